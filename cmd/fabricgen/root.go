@@ -1,0 +1,131 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/mattn/go-isatty"
+	"github.com/spf13/cobra"
+)
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "0.1.0-dev"
+
+// Exit codes shared by every command (see DESIGN.md).
+const (
+	exitOK       = 0
+	exitFailed   = 1
+	exitFindings = 2
+)
+
+// exitError carries an exit code out of a command. A nil err with code 2
+// means "worked and found something"; the command has printed its output.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit status %d", e.code)
+	}
+	return e.err.Error()
+}
+
+func (e *exitError) Unwrap() error { return e.err }
+
+// withCode wraps err so the command exits with code.
+func withCode(code int, err error) error { return &exitError{code: code, err: err} }
+
+// streams are the command's terminal ends; tests replace them.
+type streams struct {
+	in       io.Reader
+	out      io.Writer
+	err      io.Writer
+	outTTY   bool
+	errTTY   bool
+	getenv   func(string) string
+	noColour bool
+}
+
+func newStreams() *streams {
+	return &streams{
+		in:     os.Stdin,
+		out:    os.Stdout,
+		err:    os.Stderr,
+		outTTY: isatty.IsTerminal(os.Stdout.Fd()) || isatty.IsCygwinTerminal(os.Stdout.Fd()),
+		errTTY: isatty.IsTerminal(os.Stderr.Fd()) || isatty.IsCygwinTerminal(os.Stderr.Fd()),
+		getenv: os.Getenv,
+	}
+}
+
+// colour reports whether output to a terminal may be coloured.
+func (s *streams) colour(tty bool) bool {
+	return tty && !s.noColour && s.getenv("NO_COLOR") == "" && s.getenv("TERM") != "dumb"
+}
+
+// commandConstructors lists every subcommand; help and dispatch derive from it.
+func commandConstructors() []func(*streams) *cobra.Command {
+	return []func(*streams) *cobra.Command{
+
+		newVersionCommand,
+	}
+}
+
+func newRootCommand(s *streams) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "fabricgen",
+		Short: "Check, render and push lossless RoCEv2 fabric intent",
+		Long: `fabricgen reads one vendor-neutral description of a lossless RoCEv2 fabric
+(*.fab.hcl), checks it end to end across NIC, leaf, spine and core, renders
+each device's configuration, and changes the devices safely over SSH.
+
+Exit codes: 0 success, 1 the command could not do its job, 2 it worked and
+found something (lint findings, or plan -detailed-exitcode with changes).`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetIn(s.in)
+	root.SetOut(s.out)
+	root.SetErr(s.err)
+	root.PersistentFlags().BoolVar(&s.noColour, "no-color", false, "never colour the output")
+	for _, c := range commandConstructors() {
+		root.AddCommand(c(s))
+	}
+	return root
+}
+
+// run executes the CLI and returns the process exit code.
+func run(ctx context.Context, args []string, s *streams) int {
+	root := newRootCommand(s)
+	root.SetArgs(args)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return exitOK
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.err != nil {
+			fmt.Fprintf(s.err, "Error: %v\n", ee.err)
+		}
+		return ee.code
+	}
+	fmt.Fprintf(s.err, "Error: %v\n", err)
+	return exitFailed
+}
+
+func newVersionCommand(s *streams) *cobra.Command {
+	return &cobra.Command{
+		Use:     "version",
+		Short:   "Print the fabricgen version",
+		Example: "  fabricgen version",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			fmt.Fprintf(cmd.OutOrStdout(), "fabricgen %s\n", version)
+			return nil
+		},
+	}
+}

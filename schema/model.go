@@ -1,0 +1,486 @@
+package schema
+
+import (
+	"net/netip"
+	"time"
+)
+
+// Platform names one template set and SSH dialect. The values are the
+// only platforms fabricgen knows; Platforms lists them in a stable order.
+type Platform string
+
+// The seven platforms of the design.
+const (
+	AristaEOS     Platform = "arista_eos"
+	CiscoNXOS     Platform = "cisco_nxos"
+	JuniperJunos  Platform = "juniper_junos"
+	NvidiaCumulus Platform = "nvidia_cumulus"
+	SONiC         Platform = "sonic"
+	NvidiaMLNX    Platform = "nvidia_mlnx"
+	LinuxDCB      Platform = "linux_dcb"
+)
+
+// Platforms returns every known platform in a stable order.
+func Platforms() []Platform {
+	return []Platform{AristaEOS, CiscoNXOS, JuniperJunos, NvidiaCumulus, SONiC, NvidiaMLNX, LinuxDCB}
+}
+
+// IsHost reports whether the platform configures a host NIC rather than a switch.
+func (p Platform) IsHost() bool { return p == NvidiaMLNX || p == LinuxDCB }
+
+// Kind is a device's role in the fabric.
+type Kind string
+
+// The device kinds, from the edge inwards.
+const (
+	KindNIC        Kind = "nic"
+	KindLeaf       Kind = "leaf"
+	KindSpine      Kind = "spine"
+	KindSuperspine Kind = "superspine"
+	KindCore       Kind = "core"
+)
+
+// Kinds returns every device kind, edge first.
+func Kinds() []Kind { return []Kind{KindNIC, KindLeaf, KindSpine, KindSuperspine, KindCore} }
+
+// Tier orders kinds from the edge inwards: nic 0, leaf 1, spine 2,
+// superspine and core 3. Up/down routing in a Clos climbs tiers, then descends.
+func (k Kind) Tier() int {
+	switch k {
+	case KindNIC:
+		return 0
+	case KindLeaf:
+		return 1
+	case KindSpine:
+		return 2
+	default:
+		return 3
+	}
+}
+
+// Trust is the field a port classifies ingress packets by.
+type Trust string
+
+// Trust modes.
+const (
+	TrustDSCP Trust = "dscp"
+	TrustPCP  Trust = "pcp"
+	TrustBoth Trust = "both"
+	// TrustNone means the port trusts nothing: every packet lands in the default priority.
+	TrustNone Trust = "none"
+)
+
+// SchedMode is how an egress queue is scheduled.
+type SchedMode string
+
+// Scheduling modes.
+const (
+	SchedStrict SchedMode = "strict"
+	SchedDWRR   SchedMode = "dwrr"
+)
+
+// ClassRole says what a traffic class carries, which changes what lint expects of it.
+type ClassRole string
+
+// Traffic class roles.
+const (
+	RoleRoCE    ClassRole = "roce"    // RDMA data: lossless, ECN
+	RoleCNP     ClassRole = "cnp"     // congestion notifications: strict, never paused
+	RoleControl ClassRole = "control" // network control (BGP, LLDP): strict allowed
+	RoleDefault ClassRole = "default" // everything else, lossy
+)
+
+// WatchdogAction is what the PFC watchdog does to a stormed queue.
+type WatchdogAction string
+
+// PFC watchdog actions.
+const (
+	WatchdogDrop    WatchdogAction = "drop"
+	WatchdogForward WatchdogAction = "forward"
+	WatchdogAlert   WatchdogAction = "alert"
+)
+
+// Fabric is the fully resolved intent of one directory: every value is
+// typed, every reference resolved, and every value carries the range in the
+// intent that set it. Slices are sorted by name; nothing after schema needs
+// to re-read a file.
+type Fabric struct {
+	// Name is the fabric block's label.
+	Name string
+	// Description is the fabric block's description attribute.
+	Description string
+	// Dir is the directory the intent was read from.
+	Dir string
+	// Digest is the SHA-256 (hex) of the intent: every source file's name and
+	// bytes, and the values of all variables. Renders and plans carry it.
+	Digest string
+	// Range is the fabric block's declaration range.
+	Range Range
+	// Files holds every source file's bytes by the name used in ranges, for
+	// snippets and suppression comments.
+	Files map[string][]byte
+
+	Classes     []*TrafficClass
+	ECNProfiles []*ECNProfile
+	Watchdogs   []*Watchdog
+	Policies    []*QoSPolicy
+	ACLs        []*ACL
+	Subnets     []*Subnet
+	Devices     []*Device
+	Links       []*Link
+
+	// Levels holds the policies attached at fabric level (index 0) and per
+	// kind (role blocks), for reporting; the effective result is in Port.QoS.
+	FabricPolicy *QoSPolicy
+	RolePolicies map[Kind]*QoSPolicy
+
+	// PFCOnly is true when the fabric deliberately runs lossless without ECN
+	// (fabric attribute pfc_only); lint then reports PFC-without-ECN as info.
+	PFCOnly Value[bool]
+
+	devices map[string]*Device
+	classes map[string]*TrafficClass
+}
+
+// Device returns the device with the given name, or nil.
+func (f *Fabric) Device(name string) *Device { return f.devices[name] }
+
+// Class returns the traffic class with the given name, or nil.
+func (f *Fabric) Class(name string) *TrafficClass { return f.classes[name] }
+
+// ClassByRole returns the first class (by name) with the given role, or nil.
+func (f *Fabric) ClassByRole(r ClassRole) *TrafficClass {
+	for _, c := range f.Classes {
+		if c.Role == r {
+			return c
+		}
+	}
+	return nil
+}
+
+// Value is one effective value with the range of the attribute that set it.
+// Set is false when nothing in the intent set the value and V is the zero
+// value (or a documented default, with Src at the enclosing block).
+type Value[T any] struct {
+	V   T
+	Set bool
+	Src Range
+}
+
+// TrafficClass is an end-to-end class: its wire identity and the treatment
+// every hop must give it.
+type TrafficClass struct {
+	Name  string
+	Range Range
+	Role  ClassRole
+	// RoleRange is where role was set.
+	RoleRange Range
+	// DSCP lists the code points (0–63) that identify the class on the wire, sorted.
+	DSCP      []int
+	DSCPRange Range
+	// Priority is the 802.1p / switch priority (0–7).
+	Priority Value[int]
+	// Queue is the egress queue / traffic class (0–7).
+	Queue Value[int]
+	// Lossless is true when PFC protects the class.
+	Lossless Value[bool]
+	// ECN is the class's ECN profile, or nil.
+	ECN *ECNProfile
+	// ECNRange is where ecn was set.
+	ECNRange Range
+	// Sched is strict or dwrr; Weight the DWRR/ETS weight in percent.
+	Sched  Value[SchedMode]
+	Weight Value[int]
+}
+
+// ECNProfile is a WRED/ECN marking curve.
+type ECNProfile struct {
+	Name  string
+	Range Range
+	// Min and Max are thresholds in bytes.
+	Min Value[int64]
+	Max Value[int64]
+	// Probability is the marking probability at Max, in percent (0–100).
+	Probability Value[int]
+	// Mark is true for ECN marking; false means WRED drops instead (mode = "drop").
+	Mark Value[bool]
+}
+
+// Watchdog is a PFC watchdog profile.
+type Watchdog struct {
+	Name         string
+	Range        Range
+	Detection    Value[time.Duration]
+	Restoration  Value[time.Duration]
+	PollInterval Value[time.Duration]
+	Action       Value[WatchdogAction]
+}
+
+// QoSPolicy is a qos_policy block as written: the values it sets. Unset
+// values inherit from a less specific attachment. The effective merge of all
+// levels for one port is PortQoS.
+type QoSPolicy struct {
+	Name  string
+	Range Range
+	// Classes lists the traffic classes the policy realises; DSCP→priority,
+	// priority→queue, PFC, ECN and scheduler default from them.
+	Classes      []*TrafficClass
+	ClassesRange Range
+	Trust        Value[Trust]
+	// DSCPMap overrides DSCP→priority entries (key DSCP 0–63).
+	DSCPMap map[int]Value[int]
+	// DefaultPriority is the priority of DSCPs no class or map entry names.
+	DefaultPriority Value[int]
+	// QueueMap overrides priority→queue entries (key priority 0–7).
+	QueueMap map[int]Value[int]
+	// PCPMap overrides PCP→priority entries (key PCP 0–7), used with trust pcp/both.
+	PCPMap map[int]Value[int]
+	// PFC overrides the lossless priorities; Set with an empty list disables PFC.
+	PFC Value[[]int]
+	// Queues overrides per-queue ECN and scheduling (key queue 0–7).
+	Queues map[int]*QueueSpec
+	// Watchdog is the PFC watchdog profile; WatchdogOff disables it explicitly.
+	Watchdog    Value[*Watchdog]
+	WatchdogOff Value[bool]
+	MTU         Value[int]
+	// LinkPause is 802.3x global pause.
+	LinkPause Value[bool]
+	Buffer    BufferSpec
+}
+
+// QueueSpec is one queue's ECN and scheduler as written in a policy.
+type QueueSpec struct {
+	Queue int
+	Range Range
+	// ECN is the profile; ECNOff disables marking on the queue explicitly.
+	ECN    Value[*ECNProfile]
+	ECNOff Value[bool]
+	Sched  Value[SchedMode]
+	Weight Value[int]
+	// Shaper caps the queue's rate in bit/s (0: none).
+	Shaper Value[int64]
+}
+
+// BufferSpec holds buffer knobs in bytes. Unset fields mean the platform default
+// (or, for headroom, the SONiC formula for the link).
+type BufferSpec struct {
+	Headroom Value[int64] // per lossless PG
+	XOFF     Value[int64]
+	XON      Value[int64]
+	// IngressLosslessPool and EgressLossyPool size the shared pools.
+	IngressLosslessPool Value[int64]
+	EgressLossyPool     Value[int64]
+	// DynamicThreshold is SONiC/Cumulus alpha (dynamic_th, -7…7).
+	DynamicThreshold Value[int]
+}
+
+// PortQoS is the effective QoS of one port: the merge of the fabric, role,
+// device and port attachments, most specific winning per value, with the
+// classes' defaults under them. Every entry records its source.
+type PortQoS struct {
+	// Policies are the attached policies, least specific first (fabric, role, device, port).
+	Policies []*QoSPolicy
+	Trust    Value[Trust]
+	// DSCP is DSCP→priority for all 64 code points.
+	DSCP [64]Value[int]
+	// PCP is PCP→priority for the 8 PCP values.
+	PCP [8]Value[int]
+	// Queue is priority→queue.
+	Queue [8]Value[int]
+	// PFC[p] is true when priority p is lossless (PFC enabled).
+	PFC [8]Value[bool]
+	// Queues holds effective ECN and scheduling per queue.
+	Queues    [8]QueueQoS
+	Watchdog  Value[*Watchdog]
+	MTU       Value[int]
+	LinkPause Value[bool]
+	Buffer    BufferSpec
+}
+
+// PFCPriorities lists the lossless priorities in ascending order.
+func (q *PortQoS) PFCPriorities() []int {
+	var out []int
+	for p, v := range q.PFC {
+		if v.V {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// QueueQoS is the effective treatment of one egress queue.
+type QueueQoS struct {
+	ECN    Value[*ECNProfile]
+	Sched  Value[SchedMode]
+	Weight Value[int]
+	Shaper Value[int64]
+}
+
+// ACL is an ordered list of rules.
+type ACL struct {
+	Name  string
+	Range Range
+	Rules []*ACLRule
+}
+
+// ACLAction is what a rule does with a matching packet.
+type ACLAction string
+
+// ACL actions.
+const (
+	ActionPermit ACLAction = "permit"
+	ActionDeny   ACLAction = "deny"
+)
+
+// ACLRule is one rule: matches (zero value: any) and an action.
+type ACLRule struct {
+	// Seq is the rule's sequence number (explicit or 10, 20, … in order).
+	Seq   int
+	Range Range
+	// Family is "ipv4", "ipv6", or "any" when no prefix says.
+	Family   string
+	Protocol Value[string] // "udp", "tcp", "icmp", "ip" (any)
+	SrcPrefix Value[netip.Prefix]
+	DstPrefix Value[netip.Prefix]
+	// SrcPorts and DstPorts are L4 port ranges; empty: any.
+	SrcPorts Value[[]PortRange]
+	DstPorts Value[[]PortRange]
+	// DSCP matches these code points; empty: any.
+	DSCP   Value[[]int]
+	Action Value[ACLAction]
+	// SetDSCP re-marks a permitted packet (-1 / unset: keep).
+	SetDSCP Value[int]
+	// Police caps the matched traffic in bit/s (0: none).
+	Police Value[int64]
+}
+
+// PortRange is an inclusive L4 port range.
+type PortRange struct{ From, To int }
+
+// Contains reports whether p is in the range.
+func (r PortRange) Contains(p int) bool { return p >= r.From && p <= r.To }
+
+// Subnet is an IP prefix where hosts live; crossing between subnets is a routed hop.
+type Subnet struct {
+	Name   string
+	Range  Range
+	Prefix Value[netip.Prefix]
+	// Gateway is the device routing the subnet (usually the leaf), or nil.
+	Gateway *Device
+	// RoCEClassification says UDP 4791 must be classified by ACL on every
+	// routed hop into or out of this subnet (attribute require_roce_acl).
+	RequireRoCEACL Value[bool]
+}
+
+// Credentials say how to authenticate; they are references only, never secrets.
+type Credentials struct {
+	Range    Range
+	Username Value[string]
+	// PasswordEnv names the environment variable holding the password.
+	PasswordEnv Value[string]
+	// KeyFile is a private key path; PassphraseEnv names the variable with its passphrase.
+	KeyFile       Value[string]
+	PassphraseEnv Value[string]
+	// Agent uses the SSH agent (SSH_AUTH_SOCK).
+	Agent Value[bool]
+}
+
+// Device is anything with ports.
+type Device struct {
+	Name     string
+	Range    Range
+	Kind     Value[Kind]
+	Platform Value[Platform]
+	// MgmtAddress is host or host:port for SSH.
+	MgmtAddress Value[string]
+	Credentials Credentials
+	// Policy is the device-level QoS attachment, or nil.
+	Policy *QoSPolicy
+	// Host is the host a NIC belongs to (NICs only).
+	Host Value[string]
+	// RDMA holds NIC RDMA settings (NICs only), or nil.
+	RDMA  *RDMA
+	Ports []*Port // sorted by natural port order (Ethernet2 before Ethernet10)
+
+	ports map[string]*Port
+}
+
+// Port returns the named port, or nil.
+func (d *Device) Port(name string) *Port { return d.ports[name] }
+
+// IsRouter reports whether the device routes: any port has an IP address.
+func (d *Device) IsRouter() bool {
+	for _, p := range d.Ports {
+		if p.IP.Set {
+			return true
+		}
+	}
+	return false
+}
+
+// RDMA is a NIC's RDMA configuration.
+type RDMA struct {
+	Range Range
+	// RoCEMode is "v2" (or "v1").
+	RoCEMode Value[string]
+	// PathMTU is the RDMA path MTU (256, 512, 1024, 2048, 4096).
+	PathMTU Value[int]
+	// CNPDSCP and CNPPriority are what the NIC marks congestion notifications with.
+	CNPDSCP     Value[int]
+	CNPPriority Value[int]
+	// ToS is the rdma_cm type of service (DSCP<<2 | ECN bits), e.g. 106.
+	ToS Value[int]
+	// ECN enables DCQCN (notification and reaction points) on the RoCE priority.
+	ECN Value[bool]
+}
+
+// DSCP is the RoCE data code point the NIC marks: ToS >> 2.
+func (r *RDMA) DSCP() int { return r.ToS.V >> 2 }
+
+// Port is one device port.
+type Port struct {
+	Name   string
+	Range  Range
+	Device *Device
+	// Speed is in bit/s.
+	Speed Value[int64]
+	FEC   Value[string] // "none", "rs", "fc"
+	// IP is the port's L3 address with prefix length; unset for L2 ports.
+	IP Value[netip.Prefix]
+	// Policy is the port-level QoS attachment, or nil.
+	Policy *QoSPolicy
+	// ACLIn and ACLOut are bound ACLs.
+	ACLIn  []*ACL
+	ACLOut []*ACL
+	ACLInRange, ACLOutRange Range
+	// Link is the link this port is on, or nil; Peer the port at its other end.
+	Link *Link
+	Peer *Port
+	// QoS is the effective QoS.
+	QoS PortQoS
+}
+
+// ID is "device:port".
+func (p *Port) ID() string { return p.Device.Name + ":" + p.Name }
+
+// Link joins two ports.
+type Link struct {
+	// Name is the link block label, with [key] for for_each/count instances.
+	Name  string
+	Range Range
+	A, B  *Port
+	ARange, BRange Range
+	// Speed in bit/s (defaults to the ports' speed when unset).
+	Speed Value[int64]
+	// CableLength in metres.
+	CableLength Value[float64]
+	Media       Value[string] // "dac", "aoc", "fiber", "backplane"
+}
+
+// Other returns the link's port that is not p.
+func (l *Link) Other(p *Port) *Port {
+	if l.A == p {
+		return l.B
+	}
+	return l.A
+}
