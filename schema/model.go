@@ -88,6 +88,7 @@ const (
 	RoleCNP     ClassRole = "cnp"     // congestion notifications: strict, never paused
 	RoleControl ClassRole = "control" // network control (BGP, LLDP): strict allowed
 	RoleDefault ClassRole = "default" // everything else, lossy
+	RoleBulk    ClassRole = "bulk"    // other lossy traffic with its own queue
 )
 
 // WatchdogAction is what the PFC watchdog does to a stormed queue.
@@ -140,6 +141,23 @@ type Fabric struct {
 
 	devices map[string]*Device
 	classes map[string]*TrafficClass
+}
+
+// Reindex rebuilds the name lookups (Device, Class, Device.Port) after a
+// Fabric was built or edited in Go code; Load calls it itself.
+func (f *Fabric) Reindex() {
+	f.devices = make(map[string]*Device, len(f.Devices))
+	for _, d := range f.Devices {
+		f.devices[d.Name] = d
+		d.ports = make(map[string]*Port, len(d.Ports))
+		for _, p := range d.Ports {
+			d.ports[p.Name] = p
+		}
+	}
+	f.classes = make(map[string]*TrafficClass, len(f.Classes))
+	for _, c := range f.Classes {
+		f.classes[c.Name] = c
+	}
 }
 
 // Device returns the device with the given name, or nil.
