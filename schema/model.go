@@ -356,8 +356,8 @@ type ACLRule struct {
 	Seq   int
 	Range Range
 	// Family is "ipv4", "ipv6", or "any" when no prefix says.
-	Family   string
-	Protocol Value[string] // "udp", "tcp", "icmp", "ip" (any)
+	Family    string
+	Protocol  Value[string] // "udp", "tcp", "icmp", "ip" (any)
 	SrcPrefix Value[netip.Prefix]
 	DstPrefix Value[netip.Prefix]
 	// SrcPorts and DstPorts are L4 port ranges; empty: any.
@@ -468,8 +468,8 @@ type Port struct {
 	// Policy is the port-level QoS attachment, or nil.
 	Policy *QoSPolicy
 	// ACLIn and ACLOut are bound ACLs.
-	ACLIn  []*ACL
-	ACLOut []*ACL
+	ACLIn                   []*ACL
+	ACLOut                  []*ACL
 	ACLInRange, ACLOutRange Range
 	// Link is the link this port is on, or nil; Peer the port at its other end.
 	Link *Link
@@ -484,9 +484,9 @@ func (p *Port) ID() string { return p.Device.Name + ":" + p.Name }
 // Link joins two ports.
 type Link struct {
 	// Name is the link block label, with [key] for for_each/count instances.
-	Name  string
-	Range Range
-	A, B  *Port
+	Name           string
+	Range          Range
+	A, B           *Port
 	ARange, BRange Range
 	// Speed in bit/s (defaults to the ports' speed when unset).
 	Speed Value[int64]
