@@ -474,8 +474,9 @@ type Port struct {
 	// Link is the link this port is on, or nil; Peer the port at its other end.
 	Link *Link
 	Peer *Port
-	// QoS is the effective QoS.
-	QoS PortQoS
+	// QoS is the effective QoS. Ports whose attachments are identical share
+	// one PortQoS (a fabric of 260,000 ports has a handful): treat it as read-only.
+	QoS *PortQoS
 }
 
 // ID is "device:port".
