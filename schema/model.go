@@ -463,6 +463,11 @@ type Port struct {
 	// Speed is in bit/s.
 	Speed Value[int64]
 	FEC   Value[string] // "none", "rs", "fc"
+	// MTU is the port's own mtu attribute (it beats every policy's mtu; the
+	// effective value is QoS.MTU).
+	MTU Value[int]
+	// Description is free text for the port.
+	Description string
 	// IP is the port's L3 address with prefix length; unset for L2 ports.
 	IP Value[netip.Prefix]
 	// Policy is the port-level QoS attachment, or nil.

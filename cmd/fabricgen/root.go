@@ -71,6 +71,7 @@ func (s *streams) colour(tty bool) bool {
 func commandConstructors() []func(*streams) *cobra.Command {
 	return []func(*streams) *cobra.Command{
 
+		newValidateCommand,
 		newVersionCommand,
 	}
 }
@@ -101,7 +102,7 @@ found something (lint findings, or plan -detailed-exitcode with changes).`,
 // run executes the CLI and returns the process exit code.
 func run(ctx context.Context, args []string, s *streams) int {
 	root := newRootCommand(s)
-	root.SetArgs(args)
+	root.SetArgs(terraformStyleFlags(args))
 	err := root.ExecuteContext(ctx)
 	if err == nil {
 		return exitOK
@@ -116,6 +117,25 @@ func run(ctx context.Context, args []string, s *streams) int {
 	fmt.Fprintf(s.err, "Error: %v\n", err)
 	return exitFailed
 }
+
+// terraformStyleFlags accepts Terraform's single-dash long flags (-json,
+// -out=FILE, -var k=v) by rewriting them to the double-dash form cobra
+// parses. Single-letter flags (-o) and everything after "--" are untouched.
+func terraformStyleFlags(args []string) []string {
+	out := make([]string, 0, len(args))
+	for i, a := range args {
+		if a == "--" {
+			return append(out, args[i:]...)
+		}
+		if len(a) > 2 && a[0] == '-' && a[1] != '-' && isFlagNameStart(a[1]) && isFlagNameStart(a[2]) {
+			a = "-" + a
+		}
+		out = append(out, a)
+	}
+	return out
+}
+
+func isFlagNameStart(c byte) bool { return c >= 'a' && c <= 'z' }
 
 func newVersionCommand(s *streams) *cobra.Command {
 	return &cobra.Command{

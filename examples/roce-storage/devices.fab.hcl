@@ -58,7 +58,7 @@ device "spine" {
     content {
       speed = "100G"
       fec   = "rs"
-      ip    = cidrhost(cidrsubnet("10.1.0.0/24", 7, port.value * 8 + index(local.spines, each.key)), 1)
+      ip    = "${cidrhost(cidrsubnet("10.1.0.0/24", 7, port.value * 8 + index(local.spines, each.key)), 1)}/31"
     }
   }
 }

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/fabricgen/fabricgen/schema"
+	"github.com/spf13/cobra"
+)
+
+// varFlags are the -var / -var-file flags shared by every command that loads a fabric.
+type varFlags struct {
+	vars     []string
+	varFiles []string
+}
+
+func (v *varFlags) register(cmd *cobra.Command) {
+	cmd.Flags().StringArrayVar(&v.vars, "var", nil, "set a variable: -var name=value (repeatable)")
+	cmd.Flags().StringArrayVar(&v.varFiles, "var-file", nil, "read variables from an HCL or JSON file (repeatable)")
+}
+
+// options converts the flags into schema options.
+func (v *varFlags) options(s *streams) (schema.Options, error) {
+	opts := schema.Options{Vars: map[string]string{}, VarFiles: v.varFiles, Getenv: s.getenv}
+	for _, kv := range v.vars {
+		k, val, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			return opts, fmt.Errorf("-var %q: write -var name=value", kv)
+		}
+		opts.Vars[k] = val
+	}
+	return opts, nil
+}
+
+// fabricDir is the directory argument, "." by default.
+func fabricDir(args []string) string {
+	if len(args) == 0 {
+		return "."
+	}
+	return args[0]
+}
+
+// loadFabric loads the fabric in dir and prints its diagnostics with source
+// snippets to stderr. With errors it returns a code-1 error after printing.
+func loadFabric(cmd *cobra.Command, s *streams, dir string, vf *varFlags) (*schema.Fabric, schema.Diagnostics, error) {
+	opts, err := vf.options(s)
+	if err != nil {
+		return nil, nil, withCode(exitFailed, err)
+	}
+	f, diags := schema.Load(dir, opts)
+	var files map[string][]byte
+	if f != nil {
+		files = f.Files
+	}
+	if len(diags) > 0 {
+		if err := diags.WriteText(cmd.ErrOrStderr(), files, s.colour(s.errTTY)); err != nil {
+			return nil, diags, withCode(exitFailed, err)
+		}
+	}
+	if diags.HasErrors() {
+		return f, diags, withCode(exitFailed, fmt.Errorf("%s is not a valid fabric: %d error(s)", dir, len(diags.Errs())))
+	}
+	return f, diags, nil
+}

@@ -1,0 +1,344 @@
+package schema
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/ext/dynblock"
+)
+
+// resolver turns evaluated blocks into the resolved model.
+type resolver struct {
+	d        *decoder
+	f        *Fabric
+	declared map[string]map[string]hcl.Range
+
+	ecn      map[string]*ECNProfile
+	wd       map[string]*Watchdog
+	classes  map[string]*TrafficClass
+	acls     map[string]*ACL
+	policies map[string]*QoSPolicy
+	devices  map[string]*Device
+	// links holds decoded link instances until ports are wired.
+	links []*rawLink
+	// subnetGateways holds gateway names until devices exist.
+	subnetGateways map[*Subnet]gatewayRef
+}
+
+type gatewayRef struct {
+	name string
+	rng  hcl.Range
+}
+
+func newResolver(d *decoder, f *Fabric) *resolver {
+	return &resolver{
+		d: d, f: f, declared: map[string]map[string]hcl.Range{},
+		ecn: map[string]*ECNProfile{}, wd: map[string]*Watchdog{}, classes: map[string]*TrafficClass{},
+		acls: map[string]*ACL{}, policies: map[string]*QoSPolicy{}, devices: map[string]*Device{},
+		subnetGateways: map[*Subnet]gatewayRef{},
+	}
+}
+
+// content expands dynamic blocks and decodes body against s.
+func (r *resolver) content(body hcl.Body, s *hcl.BodySchema, ctx *hcl.EvalContext) *hcl.BodyContent {
+	c, ds := dynblock.Expand(body, ctx).Content(s)
+	r.d.addHCL(ds)
+	return c
+}
+
+// unique reports whether b's label is its kind's first declaration (duplicates were reported by declareRefs).
+func (r *resolver) unique(kind string, b *hcl.Block) bool {
+	return r.declared[kind][b.Labels[0]] == b.DefRange
+}
+
+var ecnSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "min_threshold", Required: true}, {Name: "max_threshold", Required: true},
+	{Name: "max_probability"}, {Name: "mode"}, {Name: "description"},
+}}
+
+func (r *resolver) decodeECNProfiles(blocks hcl.Blocks, ctx *hcl.EvalContext) {
+	for _, b := range blocks {
+		if !r.unique("ecn_profile", b) {
+			continue
+		}
+		c := r.content(b.Body, ecnSchema, ctx)
+		e := &ECNProfile{Name: b.Labels[0], Range: convRange(b.DefRange)}
+		e.Min = unitValue(r.d, c.Attributes, "min_threshold", ctx, ParseSize)
+		e.Max = unitValue(r.d, c.Attributes, "max_threshold", ctx, ParseSize)
+		e.Probability = r.d.integer(c.Attributes, "max_probability", ctx, 0, 100)
+		if !e.Probability.Set {
+			e.Probability = Value[int]{V: 100, Src: e.Range}
+		}
+		mode := r.d.enum(c.Attributes, "mode", ctx, "ecn", "drop")
+		e.Mark = Value[bool]{V: mode.V != "drop", Set: mode.Set, Src: mode.Src}
+		if !mode.Set {
+			e.Mark.Src = e.Range
+		}
+		r.ecn[e.Name] = e
+		r.f.ECNProfiles = append(r.f.ECNProfiles, e)
+	}
+}
+
+var watchdogSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "detection", Required: true}, {Name: "restoration", Required: true},
+	{Name: "poll_interval"}, {Name: "action"}, {Name: "description"},
+}}
+
+func (r *resolver) decodeWatchdogs(blocks hcl.Blocks, ctx *hcl.EvalContext) {
+	for _, b := range blocks {
+		if !r.unique("pfc_watchdog", b) {
+			continue
+		}
+		c := r.content(b.Body, watchdogSchema, ctx)
+		w := &Watchdog{Name: b.Labels[0], Range: convRange(b.DefRange)}
+		w.Detection = unitValue(r.d, c.Attributes, "detection", ctx, ParseDuration)
+		w.Restoration = unitValue(r.d, c.Attributes, "restoration", ctx, ParseDuration)
+		w.PollInterval = unitValue(r.d, c.Attributes, "poll_interval", ctx, ParseDuration)
+		a := r.d.enum(c.Attributes, "action", ctx, "drop", "forward", "alert")
+		w.Action = Value[WatchdogAction]{V: WatchdogAction(a.V), Set: a.Set, Src: a.Src}
+		if !a.Set {
+			w.Action = Value[WatchdogAction]{V: WatchdogDrop, Src: w.Range}
+		}
+		r.wd[w.Name] = w
+		r.f.Watchdogs = append(r.f.Watchdogs, w)
+	}
+}
+
+var classSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "role"}, {Name: "dscp"}, {Name: "priority", Required: true}, {Name: "queue"},
+	{Name: "lossless"}, {Name: "ecn"}, {Name: "scheduler"}, {Name: "weight"}, {Name: "description"},
+}}
+
+var classRoles = []string{"roce", "cnp", "control", "default", "bulk"}
+
+func (r *resolver) decodeClasses(blocks hcl.Blocks, ctx *hcl.EvalContext) {
+	for _, b := range blocks {
+		if !r.unique("traffic_class", b) {
+			continue
+		}
+		c := r.content(b.Body, classSchema, ctx)
+		tc := &TrafficClass{Name: b.Labels[0], Range: convRange(b.DefRange)}
+		role := r.d.enum(c.Attributes, "role", ctx, classRoles...)
+		tc.Role, tc.RoleRange = ClassRole(role.V), role.Src
+		if !role.Set {
+			tc.Role, tc.RoleRange = RoleBulk, tc.Range
+		}
+		dscp := r.d.intList(c.Attributes, "dscp", ctx, 0, 63)
+		tc.DSCP, tc.DSCPRange = dscp.V, dscp.Src
+		tc.Priority = r.d.integer(c.Attributes, "priority", ctx, 0, 7)
+		tc.Queue = r.d.integer(c.Attributes, "queue", ctx, 0, 7)
+		if !tc.Queue.Set && tc.Priority.Set {
+			tc.Queue = tc.Priority
+		}
+		tc.Lossless = r.d.boolean(c.Attributes, "lossless", ctx)
+		if n, rng, ok := r.refAttr(c.Attributes, "ecn", ctx, "ecn_profile", false); ok {
+			tc.ECN, tc.ECNRange = r.ecn[n], convRange(rng)
+		}
+		s := r.d.enum(c.Attributes, "scheduler", ctx, "strict", "dwrr")
+		tc.Sched = Value[SchedMode]{V: SchedMode(s.V), Set: s.Set, Src: s.Src}
+		tc.Weight = r.d.integer(c.Attributes, "weight", ctx, 0, 100)
+		if tc.Weight.Set && tc.Sched.Set && tc.Sched.V == SchedStrict {
+			r.d.errorf(c.Attributes["weight"].Expr.Range(), "Weight on a strict class", "Class %q is scheduled strict; a DWRR weight has no meaning. Remove weight or use scheduler = \"dwrr\".", tc.Name)
+		}
+		if tc.Weight.Set && !tc.Sched.Set {
+			tc.Sched = Value[SchedMode]{V: SchedDWRR, Set: true, Src: tc.Weight.Src}
+		}
+		r.classes[tc.Name] = tc
+		r.f.Classes = append(r.f.Classes, tc)
+	}
+}
+
+var aclSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{{Name: "description"}},
+	Blocks:     []hcl.BlockHeaderSchema{{Type: "rule"}},
+}
+
+var ruleSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "seq"}, {Name: "action", Required: true}, {Name: "protocol"}, {Name: "src_prefix"},
+	{Name: "dst_prefix"}, {Name: "src_port"}, {Name: "dst_port"}, {Name: "dscp"}, {Name: "set_dscp"},
+	{Name: "police"}, {Name: "family"}, {Name: "description"},
+}}
+
+func (r *resolver) decodeACLs(blocks hcl.Blocks, ctx *hcl.EvalContext) {
+	for _, b := range blocks {
+		if !r.unique("acl", b) {
+			continue
+		}
+		c := r.content(b.Body, aclSchema, ctx)
+		acl := &ACL{Name: b.Labels[0], Range: convRange(b.DefRange)}
+		seqs := map[int]hcl.Range{}
+		for i, rb := range c.Blocks {
+			rc := r.content(rb.Body, ruleSchema, ctx)
+			rule := r.decodeRule(rc, rb, ctx, i)
+			if prev, dup := seqs[rule.Seq]; dup {
+				r.d.errorf(rb.DefRange, "Duplicate sequence number", "Rule sequence %d of acl %q is already used at %s.", rule.Seq, acl.Name, convRange(prev))
+			}
+			seqs[rule.Seq] = rb.DefRange
+			acl.Rules = append(acl.Rules, rule)
+		}
+		if len(acl.Rules) == 0 {
+			r.d.errorf(b.DefRange, "Empty acl", "acl %q has no rule blocks; add at least one rule { action = \"permit\" ... }.", acl.Name)
+		}
+		sort.SliceStable(acl.Rules, func(i, j int) bool { return acl.Rules[i].Seq < acl.Rules[j].Seq })
+		r.acls[acl.Name] = acl
+		r.f.ACLs = append(r.f.ACLs, acl)
+	}
+}
+
+func (r *resolver) decodeRule(c *hcl.BodyContent, b *hcl.Block, ctx *hcl.EvalContext, i int) *ACLRule {
+	d := r.d
+	rule := &ACLRule{Range: convRange(b.DefRange), Seq: (i + 1) * 10}
+	if s := d.integer(c.Attributes, "seq", ctx, 1, 1<<30); s.Set {
+		rule.Seq = s.V
+	}
+	a := d.enum(c.Attributes, "action", ctx, "permit", "deny")
+	rule.Action = Value[ACLAction]{V: ACLAction(a.V), Set: a.Set, Src: a.Src}
+	rule.Protocol = d.enum(c.Attributes, "protocol", ctx, "ip", "udp", "tcp", "icmp")
+	rule.SrcPrefix = d.prefix(c.Attributes, "src_prefix", ctx, false)
+	rule.DstPrefix = d.prefix(c.Attributes, "dst_prefix", ctx, false)
+	rule.SrcPorts = d.portRanges(c.Attributes, "src_port", ctx)
+	rule.DstPorts = d.portRanges(c.Attributes, "dst_port", ctx)
+	if (rule.SrcPorts.Set || rule.DstPorts.Set) && rule.Protocol.V != "udp" && rule.Protocol.V != "tcp" {
+		d.errorf(b.DefRange, "Port match without protocol", "A rule that matches L4 ports must say protocol = \"udp\" or \"tcp\".")
+	}
+	rule.DSCP = d.intList(c.Attributes, "dscp", ctx, 0, 63)
+	rule.SetDSCP = d.integer(c.Attributes, "set_dscp", ctx, 0, 63)
+	if !rule.SetDSCP.Set {
+		rule.SetDSCP.V = -1
+	}
+	if rule.SetDSCP.Set && rule.Action.V == ActionDeny {
+		d.errorf(c.Attributes["set_dscp"].Expr.Range(), "set_dscp on a deny rule", "A denied packet is dropped; set_dscp only applies to permit rules.")
+	}
+	rule.Police = unitValue(d, c.Attributes, "police", ctx, ParseSpeed)
+	fam := d.enum(c.Attributes, "family", ctx, "ipv4", "ipv6")
+	rule.Family = "any"
+	for _, p := range []Value[netip4or6]{{V: netip4or6(rule.SrcPrefix.V.Addr().Is6()), Set: rule.SrcPrefix.Set}, {V: netip4or6(rule.DstPrefix.V.Addr().Is6()), Set: rule.DstPrefix.Set}} {
+		if !p.Set {
+			continue
+		}
+		f := "ipv4"
+		if p.V {
+			f = "ipv6"
+		}
+		if rule.Family != "any" && rule.Family != f {
+			d.errorf(b.DefRange, "Mixed address families", "src_prefix and dst_prefix must both be IPv4 or both IPv6.")
+		}
+		rule.Family = f
+	}
+	if fam.Set {
+		if rule.Family != "any" && rule.Family != fam.V {
+			d.errorf(c.Attributes["family"].Expr.Range(), "Family does not match prefixes", "family = %q but the rule's prefixes are %s.", fam.V, rule.Family)
+		}
+		rule.Family = fam.V
+	}
+	return rule
+}
+
+// netip4or6 is true for IPv6.
+type netip4or6 bool
+
+var fabricSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "description"}, {Name: "qos_policy"}, {Name: "pfc_only"},
+}}
+
+func (r *resolver) decodeFabric(blocks hcl.Blocks, ctx *hcl.EvalContext, files []*hcl.File) {
+	if len(blocks) == 0 {
+		var subj *Range
+		if len(files) > 0 {
+			rng := convRange(hcl.Range{Filename: fileName(files[0]), Start: hcl.InitialPos, End: hcl.InitialPos})
+			subj = &rng
+		}
+		r.d.add(&Diagnostic{Severity: SevError, Summary: "Missing fabric block", Subject: subj,
+			Detail: "Every fabric directory needs exactly one block such as:\n  fabric \"dc1\" {\n    qos_policy = qos_policy.lossless\n  }"})
+		return
+	}
+	for _, b := range blocks[1:] {
+		r.d.errorf(b.DefRange, "Duplicate fabric block", "A fabric block was already declared at %s; a directory describes exactly one fabric.", convRange(blocks[0].DefRange))
+	}
+	b := blocks[0]
+	c := r.content(b.Body, fabricSchema, ctx)
+	r.f.Name, r.f.Range = b.Labels[0], convRange(b.DefRange)
+	r.f.Description = r.d.str(c.Attributes, "description", ctx).V
+	r.f.PFCOnly = r.d.boolean(c.Attributes, "pfc_only", ctx)
+	if n, _, ok := r.refAttr(c.Attributes, "qos_policy", ctx, "qos_policy", false); ok {
+		r.f.FabricPolicy = r.policies[n]
+	}
+}
+
+func fileName(f *hcl.File) string {
+	rng := f.Body.MissingItemRange()
+	return rng.Filename
+}
+
+var roleSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "qos_policy", Required: true}}}
+
+func (r *resolver) decodeRoles(blocks hcl.Blocks, ctx *hcl.EvalContext) {
+	r.f.RolePolicies = map[Kind]*QoSPolicy{}
+	kinds := kindNames()
+	for _, b := range blocks {
+		if !r.unique("role", b) {
+			continue
+		}
+		k := b.Labels[0]
+		if !contains(kinds, k) {
+			r.d.errorf(b.LabelRanges[0], "Unknown role", "%q is not a device kind; roles are %s.%s", k, quoteList(kinds), suggest(k, kinds))
+			continue
+		}
+		c := r.content(b.Body, roleSchema, ctx)
+		if n, _, ok := r.refAttr(c.Attributes, "qos_policy", ctx, "qos_policy", false); ok {
+			r.f.RolePolicies[Kind(k)] = r.policies[n]
+		}
+	}
+}
+
+func kindNames() []string {
+	var out []string
+	for _, k := range Kinds() {
+		out = append(out, string(k))
+	}
+	return out
+}
+
+func platformNames() []string {
+	var out []string
+	for _, p := range Platforms() {
+		out = append(out, string(p))
+	}
+	return out
+}
+
+func contains(xs []string, s string) bool {
+	for _, x := range xs {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+var subnetSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "prefix", Required: true}, {Name: "gateway"}, {Name: "require_roce_acl"}, {Name: "description"},
+}}
+
+func (r *resolver) decodeSubnets(blocks hcl.Blocks, ctx *hcl.EvalContext) {
+	for _, b := range blocks {
+		if !r.unique("subnet", b) {
+			continue
+		}
+		c := r.content(b.Body, subnetSchema, ctx)
+		s := &Subnet{Name: b.Labels[0], Range: convRange(b.DefRange)}
+		s.Prefix = r.d.prefix(c.Attributes, "prefix", ctx, false)
+		s.RequireRoCEACL = r.d.boolean(c.Attributes, "require_roce_acl", ctx)
+		if g := r.d.str(c.Attributes, "gateway", ctx); g.Set {
+			r.subnetGateways[s] = gatewayRef{g.V, c.Attributes["gateway"].Expr.Range()}
+		}
+		r.f.Subnets = append(r.f.Subnets, s)
+	}
+}
+
+// itoa is strconv.Itoa, short for map keys.
+func itoa(i int) string { return strconv.Itoa(i) }
+
+var _ = fmt.Sprintf

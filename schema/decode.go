@@ -1,0 +1,366 @@
+package schema
+
+import (
+	"fmt"
+	"math/big"
+	"net/netip"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// decoder collects diagnostics while typed values are read out of HCL
+// bodies. It is safe for concurrent use.
+type decoder struct {
+	mu    sync.Mutex
+	diags Diagnostics
+	seen  map[string]bool
+}
+
+func newDecoder() *decoder { return &decoder{seen: map[string]bool{}} }
+
+// add records a diagnostic unless an identical one (same subject and summary)
+// was recorded already: HCL often reports one mistake twice.
+func (d *decoder) add(diag *Diagnostic) {
+	key := diag.Summary
+	if diag.Subject != nil {
+		key = fmt.Sprintf("%s@%s:%d", diag.Summary, diag.Subject.Filename, diag.Subject.Start.Byte)
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.seen[key] {
+		return
+	}
+	d.seen[key] = true
+	d.diags = append(d.diags, diag)
+}
+
+// errorf records an error at rng.
+func (d *decoder) errorf(rng hcl.Range, summary, detail string, args ...any) {
+	r := convRange(rng)
+	d.add(&Diagnostic{Severity: SevError, Summary: summary, Detail: fmt.Sprintf(detail, args...), Subject: &r})
+}
+
+// addHCL converts and records HCL diagnostics, dropping the consequential
+// "value must be known" errors HCL adds after a failed reference.
+func (d *decoder) addHCL(ds hcl.Diagnostics) {
+	for _, h := range ds {
+		if h.Summary == "Unsuitable value type" || strings.Contains(h.Detail, "value must be known") {
+			continue
+		}
+		diag := &Diagnostic{Summary: h.Summary, Detail: h.Detail, Severity: SevError}
+		if h.Severity == hcl.DiagWarning {
+			diag.Severity = SevWarning
+		}
+		if h.Subject != nil {
+			r := convRange(*h.Subject)
+			diag.Subject = &r
+		}
+		if h.Context != nil {
+			r := convRange(*h.Context)
+			diag.Context = &r
+		}
+		d.add(diag)
+	}
+}
+
+func convRange(r hcl.Range) Range {
+	return Range{
+		Filename: r.Filename,
+		Start:    Pos{Line: r.Start.Line, Column: r.Start.Column, Byte: r.Start.Byte},
+		End:      Pos{Line: r.End.Line, Column: r.End.Column, Byte: r.End.Byte},
+	}
+}
+
+// eval evaluates an attribute. ok is false on error, on an unknown value,
+// and on null (an attribute set to null counts as unset).
+func (d *decoder) eval(attr *hcl.Attribute, ctx *hcl.EvalContext) (cty.Value, bool) {
+	v, ds := attr.Expr.Value(ctx)
+	d.addHCL(ds)
+	if ds.HasErrors() {
+		return cty.NilVal, false
+	}
+	if !v.IsWhollyKnown() {
+		d.errorf(attr.Expr.Range(), "Value not known", "The value of %q cannot be known when the fabric is loaded.", attr.Name)
+		return cty.NilVal, false
+	}
+	if v.IsNull() {
+		return cty.NilVal, false
+	}
+	return v, true
+}
+
+func typeName(t cty.Type) string { return t.FriendlyName() }
+
+func (d *decoder) str(attrs hcl.Attributes, name string, ctx *hcl.EvalContext) Value[string] {
+	attr, ok := attrs[name]
+	if !ok {
+		return Value[string]{}
+	}
+	v, ok := d.eval(attr, ctx)
+	if !ok {
+		return Value[string]{}
+	}
+	if v.Type() != cty.String {
+		d.errorf(attr.Expr.Range(), "Incorrect attribute type", "%q must be a string, not %s.", name, typeName(v.Type()))
+		return Value[string]{}
+	}
+	return Value[string]{V: v.AsString(), Set: true, Src: convRange(attr.Range)}
+}
+
+func (d *decoder) boolean(attrs hcl.Attributes, name string, ctx *hcl.EvalContext) Value[bool] {
+	attr, ok := attrs[name]
+	if !ok {
+		return Value[bool]{}
+	}
+	v, ok := d.eval(attr, ctx)
+	if !ok {
+		return Value[bool]{}
+	}
+	if v.Type() != cty.Bool {
+		d.errorf(attr.Expr.Range(), "Incorrect attribute type", "%q must be true or false, not %s.", name, typeName(v.Type()))
+		return Value[bool]{}
+	}
+	return Value[bool]{V: v.True(), Set: true, Src: convRange(attr.Range)}
+}
+
+// number converts a cty number to an int within [lo, hi].
+func (d *decoder) number(v cty.Value, rng hcl.Range, what string, lo, hi int) (int, bool) {
+	if v.Type() != cty.Number {
+		d.errorf(rng, "Incorrect attribute type", "%s must be a number, not %s.", what, typeName(v.Type()))
+		return 0, false
+	}
+	bf := v.AsBigFloat()
+	if !bf.IsInt() {
+		d.errorf(rng, "Invalid value", "%s must be a whole number; got %s.", what, bf.Text('g', -1))
+		return 0, false
+	}
+	i, acc := bf.Int64()
+	if acc != big.Exact || i < int64(lo) || i > int64(hi) {
+		d.errorf(rng, "Value out of range", "%s must be between %d and %d; got %s.", what, lo, hi, bf.Text('f', 0))
+		return 0, false
+	}
+	return int(i), true
+}
+
+func (d *decoder) integer(attrs hcl.Attributes, name string, ctx *hcl.EvalContext, lo, hi int) Value[int] {
+	attr, ok := attrs[name]
+	if !ok {
+		return Value[int]{}
+	}
+	v, ok := d.eval(attr, ctx)
+	if !ok {
+		return Value[int]{}
+	}
+	i, ok := d.number(v, attr.Expr.Range(), fmt.Sprintf("%q", name), lo, hi)
+	if !ok {
+		return Value[int]{}
+	}
+	return Value[int]{V: i, Set: true, Src: convRange(attr.Range)}
+}
+
+// intList reads a number or a list of numbers, each within [lo, hi], sorted and unique.
+func (d *decoder) intList(attrs hcl.Attributes, name string, ctx *hcl.EvalContext, lo, hi int) Value[[]int] {
+	attr, ok := attrs[name]
+	if !ok {
+		return Value[[]int]{}
+	}
+	v, ok := d.eval(attr, ctx)
+	if !ok {
+		return Value[[]int]{}
+	}
+	what := fmt.Sprintf("each element of %q", name)
+	var out []int
+	if v.Type() == cty.Number {
+		i, ok := d.number(v, attr.Expr.Range(), fmt.Sprintf("%q", name), lo, hi)
+		if !ok {
+			return Value[[]int]{}
+		}
+		out = []int{i}
+	} else if v.CanIterateElements() && !v.Type().IsMapType() && !v.Type().IsObjectType() {
+		good := true
+		seen := map[int]bool{}
+		for it := v.ElementIterator(); it.Next(); {
+			_, e := it.Element()
+			if e.IsNull() {
+				continue
+			}
+			i, ok := d.number(e, attr.Expr.Range(), what, lo, hi)
+			if !ok {
+				good = false
+				continue
+			}
+			if seen[i] {
+				d.errorf(attr.Expr.Range(), "Duplicate value", "%d appears more than once in %q.", i, name)
+				good = false
+				continue
+			}
+			seen[i] = true
+			out = append(out, i)
+		}
+		if !good {
+			return Value[[]int]{}
+		}
+		sort.Ints(out)
+	} else {
+		d.errorf(attr.Expr.Range(), "Incorrect attribute type", "%q must be a number or a list of numbers, not %s.", name, typeName(v.Type()))
+		return Value[[]int]{}
+	}
+	if out == nil {
+		out = []int{}
+	}
+	return Value[[]int]{V: out, Set: true, Src: convRange(attr.Range)}
+}
+
+// enum reads a string that must be one of allowed.
+func (d *decoder) enum(attrs hcl.Attributes, name string, ctx *hcl.EvalContext, allowed ...string) Value[string] {
+	s := d.str(attrs, name, ctx)
+	if !s.Set {
+		return s
+	}
+	for _, a := range allowed {
+		if s.V == a {
+			return s
+		}
+	}
+	d.errorf(attrs[name].Expr.Range(), "Invalid value for \""+name+"\"", "%q is not one of %s.%s", s.V, quoteList(allowed), suggest(s.V, allowed))
+	return Value[string]{}
+}
+
+// unitValue reads a string with a unit through parse.
+func unitValue[T any](d *decoder, attrs hcl.Attributes, name string, ctx *hcl.EvalContext, parse func(string) (T, error)) Value[T] {
+	attr, ok := attrs[name]
+	if !ok {
+		return Value[T]{}
+	}
+	v, ok := d.eval(attr, ctx)
+	if !ok {
+		return Value[T]{}
+	}
+	if v.Type() != cty.String {
+		var example string
+		if v.Type() == cty.Number {
+			example = fmt.Sprintf(" Write the unit, e.g. \"%sKB\", \"%sG\", \"%sms\" or \"%sm\".", v.AsBigFloat().Text('f', -1), v.AsBigFloat().Text('f', -1), v.AsBigFloat().Text('f', -1), v.AsBigFloat().Text('f', -1))
+		}
+		d.errorf(attr.Expr.Range(), "Missing unit", "%q must be a string with a unit, not %s.%s", name, typeName(v.Type()), example)
+		return Value[T]{}
+	}
+	t, err := parse(v.AsString())
+	if err != nil {
+		d.errorf(attr.Expr.Range(), "Invalid value for \""+name+"\"", "%s.", err.Error())
+		return Value[T]{}
+	}
+	return Value[T]{V: t, Set: true, Src: convRange(attr.Range)}
+}
+
+func (d *decoder) prefix(attrs hcl.Attributes, name string, ctx *hcl.EvalContext, hostBitsOK bool) Value[netip.Prefix] {
+	s := d.str(attrs, name, ctx)
+	if !s.Set {
+		return Value[netip.Prefix]{}
+	}
+	p, err := netip.ParsePrefix(s.V)
+	if err != nil {
+		d.errorf(attrs[name].Expr.Range(), "Invalid prefix", "%q is not an IPv4 or IPv6 prefix in CIDR form (e.g. \"10.0.1.0/24\" or \"2001:db8::/64\").", s.V)
+		return Value[netip.Prefix]{}
+	}
+	if !hostBitsOK && p.Masked() != p {
+		d.errorf(attrs[name].Expr.Range(), "Invalid prefix", "%q has host bits set; the network is %s.", s.V, p.Masked())
+		return Value[netip.Prefix]{}
+	}
+	return Value[netip.Prefix]{V: p, Set: true, Src: s.Src}
+}
+
+// portRanges reads an L4 port match: a number, "a-b", or a list of those.
+func (d *decoder) portRanges(attrs hcl.Attributes, name string, ctx *hcl.EvalContext) Value[[]PortRange] {
+	attr, ok := attrs[name]
+	if !ok {
+		return Value[[]PortRange]{}
+	}
+	v, ok := d.eval(attr, ctx)
+	if !ok {
+		return Value[[]PortRange]{}
+	}
+	var elems []cty.Value
+	if v.Type() == cty.Number || v.Type() == cty.String {
+		elems = []cty.Value{v}
+	} else if v.CanIterateElements() && !v.Type().IsObjectType() && !v.Type().IsMapType() {
+		for it := v.ElementIterator(); it.Next(); {
+			_, e := it.Element()
+			elems = append(elems, e)
+		}
+	} else {
+		d.errorf(attr.Expr.Range(), "Incorrect attribute type", "%q must be a port number, a range \"a-b\", or a list of those.", name)
+		return Value[[]PortRange]{}
+	}
+	var out []PortRange
+	for _, e := range elems {
+		switch e.Type() {
+		case cty.Number:
+			p, ok := d.number(e, attr.Expr.Range(), fmt.Sprintf("%q", name), 0, 65535)
+			if !ok {
+				return Value[[]PortRange]{}
+			}
+			out = append(out, PortRange{p, p})
+		case cty.String:
+			a, b, found := strings.Cut(e.AsString(), "-")
+			lo, err1 := strconv.Atoi(strings.TrimSpace(a))
+			hi, err2 := lo, error(nil)
+			if found {
+				hi, err2 = strconv.Atoi(strings.TrimSpace(b))
+			}
+			if err1 != nil || err2 != nil || lo < 0 || hi > 65535 || lo > hi {
+				d.errorf(attr.Expr.Range(), "Invalid port range", "%q is not a port or a range like \"4791\" or \"49152-65535\" (0–65535, low first).", e.AsString())
+				return Value[[]PortRange]{}
+			}
+			out = append(out, PortRange{lo, hi})
+		default:
+			d.errorf(attr.Expr.Range(), "Incorrect attribute type", "%q elements must be numbers or \"a-b\" strings.", name)
+			return Value[[]PortRange]{}
+		}
+	}
+	return Value[[]PortRange]{V: out, Set: true, Src: convRange(attr.Range)}
+}
+
+// intMap reads a map such as dscp_map = { "26" = 3 }: keys in [klo, khi], values in [vlo, vhi].
+func (d *decoder) intMap(attrs hcl.Attributes, name string, ctx *hcl.EvalContext, klo, khi, vlo, vhi int) map[int]Value[int] {
+	attr, ok := attrs[name]
+	if !ok {
+		return nil
+	}
+	v, ok := d.eval(attr, ctx)
+	if !ok {
+		return nil
+	}
+	if !(v.Type().IsObjectType() || v.Type().IsMapType()) {
+		d.errorf(attr.Expr.Range(), "Incorrect attribute type", "%q must be a map like { \"26\" = 3 }, not %s.", name, typeName(v.Type()))
+		return nil
+	}
+	out := map[int]Value[int]{}
+	src := convRange(attr.Range)
+	for it := v.ElementIterator(); it.Next(); {
+		k, e := it.Element()
+		ki, err := strconv.Atoi(k.AsString())
+		if err != nil || ki < klo || ki > khi {
+			d.errorf(attr.Expr.Range(), "Invalid map key", "key %q of %q must be a number between %d and %d.", k.AsString(), name, klo, khi)
+			continue
+		}
+		vi, ok := d.number(e, attr.Expr.Range(), fmt.Sprintf("%s[%q]", name, k.AsString()), vlo, vhi)
+		if !ok {
+			continue
+		}
+		out[ki] = Value[int]{V: vi, Set: true, Src: src}
+	}
+	return out
+}
+
+func quoteList(xs []string) string {
+	q := make([]string, len(xs))
+	for i, x := range xs {
+		q[i] = strconv.Quote(x)
+	}
+	return strings.Join(q, ", ")
+}

@@ -1,0 +1,330 @@
+package schema
+
+import (
+	"regexp"
+	"runtime"
+	"sync"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/ext/dynblock"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+)
+
+var metaSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "for_each"}, {Name: "count"}}}
+
+// instance is one expansion of a block with for_each or count.
+type instance struct {
+	// key is "" for a plain block, else the for_each key or count index.
+	key string
+	// each is true when the key came from for_each (name defaults to it).
+	each bool
+	ctx  *hcl.EvalContext
+}
+
+// expand peels for_each/count off a block and returns the remaining body
+// and one instance per element, each with its own child EvalContext.
+func (r *resolver) expand(b *hcl.Block, ctx *hcl.EvalContext) (hcl.Body, []instance) {
+	meta, rest, ds := b.Body.PartialContent(metaSchema)
+	r.d.addHCL(ds)
+	fe, hasFE := meta.Attributes["for_each"]
+	cnt, hasCount := meta.Attributes["count"]
+	switch {
+	case hasFE && hasCount:
+		r.d.errorf(cnt.NameRange, "Both for_each and count", "A block may use for_each or count, not both. Remove one.")
+		return rest, nil
+	case hasCount:
+		v, ok := r.d.eval(cnt, ctx)
+		if !ok {
+			return rest, nil
+		}
+		n, ok := r.d.number(v, cnt.Expr.Range(), `"count"`, 0, 1<<20)
+		if !ok {
+			return rest, nil
+		}
+		out := make([]instance, n)
+		for i := range n {
+			child := ctx.NewChild()
+			child.Variables = map[string]cty.Value{"count": cty.ObjectVal(map[string]cty.Value{"index": cty.NumberIntVal(int64(i))})}
+			out[i] = instance{key: itoa(i), ctx: child}
+		}
+		return rest, out
+	case hasFE:
+		v, ok := r.d.eval(fe, ctx)
+		if !ok {
+			return rest, nil
+		}
+		t := v.Type()
+		if !(t.IsMapType() || t.IsObjectType() || t.IsSetType() || t.IsListType() || t.IsTupleType()) {
+			r.d.errorf(fe.Expr.Range(), "Invalid for_each", "for_each must be a map, an object, a set of strings or a list, not %s.", t.FriendlyName())
+			return rest, nil
+		}
+		var out []instance
+		for it := v.ElementIterator(); it.Next(); {
+			k, ev := it.Element()
+			if t.IsSetType() {
+				sk, err := convert.Convert(ev, cty.String)
+				if err != nil || sk.IsNull() {
+					r.d.errorf(fe.Expr.Range(), "Invalid for_each", "A set used in for_each must hold strings; convert it with toset([...]) of strings.")
+					return rest, nil
+				}
+				k = sk
+			}
+			ks, err := convert.Convert(k, cty.String)
+			if err != nil {
+				r.d.errorf(fe.Expr.Range(), "Invalid for_each", "for_each keys must be strings or numbers.")
+				return rest, nil
+			}
+			child := ctx.NewChild()
+			child.Variables = map[string]cty.Value{"each": cty.ObjectVal(map[string]cty.Value{"key": k, "value": ev})}
+			out = append(out, instance{key: ks.AsString(), each: true, ctx: child})
+		}
+		return rest, out
+	}
+	return rest, []instance{{ctx: ctx}}
+}
+
+// parallel runs fn(i) for i in [0, n) on all cores.
+func parallel(n int, fn func(i int)) {
+	workers := min(runtime.GOMAXPROCS(0), n)
+	if workers <= 1 {
+		for i := range n {
+			fn(i)
+		}
+		return
+	}
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	next := 0
+	const chunk = 64
+	for range workers {
+		wg.Go(func() {
+			for {
+				mu.Lock()
+				start := next
+				next += chunk
+				mu.Unlock()
+				if start >= n {
+					return
+				}
+				for i := start; i < min(start+chunk, n); i++ {
+					fn(i)
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
+
+var deviceSchema = &hcl.BodySchema{
+	Attributes: []hcl.AttributeSchema{
+		{Name: "name"}, {Name: "kind", Required: true}, {Name: "platform", Required: true},
+		{Name: "mgmt_address"}, {Name: "qos_policy"}, {Name: "host"}, {Name: "description"},
+	},
+	Blocks: []hcl.BlockHeaderSchema{
+		{Type: "credentials"}, {Type: "rdma"}, {Type: "port", LabelNames: []string{"name"}},
+	},
+}
+
+var credentialsSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "username"}, {Name: "password_env"}, {Name: "key_file"}, {Name: "passphrase_env"}, {Name: "agent"},
+	// Accepted only to refuse them with a clear message: secrets never live in the intent.
+	{Name: "password"}, {Name: "passphrase"}, {Name: "secret"},
+}}
+
+var rdmaSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "roce_mode"}, {Name: "path_mtu"}, {Name: "tos"}, {Name: "cnp_dscp"}, {Name: "cnp_priority"}, {Name: "ecn"},
+}}
+
+var portSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "speed"}, {Name: "fec"}, {Name: "mtu"}, {Name: "ip"}, {Name: "qos_policy"},
+	{Name: "acl_in"}, {Name: "acl_out"}, {Name: "description"},
+}}
+
+var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// decodedDevice is a device instance before names are checked globally.
+type decodedDevice struct {
+	dev     *Device
+	nameRng hcl.Range
+}
+
+func (r *resolver) decodeDevices(blocks hcl.Blocks, ctx *hcl.EvalContext) {
+	type job struct {
+		b    *hcl.Block
+		body hcl.Body
+		inst instance
+	}
+	var jobs []job
+	for _, b := range blocks {
+		body, insts := r.expand(b, ctx)
+		for _, in := range insts {
+			jobs = append(jobs, job{b, body, in})
+		}
+	}
+	out := make([]decodedDevice, len(jobs))
+	parallel(len(jobs), func(i int) {
+		j := jobs[i]
+		out[i] = r.decodeDevice(j.b, j.body, j.inst)
+	})
+	for _, dd := range out {
+		if dd.dev == nil {
+			continue
+		}
+		if prev, dup := r.devices[dd.dev.Name]; dup {
+			r.d.errorf(dd.nameRng, "Duplicate device", "A device named %q was already declared at %s. Device names must be unique.", dd.dev.Name, prev.Range)
+			continue
+		}
+		r.devices[dd.dev.Name] = dd.dev
+		r.f.Devices = append(r.f.Devices, dd.dev)
+	}
+}
+
+func (r *resolver) decodeDevice(b *hcl.Block, body hcl.Body, in instance) decodedDevice {
+	d := r.d
+	c, ds := dynblock.Expand(body, in.ctx).Content(deviceSchema)
+	d.addHCL(ds)
+	dev := &Device{Name: b.Labels[0], Range: convRange(b.DefRange)}
+	nameRng := b.LabelRanges[0]
+	if n := d.str(c.Attributes, "name", in.ctx); n.Set {
+		dev.Name, nameRng = n.V, c.Attributes["name"].Expr.Range()
+	} else if in.key != "" {
+		if !in.each {
+			d.errorf(b.DefRange, "Missing device name", "A device with count needs a name attribute, e.g. name = format(\"%s%%d\", count.index + 1).", b.Labels[0])
+			return decodedDevice{}
+		}
+		dev.Name = in.key
+	}
+	if dev.Name == "" {
+		d.errorf(nameRng, "Empty device name", "A device needs a non-empty name.")
+		return decodedDevice{}
+	}
+	k := d.enum(c.Attributes, "kind", in.ctx, kindNames()...)
+	dev.Kind = Value[Kind]{V: Kind(k.V), Set: k.Set, Src: k.Src}
+	p := d.enum(c.Attributes, "platform", in.ctx, platformNames()...)
+	dev.Platform = Value[Platform]{V: Platform(p.V), Set: p.Set, Src: p.Src}
+	if k.Set && p.Set {
+		if isNIC := dev.Kind.V == KindNIC; isNIC != dev.Platform.V.IsHost() {
+			what := "a switch platform"
+			if isNIC {
+				what = "a host platform (nvidia_mlnx or linux_dcb)"
+			}
+			d.errorf(c.Attributes["platform"].Expr.Range(), "Platform does not fit the kind", "Device %q is a %s, so it needs %s; %q is not.", dev.Name, dev.Kind.V, what, dev.Platform.V)
+		}
+	}
+	dev.MgmtAddress = d.str(c.Attributes, "mgmt_address", in.ctx)
+	dev.Host = d.str(c.Attributes, "host", in.ctx)
+	if n, _, ok := r.refAttr(c.Attributes, "qos_policy", in.ctx, "qos_policy", false); ok {
+		dev.Policy = r.policies[n]
+	}
+	dev.ports = map[string]*Port{}
+	var credSeen, rdmaSeen *hcl.Block
+	for _, blk := range c.Blocks {
+		switch blk.Type {
+		case "credentials":
+			if credSeen != nil {
+				d.errorf(blk.DefRange, "Duplicate credentials block", "Device %q already has credentials at %s.", dev.Name, convRange(credSeen.DefRange))
+				continue
+			}
+			credSeen = blk
+			r.decodeCredentials(dev, blk, in.ctx)
+		case "rdma":
+			if rdmaSeen != nil {
+				d.errorf(blk.DefRange, "Duplicate rdma block", "Device %q already has an rdma block at %s.", dev.Name, convRange(rdmaSeen.DefRange))
+				continue
+			}
+			rdmaSeen = blk
+			if dev.Kind.Set && dev.Kind.V != KindNIC {
+				d.errorf(blk.DefRange, "rdma on a switch", "Only NICs (kind = \"nic\") have RDMA settings; %q is a %s.", dev.Name, dev.Kind.V)
+				continue
+			}
+			dev.RDMA = r.decodeRDMA(blk, in.ctx)
+		case "port":
+			name := blk.Labels[0]
+			if prev, dup := dev.ports[name]; dup {
+				d.errorf(blk.LabelRanges[0], "Duplicate port", "Device %q already has a port %q at %s.", dev.Name, name, prev.Range)
+				continue
+			}
+			pt := r.decodePort(dev, blk, in.ctx)
+			dev.ports[name] = pt
+			dev.Ports = append(dev.Ports, pt)
+		}
+	}
+	return decodedDevice{dev: dev, nameRng: nameRng}
+}
+
+func (r *resolver) decodeCredentials(dev *Device, blk *hcl.Block, ctx *hcl.EvalContext) {
+	d := r.d
+	c := r.content(blk.Body, credentialsSchema, ctx)
+	for _, bad := range []string{"password", "passphrase", "secret"} {
+		if a, ok := c.Attributes[bad]; ok {
+			d.errorf(a.Range, "Literal secret in the intent", "Secrets never live in *.fab.hcl files (they end up in git, plans and logs). Name an environment variable instead: %s_env = \"FABRICGEN_PASSWORD\", or use key_file or agent = true.", map[string]string{"password": "password", "passphrase": "passphrase", "secret": "password"}[bad])
+		}
+	}
+	cr := Credentials{Range: convRange(blk.DefRange)}
+	cr.Username = d.str(c.Attributes, "username", ctx)
+	cr.PasswordEnv = d.str(c.Attributes, "password_env", ctx)
+	cr.KeyFile = d.str(c.Attributes, "key_file", ctx)
+	cr.PassphraseEnv = d.str(c.Attributes, "passphrase_env", ctx)
+	cr.Agent = d.boolean(c.Attributes, "agent", ctx)
+	for _, v := range []struct {
+		name string
+		val  Value[string]
+	}{{"password_env", cr.PasswordEnv}, {"passphrase_env", cr.PassphraseEnv}} {
+		if v.val.Set && !envName.MatchString(v.val.V) {
+			d.errorf(c.Attributes[v.name].Expr.Range(), "Not an environment variable name", "%s must name an environment variable (letters, digits, underscores), not hold the secret itself.", v.name)
+		}
+	}
+	if cr.PassphraseEnv.Set && !cr.KeyFile.Set {
+		d.errorf(c.Attributes["passphrase_env"].Range, "Passphrase without key", "passphrase_env only applies with key_file.")
+	}
+	dev.Credentials = cr
+}
+
+func (r *resolver) decodeRDMA(blk *hcl.Block, ctx *hcl.EvalContext) *RDMA {
+	d := r.d
+	c := r.content(blk.Body, rdmaSchema, ctx)
+	rd := &RDMA{Range: convRange(blk.DefRange)}
+	rd.RoCEMode = d.enum(c.Attributes, "roce_mode", ctx, "v2", "v1")
+	rd.PathMTU = d.integer(c.Attributes, "path_mtu", ctx, 256, 4096)
+	if rd.PathMTU.Set {
+		switch rd.PathMTU.V {
+		case 256, 512, 1024, 2048, 4096:
+		default:
+			d.errorf(c.Attributes["path_mtu"].Expr.Range(), "Invalid RDMA path MTU", "path_mtu must be one of 256, 512, 1024, 2048 or 4096 (IB MTU sizes); got %d.", rd.PathMTU.V)
+			rd.PathMTU = Value[int]{}
+		}
+	}
+	rd.ToS = d.integer(c.Attributes, "tos", ctx, 0, 255)
+	rd.CNPDSCP = d.integer(c.Attributes, "cnp_dscp", ctx, 0, 63)
+	rd.CNPPriority = d.integer(c.Attributes, "cnp_priority", ctx, 0, 7)
+	rd.ECN = d.boolean(c.Attributes, "ecn", ctx)
+	return rd
+}
+
+func (r *resolver) decodePort(dev *Device, blk *hcl.Block, ctx *hcl.EvalContext) *Port {
+	d := r.d
+	c := r.content(blk.Body, portSchema, ctx)
+	p := &Port{Name: blk.Labels[0], Range: convRange(blk.DefRange), Device: dev}
+	p.Speed = unitValue(d, c.Attributes, "speed", ctx, ParseSpeed)
+	p.FEC = d.enum(c.Attributes, "fec", ctx, "none", "rs", "fc")
+	p.MTU = d.integer(c.Attributes, "mtu", ctx, MinMTU, MaxMTU)
+	p.IP = d.prefix(c.Attributes, "ip", ctx, true)
+	p.Description = d.str(c.Attributes, "description", ctx).V
+	if n, _, ok := r.refAttr(c.Attributes, "qos_policy", ctx, "qos_policy", false); ok {
+		p.Policy = r.policies[n]
+	}
+	if names, rng, _ := r.refList(c.Attributes, "acl_in", ctx, "acl"); names != nil {
+		p.ACLInRange = convRange(rng)
+		for _, n := range names {
+			p.ACLIn = append(p.ACLIn, r.acls[n])
+		}
+	}
+	if names, rng, _ := r.refList(c.Attributes, "acl_out", ctx, "acl"); names != nil {
+		p.ACLOutRange = convRange(rng)
+		for _, n := range names {
+			p.ACLOut = append(p.ACLOut, r.acls[n])
+		}
+	}
+	return p
+}

@@ -1,0 +1,184 @@
+package schema
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// ANSI colours for terminal output.
+const (
+	ansiRed    = "\x1b[1;31m"
+	ansiYellow = "\x1b[1;33m"
+	ansiCyan   = "\x1b[1;36m"
+	ansiBold   = "\x1b[1m"
+	ansiUnder  = "\x1b[4m"
+	ansiReset  = "\x1b[0m"
+)
+
+// SourceLine returns the text of line n (1-based) of files[filename], without the newline.
+func SourceLine(files map[string][]byte, filename string, n int) (string, bool) {
+	src, ok := files[filename]
+	if !ok || n < 1 {
+		return "", false
+	}
+	for i := 1; i < n; i++ {
+		j := bytes.IndexByte(src, '\n')
+		if j < 0 {
+			return "", false
+		}
+		src = src[j+1:]
+	}
+	if j := bytes.IndexByte(src, '\n'); j >= 0 {
+		src = src[:j]
+	}
+	return strings.TrimRight(string(src), "\r"), true
+}
+
+// Snippet is the source text a range covers, for human and JSON output.
+type Snippet struct {
+	// StartLine is the first line shown.
+	StartLine int `json:"start_line"`
+	// Code is the text of the lines shown.
+	Code string `json:"code"`
+	// HighlightStartOffset and HighlightEndOffset are byte offsets into Code.
+	HighlightStartOffset int `json:"highlight_start_offset"`
+	HighlightEndOffset   int `json:"highlight_end_offset"`
+}
+
+// SnippetFor returns the lines of rng (at most three) from files.
+func SnippetFor(files map[string][]byte, rng Range) (*Snippet, bool) {
+	first, ok := SourceLine(files, rng.Filename, rng.Start.Line)
+	if !ok {
+		return nil, false
+	}
+	lines := []string{first}
+	last := min(rng.End.Line, rng.Start.Line+2)
+	for n := rng.Start.Line + 1; n <= last; n++ {
+		l, ok := SourceLine(files, rng.Filename, n)
+		if !ok {
+			break
+		}
+		lines = append(lines, l)
+	}
+	code := strings.Join(lines, "\n")
+	start := min(max(rng.Start.Column-1, 0), len(first))
+	end := len(code)
+	if rng.End.Line == rng.Start.Line {
+		end = min(max(rng.End.Column-1, start), len(first))
+	}
+	return &Snippet{StartLine: rng.Start.Line, Code: code, HighlightStartOffset: start, HighlightEndOffset: end}, true
+}
+
+// WriteText prints diagnostics like `terraform validate`: severity and
+// summary, the file and line, the source lines with the subject
+// underlined, and the detail. colour adds ANSI colours.
+func (ds Diagnostics) WriteText(w io.Writer, files map[string][]byte, colour bool) error {
+	var b strings.Builder
+	for _, d := range ds {
+		WriteDiagnosticText(&b, d.Severity, d.Summary, d.Detail, d.Subject, files, colour)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// WriteDiagnosticText writes one diagnostic in the human format; lint
+// findings reuse it so every error and finding looks the same.
+func WriteDiagnosticText(b *strings.Builder, sev Severity, summary, detail string, subject *Range, files map[string][]byte, colour bool) {
+	paint := func(code, s string) string {
+		if !colour {
+			return s
+		}
+		return code + s + ansiReset
+	}
+	label := map[Severity]string{SevError: "Error", SevWarning: "Warning", SevInfo: "Info"}[sev]
+	col := map[Severity]string{SevError: ansiRed, SevWarning: ansiYellow, SevInfo: ansiCyan}[sev]
+	fmt.Fprintf(b, "%s %s\n\n", paint(col, label+":"), paint(ansiBold, summary))
+	if subject != nil && !subject.IsZero() {
+		fmt.Fprintf(b, "  on %s line %d:\n", subject.Filename, subject.Start.Line)
+		if sn, ok := SnippetFor(files, *subject); ok {
+			for i, line := range strings.Split(sn.Code, "\n") {
+				n := sn.StartLine + i
+				if i == 0 && sn.HighlightEndOffset > sn.HighlightStartOffset && sn.HighlightEndOffset <= len(line) {
+					line = line[:sn.HighlightStartOffset] + paint(ansiUnder, line[sn.HighlightStartOffset:sn.HighlightEndOffset]) + line[sn.HighlightEndOffset:]
+				}
+				fmt.Fprintf(b, "  %4d: %s\n", n, line)
+			}
+			if !colour && sn.HighlightEndOffset > sn.HighlightStartOffset && !strings.Contains(sn.Code, "\n") {
+				fmt.Fprintf(b, "        %s%s\n", strings.Repeat(" ", visualWidth(sn.Code[:sn.HighlightStartOffset])), strings.Repeat("^", max(1, visualWidth(sn.Code[sn.HighlightStartOffset:sn.HighlightEndOffset]))))
+			}
+		}
+		b.WriteString("\n")
+	}
+	if detail != "" {
+		b.WriteString(detail)
+		b.WriteString("\n\n")
+	}
+}
+
+// visualWidth counts runes, expanding nothing: intent files are indented with spaces.
+func visualWidth(s string) int { return len([]rune(s)) }
+
+// jsonPos and jsonRange follow Terraform's `validate -json` shape.
+type jsonPos struct {
+	Line   int `json:"line"`
+	Column int `json:"column"`
+	Byte   int `json:"byte"`
+}
+
+type jsonRange struct {
+	Filename string  `json:"filename"`
+	Start    jsonPos `json:"start"`
+	End      jsonPos `json:"end"`
+}
+
+type jsonDiag struct {
+	Severity string     `json:"severity"`
+	Summary  string     `json:"summary"`
+	Detail   string     `json:"detail"`
+	Range    *jsonRange `json:"range,omitempty"`
+	Snippet  *Snippet   `json:"snippet,omitempty"`
+}
+
+// JSONRange converts a Range to Terraform's JSON range shape.
+func JSONRange(r *Range) any {
+	if r == nil || r.IsZero() {
+		return nil
+	}
+	return &jsonRange{Filename: r.Filename,
+		Start: jsonPos{r.Start.Line, r.Start.Column, r.Start.Byte},
+		End:   jsonPos{r.End.Line, r.End.Column, r.End.Byte}}
+}
+
+// WriteJSON prints the result in the shape of `terraform validate -json`.
+func (ds Diagnostics) WriteJSON(w io.Writer, files map[string][]byte) error {
+	out := struct {
+		FormatVersion string     `json:"format_version"`
+		Valid         bool       `json:"valid"`
+		ErrorCount    int        `json:"error_count"`
+		WarningCount  int        `json:"warning_count"`
+		Diagnostics   []jsonDiag `json:"diagnostics"`
+	}{FormatVersion: "1.0", Valid: !ds.HasErrors(), Diagnostics: []jsonDiag{}}
+	for _, d := range ds {
+		switch d.Severity {
+		case SevError:
+			out.ErrorCount++
+		case SevWarning:
+			out.WarningCount++
+		}
+		jd := jsonDiag{Severity: d.Severity.String(), Summary: d.Summary, Detail: d.Detail}
+		if d.Subject != nil && !d.Subject.IsZero() {
+			jr := JSONRange(d.Subject).(*jsonRange)
+			jd.Range = jr
+			if sn, ok := SnippetFor(files, *d.Subject); ok {
+				jd.Snippet = sn
+			}
+		}
+		out.Diagnostics = append(out.Diagnostics, jd)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}

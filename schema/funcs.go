@@ -1,0 +1,157 @@
+package schema
+
+import (
+	"fmt"
+	"math/big"
+	"net/netip"
+
+	"github.com/hashicorp/hcl/v2/ext/tryfunc"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+	"github.com/zclconf/go-cty/cty/function"
+	"github.com/zclconf/go-cty/cty/function/stdlib"
+)
+
+// Functions returns the functions available in intent expressions: go-cty's
+// standard library plus cidrhost, cidrsubnet, index and the to* conversions.
+// A new map is built on each call; callers own it.
+func Functions() map[string]function.Function {
+	return map[string]function.Function{
+		"abs": stdlib.AbsoluteFunc, "ceil": stdlib.CeilFunc, "chomp": stdlib.ChompFunc,
+		"chunklist": stdlib.ChunklistFunc, "coalesce": stdlib.CoalesceFunc,
+		"coalescelist": stdlib.CoalesceListFunc, "compact": stdlib.CompactFunc,
+		"concat": stdlib.ConcatFunc, "contains": stdlib.ContainsFunc, "distinct": stdlib.DistinctFunc,
+		"element": stdlib.ElementFunc, "flatten": stdlib.FlattenFunc, "floor": stdlib.FloorFunc,
+		"format": stdlib.FormatFunc, "formatlist": stdlib.FormatListFunc, "indent": stdlib.IndentFunc,
+		"join": stdlib.JoinFunc, "jsondecode": stdlib.JSONDecodeFunc, "jsonencode": stdlib.JSONEncodeFunc,
+		"keys": stdlib.KeysFunc, "length": stdlib.LengthFunc, "log": stdlib.LogFunc,
+		"lookup": stdlib.LookupFunc, "lower": stdlib.LowerFunc, "max": stdlib.MaxFunc,
+		"merge": stdlib.MergeFunc, "min": stdlib.MinFunc, "parseint": stdlib.ParseIntFunc,
+		"pow": stdlib.PowFunc, "range": stdlib.RangeFunc, "regex": stdlib.RegexFunc,
+		"regexall": stdlib.RegexAllFunc, "replace": stdlib.ReplaceFunc, "reverse": stdlib.ReverseListFunc,
+		"setintersection": stdlib.SetIntersectionFunc, "setproduct": stdlib.SetProductFunc,
+		"setsubtract": stdlib.SetSubtractFunc, "setunion": stdlib.SetUnionFunc,
+		"signum": stdlib.SignumFunc, "slice": stdlib.SliceFunc, "sort": stdlib.SortFunc,
+		"split": stdlib.SplitFunc, "strlen": stdlib.StrlenFunc, "substr": stdlib.SubstrFunc,
+		"title": stdlib.TitleFunc, "trim": stdlib.TrimFunc, "trimprefix": stdlib.TrimPrefixFunc,
+		"trimspace": stdlib.TrimSpaceFunc, "trimsuffix": stdlib.TrimSuffixFunc, "upper": stdlib.UpperFunc,
+		"values": stdlib.ValuesFunc, "zipmap": stdlib.ZipmapFunc,
+		"try": tryfunc.TryFunc, "can": tryfunc.CanFunc,
+		"cidrhost": cidrHostFunc, "cidrsubnet": cidrSubnetFunc, "index": indexFunc,
+		"toset":    convertFunc(cty.Set(cty.DynamicPseudoType)),
+		"tolist":   convertFunc(cty.List(cty.DynamicPseudoType)),
+		"tomap":    convertFunc(cty.Map(cty.DynamicPseudoType)),
+		"tostring": convertFunc(cty.String), "tonumber": convertFunc(cty.Number),
+		"tobool": convertFunc(cty.Bool),
+	}
+}
+
+func convertFunc(want cty.Type) function.Function {
+	return function.New(&function.Spec{
+		Params: []function.Parameter{{Name: "v", Type: cty.DynamicPseudoType, AllowNull: true, AllowDynamicType: true}},
+		Type: func(args []cty.Value) (cty.Type, error) {
+			if !args[0].IsKnown() {
+				return want, nil
+			}
+			v, err := convert.Convert(args[0], want)
+			if err != nil {
+				return cty.NilType, function.NewArgError(0, err)
+			}
+			return v.Type(), nil
+		},
+		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			v, err := convert.Convert(args[0], want)
+			if err != nil {
+				return cty.NilVal, function.NewArgError(0, err)
+			}
+			return v, nil
+		},
+	})
+}
+
+// indexFunc is index(list, value): the position of value in list.
+var indexFunc = function.New(&function.Spec{
+	Params: []function.Parameter{
+		{Name: "list", Type: cty.DynamicPseudoType},
+		{Name: "value", Type: cty.DynamicPseudoType},
+	},
+	Type: function.StaticReturnType(cty.Number),
+	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+		l := args[0]
+		if !(l.Type().IsListType() || l.Type().IsTupleType()) {
+			return cty.NilVal, function.NewArgErrorf(0, "index needs a list or tuple, not %s", l.Type().FriendlyName())
+		}
+		i := 0
+		for it := l.ElementIterator(); it.Next(); i++ {
+			_, e := it.Element()
+			if eq := e.Equals(args[1]); eq.IsKnown() && eq.True() {
+				return cty.NumberIntVal(int64(i)), nil
+			}
+		}
+		return cty.NilVal, function.NewArgErrorf(1, "value %s is not in the list", args[1].GoString())
+	},
+})
+
+var cidrHostFunc = function.New(&function.Spec{
+	Params: []function.Parameter{{Name: "prefix", Type: cty.String}, {Name: "hostnum", Type: cty.Number}},
+	Type:   function.StaticReturnType(cty.String),
+	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+		p, err := netip.ParsePrefix(args[0].AsString())
+		if err != nil {
+			return cty.NilVal, function.NewArgError(0, err)
+		}
+		n, _ := args[1].AsBigFloat().Int(nil)
+		hostBits := p.Addr().BitLen() - p.Bits()
+		if n.Sign() < 0 {
+			n.Add(n, new(big.Int).Lsh(big.NewInt(1), uint(hostBits)))
+		}
+		if n.Sign() < 0 || n.BitLen() > hostBits {
+			return cty.NilVal, function.NewArgErrorf(1, "host number %s does not fit in %s", args[1].AsBigFloat().Text('f', 0), p)
+		}
+		a, err := addToAddr(p.Masked().Addr(), n)
+		if err != nil {
+			return cty.NilVal, function.NewArgError(1, err)
+		}
+		return cty.StringVal(a.String()), nil
+	},
+})
+
+var cidrSubnetFunc = function.New(&function.Spec{
+	Params: []function.Parameter{
+		{Name: "prefix", Type: cty.String}, {Name: "newbits", Type: cty.Number}, {Name: "netnum", Type: cty.Number},
+	},
+	Type: function.StaticReturnType(cty.String),
+	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+		p, err := netip.ParsePrefix(args[0].AsString())
+		if err != nil {
+			return cty.NilVal, function.NewArgError(0, err)
+		}
+		nb, _ := args[1].AsBigFloat().Int64()
+		if nb < 0 || int(nb)+p.Bits() > p.Addr().BitLen() {
+			return cty.NilVal, function.NewArgErrorf(1, "cannot add %d bits to %s", nb, p)
+		}
+		num, _ := args[2].AsBigFloat().Int(nil)
+		if num.Sign() < 0 || num.BitLen() > int(nb) {
+			return cty.NilVal, function.NewArgErrorf(2, "network number %s does not fit in %d new bits", num, nb)
+		}
+		bits := p.Bits() + int(nb)
+		shift := new(big.Int).Lsh(num, uint(p.Addr().BitLen()-bits))
+		a, err := addToAddr(p.Masked().Addr(), shift)
+		if err != nil {
+			return cty.NilVal, function.NewArgError(2, err)
+		}
+		return cty.StringVal(netip.PrefixFrom(a, bits).String()), nil
+	},
+})
+
+func addToAddr(a netip.Addr, n *big.Int) (netip.Addr, error) {
+	b := a.AsSlice()
+	v := new(big.Int).SetBytes(b)
+	v.Add(v, n)
+	if v.BitLen() > len(b)*8 {
+		return netip.Addr{}, fmt.Errorf("address overflow")
+	}
+	out := v.FillBytes(make([]byte, len(b)))
+	r, _ := netip.AddrFromSlice(out)
+	return r, nil
+}

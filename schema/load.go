@@ -1,0 +1,201 @@
+// Package schema owns the fabric intent language: it reads every *.fab.hcl
+// and *.fab.json file of a directory, evaluates variables, locals, functions,
+// for_each/count and dynamic blocks, resolves references, and returns the
+// typed, resolved Fabric with the source range of every value.
+//
+// Load is the entry point. It returns all diagnostics of a run, each with a
+// subject range; with errors, the Fabric may be partial (or nil) and must
+// only be used to print them. No HCL or cty type leaves this package.
+package schema
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclparse"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// Options are the inputs of a load besides the directory.
+type Options struct {
+	// Vars are -var name=value settings.
+	Vars map[string]string
+	// VarFiles are -var-file paths, applied in order.
+	VarFiles []string
+	// Getenv looks up FABRICGEN_VAR_name settings; nil means os.Getenv.
+	Getenv func(string) string
+}
+
+// MaxFileSize bounds one intent file; larger files are refused with a diagnostic.
+const MaxFileSize = 16 << 20
+
+// File suffixes of intent files.
+const (
+	HCLSuffix  = ".fab.hcl"
+	JSONSuffix = ".fab.json"
+)
+
+var rootSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
+	{Type: "fabric", LabelNames: []string{"name"}},
+	{Type: "variable", LabelNames: []string{"name"}},
+	{Type: "locals"},
+	{Type: "role", LabelNames: []string{"kind"}},
+	{Type: "traffic_class", LabelNames: []string{"name"}},
+	{Type: "ecn_profile", LabelNames: []string{"name"}},
+	{Type: "pfc_watchdog", LabelNames: []string{"name"}},
+	{Type: "qos_policy", LabelNames: []string{"name"}},
+	{Type: "acl", LabelNames: []string{"name"}},
+	{Type: "subnet", LabelNames: []string{"name"}},
+	{Type: "device", LabelNames: []string{"name"}},
+	{Type: "link", LabelNames: []string{"name"}},
+}}
+
+// IntentFiles lists the intent files of dir in sorted order.
+func IntentFiles(dir string) ([]string, error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, e := range ents {
+		n := e.Name()
+		if e.Type().IsRegular() && (strings.HasSuffix(n, HCLSuffix) || strings.HasSuffix(n, JSONSuffix)) {
+			out = append(out, filepath.Join(dir, n))
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// Load reads, evaluates and resolves the fabric in dir.
+func Load(dir string, opts Options) (*Fabric, Diagnostics) {
+	d := newDecoder()
+	f := &Fabric{Dir: dir, Files: map[string][]byte{}}
+	paths, err := IntentFiles(dir)
+	if err != nil {
+		d.add(&Diagnostic{Severity: SevError, Summary: "Cannot read fabric directory",
+			Detail: fmt.Sprintf("%v. Pass the directory that holds the *.fab.hcl files.", err)})
+		return nil, d.diags
+	}
+	if len(paths) == 0 {
+		d.add(&Diagnostic{Severity: SevError, Summary: "No fabric files",
+			Detail: fmt.Sprintf("%s holds no *%s or *%s files. A fabric is a directory of such files.", dir, HCLSuffix, JSONSuffix)})
+		return nil, d.diags
+	}
+	p := hclparse.NewParser()
+	var files []*hcl.File
+	h := sha256.New()
+	for _, path := range paths {
+		src, ok := d.readSource(path)
+		if !ok {
+			continue
+		}
+		fmt.Fprintf(h, "%s\x00%d\x00", filepath.Base(path), len(src))
+		h.Write(src)
+		f.Files[path] = src
+		var file *hcl.File
+		var ds hcl.Diagnostics
+		if strings.HasSuffix(path, JSONSuffix) {
+			file, ds = p.ParseJSON(src, path)
+		} else {
+			file, ds = p.ParseHCL(src, path)
+		}
+		d.addHCL(ds)
+		if file != nil && !ds.HasErrors() {
+			files = append(files, file)
+		}
+	}
+	if d.diags.HasErrors() {
+		return nil, d.diags
+	}
+	content, ds := hcl.MergeFiles(files).Content(rootSchema)
+	d.addHCL(ds)
+
+	blocks := map[string]hcl.Blocks{}
+	for _, b := range content.Blocks {
+		blocks[b.Type] = append(blocks[b.Type], b)
+	}
+	vars := d.decodeVariables(p, blocks["variable"], opts)
+	h.Write([]byte(varsJSON(vars)))
+	f.Digest = hex.EncodeToString(h.Sum(nil))
+
+	ctx := &hcl.EvalContext{Variables: map[string]cty.Value{"var": cty.ObjectVal(vars)}, Functions: Functions()}
+	r := newResolver(d, f)
+	r.declareRefs(ctx, blocks)
+	ctx.Variables["local"] = cty.ObjectVal(d.decodeLocals(blocks["locals"], ctx))
+
+	r.decodeECNProfiles(blocks["ecn_profile"], ctx)
+	r.decodeWatchdogs(blocks["pfc_watchdog"], ctx)
+	r.decodeClasses(blocks["traffic_class"], ctx)
+	r.decodeACLs(blocks["acl"], ctx)
+	r.decodePolicies(blocks["qos_policy"], ctx)
+	r.decodeFabric(blocks["fabric"], ctx, files)
+	r.decodeRoles(blocks["role"], ctx)
+	r.decodeDevices(blocks["device"], ctx)
+	r.decodeLinks(blocks["link"], ctx)
+	r.decodeSubnets(blocks["subnet"], ctx)
+	r.finish()
+
+	d.diags.Sort()
+	return f, d.diags
+}
+
+// readSource reads one file and refuses what cannot be intent text.
+func (d *decoder) readSource(path string) ([]byte, bool) {
+	st, err := os.Stat(path)
+	if err != nil {
+		d.add(&Diagnostic{Severity: SevError, Summary: "Cannot read file", Detail: err.Error()})
+		return nil, false
+	}
+	start := &Range{Filename: path, Start: Pos{Line: 1, Column: 1}, End: Pos{Line: 1, Column: 1}}
+	if st.Size() > MaxFileSize {
+		d.add(&Diagnostic{Severity: SevError, Summary: "File too large", Subject: start,
+			Detail: fmt.Sprintf("%s is %d bytes; intent files are limited to %d MiB. Split the fabric into several files or use for_each.", path, st.Size(), MaxFileSize>>20)})
+		return nil, false
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		d.add(&Diagnostic{Severity: SevError, Summary: "Cannot read file", Subject: start, Detail: err.Error()})
+		return nil, false
+	}
+	if i := bytes.IndexByte(src, 0); i >= 0 {
+		r := posAt(src, path, i)
+		d.add(&Diagnostic{Severity: SevError, Summary: "Binary file", Subject: &r,
+			Detail: fmt.Sprintf("%s contains a NUL byte; intent files are UTF-8 text.", path)})
+		return nil, false
+	}
+	if !utf8.Valid(src) {
+		i := 0
+		for i < len(src) {
+			rr, size := utf8.DecodeRune(src[i:])
+			if rr == utf8.RuneError && size <= 1 {
+				break
+			}
+			i += size
+		}
+		r := posAt(src, path, i)
+		d.add(&Diagnostic{Severity: SevError, Summary: "Invalid UTF-8", Subject: &r,
+			Detail: fmt.Sprintf("%s is not valid UTF-8 at byte %d; save the file as UTF-8.", path, i)})
+		return nil, false
+	}
+	return src, true
+}
+
+// posAt is the one-character range at byte offset i of src.
+func posAt(src []byte, path string, i int) Range {
+	line := 1 + bytes.Count(src[:i], []byte{'\n'})
+	col := i - bytes.LastIndexByte(src[:i], '\n')
+	p := Pos{Line: line, Column: col, Byte: i}
+	e := p
+	e.Column++
+	e.Byte++
+	return Range{Filename: path, Start: p, End: e}
+}

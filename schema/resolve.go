@@ -1,0 +1,234 @@
+package schema
+
+import (
+	"sort"
+	"strconv"
+)
+
+// finish wires links and subnets, computes every port's effective QoS,
+// and sorts everything for deterministic output.
+func (r *resolver) finish() {
+	sort.Slice(r.f.Devices, func(i, j int) bool { return NaturalLess(r.f.Devices[i].Name, r.f.Devices[j].Name) })
+	for _, dev := range r.f.Devices {
+		sort.SliceStable(dev.Ports, func(i, j int) bool { return NaturalLess(dev.Ports[i].Name, dev.Ports[j].Name) })
+	}
+	r.wireLinks()
+	sort.Slice(r.f.Links, func(i, j int) bool { return NaturalLess(r.f.Links[i].Name, r.f.Links[j].Name) })
+	for s, g := range r.subnetGateways {
+		dev := r.devices[g.name]
+		if dev == nil {
+			names := make([]string, 0, len(r.devices))
+			for n := range r.devices {
+				names = append(names, n)
+			}
+			r.d.errorf(g.rng, "Unknown gateway", "Subnet %q names gateway %q, but no such device is declared.%s", s.Name, g.name, suggest(g.name, names))
+			continue
+		}
+		s.Gateway = dev
+	}
+	byName := func(n func(i int) string, l int) func(i, j int) bool {
+		return func(i, j int) bool { return n(i) < n(j) }
+	}
+	f := r.f
+	sort.Slice(f.Classes, byName(func(i int) string { return f.Classes[i].Name }, 0))
+	sort.Slice(f.ECNProfiles, byName(func(i int) string { return f.ECNProfiles[i].Name }, 0))
+	sort.Slice(f.Watchdogs, byName(func(i int) string { return f.Watchdogs[i].Name }, 0))
+	sort.Slice(f.Policies, byName(func(i int) string { return f.Policies[i].Name }, 0))
+	sort.Slice(f.ACLs, byName(func(i int) string { return f.ACLs[i].Name }, 0))
+	sort.Slice(f.Subnets, byName(func(i int) string { return f.Subnets[i].Name }, 0))
+	r.effectiveQoS()
+	f.Reindex()
+}
+
+// qosKey identifies a port's attachments; ports with equal keys share a PortQoS.
+type qosKey struct {
+	fabric, role, device, port *QoSPolicy
+	mtu                        Value[int]
+}
+
+func (r *resolver) effectiveQoS() {
+	cache := map[qosKey]*PortQoS{}
+	for _, dev := range r.f.Devices {
+		for _, p := range dev.Ports {
+			k := qosKey{r.f.FabricPolicy, r.f.RolePolicies[dev.Kind.V], dev.Policy, p.Policy, p.MTU}
+			q, ok := cache[k]
+			if !ok {
+				var chain []*QoSPolicy
+				for _, pol := range []*QoSPolicy{k.fabric, k.role, k.device, k.port} {
+					if pol != nil {
+						chain = append(chain, pol)
+					}
+				}
+				q = buildQoS(chain, p.MTU)
+				cache[k] = q
+			}
+			p.QoS = q
+		}
+	}
+}
+
+// buildQoS merges policies (least specific first) over their classes' defaults.
+func buildQoS(chain []*QoSPolicy, portMTU Value[int]) *PortQoS {
+	q := &PortQoS{Policies: chain}
+	for p := range 8 {
+		q.Queue[p] = Value[int]{V: p}
+		q.PCP[p] = Value[int]{V: p}
+	}
+	var classes []*TrafficClass
+	for _, pol := range chain {
+		if !pol.ClassesRange.IsZero() {
+			classes = pol.Classes
+		}
+	}
+	for _, c := range classes {
+		if !c.Priority.Set {
+			continue
+		}
+		prio := c.Priority.V
+		for _, ds := range c.DSCP {
+			q.DSCP[ds] = Value[int]{V: prio, Set: true, Src: c.DSCPRange}
+		}
+		q.Queue[prio] = c.Queue
+		if c.Lossless.V {
+			q.PFC[prio] = c.Lossless
+		}
+		qq := &q.Queues[c.Queue.V]
+		if c.ECN != nil {
+			qq.ECN = Value[*ECNProfile]{V: c.ECN, Set: true, Src: c.ECNRange}
+		}
+		if c.Sched.Set {
+			qq.Sched = c.Sched
+		}
+		if c.Weight.Set {
+			qq.Weight = c.Weight
+		}
+	}
+	var defPrio Value[int]
+	for _, pol := range chain {
+		if pol.Trust.Set {
+			q.Trust = pol.Trust
+		}
+		for _, k := range sortedKeys(pol.DSCPMap) {
+			q.DSCP[k] = pol.DSCPMap[k]
+		}
+		for _, k := range sortedKeys(pol.QueueMap) {
+			q.Queue[k] = pol.QueueMap[k]
+		}
+		for _, k := range sortedKeys(pol.PCPMap) {
+			q.PCP[k] = pol.PCPMap[k]
+		}
+		if pol.PFC.Set {
+			for p := range 8 {
+				q.PFC[p] = Value[bool]{Set: true, Src: pol.PFC.Src}
+			}
+			for _, p := range pol.PFC.V {
+				q.PFC[p].V = true
+			}
+		}
+		for qn, qs := range pol.Queues {
+			qq := &q.Queues[qn]
+			if qs.ECN.Set {
+				qq.ECN = qs.ECN
+			}
+			if qs.Sched.Set {
+				qq.Sched = qs.Sched
+			}
+			if qs.Weight.Set {
+				qq.Weight = qs.Weight
+				if !qs.Sched.Set {
+					qq.Sched = Value[SchedMode]{V: SchedDWRR, Set: true, Src: qs.Weight.Src}
+				}
+			}
+			if qs.Shaper.Set {
+				qq.Shaper = qs.Shaper
+			}
+		}
+		if pol.DefaultPriority.Set {
+			defPrio = pol.DefaultPriority
+		}
+		if pol.Watchdog.Set {
+			q.Watchdog = pol.Watchdog
+		}
+		if pol.MTU.Set {
+			q.MTU = pol.MTU
+		}
+		if pol.LinkPause.Set {
+			q.LinkPause = pol.LinkPause
+		}
+		mergeBuffer(&q.Buffer, pol.Buffer)
+	}
+	for ds := range q.DSCP {
+		if !q.DSCP[ds].Set {
+			q.DSCP[ds] = Value[int]{V: defPrio.V, Set: defPrio.Set, Src: defPrio.Src}
+		}
+	}
+	if portMTU.Set {
+		q.MTU = portMTU
+	}
+	return q
+}
+
+func mergeBuffer(dst *BufferSpec, src BufferSpec) {
+	set := func(d *Value[int64], s Value[int64]) {
+		if s.Set {
+			*d = s
+		}
+	}
+	set(&dst.Headroom, src.Headroom)
+	set(&dst.XOFF, src.XOFF)
+	set(&dst.XON, src.XON)
+	set(&dst.IngressLosslessPool, src.IngressLosslessPool)
+	set(&dst.EgressLossyPool, src.EgressLossyPool)
+	if src.DynamicThreshold.Set {
+		dst.DynamicThreshold = src.DynamicThreshold
+	}
+}
+
+func sortedKeys[V any](m map[int]V) []int {
+	out := make([]int, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Ints(out)
+	return out
+}
+
+// NaturalLess orders names with embedded numbers numerically:
+// Ethernet2 < Ethernet10, leaf9 < leaf10, et-0/0/2 < et-0/0/10.
+func NaturalLess(a, b string) bool {
+	for a != "" && b != "" {
+		ad, bd := digitPrefix(a), digitPrefix(b)
+		if ad > 0 && bd > 0 {
+			an, _ := strconv.ParseUint(trimZeros(a[:ad]), 10, 64)
+			bn, _ := strconv.ParseUint(trimZeros(b[:bd]), 10, 64)
+			if an != bn {
+				return an < bn
+			}
+			if ad != bd {
+				return ad < bd
+			}
+			a, b = a[ad:], b[bd:]
+			continue
+		}
+		if a[0] != b[0] {
+			return a[0] < b[0]
+		}
+		a, b = a[1:], b[1:]
+	}
+	return len(a) < len(b)
+}
+
+func digitPrefix(s string) int {
+	i := 0
+	for i < len(s) && i < 18 && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	return i
+}
+
+func trimZeros(s string) string {
+	for len(s) > 1 && s[0] == '0' {
+		s = s[1:]
+	}
+	return s
+}

@@ -1,0 +1,124 @@
+package schema
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// unit is one accepted suffix and its multiplier.
+type unit struct {
+	suffix string
+	mult   float64
+}
+
+// Suffixes are matched longest first, case-sensitively except where listed twice.
+var (
+	sizeUnits = []unit{
+		{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30},
+		{"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"kB", 1e3}, {"B", 1},
+	}
+	speedUnits = []unit{
+		{"Tbps", 1e12}, {"Gbps", 1e9}, {"Mbps", 1e6}, {"Kbps", 1e3}, {"bps", 1},
+		{"T", 1e12}, {"G", 1e9}, {"M", 1e6}, {"K", 1e3},
+	}
+	lengthUnits = []unit{{"km", 1000}, {"cm", 0.01}, {"m", 1}}
+)
+
+// ParseSize parses a byte size such as "150KB" (150,000 B), "1.5MiB" or
+// "200B". A bare number is refused: the unit is never guessed.
+func ParseSize(s string) (int64, error) {
+	v, err := parseUnit(s, sizeUnits, "size", `"150KB", "1.5MiB" or "9216B"`)
+	if err != nil {
+		return 0, err
+	}
+	if v != math.Trunc(v) {
+		return 0, fmt.Errorf("size %q is not a whole number of bytes", s)
+	}
+	return int64(v), nil
+}
+
+// ParseSpeed parses a link or rate speed such as "400G" or "25Gbps" into bit/s.
+func ParseSpeed(s string) (int64, error) {
+	v, err := parseUnit(s, speedUnits, "speed", `"400G", "100G" or "25Gbps"`)
+	if err != nil {
+		return 0, err
+	}
+	return int64(math.Round(v)), nil
+}
+
+// ParseLength parses a cable length such as "3m", "0.5km" or "150cm" into metres.
+func ParseLength(s string) (float64, error) {
+	return parseUnit(s, lengthUnits, "length", `"3m", "100m" or "0.5km"`)
+}
+
+// ParseDuration parses a duration such as "200ms" or "1s" (Go duration syntax,
+// a unit required).
+func ParseDuration(s string) (time.Duration, error) {
+	t := strings.TrimSpace(s)
+	if t == "" {
+		return 0, fmt.Errorf("empty duration: write a number with a unit, e.g. \"200ms\"")
+	}
+	if _, err := strconv.ParseFloat(t, 64); err == nil {
+		return 0, fmt.Errorf("duration %q has no unit: write e.g. \"%sms\"", s, t)
+	}
+	d, err := time.ParseDuration(t)
+	if err != nil {
+		return 0, fmt.Errorf("invalid duration %q: write a number with a unit (ms, s), e.g. \"200ms\"", s)
+	}
+	if d < 0 {
+		return 0, fmt.Errorf("duration %q is negative", s)
+	}
+	return d, nil
+}
+
+func parseUnit(s string, units []unit, what, examples string) (float64, error) {
+	t := strings.TrimSpace(s)
+	if t == "" {
+		return 0, fmt.Errorf("empty %s: write a number with a unit, e.g. %s", what, examples)
+	}
+	if _, err := strconv.ParseFloat(t, 64); err == nil {
+		return 0, fmt.Errorf("%s %q has no unit: write it with one, e.g. %s", what, s, examples)
+	}
+	for _, u := range units {
+		if !strings.HasSuffix(t, u.suffix) {
+			continue
+		}
+		num := strings.TrimSpace(strings.TrimSuffix(t, u.suffix))
+		f, err := strconv.ParseFloat(num, 64)
+		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+			break
+		}
+		if f < 0 {
+			return 0, fmt.Errorf("%s %q is negative", what, s)
+		}
+		return f * u.mult, nil
+	}
+	return 0, fmt.Errorf("invalid %s %q: use a number with a unit, e.g. %s", what, s, examples)
+}
+
+// FormatSize prints a byte count the way the intent writes it, e.g. 150000 → "150KB".
+func FormatSize(b int64) string {
+	switch {
+	case b != 0 && b%(1<<20) == 0:
+		return strconv.FormatInt(b>>20, 10) + "MiB"
+	case b != 0 && b%1e6 == 0:
+		return strconv.FormatInt(b/1e6, 10) + "MB"
+	case b != 0 && b%1e3 == 0:
+		return strconv.FormatInt(b/1e3, 10) + "KB"
+	}
+	return strconv.FormatInt(b, 10) + "B"
+}
+
+// FormatSpeed prints bit/s as "400G", "25G", "10M".
+func FormatSpeed(bps int64) string {
+	switch {
+	case bps != 0 && bps%1e9 == 0:
+		return strconv.FormatInt(bps/1e9, 10) + "G"
+	case bps != 0 && bps%1e6 == 0:
+		return strconv.FormatInt(bps/1e6, 10) + "M"
+	}
+	return strconv.FormatInt(bps, 10) + "bps"
+}

@@ -1,0 +1,292 @@
+package schema
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/ext/typeexpr"
+	"github.com/hashicorp/hcl/v2/hclparse"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/convert"
+	ctyjson "github.com/zclconf/go-cty/cty/json"
+)
+
+// EnvVarPrefix prefixes environment variables that set intent variables:
+// FABRICGEN_VAR_spines=8 sets var.spines.
+const EnvVarPrefix = "FABRICGEN_VAR_"
+
+var variableSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "type"}, {Name: "default"}, {Name: "description"}, {Name: "sensitive"},
+}}
+
+// variable is one declared input variable.
+type variable struct {
+	name     string
+	typ      cty.Type
+	def      cty.Value
+	hasDef   bool
+	declRng  hcl.Range
+	typeRng  hcl.Range
+	hasValue bool
+}
+
+// decodeVariables evaluates every variable block against its default and
+// the overrides (environment, then -var-file, then -var, the last winning).
+func (d *decoder) decodeVariables(p *hclparse.Parser, blocks hcl.Blocks, opts Options) map[string]cty.Value {
+	decl := map[string]*variable{}
+	var names []string
+	for _, b := range blocks {
+		name := b.Labels[0]
+		if prev, ok := decl[name]; ok {
+			d.errorf(b.LabelRanges[0], "Duplicate variable", "A variable named %q was already declared at %s.", name, convRange(prev.declRng))
+			continue
+		}
+		if !hclsyntax.ValidIdentifier(name) {
+			d.errorf(b.LabelRanges[0], "Invalid variable name", "%q is not a valid name: use letters, digits, underscores and dashes, starting with a letter.", name)
+			continue
+		}
+		content, ds := b.Body.Content(variableSchema)
+		d.addHCL(ds)
+		v := &variable{name: name, typ: cty.DynamicPseudoType, declRng: b.DefRange}
+		if a, ok := content.Attributes["type"]; ok {
+			t, ds := typeexpr.TypeConstraint(a.Expr)
+			d.addHCL(ds)
+			if !ds.HasErrors() {
+				v.typ = t
+			}
+			v.typeRng = a.Expr.Range()
+		}
+		if a, ok := content.Attributes["default"]; ok {
+			val, ds := a.Expr.Value(nil)
+			d.addHCL(ds)
+			if !ds.HasErrors() {
+				cv, err := convert.Convert(val, v.typ)
+				if err != nil {
+					d.errorf(a.Expr.Range(), "Invalid default value for variable", "The default of %q does not match its type %s: %s.", name, typeexpr.TypeString(v.typ), err)
+				} else {
+					v.def, v.hasDef = cv, true
+				}
+			}
+		}
+		decl[name] = v
+		names = append(names, name)
+	}
+	sort.Strings(names)
+
+	values := map[string]cty.Value{}
+	set := func(name, raw string, rng hcl.Range, from string) {
+		v, ok := decl[name]
+		if !ok {
+			d.errorf(rng, "Undeclared variable", "%s sets %q, but no variable block declares it.%s", from, name, suggest(name, names))
+			return
+		}
+		val, err := parseVarValue(raw, v.typ)
+		if err != nil {
+			d.errorf(rng, "Invalid value for variable", "%s sets %q to %q: %s.", from, name, raw, err)
+			return
+		}
+		values[name] = val
+	}
+	getenv := opts.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	for _, name := range names {
+		if raw := getenv(EnvVarPrefix + name); raw != "" {
+			set(name, raw, decl[name].declRng, "environment variable "+EnvVarPrefix+name)
+		}
+	}
+	for _, vf := range opts.VarFiles {
+		d.readVarFile(p, vf, decl, names, values)
+	}
+	keys := make([]string, 0, len(opts.Vars))
+	for k := range opts.Vars {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		set(k, opts.Vars[k], hcl.Range{Filename: "-var " + k}, "-var")
+	}
+
+	out := map[string]cty.Value{}
+	for _, name := range names {
+		v := decl[name]
+		switch val, ok := values[name]; {
+		case ok:
+			out[name] = val
+		case v.hasDef:
+			out[name] = v.def
+		default:
+			d.errorf(v.declRng, "No value for required variable", "Variable %q has no default: set it with -var %s=VALUE, -var-file, or %s%s.", name, name, EnvVarPrefix, name)
+			out[name] = cty.DynamicVal
+		}
+	}
+	return out
+}
+
+// parseVarValue reads a command-line value: taken literally for strings,
+// parsed as an HCL expression otherwise.
+func parseVarValue(raw string, typ cty.Type) (cty.Value, error) {
+	if typ == cty.String {
+		return cty.StringVal(raw), nil
+	}
+	expr, ds := hclsyntax.ParseExpression([]byte(raw), "-var", hcl.InitialPos)
+	if ds.HasErrors() {
+		if typ == cty.DynamicPseudoType {
+			return cty.StringVal(raw), nil
+		}
+		return cty.NilVal, fmt.Errorf("not a valid expression: %s", ds[0].Detail)
+	}
+	val, ds := expr.Value(nil)
+	if ds.HasErrors() {
+		return cty.NilVal, fmt.Errorf("%s", ds[0].Detail)
+	}
+	cv, err := convert.Convert(val, typ)
+	if err != nil {
+		return cty.NilVal, fmt.Errorf("want %s: %w", typeexpr.TypeString(typ), err)
+	}
+	return cv, nil
+}
+
+func (d *decoder) readVarFile(p *hclparse.Parser, path string, decl map[string]*variable, names []string, values map[string]cty.Value) {
+	var f *hcl.File
+	var ds hcl.Diagnostics
+	if strings.HasSuffix(path, ".json") {
+		f, ds = p.ParseJSONFile(path)
+	} else {
+		f, ds = p.ParseHCLFile(path)
+	}
+	d.addHCL(ds)
+	if f == nil || ds.HasErrors() {
+		if f == nil && len(ds) == 0 {
+			d.add(&Diagnostic{Severity: SevError, Summary: "Cannot read variable file", Detail: fmt.Sprintf("%s could not be read.", filepath.Clean(path))})
+		}
+		return
+	}
+	attrs, ds := f.Body.JustAttributes()
+	d.addHCL(ds)
+	for _, a := range attrs {
+		v, ok := decl[a.Name]
+		if !ok {
+			d.errorf(a.NameRange, "Undeclared variable", "%s sets %q, but no variable block declares it.%s", path, a.Name, suggest(a.Name, names))
+			continue
+		}
+		val, ds := a.Expr.Value(nil)
+		d.addHCL(ds)
+		if ds.HasErrors() {
+			continue
+		}
+		cv, err := convert.Convert(val, v.typ)
+		if err != nil {
+			d.errorf(a.Expr.Range(), "Invalid value for variable", "%q must be %s: %s.", a.Name, typeexpr.TypeString(v.typ), err)
+			continue
+		}
+		values[a.Name] = cv
+	}
+}
+
+// decodeLocals evaluates all locals blocks in dependency order.
+func (d *decoder) decodeLocals(blocks hcl.Blocks, ctx *hcl.EvalContext) map[string]cty.Value {
+	attrs := map[string]*hcl.Attribute{}
+	var names []string
+	for _, b := range blocks {
+		as, ds := b.Body.JustAttributes()
+		d.addHCL(ds)
+		for _, a := range as {
+			if prev, ok := attrs[a.Name]; ok {
+				d.errorf(a.NameRange, "Duplicate local value", "A local value named %q was already defined at %s.", a.Name, convRange(prev.NameRange))
+				continue
+			}
+			attrs[a.Name] = a
+			names = append(names, a.Name)
+		}
+	}
+	sort.Strings(names)
+	deps := map[string][]string{}
+	for _, n := range names {
+		for _, tr := range attrs[n].Expr.Variables() {
+			if tr.RootName() != "local" || len(tr) < 2 {
+				continue
+			}
+			if at, ok := tr[1].(hcl.TraverseAttr); ok {
+				if _, known := attrs[at.Name]; !known {
+					d.errorf(tr.SourceRange(), "Reference to undeclared local value", "No local value named %q is declared.%s", at.Name, suggest(at.Name, names))
+					continue
+				}
+				deps[n] = append(deps[n], at.Name)
+			}
+		}
+	}
+	values := map[string]cty.Value{}
+	done := map[string]bool{}
+	for len(done) < len(names) {
+		progress := false
+		for _, n := range names {
+			if done[n] {
+				continue
+			}
+			ready := true
+			for _, dep := range deps[n] {
+				if !done[dep] {
+					ready = false
+					break
+				}
+			}
+			if !ready {
+				continue
+			}
+			child := ctx.NewChild()
+			child.Variables = map[string]cty.Value{"local": cty.ObjectVal(values)}
+			v, ds := attrs[n].Expr.Value(child)
+			d.addHCL(ds)
+			if ds.HasErrors() {
+				v = cty.DynamicVal
+			}
+			values[n] = v
+			done[n] = true
+			progress = true
+		}
+		if !progress {
+			var cyc []string
+			for _, n := range names {
+				if !done[n] {
+					cyc = append(cyc, "local."+n)
+				}
+			}
+			first := attrs[strings.TrimPrefix(cyc[0], "local.")]
+			d.errorf(first.Range, "Cycle in local values", "These local values refer to each other in a cycle: %s. Break the cycle.", strings.Join(cyc, ", "))
+			for _, n := range cyc {
+				values[strings.TrimPrefix(n, "local.")] = cty.DynamicVal
+				done[strings.TrimPrefix(n, "local.")] = true
+			}
+		}
+	}
+	return values
+}
+
+// varsJSON renders variable values deterministically for the digest.
+func varsJSON(vals map[string]cty.Value) string {
+	names := make([]string, 0, len(vals))
+	for n := range vals {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	for _, n := range names {
+		v := vals[n]
+		if !v.IsWhollyKnown() {
+			continue
+		}
+		j, err := ctyjson.Marshal(v, v.Type())
+		if err != nil {
+			continue
+		}
+		fmt.Fprintf(&b, "%s=%s\n", n, j)
+	}
+	return b.String()
+}
