@@ -162,4 +162,3 @@ func (r *resolver) refList(attrs hcl.Attributes, name string, ctx *hcl.EvalConte
 	}
 	return out, a.Range, good
 }
-
