@@ -1,0 +1,136 @@
+package lint
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/fabricgen/fabricgen/schema"
+)
+
+// qosGroup is a set of ports sharing one effective PortQoS.
+type qosGroup struct {
+	qos   *schema.PortQoS
+	ports []*schema.Port
+}
+
+// groupQoS groups the ports keep accepts by their shared PortQoS, in first-seen order.
+func groupQoS(f *schema.Fabric, keep func(p *schema.Port) bool) []qosGroup {
+	idx := map[*schema.PortQoS]int{}
+	var out []qosGroup
+	for _, d := range f.Devices {
+		for _, p := range d.Ports {
+			if p.QoS == nil || !keep(p) {
+				continue
+			}
+			i, ok := idx[p.QoS]
+			if !ok {
+				i = len(out)
+				idx[p.QoS] = i
+				out = append(out, qosGroup{qos: p.QoS})
+			}
+			out[i].ports = append(out[i].ports, p)
+		}
+	}
+	return out
+}
+
+// isSwitch reports whether the port belongs to a switch (not a host NIC).
+func isSwitch(p *schema.Port) bool { return p.Device.Kind.V != schema.KindNIC }
+
+// isNIC reports whether the port belongs to a NIC.
+func isNIC(p *schema.Port) bool { return p.Device.Kind.V == schema.KindNIC }
+
+// linked reports whether the port is on a link.
+func linked(p *schema.Port) bool { return p.Peer != nil }
+
+func reportGroup(p *Pass, g qosGroup, subject schema.Range, msg string) {
+	first := g.ports[0]
+	p.Report(Finding{
+		Subject: portSubject(subject, first),
+		Device:  first.Device.Name, Port: first.Name,
+		Message: msg, Count: len(g.ports),
+	})
+}
+
+// pfcVector renders PFC priorities as mlnx_qos does: "0,0,0,1,0,0,0,0".
+func pfcVector(q *schema.PortQoS) string {
+	var b strings.Builder
+	for i, v := range q.PFC {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		if v.V {
+			b.WriteByte('1')
+		} else {
+			b.WriteByte('0')
+		}
+	}
+	return b.String()
+}
+
+func prioList(ps []int) string {
+	if len(ps) == 0 {
+		return "none"
+	}
+	return dscpList(ps)
+}
+
+func pfcSource(q *schema.PortQoS) schema.Range {
+	for _, v := range q.PFC {
+		if v.V && !v.Src.IsZero() {
+			return v.Src
+		}
+	}
+	for _, v := range q.PFC {
+		if !v.Src.IsZero() {
+			return v.Src
+		}
+	}
+	return schema.Range{}
+}
+
+func equalInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// losslessClass is the RoCE class when it is lossless, else nil.
+func losslessClass(f *schema.Fabric) *schema.TrafficClass {
+	c := f.ClassByRole(schema.RoleRoCE)
+	if c == nil || !c.Lossless.V {
+		return nil
+	}
+	return c
+}
+
+// maxPathMTU is the largest RDMA path MTU any NIC uses (0 when none is set).
+func maxPathMTU(f *schema.Fabric) int {
+	m := 0
+	for _, d := range f.Devices {
+		if d.RDMA != nil && d.RDMA.PathMTU.V > m {
+			m = d.RDMA.PathMTU.V
+		}
+	}
+	return m
+}
+
+// roceOverhead is what the kernel adds to the RDMA path MTU for the IP MTU:
+// GRH 40 + UDP 8 + BTH 12 + XRC 4 + AtomicETH 28 + ICRC 4 (iboe_get_mtu).
+const roceOverhead = 96
+
+func bytesString(n int64) string {
+	switch {
+	case n >= 1_000_000 && n%1000 == 0:
+		return fmt.Sprintf("%d B (%.2f MB)", n, float64(n)/1e6)
+	case n >= 1000:
+		return fmt.Sprintf("%d B (%.1f KB)", n, float64(n)/1e3)
+	}
+	return fmt.Sprintf("%d B", n)
+}

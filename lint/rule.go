@@ -1,0 +1,144 @@
+package lint
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+
+	"github.com/fabricgen/fabricgen/schema"
+)
+
+// Rule is one check: a plain value, like a go/analysis Analyzer. The
+// registry (Rules) is the one source for docs, explain, SARIF and help.
+type Rule struct {
+	// ID is the stable identifier, e.g. "QOS002".
+	ID string
+	// Title is a one-line summary of what must hold.
+	Title string
+	// Severity is the default severity; .fabricgen.hcl may override it.
+	Severity schema.Severity
+	// Rationale says why the rule exists; Reference names the source.
+	Rationale string
+	Reference string
+	// Fix says how to fix a finding.
+	Fix string
+	// Path is true for rules that read the end-to-end walk.
+	Path bool
+	// Run reports the rule's findings through the pass.
+	Run func(p *Pass)
+}
+
+// Pass is a rule's only window on the fabric: the inputs, the shared walk,
+// and Report. Rules never see the output format or the exit code.
+type Pass struct {
+	// Fabric is the resolved intent; read-only.
+	Fabric *schema.Fabric
+	// Rule is the rule being run.
+	Rule *Rule
+	// Suppressions are the parsed ignore comments (for SUP001).
+	Suppressions []Suppression
+
+	walk   func() *Walk
+	report func(Finding)
+}
+
+// Walk returns the end-to-end walk, computed once per Run and shared by all rules.
+func (p *Pass) Walk() *Walk { return p.walk() }
+
+// Report records a finding. Rule, Severity and Fix default from the rule.
+func (p *Pass) Report(f Finding) {
+	if f.Rule == "" {
+		f.Rule = p.Rule.ID
+	}
+	if f.Severity == 0 {
+		f.Severity = p.Rule.Severity
+	}
+	if f.Fix == "" {
+		f.Fix = p.Rule.Fix
+	}
+	if f.Count == 0 {
+		f.Count = 1
+	}
+	p.report(f)
+}
+
+// Reportf reports a finding at subject for a port (nil allowed) with a formatted message.
+func (p *Pass) Reportf(subject schema.Range, port *schema.Port, format string, args ...any) {
+	f := Finding{Subject: subject, Message: fmt.Sprintf(format, args...)}
+	if port != nil {
+		f.Device, f.Port = port.Device.Name, port.Name
+	}
+	p.Report(f)
+}
+
+// Rules returns the rule registry, ordered by ID. Each call builds fresh
+// values, so callers may not affect each other.
+func Rules() []*Rule {
+	var rs []*Rule
+	rs = append(rs, qosRules()...)
+	rs = append(rs, pfcRules()...)
+	rs = append(rs, bufRules()...)
+	rs = append(rs, ecnRules()...)
+	rs = append(rs, cnpRules()...)
+	rs = append(rs, etsRules()...)
+	rs = append(rs, mtuRules()...)
+	rs = append(rs, aclRules()...)
+	rs = append(rs, wdgRules()...)
+	rs = append(rs, linkRules()...)
+	rs = append(rs, supRules()...)
+	sort.Slice(rs, func(i, j int) bool { return rs[i].ID < rs[j].ID })
+	return rs
+}
+
+// Lookup returns the rule with the given ID (case-insensitive), or nil.
+func Lookup(id string) *Rule {
+	for _, r := range Rules() {
+		if equalFold(r.ID, id) {
+			return r
+		}
+	}
+	return nil
+}
+
+func equalFold(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		x, y := a[i], b[i]
+		if 'a' <= x && x <= 'z' {
+			x -= 'a' - 'A'
+		}
+		if 'a' <= y && y <= 'z' {
+			y -= 'a' - 'A'
+		}
+		if x != y {
+			return false
+		}
+	}
+	return true
+}
+
+var ruleIDPattern = regexp.MustCompile(`^[A-Z]{2,4}[0-9]{3}$`)
+
+// ValidateRules checks the registry: well-formed unique IDs, every field
+// filled in, a Run function. A test runs it over Rules().
+func ValidateRules(rs []*Rule) error {
+	seen := map[string]bool{}
+	for _, r := range rs {
+		switch {
+		case !ruleIDPattern.MatchString(r.ID):
+			return fmt.Errorf("rule %q: ID must look like QOS001", r.ID)
+		case seen[r.ID]:
+			return fmt.Errorf("rule %s: duplicate ID", r.ID)
+		case r.Title == "" || r.Rationale == "" || r.Reference == "" || r.Fix == "":
+			return fmt.Errorf("rule %s: title, rationale, reference and fix are all required", r.ID)
+		case r.Severity < schema.SevInfo || r.Severity > schema.SevError:
+			return fmt.Errorf("rule %s: severity must be error, warning or info", r.ID)
+		case r.Run == nil:
+			return fmt.Errorf("rule %s: Run is nil", r.ID)
+		}
+		seen[r.ID] = true
+	}
+	return nil
+}

@@ -1,0 +1,123 @@
+package lint
+
+import (
+	"fmt"
+
+	"github.com/fabricgen/fabricgen/schema"
+)
+
+func bufRules() []*Rule {
+	return []*Rule{
+		{
+			ID: "BUF001", Title: "PFC headroom covers the link's speed, cable length and MTU", Severity: schema.SevError,
+			Rationale: "After a port sends XOFF, data already on the cable and in the peer's pipeline still arrives; headroom smaller than that drops lossless traffic. The required size grows with speed and cable length (a 300 m 400G link needs about 370 KB per PG).",
+			Reference: "SONiC buffer_headroom_mellanox.lua; Cisco PFC white paper; lint-rules.md §2, BUF001",
+			Fix:       "Raise buffer { headroom } (or xoff) in the qos_policy of the port to at least the required size, or leave it unset so the platform computes it.",
+			Run:       runHeadroom,
+		},
+		{
+			ID: "BUF002", Title: "Every lossless link declares its cable length", Severity: schema.SevWarning,
+			Rationale: "Headroom is computed from cable length; without it fabricgen (and SONiC) assume role defaults of 5/40/300 m, which silently under-size long links.",
+			Reference: "SONiC buffers_config.j2 default cable lengths; lint-rules.md BUF002",
+			Fix:       `Set cable_length (e.g. "30m") on the link.`,
+			Run:       runCableLength,
+		},
+		{
+			ID: "BUF005", Title: "XON is below XOFF", Severity: schema.SevWarning,
+			Rationale: "XON at or above the XOFF threshold makes PAUSE flap on and off.",
+			Reference: "SONiC dynamic headroom (xon = pipeline latency); lint-rules.md BUF005",
+			Fix:       "Set buffer { xon } below buffer { xoff }.",
+			Run:       runXonXoff,
+		},
+	}
+}
+
+// linkSpeed is the link's speed, else the port's.
+func linkSpeed(l *schema.Link, p *schema.Port) int64 {
+	if l.Speed.Set && l.Speed.V > 0 {
+		return l.Speed.V
+	}
+	return p.Speed.V
+}
+
+func runHeadroom(p *Pass) {
+	type key struct {
+		q     *schema.PortQoS
+		speed int64
+		cable float64
+	}
+	seen := map[key]*Finding{}
+	var order []key
+	for _, l := range p.Fabric.Links {
+		for _, rx := range []*schema.Port{l.A, l.B} {
+			if rx == nil || rx.QoS == nil || !isSwitch(rx) || len(rx.QoS.PFCPriorities()) == 0 {
+				continue
+			}
+			b := rx.QoS.Buffer
+			if !b.Headroom.Set && !b.XOFF.Set {
+				continue
+			}
+			speed := linkSpeed(l, rx)
+			if speed <= 0 {
+				continue
+			}
+			cable := l.CableLength.V
+			if !l.CableLength.Set {
+				cable = defaultCable(tierOf(l.A.Device), tierOf(l.B.Device))
+			}
+			mtu := rx.QoS.MTU.V
+			if mtu == 0 {
+				mtu = 9100
+			}
+			need := RequiredHeadroom(speed, cable, mtu)
+			var have, want int64
+			var src schema.Range
+			var what string
+			switch {
+			case b.Headroom.Set && b.Headroom.V < need.Size:
+				have, want, src, what = b.Headroom.V, need.Size, b.Headroom.Src, "headroom"
+			case b.XOFF.Set && b.XOFF.V < need.XOFF:
+				have, want, src, what = b.XOFF.V, need.XOFF, b.XOFF.Src, "xoff"
+			default:
+				continue
+			}
+			k := key{rx.QoS, speed, cable}
+			if f, ok := seen[k]; ok {
+				f.Count++
+				continue
+			}
+			f := &Finding{Subject: portSubject(src, rx), Device: rx.Device.Name, Port: rx.Name, Count: 1,
+				Message: fmt.Sprintf("%s: %s %s is below the %s needed for %dG over %gm with MTU %d (xoff %d B + xon %d B; %d B in flight on the cable)",
+					rx.ID(), what, bytesString(have), bytesString(want), speed/1e9, cable, mtu, need.XOFF, need.XON, need.CableBytes),
+				Related: []Related{{Range: subjectOr(l.CableLength.Src, l.Range), Message: "cable length of link " + l.Name}}}
+			seen[k] = f
+			order = append(order, k)
+		}
+	}
+	for _, k := range order {
+		p.Report(*seen[k])
+	}
+}
+
+func runCableLength(p *Pass) {
+	for _, l := range p.Fabric.Links {
+		if l.CableLength.Set || l.A == nil || l.B == nil || l.A.QoS == nil || l.B.QoS == nil {
+			continue
+		}
+		if len(l.A.QoS.PFCPriorities()) == 0 && len(l.B.QoS.PFCPriorities()) == 0 {
+			continue
+		}
+		def := defaultCable(tierOf(l.A.Device), tierOf(l.B.Device))
+		p.Report(Finding{Subject: l.Range, Device: l.A.Device.Name, Port: l.A.Name,
+			Message: fmt.Sprintf("lossless link %s (%s–%s) has no cable_length; headroom assumes %gm", l.Name, l.A.ID(), l.B.ID(), def)})
+	}
+}
+
+func runXonXoff(p *Pass) {
+	for _, g := range groupQoS(p.Fabric, linked) {
+		b := g.qos.Buffer
+		if b.XON.Set && b.XOFF.Set && b.XON.V >= b.XOFF.V {
+			reportGroup(p, g, b.XON.Src, fmt.Sprintf("%s: xon %s is not below xoff %s", g.ports[0].ID(), bytesString(b.XON.V), bytesString(b.XOFF.V)))
+		}
+	}
+}

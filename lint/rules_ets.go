@@ -1,0 +1,118 @@
+package lint
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/fabricgen/fabricgen/schema"
+)
+
+func etsRules() []*Rule {
+	return []*Rule{
+		{
+			ID: "ETS001", Title: "ETS/DWRR weights sum to 100", Severity: schema.SevError,
+			Rationale: "802.1Qaz ETS bandwidth is a percentage over the non-strict queues; mlx5 rejects a vector that does not sum to 100 (\"BW sum is illegal\") and switches normalise it into shares nobody intended. The seed's `dcb ets bandwidth 30 0 0 50 0 0 20 0` sums to 100.",
+			Reference: "Linux mlx5 en_dcbnl.c mlx5e_dbcnl_validate_ets; seed §4.2; lint-rules.md ETS001",
+			Fix:       "Adjust the classes' (or queues') weight values so the DWRR queues sum to exactly 100.",
+			Run:       runETSSum,
+		},
+		{
+			ID: "ETS002", Title: "No zero weight on a queue that carries traffic", Severity: schema.SevWarning,
+			Rationale: "A DWRR queue with weight 0 gets no guaranteed share and starves whenever others are busy; older mlx5 firmware rejects it.",
+			Reference: "Linux mlx5 en_dcbnl.c; lint-rules.md ETS002",
+			Fix:       "Give every DWRR queue that a priority maps to a weight above 0.",
+			Run:       runETSZero,
+		},
+		{
+			ID: "ETS003", Title: "Strict priority only for control and CNP classes", Severity: schema.SevWarning,
+			Rationale: "A strict queue is served before everything else: fine for low-volume CNP and network control, but strict bulk or RoCE data starves every other class.",
+			Reference: "NVIDIA Cumulus Linux RoCE defaults (CNP strict, RoCE DWRR 50 %); lint-rules.md ETS003",
+			Fix:       `Use scheduler = "dwrr" with a weight for data classes; keep "strict" for cnp and control classes.`,
+			Run:       runETSStrict,
+		},
+	}
+}
+
+// etsVector renders per-queue weights like `dcb ets bandwidth 30 0 0 50 0 0 20 0` (strict queues as "s").
+func etsVector(q *schema.PortQoS) string {
+	parts := make([]string, 8)
+	for i, qq := range q.Queues {
+		if qq.Sched.V == schema.SchedStrict {
+			parts[i] = "s"
+		} else {
+			parts[i] = fmt.Sprint(qq.Weight.V)
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+func runETSSum(p *Pass) {
+	for _, g := range groupQoS(p.Fabric, linked) {
+		sum, n := 0, 0
+		var src schema.Range
+		for _, qq := range g.qos.Queues {
+			if qq.Sched.V != schema.SchedDWRR {
+				continue
+			}
+			n++
+			sum += qq.Weight.V
+			if src.IsZero() && qq.Weight.Set {
+				src = qq.Weight.Src
+			}
+		}
+		if n == 0 || sum == 100 {
+			continue
+		}
+		reportGroup(p, g, src, fmt.Sprintf("%s: DWRR weights %s sum to %d, not 100", g.ports[0].ID(), etsVector(g.qos), sum))
+	}
+}
+
+// usedQueues returns the queues some priority reachable from the DSCP/PCP maps lands in.
+func usedQueues(q *schema.PortQoS) [8]bool {
+	var prios [8]bool
+	switch q.Trust.V {
+	case schema.TrustPCP:
+		for _, v := range q.PCP {
+			prios[v.V&7] = true
+		}
+	case schema.TrustDSCP, schema.TrustBoth:
+		for _, v := range q.DSCP {
+			prios[v.V&7] = true
+		}
+	default:
+		prios[0] = true
+	}
+	var used [8]bool
+	for pr, ok := range prios {
+		if ok {
+			used[q.Queue[pr].V&7] = true
+		}
+	}
+	return used
+}
+
+func runETSZero(p *Pass) {
+	for _, g := range groupQoS(p.Fabric, linked) {
+		used := usedQueues(g.qos)
+		for qn, qq := range g.qos.Queues {
+			if used[qn] && qq.Sched.V == schema.SchedDWRR && qq.Weight.V == 0 {
+				reportGroup(p, g, qq.Weight.Src, fmt.Sprintf("%s: queue %d carries traffic but has DWRR weight 0", g.ports[0].ID(), qn))
+			}
+		}
+	}
+}
+
+func runETSStrict(p *Pass) {
+	for _, g := range groupQoS(p.Fabric, linked) {
+		for _, c := range p.Fabric.Classes {
+			if c.Role == schema.RoleCNP || c.Role == schema.RoleControl || !c.Priority.Set {
+				continue
+			}
+			qn := g.qos.Queue[c.Priority.V&7].V & 7
+			qq := g.qos.Queues[qn]
+			if qq.Sched.V == schema.SchedStrict {
+				reportGroup(p, g, qq.Sched.Src, fmt.Sprintf("%s: queue %d is strict priority but carries %s class %q", g.ports[0].ID(), qn, c.Role, c.Name))
+			}
+		}
+	}
+}

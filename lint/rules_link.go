@@ -1,0 +1,103 @@
+package lint
+
+import (
+	"fmt"
+
+	"github.com/fabricgen/fabricgen/schema"
+)
+
+func linkRules() []*Rule {
+	return []*Rule{
+		{
+			ID: "LNK001", Title: "Both ends of a link have the same speed", Severity: schema.SevError,
+			Rationale: "Ends at different speeds do not link up, and headroom is sized per speed.",
+			Reference: "NVIDIA NetQ interface speed check; lint-rules.md LNK001",
+			Fix:       "Set the same speed on both ports (or the link's speed).",
+			Run:       runLinkSpeed,
+		},
+		{
+			ID: "LNK003", Title: "Both ends of a link use the same FEC", Severity: schema.SevError,
+			Rationale: "A FEC mismatch means no link or a stream of errors; 400G PAM4 requires RS(544,514) on both ends.",
+			Reference: "IEEE 802.3 clause 119; lint-rules.md LNK003",
+			Fix:       "Set the same fec on both ports.",
+			Run:       runLinkFEC,
+		},
+		{
+			ID: "NIC006", Title: "Dual-homed NIC ports carry identical QoS", Severity: schema.SevError,
+			Rationale: "A NIC cabled to two switches (dual-ToR, as in Alibaba HPN) sends over both; a difference in trust, PFC or MTU makes one of its two paths lossy.",
+			Reference: "Alibaba HPN (SIGCOMM 2024); lint-rules.md NIC006",
+			Fix:       "Attach the same qos_policy to all ports of the NIC.",
+			Run:       runDualHomed,
+		},
+	}
+}
+
+func runLinkSpeed(p *Pass) {
+	for _, l := range p.Fabric.Links {
+		a, b := l.A, l.B
+		if a == nil || b == nil || !a.Speed.Set || !b.Speed.Set || a.Speed.V == b.Speed.V {
+			continue
+		}
+		p.Report(Finding{Subject: subjectOr(a.Speed.Src, a.Range), Device: a.Device.Name, Port: a.Name,
+			Message: fmt.Sprintf("link %s: %s runs at %dG but %s at %dG", l.Name, a.ID(), a.Speed.V/1e9, b.ID(), b.Speed.V/1e9),
+			Related: []Related{{Range: subjectOr(b.Speed.Src, b.Range), Message: "other end's speed set here"}}})
+	}
+}
+
+func runLinkFEC(p *Pass) {
+	for _, l := range p.Fabric.Links {
+		a, b := l.A, l.B
+		if a == nil || b == nil || !a.FEC.Set || !b.FEC.Set || a.FEC.V == b.FEC.V {
+			continue
+		}
+		p.Report(Finding{Subject: subjectOr(a.FEC.Src, a.Range), Device: a.Device.Name, Port: a.Name,
+			Message: fmt.Sprintf("link %s: %s uses FEC %q but %s uses %q", l.Name, a.ID(), a.FEC.V, b.ID(), b.FEC.V),
+			Related: []Related{{Range: subjectOr(b.FEC.Src, b.Range), Message: "other end's FEC set here"}}})
+	}
+}
+
+func runDualHomed(p *Pass) {
+	for _, d := range p.Fabric.Devices {
+		if d.Kind.V != schema.KindNIC {
+			continue
+		}
+		var ports []*schema.Port
+		peers := map[*schema.Device]bool{}
+		for _, np := range d.Ports {
+			if np.Peer != nil && np.QoS != nil {
+				ports = append(ports, np)
+				peers[np.Peer.Device] = true
+			}
+		}
+		if len(ports) < 2 || len(peers) < 2 {
+			continue
+		}
+		ref := ports[0]
+		for _, np := range ports[1:] {
+			var diff string
+			switch {
+			case np.QoS.Trust.V != ref.QoS.Trust.V:
+				diff = fmt.Sprintf("trust %q vs %q", np.QoS.Trust.V, ref.QoS.Trust.V)
+			case !equalInts(np.QoS.PFCPriorities(), ref.QoS.PFCPriorities()):
+				diff = fmt.Sprintf("PFC %s vs %s", pfcVector(np.QoS), pfcVector(ref.QoS))
+			case np.QoS.MTU.V != ref.QoS.MTU.V:
+				diff = fmt.Sprintf("MTU %d vs %d", np.QoS.MTU.V, ref.QoS.MTU.V)
+			case dscpMapDiffers(np.QoS, ref.QoS):
+				diff = "different DSCP maps"
+			default:
+				continue
+			}
+			p.Report(Finding{Subject: portSubject(schema.Range{}, np), Device: d.Name, Port: np.Name,
+				Message: fmt.Sprintf("dual-homed NIC %s: port %s (to %s) and port %s (to %s) differ: %s", d.Name, np.Name, np.Peer.Device.Name, ref.Name, ref.Peer.Device.Name, diff)})
+		}
+	}
+}
+
+func dscpMapDiffers(a, b *schema.PortQoS) bool {
+	for i := range a.DSCP {
+		if a.DSCP[i].V != b.DSCP[i].V {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,105 @@
+package lint
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/fabricgen/fabricgen/schema"
+)
+
+func wdgRules() []*Rule {
+	return []*Rule{
+		{
+			ID: "WDG001", Title: "A PFC watchdog guards every lossless switch port", Severity: schema.SevError,
+			Rationale: "A NIC stuck sending PAUSE took down Microsoft's whole fabric (ToR → leaf → spine → every server); a switch watchdog drops on a stormed queue and contains it.",
+			Reference: "Guo et al. (SIGCOMM 2016) §4.3; SONiC pfcwd; lint-rules.md WDG001",
+			Fix:       "Set pfc_watchdog = pfc_watchdog.NAME in the qos_policy of lossless switch ports.",
+			Run:       runWatchdogPresent,
+		},
+		{
+			ID: "WDG002", Title: "PFC watchdog timers are in range", Severity: schema.SevError,
+			Rationale: "SONiC accepts detection 100–5000 ms, restoration 100–60000 ms, poll 100–1000 ms, and detection/restoration no shorter than the poll interval; other platforms have similar bounds.",
+			Reference: "SONiC sonic-pfcwd.yang and pfcwd/main.py; lint-rules.md WDG002",
+			Fix:       "Use timers within the ranges (SONiC default: detection 200ms, restoration 200ms, poll_interval 200ms).",
+			Run:       runWatchdogTimers,
+		},
+		{
+			ID: "WDG003", Title: "One PFC watchdog action fabric-wide", Severity: schema.SevWarning,
+			Rationale: "Junos applies watchdog recovery globally and requires one action; mixing drop and forward makes a storm's blast radius depend on which port it hits.",
+			Reference: "Juniper PFC watchdog guide; lint-rules.md WDG003",
+			Fix:       `Use the same action (usually "drop") in every pfc_watchdog profile in use.`,
+			Run:       runWatchdogAction,
+		},
+	}
+}
+
+func runWatchdogPresent(p *Pass) {
+	for _, g := range groupQoS(p.Fabric, func(pt *schema.Port) bool { return linked(pt) && isSwitch(pt) }) {
+		if len(g.qos.PFCPriorities()) == 0 || g.qos.Watchdog.V != nil {
+			continue
+		}
+		src := g.qos.Watchdog.Src
+		if src.IsZero() {
+			src = pfcSource(g.qos)
+		}
+		how := "has no pfc_watchdog"
+		if g.qos.Watchdog.Set {
+			how = "turns the pfc_watchdog off"
+		}
+		reportGroup(p, g, src, fmt.Sprintf("%s enables PFC on priority %s but %s", g.ports[0].ID(), prioList(g.qos.PFCPriorities()), how))
+	}
+}
+
+// inUse lists the watchdog profiles some port uses, in fabric order.
+func watchdogsInUse(f *schema.Fabric) []*schema.Watchdog {
+	used := map[*schema.Watchdog]bool{}
+	for _, g := range groupQoS(f, linked) {
+		if w := g.qos.Watchdog.V; w != nil {
+			used[w] = true
+		}
+	}
+	var out []*schema.Watchdog
+	for _, w := range f.Watchdogs {
+		if used[w] {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+func runWatchdogTimers(p *Pass) {
+	ms := time.Millisecond
+	for _, w := range p.Fabric.Watchdogs {
+		check := func(v schema.Value[time.Duration], name string, lo, hi time.Duration) {
+			if v.Set && (v.V < lo || v.V > hi) {
+				p.Report(Finding{Subject: subjectOr(v.Src, w.Range), Message: fmt.Sprintf("pfc_watchdog %q: %s %v is outside %v–%v", w.Name, name, v.V, lo, hi)})
+			}
+		}
+		check(w.Detection, "detection", 100*ms, 5000*ms)
+		check(w.Restoration, "restoration", 100*ms, 60000*ms)
+		check(w.PollInterval, "poll_interval", 100*ms, 1000*ms)
+		for _, v := range []struct {
+			d    schema.Value[time.Duration]
+			name string
+		}{{w.Detection, "detection"}, {w.Restoration, "restoration"}} {
+			if v.d.Set && w.PollInterval.Set && v.d.V < w.PollInterval.V {
+				p.Report(Finding{Subject: subjectOr(v.d.Src, w.Range), Message: fmt.Sprintf("pfc_watchdog %q: %s %v is shorter than poll_interval %v", w.Name, v.name, v.d.V, w.PollInterval.V)})
+			}
+		}
+	}
+}
+
+func runWatchdogAction(p *Pass) {
+	ws := watchdogsInUse(p.Fabric)
+	if len(ws) < 2 {
+		return
+	}
+	first := ws[0]
+	for _, w := range ws[1:] {
+		if w.Action.V != first.Action.V {
+			p.Report(Finding{Subject: subjectOr(w.Action.Src, w.Range),
+				Message: fmt.Sprintf("pfc_watchdog %q acts %q but pfc_watchdog %q acts %q", w.Name, w.Action.V, first.Name, first.Action.V),
+				Related: []Related{{Range: subjectOr(first.Action.Src, first.Range), Message: "first action set here"}}})
+		}
+	}
+}

@@ -1,0 +1,418 @@
+package lint
+
+import (
+	"context"
+	"math"
+
+	"github.com/fabricgen/fabricgen/schema"
+)
+
+// Flow is a kind of RoCEv2 traffic the walk follows.
+type Flow int
+
+// The flows: RoCE data (every NIC to every NIC, so both directions of every
+// pair) and CNP (sent by the receiver back to the sender: the reverse path).
+const (
+	FlowRoCE Flow = iota
+	FlowCNP
+	numFlows
+)
+
+// String is "RoCE data" or "CNP".
+func (fl Flow) String() string {
+	if fl == FlowCNP {
+		return "CNP"
+	}
+	return "RoCE data"
+}
+
+// Walk is the end-to-end data flow over states (ingress port, packet): each
+// state is visited once. Packets climb Kind.Tier() and then descend (up/down
+// routing in a Clos); every link to a higher tier is an ECMP member; a packet
+// never turns back to the device it came from. Path counts are computed by
+// dynamic programming (forward counts from source NIC ports, backward counts
+// to receiving NIC ports), never by enumeration.
+type Walk struct {
+	flows [numFlows]*flowGraph
+}
+
+type stateKey struct {
+	port int32
+	dscp int8
+	pcp  int8
+	tag  bool
+	v6   bool
+}
+
+type state struct {
+	port   *schema.Port
+	pkt    Packet
+	ing    Ingress
+	mid    int32 // -1 for a receiving NIC
+	parent int32 // edge that first reached the state with flow
+	fwd    int64
+	bwd    int64
+}
+
+type midKey struct {
+	dev  *schema.Device
+	up   bool
+	prio int8
+	dscp int8
+	v6   bool
+}
+
+type mid struct {
+	dev    *schema.Device
+	up     bool
+	prio   int
+	dscp   int
+	v6     bool
+	src    *schema.Port // the NIC port for a source mid
+	fwd    int64
+	bwd    int64
+	inFrom map[*schema.Device]int64
+	outTo  map[*schema.Device]int64
+	feed   [2]int32 // representative feeding states from two different devices
+	edges  []int32
+}
+
+type edge struct {
+	mid  int32
+	out  *schema.Port
+	to   int32
+	eg   Egress
+	flow int64
+}
+
+type flowGraph struct {
+	flow   Flow
+	class  *schema.TrafficClass
+	states []state
+	mids   []mid
+	edges  []edge
+	// req marks states on a path from (bit 1) or to (bit 2) a NIC in a
+	// subnet with require_roce_acl; nil when no subnet requires it.
+	req []uint8
+}
+
+func tierOf(d *schema.Device) int { return d.Kind.V.Tier() }
+
+// NewWalk builds the walk for f. It honours ctx between levels.
+func NewWalk(ctx context.Context, f *schema.Fabric) (*Walk, error) {
+	w := &Walk{}
+	for fl := Flow(0); fl < numFlows; fl++ {
+		g, err := buildFlow(ctx, f, fl)
+		if err != nil {
+			return nil, err
+		}
+		w.flows[fl] = g
+	}
+	return w, nil
+}
+
+// Class returns the traffic class the flow carries (nil when the intent has none).
+func (w *Walk) Class(fl Flow) *schema.TrafficClass { return w.flows[fl].class }
+
+const maxTier = 3
+
+// levels: up arrivals at tiers 1..3, then down arrivals at tiers 2..0.
+func levelOf(up bool, tier int) int {
+	if up {
+		return tier - 1
+	}
+	return maxTier + (maxTier - 1 - tier)
+}
+
+const numLevels = 2 * maxTier
+
+func flowClass(f *schema.Fabric, fl Flow) *schema.TrafficClass {
+	if fl == FlowCNP {
+		return f.ClassByRole(schema.RoleCNP)
+	}
+	return f.ClassByRole(schema.RoleRoCE)
+}
+
+// sourcePacket is what NIC port p puts on the wire for the flow, and the
+// NIC's priority for it; ok is false when the NIC does not send the flow.
+func sourcePacket(p *schema.Port, class *schema.TrafficClass, fl Flow) (dscp, prio int, ok bool) {
+	r := p.Device.RDMA
+	switch {
+	case fl == FlowRoCE && r != nil && r.ToS.Set:
+		dscp = r.DSCP()
+	case fl == FlowCNP && r != nil && r.CNPDSCP.Set:
+		dscp = r.CNPDSCP.V
+	case class != nil && len(class.DSCP) > 0:
+		dscp = class.DSCP[0]
+	default:
+		return 0, 0, false
+	}
+	q := qosOf(p)
+	switch {
+	case fl == FlowCNP && r != nil && r.CNPPriority.Set:
+		prio = r.CNPPriority.V
+	case q.Trust.V == schema.TrustDSCP || q.Trust.V == schema.TrustBoth:
+		prio = q.DSCP[dscp&63].V
+	case class != nil:
+		prio = class.Priority.V
+	}
+	return dscp & 63, prio & 7, true
+}
+
+func buildFlow(ctx context.Context, f *schema.Fabric, fl Flow) (*flowGraph, error) {
+	g := &flowGraph{flow: fl, class: flowClass(f, fl)}
+	index := map[stateKey]int32{}
+	portIdx := map[*schema.Port]int32{}
+	for _, d := range f.Devices {
+		for _, p := range d.Ports {
+			portIdx[p] = int32(len(portIdx))
+		}
+	}
+	var buckets [numLevels][]int32
+	getState := func(p *schema.Port, pkt Packet, up bool) int32 {
+		k := stateKey{portIdx[p], int8(pkt.DSCP), int8(pkt.PCP), pkt.Tagged, pkt.IPv6}
+		if i, ok := index[k]; ok {
+			return i
+		}
+		i := int32(len(g.states))
+		g.states = append(g.states, state{port: p, pkt: pkt, mid: -1, parent: -1})
+		index[k] = i
+		lv := levelOf(up, tierOf(p.Device))
+		buckets[lv] = append(buckets[lv], i)
+		return i
+	}
+	addEdge := func(mi int32, out *schema.Port, flow int64) {
+		m := &g.mids[mi]
+		eg := egress(out, m.prio, m.dscp, m.v6)
+		leave := Packet{DSCP: eg.DSCP, Tagged: eg.Tagged, PCP: m.prio, IPv6: m.v6}
+		if !eg.Tagged {
+			leave.PCP = 0
+		}
+		up := tierOf(out.Peer.Device) > tierOf(m.dev)
+		to := getState(out.Peer, leave, up)
+		ei := int32(len(g.edges))
+		g.edges = append(g.edges, edge{mid: mi, out: out, to: to, eg: eg, flow: flow})
+		m = &g.mids[mi]
+		m.edges = append(m.edges, ei)
+		st := &g.states[to]
+		st.fwd = satAdd(st.fwd, flow)
+		if st.parent < 0 && flow > 0 {
+			st.parent = ei
+		}
+	}
+	// Sources: every linked NIC port sends the flow.
+	for _, d := range f.Devices {
+		if d.Kind.V != schema.KindNIC {
+			continue
+		}
+		for _, p := range d.Ports {
+			if p.Peer == nil || tierOf(p.Peer.Device) <= 0 {
+				continue
+			}
+			dscp, prio, ok := sourcePacket(p, g.class, fl)
+			if !ok {
+				continue
+			}
+			mi := int32(len(g.mids))
+			g.mids = append(g.mids, mid{dev: d, up: true, prio: prio, dscp: dscp, v6: p.IP.Set && p.IP.V.Addr().Is6(), src: p, fwd: 1, feed: [2]int32{-1, -1}})
+			addEdge(mi, p, 1)
+		}
+	}
+	midIndex := map[midKey]int32{}
+	var midsAt [numLevels][]int32
+	for lv := 0; lv < numLevels; lv++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		var newMids []int32
+		for _, si := range buckets[lv] {
+			st := &g.states[si]
+			st.ing = ingress(st.port, st.pkt)
+			d := st.port.Device
+			if tierOf(d) == 0 {
+				continue // a receiving NIC
+			}
+			up := lv < maxTier
+			k := midKey{d, up, int8(st.ing.Priority), int8(st.ing.DSCP), st.pkt.IPv6}
+			mi, ok := midIndex[k]
+			if !ok {
+				mi = int32(len(g.mids))
+				g.mids = append(g.mids, mid{dev: d, up: up, prio: st.ing.Priority, dscp: st.ing.DSCP, v6: st.pkt.IPv6, feed: [2]int32{-1, -1}})
+				if up {
+					g.mids[mi].inFrom = map[*schema.Device]int64{}
+					g.mids[mi].outTo = map[*schema.Device]int64{}
+				}
+				midIndex[k] = mi
+				newMids = append(newMids, mi)
+			}
+			st.mid = mi
+			m := &g.mids[mi]
+			m.fwd = satAdd(m.fwd, st.fwd)
+			from := st.port.Peer.Device
+			if up {
+				m.inFrom[from] = satAdd(m.inFrom[from], st.fwd)
+			}
+			if st.fwd > 0 {
+				switch {
+				case m.feed[0] < 0:
+					m.feed[0] = si
+				case m.feed[1] < 0 && g.states[m.feed[0]].port.Peer.Device != from:
+					m.feed[1] = si
+				}
+			}
+		}
+		midsAt[lv] = newMids
+		for _, mi := range newMids {
+			m := g.mids[mi]
+			t := tierOf(m.dev)
+			for _, out := range m.dev.Ports {
+				if out.Peer == nil {
+					continue
+				}
+				pt := tierOf(out.Peer.Device)
+				switch {
+				case pt == t, pt > t && !m.up:
+					continue
+				}
+				flow := m.fwd
+				if m.up && pt < t {
+					flow -= m.inFrom[out.Peer.Device]
+				}
+				if flow <= 0 {
+					continue
+				}
+				addEdge(mi, out, flow)
+			}
+		}
+	}
+	// Backward counts, in reverse level order.
+	for lv := numLevels - 1; lv >= 0; lv-- {
+		for _, mi := range midsAt[lv] {
+			computeMidBwd(g, mi)
+		}
+		for _, si := range buckets[lv] {
+			st := &g.states[si]
+			if st.mid < 0 {
+				st.bwd = 1
+				continue
+			}
+			m := &g.mids[st.mid]
+			st.bwd = m.bwd
+			if m.up {
+				st.bwd -= m.outTo[st.port.Peer.Device]
+			}
+		}
+	}
+	for i := range g.mids {
+		if g.mids[i].src != nil {
+			computeMidBwd(g, int32(i))
+		}
+	}
+	markRequired(f, g, &buckets, &midsAt)
+	return g, nil
+}
+
+// requiringSubnets lists the subnets with require_roce_acl.
+func requiringSubnets(f *schema.Fabric) []*schema.Subnet {
+	var out []*schema.Subnet
+	for _, s := range f.Subnets {
+		if s.RequireRoCEACL.V && s.Prefix.Set {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func inSubnets(p *schema.Port, subs []*schema.Subnet) bool {
+	if !p.IP.Set {
+		return false
+	}
+	for _, s := range subs {
+		if s.Prefix.V.Contains(p.IP.V.Addr()) {
+			return true
+		}
+	}
+	return false
+}
+
+// markRequired propagates "from a requiring subnet" forwards and "to a
+// requiring subnet" backwards over the state graph (reachability, one pass each).
+func markRequired(f *schema.Fabric, g *flowGraph, buckets, midsAt *[numLevels][]int32) {
+	subs := requiringSubnets(f)
+	if len(subs) == 0 {
+		return
+	}
+	g.req = make([]uint8, len(g.states))
+	midReq := make([]uint8, len(g.mids))
+	for i := range g.mids {
+		if m := &g.mids[i]; m.src != nil && inSubnets(m.src, subs) {
+			for _, ei := range m.edges {
+				g.req[g.edges[ei].to] |= 1
+			}
+		}
+	}
+	for lv := 0; lv < numLevels; lv++ {
+		for _, si := range buckets[lv] {
+			if st := &g.states[si]; st.mid >= 0 && g.req[si]&1 != 0 {
+				midReq[st.mid] |= 1
+			}
+		}
+		for _, mi := range midsAt[lv] {
+			if midReq[mi]&1 != 0 {
+				for _, ei := range g.mids[mi].edges {
+					g.req[g.edges[ei].to] |= 1
+				}
+			}
+		}
+	}
+	for lv := numLevels - 1; lv >= 0; lv-- {
+		for _, mi := range midsAt[lv] {
+			for _, ei := range g.mids[mi].edges {
+				if g.req[g.edges[ei].to]&2 != 0 {
+					midReq[mi] |= 2
+					break
+				}
+			}
+		}
+		for _, si := range buckets[lv] {
+			st := &g.states[si]
+			switch {
+			case st.mid < 0 && inSubnets(st.port, subs):
+				g.req[si] |= 2
+			case st.mid >= 0 && midReq[st.mid]&2 != 0:
+				g.req[si] |= 2
+			}
+		}
+	}
+}
+
+func computeMidBwd(g *flowGraph, mi int32) {
+	m := &g.mids[mi]
+	var sum int64
+	for _, ei := range m.edges {
+		e := &g.edges[ei]
+		b := g.states[e.to].bwd
+		sum = satAdd(sum, b)
+		if m.outTo != nil {
+			m.outTo[e.out.Peer.Device] = satAdd(m.outTo[e.out.Peer.Device], b)
+		}
+	}
+	m.bwd = sum
+}
+
+func satAdd(a, b int64) int64 {
+	if a > math.MaxInt64-b {
+		return math.MaxInt64
+	}
+	return a + b
+}
+
+func satMul(a, b int64) int64 {
+	if a == 0 || b == 0 {
+		return 0
+	}
+	if a > math.MaxInt64/b {
+		return math.MaxInt64
+	}
+	return a * b
+}

@@ -1,0 +1,220 @@
+package lint
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/fabricgen/fabricgen/schema"
+)
+
+// At is one walk state seen by a rule: a packet of a flow arriving on a port.
+type At struct {
+	Flow  Flow
+	Class *schema.TrafficClass
+	// Port is the ingress port; Arrive the packet on its wire; Ingress what the port does.
+	Port    *schema.Port
+	Arrive  Packet
+	Ingress Ingress
+	// Routed is true when the packet enters a routing device on an L3 port.
+	Routed bool
+	// Receiver is true when Port is a receiving NIC's port.
+	Receiver bool
+	// RequiresACL is true when the state lies on a path from or to a NIC in a
+	// subnet with require_roce_acl.
+	RequiresACL bool
+	// Paths is the number of NIC-to-NIC paths through this state.
+	Paths int64
+
+	g  *flowGraph
+	id int32
+}
+
+// Out is one egress edge seen by a rule: the packet leaving Port of its device.
+type Out struct {
+	Flow  Flow
+	Class *schema.TrafficClass
+	// Port is the egress port; Priority and DSCP the packet's internal priority
+	// and DSCP before egress; Egress what the port does.
+	Port     *schema.Port
+	Priority int
+	DSCP     int
+	Egress   Egress
+	// Source is true when Port is the sending NIC's own port.
+	Source bool
+	// Paths is the number of NIC-to-NIC paths through this edge.
+	Paths int64
+
+	g  *flowGraph
+	id int32
+}
+
+// Ingresses calls fn for every state of the flow, in a deterministic order.
+func (w *Walk) Ingresses(fl Flow, fn func(a *At)) {
+	g := w.flows[fl]
+	for i := range g.states {
+		st := &g.states[i]
+		a := At{Flow: fl, Class: g.class, Port: st.port, Arrive: st.pkt, Ingress: st.ing,
+			Receiver: st.mid < 0, Paths: satMul(st.fwd, st.bwd), g: g, id: int32(i)}
+		a.Routed = st.port.IP.Set && st.port.Device.Kind.V != schema.KindNIC
+		a.RequiresACL = g.req != nil && g.req[i] != 0
+		fn(&a)
+	}
+}
+
+// Egresses calls fn for every egress edge of the flow, in a deterministic order.
+func (w *Walk) Egresses(fl Flow, fn func(o *Out)) {
+	g := w.flows[fl]
+	for i := range g.edges {
+		e := &g.edges[i]
+		m := &g.mids[e.mid]
+		o := Out{Flow: fl, Class: g.class, Port: e.out, Priority: m.prio, DSCP: m.dscp, Egress: e.eg,
+			Source: m.src != nil, Paths: satMul(e.flow, g.states[e.to].bwd), g: g, id: int32(i)}
+		fn(&o)
+	}
+}
+
+// Trace returns a representative path through the state, source NIC first.
+func (a *At) Trace() []Step { return a.g.traceThrough(a.g.states[a.id].parent) }
+
+// Trace returns a representative path through the edge, source NIC first.
+func (o *Out) Trace() []Step { return o.g.traceThrough(o.id) }
+
+// traceThrough builds source → … → edge ei → … → receiving NIC.
+func (g *flowGraph) traceThrough(ei int32) []Step {
+	if ei < 0 {
+		return nil
+	}
+	// Backwards: edge → mid → a feeding state that is not a U-turn → its parent edge …
+	var back []Step
+	e := &g.edges[ei]
+	for {
+		m := &g.mids[e.mid]
+		if m.src != nil {
+			back = append(back, Step{Port: m.src.ID(), Note: egressNote(m.dscp, e.eg)})
+			break
+		}
+		si := m.feed[0]
+		if m.feed[1] >= 0 && g.states[si].port.Peer.Device == e.out.Peer.Device {
+			si = m.feed[1]
+		}
+		st := &g.states[si]
+		back = append(back, Step{Port: st.port.ID(), Note: joinNotes(ingressNote(st.pkt, st.ing), egressNote(m.dscp, e.eg))})
+		if st.parent < 0 {
+			break
+		}
+		e = &g.edges[st.parent]
+	}
+	steps := make([]Step, 0, len(back)+4)
+	for i := len(back) - 1; i >= 0; i-- {
+		steps = append(steps, back[i])
+	}
+	// Forwards from the edge's target to a receiving NIC.
+	si := g.edges[ei].to
+	for guard := 0; guard < 2*maxTier+2; guard++ {
+		st := &g.states[si]
+		note := ingressNote(st.pkt, st.ing)
+		if st.mid < 0 {
+			steps = append(steps, Step{Port: st.port.ID(), Note: note})
+			break
+		}
+		m := &g.mids[st.mid]
+		next := int32(-1)
+		for _, ej := range m.edges {
+			e := &g.edges[ej]
+			if g.states[e.to].bwd == 0 || (m.up && e.out.Peer.Device == st.port.Peer.Device) {
+				continue
+			}
+			next = ej
+			break
+		}
+		if next < 0 {
+			steps = append(steps, Step{Port: st.port.ID(), Note: note})
+			break
+		}
+		steps = append(steps, Step{Port: st.port.ID(), Note: joinNotes(note, egressNote(m.dscp, g.edges[next].eg))})
+		si = g.edges[next].to
+	}
+	return steps
+}
+
+func joinNotes(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "; " + b
+}
+
+// pathAgg groups path observations by a key (usually rule detail + port or
+// value source) and reports one finding per group with the summed path count
+// and one representative trace.
+type pathAgg struct {
+	order []string
+	items map[string]*aggItem
+}
+
+type aggItem struct {
+	f     Finding
+	trace func() []Step
+	ports map[string]bool
+}
+
+func newPathAgg() *pathAgg { return &pathAgg{items: map[string]*aggItem{}} }
+
+// add records an observation. mk builds the finding on first sight only.
+func (g *pathAgg) add(key string, port *schema.Port, paths int64, mk func() Finding, trace func() []Step) {
+	it, ok := g.items[key]
+	if !ok {
+		it = &aggItem{f: mk(), trace: trace, ports: map[string]bool{}}
+		if port != nil && it.f.Device == "" {
+			it.f.Device, it.f.Port = port.Device.Name, port.Name
+		}
+		g.items[key] = it
+		g.order = append(g.order, key)
+	}
+	it.f.Paths = satAdd(it.f.Paths, paths)
+	if port != nil {
+		it.ports[port.ID()] = true
+	}
+}
+
+func (g *pathAgg) flush(p *Pass) {
+	for _, k := range g.order {
+		it := g.items[k]
+		it.f.Trace = it.trace()
+		it.f.Count = len(it.ports)
+		if it.f.Count == 0 {
+			it.f.Count = 1
+		}
+		p.Report(it.f)
+	}
+}
+
+// subjectOr returns r unless it is zero, else the first non-zero fallback.
+func subjectOr(r schema.Range, fallbacks ...schema.Range) schema.Range {
+	if !r.IsZero() {
+		return r
+	}
+	for _, f := range fallbacks {
+		if !f.IsZero() {
+			return f
+		}
+	}
+	return r
+}
+
+// portSubject is the best range for a port value: the value's source, the
+// port block, the device block.
+func portSubject(src schema.Range, p *schema.Port) schema.Range {
+	return subjectOr(src, p.Range, p.Device.Range)
+}
+
+func dscpList(xs []int) string {
+	parts := make([]string, len(xs))
+	for i, x := range xs {
+		parts[i] = fmt.Sprint(x)
+	}
+	return strings.Join(parts, ",")
+}
