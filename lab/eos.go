@@ -1,0 +1,526 @@
+package lab
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// eos emulates Arista EOS: exec and config modes, config sessions with
+// `show session-config diffs`, `commit timer` and `abort` (EOS User
+// Manual, "Configuration Sessions"), and the running-config layout of
+// `show running-config` (3-space indentation, '!' separators, `end`).
+type eos struct {
+	env      *deviceEnv
+	g        grammar
+	cur      *cfgTree
+	sessions map[string]*eosCfgSession
+	// confirm is the pending `commit timer` rollback, or nil.
+	confirm *eosConfirm
+}
+
+type eosCfgSession struct {
+	name  string
+	tree  *cfgTree
+	state string // pending, pendingCommitTimer, completed, aborted
+	owner *eosCLI
+}
+
+type eosConfirm struct {
+	session string
+	prev    *cfgTree
+	cancel  func()
+}
+
+func newEOS(env *deviceEnv) (*eos, error) {
+	e := &eos{env: env, g: eosGrammar(), sessions: map[string]*eosCfgSession{}}
+	e.cur = newCfgTree(e.g)
+	if err := e.cur.load(eosFactory(env.spec)); err != nil {
+		return nil, fmt.Errorf("factory config (check DeviceSpec.Ports): %w", err)
+	}
+	return e, nil
+}
+
+func eosFactory(sp DeviceSpec) string {
+	ports := sp.Ports
+	if len(ports) == 0 {
+		for i := 1; i <= 32; i++ {
+			ports = append(ports, fmt.Sprintf("Ethernet%d", i))
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, `service routing protocols model multi-agent
+logging buffered 10000 informational
+logging host 192.0.2.10
+hostname %s
+ip name-server vrf MGMT 192.0.2.53
+dns domain lab.example.net
+ntp server vrf MGMT 192.0.2.123 iburst
+snmp-server location lab-row1-rack4
+snmp-server community fabricgen-ro ro
+spanning-tree mode mstp
+no aaa root
+username %s privilege 15 role network-admin nopassword
+clock timezone UTC
+vrf instance MGMT
+`, sp.Name, sp.Username)
+	for _, p := range ports {
+		if strings.HasPrefix(eosIfaceName(p), "Management") {
+			continue
+		}
+		fmt.Fprintf(&b, "interface %s\n", eosIfaceName(p))
+	}
+	fmt.Fprintf(&b, `interface Management1
+   vrf MGMT
+   ip address 192.0.2.%d/24
+ip routing
+no ip routing vrf MGMT
+ip route vrf MGMT 0.0.0.0/0 192.0.2.1
+management api http-commands
+   no shutdown
+`, mgmtOctet(sp.Name))
+	return b.String()
+}
+
+func (e *eos) running() string { return e.render(e.cur, true) }
+
+// render prints a tree as `show running-config` does.
+func (e *eos) render(t *cfgTree, header bool) string {
+	var b strings.Builder
+	if header {
+		b.WriteString("! Command: show running-config\n")
+		fmt.Fprintf(&b, "! device: %s (cEOSLab, EOS-4.31.2F)\n!\n", e.env.spec.Name)
+		b.WriteString("! boot system flash:/EOS-4.31.2F.swi\n!\n")
+	}
+	prevOrder, prevStanza := -1, false
+	for i, k := range t.root.sorted() {
+		stanza := k.rule != nil && k.rule.sub != ""
+		order := -1
+		if k.rule != nil {
+			order = k.rule.order
+		}
+		if i > 0 && (stanza || prevStanza || order != prevOrder) {
+			b.WriteString("!\n")
+		}
+		b.WriteString(k.text + "\n")
+		if stanza {
+			eosBody(&b, k, "   ")
+		}
+		prevOrder, prevStanza = order, stanza
+	}
+	b.WriteString("!\nend\n")
+	return b.String()
+}
+
+func eosBody(b *strings.Builder, n *node, indent string) {
+	for _, k := range n.sorted() {
+		if k.rule != nil && k.rule.sub != "" {
+			if len(indent) > 3 || k.rule.sub == "txq" {
+				b.WriteString(indent + "!\n")
+			}
+			b.WriteString(indent + k.text + "\n")
+			eosBody(b, k, indent+"   ")
+			continue
+		}
+		b.WriteString(indent + k.text + "\n")
+	}
+}
+
+func (e *eos) outOfBand(lines []string) error {
+	return e.cur.load(strings.Join(lines, "\n"))
+}
+
+func (e *eos) expireTimers() {
+	if e.confirm != nil {
+		e.rollbackConfirm()
+	}
+}
+
+// rollbackConfirm restores the configuration from before `commit timer`.
+func (e *eos) rollbackConfirm() {
+	c := e.confirm
+	e.confirm = nil
+	c.cancel()
+	e.cur = c.prev
+	if s := e.sessions[c.session]; s != nil {
+		s.state = "aborted"
+	}
+}
+
+func (e *eos) newSession(t *term, user string) cliSession {
+	t.more = " --More-- "
+	return &eosCLI{e: e, t: t, user: user, priv: true}
+}
+
+// eosCLI is one login.
+type eosCLI struct {
+	e       *eos
+	t       *term
+	user    string
+	priv    bool
+	enable  bool // reading the enable password
+	stack   []frame
+	session *eosCfgSession
+}
+
+func (c *eosCLI) greeting() string { return "\n" }
+
+func (c *eosCLI) prompt() string {
+	host := c.e.env.spec.Name
+	if c.stack == nil {
+		if c.priv {
+			return host + "#"
+		}
+		return host + ">"
+	}
+	tag := "config"
+	if c.session != nil {
+		n := c.session.name
+		if len(n) > 6 {
+			n = n[:6]
+		}
+		tag += "-s-" + n
+	}
+	if top := c.stack[len(c.stack)-1].tag; top != "" {
+		tag += "-" + top
+	}
+	return host + "(" + tag + ")#"
+}
+
+func (c *eosCLI) disconnect() {
+	for name, s := range c.e.sessions {
+		if s.owner == c && s.state == "pending" {
+			delete(c.e.sessions, name)
+		}
+	}
+}
+
+func (c *eosCLI) reject(line string) reply {
+	return reply{out: "% Unavailable command (not supported on this hardware platform)\n", status: 1, config: c.stack != nil}
+}
+
+func eosInvalid(line string, tok int) string {
+	f := strings.Fields(line)
+	bad := ""
+	if tok < len(f) {
+		bad = f[tok]
+	}
+	return fmt.Sprintf("%% Invalid input (at token %d: '%s')\n", tok, bad)
+}
+
+func (c *eosCLI) tree() *cfgTree {
+	if c.session != nil {
+		return c.session.tree
+	}
+	return c.e.cur
+}
+
+func (c *eosCLI) handle(raw string) reply {
+	if c.enable {
+		c.enable = false
+		if raw == c.e.env.spec.Password {
+			c.priv = true
+			return reply{}
+		}
+		return reply{out: "% Access denied\n", status: 1}
+	}
+	line := normalize(raw)
+	if line == "" || strings.HasPrefix(line, "!") {
+		return reply{}
+	}
+	if strings.HasPrefix(line, "show ") || line == "show" {
+		return c.show(line)
+	}
+	if c.stack != nil {
+		return c.config(line)
+	}
+	return c.exec(line)
+}
+
+var eosTimerRe = regexp.MustCompile(`^(\d{1,2}):(\d{2}):(\d{2})$`)
+
+func parseHMS(s string) (time.Duration, bool) {
+	m := eosTimerRe.FindStringSubmatch(s)
+	if m == nil {
+		return 0, false
+	}
+	h, _ := strconv.Atoi(m[1])
+	mi, _ := strconv.Atoi(m[2])
+	se, _ := strconv.Atoi(m[3])
+	if mi > 59 || se > 59 {
+		return 0, false
+	}
+	return time.Duration(h)*time.Hour + time.Duration(mi)*time.Minute + time.Duration(se)*time.Second, true
+}
+
+func (c *eosCLI) exec(line string) reply {
+	f := strings.Fields(line)
+	switch {
+	case line == "exit" || line == "logout" || line == "quit":
+		return reply{exit: true}
+	case line == "enable":
+		if c.priv {
+			return reply{}
+		}
+		c.enable = true
+		return reply{out: "Password: ", secret: true}
+	case line == "disable":
+		c.priv = false
+		return reply{}
+	case !c.priv:
+		return reply{out: eosInvalid(line, 0), status: 1}
+	case f[0] == "terminal" && len(f) == 3 && (f[1] == "length" || f[1] == "width"):
+		n, err := strconv.Atoi(f[2])
+		if err != nil || n < 0 {
+			return reply{out: eosInvalid(line, 2), status: 1}
+		}
+		if f[1] == "width" {
+			c.t.width = n
+			return reply{out: fmt.Sprintf("Width set to %d columns.\n", n)}
+		}
+		c.t.length = n
+		if n == 0 {
+			return reply{out: "Pagination disabled.\n"}
+		}
+		return reply{out: fmt.Sprintf("Pagination set to %d lines.\n", n)}
+	case line == "configure" || line == "configure terminal" || line == "config" || line == "conf t":
+		c.session = nil
+		c.stack = []frame{{n: c.e.cur.root, mode: "config"}}
+		return reply{}
+	case f[0] == "configure" && len(f) >= 2 && f[1] == "session":
+		return c.configureSession(f[2:])
+	case line == "write" || line == "write memory" || line == "copy running-config startup-config":
+		return reply{out: "Copy completed successfully.\n"}
+	}
+	return reply{out: eosInvalid(line, 0), status: 1}
+}
+
+// configureSession handles `configure session [NAME [commit [timer T] | abort]]`.
+func (c *eosCLI) configureSession(args []string) reply {
+	name := ""
+	if len(args) == 0 {
+		name = fmt.Sprintf("session%d", time.Now().UnixNano()%1000000)
+	} else {
+		name = args[0]
+	}
+	s := c.e.sessions[name]
+	if len(args) <= 1 {
+		if s == nil {
+			pending := 0
+			for _, o := range c.e.sessions {
+				if o.state == "pending" {
+					pending++
+				}
+			}
+			if pending >= 5 {
+				return reply{out: "% Maximum number of pending sessions has been reached. Please commit or abort an existing session.\n", status: 1}
+			}
+			s = &eosCfgSession{name: name, tree: c.e.cur.clone(), state: "pending", owner: c}
+			c.e.sessions[name] = s
+		} else if s.state != "pending" {
+			return reply{out: fmt.Sprintf("%% Cannot enter session %s (session already %s)\n", name, s.state), status: 1}
+		}
+		c.session = s
+		c.stack = []frame{{n: s.tree.root, mode: "config"}}
+		return reply{}
+	}
+	if s == nil {
+		return reply{out: fmt.Sprintf("%% Session %s does not exist\n", name), status: 1}
+	}
+	switch strings.Join(args[1:], " ") {
+	case "commit":
+		return c.commit(s, 0, false)
+	case "abort":
+		return c.abort(s)
+	}
+	if len(args) == 4 && args[1] == "commit" && args[2] == "timer" {
+		d, ok := parseHMS(args[3])
+		if !ok {
+			return reply{out: eosInvalid("configure session "+strings.Join(args, " "), 5), status: 1}
+		}
+		return c.commit(s, d, true)
+	}
+	return reply{out: eosInvalid("configure session "+strings.Join(args, " "), 3), status: 1}
+}
+
+// commit makes the session the running config. With a timer the commit is
+// provisional: unless committed again before it expires, the previous
+// configuration comes back.
+func (c *eosCLI) commit(s *eosCfgSession, timer time.Duration, timed bool) reply {
+	e := c.e
+	switch s.state {
+	case "pendingCommitTimer":
+		if timed {
+			return reply{out: "% Cannot commit: session is already pending a commit timer\n", status: 1}
+		}
+		if e.confirm != nil && e.confirm.session == s.name {
+			e.confirm.cancel()
+			e.confirm = nil
+		}
+		s.state = "completed"
+		c.leaveConfig()
+		return reply{config: true}
+	case "pending":
+	default:
+		return reply{out: fmt.Sprintf("%% Cannot commit: session %s is %s\n", s.name, s.state), status: 1}
+	}
+	if timed && e.confirm != nil {
+		return reply{out: "% Cannot commit: another session is pending a commit timer\n", status: 1}
+	}
+	prev := e.cur
+	e.cur = s.tree.clone()
+	if timed {
+		s.state = "pendingCommitTimer"
+		e.confirm = &eosConfirm{session: s.name, prev: prev}
+		e.confirm.cancel = e.env.afterFunc(timer, func() {
+			if e.confirm != nil && e.confirm.session == s.name {
+				e.rollbackConfirm()
+			}
+		})
+	} else {
+		s.state = "completed"
+	}
+	c.leaveConfig()
+	return reply{config: true}
+}
+
+func (c *eosCLI) abort(s *eosCfgSession) reply {
+	if s.state != "pending" {
+		return reply{out: fmt.Sprintf("%% Cannot abort: session %s is %s\n", s.name, s.state), status: 1}
+	}
+	s.state = "aborted"
+	delete(c.e.sessions, s.name)
+	c.leaveConfig()
+	return reply{config: true}
+}
+
+func (c *eosCLI) leaveConfig() {
+	c.stack = nil
+	c.session = nil
+}
+
+func (c *eosCLI) config(line string) reply {
+	switch line {
+	case "end":
+		c.leaveConfig()
+		return reply{}
+	case "exit":
+		if len(c.stack) == 1 {
+			c.leaveConfig()
+		} else {
+			c.stack = c.stack[:len(c.stack)-1]
+		}
+		return reply{}
+	}
+	if c.session != nil {
+		switch {
+		case line == "commit":
+			return c.commit(c.session, 0, false)
+		case line == "abort":
+			return c.abort(c.session)
+		case strings.HasPrefix(line, "commit timer "):
+			d, ok := parseHMS(strings.TrimPrefix(line, "commit timer "))
+			if !ok {
+				return reply{out: eosInvalid(line, 2), status: 1, config: true}
+			}
+			return c.commit(c.session, d, true)
+		case line == "rollback clean-config":
+			c.session.tree = newCfgTree(c.e.g)
+			c.stack = []frame{{n: c.session.tree.root, mode: "config"}}
+			return reply{config: true}
+		}
+	}
+	if rest, ok := cutHead(line, "do"); ok && rest != "" {
+		saved := c.stack
+		c.stack = nil
+		r := c.exec(rest)
+		if c.stack == nil {
+			c.stack = saved
+		}
+		return r
+	}
+	stack, err := c.tree().apply(c.stack, line)
+	if err != nil {
+		if u, ok := err.(*errUnknown); ok && u.incomplete {
+			return reply{out: "% Incomplete command\n", status: 1, config: true}
+		}
+		tok := 0
+		if u, ok := err.(*errUnknown); ok {
+			tok = u.token
+		}
+		return reply{out: eosInvalid(line, tok), status: 1, config: true}
+	}
+	c.stack = stack
+	return reply{config: true}
+}
+
+func (c *eosCLI) show(line string) reply {
+	cmd, filters := splitPipe(line)
+	var out string
+	switch {
+	case cmd == "show running-config" || cmd == "show running-config all":
+		out = c.e.running()
+	case cmd == "show session-config diffs" && c.session != nil:
+		out = c.sessionDiff(c.session)
+	case cmd == "show session-config" && c.session != nil:
+		out = c.e.render(c.session.tree, false)
+	case strings.HasPrefix(cmd, "show session-config named "):
+		f := strings.Fields(cmd)
+		s := c.e.sessions[f[3]]
+		if s == nil {
+			return reply{out: fmt.Sprintf("%% Session %s does not exist\n", f[3]), status: 1}
+		}
+		switch {
+		case len(f) == 4:
+			out = c.e.render(s.tree, false)
+		case len(f) == 5 && f[4] == "diffs":
+			out = c.sessionDiff(s)
+		default:
+			return reply{out: eosInvalid(cmd, 4), status: 1}
+		}
+	case cmd == "show configuration sessions" || cmd == "show configuration sessions detail":
+		out = c.sessionTable()
+	case cmd == "show version":
+		out = fmt.Sprintf("Arista cEOSLab\nHardware version: \nSerial number: LAB%08d\nSystem MAC address: 001c.7300.%04x\n\nSoftware image version: 4.31.2F\nArchitecture: x86_64\n", mgmtOctet(c.e.env.spec.Name), mgmtOctet(c.e.env.spec.Name))
+	case cmd == "show hostname":
+		out = fmt.Sprintf("Hostname: %s\nFQDN:     %s.lab.example.net\n", c.e.env.spec.Name, c.e.env.spec.Name)
+	case cmd == "show clock":
+		out = c.e.env.now().UTC().Format("Mon Jan 2 15:04:05 2006") + "\nTimezone: UTC\nClock source: local\n"
+	default:
+		return reply{out: eosInvalid(cmd, 1), status: 1}
+	}
+	out, err := applyFilters(out, filters)
+	if err != nil {
+		return reply{out: "% Invalid input (" + err.Error() + ")\n", status: 1}
+	}
+	return reply{out: out}
+}
+
+func (c *eosCLI) sessionDiff(s *eosCfgSession) string {
+	return unifiedDiff("system:/running-config", "session:/"+s.name+"-session-config",
+		c.e.render(c.e.cur, false), c.e.render(s.tree, false))
+}
+
+func (c *eosCLI) sessionTable() string {
+	names := make([]string, 0, len(c.e.sessions))
+	for n := range c.e.sessions {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	b.WriteString("Maximum number of completed sessions: 1\nMaximum number of pending sessions: 5\n\n")
+	b.WriteString("   Name                   State                    User       Terminal\n")
+	b.WriteString("   ---------------------- ------------------------ ---------- --------\n")
+	for _, n := range names {
+		s := c.e.sessions[n]
+		marker := " "
+		if s == c.session {
+			marker = "*"
+		}
+		fmt.Fprintf(&b, " %s %-22s %-24s %-10s %s\n", marker, n, s.state, s.owner.user, "vty1")
+	}
+	return b.String()
+}

@@ -1,0 +1,198 @@
+package lab
+
+import (
+	"strings"
+)
+
+// EOS configuration grammar. Statement shapes follow the running-config
+// form rendered by Arista AVD's eos_cli_config_gen templates (qos,
+// priority-flow-control, ethernet-interfaces, class-maps, policy-maps-qos,
+// ip-access-lists, qos-profiles) and the EOS User Manual's QoS and config
+// session chapters; see docs/lab.md for what is a guess.
+
+const (
+	eosName  = `\S+`
+	eosNum   = `\d+`
+	eosList  = `[\d\- ]+`
+	eosAny   = `.+`
+	eosFloat = `\d+(?:\.\d+)?`
+)
+
+// eosIfShort abbreviates an interface name the way EOS prompts do.
+func eosIfShort(name string) string {
+	for _, p := range [][2]string{{"Ethernet", "Et"}, {"Management", "Ma"}, {"Port-Channel", "Po"}, {"Loopback", "Lo"}, {"Vlan", "Vl"}} {
+		if rest, ok := strings.CutPrefix(name, p[0]); ok {
+			return p[1] + rest
+		}
+	}
+	return name
+}
+
+func eosIfaceCanon(line string) string {
+	f := strings.Fields(line)
+	if len(f) == 2 {
+		return "interface " + eosIfaceName(f[1])
+	}
+	return line
+}
+
+// eosIfaceName expands abbreviations (et1 -> Ethernet1).
+func eosIfaceName(n string) string {
+	low := strings.ToLower(n)
+	for _, p := range [][2]string{{"ethernet", "Ethernet"}, {"et", "Ethernet"}, {"management", "Management"}, {"ma", "Management"}, {"port-channel", "Port-Channel"}, {"po", "Port-Channel"}, {"loopback", "Loopback"}, {"lo", "Loopback"}, {"vlan", "Vlan"}, {"vl", "Vlan"}} {
+		if rest, ok := strings.CutPrefix(low, p[0]); ok && rest != "" && isDigit(rest[0]) {
+			return p[1] + rest
+		}
+	}
+	return n
+}
+
+func eosGrammar() grammar {
+	ifQoS := func() []*rule {
+		return []*rule{
+			r("qos trust", `dscp|cos`).ident(firstN(2)),
+			r("no qos trust", "").ident(firstN(2)),
+			r("qos cos", eosNum).ident(firstN(2)),
+			r("qos dscp", eosNum).ident(firstN(2)),
+			r("service-policy type qos input", eosName).ident(firstN(4)),
+			r("priority-flow-control", `on|off`).ident(func([]string) string { return "priority-flow-control mode" }),
+			r("priority-flow-control priority", eosNum+` (?:no-drop|drop)`).ident(firstN(3)),
+			r("priority-flow-control pause watchdog", "").ident(firstN(4)),
+			r("priority-flow-control pause watchdog port action", `drop|no-drop|errdisable|notify-only`).ident(firstN(6)),
+			r("priority-flow-control pause watchdog port timer", eosAny).ident(firstN(6)),
+			r("tx-queue", `(\d+)`).enters("txq", func(p string, a []string) string { return p + "-txq-" + a[0] }),
+			r("uc-tx-queue", `(\d+)`).enters("txq", func(p string, a []string) string { return p + "-uc-txq-" + a[0] }),
+			r("mc-tx-queue", `(\d+)`).enters("txq", func(p string, a []string) string { return p + "-mc-txq-" + a[0] }),
+		}
+	}
+	iface := []*rule{
+		r("description", eosAny).ident(firstN(1)),
+		r("shutdown", "").ident(firstN(1)),
+		r("load-interval", eosNum).ident(firstN(1)),
+		r("mtu", eosNum).ident(firstN(1)),
+		r("speed", eosAny).ident(firstN(1)),
+		r("lldp", eosAny),
+		r("switchport", eosAny).ident(firstN(2)),
+		r("no switchport", "").ident(firstN(1)),
+		r("switchport", "").ident(firstN(1)),
+		r("channel-group", eosAny).ident(firstN(1)),
+		r("vrf", eosName).ident(firstN(1)),
+		r("ip address", eosAny).ident(firstN(2)),
+		r("ipv6 address", eosAny),
+		r("ip access-group", eosName+` (?:in|out)`).ident(func(t []string) string { return "ip access-group " + t[len(t)-1] }),
+		r("service-profile", eosName).ident(firstN(1)),
+	}
+	iface = append(iface, ifQoS()...)
+	iface = append(iface,
+		r("spanning-tree", eosAny),
+		r("dcbx mode", `ieee|cee`).ident(firstN(2)),
+		r("no dcbx mode", "").ident(firstN(2)),
+	)
+	return newGrammar(map[string][]*rule{
+		"config": {
+			r("service routing protocols model", `multi-agent|ribd`).ident(firstN(4)),
+			r("hardware counter feature", eosAny),
+			r("logging buffered", eosAny).ident(firstN(2)),
+			r("logging host", eosAny),
+			r("logging console", eosAny).ident(firstN(2)),
+			r("hostname", eosName).ident(firstN(1)),
+			r("ip name-server", eosAny),
+			r("ip domain-name", eosName).ident(firstN(2)),
+			r("dns domain", eosName).ident(firstN(2)),
+			r("ntp server", eosAny),
+			r("snmp-server location", eosAny).ident(firstN(2)),
+			r("snmp-server contact", eosAny).ident(firstN(2)),
+			r("snmp-server community", eosAny).ident(firstN(3)),
+			r("spanning-tree mode", `mstp|rstp|rapid-pvst|none`).ident(firstN(2)),
+			r("no aaa root", "").ident(firstN(2)),
+			r("aaa authorization exec default local", ""),
+			r("username", eosName+` .+`).ident(firstN(2)),
+			r("clock timezone", eosName).ident(firstN(2)),
+			r("vlan", `([\d,\-]+)`).enters("vlan", func(_ string, a []string) string { return "vlan-" + a[0] }),
+			r("vrf instance", `(\S+)`).enters("vrf", func(_ string, a []string) string { return "vrf-" + a[0] }),
+			r("platform", eosAny),
+			r("qos rewrite dscp", "").ident(firstN(3)),
+			r("no qos rewrite dscp", "").ident(firstN(3)),
+			r("qos map cos", eosList+` to traffic-class \d+`),
+			r("qos map dscp", eosList+` to traffic-class \d+(?: drop-precedence \d+)?`),
+			r("qos map traffic-class", eosList+` to (?:tx-queue|dscp|cos) \d+`),
+			r("qos random-detect ecn allow non-ect", `|chip-based`).ident(firstN(5)),
+			r("qos profile", `(\S+)`).enters("qos-profile", func(_ string, a []string) string { return "qos-profile-" + a[0] }),
+			r("interface", `(\S+)`).enters("if", func(_ string, a []string) string {
+				return "if-" + eosIfShort(eosIfaceName(a[0]))
+			}).canonical(eosIfaceCanon),
+			r("priority-flow-control all off", "").ident(firstN(3)),
+			r("priority-flow-control pause watchdog default timeout", eosFloat).ident(firstN(5)),
+			r("priority-flow-control pause watchdog default recovery-time", eosFloat+`(?: forced)?`).ident(firstN(5)),
+			r("priority-flow-control pause watchdog default polling-interval", eosFloat).ident(firstN(5)),
+			r("priority-flow-control pause watchdog action", `drop|no-drop`).ident(firstN(4)),
+			r("priority-flow-control pause watchdog override action", `drop|no-drop`).ident(firstN(5)),
+			r("priority-flow-control pause watchdog hardware", eosAny).ident(firstN(5)),
+			r("ip access-list", `(\S+)`).enters("acl", func(_ string, a []string) string { return "acl-" + a[0] }),
+			r("ip access-list standard", `(\S+)`).enters("acl", func(_ string, a []string) string { return "std-acl-" + a[0] }),
+			r("class-map type qos", `(?:match-any|match-all) (\S+)`).enters("cmap", func(_ string, a []string) string {
+				return "cmap-qos-" + a[0]
+			}),
+			r("policy-map type quality-of-service", `(\S+)`).enters("pmap", func(_ string, a []string) string { return "pmap-qos-" + a[0] }),
+			r("policy-map type qos", `(\S+)`).enters("pmap", func(_ string, a []string) string { return "pmap-qos-" + a[0] }).
+				canonical(func(l string) string { return strings.Replace(l, "type qos", "type quality-of-service", 1) }),
+			r("ip routing", `|vrf \S+`),
+			r("no ip routing", `|vrf \S+`),
+			r("ip route", eosAny),
+			r("router bgp", eosNum).enters("router", func(string, []string) string { return "router-bgp" }),
+			r("lldp", eosAny),
+			r("management api http-commands", "").enters("mgmt", func(string, []string) string { return "mgmt-api-http-cmds" }),
+			r("management ssh", "").enters("mgmt", func(string, []string) string { return "mgmt-ssh" }),
+		},
+		"if": iface,
+		"txq": {
+			r("priority strict", "").ident(func([]string) string { return "priority" }),
+			r("no priority", "").ident(func([]string) string { return "priority" }),
+			r("bandwidth percent", eosNum).ident(func([]string) string { return "bandwidth" }),
+			r("bandwidth guaranteed percent", eosNum).ident(func([]string) string { return "bandwidth guaranteed" }),
+			r("shape rate", eosAny).ident(firstN(2)),
+			r("random-detect ecn minimum-threshold", eosAny).ident(firstN(2)),
+			r("random-detect ecn count", "").ident(firstN(3)),
+			r("random-detect drop", eosAny).ident(firstN(2)),
+		},
+		"qos-profile": ifQoS(),
+		"vlan":        {r("name", eosName).ident(firstN(1))},
+		"vrf":         {r("description", eosAny).ident(firstN(1))},
+		"acl": {
+			r("statistics per-entry", "").ident(firstN(2)),
+			r("", `\d+ (?:permit|deny|remark) .+`).ident(firstN(1)),
+			r("", `(?:permit|deny|remark) .+`).ident(firstN(1)).sequenced(),
+		},
+		"cmap": {
+			r("match ip access-group", eosName).ordered(),
+			r("match ipv6 access-group", eosName).ordered(),
+			r("match dscp", eosAny).ordered(),
+			r("match vlan", eosAny).ordered(),
+		},
+		"pmap": {
+			r("class", `(\S+)`).enters("pmap-c", func(p string, a []string) string {
+				return "pmap-c-qos-" + strings.TrimPrefix(p, "pmap-qos-") + "-" + a[0]
+			}).ordered(),
+		},
+		"pmap-c": {
+			r("set cos", eosNum).ident(firstN(2)),
+			r("set dscp", eosName).ident(firstN(2)),
+			r("set traffic-class", eosNum).ident(firstN(2)),
+			r("set drop-precedence", eosNum).ident(firstN(2)),
+			r("police", eosAny).ident(firstN(1)),
+		},
+		"router": {
+			r("router-id", eosName).ident(firstN(1)),
+			r("neighbor", eosAny),
+			r("network", eosAny),
+			r("maximum-paths", eosAny).ident(firstN(1)),
+		},
+		"mgmt": {
+			r("no shutdown", "").ident(firstN(1)),
+			r("shutdown", "").ident(firstN(1)),
+			r("protocol", eosAny),
+			r("vrf", `(\S+)`).enters("mgmt", func(_ string, a []string) string { return "mgmt-api-http-cmds-vrf-" + a[0] }),
+			r("idle-timeout", eosNum).ident(firstN(1)),
+		},
+	})
+}

@@ -1,0 +1,205 @@
+package lab
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/scrapli/scrapligo/driver/network"
+	"github.com/scrapli/scrapligo/driver/options"
+	"github.com/scrapli/scrapligo/platform"
+	"github.com/scrapli/scrapligo/transport"
+	"golang.org/x/crypto/ssh"
+	"golang.org/x/crypto/ssh/knownhosts"
+
+	"github.com/fabricgen/fabricgen/schema"
+)
+
+const (
+	testUser = "admin"
+	testPass = "lab-pw-7f3a"
+)
+
+func startLab(t testing.TB, specs ...DeviceSpec) *Lab {
+	t.Helper()
+	for i := range specs {
+		if specs[i].Username == "" {
+			specs[i].Username = testUser
+		}
+		if specs[i].Password == "" && len(specs[i].AuthorizedKeys) == 0 {
+			specs[i].Password = testPass
+		}
+	}
+	l, err := Start(context.Background(), specs, Options{Dir: t.TempDir()})
+	if err != nil {
+		t.Fatalf("Start: %v", err)
+	}
+	t.Cleanup(func() {
+		if err := l.Close(); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	})
+	return l
+}
+
+// shellClient is a plain x/crypto/ssh interactive session that waits for
+// prompts, as an operator (or scrapligo) would.
+type shellClient struct {
+	t      testing.TB
+	client *ssh.Client
+	sess   *ssh.Session
+	in     io.WriteCloser
+	out    chan []byte
+	buf    strings.Builder
+	prompt *regexp.Regexp
+}
+
+func dialSSH(l *Lab, name string) (*ssh.Client, error) {
+	hk, err := knownhosts.New(l.KnownHostsPath())
+	if err != nil {
+		return nil, fmt.Errorf("known_hosts: %w", err)
+	}
+	cfg := &ssh.ClientConfig{
+		User:              testUser,
+		Auth:              []ssh.AuthMethod{ssh.Password(testPass)},
+		HostKeyCallback:   hk,
+		HostKeyAlgorithms: []string{ssh.KeyAlgoED25519},
+		Timeout:           5 * time.Second,
+	}
+	return ssh.Dial("tcp", l.Addr(name), cfg)
+}
+
+func openShell(t testing.TB, l *Lab, name string, prompt string) *shellClient {
+	t.Helper()
+	cl, err := dialSSH(l, name)
+	if err != nil {
+		t.Fatalf("dial %s: %v", name, err)
+	}
+	sess, err := cl.NewSession()
+	if err != nil {
+		t.Fatalf("session: %v", err)
+	}
+	in, err := sess.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	outp, err := sess.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sess.RequestPty("xterm", 1000, 200, ssh.TerminalModes{ssh.ECHO: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if err := sess.Shell(); err != nil {
+		t.Fatal(err)
+	}
+	c := &shellClient{t: t, client: cl, sess: sess, in: in, out: make(chan []byte, 64), prompt: regexp.MustCompile(prompt)}
+	go func() {
+		b := make([]byte, 4096)
+		for {
+			n, err := outp.Read(b)
+			if n > 0 {
+				c.out <- append([]byte(nil), b[:n]...)
+			}
+			if err != nil {
+				close(c.out)
+				return
+			}
+		}
+	}()
+	t.Cleanup(func() { _ = cl.Close() })
+	c.wait()
+	return c
+}
+
+// wait reads until the prompt regexp matches the end of the output and
+// returns the output with CRs removed.
+func (c *shellClient) wait() string {
+	c.t.Helper()
+	deadline := time.After(5 * time.Second)
+	for {
+		s := strings.ReplaceAll(c.buf.String(), "\r", "")
+		if loc := c.prompt.FindStringIndex(s); loc != nil && loc[1] == len(s) {
+			c.buf.Reset()
+			return s[:loc[0]]
+		}
+		select {
+		case b, ok := <-c.out:
+			if !ok {
+				c.t.Fatalf("connection closed; output so far: %q", s)
+			}
+			c.buf.Write(b)
+		case <-deadline:
+			c.t.Fatalf("no prompt %q; output so far: %q", c.prompt, s)
+		}
+	}
+}
+
+// run sends a command and returns its output without the echo and prompt.
+func (c *shellClient) run(cmd string) string {
+	c.t.Helper()
+	if _, err := io.WriteString(c.in, cmd+"\n"); err != nil {
+		c.t.Fatalf("write %q: %v", cmd, err)
+	}
+	out := c.wait()
+	out = strings.TrimPrefix(out, cmd)
+	return strings.TrimPrefix(out, "\n")
+}
+
+// closed reports whether the server closed the connection within 5s.
+func (c *shellClient) closed() bool {
+	deadline := time.After(5 * time.Second)
+	for {
+		select {
+		case _, ok := <-c.out:
+			if !ok {
+				return true
+			}
+		case <-deadline:
+			return false
+		}
+	}
+}
+
+func (c *shellClient) send(cmd string) {
+	if _, err := io.WriteString(c.in, cmd+"\n"); err != nil {
+		c.t.Fatalf("write %q: %v", cmd, err)
+	}
+}
+
+// scrapli opens a scrapligo network driver on a lab device with strict
+// host-key checking.
+func scrapli(t testing.TB, l *Lab, name string, p schema.Platform) *network.Driver {
+	t.Helper()
+	host, portS, _ := net.SplitHostPort(l.Addr(name))
+	port, _ := strconv.Atoi(portS)
+	pl, err := platform.NewPlatform(string(p), host,
+		options.WithTransportType(transport.StandardTransport),
+		options.WithPort(port),
+		options.WithAuthUsername(testUser),
+		options.WithAuthPassword(testPass),
+		options.WithAuthSecondary(testPass),
+		options.WithSSHKnownHostsFile(l.KnownHostsPath()),
+		options.WithStandardTransportHostKeyAlgorithms([]string{ssh.KeyAlgoED25519}),
+		options.WithTimeoutSocket(5*time.Second),
+		options.WithTimeoutOps(5*time.Second),
+	)
+	if err != nil {
+		t.Fatalf("platform: %v", err)
+	}
+	d, err := pl.GetNetworkDriver()
+	if err != nil {
+		t.Fatalf("driver: %v", err)
+	}
+	if err := d.Open(); err != nil {
+		t.Fatalf("open %s: %v", name, err)
+	}
+	t.Cleanup(func() { _ = d.Close() })
+	return d
+}

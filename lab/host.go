@@ -1,0 +1,342 @@
+package lab
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/fabricgen/fabricgen/schema"
+)
+
+// host emulates a Linux server with ConnectX NICs: the commands our NIC
+// scripts run (mlnx_qos and cma_roce_tos from Mellanox/mlnx-tools, the
+// MLNX_OFED ECN sysfs, iproute2 ip and dcb, ethtool pause) against one
+// shared per-netdev DCB state, as the mlx5 driver keeps it.
+type host struct {
+	env     *deviceEnv
+	nics    map[string]*nic
+	order   []string
+	dynamic bool // create netdevs on first use (no DeviceSpec.Ports)
+	ofed    bool // MLNX_OFED tools and sysfs present (nvidia_mlnx)
+}
+
+// nic is the DCB and RDMA state of one netdev.
+type nic struct {
+	name    string
+	index   int
+	rdma    string
+	mtu     int
+	trust   string
+	pfc     [8]bool
+	dscp    map[int]int // explicit DSCP -> priority (dcb app / dscp2prio)
+	prioTC  [8]int
+	tsa     [8]string
+	tcbw    [8]int
+	ecnNP   [8]bool
+	ecnRP   [8]bool
+	cnpDSCP int
+	cnpPrio int
+	tos     int
+	cable   int
+	pauseRX bool
+	pauseTX bool
+}
+
+var hostIfaceRe = regexp.MustCompile(`^[a-z][a-z0-9_]{1,14}$`)
+
+func newHost(env *deviceEnv) (*host, error) {
+	h := &host{env: env, nics: map[string]*nic{}, ofed: env.spec.Platform == schema.NvidiaMLNX}
+	ports := env.spec.Ports
+	if len(ports) == 0 {
+		h.dynamic = true
+		ports = []string{"ens1f0np0", "ens1f1np1"}
+	}
+	for _, p := range ports {
+		if !hostIfaceRe.MatchString(p) {
+			return nil, fmt.Errorf("port %q is not a Linux interface name (lower-case letters and digits, at most 15)", p)
+		}
+		h.add(p)
+	}
+	return h, nil
+}
+
+func (h *host) add(name string) *nic {
+	n := &nic{name: name, index: len(h.order), mtu: 1500, trust: "pcp", dscp: map[int]int{},
+		prioTC: [8]int{1, 0, 2, 3, 4, 5, 6, 7}, cnpDSCP: 48, cnpPrio: 6, cable: 7, pauseRX: true, pauseTX: true}
+	n.rdma = fmt.Sprintf("mlx5_%d", n.index)
+	for i := range n.tsa {
+		n.tsa[i] = "vendor"
+		n.ecnNP[i], n.ecnRP[i] = true, true
+	}
+	h.nics[name] = n
+	h.order = append(h.order, name)
+	return n
+}
+
+// lookup returns the netdev, creating it when the host is dynamic.
+func (h *host) lookup(name string) *nic {
+	if n := h.nics[name]; n != nil {
+		return n
+	}
+	if h.dynamic && hostIfaceRe.MatchString(name) {
+		return h.add(name)
+	}
+	return nil
+}
+
+func (h *host) byRDMA(dev string) *nic {
+	for _, name := range h.order {
+		if h.nics[name].rdma == dev {
+			return h.nics[name]
+		}
+	}
+	return nil
+}
+
+// prioOf returns the priority a DSCP value maps to under DSCP trust.
+func (n *nic) prioOf(d int) int {
+	if p, ok := n.dscp[d]; ok {
+		return p
+	}
+	return d >> 3
+}
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}
+
+func bits(a [8]bool) string {
+	s := make([]string, 8)
+	for i, b := range a {
+		s[i] = "0"
+		if b {
+			s[i] = "1"
+		}
+	}
+	return strings.Join(s, ",")
+}
+
+func ints(a [8]int) string {
+	s := make([]string, 8)
+	for i, v := range a {
+		s[i] = strconv.Itoa(v)
+	}
+	return strings.Join(s, ",")
+}
+
+// running dumps the NIC state in a fixed order.
+func (h *host) running() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# fabricgen lab host %s (%s)\n", h.env.spec.Name, h.env.spec.Platform)
+	for _, name := range h.order {
+		n := h.nics[name]
+		fmt.Fprintf(&b, "netdev %s\n", n.name)
+		fmt.Fprintf(&b, "  rdma-device %s\n", n.rdma)
+		fmt.Fprintf(&b, "  mtu %d\n", n.mtu)
+		fmt.Fprintf(&b, "  trust %s\n", n.trust)
+		fmt.Fprintf(&b, "  pfc %s\n", bits(n.pfc))
+		fmt.Fprintf(&b, "  dscp-prio %s\n", n.dscpApp())
+		fmt.Fprintf(&b, "  prio-tc %s\n", ints(n.prioTC))
+		fmt.Fprintf(&b, "  tsa %s\n", strings.Join(n.tsa[:], ","))
+		fmt.Fprintf(&b, "  tc-bw %s\n", ints(n.tcbw))
+		fmt.Fprintf(&b, "  pause rx %s tx %s\n", onOff(n.pauseRX), onOff(n.pauseTX))
+		if h.ofed {
+			fmt.Fprintf(&b, "  ecn roce_np enable %s\n", bits(n.ecnNP))
+			fmt.Fprintf(&b, "  ecn roce_rp enable %s\n", bits(n.ecnRP))
+			fmt.Fprintf(&b, "  ecn roce_np cnp_dscp %d\n", n.cnpDSCP)
+			fmt.Fprintf(&b, "  ecn roce_np cnp_802p_prio %d\n", n.cnpPrio)
+			fmt.Fprintf(&b, "  cable-len %d\n", n.cable)
+			fmt.Fprintf(&b, "  default_roce_tos %d\n", n.tos)
+		}
+	}
+	return b.String()
+}
+
+func (n *nic) dscpApp() string {
+	keys := make([]int, 0, len(n.dscp))
+	for k := range n.dscp {
+		keys = append(keys, k)
+	}
+	sort.Ints(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%d:%d", k, n.dscp[k])
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, " ")
+}
+
+func (h *host) outOfBand(lines []string) error {
+	for _, l := range lines {
+		out, st := runShell(l, 0, h.runner(), h.writeFile)
+		if st != 0 {
+			return fmt.Errorf("%q exited %d: %s", l, st, strings.TrimSpace(out))
+		}
+	}
+	return nil
+}
+
+func (h *host) expireTimers() {}
+
+func (h *host) newSession(t *term, user string) cliSession {
+	return &hostCLI{h: h, user: user}
+}
+
+type hostCLI struct {
+	h      *host
+	user   string
+	status int
+}
+
+func (c *hostCLI) greeting() string {
+	return "Welcome to Ubuntu 22.04.4 LTS (GNU/Linux 5.15.0-105-generic x86_64)\n\n"
+}
+
+func (c *hostCLI) prompt() string {
+	if c.user == "root" {
+		return "root@" + c.h.env.spec.Name + ":~# "
+	}
+	return c.user + "@" + c.h.env.spec.Name + ":~$ "
+}
+
+func (c *hostCLI) disconnect() {}
+
+func (c *hostCLI) reject(line string) reply {
+	f := strings.Fields(line)
+	c.status = 1
+	return reply{out: fmt.Sprintf("bash: %s: Operation not permitted\n", f[0]), status: 1, config: true}
+}
+
+func (c *hostCLI) handle(raw string) reply {
+	line := strings.TrimSpace(raw)
+	if line == "" || strings.HasPrefix(line, "#") {
+		return reply{status: c.status}
+	}
+	if line == "exit" || line == "logout" {
+		return reply{out: "logout\n", exit: true, status: c.status}
+	}
+	before := c.h.running()
+	out, st := runShell(line, c.status, c.h.runner(), c.h.writeFile)
+	c.status = st
+	return reply{out: out, status: st, config: c.h.running() != before || mutating(line)}
+}
+
+// mutating reports whether a command line is one that sets state, even
+// when the state did not change (idempotent re-apply).
+func mutating(line string) bool {
+	for _, m := range []string{">", "mlnx_qos -i", "cma_roce_tos", "ip link set", "dcb app", "dcb pfc set", "dcb ets set", "ethtool -A", "tee "} {
+		if strings.Contains(line, m) && !strings.Contains(line, " show") {
+			return true
+		}
+	}
+	return false
+}
+
+func (h *host) runner() shellRunner {
+	var run shellRunner
+	run = func(argv []string, stdin string) (string, string, int) {
+		name := argv[0]
+		switch name {
+		case "sudo":
+			rest := argv[1:]
+			for len(rest) > 0 && strings.HasPrefix(rest[0], "-") {
+				rest = rest[1:]
+			}
+			if len(rest) == 0 {
+				return "", "usage: sudo command\n", 1
+			}
+			return run(rest, stdin)
+		case "sh", "bash":
+			if len(argv) == 3 && argv[1] == "-c" {
+				out, st := runShell(argv[2], 0, run, h.writeFile)
+				return out, "", st
+			}
+			return "", name + ": only -c COMMAND is supported here\n", 2
+		case "true", ":":
+			return "", "", 0
+		case "false":
+			return "", "", 1
+		case "echo":
+			args := argv[1:]
+			nl := "\n"
+			if len(args) > 0 && args[0] == "-n" {
+				args, nl = args[1:], ""
+			}
+			return strings.Join(args, " ") + nl, "", 0
+		case "cat":
+			return h.cat(argv[1:], stdin)
+		case "tee":
+			args := argv[1:]
+			app := false
+			if len(args) > 0 && args[0] == "-a" {
+				args, app = args[1:], true
+			}
+			for _, p := range args {
+				if msg := h.writeFile(p, stdin, app); msg != "" {
+					return stdin, "tee: " + p + ": " + msg + "\n", 1
+				}
+			}
+			return stdin, "", 0
+		case "hostname":
+			return h.env.spec.Name + "\n", "", 0
+		case "uname":
+			return "Linux\n", "", 0
+		case "command":
+			if len(argv) == 3 && argv[1] == "-v" {
+				if path, ok := h.which(argv[2]); ok {
+					return path + "\n", "", 0
+				}
+				return "", "", 1
+			}
+			return "", "bash: command: only -v NAME is supported here\n", 2
+		case "which":
+			if len(argv) == 2 {
+				if path, ok := h.which(argv[1]); ok {
+					return path + "\n", "", 0
+				}
+			}
+			return "", "", 1
+		case "ip":
+			return h.ip(argv[1:])
+		case "dcb":
+			return h.dcb(argv[1:])
+		case "ethtool":
+			return h.ethtool(argv[1:])
+		case "mlnx_qos":
+			if h.ofed {
+				return h.mlnxQoS(argv[1:])
+			}
+		case "cma_roce_tos":
+			if h.ofed {
+				return h.cmaRoceTos(argv[1:])
+			}
+		}
+		return "", "bash: " + name + ": command not found\n", 127
+	}
+	return run
+}
+
+func (h *host) which(name string) (string, bool) {
+	switch name {
+	case "echo", "cat", "tee", "true", "false", "hostname", "uname", "sh", "bash", "sudo", "which":
+		return "/usr/bin/" + name, true
+	case "ip", "dcb":
+		return "/usr/sbin/" + name, true
+	case "ethtool":
+		return "/usr/sbin/ethtool", true
+	case "mlnx_qos", "cma_roce_tos":
+		if h.ofed {
+			return "/usr/sbin/" + name, true
+		}
+	case "command":
+		return "command", true
+	}
+	return "", false
+}

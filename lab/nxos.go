@@ -1,0 +1,343 @@
+package lab
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// nxos emulates Cisco NX-OS: exec and config modes with IOS-style parent
+// fallback, `show running-config` (2-space indentation, blank line before
+// interface-like stanzas), and configuration checkpoints with rollback
+// (Cisco Nexus 9000 NX-OS System Management Configuration Guide,
+// "Configuring Rollback"). Configuration lines apply immediately, so a
+// dropped session leaves what it applied.
+type nxos struct {
+	env         *deviceEnv
+	g           grammar
+	cur         *cfgTree
+	checkpoints map[string]*nxosCheckpoint
+	lastChange  string
+}
+
+type nxosCheckpoint struct {
+	name    string
+	tree    *cfgTree
+	created string
+	user    string
+}
+
+func newNXOS(env *deviceEnv) (*nxos, error) {
+	n := &nxos{env: env, g: nxosGrammar(), checkpoints: map[string]*nxosCheckpoint{}}
+	n.cur = newCfgTree(n.g)
+	if err := n.cur.load(nxosFactory(env.spec)); err != nil {
+		return nil, fmt.Errorf("factory config (check DeviceSpec.Ports): %w", err)
+	}
+	n.lastChange = n.stamp()
+	return n, nil
+}
+
+func (n *nxos) stamp() string { return n.env.now().UTC().Format("Mon Jan 2 15:04:05 2006") }
+
+func nxosFactory(sp DeviceSpec) string {
+	ports := sp.Ports
+	if len(ports) == 0 {
+		for i := 1; i <= 32; i++ {
+			ports = append(ports, fmt.Sprintf("Ethernet1/%d", i))
+		}
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, `hostname %s
+feature lldp
+username %s role network-admin
+no ip domain-lookup
+copp profile strict
+snmp-server location lab-row1-rack4
+snmp-server community fabricgen-ro group network-operator
+ntp server 192.0.2.123 use-vrf management
+logging server 192.0.2.10 5 use-vrf management
+vrf context management
+  ip route 0.0.0.0/0 192.0.2.1
+`, sp.Name, sp.Username)
+	for _, p := range ports {
+		if strings.HasPrefix(nxosIfaceName(p), "mgmt") {
+			continue
+		}
+		fmt.Fprintf(&b, "interface %s\n", nxosIfaceName(p))
+	}
+	fmt.Fprintf(&b, `interface mgmt0
+  vrf member management
+  ip address 192.0.2.%d/24
+line console
+line vty
+`, mgmtOctet(sp.Name))
+	return b.String()
+}
+
+func (n *nxos) running() string {
+	var b strings.Builder
+	b.WriteString("!Command: show running-config\n")
+	fmt.Fprintf(&b, "!Running configuration last done at: %s\n", n.lastChange)
+	fmt.Fprintf(&b, "!Time: %s\n\n", n.stamp())
+	b.WriteString("version 10.3(4a) Bios:version 05.47\n")
+	b.WriteString(n.body(n.cur))
+	return b.String()
+}
+
+func (n *nxos) body(t *cfgTree) string {
+	var b strings.Builder
+	for _, k := range t.root.sorted() {
+		if k.rule != nil && k.rule.spaced {
+			b.WriteString("\n")
+		}
+		for _, l := range subtree(k, "", "  ") {
+			b.WriteString(l + "\n")
+		}
+	}
+	return b.String()
+}
+
+func (n *nxos) outOfBand(lines []string) error {
+	if err := n.cur.load(strings.Join(lines, "\n")); err != nil {
+		return err
+	}
+	n.lastChange = n.stamp()
+	return nil
+}
+
+func (n *nxos) expireTimers() {}
+
+func (n *nxos) newSession(t *term, user string) cliSession {
+	t.more = "--More--"
+	return &nxosCLI{n: n, t: t, user: user}
+}
+
+type nxosCLI struct {
+	n     *nxos
+	t     *term
+	user  string
+	stack []frame
+}
+
+func (c *nxosCLI) greeting() string {
+	return "Cisco Nexus Operating System (NX-OS) Software\nTAC support: http://www.cisco.com/tac\n"
+}
+
+func (c *nxosCLI) prompt() string {
+	host := c.n.env.spec.Name
+	if c.stack == nil {
+		return host + "# "
+	}
+	tag := "config"
+	if top := c.stack[len(c.stack)-1].tag; top != "" {
+		tag += "-" + top
+	}
+	return host + "(" + tag + ")# "
+}
+
+func (c *nxosCLI) disconnect() {}
+
+func (c *nxosCLI) reject(line string) reply {
+	return reply{out: "ERROR: " + line + ": hardware resources exhausted; command not applied\n", status: 1, config: c.stack != nil}
+}
+
+// invalid prints NX-OS's caret error under the offending token.
+func (c *nxosCLI) invalid(line string, tok int, incomplete bool) string {
+	col := len(c.prompt())
+	f := strings.Fields(line)
+	for i := 0; i < tok && i < len(f); i++ {
+		col += len(f[i]) + 1
+	}
+	what := "Invalid command"
+	if incomplete {
+		what = "Incomplete command"
+		col = len(c.prompt()) + len(line) + 1
+	}
+	return strings.Repeat(" ", col) + "^\n% " + what + " at '^' marker.\n"
+}
+
+func (c *nxosCLI) handle(raw string) reply {
+	line := normalize(raw)
+	if line == "" || strings.HasPrefix(line, "!") {
+		return reply{}
+	}
+	if line == "show" || strings.HasPrefix(line, "show ") {
+		return c.show(line)
+	}
+	if c.stack != nil {
+		return c.config(line)
+	}
+	return c.exec(line)
+}
+
+func (c *nxosCLI) exec(line string) reply {
+	f := strings.Fields(line)
+	n := c.n
+	switch {
+	case line == "exit" || line == "logout" || line == "quit":
+		return reply{exit: true}
+	case line == "enable":
+		return reply{}
+	case f[0] == "terminal" && len(f) == 3 && (f[1] == "length" || f[1] == "width"):
+		v, err := strconv.Atoi(f[2])
+		if err != nil || v < 0 {
+			return reply{out: c.invalid(line, 2, false), status: 1}
+		}
+		if f[1] == "length" {
+			c.t.length = v
+		} else {
+			c.t.width = v
+		}
+		return reply{}
+	case line == "terminal dont-ask" || line == "terminal no dont-ask":
+		return reply{}
+	case line == "configure" || line == "configure terminal" || line == "config t" || line == "conf t":
+		c.stack = []frame{{n: n.cur.root, mode: "config"}}
+		return reply{out: "Enter configuration commands, one per line. End with CNTL/Z.\n"}
+	case line == "copy running-config startup-config" || line == "copy run start":
+		return reply{out: "[########################################] 100%\nCopy complete, now saving to disk (please wait)...\nCopy complete.\n"}
+	case f[0] == "checkpoint" && len(f) >= 2:
+		return c.checkpoint(f[1:])
+	case f[0] == "no" && len(f) == 3 && f[1] == "checkpoint":
+		if n.checkpoints[f[2]] == nil {
+			return reply{out: fmt.Sprintf("ERROR: Checkpoint %s does not exist\n", f[2]), status: 1}
+		}
+		delete(n.checkpoints, f[2])
+		return reply{}
+	case line == "clear checkpoint database":
+		n.checkpoints = map[string]*nxosCheckpoint{}
+		return reply{}
+	case len(f) >= 4 && f[0] == "rollback" && f[1] == "running-config" && f[2] == "checkpoint":
+		return c.rollback(f[3:])
+	}
+	return reply{out: c.invalid(line, 0, false), status: 1}
+}
+
+// checkpoint handles `checkpoint NAME [description TEXT]`.
+func (c *nxosCLI) checkpoint(args []string) reply {
+	name := args[0]
+	if len(args) > 1 && args[1] != "description" {
+		return reply{out: c.invalid("checkpoint "+strings.Join(args, " "), 2, false), status: 1}
+	}
+	if name == "file" || name == "description" {
+		return reply{out: c.invalid("checkpoint "+strings.Join(args, " "), 1, false), status: 1}
+	}
+	if c.n.checkpoints[name] != nil {
+		return reply{out: fmt.Sprintf("ERROR: Checkpoint name '%s' is already in use\n", name), status: 1}
+	}
+	c.n.checkpoints[name] = &nxosCheckpoint{name: name, tree: c.n.cur.clone(), created: c.n.stamp(), user: c.user}
+	return reply{out: "...........Done\n"}
+}
+
+// rollback restores a checkpoint. Options atomic (the default),
+// best-effort and stop-at-first-failure all succeed in the lab, since the
+// lab can always apply its own configuration.
+func (c *nxosCLI) rollback(args []string) reply {
+	cp := c.n.checkpoints[args[0]]
+	if cp == nil {
+		return reply{out: fmt.Sprintf("ERROR: Checkpoint %s does not exist\n", args[0]), status: 1}
+	}
+	if len(args) > 2 || (len(args) == 2 && args[1] != "atomic" && args[1] != "best-effort" && args[1] != "stop-at-first-failure" && args[1] != "verbose") {
+		return reply{out: c.invalid("rollback running-config checkpoint "+strings.Join(args, " "), 4, false), status: 1}
+	}
+	c.n.cur = cp.tree.clone()
+	c.n.lastChange = c.n.stamp()
+	return reply{out: "Note: Applying config parallelly may fail Rollback verification\n" +
+		"Collecting Running-Config\n#Generating Rollback Patch\nExecuting Rollback Patch\n" +
+		"Generating Running-config for verification\nGenerating Patch for verification\n" +
+		"Verification is Successful.\n\nRollback completed successfully.\n", config: true}
+}
+
+func (c *nxosCLI) config(line string) reply {
+	switch line {
+	case "end":
+		c.stack = nil
+		return reply{}
+	case "exit":
+		if len(c.stack) == 1 {
+			c.stack = nil
+		} else {
+			c.stack = c.stack[:len(c.stack)-1]
+		}
+		return reply{}
+	}
+	stack, err := c.n.cur.apply(c.stack, line)
+	if err != nil {
+		u, _ := err.(*errUnknown)
+		if u == nil {
+			u = &errUnknown{}
+		}
+		return reply{out: c.invalid(line, u.token, u.incomplete), status: 1, config: true}
+	}
+	c.stack = stack
+	c.n.lastChange = c.n.stamp()
+	return reply{config: true}
+}
+
+func (c *nxosCLI) show(line string) reply {
+	cmd, filters := splitPipe(line)
+	n := c.n
+	var out string
+	f := strings.Fields(cmd)
+	switch {
+	case cmd == "show running-config" || cmd == "show running-config all":
+		out = n.running()
+	case cmd == "show running-config ipqos":
+		out = n.running()
+		filters = append([]string{"section ^(class-map|policy-map|system qos|priority-flow-control)"}, filters...)
+	case cmd == "show checkpoint summary":
+		out = c.checkpointSummary()
+	case len(f) == 6 && f[1] == "diff" && f[2] == "rollback-patch" && f[3] == "checkpoint" && f[5] == "running-config":
+		cp := n.checkpoints[f[4]]
+		if cp == nil {
+			return reply{out: fmt.Sprintf("ERROR: Checkpoint %s does not exist\n", f[4]), status: 1}
+		}
+		out = "#Generating Rollback Patch\n"
+		lines := patch(cp.tree.root, n.cur.root, "", "  ")
+		if len(lines) == 0 {
+			out += "Rollback Patch is Empty\n"
+		} else {
+			out += "!!\n" + strings.Join(lines, "\n") + "\n"
+		}
+	case len(f) == 6 && f[1] == "diff" && f[2] == "rollback-patch" && f[3] == "running-config" && f[4] == "checkpoint":
+		cp := n.checkpoints[f[5]]
+		if cp == nil {
+			return reply{out: fmt.Sprintf("ERROR: Checkpoint %s does not exist\n", f[5]), status: 1}
+		}
+		out = "#Generating Rollback Patch\n"
+		lines := patch(n.cur.root, cp.tree.root, "", "  ")
+		if len(lines) == 0 {
+			out += "Rollback Patch is Empty\n"
+		} else {
+			out += "!!\n" + strings.Join(lines, "\n") + "\n"
+		}
+	case cmd == "show version":
+		out = "Cisco Nexus Operating System (NX-OS) Software\nSoftware\n  NXOS: version 10.3(4a) [Maintenance Release]\nHardware\n  cisco Nexus9000 C9332D-GX2B Chassis\n"
+	case cmd == "show hostname":
+		out = n.env.spec.Name + "\n"
+	default:
+		return reply{out: c.invalid(cmd, 1, false), status: 1}
+	}
+	out, err := applyFilters(out, filters)
+	if err != nil {
+		return reply{out: "% Invalid command at '^' marker. (" + err.Error() + ")\n", status: 1}
+	}
+	return reply{out: out}
+}
+
+func (c *nxosCLI) checkpointSummary() string {
+	names := make([]string, 0, len(c.n.checkpoints))
+	for k := range c.n.checkpoints {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	var b strings.Builder
+	b.WriteString("User Checkpoint Summary\n--------------------------------------------------------------------------------\n")
+	for i, k := range names {
+		cp := c.n.checkpoints[k]
+		fmt.Fprintf(&b, "%d) %s:\nCreated by %s\nCreated at %s\nSize is %d bytes\nDescription: None\n\n",
+			i+1, k, cp.user, cp.created, len(c.n.body(cp.tree)))
+	}
+	return b.String()
+}

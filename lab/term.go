@@ -1,0 +1,177 @@
+package lab
+
+import (
+	"io"
+	"net"
+	"strings"
+)
+
+// term is the per-session terminal state a CLI may change.
+type term struct {
+	// length is the page length in lines; 0 disables paging.
+	length int
+	// width is the terminal width in columns.
+	width int
+	// more is the pager prompt; empty means the CLI never pages.
+	more string
+}
+
+// reply is the result of one input line.
+type reply struct {
+	out string
+	// exit ends the session after out is written.
+	exit bool
+	// config marks a command that changes (or stages) configuration; it
+	// counts for Fault.DropAfter.
+	config bool
+	// status is the exit status (shells).
+	status int
+	// secret makes the terminal read the next line without echo.
+	secret bool
+}
+
+// cliSession is one interactive login on a device. Every method is called
+// with the device lock held.
+type cliSession interface {
+	greeting() string
+	prompt() string
+	handle(line string) reply
+	// reject answers a line refused by Fault.Reject with the vendor's error.
+	reject(line string) reply
+	// disconnect runs when the connection ends, however it ends.
+	disconnect()
+}
+
+func writeCRLF(w io.Writer, text string) {
+	if text == "" {
+		return
+	}
+	_, _ = io.WriteString(w, strings.ReplaceAll(text, "\n", "\r\n"))
+}
+
+// serveShell runs an interactive CLI on rw until the user exits or the
+// connection ends; it returns the last exit status.
+func (d *Device) serveShell(nc net.Conn, rw io.ReadWriter, rows int) int {
+	t := &term{length: rows, width: 80}
+	d.mu.Lock()
+	s := d.emu.newSession(t, d.spec.Username)
+	hello := s.greeting() + s.prompt()
+	d.mu.Unlock()
+	defer func() {
+		d.mu.Lock()
+		s.disconnect()
+		d.mu.Unlock()
+	}()
+	writeCRLF(rw, hello)
+
+	var (
+		line    []byte
+		lastCR  bool
+		secret  bool
+		pending []string // pages still to show
+		tail    string   // printed after the last page
+		status  int
+	)
+	buf := make([]byte, 4096)
+	for {
+		n, err := rw.Read(buf)
+		if err != nil {
+			return status
+		}
+		for _, b := range buf[:n] {
+			if len(pending) > 0 {
+				// Pager: 'q' quits, anything else shows the next page.
+				writeCRLF(rw, "\r"+strings.Repeat(" ", len(t.more))+"\r")
+				if b == 'q' || b == 'Q' {
+					pending = nil
+					writeCRLF(rw, tail)
+					continue
+				}
+				pending = d.showPage(rw, t, pending, tail)
+				continue
+			}
+			switch b {
+			case '\n':
+				if lastCR {
+					lastCR = false
+					continue
+				}
+				fallthrough
+			case '\r':
+				lastCR = b == '\r'
+				writeCRLF(rw, "\n")
+				r, drop := d.dispatch(s, string(line))
+				line = line[:0]
+				if drop {
+					_ = nc.Close()
+					return 255
+				}
+				status = r.status
+				secret = r.secret
+				if r.exit {
+					writeCRLF(rw, r.out)
+					return status
+				}
+				d.mu.Lock()
+				tail = s.prompt()
+				d.mu.Unlock()
+				if t.more != "" && t.length > 0 {
+					pages := paginate(r.out, t.length-1)
+					if len(pages) > 1 {
+						pending = d.showPage(rw, t, pages, tail)
+						continue
+					}
+				}
+				writeCRLF(rw, r.out+tail)
+			case 0x7f, 0x08:
+				lastCR = false
+				if len(line) > 0 {
+					line = line[:len(line)-1]
+					if !secret {
+						writeCRLF(rw, "\b \b")
+					}
+				}
+			case 0x03:
+				lastCR = false
+				line = line[:0]
+				secret = false
+				d.mu.Lock()
+				p := s.prompt()
+				d.mu.Unlock()
+				writeCRLF(rw, "^C\n"+p)
+			default:
+				lastCR = false
+				line = append(line, b)
+				if !secret {
+					_, _ = rw.Write([]byte{b})
+				}
+			}
+		}
+	}
+}
+
+// showPage writes the first page and the pager prompt, or the last page
+// and tail; it returns the pages still to show.
+func (d *Device) showPage(w io.Writer, t *term, pages []string, tail string) []string {
+	writeCRLF(w, pages[0])
+	if len(pages) == 1 {
+		writeCRLF(w, tail)
+		return nil
+	}
+	writeCRLF(w, t.more)
+	return pages[1:]
+}
+
+// paginate splits text into pages of n lines.
+func paginate(text string, n int) []string {
+	if n < 1 {
+		return []string{text}
+	}
+	lines := strings.SplitAfter(text, "\n")
+	var pages []string
+	for len(lines) > n {
+		pages = append(pages, strings.Join(lines[:n], ""))
+		lines = lines[n:]
+	}
+	return append(pages, strings.Join(lines, ""))
+}

@@ -1,0 +1,436 @@
+package lab
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// rule is one command a configuration mode accepts: a literal head (the
+// leading keywords) and a regular expression for the arguments after it.
+type rule struct {
+	head string
+	args *regexp.Regexp
+	// sub is the mode the command enters, "" for a plain line.
+	sub string
+	// tag returns the prompt tag of the sub-mode (e.g. "if-Et1") from the
+	// parent mode's tag and the argument submatches.
+	tag func(parent string, args []string) string
+	// id returns the identity of the line among its siblings: a line
+	// replaces any sibling with the same identity. Nil means the line
+	// itself (sets such as `ntp server X`).
+	id func(tokens []string) string
+	// canon rewrites the line as the device stores it (nil: unchanged).
+	canon func(line string) string
+	// keep orders siblings of this rule by insertion instead of naturally.
+	keep bool
+	// autoSeq prefixes a line that has no sequence number with the next
+	// multiple of 10 after the highest sibling sequence (ACL entries).
+	autoSeq bool
+	// order is the rank of the rule in its mode: lines print in rule order.
+	order int
+	// spaced prints a blank line before the stanza (NX-OS layout).
+	spaced bool
+}
+
+// firstN identifies a line by its first n tokens ("no " prefix ignored).
+func firstN(n int) func([]string) string {
+	return func(t []string) string {
+		if len(t) > 0 && t[0] == "no" {
+			t = t[1:]
+		}
+		if len(t) > n {
+			t = t[:n]
+		}
+		return strings.Join(t, " ")
+	}
+}
+
+// grammar is a platform's configuration language: the rules of each mode.
+type grammar map[string][]*rule
+
+// r builds a rule; args "" means the head takes no arguments.
+func r(head, args string) *rule {
+	pat := `^$`
+	if args != "" {
+		pat = `^(?:` + args + `)$`
+	}
+	return &rule{head: head, args: regexp.MustCompile(pat)}
+}
+
+func (x *rule) enters(mode string, tag func(parent string, args []string) string) *rule {
+	x.sub, x.tag = mode, tag
+	return x
+}
+func (x *rule) ident(f func([]string) string) *rule { x.id = f; return x }
+func (x *rule) canonical(f func(string) string) *rule {
+	x.canon = f
+	return x
+}
+func (x *rule) ordered() *rule   { x.keep = true; return x }
+func (x *rule) sequenced() *rule { x.autoSeq = true; return x }
+func (x *rule) blank() *rule     { x.spaced = true; return x }
+
+// newGrammar numbers the rules of each mode in the order given.
+func newGrammar(modes map[string][]*rule) grammar {
+	for _, rules := range modes {
+		for i, x := range rules {
+			x.order = i
+		}
+	}
+	return grammar(modes)
+}
+
+// match finds the rule for a normalised line in mode.
+func (g grammar) match(mode, line string) (*rule, []string) {
+	for _, x := range g[mode] {
+		rest, ok := cutHead(line, x.head)
+		if !ok {
+			continue
+		}
+		if m := x.args.FindStringSubmatch(rest); m != nil {
+			return x, m[1:]
+		}
+	}
+	return nil, nil
+}
+
+// knows reports whether some rule of mode starts with the tokens of line
+// (used for `no` of something that is not configured).
+func (g grammar) knows(mode, line string) bool {
+	for _, x := range g[mode] {
+		if _, ok := cutHead(line, x.head); ok {
+			return true
+		}
+		if strings.HasPrefix(x.head, line+" ") || x.head == line {
+			return true
+		}
+	}
+	return false
+}
+
+// badToken returns the index of the first token no rule of the modes
+// accepts, and whether the line is a known but incomplete command.
+func (g grammar) badToken(modes []string, line string) (int, bool) {
+	toks := strings.Fields(line)
+	best, incomplete := 0, false
+	for _, mode := range modes {
+		for _, x := range g[mode] {
+			ht := strings.Fields(x.head)
+			n := 0
+			for n < len(ht) && n < len(toks) && ht[n] == toks[n] {
+				n++
+			}
+			if n == len(toks) && n > 0 {
+				incomplete = true
+			}
+			if n > best {
+				best = n
+			}
+		}
+	}
+	return best, incomplete
+}
+
+func cutHead(line, head string) (string, bool) {
+	if head == "" {
+		return line, line != ""
+	}
+	if line == head {
+		return "", true
+	}
+	if strings.HasPrefix(line, head+" ") {
+		return line[len(head)+1:], true
+	}
+	return "", false
+}
+
+// node is one configuration line and its sub-mode lines.
+type node struct {
+	text string
+	rule *rule
+	kids []*node
+	seq  int
+}
+
+func (n *node) identity() string {
+	if n.rule != nil && n.rule.id != nil {
+		return n.rule.id(strings.Fields(n.text))
+	}
+	return n.text
+}
+
+func (n *node) child(text string) *node {
+	for _, k := range n.kids {
+		if k.text == text {
+			return k
+		}
+	}
+	return nil
+}
+
+// sorted returns the children in running-config order.
+func (n *node) sorted() []*node {
+	out := append([]*node(nil), n.kids...)
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		ra, rb := -1, -1
+		if a.rule != nil {
+			ra = a.rule.order
+		}
+		if b.rule != nil {
+			rb = b.rule.order
+		}
+		if ra != rb {
+			return ra < rb
+		}
+		if a.rule != nil && a.rule.keep {
+			return a.seq < b.seq
+		}
+		return naturalLess(a.text, b.text)
+	})
+	return out
+}
+
+func (n *node) clone() *node {
+	c := &node{text: n.text, rule: n.rule, seq: n.seq}
+	for _, k := range n.kids {
+		c.kids = append(c.kids, k.clone())
+	}
+	return c
+}
+
+// frame is one level of the configuration-mode stack.
+type frame struct {
+	n    *node
+	mode string
+	tag  string
+}
+
+// cfgTree is a hierarchical running configuration edited through modes.
+type cfgTree struct {
+	g    grammar
+	root *node
+	seq  int
+}
+
+func newCfgTree(g grammar) *cfgTree { return &cfgTree{g: g, root: &node{}} }
+
+func (t *cfgTree) clone() *cfgTree {
+	return &cfgTree{g: t.g, root: t.root.clone(), seq: t.seq}
+}
+
+// errUnknown is returned for a line no mode on the stack accepts.
+type errUnknown struct {
+	token      int
+	incomplete bool
+}
+
+func (e *errUnknown) Error() string {
+	if e.incomplete {
+		return "incomplete command"
+	}
+	return fmt.Sprintf("invalid input at token %d", e.token)
+}
+
+// normalize collapses runs of blanks.
+func normalize(line string) string { return strings.Join(strings.Fields(line), " ") }
+
+// apply runs one configuration line at the top of stack (falling back to
+// the parent modes, as IOS-style CLIs do) and returns the new stack.
+func (t *cfgTree) apply(stack []frame, raw string) ([]frame, error) {
+	line := normalize(raw)
+	for depth := len(stack) - 1; depth >= 0; depth-- {
+		f := stack[depth]
+		if x, args := t.g.match(f.mode, line); x != nil {
+			return t.set(stack[:depth+1], x, args, line), nil
+		}
+		neg := ""
+		if rest, ok := cutHead(line, "no"); ok && rest != "" {
+			neg = rest
+		} else if rest, ok := cutHead(line, "default"); ok && rest != "" {
+			neg = rest
+		}
+		if neg != "" && t.g.knows(f.mode, neg) {
+			t.remove(f.n, neg)
+			return stack[:depth+1], nil
+		}
+	}
+	modes := make([]string, len(stack))
+	for i, f := range stack {
+		modes[i] = f.mode
+	}
+	tok, inc := t.g.badToken(modes, line)
+	return stack, &errUnknown{token: tok, incomplete: inc}
+}
+
+func (t *cfgTree) set(stack []frame, x *rule, args []string, line string) []frame {
+	parent := stack[len(stack)-1].n
+	if x.canon != nil {
+		line = x.canon(line)
+	}
+	if x.autoSeq {
+		top := 0
+		for _, k := range parent.kids {
+			var n int
+			if _, err := fmt.Sscanf(k.text, "%d ", &n); err == nil && n > top {
+				top = n
+			}
+		}
+		line = fmt.Sprintf("%d %s", top/10*10+10, line)
+		if y, _ := t.g.match(stack[len(stack)-1].mode, line); y != nil {
+			x = y
+		}
+	}
+	t.seq++
+	if x.sub != "" {
+		n := parent.child(line)
+		if n == nil {
+			n = &node{text: line, rule: x, seq: t.seq}
+			parent.kids = append(parent.kids, n)
+		}
+		tag := ""
+		if x.tag != nil {
+			tag = x.tag(stack[len(stack)-1].tag, args)
+		}
+		return append(stack, frame{n: n, mode: x.sub, tag: tag})
+	}
+	n := &node{text: line, rule: x, seq: t.seq}
+	id := n.identity()
+	for i, k := range parent.kids {
+		if k.rule != nil && k.rule.sub == "" && k.identity() == id {
+			n.seq = k.seq
+			parent.kids[i] = n
+			return stack
+		}
+	}
+	parent.kids = append(parent.kids, n)
+	return stack
+}
+
+// remove deletes the children of parent that `no <arg>` names: the line
+// itself, lines it is a prefix of, and lines with the same identity.
+func (t *cfgTree) remove(parent *node, arg string) {
+	toks := strings.Fields(arg)
+	kept := parent.kids[:0]
+	for _, k := range parent.kids {
+		drop := k.text == arg || strings.HasPrefix(k.text, arg+" ")
+		if !drop && k.rule != nil && k.rule.id != nil {
+			drop = k.identity() == k.rule.id(toks)
+		}
+		if !drop && strings.HasPrefix(k.text, "no ") && strings.TrimPrefix(k.text, "no ") == arg {
+			drop = true
+		}
+		if !drop {
+			kept = append(kept, k)
+		}
+	}
+	parent.kids = kept
+}
+
+// load applies an indented configuration text (sub-mode lines indented
+// under their parent); lines starting with '!' or '#' are comments.
+func (t *cfgTree) load(text string) error {
+	type level struct {
+		indent int
+		depth  int
+	}
+	stack := []frame{{n: t.root, mode: "config"}}
+	var levels []level
+	for i, raw := range strings.Split(text, "\n") {
+		trimmed := strings.TrimSpace(raw)
+		if trimmed == "" || strings.HasPrefix(trimmed, "!") || strings.HasPrefix(trimmed, "#") || trimmed == "end" {
+			continue
+		}
+		indent := len(raw) - len(strings.TrimLeft(raw, " \t"))
+		for len(levels) > 0 && levels[len(levels)-1].indent >= indent {
+			stack = stack[:levels[len(levels)-1].depth]
+			levels = levels[:len(levels)-1]
+		}
+		before := len(stack)
+		ns, err := t.apply(stack, trimmed)
+		if err != nil {
+			return fmt.Errorf("line %d %q: %w", i+1, trimmed, err)
+		}
+		stack = ns
+		if len(stack) > before {
+			levels = append(levels, level{indent: indent, depth: before})
+		}
+	}
+	return nil
+}
+
+// naturalLess compares strings with digit runs as numbers, so that
+// Ethernet2 sorts before Ethernet10.
+func naturalLess(a, b string) bool {
+	for a != "" && b != "" {
+		da, db := isDigit(a[0]), isDigit(b[0])
+		if da && db {
+			i, j := digitRun(a), digitRun(b)
+			na, nb := strings.TrimLeft(a[:i], "0"), strings.TrimLeft(b[:j], "0")
+			if len(na) != len(nb) {
+				return len(na) < len(nb)
+			}
+			if na != nb {
+				return na < nb
+			}
+			a, b = a[i:], b[j:]
+			continue
+		}
+		if a[0] != b[0] {
+			return a[0] < b[0]
+		}
+		a, b = a[1:], b[1:]
+	}
+	return len(a) < len(b)
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+func digitRun(s string) int {
+	i := 0
+	for i < len(s) && isDigit(s[i]) {
+		i++
+	}
+	return i
+}
+
+// patch returns the configuration lines that turn from into to: removals
+// (`no` forms) first, then additions, each under its parent line, indented
+// by unit per level.
+func patch(from, to *node, indent, unit string) []string {
+	var out []string
+	for _, k := range from.sorted() {
+		if to.child(k.text) == nil {
+			out = append(out, indent+negate(k.text))
+		}
+	}
+	for _, k := range to.sorted() {
+		old := from.child(k.text)
+		if old == nil {
+			out = append(out, subtree(k, indent, unit)...)
+			continue
+		}
+		if sub := patch(old, k, indent+unit, unit); len(sub) > 0 {
+			out = append(out, indent+k.text)
+			out = append(out, sub...)
+		}
+	}
+	return out
+}
+
+func negate(line string) string {
+	if rest, ok := strings.CutPrefix(line, "no "); ok {
+		return rest
+	}
+	return "no " + line
+}
+
+func subtree(n *node, indent, unit string) []string {
+	out := []string{indent + n.text}
+	for _, k := range n.sorted() {
+		out = append(out, subtree(k, indent+unit, unit)...)
+	}
+	return out
+}
