@@ -1,0 +1,130 @@
+package config
+
+import (
+	"github.com/fabricgen/fabricgen/push/dialect"
+)
+
+// Block is the commands to send in one configuration mode.
+type Block struct {
+	// Path lists the lines entering the mode, outermost first; empty means
+	// global configuration mode.
+	Path []string `json:"path,omitempty"`
+	// Lines are sent in order inside the mode: removals (the platform's
+	// "no" form) first, then additions. An added sub-stanza is its header,
+	// its lines, and "exit".
+	Lines []string `json:"lines"`
+}
+
+// ChangeSet is everything to send to one device, in order.
+type ChangeSet struct {
+	Blocks []Block `json:"blocks,omitempty"`
+}
+
+// Empty reports whether there is nothing to change.
+func (c *ChangeSet) Empty() bool { return c == nil || len(c.Blocks) == 0 }
+
+// Commands flattens the change set into the command lines to send from
+// global configuration mode: each block's path, its lines, one "exit" per
+// path level.
+func (c *ChangeSet) Commands() []string {
+	if c == nil {
+		return nil
+	}
+	var out []string
+	for _, b := range c.Blocks {
+		out = append(out, b.Path...)
+		out = append(out, b.Lines...)
+		for range b.Path {
+			out = append(out, "exit")
+		}
+	}
+	return out
+}
+
+// Changes computes the change set turning the managed running config into
+// the managed desired config (both from Managed). Children are compared as
+// sets except in ordered sections, where a reordering rebuilds the stanza.
+func Changes(run, want *Tree, d *dialect.Dialect) *ChangeSet {
+	cs := &ChangeSet{}
+	diffLevel(cs, nil, run.Nodes, want.Nodes, false, d)
+	return cs
+}
+
+func diffLevel(cs *ChangeSet, path []string, run, want []*Node, ordered bool, d *dialect.Dialect) {
+	runBy := index(run)
+	wantBy := index(want)
+	var lines []string
+	if ordered && !sameOrder(run, want) {
+		for _, n := range run {
+			lines = append(lines, d.Negate(n.Line))
+		}
+		for _, n := range want {
+			lines = append(lines, subtree(n)...)
+		}
+		if len(lines) > 0 {
+			cs.Blocks = append(cs.Blocks, Block{Path: clonePath(path), Lines: lines})
+		}
+		return
+	}
+	for _, n := range run {
+		if _, ok := wantBy[n.Line]; !ok {
+			lines = append(lines, d.Negate(n.Line))
+		}
+	}
+	for _, n := range want {
+		if _, ok := runBy[n.Line]; !ok {
+			lines = append(lines, subtree(n)...)
+		}
+	}
+	if len(lines) > 0 {
+		cs.Blocks = append(cs.Blocks, Block{Path: clonePath(path), Lines: lines})
+	}
+	for _, w := range want {
+		r, ok := runBy[w.Line]
+		if !ok {
+			continue
+		}
+		childOrdered := len(path) == 0 && d.Sections[w.section].Ordered
+		diffLevel(cs, append(path, w.Line), r.Children, w.Children, childOrdered, d)
+	}
+}
+
+// subtree is the commands creating n: its line, then its children, then
+// "exit" when it opened a sub-mode.
+func subtree(n *Node) []string {
+	out := []string{n.Line}
+	if len(n.Children) == 0 {
+		return out
+	}
+	for _, c := range n.Children {
+		out = append(out, subtree(c)...)
+	}
+	return append(out, "exit")
+}
+
+func index(ns []*Node) map[string]*Node {
+	m := make(map[string]*Node, len(ns))
+	for _, n := range ns {
+		m[n.Line] = n
+	}
+	return m
+}
+
+func sameOrder(a, b []*Node) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Line != b[i].Line {
+			return false
+		}
+	}
+	return true
+}
+
+func clonePath(p []string) []string {
+	if len(p) == 0 {
+		return nil
+	}
+	return append([]string(nil), p...)
+}

@@ -1,0 +1,180 @@
+package config
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/fabricgen/fabricgen/push/dialect"
+)
+
+// Managed returns the canonical managed sections of the running config and
+// of the rendered (desired) config. A running stanza is kept only when
+// fabricgen manages it: unnamed sections (qos maps) always, named objects
+// (ACLs, class-maps, policy-maps) only when the rendered config defines the
+// same name, shared stanzas (interfaces) only when the rendered config has
+// them and then only their managed child lines. Everything else in the
+// running config is never shown or touched.
+func Managed(running, desired *Tree, d *dialect.Dialect) (run, want *Tree) {
+	want = &Tree{}
+	names := map[int]map[string]bool{}
+	headers := map[string]bool{}
+	for _, n := range desired.Nodes {
+		i, name := classify(n.Line, d)
+		if i < 0 {
+			continue
+		}
+		c := filtered(n, d.Sections[i], i)
+		if d.Sections[i].Named {
+			if names[i] == nil {
+				names[i] = map[string]bool{}
+			}
+			names[i][name] = true
+		}
+		headers[n.Line] = true
+		want.Nodes = append(want.Nodes, c)
+	}
+	run = &Tree{}
+	for _, n := range running.Nodes {
+		i, name := classify(n.Line, d)
+		if i < 0 {
+			continue
+		}
+		s := d.Sections[i]
+		switch {
+		case s.Named && !names[i][name]:
+			continue
+		case s.Shared && !headers[n.Line]:
+			continue
+		}
+		run.Nodes = append(run.Nodes, filtered(n, s, i))
+	}
+	bySection(want)
+	bySection(run)
+	return run, want
+}
+
+// bySection orders top-level nodes by section, keeping the order within a
+// section: changes are sent in the rendered config's order (definitions
+// before the interfaces using them; "no priority" before "bandwidth").
+func bySection(t *Tree) {
+	sort.SliceStable(t.Nodes, func(i, j int) bool { return t.Nodes[i].section < t.Nodes[j].section })
+}
+
+// Canonical returns a copy of a managed tree in canonical order, for
+// display and hashing.
+func Canonical(t *Tree, d *dialect.Dialect) *Tree {
+	c := &Tree{Nodes: make([]*Node, len(t.Nodes))}
+	for i, n := range t.Nodes {
+		c.Nodes[i] = clone(n)
+	}
+	canonical(c, d)
+	return c
+}
+
+// classify returns the index of the section a top-level line belongs to and
+// its object name, or -1.
+func classify(line string, d *dialect.Dialect) (int, string) {
+	for i, s := range d.Sections {
+		m := s.Match.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		name := ""
+		if len(m) > 1 {
+			name = m[1]
+		}
+		return i, name
+	}
+	return -1, ""
+}
+
+// filtered copies a top-level node, keeping only the managed children of a
+// shared stanza.
+func filtered(n *Node, s dialect.Section, idx int) *Node {
+	c := &Node{Line: n.Line, section: idx}
+	for _, ch := range n.Children {
+		if s.Shared && !matchAny(ch.Line, s) {
+			continue
+		}
+		c.Children = append(c.Children, clone(ch))
+	}
+	return c
+}
+
+func matchAny(line string, s dialect.Section) bool {
+	for _, r := range s.Children {
+		if r.MatchString(line) {
+			return true
+		}
+	}
+	return false
+}
+
+func clone(n *Node) *Node {
+	c := &Node{Line: n.Line, section: n.section}
+	for _, ch := range n.Children {
+		c.Children = append(c.Children, clone(ch))
+	}
+	return c
+}
+
+// canonical orders top-level nodes by section then naturally by line, and
+// the children of unordered sections naturally, so the device's printing
+// order and the template's never show up as a difference.
+func canonical(t *Tree, d *dialect.Dialect) {
+	sort.SliceStable(t.Nodes, func(i, j int) bool {
+		a, b := t.Nodes[i], t.Nodes[j]
+		if a.section != b.section {
+			return a.section < b.section
+		}
+		return naturalLess(a.Line, b.Line)
+	})
+	for _, n := range t.Nodes {
+		if !d.Sections[n.section].Ordered {
+			sortNodes(n.Children)
+		} else {
+			for _, c := range n.Children {
+				sortNodes(c.Children)
+			}
+		}
+	}
+}
+
+func sortNodes(ns []*Node) {
+	sort.SliceStable(ns, func(i, j int) bool { return naturalLess(ns[i].Line, ns[j].Line) })
+	for _, n := range ns {
+		sortNodes(n.Children)
+	}
+}
+
+// naturalLess compares strings with digit runs compared as numbers, so
+// Ethernet2 sorts before Ethernet10 and "qos map dscp 8" before "dscp 26".
+func naturalLess(a, b string) bool {
+	for a != "" && b != "" {
+		da, db := digitPrefix(a), digitPrefix(b)
+		if da != "" && db != "" {
+			na, nb := strings.TrimLeft(da, "0"), strings.TrimLeft(db, "0")
+			if len(na) != len(nb) {
+				return len(na) < len(nb)
+			}
+			if na != nb {
+				return na < nb
+			}
+			a, b = a[len(da):], b[len(db):]
+			continue
+		}
+		if a[0] != b[0] {
+			return a[0] < b[0]
+		}
+		a, b = a[1:], b[1:]
+	}
+	return len(a) < len(b)
+}
+
+func digitPrefix(s string) string {
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	return s[:i]
+}

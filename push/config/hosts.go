@@ -1,0 +1,365 @@
+package config
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/fabricgen/fabricgen/push/dialect"
+)
+
+// A host NIC has no running-config file: the rendered script's action lines
+// each set some NIC state. fabricgen maps every action line to the facts it
+// sets ("ens1f0np0 trust = dscp") and to the command that reads them back,
+// reads them, and compares facts. The change set is the action lines whose
+// facts differ; they are idempotent, so re-running one is safe.
+
+// Fact is one piece of host NIC state.
+type Fact struct {
+	// Kind is the setting family: mlnx_qos, sysfs, roce_tos, mtu, dcb, pause.
+	Kind string `json:"kind"`
+	// Target is the interface, RDMA device or sysfs path.
+	Target string `json:"target"`
+	// Key names the setting within the target ("trust", "dscp2prio 26").
+	Key   string `json:"key"`
+	Value string `json:"value"`
+}
+
+// ID is the fact's identity: target and key.
+func (f Fact) ID() string { return f.Target + " " + f.Key }
+
+// HostAction is one action line of a host script.
+type HostAction struct {
+	Line string
+	// Read is the command printing the facts' current values; empty for
+	// a setup line (mkdir -p) that sets no fact and runs only before a
+	// changed line.
+	Read  string
+	Facts []Fact
+}
+
+// HostLookup is a preamble assignment NAME=$(command), run before
+// anything else; later lines use "$NAME".
+type HostLookup struct {
+	Var     string
+	Command string
+}
+
+var reLookup = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*)=\$\((.+)\)$`)
+
+// HostLookups returns the script's preamble assignments in order.
+func HostLookups(script string) []HostLookup {
+	var out []HostLookup
+	for _, raw := range strings.Split(strings.ReplaceAll(script, "\r", ""), "\n") {
+		if m := reLookup.FindStringSubmatch(strings.TrimSpace(raw)); m != nil {
+			out = append(out, HostLookup{Var: m[1], Command: m[2]})
+		}
+	}
+	return out
+}
+
+// ResolveHostScript substitutes the lookups' values ("$NAME" and $NAME)
+// into the script and drops the assignments.
+func ResolveHostScript(script string, values map[string]string) string {
+	var b strings.Builder
+	for _, raw := range strings.Split(strings.ReplaceAll(script, "\r", ""), "\n") {
+		line := strings.TrimSpace(raw)
+		if reLookup.MatchString(line) {
+			continue
+		}
+		for k, v := range values {
+			line = strings.ReplaceAll(line, `"$`+k+`"`, v)
+			line = strings.ReplaceAll(line, `"${`+k+`}"`, v)
+			line = strings.ReplaceAll(line, "${"+k+"}", v)
+			line = strings.ReplaceAll(line, "$"+k, v)
+		}
+		b.WriteString(line)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+var (
+	reEcho    = regexp.MustCompile(`^echo\s+(\S+)\s*(?:>|\|\s*tee)\s*(/\S+)$`)
+	reIPMTU   = regexp.MustCompile(`^ip link set (?:dev )?(\S+) mtu (\d+)$`)
+	reRoCETos = regexp.MustCompile(`^cma_roce_tos\s+(.*)$`)
+	reEthtool = regexp.MustCompile(`^ethtool -A (\S+)((?: (?:rx|tx|autoneg) (?:on|off))+)$`)
+	reDCB     = regexp.MustCompile(`^dcb (pfc|ets|app|apptrust|maxrate) (set|add|replace) dev (\S+) (.+)$`)
+)
+
+// ParseHostScript returns the script's action lines with their facts. The
+// preamble (shebang, comments, set -eu, command -v checks) is skipped. A
+// line fabricgen cannot read back is an error naming it.
+func ParseHostScript(script string) ([]HostAction, error) {
+	var out []HostAction
+	for i, raw := range strings.Split(strings.ReplaceAll(script, "\r", ""), "\n") {
+		line := strings.TrimSpace(raw)
+		if line == "" || strings.HasPrefix(line, "#") || strings.HasPrefix(line, "set -") ||
+			strings.HasPrefix(line, "command -v ") || reLookup.MatchString(line) {
+			continue
+		}
+		if strings.Contains(line, "$") {
+			return nil, fmt.Errorf("host script line %d %q: uses a shell variable that no NAME=$(command) line of the preamble sets", i+1, line)
+		}
+		a, err := parseAction(line)
+		if err != nil {
+			return nil, fmt.Errorf("host script line %d %q: %w", i+1, line, err)
+		}
+		out = append(out, a)
+	}
+	return out, nil
+}
+
+func parseAction(line string) (HostAction, error) {
+	a := HostAction{Line: line}
+	line = unquote(line)
+	f := strings.Fields(line)
+	switch {
+	case f[0] == "mkdir" && len(f) == 3 && f[1] == "-p":
+		return a, nil
+	case f[0] == "cma_roce_mode":
+		return parseRoCEMode(a, f[1:])
+	case f[0] == "ethtool" && len(f) == 5 && f[1] == "--set-tunable":
+		a.Read = fmt.Sprintf("ethtool --get-tunable %s %s", f[2], f[3])
+		a.Facts = []Fact{{Kind: "tunable", Target: f[2], Key: "tunable " + f[3], Value: f[4]}}
+	case f[0] == "mlnx_qos":
+		return parseMlnxQos(line, f[1:])
+	case reEcho.MatchString(line):
+		m := reEcho.FindStringSubmatch(line)
+		a.Read = "cat " + m[2]
+		a.Facts = []Fact{{Kind: "sysfs", Target: m[2], Key: "value", Value: m[1]}}
+	case reIPMTU.MatchString(line):
+		m := reIPMTU.FindStringSubmatch(line)
+		a.Read = "ip link show dev " + m[1]
+		a.Facts = []Fact{{Kind: "mtu", Target: m[1], Key: "mtu", Value: m[2]}}
+	case reRoCETos.MatchString(line):
+		dev, port, tos := "", "1", ""
+		args := strings.Fields(reRoCETos.FindStringSubmatch(line)[1])
+		for i := 0; i+1 < len(args); i += 2 {
+			switch args[i] {
+			case "-d":
+				dev = args[i+1]
+			case "-p":
+				port = args[i+1]
+			case "-t":
+				tos = args[i+1]
+			}
+		}
+		if dev == "" || tos == "" {
+			return a, fmt.Errorf("cma_roce_tos needs -d DEV and -t TOS")
+		}
+		a.Read = fmt.Sprintf("cma_roce_tos -d %s -p %s", dev, port)
+		a.Facts = []Fact{{Kind: "roce_tos", Target: dev, Key: "port " + port + " roce_tos", Value: tos}}
+	case reEthtool.MatchString(line):
+		m := reEthtool.FindStringSubmatch(line)
+		a.Read = "ethtool -a " + m[1]
+		kv := strings.Fields(m[2])
+		for i := 0; i+1 < len(kv); i += 2 {
+			a.Facts = append(a.Facts, Fact{Kind: "pause", Target: m[1], Key: "pause " + kv[i], Value: kv[i+1]})
+		}
+	case reDCB.MatchString(line):
+		m := reDCB.FindStringSubmatch(line)
+		a.Read = fmt.Sprintf("dcb %s show dev %s", m[1], m[3])
+		a.Facts = dcbFacts(m[1], m[3], m[4])
+		if len(a.Facts) == 0 {
+			return a, fmt.Errorf("no settings found after dev %s", m[3])
+		}
+	default:
+		return a, fmt.Errorf("fabricgen cannot read this setting back, so it cannot plan it " +
+			"(supported: mlnx_qos, echo V > /sys/..., cma_roce_tos, ip link set dev IF mtu N, dcb pfc|ets|app, ethtool -A)")
+	}
+	return a, nil
+}
+
+// HostReadCommands lists the distinct read-back commands of a host
+// script, in script order.
+func HostReadCommands(script string, _ *dialect.Dialect) ([]string, error) {
+	actions, err := ParseHostScript(script)
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{"": true}
+	var out []string
+	for _, a := range actions {
+		if !seen[a.Read] {
+			seen[a.Read] = true
+			out = append(out, a.Read)
+		}
+	}
+	return out, nil
+}
+
+// HostState joins read commands and their outputs into the text fetched
+// for a host: "$ command" lines, each followed by its output.
+func HostState(cmds, outputs []string) string {
+	var b strings.Builder
+	for i, c := range cmds {
+		b.WriteString("$ ")
+		b.WriteString(c)
+		b.WriteByte('\n')
+		for _, l := range strings.Split(strings.ReplaceAll(outputs[i], "\r", ""), "\n") {
+			if strings.TrimSpace(l) == "" || strings.HasPrefix(l, "$ ") {
+				continue
+			}
+			b.WriteString(strings.TrimRight(l, " \t"))
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
+
+// splitState parses HostState text back into command → output.
+func splitState(state string) map[string]string {
+	out := map[string]string{}
+	cur := ""
+	var b strings.Builder
+	flush := func() {
+		if cur != "" {
+			out[cur] = b.String()
+		}
+		b.Reset()
+	}
+	for _, l := range strings.Split(state, "\n") {
+		if c, ok := strings.CutPrefix(l, "$ "); ok {
+			flush()
+			cur = c
+			continue
+		}
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	flush()
+	return out
+}
+
+// HostFacts reads the current value of every fact the actions set from the
+// fetched state; a fact the output does not show is "<unset>".
+func HostFacts(actions []HostAction, state string) map[string]string {
+	outs := splitState(state)
+	parsed := map[string]map[string]string{}
+	cur := map[string]string{}
+	for _, a := range actions {
+		if a.Read == "" {
+			continue
+		}
+		p, ok := parsed[a.Read]
+		if !ok {
+			p = parseRead(a, outs[a.Read])
+			parsed[a.Read] = p
+		}
+		for _, f := range a.Facts {
+			v, ok := p[f.ID()]
+			if !ok {
+				v = "<unset>"
+			}
+			cur[f.ID()] = v
+		}
+	}
+	return cur
+}
+
+// lookupValues reads the preamble lookups' values from fetched state.
+func lookupValues(script, state string) map[string]string {
+	outs := splitState(state)
+	values := map[string]string{}
+	for _, l := range HostLookups(script) {
+		values[l.Var] = strings.TrimSpace(outs[l.Command])
+	}
+	return values
+}
+
+// CompareHost compares a host's fetched facts with its script.
+func CompareHost(device, state, script string, d *dialect.Dialect) (*Comparison, error) {
+	actions, err := ParseHostScript(ResolveHostScript(script, lookupValues(script, state)))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", device, err)
+	}
+	cur := HostFacts(actions, state)
+	want := map[string]string{}
+	for _, a := range actions {
+		for _, f := range a.Facts {
+			want[f.ID()] = f.Value
+		}
+	}
+	ids := make([]string, 0, len(want))
+	for id := range want {
+		ids = append(ids, id)
+	}
+	sort.Slice(ids, func(i, j int) bool { return naturalLess(ids[i], ids[j]) })
+	var run, des strings.Builder
+	for _, id := range ids {
+		fmt.Fprintf(&run, "%s = %s\n", id, cur[id])
+		fmt.Fprintf(&des, "%s = %s\n", id, want[id])
+	}
+	changed := make([]bool, len(actions))
+	for i, a := range actions {
+		for _, f := range a.Facts {
+			if cur[f.ID()] != f.Value {
+				changed[i] = true
+				break
+			}
+		}
+	}
+	// A setup line (no facts) runs when any later line changes.
+	later := false
+	for i := len(actions) - 1; i >= 0; i-- {
+		if len(actions[i].Facts) == 0 {
+			changed[i] = later
+		}
+		later = later || changed[i]
+	}
+	var lines []string
+	for i, a := range actions {
+		if changed[i] {
+			lines = append(lines, a.Line)
+		}
+	}
+	cs := &ChangeSet{}
+	if len(lines) > 0 {
+		cs.Blocks = []Block{{Lines: lines}}
+	}
+	c := &Comparison{
+		RunningSHA256: Digest(state, d),
+		Running:       run.String(),
+		Desired:       des.String(),
+		Changes:       cs,
+	}
+	c.Diff = Unified(device+" (running)", device+" (fabricgen)", c.Running, c.Desired)
+	return c, nil
+}
+
+// unquote drops double quotes around words ("/sys/…/default_roce_tos").
+func unquote(line string) string { return strings.ReplaceAll(line, `"`, "") }
+
+func parseRoCEMode(a HostAction, args []string) (HostAction, error) {
+	dev, port, mode := "", "1", ""
+	for i := 0; i+1 < len(args); i += 2 {
+		switch args[i] {
+		case "-d":
+			dev = args[i+1]
+		case "-p":
+			port = args[i+1]
+		case "-m":
+			mode = args[i+1]
+		}
+	}
+	if dev == "" || mode == "" {
+		return a, fmt.Errorf("cma_roce_mode needs -d DEV and -m MODE")
+	}
+	a.Read = fmt.Sprintf("cma_roce_mode -d %s -p %s", dev, port)
+	a.Facts = []Fact{{Kind: "roce_mode", Target: dev, Key: "port " + port + " roce_mode", Value: normRoCEMode(mode)}}
+	return a, nil
+}
+
+// normRoCEMode maps "2", "v2", "RoCE v2" to "2" (and the same for 1).
+func normRoCEMode(s string) string {
+	s = strings.ToLower(strings.TrimSpace(s))
+	switch {
+	case strings.HasSuffix(s, "v2") || s == "2":
+		return "2"
+	case strings.HasSuffix(s, "v1") || s == "1":
+		return "1"
+	}
+	return s
+}

@@ -1,0 +1,141 @@
+// Package config turns running and rendered configuration text into the
+// canonical form fabricgen compares: volatile lines dropped, only the
+// sections fabricgen manages kept, children in a stable order. It computes
+// the change set (lines to add, lines to remove with the platform's "no"
+// form, in the right sub-mode) and a patch-compatible unified diff. Host
+// NIC platforms are compared as sets of facts instead (hosts.go).
+//
+// Everything here is pure: text in, text out. push/session fetches the
+// text; push plans and applies with the results.
+package config
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strings"
+
+	"github.com/fabricgen/fabricgen/push/dialect"
+)
+
+// Node is one configuration line and the lines nested under it.
+type Node struct {
+	// Line is the line without indentation or trailing spaces.
+	Line     string
+	Children []*Node
+	// section is the index of the dialect section a top-level node belongs to.
+	section int
+}
+
+// Tree is a parsed configuration: its top-level nodes in order.
+type Tree struct {
+	Nodes []*Node
+}
+
+// Normalize returns text with carriage returns, trailing spaces, blank lines
+// and the dialect's volatile lines (timestamps, "! Command:" headers, "end")
+// removed, ending in a newline. Two fetches of an unchanged device normalise
+// to the same bytes.
+func Normalize(text string, d *dialect.Dialect) string {
+	var b strings.Builder
+	for _, raw := range strings.Split(strings.ReplaceAll(text, "\r", ""), "\n") {
+		line := strings.TrimRight(raw, " \t")
+		t := strings.TrimSpace(line)
+		if t == "" || volatile(t, d) {
+			continue
+		}
+		b.WriteString(line)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// Digest is the hex SHA-256 of the normalised text.
+func Digest(text string, d *dialect.Dialect) string {
+	sum := sha256.Sum256([]byte(Normalize(text, d)))
+	return hex.EncodeToString(sum[:])
+}
+
+func volatile(t string, d *dialect.Dialect) bool {
+	for _, v := range d.Volatile {
+		if v.MatchString(t) {
+			return true
+		}
+	}
+	return false
+}
+
+// Parse reads indented configuration text into a tree. A line indented
+// deeper than the one before it is that line's child; tabs count as one
+// level. Volatile lines are dropped first.
+func Parse(text string, d *dialect.Dialect) *Tree {
+	type frame struct {
+		indent int
+		node   *Node
+	}
+	t := &Tree{}
+	var stack []frame
+	for _, line := range strings.Split(Normalize(text, d), "\n") {
+		trimmed := strings.TrimSpace(line)
+		if trimmed == "" {
+			continue
+		}
+		ind := indentOf(line)
+		n := &Node{Line: trimmed}
+		for len(stack) > 0 && stack[len(stack)-1].indent >= ind {
+			stack = stack[:len(stack)-1]
+		}
+		if len(stack) == 0 {
+			t.Nodes = append(t.Nodes, n)
+		} else {
+			p := stack[len(stack)-1].node
+			p.Children = append(p.Children, n)
+		}
+		stack = append(stack, frame{ind, n})
+	}
+	return t
+}
+
+func indentOf(line string) int {
+	n := 0
+	for _, r := range line {
+		switch r {
+		case ' ':
+			n++
+		case '\t':
+			n += 8
+		default:
+			return n
+		}
+	}
+	return n
+}
+
+// Text prints the tree with indent spaces per level, ending in a newline
+// (empty for an empty tree).
+func (t *Tree) Text(indent int) string {
+	var b strings.Builder
+	var walk func(ns []*Node, depth int)
+	walk = func(ns []*Node, depth int) {
+		for _, n := range ns {
+			b.WriteString(strings.Repeat(" ", depth*indent))
+			b.WriteString(n.Line)
+			b.WriteByte('\n')
+			walk(n.Children, depth+1)
+		}
+	}
+	walk(t.Nodes, 0)
+	return b.String()
+}
+
+// Lines counts the lines of the tree.
+func (t *Tree) Lines() int {
+	var count func(ns []*Node) int
+	count = func(ns []*Node) int {
+		c := 0
+		for _, n := range ns {
+			c += 1 + count(n.Children)
+		}
+		return c
+	}
+	return count(t.Nodes)
+}

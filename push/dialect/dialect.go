@@ -1,0 +1,137 @@
+// Package dialect holds fabricgen's allowlist of push platforms as data:
+// for each platform, how to open a session (scrapligo definition or prompt),
+// how to read the running config, which lines are volatile, which sections
+// fabricgen manages, and which transaction the platform offers.
+//
+// Nothing here does I/O. push/session opens sessions from a Dialect,
+// push/config normalises and diffs with it, and push applies with its
+// Transaction.
+package dialect
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/fabricgen/fabricgen/schema"
+)
+
+// Transaction names how a platform stages, verifies and undoes a change.
+type Transaction string
+
+// Transactions fabricgen knows.
+const (
+	// TxnSession is an EOS configuration session: configure session NAME,
+	// the lines, show session-config diffs, commit timer, then commit to
+	// confirm or abort to discard.
+	TxnSession Transaction = "config-session"
+	// TxnCheckpoint is NX-OS: checkpoint NAME, configure terminal with the
+	// lines, rollback running-config checkpoint NAME on failure.
+	TxnCheckpoint Transaction = "checkpoint"
+	// TxnHost runs idempotent commands one at a time on a host shell, reads
+	// the state back, and re-applies the saved values on failure.
+	TxnHost Transaction = "host-commands"
+)
+
+// Driver says which scrapligo driver a platform uses.
+type Driver string
+
+// scrapligo drivers.
+const (
+	// DriverNetwork is scrapligo's network driver with a built-in platform
+	// definition (privilege levels, paging off on open, failure strings).
+	DriverNetwork Driver = "network"
+	// DriverGeneric is scrapligo's generic driver with our own prompt.
+	DriverGeneric Driver = "generic"
+)
+
+// Section is one kind of configuration stanza fabricgen manages.
+type Section struct {
+	// Name describes the section in messages ("qos map", "interface").
+	Name string
+	// Match matches the stanza's top-level line.
+	Match *regexp.Regexp
+	// Named means the stanza defines a named object (ACL, class-map,
+	// policy-map); fabricgen owns it only when the rendered config
+	// defines an object of the same name, so other teams' objects are
+	// never shown or touched. The name is Match's first submatch.
+	Named bool
+	// Shared means the stanza is not fabricgen's (an interface): only the
+	// child lines matching Children are managed, and only when the
+	// rendered config has the stanza.
+	Shared   bool
+	Children []*regexp.Regexp
+	// Ordered means the order of the children is significant (policy-map
+	// classes are matched first to last); otherwise children are compared
+	// as a set and printed in natural order.
+	Ordered bool
+}
+
+// Dialect is everything push needs to know about one platform.
+type Dialect struct {
+	Platform schema.Platform
+	Driver   Driver
+	// Scrapli is the scrapligo built-in platform name (DriverNetwork only).
+	Scrapli string
+	// Prompt is the prompt regexp for DriverGeneric.
+	Prompt string
+	// OnOpen are commands sent after login (paging off) for DriverGeneric;
+	// the network driver's definitions carry their own.
+	OnOpen []string
+	// FailedWhenContains are output substrings meaning "the device
+	// rejected the input", for DriverGeneric (the network definitions
+	// carry their own).
+	FailedWhenContains []string
+	// ShowRunning is the command printing the running config.
+	ShowRunning string
+	// Volatile lines are dropped before anything is hashed or compared.
+	Volatile []*regexp.Regexp
+	// Indent is the number of spaces per nesting level in the running config.
+	Indent int
+	// Sections lists the managed stanzas, in the order changes are applied.
+	Sections []Section
+	// Negate returns the command undoing one config line.
+	Negate func(line string) string
+	// Transaction is how the platform applies a change safely.
+	Transaction Transaction
+	// Host is true for host NIC platforms, whose "config" is a set of facts.
+	Host bool
+}
+
+// Lookup returns the dialect for a platform, or an error naming the
+// platforms fabricgen can push to. Platform names never reach scrapligo
+// unless they are in this allowlist (scrapligo would read an unknown name
+// as a file path or URL).
+func Lookup(p schema.Platform) (*Dialect, error) {
+	switch p {
+	case schema.AristaEOS:
+		return eos(), nil
+	case schema.CiscoNXOS:
+		return nxos(), nil
+	case schema.NvidiaMLNX:
+		return host(schema.NvidiaMLNX), nil
+	case schema.LinuxDCB:
+		return host(schema.LinuxDCB), nil
+	}
+	return nil, fmt.Errorf("platform %q: plan and apply support %s; render its config with `fabricgen render` and push it by hand",
+		p, strings.Join(Supported(), ", "))
+}
+
+// Supported lists the platform names Lookup accepts, sorted.
+func Supported() []string {
+	out := []string{string(schema.AristaEOS), string(schema.CiscoNXOS), string(schema.NvidiaMLNX), string(schema.LinuxDCB)}
+	sort.Strings(out)
+	return out
+}
+
+// negateNo is the Cisco-style negation: "no X" for X, and X for "no X".
+func negateNo(line string) string {
+	t := strings.TrimSpace(line)
+	if rest, ok := strings.CutPrefix(t, "no "); ok {
+		return rest
+	}
+	return "no " + t
+}
+
+func re(s string) *regexp.Regexp { return regexp.MustCompile(s) }

@@ -1,0 +1,83 @@
+package dialect
+
+import (
+	"regexp"
+
+	"github.com/fabricgen/fabricgen/schema"
+)
+
+// eos is Arista EOS. Running-config form: "!"-separated stanzas, 3-space
+// indentation, "! Command:" / "! device:" / "! boot system" header comments
+// (volatile, as scrapli_cfg strips them), "end" last. Session commands follow
+// Arista's configuration-session documentation (configure session, show
+// session-config diffs, commit timer hh:mm:ss, abort), as napalm's EOS driver
+// uses them.
+func eos() *Dialect {
+	ifChildren := []*regexp.Regexp{
+		re(`^mtu \d+$`),
+		re(`^(no )?qos (trust|cos|dscp)\b`),
+		re(`^service-policy type (qos|quality-of-service) input \S+$`),
+		re(`^(no )?priority-flow-control\b`),
+		re(`^(uc-|mc-)?tx-queue \d+$`),
+		re(`^ip access-group \S+ (in|out)$`),
+	}
+	return &Dialect{
+		Platform:    schema.AristaEOS,
+		Driver:      DriverNetwork,
+		Scrapli:     "arista_eos",
+		ShowRunning: "show running-config",
+		Volatile: []*regexp.Regexp{
+			re(`^!`),
+			re(`^end$`),
+		},
+		Indent: 3,
+		Sections: []Section{
+			{Name: "qos map", Match: re(`^qos (map|rewrite|random-detect)\b`)},
+			{Name: "pfc watchdog", Match: re(`^priority-flow-control (pause watchdog|all)\b`)},
+			{Name: "ip access-list", Match: re(`^ip access-list (?:standard )?(\S+)$`), Named: true},
+			{Name: "class-map", Match: re(`^class-map type qos (?:match-any |match-all )?(\S+)$`), Named: true},
+			{Name: "policy-map", Match: re(`^policy-map type (?:quality-of-service|qos) (\S+)$`), Named: true, Ordered: true},
+			{Name: "qos profile", Match: re(`^qos profile (\S+)$`), Named: true},
+			{Name: "interface", Match: re(`^interface (\S+)$`), Shared: true, Children: ifChildren},
+		},
+		Negate:      negateNo,
+		Transaction: TxnSession,
+	}
+}
+
+// nxos is Cisco NX-OS (Nexus 9000). Running-config form: 2-space
+// indentation, "!Command:", "!Running configuration last done at", "!Time:"
+// header comments (volatile, per scrapli_cfg's NX-OS patterns), "version"
+// line. Checkpoint commands follow Cisco's NX-OS System Management guide
+// ("Configuring Rollback": checkpoint NAME, rollback running-config
+// checkpoint NAME, no checkpoint NAME).
+func nxos() *Dialect {
+	ifChildren := []*regexp.Regexp{
+		re(`^mtu \d+$`),
+		re(`^(no )?priority-flow-control\b`),
+		re(`^service-policy type (qos|queuing|network-qos) (input|output) \S+$`),
+		re(`^ip (port )?access-group \S+ (in|out)$`),
+	}
+	return &Dialect{
+		Platform:    schema.CiscoNXOS,
+		Driver:      DriverNetwork,
+		Scrapli:     "cisco_nxos",
+		ShowRunning: "show running-config",
+		Volatile: []*regexp.Regexp{
+			re(`^!`),
+			re(`^version \S+`),
+			re(`^end$`),
+		},
+		Indent: 2,
+		Sections: []Section{
+			{Name: "pfc watchdog", Match: re(`^priority-flow-control (watch-dog|fixed-restore|auto-restore|recover)\b`)},
+			{Name: "ip access-list", Match: re(`^ip access-list (\S+)$`), Named: true},
+			{Name: "class-map", Match: re(`^class-map type (?:qos|network-qos|queuing) (?:match-any |match-all )?(\S+)$`), Named: true},
+			{Name: "policy-map", Match: re(`^policy-map type (?:qos|network-qos|queuing) (\S+)$`), Named: true, Ordered: true},
+			{Name: "system qos", Match: re(`^system qos$`)},
+			{Name: "interface", Match: re(`^interface (\S+)$`), Shared: true, Children: ifChildren},
+		},
+		Negate:      negateNo,
+		Transaction: TxnCheckpoint,
+	}
+}

@@ -1,0 +1,112 @@
+package push
+
+import (
+	"fmt"
+	"path"
+	"time"
+
+	"github.com/fabricgen/fabricgen/push/session"
+	"github.com/fabricgen/fabricgen/schema"
+)
+
+// DefaultParallelism is the number of devices worked on at once unless
+// Options.Parallelism says otherwise.
+const DefaultParallelism = 16
+
+// Options configure plan and apply.
+type Options struct {
+	// Parallelism bounds the devices in flight (default 16).
+	Parallelism int
+	// Timeout bounds the SSH handshake and each command on one device.
+	Timeout time.Duration
+	// HostKeys verifies device host keys.
+	HostKeys *session.HostKeys
+	// Inventory maps device names to "host:port", overriding mgmt_address.
+	Inventory map[string]string
+	// Getenv reads password and passphrase variables (default: none set).
+	Getenv func(string) string
+	// Prompt asks for a key passphrase when no variable holds it; nil
+	// when not interactive.
+	Prompt func(msg string) (string, error)
+	// Events receives progress; it may be nil. It is called from many
+	// goroutines.
+	Events func(Event)
+}
+
+// Event is a progress report for one device.
+type Event struct {
+	Device string
+	// Step is what is happening: "connect", "fetch", "backup", "stage",
+	// "verify", "commit", "rollback", "done".
+	Step string
+	// Done is true on the device's last event.
+	Done bool
+}
+
+func (o *Options) emit(dev, step string, done bool) {
+	if o.Events != nil {
+		o.Events(Event{Device: dev, Step: step, Done: done})
+	}
+}
+
+func (o *Options) parallelism() int {
+	if o.Parallelism <= 0 {
+		return DefaultParallelism
+	}
+	return o.Parallelism
+}
+
+func (o *Options) timeout() time.Duration {
+	if o.Timeout <= 0 {
+		return 30 * time.Second
+	}
+	return o.Timeout
+}
+
+func (o *Options) getenv(k string) string {
+	if o.Getenv == nil {
+		return ""
+	}
+	return o.Getenv(k)
+}
+
+// address is the device's SSH address: the inventory's, else mgmt_address.
+func (o *Options) address(d *schema.Device) string {
+	if a, ok := o.Inventory[d.Name]; ok {
+		return a
+	}
+	return d.MgmtAddress.V
+}
+
+// SelectDevices returns the fabric's devices matching any of the globs
+// (all devices when globs is empty), in the fabric's order; a glob
+// matching nothing is an error naming it.
+func SelectDevices(f *schema.Fabric, globs []string) ([]*schema.Device, error) {
+	if len(globs) == 0 {
+		return f.Devices, nil
+	}
+	hit := make([]bool, len(globs))
+	var out []*schema.Device
+	for _, d := range f.Devices {
+		matched := false
+		for i, g := range globs {
+			ok, err := path.Match(g, d.Name)
+			if err != nil {
+				return nil, fmt.Errorf("--device %q: %w", g, err)
+			}
+			if ok {
+				hit[i] = true
+				matched = true
+			}
+		}
+		if matched {
+			out = append(out, d)
+		}
+	}
+	for i, g := range globs {
+		if !hit[i] {
+			return nil, fmt.Errorf("--device %q matches no device of fabric %s", g, f.Name)
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,166 @@
+package push
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"strings"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/fabricgen/fabricgen/push/config"
+	"github.com/fabricgen/fabricgen/push/dialect"
+	"github.com/fabricgen/fabricgen/push/planfile"
+	"github.com/fabricgen/fabricgen/push/session"
+	"github.com/fabricgen/fabricgen/schema"
+)
+
+// Input is one device to plan: the device and its rendered config.
+type Input struct {
+	Device   *schema.Device
+	Rendered []byte
+}
+
+// Plan fetches every input device's state in parallel (Options.Parallelism
+// sessions at most, one per device) and compares it with the rendered
+// config. A device that cannot be planned (unreachable, refused host key,
+// missing password variable) gets status "error" with the reason; the
+// other devices are still planned. The error return is for a cancelled
+// context only.
+func Plan(ctx context.Context, f *schema.Fabric, inputs []Input, toolVersion string, opts Options) (*planfile.Plan, error) {
+	p := &planfile.Plan{
+		FormatVersion: planfile.FormatVersion,
+		ToolVersion:   toolVersion,
+		Fabric:        f.Name,
+		Dir:           f.Dir,
+		IntentDigest:  f.Digest,
+		Devices:       make([]*planfile.Device, len(inputs)),
+	}
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(opts.parallelism())
+	for i, in := range inputs {
+		g.Go(func() error {
+			p.Devices[i] = planDevice(gctx, in, &opts)
+			return nil
+		})
+	}
+	_ = g.Wait()
+	if err := ctx.Err(); err != nil {
+		return p, fmt.Errorf("plan interrupted: %w", err)
+	}
+	return p, nil
+}
+
+func planDevice(ctx context.Context, in Input, opts *Options) *planfile.Device {
+	d := in.Device
+	sum := sha256.Sum256(in.Rendered)
+	pd := &planfile.Device{
+		Name:           d.Name,
+		Platform:       string(d.Platform.V),
+		Address:        opts.address(d),
+		Rendered:       string(in.Rendered),
+		RenderedSHA256: hex.EncodeToString(sum[:]),
+	}
+	defer opts.emit(d.Name, "done", true)
+	fail := func(err error) *planfile.Device {
+		pd.Status = planfile.StatusError
+		pd.Error = err.Error()
+		return pd
+	}
+	dl, err := dialect.Lookup(d.Platform.V)
+	if err != nil {
+		return fail(err)
+	}
+	opts.emit(d.Name, "connect", false)
+	conn, err := connect(ctx, d, dl, pd.Address, opts)
+	if err != nil {
+		return fail(err)
+	}
+	defer conn.Close()
+	opts.emit(d.Name, "fetch", false)
+	running, err := fetch(conn, dl, pd.Rendered)
+	if err != nil {
+		return fail(err)
+	}
+	cmp, err := config.Compare(d.Name, running, pd.Rendered, dl)
+	if err != nil {
+		return fail(err)
+	}
+	pd.RunningSHA256 = cmp.RunningSHA256
+	pd.Diff = cmp.Diff
+	pd.Status = planfile.StatusUnchanged
+	if !cmp.Changes.Empty() {
+		pd.Status = planfile.StatusChange
+		pd.Changes = cmp.Changes
+	}
+	return pd
+}
+
+// connect resolves the device's credentials and opens a session.
+func connect(ctx context.Context, d *schema.Device, dl *dialect.Dialect, addr string, opts *Options) (*session.Conn, error) {
+	auth, err := session.ResolveAuth(d.Name, d.Credentials, opts.getenv, opts.Prompt)
+	if err != nil {
+		return nil, err
+	}
+	if opts.HostKeys == nil {
+		return nil, fmt.Errorf("%s: no host key policy: pass --known-hosts FILE or --insecure-ignore-host-key", d.Name)
+	}
+	conn, err := session.Open(ctx, session.Target{
+		Name:     d.Name,
+		Addr:     addr,
+		Dialect:  dl,
+		Auth:     auth,
+		HostKeys: opts.HostKeys,
+		Timeout:  opts.timeout(),
+		Getenv:   opts.getenv,
+	})
+	if err != nil {
+		return nil, scrub(err, auth.Secrets())
+	}
+	return conn, nil
+}
+
+// fetch reads the device state compared by config.Compare: the running
+// config of a switch, the read-back of every fact a host script sets.
+func fetch(conn *session.Conn, dl *dialect.Dialect, rendered string) (string, error) {
+	if !dl.Host {
+		return conn.RunningConfig()
+	}
+	var cmds, outs []string
+	values := map[string]string{}
+	for _, l := range config.HostLookups(rendered) {
+		out, err := conn.Show(l.Command)
+		if err != nil {
+			return "", fmt.Errorf("preamble %s=$(%s): %w", l.Var, l.Command, err)
+		}
+		values[l.Var] = strings.TrimSpace(out)
+		cmds, outs = append(cmds, l.Command), append(outs, out)
+	}
+	reads, err := config.HostReadCommands(config.ResolveHostScript(rendered, values), dl)
+	if err != nil {
+		return "", err
+	}
+	for _, c := range reads {
+		out, err := conn.Show(c)
+		if err != nil {
+			return "", err
+		}
+		cmds, outs = append(cmds, c), append(outs, out)
+	}
+	return config.HostState(cmds, outs), nil
+}
+
+// scrub replaces any secret in an error message; secrets should never get
+// there, and this keeps it so even if a library echoes its input.
+func scrub(err error, secrets []string) error {
+	msg := err.Error()
+	clean := msg
+	for _, s := range secrets {
+		clean = strings.ReplaceAll(clean, s, "<redacted>")
+	}
+	if clean == msg {
+		return err
+	}
+	return fmt.Errorf("%s", clean)
+}

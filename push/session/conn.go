@@ -1,0 +1,273 @@
+// Package session opens one SSH session per device with scrapligo v1.4
+// over fabricgen's own x/crypto transport (agent and passphrase keys,
+// known_hosts verification with fingerprints, a bounded handshake), and
+// runs commands and configuration lines on it. A device rejecting a line
+// is reported as data (Rejected), a broken session as an error.
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/scrapli/scrapligo/driver/generic"
+	"github.com/scrapli/scrapligo/driver/network"
+	"github.com/scrapli/scrapligo/driver/opoptions"
+	"github.com/scrapli/scrapligo/driver/options"
+	"github.com/scrapli/scrapligo/platform"
+	"github.com/scrapli/scrapligo/response"
+	"github.com/scrapli/scrapligo/util"
+	"golang.org/x/crypto/ssh"
+
+	"github.com/fabricgen/fabricgen/push/dialect"
+)
+
+// Target is one device to open a session to.
+type Target struct {
+	// Name is the device name, used in messages.
+	Name string
+	// Addr is host or host:port (port 22 when absent).
+	Addr     string
+	Dialect  *dialect.Dialect
+	Auth     *Auth
+	HostKeys *HostKeys
+	// Timeout bounds the handshake and each operation.
+	Timeout time.Duration
+	// Getenv reads SSH_AUTH_SOCK for agent auth.
+	Getenv func(string) string
+}
+
+// Conn is an open session to one device. It is not safe for concurrent
+// use: one goroutine per device.
+type Conn struct {
+	t       Target
+	tr      *sshTransport
+	net     *network.Driver
+	gen     *generic.Driver
+	release func()
+	stop    func() bool
+}
+
+// Rejected is a line the device refused, with its error output.
+type Rejected struct {
+	Input  string
+	Output string
+}
+
+func (r *Rejected) Error() string {
+	return fmt.Sprintf("the device rejected %q: %s", r.Input, strings.TrimSpace(r.Output))
+}
+
+// Open connects, authenticates, verifies the host key, and gets to the
+// platform's operational prompt with paging off. It gives up when ctx ends
+// or Timeout passes, however far the handshake got.
+func Open(ctx context.Context, t Target) (*Conn, error) {
+	if t.Timeout <= 0 {
+		t.Timeout = 30 * time.Second
+	}
+	if t.Getenv == nil {
+		t.Getenv = func(string) string { return "" }
+	}
+	host, port, err := splitAddr(t.Addr)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", t.Name, err)
+	}
+	methods, release, err := t.Auth.methods(t.Getenv)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", t.Name, err)
+	}
+	cfg := &ssh.ClientConfig{
+		User:              t.Auth.Username,
+		Auth:              methods,
+		HostKeyCallback:   t.HostKeys.Callback(),
+		HostKeyAlgorithms: t.HostKeys.Algorithms(net.JoinHostPort(host, strconv.Itoa(port))),
+		Timeout:           t.Timeout,
+	}
+	c := &Conn{t: t, tr: &sshTransport{config: cfg, handshake: t.Timeout}, release: release}
+	opts := []util.Option{
+		options.WithCustomTransport(c.tr),
+		options.WithPort(port),
+		options.WithAuthUsername(t.Auth.Username),
+		options.WithTimeoutOps(t.Timeout),
+		options.WithTermWidth(511),
+	}
+	switch t.Dialect.Driver {
+	case dialect.DriverNetwork:
+		if pw := t.Auth.Password(); pw != "" {
+			opts = append(opts, options.WithAuthSecondary(pw))
+		}
+		p, err := platform.NewPlatform(t.Dialect.Scrapli, host, opts...)
+		if err != nil {
+			release()
+			return nil, fmt.Errorf("%s: scrapligo platform %s: %w", t.Name, t.Dialect.Scrapli, err)
+		}
+		if c.net, err = p.GetNetworkDriver(); err != nil {
+			release()
+			return nil, fmt.Errorf("%s: scrapligo driver: %w", t.Name, err)
+		}
+	default:
+		opts = append(opts,
+			options.WithPromptPattern(regexp.MustCompile(t.Dialect.Prompt)),
+			options.WithFailedWhenContains(t.Dialect.FailedWhenContains),
+		)
+		if c.gen, err = generic.NewDriver(host, opts...); err != nil {
+			release()
+			return nil, fmt.Errorf("%s: scrapligo driver: %w", t.Name, err)
+		}
+	}
+	c.stop = context.AfterFunc(ctx, func() { _ = c.tr.Close() })
+
+	done := make(chan error, 1)
+	go func() {
+		if c.net != nil {
+			done <- c.net.Open()
+			return
+		}
+		err := c.gen.Open()
+		for _, cmd := range t.Dialect.OnOpen {
+			if err != nil {
+				break
+			}
+			_, err = c.gen.SendCommand(cmd)
+		}
+		done <- err
+	}()
+	timer := time.NewTimer(t.Timeout + t.Timeout/2)
+	defer timer.Stop()
+	select {
+	case err = <-done:
+	case <-timer.C:
+		_ = c.tr.Close()
+		<-done
+		err = fmt.Errorf("no prompt within %s", t.Timeout)
+	case <-ctx.Done():
+		_ = c.tr.Close()
+		<-done
+		err = ctx.Err()
+	}
+	if err != nil {
+		c.stop()
+		_ = c.tr.Close()
+		release()
+		if hk, ok := errors.AsType[*HostKeyError](err); ok {
+			return nil, fmt.Errorf("%s: %w", t.Name, hk)
+		}
+		return nil, fmt.Errorf("%s: open session to %s: %w", t.Name, t.Addr, err)
+	}
+	return c, nil
+}
+
+func splitAddr(addr string) (string, int, error) {
+	if addr == "" {
+		return "", 0, errors.New("no management address: set mgmt_address in the intent or pass --inventory")
+	}
+	host, portS, err := net.SplitHostPort(addr)
+	if err != nil {
+		return strings.Trim(addr, "[]"), 22, nil
+	}
+	port, err := strconv.Atoi(portS)
+	if err != nil || port <= 0 || port > 65535 {
+		return "", 0, fmt.Errorf("management address %q: port must be 1-65535", addr)
+	}
+	return host, port, nil
+}
+
+// Close ends the session without waiting on the device.
+func (c *Conn) Close() error {
+	c.stop()
+	defer c.release()
+	if c.net != nil {
+		return c.net.Channel.Close()
+	}
+	return c.gen.Channel.Close()
+}
+
+// Alive reports whether the connection is still up.
+func (c *Conn) Alive() bool { return c.tr.IsAlive() }
+
+// Command runs one operational command and returns the response; a device
+// rejection is in resp.Failed, a broken session in err.
+func (c *Conn) Command(cmd string) (*response.Response, error) {
+	var r *response.Response
+	var err error
+	if c.net != nil {
+		r, err = c.net.SendCommand(cmd, opoptions.WithTimeoutOps(c.t.Timeout))
+	} else {
+		r, err = c.gen.SendCommand(cmd, opoptions.WithTimeoutOps(c.t.Timeout))
+	}
+	if err != nil {
+		return nil, c.wrap(cmd, err)
+	}
+	return r, nil
+}
+
+// Show runs a command whose output is wanted; a rejection is an error.
+func (c *Conn) Show(cmd string) (string, error) {
+	r, err := c.Command(cmd)
+	if err != nil {
+		return "", err
+	}
+	if r.Failed != nil {
+		return "", fmt.Errorf("%s: %w", c.t.Name, &Rejected{Input: cmd, Output: r.Result})
+	}
+	return r.Result, nil
+}
+
+// RunningConfig prints the platform's running config.
+func (c *Conn) RunningConfig() (string, error) {
+	return c.Show(c.t.Dialect.ShowRunning)
+}
+
+// Configure sends config lines in the given privilege level ("" for
+// configuration), stopping at the first rejected line, which it returns as
+// *Rejected (with err nil: the session is fine). It returns the joined
+// output of the lines sent.
+func (c *Conn) Configure(lines []string, level string) (string, *Rejected, error) {
+	if c.net == nil {
+		return "", nil, fmt.Errorf("%s: platform %s has no configuration mode", c.t.Name, c.t.Dialect.Platform)
+	}
+	opts := []util.Option{opoptions.WithStopOnFailed(), opoptions.WithTimeoutOps(c.t.Timeout)}
+	if level != "" {
+		opts = append(opts, opoptions.WithPrivilegeLevel(level))
+	}
+	mr, err := c.net.SendConfigs(lines, opts...)
+	if err != nil {
+		return "", nil, c.wrap("configuration", err)
+	}
+	var out strings.Builder
+	for _, r := range mr.Responses {
+		out.WriteString(r.Result)
+		if r.Failed != nil {
+			return out.String(), &Rejected{Input: r.Input, Output: r.Result}, nil
+		}
+		if r.Result != "" {
+			out.WriteByte('\n')
+		}
+	}
+	return out.String(), nil, nil
+}
+
+// AddPrivilege registers a privilege level (a configuration session's
+// prompt) with the network driver.
+func (c *Conn) AddPrivilege(p *network.PrivilegeLevel) {
+	if c.net == nil {
+		return
+	}
+	c.net.PrivilegeLevels[p.Name] = p
+	c.net.UpdatePrivileges()
+}
+
+func (c *Conn) wrap(what string, err error) error {
+	if errors.Is(err, ErrConnectionLost) || !c.tr.IsAlive() {
+		return fmt.Errorf("%s: %s: %w", c.t.Name, what, ErrConnectionLost)
+	}
+	if errors.Is(err, util.ErrTimeoutError) {
+		return fmt.Errorf("%s: %s: no answer within %s: %w", c.t.Name, what, c.t.Timeout, err)
+	}
+	return fmt.Errorf("%s: %s: %w", c.t.Name, what, err)
+}

@@ -1,0 +1,205 @@
+package push
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/scrapli/scrapligo/driver/network"
+	"github.com/scrapli/scrapligo/response"
+
+	"github.com/fabricgen/fabricgen/push/config"
+	"github.com/fabricgen/fabricgen/push/session"
+)
+
+// eosSession stages the change in an EOS configuration session, shows the
+// device's own diff, commits with a timer, verifies, then confirms. Any
+// failure aborts the session (an uncommitted session is discarded by the
+// device even when the connection drops) and checks the device is back to
+// its backup. Commands per the EOS User Manual, "Configuration sessions":
+// configure session NAME, show session-config diffs, commit timer
+// hh:mm:ss, configure session NAME commit, configure session NAME abort.
+func (a *applier) eosSession() outcome {
+	name := a.txnName()
+	level := &network.PrivilegeLevel{
+		Name: name,
+		// EOS shows a truncated session name: leaf1(config-s-fabric)#,
+		// and sub-modes after it: leaf1(config-s-fabric-if-Et1)#.
+		Pattern:      `(?im)^[\w.\-@()/: ]{1,63}\(config-s-[\w.\-@/:]{0,63}\)#\s?$`,
+		PreviousPriv: "privilege-exec",
+		Deescalate:   "end",
+		Escalate:     "configure session " + name,
+	}
+	a.conn.AddPrivilege(level)
+	abort := func(why string) outcome {
+		a.opts.emit(a.pd.Name, "rollback", false)
+		if a.conn.Alive() {
+			_, _ = a.conn.Command("configure session " + name + " abort")
+		} else if err := a.reconnect(); err == nil {
+			a.conn.AddPrivilege(level)
+			_, _ = a.conn.Command("configure session " + name + " abort")
+		}
+		return a.rolledBack(why)
+	}
+	_, rej, err := a.conn.Configure(a.pd.Changes.Commands(), name)
+	if err != nil {
+		return abort(fmt.Sprintf("staging failed: %v", err))
+	}
+	if rej != nil {
+		return abort(rej.Error())
+	}
+	diffs, rej, err := a.conn.Configure([]string{"show session-config diffs"}, name)
+	if err != nil {
+		return abort(fmt.Sprintf("show session-config diffs: %v", err))
+	}
+	if rej != nil {
+		return abort(rej.Error())
+	}
+	timer := fmtTimer(a.opts.CommitTimer)
+	a.opts.emit(a.pd.Name, "commit", false)
+	if _, rej, err = a.conn.Configure([]string{"commit timer " + timer}, name); err != nil || rej != nil {
+		return abort(fmt.Sprintf("commit timer %s: %v", timer, firstErr(err, rej)))
+	}
+	ok, left, err := a.converged()
+	if err != nil {
+		return abort(fmt.Sprintf("verify after commit: %v", err))
+	}
+	if !ok {
+		return abort(fmt.Sprintf("verify after commit: %d lines still differ from the rendered config", left))
+	}
+	r, err := a.conn.Command("configure session " + name + " commit")
+	if err != nil || r.Failed != nil {
+		return abort(fmt.Sprintf("confirm the commit: %v", firstErr(err, rejection(r))))
+	}
+	return outcome{status: StatusApplied, deviceDiff: strings.TrimSpace(diffs)}
+}
+
+// nxosCheckpoint takes a checkpoint, applies the lines in configuration
+// mode, verifies, and rolls back to the checkpoint on any failure (NX-OS
+// keeps lines already applied when a session drops). Commands per Cisco's
+// NX-OS System Management Configuration Guide, "Configuring the Rollback
+// Feature": checkpoint NAME, rollback running-config checkpoint NAME,
+// no checkpoint NAME.
+func (a *applier) nxosCheckpoint() outcome {
+	name := a.txnName()
+	if r, err := a.conn.Command("checkpoint " + name); err != nil || r.Failed != nil {
+		return outcome{status: StatusFailed, reason: fmt.Sprintf("take checkpoint %s (nothing was changed): %v", name, firstErr(err, rejection(r)))}
+	}
+	cleanup := func() { _, _ = a.conn.Command("no checkpoint " + name) }
+	rollback := func(why string) outcome {
+		a.opts.emit(a.pd.Name, "rollback", false)
+		if !a.conn.Alive() {
+			if err := a.reconnect(); err != nil {
+				return outcome{status: StatusFailed, reason: why + "; " + err.Error() + "; roll back by hand: rollback running-config checkpoint " + name}
+			}
+		}
+		r, err := a.conn.Command("rollback running-config checkpoint " + name)
+		if err != nil || r.Failed != nil {
+			return outcome{status: StatusFailed, reason: why + "; rollback running-config checkpoint " + name + " failed: " + firstErr(err, rejection(r)).Error()}
+		}
+		out := a.rolledBack(why)
+		cleanup()
+		return out
+	}
+	a.opts.emit(a.pd.Name, "stage", false)
+	_, rej, err := a.conn.Configure(a.pd.Changes.Commands(), "")
+	if err != nil {
+		return rollback(fmt.Sprintf("applying failed: %v", err))
+	}
+	if rej != nil {
+		return rollback(rej.Error())
+	}
+	ok, left, err := a.converged()
+	if err != nil {
+		return rollback(fmt.Sprintf("verify: %v", err))
+	}
+	if !ok {
+		return rollback(fmt.Sprintf("verify: %d lines still differ from the rendered config", left))
+	}
+	cleanup()
+	return outcome{status: StatusApplied}
+}
+
+var reExit = regexp.MustCompile(`(?m)^\s*(\d+)\s*$`)
+
+// hostCommands runs the changed, idempotent action lines one at a time,
+// checking each exit status, then reads the state back. On failure it
+// restores every fact that differs from the backup with the matching
+// setter and checks the host is back to its backup.
+func (a *applier) hostCommands() outcome {
+	for _, line := range a.pd.Changes.Commands() {
+		r, err := a.conn.Command(line)
+		if err != nil {
+			return a.hostRestore(fmt.Sprintf("%q: %v", line, err))
+		}
+		if r.Failed != nil {
+			return a.hostRestore(fmt.Sprintf("the host rejected %q: %s", line, strings.TrimSpace(r.Result)))
+		}
+		rc, err := a.conn.Show("echo $?")
+		if err != nil {
+			return a.hostRestore(fmt.Sprintf("%q: %v", line, err))
+		}
+		m := reExit.FindStringSubmatch(rc)
+		if m == nil || m[1] != "0" {
+			return a.hostRestore(fmt.Sprintf("%q exited with status %s: %s", line, strings.TrimSpace(rc), strings.TrimSpace(r.Result)))
+		}
+	}
+	ok, left, err := a.converged()
+	if err != nil {
+		return a.hostRestore(fmt.Sprintf("read back: %v", err))
+	}
+	if !ok {
+		return a.hostRestore(fmt.Sprintf("read back: %d settings still differ from the script", left))
+	}
+	return outcome{status: StatusApplied}
+}
+
+func (a *applier) hostRestore(why string) outcome {
+	a.opts.emit(a.pd.Name, "rollback", false)
+	if !a.conn.Alive() {
+		if err := a.reconnect(); err != nil {
+			return outcome{status: StatusFailed, reason: why + "; " + err.Error()}
+		}
+	}
+	now, err := fetch(a.conn, a.dl, a.pd.Rendered)
+	if err != nil {
+		return outcome{status: StatusFailed, reason: why + "; read state to restore: " + err.Error()}
+	}
+	cmds, err := config.HostRestoreCommands(a.pd.Rendered, a.before, now)
+	if err != nil {
+		return outcome{status: StatusFailed, reason: why + "; " + err.Error()}
+	}
+	for _, c := range cmds {
+		if _, err := a.conn.Command(c); err != nil {
+			return outcome{status: StatusFailed, reason: why + "; restore " + c + ": " + err.Error()}
+		}
+	}
+	return a.rolledBack(why)
+}
+
+// fmtTimer prints a duration as EOS's hh:mm:ss.
+func fmtTimer(d time.Duration) string {
+	s := int(d.Seconds())
+	return fmt.Sprintf("%02d:%02d:%02d", s/3600, s/60%60, s%60)
+}
+
+// firstErr is the session error, else the device's rejection.
+func firstErr(err error, rej *session.Rejected) error {
+	if err != nil {
+		return err
+	}
+	if rej != nil {
+		return rej
+	}
+	return errors.New("the device gave no reason")
+}
+
+// rejection is a response's rejection, or nil.
+func rejection(r *response.Response) *session.Rejected {
+	if r == nil || r.Failed == nil {
+		return nil
+	}
+	return &session.Rejected{Input: r.Input, Output: r.Result}
+}
