@@ -20,8 +20,10 @@ func (x *fixture) rng() schema.Range {
 	return schema.Range{Filename: "fixture.fab.hcl", Start: schema.Pos{Line: x.line, Column: 3, Byte: x.line * 40}, End: schema.Pos{Line: x.line, Column: 20, Byte: x.line*40 + 17}}
 }
 
-func iv(x *fixture, v int) schema.Value[int]   { return schema.Value[int]{V: v, Set: true, Src: x.rng()} }
-func bv(x *fixture, v bool) schema.Value[bool] { return schema.Value[bool]{V: v, Set: true, Src: x.rng()} }
+func iv(x *fixture, v int) schema.Value[int] { return schema.Value[int]{V: v, Set: true, Src: x.rng()} }
+func bv(x *fixture, v bool) schema.Value[bool] {
+	return schema.Value[bool]{V: v, Set: true, Src: x.rng()}
+}
 
 func (x *fixture) class(name string, role schema.ClassRole, dscp []int, prio int, lossless bool, ecn *schema.ECNProfile, sched schema.SchedMode, weight int) *schema.TrafficClass {
 	return &schema.TrafficClass{Name: name, Range: x.rng(), Role: role, RoleRange: x.rng(), DSCP: dscp, DSCPRange: x.rng(),

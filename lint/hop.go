@@ -78,7 +78,9 @@ type Hop struct {
 }
 
 // Note describes what the hop did to the packet's DSCP or class, for traces.
-func (h Hop) Note() string { return ingressNote(h.Arrive, h.Ingress) + egressNote(h.Ingress.DSCP, h.Egress) }
+func (h Hop) Note() string {
+	return ingressNote(h.Arrive, h.Ingress) + egressNote(h.Ingress.DSCP, h.Egress)
+}
 
 // Traverse is the hop semantics: what the device of in does to pkt arriving
 // on in and leaving through out. NICs are described by the same function

@@ -65,8 +65,8 @@ func runCNPIdentity(p *Pass) {
 		for _, d := range cnp.DSCP {
 			if containsInt(c.DSCP, d) {
 				p.Report(Finding{Subject: subjectOr(cnp.DSCPRange, cnp.Range),
-					Message:  fmt.Sprintf("CNP class %q shares DSCP %d with class %q", cnp.Name, d, c.Name),
-					Related:  []Related{{Range: c.DSCPRange, Message: "other class's DSCP set here"}},
+					Message: fmt.Sprintf("CNP class %q shares DSCP %d with class %q", cnp.Name, d, c.Name),
+					Related: []Related{{Range: c.DSCPRange, Message: "other class's DSCP set here"}},
 				})
 			}
 		}

@@ -1,0 +1,197 @@
+package format
+
+import (
+	"encoding/json"
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/fabricgen/fabricgen/lint"
+	"github.com/fabricgen/fabricgen/schema"
+)
+
+// SARIFSchemaURI is the schema the SARIF output declares.
+const SARIFSchemaURI = "https://json.schemastore.org/sarif-2.1.0.json"
+
+type sarifText struct {
+	Text     string `json:"text"`
+	Markdown string `json:"markdown,omitempty"`
+}
+
+type sarifRule struct {
+	ID                   string     `json:"id"`
+	Name                 string     `json:"name"`
+	ShortDescription     sarifText  `json:"shortDescription"`
+	FullDescription      sarifText  `json:"fullDescription"`
+	Help                 sarifText  `json:"help"`
+	DefaultConfiguration sarifLevel `json:"defaultConfiguration"`
+	Properties           sarifProps `json:"properties"`
+}
+
+type sarifLevel struct {
+	Level string `json:"level"`
+}
+
+type sarifProps struct {
+	Tags      []string `json:"tags,omitempty"`
+	Reference string   `json:"reference,omitempty"`
+}
+
+type sarifRegion struct {
+	StartLine   int `json:"startLine"`
+	StartColumn int `json:"startColumn,omitempty"`
+	EndLine     int `json:"endLine,omitempty"`
+	EndColumn   int `json:"endColumn,omitempty"`
+}
+
+type sarifArtifact struct {
+	URI string `json:"uri"`
+}
+
+type sarifPhysical struct {
+	ArtifactLocation sarifArtifact `json:"artifactLocation"`
+	Region           *sarifRegion  `json:"region,omitempty"`
+}
+
+type sarifLocation struct {
+	ID               *int           `json:"id,omitempty"`
+	PhysicalLocation *sarifPhysical `json:"physicalLocation,omitempty"`
+	Message          *sarifText     `json:"message,omitempty"`
+}
+
+type sarifThreadFlowLocation struct {
+	Location sarifLocation `json:"location"`
+}
+
+type sarifThreadFlow struct {
+	Locations []sarifThreadFlowLocation `json:"locations"`
+}
+
+type sarifCodeFlow struct {
+	Message     *sarifText        `json:"message,omitempty"`
+	ThreadFlows []sarifThreadFlow `json:"threadFlows"`
+}
+
+type sarifResult struct {
+	RuleID           string          `json:"ruleId"`
+	RuleIndex        int             `json:"ruleIndex"`
+	Level            string          `json:"level"`
+	Message          sarifText       `json:"message"`
+	Locations        []sarifLocation `json:"locations,omitempty"`
+	RelatedLocations []sarifLocation `json:"relatedLocations,omitempty"`
+	CodeFlows        []sarifCodeFlow `json:"codeFlows,omitempty"`
+	Properties       map[string]any  `json:"properties,omitempty"`
+}
+
+type sarifDriver struct {
+	Name           string      `json:"name"`
+	Version        string      `json:"version,omitempty"`
+	InformationURI string      `json:"informationUri"`
+	Rules          []sarifRule `json:"rules"`
+}
+
+type sarifRun struct {
+	Tool struct {
+		Driver sarifDriver `json:"driver"`
+	} `json:"tool"`
+	Results    []sarifResult `json:"results"`
+	ColumnKind string        `json:"columnKind"`
+}
+
+type sarifLog struct {
+	Schema  string     `json:"$schema"`
+	Version string     `json:"version"`
+	Runs    []sarifRun `json:"runs"`
+}
+
+func sarifLevelOf(s schema.Severity) string {
+	switch s {
+	case schema.SevError:
+		return "error"
+	case schema.SevWarning:
+		return "warning"
+	}
+	return "note"
+}
+
+func physical(r schema.Range) *sarifPhysical {
+	if r.IsZero() {
+		return nil
+	}
+	reg := &sarifRegion{StartLine: max(r.Start.Line, 1), StartColumn: max(r.Start.Column, 1)}
+	if r.End.Line >= r.Start.Line && r.End.Line > 0 {
+		reg.EndLine = r.End.Line
+		if r.End.Line > r.Start.Line || r.End.Column > r.Start.Column {
+			reg.EndColumn = r.End.Column
+		}
+	}
+	return &sarifPhysical{ArtifactLocation: sarifArtifact{URI: filepath.ToSlash(r.Filename)}, Region: reg}
+}
+
+func writeSARIF(w io.Writer, r *Result) error {
+	var run sarifRun
+	run.ColumnKind = "unicodeCodePoints"
+	run.Tool.Driver = sarifDriver{Name: "fabricgen", Version: r.Version, InformationURI: "https://github.com/fabricgen/fabricgen", Rules: []sarifRule{}}
+	rules := r.Rules
+	idx := ruleIndex(rules)
+	for _, f := range r.Findings {
+		if _, ok := idx[f.Rule]; !ok {
+			rules = append(rules, &lint.Rule{ID: f.Rule, Title: f.Rule, Severity: f.Severity, Rationale: f.Rule, Fix: f.Fix})
+			idx[f.Rule] = len(rules) - 1
+		}
+	}
+	for _, rule := range rules {
+		tags := []string{"rocev2", "lossless"}
+		if rule.Path {
+			tags = append(tags, "end-to-end")
+		}
+		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRule{
+			ID: rule.ID, Name: rule.ID, ShortDescription: sarifText{Text: rule.Title},
+			FullDescription:      sarifText{Text: rule.Rationale},
+			Help:                 sarifText{Text: rule.Fix, Markdown: "**Fix:** " + rule.Fix + "\n\n**Why:** " + rule.Rationale + "\n\n**Reference:** " + rule.Reference},
+			DefaultConfiguration: sarifLevel{Level: sarifLevelOf(rule.Severity)},
+			Properties:           sarifProps{Tags: tags, Reference: rule.Reference},
+		})
+	}
+	run.Results = []sarifResult{}
+	for i := range r.Findings {
+		f := &r.Findings[i]
+		res := sarifResult{RuleID: f.Rule, RuleIndex: idx[f.Rule], Level: sarifLevelOf(f.Severity), Message: sarifText{Text: detail(f)}}
+		if pl := physical(f.Subject); pl != nil {
+			res.Locations = []sarifLocation{{PhysicalLocation: pl}}
+		}
+		for j, rel := range f.Related {
+			if pl := physical(rel.Range); pl != nil {
+				id := j + 1
+				res.RelatedLocations = append(res.RelatedLocations, sarifLocation{ID: &id, PhysicalLocation: pl, Message: &sarifText{Text: rel.Message}})
+			}
+		}
+		if len(f.Trace) > 0 {
+			var tf sarifThreadFlow
+			for _, s := range f.Trace {
+				msg := s.Port
+				if s.Note != "" {
+					msg += " (" + s.Note + ")"
+				}
+				tf.Locations = append(tf.Locations, sarifThreadFlowLocation{Location: sarifLocation{Message: &sarifText{Text: msg}}})
+			}
+			res.CodeFlows = []sarifCodeFlow{{Message: &sarifText{Text: "hop trace: " + f.TraceString()}, ThreadFlows: []sarifThreadFlow{tf}}}
+		}
+		props := map[string]any{"count": f.Count}
+		if f.Paths > 0 {
+			props["paths"] = f.Paths
+		}
+		if f.Device != "" {
+			props["device"] = strings.TrimSpace(f.Device)
+		}
+		if f.Port != "" {
+			props["port"] = f.Port
+		}
+		res.Properties = props
+		run.Results = append(run.Results, res)
+	}
+	log := sarifLog{Schema: SARIFSchemaURI, Version: "2.1.0", Runs: []sarifRun{run}}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(log)
+}
