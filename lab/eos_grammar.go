@@ -71,6 +71,10 @@ func eosGrammar() grammar {
 		r("load-interval", eosNum).ident(firstN(1)),
 		r("mtu", eosNum).ident(firstN(1)),
 		r("speed", eosAny).ident(firstN(1)),
+		r("error-correction encoding", `reed-solomon|fire-code|disabled`).ident(firstN(2)),
+		r("no error-correction encoding", "").ident(firstN(2)),
+		r("flowcontrol send", `on|off`).ident(firstN(2)),
+		r("flowcontrol receive", `on|off`).ident(firstN(2)),
 		r("lldp", eosAny),
 		r("switchport", eosAny).ident(firstN(2)),
 		r("no switchport", "").ident(firstN(1)),
@@ -130,6 +134,7 @@ func eosGrammar() grammar {
 			r("priority-flow-control pause watchdog hardware", eosAny).ident(firstN(5)),
 			r("ip access-list", `(\S+)`).enters("acl", func(_ string, a []string) string { return "acl-" + a[0] }),
 			r("ip access-list standard", `(\S+)`).enters("acl", func(_ string, a []string) string { return "std-acl-" + a[0] }),
+			r("ipv6 access-list", `(\S+)`).enters("acl", func(_ string, a []string) string { return "ipv6-acl-" + a[0] }),
 			r("class-map type qos", `(?:match-any|match-all) (\S+)`).enters("cmap", func(_ string, a []string) string {
 				return "cmap-qos-" + a[0]
 			}),

@@ -42,6 +42,13 @@ type nic struct {
 	cable   int
 	pauseRX bool
 	pauseTX bool
+	// apptrust is the dcb apptrust order ("" until set).
+	apptrust string
+	pcp      map[int]int // dcb app pcp-prio entries
+	rate     [8]string   // per-TC rate limit ("" = unlimited)
+	roceMode int         // rdma_cm RoCE mode (cma_roce_mode), 2 = RoCEv2
+	pfcTout  int         // ethtool pfc-prevention-tout, ms
+	cmDir    bool        // /sys/kernel/config/rdma_cm/<dev> exists
 }
 
 var hostIfaceRe = regexp.MustCompile(`^[a-z][a-z0-9_]{1,14}$`)
@@ -63,7 +70,8 @@ func newHost(env *deviceEnv) (*host, error) {
 }
 
 func (h *host) add(name string) *nic {
-	n := &nic{name: name, index: len(h.order), mtu: 1500, trust: "pcp", dscp: map[int]int{},
+	n := &nic{name: name, index: len(h.order), mtu: 1500, trust: "pcp", dscp: map[int]int{}, pcp: map[int]int{},
+		roceMode: 2, pfcTout: 100,
 		prioTC: [8]int{1, 0, 2, 3, 4, 5, 6, 7}, cnpDSCP: 48, cnpPrio: 6, cable: 7, pauseRX: true, pauseTX: true}
 	n.rdma = fmt.Sprintf("mlx5_%d", n.index)
 	for i := range n.tsa {
@@ -145,27 +153,51 @@ func (h *host) running() string {
 		fmt.Fprintf(&b, "  tsa %s\n", strings.Join(n.tsa[:], ","))
 		fmt.Fprintf(&b, "  tc-bw %s\n", ints(n.tcbw))
 		fmt.Fprintf(&b, "  pause rx %s tx %s\n", onOff(n.pauseRX), onOff(n.pauseTX))
+		fmt.Fprintf(&b, "  pfc-prevention-tout %d\n", n.pfcTout)
+		fmt.Fprintf(&b, "  tc-maxrate %s\n", n.rates())
+		fmt.Fprintf(&b, "  default_roce_tos %d\n", n.tos)
+		if !h.ofed {
+			apptrust := n.apptrust
+			if apptrust == "" {
+				apptrust = "(driver default)"
+			}
+			fmt.Fprintf(&b, "  apptrust %s\n", apptrust)
+			fmt.Fprintf(&b, "  pcp-prio %s\n", mapPairs(n.pcp))
+		}
 		if h.ofed {
 			fmt.Fprintf(&b, "  ecn roce_np enable %s\n", bits(n.ecnNP))
 			fmt.Fprintf(&b, "  ecn roce_rp enable %s\n", bits(n.ecnRP))
 			fmt.Fprintf(&b, "  ecn roce_np cnp_dscp %d\n", n.cnpDSCP)
 			fmt.Fprintf(&b, "  ecn roce_np cnp_802p_prio %d\n", n.cnpPrio)
 			fmt.Fprintf(&b, "  cable-len %d\n", n.cable)
-			fmt.Fprintf(&b, "  default_roce_tos %d\n", n.tos)
+			fmt.Fprintf(&b, "  roce-mode %d\n", n.roceMode)
 		}
 	}
 	return b.String()
 }
 
-func (n *nic) dscpApp() string {
-	keys := make([]int, 0, len(n.dscp))
-	for k := range n.dscp {
+func (n *nic) dscpApp() string { return mapPairs(n.dscp) }
+
+func (n *nic) rates() string {
+	parts := make([]string, 8)
+	for i, r := range n.rate {
+		if r == "" {
+			r = "unlimited"
+		}
+		parts[i] = fmt.Sprintf("%d:%s", i, r)
+	}
+	return strings.Join(parts, " ")
+}
+
+func mapPairs(m map[int]int) string {
+	keys := make([]int, 0, len(m))
+	for k := range m {
 		keys = append(keys, k)
 	}
 	sort.Ints(keys)
 	parts := make([]string, len(keys))
 	for i, k := range keys {
-		parts[i] = fmt.Sprintf("%d:%d", k, n.dscp[k])
+		parts[i] = fmt.Sprintf("%d:%d", k, m[k])
 	}
 	if len(parts) == 0 {
 		return "none"
@@ -174,25 +206,28 @@ func (n *nic) dscpApp() string {
 }
 
 func (h *host) outOfBand(lines []string) error {
+	sh := h.shell()
 	for _, l := range lines {
-		out, st := runShell(l, 0, h.runner(), h.writeFile)
-		if st != 0 {
-			return fmt.Errorf("%q exited %d: %s", l, st, strings.TrimSpace(out))
+		out := sh.exec(l)
+		if sh.status != 0 {
+			return fmt.Errorf("%q exited %d: %s", l, sh.status, strings.TrimSpace(out))
 		}
 	}
 	return nil
 }
 
+func (h *host) shell() *shell { return newShell(h.runner(), h.writeFile, h.which) }
+
 func (h *host) expireTimers() {}
 
 func (h *host) newSession(t *term, user string) cliSession {
-	return &hostCLI{h: h, user: user}
+	return &hostCLI{h: h, user: user, sh: h.shell()}
 }
 
 type hostCLI struct {
-	h      *host
-	user   string
-	status int
+	h    *host
+	user string
+	sh   *shell
 }
 
 func (c *hostCLI) greeting() string {
@@ -210,22 +245,26 @@ func (c *hostCLI) disconnect() {}
 
 func (c *hostCLI) reject(line string) reply {
 	f := strings.Fields(line)
-	c.status = 1
+	c.sh.status = 1
 	return reply{out: fmt.Sprintf("bash: %s: Operation not permitted\n", f[0]), status: 1, config: true}
 }
 
 func (c *hostCLI) handle(raw string) reply {
 	line := strings.TrimSpace(raw)
 	if line == "" || strings.HasPrefix(line, "#") {
-		return reply{status: c.status}
+		return reply{status: c.sh.status}
 	}
-	if line == "exit" || line == "logout" {
-		return reply{out: "logout\n", exit: true, status: c.status}
+	if line == "logout" {
+		return reply{out: "logout\n", exit: true, status: c.sh.status}
 	}
 	before := c.h.running()
-	out, st := runShell(line, c.status, c.h.runner(), c.h.writeFile)
-	c.status = st
-	return reply{out: out, status: st, config: c.h.running() != before || mutating(line)}
+	out := c.sh.exec(line)
+	r := reply{out: out, status: c.sh.status, config: c.h.running() != before || mutating(line)}
+	if c.sh.exited {
+		r.exit = true
+		r.out += "logout\n"
+	}
+	return r
 }
 
 // mutating reports whether a command line is one that sets state, even
@@ -240,36 +279,9 @@ func mutating(line string) bool {
 }
 
 func (h *host) runner() shellRunner {
-	var run shellRunner
-	run = func(argv []string, stdin string) (string, string, int) {
+	return func(argv []string, stdin string) (string, string, int) {
 		name := argv[0]
 		switch name {
-		case "sudo":
-			rest := argv[1:]
-			for len(rest) > 0 && strings.HasPrefix(rest[0], "-") {
-				rest = rest[1:]
-			}
-			if len(rest) == 0 {
-				return "", "usage: sudo command\n", 1
-			}
-			return run(rest, stdin)
-		case "sh", "bash":
-			if len(argv) == 3 && argv[1] == "-c" {
-				out, st := runShell(argv[2], 0, run, h.writeFile)
-				return out, "", st
-			}
-			return "", name + ": only -c COMMAND is supported here\n", 2
-		case "true", ":":
-			return "", "", 0
-		case "false":
-			return "", "", 1
-		case "echo":
-			args := argv[1:]
-			nl := "\n"
-			if len(args) > 0 && args[0] == "-n" {
-				args, nl = args[1:], ""
-			}
-			return strings.Join(args, " ") + nl, "", 0
 		case "cat":
 			return h.cat(argv[1:], stdin)
 		case "tee":
@@ -288,14 +300,6 @@ func (h *host) runner() shellRunner {
 			return h.env.spec.Name + "\n", "", 0
 		case "uname":
 			return "Linux\n", "", 0
-		case "command":
-			if len(argv) == 3 && argv[1] == "-v" {
-				if path, ok := h.which(argv[2]); ok {
-					return path + "\n", "", 0
-				}
-				return "", "", 1
-			}
-			return "", "bash: command: only -v NAME is supported here\n", 2
 		case "which":
 			if len(argv) == 2 {
 				if path, ok := h.which(argv[1]); ok {
@@ -303,6 +307,10 @@ func (h *host) runner() shellRunner {
 				}
 			}
 			return "", "", 1
+		case "find":
+			return h.find(argv[1:])
+		case "mkdir":
+			return h.mkdir(argv[1:])
 		case "ip":
 			return h.ip(argv[1:])
 		case "dcb":
@@ -317,26 +325,25 @@ func (h *host) runner() shellRunner {
 			if h.ofed {
 				return h.cmaRoceTos(argv[1:])
 			}
+		case "cma_roce_mode":
+			if h.ofed {
+				return h.cmaRoceMode(argv[1:])
+			}
 		}
 		return "", "bash: " + name + ": command not found\n", 127
 	}
-	return run
 }
 
 func (h *host) which(name string) (string, bool) {
 	switch name {
-	case "echo", "cat", "tee", "true", "false", "hostname", "uname", "sh", "bash", "sudo", "which":
+	case "cat", "tee", "true", "false", "hostname", "uname", "sh", "bash", "sudo", "which", "find", "mkdir":
 		return "/usr/bin/" + name, true
-	case "ip", "dcb":
+	case "ip", "dcb", "ethtool":
 		return "/usr/sbin/" + name, true
-	case "ethtool":
-		return "/usr/sbin/ethtool", true
-	case "mlnx_qos", "cma_roce_tos":
+	case "mlnx_qos", "cma_roce_tos", "cma_roce_mode":
 		if h.ofed {
 			return "/usr/sbin/" + name, true
 		}
-	case "command":
-		return "command", true
 	}
 	return "", false
 }

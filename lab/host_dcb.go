@@ -16,7 +16,7 @@ const mlnxQoSUsage = "Usage: mlnx_qos -i <interface> [options]\n"
 func (h *host) mlnxQoS(args []string) (string, string, int) {
 	opts := map[string]string{}
 	var dscpOps []string
-	long := map[string]string{"-i": "interface", "-f": "pfc", "-p": "prio_tc", "-s": "tsa", "-t": "tcbw", "-a": "all"}
+	long := map[string]string{"-i": "interface", "-f": "pfc", "-p": "prio_tc", "-s": "tsa", "-t": "tcbw", "-a": "all", "-r": "ratelimit"}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		key, val, hasVal := strings.Cut(a, "=")
@@ -28,7 +28,7 @@ func (h *host) mlnxQoS(args []string) (string, string, int) {
 			return "", mlnxQoSUsage + "mlnx_qos: error: unrecognized arguments: " + a + "\n", 2
 		}
 		switch key {
-		case "interface", "trust", "pfc", "dscp2prio", "prio_tc", "tsa", "tcbw", "cable_len":
+		case "interface", "trust", "pfc", "dscp2prio", "prio_tc", "tsa", "tcbw", "cable_len", "ratelimit":
 		case "all":
 			continue
 		default:
@@ -117,6 +117,22 @@ func (h *host) mlnxQoS(args []string) (string, string, int) {
 		}
 		if ets && sum != 100 {
 			return "", fmt.Sprintf("Bad ETS configuration: the bandwidth of ets TCs must sum to 100 (got %d)\n", sum), 1
+		}
+	}
+	if v, ok := opts["ratelimit"]; ok {
+		parts := strings.Split(v, ",")
+		if len(parts) != 8 {
+			return "", "Invalid ratelimit: expected 8 comma-separated Gb/s values (0 = unlimited)\n", 1
+		}
+		for i, p := range parts {
+			g, err := strconv.Atoi(p)
+			if err != nil || g < 0 {
+				return "", "Invalid ratelimit value " + p + "\n", 1
+			}
+			next.rate[i] = ""
+			if g > 0 {
+				next.rate[i] = fmt.Sprintf("%dGbps", g)
+			}
 		}
 	}
 	if v, ok := opts["cable_len"]; ok {
@@ -210,10 +226,14 @@ func (n *nic) mlnxShow() string {
 				prios = append(prios, strconv.Itoa(p))
 			}
 		}
+		rl := n.rate[tc]
+		if rl == "" {
+			rl = "unlimited"
+		}
 		if n.tsa[tc] == "ets" {
-			fmt.Fprintf(&b, "tc: %d ratelimit: unlimited, tsa: ets, bw: %d%%\n", tc, n.tcbw[tc])
+			fmt.Fprintf(&b, "tc: %d ratelimit: %s, tsa: ets, bw: %d%%\n", tc, rl, n.tcbw[tc])
 		} else {
-			fmt.Fprintf(&b, "tc: %d ratelimit: unlimited, tsa: %s\n", tc, n.tsa[tc])
+			fmt.Fprintf(&b, "tc: %d ratelimit: %s, tsa: %s\n", tc, rl, n.tsa[tc])
 		}
 		if len(prios) > 0 {
 			fmt.Fprintf(&b, "\t priority:  %s\n", strings.Join(prios, " "))
@@ -249,6 +269,10 @@ func (h *host) dcb(args []string) (string, string, int) {
 		return dcbPFC(n, verb, rest)
 	case "ets":
 		return dcbETS(n, verb, rest)
+	case "apptrust":
+		return dcbAppTrust(n, verb, rest)
+	case "maxrate":
+		return dcbMaxrate(n, verb, rest)
 	}
 	return "", fmt.Sprintf("Object \"%s\" is unknown\n", obj), 255
 }
@@ -256,13 +280,14 @@ func (h *host) dcb(args []string) (string, string, int) {
 func (h *host) dcbApp(n *nic, verb string, rest []string) (string, string, int) {
 	switch verb {
 	case "show":
-		if len(rest) > 0 && rest[0] != "dscp-prio" {
-			return "", "", 0
+		var b strings.Builder
+		if len(n.dscp) > 0 && (len(rest) == 0 || rest[0] == "dscp-prio") {
+			b.WriteString("dscp-prio " + n.dscpApp() + "\n")
 		}
-		if len(n.dscp) == 0 {
-			return "", "", 0
+		if len(n.pcp) > 0 && (len(rest) == 0 || rest[0] == "pcp-prio") {
+			b.WriteString("pcp-prio " + mapPairs(n.pcp) + "\n")
 		}
-		return "dscp-prio " + n.dscpApp() + "\n", "", 0
+		return b.String(), "", 0
 	case "flush":
 		n.dscp = map[int]int{}
 		n.trust = "pcp"
@@ -271,20 +296,24 @@ func (h *host) dcbApp(n *nic, verb string, rest []string) (string, string, int) 
 	default:
 		return "", fmt.Sprintf("dcb app: Command \"%s\" is unknown, try \"dcb app help\".\n", verb), 255
 	}
-	if len(rest) < 2 || rest[0] != "dscp-prio" {
+	if len(rest) < 2 || (rest[0] != "dscp-prio" && rest[0] != "pcp-prio") {
 		sel := "(none)"
 		if len(rest) > 0 {
 			sel = rest[0]
 		}
-		return "", "dcb app: selector " + sel + " is not supported by the mlx5 driver in the lab; use dscp-prio\n", 1
+		return "", "dcb app: selector " + sel + " is not emulated by the lab; use dscp-prio or pcp-prio\n", 1
+	}
+	table, maxKey := n.dscp, 63
+	if rest[0] == "pcp-prio" {
+		table, maxKey = n.pcp, 7
 	}
 	pairs := map[int]int{}
 	for _, kv := range rest[1:] {
 		k, v, ok := strings.Cut(kv, ":")
 		d, e1 := strconv.Atoi(k)
 		p, e2 := strconv.Atoi(v)
-		if !ok || e1 != nil || e2 != nil || d < 0 || d > 63 || p < 0 || p > 7 {
-			return "", fmt.Sprintf("Invalid dscp-prio mapping \"%s\": use DSCP:PRIO with DSCP 0-63 and PRIO 0-7\n", kv), 255
+		if !ok || e1 != nil || e2 != nil || d < 0 || d > maxKey || p < 0 || p > 7 {
+			return "", fmt.Sprintf("Invalid %s mapping \"%s\": use KEY:PRIO with KEY 0-%d and PRIO 0-7\n", rest[0], kv, maxKey), 255
 		}
 		pairs[d] = p
 	}
@@ -297,24 +326,26 @@ func (h *host) dcbApp(n *nic, verb string, rest []string) (string, string, int) 
 		p := pairs[d]
 		switch verb {
 		case "add":
-			if cur, ok := n.dscp[d]; ok && cur != p {
-				return "", "Error: Failed to add: mlx5 keeps one priority per DSCP; use replace\n", 1
+			if cur, ok := table[d]; ok && cur != p {
+				return "", "Error: Failed to add: the driver keeps one priority per key; use replace\n", 1
 			}
-			n.dscp[d] = p
+			table[d] = p
 		case "replace":
-			n.dscp[d] = p
+			table[d] = p
 		case "del":
-			if cur, ok := n.dscp[d]; ok && cur == p {
-				delete(n.dscp, d)
+			if cur, ok := table[d]; ok && cur == p {
+				delete(table, d)
 			}
 		}
 	}
-	// mlx5_en: the first DSCP app entry switches trust to DSCP, removing
-	// the last one switches it back to PCP.
-	if len(n.dscp) > 0 {
-		n.trust = "dscp"
-	} else {
-		n.trust = "pcp"
+	// mlx5_en without apptrust: the first DSCP app entry switches trust to
+	// DSCP, removing the last one switches it back to PCP.
+	if rest[0] == "dscp-prio" && n.apptrust == "" {
+		if len(n.dscp) > 0 {
+			n.trust = "dscp"
+		} else {
+			n.trust = "pcp"
+		}
 	}
 	return "", "", 0
 }
@@ -457,4 +488,59 @@ func dcbETS(n *nic, verb string, rest []string) (string, string, int) {
 	}
 	*n = next
 	return "", "", 0
+}
+
+// dcbAppTrust handles `dcb apptrust set dev IF order SEL...` and show.
+func dcbAppTrust(n *nic, verb string, rest []string) (string, string, int) {
+	switch verb {
+	case "show":
+		order := n.apptrust
+		if order == "" {
+			order = n.trust
+		}
+		return "order " + order + "\n", "", 0
+	case "set":
+		if len(rest) < 2 || rest[0] != "order" {
+			return "", "Error: apptrust set expects: order SEL [SEL...]\n", 255
+		}
+		seen := map[string]bool{}
+		for _, sel := range rest[1:] {
+			if sel != "dscp" && sel != "pcp" {
+				return "", fmt.Sprintf("Error: selector %q is not supported by the driver (use dscp, pcp)\n", sel), 1
+			}
+			if seen[sel] {
+				return "", "Error: duplicate selector " + sel + "\n", 255
+			}
+			seen[sel] = true
+		}
+		n.apptrust = strings.Join(rest[1:], " ")
+		n.trust = rest[1]
+		return "", "", 0
+	}
+	return "", fmt.Sprintf("dcb apptrust: Command \"%s\" is unknown, try \"dcb apptrust help\".\n", verb), 255
+}
+
+// dcbMaxrate handles `dcb maxrate set dev IF tc-maxrate TC:RATE...` and show.
+func dcbMaxrate(n *nic, verb string, rest []string) (string, string, int) {
+	switch verb {
+	case "show":
+		return "tc-maxrate " + n.rates() + "\n", "", 0
+	case "set":
+		if len(rest) < 2 || rest[0] != "tc-maxrate" {
+			return "", "Error: maxrate set expects: tc-maxrate TC:RATE...\n", 255
+		}
+		m, used, err := parseMap(rest[1:], func(v string) (string, bool) {
+			num := strings.TrimRight(v, "bitKMGTps")
+			_, e := strconv.ParseFloat(num, 64)
+			return v, e == nil && num != ""
+		})
+		if err != nil || used != len(rest)-1 {
+			return "", "Error: tc-maxrate expects TC:RATE pairs (3:10Gbit)\n", 255
+		}
+		for k, v := range m {
+			n.rate[k] = v
+		}
+		return "", "", 0
+	}
+	return "", fmt.Sprintf("dcb maxrate: Command \"%s\" is unknown, try \"dcb maxrate help\".\n", verb), 255
 }

@@ -17,7 +17,7 @@ func (h *host) resolve(path string) (*sysfsRef, string) {
 	p := strings.Split(strings.Trim(path, "/"), "/")
 	switch {
 	case len(p) >= 4 && p[0] == "sys" && p[1] == "class" && p[2] == "net":
-		n := h.nics[p[3]]
+		n := h.lookup(p[3])
 		if n == nil {
 			return nil, "No such file or directory"
 		}
@@ -43,7 +43,7 @@ func (h *host) resolve(path string) (*sysfsRef, string) {
 			return &sysfsRef{n: n, attr: rest[2]}, ""
 		}
 	case len(p) == 8 && p[0] == "sys" && p[1] == "kernel" && p[2] == "config" && p[3] == "rdma_cm" && p[5] == "ports" && p[6] == "1" && p[7] == "default_roce_tos":
-		if n := h.byRDMA(p[4]); n != nil {
+		if n := h.byRDMA(p[4]); n != nil && n.cmDir {
 			return &sysfsRef{n: n, attr: "tos"}, ""
 		}
 	}
@@ -209,6 +209,18 @@ func (h *host) ethtool(args []string) (string, string, int) {
 		return "", "netlink error: no device matches name (offset 24)\nnetlink error: No such device\n", 1
 	}
 	switch args[0] {
+	case "--set-tunable":
+		if len(args) != 4 || args[2] != "pfc-prevention-tout" {
+			return "", "ethtool: bad command line argument(s)\n", 1
+		}
+		v, err := strconv.Atoi(args[3])
+		if err != nil || v < 0 || v > 8000 {
+			return "", "ethtool: bad pfc-prevention-tout value\n", 1
+		}
+		n.pfcTout = v
+		return "", "", 0
+	case "--get-tunable":
+		return fmt.Sprintf("PFC prevention: %d msecs\n", n.pfcTout), "", 0
 	case "-a", "--show-pause":
 		return fmt.Sprintf("Pause parameters for %s:\nAutonegotiate:\toff\nRX:\t\t%s\nTX:\t\t%s\n", n.name, onOff(n.pauseRX), onOff(n.pauseTX)), "", 0
 	case "-A", "--pause":
@@ -263,9 +275,97 @@ func (h *host) cmaRoceTos(args []string) (string, string, int) {
 	if n == nil || port != "1" {
 		return "", fmt.Sprintf("Device %s port %s not found\n", dev, port), 1
 	}
+	// cma_roce_tos creates the configfs directory, writes, and removes it.
 	if tos < 0 {
 		return fmt.Sprintf("%d\n", n.tos), "", 0
 	}
 	n.tos = tos
 	return "", "", 0
+}
+
+// cmaRoceMode handles `cma_roce_mode -d DEV [-p 1] [-m 1|2]`.
+func (h *host) cmaRoceMode(args []string) (string, string, int) {
+	const usage = "Usage: cma_roce_mode -d <dev> [-p <port>] [-m <1|2>]\n"
+	dev, port, mode := "", "1", 0
+	for i := 0; i+1 < len(args); i += 2 {
+		switch args[i] {
+		case "-d":
+			dev = args[i+1]
+		case "-p":
+			port = args[i+1]
+		case "-m":
+			v, err := strconv.Atoi(args[i+1])
+			if err != nil || (v != 1 && v != 2) {
+				return "", usage, 1
+			}
+			mode = v
+		default:
+			return "", usage, 1
+		}
+	}
+	if len(args)%2 != 0 {
+		return "", usage, 1
+	}
+	n := h.byRDMA(dev)
+	if n == nil || port != "1" {
+		return "", fmt.Sprintf("Device %s port %s not found\n", dev, port), 1
+	}
+	if mode != 0 {
+		n.roceMode = mode
+	}
+	names := map[int]string{1: "IB/RoCE v1", 2: "RoCE v2"}
+	return names[n.roceMode] + "\n", "", 0
+}
+
+// find handles `find /sys/class/net/IF/device/infiniband -mindepth 1
+// -maxdepth 1 [-printf '%f']`, the lookup of a netdev's RDMA device.
+func (h *host) find(args []string) (string, string, int) {
+	if len(args) == 0 {
+		return "", "find: missing path\n", 1
+	}
+	path := strings.TrimRight(args[0], "/")
+	printf := ""
+	for i := 1; i < len(args); i++ {
+		switch args[i] {
+		case "-mindepth", "-maxdepth", "-type", "-name":
+			i++
+		case "-printf":
+			if i+1 < len(args) {
+				printf = args[i+1]
+				i++
+			}
+		}
+	}
+	p := strings.Split(strings.Trim(path, "/"), "/")
+	if len(p) == 6 && p[0] == "sys" && p[1] == "class" && p[2] == "net" && p[4] == "device" && p[5] == "infiniband" {
+		if n := h.lookup(p[3]); n != nil {
+			if printf == "%f" {
+				return n.rdma, "", 0
+			}
+			return path + "/" + n.rdma + "\n", "", 0
+		}
+	}
+	return "", "find: '" + path + "': No such file or directory\n", 1
+}
+
+// mkdir handles `mkdir [-p] /sys/kernel/config/rdma_cm/DEV`, the configfs
+// directory rdma_cm needs before default_roce_tos can be written.
+func (h *host) mkdir(args []string) (string, string, int) {
+	st := 0
+	var errs strings.Builder
+	for _, a := range args {
+		if a == "-p" {
+			continue
+		}
+		p := strings.Split(strings.Trim(a, "/"), "/")
+		if len(p) == 5 && p[0] == "sys" && p[1] == "kernel" && p[2] == "config" && p[3] == "rdma_cm" {
+			if n := h.byRDMA(p[4]); n != nil {
+				n.cmDir = true
+				continue
+			}
+		}
+		errs.WriteString("mkdir: cannot create directory '" + a + "': Operation not permitted\n")
+		st = 1
+	}
+	return "", errs.String(), st
 }

@@ -2,179 +2,589 @@ package lab
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
-// A small POSIX-shell subset for the emulated hosts and Linux-based
-// switches: `;`, `&&`, `||`, pipes, `>`/`>>` redirection (including
-// `2>&1` and `/dev/null`), single and double quotes, `$?`, and `sudo`.
-
-// shellWord splits a command line into words, honouring quotes. Operators
-// (; && || | > >>) come back as separate words; quoted text never does.
-func shellWords(line string) ([]string, []bool, error) {
-	var words []string
-	var quoted []bool
-	var cur strings.Builder
-	inWord, q := false, false
-	flush := func() {
-		if inWord {
-			words = append(words, cur.String())
-			quoted = append(quoted, q)
-			cur.Reset()
-			inWord, q = false, false
-		}
-	}
-	for i := 0; i < len(line); i++ {
-		ch := line[i]
-		switch {
-		case ch == '\'' || ch == '"':
-			end := strings.IndexByte(line[i+1:], ch)
-			if end < 0 {
-				return nil, nil, fmt.Errorf("unexpected EOF while looking for matching `%c'", ch)
-			}
-			cur.WriteString(line[i+1 : i+1+end])
-			inWord, q = true, true
-			i += end + 1
-		case ch == ' ' || ch == '\t':
-			flush()
-		case ch == ';' || ch == '|' || ch == '&' || ch == '>':
-			if ch == '>' && inWord && cur.String() == "2" {
-				cur.WriteByte('>')
-				if i+1 < len(line) && line[i+1] == '&' {
-					cur.WriteString(line[i+1 : i+3])
-					i += 2
-				}
-				flush()
-				continue
-			}
-			flush()
-			op := string(ch)
-			if i+1 < len(line) && line[i+1] == ch && ch != ';' {
-				op += string(ch)
-				i++
-			}
-			if op == "&" {
-				return nil, nil, fmt.Errorf("syntax error near unexpected token `&'")
-			}
-			words = append(words, op)
-			quoted = append(quoted, false)
-		default:
-			cur.WriteByte(ch)
-			inWord = true
-		}
-	}
-	flush()
-	return words, quoted, nil
+// shell is a small POSIX-shell subset for the emulated hosts and the
+// Linux-based switches: lists (`;`, `&&`, `||`), brace groups, pipes,
+// redirections (`>`, `>>`, `2>&1`, `>&2`, `/dev/null`), quotes, variables
+// with `$VAR`, `${VAR}`, `$?` and `$(...)`, assignments, and the builtins
+// exit, set (-e, -u), export, true, false, echo and command -v.
+type shell struct {
+	vars    map[string]string
+	status  int
+	errexit bool
+	nounset bool
+	exited  bool
+	// run executes a non-builtin command.
+	run shellRunner
+	// write is a redirect into a file.
+	write fileWriter
+	// which resolves `command -v`.
+	which func(string) (string, bool)
+	// substituted records that the last expansion ran a $(...).
+	substituted bool
 }
 
 // shellRunner runs one simple command: argv with its standard input; it
 // returns standard output, standard error and the exit status.
 type shellRunner func(argv []string, stdin string) (string, string, int)
 
-// fileWriter writes a redirect target; it returns an error message for
-// bash ("Permission denied", "No such file or directory").
+// fileWriter writes a redirect target; it returns bash's error text
+// ("Permission denied", "No such file or directory") or "".
 type fileWriter func(path, data string, appendTo bool) string
 
-// runShell executes a command line. lastStatus feeds `$?`.
-func runShell(line string, lastStatus int, run shellRunner, write fileWriter) (string, int) {
-	words, quoted, err := shellWords(line)
-	if err != nil {
-		return "bash: " + err.Error() + "\n", 2
-	}
-	var out strings.Builder
-	status := lastStatus
-	skip := false
-	start := 0
-	for i := 0; i <= len(words); i++ {
-		if i < len(words) && (quoted[i] || (words[i] != ";" && words[i] != "&&" && words[i] != "||")) {
-			continue
-		}
-		seg, segQ := append([]string(nil), words[start:i]...), quoted[start:i]
-		for j := range seg {
-			seg[j] = strings.ReplaceAll(seg[j], "$?", fmt.Sprint(status))
-		}
-		if len(seg) > 0 && !skip {
-			o, st := runPipeline(seg, segQ, run, write)
-			out.WriteString(o)
-			status = st
-		}
-		if i < len(words) {
-			switch words[i] {
-			case "&&":
-				skip = status != 0
-			case "||":
-				skip = status == 0
-			default:
-				skip = false
-			}
-		}
-		start = i + 1
-	}
-	return out.String(), status
+func newShell(run shellRunner, write fileWriter, which func(string) (string, bool)) *shell {
+	return &shell{vars: map[string]string{}, run: run, write: write, which: which}
 }
 
-func runPipeline(words []string, quoted []bool, run shellRunner, write fileWriter) (string, int) {
-	var stages [][]string
-	var stageQ [][]bool
-	cur, curQ := []string{}, []bool{}
-	for i, w := range words {
-		if w == "|" && !quoted[i] {
-			stages, stageQ = append(stages, cur), append(stageQ, curQ)
-			cur, curQ = []string{}, []bool{}
-			continue
+// item is one pipeline (or brace group) of a list and the operator that
+// joins it to the next item.
+type item struct {
+	text  string
+	group []item
+	op    string
+}
+
+// splitList splits a command list at top-level ; && || and brace groups.
+func splitList(src string) ([]item, error) {
+	var items []item
+	i := 0
+	for {
+		for i < len(src) && (src[i] == ' ' || src[i] == '\t' || src[i] == '\n') {
+			i++
 		}
-		cur, curQ = append(cur, w), append(curQ, quoted[i])
-	}
-	stages, stageQ = append(stages, cur), append(stageQ, curQ)
-	stdin, errs := "", ""
-	status := 0
-	for si, st := range stages {
-		var argv []string
-		redir, appendTo, toStdout := "", false, false
-		for i := 0; i < len(st); i++ {
-			w := st[i]
-			if stageQ[si][i] {
-				argv = append(argv, w)
+		if i >= len(src) {
+			return items, nil
+		}
+		var it item
+		if src[i] == '{' && (i+1 == len(src) || src[i+1] == ' ') {
+			end, err := matchBrace(src, i)
+			if err != nil {
+				return nil, err
+			}
+			sub, err := splitList(src[i+1 : end])
+			if err != nil {
+				return nil, err
+			}
+			it.group = sub
+			i = end + 1
+		}
+		start := i
+		for i < len(src) {
+			c := src[i]
+			if c == '\'' || c == '"' {
+				j := strings.IndexByte(src[i+1:], c)
+				if j < 0 {
+					return nil, fmt.Errorf("unexpected EOF while looking for matching `%c'", c)
+				}
+				i += j + 2
 				continue
 			}
-			switch w {
-			case ">", ">>":
-				if i+1 >= len(st) {
-					return "bash: syntax error near unexpected token `newline'\n", 2
+			if c == '$' && i+1 < len(src) && src[i+1] == '(' {
+				j, err := matchParen(src, i+1)
+				if err != nil {
+					return nil, err
 				}
-				redir, appendTo = st[i+1], w == ">>"
+				i = j + 1
+				continue
+			}
+			if c == ';' || c == '\n' {
+				it.op = ";"
+				break
+			}
+			if (c == '&' || c == '|') && i+1 < len(src) && src[i+1] == c {
+				it.op = string([]byte{c, c})
+				break
+			}
+			if c == '&' && !(i > 0 && src[i-1] == '>') && !(i+1 < len(src) && src[i+1] == '>') {
+				return nil, fmt.Errorf("syntax error near unexpected token `&'")
+			}
+			i++
+		}
+		it.text = strings.TrimSpace(src[start:i])
+		if it.group != nil && it.text != "" {
+			return nil, fmt.Errorf("syntax error near unexpected token `%s'", strings.Fields(it.text)[0])
+		}
+		if it.group == nil && it.text == "" {
+			if it.op != "" {
+				return nil, fmt.Errorf("syntax error near unexpected token `%s'", it.op)
+			}
+		}
+		i += len(it.op)
+		items = append(items, it)
+	}
+}
+
+func matchBrace(src string, open int) (int, error) {
+	depth := 0
+	for i := open; i < len(src); i++ {
+		switch c := src[i]; c {
+		case '\'', '"':
+			j := strings.IndexByte(src[i+1:], c)
+			if j < 0 {
+				return 0, fmt.Errorf("unexpected EOF while looking for matching `%c'", c)
+			}
+			i += j + 1
+		case '{':
+			depth++
+		case '}':
+			depth--
+			if depth == 0 {
+				return i, nil
+			}
+		}
+	}
+	return 0, fmt.Errorf("syntax error: unexpected end of file (missing `}')")
+}
+
+func matchParen(src string, open int) (int, error) {
+	depth := 0
+	for i := open; i < len(src); i++ {
+		switch c := src[i]; c {
+		case '\'', '"':
+			j := strings.IndexByte(src[i+1:], c)
+			if j < 0 {
+				return 0, fmt.Errorf("unexpected EOF while looking for matching `%c'", c)
+			}
+			i += j + 1
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth == 0 {
+				return i, nil
+			}
+		}
+	}
+	return 0, fmt.Errorf("unexpected EOF while looking for matching `)'")
+}
+
+// exec runs a command line and returns what the terminal shows.
+func (s *shell) exec(line string) string {
+	items, err := splitList(line)
+	if err != nil {
+		s.status = 2
+		return "bash: " + err.Error() + "\n"
+	}
+	var out strings.Builder
+	s.runList(items, &out, &out, true)
+	return out.String()
+}
+
+// capture runs a command substitution: standard output is returned,
+// standard error goes to errOut.
+func (s *shell) capture(line string, errOut *strings.Builder) string {
+	items, err := splitList(line)
+	if err != nil {
+		s.status = 2
+		errOut.WriteString("bash: " + err.Error() + "\n")
+		return ""
+	}
+	var out strings.Builder
+	s.runList(items, &out, errOut, false)
+	return out.String()
+}
+
+func (s *shell) runList(items []item, out, errOut *strings.Builder, top bool) {
+	run := true
+	for idx, it := range items {
+		if s.exited {
+			return
+		}
+		if run {
+			if it.group != nil {
+				s.runList(it.group, out, errOut, false)
+			} else {
+				o, e := s.pipeline(it.text)
+				errOut.WriteString(e)
+				out.WriteString(o)
+			}
+			// set -e: a failing command that is not tested by && or ||
+			// ends the shell.
+			tested := it.op == "&&" || it.op == "||" || (idx > 0 && (items[idx-1].op == "&&" || items[idx-1].op == "||"))
+			if s.errexit && s.status != 0 && !tested && top {
+				s.exited = true
+				return
+			}
+		}
+		switch it.op {
+		case "&&":
+			run = s.status == 0
+		case "||":
+			run = s.status != 0
+		default:
+			run = true
+		}
+	}
+}
+
+// pipeline runs `a | b | c` with redirections; it returns standard output
+// and standard error.
+func (s *shell) pipeline(text string) (string, string) {
+	stages, err := splitPipes(text)
+	if err != nil {
+		s.status = 2
+		return "", "bash: " + err.Error() + "\n"
+	}
+	stdin, errs := "", ""
+	for _, st := range stages {
+		var subErr strings.Builder
+		s.substituted = false
+		words, err := s.expand(st, &subErr)
+		errs += subErr.String()
+		if err != nil {
+			s.status = 1
+			return "", errs + "bash: " + err.Error() + "\n"
+		}
+		var argv []string
+		redir, appendTo, errToOut, outToErr, dropErr := "", false, false, false, false
+		for i := 0; i < len(words); i++ {
+			w := words[i]
+			if w.quoted {
+				argv = append(argv, w.text)
+				continue
+			}
+			switch w.text {
+			case ">", ">>", "1>":
+				if i+1 >= len(words) {
+					s.status = 2
+					return "", errs + "bash: syntax error near unexpected token `newline'\n"
+				}
+				redir, appendTo = words[i+1].text, w.text == ">>"
 				i++
+			case ">/dev/null", "1>/dev/null":
+				redir = "/dev/null"
 			case "2>&1":
-				toStdout = true
+				errToOut = true
+			case ">&2", "1>&2":
+				outToErr = true
 			case "2>/dev/null":
-				errs = ""
+				dropErr = true
+			case "2>":
+				if i+1 < len(words) && words[i+1].text == "/dev/null" {
+					dropErr = true
+					i++
+				}
 			default:
-				argv = append(argv, w)
+				argv = append(argv, w.text)
 			}
 		}
 		if len(argv) == 0 {
-			return "bash: syntax error near unexpected token `|'\n", 2
+			s.status = 0
+			continue
 		}
-		o, e, code := run(argv, stdin)
-		hideErr := strings.Contains(strings.Join(st, " "), "2>/dev/null")
-		if toStdout {
+		if k, v, ok := strings.Cut(argv[0], "="); ok && isVarName(k) && len(argv) == 1 {
+			s.vars[k] = v
+			if !s.substituted {
+				s.status = 0
+			}
+			continue
+		}
+		o, e, code := s.builtin(argv, stdin)
+		if outToErr {
+			o, e = "", e+o
+		}
+		if errToOut {
 			o, e = o+e, ""
 		}
-		if hideErr {
+		if dropErr {
 			e = ""
 		}
-		errs += e
-		status = code
-		if redir != "" && redir != "/dev/null" {
-			if msg := write(redir, o, appendTo); msg != "" {
-				errs += "bash: " + redir + ": " + msg + "\n"
-				status = 1
+		s.status = code
+		switch {
+		case redir == "/dev/null":
+			o = ""
+		case redir != "":
+			if msg := s.write(redir, o, appendTo); msg != "" {
+				e += "bash: " + redir + ": " + msg + "\n"
+				s.status = 1
 			}
 			o = ""
-		} else if redir == "/dev/null" {
-			o = ""
 		}
+		errs += e
 		stdin = o
+		if s.exited {
+			break
+		}
 	}
-	return errs + stdin, status
+	return stdin, errs
+}
+
+func (s *shell) builtin(argv []string, stdin string) (string, string, int) {
+	switch argv[0] {
+	case "exit":
+		code := s.status
+		if len(argv) > 1 {
+			if n, err := strconv.Atoi(argv[1]); err == nil {
+				code = n & 255
+			}
+		}
+		s.exited = true
+		return "", "", code
+	case "set":
+		for _, a := range argv[1:] {
+			on := strings.HasPrefix(a, "-")
+			if !on && !strings.HasPrefix(a, "+") {
+				continue
+			}
+			for _, f := range a[1:] {
+				switch f {
+				case 'e':
+					s.errexit = on
+				case 'u':
+					s.nounset = on
+				case 'x', 'o':
+				default:
+					return "", "bash: set: " + a + ": invalid option\n", 2
+				}
+			}
+		}
+		return "", "", 0
+	case "export":
+		for _, a := range argv[1:] {
+			if k, v, ok := strings.Cut(a, "="); ok && isVarName(k) {
+				s.vars[k] = v
+			}
+		}
+		return "", "", 0
+	case "true", ":":
+		return "", "", 0
+	case "false":
+		return "", "", 1
+	case "echo":
+		args := argv[1:]
+		nl := "\n"
+		if len(args) > 0 && args[0] == "-n" {
+			args, nl = args[1:], ""
+		}
+		return strings.Join(args, " ") + nl, "", 0
+	case "command":
+		if len(argv) == 3 && argv[1] == "-v" {
+			if argv[2] == "command" || argv[2] == "exit" || argv[2] == "set" || argv[2] == "echo" {
+				return argv[2] + "\n", "", 0
+			}
+			if path, ok := s.which(argv[2]); ok {
+				return path + "\n", "", 0
+			}
+			return "", "", 1
+		}
+		return "", "bash: command: only -v NAME is supported here\n", 2
+	case "sudo":
+		rest := argv[1:]
+		for len(rest) > 0 && strings.HasPrefix(rest[0], "-") {
+			rest = rest[1:]
+		}
+		if len(rest) == 0 {
+			return "", "usage: sudo command\n", 1
+		}
+		return s.builtin(rest, stdin)
+	case "sh", "bash":
+		if len(argv) == 3 && argv[1] == "-c" {
+			sub := newShell(s.run, s.write, s.which)
+			out := sub.exec(argv[2])
+			return out, "", sub.status
+		}
+		return "", argv[0] + ": only -c COMMAND is supported here\n", 2
+	}
+	return s.run(argv, stdin)
+}
+
+func isVarName(k string) bool {
+	if k == "" || isDigit(k[0]) {
+		return false
+	}
+	for _, c := range k {
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// splitPipes splits at top-level single '|'.
+func splitPipes(text string) ([]string, error) {
+	var out []string
+	start := 0
+	for i := 0; i < len(text); i++ {
+		switch c := text[i]; c {
+		case '\'', '"':
+			j := strings.IndexByte(text[i+1:], c)
+			if j < 0 {
+				return nil, fmt.Errorf("unexpected EOF while looking for matching `%c'", c)
+			}
+			i += j + 1
+		case '$':
+			if i+1 < len(text) && text[i+1] == '(' {
+				j, err := matchParen(text, i+1)
+				if err != nil {
+					return nil, err
+				}
+				i = j
+			}
+		case '|':
+			out = append(out, text[start:i])
+			start = i + 1
+		}
+	}
+	out = append(out, text[start:])
+	for _, st := range out {
+		if strings.TrimSpace(st) == "" {
+			return nil, fmt.Errorf("syntax error near unexpected token `|'")
+		}
+	}
+	return out, nil
+}
+
+// word is an expanded word; quoted words are never operators.
+type word struct {
+	text   string
+	quoted bool
+}
+
+// expand splits a simple command into words, expanding variables and
+// command substitutions (no field splitting of expansions).
+func (s *shell) expand(text string, errOut *strings.Builder) ([]word, error) {
+	var words []word
+	var cur strings.Builder
+	in, quoted := false, false
+	flush := func() {
+		if in {
+			words = append(words, word{cur.String(), quoted})
+			cur.Reset()
+			in, quoted = false, false
+		}
+	}
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case c == '\'':
+			j := strings.IndexByte(text[i+1:], '\'')
+			cur.WriteString(text[i+1 : i+1+j])
+			in, quoted = true, true
+			i += j + 1
+		case c == '"':
+			j := strings.IndexByte(text[i+1:], '"')
+			v, err := s.subst(text[i+1:i+1+j], errOut)
+			if err != nil {
+				return nil, err
+			}
+			cur.WriteString(v)
+			in, quoted = true, true
+			i += j + 1
+		case c == ' ' || c == '\t':
+			flush()
+		case c == '$':
+			n, v, err := s.dollar(text[i:], errOut)
+			if err != nil {
+				return nil, err
+			}
+			cur.WriteString(v)
+			in = true
+			i += n - 1
+		case c == '>' || c == '<':
+			// Redirection operators are their own words: >, >>, 2>, 2>&1, >&2.
+			op := string(c)
+			prefix := cur.String()
+			if in && (prefix == "1" || prefix == "2") && !quoted {
+				op = prefix + op
+				cur.Reset()
+				in = false
+			} else {
+				flush()
+			}
+			if i+1 < len(text) && text[i+1] == '>' {
+				op += ">"
+				i++
+			}
+			if i+2 < len(text) && text[i+1] == '&' && isDigit(text[i+2]) {
+				op += text[i+1 : i+3]
+				i += 2
+			}
+			if op == "<" {
+				return nil, fmt.Errorf("input redirection is not supported in the lab shell")
+			}
+			words = append(words, word{text: op})
+		default:
+			cur.WriteByte(c)
+			in = true
+		}
+	}
+	flush()
+	// Join "2>" "/dev/null" style pairs into one operator word.
+	var out []word
+	for i := 0; i < len(words); i++ {
+		if !words[i].quoted && (words[i].text == "2>" || words[i].text == ">") && i+1 < len(words) && words[i+1].text == "/dev/null" {
+			out = append(out, word{text: words[i].text + "/dev/null"})
+			i++
+			continue
+		}
+		out = append(out, words[i])
+	}
+	return out, nil
+}
+
+// subst expands $ inside double quotes.
+func (s *shell) subst(text string, errOut *strings.Builder) (string, error) {
+	var b strings.Builder
+	for i := 0; i < len(text); i++ {
+		if text[i] == '$' {
+			n, v, err := s.dollar(text[i:], errOut)
+			if err != nil {
+				return "", err
+			}
+			b.WriteString(v)
+			i += n - 1
+			continue
+		}
+		b.WriteByte(text[i])
+	}
+	return b.String(), nil
+}
+
+// dollar expands the $-expression at the start of text; it returns how
+// many bytes it used.
+func (s *shell) dollar(text string, errOut *strings.Builder) (int, string, error) {
+	if len(text) < 2 {
+		return 1, "$", nil
+	}
+	switch c := text[1]; {
+	case c == '?':
+		return 2, strconv.Itoa(s.status), nil
+	case c == '(':
+		end, err := matchParen(text, 1)
+		if err != nil {
+			return 0, "", err
+		}
+		sub := newShell(s.run, s.write, s.which)
+		sub.vars = s.vars
+		out := sub.capture(text[2:end], errOut)
+		s.status = sub.status
+		s.substituted = true
+		return end + 1, strings.TrimRight(out, "\n"), nil
+	case c == '{':
+		end := strings.IndexByte(text, '}')
+		if end < 0 {
+			return 0, "", fmt.Errorf("bad substitution")
+		}
+		v, err := s.lookup(text[2:end])
+		return end + 1, v, err
+	case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+		j := 1
+		for j < len(text) && (text[j] == '_' || text[j] >= 'a' && text[j] <= 'z' || text[j] >= 'A' && text[j] <= 'Z' || isDigit(text[j])) {
+			j++
+		}
+		v, err := s.lookup(text[1:j])
+		return j, v, err
+	}
+	return 1, "$", nil
+}
+
+func (s *shell) lookup(name string) (string, error) {
+	v, ok := s.vars[name]
+	if !ok && s.nounset {
+		return "", fmt.Errorf("%s: unbound variable", name)
+	}
+	return v, nil
 }
