@@ -130,7 +130,9 @@ func fetch(conn *session.Conn, dl *dialect.Dialect, rendered string) (string, er
 	var cmds, outs []string
 	values := map[string]string{}
 	for _, l := range config.HostLookups(rendered) {
-		out, err := conn.Show(l.Command)
+		// "; echo" ends output such as find -printf '%f' with a newline,
+		// so the prompt is not glued to the value.
+		out, err := conn.Show(l.Command + "; echo")
 		if err != nil {
 			return "", fmt.Errorf("preamble %s=$(%s): %w", l.Var, l.Command, err)
 		}
@@ -142,9 +144,18 @@ func fetch(conn *session.Conn, dl *dialect.Dialect, rendered string) (string, er
 		return "", err
 	}
 	for _, c := range reads {
-		out, err := conn.Show(c)
+		r, err := conn.Command(c)
 		if err != nil {
 			return "", err
+		}
+		out := r.Result
+		if r.Failed != nil {
+			// A setting whose file does not exist yet (a configfs
+			// directory the script creates) reads as unset.
+			if !strings.Contains(r.Result, "No such file or directory") {
+				return "", fmt.Errorf("read back %q: %w", c, rejection(r))
+			}
+			out = ""
 		}
 		cmds, outs = append(cmds, c), append(outs, out)
 	}

@@ -81,7 +81,9 @@ func parseRead(a HostAction, out string) map[string]string {
 	case "mlnx_qos":
 		parseMlnxShow(out, put)
 	case "sysfs":
-		put("value", strings.TrimSpace(out))
+		if v := strings.TrimSpace(out); v != "" {
+			put("value", v)
+		}
 	case "mtu":
 		if s := reMTU.FindStringSubmatch(out); s != nil {
 			put("mtu", s[1])

@@ -1,0 +1,323 @@
+package push
+
+import (
+	"context"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/fabricgen/fabricgen/lab"
+	"github.com/fabricgen/fabricgen/push/config"
+	"github.com/fabricgen/fabricgen/push/dialect"
+	"github.com/fabricgen/fabricgen/push/planfile"
+	"github.com/fabricgen/fabricgen/schema"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// platformCase is one platform's lab device and rendered config.
+type platformCase struct {
+	dev testDevice
+	// oob is an out-of-band change another administrator makes.
+	oob []string
+	// reject matches a line of the change set, for the rejected-command test.
+	reject string
+}
+
+func platformCases(t *testing.T) []platformCase {
+	return []platformCase{
+		{dev: testDevice{name: "leaf1", platform: schema.AristaEOS, rendered: readFile(t, "testdata/arista_eos.cfg")},
+			oob: []string{"logging host 192.0.2.99"}, reject: `^priority-flow-control priority 3`},
+		{dev: testDevice{name: "leaf2", platform: schema.CiscoNXOS, rendered: readFile(t, "testdata/cisco_nxos.cfg")},
+			oob: []string{"logging server 192.0.2.99"}, reject: `^priority-flow-control mode on`},
+		{dev: testDevice{name: "nic01", platform: schema.NvidiaMLNX, rendered: readFile(t, "testdata/nvidia_mlnx.sh"), ports: []string{"ens1f0np0"}},
+			oob: []string{"ip link set dev ens1f0np0 mtu 1600"}, reject: `--pfc`},
+		{dev: testDevice{name: "nic02", platform: schema.LinuxDCB, rendered: readFile(t, "testdata/linux_dcb.sh"), ports: []string{"enp65s0f0np0"}},
+			oob: []string{"ip link set dev enp65s0f0np0 mtu 1600"}, reject: `^dcb pfc set`},
+	}
+}
+
+func (r *rig) plan() *planfile.Plan {
+	r.t.Helper()
+	p, err := Plan(context.Background(), r.f, r.inputs, "test", r.opts)
+	if err != nil {
+		r.t.Fatalf("Plan: %v", err)
+	}
+	return p
+}
+
+func (r *rig) apply(p *planfile.Plan, backups string) []Result {
+	r.t.Helper()
+	res, err := Apply(context.Background(), p, r.f, ApplyOptions{Options: r.opts, BackupDir: backups})
+	if err != nil {
+		r.t.Fatalf("Apply: %v", err)
+	}
+	return res
+}
+
+// TestPlatformConverges: the plan from factory config is exactly the
+// golden diff (and patch(1) applies it), apply converges, a second plan
+// is empty, a second apply changes nothing, unrelated config is untouched,
+// the backup is the config before the change, and the secret appears in no
+// output or file.
+func TestPlatformConverges(t *testing.T) {
+	for _, pc := range platformCases(t) {
+		t.Run(string(pc.dev.platform), func(t *testing.T) {
+			r := newRig(t, pc.dev)
+			dev := r.lab.Device(pc.dev.name)
+			factory := dev.RunningConfig()
+
+			p := r.plan()
+			d := p.Devices[0]
+			if d.Status != planfile.StatusChange {
+				t.Fatalf("first plan: status %s (%s), want change", d.Status, d.Error)
+			}
+			golden(t, filepath.Join("testdata", "golden", string(pc.dev.platform)+".diff"), d.Diff.Text)
+			checkPatch(t, r, pc, d.Diff.Text)
+
+			backups := t.TempDir()
+			res := r.apply(p, backups)
+			if res[0].Status != StatusApplied {
+				t.Fatalf("apply: %s: %s", res[0].Status, res[0].Reason)
+			}
+			backup := readFile(t, res[0].Backup)
+			dl, _ := dialect.Lookup(pc.dev.platform)
+			if !dl.Host && config.Digest(backup, dl) != config.Digest(factory, dl) {
+				t.Errorf("backup differs from the config before the change")
+			}
+
+			p2 := r.plan()
+			if d2 := p2.Devices[0]; d2.Status != planfile.StatusUnchanged || d2.Diff.Text != "" {
+				t.Fatalf("second plan: status %s, diff:\n%s", d2.Status, d2.Diff.Text)
+			}
+			res2 := r.apply(p2, t.TempDir())
+			if res2[0].Status != StatusUnchanged {
+				t.Errorf("second apply: %s %s, want unchanged", res2[0].Status, res2[0].Reason)
+			}
+			if !dl.Host {
+				untouched(t, dl, factory, dev.RunningConfig())
+			}
+
+			var all strings.Builder
+			_ = p.Write(&all)
+			_ = p2.Write(&all)
+			for _, x := range append(res, res2...) {
+				all.WriteString(x.Reason + x.DeviceDiff + x.Backup)
+			}
+			noSecret(t, "plan and results", all.String())
+			scanDir(t, backups)
+			scanDir(t, r.dir)
+		})
+	}
+}
+
+// untouched checks that every line of the factory config outside the
+// managed sections is still in the running config.
+func untouched(t *testing.T, dl *dialect.Dialect, before, after string) {
+	t.Helper()
+	have := map[string]bool{}
+	var walk func(prefix string, ns []*config.Node, add bool)
+	walk = func(prefix string, ns []*config.Node, add bool) {
+		for _, n := range ns {
+			k := prefix + "/" + n.Line
+			if add {
+				have[k] = true
+			} else if !have[k] {
+				t.Errorf("unrelated line %q is gone after apply", k)
+			}
+			walk(k, n.Children, add)
+		}
+	}
+	walk("", config.Parse(after, dl).Nodes, true)
+	walk("", config.Parse(before, dl).Nodes, false)
+}
+
+// checkPatch applies the plan's diff to the running managed text with
+// patch(1) and expects the desired managed text.
+func checkPatch(t *testing.T, r *rig, pc platformCase, diff string) {
+	t.Helper()
+	if _, err := exec.LookPath("patch"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("patch(1) not found")
+		}
+		t.Skip("patch(1) not found: skipping the patch round trip")
+	}
+	dl, _ := dialect.Lookup(pc.dev.platform)
+	running, err := fetchDirect(r, pc.dev.name, dl, pc.dev.rendered)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmp, err := config.Compare(pc.dev.name, running, pc.dev.rendered, dl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	file := filepath.Join(dir, "managed.txt")
+	if err := os.WriteFile(file, []byte(cmp.Running), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("patch", "--quiet", file)
+	cmd.Stdin = strings.NewReader(diff)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("patch: %v\n%s", err, out)
+	}
+	if got := readFile(t, file); got != cmp.Desired {
+		t.Errorf("patched running != desired:\n%s\nwant:\n%s", got, cmp.Desired)
+	}
+}
+
+// fetchDirect reads the device state the way plan does, over SSH.
+func fetchDirect(r *rig, name string, dl *dialect.Dialect, rendered string) (string, error) {
+	d := r.f.Device(name)
+	conn, err := connect(context.Background(), d, dl, r.opts.address(d), &r.opts)
+	if err != nil {
+		return "", err
+	}
+	defer conn.Close()
+	return fetch(conn, dl, rendered)
+}
+
+func golden(t *testing.T, path, got string) {
+	t.Helper()
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if string(want) != got {
+		t.Errorf("%s differs (run go test -update after checking):\n--- got\n%s", path, got)
+	}
+}
+
+func scanDir(t *testing.T, dir string) {
+	t.Helper()
+	_ = filepath.WalkDir(dir, func(p string, e os.DirEntry, err error) error {
+		if err != nil || e.IsDir() {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err == nil {
+			noSecret(t, p, string(b))
+		}
+		return nil
+	})
+}
+
+// TestStalePlanRefused: a change made on the device after the plan makes
+// apply refuse the device and send nothing.
+func TestStalePlanRefused(t *testing.T) {
+	for _, pc := range platformCases(t) {
+		t.Run(string(pc.dev.platform), func(t *testing.T) {
+			r := newRig(t, pc.dev)
+			dev := r.lab.Device(pc.dev.name)
+			p := r.plan()
+			if err := dev.ConfigureOutOfBand(pc.oob); err != nil {
+				t.Fatalf("out-of-band change: %v", err)
+			}
+			changed := dev.RunningConfig()
+			res := r.apply(p, t.TempDir())
+			if res[0].Status != StatusStale {
+				t.Fatalf("apply after out-of-band change: %s (%s), want stale", res[0].Status, res[0].Reason)
+			}
+			if dev.RunningConfig() != changed {
+				t.Errorf("a stale device was changed")
+			}
+		})
+	}
+}
+
+// TestFailureRollsBack: a rejected command and a connection dropped in the
+// middle of the change each leave the device exactly as before.
+func TestFailureRollsBack(t *testing.T) {
+	for _, pc := range platformCases(t) {
+		faults := []struct {
+			name  string
+			fault lab.Fault
+		}{
+			{"rejected", lab.Fault{Reject: pc.reject}},
+			{"disconnect", lab.Fault{DropAfter: 3}},
+		}
+		for _, fc := range faults {
+			t.Run(string(pc.dev.platform)+"/"+fc.name, func(t *testing.T) {
+				r := newRig(t, pc.dev)
+				dev := r.lab.Device(pc.dev.name)
+				before := dev.RunningConfig()
+				p := r.plan()
+				dev.SetFault(fc.fault)
+				res := r.apply(p, t.TempDir())
+				dev.ClearFault()
+				t.Logf("%s: %s", res[0].Status, res[0].Reason)
+				if res[0].Status != StatusRolledBack {
+					t.Fatalf("apply with fault %s: %s (%s), want rolled back", fc.name, res[0].Status, res[0].Reason)
+				}
+				dl, _ := dialect.Lookup(pc.dev.platform)
+				backup := readFile(t, res[0].Backup)
+				if dl.Host {
+					// A host has no config file: what can be compared is
+					// every setting the script touches, read back with the
+					// NIC tools, which is what the backup holds.
+					now, err := fetchDirect(r, pc.dev.name, dl, pc.dev.rendered)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if config.Normalize(now, dl) != config.Normalize(backup, dl) {
+						t.Errorf("host settings differ from the backup after rollback:\n%s",
+							config.Unified("backup", "now", config.Normalize(backup, dl), config.Normalize(now, dl)).Text)
+					}
+					return
+				}
+				if a, b := config.Normalize(before, dl), config.Normalize(dev.RunningConfig(), dl); a != b {
+					t.Errorf("device changed after rollback:\n%s", config.Unified("before", "after", a, b).Text)
+				}
+				if config.Digest(backup, dl) != config.Digest(dev.RunningConfig(), dl) {
+					t.Errorf("backup differs from the running config after rollback")
+				}
+				noSecret(t, "result", res[0].Reason)
+			})
+		}
+	}
+}
+
+var reFingerprint = regexp.MustCompile(`SHA256:[A-Za-z0-9+/]{43}`)
+
+// TestHostKeyRefused: a changed host key and an unknown one are refused
+// with the fingerprint; nothing is fetched.
+func TestHostKeyRefused(t *testing.T) {
+	pc := platformCases(t)[0]
+	r := newRig(t, pc.dev)
+	if err := r.lab.RotateHostKey(pc.dev.name); err != nil {
+		t.Fatal(err)
+	}
+	p := r.plan()
+	d := p.Devices[0]
+	if d.Status != planfile.StatusError || !strings.Contains(d.Error, "does not match known_hosts") || !reFingerprint.MatchString(d.Error) {
+		t.Errorf("changed host key: status %s, error %q", d.Status, d.Error)
+	}
+
+	empty := filepath.Join(t.TempDir(), "known_hosts")
+	if err := os.WriteFile(empty, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	hk, err := NewHostKeysForTest(empty)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.opts.HostKeys = hk
+	d = r.plan().Devices[0]
+	if d.Status != planfile.StatusError || !strings.Contains(d.Error, "is not in known_hosts") || !reFingerprint.MatchString(d.Error) {
+		t.Errorf("unknown host key: status %s, error %q", d.Status, d.Error)
+	}
+	noSecret(t, "error", d.Error)
+}
