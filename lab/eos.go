@@ -116,9 +116,9 @@ func (e *eos) render(t *cfgTree, header bool) string {
 }
 
 func eosBody(b *strings.Builder, n *node, indent string) {
-	for _, k := range n.sorted() {
+	for i, k := range n.sorted() {
 		if k.rule != nil && k.rule.sub != "" {
-			if len(indent) > 3 || k.rule.sub == "txq" {
+			if i > 0 {
 				b.WriteString(indent + "!\n")
 			}
 			b.WriteString(indent + k.text + "\n")

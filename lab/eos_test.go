@@ -3,30 +3,137 @@ package lab
 import (
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/scrapli/scrapligo/driver/network"
 	"github.com/scrapli/scrapligo/driver/opoptions"
 
 	"github.com/fabricgen/fabricgen/schema"
 )
 
-func TestEOSScrapliSmoke(t *testing.T) {
+// eosSession registers a scrapligo privilege level for a config session,
+// the way push drives EOS.
+func eosSession(d *network.Driver, name string) {
+	d.PrivilegeLevels[name] = &network.PrivilegeLevel{
+		Name:         name,
+		Pattern:      `(?im)^[\w.\-@()/: ]{1,63}\(config-s-` + name[:min(6, len(name))] + `[\w.\-@/:]{0,32}\)#\s?$`,
+		PreviousPriv: "privilege-exec",
+		Deescalate:   "end",
+		Escalate:     "configure session " + name,
+	}
+	d.UpdatePrivileges()
+}
+
+func TestEOSScrapliConfigAndErrors(t *testing.T) {
 	l := startLab(t, DeviceSpec{Name: "leaf1", Platform: schema.AristaEOS})
 	d := scrapli(t, l, "leaf1", schema.AristaEOS)
-	r, err := d.SendCommand("show running-config")
-	if err != nil || r.Failed != nil {
-		t.Fatalf("show run: %v %v", err, r.Failed)
-	}
-	t.Log(r.Result)
 	mr, err := d.SendConfigs([]string{"interface Ethernet1", "mtu 9214", "tx-queue 3", "bandwidth percent 50", "qos map dscp 26 to traffic-class 3", "bogus line"}, opoptions.WithStopOnFailed())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if mr.Failed == nil {
-		t.Fatalf("bogus accepted")
+	if mr.Failed == nil || !strings.Contains(mr.Responses[len(mr.Responses)-1].Result, "% Invalid input (at token 0: 'bogus')") {
+		t.Fatalf("bogus line accepted or wrong error: %+v", mr.Responses[len(mr.Responses)-1])
 	}
-	r, _ = d.SendCommand("show running-config")
-	if !strings.Contains(r.Result, "   mtu 9214") {
-		t.Fatalf("no mtu:\n%s", r.Result)
+	r, err := d.SendCommand("show running-config")
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Log(r.Result)
+	want := "qos map dscp 26 to traffic-class 3\n!\ninterface Ethernet1\n   mtu 9214\n   !\n   tx-queue 3\n      bandwidth percent 50\n!\n"
+	if !strings.Contains(r.Result, want) {
+		t.Fatalf("running config lacks\n%s\ngot:\n%s", want, r.Result)
+	}
+	mr, _ = d.SendConfigs([]string{"interface Ethernet1", "mtu"})
+	if mr.Failed == nil || !strings.Contains(mr.Responses[1].Result, "% Incomplete command") {
+		t.Errorf("bare mtu: %+v", mr.Responses[1])
+	}
+}
+
+func TestEOSSessions(t *testing.T) {
+	cases := []struct {
+		name string
+		// finish runs after the session holds "interface Ethernet2 / mtu 9214".
+		finish  []string
+		expire  bool
+		applied bool
+	}{
+		{"commit", []string{"commit"}, false, true},
+		{"abort", []string{"abort"}, false, false},
+		{"timer confirmed", []string{"commit timer 00:10:00", "configure session fg commit"}, false, true},
+		{"timer expired", []string{"commit timer 00:10:00"}, true, false},
+		{"end leaves it pending", []string{"end"}, false, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			l := startLab(t, DeviceSpec{Name: "leaf1", Platform: schema.AristaEOS})
+			dev := l.Device("leaf1")
+			before := dev.RunningConfig()
+			sh := openShell(t, l, "leaf1", `leaf1[^\n]*#$`)
+			sh.run("configure session fg")
+			sh.run("interface Ethernet2")
+			sh.run("mtu 9214")
+			diff := sh.run("show session-config diffs")
+			if !strings.Contains(diff, " interface Ethernet2\n+   mtu 9214\n") {
+				t.Fatalf("session diff:\n%s", diff)
+			}
+			if dev.RunningConfig() != before {
+				t.Fatal("session change visible before commit")
+			}
+			for _, cmd := range c.finish {
+				if out := sh.run(cmd); strings.Contains(out, "%") {
+					t.Fatalf("%s: %s", cmd, out)
+				}
+			}
+			if c.expire {
+				dev.ExpireTimers()
+			}
+			got := strings.Contains(dev.RunningConfig(), "interface Ethernet2\n   mtu 9214\n")
+			if got != c.applied {
+				t.Fatalf("applied = %v, want %v:\n%s", got, c.applied, dev.RunningConfig())
+			}
+			if !c.applied && dev.RunningConfig() != before {
+				t.Errorf("config not restored:\n%s", unifiedDiff("before", "after", before, dev.RunningConfig()))
+			}
+		})
+	}
+}
+
+func TestEOSCommitTimerExpiresOnItsOwn(t *testing.T) {
+	l := startLab(t, DeviceSpec{Name: "leaf1", Platform: schema.AristaEOS})
+	dev := l.Device("leaf1")
+	before := dev.RunningConfig()
+	sh := openShell(t, l, "leaf1", `leaf1[^\n]*#$`)
+	sh.run("configure session fg")
+	sh.run("hostname changed")
+	sh.run("commit timer 00:00:01")
+	if !strings.Contains(dev.RunningConfig(), "hostname changed") {
+		t.Fatal("commit timer did not apply the session")
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for dev.RunningConfig() != before {
+		if time.Now().After(deadline) {
+			t.Fatal("commit timer did not roll back within 5s")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func TestEOSScrapliSessionPrivilege(t *testing.T) {
+	l := startLab(t, DeviceSpec{Name: "leaf1", Platform: schema.AristaEOS})
+	d := scrapli(t, l, "leaf1", schema.AristaEOS)
+	eosSession(d, "fabricgen-1")
+	mr, err := d.SendConfigs([]string{"interface Ethernet3", "mtu 9000"}, opoptions.WithPrivilegeLevel("fabricgen-1"), opoptions.WithStopOnFailed())
+	if err != nil || mr.Failed != nil {
+		t.Fatalf("session config: %v %v", err, mr.Failed)
+	}
+	r, err := d.SendConfig("show session-config diffs", opoptions.WithPrivilegeLevel("fabricgen-1"))
+	if err != nil || !strings.Contains(r.Result, "+   mtu 9000") {
+		t.Fatalf("diffs: %v\n%s", err, r.Result)
+	}
+	if _, err := d.SendConfig("commit", opoptions.WithPrivilegeLevel("fabricgen-1")); err != nil {
+		t.Fatal(err)
+	}
+	r, err = d.SendCommand("show running-config | section Ethernet3")
+	if err != nil || !strings.Contains(r.Result, "interface Ethernet3\n   mtu 9000") {
+		t.Fatalf("after commit: %v\n%s", err, r.Result)
+	}
 }
