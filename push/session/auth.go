@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"golang.org/x/crypto/ssh"
 	"golang.org/x/crypto/ssh/agent"
@@ -45,7 +47,7 @@ func (a *Auth) Password() string { return a.password }
 // and its passphrase (from its variable, or prompt when interactive), the
 // agent from SSH_AUTH_SOCK.
 func ResolveAuth(dev string, c schema.Credentials, getenv func(string) string, prompt func(msg string) (string, error)) (*Auth, error) {
-	a := &Auth{Username: c.Username.V, agent: c.Agent.V, keyFile: c.KeyFile.V}
+	a := &Auth{Username: c.Username.V, agent: c.Agent.V, keyFile: ExpandHome(c.KeyFile.V)}
 	if a.Username == "" {
 		return nil, fmt.Errorf("device %s: credentials set no username; add `username = \"...\"` to its credentials block", dev)
 	}
@@ -84,6 +86,19 @@ func ResolveAuth(dev string, c schema.Credentials, getenv func(string) string, p
 		}
 	}
 	return a, nil
+}
+
+// ExpandHome replaces a leading "~/" with the home directory.
+func ExpandHome(p string) string {
+	rest, ok := strings.CutPrefix(p, "~/")
+	if !ok {
+		return p
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return p
+	}
+	return filepath.Join(home, rest)
 }
 
 // methods builds the SSH auth methods: agent, key, password, and
