@@ -48,9 +48,30 @@ func Managed(running, desired *Tree, d *dialect.Dialect) (run, want *Tree) {
 		}
 		run.Nodes = append(run.Nodes, filtered(n, s, i))
 	}
+	want.Nodes = merge(want.Nodes)
+	run.Nodes = merge(run.Nodes)
 	bySection(want)
 	bySection(run)
 	return run, want
+}
+
+// merge folds repeated lines of one level into the first (a stanza opened
+// twice is one stanza, as the device stores it), recursively.
+func merge(ns []*Node) []*Node {
+	first := map[string]*Node{}
+	out := ns[:0:0]
+	for _, n := range ns {
+		if f, ok := first[n.Line]; ok {
+			f.Children = append(f.Children, n.Children...)
+			continue
+		}
+		first[n.Line] = n
+		out = append(out, n)
+	}
+	for _, n := range out {
+		n.Children = merge(n.Children)
+	}
+	return out
 }
 
 // bySection orders top-level nodes by section, keeping the order within a

@@ -115,6 +115,9 @@ func parseAction(line string) (HostAction, error) {
 	a := HostAction{Line: line}
 	line = unquote(line)
 	f := strings.Fields(line)
+	if len(f) == 0 {
+		return a, fmt.Errorf("nothing left after removing quotes")
+	}
 	switch {
 	case f[0] == "mkdir" && len(f) == 3 && f[1] == "-p":
 		return a, nil
