@@ -203,3 +203,5 @@ func scrapli(t testing.TB, l *Lab, name string, p schema.Platform) *network.Driv
 	t.Cleanup(func() { _ = d.Close() })
 	return d
 }
+
+func regexpMust(s string) *regexp.Regexp { return regexp.MustCompile(s) }

@@ -28,6 +28,8 @@ func newEmulator(env *deviceEnv) (emulator, error) {
 		return newEOS(env)
 	case schema.CiscoNXOS:
 		return newNXOS(env)
+	case schema.JuniperJunos:
+		return newJunos(env)
 	case schema.NvidiaMLNX, schema.LinuxDCB:
 		return newHost(env)
 	}

@@ -131,6 +131,22 @@ func (d *Device) serveShell(nc net.Conn, rw io.ReadWriter, rows int) int {
 						writeCRLF(rw, "\b \b")
 					}
 				}
+			case 0x04:
+				// ^D on an empty line ends `load ... terminal` input.
+				if len(line) > 0 {
+					continue
+				}
+				writeCRLF(rw, "\n")
+				r, drop := d.dispatch(s, "\x04")
+				if drop {
+					_ = nc.Close()
+					return 255
+				}
+				status = r.status
+				d.mu.Lock()
+				p := s.prompt()
+				d.mu.Unlock()
+				writeCRLF(rw, r.out+p)
 			case 0x03:
 				lastCR = false
 				line = line[:0]

@@ -158,3 +158,32 @@ func filterLines(out, verb string, re *regexp.Regexp) string {
 	}
 	return b.String()
 }
+
+// lineOps returns the edit script from a to b as one byte per line:
+// ' ' keep, '-' delete from a, '+' insert from b.
+func lineOps(a, b []string) []byte {
+	dmp := diffmatchpatch.New()
+	ja, jb := strings.Join(a, "\n")+"\n", strings.Join(b, "\n")+"\n"
+	if len(a) == 0 {
+		ja = ""
+	}
+	if len(b) == 0 {
+		jb = ""
+	}
+	ca, cb, lines := dmp.DiffLinesToChars(ja, jb)
+	diffs := dmp.DiffCharsToLines(dmp.DiffMain(ca, cb, false), lines)
+	var ops []byte
+	for _, d := range diffs {
+		k := byte(' ')
+		switch d.Type {
+		case diffmatchpatch.DiffInsert:
+			k = '+'
+		case diffmatchpatch.DiffDelete:
+			k = '-'
+		}
+		for range strings.Count(d.Text, "\n") {
+			ops = append(ops, k)
+		}
+	}
+	return ops
+}
