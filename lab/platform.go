@@ -30,6 +30,8 @@ func newEmulator(env *deviceEnv) (emulator, error) {
 		return newNXOS(env)
 	case schema.JuniperJunos:
 		return newJunos(env)
+	case schema.NvidiaCumulus:
+		return newCumulus(env)
 	case schema.NvidiaMLNX, schema.LinuxDCB:
 		return newHost(env)
 	}

@@ -1,0 +1,491 @@
+package lab
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// cumulus emulates NVIDIA Cumulus Linux 5.x with NVUE: `nv set`/`nv
+// unset` stage a pending revision, `nv config diff` shows it, `nv config
+// apply [--confirm T] [-y]` applies it (with automatic rollback unless
+// confirmed), `nv config apply <rev>` re-applies an old revision, and `nv
+// config show -o commands` prints the applied configuration (NVUE
+// reference, "Config Commands"). There is no NVUE schema: statements are
+// token paths under the known top-level objects.
+type cumulus struct {
+	env       *deviceEnv
+	applied   *pathTree
+	pending   *pathTree // nil when there is no pending revision
+	revisions []*nvRevision
+	nextRev   int
+	confirm   *nvConfirm
+	fs        *memFS
+}
+
+type nvRevision struct {
+	id   int
+	tree *pathTree
+	when time.Time
+	user string
+	note string
+}
+
+type nvConfirm struct {
+	prev   *pathTree
+	rev    int
+	cancel func()
+}
+
+var nvTop = map[string]bool{
+	"interface": true, "qos": true, "acl": true, "system": true, "router": true, "vrf": true,
+	"service": true, "bridge": true, "evpn": true, "nve": true, "mlag": true,
+}
+
+var nvIfaceRe = regexp.MustCompile(`^(swp\d+(s\d+)?|eth\d+|lo|bond\d+|vlan\d+|peerlink)(,(swp\d+(s\d+)?))*$|^swp\d+-\d+$`)
+
+var nvScalars = map[string]bool{
+	"mtu": true, "speed": true, "fec": true, "trust": true, "mode": true, "bw-percent": true, "min-threshold": true,
+	"max-threshold": true, "probability": true, "ecn": true, "red": true, "tx": true, "rx": true, "cable-length": true,
+	"port-buffer": true, "xoff-threshold": true, "xon-threshold": true, "memory-percent": true, "polling-interval": true,
+	"robustness": true, "profile": true, "port-default-sp": true, "rewrite": true, "description": true,
+	"hostname": true, "state": true, "type": true, "timezone": true, "role": true,
+}
+
+func nvScalar(prefix []string) bool {
+	last := prefix[len(prefix)-1]
+	in := func(word string) bool {
+		for _, p := range prefix {
+			if p == word {
+				return true
+			}
+		}
+		return false
+	}
+	switch last {
+	case "switch-priority", "traffic-class":
+		if in("egress-queue-mapping") {
+			return last == "traffic-class"
+		}
+		return last == "switch-priority" && !in("egress-scheduler") && !in("congestion-control")
+	case "dscp", "cos":
+		return in("action")
+	}
+	return nvScalars[last]
+}
+
+func newCumulus(env *deviceEnv) (*cumulus, error) {
+	c := &cumulus{env: env, applied: newPathTree(nvScalar), nextRev: 1, fs: newMemFS(env.spec.Username)}
+	ports := env.spec.Ports
+	if len(ports) == 0 {
+		for i := 1; i <= 32; i++ {
+			ports = append(ports, fmt.Sprintf("swp%d", i))
+		}
+	}
+	factory := []string{
+		"nv set system hostname " + env.spec.Name,
+		"nv set system timezone Etc/UTC",
+		"nv set system aaa user " + env.spec.Username + " role system-admin",
+		"nv set service ntp mgmt server 192.0.2.123",
+		"nv set service syslog mgmt server 192.0.2.10",
+		"nv set service snmp-server readonly-community fabricgen-ro access any",
+		fmt.Sprintf("nv set interface eth0 ip address 192.0.2.%d/24", mgmtOctet(env.spec.Name)),
+		"nv set interface eth0 ip vrf mgmt",
+	}
+	for _, p := range ports {
+		if !nvIfaceRe.MatchString(p) {
+			return nil, fmt.Errorf("port %q is not a Cumulus interface name (swpN or swpNsM)", p)
+		}
+		factory = append(factory, "nv set interface "+p+" type swp")
+	}
+	for _, l := range factory {
+		toks, _ := configTokens(l)
+		if msg := nvValidate(toks[2:]); msg != "" {
+			return nil, fmt.Errorf("factory config %q: %s", l, msg)
+		}
+		c.applied.set(toks[2:])
+	}
+	c.record(c.applied, "root", "startup")
+	return c, nil
+}
+
+func (c *cumulus) record(t *pathTree, user, note string) int {
+	id := c.nextRev
+	c.nextRev++
+	c.revisions = append(c.revisions, &nvRevision{id: id, tree: t.clone(), when: c.env.now(), user: user, note: note})
+	return id
+}
+
+// nvValidate checks a path against the few rules the lab knows; it
+// returns NVUE's error text or "".
+func nvValidate(path []string) string {
+	if len(path) == 0 {
+		return "Error: Incomplete Command"
+	}
+	if !nvTop[path[0]] {
+		return fmt.Sprintf("Error: Invalid Command: '%s' is not a valid object", path[0])
+	}
+	if path[0] == "interface" {
+		if len(path) < 2 || !nvIfaceRe.MatchString(path[1]) {
+			name := ""
+			if len(path) > 1 {
+				name = path[1]
+			}
+			return fmt.Sprintf("Error: Invalid value for interface: '%s' is not a valid interface name", name)
+		}
+	}
+	for i := 0; i+1 < len(path); i++ {
+		if path[i] == "mtu" {
+			v, err := strconv.Atoi(path[i+1])
+			if err != nil || v < 552 || v > 9216 {
+				return fmt.Sprintf("Error: Invalid value for mtu: '%s' is not in the range 552..9216", path[i+1])
+			}
+		}
+	}
+	if len(path) < 2 {
+		return "Error: Incomplete Command"
+	}
+	return ""
+}
+
+func nvCommands(t *pathTree) string {
+	var b strings.Builder
+	for _, s := range t.statements() {
+		b.WriteString("nv set " + strings.Join(s, " ") + "\n")
+	}
+	return b.String()
+}
+
+func (c *cumulus) running() string { return nvCommands(c.applied) }
+
+func (c *cumulus) outOfBand(lines []string) error {
+	sh := c.shell("another-admin")
+	for _, l := range lines {
+		out := sh.exec(l)
+		if sh.status != 0 {
+			return fmt.Errorf("%q: %s", l, strings.TrimSpace(out))
+		}
+	}
+	if c.pending != nil {
+		sh.exec("nv config apply -y")
+		if sh.status != 0 {
+			return fmt.Errorf("nv config apply failed")
+		}
+	}
+	return nil
+}
+
+func (c *cumulus) expireTimers() {
+	if c.confirm != nil {
+		c.rollbackConfirm()
+	}
+}
+
+func (c *cumulus) rollbackConfirm() {
+	cf := c.confirm
+	c.confirm = nil
+	cf.cancel()
+	c.applied = cf.prev
+	c.record(c.applied, "root", fmt.Sprintf("automatic rollback of unconfirmed revision %d", cf.rev))
+}
+
+func (c *cumulus) newSession(t *term, user string) cliSession {
+	return &linuxCLI{host: c.env.spec.Name, user: user, sh: c.shell(user), vrf: "mgmt"}
+}
+
+func (c *cumulus) shell(user string) *shell {
+	which := func(name string) (string, bool) {
+		switch name {
+		case "nv":
+			return "/usr/bin/nv", true
+		case "cat", "tee", "rm", "ls", "hostname", "printf", "sudo":
+			return "/usr/bin/" + name, true
+		}
+		return "", false
+	}
+	run := func(argv []string, stdin string) (string, string, int) {
+		if argv[0] == "nv" {
+			return c.nv(argv[1:], user)
+		}
+		if o, e, st, ok := c.fs.common(c.env.spec.Name, argv, stdin); ok {
+			return o, e, st
+		}
+		return "", "-bash: " + argv[0] + ": command not found\n", 127
+	}
+	return newShell(run, c.fs.write, which)
+}
+
+// nv runs one NVUE command.
+func (c *cumulus) nv(args []string, user string) (string, string, int) {
+	if len(args) == 0 {
+		return "", "Usage: nv [options] <command> [<args>]...\n", 2
+	}
+	switch args[0] {
+	case "set", "unset":
+		path := args[1:]
+		if msg := nvValidate(path); msg != "" && !(args[0] == "unset" && len(path) == 1 && nvTop[path[0]]) {
+			return "", msg + "\n", 1
+		}
+		if c.pending == nil {
+			c.pending = c.applied.clone()
+		}
+		if args[0] == "set" {
+			c.pending.set(path)
+		} else {
+			c.pending.remove(path)
+		}
+		return "", "", 0
+	case "config":
+		return c.nvConfig(args[1:], user)
+	case "show":
+		if len(args) >= 2 && args[1] == "system" {
+			return fmt.Sprintf("hostname  %s\nbuild     Cumulus Linux 5.9.1\n", c.env.spec.Name), "", 0
+		}
+	}
+	return "", fmt.Sprintf("Error: Invalid Command: nv %s\n", strings.Join(args, " ")), 2
+}
+
+func (c *cumulus) nvConfig(args []string, user string) (string, string, int) {
+	if len(args) == 0 {
+		return "", "Usage: nv config <command>\n", 2
+	}
+	switch args[0] {
+	case "diff":
+		if c.pending == nil {
+			return "", "", 0
+		}
+		return nvDiff(c.applied, c.pending), "", 0
+	case "detach":
+		c.pending = nil
+		return "", "", 0
+	case "save":
+		return "saved\n", "", 0
+	case "confirm":
+		return c.confirmNow()
+	case "history", "revision":
+		var b strings.Builder
+		for i := len(c.revisions) - 1; i >= 0; i-- {
+			r := c.revisions[i]
+			fmt.Fprintf(&b, "- rev_id: %d\n  date: %s\n  user: %s\n  message: %s\n", r.id, r.when.UTC().Format("2006-01-02 15:04:05"), r.user, r.note)
+		}
+		return b.String(), "", 0
+	case "show":
+		rest := args[1:]
+		if len(rest) == 2 && rest[0] == "-o" && rest[1] == "commands" {
+			return nvCommands(c.applied), "", 0
+		}
+		if len(rest) == 0 || (len(rest) == 2 && rest[0] == "-o" && rest[1] == "yaml") {
+			return nvYAML(c.applied), "", 0
+		}
+		return "", "Error: Invalid value for '-o': use commands or yaml\n", 2
+	case "apply":
+		return c.apply(args[1:], user)
+	}
+	return "", fmt.Sprintf("Error: Invalid Command: nv config %s\n", strings.Join(args, " ")), 2
+}
+
+// apply handles `nv config apply [REV] [-y|--assume-yes] [--confirm [T]]
+// [--confirm-yes|--confirm-no|--confirm-status]`.
+func (c *cumulus) apply(args []string, user string) (string, string, int) {
+	confirm := time.Duration(0)
+	rev := -1
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-y" || a == "--y" || a == "--assume-yes":
+		case a == "--confirm-yes":
+			return c.confirmNow()
+		case a == "--confirm-no":
+			if c.confirm == nil {
+				return "", "Error: There is no pending confirmation\n", 1
+			}
+			c.rollbackConfirm()
+			return "rolled back\n", "", 0
+		case a == "--confirm-status":
+			if c.confirm == nil {
+				return "No pending confirmation\n", "", 0
+			}
+			return fmt.Sprintf("Revision %d is waiting for confirmation\n", c.confirm.rev), "", 0
+		case a == "--confirm" || strings.HasPrefix(a, "--confirm="):
+			val := strings.TrimPrefix(a, "--confirm=")
+			if a == "--confirm" {
+				val = "10m"
+				if i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
+					val = args[i+1]
+					i++
+				}
+			}
+			d, ok := nvDuration(val)
+			if !ok {
+				return "", fmt.Sprintf("Error: Invalid value for '--confirm': '%s' (use N, Ns, Nm or Nh)\n", val), 2
+			}
+			confirm = d
+		default:
+			n, err := strconv.Atoi(a)
+			if err != nil {
+				return "", fmt.Sprintf("Error: No such option: %s\n", a), 2
+			}
+			rev = n
+		}
+	}
+	if c.confirm != nil {
+		return "", fmt.Sprintf("Error: revision %d is waiting for confirmation; confirm it or let it roll back first\n", c.confirm.rev), 1
+	}
+	target := c.pending
+	if rev >= 0 {
+		target = nil
+		for _, r := range c.revisions {
+			if r.id == rev {
+				target = r.tree.clone()
+			}
+		}
+		if target == nil {
+			return "", fmt.Sprintf("Error: Revision %d does not exist\n", rev), 1
+		}
+	}
+	if target == nil {
+		return "", "Warning: There are no configuration changes to apply.\n", 0
+	}
+	prev := c.applied
+	c.applied = target
+	c.pending = nil
+	id := c.record(target, user, "apply")
+	out := fmt.Sprintf("applied [rev_id: %d]\n", id)
+	if confirm > 0 {
+		c.confirm = &nvConfirm{prev: prev, rev: id}
+		c.confirm.cancel = c.env.afterFunc(confirm, func() {
+			if c.confirm != nil && c.confirm.rev == id {
+				c.rollbackConfirm()
+			}
+		})
+		out = fmt.Sprintf("applied [rev_id: %d]\nConfirm the applied configuration within %s or it rolls back.\n", id, confirm)
+	}
+	return out, "", 0
+}
+
+func (c *cumulus) confirmNow() (string, string, int) {
+	if c.confirm == nil {
+		return "", "Error: There is no pending confirmation\n", 1
+	}
+	c.confirm.cancel()
+	c.confirm = nil
+	return "confirmed\n", "", 0
+}
+
+// nvDuration parses a confirm time: bare minutes, or s/m/h suffixed.
+func nvDuration(s string) (time.Duration, bool) {
+	unit := time.Minute
+	switch {
+	case strings.HasSuffix(s, "s"):
+		unit, s = time.Second, strings.TrimSuffix(s, "s")
+	case strings.HasSuffix(s, "m"):
+		s = strings.TrimSuffix(s, "m")
+	case strings.HasSuffix(s, "h"):
+		unit, s = time.Hour, strings.TrimSuffix(s, "h")
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n <= 0 {
+		return 0, false
+	}
+	return time.Duration(n) * unit, true
+}
+
+// nvDiff lists the pending changes as commands: unsets first, then sets.
+func nvDiff(applied, pending *pathTree) string {
+	a, p := applied.statementSet(), pending.statementSet()
+	var unset, set []string
+	for k := range a {
+		if _, ok := p[k]; !ok {
+			unset = append(unset, "nv unset "+k)
+		}
+	}
+	for _, s := range pending.statements() {
+		k := strings.Join(s, " ")
+		if _, ok := a[k]; !ok {
+			set = append(set, "nv set "+k)
+		}
+	}
+	sort.Strings(unset)
+	var b strings.Builder
+	for _, l := range append(unset, set...) {
+		b.WriteString(l + "\n")
+	}
+	return b.String()
+}
+
+// nvYAML prints the tree as NVUE's YAML: a leaf value sits on its key.
+func nvYAML(t *pathTree) string {
+	var b strings.Builder
+	b.WriteString("- set:\n")
+	var walk func(n *pnode, indent string)
+	walk = func(n *pnode, indent string) {
+		for _, k := range n.kids {
+			if len(k.kids) == 1 && len(k.kids[0].kids) == 0 {
+				fmt.Fprintf(&b, "%s%s: %s\n", indent, k.tok, k.kids[0].tok)
+				continue
+			}
+			if len(k.kids) == 0 {
+				fmt.Fprintf(&b, "%s%s: {}\n", indent, k.tok)
+				continue
+			}
+			fmt.Fprintf(&b, "%s%s:\n", indent, k.tok)
+			walk(k, indent+"  ")
+		}
+	}
+	walk(t.root, "    ")
+	return b.String()
+}
+
+// linuxCLI is an interactive bash login on a Linux-based switch.
+type linuxCLI struct {
+	host, user, vrf string
+	sh              *shell
+}
+
+func (c *linuxCLI) greeting() string {
+	return "Linux " + c.host + " 6.1.0-cl-1-amd64 #1 SMP x86_64\n\n"
+}
+
+func (c *linuxCLI) prompt() string {
+	if c.vrf != "" {
+		return c.user + "@" + c.host + ":" + c.vrf + ":~$ "
+	}
+	return c.user + "@" + c.host + ":~$ "
+}
+
+func (c *linuxCLI) disconnect() {}
+
+func (c *linuxCLI) reject(line string) reply {
+	c.sh.status = 1
+	return reply{out: "Error: the request was rejected by the switch (" + strings.Fields(line)[0] + ")\n", status: 1, config: true}
+}
+
+func (c *linuxCLI) handle(raw string) reply {
+	line := strings.TrimSpace(raw)
+	if line == "" || strings.HasPrefix(line, "#") {
+		return reply{status: c.sh.status}
+	}
+	if line == "logout" {
+		return reply{out: "logout\n", exit: true}
+	}
+	out := c.sh.exec(line)
+	r := reply{out: out, status: c.sh.status, config: linuxMutating(line)}
+	if c.sh.exited {
+		r.exit = true
+		r.out += "logout\n"
+	}
+	return r
+}
+
+// linuxMutating reports whether a command stages or applies configuration.
+func linuxMutating(line string) bool {
+	for _, m := range []string{"nv set", "nv unset", "nv config apply", "config apply-patch", "config rollback", "config checkpoint", "config replace", "config load"} {
+		if strings.Contains(line, m) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,76 @@
+package lab
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/fabricgen/fabricgen/schema"
+)
+
+func TestCumulusRevisions(t *testing.T) {
+	cases := []struct {
+		name    string
+		finish  []string
+		expire  bool
+		applied bool
+	}{
+		{"apply", []string{"nv config apply -y"}, false, true},
+		{"confirm then confirmed", []string{"nv config apply --confirm 60s -y", "nv config confirm"}, false, true},
+		{"confirm yes option", []string{"nv config apply --confirm 60s -y", "nv config apply --confirm-yes"}, false, true},
+		{"confirm expires", []string{"nv config apply --confirm 60s -y"}, true, false},
+		{"detach", []string{"nv config detach"}, false, false},
+		{"apply then revert to startup", []string{"nv config apply -y", "nv config apply 1 -y"}, false, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			l := startLab(t, DeviceSpec{Name: "leaf4", Platform: schema.NvidiaCumulus})
+			dev := l.Device("leaf4")
+			before := dev.RunningConfig()
+			sh := openShell(t, l, "leaf4", `admin@leaf4:mgmt:~\$ $`)
+			for _, cmd := range []string{"nv set interface swp1 link mtu 9216", "nv set qos pfc default-global switch-priority 3"} {
+				if out := sh.run(cmd); out != "" {
+					t.Fatalf("%s: %s", cmd, out)
+				}
+			}
+			diff := sh.run("nv config diff")
+			if diff != "nv set interface swp1 link mtu 9216\nnv set qos pfc default-global switch-priority 3\n" {
+				t.Errorf("nv config diff:\n%s", diff)
+			}
+			for _, cmd := range c.finish {
+				sh.run(cmd)
+			}
+			if c.expire {
+				dev.ExpireTimers()
+			}
+			got := strings.Contains(dev.RunningConfig(), "nv set interface swp1 link mtu 9216\n")
+			if got != c.applied {
+				t.Fatalf("applied = %v, want %v:\n%s", got, c.applied, dev.RunningConfig())
+			}
+			if !c.applied && dev.RunningConfig() != before {
+				t.Errorf("not restored:\n%s", unifiedDiff("before", "after", before, dev.RunningConfig()))
+			}
+		})
+	}
+}
+
+func TestCumulusErrors(t *testing.T) {
+	l := startLab(t, DeviceSpec{Name: "leaf4", Platform: schema.NvidiaCumulus})
+	sh := openShell(t, l, "leaf4", `:~\$ $`)
+	cases := []struct{ cmd, want string }{
+		{"nv set interface swp1 link mtu 99999", "Error: Invalid value for mtu"},
+		{"nv set frobnicate 1", "Error: Invalid Command"},
+		{"nv set interface swp1 link mtu 9000; echo $?", "0\n"},
+		{"nv set interface swp1 link mtu 9216 && nv config apply -y", "applied [rev_id: 2]"},
+		{"nv config show -o commands | cat", "nv set interface swp1 link mtu 9216\n"},
+		{"frob", "command not found"},
+	}
+	for _, c := range cases {
+		if got := sh.run(c.cmd); !strings.Contains(got, c.want) {
+			t.Errorf("%s: got %q, want %q", c.cmd, got, c.want)
+		}
+	}
+	// scalar replacement: one mtu per interface
+	if n := strings.Count(l.Device("leaf4").RunningConfig(), "swp1 link mtu"); n != 1 {
+		t.Errorf("%d mtu statements for swp1, want 1", n)
+	}
+}

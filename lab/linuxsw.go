@@ -1,0 +1,121 @@
+package lab
+
+import (
+	"sort"
+	"strings"
+)
+
+// memFS is the writable part of a Linux-based switch's file system: files
+// under /tmp and the user's home directory, where scripts stage patches.
+type memFS struct {
+	home  string
+	files map[string]string
+}
+
+func newMemFS(user string) *memFS {
+	return &memFS{home: "/home/" + user + "/", files: map[string]string{}}
+}
+
+func (m *memFS) path(p string) string {
+	if strings.HasPrefix(p, "~/") {
+		return m.home + p[2:]
+	}
+	if !strings.HasPrefix(p, "/") {
+		return m.home + p
+	}
+	return p
+}
+
+func (m *memFS) writable(p string) bool {
+	return strings.HasPrefix(p, "/tmp/") || strings.HasPrefix(p, m.home)
+}
+
+// write implements fileWriter.
+func (m *memFS) write(p, data string, appendTo bool) string {
+	p = m.path(p)
+	if !m.writable(p) {
+		return "Permission denied"
+	}
+	if appendTo {
+		data = m.files[p] + data
+	}
+	m.files[p] = data
+	return ""
+}
+
+func (m *memFS) read(p string) (string, bool) {
+	v, ok := m.files[m.path(p)]
+	return v, ok
+}
+
+// common runs the file and identity commands every Linux-based switch
+// has; ok is false for anything else.
+func (m *memFS) common(hostname string, argv []string, stdin string) (out, errOut string, status int, ok bool) {
+	switch argv[0] {
+	case "cat":
+		if len(argv) == 1 {
+			return stdin, "", 0, true
+		}
+		var b, e strings.Builder
+		st := 0
+		for _, p := range argv[1:] {
+			v, found := m.read(p)
+			if !found {
+				e.WriteString("cat: " + p + ": No such file or directory\n")
+				st = 1
+				continue
+			}
+			b.WriteString(v)
+		}
+		return b.String(), e.String(), st, true
+	case "tee":
+		args := argv[1:]
+		app := false
+		if len(args) > 0 && args[0] == "-a" {
+			args, app = args[1:], true
+		}
+		for _, p := range args {
+			if msg := m.write(p, stdin, app); msg != "" {
+				return stdin, "tee: " + p + ": " + msg + "\n", 1, true
+			}
+		}
+		return stdin, "", 0, true
+	case "rm":
+		st := 0
+		var e strings.Builder
+		force := false
+		for _, p := range argv[1:] {
+			if strings.HasPrefix(p, "-") {
+				force = force || strings.Contains(p, "f")
+				continue
+			}
+			if _, found := m.read(p); !found {
+				if !force {
+					e.WriteString("rm: cannot remove '" + p + "': No such file or directory\n")
+					st = 1
+				}
+				continue
+			}
+			delete(m.files, m.path(p))
+		}
+		return "", e.String(), st, true
+	case "ls":
+		var names []string
+		for p := range m.files {
+			names = append(names, p)
+		}
+		sort.Strings(names)
+		return strings.Join(names, "\n") + "\n", "", 0, true
+	case "hostname":
+		return hostname + "\n", "", 0, true
+	case "printf":
+		if len(argv) >= 2 && argv[1] == "%s" {
+			return strings.Join(argv[2:], ""), "", 0, true
+		}
+		if len(argv) >= 2 {
+			return strings.ReplaceAll(argv[1], `\n`, "\n"), "", 0, true
+		}
+		return "", "printf: usage: printf format [arguments]\n", 2, true
+	}
+	return "", "", 0, false
+}
