@@ -1,0 +1,403 @@
+package schema_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"testing"
+
+	"github.com/fabricgen/fabricgen/schema"
+)
+
+// exampleDir is the examples folder relative to this package.
+const exampleDir = "../examples"
+
+// exampleCase is one example directory with the counts it must resolve to.
+type exampleCase struct {
+	dir                  string
+	vars                 map[string]string
+	devices, ports, link int
+	// check runs example-specific assertions on the loaded fabric.
+	check func(t *testing.T, f *schema.Fabric)
+}
+
+// scaleCounts is what examples/scale must produce for s spines, l leaves and
+// n NICs per leaf: every leaf has n host ports and s uplinks, every spine one
+// port per leaf, every NIC one port.
+func scaleCounts(s, l, n int) (devices, ports, links int) {
+	return s + l + l*n, s*l + l*(n+s) + l*n, l*n + l*s
+}
+
+func scaleCase(s, l, n int) exampleCase {
+	d, p, k := scaleCounts(s, l, n)
+	return exampleCase{
+		dir:     "scale",
+		vars:    map[string]string{"spines": strconv.Itoa(s), "leaves": strconv.Itoa(l), "nics_per_leaf": strconv.Itoa(n)},
+		devices: d, ports: p, link: k,
+		check: func(t *testing.T, f *schema.Fabric) {
+			kinds := countBy(f, func(d *schema.Device) string { return string(d.Kind.V) })
+			if kinds["spine"] != s || kinds["leaf"] != l || kinds["nic"] != l*n {
+				t.Errorf("kinds = %v, want %d spines, %d leaves, %d nics", kinds, s, l, l*n)
+			}
+			for _, d := range f.Devices {
+				want := map[schema.Kind]int{schema.KindSpine: l, schema.KindLeaf: n + s, schema.KindNIC: 1}[d.Kind.V]
+				if len(d.Ports) != want {
+					t.Errorf("%s has %d ports, want %d", d.Name, len(d.Ports), want)
+				}
+			}
+		},
+	}
+}
+
+func exampleCases() []exampleCase {
+	return []exampleCase{
+		{dir: "roce-storage", devices: 8, ports: 24, link: 12, check: checkRoCEStorage},
+		{dir: "ai-training-2subnet", devices: 11, ports: 24, link: 12, check: checkAITraining},
+		{dir: "ai-training-2subnet", vars: map[string]string{"gpus_per_subnet": "16"}, devices: 35, ports: 72, link: 36},
+		{dir: "clos-400g", devices: 38, ports: 80, link: 40, check: checkClos400G},
+		scaleCase(4, 8, 4),
+		scaleCase(2, 3, 5),
+	}
+}
+
+// TestExamples loads every example and checks its counts and the
+// end-to-end contract every example promises: links wired both ways, /31
+// ends in one network, NIC marking equal to the RoCE class, PFC on the RoCE
+// priority and the MTU chain on every port.
+func TestExamples(t *testing.T) {
+	for _, c := range exampleCases() {
+		name := c.dir
+		if len(c.vars) > 0 {
+			name += "/" + varsName(c.vars)
+		}
+		t.Run(name, func(t *testing.T) {
+			f := loadExample(t, c.dir, c.vars)
+			ports := 0
+			for _, d := range f.Devices {
+				ports += len(d.Ports)
+			}
+			if len(f.Devices) != c.devices || ports != c.ports || len(f.Links) != c.link {
+				t.Errorf("got %d devices, %d ports, %d links; want %d, %d, %d",
+					len(f.Devices), ports, len(f.Links), c.devices, c.ports, c.link)
+			}
+			checkLinks(t, f)
+			checkContract(t, f)
+			if c.check != nil {
+				c.check(t, f)
+			}
+		})
+	}
+}
+
+// TestExamplesCovered fails when an example directory has no entry in
+// exampleCases, so a new example cannot skip validation.
+func TestExamplesCovered(t *testing.T) {
+	ents, err := os.ReadDir(exampleDir)
+	if err != nil {
+		t.Fatalf("read %s: %v", exampleDir, err)
+	}
+	covered := map[string]bool{}
+	for _, c := range exampleCases() {
+		covered[c.dir] = true
+	}
+	for _, e := range ents {
+		if !e.IsDir() {
+			continue
+		}
+		files, err := schema.IntentFiles(filepath.Join(exampleDir, e.Name()))
+		if err != nil {
+			t.Fatalf("list %s: %v", e.Name(), err)
+		}
+		if len(files) == 0 || isBrokenExample(e.Name()) {
+			continue
+		}
+		if !covered[e.Name()] {
+			t.Errorf("examples/%s is not in exampleCases: add it with its device, port and link counts", e.Name())
+		}
+		if _, err := os.Stat(filepath.Join(exampleDir, e.Name(), "README.md")); err != nil {
+			t.Errorf("examples/%s has no README.md saying what it shows", e.Name())
+		}
+	}
+}
+
+// isBrokenExample reports directories that hold deliberately broken intent
+// (for lint demos); their own packages test them.
+func isBrokenExample(name string) bool {
+	return len(name) > 7 && name[:7] == "broken-"
+}
+
+// TestScaleExampleIsShort keeps the parametric Clos under 100 lines.
+func TestScaleExampleIsShort(t *testing.T) {
+	files, err := schema.IntentFiles(filepath.Join(exampleDir, "scale"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := 0
+	for _, p := range files {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines += bytes.Count(b, []byte{'\n'})
+	}
+	if lines >= 100 {
+		t.Errorf("examples/scale has %d lines; it must describe the Clos in under 100", lines)
+	}
+}
+
+// TestScaleDefaultCounts checks the arithmetic behind the scale README: the
+// defaults give 2,112 switches and 65,536 NICs. Loading that size is the
+// job of BenchmarkLoad.
+func TestScaleDefaultCounts(t *testing.T) {
+	d, p, l := scaleCounts(64, 2048, 32)
+	if d != 2112+65536 || p != 393216 || l != 196608 {
+		t.Errorf("scaleCounts(64, 2048, 32) = %d, %d, %d", d, p, l)
+	}
+}
+
+func varsName(vars map[string]string) string {
+	keys := make([]string, 0, len(vars))
+	for k := range vars {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	s := ""
+	for i, k := range keys {
+		if i > 0 {
+			s += ","
+		}
+		s += k + "=" + vars[k]
+	}
+	return s
+}
+
+func loadExample(t *testing.T, dir string, vars map[string]string) *schema.Fabric {
+	t.Helper()
+	f, diags := schema.Load(filepath.Join(exampleDir, dir), schema.Options{Vars: vars, Getenv: func(string) string { return "" }})
+	for _, d := range diags {
+		t.Errorf("%s: %s", d.Severity, d.Error())
+	}
+	if f == nil {
+		t.Fatalf("Load(%s) returned no fabric", dir)
+	}
+	if diags.HasErrors() {
+		t.FailNow()
+	}
+	return f
+}
+
+func countBy(f *schema.Fabric, key func(*schema.Device) string) map[string]int {
+	out := map[string]int{}
+	for _, d := range f.Devices {
+		out[key(d)]++
+	}
+	return out
+}
+
+// checkLinks asserts every link is wired both ways, both ends run the same
+// speed, and two routed ends share one network (an L2 switch port facing a
+// routed NIC is fine). No address is used twice.
+func checkLinks(t *testing.T, f *schema.Fabric) {
+	t.Helper()
+	for _, l := range f.Links {
+		if l.A == nil || l.B == nil {
+			t.Errorf("link %s is not wired", l.Name)
+			continue
+		}
+		if l.A.Link != l || l.B.Link != l || l.A.Peer != l.B || l.B.Peer != l.A {
+			t.Errorf("link %s is not connected both ways", l.Name)
+		}
+		if l.A.Speed.V != l.B.Speed.V {
+			t.Errorf("link %s joins %s at %d b/s to %s at %d b/s", l.Name, l.A.ID(), l.A.Speed.V, l.B.ID(), l.B.Speed.V)
+		}
+		if !l.CableLength.Set {
+			t.Errorf("link %s has no cable_length (headroom sizing needs it)", l.Name)
+		}
+		if l.A.IP.Set && l.B.IP.Set {
+			a, b := l.A.IP.V, l.B.IP.V
+			if a.Masked() != b.Masked() || a.Addr() == b.Addr() {
+				t.Errorf("link %s: %s %s and %s %s are not two addresses of one network", l.Name, l.A.ID(), a, l.B.ID(), b)
+			}
+		}
+	}
+	seen := map[string]string{}
+	for _, d := range f.Devices {
+		for _, p := range d.Ports {
+			if !p.IP.Set {
+				continue
+			}
+			addr := p.IP.V.Addr().String()
+			if prev, dup := seen[addr]; dup {
+				t.Errorf("%s and %s both use %s", prev, p.ID(), addr)
+			}
+			seen[addr] = p.ID()
+		}
+	}
+}
+
+// checkContract asserts the lossless contract every example promises.
+func checkContract(t *testing.T, f *schema.Fabric) {
+	t.Helper()
+	roce := f.ClassByRole(schema.RoleRoCE)
+	cnp := f.ClassByRole(schema.RoleCNP)
+	if roce == nil || cnp == nil {
+		t.Fatalf("example needs a roce and a cnp traffic class")
+	}
+	prio := roce.Priority.V
+	for _, d := range f.Devices {
+		if d.Kind.V == schema.KindNIC {
+			if d.RDMA == nil {
+				t.Errorf("NIC %s has no rdma block", d.Name)
+			} else {
+				if !slices.Contains(roce.DSCP, d.RDMA.DSCP()) {
+					t.Errorf("NIC %s marks DSCP %d (tos %d); the roce class carries %v", d.Name, d.RDMA.DSCP(), d.RDMA.ToS.V, roce.DSCP)
+				}
+				if d.RDMA.ToS.V&3 == 0 {
+					t.Errorf("NIC %s: tos %d has no ECT bits, ECN cannot mark it", d.Name, d.RDMA.ToS.V)
+				}
+				if !slices.Contains(cnp.DSCP, d.RDMA.CNPDSCP.V) || d.RDMA.CNPPriority.V != cnp.Priority.V {
+					t.Errorf("NIC %s sends CNPs as DSCP %d priority %d; the cnp class is %v priority %d",
+						d.Name, d.RDMA.CNPDSCP.V, d.RDMA.CNPPriority.V, cnp.DSCP, cnp.Priority.V)
+				}
+			}
+		}
+		for _, p := range d.Ports {
+			q := p.QoS
+			if q.Trust.V != schema.TrustDSCP {
+				t.Errorf("%s trusts %q, want dscp", p.ID(), q.Trust.V)
+			}
+			for _, ds := range roce.DSCP {
+				if q.DSCP[ds].V != prio {
+					t.Errorf("%s maps RoCE DSCP %d to priority %d, want %d", p.ID(), ds, q.DSCP[ds].V, prio)
+				}
+			}
+			if got := q.PFCPriorities(); !slices.Equal(got, []int{prio}) {
+				t.Errorf("%s has PFC on %v, want [%d]", p.ID(), got, prio)
+			}
+			if q.Queues[roce.Queue.V].ECN.V == nil {
+				t.Errorf("%s has no ECN on RoCE queue %d", p.ID(), roce.Queue.V)
+			}
+			if q.Queues[cnp.Queue.V].Sched.V != schema.SchedStrict {
+				t.Errorf("%s schedules CNP queue %d as %q, want strict", p.ID(), cnp.Queue.V, q.Queues[cnp.Queue.V].Sched.V)
+			}
+			if q.Watchdog.V == nil {
+				t.Errorf("%s has PFC but no watchdog", p.ID())
+			}
+			wantMTU := 9216
+			if d.Kind.V == schema.KindNIC {
+				wantMTU = 4200
+			}
+			if q.MTU.V != wantMTU {
+				t.Errorf("%s has MTU %d, want %d", p.ID(), q.MTU.V, wantMTU)
+			}
+			if sum := etsSum(q); sum != 100 {
+				t.Errorf("%s: DWRR weights sum to %d, want 100", p.ID(), sum)
+			}
+		}
+	}
+}
+
+func etsSum(q *schema.PortQoS) int {
+	sum := 0
+	for _, qq := range q.Queues {
+		if qq.Sched.V == schema.SchedDWRR {
+			sum += qq.Weight.V
+		}
+	}
+	return sum
+}
+
+func checkRoCEStorage(t *testing.T, f *schema.Fabric) {
+	if got := f.ClassByRole(schema.RoleRoCE).Priority.V; got != 3 {
+		t.Errorf("roce priority = %d, want 3 (the seed's PFC priority)", got)
+	}
+}
+
+func checkAITraining(t *testing.T, f *schema.Fabric) {
+	roce := f.ClassByRole(schema.RoleRoCE)
+	if !slices.Equal(roce.DSCP, []int{46}) {
+		t.Errorf("roce DSCP = %v, want [46] (EF, as the seed's fix marks it)", roce.DSCP)
+	}
+	if len(f.Subnets) != 2 {
+		t.Fatalf("got %d subnets, want 2", len(f.Subnets))
+	}
+	for _, s := range f.Subnets {
+		if !s.RequireRoCEACL.V || s.Gateway == nil || s.Gateway.Kind.V != schema.KindLeaf {
+			t.Errorf("subnet %s: require_roce_acl %v, gateway %v", s.Name, s.RequireRoCEACL.V, s.Gateway)
+		}
+	}
+	// Every switch port classifies RoCE with the ACL that re-marks to 46.
+	for _, d := range f.Devices {
+		if d.Kind.V == schema.KindNIC {
+			continue
+		}
+		for _, p := range d.Ports {
+			if len(p.ACLIn) != 1 || p.ACLIn[0].Name != "roce-mark" {
+				t.Errorf("%s: acl_in = %v, want [roce-mark]", p.ID(), p.ACLIn)
+				continue
+			}
+			if !marks4791(p.ACLIn[0], 46) {
+				t.Errorf("%s: ACL %s does not set DSCP 46 on UDP 4791", p.ID(), p.ACLIn[0].Name)
+			}
+		}
+	}
+	core := f.Device("core1")
+	if core == nil || core.Kind.V != schema.KindCore || !core.IsRouter() {
+		t.Errorf("core1 must be a routed core device, got %+v", core)
+	}
+}
+
+// marks4791 reports whether the ACL permits UDP 4791 with set_dscp = dscp in
+// its first rule that matches non-CNP RoCE traffic.
+func marks4791(a *schema.ACL, dscp int) bool {
+	for _, r := range a.Rules {
+		if r.Protocol.V != "udp" || !hasPort(r.DstPorts.V, 4791) || r.DSCP.Set {
+			continue
+		}
+		return r.Action.V == schema.ActionPermit && r.SetDSCP.V == dscp
+	}
+	return false
+}
+
+func hasPort(rs []schema.PortRange, p int) bool {
+	for _, r := range rs {
+		if r.Contains(p) {
+			return true
+		}
+	}
+	return false
+}
+
+func checkClos400G(t *testing.T, f *schema.Fabric) {
+	platforms := countBy(f, func(d *schema.Device) string { return string(d.Platform.V) })
+	for _, p := range schema.Platforms() {
+		if platforms[string(p)] == 0 {
+			t.Errorf("clos-400g has no %s device; it must use all seven platforms", p)
+		}
+	}
+	if platforms["nvidia_mlnx"] != 16 || platforms["linux_dcb"] != 16 {
+		t.Errorf("NIC platforms = %d mlnx, %d dcb; want 16 each", platforms["nvidia_mlnx"], platforms["linux_dcb"])
+	}
+	for _, d := range f.Devices {
+		if d.Credentials.PasswordEnv.V != "FABRICGEN_PASSWORD" {
+			t.Errorf("%s: password_env = %q, want FABRICGEN_PASSWORD (the demo lab authenticates by password)", d.Name, d.Credentials.PasswordEnv.V)
+		}
+		if !d.MgmtAddress.Set {
+			t.Errorf("%s has no mgmt_address", d.Name)
+		}
+		for _, p := range d.Ports {
+			if p.Speed.V != 400e9 {
+				t.Errorf("%s runs at %d b/s, want 400G", p.ID(), p.Speed.V)
+			}
+		}
+	}
+	for _, l := range f.Links {
+		m := l.CableLength.V
+		host := l.A.Device.Kind.V == schema.KindNIC || l.B.Device.Kind.V == schema.KindNIC
+		if host && m != 3 || !host && (m < 30 || m > 100) {
+			t.Errorf("link %s: %g m is not a realistic %s cable", l.Name, m, map[bool]string{true: "host", false: "fabric"}[host])
+		}
+	}
+}
