@@ -1,0 +1,202 @@
+package push
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/fabricgen/fabricgen/lab"
+	"github.com/fabricgen/fabricgen/push/planfile"
+	"github.com/fabricgen/fabricgen/push/session"
+	"github.com/fabricgen/fabricgen/schema"
+)
+
+// labHelperEnv makes the test binary a lab server (see TestMain): the
+// benchmark runs its devices in another process so the client's CPU time
+// can be measured alone.
+const labHelperEnv = "FABRICGEN_BENCH_LAB_DEVICES"
+
+func TestMain(m *testing.M) {
+	if n := os.Getenv(labHelperEnv); n != "" {
+		os.Exit(serveLab(n))
+	}
+	os.Exit(m.Run())
+}
+
+// labInfo is what the helper prints once its devices listen.
+type labInfo struct {
+	KnownHosts string            `json:"known_hosts"`
+	Inventory  map[string]string `json:"inventory"`
+}
+
+func serveLab(count string) int {
+	n, err := strconv.Atoi(count)
+	if err != nil || n < 1 {
+		fmt.Fprintf(os.Stderr, "%s=%q: want a device count\n", labHelperEnv, count)
+		return 2
+	}
+	dir, err := os.MkdirTemp("", "fabricgen-bench-lab-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	defer os.RemoveAll(dir)
+	specs := make([]lab.DeviceSpec, n)
+	for i := range specs {
+		specs[i] = lab.DeviceSpec{Name: fmt.Sprintf("leaf%04d", i), Platform: schema.AristaEOS, Username: "admin", Password: testSecret}
+	}
+	l, err := lab.Start(context.Background(), specs, lab.Options{Dir: dir})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 2
+	}
+	defer l.Close()
+	info := labInfo{KnownHosts: l.KnownHostsPath(), Inventory: map[string]string{}}
+	for _, s := range specs {
+		info.Inventory[s.Name] = l.Addr(s.Name)
+	}
+	if err := json.NewEncoder(os.Stdout).Encode(info); err != nil {
+		return 2
+	}
+	_, _ = io.Copy(io.Discard, os.Stdin) // serve until the benchmark closes stdin
+	return 0
+}
+
+// procCPU is a process's user+system CPU time from /proc/PID/stat.
+func procCPU(pid int) time.Duration {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	s := string(b)
+	if i := strings.LastIndexByte(s, ')'); i >= 0 {
+		s = s[i+2:]
+	}
+	f := strings.Fields(s)
+	if len(f) < 13 {
+		return 0
+	}
+	ut, _ := strconv.ParseInt(f[11], 10, 64)
+	st, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(ut+st) * time.Second / 100 // USER_HZ
+}
+
+// startLabProcess runs n EOS lab devices in a child process and returns
+// its address book and pid.
+func startLabProcess(b *testing.B, n int) (labInfo, int) {
+	b.Helper()
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%d", labHelperEnv, n))
+	cmd.Stderr = os.Stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = stdin.Close(); _ = cmd.Wait() })
+	var info labInfo
+	if err := json.NewDecoder(bufio.NewReader(stdout)).Decode(&info); err != nil {
+		b.Fatalf("lab helper: %v", err)
+	}
+	return info, cmd.Process.Pid
+}
+
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkPlan plans 1,000 EOS lab devices (served by a child process)
+// with parallelism 64. It reports the wall time of one plan, the client
+// CPU per device, one device's plan time measured alone, the ideal wall
+// time (devices ÷ parallelism × one device's time) and wall ÷ ideal.
+func BenchmarkPlan(b *testing.B) {
+	const devices, parallelism = 1000, 64
+	info, labPID := startLabProcess(b, devices)
+	hk, err := session.NewHostKeys([]string{info.KnownHosts}, false)
+	if err != nil {
+		b.Fatal(err)
+	}
+	rendered, err := os.ReadFile("testdata/arista_eos.cfg")
+	if err != nil {
+		b.Fatal(err)
+	}
+	f := &schema.Fabric{Name: "bench", Digest: "bench"}
+	var inputs []Input
+	for i := range devices {
+		d := &schema.Device{
+			Name:     fmt.Sprintf("leaf%04d", i),
+			Platform: schema.Value[schema.Platform]{V: schema.AristaEOS, Set: true},
+			Credentials: schema.Credentials{
+				Username:    schema.Value[string]{V: "admin", Set: true},
+				PasswordEnv: schema.Value[string]{V: passwordEnv, Set: true},
+			},
+		}
+		f.Devices = append(f.Devices, d)
+		inputs = append(inputs, Input{Device: d, Rendered: rendered})
+	}
+	f.Reindex()
+	opts := Options{Parallelism: parallelism, Timeout: 60 * time.Second, HostKeys: hk, Inventory: info.Inventory, Getenv: getenv}
+
+	// One device alone, best of 5: the unit of the ideal.
+	one := time.Duration(1<<63 - 1)
+	solo := opts
+	solo.Parallelism = 1
+	for range 5 {
+		start := time.Now()
+		p, err := Plan(context.Background(), f, inputs[:1], "bench", solo)
+		if err != nil || p.Devices[0].Status == "error" {
+			b.Fatalf("single plan: %v %s", err, p.Devices[0].Error)
+		}
+		one = min(one, time.Since(start))
+	}
+	ideal := time.Duration((devices + parallelism - 1) / parallelism * int(one))
+
+	b.ResetTimer()
+	var wall, cpu, labCPU time.Duration
+	for range b.N {
+		c0, l0, t0 := cpuTime(), procCPU(labPID), time.Now()
+		p, err := Plan(context.Background(), f, inputs, "bench", opts)
+		wall += time.Since(t0)
+		cpu += cpuTime() - c0
+		labCPU += procCPU(labPID) - l0
+		if err != nil {
+			b.Fatal(err)
+		}
+		if s := p.Summary(); s.Errors > 0 {
+			b.Fatalf("%d devices failed, e.g. %s", s.Errors, firstError(p.Devices))
+		}
+	}
+	n := time.Duration(b.N)
+	b.ReportMetric((wall / n).Seconds(), "wall-s/plan")
+	b.ReportMetric(float64((cpu/n).Microseconds())/1000/devices, "client-cpu-ms/device")
+	b.ReportMetric(float64((labCPU/n).Microseconds())/1000/devices, "lab-cpu-ms/device")
+	b.ReportMetric(one.Seconds()*1000, "one-device-ms")
+	b.ReportMetric(ideal.Seconds(), "ideal-s")
+	b.ReportMetric(float64(wall/n)/float64(ideal), "wall/ideal")
+}
+
+func firstError(ds []*planfile.Device) string {
+	for _, d := range ds {
+		if d.Error != "" {
+			return d.Name + ": " + d.Error
+		}
+	}
+	return ""
+}
