@@ -2,6 +2,7 @@ package lab
 
 import (
 	"strings"
+	"sync"
 )
 
 // EOS configuration grammar. Statement shapes follow the running-config
@@ -47,7 +48,10 @@ func eosIfaceName(n string) string {
 	return n
 }
 
-func eosGrammar() grammar {
+// eosGrammar returns the grammar, built once: it is read-only after that.
+var eosGrammar = sync.OnceValue(buildEosGrammar)
+
+func buildEosGrammar() grammar {
 	ifQoS := func() []*rule {
 		return []*rule{
 			r("qos trust", `dscp|cos`).ident(firstN(2)),

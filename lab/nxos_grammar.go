@@ -1,6 +1,9 @@
 package lab
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // NX-OS configuration grammar. Statement shapes follow the Cisco Nexus 9000
 // NX-OS Quality of Service Configuration Guide (class-map/policy-map types
@@ -18,7 +21,10 @@ func nxosIfaceName(n string) string {
 	return n
 }
 
-func nxosGrammar() grammar {
+// nxosGrammar returns the grammar, built once: it is read-only after that.
+var nxosGrammar = sync.OnceValue(buildNxosGrammar)
+
+func buildNxosGrammar() grammar {
 	const name, num, any = `\S+`, `\d+`, `.+`
 	tag := func(t string) func(string, []string) string {
 		return func(string, []string) string { return t }

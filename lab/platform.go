@@ -32,6 +32,8 @@ func newEmulator(env *deviceEnv) (emulator, error) {
 		return newJunos(env)
 	case schema.NvidiaCumulus:
 		return newCumulus(env)
+	case schema.SONiC:
+		return newSONiC(env)
 	case schema.NvidiaMLNX, schema.LinuxDCB:
 		return newHost(env)
 	}

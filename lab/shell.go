@@ -25,6 +25,8 @@ type shell struct {
 	which func(string) (string, bool)
 	// substituted records that the last expansion ran a $(...).
 	substituted bool
+	// elevated is true while a command runs under sudo.
+	elevated bool
 }
 
 // shellRunner runs one simple command: argv with its standard input; it
@@ -379,6 +381,9 @@ func (s *shell) builtin(argv []string, stdin string) (string, string, int) {
 		if len(rest) == 0 {
 			return "", "usage: sudo command\n", 1
 		}
+		saved := s.elevated
+		s.elevated = true
+		defer func() { s.elevated = saved }()
 		return s.builtin(rest, stdin)
 	case "sh", "bash":
 		if len(argv) == 3 && argv[1] == "-c" {

@@ -1,0 +1,63 @@
+package lab
+
+import (
+	"testing"
+	"time"
+
+	"github.com/fabricgen/fabricgen/schema"
+)
+
+func FuzzShell(f *testing.F) {
+	for _, s := range []string{
+		`command -v mlnx_qos >/dev/null || { echo "x" >&2; exit 1; }`,
+		`ib=$(find /sys/class/net/eth0/device/infiniband -mindepth 1 -maxdepth 1 -printf '%f'); echo "$ib"`,
+		`echo 1 > /sys/class/net/eth0/ecn/roce_np/enable/3 && cat /sys/class/net/eth0/ecn/roce_np/enable/3`,
+		`set -eu; false; echo no`, `a | b || c && d ; e`, `echo '${x}' "$?" ${y}`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		env := &deviceEnv{spec: DeviceSpec{Name: "h", Platform: schema.NvidiaMLNX}, now: time.Now,
+			afterFunc: func(time.Duration, func()) func() { return func() {} }}
+		h, err := newHost(env)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = h.shell().exec(line)
+	})
+}
+
+func FuzzEOSConfig(f *testing.F) {
+	for _, s := range []string{
+		"interface Ethernet1\n   mtu 9214\n   tx-queue 3\n      no priority\n",
+		"ip access-list X\n   permit udp any any eq 4791\n   no 10\n",
+		"policy-map type qos P\n   class C\n      set dscp 26\nno policy-map type quality-of-service P\n",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		tr := newCfgTree(eosGrammar())
+		_ = tr.load(text)
+		_ = patch(newCfgTree(eosGrammar()).root, tr.root, "", "   ")
+	})
+}
+
+func FuzzJunosStatement(f *testing.F) {
+	for _, s := range []string{
+		`set interfaces et-0/0/1 description "a b"`, "set interfaces et-0/0/1 unit 0 family inet filter input-list [ A B ]",
+		"delete class-of-service", "set class-of-service schedulers S transmit-rate percent 5",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		env := &deviceEnv{spec: DeviceSpec{Name: "j", Platform: schema.JuniperJunos, Username: "u"}, now: time.Now,
+			afterFunc: func(time.Duration, func()) func() { return func() {} }}
+		j, err := newJunos(env)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cand := j.active.clone()
+		_ = j.apply(cand, line)
+		_ = junosCompare(j.active, cand)
+	})
+}
