@@ -178,6 +178,8 @@ func applyDevice(ctx context.Context, pd *planfile.Device, d *schema.Device, opt
 		out = a.eosSession()
 	case dialect.TxnCheckpoint:
 		out = a.nxosCheckpoint()
+	case dialect.TxnCommitConfirmed:
+		out = a.junosCommit()
 	default:
 		out = a.hostCommands()
 	}

@@ -34,6 +34,8 @@ func platformCases(t *testing.T) []platformCase {
 			oob: []string{"logging host 192.0.2.99"}, reject: `^priority-flow-control priority 3`},
 		{dev: testDevice{name: "leaf2", platform: schema.CiscoNXOS, rendered: readFile(t, "testdata/cisco_nxos.cfg")},
 			oob: []string{"logging server 192.0.2.99"}, reject: `^priority-flow-control mode on`},
+		{dev: testDevice{name: "spine1", platform: schema.JuniperJunos, rendered: readFile(t, "testdata/juniper_junos.set")},
+			oob: []string{"set system ntp server 192.0.2.124"}, reject: `pfc-priority`},
 		{dev: testDevice{name: "nic01", platform: schema.NvidiaMLNX, rendered: readFile(t, "testdata/nvidia_mlnx.sh"), ports: []string{"ens1f0np0"}},
 			oob: []string{"ip link set dev ens1f0np0 mtu 1600"}, reject: `--pfc`},
 		{dev: testDevice{name: "nic02", platform: schema.LinuxDCB, rendered: readFile(t, "testdata/linux_dcb.sh"), ports: []string{"enp65s0f0np0"}},
@@ -70,6 +72,11 @@ func TestPlatformConverges(t *testing.T) {
 			r := newRig(t, pc.dev)
 			dev := r.lab.Device(pc.dev.name)
 			factory := dev.RunningConfig()
+			dl, _ := dialect.Lookup(pc.dev.platform)
+			fetched, err := fetchDirect(r, pc.dev.name, dl, pc.dev.rendered)
+			if err != nil {
+				t.Fatal(err)
+			}
 
 			p := r.plan()
 			d := p.Devices[0]
@@ -84,9 +91,7 @@ func TestPlatformConverges(t *testing.T) {
 			if res[0].Status != StatusApplied {
 				t.Fatalf("apply: %s: %s", res[0].Status, res[0].Reason)
 			}
-			backup := readFile(t, res[0].Backup)
-			dl, _ := dialect.Lookup(pc.dev.platform)
-			if !dl.Host && config.Digest(backup, dl) != config.Digest(factory, dl) {
+			if backup := readFile(t, res[0].Backup); config.Digest(backup, dl) != config.Digest(fetched, dl) {
 				t.Errorf("backup differs from the config before the change")
 			}
 
@@ -281,7 +286,11 @@ func TestFailureRollsBack(t *testing.T) {
 				if a, b := config.Normalize(before, dl), config.Normalize(dev.RunningConfig(), dl); a != b {
 					t.Errorf("device changed after rollback:\n%s", config.Unified("before", "after", a, b).Text)
 				}
-				if config.Digest(backup, dl) != config.Digest(dev.RunningConfig(), dl) {
+				now, err := fetchDirect(r, pc.dev.name, dl, pc.dev.rendered)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if config.Digest(backup, dl) != config.Digest(now, dl) {
 					t.Errorf("backup differs from the running config after rollback")
 				}
 				noSecret(t, "result", res[0].Reason)

@@ -1,0 +1,73 @@
+package push
+
+import (
+	"fmt"
+	"strings"
+)
+
+// junosLevel is scrapligo's juniper_junos privilege level for a private
+// candidate (configure private).
+const junosLevel = "configuration-private"
+
+// junosCommit loads the statements into a private candidate, keeps the
+// device's `show | compare`, commits with `commit confirmed N`, verifies,
+// and confirms with `commit`. Before the commit, a failure discards the
+// private candidate (the device does so itself when the session drops);
+// after it, `rollback 1` + `commit` restores the previous configuration
+// (and the device would roll back by itself when N minutes pass).
+func (a *applier) junosCommit() outcome {
+	discard := func(why string) outcome {
+		a.opts.emit(a.pd.Name, "rollback", false)
+		if a.conn.Alive() {
+			_, _, _ = a.conn.Configure([]string{"rollback 0"}, junosLevel)
+			_, _ = a.conn.Command("show system commit")
+		}
+		return a.rolledBack(why)
+	}
+	revert := func(why string) outcome {
+		a.opts.emit(a.pd.Name, "rollback", false)
+		if !a.conn.Alive() {
+			if err := a.reconnect(); err != nil {
+				return outcome{status: StatusFailed, reason: why + "; " + err.Error() + "; the device rolls the commit back itself when the confirm timer expires"}
+			}
+		}
+		out, rej, err := a.conn.Configure([]string{"rollback 1", "commit"}, junosLevel)
+		if err != nil || rej != nil || !strings.Contains(out, "commit complete") {
+			return outcome{status: StatusFailed, reason: fmt.Sprintf("%s; rollback 1 + commit failed (%v): the device rolls the commit back itself when the confirm timer expires", why, firstErr(err, rej))}
+		}
+		return a.rolledBack(why)
+	}
+	if _, rej, err := a.conn.Configure(a.pd.Changes.Commands(), junosLevel); err != nil {
+		return a.rolledBack(fmt.Sprintf("loading the candidate failed: %v (a private candidate is discarded when its session ends)", err))
+	} else if rej != nil {
+		return discard(rej.Error())
+	}
+	compare, _, err := a.conn.Configure([]string{"show | compare"}, junosLevel)
+	if err != nil {
+		return discard(fmt.Sprintf("show | compare: %v", err))
+	}
+	minutes := max(1, int((a.opts.CommitTimer.Minutes())+0.999))
+	a.opts.emit(a.pd.Name, "commit", false)
+	out, rej, err := a.conn.Configure([]string{fmt.Sprintf("commit confirmed %d", minutes)}, junosLevel)
+	switch {
+	case err != nil:
+		return revert(fmt.Sprintf("commit confirmed: %v", err))
+	case rej != nil:
+		return discard(rej.Error())
+	case !strings.Contains(out, "commit complete"):
+		return discard("commit confirmed: " + strings.TrimSpace(out))
+	}
+	ok, left, err := a.converged()
+	if err != nil {
+		return revert(fmt.Sprintf("verify after commit: %v", err))
+	}
+	if !ok {
+		return revert(fmt.Sprintf("verify after commit: %d lines still differ from the rendered config", left))
+	}
+	out, rej, err = a.conn.Configure([]string{"commit"}, junosLevel)
+	if err != nil || rej != nil || !strings.Contains(out, "commit complete") {
+		return revert(fmt.Sprintf("confirm the commit: %v %s", firstErr(err, rej), strings.TrimSpace(out)))
+	}
+	_, _ = a.conn.Command("show system commit")
+	return outcome{status: StatusApplied, deviceDiff: strings.TrimSpace(compare)}
+}
