@@ -180,6 +180,8 @@ func applyDevice(ctx context.Context, pd *planfile.Device, d *schema.Device, opt
 		out = a.nxosCheckpoint()
 	case dialect.TxnCommitConfirmed:
 		out = a.junosCommit()
+	case dialect.TxnNVUE:
+		out = a.nvue()
 	default:
 		out = a.hostCommands()
 	}

@@ -36,6 +36,8 @@ func platformCases(t *testing.T) []platformCase {
 			oob: []string{"logging server 192.0.2.99"}, reject: `^priority-flow-control mode on`},
 		{dev: testDevice{name: "spine1", platform: schema.JuniperJunos, rendered: readFile(t, "testdata/juniper_junos.set")},
 			oob: []string{"set system ntp server 192.0.2.124"}, reject: `pfc-priority`},
+		{dev: testDevice{name: "leaf4", platform: schema.NvidiaCumulus, rendered: readFile(t, "testdata/nvidia_cumulus.nv")},
+			oob: []string{"nv set system timezone Europe/Paris"}, reject: `pfc default-global switch-priority`},
 		{dev: testDevice{name: "nic01", platform: schema.NvidiaMLNX, rendered: readFile(t, "testdata/nvidia_mlnx.sh"), ports: []string{"ens1f0np0"}},
 			oob: []string{"ip link set dev ens1f0np0 mtu 1600"}, reject: `--pfc`},
 		{dev: testDevice{name: "nic02", platform: schema.LinuxDCB, rendered: readFile(t, "testdata/linux_dcb.sh"), ports: []string{"enp65s0f0np0"}},

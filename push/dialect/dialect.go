@@ -111,6 +111,8 @@ func Lookup(p schema.Platform) (*Dialect, error) {
 		return nxos(), nil
 	case schema.JuniperJunos:
 		return junos(), nil
+	case schema.NvidiaCumulus:
+		return cumulus(), nil
 	case schema.NvidiaMLNX:
 		return host(schema.NvidiaMLNX), nil
 	case schema.LinuxDCB:
@@ -122,7 +124,7 @@ func Lookup(p schema.Platform) (*Dialect, error) {
 
 // Supported lists the platform names Lookup accepts, sorted.
 func Supported() []string {
-	out := []string{string(schema.AristaEOS), string(schema.CiscoNXOS), string(schema.JuniperJunos), string(schema.NvidiaMLNX), string(schema.LinuxDCB)}
+	out := []string{string(schema.AristaEOS), string(schema.CiscoNXOS), string(schema.JuniperJunos), string(schema.NvidiaCumulus), string(schema.NvidiaMLNX), string(schema.LinuxDCB)}
 	sort.Strings(out)
 	return out
 }
