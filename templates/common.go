@@ -1,0 +1,158 @@
+package templates
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/fabricgen/fabricgen/schema"
+)
+
+// seconds formats milliseconds as decimal seconds with at most decimals
+// fractional digits ("0.2", "1", "0.05"); ok is false when that loses precision.
+func seconds(msec int64, decimals int) (string, bool) {
+	scale := int64(1000)
+	for i := 0; i < decimals; i++ {
+		scale /= 10
+	}
+	if scale > 1 && msec%scale != 0 {
+		return "", false
+	}
+	s := strconv.FormatFloat(float64(msec)/1000, 'f', decimals, 64)
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	return s, true
+}
+
+// sizeUnits picks "N kbytes" when bytes is a whole number of kilobytes
+// (1,000 B, the intent's unit) and "N bytes" otherwise.
+func sizeUnits(b int64) string {
+	if b != 0 && b%1000 == 0 {
+		return strconv.FormatInt(b/1000, 10) + " kbytes"
+	}
+	return strconv.FormatInt(b, 10) + " bytes"
+}
+
+// singlePort returns the one L4 port range of a match, and whether there is at most one.
+func singlePort(rs []PortRangeView) (PortRangeView, bool, bool) {
+	switch len(rs) {
+	case 0:
+		return PortRangeView{}, false, true
+	case 1:
+		return rs[0], true, true
+	}
+	return PortRangeView{}, false, false
+}
+
+// ruleSrc finds the source range of an ACL rule by sequence number.
+func ruleSrc(f *schema.Fabric, acl string, seq int) schema.Range {
+	for _, a := range f.ACLs {
+		if a.Name != acl {
+			continue
+		}
+		for _, r := range a.Rules {
+			if r.Seq == seq {
+				return r.Range
+			}
+		}
+	}
+	return schema.Range{}
+}
+
+// portQoS returns the QoS of the named port of d, or nil.
+func portQoS(d *schema.Device, name string) *schema.PortQoS {
+	if p := d.Port(name); p != nil {
+		return p.QoS
+	}
+	for _, p := range d.Ports {
+		if p.Name == name {
+			return p.QoS
+		}
+	}
+	return nil
+}
+
+// bufferSrc is the range of the first buffer value that is set.
+func bufferSrc(q *schema.PortQoS) schema.Range {
+	b := q.Buffer
+	for _, r := range []schema.Range{b.Headroom.Src, b.XOFF.Src, b.XON.Src, b.IngressLosslessPool.Src, b.EgressLossyPool.Src, b.DynamicThreshold.Src} {
+		if !r.IsZero() {
+			return r
+		}
+	}
+	return schema.Range{}
+}
+
+// rejectBuffers fails when the device sets buffer values a platform has no
+// syntax for; it names the first one.
+func rejectBuffers(d *schema.Device, b Base, reason string) error {
+	bv := b.QoS.Buffer
+	var src schema.Range
+	for _, p := range d.Ports {
+		if p.QoS != nil {
+			src = bufferSrc(p.QoS)
+			break
+		}
+	}
+	switch {
+	case bv.HeadroomBytes != 0:
+		return unsupported(d, "buffer.headroom "+strconv.FormatInt(bv.HeadroomBytes, 10)+" B", reason, src)
+	case bv.XOFFBytes != 0:
+		return unsupported(d, "buffer.xoff "+strconv.FormatInt(bv.XOFFBytes, 10)+" B", reason, src)
+	case bv.XONBytes != 0:
+		return unsupported(d, "buffer.xon "+strconv.FormatInt(bv.XONBytes, 10)+" B", reason, src)
+	case bv.IngressLosslessPoolBytes != 0:
+		return unsupported(d, "buffer.ingress_lossless_pool "+strconv.FormatInt(bv.IngressLosslessPoolBytes, 10)+" B", reason, src)
+	case bv.EgressLossyPoolBytes != 0:
+		return unsupported(d, "buffer.egress_lossy_pool "+strconv.FormatInt(bv.EgressLossyPoolBytes, 10)+" B", reason, src)
+	case bv.DynamicThresholdSet:
+		return unsupported(d, "buffer.dynamic_threshold "+strconv.Itoa(bv.DynamicThreshold), reason, src)
+	}
+	return nil
+}
+
+// queueSrc is where queue q's treatment was set on the device's first port.
+func queueSrc(d *schema.Device, q int) schema.Range {
+	for _, p := range d.Ports {
+		if p.QoS != nil {
+			qq := p.QoS.Queues[q]
+			for _, r := range []schema.Range{qq.ECN.Src, qq.Shaper.Src, qq.Sched.Src, qq.Weight.Src} {
+				if !r.IsZero() {
+					return r
+				}
+			}
+		}
+	}
+	return schema.Range{}
+}
+
+// firstQoS returns the QoS of the device's first port that has one.
+func firstQoS(d *schema.Device) *schema.PortQoS {
+	for _, p := range d.Ports {
+		if p.QoS != nil {
+			return p.QoS
+		}
+	}
+	return nil
+}
+
+// classNames names each priority after the first traffic class (by name)
+// that uses it, or "prio<N>" when no class does.
+func classNames(f *schema.Fabric) [8]string {
+	var out [8]string
+	for _, c := range f.Classes {
+		p := c.Priority.V
+		if p >= 0 && p < 8 && out[p] == "" {
+			out[p] = c.Name
+		}
+	}
+	for p := range out {
+		if out[p] == "" {
+			out[p] = "prio" + strconv.Itoa(p)
+		}
+	}
+	return out
+}
+
+func sortStrings(s []string) { sort.Strings(s) }

@@ -1,0 +1,261 @@
+package templates
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/fabricgen/fabricgen/schema"
+)
+
+// CumulusView is the nvidia_cumulus template data: NVUE "nv set" commands.
+type CumulusView struct {
+	Base
+	// Global holds the qos commands of profile default-global, in order.
+	Global []string
+	// ACLs holds the "nv set acl" commands.
+	ACLCommands []string
+	// Interfaces holds each port's "nv set interface" commands.
+	Interfaces []HostInterface
+}
+
+const cumulusProfile = "default-global"
+
+func buildCumulus(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
+	const global = "fabricgen writes Cumulus QoS into the default-global profile, which every port uses; attach the same policy to every port"
+	if err := requireUniform(d, global, aspTrust, aspDSCP, aspPCP, aspQueueMap, aspQueues, aspPFCSet, aspWatchdog, aspBuffer); err != nil {
+		return nil, err
+	}
+	q := b.QoS
+	qq := firstQoS(d)
+	v := &CumulusView{Base: b}
+	g := func(format string, args ...any) {
+		v.Global = append(v.Global, "nv set qos "+fmt.Sprintf(format, args...))
+	}
+	// PFC runs on every port of the profile: a port without it cannot be expressed.
+	var pfcOn, pfcOff string
+	for _, p := range b.Ports {
+		if len(p.PFC) > 0 {
+			pfcOn = p.Name
+		} else {
+			pfcOff = p.Name
+		}
+	}
+	if pfcOn != "" && pfcOff != "" {
+		return nil, unsupported(d, "PFC on "+pfcOn+" but not on "+pfcOff,
+			"the Cumulus default-global PFC profile covers every port; give all ports of the device the same pfc_priorities", portQoS(d, pfcOff).PFC[0].Src)
+	}
+	switch schema.Trust(q.Trust) {
+	case schema.TrustDSCP:
+		g("mapping %s trust l3", cumulusProfile)
+	case schema.TrustPCP:
+		g("mapping %s trust l2", cumulusProfile)
+	case schema.TrustBoth:
+		g("mapping %s trust both", cumulusProfile)
+	case schema.TrustNone:
+		g("mapping %s trust port", cumulusProfile)
+		g("mapping %s port-default-sp %d", cumulusProfile, q.DSCP[0])
+	}
+	if q.Trust != string(schema.TrustPCP) && q.Trust != string(schema.TrustNone) {
+		for _, grp := range q.DSCPByPriority {
+			g("mapping %s dscp %s switch-priority %d", cumulusProfile, joinInts(grp.Values, ","), grp.Priority)
+		}
+	}
+	if q.Trust == string(schema.TrustPCP) || q.Trust == string(schema.TrustBoth) {
+		for _, grp := range q.PCPByPriority {
+			g("mapping %s pcp %s switch-priority %d", cumulusProfile, joinInts(grp.Values, ","), grp.Priority)
+		}
+	}
+	for pr := 0; pr < 8; pr++ {
+		g("egress-queue-mapping %s switch-priority %d traffic-class %d", cumulusProfile, pr, q.QueueOf[pr])
+	}
+	if len(q.PFC) > 0 {
+		g("pfc %s switch-priority %s", cumulusProfile, joinInts(q.PFC, ","))
+		g("pfc %s tx enable", cumulusProfile)
+		g("pfc %s rx enable", cumulusProfile)
+		cable := 0.0
+		for _, p := range b.Ports {
+			if p.CableMeters > cable {
+				cable = p.CableMeters
+			}
+		}
+		if cable > 0 {
+			g("pfc %s cable-length %d", cumulusProfile, int(ceil(cable)))
+		}
+		bv := q.Buffer
+		if bv.HeadroomBytes > 0 {
+			g("pfc %s port-buffer %d", cumulusProfile, bv.HeadroomBytes)
+		}
+		if bv.XOFFBytes > 0 {
+			g("pfc %s xoff-threshold %d", cumulusProfile, bv.XOFFBytes)
+		}
+		if bv.XONBytes > 0 {
+			g("pfc %s xon-threshold %d", cumulusProfile, bv.XONBytes)
+		}
+	}
+	bv := q.Buffer
+	switch {
+	case bv.IngressLosslessPoolBytes > 0 || bv.EgressLossyPoolBytes > 0:
+		return nil, unsupported(d, "buffer pool sizes in bytes", "Cumulus sizes traffic pools in percent of the buffer (traffic-pool memory-percent); remove the pool sizes", bufferSrc(qq))
+	case bv.DynamicThresholdSet:
+		return nil, unsupported(d, "buffer.dynamic_threshold", "NVUE has no alpha setting for the default-global profile", qq.Buffer.DynamicThreshold.Src)
+	case len(q.PFC) == 0 && (bv.HeadroomBytes > 0 || bv.XOFFBytes > 0 || bv.XONBytes > 0):
+		return nil, unsupported(d, "buffer headroom/xoff/xon without PFC", "NVUE sets port-buffer and thresholds on the PFC profile; enable PFC or remove them", bufferSrc(qq))
+	}
+	for _, qu := range q.Queues {
+		if qu.ShaperBps > 0 {
+			return nil, unsupported(d, fmt.Sprintf("queue %d shaper %s", qu.ID, bps(qu.ShaperBps)), "fabricgen renders no NVUE egress shaper; remove the shaper", queueSrc(d, qu.ID))
+		}
+		switch {
+		case qu.Strict:
+			g("egress-scheduler %s traffic-class %d mode strict", cumulusProfile, qu.ID)
+		case qu.Sched == string(schema.SchedDWRR) || qu.Weight > 0:
+			g("egress-scheduler %s traffic-class %d mode dwrr", cumulusProfile, qu.ID)
+			g("egress-scheduler %s traffic-class %d bw-percent %d", cumulusProfile, qu.ID, qu.Weight)
+		}
+	}
+	for _, qu := range q.Queues {
+		e := qu.ECN
+		if e == nil {
+			continue
+		}
+		g("congestion-control %s traffic-class %d min-threshold %d", cumulusProfile, qu.ID, e.MinBytes)
+		g("congestion-control %s traffic-class %d max-threshold %d", cumulusProfile, qu.ID, e.MaxBytes)
+		g("congestion-control %s traffic-class %d probability %d", cumulusProfile, qu.ID, e.Probability)
+		if e.Mark {
+			g("congestion-control %s traffic-class %d ecn enable", cumulusProfile, qu.ID)
+			g("congestion-control %s traffic-class %d red disable", cumulusProfile, qu.ID)
+		} else {
+			g("congestion-control %s traffic-class %d ecn disable", cumulusProfile, qu.ID)
+			g("congestion-control %s traffic-class %d red enable", cumulusProfile, qu.ID)
+		}
+	}
+	if w := q.Watchdog; w != nil && len(q.PFC) > 0 {
+		src := qq.Watchdog.Src
+		if w.Action != "" && w.Action != string(schema.WatchdogDrop) {
+			return nil, unsupported(d, "pfc_watchdog "+w.Name+" action "+w.Action, "the Cumulus PFC watchdog drops on a stormed queue; use action drop", src)
+		}
+		if w.RestorationSet {
+			return nil, unsupported(d, fmt.Sprintf("pfc_watchdog %s restoration %d ms", w.Name, w.RestorationMS),
+				"the Cumulus PFC watchdog restores when the storm ends and takes no restoration time; attach a pfc_watchdog without restoration to nvidia_cumulus devices", src)
+		}
+		poll := w.PollMS
+		if !w.PollSet {
+			poll = 100
+		}
+		g("pfc-watchdog polling-interval %d", poll)
+		if w.DetectionSet {
+			if w.DetectionMS%poll != 0 {
+				return nil, unsupported(d, fmt.Sprintf("pfc_watchdog %s detection %d ms", w.Name, w.DetectionMS),
+					"Cumulus detects after a whole number of polls (robustness); make detection a multiple of poll_interval", src)
+			}
+			g("pfc-watchdog robustness %d", w.DetectionMS/poll)
+		}
+	}
+	acls, err := cumulusACLs(f, d, b)
+	if err != nil {
+		return nil, err
+	}
+	v.ACLCommands = acls
+	for i, p := range b.Ports {
+		in := HostInterface{Name: p.Name}
+		c := func(format string, args ...any) {
+			in.Commands = append(in.Commands, "nv set interface "+p.Name+" "+fmt.Sprintf(format, args...))
+		}
+		if p.Description != "" {
+			c("description %q", p.Description)
+		}
+		if p.IP != "" {
+			c("ip address %s", p.IP)
+		}
+		if p.MTU != 0 {
+			c("link mtu %d", p.MTU)
+		}
+		if p.SpeedBps > 0 {
+			c("link speed %s", bps(p.SpeedBps))
+		}
+		switch p.FEC {
+		case "rs":
+			c("link fec rs")
+		case "fc":
+			c("link fec baser")
+		case "none":
+			c("link fec off")
+		}
+		if p.LinkPause {
+			return nil, unsupported(d, "link_pause on "+p.Name, "fabricgen renders no NVUE link-pause profile, and Cumulus forbids link pause and PFC on one port; turn link_pause off", d.Ports[i].QoS.LinkPause.Src)
+		}
+		if p.Watchdog && q.Watchdog != nil {
+			c("qos pfc-watchdog")
+		}
+		for _, n := range p.ACLIn {
+			c("acl %s inbound", n)
+		}
+		for _, n := range p.ACLOut {
+			c("acl %s outbound", n)
+		}
+		v.Interfaces = append(v.Interfaces, in)
+	}
+	return v, nil
+}
+
+func ceil(x float64) float64 {
+	i := float64(int64(x))
+	if i < x {
+		return i + 1
+	}
+	return i
+}
+
+// cumulusACLs renders NVUE ACL rules. Rules keep their sequence numbers;
+// a re-marking rule gets "action set dscp" as well as "action permit".
+func cumulusACLs(f *schema.Fabric, d *schema.Device, b Base) ([]string, error) {
+	var out []string
+	for _, a := range b.ACLs {
+		typ := "ipv4"
+		if a.HasIPv6 && a.HasIPv4 {
+			return nil, unsupported(d, "acl "+a.Name+" mixing IPv4 and IPv6 rules", "an NVUE ACL has one type (ipv4 or ipv6); split it in two", ruleSrc(f, a.Name, a.Rules[0].Seq))
+		}
+		if a.HasIPv6 {
+			typ = "ipv6"
+		}
+		ipKw := "ip"
+		if typ == "ipv6" {
+			ipKw = "ipv6"
+		}
+		out = append(out, "nv set acl "+a.Name+" type "+typ)
+		for _, r := range a.Rules {
+			src := ruleSrc(f, a.Name, r.Seq)
+			pre := fmt.Sprintf("nv set acl %s rule %d ", a.Name, r.Seq)
+			if r.Protocol != "ip" {
+				out = append(out, pre+"match "+ipKw+" protocol "+r.Protocol)
+			}
+			if r.Src != "" {
+				out = append(out, pre+"match "+ipKw+" source-ip "+r.Src)
+			}
+			if r.Dst != "" {
+				out = append(out, pre+"match "+ipKw+" dest-ip "+r.Dst)
+			}
+			for _, pr := range []struct {
+				rs   []PortRangeView
+				kw   string
+				what string
+			}{{r.SrcPorts, "source-port", "source"}, {r.DstPorts, "dest-port", "destination"}} {
+				for _, p := range pr.rs {
+					if !p.Single {
+						return nil, unsupported(d, fmt.Sprintf("acl %s rule %d %s port range %d-%d", a.Name, r.Seq, pr.what, p.From, p.To),
+							"fabricgen renders NVUE port matches as single ports; list the ports", src)
+					}
+					out = append(out, pre+"match "+ipKw+" "+pr.kw+" "+strconv.Itoa(p.From))
+				}
+			}
+			for _, c := range r.DSCP {
+				out = append(out, pre+"match "+ipKw+" dscp "+strconv.Itoa(c))
+			}
+			out = append(out, pre+"action "+r.Action)
+			if r.SetDSCP >= 0 {
+				out = append(out, pre+"action set dscp "+strconv.Itoa(r.SetDSCP))
+			}
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,403 @@
+package templates
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/fabricgen/fabricgen/schema"
+)
+
+// EOSView is the arista_eos template data.
+type EOSView struct {
+	Base
+	// DSCPMaps are "qos map dscp <Values> to traffic-class <TC>" lines; EOS
+	// traffic classes are the intent's priorities.
+	DSCPMaps []EOSMap
+	// CoSMaps are "qos map cos <Values> to traffic-class <TC>" lines (trust pcp/both).
+	CoSMaps []EOSMap
+	// TxQueues are "qos map traffic-class <TC> to tx-queue <Queue>" lines.
+	TxQueues []EOSMap
+	// Watchdog holds the global PFC watchdog lines' values, or nil.
+	Watchdog *EOSWatchdog
+	// AccessLists are the filter ACLs and the one-rule ACLs class-maps match.
+	AccessLists []EOSAccessList
+	// ClassMaps and PolicyMaps implement ACL re-marking.
+	ClassMaps  []EOSClassMap
+	PolicyMaps []EOSPolicyMap
+	// Interfaces are the per-port stanzas, in port order.
+	Interfaces []EOSInterface
+}
+
+// EOSMap is one "qos map" line: Values (space separated) to TC.
+type EOSMap struct {
+	Values string
+	TC     int
+}
+
+// EOSWatchdog holds the global watchdog values, already in EOS units (seconds).
+type EOSWatchdog struct {
+	Timeout, Recovery, Polling string
+	// Action is "drop" or "no-drop".
+	Action string
+}
+
+// EOSAccessList is "ip access-list NAME" or "ipv6 access-list NAME" with its entries.
+type EOSAccessList struct {
+	Keyword string // "ip" or "ipv6"
+	Name    string
+	Entries []string // "10 permit udp any any eq 4791"
+}
+
+// EOSClassMap is "class-map type qos match-any NAME" matching one access list.
+type EOSClassMap struct {
+	Name, Keyword, ACL string
+}
+
+// EOSPolicyMap is "policy-map type quality-of-service NAME" with its classes in order.
+type EOSPolicyMap struct {
+	Name    string
+	Classes []EOSPolicyClass
+}
+
+// EOSPolicyClass is one class of a policy map and its set actions.
+type EOSPolicyClass struct {
+	Name string
+	Sets []string // "set dscp 46", "set traffic-class 5"
+}
+
+// EOSInterface is one "interface" stanza.
+type EOSInterface struct {
+	Name, Description string
+	MTU               int
+	// Speed is the "speed" argument ("100g"), FEC the "error-correction encoding" argument.
+	Speed, FEC string
+	// Routed is true for ports with an address ("no switchport").
+	Routed bool
+	IP     string
+	IPv6   bool
+	// AccessGroups are "ip access-group NAME in" style lines.
+	AccessGroups []string
+	// ServicePolicy is the re-marking policy map bound inbound, or "".
+	ServicePolicy string
+	// Trust is the trust line ("qos trust dscp", "qos trust cos", "no qos trust") or "".
+	Trust string
+	// FlowControl is true for 802.3x link pause (flowcontrol send/receive on).
+	FlowControl bool
+	// PFC lists the no-drop priorities; Watchdog enables the PFC watchdog on the port.
+	PFC      []int
+	Watchdog bool
+	TxQueues []EOSTxQueue
+}
+
+// EOSTxQueue is one "tx-queue N" sub-stanza.
+type EOSTxQueue struct {
+	ID int
+	// Mode is "strict" ("priority strict"), "dwrr" ("no priority" and
+	// Bandwidth percent) or "" (scheduling left to the platform).
+	Mode      string
+	Bandwidth int
+	// Shape is the "shape rate" argument ("10000000 kbps") or "".
+	Shape string
+	// RandomDetect is the "random-detect ..." line or "".
+	RandomDetect string
+}
+
+func buildEOS(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
+	const global = "EOS applies qos map and watchdog timers to the whole switch; attach the same policy to every port of the device"
+	if err := requireUniform(d, global, aspDSCP, aspPCP, aspQueueMap, aspTrust); err != nil {
+		return nil, err
+	}
+	if err := requireUniform(d, "EOS sets PFC watchdog timers once per switch", aspWatchdog); err != nil {
+		return nil, err
+	}
+	if err := rejectBuffers(d, b, "EOS sizes PFC headroom and shared pools in hardware profiles fabricgen does not render; remove the buffer block from policies attached to arista_eos devices"); err != nil {
+		return nil, err
+	}
+	v := &EOSView{Base: b}
+	q := b.QoS
+	for _, g := range q.DSCPByPriority {
+		v.DSCPMaps = append(v.DSCPMaps, EOSMap{Values: joinInts(g.Values, " "), TC: g.Priority})
+	}
+	if q.Trust == string(schema.TrustPCP) || q.Trust == string(schema.TrustBoth) {
+		for _, g := range q.PCPByPriority {
+			v.CoSMaps = append(v.CoSMaps, EOSMap{Values: joinInts(g.Values, " "), TC: g.Priority})
+		}
+	}
+	for tc := 0; tc < 8; tc++ {
+		v.TxQueues = append(v.TxQueues, EOSMap{Values: strconv.Itoa(tc), TC: q.QueueOf[tc]})
+	}
+	trust := ""
+	switch schema.Trust(q.Trust) {
+	case schema.TrustDSCP:
+		trust = "qos trust dscp"
+	case schema.TrustPCP:
+		trust = "qos trust cos"
+	case schema.TrustNone:
+		trust = "no qos trust"
+	case schema.TrustBoth:
+		qq := firstQoS(d)
+		return nil, unsupported(d, "trust both", "an EOS port trusts either DSCP (qos trust dscp) or CoS (qos trust cos), not both", qq.Trust.Src)
+	}
+	if q.Watchdog != nil && len(q.PFC) > 0 {
+		w, err := eosWatchdog(d, q.Watchdog)
+		if err != nil {
+			return nil, err
+		}
+		v.Watchdog = w
+	}
+	txq, err := eosTxQueues(d, q.Queues)
+	if err != nil {
+		return nil, err
+	}
+	if err := eosACLs(f, d, v); err != nil {
+		return nil, err
+	}
+	for _, p := range b.Ports {
+		in := EOSInterface{
+			Name: p.Name, Description: p.Description, MTU: p.MTU, Trust: trust,
+			Routed: p.IP != "", IP: p.IP, IPv6: p.IPFamily == "ipv6",
+			FlowControl: p.LinkPause, PFC: p.PFC, Watchdog: p.Watchdog && v.Watchdog != nil,
+			TxQueues: txq,
+		}
+		if p.Description == "" && p.Peer != "" {
+			in.Description = "to " + p.Peer
+		}
+		if p.SpeedBps > 0 {
+			in.Speed = strings.ToLower(bps(p.SpeedBps))
+		}
+		switch p.FEC {
+		case "rs":
+			in.FEC = "reed-solomon"
+		case "fc":
+			in.FEC = "fire-code"
+		}
+		groups, pm, err := eosBindings(f, d, p, v)
+		if err != nil {
+			return nil, err
+		}
+		in.AccessGroups, in.ServicePolicy = groups, pm
+		v.Interfaces = append(v.Interfaces, in)
+	}
+	return v, nil
+}
+
+func eosWatchdog(d *schema.Device, w *WatchdogView) (*EOSWatchdog, error) {
+	src := firstQoS(d).Watchdog.Src
+	timeout, ok1 := seconds(w.DetectionMS, 2)
+	recovery, ok2 := seconds(w.RestorationMS, 2)
+	polling, ok3 := seconds(w.PollMS, 3)
+	if !ok1 || !ok2 || !ok3 {
+		return nil, unsupported(d, fmt.Sprintf("pfc_watchdog %s timers %d/%d/%d ms", w.Name, w.DetectionMS, w.RestorationMS, w.PollMS),
+			"EOS takes timeout and recovery-time in steps of 10 ms and polling-interval in steps of 1 ms", src)
+	}
+	ew := &EOSWatchdog{Action: "drop"}
+	if w.DetectionSet {
+		ew.Timeout = timeout
+	}
+	if w.RestorationSet {
+		ew.Recovery = recovery
+	}
+	if w.PollSet {
+		ew.Polling = polling
+	}
+	switch schema.WatchdogAction(w.Action) {
+	case schema.WatchdogDrop, "":
+		ew.Action = "drop"
+	case schema.WatchdogForward:
+		ew.Action = "no-drop"
+	default:
+		return nil, unsupported(d, "pfc_watchdog "+w.Name+" action "+w.Action,
+			"the EOS watchdog action is drop or no-drop (forward); use one of those", src)
+	}
+	return ew, nil
+}
+
+func eosTxQueues(d *schema.Device, qs []QueueView) ([]EOSTxQueue, error) {
+	var out []EOSTxQueue
+	for _, q := range qs {
+		if q.Sched == "" && q.Weight == 0 && q.ECN == nil && q.ShaperBps == 0 {
+			continue
+		}
+		t := EOSTxQueue{ID: q.ID, Bandwidth: q.Weight}
+		switch {
+		case q.Strict:
+			t.Mode = "strict"
+		case q.Sched == string(schema.SchedDWRR) || q.Weight > 0:
+			t.Mode = "dwrr"
+		}
+		if q.ShaperBps > 0 {
+			if q.ShaperBps%1000 != 0 {
+				return nil, unsupported(d, fmt.Sprintf("queue %d shaper %d bit/s", q.ID, q.ShaperBps), "EOS shapes in whole kbps", queueSrc(d, q.ID))
+			}
+			t.Shape = strconv.FormatInt(q.ShaperBps/1000, 10) + " kbps"
+		}
+		if e := q.ECN; e != nil {
+			if e.Mark {
+				t.RandomDetect = fmt.Sprintf("random-detect ecn minimum-threshold %s maximum-threshold %s max-mark-probability %d",
+					sizeUnits(e.MinBytes), sizeUnits(e.MaxBytes), e.Probability)
+			} else {
+				t.RandomDetect = fmt.Sprintf("random-detect drop minimum-threshold %s maximum-threshold %s drop-probability %d",
+					sizeUnits(e.MinBytes), sizeUnits(e.MaxBytes), e.Probability)
+			}
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+// eosACLs renders the filter ACLs and the re-marking ACLs, class maps and
+// policy maps (one policy map per ACL that re-marks).
+func eosACLs(f *schema.Fabric, d *schema.Device, v *EOSView) error {
+	for _, a := range v.ACLs {
+		for _, fam := range []struct {
+			on      bool
+			kw, fam string
+		}{{a.HasIPv4, "ip", "ipv4"}, {a.HasIPv6, "ipv6", "ipv6"}} {
+			if !fam.on {
+				continue
+			}
+			al := EOSAccessList{Keyword: fam.kw, Name: a.Name}
+			for _, r := range a.Rules {
+				if !ruleInFamily(r, fam.fam) {
+					continue
+				}
+				e, err := eosEntry(f, d, a.Name, r, r.Action)
+				if err != nil {
+					return err
+				}
+				al.Entries = append(al.Entries, e)
+			}
+			v.AccessLists = append(v.AccessLists, al)
+		}
+		if len(a.Marks) == 0 {
+			continue
+		}
+		pm := EOSPolicyMap{Name: "PM-" + a.Name}
+		for _, m := range a.Marks {
+			kw := "ip"
+			if m.Rule.Family == "ipv6" {
+				kw = "ipv6"
+			}
+			entry, err := eosEntry(f, d, a.Name, m.Rule, "permit")
+			if err != nil {
+				return err
+			}
+			v.AccessLists = append(v.AccessLists, EOSAccessList{Keyword: kw, Name: m.Name, Entries: []string{entry}})
+			v.ClassMaps = append(v.ClassMaps, EOSClassMap{Name: m.Name, Keyword: kw, ACL: m.Name})
+			c := EOSPolicyClass{Name: m.Name}
+			if m.SetDSCP >= 0 {
+				c.Sets = append(c.Sets, "set dscp "+strconv.Itoa(m.SetDSCP))
+			}
+			if m.Priority >= 0 {
+				c.Sets = append(c.Sets, "set traffic-class "+strconv.Itoa(m.Priority))
+			}
+			pm.Classes = append(pm.Classes, c)
+		}
+		v.PolicyMaps = append(v.PolicyMaps, pm)
+	}
+	return nil
+}
+
+func ruleInFamily(r RuleView, fam string) bool {
+	return r.Family == fam || (r.Family == "any" && fam == "ipv4") || (r.Family == "any" && fam == "ipv6")
+}
+
+// eosEntry renders one access-list entry: "SEQ ACTION PROTO SRC [PORT] DST [PORT] [dscp N]".
+func eosEntry(f *schema.Fabric, d *schema.Device, acl string, r RuleView, action string) (string, error) {
+	src := ruleSrc(f, acl, r.Seq)
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d %s %s %s", r.Seq, action, r.Protocol, anyOr(r.Src))
+	sp, has, ok := singlePort(r.SrcPorts)
+	if !ok {
+		return "", unsupported(d, fmt.Sprintf("acl %s rule %d with %d source port ranges", acl, r.Seq, len(r.SrcPorts)),
+			"an EOS access-list entry matches one port or one range; split the rule", src)
+	}
+	if has {
+		b.WriteString(eosPort(sp))
+	}
+	b.WriteString(" " + anyOr(r.Dst))
+	dp, has, ok := singlePort(r.DstPorts)
+	if !ok {
+		return "", unsupported(d, fmt.Sprintf("acl %s rule %d with %d destination port ranges", acl, r.Seq, len(r.DstPorts)),
+			"an EOS access-list entry matches one port or one range; split the rule", src)
+	}
+	if has {
+		b.WriteString(eosPort(dp))
+	}
+	switch len(r.DSCP) {
+	case 0:
+	case 1:
+		b.WriteString(" dscp " + strconv.Itoa(r.DSCP[0]))
+	default:
+		return "", unsupported(d, fmt.Sprintf("acl %s rule %d matching %d DSCP values", acl, r.Seq, len(r.DSCP)),
+			"an EOS access-list entry matches one DSCP value; split the rule", src)
+	}
+	return b.String(), nil
+}
+
+func eosPort(p PortRangeView) string {
+	if p.Single {
+		return " eq " + strconv.Itoa(p.From)
+	}
+	return fmt.Sprintf(" range %d %d", p.From, p.To)
+}
+
+func anyOr(prefix string) string {
+	if prefix == "" {
+		return "any"
+	}
+	return prefix
+}
+
+// eosBindings returns a port's access-group lines and inbound policy map.
+func eosBindings(f *schema.Fabric, d *schema.Device, p PortView, v *EOSView) ([]string, string, error) {
+	find := func(name string) ACLView {
+		for _, a := range v.ACLs {
+			if a.Name == name {
+				return a
+			}
+		}
+		return ACLView{}
+	}
+	var lines []string
+	policy := ""
+	for _, dir := range []struct {
+		names []string
+		word  string
+	}{{p.ACLIn, "in"}, {p.ACLOut, "out"}} {
+		if len(dir.names) > 1 {
+			return nil, "", unsupported(d, fmt.Sprintf("%d ACLs bound %s on %s (%s)", len(dir.names), dir.word, p.Name, strings.Join(dir.names, ", ")),
+				"an EOS interface takes one access-group per direction and family; merge the ACLs", portACLSrc(d, p.Name, dir.word))
+		}
+		for _, n := range dir.names {
+			a := find(n)
+			if a.HasIPv4 {
+				lines = append(lines, "ip access-group "+n+" "+dir.word)
+			}
+			if a.HasIPv6 {
+				lines = append(lines, "ipv6 access-group "+n+" "+dir.word)
+			}
+			if len(a.Marks) > 0 {
+				if dir.word == "out" {
+					return nil, "", unsupported(d, "acl "+n+" re-marking DSCP outbound on "+p.Name,
+						"EOS applies QoS re-marking policies inbound only; bind the ACL with acl_in", portACLSrc(d, p.Name, dir.word))
+				}
+				policy = "PM-" + n
+			}
+		}
+	}
+	return lines, policy, nil
+}
+
+func portACLSrc(d *schema.Device, port, dir string) schema.Range {
+	for _, p := range d.Ports {
+		if p.Name == port {
+			if dir == "out" {
+				return p.ACLOutRange
+			}
+			return p.ACLInRange
+		}
+	}
+	return schema.Range{}
+}

@@ -1,0 +1,114 @@
+package templates
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestGolden renders every device of every example (a sample of the scale
+// example) and compares it with testdata/golden/<example>/<device>.<ext>. A
+// device the platform cannot render has <device>.err holding the error.
+// Run with -update to rewrite the files.
+func TestGolden(t *testing.T) {
+	r := newTestRenderer(t)
+	for _, ex := range exampleNames(t) {
+		t.Run(ex, func(t *testing.T) {
+			f := loadExample(t, ex)
+			dir := filepath.Join("testdata", "golden", ex)
+			if *update {
+				if err := os.RemoveAll(dir); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.MkdirAll(dir, 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			platforms := map[string]bool{}
+			for _, d := range sampleDevices(f) {
+				out, err := r.Render(f, d)
+				name, got := "", []byte(nil)
+				if err != nil {
+					name = d.Name + ".err"
+					got = []byte(relErr(err, f.Dir) + "\n")
+				} else {
+					name = out.Filename
+					got = out.Text
+					platforms[string(d.Platform.V)] = true
+				}
+				path := filepath.Join(dir, name)
+				if *update {
+					if err := os.WriteFile(path, got, 0o644); err != nil {
+						t.Fatal(err)
+					}
+					continue
+				}
+				want, rerr := os.ReadFile(path)
+				if rerr != nil {
+					t.Errorf("%s: %v (run go test ./templates -update)", d.Name, rerr)
+					continue
+				}
+				if !bytes.Equal(got, want) {
+					t.Errorf("%s: render differs from %s (run go test ./templates -update and review the diff)\n%s", d.Name, path, firstDiff(want, got))
+				}
+			}
+			if len(platforms) == 0 {
+				t.Errorf("example %s rendered no device at all", ex)
+			}
+		})
+	}
+}
+
+// relErr makes absolute paths in an error relative to the example directory
+// so golden files do not depend on where the repository is checked out.
+func relErr(err error, dir string) string {
+	return string(bytes.ReplaceAll([]byte(err.Error()), []byte(dir+string(filepath.Separator)), nil))
+}
+
+// firstDiff shows the first differing line of two texts.
+func firstDiff(want, got []byte) string {
+	wl, gl := bytes.Split(want, []byte("\n")), bytes.Split(got, []byte("\n"))
+	for i := 0; i < len(wl) || i < len(gl); i++ {
+		var w, g []byte
+		if i < len(wl) {
+			w = wl[i]
+		}
+		if i < len(gl) {
+			g = gl[i]
+		}
+		if !bytes.Equal(w, g) {
+			return "line " + itoa(i+1) + ":\n  want: " + string(w) + "\n  got:  " + string(g)
+		}
+	}
+	return ""
+}
+
+func itoa(i int) string { return string(appendInt(nil, i)) }
+
+func appendInt(b []byte, i int) []byte {
+	if i >= 10 {
+		b = appendInt(b, i/10)
+	}
+	return append(b, byte('0'+i%10))
+}
+
+// TestDeterministic renders each example twice, sequentially and through
+// RenderAll, and requires identical bytes in identical order.
+func TestDeterministic(t *testing.T) {
+	r := newTestRenderer(t)
+	for _, ex := range []string{"roce-storage", "ai-training-2subnet", "clos-400g"} {
+		f := loadExample(t, ex)
+		all, _ := r.RenderAll(context.Background(), f, f.Devices)
+		for i, d := range f.Devices {
+			one, err := r.Render(f, d)
+			if (err == nil) != (all[i] != nil) {
+				t.Fatalf("%s/%s: RenderAll and Render disagree on success", ex, d.Name)
+			}
+			if err == nil && (!bytes.Equal(one.Text, all[i].Text) || all[i].Device != d.Name) {
+				t.Errorf("%s/%s: parallel render differs from sequential render", ex, d.Name)
+			}
+		}
+	}
+}

@@ -1,0 +1,116 @@
+package templates
+
+import (
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"sync"
+	"testing"
+
+	"github.com/fabricgen/fabricgen/schema"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+// repoRoot is the module root (the parent of this package).
+func repoRoot(t testing.TB) string {
+	t.Helper()
+	_, file, _, ok := runtime.Caller(0)
+	if !ok {
+		t.Fatal("cannot locate the test file")
+	}
+	return filepath.Dir(filepath.Dir(file))
+}
+
+// sharedDir is ../shared next to the checkout (CI and the development tree).
+func sharedDir(t testing.TB) string {
+	return filepath.Join(repoRoot(t), "..", "shared")
+}
+
+// needTool returns the path of an external tool, skipping the test when it
+// is missing, except under CI=true where a missing tool fails the test.
+func needTool(t testing.TB, name, pkg string) string {
+	t.Helper()
+	p, err := exec.LookPath(name)
+	if err == nil {
+		return p
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatalf("%s not found (install the Debian package %s); CI=true, so this fails instead of skipping", name, pkg)
+	}
+	t.Skipf("%s not found: install the Debian package %s to run this test", name, pkg)
+	return ""
+}
+
+var (
+	exMu    sync.Mutex
+	exCache = map[string]*schema.Fabric{}
+)
+
+// loadExample loads examples/<name> once per test binary.
+func loadExample(t testing.TB, name string) *schema.Fabric {
+	t.Helper()
+	exMu.Lock()
+	defer exMu.Unlock()
+	if f, ok := exCache[name]; ok {
+		return f
+	}
+	opts := schema.Options{}
+	if name == "scale" {
+		// The golden and validation tests use a small instance of the
+		// parametric example; BenchmarkRender uses the full size.
+		opts.Vars = map[string]string{"spines": "4", "leaves": "8", "nics_per_leaf": "2"}
+	}
+	f, diags := schema.Load(filepath.Join(repoRoot(t), "examples", name), opts)
+	if diags.HasErrors() {
+		t.Fatalf("loading example %s: %v", name, diags.Errs())
+	}
+	exCache[name] = f
+	return f
+}
+
+// exampleNames lists the example directories.
+func exampleNames(t testing.TB) []string {
+	t.Helper()
+	ents, err := os.ReadDir(filepath.Join(repoRoot(t), "examples"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range ents {
+		if e.IsDir() {
+			out = append(out, e.Name())
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// sampleDevices returns every device of a small example, and for the large
+// scale example the first two devices of each platform.
+func sampleDevices(f *schema.Fabric) []*schema.Device {
+	if len(f.Devices) <= 200 {
+		return f.Devices
+	}
+	seen := map[schema.Platform]int{}
+	var out []*schema.Device
+	for _, d := range f.Devices {
+		if seen[d.Platform.V] < 2 {
+			seen[d.Platform.V]++
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+func newTestRenderer(t testing.TB) *Renderer {
+	t.Helper()
+	r, err := NewRenderer(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}

@@ -1,0 +1,355 @@
+package templates
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/fabricgen/fabricgen/schema"
+)
+
+// HostView is the nvidia_mlnx and linux_dcb template data: a bash script
+// whose state-changing lines are each one simple command.
+type HostView struct {
+	Base
+	// Tools lists the commands the script checks for before changing anything.
+	Tools []HostTool
+	// Lookups are preamble assignments (NAME=$(command)) run before any change.
+	Lookups []HostLookup
+	// Interfaces hold each port's commands, in port order.
+	Interfaces []HostInterface
+	// Notes are comment lines for intent values that are switch-side only
+	// (ECN marking curves, buffers) and so have no host command.
+	Notes []string
+}
+
+// HostTool is one required command and the hint printed when it is missing.
+type HostTool struct{ Name, Hint string }
+
+// HostLookup is one preamble variable: Var=$(Command).
+type HostLookup struct{ Var, Command string }
+
+// HostInterface is one port's commands.
+type HostInterface struct {
+	Name     string
+	Commands []string
+}
+
+type hostFlavour struct {
+	mlnx bool
+}
+
+func buildMLNX(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
+	return buildHost(f, d, b, hostFlavour{mlnx: true})
+}
+
+func buildDCB(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
+	return buildHost(f, d, b, hostFlavour{})
+}
+
+func buildHost(f *schema.Fabric, d *schema.Device, b Base, fl hostFlavour) (any, error) {
+	v := &HostView{Base: b}
+	v.Tools = []HostTool{{"ip", "install iproute2"}, {"ethtool", "install ethtool"}}
+	if fl.mlnx {
+		v.Tools = append(v.Tools, HostTool{"mlnx_qos", "install MLNX_OFED or mlnx-tools"})
+	} else {
+		v.Tools = append(v.Tools, HostTool{"dcb", "install iproute2 5.11 or later"})
+	}
+	rd := d.RDMA
+	if rd != nil && rd.ToS.Set && fl.mlnx {
+		v.Tools = append(v.Tools, HostTool{"cma_roce_tos", "install MLNX_OFED or mlnx-tools"})
+	}
+	if rd != nil && rd.RoCEMode.Set && fl.mlnx {
+		v.Tools = append(v.Tools, HostTool{"cma_roce_mode", "install MLNX_OFED or mlnx-tools"})
+	}
+	needIB := rd != nil && (rd.ToS.Set || (rd.RoCEMode.Set && fl.mlnx))
+	notes := map[string]bool{}
+	for i, p := range b.Ports {
+		pq := d.Ports[i].QoS
+		hi := HostInterface{Name: p.Name}
+		ibvar := "ibdev_" + shellVar(p.Name)
+		if needIB {
+			v.Lookups = append(v.Lookups, HostLookup{Var: ibvar, Command: "find /sys/class/net/" + p.Name + "/device/infiniband -mindepth 1 -maxdepth 1 -printf '%f'"})
+		}
+		if p.MTU != 0 {
+			hi.Commands = append(hi.Commands, fmt.Sprintf("ip link set dev %s mtu %d", p.Name, p.MTU))
+		}
+		if p.LinkPause {
+			if len(p.PFC) > 0 {
+				return nil, unsupported(d, "link_pause with PFC on "+p.Name, "a NIC port runs either 802.3x pause or PFC; turn one off", pq.LinkPause.Src)
+			}
+			hi.Commands = append(hi.Commands, "ethtool -A "+p.Name+" rx on tx on")
+		} else if pq != nil {
+			hi.Commands = append(hi.Commands, "ethtool -A "+p.Name+" rx off tx off")
+		}
+		if pq == nil {
+			v.Interfaces = append(v.Interfaces, hi)
+			continue
+		}
+		cmds, err := hostQoS(d, p, pq, fl)
+		if err != nil {
+			return nil, err
+		}
+		hi.Commands = append(hi.Commands, cmds...)
+		if rd != nil {
+			rc, err := hostRDMA(d, p, pq, rd, fl, ibvar)
+			if err != nil {
+				return nil, err
+			}
+			hi.Commands = append(hi.Commands, rc...)
+		}
+		if p.Watchdog {
+			w := pq.Watchdog.V
+			det := ms(w.Detection.V)
+			if !w.Detection.Set {
+				det = 0
+			}
+			if det > 0 {
+				hi.Commands = append(hi.Commands, fmt.Sprintf("ethtool --set-tunable %s pfc-prevention-tout %d", p.Name, det))
+			}
+			if w.Restoration.Set || w.PollInterval.Set || (w.Action.Set && w.Action.V != schema.WatchdogDrop) {
+				notes["pfc_watchdog "+w.Name+": the NIC's PFC storm prevention takes only a timeout (pfc-prevention-tout = detection); restoration, poll_interval and action are switch-side"] = true
+			}
+		}
+		for qid, qq := range pq.Queues {
+			if qq.ECN.V != nil {
+				notes[fmt.Sprintf("queue %d ecn_profile %s: an ECN marking curve is applied by switches; the NIC reacts to marks (rdma ecn)", qid, qq.ECN.V.Name)] = true
+			}
+		}
+		if bufferSrc(pq) != (schema.Range{}) {
+			notes["buffer: PFC headroom and pools are switch-side; the NIC's buffers are not changed"] = true
+		}
+		v.Interfaces = append(v.Interfaces, hi)
+	}
+	if rd != nil && rd.PathMTU.Set {
+		notes[fmt.Sprintf("rdma path_mtu %d: applications set it per QP; rdma_cm derives it from the interface MTU", rd.PathMTU.V)] = true
+	}
+	for n := range notes {
+		v.Notes = append(v.Notes, n)
+	}
+	sortStrings(v.Notes)
+	return v, nil
+}
+
+// shellVar turns an interface name into a shell variable suffix.
+func shellVar(s string) string {
+	var b strings.Builder
+	for _, c := range s {
+		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' {
+			b.WriteRune(c)
+		} else {
+			b.WriteByte('_')
+		}
+	}
+	return b.String()
+}
+
+// hostQoS renders trust, DSCP map, PFC and ETS for one port.
+func hostQoS(d *schema.Device, p PortView, q *schema.PortQoS, fl hostFlavour) ([]string, error) {
+	var cmds []string
+	trust := q.Trust.V
+	dev := p.Name
+	if fl.mlnx {
+		switch trust {
+		case schema.TrustDSCP, schema.TrustPCP:
+			cmds = append(cmds, "mlnx_qos -i "+dev+" --trust "+string(trust))
+		case schema.TrustBoth, schema.TrustNone:
+			return nil, unsupported(d, "trust "+string(trust)+" on "+dev, "mlnx_qos --trust takes pcp or dscp", q.Trust.Src)
+		}
+		if trust == schema.TrustDSCP {
+			for dscp := 0; dscp < 64; dscp++ {
+				cmds = append(cmds, fmt.Sprintf("mlnx_qos -i %s --dscp2prio set,%d,%d", dev, dscp, q.DSCP[dscp].V))
+			}
+		}
+		if trust == schema.TrustPCP && pcpRemapped(q) {
+			return nil, unsupported(d, "pcp_map on "+dev, "mlnx_qos has no PCP→priority remap; PCP is the priority", q.PCP[0].Src)
+		}
+		cmds = append(cmds, "mlnx_qos -i "+dev+" --pfc "+p.PFCVector)
+	} else {
+		switch trust {
+		case schema.TrustDSCP:
+			cmds = append(cmds, "dcb apptrust set dev "+dev+" order dscp")
+		case schema.TrustPCP:
+			cmds = append(cmds, "dcb apptrust set dev "+dev+" order pcp")
+		case schema.TrustBoth:
+			cmds = append(cmds, "dcb apptrust set dev "+dev+" order dscp pcp")
+		case schema.TrustNone:
+			return nil, unsupported(d, "trust none on "+dev, "dcb apptrust needs at least one selector; a host port classifies by DSCP or PCP", q.Trust.Src)
+		}
+		if trust != schema.TrustPCP {
+			var pairs []string
+			for dscp := 0; dscp < 64; dscp++ {
+				pairs = append(pairs, fmt.Sprintf("%d:%d", dscp, q.DSCP[dscp].V))
+			}
+			cmds = append(cmds, "dcb app replace dev "+dev+" dscp-prio "+strings.Join(pairs, " "))
+		}
+		if trust == schema.TrustPCP || trust == schema.TrustBoth {
+			var pairs []string
+			for pcp := 0; pcp < 8; pcp++ {
+				pairs = append(pairs, fmt.Sprintf("%d:%d", pcp, pcpOf(q, pcp)))
+			}
+			cmds = append(cmds, "dcb app replace dev "+dev+" pcp-prio "+strings.Join(pairs, " "))
+		}
+		var pfc []string
+		for pr := 0; pr < 8; pr++ {
+			on := "off"
+			if q.PFC[pr].V {
+				on = "on"
+			}
+			pfc = append(pfc, fmt.Sprintf("%d:%s", pr, on))
+		}
+		cmds = append(cmds, "dcb pfc set dev "+dev+" prio-pfc "+strings.Join(pfc, " "))
+	}
+	ets, err := hostETS(d, dev, q, fl)
+	if err != nil {
+		return nil, err
+	}
+	return append(cmds, ets...), nil
+}
+
+func pcpOf(q *schema.PortQoS, pcp int) int {
+	if q.PCP[pcp].Set {
+		return q.PCP[pcp].V
+	}
+	return pcp
+}
+
+func pcpRemapped(q *schema.PortQoS) bool {
+	for i := range q.PCP {
+		if pcpOf(q, i) != i {
+			return true
+		}
+	}
+	return false
+}
+
+// hostETS renders priority→TC, transmission selection and bandwidth, plus
+// per-TC rate limits for shapers.
+func hostETS(d *schema.Device, dev string, q *schema.PortQoS, fl hostFlavour) ([]string, error) {
+	var prioTC, tsa, bw []string
+	sum, any := 0, false
+	for pr := 0; pr < 8; pr++ {
+		qu := q.Queue[pr].V
+		if !q.Queue[pr].Set {
+			qu = pr
+		}
+		prioTC = append(prioTC, strconv.Itoa(qu))
+	}
+	for tc := 0; tc < 8; tc++ {
+		qq := q.Queues[tc]
+		switch {
+		case qq.Sched.V == schema.SchedStrict:
+			tsa = append(tsa, "strict")
+			bw = append(bw, "0")
+			any = true
+		default:
+			tsa = append(tsa, "ets")
+			bw = append(bw, strconv.Itoa(qq.Weight.V))
+			sum += qq.Weight.V
+			if qq.Sched.Set || qq.Weight.Set {
+				any = true
+			}
+		}
+	}
+	var cmds []string
+	if fl.mlnx {
+		cmds = append(cmds, "mlnx_qos -i "+dev+" --prio_tc "+strings.Join(prioTC, ","))
+	}
+	if any {
+		if sum != 100 {
+			return nil, unsupported(d, fmt.Sprintf("ETS weights summing to %d%% on %s", sum, dev),
+				"NIC ETS bandwidths of the ETS traffic classes must add up to exactly 100; adjust the weights", queueSrc(d, 0))
+		}
+		if fl.mlnx {
+			cmds = append(cmds, "mlnx_qos -i "+dev+" --tsa "+strings.Join(tsa, ",")+" --tcbw "+strings.Join(bw, ","))
+		} else {
+			var pt, ts, tb []string
+			for i := 0; i < 8; i++ {
+				pt = append(pt, fmt.Sprintf("%d:%s", i, prioTC[i]))
+				ts = append(ts, fmt.Sprintf("%d:%s", i, tsa[i]))
+				tb = append(tb, fmt.Sprintf("%d:%s", i, bw[i]))
+			}
+			cmds = append(cmds, "dcb ets set dev "+dev+" prio-tc "+strings.Join(pt, " ")+" tc-tsa "+strings.Join(ts, " ")+" tc-bw "+strings.Join(tb, " "))
+		}
+	} else if !fl.mlnx {
+		var pt []string
+		for i := 0; i < 8; i++ {
+			pt = append(pt, fmt.Sprintf("%d:%s", i, prioTC[i]))
+		}
+		cmds = append(cmds, "dcb ets set dev "+dev+" prio-tc "+strings.Join(pt, " "))
+	}
+	var rates []string
+	shaped := false
+	for tc := 0; tc < 8; tc++ {
+		s := q.Queues[tc].Shaper.V
+		if s > 0 {
+			shaped = true
+			if fl.mlnx && s%1_000_000_000 != 0 {
+				return nil, unsupported(d, fmt.Sprintf("queue %d shaper %s on %s", tc, bps(s), dev), "mlnx_qos --ratelimit takes whole Gb/s", q.Queues[tc].Shaper.Src)
+			}
+		}
+		if fl.mlnx {
+			rates = append(rates, strconv.FormatInt(s/1_000_000_000, 10))
+		} else if s > 0 {
+			rates = append(rates, fmt.Sprintf("%d:%dbit", tc, s))
+		}
+	}
+	if shaped {
+		if fl.mlnx {
+			cmds = append(cmds, "mlnx_qos -i "+dev+" --ratelimit "+strings.Join(rates, ","))
+		} else {
+			cmds = append(cmds, "dcb maxrate set dev "+dev+" tc-maxrate "+strings.Join(rates, " "))
+		}
+	}
+	return cmds, nil
+}
+
+// hostRDMA renders RoCE ToS, RoCE mode, and DCQCN enablement and CNP marking.
+func hostRDMA(d *schema.Device, p PortView, q *schema.PortQoS, rd *schema.RDMA, fl hostFlavour, ibvar string) ([]string, error) {
+	var cmds []string
+	dev := p.Name
+	if rd.RoCEMode.Set && fl.mlnx {
+		mode := map[string]string{"v1": "1", "v2": "2"}[rd.RoCEMode.V]
+		if mode == "" {
+			return nil, unsupported(d, "rdma roce_mode "+rd.RoCEMode.V, "cma_roce_mode takes v1 or v2", rd.RoCEMode.Src)
+		}
+		cmds = append(cmds, fmt.Sprintf(`cma_roce_mode -d "$%s" -p 1 -m %s`, ibvar, mode))
+	} else if rd.RoCEMode.Set && rd.RoCEMode.V != "v2" {
+		return nil, unsupported(d, "rdma roce_mode "+rd.RoCEMode.V, "upstream rdma_cm uses RoCE v2 where the GID allows; fabricgen has no vendor-neutral switch for v1", rd.RoCEMode.Src)
+	}
+	if rd.ToS.Set {
+		if fl.mlnx {
+			cmds = append(cmds, fmt.Sprintf(`cma_roce_tos -d "$%s" -t %d`, ibvar, rd.ToS.V))
+		} else {
+			cmds = append(cmds,
+				fmt.Sprintf(`mkdir -p "/sys/kernel/config/rdma_cm/$%s"`, ibvar),
+				fmt.Sprintf(`echo %d > "/sys/kernel/config/rdma_cm/$%s/ports/1/default_roce_tos"`, rd.ToS.V, ibvar))
+		}
+	}
+	if !fl.mlnx {
+		if rd.ECN.Set && rd.ECN.V {
+			return nil, unsupported(d, "rdma ecn on "+dev, "linux_dcb has no vendor-neutral DCQCN switch; use platform nvidia_mlnx for ConnectX NICs", rd.ECN.Src)
+		}
+		if rd.CNPDSCP.Set || rd.CNPPriority.Set {
+			return nil, unsupported(d, "rdma cnp_dscp/cnp_priority on "+dev, "linux_dcb has no vendor-neutral CNP marking setting; use platform nvidia_mlnx for ConnectX NICs", rd.CNPDSCP.Src)
+		}
+		return cmds, nil
+	}
+	if rd.ECN.Set {
+		prio := q.DSCP[rd.DSCP()].V
+		on := "0"
+		if rd.ECN.V {
+			on = "1"
+		}
+		cmds = append(cmds,
+			fmt.Sprintf("echo %s > /sys/class/net/%s/ecn/roce_np/enable/%d", on, dev, prio),
+			fmt.Sprintf("echo %s > /sys/class/net/%s/ecn/roce_rp/enable/%d", on, dev, prio))
+	}
+	if rd.CNPDSCP.Set {
+		cmds = append(cmds, fmt.Sprintf("echo %d > /sys/class/net/%s/ecn/roce_np/cnp_dscp", rd.CNPDSCP.V, dev))
+	}
+	if rd.CNPPriority.Set {
+		cmds = append(cmds, fmt.Sprintf("echo %d > /sys/class/net/%s/ecn/roce_np/cnp_802p_prio", rd.CNPPriority.V, dev))
+	}
+	return cmds, nil
+}

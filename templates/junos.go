@@ -1,0 +1,254 @@
+package templates
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/fabricgen/fabricgen/schema"
+)
+
+// JunosView is the juniper_junos template data: "set" commands, grouped.
+type JunosView struct {
+	Base
+	// Sections are groups of set commands with a comment title each, in order.
+	Sections []JunosSection
+}
+
+// JunosSection is a titled group of set commands.
+type JunosSection struct {
+	Title    string
+	Commands []string
+}
+
+// Junos's default PFC watchdog (no options): poll 100 ms, detection after
+// 2 polls, recovery 200 ms (Junos "Configuring PFC Watchdog").
+const (
+	junosWDPollMS     = 100
+	junosWDDetectMS   = 200
+	junosWDRecoveryMS = 200
+)
+
+func buildJunos(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
+	const global = "fabricgen writes one Junos classifier, scheduler map and congestion-notification profile per device; attach the same policy to every port"
+	if err := requireUniform(d, global, aspTrust, aspDSCP, aspPCP, aspQueueMap, aspQueues, aspPFCSet, aspWatchdog); err != nil {
+		return nil, err
+	}
+	if err := rejectBuffers(d, b, "Junos derives PFC headroom from cable-length and MRU and sizes buffers in percent; fabricgen renders no Junos buffer statements"); err != nil {
+		return nil, err
+	}
+	q := b.QoS
+	qq := firstQoS(d)
+	names := classNames(f)
+	v := &JunosView{Base: b}
+	const cos = "set class-of-service "
+	lossless := map[int]bool{}
+	for _, p := range q.PFC {
+		lossless[p] = true
+	}
+	// Forwarding classes: one per priority.
+	var fc []string
+	for pr := 0; pr < 8; pr++ {
+		line := fmt.Sprintf("%sforwarding-classes class %s queue-num %d", cos, names[pr], q.QueueOf[pr])
+		if lossless[pr] {
+			line += " no-loss"
+		}
+		fc = append(fc, line)
+		if lossless[pr] {
+			fc = append(fc, fmt.Sprintf("%sforwarding-classes class %s pfc-priority %d", cos, names[pr], pr))
+		}
+	}
+	v.Sections = append(v.Sections, JunosSection{"forwarding classes", fc})
+	trust := schema.Trust(q.Trust)
+	if trust == schema.TrustNone {
+		return nil, unsupported(d, "trust none", "a Junos interface always has a classifier (default or explicit); fabricgen binds DSCP and/or 802.1p classifiers", qq.Trust.Src)
+	}
+	var cl []string
+	if trust != schema.TrustPCP {
+		for _, g := range q.DSCPByPriority {
+			for _, c := range g.Values {
+				cl = append(cl, fmt.Sprintf("%sclassifiers dscp FABRICGEN forwarding-class %s loss-priority low code-points %06b", cos, names[g.Priority], c))
+			}
+		}
+	}
+	if trust == schema.TrustPCP || trust == schema.TrustBoth {
+		for _, g := range q.PCPByPriority {
+			for _, c := range g.Values {
+				cl = append(cl, fmt.Sprintf("%sclassifiers ieee-802.1 FABRICGEN forwarding-class %s loss-priority low code-points %03b", cos, names[g.Priority], c))
+			}
+		}
+	}
+	v.Sections = append(v.Sections, JunosSection{"classifiers", cl})
+	// Congestion notification profile: DSCP-based PFC input, 802.1p output.
+	if len(q.PFC) > 0 {
+		var cnp []string
+		if trust == schema.TrustPCP {
+			for _, p := range q.PFC {
+				cnp = append(cnp, fmt.Sprintf("%scongestion-notification-profile FABRICGEN input ieee-802.1 code-point %03b pfc", cos, p))
+			}
+		} else {
+			for dscp := 0; dscp < 64; dscp++ {
+				if lossless[q.DSCP[dscp]] {
+					cnp = append(cnp, fmt.Sprintf("%scongestion-notification-profile FABRICGEN input dscp code-point %06b pfc", cos, dscp))
+				}
+			}
+		}
+		for _, p := range q.PFC {
+			cnp = append(cnp, fmt.Sprintf("%scongestion-notification-profile FABRICGEN output ieee-802.1 code-point %03b flow-control-queue %d", cos, p, q.QueueOf[p]))
+		}
+		if w := q.Watchdog; w != nil {
+			if (w.PollSet && w.PollMS != junosWDPollMS) || (w.DetectionSet && w.DetectionMS != junosWDDetectMS) ||
+				(w.RestorationSet && w.RestorationMS != junosWDRecoveryMS) || (w.Action != "" && w.Action != string(schema.WatchdogDrop)) {
+				return nil, unsupported(d, fmt.Sprintf("pfc_watchdog %s (poll %d ms, detection %d ms, restoration %d ms, action %s)", w.Name, w.PollMS, w.DetectionMS, w.RestorationMS, orDefault(w.Action, "drop")),
+					"fabricgen renders the Junos PFC watchdog with its documented defaults only (poll 100 ms, detection 200 ms, recovery 200 ms, drop); match them or attach another watchdog to juniper_junos devices", qq.Watchdog.Src)
+			}
+			cnp = append(cnp, cos+"congestion-notification-profile FABRICGEN pfc-watchdog")
+		}
+		v.Sections = append(v.Sections, JunosSection{"priority-based flow control", cnp})
+	}
+	// Schedulers and the scheduler map.
+	var sch, smap []string
+	for _, qu := range q.Queues {
+		if qu.ShaperBps > 0 {
+			return nil, unsupported(d, fmt.Sprintf("queue %d shaper %s", qu.ID, bps(qu.ShaperBps)), "fabricgen renders no Junos shaping-rate; remove the shaper", queueSrc(d, qu.ID))
+		}
+		if qu.ECN != nil {
+			return nil, unsupported(d, fmt.Sprintf("ecn_profile %s on queue %d (%d–%d bytes)", qu.ECN.Name, qu.ID, qu.ECN.MinBytes, qu.ECN.MaxBytes),
+				"Junos drop profiles give thresholds as a fill level in percent of the queue buffer, not in bytes; set ecn = \"off\" on this queue for juniper_junos devices", queueSrc(d, qu.ID))
+		}
+		name := "FABRICGEN-Q" + strconv.Itoa(qu.ID)
+		switch {
+		case qu.Strict:
+			sch = append(sch, cos+"schedulers "+name+" priority strict-high")
+		case qu.Sched == string(schema.SchedDWRR) || qu.Weight > 0:
+			sch = append(sch, fmt.Sprintf("%sschedulers %s transmit-rate percent %d", cos, name, qu.Weight))
+		default:
+			continue
+		}
+		for _, pr := range qu.Priorities {
+			smap = append(smap, fmt.Sprintf("%sscheduler-maps FABRICGEN forwarding-class %s scheduler %s", cos, names[pr], name))
+		}
+	}
+	v.Sections = append(v.Sections, JunosSection{"schedulers", append(sch, smap...)})
+	// Firewall filters.
+	var fw []string
+	for _, a := range b.ACLs {
+		lines, err := junosFilter(f, d, a, names, q)
+		if err != nil {
+			return nil, err
+		}
+		fw = append(fw, lines...)
+	}
+	if len(fw) > 0 {
+		v.Sections = append(v.Sections, JunosSection{"firewall filters", fw})
+	}
+	// Interfaces.
+	var ifs []string
+	for i, p := range b.Ports {
+		if p.Description != "" {
+			ifs = append(ifs, fmt.Sprintf("set interfaces %s description %q", p.Name, p.Description))
+		}
+		if p.MTU != 0 {
+			ifs = append(ifs, fmt.Sprintf("set interfaces %s mtu %d", p.Name, p.MTU))
+		}
+		if p.LinkPause {
+			return nil, unsupported(d, "link_pause on "+p.Name, "fabricgen renders no Junos 802.3x flow-control; turn link_pause off", d.Ports[i].QoS.LinkPause.Src)
+		}
+		fam := "inet"
+		if p.IPFamily == "ipv6" {
+			fam = "inet6"
+		}
+		if p.IP != "" {
+			ifs = append(ifs, fmt.Sprintf("set interfaces %s unit 0 family %s address %s", p.Name, fam, p.IP))
+		}
+		for _, dir := range []struct {
+			names []string
+			word  string
+		}{{p.ACLIn, "input"}, {p.ACLOut, "output"}} {
+			if len(dir.names) > 0 {
+				ifs = append(ifs, fmt.Sprintf("set interfaces %s unit 0 family %s filter %s-list [ %s ]", p.Name, fam, dir.word, strings.Join(dir.names, " ")))
+			}
+		}
+		if qq != nil {
+			ifs = append(ifs, cos+"interfaces "+p.Name+" scheduler-map FABRICGEN")
+			if len(p.PFC) > 0 {
+				ifs = append(ifs, cos+"interfaces "+p.Name+" congestion-notification-profile FABRICGEN")
+			}
+			if trust != schema.TrustPCP {
+				ifs = append(ifs, cos+"interfaces "+p.Name+" unit 0 classifiers dscp FABRICGEN")
+			}
+			if trust == schema.TrustPCP || trust == schema.TrustBoth {
+				ifs = append(ifs, cos+"interfaces "+p.Name+" unit 0 classifiers ieee-802.1 FABRICGEN")
+			}
+		}
+	}
+	v.Sections = append(v.Sections, JunosSection{"interfaces", ifs})
+	return v, nil
+}
+
+// junosFilter renders one ACL as a firewall filter per family. Terms are
+// named after the rule's sequence number; Junos discards what no term accepts.
+func junosFilter(f *schema.Fabric, d *schema.Device, a ACLView, names [8]string, q QoSView) ([]string, error) {
+	var out []string
+	for _, fam := range []struct {
+		on       bool
+		name, fm string
+	}{{a.HasIPv4, "inet", "ipv4"}, {a.HasIPv6, "inet6", "ipv6"}} {
+		if !fam.on {
+			continue
+		}
+		for _, r := range a.Rules {
+			if !ruleInFamily(r, fam.fm) {
+				continue
+			}
+			pre := fmt.Sprintf("set firewall family %s filter %s term %d ", fam.name, a.Name, r.Seq)
+			proto := "protocol"
+			if fam.name == "inet6" {
+				proto = "next-header"
+			}
+			if r.Protocol != "ip" {
+				out = append(out, pre+"from "+proto+" "+r.Protocol)
+			}
+			if r.Src != "" {
+				out = append(out, pre+"from source-address "+r.Src)
+			}
+			if r.Dst != "" {
+				out = append(out, pre+"from destination-address "+r.Dst)
+			}
+			for _, p := range r.SrcPorts {
+				out = append(out, pre+"from source-port "+junosPort(p))
+			}
+			for _, p := range r.DstPorts {
+				out = append(out, pre+"from destination-port "+junosPort(p))
+			}
+			dscpKw := "dscp"
+			if fam.name == "inet6" {
+				dscpKw = "traffic-class"
+			}
+			for _, c := range r.DSCP {
+				out = append(out, fmt.Sprintf("%sfrom %s %d", pre, dscpKw, c))
+			}
+			if r.Action == string(schema.ActionDeny) {
+				out = append(out, pre+"then discard")
+				continue
+			}
+			if r.SetDSCP >= 0 {
+				if fam.name == "inet6" {
+					return nil, unsupported(d, fmt.Sprintf("acl %s rule %d set_dscp on IPv6", a.Name, r.Seq), "fabricgen renders Junos DSCP re-marking for family inet only", ruleSrc(f, a.Name, r.Seq))
+				}
+				out = append(out, fmt.Sprintf("%sthen dscp %d", pre, r.SetDSCP))
+				out = append(out, fmt.Sprintf("%sthen forwarding-class %s", pre, names[q.DSCP[r.SetDSCP]]))
+				out = append(out, pre+"then loss-priority low")
+			}
+			out = append(out, pre+"then accept")
+		}
+	}
+	return out, nil
+}
+
+func junosPort(p PortRangeView) string {
+	if p.Single {
+		return strconv.Itoa(p.From)
+	}
+	return fmt.Sprintf("%d-%d", p.From, p.To)
+}

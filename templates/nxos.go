@@ -1,0 +1,315 @@
+package templates
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/fabricgen/fabricgen/schema"
+)
+
+// NXOSView is the cisco_nxos template data.
+type NXOSView struct {
+	Base
+	// Watchdog holds the global PFC watchdog lines, or nil.
+	Watchdog *NXOSWatchdog
+	// AccessLists are the filter ACLs and the one-rule ACLs re-marking classes match.
+	AccessLists []EOSAccessList
+	// ClassMaps are "class-map type qos" stanzas (re-marking classes first, then one per priority).
+	ClassMaps []NXOSClassMap
+	// QoSPolicies are "policy-map type qos" stanzas (ingress classification).
+	QoSPolicies []NXOSPolicy
+	// NetworkQoS is the "policy-map type network-qos" name and classes.
+	NetworkQoS NXOSNetworkQoS
+	// Queuing is the "policy-map type queuing" name and classes (q7 … q1, q-default).
+	Queuing NXOSQueuing
+	Interfaces []NXOSInterface
+}
+
+// NXOSWatchdog holds the watchdog settings in NX-OS terms.
+type NXOSWatchdog struct {
+	IntervalMS         int64
+	ShutdownMultiplier int64
+	RestoreMultiplier  int64
+}
+
+// NXOSClassMap is "class-map type qos match-any|match-all NAME" with its match lines.
+type NXOSClassMap struct {
+	Name, Match string
+	Lines       []string
+}
+
+// NXOSPolicy is one "policy-map type qos NAME" with classes in order.
+type NXOSPolicy struct {
+	Name    string
+	Classes []EOSPolicyClass
+}
+
+// NXOSNetworkQoS is the network-qos policy: per queue class, MTU and pause.
+type NXOSNetworkQoS struct {
+	Name    string
+	Classes []NXOSNQClass
+}
+
+// NXOSNQClass is one "class type network-qos c-8q-nqN" (or c-8q-nq-default).
+type NXOSNQClass struct {
+	Name string
+	MTU  int
+	// PauseCoS lists the PFC priorities paused in this class ("pause pfc-cos 3").
+	PauseCoS []int
+}
+
+// NXOSQueuing is the egress queuing policy.
+type NXOSQueuing struct {
+	Name    string
+	Classes []NXOSQClass
+}
+
+// NXOSQClass is one "class type queuing c-out-8q-qN".
+type NXOSQClass struct {
+	Name string
+	// Strict is "priority level 1"; otherwise Bandwidth is "bandwidth remaining percent".
+	Strict    bool
+	Bandwidth int
+	// Shape is the "shape" argument or "".
+	Shape string
+	// RandomDetect is the "random-detect ..." line or "".
+	RandomDetect string
+}
+
+// NXOSInterface is one "interface" stanza.
+type NXOSInterface struct {
+	Name, Description string
+	Routed            bool
+	IP                string
+	IPv6              bool
+	// Speed is Mb/s ("100000"); FEC the "fec" argument ("rs-fec").
+	Speed, FEC    string
+	MTU           int
+	FlowControl   bool
+	PFC           bool
+	Watchdog      bool
+	ServicePolicy string
+	AccessGroups  []string
+}
+
+func buildNXOS(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
+	const global = "NX-OS network-qos and queuing policies apply to the whole switch (system qos); attach the same policy to every port"
+	if err := requireUniform(d, global, aspTrust, aspDSCP, aspPCP, aspQueueMap, aspQueues, aspPFCSet, aspWatchdog); err != nil {
+		return nil, err
+	}
+	if err := rejectBuffers(d, b, "NX-OS sizes PFC headroom from the network-qos MTU and cable; fabricgen renders no buffer commands for cisco_nxos"); err != nil {
+		return nil, err
+	}
+	q := b.QoS
+	v := &NXOSView{Base: b}
+	names := classNames(f)
+	if q.Watchdog != nil && len(q.PFC) > 0 {
+		w, err := nxosWatchdog(d, q.Watchdog)
+		if err != nil {
+			return nil, err
+		}
+		v.Watchdog = w
+	}
+	// Access lists and re-marking classes.
+	marks := map[string]NXOSPolicy{}
+	for _, a := range b.ACLs {
+		for _, fam := range []struct {
+			on      bool
+			kw, fam string
+		}{{a.HasIPv4, "ip", "ipv4"}, {a.HasIPv6, "ipv6", "ipv6"}} {
+			if !fam.on {
+				continue
+			}
+			al := EOSAccessList{Keyword: fam.kw, Name: a.Name}
+			for _, r := range a.Rules {
+				if !ruleInFamily(r, fam.fam) {
+					continue
+				}
+				e, err := eosEntry(f, d, a.Name, r, r.Action)
+				if err != nil {
+					return nil, err
+				}
+				al.Entries = append(al.Entries, e)
+			}
+			v.AccessLists = append(v.AccessLists, al)
+		}
+		var classes []EOSPolicyClass
+		for _, m := range a.Marks {
+			if m.Queue < 0 {
+				return nil, unsupported(d, fmt.Sprintf("acl %s rule %d (keeps DSCP of mixed priorities ahead of a re-marking rule)", a.Name, m.Rule.Seq),
+					"an NX-OS qos class must set a qos-group; match DSCPs of one priority in the rule", ruleSrc(f, a.Name, m.Rule.Seq))
+			}
+			kw := "ip"
+			if m.Rule.Family == "ipv6" {
+				kw = "ipv6"
+			}
+			entry, err := eosEntry(f, d, a.Name, m.Rule, "permit")
+			if err != nil {
+				return nil, err
+			}
+			v.AccessLists = append(v.AccessLists, EOSAccessList{Keyword: kw, Name: m.Name, Entries: []string{entry}})
+			v.ClassMaps = append(v.ClassMaps, NXOSClassMap{Name: m.Name, Match: "match-all", Lines: []string{"match access-group name " + m.Name}})
+			c := EOSPolicyClass{Name: m.Name}
+			if m.SetDSCP >= 0 {
+				c.Sets = append(c.Sets, "set dscp "+strconv.Itoa(m.SetDSCP))
+			}
+			c.Sets = append(c.Sets, "set qos-group "+strconv.Itoa(m.Queue))
+			classes = append(classes, c)
+		}
+		if len(classes) > 0 {
+			marks[a.Name] = NXOSPolicy{Name: "FABRICGEN-IN-" + a.Name, Classes: classes}
+		}
+	}
+	// Classification by DSCP and/or CoS.
+	var base []EOSPolicyClass
+	trust := schema.Trust(q.Trust)
+	if trust != schema.TrustNone {
+		if trust != schema.TrustPCP {
+			for _, g := range q.DSCPByPriority {
+				n := "FG-DSCP-" + names[g.Priority]
+				v.ClassMaps = append(v.ClassMaps, NXOSClassMap{Name: n, Match: "match-any", Lines: []string{"match dscp " + compactInts(g.Values)}})
+				base = append(base, EOSPolicyClass{Name: n, Sets: []string{"set qos-group " + strconv.Itoa(q.QueueOf[g.Priority])}})
+			}
+		}
+		if trust == schema.TrustPCP || trust == schema.TrustBoth {
+			for _, g := range q.PCPByPriority {
+				n := "FG-COS-" + names[g.Priority]
+				v.ClassMaps = append(v.ClassMaps, NXOSClassMap{Name: n, Match: "match-any", Lines: []string{"match cos " + compactInts(g.Values)}})
+				base = append(base, EOSPolicyClass{Name: n, Sets: []string{"set qos-group " + strconv.Itoa(q.QueueOf[g.Priority])}})
+			}
+		}
+		v.QoSPolicies = append(v.QoSPolicies, NXOSPolicy{Name: "FABRICGEN-IN", Classes: base})
+	}
+	for _, a := range b.ACLs {
+		if m, ok := marks[a.Name]; ok {
+			m.Classes = append(m.Classes, base...)
+			v.QoSPolicies = append(v.QoSPolicies, m)
+		}
+	}
+	// network-qos: MTU and pause per queue class.
+	mtu := q.MaxMTU
+	if mtu == 0 {
+		mtu = 9216
+	}
+	v.NetworkQoS.Name = "FABRICGEN-NQ"
+	for qid := 7; qid >= 0; qid-- {
+		c := NXOSNQClass{Name: "c-8q-nq" + strconv.Itoa(qid), MTU: mtu}
+		if qid == 0 {
+			c.Name = "c-8q-nq-default"
+		}
+		for _, p := range q.PFC {
+			if q.QueueOf[p] == qid {
+				c.PauseCoS = append(c.PauseCoS, p)
+			}
+		}
+		v.NetworkQoS.Classes = append(v.NetworkQoS.Classes, c)
+	}
+	// queuing: scheduler, ECN, shaper per queue.
+	v.Queuing.Name = "FABRICGEN-OUT"
+	for qid := 7; qid >= 0; qid-- {
+		qu := q.Queues[qid]
+		c := NXOSQClass{Name: "c-out-8q-q" + strconv.Itoa(qid), Strict: qu.Strict, Bandwidth: qu.Weight}
+		if qid == 0 {
+			c.Name = "c-out-8q-q-default"
+		}
+		if qu.ShaperBps > 0 {
+			if qu.ShaperBps%1000 != 0 {
+				return nil, unsupported(d, fmt.Sprintf("queue %d shaper %d bit/s", qid, qu.ShaperBps), "NX-OS shapes in whole kbps", queueSrc(d, qid))
+			}
+			c.Shape = "min 0 kbps max " + strconv.FormatInt(qu.ShaperBps/1000, 10) + " kbps"
+		}
+		if e := qu.ECN; e != nil {
+			c.RandomDetect = fmt.Sprintf("random-detect minimum-threshold %s maximum-threshold %s drop-probability %d weight 0",
+				sizeUnits(e.MinBytes), sizeUnits(e.MaxBytes), e.Probability)
+			if e.Mark {
+				c.RandomDetect += " ecn"
+			}
+		}
+		v.Queuing.Classes = append(v.Queuing.Classes, c)
+	}
+	for _, p := range b.Ports {
+		in := NXOSInterface{
+			Name: p.Name, Description: p.Description, Routed: p.IP != "", IP: p.IP, IPv6: p.IPFamily == "ipv6",
+			MTU: p.MTU, FlowControl: p.LinkPause, PFC: len(p.PFC) > 0, Watchdog: p.Watchdog && v.Watchdog != nil,
+		}
+		if in.Description == "" && p.Peer != "" {
+			in.Description = "to " + p.Peer
+		}
+		if p.SpeedMbps > 0 {
+			in.Speed = strconv.FormatInt(p.SpeedMbps, 10)
+		}
+		switch p.FEC {
+		case "rs":
+			in.FEC = "rs-fec"
+		case "fc":
+			in.FEC = "fc-fec"
+		case "none":
+			in.FEC = "off"
+		}
+		if trust != schema.TrustNone {
+			in.ServicePolicy = "FABRICGEN-IN"
+		}
+		for _, dir := range []struct {
+			names []string
+			word  string
+		}{{p.ACLIn, "in"}, {p.ACLOut, "out"}} {
+			if len(dir.names) > 1 {
+				return nil, unsupported(d, fmt.Sprintf("%d ACLs bound %s on %s (%s)", len(dir.names), dir.word, p.Name, strings.Join(dir.names, ", ")),
+					"an NX-OS interface takes one access-group per direction and family; merge the ACLs", portACLSrc(d, p.Name, dir.word))
+			}
+			for _, n := range dir.names {
+				for _, a := range b.ACLs {
+					if a.Name != n {
+						continue
+					}
+					if a.HasIPv4 {
+						in.AccessGroups = append(in.AccessGroups, "ip access-group "+n+" "+dir.word)
+					}
+					if a.HasIPv6 {
+						in.AccessGroups = append(in.AccessGroups, "ipv6 traffic-filter "+n+" "+dir.word)
+					}
+				}
+				if m, ok := marks[n]; ok {
+					if dir.word == "out" {
+						return nil, unsupported(d, "acl "+n+" re-marking DSCP outbound on "+p.Name,
+							"NX-OS applies type qos policies inbound; bind the ACL with acl_in", portACLSrc(d, p.Name, dir.word))
+					}
+					in.ServicePolicy = m.Name
+				}
+			}
+		}
+		v.Interfaces = append(v.Interfaces, in)
+	}
+	return v, nil
+}
+
+func nxosWatchdog(d *schema.Device, w *WatchdogView) (*NXOSWatchdog, error) {
+	src := firstQoS(d).Watchdog.Src
+	if w.Action != "" && w.Action != string(schema.WatchdogDrop) {
+		return nil, unsupported(d, "pfc_watchdog "+w.Name+" action "+w.Action, "the NX-OS PFC watchdog drops on a stormed queue; use action drop", src)
+	}
+	poll := w.PollMS
+	if !w.PollSet {
+		poll = 100
+	}
+	if poll < 100 || poll > 1000 {
+		return nil, unsupported(d, fmt.Sprintf("pfc_watchdog %s poll_interval %d ms", w.Name, poll), "the NX-OS watch-dog interval is 100–1000 ms", src)
+	}
+	nw := &NXOSWatchdog{IntervalMS: poll, ShutdownMultiplier: 1, RestoreMultiplier: 10}
+	if w.DetectionSet {
+		if w.DetectionMS%poll != 0 || w.DetectionMS/poll < 1 || w.DetectionMS/poll > 10 {
+			return nil, unsupported(d, fmt.Sprintf("pfc_watchdog %s detection %d ms", w.Name, w.DetectionMS),
+				"NX-OS detects after 1–10 polls (shutdown-multiplier); make detection a multiple of poll_interval", src)
+		}
+		nw.ShutdownMultiplier = w.DetectionMS / poll
+	}
+	if w.RestorationSet {
+		if w.RestorationMS%poll != 0 || w.RestorationMS/poll > 100 {
+			return nil, unsupported(d, fmt.Sprintf("pfc_watchdog %s restoration %d ms", w.Name, w.RestorationMS),
+				"NX-OS restores after 0–100 polls (auto-restore multiplier); make restoration a multiple of poll_interval", src)
+		}
+		nw.RestoreMultiplier = w.RestorationMS / poll
+	}
+	return nw, nil
+}

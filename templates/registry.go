@@ -1,0 +1,58 @@
+package templates
+
+import (
+	"github.com/fabricgen/fabricgen/schema"
+)
+
+// builder turns the platform-independent view into the platform's view, or
+// fails with an *UnsupportedError for a value the platform cannot express.
+type builder func(f *schema.Fabric, d *schema.Device, b Base) (any, error)
+
+// PlatformInfo describes how one platform's files are named and commented.
+type PlatformInfo struct {
+	// Platform is the platform name.
+	Platform schema.Platform
+	// Ext is the file extension without the dot ("cfg", "json", "sh", ...).
+	Ext string
+	// Comment is the line-comment marker ("!", "#"), or "" when the format has none.
+	Comment string
+	// Docs names the vendor documentation the embedded templates follow.
+	Docs string
+}
+
+type platformSpec struct {
+	PlatformInfo
+	build builder
+}
+
+// registry is the one table of platforms: name → view builder, template
+// set (templates/<platform>/), file extension and comment syntax.
+func registry() map[schema.Platform]platformSpec {
+	return map[schema.Platform]platformSpec{
+		schema.AristaEOS: {PlatformInfo{schema.AristaEOS, "cfg", "!",
+			"Arista EOS User Manual (QoS, PFC, ACL chapters); AVD eos_cli_config_gen output"}, buildEOS},
+		schema.CiscoNXOS: {PlatformInfo{schema.CiscoNXOS, "cfg", "!",
+			"Cisco Nexus 9000 NX-OS Quality of Service Configuration Guide (classification, queuing, network-qos, PFC)"}, buildNXOS},
+		schema.JuniperJunos: {PlatformInfo{schema.JuniperJunos, "set", "#",
+			"Junos OS Traffic Management (QFX): classifiers, forwarding-classes, congestion-notification-profile, schedulers"}, buildJunos},
+		schema.NvidiaCumulus: {PlatformInfo{schema.NvidiaCumulus, "nvue", "#",
+			"NVIDIA Cumulus Linux 5.x user guide (Quality of Service, RoCE) and NVUE command reference"}, buildCumulus},
+		schema.SONiC: {PlatformInfo{schema.SONiC, "json", "",
+			"SONiC CONFIG_DB schema (sonic-buildimage src/sonic-yang-models)"}, buildSONiC},
+		schema.NvidiaMLNX: {PlatformInfo{schema.NvidiaMLNX, "sh", "#",
+			"NVIDIA MLNX_OFED user manual (mlnx_qos, ECN sysfs), mlnx-tools cma_roce_tos"}, buildMLNX},
+		schema.LinuxDCB: {PlatformInfo{schema.LinuxDCB, "sh", "#",
+			"iproute2 dcb(8), dcb-app(8), dcb-pfc(8), dcb-ets(8) man pages"}, buildDCB},
+	}
+}
+
+// Platforms returns the rendering details of every platform in the stable
+// order of schema.Platforms.
+func Platforms() []PlatformInfo {
+	reg := registry()
+	out := make([]PlatformInfo, 0, len(reg))
+	for _, p := range schema.Platforms() {
+		out = append(out, reg[p].PlatformInfo)
+	}
+	return out
+}

@@ -1,0 +1,184 @@
+package templates
+
+import (
+	"bytes"
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"text/template"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/fabricgen/fabricgen/schema"
+)
+
+//go:embed arista_eos cisco_nxos juniper_junos nvidia_cumulus sonic nvidia_mlnx linux_dcb
+var embedded embed.FS
+
+// entry is the template every platform's set must define; it renders one device.
+const entry = "device.tmpl"
+
+// Options configure a Renderer.
+type Options struct {
+	// Dir, when set, overrides the embedded templates: DIR/<platform>/*.tmpl
+	// replaces the whole embedded set of that platform. Platforms without a
+	// folder in Dir keep the embedded templates.
+	Dir string
+}
+
+// Output is one rendered device configuration.
+type Output struct {
+	Device   string
+	Platform schema.Platform
+	// Filename is "<device>.<ext>", e.g. leaf1.cfg.
+	Filename string
+	Text     []byte
+}
+
+// Renderer renders device configurations. It is safe for concurrent use.
+type Renderer struct {
+	specs map[schema.Platform]platformSpec
+	sets  map[schema.Platform]*template.Template
+	// Sources records where each platform's templates came from ("embedded" or a path).
+	sources map[schema.Platform]string
+}
+
+// NewRenderer parses the embedded templates and any overrides in opts.Dir.
+func NewRenderer(opts Options) (*Renderer, error) {
+	r := &Renderer{specs: registry(), sets: map[schema.Platform]*template.Template{}, sources: map[schema.Platform]string{}}
+	for _, p := range schema.Platforms() {
+		var (
+			fsys fs.FS = embedded
+			dir        = string(p)
+			src        = "embedded"
+		)
+		if opts.Dir != "" {
+			over := filepath.Join(opts.Dir, string(p))
+			st, err := os.Stat(over)
+			switch {
+			case err == nil && st.IsDir():
+				fsys, dir, src = os.DirFS(over), ".", over
+			case err == nil:
+				return nil, fmt.Errorf("template override %s is a file; want a folder of *.tmpl files", over)
+			case !errors.Is(err, fs.ErrNotExist):
+				return nil, fmt.Errorf("reading template override %s: %w", over, err)
+			}
+		}
+		t, err := parseSet(fsys, dir, string(p))
+		if err != nil {
+			return nil, fmt.Errorf("%s templates (%s): %w", p, src, err)
+		}
+		r.sets[p] = t
+		r.sources[p] = src
+	}
+	return r, nil
+}
+
+func parseSet(fsys fs.FS, dir, name string) (*template.Template, error) {
+	pattern := "*.tmpl"
+	if dir != "." {
+		pattern = dir + "/*.tmpl"
+	}
+	matches, err := fs.Glob(fsys, pattern)
+	if err != nil {
+		return nil, fmt.Errorf("listing templates: %w", err)
+	}
+	if len(matches) == 0 {
+		return nil, fmt.Errorf("no *.tmpl files found; the set needs %s", entry)
+	}
+	sort.Strings(matches)
+	t := template.New(name).Option("missingkey=error").Funcs(funcs())
+	for _, m := range matches {
+		b, err := fs.ReadFile(fsys, m)
+		if err != nil {
+			return nil, fmt.Errorf("reading %s: %w", m, err)
+		}
+		if _, err := t.New(filepath.Base(m)).Parse(string(b)); err != nil {
+			return nil, fmt.Errorf("parsing %s: %w", m, err)
+		}
+	}
+	if t.Lookup(entry) == nil {
+		return nil, fmt.Errorf("no %s among %v", entry, matches)
+	}
+	return t, nil
+}
+
+// Source reports where the platform's templates were loaded from:
+// "embedded" or the override folder.
+func (r *Renderer) Source(p schema.Platform) string { return r.sources[p] }
+
+// View builds the data the platform's templates receive for d, without
+// rendering it. Tests and docs use it; Render calls it.
+func (r *Renderer) View(f *schema.Fabric, d *schema.Device) (any, error) {
+	spec, ok := r.specs[d.Platform.V]
+	if !ok {
+		return nil, fmt.Errorf("device %s: unknown platform %q (known: %v)", d.Name, d.Platform.V, schema.Platforms())
+	}
+	b, err := buildBase(f, d)
+	if err != nil {
+		return nil, err
+	}
+	b.Comment = spec.Comment
+	b.Docs = spec.Docs
+	return spec.build(f, d, b)
+}
+
+// Render renders one device.
+func (r *Renderer) Render(f *schema.Fabric, d *schema.Device) (*Output, error) {
+	view, err := r.View(f, d)
+	if err != nil {
+		return nil, err
+	}
+	spec := r.specs[d.Platform.V]
+	var buf bytes.Buffer
+	buf.Grow(4096)
+	if err := r.sets[d.Platform.V].ExecuteTemplate(&buf, entry, view); err != nil {
+		return nil, fmt.Errorf("device %s: executing %s templates (%s): %w", d.Name, d.Platform.V, r.sources[d.Platform.V], err)
+	}
+	if n := buf.Len(); n > 0 && buf.Bytes()[n-1] != '\n' {
+		buf.WriteByte('\n')
+	}
+	return &Output{
+		Device:   d.Name,
+		Platform: d.Platform.V,
+		Filename: d.Name + "." + spec.Ext,
+		Text:     buf.Bytes(),
+	}, nil
+}
+
+// RenderAll renders devices in parallel (one worker per CPU) and returns the
+// outputs in the order of devices. Every device is attempted; the error joins
+// the failures, in device order. Outputs of failed devices are nil.
+func (r *Renderer) RenderAll(ctx context.Context, f *schema.Fabric, devices []*schema.Device) ([]*Output, error) {
+	out := make([]*Output, len(devices))
+	errs := make([]error, len(devices))
+	g, ctx := errgroup.WithContext(ctx)
+	workers := runtime.GOMAXPROCS(0)
+	chunk := (len(devices) + workers*8 - 1) / (workers * 8)
+	if chunk < 1 {
+		chunk = 1
+	}
+	g.SetLimit(workers)
+	for start := 0; start < len(devices); start += chunk {
+		end := min(start+chunk, len(devices))
+		g.Go(func() error {
+			for i := start; i < end; i++ {
+				if err := ctx.Err(); err != nil {
+					return fmt.Errorf("rendering cancelled: %w", err)
+				}
+				out[i], errs[i] = r.Render(f, devices[i])
+			}
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return out, err
+	}
+	return out, errors.Join(errs...)
+}

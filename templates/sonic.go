@@ -1,0 +1,480 @@
+package templates
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/fabricgen/fabricgen/schema"
+)
+
+// SONiCView is the sonic template data: CONFIG_DB tables in a stable order.
+type SONiCView struct {
+	Base
+	// Tables lists the CONFIG_DB tables, each with its rows sorted by key.
+	Tables []SONiCTable
+}
+
+// SONiCTable is one CONFIG_DB table.
+type SONiCTable struct {
+	Name string
+	Rows []SONiCRow
+}
+
+// SONiCRow is one CONFIG_DB key and its fields in a stable order.
+type SONiCRow struct {
+	Key    string
+	Fields []SONiCField
+}
+
+// SONiCField is one field; JSON is its value already encoded as JSON (a
+// string, or a list of strings for leaf-lists such as ACL_TABLE ports).
+type SONiCField struct {
+	Name string
+	JSON string
+}
+
+// SONiCMapName is the name of every map fabricgen writes; it is ours, never
+// SONiC's stock AZURE map (which sends DSCP 26 to a lossy TC).
+const SONiCMapName = "FABRICGEN"
+
+var sonicName = regexp.MustCompile(`^[a-zA-Z0-9][-a-zA-Z0-9_]{0,31}$`)
+
+type sonicBuilder struct {
+	d      *schema.Device
+	tables map[string]map[string][]SONiCField
+}
+
+func (s *sonicBuilder) set(table, key string, fields ...string) {
+	if s.tables[table] == nil {
+		s.tables[table] = map[string][]SONiCField{}
+	}
+	for i := 0; i+1 < len(fields); i += 2 {
+		s.tables[table][key] = append(s.tables[table][key], SONiCField{Name: fields[i], JSON: jsonString(fields[i+1])})
+	}
+	if _, ok := s.tables[table][key]; !ok {
+		s.tables[table][key] = []SONiCField{}
+	}
+}
+
+func (s *sonicBuilder) setList(table, key, field string, vals []string) {
+	if s.tables[table] == nil {
+		s.tables[table] = map[string][]SONiCField{}
+	}
+	b, _ := json.Marshal(vals)
+	s.tables[table][key] = append(s.tables[table][key], SONiCField{Name: field, JSON: string(b)})
+}
+
+func jsonString(v string) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// sonicTableOrder is the order tables appear in the output.
+var sonicTableOrder = []string{
+	"PORT", "CABLE_LENGTH",
+	"DSCP_TO_TC_MAP", "DOT1P_TO_TC_MAP", "TC_TO_QUEUE_MAP", "TC_TO_PRIORITY_GROUP_MAP",
+	"MAP_PFC_PRIORITY_TO_QUEUE", "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP", "PORT_QOS_MAP",
+	"WRED_PROFILE", "SCHEDULER", "QUEUE", "PFC_WD",
+	"BUFFER_POOL", "BUFFER_PROFILE", "BUFFER_PG",
+	"ACL_TABLE", "ACL_RULE",
+}
+
+func buildSONiC(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
+	const global = "fabricgen writes one set of SONiC QoS maps, schedulers and WRED profiles per device; attach the same policy to every port"
+	if err := requireUniform(d, global, aspTrust, aspDSCP, aspPCP, aspQueueMap, aspQueues, aspPFCSet, aspWatchdog, aspBuffer); err != nil {
+		return nil, err
+	}
+	s := &sonicBuilder{d: d, tables: map[string]map[string][]SONiCField{}}
+	q := b.QoS
+	qq := firstQoS(d)
+	if q.Trust == string(schema.TrustNone) {
+		return nil, unsupported(d, "trust none", "a SONiC port classifies by its DSCP_TO_TC_MAP or DOT1P_TO_TC_MAP; it cannot ignore both", qq.Trust.Src)
+	}
+	useDSCP := q.Trust != string(schema.TrustPCP)
+	usePCP := q.Trust == string(schema.TrustPCP) || q.Trust == string(schema.TrustBoth)
+	if useDSCP {
+		for dscp := 0; dscp < 64; dscp++ {
+			s.set("DSCP_TO_TC_MAP", SONiCMapName, strconv.Itoa(dscp), strconv.Itoa(q.DSCP[dscp]))
+		}
+	}
+	if usePCP {
+		for pcp := 0; pcp < 8; pcp++ {
+			s.set("DOT1P_TO_TC_MAP", SONiCMapName, strconv.Itoa(pcp), strconv.Itoa(q.PCP[pcp]))
+		}
+	}
+	lossless := map[int]bool{}
+	for _, p := range q.PFC {
+		lossless[p] = true
+	}
+	for tc := 0; tc < 8; tc++ {
+		s.set("TC_TO_QUEUE_MAP", SONiCMapName, strconv.Itoa(tc), strconv.Itoa(q.QueueOf[tc]))
+		pg := 0
+		if lossless[tc] {
+			pg = tc
+		}
+		s.set("TC_TO_PRIORITY_GROUP_MAP", SONiCMapName, strconv.Itoa(tc), strconv.Itoa(pg))
+		s.set("MAP_PFC_PRIORITY_TO_QUEUE", SONiCMapName, strconv.Itoa(tc), strconv.Itoa(q.QueueOf[tc]))
+	}
+	for _, p := range q.PFC {
+		s.set("PFC_PRIORITY_TO_PRIORITY_GROUP_MAP", SONiCMapName, strconv.Itoa(p), strconv.Itoa(p))
+	}
+	schedulers, wred, err := sonicQueues(s, d, q)
+	if err != nil {
+		return nil, err
+	}
+	buffers, err := sonicBuffers(s, d, q)
+	if err != nil {
+		return nil, err
+	}
+	if q.Watchdog != nil && len(q.PFC) > 0 {
+		w := q.Watchdog
+		if w.Action != "" && w.Action != "drop" && w.Action != "forward" && w.Action != "alert" {
+			return nil, unsupported(d, "pfc_watchdog action "+w.Action, "SONiC PFC_WD action is drop, forward or alert", qq.Watchdog.Src)
+		}
+		if w.PollSet {
+			if w.PollMS < 100 || w.PollMS > 1000 {
+				return nil, unsupported(d, fmt.Sprintf("pfc_watchdog %s poll_interval %d ms", w.Name, w.PollMS), "SONiC PFC_WD POLL_INTERVAL is 100–1000 ms", qq.Watchdog.Src)
+			}
+			s.set("PFC_WD", "GLOBAL", "POLL_INTERVAL", strconv.FormatInt(w.PollMS, 10))
+		}
+		if w.DetectionSet && (w.DetectionMS < 100 || w.DetectionMS > 5000) {
+			return nil, unsupported(d, fmt.Sprintf("pfc_watchdog %s detection %d ms", w.Name, w.DetectionMS), "SONiC PFC_WD detection_time is 100–5000 ms", qq.Watchdog.Src)
+		}
+		if w.RestorationSet && (w.RestorationMS < 100 || w.RestorationMS > 60000) {
+			return nil, unsupported(d, fmt.Sprintf("pfc_watchdog %s restoration %d ms", w.Name, w.RestorationMS), "SONiC PFC_WD restoration_time is 100–60000 ms", qq.Watchdog.Src)
+		}
+	}
+	pfcList := joinInts(q.PFC, ",")
+	for _, p := range b.Ports {
+		s.set("PORT", p.Name)
+		if p.MTU != 0 {
+			if p.MTU < 68 || p.MTU > 9216 {
+				return nil, unsupported(d, fmt.Sprintf("mtu %d on %s", p.MTU, p.Name), "SONiC PORT mtu is 68–9216", portQoS(d, p.Name).MTU.Src)
+			}
+			s.set("PORT", p.Name, "mtu", strconv.Itoa(p.MTU))
+		}
+		if p.SpeedMbps > 0 {
+			s.set("PORT", p.Name, "speed", strconv.FormatInt(p.SpeedMbps, 10))
+		}
+		switch p.FEC {
+		case "rs", "fc", "none":
+			s.set("PORT", p.Name, "fec", p.FEC)
+		}
+		if p.LinkPause {
+			return nil, unsupported(d, "link_pause on "+p.Name, "SONiC CONFIG_DB has no 802.3x pause setting; turn link_pause off", portQoS(d, p.Name).LinkPause.Src)
+		}
+		if p.CableMeters > 0 {
+			s.set("CABLE_LENGTH", "AZURE", p.Name, strconv.FormatFloat(math.Ceil(p.CableMeters), 'f', 0, 64)+"m")
+		}
+		fields := []string{}
+		if useDSCP {
+			fields = append(fields, "dscp_to_tc_map", SONiCMapName)
+		}
+		if usePCP {
+			fields = append(fields, "dot1p_to_tc_map", SONiCMapName)
+		}
+		fields = append(fields, "tc_to_queue_map", SONiCMapName, "tc_to_pg_map", SONiCMapName, "pfc_to_queue_map", SONiCMapName)
+		if len(p.PFC) > 0 {
+			fields = append(fields, "pfc_to_pg_map", SONiCMapName, "pfc_enable", pfcList)
+			if p.Watchdog {
+				fields = append(fields, "pfcwd_sw_enable", pfcList)
+				w := q.Watchdog
+				wf := []string{"action", orDefault(w.Action, "drop")}
+				if w.DetectionSet {
+					wf = append(wf, "detection_time", strconv.FormatInt(w.DetectionMS, 10))
+				}
+				if w.RestorationSet {
+					wf = append(wf, "restoration_time", strconv.FormatInt(w.RestorationMS, 10))
+				}
+				s.set("PFC_WD", p.Name, wf...)
+			}
+		} else {
+			fields = append(fields, "pfc_enable", "")
+		}
+		s.set("PORT_QOS_MAP", p.Name, fields...)
+		for qid := 0; qid < 8; qid++ {
+			var qf []string
+			if n := schedulers[qid]; n != "" {
+				qf = append(qf, "scheduler", n)
+			}
+			if n := wred[qid]; n != "" {
+				qf = append(qf, "wred_profile", n)
+			}
+			if len(qf) > 0 {
+				s.set("QUEUE", p.Name+"|"+strconv.Itoa(qid), qf...)
+			}
+		}
+		if buffers != "" && len(p.PFC) > 0 {
+			for _, pr := range p.PFC {
+				s.set("BUFFER_PG", p.Name+"|"+strconv.Itoa(pr), "profile", buffers)
+			}
+		}
+	}
+	if useDSCP {
+		s.set("PORT_QOS_MAP", "global", "dscp_to_tc_map", SONiCMapName)
+	}
+	if err := sonicACLs(f, s, d, b); err != nil {
+		return nil, err
+	}
+	v := &SONiCView{Base: b}
+	for _, t := range sonicTableOrder {
+		rows := s.tables[t]
+		if len(rows) == 0 {
+			continue
+		}
+		keys := make([]string, 0, len(rows))
+		for k := range rows {
+			keys = append(keys, k)
+		}
+		sortSONiCKeys(keys)
+		st := SONiCTable{Name: t}
+		for _, k := range keys {
+			st.Rows = append(st.Rows, SONiCRow{Key: k, Fields: rows[k]})
+		}
+		v.Tables = append(v.Tables, st)
+	}
+	return v, nil
+}
+
+// sortSONiCKeys orders keys naturally: "Ethernet2|3" before "Ethernet10|0".
+func sortSONiCKeys(keys []string) {
+	sort.Slice(keys, func(i, j int) bool { return naturalLess(keys[i], keys[j]) })
+}
+
+// naturalLess compares strings treating digit runs as numbers.
+func naturalLess(a, b string) bool {
+	for a != "" && b != "" {
+		ad, bd := isDigit(a[0]), isDigit(b[0])
+		if ad && bd {
+			i, j := digits(a), digits(b)
+			na, _ := strconv.Atoi(a[:i])
+			nb, _ := strconv.Atoi(b[:j])
+			if na != nb {
+				return na < nb
+			}
+			a, b = a[i:], b[j:]
+			continue
+		}
+		if a[0] != b[0] {
+			return a[0] < b[0]
+		}
+		a, b = a[1:], b[1:]
+	}
+	return len(a) < len(b)
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+func digits(s string) int {
+	i := 0
+	for i < len(s) && isDigit(s[i]) && i < 9 {
+		i++
+	}
+	return i
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// sonicQueues writes SCHEDULER and WRED_PROFILE objects and returns their
+// names per queue.
+func sonicQueues(s *sonicBuilder, d *schema.Device, q QoSView) ([8]string, [8]string, error) {
+	var sched, wred [8]string
+	for _, qu := range q.Queues {
+		if qu.ShaperBps > 0 {
+			return sched, wred, unsupported(d, fmt.Sprintf("queue %d shaper %s", qu.ID, bps(qu.ShaperBps)),
+				"a SONiC SCHEDULER pir needs a guaranteed rate (cir) the intent does not model", queueSrc(d, qu.ID))
+		}
+		switch {
+		case qu.Strict:
+			sched[qu.ID] = fmt.Sprintf("fabricgen.%d", qu.ID)
+			s.set("SCHEDULER", sched[qu.ID], "type", "STRICT")
+		case qu.Sched == string(schema.SchedDWRR) || qu.Weight > 0:
+			sched[qu.ID] = fmt.Sprintf("fabricgen.%d", qu.ID)
+			if qu.Weight < 1 || qu.Weight > 100 {
+				return sched, wred, unsupported(d, fmt.Sprintf("queue %d DWRR weight %d", qu.ID, qu.Weight), "a SONiC DWRR weight is 1–100", queueSrc(d, qu.ID))
+			}
+			s.set("SCHEDULER", sched[qu.ID], "type", "DWRR", "weight", strconv.Itoa(qu.Weight))
+		}
+		if e := qu.ECN; e != nil {
+			name := e.Name
+			if !sonicName.MatchString(name) {
+				return sched, wred, unsupported(d, "ecn_profile name "+name, "SONiC object names match [a-zA-Z0-9][-a-zA-Z0-9_]{0,31}; rename the profile", queueSrc(d, qu.ID))
+			}
+			wred[qu.ID] = name
+			if _, done := s.tables["WRED_PROFILE"][name]; done {
+				continue
+			}
+			mode := "ecn_all"
+			if !e.Mark {
+				mode = "ecn_none"
+			}
+			mn, mx, p := strconv.FormatInt(e.MinBytes, 10), strconv.FormatInt(e.MaxBytes, 10), strconv.Itoa(e.Probability)
+			s.set("WRED_PROFILE", name,
+				"ecn", mode,
+				"wred_green_enable", "true", "wred_yellow_enable", "true", "wred_red_enable", "true",
+				"green_min_threshold", mn, "green_max_threshold", mx, "green_drop_probability", p,
+				"yellow_min_threshold", mn, "yellow_max_threshold", mx, "yellow_drop_probability", p,
+				"red_min_threshold", mn, "red_max_threshold", mx, "red_drop_probability", p)
+		}
+	}
+	return sched, wred, nil
+}
+
+// sonicBuffers writes the lossless pool and profile when the intent sets
+// buffer values, and returns the profile name for BUFFER_PG ("" if none).
+func sonicBuffers(s *sonicBuilder, d *schema.Device, q QoSView) (string, error) {
+	bv := q.Buffer
+	if bv.IngressLosslessPoolBytes > 0 || bv.HeadroomBytes > 0 {
+		fields := []string{"type", "ingress", "mode", "dynamic"}
+		if bv.IngressLosslessPoolBytes > 0 {
+			fields = append(fields, "size", strconv.FormatInt(bv.IngressLosslessPoolBytes, 10))
+		}
+		s.set("BUFFER_POOL", "ingress_lossless_pool", fields...)
+	}
+	if bv.EgressLossyPoolBytes > 0 {
+		s.set("BUFFER_POOL", "egress_lossy_pool", "type", "egress", "mode", "dynamic", "size", strconv.FormatInt(bv.EgressLossyPoolBytes, 10))
+	}
+	if bv.HeadroomBytes == 0 {
+		if bv.XOFFBytes != 0 || bv.XONBytes != 0 || bv.DynamicThresholdSet {
+			return "", unsupported(d, "buffer xoff/xon/dynamic_threshold without headroom",
+				"a SONiC BUFFER_PROFILE needs a size; set buffer.headroom too", bufferSrc(firstQoS(d)))
+		}
+		return "", nil
+	}
+	name := "fabricgen_lossless_profile"
+	fields := []string{"pool", "ingress_lossless_pool", "size", strconv.FormatInt(bv.HeadroomBytes, 10)}
+	if bv.XOFFBytes > 0 {
+		fields = append(fields, "xoff", strconv.FormatInt(bv.XOFFBytes, 10))
+	}
+	if bv.XONBytes > 0 {
+		fields = append(fields, "xon", strconv.FormatInt(bv.XONBytes, 10))
+	}
+	if bv.DynamicThresholdSet {
+		fields = append(fields, "dynamic_th", strconv.Itoa(bv.DynamicThreshold))
+	}
+	s.set("BUFFER_PROFILE", name, fields...)
+	return name, nil
+}
+
+// sonicACLs writes one ACL_TABLE per ACL and direction, with a rule per
+// ACL rule and a closing drop rule (the implicit deny every ACL ends with).
+func sonicACLs(f *schema.Fabric, s *sonicBuilder, d *schema.Device, b Base) error {
+	for _, a := range b.ACLs {
+		for _, m := range a.Marks {
+			if m.SetDSCP >= 0 {
+				return unsupported(d, fmt.Sprintf("acl %s rule %d set_dscp %d", a.Name, m.Rule.Seq, m.SetDSCP),
+					"SONiC ACL rules cannot re-mark DSCP; mark on the host (rdma tos) and classify with the DSCP map", ruleSrc(f, a.Name, m.Rule.Seq))
+			}
+		}
+		for _, dir := range []string{"ingress", "egress"} {
+			var ports []string
+			for _, p := range b.Ports {
+				names := p.ACLIn
+				if dir == "egress" {
+					names = p.ACLOut
+				}
+				for _, n := range names {
+					if n == a.Name {
+						ports = append(ports, p.Name)
+					}
+				}
+			}
+			if len(ports) == 0 {
+				continue
+			}
+			table := strings.ToUpper(strings.ReplaceAll(a.Name, "-", "_")) + "_" + strings.ToUpper(dir[:2])
+			typ := "L3"
+			switch {
+			case a.HasIPv4 && a.HasIPv6:
+				typ = "L3V4V6"
+			case a.HasIPv6:
+				typ = "L3V6"
+			}
+			s.set("ACL_TABLE", table, "policy_desc", "fabricgen acl "+a.Name, "type", typ, "stage", dir)
+			s.setList("ACL_TABLE", table, "ports", ports)
+			for _, r := range a.Rules {
+				fields, err := sonicRule(f, d, a.Name, r)
+				if err != nil {
+					return err
+				}
+				s.set("ACL_RULE", fmt.Sprintf("%s|RULE_%d", table, r.Seq), fields...)
+			}
+			s.set("ACL_RULE", table+"|DEFAULT_RULE", "PRIORITY", "1", "PACKET_ACTION", "DROP")
+		}
+	}
+	return nil
+}
+
+// sonicRule renders one rule's fields. PRIORITY is 10000 - seq: SONiC
+// evaluates higher priorities first, the intent lower sequence numbers.
+func sonicRule(f *schema.Fabric, d *schema.Device, acl string, r RuleView) ([]string, error) {
+	src := ruleSrc(f, acl, r.Seq)
+	if r.Seq < 1 || r.Seq > 9998 {
+		return nil, unsupported(d, fmt.Sprintf("acl %s rule seq %d", acl, r.Seq), "fabricgen maps seq to SONiC PRIORITY 10000-seq; use seq 1–9998", src)
+	}
+	action := "FORWARD"
+	if r.Action == string(schema.ActionDeny) {
+		action = "DROP"
+	}
+	fields := []string{"PRIORITY", strconv.Itoa(10000 - r.Seq), "PACKET_ACTION", action}
+	switch r.Family {
+	case "ipv6":
+		fields = append(fields, "IP_TYPE", "IPV6ANY")
+	case "ipv4":
+		fields = append(fields, "IP_TYPE", "IPV4ANY")
+	default:
+		fields = append(fields, "IP_TYPE", "IP")
+	}
+	if r.ProtoNum != 0 {
+		fields = append(fields, "IP_PROTOCOL", strconv.Itoa(r.ProtoNum))
+	}
+	v6 := r.Family == "ipv6"
+	if r.Src != "" {
+		fields = append(fields, pick(v6, "SRC_IPV6", "SRC_IP"), r.Src)
+	}
+	if r.Dst != "" {
+		fields = append(fields, pick(v6, "DST_IPV6", "DST_IP"), r.Dst)
+	}
+	for _, pr := range []struct {
+		rs         []PortRangeView
+		one, rng   string
+		what       string
+	}{{r.SrcPorts, "L4_SRC_PORT", "L4_SRC_PORT_RANGE", "source"}, {r.DstPorts, "L4_DST_PORT", "L4_DST_PORT_RANGE", "destination"}} {
+		p, has, ok := singlePort(pr.rs)
+		if !ok {
+			return nil, unsupported(d, fmt.Sprintf("acl %s rule %d with %d %s port ranges", acl, r.Seq, len(pr.rs), pr.what),
+				"a SONiC ACL_RULE matches one port or one range; split the rule", src)
+		}
+		if has && p.Single {
+			fields = append(fields, pr.one, strconv.Itoa(p.From))
+		} else if has {
+			fields = append(fields, pr.rng, fmt.Sprintf("%d-%d", p.From, p.To))
+		}
+	}
+	switch len(r.DSCP) {
+	case 0:
+	case 1:
+		fields = append(fields, "DSCP", strconv.Itoa(r.DSCP[0]))
+	default:
+		return nil, unsupported(d, fmt.Sprintf("acl %s rule %d matching %d DSCP values", acl, r.Seq, len(r.DSCP)),
+			"a SONiC ACL_RULE matches one DSCP value; split the rule", src)
+	}
+	return fields, nil
+}
+
+func pick(c bool, a, b string) string {
+	if c {
+		return a
+	}
+	return b
+}

@@ -1,0 +1,141 @@
+package templates
+
+import (
+	"fmt"
+
+	"github.com/fabricgen/fabricgen/schema"
+)
+
+// aspect names a part of the effective QoS that some platforms configure
+// once per device rather than per port.
+type aspect int
+
+const (
+	aspTrust aspect = iota
+	aspDSCP
+	aspPCP
+	aspQueueMap
+	aspQueues
+	// aspPFCSet: every port uses the same lossless priorities or none.
+	aspPFCSet
+	aspWatchdog
+	aspBuffer
+	aspMTU
+)
+
+// requireUniform fails when two ports of d disagree on an aspect the platform
+// can only configure device-wide. The error names both ports and the value.
+func requireUniform(d *schema.Device, reason string, aspects ...aspect) error {
+	var ref *schema.Port
+	for _, p := range d.Ports {
+		if p.QoS == nil {
+			continue
+		}
+		if ref == nil {
+			ref = p
+			continue
+		}
+		if p.QoS == ref.QoS {
+			continue
+		}
+		for _, a := range aspects {
+			if what, src := differ(a, ref, p); what != "" {
+				return unsupported(d, what, reason, src)
+			}
+		}
+	}
+	return nil
+}
+
+// differ describes how p differs from ref in aspect a, or returns "".
+func differ(a aspect, ref, p *schema.Port) (string, schema.Range) {
+	r, q := ref.QoS, p.QoS
+	per := func(what string, rv, pv any) string {
+		return fmt.Sprintf("%s %v on %s but %v on %s", what, pv, p.Name, rv, ref.Name)
+	}
+	switch a {
+	case aspTrust:
+		if r.Trust.V != q.Trust.V {
+			return per("trust", r.Trust.V, q.Trust.V), q.Trust.Src
+		}
+	case aspDSCP:
+		for i := range r.DSCP {
+			if r.DSCP[i].V != q.DSCP[i].V {
+				return per(fmt.Sprintf("DSCP %d → priority", i), r.DSCP[i].V, q.DSCP[i].V), q.DSCP[i].Src
+			}
+		}
+	case aspPCP:
+		for i := range r.PCP {
+			if r.PCP[i].V != q.PCP[i].V {
+				return per(fmt.Sprintf("PCP %d → priority", i), r.PCP[i].V, q.PCP[i].V), q.PCP[i].Src
+			}
+		}
+	case aspQueueMap:
+		for i := range r.Queue {
+			if r.Queue[i].V != q.Queue[i].V {
+				return per(fmt.Sprintf("priority %d → queue", i), r.Queue[i].V, q.Queue[i].V), q.Queue[i].Src
+			}
+		}
+	case aspQueues:
+		for i := range r.Queues {
+			a, b := r.Queues[i], q.Queues[i]
+			switch {
+			case a.ECN.V != b.ECN.V:
+				return per(fmt.Sprintf("queue %d ECN profile", i), ecnName(a.ECN.V), ecnName(b.ECN.V)), b.ECN.Src
+			case a.Sched.V != b.Sched.V:
+				return per(fmt.Sprintf("queue %d scheduler", i), a.Sched.V, b.Sched.V), b.Sched.Src
+			case a.Weight.V != b.Weight.V:
+				return per(fmt.Sprintf("queue %d weight", i), a.Weight.V, b.Weight.V), b.Weight.Src
+			case a.Shaper.V != b.Shaper.V:
+				return per(fmt.Sprintf("queue %d shaper", i), a.Shaper.V, b.Shaper.V), b.Shaper.Src
+			}
+		}
+	case aspPFCSet:
+		rp, qp := r.PFCPriorities(), q.PFCPriorities()
+		if len(rp) > 0 && len(qp) > 0 && vector(rp) != vector(qp) {
+			return per("PFC priorities", rp, qp), q.PFC[firstSet(q)].Src
+		}
+	case aspWatchdog:
+		if len(r.PFCPriorities()) > 0 && len(q.PFCPriorities()) > 0 && r.Watchdog.V != q.Watchdog.V {
+			return per("pfc_watchdog", wdName(r.Watchdog.V), wdName(q.Watchdog.V)), q.Watchdog.Src
+		}
+	case aspBuffer:
+		if !bufferEqual(r.Buffer, q.Buffer) {
+			return fmt.Sprintf("buffer settings on %s that differ from %s", p.Name, ref.Name), q.Buffer.Headroom.Src
+		}
+	case aspMTU:
+		if r.MTU.V != q.MTU.V {
+			return per("mtu", r.MTU.V, q.MTU.V), q.MTU.Src
+		}
+	}
+	return "", schema.Range{}
+}
+
+func firstSet(q *schema.PortQoS) int {
+	for i, v := range q.PFC {
+		if v.V {
+			return i
+		}
+	}
+	return 0
+}
+
+func ecnName(e *schema.ECNProfile) string {
+	if e == nil {
+		return "off"
+	}
+	return e.Name
+}
+
+func wdName(w *schema.Watchdog) string {
+	if w == nil {
+		return "off"
+	}
+	return w.Name
+}
+
+func bufferEqual(a, b schema.BufferSpec) bool {
+	return a.Headroom.V == b.Headroom.V && a.XOFF.V == b.XOFF.V && a.XON.V == b.XON.V &&
+		a.IngressLosslessPool.V == b.IngressLosslessPool.V && a.EgressLossyPool.V == b.EgressLossyPool.V &&
+		a.DynamicThreshold.V == b.DynamicThreshold.V && a.DynamicThreshold.Set == b.DynamicThreshold.Set
+}
