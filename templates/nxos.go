@@ -22,7 +22,7 @@ type NXOSView struct {
 	// NetworkQoS is the "policy-map type network-qos" name and classes.
 	NetworkQoS NXOSNetworkQoS
 	// Queuing is the "policy-map type queuing" name and classes (q7 … q1, q-default).
-	Queuing NXOSQueuing
+	Queuing    NXOSQueuing
 	Interfaces []NXOSInterface
 }
 

@@ -446,9 +446,9 @@ func sonicRule(f *schema.Fabric, d *schema.Device, acl string, r RuleView) ([]st
 		fields = append(fields, pick(v6, "DST_IPV6", "DST_IP"), r.Dst)
 	}
 	for _, pr := range []struct {
-		rs         []PortRangeView
-		one, rng   string
-		what       string
+		rs       []PortRangeView
+		one, rng string
+		what     string
 	}{{r.SrcPorts, "L4_SRC_PORT", "L4_SRC_PORT_RANGE", "source"}, {r.DstPorts, "L4_DST_PORT", "L4_DST_PORT_RANGE", "destination"}} {
 		p, has, ok := singlePort(pr.rs)
 		if !ok {

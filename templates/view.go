@@ -101,15 +101,15 @@ type ECNView struct {
 
 // WatchdogView is a PFC watchdog profile, with times in milliseconds.
 type WatchdogView struct {
-	Name                                 string
-	DetectionMS, RestorationMS, PollMS   int64
-	Action                               string
+	Name                                  string
+	DetectionMS, RestorationMS, PollMS    int64
+	Action                                string
 	DetectionSet, RestorationSet, PollSet bool
 }
 
 // BufferView holds buffer sizes in bytes; zero means "not set".
 type BufferView struct {
-	HeadroomBytes, XOFFBytes, XONBytes       int64
+	HeadroomBytes, XOFFBytes, XONBytes             int64
 	IngressLosslessPoolBytes, EgressLossyPoolBytes int64
 	// DynamicThreshold is the alpha exponent (-7..7); DynamicThresholdSet says whether it was set.
 	DynamicThreshold    int
