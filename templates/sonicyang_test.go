@@ -1,0 +1,340 @@
+package templates
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/fabricgen/fabricgen/schema"
+)
+
+// yangTable says where a CONFIG_DB table lives in the SONiC YANG models.
+type yangTable struct {
+	module, list string
+	keys         []string
+	// inner, innerKey, innerVal describe map tables (DSCP_TO_TC_MAP ...):
+	// each row is a nested list of {innerKey, innerVal} entries.
+	inner, innerKey, innerVal string
+}
+
+var yangTables = map[string]yangTable{
+	"PORT":                               {module: "sonic-port", list: "PORT_LIST", keys: []string{"name"}},
+	"CABLE_LENGTH":                       {"sonic-cable-length", "CABLE_LENGTH_LIST", []string{"name"}, "CABLE_LENGTH", "port", "length"},
+	"DSCP_TO_TC_MAP":                     {"sonic-dscp-tc-map", "DSCP_TO_TC_MAP_LIST", []string{"name"}, "DSCP_TO_TC_MAP", "dscp", "tc"},
+	"DOT1P_TO_TC_MAP":                    {"sonic-dot1p-tc-map", "DOT1P_TO_TC_MAP_LIST", []string{"name"}, "DOT1P_TO_TC_MAP", "dot1p", "tc"},
+	"TC_TO_QUEUE_MAP":                    {"sonic-tc-queue-map", "TC_TO_QUEUE_MAP_LIST", []string{"name"}, "TC_TO_QUEUE_MAP", "tc", "qindex"},
+	"TC_TO_PRIORITY_GROUP_MAP":           {"sonic-tc-priority-group-map", "TC_TO_PRIORITY_GROUP_MAP_LIST", []string{"name"}, "TC_TO_PRIORITY_GROUP_MAP", "tc", "pg"},
+	"MAP_PFC_PRIORITY_TO_QUEUE":          {"sonic-pfc-priority-queue-map", "MAP_PFC_PRIORITY_TO_QUEUE_LIST", []string{"name"}, "MAP_PFC_PRIORITY_TO_QUEUE", "pfc_priority", "qindex"},
+	"PFC_PRIORITY_TO_PRIORITY_GROUP_MAP": {"sonic-pfc-priority-priority-group-map", "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP_LIST", []string{"name"}, "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP", "pfc_priority", "pg"},
+	"PORT_QOS_MAP":                       {module: "sonic-port-qos-map", list: "PORT_QOS_MAP_LIST", keys: []string{"ifname"}},
+	"WRED_PROFILE":                       {module: "sonic-wred-profile", list: "WRED_PROFILE_LIST", keys: []string{"name"}},
+	"SCHEDULER":                          {module: "sonic-scheduler", list: "SCHEDULER_LIST", keys: []string{"name"}},
+	"QUEUE":                              {module: "sonic-queue", list: "QUEUE_LIST", keys: []string{"ifname", "qindex"}},
+	"PFC_WD":                             {module: "sonic-pfcwd", list: "PFC_WD_LIST", keys: []string{"ifname"}},
+	"BUFFER_POOL":                        {module: "sonic-buffer-pool", list: "BUFFER_POOL_LIST", keys: []string{"name"}},
+	"BUFFER_PROFILE":                     {module: "sonic-buffer-profile", list: "BUFFER_PROFILE_LIST", keys: []string{"name"}},
+	"BUFFER_PG":                          {module: "sonic-buffer-pg", list: "BUFFER_PG_LIST", keys: []string{"port", "pg_num"}},
+	"ACL_TABLE":                          {module: "sonic-acl", list: "ACL_TABLE_LIST", keys: []string{"ACL_TABLE_NAME"}},
+	"ACL_RULE":                           {module: "sonic-acl", list: "ACL_RULE_LIST", keys: []string{"ACL_TABLE_NAME", "RULE_NAME"}},
+}
+
+var (
+	typedefRe = regexp.MustCompile(`typedef\s+([A-Za-z0-9_-]+)\s*\{`)
+	leafRe    = regexp.MustCompile(`leaf\s+([A-Za-z0-9_]+)\s*\{`)
+	typeRe = regexp.MustCompile(`\btype\s+([A-Za-z0-9_:-]+)`)
+)
+
+// leafKinds reads a YANG module and returns, per leaf name, how its value
+// is written in YANG JSON (RFC 7951): "num" for 8–32-bit integers, "bool",
+// or "str" (strings, enums, leafrefs, unions and 64-bit integers).
+func leafKinds(t *testing.T, path string) map[string]string {
+	t.Helper()
+	typedefs := map[string]string{}
+	all, _ := filepath.Glob(filepath.Join(filepath.Dir(path), "*.yang"))
+	for _, p := range all {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src := string(b)
+		for _, m := range typedefRe.FindAllStringSubmatchIndex(src, -1) {
+			if tm := typeRe.FindStringSubmatch(src[m[1]:]); tm != nil {
+				typedefs[src[m[2]:m[3]]] = baseKind(tm[1], nil)
+			}
+		}
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := string(b)
+	out := map[string]string{}
+	for _, m := range leafRe.FindAllStringSubmatchIndex(src, -1) {
+		name := src[m[2]:m[3]]
+		tm := typeRe.FindStringSubmatch(src[m[1]:])
+		kind := "str"
+		if tm != nil {
+			kind = baseKind(tm[1], typedefs)
+		}
+		if _, dup := out[name]; !dup {
+			out[name] = kind
+		}
+	}
+	return out
+}
+
+// baseKind classifies a YANG type name, resolving typedefs by their name
+// without prefix.
+func baseKind(typ string, typedefs map[string]string) string {
+	switch typ {
+	case "uint8", "uint16", "uint32", "int8", "int16", "int32":
+		return "num"
+	case "boolean":
+		return "bool"
+	}
+	if i := strings.IndexByte(typ, ':'); i >= 0 {
+		typ = typ[i+1:]
+	}
+	if k, ok := typedefs[typ]; ok {
+		return k
+	}
+	return "str"
+}
+
+// configDBToYANG converts a CONFIG_DB fragment to YANG instance JSON. PORT
+// rows get a lanes placeholder (and a speed when the render has none): the
+// fragment is merged onto the switch's own PORT rows, which carry them.
+func configDBToYANG(t *testing.T, yangDir string, db map[string]map[string]map[string]any) []byte {
+	t.Helper()
+	kinds := map[string]map[string]string{}
+	out := map[string]map[string]any{}
+	tables := make([]string, 0, len(db))
+	for tn := range db {
+		tables = append(tables, tn)
+	}
+	sort.Strings(tables)
+	for _, tn := range tables {
+		yt, ok := yangTables[tn]
+		if !ok {
+			t.Fatalf("no YANG mapping for CONFIG_DB table %s", tn)
+		}
+		if kinds[yt.module] == nil {
+			kinds[yt.module] = leafKinds(t, filepath.Join(yangDir, yt.module+".yang"))
+		}
+		k := kinds[yt.module]
+		conv := func(field string, v any) any {
+			switch x := v.(type) {
+			case []any:
+				return x
+			case string:
+				switch k[field] {
+				case "num":
+					n, err := strconv.ParseInt(x, 10, 64)
+					if err != nil {
+						return x // let yanglint report the bad value
+					}
+					return n
+				case "bool":
+					return x == "true"
+				}
+				return x
+			}
+			return v
+		}
+		rowKeys := make([]string, 0, len(db[tn]))
+		for rk := range db[tn] {
+			rowKeys = append(rowKeys, rk)
+		}
+		sort.Strings(rowKeys)
+		var list []map[string]any
+		for _, rk := range rowKeys {
+			fields := db[tn][rk]
+			entry := map[string]any{}
+			parts := strings.SplitN(rk, "|", len(yt.keys))
+			if len(parts) != len(yt.keys) {
+				t.Fatalf("%s key %q: want %d parts", tn, rk, len(yt.keys))
+			}
+			for i, kn := range yt.keys {
+				entry[kn] = conv(kn, parts[i])
+			}
+			if yt.inner != "" {
+				ik := make([]string, 0, len(fields))
+				for f := range fields {
+					ik = append(ik, f)
+				}
+				sort.Strings(ik)
+				var inner []map[string]any
+				for _, f := range ik {
+					inner = append(inner, map[string]any{yt.innerKey: conv(yt.innerKey, f), yt.innerVal: conv(yt.innerVal, fields[f])})
+				}
+				entry[yt.inner] = inner
+			} else {
+				for f, v := range fields {
+					entry[f] = conv(f, v)
+				}
+			}
+			if tn == "PORT" {
+				entry["lanes"] = "0"
+				if _, ok := entry["speed"]; !ok {
+					entry["speed"] = 100000
+				}
+			}
+			list = append(list, entry)
+		}
+		mod := yt.module + ":" + yt.module
+		if out[mod] == nil {
+			out[mod] = map[string]any{}
+		}
+		out[mod][tn] = map[string]any{yt.list: list}
+	}
+	b, err := json.MarshalIndent(out, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// yanglint validates YANG JSON against every model in yangDir and returns
+// the tool's output and whether it accepted the data.
+func yanglint(t *testing.T, tool, yangDir string, data []byte) (string, bool) {
+	t.Helper()
+	models, err := filepath.Glob(filepath.Join(yangDir, "*.yang"))
+	if err != nil || len(models) == 0 {
+		t.Fatalf("no YANG models in %s (%v)", yangDir, err)
+	}
+	file := filepath.Join(t.TempDir(), "data.json")
+	if err := os.WriteFile(file, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := append([]string{"-p", yangDir, "-t", "config"}, models...)
+	args = append(args, file)
+	out, err := exec.Command(tool, args...).CombinedOutput()
+	text := string(out)
+	return text, err == nil && !strings.Contains(text, "err :")
+}
+
+func sonicRenders(t *testing.T) map[string][]byte {
+	t.Helper()
+	r := newTestRenderer(t)
+	out := map[string][]byte{}
+	for _, ex := range exampleNames(t) {
+		f := loadExample(t, ex)
+		for _, d := range sampleDevices(f) {
+			if d.Platform.V != schema.SONiC {
+				continue
+			}
+			o, err := r.Render(f, d)
+			if err != nil {
+				t.Errorf("%s/%s: %v", ex, d.Name, err)
+				continue
+			}
+			out[ex+"/"+d.Name] = o.Text
+		}
+	}
+	return out
+}
+
+// TestSONiCYANG converts every SONiC render of every example to YANG JSON
+// and validates it with yanglint against ../shared/yang/sonic.
+func TestSONiCYANG(t *testing.T) {
+	tool := needTool(t, "yanglint", "libyang2-tools")
+	yangDir := filepath.Join(sharedDir(t), "yang", "sonic")
+	if _, err := os.Stat(yangDir); err != nil {
+		t.Fatalf("SONiC YANG models not found at %s: %v", yangDir, err)
+	}
+	renders := sonicRenders(t)
+	if len(renders) == 0 {
+		t.Fatal("no example has a sonic device")
+	}
+	names := make([]string, 0, len(renders))
+	for n := range renders {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		var db map[string]map[string]map[string]any
+		if err := json.Unmarshal(renders[n], &db); err != nil {
+			t.Errorf("%s: render is not JSON: %v", n, err)
+			continue
+		}
+		out, ok := yanglint(t, tool, yangDir, configDBToYANG(t, yangDir, db))
+		if !ok {
+			t.Errorf("%s: yanglint rejected the render:\n%s", n, out)
+		}
+	}
+}
+
+// TestSONiCYANGRejectsBrokenRender proves the validation can fail: each
+// mutation of a valid render must be rejected by yanglint.
+func TestSONiCYANGRejectsBrokenRender(t *testing.T) {
+	tool := needTool(t, "yanglint", "libyang2-tools")
+	yangDir := filepath.Join(sharedDir(t), "yang", "sonic")
+	renders := sonicRenders(t)
+	var good []byte
+	for _, n := range []string{"clos-400g/leaf3"} {
+		good = renders[n]
+	}
+	if good == nil {
+		t.Fatal("clos-400g/leaf3 (sonic) did not render")
+	}
+	tests := []struct {
+		name   string
+		mutate func(db map[string]map[string]map[string]any)
+	}{
+		{"PFC priority out of range", func(db map[string]map[string]map[string]any) {
+			for k, row := range db["PORT_QOS_MAP"] {
+				if k != "global" {
+					row["pfc_enable"] = "9"
+					return
+				}
+			}
+		}},
+		{"queue references a missing WRED profile", func(db map[string]map[string]map[string]any) {
+			for _, row := range db["QUEUE"] {
+				if _, ok := row["wred_profile"]; ok {
+					row["wred_profile"] = "NO_SUCH_PROFILE"
+					return
+				}
+			}
+		}},
+		{"ECN max below min", func(db map[string]map[string]map[string]any) {
+			for _, row := range db["WRED_PROFILE"] {
+				row["green_max_threshold"] = "1"
+				return
+			}
+		}},
+		{"MTU above 9216", func(db map[string]map[string]map[string]any) {
+			for _, row := range db["PORT"] {
+				row["mtu"] = "9300"
+				return
+			}
+		}},
+		{"DSCP map to TC 99", func(db map[string]map[string]map[string]any) {
+			db["DSCP_TO_TC_MAP"][SONiCMapName]["26"] = "99"
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var db map[string]map[string]map[string]any
+			if err := json.Unmarshal(good, &db); err != nil {
+				t.Fatal(err)
+			}
+			before := fmt.Sprint(db)
+			tc.mutate(db)
+			if fmt.Sprint(db) == before {
+				t.Fatal("mutation changed nothing: the render lacks the table it targets")
+			}
+			out, ok := yanglint(t, tool, yangDir, configDBToYANG(t, yangDir, db))
+			if ok {
+				t.Errorf("yanglint accepted a broken render:\n%s", out)
+			}
+		})
+	}
+}
