@@ -13,8 +13,32 @@ type qosGroup struct {
 	ports []*schema.Port
 }
 
-// groupQoS groups the ports keep accepts by their shared PortQoS, in first-seen order.
-func groupQoS(f *schema.Fabric, keep func(p *schema.Port) bool) []qosGroup {
+// groups returns the linked ports grouped by shared PortQoS, computed once per Run.
+func (p *Pass) groups() []qosGroup { return p.qosGroups() }
+
+// groupQoS returns the pass's linked-port groups filtered by keep (nil: all).
+func groupQoS(p *Pass, keep func(pt *schema.Port) bool) []qosGroup {
+	all := p.groups()
+	if keep == nil {
+		return all
+	}
+	var out []qosGroup
+	for _, g := range all {
+		var ports []*schema.Port
+		for _, pt := range g.ports {
+			if keep(pt) {
+				ports = append(ports, pt)
+			}
+		}
+		if len(ports) > 0 {
+			out = append(out, qosGroup{qos: g.qos, ports: ports})
+		}
+	}
+	return out
+}
+
+// buildGroups groups the ports keep accepts by their shared PortQoS, in first-seen order.
+func buildGroups(f *schema.Fabric, keep func(p *schema.Port) bool) []qosGroup {
 	idx := map[*schema.PortQoS]int{}
 	var out []qosGroup
 	for _, d := range f.Devices {
@@ -133,4 +157,14 @@ func bytesString(n int64) string {
 		return fmt.Sprintf("%d B (%.1f KB)", n, float64(n)/1e3)
 	}
 	return fmt.Sprintf("%d B", n)
+}
+
+// hasPFC reports whether any priority is lossless on the port.
+func hasPFC(q *schema.PortQoS) bool {
+	for _, v := range q.PFC {
+		if v.V {
+			return true
+		}
+	}
+	return false
 }

@@ -38,8 +38,9 @@ type Pass struct {
 	// Suppressions are the parsed ignore comments (for SUP001).
 	Suppressions []Suppression
 
-	walk   func() *Walk
-	report func(Finding)
+	walk      func() *Walk
+	qosGroups func() []qosGroup
+	report    func(Finding)
 }
 
 // Walk returns the end-to-end walk, computed once per Run and shared by all rules.

@@ -50,7 +50,7 @@ func runHeadroom(p *Pass) {
 	var order []key
 	for _, l := range p.Fabric.Links {
 		for _, rx := range []*schema.Port{l.A, l.B} {
-			if rx == nil || rx.QoS == nil || !isSwitch(rx) || len(rx.QoS.PFCPriorities()) == 0 {
+			if rx == nil || rx.QoS == nil || !isSwitch(rx) || !hasPFC(rx.QoS) {
 				continue
 			}
 			b := rx.QoS.Buffer
@@ -104,7 +104,7 @@ func runCableLength(p *Pass) {
 		if l.CableLength.Set || l.A == nil || l.B == nil || l.A.QoS == nil || l.B.QoS == nil {
 			continue
 		}
-		if len(l.A.QoS.PFCPriorities()) == 0 && len(l.B.QoS.PFCPriorities()) == 0 {
+		if !hasPFC(l.A.QoS) && !hasPFC(l.B.QoS) {
 			continue
 		}
 		def := defaultCable(tierOf(l.A.Device), tierOf(l.B.Device))
@@ -114,7 +114,7 @@ func runCableLength(p *Pass) {
 }
 
 func runXonXoff(p *Pass) {
-	for _, g := range groupQoS(p.Fabric, linked) {
+	for _, g := range groupQoS(p, nil) {
 		b := g.qos.Buffer
 		if b.XON.Set && b.XOFF.Set && b.XON.V >= b.XOFF.V {
 			reportGroup(p, g, b.XON.Src, fmt.Sprintf("%s: xon %s is not below xoff %s", g.ports[0].ID(), bytesString(b.XON.V), bytesString(b.XOFF.V)))

@@ -91,7 +91,7 @@ func xoffTrigger(pool int64, th int) int64 {
 }
 
 func runECNBeforeXOFF(p *Pass) {
-	for _, g := range groupQoS(p.Fabric, func(pt *schema.Port) bool { return linked(pt) && isSwitch(pt) }) {
+	for _, g := range groupQoS(p, isSwitch) {
 		b := g.qos.Buffer
 		if !b.IngressLosslessPool.Set || !b.DynamicThreshold.Set {
 			continue

@@ -47,7 +47,7 @@ func etsVector(q *schema.PortQoS) string {
 }
 
 func runETSSum(p *Pass) {
-	for _, g := range groupQoS(p.Fabric, linked) {
+	for _, g := range groupQoS(p, nil) {
 		sum, n := 0, 0
 		var src schema.Range
 		for _, qq := range g.qos.Queues {
@@ -92,7 +92,7 @@ func usedQueues(q *schema.PortQoS) [8]bool {
 }
 
 func runETSZero(p *Pass) {
-	for _, g := range groupQoS(p.Fabric, linked) {
+	for _, g := range groupQoS(p, nil) {
 		used := usedQueues(g.qos)
 		for qn, qq := range g.qos.Queues {
 			if used[qn] && qq.Sched.V == schema.SchedDWRR && qq.Weight.V == 0 {
@@ -103,7 +103,7 @@ func runETSZero(p *Pass) {
 }
 
 func runETSStrict(p *Pass) {
-	for _, g := range groupQoS(p.Fabric, linked) {
+	for _, g := range groupQoS(p, nil) {
 		for _, c := range p.Fabric.Classes {
 			if c.Role == schema.RoleCNP || c.Role == schema.RoleControl || !c.Priority.Set {
 				continue

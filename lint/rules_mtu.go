@@ -56,11 +56,12 @@ func runPathMTU(p *Pass) {
 	}
 	need := pm + roceOverhead
 	agg := newPathAgg()
-	check := func(pt *schema.Port, paths int64, trace func() []Step) {
+	short := func(pt *schema.Port) bool {
 		q := qosOf(pt)
-		if !q.MTU.Set || q.MTU.V >= need || !isSwitch(pt) {
-			return
-		}
+		return q.MTU.Set && q.MTU.V < need && isSwitch(pt)
+	}
+	add := func(pt *schema.Port, paths int64, trace func() []Step) {
+		q := qosOf(pt)
 		subj := portSubject(q.MTU.Src, pt)
 		agg.add(subj.String()+"|"+fmt.Sprint(q.MTU.V), pt, paths, func() Finding {
 			return Finding{Subject: subj, Message: fmt.Sprintf("%s has MTU %d on the RoCE path; RDMA path MTU %d needs %d", pt.ID(), q.MTU.V, pm, need)}
@@ -68,12 +69,16 @@ func runPathMTU(p *Pass) {
 	}
 	w := p.Walk()
 	w.Ingresses(FlowRoCE, func(a *At) {
-		at := *a
-		check(a.Port, a.Paths, at.Trace)
+		if short(a.Port) {
+			at := *a
+			add(a.Port, a.Paths, at.Trace)
+		}
 	})
 	w.Egresses(FlowRoCE, func(o *Out) {
-		out := *o
-		check(o.Port, o.Paths, out.Trace)
+		if short(o.Port) {
+			out := *o
+			add(o.Port, o.Paths, out.Trace)
+		}
 	})
 	agg.flush(p)
 }

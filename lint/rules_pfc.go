@@ -60,10 +60,10 @@ func runLinkPFC(nic bool) func(p *Pass) {
 			if hasNIC != nic || isNIC(b) {
 				continue
 			}
-			pa, pb := a.QoS.PFCPriorities(), b.QoS.PFCPriorities()
-			if equalInts(pa, pb) {
+			if a.QoS == b.QoS || a.QoS.PFC == b.QoS.PFC || samePFC(a.QoS, b.QoS) {
 				continue
 			}
+			pa, pb := a.QoS.PFCPriorities(), b.QoS.PFCPriorities()
 			var msg string
 			if nic {
 				msg = fmt.Sprintf("NIC %s has PFC vector %s (mlnx_qos --pfc) but %s enables PFC on priority %s",
@@ -96,7 +96,7 @@ func runPFCOnPath(p *Pass) {
 }
 
 func runPFCCount(p *Pass) {
-	for _, g := range groupQoS(p.Fabric, linked) {
+	for _, g := range groupQoS(p, nil) {
 		ps := g.qos.PFCPriorities()
 		if len(ps) > 2 {
 			reportGroup(p, g, pfcSource(g.qos), fmt.Sprintf("%s enables PFC on %d priorities (%s); headroom for more than two lossless priorities rarely fits",
@@ -106,9 +106,18 @@ func runPFCCount(p *Pass) {
 }
 
 func runLinkPause(p *Pass) {
-	for _, g := range groupQoS(p.Fabric, linked) {
+	for _, g := range groupQoS(p, nil) {
 		if g.qos.LinkPause.V && len(g.qos.PFCPriorities()) > 0 {
 			reportGroup(p, g, g.qos.LinkPause.Src, fmt.Sprintf("%s enables 802.3x link pause and PFC on priority %s", g.ports[0].ID(), prioList(g.qos.PFCPriorities())))
 		}
 	}
+}
+
+func samePFC(a, b *schema.PortQoS) bool {
+	for i := range a.PFC {
+		if a.PFC[i].V != b.PFC[i].V {
+			return false
+		}
+	}
+	return true
 }

@@ -143,9 +143,9 @@ func runClassQueue(p *Pass) {
 }
 
 func runFullDSCPMap(p *Pass) {
-	for _, g := range groupQoS(p.Fabric, func(pt *schema.Port) bool {
+	for _, g := range groupQoS(p, func(pt *schema.Port) bool {
 		t := pt.QoS.Trust.V
-		return linked(pt) && (t == schema.TrustDSCP || t == schema.TrustBoth)
+		return t == schema.TrustDSCP || t == schema.TrustBoth
 	}) {
 		var missing []int
 		for d, v := range g.qos.DSCP {

@@ -34,7 +34,7 @@ func wdgRules() []*Rule {
 }
 
 func runWatchdogPresent(p *Pass) {
-	for _, g := range groupQoS(p.Fabric, func(pt *schema.Port) bool { return linked(pt) && isSwitch(pt) }) {
+	for _, g := range groupQoS(p, isSwitch) {
 		if len(g.qos.PFCPriorities()) == 0 || g.qos.Watchdog.V != nil {
 			continue
 		}
@@ -50,16 +50,16 @@ func runWatchdogPresent(p *Pass) {
 	}
 }
 
-// inUse lists the watchdog profiles some port uses, in fabric order.
-func watchdogsInUse(f *schema.Fabric) []*schema.Watchdog {
+// watchdogsInUse lists the watchdog profiles some port uses, in fabric order.
+func watchdogsInUse(p *Pass) []*schema.Watchdog {
 	used := map[*schema.Watchdog]bool{}
-	for _, g := range groupQoS(f, linked) {
+	for _, g := range groupQoS(p, nil) {
 		if w := g.qos.Watchdog.V; w != nil {
 			used[w] = true
 		}
 	}
 	var out []*schema.Watchdog
-	for _, w := range f.Watchdogs {
+	for _, w := range p.Fabric.Watchdogs {
 		if used[w] {
 			out = append(out, w)
 		}
@@ -90,7 +90,7 @@ func runWatchdogTimers(p *Pass) {
 }
 
 func runWatchdogAction(p *Pass) {
-	ws := watchdogsInUse(p.Fabric)
+	ws := watchdogsInUse(p)
 	if len(ws) < 2 {
 		return
 	}

@@ -37,6 +37,13 @@ func Run(ctx context.Context, f *schema.Fabric, opts Options) ([]Finding, error)
 		}
 		return walk
 	}
+	var groups []qosGroup
+	getGroups := func() []qosGroup {
+		if groups == nil {
+			groups = buildGroups(f, linked)
+		}
+		return groups
+	}
 	sups := ParseSuppressions(f)
 	var out []Finding
 	for _, r := range Rules() {
@@ -50,7 +57,7 @@ func Run(ctx context.Context, f *schema.Fabric, opts Options) ([]Finding, error)
 		if opts.Config != nil {
 			rc, hasRC = opts.Config.Rules[r.ID]
 		}
-		p := &Pass{Fabric: f, Rule: r, Suppressions: sups, walk: getWalk}
+		p := &Pass{Fabric: f, Rule: r, Suppressions: sups, walk: getWalk, qosGroups: getGroups}
 		p.report = func(fd Finding) {
 			if hasRC && rc.Severity != 0 {
 				fd.Severity = rc.Severity

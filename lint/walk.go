@@ -47,7 +47,6 @@ type stateKey struct {
 type state struct {
 	port   *schema.Port
 	pkt    Packet
-	ing    Ingress
 	mid    int32 // -1 for a receiving NIC
 	parent int32 // edge that first reached the state with flow
 	fwd    int64
@@ -79,9 +78,8 @@ type mid struct {
 
 type edge struct {
 	mid  int32
-	out  *schema.Port
 	to   int32
-	eg   Egress
+	out  *schema.Port
 	flow int64
 }
 
@@ -91,6 +89,9 @@ type flowGraph struct {
 	states []state
 	mids   []mid
 	edges  []edge
+	// ings and egs cache the hop semantics per state and edge for the rules.
+	ings []Ingress
+	egs  []Egress
 	// req marks states on a path from (bit 1) or to (bit 2) a NIC in a
 	// subnet with require_roce_acl; nil when no subnet requires it.
 	req []uint8
@@ -101,8 +102,18 @@ func tierOf(d *schema.Device) int { return d.Kind.V.Tier() }
 // NewWalk builds the walk for f. It honours ctx between levels.
 func NewWalk(ctx context.Context, f *schema.Fabric) (*Walk, error) {
 	w := &Walk{}
+	nports := 0
+	for _, d := range f.Devices {
+		nports += len(d.Ports)
+	}
+	portIdx := make(map[*schema.Port]int32, nports)
+	for _, d := range f.Devices {
+		for _, p := range d.Ports {
+			portIdx[p] = int32(len(portIdx))
+		}
+	}
 	for fl := Flow(0); fl < numFlows; fl++ {
-		g, err := buildFlow(ctx, f, fl)
+		g, err := buildFlow(ctx, f, fl, portIdx)
 		if err != nil {
 			return nil, err
 		}
@@ -159,15 +170,13 @@ func sourcePacket(p *schema.Port, class *schema.TrafficClass, fl Flow) (dscp, pr
 	return dscp & 63, prio & 7, true
 }
 
-func buildFlow(ctx context.Context, f *schema.Fabric, fl Flow) (*flowGraph, error) {
+func buildFlow(ctx context.Context, f *schema.Fabric, fl Flow, portIdx map[*schema.Port]int32) (*flowGraph, error) {
 	g := &flowGraph{flow: fl, class: flowClass(f, fl)}
-	index := map[stateKey]int32{}
-	portIdx := map[*schema.Port]int32{}
-	for _, d := range f.Devices {
-		for _, p := range d.Ports {
-			portIdx[p] = int32(len(portIdx))
-		}
-	}
+	nports := len(portIdx)
+	g.ings = make([]Ingress, 0, nports)
+	index := make(map[stateKey]int32, nports)
+	g.states = make([]state, 0, nports)
+	g.edges = make([]edge, 0, nports)
 	var buckets [numLevels][]int32
 	getState := func(p *schema.Port, pkt Packet, up bool) int32 {
 		k := stateKey{portIdx[p], int8(pkt.DSCP), int8(pkt.PCP), pkt.Tagged, pkt.IPv6}
@@ -176,6 +185,7 @@ func buildFlow(ctx context.Context, f *schema.Fabric, fl Flow) (*flowGraph, erro
 		}
 		i := int32(len(g.states))
 		g.states = append(g.states, state{port: p, pkt: pkt, mid: -1, parent: -1})
+		g.ings = append(g.ings, Ingress{})
 		index[k] = i
 		lv := levelOf(up, tierOf(p.Device))
 		buckets[lv] = append(buckets[lv], i)
@@ -191,7 +201,7 @@ func buildFlow(ctx context.Context, f *schema.Fabric, fl Flow) (*flowGraph, erro
 		up := tierOf(out.Peer.Device) > tierOf(m.dev)
 		to := getState(out.Peer, leave, up)
 		ei := int32(len(g.edges))
-		g.edges = append(g.edges, edge{mid: mi, out: out, to: to, eg: eg, flow: flow})
+		g.edges = append(g.edges, edge{mid: mi, out: out, to: to, flow: flow})
 		m = &g.mids[mi]
 		m.edges = append(m.edges, ei)
 		st := &g.states[to]
@@ -227,17 +237,18 @@ func buildFlow(ctx context.Context, f *schema.Fabric, fl Flow) (*flowGraph, erro
 		var newMids []int32
 		for _, si := range buckets[lv] {
 			st := &g.states[si]
-			st.ing = ingress(st.port, st.pkt)
+			ing := ingress(st.port, st.pkt)
+			g.ings[si] = ing
 			d := st.port.Device
 			if tierOf(d) == 0 {
 				continue // a receiving NIC
 			}
 			up := lv < maxTier
-			k := midKey{d, up, int8(st.ing.Priority), int8(st.ing.DSCP), st.pkt.IPv6}
+			k := midKey{d, up, int8(ing.Priority), int8(ing.DSCP), st.pkt.IPv6}
 			mi, ok := midIndex[k]
 			if !ok {
 				mi = int32(len(g.mids))
-				g.mids = append(g.mids, mid{dev: d, up: up, prio: st.ing.Priority, dscp: st.ing.DSCP, v6: st.pkt.IPv6, feed: [2]int32{-1, -1}})
+				g.mids = append(g.mids, mid{dev: d, up: up, prio: ing.Priority, dscp: ing.DSCP, v6: st.pkt.IPv6, feed: [2]int32{-1, -1}})
 				if up {
 					g.mids[mi].inFrom = map[*schema.Device]int64{}
 					g.mids[mi].outTo = map[*schema.Device]int64{}

@@ -48,12 +48,39 @@ type Out struct {
 	id int32
 }
 
+// ingresses returns every state's Ingress, computed once per walk.
+func (g *flowGraph) ingresses() []Ingress {
+	if g.ings == nil {
+		g.ings = make([]Ingress, len(g.states))
+		for i := range g.states {
+			g.ings[i] = ingress(g.states[i].port, g.states[i].pkt)
+		}
+	}
+	return g.ings
+}
+
+// egresses returns every edge's Egress, computed once per walk.
+func (g *flowGraph) egresses() []Egress {
+	if g.egs == nil {
+		g.egs = make([]Egress, len(g.edges))
+		for i := range g.edges {
+			e := &g.edges[i]
+			m := &g.mids[e.mid]
+			g.egs[i] = egress(e.out, m.prio, m.dscp, m.v6)
+		}
+	}
+	return g.egs
+}
+
 // Ingresses calls fn for every state of the flow, in a deterministic order.
+// fn must not keep a; copy it to keep it.
 func (w *Walk) Ingresses(fl Flow, fn func(a *At)) {
 	g := w.flows[fl]
+	ings := g.ingresses()
+	var a At
 	for i := range g.states {
 		st := &g.states[i]
-		a := At{Flow: fl, Class: g.class, Port: st.port, Arrive: st.pkt, Ingress: st.ing,
+		a = At{Flow: fl, Class: g.class, Port: st.port, Arrive: st.pkt, Ingress: ings[i],
 			Receiver: st.mid < 0, Paths: satMul(st.fwd, st.bwd), g: g, id: int32(i)}
 		a.Routed = st.port.IP.Set && st.port.Device.Kind.V != schema.KindNIC
 		a.RequiresACL = g.req != nil && g.req[i] != 0
@@ -62,12 +89,15 @@ func (w *Walk) Ingresses(fl Flow, fn func(a *At)) {
 }
 
 // Egresses calls fn for every egress edge of the flow, in a deterministic order.
+// fn must not keep o; copy it to keep it.
 func (w *Walk) Egresses(fl Flow, fn func(o *Out)) {
 	g := w.flows[fl]
+	egs := g.egresses()
+	var o Out
 	for i := range g.edges {
 		e := &g.edges[i]
 		m := &g.mids[e.mid]
-		o := Out{Flow: fl, Class: g.class, Port: e.out, Priority: m.prio, DSCP: m.dscp, Egress: e.eg,
+		o = Out{Flow: fl, Class: g.class, Port: e.out, Priority: m.prio, DSCP: m.dscp, Egress: egs[i],
 			Source: m.src != nil, Paths: satMul(e.flow, g.states[e.to].bwd), g: g, id: int32(i)}
 		fn(&o)
 	}
@@ -90,7 +120,7 @@ func (g *flowGraph) traceThrough(ei int32) []Step {
 	for {
 		m := &g.mids[e.mid]
 		if m.src != nil {
-			back = append(back, Step{Port: m.src.ID(), Note: egressNote(m.dscp, e.eg)})
+			back = append(back, Step{Port: m.src.ID(), Note: egressNote(m.dscp, egress(e.out, m.prio, m.dscp, m.v6))})
 			break
 		}
 		si := m.feed[0]
@@ -98,7 +128,7 @@ func (g *flowGraph) traceThrough(ei int32) []Step {
 			si = m.feed[1]
 		}
 		st := &g.states[si]
-		back = append(back, Step{Port: st.port.ID(), Note: joinNotes(ingressNote(st.pkt, st.ing), egressNote(m.dscp, e.eg))})
+		back = append(back, Step{Port: st.port.ID(), Note: joinNotes(ingressNote(st.pkt, ingress(st.port, st.pkt)), egressNote(m.dscp, egress(e.out, m.prio, m.dscp, m.v6)))})
 		if st.parent < 0 {
 			break
 		}
@@ -112,7 +142,7 @@ func (g *flowGraph) traceThrough(ei int32) []Step {
 	si := g.edges[ei].to
 	for guard := 0; guard < 2*maxTier+2; guard++ {
 		st := &g.states[si]
-		note := ingressNote(st.pkt, st.ing)
+		note := ingressNote(st.pkt, ingress(st.port, st.pkt))
 		if st.mid < 0 {
 			steps = append(steps, Step{Port: st.port.ID(), Note: note})
 			break
@@ -131,7 +161,7 @@ func (g *flowGraph) traceThrough(ei int32) []Step {
 			steps = append(steps, Step{Port: st.port.ID(), Note: note})
 			break
 		}
-		steps = append(steps, Step{Port: st.port.ID(), Note: joinNotes(note, egressNote(m.dscp, g.edges[next].eg))})
+		steps = append(steps, Step{Port: st.port.ID(), Note: joinNotes(note, egressNote(m.dscp, egress(g.edges[next].out, m.prio, m.dscp, m.v6)))})
 		si = g.edges[next].to
 	}
 	return steps

@@ -1,0 +1,53 @@
+package lint
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/fabricgen/fabricgen/schema"
+)
+
+// loadScale loads examples/scale with the given number of leaves (64 spines,
+// 32 NICs per leaf): 512 is a quarter of the full 2,048-leaf fabric.
+func loadScale(tb testing.TB, leaves int) *schema.Fabric {
+	tb.Helper()
+	f, diags := schema.Load("../examples/scale", schema.Options{Vars: map[string]string{"leaves": fmt.Sprint(leaves)}})
+	if diags.HasErrors() {
+		tb.Fatalf("examples/scale: %v", diags)
+	}
+	return f
+}
+
+// BenchmarkLint lints examples/scale at a quarter, half and full size
+// (512, 1,024 and 2,048 leaves). Loading is outside the timer.
+func BenchmarkLint(b *testing.B) {
+	for _, leaves := range []int{512, 1024, 2048} {
+		f := loadScale(b, leaves)
+		b.Run(fmt.Sprintf("leaves=%d", leaves), func(b *testing.B) {
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				fs, err := Run(context.Background(), f, Options{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if AtOrAbove(fs, schema.SevWarning) > 0 {
+					b.Fatalf("examples/scale is not clean: %s %s", fs[0].Rule, fs[0].Message)
+				}
+			}
+		})
+	}
+}
+
+// TestScaleClean lints a small instance of examples/scale (it must be clean).
+func TestScaleClean(t *testing.T) {
+	f := loadScale(t, 16)
+	fs, err := Run(context.Background(), f, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, fd := range fs {
+		t.Errorf("%s %s: %s", fd.Rule, fd.Subject, fd.Message)
+	}
+}
