@@ -182,6 +182,8 @@ func applyDevice(ctx context.Context, pd *planfile.Device, d *schema.Device, opt
 		out = a.junosCommit()
 	case dialect.TxnNVUE:
 		out = a.nvue()
+	case dialect.TxnGCU:
+		out = a.sonicGCU()
 	default:
 		out = a.hostCommands()
 	}

@@ -2,7 +2,9 @@ package push
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -26,6 +28,9 @@ type platformCase struct {
 	oob []string
 	// reject matches a line of the change set, for the rejected-command test.
 	reject string
+	// dropAfter is the number of config commands after which the
+	// disconnect test drops the connection (default 3).
+	dropAfter int
 }
 
 func platformCases(t *testing.T) []platformCase {
@@ -38,6 +43,8 @@ func platformCases(t *testing.T) []platformCase {
 			oob: []string{"set system ntp server 192.0.2.124"}, reject: `pfc-priority`},
 		{dev: testDevice{name: "leaf4", platform: schema.NvidiaCumulus, rendered: readFile(t, "testdata/nvidia_cumulus.nv")},
 			oob: []string{"nv set system timezone Europe/Paris"}, reject: `pfc default-global switch-priority`},
+		{dev: testDevice{name: "leaf3", platform: schema.SONiC, rendered: readFile(t, "testdata/sonic.json")},
+			oob: []string{`[{"op":"add","path":"/NTP_SERVER/192.0.2.124","value":{}}]`}, reject: `apply-patch`, dropAfter: 2},
 		{dev: testDevice{name: "nic01", platform: schema.NvidiaMLNX, rendered: readFile(t, "testdata/nvidia_mlnx.sh"), ports: []string{"ens1f0np0"}},
 			oob: []string{"ip link set dev ens1f0np0 mtu 1600"}, reject: `--pfc`},
 		{dev: testDevice{name: "nic02", platform: schema.LinuxDCB, rendered: readFile(t, "testdata/linux_dcb.sh"), ports: []string{"enp65s0f0np0"}},
@@ -105,7 +112,10 @@ func TestPlatformConverges(t *testing.T) {
 			if res2[0].Status != StatusUnchanged {
 				t.Errorf("second apply: %s %s, want unchanged", res2[0].Status, res2[0].Reason)
 			}
-			if !dl.Host {
+			switch {
+			case dl.ConfigDB:
+				untouchedDB(t, factory, dev.RunningConfig(), pc.dev.rendered)
+			case !dl.Host:
 				untouched(t, dl, factory, dev.RunningConfig())
 			}
 
@@ -141,6 +151,43 @@ func untouched(t *testing.T, dl *dialect.Dialect, before, after string) {
 	}
 	walk("", config.Parse(after, dl).Nodes, true)
 	walk("", config.Parse(before, dl).Nodes, false)
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// untouchedDB checks that every CONFIG_DB field the rendered fragment does
+// not set kept its value (QoS map keys fabricgen renders are its own).
+func untouchedDB(t *testing.T, before, after, rendered string) {
+	t.Helper()
+	flat := func(s string) map[string]string {
+		var doc map[string]map[string]map[string]any
+		if err := json.Unmarshal([]byte(s), &doc); err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]string{}
+		for tb, keys := range doc {
+			for k, fs := range keys {
+				for f, v := range fs {
+					out[tb+"|"+k+"|"+f] = fmt.Sprint(v)
+				}
+			}
+		}
+		return out
+	}
+	b, a, r := flat(before), flat(after), flat(rendered)
+	for f, v := range b {
+		if _, ours := r[f]; ours {
+			continue
+		}
+		if a[f] != v {
+			t.Errorf("unrelated field %s changed from %q to %q", f, v, a[f])
+		}
+	}
 }
 
 // checkPatch applies the plan's diff to the running managed text with
@@ -254,7 +301,7 @@ func TestFailureRollsBack(t *testing.T) {
 			fault lab.Fault
 		}{
 			{"rejected", lab.Fault{Reject: pc.reject}},
-			{"disconnect", lab.Fault{DropAfter: 3}},
+			{"disconnect", lab.Fault{DropAfter: max(pc.dropAfter, 3*btoi(pc.dropAfter == 0))}},
 		}
 		for _, fc := range faults {
 			t.Run(string(pc.dev.platform)+"/"+fc.name, func(t *testing.T) {

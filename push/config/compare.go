@@ -22,6 +22,9 @@ func Compare(device, running, rendered string, d *dialect.Dialect) (*Comparison,
 	if d.Host {
 		return CompareHost(device, running, rendered, d)
 	}
+	if d.ConfigDB {
+		return CompareConfigDB(device, running, rendered, d)
+	}
 	run, want := Managed(Parse(running, d), Parse(rendered, d), d)
 	c := &Comparison{
 		RunningSHA256: Digest(running, d),

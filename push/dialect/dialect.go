@@ -97,6 +97,9 @@ type Dialect struct {
 	Transaction Transaction
 	// Host is true for host NIC platforms, whose "config" is a set of facts.
 	Host bool
+	// ConfigDB is true for SONiC: the config is CONFIG_DB JSON, changed
+	// with a JSON Patch.
+	ConfigDB bool
 }
 
 // Lookup returns the dialect for a platform, or an error naming the
@@ -113,6 +116,8 @@ func Lookup(p schema.Platform) (*Dialect, error) {
 		return junos(), nil
 	case schema.NvidiaCumulus:
 		return cumulus(), nil
+	case schema.SONiC:
+		return sonic(), nil
 	case schema.NvidiaMLNX:
 		return host(schema.NvidiaMLNX), nil
 	case schema.LinuxDCB:
@@ -124,7 +129,7 @@ func Lookup(p schema.Platform) (*Dialect, error) {
 
 // Supported lists the platform names Lookup accepts, sorted.
 func Supported() []string {
-	out := []string{string(schema.AristaEOS), string(schema.CiscoNXOS), string(schema.JuniperJunos), string(schema.NvidiaCumulus), string(schema.NvidiaMLNX), string(schema.LinuxDCB)}
+	out := []string{string(schema.AristaEOS), string(schema.CiscoNXOS), string(schema.JuniperJunos), string(schema.NvidiaCumulus), string(schema.SONiC), string(schema.NvidiaMLNX), string(schema.LinuxDCB)}
 	sort.Strings(out)
 	return out
 }

@@ -1,0 +1,167 @@
+package config
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/fabricgen/fabricgen/push/dialect"
+)
+
+// SONiC keeps its configuration in CONFIG_DB: tables of keys of fields.
+// fabricgen compares the rendered CONFIG_DB fragment with the device's
+// (`sonic-cfggen -d --print-data`) field by field, shows the difference
+// as "TABLE|key|field = value" lines (one per table, key and field), and
+// changes it with an RFC 6902 JSON Patch for `config apply-patch`.
+
+// ownedTables are the QoS tables whose keys fabricgen renders in full: a
+// field the device has and the rendered key lacks is removed. In every
+// other table (PORT, QUEUE, PORT_QOS_MAP, ACL_RULE…) only the rendered
+// fields are managed, so the device's own fields (lanes, alias…) stay.
+var ownedTables = map[string]bool{
+	"DSCP_TO_TC_MAP": true, "DOT1P_TO_TC_MAP": true, "TC_TO_QUEUE_MAP": true, "TC_TO_PRIORITY_GROUP_MAP": true,
+	"MAP_PFC_PRIORITY_TO_QUEUE": true, "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP": true, "TC_TO_DSCP_MAP": true,
+	"WRED_PROFILE": true, "SCHEDULER": true,
+}
+
+// PatchOp is one JSON Patch operation.
+type PatchOp struct {
+	Op    string `json:"op"`
+	Path  string `json:"path"`
+	Value any    `json:"value,omitempty"`
+}
+
+type dbField struct{ table, key, field string }
+
+func (f dbField) String() string { return f.table + "|" + f.key + "|" + f.field }
+
+// flatten reads a CONFIG_DB JSON document into field → value, with field
+// values printed as JSON when they are not strings (lists).
+func flatten(doc map[string]map[string]map[string]any) map[dbField]string {
+	out := map[dbField]string{}
+	for t, keys := range doc {
+		for k, fields := range keys {
+			for f, v := range fields {
+				s, ok := v.(string)
+				if !ok {
+					b, _ := json.Marshal(v)
+					s = string(b)
+				}
+				out[dbField{t, k, f}] = s
+			}
+		}
+	}
+	return out
+}
+
+func parseDB(text, what string) (map[string]map[string]map[string]any, error) {
+	doc := map[string]map[string]map[string]any{}
+	if strings.TrimSpace(text) == "" {
+		return doc, nil
+	}
+	dec := json.NewDecoder(strings.NewReader(text))
+	dec.UseNumber()
+	if err := dec.Decode(&doc); err != nil {
+		return nil, fmt.Errorf("%s is not CONFIG_DB JSON ({\"TABLE\": {\"key\": {\"field\": value}}}): %w", what, err)
+	}
+	return doc, nil
+}
+
+// CompareConfigDB compares a device's CONFIG_DB with the rendered fragment.
+func CompareConfigDB(device, running, rendered string, d *dialect.Dialect) (*Comparison, error) {
+	run, err := parseDB(running, "the running CONFIG_DB")
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", device, err)
+	}
+	want, err := parseDB(rendered, "the rendered config")
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", device, err)
+	}
+	rf, wf := flatten(run), flatten(want)
+	managed := map[dbField]bool{}
+	for f := range wf {
+		managed[f] = true
+	}
+	for f := range rf {
+		if ownedTables[f.table] && want[f.table][f.key] != nil {
+			managed[f] = true
+		}
+	}
+	fields := make([]dbField, 0, len(managed))
+	for f := range managed {
+		fields = append(fields, f)
+	}
+	sort.Slice(fields, func(i, j int) bool { return naturalLess(fields[i].String(), fields[j].String()) })
+
+	var runText, wantText strings.Builder
+	var ops []PatchOp
+	addedKeys := map[[2]string]bool{}
+	addedTables := map[string]bool{}
+	for _, f := range fields {
+		rv, inRun := rf[f]
+		wv, inWant := wf[f]
+		if inRun {
+			fmt.Fprintf(&runText, "%s = %s\n", f, rv)
+		}
+		if inWant {
+			fmt.Fprintf(&wantText, "%s = %s\n", f, wv)
+		}
+		switch {
+		case inRun && !inWant:
+			ops = append(ops, PatchOp{Op: "remove", Path: pointer(f.table, f.key, f.field)})
+		case inWant && (!inRun || rv != wv):
+			switch {
+			case run[f.table] == nil && !addedTables[f.table]:
+				addedTables[f.table] = true
+				ops = append(ops, PatchOp{Op: "add", Path: pointer(f.table), Value: want[f.table]})
+			case addedTables[f.table]:
+			case run[f.table][f.key] == nil && !addedKeys[[2]string{f.table, f.key}]:
+				addedKeys[[2]string{f.table, f.key}] = true
+				ops = append(ops, PatchOp{Op: "add", Path: pointer(f.table, f.key), Value: want[f.table][f.key]})
+			case addedKeys[[2]string{f.table, f.key}]:
+			default:
+				op := "replace"
+				if !inRun {
+					op = "add"
+				}
+				ops = append(ops, PatchOp{Op: op, Path: pointer(f.table, f.key, f.field), Value: want[f.table][f.key][f.field]})
+			}
+		}
+	}
+	cs := &ChangeSet{}
+	if len(ops) > 0 {
+		b := Block{}
+		for _, op := range ops {
+			line, err := json.Marshal(op)
+			if err != nil {
+				return nil, fmt.Errorf("%s: encode patch: %w", device, err)
+			}
+			b.Lines = append(b.Lines, string(line))
+		}
+		cs.Blocks = []Block{b}
+	}
+	c := &Comparison{
+		RunningSHA256: Digest(running, d),
+		Running:       runText.String(),
+		Desired:       wantText.String(),
+		Changes:       cs,
+	}
+	c.Diff = Unified(device+" (running)", device+" (fabricgen)", c.Running, c.Desired)
+	return c, nil
+}
+
+// pointer is an RFC 6901 JSON pointer: "~" as "~0", "/" as "~1".
+func pointer(parts ...string) string {
+	var b strings.Builder
+	for _, p := range parts {
+		b.WriteByte('/')
+		b.WriteString(strings.NewReplacer("~", "~0", "/", "~1").Replace(p))
+	}
+	return b.String()
+}
+
+// PatchDocument joins a change set's operations into one JSON Patch.
+func PatchDocument(cs *ChangeSet) string {
+	return "[" + strings.Join(cs.Commands(), ",") + "]"
+}

@@ -1,0 +1,31 @@
+package dialect
+
+import (
+	"regexp"
+
+	"github.com/fabricgen/fabricgen/schema"
+)
+
+// TxnGCU is SONiC's generic config updater: config checkpoint NAME, config
+// apply-patch FILE (a JSON Patch validated against the YANG models),
+// config rollback NAME on failure, config delete-checkpoint NAME.
+const TxnGCU Transaction = "generic-config-updater"
+
+// sonic is community SONiC, driven from its Linux shell. The running
+// config is CONFIG_DB as `sonic-cfggen -d --print-data` prints it; changes
+// are a JSON Patch applied with `sudo config apply-patch`. Commands per
+// sonic-utilities doc/Command-Reference.md ("Generic Config Updater":
+// apply-patch, checkpoint, rollback, delete-checkpoint).
+func sonic() *Dialect {
+	return &Dialect{
+		Platform:           schema.SONiC,
+		Driver:             DriverGeneric,
+		Prompt:             `(?m)^[\w.\-@:~/\[\]]{1,80}[#$]\s?$`,
+		FailedWhenContains: []string{"Error:", "command not found", "Traceback"},
+		ShowRunning:        "sonic-cfggen -d --print-data",
+		Volatile:           []*regexp.Regexp{},
+		Negate:             func(line string) string { return line },
+		Transaction:        TxnGCU,
+		ConfigDB:           true,
+	}
+}
