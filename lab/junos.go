@@ -472,18 +472,25 @@ func (c *junosCLI) filter(out string, filters []string) reply {
 	return reply{out: out}
 }
 
-// displaySet converts what was shown to set form: the active
-// configuration in operational mode, the candidate in configuration mode.
-func (c *junosCLI) displaySet(string) string {
-	t := c.j.active
-	if c.cand != nil {
-		t = c.cand
-	}
+// displaySetOf prints the active configuration in set form.
+func (j *junos) displaySetOf() string { return setForm(j.active) }
+
+func setForm(t *pathTree) string {
 	var b strings.Builder
+	b.WriteString("set version 23.4R1.9\n")
 	for _, s := range t.statements() {
 		b.WriteString("set " + strings.Join(s, " ") + "\n")
 	}
 	return b.String()
+}
+
+// displaySet converts what was shown to set form: the active
+// configuration in operational mode, the candidate in configuration mode.
+func (c *junosCLI) displaySet(string) string {
+	if c.cand != nil {
+		return setForm(c.cand)
+	}
+	return setForm(c.j.active)
 }
 
 func (c *junosCLI) config(line string) reply {
