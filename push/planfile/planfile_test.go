@@ -1,0 +1,56 @@
+package planfile
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/fabricgen/fabricgen/push/config"
+)
+
+func sample() *Plan {
+	return &Plan{
+		FormatVersion: FormatVersion, ToolVersion: "test", Fabric: "f", Dir: "/x", IntentDigest: "abc",
+		Devices: []*Device{
+			{Name: "leaf1", Platform: "arista_eos", Address: "127.0.0.1:2222", Status: StatusChange, RunningSHA256: "r",
+				Rendered: "qos map dscp 26 to traffic-class 3\n", RenderedSHA256: "s",
+				Changes: &config.ChangeSet{Blocks: []config.Block{{Lines: []string{"qos map dscp 26 to traffic-class 3"}}}},
+				Diff:    config.Diff{Text: "--- a\n+++ b\n@@ -0,0 +1 @@\n+qos map dscp 26 to traffic-class 3\n", Added: 1}},
+			{Name: "leaf2", Platform: "arista_eos", Status: StatusUnchanged},
+			{Name: "leaf3", Platform: "cisco_nxos", Status: StatusError, Error: "unreachable"},
+		},
+	}
+}
+
+func TestRoundTrip(t *testing.T) {
+	var b bytes.Buffer
+	if err := sample().Write(&b); err != nil {
+		t.Fatal(err)
+	}
+	p, err := Read(&b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := p.Summary(); got != (Summary{Change: 1, Unchanged: 1, Errors: 1, Added: 1}) {
+		t.Errorf("summary %+v", got)
+	}
+	if cmds := p.Device("leaf1").Changes.Commands(); len(cmds) != 1 {
+		t.Errorf("commands %q", cmds)
+	}
+}
+
+func TestReadRefuses(t *testing.T) {
+	cases := map[string]string{
+		"other version":   `{"format_version": 99, "devices": [{"name": "a", "platform": "arista_eos", "status": "change"}]}`,
+		"unknown field":   `{"format_version": 1, "password": "x", "devices": []}`,
+		"no devices":      `{"format_version": 1, "devices": []}`,
+		"bad status":      `{"format_version": 1, "devices": [{"name": "a", "platform": "arista_eos", "status": "maybe"}]}`,
+		"not json":        `plan`,
+		"nameless device": `{"format_version": 1, "devices": [{"platform": "arista_eos", "status": "change"}]}`,
+	}
+	for name, doc := range cases {
+		if _, err := Read(strings.NewReader(doc)); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+}
