@@ -72,6 +72,10 @@ func commandConstructors() []func(*streams) *cobra.Command {
 	return []func(*streams) *cobra.Command{
 
 		newValidateCommand,
+		newPlanCommand,
+		newApplyCommand,
+		newLabCommand,
+		newDemoCommand,
 		newVersionCommand,
 	}
 }

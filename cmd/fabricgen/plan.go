@@ -1,0 +1,348 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/fatih/color"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/fabricgen/fabricgen/lint"
+	"github.com/fabricgen/fabricgen/push"
+	"github.com/fabricgen/fabricgen/push/dialect"
+	"github.com/fabricgen/fabricgen/push/planfile"
+	"github.com/fabricgen/fabricgen/push/session"
+	"github.com/fabricgen/fabricgen/schema"
+	"github.com/fabricgen/fabricgen/templates"
+)
+
+// pushFlags are the flags plan and apply share.
+type pushFlags struct {
+	vf          varFlags
+	devices     []string
+	knownHosts  []string
+	insecure    bool
+	parallelism int
+	timeout     time.Duration
+	inventory   string
+	templates   string
+}
+
+func (pf *pushFlags) register(cmd *cobra.Command) {
+	pf.vf.register(cmd)
+	fl := cmd.Flags()
+	fl.StringArrayVar(&pf.devices, "device", nil, "only these devices (glob, repeatable): --device 'leaf*'")
+	fl.StringArrayVar(&pf.knownHosts, "known-hosts", nil, "known_hosts file with the devices' host keys (default ~/.ssh/known_hosts; repeatable)")
+	fl.BoolVar(&pf.insecure, "insecure-ignore-host-key", false, "accept any host key (prints a warning; never in production)")
+	fl.IntVar(&pf.parallelism, "parallelism", push.DefaultParallelism, "devices worked on at once")
+	fl.DurationVar(&pf.timeout, "timeout", 30*time.Second, "per-device SSH handshake and per-command timeout")
+	fl.StringVar(&pf.inventory, "inventory", "", "JSON file mapping device names to \"host:port\", overriding mgmt_address (fabricgen lab up writes one)")
+	fl.StringVar(&pf.templates, "templates", "", "directory overriding the embedded templates per platform")
+}
+
+// options builds push options from the flags.
+func (pf *pushFlags) options(cmd *cobra.Command, s *streams) (push.Options, error) {
+	if pf.parallelism < 1 {
+		return push.Options{}, fmt.Errorf("--parallelism %d: give at least 1", pf.parallelism)
+	}
+	if pf.timeout <= 0 {
+		return push.Options{}, fmt.Errorf("--timeout %s: give a positive duration such as 30s", pf.timeout)
+	}
+	if pf.insecure {
+		fmt.Fprintln(cmd.ErrOrStderr(), "Warning: --insecure-ignore-host-key: device host keys are NOT verified; anyone on the path can impersonate a device and read its configuration.")
+	}
+	hk, err := session.NewHostKeys(pf.knownHosts, pf.insecure)
+	if err != nil {
+		return push.Options{}, err
+	}
+	inv, err := readInventory(pf.inventory)
+	if err != nil {
+		return push.Options{}, err
+	}
+	o := push.Options{
+		Parallelism: pf.parallelism,
+		Timeout:     pf.timeout,
+		HostKeys:    hk,
+		Inventory:   inv,
+		Getenv:      s.getenv,
+	}
+	if f, ok := s.in.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		o.Prompt = func(msg string) (string, error) {
+			fmt.Fprint(cmd.ErrOrStderr(), msg)
+			b, err := term.ReadPassword(int(f.Fd()))
+			fmt.Fprintln(cmd.ErrOrStderr())
+			return string(b), err
+		}
+	}
+	return o, nil
+}
+
+// readInventory reads {"device": "host:port"}.
+func readInventory(path string) (map[string]string, error) {
+	if path == "" {
+		return nil, nil
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("--inventory: %w", err)
+	}
+	inv := map[string]string{}
+	if err := json.Unmarshal(b, &inv); err != nil {
+		return nil, fmt.Errorf("--inventory %s: want a JSON object {\"device\": \"host:port\"}: %w", path, err)
+	}
+	return inv, nil
+}
+
+// planRun is a fabric made ready for push: loaded, linted, rendered.
+type planRun struct {
+	f       *schema.Fabric
+	inputs  []push.Input
+	skipped []string
+}
+
+// prepare loads, lints (error findings block) and renders the fabric's
+// selected devices. Devices on platforms push cannot reach are listed in
+// skipped.
+func prepare(ctx context.Context, cmd *cobra.Command, s *streams, dir string, pf *pushFlags) (*planRun, error) {
+	f, _, err := loadFabric(cmd, s, dir, &pf.vf)
+	if err != nil {
+		return nil, err
+	}
+	return prepareFabric(ctx, f, pf)
+}
+
+// prepareFabric lints and renders a loaded fabric.
+func prepareFabric(ctx context.Context, f *schema.Fabric, pf *pushFlags) (*planRun, error) {
+	dir := f.Dir
+	if abs, err := filepath.Abs(f.Dir); err == nil {
+		f.Dir = abs
+	}
+	findings, err := lint.Run(ctx, f, lint.Options{})
+	if err != nil {
+		return nil, withCode(exitFailed, fmt.Errorf("lint: %w", err))
+	}
+	var blocking []string
+	for _, fd := range findings {
+		if fd.Severity == schema.SevError {
+			blocking = append(blocking, fmt.Sprintf("  %s %s: %s", fd.Subject, fd.Rule, fd.Message))
+		}
+	}
+	if len(blocking) > 0 {
+		return nil, withCode(exitFailed, fmt.Errorf("lint found %d error(s); fix them before pushing (fabricgen lint %s shows details):\n%s",
+			len(blocking), dir, strings.Join(blocking, "\n")))
+	}
+	devs, err := push.SelectDevices(f, pf.devices)
+	if err != nil {
+		return nil, withCode(exitFailed, err)
+	}
+	r, err := templates.NewRenderer(templates.Options{Dir: pf.templates})
+	if err != nil {
+		return nil, withCode(exitFailed, fmt.Errorf("templates: %w", err))
+	}
+	run := &planRun{f: f}
+	var pushable []*schema.Device
+	for _, d := range devs {
+		if _, err := dialect.Lookup(d.Platform.V); err != nil {
+			run.skipped = append(run.skipped, fmt.Sprintf("%s (%s)", d.Name, d.Platform.V))
+			continue
+		}
+		pushable = append(pushable, d)
+	}
+	outs, err := r.RenderAll(ctx, f, pushable)
+	if err != nil {
+		return nil, withCode(exitFailed, fmt.Errorf("render: %w", err))
+	}
+	for i, o := range outs {
+		run.inputs = append(run.inputs, push.Input{Device: pushable[i], Rendered: o.Text})
+	}
+	return run, nil
+}
+
+func newPlanCommand(s *streams) *cobra.Command {
+	var pf pushFlags
+	var out string
+	var detailed, asJSON, markdown bool
+	cmd := &cobra.Command{
+		Use:   "plan [DIR]",
+		Short: "Show what would change on each device",
+		Long: `plan lints the intent in DIR (errors block), renders every device's config,
+fetches the running configs over SSH in parallel, and shows per device the
+unified diff of the sections fabricgen manages (QoS maps, class/policy-maps,
+its ACLs, the QoS lines of interfaces). Unrelated config is never shown or
+touched. Nothing is changed on any device.
+
+-out FILE saves the plan for "fabricgen apply FILE"; apply refuses a device
+whose running config changed since. Host keys are checked against
+known_hosts. Passwords come from the environment variable named by
+credentials.password_env and are never printed or saved.
+
+Exit status: 0 no changes (or changes without -detailed-exitcode), 1 error
+(including any unreachable device), 2 changes with -detailed-exitcode.`,
+		Example: `  fabricgen plan examples/roce-storage
+  fabricgen plan . -out plan.json -detailed-exitcode
+  fabricgen plan . --device 'leaf*' --markdown > plan.md
+  fabricgen plan . --inventory .fabricgen/lab/inventory.json --known-hosts .fabricgen/lab/known_hosts`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if asJSON && markdown {
+				return withCode(exitFailed, fmt.Errorf("-json and --markdown exclude each other"))
+			}
+			opts, err := pf.options(cmd, s)
+			if err != nil {
+				return withCode(exitFailed, err)
+			}
+			run, err := prepare(cmd.Context(), cmd, s, fabricDir(args), &pf)
+			if err != nil {
+				return err
+			}
+			p, err := push.Plan(cmd.Context(), run.f, run.inputs, version, opts)
+			if err != nil {
+				return withCode(exitFailed, err)
+			}
+			w := cmd.OutOrStdout()
+			switch {
+			case asJSON:
+				err = p.Write(w)
+			case markdown:
+				writePlanMarkdown(w, p, run.skipped)
+			default:
+				writePlanHuman(w, p, run.skipped, s.colour(s.outTTY))
+			}
+			if err != nil {
+				return withCode(exitFailed, err)
+			}
+			if out != "" {
+				if err := p.Save(out); err != nil {
+					return withCode(exitFailed, err)
+				}
+				if !asJSON && !markdown {
+					fmt.Fprintf(w, "\nSaved the plan to %s. Apply exactly this plan with:\n  fabricgen apply %s\n", out, out)
+				}
+			}
+			return planExit(p, detailed)
+		},
+	}
+	pf.register(cmd)
+	fl := cmd.Flags()
+	fl.StringVarP(&out, "out", "o", "", "save the plan to FILE for fabricgen apply")
+	fl.BoolVar(&detailed, "detailed-exitcode", false, "exit 2 when there are changes")
+	fl.BoolVar(&asJSON, "json", false, "print the plan as JSON (the plan file format)")
+	fl.BoolVar(&markdown, "markdown", false, "print the plan as Markdown for a review comment")
+	return cmd
+}
+
+// planExit maps a plan to the exit code.
+func planExit(p *planfile.Plan, detailed bool) error {
+	sum := p.Summary()
+	if sum.Errors > 0 {
+		return withCode(exitFailed, fmt.Errorf("%d device(s) could not be planned", sum.Errors))
+	}
+	if detailed && sum.Change > 0 {
+		return withCode(exitFindings, nil)
+	}
+	return nil
+}
+
+// summaryLine is "3 to change, 29 unchanged; +41 −12 lines".
+func summaryLine(p *planfile.Plan) string {
+	s := p.Summary()
+	line := fmt.Sprintf("%d to change, %d unchanged", s.Change, s.Unchanged)
+	if s.Errors > 0 {
+		line += fmt.Sprintf(", %d failed", s.Errors)
+	}
+	return line + fmt.Sprintf("; +%d −%d lines", s.Added, s.Removed)
+}
+
+// writePlanHuman prints each changing device's diff, the errors, the
+// unchanged devices and the total.
+func writePlanHuman(w io.Writer, p *planfile.Plan, skipped []string, colour bool) {
+	add, del, hunk, bold, red := painter(colour, color.FgGreen), painter(colour, color.FgRed),
+		painter(colour, color.FgCyan), painter(colour, color.Bold), painter(colour, color.FgRed, color.Bold)
+	var unchanged []string
+	for _, d := range p.Devices {
+		switch d.Status {
+		case planfile.StatusUnchanged:
+			unchanged = append(unchanged, d.Name)
+		case planfile.StatusError:
+			fmt.Fprintf(w, "%s %s (%s, %s): %s\n\n", red("✗"), bold(d.Name), d.Platform, d.Address, d.Error)
+		default:
+			fmt.Fprintf(w, "%s (%s, %s) will change: +%d −%d lines\n", bold(d.Name), d.Platform, d.Address, d.Diff.Added, d.Diff.Removed)
+			for _, l := range strings.SplitAfter(d.Diff.Text, "\n") {
+				switch {
+				case l == "":
+				case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"):
+					fmt.Fprint(w, bold(l))
+				case strings.HasPrefix(l, "@@"):
+					fmt.Fprint(w, hunk(l))
+				case strings.HasPrefix(l, "+"):
+					fmt.Fprint(w, add(l))
+				case strings.HasPrefix(l, "-"):
+					fmt.Fprint(w, del(l))
+				default:
+					fmt.Fprint(w, l)
+				}
+			}
+			fmt.Fprintln(w)
+		}
+	}
+	if len(unchanged) > 0 {
+		fmt.Fprintf(w, "No changes: %s\n", strings.Join(unchanged, ", "))
+	}
+	if len(skipped) > 0 {
+		fmt.Fprintf(w, "Not planned (plan/apply supports %s): %s\n", strings.Join(dialect.Supported(), ", "), strings.Join(skipped, ", "))
+	}
+	fmt.Fprintf(w, "\n%s %s.\n", bold("Plan:"), summaryLine(p))
+}
+
+// painter returns a function colouring text when colour is on; the colour
+// object is local, so fatih/color's global NoColor is never consulted.
+func painter(colour bool, attrs ...color.Attribute) func(string) string {
+	c := color.New(attrs...)
+	if colour {
+		c.EnableColor()
+	} else {
+		c.DisableColor()
+	}
+	return func(s string) string {
+		if !colour {
+			return s
+		}
+		nl := strings.HasSuffix(s, "\n")
+		s = c.Sprint(strings.TrimSuffix(s, "\n"))
+		if nl {
+			s += "\n"
+		}
+		return s
+	}
+}
+
+// writePlanMarkdown prints a review-comment view: a table and one
+// collapsed diff per changing device.
+func writePlanMarkdown(w io.Writer, p *planfile.Plan, skipped []string) {
+	fmt.Fprintf(w, "### fabricgen plan: `%s`\n\n**%s**\n\n", p.Fabric, summaryLine(p))
+	fmt.Fprintln(w, "| device | platform | status | added | removed |")
+	fmt.Fprintln(w, "|---|---|---|---:|---:|")
+	for _, d := range p.Devices {
+		status := d.Status
+		if d.Status == planfile.StatusError {
+			status = "error: " + strings.ReplaceAll(d.Error, "|", "\\|")
+		}
+		fmt.Fprintf(w, "| `%s` | %s | %s | %d | %d |\n", d.Name, d.Platform, status, d.Diff.Added, d.Diff.Removed)
+	}
+	for _, d := range p.Devices {
+		if d.Status != planfile.StatusChange {
+			continue
+		}
+		fmt.Fprintf(w, "\n<details><summary><code>%s</code>: +%d −%d</summary>\n\n```diff\n%s```\n</details>\n", d.Name, d.Diff.Added, d.Diff.Removed, d.Diff.Text)
+	}
+	if len(skipped) > 0 {
+		fmt.Fprintf(w, "\nNot planned: %s\n", strings.Join(skipped, ", "))
+	}
+}
