@@ -1,0 +1,206 @@
+package templates
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fabricgen/fabricgen/schema"
+)
+
+func set[T any](v T) schema.Value[T] { return schema.Value[T]{V: v, Set: true} }
+
+// tinyFabric builds a one-device fabric in Go: one port with RoCE on
+// priority 3 (DSCP 26, lossless, ECN, DWRR 50), CNP on 6 (DSCP 48, strict)
+// and everything else on 0 (DWRR 50).
+func tinyFabric(p schema.Platform, port string) (*schema.Fabric, *schema.Device) {
+	ecn := &schema.ECNProfile{Name: "roce", Min: set(int64(150000)), Max: set(int64(1500000)), Probability: set(100), Mark: set(true)}
+	q := &schema.PortQoS{Trust: set(schema.TrustDSCP), MTU: set(9216)}
+	for i := range q.DSCP {
+		q.DSCP[i] = set(0)
+	}
+	q.DSCP[26], q.DSCP[48] = set(3), set(6)
+	for i := range q.Queue {
+		q.Queue[i] = set(i)
+		q.PCP[i] = set(i)
+	}
+	q.PFC[3] = set(true)
+	q.Queues[0] = schema.QueueQoS{Sched: set(schema.SchedDWRR), Weight: set(50)}
+	q.Queues[3] = schema.QueueQoS{Sched: set(schema.SchedDWRR), Weight: set(50), ECN: set(ecn)}
+	q.Queues[6] = schema.QueueQoS{Sched: set(schema.SchedStrict)}
+	d := &schema.Device{Name: "dut", Kind: set(schema.KindLeaf), Platform: set(p)}
+	if p.IsHost() {
+		d.Kind = set(schema.KindNIC)
+	}
+	d.Ports = []*schema.Port{{Name: port, Device: d, Speed: set(int64(100e9)), QoS: q}}
+	f := &schema.Fabric{Name: "tiny", Digest: "0123", Devices: []*schema.Device{d}, ECNProfiles: []*schema.ECNProfile{ecn}}
+	f.Reindex()
+	return f, d
+}
+
+func portName(p schema.Platform) string {
+	switch p {
+	case schema.CiscoNXOS:
+		return "Ethernet1/1"
+	case schema.JuniperJunos:
+		return "et-0/0/0"
+	case schema.NvidiaCumulus:
+		return "swp1"
+	case schema.SONiC:
+		return "Ethernet0"
+	case schema.NvidiaMLNX, schema.LinuxDCB:
+		return "eth0"
+	}
+	return "Ethernet1"
+}
+
+// TestTinyFabricRendersEverywhere renders the hand-built fabric (without
+// ECN, which Junos cannot take in bytes) on all seven platforms.
+func TestTinyFabricRendersEverywhere(t *testing.T) {
+	r := newTestRenderer(t)
+	for _, p := range schema.Platforms() {
+		f, d := tinyFabric(p, portName(p))
+		d.Ports[0].QoS.Queues[3].ECN = schema.Value[*schema.ECNProfile]{}
+		o, err := r.Render(f, d)
+		if err != nil {
+			t.Errorf("%s: %v", p, err)
+			continue
+		}
+		if !strings.Contains(string(o.Text), "dut") && p != schema.SONiC {
+			t.Errorf("%s: the header does not name the device", p)
+		}
+		if !strings.HasSuffix(o.Filename, "."+registry()[p].Ext) {
+			t.Errorf("%s: file name %s lacks the platform extension", p, o.Filename)
+		}
+	}
+}
+
+// TestUnsupportedValues: a value a platform cannot express fails the render
+// with an error naming the device, the value and the platform.
+func TestUnsupportedValues(t *testing.T) {
+	acl := &schema.ACL{Name: "mark", Rules: []*schema.ACLRule{{
+		Seq: 10, Family: "ipv4", Protocol: set("udp"), Action: set(schema.ActionPermit),
+		DstPorts: set([]schema.PortRange{{From: 4791, To: 4791}}), SetDSCP: set(46),
+	}}}
+	wd := &schema.Watchdog{Name: "wd", Detection: set(200 * time.Millisecond), Restoration: set(400 * time.Millisecond),
+		PollInterval: set(100 * time.Millisecond), Action: set(schema.WatchdogDrop)}
+	tests := []struct {
+		platform schema.Platform
+		mutate   func(f *schema.Fabric, d *schema.Device)
+		value    string
+	}{
+		{schema.AristaEOS, func(_ *schema.Fabric, d *schema.Device) { d.Ports[0].QoS.Trust = set(schema.TrustBoth) }, "trust both"},
+		{schema.AristaEOS, func(_ *schema.Fabric, d *schema.Device) { d.Ports[0].QoS.Buffer.Headroom = set(int64(160000)) }, "buffer.headroom 160000 B"},
+		{schema.CiscoNXOS, func(_ *schema.Fabric, d *schema.Device) {
+			w := *wd
+			w.Action = set(schema.WatchdogAlert)
+			d.Ports[0].QoS.Watchdog = set(&w)
+		}, "action alert"},
+		{schema.JuniperJunos, func(*schema.Fabric, *schema.Device) {}, "ecn_profile roce on queue 3"},
+		{schema.NvidiaCumulus, func(_ *schema.Fabric, d *schema.Device) { d.Ports[0].QoS.Watchdog = set(wd) }, "restoration 400 ms"},
+		{schema.SONiC, func(f *schema.Fabric, d *schema.Device) {
+			f.ACLs = []*schema.ACL{acl}
+			d.Ports[0].ACLIn = []*schema.ACL{acl}
+		}, "set_dscp 46"},
+		{schema.SONiC, func(_ *schema.Fabric, d *schema.Device) { d.Ports[0].QoS.Trust = set(schema.TrustNone) }, "trust none"},
+		{schema.NvidiaMLNX, func(_ *schema.Fabric, d *schema.Device) { d.Ports[0].QoS.Queues[0].Weight = set(40) }, "ETS weights summing to 90%"},
+		{schema.NvidiaMLNX, func(_ *schema.Fabric, d *schema.Device) { d.Ports[0].QoS.Trust = set(schema.TrustBoth) }, "trust both"},
+		{schema.LinuxDCB, func(_ *schema.Fabric, d *schema.Device) { d.RDMA = &schema.RDMA{ECN: set(true)} }, "rdma ecn"},
+		{schema.AristaEOS, func(f *schema.Fabric, d *schema.Device) {
+			a := *acl
+			r := *acl.Rules[0]
+			r.Police = set(int64(10e9))
+			a.Rules = []*schema.ACLRule{&r}
+			d.Ports[0].ACLIn = []*schema.ACL{&a}
+		}, "police 10G"},
+	}
+	r := newTestRenderer(t)
+	for _, tc := range tests {
+		t.Run(string(tc.platform)+"/"+tc.value, func(t *testing.T) {
+			f, d := tinyFabric(tc.platform, portName(tc.platform))
+			tc.mutate(f, d)
+			_, err := r.Render(f, d)
+			var ue *UnsupportedError
+			if !errors.As(err, &ue) {
+				t.Fatalf("want an UnsupportedError, got %v", err)
+			}
+			msg := err.Error()
+			for _, want := range []string{"dut", string(tc.platform), tc.value} {
+				if !strings.Contains(msg, want) {
+					t.Errorf("error %q does not mention %q", msg, want)
+				}
+			}
+		})
+	}
+}
+
+// TestPortsMustAgree: platforms with device-wide maps reject ports that
+// disagree, naming both ports.
+func TestPortsMustAgree(t *testing.T) {
+	r := newTestRenderer(t)
+	for _, p := range []schema.Platform{schema.AristaEOS, schema.CiscoNXOS, schema.SONiC, schema.NvidiaCumulus, schema.JuniperJunos} {
+		f, d := tinyFabric(p, portName(p))
+		other := *d.Ports[0].QoS
+		other.DSCP[26] = set(0)
+		d.Ports = append(d.Ports, &schema.Port{Name: portName(p) + "9", Device: d, QoS: &other})
+		f.Reindex()
+		_, err := r.Render(f, d)
+		if err == nil || !strings.Contains(err.Error(), "DSCP 26") {
+			t.Errorf("%s: want an error about DSCP 26, got %v", p, err)
+		}
+	}
+}
+
+// TestTemplateOverride: --templates DIR replaces one platform's set and
+// leaves the others embedded; a broken override is reported.
+func TestTemplateOverride(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "arista_eos"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tmpl := `{{range .Ports}}port {{.Name}} mtu {{.MTU}} pfc {{.PFCVector}}
+{{end}}`
+	if err := os.WriteFile(filepath.Join(dir, "arista_eos", "device.tmpl"), []byte(tmpl), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := NewRenderer(Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, d := tinyFabric(schema.AristaEOS, "Ethernet1")
+	o, err := r.Render(f, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := string(o.Text), "port Ethernet1 mtu 9216 pfc 0,0,0,1,0,0,0,0\n"; got != want {
+		t.Errorf("override render = %q, want %q", got, want)
+	}
+	if r.Source(schema.SONiC) != "embedded" || r.Source(schema.AristaEOS) != filepath.Join(dir, "arista_eos") {
+		t.Errorf("sources: sonic %q, eos %q", r.Source(schema.SONiC), r.Source(schema.AristaEOS))
+	}
+	bad := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(bad, "sonic"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(bad, "sonic", "other.tmpl"), []byte("{{.Device}}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := NewRenderer(Options{Dir: bad}); err == nil || !strings.Contains(err.Error(), "device.tmpl") {
+		t.Errorf("override without device.tmpl: got %v, want an error naming device.tmpl", err)
+	}
+	if err := os.WriteFile(filepath.Join(bad, "sonic", "device.tmpl"), []byte("{{.NoSuchField}}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err = NewRenderer(Options{Dir: bad})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, d = tinyFabric(schema.SONiC, "Ethernet0")
+	if _, err := r.Render(f, d); err == nil || !strings.Contains(err.Error(), "NoSuchField") {
+		t.Errorf("template using a missing field: got %v", err)
+	}
+}
+
