@@ -48,7 +48,7 @@ var yangTables = map[string]yangTable{
 var (
 	typedefRe = regexp.MustCompile(`typedef\s+([A-Za-z0-9_-]+)\s*\{`)
 	leafRe    = regexp.MustCompile(`leaf\s+([A-Za-z0-9_]+)\s*\{`)
-	typeRe = regexp.MustCompile(`\btype\s+([A-Za-z0-9_:-]+)`)
+	typeRe    = regexp.MustCompile(`\btype\s+([A-Za-z0-9_:-]+)`)
 )
 
 // leafKinds reads a YANG module and returns, per leaf name, how its value

@@ -203,4 +203,3 @@ func TestTemplateOverride(t *testing.T) {
 		t.Errorf("template using a missing field: got %v", err)
 	}
 }
-
