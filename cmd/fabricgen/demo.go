@@ -104,7 +104,7 @@ directory is written.`,
 			defer l.Close()
 			fmt.Fprintf(w, "Lab: %d emulated devices on 127.0.0.1 (known_hosts and inventory in a temporary directory).\n", len(specs))
 
-			pf := pushFlags{vf: vf, parallelism: parallelism, timeout: 30 * time.Second, inventory: inv, knownHosts: []string{l.KnownHostsPath()}}
+			pf := pushFlags{vf: vf, parallelism: parallelism, timeout: 30 * time.Second, inventory: inv, knownHosts: []string{l.KnownHostsPath()}, skipUnrenderable: true}
 			opts, err := pf.options(cmd, &ds)
 			if err != nil {
 				return withCode(exitFailed, err)
@@ -112,6 +112,16 @@ directory is written.`,
 			run, err := prepareFabric(cmd.Context(), f, &pf)
 			if err != nil {
 				return err
+			}
+
+			if len(run.unrendered) > 0 {
+				fmt.Fprintf(w, "Left out: %d device(s) whose config cannot be rendered (fabricgen plan would stop here):\n", len(run.unrendered))
+				for _, e := range run.unrendered {
+					fmt.Fprintf(w, "  %s\n", e)
+				}
+			}
+			if len(run.inputs) == 0 {
+				return withCode(exitFailed, fmt.Errorf("no device of %s can be rendered", dir))
 			}
 
 			step(2, "fabricgen plan")

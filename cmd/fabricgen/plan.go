@@ -33,6 +33,9 @@ type pushFlags struct {
 	timeout     time.Duration
 	inventory   string
 	templates   string
+	// skipUnrenderable leaves out devices whose config cannot be rendered
+	// instead of failing (the demo's choice; plan and apply fail).
+	skipUnrenderable bool
 }
 
 func (pf *pushFlags) register(cmd *cobra.Command) {
@@ -105,6 +108,8 @@ type planRun struct {
 	f       *schema.Fabric
 	inputs  []push.Input
 	skipped []string
+	// unrendered holds the render errors of devices left out (demo only).
+	unrendered []string
 }
 
 // prepare loads, lints (error findings block) and renders the fabric's
@@ -156,11 +161,22 @@ func prepareFabric(ctx context.Context, f *schema.Fabric, pf *pushFlags) (*planR
 		pushable = append(pushable, d)
 	}
 	outs, err := r.RenderAll(ctx, f, pushable)
-	if err != nil {
+	if err == nil {
+		for i, o := range outs {
+			run.inputs = append(run.inputs, push.Input{Device: pushable[i], Rendered: o.Text})
+		}
+		return run, nil
+	}
+	if !pf.skipUnrenderable {
 		return nil, withCode(exitFailed, fmt.Errorf("render: %w", err))
 	}
-	for i, o := range outs {
-		run.inputs = append(run.inputs, push.Input{Device: pushable[i], Rendered: o.Text})
+	for _, d := range pushable {
+		o, err := r.Render(f, d)
+		if err != nil {
+			run.unrendered = append(run.unrendered, err.Error())
+			continue
+		}
+		run.inputs = append(run.inputs, push.Input{Device: d, Rendered: o.Text})
 	}
 	return run, nil
 }
