@@ -20,6 +20,11 @@ type junos struct {
 	// history[0] is the active configuration, history[n] rollback n.
 	history []*junosCommit
 	confirm *junosConfirm
+	// shared is the shared candidate of plain `configure` sessions (nil:
+	// none yet); its uncommitted changes outlive the sessions.
+	shared *pathTree
+	// lock is the session holding `configure exclusive`, or nil.
+	lock *junosCLI
 }
 
 type junosCommit struct {
@@ -339,6 +344,7 @@ type junosCLI struct {
 	user  string
 	cand  *pathTree // nil in operational mode
 	base  *pathTree
+	mode  string // private, exclusive or shared
 	edit  []string
 	load  bool // reading `load set terminal` input
 	loadN int
@@ -364,9 +370,23 @@ func (c *junosCLI) prompt() string {
 	return "\n" + edit + "\n" + p + "# "
 }
 
-// disconnect discards a private candidate, as Junos does when a private
-// configuration session ends.
-func (c *junosCLI) disconnect() { c.cand = nil }
+// disconnect discards a private or exclusive candidate and releases the
+// lock, as Junos does when such a configuration session ends; changes to
+// the shared candidate stay.
+func (c *junosCLI) disconnect() { c.leave() }
+
+func (c *junosCLI) leave() {
+	if c.j.lock == c {
+		c.j.lock = nil
+	}
+	c.cand, c.base, c.mode, c.edit = nil, nil, "", nil
+}
+
+// sharedModified reports whether the shared candidate holds uncommitted
+// changes.
+func (j *junos) sharedModified() bool {
+	return j.shared != nil && junosText(j.shared) != junosText(j.active)
+}
 
 func (c *junosCLI) reject(line string) reply {
 	if strings.HasPrefix(line, "commit") {
@@ -418,13 +438,33 @@ func (c *junosCLI) op(line string) reply {
 		return reply{out: fmt.Sprintf("Screen width set to %d\n", n)}
 	case cmd == "set cli complete-on-space off":
 		return reply{out: "Disabling complete-on-space\n"}
-	case cmd == "configure" || cmd == "configure private" || cmd == "configure exclusive":
-		c.cand, c.base, c.edit = j.active.clone(), j.active.clone(), nil
+	case cmd == "configure":
+		if j.shared == nil {
+			j.shared = j.active.clone()
+		}
+		c.cand, c.base, c.mode, c.edit = j.shared, nil, "shared", nil
 		out := "Entering configuration mode\n"
-		if cmd == "configure private" {
-			out = "warning: uncommitted changes will be discarded on exit\n" + out
+		if j.lock != nil {
+			out += "Users currently editing the configuration:\n  " + j.lock.user + " (exclusive)\n"
+		}
+		if j.sharedModified() {
+			out += "The configuration has been changed but not committed\n"
 		}
 		return reply{out: out}
+	case cmd == "configure private" || cmd == "configure exclusive":
+		if j.lock != nil {
+			return reply{out: "error: configuration database locked by:\n  " + j.lock.user + " terminal pts/0 (pid 4242) on since " +
+				j.history[0].when.UTC().Format("2006-01-02 15:04:05 MST") + "\n      exclusive [edit]\n", status: 1}
+		}
+		if j.sharedModified() {
+			return reply{out: "error: shared configuration database modified\nProblem in configuration: uncommitted changes in the shared candidate; commit or roll them back first\n", status: 1}
+		}
+		c.cand, c.base, c.edit = j.active.clone(), j.active.clone(), nil
+		c.mode = strings.TrimPrefix(cmd, "configure ")
+		if c.mode == "exclusive" {
+			j.lock = c
+		}
+		return reply{out: "warning: uncommitted changes will be discarded on exit\nEntering configuration mode\n"}
 	case cmd == "show configuration":
 		return c.filter(j.running(), filters)
 	case len(f) > 2 && f[0] == "show" && f[1] == "configuration":
@@ -504,10 +544,10 @@ func (c *junosCLI) config(line string) reply {
 			return reply{}
 		}
 		out := "Exiting configuration mode\n"
-		if junosText(c.cand) != junosText(c.base) {
+		if c.mode != "shared" && junosText(c.cand) != junosText(c.base) {
 			out = "warning: uncommitted changes will be discarded on exit\n" + out
 		}
-		c.cand = nil
+		c.leave()
 		return reply{out: out}
 	case cmd == "top":
 		c.edit = nil
@@ -520,14 +560,28 @@ func (c *junosCLI) config(line string) reply {
 	case f[0] == "edit" && len(f) > 1:
 		c.edit = append(c.edit, f[1:]...)
 		return reply{}
+	case cmd == "update" && c.mode == "private":
+		fresh := j.active.clone()
+		fresh.mergeChanges(c.base, c.cand)
+		c.cand, c.base = fresh, j.active.clone()
+		return reply{}
 	case cmd == "show" && len(filters) == 1 && filters[0] == "compare":
 		return reply{out: junosCompare(j.active, c.cand)}
 	case cmd == "show":
 		return c.filter(junosText(c.cand), filters)
 	case cmd == "commit check":
+		// commit check also confirms a pending commit confirmed.
+		if j.confirm != nil {
+			j.confirm.cancel()
+			j.confirm = nil
+		}
 		return reply{out: "configuration check succeeds\n"}
 	case cmd == "commit" || cmd == "commit and-quit" || strings.HasPrefix(cmd, "commit comment "):
 		return c.commitCmd(0, cmd == "commit and-quit")
+	case (cmd == "commit confirmed" || (len(f) == 3 && f[0] == "commit" && f[1] == "confirmed")) && c.mode == "private":
+		// Junos OS CLI User Guide, "Using the configure private Command":
+		// commit confirmed cannot be issued in configure private mode.
+		return reply{out: "error: 'commit confirmed' is not supported in configure private mode; use configure exclusive\n", status: 1, config: true}
 	case len(f) == 3 && f[0] == "commit" && f[1] == "confirmed":
 		n, err := strconv.Atoi(f[2])
 		if err != nil || n < 1 || n > 65535 {
@@ -548,7 +602,11 @@ func (c *junosCLI) config(line string) reply {
 		if n >= len(j.history) {
 			return reply{out: fmt.Sprintf("error: Cannot find rollback file: rollback %d\n", n), status: 1}
 		}
-		c.cand = j.history[n].tree.clone()
+		rolled := j.history[n].tree.clone()
+		if c.mode == "shared" {
+			j.shared = rolled
+		}
+		c.cand = rolled
 		return reply{out: "load complete\n", config: true}
 	case cmd == "load set terminal":
 		c.load, c.loadN, c.errs = true, 0, 0
@@ -608,13 +666,24 @@ func (c *junosCLI) loadLine(raw string) reply {
 // candidate's semantics). minutes > 0 makes it a `commit confirmed`.
 func (c *junosCLI) commitCmd(minutes int, quit bool) reply {
 	j := c.j
+	if j.lock != nil && j.lock != c {
+		return reply{out: "error: configuration database locked by:\n  " + j.lock.user + " (exclusive)\nerror: configuration check-out failed\n", status: 1, config: true}
+	}
+	if c.mode == "private" && j.sharedModified() {
+		return reply{out: "error: shared configuration database modified\nerror: configuration check-out failed\n", status: 1, config: true}
+	}
 	if j.confirm != nil {
 		// Any commit confirms a pending commit confirmed.
 		j.confirm.cancel()
 		j.confirm = nil
 	}
-	merged := j.active.clone()
-	merged.mergeChanges(c.base, c.cand)
+	merged := c.cand.clone()
+	if c.mode == "private" {
+		// A private candidate's changes are merged into the configuration
+		// committed meanwhile.
+		merged = j.active.clone()
+		merged.mergeChanges(c.base, c.cand)
+	}
 	changed := junosText(merged) != junosText(j.active)
 	if changed || minutes > 0 {
 		how := "cli"
@@ -624,6 +693,9 @@ func (c *junosCLI) commitCmd(minutes int, quit bool) reply {
 		j.commit(merged, c.user, how)
 	}
 	c.cand, c.base = merged.clone(), merged.clone()
+	if c.mode == "shared" {
+		j.shared = c.cand
+	}
 	out := "commit complete\n"
 	if minutes > 0 {
 		out = fmt.Sprintf("configuration check succeeds\ncommit confirmed will be automatically rolled back in %d minutes unless confirmed\ncommit complete\n\n# commit confirmed will be rolled back in %d minutes\n", minutes, minutes)
@@ -635,7 +707,7 @@ func (c *junosCLI) commitCmd(minutes int, quit bool) reply {
 		})
 	}
 	if quit {
-		c.cand = nil
+		c.leave()
 		out += "Exiting configuration mode\n"
 	}
 	return reply{out: out, config: true}

@@ -12,15 +12,20 @@ import (
 func TestJunosCommitFlows(t *testing.T) {
 	cases := []struct {
 		name    string
+		enter   string
 		finish  []string
-		expire  bool
 		applied bool
+		errText string
 	}{
-		{"commit", []string{"commit"}, false, true},
-		{"confirmed then commit", []string{"commit confirmed 5", "commit"}, false, true},
-		{"confirmed expires", []string{"commit confirmed 5"}, true, false},
-		{"exit discards", []string{"exit"}, false, false},
-		{"rollback 0 discards", []string{"rollback 0", "commit"}, false, false},
+		{"commit", "configure private", []string{"commit"}, true, ""},
+		{"confirmed then commit", "configure exclusive", []string{"commit confirmed 5", "commit"}, true, ""},
+		{"confirmed then commit check", "configure exclusive", []string{"commit confirmed 5", "commit check"}, true, ""},
+		{"confirmed expires", "configure exclusive", []string{"commit confirmed 5"}, false, ""},
+		{"confirmed refused in private", "configure private", []string{"commit confirmed 5"}, false, "not supported in configure private mode"},
+		{"exit discards", "configure private", []string{"exit"}, false, ""},
+		{"exclusive exit discards", "configure exclusive", []string{"exit"}, false, ""},
+		{"rollback 0 discards", "configure", []string{"rollback 0", "commit"}, false, ""},
+		{"shared commit", "configure", []string{"commit"}, true, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -28,7 +33,7 @@ func TestJunosCommitFlows(t *testing.T) {
 			dev := l.Device("spine1")
 			before := dev.RunningConfig()
 			sh := openShell(t, l, "spine1", `admin@spine1[>#] $`)
-			sh.run("configure private")
+			sh.run(c.enter)
 			sh.run("set interfaces et-0/0/1 mtu 9216")
 			sh.run("set class-of-service forwarding-classes class NO-LOSS queue-num 3 no-loss")
 			cmp := sh.run("show | compare")
@@ -37,12 +42,15 @@ func TestJunosCommitFlows(t *testing.T) {
 					t.Errorf("show | compare lacks %q:\n%s", want, cmp)
 				}
 			}
+			var out string
 			for _, cmd := range c.finish {
-				sh.run(cmd)
+				out += sh.run(cmd)
 			}
-			if c.expire {
-				dev.ExpireTimers()
+			if c.errText != "" && !strings.Contains(out, c.errText) {
+				t.Errorf("output %q lacks %q", out, c.errText)
 			}
+			// Expiring the timers must not undo a confirmed commit.
+			dev.ExpireTimers()
 			got := strings.Contains(dev.RunningConfig(), "mtu 9216;")
 			if got != c.applied {
 				t.Fatalf("applied = %v, want %v:\n%s", got, c.applied, dev.RunningConfig())
@@ -105,5 +113,26 @@ func TestJunosScrapli(t *testing.T) {
 	mr, _ = d.SendConfigs([]string{"set nonsense here"}, opoptions.WithPrivilegeLevel("configuration-private"))
 	if mr.Failed == nil {
 		t.Error("scrapligo did not flag the syntax error")
+	}
+}
+
+func TestJunosLocksAndSharedCandidate(t *testing.T) {
+	l := startLab(t, DeviceSpec{Name: "spine1", Platform: schema.JuniperJunos})
+	a := openShell(t, l, "spine1", `admin@spine1[>#] $`)
+	b := openShell(t, l, "spine1", `admin@spine1[>#] $`)
+	a.run("configure exclusive")
+	if out := b.run("configure private"); !strings.Contains(out, "configuration database locked") {
+		t.Errorf("second exclusive/private entry: %q", out)
+	}
+	a.run("exit")
+	b.run("configure")
+	b.run("set interfaces et-0/0/3 mtu 9000")
+	b.run("exit")
+	if out := a.run("configure private"); !strings.Contains(out, "shared configuration database modified") {
+		t.Errorf("private with a modified shared candidate: %q", out)
+	}
+	a.run("configure")
+	if out := a.run("show | compare"); !strings.Contains(out, "+   mtu 9000;") {
+		t.Errorf("shared candidate lost its change: %q", out)
 	}
 }
