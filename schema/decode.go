@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -19,6 +20,31 @@ type decoder struct {
 	mu    sync.Mutex
 	diags Diagnostics
 	seen  map[string]bool
+	// invariant caches the values of expressions that cannot differ between
+	// for_each/count instances (they refer to nothing but var, local and
+	// block references), so a block expanded 65,536 times evaluates its
+	// constant attributes once.
+	invariant sync.Map // hclsyntax.Expression → cachedValue
+}
+
+// cachedValue is an evaluated invariant expression; ok=false means its
+// evaluation failed or was null (the diagnostics were recorded then).
+type cachedValue struct {
+	v  cty.Value
+	ok bool
+}
+
+// instanceInvariant reports whether expr's value is the same in every
+// instance of its block.
+func instanceInvariant(expr hclsyntax.Expression) bool {
+	for _, tr := range expr.Variables() {
+		switch root := tr.RootName(); {
+		case root == "var" || root == "local" || isRefKind(root):
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 func newDecoder() *decoder { return &decoder{seen: map[string]bool{}} }
@@ -79,6 +105,22 @@ func convRange(r hcl.Range) Range {
 // eval evaluates an attribute. ok is false on error, on an unknown value,
 // and on null (an attribute set to null counts as unset).
 func (d *decoder) eval(attr *hcl.Attribute, ctx *hcl.EvalContext) (cty.Value, bool) {
+	native, isNative := attr.Expr.(hclsyntax.Expression)
+	if !isNative {
+		return d.evalUncached(attr, ctx)
+	}
+	if cv, hit := d.invariant.Load(native); hit {
+		c := cv.(cachedValue)
+		return c.v, c.ok
+	}
+	v, ok := d.evalUncached(attr, ctx)
+	if instanceInvariant(native) {
+		d.invariant.Store(native, cachedValue{v, ok})
+	}
+	return v, ok
+}
+
+func (d *decoder) evalUncached(attr *hcl.Attribute, ctx *hcl.EvalContext) (cty.Value, bool) {
 	v, ds := attr.Expr.Value(ctx)
 	d.addHCL(ds)
 	if ds.HasErrors() {

@@ -59,6 +59,9 @@ func exampleCases() []exampleCase {
 		{dir: "clos-400g", devices: 38, ports: 80, link: 40, check: checkClos400G},
 		scaleCase(4, 8, 4),
 		scaleCase(2, 3, 5),
+		// More leaves than go-cty's range() returns by default (1,024): the
+		// full-size fabric has 2,048.
+		scaleCase(1, 1100, 0),
 	}
 }
 

@@ -27,7 +27,7 @@ func Functions() map[string]function.Function {
 		"keys": stdlib.KeysFunc, "length": stdlib.LengthFunc, "log": stdlib.LogFunc,
 		"lookup": stdlib.LookupFunc, "lower": stdlib.LowerFunc, "max": stdlib.MaxFunc,
 		"merge": stdlib.MergeFunc, "min": stdlib.MinFunc, "parseint": stdlib.ParseIntFunc,
-		"pow": stdlib.PowFunc, "range": stdlib.RangeFunc, "regex": stdlib.RegexFunc,
+		"pow": stdlib.PowFunc, "range": rangeFunc, "regex": stdlib.RegexFunc,
 		"regexall": stdlib.RegexAllFunc, "replace": stdlib.ReplaceFunc, "reverse": stdlib.ReverseListFunc,
 		"setintersection": stdlib.SetIntersectionFunc, "setproduct": stdlib.SetProductFunc,
 		"setsubtract": stdlib.SetSubtractFunc, "setunion": stdlib.SetUnionFunc,
@@ -155,3 +155,49 @@ func addToAddr(a netip.Addr, n *big.Int) (netip.Addr, error) {
 	r, _ := netip.AddrFromSlice(out)
 	return r, nil
 }
+
+// maxRange bounds range(): go-cty's own stops at 1,024 values, too few for
+// a 2,048-leaf fabric; this one allows a million.
+const maxRange = 1 << 20
+
+// rangeFunc is range([start,] limit[, step]) with numbers, like go-cty's
+// but with a larger cap.
+var rangeFunc = function.New(&function.Spec{
+	VarParam: &function.Parameter{Name: "params", Type: cty.Number},
+	Type:     function.StaticReturnType(cty.List(cty.Number)),
+	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+		var start, end, step int64 = 0, 0, 1
+		ints := make([]int64, len(args))
+		for i, a := range args {
+			bf := a.AsBigFloat()
+			if !bf.IsInt() {
+				return cty.NilVal, function.NewArgErrorf(i, "range arguments must be whole numbers")
+			}
+			ints[i], _ = bf.Int64()
+		}
+		switch len(ints) {
+		case 1:
+			end = ints[0]
+		case 2:
+			start, end = ints[0], ints[1]
+		case 3:
+			start, end, step = ints[0], ints[1], ints[2]
+		default:
+			return cty.NilVal, fmt.Errorf("range takes one, two or three arguments")
+		}
+		if step == 0 {
+			return cty.NilVal, fmt.Errorf("range step must not be zero")
+		}
+		if (end-start)/step > maxRange {
+			return cty.NilVal, fmt.Errorf("range would produce more than %d values", maxRange)
+		}
+		var vals []cty.Value
+		for i := start; (step > 0 && i < end) || (step < 0 && i > end); i += step {
+			vals = append(vals, cty.NumberIntVal(i))
+		}
+		if len(vals) == 0 {
+			return cty.ListValEmpty(cty.Number), nil
+		}
+		return cty.ListVal(vals), nil
+	},
+})

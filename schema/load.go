@@ -101,6 +101,9 @@ func Load(dir string, opts Options) (*Fabric, Diagnostics) {
 		fmt.Fprintf(h, "%s\x00%d\x00", filepath.Base(path), len(src))
 		h.Write(src)
 		f.Files[path] = src
+		if !d.checkNesting(src, path) {
+			continue
+		}
 		var file *hcl.File
 		var ds hcl.Diagnostics
 		if strings.HasSuffix(path, JSONSuffix) {

@@ -72,6 +72,9 @@ func commandConstructors() []func(*streams) *cobra.Command {
 	return []func(*streams) *cobra.Command{
 
 		newValidateCommand,
+		newLintCommand,
+		newExplainCommand,
+		newFmtCommand,
 		newPlanCommand,
 		newApplyCommand,
 		newLabCommand,

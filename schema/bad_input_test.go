@@ -1,0 +1,547 @@
+package schema_test
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/fabricgen/fabricgen/schema"
+)
+
+// baseFile holds badBase; it sorts before bad.fab.hcl, so the loader reads
+// the base first and reports conflicts (duplicates, a port used twice) in
+// the bad file.
+const baseFile = "a-base.fab.hcl"
+
+// badBase is a small valid fabric. Most bad inputs are a second file,
+// bad.fab.hcl, loaded next to it, so line numbers in the table are lines of
+// that file alone.
+const badBase = `fabric "lab" {
+  qos_policy = qos_policy.lossless
+}
+
+ecn_profile "roce" {
+  min_threshold = "150KB"
+  max_threshold = "1500KB"
+}
+
+pfc_watchdog "standard" {
+  detection   = "200ms"
+  restoration = "200ms"
+}
+
+traffic_class "roce" {
+  role     = "roce"
+  dscp     = [26]
+  priority = 3
+  lossless = true
+  ecn      = ecn_profile.roce
+  weight   = 50
+}
+
+traffic_class "cnp" {
+  role      = "cnp"
+  dscp      = [48]
+  priority  = 6
+  scheduler = "strict"
+}
+
+qos_policy "lossless" {
+  trust        = "dscp"
+  classes      = [traffic_class.roce, traffic_class.cnp]
+  pfc_watchdog = pfc_watchdog.standard
+  mtu          = 9216
+}
+
+acl "roce-mark" {
+  rule {
+    action   = "permit"
+    protocol = "udp"
+    dst_port = 4791
+    set_dscp = 26
+  }
+}
+
+device "leaf1" {
+  kind     = "leaf"
+  platform = "arista_eos"
+  port "Ethernet1" { speed = "100G" }
+  port "Ethernet2" { speed = "100G" }
+}
+
+device "nic1" {
+  kind     = "nic"
+  platform = "nvidia_mlnx"
+  port "eth0" { speed = "100G" }
+}
+
+link "host1" {
+  a = "nic1:eth0"
+  b = "leaf1:Ethernet1"
+}
+`
+
+// badCase is one broken input and the diagnostic it must produce.
+type badCase struct {
+	name string
+	// bad is the content of bad.fab.hcl, loaded next to badBase.
+	bad string
+	// noBase loads bad (if any) without badBase.
+	noBase bool
+	// files are extra files (name → content) written into the directory.
+	files map[string]string
+	// setup writes inputs that are too large or too odd for a literal.
+	setup func(t *testing.T, dir string)
+	// dir replaces the fabric directory (relative to the temp dir).
+	dir  string
+	vars map[string]string
+	env  map[string]string
+	// summary is a substring of the expected error's summary, detail an
+	// optional substring of its detail.
+	summary, detail string
+	// file and line locate the diagnostic's subject; file "" means bad.fab.hcl,
+	// line 0 with noSubject means the diagnostic has no source range.
+	file      string
+	line      int
+	noSubject bool
+	// isolate runs the case in a child process, so that a loader crash the
+	// runtime cannot recover from (a stack overflow) fails this case only.
+	isolate bool
+}
+
+func badCases() []badCase {
+	return []badCase{
+		// Syntax.
+		{name: "unclosed block", bad: "device \"x\" {\n  kind = \"leaf\"\n",
+			summary: "Unclosed configuration block", line: 1},
+		{name: "attribute without equals", bad: "traffic_class \"x\" {\n  priority 3\n}\n",
+			summary: "Argument or block definition required", line: 2},
+		{name: "unterminated string", bad: "fabric \"x\" {\n  description = \"abc\n}\n", noBase: true,
+			summary: "Unterminated template string", line: 2},
+		{name: "invalid character", bad: "traffic_class \"x\" {\n  priority = 3 @\n}\n",
+			summary: "Invalid character", line: 2},
+		{name: "missing value", bad: "traffic_class \"x\" {\n  priority =\n}\n",
+			summary: "Invalid expression", line: 2},
+		{name: "json syntax error", files: map[string]string{"extra.fab.json": "{\n  \"traffic_class\": {\n    \"x\": {\"priority\": 3,}\n  }\n}\n"},
+			summary: "Trailing comma in object", file: "extra.fab.json", line: 3},
+		{name: "json wrong type", files: map[string]string{"extra.fab.json": "{\"traffic_class\": {\n  \"x\": {\"priority\": \"high\"}\n}}\n"},
+			summary: "Incorrect attribute type", file: "extra.fab.json", line: 2},
+		{name: "json unknown attribute", files: map[string]string{"extra.fab.json": "{\"traffic_class\": {\"x\": {\n  \"priority\": 1,\n  \"colour\": \"red\"\n}}}\n"},
+			summary: "Extraneous JSON object property", detail: "colour", file: "extra.fab.json", line: 3},
+		{name: "unknown block type", bad: "widget \"x\" {\n}\n",
+			summary: "Unsupported block type", line: 1},
+		{name: "unknown attribute", bad: "traffic_class \"x\" {\n  priority = 1\n  colour   = \"red\"\n}\n",
+			summary: "Unsupported argument", line: 3},
+		{name: "missing required attribute", bad: "\ntraffic_class \"x\" {\n  dscp = [10]\n}\n",
+			summary: "Missing required argument", line: 2},
+
+		// Wrong types.
+		{name: "priority is a string", bad: "traffic_class \"x\" {\n  priority = \"high\"\n}\n",
+			summary: "Incorrect attribute type", detail: "priority", line: 2},
+		{name: "lossless is a string", bad: "traffic_class \"x\" {\n  priority = 1\n  lossless = \"yes\"\n}\n",
+			summary: "Incorrect attribute type", detail: "true or false", line: 3},
+		{name: "dscp is a map", bad: "traffic_class \"x\" {\n  priority = 1\n  dscp     = { a = 1 }\n}\n",
+			summary: "Incorrect attribute type", line: 3},
+		{name: "priority is fractional", bad: "traffic_class \"x\" {\n  priority = 2.5\n}\n",
+			summary: "Invalid value", detail: "whole number", line: 2},
+		{name: "dscp_map is a list", bad: "qos_policy \"x\" {\n  dscp_map = [26, 3]\n}\n",
+			summary: "Incorrect attribute type", line: 2},
+
+		// Out of range.
+		{name: "dscp 64", bad: "traffic_class \"x\" {\n  priority = 1\n  dscp     = [10, 64]\n}\n",
+			summary: "Value out of range", detail: "between 0 and 63", line: 3},
+		{name: "dscp negative", bad: "traffic_class \"x\" {\n  priority = 1\n  dscp     = -1\n}\n",
+			summary: "Value out of range", line: 3},
+		{name: "priority 8", bad: "traffic_class \"x\" {\n  priority = 8\n}\n",
+			summary: "Value out of range", detail: "between 0 and 7", line: 2},
+		{name: "queue 9", bad: "traffic_class \"x\" {\n  priority = 1\n  queue    = 9\n}\n",
+			summary: "Value out of range", line: 3},
+		{name: "weight 101", bad: "traffic_class \"x\" {\n  priority = 1\n  weight   = 101\n}\n",
+			summary: "Value out of range", detail: "between 0 and 100", line: 3},
+		{name: "probability 101", bad: "ecn_profile \"x\" {\n  min_threshold   = \"1KB\"\n  max_threshold   = \"2KB\"\n  max_probability = 101\n}\n",
+			summary: "Value out of range", detail: "between 0 and 100", line: 4},
+		{name: "policy mtu 67", bad: "qos_policy \"x\" {\n  mtu = 67\n}\n",
+			summary: "Value out of range", detail: "between 68 and 9216", line: 2},
+		{name: "port mtu 9217", bad: "device \"x\" {\n  kind     = \"leaf\"\n  platform = \"sonic\"\n  port \"Ethernet0\" {\n    mtu = 9217\n  }\n}\n",
+			summary: "Value out of range", detail: "between 68 and 9216", line: 5},
+		{name: "pfc priority 8", bad: "qos_policy \"x\" {\n  pfc_priorities = [3, 8]\n}\n",
+			summary: "Value out of range", line: 2},
+		{name: "dscp_map key 64", bad: "qos_policy \"x\" {\n  dscp_map = { \"64\" = 3 }\n}\n",
+			summary: "Invalid map key", line: 2},
+		{name: "tos 256", bad: "device \"x\" {\n  kind     = \"nic\"\n  platform = \"linux_dcb\"\n  rdma {\n    tos = 256\n  }\n}\n",
+			summary: "Value out of range", line: 5},
+		{name: "set_dscp 64", bad: "acl \"x\" {\n  rule {\n    action   = \"permit\"\n    set_dscp = 64\n  }\n}\n",
+			summary: "Value out of range", line: 4},
+		{name: "dynamic threshold 8", bad: "qos_policy \"x\" {\n  buffer {\n    dynamic_threshold = 8\n  }\n}\n",
+			summary: "Value out of range", line: 3},
+		{name: "queue label 8", bad: "qos_policy \"x\" {\n  queue \"8\" {\n    weight = 10\n  }\n}\n",
+			summary: "Invalid queue number", line: 2},
+		{name: "rdma path mtu 4000", bad: "device \"x\" {\n  kind     = \"nic\"\n  platform = \"linux_dcb\"\n  rdma {\n    path_mtu = 4000\n  }\n}\n",
+			summary: "Invalid RDMA path MTU", line: 5},
+
+		// Units.
+		{name: "size without unit", bad: "ecn_profile \"x\" {\n  min_threshold = 150\n  max_threshold = \"2KB\"\n}\n",
+			summary: "Missing unit", detail: "150KB", line: 2},
+		{name: "size with a wrong unit", bad: "ecn_profile \"x\" {\n  min_threshold = \"1KB\"\n  max_threshold = \"150XB\"\n}\n",
+			summary: `Invalid value for "max_threshold"`, line: 3},
+		{name: "speed without unit", bad: "device \"x\" {\n  kind     = \"leaf\"\n  platform = \"sonic\"\n  port \"Ethernet0\" {\n    speed = \"100\"\n  }\n}\n",
+			summary: `Invalid value for "speed"`, detail: "no unit", line: 5},
+		{name: "duration without unit", bad: "pfc_watchdog \"x\" {\n  detection   = \"200\"\n  restoration = \"200ms\"\n}\n",
+			summary: `Invalid value for "detection"`, detail: "no unit", line: 2},
+		{name: "length in words", bad: "link \"x\" {\n  a            = \"leaf1:Ethernet2\"\n  b            = \"leaf9:Ethernet1\"\n  cable_length = \"3 meters\"\n}\n",
+			summary: `Invalid value for "cable_length"`, line: 4},
+		{name: "negative size", bad: "qos_policy \"x\" {\n  buffer {\n    headroom = \"-5KB\"\n  }\n}\n",
+			summary: `Invalid value for "headroom"`, detail: "negative", line: 3},
+
+		// Enumerations, with suggestions.
+		{name: "unknown platform", bad: "device \"x\" {\n  kind     = \"leaf\"\n  platform = \"arista_eso\"\n}\n",
+			summary: `Invalid value for "platform"`, detail: `Did you mean "arista_eos"?`, line: 3},
+		{name: "unknown kind", bad: "device \"x\" {\n  kind     = \"lef\"\n  platform = \"sonic\"\n}\n",
+			summary: `Invalid value for "kind"`, detail: `Did you mean "leaf"?`, line: 2},
+		{name: "host platform on a switch", bad: "device \"x\" {\n  kind     = \"spine\"\n  platform = \"nvidia_mlnx\"\n}\n",
+			summary: "Platform does not fit the kind", line: 3},
+		{name: "unknown trust", bad: "qos_policy \"x\" {\n  trust = \"dscpp\"\n}\n",
+			summary: `Invalid value for "trust"`, detail: `Did you mean "dscp"?`, line: 2},
+		{name: "unknown scheduler", bad: "traffic_class \"x\" {\n  priority  = 1\n  scheduler = \"wrr\"\n}\n",
+			summary: `Invalid value for "scheduler"`, line: 3},
+		{name: "unknown acl action", bad: "acl \"x\" {\n  rule {\n    action = \"allow\"\n  }\n}\n",
+			summary: `Invalid value for "action"`, line: 3},
+		{name: "unknown watchdog action", bad: "pfc_watchdog \"x\" {\n  detection   = \"200ms\"\n  restoration = \"200ms\"\n  action      = \"shutdown\"\n}\n",
+			summary: `Invalid value for "action"`, line: 4},
+		{name: "unknown role label", bad: "role \"tor\" {\n  qos_policy = qos_policy.lossless\n}\n",
+			summary: "Unknown role", line: 1},
+
+		// References.
+		{name: "unknown policy reference", bad: "role \"leaf\" {\n  qos_policy = qos_policy.losless\n}\n",
+			summary: "Reference to undeclared qos_policy", detail: `Did you mean "lossless"?`, line: 2},
+		{name: "unknown ecn profile", bad: "traffic_class \"x\" {\n  priority = 1\n  ecn      = ecn_profile.rocee\n}\n",
+			summary: "Reference to undeclared ecn_profile", detail: `Did you mean "roce"?`, line: 3},
+		{name: "wrong kind of reference", bad: "traffic_class \"x\" {\n  priority = 1\n  ecn      = pfc_watchdog.standard\n}\n",
+			summary: "Wrong kind of reference", line: 3},
+		{name: "unknown acl in a port", bad: "device \"x\" {\n  kind     = \"leaf\"\n  platform = \"sonic\"\n  port \"Ethernet0\" {\n    acl_in = [acl.roce-mrk]\n  }\n}\n",
+			summary: "Reference to undeclared acl", detail: `Did you mean "roce-mark"?`, line: 5},
+		{name: "unknown class as a string", bad: "qos_policy \"x\" {\n  classes = [\"roce\", \"cnpp\"]\n}\n",
+			summary: "Reference to undeclared traffic_class", detail: `Did you mean "cnp"?`, line: 2},
+		{name: "unknown gateway", bad: "subnet \"x\" {\n  prefix  = \"10.0.0.0/24\"\n  gateway = \"leaf2\"\n}\n",
+			summary: "Unknown gateway", detail: `Did you mean "leaf1"?`, line: 3},
+		{name: "undeclared variable", bad: "traffic_class \"x\" {\n  priority = var.prio\n}\n",
+			summary: "Unsupported attribute", line: 2},
+		{name: "undeclared local", bad: "locals {\n  a = 1\n  b = local.c\n}\n",
+			summary: "Reference to undeclared local value", line: 3},
+		{name: "cycle in locals", bad: "locals {\n  a = local.b + 1\n  b = local.a + 1\n}\n",
+			summary: "Cycle in local values", line: 2},
+		{name: "each outside for_each", bad: "device \"x\" {\n  kind     = \"leaf\"\n  platform = each.value\n}\n",
+			summary: "Unknown variable", line: 3},
+
+		// Duplicates.
+		{name: "duplicate traffic class", bad: "traffic_class \"roce\" {\n  priority = 3\n}\n",
+			summary: "Duplicate traffic_class", line: 1},
+		{name: "duplicate device", bad: "\ndevice \"leaf1\" {\n  kind     = \"leaf\"\n  platform = \"sonic\"\n}\n",
+			summary: "Duplicate device", line: 2},
+		{name: "duplicate device from for_each", bad: "device \"x\" {\n  for_each = toset([\"a\", \"b\"])\n  name     = \"same\"\n  kind     = \"leaf\"\n  platform = \"sonic\"\n}\n",
+			summary: "Duplicate device", line: 3},
+		{name: "duplicate port", bad: "device \"x\" {\n  kind     = \"leaf\"\n  platform = \"sonic\"\n  port \"Ethernet0\" {}\n  port \"Ethernet0\" {}\n}\n",
+			summary: "Duplicate port", line: 5},
+		{name: "duplicate variable", bad: "variable \"n\" {\n  default = 1\n}\nvariable \"n\" {\n  default = 2\n}\n",
+			summary: "Duplicate variable", line: 4},
+		{name: "duplicate fabric block", bad: "\n\nfabric \"again\" {\n}\n",
+			summary: "Duplicate fabric block", line: 3},
+		{name: "duplicate acl sequence", bad: "acl \"x\" {\n  rule {\n    seq    = 10\n    action = \"permit\"\n  }\n  rule {\n    seq    = 10\n    action = \"deny\"\n  }\n}\n",
+			summary: "Duplicate sequence number", line: 6},
+		{name: "dscp in two classes", bad: "traffic_class \"x\" {\n  priority = 1\n  dscp     = [26]\n}\nqos_policy \"p\" {\n  classes = [traffic_class.roce, traffic_class.x]\n}\n",
+			summary: "DSCP in two classes", line: 6},
+		{name: "missing fabric block", noBase: true, bad: "ecn_profile \"x\" {\n  min_threshold = \"1KB\"\n  max_threshold = \"2KB\"\n}\n",
+			summary: "Missing fabric block", line: 1},
+
+		// Links.
+		{name: "port used by two links", bad: "link \"again\" {\n  a = \"leaf1:Ethernet2\"\n  b = \"nic1:eth0\"\n}\n",
+			summary: "Port used by two links", detail: "host1", line: 3},
+		{name: "link to unknown port", bad: "link \"x\" {\n  a = \"leaf1:Ethernet3\"\n  b = \"nic1:eth0\"\n}\n",
+			summary: "Link to unknown port", detail: `Did you mean "Ethernet1"?`, line: 2},
+		{name: "link to unknown device", bad: "link \"x\" {\n  a = \"leaf1:Ethernet2\"\n  b = \"leaf2:Ethernet1\"\n}\n",
+			summary: "Link to unknown device", detail: `Did you mean "leaf1"?`, line: 3},
+		{name: "link endpoint without port", bad: "link \"x\" {\n  a = \"leaf1\"\n  b = \"nic1:eth0\"\n}\n",
+			summary: "Invalid link endpoint", line: 2},
+		{name: "link to itself", bad: "link \"x\" {\n  a = \"leaf1:Ethernet2\"\n  b = \"leaf1:Ethernet2\"\n}\n",
+			summary: "Link to itself", line: 3},
+
+		// ACLs, addresses and credentials.
+		{name: "port match without protocol", bad: "acl \"x\" {\n  rule {\n    action   = \"permit\"\n    dst_port = 4791\n  }\n}\n",
+			summary: "Port match without protocol", line: 2},
+		{name: "inverted port range", bad: "acl \"x\" {\n  rule {\n    action   = \"permit\"\n    protocol = \"udp\"\n    dst_port = \"5000-4000\"\n  }\n}\n",
+			summary: "Invalid port range", line: 5},
+		{name: "set_dscp on deny", bad: "acl \"x\" {\n  rule {\n    action   = \"deny\"\n    set_dscp = 46\n  }\n}\n",
+			summary: "set_dscp on a deny rule", line: 4},
+		{name: "empty acl", bad: "acl \"x\" {\n}\n",
+			summary: "Empty acl", line: 1},
+		{name: "subnet prefix with host bits", bad: "subnet \"x\" {\n  prefix = \"10.0.1.1/24\"\n}\n",
+			summary: "Invalid prefix", detail: "10.0.1.0/24", line: 2},
+		{name: "port ip without length", bad: "device \"x\" {\n  kind     = \"leaf\"\n  platform = \"sonic\"\n  port \"Ethernet0\" {\n    ip = \"10.0.0.1\"\n  }\n}\n",
+			summary: "Invalid prefix", line: 5},
+		{name: "literal password", bad: "device \"x\" {\n  kind     = \"leaf\"\n  platform = \"sonic\"\n  credentials {\n    username = \"admin\"\n    password = \"hunter2\"\n  }\n}\n",
+			summary: "Literal secret", detail: "password_env", line: 6},
+		{name: "password_env holding a secret", bad: "device \"x\" {\n  kind     = \"leaf\"\n  platform = \"sonic\"\n  credentials {\n    password_env = \"hunter2!\"\n  }\n}\n",
+			summary: "Not an environment variable name", line: 5},
+		{name: "rdma on a switch", bad: "device \"x\" {\n  kind     = \"leaf\"\n  platform = \"sonic\"\n  rdma {\n    tos = 106\n  }\n}\n",
+			summary: "rdma on a switch", line: 4},
+
+		// Expansion.
+		{name: "for_each over a number", bad: "device \"x\" {\n  for_each = 3\n  kind     = \"leaf\"\n  platform = \"sonic\"\n}\n",
+			summary: "Invalid for_each", line: 2},
+		{name: "negative count", bad: "link \"x\" {\n  count = -1\n  a     = \"leaf1:Ethernet2\"\n  b     = \"nic1:eth0\"\n}\n",
+			summary: "Value out of range", line: 2},
+		{name: "for_each and count", bad: "device \"x\" {\n  for_each = toset([\"a\"])\n  count    = 1\n  kind     = \"leaf\"\n  platform = \"sonic\"\n}\n",
+			summary: "Both for_each and count", line: 3},
+		{name: "count without name", bad: "device \"x\" {\n  count    = 2\n  kind     = \"leaf\"\n  platform = \"sonic\"\n}\n",
+			summary: "Missing device name", line: 1},
+		{name: "function error", bad: "device \"x\" {\n  kind     = \"leaf\"\n  platform = \"sonic\"\n  port \"Ethernet0\" {\n    ip = cidrsubnet(\"10.0.0.0/30\", 4, 1)\n  }\n}\n",
+			summary: "Invalid function argument", detail: "cannot add 4 bits", line: 5},
+
+		// Variables.
+		{name: "-var for an undeclared variable", vars: map[string]string{"spinez": "4"},
+			bad:     "variable \"spines\" {\n  type    = number\n  default = 2\n}\n",
+			summary: "Undeclared variable", detail: `Did you mean "spines"?`, file: "-var spinez"},
+		{name: "-var of the wrong type", vars: map[string]string{"spines": "many"},
+			bad:     "variable \"spines\" {\n  type    = number\n  default = 2\n}\n",
+			summary: "Invalid value for variable", file: "-var spines"},
+		{name: "env var of the wrong type", env: map[string]string{"FABRICGEN_VAR_spines": "[1"},
+			bad:     "variable \"spines\" {\n  type    = number\n  default = 2\n}\n",
+			summary: "Invalid value for variable", line: 1},
+		{name: "required variable unset", bad: "variable \"spines\" {\n  type = number\n}\n",
+			summary: "No value for required variable", line: 1},
+		{name: "default of the wrong type", bad: "variable \"spines\" {\n  type    = number\n  default = \"two\"\n}\n",
+			summary: "Invalid default value for variable", line: 3},
+
+		// Files and directories.
+		{name: "empty directory", noBase: true,
+			summary: "No fabric files", noSubject: true},
+		{name: "no .fab.hcl files", noBase: true,
+			files:   map[string]string{"README.md": "# notes\n", "fabric.hcl": "fabric \"x\" {}\n", "main.tf": "resource \"x\" \"y\" {}\n"},
+			summary: "No fabric files", noSubject: true},
+		{name: "missing directory", noBase: true, dir: "does-not-exist",
+			summary: "Cannot read fabric directory", noSubject: true},
+		{name: "binary file", files: map[string]string{"bad.fab.hcl": "fabric \"x\" {\n}\n\x00\x01\x02ELF"},
+			summary: "Binary file", line: 3},
+		{name: "non-UTF-8 file", files: map[string]string{"bad.fab.hcl": "# caf\xe9\ntraffic_class \"x\" {\n  priority = 1\n}\n"},
+			summary: "Invalid UTF-8", line: 1},
+		{name: "50 MB file", setup: writeHugeFile,
+			summary: "File too large", line: 1},
+		{name: "deeply nested parentheses", setup: writeDeepFile("(", ")"), isolate: true,
+			summary: "Nested too deeply", line: 2},
+		{name: "deeply nested lists", setup: writeDeepFile("[", "]"), isolate: true,
+			summary: "Nested too deeply", line: 2},
+		{name: "deeply nested objects", setup: writeDeepFile("{a=", "}"), isolate: true,
+			summary: "Nested too deeply", line: 2},
+		{name: "long chain of unary minus", setup: writeDeepFile("-", ""), isolate: true,
+			summary: "Nested too deeply", line: 2},
+		{name: "long chain of conditionals", setup: writeConditionalChain, isolate: true,
+			summary: "Nested too deeply", line: 2},
+		{name: "deeply nested JSON", setup: writeDeepJSON, isolate: true,
+			summary: "Nested too deeply", file: "bad.fab.json", line: 3},
+		{name: "moderately nested list", bad: "traffic_class \"x\" {\n  priority = " + strings.Repeat("[", 50) + "1" + strings.Repeat("]", 50) + "\n}\n",
+			summary: "Incorrect attribute type", line: 2},
+	}
+}
+
+// writeHugeFile writes a 50 MB intent file: a valid fabric padded with
+// comments, so only its size is wrong.
+func writeHugeFile(t *testing.T, dir string) {
+	var b bytes.Buffer
+	b.Grow(50 << 20)
+	line := "# " + strings.Repeat("x", 97) + "\n"
+	for b.Len() < 50<<20 {
+		b.WriteString(line)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "bad.fab.hcl"), b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// deepLevels nests far enough to exhaust a 1 GB goroutine stack in HCL's
+// recursive-descent parsers (they die near 100,000 levels) while the file
+// stays far below the size limit.
+const deepLevels = 300_000
+
+// writeDeepFile writes an expression nested deepLevels deep on line 2.
+func writeDeepFile(open, close string) func(t *testing.T, dir string) {
+	return func(t *testing.T, dir string) {
+		src := "traffic_class \"x\" {\n  priority = " + strings.Repeat(open, deepLevels) + "1" + strings.Repeat(close, deepLevels) + "\n}\n"
+		writeFile(t, dir, "bad.fab.hcl", src)
+	}
+}
+
+// writeConditionalChain writes "true ? 1 : true ? 1 : … 2" on line 2: each
+// conditional nests its else branch, and 1.2 million of them (13 MB, under
+// the size limit) overflow the parser's stack.
+func writeConditionalChain(t *testing.T, dir string) {
+	src := "traffic_class \"x\" {\n  priority = " + strings.Repeat("true ? 1 : ", 1_200_000) + "2\n}\n"
+	writeFile(t, dir, "bad.fab.hcl", src)
+}
+
+// writeDeepJSON writes a JSON intent file with an array nested deepLevels deep on line 3.
+func writeDeepJSON(t *testing.T, dir string) {
+	src := "{\n  \"traffic_class\": {\"x\": {\n    \"priority\": " + strings.Repeat("[", deepLevels) + "1" + strings.Repeat("]", deepLevels) + "\n  }}\n}\n"
+	writeFile(t, dir, "bad.fab.json", src)
+}
+
+// TestBadBaseIsValid makes sure the table's diagnostics come from the broken
+// part, not from the base fabric.
+func TestBadBaseIsValid(t *testing.T) {
+	dir := t.TempDir()
+	writeFile(t, dir, baseFile, badBase)
+	f, diags := schema.Load(dir, schema.Options{Getenv: func(string) string { return "" }})
+	for _, d := range diags {
+		t.Errorf("%s: %s", d.Severity, d.Error())
+	}
+	if f == nil || len(f.Devices) != 2 || len(f.Links) != 1 {
+		t.Fatalf("base fabric did not load as 2 devices and 1 link: %+v", f)
+	}
+}
+
+// TestBadInput loads each broken input and checks the loader reports the
+// expected error at the expected line, without panicking.
+func TestBadInput(t *testing.T) {
+	cases := badCases()
+	if len(cases) < 40 {
+		t.Fatalf("only %d bad inputs; the table needs at least 40", len(cases))
+	}
+	seen := map[string]bool{}
+	for _, c := range cases {
+		if seen[c.name] {
+			t.Fatalf("duplicate case name %q", c.name)
+		}
+		seen[c.name] = true
+		t.Run(c.name, func(t *testing.T) {
+			if c.isolate && os.Getenv(childCaseEnv) == "" {
+				runIsolated(t, c.name)
+				return
+			}
+			dir := t.TempDir()
+			if !c.noBase {
+				writeFile(t, dir, baseFile, badBase)
+			}
+			if c.bad != "" {
+				writeFile(t, dir, "bad.fab.hcl", c.bad)
+			}
+			for name, content := range c.files {
+				writeFile(t, dir, name, content)
+			}
+			if c.setup != nil {
+				c.setup(t, dir)
+			}
+			if c.dir != "" {
+				dir = filepath.Join(dir, c.dir)
+			}
+			diags := loadNoPanic(t, dir, schema.Options{Vars: c.vars, Getenv: func(k string) string { return c.env[k] }})
+			if !diags.HasErrors() {
+				t.Fatalf("no error; want %q", c.summary)
+			}
+			if d := findDiag(diags, c); d == nil {
+				t.Errorf("want an error with summary containing %q%s at %s; got:\n%s",
+					c.summary, detailNote(c.detail), wantPos(c), listDiags(diags))
+			}
+		})
+	}
+}
+
+// childCaseEnv names the bad case a child test process runs.
+const childCaseEnv = "FABRICGEN_TEST_BAD_CASE"
+
+// runIsolated re-runs this test binary for one case and fails on a non-zero
+// exit, showing the child's output (a crash shows as "fatal error: ...").
+func runIsolated(t *testing.T, name string) {
+	t.Helper()
+	pattern := "^TestBadInput$/^" + regexp.QuoteMeta(strings.ReplaceAll(name, " ", "_")) + "$"
+	cmd := exec.Command(os.Args[0], "-test.run="+pattern, "-test.v")
+	cmd.Env = append(os.Environ(), childCaseEnv+"="+name)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		if len(out) > 4000 {
+			out = append(out[:4000], "…"...)
+		}
+		t.Fatalf("case failed in a child process (%v):\n%s", err, out)
+	}
+	if !bytes.Contains(out, []byte("--- PASS: TestBadInput/"+strings.ReplaceAll(name, " ", "_"))) {
+		t.Fatalf("child process did not run the case:\n%s", out)
+	}
+}
+
+func writeFile(t *testing.T, dir, name, content string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// loadNoPanic calls Load and turns a panic into a test failure.
+func loadNoPanic(t *testing.T, dir string, opts schema.Options) (diags schema.Diagnostics) {
+	t.Helper()
+	defer func() {
+		if r := recover(); r != nil {
+			t.Fatalf("Load panicked: %v", r)
+		}
+	}()
+	_, diags = schema.Load(dir, opts)
+	return diags
+}
+
+// findDiag returns the first error matching the case's summary, detail and position.
+func findDiag(diags schema.Diagnostics, c badCase) *schema.Diagnostic {
+	file := c.file
+	if file == "" {
+		file = "bad.fab.hcl"
+	}
+	for _, d := range diags {
+		if d.Severity != schema.SevError || !strings.Contains(d.Summary, c.summary) || !strings.Contains(d.Detail, c.detail) {
+			continue
+		}
+		if c.noSubject {
+			if d.Subject == nil {
+				return d
+			}
+			continue
+		}
+		if d.Subject != nil && filepath.Base(d.Subject.Filename) == file && d.Subject.Start.Line == c.line {
+			return d
+		}
+	}
+	return nil
+}
+
+func detailNote(detail string) string {
+	if detail == "" {
+		return ""
+	}
+	return fmt.Sprintf(" and detail containing %q", detail)
+}
+
+func wantPos(c badCase) string {
+	switch {
+	case c.noSubject:
+		return "no source range"
+	case c.file != "":
+		return fmt.Sprintf("%s:%d", c.file, c.line)
+	}
+	return fmt.Sprintf("bad.fab.hcl:%d", c.line)
+}
+
+func listDiags(diags schema.Diagnostics) string {
+	var b strings.Builder
+	for _, d := range diags {
+		pos := "<no source>"
+		if d.Subject != nil {
+			pos = fmt.Sprintf("%s:%d", filepath.Base(d.Subject.Filename), d.Subject.Start.Line)
+		}
+		detail := d.Detail
+		if len(detail) > 200 {
+			detail = detail[:200] + "…"
+		}
+		fmt.Fprintf(&b, "  %s %s: %s; %s\n", d.Severity, pos, d.Summary, detail)
+	}
+	return b.String()
+}

@@ -1,0 +1,141 @@
+package schema_test
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/fabricgen/fabricgen/schema"
+)
+
+// fuzzMaxInput bounds one fuzz input. Larger inputs only test the size
+// limit, which TestBadInput covers; small ones keep the fuzzer fast.
+const fuzzMaxInput = 64 << 10
+
+// scaleDefaults shrinks examples/scale's defaults so its file can seed the
+// corpus without making each run load 67,648 devices.
+var scaleDefaults = regexp.MustCompile(`default = \d+`)
+
+// FuzzLoad feeds arbitrary bytes to the loader as one intent file, in HCL
+// or JSON syntax, alone or next to a valid base fabric. Load must never
+// panic, and what it returns must be coherent: errors have a summary and a
+// subject inside the input, and a load without errors yields a fabric whose
+// links are wired both ways.
+func FuzzLoad(f *testing.F) {
+	for _, src := range fuzzSeeds(f) {
+		f.Add(src, false, false)
+		f.Add(src, false, true)
+	}
+	f.Add([]byte(`{"fabric": {"j": {"qos_policy": "qos_policy.lossless"}}}`), true, false)
+	f.Add([]byte(`{"traffic_class": {"x": {"priority": 3, "dscp": [26, 27]}}}`), true, true)
+	f.Add([]byte(`{"device": {"x": {"kind": "leaf", "platform": "sonic", "port": {"Ethernet0": {"speed": "100G"}}}}}`), true, true)
+	f.Fuzz(func(t *testing.T, src []byte, json, withBase bool) {
+		if len(src) > fuzzMaxInput {
+			return
+		}
+		dir := t.TempDir()
+		name := "in.fab.hcl"
+		if json {
+			name = "in.fab.json"
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if withBase {
+			if err := os.WriteFile(filepath.Join(dir, baseFile), []byte(badBase), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		fab, diags := schema.Load(dir, schema.Options{Getenv: func(string) string { return "" }})
+		checkLoadResult(t, fab, diags, len(src))
+	})
+}
+
+// checkLoadResult asserts the invariants every Load result keeps.
+func checkLoadResult(t *testing.T, fab *schema.Fabric, diags schema.Diagnostics, size int) {
+	t.Helper()
+	for _, d := range diags {
+		if d.Summary == "" {
+			t.Errorf("diagnostic without a summary: %+v", d)
+		}
+		if d.Subject == nil || strings.HasPrefix(d.Subject.Filename, "-var") {
+			continue
+		}
+		if s := d.Subject.Start; s.Line < 1 || s.Column < 1 || s.Byte < 0 {
+			t.Errorf("%q: subject starts at line %d col %d byte %d", d.Summary, s.Line, s.Column, s.Byte)
+		}
+		if strings.HasSuffix(d.Subject.Filename, "in.fab.hcl") || strings.HasSuffix(d.Subject.Filename, "in.fab.json") {
+			if d.Subject.Start.Byte > size || d.Subject.End.Byte > size {
+				t.Errorf("%q: subject bytes %d-%d outside the %d-byte input", d.Summary, d.Subject.Start.Byte, d.Subject.End.Byte, size)
+			}
+		}
+	}
+	if diags.HasErrors() {
+		return
+	}
+	if fab == nil {
+		t.Fatal("Load returned no fabric and no error")
+	}
+	for _, l := range fab.Links {
+		if l.A == nil || l.B == nil || l.A.Peer != l.B || l.B.Peer != l.A {
+			t.Errorf("link %s is not wired both ways", l.Name)
+		}
+	}
+	for _, d := range fab.Devices {
+		if fab.Device(d.Name) != d {
+			t.Errorf("device %s is not indexed", d.Name)
+		}
+		for _, p := range d.Ports {
+			if p.Device != d || d.Port(p.Name) != p {
+				t.Errorf("port %s is not indexed under its device", p.ID())
+			}
+			if p.QoS == nil {
+				t.Errorf("port %s has no effective QoS", p.ID())
+			}
+		}
+	}
+}
+
+// fuzzSeeds returns every example's intent files, the bad-input table's
+// files and the base fabric.
+func fuzzSeeds(f *testing.F) [][]byte {
+	f.Helper()
+	var seeds [][]byte
+	ents, err := os.ReadDir(exampleDir)
+	if err != nil {
+		f.Fatalf("read %s: %v", exampleDir, err)
+	}
+	for _, e := range ents {
+		if !e.IsDir() {
+			continue
+		}
+		files, err := schema.IntentFiles(filepath.Join(exampleDir, e.Name()))
+		if err != nil {
+			f.Fatalf("list %s: %v", e.Name(), err)
+		}
+		for _, p := range files {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				f.Fatal(err)
+			}
+			if e.Name() == "scale" {
+				b = scaleDefaults.ReplaceAll(b, []byte("default = 2"))
+			}
+			seeds = append(seeds, b)
+		}
+	}
+	seeds = append(seeds, []byte(badBase))
+	for _, c := range badCases() {
+		if c.bad != "" {
+			seeds = append(seeds, []byte(c.bad))
+		}
+		for _, content := range c.files {
+			if len(content) <= fuzzMaxInput {
+				seeds = append(seeds, []byte(content))
+			}
+		}
+	}
+	return seeds
+}

@@ -1,0 +1,85 @@
+package schema
+
+import (
+	"testing"
+	"time"
+)
+
+func TestParseSize(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want int64
+		err  bool
+	}{
+		{"150KB", 150000, false}, {"1.5MiB", 1572864, false}, {"200B", 200, false},
+		{"1500KB", 1500000, false}, {"2MB", 2000000, false}, {"3GiB", 3 << 30, false},
+		{"150", 0, true}, {"150kbps", 0, true}, {"", 0, true}, {"-1KB", 0, true}, {"1.5B", 0, true},
+		{"KB", 0, true},
+	} {
+		got, err := ParseSize(tc.in)
+		if (err != nil) != tc.err || got != tc.want {
+			t.Errorf("ParseSize(%q) = %d, %v; want %d, err=%v", tc.in, got, err, tc.want, tc.err)
+		}
+	}
+}
+
+func TestParseSpeed(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want int64
+		err  bool
+	}{
+		{"400G", 400e9, false}, {"25Gbps", 25e9, false}, {"100M", 100e6, false}, {"1.6T", 1.6e12, false},
+		{"400", 0, true}, {"400GB", 0, true}, {"fast", 0, true},
+	} {
+		got, err := ParseSpeed(tc.in)
+		if (err != nil) != tc.err || got != tc.want {
+			t.Errorf("ParseSpeed(%q) = %d, %v; want %d, err=%v", tc.in, got, err, tc.want, tc.err)
+		}
+	}
+}
+
+func TestParseDurationAndLength(t *testing.T) {
+	if d, err := ParseDuration("200ms"); err != nil || d != 200*time.Millisecond {
+		t.Errorf("ParseDuration(200ms) = %v, %v", d, err)
+	}
+	for _, bad := range []string{"200", "", "soon", "-1s"} {
+		if _, err := ParseDuration(bad); err == nil {
+			t.Errorf("ParseDuration(%q) accepted", bad)
+		}
+	}
+	for in, want := range map[string]float64{"3m": 3, "0.5km": 500, "150cm": 1.5} {
+		if got, err := ParseLength(in); err != nil || got != want {
+			t.Errorf("ParseLength(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"3", "3ft", "m"} {
+		if _, err := ParseLength(bad); err == nil {
+			t.Errorf("ParseLength(%q) accepted", bad)
+		}
+	}
+}
+
+func TestFormatUnits(t *testing.T) {
+	for b, want := range map[int64]string{150000: "150KB", 1 << 20: "1MiB", 2000000: "2MB", 7: "7B"} {
+		if got := FormatSize(b); got != want {
+			t.Errorf("FormatSize(%d) = %q, want %q", b, got, want)
+		}
+	}
+	for b, want := range map[int64]string{400e9: "400G", 10e6: "10M", 5: "5bps"} {
+		if got := FormatSpeed(b); got != want {
+			t.Errorf("FormatSpeed(%d) = %q, want %q", b, got, want)
+		}
+	}
+}
+
+func TestNaturalLess(t *testing.T) {
+	for _, tc := range [][2]string{
+		{"Ethernet2", "Ethernet10"}, {"leaf9", "leaf10"}, {"et-0/0/2", "et-0/0/10"}, {"a", "b"},
+		{"swp1", "swp1s0"}, {"x01", "x2"},
+	} {
+		if !NaturalLess(tc[0], tc[1]) || NaturalLess(tc[1], tc[0]) {
+			t.Errorf("NaturalLess(%q, %q) wrong", tc[0], tc[1])
+		}
+	}
+}
