@@ -48,6 +48,19 @@ func pfcRules() []*Rule {
 
 func runLinkPFC(nic bool) func(p *Pass) {
 	return func(p *Pass) {
+		// NIC findings with the same source and vectors are one finding with a count.
+		type key struct {
+			subj   schema.Range
+			a, b   [8]bool
+			sw string
+		}
+		seen := map[key]int{}
+		var out []Finding
+		defer func() {
+			for _, f := range out {
+				p.Report(f)
+			}
+		}()
 		for _, l := range p.Fabric.Links {
 			a, b := l.A, l.B
 			if a == nil || b == nil || a.QoS == nil || b.QoS == nil {
@@ -71,7 +84,19 @@ func runLinkPFC(nic bool) func(p *Pass) {
 			} else {
 				msg = fmt.Sprintf("link %s: %s enables PFC on priority %s but %s on %s", l.Name, a.ID(), prioList(pa), b.ID(), prioList(pb))
 			}
-			p.Report(Finding{Subject: portSubject(pfcSource(a.QoS), a), Device: a.Device.Name, Port: a.Name, Message: msg,
+			subj := portSubject(pfcSource(a.QoS), a)
+			if nic {
+				k := key{subj: subj, sw: portSubject(pfcSource(b.QoS), b).String()}
+				for i := range k.a {
+					k.a[i], k.b[i] = a.QoS.PFC[i].V, b.QoS.PFC[i].V
+				}
+				if i, ok := seen[k]; ok {
+					out[i].Count++
+					continue
+				}
+				seen[k] = len(out)
+			}
+			out = append(out, Finding{Subject: subj, Device: a.Device.Name, Port: a.Name, Message: msg, Count: 1,
 				Related: []Related{{Range: portSubject(pfcSource(b.QoS), b), Message: "other end's PFC set here"}, {Range: l.Range, Message: "link declared here"}}})
 		}
 	}

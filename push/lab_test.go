@@ -285,7 +285,8 @@ func TestStalePlanRefused(t *testing.T) {
 			if res[0].Status != StatusStale {
 				t.Fatalf("apply after out-of-band change: %s (%s), want stale", res[0].Status, res[0].Reason)
 			}
-			if dev.RunningConfig() != changed {
+			dl, _ := dialect.Lookup(pc.dev.platform)
+			if config.Normalize(dev.RunningConfig(), dl) != config.Normalize(changed, dl) {
 				t.Errorf("a stale device was changed")
 			}
 		})

@@ -5,14 +5,16 @@ import (
 	"strings"
 )
 
-// junosLevel is scrapligo's juniper_junos privilege level for a private
-// candidate (configure private).
-const junosLevel = "configuration-private"
+// junosLevel is scrapligo's juniper_junos privilege level for an
+// exclusive candidate (configure exclusive): Junos refuses commit confirmed
+// in configure private, and the lock keeps other sessions from committing
+// half of our change.
+const junosLevel = "configuration-exclusive"
 
-// junosCommit loads the statements into a private candidate, keeps the
+// junosCommit loads the statements into an exclusive candidate, keeps the
 // device's `show | compare`, commits with `commit confirmed N`, verifies,
 // and confirms with `commit`. Before the commit, a failure discards the
-// private candidate (the device does so itself when the session drops);
+// candidate (rollback 0; the device does so itself when an exclusive session drops);
 // after it, `rollback 1` + `commit` restores the previous configuration
 // (and the device would roll back by itself when N minutes pass).
 func (a *applier) junosCommit() outcome {
@@ -38,7 +40,7 @@ func (a *applier) junosCommit() outcome {
 		return a.rolledBack(why)
 	}
 	if _, rej, err := a.conn.Configure(a.pd.Changes.Commands(), junosLevel); err != nil {
-		return a.rolledBack(fmt.Sprintf("loading the candidate failed: %v (a private candidate is discarded when its session ends)", err))
+		return a.rolledBack(fmt.Sprintf("loading the candidate failed: %v (uncommitted exclusive changes are discarded when the session ends)", err))
 	} else if rej != nil {
 		return discard(rej.Error())
 	}

@@ -74,6 +74,8 @@ func commandConstructors() []func(*streams) *cobra.Command {
 		newValidateCommand,
 		newLintCommand,
 		newExplainCommand,
+		newLintCommand,
+		newExplainCommand,
 		newFmtCommand,
 		newPlanCommand,
 		newApplyCommand,

@@ -7,8 +7,8 @@ import (
 	"github.com/fabricgen/fabricgen/schema"
 )
 
-// TxnCommitConfirmed is Junos: a private candidate (configure private),
-// set/delete statements, show | compare, commit confirmed N, verify, then
+// TxnCommitConfirmed is Junos: an exclusive candidate (configure exclusive),
+// set/delete statements in configure exclusive, show | compare, commit confirmed N, verify, then
 // commit to confirm; rollback 1 and commit undo a confirmed-pending commit.
 const TxnCommitConfirmed Transaction = "commit-confirmed"
 
@@ -18,7 +18,7 @@ const TxnCommitConfirmed Transaction = "commit-confirmed"
 // statement (as scrapli_cfg strips them). fabricgen owns the
 // class-of-service hierarchy; firewall filters and interface mtu/filter
 // statements only where the rendered config names them. Commands per the
-// Junos OS CLI User Guide ("configure private", "Commit a Configuration:
+// Junos OS CLI User Guide ("configure exclusive", "Commit a Configuration:
 // commit confirmed", "Roll Back Configuration Changes").
 func junos() *Dialect {
 	return &Dialect{

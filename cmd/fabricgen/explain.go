@@ -1,0 +1,52 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/fabricgen/fabricgen/lint"
+)
+
+func newExplainCommand(s *streams) *cobra.Command {
+	return &cobra.Command{
+		Use:   "explain [RULE-ID]",
+		Short: "Print a lint rule's documentation (or list every rule)",
+		Long: `explain prints what a lint rule checks, why (with a reference), how to fix
+a finding and how to suppress one. Without an argument it lists every rule.
+The same text is in docs/rules.md, generated from the rule registry.`,
+		Example: `  fabricgen explain
+  fabricgen explain QOS001
+  fabricgen explain pfc002`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			w := cmd.OutOrStdout()
+			if len(args) == 0 {
+				fmt.Fprint(w, ruleListHelp())
+				return nil
+			}
+			r := lint.Lookup(args[0])
+			if r == nil {
+				return withCode(exitFailed, fmt.Errorf("no rule %q%s; run `fabricgen explain` for the list", args[0], suggestRule(args[0])))
+			}
+			fmt.Fprint(w, lint.RuleMarkdown(r))
+			return nil
+		},
+	}
+}
+
+// suggestRule names rules sharing the ID's family prefix, if any.
+func suggestRule(id string) string {
+	id = strings.ToUpper(id)
+	var same []string
+	for _, r := range lint.Rules() {
+		if len(id) >= 3 && strings.HasPrefix(r.ID, id[:3]) {
+			same = append(same, r.ID)
+		}
+	}
+	if len(same) == 0 {
+		return ""
+	}
+	return " (did you mean " + strings.Join(same, ", ") + "?)"
+}

@@ -1,0 +1,127 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func lintRun(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	s := &streams{in: strings.NewReader(""), out: &out, err: &errb, getenv: func(string) string { return "" }}
+	code := run(context.Background(), args, s)
+	return code, out.String(), errb.String()
+}
+
+func TestLintCommandExitCodes(t *testing.T) {
+	ex := filepath.Join("..", "..", "examples")
+	cases := []struct {
+		name string
+		args []string
+		code int
+		out  string
+	}{
+		{"clean example", []string{"lint", filepath.Join(ex, "roce-storage")}, 0, "No findings."},
+		{"broken core", []string{"lint", filepath.Join(ex, "broken", "core-zeroes-dscp")}, 2, "DSCP 26 → 0: no trust dscp"},
+		{"warning below default fail level", []string{"lint", filepath.Join(ex, "broken", "pfc-without-ecn")}, 0, "ECN004"},
+		{"warning at fail level warning", []string{"lint", "--fail-level", "warning", filepath.Join(ex, "broken", "pfc-without-ecn")}, 2, "ECN004"},
+		{"only one rule", []string{"lint", "--rule", "ETS001", filepath.Join(ex, "broken", "core-zeroes-dscp")}, 0, "No findings."},
+		{"compact", []string{"lint", "-f", "compact", filepath.Join(ex, "broken", "ets-sum")}, 2, "sum to 110, not 100 (ETS001)"},
+		{"missing dir", []string{"lint", filepath.Join(ex, "no-such-fabric")}, 1, ""},
+		{"bad format", []string{"lint", "-f", "yaml", filepath.Join(ex, "roce-storage")}, 1, ""},
+		{"bad fail level", []string{"lint", "--fail-level", "loud", filepath.Join(ex, "roce-storage")}, 1, ""},
+		{"unknown rule", []string{"lint", "--rule", "XYZ001", filepath.Join(ex, "roce-storage")}, 1, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			code, out, errs := lintRun(t, c.args...)
+			if code != c.code {
+				t.Errorf("exit %d, want %d\nstdout: %s\nstderr: %s", code, c.code, out, errs)
+			}
+			if c.out != "" && !strings.Contains(out, c.out) {
+				t.Errorf("stdout misses %q:\n%s", c.out, out)
+			}
+		})
+	}
+}
+
+func TestLintSARIFAndJSON(t *testing.T) {
+	dir := filepath.Join("..", "..", "examples", "broken", "core-missing-roce-acl")
+	code, out, _ := lintRun(t, "lint", "-f", "sarif", dir)
+	var log struct {
+		Version string `json:"version"`
+		Runs    []struct {
+			Results []struct {
+				RuleID string `json:"ruleId"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(out), &log); err != nil || code != 2 || log.Version != "2.1.0" || len(log.Runs[0].Results) == 0 || log.Runs[0].Results[0].RuleID != "ACL001" {
+		t.Errorf("sarif: exit %d, err %v, %+v", code, err, log)
+	}
+	code, out, _ = lintRun(t, "lint", "-f", "json", dir)
+	var doc struct {
+		Summary struct{ Errors int } `json:"summary"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || code != 2 || doc.Summary.Errors == 0 {
+		t.Errorf("json: exit %d, err %v, %+v", code, err, doc)
+	}
+}
+
+func TestLintConfigFile(t *testing.T) {
+	src := filepath.Join("..", "..", "examples", "broken", "pfc-without-ecn", "fabric.fab.hcl")
+	b, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	dir := filepath.Join(root, "fabric")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "fabric.fab.hcl"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := filepath.Join(root, ".fabricgen.hcl")
+	if err := os.WriteFile(cfg, []byte("config {\n  fail_level = \"warning\"\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, _ := lintRun(t, "lint", dir); code != 2 {
+		t.Errorf("fail_level warning from the parent's .fabricgen.hcl: exit %d\n%s", code, out)
+	}
+	if err := os.WriteFile(cfg, []byte("config {\n  fail_level = \"warning\"\n}\nrule \"ECN004\" {\n  enabled = false\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, _ := lintRun(t, "lint", dir); code != 0 || !strings.Contains(out, "No findings.") {
+		t.Errorf("ECN004 disabled: exit %d\n%s", code, out)
+	}
+	if err := os.WriteFile(cfg, []byte("rule \"NOPE01\" {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := lintRun(t, "lint", dir); code != 1 || !strings.Contains(errs, "not a fabricgen rule") {
+		t.Errorf("bad config: exit %d, stderr %s", code, errs)
+	}
+}
+
+func TestExplainCommand(t *testing.T) {
+	code, out, _ := lintRun(t, "explain", "nic001")
+	if code != 0 || !strings.Contains(out, "mlnx_qos --pfc 0,0,0,1,0,0,0,0") {
+		t.Errorf("explain nic001: exit %d\n%s", code, out)
+	}
+	code, out, _ = lintRun(t, "explain")
+	if code != 0 || !strings.Contains(out, "QOS001") || !strings.Contains(out, "SUP001") {
+		t.Errorf("explain: exit %d\n%s", code, out)
+	}
+	if code, _, errs := lintRun(t, "explain", "ETS9"); code != 1 || !strings.Contains(errs, "did you mean ETS001") {
+		t.Errorf("explain ETS9: exit %d, %s", code, errs)
+	}
+	code, out, _ = lintRun(t, "lint", "--help")
+	if code != 0 || !strings.Contains(out, "ACL001") || !strings.Contains(out, "checkstyle:") {
+		t.Errorf("lint --help does not list rules and formats:\n%s", out)
+	}
+}

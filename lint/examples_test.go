@@ -1,0 +1,80 @@
+package lint
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"testing"
+
+	"github.com/fabricgen/fabricgen/schema"
+)
+
+var expectedRule = regexp.MustCompile("Expected finding: `([A-Z]+[0-9]+)`")
+
+// TestBrokenExamples loads every examples/broken/* directory and checks that
+// lint reports the finding its README names.
+func TestBrokenExamples(t *testing.T) {
+	dirs, err := filepath.Glob(filepath.Join("..", "examples", "broken", "*"))
+	if err != nil || len(dirs) < 9 {
+		t.Fatalf("want the 9 seed cases under examples/broken, found %d (%v)", len(dirs), err)
+	}
+	for _, dir := range dirs {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			readme, err := os.ReadFile(filepath.Join(dir, "README.md"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := expectedRule.FindSubmatch(readme)
+			if m == nil {
+				t.Fatal("README.md has no line `Expected finding: `RULE``")
+			}
+			want := string(m[1])
+			f, diags := schema.Load(dir, schema.Options{})
+			if diags.HasErrors() {
+				t.Fatalf("does not load: %v", diags)
+			}
+			fs, err := Run(context.Background(), f, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, fd := range fs {
+				if fd.Rule == want {
+					if fd.Subject.IsZero() {
+						t.Errorf("%s finding has no source range", want)
+					}
+					return
+				}
+			}
+			t.Errorf("lint did not report %s; got %d other findings", want, len(fs))
+			for _, fd := range fs {
+				t.Logf("  %s %s", fd.Rule, fd.Message)
+			}
+		})
+	}
+}
+
+// TestCorrectExamplesClean: the correct examples have no errors or warnings.
+func TestCorrectExamplesClean(t *testing.T) {
+	for _, name := range []string{"roce-storage", "ai-training-2subnet", "clos-400g"} {
+		t.Run(name, func(t *testing.T) {
+			dir := filepath.Join("..", "examples", name)
+			if _, err := os.Stat(dir); err != nil {
+				t.Fatalf("example missing: %v", err)
+			}
+			f, diags := schema.Load(dir, schema.Options{})
+			if diags.HasErrors() {
+				t.Fatalf("does not load: %v", diags)
+			}
+			fs, err := Run(context.Background(), f, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, fd := range fs {
+				if fd.Severity >= schema.SevWarning {
+					t.Errorf("%s %s %s: %s", fd.Rule, fd.Severity, fd.Subject, fd.Message)
+				}
+			}
+		})
+	}
+}
