@@ -44,14 +44,14 @@ Configure rules in .fabricgen.hcl (found in DIR or a parent directory):
 Exit status: 0 nothing at or above the fail level, 2 findings, 1 lint could
 not run (invalid intent, bad flags or config).
 
-Formats (-format):
+Formats (--format, -f):
 ` + indent(format.Help()) + `
 
 Rules (fabricgen explain RULE-ID for one):
 ` + ruleListHelp(),
 		Example: `  fabricgen lint examples/roce-storage
-  fabricgen lint -format sarif . > fabricgen.sarif
-  fabricgen lint -format github --fail-level warning examples/clos-400g
+  fabricgen lint --format sarif . > fabricgen.sarif
+  fabricgen lint -f github --fail-level warning examples/clos-400g
   fabricgen lint examples/scale -var leaves=128`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -59,6 +59,9 @@ Rules (fabricgen explain RULE-ID for one):
 			ctx := cmd.Context()
 			out, err := format.Lookup(formatName)
 			if err != nil {
+				if strings.HasPrefix(formatName, "ormat") {
+					err = fmt.Errorf("-format was read as -f %q: write --format NAME or -f NAME", formatName)
+				}
 				return withCode(exitFailed, err)
 			}
 			cfg, err := loadLintConfig(cmd, dir)

@@ -34,6 +34,8 @@ func TestLintCommandExitCodes(t *testing.T) {
 		{"compact", []string{"lint", "-f", "compact", filepath.Join(ex, "broken", "ets-sum")}, 2, "sum to 110, not 100 (ETS001)"},
 		{"missing dir", []string{"lint", filepath.Join(ex, "no-such-fabric")}, 1, ""},
 		{"bad format", []string{"lint", "-f", "yaml", filepath.Join(ex, "roce-storage")}, 1, ""},
+		{"single-dash -format", []string{"lint", "-format", "json", filepath.Join(ex, "roce-storage")}, 0, `"findings": []`},
+		{"long --format", []string{"lint", "--format", "json", filepath.Join(ex, "roce-storage")}, 0, `"findings": []`},
 		{"bad fail level", []string{"lint", "--fail-level", "loud", filepath.Join(ex, "roce-storage")}, 1, ""},
 		{"unknown rule", []string{"lint", "--rule", "XYZ001", filepath.Join(ex, "roce-storage")}, 1, ""},
 	}

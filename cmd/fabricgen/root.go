@@ -74,8 +74,6 @@ func commandConstructors() []func(*streams) *cobra.Command {
 		newValidateCommand,
 		newLintCommand,
 		newExplainCommand,
-		newLintCommand,
-		newExplainCommand,
 		newFmtCommand,
 		newPlanCommand,
 		newApplyCommand,
