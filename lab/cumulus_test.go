@@ -72,3 +72,23 @@ func TestCumulusErrors(t *testing.T) {
 		t.Errorf("%d mtu statements for swp1, want 1", n)
 	}
 }
+
+func TestCumulusScrapli(t *testing.T) {
+	l := startLab(t, DeviceSpec{Name: "leaf4", Platform: schema.NvidiaCumulus})
+	d := scrapliPlatform(t, l, "leaf4", "cumulus_linux")
+	r, err := d.SendCommand("nv set interface swp2 link mtu 9216")
+	if err != nil || r.Failed != nil {
+		t.Fatalf("nv set: %v %v", err, r.Failed)
+	}
+	r, err = d.SendCommand("nv config apply -y")
+	if err != nil || !strings.Contains(r.Result, "applied [rev_id: 2]") {
+		t.Fatalf("apply: %v %q", err, r.Result)
+	}
+	r, err = d.SendCommand("nv frobnicate")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(r.Result, "Error: Invalid Command") {
+		t.Errorf("bad nv command: %q", r.Result)
+	}
+}

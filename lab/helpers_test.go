@@ -177,9 +177,15 @@ func (c *shellClient) send(cmd string) {
 // host-key checking.
 func scrapli(t testing.TB, l *Lab, name string, p schema.Platform) *network.Driver {
 	t.Helper()
+	return scrapliPlatform(t, l, name, string(p))
+}
+
+// scrapliPlatform opens a device with a scrapligo platform definition name.
+func scrapliPlatform(t testing.TB, l *Lab, name, scrapliName string) *network.Driver {
+	t.Helper()
 	host, portS, _ := net.SplitHostPort(l.Addr(name))
 	port, _ := strconv.Atoi(portS)
-	pl, err := platform.NewPlatform(string(p), host,
+	pl, err := platform.NewPlatform(scrapliName, host,
 		options.WithTransportType(transport.StandardTransport),
 		options.WithPort(port),
 		options.WithAuthUsername(testUser),

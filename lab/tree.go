@@ -32,6 +32,9 @@ type rule struct {
 	order int
 	// spaced prints a blank line before the stanza (NX-OS layout).
 	spaced bool
+	// withPrev gives the rule the order of the rule before it, so that
+	// their lines print as one group (`ip routing` / `no ip routing vrf X`).
+	withPrev bool
 }
 
 // firstN identifies a line by its first n tokens ("no " prefix ignored).
@@ -71,12 +74,17 @@ func (x *rule) canonical(f func(string) string) *rule {
 func (x *rule) ordered() *rule   { x.keep = true; return x }
 func (x *rule) sequenced() *rule { x.autoSeq = true; return x }
 func (x *rule) blank() *rule     { x.spaced = true; return x }
+func (x *rule) grouped() *rule   { x.withPrev = true; return x }
 
 // newGrammar numbers the rules of each mode in the order given.
 func newGrammar(modes map[string][]*rule) grammar {
 	for _, rules := range modes {
+		n := 0
 		for i, x := range rules {
-			x.order = i
+			if i > 0 && !x.withPrev {
+				n++
+			}
+			x.order = n
 		}
 	}
 	return grammar(modes)
