@@ -380,3 +380,28 @@ func TestHostKeyRefused(t *testing.T) {
 	}
 	noSecret(t, "error", d.Error)
 }
+
+// TestFailFast: with --fail-fast and one device at a time, a failure on
+// the first device leaves the second untouched and reported as skipped.
+func TestFailFast(t *testing.T) {
+	eos := readFile(t, "testdata/arista_eos.cfg")
+	r := newRig(t,
+		testDevice{name: "leaf1", platform: schema.AristaEOS, rendered: eos},
+		testDevice{name: "leaf2", platform: schema.AristaEOS, rendered: eos})
+	p := r.plan()
+	r.lab.Device("leaf1").SetFault(lab.Fault{Reject: `^qos map`})
+	before := r.lab.Device("leaf2").RunningConfig()
+	opts := r.opts
+	opts.Parallelism = 1
+	res, err := Apply(context.Background(), p, r.f, ApplyOptions{Options: opts, BackupDir: t.TempDir(), FailFast: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res[0].Status != StatusRolledBack || res[1].Status != StatusSkipped {
+		t.Fatalf("results: %s (%s), %s (%s); want rolled back, skipped", res[0].Status, res[0].Reason, res[1].Status, res[1].Reason)
+	}
+	dl, _ := dialect.Lookup(schema.AristaEOS)
+	if config.Normalize(r.lab.Device("leaf2").RunningConfig(), dl) != config.Normalize(before, dl) {
+		t.Error("a skipped device was changed")
+	}
+}
