@@ -82,6 +82,7 @@ func Apply(ctx context.Context, p *planfile.Plan, f *schema.Fabric, opts ApplyOp
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
+	opts.Options = opts.Options.withCache()
 	results := make([]Result, len(p.Devices))
 	failed := make(chan struct{})
 	var failOnce sync.Once
@@ -137,7 +138,7 @@ func applyDevice(ctx context.Context, pd *planfile.Device, d *schema.Device, opt
 	case d == nil:
 		return fail("device %s is in the plan but not in the intent", pd.Name)
 	}
-	dl, err := dialect.Lookup(schema.Platform(pd.Platform))
+	dl, err := opts.dialect(schema.Platform(pd.Platform))
 	if err != nil {
 		return fail("%v", err)
 	}

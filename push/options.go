@@ -3,8 +3,10 @@ package push
 import (
 	"fmt"
 	"path"
+	"sync"
 	"time"
 
+	"github.com/fabricgen/fabricgen/push/dialect"
 	"github.com/fabricgen/fabricgen/push/session"
 	"github.com/fabricgen/fabricgen/schema"
 )
@@ -31,6 +33,41 @@ type Options struct {
 	// Events receives progress; it may be nil. It is called from many
 	// goroutines.
 	Events func(Event)
+
+	// dialects caches the dialects of one Plan or Apply call (building
+	// one compiles its regexps).
+	dialects *dialectCache
+}
+
+// dialectCache builds each platform's dialect once per call.
+type dialectCache struct {
+	mu sync.Mutex
+	m  map[schema.Platform]*dialect.Dialect
+}
+
+// dialect returns the platform's dialect, from the cache when possible.
+func (o *Options) dialect(p schema.Platform) (*dialect.Dialect, error) {
+	if o.dialects == nil {
+		return dialect.Lookup(p)
+	}
+	c := o.dialects
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if d, ok := c.m[p]; ok {
+		return d, nil
+	}
+	d, err := dialect.Lookup(p)
+	if err != nil {
+		return nil, err
+	}
+	c.m[p] = d
+	return d, nil
+}
+
+// withCache returns a copy of the options with a fresh dialect cache.
+func (o Options) withCache() Options {
+	o.dialects = &dialectCache{m: map[schema.Platform]*dialect.Dialect{}}
+	return o
 }
 
 // Event is a progress report for one device.

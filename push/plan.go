@@ -37,6 +37,7 @@ func Plan(ctx context.Context, f *schema.Fabric, inputs []Input, toolVersion str
 		IntentDigest:  f.Digest,
 		Devices:       make([]*planfile.Device, len(inputs)),
 	}
+	opts = opts.withCache()
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(opts.parallelism())
 	for i, in := range inputs {
@@ -68,7 +69,7 @@ func planDevice(ctx context.Context, in Input, opts *Options) *planfile.Device {
 		pd.Error = err.Error()
 		return pd
 	}
-	dl, err := dialect.Lookup(d.Platform.V)
+	dl, err := opts.dialect(d.Platform.V)
 	if err != nil {
 		return fail(err)
 	}
