@@ -60,7 +60,16 @@ type Rejected struct {
 }
 
 func (r *Rejected) Error() string {
-	return fmt.Sprintf("the device rejected %q: %s", r.Input, strings.TrimSpace(r.Output))
+	var parts []string
+	for _, l := range strings.Split(r.Output, "\n") {
+		// Junos and IOS-style errors point at the token with a caret line;
+		// Junos prints its edit level ("[edit]") before the prompt.
+		l = strings.TrimSpace(l)
+		if l != "" && strings.Trim(l, "^ ") != "" && !(strings.HasPrefix(l, "[edit") && strings.HasSuffix(l, "]")) {
+			parts = append(parts, l)
+		}
+	}
+	return fmt.Sprintf("the device rejected %q: %s", r.Input, strings.Join(parts, " "))
 }
 
 // Open connects, authenticates, verifies the host key, and gets to the
