@@ -119,3 +119,54 @@ func (m *memFS) common(hostname string, argv []string, stdin string) (out, errOu
 	}
 	return "", "", 0, false
 }
+
+// linuxCLI is an interactive bash login on a Linux-based switch.
+type linuxCLI struct {
+	host, user, vrf string
+	sh              *shell
+}
+
+func (c *linuxCLI) greeting() string {
+	return "Linux " + c.host + " 6.1.0-cl-1-amd64 #1 SMP x86_64\n\n"
+}
+
+func (c *linuxCLI) prompt() string {
+	if c.vrf != "" {
+		return c.user + "@" + c.host + ":" + c.vrf + ":~$ "
+	}
+	return c.user + "@" + c.host + ":~$ "
+}
+
+func (c *linuxCLI) disconnect() {}
+
+func (c *linuxCLI) reject(line string) reply {
+	c.sh.status = 1
+	return reply{out: "Error: the request was rejected by the switch (" + strings.Fields(line)[0] + ")\n", status: 1, config: true}
+}
+
+func (c *linuxCLI) handle(raw string) reply {
+	line := strings.TrimSpace(raw)
+	if line == "" || strings.HasPrefix(line, "#") {
+		return reply{status: c.sh.status}
+	}
+	if line == "logout" {
+		return reply{out: "logout\n", exit: true}
+	}
+	out := c.sh.exec(line)
+	r := reply{out: out, status: c.sh.status, config: linuxMutating(line)}
+	if c.sh.exited {
+		r.exit = true
+		r.out += "logout\n"
+	}
+	return r
+}
+
+// linuxMutating reports whether a command stages or applies configuration.
+func linuxMutating(line string) bool {
+	for _, m := range []string{"nv set", "nv unset", "nv config apply", "config apply-patch", "config rollback", "config checkpoint", "config replace", "config load"} {
+		if strings.Contains(line, m) {
+			return true
+		}
+	}
+	return false
+}
