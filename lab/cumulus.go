@@ -438,4 +438,3 @@ func nvYAML(t *pathTree) string {
 	walk(t.root, "    ")
 	return b.String()
 }
-

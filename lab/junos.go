@@ -331,4 +331,3 @@ func hasPrefix(s, prefix []string) bool {
 	}
 	return true
 }
-
