@@ -73,6 +73,7 @@ func commandConstructors() []func(*streams) *cobra.Command {
 
 		newValidateCommand,
 		newLintCommand,
+		newRenderCommand,
 		newExplainCommand,
 		newFmtCommand,
 		newPlanCommand,

@@ -1,0 +1,228 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+
+	"github.com/fabricgen/fabricgen/lint"
+	"github.com/fabricgen/fabricgen/schema"
+	"github.com/fabricgen/fabricgen/templates"
+	"github.com/spf13/cobra"
+)
+
+// renderFlags are the render command's options.
+type renderFlags struct {
+	vf        varFlags
+	out       string
+	devices   []string
+	templates string
+	force     bool
+}
+
+func newRenderCommand(s *streams) *cobra.Command {
+	var rf renderFlags
+	cmd := &cobra.Command{
+		Use:   "render [DIR] -o OUT",
+		Short: "Write each device's configuration from the intent",
+		Long: `render loads the fabric in DIR (default: the current directory), runs the
+lint rules, and writes one configuration file per device to OUT as
+OUT/<device>.<ext>: .cfg for arista_eos and cisco_nxos, .set for
+juniper_junos (set commands), .nvue for nvidia_cumulus (nv set commands),
+.json for sonic (a CONFIG_DB fragment) and .sh for nvidia_mlnx and
+linux_dcb (bash scripts, safe to run twice).
+
+render refuses to write anything when lint reports errors, and lists them;
+--force renders anyway. A value a device's platform cannot express stops
+that device with an error naming the device, the value and the platform;
+the other devices are still written.
+
+--templates DIR replaces the embedded templates of every platform that has
+a folder DIR/<platform>/ holding *.tmpl files (device.tmpl is the entry);
+docs/templates.md documents the data the templates receive.
+
+Exit status: 0 every selected device rendered; 1 lint errors (without
+--force), a device could not be rendered, or the command failed.`,
+		Example: `  fabricgen render examples/ai-training-2subnet -o out/
+  fabricgen render . -o out --device 'leaf*' --device spine1
+  fabricgen render examples/scale -o /tmp/scale -var leaves=16
+  fabricgen render . -o out --templates my-templates --force`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runRender(cmd, s, fabricDir(args), &rf)
+		},
+	}
+	rf.vf.register(cmd)
+	cmd.Flags().StringVarP(&rf.out, "output", "o", "", "directory to write OUT/<device>.<ext> into (created if missing)")
+	cmd.Flags().StringArrayVar(&rf.devices, "device", nil, "render only devices whose name matches this glob (repeatable)")
+	cmd.Flags().StringVar(&rf.templates, "templates", "", "folder of per-platform template overrides (DIR/<platform>/*.tmpl)")
+	cmd.Flags().BoolVar(&rf.force, "force", false, "render even when lint reports errors")
+	return cmd
+}
+
+func runRender(cmd *cobra.Command, s *streams, dir string, rf *renderFlags) error {
+	if rf.out == "" {
+		return withCode(exitFailed, errors.New("no output folder: pass -o OUT"))
+	}
+	for _, g := range rf.devices {
+		if _, err := path.Match(g, ""); err != nil {
+			return withCode(exitFailed, fmt.Errorf("--device %q is not a valid glob: %w", g, err))
+		}
+	}
+	r, err := templates.NewRenderer(templates.Options{Dir: rf.templates})
+	if err != nil {
+		return withCode(exitFailed, fmt.Errorf("--templates: %w", err))
+	}
+	f, _, err := loadFabric(cmd, s, dir, &rf.vf)
+	if err != nil {
+		return err
+	}
+	devices, err := selectDevices(f, rf.devices)
+	if err != nil {
+		return withCode(exitFailed, err)
+	}
+	if err := lintGate(cmd, f, dir, devices, rf.force); err != nil {
+		return err
+	}
+	outs, rerr := r.RenderAll(cmd.Context(), f, devices)
+	if err := os.MkdirAll(rf.out, 0o755); err != nil {
+		return withCode(exitFailed, fmt.Errorf("creating %s: %w", rf.out, err))
+	}
+	written := 0
+	for _, o := range outs {
+		if o == nil {
+			continue
+		}
+		if err := writeAtomic(cmd.Context(), filepath.Join(rf.out, o.Filename), o.Text); err != nil {
+			return withCode(exitFailed, err)
+		}
+		written++
+	}
+	w := cmd.OutOrStdout()
+	fmt.Fprintf(w, "Rendered %d of %d device(s) of fabric %q to %s (intent digest %s).\n", written, len(devices), f.Name, rf.out, shortDigest(f.Digest))
+	if rerr != nil {
+		failed := len(devices) - written
+		fmt.Fprintf(cmd.ErrOrStderr(), "%d device(s) could not be rendered:\n%s\n", failed, indent(rerr.Error()))
+		return withCode(exitFailed, fmt.Errorf("%d device(s) could not be rendered; change the intent for them or their platform", failed))
+	}
+	return nil
+}
+
+func shortDigest(d string) string {
+	if len(d) > 12 {
+		return d[:12]
+	}
+	return d
+}
+
+// selectDevices returns the devices matching any of the globs (all devices
+// when there are none), in fabric order. A glob that matches nothing is an error.
+func selectDevices(f *schema.Fabric, globs []string) ([]*schema.Device, error) {
+	if len(globs) == 0 {
+		return f.Devices, nil
+	}
+	hit := make([]bool, len(globs))
+	var out []*schema.Device
+	for _, d := range f.Devices {
+		match := false
+		for i, g := range globs {
+			if ok, _ := path.Match(g, d.Name); ok {
+				hit[i], match = true, true
+			}
+		}
+		if match {
+			out = append(out, d)
+		}
+	}
+	for i, g := range globs {
+		if !hit[i] {
+			return nil, fmt.Errorf("--device %q matches no device of fabric %q", g, f.Name)
+		}
+	}
+	return out, nil
+}
+
+// lintGate runs lint and refuses (exit 1) when it reports errors on the
+// selected devices or the fabric as a whole, unless force is set.
+func lintGate(cmd *cobra.Command, f *schema.Fabric, dir string, devices []*schema.Device, force bool) error {
+	cfg, err := loadLintConfig(cmd, dir)
+	if err != nil {
+		return withCode(exitFailed, err)
+	}
+	findings, err := lint.Run(cmd.Context(), f, lint.Options{Config: cfg})
+	if err != nil {
+		return withCode(exitFailed, err)
+	}
+	selected := make(map[string]bool, len(devices))
+	for _, d := range devices {
+		selected[d.Name] = true
+	}
+	var errs []lint.Finding
+	for _, fd := range findings {
+		if fd.Severity == schema.SevError && (fd.Device == "" || selected[fd.Device]) {
+			errs = append(errs, fd)
+		}
+	}
+	if len(errs) == 0 {
+		return nil
+	}
+	ew := cmd.ErrOrStderr()
+	writeFindings(ew, errs)
+	if force {
+		fmt.Fprintf(ew, "Rendering anyway (--force) despite %d lint error(s).\n", len(errs))
+		return nil
+	}
+	return withCode(exitFailed, fmt.Errorf("lint reported %d error(s) (listed above); fix them, or pass --force to render anyway", len(errs)))
+}
+
+// writeFindings prints one line per finding: "file:line:col: RULE message (device:port)".
+func writeFindings(w io.Writer, fs []lint.Finding) {
+	for _, fd := range fs {
+		where := fd.Device
+		if fd.Port != "" {
+			where += ":" + fd.Port
+		}
+		if where != "" {
+			where = " (" + where + ")"
+		}
+		fmt.Fprintf(w, "%s: %s %s: %s%s\n", fd.Subject, fd.Severity, fd.Rule, fd.Message, where)
+	}
+}
+
+// writeAtomic writes data to a temporary file next to name, then renames it
+// into place, so a reader never sees a half-written configuration.
+func writeAtomic(ctx context.Context, name string, data []byte) error {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("writing %s: %w", name, err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*")
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", name, err)
+	}
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return fmt.Errorf("writing %s: %w", name, err)
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("writing %s: %w", name, err)
+	}
+	mode := os.FileMode(0o644)
+	if filepath.Ext(name) == ".sh" {
+		mode = 0o755
+	}
+	if err := os.Chmod(tmp.Name(), mode); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("writing %s: %w", name, err)
+	}
+	if err := os.Rename(tmp.Name(), name); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("writing %s: %w", name, err)
+	}
+	return nil
+}

@@ -1,0 +1,38 @@
+package templates
+
+import (
+	"context"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"github.com/fabricgen/fabricgen/schema"
+)
+
+// BenchmarkRender renders every device of examples/scale at full size
+// (2,112 switches, 65,536 NICs) with RenderAll, one worker per CPU. Devices
+// whose platform cannot express the intent fail fast and are counted.
+func BenchmarkRender(b *testing.B) {
+	f, diags := schema.Load(filepath.Join(repoRoot(b), "examples", "scale"), schema.Options{})
+	if diags.HasErrors() {
+		b.Fatalf("loading examples/scale: %v", diags.Errs())
+	}
+	r := newTestRenderer(b)
+	b.ReportMetric(float64(len(f.Devices)), "devices")
+	b.ResetTimer()
+	var rendered, bytes int
+	for i := 0; i < b.N; i++ {
+		outs, _ := r.RenderAll(context.Background(), f, f.Devices)
+		rendered, bytes = 0, 0
+		for _, o := range outs {
+			if o != nil {
+				rendered++
+				bytes += len(o.Text)
+			}
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(rendered), "rendered")
+	b.ReportMetric(float64(bytes)/1e6, "MB")
+	b.ReportMetric(float64(runtime.GOMAXPROCS(0)), "workers")
+}
