@@ -290,6 +290,15 @@ func badCases() []badCase {
 		{name: "rdma on a switch", bad: "device \"x\" {\n  kind     = \"leaf\"\n  platform = \"sonic\"\n  rdma {\n    tos = 106\n  }\n}\n",
 			summary: "rdma on a switch", line: 4},
 
+		{name: "device name with a colon", bad: "device \"leaf:1\" {\n  kind     = \"leaf\"\n  platform = \"sonic\"\n}\n",
+			summary: "Invalid device name", line: 1},
+		{name: "empty port name", bad: "device \"x\" {\n  kind     = \"leaf\"\n  platform = \"sonic\"\n  port \"\" {}\n}\n",
+			summary: "Invalid port name", line: 4},
+		{name: "management port out of range", bad: "device \"x\" {\n  kind         = \"leaf\"\n  platform     = \"sonic\"\n  mgmt_address = \"192.0.2.1:99999\"\n}\n",
+			summary: "Invalid management address", line: 4},
+		{name: "zero speed", bad: "device \"x\" {\n  kind     = \"leaf\"\n  platform = \"sonic\"\n  port \"Ethernet0\" {\n    speed = \"0G\"\n  }\n}\n",
+			summary: `Invalid value for "speed"`, line: 5},
+
 		// Expansion.
 		{name: "for_each over a number", bad: "device \"x\" {\n  for_each = 3\n  kind     = \"leaf\"\n  platform = \"sonic\"\n}\n",
 			summary: "Invalid for_each", line: 2},
@@ -544,4 +553,35 @@ func listDiags(diags schema.Diagnostics) string {
 		fmt.Fprintf(&b, "  %s %s: %s; %s\n", d.Severity, pos, d.Summary, detail)
 	}
 	return b.String()
+}
+
+// TestBusyButValid loads inputs that look like the pathological ones above
+// but are fine: the guards against deep nesting must not refuse them.
+func TestBusyButValid(t *testing.T) {
+	manyConds := "locals {\n"
+	for i := range 150 {
+		manyConds += fmt.Sprintf("  c%d = var.on ? %d : 0\n", i, i)
+	}
+	manyConds += "}\nvariable \"on\" {\n  default = true\n}\n"
+	manyMapConds := ""
+	for i := range 150 {
+		manyMapConds += fmt.Sprintf("    k%d = %d > 1 ? \"a\" : \"b\"\n", i, i)
+	}
+	cases := []struct{ name, src string }{
+		{"150 conditionals in one block", manyConds},
+		{"150 negative numbers in a list", "locals {\n  xs = [" + strings.Repeat("-1, ", 150) + "-1]\n}\n"},
+		{"nesting 90 levels", "locals {\n  x = " + strings.Repeat("[", 90) + "1" + strings.Repeat("]", 90) + "\n}\n"},
+		{"a sum of 2,000 terms", "locals {\n  x = " + strings.Repeat("1 + ", 2000) + "1\n}\n"},
+		{"150 conditionals in a multi-line map", "locals {\n  m = {\n" + manyMapConds + "  }\n}\n"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFile(t, dir, baseFile, badBase)
+			writeFile(t, dir, "busy.fab.hcl", c.src)
+			for _, d := range loadNoPanic(t, dir, schema.Options{Getenv: func(string) string { return "" }}) {
+				t.Errorf("%s: %s", d.Severity, d.Error())
+			}
+		})
+	}
 }

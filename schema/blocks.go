@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/ext/dynblock"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 )
 
 // resolver turns evaluated blocks into the resolved model.
@@ -25,6 +27,9 @@ type resolver struct {
 	links []*rawLink
 	// subnetGateways holds gateway names until devices exist.
 	subnetGateways map[*Subnet]gatewayRef
+	// shared holds blocks decoded once for all instances (invariantBody):
+	// *hclsyntax.Body → *RDMA or Credentials.
+	shared sync.Map
 }
 
 type gatewayRef struct {
@@ -43,9 +48,44 @@ func newResolver(d *decoder, f *Fabric) *resolver {
 
 // content expands dynamic blocks and decodes body against s.
 func (r *resolver) content(body hcl.Body, s *hcl.BodySchema, ctx *hcl.EvalContext) *hcl.BodyContent {
-	c, ds := dynblock.Expand(body, ctx).Content(s)
+	c, ds := expandDynamic(body, ctx).Content(s)
 	r.d.addHCL(ds)
 	return c
+}
+
+// expandDynamic wraps body for dynamic-block expansion only when it has a
+// dynamic block: the wrapper costs an allocation per nested expression,
+// and unwrapped bodies keep stable pointers for the invariant caches.
+func expandDynamic(body hcl.Body, ctx *hcl.EvalContext) hcl.Body {
+	if sb, ok := body.(*hclsyntax.Body); ok {
+		dynamic := false
+		for _, b := range sb.Blocks {
+			if b.Type == "dynamic" {
+				dynamic = true
+				break
+			}
+		}
+		if !dynamic {
+			return body
+		}
+	}
+	return dynblock.Expand(body, ctx)
+}
+
+// invariantBody returns body's identity when every attribute is
+// instance-invariant and it has no nested blocks: such a block decodes to
+// the same value in every for_each/count instance.
+func invariantBody(body hcl.Body) (*hclsyntax.Body, bool) {
+	sb, ok := body.(*hclsyntax.Body)
+	if !ok || len(sb.Blocks) > 0 {
+		return nil, false
+	}
+	for _, a := range sb.Attributes {
+		if !instanceInvariant(a.Expr) {
+			return nil, false
+		}
+	}
+	return sb, true
 }
 
 // unique reports whether b's label is its kind's first declaration (duplicates were reported by declareRefs).

@@ -21,6 +21,7 @@ type decoder struct {
 	diags Diagnostics
 	seen  map[string]bool
 	// invariant caches the values of expressions that cannot differ between
+	// (and marks those that can)
 	// for_each/count instances (they refer to nothing but var, local and
 	// block references), so a block expanded 65,536 times evaluates its
 	// constant attributes once.
@@ -32,6 +33,8 @@ type decoder struct {
 type cachedValue struct {
 	v  cty.Value
 	ok bool
+	// variant marks an expression that differs per instance: never cached.
+	variant bool
 }
 
 // instanceInvariant reports whether expr's value is the same in every
@@ -111,11 +114,16 @@ func (d *decoder) eval(attr *hcl.Attribute, ctx *hcl.EvalContext) (cty.Value, bo
 	}
 	if cv, hit := d.invariant.Load(native); hit {
 		c := cv.(cachedValue)
-		return c.v, c.ok
+		if !c.variant {
+			return c.v, c.ok
+		}
+		return d.evalUncached(attr, ctx)
 	}
 	v, ok := d.evalUncached(attr, ctx)
 	if instanceInvariant(native) {
-		d.invariant.Store(native, cachedValue{v, ok})
+		d.invariant.Store(native, cachedValue{v: v, ok: ok})
+	} else {
+		d.invariant.Store(native, cachedValue{variant: true})
 	}
 	return v, ok
 }

@@ -1,12 +1,16 @@
 package schema
 
 import (
+	"fmt"
+	"net"
+	"net/netip"
 	"regexp"
+	"strconv"
+	"strings"
 	"runtime"
 	"sync"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/ext/dynblock"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 )
@@ -122,7 +126,7 @@ var deviceSchema = &hcl.BodySchema{
 		{Name: "mgmt_address"}, {Name: "qos_policy"}, {Name: "host"}, {Name: "description"},
 	},
 	Blocks: []hcl.BlockHeaderSchema{
-		{Type: "credentials"}, {Type: "rdma"}, {Type: "port", LabelNames: []string{"name"}},
+		{Type: "credentials"}, {Type: "rdma"}, {Type: "port", LabelNames: []string{"name"}}, {Type: "ports"},
 	},
 }
 
@@ -137,8 +141,17 @@ var rdmaSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 }}
 
 var portSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
-	{Name: "speed"}, {Name: "fec"}, {Name: "mtu"}, {Name: "ip"}, {Name: "qos_policy"},
+	{Name: "speed"}, {Name: "fec"}, {Name: "mtu"}, {Name: "ip"}, {Name: "routed"}, {Name: "qos_policy"},
 	{Name: "acl_in"}, {Name: "acl_out"}, {Name: "description"},
+	// A link declared from this port's side, instead of a link block.
+	{Name: "peer"}, {Name: "cable_length"}, {Name: "media"},
+}}
+
+// portsSchema is a port block for many ports at once: names plus the
+// attributes they share (no ip: addresses differ per port).
+var portsSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "names", Required: true}, {Name: "speed"}, {Name: "fec"}, {Name: "mtu"}, {Name: "routed"},
+	{Name: "qos_policy"}, {Name: "acl_in"}, {Name: "acl_out"}, {Name: "description"},
 }}
 
 var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
@@ -147,6 +160,8 @@ var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 type decodedDevice struct {
 	dev     *Device
 	nameRng hcl.Range
+	// links are the links declared with a port's peer attribute.
+	links []*rawLink
 }
 
 func (r *resolver) decodeDevices(blocks hcl.Blocks, ctx *hcl.EvalContext) {
@@ -177,12 +192,13 @@ func (r *resolver) decodeDevices(blocks hcl.Blocks, ctx *hcl.EvalContext) {
 		}
 		r.devices[dd.dev.Name] = dd.dev
 		r.f.Devices = append(r.f.Devices, dd.dev)
+		r.links = append(r.links, dd.links...)
 	}
 }
 
 func (r *resolver) decodeDevice(b *hcl.Block, body hcl.Body, in instance) decodedDevice {
 	d := r.d
-	c, ds := dynblock.Expand(body, in.ctx).Content(deviceSchema)
+	c, ds := expandDynamic(body, in.ctx).Content(deviceSchema)
 	d.addHCL(ds)
 	dev := &Device{Name: b.Labels[0], Range: convRange(b.DefRange)}
 	nameRng := b.LabelRanges[0]
@@ -195,8 +211,8 @@ func (r *resolver) decodeDevice(b *hcl.Block, body hcl.Body, in instance) decode
 		}
 		dev.Name = in.key
 	}
-	if dev.Name == "" {
-		d.errorf(nameRng, "Empty device name", "A device needs a non-empty name.")
+	if !validName(dev.Name) {
+		d.errorf(nameRng, "Invalid device name", "%q cannot name a device: use a non-empty name without spaces or colons (links write \"DEVICE:PORT\").", dev.Name)
 		return decodedDevice{}
 	}
 	k := d.enum(c.Attributes, "kind", in.ctx, kindNames()...)
@@ -213,11 +229,18 @@ func (r *resolver) decodeDevice(b *hcl.Block, body hcl.Body, in instance) decode
 		}
 	}
 	dev.MgmtAddress = d.str(c.Attributes, "mgmt_address", in.ctx)
+	if dev.MgmtAddress.Set {
+		if err := checkMgmtAddress(dev.MgmtAddress.V); err != nil {
+			d.errorf(c.Attributes["mgmt_address"].Expr.Range(), "Invalid management address", "%v. Write a host name or address, optionally with :PORT (1–65535), e.g. \"192.0.2.11\" or \"[2001:db8::11]:22\".", err)
+			dev.MgmtAddress = Value[string]{}
+		}
+	}
 	dev.Host = d.str(c.Attributes, "host", in.ctx)
 	if n, _, ok := r.refAttr(c.Attributes, "qos_policy", in.ctx, "qos_policy", false); ok {
 		dev.Policy = r.policies[n]
 	}
 	dev.ports = map[string]*Port{}
+	var links []*rawLink
 	var credSeen, rdmaSeen *hcl.Block
 	for _, blk := range c.Blocks {
 		switch blk.Type {
@@ -227,6 +250,15 @@ func (r *resolver) decodeDevice(b *hcl.Block, body hcl.Body, in instance) decode
 				continue
 			}
 			credSeen = blk
+			if sb, ok := invariantBody(blk.Body); ok {
+				if v, hit := r.shared.Load(sb); hit {
+					dev.Credentials = v.(Credentials)
+					continue
+				}
+				r.decodeCredentials(dev, blk, in.ctx)
+				r.shared.Store(sb, dev.Credentials)
+				continue
+			}
 			r.decodeCredentials(dev, blk, in.ctx)
 		case "rdma":
 			if rdmaSeen != nil {
@@ -238,19 +270,75 @@ func (r *resolver) decodeDevice(b *hcl.Block, body hcl.Body, in instance) decode
 				d.errorf(blk.DefRange, "rdma on a switch", "Only NICs (kind = \"nic\") have RDMA settings; %q is a %s.", dev.Name, dev.Kind.V)
 				continue
 			}
+			if sb, ok := invariantBody(blk.Body); ok {
+				if v, hit := r.shared.Load(sb); hit {
+					dev.RDMA = v.(*RDMA)
+					continue
+				}
+				dev.RDMA = r.decodeRDMA(blk, in.ctx)
+				r.shared.Store(sb, dev.RDMA)
+				continue
+			}
 			dev.RDMA = r.decodeRDMA(blk, in.ctx)
 		case "port":
 			name := blk.Labels[0]
+			if !validPortName(name) {
+				d.errorf(blk.LabelRanges[0], "Invalid port name", "%q cannot name a port: use a non-empty name without spaces.", name)
+				continue
+			}
 			if prev, dup := dev.ports[name]; dup {
 				d.errorf(blk.LabelRanges[0], "Duplicate port", "Device %q already has a port %q at %s.", dev.Name, name, prev.Range)
 				continue
 			}
-			pt := r.decodePort(dev, blk, in.ctx)
+			c := r.content(blk.Body, portSchema, in.ctx)
+			pt := r.decodePort(dev, blk, c, in.ctx)
+			pt.Name = name
 			dev.ports[name] = pt
 			dev.Ports = append(dev.Ports, pt)
+			if rl := r.portLink(pt, c, in.ctx); rl != nil {
+				links = append(links, rl)
+			}
+		case "ports":
+			c := r.content(blk.Body, portsSchema, in.ctx)
+			names := r.portNames(c.Attributes["names"], in.ctx)
+			tmpl := r.decodePort(dev, blk, c, in.ctx)
+			for _, name := range names {
+				if !validPortName(name) {
+					d.errorf(c.Attributes["names"].Expr.Range(), "Invalid port name", "%q cannot name a port: use a non-empty name without spaces.", name)
+					continue
+				}
+				if prev, dup := dev.ports[name]; dup {
+					d.errorf(c.Attributes["names"].Expr.Range(), "Duplicate port", "Device %q already has a port %q at %s.", dev.Name, name, prev.Range)
+					continue
+				}
+				pt := *tmpl
+				pt.Name = name
+				dev.ports[name] = &pt
+				dev.Ports = append(dev.Ports, &pt)
+			}
 		}
 	}
-	return decodedDevice{dev: dev, nameRng: nameRng}
+	return decodedDevice{dev: dev, nameRng: nameRng, links: links}
+}
+
+// portLink reads a port's peer, cable_length and media: a link declared
+// from the port's side, named "device:port".
+func (r *resolver) portLink(p *Port, c *hcl.BodyContent, ctx *hcl.EvalContext) *rawLink {
+	peer := r.d.str(c.Attributes, "peer", ctx)
+	cable := unitValue(r.d, c.Attributes, "cable_length", ctx, ParseLength)
+	media := r.d.enum(c.Attributes, "media", ctx, "dac", "aoc", "fiber", "backplane")
+	if !peer.Set {
+		for _, a := range []string{"cable_length", "media"} {
+			if at, ok := c.Attributes[a]; ok {
+				r.d.errorf(at.NameRange, "Link attribute without peer", "%s describes a link; set peer = \"DEVICE:PORT\" on this port too, or move it to a link block.", a)
+			}
+		}
+		return nil
+	}
+	id := p.Device.Name + ":" + p.Name
+	l := &Link{Name: id, Range: p.Range, ARange: p.Range, BRange: peer.Src, CableLength: cable, Media: media}
+	rng := c.Attributes["peer"].Expr.Range()
+	return &rawLink{link: l, a: id, b: peer.V, aRng: rng, bRng: rng}
 }
 
 func (r *resolver) decodeCredentials(dev *Device, blk *hcl.Block, ctx *hcl.EvalContext) {
@@ -302,14 +390,41 @@ func (r *resolver) decodeRDMA(blk *hcl.Block, ctx *hcl.EvalContext) *RDMA {
 	return rd
 }
 
-func (r *resolver) decodePort(dev *Device, blk *hcl.Block, ctx *hcl.EvalContext) *Port {
+// portNames reads a list of non-empty strings (port or device names).
+func (r *resolver) portNames(attr *hcl.Attribute, ctx *hcl.EvalContext) []string {
+	if attr == nil {
+		return nil
+	}
+	v, ok := r.d.eval(attr, ctx)
+	if !ok {
+		return nil
+	}
+	t := v.Type()
+	if !(t.IsListType() || t.IsTupleType() || t.IsSetType()) {
+		r.d.errorf(attr.Expr.Range(), "Incorrect attribute type", "%s must be a list of names, not %s.", attr.Name, t.FriendlyName())
+		return nil
+	}
+	var out []string
+	for it := v.ElementIterator(); it.Next(); {
+		_, e := it.Element()
+		if e.IsNull() || e.Type() != cty.String || e.AsString() == "" {
+			r.d.errorf(attr.Expr.Range(), "Invalid name", "Every element of %s must be a non-empty string.", attr.Name)
+			return nil
+		}
+		out = append(out, e.AsString())
+	}
+	return out
+}
+
+// decodePort reads a port (or ports) block's attributes; the caller sets Name.
+func (r *resolver) decodePort(dev *Device, blk *hcl.Block, c *hcl.BodyContent, ctx *hcl.EvalContext) *Port {
 	d := r.d
-	c := r.content(blk.Body, portSchema, ctx)
-	p := &Port{Name: blk.Labels[0], Range: convRange(blk.DefRange), Device: dev}
+	p := &Port{Range: convRange(blk.DefRange), Device: dev}
 	p.Speed = unitValue(d, c.Attributes, "speed", ctx, ParseSpeed)
 	p.FEC = d.enum(c.Attributes, "fec", ctx, "none", "rs", "fc")
 	p.MTU = d.integer(c.Attributes, "mtu", ctx, MinMTU, MaxMTU)
 	p.IP = d.prefix(c.Attributes, "ip", ctx, true)
+	p.Routed = d.boolean(c.Attributes, "routed", ctx)
 	p.Description = d.str(c.Attributes, "description", ctx).V
 	if n, _, ok := r.refAttr(c.Attributes, "qos_policy", ctx, "qos_policy", false); ok {
 		p.Policy = r.policies[n]
@@ -327,4 +442,41 @@ func (r *resolver) decodePort(dev *Device, blk *hcl.Block, ctx *hcl.EvalContext)
 		}
 	}
 	return p
+}
+
+// validName accepts device names usable in "DEVICE:PORT" endpoints and file names.
+func validName(s string) bool {
+	return s != "" && !strings.ContainsAny(s, ": \t\n/\\")
+}
+
+// validPortName accepts port names; they may contain ':' and '/' (et-0/0/1:0).
+func validPortName(s string) bool {
+	return s != "" && !strings.ContainsAny(s, " \t\n")
+}
+
+// checkMgmtAddress accepts "host", "host:port" and "[v6]:port".
+func checkMgmtAddress(s string) error {
+	if s == "" || strings.ContainsAny(s, " \t\n") {
+		return fmt.Errorf("%q is not a host name or address", s)
+	}
+	host, port, err := net.SplitHostPort(s)
+	if err != nil {
+		if strings.Count(s, ":") > 1 {
+			if _, perr := netip.ParseAddr(s); perr == nil {
+				return nil
+			}
+		}
+		if strings.Contains(s, ":") {
+			return fmt.Errorf("%q: %v", s, err)
+		}
+		return nil
+	}
+	if host == "" {
+		return fmt.Errorf("%q has no host", s)
+	}
+	n, err := strconv.Atoi(port)
+	if err != nil || n < 1 || n > 65535 {
+		return fmt.Errorf("port %q of %q is not between 1 and 65535", port, s)
+	}
+	return nil
 }

@@ -65,3 +65,13 @@ func TestRangeLarge(t *testing.T) {
 		t.Error("zero step accepted")
 	}
 }
+
+func BenchmarkToSetLarge(b *testing.B) {
+	expr, _ := hclsyntax.ParseExpression([]byte(`length(toset([for i in range(65536) : "n${i}"]))`), "b", hcl.InitialPos)
+	ctx := &hcl.EvalContext{Functions: Functions()}
+	for b.Loop() {
+		if _, ds := expr.Value(ctx); ds.HasErrors() {
+			b.Fatal(ds.Error())
+		}
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/ext/dynblock"
 )
 
 var linkSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
@@ -35,7 +34,7 @@ func (r *resolver) decodeLinks(blocks hcl.Blocks, ctx *hcl.EvalContext) {
 	out := make([]*rawLink, len(jobs))
 	parallel(len(jobs), func(i int) {
 		j := jobs[i]
-		c, ds := dynblock.Expand(j.body, j.inst.ctx).Content(linkSchema)
+		c, ds := expandDynamic(j.body, j.inst.ctx).Content(linkSchema)
 		r.d.addHCL(ds)
 		name := j.b.Labels[0]
 		if j.inst.key != "" {

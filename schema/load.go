@@ -56,6 +56,7 @@ var rootSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
 	{Type: "subnet", LabelNames: []string{"name"}},
 	{Type: "device", LabelNames: []string{"name"}},
 	{Type: "link", LabelNames: []string{"name"}},
+	{Type: "mesh", LabelNames: []string{"name"}},
 }}
 
 // IntentFiles lists the intent files of dir in sorted order.
@@ -144,6 +145,7 @@ func Load(dir string, opts Options) (*Fabric, Diagnostics) {
 	r.decodeRoles(blocks["role"], ctx)
 	r.decodeDevices(blocks["device"], ctx)
 	r.decodeLinks(blocks["link"], ctx)
+	r.decodeMeshes(blocks["mesh"], ctx)
 	r.decodeSubnets(blocks["subnet"], ctx)
 	r.finish()
 

@@ -232,10 +232,10 @@ link "up" {
 	for _, l := range f.Links {
 		links = append(links, l.Name+"="+l.A.ID()+"-"+l.B.ID())
 	}
-	if got := strings.Join(links, " "); got != "s=spine1:Ethernet0-la:Ethernet2 up[0]=nic0:eth0-la:Ethernet1 up[1]=nic1:eth0-lb:Ethernet1" {
+	if got := strings.Join(links, " "); got != "up[0]=nic0:eth0-la:Ethernet1 up[1]=nic1:eth0-lb:Ethernet1 s=spine1:Ethernet0-la:Ethernet2" {
 		t.Errorf("links %s", got)
 	}
-	if f.Device("la").Port("Ethernet2").Speed.V != 100e9 || f.Links[0].Speed.V != 400e9 {
+	if f.Device("la").Port("Ethernet2").Speed.V != 100e9 || f.Links[2].Speed.V != 400e9 {
 		t.Error("speeds not decoded")
 	}
 }

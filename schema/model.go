@@ -103,7 +103,7 @@ const (
 
 // Fabric is the fully resolved intent of one directory: every value is
 // typed, every reference resolved, and every value carries the range in the
-// intent that set it. Slices are sorted by name; nothing after schema needs
+// intent that set it. Slices are sorted by name (Links: declaration order); nothing after schema needs
 // to re-read a file.
 type Fabric struct {
 	// Name is the fabric block's label.
@@ -128,7 +128,9 @@ type Fabric struct {
 	ACLs        []*ACL
 	Subnets     []*Subnet
 	Devices     []*Device
-	Links       []*Link
+	// Links are in declaration order: link blocks (instances in for_each/
+	// count order), then links declared by ports (peer), then mesh blocks.
+	Links []*Link
 
 	// Levels holds the policies attached at fabric level (index 0) and per
 	// kind (role blocks), for reporting; the effective result is in Port.QoS.
@@ -416,7 +418,8 @@ type Device struct {
 	Policy *QoSPolicy
 	// Host is the host a NIC belongs to (NICs only).
 	Host Value[string]
-	// RDMA holds NIC RDMA settings (NICs only), or nil.
+	// RDMA holds NIC RDMA settings (NICs only), or nil. NICs declared by one
+	// for_each/count block with constant rdma attributes share one RDMA.
 	RDMA  *RDMA
 	Ports []*Port // sorted by natural port order (Ethernet2 before Ethernet10)
 
@@ -426,10 +429,10 @@ type Device struct {
 // Port returns the named port, or nil.
 func (d *Device) Port(name string) *Port { return d.ports[name] }
 
-// IsRouter reports whether the device routes: any port has an IP address.
+// IsRouter reports whether the device routes: any port is routed.
 func (d *Device) IsRouter() bool {
 	for _, p := range d.Ports {
-		if p.IP.Set {
+		if p.IsRouted() {
 			return true
 		}
 	}
@@ -470,6 +473,9 @@ type Port struct {
 	Description string
 	// IP is the port's L3 address with prefix length; unset for L2 ports.
 	IP Value[netip.Prefix]
+	// Routed marks an L3 port without an address of its own (unnumbered /
+	// IPv6 link-local BGP); a port with an IP is routed too (IsRouted).
+	Routed Value[bool]
 	// Policy is the port-level QoS attachment, or nil.
 	Policy *QoSPolicy
 	// ACLIn and ACLOut are bound ACLs.
@@ -483,6 +489,9 @@ type Port struct {
 	// one PortQoS (a fabric of 260,000 ports has a handful): treat it as read-only.
 	QoS *PortQoS
 }
+
+// IsRouted reports whether the port is an L3 interface.
+func (p *Port) IsRouted() bool { return p.IP.Set || p.Routed.V }
 
 // ID is "device:port".
 func (p *Port) ID() string { return p.Device.Name + ":" + p.Name }

@@ -21,7 +21,7 @@ func (d *decoder) checkNesting(src []byte, path string) bool {
 		return d.checkJSONNesting(src, path)
 	}
 	toks, _ := hclsyntax.LexConfig(src, path, hcl.InitialPos)
-	depth, unary, cond := 0, 0, 0
+	depth, unary, cond, parens := 0, 0, 0, 0
 	for _, t := range toks {
 		// Each "?" of a chained conditional (a ? b : c ? d : …) recurses once.
 		switch {
@@ -31,7 +31,12 @@ func (d *decoder) checkNesting(src []byte, path string) bool {
 				d.errorf(t.Range, "Nested too deeply", "This expression chains more than %d conditionals. Use a map lookup or locals instead.", MaxNesting)
 				return false
 			}
-		case t.Type == hclsyntax.TokenNewline && depth == 0:
+		case t.Type == hclsyntax.TokenOParen || t.Type == hclsyntax.TokenOBrack:
+			parens++
+		case (t.Type == hclsyntax.TokenCParen || t.Type == hclsyntax.TokenCBrack) && parens > 0:
+			parens--
+		case t.Type == hclsyntax.TokenNewline && parens == 0:
+			// A newline outside () and [] ends the attribute or map item.
 			cond = 0
 		}
 		// A run of prefix operators (- - - 1, !!!x) recurses like nesting.

@@ -13,7 +13,6 @@ func (r *resolver) finish() {
 		sort.SliceStable(dev.Ports, func(i, j int) bool { return NaturalLess(dev.Ports[i].Name, dev.Ports[j].Name) })
 	}
 	r.wireLinks()
-	sort.Slice(r.f.Links, func(i, j int) bool { return NaturalLess(r.f.Links[i].Name, r.f.Links[j].Name) })
 	for s, g := range r.subnetGateways {
 		dev := r.devices[g.name]
 		if dev == nil {

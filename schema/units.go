@@ -46,6 +46,9 @@ func ParseSpeed(s string) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
+	if v < 1 {
+		return 0, fmt.Errorf("speed %q must be positive", s)
+	}
 	return int64(math.Round(v)), nil
 }
 
