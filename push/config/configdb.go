@@ -34,6 +34,7 @@ type PatchOp struct {
 
 type dbField struct{ table, key, field string }
 
+// String is "TABLE|key|field".
 func (f dbField) String() string { return f.table + "|" + f.key + "|" + f.field }
 
 // flatten reads a CONFIG_DB JSON document into field → value, with field

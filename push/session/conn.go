@@ -68,6 +68,7 @@ type Rejected struct {
 	Output string
 }
 
+// Error is the rejected line and the device's message on one line.
 func (r *Rejected) Error() string {
 	var parts []string
 	for _, l := range strings.Split(r.Output, "\n") {

@@ -61,6 +61,7 @@ type HostKeyError struct {
 	Files   []string
 }
 
+// Error says which key was offered and what to do about it.
 func (e *HostKeyError) Error() string {
 	if e.Changed {
 		return fmt.Sprintf("host key for %s does not match known_hosts (%v): the server offered %s %s; "+
@@ -134,6 +135,7 @@ func algorithmsFor(keyType string) []string {
 // probeKey is a key no known_hosts line holds, used to list the keys that are there.
 type probeKey struct{}
 
+// Type, Marshal and Verify make probeKey an ssh.PublicKey.
 func (probeKey) Type() string                        { return "fabricgen-probe" }
 func (probeKey) Marshal() []byte                     { return []byte("fabricgen-probe") }
 func (probeKey) Verify([]byte, *ssh.Signature) error { return errors.New("probe key") }
