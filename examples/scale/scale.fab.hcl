@@ -1,17 +1,17 @@
-# Parametric two-tier Clos for benchmarks, every leaf wired to every spine, a routed /31 on every link.
-# Defaults: 64 spines + 2,048 leaves = 2,112 switches, 65,536 NICs. Resize with -var leaves=512.
+# Parametric Clos: 2,112 switches, 65,536 NICs by default (leaf-spine mesh, routed unnumbered uplinks).
 variable "spines" { default = 64 }
 variable "leaves" { default = 2048 }
 variable "nics_per_leaf" { default = 32 }
-# QoS: RoCE on DSCP 26 -> priority 3, lossless + ECN, ETS 50/50; CNP on 48 -> 6, strict.
 fabric "scale" { qos_policy = qos_policy.fabric }
+# QoS: RoCE on DSCP 26 -> priority 3, lossless + ECN, ETS 50/50; CNP on 48 -> 6, strict.
 qos_policy "fabric" {
-  trust            = "dscp"
-  classes          = [traffic_class.default, traffic_class.roce, traffic_class.cnp]
-  default_priority = 0
-  pfc_watchdog     = pfc_watchdog.standard
-  mtu              = 9216
+  trust        = "dscp"
+  classes      = [traffic_class.default, traffic_class.roce, traffic_class.cnp]
+  pfc_watchdog = pfc_watchdog.standard
+  mtu          = 9216
 }
+qos_policy "host" { mtu = 4200 }
+role "nic" { qos_policy = qos_policy.host }
 traffic_class "default" { # every DSCP no other class names (default_priority)
   role     = "default"
   priority = 0
@@ -39,40 +39,45 @@ pfc_watchdog "standard" {
   detection   = "200ms"
   restoration = "200ms"
 }
+locals {
+  spines     = [for i in range(var.spines) : format("spine%02d", i + 1)]
+  leaves     = [for i in range(var.leaves) : format("leaf%04d", i + 1)]
+  nics       = [for i in range(var.leaves * var.nics_per_leaf) : format("nic%05d", i + 1)]
+  host_ports = [for i in range(var.nics_per_leaf) : "Ethernet${i + 1}"]
+  up_ports   = [for i in range(var.spines) : "Ethernet${var.nics_per_leaf + i + 1}"]
+  down_ports = [for i in range(var.leaves) : "Ethernet${i + 1}"]
+}
 device "spine" {
-  for_each = { for i in range(var.spines) : format("spine%02d", i + 1) => i }
+  for_each = toset(local.spines)
   kind     = "spine"
   platform = "arista_eos"
-  dynamic "port" {
-    for_each = range(var.leaves)
-    labels   = ["Ethernet${port.value + 1}"]
-    content {
-      speed = "400G"
-      ip    = "${cidrhost(cidrsubnet("100.64.0.0/10", 21, port.value * var.spines + each.value), 0)}/31"
-    }
+  ports {
+    names  = local.down_ports
+    speed  = "400G"
+    routed = true
   }
 }
 device "leaf" {
-  for_each = { for i in range(var.leaves) : format("leaf%04d", i + 1) => i }
+  count    = var.leaves
+  name     = local.leaves[count.index]
   kind     = "leaf"
-  platform = ["arista_eos", "cisco_nxos", "sonic", "nvidia_cumulus"][each.value % 4]
-  dynamic "port" { # port P (0-based) faces NIC (leaf * nics_per_leaf + P), then spine (P - nics_per_leaf)
-    for_each = range(var.nics_per_leaf + var.spines)
-    labels   = ["port${port.value + 1}"]
-    content {
-      speed = "400G"
-      ip = (port.value < var.nics_per_leaf
-        ? "${cidrhost(cidrsubnet("10.0.0.0/8", 23, each.value * var.nics_per_leaf + port.value), 0)}/31"
-      : "${cidrhost(cidrsubnet("100.64.0.0/10", 21, each.value * var.spines + port.value - var.nics_per_leaf), 1)}/31")
-    }
+  platform = ["arista_eos", "cisco_nxos", "sonic", "nvidia_cumulus"][count.index % 4]
+  ports {
+    names = local.host_ports
+    speed = "400G"
+  }
+  ports {
+    names  = local.up_ports
+    speed  = "400G"
+    routed = true
   }
 }
 device "nic" {
-  count    = var.leaves * var.nics_per_leaf
-  name     = format("nic%05d", count.index + 1)
+  count    = length(local.nics)
+  name     = local.nics[count.index]
   kind     = "nic"
-  platform = count.index % 2 == 0 ? "nvidia_mlnx" : "linux_dcb"
-  rdma {
+  platform = ["nvidia_mlnx", "linux_dcb"][count.index % 2]
+  rdma { # DSCP 26 + ECT(0); CNPs as DSCP 48, priority 6
     tos          = 106
     path_mtu     = 4096
     cnp_dscp     = 48
@@ -80,20 +85,15 @@ device "nic" {
     ecn          = true
   }
   port "eth0" {
-    speed = "400G"
-    mtu   = 4200 # RDMA path MTU 4096 needs >= 4192
-    ip    = "${cidrhost(cidrsubnet("10.0.0.0/8", 23, count.index), 1)}/31"
+    speed        = "400G"
+    peer         = "${local.leaves[floor(count.index / var.nics_per_leaf)]}:${local.host_ports[count.index % var.nics_per_leaf]}"
+    cable_length = "3m"
   }
 }
-link "host" {
-  count        = var.leaves * var.nics_per_leaf
-  a            = format("nic%05d:eth0", count.index + 1)
-  b            = format("leaf%04d:port%d", floor(count.index / var.nics_per_leaf) + 1, count.index % var.nics_per_leaf + 1)
-  cable_length = "3m"
-}
-link "fabric" {
-  count        = var.leaves * var.spines
-  a            = format("leaf%04d:port%d", floor(count.index / var.spines) + 1, var.nics_per_leaf + count.index % var.spines + 1)
-  b            = format("spine%02d:Ethernet%d", count.index % var.spines + 1, floor(count.index / var.spines) + 1)
+mesh "fabric" {
+  lower        = local.leaves
+  lower_ports  = local.up_ports
+  upper        = local.spines
+  upper_ports  = local.down_ports
   cable_length = "50m"
 }
