@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
+	"time"
 
 	"github.com/fabricgen/fabricgen/schema"
 )
@@ -13,10 +14,12 @@ import (
 // (2,112 switches, 65,536 NICs) with RenderAll, one worker per CPU. Devices
 // whose platform cannot express the intent fail fast and are counted.
 func BenchmarkRender(b *testing.B) {
+	start := time.Now()
 	f, diags := schema.Load(filepath.Join(repoRoot(b), "examples", "scale"), schema.Options{})
 	if diags.HasErrors() {
 		b.Fatalf("loading examples/scale: %v", diags.Errs())
 	}
+	b.Logf("schema.Load of examples/scale: %v (not timed)", time.Since(start).Round(time.Millisecond))
 	r := newTestRenderer(b)
 	b.ReportMetric(float64(len(f.Devices)), "devices")
 	b.ResetTimer()

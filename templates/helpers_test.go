@@ -2,6 +2,7 @@ package templates
 
 import (
 	"flag"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -72,18 +73,26 @@ func loadExample(t testing.TB, name string) *schema.Fabric {
 	return f
 }
 
-// exampleNames lists the example directories.
+// exampleNames lists every example directory (one holding *.fab.hcl or
+// *.fab.json files), as slash paths relative to examples/.
 func exampleNames(t testing.TB) []string {
 	t.Helper()
-	ents, err := os.ReadDir(filepath.Join(repoRoot(t), "examples"))
+	root := filepath.Join(repoRoot(t), "examples")
+	var out []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return err
+		}
+		fab, _ := filepath.Glob(filepath.Join(p, "*.fab.hcl"))
+		js, _ := filepath.Glob(filepath.Join(p, "*.fab.json"))
+		if len(fab)+len(js) > 0 {
+			rel, _ := filepath.Rel(root, p)
+			out = append(out, filepath.ToSlash(rel))
+		}
+		return nil
+	})
 	if err != nil {
 		t.Fatal(err)
-	}
-	var out []string
-	for _, e := range ents {
-		if e.IsDir() {
-			out = append(out, e.Name())
-		}
 	}
 	sort.Strings(out)
 	return out

@@ -21,13 +21,9 @@ type JunosSection struct {
 	Commands []string
 }
 
-// Junos's default PFC watchdog (no options): poll 100 ms, detection after
-// 2 polls, recovery 200 ms (Junos "Configuring PFC Watchdog").
-const (
-	junosWDPollMS     = 100
-	junosWDDetectMS   = 200
-	junosWDRecoveryMS = 200
-)
+// junosWDPollMS is the Junos PFC watchdog's default poll interval (Junos
+// "Configuring PFC Watchdog": poll 100 ms, detection 2 polls, recovery 200 ms).
+const junosWDPollMS = 100
 
 func buildJunos(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 	const global = "fabricgen writes one Junos classifier, scheduler map and congestion-notification profile per device; attach the same policy to every port"
@@ -97,12 +93,28 @@ func buildJunos(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 			cnp = append(cnp, fmt.Sprintf("%scongestion-notification-profile FABRICGEN output ieee-802.1 code-point %03b flow-control-queue %d", cos, p, q.QueueOf[p]))
 		}
 		if w := q.Watchdog; w != nil {
-			if (w.PollSet && w.PollMS != junosWDPollMS) || (w.DetectionSet && w.DetectionMS != junosWDDetectMS) ||
-				(w.RestorationSet && w.RestorationMS != junosWDRecoveryMS) || (w.Action != "" && w.Action != string(schema.WatchdogDrop)) {
-				return nil, unsupported(d, fmt.Sprintf("pfc_watchdog %s (poll %d ms, detection %d ms, restoration %d ms, action %s)", w.Name, w.PollMS, w.DetectionMS, w.RestorationMS, orDefault(w.Action, "drop")),
-					"fabricgen renders the Junos PFC watchdog with its documented defaults only (poll 100 ms, detection 200 ms, recovery 200 ms, drop); match them or attach another watchdog to juniper_junos devices", qq.Watchdog.Src)
+			src := qq.Watchdog.Src
+			if w.Action != "" && w.Action != string(schema.WatchdogDrop) {
+				return nil, unsupported(d, "pfc_watchdog "+w.Name+" action "+w.Action,
+					"the Junos PFC watchdog disables (drops) a stormed queue for the recovery time; use action drop", src)
 			}
-			cnp = append(cnp, cos+"congestion-notification-profile FABRICGEN pfc-watchdog")
+			wd := cos + "congestion-notification-profile FABRICGEN pfc-watchdog"
+			cnp = append(cnp, wd)
+			poll := int64(junosWDPollMS)
+			if w.PollSet {
+				poll = w.PollMS
+				cnp = append(cnp, fmt.Sprintf("%s poll-interval %d", wd, poll))
+			}
+			if w.DetectionSet {
+				if w.DetectionMS%poll != 0 || w.DetectionMS/poll < 1 {
+					return nil, unsupported(d, fmt.Sprintf("pfc_watchdog %s detection %d ms", w.Name, w.DetectionMS),
+						"Junos detects a storm after a whole number of poll intervals (detection); make detection a multiple of poll_interval", src)
+				}
+				cnp = append(cnp, fmt.Sprintf("%s detection %d", wd, w.DetectionMS/poll))
+			}
+			if w.RestorationSet {
+				cnp = append(cnp, fmt.Sprintf("%s recovery-time %d", wd, w.RestorationMS))
+			}
 		}
 		v.Sections = append(v.Sections, JunosSection{"priority-based flow control", cnp})
 	}

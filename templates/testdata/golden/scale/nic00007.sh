@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # fabricgen: fabric scale, device nic00007 (nvidia_mlnx)
-# intent digest 5ad3e2aa931271b99dd2ea5636f8a5b4e0b8fc03b599a21b5c80b277f0bd29c6
+# intent digest d5ab0c20bdeee2c288afd83be56a2e8459307e71cde26820a73b60196aefd3bc
 # Generated from the fabric intent; edit the intent, not this file.
 # follows: NVIDIA MLNX_OFED user manual (mlnx_qos, ECN sysfs), mlnx-tools cma_roce_tos
 # not applied on a host NIC: pfc_watchdog standard: the NIC's PFC storm prevention takes only a timeout (pfc-prevention-tout = detection); restoration, poll_interval and action are switch-side

@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# fabricgen: fabric broken-ecn-min-max, device gpu03-cx6 (nvidia_mlnx)
+# intent digest 09aa05d7cc5c972627526374356b41dd5a2dcd799bba4fb37259d9c6431cd533
+# Generated from the fabric intent; edit the intent, not this file.
+# follows: NVIDIA MLNX_OFED user manual (mlnx_qos, ECN sysfs), mlnx-tools cma_roce_tos
+# not applied on a host NIC: buffer: PFC headroom and pools are switch-side; the NIC's buffers are not changed
+# not applied on a host NIC: pfc_watchdog standard: the NIC's PFC storm prevention takes only a timeout (pfc-prevention-tout = detection); restoration, poll_interval and action are switch-side
+# not applied on a host NIC: queue 3 ecn_profile roce: an ECN marking curve is applied by switches; the NIC reacts to marks (rdma ecn)
+# not applied on a host NIC: rdma path_mtu 4096: applications set it per QP; rdma_cm derives it from the interface MTU
+set -eu
+command -v ip >/dev/null || { echo "gpu03-cx6: ip not found (install iproute2)" >&2; exit 1; }
+command -v ethtool >/dev/null || { echo "gpu03-cx6: ethtool not found (install ethtool)" >&2; exit 1; }
+command -v mlnx_qos >/dev/null || { echo "gpu03-cx6: mlnx_qos not found (install MLNX_OFED or mlnx-tools)" >&2; exit 1; }
+command -v cma_roce_tos >/dev/null || { echo "gpu03-cx6: cma_roce_tos not found (install MLNX_OFED or mlnx-tools)" >&2; exit 1; }
+command -v cma_roce_mode >/dev/null || { echo "gpu03-cx6: cma_roce_mode not found (install MLNX_OFED or mlnx-tools)" >&2; exit 1; }
+ibdev_eth0=$(find /sys/class/net/eth0/device/infiniband -mindepth 1 -maxdepth 1 -printf '%f')
+
+# eth0
+ip link set dev eth0 mtu 4200
+ethtool -A eth0 rx off tx off
+mlnx_qos -i eth0 --trust dscp
+mlnx_qos -i eth0 --dscp2prio set,0,0
+mlnx_qos -i eth0 --dscp2prio set,1,0
+mlnx_qos -i eth0 --dscp2prio set,2,0
+mlnx_qos -i eth0 --dscp2prio set,3,0
+mlnx_qos -i eth0 --dscp2prio set,4,0
+mlnx_qos -i eth0 --dscp2prio set,5,0
+mlnx_qos -i eth0 --dscp2prio set,6,0
+mlnx_qos -i eth0 --dscp2prio set,7,0
+mlnx_qos -i eth0 --dscp2prio set,8,0
+mlnx_qos -i eth0 --dscp2prio set,9,0
+mlnx_qos -i eth0 --dscp2prio set,10,0
+mlnx_qos -i eth0 --dscp2prio set,11,0
+mlnx_qos -i eth0 --dscp2prio set,12,0
+mlnx_qos -i eth0 --dscp2prio set,13,0
+mlnx_qos -i eth0 --dscp2prio set,14,0
+mlnx_qos -i eth0 --dscp2prio set,15,0
+mlnx_qos -i eth0 --dscp2prio set,16,0
+mlnx_qos -i eth0 --dscp2prio set,17,0
+mlnx_qos -i eth0 --dscp2prio set,18,0
+mlnx_qos -i eth0 --dscp2prio set,19,0
+mlnx_qos -i eth0 --dscp2prio set,20,0
+mlnx_qos -i eth0 --dscp2prio set,21,0
+mlnx_qos -i eth0 --dscp2prio set,22,0
+mlnx_qos -i eth0 --dscp2prio set,23,0
+mlnx_qos -i eth0 --dscp2prio set,24,0
+mlnx_qos -i eth0 --dscp2prio set,25,0
+mlnx_qos -i eth0 --dscp2prio set,26,3
+mlnx_qos -i eth0 --dscp2prio set,27,0
+mlnx_qos -i eth0 --dscp2prio set,28,0
+mlnx_qos -i eth0 --dscp2prio set,29,0
+mlnx_qos -i eth0 --dscp2prio set,30,0
+mlnx_qos -i eth0 --dscp2prio set,31,0
+mlnx_qos -i eth0 --dscp2prio set,32,0
+mlnx_qos -i eth0 --dscp2prio set,33,0
+mlnx_qos -i eth0 --dscp2prio set,34,0
+mlnx_qos -i eth0 --dscp2prio set,35,0
+mlnx_qos -i eth0 --dscp2prio set,36,0
+mlnx_qos -i eth0 --dscp2prio set,37,0
+mlnx_qos -i eth0 --dscp2prio set,38,0
+mlnx_qos -i eth0 --dscp2prio set,39,0
+mlnx_qos -i eth0 --dscp2prio set,40,0
+mlnx_qos -i eth0 --dscp2prio set,41,0
+mlnx_qos -i eth0 --dscp2prio set,42,0
+mlnx_qos -i eth0 --dscp2prio set,43,0
+mlnx_qos -i eth0 --dscp2prio set,44,0
+mlnx_qos -i eth0 --dscp2prio set,45,0
+mlnx_qos -i eth0 --dscp2prio set,46,0
+mlnx_qos -i eth0 --dscp2prio set,47,0
+mlnx_qos -i eth0 --dscp2prio set,48,6
+mlnx_qos -i eth0 --dscp2prio set,49,0
+mlnx_qos -i eth0 --dscp2prio set,50,0
+mlnx_qos -i eth0 --dscp2prio set,51,0
+mlnx_qos -i eth0 --dscp2prio set,52,0
+mlnx_qos -i eth0 --dscp2prio set,53,0
+mlnx_qos -i eth0 --dscp2prio set,54,0
+mlnx_qos -i eth0 --dscp2prio set,55,0
+mlnx_qos -i eth0 --dscp2prio set,56,0
+mlnx_qos -i eth0 --dscp2prio set,57,0
+mlnx_qos -i eth0 --dscp2prio set,58,0
+mlnx_qos -i eth0 --dscp2prio set,59,0
+mlnx_qos -i eth0 --dscp2prio set,60,0
+mlnx_qos -i eth0 --dscp2prio set,61,0
+mlnx_qos -i eth0 --dscp2prio set,62,0
+mlnx_qos -i eth0 --dscp2prio set,63,0
+mlnx_qos -i eth0 --pfc 0,0,0,1,0,0,0,0
+mlnx_qos -i eth0 --prio_tc 0,1,2,3,4,5,6,7
+mlnx_qos -i eth0 --tsa ets,ets,ets,ets,ets,ets,strict,ets --tcbw 50,0,0,50,0,0,0,0
+cma_roce_mode -d "$ibdev_eth0" -p 1 -m 2
+cma_roce_tos -d "$ibdev_eth0" -t 106
+echo 1 > /sys/class/net/eth0/ecn/roce_np/enable/3
+echo 1 > /sys/class/net/eth0/ecn/roce_rp/enable/3
+echo 48 > /sys/class/net/eth0/ecn/roce_np/cnp_dscp
+echo 6 > /sys/class/net/eth0/ecn/roce_np/cnp_802p_prio
+ethtool --set-tunable eth0 pfc-prevention-tout 200
