@@ -21,7 +21,7 @@ import (
 
 func newApplyCommand(s *streams) *cobra.Command {
 	var pf pushFlags
-	var autoApprove, failFast bool
+	var autoApprove, failFast, deviceDiff bool
 	var backupDir string
 	var commitTimer time.Duration
 	cmd := &cobra.Command{
@@ -104,6 +104,9 @@ Exit status: 0 every device applied or unchanged, 1 otherwise.`,
 			if err != nil && results == nil {
 				return withCode(exitFailed, err)
 			}
+			if deviceDiff {
+				writeDeviceDiffs(w, results)
+			}
 			return writeResults(w, results, err)
 		},
 	}
@@ -112,6 +115,7 @@ Exit status: 0 every device applied or unchanged, 1 otherwise.`,
 	fl.BoolVar(&autoApprove, "auto-approve", false, "do not ask for confirmation")
 	fl.BoolVar(&failFast, "fail-fast", false, "start no more devices after the first failure")
 	fl.StringVar(&backupDir, "backup-dir", ".fabricgen/backups", "where running configs are saved before changes")
+	fl.BoolVar(&deviceDiff, "device-diff", false, "print each device's own view of the staged change (EOS show session-config diffs, Junos show | compare, nv config diff, apply-patch log)")
 	fl.DurationVar(&commitTimer, "commit-timer", 5*time.Minute, "EOS: the device rolls the commit back unless confirmed within this time")
 	return cmd
 }
@@ -124,6 +128,17 @@ func confirm(cmd *cobra.Command, s *streams) (bool, error) {
 		return false, fmt.Errorf("read confirmation: %w", err)
 	}
 	return strings.TrimSpace(line) == "yes", nil
+}
+
+// writeDeviceDiffs prints what each device reported about the change it
+// staged, next to fabricgen's own diff shown by the plan.
+func writeDeviceDiffs(w io.Writer, results []push.Result) {
+	for _, r := range results {
+		if r.DeviceDiff == "" {
+			continue
+		}
+		fmt.Fprintf(w, "\n%s (%s) reported:\n%s\n", r.Device, r.Platform, r.DeviceDiff)
+	}
 }
 
 // writeResults prints the final table and returns the exit status.

@@ -78,7 +78,10 @@ func TestPlanApplyCLI(t *testing.T) {
 		t.Errorf("plan -json is not a plan document: %v", err)
 	}
 
-	out = exec(0, "apply", planFile, "--backup-dir", backups)
+	out = exec(0, "apply", planFile, "--backup-dir", backups, "--device-diff")
+	if !strings.Contains(out, "leaf1 (arista_eos) reported:\n--- system:/running-config") {
+		t.Errorf("apply --device-diff does not show EOS's session diff:\n%s", out)
+	}
 	if !strings.Contains(out, "applied") || strings.Contains(out, "rolled back") {
 		t.Errorf("apply output:\n%s", out)
 	}
