@@ -96,6 +96,7 @@ func (r *resolver) unique(kind string, b *hcl.Block) bool {
 var ecnSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 	{Name: "min_threshold", Required: true}, {Name: "max_threshold", Required: true},
 	{Name: "max_probability"}, {Name: "mode"}, {Name: "description"},
+	{Name: "min_fill_level"}, {Name: "max_fill_level"},
 }}
 
 func (r *resolver) decodeECNProfiles(blocks hcl.Blocks, ctx *hcl.EvalContext) {
@@ -111,6 +112,11 @@ func (r *resolver) decodeECNProfiles(blocks hcl.Blocks, ctx *hcl.EvalContext) {
 		if !e.Probability.Set {
 			e.Probability = Value[int]{V: 100, Src: e.Range}
 		}
+		e.MinFill = r.d.integer(c.Attributes, "min_fill_level", ctx, 0, 100)
+		e.MaxFill = r.d.integer(c.Attributes, "max_fill_level", ctx, 0, 100)
+		if e.MinFill.Set != e.MaxFill.Set {
+			r.d.errorf(b.DefRange, "Incomplete fill levels", "ecn_profile %q sets only one of min_fill_level and max_fill_level; set both (percent of the queue buffer) or neither.", e.Name)
+		}
 		mode := r.d.enum(c.Attributes, "mode", ctx, "ecn", "drop")
 		e.Mark = Value[bool]{V: mode.V != "drop", Set: mode.Set, Src: mode.Src}
 		if !mode.Set {
@@ -122,7 +128,7 @@ func (r *resolver) decodeECNProfiles(blocks hcl.Blocks, ctx *hcl.EvalContext) {
 }
 
 var watchdogSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
-	{Name: "detection", Required: true}, {Name: "restoration", Required: true},
+	{Name: "detection", Required: true}, {Name: "restoration"},
 	{Name: "poll_interval"}, {Name: "action"}, {Name: "description"},
 }}
 

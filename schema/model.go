@@ -222,6 +222,11 @@ type ECNProfile struct {
 	Max Value[int64]
 	// Probability is the marking probability at Max, in percent (0–100).
 	Probability Value[int]
+	// MinFill and MaxFill give the same curve as fill levels in percent of
+	// the queue buffer, for platforms whose drop profiles take no byte
+	// thresholds (Junos QFX). Unset: such platforms cannot render the profile.
+	MinFill Value[int]
+	MaxFill Value[int]
 	// Mark is true for ECN marking; false means WRED drops instead (mode = "drop").
 	Mark Value[bool]
 }
