@@ -5,9 +5,9 @@ import (
 	"net"
 	"net/netip"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
-	"runtime"
 	"sync"
 
 	"github.com/hashicorp/hcl/v2"
