@@ -3,7 +3,6 @@ package push
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
 
@@ -122,7 +121,20 @@ func (a *applier) nxosCheckpoint() outcome {
 	return outcome{status: StatusApplied}
 }
 
-var reExit = regexp.MustCompile(`(?m)^\s*(\d+)\s*$`)
+// shell runs one shell command and turns a non-zero exit status or a
+// failure string into an error naming the command and its output.
+func (a *applier) shell(cmd string) (string, error) {
+	out, status, failed, err := a.conn.Run(cmd)
+	switch {
+	case err != nil:
+		return out, fmt.Errorf("%q: %w", cmd, err)
+	case status != 0:
+		return out, fmt.Errorf("%q exited with status %d: %s", cmd, status, strings.TrimSpace(out))
+	case failed:
+		return out, fmt.Errorf("the device rejected %q: %s", cmd, strings.TrimSpace(out))
+	}
+	return out, nil
+}
 
 // hostCommands runs the changed, idempotent action lines one at a time,
 // checking each exit status, then reads the state back. On failure it
@@ -130,20 +142,8 @@ var reExit = regexp.MustCompile(`(?m)^\s*(\d+)\s*$`)
 // setter and checks the host is back to its backup.
 func (a *applier) hostCommands() outcome {
 	for _, line := range a.pd.Changes.Commands() {
-		r, err := a.conn.Command(line)
-		if err != nil {
-			return a.hostRestore(fmt.Sprintf("%q: %v", line, err))
-		}
-		if r.Failed != nil {
-			return a.hostRestore(fmt.Sprintf("the host rejected %q: %s", line, strings.TrimSpace(r.Result)))
-		}
-		rc, err := a.conn.Show("echo $?")
-		if err != nil {
-			return a.hostRestore(fmt.Sprintf("%q: %v", line, err))
-		}
-		m := reExit.FindStringSubmatch(rc)
-		if m == nil || m[1] != "0" {
-			return a.hostRestore(fmt.Sprintf("%q exited with status %s: %s", line, strings.TrimSpace(rc), strings.TrimSpace(r.Result)))
+		if _, err := a.shell(line); err != nil {
+			return a.hostRestore(err.Error())
 		}
 	}
 	ok, left, err := a.converged()

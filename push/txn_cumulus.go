@@ -11,23 +11,7 @@ import (
 // failure detaches the pending revision; after it, `--confirm-no` rolls
 // the revision back (and the switch would itself when the timer expires).
 func (a *applier) nvue() outcome {
-	run := func(cmd string) (string, error) {
-		r, err := a.conn.Command(cmd)
-		if err != nil {
-			return "", err
-		}
-		if r.Failed != nil {
-			return r.Result, rejection(r)
-		}
-		rc, err := a.conn.Show("echo $?")
-		if err != nil {
-			return r.Result, err
-		}
-		if m := reExit.FindStringSubmatch(rc); m == nil || m[1] != "0" {
-			return r.Result, fmt.Errorf("%q exited with status %s: %s", cmd, strings.TrimSpace(rc), strings.TrimSpace(r.Result))
-		}
-		return r.Result, nil
-	}
+	run := a.shell
 	undo := func(why, cmd string) outcome {
 		a.opts.emit(a.pd.Name, "rollback", false)
 		if !a.conn.Alive() {

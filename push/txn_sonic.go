@@ -18,23 +18,7 @@ const patchChunk = 384
 func (a *applier) sonicGCU() outcome {
 	name := a.txnName()
 	file := "/tmp/" + name + ".json-patch"
-	run := func(cmd string) (string, error) {
-		r, err := a.conn.Command(cmd)
-		if err != nil {
-			return "", err
-		}
-		if r.Failed != nil {
-			return r.Result, rejection(r)
-		}
-		rc, err := a.conn.Show("echo $?")
-		if err != nil {
-			return r.Result, err
-		}
-		if m := reExit.FindStringSubmatch(rc); m == nil || m[1] != "0" {
-			return r.Result, fmt.Errorf("%q exited with status %s: %s", cmd, strings.TrimSpace(rc), strings.TrimSpace(r.Result))
-		}
-		return r.Result, nil
-	}
+	run := a.shell
 	cleanup := func() {
 		_, _ = run("sudo config delete-checkpoint " + name)
 		_, _ = run("rm -f " + file)

@@ -294,3 +294,27 @@ func (c *Conn) wrap(what string, err error) error {
 	}
 	return fmt.Errorf("%s: %s: %w", c.t.Name, what, err)
 }
+
+// shellMarker precedes the exit status Run appends to a shell command.
+const shellMarker = "__fabricgen_exit="
+
+var reShellStatus = regexp.MustCompile(`(?m)^` + shellMarker + `(\d+)\s*$`)
+
+// Run runs one command on a POSIX shell (hosts, Cumulus, SONiC) in a
+// single round trip: the command, then `echo` of its exit status. It
+// returns the output without the status line and the status; a broken
+// session is err. A non-zero status or a failure string in the output is
+// the caller's rejection.
+func (c *Conn) Run(cmd string) (string, int, bool, error) {
+	r, err := c.Command(cmd + "; echo " + shellMarker + "$?")
+	if err != nil {
+		return "", 0, false, err
+	}
+	m := reShellStatus.FindStringSubmatchIndex(r.Result)
+	if m == nil {
+		return r.Result, -1, r.Failed != nil, nil
+	}
+	status, _ := strconv.Atoi(r.Result[m[2]:m[3]])
+	out := strings.TrimRight(r.Result[:m[0]], "\n")
+	return out, status, r.Failed != nil, nil
+}
