@@ -127,11 +127,11 @@ func (a *applier) shell(cmd string) (string, error) {
 	out, status, failed, err := a.conn.Run(cmd)
 	switch {
 	case err != nil:
-		return out, fmt.Errorf("%q: %w", cmd, err)
+		return out, err
+	case failed || status < 0:
+		return out, fmt.Errorf("the device rejected %q: %s", cmd, strings.TrimSpace(out))
 	case status != 0:
 		return out, fmt.Errorf("%q exited with status %d: %s", cmd, status, strings.TrimSpace(out))
-	case failed:
-		return out, fmt.Errorf("the device rejected %q: %s", cmd, strings.TrimSpace(out))
 	}
 	return out, nil
 }

@@ -215,7 +215,10 @@ func (c *Conn) Alive() bool { return c.tr.IsAlive() }
 
 // Command runs one operational command and returns the response; a device
 // rejection is in resp.Failed, a broken session in err.
-func (c *Conn) Command(cmd string) (*response.Response, error) {
+func (c *Conn) Command(cmd string) (*response.Response, error) { return c.command(cmd, cmd) }
+
+// command sends cmd and names it label in errors.
+func (c *Conn) command(cmd, label string) (*response.Response, error) {
 	var r *response.Response
 	var err error
 	if c.net != nil {
@@ -224,7 +227,7 @@ func (c *Conn) Command(cmd string) (*response.Response, error) {
 		r, err = c.gen.SendCommand(cmd, opoptions.WithTimeoutOps(c.t.Timeout))
 	}
 	if err != nil {
-		return nil, c.wrap(cmd, err)
+		return nil, c.wrap(label, err)
 	}
 	return r, nil
 }
@@ -302,11 +305,11 @@ var reShellStatus = regexp.MustCompile(`(?m)^` + shellMarker + `(\d+)\s*$`)
 
 // Run runs one command on a POSIX shell (hosts, Cumulus, SONiC) in a
 // single round trip: the command, then `echo` of its exit status. It
-// returns the output without the status line and the status; a broken
-// session is err. A non-zero status or a failure string in the output is
-// the caller's rejection.
+// returns the output without the status line, the status (-1 when the
+// shell printed none), and whether a failure string appeared; a broken
+// session is err.
 func (c *Conn) Run(cmd string) (string, int, bool, error) {
-	r, err := c.Command(cmd + "; echo " + shellMarker + "$?")
+	r, err := c.command(cmd+"; echo "+shellMarker+"$?", cmd)
 	if err != nil {
 		return "", 0, false, err
 	}
