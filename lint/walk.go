@@ -36,29 +36,15 @@ type Walk struct {
 	flows [numFlows]*flowGraph
 }
 
-type stateKey struct {
-	port int32
-	dscp int8
-	pcp  int8
-	tag  bool
-	v6   bool
-}
-
 type state struct {
 	port   *schema.Port
 	pkt    Packet
+	pi     int32 // port index in the topology
+	next   int32 // next state on the same port (another packet variant), or -1
 	mid    int32 // -1 for a receiving NIC
 	parent int32 // edge that first reached the state with flow
 	fwd    int64
 	bwd    int64
-}
-
-type midKey struct {
-	dev  *schema.Device
-	up   bool
-	prio int8
-	dscp int8
-	v6   bool
 }
 
 type mid struct {
@@ -68,6 +54,8 @@ type mid struct {
 	dscp   int
 	v6     bool
 	src    *schema.Port // the NIC port for a source mid
+	base   int32        // topology index of the device's first port
+	next   int32        // next mid of the same device, or -1
 	fwd    int64
 	bwd    int64
 	inFrom map[*schema.Device]int64
@@ -97,23 +85,53 @@ type flowGraph struct {
 	req []uint8
 }
 
+// topology indexes the fabric's ports once per walk: ports in device order,
+// each port's peer and its device's tier, so the walk's hot path needs no maps.
+type topology struct {
+	ports   []*schema.Port
+	peer    []int32 // -1 when unlinked
+	tier    []int8  // tier of the port's device
+	base    []int32 // index of the first port of the port's device
+	devBase map[*schema.Device]int32
+}
+
+func newTopology(f *schema.Fabric) *topology {
+	n := 0
+	for _, d := range f.Devices {
+		n += len(d.Ports)
+	}
+	t := &topology{ports: make([]*schema.Port, 0, n), peer: make([]int32, n), tier: make([]int8, n), base: make([]int32, n),
+		devBase: make(map[*schema.Device]int32, len(f.Devices))}
+	idx := make(map[*schema.Port]int32, n)
+	for _, d := range f.Devices {
+		t.devBase[d] = int32(len(t.ports))
+		tr := int8(tierOf(d))
+		for _, p := range d.Ports {
+			idx[p] = int32(len(t.ports))
+			t.tier[len(t.ports)] = tr
+			t.base[len(t.ports)] = t.devBase[d]
+			t.ports = append(t.ports, p)
+		}
+	}
+	for i, p := range t.ports {
+		t.peer[i] = -1
+		if p.Peer != nil {
+			if j, ok := idx[p.Peer]; ok {
+				t.peer[i] = j
+			}
+		}
+	}
+	return t
+}
+
 func tierOf(d *schema.Device) int { return d.Kind.V.Tier() }
 
 // NewWalk builds the walk for f. It honours ctx between levels.
 func NewWalk(ctx context.Context, f *schema.Fabric) (*Walk, error) {
 	w := &Walk{}
-	nports := 0
-	for _, d := range f.Devices {
-		nports += len(d.Ports)
-	}
-	portIdx := make(map[*schema.Port]int32, nports)
-	for _, d := range f.Devices {
-		for _, p := range d.Ports {
-			portIdx[p] = int32(len(portIdx))
-		}
-	}
+	t := newTopology(f)
 	for fl := Flow(0); fl < numFlows; fl++ {
-		g, err := buildFlow(ctx, f, fl, portIdx)
+		g, err := buildFlow(ctx, f, fl, t)
 		if err != nil {
 			return nil, err
 		}
@@ -170,36 +188,41 @@ func sourcePacket(p *schema.Port, class *schema.TrafficClass, fl Flow) (dscp, pr
 	return dscp & 63, prio & 7, true
 }
 
-func buildFlow(ctx context.Context, f *schema.Fabric, fl Flow, portIdx map[*schema.Port]int32) (*flowGraph, error) {
+func buildFlow(ctx context.Context, f *schema.Fabric, fl Flow, t *topology) (*flowGraph, error) {
 	g := &flowGraph{flow: fl, class: flowClass(f, fl)}
-	nports := len(portIdx)
-	g.ings = make([]Ingress, 0, nports)
-	index := make(map[stateKey]int32, nports)
+	nports := len(t.ports)
 	g.states = make([]state, 0, nports)
+	g.ings = make([]Ingress, 0, nports)
 	g.edges = make([]edge, 0, nports)
+	slot := make([]int32, nports)
+	for i := range slot {
+		slot[i] = -1
+	}
 	var buckets [numLevels][]int32
-	getState := func(p *schema.Port, pkt Packet, up bool) int32 {
-		k := stateKey{portIdx[p], int8(pkt.DSCP), int8(pkt.PCP), pkt.Tagged, pkt.IPv6}
-		if i, ok := index[k]; ok {
-			return i
+	getState := func(pi int32, pkt Packet, up bool) int32 {
+		for i := slot[pi]; i >= 0; i = g.states[i].next {
+			if g.states[i].pkt == pkt {
+				return i
+			}
 		}
 		i := int32(len(g.states))
-		g.states = append(g.states, state{port: p, pkt: pkt, mid: -1, parent: -1})
+		g.states = append(g.states, state{port: t.ports[pi], pkt: pkt, pi: pi, next: slot[pi], mid: -1, parent: -1})
 		g.ings = append(g.ings, Ingress{})
-		index[k] = i
-		lv := levelOf(up, tierOf(p.Device))
+		slot[pi] = i
+		lv := levelOf(up, int(t.tier[pi]))
 		buckets[lv] = append(buckets[lv], i)
 		return i
 	}
-	addEdge := func(mi int32, out *schema.Port, flow int64) {
+	addEdge := func(mi int32, oi int32, flow int64, devTier int8) {
 		m := &g.mids[mi]
+		out := t.ports[oi]
 		eg := egress(out, m.prio, m.dscp, m.v6)
 		leave := Packet{DSCP: eg.DSCP, Tagged: eg.Tagged, PCP: m.prio, IPv6: m.v6}
 		if !eg.Tagged {
 			leave.PCP = 0
 		}
-		up := tierOf(out.Peer.Device) > tierOf(m.dev)
-		to := getState(out.Peer, leave, up)
+		pi := t.peer[oi]
+		to := getState(pi, leave, t.tier[pi] > devTier)
 		ei := int32(len(g.edges))
 		g.edges = append(g.edges, edge{mid: mi, out: out, to: to, flow: flow})
 		m = &g.mids[mi]
@@ -215,8 +238,10 @@ func buildFlow(ctx context.Context, f *schema.Fabric, fl Flow, portIdx map[*sche
 		if d.Kind.V != schema.KindNIC {
 			continue
 		}
-		for _, p := range d.Ports {
-			if p.Peer == nil || tierOf(p.Peer.Device) <= 0 {
+		base := t.devBase[d]
+		for j, p := range d.Ports {
+			oi := base + int32(j)
+			if t.peer[oi] < 0 || t.tier[t.peer[oi]] <= 0 {
 				continue
 			}
 			dscp, prio, ok := sourcePacket(p, g.class, fl)
@@ -224,36 +249,48 @@ func buildFlow(ctx context.Context, f *schema.Fabric, fl Flow, portIdx map[*sche
 				continue
 			}
 			mi := int32(len(g.mids))
-			g.mids = append(g.mids, mid{dev: d, up: true, prio: prio, dscp: dscp, v6: p.IP.Set && p.IP.V.Addr().Is6(), src: p, fwd: 1, feed: [2]int32{-1, -1}})
-			addEdge(mi, p, 1)
+			g.mids = append(g.mids, mid{dev: d, up: true, prio: prio, dscp: dscp, v6: p.IP.Set && p.IP.V.Addr().Is6(), src: p, base: base, next: -1, fwd: 1, feed: [2]int32{-1, -1}})
+			addEdge(mi, oi, 1, 0)
 		}
 	}
-	midIndex := map[midKey]int32{}
+	devMids := make([]int32, nports) // by the device's first port index: its first mid
+	for i := range devMids {
+		devMids[i] = -1
+	}
 	var midsAt [numLevels][]int32
 	for lv := 0; lv < numLevels; lv++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		var newMids []int32
+		up := lv < maxTier
 		for _, si := range buckets[lv] {
 			st := &g.states[si]
 			ing := ingress(st.port, st.pkt)
 			g.ings[si] = ing
-			d := st.port.Device
-			if tierOf(d) == 0 {
+			if t.tier[st.pi] == 0 {
 				continue // a receiving NIC
 			}
-			up := lv < maxTier
-			k := midKey{d, up, int8(ing.Priority), int8(ing.DSCP), st.pkt.IPv6}
-			mi, ok := midIndex[k]
-			if !ok {
+			d := st.port.Device
+			b := t.base[st.pi]
+			mi := int32(-1)
+			first := devMids[b]
+			for i := first; i >= 0; i = g.mids[i].next {
+				m := &g.mids[i]
+				if m.up == up && m.prio == ing.Priority && m.dscp == ing.DSCP && m.v6 == st.pkt.IPv6 {
+					mi = i
+					break
+				}
+			}
+			if mi < 0 {
 				mi = int32(len(g.mids))
-				g.mids = append(g.mids, mid{dev: d, up: up, prio: ing.Priority, dscp: ing.DSCP, v6: st.pkt.IPv6, feed: [2]int32{-1, -1}})
+				g.mids = append(g.mids, mid{dev: d, up: up, prio: ing.Priority, dscp: ing.DSCP, v6: st.pkt.IPv6,
+					base: b, next: first, feed: [2]int32{-1, -1}})
 				if up {
 					g.mids[mi].inFrom = map[*schema.Device]int64{}
 					g.mids[mi].outTo = map[*schema.Device]int64{}
 				}
-				midIndex[k] = mi
+				devMids[b] = mi
 				newMids = append(newMids, mi)
 			}
 			st.mid = mi
@@ -274,25 +311,27 @@ func buildFlow(ctx context.Context, f *schema.Fabric, fl Flow, portIdx map[*sche
 		}
 		midsAt[lv] = newMids
 		for _, mi := range newMids {
-			m := g.mids[mi]
-			t := tierOf(m.dev)
-			for _, out := range m.dev.Ports {
-				if out.Peer == nil {
+			m := &g.mids[mi]
+			dt := t.tier[m.base]
+			n := int32(len(m.dev.Ports))
+			mup, mfwd, inFrom := m.up, m.fwd, m.inFrom
+			for oi := m.base; oi < m.base+n; oi++ {
+				pi := t.peer[oi]
+				if pi < 0 {
 					continue
 				}
-				pt := tierOf(out.Peer.Device)
-				switch {
-				case pt == t, pt > t && !m.up:
+				pt := t.tier[pi]
+				if pt == dt || (pt > dt && !mup) {
 					continue
 				}
-				flow := m.fwd
-				if m.up && pt < t {
-					flow -= m.inFrom[out.Peer.Device]
+				flow := mfwd
+				if mup && pt < dt {
+					flow -= inFrom[t.ports[pi].Device]
 				}
 				if flow <= 0 {
 					continue
 				}
-				addEdge(mi, out, flow)
+				addEdge(mi, oi, flow, dt)
 			}
 		}
 	}
@@ -322,7 +361,6 @@ func buildFlow(ctx context.Context, f *schema.Fabric, fl Flow, portIdx map[*sche
 	markRequired(f, g, &buckets, &midsAt)
 	return g, nil
 }
-
 // requiringSubnets lists the subnets with require_roce_acl.
 func requiringSubnets(f *schema.Fabric) []*schema.Subnet {
 	var out []*schema.Subnet

@@ -7,7 +7,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-
 // TestEveryCommandDocumented keeps --help useful: every command has a
 // one-line summary, a long description and an example.
 func TestEveryCommandDocumented(t *testing.T) {

@@ -101,7 +101,7 @@ func TestChanges(t *testing.T) {
 		}},
 		{"eos converged", schema.AristaEOS, eosRendered, eosRendered, nil},
 		{"eos no-form negated", schema.AristaEOS, "interface Ethernet1\n   no qos trust\n", "interface Ethernet1\n   qos trust dscp\n",
-			[]string{"interface Ethernet1", "qos trust", "qos trust dscp", "exit"}},
+			[]string{"interface Ethernet1", "default qos trust", "qos trust dscp", "exit"}},
 		{"nxos ordered policy-map rebuilt", schema.CiscoNXOS,
 			"policy-map type qos P\n  class B\n    set qos-group 3\n  class A\n    set qos-group 0\n",
 			"policy-map type qos P\n  class A\n    set qos-group 0\n  class B\n    set qos-group 3\n",

@@ -2,6 +2,7 @@ package dialect
 
 import (
 	"regexp"
+	"strings"
 
 	"github.com/fabricgen/fabricgen/schema"
 )
@@ -40,9 +41,20 @@ func eos() *Dialect {
 			{Name: "qos profile", Match: re(`^qos profile (\S+)$`), Named: true},
 			{Name: "interface", Match: re(`^interface (\S+)$`), Shared: true, Children: ifChildren},
 		},
-		Negate:      negateNo,
+		Negate:      negateEOS,
 		Transaction: TxnSession,
 	}
+}
+
+// negateEOS undoes a line as EOS does: "no X" for X, and "default X" for
+// a "no X" line ("no priority" is undone by "default priority", which
+// restores strict priority; plain "priority" is incomplete).
+func negateEOS(line string) string {
+	t := strings.TrimSpace(line)
+	if rest, ok := strings.CutPrefix(t, "no "); ok {
+		return "default " + rest
+	}
+	return "no " + t
 }
 
 // nxos is Cisco NX-OS (Nexus 9000). Running-config form: 2-space
