@@ -271,6 +271,12 @@ func checkContract(t *testing.T, f *schema.Fabric) {
 			if q.Trust.V != schema.TrustDSCP {
 				t.Errorf("%s trusts %q, want dscp", p.ID(), q.Trust.V)
 			}
+			for ds, v := range q.DSCP {
+				if !v.Set {
+					t.Errorf("%s leaves DSCP %d unmapped (name it in a class, dscp_map or default_priority)", p.ID(), ds)
+					break
+				}
+			}
 			for _, ds := range roce.DSCP {
 				if q.DSCP[ds].V != prio {
 					t.Errorf("%s maps RoCE DSCP %d to priority %d, want %d", p.ID(), ds, q.DSCP[ds].V, prio)

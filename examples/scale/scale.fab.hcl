@@ -3,12 +3,12 @@ variable "spines" { default = 64 }
 variable "leaves" { default = 2048 }
 variable "nics_per_leaf" { default = 32 }
 fabric "scale" { qos_policy = qos_policy.fabric }
-# QoS: RoCE on DSCP 26 -> priority 3, lossless + ECN, ETS 50/50; CNP on 48 -> 6, strict.
-qos_policy "fabric" {
-  trust        = "dscp"
-  classes      = [traffic_class.default, traffic_class.roce, traffic_class.cnp]
-  pfc_watchdog = pfc_watchdog.standard
-  mtu          = 9216
+qos_policy "fabric" { # RoCE: DSCP 26 -> priority 3, lossless + ECN, ETS 50/50; CNP: 48 -> 6, strict
+  trust            = "dscp"
+  classes          = [traffic_class.default, traffic_class.roce, traffic_class.cnp]
+  default_priority = 0
+  pfc_watchdog     = pfc_watchdog.standard
+  mtu              = 9216
 }
 qos_policy "host" { mtu = 4200 }
 role "nic" { qos_policy = qos_policy.host }
