@@ -200,10 +200,13 @@ func splitAddr(addr string) (string, int, error) {
 	return host, port, nil
 }
 
-// Close ends the session without waiting on the device.
+// Close ends the session without waiting on the device. The transport is
+// closed first: scrapligo's read loop is blocked in a read, and
+// Channel.Close would otherwise wait 62.5ms for it before forcing it.
 func (c *Conn) Close() error {
 	c.stop()
 	defer c.release()
+	_ = c.tr.Close()
 	if c.net != nil {
 		return c.net.Channel.Close()
 	}
