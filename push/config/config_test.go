@@ -264,3 +264,21 @@ func FuzzParseHostScript(f *testing.F) {
 		HostFacts(actions, HostState([]string{"x"}, []string{s}))
 	})
 }
+
+func FuzzCompareConfigDB(f *testing.F) {
+	f.Add(`{"PORT": {"Ethernet0": {"mtu": "9100", "lanes": "0,1"}}}`, `{"PORT": {"Ethernet0": {"mtu": "9216"}}, "DSCP_TO_TC_MAP": {"AZURE": {"26": "3"}}}`)
+	f.Add(`{}`, `{"WRED_PROFILE": {"AZURE_LOSSLESS": {"ecn": "ecn_all"}}}`)
+	d := mustDialect(f, schema.SONiC)
+	f.Fuzz(func(t *testing.T, running, rendered string) {
+		c, err := Compare("dev", running, rendered, d)
+		if err != nil {
+			return
+		}
+		if !c.Changes.Empty() && c.Diff.Text == "" {
+			t.Errorf("changes without a diff")
+		}
+		if self, err := Compare("dev", rendered, rendered, d); err == nil && !self.Changes.Empty() {
+			t.Errorf("a CONFIG_DB compared with itself has changes: %q", self.Changes.Commands())
+		}
+	})
+}

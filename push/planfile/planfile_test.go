@@ -54,3 +54,20 @@ func TestReadRefuses(t *testing.T) {
 		}
 	}
 }
+
+func FuzzRead(f *testing.F) {
+	var b bytes.Buffer
+	_ = sample().Write(&b)
+	f.Add(b.String())
+	f.Add(`{"format_version": 1, "devices": [{"name": "a", "platform": "sonic", "status": "change", "changes": {"blocks": [{"lines": ["x"]}]}}]}`)
+	f.Fuzz(func(t *testing.T, s string) {
+		p, err := Read(strings.NewReader(s))
+		if err != nil {
+			return
+		}
+		for _, d := range p.Devices {
+			_ = d.Changes.Commands()
+		}
+		_ = p.Summary()
+	})
+}
