@@ -15,14 +15,18 @@ import (
 // as "TABLE|key|field = value" lines (one per table, key and field), and
 // changes it with an RFC 6902 JSON Patch for `config apply-patch`.
 
-// ownedTables are the QoS tables whose keys fabricgen renders in full: a
+// ownedTable reports the QoS tables whose keys fabricgen renders in full: a
 // field the device has and the rendered key lacks is removed. In every
 // other table (PORT, QUEUE, PORT_QOS_MAP, ACL_RULE…) only the rendered
 // fields are managed, so the device's own fields (lanes, alias…) stay.
-var ownedTables = map[string]bool{
-	"DSCP_TO_TC_MAP": true, "DOT1P_TO_TC_MAP": true, "TC_TO_QUEUE_MAP": true, "TC_TO_PRIORITY_GROUP_MAP": true,
-	"MAP_PFC_PRIORITY_TO_QUEUE": true, "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP": true, "TC_TO_DSCP_MAP": true,
-	"WRED_PROFILE": true, "SCHEDULER": true,
+func ownedTable(t string) bool {
+	switch t {
+	case "DSCP_TO_TC_MAP", "DOT1P_TO_TC_MAP", "TC_TO_QUEUE_MAP", "TC_TO_PRIORITY_GROUP_MAP",
+		"MAP_PFC_PRIORITY_TO_QUEUE", "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP", "TC_TO_DSCP_MAP",
+		"WRED_PROFILE", "SCHEDULER":
+		return true
+	}
+	return false
 }
 
 // PatchOp is one JSON Patch operation.
@@ -85,7 +89,7 @@ func CompareConfigDB(device, running, rendered string, d *dialect.Dialect) (*Com
 		managed[f] = true
 	}
 	for f := range rf {
-		if ownedTables[f.table] && want[f.table][f.key] != nil {
+		if ownedTable(f.table) && want[f.table][f.key] != nil {
 			managed[f] = true
 		}
 	}

@@ -7,10 +7,24 @@ import (
 	"strings"
 )
 
-// mlnxOpts maps mlnx_qos options (mlnx-tools python/mlnx_qos) to fact keys.
-var mlnxOpts = map[string]string{
-	"--trust": "trust", "--pfc": "pfc", "-f": "pfc", "--prio_tc": "prio_tc", "-p": "prio_tc",
-	"--tsa": "tsa", "-s": "tsa", "--tcbw": "tcbw", "-t": "tcbw", "--cable_len": "cable_len",
+// mlnxOpt maps an mlnx_qos option (mlnx-tools python/mlnx_qos) to its
+// fact key.
+func mlnxOpt(opt string) (string, bool) {
+	switch opt {
+	case "--trust":
+		return "trust", true
+	case "--pfc", "-f":
+		return "pfc", true
+	case "--prio_tc", "-p":
+		return "prio_tc", true
+	case "--tsa", "-s":
+		return "tsa", true
+	case "--tcbw", "-t":
+		return "tcbw", true
+	case "--cable_len":
+		return "cable_len", true
+	}
+	return "", false
 }
 
 func parseMlnxQos(line string, args []string) (HostAction, error) {
@@ -36,7 +50,7 @@ func parseMlnxQos(line string, args []string) (HostAction, error) {
 			}
 			facts = append(facts, Fact{Kind: "mlnx_qos", Key: "dscp2prio " + parts[1], Value: parts[2]})
 		default:
-			key, ok := mlnxOpts[opt]
+			key, ok := mlnxOpt(opt)
 			if !ok {
 				return a, fmt.Errorf("mlnx_qos option %s: fabricgen cannot read it back", opt)
 			}
