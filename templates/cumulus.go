@@ -3,6 +3,7 @@ package templates
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/fabricgen/fabricgen/schema"
 )
@@ -193,6 +194,7 @@ func buildCumulus(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 		for _, n := range p.ACLOut {
 			c("acl %s outbound", n)
 		}
+		in.Text = strings.Join(in.Commands, "\n")
 		v.Interfaces = append(v.Interfaces, in)
 	}
 	return v, nil

@@ -88,6 +88,9 @@ type EOSInterface struct {
 	PFC      []int
 	Watchdog bool
 	TxQueues []EOSTxQueue
+	// Text is the whole stanza from "interface NAME" to the closing "!"
+	// (what the embedded template prints).
+	Text string
 }
 
 // EOSTxQueue is one "tx-queue N" sub-stanza.
@@ -153,6 +156,7 @@ func buildEOS(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 	if err := eosACLs(f, d, v); err != nil {
 		return nil, err
 	}
+	txqText := eosTxQueueText(txq)
 	for _, p := range b.Ports {
 		in := EOSInterface{
 			Name: p.Name, Description: p.Description, MTU: p.MTU, Trust: trust,
@@ -177,6 +181,7 @@ func buildEOS(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 			return nil, err
 		}
 		in.AccessGroups, in.ServicePolicy = groups, pm
+		in.Text = in.text(txqText)
 		v.Interfaces = append(v.Interfaces, in)
 	}
 	return v, nil
@@ -400,4 +405,89 @@ func portACLSrc(d *schema.Device, port, dir string) schema.Range {
 		}
 	}
 	return schema.Range{}
+}
+
+// text renders the interface stanza in running-config order; txq is the
+// device's tx-queue sub-stanzas (the same on every port).
+func (in *EOSInterface) text(txq string) string {
+	var b strings.Builder
+	b.Grow(512 + len(txq))
+	line := func(parts ...string) {
+		b.WriteString("\n   ")
+		for _, p := range parts {
+			b.WriteString(p)
+		}
+	}
+	b.WriteString("interface ")
+	b.WriteString(in.Name)
+	if in.Description != "" {
+		line("description ", in.Description)
+	}
+	if in.MTU != 0 {
+		line("mtu ", strconv.Itoa(in.MTU))
+	}
+	if in.Speed != "" {
+		line("speed ", in.Speed)
+	}
+	if in.FEC != "" {
+		line("error-correction encoding ", in.FEC)
+	}
+	if in.FlowControl {
+		line("flowcontrol send on")
+		line("flowcontrol receive on")
+	}
+	if in.Routed {
+		line("no switchport")
+		if in.IPv6 {
+			line("ipv6 address ", in.IP)
+		} else {
+			line("ip address ", in.IP)
+		}
+	}
+	for _, g := range in.AccessGroups {
+		line(g)
+	}
+	if in.ServicePolicy != "" {
+		line("service-policy type qos input ", in.ServicePolicy)
+	}
+	if in.Trust != "" {
+		line(in.Trust)
+	}
+	if len(in.PFC) > 0 {
+		line("priority-flow-control on")
+		for _, p := range in.PFC {
+			line("priority-flow-control priority ", strconv.Itoa(p), " no-drop")
+		}
+		if in.Watchdog {
+			line("priority-flow-control pause watchdog")
+		}
+	}
+	b.WriteString(txq)
+	b.WriteString("\n!")
+	return b.String()
+}
+
+// eosTxQueueText renders tx-queue sub-stanzas, each after a "   !" line.
+func eosTxQueueText(qs []EOSTxQueue) string {
+	var b strings.Builder
+	for _, q := range qs {
+		b.WriteString("\n   !\n   tx-queue ")
+		b.WriteString(strconv.Itoa(q.ID))
+		switch q.Mode {
+		case "strict":
+			b.WriteString("\n      priority strict")
+		case "dwrr":
+			b.WriteString("\n      no priority\n      bandwidth percent ")
+			b.WriteString(strconv.Itoa(q.Bandwidth))
+		}
+		if q.Shape != "" {
+			b.WriteString("\n      shape rate ")
+			b.WriteString(q.Shape)
+		}
+		if q.RandomDetect != "" {
+			b.WriteString("\n      ")
+			b.WriteString(q.RandomDetect)
+		}
+	}
+	return b.String()
 }

@@ -29,10 +29,12 @@ type HostTool struct{ Name, Hint string }
 // HostLookup is one preamble variable: Var=$(Command).
 type HostLookup struct{ Var, Command string }
 
-// HostInterface is one port's commands.
+// HostInterface is one port's commands; Text is Commands joined by newlines
+// (what the embedded templates print).
 type HostInterface struct {
 	Name     string
 	Commands []string
+	Text     string
 }
 
 type hostFlavour struct {
@@ -83,10 +85,11 @@ func buildHost(f *schema.Fabric, d *schema.Device, b Base, fl hostFlavour) (any,
 			hi.Commands = append(hi.Commands, "ethtool -A "+p.Name+" rx off tx off")
 		}
 		if pq == nil {
+			hi.Text = strings.Join(hi.Commands, "\n")
 			v.Interfaces = append(v.Interfaces, hi)
 			continue
 		}
-		cmds, err := hostQoS(d, p, pq, fl)
+		cmds, err := cachedHostQoS(b.cache, d, p, pq, fl)
 		if err != nil {
 			return nil, err
 		}
@@ -119,6 +122,7 @@ func buildHost(f *schema.Fabric, d *schema.Device, b Base, fl hostFlavour) (any,
 		if bufferSrc(pq) != (schema.Range{}) {
 			notes["buffer: PFC headroom and pools are switch-side; the NIC's buffers are not changed"] = true
 		}
+		hi.Text = strings.Join(hi.Commands, "\n")
 		v.Interfaces = append(v.Interfaces, hi)
 	}
 	if rd != nil && rd.PathMTU.Set {

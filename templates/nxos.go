@@ -91,6 +91,8 @@ type NXOSInterface struct {
 	Watchdog      bool
 	ServicePolicy string
 	AccessGroups  []string
+	// Text is the whole stanza from "interface NAME" (what the embedded template prints).
+	Text string
 }
 
 func buildNXOS(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
@@ -279,9 +281,63 @@ func buildNXOS(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 				}
 			}
 		}
+		in.Text = in.text()
 		v.Interfaces = append(v.Interfaces, in)
 	}
 	return v, nil
+}
+
+// text renders the interface stanza in running-config order.
+func (in *NXOSInterface) text() string {
+	var b strings.Builder
+	b.Grow(384)
+	line := func(parts ...string) {
+		b.WriteString("\n  ")
+		for _, p := range parts {
+			b.WriteString(p)
+		}
+	}
+	b.WriteString("interface ")
+	b.WriteString(in.Name)
+	if in.Description != "" {
+		line("description ", in.Description)
+	}
+	if in.Routed {
+		line("no switchport")
+	}
+	if in.Speed != "" {
+		line("speed ", in.Speed)
+	}
+	if in.FEC != "" {
+		line("fec ", in.FEC)
+	}
+	if in.MTU != 0 {
+		line("mtu ", strconv.Itoa(in.MTU))
+	}
+	if in.FlowControl {
+		line("flowcontrol receive on")
+		line("flowcontrol send on")
+	}
+	if in.PFC {
+		line("priority-flow-control mode on")
+		if in.Watchdog {
+			line("priority-flow-control watch-dog-interval on")
+		}
+	}
+	if in.ServicePolicy != "" {
+		line("service-policy type qos input ", in.ServicePolicy)
+	}
+	for _, g := range in.AccessGroups {
+		line(g)
+	}
+	if in.Routed {
+		if in.IPv6 {
+			line("ipv6 address ", in.IP)
+		} else {
+			line("ip address ", in.IP)
+		}
+	}
+	return b.String()
 }
 
 func nxosWatchdog(d *schema.Device, w *WatchdogView) (*NXOSWatchdog, error) {

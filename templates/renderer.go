@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strings"
+	"sync"
 	"text/template"
 
 	"golang.org/x/sync/errgroup"
@@ -45,13 +47,14 @@ type Output struct {
 type Renderer struct {
 	specs map[schema.Platform]platformSpec
 	sets  map[schema.Platform]*template.Template
+	cache *viewCache
 	// Sources records where each platform's templates came from ("embedded" or a path).
 	sources map[schema.Platform]string
 }
 
 // NewRenderer parses the embedded templates and any overrides in opts.Dir.
 func NewRenderer(opts Options) (*Renderer, error) {
-	r := &Renderer{specs: registry(), sets: map[schema.Platform]*template.Template{}, sources: map[schema.Platform]string{}}
+	r := &Renderer{cache: &viewCache{}, specs: registry(), sets: map[schema.Platform]*template.Template{}, sources: map[schema.Platform]string{}}
 	for _, p := range schema.Platforms() {
 		var (
 			fsys fs.FS = embedded
@@ -124,6 +127,7 @@ func (r *Renderer) View(f *schema.Fabric, d *schema.Device) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	b.cache = r.cache
 	b.Comment = spec.Comment
 	b.Docs = spec.Docs
 	return spec.build(f, d, b)
@@ -181,4 +185,43 @@ func (r *Renderer) RenderAll(ctx context.Context, f *schema.Fabric, devices []*s
 		return out, err
 	}
 	return out, errors.Join(errs...)
+}
+
+// viewCache memoises view parts that depend only on a PortQoS, which ports
+// with identical attachments share (a fabric of 65,536 NICs has a handful).
+// Entries are immutable once stored.
+type viewCache struct {
+	host sync.Map // hostKey → []string (commands with hostDevMark for the interface)
+}
+
+type hostKey struct {
+	q    *schema.PortQoS
+	mlnx bool
+}
+
+// hostDevMark stands for the interface name in cached host commands.
+const hostDevMark = "\x00"
+
+// cachedHostQoS returns hostQoS for port p, computed once per shared PortQoS.
+func cachedHostQoS(c *viewCache, d *schema.Device, p PortView, q *schema.PortQoS, fl hostFlavour) ([]string, error) {
+	if c == nil {
+		return hostQoS(d, p, q, fl)
+	}
+	key := hostKey{q, fl.mlnx}
+	v, ok := c.host.Load(key)
+	if !ok {
+		generic := p
+		generic.Name = hostDevMark
+		cmds, err := hostQoS(d, generic, q, fl)
+		if err != nil {
+			return hostQoS(d, p, q, fl)
+		}
+		v, _ = c.host.LoadOrStore(key, cmds)
+	}
+	tmpl := v.([]string)
+	out := make([]string, len(tmpl))
+	for i, c := range tmpl {
+		out[i] = strings.ReplaceAll(c, hostDevMark, p.Name)
+	}
+	return out, nil
 }

@@ -17,6 +17,8 @@ type SONiCView struct {
 	Base
 	// Tables lists the CONFIG_DB tables, each with its rows sorted by key.
 	Tables []SONiCTable
+	// Body is Tables as an indented JSON object (what the embedded template prints).
+	Body string
 }
 
 // SONiCTable is one CONFIG_DB table.
@@ -69,8 +71,19 @@ func (s *sonicBuilder) setList(table, key, field string, vals []string) {
 	s.tables[table][key] = append(s.tables[table][key], SONiCField{Name: field, JSON: string(b)})
 }
 
-func jsonString(v string) string {
-	b, _ := json.Marshal(v)
+// jsonString encodes s as a JSON string literal.
+func jsonString(s string) string {
+	plain := true
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= 0x7f || c == '<' || c == '>' || c == '&' {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return `"` + s + `"`
+	}
+	b, _ := json.Marshal(s)
 	return string(b)
 }
 
@@ -238,7 +251,48 @@ func buildSONiC(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 		}
 		v.Tables = append(v.Tables, st)
 	}
+	v.Body = sonicBody(v.Tables)
 	return v, nil
+}
+
+// sonicBody writes the tables as a JSON object with 4-space indentation,
+// tables, keys and fields in view order.
+func sonicBody(tables []SONiCTable) string {
+	var b strings.Builder
+	b.Grow(64 * 1024)
+	b.WriteString("{")
+	for ti, t := range tables {
+		if ti > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString("\n    ")
+		b.WriteString(jsonString(t.Name))
+		b.WriteString(": {")
+		for ri, r := range t.Rows {
+			if ri > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString("\n        ")
+			b.WriteString(jsonString(r.Key))
+			b.WriteString(": {")
+			for fi, f := range r.Fields {
+				if fi > 0 {
+					b.WriteByte(',')
+				}
+				b.WriteString("\n            ")
+				b.WriteString(jsonString(f.Name))
+				b.WriteString(": ")
+				b.WriteString(f.JSON)
+			}
+			if len(r.Fields) > 0 {
+				b.WriteString("\n        ")
+			}
+			b.WriteByte('}')
+		}
+		b.WriteString("\n    }")
+	}
+	b.WriteString("\n}")
+	return b.String()
 }
 
 // sortSONiCKeys orders keys naturally: "Ethernet2|3" before "Ethernet10|0".

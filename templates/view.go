@@ -31,6 +31,8 @@ type Base struct {
 	Ports []PortView
 	// ACLs lists every ACL bound to a port of the device, by name.
 	ACLs []ACLView
+
+	cache *viewCache
 }
 
 // QoSView is a device's QoS as every platform needs it: all maps are

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # fabricgen: fabric scale, device nic00003 (nvidia_mlnx)
-# intent digest d5ab0c20bdeee2c288afd83be56a2e8459307e71cde26820a73b60196aefd3bc
+# intent digest 9a6225cc748fa681b7e6d5b479b315f4031125d3eb1ddb053b895b12ebf08379
 # Generated from the fabric intent; edit the intent, not this file.
 # follows: NVIDIA MLNX_OFED user manual (mlnx_qos, ECN sysfs), mlnx-tools cma_roce_tos
 # not applied on a host NIC: pfc_watchdog standard: the NIC's PFC storm prevention takes only a timeout (pfc-prevention-tout = detection); restoration, poll_interval and action are switch-side
