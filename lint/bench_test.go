@@ -3,6 +3,7 @@ package lint
 import (
 	"context"
 	"fmt"
+	"syscall"
 	"testing"
 
 	"github.com/fabricgen/fabricgen/schema"
@@ -27,6 +28,8 @@ func BenchmarkLint(b *testing.B) {
 		b.Run(fmt.Sprintf("leaves=%d", leaves), func(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
+			cpu0 := cpuSeconds(b)
+			defer func() { b.ReportMetric((cpuSeconds(b)-cpu0)/float64(b.N), "cpu-s/op") }()
 			for i := 0; i < b.N; i++ {
 				fs, err := Run(context.Background(), f, Options{})
 				if err != nil {
@@ -56,4 +59,14 @@ func TestScaleClean(t *testing.T) {
 			t.Logf("%s %s %s: %s", fd.Rule, fd.Severity, fd.Subject, fd.Message)
 		}
 	}
+}
+
+// cpuSeconds is the process's user+system CPU time: on a shared machine it
+// says what lint cost, whatever else was running.
+func cpuSeconds(tb testing.TB) float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		tb.Fatalf("getrusage: %v", err)
+	}
+	return float64(ru.Utime.Sec+ru.Stime.Sec) + float64(ru.Utime.Usec+ru.Stime.Usec)/1e6
 }

@@ -45,6 +45,8 @@ type Ingress struct {
 	// Dropped and Policed say the ACL denies or polices the packet.
 	Dropped bool
 	Policed int64
+	// MTU is the ingress port's effective MTU (0: not set).
+	MTU int
 }
 
 // Egress is what an egress port does: queue, ECN, scheduler, egress ACL, MTU.
@@ -109,7 +111,10 @@ func qosOf(p *schema.Port) *schema.PortQoS {
 
 func ingress(in *schema.Port, pkt Packet) Ingress {
 	q := qosOf(in)
-	r := Ingress{DSCP: pkt.DSCP, Trust: q.Trust.V}
+	r := Ingress{DSCP: pkt.DSCP, Trust: q.Trust.V, MTU: q.MTU.V}
+	if !q.MTU.Set {
+		r.MTU = 0
+	}
 	for _, acl := range in.ACLIn {
 		if rule := matchACL(acl, pkt.DSCP, pkt.IPv6); rule != nil {
 			r.ACL, r.ACLName = rule, acl.Name

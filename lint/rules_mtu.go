@@ -69,13 +69,13 @@ func runPathMTU(p *Pass) {
 	}
 	w := p.Walk()
 	w.Ingresses(FlowRoCE, func(a *At) {
-		if short(a.Port) {
+		if a.Ingress.MTU != 0 && a.Ingress.MTU < need && short(a.Port) {
 			at := *a
 			add(a.Port, a.Paths, at.Trace)
 		}
 	})
 	w.Egresses(FlowRoCE, func(o *Out) {
-		if short(o.Port) {
+		if o.Egress.MTU != 0 && o.Egress.MTU < need && short(o.Port) {
 			out := *o
 			add(o.Port, o.Paths, out.Trace)
 		}

@@ -47,6 +47,12 @@ type state struct {
 	bwd    int64
 }
 
+// Per-state flags.
+const (
+	flagRouted uint8 = 1 << iota
+	flagReceiver
+)
+
 type mid struct {
 	dev    *schema.Device
 	up     bool
@@ -77,9 +83,14 @@ type flowGraph struct {
 	states []state
 	mids   []mid
 	edges  []edge
-	// ings and egs cache the hop semantics per state and edge for the rules.
-	ings []Ingress
-	egs  []Egress
+	// The hop semantics, computed once: distinct Ingress and Egress results
+	// in tables, indexed per state and per edge (most ports behave alike).
+	ingTab []Ingress
+	ingIdx []uint32
+	egTab  []Egress
+	egIdx  []uint32
+	// flags holds per-state bits computed once: flagRouted, flagReceiver.
+	flags []uint8
 	// req marks states on a path from (bit 1) or to (bit 2) a NIC in a
 	// subnet with require_roce_acl; nil when no subnet requires it.
 	req []uint8
@@ -87,6 +98,34 @@ type flowGraph struct {
 
 // topology indexes the fabric's ports once per walk: ports in device order,
 // each port's peer and its device's tier, so the walk's hot path needs no maps.
+// ingKey identifies everything ingress() reads: the shared PortQoS, the
+// bound ACL list and the packet.
+type ingKey struct {
+	q    *schema.PortQoS
+	acl  **schema.ACL
+	nacl int
+	pkt  Packet
+}
+
+// egKey identifies everything egress() reads.
+type egKey struct {
+	q      *schema.PortQoS
+	acl    **schema.ACL
+	nacl   int
+	prio   int8
+	dscp   int8
+	v6     bool
+	tagged bool
+}
+
+// aclID identifies a bound ACL list by its backing array (nil when empty).
+func aclID(s []*schema.ACL) **schema.ACL {
+	if len(s) == 0 {
+		return nil
+	}
+	return &s[0]
+}
+
 type topology struct {
 	ports   []*schema.Port
 	peer    []int32 // -1 when unlinked
@@ -192,8 +231,11 @@ func buildFlow(ctx context.Context, f *schema.Fabric, fl Flow, t *topology) (*fl
 	g := &flowGraph{flow: fl, class: flowClass(f, fl)}
 	nports := len(t.ports)
 	g.states = make([]state, 0, nports)
-	g.ings = make([]Ingress, 0, nports)
+	g.ingIdx = make([]uint32, 0, nports)
+	ingMemo := map[ingKey]uint32{}
 	g.edges = make([]edge, 0, nports)
+	g.egIdx = make([]uint32, 0, nports)
+	egMemo := map[egKey]uint32{}
 	slot := make([]int32, nports)
 	for i := range slot {
 		slot[i] = -1
@@ -207,7 +249,7 @@ func buildFlow(ctx context.Context, f *schema.Fabric, fl Flow, t *topology) (*fl
 		}
 		i := int32(len(g.states))
 		g.states = append(g.states, state{port: t.ports[pi], pkt: pkt, pi: pi, next: slot[pi], mid: -1, parent: -1})
-		g.ings = append(g.ings, Ingress{})
+		g.ingIdx = append(g.ingIdx, 0)
 		slot[pi] = i
 		lv := levelOf(up, int(t.tier[pi]))
 		buckets[lv] = append(buckets[lv], i)
@@ -216,7 +258,15 @@ func buildFlow(ctx context.Context, f *schema.Fabric, fl Flow, t *topology) (*fl
 	addEdge := func(mi int32, oi int32, flow int64, devTier int8) {
 		m := &g.mids[mi]
 		out := t.ports[oi]
-		eg := egress(out, m.prio, m.dscp, m.v6)
+		ek := egKey{q: out.QoS, acl: aclID(out.ACLOut), nacl: len(out.ACLOut), prio: int8(m.prio), dscp: int8(m.dscp), v6: m.v6,
+			tagged: !out.IP.Set && !t.ports[t.peer[oi]].IP.Set}
+		ex, ok := egMemo[ek]
+		if !ok {
+			ex = uint32(len(g.egTab))
+			g.egTab = append(g.egTab, egress(out, m.prio, m.dscp, m.v6))
+			egMemo[ek] = ex
+		}
+		eg := &g.egTab[ex]
 		leave := Packet{DSCP: eg.DSCP, Tagged: eg.Tagged, PCP: m.prio, IPv6: m.v6}
 		if !eg.Tagged {
 			leave.PCP = 0
@@ -225,6 +275,7 @@ func buildFlow(ctx context.Context, f *schema.Fabric, fl Flow, t *topology) (*fl
 		to := getState(pi, leave, t.tier[pi] > devTier)
 		ei := int32(len(g.edges))
 		g.edges = append(g.edges, edge{mid: mi, out: out, to: to, flow: flow})
+		g.egIdx = append(g.egIdx, ex)
 		m = &g.mids[mi]
 		m.edges = append(m.edges, ei)
 		st := &g.states[to]
@@ -266,8 +317,15 @@ func buildFlow(ctx context.Context, f *schema.Fabric, fl Flow, t *topology) (*fl
 		up := lv < maxTier
 		for _, si := range buckets[lv] {
 			st := &g.states[si]
-			ing := ingress(st.port, st.pkt)
-			g.ings[si] = ing
+			ik := ingKey{q: st.port.QoS, acl: aclID(st.port.ACLIn), nacl: len(st.port.ACLIn), pkt: st.pkt}
+			ix, ok := ingMemo[ik]
+			if !ok {
+				ix = uint32(len(g.ingTab))
+				g.ingTab = append(g.ingTab, ingress(st.port, st.pkt))
+				ingMemo[ik] = ix
+			}
+			g.ingIdx[si] = ix
+			ing := &g.ingTab[ix]
 			if t.tier[st.pi] == 0 {
 				continue // a receiving NIC
 			}
@@ -359,6 +417,16 @@ func buildFlow(ctx context.Context, f *schema.Fabric, fl Flow, t *topology) (*fl
 		}
 	}
 	markRequired(f, g, &buckets, &midsAt)
+	g.flags = make([]uint8, len(g.states))
+	for i := range g.states {
+		st := &g.states[i]
+		if st.mid < 0 {
+			g.flags[i] |= flagReceiver
+		}
+		if st.port.IP.Set && t.tier[st.pi] > 0 {
+			g.flags[i] |= flagRouted
+		}
+	}
 	return g, nil
 }
 // requiringSubnets lists the subnets with require_roce_acl.

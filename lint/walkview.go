@@ -11,10 +11,11 @@ import (
 type At struct {
 	Flow  Flow
 	Class *schema.TrafficClass
-	// Port is the ingress port; Arrive the packet on its wire; Ingress what the port does.
+	// Port is the ingress port; Arrive the packet on its wire; Ingress what
+	// the port does (shared, read-only).
 	Port    *schema.Port
 	Arrive  Packet
-	Ingress Ingress
+	Ingress *Ingress
 	// Routed is true when the packet enters a routing device on an L3 port.
 	Routed bool
 	// Receiver is true when Port is a receiving NIC's port.
@@ -38,7 +39,7 @@ type Out struct {
 	Port     *schema.Port
 	Priority int
 	DSCP     int
-	Egress   Egress
+	Egress   *Egress
 	// Source is true when Port is the sending NIC's own port.
 	Source bool
 	// Paths is the number of NIC-to-NIC paths through this edge.
@@ -48,41 +49,17 @@ type Out struct {
 	id int32
 }
 
-// ingresses returns every state's Ingress, computed once per walk.
-func (g *flowGraph) ingresses() []Ingress {
-	if g.ings == nil {
-		g.ings = make([]Ingress, len(g.states))
-		for i := range g.states {
-			g.ings[i] = ingress(g.states[i].port, g.states[i].pkt)
-		}
-	}
-	return g.ings
-}
-
-// egresses returns every edge's Egress, computed once per walk.
-func (g *flowGraph) egresses() []Egress {
-	if g.egs == nil {
-		g.egs = make([]Egress, len(g.edges))
-		for i := range g.edges {
-			e := &g.edges[i]
-			m := &g.mids[e.mid]
-			g.egs[i] = egress(e.out, m.prio, m.dscp, m.v6)
-		}
-	}
-	return g.egs
-}
-
 // Ingresses calls fn for every state of the flow, in a deterministic order.
 // fn must not keep a; copy it to keep it.
 func (w *Walk) Ingresses(fl Flow, fn func(a *At)) {
 	g := w.flows[fl]
-	ings := g.ingresses()
-	var a At
+	a := At{Flow: fl, Class: g.class, g: g}
 	for i := range g.states {
 		st := &g.states[i]
-		a = At{Flow: fl, Class: g.class, Port: st.port, Arrive: st.pkt, Ingress: ings[i],
-			Receiver: st.mid < 0, Paths: satMul(st.fwd, st.bwd), g: g, id: int32(i)}
-		a.Routed = st.port.IP.Set && st.port.Device.Kind.V != schema.KindNIC
+		bits := g.flags[i]
+		a.Port, a.Arrive, a.Ingress, a.Receiver = st.port, st.pkt, &g.ingTab[g.ingIdx[i]], bits&flagReceiver != 0
+		a.Paths, a.id = satMul(st.fwd, st.bwd), int32(i)
+		a.Routed = bits&flagRouted != 0
 		a.RequiresACL = g.req != nil && g.req[i] != 0
 		fn(&a)
 	}
@@ -92,13 +69,12 @@ func (w *Walk) Ingresses(fl Flow, fn func(a *At)) {
 // fn must not keep o; copy it to keep it.
 func (w *Walk) Egresses(fl Flow, fn func(o *Out)) {
 	g := w.flows[fl]
-	egs := g.egresses()
-	var o Out
+	o := Out{Flow: fl, Class: g.class, g: g}
 	for i := range g.edges {
 		e := &g.edges[i]
 		m := &g.mids[e.mid]
-		o = Out{Flow: fl, Class: g.class, Port: e.out, Priority: m.prio, DSCP: m.dscp, Egress: egs[i],
-			Source: m.src != nil, Paths: satMul(e.flow, g.states[e.to].bwd), g: g, id: int32(i)}
+		o.Port, o.Priority, o.DSCP, o.Egress, o.Source = e.out, m.prio, m.dscp, &g.egTab[g.egIdx[i]], m.src != nil
+		o.Paths, o.id = satMul(e.flow, g.states[e.to].bwd), int32(i)
 		fn(&o)
 	}
 }
