@@ -50,9 +50,9 @@ func runLinkPFC(nic bool) func(p *Pass) {
 	return func(p *Pass) {
 		// NIC findings with the same source and vectors are one finding with a count.
 		type key struct {
-			subj   schema.Range
-			a, b   [8]bool
-			sw string
+			subj schema.Range
+			a, b [8]bool
+			sw   string
 		}
 		seen := map[key]int{}
 		var out []Finding

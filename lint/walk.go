@@ -429,6 +429,7 @@ func buildFlow(ctx context.Context, f *schema.Fabric, fl Flow, t *topology) (*fl
 	}
 	return g, nil
 }
+
 // requiringSubnets lists the subnets with require_roce_acl.
 func requiringSubnets(f *schema.Fabric) []*schema.Subnet {
 	var out []*schema.Subnet
