@@ -1,6 +1,7 @@
 package push
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/fabricgen/fabricgen/push/planfile"
@@ -24,5 +25,38 @@ func TestEOSUndoesNoLines(t *testing.T) {
 	}
 	if d := r.plan().Devices[0]; d.Status != planfile.StatusUnchanged {
 		t.Fatalf("second plan: %s\n%s", d.Status, d.Diff.Text)
+	}
+}
+
+// TestRemovesStaleGeneratedObjects: a class-map fabricgen generated (FG-…)
+// that the intent no longer produces is removed, after the policy-map
+// stops using it, and the device converges.
+func TestRemovesStaleGeneratedObjects(t *testing.T) {
+	full := readFile(t, "testdata/cisco_nxos.cfg")
+	r := newRig(t, testDevice{name: "leaf2", platform: schema.CiscoNXOS, rendered: full})
+	if res := r.apply(r.plan(), t.TempDir()); res[0].Status != StatusApplied {
+		t.Fatalf("first apply: %s %s", res[0].Status, res[0].Reason)
+	}
+	// The intent drops the CNP class: its class-map and policy-map class go.
+	reduced := strings.NewReplacer(
+		"class-map type qos match-any FG-DSCP-cnp\n  match dscp 48\n", "",
+		"  class FG-DSCP-cnp\n    set qos-group 6\n", "").Replace(full)
+	if reduced == full {
+		t.Fatal("fixture has no FG-DSCP-cnp class to drop")
+	}
+	r.inputs[0].Rendered = []byte(reduced)
+	p := r.plan()
+	cmds := p.Devices[0].Changes.Commands()
+	if len(cmds) == 0 || cmds[len(cmds)-1] != "no class-map type qos match-any FG-DSCP-cnp" {
+		t.Fatalf("commands %q do not end by removing the class-map", cmds)
+	}
+	if res := r.apply(p, t.TempDir()); res[0].Status != StatusApplied {
+		t.Fatalf("second apply: %s %s", res[0].Status, res[0].Reason)
+	}
+	if d := r.plan().Devices[0]; d.Status != planfile.StatusUnchanged {
+		t.Fatalf("not converged:\n%s", d.Diff.Text)
+	}
+	if strings.Contains(r.lab.Device("leaf2").RunningConfig(), "FG-DSCP-cnp") {
+		t.Error("the stale class-map is still on the device")
 	}
 }

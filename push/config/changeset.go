@@ -54,7 +54,7 @@ func diffLevel(cs *ChangeSet, path []string, run, want []*Node, ordered bool, d 
 	runBy := index(run)
 	wantBy := index(want)
 	var lines []string
-	if ordered && !sameOrder(run, want) {
+	if ordered && !keepsOrder(run, want) {
 		for _, n := range run {
 			lines = append(lines, d.Negate(n.Line))
 		}
@@ -66,8 +66,17 @@ func diffLevel(cs *ChangeSet, path []string, run, want []*Node, ordered bool, d 
 		}
 		return
 	}
+	// A removed stanza (a class-map, a tx-queue) goes last, after the
+	// changes that may stop referring to it; a removed line goes first,
+	// before a line replacing its value.
+	var stanzas []string
 	for _, n := range run {
-		if _, ok := wantBy[n.Line]; !ok {
+		if _, ok := wantBy[n.Line]; ok {
+			continue
+		}
+		if len(n.Children) > 0 {
+			stanzas = append(stanzas, d.Negate(n.Line))
+		} else {
 			lines = append(lines, d.Negate(n.Line))
 		}
 	}
@@ -86,6 +95,9 @@ func diffLevel(cs *ChangeSet, path []string, run, want []*Node, ordered bool, d 
 		}
 		childOrdered := len(path) == 0 && d.Sections[w.section].Ordered
 		diffLevel(cs, append(path, w.Line), r.Children, w.Children, childOrdered, d)
+	}
+	if len(stanzas) > 0 {
+		cs.Blocks = append(cs.Blocks, Block{Path: clonePath(path), Lines: stanzas})
 	}
 }
 
@@ -110,12 +122,34 @@ func index(ns []*Node) map[string]*Node {
 	return m
 }
 
-func sameOrder(a, b []*Node) bool {
-	if len(a) != len(b) {
-		return false
+// keepsOrder reports whether removing the lines of run that want lacks
+// and appending want's new lines at the end yields want's order: the lines
+// both have are in the same order, and every new line comes after them.
+// Otherwise an ordered stanza must be rebuilt.
+func keepsOrder(run, want []*Node) bool {
+	wantBy, runBy := index(want), index(run)
+	var common []string
+	for _, n := range run {
+		if _, ok := wantBy[n.Line]; ok {
+			common = append(common, n.Line)
+		}
 	}
-	for i := range a {
-		if a[i].Line != b[i].Line {
+	i := 0
+	for _, n := range want {
+		if _, ok := runBy[n.Line]; !ok {
+			continue
+		}
+		if i >= len(common) || common[i] != n.Line {
+			return false
+		}
+		i++
+	}
+	seenNew := false
+	for _, n := range want {
+		_, old := runBy[n.Line]
+		if !old {
+			seenNew = true
+		} else if seenNew {
 			return false
 		}
 	}

@@ -106,6 +106,13 @@ func TestChanges(t *testing.T) {
 			"policy-map type qos P\n  class B\n    set qos-group 3\n  class A\n    set qos-group 0\n",
 			"policy-map type qos P\n  class A\n    set qos-group 0\n  class B\n    set qos-group 3\n",
 			[]string{"policy-map type qos P", "no class B", "no class A", "class A", "set qos-group 0", "exit", "class B", "set qos-group 3", "exit", "exit"}},
+		{"nxos stale generated class-map removed last", schema.CiscoNXOS,
+			"class-map type qos match-any FG-DSCP-old\n  match dscp 8\nclass-map type qos match-any OTHER-TEAM\n  match dscp 9\n" +
+				"policy-map type qos FABRICGEN-IN\n  class FG-DSCP-old\n    set qos-group 1\n  class FG-DSCP-roce\n    set qos-group 3\n",
+			"class-map type qos match-any FG-DSCP-roce\n  match dscp 26\npolicy-map type qos FABRICGEN-IN\n  class FG-DSCP-roce\n    set qos-group 3\n",
+			[]string{"class-map type qos match-any FG-DSCP-roce", "match dscp 26", "exit",
+				"policy-map type qos FABRICGEN-IN", "no class FG-DSCP-old", "exit",
+				"no class-map type qos match-any FG-DSCP-old"}},
 		{"nxos nested change", schema.CiscoNXOS,
 			"policy-map type queuing OUT\n  class type queuing c-out-8q-q3\n    bandwidth remaining percent 40\n",
 			"policy-map type queuing OUT\n  class type queuing c-out-8q-q3\n    bandwidth remaining percent 50\n",

@@ -41,7 +41,7 @@ func Managed(running, desired *Tree, d *dialect.Dialect) (run, want *Tree) {
 		}
 		s := d.Sections[i]
 		switch {
-		case s.Named && !names[i][name]:
+		case s.Named && !names[i][name] && !ownedName(name, d):
 			continue
 		case s.Shared && !headers[n.Line]:
 			continue
@@ -90,6 +90,13 @@ func Canonical(t *Tree, d *dialect.Dialect) *Tree {
 	}
 	canonical(c, d)
 	return c
+}
+
+// ownedName reports whether a named object is fabricgen's by its name
+// (the dialect's OwnedNames prefix), so it is removed once the rendered
+// config no longer defines it.
+func ownedName(name string, d *dialect.Dialect) bool {
+	return d.OwnedNames != nil && d.OwnedNames.MatchString(name)
 }
 
 // classify returns the index of the section a top-level line belongs to and

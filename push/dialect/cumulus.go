@@ -29,6 +29,7 @@ func cumulus() *Dialect {
 		ShowRunning:        "nv config show -o commands",
 		Volatile:           []*regexp.Regexp{re(`^#`)},
 		Indent:             4,
+		OwnedNames:         ownedNames(),
 		Sections: []Section{
 			{Name: "qos", Match: re(`^nv set qos `)},
 			{Name: "acl", Match: re(`^nv set acl (\S+) `), Named: true},

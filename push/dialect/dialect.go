@@ -91,6 +91,10 @@ type Dialect struct {
 	Indent int
 	// Sections lists the managed stanzas, in the order changes are applied.
 	Sections []Section
+	// OwnedNames matches the names fabricgen's templates give the objects
+	// they generate (FG-…, FABRICGEN…): such an object is fabricgen's even
+	// when the rendered config no longer defines it, and is removed.
+	OwnedNames *regexp.Regexp
 	// Negate returns the command undoing one config line.
 	Negate func(line string) string
 	// Transaction is how the platform applies a change safely.
@@ -144,3 +148,6 @@ func negateNo(line string) string {
 }
 
 func re(s string) *regexp.Regexp { return regexp.MustCompile(s) }
+
+// ownedNames matches the object names fabricgen's templates generate.
+func ownedNames() *regexp.Regexp { return re(`^(FG-|FABRICGEN)`) }

@@ -31,7 +31,8 @@ func junos() *Dialect {
 			re(`^set version `),
 			re(`^version `),
 		},
-		Indent: 4,
+		Indent:     4,
+		OwnedNames: ownedNames(),
 		Sections: []Section{
 			{Name: "class-of-service", Match: re(`^set class-of-service `)},
 			{Name: "firewall filter", Match: re(`^set firewall family \S+ filter (\S+) `), Named: true},

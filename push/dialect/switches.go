@@ -31,7 +31,8 @@ func eos() *Dialect {
 			re(`^!`),
 			re(`^end$`),
 		},
-		Indent: 3,
+		Indent:     3,
+		OwnedNames: ownedNames(),
 		Sections: []Section{
 			{Name: "qos map", Match: re(`^qos (map|rewrite|random-detect)\b`)},
 			{Name: "pfc watchdog", Match: re(`^priority-flow-control (pause watchdog|all)\b`)},
@@ -80,7 +81,8 @@ func nxos() *Dialect {
 			re(`^version \S+`),
 			re(`^end$`),
 		},
-		Indent: 2,
+		Indent:     2,
+		OwnedNames: ownedNames(),
 		Sections: []Section{
 			{Name: "pfc watchdog", Match: re(`^priority-flow-control (watch-dog|fixed-restore|auto-restore|recover)\b`)},
 			{Name: "ip access-list", Match: re(`^ip access-list (\S+)$`), Named: true},
