@@ -260,7 +260,7 @@ func checkContract(t *testing.T, f *schema.Fabric) {
 				if d.RDMA.ToS.V&3 == 0 {
 					t.Errorf("NIC %s: tos %d has no ECT bits, ECN cannot mark it", d.Name, d.RDMA.ToS.V)
 				}
-				if !slices.Contains(cnp.DSCP, d.RDMA.CNPDSCP.V) || d.RDMA.CNPPriority.V != cnp.Priority.V {
+				if d.RDMA.CNPDSCP.Set && !slices.Contains(cnp.DSCP, d.RDMA.CNPDSCP.V) || d.RDMA.CNPPriority.Set && d.RDMA.CNPPriority.V != cnp.Priority.V {
 					t.Errorf("NIC %s sends CNPs as DSCP %d priority %d; the cnp class is %v priority %d",
 						d.Name, d.RDMA.CNPDSCP.V, d.RDMA.CNPPriority.V, cnp.DSCP, cnp.Priority.V)
 				}

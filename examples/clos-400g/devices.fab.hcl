@@ -40,6 +40,7 @@ locals {
 
 # Port name helper results, precomputed per (platform, n).
 locals {
+  mlnx       = { for n, v in local.nics : n => v.platform == "nvidia_mlnx" }
   leaf_port  = { for l, v in local.leaves : l => { for n in range(1, 33) : n => format(local.naming[v.platform].fmt, n * local.naming[v.platform].step + local.naming[v.platform].base) } }
   spine_port = { for s, v in local.spines : s => { for n in range(1, 33) : n => format(local.naming[v.platform].fmt, n * local.naming[v.platform].step + local.naming[v.platform].base) } }
 }
@@ -115,13 +116,15 @@ device "nic" {
     password_env = "FABRICGEN_PASSWORD"
   }
 
+  # DCQCN and CNP marking are set through mlx5's sysfs; linux_dcb has no
+  # vendor-neutral knob for them, so those NICs leave them to the driver.
   rdma {
     roce_mode    = "v2"
     path_mtu     = 4096
     tos          = 106
-    cnp_dscp     = 48
-    cnp_priority = 6
-    ecn          = true
+    cnp_dscp     = local.mlnx[each.key] ? 48 : null
+    cnp_priority = local.mlnx[each.key] ? 6 : null
+    ecn          = local.mlnx[each.key] ? true : null
   }
 
   # Block labels are literals, so the per-platform interface name comes in

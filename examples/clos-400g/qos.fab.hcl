@@ -9,17 +9,22 @@ fabric "clos-400g" {
   qos_policy  = qos_policy.fabric
 }
 
+# NVIDIA's 150 KB / 1500 KB curve; Junos drop profiles take fill levels in
+# percent of the queue buffer instead (55-90 %, as Juniper's DCQCN configlet).
 ecn_profile "roce" {
   min_threshold   = "150KB"
   max_threshold   = "1500KB"
   max_probability = 100
+  min_fill_level  = 55
+  max_fill_level  = 90
   mode            = "ecn"
 }
 
-# SONiC's defaults: detect and restore after 200 ms, drop the stormed queue.
+# Detect a storm after 200 ms (SONiC's default) and drop the stormed queue.
+# No restoration time: the Cumulus watchdog restores when the storm ends and
+# cannot set one; the other platforms use their default.
 pfc_watchdog "standard" {
   detection     = "200ms"
-  restoration   = "200ms"
   poll_interval = "100ms"
   action        = "drop"
 }

@@ -35,10 +35,7 @@ ecn_profile "roce" {
   min_threshold = "150KB"
   max_threshold = "1500KB"
 }
-pfc_watchdog "standard" {
-  detection   = "200ms"
-  restoration = "200ms"
-}
+pfc_watchdog "standard" { detection = "200ms" } # no restoration: Cumulus cannot set one
 locals {
   spines     = [for i in range(var.spines) : format("spine%02d", i + 1)]
   leaves     = [for i in range(var.leaves) : format("leaf%04d", i + 1)]
@@ -77,12 +74,9 @@ device "nic" {
   name     = local.nics[count.index]
   kind     = "nic"
   platform = ["nvidia_mlnx", "linux_dcb"][count.index % 2]
-  rdma { # DSCP 26 + ECT(0); CNPs as DSCP 48, priority 6
-    tos          = 106
-    path_mtu     = 4096
-    cnp_dscp     = 48
-    cnp_priority = 6
-    ecn          = true
+  rdma { # DSCP 26 + ECT(0); CNP marking and DCQCN stay at the NIC defaults (linux_dcb has no knob for them)
+    tos      = 106
+    path_mtu = 4096
   }
   port "eth0" {
     speed        = "400G"
