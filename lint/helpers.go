@@ -22,15 +22,24 @@ func groupQoS(p *Pass, keep func(pt *schema.Port) bool) []qosGroup {
 	if keep == nil {
 		return all
 	}
-	var out []qosGroup
+	out := make([]qosGroup, 0, len(all))
 	for _, g := range all {
-		var ports []*schema.Port
+		n := 0
 		for _, pt := range g.ports {
 			if keep(pt) {
-				ports = append(ports, pt)
+				n++
 			}
 		}
-		if len(ports) > 0 {
+		switch {
+		case n == len(g.ports):
+			out = append(out, g)
+		case n > 0:
+			ports := make([]*schema.Port, 0, n)
+			for _, pt := range g.ports {
+				if keep(pt) {
+					ports = append(ports, pt)
+				}
+			}
 			out = append(out, qosGroup{qos: g.qos, ports: ports})
 		}
 	}

@@ -103,15 +103,18 @@ type flowGraph struct {
 type ingKey struct {
 	q    *schema.PortQoS
 	acl  **schema.ACL
-	nacl int
-	pkt  Packet
+	nacl int32
+	dscp int8
+	pcp  int8
+	tag  bool
+	v6   bool
 }
 
 // egKey identifies everything egress() reads.
 type egKey struct {
 	q      *schema.PortQoS
 	acl    **schema.ACL
-	nacl   int
+	nacl   int32
 	prio   int8
 	dscp   int8
 	v6     bool
@@ -233,9 +236,13 @@ func buildFlow(ctx context.Context, f *schema.Fabric, fl Flow, t *topology) (*fl
 	g.states = make([]state, 0, nports)
 	g.ingIdx = make([]uint32, 0, nports)
 	ingMemo := map[ingKey]uint32{}
+	var lastIK ingKey
+	lastIX := uint32(1<<32 - 1)
 	g.edges = make([]edge, 0, nports)
 	g.egIdx = make([]uint32, 0, nports)
 	egMemo := map[egKey]uint32{}
+	var lastEK egKey
+	lastEX := uint32(1<<32 - 1)
 	slot := make([]int32, nports)
 	for i := range slot {
 		slot[i] = -1
@@ -258,13 +265,17 @@ func buildFlow(ctx context.Context, f *schema.Fabric, fl Flow, t *topology) (*fl
 	addEdge := func(mi int32, oi int32, flow int64, devTier int8) {
 		m := &g.mids[mi]
 		out := t.ports[oi]
-		ek := egKey{q: out.QoS, acl: aclID(out.ACLOut), nacl: len(out.ACLOut), prio: int8(m.prio), dscp: int8(m.dscp), v6: m.v6,
+		ek := egKey{q: out.QoS, acl: aclID(out.ACLOut), nacl: int32(len(out.ACLOut)), prio: int8(m.prio), dscp: int8(m.dscp), v6: m.v6,
 			tagged: !out.IP.Set && !t.ports[t.peer[oi]].IP.Set}
-		ex, ok := egMemo[ek]
-		if !ok {
-			ex = uint32(len(g.egTab))
-			g.egTab = append(g.egTab, egress(out, m.prio, m.dscp, m.v6))
-			egMemo[ek] = ex
+		ex := lastEX
+		if ek != lastEK || ex == 1<<32-1 {
+			var ok bool
+			if ex, ok = egMemo[ek]; !ok {
+				ex = uint32(len(g.egTab))
+				g.egTab = append(g.egTab, egress(out, m.prio, m.dscp, m.v6))
+				egMemo[ek] = ex
+			}
+			lastEK, lastEX = ek, ex
 		}
 		eg := &g.egTab[ex]
 		leave := Packet{DSCP: eg.DSCP, Tagged: eg.Tagged, PCP: m.prio, IPv6: m.v6}
@@ -317,12 +328,17 @@ func buildFlow(ctx context.Context, f *schema.Fabric, fl Flow, t *topology) (*fl
 		up := lv < maxTier
 		for _, si := range buckets[lv] {
 			st := &g.states[si]
-			ik := ingKey{q: st.port.QoS, acl: aclID(st.port.ACLIn), nacl: len(st.port.ACLIn), pkt: st.pkt}
-			ix, ok := ingMemo[ik]
-			if !ok {
-				ix = uint32(len(g.ingTab))
-				g.ingTab = append(g.ingTab, ingress(st.port, st.pkt))
-				ingMemo[ik] = ix
+			ik := ingKey{q: st.port.QoS, acl: aclID(st.port.ACLIn), nacl: int32(len(st.port.ACLIn)),
+				dscp: int8(st.pkt.DSCP), pcp: int8(st.pkt.PCP), tag: st.pkt.Tagged, v6: st.pkt.IPv6}
+			ix := lastIX
+			if ik != lastIK || ix == 1<<32-1 {
+				var ok bool
+				if ix, ok = ingMemo[ik]; !ok {
+					ix = uint32(len(g.ingTab))
+					g.ingTab = append(g.ingTab, ingress(st.port, st.pkt))
+					ingMemo[ik] = ix
+				}
+				lastIK, lastIX = ik, ix
 			}
 			g.ingIdx[si] = ix
 			ing := &g.ingTab[ix]
