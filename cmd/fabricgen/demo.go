@@ -143,6 +143,7 @@ directory is written.`,
 			if err := writeResults(w, results, err); err != nil {
 				return err
 			}
+			fmt.Fprintln(w, "(The demo's backups live in its temporary directory and are removed when it exits.)")
 
 			step(4, "fabricgen plan (again: must show no changes)")
 			p2, err := push.Plan(cmd.Context(), run.f, run.inputs, version, opts)
