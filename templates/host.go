@@ -21,6 +21,9 @@ type HostView struct {
 	// Notes are comment lines for intent values that are switch-side only
 	// (ECN marking curves, buffers) and so have no host command.
 	Notes []string
+	// Preamble is "set -eu", the tool checks and the lookups, one per line
+	// (what the embedded templates print).
+	Preamble string
 }
 
 // HostTool is one required command and the hint printed when it is missing.
@@ -132,7 +135,33 @@ func buildHost(f *schema.Fabric, d *schema.Device, b Base, fl hostFlavour) (any,
 		v.Notes = append(v.Notes, n)
 	}
 	sortStrings(v.Notes)
+	v.Preamble = hostPreamble(v)
 	return v, nil
+}
+
+// hostPreamble renders set -eu, one presence check per tool and the lookups.
+func hostPreamble(v *HostView) string {
+	var b strings.Builder
+	b.WriteString("set -eu")
+	for _, t := range v.Tools {
+		b.WriteString("\ncommand -v ")
+		b.WriteString(t.Name)
+		b.WriteString(` >/dev/null || { echo "`)
+		b.WriteString(v.Device)
+		b.WriteString(": ")
+		b.WriteString(t.Name)
+		b.WriteString(" not found (")
+		b.WriteString(t.Hint)
+		b.WriteString(`)" >&2; exit 1; }`)
+	}
+	for _, l := range v.Lookups {
+		b.WriteString("\n")
+		b.WriteString(l.Var)
+		b.WriteString("=$(")
+		b.WriteString(l.Command)
+		b.WriteString(")")
+	}
+	return b.String()
 }
 
 // shellVar turns an interface name into a shell variable suffix.

@@ -123,13 +123,24 @@ func (r *Renderer) View(f *schema.Fabric, d *schema.Device) (any, error) {
 	if !ok {
 		return nil, fmt.Errorf("device %s: unknown platform %q (known: %v)", d.Name, d.Platform.V, schema.Platforms())
 	}
-	b, err := buildBase(f, d)
+	b, err := buildBase(f, d, r.cache)
 	if err != nil {
 		return nil, err
 	}
-	b.cache = r.cache
 	b.Comment = spec.Comment
 	b.Docs = spec.Docs
+	if spec.Comment != "" {
+		var h strings.Builder
+		for i, l := range append(b.Header, "follows: "+spec.Docs) {
+			if i > 0 {
+				h.WriteByte('\n')
+			}
+			h.WriteString(spec.Comment)
+			h.WriteByte(' ')
+			h.WriteString(l)
+		}
+		b.HeaderText = h.String()
+	}
 	return spec.build(f, d, b)
 }
 
@@ -192,6 +203,58 @@ func (r *Renderer) RenderAll(ctx context.Context, f *schema.Fabric, devices []*s
 // Entries are immutable once stored.
 type viewCache struct {
 	host sync.Map // hostKey → []string (commands with hostDevMark for the interface)
+	qos  sync.Map // *schema.PortQoS → QoSView (devices whose ports all share it)
+	pfcs sync.Map // *schema.PortQoS → pfcEntry
+}
+
+type pfcEntry struct {
+	prios  []int
+	vector string
+}
+
+// pfc returns a PortQoS's lossless priorities and their 0/1 vector. The
+// slice is shared: treat it as read-only.
+func (c *viewCache) pfc(q *schema.PortQoS) ([]int, string) {
+	if c == nil {
+		p := q.PFCPriorities()
+		return p, vector(p)
+	}
+	if v, ok := c.pfcs.Load(q); ok {
+		e := v.(pfcEntry)
+		return e.prios, e.vector
+	}
+	p := q.PFCPriorities()
+	e := pfcEntry{p, vector(p)}
+	c.pfcs.Store(q, e)
+	return e.prios, e.vector
+}
+
+// cachedQoSView returns qosView(d), shared between devices whose ports all
+// use one PortQoS (the QoSView is then a function of that PortQoS alone).
+// The result is read-only.
+func cachedQoSView(c *viewCache, d *schema.Device) (QoSView, error) {
+	var shared *schema.PortQoS
+	for _, p := range d.Ports {
+		if p.QoS == nil {
+			continue
+		}
+		if shared != nil && p.QoS != shared {
+			return qosView(d)
+		}
+		shared = p.QoS
+	}
+	if c == nil || shared == nil {
+		return qosView(d)
+	}
+	if v, ok := c.qos.Load(shared); ok {
+		return v.(QoSView), nil
+	}
+	v, err := qosView(d)
+	if err != nil {
+		return v, err
+	}
+	c.qos.Store(shared, v)
+	return v, nil
 }
 
 type hostKey struct {

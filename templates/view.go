@@ -25,6 +25,9 @@ type Base struct {
 	Comment string
 	// Docs names the vendor documentation the embedded templates follow.
 	Docs string
+	// HeaderText is Header and a "follows: Docs" line, each prefixed with
+	// Comment, joined by newlines ("" when the format has no comments).
+	HeaderText string
 	// QoS is the device-wide QoS realisation (see QoSView).
 	QoS QoSView
 	// Ports lists the device's ports in natural order.
@@ -198,8 +201,9 @@ type MarkView struct {
 // buildBase fills the platform-independent view. Device-wide values come
 // from the device's ports; ports that disagree on a value the platform
 // holds device-wide are rejected by the platform builders (see uniform.go).
-func buildBase(f *schema.Fabric, d *schema.Device) (Base, error) {
+func buildBase(f *schema.Fabric, d *schema.Device, cache *viewCache) (Base, error) {
 	b := Base{
+		cache:    cache,
 		Fabric:   f.Name,
 		Device:   d.Name,
 		Digest:   f.Digest,
@@ -211,15 +215,20 @@ func buildBase(f *schema.Fabric, d *schema.Device) (Base, error) {
 		"intent digest " + digestOrNone(f.Digest),
 		"Generated from the fabric intent; edit the intent, not this file.",
 	}
-	acls := map[string]*schema.ACL{}
+	var acls map[string]*schema.ACL
+	b.Ports = make([]PortView, 0, len(d.Ports))
 	for _, p := range d.Ports {
-		pv := portView(p)
-		b.Ports = append(b.Ports, pv)
-		for _, a := range append(append([]*schema.ACL(nil), p.ACLIn...), p.ACLOut...) {
-			acls[a.Name] = a
+		b.Ports = append(b.Ports, portView(p, cache))
+		for _, list := range [][]*schema.ACL{p.ACLIn, p.ACLOut} {
+			for _, a := range list {
+				if acls == nil {
+					acls = map[string]*schema.ACL{}
+				}
+				acls[a.Name] = a
+			}
 		}
 	}
-	q, err := qosView(d)
+	q, err := cachedQoSView(cache, d)
 	if err != nil {
 		return b, err
 	}
@@ -246,7 +255,7 @@ func digestOrNone(s string) string {
 	return s
 }
 
-func portView(p *schema.Port) PortView {
+func portView(p *schema.Port, cache *viewCache) PortView {
 	pv := PortView{Name: p.Name, FEC: p.FEC.V, SpeedBps: p.Speed.V, SpeedMbps: p.Speed.V / 1_000_000}
 	if p.Link != nil {
 		if p.Link.CableLength.Set {
@@ -279,8 +288,7 @@ func portView(p *schema.Port) PortView {
 		return pv
 	}
 	pv.MTU = q.MTU.V
-	pv.PFC = q.PFCPriorities()
-	pv.PFCVector = vector(pv.PFC)
+	pv.PFC, pv.PFCVector = cache.pfc(q)
 	pv.Watchdog = len(pv.PFC) > 0 && q.Watchdog.V != nil
 	pv.LinkPause = q.LinkPause.V
 	return pv

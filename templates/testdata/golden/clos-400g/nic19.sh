@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # fabricgen: fabric clos-400g, device nic19 (nvidia_mlnx)
-# intent digest 47f48cea9a944d2305934d4e96a26f40a9ae48d573ba11ca06feb2288d9057be
+# intent digest 15470ff5f8b59cf3473b6d4d48c6f264555190ac051dfdabac9aaa9d3fc6b739
 # Generated from the fabric intent; edit the intent, not this file.
 # follows: NVIDIA MLNX_OFED user manual (mlnx_qos, ECN sysfs), mlnx-tools cma_roce_tos
 # not applied on a host NIC: pfc_watchdog standard: the NIC's PFC storm prevention takes only a timeout (pfc-prevention-tout = detection); restoration, poll_interval and action are switch-side

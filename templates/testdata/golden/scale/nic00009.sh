@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # fabricgen: fabric scale, device nic00009 (nvidia_mlnx)
-# intent digest 9a6225cc748fa681b7e6d5b479b315f4031125d3eb1ddb053b895b12ebf08379
+# intent digest 4be9957935a5ccddb6bbb5eb5197e31eb2dd5c4298b75cb666afd1f3ec633d1b
 # Generated from the fabric intent; edit the intent, not this file.
 # follows: NVIDIA MLNX_OFED user manual (mlnx_qos, ECN sysfs), mlnx-tools cma_roce_tos
-# not applied on a host NIC: pfc_watchdog standard: the NIC's PFC storm prevention takes only a timeout (pfc-prevention-tout = detection); restoration, poll_interval and action are switch-side
 # not applied on a host NIC: queue 3 ecn_profile roce: an ECN marking curve is applied by switches; the NIC reacts to marks (rdma ecn)
 # not applied on a host NIC: rdma path_mtu 4096: applications set it per QP; rdma_cm derives it from the interface MTU
 set -eu
@@ -85,8 +84,4 @@ mlnx_qos -i eth0 --pfc 0,0,0,1,0,0,0,0
 mlnx_qos -i eth0 --prio_tc 0,1,2,3,4,5,6,7
 mlnx_qos -i eth0 --tsa ets,ets,ets,ets,ets,ets,strict,ets --tcbw 50,0,0,50,0,0,0,0
 cma_roce_tos -d "$ibdev_eth0" -t 106
-echo 1 > /sys/class/net/eth0/ecn/roce_np/enable/3
-echo 1 > /sys/class/net/eth0/ecn/roce_rp/enable/3
-echo 48 > /sys/class/net/eth0/ecn/roce_np/cnp_dscp
-echo 6 > /sys/class/net/eth0/ecn/roce_np/cnp_802p_prio
 ethtool --set-tunable eth0 pfc-prevention-tout 200
