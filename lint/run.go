@@ -3,6 +3,9 @@ package lint
 import (
 	"context"
 	"fmt"
+	"runtime"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/fabricgen/fabricgen/schema"
 )
@@ -23,56 +26,59 @@ func Run(ctx context.Context, f *schema.Fabric, opts Options) ([]Finding, error)
 	if f == nil {
 		return nil, fmt.Errorf("lint: no fabric to check")
 	}
-	var walk *Walk
-	var walkErr error
-	getWalk := func() *Walk {
-		if walk == nil && walkErr == nil {
-			walk, walkErr = NewWalk(ctx, f)
-			if walkErr != nil {
-				walk = &Walk{}
-				for fl := range walk.flows {
-					walk.flows[fl] = &flowGraph{flow: Flow(fl)}
-				}
-			}
-		}
-		return walk
-	}
-	var groups []qosGroup
-	getGroups := func() []qosGroup {
-		if groups == nil {
-			groups = buildGroups(f, linked)
-		}
-		return groups
-	}
-	sups := ParseSuppressions(f)
-	var out []Finding
+	var rules []*Rule
+	needWalk := false
 	for _, r := range Rules() {
-		if !enabled(r, opts) {
-			continue
+		if enabled(r, opts) {
+			rules = append(rules, r)
+			needWalk = needWalk || r.Path
 		}
-		if err := ctx.Err(); err != nil {
+	}
+	// Shared inputs are computed before the rules run, so rules only read.
+	var walk *Walk
+	if needWalk {
+		var err error
+		if walk, err = NewWalk(ctx, f); err != nil {
 			return nil, fmt.Errorf("lint: %w", err)
 		}
-		rc, hasRC := RuleConfig{}, false
-		if opts.Config != nil {
-			rc, hasRC = opts.Config.Rules[r.ID]
-		}
-		p := &Pass{Fabric: f, Rule: r, Suppressions: sups, walk: getWalk, qosGroups: getGroups}
-		p.report = func(fd Finding) {
-			if hasRC && rc.Severity != 0 {
-				fd.Severity = rc.Severity
+	}
+	groups := buildGroups(f, linked)
+	sups := ParseSuppressions(f)
+	results := make([][]Finding, len(rules))
+	eg, ctx := errgroup.WithContext(ctx)
+	eg.SetLimit(runtime.GOMAXPROCS(0))
+	for i, r := range rules {
+		eg.Go(func() error {
+			if err := ctx.Err(); err != nil {
+				return fmt.Errorf("lint: %w", err)
 			}
-			for i := range sups {
-				if sups[i].covers(&fd) {
-					return
+			rc, hasRC := RuleConfig{}, false
+			if opts.Config != nil {
+				rc, hasRC = opts.Config.Rules[r.ID]
+			}
+			p := &Pass{Fabric: f, Rule: r, Suppressions: sups,
+				walk: func() *Walk { return walk }, qosGroups: func() []qosGroup { return groups }}
+			p.report = func(fd Finding) {
+				if hasRC && rc.Severity != 0 {
+					fd.Severity = rc.Severity
 				}
+				for i := range sups {
+					if sups[i].covers(&fd) {
+						return
+					}
+				}
+				results[i] = append(results[i], fd)
 			}
-			out = append(out, fd)
-		}
-		r.Run(p)
-		if walkErr != nil {
-			return nil, fmt.Errorf("lint: walking the fabric: %w", walkErr)
-		}
+			r.Run(p)
+			return nil
+		})
+	}
+	if err := eg.Wait(); err != nil {
+		return nil, err
+	}
+	var out []Finding
+	for _, rs := range results {
+		out = append(out, rs...)
 	}
 	SortFindings(out)
 	return out, nil

@@ -2,7 +2,10 @@ package lint
 
 import (
 	"context"
+	"fmt"
 	"math"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/fabricgen/fabricgen/schema"
 )
@@ -172,12 +175,20 @@ func tierOf(d *schema.Device) int { return d.Kind.V.Tier() }
 func NewWalk(ctx context.Context, f *schema.Fabric) (*Walk, error) {
 	w := &Walk{}
 	t := newTopology(f)
+	// The flows are independent: build them concurrently.
+	eg, ctx := errgroup.WithContext(ctx)
 	for fl := Flow(0); fl < numFlows; fl++ {
-		g, err := buildFlow(ctx, f, fl, t)
-		if err != nil {
-			return nil, err
-		}
-		w.flows[fl] = g
+		eg.Go(func() error {
+			g, err := buildFlow(ctx, f, fl, t)
+			if err != nil {
+				return fmt.Errorf("walking %s: %w", fl, err)
+			}
+			w.flows[fl] = g
+			return nil
+		})
+	}
+	if err := eg.Wait(); err != nil {
+		return nil, err
 	}
 	return w, nil
 }
