@@ -45,9 +45,13 @@ func runRequiredACL(p *Pass) {
 		}
 		subj := portSubject(a.Port.ACLInRange, a.Port)
 		at := *a
-		agg.add(a.Port.Device.Name, a.Port, a.Paths, func() Finding {
-			return Finding{Subject: subj, Message: fmt.Sprintf("routed hop %s carries RoCE to or from subnet %s (require_roce_acl) but no ingress ACL classifies UDP 4791",
-				at.Port.ID(), strings.Join(names, ", "))}
+		family := "IPv4"
+		if a.Arrive.IPv6 {
+			family = "IPv6"
+		}
+		agg.add(a.Port.Device.Name+"|"+family, a.Port, a.Paths, func() Finding {
+			return Finding{Subject: subj, Message: fmt.Sprintf("routed hop %s carries %s RoCE to or from subnet %s (require_roce_acl) but no ingress ACL classifies UDP 4791 for %s",
+				at.Port.ID(), family, strings.Join(names, ", "), family)}
 		}, at.Trace)
 	})
 	agg.flush(p)

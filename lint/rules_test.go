@@ -2,6 +2,8 @@ package lint
 
 import (
 	"context"
+	"fmt"
+	"net/netip"
 	"strings"
 	"testing"
 	"time"
@@ -221,7 +223,21 @@ func ruleCases() []ruleCase {
 		{"ACL001", "core without UDP 4791 ACL", func(f *schema.Fabric) {
 			requireACL(f)
 			port(f, "spine1:Ethernet1").ACLIn = nil
-		}, "routed hop spine1:Ethernet1 carries RoCE to or from subnet pod-a"},
+		}, "routed hop spine1:Ethernet1 carries IPv4 RoCE to or from subnet pod-a"},
+		{"ACL001", "IPv4-only classification misses IPv6 RoCE", func(f *schema.Fabric) {
+			requireACL(f)
+			f.Subnets[0].Prefix.V = netip.MustParsePrefix("fd00:1::/64")
+			for i, n := range []string{"gpu01:eth0", "gpu02:eth0"} {
+				port(f, n).IP.V = netip.MustParsePrefix(fmt.Sprintf("fd00:1::%d/64", i+10))
+			}
+			for _, d := range f.Devices {
+				for _, p := range d.Ports {
+					for _, acl := range p.ACLIn {
+						acl.Rules[0].Family = "ipv4"
+					}
+				}
+			}
+		}, "carries IPv6 RoCE to or from subnet pod-a (require_roce_acl) but no ingress ACL classifies UDP 4791 for IPv6"},
 		{"ACL001", "every routed hop classifies", func(f *schema.Fabric) { requireACL(f) }, ""},
 		{"ACL002", "policer on RoCE", func(f *schema.Fabric) {
 			acl := roceACL(26)
