@@ -67,8 +67,9 @@ type mid struct {
 	next   int32        // next mid of the same device, or -1
 	fwd    int64
 	bwd    int64
-	inFrom map[*schema.Device]int64
-	outTo  map[*schema.Device]int64
+	// feeders are the states that arrive at an up mid: a packet never
+	// U-turns back to the device it came from.
+	feeders []int32
 	feed   [2]int32 // representative feeding states from two different devices
 	edges  []int32
 }
@@ -76,6 +77,7 @@ type mid struct {
 type edge struct {
 	mid  int32
 	to   int32
+	oi   int32 // egress port index
 	out  *schema.Port
 	flow int64
 }
@@ -259,6 +261,7 @@ func buildFlow(ctx context.Context, f *schema.Fabric, fl Flow, t *topology) (*fl
 		slot[i] = -1
 	}
 	var buckets [numLevels][]int32
+	sc := newScratch(nports)
 	getState := func(pi int32, pkt Packet, up bool) int32 {
 		for i := slot[pi]; i >= 0; i = g.states[i].next {
 			if g.states[i].pkt == pkt {
@@ -296,7 +299,7 @@ func buildFlow(ctx context.Context, f *schema.Fabric, fl Flow, t *topology) (*fl
 		pi := t.peer[oi]
 		to := getState(pi, leave, t.tier[pi] > devTier)
 		ei := int32(len(g.edges))
-		g.edges = append(g.edges, edge{mid: mi, out: out, to: to, flow: flow})
+		g.edges = append(g.edges, edge{mid: mi, out: out, oi: oi, to: to, flow: flow})
 		g.egIdx = append(g.egIdx, ex)
 		m = &g.mids[mi]
 		m.edges = append(m.edges, ei)
@@ -371,10 +374,6 @@ func buildFlow(ctx context.Context, f *schema.Fabric, fl Flow, t *topology) (*fl
 				mi = int32(len(g.mids))
 				g.mids = append(g.mids, mid{dev: d, up: up, prio: ing.Priority, dscp: ing.DSCP, v6: st.pkt.IPv6,
 					base: b, next: first, feed: [2]int32{-1, -1}})
-				if up {
-					g.mids[mi].inFrom = map[*schema.Device]int64{}
-					g.mids[mi].outTo = map[*schema.Device]int64{}
-				}
 				devMids[b] = mi
 				newMids = append(newMids, mi)
 			}
@@ -383,7 +382,7 @@ func buildFlow(ctx context.Context, f *schema.Fabric, fl Flow, t *topology) (*fl
 			m.fwd = satAdd(m.fwd, st.fwd)
 			from := st.port.Peer.Device
 			if up {
-				m.inFrom[from] = satAdd(m.inFrom[from], st.fwd)
+				m.feeders = append(m.feeders, si)
 			}
 			if st.fwd > 0 {
 				switch {
@@ -399,7 +398,13 @@ func buildFlow(ctx context.Context, f *schema.Fabric, fl Flow, t *topology) (*fl
 			m := &g.mids[mi]
 			dt := t.tier[m.base]
 			n := int32(len(m.dev.Ports))
-			mup, mfwd, inFrom := m.up, m.fwd, m.inFrom
+			mup, mfwd := m.up, m.fwd
+			if mup {
+				sc.next()
+				for _, si := range m.feeders {
+					sc.add(t.base[t.peer[g.states[si].pi]], g.states[si].fwd)
+				}
+			}
 			for oi := m.base; oi < m.base+n; oi++ {
 				pi := t.peer[oi]
 				if pi < 0 {
@@ -411,7 +416,7 @@ func buildFlow(ctx context.Context, f *schema.Fabric, fl Flow, t *topology) (*fl
 				}
 				flow := mfwd
 				if mup && pt < dt {
-					flow -= inFrom[t.ports[pi].Device]
+					flow -= sc.get(t.base[pi])
 				}
 				if flow <= 0 {
 					continue
@@ -423,24 +428,21 @@ func buildFlow(ctx context.Context, f *schema.Fabric, fl Flow, t *topology) (*fl
 	// Backward counts, in reverse level order.
 	for lv := numLevels - 1; lv >= 0; lv-- {
 		for _, mi := range midsAt[lv] {
-			computeMidBwd(g, mi)
+			computeMidBwd(g, t, sc, mi)
 		}
 		for _, si := range buckets[lv] {
 			st := &g.states[si]
-			if st.mid < 0 {
+			switch {
+			case st.mid < 0:
 				st.bwd = 1
-				continue
-			}
-			m := &g.mids[st.mid]
-			st.bwd = m.bwd
-			if m.up {
-				st.bwd -= m.outTo[st.port.Peer.Device]
+			case !g.mids[st.mid].up:
+				st.bwd = g.mids[st.mid].bwd
 			}
 		}
 	}
 	for i := range g.mids {
 		if g.mids[i].src != nil {
-			computeMidBwd(g, int32(i))
+			computeMidBwd(g, t, sc, int32(i))
 		}
 	}
 	markRequired(f, g, &buckets, &midsAt)
@@ -531,18 +533,54 @@ func markRequired(f *schema.Fabric, g *flowGraph, buckets, midsAt *[numLevels][]
 	}
 }
 
-func computeMidBwd(g *flowGraph, mi int32) {
+// computeMidBwd sums the completions over the mid's edges and, for an up
+// mid, gives each feeding state the completions that do not U-turn to its
+// own peer device.
+func computeMidBwd(g *flowGraph, t *topology, sc *scratch, mi int32) {
 	m := &g.mids[mi]
 	var sum int64
+	if len(m.feeders) > 0 {
+		sc.next()
+	}
 	for _, ei := range m.edges {
 		e := &g.edges[ei]
 		b := g.states[e.to].bwd
 		sum = satAdd(sum, b)
-		if m.outTo != nil {
-			m.outTo[e.out.Peer.Device] = satAdd(m.outTo[e.out.Peer.Device], b)
+		if len(m.feeders) > 0 {
+			sc.add(t.base[t.peer[e.oi]], b)
 		}
 	}
 	m.bwd = sum
+	for _, si := range m.feeders {
+		st := &g.states[si]
+		st.bwd = sum - sc.get(t.base[t.peer[st.pi]])
+	}
+}
+
+// scratch is a per-device accumulator reset in O(1) by a generation stamp,
+// indexed by the device's first port index.
+type scratch struct {
+	val []int64
+	gen []int32
+	cur int32
+}
+
+func newScratch(n int) *scratch { return &scratch{val: make([]int64, n), gen: make([]int32, n)} }
+
+func (s *scratch) next() { s.cur++ }
+
+func (s *scratch) add(k int32, v int64) {
+	if s.gen[k] != s.cur {
+		s.gen[k], s.val[k] = s.cur, 0
+	}
+	s.val[k] = satAdd(s.val[k], v)
+}
+
+func (s *scratch) get(k int32) int64 {
+	if s.gen[k] != s.cur {
+		return 0
+	}
+	return s.val[k]
 }
 
 func satAdd(a, b int64) int64 {
