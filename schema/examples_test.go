@@ -2,13 +2,17 @@ package schema_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"testing"
 
 	"github.com/fabricgen/fabricgen/schema"
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 )
 
 // exampleDir is the examples folder relative to this package.
@@ -408,5 +412,47 @@ func checkClos400G(t *testing.T, f *schema.Fabric) {
 		if host && m != 3 || !host && (m < 30 || m > 100) {
 			t.Errorf("link %s: %g m is not a realistic %s cable", l.Name, m, map[bool]string{true: "host", false: "fabric"}[host])
 		}
+	}
+}
+
+// docBlock matches a fenced code block of docs/language.md and its language.
+var docBlock = regexp.MustCompile("(?s)```(hcl|json)\n(.*?)```")
+
+// TestLanguageDocExamples keeps docs/language.md honest: every HCL snippet
+// parses, and the complete fabrics (the overview and the JSON example) load
+// without errors.
+func TestLanguageDocExamples(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "docs", "language.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := docBlock.FindAllSubmatch(doc, -1)
+	if len(blocks) < 10 {
+		t.Fatalf("found %d code blocks in docs/language.md; the pattern is broken", len(blocks))
+	}
+	var complete []string
+	for i, m := range blocks {
+		lang, src := string(m[1]), m[2]
+		name := fmt.Sprintf("block%02d.fab.%s", i, lang)
+		if lang == "hcl" {
+			if _, diags := hclsyntax.ParseConfig(src, name, hcl.InitialPos); diags.HasErrors() {
+				t.Errorf("docs/language.md code block %d does not parse: %s", i, diags.Error())
+			}
+		}
+		if bytes.Contains(src, []byte(`fabric "`)) || bytes.Contains(src, []byte(`"fabric":`)) {
+			if bytes.Contains(src, []byte("device")) && bytes.Contains(src, []byte("link")) {
+				complete = append(complete, name)
+				dir := t.TempDir()
+				if err := os.WriteFile(filepath.Join(dir, name), src, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				if _, diags := schema.Load(dir, schema.Options{Getenv: func(string) string { return "" }}); diags.HasErrors() {
+					t.Errorf("docs/language.md code block %d (a complete fabric) does not load:\n%s", i, diags.Error())
+				}
+			}
+		}
+	}
+	if len(complete) < 2 {
+		t.Errorf("expected the overview and the JSON example to be complete fabrics, found %v", complete)
 	}
 }
