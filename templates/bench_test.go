@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"runtime"
+	"syscall"
 	"testing"
 	"time"
 
@@ -22,6 +23,7 @@ func BenchmarkRender(b *testing.B) {
 	b.Logf("schema.Load of examples/scale: %v (not timed)", time.Since(start).Round(time.Millisecond))
 	r := newTestRenderer(b)
 	b.ReportMetric(float64(len(f.Devices)), "devices")
+	cpu0 := cpuTime()
 	b.ResetTimer()
 	var rendered, bytes int
 	for i := 0; i < b.N; i++ {
@@ -35,7 +37,19 @@ func BenchmarkRender(b *testing.B) {
 		}
 	}
 	b.StopTimer()
+	// CPU seconds per render: independent of other load on the machine;
+	// divided by the worker count it is the wall time on idle cores.
+	b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
 	b.ReportMetric(float64(rendered), "rendered")
 	b.ReportMetric(float64(bytes)/1e6, "MB")
 	b.ReportMetric(float64(runtime.GOMAXPROCS(0)), "workers")
+}
+
+// cpuTime is the user+system CPU time this process has used so far.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

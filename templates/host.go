@@ -69,6 +69,15 @@ func buildHost(f *schema.Fabric, d *schema.Device, b Base, fl hostFlavour) (any,
 	}
 	needIB := rd != nil && (rd.ToS.Set || (rd.RoCEMode.Set && fl.mlnx))
 	notes := map[string]bool{}
+	var text strings.Builder
+	line := func(parts ...string) {
+		if text.Len() > 0 {
+			text.WriteByte('\n')
+		}
+		for _, p := range parts {
+			text.WriteString(p)
+		}
+	}
 	for i, p := range b.Ports {
 		pq := d.Ports[i].QoS
 		hi := HostInterface{Name: p.Name}
@@ -76,56 +85,56 @@ func buildHost(f *schema.Fabric, d *schema.Device, b Base, fl hostFlavour) (any,
 		if needIB {
 			v.Lookups = append(v.Lookups, HostLookup{Var: ibvar, Command: "find /sys/class/net/" + p.Name + "/device/infiniband -mindepth 1 -maxdepth 1 -printf '%f'"})
 		}
+		text.Reset()
+		text.Grow(4096)
 		if p.MTU != 0 {
-			hi.Commands = append(hi.Commands, fmt.Sprintf("ip link set dev %s mtu %d", p.Name, p.MTU))
+			line("ip link set dev ", p.Name, " mtu ", strconv.Itoa(p.MTU))
 		}
 		if p.LinkPause {
 			if len(p.PFC) > 0 {
 				return nil, unsupported(d, "link_pause with PFC on "+p.Name, "a NIC port runs either 802.3x pause or PFC; turn one off", pq.LinkPause.Src)
 			}
-			hi.Commands = append(hi.Commands, "ethtool -A "+p.Name+" rx on tx on")
+			line("ethtool -A ", p.Name, " rx on tx on")
 		} else if pq != nil {
-			hi.Commands = append(hi.Commands, "ethtool -A "+p.Name+" rx off tx off")
+			line("ethtool -A ", p.Name, " rx off tx off")
 		}
-		if pq == nil {
-			hi.Text = strings.Join(hi.Commands, "\n")
-			v.Interfaces = append(v.Interfaces, hi)
-			continue
-		}
-		cmds, err := cachedHostQoS(b.cache, d, p, pq, fl)
-		if err != nil {
-			return nil, err
-		}
-		hi.Commands = append(hi.Commands, cmds...)
-		if rd != nil {
-			rc, err := hostRDMA(d, p, pq, rd, fl, ibvar)
+		if pq != nil {
+			block, err := cachedHostQoS(b.cache, d, p, pq, fl)
 			if err != nil {
 				return nil, err
 			}
-			hi.Commands = append(hi.Commands, rc...)
-		}
-		if p.Watchdog {
-			w := pq.Watchdog.V
-			det := ms(w.Detection.V)
-			if !w.Detection.Set {
-				det = 0
+			line(block)
+			if rd != nil {
+				rc, err := hostRDMA(d, p, pq, rd, fl, ibvar)
+				if err != nil {
+					return nil, err
+				}
+				for _, c := range rc {
+					line(c)
+				}
 			}
-			if det > 0 {
-				hi.Commands = append(hi.Commands, fmt.Sprintf("ethtool --set-tunable %s pfc-prevention-tout %d", p.Name, det))
+			if p.Watchdog {
+				w := pq.Watchdog.V
+				if w.Detection.Set && w.Detection.V > 0 {
+					line("ethtool --set-tunable ", p.Name, " pfc-prevention-tout ", strconv.FormatInt(ms(w.Detection.V), 10))
+				}
+				if w.Restoration.Set || w.PollInterval.Set || (w.Action.Set && w.Action.V != schema.WatchdogDrop) {
+					notes["pfc_watchdog "+w.Name+": the NIC's PFC storm prevention takes only a timeout (pfc-prevention-tout = detection); restoration, poll_interval and action are switch-side"] = true
+				}
 			}
-			if w.Restoration.Set || w.PollInterval.Set || (w.Action.Set && w.Action.V != schema.WatchdogDrop) {
-				notes["pfc_watchdog "+w.Name+": the NIC's PFC storm prevention takes only a timeout (pfc-prevention-tout = detection); restoration, poll_interval and action are switch-side"] = true
+			for qid, qq := range pq.Queues {
+				if qq.ECN.V != nil {
+					notes["queue "+strconv.Itoa(qid)+" ecn_profile "+qq.ECN.V.Name+": an ECN marking curve is applied by switches; the NIC reacts to marks (rdma ecn)"] = true
+				}
+			}
+			if bufferSrc(pq) != (schema.Range{}) {
+				notes["buffer: PFC headroom and pools are switch-side; the NIC's buffers are not changed"] = true
 			}
 		}
-		for qid, qq := range pq.Queues {
-			if qq.ECN.V != nil {
-				notes[fmt.Sprintf("queue %d ecn_profile %s: an ECN marking curve is applied by switches; the NIC reacts to marks (rdma ecn)", qid, qq.ECN.V.Name)] = true
-			}
+		hi.Text = text.String()
+		if hi.Text != "" {
+			hi.Commands = strings.Split(hi.Text, "\n")
 		}
-		if bufferSrc(pq) != (schema.Range{}) {
-			notes["buffer: PFC headroom and pools are switch-side; the NIC's buffers are not changed"] = true
-		}
-		hi.Text = strings.Join(hi.Commands, "\n")
 		v.Interfaces = append(v.Interfaces, hi)
 	}
 	if rd != nil && rd.PathMTU.Set {
@@ -142,6 +151,7 @@ func buildHost(f *schema.Fabric, d *schema.Device, b Base, fl hostFlavour) (any,
 // hostPreamble renders set -eu, one presence check per tool and the lookups.
 func hostPreamble(v *HostView) string {
 	var b strings.Builder
+	b.Grow(128 * (len(v.Tools) + len(v.Lookups)))
 	b.WriteString("set -eu")
 	for _, t := range v.Tools {
 		b.WriteString("\ncommand -v ")

@@ -202,7 +202,7 @@ func (r *Renderer) RenderAll(ctx context.Context, f *schema.Fabric, devices []*s
 // with identical attachments share (a fabric of 65,536 NICs has a handful).
 // Entries are immutable once stored.
 type viewCache struct {
-	host sync.Map // hostKey → []string (commands with hostDevMark for the interface)
+	host sync.Map // hostKey → string (commands, hostDevMark for the interface name)
 	qos  sync.Map // *schema.PortQoS → QoSView (devices whose ports all share it)
 	pfcs sync.Map // *schema.PortQoS → pfcEntry
 }
@@ -265,10 +265,12 @@ type hostKey struct {
 // hostDevMark stands for the interface name in cached host commands.
 const hostDevMark = "\x00"
 
-// cachedHostQoS returns hostQoS for port p, computed once per shared PortQoS.
-func cachedHostQoS(c *viewCache, d *schema.Device, p PortView, q *schema.PortQoS, fl hostFlavour) ([]string, error) {
+// cachedHostQoS returns hostQoS for port p as one newline-joined block,
+// computed once per shared PortQoS with the interface name filled in after.
+func cachedHostQoS(c *viewCache, d *schema.Device, p PortView, q *schema.PortQoS, fl hostFlavour) (string, error) {
 	if c == nil {
-		return hostQoS(d, p, q, fl)
+		cmds, err := hostQoS(d, p, q, fl)
+		return strings.Join(cmds, "\n"), err
 	}
 	key := hostKey{q, fl.mlnx}
 	v, ok := c.host.Load(key)
@@ -277,14 +279,10 @@ func cachedHostQoS(c *viewCache, d *schema.Device, p PortView, q *schema.PortQoS
 		generic.Name = hostDevMark
 		cmds, err := hostQoS(d, generic, q, fl)
 		if err != nil {
-			return hostQoS(d, p, q, fl)
+			cmds, err = hostQoS(d, p, q, fl)
+			return strings.Join(cmds, "\n"), err
 		}
-		v, _ = c.host.LoadOrStore(key, cmds)
+		v, _ = c.host.LoadOrStore(key, strings.Join(cmds, "\n"))
 	}
-	tmpl := v.([]string)
-	out := make([]string, len(tmpl))
-	for i, c := range tmpl {
-		out[i] = strings.ReplaceAll(c, hostDevMark, p.Name)
-	}
-	return out, nil
+	return strings.ReplaceAll(v.(string), hostDevMark, p.Name), nil
 }

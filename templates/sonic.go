@@ -52,15 +52,22 @@ type sonicBuilder struct {
 }
 
 func (s *sonicBuilder) set(table, key string, fields ...string) {
-	if s.tables[table] == nil {
-		s.tables[table] = map[string][]SONiCField{}
+	rows := s.tables[table]
+	if rows == nil {
+		rows = map[string][]SONiCField{}
+		s.tables[table] = rows
+	}
+	cur, ok := rows[key]
+	if !ok && len(fields) > 0 {
+		cur = make([]SONiCField, 0, len(fields)/2)
 	}
 	for i := 0; i+1 < len(fields); i += 2 {
-		s.tables[table][key] = append(s.tables[table][key], SONiCField{Name: fields[i], JSON: jsonString(fields[i+1])})
+		cur = append(cur, SONiCField{Name: fields[i], JSON: jsonString(fields[i+1])})
 	}
-	if _, ok := s.tables[table][key]; !ok {
-		s.tables[table][key] = []SONiCField{}
+	if cur == nil {
+		cur = []SONiCField{}
 	}
+	rows[key] = cur
 }
 
 func (s *sonicBuilder) setList(table, key, field string, vals []string) {
