@@ -40,7 +40,6 @@ type Walk struct {
 }
 
 type state struct {
-	port   *schema.Port
 	pkt    Packet
 	pi     int32 // port index in the topology
 	next   int32 // next state on the same port (another packet variant), or -1
@@ -78,11 +77,11 @@ type edge struct {
 	mid  int32
 	to   int32
 	oi   int32 // egress port index
-	out  *schema.Port
 	flow int64
 }
 
 type flowGraph struct {
+	t      *topology
 	flow   Flow
 	class  *schema.TrafficClass
 	states []state
@@ -244,7 +243,7 @@ func sourcePacket(p *schema.Port, class *schema.TrafficClass, fl Flow) (dscp, pr
 }
 
 func buildFlow(ctx context.Context, f *schema.Fabric, fl Flow, t *topology) (*flowGraph, error) {
-	g := &flowGraph{flow: fl, class: flowClass(f, fl)}
+	g := &flowGraph{t: t, flow: fl, class: flowClass(f, fl)}
 	nports := len(t.ports)
 	g.states = make([]state, 0, nports)
 	g.ingIdx = make([]uint32, 0, nports)
@@ -269,7 +268,7 @@ func buildFlow(ctx context.Context, f *schema.Fabric, fl Flow, t *topology) (*fl
 			}
 		}
 		i := int32(len(g.states))
-		g.states = append(g.states, state{port: t.ports[pi], pkt: pkt, pi: pi, next: slot[pi], mid: -1, parent: -1})
+		g.states = append(g.states, state{pkt: pkt, pi: pi, next: slot[pi], mid: -1, parent: -1})
 		g.ingIdx = append(g.ingIdx, 0)
 		slot[pi] = i
 		lv := levelOf(up, int(t.tier[pi]))
@@ -299,7 +298,7 @@ func buildFlow(ctx context.Context, f *schema.Fabric, fl Flow, t *topology) (*fl
 		pi := t.peer[oi]
 		to := getState(pi, leave, t.tier[pi] > devTier)
 		ei := int32(len(g.edges))
-		g.edges = append(g.edges, edge{mid: mi, out: out, oi: oi, to: to, flow: flow})
+		g.edges = append(g.edges, edge{mid: mi, oi: oi, to: to, flow: flow})
 		g.egIdx = append(g.egIdx, ex)
 		m = &g.mids[mi]
 		m.edges = append(m.edges, ei)
@@ -342,14 +341,14 @@ func buildFlow(ctx context.Context, f *schema.Fabric, fl Flow, t *topology) (*fl
 		up := lv < maxTier
 		for _, si := range buckets[lv] {
 			st := &g.states[si]
-			ik := ingKey{q: st.port.QoS, acl: aclID(st.port.ACLIn), nacl: int32(len(st.port.ACLIn)),
+			ik := ingKey{q: g.t.ports[st.pi].QoS, acl: aclID(g.t.ports[st.pi].ACLIn), nacl: int32(len(g.t.ports[st.pi].ACLIn)),
 				dscp: int8(st.pkt.DSCP), pcp: int8(st.pkt.PCP), tag: st.pkt.Tagged, v6: st.pkt.IPv6}
 			ix := lastIX
 			if ik != lastIK || ix == 1<<32-1 {
 				var ok bool
 				if ix, ok = ingMemo[ik]; !ok {
 					ix = uint32(len(g.ingTab))
-					g.ingTab = append(g.ingTab, ingress(st.port, st.pkt))
+					g.ingTab = append(g.ingTab, ingress(g.t.ports[st.pi], st.pkt))
 					ingMemo[ik] = ix
 				}
 				lastIK, lastIX = ik, ix
@@ -359,7 +358,7 @@ func buildFlow(ctx context.Context, f *schema.Fabric, fl Flow, t *topology) (*fl
 			if t.tier[st.pi] == 0 {
 				continue // a receiving NIC
 			}
-			d := st.port.Device
+			d := g.t.ports[st.pi].Device
 			b := t.base[st.pi]
 			mi := int32(-1)
 			first := devMids[b]
@@ -380,7 +379,7 @@ func buildFlow(ctx context.Context, f *schema.Fabric, fl Flow, t *topology) (*fl
 			st.mid = mi
 			m := &g.mids[mi]
 			m.fwd = satAdd(m.fwd, st.fwd)
-			from := st.port.Peer.Device
+			from := g.t.ports[st.pi].Peer.Device
 			if up {
 				m.feeders = append(m.feeders, si)
 			}
@@ -388,7 +387,7 @@ func buildFlow(ctx context.Context, f *schema.Fabric, fl Flow, t *topology) (*fl
 				switch {
 				case m.feed[0] < 0:
 					m.feed[0] = si
-				case m.feed[1] < 0 && g.states[m.feed[0]].port.Peer.Device != from:
+				case m.feed[1] < 0 && g.t.ports[g.states[m.feed[0]].pi].Peer.Device != from:
 					m.feed[1] = si
 				}
 			}
@@ -452,7 +451,7 @@ func buildFlow(ctx context.Context, f *schema.Fabric, fl Flow, t *topology) (*fl
 		if st.mid < 0 {
 			g.flags[i] |= flagReceiver
 		}
-		if st.port.IP.Set && t.tier[st.pi] > 0 {
+		if g.t.ports[st.pi].IP.Set && t.tier[st.pi] > 0 {
 			g.flags[i] |= flagRouted
 		}
 	}
@@ -524,7 +523,7 @@ func markRequired(f *schema.Fabric, g *flowGraph, buckets, midsAt *[numLevels][]
 		for _, si := range buckets[lv] {
 			st := &g.states[si]
 			switch {
-			case st.mid < 0 && inSubnets(st.port, subs):
+			case st.mid < 0 && inSubnets(g.t.ports[st.pi], subs):
 				g.req[si] |= 2
 			case st.mid >= 0 && midReq[st.mid]&2 != 0:
 				g.req[si] |= 2

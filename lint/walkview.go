@@ -57,7 +57,7 @@ func (w *Walk) Ingresses(fl Flow, fn func(a *At)) {
 	for i := range g.states {
 		st := &g.states[i]
 		bits := g.flags[i]
-		a.Port, a.Arrive, a.Ingress, a.Receiver = st.port, st.pkt, &g.ingTab[g.ingIdx[i]], bits&flagReceiver != 0
+		a.Port, a.Arrive, a.Ingress, a.Receiver = g.t.ports[st.pi], st.pkt, &g.ingTab[g.ingIdx[i]], bits&flagReceiver != 0
 		a.Paths, a.id = satMul(st.fwd, st.bwd), int32(i)
 		a.Routed = bits&flagRouted != 0
 		a.RequiresACL = g.req != nil && g.req[i] != 0
@@ -73,7 +73,7 @@ func (w *Walk) Egresses(fl Flow, fn func(o *Out)) {
 	for i := range g.edges {
 		e := &g.edges[i]
 		m := &g.mids[e.mid]
-		o.Port, o.Priority, o.DSCP, o.Egress, o.Source = e.out, m.prio, m.dscp, &g.egTab[g.egIdx[i]], m.src != nil
+		o.Port, o.Priority, o.DSCP, o.Egress, o.Source = g.t.ports[e.oi], m.prio, m.dscp, &g.egTab[g.egIdx[i]], m.src != nil
 		o.Paths, o.id = satMul(e.flow, g.states[e.to].bwd), int32(i)
 		fn(&o)
 	}
@@ -96,15 +96,15 @@ func (g *flowGraph) traceThrough(ei int32) []Step {
 	for {
 		m := &g.mids[e.mid]
 		if m.src != nil {
-			back = append(back, Step{Port: m.src.ID(), Note: egressNote(m.dscp, egress(e.out, m.prio, m.dscp, m.v6))})
+			back = append(back, Step{Port: m.src.ID(), Note: egressNote(m.dscp, egress(g.t.ports[e.oi], m.prio, m.dscp, m.v6))})
 			break
 		}
 		si := m.feed[0]
-		if m.feed[1] >= 0 && g.states[si].port.Peer.Device == e.out.Peer.Device {
+		if m.feed[1] >= 0 && g.t.ports[g.states[si].pi].Peer.Device == g.t.ports[e.oi].Peer.Device {
 			si = m.feed[1]
 		}
 		st := &g.states[si]
-		back = append(back, Step{Port: st.port.ID(), Note: joinNotes(ingressNote(st.pkt, ingress(st.port, st.pkt)), egressNote(m.dscp, egress(e.out, m.prio, m.dscp, m.v6)))})
+		back = append(back, Step{Port: g.t.ports[st.pi].ID(), Note: joinNotes(ingressNote(st.pkt, ingress(g.t.ports[st.pi], st.pkt)), egressNote(m.dscp, egress(g.t.ports[e.oi], m.prio, m.dscp, m.v6)))})
 		if st.parent < 0 {
 			break
 		}
@@ -118,26 +118,26 @@ func (g *flowGraph) traceThrough(ei int32) []Step {
 	si := g.edges[ei].to
 	for guard := 0; guard < 2*maxTier+2; guard++ {
 		st := &g.states[si]
-		note := ingressNote(st.pkt, ingress(st.port, st.pkt))
+		note := ingressNote(st.pkt, ingress(g.t.ports[st.pi], st.pkt))
 		if st.mid < 0 {
-			steps = append(steps, Step{Port: st.port.ID(), Note: note})
+			steps = append(steps, Step{Port: g.t.ports[st.pi].ID(), Note: note})
 			break
 		}
 		m := &g.mids[st.mid]
 		next := int32(-1)
 		for _, ej := range m.edges {
 			e := &g.edges[ej]
-			if g.states[e.to].bwd == 0 || (m.up && e.out.Peer.Device == st.port.Peer.Device) {
+			if g.states[e.to].bwd == 0 || (m.up && g.t.ports[e.oi].Peer.Device == g.t.ports[st.pi].Peer.Device) {
 				continue
 			}
 			next = ej
 			break
 		}
 		if next < 0 {
-			steps = append(steps, Step{Port: st.port.ID(), Note: note})
+			steps = append(steps, Step{Port: g.t.ports[st.pi].ID(), Note: note})
 			break
 		}
-		steps = append(steps, Step{Port: st.port.ID(), Note: joinNotes(note, egressNote(m.dscp, egress(g.edges[next].out, m.prio, m.dscp, m.v6)))})
+		steps = append(steps, Step{Port: g.t.ports[st.pi].ID(), Note: joinNotes(note, egressNote(m.dscp, egress(g.t.ports[g.edges[next].oi], m.prio, m.dscp, m.v6)))})
 		si = g.edges[next].to
 	}
 	return steps
