@@ -56,21 +56,21 @@ const (
 )
 
 type mid struct {
-	dev    *schema.Device
-	up     bool
-	prio   int
-	dscp   int
-	v6     bool
-	src    *schema.Port // the NIC port for a source mid
-	base   int32        // topology index of the device's first port
-	next   int32        // next mid of the same device, or -1
-	fwd    int64
-	bwd    int64
+	dev  *schema.Device
+	up   bool
+	prio int
+	dscp int
+	v6   bool
+	src  *schema.Port // the NIC port for a source mid
+	base int32        // topology index of the device's first port
+	next int32        // next mid of the same device, or -1
+	fwd  int64
+	bwd  int64
 	// feeders are the states that arrive at an up mid: a packet never
 	// U-turns back to the device it came from.
 	feeders []int32
-	feed   [2]int32 // representative feeding states from two different devices
-	edges  []int32
+	feed    [2]int32 // representative feeding states from two different devices
+	edges   []int32
 }
 
 type edge struct {
