@@ -186,6 +186,21 @@ func runNICMapping(p *Pass) {
 			if np.Peer == nil || np.QoS == nil || np.Peer.QoS == nil || !isSwitch(np.Peer) {
 				continue
 			}
+			if pcpTrust(np.QoS.Trust.V) || pcpTrust(np.Peer.QoS.Trust.V) {
+				for _, c := range []*schema.TrafficClass{roce, cnp} {
+					if c == nil || !c.Priority.Set {
+						continue
+					}
+					pcp := c.Priority.V & 7
+					a, b := np.QoS.PCP[pcp], np.Peer.QoS.PCP[pcp]
+					if a.V != b.V {
+						p.Report(Finding{Subject: portSubject(a.Src, np), Device: d.Name, Port: np.Name,
+							Message: fmt.Sprintf("NIC %s maps PCP %d (%s) to priority %d but %s maps it to %d",
+								np.ID(), pcp, c.Name, a.V, np.Peer.ID(), b.V),
+							Related: []Related{{Range: b.Src, Message: "switch mapping set here"}}})
+					}
+				}
+			}
 			for _, c := range []*schema.TrafficClass{roce, cnp} {
 				if c == nil {
 					continue
@@ -226,3 +241,5 @@ func runPCPRouted(p *Pass) {
 	}
 	agg.flush(p)
 }
+
+func pcpTrust(t schema.Trust) bool { return t == schema.TrustPCP || t == schema.TrustBoth }

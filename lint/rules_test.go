@@ -82,6 +82,9 @@ func ruleCases() []ruleCase {
 			editQoS(port(f, "gpu03:eth0"), func(q *schema.PortQoS) { q.DSCP[26].V = 4 })
 		}, "maps DSCP 26 (roce) to priority 4"},
 		{"QOS006", "NIC ToS 106", func(f *schema.Fabric) { f.Device("gpu02").RDMA.ToS.V = 105 }, ""},
+		{"QOS006", "NIC PCP map differs under trust both", func(f *schema.Fabric) {
+			editQoS(port(f, "gpu03:eth0"), func(q *schema.PortQoS) { q.Trust.V = schema.TrustBoth; q.PCP[3].V = 5 })
+		}, "maps PCP 3 (roce) to priority 5"},
 		{"QOS007", "trust pcp on routed spine", func(f *schema.Fabric) {
 			editQoS(port(f, "spine1:Ethernet1"), func(q *schema.PortQoS) { q.Trust.V = schema.TrustPCP })
 		}, "trusts PCP but receives routed frames"},

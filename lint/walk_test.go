@@ -86,3 +86,14 @@ func TestHopSemantics(t *testing.T) {
 		t.Errorf("NIC source hop: %+v", h)
 	}
 }
+
+func TestRunHonoursContext(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Run(ctx, baseFabric(), Options{}); err == nil {
+		t.Error("Run with a cancelled context succeeded")
+	}
+	if _, err := Run(context.Background(), nil, Options{}); err == nil {
+		t.Error("Run(nil fabric) succeeded")
+	}
+}
