@@ -159,8 +159,9 @@ func buildCumulus(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 	v.ACLCommands = acls
 	for i, p := range b.Ports {
 		in := HostInterface{Name: p.Name}
+		var cmds []string
 		c := func(format string, args ...any) {
-			in.Commands = append(in.Commands, "nv set interface "+p.Name+" "+fmt.Sprintf(format, args...))
+			cmds = append(cmds, "nv set interface "+p.Name+" "+fmt.Sprintf(format, args...))
 		}
 		if p.Description != "" {
 			c("description %q", p.Description)
@@ -194,7 +195,7 @@ func buildCumulus(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 		for _, n := range p.ACLOut {
 			c("acl %s outbound", n)
 		}
-		in.Text = strings.Join(in.Commands, "\n")
+		in.Text = strings.Join(cmds, "\n")
 		v.Interfaces = append(v.Interfaces, in)
 	}
 	return v, nil

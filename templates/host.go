@@ -32,12 +32,20 @@ type HostTool struct{ Name, Hint string }
 // HostLookup is one preamble variable: Var=$(Command).
 type HostLookup struct{ Var, Command string }
 
-// HostInterface is one port's commands; Text is Commands joined by newlines
-// (what the embedded templates print).
+// HostInterface is one port's commands. Text holds them one per line (what
+// the embedded templates print); Commands splits it for templates that
+// want each command on its own ({{range .Commands}}).
 type HostInterface struct {
-	Name     string
-	Commands []string
-	Text     string
+	Name string
+	Text string
+}
+
+// Commands returns the interface's commands, one per element.
+func (h HostInterface) Commands() []string {
+	if h.Text == "" {
+		return nil
+	}
+	return strings.Split(h.Text, "\n")
 }
 
 type hostFlavour struct {
@@ -132,9 +140,6 @@ func buildHost(f *schema.Fabric, d *schema.Device, b Base, fl hostFlavour) (any,
 			}
 		}
 		hi.Text = text.String()
-		if hi.Text != "" {
-			hi.Commands = strings.Split(hi.Text, "\n")
-		}
 		v.Interfaces = append(v.Interfaces, hi)
 	}
 	if rd != nil && rd.PathMTU.Set {

@@ -48,13 +48,15 @@ type Renderer struct {
 	specs map[schema.Platform]platformSpec
 	sets  map[schema.Platform]*template.Template
 	cache *viewCache
+	// bufs recycles render buffers between devices.
+	bufs sync.Pool
 	// Sources records where each platform's templates came from ("embedded" or a path).
 	sources map[schema.Platform]string
 }
 
 // NewRenderer parses the embedded templates and any overrides in opts.Dir.
 func NewRenderer(opts Options) (*Renderer, error) {
-	r := &Renderer{cache: &viewCache{}, specs: registry(), sets: map[schema.Platform]*template.Template{}, sources: map[schema.Platform]string{}}
+	r := &Renderer{bufs: sync.Pool{New: func() any { return new(bytes.Buffer) }}, cache: &viewCache{}, specs: registry(), sets: map[schema.Platform]*template.Template{}, sources: map[schema.Platform]string{}}
 	for _, p := range schema.Platforms() {
 		var (
 			fsys fs.FS = embedded
@@ -151,19 +153,24 @@ func (r *Renderer) Render(f *schema.Fabric, d *schema.Device) (*Output, error) {
 		return nil, err
 	}
 	spec := r.specs[d.Platform.V]
-	var buf bytes.Buffer
-	buf.Grow(4096)
-	if err := r.sets[d.Platform.V].ExecuteTemplate(&buf, entry, view); err != nil {
+	buf := r.bufs.Get().(*bytes.Buffer)
+	defer r.bufs.Put(buf)
+	buf.Reset()
+	if err := r.sets[d.Platform.V].ExecuteTemplate(buf, entry, view); err != nil {
 		return nil, fmt.Errorf("device %s: executing %s templates (%s): %w", d.Name, d.Platform.V, r.sources[d.Platform.V], err)
 	}
-	if n := buf.Len(); n > 0 && buf.Bytes()[n-1] != '\n' {
-		buf.WriteByte('\n')
+	n := buf.Len()
+	nl := n > 0 && buf.Bytes()[n-1] != '\n'
+	text := make([]byte, n, n+1)
+	copy(text, buf.Bytes())
+	if nl {
+		text = append(text, '\n')
 	}
 	return &Output{
 		Device:   d.Name,
 		Platform: d.Platform.V,
 		Filename: d.Name + "." + spec.Ext,
-		Text:     buf.Bytes(),
+		Text:     text,
 	}, nil
 }
 
