@@ -169,7 +169,7 @@ func buildSONiC(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 			return nil, unsupported(d, fmt.Sprintf("pfc_watchdog %s restoration %d ms", w.Name, w.RestorationMS), "SONiC PFC_WD restoration_time is 100–60000 ms", qq.Watchdog.Src)
 		}
 	}
-	pfcList := joinInts(q.PFC, ",")
+	sh := sonicShared(q, useDSCP, usePCP, schedulers, wred)
 	for _, p := range b.Ports {
 		s.set("PORT", p.Name)
 		if p.MTU != 0 {
@@ -191,42 +191,18 @@ func buildSONiC(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 		if p.CableMeters > 0 {
 			s.set("CABLE_LENGTH", "AZURE", p.Name, strconv.FormatFloat(math.Ceil(p.CableMeters), 'f', 0, 64)+"m")
 		}
-		fields := []string{}
-		if useDSCP {
-			fields = append(fields, "dscp_to_tc_map", SONiCMapName)
+		switch {
+		case len(p.PFC) == 0:
+			s.share("PORT_QOS_MAP", p.Name, sh.qosOff)
+		case p.Watchdog:
+			s.share("PORT_QOS_MAP", p.Name, sh.qosWD)
+			s.share("PFC_WD", p.Name, sh.wd)
+		default:
+			s.share("PORT_QOS_MAP", p.Name, sh.qosOn)
 		}
-		if usePCP {
-			fields = append(fields, "dot1p_to_tc_map", SONiCMapName)
-		}
-		fields = append(fields, "tc_to_queue_map", SONiCMapName, "tc_to_pg_map", SONiCMapName, "pfc_to_queue_map", SONiCMapName)
-		if len(p.PFC) > 0 {
-			fields = append(fields, "pfc_to_pg_map", SONiCMapName, "pfc_enable", pfcList)
-			if p.Watchdog {
-				fields = append(fields, "pfcwd_sw_enable", pfcList)
-				w := q.Watchdog
-				wf := []string{"action", orDefault(w.Action, "drop")}
-				if w.DetectionSet {
-					wf = append(wf, "detection_time", strconv.FormatInt(w.DetectionMS, 10))
-				}
-				if w.RestorationSet {
-					wf = append(wf, "restoration_time", strconv.FormatInt(w.RestorationMS, 10))
-				}
-				s.set("PFC_WD", p.Name, wf...)
-			}
-		} else {
-			fields = append(fields, "pfc_enable", "")
-		}
-		s.set("PORT_QOS_MAP", p.Name, fields...)
 		for qid := 0; qid < 8; qid++ {
-			var qf []string
-			if n := schedulers[qid]; n != "" {
-				qf = append(qf, "scheduler", n)
-			}
-			if n := wred[qid]; n != "" {
-				qf = append(qf, "wred_profile", n)
-			}
-			if len(qf) > 0 {
-				s.set("QUEUE", p.Name+"|"+strconv.Itoa(qid), qf...)
+			if sh.queue[qid] != nil {
+				s.share("QUEUE", p.Name+"|"+strconv.Itoa(qid), sh.queue[qid])
 			}
 		}
 		if buffers != "" && len(p.PFC) > 0 {
@@ -302,6 +278,73 @@ func sonicBody(tables []SONiCTable) string {
 	return b.String()
 }
 
+// sonicRows holds field lists shared by every port row of one kind; they
+// are built once per device and never modified.
+type sonicRows struct {
+	qosOff, qosOn, qosWD, wd []SONiCField
+	queue                    [8][]SONiCField
+}
+
+func fieldList(kv ...string) []SONiCField {
+	out := make([]SONiCField, 0, len(kv)/2)
+	for i := 0; i+1 < len(kv); i += 2 {
+		out = append(out, SONiCField{Name: kv[i], JSON: jsonString(kv[i+1])})
+	}
+	return out
+}
+
+// sonicShared builds the PORT_QOS_MAP, PFC_WD and QUEUE field lists ports share.
+func sonicShared(q QoSView, useDSCP, usePCP bool, sched, wred [8]string) *sonicRows {
+	pfcList := joinInts(q.PFC, ",")
+	var base []string
+	if useDSCP {
+		base = append(base, "dscp_to_tc_map", SONiCMapName)
+	}
+	if usePCP {
+		base = append(base, "dot1p_to_tc_map", SONiCMapName)
+	}
+	base = append(base, "tc_to_queue_map", SONiCMapName, "tc_to_pg_map", SONiCMapName, "pfc_to_queue_map", SONiCMapName)
+	on := append(append([]string(nil), base...), "pfc_to_pg_map", SONiCMapName, "pfc_enable", pfcList)
+	sh := &sonicRows{
+		qosOff: fieldList(append(append([]string(nil), base...), "pfc_enable", "")...),
+		qosOn:  fieldList(on...),
+		qosWD:  fieldList(append(on, "pfcwd_sw_enable", pfcList)...),
+	}
+	if w := q.Watchdog; w != nil {
+		wf := []string{"action", orDefault(w.Action, "drop")}
+		if w.DetectionSet {
+			wf = append(wf, "detection_time", strconv.FormatInt(w.DetectionMS, 10))
+		}
+		if w.RestorationSet {
+			wf = append(wf, "restoration_time", strconv.FormatInt(w.RestorationMS, 10))
+		}
+		sh.wd = fieldList(wf...)
+	}
+	for qid := 0; qid < 8; qid++ {
+		var qf []string
+		if n := sched[qid]; n != "" {
+			qf = append(qf, "scheduler", n)
+		}
+		if n := wred[qid]; n != "" {
+			qf = append(qf, "wred_profile", n)
+		}
+		if len(qf) > 0 {
+			sh.queue[qid] = fieldList(qf...)
+		}
+	}
+	return sh
+}
+
+// share sets a row to a shared, read-only field list.
+func (s *sonicBuilder) share(table, key string, fields []SONiCField) {
+	rows := s.tables[table]
+	if rows == nil {
+		rows = map[string][]SONiCField{}
+		s.tables[table] = rows
+	}
+	rows[key] = fields
+}
+
 // sortSONiCKeys orders keys naturally: "Ethernet2|3" before "Ethernet10|0".
 func sortSONiCKeys(keys []string) {
 	sort.Slice(keys, func(i, j int) bool { return naturalLess(keys[i], keys[j]) })
@@ -310,11 +353,12 @@ func sortSONiCKeys(keys []string) {
 // naturalLess compares strings treating digit runs as numbers.
 func naturalLess(a, b string) bool {
 	for a != "" && b != "" {
-		ad, bd := isDigit(a[0]), isDigit(b[0])
-		if ad && bd {
+		if isDigit(a[0]) && isDigit(b[0]) {
 			i, j := digits(a), digits(b)
-			na, _ := strconv.Atoi(a[:i])
-			nb, _ := strconv.Atoi(b[:j])
+			na, nb := strings.TrimLeft(a[:i], "0"), strings.TrimLeft(b[:j], "0")
+			if len(na) != len(nb) {
+				return len(na) < len(nb)
+			}
 			if na != nb {
 				return na < nb
 			}
@@ -333,7 +377,7 @@ func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 func digits(s string) int {
 	i := 0
-	for i < len(s) && isDigit(s[i]) && i < 9 {
+	for i < len(s) && isDigit(s[i]) {
 		i++
 	}
 	return i
