@@ -134,7 +134,15 @@ func aclID(s []*schema.ACL) **schema.ACL {
 }
 
 type topology struct {
-	ports   []*schema.Port
+	ports []*schema.Port
+	// Per port, what the hop semantics read (copied once so the flows read
+	// arrays instead of chasing port pointers).
+	qos     []*schema.PortQoS
+	aclIn   []**schema.ACL
+	aclOut  []**schema.ACL
+	nIn     []int32
+	nOut    []int32
+	hasIP   []bool
 	peer    []int32 // -1 when unlinked
 	tier    []int8  // tier of the port's device
 	base    []int32 // index of the first port of the port's device
@@ -147,6 +155,8 @@ func newTopology(f *schema.Fabric) *topology {
 		n += len(d.Ports)
 	}
 	t := &topology{ports: make([]*schema.Port, 0, n), peer: make([]int32, n), tier: make([]int8, n), base: make([]int32, n),
+		qos: make([]*schema.PortQoS, n), aclIn: make([]**schema.ACL, n), aclOut: make([]**schema.ACL, n),
+		nIn: make([]int32, n), nOut: make([]int32, n), hasIP: make([]bool, n),
 		devBase: make(map[*schema.Device]int32, len(f.Devices))}
 	idx := make(map[*schema.Port]int32, n)
 	for _, d := range f.Devices {
@@ -155,7 +165,10 @@ func newTopology(f *schema.Fabric) *topology {
 		for _, p := range d.Ports {
 			idx[p] = int32(len(t.ports))
 			t.tier[len(t.ports)] = tr
-			t.base[len(t.ports)] = t.devBase[d]
+			i := len(t.ports)
+			t.base[i] = t.devBase[d]
+			t.qos[i], t.aclIn[i], t.aclOut[i] = p.QoS, aclID(p.ACLIn), aclID(p.ACLOut)
+			t.nIn[i], t.nOut[i], t.hasIP[i] = int32(len(p.ACLIn)), int32(len(p.ACLOut)), p.IP.Set
 			t.ports = append(t.ports, p)
 		}
 	}
@@ -278,8 +291,8 @@ func buildFlow(ctx context.Context, f *schema.Fabric, fl Flow, t *topology) (*fl
 	addEdge := func(mi int32, oi int32, flow int64, devTier int8) {
 		m := &g.mids[mi]
 		out := t.ports[oi]
-		ek := egKey{q: out.QoS, acl: aclID(out.ACLOut), nacl: int32(len(out.ACLOut)), prio: int8(m.prio), dscp: int8(m.dscp), v6: m.v6,
-			tagged: !out.IP.Set && !t.ports[t.peer[oi]].IP.Set}
+		ek := egKey{q: t.qos[oi], acl: t.aclOut[oi], nacl: t.nOut[oi], prio: int8(m.prio), dscp: int8(m.dscp), v6: m.v6,
+			tagged: !t.hasIP[oi] && !t.hasIP[t.peer[oi]]}
 		ex := lastEX
 		if ek != lastEK || ex == 1<<32-1 {
 			var ok bool
@@ -341,7 +354,7 @@ func buildFlow(ctx context.Context, f *schema.Fabric, fl Flow, t *topology) (*fl
 		up := lv < maxTier
 		for _, si := range buckets[lv] {
 			st := &g.states[si]
-			ik := ingKey{q: g.t.ports[st.pi].QoS, acl: aclID(g.t.ports[st.pi].ACLIn), nacl: int32(len(g.t.ports[st.pi].ACLIn)),
+			ik := ingKey{q: t.qos[st.pi], acl: t.aclIn[st.pi], nacl: t.nIn[st.pi],
 				dscp: int8(st.pkt.DSCP), pcp: int8(st.pkt.PCP), tag: st.pkt.Tagged, v6: st.pkt.IPv6}
 			ix := lastIX
 			if ik != lastIK || ix == 1<<32-1 {
