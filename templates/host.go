@@ -94,7 +94,6 @@ func buildHost(f *schema.Fabric, d *schema.Device, b Base, fl hostFlavour) (any,
 			v.Lookups = append(v.Lookups, HostLookup{Var: ibvar, Command: "find /sys/class/net/" + p.Name + "/device/infiniband -mindepth 1 -maxdepth 1 -printf '%f'"})
 		}
 		text.Reset()
-		text.Grow(4096)
 		if p.MTU != 0 {
 			line("ip link set dev ", p.Name, " mtu ", strconv.Itoa(p.MTU))
 		}
@@ -111,7 +110,11 @@ func buildHost(f *schema.Fabric, d *schema.Device, b Base, fl hostFlavour) (any,
 			if err != nil {
 				return nil, err
 			}
-			line(block)
+			text.Grow(len(block) + 16*len(p.Name) + 1024)
+			if text.Len() > 0 {
+				text.WriteByte('\n')
+			}
+			writeHostBlock(&text, block, p.Name)
 			if rd != nil {
 				rc, err := hostRDMA(d, p, pq, rd, fl, ibvar)
 				if err != nil {

@@ -272,24 +272,39 @@ type hostKey struct {
 // hostDevMark stands for the interface name in cached host commands.
 const hostDevMark = "\x00"
 
-// cachedHostQoS returns hostQoS for port p as one newline-joined block,
-// computed once per shared PortQoS with the interface name filled in after.
+// cachedHostQoS returns hostQoS for port p as one newline-joined block with
+// hostDevMark standing for the interface name, computed once per shared
+// PortQoS. writeHostBlock fills the name in.
 func cachedHostQoS(c *viewCache, d *schema.Device, p PortView, q *schema.PortQoS, fl hostFlavour) (string, error) {
-	if c == nil {
-		cmds, err := hostQoS(d, p, q, fl)
-		return strings.Join(cmds, "\n"), err
-	}
-	key := hostKey{q, fl.mlnx}
-	v, ok := c.host.Load(key)
-	if !ok {
-		generic := p
-		generic.Name = hostDevMark
-		cmds, err := hostQoS(d, generic, q, fl)
-		if err != nil {
-			cmds, err = hostQoS(d, p, q, fl)
-			return strings.Join(cmds, "\n"), err
+	if c != nil {
+		if v, ok := c.host.Load(hostKey{q, fl.mlnx}); ok {
+			return v.(string), nil
 		}
-		v, _ = c.host.LoadOrStore(key, strings.Join(cmds, "\n"))
 	}
-	return strings.ReplaceAll(v.(string), hostDevMark, p.Name), nil
+	generic := p
+	generic.Name = hostDevMark
+	cmds, err := hostQoS(d, generic, q, fl)
+	if err != nil {
+		_, err = hostQoS(d, p, q, fl) // the error names the real interface
+		return "", err
+	}
+	block := strings.Join(cmds, "\n")
+	if c != nil {
+		c.host.Store(hostKey{q, fl.mlnx}, block)
+	}
+	return block, nil
+}
+
+// writeHostBlock writes block to b with every hostDevMark replaced by name.
+func writeHostBlock(b *strings.Builder, block, name string) {
+	for {
+		i := strings.Index(block, hostDevMark)
+		if i < 0 {
+			b.WriteString(block)
+			return
+		}
+		b.WriteString(block[:i])
+		b.WriteString(name)
+		block = block[i+len(hostDevMark):]
+	}
 }
