@@ -77,6 +77,7 @@ func (p *Pass) Reportf(subject schema.Range, port *schema.Port, format string, a
 func Rules() []*Rule {
 	var rs []*Rule
 	rs = append(rs, qosRules()...)
+	rs = append(rs, classRules()...)
 	rs = append(rs, pfcRules()...)
 	rs = append(rs, bufRules()...)
 	rs = append(rs, ecnRules()...)

@@ -290,6 +290,19 @@ func ruleCases() []ruleCase {
 			editQoS(port(f, "gpu01:eth1"), func(q *schema.PortQoS) { q.PFC[3].V = false })
 		}, "dual-homed NIC gpu01: port eth1 (to leaf2) and port eth0 (to leaf1) differ: PFC"},
 		{"NIC006", "dual-homed NIC, identical ports", func(f *schema.Fabric) { dualHome(f) }, ""},
+		{"QOS004", "catch-all into the lossless priority", func(f *schema.Fabric) {
+			editAll(f, port(f, "spine1:Ethernet1"), func(q *schema.PortQoS) { q.DSCP[24].V = 3; q.DSCP[25].V = 3 })
+		}, "maps 2 DSCP value(s) of no lossless class (24,25) to a PFC priority"},
+		{"QOS004", "only RoCE lossless", func(*schema.Fabric) {}, ""},
+		{"ECN005", "WRED drop on queue 3", func(f *schema.Fabric) { f.ECNProfiles[0].Mark.V = false }, `queue 3 is lossless (priority 3) but ecn_profile "roce" drops (WRED)`},
+		{"ECN005", "ECN marking", func(*schema.Fabric) {}, ""},
+		{"NIC003", "tos 104", func(f *schema.Fabric) { f.Device("gpu01").RDMA.ToS.V = 104 }, "tos 104: DSCP 26 without ECT bits"},
+		{"NIC003", "tos 106", func(*schema.Fabric) {}, ""},
+		{"NIC004", "DCQCN off on one NIC", func(f *schema.Fabric) { f.Device("gpu02").RDMA.ECN.V = false }, "NIC gpu02 has DCQCN off"},
+		{"NIC004", "DCQCN off in a pfc_only fabric", func(f *schema.Fabric) {
+			f.Device("gpu02").RDMA.ECN.V = false
+			f.PFCOnly = schema.Value[bool]{V: true, Set: true}
+		}, ""},
 		{"SUP001", "ignore without reason", func(f *schema.Fabric) {
 			f.Files["fixture.fab.hcl"] = []byte("# fabricgen:ignore QOS005\nfabric \"x\" {}\n")
 		}, "has no reason"},
