@@ -23,6 +23,13 @@ func linkRules() []*Rule {
 			Run:       runLinkFEC,
 		},
 		{
+			ID: "LNK005", Title: "The cable type reaches the declared length", Severity: schema.SevWarning,
+			Rationale: "Passive copper (DAC) reaches a few metres and active optical cables about 100 m (400G SR4 over OM4: 100 m); a length beyond the media's reach is either a typo that under-sizes PFC headroom or a link that will not come up.",
+			Reference: "400G SR4/DR4 transceiver datasheets; lint-rules.md LNK005, BUF002",
+			Fix:       `Correct cable_length, or set media = "fiber" for single-mode optics.`,
+			Run:       runMediaReach,
+		},
+		{
 			ID: "NIC006", Title: "Dual-homed NIC ports carry identical QoS", Severity: schema.SevError,
 			Rationale: "A NIC cabled to two switches (dual-ToR, as in Alibaba HPN) sends over both; a difference in trust, PFC or MTU makes one of its two paths lossy.",
 			Reference: "Alibaba HPN (SIGCOMM 2024); lint-rules.md NIC006",
@@ -100,4 +107,19 @@ func dscpMapDiffers(a, b *schema.PortQoS) bool {
 		}
 	}
 	return false
+}
+
+// mediaReach is the longest cable each media type reaches, in metres.
+var mediaReach = map[string]float64{"dac": 5, "aoc": 100, "backplane": 1}
+
+func runMediaReach(p *Pass) {
+	for _, l := range p.Fabric.Links {
+		reach, ok := mediaReach[l.Media.V]
+		if !ok || !l.CableLength.Set || l.CableLength.V <= reach {
+			continue
+		}
+		p.Report(Finding{Subject: subjectOr(l.CableLength.Src, l.Range),
+			Message: fmt.Sprintf("link %s: %gm of %s cable is beyond the media's reach of %gm", l.Name, l.CableLength.V, l.Media.V, reach),
+			Related: []Related{{Range: l.Media.Src, Message: "media set here"}}})
+	}
 }

@@ -285,6 +285,13 @@ func ruleCases() []ruleCase {
 		{"LNK001", "same speed", func(*schema.Fabric) {}, ""},
 		{"LNK003", "rs vs fc", func(f *schema.Fabric) { port(f, "spine1:Ethernet1").FEC.V = "fc" }, `uses FEC "rs" but spine1:Ethernet1 uses "fc"`},
 		{"LNK003", "same FEC", func(*schema.Fabric) {}, ""},
+		{"LNK005", "30 m of DAC", func(f *schema.Fabric) {
+			l := port(f, "leaf1:Ethernet49").Link
+			l.Media = schema.Value[string]{V: "dac", Set: true}
+		}, "30m of dac cable is beyond the media's reach of 5m"},
+		{"LNK005", "30 m of AOC", func(f *schema.Fabric) {
+			port(f, "leaf1:Ethernet49").Link.Media = schema.Value[string]{V: "aoc", Set: true}
+		}, ""},
 		{"NIC006", "dual-homed NIC, second port PFC off", func(f *schema.Fabric) {
 			dualHome(f)
 			editQoS(port(f, "gpu01:eth1"), func(q *schema.PortQoS) { q.PFC[3].V = false })
