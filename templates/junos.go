@@ -119,27 +119,53 @@ func buildJunos(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 		v.Sections = append(v.Sections, JunosSection{"priority-based flow control", cnp})
 	}
 	// Schedulers and the scheduler map.
-	var sch, smap []string
+	var sch, smap, drops []string
+	dropSeen := map[string]bool{}
 	for _, qu := range q.Queues {
 		if qu.ShaperBps > 0 {
 			return nil, unsupported(d, fmt.Sprintf("queue %d shaper %s", qu.ID, bps(qu.ShaperBps)), "fabricgen renders no Junos shaping-rate; remove the shaper", queueSrc(d, qu.ID))
 		}
-		if qu.ECN != nil {
-			return nil, unsupported(d, fmt.Sprintf("ecn_profile %s on queue %d (%d–%d bytes)", qu.ECN.Name, qu.ID, qu.ECN.MinBytes, qu.ECN.MaxBytes),
-				"Junos drop profiles give thresholds as a fill level in percent of the queue buffer, not in bytes; set ecn = \"off\" on this queue for juniper_junos devices", queueSrc(d, qu.ID))
-		}
 		name := "FABRICGEN-Q" + strconv.Itoa(qu.ID)
+		// ECN: an interpolated drop profile (fill level in percent of the
+		// queue buffer → probability) mapped into the scheduler, plus
+		// explicit-congestion-notification to mark instead of drop
+		// ("Example: Configuring WRED Drop Profiles", "CoS Explicit
+		// Congestion Notification", Traffic Management for QFX).
+		var ecn []string
+		if e := qu.ECN; e != nil {
+			if !e.HasFill {
+				return nil, unsupported(d, fmt.Sprintf("ecn_profile %s on queue %d (%d–%d bytes)", e.Name, qu.ID, e.MinBytes, e.MaxBytes),
+					"Junos drop profiles take thresholds as fill levels in percent of the queue buffer, not bytes; give the ecn_profile min_fill_level and max_fill_level", queueSrc(d, qu.ID))
+			}
+			dp := "FABRICGEN-ECN-" + e.Name
+			if !dropSeen[dp] {
+				dropSeen[dp] = true
+				drops = append(drops,
+					fmt.Sprintf("%sdrop-profiles %s interpolate fill-level %d", cos, dp, e.MinFill),
+					fmt.Sprintf("%sdrop-profiles %s interpolate fill-level %d", cos, dp, e.MaxFill),
+					fmt.Sprintf("%sdrop-profiles %s interpolate drop-probability 0", cos, dp),
+					fmt.Sprintf("%sdrop-profiles %s interpolate drop-probability %d", cos, dp, e.Probability))
+			}
+			ecn = append(ecn, fmt.Sprintf("%sschedulers %s drop-profile-map loss-priority low protocol any drop-profile %s", cos, name, dp))
+			if e.Mark {
+				ecn = append(ecn, fmt.Sprintf("%sschedulers %s explicit-congestion-notification", cos, name))
+			}
+		}
 		switch {
 		case qu.Strict:
 			sch = append(sch, cos+"schedulers "+name+" priority strict-high")
 		case qu.Sched == string(schema.SchedDWRR) || qu.Weight > 0:
 			sch = append(sch, fmt.Sprintf("%sschedulers %s transmit-rate percent %d", cos, name, qu.Weight))
-		default:
+		case len(ecn) == 0:
 			continue
 		}
+		sch = append(sch, ecn...)
 		for _, pr := range qu.Priorities {
 			smap = append(smap, fmt.Sprintf("%sscheduler-maps FABRICGEN forwarding-class %s scheduler %s", cos, names[pr], name))
 		}
+	}
+	if len(drops) > 0 {
+		v.Sections = append(v.Sections, JunosSection{"drop profiles (ECN)", drops})
 	}
 	v.Sections = append(v.Sections, JunosSection{"schedulers", append(sch, smap...)})
 	// Firewall filters.

@@ -102,6 +102,10 @@ type ECNView struct {
 	Probability int
 	// Mark is true for ECN marking, false for WRED dropping.
 	Mark bool
+	// HasFill is true when the profile also gives the curve as fill levels
+	// (MinFill, MaxFill: percent of the queue buffer), for Junos.
+	HasFill          bool
+	MinFill, MaxFill int
 }
 
 // WatchdogView is a PFC watchdog profile, with times in milliseconds.
@@ -395,7 +399,8 @@ func qosView(d *schema.Device) (QoSView, error) {
 			qv.Weight = qq.Weight.V
 		}
 		if e := qq.ECN.V; e != nil {
-			qv.ECN = &ECNView{Name: e.Name, MinBytes: e.Min.V, MaxBytes: e.Max.V, Probability: e.Probability.V, Mark: !e.Mark.Set || e.Mark.V}
+			qv.ECN = &ECNView{Name: e.Name, MinBytes: e.Min.V, MaxBytes: e.Max.V, Probability: e.Probability.V, Mark: !e.Mark.Set || e.Mark.V,
+				HasFill: e.MinFill.Set && e.MaxFill.Set, MinFill: e.MinFill.V, MaxFill: e.MaxFill.V}
 			if !e.Probability.Set {
 				qv.ECN.Probability = 100
 			}

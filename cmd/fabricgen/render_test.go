@@ -25,7 +25,7 @@ func TestRenderCommand(t *testing.T) {
 		{"glob matching nothing", []string{filepath.Join(ex, "ai-training-2subnet"), "--device", "nope*"}, 1, "", `"nope*" matches no device`, nil, true},
 		{"lint errors refuse", []string{filepath.Join(ex, "broken", "core-zeroes-dscp")}, 1, "", "lint reported", nil, true},
 		{"force renders anyway", []string{filepath.Join(ex, "broken", "core-zeroes-dscp"), "--force"}, -1, "Rendered", "Rendering anyway (--force)", nil, false},
-		{"unrenderable device named", []string{filepath.Join(ex, "clos-400g"), "--device", "spine1"}, 1, "Rendered 0 of 1", "device spine1 (platform juniper_junos) cannot express", nil, true},
+		{"unrenderable device named", []string{filepath.Join(ex, "broken", "ets-sum"), "--force", "--device", "leaf1"}, 1, "Rendered 0 of 1", "device leaf1 (platform arista_eos) cannot express buffer.headroom", nil, true},
 		{"no output folder", []string{filepath.Join(ex, "roce-storage"), "-o", ""}, 1, "", "pass -o OUT", nil, true},
 	}
 	for _, tc := range cases {

@@ -63,10 +63,6 @@ qos_policy "lossless" {
   default_priority = 0
   pfc_watchdog     = pfc_watchdog.standard
   mtu              = 9216
-
-  buffer {
-    headroom = "160KB"
-  }
 }
 
 # Hosts run a 4200-byte MTU: RDMA path MTU 4096 needs at least 4192.

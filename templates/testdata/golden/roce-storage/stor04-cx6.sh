@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # fabricgen: fabric roce-storage, device stor04-cx6 (nvidia_mlnx)
-# intent digest 978b60a10c666d684b0f1424bf77eb8b5d63fffc9b05c5c6b5baa7997990777c
+# intent digest 969b3397057be1417aff700d6d4bd37ef9b901ed4f173434f63e08b83610bd68
 # Generated from the fabric intent; edit the intent, not this file.
 # follows: NVIDIA MLNX_OFED user manual (mlnx_qos, ECN sysfs), mlnx-tools cma_roce_tos
-# not applied on a host NIC: buffer: PFC headroom and pools are switch-side; the NIC's buffers are not changed
 # not applied on a host NIC: pfc_watchdog standard: the NIC's PFC storm prevention takes only a timeout (pfc-prevention-tout = detection); restoration, poll_interval and action are switch-side
 # not applied on a host NIC: queue 3 ecn_profile roce: an ECN marking curve is applied by switches; the NIC reacts to marks (rdma ecn)
 # not applied on a host NIC: rdma path_mtu 4096: applications set it per QP; rdma_cm derives it from the interface MTU
