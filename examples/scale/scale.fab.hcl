@@ -35,7 +35,7 @@ ecn_profile "roce" {
   min_threshold = "150KB"
   max_threshold = "1500KB"
 }
-pfc_watchdog "standard" { detection = "200ms" } # no restoration: Cumulus cannot set one
+pfc_watchdog "standard" { detection = "200ms" } # restoration: each platform's default
 locals {
   spines     = [for i in range(var.spines) : format("spine%02d", i + 1)]
   leaves     = [for i in range(var.leaves) : format("leaf%04d", i + 1)]
