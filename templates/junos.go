@@ -99,6 +99,10 @@ func buildJunos(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 					"the Junos PFC watchdog disables (drops) a stormed queue for the recovery time; use action drop", src)
 			}
 			wd := cos + "congestion-notification-profile FABRICGEN pfc-watchdog"
+			// The bare statement enables the watchdog with its defaults;
+			// with sub-statements Junos shows (display set) only those, so
+			// the bare line is added only when nothing follows it.
+			bare := len(cnp)
 			cnp = append(cnp, wd)
 			poll := int64(junosWDPollMS)
 			if w.PollSet {
@@ -114,6 +118,9 @@ func buildJunos(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 			}
 			if w.RestorationSet {
 				cnp = append(cnp, fmt.Sprintf("%s recovery-time %d", wd, w.RestorationMS))
+			}
+			if len(cnp) > bare+1 {
+				cnp = append(cnp[:bare], cnp[bare+1:]...)
 			}
 		}
 		v.Sections = append(v.Sections, JunosSection{"priority-based flow control", cnp})

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # fabricgen: fabric scale, device nic00007 (nvidia_mlnx)
-# intent digest 8ea32dab9e81eccf7e574b1db54e227b760369bb2f304a9d1f90ab26644366f9
+# intent digest 060af8a10e75a2b7e5ecaa8414a456939346ace040a36925c1f57973e3828ad2
 # Generated from the fabric intent; edit the intent, not this file.
 # follows: NVIDIA MLNX_OFED user manual (mlnx_qos, ECN sysfs), mlnx-tools cma_roce_tos
 # not applied on a host NIC: queue 3 ecn_profile roce: an ECN marking curve is applied by switches; the NIC reacts to marks (rdma ecn)
