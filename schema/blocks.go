@@ -30,6 +30,8 @@ type resolver struct {
 	// shared holds blocks decoded once for all instances (invariantBody):
 	// *hclsyntax.Body → *RDMA or Credentials.
 	shared sync.Map
+	// contents caches the content of bodies without dynamic blocks: contentKey → *hcl.BodyContent.
+	contents sync.Map
 }
 
 type gatewayRef struct {
@@ -48,28 +50,36 @@ func newResolver(d *decoder, f *Fabric) *resolver {
 
 // content expands dynamic blocks and decodes body against s.
 func (r *resolver) content(body hcl.Body, s *hcl.BodySchema, ctx *hcl.EvalContext) *hcl.BodyContent {
-	c, ds := expandDynamic(body, ctx).Content(s)
+	if sb, ok := body.(*hclsyntax.Body); ok && !hasDynamic(sb) {
+		// Without dynamic blocks the content is the same in every
+		// for_each/count instance: decode the body against s once.
+		k := contentKey{sb, s}
+		if c, hit := r.contents.Load(k); hit {
+			return c.(*hcl.BodyContent)
+		}
+		c, ds := sb.Content(s)
+		r.d.addHCL(ds)
+		r.contents.Store(k, c)
+		return c
+	}
+	c, ds := dynblock.Expand(body, ctx).Content(s)
 	r.d.addHCL(ds)
 	return c
 }
 
-// expandDynamic wraps body for dynamic-block expansion only when it has a
-// dynamic block: the wrapper costs an allocation per nested expression,
-// and unwrapped bodies keep stable pointers for the invariant caches.
-func expandDynamic(body hcl.Body, ctx *hcl.EvalContext) hcl.Body {
-	if sb, ok := body.(*hclsyntax.Body); ok {
-		dynamic := false
-		for _, b := range sb.Blocks {
-			if b.Type == "dynamic" {
-				dynamic = true
-				break
-			}
-		}
-		if !dynamic {
-			return body
+// contentKey identifies one body decoded against one schema.
+type contentKey struct {
+	body   *hclsyntax.Body
+	schema *hcl.BodySchema
+}
+
+func hasDynamic(sb *hclsyntax.Body) bool {
+	for _, b := range sb.Blocks {
+		if b.Type == "dynamic" {
+			return true
 		}
 	}
-	return dynblock.Expand(body, ctx)
+	return false
 }
 
 // invariantBody returns body's identity when every attribute is

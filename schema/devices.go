@@ -15,6 +15,10 @@ import (
 	"github.com/zclconf/go-cty/cty/convert"
 )
 
+// MaxInstances bounds count and for_each per block: four times the
+// 65,536 NICs of examples/scale, and far below what exhausts memory.
+const MaxInstances = 1 << 18
+
 var metaSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{{Name: "for_each"}, {Name: "count"}}}
 
 // instance is one expansion of a block with for_each or count.
@@ -23,6 +27,8 @@ type instance struct {
 	key string
 	// each is true when the key came from for_each (name defaults to it).
 	each bool
+	// expanded is true for every for_each or count instance.
+	expanded bool
 	ctx  *hcl.EvalContext
 }
 
@@ -42,7 +48,7 @@ func (r *resolver) expand(b *hcl.Block, ctx *hcl.EvalContext) (hcl.Body, []insta
 		if !ok {
 			return rest, nil
 		}
-		n, ok := r.d.number(v, cnt.Expr.Range(), `"count"`, 0, 1<<20)
+		n, ok := r.d.number(v, cnt.Expr.Range(), `"count"`, 0, MaxInstances)
 		if !ok {
 			return rest, nil
 		}
@@ -50,7 +56,7 @@ func (r *resolver) expand(b *hcl.Block, ctx *hcl.EvalContext) (hcl.Body, []insta
 		for i := range n {
 			child := ctx.NewChild()
 			child.Variables = map[string]cty.Value{"count": cty.ObjectVal(map[string]cty.Value{"index": cty.NumberIntVal(int64(i))})}
-			out[i] = instance{key: itoa(i), ctx: child}
+			out[i] = instance{key: itoa(i), ctx: child, expanded: true}
 		}
 		return rest, out
 	case hasFE:
@@ -61,6 +67,10 @@ func (r *resolver) expand(b *hcl.Block, ctx *hcl.EvalContext) (hcl.Body, []insta
 		t := v.Type()
 		if !(t.IsMapType() || t.IsObjectType() || t.IsSetType() || t.IsListType() || t.IsTupleType()) {
 			r.d.errorf(fe.Expr.Range(), "Invalid for_each", "for_each must be a map, an object, a set of strings or a list, not %s.", t.FriendlyName())
+			return rest, nil
+		}
+		if n := v.LengthInt(); n > MaxInstances {
+			r.d.errorf(fe.Expr.Range(), "Too many instances", "for_each has %d elements; a block may expand to at most %d instances.", n, MaxInstances)
 			return rest, nil
 		}
 		var out []instance
@@ -81,7 +91,7 @@ func (r *resolver) expand(b *hcl.Block, ctx *hcl.EvalContext) (hcl.Body, []insta
 			}
 			child := ctx.NewChild()
 			child.Variables = map[string]cty.Value{"each": cty.ObjectVal(map[string]cty.Value{"key": k, "value": ev})}
-			out = append(out, instance{key: ks.AsString(), each: true, ctx: child})
+			out = append(out, instance{key: ks.AsString(), each: true, expanded: true, ctx: child})
 		}
 		return rest, out
 	}
@@ -198,13 +208,12 @@ func (r *resolver) decodeDevices(blocks hcl.Blocks, ctx *hcl.EvalContext) {
 
 func (r *resolver) decodeDevice(b *hcl.Block, body hcl.Body, in instance) decodedDevice {
 	d := r.d
-	c, ds := expandDynamic(body, in.ctx).Content(deviceSchema)
-	d.addHCL(ds)
+	c := r.content(body, deviceSchema, in.ctx)
 	dev := &Device{Name: b.Labels[0], Range: convRange(b.DefRange)}
 	nameRng := b.LabelRanges[0]
 	if n := d.str(c.Attributes, "name", in.ctx); n.Set {
 		dev.Name, nameRng = n.V, c.Attributes["name"].Expr.Range()
-	} else if in.key != "" {
+	} else if in.expanded {
 		if !in.each {
 			d.errorf(b.DefRange, "Missing device name", "A device with count needs a name attribute, e.g. name = format(\"%s%%d\", count.index + 1).", b.Labels[0])
 			return decodedDevice{}

@@ -24,7 +24,7 @@ func Functions() map[string]function.Function {
 		"element": stdlib.ElementFunc, "flatten": stdlib.FlattenFunc, "floor": stdlib.FloorFunc,
 		"format": stdlib.FormatFunc, "formatlist": stdlib.FormatListFunc, "indent": stdlib.IndentFunc,
 		"join": stdlib.JoinFunc, "jsondecode": stdlib.JSONDecodeFunc, "jsonencode": stdlib.JSONEncodeFunc,
-		"keys": stdlib.KeysFunc, "length": stdlib.LengthFunc, "log": stdlib.LogFunc,
+		"keys": stdlib.KeysFunc, "length": lengthFunc, "log": stdlib.LogFunc,
 		"lookup": stdlib.LookupFunc, "lower": stdlib.LowerFunc, "max": stdlib.MaxFunc,
 		"merge": stdlib.MergeFunc, "min": stdlib.MinFunc, "parseint": stdlib.ParseIntFunc,
 		"pow": stdlib.PowFunc, "range": rangeFunc, "regex": stdlib.RegexFunc,
@@ -229,5 +229,19 @@ var rangeFunc = function.New(&function.Spec{
 			return cty.ListValEmpty(cty.Number), nil
 		}
 		return cty.ListVal(vals), nil
+	},
+})
+
+// lengthFunc is go-cty's length, extended to objects (their attribute
+// count), as Terraform's: a local written as { a = 1 } is an object.
+var lengthFunc = function.New(&function.Spec{
+	Params: []function.Parameter{{Name: "value", Type: cty.DynamicPseudoType, AllowDynamicType: true, AllowUnknown: true, AllowMarked: true}},
+	Type:   function.StaticReturnType(cty.Number),
+	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+		v, marks := args[0].Unmark()
+		if v.Type().IsObjectType() && v.IsKnown() && !v.IsNull() {
+			return cty.NumberIntVal(int64(len(v.Type().AttributeTypes()))).WithMarks(marks), nil
+		}
+		return stdlib.LengthFunc.Call([]cty.Value{args[0]})
 	},
 })

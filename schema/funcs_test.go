@@ -75,3 +75,11 @@ func BenchmarkToSetLarge(b *testing.B) {
 		}
 	}
 }
+
+func TestLengthOfObject(t *testing.T) {
+	for expr, want := range map[string]string{`length({ a = 1, b = "x" })`: "2", `length([1, 2, 3])`: "3", `length({})`: "0"} {
+		if got, ds := evalString(t, expr); ds.HasErrors() || got != want {
+			t.Errorf("%s = %q %v, want %q", expr, got, ds, want)
+		}
+	}
+}

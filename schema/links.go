@@ -34,8 +34,7 @@ func (r *resolver) decodeLinks(blocks hcl.Blocks, ctx *hcl.EvalContext) {
 	out := make([]*rawLink, len(jobs))
 	parallel(len(jobs), func(i int) {
 		j := jobs[i]
-		c, ds := expandDynamic(j.body, j.inst.ctx).Content(linkSchema)
-		r.d.addHCL(ds)
+		c := r.content(j.body, linkSchema, j.inst.ctx)
 		name := j.b.Labels[0]
 		if j.inst.key != "" {
 			name += "[" + j.inst.key + "]"
@@ -52,11 +51,14 @@ func (r *resolver) decodeLinks(blocks hcl.Blocks, ctx *hcl.EvalContext) {
 		l.ARange, l.BRange = a.Src, b.Src
 		out[i] = &rawLink{link: l, a: a.V, b: b.V, aRng: c.Attributes["a"].Expr.Range(), bRng: c.Attributes["b"].Expr.Range()}
 	})
+	blockLinks := make([]*rawLink, 0, len(out))
 	for _, rl := range out {
 		if rl != nil {
-			r.links = append(r.links, rl)
+			blockLinks = append(blockLinks, rl)
 		}
 	}
+	// Link blocks come before the peer links devices declared (already in r.links).
+	r.links = append(blockLinks, r.links...)
 }
 
 // endpoint resolves "device:port".

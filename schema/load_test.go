@@ -269,3 +269,46 @@ func TestDiagnosticsText(t *testing.T) {
 		}
 	}
 }
+
+func TestLinkOrderAndEmptyKey(t *testing.T) {
+	src := `
+fabric "o" {}
+device "a" {
+  kind     = "leaf"
+  platform = "sonic"
+  port "Ethernet0" { peer = "b:Ethernet0" }
+  port "Ethernet4" {}
+}
+device "b" {
+  kind     = "spine"
+  platform = "sonic"
+  port "Ethernet0" {}
+  port "Ethernet4" {}
+}
+link "first" {
+  a = "a:Ethernet4"
+  b = "b:Ethernet4"
+}
+`
+	f := mustLoad(t, mkFabric(t, map[string]string{"o.fab.hcl": src}), Options{})
+	if len(f.Links) != 2 || f.Links[0].Name != "first" || f.Links[1].Name != "a:Ethernet0" {
+		t.Errorf("links not in declaration order: %v, %v", f.Links[0].Name, f.Links[1].Name)
+	}
+	bad := `
+fabric "o" {}
+device "x" {
+  for_each = { "" = 1, "b" = 2 }
+  kind     = "leaf"
+  platform = "sonic"
+}
+`
+	_, ds := Load(mkFabric(t, map[string]string{"o.fab.hcl": bad}), Options{})
+	if !ds.HasErrors() || !strings.Contains(ds.Error(), "Invalid device name") {
+		t.Errorf("empty for_each key: %v", ds)
+	}
+	huge := "fabric \"o\" {}\ndevice \"x\" {\n  count    = 1000000\n  name     = \"n${count.index}\"\n  kind     = \"leaf\"\n  platform = \"sonic\"\n}\n"
+	_, ds = Load(mkFabric(t, map[string]string{"o.fab.hcl": huge}), Options{})
+	if !ds.HasErrors() || !strings.Contains(ds.Error(), "between 0 and 262144") {
+		t.Errorf("huge count: %v", ds)
+	}
+}
