@@ -98,6 +98,20 @@ func (r *resolver) expand(b *hcl.Block, ctx *hcl.EvalContext) (hcl.Body, []insta
 	return rest, []instance{{ctx: ctx}}
 }
 
+// parallelEach runs fn(i) for each i in [0, n) in its own goroutine, for a
+// few large, independent jobs.
+func parallelEach(n int, fn func(i int)) {
+	if n == 1 {
+		fn(0)
+		return
+	}
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() { fn(i) })
+	}
+	wg.Wait()
+}
+
 // parallel runs fn(i) for i in [0, n) on all cores.
 func parallel(n int, fn func(i int)) {
 	workers := min(runtime.GOMAXPROCS(0), n)

@@ -225,33 +225,26 @@ func (d *decoder) decodeLocals(blocks hcl.Blocks, ctx *hcl.EvalContext) map[stri
 	values := map[string]cty.Value{}
 	done := map[string]bool{}
 	for len(done) < len(names) {
-		progress := false
+		// Every local whose dependencies are known is evaluated in this
+		// round, in parallel: big for-expressions (65,536 NIC names) are
+		// independent of each other.
+		var ready []string
 		for _, n := range names {
 			if done[n] {
 				continue
 			}
-			ready := true
+			ok := true
 			for _, dep := range deps[n] {
 				if !done[dep] {
-					ready = false
+					ok = false
 					break
 				}
 			}
-			if !ready {
-				continue
+			if ok {
+				ready = append(ready, n)
 			}
-			child := ctx.NewChild()
-			child.Variables = map[string]cty.Value{"local": cty.ObjectVal(values)}
-			v, ds := attrs[n].Expr.Value(child)
-			d.addHCL(ds)
-			if ds.HasErrors() {
-				v = cty.DynamicVal
-			}
-			values[n] = v
-			done[n] = true
-			progress = true
 		}
-		if !progress {
+		if len(ready) == 0 {
 			var cyc []string
 			for _, n := range names {
 				if !done[n] {
@@ -264,6 +257,22 @@ func (d *decoder) decodeLocals(blocks hcl.Blocks, ctx *hcl.EvalContext) map[stri
 				values[strings.TrimPrefix(n, "local.")] = cty.DynamicVal
 				done[strings.TrimPrefix(n, "local.")] = true
 			}
+			continue
+		}
+		child := ctx.NewChild()
+		child.Variables = map[string]cty.Value{"local": cty.ObjectVal(values)}
+		results := make([]cty.Value, len(ready))
+		parallelEach(len(ready), func(i int) {
+			v, ds := attrs[ready[i]].Expr.Value(child)
+			d.addHCL(ds)
+			if ds.HasErrors() {
+				v = cty.DynamicVal
+			}
+			results[i] = v
+		})
+		for i, n := range ready {
+			values[n] = results[i]
+			done[n] = true
 		}
 	}
 	return values

@@ -37,12 +37,17 @@ ecn_profile "roce" {
 }
 pfc_watchdog "standard" { detection = "200ms" } # restoration: each platform's default
 locals {
-  spines     = [for i in range(var.spines) : format("spine%02d", i + 1)]
-  leaves     = [for i in range(var.leaves) : format("leaf%04d", i + 1)]
-  nics       = [for i in range(var.leaves * var.nics_per_leaf) : format("nic%05d", i + 1)]
-  host_ports = [for i in range(var.nics_per_leaf) : "Ethernet${i + 1}"]
-  up_ports   = [for i in range(var.spines) : "Ethernet${var.nics_per_leaf + i + 1}"]
-  down_ports = [for i in range(var.leaves) : "Ethernet${i + 1}"]
+  spines = [for i in range(var.spines) : format("spine%02d", i + 1)]
+  leaves = [for i in range(var.leaves) : format("leaf%04d", i + 1)]
+  # Per-NIC names, peers and platforms built once, so NIC blocks only index them.
+  host_ids      = [for i in range(var.nics_per_leaf) : format("%02d", i + 1)]
+  nics          = flatten([for l in local.leaves : [for h in local.host_ids : "${l}-nic${h}"]])
+  nic_peers     = flatten([for l in local.leaves : [for p in local.host_ports : "${l}:${p}"]])
+  host_plats    = [for i in range(var.nics_per_leaf) : ["nvidia_mlnx", "linux_dcb"][i % 2]]
+  nic_platforms = flatten([for l in local.leaves : local.host_plats])
+  host_ports    = [for i in range(var.nics_per_leaf) : "Ethernet${i + 1}"]
+  up_ports      = [for i in range(var.spines) : "Ethernet${var.nics_per_leaf + i + 1}"]
+  down_ports    = [for i in range(var.leaves) : "Ethernet${i + 1}"]
 }
 device "spine" {
   for_each = toset(local.spines)
@@ -73,14 +78,14 @@ device "nic" {
   count    = length(local.nics)
   name     = local.nics[count.index]
   kind     = "nic"
-  platform = ["nvidia_mlnx", "linux_dcb"][count.index % 2]
+  platform = local.nic_platforms[count.index]
   rdma { # DSCP 26 + ECT(0); CNP marking and DCQCN stay at the NIC defaults (linux_dcb has no knob for them)
     tos      = 106
     path_mtu = 4096
   }
   port "eth0" {
     speed        = "400G"
-    peer         = "${local.leaves[floor(count.index / var.nics_per_leaf)]}:${local.host_ports[count.index % var.nics_per_leaf]}"
+    peer         = local.nic_peers[count.index]
     cable_length = "3m"
   }
 }

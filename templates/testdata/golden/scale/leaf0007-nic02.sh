@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# fabricgen: fabric scale, device nic00004 (linux_dcb)
-# intent digest 060af8a10e75a2b7e5ecaa8414a456939346ace040a36925c1f57973e3828ad2
+# fabricgen: fabric scale, device leaf0007-nic02 (linux_dcb)
+# intent digest da18301d1036c5c18857bfe079c4b63c0a7e39a6f608349d7348e5e027dc31b6
 # Generated from the fabric intent; edit the intent, not this file.
 # follows: iproute2 dcb(8), dcb-app(8), dcb-pfc(8), dcb-ets(8) man pages
 # not applied on a host NIC: queue 3 ecn_profile roce: an ECN marking curve is applied by switches; the NIC reacts to marks (rdma ecn)
 # not applied on a host NIC: rdma path_mtu 4096: applications set it per QP; rdma_cm derives it from the interface MTU
 set -eu
-command -v ip >/dev/null || { echo "nic00004: ip not found (install iproute2)" >&2; exit 1; }
-command -v ethtool >/dev/null || { echo "nic00004: ethtool not found (install ethtool)" >&2; exit 1; }
-command -v dcb >/dev/null || { echo "nic00004: dcb not found (install iproute2 5.11 or later)" >&2; exit 1; }
+command -v ip >/dev/null || { echo "leaf0007-nic02: ip not found (install iproute2)" >&2; exit 1; }
+command -v ethtool >/dev/null || { echo "leaf0007-nic02: ethtool not found (install ethtool)" >&2; exit 1; }
+command -v dcb >/dev/null || { echo "leaf0007-nic02: dcb not found (install iproute2 5.11 or later)" >&2; exit 1; }
 ibdev_eth0=$(find /sys/class/net/eth0/device/infiniband -mindepth 1 -maxdepth 1 -printf '%f')
 
 # eth0
