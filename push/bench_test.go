@@ -26,6 +26,10 @@ import (
 // can be measured alone.
 const labHelperEnv = "FABRICGEN_BENCH_LAB_DEVICES"
 
+// labDelayEnv gives the helper's devices a response time (a Go duration),
+// as real switches have: show running-config takes tens to hundreds of ms.
+const labDelayEnv = "FABRICGEN_BENCH_LAB_DELAY"
+
 func TestMain(m *testing.M) {
 	if n := os.Getenv(labHelperEnv); n != "" {
 		os.Exit(serveLab(n))
@@ -61,6 +65,16 @@ func serveLab(count string) int {
 		return 2
 	}
 	defer l.Close()
+	if v := os.Getenv(labDelayEnv); v != "" {
+		delay, err := time.ParseDuration(v)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "%s=%q: %v\n", labDelayEnv, v, err)
+			return 2
+		}
+		for _, s := range specs {
+			l.Device(s.Name).SetFault(lab.Fault{Delay: delay})
+		}
+	}
 	info := labInfo{KnownHosts: l.KnownHostsPath(), Inventory: map[string]string{}}
 	for _, s := range specs {
 		info.Inventory[s.Name] = l.Addr(s.Name)
@@ -93,10 +107,10 @@ func procCPU(pid int) time.Duration {
 
 // startLabProcess runs n EOS lab devices in a child process and returns
 // its address book and pid.
-func startLabProcess(b *testing.B, n int) (labInfo, int) {
+func startLabProcess(b *testing.B, n int, delay time.Duration) (labInfo, int) {
 	b.Helper()
 	cmd := exec.Command(os.Args[0])
-	cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%d", labHelperEnv, n))
+	cmd.Env = append(os.Environ(), fmt.Sprintf("%s=%d", labHelperEnv, n), fmt.Sprintf("%s=%s", labDelayEnv, delay))
 	cmd.Stderr = os.Stderr
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
@@ -127,9 +141,17 @@ func cpuTime() time.Duration {
 // with parallelism 64. It reports the wall time of one plan, the client
 // CPU per device, one device's plan time measured alone, the ideal wall
 // time (devices ÷ parallelism × one device's time) and wall ÷ ideal.
+// "loopback" answers at once, so client and lab CPU on this machine bound
+// the wall time; "device-latency" gives every response 100 ms, like a real
+// switch, which is what parallelism is for.
 func BenchmarkPlan(b *testing.B) {
+	b.Run("loopback", func(b *testing.B) { benchmarkPlan(b, 0) })
+	b.Run("device-latency=100ms", func(b *testing.B) { benchmarkPlan(b, 100*time.Millisecond) })
+}
+
+func benchmarkPlan(b *testing.B, delay time.Duration) {
 	const devices, parallelism = 1000, 64
-	info, labPID := startLabProcess(b, devices)
+	info, labPID := startLabProcess(b, devices, delay)
 	hk, err := session.NewHostKeys([]string{info.KnownHosts}, false)
 	if err != nil {
 		b.Fatal(err)
