@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/fabricgen/fabricgen/schema"
 )
 
 // rule is one command a configuration mode accepts: a literal head (the
@@ -196,7 +198,7 @@ func (n *node) sorted() []*node {
 		if a.rule != nil && a.rule.keep {
 			return a.seq < b.seq
 		}
-		return naturalLess(a.text, b.text)
+		return schema.NaturalLess(a.text, b.text)
 	})
 	return out
 }
@@ -369,40 +371,7 @@ func (t *cfgTree) load(text string) error {
 	return nil
 }
 
-// naturalLess compares strings with digit runs as numbers, so that
-// Ethernet2 sorts before Ethernet10.
-func naturalLess(a, b string) bool {
-	for a != "" && b != "" {
-		da, db := isDigit(a[0]), isDigit(b[0])
-		if da && db {
-			i, j := digitRun(a), digitRun(b)
-			na, nb := strings.TrimLeft(a[:i], "0"), strings.TrimLeft(b[:j], "0")
-			if len(na) != len(nb) {
-				return len(na) < len(nb)
-			}
-			if na != nb {
-				return na < nb
-			}
-			a, b = a[i:], b[j:]
-			continue
-		}
-		if a[0] != b[0] {
-			return a[0] < b[0]
-		}
-		a, b = a[1:], b[1:]
-	}
-	return len(a) < len(b)
-}
-
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
-
-func digitRun(s string) int {
-	i := 0
-	for i < len(s) && isDigit(s[i]) {
-		i++
-	}
-	return i
-}
 
 // patch returns the configuration lines that turn from into to: removals
 // (`no` forms) first, then additions, each under its parent line, indented

@@ -29,7 +29,7 @@ type instance struct {
 	each bool
 	// expanded is true for every for_each or count instance.
 	expanded bool
-	ctx  *hcl.EvalContext
+	ctx      *hcl.EvalContext
 }
 
 // expand peels for_each/count off a block and returns the remaining body

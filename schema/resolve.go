@@ -2,7 +2,7 @@ package schema
 
 import (
 	"sort"
-	"strconv"
+	"strings"
 )
 
 // finish wires links and subnets, computes every port's effective QoS,
@@ -193,20 +193,24 @@ func sortedKeys[V any](m map[int]V) []int {
 }
 
 // NaturalLess orders names with embedded numbers numerically:
-// Ethernet2 < Ethernet10, leaf9 < leaf10, et-0/0/2 < et-0/0/10.
+// Ethernet2 < Ethernet10, leaf9 < leaf10, et-0/0/2 < et-0/0/10. Digit runs
+// of any length compare by value (leading zeros aside), then the shorter
+// run first (x1 < x01). The lab and templates sort with it too.
 func NaturalLess(a, b string) bool {
 	for a != "" && b != "" {
-		ad, bd := digitPrefix(a), digitPrefix(b)
-		if ad > 0 && bd > 0 {
-			an, _ := strconv.ParseUint(trimZeros(a[:ad]), 10, 64)
-			bn, _ := strconv.ParseUint(trimZeros(b[:bd]), 10, 64)
-			if an != bn {
-				return an < bn
+		if isDigit(a[0]) && isDigit(b[0]) {
+			i, j := digitRun(a), digitRun(b)
+			na, nb := strings.TrimLeft(a[:i], "0"), strings.TrimLeft(b[:j], "0")
+			if len(na) != len(nb) {
+				return len(na) < len(nb)
 			}
-			if ad != bd {
-				return ad < bd
+			if na != nb {
+				return na < nb
 			}
-			a, b = a[ad:], b[bd:]
+			if i != j {
+				return i < j
+			}
+			a, b = a[i:], b[j:]
 			continue
 		}
 		if a[0] != b[0] {
@@ -217,17 +221,12 @@ func NaturalLess(a, b string) bool {
 	return len(a) < len(b)
 }
 
-func digitPrefix(s string) int {
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+func digitRun(s string) int {
 	i := 0
-	for i < len(s) && i < 18 && s[i] >= '0' && s[i] <= '9' {
+	for i < len(s) && isDigit(s[i]) {
 		i++
 	}
 	return i
-}
-
-func trimZeros(s string) string {
-	for len(s) > 1 && s[0] == '0' {
-		s = s[1:]
-	}
-	return s
 }

@@ -347,40 +347,7 @@ func (s *sonicBuilder) share(table, key string, fields []SONiCField) {
 
 // sortSONiCKeys orders keys naturally: "Ethernet2|3" before "Ethernet10|0".
 func sortSONiCKeys(keys []string) {
-	sort.Slice(keys, func(i, j int) bool { return naturalLess(keys[i], keys[j]) })
-}
-
-// naturalLess compares strings treating digit runs as numbers.
-func naturalLess(a, b string) bool {
-	for a != "" && b != "" {
-		if isDigit(a[0]) && isDigit(b[0]) {
-			i, j := digits(a), digits(b)
-			na, nb := strings.TrimLeft(a[:i], "0"), strings.TrimLeft(b[:j], "0")
-			if len(na) != len(nb) {
-				return len(na) < len(nb)
-			}
-			if na != nb {
-				return na < nb
-			}
-			a, b = a[i:], b[j:]
-			continue
-		}
-		if a[0] != b[0] {
-			return a[0] < b[0]
-		}
-		a, b = a[1:], b[1:]
-	}
-	return len(a) < len(b)
-}
-
-func isDigit(c byte) bool { return c >= '0' && c <= '9' }
-
-func digits(s string) int {
-	i := 0
-	for i < len(s) && isDigit(s[i]) {
-		i++
-	}
-	return i
+	sort.Slice(keys, func(i, j int) bool { return schema.NaturalLess(keys[i], keys[j]) })
 }
 
 func orDefault(s, def string) string {
