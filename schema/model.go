@@ -148,13 +148,21 @@ type Fabric struct {
 // Reindex rebuilds the name lookups (Device, Class, Device.Port) after a
 // Fabric was built or edited in Go code; Load calls it itself.
 func (f *Fabric) Reindex() {
-	f.devices = make(map[string]*Device, len(f.Devices))
 	for _, d := range f.Devices {
-		f.devices[d.Name] = d
 		d.ports = make(map[string]*Port, len(d.Ports))
 		for _, p := range d.Ports {
 			d.ports[p.Name] = p
 		}
+	}
+	f.indexNames()
+}
+
+// indexNames rebuilds the fabric-level lookups only; Load has built each
+// device's port map while decoding it.
+func (f *Fabric) indexNames() {
+	f.devices = make(map[string]*Device, len(f.Devices))
+	for _, d := range f.Devices {
+		f.devices[d.Name] = d
 	}
 	f.classes = make(map[string]*TrafficClass, len(f.Classes))
 	for _, c := range f.Classes {

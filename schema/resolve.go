@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"slices"
 	"sort"
 	"strings"
 )
@@ -8,7 +9,7 @@ import (
 // finish wires links and subnets, computes every port's effective QoS,
 // and sorts everything for deterministic output.
 func (r *resolver) finish() {
-	sort.Slice(r.f.Devices, func(i, j int) bool { return NaturalLess(r.f.Devices[i].Name, r.f.Devices[j].Name) })
+	sortDevices(r.f.Devices)
 	for _, dev := range r.f.Devices {
 		sort.SliceStable(dev.Ports, func(i, j int) bool { return NaturalLess(dev.Ports[i].Name, dev.Ports[j].Name) })
 	}
@@ -36,7 +37,40 @@ func (r *resolver) finish() {
 	sort.Slice(f.ACLs, byName(func(i int) string { return f.ACLs[i].Name }, 0))
 	sort.Slice(f.Subnets, byName(func(i int) string { return f.Subnets[i].Name }, 0))
 	r.effectiveQoS()
-	f.Reindex()
+	f.indexNames()
+}
+
+// sortDevices sorts devices by NaturalLess on both cores: each half is
+// sorted concurrently, then the halves are merged (names are unique).
+func sortDevices(ds []*Device) {
+	less := func(a, b *Device) int {
+		switch {
+		case NaturalLess(a.Name, b.Name):
+			return -1
+		case NaturalLess(b.Name, a.Name):
+			return 1
+		}
+		return 0
+	}
+	if len(ds) < 4096 {
+		slices.SortFunc(ds, less)
+		return
+	}
+	mid := len(ds) / 2
+	left, right := slices.Clone(ds[:mid]), slices.Clone(ds[mid:])
+	parallelEach(2, func(i int) {
+		slices.SortFunc([][]*Device{left, right}[i], less)
+	})
+	i, j := 0, 0
+	for k := range ds {
+		if j >= len(right) || (i < len(left) && less(left[i], right[j]) < 0) {
+			ds[k] = left[i]
+			i++
+		} else {
+			ds[k] = right[j]
+			j++
+		}
+	}
 }
 
 // qosKey identifies a port's attachments; ports with equal keys share a PortQoS.

@@ -83,3 +83,16 @@ func TestNaturalLess(t *testing.T) {
 		}
 	}
 }
+
+func TestSortDevices(t *testing.T) {
+	var ds []*Device
+	for i := 9000; i > 0; i-- {
+		ds = append(ds, &Device{Name: "leaf" + itoa(i)}, &Device{Name: "nic" + itoa(i*7%9001)})
+	}
+	sortDevices(ds)
+	for i := 1; i < len(ds); i++ {
+		if !NaturalLess(ds[i-1].Name, ds[i].Name) {
+			t.Fatalf("not sorted at %d: %s, %s", i, ds[i-1].Name, ds[i].Name)
+		}
+	}
+}
