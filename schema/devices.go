@@ -262,7 +262,7 @@ func (r *resolver) decodeDevice(b *hcl.Block, body hcl.Body, in instance) decode
 	if n, _, ok := r.refAttr(c.Attributes, "qos_policy", in.ctx, "qos_policy", false); ok {
 		dev.Policy = r.policies[n]
 	}
-	dev.ports = map[string]*Port{}
+	dev.ports = make(map[string]*Port, portCount(c.Blocks))
 	var links []*rawLink
 	var credSeen, rdmaSeen *hcl.Block
 	for _, blk := range c.Blocks {
@@ -325,7 +325,9 @@ func (r *resolver) decodeDevice(b *hcl.Block, body hcl.Body, in instance) decode
 			c := r.content(blk.Body, portsSchema, in.ctx)
 			names := r.portNames(c.Attributes["names"], in.ctx)
 			tmpl := r.decodePort(dev, blk, c, in.ctx)
-			for _, name := range names {
+			// One allocation for the block's ports, not one per port.
+			block := make([]Port, len(names))
+			for i, name := range names {
 				if !validPortName(name) {
 					d.errorf(c.Attributes["names"].Expr.Range(), "Invalid port name", "%q cannot name a port: use a non-empty name without spaces.", name)
 					continue
@@ -334,10 +336,11 @@ func (r *resolver) decodeDevice(b *hcl.Block, body hcl.Body, in instance) decode
 					d.errorf(c.Attributes["names"].Expr.Range(), "Duplicate port", "Device %q already has a port %q at %s.", dev.Name, name, prev.Range)
 					continue
 				}
-				pt := *tmpl
+				pt := &block[i]
+				*pt = *tmpl
 				pt.Name = name
-				dev.ports[name] = &pt
-				dev.Ports = append(dev.Ports, &pt)
+				dev.ports[name] = pt
+				dev.Ports = append(dev.Ports, pt)
 			}
 		}
 	}
@@ -502,4 +505,16 @@ func checkMgmtAddress(s string) error {
 		return fmt.Errorf("port %q of %q is not between 1 and 65535", port, s)
 	}
 	return nil
+}
+
+// portCount counts a device's port blocks, to size its port map (ports
+// blocks grow it as they add their names).
+func portCount(blocks hcl.Blocks) int {
+	n := 0
+	for _, b := range blocks {
+		if b.Type == "port" {
+			n++
+		}
+	}
+	return n
 }
