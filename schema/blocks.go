@@ -1,7 +1,7 @@
 package schema
 
 import (
-	"fmt"
+	"net/netip"
 	"sort"
 	"strconv"
 	"sync"
@@ -270,12 +270,12 @@ func (r *resolver) decodeRule(c *hcl.BodyContent, b *hcl.Block, ctx *hcl.EvalCon
 	rule.Police = unitValue(d, c.Attributes, "police", ctx, ParseSpeed)
 	fam := d.enum(c.Attributes, "family", ctx, "ipv4", "ipv6")
 	rule.Family = "any"
-	for _, p := range []Value[netip4or6]{{V: netip4or6(rule.SrcPrefix.V.Addr().Is6()), Set: rule.SrcPrefix.Set}, {V: netip4or6(rule.DstPrefix.V.Addr().Is6()), Set: rule.DstPrefix.Set}} {
+	for _, p := range []Value[netip.Prefix]{rule.SrcPrefix, rule.DstPrefix} {
 		if !p.Set {
 			continue
 		}
 		f := "ipv4"
-		if p.V {
+		if p.V.Addr().Is6() {
 			f = "ipv6"
 		}
 		if rule.Family != "any" && rule.Family != f {
@@ -291,9 +291,6 @@ func (r *resolver) decodeRule(c *hcl.BodyContent, b *hcl.Block, ctx *hcl.EvalCon
 	}
 	return rule
 }
-
-// netip4or6 is true for IPv6.
-type netip4or6 bool
 
 var fabricSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 	{Name: "description"}, {Name: "qos_policy"}, {Name: "pfc_only"},
@@ -396,5 +393,3 @@ func (r *resolver) decodeSubnets(blocks hcl.Blocks, ctx *hcl.EvalContext) {
 
 // itoa is strconv.Itoa, short for map keys.
 func itoa(i int) string { return strconv.Itoa(i) }
-
-var _ = fmt.Sprintf
