@@ -112,6 +112,7 @@ func Load(dir string, opts Options) (*Fabric, Diagnostics) {
 		} else {
 			file, ds = p.ParseHCL(src, path)
 		}
+		clampRanges(ds, len(src))
 		d.addHCL(ds)
 		if file != nil && !ds.HasErrors() {
 			files = append(files, file)
@@ -203,4 +204,26 @@ func posAt(src []byte, path string, i int) Range {
 	e.Column++
 	e.Byte++
 	return Range{Filename: path, Start: p, End: e}
+}
+
+// clampRanges keeps the parser's diagnostic ranges inside a file of size
+// bytes: HCL's JSON scanner reports an unterminated string at the end of
+// the input one byte past it, which would make a snippet writer read
+// beyond the source.
+func clampRanges(ds hcl.Diagnostics, size int) {
+	clamp := func(r *hcl.Range) {
+		if r == nil {
+			return
+		}
+		for _, p := range []*hcl.Pos{&r.Start, &r.End} {
+			if over := p.Byte - size; over > 0 {
+				p.Byte = size
+				p.Column = max(1, p.Column-over)
+			}
+		}
+	}
+	for _, d := range ds {
+		clamp(d.Subject)
+		clamp(d.Context)
+	}
 }
