@@ -12,7 +12,7 @@ import (
 // single-port NICs, configured like examples/roce-storage. Every value has a
 // distinct source line so findings point somewhere.
 type fixture struct {
-	line int
+	line int32
 }
 
 func (x *fixture) rng() schema.Range {

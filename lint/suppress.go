@@ -69,16 +69,16 @@ func fileSuppressions(name string, src []byte) []Suppression {
 			ids = append(ids, strings.ToUpper(strings.TrimSpace(id)))
 		}
 		reason := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(m[2]), "*/"))
-		s := Suppression{Rules: ids, Reason: reason, Range: toRange(t.Range)}
+		s := Suppression{Rules: ids, Reason: reason, Range: schema.RangeFromHCL(t.Range)}
 		line := t.Range.Start.Line
 		for _, it := range items {
 			if it.Start.Line == line || it.Start.Line == line+1 {
-				s.Covers = toRange(it)
+				s.Covers = schema.RangeFromHCL(it)
 				break
 			}
 		}
 		if s.Covers.IsZero() {
-			s.Covers = schema.Range{Filename: name, Start: schema.Pos{Line: line + 1, Column: 1}, End: schema.Pos{Line: line + 1, Column: 1 << 20}}
+			s.Covers = schema.Range{Filename: name, Start: schema.Pos{Line: int32(line + 1), Column: 1}, End: schema.Pos{Line: int32(line + 1), Column: 1 << 20}}
 		}
 		out = append(out, s)
 	}
@@ -106,12 +106,6 @@ func bodyItems(b *hclsyntax.Body, acc []hcl.Range) []hcl.Range {
 		}
 	}
 	return acc
-}
-
-func toRange(r hcl.Range) schema.Range {
-	return schema.Range{Filename: r.Filename,
-		Start: schema.Pos{Line: r.Start.Line, Column: r.Start.Column, Byte: r.Start.Byte},
-		End:   schema.Pos{Line: r.End.Line, Column: r.End.Column, Byte: r.End.Byte}}
 }
 
 // covers reports whether the suppression applies to a finding.

@@ -535,7 +535,7 @@ func findDiag(diags schema.Diagnostics, c badCase) *schema.Diagnostic {
 			}
 			continue
 		}
-		if d.Subject != nil && filepath.Base(d.Subject.Filename) == file && d.Subject.Start.Line == c.line {
+		if d.Subject != nil && filepath.Base(d.Subject.Filename) == file && int(d.Subject.Start.Line) == c.line {
 			return d
 		}
 	}

@@ -32,6 +32,9 @@ type resolver struct {
 	shared sync.Map
 	// contents caches the content of bodies without dynamic blocks: contentKey → *hcl.BodyContent.
 	contents sync.Map
+	// kindNames and platformNames are the allowed device kinds and
+	// platforms, listed once rather than per device instance.
+	kindNames, platformNames []string
 }
 
 type gatewayRef struct {
@@ -45,6 +48,7 @@ func newResolver(d *decoder, f *Fabric) *resolver {
 		ecn: map[string]*ECNProfile{}, wd: map[string]*Watchdog{}, classes: map[string]*TrafficClass{},
 		acls: map[string]*ACL{}, policies: map[string]*QoSPolicy{}, devices: map[string]*Device{},
 		subnetGateways: map[*Subnet]gatewayRef{},
+		kindNames:      kindNames(), platformNames: platformNames(),
 	}
 }
 

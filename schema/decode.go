@@ -35,6 +35,10 @@ type cachedValue struct {
 	ok bool
 	// variant marks an expression that differs per instance: never cached.
 	variant bool
+	// coll is set for a variant index expression whose collection is
+	// invariant (name = local.names[count.index]): the collection is
+	// evaluated once and only the key per instance.
+	coll *cty.Value
 }
 
 // instanceInvariant reports whether expr's value is the same in every
@@ -97,11 +101,21 @@ func (d *decoder) addHCL(ds hcl.Diagnostics) {
 	}
 }
 
+// convPos narrows an HCL position; files are at most MaxFileSize bytes, so
+// every offset fits an int32.
+func convPos(p hcl.Pos) Pos {
+	return Pos{Line: int32(p.Line), Column: int32(p.Column), Byte: int32(p.Byte)}
+}
+
+// RangeFromHCL converts an HCL source range (packages that parse HCL of
+// their own, such as lint's suppressions, report through it).
+func RangeFromHCL(r hcl.Range) Range { return convRange(r) }
+
 func convRange(r hcl.Range) Range {
 	return Range{
 		Filename: r.Filename,
-		Start:    Pos{Line: r.Start.Line, Column: r.Start.Column, Byte: r.Start.Byte},
-		End:      Pos{Line: r.End.Line, Column: r.End.Column, Byte: r.End.Byte},
+		Start:    convPos(r.Start),
+		End:      convPos(r.End),
 	}
 }
 
@@ -114,22 +128,48 @@ func (d *decoder) eval(attr *hcl.Attribute, ctx *hcl.EvalContext) (cty.Value, bo
 	}
 	if cv, hit := d.invariant.Load(native); hit {
 		c := cv.(cachedValue)
-		if !c.variant {
+		switch {
+		case !c.variant:
 			return c.v, c.ok
+		case c.coll != nil:
+			return d.evalIndex(attr, native.(*hclsyntax.IndexExpr), *c.coll, ctx)
 		}
 		return d.evalUncached(attr, ctx)
 	}
-	v, ok := d.evalUncached(attr, ctx)
 	if instanceInvariant(native) {
+		v, ok := d.evalUncached(attr, ctx)
 		d.invariant.Store(native, cachedValue{v: v, ok: ok})
-	} else {
-		d.invariant.Store(native, cachedValue{variant: true})
+		return v, ok
 	}
-	return v, ok
+	if ie, isIndex := native.(*hclsyntax.IndexExpr); isIndex && instanceInvariant(ie.Collection) {
+		if coll, ds := ie.Collection.Value(ctx); !ds.HasErrors() && coll.IsWhollyKnown() {
+			d.invariant.Store(native, cachedValue{variant: true, coll: &coll})
+			return d.evalIndex(attr, ie, coll, ctx)
+		}
+	}
+	d.invariant.Store(native, cachedValue{variant: true})
+	return d.evalUncached(attr, ctx)
+}
+
+// evalIndex evaluates ie, whose collection value is already known, as
+// hclsyntax.IndexExpr.Value would.
+func (d *decoder) evalIndex(attr *hcl.Attribute, ie *hclsyntax.IndexExpr, coll cty.Value, ctx *hcl.EvalContext) (cty.Value, bool) {
+	key, ds := ie.Key.Value(ctx)
+	if ds.HasErrors() {
+		return d.checkValue(attr, cty.NilVal, ds)
+	}
+	v, ids := hcl.Index(coll, key, &ie.BracketRange)
+	return d.checkValue(attr, v, append(ds, ids...))
 }
 
 func (d *decoder) evalUncached(attr *hcl.Attribute, ctx *hcl.EvalContext) (cty.Value, bool) {
 	v, ds := attr.Expr.Value(ctx)
+	return d.checkValue(attr, v, ds)
+}
+
+// checkValue records an evaluation's diagnostics and accepts only known,
+// non-null values.
+func (d *decoder) checkValue(attr *hcl.Attribute, v cty.Value, ds hcl.Diagnostics) (cty.Value, bool) {
 	d.addHCL(ds)
 	if ds.HasErrors() {
 		return cty.NilVal, false

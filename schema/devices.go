@@ -30,10 +30,24 @@ type instance struct {
 	// expanded is true for every for_each or count instance.
 	expanded bool
 	ctx      *hcl.EvalContext
+	// parent and index make a count instance's ctx on demand (materialize),
+	// so the 65,536 child contexts of a large count are built in parallel.
+	parent *hcl.EvalContext
+	index  int
+}
+
+// materialize builds a count instance's child EvalContext.
+func (in *instance) materialize() {
+	if in.ctx != nil || in.parent == nil {
+		return
+	}
+	in.ctx = in.parent.NewChild()
+	in.ctx.Variables = map[string]cty.Value{"count": cty.ObjectVal(map[string]cty.Value{"index": cty.NumberIntVal(int64(in.index))})}
 }
 
 // expand peels for_each/count off a block and returns the remaining body
-// and one instance per element, each with its own child EvalContext.
+// and one instance per element, each with its own child EvalContext (for
+// count, built by materialize).
 func (r *resolver) expand(b *hcl.Block, ctx *hcl.EvalContext) (hcl.Body, []instance) {
 	meta, rest, ds := b.Body.PartialContent(metaSchema)
 	r.d.addHCL(ds)
@@ -54,9 +68,7 @@ func (r *resolver) expand(b *hcl.Block, ctx *hcl.EvalContext) (hcl.Body, []insta
 		}
 		out := make([]instance, n)
 		for i := range n {
-			child := ctx.NewChild()
-			child.Variables = map[string]cty.Value{"count": cty.ObjectVal(map[string]cty.Value{"index": cty.NumberIntVal(int64(i))})}
-			out[i] = instance{key: itoa(i), ctx: child, expanded: true}
+			out[i] = instance{key: itoa(i), expanded: true, parent: ctx, index: i}
 		}
 		return rest, out
 	case hasFE:
@@ -204,6 +216,7 @@ func (r *resolver) decodeDevices(blocks hcl.Blocks, ctx *hcl.EvalContext) {
 	out := make([]decodedDevice, len(jobs))
 	parallel(len(jobs), func(i int) {
 		j := jobs[i]
+		j.inst.materialize()
 		out[i] = r.decodeDevice(j.b, j.body, j.inst)
 	})
 	for _, dd := range out {
@@ -238,9 +251,9 @@ func (r *resolver) decodeDevice(b *hcl.Block, body hcl.Body, in instance) decode
 		d.errorf(nameRng, "Invalid device name", "%q cannot name a device: use a non-empty name without spaces or colons (links write \"DEVICE:PORT\").", dev.Name)
 		return decodedDevice{}
 	}
-	k := d.enum(c.Attributes, "kind", in.ctx, kindNames()...)
+	k := d.enum(c.Attributes, "kind", in.ctx, r.kindNames...)
 	dev.Kind = Value[Kind]{V: Kind(k.V), Set: k.Set, Src: k.Src}
-	p := d.enum(c.Attributes, "platform", in.ctx, platformNames()...)
+	p := d.enum(c.Attributes, "platform", in.ctx, r.platformNames...)
 	dev.Platform = Value[Platform]{V: Platform(p.V), Set: p.Set, Src: p.Src}
 	if k.Set && p.Set {
 		if isNIC := dev.Kind.V == KindNIC; isNIC != dev.Platform.V.IsHost() {

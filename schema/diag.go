@@ -9,7 +9,7 @@ import (
 // Pos is a position in a source file: 1-based line and column (in
 // characters), 0-based byte offset.
 type Pos struct {
-	Line, Column, Byte int
+	Line, Column, Byte int32
 }
 
 // Range is a span of source text. The zero Range means "no source".

@@ -50,13 +50,15 @@ type Snippet struct {
 
 // SnippetFor returns the lines of rng (at most three) from files.
 func SnippetFor(files map[string][]byte, rng Range) (*Snippet, bool) {
-	first, ok := SourceLine(files, rng.Filename, rng.Start.Line)
+	startLine, startCol := int(rng.Start.Line), int(rng.Start.Column)
+	endLine, endCol := int(rng.End.Line), int(rng.End.Column)
+	first, ok := SourceLine(files, rng.Filename, startLine)
 	if !ok {
 		return nil, false
 	}
 	lines := []string{first}
-	last := min(rng.End.Line, rng.Start.Line+2)
-	for n := rng.Start.Line + 1; n <= last; n++ {
+	last := min(endLine, startLine+2)
+	for n := startLine + 1; n <= last; n++ {
 		l, ok := SourceLine(files, rng.Filename, n)
 		if !ok {
 			break
@@ -64,12 +66,12 @@ func SnippetFor(files map[string][]byte, rng Range) (*Snippet, bool) {
 		lines = append(lines, l)
 	}
 	code := strings.Join(lines, "\n")
-	start := min(max(rng.Start.Column-1, 0), len(first))
+	start := min(max(startCol-1, 0), len(first))
 	end := len(code)
-	if rng.End.Line == rng.Start.Line {
-		end = min(max(rng.End.Column-1, start), len(first))
+	if endLine == startLine {
+		end = min(max(endCol-1, start), len(first))
 	}
-	return &Snippet{StartLine: rng.Start.Line, Code: code, HighlightStartOffset: start, HighlightEndOffset: end}, true
+	return &Snippet{StartLine: startLine, Code: code, HighlightStartOffset: start, HighlightEndOffset: end}, true
 }
 
 // WriteText prints diagnostics like `terraform validate`: severity and
@@ -123,9 +125,9 @@ func visualWidth(s string) int { return len([]rune(s)) }
 
 // jsonPos and jsonRange follow Terraform's `validate -json` shape.
 type jsonPos struct {
-	Line   int `json:"line"`
-	Column int `json:"column"`
-	Byte   int `json:"byte"`
+	Line   int32 `json:"line"`
+	Column int32 `json:"column"`
+	Byte   int32 `json:"byte"`
 }
 
 type jsonRange struct {

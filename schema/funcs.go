@@ -21,7 +21,7 @@ func Functions() map[string]function.Function {
 		"chunklist": stdlib.ChunklistFunc, "coalesce": stdlib.CoalesceFunc,
 		"coalescelist": stdlib.CoalesceListFunc, "compact": stdlib.CompactFunc,
 		"concat": stdlib.ConcatFunc, "contains": stdlib.ContainsFunc, "distinct": stdlib.DistinctFunc,
-		"element": stdlib.ElementFunc, "flatten": stdlib.FlattenFunc, "floor": stdlib.FloorFunc,
+		"element": stdlib.ElementFunc, "flatten": flattenFunc, "floor": stdlib.FloorFunc,
 		"format": stdlib.FormatFunc, "formatlist": stdlib.FormatListFunc, "indent": stdlib.IndentFunc,
 		"join": stdlib.JoinFunc, "jsondecode": stdlib.JSONDecodeFunc, "jsonencode": stdlib.JSONEncodeFunc,
 		"keys": stdlib.KeysFunc, "length": lengthFunc, "log": stdlib.LogFunc,
@@ -245,3 +245,50 @@ var lengthFunc = function.New(&function.Spec{
 		return stdlib.LengthFunc.Call([]cty.Value{args[0]})
 	},
 })
+
+// flattenFunc is go-cty's flatten in one pass: stdlib's version flattens
+// twice (once for the type, once for the value) and walks the argument for
+// marks first, which dominated loading examples/scale's 65,536-name lists.
+// The result is the same tuple; marks cannot arise in intent files (no
+// function creates them), so a marked argument only keeps its outer marks.
+var flattenFunc = function.New(&function.Spec{
+	Description: "Flattens nested lists, sets and tuples into one tuple.",
+	Params:      []function.Parameter{{Name: "list", Type: cty.DynamicPseudoType, AllowMarked: true}},
+	Type:        function.StaticReturnType(cty.DynamicPseudoType),
+	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+		v, marks := args[0].Unmark()
+		if t := v.Type(); !t.IsListType() && !t.IsSetType() && !t.IsTupleType() {
+			return cty.NilVal, function.NewArgErrorf(0, "can only flatten lists, sets and tuples, not %s", t.FriendlyName())
+		}
+		if !v.IsKnown() {
+			return cty.DynamicVal.WithMarks(marks), nil
+		}
+		var out []cty.Value
+		if !flattenInto(&out, v) {
+			return cty.DynamicVal.WithMarks(marks), nil
+		}
+		if len(out) == 0 {
+			return cty.EmptyTupleVal.WithMarks(marks), nil
+		}
+		return cty.TupleVal(out).WithMarks(marks), nil
+	},
+})
+
+// flattenInto appends the leaves of collection v to out; false means an
+// unknown value made the result unknown.
+func flattenInto(out *[]cty.Value, v cty.Value) bool {
+	for _, e := range v.AsValueSlice() {
+		if e == cty.DynamicVal {
+			return false
+		}
+		t := e.Type()
+		if e.IsNull() || !(t.IsListType() || t.IsSetType() || t.IsTupleType()) {
+			*out = append(*out, e)
+			continue
+		}
+		if !e.IsKnown() || !flattenInto(out, e) {
+			return false
+		}
+	}
+	return true
+}

@@ -3,6 +3,9 @@ package schema
 import (
 	"testing"
 
+	"github.com/zclconf/go-cty/cty"
+	"github.com/zclconf/go-cty/cty/function/stdlib"
+
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 )
@@ -63,6 +66,36 @@ func TestRangeLarge(t *testing.T) {
 	}
 	if _, ds := evalString(t, `range(1, 2, 0)`); !ds.HasErrors() {
 		t.Error("zero step accepted")
+	}
+}
+
+// TestFlatten compares flatten with go-cty's stdlib version it replaces.
+func TestFlatten(t *testing.T) {
+	for _, src := range []string{
+		`[]`, `[[]]`, `[1, [2, [3, "a"]], [], toset(["x", "y"])]`, `[[["deep"]]]`, `tolist([[1, 2], [3]])`,
+		`[null, [null]]`, `[{ a = 1 }, [{ b = 2 }]]`, `toset([])`, `[for l in ["a", "b"] : [for h in [1, 2] : "${l}${h}"]]`,
+	} {
+		expr, ds := hclsyntax.ParseExpression([]byte(src), "test", hcl.InitialPos)
+		if ds.HasErrors() {
+			t.Fatalf("parse %s: %s", src, ds.Error())
+		}
+		arg, ds := expr.Value(&hcl.EvalContext{Functions: Functions()})
+		if ds.HasErrors() {
+			t.Fatalf("%s: %s", src, ds.Error())
+		}
+		want, err := stdlib.Flatten(arg)
+		if err != nil {
+			t.Fatalf("stdlib flatten %s: %v", src, err)
+		}
+		got, err := flattenFunc.Call([]cty.Value{arg})
+		if err != nil || !got.RawEquals(want) {
+			t.Errorf("flatten(%s) = %#v (%v), want %#v", src, got, err, want)
+		}
+	}
+	for _, bad := range []string{`flatten("x")`, `flatten({ a = 1 })`, `flatten(null)`} {
+		if _, ds := evalString(t, bad); !ds.HasErrors() {
+			t.Errorf("%s: no error", bad)
+		}
 	}
 }
 

@@ -73,7 +73,7 @@ func checkLoadResult(t *testing.T, fab *schema.Fabric, diags schema.Diagnostics,
 			t.Errorf("%q: subject starts at line %d col %d byte %d", d.Summary, s.Line, s.Column, s.Byte)
 		}
 		if strings.HasSuffix(d.Subject.Filename, "in.fab.hcl") || strings.HasSuffix(d.Subject.Filename, "in.fab.json") {
-			if d.Subject.Start.Byte > size || d.Subject.End.Byte > size {
+			if int(d.Subject.Start.Byte) > size || int(d.Subject.End.Byte) > size {
 				t.Errorf("%q: subject bytes %d-%d outside the %d-byte input", d.Summary, d.Subject.Start.Byte, d.Subject.End.Byte, size)
 			}
 		}

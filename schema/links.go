@@ -34,6 +34,7 @@ func (r *resolver) decodeLinks(blocks hcl.Blocks, ctx *hcl.EvalContext) {
 	out := make([]*rawLink, len(jobs))
 	parallel(len(jobs), func(i int) {
 		j := jobs[i]
+		j.inst.materialize()
 		c := r.content(j.body, linkSchema, j.inst.ctx)
 		name := j.b.Labels[0]
 		if j.inst.key != "" {
@@ -91,9 +92,15 @@ func (r *resolver) endpoint(s string, rng hcl.Range) *Port {
 
 // wireLinks connects ports both ways and reports ports used twice.
 func (r *resolver) wireLinks() {
-	for _, rl := range r.links {
-		a := r.endpoint(rl.a, rl.aRng)
-		b := r.endpoint(rl.b, rl.bRng)
+	// Endpoint lookups only read the device and port maps: resolve them on
+	// all cores, then wire in declaration order.
+	ends := make([][2]*Port, len(r.links))
+	parallel(len(r.links), func(i int) {
+		rl := r.links[i]
+		ends[i] = [2]*Port{r.endpoint(rl.a, rl.aRng), r.endpoint(rl.b, rl.bRng)}
+	})
+	for i, rl := range r.links {
+		a, b := ends[i][0], ends[i][1]
 		if a == nil || b == nil {
 			continue
 		}

@@ -199,7 +199,7 @@ func (d *decoder) readSource(path string) ([]byte, bool) {
 func posAt(src []byte, path string, i int) Range {
 	line := 1 + bytes.Count(src[:i], []byte{'\n'})
 	col := i - bytes.LastIndexByte(src[:i], '\n')
-	p := Pos{Line: line, Column: col, Byte: i}
+	p := Pos{Line: int32(line), Column: int32(col), Byte: int32(i)}
 	e := p
 	e.Column++
 	e.Byte++

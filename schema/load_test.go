@@ -101,7 +101,7 @@ func TestEffectiveQoSPrecedence(t *testing.T) {
 	leaf1 := f.Device("leaf1")
 	e1, e2, e3 := leaf1.Port("Ethernet1").QoS, leaf1.Port("Ethernet2").QoS, leaf1.Port("Ethernet3").QoS
 	spine := f.Device("spine1").Port("Ethernet0").QoS
-	line := func(v Range) int { return v.Start.Line }
+	line := func(v Range) int { return int(v.Start.Line) }
 
 	if e1.MTU.V != 9000 || spine.MTU.V != 9216 || e3.MTU.V != 1500 {
 		t.Errorf("mtu: role leaf=%d spine=%d port=%d; want 9000 9216 1500", e1.MTU.V, spine.MTU.V, e3.MTU.V)

@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"cmp"
 	"slices"
 	"sort"
 	"strings"
@@ -10,8 +11,11 @@ import (
 // and sorts everything for deterministic output.
 func (r *resolver) finish() {
 	sortDevices(r.f.Devices)
+	portOrder := func(a, b *Port) int { return NaturalCompare(a.Name, b.Name) }
 	for _, dev := range r.f.Devices {
-		sort.SliceStable(dev.Ports, func(i, j int) bool { return NaturalLess(dev.Ports[i].Name, dev.Ports[j].Name) })
+		if !slices.IsSortedFunc(dev.Ports, portOrder) {
+			slices.SortStableFunc(dev.Ports, portOrder)
+		}
 	}
 	r.wireLinks()
 	for s, g := range r.subnetGateways {
@@ -40,30 +44,65 @@ func (r *resolver) finish() {
 	f.indexNames()
 }
 
-// sortDevices sorts devices by NaturalLess on both cores: each half is
-// sorted concurrently, then the halves are merged (names are unique).
+// sortDevices sorts devices by NaturalCompare (names are unique).
 func sortDevices(ds []*Device) {
-	less := func(a, b *Device) int {
-		switch {
-		case NaturalLess(a.Name, b.Name):
-			return -1
-		case NaturalLess(b.Name, a.Name):
-			return 1
+	order := func(a, b *Device) int { return NaturalCompare(a.Name, b.Name) }
+	// Each device block yields its instances mostly in order, so the slice
+	// is a few ascending runs: merge them (n·log(runs) comparisons).
+	var runs []int // run start offsets, then len(ds)
+	for i := range ds {
+		if i == 0 || order(ds[i-1], ds[i]) > 0 {
+			runs = append(runs, i)
 		}
-		return 0
 	}
+	runs = append(runs, len(ds))
+	if len(runs) > 65 {
+		parallelSort(ds, order)
+		return
+	}
+	buf := make([]*Device, len(ds))
+	for len(runs) > 2 {
+		next := runs[:0:0]
+		for k := 0; k+1 < len(runs); k += 2 {
+			lo, mid := runs[k], runs[k+1]
+			next = append(next, lo)
+			if k+2 >= len(runs) { // odd run out: carried over as is
+				continue
+			}
+			hi := runs[k+2]
+			i, j, o := lo, mid, lo
+			for i < mid && j < hi {
+				if order(ds[j], ds[i]) < 0 {
+					buf[o] = ds[j]
+					j++
+				} else {
+					buf[o] = ds[i]
+					i++
+				}
+				o++
+			}
+			o += copy(buf[o:], ds[i:mid])
+			copy(buf[o:], ds[j:hi])
+			copy(ds[lo:hi], buf[lo:hi])
+		}
+		runs = append(next, len(ds))
+	}
+}
+
+// parallelSort sorts ds on both cores: each half concurrently, then a merge.
+func parallelSort(ds []*Device, order func(a, b *Device) int) {
 	if len(ds) < 4096 {
-		slices.SortFunc(ds, less)
+		slices.SortFunc(ds, order)
 		return
 	}
 	mid := len(ds) / 2
 	left, right := slices.Clone(ds[:mid]), slices.Clone(ds[mid:])
 	parallelEach(2, func(i int) {
-		slices.SortFunc([][]*Device{left, right}[i], less)
+		slices.SortFunc([][]*Device{left, right}[i], order)
 	})
 	i, j := 0, 0
 	for k := range ds {
-		if j >= len(right) || (i < len(left) && less(left[i], right[j]) < 0) {
+		if j >= len(right) || (i < len(left) && order(left[i], right[j]) < 0) {
 			ds[k] = left[i]
 			i++
 		} else {
@@ -82,8 +121,14 @@ type qosKey struct {
 func (r *resolver) effectiveQoS() {
 	cache := map[qosKey]*PortQoS{}
 	for _, dev := range r.f.Devices {
+		role := r.f.RolePolicies[dev.Kind.V]
+		var plain *PortQoS // the device's QoS for ports without attachments of their own
 		for _, p := range dev.Ports {
-			k := qosKey{r.f.FabricPolicy, r.f.RolePolicies[dev.Kind.V], dev.Policy, p.Policy, p.MTU}
+			if p.Policy == nil && !p.MTU.Set && plain != nil {
+				p.QoS = plain
+				continue
+			}
+			k := qosKey{r.f.FabricPolicy, role, dev.Policy, p.Policy, p.MTU}
 			q, ok := cache[k]
 			if !ok {
 				var chain []*QoSPolicy
@@ -96,6 +141,9 @@ func (r *resolver) effectiveQoS() {
 				cache[k] = q
 			}
 			p.QoS = q
+			if p.Policy == nil && !p.MTU.Set {
+				plain = q
+			}
 		}
 	}
 }
@@ -230,29 +278,43 @@ func sortedKeys[V any](m map[int]V) []int {
 // Ethernet2 < Ethernet10, leaf9 < leaf10, et-0/0/2 < et-0/0/10. Digit runs
 // of any length compare by value (leading zeros aside), then the shorter
 // run first (x1 < x01). The lab and templates sort with it too.
-func NaturalLess(a, b string) bool {
+func NaturalLess(a, b string) bool { return NaturalCompare(a, b) < 0 }
+
+// NaturalCompare is the three-way form of NaturalLess: -1, 0 or +1. It
+// skips the common prefix first (backing up to the start of a digit run
+// the strings differ in), so sorting names that share long prefixes stays
+// cheap.
+func NaturalCompare(a, b string) int {
+	k := 0
+	for k < len(a) && k < len(b) && a[k] == b[k] {
+		k++
+	}
+	for k > 0 && isDigit(a[k-1]) {
+		k--
+	}
+	a, b = a[k:], b[k:]
 	for a != "" && b != "" {
 		if isDigit(a[0]) && isDigit(b[0]) {
 			i, j := digitRun(a), digitRun(b)
 			na, nb := strings.TrimLeft(a[:i], "0"), strings.TrimLeft(b[:j], "0")
 			if len(na) != len(nb) {
-				return len(na) < len(nb)
+				return cmp.Compare(len(na), len(nb))
 			}
-			if na != nb {
-				return na < nb
+			if c := strings.Compare(na, nb); c != 0 {
+				return c
 			}
 			if i != j {
-				return i < j
+				return cmp.Compare(i, j)
 			}
 			a, b = a[i:], b[j:]
 			continue
 		}
 		if a[0] != b[0] {
-			return a[0] < b[0]
+			return cmp.Compare(a[0], b[0])
 		}
 		a, b = a[1:], b[1:]
 	}
-	return len(a) < len(b)
+	return cmp.Compare(len(a), len(b))
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }

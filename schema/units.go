@@ -82,7 +82,7 @@ func parseUnit(s string, units []unit, what, examples string) (float64, error) {
 	if t == "" {
 		return 0, fmt.Errorf("empty %s: write a number with a unit, e.g. %s", what, examples)
 	}
-	if _, err := strconv.ParseFloat(t, 64); err == nil {
+	if last := t[len(t)-1]; (isDigit(last) || last == '.') && isNumber(t) {
 		return 0, fmt.Errorf("%s %q has no unit: write it with one, e.g. %s", what, s, examples)
 	}
 	for _, u := range units {
@@ -100,6 +100,13 @@ func parseUnit(s string, units []unit, what, examples string) (float64, error) {
 		return f * u.mult, nil
 	}
 	return 0, fmt.Errorf("invalid %s %q: use a number with a unit, e.g. %s", what, s, examples)
+}
+
+// isNumber reports whether t is a plain number (checked only for strings
+// that end in a digit, so unit-bearing values skip ParseFloat's error).
+func isNumber(t string) bool {
+	_, err := strconv.ParseFloat(t, 64)
+	return err == nil
 }
 
 // FormatSize prints a byte count the way the intent writes it, e.g. 150000 → "150KB".

@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"slices"
 	"testing"
 	"time"
 )
@@ -76,7 +77,9 @@ func TestFormatUnits(t *testing.T) {
 func TestNaturalLess(t *testing.T) {
 	for _, tc := range [][2]string{
 		{"Ethernet2", "Ethernet10"}, {"leaf9", "leaf10"}, {"et-0/0/2", "et-0/0/10"}, {"a", "b"},
-		{"swp1", "swp1s0"}, {"x01", "x2"},
+		{"swp1", "swp1s0"}, {"x01", "x2"}, {"x1", "x01"}, {"x12", "x13"}, {"leaf0012", "leaf0013"},
+		{"x1", "x12"}, {"x19", "x100"}, {"leaf0001", "leaf0001-nic01"}, {"a9b", "a10"}, {"a1b2", "a1b10"},
+		{"a1c", "a01b"}, {"", "a"}, {"9", "10"},
 	} {
 		if !NaturalLess(tc[0], tc[1]) || NaturalLess(tc[1], tc[0]) {
 			t.Errorf("NaturalLess(%q, %q) wrong", tc[0], tc[1])
@@ -84,15 +87,66 @@ func TestNaturalLess(t *testing.T) {
 	}
 }
 
-func TestSortDevices(t *testing.T) {
-	var ds []*Device
-	for i := 9000; i > 0; i-- {
-		ds = append(ds, &Device{Name: "leaf" + itoa(i)}, &Device{Name: "nic" + itoa(i*7%9001)})
+// TestNaturalCompareOrder checks that NaturalCompare is a consistent total
+// order on names made of a few letters and digits: antisymmetric, zero only
+// for equal strings, and transitive along a sorted slice.
+func TestNaturalCompareOrder(t *testing.T) {
+	const alphabet = "ab01-9"
+	var names []string
+	for i := range 6 * 6 * 6 * 6 {
+		b := []byte{}
+		for n := i; len(b) < 1+i%4; n /= 6 {
+			b = append(b, alphabet[n%6])
+		}
+		names = append(names, string(b))
 	}
-	sortDevices(ds)
-	for i := 1; i < len(ds); i++ {
-		if !NaturalLess(ds[i-1].Name, ds[i].Name) {
-			t.Fatalf("not sorted at %d: %s, %s", i, ds[i-1].Name, ds[i].Name)
+	for _, a := range names {
+		for _, b := range names[:200] {
+			if c, r := NaturalCompare(a, b), NaturalCompare(b, a); c != -r || (c == 0) != (a == b) {
+				t.Fatalf("NaturalCompare(%q, %q) = %d, reverse %d", a, b, c, r)
+			}
+		}
+	}
+	slices.SortFunc(names, NaturalCompare)
+	for i := range names {
+		for j := i + 1; j < min(i+50, len(names)); j++ {
+			if NaturalCompare(names[i], names[j]) > 0 {
+				t.Fatalf("not transitive: %q sorted before %q", names[i], names[j])
+			}
+		}
+	}
+}
+
+func TestSortDevices(t *testing.T) {
+	blocks := func(n int) []*Device { // three ascending runs, interleaving names
+		var ds []*Device
+		for i := 1; i <= n; i++ {
+			ds = append(ds, &Device{Name: "leaf" + itoa(i)})
+		}
+		for i := 1; i <= n; i++ {
+			ds = append(ds, &Device{Name: "leaf" + itoa(i) + "-nic1"}, &Device{Name: "leaf" + itoa(i) + "-nic2"})
+		}
+		return append(ds, &Device{Name: "a"}, &Device{Name: "zz"})
+	}
+	shuffled := func(n int) []*Device { // thousands of runs
+		var ds []*Device
+		for i := n; i > 0; i-- {
+			ds = append(ds, &Device{Name: "leaf" + itoa(i)}, &Device{Name: "nic" + itoa(i*7%(n+1))})
+		}
+		return ds
+	}
+	for name, ds := range map[string][]*Device{
+		"runs": blocks(3000), "few": blocks(2), "shuffled": shuffled(9000), "small": shuffled(10), "empty": nil,
+	} {
+		n := len(ds)
+		sortDevices(ds)
+		if len(ds) != n {
+			t.Fatalf("%s: %d devices after sorting, want %d", name, len(ds), n)
+		}
+		for i := 1; i < len(ds); i++ {
+			if !NaturalLess(ds[i-1].Name, ds[i].Name) {
+				t.Fatalf("%s: not sorted at %d: %s, %s", name, i, ds[i-1].Name, ds[i].Name)
+			}
 		}
 	}
 }

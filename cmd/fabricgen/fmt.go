@@ -97,9 +97,8 @@ func formatHCL(src []byte, path string) ([]byte, schema.Diagnostics) {
 		for _, d := range ds {
 			sd := &schema.Diagnostic{Severity: schema.SevError, Summary: d.Summary, Detail: d.Detail}
 			if d.Subject != nil {
-				sd.Subject = &schema.Range{Filename: d.Subject.Filename,
-					Start: schema.Pos{Line: d.Subject.Start.Line, Column: d.Subject.Start.Column, Byte: d.Subject.Start.Byte},
-					End:   schema.Pos{Line: d.Subject.End.Line, Column: d.Subject.End.Column, Byte: d.Subject.End.Byte}}
+				r := schema.RangeFromHCL(*d.Subject)
+				sd.Subject = &r
 			}
 			out = append(out, sd)
 		}

@@ -42,7 +42,7 @@ func writeCheckstyle(w io.Writer, r *Result) error {
 			case schema.SevWarning:
 				sev = "warning"
 			}
-			file.Errors = append(file.Errors, csError{Line: f.Subject.Start.Line, Column: f.Subject.Start.Column,
+			file.Errors = append(file.Errors, csError{Line: int(f.Subject.Start.Line), Column: int(f.Subject.Start.Column),
 				Severity: sev, Message: detail(f), Source: "fabricgen." + f.Rule})
 		}
 		doc.Files = append(doc.Files, file)

@@ -28,7 +28,7 @@ ecn_profile "roce" {
 }
 `
 
-func rng(line, col, endCol int) schema.Range {
+func rng(line, col, endCol int32) schema.Range {
 	return schema.Range{Filename: "core.fab.hcl", Start: schema.Pos{Line: line, Column: col}, End: schema.Pos{Line: line, Column: endCol}}
 }
 

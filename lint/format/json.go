@@ -9,9 +9,9 @@ import (
 )
 
 type jsonPos struct {
-	Line   int `json:"line"`
-	Column int `json:"column"`
-	Byte   int `json:"byte"`
+	Line   int32 `json:"line"`
+	Column int32 `json:"column"`
+	Byte   int32 `json:"byte"`
 }
 
 type jsonRange struct {

@@ -118,11 +118,11 @@ func physical(r schema.Range) *sarifPhysical {
 	if r.IsZero() {
 		return nil
 	}
-	reg := &sarifRegion{StartLine: max(r.Start.Line, 1), StartColumn: max(r.Start.Column, 1)}
+	reg := &sarifRegion{StartLine: int(max(r.Start.Line, 1)), StartColumn: int(max(r.Start.Column, 1))}
 	if r.End.Line >= r.Start.Line && r.End.Line > 0 {
-		reg.EndLine = r.End.Line
+		reg.EndLine = int(r.End.Line)
 		if r.End.Line > r.Start.Line || r.End.Column > r.Start.Column {
-			reg.EndColumn = r.End.Column
+			reg.EndColumn = int(r.End.Column)
 		}
 	}
 	return &sarifPhysical{ArtifactLocation: sarifArtifact{URI: filepath.ToSlash(r.Filename)}, Region: reg}

@@ -85,25 +85,27 @@ func countNote(f *lint.Finding) string {
 
 // snippet prints the subject line with a caret underline, like a compiler.
 func snippet(b *bytes.Buffer, p palette, src []byte, r schema.Range) {
-	if src == nil || r.Start.Line < 1 {
+	startLine, startColumn := int(r.Start.Line), int(r.Start.Column)
+	endLine, endColumn := int(r.End.Line), int(r.End.Column)
+	if src == nil || startLine < 1 {
 		return
 	}
 	lines := bytes.Split(src, []byte("\n"))
-	if r.Start.Line > len(lines) {
+	if startLine > len(lines) {
 		return
 	}
-	line := strings.TrimRight(string(lines[r.Start.Line-1]), "\r")
-	num := fmt.Sprint(r.Start.Line)
+	line := strings.TrimRight(string(lines[startLine-1]), "\r")
+	num := fmt.Sprint(startLine)
 	pad := strings.Repeat(" ", len(num))
 	fmt.Fprintf(b, "  %s |\n", pad)
 	fmt.Fprintf(b, "  %s | %s\n", num, line)
-	startCol := r.Start.Column
+	startCol := startColumn
 	if startCol < 1 {
 		startCol = 1
 	}
 	width := utf8.RuneCountInString(line) - (startCol - 1)
-	if r.End.Line == r.Start.Line && r.End.Column > r.Start.Column {
-		width = r.End.Column - r.Start.Column
+	if endLine == startLine && endColumn > startColumn {
+		width = endColumn - startColumn
 	}
 	if rest := utf8.RuneCountInString(line) - (startCol - 1); width > rest {
 		width = rest
