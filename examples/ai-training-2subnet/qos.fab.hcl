@@ -63,7 +63,7 @@ qos_policy "lossless" {
   classes          = [traffic_class.best-effort, traffic_class.roce, traffic_class.cnp]
   default_priority = 0
   pfc_watchdog     = pfc_watchdog.standard
-  mtu              = 9216
+  mtu              = 9214
   link_pause       = false
 }
 

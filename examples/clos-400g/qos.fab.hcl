@@ -63,7 +63,7 @@ qos_policy "fabric" {
   default_priority = 0
   pfc_priorities   = [3]
   pfc_watchdog     = pfc_watchdog.standard
-  mtu              = 9216
+  mtu              = 9214
   link_pause       = false
 }
 

@@ -62,7 +62,7 @@ qos_policy "lossless" {
   classes          = [traffic_class.default, traffic_class.roce, traffic_class.storage-mgmt, traffic_class.cnp]
   default_priority = 0
   pfc_watchdog     = pfc_watchdog.standard
-  mtu              = 9216
+  mtu              = 9214
 }
 
 # Hosts run a 4200-byte MTU: RDMA path MTU 4096 needs at least 4192.

@@ -8,7 +8,7 @@ qos_policy "fabric" { # RoCE: DSCP 26 -> priority 3, lossless + ECN, ETS 50/50; 
   classes          = [traffic_class.default, traffic_class.roce, traffic_class.cnp]
   default_priority = 0
   pfc_watchdog     = pfc_watchdog.standard
-  mtu              = 9216
+  mtu              = 9214
 }
 qos_policy "host" { mtu = 4200 }
 role "nic" { qos_policy = qos_policy.host }

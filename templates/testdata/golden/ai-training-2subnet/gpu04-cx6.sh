@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # fabricgen: fabric ai-training, device gpu04-cx6 (nvidia_mlnx)
-# intent digest b3157482a1902f1ba131c7947219161b0950305a21a1faec7d5d22342bab5c52
+# intent digest a36a0a148d8dfa56dd2fc706fd65209469eb163a44d1cc1607fdb180772f8ba6
 # Generated from the fabric intent; edit the intent, not this file.
 # follows: NVIDIA MLNX_OFED user manual (mlnx_qos, ECN sysfs), mlnx-tools cma_roce_tos
 # not applied on a host NIC: pfc_watchdog standard: the NIC's PFC storm prevention takes only a timeout (pfc-prevention-tout = detection); restoration, poll_interval and action are switch-side

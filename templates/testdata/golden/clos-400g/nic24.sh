@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # fabricgen: fabric clos-400g, device nic24 (linux_dcb)
-# intent digest 15470ff5f8b59cf3473b6d4d48c6f264555190ac051dfdabac9aaa9d3fc6b739
+# intent digest 92336ccee258d8debe904554b80a8f3c1bedda7ba7621d10fd6266bbb960a98e
 # Generated from the fabric intent; edit the intent, not this file.
 # follows: iproute2 dcb(8), dcb-app(8), dcb-pfc(8), dcb-ets(8) man pages
 # not applied on a host NIC: pfc_watchdog standard: the NIC's PFC storm prevention takes only a timeout (pfc-prevention-tout = detection); restoration, poll_interval and action are switch-side

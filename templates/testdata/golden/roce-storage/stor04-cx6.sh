@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # fabricgen: fabric roce-storage, device stor04-cx6 (nvidia_mlnx)
-# intent digest 969b3397057be1417aff700d6d4bd37ef9b901ed4f173434f63e08b83610bd68
+# intent digest 12e119cb827a2a41d8be9a0f7da32fe1e51d7d6dff7fc0c922f35a5b0e9f018f
 # Generated from the fabric intent; edit the intent, not this file.
 # follows: NVIDIA MLNX_OFED user manual (mlnx_qos, ECN sysfs), mlnx-tools cma_roce_tos
 # not applied on a host NIC: pfc_watchdog standard: the NIC's PFC storm prevention takes only a timeout (pfc-prevention-tout = detection); restoration, poll_interval and action are switch-side

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # fabricgen: fabric scale, device leaf0001-nic02 (linux_dcb)
-# intent digest da18301d1036c5c18857bfe079c4b63c0a7e39a6f608349d7348e5e027dc31b6
+# intent digest f09280b0f8bbec3083edff56a3dc403036c16d4f54b0234c6770255485acd7fe
 # Generated from the fabric intent; edit the intent, not this file.
 # follows: iproute2 dcb(8), dcb-app(8), dcb-pfc(8), dcb-ets(8) man pages
 # not applied on a host NIC: queue 3 ecn_profile roce: an ECN marking curve is applied by switches; the NIC reacts to marks (rdma ecn)

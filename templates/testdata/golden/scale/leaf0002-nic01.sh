@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # fabricgen: fabric scale, device leaf0002-nic01 (nvidia_mlnx)
-# intent digest da18301d1036c5c18857bfe079c4b63c0a7e39a6f608349d7348e5e027dc31b6
+# intent digest f09280b0f8bbec3083edff56a3dc403036c16d4f54b0234c6770255485acd7fe
 # Generated from the fabric intent; edit the intent, not this file.
 # follows: NVIDIA MLNX_OFED user manual (mlnx_qos, ECN sysfs), mlnx-tools cma_roce_tos
 # not applied on a host NIC: queue 3 ecn_profile roce: an ECN marking curve is applied by switches; the NIC reacts to marks (rdma ecn)
