@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -48,50 +48,94 @@ var sonicName = regexp.MustCompile(`^[a-zA-Z0-9][-a-zA-Z0-9_]{0,31}$`)
 
 type sonicBuilder struct {
 	d      *schema.Device
-	tables map[string]map[string][]SONiCField
+	tables map[string]*sonicTable
+}
+
+// sonicTable keeps rows in insertion order with an index by key: the port
+// loops insert most rows already in natural key order, so emitting a table
+// rarely needs a sort.
+type sonicTable struct {
+	index map[string]int
+	rows  []SONiCRow
+}
+
+// row returns the row for key, appending an empty one if there is none.
+func (s *sonicBuilder) row(table, key string) *SONiCRow {
+	t := s.tables[table]
+	if t == nil {
+		t = &sonicTable{index: map[string]int{}}
+		s.tables[table] = t
+	}
+	i, ok := t.index[key]
+	if !ok {
+		i = len(t.rows)
+		t.index[key] = i
+		t.rows = append(t.rows, SONiCRow{Key: key})
+	}
+	return &t.rows[i]
+}
+
+// has reports whether table has a row for key.
+func (s *sonicBuilder) has(table, key string) bool {
+	t := s.tables[table]
+	if t == nil {
+		return false
+	}
+	_, ok := t.index[key]
+	return ok
 }
 
 func (s *sonicBuilder) set(table, key string, fields ...string) {
-	rows := s.tables[table]
-	if rows == nil {
-		rows = map[string][]SONiCField{}
-		s.tables[table] = rows
-	}
-	cur, ok := rows[key]
-	if !ok && len(fields) > 0 {
-		cur = make([]SONiCField, 0, len(fields)/2)
+	r := s.row(table, key)
+	if r.Fields == nil {
+		r.Fields = make([]SONiCField, 0, len(fields)/2)
 	}
 	for i := 0; i+1 < len(fields); i += 2 {
-		cur = append(cur, SONiCField{Name: fields[i], JSON: jsonString(fields[i+1])})
+		r.Fields = append(r.Fields, SONiCField{Name: fields[i], JSON: jsonString(fields[i+1])})
 	}
-	if cur == nil {
-		cur = []SONiCField{}
-	}
-	rows[key] = cur
 }
 
 func (s *sonicBuilder) setList(table, key, field string, vals []string) {
-	if s.tables[table] == nil {
-		s.tables[table] = map[string][]SONiCField{}
-	}
 	b, _ := json.Marshal(vals)
-	s.tables[table][key] = append(s.tables[table][key], SONiCField{Name: field, JSON: string(b)})
+	r := s.row(table, key)
+	r.Fields = append(r.Fields, SONiCField{Name: field, JSON: string(b)})
+}
+
+// share sets a row to a shared, read-only field list.
+func (s *sonicBuilder) share(table, key string, fields []SONiCField) {
+	s.row(table, key).Fields = fields
 }
 
 // jsonString encodes s as a JSON string literal.
 func jsonString(s string) string {
-	plain := true
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= 0x7f || c == '<' || c == '>' || c == '&' {
-			plain = false
-			break
-		}
-	}
-	if plain {
+	if plainJSON(s) {
 		return `"` + s + `"`
 	}
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+// writeJSONString writes s as a JSON string literal without building it
+// first.
+func writeJSONString(b *strings.Builder, s string) {
+	if !plainJSON(s) {
+		b.WriteString(jsonString(s))
+		return
+	}
+	b.WriteByte('"')
+	b.WriteString(s)
+	b.WriteByte('"')
+}
+
+// plainJSON reports whether s needs no escaping (encoding/json also
+// escapes <, > and &).
+func plainJSON(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= 0x7f || c == '<' || c == '>' || c == '&' {
+			return false
+		}
+	}
+	return true
 }
 
 // sonicTableOrder is the order tables appear in the output.
@@ -109,7 +153,7 @@ func buildSONiC(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 	if err := requireUniform(d, global, aspTrust, aspDSCP, aspPCP, aspQueueMap, aspQueues, aspPFCSet, aspWatchdog, aspBuffer); err != nil {
 		return nil, err
 	}
-	s := &sonicBuilder{d: d, tables: map[string]map[string][]SONiCField{}}
+	s := &sonicBuilder{d: d, tables: map[string]*sonicTable{}}
 	q := b.QoS
 	qq := firstQoS(d)
 	if q.Trust == string(schema.TrustNone) {
@@ -218,21 +262,13 @@ func buildSONiC(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 		return nil, err
 	}
 	v := &SONiCView{Base: b}
-	for _, t := range sonicTableOrder {
-		rows := s.tables[t]
-		if len(rows) == 0 {
+	for _, name := range sonicTableOrder {
+		t := s.tables[name]
+		if t == nil {
 			continue
 		}
-		keys := make([]string, 0, len(rows))
-		for k := range rows {
-			keys = append(keys, k)
-		}
-		sortSONiCKeys(keys)
-		st := SONiCTable{Name: t}
-		for _, k := range keys {
-			st.Rows = append(st.Rows, SONiCRow{Key: k, Fields: rows[k]})
-		}
-		v.Tables = append(v.Tables, st)
+		sortSONiCRows(t.rows)
+		v.Tables = append(v.Tables, SONiCTable{Name: name, Rows: t.rows})
 	}
 	v.Body = sonicBody(v.Tables)
 	return v, nil
@@ -241,29 +277,39 @@ func buildSONiC(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 // sonicBody writes the tables as a JSON object with 4-space indentation,
 // tables, keys and fields in view order.
 func sonicBody(tables []SONiCTable) string {
+	size := 4
+	for _, t := range tables {
+		size += len(t.Name) + 16
+		for _, r := range t.Rows {
+			size += len(r.Key) + 24
+			for _, f := range r.Fields {
+				size += len(f.Name) + len(f.JSON) + 20
+			}
+		}
+	}
 	var b strings.Builder
-	b.Grow(64 * 1024)
+	b.Grow(size)
 	b.WriteString("{")
 	for ti, t := range tables {
 		if ti > 0 {
 			b.WriteByte(',')
 		}
 		b.WriteString("\n    ")
-		b.WriteString(jsonString(t.Name))
+		writeJSONString(&b, t.Name)
 		b.WriteString(": {")
 		for ri, r := range t.Rows {
 			if ri > 0 {
 				b.WriteByte(',')
 			}
 			b.WriteString("\n        ")
-			b.WriteString(jsonString(r.Key))
+			writeJSONString(&b, r.Key)
 			b.WriteString(": {")
 			for fi, f := range r.Fields {
 				if fi > 0 {
 					b.WriteByte(',')
 				}
 				b.WriteString("\n            ")
-				b.WriteString(jsonString(f.Name))
+				writeJSONString(&b, f.Name)
 				b.WriteString(": ")
 				b.WriteString(f.JSON)
 			}
@@ -335,19 +381,14 @@ func sonicShared(q QoSView, useDSCP, usePCP bool, sched, wred [8]string) *sonicR
 	return sh
 }
 
-// share sets a row to a shared, read-only field list.
-func (s *sonicBuilder) share(table, key string, fields []SONiCField) {
-	rows := s.tables[table]
-	if rows == nil {
-		rows = map[string][]SONiCField{}
-		s.tables[table] = rows
-	}
-	rows[key] = fields
-}
 
-// sortSONiCKeys orders keys naturally: "Ethernet2|3" before "Ethernet10|0".
-func sortSONiCKeys(keys []string) {
-	sort.Slice(keys, func(i, j int) bool { return schema.NaturalLess(keys[i], keys[j]) })
+// sortSONiCRows orders rows by key naturally: "Ethernet2|3" before
+// "Ethernet10|0" (keys are unique, so the order is total).
+func sortSONiCRows(rows []SONiCRow) {
+	byKey := func(a, b SONiCRow) int { return schema.NaturalCompare(a.Key, b.Key) }
+	if !slices.IsSortedFunc(rows, byKey) {
+		slices.SortFunc(rows, byKey)
+	}
 }
 
 func orDefault(s, def string) string {
@@ -383,7 +424,7 @@ func sonicQueues(s *sonicBuilder, d *schema.Device, q QoSView) ([8]string, [8]st
 				return sched, wred, unsupported(d, "ecn_profile name "+name, "SONiC object names match [a-zA-Z0-9][-a-zA-Z0-9_]{0,31}; rename the profile", queueSrc(d, qu.ID))
 			}
 			wred[qu.ID] = name
-			if _, done := s.tables["WRED_PROFILE"][name]; done {
+			if s.has("WRED_PROFILE", name) {
 				continue
 			}
 			mode := "ecn_all"
