@@ -381,7 +381,6 @@ func sonicShared(q QoSView, useDSCP, usePCP bool, sched, wred [8]string) *sonicR
 	return sh
 }
 
-
 // sortSONiCRows orders rows by key naturally: "Ethernet2|3" before
 // "Ethernet10|0" (keys are unique, so the order is total).
 func sortSONiCRows(rows []SONiCRow) {
