@@ -15,6 +15,7 @@ fmt-check:
 
 test: vet fmt-check
 	$(GO) test -race -count=1 $(PKGS)
+	$(MAKE) fuzz FUZZTIME=5s
 
 # Every parser's fuzz target, a short run each (go test -fuzz takes one target at a time).
 FUZZTIME ?= 30s
