@@ -9,7 +9,7 @@ import (
 	"time"
 )
 
-// cumulus emulates NVIDIA Cumulus Linux 5.x with NVUE: `nv set`/`nv
+// cumulus emulates NVIDIA Cumulus Linux 5.9 with NVUE: `nv set`/`nv
 // unset` stage a pending revision, `nv config diff` shows it, `nv config
 // apply [--confirm T] [-y]` applies it (with automatic rollback unless
 // confirmed), `nv config apply <rev>` re-applies an old revision, and `nv
@@ -138,15 +138,75 @@ func nvValidate(path []string) string {
 		}
 	}
 	for i := 0; i+1 < len(path); i++ {
-		if path[i] == "mtu" {
-			v, err := strconv.Atoi(path[i+1])
-			if err != nil || v < 552 || v > 9216 {
-				return fmt.Sprintf("Error: Invalid value for mtu: '%s' is not in the range 552..9216", path[i+1])
+		switch path[i] {
+		case "mtu":
+			if msg := nvRange("mtu", path[i+1], 552, 9216); msg != "" {
+				return msg
 			}
+		case "bw-percent":
+			if msg := nvRange("bw-percent", path[i+1], 1, 100); msg != "" {
+				return msg
+			}
+		case "memory-percent":
+			if msg := nvRange("memory-percent", path[i+1], 0, 100); msg != "" {
+				return msg
+			}
+		}
+	}
+	if path[0] == "acl" {
+		if msg := nvACLMatch(path); msg != "" {
+			return msg
 		}
 	}
 	if len(path) < 2 {
 		return "Error: Incomplete Command"
+	}
+	return ""
+}
+
+// nvRange checks an integer value against its NVUE range.
+func nvRange(name, v string, lo, hi int) string {
+	n, err := strconv.Atoi(v)
+	if err != nil || n < lo || n > hi {
+		return fmt.Sprintf("Error: Invalid value for %s: '%s' is not in the range %d..%d", name, v, lo, hi)
+	}
+	return ""
+}
+
+// nvACLMatch checks "acl NAME rule N match ..." against the NVUE ACL tree of
+// Cumulus Linux 5.7 and later: match ip|mac (IPv6 rules use match ip too),
+// and L4 ports under the protocol, match ip udp|tcp source-port|dest-port.
+func nvACLMatch(path []string) string {
+	m := -1
+	for i, t := range path {
+		if t == "match" && i >= 4 && path[i-2] == "rule" {
+			m = i
+			break
+		}
+	}
+	if m < 0 || m+1 >= len(path) {
+		return ""
+	}
+	switch path[m+1] {
+	case "ip", "mac", "inner-ip":
+	default:
+		return fmt.Sprintf("Error: Invalid Command: '%s' is not a valid match type (use ip, mac or inner-ip)", path[m+1])
+	}
+	if path[m+1] != "ip" || m+2 >= len(path) {
+		return ""
+	}
+	switch kw := path[m+2]; kw {
+	case "source-port", "dest-port":
+		return fmt.Sprintf("Error: Invalid Command: '%s' is not valid under match ip; match L4 ports under the protocol: match ip udp %s or match ip tcp %s", kw, kw, kw)
+	case "udp", "tcp":
+		if m+3 >= len(path) || (path[m+3] != "source-port" && path[m+3] != "dest-port") {
+			return fmt.Sprintf("Error: Incomplete Command: match ip %s takes source-port or dest-port", kw)
+		}
+		if m+4 < len(path) {
+			if _, err := strconv.Atoi(path[m+4]); err == nil {
+				return nvRange(path[m+3], path[m+4], 0, 65535)
+			}
+		}
 	}
 	return ""
 }

@@ -61,6 +61,14 @@ func TestCumulusErrors(t *testing.T) {
 		{"nv set interface swp1 link mtu 9216 && nv config apply -y", "applied [rev_id: 2]"},
 		{"nv config show -o commands | cat", "nv set interface swp1 link mtu 9216\n"},
 		{"frob", "command not found"},
+		// ACL match tree of Cumulus Linux 5.7 and later
+		{"nv set acl m rule 10 match ip dest-port 4791", "Error: Invalid Command: 'dest-port' is not valid under match ip"},
+		{"nv set acl m rule 10 match ipv6 dscp 26", "Error: Invalid Command: 'ipv6' is not a valid match type"},
+		{"nv set acl m rule 10 match ip udp dest-port 4791; echo $?", "0\n"},
+		{"nv set acl m rule 10 match ip tcp source-port 99999", "Error: Invalid value for source-port"},
+		{"nv set qos egress-scheduler default-global traffic-class 0 bw-percent 0", "Error: Invalid value for bw-percent: '0' is not in the range 1..100"},
+		{"nv set qos traffic-pool default-lossless memory-percent 50; echo $?", "0\n"},
+		{"nv set qos traffic-pool default-lossy memory-percent 101", "Error: Invalid value for memory-percent"},
 	}
 	for _, c := range cases {
 		if got := sh.run(c.cmd); !strings.Contains(got, c.want) {

@@ -202,6 +202,41 @@ func (c *eosCLI) reject(line string) reply {
 	return reply{out: "% Unavailable command (not supported on this hardware platform)\n", status: 1, config: c.stack != nil}
 }
 
+var (
+	eosMTULine     = regexp.MustCompile(`^mtu (\d+)$`)
+	eosNoDropWDRe  = regexp.MustCompile(`^priority-flow-control pause watchdog (?:override |port )?action no-drop$`)
+	eosIfFrameName = regexp.MustCompile(`^interface (\S+)$`)
+)
+
+// refuse answers the lines the EOS parser takes but the platform refuses:
+// an interface mtu above 9214 ("% Max MTU for Ethernet4 is 9194", as cEOS
+// answers in ipspace/netlab issue #1890, with the hardware limit), and the
+// watchdog action no-drop (aristanetworks/avd issue #6399).
+func (c *eosCLI) refuse(line string) (reply, bool) {
+	if eosNoDropWDRe.MatchString(line) {
+		return c.reject(line), true
+	}
+	m := eosMTULine.FindStringSubmatch(line)
+	if m == nil {
+		return reply{}, false
+	}
+	n, err := strconv.Atoi(m[1])
+	if err != nil || n <= eosMaxMTU {
+		return reply{}, false
+	}
+	for i := len(c.stack) - 1; i >= 0; i-- {
+		if c.stack[i].mode != "if" {
+			continue
+		}
+		name := c.stack[i].n.text
+		if mm := eosIfFrameName.FindStringSubmatch(name); mm != nil {
+			name = mm[1]
+		}
+		return reply{out: fmt.Sprintf("%% Max MTU for %s is %d\n", name, eosMaxMTU), status: 1, config: true}, true
+	}
+	return reply{}, false
+}
+
 func eosInvalid(line string, tok int) string {
 	f := strings.Fields(line)
 	bad := ""
@@ -440,6 +475,9 @@ func (c *eosCLI) config(line string) reply {
 		if c.stack == nil {
 			c.stack = saved
 		}
+		return r
+	}
+	if r, ok := c.refuse(line); ok {
 		return r
 	}
 	stack, err := c.tree().apply(c.stack, line)

@@ -17,7 +17,28 @@ const (
 	eosList  = `[\d\- ]+`
 	eosAny   = `.+`
 	eosFloat = `\d+(?:\.\d+)?`
+	// eosMTU is 68–9214, the interface (L3) MTU range of the EOS User
+	// Manual ("Support for Layer 3 MTU on 7280R3/7500R3/7800R3"); a larger
+	// value typed at the CLI gets "% Max MTU for IF is 9214" (eosMaxMTU).
+	eosMTU = `6[89]|[7-9]\d|[1-9]\d{2}|[1-8]\d{3}|9[01]\d{2}|920\d|921[0-4]`
+	// eosSpeed lists the "speed" arguments of AVD's ethernet_interfaces
+	// schema (valid_values), the forms EOS accepts.
+	eosSpeed = `100full|100g|100g-1|100g-2|100g-4|100half|10full|10g|10half|1g|200g|200g-2|200g-4|25g|400g|400g-4|` +
+		`400g-8|40g|50g|50g-1|50g-2|800g-8|sfp-1000baset auto 100full|1\.6t-8|100mfull|100mhalf|10mfull|` +
+		`10mhalf|200g-1|400g-2|40g-4|800g-4|auto|auto 10000full|auto 1000full|auto 100full|auto 100g-1|auto 100g-2|` +
+		`auto 100g-4|auto 100gfull|auto 100half|auto 10full|auto 10gfull|auto 10half|auto 1gfull|auto 2\.5gfull|auto 200g-2|` +
+		`auto 200g-4|auto 25gfull|auto 400g-4|auto 400g-8|auto 40gfull|auto 50g-1|auto 50g-2|auto 50gfull|auto 5gfull|` +
+		`auto 800g-8|auto 1\.6t-8|auto 100mfull|auto 100mhalf|auto 10g|auto 10mfull|auto 10mhalf|auto 1g|auto 2\.5g|` +
+		`auto 200g-1|auto 25g|auto 400g-2|auto 40g-4|auto 5g|auto 800g-4|forced 10000full|forced 1000full|forced 1000half|` +
+		`forced 100full|forced 100gfull|forced 100half|forced 10full|forced 10half|forced 25gfull|forced 40gfull|forced 50gfull`
+	// eosWatchdogAction is what the PFC watchdog may do to a stormed queue
+	// (AVD priority_flow_control schema; "no-drop" was removed in AVD PR
+	// #6400 because EOS answers it with "% Unavailable command").
+	eosWatchdogAction = `drop|errdisable|notify-only`
 )
+
+// eosMaxMTU is the largest interface MTU EOS accepts.
+const eosMaxMTU = 9214
 
 // eosIfShort abbreviates an interface name the way EOS prompts do.
 func eosIfShort(name string) string {
@@ -62,7 +83,7 @@ func buildEosGrammar() grammar {
 			r("priority-flow-control", `on|off`).ident(func([]string) string { return "priority-flow-control mode" }),
 			r("priority-flow-control priority", eosNum+` (?:no-drop|drop)`).ident(firstN(3)),
 			r("priority-flow-control pause watchdog", "").ident(firstN(4)),
-			r("priority-flow-control pause watchdog port action", `drop|no-drop|errdisable|notify-only`).ident(firstN(6)),
+			r("priority-flow-control pause watchdog port action", eosWatchdogAction).ident(firstN(6)),
 			r("priority-flow-control pause watchdog port timer", eosAny).ident(firstN(6)),
 			r("tx-queue", `(\d+)`).enters("txq", func(p string, a []string) string { return p + "-txq-" + a[0] }),
 			r("uc-tx-queue", `(\d+)`).enters("txq", func(p string, a []string) string { return p + "-uc-txq-" + a[0] }),
@@ -73,8 +94,8 @@ func buildEosGrammar() grammar {
 		r("description", eosAny).ident(firstN(1)),
 		r("shutdown", "").ident(firstN(1)),
 		r("load-interval", eosNum).ident(firstN(1)),
-		r("mtu", eosNum).ident(firstN(1)),
-		r("speed", eosAny).ident(firstN(1)),
+		r("mtu", eosMTU).ident(firstN(1)),
+		r("speed", eosSpeed).ident(firstN(1)),
 		r("error-correction encoding", `reed-solomon|fire-code|disabled`).ident(firstN(2)),
 		r("no error-correction encoding", "").ident(firstN(2)),
 		r("flowcontrol send", `on|off`).ident(firstN(2)),
@@ -133,8 +154,8 @@ func buildEosGrammar() grammar {
 			r("priority-flow-control pause watchdog default timeout", eosFloat).ident(firstN(5)),
 			r("priority-flow-control pause watchdog default recovery-time", eosFloat+`(?: forced)?`).ident(firstN(5)),
 			r("priority-flow-control pause watchdog default polling-interval", eosFloat).ident(firstN(5)),
-			r("priority-flow-control pause watchdog action", `drop|no-drop`).ident(firstN(4)),
-			r("priority-flow-control pause watchdog override action", `drop|no-drop`).ident(firstN(5)),
+			r("priority-flow-control pause watchdog action", eosWatchdogAction).ident(firstN(4)),
+			r("priority-flow-control pause watchdog override action", eosWatchdogAction).ident(firstN(5)),
 			r("priority-flow-control pause watchdog hardware", eosAny).ident(firstN(5)),
 			r("ip access-list", `(\S+)`).enters("acl", func(_ string, a []string) string { return "acl-" + a[0] }),
 			r("ip access-list standard", `(\S+)`).enters("acl", func(_ string, a []string) string { return "std-acl-" + a[0] }),

@@ -135,3 +135,71 @@ func TestEOSScrapliSessionPrivilege(t *testing.T) {
 		t.Fatalf("after commit: %v\n%s", err, r.Result)
 	}
 }
+
+// TestEOSPlatformLimits: the values EOS refuses (interface mtu above 9214,
+// speed words outside its keyword list, the watchdog action no-drop) get
+// EOS's answers; the accepted forms are stored.
+func TestEOSPlatformLimits(t *testing.T) {
+	l := startLab(t, DeviceSpec{Name: "leaf1", Platform: schema.AristaEOS})
+	d := scrapli(t, l, "leaf1", schema.AristaEOS)
+	for _, c := range []struct {
+		mode, line, err string // err "" means accepted
+	}{
+		{"interface Ethernet1", "mtu 9214", ""},
+		{"interface Ethernet1", "mtu 68", ""},
+		{"interface Ethernet1", "mtu 9216", "% Max MTU for Ethernet1 is 9214"},
+		{"interface Ethernet2", "mtu 9215", "% Max MTU for Ethernet2 is 9214"},
+		{"interface Ethernet1", "mtu 67", "% Invalid input (at token 1: '67')"},
+		{"interface Ethernet1", "speed 400g", ""},
+		{"interface Ethernet1", "speed 800g-8", ""},
+		{"interface Ethernet1", "speed 100full", ""},
+		{"interface Ethernet1", "speed 800g", "% Invalid input (at token 1: '800g')"},
+		{"interface Ethernet1", "speed 100m", "% Invalid input (at token 1: '100m')"},
+		{"interface Ethernet1", "speed 2.5g", "% Invalid input (at token 1: '2.5g')"},
+		{"interface Ethernet1", "priority-flow-control pause watchdog port action notify-only", ""},
+		{"interface Ethernet1", "priority-flow-control pause watchdog port action no-drop", "% Unavailable command (not supported on this hardware platform)"},
+		{"", "priority-flow-control pause watchdog action drop", ""},
+		{"", "priority-flow-control pause watchdog action errdisable", ""},
+		{"", "priority-flow-control pause watchdog action no-drop", "% Unavailable command (not supported on this hardware platform)"},
+	} {
+		lines := []string{c.line}
+		if c.mode != "" {
+			lines = []string{c.mode, c.line}
+		}
+		mr, err := d.SendConfigs(lines)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := mr.Responses[len(mr.Responses)-1].Result
+		if c.err == "" && mr.Failed != nil {
+			t.Errorf("%q refused: %q", c.line, got)
+		}
+		// scrapligo's arista_eos failed-when-contains list lacks "% Max
+		// MTU", as it would for a real switch: check the text only.
+		if c.err != "" && (!strings.Contains(got, c.err) || mr.Failed == nil && !strings.HasPrefix(c.err, "% Max MTU")) {
+			t.Errorf("%q: got %q (failed %v), want %q", c.line, got, mr.Failed, c.err)
+		}
+	}
+	r, err := d.SendCommand("show running-config")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"interface Ethernet1\n   mtu 68\n   speed 100full\n", "priority-flow-control pause watchdog action errdisable\n"} {
+		if !strings.Contains(r.Result, want) {
+			t.Errorf("running config lacks %q:\n%s", want, r.Result)
+		}
+	}
+	for _, bad := range []string{"mtu 92", "no-drop\n", "speed 800g\n"} {
+		if strings.Contains(r.Result, bad) {
+			t.Errorf("running config holds a refused line (%q):\n%s", bad, r.Result)
+		}
+	}
+	// A configuration file is held to the same range.
+	emu, err := newEmulator(testEnv("leaf9", schema.AristaEOS))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := emu.outOfBand([]string{"interface Ethernet1", "   mtu 9216"}); err == nil {
+		t.Error("out-of-band mtu 9216 accepted")
+	}
+}

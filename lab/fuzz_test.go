@@ -13,6 +13,10 @@ func FuzzShell(f *testing.F) {
 		`ib=$(find /sys/class/net/eth0/device/infiniband -mindepth 1 -maxdepth 1 -printf '%f'); echo "$ib"`,
 		`echo 1 > /sys/class/net/eth0/ecn/roce_np/enable/3 && cat /sys/class/net/eth0/ecn/roce_np/enable/3`,
 		`set -eu; false; echo no`, `a | b || c && d ; e`, `echo '${x}' "$?" ${y}`,
+		`ethtool -A eth0 rx off tx off || [ $? -eq 78 ]`,
+		`[ "$(dcb -N app show dev eth0 dscp-prio)" = "dscp-prio 26:3 " ] || { echo "eth0: dcb app dscp-prio did not take" >&2; exit 1; }`,
+		`modprobe rdma_cm; mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config`,
+		`test ! -n "$x" -a`, `[ ! ]`, `[ 1 -ge ]`,
 	} {
 		f.Add(s)
 	}

@@ -12,49 +12,53 @@ import (
 
 // host emulates a Linux server with ConnectX NICs: the commands our NIC
 // scripts run (mlnx_qos and cma_roce_tos from Mellanox/mlnx-tools, the
-// MLNX_OFED ECN sysfs, iproute2 ip and dcb, ethtool pause) against one
-// shared per-netdev DCB state, as the mlx5 driver keeps it.
+// MLNX_OFED ECN sysfs, iproute2 ip and dcb, ethtool pause, modprobe and
+// the configfs mount) against one shared per-netdev DCB state, as the mlx5
+// driver keeps it: no dcb apptrust, DSCP app entries only.
 type host struct {
 	env     *deviceEnv
 	nics    map[string]*nic
 	order   []string
 	dynamic bool // create netdevs on first use (no DeviceSpec.Ports)
 	ofed    bool // MLNX_OFED tools and sysfs present (nvidia_mlnx)
+	// rdmaCM is true once the rdma_cm module is loaded (MLNX_OFED's
+	// openibd loads it at boot; an upstream host loads it on demand).
+	rdmaCM bool
+	// configfs is true while configfs is mounted on /sys/kernel/config.
+	configfs bool
 }
 
 // nic is the DCB and RDMA state of one netdev.
 type nic struct {
-	name    string
-	index   int
-	rdma    string
-	mtu     int
-	trust   string
-	pfc     [8]bool
-	dscp    map[int]int // explicit DSCP -> priority (dcb app / dscp2prio)
-	prioTC  [8]int
-	tsa     [8]string
-	tcbw    [8]int
-	ecnNP   [8]bool
-	ecnRP   [8]bool
-	cnpDSCP int
-	cnpPrio int
-	tos     int
-	cable   int
-	pauseRX bool
-	pauseTX bool
-	// apptrust is the dcb apptrust order ("" until set).
-	apptrust string
-	pcp      map[int]int // dcb app pcp-prio entries
-	rate     [8]string   // per-TC rate limit ("" = unlimited)
-	roceMode int         // rdma_cm RoCE mode (cma_roce_mode), 2 = RoCEv2
-	pfcTout  int         // ethtool pfc-prevention-tout, ms
-	cmDir    bool        // /sys/kernel/config/rdma_cm/<dev> exists
+	name     string
+	index    int
+	rdma     string
+	mtu      int
+	trust    string
+	pfc      [8]bool
+	dscp     map[int]int // explicit DSCP -> priority (dcb app / dscp2prio)
+	prioTC   [8]int
+	tsa      [8]string
+	tcbw     [8]int
+	ecnNP    [8]bool
+	ecnRP    [8]bool
+	cnpDSCP  int
+	cnpPrio  int
+	tos      int
+	cable    int
+	pauseRX  bool
+	pauseTX  bool
+	rate     [8]string // per-TC rate limit ("" = unlimited)
+	roceMode int       // rdma_cm RoCE mode (cma_roce_mode), 2 = RoCEv2
+	pfcTout  int       // ethtool pfc-prevention-tout, ms
+	cmDir    bool      // /sys/kernel/config/rdma_cm/<dev> exists
 }
 
 var hostIfaceRe = regexp.MustCompile(`^[a-z][a-z0-9_]{1,14}$`)
 
 func newHost(env *deviceEnv) (*host, error) {
-	h := &host{env: env, nics: map[string]*nic{}, ofed: env.spec.Platform == schema.NvidiaMLNX}
+	ofed := env.spec.Platform == schema.NvidiaMLNX
+	h := &host{env: env, nics: map[string]*nic{}, ofed: ofed, rdmaCM: ofed, configfs: true}
 	ports := env.spec.Ports
 	if len(ports) == 0 {
 		h.dynamic = true
@@ -70,7 +74,7 @@ func newHost(env *deviceEnv) (*host, error) {
 }
 
 func (h *host) add(name string) *nic {
-	n := &nic{name: name, index: len(h.order), mtu: 1500, trust: "pcp", dscp: map[int]int{}, pcp: map[int]int{},
+	n := &nic{name: name, index: len(h.order), mtu: 1500, trust: "pcp", dscp: map[int]int{},
 		roceMode: 2, pfcTout: 100,
 		prioTC: [8]int{1, 0, 2, 3, 4, 5, 6, 7}, cnpDSCP: 48, cnpPrio: 6, cable: 7, pauseRX: true, pauseTX: true}
 	n.rdma = fmt.Sprintf("mlx5_%d", n.index)
@@ -141,6 +145,8 @@ func ints(a [8]int) string {
 func (h *host) running() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# fabricgen lab host %s (%s)\n", h.env.spec.Name, h.env.spec.Platform)
+	fmt.Fprintf(&b, "module rdma_cm %s\n", map[bool]string{true: "loaded", false: "not loaded"}[h.rdmaCM])
+	fmt.Fprintf(&b, "configfs %s\n", map[bool]string{true: "mounted", false: "not mounted"}[h.configfs])
 	for _, name := range h.order {
 		n := h.nics[name]
 		fmt.Fprintf(&b, "netdev %s\n", n.name)
@@ -156,14 +162,6 @@ func (h *host) running() string {
 		fmt.Fprintf(&b, "  pfc-prevention-tout %d\n", n.pfcTout)
 		fmt.Fprintf(&b, "  tc-maxrate %s\n", n.rates())
 		fmt.Fprintf(&b, "  default_roce_tos %d\n", n.tos)
-		if !h.ofed {
-			apptrust := n.apptrust
-			if apptrust == "" {
-				apptrust = "(driver default)"
-			}
-			fmt.Fprintf(&b, "  apptrust %s\n", apptrust)
-			fmt.Fprintf(&b, "  pcp-prio %s\n", mapPairs(n.pcp))
-		}
 		if h.ofed {
 			fmt.Fprintf(&b, "  ecn roce_np enable %s\n", bits(n.ecnNP))
 			fmt.Fprintf(&b, "  ecn roce_rp enable %s\n", bits(n.ecnRP))
@@ -270,7 +268,7 @@ func (c *hostCLI) handle(raw string) reply {
 // mutating reports whether a command line is one that sets state, even
 // when the state did not change (idempotent re-apply).
 func mutating(line string) bool {
-	for _, m := range []string{">", "mlnx_qos -i", "cma_roce_tos", "ip link set", "dcb app", "dcb pfc set", "dcb ets set", "ethtool -A", "tee "} {
+	for _, m := range []string{">", "mlnx_qos -i", "cma_roce_tos", "ip link set", "dcb app", "dcb pfc set", "dcb ets set", "ethtool -A", "tee ", "modprobe", "mount "} {
 		if strings.Contains(line, m) && !strings.Contains(line, " show") {
 			return true
 		}
@@ -311,6 +309,12 @@ func (h *host) runner() shellRunner {
 			return h.find(argv[1:])
 		case "mkdir":
 			return h.mkdir(argv[1:])
+		case "modprobe":
+			return h.modprobe(argv[1:])
+		case "mountpoint":
+			return h.mountpoint(argv[1:])
+		case "mount":
+			return h.mount(argv[1:])
 		case "ip":
 			return h.ip(argv[1:])
 		case "dcb":
@@ -336,9 +340,9 @@ func (h *host) runner() shellRunner {
 
 func (h *host) which(name string) (string, bool) {
 	switch name {
-	case "cat", "tee", "true", "false", "hostname", "uname", "sh", "bash", "sudo", "which", "find", "mkdir":
+	case "cat", "tee", "true", "false", "hostname", "uname", "sh", "bash", "sudo", "which", "find", "mkdir", "mountpoint", "mount":
 		return "/usr/bin/" + name, true
-	case "ip", "dcb", "ethtool":
+	case "ip", "dcb", "ethtool", "modprobe":
 		return "/usr/sbin/" + name, true
 	case "mlnx_qos", "cma_roce_tos", "cma_roce_mode":
 		if h.ofed {

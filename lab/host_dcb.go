@@ -242,11 +242,18 @@ func (n *nic) mlnxShow() string {
 	return b.String()
 }
 
-// dcb implements iproute2 dcb(8) app, pfc and ets for one device.
+// dcb implements iproute2 dcb(8) app, pfc, ets, apptrust and maxrate for
+// one device. -N (--Numeric) prints DSCP code points as numbers.
 func (h *host) dcb(args []string) (string, string, int) {
+	numeric := false
 	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
-		if args[0] != "-N" && args[0] != "-n" && args[0] != "--no-nice-names" {
-			return "", "Option \"" + args[0] + "\" is unknown, try \"dcb -help\".\n", 255
+		switch args[0] {
+		case "-N", "--Numeric":
+			numeric = true
+		case "-n", "--netns":
+			return "", "dcb: network namespaces are not emulated by the lab\n", 1
+		default:
+			return "", "dcb: invalid option -- '" + strings.TrimLeft(args[0], "-") + "'\nUnknown option.\n", 1
 		}
 		args = args[1:]
 	}
@@ -264,29 +271,98 @@ func (h *host) dcb(args []string) (string, string, int) {
 	rest = rest[2:]
 	switch obj {
 	case "app":
-		return h.dcbApp(n, verb, rest)
+		return dcbApp(n, verb, rest, numeric)
 	case "pfc":
 		return dcbPFC(n, verb, rest)
 	case "ets":
 		return dcbETS(n, verb, rest)
 	case "apptrust":
-		return dcbAppTrust(n, verb, rest)
+		return dcbAppTrust(verb)
 	case "maxrate":
 		return dcbMaxrate(n, verb, rest)
 	}
 	return "", fmt.Sprintf("Object \"%s\" is unknown\n", obj), 255
 }
 
-func (h *host) dcbApp(n *nic, verb string, rest []string) (string, string, int) {
+// dcbAppUsage is dcb_app_help_add().
+const dcbAppUsage = "Usage: dcb app { add | del | replace } dev STRING\n" +
+	"           [ default-prio PRIO ]\n           [ ethtype-prio ET:PRIO ]\n           [ stream-port-prio PORT:PRIO ]\n" +
+	"           [ dgram-port-prio PORT:PRIO ]\n           [ port-prio PORT:PRIO ]\n           [ dscp-prio INTEGER:PRIO ]\n" +
+	"           [ pcp-prio PCP:PRIO ]\n\n where PRIO := { 0 .. 7 }\n       ET := { 0x600 .. 0xffff }\n" +
+	"       PORT := { 1 .. 65535 }\n       DSCP := { 0 .. 63 }\n       PCP := { 0(nd/de) .. 7(nd/de) }\n\n"
+
+// dscpNames are the rt_dsfield names dcb app shows DSCP code points by
+// (without -N) and accepts as keys.
+var dscpNames = map[int]string{
+	8: "CS1", 16: "CS2", 24: "CS3", 32: "CS4", 40: "CS5", 48: "CS6", 56: "CS7",
+	10: "AF11", 12: "AF12", 14: "AF13", 18: "AF21", 20: "AF22", 22: "AF23",
+	26: "AF31", 28: "AF32", 30: "AF33", 34: "AF41", 36: "AF42", 38: "AF43", 46: "EF",
+}
+
+// pcpNames are dcb-app(8)'s PCP/DEI keys: 0nd..7nd are 0..7, 0de..7de 8..15.
+var pcpNames = []string{"0nd", "1nd", "2nd", "3nd", "4nd", "5nd", "6nd", "7nd", "0de", "1de", "2de", "3de", "4de", "5de", "6de", "7de"}
+
+// dcbAppKeys parses a mapping key of dcb app: DSCP 0-63, "all" or an
+// rt_dsfield name; PCP only as 0nd..7de.
+func dcbAppKeys(sel, k string) ([]int, bool) {
+	if sel == "pcp-prio" {
+		for i, name := range pcpNames {
+			if k == name {
+				return []int{i}, true
+			}
+		}
+		return nil, false
+	}
+	if k == "all" {
+		all := make([]int, 64)
+		for i := range all {
+			all[i] = i
+		}
+		return all, true
+	}
+	if d, err := strconv.Atoi(k); err == nil && d >= 0 {
+		return []int{d}, true
+	}
+	for d, name := range dscpNames {
+		if strings.EqualFold(k, name) {
+			return []int{d}, true
+		}
+	}
+	return nil, false
+}
+
+// dcbApp is dcb-app(8) on mlx5_en: the driver takes DSCP entries only
+// (mlx5e_dcbnl_ieee_setapp rejects other selectors with EINVAL), keeps one
+// priority per code point (adding a new one drops the old entry itself),
+// and the first DSCP entry switches trust to DSCP, removing the last one
+// back to PCP. As in dcb/dcb_app.c, "replace" exits 0 even when it fails.
+func dcbApp(n *nic, verb string, rest []string, numeric bool) (string, string, int) {
 	switch verb {
 	case "show":
+		for _, sel := range rest {
+			if sel != "dscp-prio" && sel != "pcp-prio" && sel != "default-prio" && sel != "ethtype-prio" &&
+				sel != "stream-port-prio" && sel != "dgram-port-prio" && sel != "port-prio" {
+				return "", fmt.Sprintf("What is \"%s\"?\n", sel), 1
+			}
+		}
+		if len(n.dscp) == 0 || (len(rest) > 0 && !containsWord(rest, "dscp-prio")) {
+			return "", "", 0
+		}
+		keys := make([]int, 0, len(n.dscp))
+		for d := range n.dscp {
+			keys = append(keys, d)
+		}
+		sort.Ints(keys)
 		var b strings.Builder
-		if len(n.dscp) > 0 && (len(rest) == 0 || rest[0] == "dscp-prio") {
-			b.WriteString("dscp-prio " + n.dscpApp() + "\n")
+		b.WriteString("dscp-prio ")
+		for _, d := range keys {
+			k := strconv.Itoa(d)
+			if name, ok := dscpNames[d]; ok && !numeric {
+				k = name
+			}
+			fmt.Fprintf(&b, "%s:%d ", k, n.dscp[d])
 		}
-		if len(n.pcp) > 0 && (len(rest) == 0 || rest[0] == "pcp-prio") {
-			b.WriteString("pcp-prio " + mapPairs(n.pcp) + "\n")
-		}
+		b.WriteString("\n")
 		return b.String(), "", 0
 	case "flush":
 		n.dscp = map[int]int{}
@@ -294,60 +370,108 @@ func (h *host) dcbApp(n *nic, verb string, rest []string) (string, string, int) 
 		return "", "", 0
 	case "add", "del", "replace":
 	default:
-		return "", fmt.Sprintf("dcb app: Command \"%s\" is unknown, try \"dcb app help\".\n", verb), 255
+		return "", fmt.Sprintf("What is \"%s\"?\n", verb), 1
 	}
-	if len(rest) < 2 || (rest[0] != "dscp-prio" && rest[0] != "pcp-prio") {
-		sel := "(none)"
-		if len(rest) > 0 {
-			sel = rest[0]
+	fail := func(msg string) (string, string, int) {
+		if verb == "replace" {
+			return "", msg, 0
 		}
-		return "", "dcb app: selector " + sel + " is not emulated by the lab; use dscp-prio or pcp-prio\n", 1
+		return "", msg, 1
 	}
-	table, maxKey := n.dscp, 63
-	if rest[0] == "pcp-prio" {
-		table, maxKey = n.pcp, 7
+	if len(rest) == 0 {
+		return "", dcbAppUsage, 0
 	}
-	pairs := map[int]int{}
-	for _, kv := range rest[1:] {
-		k, v, ok := strings.Cut(kv, ":")
-		d, e1 := strconv.Atoi(k)
-		p, e2 := strconv.Atoi(v)
-		if !ok || e1 != nil || e2 != nil || d < 0 || d > maxKey || p < 0 || p > 7 {
-			return "", fmt.Sprintf("Invalid %s mapping \"%s\": use KEY:PRIO with KEY 0-%d and PRIO 0-7\n", rest[0], kv, maxKey), 255
+	type entry struct {
+		pcp       bool
+		key, prio int
+	}
+	var entries []entry
+	for i := 0; i < len(rest); {
+		sel := rest[i]
+		if sel != "dscp-prio" && sel != "pcp-prio" {
+			return fail(fmt.Sprintf("What is \"%s\"?\n", sel) + dcbAppUsage)
 		}
-		pairs[d] = p
-	}
-	keys := make([]int, 0, len(pairs))
-	for d := range pairs {
-		keys = append(keys, d)
-	}
-	sort.Ints(keys)
-	for _, d := range keys {
-		p := pairs[d]
-		switch verb {
-		case "add":
-			if cur, ok := table[d]; ok && cur != p {
-				return "", "Error: Failed to add: the driver keeps one priority per key; use replace\n", 1
+		i++
+		if i >= len(rest) {
+			return "", "Command line is not complete. Try option \"help\"\n", 255
+		}
+		start := i
+		for ; i < len(rest) && strings.Contains(rest[i], ":"); i++ {
+			k, v, _ := strings.Cut(rest[i], ":")
+			keys, ok := dcbAppKeys(sel, k)
+			if !ok {
+				return fail("Invalid mapping " + k + "\n")
 			}
-			table[d] = p
-		case "replace":
-			table[d] = p
-		case "del":
-			if cur, ok := table[d]; ok && cur == p {
-				delete(table, d)
+			p, err := strconv.Atoi(v)
+			what := "DSCP"
+			if sel == "pcp-prio" {
+				what = "PCP"
+			}
+			if err != nil || p < 0 || p > 7 {
+				return fail(fmt.Sprintf("In %s:PRIO mapping, PRIO is expected to be 0..7\nInvalid mapping %s\n", what, k))
+			}
+			for _, key := range keys {
+				if sel == "dscp-prio" && key > 63 {
+					return fail(fmt.Sprintf("In DSCP:PRIO mapping, DSCP is expected to be 0..63\nInvalid mapping %s\n", k))
+				}
+				entries = append(entries, entry{pcp: sel == "pcp-prio", key: key, prio: p})
 			}
 		}
+		if i == start {
+			return fail(fmt.Sprintf("What is \"%s\"?\n", rest[i]) + dcbAppUsage)
+		}
 	}
-	// mlx5_en without apptrust: the first DSCP app entry switches trust to
-	// DSCP, removing the last one switches it back to PCP.
-	if rest[0] == "dscp-prio" && n.apptrust == "" {
-		if len(n.dscp) > 0 {
+	const (
+		einval = "Error when attempting to set attribute: Unknown error 234\n" // -EINVAL as the u8 dcbnl reply
+		enoent = "Error when attempting to set attribute: Unknown error 254\n" // -ENOENT
+	)
+	// The kernel applies a message's entries in order and stops at the
+	// first the driver refuses.
+	switch verb {
+	case "add", "replace":
+		var replaced []entry
+		for _, e := range entries {
+			if e.pcp {
+				if verb == "replace" {
+					return "", einval + "Could not add new APP entries\n", 0
+				}
+				return "", einval, 1
+			}
+			if old, ok := n.dscp[e.key]; ok && old != e.prio {
+				replaced = append(replaced, entry{key: e.key, prio: old})
+			}
+			n.dscp[e.key] = e.prio
 			n.trust = "dscp"
-		} else {
-			n.trust = "pcp"
+		}
+		if verb == "replace" && len(replaced) > 0 {
+			// dcb then deletes the old entries, which mlx5 already
+			// dropped: ENOENT, reported, and the exit status is still 0.
+			return "", enoent + "Could not remove replaced APP entries\n", 0
+		}
+	case "del":
+		for _, e := range entries {
+			if e.pcp {
+				return "", einval, 1
+			}
+			if cur, ok := n.dscp[e.key]; !ok || cur != e.prio {
+				return "", enoent, 1
+			}
+			delete(n.dscp, e.key)
+			if len(n.dscp) == 0 {
+				n.trust = "pcp"
+			}
 		}
 	}
 	return "", "", 0
+}
+
+func containsWord(words []string, w string) bool {
+	for _, x := range words {
+		if x == w {
+			return true
+		}
+	}
+	return false
 }
 
 // parseMap parses "all:V K:V ..." words for a 0..7 keyed map.
@@ -490,34 +614,18 @@ func dcbETS(n *nic, verb string, rest []string) (string, string, int) {
 	return "", "", 0
 }
 
-// dcbAppTrust handles `dcb apptrust set dev IF order SEL...` and show.
-func dcbAppTrust(n *nic, verb string, rest []string) (string, string, int) {
+// dcbAppTrust is `dcb apptrust` on mlx5_en, which has no dcbnl_setapptrust
+// or getapptrust: set fails with EOPNOTSUPP (kernel dcbnl_ieee_set reports
+// it as a u8, so dcb prints "Unknown error 161"), and show finds no
+// attribute.
+func dcbAppTrust(verb string) (string, string, int) {
 	switch verb {
 	case "show":
-		order := n.apptrust
-		if order == "" {
-			order = n.trust
-		}
-		return "order " + order + "\n", "", 0
+		return "", "Attribute not found: Success\n", 1
 	case "set":
-		if len(rest) < 2 || rest[0] != "order" {
-			return "", "Error: apptrust set expects: order SEL [SEL...]\n", 255
-		}
-		seen := map[string]bool{}
-		for _, sel := range rest[1:] {
-			if sel != "dscp" && sel != "pcp" {
-				return "", fmt.Sprintf("Error: selector %q is not supported by the driver (use dscp, pcp)\n", sel), 1
-			}
-			if seen[sel] {
-				return "", "Error: duplicate selector " + sel + "\n", 255
-			}
-			seen[sel] = true
-		}
-		n.apptrust = strings.Join(rest[1:], " ")
-		n.trust = rest[1]
-		return "", "", 0
+		return "", "Error when attempting to set attribute: Unknown error 161\n", 1
 	}
-	return "", fmt.Sprintf("dcb apptrust: Command \"%s\" is unknown, try \"dcb apptrust help\".\n", verb), 255
+	return "", fmt.Sprintf("What is \"%s\"?\n", verb), 1
 }
 
 // dcbMaxrate handles `dcb maxrate set dev IF tc-maxrate TC:RATE...` and show.

@@ -43,7 +43,7 @@ func (h *host) resolve(path string) (*sysfsRef, string) {
 			return &sysfsRef{n: n, attr: rest[2]}, ""
 		}
 	case len(p) == 8 && p[0] == "sys" && p[1] == "kernel" && p[2] == "config" && p[3] == "rdma_cm" && p[5] == "ports" && p[6] == "1" && p[7] == "default_roce_tos":
-		if n := h.byRDMA(p[4]); n != nil && n.cmDir {
+		if n := h.byRDMA(p[4]); n != nil && n.cmDir && h.rdmaCM && h.configfs {
 			return &sysfsRef{n: n, attr: "tos"}, ""
 		}
 	}
@@ -213,9 +213,13 @@ func (h *host) ethtool(args []string) (string, string, int) {
 		if len(args) != 4 || args[2] != "pfc-prevention-tout" {
 			return "", "ethtool: bad command line argument(s)\n", 1
 		}
+		// mlx5e_set_pfc_prevention_tout: 0 (off), 65535 (auto) or 80..8000 ms.
 		v, err := strconv.Atoi(args[3])
-		if err != nil || v < 0 || v > 8000 {
+		if err != nil || v < 0 || v > 65535 {
 			return "", "ethtool: bad pfc-prevention-tout value\n", 1
+		}
+		if v != 0 && v != 65535 && (v < 80 || v > 8000) {
+			return "", "Cannot set tunable pfc-prevention-tout: Invalid argument\n", 1
 		}
 		n.pfcTout = v
 		return "", "", 0
@@ -270,6 +274,11 @@ func (h *host) cmaRoceTos(args []string) (string, string, int) {
 			return "", "Usage: cma_roce_tos -d <dev> [-p <port>] [-t <tos>]\n", 1
 		}
 		i++
+	}
+	// cma_roce_tos mounts configfs when it is not, and needs rdma_cm.
+	h.configfs = true
+	if !h.rdmaCM {
+		return "Module rdma_cm is not loaded or does not support configfs\n", "", 1
 	}
 	n := h.byRDMA(dev)
 	if n == nil || port != "1" {
@@ -359,6 +368,11 @@ func (h *host) mkdir(args []string) (string, string, int) {
 		}
 		p := strings.Split(strings.Trim(a, "/"), "/")
 		if len(p) == 5 && p[0] == "sys" && p[1] == "kernel" && p[2] == "config" && p[3] == "rdma_cm" {
+			if !h.configfs || !h.rdmaCM {
+				errs.WriteString("mkdir: cannot create directory '" + a + "': No such file or directory\n")
+				st = 1
+				continue
+			}
 			if n := h.byRDMA(p[4]); n != nil {
 				n.cmDir = true
 				continue
@@ -368,4 +382,90 @@ func (h *host) mkdir(args []string) (string, string, int) {
 		st = 1
 	}
 	return "", errs.String(), st
+}
+
+// kernelRelease is what uname -r would print (the greeting's kernel).
+const kernelRelease = "5.15.0-105-generic"
+
+// modprobe loads rdma_cm (which brings its configfs directory) and the
+// modules it depends on; anything else is not in the lab's module tree.
+func (h *host) modprobe(args []string) (string, string, int) {
+	var mods []string
+	all := false
+	for _, a := range args {
+		switch {
+		case a == "-q" || a == "--quiet":
+		case a == "-a" || a == "--all":
+			all = true
+		case strings.HasPrefix(a, "-"):
+			return "", "modprobe: unrecognized option '" + a + "'\n", 1
+		case all || len(mods) == 0:
+			mods = append(mods, a)
+		}
+	}
+	if len(mods) == 0 {
+		return "", "modprobe: ERROR: missing parameters. See -h.\n", 1
+	}
+	for _, m := range mods {
+		switch strings.ReplaceAll(m, "-", "_") {
+		case "rdma_cm":
+			h.rdmaCM = true
+		case "configfs", "ib_core", "ib_cm", "iw_cm", "mlx5_core", "mlx5_ib":
+		default:
+			return "", "modprobe: FATAL: Module " + m + " not found in directory /lib/modules/" + kernelRelease + "\n", 1
+		}
+	}
+	return "", "", 0
+}
+
+// mountpoint handles `mountpoint [-q] DIR` (util-linux): status 0 for a
+// mount point, 32 for a directory that is not one.
+func (h *host) mountpoint(args []string) (string, string, int) {
+	quiet := false
+	var dir string
+	for _, a := range args {
+		switch a {
+		case "-q", "--quiet":
+			quiet = true
+		default:
+			dir = a
+		}
+	}
+	if dir == "" {
+		return "", "mountpoint: bad usage\nTry 'mountpoint --help' for more information.\n", 1
+	}
+	dir = "/" + strings.Trim(dir, "/")
+	is := false
+	switch dir {
+	case "/", "/sys", "/proc", "/dev", "/run":
+		is = true
+	case "/sys/kernel/config":
+		is = h.configfs
+	case "/sys/kernel", "/tmp", "/home", "/root":
+	default:
+		return "", "mountpoint: " + dir + ": No such file or directory\n", 1
+	}
+	if quiet {
+		if is {
+			return "", "", 0
+		}
+		return "", "", 32
+	}
+	if is {
+		return dir + " is a mountpoint\n", "", 0
+	}
+	return dir + " is not a mountpoint\n", "", 32
+}
+
+// mount handles `mount -t configfs SOURCE /sys/kernel/config`, the one
+// mount the NIC scripts make.
+func (h *host) mount(args []string) (string, string, int) {
+	if len(args) == 4 && args[0] == "-t" && args[1] == "configfs" && strings.TrimRight(args[3], "/") == "/sys/kernel/config" {
+		if h.configfs {
+			return "", "mount: /sys/kernel/config: " + args[2] + " already mounted on /sys/kernel/config.\n", 32
+		}
+		h.configfs = true
+		return "", "", 0
+	}
+	return "", "mount: only the configfs mount on /sys/kernel/config is emulated by the lab\n", 1
 }

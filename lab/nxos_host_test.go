@@ -86,7 +86,8 @@ func TestHostCommands(t *testing.T) {
 	for _, c := range []struct{ cmd, want string }{
 		{"command -v mlnx_qos; echo $?", "1\n"},
 		{"dcb app add dev eth2 dscp-prio 26:3 48:6", ""},
-		{"dcb app show dev eth2 dscp-prio", "dscp-prio 26:3 48:6\n"},
+		{"dcb app show dev eth2 dscp-prio", "dscp-prio AF31:3 CS6:6 \n"},
+		{"dcb -N app show dev eth2 dscp-prio", "dscp-prio 26:3 48:6 \n"},
 		{"dcb pfc set dev eth2 prio-pfc all:off 3:on", ""},
 		{"dcb pfc show dev eth2", "3:on"},
 		{"dcb ets set dev eth2 prio-tc all:0 3:3 6:6 tc-tsa all:strict 0:ets 3:ets tc-bw all:0 0:50 3:50", ""},

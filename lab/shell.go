@@ -10,7 +10,8 @@ import (
 // Linux-based switches: lists (`;`, `&&`, `||`), brace groups, pipes,
 // redirections (`>`, `>>`, `2>&1`, `>&2`, `/dev/null`), quotes, variables
 // with `$VAR`, `${VAR}`, `$?` and `$(...)`, assignments, and the builtins
-// exit, set (-e, -u), export, true, false, echo and command -v.
+// exit, set (-e, -u), export, true, false, echo, command -v and test / [
+// (string =, ==, !=, -n, -z; integer -eq, -ne, -lt, -le, -gt, -ge; !).
 type shell struct {
 	vars    map[string]string
 	status  int
@@ -191,7 +192,7 @@ func (s *shell) capture(line string, errOut *strings.Builder) string {
 
 func (s *shell) runList(items []item, out, errOut *strings.Builder, top bool) {
 	run := true
-	for idx, it := range items {
+	for _, it := range items {
 		if s.exited {
 			return
 		}
@@ -203,9 +204,10 @@ func (s *shell) runList(items []item, out, errOut *strings.Builder, top bool) {
 				errOut.WriteString(e)
 				out.WriteString(o)
 			}
-			// set -e: a failing command that is not tested by && or ||
-			// ends the shell.
-			tested := it.op == "&&" || it.op == "||" || (idx > 0 && (items[idx-1].op == "&&" || items[idx-1].op == "||"))
+			// set -e: a failing command ends the shell unless && or ||
+			// follows it; the command after the last && or || of a list
+			// is not exempt (bash(1), "set -e").
+			tested := it.op == "&&" || it.op == "||"
 			if s.errexit && s.status != 0 && !tested && top {
 				s.exited = true
 				return
@@ -364,7 +366,7 @@ func (s *shell) builtin(argv []string, stdin string) (string, string, int) {
 		return strings.Join(args, " ") + nl, "", 0
 	case "command":
 		if len(argv) == 3 && argv[1] == "-v" {
-			if argv[2] == "command" || argv[2] == "exit" || argv[2] == "set" || argv[2] == "echo" {
+			if argv[2] == "command" || argv[2] == "exit" || argv[2] == "set" || argv[2] == "echo" || argv[2] == "test" || argv[2] == "[" {
 				return argv[2] + "\n", "", 0
 			}
 			if path, ok := s.which(argv[2]); ok {
@@ -385,6 +387,13 @@ func (s *shell) builtin(argv []string, stdin string) (string, string, int) {
 		s.elevated = true
 		defer func() { s.elevated = saved }()
 		return s.builtin(rest, stdin)
+	case "[":
+		if argv[len(argv)-1] != "]" {
+			return "", "bash: [: missing `]'\n", 2
+		}
+		return testExpr("[", argv[1:len(argv)-1])
+	case "test":
+		return testExpr("test", argv[1:])
 	case "sh", "bash":
 		if len(argv) == 3 && argv[1] == "-c" {
 			sub := newShell(s.run, s.write, s.which)
@@ -394,6 +403,66 @@ func (s *shell) builtin(argv []string, stdin string) (string, string, int) {
 		return "", argv[0] + ": only -c COMMAND is supported here\n", 2
 	}
 	return s.run(argv, stdin)
+}
+
+// testExpr evaluates the arguments of test / [ as bash does for up to four
+// arguments: strings, -n / -z, string and integer comparisons, and !.
+func testExpr(name string, args []string) (string, string, int) {
+	fail := func(msg string) (string, string, int) { return "", "bash: " + name + ": " + msg + "\n", 2 }
+	truth := func(b bool) (string, string, int) {
+		if b {
+			return "", "", 0
+		}
+		return "", "", 1
+	}
+	if len(args) > 0 && args[0] == "!" && len(args) != 3 {
+		o, e, st := testExpr(name, args[1:])
+		if st > 1 {
+			return o, e, st
+		}
+		return o, e, 1 - st
+	}
+	switch len(args) {
+	case 0:
+		return truth(false)
+	case 1:
+		return truth(args[0] != "")
+	case 2:
+		switch args[0] {
+		case "-n":
+			return truth(args[1] != "")
+		case "-z":
+			return truth(args[1] == "")
+		}
+		return fail(args[0] + ": unary operator expected")
+	case 3:
+		a, op, b := args[0], args[1], args[2]
+		switch op {
+		case "=", "==":
+			return truth(a == b)
+		case "!=":
+			return truth(a != b)
+		case "-eq", "-ne", "-lt", "-le", "-gt", "-ge":
+			x, err := strconv.Atoi(strings.TrimSpace(a))
+			if err != nil {
+				return fail(a + ": integer expression expected")
+			}
+			y, err := strconv.Atoi(strings.TrimSpace(b))
+			if err != nil {
+				return fail(b + ": integer expression expected")
+			}
+			return truth(map[string]bool{"-eq": x == y, "-ne": x != y, "-lt": x < y, "-le": x <= y, "-gt": x > y, "-ge": x >= y}[op])
+		}
+		if a == "!" {
+			o, e, st := testExpr(name, args[1:])
+			if st > 1 {
+				return o, e, st
+			}
+			return o, e, 1 - st
+		}
+		return fail(op + ": binary operator expected")
+	}
+	return fail("too many arguments")
 }
 
 func isVarName(k string) bool {
@@ -466,11 +535,17 @@ func (s *shell) expand(text string, errOut *strings.Builder) ([]word, error) {
 		switch {
 		case c == '\'':
 			j := strings.IndexByte(text[i+1:], '\'')
+			if j < 0 {
+				return nil, fmt.Errorf("unexpected EOF while looking for matching `''")
+			}
 			cur.WriteString(text[i+1 : i+1+j])
 			in, quoted = true, true
 			i += j + 1
 		case c == '"':
 			j := strings.IndexByte(text[i+1:], '"')
+			if j < 0 {
+				return nil, fmt.Errorf("unexpected EOF while looking for matching `\"'")
+			}
 			v, err := s.subst(text[i+1:i+1+j], errOut)
 			if err != nil {
 				return nil, err

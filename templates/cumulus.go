@@ -21,6 +21,12 @@ type CumulusView struct {
 
 const cumulusProfile = "default-global"
 
+// cumulusLosslessPercent is the share of the switch buffer given to the
+// default-lossless traffic pool when PFC is on; default-lossy gets the rest.
+// The intent has no percent knob (its pool sizes are bytes), so the split is
+// fixed at the 50/50 of NVIDIA's QoS guide.
+const cumulusLosslessPercent = 50
+
 func buildCumulus(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 	const global = "fabricgen writes Cumulus QoS into the default-global profile, which every port uses; attach the same policy to every port"
 	if err := requireUniform(d, global, aspTrust, aspDSCP, aspPCP, aspQueueMap, aspQueues, aspPFCSet, aspWatchdog, aspBuffer); err != nil {
@@ -70,6 +76,13 @@ func buildCumulus(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 		g("egress-queue-mapping %s switch-priority %d traffic-class %d", cumulusProfile, pr, q.QueueOf[pr])
 	}
 	if len(q.PFC) > 0 {
+		// Cumulus gives 100% of the buffer to the default-lossy pool until
+		// a lossless pool is sized ("Flow Control Buffers": size the pools
+		// before configuring PFC). The intent sizes pools only in bytes,
+		// which NVUE cannot take (rejected below), so fabricgen always
+		// splits the buffer 50/50, the guide's own example.
+		g("traffic-pool default-lossless memory-percent %d", cumulusLosslessPercent)
+		g("traffic-pool default-lossy memory-percent %d", 100-cumulusLosslessPercent)
 		g("pfc %s switch-priority %s", cumulusProfile, joinInts(q.PFC, ","))
 		g("pfc %s tx enable", cumulusProfile)
 		g("pfc %s rx enable", cumulusProfile)
@@ -98,7 +111,7 @@ func buildCumulus(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 	case bv.IngressLosslessPoolBytes > 0 || bv.EgressLossyPoolBytes > 0:
 		return nil, unsupported(d, "buffer pool sizes in bytes", "Cumulus sizes traffic pools in percent of the buffer (traffic-pool memory-percent); remove the pool sizes", bufferSrc(qq))
 	case bv.DynamicThresholdSet:
-		return nil, unsupported(d, "buffer.dynamic_threshold", "NVUE has no alpha setting for the default-global profile", qq.Buffer.DynamicThreshold.Src)
+		return nil, unsupported(d, "buffer.dynamic_threshold", "fabricgen does not render NVUE alpha (qos advance-buffer-config shared-alpha); remove dynamic_threshold", qq.Buffer.DynamicThreshold.Src)
 	case len(q.PFC) == 0 && (bv.HeadroomBytes > 0 || bv.XOFFBytes > 0 || bv.XONBytes > 0):
 		return nil, unsupported(d, "buffer headroom/xoff/xon without PFC", "NVUE sets port-buffer and thresholds on the PFC profile; enable PFC or remove them", bufferSrc(qq))
 	}
@@ -110,6 +123,10 @@ func buildCumulus(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 		case qu.Strict:
 			g("egress-scheduler %s traffic-class %d mode strict", cumulusProfile, qu.ID)
 		case qu.Sched == string(schema.SchedDWRR) || qu.Weight > 0:
+			if qu.Weight < 1 || qu.Weight > 100 {
+				return nil, unsupported(d, fmt.Sprintf("queue %d dwrr weight %d", qu.ID, qu.Weight),
+					"NVUE bw-percent is 1–100; give the queue a weight from 1 to 100", queueSrc(d, qu.ID))
+			}
 			g("egress-scheduler %s traffic-class %d mode dwrr", cumulusProfile, qu.ID)
 			g("egress-scheduler %s traffic-class %d bw-percent %d", cumulusProfile, qu.ID, qu.Weight)
 		}
@@ -179,6 +196,10 @@ func buildCumulus(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 		case "rs":
 			c("link fec rs")
 		case "fc":
+			if p.SpeedBps > 25_000_000_000 {
+				return nil, unsupported(d, fmt.Sprintf("fec fc on %s at %s", p.Name, bps(p.SpeedBps)),
+					"Spectrum switches support Base-R (FC) FEC at 25G only; use fec rs or none above 25G", d.Ports[i].FEC.Src)
+			}
 			c("link fec baser")
 		case "none":
 			c("link fec off")
@@ -209,8 +230,12 @@ func ceil(x float64) float64 {
 	return i
 }
 
-// cumulusACLs renders NVUE ACL rules. Rules keep their sequence numbers;
-// a re-marking rule gets "action set dscp" as well as "action permit".
+// cumulusACLs renders NVUE ACL rules. Rules keep their sequence numbers.
+// Port matches sit under the protocol (match ip udp dest-port N, Cumulus
+// Linux 5.7 and later); IPv6 ACLs use the same "match ip" tree. A
+// re-marking permit rule gets "action set dscp N" alone: SETQOS is a
+// terminating action that also accepts the packet, and NVIDIA's examples
+// never add "action permit" to it.
 func cumulusACLs(f *schema.Fabric, d *schema.Device, b Base) ([]string, error) {
 	var out []string
 	for _, a := range b.ACLs {
@@ -221,22 +246,22 @@ func cumulusACLs(f *schema.Fabric, d *schema.Device, b Base) ([]string, error) {
 		if a.HasIPv6 {
 			typ = "ipv6"
 		}
-		ipKw := "ip"
-		if typ == "ipv6" {
-			ipKw = "ipv6"
-		}
 		out = append(out, "nv set acl "+a.Name+" type "+typ)
 		for _, r := range a.Rules {
 			src := ruleSrc(f, a.Name, r.Seq)
 			pre := fmt.Sprintf("nv set acl %s rule %d ", a.Name, r.Seq)
 			if r.Protocol != "ip" {
-				out = append(out, pre+"match "+ipKw+" protocol "+r.Protocol)
+				out = append(out, pre+"match ip protocol "+r.Protocol)
 			}
 			if r.Src != "" {
-				out = append(out, pre+"match "+ipKw+" source-ip "+r.Src)
+				out = append(out, pre+"match ip source-ip "+r.Src)
 			}
 			if r.Dst != "" {
-				out = append(out, pre+"match "+ipKw+" dest-ip "+r.Dst)
+				out = append(out, pre+"match ip dest-ip "+r.Dst)
+			}
+			if (len(r.SrcPorts) > 0 || len(r.DstPorts) > 0) && r.Protocol != "udp" && r.Protocol != "tcp" {
+				return nil, unsupported(d, fmt.Sprintf("acl %s rule %d port match with protocol %s", a.Name, r.Seq, r.Protocol),
+					"NVUE matches L4 ports only under match ip udp or match ip tcp; set protocol udp or tcp", src)
 			}
 			for _, pr := range []struct {
 				rs   []PortRangeView
@@ -248,16 +273,17 @@ func cumulusACLs(f *schema.Fabric, d *schema.Device, b Base) ([]string, error) {
 						return nil, unsupported(d, fmt.Sprintf("acl %s rule %d %s port range %d-%d", a.Name, r.Seq, pr.what, p.From, p.To),
 							"fabricgen renders NVUE port matches as single ports; list the ports", src)
 					}
-					out = append(out, pre+"match "+ipKw+" "+pr.kw+" "+strconv.Itoa(p.From))
+					out = append(out, pre+"match ip "+r.Protocol+" "+pr.kw+" "+strconv.Itoa(p.From))
 				}
 			}
 			for _, c := range r.DSCP {
-				out = append(out, pre+"match "+ipKw+" dscp "+strconv.Itoa(c))
+				out = append(out, pre+"match ip dscp "+strconv.Itoa(c))
+			}
+			if r.SetDSCP >= 0 && r.Action == string(schema.ActionPermit) {
+				out = append(out, pre+"action set dscp "+strconv.Itoa(r.SetDSCP))
+				continue
 			}
 			out = append(out, pre+"action "+r.Action)
-			if r.SetDSCP >= 0 {
-				out = append(out, pre+"action set dscp "+strconv.Itoa(r.SetDSCP))
-			}
 		}
 	}
 	return out, nil

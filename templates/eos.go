@@ -38,7 +38,8 @@ type EOSMap struct {
 // EOSWatchdog holds the global watchdog values, already in EOS units (seconds).
 type EOSWatchdog struct {
 	Timeout, Recovery, Polling string
-	// Action is "drop" or "no-drop".
+	// Action is "drop" (EOS also has errdisable and notify-only; it has no
+	// action that forwards through a storm).
 	Action string
 }
 
@@ -70,7 +71,8 @@ type EOSPolicyClass struct {
 type EOSInterface struct {
 	Name, Description string
 	MTU               int
-	// Speed is the "speed" argument ("100g"), FEC the "error-correction encoding" argument.
+	// Speed is the "speed" argument ("100g", from eosSpeeds), FEC the
+	// "error-correction encoding" argument.
 	Speed, FEC string
 	// Routed is true for ports with an address ("no switchport").
 	Routed bool
@@ -102,8 +104,28 @@ type EOSTxQueue struct {
 	Bandwidth int
 	// Shape is the "shape rate" argument ("10000000 kbps") or "".
 	Shape string
-	// RandomDetect is the "random-detect ..." line or "".
+	// RandomDetect is the "random-detect ..." line or "" (thresholds in
+	// "bytes", the one unit whose size is not in doubt).
 	RandomDetect string
+}
+
+// EOS interface MTU limits (Arista EOS User Manual, "Support for Layer 3
+// MTU on 7280R3/7500R3/7800R3": 68 to 9214 bytes) and the largest
+// random-detect threshold (AVD schema: 256000000).
+const (
+	eosMinMTU       = 68
+	eosMaxMTU       = 9214
+	eosMaxThreshold = 256_000_000
+)
+
+// eosSpeeds maps a port speed (bit/s) to its EOS fixed "speed" keyword
+// (the valid_values of AVD's ethernet_interfaces schema). Speeds EOS only
+// reaches by auto-negotiation (2.5G, 5G) have no entry.
+var eosSpeeds = map[int64]string{
+	10_000_000: "10full", 100_000_000: "100full",
+	1_000_000_000: "1g", 10_000_000_000: "10g", 25_000_000_000: "25g", 40_000_000_000: "40g", 50_000_000_000: "50g",
+	100_000_000_000: "100g", 200_000_000_000: "200g", 400_000_000_000: "400g",
+	800_000_000_000: "800g-8", 1_600_000_000_000: "1.6t-8",
 }
 
 func buildEOS(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
@@ -158,6 +180,10 @@ func buildEOS(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 	}
 	txqText := eosTxQueueText(txq)
 	for _, p := range b.Ports {
+		if p.MTU != 0 && (p.MTU < eosMinMTU || p.MTU > eosMaxMTU) {
+			return nil, unsupported(d, fmt.Sprintf("mtu %d on %s", p.MTU, p.Name),
+				fmt.Sprintf("EOS interface MTU is %d–%d (the L3 MTU; EOS adds the L2 header)", eosMinMTU, eosMaxMTU), portQoS(d, p.Name).MTU.Src)
+		}
 		in := EOSInterface{
 			Name: p.Name, Description: p.Description, MTU: p.MTU, Trust: trust,
 			Routed: p.IP != "", IP: p.IP, IPv6: p.IPFamily == "ipv6",
@@ -168,7 +194,12 @@ func buildEOS(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 			in.Description = "to " + p.Peer
 		}
 		if p.SpeedBps > 0 {
-			in.Speed = strings.ToLower(bps(p.SpeedBps))
+			kw, ok := eosSpeeds[p.SpeedBps]
+			if !ok {
+				return nil, unsupported(d, fmt.Sprintf("speed %s on %s", bps(p.SpeedBps), p.Name),
+					"EOS fixed-speed keywords are 10full, 100full, 1g, 10g, 25g, 40g, 50g, 100g, 200g, 400g, 800g-8 and 1.6t-8", eosSpeedSrc(d, p.Name))
+			}
+			in.Speed = kw
 		}
 		switch p.FEC {
 		case "rs":
@@ -209,11 +240,9 @@ func eosWatchdog(d *schema.Device, w *WatchdogView) (*EOSWatchdog, error) {
 	switch schema.WatchdogAction(w.Action) {
 	case schema.WatchdogDrop, "":
 		ew.Action = "drop"
-	case schema.WatchdogForward:
-		ew.Action = "no-drop"
 	default:
 		return nil, unsupported(d, "pfc_watchdog "+w.Name+" action "+w.Action,
-			"the EOS watchdog action is drop or no-drop (forward); use one of those", src)
+			"EOS watchdog actions are drop, errdisable and notify-only; none forwards through a storm, so use action drop", src)
 	}
 	return ew, nil
 }
@@ -238,17 +267,47 @@ func eosTxQueues(d *schema.Device, qs []QueueView) ([]EOSTxQueue, error) {
 			t.Shape = strconv.FormatInt(q.ShaperBps/1000, 10) + " kbps"
 		}
 		if e := q.ECN; e != nil {
-			if e.Mark {
-				t.RandomDetect = fmt.Sprintf("random-detect ecn minimum-threshold %s maximum-threshold %s max-mark-probability %d",
-					sizeUnits(e.MinBytes), sizeUnits(e.MaxBytes), e.Probability)
-			} else {
-				t.RandomDetect = fmt.Sprintf("random-detect drop minimum-threshold %s maximum-threshold %s drop-probability %d",
-					sizeUnits(e.MinBytes), sizeUnits(e.MaxBytes), e.Probability)
+			rd, err := eosRandomDetect(d, q.ID, e)
+			if err != nil {
+				return nil, err
 			}
+			t.RandomDetect = rd
 		}
 		out = append(out, t)
 	}
 	return out, nil
+}
+
+// eosRandomDetect renders a queue's "random-detect ecn" (marking) or
+// "random-detect drop" (WRED) line. Thresholds are given in bytes: EOS also
+// takes kbytes, but no Arista source says whether a kbyte is 1,000 or 1,024
+// bytes. Ranges (thresholds 1–256000000, probability 1–100) are those of
+// AVD's ethernet_interfaces and qos_profiles schemas.
+func eosRandomDetect(d *schema.Device, qid int, e *ECNView) (string, error) {
+	src := queueSrc(d, qid)
+	for _, th := range []struct {
+		name string
+		v    int64
+	}{{"min_threshold", e.MinBytes}, {"max_threshold", e.MaxBytes}} {
+		if th.v < 1 || th.v > eosMaxThreshold {
+			return "", unsupported(d, fmt.Sprintf("ecn_profile %s %s %d B on queue %d", e.Name, th.name, th.v, qid),
+				fmt.Sprintf("EOS random-detect thresholds are 1–%d bytes", eosMaxThreshold), src)
+		}
+	}
+	if e.Probability < 1 || e.Probability > 100 {
+		word := "max-mark-probability"
+		if !e.Mark {
+			word = "drop-probability"
+		}
+		return "", unsupported(d, fmt.Sprintf("ecn_profile %s max_probability %d on queue %d", e.Name, e.Probability, qid),
+			"EOS random-detect "+word+" is 1–100 percent", src)
+	}
+	if e.Mark {
+		return fmt.Sprintf("random-detect ecn minimum-threshold %d bytes maximum-threshold %d bytes max-mark-probability %d",
+			e.MinBytes, e.MaxBytes, e.Probability), nil
+	}
+	return fmt.Sprintf("random-detect drop minimum-threshold %d bytes maximum-threshold %d bytes drop-probability %d",
+		e.MinBytes, e.MaxBytes, e.Probability), nil
 }
 
 // eosACLs renders the filter ACLs and the re-marking ACLs, class maps and
@@ -393,6 +452,20 @@ func eosBindings(f *schema.Fabric, d *schema.Device, p PortView, v *EOSView) ([]
 		}
 	}
 	return lines, policy, nil
+}
+
+// eosSpeedSrc is where a port's speed was set: on the port, or on its link.
+func eosSpeedSrc(d *schema.Device, port string) schema.Range {
+	for _, p := range d.Ports {
+		if p.Name != port {
+			continue
+		}
+		if p.Speed.Set || p.Link == nil {
+			return p.Speed.Src
+		}
+		return p.Link.Speed.Src
+	}
+	return schema.Range{}
 }
 
 func portACLSrc(d *schema.Device, port, dir string) schema.Range {

@@ -63,12 +63,23 @@ func buildDCB(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 func buildHost(f *schema.Fabric, d *schema.Device, b Base, fl hostFlavour) (any, error) {
 	v := &HostView{Base: b}
 	v.Tools = []HostTool{{"ip", "install iproute2"}, {"ethtool", "install ethtool"}}
+	rd := d.RDMA
 	if fl.mlnx {
 		v.Tools = append(v.Tools, HostTool{"mlnx_qos", "install MLNX_OFED or mlnx-tools"})
 	} else {
-		v.Tools = append(v.Tools, HostTool{"dcb", "install iproute2 5.11 or later"})
+		// dcb app (and its -N) came with iproute2 5.12; dcb apptrust and
+		// the PCP/DEI pcp-prio keys with 6.2 (dcb-apptrust(8), dcb-app(8)).
+		hint := "install iproute2 5.12 or later"
+		for _, p := range d.Ports {
+			if p.QoS != nil && (p.QoS.Trust.V == schema.TrustPCP || p.QoS.Trust.V == schema.TrustBoth) {
+				hint = "install iproute2 6.2 or later"
+			}
+		}
+		v.Tools = append(v.Tools, HostTool{"dcb", hint})
+		if rd != nil && rd.ToS.Set {
+			v.Tools = append(v.Tools, HostTool{"modprobe", "install kmod"}, HostTool{"mountpoint", "install util-linux"})
+		}
 	}
-	rd := d.RDMA
 	if rd != nil && rd.ToS.Set && fl.mlnx {
 		v.Tools = append(v.Tools, HostTool{"cma_roce_tos", "install MLNX_OFED or mlnx-tools"})
 	}
@@ -76,6 +87,9 @@ func buildHost(f *schema.Fabric, d *schema.Device, b Base, fl hostFlavour) (any,
 		v.Tools = append(v.Tools, HostTool{"cma_roce_mode", "install MLNX_OFED or mlnx-tools"})
 	}
 	needIB := rd != nil && (rd.ToS.Set || (rd.RoCEMode.Set && fl.mlnx))
+	// configfsReady is set once the linux_dcb script has loaded rdma_cm and
+	// mounted configfs; later ports need not repeat it.
+	configfsReady := false
 	notes := map[string]bool{}
 	var text strings.Builder
 	line := func(parts ...string) {
@@ -97,13 +111,17 @@ func buildHost(f *schema.Fabric, d *schema.Device, b Base, fl hostFlavour) (any,
 		if p.MTU != 0 {
 			line("ip link set dev ", p.Name, " mtu ", strconv.Itoa(p.MTU))
 		}
+		// ethtool -A exits 78 ("no pause parameters changed, aborting")
+		// when nothing changes on the ioctl path (ethtool before 5.6, or a
+		// kernel without ethtool netlink); only that status is accepted, so
+		// a re-run passes and a real failure still stops the script.
 		if p.LinkPause {
 			if len(p.PFC) > 0 {
 				return nil, unsupported(d, "link_pause with PFC on "+p.Name, "a NIC port runs either 802.3x pause or PFC; turn one off", pq.LinkPause.Src)
 			}
-			line("ethtool -A ", p.Name, " rx on tx on")
+			line("ethtool -A ", p.Name, " rx on tx on", ethtoolUnchanged)
 		} else if pq != nil {
-			line("ethtool -A ", p.Name, " rx off tx off")
+			line("ethtool -A ", p.Name, " rx off tx off", ethtoolUnchanged)
 		}
 		if pq != nil {
 			block, err := cachedHostQoS(b.cache, d, p, pq, fl)
@@ -116,7 +134,8 @@ func buildHost(f *schema.Fabric, d *schema.Device, b Base, fl hostFlavour) (any,
 			}
 			writeHostBlock(&text, block, p.Name)
 			if rd != nil {
-				rc, err := hostRDMA(d, p, pq, rd, fl, ibvar)
+				rc, err := hostRDMA(d, p, pq, rd, fl, ibvar, !configfsReady)
+				configfsReady = configfsReady || (rd.ToS.Set && !fl.mlnx)
 				if err != nil {
 					return nil, err
 				}
@@ -127,6 +146,10 @@ func buildHost(f *schema.Fabric, d *schema.Device, b Base, fl hostFlavour) (any,
 			if p.Watchdog {
 				w := pq.Watchdog.V
 				if w.Detection.Set && w.Detection.V > 0 {
+					if tout := ms(w.Detection.V); fl.mlnx && (tout < 80 || tout > 8000) {
+						return nil, unsupported(d, fmt.Sprintf("pfc_watchdog %s detection %d ms on %s", w.Name, tout, p.Name),
+							"mlx5 takes pfc-prevention-tout from 80 to 8000 ms; give the watchdog a detection time in that range", w.Detection.Src)
+					}
 					line("ethtool --set-tunable ", p.Name, " pfc-prevention-tout ", strconv.FormatInt(ms(w.Detection.V), 10))
 				}
 				if w.Restoration.Set || w.PollInterval.Set || (w.Action.Set && w.Action.V != schema.WatchdogDrop) {
@@ -155,6 +178,10 @@ func buildHost(f *schema.Fabric, d *schema.Device, b Base, fl hostFlavour) (any,
 	v.Preamble = hostPreamble(v)
 	return v, nil
 }
+
+// ethtoolUnchanged follows "ethtool -A": it accepts exit status 78, the
+// ioctl path's "no pause parameters changed, aborting", and nothing else.
+const ethtoolUnchanged = " || [ $? -eq 78 ]"
 
 // hostPreamble renders set -eu, one presence check per tool and the lookups.
 func hostPreamble(v *HostView) string {
@@ -217,9 +244,12 @@ func hostQoS(d *schema.Device, p PortView, q *schema.PortQoS, fl hostFlavour) ([
 		}
 		cmds = append(cmds, "mlnx_qos -i "+dev+" --pfc "+p.PFCVector)
 	} else {
+		// No "dcb apptrust" for DSCP trust: only lan966x, sparx5 and DSA
+		// implement it, and on mlx5, bnxt and ice it fails with EOPNOTSUPP.
+		// On those NICs the first DSCP app entry switches the port to DSCP
+		// trust (mlx5e_dcbnl_ieee_setapp). PCP and both have no such
+		// side door, so they keep apptrust and fail where it is missing.
 		switch trust {
-		case schema.TrustDSCP:
-			cmds = append(cmds, "dcb apptrust set dev "+dev+" order dscp")
 		case schema.TrustPCP:
 			cmds = append(cmds, "dcb apptrust set dev "+dev+" order pcp")
 		case schema.TrustBoth:
@@ -232,14 +262,23 @@ func hostQoS(d *schema.Device, p PortView, q *schema.PortQoS, fl hostFlavour) ([
 			for dscp := 0; dscp < 64; dscp++ {
 				pairs = append(pairs, fmt.Sprintf("%d:%d", dscp, q.DSCP[dscp].V))
 			}
-			cmds = append(cmds, "dcb app replace dev "+dev+" dscp-prio "+strings.Join(pairs, " "))
+			cmds = append(cmds, "dcb app replace dev "+dev+" dscp-prio "+strings.Join(pairs, " "),
+				dcbAppCheck(dev, "-N ", "dscp-prio", pairs))
 		}
 		if trust == schema.TrustPCP || trust == schema.TrustBoth {
-			var pairs []string
+			// PCP keys carry the DEI bit (dcb-app(8): 0nd..7nd, 0de..7de);
+			// both DEI values get the PCP's priority.
+			var pairs, shown []string
 			for pcp := 0; pcp < 8; pcp++ {
-				pairs = append(pairs, fmt.Sprintf("%d:%d", pcp, pcpOf(q, pcp)))
+				pairs = append(pairs, fmt.Sprintf("%dnd:%d %dde:%d", pcp, pcpOf(q, pcp), pcp, pcpOf(q, pcp)))
 			}
-			cmds = append(cmds, "dcb app replace dev "+dev+" pcp-prio "+strings.Join(pairs, " "))
+			for _, dei := range []string{"nd", "de"} {
+				for pcp := 0; pcp < 8; pcp++ {
+					shown = append(shown, fmt.Sprintf("%d%s:%d", pcp, dei, pcpOf(q, pcp)))
+				}
+			}
+			cmds = append(cmds, "dcb app replace dev "+dev+" pcp-prio "+strings.Join(pairs, " "),
+				dcbAppCheck(dev, "", "pcp-prio", shown))
 		}
 		var pfc []string
 		for pr := 0; pr < 8; pr++ {
@@ -256,6 +295,16 @@ func hostQoS(d *schema.Device, p PortView, q *schema.PortQoS, fl hostFlavour) ([
 		return nil, err
 	}
 	return append(cmds, ets...), nil
+}
+
+// dcbAppCheck reads the app table back after "dcb app replace", which exits
+// 0 even when the kernel refuses an entry (dcb/dcb_app.c), and stops the
+// script unless the table is exactly want. "dcb app show" prints the
+// selector, then KEY:PRIO each followed by a space, sorted by key
+// (dscp-prio with -N for numbers; pcp-prio keys as 0nd..7nd, 0de..7de).
+func dcbAppCheck(dev, flags, sel string, want []string) string {
+	return `[ "$(dcb ` + flags + `app show dev ` + dev + ` ` + sel + `)" = "` + sel + ` ` + strings.Join(want, " ") +
+		` " ] || { echo "` + dev + `: dcb app ` + sel + ` did not take" >&2; exit 1; }`
 }
 
 func pcpOf(q *schema.PortQoS, pcp int) int {
@@ -356,7 +405,12 @@ func hostETS(d *schema.Device, dev string, q *schema.PortQoS, fl hostFlavour) ([
 }
 
 // hostRDMA renders RoCE ToS, RoCE mode, and DCQCN enablement and CNP marking.
-func hostRDMA(d *schema.Device, p PortView, q *schema.PortQoS, rd *schema.RDMA, fl hostFlavour, ibvar string) ([]string, error) {
+//
+// linux_dcb writes the rdma_cm configfs directly; its attributes exist only
+// with rdma_cm loaded and configfs mounted (kernel Documentation/ABI/testing/
+// configfs-rdma_cm), so the first port with a ToS (setup true) loads and
+// mounts them first, as mlnx-tools' cma_roce_tos does for the mount.
+func hostRDMA(d *schema.Device, p PortView, q *schema.PortQoS, rd *schema.RDMA, fl hostFlavour, ibvar string, setup bool) ([]string, error) {
 	var cmds []string
 	dev := p.Name
 	if rd.RoCEMode.Set && fl.mlnx {
@@ -372,6 +426,9 @@ func hostRDMA(d *schema.Device, p PortView, q *schema.PortQoS, rd *schema.RDMA, 
 		if fl.mlnx {
 			cmds = append(cmds, fmt.Sprintf(`cma_roce_tos -d "$%s" -t %d`, ibvar, rd.ToS.V))
 		} else {
+			if setup {
+				cmds = append(cmds, "modprobe rdma_cm", "mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config")
+			}
 			cmds = append(cmds,
 				fmt.Sprintf(`mkdir -p "/sys/kernel/config/rdma_cm/$%s"`, ibvar),
 				fmt.Sprintf(`echo %d > "/sys/kernel/config/rdma_cm/$%s/ports/1/default_roce_tos"`, rd.ToS.V, ibvar))

@@ -206,12 +206,24 @@ func buildJunos(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 		if p.IP != "" {
 			ifs = append(ifs, fmt.Sprintf("set interfaces %s unit 0 family %s address %s", p.Name, fam, p.IP))
 		}
+		// QFX binds one filter per direction and family ("filter (Layer 2
+		// and Layer 3 Interfaces)", QFX Series: input and output only;
+		// input-list is not supported under family inet/inet6 on EX).
 		for _, dir := range []struct {
 			names []string
 			word  string
 		}{{p.ACLIn, "input"}, {p.ACLOut, "output"}} {
-			if len(dir.names) > 0 {
-				ifs = append(ifs, fmt.Sprintf("set interfaces %s unit 0 family %s filter %s-list [ %s ]", p.Name, fam, dir.word, strings.Join(dir.names, " ")))
+			switch len(dir.names) {
+			case 0:
+			case 1:
+				ifs = append(ifs, fmt.Sprintf("set interfaces %s unit 0 family %s filter %s %s", p.Name, fam, dir.word, dir.names[0]))
+			default:
+				pdir := "in"
+				if dir.word == "output" {
+					pdir = "out"
+				}
+				return nil, unsupported(d, fmt.Sprintf("%d ACLs bound %s on %s (%s)", len(dir.names), pdir, p.Name, strings.Join(dir.names, ", ")),
+					"a QFX interface takes one firewall filter per direction and family (filter "+dir.word+" NAME); merge the ACLs", portACLSrc(d, p.Name, pdir))
 			}
 		}
 		if qq != nil {

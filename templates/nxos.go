@@ -83,7 +83,8 @@ type NXOSInterface struct {
 	Routed            bool
 	IP                string
 	IPv6              bool
-	// Speed is Mb/s ("100000"); FEC the "fec" argument ("rs-fec").
+	// Speed is Mb/s ("100000"); FEC the "fec" argument ("rs-fec"), empty on
+	// 200G and faster ports, whose RS-FEC(544,514) is on by default.
 	Speed, FEC    string
 	MTU           int
 	FlowControl   bool
@@ -241,14 +242,11 @@ func buildNXOS(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 		if p.SpeedMbps > 0 {
 			in.Speed = strconv.FormatInt(p.SpeedMbps, 10)
 		}
-		switch p.FEC {
-		case "rs":
-			in.FEC = "rs-fec"
-		case "fc":
-			in.FEC = "fc-fec"
-		case "none":
-			in.FEC = "off"
+		fec, err := nxosFEC(d, p)
+		if err != nil {
+			return nil, err
 		}
+		in.FEC = fec
 		if trust != schema.TrustNone {
 			in.ServicePolicy = "FABRICGEN-IN"
 		}
@@ -338,6 +336,45 @@ func (in *NXOSInterface) text() string {
 		}
 	}
 	return b.String()
+}
+
+// nxosPAM4FECMbps is the speed from which ports run RS-FEC(544,514), on
+// by default (200G and 400G PAM4). The N9K "fec" keywords describe slower
+// ports: "rs-fec" is CL91 (100G) or Consortium (25/50G) RS(528,514) and
+// "fc-fec" CL74 (25/50G) (the "fec ?" help quoted in Cisco bug CSCvy03375).
+const nxosPAM4FECMbps = 200_000
+
+// nxosFEC returns a port's "fec" argument. On a 200G or faster port fec "rs"
+// renders no line (the port's default RS-FEC(544,514) is what the intent
+// asks for); "fc" there has no NX-OS form.
+func nxosFEC(d *schema.Device, p PortView) (string, error) {
+	fast := p.SpeedMbps >= nxosPAM4FECMbps
+	switch p.FEC {
+	case "rs":
+		if fast {
+			return "", nil
+		}
+		return "rs-fec", nil
+	case "fc":
+		if fast {
+			return "", unsupported(d, fmt.Sprintf("fec fc on %s (%s)", p.Name, bps(p.SpeedBps)),
+				"NX-OS fc-fec is CL74 FireCode for 25/50G; ports of 200G and more use RS-FEC(544,514)", nxosFECSrc(d, p.Name))
+		}
+		return "fc-fec", nil
+	case "none":
+		return "off", nil
+	}
+	return "", nil
+}
+
+// nxosFECSrc is where a port's fec was set.
+func nxosFECSrc(d *schema.Device, port string) schema.Range {
+	for _, p := range d.Ports {
+		if p.Name == port {
+			return p.FEC.Src
+		}
+	}
+	return schema.Range{}
 }
 
 func nxosWatchdog(d *schema.Device, w *WatchdogView) (*NXOSWatchdog, error) {

@@ -18,7 +18,7 @@ func set[T any](v T) schema.Value[T] { return schema.Value[T]{V: v, Set: true} }
 // and everything else on 0 (DWRR 50).
 func tinyFabric(p schema.Platform, port string) (*schema.Fabric, *schema.Device) {
 	ecn := &schema.ECNProfile{Name: "roce", Min: set(int64(150000)), Max: set(int64(1500000)), Probability: set(100), Mark: set(true)}
-	q := &schema.PortQoS{Trust: set(schema.TrustDSCP), MTU: set(9216)}
+	q := &schema.PortQoS{Trust: set(schema.TrustDSCP), MTU: set(9214)}
 	for i := range q.DSCP {
 		q.DSCP[i] = set(0)
 	}
@@ -116,6 +116,70 @@ func TestUnsupportedValues(t *testing.T) {
 			a.Rules = []*schema.ACLRule{&r}
 			d.Ports[0].ACLIn = []*schema.ACL{&a}
 		}, "police 10G"},
+		// nvidia_cumulus: NVUE matches ports only under udp|tcp, bw-percent
+		// is 1–100, Spectrum runs Base-R FEC at 25G only; alpha not rendered.
+		{schema.NvidiaCumulus, func(f *schema.Fabric, d *schema.Device) {
+			a := *acl
+			r := *acl.Rules[0]
+			r.Protocol = set("icmp")
+			a.Rules = []*schema.ACLRule{&r}
+			f.ACLs = []*schema.ACL{&a}
+			d.Ports[0].ACLIn = []*schema.ACL{&a}
+		}, "acl mark rule 10 port match with protocol icmp"},
+		{schema.NvidiaCumulus, func(_ *schema.Fabric, d *schema.Device) { d.Ports[0].QoS.Queues[0].Weight = set(0) }, "queue 0 dwrr weight 0"},
+		{schema.NvidiaCumulus, func(_ *schema.Fabric, d *schema.Device) { d.Ports[0].FEC = set("fc") }, "fec fc on swp1 at 100G"},
+		{schema.NvidiaCumulus, func(_ *schema.Fabric, d *schema.Device) { d.Ports[0].QoS.Buffer.DynamicThreshold = set(1) }, "does not render NVUE alpha"},
+		// nvidia_mlnx: mlx5 takes pfc-prevention-tout from 80 to 8000 ms.
+		{schema.NvidiaMLNX, func(_ *schema.Fabric, d *schema.Device) {
+			w := *wd
+			w.Detection, w.Restoration, w.PollInterval = set(50*time.Millisecond), schema.Value[time.Duration]{}, schema.Value[time.Duration]{}
+			d.Ports[0].QoS.Watchdog = set(&w)
+		}, "pfc_watchdog wd detection 50 ms on eth0"},
+		// arista_eos: interface MTU 68–9214, fixed speed keywords, watchdog
+		// actions, random-detect ranges.
+		{schema.AristaEOS, func(_ *schema.Fabric, d *schema.Device) { d.Ports[0].QoS.MTU = set(9216) }, "mtu 9216 on Ethernet1"},
+		{schema.AristaEOS, func(_ *schema.Fabric, d *schema.Device) { d.Ports[0].QoS.MTU = set(64) }, "mtu 64 on Ethernet1"},
+		{schema.AristaEOS, func(_ *schema.Fabric, d *schema.Device) { d.Ports[0].Speed = set(int64(2_500_000_000)) }, "speed 2500M on Ethernet1"},
+		{schema.AristaEOS, func(_ *schema.Fabric, d *schema.Device) { d.Ports[0].Speed = set(int64(5_000_000_000)) }, "speed 5G on Ethernet1"},
+		{schema.AristaEOS, func(_ *schema.Fabric, d *schema.Device) {
+			w := *wd
+			w.Action = set(schema.WatchdogForward)
+			d.Ports[0].QoS.Watchdog = set(&w)
+		}, "pfc_watchdog wd action forward"},
+		{schema.AristaEOS, func(_ *schema.Fabric, d *schema.Device) {
+			e := *d.Ports[0].QoS.Queues[3].ECN.V
+			e.Probability = set(0)
+			d.Ports[0].QoS.Queues[3].ECN = set(&e)
+		}, "max_probability 0 on queue 3"},
+		{schema.AristaEOS, func(_ *schema.Fabric, d *schema.Device) {
+			e := *d.Ports[0].QoS.Queues[3].ECN.V
+			e.Probability, e.Mark = set(0), set(false)
+			d.Ports[0].QoS.Queues[3].ECN = set(&e)
+		}, "drop-probability is 1–100"},
+		{schema.AristaEOS, func(_ *schema.Fabric, d *schema.Device) {
+			e := *d.Ports[0].QoS.Queues[3].ECN.V
+			e.Min = set(int64(0))
+			d.Ports[0].QoS.Queues[3].ECN = set(&e)
+		}, "min_threshold 0 B on queue 3"},
+		// cisco_nxos: fc-fec is CL74 (25/50G); 200G+ ports run RS(544,514).
+		{schema.CiscoNXOS, func(_ *schema.Fabric, d *schema.Device) {
+			d.Ports[0].Speed, d.Ports[0].FEC = set(int64(400e9)), set("fc")
+		}, "fec fc on Ethernet1/1 (400G)"},
+		// juniper_junos: one firewall filter per direction and family.
+		{schema.JuniperJunos, func(f *schema.Fabric, d *schema.Device) {
+			d.Ports[0].QoS.Queues[3].ECN = schema.Value[*schema.ECNProfile]{}
+			a, b := *acl, *acl
+			a.Name, b.Name = "roce-a", "roce-b"
+			f.ACLs = []*schema.ACL{&a, &b}
+			d.Ports[0].ACLIn = []*schema.ACL{&a, &b}
+		}, "2 ACLs bound in on et-0/0/0 (roce-a, roce-b)"},
+		{schema.JuniperJunos, func(f *schema.Fabric, d *schema.Device) {
+			d.Ports[0].QoS.Queues[3].ECN = schema.Value[*schema.ECNProfile]{}
+			a, b := *acl, *acl
+			a.Name, b.Name = "out-a", "out-b"
+			f.ACLs = []*schema.ACL{&a, &b}
+			d.Ports[0].ACLOut = []*schema.ACL{&a, &b}
+		}, "2 ACLs bound out on et-0/0/0 (out-a, out-b)"},
 	}
 	r := newTestRenderer(t)
 	for _, tc := range tests {
@@ -175,7 +239,7 @@ func TestTemplateOverride(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, want := string(o.Text), "port Ethernet1 mtu 9216 pfc 0,0,0,1,0,0,0,0\n"; got != want {
+	if got, want := string(o.Text), "port Ethernet1 mtu 9214 pfc 0,0,0,1,0,0,0,0\n"; got != want {
 		t.Errorf("override render = %q, want %q", got, want)
 	}
 	if r.Source(schema.SONiC) != "embedded" || r.Source(schema.AristaEOS) != filepath.Join(dir, "arista_eos") {

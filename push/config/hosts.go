@@ -86,20 +86,47 @@ var (
 	reRoCETos = regexp.MustCompile(`^cma_roce_tos\s+(.*)$`)
 	reEthtool = regexp.MustCompile(`^ethtool -A (\S+)((?: (?:rx|tx|autoneg) (?:on|off))+)$`)
 	reDCB     = regexp.MustCompile(`^dcb (pfc|ets|app|apptrust|maxrate) (set|add|replace) dev (\S+) (.+)$`)
+	// reCheck is a read-back guard: [ TEST ] || { echo MSG >&2; exit 1; }.
+	// push reads every fact back after applying, so it skips these.
+	reCheck = regexp.MustCompile(`^\[ .+ \] \|\| \{ echo .+ >&2; exit 1; \}$`)
 )
 
+// ethtoolUnchanged follows "ethtool -A" in rendered scripts: exit status
+// 78, the ioctl path's "no pause parameters changed", is not a failure.
+const ethtoolUnchanged = " || [ $? -eq 78 ]"
+
+// stripEthtoolUnchanged drops ethtoolUnchanged from an ethtool -A line.
+func stripEthtoolUnchanged(line string) string {
+	if strings.HasPrefix(line, "ethtool -A ") {
+		return strings.TrimSuffix(line, ethtoolUnchanged)
+	}
+	return line
+}
+
+// setupLines are lines that set no fact but prepare for the lines after
+// them (rdma_cm configfs); like mkdir -p they run before a changed line.
+var setupLines = map[string]bool{
+	"modprobe rdma_cm": true,
+	"mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config": true,
+}
+
 // ParseHostScript returns the script's action lines with their facts. The
-// preamble (shebang, comments, set -eu, command -v checks) is skipped. A
-// line fabricgen cannot read back is an error naming it.
+// preamble (shebang, comments, set -eu, command -v checks) and read-back
+// guards ([ ... ] || { echo ...; exit 1; }) are skipped. A line fabricgen
+// cannot read back is an error naming it.
 func ParseHostScript(script string) ([]HostAction, error) {
 	var out []HostAction
 	for i, raw := range strings.Split(strings.ReplaceAll(script, "\r", ""), "\n") {
 		line := strings.TrimSpace(raw)
 		if line == "" || strings.HasPrefix(line, "#") || strings.HasPrefix(line, "set -") ||
-			strings.HasPrefix(line, "command -v ") || reLookup.MatchString(line) {
+			strings.HasPrefix(line, "command -v ") || reLookup.MatchString(line) || reCheck.MatchString(line) {
 			continue
 		}
-		if strings.Contains(line, "$") {
+		if setupLines[line] {
+			out = append(out, HostAction{Line: line})
+			continue
+		}
+		if strings.Contains(stripEthtoolUnchanged(line), "$") {
 			return nil, fmt.Errorf("host script line %d %q: uses a shell variable that no NAME=$(command) line of the preamble sets", i+1, line)
 		}
 		a, err := parseAction(line)
@@ -113,7 +140,7 @@ func ParseHostScript(script string) ([]HostAction, error) {
 
 func parseAction(line string) (HostAction, error) {
 	a := HostAction{Line: line}
-	line = unquote(line)
+	line = unquote(stripEthtoolUnchanged(line))
 	f := strings.Fields(line)
 	if len(f) == 0 {
 		return a, fmt.Errorf("nothing left after removing quotes")
@@ -164,6 +191,20 @@ func parseAction(line string) (HostAction, error) {
 	case reDCB.MatchString(line):
 		m := reDCB.FindStringSubmatch(line)
 		a.Read = fmt.Sprintf("dcb %s show dev %s", m[1], m[3])
+		if m[1] == "app" {
+			// Without -N, dcb app shows DSCP code points by rt_dsfield
+			// name (26 as AF31); with -N, PCP keys as numbers 0-15
+			// instead of 0nd..7de. So each selector is read its own way.
+			dscp, pcp := strings.Contains(m[4], "dscp-prio"), strings.Contains(m[4], "pcp-prio")
+			switch {
+			case dscp && pcp:
+				return a, fmt.Errorf("put dscp-prio and pcp-prio on separate dcb app lines")
+			case dscp:
+				a.Read = "dcb -N app show dev " + m[3] + " dscp-prio"
+			case pcp:
+				a.Read = "dcb app show dev " + m[3] + " pcp-prio"
+			}
+		}
 		a.Facts = dcbFacts(m[1], m[3], m[4])
 		if len(a.Facts) == 0 {
 			return a, fmt.Errorf("no settings found after dev %s", m[3])

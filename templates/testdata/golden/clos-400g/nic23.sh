@@ -16,7 +16,7 @@ ibdev_ens1f0np0=$(find /sys/class/net/ens1f0np0/device/infiniband -mindepth 1 -m
 
 # ens1f0np0
 ip link set dev ens1f0np0 mtu 4200
-ethtool -A ens1f0np0 rx off tx off
+ethtool -A ens1f0np0 rx off tx off || [ $? -eq 78 ]
 mlnx_qos -i ens1f0np0 --trust dscp
 mlnx_qos -i ens1f0np0 --dscp2prio set,0,0
 mlnx_qos -i ens1f0np0 --dscp2prio set,1,0

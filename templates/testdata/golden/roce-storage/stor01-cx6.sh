@@ -17,7 +17,7 @@ ibdev_eth1=$(find /sys/class/net/eth1/device/infiniband -mindepth 1 -maxdepth 1 
 
 # eth0
 ip link set dev eth0 mtu 4200
-ethtool -A eth0 rx off tx off
+ethtool -A eth0 rx off tx off || [ $? -eq 78 ]
 mlnx_qos -i eth0 --trust dscp
 mlnx_qos -i eth0 --dscp2prio set,0,0
 mlnx_qos -i eth0 --dscp2prio set,1,0
@@ -96,7 +96,7 @@ ethtool --set-tunable eth0 pfc-prevention-tout 200
 
 # eth1
 ip link set dev eth1 mtu 4200
-ethtool -A eth1 rx off tx off
+ethtool -A eth1 rx off tx off || [ $? -eq 78 ]
 mlnx_qos -i eth1 --trust dscp
 mlnx_qos -i eth1 --dscp2prio set,0,0
 mlnx_qos -i eth1 --dscp2prio set,1,0
