@@ -124,15 +124,15 @@ func buildHost(f *schema.Fabric, d *schema.Device, b Base, fl hostFlavour) (any,
 			line("ethtool -A ", p.Name, " rx off tx off", ethtoolUnchanged)
 		}
 		if pq != nil {
-			block, err := cachedHostQoS(b.cache, d, p, pq, fl)
+			block, err := cachedHostBlock(b.cache, d, p, pq, fl)
 			if err != nil {
 				return nil, err
 			}
-			text.Grow(len(block) + 16*len(p.Name) + 1024)
+			text.Grow(len(block) + 8*len(p.Name) + 512)
 			if text.Len() > 0 {
 				text.WriteByte('\n')
 			}
-			writeHostBlock(&text, block, p.Name)
+			text.WriteString(block)
 			if rd != nil {
 				rc, err := hostRDMA(d, p, pq, rd, fl, ibvar, !configfsReady)
 				configfsReady = configfsReady || (rd.ToS.Set && !fl.mlnx)

@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"text/template"
 
 	"golang.org/x/sync/errgroup"
@@ -48,16 +49,19 @@ type Renderer struct {
 	specs map[schema.Platform]platformSpec
 	sets  map[schema.Platform]*template.Template
 	cache *viewCache
-	// bufs recycles render buffers between devices.
-	bufs sync.Pool
+	// sizes holds, per platform, the length of the last render: the next
+	// render's buffer starts that large, so the output is written once
+	// into the slice it is returned in (no growth copies, no final copy).
+	sizes map[schema.Platform]*atomic.Int64
 	// Sources records where each platform's templates came from ("embedded" or a path).
 	sources map[schema.Platform]string
 }
 
 // NewRenderer parses the embedded templates and any overrides in opts.Dir.
 func NewRenderer(opts Options) (*Renderer, error) {
-	r := &Renderer{bufs: sync.Pool{New: func() any { return new(bytes.Buffer) }}, cache: &viewCache{}, specs: registry(), sets: map[schema.Platform]*template.Template{}, sources: map[schema.Platform]string{}}
+	r := &Renderer{sizes: map[schema.Platform]*atomic.Int64{}, cache: &viewCache{}, specs: registry(), sets: map[schema.Platform]*template.Template{}, sources: map[schema.Platform]string{}}
 	for _, p := range schema.Platforms() {
+		r.sizes[p] = new(atomic.Int64)
 		var (
 			fsys fs.FS = embedded
 			dir        = string(p)
@@ -153,18 +157,19 @@ func (r *Renderer) Render(f *schema.Fabric, d *schema.Device) (*Output, error) {
 		return nil, err
 	}
 	spec := r.specs[d.Platform.V]
-	buf := r.bufs.Get().(*bytes.Buffer)
-	defer r.bufs.Put(buf)
-	buf.Reset()
+	size := r.sizes[d.Platform.V]
+	hint := int(size.Load())
+	buf := bytes.NewBuffer(make([]byte, 0, hint+hint/16+256))
 	if err := r.sets[d.Platform.V].ExecuteTemplate(buf, entry, view); err != nil {
 		return nil, fmt.Errorf("device %s: executing %s templates (%s): %w", d.Name, d.Platform.V, r.sources[d.Platform.V], err)
 	}
-	n := buf.Len()
-	nl := n > 0 && buf.Bytes()[n-1] != '\n'
-	text := make([]byte, n, n+1)
-	copy(text, buf.Bytes())
-	if nl {
+	text := buf.Bytes()
+	size.Store(int64(len(text)))
+	if n := len(text); n > 0 && text[n-1] != '\n' {
 		text = append(text, '\n')
+	}
+	if cap(text) > 2*len(text)+4096 { // a much smaller device than the last one: do not keep the slack
+		text = append([]byte(nil), text...)
 	}
 	return &Output{
 		Device:   d.Name,
@@ -210,6 +215,9 @@ func (r *Renderer) RenderAll(ctx context.Context, f *schema.Fabric, devices []*s
 // Entries are immutable once stored.
 type viewCache struct {
 	host sync.Map // hostKey → string (commands, hostDevMark for the interface name)
+	// named holds host blocks with the interface name filled in: NICs
+	// mostly share a port name ("eth0"), so each variant is built once.
+	named sync.Map // hostNamedKey → string
 	qos  sync.Map // *schema.PortQoS → QoSView (devices whose ports all share it)
 	pfcs sync.Map // *schema.PortQoS → pfcEntry
 }
@@ -293,6 +301,33 @@ func cachedHostQoS(c *viewCache, d *schema.Device, p PortView, q *schema.PortQoS
 		c.host.Store(hostKey{q, fl.mlnx}, block)
 	}
 	return block, nil
+}
+
+type hostNamedKey struct {
+	hostKey
+	name string
+}
+
+// cachedHostBlock is cachedHostQoS with p.Name filled in.
+func cachedHostBlock(c *viewCache, d *schema.Device, p PortView, q *schema.PortQoS, fl hostFlavour) (string, error) {
+	k := hostNamedKey{hostKey{q, fl.mlnx}, p.Name}
+	if c != nil {
+		if v, ok := c.named.Load(k); ok {
+			return v.(string), nil
+		}
+	}
+	block, err := cachedHostQoS(c, d, p, q, fl)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	b.Grow(len(block) + 8*len(p.Name))
+	writeHostBlock(&b, block, p.Name)
+	named := b.String()
+	if c != nil {
+		c.named.Store(k, named)
+	}
+	return named, nil
 }
 
 // writeHostBlock writes block to b with every hostDevMark replaced by name.
