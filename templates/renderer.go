@@ -218,8 +218,8 @@ type viewCache struct {
 	// named holds host blocks with the interface name filled in: NICs
 	// mostly share a port name ("eth0"), so each variant is built once.
 	named sync.Map // hostNamedKey → string
-	qos  sync.Map // *schema.PortQoS → QoSView (devices whose ports all share it)
-	pfcs sync.Map // *schema.PortQoS → pfcEntry
+	qos   sync.Map // *schema.PortQoS → QoSView (devices whose ports all share it)
+	pfcs  sync.Map // *schema.PortQoS → pfcEntry
 }
 
 type pfcEntry struct {
