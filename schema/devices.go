@@ -276,6 +276,12 @@ func (r *resolver) decodeDevice(b *hcl.Block, body hcl.Body, in instance) decode
 		dev.Policy = r.policies[n]
 	}
 	dev.ports = make(map[string]*Port, portCount(c.Blocks))
+	naming := PortNamingOf(dev.Platform.V)
+	checkNaming := func(name string, rng hcl.Range) {
+		if !naming.Check(name) {
+			d.errorf(rng, "Port name does not fit the platform", "%q is not an interface name on %s, which names its ports %s. Use the name the device itself shows.", name, dev.Platform.V, naming.Form)
+		}
+	}
 	var links []*rawLink
 	var credSeen, rdmaSeen *hcl.Block
 	for _, blk := range c.Blocks {
@@ -326,6 +332,7 @@ func (r *resolver) decodeDevice(b *hcl.Block, body hcl.Body, in instance) decode
 				d.errorf(blk.LabelRanges[0], "Duplicate port", "Device %q already has a port %q at %s.", dev.Name, name, prev.Range)
 				continue
 			}
+			checkNaming(name, blk.LabelRanges[0])
 			c := r.content(blk.Body, portSchema, in.ctx)
 			pt := r.decodePort(dev, blk, c, in.ctx)
 			pt.Name = name
@@ -349,6 +356,7 @@ func (r *resolver) decodeDevice(b *hcl.Block, body hcl.Body, in instance) decode
 					d.errorf(c.Attributes["names"].Expr.Range(), "Duplicate port", "Device %q already has a port %q at %s.", dev.Name, name, prev.Range)
 					continue
 				}
+				checkNaming(name, c.Attributes["names"].Expr.Range())
 				pt := &block[i]
 				*pt = *tmpl
 				pt.Name = name

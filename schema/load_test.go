@@ -157,12 +157,12 @@ qos_policy "p" { mtu = var.mtu }
 device "d" {
   kind     = "leaf"
   platform = var.plat
-  port "e1" {}
+  port "Ethernet1" {}
 }
 `
 	dir := mkFabric(t, map[string]string{"v.fab.hcl": src, "vals.hcl": "mtu = 4000\n"})
 	mtu := func(opts Options) int {
-		return mustLoad(t, dir, opts).Device("d").Port("e1").QoS.MTU.V
+		return mustLoad(t, dir, opts).Device("d").Port("Ethernet1").QoS.MTU.V
 	}
 	env := func(k string) string {
 		return map[string]string{"FABRICGEN_VAR_mtu": "3000"}[k]

@@ -1,0 +1,110 @@
+package schema
+
+import (
+	"strings"
+)
+
+// PortNaming describes the interface names a platform accepts: Check
+// reports whether a name is one, Form says in words what they look like
+// (for error messages and docs).
+type PortNaming struct {
+	Check func(name string) bool
+	Form  string
+}
+
+// PortNamingOf returns how platform p names its data ports, following each
+// vendor's running configuration: EOS "Ethernet1", "Ethernet49/1"; NX-OS
+// "Ethernet1/1", "Ethernet1/49/1"; Junos "et-0/0/0", "xe-0/0/1:2"; Cumulus
+// "swp1", "swp1s0"; SONiC "Ethernet0"; hosts any Linux interface name. An
+// unknown platform accepts every name (the platform itself is reported).
+func PortNamingOf(p Platform) PortNaming {
+	switch p {
+	case AristaEOS:
+		return PortNaming{func(s string) bool { return slashNumbers(s, "Ethernet", 1, 3) },
+			`EthernetN, EthernetN/M or EthernetN/M/K (e.g. "Ethernet1", "Ethernet49/1")`}
+	case CiscoNXOS:
+		return PortNaming{func(s string) bool { return slashNumbers(s, "Ethernet", 2, 3) },
+			`EthernetS/P or EthernetS/P/B, written out in full (e.g. "Ethernet1/1", "Ethernet1/49/1")`}
+	case JuniperJunos:
+		return PortNaming{junosPortName,
+			`TYPE-FPC/PIC/PORT with TYPE et, xe, ge or mge, optionally :CHANNEL (e.g. "et-0/0/0", "xe-0/0/1:2")`}
+	case NvidiaCumulus:
+		return PortNaming{cumulusPortName, `swpN or swpNsM for a breakout (e.g. "swp1", "swp49s0")`}
+	case SONiC:
+		return PortNaming{func(s string) bool { return slashNumbers(s, "Ethernet", 1, 1) },
+			`EthernetN, the CONFIG_DB PORT key (e.g. "Ethernet0", "Ethernet8")`}
+	case NvidiaMLNX, LinuxDCB:
+		return PortNaming{linuxIfName, `a Linux interface name: 1–15 characters, no "/", ":" or spaces (e.g. "eth0", "ens1f0np0")`}
+	}
+	return PortNaming{func(string) bool { return true }, "any name"}
+}
+
+// slashNumbers matches prefix followed by min–max "/"-separated decimal
+// numbers.
+func slashNumbers(s, prefix string, minGroups, maxGroups int) bool {
+	rest, ok := strings.CutPrefix(s, prefix)
+	if !ok {
+		return false
+	}
+	groups := 0
+	for {
+		n := digitRun(rest)
+		if n == 0 {
+			return false
+		}
+		groups++
+		rest = rest[n:]
+		if rest == "" {
+			return groups >= minGroups && groups <= maxGroups
+		}
+		if rest[0] != '/' {
+			return false
+		}
+		rest = rest[1:]
+	}
+}
+
+func junosPortName(s string) bool {
+	typ, rest, ok := strings.Cut(s, "-")
+	if !ok {
+		return false
+	}
+	switch typ {
+	case "et", "xe", "ge", "mge":
+	default:
+		return false
+	}
+	if port, channel, ok := strings.Cut(rest, ":"); ok {
+		if channel == "" || digitRun(channel) != len(channel) {
+			return false
+		}
+		rest = port
+	}
+	return slashNumbers(rest, "", 3, 3)
+}
+
+func cumulusPortName(s string) bool {
+	rest, ok := strings.CutPrefix(s, "swp")
+	if !ok {
+		return false
+	}
+	n := digitRun(rest)
+	if n == 0 {
+		return false
+	}
+	rest = rest[n:]
+	if rest == "" {
+		return true
+	}
+	sub, ok := strings.CutPrefix(rest, "s")
+	return ok && sub != "" && digitRun(sub) == len(sub)
+}
+
+// linuxIfName follows the kernel's dev_valid_name: at most IFNAMSIZ-1
+// bytes, not "." or "..", no "/", ":" or whitespace.
+func linuxIfName(s string) bool {
+	if s == "" || len(s) > 15 || s == "." || s == ".." {
+		return false
+	}
+	return !strings.ContainsAny(s, "/: \t\n")
+}
