@@ -41,14 +41,26 @@ func (r *resolver) decodeMeshes(blocks hcl.Blocks, ctx *hcl.EvalContext) {
 			continue
 		}
 		aRng, bRng := c.Attributes["lower_ports"].Expr.Range(), c.Attributes["upper_ports"].Expr.Range()
-		rng := convRange(b.DefRange)
-		for i, lo := range lower {
+		rng, aR, bR := convRange(b.DefRange), convRange(aRng), convRange(bRng)
+		// One row of links per lower device, built on all cores, each
+		// row's links and raw links allocated together.
+		rows := make([][]*rawLink, len(lower))
+		parallel(len(lower), func(i int) {
+			lo := lower[i]
+			links := make([]Link, len(upper))
+			raws := make([]rawLink, len(upper))
+			row := make([]*rawLink, len(upper))
 			for j, up := range upper {
 				a := lo + ":" + lowerPorts[j]
-				l := &Link{Name: b.Labels[0] + "[" + a + "]", Range: rng, ARange: convRange(aRng), BRange: convRange(bRng),
+				links[j] = Link{Name: b.Labels[0] + "[" + a + "]", Range: rng, ARange: aR, BRange: bR,
 					Speed: speed, CableLength: cable, Media: media}
-				r.links = append(r.links, &rawLink{link: l, a: a, b: up + ":" + upperPorts[i], aRng: aRng, bRng: bRng})
+				raws[j] = rawLink{link: &links[j], a: a, b: up + ":" + upperPorts[i], aRng: aRng, bRng: bRng}
+				row[j] = &raws[j]
 			}
+			rows[i] = row
+		})
+		for _, row := range rows {
+			r.links = append(r.links, row...)
 		}
 	}
 }
