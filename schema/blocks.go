@@ -32,6 +32,8 @@ type resolver struct {
 	shared sync.Map
 	// contents caches the content of bodies without dynamic blocks: contentKey → *hcl.BodyContent.
 	contents sync.Map
+	// invariantBodies caches invariantBody: *hclsyntax.Body → bool.
+	invariantBodies sync.Map
 	// kindNames and platformNames are the allowed device kinds and
 	// platforms, listed once rather than per device instance.
 	kindNames, platformNames []string
@@ -89,17 +91,25 @@ func hasDynamic(sb *hclsyntax.Body) bool {
 // invariantBody returns body's identity when every attribute is
 // instance-invariant and it has no nested blocks: such a block decodes to
 // the same value in every for_each/count instance.
-func invariantBody(body hcl.Body) (*hclsyntax.Body, bool) {
+// The answer is cached per body: a block inside a count of 65,536 is asked
+// 65,536 times.
+func (r *resolver) invariantBody(body hcl.Body) (*hclsyntax.Body, bool) {
 	sb, ok := body.(*hclsyntax.Body)
 	if !ok || len(sb.Blocks) > 0 {
 		return nil, false
 	}
+	if v, hit := r.invariantBodies.Load(sb); hit {
+		return sb, v.(bool)
+	}
+	inv := true
 	for _, a := range sb.Attributes {
 		if !instanceInvariant(a.Expr) {
-			return nil, false
+			inv = false
+			break
 		}
 	}
-	return sb, true
+	r.invariantBodies.Store(sb, inv)
+	return sb, inv
 }
 
 // unique reports whether b's label is its kind's first declaration (duplicates were reported by declareRefs).

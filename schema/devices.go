@@ -292,7 +292,7 @@ func (r *resolver) decodeDevice(b *hcl.Block, body hcl.Body, in instance) decode
 				continue
 			}
 			credSeen = blk
-			if sb, ok := invariantBody(blk.Body); ok {
+			if sb, ok := r.invariantBody(blk.Body); ok {
 				if v, hit := r.shared.Load(sb); hit {
 					dev.Credentials = v.(Credentials)
 					continue
@@ -312,7 +312,7 @@ func (r *resolver) decodeDevice(b *hcl.Block, body hcl.Body, in instance) decode
 				d.errorf(blk.DefRange, "rdma on a switch", "Only NICs (kind = \"nic\") have RDMA settings; %q is a %s.", dev.Name, dev.Kind.V)
 				continue
 			}
-			if sb, ok := invariantBody(blk.Body); ok {
+			if sb, ok := r.invariantBody(blk.Body); ok {
 				if v, hit := r.shared.Load(sb); hit {
 					dev.RDMA = v.(*RDMA)
 					continue
