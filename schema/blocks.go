@@ -34,6 +34,8 @@ type resolver struct {
 	contents sync.Map
 	// invariantBodies caches invariantBody: *hclsyntax.Body → bool.
 	invariantBodies sync.Map
+	// nameLists caches portNames of invariant expressions: hclsyntax.Expression → []string.
+	nameLists sync.Map
 	// kindNames and platformNames are the allowed device kinds and
 	// platforms, listed once rather than per device instance.
 	kindNames, platformNames []string

@@ -54,6 +54,15 @@ func instanceInvariant(expr hclsyntax.Expression) bool {
 	return true
 }
 
+// instanceInvariantCached is instanceInvariant, answered from the
+// evaluation cache when expr was evaluated before.
+func instanceInvariantCached(d *decoder, expr hclsyntax.Expression) bool {
+	if cv, hit := d.invariant.Load(expr); hit {
+		return !cv.(cachedValue).variant
+	}
+	return instanceInvariant(expr)
+}
+
 func newDecoder() *decoder { return &decoder{seen: map[string]bool{}} }
 
 // add records a diagnostic unless an identical one (same subject and summary)

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 )
@@ -442,6 +443,15 @@ func (r *resolver) portNames(attr *hcl.Attribute, ctx *hcl.EvalContext) []string
 	if attr == nil {
 		return nil
 	}
+	// An invariant list (names = local.down_ports) converts once; the
+	// slice is shared, so callers only read it.
+	native, cacheable := attr.Expr.(hclsyntax.Expression)
+	cacheable = cacheable && instanceInvariantCached(r.d, native)
+	if cacheable {
+		if v, hit := r.nameLists.Load(native); hit {
+			return v.([]string)
+		}
+	}
 	v, ok := r.d.eval(attr, ctx)
 	if !ok {
 		return nil
@@ -451,14 +461,17 @@ func (r *resolver) portNames(attr *hcl.Attribute, ctx *hcl.EvalContext) []string
 		r.d.errorf(attr.Expr.Range(), "Incorrect attribute type", "%s must be a list of names, not %s.", attr.Name, t.FriendlyName())
 		return nil
 	}
-	var out []string
-	for it := v.ElementIterator(); it.Next(); {
-		_, e := it.Element()
+	elems := v.AsValueSlice()
+	out := make([]string, 0, len(elems))
+	for _, e := range elems {
 		if e.IsNull() || e.Type() != cty.String || e.AsString() == "" {
 			r.d.errorf(attr.Expr.Range(), "Invalid name", "Every element of %s must be a non-empty string.", attr.Name)
 			return nil
 		}
 		out = append(out, e.AsString())
+	}
+	if cacheable {
+		r.nameLists.Store(native, out)
 	}
 	return out
 }
