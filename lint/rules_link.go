@@ -36,6 +36,40 @@ func linkRules() []*Rule {
 			Fix:       "Attach the same qos_policy to all ports of the NIC.",
 			Run:       runDualHomed,
 		},
+		{
+			ID: "DLK004", Title: "No PFC on links between switches of the same tier", Severity: schema.SevWarning,
+			Rationale: "Clos up-down routing has no cyclic buffer dependency, so PFC cannot deadlock; a leaf–leaf or spine–spine link (an MLAG peer-link, a ring) lets lossless traffic go down and up again, and PFC over it can form a pause cycle that stalls the fabric. Alibaba's HPN removed the ToR peer-link for this reason.",
+			Reference: "Hu et al., Deadlocks in datacenter networks (HotNets 2016); Alibaba HPN (SIGCOMM 2024); lint-rules.md DLK004, DLK001",
+			Fix:       "Make the link lossy for RoCE (a qos_policy without lossless classes on both ports), or remove it from the RoCE path; suppress with a reason if routing provably never sends lossless traffic over it.",
+			Run:       runSameTierPFC,
+		},
+	}
+}
+
+func runSameTierPFC(p *Pass) {
+	for _, l := range p.Fabric.Links {
+		a, b := l.A, l.B
+		if a == nil || b == nil || !isSwitch(a) || !isSwitch(b) || a.Device.Kind.V != b.Device.Kind.V || a.Device == b.Device {
+			continue
+		}
+		var pa, pb []int
+		if a.QoS != nil {
+			pa = a.QoS.PFCPriorities()
+		}
+		if b.QoS != nil {
+			pb = b.QoS.PFCPriorities()
+		}
+		if len(pa) == 0 && len(pb) == 0 {
+			continue
+		}
+		on, prios := a, pa
+		if len(pa) == 0 {
+			on, prios = b, pb
+		}
+		p.Report(Finding{Subject: portSubject(pfcSource(on.QoS), on), Device: on.Device.Name, Port: on.Name,
+			Message: fmt.Sprintf("link %s joins %s and %s, two %s switches, and %s enables PFC on priority %s: lossless traffic can cross the tier down and up again, a pause cycle that can deadlock",
+				l.Name, a.ID(), b.ID(), a.Device.Kind.V, on.ID(), prioList(prios)),
+			Related: []Related{{Range: subjectOr(l.Range, b.Range), Message: "link declared here"}}})
 	}
 }
 

@@ -267,6 +267,17 @@ func ruleCases() []ruleCase {
 			editQoS(port(f, "spine1:Ethernet1"), func(q *schema.PortQoS) { q.Watchdog = schema.Value[*schema.Watchdog]{} })
 		}, "has no pfc_watchdog"},
 		{"WDG001", "watchdog everywhere", func(*schema.Fabric) {}, ""},
+		{"WDG004", "NIC without watchdog", func(f *schema.Fabric) {
+			editAll(f, port(f, "gpu01:eth0"), func(q *schema.PortQoS) { q.Watchdog = schema.Value[*schema.Watchdog]{} })
+		}, "gpu01:eth0 enables PFC on priority 3 but has no pfc_watchdog"},
+		{"WDG004", "NIC watchdog without detection", func(f *schema.Fabric) {
+			editAll(f, port(f, "gpu01:eth0"), func(q *schema.PortQoS) {
+				w := *q.Watchdog.V
+				w.Detection = schema.Value[time.Duration]{}
+				q.Watchdog.V = &w
+			})
+		}, "without a detection time"},
+		{"WDG004", "NIC watchdog with detection", func(*schema.Fabric) {}, ""},
 		{"WDG002", "50 ms detection", func(f *schema.Fabric) { f.Watchdogs[0].Detection.V = 50 * ms }, "detection 50ms is outside 100ms–5s"},
 		{"WDG002", "SONiC defaults", func(f *schema.Fabric) { f.Watchdogs[0].PollInterval.V = 200 * ms }, ""},
 		{"WDG003", "drop and forward", func(f *schema.Fabric) {
@@ -283,6 +294,10 @@ func ruleCases() []ruleCase {
 		}, ""},
 		{"LNK001", "100G vs 400G", func(f *schema.Fabric) { port(f, "spine1:Ethernet1").Speed.V = 400e9 }, "runs at 100G but spine1:Ethernet1 at 400G"},
 		{"LNK001", "same speed", func(*schema.Fabric) {}, ""},
+		{"DLK004", "lossless leaf-leaf link", func(f *schema.Fabric) { peerLink(f, "leaf1:Ethernet60", "leaf2:Ethernet60", true) },
+			"joins leaf1:Ethernet60 and leaf2:Ethernet60, two leaf switches, and leaf1:Ethernet60 enables PFC on priority 3"},
+		{"DLK004", "lossy leaf-leaf link", func(f *schema.Fabric) { peerLink(f, "leaf1:Ethernet60", "leaf2:Ethernet60", false) }, ""},
+		{"DLK004", "leaf-spine links only", func(*schema.Fabric) {}, ""},
 		{"LNK003", "rs vs fc", func(f *schema.Fabric) { port(f, "spine1:Ethernet1").FEC.V = "fc" }, `uses FEC "rs" but spine1:Ethernet1 uses "fc"`},
 		{"LNK003", "same FEC", func(*schema.Fabric) {}, ""},
 		{"LNK005", "30 m of DAC", func(f *schema.Fabric) {
@@ -367,4 +382,29 @@ func TestEveryRuleHasFixtures(t *testing.T) {
 			t.Errorf("rule %s needs a failing and a passing fixture (fail %v, pass %v)", r.ID, fail[r.ID], pass[r.ID])
 		}
 	}
+}
+
+// peerLink adds a link between two new switch ports (an MLAG peer-link),
+// with the switches' QoS, or with PFC off on both ends.
+func peerLink(f *schema.Fabric, a, b string, lossless bool) {
+	mk := func(id string) *schema.Port {
+		dn, pn, _ := strings.Cut(id, ":")
+		d := f.Device(dn)
+		tmpl := d.Ports[len(d.Ports)-1]
+		p := &schema.Port{Name: pn, Device: d, Range: tmpl.Range, Speed: tmpl.Speed, QoS: tmpl.QoS}
+		if !lossless {
+			editQoS(p, func(q *schema.PortQoS) {
+				for i := range q.PFC {
+					q.PFC[i] = schema.Value[bool]{}
+				}
+			})
+		}
+		d.Ports = append(d.Ports, p)
+		return p
+	}
+	pa, pb := mk(a), mk(b)
+	l := &schema.Link{Name: "peer", Range: pa.Range, A: pa, B: pb}
+	pa.Link, pb.Link, pa.Peer, pb.Peer = l, l, pb, pa
+	f.Links = append(f.Links, l)
+	f.Reindex()
 }

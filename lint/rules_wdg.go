@@ -30,6 +30,39 @@ func wdgRules() []*Rule {
 			Fix:       `Use the same action (usually "drop") in every pfc_watchdog profile in use.`,
 			Run:       runWatchdogAction,
 		},
+		{
+			ID: "WDG004", Title: "Lossless NIC ports have pause-storm prevention", Severity: schema.SevError,
+			Rationale: "The storms that took down Microsoft's fabric started at a NIC whose receive path stalled while it kept sending PAUSE; the NIC's own guard (Linux ethtool tunable pfc-prevention-tout, rendered from the watchdog's detection time) stops a stalled NIC from pausing its ToR forever.",
+			Reference: "Guo et al. (SIGCOMM 2016) §4.3; Linux ethtool pfc-prevention-tout; lint-rules.md WDG004",
+			Fix:       "Give the NIC ports' qos_policy a pfc_watchdog with a detection time (e.g. 200ms; mlx5 takes 80–8000 ms).",
+			Run:       runNICStormPrevention,
+		},
+	}
+}
+
+func runNICStormPrevention(p *Pass) {
+	for _, g := range groupQoS(p, isNIC) {
+		prios := g.qos.PFCPriorities()
+		if len(prios) == 0 {
+			continue
+		}
+		w := g.qos.Watchdog.V
+		if w != nil && w.Detection.Set && w.Detection.V > 0 {
+			continue
+		}
+		src := g.qos.Watchdog.Src
+		how := "has no pfc_watchdog, so its NIC gets no pause-storm prevention"
+		switch {
+		case w != nil:
+			src = subjectOr(w.Detection.Src, w.Range)
+			how = fmt.Sprintf("uses pfc_watchdog %q without a detection time, so its NIC gets no pause-storm prevention timeout", w.Name)
+		case g.qos.Watchdog.Set:
+			how = "turns the pfc_watchdog off, so its NIC gets no pause-storm prevention"
+		}
+		if src.IsZero() {
+			src = pfcSource(g.qos)
+		}
+		reportGroup(p, g, src, fmt.Sprintf("%s enables PFC on priority %s but %s", g.ports[0].ID(), prioList(prios), how))
 	}
 }
 
