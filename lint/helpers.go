@@ -134,15 +134,6 @@ func equalInts(a, b []int) bool {
 	return true
 }
 
-// losslessClass is the RoCE class when it is lossless, else nil.
-func losslessClass(f *schema.Fabric) *schema.TrafficClass {
-	c := f.ClassByRole(schema.RoleRoCE)
-	if c == nil || !c.Lossless.V {
-		return nil
-	}
-	return c
-}
-
 // maxPathMTU is the largest RDMA path MTU any NIC uses (0 when none is set).
 func maxPathMTU(f *schema.Fabric) int {
 	m := 0

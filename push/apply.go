@@ -2,7 +2,6 @@ package push
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -280,5 +279,3 @@ func (a *applier) rolledBack(why string) outcome {
 	}
 	return outcome{status: StatusRolledBack, reason: why + "; the device was rolled back and matches its backup"}
 }
-
-func lost(err error) bool { return errors.Is(err, session.ErrConnectionLost) }

@@ -26,13 +26,12 @@ var variableSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 
 // variable is one declared input variable.
 type variable struct {
-	name     string
-	typ      cty.Type
-	def      cty.Value
-	hasDef   bool
-	declRng  hcl.Range
-	typeRng  hcl.Range
-	hasValue bool
+	name    string
+	typ     cty.Type
+	def     cty.Value
+	hasDef  bool
+	declRng hcl.Range
+	typeRng hcl.Range
 }
 
 // decodeVariables evaluates every variable block against its default and

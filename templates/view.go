@@ -2,7 +2,6 @@ package templates
 
 import (
 	"fmt"
-	"net/netip"
 	"sort"
 	"strconv"
 	"time"
@@ -548,13 +547,4 @@ func bps(v int64) string {
 		return strconv.FormatInt(v/1_000, 10) + "K"
 	}
 	return strconv.FormatInt(v, 10)
-}
-
-// prefixFamily reports "ipv4" or "ipv6" for a prefix string.
-func prefixFamily(s string) string {
-	p, err := netip.ParsePrefix(s)
-	if err == nil && p.Addr().Is6() {
-		return "ipv6"
-	}
-	return "ipv4"
 }
