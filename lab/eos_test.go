@@ -106,10 +106,10 @@ func TestEOSCommitTimerExpiresOnItsOwn(t *testing.T) {
 	if !strings.Contains(dev.RunningConfig(), "hostname changed") {
 		t.Fatal("commit timer did not apply the session")
 	}
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(patience(t))
 	for dev.RunningConfig() != before {
 		if time.Now().After(deadline) {
-			t.Fatal("commit timer did not roll back within 5s")
+			t.Fatal("commit timer did not roll back")
 		}
 		time.Sleep(50 * time.Millisecond)
 	}

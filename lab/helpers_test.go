@@ -60,6 +60,24 @@ type shellClient struct {
 	prompt *regexp.Regexp
 }
 
+// patience bounds one wait in a test: how long a device may take to answer
+// on a loaded machine under the race detector. It is derived from the
+// test binary's -timeout (a quarter of what is left, at most two minutes),
+// so a slow machine waits longer instead of failing, and a hung device
+// still fails the test before the binary is killed.
+func patience(t testing.TB) time.Duration {
+	const most = 2 * time.Minute
+	tt, ok := t.(interface{ Deadline() (time.Time, bool) })
+	if !ok {
+		return most
+	}
+	dl, ok := tt.Deadline()
+	if !ok {
+		return most
+	}
+	return min(most, max(time.Second, time.Until(dl)/4))
+}
+
 func dialSSH(l *Lab, name string) (*ssh.Client, error) {
 	hk, err := knownhosts.New(l.KnownHostsPath())
 	if err != nil {
@@ -70,7 +88,7 @@ func dialSSH(l *Lab, name string) (*ssh.Client, error) {
 		Auth:              []ssh.AuthMethod{ssh.Password(testPass)},
 		HostKeyCallback:   hk,
 		HostKeyAlgorithms: []string{ssh.KeyAlgoED25519},
-		Timeout:           5 * time.Second,
+		Timeout:           2 * time.Minute,
 	}
 	return ssh.Dial("tcp", l.Addr(name), cfg)
 }
@@ -122,7 +140,7 @@ func openShell(t testing.TB, l *Lab, name string, prompt string) *shellClient {
 // returns the output with CRs removed.
 func (c *shellClient) wait() string {
 	c.t.Helper()
-	deadline := time.After(5 * time.Second)
+	deadline := time.After(patience(c.t))
 	for {
 		s := strings.ReplaceAll(c.buf.String(), "\r", "")
 		if loc := c.prompt.FindStringIndex(s); loc != nil && loc[1] == len(s) {
@@ -152,9 +170,9 @@ func (c *shellClient) run(cmd string) string {
 	return strings.TrimPrefix(out, "\n")
 }
 
-// closed reports whether the server closed the connection within 5s.
+// closed reports whether the server closed the connection in time.
 func (c *shellClient) closed() bool {
-	deadline := time.After(5 * time.Second)
+	deadline := time.After(patience(c.t))
 	for {
 		select {
 		case _, ok := <-c.out:
@@ -193,8 +211,8 @@ func scrapliPlatform(t testing.TB, l *Lab, name, scrapliName string) *network.Dr
 		options.WithAuthSecondary(testPass),
 		options.WithSSHKnownHostsFile(l.KnownHostsPath()),
 		options.WithStandardTransportHostKeyAlgorithms([]string{ssh.KeyAlgoED25519}),
-		options.WithTimeoutSocket(5*time.Second),
-		options.WithTimeoutOps(5*time.Second),
+		options.WithTimeoutSocket(patience(t)),
+		options.WithTimeoutOps(patience(t)),
 	)
 	if err != nil {
 		t.Fatalf("platform: %v", err)

@@ -89,7 +89,7 @@ func TestKnownHostsAuthAndExec(t *testing.T) {
 	}
 	for _, sp := range specs {
 		t.Run(string(sp.Platform), func(t *testing.T) {
-			cfg := &ssh.ClientConfig{User: testUser, Auth: []ssh.AuthMethod{ssh.PublicKeys(signer)}, HostKeyCallback: hk, Timeout: 5 * time.Second}
+			cfg := &ssh.ClientConfig{User: testUser, Auth: []ssh.AuthMethod{ssh.PublicKeys(signer)}, HostKeyCallback: hk, Timeout: patience(t)}
 			cl, err := ssh.Dial("tcp", l.Addr(sp.Name), cfg)
 			if err != nil {
 				t.Fatalf("public-key login: %v", err)
@@ -109,7 +109,7 @@ func TestKnownHostsAuthAndExec(t *testing.T) {
 			if err != nil || !strings.Contains(string(out), sp.Name) {
 				t.Errorf("exec %q: %v %q", cmd, err, out)
 			}
-			bad := &ssh.ClientConfig{User: testUser, Auth: []ssh.AuthMethod{ssh.Password("wrong")}, HostKeyCallback: hk, Timeout: 5 * time.Second}
+			bad := &ssh.ClientConfig{User: testUser, Auth: []ssh.AuthMethod{ssh.Password("wrong")}, HostKeyCallback: hk, Timeout: patience(t)}
 			if c, err := ssh.Dial("tcp", l.Addr(sp.Name), bad); err == nil {
 				_ = c.Close()
 				t.Error("wrong password accepted")
@@ -154,7 +154,7 @@ func TestContextCancelCloses(t *testing.T) {
 	}
 	addr := l.Addr("a")
 	cancel()
-	deadline := time.Now().Add(5 * time.Second)
+	deadline := time.Now().Add(patience(t))
 	for {
 		if _, err := dialSSH(l, "a"); err != nil {
 			break

@@ -59,7 +59,7 @@ func TestPagerUntilTerminalLength(t *testing.T) {
 			}()
 			read := func(want string) string {
 				var got strings.Builder
-				deadline := time.After(5 * time.Second)
+				deadline := time.After(patience(t))
 				for !strings.Contains(got.String(), want) {
 					select {
 					case s, ok := <-buf:

@@ -64,7 +64,7 @@ func newRig(t *testing.T, devs ...testDevice) *rig {
 		t.Fatal(err)
 	}
 	r := &rig{t: t, f: f, lab: l, dir: dir}
-	r.opts = Options{Parallelism: 4, Timeout: 10 * time.Second, HostKeys: hk, Inventory: map[string]string{}, Getenv: getenv}
+	r.opts = Options{Parallelism: 4, Timeout: time.Minute, HostKeys: hk, Inventory: map[string]string{}, Getenv: getenv}
 	for i, d := range devs {
 		r.opts.Inventory[d.name] = l.Addr(d.name)
 		r.inputs = append(r.inputs, Input{Device: f.Devices[i], Rendered: []byte(d.rendered)})
