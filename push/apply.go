@@ -2,9 +2,11 @@ package push
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"sync"
 	"time"
 
@@ -14,6 +16,7 @@ import (
 	"github.com/fabricgen/fabricgen/push/dialect"
 	"github.com/fabricgen/fabricgen/push/planfile"
 	"github.com/fabricgen/fabricgen/push/session"
+	"github.com/fabricgen/fabricgen/push/state"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -28,6 +31,14 @@ const (
 	StatusFailed     Status = "failed"
 	StatusStale      Status = "stale"
 	StatusSkipped    Status = "skipped"
+	// StatusRefused means nothing was sent: the plan does not match the
+	// intent or the inventory, or another change is in flight on the
+	// device, or an earlier run was interrupted there.
+	StatusRefused Status = "refused"
+	// StatusInterrupted means the run was stopped while the device was
+	// changing; Reason says what the device has now and Restore how to
+	// undo it.
+	StatusInterrupted Status = "interrupted"
 )
 
 // Result is one device's apply outcome.
@@ -37,6 +48,9 @@ type Result struct {
 	Status   Status `json:"status"`
 	// Reason says why the device was not applied, or what was undone.
 	Reason string `json:"reason,omitempty"`
+	// Restore is the command that undoes a change left half-done
+	// (interrupted or failed rollback).
+	Restore string `json:"restore,omitempty"`
 	// Backup is the path of the running config saved before the change.
 	Backup string `json:"backup,omitempty"`
 	// DeviceDiff is the device's own view of the staged change (EOS
@@ -49,31 +63,50 @@ type Result struct {
 // OK reports whether the device ended as intended.
 func (r Result) OK() bool { return r.Status == StatusApplied || r.Status == StatusUnchanged }
 
+// DefaultInterruptGrace is how long devices already changing may take to
+// finish or roll back after the first interrupt.
+const DefaultInterruptGrace = 60 * time.Second
+
 // ApplyOptions configure Apply.
 type ApplyOptions struct {
 	Options
-	// BackupDir receives <device>/<UTC time>.cfg before any change
-	// (default .fabricgen/backups).
-	BackupDir string
 	// FailFast stops starting devices after the first failure.
 	FailFast bool
-	// CommitTimer is how long an EOS session commit waits for confirmation
-	// before the device rolls it back itself (default 5 minutes).
+	// CommitTimer is how long a commit waits for confirmation before the
+	// device rolls it back itself (EOS commit timer, Junos commit
+	// confirmed, NVUE apply --confirm; default 5 minutes).
 	CommitTimer time.Duration
-	// Now is the clock for backup and session names (default time.Now).
+	// Now is the clock for backup names (default time.Now).
 	Now func() time.Time
+	// RunID names this run's transactions on the devices; default a new
+	// state.NewRunID, unique per run.
+	RunID string
+	// KeepBackups keeps the newest N backups per device (0 keeps all).
+	KeepBackups int
+	// Interrupt, once closed, stops Apply from starting more devices;
+	// devices already changing carry on to applied or rolled back within
+	// InterruptGrace, then are stopped. Cancelling ctx stops every
+	// device at once.
+	Interrupt <-chan struct{}
+	// InterruptGrace bounds the work after Interrupt (default 60 s).
+	InterruptGrace time.Duration
 }
 
-// Apply changes every device of the plan that has changes. Each device is
-// re-fetched first and refused when its normalised running config no
-// longer hashes as in the plan (stale). The fabric supplies credentials;
-// its digest must equal the plan's intent digest. Results are in plan order.
-func Apply(ctx context.Context, p *planfile.Plan, f *schema.Fabric, opts ApplyOptions) ([]Result, error) {
+// ErrInterrupted is returned by Apply when Interrupt was closed or ctx
+// ended before every device finished.
+var ErrInterrupted = errors.New("apply interrupted")
+
+// Apply changes every device of the plan that has changes. The plan is a
+// record to check, not a script: for each device Apply renders nothing
+// itself but takes the freshly rendered inputs, refuses the device when
+// its rendered config differs from the plan's (the intent changed) or
+// its address differs from the plan's, re-reads the running config,
+// refuses a stale device, derives the change set and refuses the device
+// when it differs from the saved one. Only the derived commands are sent.
+// The fabric's digest must equal the plan's. Results are in plan order.
+func Apply(ctx context.Context, p *planfile.Plan, f *schema.Fabric, inputs []Input, opts ApplyOptions) ([]Result, error) {
 	if f.Digest != p.IntentDigest {
-		return nil, fmt.Errorf("the intent in %s changed since the plan was made (digest %.12s, plan has %.12s): run fabricgen plan again", f.Dir, f.Digest, p.IntentDigest)
-	}
-	if opts.BackupDir == "" {
-		opts.BackupDir = filepath.Join(".fabricgen", "backups")
+		return nil, fmt.Errorf("intent changed since plan: the intent in %s has digest %.12s, the plan was made from %.12s; run fabricgen plan again", p.Dir, f.Digest, p.IntentDigest)
 	}
 	if opts.CommitTimer <= 0 {
 		opts.CommitTimer = 5 * time.Minute
@@ -81,31 +114,55 @@ func Apply(ctx context.Context, p *planfile.Plan, f *schema.Fabric, opts ApplyOp
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
+	if opts.InterruptGrace <= 0 {
+		opts.InterruptGrace = DefaultInterruptGrace
+	}
+	if opts.RunID == "" {
+		id, err := state.NewRunID(opts.Now())
+		if err != nil {
+			return nil, err
+		}
+		opts.RunID = id
+	}
+	if opts.State.IsZero() {
+		return nil, errors.New("apply needs the fabric's state directory for backups and records")
+	}
 	opts.Options = opts.Options.withCache()
+	opts.intentDigest = f.Digest
+	byName := make(map[string]Input, len(inputs))
+	for _, in := range inputs {
+		byName[in.Device.Name] = in
+	}
 	results := make([]Result, len(p.Devices))
 	failed := make(chan struct{})
 	var failOnce sync.Once
-	g, gctx := errgroup.WithContext(ctx)
+	stopped := func() string {
+		select {
+		case <-ctx.Done():
+			return "not started: apply was stopped"
+		case <-opts.Interrupt:
+			return "not started: apply was interrupted"
+		case <-failed:
+			return "not started: an earlier device failed and --fail-fast is set"
+		default:
+			return ""
+		}
+	}
+	var g errgroup.Group
 	g.SetLimit(opts.parallelism())
 	for i, pd := range p.Devices {
-		results[i] = Result{Device: pd.Name, Platform: pd.Platform, Status: StatusSkipped,
-			Reason: "not started: an earlier device failed and --fail-fast is set"}
-		if opts.FailFast {
-			select {
-			case <-failed:
-				continue
-			default:
-			}
+		results[i] = Result{Device: pd.Name, Platform: pd.Platform, Status: StatusSkipped}
+		if why := stopped(); why != "" {
+			results[i].Reason = why
+			continue
 		}
 		g.Go(func() error {
-			if opts.FailFast {
-				select {
-				case <-failed:
-					return nil
-				default:
-				}
+			if why := stopped(); why != "" {
+				results[i].Reason = why
+				return nil
 			}
-			r := applyDevice(gctx, pd, f.Device(pd.Name), &opts)
+			in, ok := byName[pd.Name]
+			r := applyWithGrace(ctx, pd, in, ok, &opts)
 			results[i] = r
 			if !r.OK() && opts.FailFast {
 				failOnce.Do(func() { close(failed) })
@@ -114,81 +171,189 @@ func Apply(ctx context.Context, p *planfile.Plan, f *schema.Fabric, opts ApplyOp
 		})
 	}
 	_ = g.Wait()
+	select {
+	case <-opts.Interrupt:
+		return results, ErrInterrupted
+	default:
+	}
 	if err := ctx.Err(); err != nil {
-		return results, fmt.Errorf("apply interrupted: %w", err)
+		return results, fmt.Errorf("%w: %w", ErrInterrupted, err)
 	}
 	return results, nil
 }
 
-func applyDevice(ctx context.Context, pd *planfile.Device, d *schema.Device, opts *ApplyOptions) Result {
+// applyWithGrace applies one device under its own context: cancelled when
+// ctx is, or InterruptGrace after Interrupt closes.
+func applyWithGrace(ctx context.Context, pd *planfile.Device, in Input, ok bool, opts *ApplyOptions) Result {
+	dctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		select {
+		case <-opts.Interrupt:
+		case <-done:
+			return
+		}
+		t := time.NewTimer(opts.InterruptGrace)
+		defer t.Stop()
+		select {
+		case <-t.C:
+			cancel()
+		case <-done:
+		}
+	}()
+	return applyDevice(dctx, pd, in, ok, opts)
+}
+
+func applyDevice(ctx context.Context, pd *planfile.Device, in Input, ok bool, opts *ApplyOptions) Result {
 	r := Result{Device: pd.Name, Platform: pd.Platform, Added: pd.Diff.Added, Removed: pd.Diff.Removed}
 	defer opts.emit(pd.Name, "done", true)
-	fail := func(format string, a ...any) Result {
-		r.Status = StatusFailed
+	fail := func(st Status, format string, a ...any) Result {
+		r.Status = st
 		r.Reason = fmt.Sprintf(format, a...)
 		return r
 	}
 	switch {
 	case pd.Status == planfile.StatusError:
-		return fail("not planned: %s", pd.Error)
+		return fail(StatusFailed, "not planned: %s", pd.Error)
 	case pd.Status == planfile.StatusUnchanged:
 		r.Status = StatusUnchanged
 		return r
-	case d == nil:
-		return fail("device %s is in the plan but not in the intent", pd.Name)
+	case !ok:
+		return fail(StatusRefused, "%s is in the plan but not in the intent (or not selected): nothing was sent", pd.Name)
 	}
-	dl, err := opts.dialect(schema.Platform(pd.Platform))
+	d := in.Device
+	if string(d.Platform.V) != pd.Platform {
+		return fail(StatusRefused, "plan file does not match its intent: the plan says platform %s, the intent %s; nothing was sent", pd.Platform, d.Platform.V)
+	}
+	sum := sha256.Sum256(in.Rendered)
+	if hex.EncodeToString(sum[:]) != pd.RenderedSHA256 {
+		return fail(StatusRefused, "plan file does not match its intent: the config rendered now differs from the one in the plan; nothing was sent: run fabricgen plan again")
+	}
+	if addr, from := opts.addressFrom(d); addr != pd.Address {
+		return fail(StatusRefused, "the plan was made against %s but %s gives %s: refusing to change a device other than the one planned; apply with the inventory the plan used, or run fabricgen plan again", quoteAddr(pd.Address), from, quoteAddr(addr))
+	}
+	dl, err := opts.dialect(d.Platform.V)
 	if err != nil {
-		return fail("%v", err)
+		return fail(StatusFailed, "%v", err)
 	}
-	a := &applier{ctx: ctx, pd: pd, dev: d, dl: dl, opts: opts}
+	a := &applier{ctx: ctx, pd: pd, dev: d, dl: dl, opts: opts, rendered: string(in.Rendered), txn: opts.RunID}
+	a.compare = func(now string) (*config.Comparison, error) { return config.Compare(pd.Name, now, a.rendered, dl) }
 	opts.emit(pd.Name, "connect", false)
 	if a.conn, err = connect(ctx, d, dl, pd.Address, &opts.Options); err != nil {
-		return fail("%v", err)
+		return fail(StatusFailed, "%v", err)
 	}
 	defer func() { a.conn.Close() }()
 
-	opts.emit(pd.Name, "fetch", false)
-	before, err := fetch(a.conn, dl, pd.Rendered)
-	if err != nil {
-		return fail("fetch running config: %v", err)
+	opts.emit(pd.Name, "check", false)
+	if why, err := a.resolveInterrupted(); err != nil {
+		return fail(StatusFailed, "%v", err)
+	} else if why != "" {
+		return fail(StatusRefused, "%s", why)
 	}
-	cmp, err := config.Compare(pd.Name, before, pd.Rendered, dl)
+	if busy, err := inspect(a.conn, dl, ""); err != nil {
+		return fail(StatusFailed, "look for other changes in flight: %v", err)
+	} else if busy != "" {
+		return fail(StatusRefused, "%s; nothing was sent", busy)
+	}
+
+	opts.emit(pd.Name, "fetch", false)
+	before, err := fetch(a.conn, dl, a.rendered)
 	if err != nil {
-		return fail("%v", err)
+		return fail(StatusFailed, "fetch running config: %v", err)
+	}
+	cmp, err := config.Compare(pd.Name, before, a.rendered, dl)
+	if err != nil {
+		return fail(StatusFailed, "%v", err)
 	}
 	if cmp.RunningSHA256 != pd.RunningSHA256 {
-		r.Status = StatusStale
-		r.Reason = "the running config changed since the plan was made; nothing was sent: run fabricgen plan again"
-		return r
+		return fail(StatusStale, "the running config changed since the plan was made; nothing was sent: run fabricgen plan again")
 	}
+	if !sameChanges(cmp.Changes, pd.Changes) {
+		return fail(StatusRefused, "plan file does not match its intent: the change set in the plan differs from the one derived from the intent and the running config; nothing was sent: run fabricgen plan again")
+	}
+	r.Added, r.Removed = cmp.Diff.Added, cmp.Diff.Removed
 	if cmp.Changes.Empty() {
 		r.Status = StatusUnchanged
 		return r
 	}
-	a.before = before
+	a.before, a.changes = before, cmp.Changes
 	opts.emit(pd.Name, "backup", false)
-	if r.Backup, err = a.backup(); err != nil {
-		return fail("save backup before changing anything: %v", err)
+	if r.Backup, err = opts.State.SaveBackup(pd.Name, before, opts.Now()); err != nil {
+		return fail(StatusFailed, "save backup before changing anything: %v", err)
 	}
-	opts.emit(pd.Name, "stage", false)
-	var out outcome
-	switch dl.Transaction {
-	case dialect.TxnSession:
-		out = a.eosSession()
-	case dialect.TxnCheckpoint:
-		out = a.nxosCheckpoint()
-	case dialect.TxnCommitConfirmed:
-		out = a.junosCommit()
-	case dialect.TxnNVUE:
-		out = a.nvue()
-	case dialect.TxnGCU:
-		out = a.sonicGCU()
-	default:
-		out = a.hostCommands()
+	a.backup = r.Backup
+	if err := a.step("stage"); err != nil {
+		return fail(StatusFailed, "record the change in flight before changing anything: %v", err)
 	}
-	r.Status, r.Reason, r.DeviceDiff = out.status, out.reason, out.deviceDiff
+	out := a.transaction()
+	r.Status, r.Reason, r.DeviceDiff, r.Restore = out.status, out.reason, out.deviceDiff, out.restore
+	if ctx.Err() != nil && r.Status != StatusApplied && r.Status != StatusRolledBack {
+		// Stopped mid-change: say what the device has now and how to
+		// undo it; the in-flight record stays for the next run.
+		r.Status = StatusInterrupted
+		r.Reason, r.Restore = a.interruptedState()
+		return r
+	}
+	a.finish(r.Status)
 	return r
+}
+
+// transaction runs the platform's transaction.
+func (a *applier) transaction() outcome {
+	switch a.dl.Transaction {
+	case dialect.TxnSession:
+		return a.eosSession()
+	case dialect.TxnCheckpoint:
+		return a.nxosCheckpoint()
+	case dialect.TxnCommitConfirmed:
+		return a.junosCommit()
+	case dialect.TxnNVUE:
+		return a.nvue()
+	case dialect.TxnGCU:
+		return a.sonicGCU()
+	default:
+		return a.hostCommands()
+	}
+}
+
+// finish records the end of a change: the in-flight record goes when the
+// device ended applied or back at its backup (a failed rollback keeps it,
+// so the next run refuses the device until someone looks); an applied
+// device gets its last-applied record; old backups are pruned.
+func (a *applier) finish(st Status) {
+	s := a.opts.State
+	if st == StatusApplied {
+		now, err := fetch(a.conn, a.dl, a.rendered)
+		sum := ""
+		if err == nil {
+			sum = config.Digest(now, a.dl)
+		}
+		_ = s.WriteApplied(state.Applied{Device: a.pd.Name, Platform: a.pd.Platform, Run: a.opts.RunID,
+			Time: a.opts.Now().UTC(), IntentDigest: a.opts.intentDigest, Rendered: a.rendered, RunningSHA256: sum})
+	}
+	if st == StatusApplied || st == StatusRolledBack {
+		_ = s.ClearInFlight(a.pd.Name)
+	}
+	_ = s.PruneBackups(a.pd.Name, a.opts.KeepBackups)
+}
+
+// sameChanges compares two change sets by their JSON form.
+func sameChanges(a, b *config.ChangeSet) bool {
+	if a.Empty() && b.Empty() {
+		return true
+	}
+	ja, err1 := json.Marshal(a)
+	jb, err2 := json.Marshal(b)
+	return err1 == nil && err2 == nil && string(ja) == string(jb)
+}
+
+func quoteAddr(a string) string {
+	if a == "" {
+		return "no address"
+	}
+	return a
 }
 
 // outcome is what a transaction reports.
@@ -196,35 +361,72 @@ type outcome struct {
 	status     Status
 	reason     string
 	deviceDiff string
+	restore    string
 }
 
 // applier holds one device's apply state.
 type applier struct {
-	ctx    context.Context
-	pd     *planfile.Device
-	dev    *schema.Device
-	dl     *dialect.Dialect
-	opts   *ApplyOptions
-	conn   *session.Conn
-	before string
+	ctx  context.Context
+	pd   *planfile.Device
+	dev  *schema.Device
+	dl   *dialect.Dialect
+	opts *ApplyOptions
+	conn *session.Conn
+	// rendered is the config being applied; for a host it also says
+	// which settings to read back.
+	rendered string
+	// compare compares a fresh read of the device with what the
+	// transaction must reach: empty changes means converged.
+	compare func(now string) (*config.Comparison, error)
+	changes *config.ChangeSet
+	before  string
+	backup  string
+	// txn names this run's transaction on the device.
+	txn string
+	// ignore names an interrupted run's transaction a rollback is
+	// cleaning up: not someone else's work.
+	ignore string
+	// rollback is true when restoring a backup rather than applying.
+	rollback bool
+	// stepName is the step in progress, for the in-flight record.
+	stepName string
+	started  time.Time
 }
 
-// backup writes the running config before any change.
-func (a *applier) backup() (string, error) {
-	dir := filepath.Join(a.opts.BackupDir, a.pd.Name)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "", fmt.Errorf("create %s: %w", dir, err)
+// step records the step now starting in the device's in-flight record,
+// so a run killed at any point leaves a record saying how far it got.
+func (a *applier) step(name string) error {
+	a.opts.emit(a.pd.Name, name, false)
+	a.stepName = name
+	if a.started.IsZero() {
+		a.started = a.opts.Now().UTC()
 	}
-	path := filepath.Join(dir, a.opts.Now().UTC().Format("20060102T150405.000000000Z")+".cfg")
-	if err := os.WriteFile(path, []byte(a.before), 0o600); err != nil {
-		return "", fmt.Errorf("write %s: %w", path, err)
-	}
-	return path, nil
+	return a.opts.State.WriteInFlight(state.InFlight{
+		Run: a.opts.RunID, Holder: state.Me("fabricgen apply", a.started), Device: a.pd.Name,
+		Platform: a.pd.Platform, Address: a.pd.Address, Started: a.started, Txn: a.txnName(),
+		Step: name, Backup: a.backup, Rendered: a.rendered, IntentDigest: a.opts.intentDigest,
+	})
 }
 
-// txnName names a session or checkpoint after the apply time.
+// mark records a step, ignoring a failure to write the record (the change
+// is already under way; the transaction's own safety nets still hold).
+// Once the run is stopping, the step in progress when it stopped is kept:
+// it says what the device has.
+func (a *applier) mark(name string) {
+	if a.ctx.Err() != nil {
+		return
+	}
+	_ = a.step(name)
+}
+
+// txnName is the name of this run's transaction on the device, or "" for
+// platforms without one.
 func (a *applier) txnName() string {
-	return "fabricgen-" + a.opts.Now().UTC().Format("20060102-150405")
+	switch a.dl.Transaction {
+	case dialect.TxnSession, dialect.TxnCheckpoint, dialect.TxnGCU:
+		return a.txn
+	}
+	return ""
 }
 
 // reconnect replaces a lost session with a new one.
@@ -241,12 +443,12 @@ func (a *applier) reconnect() error {
 // converged re-fetches the device and reports whether a fresh plan is
 // empty, with the number of lines still different.
 func (a *applier) converged() (bool, int, error) {
-	a.opts.emit(a.pd.Name, "verify", false)
-	now, err := fetch(a.conn, a.dl, a.pd.Rendered)
+	a.mark("verify")
+	now, err := fetch(a.conn, a.dl, a.rendered)
 	if err != nil {
 		return false, 0, err
 	}
-	cmp, err := config.Compare(a.pd.Name, now, a.pd.Rendered, a.dl)
+	cmp, err := a.compare(now)
 	if err != nil {
 		return false, 0, err
 	}
@@ -255,7 +457,7 @@ func (a *applier) converged() (bool, int, error) {
 
 // restored re-fetches the device and reports whether it equals the backup.
 func (a *applier) restored() (bool, error) {
-	now, err := fetch(a.conn, a.dl, a.pd.Rendered)
+	now, err := fetch(a.conn, a.dl, a.rendered)
 	if err != nil {
 		return false, err
 	}
@@ -267,15 +469,18 @@ func (a *applier) restored() (bool, error) {
 func (a *applier) rolledBack(why string) outcome {
 	if !a.conn.Alive() {
 		if err := a.reconnect(); err != nil {
-			return outcome{status: StatusFailed, reason: why + "; could not check the rollback: " + err.Error()}
+			return outcome{status: StatusFailed, reason: why + "; could not check the rollback: " + err.Error(),
+				restore: "fabricgen rollback " + a.pd.Name}
 		}
 	}
 	ok, err := a.restored()
 	switch {
 	case err != nil:
-		return outcome{status: StatusFailed, reason: why + "; could not check the rollback: " + err.Error()}
+		return outcome{status: StatusFailed, reason: why + "; could not check the rollback: " + err.Error(),
+			restore: "fabricgen rollback " + a.pd.Name}
 	case !ok:
-		return outcome{status: StatusFailed, reason: why + "; the device is NOT back to its backup: restore it from the backup file"}
+		return outcome{status: StatusFailed, reason: why + "; the device is NOT back to its backup",
+			restore: "fabricgen rollback " + a.pd.Name}
 	}
 	return outcome{status: StatusRolledBack, reason: why + "; the device was rolled back and matches its backup"}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/fabricgen/fabricgen/lab"
 	"github.com/fabricgen/fabricgen/push/session"
+	"github.com/fabricgen/fabricgen/push/state"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -64,7 +65,8 @@ func newRig(t *testing.T, devs ...testDevice) *rig {
 		t.Fatal(err)
 	}
 	r := &rig{t: t, f: f, lab: l, dir: dir}
-	r.opts = Options{Parallelism: 4, Timeout: time.Minute, HostKeys: hk, Inventory: map[string]string{}, Getenv: getenv}
+	r.opts = Options{Parallelism: 4, Timeout: time.Minute, HostKeys: hk, Inventory: map[string]string{}, Getenv: getenv,
+		State: state.ForFabric(dir)}
 	for i, d := range devs {
 		r.opts.Inventory[d.name] = l.Addr(d.name)
 		r.inputs = append(r.inputs, Input{Device: f.Devices[i], Rendered: []byte(d.rendered)})

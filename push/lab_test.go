@@ -63,7 +63,9 @@ func (r *rig) plan() *planfile.Plan {
 
 func (r *rig) apply(p *planfile.Plan, backups string) []Result {
 	r.t.Helper()
-	res, err := Apply(context.Background(), p, r.f, ApplyOptions{Options: r.opts, BackupDir: backups})
+	opts := r.opts
+	opts.State.BackupRoot = backups
+	res, err := Apply(context.Background(), p, r.f, r.inputs, ApplyOptions{Options: opts})
 	if err != nil {
 		r.t.Fatalf("Apply: %v", err)
 	}
@@ -106,7 +108,7 @@ func TestPlatformConverges(t *testing.T) {
 
 			p2 := r.plan()
 			if d2 := p2.Devices[0]; d2.Status != planfile.StatusUnchanged || d2.Diff.Text != "" {
-				t.Fatalf("second plan: status %s, diff:\n%s", d2.Status, d2.Diff.Text)
+				t.Fatalf("second plan: status %s (%s), diff:\n%s", d2.Status, d2.Error, d2.Diff.Text)
 			}
 			res2 := r.apply(p2, t.TempDir())
 			if res2[0].Status != StatusUnchanged {
@@ -393,7 +395,8 @@ func TestFailFast(t *testing.T) {
 	before := r.lab.Device("leaf2").RunningConfig()
 	opts := r.opts
 	opts.Parallelism = 1
-	res, err := Apply(context.Background(), p, r.f, ApplyOptions{Options: opts, BackupDir: t.TempDir(), FailFast: true})
+	opts.State.BackupRoot = t.TempDir()
+	res, err := Apply(context.Background(), p, r.f, r.inputs, ApplyOptions{Options: opts, FailFast: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/fabricgen/fabricgen/push/dialect"
 	"github.com/fabricgen/fabricgen/push/session"
+	"github.com/fabricgen/fabricgen/push/state"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -33,6 +34,14 @@ type Options struct {
 	// Events receives progress; it may be nil. It is called from many
 	// goroutines.
 	Events func(Event)
+	// State is the fabric's state directory (DIR/.fabricgen): backups,
+	// in-flight and last-applied records. Plan reads it to report devices
+	// an interrupted run left half-changed; Apply writes it. Zero means
+	// plan skips that check; Apply needs it.
+	State state.Dir
+
+	// intentDigest is the fabric's digest, for the records Apply writes.
+	intentDigest string
 
 	// dialects caches the dialects of one Plan or Apply call (building
 	// one compiles its regexps).
@@ -73,8 +82,8 @@ func (o Options) withCache() Options {
 // Event is a progress report for one device.
 type Event struct {
 	Device string
-	// Step is what is happening: "connect", "fetch", "backup", "stage",
-	// "verify", "commit", "rollback", "done".
+	// Step is what is happening: "connect", "check", "fetch", "backup",
+	// "stage", "commit", "verify", "confirm", "rollback", "done".
 	Step string
 	// Done is true on the device's last event.
 	Done bool
@@ -109,10 +118,20 @@ func (o *Options) getenv(k string) string {
 
 // address is the device's SSH address: the inventory's, else mgmt_address.
 func (o *Options) address(d *schema.Device) string {
+	a, _ := o.addressFrom(d)
+	return a
+}
+
+// addressFrom is the device's SSH address and where it comes from, in
+// words for messages.
+func (o *Options) addressFrom(d *schema.Device) (string, string) {
 	if a, ok := o.Inventory[d.Name]; ok {
-		return a
+		return a, "--inventory"
 	}
-	return d.MgmtAddress.V
+	if d.MgmtAddress.V == "" {
+		return "", "the intent (no mgmt_address and no --inventory entry)"
+	}
+	return d.MgmtAddress.V, "the intent's mgmt_address"
 }
 
 // SelectDevices returns the fabric's devices matching any of the globs

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -79,6 +80,12 @@ func planDevice(ctx context.Context, in Input, opts *Options) *planfile.Device {
 		return fail(err)
 	}
 	defer conn.Close()
+	opts.emit(d.Name, "check", false)
+	if busy, err := planInspect(conn, dl, d.Name, opts); err != nil {
+		return fail(err)
+	} else if busy != "" {
+		return fail(errors.New(busy))
+	}
 	opts.emit(d.Name, "fetch", false)
 	running, err := fetch(conn, dl, pd.Rendered)
 	if err != nil {
@@ -96,6 +103,34 @@ func planDevice(ctx context.Context, in Input, opts *Options) *planfile.Device {
 		pd.Changes = cmp.Changes
 	}
 	return pd
+}
+
+// planInspect reports what would make apply refuse the device: an
+// in-flight record an interrupted run left with the device not clean, or
+// work in flight on the device that is not ours.
+func planInspect(conn *session.Conn, dl *dialect.Dialect, device string, opts *Options) (string, error) {
+	ours := ""
+	if !opts.State.IsZero() {
+		rec, err := opts.State.InFlight(device)
+		if err != nil {
+			return "", err
+		}
+		if rec != nil {
+			v, err := judgeInterrupted(conn, dl, rec, rec.Backup)
+			if err != nil {
+				return "", err
+			}
+			if !v.clean {
+				return v.message, nil
+			}
+			ours = rec.Txn
+		}
+	}
+	busy, err := inspect(conn, dl, ours)
+	if err != nil {
+		return "", fmt.Errorf("look for other changes in flight: %w", err)
+	}
+	return busy, nil
 }
 
 // connect resolves the device's credentials and opens a session.

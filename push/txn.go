@@ -21,7 +21,7 @@ import (
 // configure session NAME, show session-config diffs, commit timer
 // hh:mm:ss, configure session NAME commit, configure session NAME abort.
 func (a *applier) eosSession() outcome {
-	name := a.txnName()
+	name := a.txn
 	level := &network.PrivilegeLevel{
 		Name: name,
 		// EOS shows a truncated session name: leaf1(config-s-fabric)#,
@@ -33,7 +33,7 @@ func (a *applier) eosSession() outcome {
 	}
 	a.conn.AddPrivilege(level)
 	abort := func(why string) outcome {
-		a.opts.emit(a.pd.Name, "rollback", false)
+		a.mark("rollback")
 		if a.conn.Alive() {
 			_, _ = a.conn.Command("configure session " + name + " abort")
 		} else if err := a.reconnect(); err == nil {
@@ -42,12 +42,23 @@ func (a *applier) eosSession() outcome {
 		}
 		return a.rolledBack(why)
 	}
-	_, rej, err := a.conn.Configure(a.pd.Changes.Commands(), name)
+	_, rej, err := a.conn.Configure(a.changes.Commands(), name)
 	if err != nil {
 		return abort(fmt.Sprintf("staging failed: %v", err))
 	}
 	if rej != nil {
 		return abort(rej.Error())
+	}
+	// Another operator may have started while we staged: commit only
+	// when no other session waits on a commit timer and no other
+	// fabricgen session is open.
+	if busy, err := inspect(a.conn, a.dl, name, a.ignore); err != nil || busy != "" {
+		out := abort(fmt.Sprintf("before commit: %s", firstNonEmpty(busy, fmt.Sprint(err))))
+		if out.status == StatusRolledBack && busy != "" {
+			out.status = StatusRefused
+			out.reason = busy + "; our staged session was aborted and nothing changed"
+		}
+		return out
 	}
 	diffs, rej, err := a.conn.Configure([]string{"show session-config diffs"}, name)
 	if err != nil {
@@ -57,7 +68,7 @@ func (a *applier) eosSession() outcome {
 		return abort(rej.Error())
 	}
 	timer := fmtTimer(a.opts.CommitTimer)
-	a.opts.emit(a.pd.Name, "commit", false)
+	a.mark("commit")
 	if _, rej, err = a.conn.Configure([]string{"commit timer " + timer}, name); err != nil || rej != nil {
 		return abort(fmt.Sprintf("commit timer %s: %v", timer, firstErr(err, rej)))
 	}
@@ -68,6 +79,7 @@ func (a *applier) eosSession() outcome {
 	if !ok {
 		return abort(fmt.Sprintf("verify after commit: %d lines still differ from the rendered config", left))
 	}
+	a.mark("confirm")
 	r, err := a.conn.Command("configure session " + name + " commit")
 	if err != nil || r.Failed != nil {
 		return abort(fmt.Sprintf("confirm the commit: %v", firstErr(err, rejection(r))))
@@ -82,28 +94,35 @@ func (a *applier) eosSession() outcome {
 // Feature": checkpoint NAME, rollback running-config checkpoint NAME,
 // no checkpoint NAME.
 func (a *applier) nxosCheckpoint() outcome {
-	name := a.txnName()
+	name := a.txn
 	if r, err := a.conn.Command("checkpoint " + name); err != nil || r.Failed != nil {
 		return outcome{status: StatusFailed, reason: fmt.Sprintf("take checkpoint %s (nothing was changed): %v", name, firstErr(err, rejection(r)))}
 	}
 	cleanup := func() { _, _ = a.conn.Command("no checkpoint " + name) }
+	// Another run may have taken a checkpoint at the same moment: go on
+	// only when ours is the only fabricgen checkpoint.
+	if busy, err := inspect(a.conn, a.dl, name, a.ignore); err != nil || busy != "" {
+		cleanup()
+		return outcome{status: StatusRefused, reason: firstNonEmpty(busy, fmt.Sprint(err)) + "; nothing was changed"}
+	}
 	rollback := func(why string) outcome {
-		a.opts.emit(a.pd.Name, "rollback", false)
+		a.mark("rollback")
 		if !a.conn.Alive() {
 			if err := a.reconnect(); err != nil {
-				return outcome{status: StatusFailed, reason: why + "; " + err.Error() + "; roll back by hand: rollback running-config checkpoint " + name}
+				return outcome{status: StatusFailed, reason: why + "; " + err.Error(),
+					restore: "rollback running-config checkpoint " + name + " (then: no checkpoint " + name + ")"}
 			}
 		}
 		r, err := a.conn.Command("rollback running-config checkpoint " + name)
 		if err != nil || r.Failed != nil {
-			return outcome{status: StatusFailed, reason: why + "; rollback running-config checkpoint " + name + " failed: " + firstErr(err, rejection(r)).Error()}
+			return outcome{status: StatusFailed, reason: why + "; rollback running-config checkpoint " + name + " failed: " + firstErr(err, rejection(r)).Error(),
+				restore: "rollback running-config checkpoint " + name + " (then: no checkpoint " + name + ")"}
 		}
 		out := a.rolledBack(why)
 		cleanup()
 		return out
 	}
-	a.opts.emit(a.pd.Name, "stage", false)
-	_, rej, err := a.conn.Configure(a.pd.Changes.Commands(), "")
+	_, rej, err := a.conn.Configure(a.changes.Commands(), "")
 	if err != nil {
 		return rollback(fmt.Sprintf("applying failed: %v", err))
 	}
@@ -141,7 +160,7 @@ func (a *applier) shell(cmd string) (string, error) {
 // restores every fact that differs from the backup with the matching
 // setter and checks the host is back to its backup.
 func (a *applier) hostCommands() outcome {
-	for _, line := range a.pd.Changes.Commands() {
+	for _, line := range a.changes.Commands() {
 		if _, err := a.shell(line); err != nil {
 			return a.hostRestore(err.Error())
 		}
@@ -157,23 +176,24 @@ func (a *applier) hostCommands() outcome {
 }
 
 func (a *applier) hostRestore(why string) outcome {
-	a.opts.emit(a.pd.Name, "rollback", false)
+	a.mark("rollback")
+	restore := "fabricgen rollback " + a.pd.Name
 	if !a.conn.Alive() {
 		if err := a.reconnect(); err != nil {
-			return outcome{status: StatusFailed, reason: why + "; " + err.Error()}
+			return outcome{status: StatusFailed, reason: why + "; " + err.Error(), restore: restore}
 		}
 	}
-	now, err := fetch(a.conn, a.dl, a.pd.Rendered)
+	now, err := fetch(a.conn, a.dl, a.rendered)
 	if err != nil {
-		return outcome{status: StatusFailed, reason: why + "; read state to restore: " + err.Error()}
+		return outcome{status: StatusFailed, reason: why + "; read state to restore: " + err.Error(), restore: restore}
 	}
-	cmds, err := config.HostRestoreCommands(a.pd.Rendered, a.before, now)
+	cmds, err := config.HostRestoreCommands(a.rendered, a.before, now)
 	if err != nil {
-		return outcome{status: StatusFailed, reason: why + "; " + err.Error()}
+		return outcome{status: StatusFailed, reason: why + "; " + err.Error(), restore: restore}
 	}
 	for _, c := range cmds {
 		if _, err := a.conn.Command(c); err != nil {
-			return outcome{status: StatusFailed, reason: why + "; restore " + c + ": " + err.Error()}
+			return outcome{status: StatusFailed, reason: why + "; restore " + c + ": " + err.Error(), restore: restore}
 		}
 	}
 	return a.rolledBack(why)
@@ -183,6 +203,15 @@ func (a *applier) hostRestore(why string) outcome {
 func fmtTimer(d time.Duration) string {
 	s := int(d.Seconds())
 	return fmt.Sprintf("%02d:%02d:%02d", s/3600, s/60%60, s%60)
+}
+
+func firstNonEmpty(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
 }
 
 // firstErr is the session error, else the device's rejection.

@@ -13,18 +13,18 @@ import (
 func (a *applier) nvue() outcome {
 	run := a.shell
 	undo := func(why, cmd string) outcome {
-		a.opts.emit(a.pd.Name, "rollback", false)
+		a.mark("rollback")
 		if !a.conn.Alive() {
 			if err := a.reconnect(); err != nil {
-				return outcome{status: StatusFailed, reason: why + "; " + err.Error() + "; run " + cmd + " on the switch"}
+				return outcome{status: StatusFailed, reason: why + "; " + err.Error(), restore: cmd}
 			}
 		}
 		if _, err := run(cmd); err != nil {
-			return outcome{status: StatusFailed, reason: fmt.Sprintf("%s; %s failed: %v", why, cmd, err)}
+			return outcome{status: StatusFailed, reason: fmt.Sprintf("%s; %s failed: %v", why, cmd, err), restore: cmd}
 		}
 		return a.rolledBack(why)
 	}
-	for _, line := range a.pd.Changes.Commands() {
+	for _, line := range a.changes.Commands() {
 		if _, err := run(line); err != nil {
 			return undo(err.Error(), "nv config detach")
 		}
@@ -33,8 +33,18 @@ func (a *applier) nvue() outcome {
 	if err != nil {
 		return undo("nv config diff: "+err.Error(), "nv config detach")
 	}
+	// The pending revision is shared: apply it only when it holds
+	// nothing but our lines (someone may have started since inspect).
+	if extra := foreignNVUE(diff, a.changes.Commands()); extra != "" {
+		out := undo("pending NVUE changes that are not ours appeared while staging: "+extra, "nv config detach")
+		if out.status == StatusRolledBack {
+			out.status = StatusRefused
+			out.reason = "pending NVUE changes that are not ours appeared while staging (" + extra + "); our staged lines were detached and nothing was applied"
+		}
+		return out
+	}
 	secs := max(1, int(a.opts.CommitTimer.Seconds()))
-	a.opts.emit(a.pd.Name, "commit", false)
+	a.mark("commit")
 	if _, err := run(fmt.Sprintf("nv config apply --confirm %ds -y", secs)); err != nil {
 		if a.conn.Alive() {
 			return undo("nv config apply: "+err.Error(), "nv config detach")
@@ -48,6 +58,7 @@ func (a *applier) nvue() outcome {
 	if !ok {
 		return undo(fmt.Sprintf("verify after apply: %d lines still differ from the rendered config", left), "nv config apply --confirm-no")
 	}
+	a.mark("confirm")
 	if _, err := run("nv config apply --confirm-yes"); err != nil {
 		return undo("confirm: "+err.Error(), "nv config apply --confirm-no")
 	}

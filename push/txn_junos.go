@@ -19,7 +19,7 @@ const junosLevel = "configuration-exclusive"
 // (and the device would roll back by itself when N minutes pass).
 func (a *applier) junosCommit() outcome {
 	discard := func(why string) outcome {
-		a.opts.emit(a.pd.Name, "rollback", false)
+		a.mark("rollback")
 		if a.conn.Alive() {
 			_, _, _ = a.conn.Configure([]string{"rollback 0"}, junosLevel)
 			_, _ = a.conn.Command("show system commit")
@@ -27,7 +27,7 @@ func (a *applier) junosCommit() outcome {
 		return a.rolledBack(why)
 	}
 	revert := func(why string) outcome {
-		a.opts.emit(a.pd.Name, "rollback", false)
+		a.mark("rollback")
 		if !a.conn.Alive() {
 			if err := a.reconnect(); err != nil {
 				return outcome{status: StatusFailed, reason: why + "; " + err.Error() + "; the device rolls the commit back itself when the confirm timer expires"}
@@ -39,7 +39,7 @@ func (a *applier) junosCommit() outcome {
 		}
 		return a.rolledBack(why)
 	}
-	if _, rej, err := a.conn.Configure(a.pd.Changes.Commands(), junosLevel); err != nil {
+	if _, rej, err := a.conn.Configure(a.changes.Commands(), junosLevel); err != nil {
 		return a.rolledBack(fmt.Sprintf("loading the candidate failed: %v (uncommitted exclusive changes are discarded when the session ends)", err))
 	} else if rej != nil {
 		return discard(rej.Error())
@@ -49,7 +49,7 @@ func (a *applier) junosCommit() outcome {
 		return discard(fmt.Sprintf("show | compare: %v", err))
 	}
 	minutes := max(1, int((a.opts.CommitTimer.Minutes())+0.999))
-	a.opts.emit(a.pd.Name, "commit", false)
+	a.mark("commit")
 	out, rej, err := a.conn.Configure([]string{fmt.Sprintf("commit confirmed %d", minutes)}, junosLevel)
 	switch {
 	case err != nil:
@@ -66,7 +66,8 @@ func (a *applier) junosCommit() outcome {
 	if !ok {
 		return revert(fmt.Sprintf("verify after commit: %d lines still differ from the rendered config", left))
 	}
-	out, rej, err = a.conn.Configure([]string{"commit"}, junosLevel)
+	a.mark("confirm")
+	out, rej, err = a.conn.Configure([]string{"commit comment " + a.txn}, junosLevel)
 	if err != nil || rej != nil || !strings.Contains(out, "commit complete") {
 		return revert(fmt.Sprintf("confirm the commit: %v %s", firstErr(err, rej), strings.TrimSpace(out)))
 	}

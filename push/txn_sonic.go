@@ -2,10 +2,15 @@ package push
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/fabricgen/fabricgen/push/config"
 )
+
+// reTmpDir is what mktemp -d must print: a fresh directory under /tmp
+// with only safe characters, so it can be used unquoted.
+var reTmpDir = regexp.MustCompile(`^/tmp/fabricgen\.[A-Za-z0-9]{6,}$`)
 
 // patchChunk bounds one shell line writing the patch file, so no line is
 // longer than a terminal comfortably echoes.
@@ -16,31 +21,44 @@ const patchChunk = 384
 // against SONiC's YANG models), verifies, and rolls back to the checkpoint
 // on any failure.
 func (a *applier) sonicGCU() outcome {
-	name := a.txnName()
-	file := "/tmp/" + name + ".json-patch"
+	name := a.txn
 	run := a.shell
+	// The patch file goes into a private directory made for this run
+	// (mktemp -d), never a predictable /tmp name.
+	tmpdir, err := run("mktemp -d /tmp/fabricgen.XXXXXXXXXX")
+	tmpdir = strings.TrimSpace(tmpdir)
+	if err != nil || !reTmpDir.MatchString(tmpdir) {
+		return outcome{status: StatusFailed, reason: fmt.Sprintf("make a private directory for the patch (nothing was changed): %v %q", err, tmpdir)}
+	}
+	file := tmpdir + "/patch.json"
 	cleanup := func() {
 		_, _ = run("sudo config delete-checkpoint " + name)
-		_, _ = run("rm -f " + file)
+		_, _ = run("rm -rf " + tmpdir)
 	}
 	if _, err := run("sudo config checkpoint " + name); err != nil {
+		_, _ = run("rm -rf " + tmpdir)
 		return outcome{status: StatusFailed, reason: fmt.Sprintf("config checkpoint %s (nothing was changed): %v", name, err)}
 	}
+	if busy, err := inspect(a.conn, a.dl, name, a.ignore); err != nil || busy != "" {
+		cleanup()
+		return outcome{status: StatusRefused, reason: firstNonEmpty(busy, fmt.Sprint(err)) + "; nothing was changed"}
+	}
 	rollback := func(why string) outcome {
-		a.opts.emit(a.pd.Name, "rollback", false)
+		a.mark("rollback")
+		restore := "sudo config rollback " + name
 		if !a.conn.Alive() {
 			if err := a.reconnect(); err != nil {
-				return outcome{status: StatusFailed, reason: why + "; " + err.Error() + "; roll back by hand: sudo config rollback " + name}
+				return outcome{status: StatusFailed, reason: why + "; " + err.Error(), restore: restore}
 			}
 		}
-		if _, err := run("sudo config rollback " + name); err != nil {
-			return outcome{status: StatusFailed, reason: fmt.Sprintf("%s; config rollback %s failed: %v", why, name, err)}
+		if _, err := run(restore); err != nil {
+			return outcome{status: StatusFailed, reason: fmt.Sprintf("%s; config rollback %s failed: %v", why, name, err), restore: restore}
 		}
 		out := a.rolledBack(why)
 		cleanup()
 		return out
 	}
-	patch := config.PatchDocument(a.pd.Changes)
+	patch := config.PatchDocument(a.changes)
 	redirect := ">"
 	for len(patch) > 0 {
 		n := min(patchChunk, len(patch))
@@ -50,7 +68,7 @@ func (a *applier) sonicGCU() outcome {
 		}
 		patch, redirect = patch[n:], ">>"
 	}
-	a.opts.emit(a.pd.Name, "commit", false)
+	a.mark("commit")
 	out, err := run("sudo config apply-patch " + file)
 	if err != nil {
 		return rollback("config apply-patch: " + err.Error())

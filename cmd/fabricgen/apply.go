@@ -2,9 +2,12 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
 	"os"
+	"path"
+	"path/filepath"
 	"strings"
 	"sync"
 	"text/tabwriter"
@@ -16,32 +19,113 @@ import (
 
 	"github.com/fabricgen/fabricgen/push"
 	"github.com/fabricgen/fabricgen/push/planfile"
+	"github.com/fabricgen/fabricgen/push/state"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
+// stateFlags are the flags of commands that change devices: where state
+// goes, the lock, backups kept, commit timers and interrupts.
+type stateFlags struct {
+	backupDir      string
+	lockTimeout    time.Duration
+	keepBackups    int
+	commitTimer    time.Duration
+	interruptGrace time.Duration
+}
+
+func (sf *stateFlags) register(cmd *cobra.Command) {
+	fl := cmd.Flags()
+	fl.StringVar(&sf.backupDir, "backup-dir", "", "where running configs are saved before changes (default DIR/.fabricgen/backups)")
+	fl.DurationVar(&sf.lockTimeout, "lock-timeout", 0, "wait this long for another apply or rollback of the fabric to finish (default: refuse at once)")
+	fl.IntVar(&sf.keepBackups, "keep-backups", 10, "backups kept per device; older ones are removed (0 keeps all)")
+	fl.DurationVar(&sf.commitTimer, "commit-timer", 5*time.Minute, "the device rolls a commit back unless fabricgen confirms it within this time (EOS commit timer, Junos commit confirmed, NVUE apply --confirm)")
+	fl.DurationVar(&sf.interruptGrace, "interrupt-grace", push.DefaultInterruptGrace, "after Ctrl-C, how long devices already changing may take to finish or roll back")
+}
+
+// check validates the flag values.
+func (sf *stateFlags) check() error {
+	switch {
+	case sf.lockTimeout < 0:
+		return fmt.Errorf("-lock-timeout %s: give 0 (refuse at once) or a positive duration", sf.lockTimeout)
+	case sf.keepBackups < 0:
+		return fmt.Errorf("--keep-backups %d: give 0 (keep all) or a positive number", sf.keepBackups)
+	case sf.commitTimer < time.Minute && sf.commitTimer != 0:
+		return fmt.Errorf("--commit-timer %s: give at least 1m (Junos counts whole minutes)", sf.commitTimer)
+	case sf.interruptGrace <= 0:
+		return fmt.Errorf("--interrupt-grace %s: give a positive duration such as 60s", sf.interruptGrace)
+	}
+	return nil
+}
+
+// stateDir is the fabric's state directory, with the backup override.
+func (sf *stateFlags) stateDir(f *schema.Fabric) state.Dir {
+	st := state.ForFabric(f.Dir)
+	st.BackupRoot = sf.backupDir
+	return st
+}
+
+// lock takes the fabric's operator lock for command.
+func (sf *stateFlags) lock(cmd *cobra.Command, st state.Dir, command string) (*state.Lock, error) {
+	l, err := st.Lock(cmd.Context(), state.Me(command, time.Now()), sf.lockTimeout)
+	if err != nil {
+		return nil, withCode(exitFailed, err)
+	}
+	return l, nil
+}
+
+// applyOptions are the push options of a change run; the first interrupt
+// closes Interrupt.
+func (sf *stateFlags) applyOptions(cmd *cobra.Command, s *streams, opts push.Options, st state.Dir) push.ApplyOptions {
+	opts.State = st
+	grace := sf.interruptGrace
+	w := cmd.ErrOrStderr()
+	return push.ApplyOptions{
+		Options:        opts,
+		CommitTimer:    sf.commitTimer,
+		KeepBackups:    sf.keepBackups,
+		InterruptGrace: grace,
+		Interrupt: s.intr.Graceful(func() {
+			fmt.Fprintf(w, "\nInterrupt received: no new device will start; devices already changing finish or roll back (up to %s). Press Ctrl-C again to stop at once.\n", grace)
+		}),
+	}
+}
+
 func newApplyCommand(s *streams) *cobra.Command {
 	var pf pushFlags
+	var sf stateFlags
 	var autoApprove, failFast, deviceDiff bool
-	var backupDir string
-	var commitTimer time.Duration
 	cmd := &cobra.Command{
 		Use:   "apply [PLANFILE | DIR]",
 		Short: "Change the devices to match the intent, safely",
 		Long: `apply changes every device that has changes.
 
-With a plan file (from "fabricgen plan -out FILE"), it applies exactly that
-plan: each device is re-fetched first and refused when its running config
-changed since the plan (stale), and the whole plan is refused when the
-intent changed. With a directory (default "."), it plans, shows the plan,
-and asks for "yes" unless -auto-approve.
+With a plan file (from "fabricgen plan -out FILE"), the plan is a record to
+check, never a script: apply loads the intent from the plan's dir (relative
+to the working directory), refuses the whole plan when the intent changed,
+re-renders every device, re-reads it, and derives the change set itself; a
+device is refused when its running config changed since the plan (stale),
+when its rendered config or derived change set differs from the plan's
+("plan file does not match its intent"), or when --inventory gives another
+address than the plan's. --device selects a subset of the plan. With
+FABRICGEN_PLAN_KEY set, the plan must carry a matching signature. With a
+directory (default "."), apply plans, shows the plan, and asks for "yes"
+unless -auto-approve.
 
-Per device: the running config is saved to
-.fabricgen/backups/<device>/<UTC time>.cfg before any change; the change is
-staged with the platform's transaction (EOS configuration session with
-commit timer, then confirmed; NX-OS checkpoint; host NIC commands one at a
-time); the device is re-read and must show no difference; any failure
-rolls that device back and says so. A final table reports each device:
-applied, unchanged, rolled back, stale, failed or skipped, with the reason.
+One apply or rollback runs per fabric at a time (a lock in
+DIR/.fabricgen/lock; -lock-timeout waits for it). Per device: work in
+flight that is not this run's (an EOS session waiting on its commit timer,
+a pending NVUE revision or confirm, a Junos commit confirmed, a fabricgen
+checkpoint another run left) makes apply refuse the device; the running
+config is saved to DIR/.fabricgen/backups/<device>/<UTC time>.cfg; the
+change is staged with the platform's transaction under a name unique to
+this run; the device is re-read and must show no difference; any failure
+rolls that device back.
+
+Ctrl-C: no new device starts, devices already changing finish or roll back
+(--interrupt-grace); a second Ctrl-C stops at once and prints, per device,
+what it has now and the command that restores it. After a killed run, the
+next plan or apply finds what it left and says what to do
+("fabricgen rollback DEVICE").
 
 Exit status: 0 every device applied or unchanged, 1 otherwise.`,
 		Example: `  fabricgen plan . -out plan.json && fabricgen apply plan.json
@@ -49,29 +133,54 @@ Exit status: 0 every device applied or unchanged, 1 otherwise.`,
   fabricgen apply . --device 'leaf*' --fail-fast --parallelism 4`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := sf.check(); err != nil {
+				return withCode(exitFailed, err)
+			}
 			opts, err := pf.options(cmd, s)
 			if err != nil {
 				return withCode(exitFailed, err)
 			}
 			target := fabricDir(args)
-			var p *planfile.Plan
-			var f *schema.Fabric
 			w := cmd.OutOrStdout()
+			var p *planfile.Plan
+			var run *planRun
+			var lock *state.Lock
+			defer func() { _ = lock.Release() }()
 			if st, err := os.Stat(target); err == nil && !st.IsDir() {
 				if p, err = planfile.Load(target); err != nil {
 					return withCode(exitFailed, err)
 				}
-				if f, _, err = loadFabric(cmd, s, p.Dir, &pf.vf); err != nil {
+				if err := p.Verify([]byte(s.getenv(planfile.KeyEnv))); err != nil {
+					return withCode(exitFailed, fmt.Errorf("%s: %w", target, err))
+				}
+				f, _, err := loadFabric(cmd, s, filepath.FromSlash(p.Dir), &pf.vf)
+				if err != nil {
+					return err
+				}
+				if p, err = selectPlanDevices(p, pf.devices); err != nil {
+					return withCode(exitFailed, err)
+				}
+				if lock, err = sf.lock(cmd, sf.stateDir(f), "fabricgen apply "+target); err != nil {
+					return err
+				}
+				if run, err = renderPlanDevices(cmd.Context(), f, p, &pf); err != nil {
 					return err
 				}
 				fmt.Fprintf(w, "Applying saved plan %s (fabric %s): %s.\n", target, p.Fabric, summaryLine(p))
 			} else {
-				run, err := prepare(cmd.Context(), cmd, s, target, &pf)
+				f, _, err := loadFabric(cmd, s, target, &pf.vf)
 				if err != nil {
 					return err
 				}
-				f = run.f
-				if p, err = push.Plan(cmd.Context(), run.f, run.inputs, version, opts); err != nil {
+				if lock, err = sf.lock(cmd, sf.stateDir(f), "fabricgen apply "+target); err != nil {
+					return err
+				}
+				if run, err = prepareFabric(cmd.Context(), f, &pf); err != nil {
+					return err
+				}
+				popts := opts
+				popts.State = sf.stateDir(run.f)
+				if p, err = push.Plan(cmd.Context(), run.f, run.inputs, version, popts); err != nil {
 					return withCode(exitFailed, err)
 				}
 				writePlanHuman(w, p, run.skipped, s.colour(s.outTTY))
@@ -83,7 +192,7 @@ Exit status: 0 every device applied or unchanged, 1 otherwise.`,
 					return nil
 				}
 				if !autoApprove {
-					ok, err := confirm(cmd, s)
+					ok, err := confirm(cmd, s, "Do you want to apply these changes?")
 					if err != nil {
 						return withCode(exitFailed, err)
 					}
@@ -94,12 +203,9 @@ Exit status: 0 every device applied or unchanged, 1 otherwise.`,
 			}
 			prog := newProgress(cmd, s)
 			opts.Events = prog.event
-			results, err := push.Apply(cmd.Context(), p, f, push.ApplyOptions{
-				Options:     opts,
-				BackupDir:   backupDir,
-				FailFast:    failFast,
-				CommitTimer: commitTimer,
-			})
+			aopts := sf.applyOptions(cmd, s, opts, sf.stateDir(run.f))
+			aopts.FailFast = failFast
+			results, err := push.Apply(cmd.Context(), p, run.f, run.inputs, aopts)
 			prog.wait()
 			if err != nil && results == nil {
 				return withCode(exitFailed, err)
@@ -107,22 +213,71 @@ Exit status: 0 every device applied or unchanged, 1 otherwise.`,
 			if deviceDiff {
 				writeDeviceDiffs(w, results)
 			}
-			return writeResults(w, results, err)
+			return writeResults(w, "Apply", results, err)
 		},
 	}
 	pf.register(cmd)
+	sf.register(cmd)
 	fl := cmd.Flags()
 	fl.BoolVar(&autoApprove, "auto-approve", false, "do not ask for confirmation")
 	fl.BoolVar(&failFast, "fail-fast", false, "start no more devices after the first failure")
-	fl.StringVar(&backupDir, "backup-dir", ".fabricgen/backups", "where running configs are saved before changes")
 	fl.BoolVar(&deviceDiff, "device-diff", false, "print each device's own view of the staged change (EOS show session-config diffs, Junos show | compare, nv config diff, apply-patch log)")
-	fl.DurationVar(&commitTimer, "commit-timer", 5*time.Minute, "EOS: the device rolls the commit back unless confirmed within this time")
 	return cmd
 }
 
-// confirm asks for "yes" on the input stream.
-func confirm(cmd *cobra.Command, s *streams) (bool, error) {
-	fmt.Fprint(cmd.OutOrStdout(), "\nDo you want to apply these changes? Only 'yes' will be accepted: ")
+// selectPlanDevices keeps the plan's devices matching any glob (all when
+// there is none); a glob matching no device of the plan is an error.
+func selectPlanDevices(p *planfile.Plan, globs []string) (*planfile.Plan, error) {
+	if len(globs) == 0 {
+		return p, nil
+	}
+	hit := make([]bool, len(globs))
+	out := *p
+	out.Devices = nil
+	for _, d := range p.Devices {
+		matched := false
+		for i, g := range globs {
+			ok, err := path.Match(g, d.Name)
+			if err != nil {
+				return nil, fmt.Errorf("--device %q: %w", g, err)
+			}
+			if ok {
+				hit[i], matched = true, true
+			}
+		}
+		if matched {
+			out.Devices = append(out.Devices, d)
+		}
+	}
+	for i, g := range globs {
+		if !hit[i] {
+			return nil, fmt.Errorf("--device %q matches no device of the plan", g)
+		}
+	}
+	return &out, nil
+}
+
+// renderPlanDevices lints the fabric and renders the plan's changing
+// devices afresh, so apply derives its commands from the intent and not
+// from the plan file.
+func renderPlanDevices(ctx context.Context, f *schema.Fabric, p *planfile.Plan, pf *pushFlags) (*planRun, error) {
+	var devs []*schema.Device
+	for _, pd := range p.Devices {
+		if pd.Status != planfile.StatusChange {
+			continue
+		}
+		d := f.Device(pd.Name)
+		if d == nil {
+			continue // apply reports it as not in the intent
+		}
+		devs = append(devs, d)
+	}
+	return renderDevices(ctx, f, devs, pf)
+}
+
+// confirm asks question and waits for "yes" on the input stream.
+func confirm(cmd *cobra.Command, s *streams, question string) (bool, error) {
+	fmt.Fprint(cmd.OutOrStdout(), "\n"+question+" Only 'yes' will be accepted: ")
 	line, err := bufio.NewReader(s.in).ReadString('\n')
 	if err != nil && err != io.EOF {
 		return false, fmt.Errorf("read confirmation: %w", err)
@@ -141,8 +296,9 @@ func writeDeviceDiffs(w io.Writer, results []push.Result) {
 	}
 }
 
-// writeResults prints the final table and returns the exit status.
-func writeResults(w io.Writer, results []push.Result, applyErr error) error {
+// writeResults prints the final table, then what each device left
+// half-done has now and how to restore it, and returns the exit status.
+func writeResults(w io.Writer, verb string, results []push.Result, runErr error) error {
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "DEVICE\tPLATFORM\tRESULT\tLINES\tDETAIL")
@@ -155,21 +311,33 @@ func writeResults(w io.Writer, results []push.Result, applyErr error) error {
 		} else if r.Backup != "" {
 			detail = "backup: " + r.Backup
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t+%d −%d\t%s\n", r.Device, r.Platform, r.Status, r.Added, r.Removed, detail)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t+%d -%d\t%s\n", r.Device, r.Platform, r.Status, r.Added, r.Removed, detail)
 	}
 	_ = tw.Flush()
+	var restore []push.Result
+	for _, r := range results {
+		if r.Restore != "" {
+			restore = append(restore, r)
+		}
+	}
+	if len(restore) > 0 {
+		fmt.Fprintln(w, "\nDevices left half-done, and the command that restores each:")
+		for _, r := range restore {
+			fmt.Fprintf(w, "  %s: %s\n    restore: %s\n", r.Device, r.Reason, r.Restore)
+		}
+	}
 	var parts []string
-	for _, st := range []push.Status{push.StatusApplied, push.StatusUnchanged, push.StatusRolledBack, push.StatusStale, push.StatusFailed, push.StatusSkipped} {
+	for _, st := range []push.Status{push.StatusApplied, push.StatusRestored, push.StatusUnchanged, push.StatusRolledBack, push.StatusStale, push.StatusRefused, push.StatusInterrupted, push.StatusFailed, push.StatusSkipped} {
 		if counts[st] > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", counts[st], st))
 		}
 	}
-	fmt.Fprintf(w, "\nApply: %s.\n", strings.Join(parts, ", "))
-	if applyErr != nil {
-		return withCode(exitFailed, applyErr)
+	fmt.Fprintf(w, "\n%s: %s.\n", verb, strings.Join(parts, ", "))
+	if runErr != nil {
+		return withCode(exitFailed, runErr)
 	}
-	if bad := len(results) - counts[push.StatusApplied] - counts[push.StatusUnchanged]; bad > 0 {
-		return withCode(exitFailed, fmt.Errorf("%d device(s) not applied; see the table above", bad))
+	if bad := len(results) - counts[push.StatusApplied] - counts[push.StatusUnchanged] - counts[push.StatusRestored]; bad > 0 {
+		return withCode(exitFailed, fmt.Errorf("%d device(s) did not end as intended; see the table above", bad))
 	}
 	return nil
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/fabricgen/fabricgen/push"
 	"github.com/fabricgen/fabricgen/push/dialect"
 	"github.com/fabricgen/fabricgen/push/planfile"
+	"github.com/fabricgen/fabricgen/push/state"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -137,10 +138,11 @@ directory is written.`,
 			step(3, "fabricgen apply -auto-approve")
 			prog := newProgress(cmd, &ds)
 			opts.Events = prog.event
-			results, err := push.Apply(cmd.Context(), p, run.f, push.ApplyOptions{Options: opts, BackupDir: filepath.Join(tmp, "backups")})
+			opts.State = state.Dir{Path: filepath.Join(tmp, "state")}
+			results, err := push.Apply(cmd.Context(), p, run.f, run.inputs, push.ApplyOptions{Options: opts})
 			prog.wait()
 			opts.Events = nil
-			if err := writeResults(w, results, err); err != nil {
+			if err := writeResults(w, "Apply", results, err); err != nil {
 				return err
 			}
 			fmt.Fprintln(w, "(The demo's backups live in its temporary directory and are removed when it exits.)")

@@ -4,13 +4,13 @@ package main
 import (
 	"context"
 	"os"
-	"os/signal"
-	"syscall"
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], newStreams())
+	ctx, intr, stop := newInterrupts(context.Background())
+	s := newStreams()
+	s.intr = intr
+	code := run(ctx, os.Args[1:], s)
 	stop()
 	os.Exit(code)
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/fabricgen/fabricgen/push/dialect"
 	"github.com/fabricgen/fabricgen/push/planfile"
 	"github.com/fabricgen/fabricgen/push/session"
+	"github.com/fabricgen/fabricgen/push/state"
 	"github.com/fabricgen/fabricgen/schema"
 	"github.com/fabricgen/fabricgen/templates"
 )
@@ -126,9 +127,6 @@ func prepare(ctx context.Context, cmd *cobra.Command, s *streams, dir string, pf
 // prepareFabric lints and renders a loaded fabric.
 func prepareFabric(ctx context.Context, f *schema.Fabric, pf *pushFlags) (*planRun, error) {
 	dir := f.Dir
-	if abs, err := filepath.Abs(f.Dir); err == nil {
-		f.Dir = abs
-	}
 	findings, err := lint.Run(ctx, f, lint.Options{})
 	if err != nil {
 		return nil, withCode(exitFailed, fmt.Errorf("lint: %w", err))
@@ -147,6 +145,12 @@ func prepareFabric(ctx context.Context, f *schema.Fabric, pf *pushFlags) (*planR
 	if err != nil {
 		return nil, withCode(exitFailed, err)
 	}
+	return renderDevices(ctx, f, devs, pf)
+}
+
+// renderDevices renders the given devices of a linted fabric. Devices on
+// platforms push cannot reach are listed in skipped.
+func renderDevices(ctx context.Context, f *schema.Fabric, devs []*schema.Device, pf *pushFlags) (*planRun, error) {
 	r, err := templates.NewRenderer(templates.Options{Dir: pf.templates})
 	if err != nil {
 		return nil, withCode(exitFailed, fmt.Errorf("templates: %w", err))
@@ -194,8 +198,12 @@ unified diff of the sections fabricgen manages (QoS maps, class/policy-maps,
 its ACLs, the QoS lines of interfaces). Unrelated config is never shown or
 touched. Nothing is changed on any device.
 
--out FILE saves the plan for "fabricgen apply FILE"; apply refuses a device
-whose running config changed since. Host keys are checked against
+-out FILE saves the plan for "fabricgen apply FILE" (with the fabric
+directory relative to the working directory, so it can move between CI
+jobs; signed with HMAC-SHA-256 when FABRICGEN_PLAN_KEY is set); apply
+derives its commands again and refuses a device whose running config
+changed since. A device that an interrupted apply left half-changed, or
+with another change in flight, is reported as an error. Host keys are checked against
 known_hosts. Passwords come from the environment variable named by
 credentials.password_env and are never printed or saved.
 
@@ -218,9 +226,18 @@ Exit status: 0 no changes (or changes without -detailed-exitcode), 1 error
 			if err != nil {
 				return err
 			}
+			opts.State = state.ForFabric(run.f.Dir)
 			p, err := push.Plan(cmd.Context(), run.f, run.inputs, version, opts)
 			if err != nil {
 				return withCode(exitFailed, err)
+			}
+			if p.Dir, err = relativeDir(run.f.Dir); err != nil {
+				return withCode(exitFailed, err)
+			}
+			if key := s.getenv(planfile.KeyEnv); key != "" {
+				if err := p.Sign([]byte(key)); err != nil {
+					return withCode(exitFailed, err)
+				}
 			}
 			w := cmd.OutOrStdout()
 			switch {
@@ -252,6 +269,24 @@ Exit status: 0 no changes (or changes without -detailed-exitcode), 1 error
 	fl.BoolVar(&asJSON, "json", false, "print the plan as JSON (the plan file format)")
 	fl.BoolVar(&markdown, "markdown", false, "print the plan as Markdown for a review comment")
 	return cmd
+}
+
+// relativeDir is the fabric directory relative to the working directory,
+// slash-separated, as plan files record it.
+func relativeDir(dir string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", fmt.Errorf("fabric directory %s: %w", dir, err)
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", fmt.Errorf("working directory: %w", err)
+	}
+	rel, err := filepath.Rel(wd, abs)
+	if err != nil {
+		return "", fmt.Errorf("fabric directory %s is not reachable from the working directory: %w", dir, err)
+	}
+	return filepath.ToSlash(rel), nil
 }
 
 // planExit maps a plan to the exit code.

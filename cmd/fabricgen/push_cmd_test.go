@@ -8,8 +8,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/fabricgen/fabricgen/push"
+	"github.com/fabricgen/fabricgen/push/state"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -26,11 +28,52 @@ func pushStreams(in string) (*streams, *bytes.Buffer, *bytes.Buffer) {
 	}}, &out, &errb
 }
 
+// copyExample copies examples/NAME into dir/fabric and returns that path,
+// so a test's state directory (fabric/.fabricgen) is its own.
+func copyExample(t *testing.T, name, dir string) string {
+	t.Helper()
+	src := filepath.Join(repoRoot(t), "examples", name)
+	dst := filepath.Join(dir, "fabric")
+	if err := os.MkdirAll(dst, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ents, err := os.ReadDir(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		if e.IsDir() {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(src, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dst, e.Name()), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dst
+}
+
+// repoRoot is the repository's root directory.
+func repoRoot(t *testing.T) string {
+	t.Helper()
+	abs, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return abs
+}
+
 // TestPlanApplyCLI drives plan -out, apply PLANFILE and plan again against
 // a lab started the way lab up starts it, and scans every output and file
 // for the password.
 func TestPlanApplyCLI(t *testing.T) {
-	fabric := filepath.Join("..", "..", "examples", "ai-training-2subnet")
+	dir := t.TempDir()
+	copyExample(t, "ai-training-2subnet", dir)
+	t.Chdir(dir)
+	fabric := "fabric"
 	s, _, _ := pushStreams("")
 	f, diags := schema.Load(fabric, schema.Options{Getenv: s.getenv})
 	if diags.HasErrors() {
@@ -40,7 +83,6 @@ func TestPlanApplyCLI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	l, inv, err := startLab(ctx, specs, filepath.Join(dir, "lab"))
@@ -111,7 +153,8 @@ func TestPlanApplyCLI(t *testing.T) {
 
 // TestApplyNeedsYes: without -auto-approve, anything but "yes" cancels.
 func TestApplyNeedsYes(t *testing.T) {
-	fabric := filepath.Join("..", "..", "examples", "ai-training-2subnet")
+	dir := t.TempDir()
+	fabric := copyExample(t, "ai-training-2subnet", dir)
 	s, _, _ := pushStreams("")
 	f, diags := schema.Load(fabric, schema.Options{Getenv: s.getenv})
 	if diags.HasErrors() {
@@ -121,7 +164,6 @@ func TestApplyNeedsYes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
 	l, inv, err := startLab(context.Background(), specs, filepath.Join(dir, "lab"))
 	if err != nil {
 		t.Fatal(err)
@@ -140,7 +182,7 @@ func TestApplyNeedsYes(t *testing.T) {
 // TestDemo runs the README's first command on an example.
 func TestDemo(t *testing.T) {
 	s, out, errb := pushStreams("")
-	code := run(context.Background(), []string{"demo", filepath.Join("..", "..", "examples", "ai-training-2subnet")}, s)
+	code := run(context.Background(), []string{"demo", filepath.Join(repoRoot(t), "examples", "ai-training-2subnet")}, s)
 	if code != 0 {
 		t.Fatalf("demo: exit %d\n%s\n%s", code, out, errb)
 	}
@@ -148,5 +190,199 @@ func TestDemo(t *testing.T) {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("demo output lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// pushRig is a copy of an example fabric with a lab serving it, driven
+// through the CLI from the copy's parent directory.
+type pushRig struct {
+	t      *testing.T
+	dir    string
+	common []string
+	ctx    context.Context
+}
+
+func newPushRig(t *testing.T, example string) *pushRig {
+	t.Helper()
+	dir := t.TempDir()
+	copyExample(t, example, dir)
+	t.Chdir(dir)
+	s, _, _ := pushStreams("")
+	f, diags := schema.Load("fabric", schema.Options{Getenv: s.getenv})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	specs, err := labSpecs(f.Devices, s.getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	l, inv, err := startLab(ctx, specs, filepath.Join(dir, "lab"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = l.Close() })
+	return &pushRig{t: t, dir: dir, ctx: ctx, common: []string{"--inventory", inv, "--known-hosts", l.KnownHostsPath()}}
+}
+
+// run runs fabricgen with the rig's connection flags and env, expecting
+// the exit code.
+func (r *pushRig) run(want int, env map[string]string, args ...string) (string, string) {
+	r.t.Helper()
+	s, out, errb := pushStreams("")
+	base := s.getenv
+	s.getenv = func(k string) string {
+		if v, ok := env[k]; ok {
+			return v
+		}
+		return base(k)
+	}
+	code := run(r.ctx, append(args, r.common...), s)
+	if code != want {
+		r.t.Fatalf("fabricgen %s: exit %d, want %d\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), code, want, out, errb)
+	}
+	return out.String(), errb.String()
+}
+
+// TestSavedPlanIsARecordNotAScript: a plan file moves between jobs (no
+// absolute path), a signed plan edited by hand or applied unsigned is
+// refused, --device selects a subset (a glob matching nothing fails), and
+// an inventory pointing elsewhere is refused naming both addresses.
+func TestSavedPlanIsARecordNotAScript(t *testing.T) {
+	r := newPushRig(t, "ai-training-2subnet")
+	key := map[string]string{"FABRICGEN_PLAN_KEY": "plan-signing-key"}
+	r.run(0, key, "plan", "fabric", "-out", "plan.json")
+	raw, err := os.ReadFile("plan.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(raw), r.dir) || !strings.Contains(string(raw), `"dir": "fabric"`) {
+		t.Errorf("the plan file holds an absolute path or no relative dir")
+	}
+	if !strings.Contains(string(raw), `"signature": "`) {
+		t.Fatal("FABRICGEN_PLAN_KEY set but the plan is not signed")
+	}
+
+	// Unsigned use of a signed plan, and a signed plan edited by hand.
+	_, errOut := r.run(exitFailed, nil, "apply", "plan.json")
+	if !strings.Contains(errOut, "FABRICGEN_PLAN_KEY is not set") {
+		t.Errorf("a signed plan applied without the key: %s", errOut)
+	}
+	edited := strings.Replace(string(raw), `"lines": [`, `"lines": ["username evil privilege 15 secret x",`, 1)
+	if err := os.WriteFile("edited.json", []byte(edited), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut = r.run(exitFailed, key, "apply", "edited.json")
+	if !strings.Contains(errOut, "signature does not match") {
+		t.Errorf("an edited signed plan: %s", errOut)
+	}
+	// The same edit without signatures: the device is refused because
+	// the plan does not match its intent.
+	r.run(0, nil, "plan", "fabric", "-out", "unsigned.json")
+	raw, _ = os.ReadFile("unsigned.json")
+	edited = strings.Replace(string(raw), `"lines": [`, `"lines": ["username evil privilege 15 secret x",`, 1)
+	_ = os.WriteFile("edited.json", []byte(edited), 0o600)
+	out, _ := r.run(exitFailed, nil, "apply", "edited.json")
+	if !strings.Contains(out, "plan file does not match its intent") {
+		t.Errorf("an edited unsigned plan was not refused:\n%s", out)
+	}
+	// Signed with the key but the key is set while the plan is unsigned.
+	_, errOut = r.run(exitFailed, key, "apply", "unsigned.json")
+	if !strings.Contains(errOut, "not signed") {
+		t.Errorf("an unsigned plan with the key set: %s", errOut)
+	}
+
+	// --device with a saved plan: a glob matching nothing fails; a subset
+	// changes only that subset.
+	_, errOut = r.run(exitFailed, nil, "apply", "unsigned.json", "--device", "spine*")
+	if !strings.Contains(errOut, `--device "spine*" matches no device of the plan`) {
+		t.Errorf("--device matching nothing: %s", errOut)
+	}
+	out, _ = r.run(0, nil, "apply", "unsigned.json", "--device", "leaf2")
+	if !strings.Contains(out, "leaf2") || strings.Contains(out, "core1 ") {
+		t.Errorf("--device leaf2 applied other devices:\n%s", out)
+	}
+	out, _ = r.run(0, nil, "plan", "fabric")
+	if !strings.Contains(out, "No changes: leaf2") && !strings.Contains(out, "leaf2,") && !strings.Contains(out, ", leaf2") {
+		t.Errorf("leaf2 still changes after apply --device leaf2:\n%s", out)
+	}
+
+	// Another inventory than the plan's is refused, naming both addresses.
+	r.run(0, nil, "plan", "fabric", "-out", "p2.json")
+	inv := map[string]string{}
+	b, _ := os.ReadFile(r.common[1])
+	_ = json.Unmarshal(b, &inv)
+	inv["core1"] = "127.0.0.1:9"
+	b, _ = json.Marshal(inv)
+	_ = os.WriteFile("other-inventory.json", b, 0o600)
+	s, outb, errb := pushStreams("")
+	code := run(r.ctx, []string{"apply", "p2.json", "--inventory", "other-inventory.json", "--known-hosts", r.common[3]}, s)
+	if code != exitFailed || !strings.Contains(outb.String(), "the plan was made against") || !strings.Contains(outb.String(), "127.0.0.1:9") {
+		t.Errorf("apply with another inventory: exit %d\n%s\n%s", code, outb, errb)
+	}
+}
+
+// TestOneOperatorAtATime: while one apply holds the fabric's lock a second
+// is refused at once, naming the holder; -lock-timeout waits.
+func TestOneOperatorAtATime(t *testing.T) {
+	r := newPushRig(t, "ai-training-2subnet")
+	st := state.ForFabric("fabric")
+	held, err := st.Lock(context.Background(), state.Holder{PID: 31337, User: "alice", Host: "jump1", Command: "fabricgen apply fabric", Started: time.Now()}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, errOut := r.run(exitFailed, nil, "apply", "fabric", "-auto-approve")
+	for _, want := range []string{"lock", "pid 31337", "alice@jump1"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("refused apply does not say %q: %s", want, errOut)
+		}
+	}
+	_, errOut = r.run(exitFailed, nil, "rollback", "leaf1", "--fabric", "fabric")
+	if !strings.Contains(errOut, "pid 31337") {
+		t.Errorf("rollback while locked: %s", errOut)
+	}
+	time.AfterFunc(200*time.Millisecond, func() { _ = held.Release() })
+	out, _ := r.run(0, nil, "apply", "fabric", "-auto-approve", "-lock-timeout", "1m")
+	if !strings.Contains(out, "Apply:") {
+		t.Errorf("apply after waiting for the lock:\n%s", out)
+	}
+	// The run wrote its backups and records into the fabric's state
+	// directory, never next to the working directory.
+	if _, err := os.Stat(filepath.Join("fabric", ".fabricgen", "backups", "leaf1")); err != nil {
+		t.Errorf("no backups in the fabric's state directory: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join("fabric", ".fabricgen", "applied", "leaf1.json")); err != nil {
+		t.Errorf("no last-applied record: %v", err)
+	}
+	if _, err := os.Stat(".fabricgen"); err == nil {
+		t.Error("state written to the working directory instead of the fabric's")
+	}
+}
+
+// TestRollbackCommand: after an apply, rollback previews, asks, and
+// restores each device's newest backup; the next plan shows the intent's
+// change again.
+func TestRollbackCommand(t *testing.T) {
+	r := newPushRig(t, "ai-training-2subnet")
+	r.run(0, nil, "apply", "fabric", "-auto-approve")
+	r.run(0, nil, "plan", "fabric", "-detailed-exitcode")
+	s, out, errb := pushStreams("no\n")
+	code := run(r.ctx, append([]string{"rollback", "leaf*", "--fabric", "fabric"}, r.common...), s)
+	if code != exitFailed || !strings.Contains(errb.String(), "rollback cancelled") || !strings.Contains(out.String(), "will be restored to backup") {
+		t.Fatalf("rollback without yes: exit %d\n%s\n%s", code, out, errb)
+	}
+	o, _ := r.run(0, nil, "rollback", "leaf*", "--fabric", "fabric", "-auto-approve")
+	if !strings.Contains(o, "Rollback: 2 restored") {
+		t.Errorf("rollback output:\n%s", o)
+	}
+	r.run(exitFindings, nil, "plan", "fabric", "-detailed-exitcode")
+	o, _ = r.run(0, nil, "rollback", "leaf1", "--fabric", "fabric", "-auto-approve")
+	if !strings.Contains(o, "already matches backup") {
+		t.Errorf("second rollback:\n%s", o)
+	}
+	_, e := r.run(exitFailed, nil, "rollback", "leaf1", "core1", "--fabric", "fabric", "--to", "x.cfg")
+	if !strings.Contains(e, "exactly one device") {
+		t.Errorf("--to with two devices: %s", e)
 	}
 }

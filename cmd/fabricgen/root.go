@@ -49,6 +49,8 @@ type streams struct {
 	errTTY   bool
 	getenv   func(string) string
 	noColour bool
+	// intr handles SIGINT/SIGTERM; nil in tests that send none.
+	intr *interrupts
 }
 
 func newStreams() *streams {
@@ -78,6 +80,7 @@ func commandConstructors() []func(*streams) *cobra.Command {
 		newFmtCommand,
 		newPlanCommand,
 		newApplyCommand,
+		newRollbackCommand,
 		newLabCommand,
 		newDemoCommand,
 		newVersionCommand,

@@ -170,3 +170,9 @@ func pointer(parts ...string) string {
 func PatchDocument(cs *ChangeSet) string {
 	return "[" + strings.Join(cs.Commands(), ",") + "]"
 }
+
+// jsonLine encodes one patch operation as a line of the change set.
+func jsonLine(op PatchOp) (string, error) {
+	b, err := json.Marshal(op)
+	return string(b), err
+}

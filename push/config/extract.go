@@ -15,9 +15,24 @@ import (
 // them and then only their managed child lines. Everything else in the
 // running config is never shown or touched.
 func Managed(running, desired *Tree, d *dialect.Dialect) (run, want *Tree) {
+	return managedScoped(running, desired, nil, d)
+}
+
+// managedScoped is Managed where the objects and interfaces a second
+// config (scope) names are managed too: a named object scope defines and
+// desired lacks is removed, and an interface scope has and desired lacks
+// keeps its stanza but loses its managed lines. Restoring a backup uses
+// the config that was applied as scope, so what that apply created goes.
+func managedScoped(running, desired, scope *Tree, d *dialect.Dialect) (run, want *Tree) {
 	want = &Tree{}
 	names := map[int]map[string]bool{}
 	headers := map[string]bool{}
+	addName := func(i int, name string) {
+		if names[i] == nil {
+			names[i] = map[string]bool{}
+		}
+		names[i][name] = true
+	}
 	for _, n := range desired.Nodes {
 		i, name := classify(n.Line, d)
 		if i < 0 {
@@ -25,13 +40,23 @@ func Managed(running, desired *Tree, d *dialect.Dialect) (run, want *Tree) {
 		}
 		c := filtered(n, d.Sections[i], i)
 		if d.Sections[i].Named {
-			if names[i] == nil {
-				names[i] = map[string]bool{}
-			}
-			names[i][name] = true
+			addName(i, name)
 		}
 		headers[n.Line] = true
 		want.Nodes = append(want.Nodes, c)
+	}
+	scoped := map[string]int{}
+	if scope != nil {
+		for _, n := range scope.Nodes {
+			i, name := classify(n.Line, d)
+			switch {
+			case i < 0:
+			case d.Sections[i].Named:
+				addName(i, name)
+			case d.Sections[i].Shared && !headers[n.Line]:
+				scoped[n.Line] = i
+			}
+		}
 	}
 	run = &Tree{}
 	for _, n := range running.Nodes {
@@ -40,6 +65,13 @@ func Managed(running, desired *Tree, d *dialect.Dialect) (run, want *Tree) {
 			continue
 		}
 		s := d.Sections[i]
+		if si, ok := scoped[n.Line]; ok {
+			// Managed through the scope only: the stanza stays, its
+			// managed lines go.
+			want.Nodes = append(want.Nodes, &Node{Line: n.Line, section: si})
+			headers[n.Line] = true
+			delete(scoped, n.Line)
+		}
 		switch {
 		case s.Named && !names[i][name] && !ownedName(name, d):
 			continue

@@ -1,24 +1,40 @@
 // Package planfile is fabricgen's saved plan: per device the change set,
 // the rendered config, and the SHA-256 of the normalised running config the
 // plan was computed against, plus the intent digest and the tool version.
-// apply refuses a device whose running config no longer hashes the same
-// (a stale plan). A plan file never holds credentials: only device names,
-// addresses, configuration text and hashes.
+//
+// A plan file is a record to check, never a script to run: apply
+// re-renders the intent, re-reads every device and derives the change set
+// itself, and refuses a device whose running config no longer hashes the
+// same (stale), whose intent changed, or whose derived change set differs
+// from the saved one. With a key (FABRICGEN_PLAN_KEY) a plan carries an
+// HMAC-SHA-256 signature and apply refuses unsigned or altered plans.
+//
+// A plan file never holds credentials or absolute paths: only device
+// names, addresses, configuration text, hashes and the fabric directory
+// relative to where plan ran, so it can move between CI jobs.
 package planfile
 
 import (
 	"bytes"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/fabricgen/fabricgen/push/config"
 )
 
 // FormatVersion is the plan file format this build reads and writes.
-const FormatVersion = 1
+// Version 2 added the signature and made dir relative.
+const FormatVersion = 2
+
+// KeyEnv names the environment variable holding the plan signing key.
+const KeyEnv = "FABRICGEN_PLAN_KEY"
 
 // Device status values.
 const (
@@ -32,11 +48,16 @@ type Plan struct {
 	FormatVersion int    `json:"format_version"`
 	ToolVersion   string `json:"tool_version"`
 	Fabric        string `json:"fabric"`
-	// Dir is the intent directory the plan was made from.
+	// Dir is the intent directory the plan was made from, relative to
+	// the working directory of plan (slash-separated).
 	Dir string `json:"dir"`
 	// IntentDigest is Fabric.Digest at plan time.
 	IntentDigest string    `json:"intent_digest"`
 	Devices      []*Device `json:"devices"`
+	// Signature is the hex HMAC-SHA-256 of the plan's canonical JSON
+	// without this field, keyed with FABRICGEN_PLAN_KEY; empty when
+	// plan ran without a key.
+	Signature string `json:"signature,omitempty"`
 }
 
 // Device is one device's planned change.
@@ -53,7 +74,9 @@ type Device struct {
 	// Rendered is the full rendered config; RenderedSHA256 its hash.
 	Rendered       string `json:"rendered"`
 	RenderedSHA256 string `json:"rendered_sha256"`
-	// Changes are the commands apply will send.
+	// Changes are the commands the plan derived. apply derives them
+	// again from the intent and the device and refuses the device when
+	// they differ; it never sends these.
 	Changes *config.ChangeSet `json:"changes,omitempty"`
 	// Diff is the unified diff of the managed sections.
 	Diff config.Diff `json:"diff"`
@@ -133,10 +156,18 @@ func Read(r io.Reader) (*Plan, error) {
 	if len(p.Devices) == 0 {
 		return nil, errors.New("plan file lists no devices")
 	}
+	if filepath.IsAbs(filepath.FromSlash(p.Dir)) {
+		return nil, fmt.Errorf("plan file dir %q is an absolute path: plan files record the fabric directory relative to where plan ran; run fabricgen plan again", p.Dir)
+	}
+	seen := map[string]bool{}
 	for i, d := range p.Devices {
 		if d == nil || d.Name == "" || d.Platform == "" {
 			return nil, fmt.Errorf("plan file device %d has no name or platform", i)
 		}
+		if seen[d.Name] {
+			return nil, fmt.Errorf("plan file lists device %s twice", d.Name)
+		}
+		seen[d.Name] = true
 		if d.Status != StatusChange && d.Status != StatusUnchanged && d.Status != StatusError {
 			return nil, fmt.Errorf("plan file device %s: unknown status %q", d.Name, d.Status)
 		}
@@ -156,4 +187,60 @@ func Load(path string) (*Plan, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return p, nil
+}
+
+// canonical is the plan's JSON without its signature: the bytes signed.
+func (p *Plan) canonical() ([]byte, error) {
+	c := *p
+	c.Signature = ""
+	b, err := json.Marshal(&c)
+	if err != nil {
+		return nil, fmt.Errorf("encode plan: %w", err)
+	}
+	return b, nil
+}
+
+func (p *Plan) mac(key []byte) (string, error) {
+	b, err := p.canonical()
+	if err != nil {
+		return "", err
+	}
+	m := hmac.New(sha256.New, key)
+	m.Write(b)
+	return hex.EncodeToString(m.Sum(nil)), nil
+}
+
+// Sign sets the plan's signature with key.
+func (p *Plan) Sign(key []byte) error {
+	if len(key) == 0 {
+		return errors.New("sign plan: empty key")
+	}
+	sig, err := p.mac(key)
+	if err != nil {
+		return err
+	}
+	p.Signature = sig
+	return nil
+}
+
+// Verify checks the plan's signature against key. With no key, a signed
+// plan is refused (it cannot be checked) and an unsigned one passes; with
+// a key, an unsigned or mismatched plan is refused.
+func (p *Plan) Verify(key []byte) error {
+	switch {
+	case len(key) == 0 && p.Signature == "":
+		return nil
+	case len(key) == 0:
+		return fmt.Errorf("the plan file is signed but %s is not set: set it to the key plan used, so apply can check the plan was not altered", KeyEnv)
+	case p.Signature == "":
+		return fmt.Errorf("%s is set but the plan file is not signed: refusing an unsigned plan (run fabricgen plan with the key set)", KeyEnv)
+	}
+	want, err := p.mac(key)
+	if err != nil {
+		return err
+	}
+	if !hmac.Equal([]byte(want), []byte(p.Signature)) {
+		return errors.New("the plan file's signature does not match: it was altered after plan, or signed with another key; refusing it")
+	}
+	return nil
 }

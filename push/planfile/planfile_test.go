@@ -10,7 +10,7 @@ import (
 
 func sample() *Plan {
 	return &Plan{
-		FormatVersion: FormatVersion, ToolVersion: "test", Fabric: "f", Dir: "/x", IntentDigest: "abc",
+		FormatVersion: FormatVersion, ToolVersion: "test", Fabric: "f", Dir: "fabric", IntentDigest: "abc",
 		Devices: []*Device{
 			{Name: "leaf1", Platform: "arista_eos", Address: "127.0.0.1:2222", Status: StatusChange, RunningSHA256: "r",
 				Rendered: "qos map dscp 26 to traffic-class 3\n", RenderedSHA256: "s",
@@ -70,4 +70,68 @@ func FuzzRead(f *testing.F) {
 		}
 		_ = p.Summary()
 	})
+}
+
+func TestSignature(t *testing.T) {
+	key := []byte("k3y")
+	signed := func() *Plan {
+		p := sample()
+		if err := p.Sign(key); err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := p.Write(&b); err != nil {
+			t.Fatal(err)
+		}
+		back, err := Read(&b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return back
+	}
+	if err := signed().Verify(key); err != nil {
+		t.Fatalf("a signed plan read back does not verify: %v", err)
+	}
+	tests := []struct {
+		name string
+		edit func(*Plan)
+		key  []byte
+		want string
+	}{
+		{"line added to changes", func(p *Plan) {
+			p.Devices[0].Changes.Blocks[0].Lines = append(p.Devices[0].Changes.Blocks[0].Lines, "username evil privilege 15 secret x")
+		}, key, "does not match"},
+		{"address changed", func(p *Plan) { p.Devices[0].Address = "192.0.2.1:22" }, key, "does not match"},
+		{"signature removed", func(p *Plan) { p.Signature = "" }, key, "not signed"},
+		{"other key", func(*Plan) {}, []byte("other"), "does not match"},
+		{"no key for a signed plan", func(*Plan) {}, nil, "is not set"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := signed()
+			tc.edit(p)
+			err := p.Verify(tc.key)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("Verify: %v, want an error with %q", err, tc.want)
+			}
+		})
+	}
+	if err := sample().Verify(nil); err != nil {
+		t.Errorf("an unsigned plan without a key: %v", err)
+	}
+}
+
+func TestReadRefusesAbsoluteDirAndDuplicates(t *testing.T) {
+	for name, edit := range map[string]func(*Plan){
+		"absolute dir":     func(p *Plan) { p.Dir = "/home/ops/fabric" },
+		"duplicate device": func(p *Plan) { p.Devices = append(p.Devices, p.Devices[0]) },
+	} {
+		p := sample()
+		edit(p)
+		var b bytes.Buffer
+		_ = p.Write(&b)
+		if _, err := Read(&b); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
 }

@@ -1,0 +1,200 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/fabricgen/fabricgen/push"
+	"github.com/fabricgen/fabricgen/push/state"
+	"github.com/fabricgen/fabricgen/schema"
+)
+
+func newRollbackCommand(s *streams) *cobra.Command {
+	var pf pushFlags
+	var sf stateFlags
+	var fabric, to string
+	var autoApprove bool
+	cmd := &cobra.Command{
+		Use:   "rollback DEVICE...",
+		Short: "Restore devices to a backup taken before a change",
+		Long: `rollback restores each DEVICE (a name or a glob of the fabric in --fabric,
+default ".") to a backup apply saved before changing it: by default the
+backup of the run an interrupted apply left behind (its in-flight record),
+else the device's newest backup in DIR/.fabricgen/backups; --to FILE picks
+one (with a single device).
+
+It restores what fabricgen manages — the sections the backup has and the
+ones the applied config added (an ACL apply created is removed) — and
+never touches other lines, so other administrators' changes since the
+backup stay. A run an interrupted apply left pending on the device is
+removed first (its EOS session aborted, its NVUE confirm refused). The
+change goes through the platform's transaction, like apply, and is
+verified; a failure puts the device back as it was before the rollback.
+
+rollback shows what it would do and asks for "yes" unless -auto-approve.
+It takes the fabric's lock like apply.
+
+Exit status: 0 every device restored (or already at its backup), 1 otherwise.`,
+		Example: `  fabricgen rollback leaf1
+  fabricgen rollback 'leaf*' --fabric fabric/ -auto-approve
+  fabricgen rollback leaf1 --to fabric/.fabricgen/backups/leaf1/20261201T101500.000000000Z.cfg`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := sf.check(); err != nil {
+				return withCode(exitFailed, err)
+			}
+			opts, err := pf.options(cmd, s)
+			if err != nil {
+				return withCode(exitFailed, err)
+			}
+			f, _, err := loadFabric(cmd, s, fabric, &pf.vf)
+			if err != nil {
+				return err
+			}
+			devs, err := push.SelectDevices(f, args)
+			if err != nil {
+				return withCode(exitFailed, err)
+			}
+			if to != "" && len(devs) != 1 {
+				return withCode(exitFailed, fmt.Errorf("--to names one backup file: give exactly one device (got %d)", len(devs)))
+			}
+			st := sf.stateDir(f)
+			lock, err := sf.lock(cmd, st, "fabricgen rollback "+strings.Join(args, " "))
+			if err != nil {
+				return err
+			}
+			defer func() { _ = lock.Release() }()
+			targets, err := rollbackTargets(cmd, f, devs, st, to, &pf)
+			if err != nil {
+				return err
+			}
+			opts.State = st
+			w := cmd.OutOrStdout()
+			previews, err := push.PreviewRollback(cmd.Context(), targets, opts)
+			if err != nil {
+				return withCode(exitFailed, err)
+			}
+			todo := writeRollbackPreview(w, previews)
+			for _, p := range previews {
+				if p.Error != "" {
+					return withCode(exitFailed, fmt.Errorf("%s: %s", p.Device, p.Error))
+				}
+			}
+			if todo == 0 {
+				fmt.Fprintln(w, "\nNothing to restore: every device's managed sections match its backup.")
+			}
+			if todo > 0 && !autoApprove {
+				ok, err := confirm(cmd, s, "Do you want to restore these devices?")
+				if err != nil {
+					return withCode(exitFailed, err)
+				}
+				if !ok {
+					return withCode(exitFailed, fmt.Errorf("rollback cancelled: nothing was changed"))
+				}
+			}
+			prog := newProgress(cmd, s)
+			opts.Events = prog.event
+			aopts := sf.applyOptions(cmd, s, opts, st)
+			results, err := push.Rollback(cmd.Context(), targets, previews, aopts)
+			prog.wait()
+			if err != nil && results == nil {
+				return withCode(exitFailed, err)
+			}
+			return writeResults(w, "Rollback", results, err)
+		},
+	}
+	pf.register(cmd)
+	sf.register(cmd)
+	fl := cmd.Flags()
+	fl.StringVar(&fabric, "fabric", ".", "the fabric directory (its state directory holds the backups)")
+	fl.StringVar(&to, "to", "", "the backup file to restore (default: the interrupted run's backup, else the newest)")
+	fl.BoolVar(&autoApprove, "auto-approve", false, "do not ask for confirmation")
+	return cmd
+}
+
+// rollbackTargets picks each device's backup and the config applied since
+// it: the in-flight record's, else the last-applied record's, else the
+// intent rendered now.
+func rollbackTargets(cmd *cobra.Command, f *schema.Fabric, devs []*schema.Device, st state.Dir, to string, pf *pushFlags) ([]push.RollbackTarget, error) {
+	var need []*schema.Device
+	targets := make([]push.RollbackTarget, len(devs))
+	for i, d := range devs {
+		t := push.RollbackTarget{Device: d, Backup: to}
+		rec, err := st.InFlight(d.Name)
+		if err != nil {
+			return nil, withCode(exitFailed, err)
+		}
+		if rec != nil {
+			t.Scope = rec.Rendered
+			if t.Backup == "" {
+				t.Backup = rec.Backup
+			}
+		}
+		if t.Backup == "" {
+			bs, err := st.Backups(d.Name)
+			if err != nil {
+				return nil, withCode(exitFailed, err)
+			}
+			if len(bs) == 0 {
+				return nil, withCode(exitFailed, fmt.Errorf("%s: no backup in %s: fabricgen apply saves one before every change; pass --to FILE for another", d.Name, st.Path))
+			}
+			t.Backup = bs[len(bs)-1].Path
+		}
+		if t.Scope == "" {
+			if a, err := st.Applied(d.Name); err != nil {
+				return nil, withCode(exitFailed, err)
+			} else if a != nil {
+				t.Scope = a.Rendered
+			}
+		}
+		if t.Scope == "" {
+			need = append(need, d)
+		}
+		targets[i] = t
+	}
+	if len(need) == 0 {
+		return targets, nil
+	}
+	run, err := renderDevices(cmd.Context(), f, need, pf)
+	if err != nil {
+		return nil, err
+	}
+	rendered := map[string]string{}
+	for _, in := range run.inputs {
+		rendered[in.Device.Name] = string(in.Rendered)
+	}
+	for i := range targets {
+		if targets[i].Scope == "" {
+			if targets[i].Scope = rendered[targets[i].Device.Name]; targets[i].Scope == "" {
+				return nil, withCode(exitFailed, fmt.Errorf("%s: plan and apply do not support platform %s", targets[i].Device.Name, targets[i].Device.Platform.V))
+			}
+		}
+	}
+	return targets, nil
+}
+
+// writeRollbackPreview prints what each device's restore would do and
+// returns the number of devices with something to do.
+func writeRollbackPreview(w io.Writer, ps []*push.RollbackPreview) int {
+	todo := 0
+	for _, p := range ps {
+		switch {
+		case p.Error != "":
+			fmt.Fprintf(w, "%s (%s, %s): %s\n\n", p.Device, p.Platform, p.Address, p.Error)
+		case !p.Changes():
+			fmt.Fprintf(w, "%s (%s): already matches backup %s\n", p.Device, p.Platform, p.Backup)
+		default:
+			todo++
+			fmt.Fprintf(w, "%s (%s, %s) will be restored to backup %s: +%d -%d lines\n", p.Device, p.Platform, p.Address, p.Backup, p.Diff.Added, p.Diff.Removed)
+			for _, c := range p.Cleanup {
+				fmt.Fprintf(w, "  first, the interrupted run's pending change: %s\n", c)
+			}
+			fmt.Fprint(w, p.Diff.Text)
+			fmt.Fprintln(w)
+		}
+	}
+	return todo
+}

@@ -1,0 +1,138 @@
+package config
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/fabricgen/fabricgen/push/dialect"
+)
+
+// CompareRestore compares a device's running config with a backup taken
+// before a change, to restore it: the managed sections are those of the
+// backup and of scope, the config that was applied since (so an ACL or
+// class-map that apply created, absent from the backup, is removed, and
+// an interface that apply configured loses the lines it added). Lines
+// outside the managed sections are never touched, so other
+// administrators' changes since the backup stay. Host platforms are
+// restored with HostRestoreCommands instead.
+func CompareRestore(device, running, backup, scope string, d *dialect.Dialect) (*Comparison, error) {
+	if d.Host {
+		return nil, fmt.Errorf("%s: host settings are restored with HostRestoreCommands", device)
+	}
+	if d.ConfigDB {
+		return compareRestoreDB(device, running, backup, scope, d)
+	}
+	run, want := managedScoped(Parse(running, d), Parse(backup, d), Parse(scope, d), d)
+	c := &Comparison{
+		RunningSHA256: Digest(running, d),
+		Running:       Canonical(run, d).Text(d.Indent),
+		Desired:       Canonical(want, d).Text(d.Indent),
+		Changes:       Changes(run, want, d),
+	}
+	c.Diff = Unified(device+" (running)", device+" (backup)", c.Running, c.Desired)
+	return c, nil
+}
+
+// compareRestoreDB restores the CONFIG_DB fields scope sets (and, in the
+// QoS tables fabricgen owns, whole keys) to their values in the backup: a
+// field the backup lacks is removed.
+func compareRestoreDB(device, running, backup, scope string, d *dialect.Dialect) (*Comparison, error) {
+	sc, err := parseDB(scope, "the applied config")
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", device, err)
+	}
+	bk, err := parseDB(backup, "the backup")
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", device, err)
+	}
+	run, err := parseDB(running, "the running CONFIG_DB")
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", device, err)
+	}
+	// The desired fragment: for every key scope touches, the backup's
+	// fields (all of them in owned tables, else those scope sets).
+	want := map[string]map[string]map[string]any{}
+	put := func(t, k, f string, v any) {
+		if want[t] == nil {
+			want[t] = map[string]map[string]any{}
+		}
+		if want[t][k] == nil {
+			want[t][k] = map[string]any{}
+		}
+		want[t][k][f] = v
+	}
+	managed := map[dbField]bool{}
+	for t, keys := range sc {
+		for k, fields := range keys {
+			if ownedTable(t) {
+				for f := range bk[t][k] {
+					managed[dbField{t, k, f}] = true
+				}
+				for f := range run[t][k] {
+					managed[dbField{t, k, f}] = true
+				}
+			}
+			for f := range fields {
+				managed[dbField{t, k, f}] = true
+			}
+		}
+	}
+	for f := range managed {
+		if v, ok := bk[f.table][f.key][f.field]; ok {
+			put(f.table, f.key, f.field, v)
+		}
+	}
+	fields := make([]dbField, 0, len(managed))
+	for f := range managed {
+		fields = append(fields, f)
+	}
+	sort.Slice(fields, func(i, j int) bool { return naturalLess(fields[i].String(), fields[j].String()) })
+	rf, wf := flatten(run), flatten(want)
+	var runText, wantText strings.Builder
+	var lines []string
+	for _, f := range fields {
+		rv, inRun := rf[f]
+		wv, inWant := wf[f]
+		if inRun {
+			fmt.Fprintf(&runText, "%s = %s\n", f, rv)
+		}
+		if inWant {
+			fmt.Fprintf(&wantText, "%s = %s\n", f, wv)
+		}
+		var op *PatchOp
+		switch {
+		case inRun && !inWant:
+			op = &PatchOp{Op: "remove", Path: pointer(f.table, f.key, f.field)}
+		case inWant && !inRun && run[f.table] == nil:
+			op = &PatchOp{Op: "add", Path: pointer(f.table), Value: map[string]any{f.key: map[string]any{f.field: want[f.table][f.key][f.field]}}}
+			run[f.table] = map[string]map[string]any{f.key: {}}
+		case inWant && !inRun && run[f.table][f.key] == nil:
+			op = &PatchOp{Op: "add", Path: pointer(f.table, f.key), Value: map[string]any{f.field: want[f.table][f.key][f.field]}}
+			run[f.table][f.key] = map[string]any{}
+		case inWant && !inRun:
+			op = &PatchOp{Op: "add", Path: pointer(f.table, f.key, f.field), Value: want[f.table][f.key][f.field]}
+		case inWant && rv != wv:
+			op = &PatchOp{Op: "replace", Path: pointer(f.table, f.key, f.field), Value: want[f.table][f.key][f.field]}
+		}
+		if op != nil {
+			b, err := jsonLine(*op)
+			if err != nil {
+				return nil, fmt.Errorf("%s: encode patch: %w", device, err)
+			}
+			lines = append(lines, b)
+		}
+	}
+	cs := &ChangeSet{}
+	if len(lines) > 0 {
+		cs.Blocks = []Block{{Lines: lines}}
+	}
+	c := &Comparison{
+		RunningSHA256: Digest(running, d),
+		Running:       runText.String(),
+		Desired:       wantText.String(),
+		Changes:       cs,
+	}
+	c.Diff = Unified(device+" (running)", device+" (backup)", c.Running, c.Desired)
+	return c, nil
+}

@@ -1,0 +1,363 @@
+package push
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/fabricgen/fabricgen/push/config"
+	"github.com/fabricgen/fabricgen/push/dialect"
+	"github.com/fabricgen/fabricgen/push/planfile"
+	"github.com/fabricgen/fabricgen/push/session"
+	"github.com/fabricgen/fabricgen/push/state"
+	"github.com/fabricgen/fabricgen/schema"
+)
+
+// StatusRestored means rollback brought the device back to its backup.
+const StatusRestored Status = "restored"
+
+// maxBackupBytes bounds a backup file read back for a rollback.
+const maxBackupBytes = 64 << 20
+
+// RollbackTarget is one device to restore from a backup.
+type RollbackTarget struct {
+	Device *schema.Device
+	// Backup is the path of the backup file to restore.
+	Backup string
+	// Scope is the config applied since the backup (the in-flight or
+	// last-applied record's, else the intent's render): what it created
+	// is removed, what it changed is set back.
+	Scope string
+}
+
+// RollbackPreview is what restoring one device would do.
+type RollbackPreview struct {
+	Device   string `json:"device"`
+	Platform string `json:"platform"`
+	Address  string `json:"address"`
+	Backup   string `json:"backup"`
+	// Cleanup lists the interrupted run's own transaction removed first
+	// (an EOS session waiting on its timer is aborted, a pending NVUE
+	// confirm is refused, a pending revision detached).
+	Cleanup []string `json:"cleanup,omitempty"`
+	// Diff shows the managed sections now against the backup.
+	Diff config.Diff `json:"diff"`
+	// Commands are those the restore would send now.
+	Commands []string `json:"commands,omitempty"`
+	// RunningSHA256 is the device's state the preview was made against;
+	// Rollback refuses the device when it changed since.
+	RunningSHA256 string `json:"running_sha256,omitempty"`
+	Error         string `json:"error,omitempty"`
+}
+
+// Changes reports whether restoring would do anything.
+func (p *RollbackPreview) Changes() bool {
+	return p.Error == "" && (len(p.Commands) > 0 || len(p.Cleanup) > 0)
+}
+
+// PreviewRollback reads every target device and says what restoring its
+// backup would do; nothing is changed. A device that cannot be read gets
+// its error in the preview.
+func PreviewRollback(ctx context.Context, targets []RollbackTarget, opts Options) ([]*RollbackPreview, error) {
+	opts = opts.withCache()
+	out := make([]*RollbackPreview, len(targets))
+	var g errgroup.Group
+	g.SetLimit(opts.parallelism())
+	for i, t := range targets {
+		g.Go(func() error {
+			out[i] = previewOne(ctx, t, &opts)
+			return nil
+		})
+	}
+	_ = g.Wait()
+	if err := ctx.Err(); err != nil {
+		return out, fmt.Errorf("rollback preview interrupted: %w", err)
+	}
+	return out, nil
+}
+
+func previewOne(ctx context.Context, t RollbackTarget, opts *Options) *RollbackPreview {
+	d := t.Device
+	p := &RollbackPreview{Device: d.Name, Platform: string(d.Platform.V), Address: opts.address(d), Backup: t.Backup}
+	backup, err := readBackup(t.Backup)
+	if err != nil {
+		p.Error = fmt.Sprintf("read backup: %v", err)
+		return p
+	}
+	dl, err := opts.dialect(d.Platform.V)
+	if err != nil {
+		p.Error = err.Error()
+		return p
+	}
+	conn, err := connect(ctx, d, dl, p.Address, opts)
+	if err != nil {
+		p.Error = err.Error()
+		return p
+	}
+	defer conn.Close()
+	rec, err := opts.State.InFlight(d.Name)
+	if err != nil {
+		p.Error = err.Error()
+		return p
+	}
+	p.Cleanup, err = ownCleanup(conn, dl, rec)
+	if err != nil {
+		p.Error = err.Error()
+		return p
+	}
+	now, err := fetch(conn, dl, t.Scope)
+	if err != nil {
+		p.Error = fmt.Sprintf("fetch running config: %v", err)
+		return p
+	}
+	cmp, err := restoreComparison(d.Name, now, backup, t.Scope, dl)
+	if err != nil {
+		p.Error = err.Error()
+		return p
+	}
+	p.RunningSHA256, p.Diff, p.Commands = cmp.RunningSHA256, cmp.Diff, cmp.Changes.Commands()
+	return p
+}
+
+// ownCleanup lists the commands removing an interrupted run's own
+// transaction that is still pending on the device, from its in-flight
+// record.
+func ownCleanup(conn *session.Conn, dl *dialect.Dialect, rec *state.InFlight) ([]string, error) {
+	if rec == nil {
+		return nil, nil
+	}
+	left, err := findLeftovers(conn, dl)
+	if err != nil {
+		return nil, err
+	}
+	switch dl.Transaction {
+	case dialect.TxnSession:
+		if rec.Txn != "" && (left.timer == rec.Txn || contains(left.names, rec.Txn)) {
+			return []string{"configure session " + rec.Txn + " abort"}, nil
+		}
+	case dialect.TxnNVUE:
+		// The interrupted run's apply waiting for confirmation is
+		// refused (the switch rolls it back), and lines it staged in
+		// the pending revision are detached.
+		var cmds []string
+		if left.timer != "" {
+			cmds = append(cmds, "nv config apply --confirm-no")
+		}
+		if len(left.foreign) > 0 {
+			cmds = append(cmds, "nv config detach")
+		}
+		return cmds, nil
+	}
+	return nil, nil
+}
+
+func contains(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// restoreComparison compares a device with its backup within scope.
+func restoreComparison(device, now, backup, scope string, dl *dialect.Dialect) (*config.Comparison, error) {
+	if !dl.Host {
+		return config.CompareRestore(device, now, backup, scope, dl)
+	}
+	cmds, err := config.HostRestoreCommands(scope, backup, now)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", device, err)
+	}
+	cs := &config.ChangeSet{}
+	if len(cmds) > 0 {
+		cs.Blocks = []config.Block{{Lines: cmds}}
+	}
+	c := &config.Comparison{RunningSHA256: config.Digest(now, dl), Running: config.Normalize(now, dl), Desired: config.Normalize(backup, dl), Changes: cs}
+	c.Diff = config.Unified(device+" (running)", device+" (backup)", c.Running, c.Desired)
+	return c, nil
+}
+
+// Rollback restores each previewed device to its backup through the
+// platform's transaction: it first removes the interrupted run's own
+// pending transaction the preview listed, re-reads the device (refusing
+// it when it changed since the preview), saves a backup of the state it is
+// about to change, sends the derived restore commands, verifies that the
+// managed sections equal the backup, and clears the device's in-flight
+// record. A failure rolls the device back to how it was before this
+// rollback started.
+func Rollback(ctx context.Context, targets []RollbackTarget, previews []*RollbackPreview, opts ApplyOptions) ([]Result, error) {
+	if opts.State.IsZero() {
+		return nil, fmt.Errorf("rollback needs the fabric's state directory")
+	}
+	if opts.CommitTimer <= 0 {
+		opts.CommitTimer = 5 * time.Minute
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.RunID == "" {
+		id, err := state.NewRunID(opts.Now())
+		if err != nil {
+			return nil, err
+		}
+		opts.RunID = id
+	}
+	opts.Options = opts.Options.withCache()
+	results := make([]Result, len(targets))
+	var g errgroup.Group
+	g.SetLimit(opts.parallelism())
+	for i, t := range targets {
+		g.Go(func() error {
+			results[i] = rollbackOne(ctx, t, previews[i], &opts)
+			return nil
+		})
+	}
+	_ = g.Wait()
+	if err := ctx.Err(); err != nil {
+		return results, fmt.Errorf("%w: %w", ErrInterrupted, err)
+	}
+	return results, nil
+}
+
+func rollbackOne(ctx context.Context, t RollbackTarget, pv *RollbackPreview, opts *ApplyOptions) Result {
+	d := t.Device
+	r := Result{Device: d.Name, Platform: string(d.Platform.V), Added: pv.Diff.Added, Removed: pv.Diff.Removed}
+	defer opts.emit(d.Name, "done", true)
+	fail := func(st Status, format string, a ...any) Result {
+		r.Status, r.Reason = st, fmt.Sprintf(format, a...)
+		return r
+	}
+	if pv.Error != "" {
+		return fail(StatusFailed, "%s", pv.Error)
+	}
+	backup, err := readBackup(t.Backup)
+	if err != nil {
+		return fail(StatusFailed, "read backup: %v", err)
+	}
+	dl, err := opts.dialect(d.Platform.V)
+	if err != nil {
+		return fail(StatusFailed, "%v", err)
+	}
+	pd := &planfile.Device{Name: d.Name, Platform: string(d.Platform.V), Address: pv.Address}
+	a := &applier{ctx: ctx, pd: pd, dev: d, dl: dl, opts: opts, rendered: t.Scope, txn: opts.RunID, rollback: true}
+	a.compare = func(now string) (*config.Comparison, error) {
+		return restoreComparison(d.Name, now, backup, t.Scope, dl)
+	}
+	opts.emit(d.Name, "connect", false)
+	if a.conn, err = connect(ctx, d, dl, pv.Address, &opts.Options); err != nil {
+		return fail(StatusFailed, "%v", err)
+	}
+	defer func() { a.conn.Close() }()
+	opts.emit(d.Name, "fetch", false)
+	now, err := fetch(a.conn, dl, t.Scope)
+	if err != nil {
+		return fail(StatusFailed, "fetch running config: %v", err)
+	}
+	if config.Digest(now, dl) != pv.RunningSHA256 {
+		return fail(StatusStale, "the device changed since the preview; nothing was sent: run fabricgen rollback again")
+	}
+	rec, err := opts.State.InFlight(d.Name)
+	if err != nil {
+		return fail(StatusFailed, "%v", err)
+	}
+	for _, c := range pv.Cleanup {
+		opts.emit(d.Name, "cleanup", false)
+		if err := a.sendCleanup(c); err != nil {
+			return fail(StatusFailed, "%s: %v", c, err)
+		}
+	}
+	if len(pv.Cleanup) > 0 {
+		if now, err = fetch(a.conn, dl, t.Scope); err != nil {
+			return fail(StatusFailed, "fetch running config after %s: %v", strings.Join(pv.Cleanup, ", "), err)
+		}
+	}
+	a.ignore = txnOf(rec)
+	if busy, err := inspect(a.conn, dl, a.ignore); err != nil {
+		return fail(StatusFailed, "look for other changes in flight: %v", err)
+	} else if busy != "" {
+		return fail(StatusRefused, "%s; nothing was sent", busy)
+	}
+	cmp, err := a.compare(now)
+	if err != nil {
+		return fail(StatusFailed, "%v", err)
+	}
+	r.Added, r.Removed = cmp.Diff.Added, cmp.Diff.Removed
+	if cmp.Changes.Empty() {
+		a.restoredCleanup(rec)
+		r.Status, r.Reason = StatusRestored, "the managed sections already match the backup "+t.Backup
+		return r
+	}
+	a.before, a.changes = now, cmp.Changes
+	if r.Backup, err = opts.State.SaveBackup(d.Name, now, opts.Now()); err != nil {
+		return fail(StatusFailed, "save backup of the state before the rollback: %v", err)
+	}
+	a.backup = r.Backup
+	opts.emit(d.Name, "stage", false)
+	out := a.transaction()
+	r.Status, r.Reason, r.DeviceDiff, r.Restore = out.status, out.reason, out.deviceDiff, out.restore
+	if r.Status == StatusApplied {
+		a.restoredCleanup(rec)
+		r.Status, r.Reason = StatusRestored, "restored the managed sections of backup "+t.Backup
+	}
+	_ = opts.State.PruneBackups(d.Name, opts.KeepBackups)
+	return r
+}
+
+// sendCleanup runs one cleanup command from the preview.
+func (a *applier) sendCleanup(cmd string) error {
+	if a.dl.Driver == dialect.DriverNetwork {
+		r, err := a.conn.Command(cmd)
+		if err != nil {
+			return err
+		}
+		if rej := rejection(r); rej != nil {
+			return rej
+		}
+		return nil
+	}
+	_, err := a.shell(cmd)
+	return err
+}
+
+// restoredCleanup removes what an interrupted run left once the device is
+// back at its backup: its checkpoint, and its in-flight record.
+func (a *applier) restoredCleanup(rec *state.InFlight) {
+	if rec == nil {
+		return
+	}
+	if rec.Txn != "" && (a.dl.Transaction == dialect.TxnCheckpoint || a.dl.Transaction == dialect.TxnGCU) {
+		removeTxn(a.conn, a.dl, rec.Txn)
+	}
+	_ = a.opts.State.ClearInFlight(a.pd.Name)
+}
+
+func txnOf(rec *state.InFlight) string {
+	if rec == nil {
+		return ""
+	}
+	return rec.Txn
+}
+
+// readFileLimited reads at most limit bytes of a file, refusing a larger
+// one.
+func readFileLimited(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	if int64(len(b)) > limit {
+		return nil, fmt.Errorf("%s is larger than %d MiB: not a backup fabricgen wrote", path, limit>>20)
+	}
+	return b, nil
+}

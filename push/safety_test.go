@@ -1,0 +1,505 @@
+package push
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/fabricgen/fabricgen/lab"
+	"github.com/fabricgen/fabricgen/push/config"
+	"github.com/fabricgen/fabricgen/push/dialect"
+	"github.com/fabricgen/fabricgen/push/planfile"
+	"github.com/fabricgen/fabricgen/push/state"
+	"github.com/fabricgen/fabricgen/schema"
+)
+
+// applyOpts are the rig's apply options with a fresh backup folder.
+func (r *rig) applyOpts() ApplyOptions {
+	o := ApplyOptions{Options: r.opts}
+	o.State.BackupRoot = filepath.Join(r.dir, "backups")
+	return o
+}
+
+// sameManaged fails unless the device's normalised config equals want.
+func sameConfig(t *testing.T, dl *dialect.Dialect, what, want, got string) {
+	t.Helper()
+	if a, b := config.Normalize(want, dl), config.Normalize(got, dl); a != b {
+		t.Errorf("%s:\n%s", what, config.Unified("want", "got", a, b).Text)
+	}
+}
+
+// evilLine is a command an attacker adds to a plan file.
+func evilLine(p schema.Platform) string {
+	switch p {
+	case schema.JuniperJunos:
+		return "set system login user evil class super-user"
+	case schema.NvidiaCumulus:
+		return "nv set system aaa user evil role system-admin"
+	case schema.SONiC:
+		return `{"op":"add","path":"/NTP_SERVER/203.0.113.66","value":{}}`
+	case schema.NvidiaMLNX, schema.LinuxDCB:
+		return "touch /tmp/evil"
+	}
+	return "username evil privilege 15 secret evil"
+}
+
+// TestEditedPlanNeverReachesTheDevice: a line added by hand to a saved
+// plan's change set is refused for every platform ("plan file does not
+// match its intent"), nothing is sent, and the device never sees it.
+func TestEditedPlanNeverReachesTheDevice(t *testing.T) {
+	for _, pc := range platformCases(t) {
+		t.Run(string(pc.dev.platform), func(t *testing.T) {
+			r := newRig(t, pc.dev)
+			dev := r.lab.Device(pc.dev.name)
+			before := dev.RunningConfig()
+			p := r.plan()
+			d := p.Devices[0]
+			if d.Status != planfile.StatusChange {
+				t.Fatalf("plan: %s %s", d.Status, d.Error)
+			}
+			evil := evilLine(pc.dev.platform)
+			d.Changes.Blocks = append(d.Changes.Blocks, config.Block{Lines: []string{evil}})
+			res, err := Apply(context.Background(), p, r.f, r.inputs, r.applyOpts())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res[0].Status != StatusRefused || !strings.Contains(res[0].Reason, "plan file does not match its intent") {
+				t.Fatalf("edited plan: %s (%s), want refused", res[0].Status, res[0].Reason)
+			}
+			dl, _ := dialect.Lookup(pc.dev.platform)
+			sameConfig(t, dl, "the device changed after a refused plan", before, dev.RunningConfig())
+			for _, h := range dev.History() {
+				if strings.Contains(h, "evil") {
+					t.Errorf("the device received %q", h)
+				}
+			}
+			if _, err := os.Stat(filepath.Join(r.dir, "backups")); err == nil {
+				t.Error("a refused device got a backup")
+			}
+		})
+	}
+}
+
+// TestPlanMustMatchTheIntent: a plan whose rendered config, platform,
+// address or device list no longer matches the intent and the inventory
+// changes nothing.
+func TestPlanMustMatchTheIntent(t *testing.T) {
+	pc := platformCases(t)[1] // cisco_nxos
+	tests := []struct {
+		name string
+		edit func(r *rig, p *planfile.Plan) []Input
+		want string
+	}{
+		{"rendered config changed", func(r *rig, p *planfile.Plan) []Input {
+			in := append([]Input(nil), r.inputs...)
+			in[0].Rendered = append(append([]byte(nil), in[0].Rendered...), "logging server 203.0.113.9\n"...)
+			return in
+		}, "rendered now differs"},
+		{"plan platform edited", func(r *rig, p *planfile.Plan) []Input {
+			p.Devices[0].Platform = string(schema.AristaEOS)
+			return r.inputs
+		}, "platform"},
+		{"inventory points elsewhere", func(r *rig, p *planfile.Plan) []Input {
+			r.opts.Inventory = map[string]string{pc.dev.name: "127.0.0.1:9"}
+			return r.inputs
+		}, "the plan was made against 127.0.0.1:"},
+		{"device not in the intent", func(r *rig, p *planfile.Plan) []Input { return nil }, "not in the intent"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRig(t, pc.dev)
+			dev := r.lab.Device(pc.dev.name)
+			before := dev.RunningConfig()
+			p := r.plan()
+			inputs := tc.edit(r, p)
+			res, err := Apply(context.Background(), p, r.f, inputs, r.applyOpts())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res[0].Status != StatusRefused || !strings.Contains(res[0].Reason, tc.want) {
+				t.Fatalf("%s, want refused with %q", res[0].Reason, tc.want)
+			}
+			if tc.name == "inventory points elsewhere" && !strings.Contains(res[0].Reason, "127.0.0.1:9") {
+				t.Errorf("the refusal does not name both addresses: %s", res[0].Reason)
+			}
+			dl, _ := dialect.Lookup(pc.dev.platform)
+			sameConfig(t, dl, "device changed", before, dev.RunningConfig())
+		})
+	}
+	r := newRig(t, pc.dev)
+	p := r.plan()
+	r.f.Digest = "changed"
+	if _, err := Apply(context.Background(), p, r.f, r.inputs, r.applyOpts()); err == nil || !strings.Contains(err.Error(), "intent changed since plan") {
+		t.Errorf("apply with another intent digest: %v", err)
+	}
+}
+
+// TestConcurrentAppliesNeverBothWin: two runs with different intents
+// change the same switch at once from two state directories (two
+// operators, two machines: no shared lock). The device ends with exactly
+// one intent, and a run that reports "applied" is the one whose intent
+// the device has.
+func TestConcurrentAppliesNeverBothWin(t *testing.T) {
+	for _, pc := range platformCases(t) {
+		if pc.dev.platform.IsHost() {
+			continue // hosts have no device-side transaction; the local lock is their guard
+		}
+		t.Run(string(pc.dev.platform), func(t *testing.T) {
+			r := newRig(t, pc.dev)
+			other := otherIntent(t, pc.dev.platform, pc.dev.rendered)
+			rB := *r
+			rB.inputs = []Input{{Device: r.inputs[0].Device, Rendered: []byte(other)}}
+			rB.opts.State = state.ForFabric(t.TempDir())
+			pA, pB := r.plan(), rB.plan()
+			var wg sync.WaitGroup
+			var resA, resB []Result
+			var errA, errB error
+			wg.Add(2)
+			go func() { defer wg.Done(); resA, errA = Apply(context.Background(), pA, r.f, r.inputs, r.applyOpts()) }()
+			go func() { defer wg.Done(); resB, errB = Apply(context.Background(), pB, rB.f, rB.inputs, rB.applyOpts()) }()
+			wg.Wait()
+			if errA != nil || errB != nil {
+				t.Fatal(errA, errB)
+			}
+			t.Logf("A: %s (%s); B: %s (%s)", resA[0].Status, resA[0].Reason, resB[0].Status, resB[0].Reason)
+			if resA[0].Status == StatusApplied && resB[0].Status == StatusApplied {
+				t.Fatal("both runs report applied")
+			}
+			dl, _ := dialect.Lookup(pc.dev.platform)
+			now, err := fetchDirect(r, pc.dev.name, dl, pc.dev.rendered)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range []struct {
+				res      Result
+				rendered string
+			}{{resA[0], pc.dev.rendered}, {resB[0], other}} {
+				if c.res.Status != StatusApplied {
+					continue
+				}
+				cmp, err := config.Compare(pc.dev.name, now, c.rendered, dl)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !cmp.Changes.Empty() {
+					t.Errorf("a run reported applied but the device does not have its intent:\n%s", cmp.Diff.Text)
+				}
+			}
+		})
+	}
+}
+
+// otherIntent is a variant of a rendered config (another ECN threshold
+// or MTU) for the concurrency test.
+func otherIntent(t *testing.T, p schema.Platform, rendered string) string {
+	t.Helper()
+	var out string
+	switch p {
+	case schema.SONiC:
+		out = strings.Replace(rendered, `"9100"`, `"9000"`, 1)
+	default:
+		out = strings.Replace(rendered, "9214", "9000", 1)
+		if out == rendered {
+			out = strings.Replace(rendered, "9216", "9000", 1)
+		}
+	}
+	if out == rendered {
+		t.Skipf("no MTU to vary in the %s fixture", p)
+	}
+	return out
+}
+
+// TestInterruptFinishesDevicesInFlight: after the first interrupt no new
+// device starts, the device already changing finishes, and Apply says it
+// was interrupted.
+func TestInterruptFinishesDevicesInFlight(t *testing.T) {
+	eos := readFile(t, "testdata/cisco_nxos.cfg")
+	r := newRig(t,
+		testDevice{name: "leaf1", platform: schema.CiscoNXOS, rendered: eos},
+		testDevice{name: "leaf2", platform: schema.CiscoNXOS, rendered: eos})
+	p := r.plan()
+	r.lab.Device("leaf1").SetFault(lab.Fault{Delay: 30 * time.Millisecond})
+	intr := make(chan struct{})
+	opts := r.applyOpts()
+	opts.Parallelism = 1
+	opts.Interrupt = intr
+	opts.Events = func(e Event) {
+		if e.Device == "leaf1" && e.Step == "stage" {
+			select {
+			case <-intr:
+			default:
+				close(intr)
+			}
+		}
+	}
+	res, err := Apply(context.Background(), p, r.f, r.inputs, opts)
+	if !errors.Is(err, ErrInterrupted) {
+		t.Fatalf("Apply: %v, want ErrInterrupted", err)
+	}
+	if res[0].Status != StatusApplied || res[1].Status != StatusSkipped {
+		t.Fatalf("leaf1 %s (%s), leaf2 %s (%s); want applied, skipped", res[0].Status, res[0].Reason, res[1].Status, res[1].Reason)
+	}
+	if rec, _ := r.opts.State.InFlight("leaf1"); rec != nil {
+		t.Error("a finished device kept its in-flight record")
+	}
+}
+
+// TestHardStopSaysWhatTheDeviceHas: a run stopped at once mid-change
+// reports the device as interrupted with the command that restores it,
+// keeps the in-flight record, the next plan refuses the device, and
+// rollback restores the backup and clears the record.
+func TestHardStopSaysWhatTheDeviceHas(t *testing.T) {
+	for _, pc := range platformCases(t) {
+		t.Run(string(pc.dev.platform), func(t *testing.T) {
+			r := newRig(t, pc.dev)
+			dev := r.lab.Device(pc.dev.name)
+			dl, _ := dialect.Lookup(pc.dev.platform)
+			before, err := fetchDirect(r, pc.dev.name, dl, pc.dev.rendered)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := r.plan()
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			opts := r.applyOpts()
+			// Stop at once when the device is past its first changing
+			// command: the lab answers slowly, and the stop comes while
+			// the change is being staged.
+			dev.SetFault(lab.Fault{Delay: 20 * time.Millisecond})
+			var once sync.Once
+			opts.Events = func(e Event) {
+				if e.Step == "stage" {
+					once.Do(func() { time.AfterFunc(60*time.Millisecond, cancel) })
+				}
+			}
+			res, err := Apply(ctx, p, r.f, r.inputs, opts)
+			dev.ClearFault()
+			if !errors.Is(err, ErrInterrupted) {
+				t.Fatalf("Apply: %v", err)
+			}
+			got := res[0]
+			t.Logf("%s: %s | restore: %s", got.Status, got.Reason, got.Restore)
+			if got.Status == StatusApplied {
+				t.Skip("the change finished before the stop")
+			}
+			if got.Status != StatusInterrupted || got.Reason == "" {
+				t.Fatalf("status %s (%s), want interrupted with what the device has", got.Status, got.Reason)
+			}
+			if pc.dev.platform != schema.JuniperJunos && got.Restore == "" {
+				t.Error("no restore command")
+			}
+			rec, err := r.opts.State.InFlight(pc.dev.name)
+			if err != nil || rec == nil {
+				t.Fatalf("in-flight record after a hard stop: %v %v", rec, err)
+			}
+			if d := r.plan().Devices[0]; d.Status == planfile.StatusError && !strings.Contains(d.Error, "fabricgen rollback") {
+				t.Errorf("plan after a hard stop: %s", d.Error)
+			}
+			// Restore with rollback, and check the device equals its backup.
+			targets := []RollbackTarget{{Device: r.f.Devices[0], Backup: rec.Backup, Scope: rec.Rendered}}
+			pv, err := PreviewRollback(context.Background(), targets, r.opts)
+			if err != nil || pv[0].Error != "" {
+				t.Fatalf("preview: %v %s", err, pv[0].Error)
+			}
+			rres, err := Rollback(context.Background(), targets, pv, r.applyOpts())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rres[0].Status != StatusRestored {
+				t.Fatalf("rollback: %s (%s)", rres[0].Status, rres[0].Reason)
+			}
+			now, err := fetchDirect(r, pc.dev.name, dl, pc.dev.rendered)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !dl.Host {
+				cmp, _ := config.CompareRestore(pc.dev.name, now, before, pc.dev.rendered, dl)
+				if !cmp.Changes.Empty() {
+					t.Errorf("after rollback the managed sections differ from the backup:\n%s", cmp.Diff.Text)
+				}
+			} else if config.Normalize(now, dl) != config.Normalize(before, dl) {
+				t.Errorf("host settings differ from the backup after rollback")
+			}
+			if rec, _ := r.opts.State.InFlight(pc.dev.name); rec != nil {
+				t.Error("rollback kept the in-flight record")
+			}
+			if d := r.plan().Devices[0]; d.Status != planfile.StatusChange {
+				t.Errorf("plan after rollback: %s (%s), want change", d.Status, d.Error)
+			}
+		})
+	}
+}
+
+// TestKilledRunIsFoundNextTime: a run killed mid-change (its in-flight
+// record left behind, the device half-changed) makes the next plan report
+// the device and apply refuse it, naming the rollback command; a device
+// the killed run left clean has the record removed and is applied.
+func TestKilledRunIsFoundNextTime(t *testing.T) {
+	pc := platformCases(t)[1] // cisco_nxos: changes apply line by line
+	r := newRig(t, pc.dev)
+	dev := r.lab.Device(pc.dev.name)
+	dl, _ := dialect.Lookup(pc.dev.platform)
+	before, err := fetchDirect(r, pc.dev.name, dl, pc.dev.rendered)
+	if err != nil {
+		t.Fatal(err)
+	}
+	backup, err := r.opts.State.SaveBackup(pc.dev.name, before, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := state.InFlight{Run: "fabricgen-20261201-000000-deadbeef", Holder: state.Me("fabricgen apply", time.Now()),
+		Device: pc.dev.name, Platform: string(pc.dev.platform), Step: "stage", Backup: backup, Rendered: pc.dev.rendered}
+	if err := r.opts.State.WriteInFlight(rec); err != nil {
+		t.Fatal(err)
+	}
+	// Clean device: the record goes and the device is applied.
+	p := r.plan()
+	if p.Devices[0].Status != planfile.StatusChange {
+		t.Fatalf("plan with a clean interrupted device: %s %s", p.Devices[0].Status, p.Devices[0].Error)
+	}
+	// Half-changed device: one line of the intent, not the rest.
+	if err := dev.ConfigureOutOfBand([]string{"interface Ethernet1/1", "  mtu 9216"}); err != nil {
+		t.Fatal(err)
+	}
+	p = r.plan()
+	if d := p.Devices[0]; d.Status != planfile.StatusError || !strings.Contains(d.Error, "interrupted") || !strings.Contains(d.Error, "fabricgen rollback "+pc.dev.name) {
+		t.Fatalf("plan of a half-changed device: %s (%s)", d.Status, d.Error)
+	}
+	res, err := Apply(context.Background(), p, r.f, r.inputs, r.applyOpts())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res[0].Status == StatusApplied {
+		t.Fatal("apply changed a device an interrupted run left half-changed")
+	}
+	// Back to the backup by hand: the next apply clears the record.
+	if err := dev.ConfigureOutOfBand([]string{"interface Ethernet1/1", "  no mtu 9216"}); err != nil {
+		t.Fatal(err)
+	}
+	p = r.plan()
+	res, err = Apply(context.Background(), p, r.f, r.inputs, r.applyOpts())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res[0].Status != StatusApplied {
+		t.Fatalf("apply after the device is clean again: %s (%s)", res[0].Status, res[0].Reason)
+	}
+	if got, _ := r.opts.State.InFlight(pc.dev.name); got != nil {
+		t.Error("the interrupted run's record is still there")
+	}
+	if a, _ := r.opts.State.Applied(pc.dev.name); a == nil || a.Rendered != pc.dev.rendered {
+		t.Error("no last-applied record after apply")
+	}
+}
+
+// TestBackupsArePruned: --keep-backups keeps the newest N per device.
+func TestBackupsArePruned(t *testing.T) {
+	pc := platformCases(t)[0]
+	r := newRig(t, pc.dev)
+	dev := r.lab.Device(pc.dev.name)
+	opts := r.applyOpts()
+	opts.KeepBackups = 2
+	for i := range 4 {
+		if i > 0 {
+			// Change something managed so there is a change to apply.
+			if err := dev.ConfigureOutOfBand(pc.oob); err != nil {
+				t.Fatal(err)
+			}
+			if err := dev.ConfigureOutOfBand([]string{"no qos map dscp 26 to traffic-class 3"}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		p := r.plan()
+		if p.Devices[0].Status != planfile.StatusChange {
+			t.Fatalf("round %d: nothing to change", i)
+		}
+		res, err := Apply(context.Background(), p, r.f, r.inputs, opts)
+		if err != nil || res[0].Status != StatusApplied {
+			t.Fatalf("round %d: %v %s %s", i, err, res[0].Status, res[0].Reason)
+		}
+	}
+	bs, err := opts.State.Backups(pc.dev.name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(bs) != 2 {
+		t.Errorf("%d backups kept, want 2", len(bs))
+	}
+}
+
+// TestRollbackRemovesWhatApplyCreated: after an apply, rollback puts the
+// managed sections back to the backup — the class-maps, policy-maps and
+// ACLs apply created are removed — and leaves other lines alone.
+func TestRollbackRemovesWhatApplyCreated(t *testing.T) {
+	for _, pc := range platformCases(t) {
+		t.Run(string(pc.dev.platform), func(t *testing.T) {
+			r := newRig(t, pc.dev)
+			dev := r.lab.Device(pc.dev.name)
+			dl, _ := dialect.Lookup(pc.dev.platform)
+			before, err := fetchDirect(r, pc.dev.name, dl, pc.dev.rendered)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := Apply(context.Background(), r.plan(), r.f, r.inputs, r.applyOpts())
+			if err != nil || res[0].Status != StatusApplied {
+				t.Fatalf("apply: %v %s %s", err, res[0].Status, res[0].Reason)
+			}
+			if err := dev.ConfigureOutOfBand(pc.oob); err != nil {
+				t.Fatal(err)
+			}
+			afterOOB := dev.RunningConfig()
+			targets := []RollbackTarget{{Device: r.f.Devices[0], Backup: res[0].Backup, Scope: pc.dev.rendered}}
+			pv, err := PreviewRollback(context.Background(), targets, r.opts)
+			if err != nil || pv[0].Error != "" {
+				t.Fatalf("preview: %v %s", err, pv[0].Error)
+			}
+			if !pv[0].Changes() {
+				t.Fatal("the preview shows nothing to restore")
+			}
+			rres, err := Rollback(context.Background(), targets, pv, r.applyOpts())
+			if err != nil || rres[0].Status != StatusRestored {
+				t.Fatalf("rollback: %v %s (%s)", err, rres[0].Status, rres[0].Reason)
+			}
+			now, err := fetchDirect(r, pc.dev.name, dl, pc.dev.rendered)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if dl.Host {
+				if config.Normalize(now, dl) == config.Normalize(afterOOB, dl) {
+					t.Error("host settings unchanged by rollback")
+				}
+				return
+			}
+			cmp, err := config.CompareRestore(pc.dev.name, now, before, pc.dev.rendered, dl)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !cmp.Changes.Empty() {
+				t.Errorf("managed sections differ from the backup after rollback:\n%s", cmp.Diff.Text)
+			}
+			// The other administrator's change stays.
+			if !strings.Contains(dev.RunningConfig(), oobMarker(pc)) {
+				t.Errorf("rollback removed another administrator's change %q", pc.oob)
+			}
+		})
+	}
+}
+
+// oobMarker is a piece of text the out-of-band change leaves in the
+// running config.
+func oobMarker(pc platformCase) string {
+	switch pc.dev.platform {
+	case schema.SONiC, schema.JuniperJunos:
+		return "192.0.2.124"
+	case schema.NvidiaCumulus:
+		return "Europe/Paris"
+	}
+	return "192.0.2.99"
+}
+
+

@@ -1,0 +1,200 @@
+package state
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+// backupStamp names a backup file after its UTC time, to the nanosecond,
+// so names sort in time order and two backups never collide.
+const backupStamp = "20060102T150405.000000000Z"
+
+// Backup is one saved running config.
+type Backup struct {
+	Device string
+	Path   string
+	Time   time.Time
+}
+
+// SaveBackup writes the device's running config before a change and
+// returns the file's path: BACKUPS/<device>/<UTC time>.cfg, mode 0600.
+func (d Dir) SaveBackup(device, running string, now time.Time) (string, error) {
+	if err := CheckName(device); err != nil {
+		return "", err
+	}
+	dir := filepath.Join(d.backupRoot(), device)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("create %s: %w", dir, err)
+	}
+	path := filepath.Join(dir, now.UTC().Format(backupStamp)+".cfg")
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return "", fmt.Errorf("write %s: %w", path, err)
+	}
+	_, werr := f.WriteString(running)
+	serr := f.Sync()
+	if err := errors.Join(werr, serr, f.Close()); err != nil {
+		return "", fmt.Errorf("write %s: %w", path, err)
+	}
+	return path, nil
+}
+
+// Backups lists the device's backups, oldest first.
+func (d Dir) Backups(device string) ([]Backup, error) {
+	if err := CheckName(device); err != nil {
+		return nil, err
+	}
+	dir := filepath.Join(d.backupRoot(), device)
+	ents, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("list backups of %s: %w", device, err)
+	}
+	var out []Backup
+	for _, e := range ents {
+		name, ok := strings.CutSuffix(e.Name(), ".cfg")
+		if !ok || e.IsDir() {
+			continue
+		}
+		t, err := time.Parse(backupStamp, name)
+		if err != nil {
+			continue
+		}
+		out = append(out, Backup{Device: device, Path: filepath.Join(dir, e.Name()), Time: t})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Time.Before(out[j].Time) })
+	return out, nil
+}
+
+// PruneBackups keeps the device's newest keep backups and removes the
+// rest; keep < 1 keeps everything.
+func (d Dir) PruneBackups(device string, keep int) error {
+	if keep < 1 {
+		return nil
+	}
+	bs, err := d.Backups(device)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for i := 0; i < len(bs)-keep; i++ {
+		if err := os.Remove(bs[i].Path); err != nil && !errors.Is(err, os.ErrNotExist) {
+			errs = append(errs, err)
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("prune backups of %s: %w", device, err)
+	}
+	return nil
+}
+
+// InFlight records a change that has started on a device and not yet
+// finished. apply writes it before it changes anything and removes it
+// when the device ends applied or rolled back; a record that is still
+// there means a run was killed or stopped mid-change, and the next plan or
+// apply says so.
+type InFlight struct {
+	Run      string    `json:"run"`
+	Holder   Holder    `json:"holder"`
+	Device   string    `json:"device"`
+	Platform string    `json:"platform"`
+	Address  string    `json:"address"`
+	Started  time.Time `json:"started"`
+	// Txn is the name of the transaction on the device (EOS session,
+	// NX-OS or SONiC checkpoint), when the platform has one.
+	Txn string `json:"txn,omitempty"`
+	// Step is the last step started: backup, stage, commit, verify,
+	// confirm, rollback.
+	Step string `json:"step"`
+	// Backup is the running config saved before the change.
+	Backup string `json:"backup"`
+	// Rendered is the config being applied.
+	Rendered     string `json:"rendered"`
+	IntentDigest string `json:"intent_digest"`
+}
+
+func (d Dir) recordPath(kind, device string) (string, error) {
+	if err := CheckName(device); err != nil {
+		return "", err
+	}
+	return filepath.Join(d.Path, kind, device+".json"), nil
+}
+
+// WriteInFlight records (or updates) a change in flight.
+func (d Dir) WriteInFlight(r InFlight) error {
+	p, err := d.recordPath("inflight", r.Device)
+	if err != nil {
+		return err
+	}
+	return writeJSON(p, r)
+}
+
+// InFlight returns the device's in-flight record, or nil.
+func (d Dir) InFlight(device string) (*InFlight, error) {
+	p, err := d.recordPath("inflight", device)
+	if err != nil {
+		return nil, err
+	}
+	var r InFlight
+	ok, err := readJSON(p, &r)
+	if !ok || err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+// ClearInFlight removes the device's in-flight record.
+func (d Dir) ClearInFlight(device string) error {
+	p, err := d.recordPath("inflight", device)
+	if err != nil {
+		return err
+	}
+	if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("remove %s: %w", p, err)
+	}
+	return nil
+}
+
+// Applied is what fabricgen last applied to a device: the rendered config
+// and the intent it came from. Drift and day-2 changes compare against it.
+type Applied struct {
+	Device       string    `json:"device"`
+	Platform     string    `json:"platform"`
+	Run          string    `json:"run"`
+	Time         time.Time `json:"time"`
+	IntentDigest string    `json:"intent_digest"`
+	Rendered     string    `json:"rendered"`
+	// RunningSHA256 hashes the normalised running config right after the
+	// change was verified.
+	RunningSHA256 string `json:"running_sha256"`
+}
+
+// WriteApplied records what was applied to a device.
+func (d Dir) WriteApplied(r Applied) error {
+	p, err := d.recordPath("applied", r.Device)
+	if err != nil {
+		return err
+	}
+	return writeJSON(p, r)
+}
+
+// Applied returns the device's last-applied record, or nil.
+func (d Dir) Applied(device string) (*Applied, error) {
+	p, err := d.recordPath("applied", device)
+	if err != nil {
+		return nil, err
+	}
+	var r Applied
+	ok, err := readJSON(p, &r)
+	if !ok || err != nil {
+		return nil, err
+	}
+	return &r, nil
+}

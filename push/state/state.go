@@ -1,0 +1,126 @@
+// Package state owns a fabric's state directory, DIR/.fabricgen beside
+// the intent files: the operator lock, the backups taken before every
+// change, the in-flight record of a change that has started but not
+// finished, and the last-applied record of every device.
+//
+// Everything here is a local file; nothing talks to a device. File names
+// come from device names, which schema validates at load; this package
+// refuses unsafe ones again (path separators, "." and "..", control
+// characters), so a name can never place a file outside its folder.
+package state
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+	"unicode"
+)
+
+// DirName is the state directory's name inside the fabric directory.
+const DirName = ".fabricgen"
+
+// Dir is one fabric's state directory.
+type Dir struct {
+	// Path is the directory, usually FABRIC/.fabricgen.
+	Path string
+	// BackupRoot overrides where backups go (default Path/backups).
+	BackupRoot string
+}
+
+// ForFabric returns the state directory of the fabric in dir.
+func ForFabric(dir string) Dir { return Dir{Path: filepath.Join(dir, DirName)} }
+
+// IsZero reports whether no state directory is set.
+func (d Dir) IsZero() bool { return d.Path == "" }
+
+func (d Dir) backupRoot() string {
+	if d.BackupRoot != "" {
+		return d.BackupRoot
+	}
+	return filepath.Join(d.Path, "backups")
+}
+
+// CheckName refuses a device name that cannot safely name a file or
+// folder: empty, "." or "..", a path separator, or a control or
+// invisible character.
+func CheckName(name string) error {
+	switch {
+	case name == "", name == ".", name == "..":
+		return fmt.Errorf("device name %q cannot name a file", name)
+	case strings.ContainsAny(name, `/\`):
+		return fmt.Errorf("device name %q contains a path separator", name)
+	}
+	for _, r := range name {
+		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == unicode.ReplacementChar {
+			return fmt.Errorf("device name %q contains the control or invisible character %U", name, r)
+		}
+	}
+	return nil
+}
+
+// NewRunID returns a name for one run of apply or rollback, unique across
+// runs and operators: "fabricgen-" then the UTC time to the second and
+// eight random hex digits. It names the run's transactions on the devices
+// (EOS session, NX-OS and SONiC checkpoints, Junos commit comment), so two
+// runs never share one.
+func NewRunID(now time.Time) (string, error) {
+	var b [4]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return "", fmt.Errorf("random run id: %w", err)
+	}
+	return "fabricgen-" + now.UTC().Format("20060102-150405") + "-" + hex.EncodeToString(b[:]), nil
+}
+
+// RunPrefix is how every run id and every transaction fabricgen creates
+// on a device begins.
+const RunPrefix = "fabricgen-"
+
+// writeJSON writes v to path atomically (a temporary file renamed over
+// it), mode 0600.
+func writeJSON(path string, v any) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return fmt.Errorf("create %s: %w", filepath.Dir(path), err)
+	}
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return fmt.Errorf("encode %s: %w", path, err)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	_, werr := tmp.Write(append(b, '\n'))
+	serr := tmp.Sync()
+	cerr := tmp.Close()
+	if err := errors.Join(werr, serr, cerr); err != nil {
+		_ = os.Remove(tmp.Name())
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		_ = os.Remove(tmp.Name())
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}
+
+// readJSON reads path into v; it reports false when the file does not
+// exist.
+func readJSON(path string, v any) (bool, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("read %s: %w", path, err)
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		return false, fmt.Errorf("%s is not a fabricgen state record: %w", path, err)
+	}
+	return true, nil
+}

@@ -1,0 +1,196 @@
+package state
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestMain(m *testing.M) {
+	// A child process that takes the lock, says so, and waits to be killed.
+	if dir := os.Getenv("FABRICGEN_STATE_TEST_HOLD"); dir != "" {
+		l, err := ForFabric(dir).Lock(context.Background(), Me("child", time.Now()), 0)
+		if err != nil {
+			os.Stdout.WriteString("error: " + err.Error() + "\n")
+			os.Exit(1)
+		}
+		os.Stdout.WriteString("locked\n")
+		time.Sleep(time.Hour)
+		_ = l.Release()
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+func TestLockRefusesSecondHolderAndNamesTheFirst(t *testing.T) {
+	d := ForFabric(t.TempDir())
+	first, err := d.Lock(context.Background(), Holder{PID: 4242, User: "alice", Host: "jump1", Command: "fabricgen apply", Started: time.Now()}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = d.Lock(context.Background(), Me("fabricgen apply", time.Now()), 0)
+	var le *LockedError
+	if !errors.As(err, &le) {
+		t.Fatalf("second lock: %v, want a LockedError", err)
+	}
+	for _, want := range []string{"lock", "pid 4242", "alice@jump1", "fabricgen apply", "-lock-timeout"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("lock error %q lacks %q", err, want)
+		}
+	}
+	// Waiting works: the lock is released while the second one waits.
+	go func() {
+		time.Sleep(50 * time.Millisecond)
+		_ = first.Release()
+	}()
+	second, err := d.Lock(context.Background(), Me("fabricgen apply", time.Now()), time.Minute)
+	if err != nil {
+		t.Fatalf("waiting for the lock: %v", err)
+	}
+	_ = second.Release()
+}
+
+func TestLockWaitEndsWithContext(t *testing.T) {
+	d := ForFabric(t.TempDir())
+	l, err := d.Lock(context.Background(), Me("a", time.Now()), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Release()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := d.Lock(ctx, Me("b", time.Now()), time.Hour); !errors.Is(err, context.Canceled) {
+		t.Errorf("lock wait with a cancelled context: %v", err)
+	}
+}
+
+// TestLockReleasedWhenHolderIsKilled: a SIGKILLed apply never leaves a
+// stale lock behind.
+func TestLockReleasedWhenHolderIsKilled(t *testing.T) {
+	dir := t.TempDir()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "FABRICGEN_STATE_TEST_HOLD="+dir)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 64)
+	n, _ := out.Read(buf)
+	if !strings.HasPrefix(string(buf[:n]), "locked") {
+		t.Fatalf("child: %q", buf[:n])
+	}
+	if _, err := ForFabric(dir).Lock(context.Background(), Me("parent", time.Now()), 0); err == nil {
+		t.Fatal("the lock was taken while the child holds it")
+	} else if !strings.Contains(err.Error(), "child") {
+		t.Errorf("lock error does not name the child: %v", err)
+	}
+	_ = cmd.Process.Kill()
+	_ = cmd.Wait()
+	l, err := ForFabric(dir).Lock(context.Background(), Me("parent", time.Now()), 0)
+	if err != nil {
+		t.Fatalf("lock after the holder was killed: %v", err)
+	}
+	_ = l.Release()
+}
+
+func TestUnsafeNamesRefused(t *testing.T) {
+	d := ForFabric(t.TempDir())
+	for _, name := range []string{"", ".", "..", "../x", "a/b", `a\b`, "leaf1\x00", "leaf1\u200b", "leaf\x1b[2J", "a\nb"} {
+		if _, err := d.SaveBackup(name, "x", time.Now()); err == nil {
+			t.Errorf("backup for %q accepted", name)
+		}
+		if err := d.WriteInFlight(InFlight{Device: name}); err == nil {
+			t.Errorf("in-flight record for %q accepted", name)
+		}
+	}
+	ents, _ := os.ReadDir(filepath.Dir(d.Path))
+	for _, e := range ents {
+		if e.Name() != DirName {
+			t.Errorf("unexpected file %s next to the state directory", e.Name())
+		}
+	}
+}
+
+func TestBackupsSortedAndPruned(t *testing.T) {
+	d := ForFabric(t.TempDir())
+	base := time.Date(2026, 12, 1, 5, 0, 0, 0, time.UTC)
+	for i := range 5 {
+		if _, err := d.SaveBackup("leaf1", "config "+string(rune('a'+i)), base.Add(time.Duration(i)*time.Second)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Two backups in the same nanosecond must not overwrite each other.
+	if _, err := d.SaveBackup("leaf1", "again", base); err == nil {
+		t.Error("a second backup with the same time replaced the first")
+	}
+	if err := d.PruneBackups("leaf1", 2); err != nil {
+		t.Fatal(err)
+	}
+	bs, err := d.Backups("leaf1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(bs) != 2 || !bs[0].Time.Equal(base.Add(3*time.Second)) || !bs[1].Time.Equal(base.Add(4*time.Second)) {
+		t.Fatalf("after pruning to 2: %+v", bs)
+	}
+	if b, _ := os.ReadFile(bs[1].Path); string(b) != "config e" {
+		t.Errorf("newest backup holds %q", b)
+	}
+}
+
+func TestInFlightAndAppliedRecords(t *testing.T) {
+	d := ForFabric(t.TempDir())
+	if r, err := d.InFlight("leaf1"); r != nil || err != nil {
+		t.Fatalf("no record yet: %v %v", r, err)
+	}
+	in := InFlight{Run: "fabricgen-x", Device: "leaf1", Step: "stage", Txn: "fabricgen-x", Rendered: "hostname leaf1\n"}
+	if err := d.WriteInFlight(in); err != nil {
+		t.Fatal(err)
+	}
+	got, err := d.InFlight("leaf1")
+	if err != nil || got == nil || got.Step != "stage" || got.Rendered != in.Rendered {
+		t.Fatalf("read back %+v %v", got, err)
+	}
+	if err := d.ClearInFlight("leaf1"); err != nil {
+		t.Fatal(err)
+	}
+	if r, _ := d.InFlight("leaf1"); r != nil {
+		t.Error("record still there after ClearInFlight")
+	}
+	if err := d.WriteApplied(Applied{Device: "leaf1", Rendered: "x"}); err != nil {
+		t.Fatal(err)
+	}
+	if a, err := d.Applied("leaf1"); err != nil || a == nil || a.Rendered != "x" {
+		t.Fatalf("applied record: %+v %v", a, err)
+	}
+	// A corrupt record is an error, not silently "none".
+	p := filepath.Join(d.Path, "inflight", "leaf2.json")
+	_ = os.MkdirAll(filepath.Dir(p), 0o700)
+	_ = os.WriteFile(p, []byte("{not json"), 0o600)
+	if _, err := d.InFlight("leaf2"); err == nil {
+		t.Error("a corrupt in-flight record read as none")
+	}
+}
+
+func TestRunIDsAreUnique(t *testing.T) {
+	now := time.Now()
+	seen := map[string]bool{}
+	for range 200 {
+		id, err := NewRunID(now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(id, RunPrefix) || seen[id] {
+			t.Fatalf("run id %q repeated or malformed", id)
+		}
+		seen[id] = true
+	}
+}
