@@ -211,6 +211,19 @@ func (d *decoder) str(attrs hcl.Attributes, name string, ctx *hcl.EvalContext) V
 	return Value[string]{V: v.AsString(), Set: true, Src: convRange(attr.Range)}
 }
 
+// text reads a description: free text checked by checkText with rule.
+func (d *decoder) text(attrs hcl.Attributes, name string, ctx *hcl.EvalContext, rule textRule) Value[string] {
+	s := d.str(attrs, name, ctx)
+	if !s.Set {
+		return s
+	}
+	if err := checkText(s.V, rule); err != nil {
+		d.errorf(attrs[name].Expr.Range(), "Invalid "+name, "%q cannot be a %s: %v. A %s is %s.", s.V, name, err, name, textForm)
+		return Value[string]{}
+	}
+	return s
+}
+
 func (d *decoder) boolean(attrs hcl.Attributes, name string, ctx *hcl.EvalContext) Value[bool] {
 	attr, ok := attrs[name]
 	if !ok {

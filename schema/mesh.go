@@ -15,6 +15,9 @@ var meshSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 // leaf-to-spine wiring of a Clos in one block, with no per-link expression.
 func (r *resolver) decodeMeshes(blocks hcl.Blocks, ctx *hcl.EvalContext) {
 	for _, b := range blocks {
+		if !r.checkLabel(b, "mesh") {
+			continue
+		}
 		c := r.content(b.Body, meshSchema, ctx)
 		lists := map[string][]string{}
 		ok := true
@@ -28,6 +31,7 @@ func (r *resolver) decodeMeshes(blocks hcl.Blocks, ctx *hcl.EvalContext) {
 		speed := unitValue(r.d, c.Attributes, "speed", ctx, ParseSpeed)
 		cable := unitValue(r.d, c.Attributes, "cable_length", ctx, ParseLength)
 		media := r.d.enum(c.Attributes, "media", ctx, "dac", "aoc", "fiber", "backplane")
+		r.d.text(c.Attributes, "description", ctx, textRule{})
 		if !ok {
 			continue
 		}

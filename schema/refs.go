@@ -27,12 +27,23 @@ func (r *resolver) declareRefs(ctx *hcl.EvalContext, blocks map[string]hcl.Block
 	for _, kind := range append(append([]string{}, refKinds...), "subnet", "role") {
 		names := map[string]hcl.Range{}
 		obj := map[string]cty.Value{}
+		var folds foldIndex[string]
+		exact := map[string]string{}
 		for _, b := range blocks[kind] {
 			name := b.Labels[0]
 			if prev, dup := names[name]; dup {
 				r.d.errorf(b.LabelRanges[0], "Duplicate "+kind, "A %s named %q was already declared at %s. Names must be unique; rename one of them.", kind, name, convRange(prev))
 				continue
 			}
+			if kind != "role" && !r.checkLabel(b, kind) {
+				continue
+			}
+			if prev, dup := folds.clash(name, exact); dup {
+				r.d.errorf(b.LabelRanges[0], "Duplicate "+kind, "A %s named %q was already declared at %s. Names must differ in more than letter case; rename one of them.", kind, prev, convRange(names[prev]))
+				continue
+			}
+			folds.add(name, name)
+			exact[name] = name
 			names[name] = b.DefRange
 			obj[name] = cty.StringVal(kind + "." + name)
 		}
@@ -41,6 +52,16 @@ func (r *resolver) declareRefs(ctx *hcl.EvalContext, blocks map[string]hcl.Block
 			ctx.Variables[kind] = cty.ObjectVal(obj)
 		}
 	}
+}
+
+// checkLabel checks the name label of a block of kind (an object name);
+// a bad name is reported at the label and the block is skipped.
+func (r *resolver) checkLabel(b *hcl.Block, kind string) bool {
+	if err := checkObjectName(b.Labels[0]); err != nil {
+		r.d.errorf(b.LabelRanges[0], "Invalid "+kind+" name", "%q cannot name a %s: %v. A name is %s; it is printed into device configurations as is.", b.Labels[0], kind, err, objectNameForm)
+		return false
+	}
+	return true
 }
 
 // declaredNames returns the sorted declared names of kind.

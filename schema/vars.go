@@ -72,6 +72,13 @@ func (d *decoder) decodeVariables(p *hclparse.Parser, blocks hcl.Blocks, opts Op
 				}
 			}
 		}
+		if a, ok := content.Attributes["description"]; ok {
+			if val, ds := a.Expr.Value(nil); !ds.HasErrors() && val.Type() == cty.String && val.IsKnown() && !val.IsNull() {
+				if err := checkText(val.AsString(), textRule{}); err != nil {
+					d.errorf(a.Expr.Range(), "Invalid description", "%q cannot be a description: %v. A description is %s.", val.AsString(), err, textForm)
+				}
+			}
+		}
 		decl[name] = v
 		names = append(names, name)
 	}

@@ -129,6 +129,9 @@ func (r *Renderer) View(f *schema.Fabric, d *schema.Device) (any, error) {
 	if !ok {
 		return nil, fmt.Errorf("device %s: unknown platform %q (known: %v)", d.Name, d.Platform.V, schema.Platforms())
 	}
+	if err := r.cache.checkNames(f, d); err != nil {
+		return nil, err
+	}
 	b, err := buildBase(f, d, r.cache)
 	if err != nil {
 		return nil, err
@@ -220,6 +223,27 @@ type viewCache struct {
 	named sync.Map // hostNamedKey → string
 	qos   sync.Map // *schema.PortQoS → QoSView (devices whose ports all share it)
 	pfcs  sync.Map // *schema.PortQoS → pfcEntry
+	// fabrics holds the result of schema.CheckRenderableFabric per fabric.
+	fabrics sync.Map // *schema.Fabric → error (nil: names fine)
+}
+
+// checkNames refuses to render names that schema.Load would have refused
+// (defence in depth: Load checks them, but a Fabric may be built in Go).
+func (c *viewCache) checkNames(f *schema.Fabric, d *schema.Device) error {
+	var ferr error
+	if v, ok := c.fabrics.Load(f); ok {
+		ferr, _ = v.(error)
+	} else {
+		ferr = schema.CheckRenderableFabric(f)
+		c.fabrics.Store(f, ferr)
+	}
+	if ferr == nil {
+		ferr = schema.CheckRenderable(f, d)
+	}
+	if ferr != nil {
+		return fmt.Errorf("device %s: cannot render: %w (names and descriptions must follow the rules of docs/language.md)", oneLine(d.Name), ferr)
+	}
+	return nil
 }
 
 type pfcEntry struct {
