@@ -35,7 +35,7 @@ func isShellWord(s string) bool {
 
 // shellWord returns s as one POSIX shell word: s itself when every
 // character is plain, otherwise s in single quotes (a single quote
-// written as '\''). hostDevMark, the placeholder of cached host command
+// written as '\”). hostDevMark, the placeholder of cached host command
 // blocks, passes through unchanged; only plain names replace it.
 func shellWord(s string) string {
 	if isShellWord(s) || s == hostDevMark {

@@ -122,7 +122,7 @@ func quotePlain(c byte) bool {
 }
 
 // quoteWord returns s as one POSIX shell word: as it is when every
-// character is plain, else in single quotes ('\'' for a quote).
+// character is plain, else in single quotes ('\” for a quote).
 func quoteWord(s string) string {
 	plain := s != ""
 	for i := 0; i < len(s) && plain; i++ {

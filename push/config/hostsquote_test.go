@@ -21,7 +21,7 @@ func TestHostScriptQuoting(t *testing.T) {
 		{`echo 1 > '/sys/class/net/e;x/ecn/roce_np/enable/3'`, `cat '/sys/class/net/e;x/ecn/roce_np/enable/3'`, `/sys/class/net/e;x/ecn/roce_np/enable/3`},
 		{`dcb pfc set dev 'it'\''s' prio-pfc all:off 3:on`, `dcb pfc show dev 'it'\''s'`, `it's`},
 		{`dcb app replace dev '&&' dscp-prio 26:3`, `dcb -N app show dev '&&' dscp-prio`, `&&`},
-		{`ethtool --set-tunable '`+"`id`"+`' pfc-prevention-tout 100`, `ethtool --get-tunable '`+"`id`"+`' pfc-prevention-tout`, "`id`"},
+		{`ethtool --set-tunable '` + "`id`" + `' pfc-prevention-tout 100`, `ethtool --get-tunable '` + "`id`" + `' pfc-prevention-tout`, "`id`"},
 		{`cma_roce_tos -d 'm x' -t 106`, `cma_roce_tos -d 'm x' -p 1`, `m x`},
 	}
 	for _, c := range cases {
