@@ -34,8 +34,8 @@ func isShellWord(s string) bool {
 }
 
 // shellWord returns s as one POSIX shell word: s itself when every
-// character is plain, otherwise s in single quotes (a single quote
-// written as '\”). hostDevMark, the placeholder of cached host command
+// character is plain, otherwise s in single quotes (a quote inside is
+// closed, escaped with a backslash and reopened). hostDevMark, the placeholder of cached host command
 // blocks, passes through unchanged; only plain names replace it.
 func shellWord(s string) string {
 	if isShellWord(s) || s == hostDevMark {

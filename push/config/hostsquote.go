@@ -122,7 +122,8 @@ func quotePlain(c byte) bool {
 }
 
 // quoteWord returns s as one POSIX shell word: as it is when every
-// character is plain, else in single quotes ('\” for a quote).
+// character is plain, else in single quotes (a quote inside is closed,
+// escaped with a backslash and reopened).
 func quoteWord(s string) string {
 	plain := s != ""
 	for i := 0; i < len(s) && plain; i++ {
