@@ -67,11 +67,13 @@ func (r *resolver) content(body hcl.Body, s *hcl.BodySchema, ctx *hcl.EvalContex
 		}
 		c, ds := sb.Content(s)
 		r.d.addHCL(ds)
+		r.d.markRequired(c, s)
 		r.contents.Store(k, c)
 		return c
 	}
 	c, ds := dynblock.Expand(body, ctx).Content(s)
 	r.d.addHCL(ds)
+	r.d.markRequired(c, s)
 	return c
 }
 

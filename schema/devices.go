@@ -210,6 +210,10 @@ func (r *resolver) decodeDevices(blocks hcl.Blocks, ctx *hcl.EvalContext) {
 	var jobs []job
 	for _, b := range blocks {
 		body, insts := r.expand(b, ctx)
+		if !r.d.budget.spendObjects(len(insts)) {
+			r.d.errorf(b.DefRange, "Too many objects", "The fabric would have more than %d devices, ports and links together; that is the limit of one fabric.", MaxObjects)
+			break
+		}
 		for _, in := range insts {
 			jobs = append(jobs, job{b, body, in})
 		}
@@ -290,6 +294,10 @@ func (r *resolver) decodeDevice(b *hcl.Block, body hcl.Body, in instance) decode
 		dev.Policy = r.policies[n]
 	}
 	dev.ports = make(map[string]*Port, portCount(c.Blocks))
+	if !r.d.budget.spendObjects(portCount(c.Blocks)) {
+		d.errorf(b.DefRange, "Too many objects", "The fabric would have more than %d devices, ports and links together; that is the limit of one fabric.", MaxObjects)
+		return decodedDevice{}
+	}
 	naming := PortNamingOf(dev.Platform.V)
 	var portFolds foldIndex[*Port]
 	// checkPort refuses a name that is not a port name at all, or that
@@ -370,6 +378,10 @@ func (r *resolver) decodeDevice(b *hcl.Block, body hcl.Body, in instance) decode
 		case "ports":
 			c := r.content(blk.Body, portsSchema, in.ctx)
 			names := r.portNames(c.Attributes["names"], in.ctx)
+			if !r.d.budget.spendObjects(len(names)) {
+				r.d.errorf(blk.DefRange, "Too many objects", "The fabric would have more than %d devices, ports and links together; that is the limit of one fabric.", MaxObjects)
+				continue
+			}
 			tmpl := r.decodePort(dev, blk, c, in.ctx)
 			// One allocation for the block's ports, not one per port.
 			block := make([]Port, len(names))

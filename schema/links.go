@@ -30,6 +30,10 @@ func (r *resolver) decodeLinks(blocks hcl.Blocks, ctx *hcl.EvalContext) {
 			continue
 		}
 		body, insts := r.expand(b, ctx)
+		if !r.d.budget.spendObjects(len(insts)) {
+			r.d.errorf(b.DefRange, "Too many objects", "The fabric would have more than %d devices, ports and links together; that is the limit of one fabric.", MaxObjects)
+			break
+		}
 		for _, in := range insts {
 			jobs = append(jobs, job{b, body, in})
 		}

@@ -44,6 +44,10 @@ func (r *resolver) decodeMeshes(blocks hcl.Blocks, ctx *hcl.EvalContext) {
 			r.d.errorf(c.Attributes["upper_ports"].Expr.Range(), "Mesh sizes do not match", "upper_ports has %d ports but lower has %d devices: each upper device needs one port per lower device.", len(upperPorts), len(lower))
 			continue
 		}
+		if n := len(lower) * len(upper); n > MaxElements || !r.d.budget.spendObjects(n) {
+			r.d.errorf(b.DefRange, "Too many links", "This mesh joins %d lower to %d upper devices: %d links. A mesh makes at most %d links, and a fabric has at most %d devices, ports and links together.", len(lower), len(upper), n, MaxElements, MaxObjects)
+			continue
+		}
 		aRng, bRng := c.Attributes["lower_ports"].Expr.Range(), c.Attributes["upper_ports"].Expr.Range()
 		rng, aR, bR := convRange(b.DefRange), convRange(aRng), convRange(bRng)
 		// One row of links per lower device, built on all cores, each

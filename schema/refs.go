@@ -87,6 +87,12 @@ func refExprs(expr hcl.Expression) ([]hcl.Expression, bool) {
 // refOne resolves one reference expression to a declared name of kind.
 // offOK lets the string "off" through (returned as "off").
 func (r *resolver) refOne(expr hcl.Expression, ctx *hcl.EvalContext, kind string, offOK bool) (string, bool) {
+	return r.refOneAttr(nil, expr, ctx, kind, offOK)
+}
+
+// refOneAttr is refOne for the whole expression of attr, which reports a
+// null value when attr is required.
+func (r *resolver) refOneAttr(attr *hcl.Attribute, expr hcl.Expression, ctx *hcl.EvalContext, kind string, offOK bool) (string, bool) {
 	if tr, ds := hcl.AbsTraversalForExpr(expr); !ds.HasErrors() && len(tr) == 2 && isRefKind(tr.RootName()) {
 		at, ok := tr[1].(hcl.TraverseAttr)
 		if ok {
@@ -96,6 +102,9 @@ func (r *resolver) refOne(expr hcl.Expression, ctx *hcl.EvalContext, kind string
 	v, ds := expr.Value(ctx)
 	r.d.addHCL(ds)
 	if ds.HasErrors() || v.IsNull() || !v.IsKnown() {
+		if !ds.HasErrors() && v.IsNull() && attr != nil {
+			r.d.nullRequired(attr)
+		}
 		return "", false
 	}
 	if v.Type() != cty.String {
@@ -130,7 +139,7 @@ func (r *resolver) refAttr(attrs hcl.Attributes, name string, ctx *hcl.EvalConte
 	if !ok {
 		return "", hcl.Range{}, false
 	}
-	n, ok := r.refOne(a.Expr, ctx, kind, offOK)
+	n, ok := r.refOneAttr(a, a.Expr, ctx, kind, offOK)
 	return n, a.Range, ok
 }
 
