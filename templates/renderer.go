@@ -15,6 +15,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"text/template"
+	"time"
 
 	"golang.org/x/sync/errgroup"
 
@@ -33,6 +34,10 @@ type Options struct {
 	// replaces the whole embedded set of that platform. Platforms without a
 	// folder in Dir keep the embedded templates.
 	Dir string
+	// TimeLimit and OutputLimit bound one device's render with override
+	// templates (zero: DefaultTimeLimit, DefaultOutputLimit).
+	TimeLimit   time.Duration
+	OutputLimit int
 }
 
 // Output is one rendered device configuration.
@@ -55,11 +60,21 @@ type Renderer struct {
 	sizes map[schema.Platform]*atomic.Int64
 	// Sources records where each platform's templates came from ("embedded" or a path).
 	sources map[schema.Platform]string
+	// overrides run the platforms whose templates come from Options.Dir.
+	overrides map[schema.Platform]*overrideSet
 }
 
 // NewRenderer parses the embedded templates and any overrides in opts.Dir.
 func NewRenderer(opts Options) (*Renderer, error) {
-	r := &Renderer{sizes: map[schema.Platform]*atomic.Int64{}, cache: &viewCache{}, specs: registry(), sets: map[schema.Platform]*template.Template{}, sources: map[schema.Platform]string{}}
+	r := &Renderer{sizes: map[schema.Platform]*atomic.Int64{}, cache: &viewCache{}, specs: registry(), sets: map[schema.Platform]*template.Template{}, sources: map[schema.Platform]string{},
+		overrides: map[schema.Platform]*overrideSet{}}
+	timeLimit, outLimit := opts.TimeLimit, opts.OutputLimit
+	if timeLimit <= 0 {
+		timeLimit = DefaultTimeLimit
+	}
+	if outLimit <= 0 {
+		outLimit = DefaultOutputLimit
+	}
 	for _, p := range schema.Platforms() {
 		r.sizes[p] = new(atomic.Int64)
 		var (
@@ -85,6 +100,13 @@ func NewRenderer(opts Options) (*Renderer, error) {
 		}
 		r.sets[p] = t
 		r.sources[p] = src
+		if src != "embedded" {
+			o, err := newOverrideSet(t, timeLimit, outLimit)
+			if err != nil {
+				return nil, fmt.Errorf("%s templates (%s): %w", p, src, err)
+			}
+			r.overrides[p] = o
+		}
 	}
 	return r, nil
 }
@@ -163,7 +185,12 @@ func (r *Renderer) Render(f *schema.Fabric, d *schema.Device) (*Output, error) {
 	size := r.sizes[d.Platform.V]
 	hint := int(size.Load())
 	buf := bytes.NewBuffer(make([]byte, 0, hint+hint/16+256))
-	if err := r.sets[d.Platform.V].ExecuteTemplate(buf, entry, view); err != nil {
+	if o := r.overrides[d.Platform.V]; o != nil {
+		err = o.execute(buf, entry, view)
+	} else {
+		err = r.sets[d.Platform.V].ExecuteTemplate(buf, entry, view)
+	}
+	if err != nil {
 		return nil, fmt.Errorf("device %s: executing %s templates (%s): %w", d.Name, d.Platform.V, r.sources[d.Platform.V], err)
 	}
 	text := buf.Bytes()
