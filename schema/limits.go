@@ -28,7 +28,7 @@ const (
 	MaxEvalElements = 20_000_000
 	MaxEvalBytes    = 256 << 20
 	// MaxObjects bounds the devices, ports and links of one fabric together.
-	MaxObjects = 4_000_000
+	MaxObjects = 1_000_000
 	// maxNumberExp bounds a number's binary exponent: |x| < 2^1024
 	// (about 1.8e308, a float64's range) and, unless 0, |x| ≥ 2^-1024.
 	// A number outside would print as hundreds of thousands of digits.
