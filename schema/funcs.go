@@ -54,12 +54,27 @@ func functions(b *budget) map[string]function.Function {
 	// result after. The others (conversions, lookups, slicing) return no
 	// more than they are given.
 	pre := preChecks()
+	bounded := map[string]bool{}
 	for _, name := range []string{
 		"indent", "join", "replace", "split", "format", "formatlist", "setproduct", "concat",
 		"setunion", "merge", "jsondecode", "jsonencode", "parseint", "chunklist", "pow", "log",
 		"upper", "lower", "title", "regexall", "zipmap", "abs", "ceil", "floor", "tonumber",
 	} {
-		fs[name] = boundedFunc(b, fs[name], pre[name])
+		bounded[name] = true
+	}
+	for name, f := range fs {
+		// Functions taking a list or set are wrapped too, for the fast
+		// conversion of their tuple arguments.
+		listParam := false
+		for _, p := range f.Params() {
+			listParam = listParam || p.Type.IsListType() || p.Type.IsSetType()
+		}
+		if vp := f.VarParam(); vp != nil {
+			listParam = listParam || vp.Type.IsListType() || vp.Type.IsSetType()
+		}
+		if bounded[name] || listParam {
+			fs[name] = boundedFunc(b, f, pre[name])
+		}
 	}
 	for name, f := range internalFunctions(b) {
 		fs[name] = f

@@ -25,8 +25,8 @@ const (
 	MaxVarFileSize = 1 << 20
 	// MaxEvalElements bounds the collection elements and for-expression
 	// iterations one load builds in total; MaxEvalBytes the string bytes.
-	MaxEvalElements = 20_000_000
-	MaxEvalBytes    = 256 << 20
+	MaxEvalElements = 2_000_000
+	MaxEvalBytes    = 64 << 20
 	// MaxObjects bounds the devices, ports and links of one fabric together.
 	MaxObjects = 1_000_000
 	// maxNumberExp bounds a number's binary exponent: |x| < 2^1024
@@ -39,7 +39,15 @@ const (
 // concurrent use.
 type budget struct {
 	elems, bytes, objects atomic.Int64
+	// spent is set once a load-wide total is exceeded: that error is
+	// reported once, and from then on the checked calls return unknown
+	// values, so that the rest of an expression (a for expression keeps
+	// evaluating after an error) costs nothing.
+	spent atomic.Bool
 }
+
+// exhausted reports whether an earlier call already exceeded a total.
+func (b *budget) exhausted() bool { return b != nil && b.spent.Load() }
 
 // spendElems charges n collection elements; the error says which limit.
 func (b *budget) spendElems(n int) error {
@@ -47,6 +55,7 @@ func (b *budget) spendElems(n int) error {
 		return fmt.Errorf("the collection would have %d elements; at most %d", n, MaxElements)
 	}
 	if b != nil && b.elems.Add(int64(n)) > MaxEvalElements {
+		b.spent.Store(true)
 		return fmt.Errorf("this fabric builds more than %d collection elements in total while it loads; simplify the expressions", MaxEvalElements)
 	}
 	return nil
@@ -58,6 +67,7 @@ func (b *budget) spendBytes(n int) error {
 		return fmt.Errorf("the string would be %d bytes long; at most %d (1 MiB)", n, MaxStringLen)
 	}
 	if b != nil && b.bytes.Add(int64(n)) > MaxEvalBytes {
+		b.spent.Store(true)
 		return fmt.Errorf("this fabric builds more than %d MiB of strings in total while it loads; simplify the expressions", MaxEvalBytes>>20)
 	}
 	return nil
@@ -192,13 +202,57 @@ func numberDigits(f *big.Float) int {
 }
 
 // boundedFunc wraps f: pre (when set) checks the arguments before f
-// builds anything, and the result's outer size is checked after.
+// builds anything, and the result's outer size is checked after. A
+// parameter typed as a list or set takes its argument as is and converts
+// a tuple whose elements share one type itself (homogeneousCollection):
+// go-cty unifies element types pairwise, so converting a tuple of 100,000
+// strings took minutes.
 func boundedFunc(b *budget, f function.Function, pre func(args []cty.Value) error) function.Function {
+	orig := f.Params()
+	params := make([]function.Parameter, len(orig))
+	for i, p := range orig {
+		params[i] = p
+		if p.Type.IsListType() || p.Type.IsSetType() {
+			params[i].Type, params[i].AllowDynamicType = cty.DynamicPseudoType, true
+		}
+	}
+	varParam := f.VarParam()
+	if varParam != nil && (varParam.Type.IsListType() || varParam.Type.IsSetType()) {
+		vp := *varParam
+		vp.Type, vp.AllowDynamicType = cty.DynamicPseudoType, true
+		varParam = &vp
+	}
+	typeOf := func(i int) cty.Type {
+		if i < len(orig) {
+			return orig[i].Type
+		}
+		if vp := f.VarParam(); vp != nil {
+			return vp.Type
+		}
+		return cty.DynamicPseudoType
+	}
+	fast := func(args []cty.Value) []cty.Value {
+		out := args
+		for i := range args {
+			t := typeOf(i)
+			if !(t.IsListType() || t.IsSetType()) {
+				continue
+			}
+			if v, ok := homogeneousCollection(args[i], t); ok {
+				if &out[0] == &args[0] {
+					out = append([]cty.Value(nil), args...)
+				}
+				out[i] = v
+			}
+		}
+		return out
+	}
 	spec := &function.Spec{
 		Description: f.Description(),
-		Params:      f.Params(),
-		VarParam:    f.VarParam(),
+		Params:      params,
+		VarParam:    varParam,
 		Type: func(args []cty.Value) (cty.Type, error) {
+			args = fast(args)
 			if pre != nil {
 				if err := pre(args); err != nil {
 					return cty.NilType, err
@@ -206,8 +260,11 @@ func boundedFunc(b *budget, f function.Function, pre func(args []cty.Value) erro
 			}
 			return f.ReturnTypeForValues(args)
 		},
-		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-			v, err := f.Call(args)
+		Impl: func(args []cty.Value, ret cty.Type) (cty.Value, error) {
+			if b.exhausted() {
+				return cty.UnknownVal(ret), nil
+			}
+			v, err := f.Call(fast(args))
 			if err != nil {
 				return cty.NilVal, err
 			}
@@ -558,6 +615,9 @@ func templateFunc(b *budget) function.Function {
 		VarParam: &function.Parameter{Name: "parts", Type: cty.DynamicPseudoType, AllowNull: true, AllowDynamicType: true},
 		Type:     function.StaticReturnType(cty.String),
 		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			if b.exhausted() {
+				return cty.UnknownVal(cty.String), nil
+			}
 			strs := make([]string, len(args))
 			n := 0
 			for i, a := range args {
@@ -589,6 +649,9 @@ func templateForFunc(b *budget) function.Function {
 		Params: []function.Parameter{{Name: "iterations", Type: cty.DynamicPseudoType, AllowDynamicType: true}},
 		Type:   function.StaticReturnType(cty.String),
 		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+			if b.exhausted() {
+				return cty.UnknownVal(cty.String), nil
+			}
 			var sb strings.Builder
 			parts := args[0].AsValueSlice()
 			strs := make([]string, len(parts))
@@ -624,13 +687,18 @@ func templateForFunc(b *budget) function.Function {
 // load's budget.
 func forCollectionFunc(b *budget) function.Function {
 	return function.New(&function.Spec{
-		Params: []function.Parameter{{Name: "collection", Type: cty.DynamicPseudoType, AllowNull: true, AllowMarked: true, AllowDynamicType: true}},
+		// Unknown and marked values are let through as they are: otherwise
+		// go-cty walks the whole collection on every call to look for them.
+		Params: []function.Parameter{{Name: "collection", Type: cty.DynamicPseudoType, AllowNull: true, AllowUnknown: true, AllowMarked: true, AllowDynamicType: true}},
 		Type: func(args []cty.Value) (cty.Type, error) {
 			return args[0].Type(), nil
 		},
-		Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
+		Impl: func(args []cty.Value, ret cty.Type) (cty.Value, error) {
+			if b.exhausted() {
+				return cty.UnknownVal(ret), nil
+			}
 			v, _ := args[0].Unmark()
-			if v.IsKnown() && !v.IsNull() && v.CanIterateElements() {
+			if v.IsKnown() && !v.IsNull() && v.CanIterateElements() && v.Type() != cty.DynamicPseudoType {
 				if err := b.spendElems(v.LengthInt()); err != nil {
 					return cty.NilVal, function.NewArgError(0, err)
 				}

@@ -79,7 +79,11 @@ func IntentFiles(dir string) ([]string, error) {
 
 // Load reads, evaluates and resolves the fabric in dir.
 func Load(dir string, opts Options) (*Fabric, Diagnostics) {
-	d := newDecoder()
+	return loadWith(dir, opts, newDecoder())
+}
+
+// loadWith is Load with the decoder given (tests read its budget).
+func loadWith(dir string, opts Options, d *decoder) (*Fabric, Diagnostics) {
 	f := &Fabric{Dir: dir, Files: map[string][]byte{}}
 	paths, err := IntentFiles(dir)
 	if err != nil {

@@ -49,7 +49,9 @@ func bound(node hclsyntax.Node) hcl.Diagnostics {
 	w := func(e hclsyntax.Expression) hclsyntax.Expression {
 		switch e := e.(type) {
 		case *hclsyntax.TemplateExpr:
-			if len(e.Parts) < 2 || e.IsStringLiteral() {
+			// A template of one part is a literal, or the body of a
+			// directive, which builds a new string each iteration.
+			if len(e.Parts) == 0 || e.IsStringLiteral() {
 				return e
 			}
 			return &hclsyntax.FunctionCallExpr{Name: fnTemplate, Args: e.Parts,

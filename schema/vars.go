@@ -72,7 +72,7 @@ func (d *decoder) decodeVariables(p *hclparse.Parser, blocks hcl.Blocks, opts Op
 			if err := checkDeep(val); !ds.HasErrors() && err != nil {
 				d.errorf(a.Expr.Range(), "Invalid default value for variable", "The default of %q is too large: %s.", name, err)
 			} else if !ds.HasErrors() {
-				cv, err := convert.Convert(val, v.typ)
+				cv, err := convertVar(val, v.typ)
 				if err != nil {
 					d.errorf(a.Expr.Range(), "Invalid default value for variable", "The default of %q does not match its type %s: %s.", name, typeexpr.TypeString(v.typ), err)
 				} else {
@@ -179,7 +179,7 @@ func parseVarValue(raw string, typ cty.Type, filename string, ctx *hcl.EvalConte
 	if err := checkDeep(val); err != nil {
 		return cty.NilVal, err
 	}
-	cv, err := convert.Convert(val, typ)
+	cv, err := convertVar(val, typ)
 	if err != nil {
 		return cty.NilVal, fmt.Errorf("want %s: %w", typeexpr.TypeString(typ), err)
 	}
@@ -237,7 +237,7 @@ func (d *decoder) readVarFile(p *hclparse.Parser, path string, decl map[string]*
 			d.errorf(a.Expr.Range(), "Invalid value for variable", "%q is too large: %s.", a.Name, err)
 			continue
 		}
-		cv, err := convert.Convert(val, v.typ)
+		cv, err := convertVar(val, v.typ)
 		if err != nil {
 			d.errorf(a.Expr.Range(), "Invalid value for variable", "%q must be %s: %s.", a.Name, typeexpr.TypeString(v.typ), err)
 			continue
@@ -372,4 +372,13 @@ func varsJSON(vals map[string]cty.Value) string {
 		fmt.Fprintf(&b, "%s=%s\n", n, j)
 	}
 	return b.String()
+}
+
+// convertVar converts a variable's value to its type, a large tuple of
+// one element type straight into a list or set (see homogeneousCollection).
+func convertVar(v cty.Value, typ cty.Type) (cty.Value, error) {
+	if fast, ok := homogeneousCollection(v, typ); ok {
+		return fast, nil
+	}
+	return convert.Convert(v, typ)
 }
