@@ -237,7 +237,6 @@ func escapeRune(r rune, keepNewlines bool) []rune {
 	return []rune{r}
 }
 
-
 // jsonPos and jsonRange follow Terraform's `validate -json` shape.
 type jsonPos struct {
 	Line   int32 `json:"line"`
