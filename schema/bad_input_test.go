@@ -115,7 +115,7 @@ type badCase struct {
 }
 
 func badCases() []badCase {
-	return []badCase{
+	return append([]badCase{
 		// Syntax.
 		{name: "unclosed block", bad: "device \"x\" {\n  kind = \"leaf\"\n",
 			summary: "Unclosed configuration block", line: 1},
@@ -381,7 +381,7 @@ func badCases() []badCase {
 			summary: "Nested too deeply", file: "bad.fab.json", line: 3},
 		{name: "moderately nested list", bad: "traffic_class \"x\" {\n  priority = " + strings.Repeat("[", 50) + "1" + strings.Repeat("]", 50) + "\n}\n",
 			summary: "Incorrect attribute type", line: 2},
-	}
+	}, injectionCases()...)
 }
 
 // writeHugeFile writes a 50 MB intent file: a valid fabric padded with

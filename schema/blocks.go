@@ -67,11 +67,13 @@ func (r *resolver) content(body hcl.Body, s *hcl.BodySchema, ctx *hcl.EvalContex
 		}
 		c, ds := sb.Content(s)
 		r.d.addHCL(ds)
+		r.d.markRequired(c, s)
 		r.contents.Store(k, c)
 		return c
 	}
 	c, ds := dynblock.Expand(body, ctx).Content(s)
 	r.d.addHCL(ds)
+	r.d.markRequired(c, s)
 	return c
 }
 
@@ -132,6 +134,7 @@ func (r *resolver) decodeECNProfiles(blocks hcl.Blocks, ctx *hcl.EvalContext) {
 		}
 		c := r.content(b.Body, ecnSchema, ctx)
 		e := &ECNProfile{Name: b.Labels[0], Range: convRange(b.DefRange)}
+		r.d.text(c.Attributes, "description", ctx, textRule{})
 		e.Min = unitValue(r.d, c.Attributes, "min_threshold", ctx, ParseSize)
 		e.Max = unitValue(r.d, c.Attributes, "max_threshold", ctx, ParseSize)
 		e.Probability = r.d.integer(c.Attributes, "max_probability", ctx, 0, 100)
@@ -165,6 +168,7 @@ func (r *resolver) decodeWatchdogs(blocks hcl.Blocks, ctx *hcl.EvalContext) {
 		}
 		c := r.content(b.Body, watchdogSchema, ctx)
 		w := &Watchdog{Name: b.Labels[0], Range: convRange(b.DefRange)}
+		r.d.text(c.Attributes, "description", ctx, textRule{})
 		w.Detection = unitValue(r.d, c.Attributes, "detection", ctx, ParseDuration)
 		w.Restoration = unitValue(r.d, c.Attributes, "restoration", ctx, ParseDuration)
 		w.PollInterval = unitValue(r.d, c.Attributes, "poll_interval", ctx, ParseDuration)
@@ -192,6 +196,7 @@ func (r *resolver) decodeClasses(blocks hcl.Blocks, ctx *hcl.EvalContext) {
 		}
 		c := r.content(b.Body, classSchema, ctx)
 		tc := &TrafficClass{Name: b.Labels[0], Range: convRange(b.DefRange)}
+		r.d.text(c.Attributes, "description", ctx, textRule{})
 		role := r.d.enum(c.Attributes, "role", ctx, classRoles...)
 		tc.Role, tc.RoleRange = ClassRole(role.V), role.Src
 		if !role.Set {
@@ -240,6 +245,7 @@ func (r *resolver) decodeACLs(blocks hcl.Blocks, ctx *hcl.EvalContext) {
 		}
 		c := r.content(b.Body, aclSchema, ctx)
 		acl := &ACL{Name: b.Labels[0], Range: convRange(b.DefRange)}
+		r.d.text(c.Attributes, "description", ctx, textRule{})
 		seqs := map[int]hcl.Range{}
 		for i, rb := range c.Blocks {
 			rc := r.content(rb.Body, ruleSchema, ctx)
@@ -262,6 +268,7 @@ func (r *resolver) decodeACLs(blocks hcl.Blocks, ctx *hcl.EvalContext) {
 func (r *resolver) decodeRule(c *hcl.BodyContent, b *hcl.Block, ctx *hcl.EvalContext, i int) *ACLRule {
 	d := r.d
 	rule := &ACLRule{Range: convRange(b.DefRange), Seq: (i + 1) * 10}
+	d.text(c.Attributes, "description", ctx, textRule{})
 	if s := d.integer(c.Attributes, "seq", ctx, 1, 1<<30); s.Set {
 		rule.Seq = s.V
 	}
@@ -329,7 +336,10 @@ func (r *resolver) decodeFabric(blocks hcl.Blocks, ctx *hcl.EvalContext, files [
 	b := blocks[0]
 	c := r.content(b.Body, fabricSchema, ctx)
 	r.f.Name, r.f.Range = b.Labels[0], convRange(b.DefRange)
-	r.f.Description = r.d.str(c.Attributes, "description", ctx).V
+	if !r.checkLabel(b, "fabric") {
+		r.f.Name = ""
+	}
+	r.f.Description = r.d.text(c.Attributes, "description", ctx, textRule{}).V
 	r.f.PFCOnly = r.d.boolean(c.Attributes, "pfc_only", ctx)
 	if n, _, ok := r.refAttr(c.Attributes, "qos_policy", ctx, "qos_policy", false); ok {
 		r.f.FabricPolicy = r.policies[n]
@@ -398,6 +408,7 @@ func (r *resolver) decodeSubnets(blocks hcl.Blocks, ctx *hcl.EvalContext) {
 		}
 		c := r.content(b.Body, subnetSchema, ctx)
 		s := &Subnet{Name: b.Labels[0], Range: convRange(b.DefRange)}
+		r.d.text(c.Attributes, "description", ctx, textRule{})
 		s.Prefix = r.d.prefix(c.Attributes, "prefix", ctx, false)
 		s.RequireRoCEACL = r.d.boolean(c.Attributes, "require_roce_acl", ctx)
 		if g := r.d.str(c.Attributes, "gateway", ctx); g.Set {

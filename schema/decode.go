@@ -26,6 +26,11 @@ type decoder struct {
 	// block references), so a block expanded 65,536 times evaluates its
 	// constant attributes once.
 	invariant sync.Map // hclsyntax.Expression → cachedValue
+	// budget counts what expressions have built, for the limits of limits.go.
+	budget *budget
+	// required holds the attributes a schema requires (*hcl.Attribute →
+	// true): null is not a value for them.
+	required sync.Map
 }
 
 // cachedValue is an evaluated invariant expression; ok=false means its
@@ -63,7 +68,7 @@ func instanceInvariantCached(d *decoder, expr hclsyntax.Expression) bool {
 	return instanceInvariant(expr)
 }
 
-func newDecoder() *decoder { return &decoder{seen: map[string]bool{}} }
+func newDecoder() *decoder { return &decoder{seen: map[string]bool{}, budget: &budget{}} }
 
 // add records a diagnostic unless an identical one (same subject and summary)
 // was recorded already: HCL often reports one mistake twice.
@@ -188,9 +193,27 @@ func (d *decoder) checkValue(attr *hcl.Attribute, v cty.Value, ds hcl.Diagnostic
 		return cty.NilVal, false
 	}
 	if v.IsNull() {
+		d.nullRequired(attr)
 		return cty.NilVal, false
 	}
 	return v, true
+}
+
+// markRequired records which of c's attributes schema s requires.
+func (d *decoder) markRequired(c *hcl.BodyContent, s *hcl.BodySchema) {
+	for _, as := range s.Attributes {
+		if a, ok := c.Attributes[as.Name]; ok && as.Required {
+			d.required.Store(a, true)
+		}
+	}
+}
+
+// nullRequired reports attr when its schema requires it: an attribute set
+// to null counts as unset, and a required one cannot be unset.
+func (d *decoder) nullRequired(attr *hcl.Attribute) {
+	if _, req := d.required.Load(attr); req {
+		d.errorf(attr.Expr.Range(), "Missing required value", "%q is required, but its value is null. Give it a value (a variable or expression that yields null does not count).", attr.Name)
+	}
 }
 
 func typeName(t cty.Type) string { return t.FriendlyName() }
@@ -209,6 +232,19 @@ func (d *decoder) str(attrs hcl.Attributes, name string, ctx *hcl.EvalContext) V
 		return Value[string]{}
 	}
 	return Value[string]{V: v.AsString(), Set: true, Src: convRange(attr.Range)}
+}
+
+// text reads a description: free text checked by checkText with rule.
+func (d *decoder) text(attrs hcl.Attributes, name string, ctx *hcl.EvalContext, rule textRule) Value[string] {
+	s := d.str(attrs, name, ctx)
+	if !s.Set {
+		return s
+	}
+	if err := checkText(s.V, rule); err != nil {
+		d.errorf(attrs[name].Expr.Range(), "Invalid "+name, "%q cannot be a %s: %v. A %s is %s.", s.V, name, err, name, textForm)
+		return Value[string]{}
+	}
+	return s
 }
 
 func (d *decoder) boolean(attrs hcl.Attributes, name string, ctx *hcl.EvalContext) Value[bool] {

@@ -210,6 +210,10 @@ func (r *resolver) decodeDevices(blocks hcl.Blocks, ctx *hcl.EvalContext) {
 	var jobs []job
 	for _, b := range blocks {
 		body, insts := r.expand(b, ctx)
+		if !r.d.budget.spendObjects(len(insts)) {
+			r.d.errorf(b.DefRange, "Too many objects", "The fabric would have more than %d devices, ports and links together; that is the limit of one fabric.", MaxObjects)
+			break
+		}
 		for _, in := range insts {
 			jobs = append(jobs, job{b, body, in})
 		}
@@ -220,6 +224,7 @@ func (r *resolver) decodeDevices(blocks hcl.Blocks, ctx *hcl.EvalContext) {
 		j.inst.materialize()
 		out[i] = r.decodeDevice(j.b, j.body, j.inst)
 	})
+	var folds foldIndex[*Device]
 	for _, dd := range out {
 		if dd.dev == nil {
 			continue
@@ -228,6 +233,11 @@ func (r *resolver) decodeDevices(blocks hcl.Blocks, ctx *hcl.EvalContext) {
 			r.d.errorf(dd.nameRng, "Duplicate device", "A device named %q was already declared at %s. Device names must be unique.", dd.dev.Name, prev.Range)
 			continue
 		}
+		if prev, dup := folds.clash(dd.dev.Name, r.devices); dup {
+			r.d.errorf(dd.nameRng, "Duplicate device", "A device named %q was already declared at %s as %q. Device names must differ in more than letter case: they name files and hosts.", dd.dev.Name, prev.Range, prev.Name)
+			continue
+		}
+		folds.add(dd.dev.Name, dd.dev)
 		r.devices[dd.dev.Name] = dd.dev
 		r.f.Devices = append(r.f.Devices, dd.dev)
 		r.links = append(r.links, dd.links...)
@@ -248,8 +258,8 @@ func (r *resolver) decodeDevice(b *hcl.Block, body hcl.Body, in instance) decode
 		}
 		dev.Name = in.key
 	}
-	if !validName(dev.Name) {
-		d.errorf(nameRng, "Invalid device name", "%q cannot name a device: use a non-empty name without spaces or colons (links write \"DEVICE:PORT\").", dev.Name)
+	if err := checkDeviceName(dev.Name); err != nil {
+		d.errorf(nameRng, "Invalid device name", "%q cannot name a device: %v. A device name is %s; it names files, hosts and \"DEVICE:PORT\" endpoints.", dev.Name, err, deviceNameForm)
 		return decodedDevice{}
 	}
 	k := d.enum(c.Attributes, "kind", in.ctx, r.kindNames...)
@@ -273,15 +283,43 @@ func (r *resolver) decodeDevice(b *hcl.Block, body hcl.Body, in instance) decode
 		}
 	}
 	dev.Host = d.str(c.Attributes, "host", in.ctx)
+	if dev.Host.Set {
+		if err := checkDeviceName(dev.Host.V); err != nil {
+			d.errorf(c.Attributes["host"].Expr.Range(), "Invalid host name", "%q cannot name a host: %v. A host name is %s.", dev.Host.V, err, deviceNameForm)
+			dev.Host = Value[string]{}
+		}
+	}
+	d.text(c.Attributes, "description", in.ctx, textRuleOf(dev.Platform.V))
 	if n, _, ok := r.refAttr(c.Attributes, "qos_policy", in.ctx, "qos_policy", false); ok {
 		dev.Policy = r.policies[n]
 	}
 	dev.ports = make(map[string]*Port, portCount(c.Blocks))
+	if !r.d.budget.spendObjects(portCount(c.Blocks)) {
+		d.errorf(b.DefRange, "Too many objects", "The fabric would have more than %d devices, ports and links together; that is the limit of one fabric.", MaxObjects)
+		return decodedDevice{}
+	}
 	naming := PortNamingOf(dev.Platform.V)
-	checkNaming := func(name string, rng hcl.Range) {
+	var portFolds foldIndex[*Port]
+	// checkPort refuses a name that is not a port name at all, or that
+	// repeats one of the device's ports (exactly or in another letter
+	// case), and reports a name the platform does not use.
+	checkPort := func(name string, rng hcl.Range) bool {
+		if err := checkPortName(name); err != nil {
+			d.errorf(rng, "Invalid port name", "%q cannot name a port: %v. Port names use %s; on %s they are %s.", name, err, portNameForm, dev.Platform.V, naming.Form)
+			return false
+		}
+		if prev, dup := dev.ports[name]; dup {
+			d.errorf(rng, "Duplicate port", "Device %q already has a port %q at %s.", dev.Name, name, prev.Range)
+			return false
+		}
+		if prev, dup := portFolds.clash(name, dev.ports); dup {
+			d.errorf(rng, "Duplicate port", "Device %q already has a port %q at %s; port names must differ in more than letter case.", dev.Name, prev.Name, prev.Range)
+			return false
+		}
 		if !naming.Check(name) {
 			d.errorf(rng, "Port name does not fit the platform", "%q is not an interface name on %s, which names its ports %s. Use the name the device itself shows.", name, dev.Platform.V, naming.Form)
 		}
+		return true
 	}
 	var links []*rawLink
 	var credSeen, rdmaSeen *hcl.Block
@@ -325,19 +363,14 @@ func (r *resolver) decodeDevice(b *hcl.Block, body hcl.Body, in instance) decode
 			dev.RDMA = r.decodeRDMA(blk, in.ctx)
 		case "port":
 			name := blk.Labels[0]
-			if !validPortName(name) {
-				d.errorf(blk.LabelRanges[0], "Invalid port name", "%q cannot name a port: use a non-empty name without spaces.", name)
+			if !checkPort(name, blk.LabelRanges[0]) {
 				continue
 			}
-			if prev, dup := dev.ports[name]; dup {
-				d.errorf(blk.LabelRanges[0], "Duplicate port", "Device %q already has a port %q at %s.", dev.Name, name, prev.Range)
-				continue
-			}
-			checkNaming(name, blk.LabelRanges[0])
 			c := r.content(blk.Body, portSchema, in.ctx)
 			pt := r.decodePort(dev, blk, c, in.ctx)
 			pt.Name = name
 			dev.ports[name] = pt
+			portFolds.add(name, pt)
 			dev.Ports = append(dev.Ports, pt)
 			if rl := r.portLink(pt, c, in.ctx); rl != nil {
 				links = append(links, rl)
@@ -345,23 +378,22 @@ func (r *resolver) decodeDevice(b *hcl.Block, body hcl.Body, in instance) decode
 		case "ports":
 			c := r.content(blk.Body, portsSchema, in.ctx)
 			names := r.portNames(c.Attributes["names"], in.ctx)
+			if !r.d.budget.spendObjects(len(names)) {
+				r.d.errorf(blk.DefRange, "Too many objects", "The fabric would have more than %d devices, ports and links together; that is the limit of one fabric.", MaxObjects)
+				continue
+			}
 			tmpl := r.decodePort(dev, blk, c, in.ctx)
 			// One allocation for the block's ports, not one per port.
 			block := make([]Port, len(names))
 			for i, name := range names {
-				if !validPortName(name) {
-					d.errorf(c.Attributes["names"].Expr.Range(), "Invalid port name", "%q cannot name a port: use a non-empty name without spaces.", name)
+				if !checkPort(name, c.Attributes["names"].Expr.Range()) {
 					continue
 				}
-				if prev, dup := dev.ports[name]; dup {
-					d.errorf(c.Attributes["names"].Expr.Range(), "Duplicate port", "Device %q already has a port %q at %s.", dev.Name, name, prev.Range)
-					continue
-				}
-				checkNaming(name, c.Attributes["names"].Expr.Range())
 				pt := &block[i]
 				*pt = *tmpl
 				pt.Name = name
 				dev.ports[name] = pt
+				portFolds.add(name, pt)
 				dev.Ports = append(dev.Ports, pt)
 			}
 		}
@@ -399,16 +431,30 @@ func (r *resolver) decodeCredentials(dev *Device, blk *hcl.Block, ctx *hcl.EvalC
 	}
 	cr := Credentials{Range: convRange(blk.DefRange)}
 	cr.Username = d.str(c.Attributes, "username", ctx)
+	if cr.Username.Set {
+		if err := checkUsername(cr.Username.V); err != nil {
+			d.errorf(c.Attributes["username"].Expr.Range(), "Invalid username", "%q cannot be a login name: %v. A username is %s.", cr.Username.V, err, usernameForm)
+			cr.Username = Value[string]{}
+		}
+	}
 	cr.PasswordEnv = d.str(c.Attributes, "password_env", ctx)
 	cr.KeyFile = d.str(c.Attributes, "key_file", ctx)
+	if cr.KeyFile.Set {
+		if err := checkPath(cr.KeyFile.V); err != nil {
+			d.errorf(c.Attributes["key_file"].Expr.Range(), "Invalid key file path", "%q cannot be a key file path: %v. A path is printable text (spaces allowed) of at most %d bytes.", cr.KeyFile.V, err, MaxPathLen)
+			cr.KeyFile = Value[string]{}
+		}
+	}
 	cr.PassphraseEnv = d.str(c.Attributes, "passphrase_env", ctx)
 	cr.Agent = d.boolean(c.Attributes, "agent", ctx)
-	for _, v := range []struct {
+	for _, e := range []struct {
 		name string
-		val  Value[string]
-	}{{"password_env", cr.PasswordEnv}, {"passphrase_env", cr.PassphraseEnv}} {
-		if v.val.Set && !envName.MatchString(v.val.V) {
-			d.errorf(c.Attributes[v.name].Expr.Range(), "Not an environment variable name", "%s must name an environment variable (letters, digits, underscores), not hold the secret itself.", v.name)
+		v    *Value[string]
+	}{{"password_env", &cr.PasswordEnv}, {"passphrase_env", &cr.PassphraseEnv}} {
+		name, v := e.name, e.v
+		if v.Set && (len(v.V) > MaxEnvNameLen || !envName.MatchString(v.V)) {
+			d.errorf(c.Attributes[name].Expr.Range(), "Not an environment variable name", "%s must name an environment variable (a letter or \"_\", then letters, digits and underscores, at most %d characters), not hold the secret itself.", name, MaxEnvNameLen)
+			*v = Value[string]{}
 		}
 	}
 	if cr.PassphraseEnv.Set && !cr.KeyFile.Set {
@@ -485,7 +531,7 @@ func (r *resolver) decodePort(dev *Device, blk *hcl.Block, c *hcl.BodyContent, c
 	p.MTU = d.integer(c.Attributes, "mtu", ctx, MinMTU, MaxMTU)
 	p.IP = d.prefix(c.Attributes, "ip", ctx, true)
 	p.Routed = d.boolean(c.Attributes, "routed", ctx)
-	p.Description = d.str(c.Attributes, "description", ctx).V
+	p.Description = d.text(c.Attributes, "description", ctx, textRuleOf(dev.Platform.V)).V
 	if n, _, ok := r.refAttr(c.Attributes, "qos_policy", ctx, "qos_policy", false); ok {
 		p.Policy = r.policies[n]
 	}
@@ -504,39 +550,41 @@ func (r *resolver) decodePort(dev *Device, blk *hcl.Block, c *hcl.BodyContent, c
 	return p
 }
 
-// validName accepts device names usable in "DEVICE:PORT" endpoints and file names.
-func validName(s string) bool {
-	return s != "" && !strings.ContainsAny(s, ": \t\n/\\")
-}
-
-// validPortName accepts port names; they may contain ':' and '/' (et-0/0/1:0).
-func validPortName(s string) bool {
-	return s != "" && !strings.ContainsAny(s, " \t\n")
-}
-
-// checkMgmtAddress accepts "host", "host:port" and "[v6]:port".
+// checkMgmtAddress accepts "host", "host:port" and "[v6]:port", where
+// host is an IP address or a host name (checkDeviceName's rule).
 func checkMgmtAddress(s string) error {
-	if s == "" || strings.ContainsAny(s, " \t\n") {
-		return fmt.Errorf("%q is not a host name or address", s)
+	if s == "" {
+		return fmt.Errorf("the address is empty")
 	}
-	host, port, err := net.SplitHostPort(s)
-	if err != nil {
-		if strings.Count(s, ":") > 1 {
-			if _, perr := netip.ParseAddr(s); perr == nil {
-				return nil
-			}
+	if len(s) > MaxDeviceNameLen+8 {
+		return fmt.Errorf("the address is %d characters long", len(s))
+	}
+	host, port := s, ""
+	if h, p, err := net.SplitHostPort(s); err == nil {
+		host, port = h, p
+	} else if strings.Count(s, ":") == 1 || strings.HasPrefix(s, "[") {
+		return fmt.Errorf("%q: %v", s, err)
+	}
+	if port != "" || strings.HasSuffix(s, ":") {
+		n, err := strconv.Atoi(port)
+		if err != nil || n < 1 || n > 65535 {
+			return fmt.Errorf("port %q of %q is not between 1 and 65535", port, s)
 		}
-		if strings.Contains(s, ":") {
-			return fmt.Errorf("%q: %v", s, err)
-		}
-		return nil
 	}
 	if host == "" {
 		return fmt.Errorf("%q has no host", s)
 	}
-	n, err := strconv.Atoi(port)
-	if err != nil || n < 1 || n > 65535 {
-		return fmt.Errorf("port %q of %q is not between 1 and 65535", port, s)
+	if a, err := netip.ParseAddr(host); err == nil {
+		if a.Zone() != "" {
+			return fmt.Errorf("%q has an IPv6 zone; give the address without %%zone", s)
+		}
+		return nil
+	}
+	if strings.Contains(host, ":") {
+		return fmt.Errorf("%q is not an IP address", host)
+	}
+	if err := checkDeviceName(host); err != nil {
+		return fmt.Errorf("%q is not a host name or address: %v", host, err)
 	}
 	return nil
 }

@@ -83,10 +83,10 @@ func (d *Diagnostic) Error() string {
 		b.WriteString(d.Subject.String())
 		b.WriteString(": ")
 	}
-	b.WriteString(d.Summary)
+	b.WriteString(EscapeText(d.Summary, false))
 	if d.Detail != "" {
 		b.WriteString("; ")
-		b.WriteString(d.Detail)
+		b.WriteString(EscapeText(d.Detail, true))
 	}
 	return b.String()
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // ANSI colours for terminal output.
@@ -97,31 +99,143 @@ func WriteDiagnosticText(b *strings.Builder, sev Severity, summary, detail strin
 	}
 	label := map[Severity]string{SevError: "Error", SevWarning: "Warning", SevInfo: "Info"}[sev]
 	col := map[Severity]string{SevError: ansiRed, SevWarning: ansiYellow, SevInfo: ansiCyan}[sev]
-	fmt.Fprintf(b, "%s %s\n\n", paint(col, label+":"), paint(ansiBold, summary))
+	fmt.Fprintf(b, "%s %s\n\n", paint(col, label+":"), paint(ansiBold, EscapeText(summary, false)))
 	if subject != nil && !subject.IsZero() {
-		fmt.Fprintf(b, "  on %s line %d:\n", subject.Filename, subject.Start.Line)
+		fmt.Fprintf(b, "  on %s line %d:\n", EscapeText(subject.Filename, false), subject.Start.Line)
 		if sn, ok := SnippetFor(files, *subject); ok {
 			for i, line := range strings.Split(sn.Code, "\n") {
 				n := sn.StartLine + i
+				hs, he := -1, -1
 				if i == 0 && sn.HighlightEndOffset > sn.HighlightStartOffset && sn.HighlightEndOffset <= len(line) {
-					line = line[:sn.HighlightStartOffset] + paint(ansiUnder, line[sn.HighlightStartOffset:sn.HighlightEndOffset]) + line[sn.HighlightEndOffset:]
+					hs, he = sn.HighlightStartOffset, sn.HighlightEndOffset
 				}
-				fmt.Fprintf(b, "  %4d: %s\n", n, line)
-			}
-			if !colour && sn.HighlightEndOffset > sn.HighlightStartOffset && !strings.Contains(sn.Code, "\n") {
-				fmt.Fprintf(b, "        %s%s\n", strings.Repeat(" ", visualWidth(sn.Code[:sn.HighlightStartOffset])), strings.Repeat("^", max(1, visualWidth(sn.Code[sn.HighlightStartOffset:sn.HighlightEndOffset]))))
+				pre, mid, post, caret := snippetLine(line, hs, he)
+				if mid != "" {
+					mid = paint(ansiUnder, mid)
+				}
+				fmt.Fprintf(b, "  %4d: %s%s%s\n", n, pre, mid, post)
+				if i == 0 && !colour && caret != "" && !strings.Contains(sn.Code, "\n") {
+					fmt.Fprintf(b, "        %s\n", caret)
+				}
 			}
 		}
 		b.WriteString("\n")
 	}
 	if detail != "" {
-		b.WriteString(detail)
+		b.WriteString(EscapeText(detail, true))
 		b.WriteString("\n\n")
 	}
 }
 
-// visualWidth counts runes, expanding nothing: intent files are indented with spaces.
-func visualWidth(s string) int { return len([]rune(s)) }
+// MaxSnippetColumns is where a source line shown under a diagnostic is cut.
+const MaxSnippetColumns = 200
+
+// snippetLine prepares one source line for the terminal: control and
+// invisible characters escaped, cut to MaxSnippetColumns columns (with …
+// where text was left out), split around the highlight [hs, he) (-1: none),
+// and the caret line under it (empty when it falls outside what is shown).
+func snippetLine(line string, hs, he int) (pre, mid, post, caret string) {
+	type piece struct {
+		text string
+		part int // 0 before, 1 highlight, 2 after
+	}
+	var cols []piece // one per displayed column
+	for i, r := range line {
+		part := 0
+		if hs >= 0 && i >= he {
+			part = 2
+		} else if hs >= 0 && i >= hs {
+			part = 1
+		}
+		if r == utf8.RuneError && !utf8.ValidString(line[i:min(i+utf8.UTFMax, len(line))]) {
+			cols = append(cols, piece{"\\ufffd", part})
+			continue
+		}
+		for _, c := range escapeRune(r, false) {
+			cols = append(cols, piece{string(c), part})
+		}
+	}
+	from := 0
+	if hs >= 0 {
+		// The column where the highlight starts, among the escaped ones.
+		start := 0
+		for start < len(cols) && cols[start].part == 0 {
+			start++
+		}
+		if start >= MaxSnippetColumns-10 {
+			from = start - 40
+		}
+	}
+	to := min(len(cols), from+MaxSnippetColumns)
+	var parts [3]strings.Builder
+	if from > 0 {
+		parts[0].WriteString("…")
+	}
+	caretPad, caretLen := 0, 0
+	if from > 0 {
+		caretPad = 1
+	}
+	for _, c := range cols[from:to] {
+		parts[c.part].WriteString(c.text)
+		switch c.part {
+		case 0:
+			caretPad++
+		case 1:
+			caretLen++
+		}
+	}
+	if to < len(cols) {
+		parts[2].WriteString("…")
+	}
+	if caretLen > 0 {
+		caret = strings.Repeat(" ", caretPad) + strings.Repeat("^", caretLen)
+	}
+	return parts[0].String(), parts[1].String(), parts[2].String(), caret
+}
+
+// EscapeText makes text from the intent safe for a terminal: control
+// characters show as \n, \t, \x1b and the like, invisible Unicode format
+// characters (zero-width space, bidi controls, BOM) as \u200b. keepNewlines
+// leaves line breaks (and tabs) of a multi-line message alone.
+func EscapeText(s string, keepNewlines bool) string {
+	clean := true
+	for _, r := range s {
+		if e := escapeRune(r, keepNewlines); len(e) != 1 || e[0] != r {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		b.WriteString(string(escapeRune(r, keepNewlines)))
+	}
+	return b.String()
+}
+
+// escapeRune is r, or the escape that shows it.
+func escapeRune(r rune, keepNewlines bool) []rune {
+	switch {
+	case r == '\n' && keepNewlines, r == '\t':
+		return []rune{r}
+	case r == '\n':
+		return []rune(`\n`)
+	case r == '\r':
+		return []rune(`\r`)
+	case r < 0x20 || r == 0x7f:
+		return []rune(fmt.Sprintf(`\x%02x`, r))
+	case r >= 0x80 && r < 0xa0:
+		return []rune(fmt.Sprintf(`\u%04x`, r))
+	case r >= 0x80 && (unicode.Is(unicode.Cf, r) || unicode.In(r, unicode.Zl, unicode.Zp, unicode.Co, unicode.Cs) || r == utf8.RuneError || !unicode.IsGraphic(r)):
+		if r > 0xffff {
+			return []rune(fmt.Sprintf(`\U%08x`, r))
+		}
+		return []rune(fmt.Sprintf(`\u%04x`, r))
+	}
+	return []rune{r}
+}
 
 // jsonPos and jsonRange follow Terraform's `validate -json` shape.
 type jsonPos struct {

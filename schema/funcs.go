@@ -13,10 +13,15 @@ import (
 )
 
 // Functions returns the functions available in intent expressions: go-cty's
-// standard library plus cidrhost, cidrsubnet, index and the to* conversions.
-// A new map is built on each call; callers own it.
-func Functions() map[string]function.Function {
-	return map[string]function.Function{
+// standard library plus cidrhost, cidrsubnet, index and the to* conversions,
+// with the limits of docs/language.md. A new map is built on each call;
+// callers own it.
+func Functions() map[string]function.Function { return functions(&budget{}) }
+
+// functions builds the function table of one load, whose budget the
+// functions that build large values charge.
+func functions(b *budget) map[string]function.Function {
+	fs := map[string]function.Function{
 		"abs": stdlib.AbsoluteFunc, "ceil": stdlib.CeilFunc, "chomp": stdlib.ChompFunc,
 		"chunklist": stdlib.ChunklistFunc, "coalesce": stdlib.CoalesceFunc,
 		"coalescelist": stdlib.CoalesceListFunc, "compact": stdlib.CompactFunc,
@@ -44,6 +49,37 @@ func Functions() map[string]function.Function {
 		"tostring": convertFunc(cty.String), "tonumber": convertFunc(cty.Number),
 		"tobool": convertFunc(cty.Bool),
 	}
+	// Functions whose result can be much larger than their arguments, or
+	// a number too large to print, check their arguments first and their
+	// result after. The others (conversions, lookups, slicing) return no
+	// more than they are given.
+	pre := preChecks()
+	bounded := map[string]bool{}
+	for _, name := range []string{
+		"indent", "join", "replace", "split", "format", "formatlist", "setproduct", "concat",
+		"setunion", "merge", "jsondecode", "jsonencode", "parseint", "chunklist", "pow", "log",
+		"upper", "lower", "title", "regexall", "zipmap", "abs", "ceil", "floor", "tonumber",
+	} {
+		bounded[name] = true
+	}
+	for name, f := range fs {
+		// Functions taking a list or set are wrapped too, for the fast
+		// conversion of their tuple arguments.
+		listParam := false
+		for _, p := range f.Params() {
+			listParam = listParam || p.Type.IsListType() || p.Type.IsSetType()
+		}
+		if vp := f.VarParam(); vp != nil {
+			listParam = listParam || vp.Type.IsListType() || vp.Type.IsSetType()
+		}
+		if bounded[name] || listParam {
+			fs[name] = boundedFunc(b, f, pre[name])
+		}
+	}
+	for name, f := range internalFunctions(b) {
+		fs[name] = f
+	}
+	return fs
 }
 
 func convertFunc(want cty.Type) function.Function {
@@ -186,25 +222,23 @@ func addToAddr(a netip.Addr, n *big.Int) (netip.Addr, error) {
 	return r, nil
 }
 
-// maxRange bounds range(): go-cty's own stops at 1,024 values, too few for
-// a 2,048-leaf fabric; this one allows a million.
-const maxRange = 1 << 20
-
 // rangeFunc is range([start,] limit[, step]) with numbers, like go-cty's
-// but with a larger cap.
+// but with a larger cap: MaxElements values (go-cty's stops at 1,024, too
+// few for a 2,048-leaf fabric). The count is computed exactly before any
+// value is built.
 var rangeFunc = function.New(&function.Spec{
 	VarParam: &function.Parameter{Name: "params", Type: cty.Number},
 	Type:     function.StaticReturnType(cty.List(cty.Number)),
 	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-		var start, end, step int64 = 0, 0, 1
-		ints := make([]int64, len(args))
+		ints := make([]*big.Int, len(args))
 		for i, a := range args {
 			bf := a.AsBigFloat()
 			if !bf.IsInt() {
 				return cty.NilVal, function.NewArgErrorf(i, "range arguments must be whole numbers")
 			}
-			ints[i], _ = bf.Int64()
+			ints[i], _ = bf.Int(nil)
 		}
+		start, end, step := big.NewInt(0), big.NewInt(0), big.NewInt(1)
 		switch len(ints) {
 		case 1:
 			end = ints[0]
@@ -215,18 +249,29 @@ var rangeFunc = function.New(&function.Spec{
 		default:
 			return cty.NilVal, fmt.Errorf("range takes one, two or three arguments")
 		}
-		if step == 0 {
+		if step.Sign() == 0 {
 			return cty.NilVal, fmt.Errorf("range step must not be zero")
 		}
-		if (end-start)/step > maxRange {
-			return cty.NilVal, fmt.Errorf("range would produce more than %d values", maxRange)
-		}
-		var vals []cty.Value
-		for i := start; (step > 0 && i < end) || (step < 0 && i > end); i += step {
-			vals = append(vals, cty.NumberIntVal(i))
-		}
-		if len(vals) == 0 {
+		// count = ceil((end-start)/step) when positive.
+		span := new(big.Int).Sub(end, start)
+		if span.Sign() != step.Sign() {
 			return cty.ListValEmpty(cty.Number), nil
+		}
+		count, rem := new(big.Int).QuoRem(span, step, new(big.Int))
+		if rem.Sign() != 0 {
+			count.Add(count, big.NewInt(1))
+		}
+		if !count.IsInt64() || count.Int64() > MaxElements {
+			return cty.NilVal, fmt.Errorf("range would produce %s values; at most %d", count, MaxElements)
+		}
+		n := int(count.Int64())
+		s, st := start.Int64(), step.Int64()
+		if !start.IsInt64() || !step.IsInt64() {
+			return cty.NilVal, fmt.Errorf("range arguments must be between -2^63 and 2^63")
+		}
+		vals := make([]cty.Value, n)
+		for i := range n {
+			vals[i] = cty.NumberIntVal(s + int64(i)*st)
 		}
 		return cty.ListVal(vals), nil
 	},
@@ -264,7 +309,9 @@ var flattenFunc = function.New(&function.Spec{
 			return cty.DynamicVal.WithMarks(marks), nil
 		}
 		var out []cty.Value
-		if !flattenInto(&out, v) {
+		if ok, err := flattenInto(&out, v); err != nil {
+			return cty.NilVal, function.NewArgError(0, err)
+		} else if !ok {
 			return cty.DynamicVal.WithMarks(marks), nil
 		}
 		if len(out) == 0 {
@@ -275,20 +322,27 @@ var flattenFunc = function.New(&function.Spec{
 })
 
 // flattenInto appends the leaves of collection v to out; false means an
-// unknown value made the result unknown.
-func flattenInto(out *[]cty.Value, v cty.Value) bool {
+// unknown value made the result unknown. More than MaxElements leaves is
+// an error, found before they are all collected.
+func flattenInto(out *[]cty.Value, v cty.Value) (bool, error) {
 	for _, e := range v.AsValueSlice() {
 		if e == cty.DynamicVal {
-			return false
+			return false, nil
 		}
 		t := e.Type()
 		if e.IsNull() || !(t.IsListType() || t.IsSetType() || t.IsTupleType()) {
+			if len(*out) >= MaxElements {
+				return false, fmt.Errorf("the flattened list would have more than %d elements", MaxElements)
+			}
 			*out = append(*out, e)
 			continue
 		}
-		if !e.IsKnown() || !flattenInto(out, e) {
-			return false
+		if !e.IsKnown() {
+			return false, nil
+		}
+		if ok, err := flattenInto(out, e); !ok || err != nil {
+			return ok, err
 		}
 	}
-	return true
+	return true, nil
 }

@@ -14,12 +14,6 @@ import (
 // limit, which TestBadInput covers; small ones keep the fuzzer fast.
 const fuzzMaxInput = 64 << 10
 
-// bigNumber matches number literals of 10,000 and more (or with an
-// exponent). A count or range that large makes a tiny input load for
-// minutes and use gigabytes (see the limits in docs/language.md); the
-// fuzzer would spend its time there instead of in the parser and decoder.
-var bigNumber = regexp.MustCompile(`\d{5,}|\d[eE][+]?\d`)
-
 // scaleDefaults shrinks examples/scale's defaults so its file can seed the
 // corpus without making each run load 67,648 devices.
 var scaleDefaults = regexp.MustCompile(`default = \d+`)
@@ -38,7 +32,7 @@ func FuzzLoad(f *testing.F) {
 	f.Add([]byte(`{"traffic_class": {"x": {"priority": 3, "dscp": [26, 27]}}}`), true, true)
 	f.Add([]byte(`{"device": {"x": {"kind": "leaf", "platform": "sonic", "port": {"Ethernet0": {"speed": "100G"}}}}}`), true, true)
 	f.Fuzz(func(t *testing.T, src []byte, json, withBase bool) {
-		if len(src) > fuzzMaxInput || bigNumber.Match(src) {
+		if len(src) > fuzzMaxInput {
 			return
 		}
 		dir := t.TempDir()
@@ -144,4 +138,68 @@ func fuzzSeeds(f *testing.F) [][]byte {
 		}
 	}
 	return seeds
+}
+
+// FuzzVarValue feeds arbitrary -var and FABRICGEN_VAR_ values, for
+// variables of any type and of a list type: Load must answer with a value
+// or a diagnostic naming the variable, never panic or hang.
+func FuzzVarValue(f *testing.F) {
+	for _, v := range []string{"1", "[1, 2]", `{a = "b"}`, "[for i in range(3) : i]", `"${1 + 2}x"`, "1e400", "[[[[1]]]]", `jsondecode("[1]")`, "null"} {
+		f.Add(v, false)
+		f.Add(v, true)
+	}
+	dir := f.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, baseFile), []byte(badBase+"variable \"v\" {\n}\nvariable \"l\" {\n  type    = list(any)\n  default = []\n}\n"), 0o644); err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, raw string, env bool) {
+		if len(raw) > fuzzMaxInput {
+			return
+		}
+		opts := schema.Options{Vars: map[string]string{"v": raw}, Getenv: func(string) string { return "" }}
+		if env {
+			opts = schema.Options{Vars: map[string]string{"v": "1"}, Getenv: func(k string) string {
+				if k == "FABRICGEN_VAR_l" {
+					return raw
+				}
+				return ""
+			}}
+		}
+		fab, diags := schema.Load(dir, opts)
+		checkLoadResult(t, fab, diags, 0)
+	})
+}
+
+// FuzzVarFile feeds arbitrary bytes to the loader as a -var-file, in HCL
+// or JSON syntax.
+func FuzzVarFile(f *testing.F) {
+	f.Add([]byte("v = 1\n"), false)
+	f.Add([]byte("v = [for i in range(3) : \"${i}\"]\n"), false)
+	f.Add([]byte(`{"v": [1, 2, {"a": "${1}"}]}`), true)
+	f.Add([]byte(`{"v": "${[for i in [1] : i]}"}`), true)
+	dir := f.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, baseFile), []byte(badBase+"variable \"v\" {\n  default = 0\n}\n"), 0o644); err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, src []byte, json bool) {
+		if len(src) > fuzzMaxInput {
+			return
+		}
+		name := filepath.Join(t.TempDir(), "vars.hcl")
+		if json {
+			name = strings.TrimSuffix(name, ".hcl") + ".json"
+		}
+		if err := os.WriteFile(name, src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		fab, diags := schema.Load(dir, schema.Options{VarFiles: []string{name}, Getenv: func(string) string { return "" }})
+		for _, d := range diags {
+			if d.Summary == "" {
+				t.Errorf("diagnostic without a summary: %+v", d)
+			}
+		}
+		if !diags.HasErrors() && fab == nil {
+			t.Fatal("Load returned no fabric and no error")
+		}
+	})
 }

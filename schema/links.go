@@ -26,7 +26,14 @@ func (r *resolver) decodeLinks(blocks hcl.Blocks, ctx *hcl.EvalContext) {
 	}
 	var jobs []job
 	for _, b := range blocks {
+		if !r.checkLabel(b, "link") {
+			continue
+		}
 		body, insts := r.expand(b, ctx)
+		if !r.d.budget.spendObjects(len(insts)) {
+			r.d.errorf(b.DefRange, "Too many objects", "The fabric would have more than %d devices, ports and links together; that is the limit of one fabric.", MaxObjects)
+			break
+		}
 		for _, in := range insts {
 			jobs = append(jobs, job{b, body, in})
 		}
@@ -46,6 +53,7 @@ func (r *resolver) decodeLinks(blocks hcl.Blocks, ctx *hcl.EvalContext) {
 		l.Speed = unitValue(r.d, c.Attributes, "speed", j.inst.ctx, ParseSpeed)
 		l.CableLength = unitValue(r.d, c.Attributes, "cable_length", j.inst.ctx, ParseLength)
 		l.Media = r.d.enum(c.Attributes, "media", j.inst.ctx, "dac", "aoc", "fiber", "backplane")
+		r.d.text(c.Attributes, "description", j.inst.ctx, textRule{})
 		if !a.Set || !b.Set {
 			return
 		}

@@ -21,6 +21,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclparse"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 )
 
@@ -78,7 +79,11 @@ func IntentFiles(dir string) ([]string, error) {
 
 // Load reads, evaluates and resolves the fabric in dir.
 func Load(dir string, opts Options) (*Fabric, Diagnostics) {
-	d := newDecoder()
+	return loadWith(dir, opts, newDecoder())
+}
+
+// loadWith is Load with the decoder given (tests read its budget).
+func loadWith(dir string, opts Options, d *decoder) (*Fabric, Diagnostics) {
 	f := &Fabric{Dir: dir, Files: map[string][]byte{}}
 	paths, err := IntentFiles(dir)
 	if err != nil {
@@ -111,6 +116,9 @@ func Load(dir string, opts Options) (*Fabric, Diagnostics) {
 			file, ds = p.ParseJSON(src, path)
 		} else {
 			file, ds = p.ParseHCL(src, path)
+			if body, ok := bodyOf(file); ok && !ds.HasErrors() {
+				ds = append(ds, bound(body)...)
+			}
 		}
 		clampRanges(ds, len(src))
 		d.addHCL(ds)
@@ -132,7 +140,7 @@ func Load(dir string, opts Options) (*Fabric, Diagnostics) {
 	h.Write([]byte(varsJSON(vars)))
 	f.Digest = hex.EncodeToString(h.Sum(nil))
 
-	ctx := &hcl.EvalContext{Variables: map[string]cty.Value{"var": cty.ObjectVal(vars)}, Functions: Functions()}
+	ctx := &hcl.EvalContext{Variables: map[string]cty.Value{"var": cty.ObjectVal(vars)}, Functions: functions(d.budget)}
 	r := newResolver(d, f)
 	r.declareRefs(ctx, blocks)
 	ctx.Variables["local"] = cty.ObjectVal(d.decodeLocals(blocks["locals"], ctx))
@@ -226,4 +234,13 @@ func clampRanges(ds hcl.Diagnostics, size int) {
 		clamp(d.Subject)
 		clamp(d.Context)
 	}
+}
+
+// bodyOf is a parsed native-syntax file's body.
+func bodyOf(f *hcl.File) (*hclsyntax.Body, bool) {
+	if f == nil {
+		return nil, false
+	}
+	b, ok := f.Body.(*hclsyntax.Body)
+	return b, ok
 }

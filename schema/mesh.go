@@ -15,6 +15,9 @@ var meshSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 // leaf-to-spine wiring of a Clos in one block, with no per-link expression.
 func (r *resolver) decodeMeshes(blocks hcl.Blocks, ctx *hcl.EvalContext) {
 	for _, b := range blocks {
+		if !r.checkLabel(b, "mesh") {
+			continue
+		}
 		c := r.content(b.Body, meshSchema, ctx)
 		lists := map[string][]string{}
 		ok := true
@@ -28,6 +31,7 @@ func (r *resolver) decodeMeshes(blocks hcl.Blocks, ctx *hcl.EvalContext) {
 		speed := unitValue(r.d, c.Attributes, "speed", ctx, ParseSpeed)
 		cable := unitValue(r.d, c.Attributes, "cable_length", ctx, ParseLength)
 		media := r.d.enum(c.Attributes, "media", ctx, "dac", "aoc", "fiber", "backplane")
+		r.d.text(c.Attributes, "description", ctx, textRule{})
 		if !ok {
 			continue
 		}
@@ -38,6 +42,10 @@ func (r *resolver) decodeMeshes(blocks hcl.Blocks, ctx *hcl.EvalContext) {
 		}
 		if len(upperPorts) != len(lower) {
 			r.d.errorf(c.Attributes["upper_ports"].Expr.Range(), "Mesh sizes do not match", "upper_ports has %d ports but lower has %d devices: each upper device needs one port per lower device.", len(upperPorts), len(lower))
+			continue
+		}
+		if n := len(lower) * len(upper); n > MaxElements || !r.d.budget.spendObjects(n) {
+			r.d.errorf(b.DefRange, "Too many links", "This mesh joins %d lower to %d upper devices: %d links. A mesh makes at most %d links, and a fabric has at most %d devices, ports and links together.", len(lower), len(upper), n, MaxElements, MaxObjects)
 			continue
 		}
 		aRng, bRng := c.Attributes["lower_ports"].Expr.Range(), c.Attributes["upper_ports"].Expr.Range()

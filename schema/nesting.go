@@ -1,11 +1,15 @@
 package schema
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"math/big"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
 )
 
 // MaxNesting bounds how deeply brackets, braces, parentheses and template
@@ -17,10 +21,20 @@ const MaxNesting = 100
 // checkNesting lexes src (the lexer is not recursive) and refuses a file
 // nested deeper than MaxNesting.
 func (d *decoder) checkNesting(src []byte, path string) bool {
-	if strings.HasSuffix(path, JSONSuffix) {
+	if strings.HasSuffix(path, JSONSuffix) || strings.HasSuffix(path, ".json") {
 		return d.checkJSONNesting(src, path)
 	}
 	toks, _ := hclsyntax.LexConfig(src, path, hcl.InitialPos)
+	if rng, msg, deep := tooDeep(toks); deep {
+		d.errorf(rng, "Nested too deeply", "%s", msg)
+		return false
+	}
+	return true
+}
+
+// tooDeep finds the first token nested deeper than MaxNesting, with the
+// message that explains it.
+func tooDeep(toks hclsyntax.Tokens) (hcl.Range, string, bool) {
 	depth, unary, cond, parens := 0, 0, 0, 0
 	for _, t := range toks {
 		// Each "?" of a chained conditional (a ? b : c ? d : …) recurses once.
@@ -28,8 +42,7 @@ func (d *decoder) checkNesting(src []byte, path string) bool {
 		case t.Type == hclsyntax.TokenQuestion:
 			cond++
 			if cond > MaxNesting {
-				d.errorf(t.Range, "Nested too deeply", "This expression chains more than %d conditionals. Use a map lookup or locals instead.", MaxNesting)
-				return false
+				return t.Range, fmt.Sprintf("This expression chains more than %d conditionals. Use a map lookup or locals instead.", MaxNesting), true
 			}
 		case t.Type == hclsyntax.TokenOParen || t.Type == hclsyntax.TokenOBrack:
 			parens++
@@ -43,8 +56,7 @@ func (d *decoder) checkNesting(src []byte, path string) bool {
 		if t.Type == hclsyntax.TokenMinus || t.Type == hclsyntax.TokenBang {
 			unary++
 			if unary > MaxNesting {
-				d.errorf(t.Range, "Nested too deeply", "This file chains more than %d operators in a row. Simplify the expression.", MaxNesting)
-				return false
+				return t.Range, fmt.Sprintf("This chains more than %d operators in a row. Simplify the expression.", MaxNesting), true
 			}
 		} else {
 			unary = 0
@@ -54,8 +66,7 @@ func (d *decoder) checkNesting(src []byte, path string) bool {
 			hclsyntax.TokenTemplateInterp, hclsyntax.TokenTemplateControl, hclsyntax.TokenOQuote, hclsyntax.TokenOHeredoc:
 			depth++
 			if depth > MaxNesting {
-				d.errorf(t.Range, "Nested too deeply", "This file nests brackets, braces, parentheses or templates more than %d levels deep. Flatten the expression, e.g. with locals.", MaxNesting)
-				return false
+				return t.Range, fmt.Sprintf("This nests brackets, braces, parentheses or templates more than %d levels deep. Flatten the expression, e.g. with locals.", MaxNesting), true
 			}
 		case hclsyntax.TokenCBrace, hclsyntax.TokenCBrack, hclsyntax.TokenCParen,
 			hclsyntax.TokenTemplateSeqEnd, hclsyntax.TokenCQuote, hclsyntax.TokenCHeredoc:
@@ -64,21 +75,49 @@ func (d *decoder) checkNesting(src []byte, path string) bool {
 			}
 		}
 	}
-	return true
+	return hcl.Range{}, "", false
 }
 
-// checkJSONNesting does the same for JSON syntax, skipping string contents.
+// checkJSONNesting does the same for JSON syntax. HCL evaluates a JSON
+// string as a template, so a string holding "${" or "%{" is checked as
+// one (checkJSONTemplate); numbers are checked against the range a
+// number may have.
 func (d *decoder) checkJSONNesting(src []byte, path string) bool {
-	depth, inStr, esc := 0, false, false
-	for i, c := range src {
+	depth := 0
+	for i := 0; i < len(src); i++ {
+		c := src[i]
 		switch {
-		case inStr && esc:
-			esc = false
-		case inStr && c == '\\':
-			esc = true
 		case c == '"':
-			inStr = !inStr
-		case inStr:
+			j := i + 1
+			for j < len(src) && src[j] != '"' {
+				if src[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			if j >= len(src) {
+				return true // unterminated: the parser reports it
+			}
+			if lit := src[i : j+1]; bytes.Contains(lit, []byte("${")) || bytes.Contains(lit, []byte("%{")) {
+				if !d.checkJSONTemplate(src, path, i, lit) {
+					return false
+				}
+			}
+			i = j
+		case c == '-' || (c >= '0' && c <= '9'):
+			j := i
+			for j < len(src) && strings.IndexByte("+-.eE0123456789", src[j]) >= 0 {
+				j++
+			}
+			if f, _, err := big.ParseFloat(string(src[i:j]), 10, 512, big.ToNearestEven); err == nil {
+				if err := numberLiteralOK(f); err != nil {
+					r := posAt(src, path, i)
+					d.add(&Diagnostic{Severity: SevError, Summary: "Number out of range", Subject: &r,
+						Detail: fmt.Sprintf("%s. Numbers in the intent are at most about 1.8e308 in size.", upperFirst(err.Error()))})
+					return false
+				}
+			}
+			i = j - 1
 		case c == '{' || c == '[':
 			depth++
 			if depth > MaxNesting {
@@ -92,6 +131,72 @@ func (d *decoder) checkJSONNesting(src []byte, path string) bool {
 				depth--
 			}
 		}
+	}
+	return true
+}
+
+// JSON templates cannot be rewritten like native ones (see bound): HCL
+// parses them anew each time it evaluates them. So what could build
+// large values there is refused instead.
+const (
+	maxJSONTemplateParts = 32
+	maxJSONTemplateOps   = 8
+)
+
+// checkJSONTemplate checks one JSON string literal lit (with its quotes),
+// at byte off of src, that holds template syntax: its nesting, and that
+// it has no for expression or %{ for } directive, at most
+// maxJSONTemplateParts parts and maxJSONTemplateOps multiplications or
+// divisions.
+func (d *decoder) checkJSONTemplate(src []byte, path string, off int, lit []byte) bool {
+	at := posAt(src, path, off)
+	fail := func(detail string) bool {
+		d.add(&Diagnostic{Severity: SevError, Summary: "Template too complex for JSON", Subject: &at, Detail: detail})
+		return false
+	}
+	var s string
+	if err := json.Unmarshal(lit, &s); err != nil {
+		return true // the parser reports it
+	}
+	start := hcl.Pos{Line: int(at.Start.Line), Column: int(at.Start.Column), Byte: int(at.Start.Byte)}
+	toks, _ := hclsyntax.LexTemplate([]byte(s), path, start)
+	if _, msg, deep := tooDeep(toks); deep {
+		d.add(&Diagnostic{Severity: SevError, Summary: "Nested too deeply", Subject: &at, Detail: msg})
+		return false
+	}
+	ops := 0
+	for _, t := range toks {
+		if t.Type == hclsyntax.TokenStar || t.Type == hclsyntax.TokenSlash || t.Type == hclsyntax.TokenPercent {
+			ops++
+		}
+	}
+	if ops > maxJSONTemplateOps {
+		return fail(fmt.Sprintf("A string template in a JSON file may hold at most %d multiplications, divisions and remainders; write the expression in a .fab.hcl file.", maxJSONTemplateOps))
+	}
+	expr, ds := hclsyntax.ParseTemplate([]byte(s), path, start)
+	if ds.HasErrors() {
+		return true // evaluation reports it
+	}
+	problem := ""
+	hclsyntax.VisitAll(expr, func(n hclsyntax.Node) hcl.Diagnostics {
+		switch n := n.(type) {
+		case *hclsyntax.ForExpr, *hclsyntax.TemplateJoinExpr:
+			problem = "A string template in a JSON file may not use for expressions or %{ for } directives (their size cannot be bounded there); write it in a .fab.hcl file."
+		case *hclsyntax.TemplateExpr:
+			if len(n.Parts) > maxJSONTemplateParts {
+				problem = fmt.Sprintf("A string template in a JSON file may have at most %d parts; write it in a .fab.hcl file.", maxJSONTemplateParts)
+			}
+		case *hclsyntax.LiteralValueExpr:
+			if n.Val.Type() == cty.Number {
+				if err := checkNumber(n.Val); err != nil {
+					problem = upperFirst(err.Error()) + "."
+				}
+			}
+		}
+		return nil
+	})
+	if problem != "" {
+		return fail(problem)
 	}
 	return true
 }

@@ -34,7 +34,7 @@ func PortNamingOf(p Platform) PortNaming {
 		return PortNaming{func(s string) bool { return slashNumbers(s, "Ethernet", 1, 1) },
 			`EthernetN, the CONFIG_DB PORT key (e.g. "Ethernet0", "Ethernet8")`}
 	case NvidiaMLNX, LinuxDCB:
-		return PortNaming{linuxIfName, `a Linux interface name: 1–15 characters, no "/", ":" or spaces (e.g. "eth0", "ens1f0np0")`}
+		return PortNaming{linuxIfName, hostPortForm}
 	}
 	return PortNaming{func(string) bool { return true }, "any name"}
 }
@@ -100,11 +100,6 @@ func cumulusPortName(s string) bool {
 	return ok && sub != "" && digitRun(sub) == len(sub)
 }
 
-// linuxIfName follows the kernel's dev_valid_name: at most IFNAMSIZ-1
-// bytes, not "." or "..", no "/", ":" or whitespace.
-func linuxIfName(s string) bool {
-	if s == "" || len(s) > 15 || s == "." || s == ".." {
-		return false
-	}
-	return !strings.ContainsAny(s, "/: \t\n")
-}
+// linuxIfName follows the kernel's dev_valid_name (at most IFNAMSIZ-1
+// bytes, not "." or "..") and narrows it to a plain shell word.
+func linuxIfName(s string) bool { return checkHostPortName(s) == nil }

@@ -27,12 +27,23 @@ func (r *resolver) declareRefs(ctx *hcl.EvalContext, blocks map[string]hcl.Block
 	for _, kind := range append(append([]string{}, refKinds...), "subnet", "role") {
 		names := map[string]hcl.Range{}
 		obj := map[string]cty.Value{}
+		var folds foldIndex[string]
+		exact := map[string]string{}
 		for _, b := range blocks[kind] {
 			name := b.Labels[0]
 			if prev, dup := names[name]; dup {
 				r.d.errorf(b.LabelRanges[0], "Duplicate "+kind, "A %s named %q was already declared at %s. Names must be unique; rename one of them.", kind, name, convRange(prev))
 				continue
 			}
+			if kind != "role" && !r.checkLabel(b, kind) {
+				continue
+			}
+			if prev, dup := folds.clash(name, exact); dup {
+				r.d.errorf(b.LabelRanges[0], "Duplicate "+kind, "A %s named %q was already declared at %s. Names must differ in more than letter case; rename one of them.", kind, prev, convRange(names[prev]))
+				continue
+			}
+			folds.add(name, name)
+			exact[name] = name
 			names[name] = b.DefRange
 			obj[name] = cty.StringVal(kind + "." + name)
 		}
@@ -41,6 +52,16 @@ func (r *resolver) declareRefs(ctx *hcl.EvalContext, blocks map[string]hcl.Block
 			ctx.Variables[kind] = cty.ObjectVal(obj)
 		}
 	}
+}
+
+// checkLabel checks the name label of a block of kind (an object name);
+// a bad name is reported at the label and the block is skipped.
+func (r *resolver) checkLabel(b *hcl.Block, kind string) bool {
+	if err := checkObjectName(b.Labels[0]); err != nil {
+		r.d.errorf(b.LabelRanges[0], "Invalid "+kind+" name", "%q cannot name a %s: %v. A name is %s; it is printed into device configurations as is.", b.Labels[0], kind, err, objectNameForm)
+		return false
+	}
+	return true
 }
 
 // declaredNames returns the sorted declared names of kind.
@@ -66,6 +87,12 @@ func refExprs(expr hcl.Expression) ([]hcl.Expression, bool) {
 // refOne resolves one reference expression to a declared name of kind.
 // offOK lets the string "off" through (returned as "off").
 func (r *resolver) refOne(expr hcl.Expression, ctx *hcl.EvalContext, kind string, offOK bool) (string, bool) {
+	return r.refOneAttr(nil, expr, ctx, kind, offOK)
+}
+
+// refOneAttr is refOne for the whole expression of attr, which reports a
+// null value when attr is required.
+func (r *resolver) refOneAttr(attr *hcl.Attribute, expr hcl.Expression, ctx *hcl.EvalContext, kind string, offOK bool) (string, bool) {
 	if tr, ds := hcl.AbsTraversalForExpr(expr); !ds.HasErrors() && len(tr) == 2 && isRefKind(tr.RootName()) {
 		at, ok := tr[1].(hcl.TraverseAttr)
 		if ok {
@@ -75,6 +102,9 @@ func (r *resolver) refOne(expr hcl.Expression, ctx *hcl.EvalContext, kind string
 	v, ds := expr.Value(ctx)
 	r.d.addHCL(ds)
 	if ds.HasErrors() || v.IsNull() || !v.IsKnown() {
+		if !ds.HasErrors() && v.IsNull() && attr != nil {
+			r.d.nullRequired(attr)
+		}
 		return "", false
 	}
 	if v.Type() != cty.String {
@@ -109,7 +139,7 @@ func (r *resolver) refAttr(attrs hcl.Attributes, name string, ctx *hcl.EvalConte
 	if !ok {
 		return "", hcl.Range{}, false
 	}
-	n, ok := r.refOne(a.Expr, ctx, kind, offOK)
+	n, ok := r.refOneAttr(a, a.Expr, ctx, kind, offOK)
 	return n, a.Range, ok
 }
 

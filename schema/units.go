@@ -27,12 +27,19 @@ var (
 	lengthUnits = []unit{{"km", 1000}, {"cm", 0.01}, {"m", 1}}
 )
 
+// maxUnitValue is the first value an int64 cannot hold (2^63): sizes and
+// speeds at or above it are refused, not wrapped to a negative number.
+const maxUnitValue = 1 << 63
+
 // ParseSize parses a byte size such as "150KB" (150,000 B), "1.5MiB" or
 // "200B". A bare number is refused: the unit is never guessed.
 func ParseSize(s string) (int64, error) {
 	v, err := parseUnit(s, sizeUnits, "size", `"150KB", "1.5MiB" or "9216B"`)
 	if err != nil {
 		return 0, err
+	}
+	if v >= maxUnitValue {
+		return 0, fmt.Errorf("size %q is too large: at most %d bytes (about 9.2 EB)", s, int64(math.MaxInt64))
 	}
 	if v != math.Trunc(v) {
 		return 0, fmt.Errorf("size %q is not a whole number of bytes", s)
@@ -48,6 +55,9 @@ func ParseSpeed(s string) (int64, error) {
 	}
 	if v < 1 {
 		return 0, fmt.Errorf("speed %q must be positive", s)
+	}
+	if v >= maxUnitValue {
+		return 0, fmt.Errorf("speed %q is too large: at most %d bit/s (about 9.2 Ebps)", s, int64(math.MaxInt64))
 	}
 	return int64(math.Round(v)), nil
 }

@@ -1,11 +1,14 @@
 package schema
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/ext/typeexpr"
@@ -37,6 +40,9 @@ type variable struct {
 // decodeVariables evaluates every variable block against its default and
 // the overrides (environment, then -var-file, then -var, the last winning).
 func (d *decoder) decodeVariables(p *hclparse.Parser, blocks hcl.Blocks, opts Options) map[string]cty.Value {
+	// Values from outside the intent files are evaluated with nothing but
+	// the functions bound() makes templates and for expressions call.
+	vctx := &hcl.EvalContext{Functions: internalFunctions(d.budget)}
 	decl := map[string]*variable{}
 	var names []string
 	for _, b := range blocks {
@@ -61,14 +67,23 @@ func (d *decoder) decodeVariables(p *hclparse.Parser, blocks hcl.Blocks, opts Op
 			v.typeRng = a.Expr.Range()
 		}
 		if a, ok := content.Attributes["default"]; ok {
-			val, ds := a.Expr.Value(nil)
+			val, ds := a.Expr.Value(vctx)
 			d.addHCL(ds)
-			if !ds.HasErrors() {
-				cv, err := convert.Convert(val, v.typ)
+			if err := checkDeep(val); !ds.HasErrors() && err != nil {
+				d.errorf(a.Expr.Range(), "Invalid default value for variable", "The default of %q is too large: %s.", name, err)
+			} else if !ds.HasErrors() {
+				cv, err := convertVar(val, v.typ)
 				if err != nil {
 					d.errorf(a.Expr.Range(), "Invalid default value for variable", "The default of %q does not match its type %s: %s.", name, typeexpr.TypeString(v.typ), err)
 				} else {
 					v.def, v.hasDef = cv, true
+				}
+			}
+		}
+		if a, ok := content.Attributes["description"]; ok {
+			if val, ds := a.Expr.Value(nil); !ds.HasErrors() && val.Type() == cty.String && val.IsKnown() && !val.IsNull() {
+				if err := checkText(val.AsString(), textRule{}); err != nil {
+					d.errorf(a.Expr.Range(), "Invalid description", "%q cannot be a description: %v. A description is %s.", val.AsString(), err, textForm)
 				}
 			}
 		}
@@ -84,9 +99,13 @@ func (d *decoder) decodeVariables(p *hclparse.Parser, blocks hcl.Blocks, opts Op
 			d.errorf(rng, "Undeclared variable", "%s sets %q, but no variable block declares it.%s", from, name, suggest(name, names))
 			return
 		}
-		val, err := parseVarValue(raw, v.typ)
+		val, err := parseVarValue(raw, v.typ, rng.Filename, vctx)
 		if err != nil {
-			d.errorf(rng, "Invalid value for variable", "%s sets %q to %q: %s.", from, name, raw, err)
+			shown := raw
+			if len(shown) > 200 {
+				shown = shown[:200] + "…"
+			}
+			d.errorf(rng, "Invalid value for variable", "%s sets %q to %q: %s.", from, name, shown, err)
 			return
 		}
 		values[name] = val
@@ -101,7 +120,7 @@ func (d *decoder) decodeVariables(p *hclparse.Parser, blocks hcl.Blocks, opts Op
 		}
 	}
 	for _, vf := range opts.VarFiles {
-		d.readVarFile(p, vf, decl, names, values)
+		d.readVarFile(p, vf, decl, names, values, vctx)
 	}
 	keys := make([]string, 0, len(opts.Vars))
 	for k := range opts.Vars {
@@ -128,43 +147,77 @@ func (d *decoder) decodeVariables(p *hclparse.Parser, blocks hcl.Blocks, opts Op
 	return out
 }
 
-// parseVarValue reads a command-line value: taken literally for strings,
-// parsed as an HCL expression otherwise.
-func parseVarValue(raw string, typ cty.Type) (cty.Value, error) {
+// parseVarValue reads a command-line or environment value: taken
+// literally for strings, parsed as an HCL expression otherwise, within
+// the limits of intent files (nesting, size, numbers). filename names the
+// value's source in ranges ("-var spines").
+func parseVarValue(raw string, typ cty.Type, filename string, ctx *hcl.EvalContext) (cty.Value, error) {
+	if len(raw) > MaxStringLen {
+		return cty.NilVal, fmt.Errorf("the value is %d bytes long; at most %d (1 MiB)", len(raw), MaxStringLen)
+	}
 	if typ == cty.String {
 		return cty.StringVal(raw), nil
 	}
-	expr, ds := hclsyntax.ParseExpression([]byte(raw), "-var", hcl.InitialPos)
+	toks, _ := hclsyntax.LexExpression([]byte(raw), filename, hcl.InitialPos)
+	if _, msg, deep := tooDeep(toks); deep {
+		return cty.NilVal, fmt.Errorf("nested too deeply: %s", strings.TrimSuffix(msg, "."))
+	}
+	expr, ds := hclsyntax.ParseExpression([]byte(raw), filename, hcl.InitialPos)
 	if ds.HasErrors() {
 		if typ == cty.DynamicPseudoType {
 			return cty.StringVal(raw), nil
 		}
 		return cty.NilVal, fmt.Errorf("not a valid expression: %s", ds[0].Detail)
 	}
-	val, ds := expr.Value(nil)
+	if ds := bound(expr); ds.HasErrors() {
+		return cty.NilVal, fmt.Errorf("%s", ds[0].Detail)
+	}
+	val, ds := expr.Value(ctx)
 	if ds.HasErrors() {
 		return cty.NilVal, fmt.Errorf("%s", ds[0].Detail)
 	}
-	cv, err := convert.Convert(val, typ)
+	if err := checkDeep(val); err != nil {
+		return cty.NilVal, err
+	}
+	cv, err := convertVar(val, typ)
 	if err != nil {
 		return cty.NilVal, fmt.Errorf("want %s: %w", typeexpr.TypeString(typ), err)
 	}
 	return cv, nil
 }
 
-func (d *decoder) readVarFile(p *hclparse.Parser, path string, decl map[string]*variable, names []string, values map[string]cty.Value) {
+// readVarFile reads a -var-file: at most MaxVarFileSize bytes (read
+// through a bounded reader, so /dev/zero is refused at once), checked
+// like an intent file, then evaluated like -var values.
+func (d *decoder) readVarFile(p *hclparse.Parser, path string, decl map[string]*variable, names []string, values map[string]cty.Value, ctx *hcl.EvalContext) {
+	src, err := readBounded(path, MaxVarFileSize)
+	if err != nil {
+		d.add(&Diagnostic{Severity: SevError, Summary: "Cannot read variable file", Subject: &Range{Filename: path, Start: Pos{Line: 1, Column: 1}, End: Pos{Line: 1, Column: 1}},
+			Detail: fmt.Sprintf("%s: %v.", filepath.Clean(path), err)})
+		return
+	}
+	if bytes.IndexByte(src, 0) >= 0 || !utf8.Valid(src) {
+		d.add(&Diagnostic{Severity: SevError, Summary: "Cannot read variable file", Subject: &Range{Filename: path, Start: Pos{Line: 1, Column: 1}, End: Pos{Line: 1, Column: 1}},
+			Detail: fmt.Sprintf("%s is not UTF-8 text (it holds a NUL byte or invalid UTF-8).", filepath.Clean(path))})
+		return
+	}
+	isJSON := strings.HasSuffix(path, ".json")
+	if !d.checkNesting(src, path) {
+		return
+	}
 	var f *hcl.File
 	var ds hcl.Diagnostics
-	if strings.HasSuffix(path, ".json") {
-		f, ds = p.ParseJSONFile(path)
+	if isJSON {
+		f, ds = p.ParseJSON(src, path)
 	} else {
-		f, ds = p.ParseHCLFile(path)
+		f, ds = p.ParseHCL(src, path)
+		if body, ok := bodyOf(f); ok && !ds.HasErrors() {
+			ds = append(ds, bound(body)...)
+		}
 	}
+	clampRanges(ds, len(src))
 	d.addHCL(ds)
 	if f == nil || ds.HasErrors() {
-		if f == nil && len(ds) == 0 {
-			d.add(&Diagnostic{Severity: SevError, Summary: "Cannot read variable file", Detail: fmt.Sprintf("%s could not be read.", filepath.Clean(path))})
-		}
 		return
 	}
 	attrs, ds := f.Body.JustAttributes()
@@ -175,18 +228,40 @@ func (d *decoder) readVarFile(p *hclparse.Parser, path string, decl map[string]*
 			d.errorf(a.NameRange, "Undeclared variable", "%s sets %q, but no variable block declares it.%s", path, a.Name, suggest(a.Name, names))
 			continue
 		}
-		val, ds := a.Expr.Value(nil)
+		val, ds := a.Expr.Value(ctx)
 		d.addHCL(ds)
 		if ds.HasErrors() {
 			continue
 		}
-		cv, err := convert.Convert(val, v.typ)
+		if err := checkDeep(val); err != nil {
+			d.errorf(a.Expr.Range(), "Invalid value for variable", "%q is too large: %s.", a.Name, err)
+			continue
+		}
+		cv, err := convertVar(val, v.typ)
 		if err != nil {
 			d.errorf(a.Expr.Range(), "Invalid value for variable", "%q must be %s: %s.", a.Name, typeexpr.TypeString(v.typ), err)
 			continue
 		}
 		values[a.Name] = cv
 	}
+}
+
+// readBounded reads at most limit bytes of path, and fails when the file
+// has more (or is not a regular file or a named pipe that ends).
+func readBounded(path string, limit int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > limit {
+		return nil, fmt.Errorf("larger than %d bytes (1 MiB): a variable file holds a few values", limit)
+	}
+	return b, nil
 }
 
 // decodeLocals evaluates all locals blocks in dependency order.
@@ -297,4 +372,13 @@ func varsJSON(vals map[string]cty.Value) string {
 		fmt.Fprintf(&b, "%s=%s\n", n, j)
 	}
 	return b.String()
+}
+
+// convertVar converts a variable's value to its type, a large tuple of
+// one element type straight into a list or set (see homogeneousCollection).
+func convertVar(v cty.Value, typ cty.Type) (cty.Value, error) {
+	if fast, ok := homogeneousCollection(v, typ); ok {
+		return fast, nil
+	}
+	return convert.Convert(v, typ)
 }

@@ -31,6 +31,8 @@ default_budget=20000x
 budget() {
   case "$1" in
     FuzzLoad) echo 4000x ;;
+    FuzzVarValue|FuzzVarFile) echo 2000x ;;
+    FuzzHostQuoting) echo 25000x ;;
     FuzzJunosStatement) echo 10000x ;;
     FuzzShell|FuzzJSONPatch|FuzzParseSuppressions) echo 25000x ;;
     FuzzEOSConfig|FuzzParseConfig) echo 30000x ;;

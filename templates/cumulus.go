@@ -178,10 +178,10 @@ func buildCumulus(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 		in := HostInterface{Name: p.Name}
 		var cmds []string
 		c := func(format string, args ...any) {
-			cmds = append(cmds, "nv set interface "+p.Name+" "+fmt.Sprintf(format, args...))
+			cmds = append(cmds, "nv set interface "+shellWord(p.Name)+" "+fmt.Sprintf(format, args...))
 		}
 		if p.Description != "" {
-			c("description %q", p.Description)
+			c("description %s", shellString(p.Description))
 		}
 		if p.IP != "" {
 			c("ip address %s", p.IP)
@@ -211,10 +211,10 @@ func buildCumulus(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 			c("qos pfc-watchdog")
 		}
 		for _, n := range p.ACLIn {
-			c("acl %s inbound", n)
+			c("acl %s inbound", shellWord(n))
 		}
 		for _, n := range p.ACLOut {
-			c("acl %s outbound", n)
+			c("acl %s outbound", shellWord(n))
 		}
 		in.Text = strings.Join(cmds, "\n")
 		v.Interfaces = append(v.Interfaces, in)
@@ -246,10 +246,10 @@ func cumulusACLs(f *schema.Fabric, d *schema.Device, b Base) ([]string, error) {
 		if a.HasIPv6 {
 			typ = "ipv6"
 		}
-		out = append(out, "nv set acl "+a.Name+" type "+typ)
+		out = append(out, "nv set acl "+shellWord(a.Name)+" type "+typ)
 		for _, r := range a.Rules {
 			src := ruleSrc(f, a.Name, r.Seq)
-			pre := fmt.Sprintf("nv set acl %s rule %d ", a.Name, r.Seq)
+			pre := fmt.Sprintf("nv set acl %s rule %d ", shellWord(a.Name), r.Seq)
 			if r.Protocol != "ip" {
 				out = append(out, pre+"match ip protocol "+r.Protocol)
 			}

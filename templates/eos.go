@@ -494,7 +494,7 @@ func (in *EOSInterface) text(txq string) string {
 	b.WriteString("interface ")
 	b.WriteString(in.Name)
 	if in.Description != "" {
-		line("description ", in.Description)
+		line("description ", oneLine(in.Description))
 	}
 	if in.MTU != 0 {
 		line("mtu ", strconv.Itoa(in.MTU))

@@ -13,6 +13,10 @@ func funcs() template.FuncMap {
 		"join":    joinInts,
 		"compact": compactInts,
 		"json":    jsonString,
+		// shellword quotes a name for a POSIX shell when it needs it;
+		// oneline escapes control characters (for comments).
+		"shellword": shellWord,
+		"oneline":   oneLine,
 	}
 }
 

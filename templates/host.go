@@ -105,11 +105,12 @@ func buildHost(f *schema.Fabric, d *schema.Device, b Base, fl hostFlavour) (any,
 		hi := HostInterface{Name: p.Name}
 		ibvar := "ibdev_" + shellVar(p.Name)
 		if needIB {
-			v.Lookups = append(v.Lookups, HostLookup{Var: ibvar, Command: "find /sys/class/net/" + p.Name + "/device/infiniband -mindepth 1 -maxdepth 1 -printf '%f'"})
+			v.Lookups = append(v.Lookups, HostLookup{Var: ibvar, Command: "find " + shellWord("/sys/class/net/"+p.Name+"/device/infiniband") + " -mindepth 1 -maxdepth 1 -printf '%f'"})
 		}
 		text.Reset()
+		dev := shellWord(p.Name)
 		if p.MTU != 0 {
-			line("ip link set dev ", p.Name, " mtu ", strconv.Itoa(p.MTU))
+			line("ip link set dev ", dev, " mtu ", strconv.Itoa(p.MTU))
 		}
 		// ethtool -A exits 78 ("no pause parameters changed, aborting")
 		// when nothing changes on the ioctl path (ethtool before 5.6, or a
@@ -119,12 +120,21 @@ func buildHost(f *schema.Fabric, d *schema.Device, b Base, fl hostFlavour) (any,
 			if len(p.PFC) > 0 {
 				return nil, unsupported(d, "link_pause with PFC on "+p.Name, "a NIC port runs either 802.3x pause or PFC; turn one off", pq.LinkPause.Src)
 			}
-			line("ethtool -A ", p.Name, " rx on tx on", ethtoolUnchanged)
+			line("ethtool -A ", dev, " rx on tx on", ethtoolUnchanged)
 		} else if pq != nil {
-			line("ethtool -A ", p.Name, " rx off tx off", ethtoolUnchanged)
+			line("ethtool -A ", dev, " rx off tx off", ethtoolUnchanged)
 		}
 		if pq != nil {
-			block, err := cachedHostBlock(b.cache, d, p, pq, fl)
+			var block string
+			var err error
+			if isShellWord(p.Name) {
+				block, err = cachedHostBlock(b.cache, d, p, pq, fl)
+			} else {
+				// A name that needs quoting never shares a cached block.
+				var cmds []string
+				cmds, err = hostQoS(d, p, pq, fl)
+				block = strings.Join(cmds, "\n")
+			}
 			if err != nil {
 				return nil, err
 			}
@@ -150,7 +160,7 @@ func buildHost(f *schema.Fabric, d *schema.Device, b Base, fl hostFlavour) (any,
 						return nil, unsupported(d, fmt.Sprintf("pfc_watchdog %s detection %d ms on %s", w.Name, tout, p.Name),
 							"mlx5 takes pfc-prevention-tout from 80 to 8000 ms; give the watchdog a detection time in that range", w.Detection.Src)
 					}
-					line("ethtool --set-tunable ", p.Name, " pfc-prevention-tout ", strconv.FormatInt(ms(w.Detection.V), 10))
+					line("ethtool --set-tunable ", dev, " pfc-prevention-tout ", strconv.FormatInt(ms(w.Detection.V), 10))
 				}
 				if w.Restoration.Set || w.PollInterval.Set || (w.Action.Set && w.Action.V != schema.WatchdogDrop) {
 					notes["pfc_watchdog "+w.Name+": the NIC's PFC storm prevention takes only a timeout (pfc-prevention-tout = detection); restoration, poll_interval and action are switch-side"] = true
@@ -191,13 +201,9 @@ func hostPreamble(v *HostView) string {
 	for _, t := range v.Tools {
 		b.WriteString("\ncommand -v ")
 		b.WriteString(t.Name)
-		b.WriteString(` >/dev/null || { echo "`)
-		b.WriteString(v.Device)
-		b.WriteString(": ")
-		b.WriteString(t.Name)
-		b.WriteString(" not found (")
-		b.WriteString(t.Hint)
-		b.WriteString(`)" >&2; exit 1; }`)
+		b.WriteString(` >/dev/null || { echo `)
+		b.WriteString(shellString(v.Device + ": " + t.Name + " not found (" + t.Hint + ")"))
+		b.WriteString(` >&2; exit 1; }`)
 	}
 	for _, l := range v.Lookups {
 		b.WriteString("\n")
@@ -226,7 +232,7 @@ func shellVar(s string) string {
 func hostQoS(d *schema.Device, p PortView, q *schema.PortQoS, fl hostFlavour) ([]string, error) {
 	var cmds []string
 	trust := q.Trust.V
-	dev := p.Name
+	dev := shellWord(p.Name)
 	if fl.mlnx {
 		switch trust {
 		case schema.TrustDSCP, schema.TrustPCP:
@@ -263,7 +269,7 @@ func hostQoS(d *schema.Device, p PortView, q *schema.PortQoS, fl hostFlavour) ([
 				pairs = append(pairs, fmt.Sprintf("%d:%d", dscp, q.DSCP[dscp].V))
 			}
 			cmds = append(cmds, "dcb app replace dev "+dev+" dscp-prio "+strings.Join(pairs, " "),
-				dcbAppCheck(dev, "-N ", "dscp-prio", pairs))
+				dcbAppCheck(p.Name, "-N ", "dscp-prio", pairs))
 		}
 		if trust == schema.TrustPCP || trust == schema.TrustBoth {
 			// PCP keys carry the DEI bit (dcb-app(8): 0nd..7nd, 0de..7de);
@@ -278,7 +284,7 @@ func hostQoS(d *schema.Device, p PortView, q *schema.PortQoS, fl hostFlavour) ([
 				}
 			}
 			cmds = append(cmds, "dcb app replace dev "+dev+" pcp-prio "+strings.Join(pairs, " "),
-				dcbAppCheck(dev, "", "pcp-prio", shown))
+				dcbAppCheck(p.Name, "", "pcp-prio", shown))
 		}
 		var pfc []string
 		for pr := 0; pr < 8; pr++ {
@@ -302,9 +308,15 @@ func hostQoS(d *schema.Device, p PortView, q *schema.PortQoS, fl hostFlavour) ([
 // script unless the table is exactly want. "dcb app show" prints the
 // selector, then KEY:PRIO each followed by a space, sorted by key
 // (dscp-prio with -N for numbers; pcp-prio keys as 0nd..7nd, 0de..7de).
-func dcbAppCheck(dev, flags, sel string, want []string) string {
-	return `[ "$(dcb ` + flags + `app show dev ` + dev + ` ` + sel + `)" = "` + sel + ` ` + strings.Join(want, " ") +
-		` " ] || { echo "` + dev + `: dcb app ` + sel + ` did not take" >&2; exit 1; }`
+// name is the interface name, quoted here for each place it goes.
+func dcbAppCheck(name, flags, sel string, want []string) string {
+	msg := name + ": dcb app " + sel + " did not take"
+	quoted := `"` + msg + `"`
+	if name != hostDevMark {
+		quoted = shellString(msg)
+	}
+	return `[ "$(dcb ` + flags + `app show dev ` + shellWord(name) + ` ` + sel + `)" = "` + sel + ` ` + strings.Join(want, " ") +
+		` " ] || { echo ` + quoted + ` >&2; exit 1; }`
 }
 
 func pcpOf(q *schema.PortQoS, pcp int) int {
@@ -413,6 +425,7 @@ func hostETS(d *schema.Device, dev string, q *schema.PortQoS, fl hostFlavour) ([
 func hostRDMA(d *schema.Device, p PortView, q *schema.PortQoS, rd *schema.RDMA, fl hostFlavour, ibvar string, setup bool) ([]string, error) {
 	var cmds []string
 	dev := p.Name
+	sysfs := func(rest string) string { return shellWord("/sys/class/net/" + dev + "/ecn/" + rest) }
 	if rd.RoCEMode.Set && fl.mlnx {
 		mode := map[string]string{"v1": "1", "v2": "2"}[rd.RoCEMode.V]
 		if mode == "" {
@@ -450,14 +463,14 @@ func hostRDMA(d *schema.Device, p PortView, q *schema.PortQoS, rd *schema.RDMA, 
 			on = "1"
 		}
 		cmds = append(cmds,
-			fmt.Sprintf("echo %s > /sys/class/net/%s/ecn/roce_np/enable/%d", on, dev, prio),
-			fmt.Sprintf("echo %s > /sys/class/net/%s/ecn/roce_rp/enable/%d", on, dev, prio))
+			fmt.Sprintf("echo %s > %s", on, sysfs(fmt.Sprintf("roce_np/enable/%d", prio))),
+			fmt.Sprintf("echo %s > %s", on, sysfs(fmt.Sprintf("roce_rp/enable/%d", prio))))
 	}
 	if rd.CNPDSCP.Set {
-		cmds = append(cmds, fmt.Sprintf("echo %d > /sys/class/net/%s/ecn/roce_np/cnp_dscp", rd.CNPDSCP.V, dev))
+		cmds = append(cmds, fmt.Sprintf("echo %d > %s", rd.CNPDSCP.V, sysfs("roce_np/cnp_dscp")))
 	}
 	if rd.CNPPriority.Set {
-		cmds = append(cmds, fmt.Sprintf("echo %d > /sys/class/net/%s/ecn/roce_np/cnp_802p_prio", rd.CNPPriority.V, dev))
+		cmds = append(cmds, fmt.Sprintf("echo %d > %s", rd.CNPPriority.V, sysfs("roce_np/cnp_802p_prio")))
 	}
 	return cmds, nil
 }

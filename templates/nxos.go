@@ -298,7 +298,7 @@ func (in *NXOSInterface) text() string {
 	b.WriteString("interface ")
 	b.WriteString(in.Name)
 	if in.Description != "" {
-		line("description ", in.Description)
+		line("description ", oneLine(in.Description))
 	}
 	if in.Routed {
 		line("no switchport")

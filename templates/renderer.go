@@ -15,6 +15,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"text/template"
+	"time"
 
 	"golang.org/x/sync/errgroup"
 
@@ -33,6 +34,10 @@ type Options struct {
 	// replaces the whole embedded set of that platform. Platforms without a
 	// folder in Dir keep the embedded templates.
 	Dir string
+	// TimeLimit and OutputLimit bound one device's render with override
+	// templates (zero: DefaultTimeLimit, DefaultOutputLimit).
+	TimeLimit   time.Duration
+	OutputLimit int
 }
 
 // Output is one rendered device configuration.
@@ -55,11 +60,21 @@ type Renderer struct {
 	sizes map[schema.Platform]*atomic.Int64
 	// Sources records where each platform's templates came from ("embedded" or a path).
 	sources map[schema.Platform]string
+	// overrides run the platforms whose templates come from Options.Dir.
+	overrides map[schema.Platform]*overrideSet
 }
 
 // NewRenderer parses the embedded templates and any overrides in opts.Dir.
 func NewRenderer(opts Options) (*Renderer, error) {
-	r := &Renderer{sizes: map[schema.Platform]*atomic.Int64{}, cache: &viewCache{}, specs: registry(), sets: map[schema.Platform]*template.Template{}, sources: map[schema.Platform]string{}}
+	r := &Renderer{sizes: map[schema.Platform]*atomic.Int64{}, cache: &viewCache{}, specs: registry(), sets: map[schema.Platform]*template.Template{}, sources: map[schema.Platform]string{},
+		overrides: map[schema.Platform]*overrideSet{}}
+	timeLimit, outLimit := opts.TimeLimit, opts.OutputLimit
+	if timeLimit <= 0 {
+		timeLimit = DefaultTimeLimit
+	}
+	if outLimit <= 0 {
+		outLimit = DefaultOutputLimit
+	}
 	for _, p := range schema.Platforms() {
 		r.sizes[p] = new(atomic.Int64)
 		var (
@@ -85,6 +100,13 @@ func NewRenderer(opts Options) (*Renderer, error) {
 		}
 		r.sets[p] = t
 		r.sources[p] = src
+		if src != "embedded" {
+			o, err := newOverrideSet(t, timeLimit, outLimit)
+			if err != nil {
+				return nil, fmt.Errorf("%s templates (%s): %w", p, src, err)
+			}
+			r.overrides[p] = o
+		}
 	}
 	return r, nil
 }
@@ -129,6 +151,9 @@ func (r *Renderer) View(f *schema.Fabric, d *schema.Device) (any, error) {
 	if !ok {
 		return nil, fmt.Errorf("device %s: unknown platform %q (known: %v)", d.Name, d.Platform.V, schema.Platforms())
 	}
+	if err := r.cache.checkNames(f, d); err != nil {
+		return nil, err
+	}
 	b, err := buildBase(f, d, r.cache)
 	if err != nil {
 		return nil, err
@@ -160,7 +185,12 @@ func (r *Renderer) Render(f *schema.Fabric, d *schema.Device) (*Output, error) {
 	size := r.sizes[d.Platform.V]
 	hint := int(size.Load())
 	buf := bytes.NewBuffer(make([]byte, 0, hint+hint/16+256))
-	if err := r.sets[d.Platform.V].ExecuteTemplate(buf, entry, view); err != nil {
+	if o := r.overrides[d.Platform.V]; o != nil {
+		err = o.execute(buf, entry, view)
+	} else {
+		err = r.sets[d.Platform.V].ExecuteTemplate(buf, entry, view)
+	}
+	if err != nil {
 		return nil, fmt.Errorf("device %s: executing %s templates (%s): %w", d.Name, d.Platform.V, r.sources[d.Platform.V], err)
 	}
 	text := buf.Bytes()
@@ -220,6 +250,27 @@ type viewCache struct {
 	named sync.Map // hostNamedKey → string
 	qos   sync.Map // *schema.PortQoS → QoSView (devices whose ports all share it)
 	pfcs  sync.Map // *schema.PortQoS → pfcEntry
+	// fabrics holds the result of schema.CheckRenderableFabric per fabric.
+	fabrics sync.Map // *schema.Fabric → error (nil: names fine)
+}
+
+// checkNames refuses to render names that schema.Load would have refused
+// (defence in depth: Load checks them, but a Fabric may be built in Go).
+func (c *viewCache) checkNames(f *schema.Fabric, d *schema.Device) error {
+	var ferr error
+	if v, ok := c.fabrics.Load(f); ok {
+		ferr, _ = v.(error)
+	} else {
+		ferr = schema.CheckRenderableFabric(f)
+		c.fabrics.Store(f, ferr)
+	}
+	if ferr == nil {
+		ferr = schema.CheckRenderable(f, d)
+	}
+	if ferr != nil {
+		return fmt.Errorf("device %s: cannot render: %w (names and descriptions must follow the rules of docs/language.md)", oneLine(d.Name), ferr)
+	}
+	return nil
 }
 
 type pfcEntry struct {

@@ -214,7 +214,7 @@ func buildBase(f *schema.Fabric, d *schema.Device, cache *viewCache) (Base, erro
 		Kind:     string(d.Kind.V),
 	}
 	b.Header = []string{
-		"fabricgen: fabric " + f.Name + ", device " + d.Name + " (" + string(d.Platform.V) + ")",
+		"fabricgen: fabric " + oneLine(f.Name) + ", device " + oneLine(d.Name) + " (" + oneLine(string(d.Platform.V)) + ")",
 		"intent digest " + digestOrNone(f.Digest),
 		"Generated from the fabric intent; edit the intent, not this file.",
 	}

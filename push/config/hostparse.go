@@ -61,13 +61,13 @@ func parseMlnxQos(line string, args []string) (HostAction, error) {
 		return a, fmt.Errorf("mlnx_qos needs -i IFACE")
 	}
 	if len(facts) == 0 {
-		return a, fmt.Errorf("mlnx_qos -i %s sets nothing", iface)
+		return a, fmt.Errorf("mlnx_qos -i %s sets nothing", quoteWord(iface))
 	}
 	for i := range facts {
 		facts[i].Target = iface
 	}
 	a.Facts = facts
-	a.Read = "mlnx_qos -i " + iface
+	a.Read = quoteWords("mlnx_qos", "-i", iface)
 	return a, nil
 }
 

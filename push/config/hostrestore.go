@@ -35,59 +35,63 @@ func HostRestoreCommands(script, backup, now string) ([]string, error) {
 	return out, nil
 }
 
+// restoreCommand builds the setter of one fact. Targets and values are
+// quoted: values come from what the host printed.
 func restoreCommand(f Fact, old, cur string) (string, error) {
 	unset := old == "<unset>"
+	q := quoteWords
 	switch f.Kind {
 	case "mlnx_qos":
 		if d, ok := strings.CutPrefix(f.Key, "dscp2prio "); ok {
 			if unset {
-				return fmt.Sprintf("mlnx_qos -i %s --dscp2prio del,%s,%s", f.Target, d, cur), nil
+				return q("mlnx_qos", "-i", f.Target, "--dscp2prio", "del,"+d+","+cur), nil
 			}
-			return fmt.Sprintf("mlnx_qos -i %s --dscp2prio set,%s,%s", f.Target, d, old), nil
+			return q("mlnx_qos", "-i", f.Target, "--dscp2prio", "set,"+d+","+old), nil
 		}
 		if !unset {
-			return fmt.Sprintf("mlnx_qos -i %s --%s %s", f.Target, f.Key, old), nil
+			return q("mlnx_qos", "-i", f.Target, "--"+f.Key, old), nil
 		}
 	case "sysfs":
 		if !unset {
-			return fmt.Sprintf("echo %s > %s", old, f.Target), nil
+			return "echo " + quoteWord(old) + " > " + quoteWord(f.Target), nil
 		}
 	case "mtu":
 		if !unset {
-			return fmt.Sprintf("ip link set dev %s mtu %s", f.Target, old), nil
+			return q("ip", "link", "set", "dev", f.Target, "mtu", old), nil
 		}
 	case "roce_mode":
 		if !unset {
-			return fmt.Sprintf("cma_roce_mode -d %s -p %s -m %s", f.Target, strings.Fields(f.Key)[1], old), nil
+			return q("cma_roce_mode", "-d", f.Target, "-p", strings.Fields(f.Key)[1], "-m", old), nil
 		}
 	case "tunable":
 		if !unset {
-			return fmt.Sprintf("ethtool --set-tunable %s %s %s", f.Target, strings.TrimPrefix(f.Key, "tunable "), old), nil
+			return q("ethtool", "--set-tunable", f.Target, strings.TrimPrefix(f.Key, "tunable "), old), nil
 		}
 	case "roce_tos":
 		port := strings.Fields(f.Key)[1]
 		if !unset {
-			return fmt.Sprintf("cma_roce_tos -d %s -p %s -t %s", f.Target, port, old), nil
+			return q("cma_roce_tos", "-d", f.Target, "-p", port, "-t", old), nil
 		}
 	case "pause":
 		if !unset {
-			return fmt.Sprintf("ethtool -A %s %s %s", f.Target, strings.TrimPrefix(f.Key, "pause "), old), nil
+			return q("ethtool", "-A", f.Target, strings.TrimPrefix(f.Key, "pause "), old), nil
 		}
 	case "dcb":
 		k := strings.Fields(f.Key) // kind key [index]
 		if len(k) == 3 {
 			if k[0] == "app" {
 				if unset {
-					return fmt.Sprintf("dcb app del dev %s %s %s:%s", f.Target, k[1], k[2], cur), nil
+					return q("dcb", "app", "del", "dev", f.Target, k[1], k[2]+":"+cur), nil
 				}
-				return fmt.Sprintf("dcb app replace dev %s %s %s:%s", f.Target, k[1], k[2], old), nil
+				return q("dcb", "app", "replace", "dev", f.Target, k[1], k[2]+":"+old), nil
 			}
 			if !unset {
-				return fmt.Sprintf("dcb %s set dev %s %s %s:%s", k[0], f.Target, k[1], k[2], old), nil
+				return q("dcb", k[0], "set", "dev", f.Target, k[1], k[2]+":"+old), nil
 			}
 		} else if len(k) >= 2 && !unset {
-			return fmt.Sprintf("dcb %s set dev %s %s %s", k[0], f.Target, k[1], old), nil
+			// A scalar value may be several words (apptrust order dscp pcp).
+			return q(append([]string{"dcb", k[0], "set", "dev", f.Target, k[1]}, strings.Fields(old)...)...), nil
 		}
 	}
-	return "", fmt.Errorf("cannot restore %s of %s: the backup does not show its old value", f.Key, f.Target)
+	return "", fmt.Errorf("cannot restore %s of %s: the backup does not show its old value", f.Key, quoteWord(f.Target))
 }

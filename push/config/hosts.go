@@ -3,6 +3,7 @@ package config
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -48,11 +49,19 @@ type HostLookup struct {
 
 var reLookup = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_]*)=\$\((.+)\)$`)
 
-// HostLookups returns the script's preamble assignments in order.
+// HostLookups returns the script's preamble assignments in order. Only
+// a lookup whose command is plain words (quoted as needed, nothing the
+// shell would expand, no operator) is returned: push runs these commands
+// on the host, and a script line using a variable that is not set is
+// refused by ParseHostScript.
 func HostLookups(script string) []HostLookup {
 	var out []HostLookup
 	for _, raw := range strings.Split(strings.ReplaceAll(script, "\r", ""), "\n") {
 		if m := reLookup.FindStringSubmatch(strings.TrimSpace(raw)); m != nil {
+			toks, err := shellWords(m[2])
+			if _, plain := wordsOnly(toks); err != nil || !plain || len(toks) == 0 {
+				continue
+			}
 			out = append(out, HostLookup{Var: m[1], Command: m[2]})
 		}
 	}
@@ -60,15 +69,31 @@ func HostLookups(script string) []HostLookup {
 }
 
 // ResolveHostScript substitutes the lookups' values ("$NAME" and $NAME)
-// into the script and drops the assignments.
+// into the script and drops the assignments. A value that is not a plain
+// device name (safeLookupValue: what the host printed could be anything)
+// is not substituted, so the line using it is refused when parsed.
 func ResolveHostScript(script string, values map[string]string) string {
+	keys := make([]string, 0, len(values))
+	for k, v := range values {
+		if safeLookupValue(v) {
+			keys = append(keys, k)
+		}
+	}
+	// Longer names first: $ibdev_eth01 must not be read as $ibdev_eth0 + "1".
+	sort.Slice(keys, func(i, j int) bool {
+		if len(keys[i]) != len(keys[j]) {
+			return len(keys[i]) > len(keys[j])
+		}
+		return keys[i] < keys[j]
+	})
 	var b strings.Builder
 	for _, raw := range strings.Split(strings.ReplaceAll(script, "\r", ""), "\n") {
 		line := strings.TrimSpace(raw)
 		if reLookup.MatchString(line) {
 			continue
 		}
-		for k, v := range values {
+		for _, k := range keys {
+			v := values[k]
 			line = strings.ReplaceAll(line, `"$`+k+`"`, v)
 			line = strings.ReplaceAll(line, `"${`+k+`}"`, v)
 			line = strings.ReplaceAll(line, "${"+k+"}", v)
@@ -81,11 +106,6 @@ func ResolveHostScript(script string, values map[string]string) string {
 }
 
 var (
-	reEcho    = regexp.MustCompile(`^echo\s+(\S+)\s*(?:>|\|\s*tee)\s*(/\S+)$`)
-	reIPMTU   = regexp.MustCompile(`^ip link set (?:dev )?(\S+) mtu (\d+)$`)
-	reRoCETos = regexp.MustCompile(`^cma_roce_tos\s+(.*)$`)
-	reEthtool = regexp.MustCompile(`^ethtool -A (\S+)((?: (?:rx|tx|autoneg) (?:on|off))+)$`)
-	reDCB     = regexp.MustCompile(`^dcb (pfc|ets|app|apptrust|maxrate) (set|add|replace) dev (\S+) (.+)$`)
 	// reCheck is a read-back guard: [ TEST ] || { echo MSG >&2; exit 1; }.
 	// push reads every fact back after applying, so it skips these.
 	reCheck = regexp.MustCompile(`^\[ .+ \] \|\| \{ echo .+ >&2; exit 1; \}$`)
@@ -126,9 +146,6 @@ func ParseHostScript(script string) ([]HostAction, error) {
 			out = append(out, HostAction{Line: line})
 			continue
 		}
-		if strings.Contains(stripEthtoolUnchanged(line), "$") {
-			return nil, fmt.Errorf("host script line %d %q: uses a shell variable that no NAME=$(command) line of the preamble sets", i+1, line)
-		}
 		a, err := parseAction(line)
 		if err != nil {
 			return nil, fmt.Errorf("host script line %d %q: %w", i+1, line, err)
@@ -140,10 +157,27 @@ func ParseHostScript(script string) ([]HostAction, error) {
 
 func parseAction(line string) (HostAction, error) {
 	a := HostAction{Line: line}
-	line = unquote(stripEthtoolUnchanged(line))
-	f := strings.Fields(line)
-	if len(f) == 0 {
+	toks, err := shellWords(stripEthtoolUnchanged(line))
+	if err != nil {
+		return a, err
+	}
+	if len(toks) == 0 {
 		return a, fmt.Errorf("nothing left after removing quotes")
+	}
+	// echo V > PATH, or echo V | tee PATH: a sysfs or configfs write.
+	if n := len(toks); toks[0].s == "echo" && !toks[0].op && (n == 4 || n == 5) {
+		redirect := n == 4 && toks[2].op && toks[2].s == ">"
+		tee := n == 5 && toks[2].op && toks[2].s == "|" && !toks[3].op && toks[3].s == "tee"
+		path := toks[n-1]
+		if (redirect || tee) && !toks[1].op && !path.op && strings.HasPrefix(path.s, "/") && toks[1].s != "" {
+			a.Read = quoteWords("cat", path.s)
+			a.Facts = []Fact{{Kind: "sysfs", Target: path.s, Key: "value", Value: toks[1].s}}
+			return a, nil
+		}
+	}
+	f, plain := wordsOnly(toks)
+	if !plain {
+		return a, fmt.Errorf("fabricgen plans only simple commands and echo VALUE > FILE, not shell operators")
 	}
 	switch {
 	case f[0] == "mkdir" && len(f) == 3 && f[1] == "-p":
@@ -151,21 +185,17 @@ func parseAction(line string) (HostAction, error) {
 	case f[0] == "cma_roce_mode":
 		return parseRoCEMode(a, f[1:])
 	case f[0] == "ethtool" && len(f) == 5 && f[1] == "--set-tunable":
-		a.Read = fmt.Sprintf("ethtool --get-tunable %s %s", f[2], f[3])
+		a.Read = quoteWords("ethtool", "--get-tunable", f[2], f[3])
 		a.Facts = []Fact{{Kind: "tunable", Target: f[2], Key: "tunable " + f[3], Value: f[4]}}
 	case f[0] == "mlnx_qos":
 		return parseMlnxQos(line, f[1:])
-	case reEcho.MatchString(line):
-		m := reEcho.FindStringSubmatch(line)
-		a.Read = "cat " + m[2]
-		a.Facts = []Fact{{Kind: "sysfs", Target: m[2], Key: "value", Value: m[1]}}
-	case reIPMTU.MatchString(line):
-		m := reIPMTU.FindStringSubmatch(line)
-		a.Read = "ip link show dev " + m[1]
-		a.Facts = []Fact{{Kind: "mtu", Target: m[1], Key: "mtu", Value: m[2]}}
-	case reRoCETos.MatchString(line):
+	case isIPMTU(f):
+		dev, mtu := f[len(f)-3], f[len(f)-1]
+		a.Read = quoteWords("ip", "link", "show", "dev", dev)
+		a.Facts = []Fact{{Kind: "mtu", Target: dev, Key: "mtu", Value: mtu}}
+	case f[0] == "cma_roce_tos":
 		dev, port, tos := "", "1", ""
-		args := strings.Fields(reRoCETos.FindStringSubmatch(line)[1])
+		args := f[1:]
 		for i := 0; i+1 < len(args); i += 2 {
 			switch args[i] {
 			case "-d":
@@ -179,41 +209,90 @@ func parseAction(line string) (HostAction, error) {
 		if dev == "" || tos == "" {
 			return a, fmt.Errorf("cma_roce_tos needs -d DEV and -t TOS")
 		}
-		a.Read = fmt.Sprintf("cma_roce_tos -d %s -p %s", dev, port)
+		a.Read = quoteWords("cma_roce_tos", "-d", dev, "-p", port)
 		a.Facts = []Fact{{Kind: "roce_tos", Target: dev, Key: "port " + port + " roce_tos", Value: tos}}
-	case reEthtool.MatchString(line):
-		m := reEthtool.FindStringSubmatch(line)
-		a.Read = "ethtool -a " + m[1]
-		kv := strings.Fields(m[2])
-		for i := 0; i+1 < len(kv); i += 2 {
-			a.Facts = append(a.Facts, Fact{Kind: "pause", Target: m[1], Key: "pause " + kv[i], Value: kv[i+1]})
+	case isEthtoolPause(f):
+		a.Read = quoteWords("ethtool", "-a", f[2])
+		for i := 3; i+1 < len(f); i += 2 {
+			a.Facts = append(a.Facts, Fact{Kind: "pause", Target: f[2], Key: "pause " + f[i], Value: f[i+1]})
 		}
-	case reDCB.MatchString(line):
-		m := reDCB.FindStringSubmatch(line)
-		a.Read = fmt.Sprintf("dcb %s show dev %s", m[1], m[3])
-		if m[1] == "app" {
+	case isDCBSet(f):
+		kind, dev, rest := f[1], f[4], strings.Join(f[5:], " ")
+		a.Read = quoteWords("dcb", kind, "show", "dev", dev)
+		if kind == "app" {
 			// Without -N, dcb app shows DSCP code points by rt_dsfield
 			// name (26 as AF31); with -N, PCP keys as numbers 0-15
 			// instead of 0nd..7de. So each selector is read its own way.
-			dscp, pcp := strings.Contains(m[4], "dscp-prio"), strings.Contains(m[4], "pcp-prio")
+			dscp, pcp := slices.Contains(f[5:], "dscp-prio"), slices.Contains(f[5:], "pcp-prio")
 			switch {
 			case dscp && pcp:
 				return a, fmt.Errorf("put dscp-prio and pcp-prio on separate dcb app lines")
 			case dscp:
-				a.Read = "dcb -N app show dev " + m[3] + " dscp-prio"
+				a.Read = quoteWords("dcb", "-N", "app", "show", "dev", dev, "dscp-prio")
 			case pcp:
-				a.Read = "dcb app show dev " + m[3] + " pcp-prio"
+				a.Read = quoteWords("dcb", "app", "show", "dev", dev, "pcp-prio")
 			}
 		}
-		a.Facts = dcbFacts(m[1], m[3], m[4])
+		a.Facts = dcbFacts(kind, dev, rest)
 		if len(a.Facts) == 0 {
-			return a, fmt.Errorf("no settings found after dev %s", m[3])
+			return a, fmt.Errorf("no settings found after dev %s", quoteWord(dev))
 		}
 	default:
 		return a, fmt.Errorf("fabricgen cannot read this setting back, so it cannot plan it " +
 			"(supported: mlnx_qos, echo V > /sys/..., cma_roce_tos, ip link set dev IF mtu N, dcb pfc|ets|app, ethtool -A)")
 	}
 	return a, nil
+}
+
+// isIPMTU matches ip link set [dev] IF mtu N.
+func isIPMTU(f []string) bool {
+	if len(f) < 6 || f[0] != "ip" || f[1] != "link" || f[2] != "set" {
+		return false
+	}
+	rest := f[3:]
+	if rest[0] == "dev" {
+		rest = rest[1:]
+	}
+	return len(rest) == 3 && rest[1] == "mtu" && rest[2] != "" && digits(rest[2])
+}
+
+// isEthtoolPause matches ethtool -A IF followed by (rx|tx|autoneg) (on|off) pairs.
+func isEthtoolPause(f []string) bool {
+	if len(f) < 5 || f[0] != "ethtool" || f[1] != "-A" || len(f)%2 == 0 {
+		return false
+	}
+	for i := 3; i+1 < len(f); i += 2 {
+		if (f[i] != "rx" && f[i] != "tx" && f[i] != "autoneg") || (f[i+1] != "on" && f[i+1] != "off") {
+			return false
+		}
+	}
+	return true
+}
+
+// isDCBSet matches dcb (pfc|ets|app|apptrust|maxrate) (set|add|replace) dev IF SETTINGS...
+func isDCBSet(f []string) bool {
+	if len(f) < 6 || f[0] != "dcb" || f[3] != "dev" {
+		return false
+	}
+	switch f[1] {
+	case "pfc", "ets", "app", "apptrust", "maxrate":
+	default:
+		return false
+	}
+	switch f[2] {
+	case "set", "add", "replace":
+		return true
+	}
+	return false
+}
+
+func digits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // HostReadCommands lists the distinct read-back commands of a host
@@ -373,9 +452,6 @@ func CompareHost(device, state, script string, d *dialect.Dialect) (*Comparison,
 	return c, nil
 }
 
-// unquote drops double quotes around words ("/sys/…/default_roce_tos").
-func unquote(line string) string { return strings.ReplaceAll(line, `"`, "") }
-
 func parseRoCEMode(a HostAction, args []string) (HostAction, error) {
 	dev, port, mode := "", "1", ""
 	for i := 0; i+1 < len(args); i += 2 {
@@ -391,7 +467,7 @@ func parseRoCEMode(a HostAction, args []string) (HostAction, error) {
 	if dev == "" || mode == "" {
 		return a, fmt.Errorf("cma_roce_mode needs -d DEV and -m MODE")
 	}
-	a.Read = fmt.Sprintf("cma_roce_mode -d %s -p %s", dev, port)
+	a.Read = quoteWords("cma_roce_mode", "-d", dev, "-p", port)
 	a.Facts = []Fact{{Kind: "roce_mode", Target: dev, Key: "port " + port + " roce_mode", Value: normRoCEMode(mode)}}
 	return a, nil
 }

@@ -4,6 +4,7 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -66,7 +67,7 @@ func ResolveAuth(dev string, c schema.Credentials, getenv func(string) string, p
 		return nil, fmt.Errorf("device %s: credentials give no way to log in; set password_env, key_file or agent = true", dev)
 	}
 	if a.keyFile != "" && a.passphrase == "" {
-		pem, err := os.ReadFile(a.keyFile)
+		pem, err := readKeyFile(a.keyFile)
 		if err != nil {
 			return nil, fmt.Errorf("device %s: read key file %s: %w", dev, a.keyFile, err)
 		}
@@ -86,6 +87,27 @@ func ResolveAuth(dev string, c schema.Credentials, getenv func(string) string, p
 		}
 	}
 	return a, nil
+}
+
+// MaxKeyFileSize bounds a private key file: real keys are a few KB, and
+// a path such as /dev/zero must fail at once, not fill the memory.
+const MaxKeyFileSize = 1 << 20
+
+// readKeyFile reads a key file through a bounded reader.
+func readKeyFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, MaxKeyFileSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > MaxKeyFileSize {
+		return nil, fmt.Errorf("%s is larger than %d bytes (1 MiB); an SSH private key is a few KB", path, MaxKeyFileSize)
+	}
+	return b, nil
 }
 
 // ExpandHome replaces a leading "~/" with the home directory.
@@ -120,7 +142,7 @@ func (a *Auth) methods(getenv func(string) string) ([]ssh.AuthMethod, func(), er
 		ms = append(ms, ssh.PublicKeysCallback(agent.NewClient(conn).Signers))
 	}
 	if a.keyFile != "" {
-		pem, err := os.ReadFile(a.keyFile)
+		pem, err := readKeyFile(a.keyFile)
 		if err != nil {
 			closer()
 			return nil, func() {}, fmt.Errorf("read key file %s: %w", a.keyFile, err)
