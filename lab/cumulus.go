@@ -24,6 +24,10 @@ type cumulus struct {
 	nextRev   int
 	confirm   *nvConfirm
 	fs        *memFS
+	// learned holds the objects and interface names of the loaded
+	// configuration ("interface NAME" or the root object): paths under
+	// them are accepted although the lab's checks do not know them.
+	learned map[string]bool
 }
 
 type nvRevision struct {
@@ -78,7 +82,14 @@ func nvScalar(prefix []string) bool {
 }
 
 func newCumulus(env *deviceEnv) (*cumulus, error) {
-	c := &cumulus{env: env, applied: newPathTree(nvScalar), nextRev: 1, fs: newMemFS(env.spec.Username)}
+	c := &cumulus{env: env, applied: newPathTree(nvScalar), nextRev: 1, fs: newMemFS(env.spec.Username), learned: map[string]bool{}}
+	if env.spec.RunningConfig != "" {
+		if err := c.loadExisting(env.spec.RunningConfig); err != nil {
+			return nil, err
+		}
+		c.record(c.applied, "root", "startup")
+		return c, nil
+	}
 	ports := env.spec.Ports
 	if len(ports) == 0 {
 		for i := 1; i <= 32; i++ {
@@ -221,6 +232,47 @@ func nvCommands(t *pathTree) string {
 
 func (c *cumulus) running() string { return nvCommands(c.applied) }
 
+// export is `nv config show -o commands`.
+func (c *cumulus) export() string { return c.running() }
+
+// loadExisting loads `nv config show -o commands` output: nv set lines on
+// any object (the lab has no NVUE schema to refuse one).
+func (c *cumulus) loadExisting(text string) error {
+	for i, raw := range strings.Split(text, "\n") {
+		line := strings.TrimSpace(raw)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		toks, err := configTokens(line)
+		if err != nil {
+			return fmt.Errorf("line %d %q: %w", i+1, line, err)
+		}
+		if len(toks) < 3 || toks[0] != "nv" || toks[1] != "set" {
+			return fmt.Errorf("line %d %q: a Cumulus running config is `nv config show -o commands` output: nv set commands", i+1, line)
+		}
+		path := toks[2:]
+		c.applied.set(path)
+		c.learned[path[0]] = true
+		if path[0] == "interface" && len(path) > 1 {
+			c.learned["interface "+path[1]] = true
+		}
+	}
+	return nil
+}
+
+// validate is nvValidate, except that objects and interfaces the loaded
+// configuration has are accepted.
+func (c *cumulus) validate(path []string) string {
+	if len(path) >= 1 && !nvTop[path[0]] && c.learned[path[0]] {
+		return ""
+	}
+	if len(path) >= 2 && path[0] == "interface" && c.learned["interface "+path[1]] {
+		rest := append([]string{"interface", "swp1"}, path[2:]...)
+		return nvValidate(rest)
+	}
+	return nvValidate(path)
+}
+
 func (c *cumulus) outOfBand(lines []string) error {
 	sh := c.shell("another-admin")
 	for _, l := range lines {
@@ -253,7 +305,7 @@ func (c *cumulus) rollbackConfirm() {
 }
 
 func (c *cumulus) newSession(t *term, user string) cliSession {
-	return &linuxCLI{host: c.env.spec.Name, user: user, sh: c.shell(user), vrf: "mgmt"}
+	return &linuxCLI{host: c.env.spec.Name, user: user, sh: c.shell(user), vrf: "mgmt", isChange: nvChanges, writes: noDeviceFiles}
 }
 
 func (c *cumulus) shell(user string) *shell {
@@ -275,7 +327,47 @@ func (c *cumulus) shell(user string) *shell {
 		}
 		return "", "-bash: " + argv[0] + ": command not found\n", 127
 	}
-	return newShell(run, c.fs.write, which)
+	sh := newShell(run, c.fs.write, which)
+	sh.record = c.env.executed
+	return sh
+}
+
+// noDeviceFiles: the files a switch's shell may write (/tmp, home) are
+// scratch space, not configuration.
+func noDeviceFiles(string) bool { return false }
+
+// nvChanges: nv set/unset/action, and nv config apply, detach, replace,
+// patch, save, delete, attach and confirm change the switch; nv show, nv
+// config show/diff/history/revision/find and nv config apply
+// --confirm-status only read. Scratch files are not configuration.
+func nvChanges(argv []string) bool {
+	if argv[0] != "nv" {
+		return false
+	}
+	var args []string
+	for _, a := range argv[1:] {
+		if !strings.HasPrefix(a, "-") {
+			args = append(args, a)
+		}
+	}
+	if len(args) == 0 {
+		return false
+	}
+	switch args[0] {
+	case "set", "unset", "action":
+		return true
+	case "config":
+		if len(args) < 2 {
+			return false
+		}
+		switch args[1] {
+		case "apply":
+			return !hasOpt(argv[1:], "--confirm-status")
+		case "detach", "replace", "patch", "save", "delete", "attach", "confirm":
+			return true
+		}
+	}
+	return false
 }
 
 // nv runs one NVUE command.
@@ -286,7 +378,7 @@ func (c *cumulus) nv(args []string, user string) (string, string, int) {
 	switch args[0] {
 	case "set", "unset":
 		path := args[1:]
-		if msg := nvValidate(path); msg != "" && !(args[0] == "unset" && len(path) == 1 && nvTop[path[0]]) {
+		if msg := c.validate(path); msg != "" && !(args[0] == "unset" && len(path) == 1 && nvTop[path[0]]) {
 			return "", msg + "\n", 1
 		}
 		if c.pending == nil {

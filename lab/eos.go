@@ -38,11 +38,32 @@ type eosConfirm struct {
 func newEOS(env *deviceEnv) (*eos, error) {
 	e := &eos{env: env, g: eosGrammar(), sessions: map[string]*eosCfgSession{}}
 	e.cur = newCfgTree(e.g)
+	if env.spec.RunningConfig != "" {
+		e.cur.loadExisting(env.spec.RunningConfig, loadOptions{block: eosBanner})
+		return e, nil
+	}
 	if err := e.cur.load(eosFactory(env.spec)); err != nil {
 		return nil, fmt.Errorf("factory config (check DeviceSpec.Ports): %w", err)
 	}
 	return e, nil
 }
+
+// eosBanner spans `banner login|motd` and its text up to the line EOF.
+func eosBanner(lines []string, i int) int {
+	f := strings.Fields(lines[i])
+	if len(f) != 2 || f[0] != "banner" {
+		return 0
+	}
+	for j := i + 1; j < len(lines); j++ {
+		if strings.TrimRight(lines[j], " \t\r") == "EOF" {
+			return j - i + 1
+		}
+	}
+	return 0
+}
+
+// export is `show running-config`, which loadExisting reads back.
+func (e *eos) export() string { return e.running() }
 
 func eosFactory(sp DeviceSpec) string {
 	ports := sp.Ports
@@ -95,37 +116,45 @@ func (e *eos) render(t *cfgTree, header bool) string {
 		fmt.Fprintf(&b, "! device: %s (cEOSLab, EOS-4.31.2F)\n!\n", e.env.spec.Name)
 		b.WriteString("! boot system flash:/EOS-4.31.2F.swi\n!\n")
 	}
-	prevOrder, prevStanza := -1, false
-	for i, k := range t.root.sorted() {
-		stanza := k.rule != nil && k.rule.sub != ""
-		order := -1
-		if k.rule != nil {
-			order = k.rule.order
-		}
-		if i > 0 && (stanza || prevStanza || order != prevOrder) {
+	var prev *node
+	for _, k := range t.root.sorted() {
+		if prev != nil && eosSeparated(prev, k) {
 			b.WriteString("!\n")
 		}
 		b.WriteString(k.text + "\n")
-		if stanza {
+		if k.stanza() {
 			eosBody(&b, k, "   ")
 		}
-		prevOrder, prevStanza = order, stanza
+		prev = k
 	}
 	b.WriteString("!\nend\n")
 	return b.String()
 }
 
+// eosSeparated reports whether a '!' line separates two top-level lines:
+// before a stanza, after one, and between features (rule orders); around
+// opaque lines, where their source had one.
+func eosSeparated(prev, k *node) bool {
+	switch {
+	case k.opaque:
+		return k.gap
+	case prev.opaque:
+		return !k.src || k.gap
+	}
+	po, _ := prev.rank()
+	ko, _ := k.rank()
+	return k.stanza() || prev.stanza() || po != ko
+}
+
 func eosBody(b *strings.Builder, n *node, indent string) {
 	for i, k := range n.sorted() {
-		if k.rule != nil && k.rule.sub != "" {
-			if i > 0 {
-				b.WriteString(indent + "!\n")
-			}
-			b.WriteString(indent + k.text + "\n")
-			eosBody(b, k, indent+"   ")
-			continue
+		if i > 0 && ((k.opaque && k.gap) || (!k.opaque && k.stanza())) {
+			b.WriteString(indent + "!\n")
 		}
 		b.WriteString(indent + k.text + "\n")
+		if k.stanza() {
+			eosBody(b, k, indent+"   ")
+		}
 	}
 }
 
@@ -561,4 +590,44 @@ func (c *eosCLI) sessionTable() string {
 		fmt.Fprintf(&b, " %s %-22s %-24s %-10s %s\n", marker, n, s.state, s.owner.user, "vty1")
 	}
 	return b.String()
+}
+
+// changes: in configuration mode every line but navigation and show
+// changes the session or the running config; in exec mode only what
+// commits, aborts or saves a configuration does.
+func (c *eosCLI) changes(raw string) bool {
+	if c.enable {
+		return false
+	}
+	line := normalize(raw)
+	if line == "" || strings.HasPrefix(line, "!") || line == "show" || strings.HasPrefix(line, "show ") {
+		return false
+	}
+	if c.stack != nil {
+		switch line {
+		case "end", "exit":
+			return false
+		}
+		if rest, ok := cutHead(line, "do"); ok {
+			return eosExecChanges(rest)
+		}
+		return true
+	}
+	return eosExecChanges(line)
+}
+
+// eosExecChanges classifies an exec-mode command.
+func eosExecChanges(line string) bool {
+	f := strings.Fields(line)
+	switch {
+	case len(f) == 0 || f[0] == "show":
+		return false
+	case f[0] == "configure" && len(f) >= 4 && f[1] == "session":
+		return f[3] == "commit" || f[3] == "abort"
+	case f[0] == "no" && len(f) >= 3 && f[1] == "configure" && f[2] == "session":
+		return true
+	case f[0] == "write", f[0] == "copy", f[0] == "rollback", f[0] == "reload", f[0] == "delete":
+		return true
+	}
+	return false
 }

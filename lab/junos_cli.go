@@ -192,8 +192,8 @@ func (j *junos) displaySetOf() string { return setForm(j.active) }
 func setForm(t *pathTree) string {
 	var b strings.Builder
 	b.WriteString("set version 23.4R1.9\n")
-	for _, s := range t.statements() {
-		b.WriteString("set " + strings.Join(s, " ") + "\n")
+	for _, l := range t.setLines() {
+		b.WriteString(l + "\n")
 	}
 	return b.String()
 }
@@ -285,7 +285,7 @@ func (c *junosCLI) config(line string) reply {
 	case cmd == "load set terminal":
 		c.load, c.loadN, c.errs = true, 0, 0
 		return reply{out: "[Type ^D at a new line to end input]\n"}
-	case f[0] == "set" || f[0] == "delete":
+	case f[0] == "set" || f[0] == "delete" || f[0] == "deactivate" || f[0] == "activate":
 		full := cmd
 		if len(c.edit) > 0 {
 			full = f[0] + " " + strings.Join(c.edit, " ") + " " + strings.Join(f[1:], " ")
@@ -385,4 +385,44 @@ func (c *junosCLI) commitCmd(minutes int, quit bool) reply {
 		out += "Exiting configuration mode\n"
 	}
 	return reply{out: out, config: true}
+}
+
+// changes: in configuration mode the statements and the commands that
+// load, commit or roll back change the candidate or the configuration;
+// show, edit, top, up, status and exit do not. In operational mode only
+// requests and clears do.
+func (c *junosCLI) changes(raw string) bool {
+	if c.load {
+		return true
+	}
+	line := normalize(raw)
+	if line == "" {
+		return false
+	}
+	cmd, _ := splitPipe(line)
+	f := strings.Fields(cmd)
+	if len(f) == 0 {
+		return false
+	}
+	if c.cand == nil {
+		return junosOpChanges(f)
+	}
+	switch f[0] {
+	case "show", "edit", "top", "up", "exit", "quit", "status", "help", "wildcard":
+		return false
+	case "run":
+		return junosOpChanges(f[1:])
+	}
+	return true
+}
+
+func junosOpChanges(f []string) bool {
+	if len(f) == 0 {
+		return false
+	}
+	switch f[0] {
+	case "request", "clear", "restart", "file", "start":
+		return true
+	}
+	return false
 }

@@ -124,6 +124,10 @@ func (m *memFS) common(hostname string, argv []string, stdin string) (out, errOu
 type linuxCLI struct {
 	host, user, vrf string
 	sh              *shell
+	// isChange decides whether one command (argv, wrappers stripped)
+	// changes the switch; writes whether a file write does.
+	isChange func(argv []string) bool
+	writes   func(path string) bool
 }
 
 func (c *linuxCLI) greeting() string {
@@ -152,8 +156,9 @@ func (c *linuxCLI) handle(raw string) reply {
 	if line == "logout" {
 		return reply{out: "logout\n", exit: true}
 	}
+	config := c.changes(line)
 	out := c.sh.exec(line)
-	r := reply{out: out, status: c.sh.status, config: linuxMutating(line)}
+	r := reply{out: out, status: c.sh.status, config: config}
 	if c.sh.exited {
 		r.exit = true
 		r.out += "logout\n"
@@ -161,12 +166,7 @@ func (c *linuxCLI) handle(raw string) reply {
 	return r
 }
 
-// linuxMutating reports whether a command stages or applies configuration.
-func linuxMutating(line string) bool {
-	for _, m := range []string{"nv set", "nv unset", "nv config apply", "config apply-patch", "config rollback", "config checkpoint", "config replace", "config load"} {
-		if strings.Contains(line, m) {
-			return true
-		}
-	}
-	return false
+// changes asks the switch about each command of the line.
+func (c *linuxCLI) changes(line string) bool {
+	return shellChanges(line, c.isChange, c.writes)
 }

@@ -31,12 +31,46 @@ type nxosCheckpoint struct {
 func newNXOS(env *deviceEnv) (*nxos, error) {
 	n := &nxos{env: env, g: nxosGrammar(), checkpoints: map[string]*nxosCheckpoint{}}
 	n.cur = newCfgTree(n.g)
+	if env.spec.RunningConfig != "" {
+		n.cur.loadExisting(env.spec.RunningConfig, loadOptions{
+			// The version line is the device's own, printed anew.
+			skip:  func(line string, top bool) bool { return top && strings.HasPrefix(line, "version ") },
+			block: nxosBanner,
+		})
+		n.lastChange = n.stamp()
+		return n, nil
+	}
 	if err := n.cur.load(nxosFactory(env.spec)); err != nil {
 		return nil, fmt.Errorf("factory config (check DeviceSpec.Ports): %w", err)
 	}
 	n.lastChange = n.stamp()
 	return n, nil
 }
+
+// nxosBanner spans `banner motd|exec C text C`, where C is any delimiter
+// character and the text may run over several lines.
+func nxosBanner(lines []string, i int) int {
+	line := strings.TrimSpace(lines[i])
+	f := strings.Fields(line)
+	if len(f) < 3 || f[0] != "banner" {
+		return 0
+	}
+	rest := strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(line, "banner"), " "+f[1]))
+	delim := rest[:1]
+	if strings.Contains(rest[1:], delim) {
+		return 1
+	}
+	for j := i + 1; j < len(lines); j++ {
+		if strings.Contains(lines[j], delim) {
+			return j - i + 1
+		}
+	}
+	return 0
+}
+
+// export is `show running-config`, which loadExisting reads back (its
+// header and version line are skipped).
+func (n *nxos) export() string { return n.running() }
 
 func (n *nxos) stamp() string { return n.env.now().UTC().Format("Mon Jan 2 15:04:05 2006") }
 
@@ -88,7 +122,7 @@ func (n *nxos) running() string {
 func (n *nxos) body(t *cfgTree) string {
 	var b strings.Builder
 	for _, k := range t.root.sorted() {
-		if k.rule != nil && k.rule.spaced {
+		if (k.rule != nil && k.rule.spaced) || (k.opaque && k.gap) {
 			b.WriteString("\n")
 		}
 		for _, l := range subtree(k, "", "  ") {
@@ -340,4 +374,41 @@ func (c *nxosCLI) checkpointSummary() string {
 			i+1, k, cp.user, cp.created, len(c.n.body(cp.tree)))
 	}
 	return b.String()
+}
+
+// changes: in configuration mode every line but navigation and show
+// changes the running config; in exec mode checkpoints, rollbacks and
+// saves do.
+func (c *nxosCLI) changes(raw string) bool {
+	line := normalize(raw)
+	if line == "" || strings.HasPrefix(line, "!") || line == "show" || strings.HasPrefix(line, "show ") {
+		return false
+	}
+	if c.stack != nil {
+		switch line {
+		case "end", "exit":
+			return false
+		}
+		if rest, ok := cutHead(line, "do"); ok {
+			return nxosExecChanges(rest)
+		}
+		return true
+	}
+	return nxosExecChanges(line)
+}
+
+func nxosExecChanges(line string) bool {
+	f := strings.Fields(line)
+	if len(f) == 0 {
+		return false
+	}
+	switch f[0] {
+	case "checkpoint", "rollback", "copy", "write", "reload", "delete":
+		return true
+	case "no":
+		return len(f) >= 2 && f[1] == "checkpoint"
+	case "clear":
+		return len(f) >= 2 && f[1] == "checkpoint"
+	}
+	return false
 }

@@ -18,6 +18,8 @@ type pnode struct {
 	tok  string
 	kids []*pnode
 	end  bool
+	// inactive marks a deactivated statement or hierarchy (Junos).
+	inactive bool
 }
 
 func newPathTree(scalar func([]string) bool) *pathTree {
@@ -29,7 +31,7 @@ func (t *pathTree) clone() *pathTree {
 }
 
 func (n *pnode) clone() *pnode {
-	c := &pnode{tok: n.tok, end: n.end}
+	c := &pnode{tok: n.tok, end: n.end, inactive: n.inactive}
 	for _, k := range n.kids {
 		c.kids = append(c.kids, k.clone())
 	}
@@ -105,6 +107,40 @@ func (t *pathTree) statements() [][]string {
 				continue
 			}
 			walk(k, p)
+		}
+	}
+	walk(t.root, nil)
+	return out
+}
+
+// find returns the node at toks, or nil.
+func (t *pathTree) find(toks []string) *pnode {
+	n := t.root
+	for _, tok := range toks {
+		if n = n.child(tok); n == nil {
+			return nil
+		}
+	}
+	return n
+}
+
+// setLines returns the tree as statements in tree order, each set
+// statement as its tokens prefixed by "set", and after the statements of
+// a deactivated hierarchy the line "deactivate PATH" (Junos `display set`).
+func (t *pathTree) setLines() []string {
+	var out []string
+	var walk func(n *pnode, prefix []string)
+	walk = func(n *pnode, prefix []string) {
+		for _, k := range n.kids {
+			p := append(append([]string(nil), prefix...), k.tok)
+			if len(k.kids) == 0 {
+				out = append(out, "set "+strings.Join(p, " "))
+			} else {
+				walk(k, p)
+			}
+			if k.inactive {
+				out = append(out, "deactivate "+strings.Join(p, " "))
+			}
 		}
 	}
 	walk(t.root, nil)

@@ -162,6 +162,22 @@ type node struct {
 	rule *rule
 	kids []*node
 	seq  int
+	// opaque marks a line the grammar does not know, loaded from an
+	// existing configuration and kept verbatim (with its sub-lines).
+	opaque bool
+	// anchor is where an opaque line sorts: after the siblings of this
+	// rule order (the known line it followed in its source), -1 first.
+	anchor int
+	// src marks a line loaded from an existing configuration; gap that a
+	// separator ('!' or a blank line) preceded it there.
+	src, gap bool
+}
+
+// learnedLine is an opaque line met in a loaded configuration: typed
+// again (restoring a backup), it is accepted where it was.
+type learnedLine struct {
+	anchor      int
+	gap, stanza bool
 }
 
 func (n *node) identity() string {
@@ -180,22 +196,37 @@ func (n *node) child(text string) *node {
 	return nil
 }
 
+// rank is the node's sort group and whether it is opaque (opaque lines
+// follow the known lines of their anchor's group, in source order).
+func (n *node) rank() (int, int) {
+	if n.opaque {
+		return n.anchor, 1
+	}
+	if n.rule != nil {
+		return n.rule.order, 0
+	}
+	return -1, 0
+}
+
+// stanza reports whether the node prints with sub-lines.
+func (n *node) stanza() bool {
+	return (n.rule != nil && n.rule.sub != "") || (n.opaque && len(n.kids) > 0)
+}
+
 // sorted returns the children in running-config order.
 func (n *node) sorted() []*node {
 	out := append([]*node(nil), n.kids...)
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]
-		ra, rb := -1, -1
-		if a.rule != nil {
-			ra = a.rule.order
+		ga, oa := a.rank()
+		gb, ob := b.rank()
+		if ga != gb {
+			return ga < gb
 		}
-		if b.rule != nil {
-			rb = b.rule.order
+		if oa != ob {
+			return oa < ob
 		}
-		if ra != rb {
-			return ra < rb
-		}
-		if a.rule != nil && a.rule.keep {
+		if a.opaque || (a.rule != nil && a.rule.keep) {
 			return a.seq < b.seq
 		}
 		return schema.NaturalLess(a.text, b.text)
@@ -204,7 +235,7 @@ func (n *node) sorted() []*node {
 }
 
 func (n *node) clone() *node {
-	c := &node{text: n.text, rule: n.rule, seq: n.seq}
+	c := &node{text: n.text, rule: n.rule, seq: n.seq, opaque: n.opaque, anchor: n.anchor, src: n.src, gap: n.gap}
 	for _, k := range n.kids {
 		c.kids = append(c.kids, k.clone())
 	}
@@ -223,12 +254,56 @@ type cfgTree struct {
 	g    grammar
 	root *node
 	seq  int
+	// learned holds the opaque lines of the loaded configuration, keyed
+	// by pathKey; it is shared by clones (device-wide knowledge).
+	learned map[string]learnedLine
 }
 
-func newCfgTree(g grammar) *cfgTree { return &cfgTree{g: g, root: &node{}} }
+func newCfgTree(g grammar) *cfgTree {
+	return &cfgTree{g: g, root: &node{}, learned: map[string]learnedLine{}}
+}
 
 func (t *cfgTree) clone() *cfgTree {
-	return &cfgTree{g: t.g, root: t.root.clone(), seq: t.seq}
+	return &cfgTree{g: t.g, root: t.root.clone(), seq: t.seq, learned: t.learned}
+}
+
+// opaqueMode is the mode of an opaque stanza: no rule, so lines fall back
+// to the parent modes.
+const opaqueMode = "opaque"
+
+// pathKey names a line by the lines above it.
+func pathKey(stack []frame, line string) string {
+	var b strings.Builder
+	for _, f := range stack[1:] {
+		b.WriteString(f.n.text)
+		b.WriteByte(0)
+	}
+	b.WriteByte(0)
+	b.WriteString(line)
+	return b.String()
+}
+
+// hasOpaque reports whether an opaque child of n is named by `no arg`.
+func hasOpaque(n *node, arg string) bool {
+	for _, k := range n.kids {
+		if k.opaque && (k.text == arg || strings.HasPrefix(k.text, arg+" ")) {
+			return true
+		}
+	}
+	return false
+}
+
+// addOpaque adds (or finds) the opaque line under the frame.
+func (t *cfgTree) addOpaque(parent *node, line string, anchor int, gap, src bool) *node {
+	for _, k := range parent.kids {
+		if k.opaque && k.text == line {
+			return k
+		}
+	}
+	t.seq++
+	n := &node{text: line, opaque: true, anchor: anchor, gap: gap, src: src, seq: t.seq}
+	parent.kids = append(parent.kids, n)
+	return n
 }
 
 // errUnknown is returned for a line no mode on the stack accepts.
@@ -254,7 +329,8 @@ func (t *cfgTree) apply(stack []frame, raw string) ([]frame, error) {
 	for depth := len(stack) - 1; depth >= 0; depth-- {
 		f := stack[depth]
 		if x, args := t.g.match(f.mode, line); x != nil {
-			return t.set(stack[:depth+1], x, args, line), nil
+			st, _ := t.set(stack[:depth+1], x, args, line, false)
+			return st, nil
 		}
 		neg := ""
 		if rest, ok := cutHead(line, "no"); ok && rest != "" {
@@ -262,9 +338,20 @@ func (t *cfgTree) apply(stack []frame, raw string) ([]frame, error) {
 		} else if rest, ok := cutHead(line, "default"); ok && rest != "" {
 			neg = rest
 		}
-		if neg != "" && t.g.knows(f.mode, neg) {
+		if neg != "" && (t.g.knows(f.mode, neg) || hasOpaque(f.n, neg)) {
 			t.remove(f.n, neg)
 			return stack[:depth+1], nil
+		}
+	}
+	// A line the loaded configuration had is valid on this device.
+	for depth := len(stack) - 1; depth >= 0; depth-- {
+		if ll, ok := t.learned[pathKey(stack[:depth+1], line)]; ok {
+			n := t.addOpaque(stack[depth].n, line, ll.anchor, ll.gap, false)
+			out := stack[:depth+1]
+			if ll.stanza {
+				out = append(out, frame{n: n, mode: opaqueMode, tag: stack[depth].tag})
+			}
+			return out, nil
 		}
 	}
 	modes := make([]string, len(stack))
@@ -275,7 +362,11 @@ func (t *cfgTree) apply(stack []frame, raw string) ([]frame, error) {
 	return stack, &errUnknown{token: tok, incomplete: inc}
 }
 
-func (t *cfgTree) set(stack []frame, x *rule, args []string, line string) []frame {
+// set adds the line under the top of stack: a stanza is entered (and
+// created when new), a plain line replaces a sibling of the same identity
+// unless keepLoaded is set and that sibling came from a loaded
+// configuration (where both existed). It returns the new stack and node.
+func (t *cfgTree) set(stack []frame, x *rule, args []string, line string, keepLoaded bool) ([]frame, *node) {
 	parent := stack[len(stack)-1].n
 	if x.canon != nil {
 		line = x.canon(line)
@@ -304,19 +395,25 @@ func (t *cfgTree) set(stack []frame, x *rule, args []string, line string) []fram
 		if x.tag != nil {
 			tag = x.tag(stack[len(stack)-1].tag, args)
 		}
-		return append(stack, frame{n: n, mode: x.sub, tag: tag})
+		return append(stack, frame{n: n, mode: x.sub, tag: tag}), n
 	}
 	n := &node{text: line, rule: x, seq: t.seq}
 	id := n.identity()
 	for i, k := range parent.kids {
 		if k.rule != nil && k.rule.sub == "" && k.identity() == id {
+			if k.text == line {
+				return stack, k
+			}
+			if keepLoaded && k.src {
+				break
+			}
 			n.seq = k.seq
 			parent.kids[i] = n
-			return stack
+			return stack, n
 		}
 	}
 	parent.kids = append(parent.kids, n)
-	return stack
+	return stack, n
 }
 
 // remove deletes the children of parent that `no <arg>` names: the line
@@ -410,4 +507,95 @@ func subtree(n *node, indent, unit string) []string {
 		out = append(out, subtree(k, indent+unit, unit)...)
 	}
 	return out
+}
+
+// loadOptions tunes loadExisting for a platform.
+type loadOptions struct {
+	// skip drops a line the device prints but does not take back (a
+	// header); top is true at the top level.
+	skip func(line string, top bool) bool
+	// block returns how many lines a multi-line statement starting at
+	// lines[i] spans (a banner), or 0.
+	block func(lines []string, i int) int
+}
+
+// loadExisting loads a configuration a device printed, never refusing a
+// line: a line the grammar knows in the mode its indentation puts it in is
+// applied; any other line is kept verbatim as an opaque line, with the
+// lines indented under it as its opaque sub-lines, prints back where it
+// was, and is remembered so that typing it again (restoring a backup) is
+// accepted. A `no ...` line is a statement here, never a removal.
+func (t *cfgTree) loadExisting(text string, o loadOptions) {
+	type level struct {
+		indent int
+		depth  int
+	}
+	lines := strings.Split(text, "\n")
+	stack := []frame{{n: t.root, mode: "config"}}
+	var levels []level
+	lastKnown := map[*node]int{}
+	gap := false
+	for i := 0; i < len(lines); i++ {
+		raw := strings.TrimRight(lines[i], " \t\r")
+		trimmed := strings.TrimSpace(raw)
+		if trimmed == "" || strings.HasPrefix(trimmed, "!") || (trimmed == "end" && len(levels) == 0) {
+			gap = true
+			continue
+		}
+		indent := len(raw) - len(strings.TrimLeft(raw, " \t"))
+		for len(levels) > 0 && levels[len(levels)-1].indent >= indent {
+			stack = stack[:levels[len(levels)-1].depth]
+			levels = levels[:len(levels)-1]
+		}
+		if o.skip != nil && o.skip(trimmed, len(stack) == 1) {
+			continue
+		}
+		parent := stack[len(stack)-1]
+		anchor := -1
+		if v, ok := lastKnown[parent.n]; ok {
+			anchor = v
+		}
+		if len(stack) == 1 && o.block != nil {
+			if n := o.block(lines, i); n > 0 {
+				var b []string
+				for _, l := range lines[i : i+n] {
+					b = append(b, strings.TrimRight(l, "\r"))
+				}
+				t.addOpaque(parent.n, strings.Join(b, "\n"), anchor, gap, true)
+				i += n - 1
+				gap = false
+				continue
+			}
+		}
+		line := normalize(trimmed)
+		if parent.mode != opaqueMode {
+			if x, args := t.g.match(parent.mode, line); x != nil {
+				ns, n := t.set(stack, x, args, line, true)
+				if !n.src {
+					n.src, n.gap = true, gap
+				}
+				lastKnown[parent.n] = x.order
+				if len(ns) > len(stack) {
+					levels = append(levels, level{indent: indent, depth: len(stack)})
+				}
+				stack = ns
+				gap = false
+				continue
+			}
+		}
+		if parent.mode == opaqueMode && len(stack) > 1 {
+			// The parent is a stanza after all.
+			up := stack[:len(stack)-1]
+			k := pathKey(up, normalize(parent.n.text))
+			ll := t.learned[k]
+			ll.stanza = true
+			t.learned[k] = ll
+			anchor = -1
+		}
+		n := t.addOpaque(parent.n, trimmed, anchor, gap, true)
+		t.learned[pathKey(stack, line)] = learnedLine{anchor: anchor, gap: gap}
+		levels = append(levels, level{indent: indent, depth: len(stack)})
+		stack = append(stack, frame{n: n, mode: opaqueMode, tag: parent.tag})
+		gap = false
+	}
 }
