@@ -143,7 +143,10 @@ func eosSeparated(prev, k *node) bool {
 	}
 	po, _ := prev.rank()
 	ko, _ := k.rank()
-	return k.stanza() || prev.stanza() || po != ko
+	if k.stanza() || prev.stanza() {
+		return true
+	}
+	return po != ko && !(k.rule != nil && k.rule.joined)
 }
 
 func eosBody(b *strings.Builder, n *node, indent string) {

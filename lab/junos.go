@@ -247,7 +247,8 @@ func (j *junos) rollbackConfirm() {
 var junosNamed = map[string]bool{
 	"class": true, "dscp": true, "ieee-802.1": true, "forwarding-class": true, "code-point": true,
 	"filter": true, "term": true, "unit": true, "family": true, "user": true, "host": true, "server": true,
-	"community": true, "route": true, "interface": true,
+	"community": true, "route": true, "interface": true, "file": true, "group": true, "neighbor": true,
+	"policy-statement": true, "prefix-list": true, "trap-group": true,
 }
 
 // junosLine is one line of the curly-brace form and its hierarchy.

@@ -37,6 +37,11 @@ type rule struct {
 	// withPrev gives the rule the order of the rule before it, so that
 	// their lines print as one group (`ip routing` / `no ip routing vrf X`).
 	withPrev bool
+	// joined prints the rule's lines right after the previous feature's,
+	// without a separator (EOS `hostname` / `ip name-server`).
+	joined bool
+	// key, when set, is what siblings of the rule sort by (naturally).
+	key func(text string) string
 }
 
 // firstN identifies a line by its first n tokens ("no " prefix ignored).
@@ -77,6 +82,11 @@ func (x *rule) ordered() *rule   { x.keep = true; return x }
 func (x *rule) sequenced() *rule { x.autoSeq = true; return x }
 func (x *rule) blank() *rule     { x.spaced = true; return x }
 func (x *rule) grouped() *rule   { x.withPrev = true; return x }
+func (x *rule) attached() *rule  { x.joined = true; return x }
+func (x *rule) sortBy(f func(string) string) *rule {
+	x.key = f
+	return x
+}
 
 // newGrammar numbers the rules of each mode in the order given.
 func newGrammar(modes map[string][]*rule) grammar {
@@ -176,7 +186,7 @@ type node struct {
 // learnedLine is an opaque line met in a loaded configuration: typed
 // again (restoring a backup), it is accepted where it was.
 type learnedLine struct {
-	anchor      int
+	anchor, seq int
 	gap, stanza bool
 }
 
@@ -229,7 +239,11 @@ func (n *node) sorted() []*node {
 		if a.opaque || (a.rule != nil && a.rule.keep) {
 			return a.seq < b.seq
 		}
-		return schema.NaturalLess(a.text, b.text)
+		if a.rule != nil && a.rule.key != nil && a.rule == b.rule {
+			return schema.NaturalLess(a.rule.key(a.text), b.rule.key(b.text))
+		}
+		// A "no X" line sorts where X would.
+		return schema.NaturalLess(strings.TrimPrefix(a.text, "no "), strings.TrimPrefix(b.text, "no "))
 	})
 	return out
 }
@@ -293,6 +307,19 @@ func hasOpaque(n *node, arg string) bool {
 	return false
 }
 
+// restoreOpaque puts a learned line back under parent, in its source
+// place (its original sequence number).
+func (t *cfgTree) restoreOpaque(parent *node, line string, ll learnedLine) *node {
+	for _, k := range parent.kids {
+		if k.opaque && normalize(k.text) == line {
+			return k
+		}
+	}
+	n := &node{text: line, opaque: true, anchor: ll.anchor, gap: ll.gap, seq: ll.seq}
+	parent.kids = append(parent.kids, n)
+	return n
+}
+
 // addOpaque adds (or finds) the opaque line under the frame.
 func (t *cfgTree) addOpaque(parent *node, line string, anchor int, gap, src bool) *node {
 	for _, k := range parent.kids {
@@ -328,6 +355,17 @@ func (t *cfgTree) apply(stack []frame, raw string) ([]frame, error) {
 	line := normalize(raw)
 	for depth := len(stack) - 1; depth >= 0; depth-- {
 		f := stack[depth]
+		// A line the loaded configuration had there (even one the
+		// grammar would take elsewhere, or for a plain line) goes back
+		// where it was.
+		if ll, ok := t.learned[pathKey(stack[:depth+1], line)]; ok {
+			n := t.restoreOpaque(f.n, line, ll)
+			out := stack[:depth+1]
+			if ll.stanza {
+				out = append(out, frame{n: n, mode: opaqueMode, tag: f.tag})
+			}
+			return out, nil
+		}
 		if x, args := t.g.match(f.mode, line); x != nil {
 			st, _ := t.set(stack[:depth+1], x, args, line, false)
 			return st, nil
@@ -341,17 +379,6 @@ func (t *cfgTree) apply(stack []frame, raw string) ([]frame, error) {
 		if neg != "" && (t.g.knows(f.mode, neg) || hasOpaque(f.n, neg)) {
 			t.remove(f.n, neg)
 			return stack[:depth+1], nil
-		}
-	}
-	// A line the loaded configuration had is valid on this device.
-	for depth := len(stack) - 1; depth >= 0; depth-- {
-		if ll, ok := t.learned[pathKey(stack[:depth+1], line)]; ok {
-			n := t.addOpaque(stack[depth].n, line, ll.anchor, ll.gap, false)
-			out := stack[:depth+1]
-			if ll.stanza {
-				out = append(out, frame{n: n, mode: opaqueMode, tag: stack[depth].tag})
-			}
-			return out, nil
 		}
 	}
 	modes := make([]string, len(stack))
@@ -519,6 +546,19 @@ type loadOptions struct {
 	block func(lines []string, i int) int
 }
 
+// indentedNext reports whether the next line with content is indented
+// deeper than indent.
+func indentedNext(lines []string, i, indent int) bool {
+	for _, l := range lines[i+1:] {
+		t := strings.TrimSpace(l)
+		if t == "" || strings.HasPrefix(t, "!") {
+			continue
+		}
+		return len(l)-len(strings.TrimLeft(l, " \t")) > indent
+	}
+	return false
+}
+
 // loadExisting loads a configuration a device printed, never refusing a
 // line: a line the grammar knows in the mode its indentation puts it in is
 // applied; any other line is kept verbatim as an opaque line, with the
@@ -538,11 +578,14 @@ func (t *cfgTree) loadExisting(text string, o loadOptions) {
 	for i := 0; i < len(lines); i++ {
 		raw := strings.TrimRight(lines[i], " \t\r")
 		trimmed := strings.TrimSpace(raw)
-		if trimmed == "" || strings.HasPrefix(trimmed, "!") || (trimmed == "end" && len(levels) == 0) {
+		if trimmed == "" || strings.HasPrefix(trimmed, "!") {
 			gap = true
 			continue
 		}
 		indent := len(raw) - len(strings.TrimLeft(raw, " \t"))
+		if trimmed == "end" && indent == 0 {
+			continue
+		}
 		for len(levels) > 0 && levels[len(levels)-1].indent >= indent {
 			stack = stack[:levels[len(levels)-1].depth]
 			levels = levels[:len(levels)-1]
@@ -569,7 +612,9 @@ func (t *cfgTree) loadExisting(text string, o loadOptions) {
 		}
 		line := normalize(trimmed)
 		if parent.mode != opaqueMode {
-			if x, args := t.g.match(parent.mode, line); x != nil {
+			// A line the grammar takes for a plain one but that has
+			// lines indented under it is a stanza the lab does not know.
+			if x, args := t.g.match(parent.mode, line); x != nil && (x.sub != "" || !indentedNext(lines, i, indent)) {
 				ns, n := t.set(stack, x, args, line, true)
 				if !n.src {
 					n.src, n.gap = true, gap
@@ -593,7 +638,7 @@ func (t *cfgTree) loadExisting(text string, o loadOptions) {
 			anchor = -1
 		}
 		n := t.addOpaque(parent.n, trimmed, anchor, gap, true)
-		t.learned[pathKey(stack, line)] = learnedLine{anchor: anchor, gap: gap}
+		t.learned[pathKey(stack, line)] = learnedLine{anchor: anchor, gap: gap, seq: n.seq}
 		levels = append(levels, level{indent: indent, depth: len(stack)})
 		stack = append(stack, frame{n: n, mode: opaqueMode, tag: parent.tag})
 		gap = false
