@@ -28,7 +28,7 @@ type Device struct {
 	reject      *regexp.Regexp
 	configCount int
 	conns       map[net.Conn]struct{}
-	timers      map[*time.Timer]struct{}
+	timers      map[*time.Timer]func()
 	hist        []string
 	executed    [][]string
 	// faultCh is closed (and replaced) whenever the fault changes, so a
@@ -63,7 +63,7 @@ func startDevice(sp DeviceSpec, signer ssh.Signer, port int) (*Device, error) {
 		ln:      ln,
 		signer:  signer,
 		conns:   map[net.Conn]struct{}{},
-		timers:  map[*time.Timer]struct{}{},
+		timers:  map[*time.Timer]func(){},
 		faultCh: make(chan struct{}),
 		done:    make(chan struct{}),
 	}
@@ -91,10 +91,25 @@ func (d *Device) afterFunc(dur time.Duration, fn func()) func() {
 		delete(d.timers, t)
 		fn()
 	})
-	d.timers[t] = struct{}{}
+	d.timers[t] = fn
 	return func() {
 		t.Stop()
 		delete(d.timers, t)
+	}
+}
+
+// fireTimers runs every pending timer now (tests: the 24-hour EOS session
+// timeout, confirm timers), as if all the time had passed.
+func (d *Device) fireTimers() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for len(d.timers) > 0 {
+		for t, fn := range d.timers {
+			t.Stop()
+			delete(d.timers, t)
+			fn()
+			break
+		}
 	}
 }
 

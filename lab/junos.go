@@ -24,6 +24,9 @@ type junos struct {
 	shared *pathTree
 	// lock is the session holding `configure exclusive`, or nil.
 	lock *junosCLI
+	// clis are the logins connected now; logins numbers them.
+	clis   map[*junosCLI]struct{}
+	logins int
 	// learned holds the top-level hierarchies (and class-of-service
 	// children, as "class-of-service NAME") of the loaded configuration:
 	// statements under them are accepted although the lab has no schema
@@ -32,14 +35,19 @@ type junos struct {
 }
 
 type junosCommit struct {
-	tree *pathTree
-	when time.Time
-	user string
-	how  string
+	tree    *pathTree
+	when    time.Time
+	user    string
+	how     string
+	comment string
 }
 
 type junosConfirm struct {
 	cancel func()
+	// entry is the commit waiting for confirmation, deadline when it rolls
+	// back.
+	entry    *junosCommit
+	deadline time.Time
 }
 
 // junosTop lists the top-level hierarchies `set` accepts.
@@ -74,7 +82,7 @@ func junosScalar(prefix []string) bool {
 }
 
 func newJunos(env *deviceEnv) (*junos, error) {
-	j := &junos{env: env, active: newPathTree(junosScalar), learned: map[string]bool{}}
+	j := &junos{env: env, active: newPathTree(junosScalar), learned: map[string]bool{}, clis: map[*junosCLI]struct{}{}}
 	if env.spec.RunningConfig != "" {
 		if err := j.loadExisting(env.spec.RunningConfig); err != nil {
 			return nil, err
@@ -219,12 +227,14 @@ func (j *junos) outOfBand(lines []string) error {
 }
 
 // commit makes tree the active configuration and records it.
-func (j *junos) commit(tree *pathTree, user, how string) {
+func (j *junos) commit(tree *pathTree, user, how string) *junosCommit {
 	j.active = tree
-	j.history = append([]*junosCommit{{tree: tree.clone(), when: j.env.now(), user: user, how: how}}, j.history...)
+	c := &junosCommit{tree: tree.clone(), when: j.env.now(), user: user, how: how}
+	j.history = append([]*junosCommit{c}, j.history...)
 	if len(j.history) > 50 {
 		j.history = j.history[:50]
 	}
+	return c
 }
 
 func (j *junos) expireTimers() {
@@ -233,12 +243,18 @@ func (j *junos) expireTimers() {
 	}
 }
 
-// rollbackConfirm restores rollback 1 after an unconfirmed commit.
+// rollbackConfirm restores the configuration from before an unconfirmed
+// commit (rollback 1 then), committed by the system ("by root via
+// other").
 func (j *junos) rollbackConfirm() {
-	j.confirm.cancel()
+	c := j.confirm
 	j.confirm = nil
-	if len(j.history) > 1 {
-		j.commit(j.history[1].tree.clone(), "root", "confirmed rollback")
+	c.cancel()
+	for i, h := range j.history {
+		if h == c.entry && i+1 < len(j.history) {
+			j.commit(j.history[i+1].tree.clone(), "root", "other")
+			return
+		}
 	}
 }
 

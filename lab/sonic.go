@@ -155,7 +155,7 @@ func (s *sonic) shell() *shell {
 		switch name {
 		case "sonic-cfggen", "config", "show", "sonic-db-cli":
 			return "/usr/local/bin/" + name, true
-		case "cat", "tee", "rm", "ls", "hostname", "printf", "sudo":
+		case "cat", "tee", "rm", "ls", "hostname", "printf", "sudo", "mktemp", "mkdir":
 			return "/usr/bin/" + name, true
 		}
 		return "", false
