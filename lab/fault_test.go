@@ -226,13 +226,7 @@ func TestFaultClearedDuringDelay(t *testing.T) {
 	sh.send("show hostname")
 	// The answer is held back: wait until the device has the line, then
 	// clear the fault; the answer must come within patience, not an hour.
-	deadline := time.Now().Add(patience(t))
-	for !slicesContain(dev.History(), "show hostname") {
-		if time.Now().After(deadline) {
-			t.Fatal("the device never received the line")
-		}
-		time.Sleep(time.Millisecond)
-	}
+	until(t, "the device receives the line", func() bool { return slicesContain(dev.History(), "show hostname") })
 	dev.ClearFault()
 	if out := sh.wait(); !strings.Contains(out, "Hostname: leaf1") {
 		t.Errorf("answer after clearing: %q", out)

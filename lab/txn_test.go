@@ -39,7 +39,8 @@ func eosSessionState(t *testing.T, sh *shellClient, name string) string {
 	return s["state"].(string)
 }
 
-// until polls cond over SSH until it holds or patience runs out.
+// until polls cond until it holds or patience runs out (a poll every
+// millisecond: the wait itself is bounded by the test's deadline).
 func until(t *testing.T, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(patience(t))
@@ -47,6 +48,7 @@ func until(t *testing.T, what string, cond func() bool) {
 		if time.Now().After(deadline) {
 			t.Fatalf("never: %s", what)
 		}
+		time.Sleep(time.Millisecond)
 	}
 }
 
