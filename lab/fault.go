@@ -69,28 +69,28 @@ const maxFaultDelay = time.Hour
 func (f *Fault) Set(setting string) error {
 	key, val, ok := strings.Cut(setting, "=")
 	if !ok {
-		return fmt.Errorf("fault setting %q has no '=': use %s", setting, FaultForms)
+		return fmt.Errorf("%q has no '=': use KEY=VALUE with %s", setting, FaultForms)
 	}
 	switch key {
 	case "drop-after":
 		n, err := strconv.Atoi(val)
 		if err != nil || n < 0 {
-			return fmt.Errorf("fault setting %q: drop-after takes a whole number of commands >= 0 (0 turns it off)", setting)
+			return fmt.Errorf("%q: drop-after takes a whole number of configuration commands, 0 or more (0 turns it off)", setting)
 		}
 		f.DropAfter = n
 	case "reject":
 		if _, err := regexp.Compile(val); err != nil {
-			return fmt.Errorf("fault setting %q: reject takes a regular expression: %w", setting, err)
+			return fmt.Errorf("%q: reject takes a regular expression (Go syntax): %w", setting, err)
 		}
 		f.Reject = val
 	case "delay":
 		d, err := time.ParseDuration(val)
 		if err != nil || d < 0 || d > maxFaultDelay {
-			return fmt.Errorf("fault setting %q: delay takes a duration from 0 to 1h such as 500ms or 2s", setting)
+			return fmt.Errorf("%q: delay takes a duration from 0 to 1h, such as 500ms or 2s", setting)
 		}
 		f.Delay = d
 	default:
-		return fmt.Errorf("fault setting %q: unknown key %q: use %s", setting, key, FaultForms)
+		return fmt.Errorf("%q: unknown key %q: use %s", setting, key, FaultForms)
 	}
 	return nil
 }

@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"golang.org/x/crypto/ssh"
 	"golang.org/x/crypto/ssh/knownhosts"
@@ -250,4 +251,29 @@ func (l *Lab) Close() error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// RunningConfigFile names the file `fabricgen lab up --running-config`
+// reads for a device: NAME.cfg (arista_eos, cisco_nxos, juniper_junos,
+// nvidia_cumulus), NAME.json (sonic) or NAME.sh (nvidia_mlnx, linux_dcb).
+func RunningConfigFile(name string, p schema.Platform) string {
+	switch {
+	case p == schema.SONiC:
+		return name + ".json"
+	case p.IsHost():
+		return name + ".sh"
+	}
+	return name + ".cfg"
+}
+
+// CheckRunningConfig loads sp.RunningConfig as Start would, without
+// starting the device, and returns what Start would report about it.
+func CheckRunningConfig(sp DeviceSpec) error {
+	if len(sp.RunningConfig) > MaxRunningConfig {
+		return fmt.Errorf("%d bytes is more than the %d the lab takes: trim the configuration", len(sp.RunningConfig), MaxRunningConfig)
+	}
+	sp.RunningConfig = normalizeText(sp.RunningConfig)
+	env := &deviceEnv{spec: sp, now: time.Now, afterFunc: func(time.Duration, func()) func() { return func() {} }}
+	_, err := newEmulator(env)
+	return err
 }
