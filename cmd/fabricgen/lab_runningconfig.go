@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -18,7 +19,7 @@ import (
 // which file each came from. Every file must name a device of the fabric
 // with the extension of its platform; subdirectories and hidden files are
 // skipped. A device the lab does not run (--device) ignores its file.
-func loadRunningConfigs(dir string, fabric []*schema.Device, specs []lab.DeviceSpec) (map[string]string, error) {
+func loadRunningConfigs(ctx context.Context, dir string, fabric []*schema.Device, specs []lab.DeviceSpec) (map[string]string, error) {
 	fi, err := os.Stat(dir)
 	if err != nil {
 		return nil, fmt.Errorf("--running-config %s: %w", dir, err)
@@ -43,6 +44,9 @@ func loadRunningConfigs(dir string, fabric []*schema.Device, specs []lab.DeviceS
 	}
 	sources := map[string]string{}
 	for _, e := range entries {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("--running-config %s: %w", dir, err)
+		}
 		if e.IsDir() || strings.HasPrefix(e.Name(), ".") {
 			continue
 		}

@@ -89,7 +89,7 @@ socket the lab serves in --dir (removed when the lab stops).`,
 			}
 			var sources map[string]string
 			if runningDir != "" {
-				if sources, err = loadRunningConfigs(runningDir, f.Devices, specs); err != nil {
+				if sources, err = loadRunningConfigs(cmd.Context(), runningDir, f.Devices, specs); err != nil {
 					return withCode(exitFailed, err)
 				}
 			}
