@@ -47,6 +47,7 @@ type ControlRequest struct {
 
 // ControlReply answers one ControlRequest.
 type ControlReply struct {
+	// OK is false when the request failed; Error says why.
 	OK    bool   `json:"ok"`
 	Error string `json:"error,omitempty"`
 	// Fault is the device's fault after a fault request (Fault.String).
@@ -59,6 +60,8 @@ type ControlReply struct {
 
 // ControlDevice describes one device of a running lab.
 type ControlDevice struct {
+	// Name, Platform and Addr (127.0.0.1:port) identify the device;
+	// Fault is its fault now (Fault.String).
 	Name     string `json:"name"`
 	Platform string `json:"platform"`
 	Addr     string `json:"addr"`
