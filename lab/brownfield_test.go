@@ -198,3 +198,45 @@ func TestRunningConfigErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestEOSRestoreWholeConfigInSession: a backup of a brownfield device,
+// typed line by line into a session after rollback clean-config (how a
+// backup is restored through the platform's transaction), gives back
+// exactly the configuration the backup holds, banner and opaque stanzas
+// included.
+func TestEOSRestoreWholeConfigInSession(t *testing.T) {
+	text := readFixture(t, "arista_eos.cfg")
+	l := startLab(t, DeviceSpec{Name: "leaf1", Platform: schema.AristaEOS, RunningConfig: text})
+	dev := l.Device("leaf1")
+	if err := dev.ConfigureOutOfBand([]string{"interface Ethernet3", "   mtu 9000", "no router bgp 65101"}); err != nil {
+		t.Fatal(err)
+	}
+	if dev.Export() == text {
+		t.Fatal("the out-of-band change did not take")
+	}
+	sh := openShell(t, l, "leaf1", `leaf1[^\n]*#$`)
+	sh.run("configure session restore")
+	sh.run("rollback clean-config")
+	inBanner := false
+	for _, line := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
+		if !inBanner && (strings.HasPrefix(strings.TrimSpace(line), "!") || line == "end") {
+			continue
+		}
+		out := sh.run(line)
+		switch {
+		case strings.HasPrefix(line, "banner "):
+			inBanner = true
+		case line == "EOF":
+			inBanner = false
+		}
+		if strings.Contains(out, "% ") {
+			t.Fatalf("%q: %q", line, out)
+		}
+	}
+	if out := sh.run("commit"); out != "" {
+		t.Fatalf("commit: %q", out)
+	}
+	if got := dev.Export(); got != text {
+		t.Errorf("restored configuration differs from the backup:\n%s", unifiedDiff("backup", "restored", text, got))
+	}
+}

@@ -169,8 +169,11 @@ func eosSeparated(prev, k *node) bool {
 	switch {
 	case k.opaque:
 		return k.gap
+	case prev.opaque && k.src:
+		return k.gap
 	case prev.opaque:
-		return !k.src || k.gap
+		// After an opaque line, what followed it in its source.
+		return prev.gapAfter || k.stanza() || prev.stanza()
 	}
 	po, _ := prev.rank()
 	ko, _ := k.rank()
@@ -244,6 +247,8 @@ type eosCLI struct {
 	// tty and pid name the login in `show configuration sessions`.
 	tty string
 	pid int
+	// banner collects the lines of `banner login|motd` until EOF.
+	banner []string
 }
 
 func (c *eosCLI) greeting() string { return "\n" }
@@ -340,6 +345,9 @@ func (c *eosCLI) handle(raw string) reply {
 			return reply{}
 		}
 		return reply{out: "% Access denied\n", status: 1}
+	}
+	if c.banner != nil {
+		return c.bannerLine(raw)
 	}
 	line := normalize(raw)
 	if line == "" || strings.HasPrefix(line, "!") {
@@ -571,7 +579,59 @@ func (c *eosCLI) leaveConfig() {
 	c.session = nil
 }
 
+// bannerLine takes one line of banner text; EOF on its own line ends it
+// and stores the banner (an opaque block, where a loaded configuration had
+// it, else before the management stanzas).
+func (c *eosCLI) bannerLine(raw string) reply {
+	text := strings.TrimRight(raw, "\r")
+	if strings.TrimSpace(text) != "EOF" {
+		c.banner = append(c.banner, text)
+		return reply{config: true}
+	}
+	lines := append(c.banner, "EOF")
+	c.banner = nil
+	t := c.tree()
+	head := lines[0]
+	kept := t.root.kids[:0]
+	for _, k := range t.root.kids {
+		if !(k.opaque && strings.SplitN(k.text, "\n", 2)[0] == head) {
+			kept = append(kept, k)
+		}
+	}
+	t.root.kids = kept
+	ll, ok := t.learned[pathKey(c.stack[:1], head)]
+	if !ok {
+		ll = learnedLine{anchor: -1, gap: true}
+		for _, x := range t.g["config"] {
+			if x.head == "management api http-commands" {
+				ll.anchor = x.order - 1
+			}
+		}
+		t.seq++
+		ll.seq = t.seq
+	}
+	t.restoreOpaque(t.root, strings.Join(lines, "\n"), ll)
+	return reply{config: true}
+}
+
 func (c *eosCLI) config(line string) reply {
+	if f := strings.Fields(line); len(f) == 2 && f[0] == "banner" && (f[1] == "login" || f[1] == "motd") {
+		c.banner = []string{line}
+		c.stack = c.stack[:1]
+		return reply{out: "Enter TEXT message. Type 'EOF' on its own line to end.\n", config: true}
+	}
+	if rest, ok := cutHead(line, "no banner"); ok && (rest == "login" || rest == "motd") {
+		t := c.tree()
+		kept := t.root.kids[:0]
+		for _, k := range t.root.kids {
+			if !(k.opaque && strings.SplitN(k.text, "\n", 2)[0] == "banner "+rest) {
+				kept = append(kept, k)
+			}
+		}
+		t.root.kids = kept
+		c.stack = c.stack[:1]
+		return reply{config: true}
+	}
 	switch line {
 	case "end":
 		c.leaveConfig()
@@ -790,6 +850,9 @@ func fmtHMS(d time.Duration) string {
 func (c *eosCLI) changes(raw string) bool {
 	if c.enable {
 		return false
+	}
+	if c.banner != nil {
+		return true
 	}
 	line := normalize(raw)
 	if line == "" || strings.HasPrefix(line, "!") || line == "show" || strings.HasPrefix(line, "show ") {

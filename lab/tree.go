@@ -179,15 +179,19 @@ type node struct {
 	// rule order (the known line it followed in its source), -1 first.
 	anchor int
 	// src marks a line loaded from an existing configuration; gap that a
-	// separator ('!' or a blank line) preceded it there.
-	src, gap bool
+	// separator ('!' or a blank line) preceded it there, gapAfter that one
+	// followed it (before its next sibling).
+	src, gap, gapAfter bool
+	// lkey is the learned key of an opaque line from a loaded
+	// configuration.
+	lkey string
 }
 
 // learnedLine is an opaque line met in a loaded configuration: typed
 // again (restoring a backup), it is accepted where it was.
 type learnedLine struct {
-	anchor, seq int
-	gap, stanza bool
+	anchor, seq           int
+	gap, gapAfter, stanza bool
 }
 
 func (n *node) identity() string {
@@ -249,7 +253,8 @@ func (n *node) sorted() []*node {
 }
 
 func (n *node) clone() *node {
-	c := &node{text: n.text, rule: n.rule, seq: n.seq, opaque: n.opaque, anchor: n.anchor, src: n.src, gap: n.gap}
+	c := &node{text: n.text, rule: n.rule, seq: n.seq, opaque: n.opaque, anchor: n.anchor, src: n.src, gap: n.gap,
+		gapAfter: n.gapAfter, lkey: n.lkey}
 	for _, k := range n.kids {
 		c.kids = append(c.kids, k.clone())
 	}
@@ -315,7 +320,7 @@ func (t *cfgTree) restoreOpaque(parent *node, line string, ll learnedLine) *node
 			return k
 		}
 	}
-	n := &node{text: line, opaque: true, anchor: ll.anchor, gap: ll.gap, seq: ll.seq}
+	n := &node{text: line, opaque: true, anchor: ll.anchor, gap: ll.gap, gapAfter: ll.gapAfter, seq: ll.seq}
 	parent.kids = append(parent.kids, n)
 	return n
 }
@@ -574,6 +579,20 @@ func (t *cfgTree) loadExisting(text string, o loadOptions) {
 	stack := []frame{{n: t.root, mode: "config"}}
 	var levels []level
 	lastKnown := map[*node]int{}
+	lastChild := map[*node]*node{}
+	// follows records the separator before a new child of parent on the
+	// child before it.
+	follows := func(parent, child *node, gap bool) {
+		if prev := lastChild[parent]; prev != nil && prev != child {
+			prev.gapAfter = gap
+			if prev.lkey != "" {
+				ll := t.learned[prev.lkey]
+				ll.gapAfter = gap
+				t.learned[prev.lkey] = ll
+			}
+		}
+		lastChild[parent] = child
+	}
 	gap := false
 	for i := 0; i < len(lines); i++ {
 		raw := strings.TrimRight(lines[i], " \t\r")
@@ -604,7 +623,10 @@ func (t *cfgTree) loadExisting(text string, o loadOptions) {
 				for _, l := range lines[i : i+n] {
 					b = append(b, strings.TrimRight(l, "\r"))
 				}
-				t.addOpaque(parent.n, strings.Join(b, "\n"), anchor, gap, true)
+				blk := t.addOpaque(parent.n, strings.Join(b, "\n"), anchor, gap, true)
+				blk.lkey = pathKey(stack, normalize(trimmed))
+				t.learned[blk.lkey] = learnedLine{anchor: anchor, gap: gap, seq: blk.seq}
+				follows(parent.n, blk, gap)
 				i += n - 1
 				gap = false
 				continue
@@ -619,6 +641,7 @@ func (t *cfgTree) loadExisting(text string, o loadOptions) {
 				if !n.src {
 					n.src, n.gap = true, gap
 				}
+				follows(parent.n, n, gap)
 				lastKnown[parent.n] = x.order
 				if len(ns) > len(stack) {
 					levels = append(levels, level{indent: indent, depth: len(stack)})
@@ -638,7 +661,9 @@ func (t *cfgTree) loadExisting(text string, o loadOptions) {
 			anchor = -1
 		}
 		n := t.addOpaque(parent.n, trimmed, anchor, gap, true)
-		t.learned[pathKey(stack, line)] = learnedLine{anchor: anchor, gap: gap, seq: n.seq}
+		n.lkey = pathKey(stack, line)
+		t.learned[n.lkey] = learnedLine{anchor: anchor, gap: gap, seq: n.seq}
+		follows(parent.n, n, gap)
 		levels = append(levels, level{indent: indent, depth: len(stack)})
 		stack = append(stack, frame{n: n, mode: opaqueMode, tag: parent.tag})
 		gap = false
