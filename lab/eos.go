@@ -598,7 +598,7 @@ func (c *eosCLI) bannerLine(raw string) reply {
 			kept = append(kept, k)
 		}
 	}
-	t.root.kids = kept
+	t.root.setKids(kept)
 	ll, ok := t.learned[pathKey(c.stack[:1], head)]
 	if !ok {
 		ll = learnedLine{anchor: -1, gap: true}
@@ -628,7 +628,7 @@ func (c *eosCLI) config(line string) reply {
 				kept = append(kept, k)
 			}
 		}
-		t.root.kids = kept
+		t.root.setKids(kept)
 		c.stack = c.stack[:1]
 		return reply{config: true}
 	}

@@ -20,6 +20,8 @@ type pnode struct {
 	end  bool
 	// inactive marks a deactivated statement or hierarchy (Junos).
 	inactive bool
+	// idx maps a token to its child once there are many children.
+	idx map[string]int
 }
 
 func newPathTree(scalar func([]string) bool) *pathTree {
@@ -39,6 +41,18 @@ func (n *pnode) clone() *pnode {
 }
 
 func (n *pnode) child(tok string) *pnode {
+	if len(n.kids) >= indexMin {
+		if n.idx == nil {
+			n.idx = make(map[string]int, len(n.kids))
+			for i, k := range n.kids {
+				n.idx[k.tok] = i
+			}
+		}
+		if i, ok := n.idx[tok]; ok {
+			return n.kids[i]
+		}
+		return nil
+	}
 	for _, k := range n.kids {
 		if k.tok == tok {
 			return k
@@ -55,9 +69,12 @@ func (t *pathTree) set(toks []string) {
 		if c == nil {
 			c = &pnode{tok: tok}
 			if i > 0 && t.scalar(toks[:i]) {
-				n.kids = nil
+				n.kids, n.idx = nil, nil
 			}
 			n.kids = append(n.kids, c)
+			if n.idx != nil {
+				n.idx[tok] = len(n.kids) - 1
+			}
 		}
 		n = c
 	}
@@ -88,6 +105,7 @@ func (t *pathTree) remove(toks []string) bool {
 		for j, k := range parent.kids {
 			if k == cur {
 				parent.kids = append(parent.kids[:j], parent.kids[j+1:]...)
+				parent.idx = nil
 				break
 			}
 		}

@@ -185,6 +185,60 @@ type node struct {
 	// lkey is the learned key of an opaque line from a loaded
 	// configuration.
 	lkey string
+	// idx indexes kids once there are many (a big ACL, thousands of
+	// interfaces), so loading a large configuration stays linear.
+	idx *kidIndex
+}
+
+// kidIndex maps a child's text, and a plain known child's identity, to
+// its position (the first such child).
+type kidIndex struct {
+	text, id map[string]int
+}
+
+// indexMin is the number of children from which a node keeps an index.
+const indexMin = 32
+
+func (x *kidIndex) add(k *node, i int) {
+	if _, ok := x.text[k.text]; !ok {
+		x.text[k.text] = i
+	}
+	if k.rule != nil && k.rule.sub == "" {
+		if id := k.identity(); id != "" {
+			if _, ok := x.id[id]; !ok {
+				x.id[id] = i
+			}
+		}
+	}
+}
+
+// index returns the node's index, building it, or nil for few children.
+func (n *node) index() *kidIndex {
+	if len(n.kids) < indexMin {
+		return nil
+	}
+	if n.idx == nil {
+		x := &kidIndex{text: make(map[string]int, len(n.kids)), id: map[string]int{}}
+		for i, k := range n.kids {
+			x.add(k, i)
+		}
+		n.idx = x
+	}
+	return n.idx
+}
+
+// appendKid adds a child, keeping the index.
+func (n *node) appendKid(k *node) {
+	n.kids = append(n.kids, k)
+	if n.idx != nil {
+		n.idx.add(k, len(n.kids)-1)
+	}
+}
+
+// setKids replaces the children (the index is rebuilt when needed).
+func (n *node) setKids(kids []*node) {
+	n.kids = kids
+	n.idx = nil
 }
 
 // learnedLine is an opaque line met in a loaded configuration: typed
@@ -202,6 +256,12 @@ func (n *node) identity() string {
 }
 
 func (n *node) child(text string) *node {
+	if x := n.index(); x != nil {
+		if i, ok := x.text[text]; ok {
+			return n.kids[i]
+		}
+		return nil
+	}
 	for _, k := range n.kids {
 		if k.text == text {
 			return k
@@ -315,26 +375,27 @@ func hasOpaque(n *node, arg string) bool {
 // restoreOpaque puts a learned line back under parent, in its source
 // place (its original sequence number).
 func (t *cfgTree) restoreOpaque(parent *node, line string, ll learnedLine) *node {
-	for _, k := range parent.kids {
-		if k.opaque && normalize(k.text) == line {
-			return k
+	if k := parent.child(line); k != nil && k.opaque {
+		return k
+	}
+	if parent.index() == nil {
+		for _, k := range parent.kids {
+			if k.opaque && normalize(k.text) == line {
+				return k
+			}
 		}
 	}
 	n := &node{text: line, opaque: true, anchor: ll.anchor, gap: ll.gap, gapAfter: ll.gapAfter, seq: ll.seq}
-	parent.kids = append(parent.kids, n)
+	parent.appendKid(n)
 	return n
 }
 
-// addOpaque adds (or finds) the opaque line under the frame.
+// addOpaque adds an opaque line from a loaded configuration under parent
+// (a line there twice stays twice).
 func (t *cfgTree) addOpaque(parent *node, line string, anchor int, gap, src bool) *node {
-	for _, k := range parent.kids {
-		if k.opaque && k.text == line {
-			return k
-		}
-	}
 	t.seq++
 	n := &node{text: line, opaque: true, anchor: anchor, gap: gap, src: src, seq: t.seq}
-	parent.kids = append(parent.kids, n)
+	parent.appendKid(n)
 	return n
 }
 
@@ -421,7 +482,7 @@ func (t *cfgTree) set(stack []frame, x *rule, args []string, line string, keepLo
 		n := parent.child(line)
 		if n == nil {
 			n = &node{text: line, rule: x, seq: t.seq}
-			parent.kids = append(parent.kids, n)
+			parent.appendKid(n)
 		}
 		tag := ""
 		if x.tag != nil {
@@ -431,20 +492,32 @@ func (t *cfgTree) set(stack []frame, x *rule, args []string, line string, keepLo
 	}
 	n := &node{text: line, rule: x, seq: t.seq}
 	id := n.identity()
-	for i, k := range parent.kids {
-		if k.rule != nil && k.rule.sub == "" && k.identity() == id {
-			if k.text == line {
-				return stack, k
-			}
-			if keepLoaded && k.src {
+	at := -1
+	if ix := parent.index(); ix != nil {
+		if i, ok := ix.id[id]; ok {
+			at = i
+		}
+	} else {
+		for i, k := range parent.kids {
+			if k.rule != nil && k.rule.sub == "" && k.identity() == id {
+				at = i
 				break
 			}
+		}
+	}
+	if at >= 0 {
+		k := parent.kids[at]
+		switch {
+		case k.text == line:
+			return stack, k
+		case !(keepLoaded && k.src):
 			n.seq = k.seq
-			parent.kids[i] = n
+			parent.kids[at] = n
+			parent.idx = nil
 			return stack, n
 		}
 	}
-	parent.kids = append(parent.kids, n)
+	parent.appendKid(n)
 	return stack, n
 }
 
@@ -465,7 +538,7 @@ func (t *cfgTree) remove(parent *node, arg string) {
 			kept = append(kept, k)
 		}
 	}
-	parent.kids = kept
+	parent.setKids(kept)
 }
 
 // load applies an indented configuration text (sub-mode lines indented
