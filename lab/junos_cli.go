@@ -338,6 +338,11 @@ func (c *junosCLI) config(line string) reply {
 			return reply{out: "error: 'commit confirmed' is not supported in configure private mode; use configure exclusive\n", status: 1, config: true}
 		}
 		return c.commitCmd(opts)
+	case (f[0] == "set" || f[0] == "delete" || f[0] == "deactivate" || f[0] == "activate" || f[0] == "load" || f[0] == "rollback") &&
+		c.mode == "shared" && j.lock != nil && j.lock != c:
+		// "Other users can enter and exit configuration mode, but they
+		// cannot change the configuration" (configure exclusive).
+		return reply{out: "error: configuration database locked by:\n" + j.lock.lockLine(), status: 1, config: true}
 	case cmd == "rollback" || (len(f) == 2 && f[0] == "rollback"):
 		n := 0
 		if len(f) == 2 {

@@ -407,3 +407,24 @@ func TestSONiCCheckpointsAndPrivatePatchDirectory(t *testing.T) {
 		t.Errorf("after delete-checkpoint: %q", out)
 	}
 }
+
+// TestJunosSharedEditsBlockedByExclusive: while one login holds configure
+// exclusive, another in plain configure cannot change the candidate.
+func TestJunosSharedEditsBlockedByExclusive(t *testing.T) {
+	l := startLab(t, DeviceSpec{Name: "spine1", Platform: schema.JuniperJunos})
+	prompt := `admin@spine1[>#] $`
+	a := openShell(t, l, "spine1", prompt)
+	b := openShell(t, l, "spine1", prompt)
+	a.run("configure exclusive")
+	if out := b.run("configure"); !strings.Contains(out, "Users currently editing the configuration:\n  admin terminal pts/0") || !strings.Contains(out, "exclusive [edit]") {
+		t.Errorf("configure next to an exclusive lock: %q", out)
+	}
+	for _, cmd := range []string{"set system host-name b", "delete system ntp", "rollback 1", "load set terminal"} {
+		if out := b.run(cmd); !strings.HasPrefix(out, "error: configuration database locked by:\n  admin terminal pts/0") {
+			t.Errorf("%s under another's lock: %q", cmd, out)
+		}
+	}
+	if out := b.run("show | compare"); strings.Contains(out, "error") {
+		t.Errorf("show under another's lock: %q", out)
+	}
+}
