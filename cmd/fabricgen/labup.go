@@ -117,7 +117,8 @@ socket the lab serves in --dir (removed when the lab stops).`,
 				if fl, ok := faults[sp.Name]; ok {
 					notes = append(notes, "fault "+fl.String())
 				}
-				fmt.Fprintf(w, "  %-24s %-15s %-21s %s\n", sp.Name, sp.Platform, l.Addr(sp.Name), strings.Join(notes, "; "))
+				line := fmt.Sprintf("  %-24s %-15s %-21s %s", sp.Name, sp.Platform, l.Addr(sp.Name), strings.Join(notes, "; "))
+				fmt.Fprintln(w, strings.TrimRight(line, " "))
 			}
 			fmt.Fprintf(w, "\nPoint plan and apply at it:\n  fabricgen plan %s --inventory %s --known-hosts %s\n  fabricgen apply %s --inventory %s --known-hosts %s\n",
 				fdir, inv, l.KnownHostsPath(), fdir, inv, l.KnownHostsPath())
