@@ -175,7 +175,7 @@ func buildEosGrammar() grammar {
 				return "cmap-qos-" + a[0]
 			}),
 			r("policy-map type quality-of-service", `(\S+)`).enters("pmap", func(_ string, a []string) string { return "pmap-qos-" + a[0] }),
-			r("policy-map type qos", `(\S+)`).enters("pmap", func(_ string, a []string) string { return "pmap-qos-" + a[0] }).
+			r("policy-map type qos", `(\S+)`).enters("pmap", func(_ string, a []string) string { return "pmap-qos-" + a[0] }).grouped().
 				canonical(func(l string) string { return strings.Replace(l, "type qos", "type quality-of-service", 1) }),
 			r("ip routing", `|vrf \S+`),
 			r("no ip routing", `|vrf \S+`).grouped(),
