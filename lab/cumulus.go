@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"sort"
@@ -21,23 +22,38 @@ type cumulus struct {
 	applied   *pathTree
 	pending   *pathTree // nil when there is no pending revision
 	revisions []*nvRevision
-	nextRev   int
-	confirm   *nvConfirm
-	fs        *memFS
+	// pendingRev is the revision the pending changes will become.
+	pendingRev *nvRevision
+	nextRev    int
+	confirm    *nvConfirm
+	fs         *memFS
+	// learned holds the objects and interface names of the loaded
+	// configuration ("interface NAME" or the root object): paths under
+	// them are accepted although the lab's checks do not know them.
+	learned map[string]bool
 }
 
+// nvRevision is one NVUE revision: the pending one (shared by every
+// user, as NVUE's current pending revision is), applied ones, and those
+// rolled back or detached. States as NVUE names them: pending,
+// applied_and_saved (Cumulus Linux 5.9 saves on apply), confirm (applied
+// with --confirm, waiting), confirm_fail (not confirmed in time),
+// confirm_no (--confirm-no), detached.
 type nvRevision struct {
-	id   int
-	tree *pathTree
-	when time.Time
-	user string
-	note string
+	id      int
+	tree    *pathTree
+	when    time.Time
+	applied time.Time
+	user    string
+	note    string
+	state   string
 }
 
 type nvConfirm struct {
-	prev   *pathTree
-	rev    int
-	cancel func()
+	prev     *pathTree
+	rev      int
+	cancel   func()
+	deadline time.Time
 }
 
 var nvTop = map[string]bool{
@@ -78,7 +94,14 @@ func nvScalar(prefix []string) bool {
 }
 
 func newCumulus(env *deviceEnv) (*cumulus, error) {
-	c := &cumulus{env: env, applied: newPathTree(nvScalar), nextRev: 1, fs: newMemFS(env.spec.Username)}
+	c := &cumulus{env: env, applied: newPathTree(nvScalar), nextRev: 1, fs: newMemFS(env.spec.Username), learned: map[string]bool{}}
+	if env.spec.RunningConfig != "" {
+		if err := c.loadExisting(env.spec.RunningConfig); err != nil {
+			return nil, err
+		}
+		c.record(c.applied, "root", "startup")
+		return c, nil
+	}
 	ports := env.spec.Ports
 	if len(ports) == 0 {
 		for i := 1; i <= 32; i++ {
@@ -112,11 +135,27 @@ func newCumulus(env *deviceEnv) (*cumulus, error) {
 	return c, nil
 }
 
+// record adds an applied revision.
 func (c *cumulus) record(t *pathTree, user, note string) int {
-	id := c.nextRev
+	r := c.newRevision(user, note)
+	r.tree, r.state, r.applied = t.clone(), "applied_and_saved", c.env.now()
+	return r.id
+}
+
+func (c *cumulus) newRevision(user, note string) *nvRevision {
+	r := &nvRevision{id: c.nextRev, when: c.env.now(), user: user, note: note}
 	c.nextRev++
-	c.revisions = append(c.revisions, &nvRevision{id: id, tree: t.clone(), when: c.env.now(), user: user, note: note})
-	return id
+	c.revisions = append(c.revisions, r)
+	return r
+}
+
+func (c *cumulus) revision(id int) *nvRevision {
+	for _, r := range c.revisions {
+		if r.id == id {
+			return r
+		}
+	}
+	return nil
 }
 
 // nvValidate checks a path against the few rules the lab knows; it
@@ -221,6 +260,47 @@ func nvCommands(t *pathTree) string {
 
 func (c *cumulus) running() string { return nvCommands(c.applied) }
 
+// export is `nv config show -o commands`.
+func (c *cumulus) export() string { return c.running() }
+
+// loadExisting loads `nv config show -o commands` output: nv set lines on
+// any object (the lab has no NVUE schema to refuse one).
+func (c *cumulus) loadExisting(text string) error {
+	for i, raw := range strings.Split(text, "\n") {
+		line := strings.TrimSpace(raw)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		toks, err := configTokens(line)
+		if err != nil {
+			return fmt.Errorf("line %d %q: %w", i+1, line, err)
+		}
+		if len(toks) < 3 || toks[0] != "nv" || toks[1] != "set" {
+			return fmt.Errorf("line %d %q: a Cumulus running config is `nv config show -o commands` output: nv set commands", i+1, line)
+		}
+		path := toks[2:]
+		c.applied.set(path)
+		c.learned[path[0]] = true
+		if path[0] == "interface" && len(path) > 1 {
+			c.learned["interface "+path[1]] = true
+		}
+	}
+	return nil
+}
+
+// validate is nvValidate, except that objects and interfaces the loaded
+// configuration has are accepted.
+func (c *cumulus) validate(path []string) string {
+	if len(path) >= 1 && !nvTop[path[0]] && c.learned[path[0]] {
+		return ""
+	}
+	if len(path) >= 2 && path[0] == "interface" && c.learned["interface "+path[1]] {
+		rest := append([]string{"interface", "swp1"}, path[2:]...)
+		return nvValidate(rest)
+	}
+	return nvValidate(path)
+}
+
 func (c *cumulus) outOfBand(lines []string) error {
 	sh := c.shell("another-admin")
 	for _, l := range lines {
@@ -240,20 +320,25 @@ func (c *cumulus) outOfBand(lines []string) error {
 
 func (c *cumulus) expireTimers() {
 	if c.confirm != nil {
-		c.rollbackConfirm()
+		c.rollbackConfirm("confirm_fail")
 	}
 }
 
-func (c *cumulus) rollbackConfirm() {
+// rollbackConfirm restores the configuration from before an apply that
+// was not confirmed; state is what the unconfirmed revision becomes.
+func (c *cumulus) rollbackConfirm(state string) {
 	cf := c.confirm
 	c.confirm = nil
 	cf.cancel()
 	c.applied = cf.prev
+	if r := c.revision(cf.rev); r != nil {
+		r.state = state
+	}
 	c.record(c.applied, "root", fmt.Sprintf("automatic rollback of unconfirmed revision %d", cf.rev))
 }
 
 func (c *cumulus) newSession(t *term, user string) cliSession {
-	return &linuxCLI{host: c.env.spec.Name, user: user, sh: c.shell(user), vrf: "mgmt"}
+	return &linuxCLI{host: c.env.spec.Name, user: user, sh: c.shell(user), vrf: "mgmt", isChange: nvChanges, writes: noDeviceFiles}
 }
 
 func (c *cumulus) shell(user string) *shell {
@@ -261,7 +346,7 @@ func (c *cumulus) shell(user string) *shell {
 		switch name {
 		case "nv":
 			return "/usr/bin/nv", true
-		case "cat", "tee", "rm", "ls", "hostname", "printf", "sudo":
+		case "cat", "tee", "rm", "ls", "hostname", "printf", "sudo", "mktemp", "mkdir":
 			return "/usr/bin/" + name, true
 		}
 		return "", false
@@ -275,7 +360,47 @@ func (c *cumulus) shell(user string) *shell {
 		}
 		return "", "-bash: " + argv[0] + ": command not found\n", 127
 	}
-	return newShell(run, c.fs.write, which)
+	sh := newShell(run, c.fs.write, which)
+	sh.record = c.env.executed
+	return sh
+}
+
+// noDeviceFiles: the files a switch's shell may write (/tmp, home) are
+// scratch space, not configuration.
+func noDeviceFiles(string) bool { return false }
+
+// nvChanges: nv set/unset/action, and nv config apply, detach, replace,
+// patch, save, delete, attach and confirm change the switch; nv show, nv
+// config show/diff/history/revision/find and nv config apply
+// --confirm-status only read. Scratch files are not configuration.
+func nvChanges(argv []string) bool {
+	if argv[0] != "nv" {
+		return false
+	}
+	var args []string
+	for _, a := range argv[1:] {
+		if !strings.HasPrefix(a, "-") {
+			args = append(args, a)
+		}
+	}
+	if len(args) == 0 {
+		return false
+	}
+	switch args[0] {
+	case "set", "unset", "action":
+		return true
+	case "config":
+		if len(args) < 2 {
+			return false
+		}
+		switch args[1] {
+		case "apply":
+			return !hasOpt(argv[1:], "--confirm-status")
+		case "detach", "replace", "patch", "save", "delete", "attach", "confirm":
+			return true
+		}
+	}
+	return false
 }
 
 // nv runs one NVUE command.
@@ -286,11 +411,13 @@ func (c *cumulus) nv(args []string, user string) (string, string, int) {
 	switch args[0] {
 	case "set", "unset":
 		path := args[1:]
-		if msg := nvValidate(path); msg != "" && !(args[0] == "unset" && len(path) == 1 && nvTop[path[0]]) {
+		if msg := c.validate(path); msg != "" && !(args[0] == "unset" && len(path) == 1 && nvTop[path[0]]) {
 			return "", msg + "\n", 1
 		}
 		if c.pending == nil {
 			c.pending = c.applied.clone()
+			c.pendingRev = c.newRevision(user, "Config update by "+user)
+			c.pendingRev.state = "pending"
 		}
 		if args[0] == "set" {
 			c.pending.set(path)
@@ -319,13 +446,19 @@ func (c *cumulus) nvConfig(args []string, user string) (string, string, int) {
 		}
 		return nvDiff(c.applied, c.pending), "", 0
 	case "detach":
-		c.pending = nil
+		if c.pendingRev != nil {
+			c.pendingRev.state = "detached"
+			c.pendingRev.tree = c.pending
+		}
+		c.pending, c.pendingRev = nil, nil
 		return "", "", 0
 	case "save":
 		return "saved\n", "", 0
 	case "confirm":
 		return c.confirmNow()
-	case "history", "revision":
+	case "revision":
+		return c.revisionList(args[1:])
+	case "history":
 		var b strings.Builder
 		for i := len(c.revisions) - 1; i >= 0; i-- {
 			r := c.revisions[i]
@@ -362,13 +495,17 @@ func (c *cumulus) apply(args []string, user string) (string, string, int) {
 			if c.confirm == nil {
 				return "", "Error: There is no pending confirmation\n", 1
 			}
-			c.rollbackConfirm()
+			c.rollbackConfirm("confirm_no")
 			return "rolled back\n", "", 0
 		case a == "--confirm-status":
 			if c.confirm == nil {
 				return "No pending confirmation\n", "", 0
 			}
-			return fmt.Sprintf("Revision %d is waiting for confirmation\n", c.confirm.rev), "", 0
+			left := c.confirm.deadline.Sub(c.env.now()).Round(time.Second)
+			if left < 0 {
+				left = 0
+			}
+			return fmt.Sprintf("Revision %d is waiting for confirmation: %s left before the automatic rollback\n", c.confirm.rev, left), "", 0
 		case a == "--confirm" || strings.HasPrefix(a, "--confirm="):
 			val := strings.TrimPrefix(a, "--confirm=")
 			if a == "--confirm" {
@@ -394,31 +531,34 @@ func (c *cumulus) apply(args []string, user string) (string, string, int) {
 	if c.confirm != nil {
 		return "", fmt.Sprintf("Error: revision %d is waiting for confirmation; confirm it or let it roll back first\n", c.confirm.rev), 1
 	}
-	target := c.pending
+	target, rec := c.pending, c.pendingRev
 	if rev >= 0 {
-		target = nil
-		for _, r := range c.revisions {
-			if r.id == rev {
-				target = r.tree.clone()
-			}
+		target, rec = nil, nil
+		if r := c.revision(rev); r != nil && r.tree != nil {
+			target = r.tree.clone()
 		}
 		if target == nil {
 			return "", fmt.Sprintf("Error: Revision %d does not exist\n", rev), 1
 		}
+		rec = c.newRevision(user, fmt.Sprintf("Config update by %s (revision %d)", user, rev))
 	}
 	if target == nil {
 		return "", "Warning: There are no configuration changes to apply.\n", 0
 	}
 	prev := c.applied
 	c.applied = target
-	c.pending = nil
-	id := c.record(target, user, "apply")
+	if rev < 0 {
+		c.pending, c.pendingRev = nil, nil
+	}
+	rec.tree, rec.state, rec.applied = target.clone(), "applied_and_saved", c.env.now()
+	id := rec.id
 	out := fmt.Sprintf("applied [rev_id: %d]\n", id)
 	if confirm > 0 {
-		c.confirm = &nvConfirm{prev: prev, rev: id}
+		rec.state = "confirm"
+		c.confirm = &nvConfirm{prev: prev, rev: id, deadline: c.env.now().Add(confirm)}
 		c.confirm.cancel = c.env.afterFunc(confirm, func() {
 			if c.confirm != nil && c.confirm.rev == id {
-				c.rollbackConfirm()
+				c.rollbackConfirm("confirm_fail")
 			}
 		})
 		out = fmt.Sprintf("applied [rev_id: %d]\nConfirm the applied configuration within %s or it rolls back.\n", id, confirm)
@@ -431,8 +571,67 @@ func (c *cumulus) confirmNow() (string, string, int) {
 		return "", "Error: There is no pending confirmation\n", 1
 	}
 	c.confirm.cancel()
+	if r := c.revision(c.confirm.rev); r != nil {
+		r.state = "applied_and_saved"
+	}
 	c.confirm = nil
 	return "confirmed\n", "", 0
+}
+
+// revisionList prints `nv config revision [-o json]`: a table with the
+// columns of the NVUE command reference (Rev ID, State, Apply ID, Apply
+// Date, Type, User, Reason, Message), or JSON keyed by revision ID whose
+// objects hold the same fields (state, apply-id, apply-date, type, user,
+// reason, message).
+func (c *cumulus) revisionList(args []string) (string, string, int) {
+	asJSON := false
+	for i := 0; i < len(args); i++ {
+		switch {
+		case args[i] == "-o" && i+1 < len(args):
+			switch args[i+1] {
+			case "json":
+				asJSON = true
+			case "table", "auto":
+			default:
+				return "", "Error: Invalid value for '-o': use json or table\n", 2
+			}
+			i++
+		case args[i] == "--output=json":
+			asJSON = true
+		default:
+			return "", "Error: No such option: " + args[i] + "\n", 2
+		}
+	}
+	type row struct {
+		State     string `json:"state"`
+		ApplyID   string `json:"apply-id,omitempty"`
+		ApplyDate string `json:"apply-date,omitempty"`
+		Type      string `json:"type"`
+		User      string `json:"user"`
+		Reason    string `json:"reason"`
+		Message   string `json:"message"`
+	}
+	rows := map[string]row{}
+	var b strings.Builder
+	b.WriteString("Rev ID  State              Apply ID        Apply Date           Type  User      Reason         Message\n")
+	b.WriteString("------  -----------------  --------------  -------------------  ----  --------  -------------  -------------------------------\n")
+	for _, r := range c.revisions {
+		rw := row{State: r.state, Type: "CLI", User: r.user, Reason: "Config update", Message: r.note}
+		if !r.applied.IsZero() {
+			rw.ApplyID = fmt.Sprintf("rev_%d_apply_1", r.id)
+			rw.ApplyDate = r.applied.UTC().Format("2006-01-02 15:04:05")
+		}
+		rows[strconv.Itoa(r.id)] = rw
+		fmt.Fprintf(&b, "%-6d  %-17s  %-14s  %-19s  %-4s  %-8s  %-13s  %s\n", r.id, rw.State, rw.ApplyID, rw.ApplyDate, rw.Type, rw.User, rw.Reason, rw.Message)
+	}
+	if asJSON {
+		out, err := json.MarshalIndent(rows, "", "  ")
+		if err != nil {
+			return "", "Error: " + err.Error() + "\n", 1
+		}
+		return string(out) + "\n", "", 0
+	}
+	return b.String(), "", 0
 }
 
 // nvDuration parses a confirm time: bare minutes, or s/m/h suffixed.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net"
 	"regexp"
+	"strings"
 	"sync"
 	"time"
 
@@ -27,9 +28,15 @@ type Device struct {
 	reject      *regexp.Regexp
 	configCount int
 	conns       map[net.Conn]struct{}
-	timers      map[*time.Timer]struct{}
+	timers      map[*time.Timer]func()
 	hist        []string
-	closed      bool
+	executed    [][]string
+	// faultCh is closed (and replaced) whenever the fault changes, so a
+	// delayed answer ends at once when its fault is cleared.
+	faultCh chan struct{}
+	// done is closed when the device closes.
+	done   chan struct{}
+	closed bool
 }
 
 // deviceEnv is what an emulator may use from its device.
@@ -40,6 +47,9 @@ type deviceEnv struct {
 	afterFunc func(dur time.Duration, fn func()) (cancel func())
 	// now returns the current time (for timestamps in headers).
 	now func() time.Time
+	// executed records the argv of a command a shell ran; it is called
+	// with the device lock held.
+	executed func(argv []string)
 }
 
 func startDevice(sp DeviceSpec, signer ssh.Signer, port int) (*Device, error) {
@@ -48,14 +58,16 @@ func startDevice(sp DeviceSpec, signer ssh.Signer, port int) (*Device, error) {
 		return nil, fmt.Errorf("listen on 127.0.0.1:%d: %w", port, err)
 	}
 	d := &Device{
-		spec:   sp,
-		addr:   ln.Addr().String(),
-		ln:     ln,
-		signer: signer,
-		conns:  map[net.Conn]struct{}{},
-		timers: map[*time.Timer]struct{}{},
+		spec:    sp,
+		addr:    ln.Addr().String(),
+		ln:      ln,
+		signer:  signer,
+		conns:   map[net.Conn]struct{}{},
+		timers:  map[*time.Timer]func(){},
+		faultCh: make(chan struct{}),
+		done:    make(chan struct{}),
 	}
-	env := &deviceEnv{spec: sp, afterFunc: d.afterFunc, now: time.Now}
+	env := &deviceEnv{spec: sp, afterFunc: d.afterFunc, now: time.Now, executed: d.recordExecuted}
 	emu, err := newEmulator(env)
 	if err != nil {
 		_ = ln.Close()
@@ -79,10 +91,25 @@ func (d *Device) afterFunc(dur time.Duration, fn func()) func() {
 		delete(d.timers, t)
 		fn()
 	})
-	d.timers[t] = struct{}{}
+	d.timers[t] = fn
 	return func() {
 		t.Stop()
 		delete(d.timers, t)
+	}
+}
+
+// fireTimers runs every pending timer now (tests: the 24-hour EOS session
+// timeout, confirm timers), as if all the time had passed.
+func (d *Device) fireTimers() {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for len(d.timers) > 0 {
+		for t, fn := range d.timers {
+			t.Stop()
+			delete(d.timers, t)
+			fn()
+			break
+		}
 	}
 }
 
@@ -116,8 +143,20 @@ func (d *Device) RunningConfig() string {
 	return d.emu.running()
 }
 
-// SetFault replaces the device's fault. An invalid Reject pattern matches
-// its literal text; call Fault.Validate first to catch it.
+// Export returns the device's configuration in the form
+// DeviceSpec.RunningConfig and `fabricgen lab up --running-config` read and
+// `fabricgen lab show` prints: RunningConfig for the switches except Junos,
+// whose form is `show configuration | display set`, and for hosts the
+// shell commands that give a factory host this NIC state.
+func (d *Device) Export() string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.emu.export()
+}
+
+// SetFault replaces the device's fault; DropAfter counts from now. An
+// answer being delayed by the old fault is sent at once. An invalid Reject
+// pattern matches its literal text; call Fault.Validate first to catch it.
 func (d *Device) SetFault(f Fault) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -130,6 +169,20 @@ func (d *Device) SetFault(f Fault) {
 	d.fault = f
 	d.reject = compileReject(f.Reject)
 	d.configCount = 0
+	close(d.faultCh)
+	d.faultCh = make(chan struct{})
+}
+
+// Fault returns the device's fault now: DropAfter is what is left of the
+// count (0 once the drop has happened).
+func (d *Device) Fault() Fault {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	f := d.fault
+	if f.DropAfter > 0 {
+		f.DropAfter -= d.configCount
+	}
+	return f
 }
 
 // ClearFault removes any fault.
@@ -168,6 +221,71 @@ func (d *Device) History() []string {
 
 const maxHistory = 10000
 
+// Executed returns the simple commands the device's shells ran (hosts,
+// Cumulus and SONiC), oldest first, at most the last 10,000: each is its
+// argv after expansion, quoted as a shell would need it to run it again
+// (an argument with blanks or shell characters in single quotes). Commands
+// inside $(...), backticks, eval, sh -c and under sudo, env or xargs are
+// there too, and so are commands the device does not know (answered
+// "command not found", status 127): a test proves that no injected command
+// ran by finding it absent.
+func (d *Device) Executed() []string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	out := make([]string, len(d.executed))
+	for i, argv := range d.executed {
+		out[i] = quoteArgv(argv)
+	}
+	return out
+}
+
+// ExecutedArgv is Executed as argument vectors, unquoted.
+func (d *Device) ExecutedArgv() [][]string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	out := make([][]string, len(d.executed))
+	for i, argv := range d.executed {
+		out[i] = append([]string(nil), argv...)
+	}
+	return out
+}
+
+// recordExecuted is deviceEnv.executed; the device lock is held.
+func (d *Device) recordExecuted(argv []string) {
+	if len(d.executed) >= maxHistory {
+		d.executed = append(d.executed[:0], d.executed[len(d.executed)-maxHistory/2:]...)
+	}
+	d.executed = append(d.executed, argv)
+}
+
+// quoteArgv prints an argv the way a shell would need it typed.
+func quoteArgv(argv []string) string {
+	parts := make([]string, len(argv))
+	for i, a := range argv {
+		parts[i] = shellQuote(a)
+	}
+	return strings.Join(parts, " ")
+}
+
+// shellQuote single-quotes a word that holds anything but letters, digits
+// and -_./:=,@%+.
+func shellQuote(w string) string {
+	if w == "" {
+		return "''"
+	}
+	plain := true
+	for _, r := range w {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:=,@%+", r)) {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return w
+	}
+	return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+}
+
 func (d *Device) record(line string) {
 	if len(d.hist) >= maxHistory {
 		d.hist = append(d.hist[:0], d.hist[len(d.hist)-maxHistory/2:]...)
@@ -177,6 +295,9 @@ func (d *Device) record(line string) {
 
 func (d *Device) close() error {
 	d.mu.Lock()
+	if !d.closed {
+		close(d.done)
+	}
 	d.closed = true
 	for t := range d.timers {
 		t.Stop()

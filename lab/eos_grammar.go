@@ -69,6 +69,15 @@ func eosIfaceName(n string) string {
 	return n
 }
 
+// eosUserIdent identifies a username line: the account, and apart from
+// it the account's ssh-key line (both are in a running config).
+func eosUserIdent(t []string) string {
+	if len(t) > 2 && (t[2] == "ssh-key" || t[2] == "sshkey") {
+		return strings.Join(t[:3], " ")
+	}
+	return firstN(2)(t)
+}
+
 // eosGrammar returns the grammar, built once: it is read-only after that.
 var eosGrammar = sync.OnceValue(buildEosGrammar)
 
@@ -119,15 +128,17 @@ func buildEosGrammar() grammar {
 	)
 	return newGrammar(map[string][]*rule{
 		"config": {
+			r("no aaa root", "").ident(firstN(2)),
+			r("username", eosName+` .+`).ident(eosUserIdent),
 			r("service routing protocols model", `multi-agent|ribd`).ident(firstN(4)),
 			r("hardware counter feature", eosAny),
 			r("logging buffered", eosAny).ident(firstN(2)),
 			r("logging host", eosAny).grouped(),
 			r("logging console", eosAny).ident(firstN(2)),
 			r("hostname", eosName).ident(firstN(1)),
-			r("ip name-server", eosAny),
-			r("ip domain-name", eosName).ident(firstN(2)),
-			r("dns domain", eosName).ident(firstN(2)).grouped(),
+			r("ip name-server", eosAny).attached(),
+			r("ip domain-name", eosName).ident(firstN(2)).attached(),
+			r("dns domain", eosName).ident(firstN(2)).grouped().attached(),
 			r("ntp server", eosAny),
 			r("snmp-server location", eosAny).ident(firstN(2)),
 			r("snmp-server contact", eosAny).ident(firstN(2)).grouped(),
@@ -164,7 +175,7 @@ func buildEosGrammar() grammar {
 				return "cmap-qos-" + a[0]
 			}),
 			r("policy-map type quality-of-service", `(\S+)`).enters("pmap", func(_ string, a []string) string { return "pmap-qos-" + a[0] }),
-			r("policy-map type qos", `(\S+)`).enters("pmap", func(_ string, a []string) string { return "pmap-qos-" + a[0] }).
+			r("policy-map type qos", `(\S+)`).enters("pmap", func(_ string, a []string) string { return "pmap-qos-" + a[0] }).grouped().
 				canonical(func(l string) string { return strings.Replace(l, "type qos", "type quality-of-service", 1) }),
 			r("ip routing", `|vrf \S+`),
 			r("no ip routing", `|vrf \S+`).grouped(),
@@ -213,9 +224,9 @@ func buildEosGrammar() grammar {
 		},
 		"router": {
 			r("router-id", eosName).ident(firstN(1)),
+			r("maximum-paths", eosAny).ident(firstN(1)),
 			r("neighbor", eosAny),
 			r("network", eosAny),
-			r("maximum-paths", eosAny).ident(firstN(1)),
 		},
 		"mgmt": {
 			r("no shutdown", "").ident(firstN(1)),

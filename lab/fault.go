@@ -3,6 +3,8 @@ package lab
 import (
 	"fmt"
 	"regexp"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -14,10 +16,14 @@ type Fault struct {
 	// from SetFault, across connections), before it answers. It fires
 	// once; the device keeps whatever that platform keeps on a disconnect.
 	DropAfter int
-	// Reject is a regular expression; a command matching it (the whole
-	// line, as typed) is refused with the platform's error and not applied.
+	// Reject is a regular expression; a command line matching it (the
+	// whole line, as typed) that would change the device is refused with
+	// the platform's error and not applied. Lines that only read (show
+	// commands, read-backs) and navigation are never refused: which lines
+	// change the device is each emulator's decision (see docs/lab.md).
 	Reject string
-	// Delay is added before every response.
+	// Delay is added before every response; changing the fault ends a
+	// delay in progress.
 	Delay time.Duration
 }
 
@@ -48,4 +54,76 @@ func compileReject(s string) *regexp.Regexp {
 		return re
 	}
 	return regexp.MustCompile(regexp.QuoteMeta(s))
+}
+
+// FaultForms names the fault settings ParseFault, Fault.Set and `fabricgen
+// lab up --fault` / `lab fault` take.
+const FaultForms = "drop-after=N (N >= 0 configuration commands), reject=REGEXP (Go syntax; empty clears it), delay=DURATION (e.g. 500ms, 2s; at most 1h)"
+
+// maxFaultDelay bounds Delay from a setting.
+const maxFaultDelay = time.Hour
+
+// Set applies one KEY=VALUE setting (the value is what follows the first
+// '='): drop-after=N, reject=REGEXP or delay=DURATION. Setting drop-after
+// counts from the moment the fault is installed.
+func (f *Fault) Set(setting string) error {
+	key, val, ok := strings.Cut(setting, "=")
+	if !ok {
+		return fmt.Errorf("%q has no '=': use KEY=VALUE with %s", setting, FaultForms)
+	}
+	switch key {
+	case "drop-after":
+		n, err := strconv.Atoi(val)
+		if err != nil || n < 0 {
+			return fmt.Errorf("%q: drop-after takes a whole number of configuration commands, 0 or more (0 turns it off)", setting)
+		}
+		f.DropAfter = n
+	case "reject":
+		if _, err := regexp.Compile(val); err != nil {
+			return fmt.Errorf("%q: reject takes a regular expression (Go syntax): %w", setting, err)
+		}
+		f.Reject = val
+	case "delay":
+		d, err := time.ParseDuration(val)
+		if err != nil || d < 0 || d > maxFaultDelay {
+			return fmt.Errorf("%q: delay takes a duration from 0 to 1h, such as 500ms or 2s", setting)
+		}
+		f.Delay = d
+	default:
+		return fmt.Errorf("%q: unknown key %q: use %s", setting, key, FaultForms)
+	}
+	return nil
+}
+
+// ParseFault reads a DEVICE:KEY=VALUE flag value: the device is what
+// precedes the first ':', the setting what follows it.
+func ParseFault(flag string) (device, setting string, err error) {
+	device, setting, ok := strings.Cut(flag, ":")
+	if !ok || device == "" || setting == "" {
+		return "", "", fmt.Errorf("fault %q: use DEVICE:KEY=VALUE with %s", flag, FaultForms)
+	}
+	var f Fault
+	if err := f.Set(setting); err != nil {
+		return "", "", fmt.Errorf("fault %q: %w", flag, err)
+	}
+	return device, setting, nil
+}
+
+// String prints the fault as its settings ("drop-after=3 delay=2s"), or
+// "none".
+func (f Fault) String() string {
+	var parts []string
+	if f.DropAfter > 0 {
+		parts = append(parts, "drop-after="+strconv.Itoa(f.DropAfter))
+	}
+	if f.Reject != "" {
+		parts = append(parts, "reject="+f.Reject)
+	}
+	if f.Delay > 0 {
+		parts = append(parts, "delay="+f.Delay.String())
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, " ")
 }

@@ -160,3 +160,90 @@ func TestRotateHostKey(t *testing.T) {
 		t.Error("RotateHostKey of an unknown device succeeded")
 	}
 }
+
+func TestFaultSettings(t *testing.T) {
+	cases := []struct {
+		flag    string
+		device  string
+		want    Fault
+		wantErr string
+	}{
+		{"leaf1:drop-after=3", "leaf1", Fault{DropAfter: 3}, ""},
+		{"leaf1:reject=^qos map", "leaf1", Fault{Reject: "^qos map"}, ""},
+		{"leaf1:reject=a=b:c", "leaf1", Fault{Reject: "a=b:c"}, ""},
+		{"gpu01:delay=1.5s", "gpu01", Fault{Delay: 1500 * time.Millisecond}, ""},
+		{"leaf1:reject=", "leaf1", Fault{}, ""},
+		{"leaf1:drop-after=-1", "", Fault{}, "drop-after takes a whole number"},
+		{"leaf1:drop-after=x", "", Fault{}, "drop-after takes a whole number"},
+		{"leaf1:delay=soon", "", Fault{}, "delay takes a duration"},
+		{"leaf1:delay=2h", "", Fault{}, "delay takes a duration"},
+		{"leaf1:reject=(", "", Fault{}, "reject takes a regular expression"},
+		{"leaf1:bogus=1", "", Fault{}, `unknown key "bogus"`},
+		{"leaf1:delay", "", Fault{}, "has no '='"},
+		{"leaf1", "", Fault{}, "use DEVICE:KEY=VALUE"},
+		{":delay=1s", "", Fault{}, "use DEVICE:KEY=VALUE"},
+	}
+	for _, c := range cases {
+		t.Run(c.flag, func(t *testing.T) {
+			dev, setting, err := ParseFault(c.flag)
+			if c.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), c.wantErr) || !strings.Contains(err.Error(), c.flag) {
+					t.Fatalf("ParseFault(%q) = %v, want an error naming the flag and %q", c.flag, err, c.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var f Fault
+			if err := f.Set(setting); err != nil {
+				t.Fatal(err)
+			}
+			if dev != c.device || f != c.want {
+				t.Errorf("got %q %+v, want %q %+v", dev, f, c.device, c.want)
+			}
+		})
+	}
+	f := Fault{DropAfter: 2, Reject: "x y", Delay: time.Second}
+	if got := f.String(); got != "drop-after=2 reject=x y delay=1s" {
+		t.Errorf("String() = %q", got)
+	}
+	if got := (Fault{}).String(); got != "none" {
+		t.Errorf("zero String() = %q", got)
+	}
+}
+
+// TestFaultClearedDuringDelay: clearing the fault ends an answer being
+// delayed, and Fault reports what is left of drop-after.
+func TestFaultClearedDuringDelay(t *testing.T) {
+	l := startLab(t, DeviceSpec{Name: "leaf1", Platform: schema.AristaEOS})
+	dev := l.Device("leaf1")
+	sh := openShell(t, l, "leaf1", `#$`)
+	dev.SetFault(Fault{Delay: time.Hour, DropAfter: 5})
+	if f := dev.Fault(); f.DropAfter != 5 || f.Delay != time.Hour {
+		t.Fatalf("Fault() = %+v", f)
+	}
+	sh.send("show hostname")
+	// The answer is held back: wait until the device has the line, then
+	// clear the fault; the answer must come within patience, not an hour.
+	until(t, "the device receives the line", func() bool { return slicesContain(dev.History(), "show hostname") })
+	dev.ClearFault()
+	if out := sh.wait(); !strings.Contains(out, "Hostname: leaf1") {
+		t.Errorf("answer after clearing: %q", out)
+	}
+	dev.SetFault(Fault{DropAfter: 3})
+	sh.run("configure")
+	sh.run("hostname x1")
+	if f := dev.Fault(); f.DropAfter != 2 {
+		t.Errorf("after one config command Fault().DropAfter = %d, want 2", f.DropAfter)
+	}
+}
+
+func slicesContain(s []string, v string) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}

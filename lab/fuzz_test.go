@@ -27,6 +27,7 @@ func FuzzShell(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		_ = shellChanges(line, hostChanges, func(string) bool { return false })
 		_ = h.shell().exec(line)
 	})
 }
@@ -43,6 +44,17 @@ func FuzzEOSConfig(f *testing.F) {
 		tr := newCfgTree(eosGrammar())
 		_ = tr.load(text)
 		_ = patch(newCfgTree(eosGrammar()).root, tr.root, "", "   ")
+		// An existing configuration never fails to load, and what it
+		// prints loads to the same print.
+		e := &eos{env: testEnv("f", schema.AristaEOS), g: eosGrammar()}
+		bf := newCfgTree(eosGrammar())
+		bf.loadExisting(text, loadOptions{block: eosBanner})
+		first := e.render(bf, false)
+		again := newCfgTree(eosGrammar())
+		again.loadExisting(first, loadOptions{block: eosBanner})
+		if second := e.render(again, false); second != first {
+			t.Fatalf("printed config does not load back the same:\n%s", unifiedDiff("first", "second", first, second))
+		}
 	})
 }
 

@@ -70,7 +70,156 @@ func newHost(env *deviceEnv) (*host, error) {
 		}
 		h.add(p)
 	}
+	if env.spec.RunningConfig != "" {
+		if err := h.replay(env.spec.RunningConfig); err != nil {
+			return nil, err
+		}
+	}
 	return h, nil
+}
+
+// replay runs a host script line by line through the host's own shell
+// and tools (a line ending in a backslash continues on the next); the
+// first command that fails stops it.
+func (h *host) replay(script string) error {
+	sh := h.shell()
+	lines := strings.Split(script, "\n")
+	for i := 0; i < len(lines); i++ {
+		start := i + 1
+		line := strings.TrimRight(lines[i], " \t\r")
+		for strings.HasSuffix(line, "\\") && i+1 < len(lines) {
+			i++
+			line = strings.TrimSuffix(line, "\\") + strings.TrimRight(lines[i], " \t\r")
+		}
+		trimmed := strings.TrimSpace(line)
+		if trimmed == "" || strings.HasPrefix(trimmed, "#") {
+			continue
+		}
+		out := sh.exec(trimmed)
+		if sh.status != 0 || sh.exited {
+			if sh.exited && sh.status == 0 {
+				return nil
+			}
+			return fmt.Errorf("line %d %q exited with status %d: %s", start, trimmed, sh.status, strings.TrimSpace(out))
+		}
+	}
+	return nil
+}
+
+// export prints the host's NIC state as the commands that give a factory
+// host the same state, one setting a line, in a fixed order: netdevs in
+// creation order with their MTU, then DCB (dcb pfc/ets/app/maxrate; on
+// nvidia_mlnx the mlnx_qos trust and cable length), pause and PFC storm
+// prevention (ethtool), the rdma_cm module, configfs and default_roce_tos,
+// and on nvidia_mlnx the ECN sysfs and the RoCE mode.
+func (h *host) export() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# fabricgen lab: NIC state of %s (%s); replayed on a factory host it gives this state\n", h.env.spec.Name, h.env.spec.Platform)
+	if h.rdmaCM && !h.ofed {
+		b.WriteString("modprobe rdma_cm\n")
+	}
+	factory := &nic{}
+	for _, name := range h.order {
+		n := h.nics[name]
+		*factory = *h.fresh(name)
+		fmt.Fprintf(&b, "ip link set dev %s mtu %d\n", n.name, n.mtu)
+		if n.pfc != factory.pfc {
+			fmt.Fprintf(&b, "dcb pfc set dev %s prio-pfc", n.name)
+			for i, on := range n.pfc {
+				fmt.Fprintf(&b, " %d:%s", i, onOff(on))
+			}
+			b.WriteString("\n")
+		}
+		if n.prioTC != factory.prioTC || n.tsa != factory.tsa || n.tcbw != factory.tcbw {
+			fmt.Fprintf(&b, "dcb ets set dev %s prio-tc", n.name)
+			for i, v := range n.prioTC {
+				fmt.Fprintf(&b, " %d:%d", i, v)
+			}
+			b.WriteString(" tc-tsa")
+			for i, v := range n.tsa {
+				fmt.Fprintf(&b, " %d:%s", i, v)
+			}
+			b.WriteString(" tc-bw")
+			for i, v := range n.tcbw {
+				fmt.Fprintf(&b, " %d:%d", i, v)
+			}
+			b.WriteString("\n")
+		}
+		if len(n.dscp) > 0 {
+			fmt.Fprintf(&b, "dcb app add dev %s dscp-prio", n.name)
+			for _, d := range sortedInts(n.dscp) {
+				fmt.Fprintf(&b, " %d:%d", d, n.dscp[d])
+			}
+			b.WriteString("\n")
+		}
+		if h.ofed && (n.trust != "dscp") != (len(n.dscp) == 0) {
+			fmt.Fprintf(&b, "mlnx_qos -i %s --trust %s\n", n.name, n.trust)
+		}
+		if n.rate != factory.rate {
+			fmt.Fprintf(&b, "dcb maxrate set dev %s tc-maxrate", n.name)
+			for i, r := range n.rate {
+				if r != "" {
+					fmt.Fprintf(&b, " %d:%s", i, r)
+				}
+			}
+			b.WriteString("\n")
+		}
+		if h.ofed && n.cable != factory.cable {
+			fmt.Fprintf(&b, "mlnx_qos -i %s --cable_len %d\n", n.name, n.cable)
+		}
+		if n.pauseRX != factory.pauseRX || n.pauseTX != factory.pauseTX {
+			fmt.Fprintf(&b, "ethtool -A %s rx %s tx %s\n", n.name, onOff(n.pauseRX), onOff(n.pauseTX))
+		}
+		if n.pfcTout != factory.pfcTout {
+			fmt.Fprintf(&b, "ethtool --set-tunable %s pfc-prevention-tout %d\n", n.name, n.pfcTout)
+		}
+		if n.cmDir || n.tos != factory.tos {
+			cm := "/sys/kernel/config/rdma_cm/" + n.rdma
+			fmt.Fprintf(&b, "mkdir -p %s\n", cm)
+			if n.tos != factory.tos {
+				fmt.Fprintf(&b, "echo %d > %s/ports/1/default_roce_tos\n", n.tos, cm)
+			}
+		}
+		if !h.ofed {
+			continue
+		}
+		for p := 0; p < 8; p++ {
+			if n.ecnNP[p] != factory.ecnNP[p] {
+				fmt.Fprintf(&b, "echo %d > /sys/class/net/%s/ecn/roce_np/enable/%d\n", b2i(n.ecnNP[p]), n.name, p)
+			}
+			if n.ecnRP[p] != factory.ecnRP[p] {
+				fmt.Fprintf(&b, "echo %d > /sys/class/net/%s/ecn/roce_rp/enable/%d\n", b2i(n.ecnRP[p]), n.name, p)
+			}
+		}
+		if n.cnpDSCP != factory.cnpDSCP {
+			fmt.Fprintf(&b, "echo %d > /sys/class/net/%s/ecn/roce_np/cnp_dscp\n", n.cnpDSCP, n.name)
+		}
+		if n.cnpPrio != factory.cnpPrio {
+			fmt.Fprintf(&b, "echo %d > /sys/class/net/%s/ecn/roce_np/cnp_802p_prio\n", n.cnpPrio, n.name)
+		}
+		if n.roceMode != factory.roceMode {
+			fmt.Fprintf(&b, "cma_roce_mode -d %s -p 1 -m %d\n", n.rdma, n.roceMode)
+		}
+	}
+	return b.String()
+}
+
+// fresh returns a factory netdev of that name (not added to the host).
+func (h *host) fresh(name string) *nic {
+	saved, order := h.nics, h.order
+	h.nics, h.order = map[string]*nic{}, nil
+	n := h.add(name)
+	h.nics, h.order = saved, order
+	return n
+}
+
+func sortedInts(m map[int]int) []int {
+	keys := make([]int, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Ints(keys)
+	return keys
 }
 
 func (h *host) add(name string) *nic {
@@ -214,7 +363,11 @@ func (h *host) outOfBand(lines []string) error {
 	return nil
 }
 
-func (h *host) shell() *shell { return newShell(h.runner(), h.writeFile, h.which) }
+func (h *host) shell() *shell {
+	sh := newShell(h.runner(), h.writeFile, h.which)
+	sh.record = h.env.executed
+	return sh
+}
 
 func (h *host) expireTimers() {}
 
@@ -256,8 +409,9 @@ func (c *hostCLI) handle(raw string) reply {
 		return reply{out: "logout\n", exit: true, status: c.sh.status}
 	}
 	before := c.h.running()
+	changes := c.changes(line)
 	out := c.sh.exec(line)
-	r := reply{out: out, status: c.sh.status, config: c.h.running() != before || mutating(line)}
+	r := reply{out: out, status: c.sh.status, config: c.h.running() != before || changes}
 	if c.sh.exited {
 		r.exit = true
 		r.out += "logout\n"
@@ -265,13 +419,56 @@ func (c *hostCLI) handle(raw string) reply {
 	return r
 }
 
-// mutating reports whether a command line is one that sets state, even
-// when the state did not change (idempotent re-apply).
-func mutating(line string) bool {
-	for _, m := range []string{">", "mlnx_qos -i", "cma_roce_tos", "ip link set", "dcb app", "dcb pfc set", "dcb ets set", "ethtool -A", "tee ", "modprobe", "mount "} {
-		if strings.Contains(line, m) && !strings.Contains(line, " show") {
-			return true
+// changes reports whether the line sets NIC or kernel state: a write into
+// /sys, or a tool run with options that set something.
+func (c *hostCLI) changes(line string) bool {
+	return shellChanges(line, hostChanges, func(p string) bool {
+		return strings.HasPrefix(p, "/sys/") || strings.HasPrefix(p, dynamic)
+	})
+}
+
+// hostChanges decides for one command of a host: mlnx_qos with any
+// setting (the bare `mlnx_qos -i IF` and `-a` only report), cma_roce_tos
+// with -t, cma_roce_mode with -m, ip link set, ethtool's setters, dcb's
+// set/add/del/replace/flush, tee into /sys, modprobe, mount and mkdir.
+// Everything else the host knows only reads, and what it does not know is
+// not found.
+func hostChanges(argv []string) bool {
+	switch argv[0] {
+	case "mlnx_qos":
+		for _, a := range argv[1:] {
+			k, _, _ := strings.Cut(a, "=")
+			switch k {
+			case "-i", "--interface", "-a", "--all":
+			default:
+				if strings.HasPrefix(k, "-") {
+					return true
+				}
+			}
 		}
+		return false
+	case "cma_roce_tos":
+		return hasOpt(argv[1:], "-t")
+	case "cma_roce_mode":
+		return hasOpt(argv[1:], "-m")
+	case "tee":
+		for _, a := range argv[1:] {
+			if strings.HasPrefix(a, "/sys/") {
+				return true
+			}
+		}
+		return false
+	case "modprobe", "mount", "umount", "mkdir", "rmdir", "sysctl", "devlink", "tc", "rdma":
+		return true
+	}
+	return !linuxReadOnly(argv) && hostKnows(argv[0])
+}
+
+// hostKnows reports whether the host has the command at all.
+func hostKnows(name string) bool {
+	switch name {
+	case "ip", "dcb", "ethtool":
+		return true
 	}
 	return false
 }

@@ -2,8 +2,10 @@ package lab
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -188,49 +190,70 @@ func removeAt(root any, path []string) (any, error) {
 
 // sonicValidate stands in for GCU's YANG validation: known tables, no
 // empty tables, no new or deleted PORT keys, port MTU range, and the
-// references from port-keyed tables and PORT_QOS_MAP / QUEUE fields.
+// references from port-keyed tables and PORT_QOS_MAP / QUEUE fields. Only
+// problems the change brings are reported: a brownfield configuration's
+// own tables and oddities stay as they are.
 func sonicValidate(old, next map[string]any) error {
-	for t, v := range next {
-		if !sonicTables[t] {
-			return fmt.Errorf("Given patch will produce invalid config. Error: table %s has no YANG model", t)
+	before := map[string]bool{}
+	for _, p := range sonicProblems(old, old) {
+		before[p] = true
+	}
+	for _, p := range sonicProblems(old, next) {
+		if !before[p] {
+			return errors.New(p)
+		}
+	}
+	return nil
+}
+
+// sonicProblems lists what the lab's YANG stand-in finds wrong with next
+// (old is the configuration before the change), in a fixed order.
+func sonicProblems(old, next map[string]any) []string {
+	var out []string
+	for _, t := range sortedKeys(next) {
+		v := next[t]
+		if !sonicTables[t] && old[t] == nil {
+			out = append(out, fmt.Sprintf("Given patch will produce invalid config. Error: table %s has no YANG model", t))
+			continue
 		}
 		m, ok := v.(map[string]any)
 		if !ok {
-			return fmt.Errorf("Given patch will produce invalid config. Error: table %s is not an object", t)
+			out = append(out, fmt.Sprintf("Given patch will produce invalid config. Error: table %s is not an object", t))
+			continue
 		}
 		if len(m) == 0 {
-			return fmt.Errorf("Given patch is not valid because it will result in empty tables which is not allowed in ConfigDb. Table: %s", t)
+			out = append(out, fmt.Sprintf("Given patch is not valid because it will result in empty tables which is not allowed in ConfigDb. Table: %s", t))
 		}
 	}
 	oldPorts, _ := old["PORT"].(map[string]any)
 	ports, _ := next["PORT"].(map[string]any)
 	if len(oldPorts) != len(ports) {
-		return fmt.Errorf("Given patch will produce invalid config. Error: PORT keys cannot be added or removed")
+		out = append(out, "Given patch will produce invalid config. Error: PORT keys cannot be added or removed")
 	}
-	for p, v := range ports {
+	for _, p := range sortedKeys(ports) {
 		if _, ok := oldPorts[p]; !ok {
-			return fmt.Errorf("Given patch will produce invalid config. Error: PORT %s does not exist on this platform", p)
+			out = append(out, fmt.Sprintf("Given patch will produce invalid config. Error: PORT %s does not exist on this platform", p))
 		}
-		if f, ok := v.(map[string]any); ok {
+		if f, ok := ports[p].(map[string]any); ok {
 			if mtu, ok := f["mtu"].(string); ok {
 				n, err := strconv.Atoi(mtu)
 				if err != nil || n < 68 || n > 9216 {
-					return fmt.Errorf("Given patch will produce invalid config. Error: PORT|%s mtu %q is out of range 68..9216", p, mtu)
+					out = append(out, fmt.Sprintf("Given patch will produce invalid config. Error: PORT|%s mtu %q is out of range 68..9216", p, mtu))
 				}
 			}
 		}
 	}
 	table := func(name string) map[string]any { m, _ := next[name].(map[string]any); return m }
 	for _, t := range []string{"PORT_QOS_MAP", "QUEUE", "BUFFER_PG", "BUFFER_QUEUE"} {
-		for key, v := range table(t) {
+		for _, key := range sortedKeys(table(t)) {
 			port, _, _ := strings.Cut(key, "|")
 			for _, p := range strings.Split(port, ",") {
 				if _, ok := ports[p]; !ok && p != "global" {
-					return fmt.Errorf("Given patch will produce invalid config. Error: %s|%s: leafref to PORT %s not satisfied", t, key, p)
+					out = append(out, fmt.Sprintf("Given patch will produce invalid config. Error: %s|%s: leafref to PORT %s not satisfied", t, key, p))
 				}
 			}
-			fields, _ := v.(map[string]any)
-			for f, ref := range fields {
+			fields, _ := table(t)[key].(map[string]any)
+			for _, f := range sortedKeys(fields) {
 				target := sonicMapRefs[f]
 				switch {
 				case t == "QUEUE" && f == "scheduler":
@@ -243,12 +266,25 @@ func sonicValidate(old, next map[string]any) error {
 				if target == "" || t != "PORT_QOS_MAP" && sonicMapRefs[f] != "" {
 					continue
 				}
-				name, _ := ref.(string)
+				name, _ := fields[f].(string)
+				// Older releases write references as [TABLE|name].
+				if inner, ok := strings.CutPrefix(name, "["+target+"|"); ok {
+					name = strings.TrimSuffix(inner, "]")
+				}
 				if _, ok := table(target)[name]; !ok {
-					return fmt.Errorf("Given patch will produce invalid config. Error: %s|%s %s: leafref to %s %q not satisfied", t, key, f, target, name)
+					out = append(out, fmt.Sprintf("Given patch will produce invalid config. Error: %s|%s %s: leafref to %s %q not satisfied", t, key, f, target, name))
 				}
 			}
 		}
 	}
-	return nil
+	return out
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }

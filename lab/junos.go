@@ -24,17 +24,30 @@ type junos struct {
 	shared *pathTree
 	// lock is the session holding `configure exclusive`, or nil.
 	lock *junosCLI
+	// clis are the logins connected now; logins numbers them.
+	clis   map[*junosCLI]struct{}
+	logins int
+	// learned holds the top-level hierarchies (and class-of-service
+	// children, as "class-of-service NAME") of the loaded configuration:
+	// statements under them are accepted although the lab has no schema
+	// for them.
+	learned map[string]bool
 }
 
 type junosCommit struct {
-	tree *pathTree
-	when time.Time
-	user string
-	how  string
+	tree    *pathTree
+	when    time.Time
+	user    string
+	how     string
+	comment string
 }
 
 type junosConfirm struct {
 	cancel func()
+	// entry is the commit waiting for confirmation, deadline when it rolls
+	// back.
+	entry    *junosCommit
+	deadline time.Time
 }
 
 // junosTop lists the top-level hierarchies `set` accepts.
@@ -69,7 +82,14 @@ func junosScalar(prefix []string) bool {
 }
 
 func newJunos(env *deviceEnv) (*junos, error) {
-	j := &junos{env: env, active: newPathTree(junosScalar)}
+	j := &junos{env: env, active: newPathTree(junosScalar), learned: map[string]bool{}, clis: map[*junosCLI]struct{}{}}
+	if env.spec.RunningConfig != "" {
+		if err := j.loadExisting(env.spec.RunningConfig); err != nil {
+			return nil, err
+		}
+		j.history = []*junosCommit{{tree: j.active.clone(), when: env.now(), user: "root", how: "cli"}}
+		return j, nil
+	}
 	ports := env.spec.Ports
 	if len(ports) == 0 {
 		for i := 0; i < 32; i++ {
@@ -117,10 +137,10 @@ func (j *junos) apply(t *pathTree, line string) error {
 	verb, path := toks[0], toks[1:]
 	switch verb {
 	case "set":
-		if !junosTop[path[0]] {
+		if !junosTop[path[0]] && !j.learned[path[0]] {
 			return &errUnknown{token: 1}
 		}
-		if path[0] == "class-of-service" && (len(path) < 2 || !junosCoS[path[1]]) {
+		if path[0] == "class-of-service" && (len(path) < 2 || !junosCoS[path[1]] && !j.learned["class-of-service "+path[1]]) {
 			return &errUnknown{token: 2}
 		}
 		if len(path) < 2 {
@@ -133,9 +153,54 @@ func (j *junos) apply(t *pathTree, line string) error {
 			return errStatementNotFound
 		}
 		return nil
+	case "deactivate", "activate":
+		n := t.find(path)
+		if n == nil {
+			return errStatementNotFound
+		}
+		n.inactive = verb == "deactivate"
+		return nil
 	}
 	return &errUnknown{token: 0}
 }
+
+// loadExisting loads `show configuration | display set` output: set and
+// deactivate statements, any hierarchy (the lab has no schema to refuse
+// one); the version statement and comments are skipped.
+func (j *junos) loadExisting(text string) error {
+	for i, raw := range strings.Split(text, "\n") {
+		line := strings.TrimSpace(raw)
+		if line == "" || strings.HasPrefix(line, "#") || strings.HasPrefix(line, "set version ") {
+			continue
+		}
+		toks, err := configTokens(line)
+		if err != nil {
+			return fmt.Errorf("line %d %q: %w", i+1, line, err)
+		}
+		if len(toks) < 2 || (toks[0] != "set" && toks[0] != "deactivate") {
+			return fmt.Errorf("line %d %q: a Junos running config is `show configuration | display set` output: set or deactivate statements", i+1, line)
+		}
+		path := toks[1:]
+		if toks[0] == "deactivate" {
+			if n := j.active.find(path); n != nil {
+				n.inactive = true
+				continue
+			}
+			return fmt.Errorf("line %d %q: deactivates a statement no set line before it made", i+1, line)
+		}
+		j.active.set(path)
+		if !junosTop[path[0]] {
+			j.learned[path[0]] = true
+		}
+		if path[0] == "class-of-service" && len(path) > 1 && !junosCoS[path[1]] {
+			j.learned["class-of-service "+path[1]] = true
+		}
+	}
+	return nil
+}
+
+// export is `show configuration | display set`.
+func (j *junos) export() string { return j.displaySetOf() }
 
 var errStatementNotFound = fmt.Errorf("statement not found")
 
@@ -162,12 +227,14 @@ func (j *junos) outOfBand(lines []string) error {
 }
 
 // commit makes tree the active configuration and records it.
-func (j *junos) commit(tree *pathTree, user, how string) {
+func (j *junos) commit(tree *pathTree, user, how string) *junosCommit {
 	j.active = tree
-	j.history = append([]*junosCommit{{tree: tree.clone(), when: j.env.now(), user: user, how: how}}, j.history...)
+	c := &junosCommit{tree: tree.clone(), when: j.env.now(), user: user, how: how}
+	j.history = append([]*junosCommit{c}, j.history...)
 	if len(j.history) > 50 {
 		j.history = j.history[:50]
 	}
+	return c
 }
 
 func (j *junos) expireTimers() {
@@ -176,12 +243,18 @@ func (j *junos) expireTimers() {
 	}
 }
 
-// rollbackConfirm restores rollback 1 after an unconfirmed commit.
+// rollbackConfirm restores the configuration from before an unconfirmed
+// commit (rollback 1 then), committed by the system ("by root via
+// other").
 func (j *junos) rollbackConfirm() {
-	j.confirm.cancel()
+	c := j.confirm
 	j.confirm = nil
-	if len(j.history) > 1 {
-		j.commit(j.history[1].tree.clone(), "root", "confirmed rollback")
+	c.cancel()
+	for i, h := range j.history {
+		if h == c.entry && i+1 < len(j.history) {
+			j.commit(j.history[i+1].tree.clone(), "root", "other")
+			return
+		}
 	}
 }
 
@@ -190,7 +263,8 @@ func (j *junos) rollbackConfirm() {
 var junosNamed = map[string]bool{
 	"class": true, "dscp": true, "ieee-802.1": true, "forwarding-class": true, "code-point": true,
 	"filter": true, "term": true, "unit": true, "family": true, "user": true, "host": true, "server": true,
-	"community": true, "route": true, "interface": true,
+	"community": true, "route": true, "interface": true, "file": true, "group": true, "neighbor": true,
+	"policy-statement": true, "prefix-list": true, "trap-group": true,
 }
 
 // junosLine is one line of the curly-brace form and its hierarchy.
@@ -214,12 +288,16 @@ func junosLines(t *pathTree) []junosLine {
 		out = append(out, junosLine{text: strings.Repeat("    ", len(ctx)) + s, ctx: ctx})
 	}
 	block := func(ctx []string, head string, n *pnode) {
+		mark := ""
+		if n.inactive {
+			mark = "inactive: "
+		}
 		if chain := compress(n); chain != nil && junosLeaf(head, chain) {
-			emit(ctx, strings.TrimSpace(head+" "+strings.Join(chain, " "))+";")
+			emit(ctx, mark+strings.TrimSpace(head+" "+strings.Join(chain, " "))+";")
 			return
 		}
 		h := strings.TrimSpace(head + " " + n.tok)
-		emit(ctx, h+" {")
+		emit(ctx, mark+h+" {")
 		render(n, append(append([]string(nil), ctx...), h))
 		emit(ctx, "}")
 	}
@@ -267,7 +345,7 @@ func compress(n *pnode) []string {
 		if len(n.kids) == 0 {
 			return chain
 		}
-		if len(n.kids) > 1 || n.end {
+		if len(n.kids) > 1 || n.end || n.kids[0].inactive {
 			return nil
 		}
 		n = n.kids[0]

@@ -2,6 +2,7 @@ package lab
 
 import (
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -9,7 +10,35 @@ import (
 
 func (j *junos) newSession(t *term, user string) cliSession {
 	t.more = "---(more)---"
-	return &junosCLI{j: j, t: t, user: user}
+	j.logins++
+	c := &junosCLI{j: j, t: t, user: user, tty: fmt.Sprintf("pts/%d", j.logins-1), pid: 4200 + j.logins, since: j.env.now()}
+	j.clis[c] = struct{}{}
+	return c
+}
+
+// editors lists the other logins in configuration mode, as Junos names
+// them: "USER terminal pts/N (pid P) on since DATE" and, on the next line,
+// the mode and hierarchy ("[edit]", "exclusive [edit interfaces]").
+func (c *junosCLI) editors() string {
+	var others []*junosCLI
+	for o := range c.j.clis {
+		if o != c && o.cand != nil {
+			others = append(others, o)
+		}
+	}
+	sort.Slice(others, func(a, b int) bool { return others[a].pid < others[b].pid })
+	var b strings.Builder
+	for _, o := range others {
+		where := "[edit]"
+		if len(o.edit) > 0 {
+			where = "[edit " + strings.Join(o.edit, " ") + "]"
+		}
+		if o.mode == "exclusive" || o.mode == "private" {
+			where = o.mode + " " + where
+		}
+		fmt.Fprintf(&b, "  %s terminal %s (pid %d) on since %s\n      %s\n", o.user, o.tty, o.pid, o.since.UTC().Format("2006-01-02 15:04:05 MST"), where)
+	}
+	return b.String()
 }
 
 type junosCLI struct {
@@ -23,6 +52,10 @@ type junosCLI struct {
 	load  bool // reading `load set terminal` input
 	loadN int
 	errs  int
+	// tty, pid and since name the login to other users.
+	tty   string
+	pid   int
+	since time.Time
 }
 
 func (c *junosCLI) greeting() string {
@@ -47,7 +80,10 @@ func (c *junosCLI) prompt() string {
 // disconnect discards a private or exclusive candidate and releases the
 // lock, as Junos does when such a configuration session ends; changes to
 // the shared candidate stay.
-func (c *junosCLI) disconnect() { c.leave() }
+func (c *junosCLI) disconnect() {
+	c.leave()
+	delete(c.j.clis, c)
+}
 
 func (c *junosCLI) leave() {
 	if c.j.lock == c {
@@ -116,29 +152,42 @@ func (c *junosCLI) op(line string) reply {
 		if j.shared == nil {
 			j.shared = j.active.clone()
 		}
-		c.cand, c.base, c.mode, c.edit = j.shared, nil, "shared", nil
 		out := "Entering configuration mode\n"
-		if j.lock != nil {
-			out += "Users currently editing the configuration:\n  " + j.lock.user + " (exclusive)\n"
+		if ed := c.editors(); ed != "" {
+			out += "Users currently editing the configuration:\n" + ed
 		}
 		if j.sharedModified() {
 			out += "The configuration has been changed but not committed\n"
 		}
+		c.cand, c.base, c.mode, c.edit = j.shared, nil, "shared", nil
 		return reply{out: out}
 	case cmd == "configure private" || cmd == "configure exclusive":
+		// Junos CLI User Guide, "Forms of the configure Command": an
+		// exclusive lock, or uncommitted changes in the shared candidate
+		// (anyone's), keep the user in operational mode.
 		if j.lock != nil {
-			return reply{out: "error: configuration database locked by:\n  " + j.lock.user + " terminal pts/0 (pid 4242) on since " +
-				j.history[0].when.UTC().Format("2006-01-02 15:04:05 MST") + "\n      exclusive [edit]\n", status: 1}
+			return reply{out: "error: configuration database locked by:\n" + j.lock.lockLine(), status: 1}
 		}
 		if j.sharedModified() {
-			return reply{out: "error: shared configuration database modified\nProblem in configuration: uncommitted changes in the shared candidate; commit or roll them back first\n", status: 1}
+			out := ""
+			if ed := c.editors(); ed != "" {
+				out = "Users currently editing the configuration:\n" + ed
+			}
+			if cmd == "configure private" {
+				return reply{out: out + "error: shared configuration database modified\n", status: 1}
+			}
+			return reply{out: out + "error: configuration database modified\n", status: 1}
+		}
+		out := "warning: uncommitted changes will be discarded on exit\n"
+		if ed := c.editors(); ed != "" {
+			out = "Users currently editing the configuration:\n" + ed + out
 		}
 		c.cand, c.base, c.edit = j.active.clone(), j.active.clone(), nil
 		c.mode = strings.TrimPrefix(cmd, "configure ")
 		if c.mode == "exclusive" {
 			j.lock = c
 		}
-		return reply{out: "warning: uncommitted changes will be discarded on exit\nEntering configuration mode\n"}
+		return reply{out: out + "Entering configuration mode\n"}
 	case cmd == "show configuration":
 		return c.filter(j.running(), filters)
 	case len(f) > 2 && f[0] == "show" && f[1] == "configuration":
@@ -149,11 +198,7 @@ func (c *junosCLI) op(line string) reply {
 		c.j.active = saved
 		return r
 	case cmd == "show system commit":
-		var b strings.Builder
-		for i, h := range j.history {
-			fmt.Fprintf(&b, "%d   %s by %s via %s\n", i, h.when.UTC().Format("2006-01-02 15:04:05 MST"), h.user, h.how)
-		}
-		return reply{out: b.String()}
+		return c.filter(j.commitHistory(), filters)
 	case cmd == "show version":
 		return reply{out: fmt.Sprintf("Hostname: %s\nModel: qfx5220-32cd\nJunos: 23.4R1.9\n", j.env.spec.Name)}
 	}
@@ -192,8 +237,8 @@ func (j *junos) displaySetOf() string { return setForm(j.active) }
 func setForm(t *pathTree) string {
 	var b strings.Builder
 	b.WriteString("set version 23.4R1.9\n")
-	for _, s := range t.statements() {
-		b.WriteString("set " + strings.Join(s, " ") + "\n")
+	for _, l := range t.setLines() {
+		b.WriteString(l + "\n")
 	}
 	return b.String()
 }
@@ -205,6 +250,34 @@ func (c *junosCLI) displaySet(string) string {
 		return setForm(c.cand)
 	}
 	return setForm(c.j.active)
+}
+
+// lockLine names the holder of the exclusive lock, as Junos does.
+func (c *junosCLI) lockLine() string {
+	where := "[edit]"
+	if len(c.edit) > 0 {
+		where = "[edit " + strings.Join(c.edit, " ") + "]"
+	}
+	return fmt.Sprintf("  %s terminal %s (pid %d) on since %s\n      exclusive %s\n", c.user, c.tty, c.pid, c.since.UTC().Format("2006-01-02 15:04:05 MST"), where)
+}
+
+// commitHistory prints `show system commit`: one line per commit, newest
+// first ("0   2026-03-10 09:12:44 UTC by admin via cli"), a `commit
+// confirmed` one ending in "commit confirmed, rollback in Nmins", the
+// comment on the next line, and "rollback pending" under the commit that
+// still waits for its confirmation.
+func (j *junos) commitHistory() string {
+	var b strings.Builder
+	for i, h := range j.history {
+		fmt.Fprintf(&b, "%-4d%s by %s via %s\n", i, h.when.UTC().Format("2006-01-02 15:04:05 MST"), h.user, h.how)
+		if h.comment != "" {
+			fmt.Fprintf(&b, "    %s\n", h.comment)
+		}
+		if j.confirm != nil && j.confirm.entry == h {
+			b.WriteString("    rollback pending\n")
+		}
+	}
+	return b.String()
 }
 
 func (c *junosCLI) config(line string) reply {
@@ -223,6 +296,9 @@ func (c *junosCLI) config(line string) reply {
 		}
 		c.leave()
 		return reply{out: out}
+	case cmd == "status":
+		ed := c.editors()
+		return reply{out: "Users currently editing the configuration:\n" + fmt.Sprintf("  %s terminal %s (pid %d) on since %s\n      [edit]\n", c.user, c.tty, c.pid, c.since.UTC().Format("2006-01-02 15:04:05 MST")) + ed}
 	case cmd == "top":
 		c.edit = nil
 		return reply{}
@@ -250,20 +326,23 @@ func (c *junosCLI) config(line string) reply {
 			j.confirm = nil
 		}
 		return reply{out: "configuration check succeeds\n"}
-	case cmd == "commit" || cmd == "commit and-quit" || strings.HasPrefix(cmd, "commit comment "):
-		return c.commitCmd(0, cmd == "commit and-quit")
-	case (cmd == "commit confirmed" || (len(f) == 3 && f[0] == "commit" && f[1] == "confirmed")) && c.mode == "private":
-		// Junos OS CLI User Guide, "Using the configure private Command":
-		// commit confirmed cannot be issued in configure private mode.
-		return reply{out: "error: 'commit confirmed' is not supported in configure private mode; use configure exclusive\n", status: 1, config: true}
-	case len(f) == 3 && f[0] == "commit" && f[1] == "confirmed":
-		n, err := strconv.Atoi(f[2])
-		if err != nil || n < 1 || n > 65535 {
-			return reply{out: c.caret(cmd, 2) + "syntax error, expecting <number>.\n", status: 1}
+	case f[0] == "commit":
+		opts, err := parseJunosCommit(cmd)
+		if err != nil {
+			return reply{out: c.caret(cmd, err.token) + err.msg + "\n", status: 1}
 		}
-		return c.commitCmd(n, false)
-	case cmd == "commit confirmed":
-		return c.commitCmd(10, false)
+		if opts.minutes > 0 && c.mode == "private" {
+			// Junos OS CLI User Guide, "Using the configure private
+			// Command": commit confirmed cannot be issued in configure
+			// private mode.
+			return reply{out: "error: 'commit confirmed' is not supported in configure private mode; use configure exclusive\n", status: 1, config: true}
+		}
+		return c.commitCmd(opts)
+	case (f[0] == "set" || f[0] == "delete" || f[0] == "deactivate" || f[0] == "activate" || f[0] == "load" || f[0] == "rollback") &&
+		c.mode == "shared" && j.lock != nil && j.lock != c:
+		// "Other users can enter and exit configuration mode, but they
+		// cannot change the configuration" (configure exclusive).
+		return reply{out: "error: configuration database locked by:\n" + j.lock.lockLine(), status: 1, config: true}
 	case cmd == "rollback" || (len(f) == 2 && f[0] == "rollback"):
 		n := 0
 		if len(f) == 2 {
@@ -285,7 +364,7 @@ func (c *junosCLI) config(line string) reply {
 	case cmd == "load set terminal":
 		c.load, c.loadN, c.errs = true, 0, 0
 		return reply{out: "[Type ^D at a new line to end input]\n"}
-	case f[0] == "set" || f[0] == "delete":
+	case f[0] == "set" || f[0] == "delete" || f[0] == "deactivate" || f[0] == "activate":
 		full := cmd
 		if len(c.edit) > 0 {
 			full = f[0] + " " + strings.Join(c.edit, " ") + " " + strings.Join(f[1:], " ")
@@ -335,10 +414,63 @@ func (c *junosCLI) loadLine(raw string) reply {
 	return reply{config: true}
 }
 
+// junosCommitOpts are the options of one commit command.
+type junosCommitOpts struct {
+	minutes int
+	comment string
+	quit    bool
+}
+
+// junosSyntax is a commit syntax error at a token.
+type junosSyntax struct {
+	token int
+	msg   string
+}
+
+// parseJunosCommit reads `commit [confirmed [N]] [comment "TEXT"]
+// [and-quit] [synchronize]` (options in any order).
+func parseJunosCommit(cmd string) (junosCommitOpts, *junosSyntax) {
+	var o junosCommitOpts
+	toks, err := configTokens(cmd)
+	if err != nil {
+		return o, &junosSyntax{0, "syntax error: " + err.Error()}
+	}
+	for i := 1; i < len(toks); i++ {
+		switch toks[i] {
+		case "confirmed":
+			o.minutes = 10
+			if i+1 < len(toks) {
+				if n, err := strconv.Atoi(toks[i+1]); err == nil {
+					if n < 1 || n > 65535 {
+						return o, &junosSyntax{i + 1, "syntax error, expecting <number>."}
+					}
+					o.minutes = n
+					i++
+				}
+			}
+		case "comment":
+			if i+1 >= len(toks) {
+				return o, &junosSyntax{i, "syntax error, expecting <data>."}
+			}
+			o.comment = strings.Trim(toks[i+1], `"`)
+			i++
+		case "and-quit":
+			o.quit = true
+		case "synchronize", "no-synchronize":
+		default:
+			return o, &junosSyntax{i, "syntax error."}
+		}
+	}
+	return o, nil
+}
+
 // commitCmd commits the candidate: the changes made since the candidate
 // was taken are merged into the active configuration (a private
-// candidate's semantics). minutes > 0 makes it a `commit confirmed`.
-func (c *junosCLI) commitCmd(minutes int, quit bool) reply {
+// candidate's semantics). A `commit confirmed` rolls back unless another
+// commit (or commit check) confirms it in time. Every commit is recorded,
+// even one without changes, as on Junos.
+func (c *junosCLI) commitCmd(o junosCommitOpts) reply {
+	minutes, quit := o.minutes, o.quit
 	j := c.j
 	if j.lock != nil && j.lock != c {
 		return reply{out: "error: configuration database locked by:\n  " + j.lock.user + " (exclusive)\nerror: configuration check-out failed\n", status: 1, config: true}
@@ -358,14 +490,12 @@ func (c *junosCLI) commitCmd(minutes int, quit bool) reply {
 		merged = j.active.clone()
 		merged.mergeChanges(c.base, c.cand)
 	}
-	changed := junosText(merged) != junosText(j.active)
-	if changed || minutes > 0 {
-		how := "cli"
-		if minutes > 0 {
-			how = "cli commit confirmed, rollback in " + strconv.Itoa(minutes) + "mins"
-		}
-		j.commit(merged, c.user, how)
+	how := "cli"
+	if minutes > 0 {
+		how = "cli commit confirmed, rollback in " + strconv.Itoa(minutes) + "mins"
 	}
+	entry := j.commit(merged, c.user, how)
+	entry.comment = o.comment
 	c.cand, c.base = merged.clone(), merged.clone()
 	if c.mode == "shared" {
 		j.shared = c.cand
@@ -373,7 +503,7 @@ func (c *junosCLI) commitCmd(minutes int, quit bool) reply {
 	out := "commit complete\n"
 	if minutes > 0 {
 		out = fmt.Sprintf("configuration check succeeds\ncommit confirmed will be automatically rolled back in %d minutes unless confirmed\ncommit complete\n\n# commit confirmed will be rolled back in %d minutes\n", minutes, minutes)
-		j.confirm = &junosConfirm{}
+		j.confirm = &junosConfirm{entry: entry, deadline: j.env.now().Add(time.Duration(minutes) * time.Minute)}
 		j.confirm.cancel = j.env.afterFunc(time.Duration(minutes)*time.Minute, func() {
 			if j.confirm != nil {
 				j.rollbackConfirm()
@@ -385,4 +515,44 @@ func (c *junosCLI) commitCmd(minutes int, quit bool) reply {
 		out += "Exiting configuration mode\n"
 	}
 	return reply{out: out, config: true}
+}
+
+// changes: in configuration mode the statements and the commands that
+// load, commit or roll back change the candidate or the configuration;
+// show, edit, top, up, status and exit do not. In operational mode only
+// requests and clears do.
+func (c *junosCLI) changes(raw string) bool {
+	if c.load {
+		return true
+	}
+	line := normalize(raw)
+	if line == "" {
+		return false
+	}
+	cmd, _ := splitPipe(line)
+	f := strings.Fields(cmd)
+	if len(f) == 0 {
+		return false
+	}
+	if c.cand == nil {
+		return junosOpChanges(f)
+	}
+	switch f[0] {
+	case "show", "edit", "top", "up", "exit", "quit", "status", "help", "wildcard":
+		return false
+	case "run":
+		return junosOpChanges(f[1:])
+	}
+	return true
+}
+
+func junosOpChanges(f []string) bool {
+	if len(f) == 0 {
+		return false
+	}
+	switch f[0] {
+	case "request", "clear", "restart", "file", "start":
+		return true
+	}
+	return false
 }

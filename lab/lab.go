@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"time"
 
 	"golang.org/x/crypto/ssh"
 	"golang.org/x/crypto/ssh/knownhosts"
@@ -38,7 +39,19 @@ type DeviceSpec struct {
 	// accepts configuration for any well-formed interface name either way,
 	// and a host with no Ports creates a netdev on first use.
 	Ports []string
+	// RunningConfig, when not empty, is the device's configuration at
+	// start instead of the factory one, in the form Device.Export prints:
+	// `show running-config` text (arista_eos, cisco_nxos), `show
+	// configuration | display set` (juniper_junos), `nv config show -o
+	// commands` (nvidia_cumulus), config_db.json (sonic), or shell commands
+	// replayed on the factory host (nvidia_mlnx, linux_dcb). Statements
+	// the lab does not know are kept verbatim and printed back where they
+	// were. CRLF line endings are accepted; at most MaxRunningConfig bytes.
+	RunningConfig string
 }
+
+// MaxRunningConfig is the largest DeviceSpec.RunningConfig the lab takes.
+const MaxRunningConfig = 16 << 20
 
 // Options configures a lab.
 type Options struct {
@@ -97,9 +110,13 @@ func Start(ctx context.Context, specs []DeviceSpec, opts Options) (*Lab, error) 
 		if opts.BasePort != 0 {
 			port = opts.BasePort + i
 		}
+		sp.RunningConfig = normalizeText(sp.RunningConfig)
 		d, err := startDevice(sp, signer, port)
 		if err != nil {
 			_ = l.Close()
+			if sp.RunningConfig != "" {
+				return nil, fmt.Errorf("lab: device %s: running config: %w", sp.Name, err)
+			}
 			return nil, fmt.Errorf("lab: device %s: %w", sp.Name, err)
 		}
 		l.devices[sp.Name] = d
@@ -140,7 +157,21 @@ func validateSpec(sp DeviceSpec) error {
 	if sp.Password == "" && len(sp.AuthorizedKeys) == 0 {
 		return fmt.Errorf("device %s: no Password and no AuthorizedKeys: give at least one way to log in", sp.Name)
 	}
+	if len(sp.RunningConfig) > MaxRunningConfig {
+		return fmt.Errorf("device %s: RunningConfig is %d bytes, more than the %d the lab takes: trim the configuration", sp.Name, len(sp.RunningConfig), MaxRunningConfig)
+	}
 	return nil
+}
+
+// normalizeText turns CRLF and lone CR line ends into LF and drops a
+// UTF-8 byte-order mark, as a configuration copied from Windows has them.
+func normalizeText(s string) string {
+	s = strings.TrimPrefix(s, "\ufeff")
+	if !strings.Contains(s, "\r") {
+		return s
+	}
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	return strings.ReplaceAll(s, "\r", "\n")
 }
 
 func validHostname(s string) bool {
@@ -220,4 +251,29 @@ func (l *Lab) Close() error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// RunningConfigFile names the file `fabricgen lab up --running-config`
+// reads for a device: NAME.cfg (arista_eos, cisco_nxos, juniper_junos,
+// nvidia_cumulus), NAME.json (sonic) or NAME.sh (nvidia_mlnx, linux_dcb).
+func RunningConfigFile(name string, p schema.Platform) string {
+	switch {
+	case p == schema.SONiC:
+		return name + ".json"
+	case p.IsHost():
+		return name + ".sh"
+	}
+	return name + ".cfg"
+}
+
+// CheckRunningConfig loads sp.RunningConfig as Start would, without
+// starting the device, and returns what Start would report about it.
+func CheckRunningConfig(sp DeviceSpec) error {
+	if len(sp.RunningConfig) > MaxRunningConfig {
+		return fmt.Errorf("%d bytes is more than the %d the lab takes: trim the configuration", len(sp.RunningConfig), MaxRunningConfig)
+	}
+	sp.RunningConfig = normalizeText(sp.RunningConfig)
+	env := &deviceEnv{spec: sp, now: time.Now, afterFunc: func(time.Duration, func()) func() { return func() {} }}
+	_, err := newEmulator(env)
+	return err
 }

@@ -1,29 +1,62 @@
 package lab
 
 import (
+	cryptorand "crypto/rand"
+	"path"
 	"sort"
 	"strings"
 )
 
 // memFS is the writable part of a Linux-based switch's file system: files
-// under /tmp and the user's home directory, where scripts stage patches.
+// under /tmp and the user's home directory, where scripts stage patches,
+// and the directories mktemp -d makes under /tmp. It is device-wide:
+// every login sees the same files.
 type memFS struct {
 	home  string
 	files map[string]string
+	// dirs are the directories made under /tmp (mode 0700).
+	dirs map[string]bool
+	// rand returns n random characters for mktemp; tests replace it.
+	rand func(n int) string
 }
 
 func newMemFS(user string) *memFS {
-	return &memFS{home: "/home/" + user + "/", files: map[string]string{}}
+	return &memFS{home: "/home/" + user + "/", files: map[string]string{}, dirs: map[string]bool{}, rand: randomName}
+}
+
+// randomName returns n characters of [A-Za-z0-9] from crypto/rand, as
+// mktemp fills its X's.
+func randomName(n int) string {
+	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+	b := make([]byte, n)
+	_, _ = cryptorand.Read(b) // never fails (crypto/rand, Go 1.24+)
+	for i := range b {
+		b[i] = alphabet[int(b[i])%len(alphabet)]
+	}
+	return string(b)
+}
+
+// dirOf returns the directory part of a clean path.
+func dirOf(p string) string {
+	if i := strings.LastIndexByte(p, '/'); i > 0 {
+		return p[:i]
+	}
+	return "/"
+}
+
+// isDir reports whether p is a directory the switch has.
+func (m *memFS) isDir(p string) bool {
+	return p == "/tmp" || p == strings.TrimSuffix(m.home, "/") || m.dirs[p]
 }
 
 func (m *memFS) path(p string) string {
-	if strings.HasPrefix(p, "~/") {
-		return m.home + p[2:]
+	switch {
+	case strings.HasPrefix(p, "~/"):
+		p = m.home + p[2:]
+	case !strings.HasPrefix(p, "/"):
+		p = m.home + p
 	}
-	if !strings.HasPrefix(p, "/") {
-		return m.home + p
-	}
-	return p
+	return path.Clean(p)
 }
 
 func (m *memFS) writable(p string) bool {
@@ -35,6 +68,12 @@ func (m *memFS) write(p, data string, appendTo bool) string {
 	p = m.path(p)
 	if !m.writable(p) {
 		return "Permission denied"
+	}
+	if m.isDir(p) {
+		return "Is a directory"
+	}
+	if !m.isDir(dirOf(p)) {
+		return "No such file or directory"
 	}
 	if appendTo {
 		data = m.files[p] + data
@@ -83,28 +122,102 @@ func (m *memFS) common(hostname string, argv []string, stdin string) (out, errOu
 	case "rm":
 		st := 0
 		var e strings.Builder
-		force := false
+		force, recursive := false, false
+		var paths []string
 		for _, p := range argv[1:] {
-			if strings.HasPrefix(p, "-") {
+			if strings.HasPrefix(p, "-") && len(p) > 1 {
 				force = force || strings.Contains(p, "f")
+				recursive = recursive || strings.ContainsAny(p, "rR")
 				continue
 			}
-			if _, found := m.read(p); !found {
+			paths = append(paths, p)
+		}
+		for _, p := range paths {
+			full := m.path(p)
+			if m.dirs[full] {
+				if !recursive {
+					e.WriteString("rm: cannot remove '" + p + "': Is a directory\n")
+					st = 1
+					continue
+				}
+				m.removeTree(full)
+				continue
+			}
+			if m.isDir(full) {
+				e.WriteString("rm: cannot remove '" + p + "': Permission denied\n")
+				st = 1
+				continue
+			}
+			if _, found := m.files[full]; !found {
 				if !force {
 					e.WriteString("rm: cannot remove '" + p + "': No such file or directory\n")
 					st = 1
 				}
 				continue
 			}
-			delete(m.files, m.path(p))
+			delete(m.files, full)
+		}
+		return "", e.String(), st, true
+	case "mktemp":
+		return m.mktemp(argv[1:])
+	case "mkdir":
+		st := 0
+		var e strings.Builder
+		parents := false
+		for _, p := range argv[1:] {
+			if p == "-p" || p == "--parents" {
+				parents = true
+				continue
+			}
+			if strings.HasPrefix(p, "-") {
+				continue
+			}
+			full := m.path(p)
+			switch {
+			case m.isDir(full):
+				if !parents {
+					e.WriteString("mkdir: cannot create directory '" + p + "': File exists\n")
+					st = 1
+				}
+			case !m.writable(full):
+				e.WriteString("mkdir: cannot create directory '" + p + "': Permission denied\n")
+				st = 1
+			case !m.isDir(dirOf(full)):
+				e.WriteString("mkdir: cannot create directory '" + p + "': No such file or directory\n")
+				st = 1
+			default:
+				m.dirs[full] = true
+			}
 		}
 		return "", e.String(), st, true
 	case "ls":
 		var names []string
+		dir := ""
+		for _, a := range argv[1:] {
+			if !strings.HasPrefix(a, "-") {
+				dir = strings.TrimSuffix(m.path(a), "/")
+			}
+		}
+		if dir != "" && !m.isDir(dir) {
+			if _, ok := m.files[dir]; ok {
+				return dir + "\n", "", 0, true
+			}
+			return "", "ls: cannot access '" + argv[len(argv)-1] + "': No such file or directory\n", 2, true
+		}
 		for p := range m.files {
-			names = append(names, p)
+			if dir == "" || dirOf(p) == dir {
+				names = append(names, p)
+			}
+		}
+		for p := range m.dirs {
+			if dir == "" || dirOf(p) == dir {
+				names = append(names, p)
+			}
 		}
 		sort.Strings(names)
+		if len(names) == 0 {
+			return "", "", 0, true
+		}
 		return strings.Join(names, "\n") + "\n", "", 0, true
 	case "hostname":
 		return hostname + "\n", "", 0, true
@@ -120,10 +233,112 @@ func (m *memFS) common(hostname string, argv []string, stdin string) (out, errOu
 	return "", "", 0, false
 }
 
+// removeTree removes a directory and everything under it.
+func (m *memFS) removeTree(dir string) {
+	for p := range m.files {
+		if strings.HasPrefix(p, dir+"/") {
+			delete(m.files, p)
+		}
+	}
+	for p := range m.dirs {
+		if p == dir || strings.HasPrefix(p, dir+"/") {
+			delete(m.dirs, p)
+		}
+	}
+}
+
+// mktemp makes a unique file, or with -d a directory (mode 0700, the
+// caller's own), from a template whose trailing X's (at least three) are
+// replaced by random characters: tmp.XXXXXXXXXX under /tmp by default,
+// -p DIR or --tmpdir=DIR for another directory (GNU coreutils mktemp).
+func (m *memFS) mktemp(args []string) (string, string, int, bool) {
+	dir, tmpl, isDir, dry := "", "", false, false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-d" || a == "--directory":
+			isDir = true
+		case a == "-u" || a == "--dry-run":
+			dry = true
+		case a == "-q" || a == "--quiet":
+		case a == "-t":
+			if dir == "" {
+				dir = "/tmp"
+			}
+		case a == "-p" || a == "--tmpdir":
+			if i+1 >= len(args) {
+				return "", "mktemp: option requires an argument -- 'p'\n", 1, true
+			}
+			dir = args[i+1]
+			i++
+		case strings.HasPrefix(a, "--tmpdir="):
+			dir = strings.TrimPrefix(a, "--tmpdir=")
+		case strings.HasPrefix(a, "-") && len(a) > 1:
+			if strings.Trim(a[1:], "dqut") == "" {
+				isDir = isDir || strings.Contains(a, "d")
+				dry = dry || strings.Contains(a, "u")
+				continue
+			}
+			return "", "mktemp: invalid option -- '" + strings.TrimLeft(a, "-") + "'\n", 1, true
+		default:
+			if tmpl != "" {
+				return "", "mktemp: too many templates\n", 1, true
+			}
+			tmpl = a
+		}
+	}
+	if tmpl == "" {
+		tmpl = "tmp.XXXXXXXXXX"
+		if dir == "" {
+			dir = "/tmp"
+		}
+	}
+	x := len(tmpl) - len(strings.TrimRight(tmpl, "X"))
+	if x < 3 {
+		return "", "mktemp: too few X's in template '" + tmpl + "'\n", 1, true
+	}
+	if strings.Contains(tmpl, "/") && dir != "" {
+		return "", "mktemp: invalid template, '" + tmpl + "', contains directory separator\n", 1, true
+	}
+	target := tmpl
+	if dir != "" {
+		target = strings.TrimSuffix(dir, "/") + "/" + tmpl
+	}
+	target = m.path(target)
+	parent := dirOf(target)
+	if !m.isDir(parent) {
+		return "", "mktemp: failed to create file via template '" + target + "': No such file or directory\n", 1, true
+	}
+	if !m.writable(target) {
+		return "", "mktemp: failed to create file via template '" + target + "': Permission denied\n", 1, true
+	}
+	for try := 0; ; try++ {
+		cand := target[:len(target)-x] + m.rand(x)
+		if _, taken := m.files[cand]; taken || m.dirs[cand] {
+			if try > 100 {
+				return "", "mktemp: failed to create file via template '" + target + "': File exists\n", 1, true
+			}
+			continue
+		}
+		if !dry {
+			if isDir {
+				m.dirs[cand] = true
+			} else {
+				m.files[cand] = ""
+			}
+		}
+		return cand + "\n", "", 0, true
+	}
+}
+
 // linuxCLI is an interactive bash login on a Linux-based switch.
 type linuxCLI struct {
 	host, user, vrf string
 	sh              *shell
+	// isChange decides whether one command (argv, wrappers stripped)
+	// changes the switch; writes whether a file write does.
+	isChange func(argv []string) bool
+	writes   func(path string) bool
 }
 
 func (c *linuxCLI) greeting() string {
@@ -152,8 +367,9 @@ func (c *linuxCLI) handle(raw string) reply {
 	if line == "logout" {
 		return reply{out: "logout\n", exit: true}
 	}
+	config := c.changes(line)
 	out := c.sh.exec(line)
-	r := reply{out: out, status: c.sh.status, config: linuxMutating(line)}
+	r := reply{out: out, status: c.sh.status, config: config}
 	if c.sh.exited {
 		r.exit = true
 		r.out += "logout\n"
@@ -161,12 +377,7 @@ func (c *linuxCLI) handle(raw string) reply {
 	return r
 }
 
-// linuxMutating reports whether a command stages or applies configuration.
-func linuxMutating(line string) bool {
-	for _, m := range []string{"nv set", "nv unset", "nv config apply", "config apply-patch", "config rollback", "config checkpoint", "config replace", "config load"} {
-		if strings.Contains(line, m) {
-			return true
-		}
-	}
-	return false
+// changes asks the switch about each command of the line.
+func (c *linuxCLI) changes(line string) bool {
+	return shellChanges(line, c.isChange, c.writes)
 }

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // nxos emulates Cisco NX-OS: exec and config modes with IOS-style parent
@@ -14,29 +15,68 @@ import (
 // "Configuring Rollback"). Configuration lines apply immediately, so a
 // dropped session leaves what it applied.
 type nxos struct {
-	env         *deviceEnv
-	g           grammar
-	cur         *cfgTree
+	env *deviceEnv
+	g   grammar
+	cur *cfgTree
+	// checkpoints are device-wide and persist across logins.
 	checkpoints map[string]*nxosCheckpoint
 	lastChange  string
+	// cpSeq numbers checkpoints in creation order.
+	cpSeq int
 }
 
 type nxosCheckpoint struct {
-	name    string
-	tree    *cfgTree
-	created string
-	user    string
+	name        string
+	tree        *cfgTree
+	created     time.Time
+	user        string
+	description string
+	seq         int
 }
 
 func newNXOS(env *deviceEnv) (*nxos, error) {
 	n := &nxos{env: env, g: nxosGrammar(), checkpoints: map[string]*nxosCheckpoint{}}
 	n.cur = newCfgTree(n.g)
+	if env.spec.RunningConfig != "" {
+		n.cur.loadExisting(env.spec.RunningConfig, loadOptions{
+			// The version line is the device's own, printed anew.
+			skip:  func(line string, top bool) bool { return top && strings.HasPrefix(line, "version ") },
+			block: nxosBanner,
+		})
+		n.lastChange = n.stamp()
+		return n, nil
+	}
 	if err := n.cur.load(nxosFactory(env.spec)); err != nil {
 		return nil, fmt.Errorf("factory config (check DeviceSpec.Ports): %w", err)
 	}
 	n.lastChange = n.stamp()
 	return n, nil
 }
+
+// nxosBanner spans `banner motd|exec C text C`, where C is any delimiter
+// character and the text may run over several lines.
+func nxosBanner(lines []string, i int) int {
+	line := strings.TrimSpace(lines[i])
+	f := strings.Fields(line)
+	if len(f) < 3 || f[0] != "banner" {
+		return 0
+	}
+	rest := strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(line, "banner"), " "+f[1]))
+	delim := rest[:1]
+	if strings.Contains(rest[1:], delim) {
+		return 1
+	}
+	for j := i + 1; j < len(lines); j++ {
+		if strings.Contains(lines[j], delim) {
+			return j - i + 1
+		}
+	}
+	return 0
+}
+
+// export is `show running-config`, which loadExisting reads back (its
+// header and version line are skipped).
+func (n *nxos) export() string { return n.running() }
 
 func (n *nxos) stamp() string { return n.env.now().UTC().Format("Mon Jan 2 15:04:05 2006") }
 
@@ -88,7 +128,7 @@ func (n *nxos) running() string {
 func (n *nxos) body(t *cfgTree) string {
 	var b strings.Builder
 	for _, k := range t.root.sorted() {
-		if k.rule != nil && k.rule.spaced {
+		if (k.rule != nil && k.rule.spaced) || (k.opaque && k.gap) {
 			b.WriteString("\n")
 		}
 		for _, l := range subtree(k, "", "  ") {
@@ -199,35 +239,64 @@ func (c *nxosCLI) exec(line string) reply {
 		return reply{out: "[########################################] 100%\nCopy complete, now saving to disk (please wait)...\nCopy complete.\n"}
 	case f[0] == "checkpoint" && len(f) >= 2:
 		return c.checkpoint(f[1:])
+	case f[0] == "checkpoint" && len(f) == 1:
+		return c.checkpoint(nil)
 	case f[0] == "no" && len(f) == 3 && f[1] == "checkpoint":
 		if n.checkpoints[f[2]] == nil {
 			return reply{out: fmt.Sprintf("ERROR: Checkpoint %s does not exist\n", f[2]), status: 1}
 		}
 		delete(n.checkpoints, f[2])
-		return reply{}
+		return reply{config: true}
 	case line == "clear checkpoint database":
 		n.checkpoints = map[string]*nxosCheckpoint{}
-		return reply{}
+		return reply{config: true}
 	case len(f) >= 4 && f[0] == "rollback" && f[1] == "running-config" && f[2] == "checkpoint":
 		return c.rollback(f[3:])
 	}
 	return reply{out: c.invalid(line, 0, false), status: 1}
 }
 
-// checkpoint handles `checkpoint NAME [description TEXT]`.
+// checkpoint handles `checkpoint [NAME] [description TEXT]` (Cisco NX-OS
+// System Management Configuration Guide, "Configuring the Rollback
+// Feature"): without a name NX-OS names it user-checkpoint-N; a name in
+// use is refused ("Checkpoint names must be unique. You cannot overwrite
+// previously saved checkpoints with the same name.").
 func (c *nxosCLI) checkpoint(args []string) reply {
-	name := args[0]
-	if len(args) > 1 && args[1] != "description" {
-		return reply{out: c.invalid("checkpoint "+strings.Join(args, " "), 2, false), status: 1}
+	n := c.n
+	name := ""
+	if len(args) > 0 && args[0] != "description" {
+		name, args = args[0], args[1:]
 	}
-	if name == "file" || name == "description" {
-		return reply{out: c.invalid("checkpoint "+strings.Join(args, " "), 1, false), status: 1}
+	desc := ""
+	if len(args) > 0 {
+		if args[0] != "description" || len(args) == 1 {
+			return reply{out: c.invalid("checkpoint "+name+" "+strings.Join(args, " "), 2, len(args) == 1), status: 1}
+		}
+		desc = strings.Join(args[1:], " ")
+		if len(desc) > 80 {
+			return reply{out: "ERROR: Description can be at most 80 characters\n", status: 1}
+		}
 	}
-	if c.n.checkpoints[name] != nil {
+	if name == "" {
+		for i := 1; ; i++ {
+			if cand := fmt.Sprintf("user-checkpoint-%d", i); n.checkpoints[cand] == nil {
+				name = cand
+				break
+			}
+		}
+	}
+	if name == "file" || name == "summary" {
+		return reply{out: c.invalid("checkpoint "+name, 1, false), status: 1}
+	}
+	if len(name) > 80 {
+		return reply{out: "ERROR: Checkpoint name can be at most 80 characters\n", status: 1}
+	}
+	if n.checkpoints[name] != nil {
 		return reply{out: fmt.Sprintf("ERROR: Checkpoint name '%s' is already in use\n", name), status: 1}
 	}
-	c.n.checkpoints[name] = &nxosCheckpoint{name: name, tree: c.n.cur.clone(), created: c.n.stamp(), user: c.user}
-	return reply{out: "...........Done\n"}
+	n.cpSeq++
+	n.checkpoints[name] = &nxosCheckpoint{name: name, tree: n.cur.clone(), created: n.env.now(), user: c.user, description: desc, seq: n.cpSeq}
+	return reply{out: "...........Done\n", config: true}
 }
 
 // rollback restores a checkpoint. Options atomic (the default),
@@ -326,18 +395,71 @@ func (c *nxosCLI) show(line string) reply {
 	return reply{out: out}
 }
 
+// checkpointSummary prints `show checkpoint summary` as NX-OS lays it
+// out: the user checkpoints in creation order, each "N) NAME:", "Created by
+// USER", "Created at Wed, 12:56:56 31 May 2017", "Size is 26,154 bytes"
+// and "Description: TEXT" (None when there is none).
 func (c *nxosCLI) checkpointSummary() string {
-	names := make([]string, 0, len(c.n.checkpoints))
-	for k := range c.n.checkpoints {
-		names = append(names, k)
+	cps := make([]*nxosCheckpoint, 0, len(c.n.checkpoints))
+	for _, cp := range c.n.checkpoints {
+		cps = append(cps, cp)
 	}
-	sort.Strings(names)
+	sort.Slice(cps, func(i, j int) bool { return cps[i].seq < cps[j].seq })
 	var b strings.Builder
 	b.WriteString("User Checkpoint Summary\n--------------------------------------------------------------------------------\n")
-	for i, k := range names {
-		cp := c.n.checkpoints[k]
-		fmt.Fprintf(&b, "%d) %s:\nCreated by %s\nCreated at %s\nSize is %d bytes\nDescription: None\n\n",
-			i+1, k, cp.user, cp.created, len(c.n.body(cp.tree)))
+	for i, cp := range cps {
+		desc := cp.description
+		if desc == "" {
+			desc = "None"
+		}
+		fmt.Fprintf(&b, "%d) %s:\nCreated by %s\nCreated at %s\nSize is %s bytes\nDescription: %s\n\n",
+			i+1, cp.name, cp.user, cp.created.UTC().Format("Mon, 15:04:05 02 Jan 2006"), thousands(len(c.n.body(cp.tree))), desc)
 	}
 	return b.String()
+}
+
+// thousands prints n with comma separators, as NX-OS prints sizes.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// changes: in configuration mode every line but navigation and show
+// changes the running config; in exec mode checkpoints, rollbacks and
+// saves do.
+func (c *nxosCLI) changes(raw string) bool {
+	line := normalize(raw)
+	if line == "" || strings.HasPrefix(line, "!") || line == "show" || strings.HasPrefix(line, "show ") {
+		return false
+	}
+	if c.stack != nil {
+		switch line {
+		case "end", "exit":
+			return false
+		}
+		if rest, ok := cutHead(line, "do"); ok {
+			return nxosExecChanges(rest)
+		}
+		return true
+	}
+	return nxosExecChanges(line)
+}
+
+func nxosExecChanges(line string) bool {
+	f := strings.Fields(line)
+	if len(f) == 0 {
+		return false
+	}
+	switch f[0] {
+	case "checkpoint", "rollback", "copy", "write", "reload", "delete":
+		return true
+	case "no":
+		return len(f) >= 2 && f[1] == "checkpoint"
+	case "clear":
+		return len(f) >= 2 && f[1] == "checkpoint"
+	}
+	return false
 }

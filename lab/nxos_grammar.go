@@ -21,6 +21,18 @@ func nxosIfaceName(n string) string {
 	return n
 }
 
+// nxosIfaceOrder sorts interfaces as NX-OS lists them: VLAN interfaces,
+// port-channels, Ethernet ports, mgmt0, loopbacks, then the rest.
+func nxosIfaceOrder(text string) string {
+	name := strings.TrimPrefix(text, "interface ")
+	for i, p := range []string{"Vlan", "port-channel", "Ethernet", "mgmt", "loopback"} {
+		if strings.HasPrefix(name, p) {
+			return string(rune('0'+i)) + " " + name
+		}
+	}
+	return "9 " + name
+}
+
 // nxosGrammar returns the grammar, built once: it is read-only after that.
 var nxosGrammar = sync.OnceValue(buildNxosGrammar)
 
@@ -64,7 +76,7 @@ func buildNxosGrammar() grammar {
 				canonical(func(l string) string {
 					f := strings.Fields(l)
 					return "interface " + nxosIfaceName(f[1])
-				}),
+				}).sortBy(nxosIfaceOrder),
 			r("line console", "").enters("line", tag("console")).blank(),
 			r("line vty", "").enters("line", tag("line")).blank(),
 			r("router bgp", num).enters("router", tag("router")).blank(),

@@ -18,6 +18,10 @@ type pnode struct {
 	tok  string
 	kids []*pnode
 	end  bool
+	// inactive marks a deactivated statement or hierarchy (Junos).
+	inactive bool
+	// idx maps a token to its child once there are many children.
+	idx map[string]int
 }
 
 func newPathTree(scalar func([]string) bool) *pathTree {
@@ -29,7 +33,7 @@ func (t *pathTree) clone() *pathTree {
 }
 
 func (n *pnode) clone() *pnode {
-	c := &pnode{tok: n.tok, end: n.end}
+	c := &pnode{tok: n.tok, end: n.end, inactive: n.inactive}
 	for _, k := range n.kids {
 		c.kids = append(c.kids, k.clone())
 	}
@@ -37,6 +41,18 @@ func (n *pnode) clone() *pnode {
 }
 
 func (n *pnode) child(tok string) *pnode {
+	if len(n.kids) >= indexMin {
+		if n.idx == nil {
+			n.idx = make(map[string]int, len(n.kids))
+			for i, k := range n.kids {
+				n.idx[k.tok] = i
+			}
+		}
+		if i, ok := n.idx[tok]; ok {
+			return n.kids[i]
+		}
+		return nil
+	}
 	for _, k := range n.kids {
 		if k.tok == tok {
 			return k
@@ -53,9 +69,12 @@ func (t *pathTree) set(toks []string) {
 		if c == nil {
 			c = &pnode{tok: tok}
 			if i > 0 && t.scalar(toks[:i]) {
-				n.kids = nil
+				n.kids, n.idx = nil, nil
 			}
 			n.kids = append(n.kids, c)
+			if n.idx != nil {
+				n.idx[tok] = len(n.kids) - 1
+			}
 		}
 		n = c
 	}
@@ -86,6 +105,7 @@ func (t *pathTree) remove(toks []string) bool {
 		for j, k := range parent.kids {
 			if k == cur {
 				parent.kids = append(parent.kids[:j], parent.kids[j+1:]...)
+				parent.idx = nil
 				break
 			}
 		}
@@ -105,6 +125,40 @@ func (t *pathTree) statements() [][]string {
 				continue
 			}
 			walk(k, p)
+		}
+	}
+	walk(t.root, nil)
+	return out
+}
+
+// find returns the node at toks, or nil.
+func (t *pathTree) find(toks []string) *pnode {
+	n := t.root
+	for _, tok := range toks {
+		if n = n.child(tok); n == nil {
+			return nil
+		}
+	}
+	return n
+}
+
+// setLines returns the tree as statements in tree order, each set
+// statement as its tokens prefixed by "set", and after the statements of
+// a deactivated hierarchy the line "deactivate PATH" (Junos `display set`).
+func (t *pathTree) setLines() []string {
+	var out []string
+	var walk func(n *pnode, prefix []string)
+	walk = func(n *pnode, prefix []string) {
+		for _, k := range n.kids {
+			p := append(append([]string(nil), prefix...), k.tok)
+			if len(k.kids) == 0 {
+				out = append(out, "set "+strings.Join(p, " "))
+			} else {
+				walk(k, p)
+			}
+			if k.inactive {
+				out = append(out, "deactivate "+strings.Join(p, " "))
+			}
 		}
 	}
 	walk(t.root, nil)

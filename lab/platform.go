@@ -12,6 +12,9 @@ import (
 type emulator interface {
 	// running returns what the platform's running-config command prints.
 	running() string
+	// export returns the configuration in the form DeviceSpec.RunningConfig
+	// takes.
+	export() string
 	// newSession starts a CLI session for a logged-in user.
 	newSession(t *term, user string) cliSession
 	// outOfBand applies configuration as another administrator would.

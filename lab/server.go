@@ -177,16 +177,19 @@ func (d *Device) serveExec(nc net.Conn, ch ssh.Channel, cmd string) int {
 }
 
 // dispatch runs one line with the fault rules; drop reports that the
-// connection must be dropped now, without an answer.
+// connection must be dropped now, without an answer. Reject refuses only a
+// line the emulator says would change the device. A delayed answer goes
+// out at once when the fault changes or the device closes.
 func (d *Device) dispatch(s cliSession, line string) (reply, bool) {
 	d.mu.Lock()
 	delay := d.fault.Delay
+	changed := d.faultCh
 	trimmed := strings.TrimSpace(line)
 	if trimmed != "" {
 		d.record(trimmed)
 	}
 	var r reply
-	if d.reject != nil && trimmed != "" && d.reject.MatchString(trimmed) {
+	if d.reject != nil && trimmed != "" && d.reject.MatchString(trimmed) && s.changes(line) {
 		r = s.reject(trimmed)
 	} else {
 		r = s.handle(line)
@@ -196,12 +199,19 @@ func (d *Device) dispatch(s cliSession, line string) (reply, bool) {
 		d.configCount++
 		if d.configCount >= d.fault.DropAfter {
 			d.fault.DropAfter = 0
+			d.configCount = 0
 			drop = true
 		}
 	}
 	d.mu.Unlock()
 	if delay > 0 && !drop {
-		time.Sleep(delay)
+		t := time.NewTimer(delay)
+		select {
+		case <-t.C:
+		case <-changed:
+		case <-d.done:
+		}
+		t.Stop()
 	}
 	return r, drop
 }

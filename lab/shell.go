@@ -7,11 +7,17 @@ import (
 )
 
 // shell is a small POSIX-shell subset for the emulated hosts and the
-// Linux-based switches: lists (`;`, `&&`, `||`), brace groups, pipes,
-// redirections (`>`, `>>`, `2>&1`, `>&2`, `/dev/null`), quotes, variables
-// with `$VAR`, `${VAR}`, `$?` and `$(...)`, assignments, and the builtins
-// exit, set (-e, -u), export, true, false, echo, command -v and test / [
-// (string =, ==, !=, -n, -z; integer -eq, -ne, -lt, -le, -gt, -ge; !).
+// Linux-based switches: lists (`;`, `&`, newline, `&&`, `||`), brace groups
+// and `( ... )` subshells, pipes, redirections (`>`, `>>`, `2>&1`, `>&2`,
+// `/dev/null`), quotes and backslash escapes, variables with `$VAR`,
+// `${VAR}`, `${VAR:-word}`, `$?`, command substitution with `$(...)` and
+// backticks, process substitution `<(...)`, assignments, and the builtins
+// exit, set (-e, -u), export, true, false, echo, eval, command, test / [
+// and the wrappers sudo, env, nohup, timeout, nice, exec, time and xargs.
+//
+// Every simple command the shell runs after expansion is reported to
+// record, including those inside substitutions and under wrappers, so a
+// test can prove which commands ran (Device.Executed).
 type shell struct {
 	vars    map[string]string
 	status  int
@@ -24,11 +30,19 @@ type shell struct {
 	write fileWriter
 	// which resolves `command -v`.
 	which func(string) (string, bool)
+	// record, when set, receives the argv of every simple command run.
+	record func(argv []string)
 	// substituted records that the last expansion ran a $(...).
 	substituted bool
 	// elevated is true while a command runs under sudo.
 	elevated bool
+	// depth counts nested evaluations (substitutions, eval, sh -c), to
+	// bound recursion.
+	depth int
 }
+
+// maxShellDepth bounds nested substitutions, eval and sh -c.
+const maxShellDepth = 64
 
 // shellRunner runs one simple command: argv with its standard input; it
 // returns standard output, standard error and the exit status.
@@ -42,15 +56,155 @@ func newShell(run shellRunner, write fileWriter, which func(string) (string, boo
 	return &shell{vars: map[string]string{}, run: run, write: write, which: which}
 }
 
-// item is one pipeline (or brace group) of a list and the operator that
-// joins it to the next item.
+// child returns a shell for a substitution or `sh -c`: the same tools and
+// recorder, one level deeper.
+func (s *shell) child() *shell {
+	c := newShell(s.run, s.write, s.which)
+	c.record = s.record
+	c.depth = s.depth + 1
+	c.elevated = s.elevated
+	return c
+}
+
+// item is one pipeline (or group) of a list and the operator that joins it
+// to the next item.
 type item struct {
 	text  string
 	group []item
-	op    string
+	// sub marks a ( ... ) subshell group.
+	sub bool
+	op  string
 }
 
-// splitList splits a command list at top-level ; && || and brace groups.
+// skipRegion returns the index just past the quoted, escaped or
+// substituted region that starts at src[i], or i+1 for a plain byte.
+func skipRegion(src string, i int) (int, error) {
+	switch src[i] {
+	case '\\':
+		return min(i+2, len(src)), nil
+	case '\'':
+		j := strings.IndexByte(src[i+1:], '\'')
+		if j < 0 {
+			return 0, fmt.Errorf("unexpected EOF while looking for matching `''")
+		}
+		return i + j + 2, nil
+	case '"':
+		for j := i + 1; j < len(src); {
+			switch src[j] {
+			case '"':
+				return j + 1, nil
+			case '\\', '`':
+				n, err := skipRegion(src, j)
+				if err != nil {
+					return 0, err
+				}
+				j = n
+			case '$':
+				n, err := skipRegion(src, j)
+				if err != nil {
+					return 0, err
+				}
+				j = n
+			default:
+				j++
+			}
+		}
+		return 0, fmt.Errorf("unexpected EOF while looking for matching `\"'")
+	case '`':
+		for j := i + 1; j < len(src); j++ {
+			switch src[j] {
+			case '\\':
+				j++
+			case '`':
+				return j + 1, nil
+			}
+		}
+		return 0, fmt.Errorf("unexpected EOF while looking for matching ``'")
+	case '$':
+		if i+1 < len(src) && src[i+1] == '(' {
+			j, err := matchParen(src, i+1)
+			return j + 1, err
+		}
+		if i+1 < len(src) && src[i+1] == '{' {
+			j, err := matchVarBrace(src, i+1)
+			return j + 1, err
+		}
+	case '<', '>':
+		if i+1 < len(src) && src[i+1] == '(' {
+			j, err := matchParen(src, i+1)
+			return j + 1, err
+		}
+	}
+	return i + 1, nil
+}
+
+// matchParen returns the index of the ')' that closes the '(' at open.
+func matchParen(src string, open int) (int, error) {
+	depth := 0
+	for i := open; i < len(src); {
+		switch c := src[i]; c {
+		case '(':
+			depth++
+			i++
+		case ')':
+			depth--
+			if depth == 0 {
+				return i, nil
+			}
+			i++
+		default:
+			n, err := skipRegion(src, i)
+			if err != nil {
+				return 0, err
+			}
+			i = n
+		}
+	}
+	return 0, fmt.Errorf("unexpected EOF while looking for matching `)'")
+}
+
+// matchVarBrace returns the index of the '}' that closes "${" at open.
+func matchVarBrace(src string, open int) (int, error) {
+	for i := open + 1; i < len(src); {
+		if src[i] == '}' {
+			return i, nil
+		}
+		n, err := skipRegion(src, i)
+		if err != nil {
+			return 0, err
+		}
+		i = n
+	}
+	return 0, fmt.Errorf("bad substitution")
+}
+
+// matchBrace returns the index of the '}' that closes the group at open.
+func matchBrace(src string, open int) (int, error) {
+	depth := 0
+	for i := open; i < len(src); {
+		switch src[i] {
+		case '{':
+			depth++
+			i++
+		case '}':
+			depth--
+			if depth == 0 {
+				return i, nil
+			}
+			i++
+		default:
+			n, err := skipRegion(src, i)
+			if err != nil {
+				return 0, err
+			}
+			i = n
+		}
+	}
+	return 0, fmt.Errorf("syntax error: unexpected end of file (missing `}')")
+}
+
+// splitList splits a command list at top-level ; & newline && || and
+// groups.
 func splitList(src string) ([]item, error) {
 	var items []item
 	i := 0
@@ -62,7 +216,8 @@ func splitList(src string) ([]item, error) {
 			return items, nil
 		}
 		var it item
-		if src[i] == '{' && (i+1 == len(src) || src[i+1] == ' ') {
+		switch {
+		case src[i] == '{' && (i+1 == len(src) || src[i+1] == ' ' || src[i+1] == '\n'):
 			end, err := matchBrace(src, i)
 			if err != nil {
 				return nil, err
@@ -73,95 +228,54 @@ func splitList(src string) ([]item, error) {
 			}
 			it.group = sub
 			i = end + 1
+		case src[i] == '(':
+			end, err := matchParen(src, i)
+			if err != nil {
+				return nil, err
+			}
+			sub, err := splitList(src[i+1 : end])
+			if err != nil {
+				return nil, err
+			}
+			it.group, it.sub = sub, true
+			if it.group == nil {
+				it.group = []item{}
+			}
+			i = end + 1
 		}
 		start := i
+	scan:
 		for i < len(src) {
 			c := src[i]
-			if c == '\'' || c == '"' {
-				j := strings.IndexByte(src[i+1:], c)
-				if j < 0 {
-					return nil, fmt.Errorf("unexpected EOF while looking for matching `%c'", c)
-				}
-				i += j + 2
-				continue
-			}
-			if c == '$' && i+1 < len(src) && src[i+1] == '(' {
-				j, err := matchParen(src, i+1)
-				if err != nil {
-					return nil, err
-				}
-				i = j + 1
-				continue
-			}
-			if c == ';' || c == '\n' {
+			switch {
+			case c == ';' || c == '\n':
 				it.op = ";"
-				break
-			}
-			if (c == '&' || c == '|') && i+1 < len(src) && src[i+1] == c {
+				break scan
+			case (c == '&' || c == '|') && i+1 < len(src) && src[i+1] == c:
 				it.op = string([]byte{c, c})
-				break
+				break scan
+			case c == '&' && !(i > 0 && src[i-1] == '>') && !(i+1 < len(src) && src[i+1] == '>'):
+				// A background job runs in the foreground here; bash
+				// runs it too, which is what matters for what executes.
+				it.op = "&"
+				break scan
 			}
-			if c == '&' && !(i > 0 && src[i-1] == '>') && !(i+1 < len(src) && src[i+1] == '>') {
-				return nil, fmt.Errorf("syntax error near unexpected token `&'")
+			n, err := skipRegion(src, i)
+			if err != nil {
+				return nil, err
 			}
-			i++
+			i = n
 		}
 		it.text = strings.TrimSpace(src[start:i])
 		if it.group != nil && it.text != "" {
 			return nil, fmt.Errorf("syntax error near unexpected token `%s'", strings.Fields(it.text)[0])
 		}
-		if it.group == nil && it.text == "" {
-			if it.op != "" {
-				return nil, fmt.Errorf("syntax error near unexpected token `%s'", it.op)
-			}
+		if it.group == nil && it.text == "" && it.op != "" {
+			return nil, fmt.Errorf("syntax error near unexpected token `%s'", it.op)
 		}
 		i += len(it.op)
 		items = append(items, it)
 	}
-}
-
-func matchBrace(src string, open int) (int, error) {
-	depth := 0
-	for i := open; i < len(src); i++ {
-		switch c := src[i]; c {
-		case '\'', '"':
-			j := strings.IndexByte(src[i+1:], c)
-			if j < 0 {
-				return 0, fmt.Errorf("unexpected EOF while looking for matching `%c'", c)
-			}
-			i += j + 1
-		case '{':
-			depth++
-		case '}':
-			depth--
-			if depth == 0 {
-				return i, nil
-			}
-		}
-	}
-	return 0, fmt.Errorf("syntax error: unexpected end of file (missing `}')")
-}
-
-func matchParen(src string, open int) (int, error) {
-	depth := 0
-	for i := open; i < len(src); i++ {
-		switch c := src[i]; c {
-		case '\'', '"':
-			j := strings.IndexByte(src[i+1:], c)
-			if j < 0 {
-				return 0, fmt.Errorf("unexpected EOF while looking for matching `%c'", c)
-			}
-			i += j + 1
-		case '(':
-			depth++
-		case ')':
-			depth--
-			if depth == 0 {
-				return i, nil
-			}
-		}
-	}
-	return 0, fmt.Errorf("unexpected EOF while looking for matching `)'")
 }
 
 // exec runs a command line and returns what the terminal shows.
@@ -197,12 +311,25 @@ func (s *shell) runList(items []item, out, errOut *strings.Builder, top bool) {
 			return
 		}
 		if run {
-			if it.group != nil {
+			switch {
+			case it.sub:
+				// A subshell: its exit and variables stay inside.
+				sub := s.child()
+				for k, v := range s.vars {
+					sub.vars[k] = v
+				}
+				sub.errexit, sub.nounset = s.errexit, s.nounset
+				sub.runList(it.group, out, errOut, false)
+				s.status = sub.status
+			case it.group != nil:
 				s.runList(it.group, out, errOut, false)
-			} else {
+			default:
 				o, e := s.pipeline(it.text)
 				errOut.WriteString(e)
 				out.WriteString(o)
+			}
+			if it.op == "&" {
+				s.status = 0
 			}
 			// set -e: a failing command ends the shell unless && or ||
 			// follows it; the command after the last && or || of a list
@@ -251,12 +378,12 @@ func (s *shell) pipeline(text string) (string, string) {
 				continue
 			}
 			switch w.text {
-			case ">", ">>", "1>":
+			case ">", ">>", "1>", "1>>", ">|":
 				if i+1 >= len(words) {
 					s.status = 2
 					return "", errs + "bash: syntax error near unexpected token `newline'\n"
 				}
-				redir, appendTo = words[i+1].text, w.text == ">>"
+				redir, appendTo = words[i+1].text, strings.HasSuffix(w.text, ">>")
 				i++
 			case ">/dev/null", "1>/dev/null":
 				redir = "/dev/null"
@@ -264,19 +391,26 @@ func (s *shell) pipeline(text string) (string, string) {
 				errToOut = true
 			case ">&2", "1>&2":
 				outToErr = true
-			case "2>/dev/null":
+			case "2>/dev/null", "&>/dev/null":
 				dropErr = true
-			case "2>":
-				if i+1 < len(words) && words[i+1].text == "/dev/null" {
-					dropErr = true
+				if w.text == "&>/dev/null" {
+					redir = "/dev/null"
+				}
+			case "2>", "2>>":
+				if i+1 < len(words) {
 					i++
+					if words[i].text == "/dev/null" {
+						dropErr = true
+					}
 				}
 			default:
 				argv = append(argv, w.text)
 			}
 		}
 		if len(argv) == 0 {
-			s.status = 0
+			if !s.substituted {
+				s.status = 0
+			}
 			continue
 		}
 		if k, v, ok := strings.Cut(argv[0], "="); ok && isVarName(k) && len(argv) == 1 {
@@ -286,6 +420,7 @@ func (s *shell) pipeline(text string) (string, string) {
 			}
 			continue
 		}
+		s.note(argv)
 		o, e, code := s.builtin(argv, stdin)
 		if outToErr {
 			o, e = "", e+o
@@ -314,6 +449,20 @@ func (s *shell) pipeline(text string) (string, string) {
 		}
 	}
 	return stdin, errs
+}
+
+// note reports a simple command to the recorder.
+func (s *shell) note(argv []string) {
+	if s.record != nil {
+		s.record(append([]string(nil), argv...))
+	}
+}
+
+// wrapped runs the command a wrapper (sudo, env, ...) names: it is a
+// simple command of its own for the recorder.
+func (s *shell) wrapped(argv []string, stdin string) (string, string, int) {
+	s.note(argv)
+	return s.builtin(argv, stdin)
 }
 
 func (s *shell) builtin(argv []string, stdin string) (string, string, int) {
@@ -364,9 +513,24 @@ func (s *shell) builtin(argv []string, stdin string) (string, string, int) {
 			args, nl = args[1:], ""
 		}
 		return strings.Join(args, " ") + nl, "", 0
+	case "eval":
+		if s.depth >= maxShellDepth {
+			return "", "bash: eval: maximum nesting level exceeded\n", 1
+		}
+		s.depth++
+		defer func() { s.depth-- }()
+		var out strings.Builder
+		items, err := splitList(strings.Join(argv[1:], " "))
+		if err != nil {
+			return "", "bash: eval: " + err.Error() + "\n", 2
+		}
+		var errOut strings.Builder
+		s.runList(items, &out, &errOut, false)
+		return out.String(), errOut.String(), s.status
 	case "command":
 		if len(argv) == 3 && argv[1] == "-v" {
-			if argv[2] == "command" || argv[2] == "exit" || argv[2] == "set" || argv[2] == "echo" || argv[2] == "test" || argv[2] == "[" {
+			switch argv[2] {
+			case "command", "exit", "set", "echo", "test", "[", "eval", "export", "true", "false":
 				return argv[2] + "\n", "", 0
 			}
 			if path, ok := s.which(argv[2]); ok {
@@ -374,11 +538,19 @@ func (s *shell) builtin(argv []string, stdin string) (string, string, int) {
 			}
 			return "", "", 1
 		}
-		return "", "bash: command: only -v NAME is supported here\n", 2
+		if len(argv) >= 2 && !strings.HasPrefix(argv[1], "-") {
+			return s.wrapped(argv[1:], stdin)
+		}
+		return "", "bash: command: only -v NAME or command NAME ARGS is supported here\n", 2
 	case "sudo":
 		rest := argv[1:]
 		for len(rest) > 0 && strings.HasPrefix(rest[0], "-") {
-			rest = rest[1:]
+			if rest[0] == "-u" || rest[0] == "-g" {
+				rest = rest[1:]
+			}
+			if len(rest) > 0 {
+				rest = rest[1:]
+			}
 		}
 		if len(rest) == 0 {
 			return "", "usage: sudo command\n", 1
@@ -386,7 +558,47 @@ func (s *shell) builtin(argv []string, stdin string) (string, string, int) {
 		saved := s.elevated
 		s.elevated = true
 		defer func() { s.elevated = saved }()
-		return s.builtin(rest, stdin)
+		return s.wrapped(rest, stdin)
+	case "env":
+		rest := argv[1:]
+		for len(rest) > 0 && (strings.HasPrefix(rest[0], "-") || strings.Contains(rest[0], "=")) {
+			rest = rest[1:]
+		}
+		if len(rest) == 0 {
+			return "", "", 0
+		}
+		return s.wrapped(rest, stdin)
+	case "nohup", "time", "exec":
+		if len(argv) == 1 {
+			return "", "", 0
+		}
+		if argv[0] == "exec" {
+			defer func() { s.exited = true }()
+		}
+		return s.wrapped(argv[1:], stdin)
+	case "nice", "timeout":
+		rest := argv[1:]
+		for len(rest) > 0 && strings.HasPrefix(rest[0], "-") {
+			if rest[0] == "-n" || rest[0] == "-s" || rest[0] == "-k" {
+				rest = rest[1:]
+			}
+			if len(rest) > 0 {
+				rest = rest[1:]
+			}
+		}
+		if argv[0] == "timeout" && len(rest) > 0 {
+			rest = rest[1:] // the duration
+		}
+		if len(rest) == 0 {
+			return "", argv[0] + ": missing operand\n", 125
+		}
+		return s.wrapped(rest, stdin)
+	case "xargs":
+		rest := argv[1:]
+		if len(rest) == 0 {
+			rest = []string{"echo"}
+		}
+		return s.wrapped(append(append([]string(nil), rest...), strings.Fields(stdin)...), "")
 	case "[":
 		if argv[len(argv)-1] != "]" {
 			return "", "bash: [: missing `]'\n", 2
@@ -395,8 +607,11 @@ func (s *shell) builtin(argv []string, stdin string) (string, string, int) {
 	case "test":
 		return testExpr("test", argv[1:])
 	case "sh", "bash":
-		if len(argv) == 3 && argv[1] == "-c" {
-			sub := newShell(s.run, s.write, s.which)
+		if len(argv) >= 3 && argv[1] == "-c" {
+			if s.depth >= maxShellDepth {
+				return "", argv[0] + ": maximum nesting level exceeded\n", 1
+			}
+			sub := s.child()
 			out := sub.exec(argv[2])
 			return out, "", sub.status
 		}
@@ -481,26 +696,18 @@ func isVarName(k string) bool {
 func splitPipes(text string) ([]string, error) {
 	var out []string
 	start := 0
-	for i := 0; i < len(text); i++ {
-		switch c := text[i]; c {
-		case '\'', '"':
-			j := strings.IndexByte(text[i+1:], c)
-			if j < 0 {
-				return nil, fmt.Errorf("unexpected EOF while looking for matching `%c'", c)
-			}
-			i += j + 1
-		case '$':
-			if i+1 < len(text) && text[i+1] == '(' {
-				j, err := matchParen(text, i+1)
-				if err != nil {
-					return nil, err
-				}
-				i = j
-			}
-		case '|':
+	for i := 0; i < len(text); {
+		if text[i] == '|' {
 			out = append(out, text[start:i])
 			start = i + 1
+			i++
+			continue
 		}
+		n, err := skipRegion(text, i)
+		if err != nil {
+			return nil, err
+		}
+		i = n
 	}
 	out = append(out, text[start:])
 	for _, st := range out {
@@ -517,8 +724,8 @@ type word struct {
 	quoted bool
 }
 
-// expand splits a simple command into words, expanding variables and
-// command substitutions (no field splitting of expansions).
+// expand splits a simple command into words, expanding escapes, variables
+// and command substitutions (no field splitting of expansions).
 func (s *shell) expand(text string, errOut *strings.Builder) ([]word, error) {
 	var words []word
 	var cur strings.Builder
@@ -533,6 +740,14 @@ func (s *shell) expand(text string, errOut *strings.Builder) ([]word, error) {
 	for i := 0; i < len(text); i++ {
 		c := text[i]
 		switch {
+		case c == '\\':
+			if i+1 < len(text) {
+				if text[i+1] != '\n' {
+					cur.WriteByte(text[i+1])
+					in, quoted = true, true
+				}
+				i++
+			}
 		case c == '\'':
 			j := strings.IndexByte(text[i+1:], '\'')
 			if j < 0 {
@@ -542,18 +757,26 @@ func (s *shell) expand(text string, errOut *strings.Builder) ([]word, error) {
 			in, quoted = true, true
 			i += j + 1
 		case c == '"':
-			j := strings.IndexByte(text[i+1:], '"')
-			if j < 0 {
-				return nil, fmt.Errorf("unexpected EOF while looking for matching `\"'")
+			end, err := skipRegion(text, i)
+			if err != nil {
+				return nil, err
 			}
-			v, err := s.subst(text[i+1:i+1+j], errOut)
+			v, err := s.subst(text[i+1:end-1], errOut)
 			if err != nil {
 				return nil, err
 			}
 			cur.WriteString(v)
 			in, quoted = true, true
-			i += j + 1
-		case c == ' ' || c == '\t':
+			i = end - 1
+		case c == '`':
+			end, err := skipRegion(text, i)
+			if err != nil {
+				return nil, err
+			}
+			cur.WriteString(s.backtick(text[i+1:end-1], errOut))
+			in = true
+			i = end - 1
+		case c == ' ' || c == '\t' || c == '\n':
 			flush()
 		case c == '$':
 			n, v, err := s.dollar(text[i:], errOut)
@@ -563,6 +786,26 @@ func (s *shell) expand(text string, errOut *strings.Builder) ([]word, error) {
 			cur.WriteString(v)
 			in = true
 			i += n - 1
+		case (c == '<' || c == '>') && i+1 < len(text) && text[i+1] == '(':
+			// Process substitution: the command runs, its output is a
+			// file descriptor path.
+			end, err := matchParen(text, i+1)
+			if err != nil {
+				return nil, err
+			}
+			s.substitute(text[i+2:end], errOut)
+			cur.WriteString("/dev/fd/63")
+			in = true
+			i = end
+		case c == '&' && i+1 < len(text) && text[i+1] == '>':
+			flush()
+			op := "&>"
+			i++
+			if i+1 < len(text) && text[i+1] == '>' {
+				op += ">"
+				i++
+			}
+			words = append(words, word{text: op})
 		case c == '>' || c == '<':
 			// Redirection operators are their own words: >, >>, 2>, 2>&1, >&2.
 			op := string(c)
@@ -574,15 +817,15 @@ func (s *shell) expand(text string, errOut *strings.Builder) ([]word, error) {
 			} else {
 				flush()
 			}
-			if i+1 < len(text) && text[i+1] == '>' {
-				op += ">"
+			if i+1 < len(text) && (text[i+1] == '>' || text[i+1] == '|') {
+				op += string(text[i+1])
 				i++
 			}
 			if i+2 < len(text) && text[i+1] == '&' && isDigit(text[i+2]) {
 				op += text[i+1 : i+3]
 				i += 2
 			}
-			if op == "<" {
+			if op == "<" || op == "<<" {
 				return nil, fmt.Errorf("input redirection is not supported in the lab shell")
 			}
 			words = append(words, word{text: op})
@@ -595,7 +838,7 @@ func (s *shell) expand(text string, errOut *strings.Builder) ([]word, error) {
 	// Join "2>" "/dev/null" style pairs into one operator word.
 	var out []word
 	for i := 0; i < len(words); i++ {
-		if !words[i].quoted && (words[i].text == "2>" || words[i].text == ">") && i+1 < len(words) && words[i+1].text == "/dev/null" {
+		if !words[i].quoted && (words[i].text == "2>" || words[i].text == ">" || words[i].text == "&>") && i+1 < len(words) && words[i+1].text == "/dev/null" {
 			out = append(out, word{text: words[i].text + "/dev/null"})
 			i++
 			continue
@@ -605,22 +848,72 @@ func (s *shell) expand(text string, errOut *strings.Builder) ([]word, error) {
 	return out, nil
 }
 
-// subst expands $ inside double quotes.
+// subst expands the inside of double quotes: $-expressions, backticks and
+// the escapes \$ \` \" \\ and backslash-newline.
 func (s *shell) subst(text string, errOut *strings.Builder) (string, error) {
 	var b strings.Builder
 	for i := 0; i < len(text); i++ {
-		if text[i] == '$' {
+		switch text[i] {
+		case '\\':
+			if i+1 < len(text) && strings.IndexByte("$`\"\\\n", text[i+1]) >= 0 {
+				if text[i+1] != '\n' {
+					b.WriteByte(text[i+1])
+				}
+				i++
+				continue
+			}
+			b.WriteByte('\\')
+		case '$':
 			n, v, err := s.dollar(text[i:], errOut)
 			if err != nil {
 				return "", err
 			}
 			b.WriteString(v)
 			i += n - 1
-			continue
+		case '`':
+			end, err := skipRegion(text, i)
+			if err != nil {
+				return "", err
+			}
+			b.WriteString(s.backtick(text[i+1:end-1], errOut))
+			i = end - 1
+		default:
+			b.WriteByte(text[i])
 		}
-		b.WriteByte(text[i])
 	}
 	return b.String(), nil
+}
+
+// backtick runs an old-style command substitution; inside it, \` \\ and
+// \$ stand for the character itself.
+func (s *shell) backtick(body string, errOut *strings.Builder) string {
+	var b strings.Builder
+	for i := 0; i < len(body); i++ {
+		if body[i] == '\\' && i+1 < len(body) && strings.IndexByte("`\\$", body[i+1]) >= 0 {
+			b.WriteByte(body[i+1])
+			i++
+			continue
+		}
+		b.WriteByte(body[i])
+	}
+	return strings.TrimRight(s.substitute(b.String(), errOut), "\n")
+}
+
+// substitute runs a command substitution in a child shell and returns its
+// standard output.
+func (s *shell) substitute(body string, errOut *strings.Builder) string {
+	if s.depth >= maxShellDepth {
+		s.status = 1
+		errOut.WriteString("bash: maximum nesting level exceeded\n")
+		return ""
+	}
+	sub := s.child()
+	sub.vars = s.vars
+	sub.errexit, sub.nounset = false, s.nounset
+	out := sub.capture(body, errOut)
+	s.status = sub.status
+	s.substituted = true
+	return out
 }
 
 // dollar expands the $-expression at the start of text; it returns how
@@ -632,23 +925,21 @@ func (s *shell) dollar(text string, errOut *strings.Builder) (int, string, error
 	switch c := text[1]; {
 	case c == '?':
 		return 2, strconv.Itoa(s.status), nil
+	case c == '$':
+		return 2, "4242", nil
 	case c == '(':
 		end, err := matchParen(text, 1)
 		if err != nil {
 			return 0, "", err
 		}
-		sub := newShell(s.run, s.write, s.which)
-		sub.vars = s.vars
-		out := sub.capture(text[2:end], errOut)
-		s.status = sub.status
-		s.substituted = true
+		out := s.substitute(text[2:end], errOut)
 		return end + 1, strings.TrimRight(out, "\n"), nil
 	case c == '{':
-		end := strings.IndexByte(text, '}')
-		if end < 0 {
-			return 0, "", fmt.Errorf("bad substitution")
+		end, err := matchVarBrace(text, 1)
+		if err != nil {
+			return 0, "", err
 		}
-		v, err := s.lookup(text[2:end])
+		v, err := s.braced(text[2:end], errOut)
 		return end + 1, v, err
 	case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
 		j := 1
@@ -659,6 +950,52 @@ func (s *shell) dollar(text string, errOut *strings.Builder) (int, string, error
 		return j, v, err
 	}
 	return 1, "$", nil
+}
+
+// braced expands ${NAME}, ${NAME:-word} and ${NAME-word}; the word is
+// expanded (and any substitution in it runs) only when it is used, as in
+// bash.
+func (s *shell) braced(body string, errOut *strings.Builder) (string, error) {
+	name, rest := body, ""
+	for i := 0; i < len(body); i++ {
+		if !(body[i] == '_' || body[i] >= 'a' && body[i] <= 'z' || body[i] >= 'A' && body[i] <= 'Z' || isDigit(body[i])) {
+			name, rest = body[:i], body[i:]
+			break
+		}
+	}
+	if rest == "" {
+		return s.lookup(name)
+	}
+	if !isVarName(name) {
+		return "", fmt.Errorf("${%s}: bad substitution", body)
+	}
+	v, set := s.vars[name]
+	switch {
+	case strings.HasPrefix(rest, ":-"), strings.HasPrefix(rest, ":="):
+		if v != "" {
+			return v, nil
+		}
+		w, err := s.subst(rest[2:], errOut)
+		if err == nil && rest[1] == '=' {
+			s.vars[name] = w
+		}
+		return w, err
+	case strings.HasPrefix(rest, "-"), strings.HasPrefix(rest, "="):
+		if set {
+			return v, nil
+		}
+		w, err := s.subst(rest[1:], errOut)
+		if err == nil && rest[0] == '=' {
+			s.vars[name] = w
+		}
+		return w, err
+	case strings.HasPrefix(rest, ":+"):
+		if v == "" {
+			return "", nil
+		}
+		return s.subst(rest[2:], errOut)
+	}
+	return "", fmt.Errorf("${%s}: bad substitution", body)
 }
 
 func (s *shell) lookup(name string) (string, error) {

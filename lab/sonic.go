@@ -44,6 +44,14 @@ var sonicMapRefs = map[string]string{
 
 func newSONiC(env *deviceEnv) (*sonic, error) {
 	s := &sonic{env: env, checkpoints: map[string]map[string]any{}, fs: newMemFS(env.spec.Username)}
+	if env.spec.RunningConfig != "" {
+		db, err := sonicLoad(env.spec.RunningConfig)
+		if err != nil {
+			return nil, err
+		}
+		s.db = db
+		return s, nil
+	}
 	ports := env.spec.Ports
 	if len(ports) == 0 {
 		for i := 0; i < 32; i++ {
@@ -94,6 +102,34 @@ func sonicJSON(v any) string {
 
 func (s *sonic) running() string { return sonicJSON(s.db) }
 
+// export is config_db.json as `show runningconfiguration all` prints it.
+func (s *sonic) export() string { return s.running() }
+
+// sonicLoad reads a config_db.json: an object of tables, each an object
+// of entries. Every table is kept, known to the lab or not; numbers keep
+// their text.
+func sonicLoad(text string) (map[string]any, error) {
+	dec := json.NewDecoder(strings.NewReader(text))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, fmt.Errorf("config_db.json: %w", err)
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("config_db.json: more than one JSON value: give one object of tables")
+	}
+	db, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("config_db.json: the top level is not an object of tables")
+	}
+	for t, tv := range db {
+		if _, ok := tv.(map[string]any); !ok {
+			return nil, fmt.Errorf("config_db.json: table %s is not an object of entries", t)
+		}
+	}
+	return db, nil
+}
+
 // outOfBand takes one JSON Patch document (the lines joined).
 func (s *sonic) outOfBand(lines []string) error {
 	next, err := sonicPatch(s.db, []byte(strings.Join(lines, "\n")))
@@ -110,16 +146,16 @@ func (s *sonic) outOfBand(lines []string) error {
 func (s *sonic) expireTimers() {}
 
 func (s *sonic) newSession(t *term, user string) cliSession {
-	return &linuxCLI{host: s.env.spec.Name, user: user, sh: s.shell()}
+	return &linuxCLI{host: s.env.spec.Name, user: user, sh: s.shell(), isChange: sonicChanges, writes: noDeviceFiles}
 }
 
 func (s *sonic) shell() *shell {
 	var sh *shell
 	which := func(name string) (string, bool) {
 		switch name {
-		case "sonic-cfggen", "config", "show":
+		case "sonic-cfggen", "config", "show", "sonic-db-cli":
 			return "/usr/local/bin/" + name, true
-		case "cat", "tee", "rm", "ls", "hostname", "printf", "sudo":
+		case "cat", "tee", "rm", "ls", "hostname", "printf", "sudo", "mktemp", "mkdir":
 			return "/usr/bin/" + name, true
 		}
 		return "", false
@@ -135,6 +171,8 @@ func (s *sonic) shell() *shell {
 			return "", "Usage: show [OPTIONS] COMMAND [ARGS]...\nError: No such command \"" + strings.Join(argv[1:], " ") + "\".\n", 2
 		case "config":
 			return s.config(argv[1:], sh.elevated)
+		case "sonic-db-cli":
+			return s.dbCLI(argv[1:], sh.elevated)
 		}
 		if o, e, st, ok := s.fs.common(s.env.spec.Name, argv, stdin); ok {
 			return o, e, st
@@ -142,7 +180,33 @@ func (s *sonic) shell() *shell {
 		return "", "-bash: " + argv[0] + ": command not found\n", 127
 	}
 	sh = newShell(run, s.fs.write, which)
+	sh.record = s.env.executed
 	return sh
+}
+
+// sonicChanges: config subcommands change the switch except
+// list-checkpoints and apply-patch --dry-run; sonic-cfggen only with
+// --write-to-db; sonic-db-cli only with a writing operation. show and the
+// scratch-file tools only read.
+func sonicChanges(argv []string) bool {
+	switch argv[0] {
+	case "config":
+		if len(argv) < 2 {
+			return false
+		}
+		switch argv[1] {
+		case "list-checkpoints", "-h", "--help":
+			return false
+		case "apply-patch":
+			return !hasOpt(argv[2:], "-n", "--dry-run")
+		}
+		return true
+	case "sonic-cfggen":
+		return hasOpt(argv[1:], "-w", "--write-to-db")
+	case "sonic-db-cli", "redis-cli":
+		return !sonicDBRead(argv[1:])
+	}
+	return false
 }
 
 func (s *sonic) cfggen(args []string) (string, string, int) {

@@ -36,6 +36,12 @@ type cliSession interface {
 	greeting() string
 	prompt() string
 	handle(line string) reply
+	// changes reports whether the line would change the device: its
+	// configuration, staged configuration or transaction state (sessions,
+	// checkpoints, candidates, revisions, NIC settings). Show commands,
+	// read-backs and navigation do not; Fault.Reject refuses only lines
+	// that do.
+	changes(line string) bool
 	// reject answers a line refused by Fault.Reject with the vendor's error.
 	reject(line string) reply
 	// disconnect runs when the connection ends, however it ends.

@@ -37,6 +37,11 @@ type rule struct {
 	// withPrev gives the rule the order of the rule before it, so that
 	// their lines print as one group (`ip routing` / `no ip routing vrf X`).
 	withPrev bool
+	// joined prints the rule's lines right after the previous feature's,
+	// without a separator (EOS `hostname` / `ip name-server`).
+	joined bool
+	// key, when set, is what siblings of the rule sort by (naturally).
+	key func(text string) string
 }
 
 // firstN identifies a line by its first n tokens ("no " prefix ignored).
@@ -77,6 +82,11 @@ func (x *rule) ordered() *rule   { x.keep = true; return x }
 func (x *rule) sequenced() *rule { x.autoSeq = true; return x }
 func (x *rule) blank() *rule     { x.spaced = true; return x }
 func (x *rule) grouped() *rule   { x.withPrev = true; return x }
+func (x *rule) attached() *rule  { x.joined = true; return x }
+func (x *rule) sortBy(f func(string) string) *rule {
+	x.key = f
+	return x
+}
 
 // newGrammar numbers the rules of each mode in the order given.
 func newGrammar(modes map[string][]*rule) grammar {
@@ -162,6 +172,80 @@ type node struct {
 	rule *rule
 	kids []*node
 	seq  int
+	// opaque marks a line the grammar does not know, loaded from an
+	// existing configuration and kept verbatim (with its sub-lines).
+	opaque bool
+	// anchor is where an opaque line sorts: after the siblings of this
+	// rule order (the known line it followed in its source), -1 first.
+	anchor int
+	// src marks a line loaded from an existing configuration; gap that a
+	// separator ('!' or a blank line) preceded it there, gapAfter that one
+	// followed it (before its next sibling).
+	src, gap, gapAfter bool
+	// lkey is the learned key of an opaque line from a loaded
+	// configuration.
+	lkey string
+	// idx indexes kids once there are many (a big ACL, thousands of
+	// interfaces), so loading a large configuration stays linear.
+	idx *kidIndex
+}
+
+// kidIndex maps a child's text, and a plain known child's identity, to
+// its position (the first such child).
+type kidIndex struct {
+	text, id map[string]int
+}
+
+// indexMin is the number of children from which a node keeps an index.
+const indexMin = 32
+
+func (x *kidIndex) add(k *node, i int) {
+	if _, ok := x.text[k.text]; !ok {
+		x.text[k.text] = i
+	}
+	if k.rule != nil && k.rule.sub == "" {
+		if id := k.identity(); id != "" {
+			if _, ok := x.id[id]; !ok {
+				x.id[id] = i
+			}
+		}
+	}
+}
+
+// index returns the node's index, building it, or nil for few children.
+func (n *node) index() *kidIndex {
+	if len(n.kids) < indexMin {
+		return nil
+	}
+	if n.idx == nil {
+		x := &kidIndex{text: make(map[string]int, len(n.kids)), id: map[string]int{}}
+		for i, k := range n.kids {
+			x.add(k, i)
+		}
+		n.idx = x
+	}
+	return n.idx
+}
+
+// appendKid adds a child, keeping the index.
+func (n *node) appendKid(k *node) {
+	n.kids = append(n.kids, k)
+	if n.idx != nil {
+		n.idx.add(k, len(n.kids)-1)
+	}
+}
+
+// setKids replaces the children (the index is rebuilt when needed).
+func (n *node) setKids(kids []*node) {
+	n.kids = kids
+	n.idx = nil
+}
+
+// learnedLine is an opaque line met in a loaded configuration: typed
+// again (restoring a backup), it is accepted where it was.
+type learnedLine struct {
+	anchor, seq           int
+	gap, gapAfter, stanza bool
 }
 
 func (n *node) identity() string {
@@ -172,6 +256,12 @@ func (n *node) identity() string {
 }
 
 func (n *node) child(text string) *node {
+	if x := n.index(); x != nil {
+		if i, ok := x.text[text]; ok {
+			return n.kids[i]
+		}
+		return nil
+	}
 	for _, k := range n.kids {
 		if k.text == text {
 			return k
@@ -180,31 +270,51 @@ func (n *node) child(text string) *node {
 	return nil
 }
 
+// rank is the node's sort group and whether it is opaque (opaque lines
+// follow the known lines of their anchor's group, in source order).
+func (n *node) rank() (int, int) {
+	if n.opaque {
+		return n.anchor, 1
+	}
+	if n.rule != nil {
+		return n.rule.order, 0
+	}
+	return -1, 0
+}
+
+// stanza reports whether the node prints with sub-lines.
+func (n *node) stanza() bool {
+	return (n.rule != nil && n.rule.sub != "") || (n.opaque && len(n.kids) > 0)
+}
+
 // sorted returns the children in running-config order.
 func (n *node) sorted() []*node {
 	out := append([]*node(nil), n.kids...)
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]
-		ra, rb := -1, -1
-		if a.rule != nil {
-			ra = a.rule.order
+		ga, oa := a.rank()
+		gb, ob := b.rank()
+		if ga != gb {
+			return ga < gb
 		}
-		if b.rule != nil {
-			rb = b.rule.order
+		if oa != ob {
+			return oa < ob
 		}
-		if ra != rb {
-			return ra < rb
-		}
-		if a.rule != nil && a.rule.keep {
+		if a.opaque || (a.rule != nil && a.rule.keep) {
 			return a.seq < b.seq
 		}
-		return schema.NaturalLess(a.text, b.text)
+		if a.rule != nil && a.rule.key != nil && a.rule == b.rule {
+			return schema.NaturalLess(a.rule.key(a.text), b.rule.key(b.text))
+		}
+		// A "no X" line sorts where X would.
+		return schema.NaturalLess(strings.TrimPrefix(a.text, "no "), strings.TrimPrefix(b.text, "no "))
 	})
 	return out
 }
 
 func (n *node) clone() *node {
-	c := &node{text: n.text, rule: n.rule, seq: n.seq}
+	c := &node{text: n.text, rule: n.rule, seq: n.seq, opaque: n.opaque, anchor: n.anchor, src: n.src, gap: n.gap,
+		gapAfter: n.gapAfter, lkey: n.lkey}
 	for _, k := range n.kids {
 		c.kids = append(c.kids, k.clone())
 	}
@@ -223,12 +333,70 @@ type cfgTree struct {
 	g    grammar
 	root *node
 	seq  int
+	// learned holds the opaque lines of the loaded configuration, keyed
+	// by pathKey; it is shared by clones (device-wide knowledge).
+	learned map[string]learnedLine
 }
 
-func newCfgTree(g grammar) *cfgTree { return &cfgTree{g: g, root: &node{}} }
+func newCfgTree(g grammar) *cfgTree {
+	return &cfgTree{g: g, root: &node{}, learned: map[string]learnedLine{}}
+}
 
 func (t *cfgTree) clone() *cfgTree {
-	return &cfgTree{g: t.g, root: t.root.clone(), seq: t.seq}
+	return &cfgTree{g: t.g, root: t.root.clone(), seq: t.seq, learned: t.learned}
+}
+
+// opaqueMode is the mode of an opaque stanza: no rule, so lines fall back
+// to the parent modes.
+const opaqueMode = "opaque"
+
+// pathKey names a line by the lines above it.
+func pathKey(stack []frame, line string) string {
+	var b strings.Builder
+	for _, f := range stack[1:] {
+		b.WriteString(f.n.text)
+		b.WriteByte(0)
+	}
+	b.WriteByte(0)
+	b.WriteString(line)
+	return b.String()
+}
+
+// hasOpaque reports whether an opaque child of n is named by `no arg`.
+func hasOpaque(n *node, arg string) bool {
+	for _, k := range n.kids {
+		if k.opaque && (k.text == arg || strings.HasPrefix(k.text, arg+" ")) {
+			return true
+		}
+	}
+	return false
+}
+
+// restoreOpaque puts a learned line back under parent, in its source
+// place (its original sequence number).
+func (t *cfgTree) restoreOpaque(parent *node, line string, ll learnedLine) *node {
+	if k := parent.child(line); k != nil && k.opaque {
+		return k
+	}
+	if parent.index() == nil {
+		for _, k := range parent.kids {
+			if k.opaque && normalize(k.text) == line {
+				return k
+			}
+		}
+	}
+	n := &node{text: line, opaque: true, anchor: ll.anchor, gap: ll.gap, gapAfter: ll.gapAfter, seq: ll.seq}
+	parent.appendKid(n)
+	return n
+}
+
+// addOpaque adds an opaque line from a loaded configuration under parent
+// (a line there twice stays twice).
+func (t *cfgTree) addOpaque(parent *node, line string, anchor int, gap, src bool) *node {
+	t.seq++
+	n := &node{text: line, opaque: true, anchor: anchor, gap: gap, src: src, seq: t.seq}
+	parent.appendKid(n)
+	return n
 }
 
 // errUnknown is returned for a line no mode on the stack accepts.
@@ -253,8 +421,20 @@ func (t *cfgTree) apply(stack []frame, raw string) ([]frame, error) {
 	line := normalize(raw)
 	for depth := len(stack) - 1; depth >= 0; depth-- {
 		f := stack[depth]
+		// A line the loaded configuration had there (even one the
+		// grammar would take elsewhere, or for a plain line) goes back
+		// where it was.
+		if ll, ok := t.learned[pathKey(stack[:depth+1], line)]; ok {
+			n := t.restoreOpaque(f.n, line, ll)
+			out := stack[:depth+1]
+			if ll.stanza {
+				out = append(out, frame{n: n, mode: opaqueMode, tag: f.tag})
+			}
+			return out, nil
+		}
 		if x, args := t.g.match(f.mode, line); x != nil {
-			return t.set(stack[:depth+1], x, args, line), nil
+			st, _ := t.set(stack[:depth+1], x, args, line, false)
+			return st, nil
 		}
 		neg := ""
 		if rest, ok := cutHead(line, "no"); ok && rest != "" {
@@ -262,7 +442,7 @@ func (t *cfgTree) apply(stack []frame, raw string) ([]frame, error) {
 		} else if rest, ok := cutHead(line, "default"); ok && rest != "" {
 			neg = rest
 		}
-		if neg != "" && t.g.knows(f.mode, neg) {
+		if neg != "" && (t.g.knows(f.mode, neg) || hasOpaque(f.n, neg)) {
 			t.remove(f.n, neg)
 			return stack[:depth+1], nil
 		}
@@ -275,7 +455,11 @@ func (t *cfgTree) apply(stack []frame, raw string) ([]frame, error) {
 	return stack, &errUnknown{token: tok, incomplete: inc}
 }
 
-func (t *cfgTree) set(stack []frame, x *rule, args []string, line string) []frame {
+// set adds the line under the top of stack: a stanza is entered (and
+// created when new), a plain line replaces a sibling of the same identity
+// unless keepLoaded is set and that sibling came from a loaded
+// configuration (where both existed). It returns the new stack and node.
+func (t *cfgTree) set(stack []frame, x *rule, args []string, line string, keepLoaded bool) ([]frame, *node) {
 	parent := stack[len(stack)-1].n
 	if x.canon != nil {
 		line = x.canon(line)
@@ -298,25 +482,43 @@ func (t *cfgTree) set(stack []frame, x *rule, args []string, line string) []fram
 		n := parent.child(line)
 		if n == nil {
 			n = &node{text: line, rule: x, seq: t.seq}
-			parent.kids = append(parent.kids, n)
+			parent.appendKid(n)
 		}
 		tag := ""
 		if x.tag != nil {
 			tag = x.tag(stack[len(stack)-1].tag, args)
 		}
-		return append(stack, frame{n: n, mode: x.sub, tag: tag})
+		return append(stack, frame{n: n, mode: x.sub, tag: tag}), n
 	}
 	n := &node{text: line, rule: x, seq: t.seq}
 	id := n.identity()
-	for i, k := range parent.kids {
-		if k.rule != nil && k.rule.sub == "" && k.identity() == id {
-			n.seq = k.seq
-			parent.kids[i] = n
-			return stack
+	at := -1
+	if ix := parent.index(); ix != nil {
+		if i, ok := ix.id[id]; ok {
+			at = i
+		}
+	} else {
+		for i, k := range parent.kids {
+			if k.rule != nil && k.rule.sub == "" && k.identity() == id {
+				at = i
+				break
+			}
 		}
 	}
-	parent.kids = append(parent.kids, n)
-	return stack
+	if at >= 0 {
+		k := parent.kids[at]
+		switch {
+		case k.text == line:
+			return stack, k
+		case !(keepLoaded && k.src):
+			n.seq = k.seq
+			parent.kids[at] = n
+			parent.idx = nil
+			return stack, n
+		}
+	}
+	parent.appendKid(n)
+	return stack, n
 }
 
 // remove deletes the children of parent that `no <arg>` names: the line
@@ -336,7 +538,7 @@ func (t *cfgTree) remove(parent *node, arg string) {
 			kept = append(kept, k)
 		}
 	}
-	parent.kids = kept
+	parent.setKids(kept)
 }
 
 // load applies an indented configuration text (sub-mode lines indented
@@ -410,4 +612,133 @@ func subtree(n *node, indent, unit string) []string {
 		out = append(out, subtree(k, indent+unit, unit)...)
 	}
 	return out
+}
+
+// loadOptions tunes loadExisting for a platform.
+type loadOptions struct {
+	// skip drops a line the device prints but does not take back (a
+	// header); top is true at the top level.
+	skip func(line string, top bool) bool
+	// block returns how many lines a multi-line statement starting at
+	// lines[i] spans (a banner), or 0.
+	block func(lines []string, i int) int
+}
+
+// indentedNext reports whether the next line with content is indented
+// deeper than indent.
+func indentedNext(lines []string, i, indent int) bool {
+	for _, l := range lines[i+1:] {
+		t := strings.TrimSpace(l)
+		if t == "" || strings.HasPrefix(t, "!") {
+			continue
+		}
+		return len(l)-len(strings.TrimLeft(l, " \t")) > indent
+	}
+	return false
+}
+
+// loadExisting loads a configuration a device printed, never refusing a
+// line: a line the grammar knows in the mode its indentation puts it in is
+// applied; any other line is kept verbatim as an opaque line, with the
+// lines indented under it as its opaque sub-lines, prints back where it
+// was, and is remembered so that typing it again (restoring a backup) is
+// accepted. A `no ...` line is a statement here, never a removal.
+func (t *cfgTree) loadExisting(text string, o loadOptions) {
+	type level struct {
+		indent int
+		depth  int
+	}
+	lines := strings.Split(text, "\n")
+	stack := []frame{{n: t.root, mode: "config"}}
+	var levels []level
+	lastKnown := map[*node]int{}
+	lastChild := map[*node]*node{}
+	// follows records the separator before a new child of parent on the
+	// child before it.
+	follows := func(parent, child *node, gap bool) {
+		if prev := lastChild[parent]; prev != nil && prev != child {
+			prev.gapAfter = gap
+			if prev.lkey != "" {
+				ll := t.learned[prev.lkey]
+				ll.gapAfter = gap
+				t.learned[prev.lkey] = ll
+			}
+		}
+		lastChild[parent] = child
+	}
+	gap := false
+	for i := 0; i < len(lines); i++ {
+		raw := strings.TrimRight(lines[i], " \t\r")
+		trimmed := strings.TrimSpace(raw)
+		if trimmed == "" || strings.HasPrefix(trimmed, "!") {
+			gap = true
+			continue
+		}
+		indent := len(raw) - len(strings.TrimLeft(raw, " \t"))
+		if trimmed == "end" && indent == 0 {
+			continue
+		}
+		for len(levels) > 0 && levels[len(levels)-1].indent >= indent {
+			stack = stack[:levels[len(levels)-1].depth]
+			levels = levels[:len(levels)-1]
+		}
+		if o.skip != nil && o.skip(trimmed, len(stack) == 1) {
+			continue
+		}
+		parent := stack[len(stack)-1]
+		anchor := -1
+		if v, ok := lastKnown[parent.n]; ok {
+			anchor = v
+		}
+		if len(stack) == 1 && o.block != nil {
+			if n := o.block(lines, i); n > 0 {
+				var b []string
+				for _, l := range lines[i : i+n] {
+					b = append(b, strings.TrimRight(l, "\r"))
+				}
+				blk := t.addOpaque(parent.n, strings.Join(b, "\n"), anchor, gap, true)
+				blk.lkey = pathKey(stack, normalize(trimmed))
+				t.learned[blk.lkey] = learnedLine{anchor: anchor, gap: gap, seq: blk.seq}
+				follows(parent.n, blk, gap)
+				i += n - 1
+				gap = false
+				continue
+			}
+		}
+		line := normalize(trimmed)
+		if parent.mode != opaqueMode {
+			// A line the grammar takes for a plain one but that has
+			// lines indented under it is a stanza the lab does not know.
+			if x, args := t.g.match(parent.mode, line); x != nil && (x.sub != "" || !indentedNext(lines, i, indent)) {
+				ns, n := t.set(stack, x, args, line, true)
+				if !n.src {
+					n.src, n.gap = true, gap
+				}
+				follows(parent.n, n, gap)
+				lastKnown[parent.n] = x.order
+				if len(ns) > len(stack) {
+					levels = append(levels, level{indent: indent, depth: len(stack)})
+				}
+				stack = ns
+				gap = false
+				continue
+			}
+		}
+		if parent.mode == opaqueMode && len(stack) > 1 {
+			// The parent is a stanza after all.
+			up := stack[:len(stack)-1]
+			k := pathKey(up, normalize(parent.n.text))
+			ll := t.learned[k]
+			ll.stanza = true
+			t.learned[k] = ll
+			anchor = -1
+		}
+		n := t.addOpaque(parent.n, trimmed, anchor, gap, true)
+		n.lkey = pathKey(stack, line)
+		t.learned[n.lkey] = learnedLine{anchor: anchor, gap: gap, seq: n.seq}
+		follows(parent.n, n, gap)
+		levels = append(levels, level{indent: indent, depth: len(stack)})
+		stack = append(stack, frame{n: n, mode: opaqueMode, tag: parent.tag})
+		gap = false
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/crypto/ssh"
@@ -25,14 +26,18 @@ func newLabCommand(s *streams) *cobra.Command {
 		Example: `  fabricgen lab up examples/roce-storage`,
 		Args:    cobra.NoArgs,
 	}
-	cmd.AddCommand(newLabUpCommand(s))
+	cmd.AddCommand(newLabUpCommand(s), newLabFaultCommand(s), newLabShowCommand(s))
 	return cmd
 }
 
+// defaultLabDir is where lab up writes its files and lab fault / lab show
+// find its control socket.
+func defaultLabDir() string { return filepath.Join(".fabricgen", "lab") }
+
 func newLabUpCommand(s *streams) *cobra.Command {
 	var vf varFlags
-	var dir string
-	var devices []string
+	var dir, runningDir string
+	var devices, faultFlags []string
 	cmd := &cobra.Command{
 		Use:   "up [DIR]",
 		Short: "Serve the fabric's devices until interrupted",
@@ -43,10 +48,26 @@ file under --dir, prints how to point plan and apply at them, and serves
 until interrupted (Ctrl-C).
 
 Each device accepts the username of its credentials block and the password
-in the environment variable its password_env names; export it first.`,
+in the environment variable its password_env names; export it first.
+
+--running-config CFGDIR starts each device from CFGDIR/<device>.cfg (EOS and
+NX-OS show running-config, Junos show configuration | display set, Cumulus
+nv config show -o commands), <device>.json (SONiC config_db.json) or
+<device>.sh (host commands, replayed at start) instead of its factory
+config; a device without a file starts from factory. Configuration the lab
+has no grammar for is kept as it is.
+
+--fault DEVICE:KEY=VALUE (repeatable; faults on one device add up) makes a
+device misbehave from the start: drop-after=N drops the connection after N
+configuration commands, reject=REGEXP refuses matching commands that would
+change the device (show commands and read-backs always work), delay=DURATION
+slows every answer. fabricgen lab fault changes them while the lab runs and
+fabricgen lab show prints a device's configuration, through the control
+socket the lab serves in --dir (removed when the lab stops).`,
 		Example: `  export FABRICGEN_PASSWORD=lab-only-secret
   fabricgen lab up examples/roce-storage
-  fabricgen plan examples/roce-storage --inventory .fabricgen/lab/inventory.json --known-hosts .fabricgen/lab/known_hosts`,
+  fabricgen plan examples/roce-storage --inventory .fabricgen/lab/inventory.json --known-hosts .fabricgen/lab/known_hosts
+  fabricgen lab up examples/clos-400g --running-config backups/ --fault 'leaf1:reject=^qos map' --fault nic01:delay=2s`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			fdir := fabricDir(args)
@@ -62,27 +83,88 @@ in the environment variable its password_env names; export it first.`,
 			if err != nil {
 				return withCode(exitFailed, err)
 			}
-			l, inv, err := startLab(cmd.Context(), specs, dir)
+			faults, err := labFaults(faultFlags, specs)
+			if err != nil {
+				return withCode(exitFailed, err)
+			}
+			var sources map[string]string
+			if runningDir != "" {
+				if sources, err = loadRunningConfigs(cmd.Context(), runningDir, f.Devices, specs); err != nil {
+					return withCode(exitFailed, err)
+				}
+			}
+			ctx := cmd.Context()
+			l, inv, err := startLab(ctx, specs, dir)
 			if err != nil {
 				return withCode(exitFailed, err)
 			}
 			defer l.Close()
+			for name, fl := range faults {
+				l.Device(name).SetFault(fl)
+			}
+			srv, err := l.ServeControl(ctx, filepath.Join(dir, lab.ControlSocket))
+			if err != nil {
+				return withCode(exitFailed, err)
+			}
+			defer srv.Close()
 			w := cmd.OutOrStdout()
 			fmt.Fprintf(w, "Lab up: %d devices of fabric %s on 127.0.0.1.\n", len(specs), f.Name)
 			for _, sp := range specs {
-				fmt.Fprintf(w, "  %-24s %-15s %s\n", sp.Name, sp.Platform, l.Addr(sp.Name))
+				var notes []string
+				if src := sources[sp.Name]; src != "" {
+					notes = append(notes, "from "+src)
+				}
+				if fl, ok := faults[sp.Name]; ok {
+					notes = append(notes, "fault "+fl.String())
+				}
+				line := fmt.Sprintf("  %-24s %-15s %-21s %s", sp.Name, sp.Platform, l.Addr(sp.Name), strings.Join(notes, "; "))
+				fmt.Fprintln(w, strings.TrimRight(line, " "))
 			}
-			fmt.Fprintf(w, "\nPoint plan and apply at it:\n  fabricgen plan %s --inventory %s --known-hosts %s\n  fabricgen apply %s --inventory %s --known-hosts %s\n\nServing until interrupted (Ctrl-C).\n",
+			fmt.Fprintf(w, "\nPoint plan and apply at it:\n  fabricgen plan %s --inventory %s --known-hosts %s\n  fabricgen apply %s --inventory %s --known-hosts %s\n",
 				fdir, inv, l.KnownHostsPath(), fdir, inv, l.KnownHostsPath())
-			<-cmd.Context().Done()
+			fmt.Fprintf(w, "\nChange faults and read configurations while it runs (control socket %s):\n  fabricgen lab fault --dir %s DEVICE KEY=VALUE... | clear\n  fabricgen lab show --dir %s DEVICE\n\nServing until interrupted (Ctrl-C).\n",
+				srv.Path(), dir, dir)
+			<-ctx.Done()
+			if err := srv.Close(); err != nil {
+				fmt.Fprintf(cmd.ErrOrStderr(), "Warning: %v\n", err)
+			}
 			fmt.Fprintln(w, "Lab stopped.")
 			return nil
 		},
 	}
 	vf.register(cmd)
-	cmd.Flags().StringVar(&dir, "dir", filepath.Join(".fabricgen", "lab"), "where host keys, known_hosts and inventory.json are written")
+	cmd.Flags().StringVar(&dir, "dir", defaultLabDir(), "where host keys, known_hosts, inventory.json and the control socket go")
 	cmd.Flags().StringArrayVar(&devices, "device", nil, "only these devices (glob, repeatable)")
+	cmd.Flags().StringArrayVar(&faultFlags, "fault", nil, "DEVICE:KEY=VALUE with drop-after=N, reject=REGEXP or delay=DURATION (repeatable; one device's faults add up)")
+	cmd.Flags().StringVar(&runningDir, "running-config", "", "start devices from CFGDIR/<device>.cfg|.json|.sh instead of factory")
 	return cmd
+}
+
+// labFaults reads the --fault flags into one Fault per device; settings
+// for the same device add up, a later one of the same key wins.
+func labFaults(flags []string, specs []lab.DeviceSpec) (map[string]lab.Fault, error) {
+	known := map[string]bool{}
+	var names []string
+	for _, sp := range specs {
+		known[sp.Name] = true
+		names = append(names, sp.Name)
+	}
+	out := map[string]lab.Fault{}
+	for _, fl := range flags {
+		dev, setting, err := lab.ParseFault(fl)
+		if err != nil {
+			return nil, fmt.Errorf("--%w", err)
+		}
+		if !known[dev] {
+			return nil, fmt.Errorf("--fault %q: no device %q in this lab (devices: %s): use --fault DEVICE:KEY=VALUE with %s", fl, dev, strings.Join(names, ", "), lab.FaultForms)
+		}
+		f := out[dev]
+		if err := f.Set(setting); err != nil {
+			return nil, fmt.Errorf("--fault %q: %w", fl, err)
+		}
+		out[dev] = f
+	}
+	return out, nil
 }
 
 // labSpecs makes one lab device per fabric device, accepting the username

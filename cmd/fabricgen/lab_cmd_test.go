@@ -1,0 +1,301 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/fabricgen/fabricgen/lab"
+)
+
+// labFabric is the example the lab command tests start (three of its
+// devices: an EOS leaf, a SONiC leaf and a ConnectX host).
+var labFabric = filepath.Join("..", "..", "examples", "clos-400g")
+
+func labDevices() []string {
+	return []string{"--device", "leaf1", "--device", "leaf3", "--device", "nic01"}
+}
+
+// waitPatience bounds one wait: a quarter of what is left of the test's
+// deadline, at most two minutes, at least a second.
+func waitPatience(t *testing.T) time.Duration {
+	const most = 2 * time.Minute
+	dl, ok := t.Deadline()
+	if !ok {
+		return most
+	}
+	return min(most, max(time.Second, time.Until(dl)/4))
+}
+
+// shortTemp is a temporary directory short enough for a unix socket.
+func shortTemp(t *testing.T) string {
+	t.Helper()
+	d, err := os.MkdirTemp("", "fg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(d) })
+	return d
+}
+
+// waitForLab polls the control socket until the lab answers.
+func waitForLab(t *testing.T, dir string, exited <-chan struct{}) {
+	t.Helper()
+	deadline := time.Now().Add(waitPatience(t))
+	for {
+		if _, err := labRequest(context.Background(), dir, lab.ControlRequest{Op: "ping"}); err == nil {
+			return
+		}
+		select {
+		case <-exited:
+			t.Fatal("lab up exited before serving")
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("lab up never answered on its control socket")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func writeFile(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestLabUpBadFlags(t *testing.T) {
+	cfg := t.TempDir()
+	writeFile(t, filepath.Join(cfg, "leaf9.cfg"), "hostname leaf9\n")
+	wrong := t.TempDir()
+	writeFile(t, filepath.Join(wrong, "leaf3.cfg"), "{}\n")
+	junos := t.TempDir()
+	writeFile(t, filepath.Join(junos, "spine1.cfg"), "set system host-name spine1\r\nreboot now\r\n")
+	big := t.TempDir()
+	f, err := os.Create(filepath.Join(big, "leaf1.cfg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(lab.MaxRunningConfig + 1); err != nil {
+		t.Fatal(err)
+	}
+	_ = f.Close()
+	cases := []struct {
+		name string
+		args []string
+		want []string
+	}{
+		{"unknown device", []string{"--fault", "leaf9:delay=1s"}, []string{`--fault "leaf9:delay=1s"`, `no device "leaf9"`, "drop-after=N", "reject=REGEXP", "delay=DURATION"}},
+		{"unknown key", []string{"--fault", "leaf1:speed=1"}, []string{`"leaf1:speed=1"`, `unknown key "speed"`, "drop-after=N"}},
+		{"bad value", []string{"--fault", "leaf1:drop-after=many"}, []string{`"leaf1:drop-after=many"`, "whole number"}},
+		{"bad regexp", []string{"--fault", "leaf1:reject=(("}, []string{`"leaf1:reject=(("`, "regular expression"}},
+		{"no device part", []string{"--fault", "delay=1s"}, []string{`"delay=1s"`, "DEVICE:KEY=VALUE"}},
+		{"file names no device", []string{"--running-config", cfg}, []string{"leaf9.cfg names no device of the fabric", "<device>.json (sonic)"}},
+		{"wrong extension", []string{"--running-config", wrong}, []string{"leaf3.cfg: device leaf3 is sonic, whose running config is leaf3.json"}},
+		{"bad line", []string{"--running-config", junos, "--device", "spine1"}, []string{"spine1.cfg", `line 2 "reboot now"`}},
+		{"too big", []string{"--running-config", big}, []string{"leaf1.cfg is larger than 16777216 bytes"}},
+		{"not a directory", []string{"--running-config", filepath.Join(big, "leaf1.cfg")}, []string{"is not a directory"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s, out, errb := pushStreams("")
+			args := append([]string{"lab", "up", labFabric, "--dir", filepath.Join(shortTemp(t), "lab")}, c.args...)
+			if !contains(c.args, "--device") {
+				args = append(args, labDevices()...)
+			}
+			if code := run(context.Background(), args, s); code != exitFailed {
+				t.Fatalf("exit %d, want 1\nstdout:\n%s\nstderr:\n%s", code, out, errb)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(errb.String(), w) {
+					t.Errorf("stderr lacks %q:\n%s", w, errb)
+				}
+			}
+		})
+	}
+}
+
+func contains(s []string, v string) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// TestLabUpFaultShow runs lab up in this process and lab fault / lab show
+// against it through the control socket, as another process would.
+func TestLabUpFaultShow(t *testing.T) {
+	base := shortTemp(t)
+	dir := filepath.Join(base, "lab")
+	cfg := filepath.Join(base, "cfg")
+	if err := os.Mkdir(cfg, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	eos, err := os.ReadFile(filepath.Join("..", "..", "lab", "testdata", "brownfield", "arista_eos.cfg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(cfg, "leaf1.cfg"), strings.ReplaceAll(string(eos), "\n", "\r\n"))
+	writeFile(t, filepath.Join(cfg, "nic01.sh"), "mlnx_qos -i ens1f0np0 --pfc 0,0,0,1,0,0,0,0\n")
+	writeFile(t, filepath.Join(cfg, "leaf2.cfg"), "not loaded: leaf2 is not in this lab\n")
+	writeFile(t, filepath.Join(cfg, ".gitkeep"), "")
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	s, upOut, upErr := pushStreams("")
+	var mu sync.Mutex
+	s.out, s.err = &lockedWriter{w: upOut, mu: &mu}, &lockedWriter{w: upErr, mu: &mu}
+	done := make(chan struct{})
+	var code int
+	go func() {
+		defer close(done)
+		code = run(ctx, append([]string{"lab", "up", labFabric, "--dir", dir, "--running-config", cfg,
+			"--fault", "leaf1:reject=^qos map", "--fault", "leaf1:delay=10ms", "--fault", "leaf3:drop-after=2"}, labDevices()...), s)
+	}()
+	waitForLab(t, dir, done)
+
+	cli := func(want int, args ...string) string {
+		t.Helper()
+		s, out, errb := pushStreams("")
+		if got := run(context.Background(), args, s); got != want {
+			t.Fatalf("fabricgen %s: exit %d, want %d\n%s%s", strings.Join(args, " "), got, want, out, errb)
+		}
+		return out.String() + errb.String()
+	}
+	if out := cli(0, "lab", "fault", "--dir", dir, "leaf1", "drop-after=5"); out != "leaf1: drop-after=5 reject=^qos map delay=10ms\n" {
+		t.Errorf("lab fault adds to the --fault settings: %q", out)
+	}
+	if out := cli(0, "lab", "fault", "--dir", dir, "leaf3", "clear"); out != "leaf3: none\n" {
+		t.Errorf("lab fault clear: %q", out)
+	}
+	show := cli(0, "lab", "show", "--dir", dir, "leaf1")
+	if show != string(eos) {
+		t.Errorf("lab show of a device started from a file:\n%s", show)
+	}
+	if out := cli(0, "lab", "show", "--dir", dir, "nic01"); !strings.Contains(out, "dcb pfc set dev ens1f0np0 prio-pfc 0:off 1:off 2:off 3:on") {
+		t.Errorf("lab show of the host: %q", out)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"lab", "fault", "--dir", dir, "leaf9", "delay=1s"}, `no device "leaf9" in this lab: use one of leaf1, leaf3, nic01`},
+		{[]string{"lab", "fault", "--dir", dir, "leaf1", "speed=1"}, `unknown key "speed"`},
+		{[]string{"lab", "fault", "--dir", dir, "leaf1", "clear", "delay=1s"}, "clear goes alone"},
+		{[]string{"lab", "show", "--dir", dir, "leaf9"}, `no device "leaf9"`},
+		{[]string{"lab", "show", "--dir", filepath.Join(base, "nolab"), "leaf1"}, "no lab is running in " + filepath.Join(base, "nolab")},
+		{[]string{"lab", "fault", "--dir", filepath.Join(base, "nolab"), "leaf1", "clear"}, "start one with fabricgen lab up"},
+	} {
+		if out := cli(exitFailed, c.args...); !strings.Contains(out, c.want) {
+			t.Errorf("%s: %q, want %q", strings.Join(c.args, " "), out, c.want)
+		}
+	}
+	// A second lab on the same directory is refused.
+	if out := cli(exitFailed, append([]string{"lab", "up", labFabric, "--dir", dir}, labDevices()...)...); !strings.Contains(out, "another lab is running") {
+		t.Errorf("second lab up: %q", out)
+	}
+	cancel()
+	<-done
+	if code != 0 {
+		t.Errorf("lab up exit %d\n%s", code, upErr)
+	}
+	mu.Lock()
+	text := upOut.String()
+	mu.Unlock()
+	for _, want := range []string{"from " + filepath.Join(cfg, "leaf1.cfg"), "fault reject=^qos map delay=10ms", "fault drop-after=2", "lab fault --dir " + dir, "Lab stopped."} {
+		if !strings.Contains(text, want) {
+			t.Errorf("lab up output lacks %q:\n%s", want, text)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, lab.ControlSocket)); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("control socket left after lab up returned: %v", err)
+	}
+}
+
+type lockedWriter struct {
+	w  *bytes.Buffer
+	mu *sync.Mutex
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+// TestLabHelperProcess is not a test: TestLabUpAcrossProcesses runs the
+// test binary again with FABRICGEN_LAB_HELPER=1 to get a fabricgen
+// process (signals and all, as main sets them up).
+func TestLabHelperProcess(t *testing.T) {
+	if os.Getenv("FABRICGEN_LAB_HELPER") != "1" {
+		t.Skip("helper process of TestLabUpAcrossProcesses")
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, strings.Split(os.Getenv("FABRICGEN_LAB_ARGS"), "\x1f"), newStreams())
+	stop()
+	os.Exit(code)
+}
+
+// TestLabUpAcrossProcesses starts lab up as its own process, changes a
+// fault and reads a configuration from this one, and stops it with a real
+// signal: it exits 0 and removes its control socket.
+func TestLabUpAcrossProcesses(t *testing.T) {
+	for _, sig := range []os.Signal{os.Interrupt, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) {
+			dir := filepath.Join(shortTemp(t), "lab")
+			args := append([]string{"lab", "up", labFabric, "--dir", dir, "--fault", "leaf3:delay=1ms"}, labDevices()...)
+			cmd := exec.Command(os.Args[0], "-test.run=^TestLabHelperProcess$")
+			cmd.Env = append(os.Environ(), "FABRICGEN_LAB_HELPER=1", "FABRICGEN_PASSWORD="+cmdSecret, "FABRICGEN_LAB_ARGS="+strings.Join(args, "\x1f"))
+			var out bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &out, &out
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			exited := make(chan struct{})
+			var werr error
+			go func() { werr = cmd.Wait(); close(exited) }()
+			t.Cleanup(func() {
+				_ = cmd.Process.Kill()
+				<-exited
+			})
+			waitForLab(t, dir, exited)
+			rep, err := labRequest(context.Background(), dir, lab.ControlRequest{Op: "fault", Device: "leaf3", Set: []string{"reject=apply-patch"}})
+			if err != nil || rep.Fault != "reject=apply-patch delay=1ms" {
+				t.Fatalf("fault across processes: %v %q", err, rep.Fault)
+			}
+			rep, err = labRequest(context.Background(), dir, lab.ControlRequest{Op: "show", Device: "leaf3"})
+			if err != nil || !strings.Contains(rep.Output, `"DEVICE_METADATA"`) {
+				t.Fatalf("show across processes: %v %q", err, rep.Output)
+			}
+			if err := cmd.Process.Signal(sig); err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case <-exited:
+			case <-time.After(waitPatience(t)):
+				t.Fatalf("lab up did not stop on %s:\n%s", sig, out.String())
+			}
+			if werr != nil {
+				t.Errorf("lab up after %s: %v\n%s", sig, werr, out.String())
+			}
+			if _, err := os.Stat(filepath.Join(dir, lab.ControlSocket)); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("control socket left after %s: %v", sig, err)
+			}
+			if !strings.Contains(out.String(), "Lab stopped.") {
+				t.Errorf("output:\n%s", out.String())
+			}
+		})
+	}
+}

@@ -1,0 +1,108 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/fabricgen/fabricgen/lab"
+	"github.com/fabricgen/fabricgen/schema"
+)
+
+// loadRunningConfigs reads CFGDIR/<device>.cfg|.json|.sh into the specs
+// of the devices that have one (the lab starts them from it) and returns
+// which file each came from. Every file must name a device of the fabric
+// with the extension of its platform; subdirectories and hidden files are
+// skipped. A device the lab does not run (--device) ignores its file.
+func loadRunningConfigs(ctx context.Context, dir string, fabric []*schema.Device, specs []lab.DeviceSpec) (map[string]string, error) {
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return nil, fmt.Errorf("--running-config %s: %w", dir, err)
+	}
+	if !fi.IsDir() {
+		return nil, fmt.Errorf("--running-config %s is not a directory: give the directory that holds <device>.cfg, <device>.json or <device>.sh files", dir)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("--running-config %s: %w", dir, err)
+	}
+	platform := map[string]schema.Platform{}
+	var names []string
+	for _, d := range fabric {
+		platform[d.Name] = d.Platform.V
+		names = append(names, d.Name)
+	}
+	sort.Strings(names)
+	index := map[string]int{}
+	for i, sp := range specs {
+		index[sp.Name] = i
+	}
+	sources := map[string]string{}
+	for _, e := range entries {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("--running-config %s: %w", dir, err)
+		}
+		if e.IsDir() || strings.HasPrefix(e.Name(), ".") {
+			continue
+		}
+		file := filepath.Join(dir, e.Name())
+		ext := filepath.Ext(e.Name())
+		name := strings.TrimSuffix(e.Name(), ext)
+		p, ok := platform[name]
+		if !ok {
+			return nil, fmt.Errorf("--running-config: %s names no device of the fabric (devices: %s): name each file <device>.cfg (arista_eos, cisco_nxos, juniper_junos, nvidia_cumulus), <device>.json (sonic) or <device>.sh (nvidia_mlnx, linux_dcb)",
+				file, strings.Join(names, ", "))
+		}
+		if want := lab.RunningConfigFile(name, p); e.Name() != want {
+			return nil, fmt.Errorf("--running-config: %s: device %s is %s, whose running config is %s", file, name, p, want)
+		}
+		i, run := index[name]
+		if !run {
+			continue
+		}
+		text, err := readBounded(file, lab.MaxRunningConfig)
+		if err != nil {
+			return nil, fmt.Errorf("--running-config: %w", err)
+		}
+		sp := specs[i]
+		sp.RunningConfig = text
+		if err := lab.CheckRunningConfig(sp); err != nil {
+			return nil, fmt.Errorf("--running-config: %s: %w", file, err)
+		}
+		specs[i].RunningConfig = text
+		sources[name] = file
+	}
+	return sources, nil
+}
+
+// errTooBig reports a file over the bound.
+var errTooBig = errors.New("too big")
+
+// readBounded reads a regular file of at most limit bytes.
+func readBounded(path string, limit int) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", path, err)
+	}
+	if !fi.Mode().IsRegular() {
+		return "", fmt.Errorf("%s is not a regular file", path)
+	}
+	b, err := io.ReadAll(io.LimitReader(f, int64(limit)+1))
+	if err != nil {
+		return "", fmt.Errorf("read %s: %w", path, err)
+	}
+	if len(b) > limit {
+		return "", fmt.Errorf("%s is larger than %d bytes (%w): the lab reads at most 16 MiB of configuration per device", path, limit, errTooBig)
+	}
+	return string(b), nil
+}

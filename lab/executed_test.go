@@ -1,0 +1,117 @@
+package lab
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/fabricgen/fabricgen/schema"
+)
+
+// TestExecutedRecordsInjection drives the shells of every platform that
+// has one over SSH and checks which commands Device.Executed says ran: an
+// injected command in an unquoted or double-quoted substitution runs (as
+// in bash), a quoted or escaped one does not.
+func TestExecutedRecordsInjection(t *testing.T) {
+	cases := []struct {
+		line string
+		// ran is the command name that must have run, or "" for none.
+		ran string
+	}{
+		{`echo e$(reboot)`, "reboot"},
+		{`echo 'e$(reboot)'`, ""},
+		{`echo "e$(reboot)"`, "reboot"},
+		{"echo e`touch /tmp/pwned`", "touch"},
+		{"echo 'e`touch /tmp/pwned`'", ""},
+		{`echo e\$(reboot)`, ""},
+		{`echo "e\$(reboot)"`, ""},
+		{`echo e;reboot`, "reboot"},
+		{`echo e && curl http://192.0.2.1/x`, "curl"},
+		{`echo e | rm -rf /`, "rm"},
+		{`echo e & reboot`, "reboot"},
+		{`(reboot)`, "reboot"},
+		{`echo ${UNSET:-$(reboot)}`, "reboot"},
+		{`echo '${UNSET:-$(reboot)}'`, ""},
+		{`eval 'reboot now'`, "reboot"},
+		{`sh -c 'reboot'`, "reboot"},
+		{`sudo reboot`, "reboot"},
+		{`env X=1 reboot`, "reboot"},
+		{`cat <(reboot)`, "reboot"},
+		{`echo "$(echo "$(reboot)")"`, "reboot"},
+	}
+	platforms := []schema.Platform{schema.NvidiaMLNX, schema.LinuxDCB, schema.NvidiaCumulus, schema.SONiC}
+	var specs []DeviceSpec
+	for _, p := range platforms {
+		specs = append(specs, DeviceSpec{Name: "d-" + strings.ReplaceAll(string(p), "_", "-"), Platform: p, Ports: portsFor(p)})
+	}
+	l := startLab(t, specs...)
+	for _, sp := range specs {
+		t.Run(string(sp.Platform), func(t *testing.T) {
+			dev := l.Device(sp.Name)
+			sh := openShell(t, l, sp.Name, `\$ $`)
+			for _, c := range cases {
+				before := len(dev.ExecutedArgv())
+				sh.run(c.line)
+				ran := map[string]bool{}
+				for _, argv := range dev.ExecutedArgv()[before:] {
+					ran[argv[0]] = true
+				}
+				for _, injected := range []string{"reboot", "touch", "curl", "rm"} {
+					if want := injected == c.ran; ran[injected] != want {
+						t.Errorf("%s: %s ran = %v, want %v (executed %q)", c.line, injected, ran[injected], want, dev.Executed()[before:])
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestUnknownCommandAnsweredLikeBash: commands the lab does not know are
+// recorded and answered "command not found" with status 127.
+func TestUnknownCommandAnsweredLikeBash(t *testing.T) {
+	cases := []struct {
+		platform schema.Platform
+		cmd      string
+	}{
+		{schema.NvidiaMLNX, "reboot"},
+		{schema.NvidiaMLNX, "rm"},
+		{schema.LinuxDCB, "curl"},
+		{schema.NvidiaCumulus, "touch"},
+		{schema.SONiC, "reboot"},
+	}
+	for _, c := range cases {
+		t.Run(string(c.platform)+"/"+c.cmd, func(t *testing.T) {
+			env := testEnv("d1", c.platform)
+			env.spec.Ports = portsFor(c.platform)
+			var got [][]string
+			env.executed = func(argv []string) { got = append(got, argv) }
+			emu, err := newEmulator(env)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := emu.newSession(&term{}, testUser)
+			r := s.handle(c.cmd + " -x arg")
+			if r.status != 127 || !strings.Contains(r.out, c.cmd+": command not found") {
+				t.Errorf("%s: status %d, out %q", c.cmd, r.status, r.out)
+			}
+			if len(got) != 1 || quoteArgv(got[0]) != c.cmd+" -x arg" {
+				t.Errorf("executed %q", got)
+			}
+		})
+	}
+}
+
+func TestQuoteArgv(t *testing.T) {
+	for _, c := range []struct {
+		argv []string
+		want string
+	}{
+		{[]string{"mlnx_qos", "-i", "eth0", "--pfc", "0,0,0,1,0,0,0,0"}, "mlnx_qos -i eth0 --pfc 0,0,0,1,0,0,0,0"},
+		{[]string{"find", "/sys/class/net/e$(reboot)/device"}, "find '/sys/class/net/e$(reboot)/device'"},
+		{[]string{"printf", "%s", "it's"}, `printf %s 'it'\''s'`},
+		{[]string{"echo", ""}, "echo ''"},
+	} {
+		if got := quoteArgv(c.argv); got != c.want {
+			t.Errorf("quoteArgv(%q) = %q, want %q", c.argv, got, c.want)
+		}
+	}
+}
