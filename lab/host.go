@@ -506,6 +506,8 @@ func (h *host) runner() shellRunner {
 			return h.find(argv[1:])
 		case "mkdir":
 			return h.mkdir(argv[1:])
+		case "rmdir":
+			return h.rmdir(argv[1:])
 		case "modprobe":
 			return h.modprobe(argv[1:])
 		case "mountpoint":
@@ -537,7 +539,7 @@ func (h *host) runner() shellRunner {
 
 func (h *host) which(name string) (string, bool) {
 	switch name {
-	case "cat", "tee", "true", "false", "hostname", "uname", "sh", "bash", "sudo", "which", "find", "mkdir", "mountpoint", "mount":
+	case "cat", "tee", "true", "false", "hostname", "uname", "sh", "bash", "sudo", "which", "find", "mkdir", "rmdir", "mountpoint", "mount":
 		return "/usr/bin/" + name, true
 	case "ip", "dcb", "ethtool", "modprobe":
 		return "/usr/sbin/" + name, true

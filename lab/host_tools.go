@@ -384,6 +384,33 @@ func (h *host) mkdir(args []string) (string, string, int) {
 	return "", errs.String(), st
 }
 
+// rmdir handles `rmdir /sys/kernel/config/rdma_cm/DEV`: the kernel drops
+// the device's rdma_cm configfs group, and its default_roce_tos goes back
+// to the default (0).
+func (h *host) rmdir(args []string) (string, string, int) {
+	st := 0
+	var errs strings.Builder
+	for _, a := range args {
+		if strings.HasPrefix(a, "-") {
+			continue
+		}
+		p := strings.Split(strings.Trim(a, "/"), "/")
+		if len(p) == 5 && p[0] == "sys" && p[1] == "kernel" && p[2] == "config" && p[3] == "rdma_cm" {
+			if n := h.byRDMA(p[4]); n != nil && n.cmDir && h.configfs && h.rdmaCM {
+				n.cmDir = false
+				n.tos = 0
+				continue
+			}
+			errs.WriteString("rmdir: failed to remove '" + a + "': No such file or directory\n")
+			st = 1
+			continue
+		}
+		errs.WriteString("rmdir: failed to remove '" + a + "': Operation not permitted\n")
+		st = 1
+	}
+	return "", errs.String(), st
+}
+
 // kernelRelease is what uname -r would print (the greeting's kernel).
 const kernelRelease = "5.15.0-105-generic"
 

@@ -388,6 +388,9 @@ type applier struct {
 	ignore string
 	// rollback is true when restoring a backup rather than applying.
 	rollback bool
+	// keepRecord leaves the device's in-flight record as it is (a
+	// rollback of an interrupted run).
+	keepRecord bool
 	// stepName is the step in progress, for the in-flight record.
 	stepName string
 	started  time.Time
@@ -398,6 +401,11 @@ type applier struct {
 func (a *applier) step(name string) error {
 	a.opts.emit(a.pd.Name, name, false)
 	a.stepName = name
+	if a.keepRecord {
+		// A rollback of an interrupted run keeps that run's record: it
+		// says what to restore if this rollback stops too.
+		return nil
+	}
 	if a.started.IsZero() {
 		a.started = a.opts.Now().UTC()
 	}

@@ -266,6 +266,7 @@ func rollbackOne(ctx context.Context, t RollbackTarget, pv *RollbackPreview, opt
 	if err != nil {
 		return fail(StatusFailed, "%v", err)
 	}
+	a.keepRecord = rec != nil
 	for _, c := range pv.Cleanup {
 		opts.emit(d.Name, "cleanup", false)
 		if err := a.sendCleanup(c); err != nil {
@@ -294,16 +295,24 @@ func rollbackOne(ctx context.Context, t RollbackTarget, pv *RollbackPreview, opt
 		return r
 	}
 	a.before, a.changes = now, cmp.Changes
-	if r.Backup, err = opts.State.SaveBackup(d.Name, now, opts.Now()); err != nil {
+	if r.Backup, err = opts.State.SaveRollbackBackup(d.Name, now, opts.Now()); err != nil {
 		return fail(StatusFailed, "save backup of the state before the rollback: %v", err)
 	}
 	a.backup = r.Backup
 	opts.emit(d.Name, "stage", false)
 	out := a.transaction()
 	r.Status, r.Reason, r.DeviceDiff, r.Restore = out.status, out.reason, out.deviceDiff, out.restore
-	if r.Status == StatusApplied {
+	switch {
+	case ctx.Err() != nil && r.Status != StatusApplied && r.Status != StatusRolledBack:
+		r.Status = StatusInterrupted
+		r.Reason, r.Restore = a.interruptedState()
+	case r.Status == StatusApplied:
 		a.restoredCleanup(rec)
 		r.Status, r.Reason = StatusRestored, "restored the managed sections of backup "+t.Backup
+	case r.Status == StatusRolledBack && rec == nil:
+		// The device is as it was before this rollback: its own record
+		// goes.
+		_ = opts.State.ClearInFlight(d.Name)
 	}
 	_ = opts.State.PruneBackups(d.Name, opts.KeepBackups)
 	return r
@@ -326,12 +335,9 @@ func (a *applier) sendCleanup(cmd string) error {
 }
 
 // restoredCleanup removes what an interrupted run left once the device is
-// back at its backup: its checkpoint, and its in-flight record.
+// back at its backup (its checkpoint), and the device's in-flight record.
 func (a *applier) restoredCleanup(rec *state.InFlight) {
-	if rec == nil {
-		return
-	}
-	if rec.Txn != "" && (a.dl.Transaction == dialect.TxnCheckpoint || a.dl.Transaction == dialect.TxnGCU) {
+	if rec != nil && rec.Txn != "" && (a.dl.Transaction == dialect.TxnCheckpoint || a.dl.Transaction == dialect.TxnGCU) {
 		removeTxn(a.conn, a.dl, rec.Txn)
 	}
 	_ = a.opts.State.ClearInFlight(a.pd.Name)

@@ -502,4 +502,62 @@ func oobMarker(pc platformCase) string {
 	return "192.0.2.99"
 }
 
+// injections are payloads a hostile name or template could carry into a
+// host script; none may run on the host.
+var injections = []string{"$(reboot)", "`reboot`", "x;reboot", "x|reboot", "x&&reboot", "x\nreboot", "${IFS}reboot", "$(touch${IFS}/tmp/pwned)"}
 
+// injected reports whether a command the host ran is a payload's.
+func injected(argv []string) bool {
+	return len(argv) > 0 && (strings.HasPrefix(argv[0], "reboot") || strings.HasPrefix(argv[0], "touch"))
+}
+
+// TestNoInjectedCommandRuns: rendered host scripts whose interface names
+// carry shell payloads (as a hostile override template could write them:
+// the loader refuses such names) are planned and applied; the host's shell
+// never runs the payload.
+func TestNoInjectedCommandRuns(t *testing.T) {
+	for _, pc := range platformCases(t) {
+		if !pc.dev.platform.IsHost() {
+			continue
+		}
+		iface := pc.dev.ports[0]
+		for _, payload := range injections {
+			t.Run(string(pc.dev.platform)+"/"+payload, func(t *testing.T) {
+				hostile := strings.ReplaceAll(pc.dev.rendered, iface, iface+payload)
+				dev := pc.dev
+				dev.rendered = hostile
+				r := newRig(t, dev)
+				p := r.plan()
+				if p.Devices[0].Status == planfile.StatusChange {
+					if _, err := Apply(context.Background(), p, r.f, r.inputs, r.applyOpts()); err != nil {
+						t.Fatal(err)
+					}
+				}
+				for _, argv := range r.lab.Device(pc.dev.name).ExecutedArgv() {
+					if injected(argv) {
+						t.Fatalf("the host ran %q (plan: %s %s)", argv, p.Devices[0].Status, p.Devices[0].Error)
+					}
+				}
+				t.Logf("plan: %s %s", p.Devices[0].Status, p.Devices[0].Error)
+				// The detector works: the same payload typed into the
+				// host's shell directly is seen running.
+				dl, _ := dialect.Lookup(pc.dev.platform)
+				conn, err := connect(context.Background(), r.f.Devices[0], dl, r.opts.address(r.f.Devices[0]), &r.opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer conn.Close()
+				_, _, _, _ = conn.Run("echo " + iface + payload)
+				ran := false
+				for _, argv := range r.lab.Device(pc.dev.name).ExecutedArgv() {
+					ran = ran || injected(argv)
+				}
+				// bash runs every payload as a command except a newline
+				// (the line ends there) and ${IFS}reboot (an argument).
+				if !ran && !strings.Contains(payload, "\n") && payload != "${IFS}reboot" {
+					t.Errorf("control: the payload typed unquoted was not seen running")
+				}
+			})
+		}
+	}
+}

@@ -269,8 +269,8 @@ func TestSavedPlanIsARecordNotAScript(t *testing.T) {
 	if !strings.Contains(errOut, "FABRICGEN_PLAN_KEY is not set") {
 		t.Errorf("a signed plan applied without the key: %s", errOut)
 	}
-	edited := strings.Replace(string(raw), `"lines": [`, `"lines": ["username evil privilege 15 secret x",`, 1)
-	if err := os.WriteFile("edited.json", []byte(edited), 0o600); err != nil {
+	first, edited := addEvilLine(t, raw)
+	if err := os.WriteFile("edited.json", edited, 0o600); err != nil {
 		t.Fatal(err)
 	}
 	_, errOut = r.run(exitFailed, key, "apply", "edited.json")
@@ -281,9 +281,9 @@ func TestSavedPlanIsARecordNotAScript(t *testing.T) {
 	// the plan does not match its intent.
 	r.run(0, nil, "plan", "fabric", "-out", "unsigned.json")
 	raw, _ = os.ReadFile("unsigned.json")
-	edited = strings.Replace(string(raw), `"lines": [`, `"lines": ["username evil privilege 15 secret x",`, 1)
-	_ = os.WriteFile("edited.json", []byte(edited), 0o600)
-	out, _ := r.run(exitFailed, nil, "apply", "edited.json")
+	_, edited = addEvilLine(t, raw)
+	_ = os.WriteFile("edited.json", edited, 0o600)
+	out, _ := r.run(exitFailed, nil, "apply", "edited.json", "--device", first)
 	if !strings.Contains(out, "plan file does not match its intent") {
 		t.Errorf("an edited unsigned plan was not refused:\n%s", out)
 	}
@@ -321,6 +321,33 @@ func TestSavedPlanIsARecordNotAScript(t *testing.T) {
 	if code != exitFailed || !strings.Contains(outb.String(), "the plan was made against") || !strings.Contains(outb.String(), "127.0.0.1:9") {
 		t.Errorf("apply with another inventory: exit %d\n%s\n%s", code, outb, errb)
 	}
+}
+
+// addEvilLine adds a command to the first changing device of a plan file
+// and returns that device's name and the edited file.
+func addEvilLine(t *testing.T, raw []byte) (string, []byte) {
+	t.Helper()
+	var p map[string]any
+	if err := json.Unmarshal(raw, &p); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range p["devices"].([]any) {
+		dev := d.(map[string]any)
+		ch, ok := dev["changes"].(map[string]any)
+		if !ok {
+			continue
+		}
+		blocks := ch["blocks"].([]any)
+		b := blocks[0].(map[string]any)
+		b["lines"] = append([]any{"username evil privilege 15 secret x"}, b["lines"].([]any)...)
+		out, err := json.MarshalIndent(p, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return dev["name"].(string), out
+	}
+	t.Fatal("no changing device in the plan")
+	return "", nil
 }
 
 // TestOneOperatorAtATime: while one apply holds the fabric's lock a second

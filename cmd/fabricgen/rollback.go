@@ -23,8 +23,10 @@ func newRollbackCommand(s *streams) *cobra.Command {
 		Long: `rollback restores each DEVICE (a name or a glob of the fabric in --fabric,
 default ".") to a backup apply saved before changing it: by default the
 backup of the run an interrupted apply left behind (its in-flight record),
-else the device's newest backup in DIR/.fabricgen/backups; --to FILE picks
-one (with a single device).
+else the newest backup apply saved in DIR/.fabricgen/backups (so running
+rollback twice changes nothing the second time); --to FILE picks one (with
+a single device), such as the <time>.before-rollback.cfg a rollback saves
+to undo itself.
 
 It restores what fabricgen manages — the sections the backup has and the
 ones the applied config added (an ACL apply created is removed) — and
@@ -138,10 +140,14 @@ func rollbackTargets(cmd *cobra.Command, f *schema.Fabric, devs []*schema.Device
 			if err != nil {
 				return nil, withCode(exitFailed, err)
 			}
-			if len(bs) == 0 {
+			for i := len(bs) - 1; i >= 0 && t.Backup == ""; i-- {
+				if !bs[i].BeforeRollback {
+					t.Backup = bs[i].Path
+				}
+			}
+			if t.Backup == "" {
 				return nil, withCode(exitFailed, fmt.Errorf("%s: no backup in %s: fabricgen apply saves one before every change; pass --to FILE for another", d.Name, st.Path))
 			}
-			t.Backup = bs[len(bs)-1].Path
 		}
 		if t.Scope == "" {
 			if a, err := st.Applied(d.Name); err != nil {

@@ -19,11 +19,28 @@ type Backup struct {
 	Device string
 	Path   string
 	Time   time.Time
+	// BeforeRollback marks the state saved before a rollback changed the
+	// device (named <time>.before-rollback.cfg); rollback restores the
+	// backups apply took, so running it twice changes nothing.
+	BeforeRollback bool
 }
+
+// beforeRollback is the name suffix of a backup taken before a rollback.
+const beforeRollback = ".before-rollback"
 
 // SaveBackup writes the device's running config before a change and
 // returns the file's path: BACKUPS/<device>/<UTC time>.cfg, mode 0600.
 func (d Dir) SaveBackup(device, running string, now time.Time) (string, error) {
+	return d.saveBackup(device, running, now, "")
+}
+
+// SaveRollbackBackup writes the device's running config before a
+// rollback changes it: BACKUPS/<device>/<UTC time>.before-rollback.cfg.
+func (d Dir) SaveRollbackBackup(device, running string, now time.Time) (string, error) {
+	return d.saveBackup(device, running, now, beforeRollback)
+}
+
+func (d Dir) saveBackup(device, running string, now time.Time, suffix string) (string, error) {
 	if err := CheckName(device); err != nil {
 		return "", err
 	}
@@ -31,7 +48,7 @@ func (d Dir) SaveBackup(device, running string, now time.Time) (string, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", fmt.Errorf("create %s: %w", dir, err)
 	}
-	path := filepath.Join(dir, now.UTC().Format(backupStamp)+".cfg")
+	path := filepath.Join(dir, now.UTC().Format(backupStamp)+suffix+".cfg")
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		return "", fmt.Errorf("write %s: %w", path, err)
@@ -63,11 +80,12 @@ func (d Dir) Backups(device string) ([]Backup, error) {
 		if !ok || e.IsDir() {
 			continue
 		}
+		name, rb := strings.CutSuffix(name, beforeRollback)
 		t, err := time.Parse(backupStamp, name)
 		if err != nil {
 			continue
 		}
-		out = append(out, Backup{Device: device, Path: filepath.Join(dir, e.Name()), Time: t})
+		out = append(out, Backup{Device: device, Path: filepath.Join(dir, e.Name()), Time: t, BeforeRollback: rb})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Time.Before(out[j].Time) })
 	return out, nil

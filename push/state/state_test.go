@@ -194,3 +194,21 @@ func TestRunIDsAreUnique(t *testing.T) {
 		seen[id] = true
 	}
 }
+
+func TestRollbackBackupsAreMarked(t *testing.T) {
+	d := ForFabric(t.TempDir())
+	now := time.Date(2026, 12, 1, 5, 0, 0, 0, time.UTC)
+	if _, err := d.SaveBackup("leaf1", "before apply", now); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.SaveRollbackBackup("leaf1", "before rollback", now.Add(time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	bs, err := d.Backups("leaf1")
+	if err != nil || len(bs) != 2 {
+		t.Fatalf("%+v %v", bs, err)
+	}
+	if bs[0].BeforeRollback || !bs[1].BeforeRollback || !strings.HasSuffix(bs[1].Path, ".before-rollback.cfg") {
+		t.Errorf("backups %+v", bs)
+	}
+}
