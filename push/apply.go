@@ -238,8 +238,14 @@ func applyDevice(ctx context.Context, pd *planfile.Device, in Input, ok bool, op
 	if err != nil {
 		return fail(StatusFailed, "%v", err)
 	}
+	scope, err := opts.lastApplied(d)
+	if err != nil {
+		return fail(StatusFailed, "%v", err)
+	}
 	a := &applier{ctx: ctx, pd: pd, dev: d, dl: dl, opts: opts, rendered: string(in.Rendered), txn: opts.RunID}
-	a.compare = func(now string) (*config.Comparison, error) { return config.Compare(pd.Name, now, a.rendered, dl) }
+	a.compare = func(now string) (*config.Comparison, error) {
+		return config.CompareScoped(pd.Name, now, a.rendered, scope, dl)
+	}
 	opts.emit(pd.Name, "connect", false)
 	if a.conn, err = connect(ctx, d, dl, pd.Address, &opts.Options); err != nil {
 		return fail(StatusFailed, "%v", err)
@@ -263,12 +269,15 @@ func applyDevice(ctx context.Context, pd *planfile.Device, in Input, ok bool, op
 	if err != nil {
 		return fail(StatusFailed, "fetch running config: %v", err)
 	}
-	cmp, err := config.Compare(pd.Name, before, a.rendered, dl)
+	if config.Digest(before, dl) != pd.RunningSHA256 {
+		return fail(StatusStale, "the running config changed since the plan was made; nothing was sent: run fabricgen plan again")
+	}
+	if scopeDigest(scope) != pd.ScopeSHA256 {
+		return fail(StatusRefused, "plan file does not match its intent: the last-applied record of %s differs from the one plan used (another apply since, or plan ran without this fabric's state directory %s); nothing was sent: run fabricgen plan again", pd.Name, opts.State.Path)
+	}
+	cmp, err := a.compare(before)
 	if err != nil {
 		return fail(StatusFailed, "%v", err)
-	}
-	if cmp.RunningSHA256 != pd.RunningSHA256 {
-		return fail(StatusStale, "the running config changed since the plan was made; nothing was sent: run fabricgen plan again")
 	}
 	if !sameChanges(cmp.Changes, pd.Changes) {
 		return fail(StatusRefused, "plan file does not match its intent: the change set in the plan differs from the one derived from the intent and the running config; nothing was sent: run fabricgen plan again")
@@ -277,6 +286,13 @@ func applyDevice(ctx context.Context, pd *planfile.Device, in Input, ok bool, op
 	if cmp.Changes.Empty() {
 		r.Status = StatusUnchanged
 		return r
+	}
+	if opts.NoTakeover {
+		if tk, err := takeovers(cmp, scope, dl); err != nil {
+			return fail(StatusFailed, "%v", err)
+		} else if len(tk) > 0 {
+			return fail(StatusRefused, "%v", errTakeover(tk))
+		}
 	}
 	a.before, a.changes = before, cmp.Changes
 	opts.emit(pd.Name, "backup", false)

@@ -39,6 +39,10 @@ type Options struct {
 	// an interrupted run left half-changed; Apply writes it. Zero means
 	// plan skips that check; Apply needs it.
 	State state.Dir
+	// NoTakeover refuses a device whose change would remove or replace
+	// managed lines fabricgen did not create (brownfield config), naming
+	// them, instead of taking them over.
+	NoTakeover bool
 
 	// intentDigest is the fabric's digest, for the records Apply writes.
 	intentDigest string

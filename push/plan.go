@@ -91,7 +91,12 @@ func planDevice(ctx context.Context, in Input, opts *Options) *planfile.Device {
 	if err != nil {
 		return fail(err)
 	}
-	cmp, err := config.Compare(d.Name, running, pd.Rendered, dl)
+	scope, err := opts.lastApplied(d)
+	if err != nil {
+		return fail(err)
+	}
+	pd.ScopeSHA256 = scopeDigest(scope)
+	cmp, err := config.CompareScoped(d.Name, running, pd.Rendered, scope, dl)
 	if err != nil {
 		return fail(err)
 	}
@@ -102,7 +107,72 @@ func planDevice(ctx context.Context, in Input, opts *Options) *planfile.Device {
 		pd.Status = planfile.StatusChange
 		pd.Changes = cmp.Changes
 	}
+	if pd.Takeover, err = takeovers(cmp, scope, dl); err != nil {
+		return fail(err)
+	}
+	if opts.NoTakeover && len(pd.Takeover) > 0 {
+		return fail(errTakeover(pd.Takeover))
+	}
 	return pd
+}
+
+// lastApplied is the config fabricgen last applied to the device (its
+// last-applied record), or "" when there is none or it was for another
+// platform.
+func (o *Options) lastApplied(d *schema.Device) (string, error) {
+	if o.State.IsZero() {
+		return "", nil
+	}
+	a, err := o.State.Applied(d.Name)
+	if err != nil || a == nil || a.Platform != string(d.Platform.V) {
+		return "", err
+	}
+	return a.Rendered, nil
+}
+
+// scopeDigest is the hex SHA-256 of the last-applied config a plan used,
+// or "" for none.
+func scopeDigest(scope string) string {
+	if scope == "" {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(scope))
+	return hex.EncodeToString(sum[:])
+}
+
+// takeovers lists the device's own lines a change removes or replaces
+// that fabricgen did not apply last: configuration it takes over.
+func takeovers(cmp *config.Comparison, scope string, dl *dialect.Dialect) ([]string, error) {
+	if len(cmp.Replaced) == 0 {
+		return nil, nil
+	}
+	ours := map[string]bool{}
+	if scope != "" {
+		paths, err := config.ManagedPaths(scope, dl)
+		if err != nil {
+			return nil, fmt.Errorf("read the last-applied config: %w", err)
+		}
+		for _, p := range paths {
+			ours[p] = true
+		}
+	}
+	var out []string
+	for _, r := range cmp.Replaced {
+		if !ours[r] {
+			out = append(out, r)
+		}
+	}
+	return out, nil
+}
+
+// errTakeover is the --no-takeover refusal, naming the lines.
+func errTakeover(lines []string) error {
+	show := lines
+	more := ""
+	if len(show) > 10 {
+		show, more = show[:10], fmt.Sprintf(" (and %d more)", len(lines)-10)
+	}
+	return fmt.Errorf("--no-takeover: the change would remove or replace %d line(s) fabricgen did not create: %s%s; nothing was changed: drop --no-takeover to take them over, or change the intent to match", len(lines), strings.Join(show, "; "), more)
 }
 
 // planInspect reports what would make apply refuse the device: an

@@ -34,6 +34,7 @@ type pushFlags struct {
 	timeout     time.Duration
 	inventory   string
 	templates   string
+	noTakeover  bool
 	// skipUnrenderable leaves out devices whose config cannot be rendered
 	// instead of failing (the demo's choice; plan and apply fail).
 	skipUnrenderable bool
@@ -49,6 +50,7 @@ func (pf *pushFlags) register(cmd *cobra.Command) {
 	fl.DurationVar(&pf.timeout, "timeout", 30*time.Second, "per-device SSH handshake and per-command timeout")
 	fl.StringVar(&pf.inventory, "inventory", "", "JSON file mapping device names to \"host:port\", overriding mgmt_address (fabricgen lab up writes one)")
 	fl.StringVar(&pf.templates, "templates", "", "directory overriding the embedded templates per platform")
+	fl.BoolVar(&pf.noTakeover, "no-takeover", false, "refuse a device whose change would remove or replace managed lines fabricgen did not create (brownfield config), instead of taking them over")
 }
 
 // options builds push options from the flags.
@@ -76,6 +78,7 @@ func (pf *pushFlags) options(cmd *cobra.Command, s *streams) (push.Options, erro
 		HostKeys:    hk,
 		Inventory:   inv,
 		Getenv:      s.getenv,
+		NoTakeover:  pf.noTakeover,
 	}
 	if f, ok := s.in.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		o.Prompt = func(msg string) (string, error) {
@@ -325,6 +328,9 @@ func writePlanHuman(w io.Writer, p *planfile.Plan, skipped []string, colour bool
 			fmt.Fprintf(w, "%s %s (%s, %s): %s\n\n", red("✗"), bold(d.Name), d.Platform, d.Address, d.Error)
 		default:
 			fmt.Fprintf(w, "%s (%s, %s) will change: +%d −%d lines\n", bold(d.Name), d.Platform, d.Address, d.Diff.Added, d.Diff.Removed)
+			if n := len(d.Takeover); n > 0 {
+				fmt.Fprintf(w, "  takes over %d line(s) fabricgen did not create (removed or replaced below; --no-takeover refuses instead), e.g. %s\n", n, d.Takeover[0])
+			}
 			for _, l := range strings.SplitAfter(d.Diff.Text, "\n") {
 				switch {
 				case l == "":

@@ -1,6 +1,8 @@
 package config
 
 import (
+	"strings"
+
 	"github.com/fabricgen/fabricgen/push/dialect"
 )
 
@@ -12,6 +14,11 @@ type Comparison struct {
 	Running, Desired string
 	Changes          *ChangeSet
 	Diff             Diff
+	// Replaced lists the managed lines of the running config the change
+	// removes or replaces ("interface Ethernet1 > service-profile P",
+	// "PORT_QOS_MAP|Ethernet0|dscp_to_tc_map = AZURE"), in canonical
+	// order: what a change takes over from the device.
+	Replaced []string
 }
 
 // Compare normalises the running config, extracts the managed sections of
@@ -19,19 +26,98 @@ type Comparison struct {
 // "<device> (running)" and "<device> (fabricgen)"). Host platforms compare
 // facts (see CompareHost).
 func Compare(device, running, rendered string, d *dialect.Dialect) (*Comparison, error) {
+	return CompareScoped(device, running, rendered, "", d)
+}
+
+// CompareScoped is Compare where the config fabricgen applied last
+// (scope) is managed too: an ACL or class-map it defined that the intent
+// no longer has is removed, an interface it configured that the intent no
+// longer names loses its managed lines, and a CONFIG_DB field it set that
+// the render no longer sets is removed. Hosts ignore scope.
+func CompareScoped(device, running, rendered, scope string, d *dialect.Dialect) (*Comparison, error) {
 	if d.Host {
 		return CompareHost(device, running, rendered, d)
 	}
 	if d.ConfigDB {
-		return CompareConfigDB(device, running, rendered, d)
+		return compareConfigDB(device, running, rendered, scope, d)
 	}
-	run, want := Managed(Parse(running, d), Parse(rendered, d), d)
+	var sc *Tree
+	if scope != "" {
+		sc = Parse(scope, d)
+	}
+	run, want := managedScoped(Parse(running, d), Parse(rendered, d), sc, d)
 	c := &Comparison{
 		RunningSHA256: Digest(running, d),
 		Running:       Canonical(run, d).Text(d.Indent),
 		Desired:       Canonical(want, d).Text(d.Indent),
 		Changes:       Changes(run, want, d),
+		Replaced:      removedPaths(Canonical(run, d).Nodes, Canonical(want, d).Nodes, ""),
 	}
 	c.Diff = Unified(device+" (running)", device+" (fabricgen)", c.Running, c.Desired)
 	return c, nil
+}
+
+// removedPaths lists the lines of run that want lacks, as "parent > line"
+// paths, depth first.
+func removedPaths(run, want []*Node, prefix string) []string {
+	wantBy := index(want)
+	var out []string
+	for _, n := range run {
+		path := n.Line
+		if prefix != "" {
+			path = prefix + " > " + n.Line
+		}
+		w, ok := wantBy[n.Line]
+		if !ok {
+			out = append(out, path)
+			continue
+		}
+		out = append(out, removedPaths(n.Children, w.Children, path)...)
+	}
+	return out
+}
+
+// ManagedPaths lists every managed line of a config as "parent > line"
+// paths (CONFIG_DB: "TABLE|key|field = value"; hosts: facts): what
+// fabricgen considers its own after applying that config.
+func ManagedPaths(config string, d *dialect.Dialect) ([]string, error) {
+	switch {
+	case d.Host:
+		c, err := CompareHost("", "", config, d)
+		if err != nil {
+			return nil, err
+		}
+		return nonEmptyLines(c.Desired), nil
+	case d.ConfigDB:
+		c, err := compareConfigDB("", "", config, "", d)
+		if err != nil {
+			return nil, err
+		}
+		return nonEmptyLines(c.Desired), nil
+	}
+	_, want := Managed(&Tree{}, Parse(config, d), d)
+	return allPaths(Canonical(want, d).Nodes, ""), nil
+}
+
+func allPaths(ns []*Node, prefix string) []string {
+	var out []string
+	for _, n := range ns {
+		path := n.Line
+		if prefix != "" {
+			path = prefix + " > " + n.Line
+		}
+		out = append(out, path)
+		out = append(out, allPaths(n.Children, path)...)
+	}
+	return out
+}
+
+func nonEmptyLines(s string) []string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if strings.TrimSpace(l) != "" {
+			out = append(out, l)
+		}
+	}
+	return out
 }

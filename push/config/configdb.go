@@ -73,8 +73,35 @@ func parseDB(text, what string) (map[string]map[string]map[string]any, error) {
 	return doc, nil
 }
 
+// portTables are the per-port tables whose keys begin with the port name
+// ("Ethernet0" or "Ethernet0|3"). When the render has a key of one of them
+// for a port, every key of that table for that port is fabricgen's: a
+// queue, priority group or binding the render lacks is removed (a queue
+// left bound to another scheduler after the lossless priority moved, the
+// stock AZURE bindings a brownfield port has).
+func portTable(t string) bool {
+	switch t {
+	case "QUEUE", "BUFFER_PG", "BUFFER_QUEUE", "PORT_QOS_MAP", "PFC_WD":
+		return true
+	}
+	return false
+}
+
+// portOf is the port a per-port table key belongs to.
+func portOf(key string) string {
+	p, _, _ := strings.Cut(key, "|")
+	return p
+}
+
 // CompareConfigDB compares a device's CONFIG_DB with the rendered fragment.
 func CompareConfigDB(device, running, rendered string, d *dialect.Dialect) (*Comparison, error) {
+	return compareConfigDB(device, running, rendered, "", d)
+}
+
+// compareConfigDB compares a device's CONFIG_DB with the rendered
+// fragment; scope is the fragment applied last, whose fields are managed
+// too (removed when the render no longer sets them).
+func compareConfigDB(device, running, rendered, scope string, d *dialect.Dialect) (*Comparison, error) {
 	run, err := parseDB(running, "the running CONFIG_DB")
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", device, err)
@@ -83,13 +110,31 @@ func CompareConfigDB(device, running, rendered string, d *dialect.Dialect) (*Com
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", device, err)
 	}
+	prev, err := parseDB(scope, "the config applied last")
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", device, err)
+	}
 	rf, wf := flatten(run), flatten(want)
 	managed := map[dbField]bool{}
 	for f := range wf {
 		managed[f] = true
 	}
+	ports := map[[2]string]bool{} // table, port the render configures
+	for t, keys := range want {
+		if portTable(t) {
+			for k := range keys {
+				ports[[2]string{t, portOf(k)}] = true
+			}
+		}
+	}
+	for f := range flatten(prev) {
+		managed[f] = true
+	}
 	for f := range rf {
-		if ownedTable(f.table) && want[f.table][f.key] != nil {
+		switch {
+		case ownedTable(f.table) && (want[f.table][f.key] != nil || prev[f.table][f.key] != nil):
+			managed[f] = true
+		case portTable(f.table) && ports[[2]string{f.table, portOf(f.key)}]:
 			managed[f] = true
 		}
 	}
@@ -101,8 +146,10 @@ func CompareConfigDB(device, running, rendered string, d *dialect.Dialect) (*Com
 
 	var runText, wantText strings.Builder
 	var ops []PatchOp
+	var replaced []string
 	addedKeys := map[[2]string]bool{}
 	addedTables := map[string]bool{}
+	removedKeys := map[[2]string]bool{}
 	for _, f := range fields {
 		rv, inRun := rf[f]
 		wv, inWant := wf[f]
@@ -112,7 +159,18 @@ func CompareConfigDB(device, running, rendered string, d *dialect.Dialect) (*Com
 		if inWant {
 			fmt.Fprintf(&wantText, "%s = %s\n", f, wv)
 		}
+		if inRun && (!inWant || rv != wv) {
+			replaced = append(replaced, fmt.Sprintf("%s = %s", f, rv))
+		}
 		switch {
+		case inRun && !inWant && want[f.table][f.key] == nil && wholeKeyManaged(run[f.table][f.key], f, managed):
+			// Every field of the key goes: remove the key itself, so no
+			// empty key is left behind.
+			k := [2]string{f.table, f.key}
+			if !removedKeys[k] {
+				removedKeys[k] = true
+				ops = append(ops, PatchOp{Op: "remove", Path: pointer(f.table, f.key)})
+			}
 		case inRun && !inWant:
 			ops = append(ops, PatchOp{Op: "remove", Path: pointer(f.table, f.key, f.field)})
 		case inWant && (!inRun || rv != wv):
@@ -151,9 +209,21 @@ func CompareConfigDB(device, running, rendered string, d *dialect.Dialect) (*Com
 		Running:       runText.String(),
 		Desired:       wantText.String(),
 		Changes:       cs,
+		Replaced:      replaced,
 	}
 	c.Diff = Unified(device+" (running)", device+" (fabricgen)", c.Running, c.Desired)
 	return c, nil
+}
+
+// wholeKeyManaged reports whether every field the running key has is
+// managed, so removing all of them may remove the key.
+func wholeKeyManaged(fields map[string]any, f dbField, managed map[dbField]bool) bool {
+	for name := range fields {
+		if !managed[dbField{f.table, f.key, name}] {
+			return false
+		}
+	}
+	return true
 }
 
 // pointer is an RFC 6901 JSON pointer: "~" as "~0", "/" as "~1".

@@ -411,9 +411,13 @@ func CompareHost(device, state, script string, d *dialect.Dialect) (*Comparison,
 	}
 	sort.Slice(ids, func(i, j int) bool { return naturalLess(ids[i], ids[j]) })
 	var run, des strings.Builder
+	var replaced []string
 	for _, id := range ids {
 		fmt.Fprintf(&run, "%s = %s\n", id, cur[id])
 		fmt.Fprintf(&des, "%s = %s\n", id, want[id])
+		if cur[id] != want[id] && cur[id] != "<unset>" {
+			replaced = append(replaced, fmt.Sprintf("%s = %s", id, cur[id]))
+		}
 	}
 	changed := make([]bool, len(actions))
 	for i, a := range actions {
@@ -447,6 +451,7 @@ func CompareHost(device, state, script string, d *dialect.Dialect) (*Comparison,
 		Running:       run.String(),
 		Desired:       des.String(),
 		Changes:       cs,
+		Replaced:      replaced,
 	}
 	c.Diff = Unified(device+" (running)", device+" (fabricgen)", c.Running, c.Desired)
 	return c, nil

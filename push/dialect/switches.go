@@ -21,6 +21,10 @@ func eos() *Dialect {
 		re(`^(no )?priority-flow-control\b`),
 		re(`^(uc-|mc-)?tx-queue \d+$`),
 		re(`^ip access-group \S+ (in|out)$`),
+		// A qos profile applied to the interface overrides its tx-queue
+		// and trust lines: taken over (removed) where fabricgen renders
+		// the interface.
+		re(`^service-profile \S+$`),
 	}
 	return &Dialect{
 		Platform:    schema.AristaEOS,

@@ -80,6 +80,14 @@ type Device struct {
 	Changes *config.ChangeSet `json:"changes,omitempty"`
 	// Diff is the unified diff of the managed sections.
 	Diff config.Diff `json:"diff"`
+	// ScopeSHA256 hashes the last-applied config the plan also managed
+	// (what fabricgen created earlier); empty when there was none. apply
+	// refuses the device when its own differs.
+	ScopeSHA256 string `json:"scope_sha256,omitempty"`
+	// Takeover lists the device's managed lines the change removes or
+	// replaces that fabricgen did not apply last (brownfield config it
+	// takes over).
+	Takeover []string `json:"takeover,omitempty"`
 }
 
 // Summary counts a plan's devices and lines.
