@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -312,6 +313,9 @@ func applyDevice(ctx context.Context, pd *planfile.Device, in Input, ok bool, op
 		r.Reason, r.Restore = a.interruptedState()
 		return r
 	}
+	if r.Status == StatusApplied && a.note != "" {
+		r.Reason = a.note
+	}
 	a.finish(r.Status)
 	return r
 }
@@ -409,7 +413,10 @@ type applier struct {
 	keepRecord bool
 	// stepName is the step in progress, for the in-flight record.
 	stepName string
-	started  time.Time
+	// note is said in the result of an applied device (an out-of-band
+	// change seen during the apply window).
+	note    string
+	started time.Time
 }
 
 // step records the step now starting in the device's in-flight record,
@@ -465,7 +472,10 @@ func (a *applier) reconnect() error {
 }
 
 // converged re-fetches the device and reports whether a fresh plan is
-// empty, with the number of lines still different.
+// empty, with the number of lines still different. It also compares the
+// lines fabricgen does not manage with those before the change: a
+// difference is another administrator's change made during the apply
+// window, kept and reported in the result.
 func (a *applier) converged() (bool, int, error) {
 	a.mark("verify")
 	now, err := fetch(a.conn, a.dl, a.rendered)
@@ -476,16 +486,50 @@ func (a *applier) converged() (bool, int, error) {
 	if err != nil {
 		return false, 0, err
 	}
+	if !a.rollback && cmp.Changes.Empty() {
+		a.note = a.unmanagedChange(now)
+	}
 	return cmp.Changes.Empty(), cmp.Diff.Added + cmp.Diff.Removed, nil
 }
 
-// restored re-fetches the device and reports whether it equals the backup.
+// unmanagedChange describes how the lines fabricgen does not manage
+// differ between the config before the change and now ("" when they do
+// not).
+func (a *applier) unmanagedChange(now string) string {
+	scope, _ := a.opts.lastApplied(a.dev)
+	was, err1 := config.Unmanaged(a.before, a.rendered, scope, a.dl)
+	is, err2 := config.Unmanaged(now, a.rendered, scope, a.dl)
+	if err1 != nil || err2 != nil || was == is {
+		return ""
+	}
+	d := config.Unified("before", "after", was, is)
+	first := ""
+	for _, l := range strings.Split(d.Text, "\n") {
+		if (strings.HasPrefix(l, "+") || strings.HasPrefix(l, "-")) && !strings.HasPrefix(l, "+++") && !strings.HasPrefix(l, "---") {
+			first = l
+			break
+		}
+	}
+	return fmt.Sprintf("note: %d line(s) fabricgen does not manage changed during the apply (someone else's change, kept), first: %s", d.Added+d.Removed, first)
+}
+
+// restored re-fetches the device and reports whether what fabricgen
+// manages equals the backup (for a host: every setting). Lines it does
+// not manage are not compared: another administrator may have changed
+// them meanwhile, and that change is theirs to keep.
 func (a *applier) restored() (bool, error) {
 	now, err := fetch(a.conn, a.dl, a.rendered)
 	if err != nil {
 		return false, err
 	}
-	return config.Digest(now, a.dl) == config.Digest(a.before, a.dl), nil
+	if a.dl.Host {
+		return config.Digest(now, a.dl) == config.Digest(a.before, a.dl), nil
+	}
+	cmp, err := config.CompareRestore(a.pd.Name, now, a.before, a.rendered, a.dl)
+	if err != nil {
+		return false, err
+	}
+	return cmp.Changes.Empty(), nil
 }
 
 // rolledBack finishes a failed change: it checks that the device is back

@@ -561,3 +561,137 @@ func TestNoInjectedCommandRuns(t *testing.T) {
 		}
 	}
 }
+
+// TestNXOSRollsBackFromEveryMode: a command rejected inside each
+// configuration mode the NX-OS templates enter (system qos, a policy-map
+// class, a class-map, an interface) rolls the device back to its
+// checkpoint; scrapligo's built-in NX-OS platform does not know the
+// (config-sys-qos)# prompt, and the rollback then failed.
+func TestNXOSRollsBackFromEveryMode(t *testing.T) {
+	pc := platformCases(t)[1]
+	for _, reject := range []string{
+		`^service-policy type queuing output`, // (config-sys-qos)#
+		`^random-detect minimum-threshold`,    // (config-pmap-c-que)#
+		`^match dscp 26`,                      // (config-cmap-qos)#
+		`^priority-flow-control mode on`,      // (config-if)#
+		`^pause pfc-cos`,                      // (config-pmap-c-nqos)#
+	} {
+		t.Run(reject, func(t *testing.T) {
+			r := newRig(t, pc.dev)
+			dev := r.lab.Device(pc.dev.name)
+			before := dev.RunningConfig()
+			p := r.plan()
+			dev.SetFault(lab.Fault{Reject: reject})
+			res, err := Apply(context.Background(), p, r.f, r.inputs, r.applyOpts())
+			dev.ClearFault()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res[0].Status != StatusRolledBack {
+				t.Fatalf("%s (%s), want rolled back", res[0].Status, res[0].Reason)
+			}
+			dl, _ := dialect.Lookup(pc.dev.platform)
+			sameConfig(t, dl, "device after rollback", before, dev.RunningConfig())
+		})
+	}
+}
+
+// TestOutOfBandChangeDuringApply: another administrator changes the
+// running config while apply stages: on EOS the session would commit a
+// copy of the config from before their change, so the session is aborted
+// and the device refused, their change kept; on NX-OS (changes apply line
+// by line) apply goes on and reports their change, which is kept.
+func TestOutOfBandChangeDuringApply(t *testing.T) {
+	for _, pc := range platformCases(t)[:2] {
+		t.Run(string(pc.dev.platform), func(t *testing.T) {
+			r := newRig(t, pc.dev)
+			dev := r.lab.Device(pc.dev.name)
+			p := r.plan()
+			opts := r.applyOpts()
+			var once sync.Once
+			done := make(chan error, 1)
+			dev.SetFault(lab.Fault{Delay: 5 * time.Millisecond})
+			opts.Events = func(e Event) {
+				if e.Step != "stage" {
+					return
+				}
+				once.Do(func() {
+					go func() {
+						// Once the change is being staged, change the
+						// device as another administrator would.
+						deadline := time.Now().Add(time.Minute)
+						for time.Now().Before(deadline) {
+							for _, h := range dev.History() {
+								if strings.HasPrefix(h, "configure session fabricgen-") || strings.HasPrefix(h, "interface Ethernet") {
+									done <- dev.ConfigureOutOfBand(pc.oob)
+									return
+								}
+							}
+							time.Sleep(time.Millisecond)
+						}
+						done <- errors.New("the change was never staged")
+					}()
+				})
+			}
+			res, err := Apply(context.Background(), p, r.f, r.inputs, opts)
+			dev.ClearFault()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := <-done; err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%s: %s", res[0].Status, res[0].Reason)
+			if !strings.Contains(dev.RunningConfig(), "192.0.2.99") {
+				t.Fatal("the other administrator's change was lost")
+			}
+			switch pc.dev.platform {
+			case schema.AristaEOS:
+				if res[0].Status != StatusRefused || !strings.Contains(res[0].Reason, "changed while the change was staged") {
+					t.Errorf("EOS: %s (%s), want refused", res[0].Status, res[0].Reason)
+				}
+			default:
+				if res[0].Status != StatusApplied || !strings.Contains(res[0].Reason, "does not manage changed during the apply") {
+					t.Errorf("%s: %s (%s), want applied with a note", pc.dev.platform, res[0].Status, res[0].Reason)
+				}
+			}
+		})
+	}
+}
+
+// TestCommitTimerExpiresDuringVerify: the device's own confirm timer
+// fires while apply verifies (EOS commit timer, Junos commit confirmed,
+// NVUE apply --confirm): the device rolled back by itself, and apply must
+// not undo that undo (Junos rollback 1 + commit would re-commit the
+// change); it reports the device rolled back and equal to its backup.
+func TestCommitTimerExpiresDuringVerify(t *testing.T) {
+	for _, pc := range platformCases(t) {
+		switch pc.dev.platform {
+		case schema.AristaEOS, schema.JuniperJunos, schema.NvidiaCumulus:
+		default:
+			continue
+		}
+		t.Run(string(pc.dev.platform), func(t *testing.T) {
+			r := newRig(t, pc.dev)
+			dev := r.lab.Device(pc.dev.name)
+			before := dev.RunningConfig()
+			p := r.plan()
+			opts := r.applyOpts()
+			var once sync.Once
+			opts.Events = func(e Event) {
+				if e.Step == "verify" {
+					once.Do(dev.ExpireTimers)
+				}
+			}
+			res, err := Apply(context.Background(), p, r.f, r.inputs, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res[0].Status != StatusRolledBack {
+				t.Fatalf("%s (%s), want rolled back", res[0].Status, res[0].Reason)
+			}
+			dl, _ := dialect.Lookup(pc.dev.platform)
+			sameConfig(t, dl, "device after its timer rolled it back", before, dev.RunningConfig())
+		})
+	}
+}

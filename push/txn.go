@@ -67,6 +67,17 @@ func (a *applier) eosSession() outcome {
 	if rej != nil {
 		return abort(rej.Error())
 	}
+	// A session commits a copy of the running config taken when it
+	// started: a change someone made to the running config since would
+	// be lost. The session's diff then shows lines we did not send.
+	if extra := foreignEOS(diffs, a.changes.Commands()); extra != "" {
+		out := abort("the running config changed while the change was staged (another administrator?): the session diff also has " + extra)
+		if out.status == StatusRolledBack {
+			out.status = StatusRefused
+			out.reason = "the running config changed while the change was staged (another administrator?): the session diff also has " + extra + "; our session was aborted so their change is kept, and nothing changed: run fabricgen plan again"
+		}
+		return out
+	}
 	timer := fmtTimer(a.opts.CommitTimer)
 	a.mark("commit")
 	if _, rej, err = a.conn.Configure([]string{"commit timer " + timer}, name); err != nil || rej != nil {
@@ -203,6 +214,49 @@ func (a *applier) hostRestore(why string) outcome {
 func fmtTimer(d time.Duration) string {
 	s := int(d.Seconds())
 	return fmt.Sprintf("%02d:%02d:%02d", s/3600, s/60%60, s%60)
+}
+
+// foreignEOS returns the first line of an EOS session diff that none of
+// our commands explains ("" when every changed line is ours). A line is
+// ours when we sent it, or negated it (no X, default X).
+func foreignEOS(diff string, cmds []string) string {
+	ours := map[string]bool{}
+	for _, c := range cmds {
+		c = strings.TrimSpace(c)
+		ours[c] = true
+		if rest, ok := strings.CutPrefix(c, "no "); ok {
+			ours[rest] = true
+		}
+		if rest, ok := strings.CutPrefix(c, "default "); ok {
+			ours[rest] = true
+			ours["no "+rest] = true
+		}
+	}
+	// A line under one of ours with the same sign is part of the stanza
+	// we added or removed (no tx-queue 3 removes its lines too).
+	coverSign, coverIndent := byte(0), -1
+	for _, l := range strings.Split(diff, "\n") {
+		if strings.HasPrefix(l, "+++") || strings.HasPrefix(l, "---") || (!strings.HasPrefix(l, "+") && !strings.HasPrefix(l, "-")) {
+			coverIndent = -1
+			continue
+		}
+		body := l[1:]
+		indent := len(body) - len(strings.TrimLeft(body, " "))
+		t := strings.TrimSpace(body)
+		if coverIndent >= 0 && l[0] == coverSign && indent > coverIndent {
+			continue
+		}
+		coverIndent = -1
+		if t == "" || t == "!" {
+			continue
+		}
+		if ours[t] {
+			coverSign, coverIndent = l[0], indent
+			continue
+		}
+		return strings.TrimSpace(l)
+	}
+	return ""
 }
 
 func firstNonEmpty(ss ...string) string {

@@ -19,6 +19,14 @@ func (a *applier) nvue() outcome {
 				return outcome{status: StatusFailed, reason: why + "; " + err.Error(), restore: cmd}
 			}
 		}
+		if cmd == "nv config apply --confirm-no" {
+			// Read the state before acting: the switch may already have
+			// rolled the revision back itself (its timer expired).
+			st, err := run("nv config apply --confirm-status")
+			if err == nil && !reNVUEWaiting.MatchString(st) {
+				return a.rolledBack(why + "; the apply was no longer waiting for confirmation (the switch rolled it back itself), so nothing was sent")
+			}
+		}
 		if _, err := run(cmd); err != nil {
 			return outcome{status: StatusFailed, reason: fmt.Sprintf("%s; %s failed: %v", why, cmd, err), restore: cmd}
 		}

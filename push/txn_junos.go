@@ -33,6 +33,21 @@ func (a *applier) junosCommit() outcome {
 				return outcome{status: StatusFailed, reason: why + "; " + err.Error() + "; the device rolls the commit back itself when the confirm timer expires"}
 			}
 		}
+		// Read the state before acting: when the commit is no longer
+		// waiting for confirmation (the timer expired and the device
+		// rolled back by itself, or someone confirmed it), rollback 1
+		// would commit the very change we mean to undo.
+		hist, err := a.conn.Show("show system commit")
+		if err != nil {
+			return outcome{status: StatusFailed, reason: why + "; read the commit state before rolling back: " + err.Error(), restore: "fabricgen rollback " + a.pd.Name}
+		}
+		if junosPendingCommit(hist) == "" {
+			out := a.rolledBack(why + "; the commit was no longer waiting for confirmation (the device rolled it back itself, or someone confirmed it), so nothing was sent")
+			if out.status == StatusFailed {
+				out.restore = "fabricgen rollback " + a.pd.Name
+			}
+			return out
+		}
 		out, rej, err := a.conn.Configure([]string{"rollback 1", "commit"}, junosLevel)
 		if err != nil || rej != nil || !strings.Contains(out, "commit complete") {
 			return outcome{status: StatusFailed, reason: fmt.Sprintf("%s; rollback 1 + commit failed (%v): the device rolls the commit back itself when the confirm timer expires", why, firstErr(err, rej))}

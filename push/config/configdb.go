@@ -115,29 +115,7 @@ func compareConfigDB(device, running, rendered, scope string, d *dialect.Dialect
 		return nil, fmt.Errorf("%s: %w", device, err)
 	}
 	rf, wf := flatten(run), flatten(want)
-	managed := map[dbField]bool{}
-	for f := range wf {
-		managed[f] = true
-	}
-	ports := map[[2]string]bool{} // table, port the render configures
-	for t, keys := range want {
-		if portTable(t) {
-			for k := range keys {
-				ports[[2]string{t, portOf(k)}] = true
-			}
-		}
-	}
-	for f := range flatten(prev) {
-		managed[f] = true
-	}
-	for f := range rf {
-		switch {
-		case ownedTable(f.table) && (want[f.table][f.key] != nil || prev[f.table][f.key] != nil):
-			managed[f] = true
-		case portTable(f.table) && ports[[2]string{f.table, portOf(f.key)}]:
-			managed[f] = true
-		}
-	}
+	managed := dbManaged(run, want, prev)
 	fields := make([]dbField, 0, len(managed))
 	for f := range managed {
 		fields = append(fields, f)
@@ -213,6 +191,63 @@ func compareConfigDB(device, running, rendered, scope string, d *dialect.Dialect
 	}
 	c.Diff = Unified(device+" (running)", device+" (fabricgen)", c.Running, c.Desired)
 	return c, nil
+}
+
+// dbManaged is the set of CONFIG_DB fields fabricgen manages: every
+// field the render or the last-applied fragment sets, whole keys of the
+// QoS tables it owns, and every key of a per-port table for a port the
+// render configures in that table.
+func dbManaged(run, want, prev map[string]map[string]map[string]any) map[dbField]bool {
+	managed := map[dbField]bool{}
+	for f := range flatten(want) {
+		managed[f] = true
+	}
+	ports := map[[2]string]bool{} // table, port the render configures
+	for t, keys := range want {
+		if portTable(t) {
+			for k := range keys {
+				ports[[2]string{t, portOf(k)}] = true
+			}
+		}
+	}
+	for f := range flatten(prev) {
+		managed[f] = true
+	}
+	for f := range flatten(run) {
+		switch {
+		case ownedTable(f.table) && (want[f.table][f.key] != nil || prev[f.table][f.key] != nil):
+			managed[f] = true
+		case portTable(f.table) && ports[[2]string{f.table, portOf(f.key)}]:
+			managed[f] = true
+		}
+	}
+	return managed
+}
+
+// unmanagedDB lists the running CONFIG_DB fields fabricgen does not
+// manage, one "TABLE|key|field = value" line each, sorted.
+func unmanagedDB(running, rendered, scope string) (string, error) {
+	run, err := parseDB(running, "the running CONFIG_DB")
+	if err != nil {
+		return "", err
+	}
+	want, err := parseDB(rendered, "the rendered config")
+	if err != nil {
+		return "", err
+	}
+	prev, err := parseDB(scope, "the config applied last")
+	if err != nil {
+		return "", err
+	}
+	managed := dbManaged(run, want, prev)
+	var lines []string
+	for f, v := range flatten(run) {
+		if !managed[f] {
+			lines = append(lines, fmt.Sprintf("%s = %s", f, v))
+		}
+	}
+	sort.Slice(lines, func(i, j int) bool { return naturalLess(lines[i], lines[j]) })
+	return strings.Join(lines, "\n") + "\n", nil
 }
 
 // wholeKeyManaged reports whether every field the running key has is

@@ -24,59 +24,18 @@ func Managed(running, desired *Tree, d *dialect.Dialect) (run, want *Tree) {
 // keeps its stanza but loses its managed lines. Restoring a backup uses
 // the config that was applied as scope, so what that apply created goes.
 func managedScoped(running, desired, scope *Tree, d *dialect.Dialect) (run, want *Tree) {
-	want = &Tree{}
-	names := map[int]map[string]bool{}
-	headers := map[string]bool{}
-	addName := func(i int, name string) {
-		if names[i] == nil {
-			names[i] = map[string]bool{}
-		}
-		names[i][name] = true
-	}
-	for _, n := range desired.Nodes {
-		i, name := classify(n.Line, d)
-		if i < 0 {
-			continue
-		}
-		c := filtered(n, d.Sections[i], i)
-		if d.Sections[i].Named {
-			addName(i, name)
-		}
-		headers[n.Line] = true
-		want.Nodes = append(want.Nodes, c)
-	}
-	scoped := map[string]int{}
-	if scope != nil {
-		for _, n := range scope.Nodes {
-			i, name := classify(n.Line, d)
-			switch {
-			case i < 0:
-			case d.Sections[i].Named:
-				addName(i, name)
-			case d.Sections[i].Shared && !headers[n.Line]:
-				scoped[n.Line] = i
-			}
-		}
-	}
+	mf := newManagedFilter(desired, scope, d)
+	want = &Tree{Nodes: mf.want}
 	run = &Tree{}
 	for _, n := range running.Nodes {
-		i, name := classify(n.Line, d)
-		if i < 0 {
+		i, s, ok := mf.manages(n)
+		if !ok {
 			continue
 		}
-		s := d.Sections[i]
-		if si, ok := scoped[n.Line]; ok {
+		if mf.scopedOnly(n.Line) {
 			// Managed through the scope only: the stanza stays, its
 			// managed lines go.
-			want.Nodes = append(want.Nodes, &Node{Line: n.Line, section: si})
-			headers[n.Line] = true
-			delete(scoped, n.Line)
-		}
-		switch {
-		case s.Named && !names[i][name] && !ownedName(name, d):
-			continue
-		case s.Shared && !headers[n.Line]:
-			continue
+			want.Nodes = append(want.Nodes, &Node{Line: n.Line, section: i})
 		}
 		run.Nodes = append(run.Nodes, filtered(n, s, i))
 	}
@@ -85,6 +44,114 @@ func managedScoped(running, desired, scope *Tree, d *dialect.Dialect) (run, want
 	bySection(want)
 	bySection(run)
 	return run, want
+}
+
+// managedFilter decides which top-level stanzas of a running config
+// fabricgen manages for one desired config (and scope).
+type managedFilter struct {
+	d       *dialect.Dialect
+	names   map[int]map[string]bool
+	headers map[string]bool
+	scoped  map[string]bool
+	want    []*Node
+}
+
+func newManagedFilter(desired, scope *Tree, d *dialect.Dialect) *managedFilter {
+	mf := &managedFilter{d: d, names: map[int]map[string]bool{}, headers: map[string]bool{}, scoped: map[string]bool{}}
+	addName := func(i int, name string) {
+		if mf.names[i] == nil {
+			mf.names[i] = map[string]bool{}
+		}
+		mf.names[i][name] = true
+	}
+	for _, n := range desired.Nodes {
+		i, name := classify(n.Line, d)
+		if i < 0 {
+			continue
+		}
+		if d.Sections[i].Named {
+			addName(i, name)
+		}
+		mf.headers[n.Line] = true
+		mf.want = append(mf.want, filtered(n, d.Sections[i], i))
+	}
+	if scope != nil {
+		for _, n := range scope.Nodes {
+			i, name := classify(n.Line, d)
+			switch {
+			case i < 0:
+			case d.Sections[i].Named:
+				addName(i, name)
+			case d.Sections[i].Shared && !mf.headers[n.Line]:
+				mf.scoped[n.Line] = true
+			}
+		}
+	}
+	return mf
+}
+
+// manages reports whether a running top-level node is managed, with its
+// section.
+func (mf *managedFilter) manages(n *Node) (int, dialect.Section, bool) {
+	i, name := classify(n.Line, mf.d)
+	if i < 0 {
+		return i, dialect.Section{}, false
+	}
+	s := mf.d.Sections[i]
+	switch {
+	case s.Named && !mf.names[i][name] && !ownedName(name, mf.d):
+		return i, s, false
+	case s.Shared && !mf.headers[n.Line] && !mf.scoped[n.Line]:
+		return i, s, false
+	}
+	return i, s, true
+}
+
+// scopedOnly reports whether a shared stanza is managed only because the
+// scope has it.
+func (mf *managedFilter) scopedOnly(line string) bool { return mf.scoped[line] && !mf.headers[line] }
+
+// Unmanaged returns the lines of the running config fabricgen does not
+// manage for this rendered config and scope, normalised, in the running
+// config's order: unrelated stanzas whole, and the unmanaged lines of the
+// shared stanzas it manages. Two reads of a device whose unmanaged config
+// did not change give the same text. CONFIG_DB gives the unmanaged fields;
+// hosts have none.
+func Unmanaged(running, rendered, scope string, d *dialect.Dialect) (string, error) {
+	switch {
+	case d.Host:
+		return "", nil
+	case d.ConfigDB:
+		return unmanagedDB(running, rendered, scope)
+	}
+	var sc *Tree
+	if scope != "" {
+		sc = Parse(scope, d)
+	}
+	mf := newManagedFilter(Parse(rendered, d), sc, d)
+	var b strings.Builder
+	var emit func(n *Node, depth int)
+	emit = func(n *Node, depth int) {
+		b.WriteString(strings.Repeat(" ", depth*d.Indent) + n.Line + "\n")
+		for _, c := range n.Children {
+			emit(c, depth+1)
+		}
+	}
+	for _, n := range Parse(running, d).Nodes {
+		_, s, ok := mf.manages(n)
+		switch {
+		case !ok:
+			emit(n, 0)
+		case s.Shared:
+			b.WriteString(n.Line + "\n")
+			for _, c := range n.Children {
+				if !matchAny(c.Line, s) {
+					emit(c, 1)
+				}
+			}
+		}
+	}
+	return b.String(), nil
 }
 
 // merge folds repeated lines of one level into the first (a stanza opened

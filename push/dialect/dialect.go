@@ -74,6 +74,10 @@ type Dialect struct {
 	Driver   Driver
 	// Scrapli is the scrapligo built-in platform name (DriverNetwork only).
 	Scrapli string
+	// PromptNotContains replaces the not-contains list of a scrapligo
+	// privilege level (by name), where the built-in definition mistakes
+	// one of the platform's prompts for another.
+	PromptNotContains map[string][]string
 	// Prompt is the prompt regexp for DriverGeneric.
 	Prompt string
 	// OnOpen are commands sent after login (paging off) for DriverGeneric;

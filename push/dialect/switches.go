@@ -76,10 +76,17 @@ func nxos() *Dialect {
 		re(`^ip (port )?access-group \S+ (in|out)$`),
 	}
 	return &Dialect{
-		Platform:    schema.CiscoNXOS,
-		Driver:      DriverNetwork,
-		Scrapli:     "cisco_nxos",
-		ShowRunning: "show running-config",
+		Platform: schema.CiscoNXOS,
+		Driver:   DriverNetwork,
+		Scrapli:  "cisco_nxos",
+		// scrapligo's cisco_nxos definition refuses every configuration
+		// prompt containing "config-s" (meant for a configuration
+		// session, (config-s)#), which also refuses system qos's
+		// (config-sys-qos)#: the driver then cannot find its privilege
+		// level there, and a rollback from that mode fails. Only the
+		// session prompts are excluded here.
+		PromptNotContains: map[string][]string{"configuration": {"config-tcl", "(config-s)", "(config-s-"}},
+		ShowRunning:       "show running-config",
 		Volatile: []*regexp.Regexp{
 			re(`^!`),
 			re(`^version \S+`),

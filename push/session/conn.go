@@ -133,6 +133,14 @@ func Open(ctx context.Context, t Target) (*Conn, error) {
 			release()
 			return nil, fmt.Errorf("%s: scrapligo driver: %w", t.Name, err)
 		}
+		if len(t.Dialect.PromptNotContains) > 0 {
+			for level, nc := range t.Dialect.PromptNotContains {
+				if pl := c.net.PrivilegeLevels[level]; pl != nil {
+					pl.NotContains = append([]string(nil), nc...)
+				}
+			}
+			c.net.UpdatePrivileges()
+		}
 	default:
 		opts = append(opts,
 			options.WithPromptPattern(regexp.MustCompile(t.Dialect.Prompt)),
