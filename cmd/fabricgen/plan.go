@@ -191,7 +191,7 @@ func renderDevices(ctx context.Context, f *schema.Fabric, devs []*schema.Device,
 func newPlanCommand(s *streams) *cobra.Command {
 	var pf pushFlags
 	var out string
-	var detailed, asJSON, markdown bool
+	var detailed, asJSON, markdown, refreshOnly bool
 	cmd := &cobra.Command{
 		Use:   "plan [DIR]",
 		Short: "Show what would change on each device",
@@ -220,6 +220,12 @@ Exit status: 0 no changes (or changes without -detailed-exitcode), 1 error
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if asJSON && markdown {
 				return withCode(exitFailed, fmt.Errorf("-json and --markdown exclude each other"))
+			}
+			if refreshOnly {
+				if out != "" {
+					return withCode(exitFailed, fmt.Errorf("-refresh-only reports drift and saves no plan: drop -out"))
+				}
+				return runDrift(cmd, s, &pf, fabricDir(args), asJSON, markdown)
 			}
 			opts, err := pf.options(cmd, s)
 			if err != nil {
@@ -271,6 +277,7 @@ Exit status: 0 no changes (or changes without -detailed-exitcode), 1 error
 	fl.BoolVar(&detailed, "detailed-exitcode", false, "exit 2 when there are changes")
 	fl.BoolVar(&asJSON, "json", false, "print the plan as JSON (the plan file format)")
 	fl.BoolVar(&markdown, "markdown", false, "print the plan as Markdown for a review comment")
+	fl.BoolVar(&refreshOnly, "refresh-only", false, "report drift instead: devices whose config changed since fabricgen applied it (as fabricgen drift)")
 	return cmd
 }
 

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fabricgen/fabricgen/lab"
 	"github.com/fabricgen/fabricgen/push"
 	"github.com/fabricgen/fabricgen/push/state"
 	"github.com/fabricgen/fabricgen/schema"
@@ -200,6 +201,7 @@ type pushRig struct {
 	dir    string
 	common []string
 	ctx    context.Context
+	lab    *lab.Lab
 }
 
 func newPushRig(t *testing.T, example string) *pushRig {
@@ -223,7 +225,7 @@ func newPushRig(t *testing.T, example string) *pushRig {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = l.Close() })
-	return &pushRig{t: t, dir: dir, ctx: ctx, common: []string{"--inventory", inv, "--known-hosts", l.KnownHostsPath()}}
+	return &pushRig{t: t, dir: dir, ctx: ctx, lab: l, common: []string{"--inventory", inv, "--known-hosts", l.KnownHostsPath()}}
 }
 
 // run runs fabricgen with the rig's connection flags and env, expecting
@@ -411,5 +413,76 @@ func TestRollbackCommand(t *testing.T) {
 	_, e := r.run(exitFailed, nil, "rollback", "leaf1", "core1", "--fabric", "fabric", "--to", "x.cfg")
 	if !strings.Contains(e, "exactly one device") {
 		t.Errorf("--to with two devices: %s", e)
+	}
+}
+
+// TestDrift: after an apply every device is in sync; a managed line
+// changed by hand is drift (exit 2, with the diff); an intent change is
+// pending (exit 0); both are a conflict; -json, --markdown and plan
+// -refresh-only report the same.
+func TestDrift(t *testing.T) {
+	r := newPushRig(t, "ai-training-2subnet")
+	out, _ := r.run(0, nil, "drift", "fabric")
+	if !strings.Contains(out, "pending") || !strings.Contains(out, "never applied from this state directory") {
+		t.Errorf("drift before any apply:\n%s", out)
+	}
+	r.run(0, nil, "apply", "fabric", "-auto-approve")
+	out, _ = r.run(0, nil, "drift", "fabric")
+	if !strings.Contains(out, "Drift: 11 in-sync.") {
+		t.Fatalf("drift right after apply:\n%s", out)
+	}
+	// By hand, on leaf1: a managed line changes.
+	if err := r.lab.Device("leaf1").ConfigureOutOfBand([]string{"no qos map dscp 46 to traffic-class 5"}); err != nil {
+		t.Fatal(err)
+	}
+	// Unmanaged lines are not drift.
+	if err := r.lab.Device("leaf2").ConfigureOutOfBand([]string{"logging server 192.0.2.77"}); err != nil {
+		t.Fatal(err)
+	}
+	out, _ = r.run(exitFindings, nil, "drift", "fabric")
+	for _, want := range []string{"leaf1  ", "drifted", "--- leaf1 (last applied)", "+++ leaf1 (running)", "-qos map dscp 46 to traffic-class 5", "Drift: 1 drifted, 10 in-sync."} {
+		if !strings.Contains(out, want) {
+			t.Errorf("drift after a hand change lacks %q:\n%s", want, out)
+		}
+	}
+	// The intent changes for leaf2 (its ECN threshold) and leaf1.
+	b, err := os.ReadFile(filepath.Join("fabric", "qos.fab.hcl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	changed := strings.Replace(string(b), "150KB", "200KB", 1)
+	if changed == string(b) {
+		t.Fatal("no 150KB threshold in the example to change")
+	}
+	if err := os.WriteFile(filepath.Join("fabric", "qos.fab.hcl"), []byte(changed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _ = r.run(exitFindings, nil, "drift", "fabric")
+	if !strings.Contains(out, "conflict") || !strings.Contains(out, "pending") {
+		t.Errorf("drift after an intent change:\n%s", out)
+	}
+	js, _ := r.run(exitFindings, nil, "drift", "fabric", "-json")
+	var doc struct {
+		FormatVersion int `json:"format_version"`
+		Devices       []struct {
+			Device, Status string
+		}
+	}
+	if err := json.Unmarshal([]byte(js), &doc); err != nil || doc.FormatVersion != 1 || len(doc.Devices) != 11 {
+		t.Errorf("drift -json: %v %+v", err, doc)
+	}
+	md, _ := r.run(exitFindings, nil, "drift", "fabric", "--markdown")
+	if !strings.Contains(md, "| `leaf1` | arista_eos | conflict |") || !strings.Contains(md, "```diff") {
+		t.Errorf("drift --markdown:\n%s", md)
+	}
+	ro, _ := r.run(exitFindings, nil, "plan", "fabric", "-refresh-only")
+	if !strings.Contains(ro, "conflict") {
+		t.Errorf("plan -refresh-only:\n%s", ro)
+	}
+	// Apply brings everything back in sync.
+	r.run(0, nil, "apply", "fabric", "-auto-approve")
+	out, _ = r.run(0, nil, "drift", "fabric")
+	if !strings.Contains(out, "Drift: 11 in-sync.") {
+		t.Errorf("drift after the second apply:\n%s", out)
 	}
 }

@@ -81,6 +81,7 @@ func commandConstructors() []func(*streams) *cobra.Command {
 		newPlanCommand,
 		newApplyCommand,
 		newRollbackCommand,
+		newDriftCommand,
 		newLabCommand,
 		newDemoCommand,
 		newVersionCommand,

@@ -83,11 +83,23 @@ func removedPaths(run, want []*Node, prefix string) []string {
 func ManagedPaths(config string, d *dialect.Dialect) ([]string, error) {
 	switch {
 	case d.Host:
-		c, err := CompareHost("", "", config, d)
+		// The preamble lookups (an RDMA device name the host prints)
+		// stand for themselves: both sides compared name them alike.
+		values := map[string]string{}
+		for _, l := range HostLookups(config) {
+			values[l.Var] = l.Var
+		}
+		actions, err := ParseHostScript(ResolveHostScript(config, values))
 		if err != nil {
 			return nil, err
 		}
-		return nonEmptyLines(c.Desired), nil
+		var out []string
+		for _, a := range actions {
+			for _, f := range a.Facts {
+				out = append(out, f.ID()+" = "+f.Value)
+			}
+		}
+		return out, nil
 	case d.ConfigDB:
 		c, err := compareConfigDB("", "", config, "", d)
 		if err != nil {
