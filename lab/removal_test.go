@@ -437,5 +437,190 @@ func removalPlatforms() []removalPlatform {
 				gone: []string{nxosEth1 + " > mtu 9216", nxosEth1 + " > priority-flow-control mode on", nxosEth1 + " > priority-flow-control watch-dog-interval on",
 					nxosEth1 + " > service-policy type qos input FABRICGEN-IN", nxosEth1 + " > ip port access-group FG-ACL in"}},
 		},
+	}, {
+		platform: schema.JuniperJunos, prompt: `admin@r1[>#] $`, setup: strings.Split(junosRemovalSetup, "\n"),
+		typeIn: cliIn([]string{"configure"}, "commit and-quit"),
+		errOut: func(o string) bool { return strings.Contains(o, "error") || strings.Contains(o, "unknown command") },
+		lines:  func(d *Device) []string { return plainLines(d.Export()) },
+		cases: []removalCase{
+			{name: "delete one value of a leaf-list", cmds: []string{"delete " + junosCP + " 011000"}, gone: []string{"set " + junosCP + " 011000"}},
+			{name: "delete a leaf keeps its siblings", cmds: []string{"delete " + junosQ3 + " transmit-rate percent 50"},
+				gone: []string{"set " + junosQ3 + " transmit-rate percent 50"}},
+			{name: "delete a leaf without its value", cmds: []string{"delete " + junosQ3 + " transmit-rate"},
+				gone: []string{"set " + junosQ3 + " transmit-rate percent 50"}},
+			{name: "a new value replaces a single-value statement", cmds: []string{"set " + junosQ3 + " transmit-rate percent 40"},
+				gone: []string{"set " + junosQ3 + " transmit-rate percent 50"}, added: []string{"set " + junosQ3 + " transmit-rate percent 40"}},
+			{name: "delete an object removes what is under it", cmds: []string{"delete " + junosQ3},
+				gone: []string{"set " + junosQ3 + " transmit-rate percent 50", "set " + junosQ3 + " explicit-congestion-notification"}},
+			{name: "delete queue-num keeps pfc-priority", cmds: []string{"delete " + junosFC3 + " queue-num 3 no-loss"},
+				gone: []string{"set " + junosFC3 + " queue-num 3 no-loss"}},
+			{name: "queue-num replaces queue-num", cmds: []string{"set " + junosFC3 + " queue-num 4 no-loss"},
+				gone: []string{"set " + junosFC3 + " queue-num 3 no-loss"}, added: []string{"set " + junosFC3 + " queue-num 4 no-loss"}},
+			{name: "delete the last statement of an object", cmds: []string{"delete class-of-service forwarding-classes class FG-P6 queue-num 6"},
+				gone: []string{"set class-of-service forwarding-classes class FG-P6 queue-num 6"}},
+			{name: "delete interface mtu keeps the unit", cmds: []string{"delete interfaces et-0/0/1 mtu 9216"}, gone: []string{"set interfaces et-0/0/1 mtu 9216"}},
+			{name: "interface mtu replaces", cmds: []string{"set interfaces et-0/0/1 mtu 9000"},
+				gone: []string{"set interfaces et-0/0/1 mtu 9216"}, added: []string{"set interfaces et-0/0/1 mtu 9000"}},
+			{name: "delete the filter binding keeps the address", cmds: []string{"delete interfaces et-0/0/1 unit 0 family inet filter input roce-mark"},
+				gone: []string{"set interfaces et-0/0/1 unit 0 family inet filter input roce-mark"}},
+			{name: "delete a filter term", cmds: []string{"delete firewall family inet filter roce-mark term 10"},
+				gone: []string{"set firewall family inet filter roce-mark term 10 from protocol udp", "set firewall family inet filter roce-mark term 10 then dscp 26"}},
+			{name: "interface scheduler-map replaces", cmds: []string{"set class-of-service interfaces et-0/0/1 scheduler-map OTHER"},
+				gone:  []string{"set class-of-service interfaces et-0/0/1 scheduler-map FABRICGEN"},
+				added: []string{"set class-of-service interfaces et-0/0/1 scheduler-map OTHER"}},
+			{name: "delete of a value that is not there warns and changes nothing", cmds: []string{"delete interfaces et-0/0/1 mtu 9000"}},
+		},
+	}, {
+		platform: schema.NvidiaCumulus, prompt: `admin@r1:mgmt:~\$ $`, setup: strings.Split(nvRemovalSetup, "\n"),
+		typeIn: cliIn(nil, "nv config apply -y"),
+		errOut: func(o string) bool { return strings.Contains(o, "Error") },
+		lines:  func(d *Device) []string { return plainLines(d.Export()) },
+		cases: []removalCase{
+			{name: "nv unset a leaf with its value", cmds: []string{"nv unset " + nvCC3 + " min-threshold 150000"}, gone: []string{"nv set " + nvCC3 + " min-threshold 150000"}},
+			{name: "nv unset a leaf without its value", cmds: []string{"nv unset " + nvCC3 + " min-threshold"}, gone: []string{"nv set " + nvCC3 + " min-threshold 150000"}},
+			{name: "nv set replaces a value", cmds: []string{"nv set " + nvCC3 + " min-threshold 200000"},
+				gone: []string{"nv set " + nvCC3 + " min-threshold 150000"}, added: []string{"nv set " + nvCC3 + " min-threshold 200000"}},
+			{name: "nv unset a map entry", cmds: []string{"nv unset qos mapping default-global dscp 26"},
+				gone: []string{"nv set qos mapping default-global dscp 26 switch-priority 3"}},
+			{name: "nv unset a map entry's value", cmds: []string{"nv unset qos mapping default-global dscp 26 switch-priority 3"},
+				gone: []string{"nv set qos mapping default-global dscp 26 switch-priority 3"}},
+			{name: "a dscp moves to another switch-priority", cmds: []string{"nv set qos mapping default-global dscp 26 switch-priority 4"},
+				gone:  []string{"nv set qos mapping default-global dscp 26 switch-priority 3"},
+				added: []string{"nv set qos mapping default-global dscp 26 switch-priority 4"}},
+			{name: "nv unset an ACL rule keeps the ACL", cmds: []string{"nv unset acl roce-mark rule 10"},
+				gone: []string{"nv set acl roce-mark rule 10 match ip protocol udp", "nv set acl roce-mark rule 10 action set dscp 26"}},
+			{name: "nv unset an ACL", cmds: []string{"nv unset acl roce-mark"},
+				gone: []string{"nv set acl roce-mark type ipv4", "nv set acl roce-mark rule 10 match ip protocol udp", "nv set acl roce-mark rule 10 action set dscp 26"}},
+			{name: "nv unset an interface's mtu keeps the interface", cmds: []string{"nv unset interface swp1 link mtu 9216"}, gone: []string{"nv set interface swp1 link mtu 9216"}},
+			{name: "nv unset an interface's ACL binding", cmds: []string{"nv unset interface swp1 acl roce-mark inbound"}, gone: []string{"nv set interface swp1 acl roce-mark inbound"}},
+			{name: "nv unset of another value changes nothing", cmds: []string{"nv unset interface swp1 link mtu 9000"}},
+		},
+	}, {
+		platform: schema.SONiC, prompt: `admin@r1:~\$ $`, setup: []string{sonicRemovalSetup},
+		typeIn: func(t *testing.T, sh *shellClient, cmds []string) []string {
+			patch := "[" + strings.Join(cmds, ",") + "]"
+			sh.run("printf '%s' '" + patch + "' > /tmp/p.json")
+			return []string{sh.run("sudo config apply-patch /tmp/p.json")}
+		},
+		errOut: func(o string) bool { return strings.Contains(o, "Error") || strings.Contains(o, "Failed") },
+		lines:  func(d *Device) []string { return dbLines(d.Export()) },
+		cases: []removalCase{
+			{name: "remove a field", cmds: []string{`{"op":"remove","path":"/QUEUE/Ethernet0|3/wred_profile"}`},
+				gone: []string{"QUEUE|Ethernet0|3|wred_profile = roce"}},
+			{name: "remove the last field keeps an empty entry", cmds: []string{`{"op":"remove","path":"/QUEUE/Ethernet0|6/scheduler"}`},
+				gone: []string{"QUEUE|Ethernet0|6|scheduler = fabricgen.6"}, added: []string{"QUEUE|Ethernet0|6"}},
+			{name: "remove a key", cmds: []string{`{"op":"remove","path":"/QUEUE/Ethernet0|3"}`},
+				gone: []string{"QUEUE|Ethernet0|3|scheduler = fabricgen.3", "QUEUE|Ethernet0|3|wred_profile = roce"}},
+			{name: "remove one entry of a map", cmds: []string{`{"op":"remove","path":"/DSCP_TO_TC_MAP/FABRICGEN/26"}`},
+				gone: []string{"DSCP_TO_TC_MAP|FABRICGEN|26 = 3"}},
+			{name: "replace a value", cmds: []string{`{"op":"replace","path":"/PORT_QOS_MAP/Ethernet0/pfc_enable","value":"4"}`},
+				gone: []string{"PORT_QOS_MAP|Ethernet0|pfc_enable = 3"}, added: []string{"PORT_QOS_MAP|Ethernet0|pfc_enable = 4"}},
+			{name: "add over a value replaces it", cmds: []string{`{"op":"add","path":"/DSCP_TO_TC_MAP/FABRICGEN/26","value":"4"}`},
+				gone: []string{"DSCP_TO_TC_MAP|FABRICGEN|26 = 3"}, added: []string{"DSCP_TO_TC_MAP|FABRICGEN|26 = 4"}},
+			{name: "remove a referenced profile is refused", cmds: []string{`{"op":"remove","path":"/WRED_PROFILE/roce"}`}, fails: true},
+			{name: "remove the reference, then the profile and its table", cmds: []string{`{"op":"remove","path":"/QUEUE/Ethernet0|3/wred_profile"}`, `{"op":"remove","path":"/WRED_PROFILE"}`},
+				gone: []string{"QUEUE|Ethernet0|3|wred_profile = roce", "WRED_PROFILE|roce|ecn = ecn_all", "WRED_PROFILE|roce|green_min_threshold = 150000"}},
+			{name: "remove the last key of a table is refused (empty table)", cmds: []string{`{"op":"remove","path":"/PORT_QOS_MAP/Ethernet0"}`}, fails: true},
+			{name: "remove a path that does not exist is refused", cmds: []string{`{"op":"remove","path":"/QUEUE/Ethernet8|3"}`}, fails: true},
+			{name: "a refused patch changes nothing", cmds: []string{`{"op":"remove","path":"/QUEUE/Ethernet0|3"}`, `{"op":"remove","path":"/QUEUE/Ethernet8|3"}`}, fails: true},
+		},
+	}, {
+		platform: schema.NvidiaMLNX, prompt: `\$ $`, ports: []string{"ens1f0np0"}, setup: strings.Split(mlnxRemovalSetup, "\n"),
+		typeIn: hostIn, errOut: hostErr, lines: func(d *Device) []string { return indentedLines(d.RunningConfig()) },
+		cases: []removalCase{
+			{name: "dscp2prio del removes one mapping", cmds: []string{"mlnx_qos -i ens1f0np0 --dscp2prio del,26,3"},
+				gone: []string{hostIf + " > dscp-prio 26:3 48:6"}, added: []string{hostIf + " > dscp-prio 48:6"}},
+			{name: "dscp2prio del of another priority is refused", cmds: []string{"mlnx_qos -i ens1f0np0 --dscp2prio del,26,4"}, fails: true},
+			{name: "deleting the last mapping returns to pcp trust", cmds: []string{"mlnx_qos -i ens1f0np0 --dscp2prio del,26,3", "mlnx_qos -i ens1f0np0 --dscp2prio del,48,6"},
+				gone:  []string{hostIf + " > dscp-prio 26:3 48:6", hostIf + " > trust dscp"},
+				added: []string{hostIf + " > dscp-prio none", hostIf + " > trust pcp"}},
+			{name: "dscp2prio flush", cmds: []string{"mlnx_qos -i ens1f0np0 --dscp2prio flush"},
+				gone:  []string{hostIf + " > dscp-prio 26:3 48:6", hostIf + " > trust dscp"},
+				added: []string{hostIf + " > dscp-prio none", hostIf + " > trust pcp"}},
+			{name: "dscp2prio set moves a code point", cmds: []string{"mlnx_qos -i ens1f0np0 --dscp2prio set,26,4"},
+				gone: []string{hostIf + " > dscp-prio 26:3 48:6"}, added: []string{hostIf + " > dscp-prio 26:4 48:6"}},
+			{name: "rmdir drops the rdma_cm directory and its ToS", cmds: []string{"rmdir /sys/kernel/config/rdma_cm/mlx5_0"},
+				gone: []string{hostIf + " > default_roce_tos 106"}, added: []string{hostIf + " > default_roce_tos 0"}},
+		},
+	}, {
+		platform: schema.LinuxDCB, prompt: `\$ $`, ports: []string{"enp65s0f0np0"}, setup: strings.Split(dcbRemovalSetup, "\n"),
+		typeIn: hostIn, errOut: hostErr, lines: func(d *Device) []string { return indentedLines(d.RunningConfig()) },
+		cases: []removalCase{
+			{name: "dcb app del removes one entry", cmds: []string{"dcb app del dev enp65s0f0np0 dscp-prio 26:3"},
+				gone: []string{dcbIf + " > dscp-prio 26:3 48:6"}, added: []string{dcbIf + " > dscp-prio 48:6"}},
+			{name: "dcb app del of another priority is refused", cmds: []string{"dcb app del dev enp65s0f0np0 dscp-prio 26:4"}, fails: true},
+			{name: "dcb app flush returns to pcp trust", cmds: []string{"dcb app flush dev enp65s0f0np0 dscp-prio"},
+				gone:  []string{dcbIf + " > dscp-prio 26:3 48:6", dcbIf + " > trust dscp"},
+				added: []string{dcbIf + " > dscp-prio none", dcbIf + " > trust pcp"}},
+			{name: "dcb app replace moves a code point", cmds: []string{"dcb app replace dev enp65s0f0np0 dscp-prio 26:4"},
+				gone: []string{dcbIf + " > dscp-prio 26:3 48:6"}, added: []string{dcbIf + " > dscp-prio 26:4 48:6"}},
+			{name: "dcb pfc set changes only the priorities it names", cmds: []string{"dcb pfc set dev enp65s0f0np0 prio-pfc 4:on"},
+				gone: []string{dcbIf + " > pfc 0,0,0,1,0,0,0,0"}, added: []string{dcbIf + " > pfc 0,0,0,1,1,0,0,0"}},
+		},
 	}}
 }
+
+const (
+	hostIf = "netdev ens1f0np0"
+	dcbIf  = "netdev enp65s0f0np0"
+)
+
+// hostIn runs each command and reports its exit status after its output.
+func hostIn(t *testing.T, sh *shellClient, cmds []string) []string {
+	var outs []string
+	for _, c := range cmds {
+		outs = append(outs, sh.run(c+"; echo rc=$?"))
+	}
+	return outs
+}
+
+func hostErr(o string) bool { return !strings.Contains(o, "rc=0") }
+
+const mlnxRemovalSetup = `mlnx_qos -i ens1f0np0 --trust dscp
+mlnx_qos -i ens1f0np0 --dscp2prio set,26,3
+mlnx_qos -i ens1f0np0 --dscp2prio set,48,6
+mlnx_qos -i ens1f0np0 --pfc 0,0,0,1,0,0,0,0
+mkdir -p /sys/kernel/config/rdma_cm/mlx5_0
+echo 106 > /sys/kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos`
+
+const dcbRemovalSetup = `dcb app add dev enp65s0f0np0 dscp-prio 26:3 48:6
+dcb pfc set dev enp65s0f0np0 prio-pfc all:off 3:on`
+
+const (
+	junosCP  = "class-of-service classifiers dscp FABRICGEN forwarding-class FG-P3 loss-priority low code-points"
+	junosQ3  = "class-of-service schedulers FG-Q3"
+	junosFC3 = "class-of-service forwarding-classes class FG-P3"
+	nvCC3    = "qos congestion-control default-global traffic-class 3"
+)
+
+const junosRemovalSetup = `set class-of-service forwarding-classes class FG-P3 queue-num 3 no-loss
+set class-of-service forwarding-classes class FG-P3 pfc-priority 3
+set class-of-service forwarding-classes class FG-P6 queue-num 6
+set class-of-service classifiers dscp FABRICGEN forwarding-class FG-P3 loss-priority low code-points 011010
+set class-of-service classifiers dscp FABRICGEN forwarding-class FG-P3 loss-priority low code-points 011000
+set class-of-service schedulers FG-Q3 transmit-rate percent 50
+set class-of-service schedulers FG-Q3 explicit-congestion-notification
+set class-of-service scheduler-maps FABRICGEN forwarding-class FG-P3 scheduler FG-Q3
+set class-of-service interfaces et-0/0/1 scheduler-map FABRICGEN
+set firewall family inet filter roce-mark term 10 from protocol udp
+set firewall family inet filter roce-mark term 10 then dscp 26
+set interfaces et-0/0/1 mtu 9216
+set interfaces et-0/0/1 unit 0 family inet filter input roce-mark`
+
+const nvRemovalSetup = `nv set qos mapping default-global trust l3
+nv set qos mapping default-global dscp 26 switch-priority 3
+nv set qos mapping default-global dscp 48 switch-priority 6
+nv set qos congestion-control default-global traffic-class 3 min-threshold 150000
+nv set qos congestion-control default-global traffic-class 3 max-threshold 1500000
+nv set qos congestion-control default-global traffic-class 3 ecn enable
+nv set acl roce-mark type ipv4
+nv set acl roce-mark rule 10 match ip protocol udp
+nv set acl roce-mark rule 10 action set dscp 26
+nv set interface swp1 link mtu 9216
+nv set interface swp1 acl roce-mark inbound`
+
+const sonicRemovalSetup = `[{"op":"add","path":"/DSCP_TO_TC_MAP","value":{"FABRICGEN":{"0":"0","26":"3","48":"6"}}},
+{"op":"add","path":"/SCHEDULER","value":{"fabricgen.3":{"type":"DWRR","weight":"50"},"fabricgen.6":{"type":"STRICT"}}},
+{"op":"add","path":"/WRED_PROFILE","value":{"roce":{"ecn":"ecn_all","green_min_threshold":"150000"}}},
+{"op":"add","path":"/QUEUE","value":{"Ethernet0|3":{"scheduler":"fabricgen.3","wred_profile":"roce"},"Ethernet0|6":{"scheduler":"fabricgen.6"}}},
+{"op":"add","path":"/PORT_QOS_MAP","value":{"Ethernet0":{"dscp_to_tc_map":"FABRICGEN","pfc_enable":"3"}}}]`
