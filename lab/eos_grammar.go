@@ -265,13 +265,15 @@ func buildEosGrammar() grammar {
 		"router": {
 			r("router-id", eosName).ident(firstN(1)),
 			r("maximum-paths", eosAny).ident(firstN(1)),
-			r("neighbor", eosAny),
+			// EOS lists peer groups and neighbors as configured
+			// (peer-group lines first in AVD's output), not sorted.
+			r("neighbor", eosAny).ordered(),
 			r("network", eosAny),
 		},
 		"mgmt": {
+			r("protocol", eosAny),
 			r("no shutdown", "").ident(firstN(1)),
 			r("shutdown", "").ident(firstN(1)),
-			r("protocol", eosAny),
 			r("vrf", `(\S+)`).enters("mgmt", func(_ string, a []string) string { return "mgmt-api-http-cmds-vrf-" + a[0] }),
 			r("idle-timeout", eosNum).ident(firstN(1)),
 		},
