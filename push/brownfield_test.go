@@ -38,9 +38,9 @@ type brownfieldCase struct {
 	// hostManaged reports the keys of a host's state dump ("netdev X >
 	// key value") that the rendered script sets.
 	hostManaged func(path []string) bool
-	// takeover lists the conflicting lines the plan must show as removed
-	// ("-" lines of the diff), and gone checks the configuration after
-	// apply no longer has them.
+	// takeover checks that the plan shows the configuration that
+	// conflicts with the intent as removed or replaced ("-" lines of the
+	// diff) and that the device no longer has it after apply.
 	takeover func(t *testing.T, diff string, before, after string)
 	// takenOver reports an existing line that the issue says the intent
 	// takes over although today's dialect does not manage it (it is
@@ -58,7 +58,7 @@ func brownfieldCases(t *testing.T) []brownfieldCase {
 			notInPlan: []string{"router bgp", "neighbor SPINES", "snmp-server", "username", "ntp server", "logging", "qos profile QP-STORAGE",
 				"bandwidth percent 60", "description gpu-a01", "ip address 10.0.1.0/31", "Ethernet9/1", "banner", "daemon TerminAttr"},
 			takeover:  eosTakeover,
-			takenOver: eosServiceProfile(t, pcs[schema.AristaEOS].dev.rendered)},
+			takenOver: eosServiceProfile(pcs[schema.AristaEOS].dev.rendered)},
 		{pc: pcs[schema.CiscoNXOS],
 			notInPlan: []string{"router bgp", "template peer", "snmp-server", "username", "ntp server", "logging", "policy-map type network-qos JUMBO-NQ",
 				"policy-map type qos PM-STORAGE-IN", "class-map type qos match-any CM-STORAGE", "description gpu-b01", "Ethernet1/9", "vrf context"},
@@ -403,7 +403,7 @@ func checkPlanManagedOnly(t *testing.T, bc brownfieldCase, dl *dialect.Dialect, 
 // eosServiceProfile reports `service-profile` lines of the interfaces the
 // render configures: the intent's tx-queue settings conflict with a QoS
 // profile's, so the intent takes them over (issue 10).
-func eosServiceProfile(t *testing.T, rendered string) func([]string) bool {
+func eosServiceProfile(rendered string) func([]string) bool {
 	ifs := renderedInterfaces(rendered, `^interface (\S+)$`)
 	return func(p []string) bool {
 		return len(p) == 2 && ifs[strings.TrimPrefix(p[0], "interface ")] && strings.HasPrefix(p[1], "service-profile ")
