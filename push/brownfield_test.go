@@ -188,7 +188,6 @@ func TestBrownfieldTakeover(t *testing.T) {
 			if pd.Status != planfile.StatusChange {
 				t.Fatalf("first plan: status %s (%s), want change", pd.Status, pd.Error)
 			}
-			t.Logf("plan:\n%s", pd.Diff.Text)
 			checkPlanManagedOnly(t, bc, dl, pd.Diff.Text, keep)
 
 			res := r.apply(p, t.TempDir())
