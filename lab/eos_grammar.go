@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -78,6 +79,45 @@ func eosUserIdent(t []string) string {
 	return firstN(2)(t)
 }
 
+// eosQosMap parses a `qos map cos|dscp|traffic-class KEYS to KIND N ...`
+// line: EOS keeps one mapping per DSCP, CoS or traffic class in each map
+// (a map is its key kind and target kind), so the keys are what a later
+// line takes over and what `no` unmaps.
+func eosQosMap(line string) (mapped, bool) {
+	f := strings.Fields(line)
+	to := -1
+	for i, w := range f {
+		if w == "to" {
+			to = i
+			break
+		}
+	}
+	if len(f) < 6 || f[0] != "qos" || f[1] != "map" || to < 4 || to+1 >= len(f) {
+		return mapped{}, false
+	}
+	var keys []string
+	for _, k := range f[3:to] {
+		lo, hi, isRange := strings.Cut(k, "-")
+		a, err1 := strconv.Atoi(lo)
+		b, err2 := strconv.Atoi(hi)
+		if !isRange || err1 != nil || err2 != nil || b < a || b-a > 63 {
+			keys = append(keys, k)
+			continue
+		}
+		for v := a; v <= b; v++ {
+			keys = append(keys, strconv.Itoa(v))
+		}
+	}
+	return mapped{family: f[2] + ">" + f[to+1], keys: keys, head: strings.Join(f[:3], " "), target: strings.Join(f[to:], " ")}, true
+}
+
+// eosPhysical reports an `interface` line of a physical port, which `no
+// interface` / `default interface` resets instead of deleting.
+func eosPhysical(line string) bool {
+	name := strings.TrimPrefix(line, "interface ")
+	return strings.HasPrefix(name, "Ethernet") || strings.HasPrefix(name, "Management")
+}
+
 // eosGrammar returns the grammar, built once: it is read-only after that.
 var eosGrammar = sync.OnceValue(buildEosGrammar)
 
@@ -153,14 +193,14 @@ func buildEosGrammar() grammar {
 			r("platform", eosAny),
 			r("qos rewrite dscp", "").ident(firstN(3)),
 			r("no qos rewrite dscp", "").ident(firstN(3)),
-			r("qos map cos", eosList+` to traffic-class \d+`),
-			r("qos map dscp", eosList+` to traffic-class \d+(?: drop-precedence \d+)?`).grouped(),
-			r("qos map traffic-class", eosList+` to (?:tx-queue|dscp|cos) \d+`).grouped(),
+			r("qos map cos", eosList+` to traffic-class \d+`).valueMap(eosQosMap),
+			r("qos map dscp", eosList+` to traffic-class \d+(?: drop-precedence \d+)?`).grouped().valueMap(eosQosMap),
+			r("qos map traffic-class", eosList+` to (?:tx-queue|dscp|cos) \d+`).grouped().valueMap(eosQosMap),
 			r("qos random-detect ecn allow non-ect", `|chip-based`).ident(firstN(5)),
 			r("qos profile", `(\S+)`).enters("qos-profile", func(_ string, a []string) string { return "qos-profile-" + a[0] }),
 			r("interface", `(\S+)`).enters("if", func(_ string, a []string) string {
 				return "if-" + eosIfShort(eosIfaceName(a[0]))
-			}).canonical(eosIfaceCanon),
+			}).canonical(eosIfaceCanon).resets(eosPhysical),
 			r("priority-flow-control all off", "").ident(firstN(3)),
 			r("priority-flow-control pause watchdog default timeout", eosFloat).ident(firstN(5)),
 			r("priority-flow-control pause watchdog default recovery-time", eosFloat+`(?: forced)?`).ident(firstN(5)),
@@ -177,8 +217,8 @@ func buildEosGrammar() grammar {
 			r("policy-map type quality-of-service", `(\S+)`).enters("pmap", func(_ string, a []string) string { return "pmap-qos-" + a[0] }),
 			r("policy-map type qos", `(\S+)`).enters("pmap", func(_ string, a []string) string { return "pmap-qos-" + a[0] }).grouped().
 				canonical(func(l string) string { return strings.Replace(l, "type qos", "type quality-of-service", 1) }),
-			r("ip routing", `|vrf \S+`),
-			r("no ip routing", `|vrf \S+`).grouped(),
+			r("ip routing", `|vrf \S+`).ident(firstN(4)),
+			r("no ip routing", `|vrf \S+`).ident(firstN(4)).grouped(),
 			r("ip route", eosAny),
 			r("router bgp", eosNum).enters("router", func(string, []string) string { return "router-bgp" }),
 			r("lldp", eosAny),
@@ -225,13 +265,15 @@ func buildEosGrammar() grammar {
 		"router": {
 			r("router-id", eosName).ident(firstN(1)),
 			r("maximum-paths", eosAny).ident(firstN(1)),
-			r("neighbor", eosAny),
+			// EOS lists peer groups and neighbors as configured
+			// (peer-group lines first in AVD's output), not sorted.
+			r("neighbor", eosAny).ordered(),
 			r("network", eosAny),
 		},
 		"mgmt": {
+			r("protocol", eosAny),
 			r("no shutdown", "").ident(firstN(1)),
 			r("shutdown", "").ident(firstN(1)),
-			r("protocol", eosAny),
 			r("vrf", `(\S+)`).enters("mgmt", func(_ string, a []string) string { return "mgmt-api-http-cmds-vrf-" + a[0] }),
 			r("idle-timeout", eosNum).ident(firstN(1)),
 		},

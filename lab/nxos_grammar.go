@@ -33,6 +33,14 @@ func nxosIfaceOrder(text string) string {
 	return "9 " + name
 }
 
+// nxosPhysical reports an `interface` line of a physical port (Ethernet,
+// mgmt0), which `no interface` / `default interface` resets instead of
+// deleting.
+func nxosPhysical(line string) bool {
+	name := strings.TrimPrefix(line, "interface ")
+	return strings.HasPrefix(name, "Ethernet") || strings.HasPrefix(name, "mgmt")
+}
+
 // nxosGrammar returns the grammar, built once: it is read-only after that.
 var nxosGrammar = sync.OnceValue(buildNxosGrammar)
 
@@ -76,7 +84,7 @@ func buildNxosGrammar() grammar {
 				canonical(func(l string) string {
 					f := strings.Fields(l)
 					return "interface " + nxosIfaceName(f[1])
-				}).sortBy(nxosIfaceOrder),
+				}).sortBy(nxosIfaceOrder).resets(nxosPhysical),
 			r("line console", "").enters("line", tag("console")).blank(),
 			r("line vty", "").enters("line", tag("line")).blank(),
 			r("router bgp", num).enters("router", tag("router")).blank(),

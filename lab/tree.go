@@ -42,6 +42,27 @@ type rule struct {
 	joined bool
 	// key, when set, is what siblings of the rule sort by (naturally).
 	key func(text string) string
+	// vmap, when set, parses a map line ("qos map dscp 26 27 to
+	// traffic-class 3") into its map, the keys it maps and their target:
+	// each key has one mapping, so a later line takes its keys from the
+	// earlier lines of the same map, and `no` of a map line unmaps the
+	// keys it names.
+	vmap func(line string) (mapped, bool)
+	// fixed reports a stanza that cannot be deleted (a physical
+	// interface): `no`/`default` of it resets it to its defaults (empties
+	// it) instead.
+	fixed func(line string) bool
+}
+
+// mapped is one line of a value map.
+type mapped struct {
+	// family names the map ("qos map dscp>traffic-class").
+	family string
+	// keys are the mapped values, as typed (ranges expanded).
+	keys []string
+	// head is the text before the keys ("qos map dscp"), target after
+	// them ("to traffic-class 3").
+	head, target string
 }
 
 // firstN identifies a line by its first n tokens ("no " prefix ignored).
@@ -87,6 +108,8 @@ func (x *rule) sortBy(f func(string) string) *rule {
 	x.key = f
 	return x
 }
+func (x *rule) valueMap(f func(string) (mapped, bool)) *rule { x.vmap = f; return x }
+func (x *rule) resets(f func(string) bool) *rule             { x.fixed = f; return x }
 
 // newGrammar numbers the rules of each mode in the order given.
 func newGrammar(modes map[string][]*rule) grammar {
@@ -365,11 +388,18 @@ func pathKey(stack []frame, line string) string {
 // hasOpaque reports whether an opaque child of n is named by `no arg`.
 func hasOpaque(n *node, arg string) bool {
 	for _, k := range n.kids {
-		if k.opaque && (k.text == arg || strings.HasPrefix(k.text, arg+" ")) {
+		if k.opaque && tokenPrefix(arg, k.text) {
 			return true
 		}
 	}
 	return false
+}
+
+// tokenPrefix reports whether line is arg or starts with arg's tokens
+// (`no ntp server 192.0.2.1` names `ntp server 192.0.2.1 iburst`, not
+// `ntp server 192.0.2.10`).
+func tokenPrefix(arg, line string) bool {
+	return line == arg || strings.HasPrefix(line, arg+" ")
 }
 
 // restoreOpaque puts a learned line back under parent, in its source
@@ -443,7 +473,7 @@ func (t *cfgTree) apply(stack []frame, raw string) ([]frame, error) {
 			neg = rest
 		}
 		if neg != "" && (t.g.knows(f.mode, neg) || hasOpaque(f.n, neg)) {
-			t.remove(f.n, neg)
+			t.remove(f.mode, f.n, neg)
 			return stack[:depth+1], nil
 		}
 	}
@@ -490,6 +520,14 @@ func (t *cfgTree) set(stack []frame, x *rule, args []string, line string, keepLo
 		}
 		return append(stack, frame{n: n, mode: x.sub, tag: tag}), n
 	}
+	if x.vmap != nil {
+		if k := parent.child(line); k != nil {
+			return stack, k
+		}
+		if m, ok := x.vmap(line); ok && !keepLoaded {
+			t.unmap(parent, m, false)
+		}
+	}
 	n := &node{text: line, rule: x, seq: t.seq}
 	id := n.identity()
 	at := -1
@@ -521,20 +559,115 @@ func (t *cfgTree) set(stack []frame, x *rule, args []string, line string, keepLo
 	return stack, n
 }
 
-// remove deletes the children of parent that `no <arg>` names: the line
-// itself, lines it is a prefix of, and lines with the same identity.
-func (t *cfgTree) remove(parent *node, arg string) {
-	toks := strings.Fields(arg)
+// remove deletes what `no ARG` (or `default ARG`) names among the
+// children of parent in mode, as EOS and NX-OS do:
+//   - ARG is a whole statement the grammar knows: the line it names goes,
+//     and no other. A single-value command (an identity rule: `mtu`,
+//     `bandwidth percent`, `random-detect ecn ...`) is named whatever
+//     value ARG gives; a line of a set (`ntp server`, `match dscp`) by
+//     its text or a prefix of its tokens; a map line unmaps the keys it
+//     names; an ACL entry without a sequence number names the entry with
+//     that text; a stanza (`tx-queue 3`, `class X`, `policy-map ...`)
+//     goes with its lines, except a fixed one (a physical interface),
+//     which is emptied.
+//   - `default X` where `no X` is a statement (`no priority`, `no qos
+//     trust`, `no switchport`): the statement goes and the default
+//     comes back (the lab prints defaults by not printing them).
+//   - an incomplete ARG (`no bandwidth percent`, `no random-detect
+//     ecn`, `no 10` in an ACL) names every line it is a prefix of.
+//
+// Opaque lines (from a loaded configuration) are named by their text or
+// a prefix of their tokens.
+func (t *cfgTree) remove(mode string, parent *node, arg string) {
+	drop := func(f func(k *node) bool) {
+		kept := parent.kids[:0]
+		for _, k := range parent.kids {
+			if !(f(k) || k.opaque && tokenPrefix(arg, k.text)) {
+				kept = append(kept, k)
+			}
+		}
+		parent.setKids(kept)
+	}
+	plain := func(k *node) bool { return k.rule != nil && k.rule.sub == "" }
+	if x, _ := t.g.match(mode, arg); x != nil {
+		line := arg
+		if x.canon != nil {
+			line = x.canon(arg)
+		}
+		switch {
+		case x.sub != "":
+			if x.fixed != nil && x.fixed(line) {
+				if k := parent.child(line); k != nil && !k.opaque {
+					k.setKids(nil)
+				}
+				return
+			}
+			drop(func(k *node) bool { return k.text == line })
+		case x.vmap != nil:
+			if m, ok := x.vmap(line); ok {
+				t.unmap(parent, m, true)
+			}
+		case x.autoSeq:
+			drop(func(k *node) bool { return plain(k) && aclBody(k.text) == line })
+		case x.id != nil:
+			id := x.id(strings.Fields(line))
+			drop(func(k *node) bool {
+				return k.text == line || plain(k) && k.rule.id != nil && k.identity() == id
+			})
+		default:
+			drop(func(k *node) bool { return plain(k) && tokenPrefix(line, k.text) })
+		}
+		return
+	}
+	if y, _ := t.g.match(mode, "no "+arg); y != nil && y.sub == "" && y.id != nil {
+		id := y.id(strings.Fields("no " + arg))
+		drop(func(k *node) bool { return plain(k) && k.rule.id != nil && k.identity() == id })
+		return
+	}
+	drop(func(k *node) bool {
+		return tokenPrefix(arg, k.text) || tokenPrefix(arg, strings.TrimPrefix(k.text, "no "))
+	})
+}
+
+// aclBody is an ACL entry without its sequence number.
+func aclBody(text string) string {
+	if i := strings.IndexByte(text, ' '); i > 0 && isDigit(text[0]) {
+		return text[i+1:]
+	}
+	return text
+}
+
+// unmap takes the keys of m away from the lines of its map under parent:
+// a line left without keys goes. With onlyTarget only lines mapping to
+// m's target lose them (`no qos map dscp 26 to traffic-class 3` unmaps 26
+// from traffic class 3, not from another one).
+func (t *cfgTree) unmap(parent *node, m mapped, onlyTarget bool) {
+	gone := map[string]bool{}
+	for _, k := range m.keys {
+		gone[k] = true
+	}
 	kept := parent.kids[:0]
 	for _, k := range parent.kids {
-		drop := k.text == arg || strings.HasPrefix(k.text, arg+" ")
-		if !drop && k.rule != nil && k.rule.id != nil {
-			drop = k.identity() == k.rule.id(toks)
+		if k.rule == nil || k.rule.vmap == nil {
+			kept = append(kept, k)
+			continue
 		}
-		if !drop && strings.HasPrefix(k.text, "no ") && strings.TrimPrefix(k.text, "no ") == arg {
-			drop = true
+		o, ok := k.rule.vmap(k.text)
+		if !ok || o.family != m.family || onlyTarget && o.target != m.target {
+			kept = append(kept, k)
+			continue
 		}
-		if !drop {
+		var left []string
+		for _, v := range o.keys {
+			if !gone[v] {
+				left = append(left, v)
+			}
+		}
+		switch {
+		case len(left) == len(o.keys):
+			kept = append(kept, k)
+		case len(left) > 0:
+			k.text = o.head + " " + strings.Join(left, " ") + " " + o.target
 			kept = append(kept, k)
 		}
 	}
