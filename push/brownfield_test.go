@@ -9,14 +9,11 @@ import (
 	"sort"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/fabricgen/fabricgen/lab"
 	"github.com/fabricgen/fabricgen/push/config"
 	"github.com/fabricgen/fabricgen/push/dialect"
 	"github.com/fabricgen/fabricgen/push/planfile"
-	"github.com/fabricgen/fabricgen/push/session"
-	"github.com/fabricgen/fabricgen/push/state"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -94,37 +91,11 @@ func brownfieldFile(t *testing.T, dev testDevice) string {
 	return readFile(t, filepath.Join("testdata", "brownfield", lab.RunningConfigFile(dev.name, dev.platform)))
 }
 
-// newBrownfieldRig is newRig for one device started from its existing
-// configuration instead of the factory one.
 func newBrownfieldRig(t *testing.T, d testDevice, running string) *rig {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	t.Cleanup(cancel)
-	dir := t.TempDir()
-	f := &schema.Fabric{Name: "test", Dir: dir, Digest: "d1g35t"}
-	f.Devices = append(f.Devices, &schema.Device{
-		Name:     d.name,
-		Platform: schema.Value[schema.Platform]{V: d.platform, Set: true},
-		Credentials: schema.Credentials{
-			Username:    schema.Value[string]{V: "admin", Set: true},
-			PasswordEnv: schema.Value[string]{V: passwordEnv, Set: true},
-		},
-	})
-	f.Reindex()
-	l, err := lab.Start(ctx, []lab.DeviceSpec{{Name: d.name, Platform: d.platform, Username: "admin", Password: testSecret,
-		Ports: d.ports, RunningConfig: running}}, lab.Options{Dir: dir})
-	if err != nil {
-		t.Fatalf("lab.Start: %v", err)
-	}
-	t.Cleanup(func() { _ = l.Close() })
-	hk, err := session.NewHostKeys([]string{l.KnownHostsPath()}, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := &rig{t: t, f: f, lab: l, dir: dir}
-	r.opts = Options{Parallelism: 1, Timeout: time.Minute, HostKeys: hk, Inventory: map[string]string{d.name: l.Addr(d.name)},
-		Getenv: getenv, State: state.ForFabric(dir)}
-	r.inputs = []Input{{Device: f.Devices[0], Rendered: []byte(d.rendered)}}
+	d.running = running
+	r := newRig(t, d)
+	r.opts.Parallelism = 1
 	return r
 }
 
@@ -525,11 +496,15 @@ func sonicTakeover(t *testing.T, diff, before, after string) {
 		}
 	}
 	// The stock objects a rendered port must no longer use: the AZURE
-	// maps, the AZURE_LOSSLESS WRED profile, the stock schedulers and the
-	// lossless PG profiles of the stock lossless priorities (3 and 4).
-	// What happens to a lossy PG's buffer is push's choice.
+	// maps, the AZURE_LOSSLESS WRED profile and the stock schedulers.
+	// Buffers are taken over only where the render has buffers of its
+	// own for the port (an intent buffer block): without one, the stock
+	// lossless PG keeps the headroom the lossless priority needs.
 	stock := regexp.MustCompile(`^(AZURE|AZURE_LOSSLESS|scheduler\.\d+|pg_lossless_\w+)$`)
 	for table := range sonicPortTables {
+		if _, renders := rendered[table]; table == "BUFFER_PG" && !renders {
+			continue
+		}
 		for key, fields := range old[table] {
 			port, _, _ := strings.Cut(key, "|")
 			_, ours := rendered["PORT"][port]
@@ -648,5 +623,56 @@ func TestBrownfieldECNChange(t *testing.T) {
 				t.Errorf("%s tx-queue 3 is now:\n%s", n.Line, got)
 			}
 		}
+	}
+}
+
+// TestNoTakeover: with --no-takeover, a brownfield device whose change
+// would remove or replace lines fabricgen did not create is reported by
+// plan (naming the lines) and refused by apply, untouched; once fabricgen
+// applied it, its own lines are no takeover.
+func TestNoTakeover(t *testing.T) {
+	for _, bc := range brownfieldCases(t) {
+		dev := bc.pc.dev
+		if dev.platform.IsHost() {
+			continue
+		}
+		t.Run(string(dev.platform), func(t *testing.T) {
+			r := newBrownfieldRig(t, dev, brownfieldFile(t, dev))
+			ldev := r.lab.Device(dev.name)
+			before := ldev.RunningConfig()
+			r.opts.NoTakeover = true
+			p := r.plan()
+			d := p.Devices[0]
+			if d.Status != planfile.StatusError || !strings.Contains(d.Error, "--no-takeover") || !strings.Contains(d.Error, "fabricgen did not create") {
+				t.Fatalf("plan --no-takeover: %s (%s)", d.Status, d.Error)
+			}
+			// apply of a plan made without the flag, with the flag:
+			// refused, nothing sent.
+			r.opts.NoTakeover = false
+			p = r.plan()
+			if len(p.Devices[0].Takeover) == 0 {
+				t.Fatal("the plan lists no takeover lines")
+			}
+			opts := r.applyOpts()
+			opts.NoTakeover = true
+			res, err := Apply(context.Background(), p, r.f, r.inputs, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res[0].Status != StatusRefused {
+				t.Fatalf("apply --no-takeover: %s (%s)", res[0].Status, res[0].Reason)
+			}
+			dl, _ := dialect.Lookup(dev.platform)
+			sameConfig(t, dl, "a refused device changed", before, ldev.RunningConfig())
+			// Taken over once, the device's lines are fabricgen's: a
+			// second change with --no-takeover goes through.
+			if res := r.apply(r.plan(), t.TempDir()); res[0].Status != StatusApplied {
+				t.Fatalf("apply: %s (%s)", res[0].Status, res[0].Reason)
+			}
+			r.opts.NoTakeover = true
+			if d := r.plan().Devices[0]; d.Status != planfile.StatusUnchanged || len(d.Takeover) != 0 {
+				t.Errorf("plan --no-takeover after the takeover: %s (%s) %v", d.Status, d.Error, d.Takeover)
+			}
+		})
 	}
 }

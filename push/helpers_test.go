@@ -44,7 +44,7 @@ func newRig(t *testing.T, devs ...testDevice) *rig {
 	var specs []lab.DeviceSpec
 	f := &schema.Fabric{Name: "test", Dir: dir, Digest: "d1g35t"}
 	for _, d := range devs {
-		specs = append(specs, lab.DeviceSpec{Name: d.name, Platform: d.platform, Username: "admin", Password: testSecret, Ports: d.ports})
+		specs = append(specs, lab.DeviceSpec{Name: d.name, Platform: d.platform, Username: "admin", Password: testSecret, Ports: d.ports, RunningConfig: d.running})
 		f.Devices = append(f.Devices, &schema.Device{
 			Name:     d.name,
 			Platform: schema.Value[schema.Platform]{V: d.platform, Set: true},
@@ -79,6 +79,9 @@ type testDevice struct {
 	platform schema.Platform
 	rendered string
 	ports    []string
+	// running, when set, is the config the lab device starts from (a
+	// brownfield device), in the form lab.DeviceSpec.RunningConfig takes.
+	running string
 }
 
 func readFile(t *testing.T, p string) string {
