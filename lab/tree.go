@@ -443,7 +443,7 @@ func (t *cfgTree) apply(stack []frame, raw string) ([]frame, error) {
 			neg = rest
 		}
 		if neg != "" && (t.g.knows(f.mode, neg) || hasOpaque(f.n, neg)) {
-			t.remove(f.n, neg)
+			t.remove(f.n, f.mode, neg)
 			return stack[:depth+1], nil
 		}
 	}
@@ -521,15 +521,21 @@ func (t *cfgTree) set(stack []frame, x *rule, args []string, line string, keepLo
 	return stack, n
 }
 
-// remove deletes the children of parent that `no <arg>` names: the line
-// itself, lines it is a prefix of, and lines with the same identity.
-func (t *cfgTree) remove(parent *node, arg string) {
-	toks := strings.Fields(arg)
+// remove deletes the children of parent (in mode) that `no <arg>` names:
+// the line itself, lines it is a prefix of, and lines with the identity
+// arg has as a line of its own rule (`no bandwidth percent 40` removes
+// `bandwidth percent 40`, not `no priority` beside it, whose rule gives
+// every line the same identity).
+func (t *cfgTree) remove(parent *node, mode, arg string) {
+	id := ""
+	if x, _ := t.g.match(mode, arg); x != nil && x.id != nil {
+		id = x.id(strings.Fields(arg))
+	}
 	kept := parent.kids[:0]
 	for _, k := range parent.kids {
 		drop := k.text == arg || strings.HasPrefix(k.text, arg+" ")
-		if !drop && k.rule != nil && k.rule.id != nil {
-			drop = k.identity() == k.rule.id(toks)
+		if !drop && id != "" && k.rule != nil && k.rule.id != nil {
+			drop = k.identity() == id
 		}
 		if !drop && strings.HasPrefix(k.text, "no ") && strings.TrimPrefix(k.text, "no ") == arg {
 			drop = true
