@@ -410,13 +410,15 @@ func (c *relCase) recover(l *relLab, why string) {
 	case 0:
 		// Clean: plan (which changes nothing, and takes no lock) leaves
 		// the record to the next apply.
-		c.expect(why+", then plan", c.show(l), "before", "intent A")
+		st := c.expect(why+", then plan", c.show(l), "before", "intent A")
+		c.t.Logf("after %s: plan finds the device clean (%s)", why, st)
 	case exitFailed:
 		for _, want := range []string{c.pc.device, "interrupted", "fabricgen rollback " + c.pc.device} {
 			if !strings.Contains(p.stdout, want) {
 				c.t.Errorf("plan after %s does not say %q: %s", why, want, p)
 			}
 		}
+		c.t.Logf("after %s: plan reports the device (it was %s)", why, c.state(c.show(l)))
 		r := c.fg(with(l, "rollback", c.pc.device, "--fabric", "fabric", "-auto-approve")...).want(c.t, 0)
 		c.wantResult(r, "restored")
 		c.expect(why+", then fabricgen rollback", c.show(l), "before")
@@ -583,7 +585,7 @@ var relScenarios = []relScenario{
 		c.applyIntent(l, "fabric")
 	}},
 	{"sigint-twice", func(t *testing.T, c *relCase) {
-		l := c.lab("lab", "", relSlow)
+		l := c.lab("lab", "", relSlow, relCount)
 		c.plan(l, "fabric", "plan.json")
 		p := relStart(t, c.dir, with(l, "apply", "plan.json")...)
 		// Once the first interrupt is taken, the device slows down, so
@@ -591,6 +593,7 @@ var relScenarios = []relScenario{
 		slow := make(chan error, 1)
 		p.err.onLine("Interrupt received", func() { slow <- c.faultNow(l, false, "delay=1s") })
 		p.waitLine(p.err, c.pc.device+": stage")
+		c.waitCommands(l, p, cmp.Or(c.pc.killAfter, 3))
 		p.signal(syscall.SIGINT)
 		p.waitLine(p.err, "Interrupt received")
 		if err := <-slow; err != nil {
