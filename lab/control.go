@@ -34,7 +34,9 @@ const maxSocketPath = 107
 // ControlRequest is one control request.
 type ControlRequest struct {
 	// Op is "fault" (change a device's fault), "show" (its configuration
-	// in the form Device.Export prints), "devices" (list them) or "ping".
+	// in the form Device.Export prints), "expire-timers" (fire the
+	// device's pending confirm timers now, Device.ExpireTimers), "devices"
+	// (list them) or "ping".
 	Op string `json:"op"`
 	// Device names the device for fault and show.
 	Device string `json:"device,omitempty"`
@@ -52,7 +54,8 @@ type ControlReply struct {
 	Error string `json:"error,omitempty"`
 	// Fault is the device's fault after a fault request (Fault.String).
 	Fault string `json:"fault,omitempty"`
-	// Output is the configuration a show request asked for.
+	// Output is the configuration a show request asked for, or what an
+	// expire-timers request did.
 	Output string `json:"output,omitempty"`
 	// Devices lists the lab's devices for a devices request.
 	Devices []ControlDevice `json:"devices,omitempty"`
@@ -232,7 +235,7 @@ func (s *ControlServer) handle(line string) ControlReply {
 	dec := json.NewDecoder(strings.NewReader(line))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&req); err != nil {
-		return ControlReply{Error: fmt.Sprintf("malformed request: %v: send {\"op\":\"fault\"|\"show\"|\"devices\"|\"ping\", ...} on one line", err)}
+		return ControlReply{Error: fmt.Sprintf("malformed request: %v: send {\"op\":\"fault\"|\"show\"|\"expire-timers\"|\"devices\"|\"ping\", ...} on one line", err)}
 	}
 	s.op.Lock()
 	defer s.op.Unlock()
@@ -260,6 +263,20 @@ func (s *ControlServer) handle(line string) ControlReply {
 			return *bad
 		}
 		return ControlReply{OK: true, Output: d.Export()}
+	case "expire-timers":
+		d, bad := device()
+		if bad != nil {
+			return *bad
+		}
+		// As if the operator never confirmed: an EOS commit timer, a
+		// Junos commit confirmed or an NVUE apply --confirm waiting
+		// now rolls back to the configuration from before it.
+		was := d.Export()
+		d.ExpireTimers()
+		if d.Export() == was {
+			return ControlReply{OK: true, Output: "no change: no confirm timer was pending, or the commit it guarded changed nothing"}
+		}
+		return ControlReply{OK: true, Output: "a confirm timer fired: the configuration is back to what it was before the unconfirmed commit"}
 	case "fault":
 		d, bad := device()
 		if bad != nil {
@@ -280,7 +297,7 @@ func (s *ControlServer) handle(line string) ControlReply {
 		d.SetFault(f)
 		return ControlReply{OK: true, Fault: d.Fault().String()}
 	}
-	return ControlReply{Error: fmt.Sprintf("unknown op %q: use fault, show, devices or ping", req.Op)}
+	return ControlReply{Error: fmt.Sprintf("unknown op %q: use fault, show, expire-timers, devices or ping", req.Op)}
 }
 
 // ControlClient talks to a running lab's control socket.

@@ -207,3 +207,46 @@ func TestControlFaultClearedDuringCommand(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestControlExpireTimers: the expire-timers op rolls back a commit
+// waiting on its timer, as the device would when nobody confirms, and says
+// whether the configuration changed.
+func TestControlExpireTimers(t *testing.T) {
+	l := startLab(t, DeviceSpec{Name: "leaf1", Platform: schema.AristaEOS})
+	ctx := context.Background()
+	srv, err := l.ServeControl(ctx, filepath.Join(shortDir(t), ControlSocket))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = srv.Close() })
+	c, err := DialControl(ctx, srv.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	dev := l.Device("leaf1")
+	before := dev.RunningConfig()
+	rep, err := c.Do(ctx, ControlRequest{Op: "expire-timers", Device: "leaf1"})
+	if err != nil || !strings.HasPrefix(rep.Output, "no change") {
+		t.Fatalf("expire-timers with nothing pending: %v %q", err, rep.Output)
+	}
+	sh := openShell(t, l, "leaf1", `leaf1[^\n]*#$`)
+	for _, cmd := range []string{"configure session fg", "interface Ethernet2", "mtu 9214", "commit timer 00:10:00"} {
+		if out := sh.run(cmd); strings.Contains(out, "%") {
+			t.Fatalf("%s: %s", cmd, out)
+		}
+	}
+	if dev.RunningConfig() == before {
+		t.Fatal("the commit with a timer changed nothing")
+	}
+	rep, err = c.Do(ctx, ControlRequest{Op: "expire-timers", Device: "leaf1"})
+	if err != nil || !strings.HasPrefix(rep.Output, "a confirm timer fired") {
+		t.Fatalf("expire-timers with a commit timer pending: %v %q", err, rep.Output)
+	}
+	if dev.RunningConfig() != before {
+		t.Errorf("the configuration is not back after the timer fired:\n%s", unifiedDiff("before", "after", before, dev.RunningConfig()))
+	}
+	if _, err := c.Do(ctx, ControlRequest{Op: "expire-timers", Device: "leaf9"}); err == nil || !strings.Contains(err.Error(), `no device "leaf9"`) {
+		t.Errorf("expire-timers of an unknown device: %v", err)
+	}
+}

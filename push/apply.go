@@ -339,9 +339,11 @@ func (a *applier) transaction() outcome {
 }
 
 // finish records the end of a change: the in-flight record goes when the
-// device ended applied or back at its backup (a failed rollback keeps it,
-// so the next run refuses the device until someone looks); an applied
-// device gets its last-applied record; old backups are pruned.
+// device ended applied or back at its backup, or was refused inside the
+// transaction (another run's work appeared: ours was undone and checked,
+// or not yet sent) — a failed rollback keeps it, so the next run refuses
+// the device until someone looks; an applied device gets its last-applied
+// record; old backups are pruned.
 func (a *applier) finish(st Status) {
 	s := a.opts.State
 	if st == StatusApplied {
@@ -353,7 +355,7 @@ func (a *applier) finish(st Status) {
 		_ = s.WriteApplied(state.Applied{Device: a.pd.Name, Platform: a.pd.Platform, Run: a.opts.RunID,
 			Time: a.opts.Now().UTC(), IntentDigest: a.opts.intentDigest, Rendered: a.rendered, RunningSHA256: sum})
 	}
-	if st == StatusApplied || st == StatusRolledBack {
+	if st == StatusApplied || st == StatusRolledBack || st == StatusRefused {
 		_ = s.ClearInFlight(a.pd.Name)
 	}
 	_ = s.PruneBackups(a.pd.Name, a.opts.KeepBackups)

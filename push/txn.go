@@ -114,7 +114,10 @@ func (a *applier) nxosCheckpoint() outcome {
 	// only when ours is the only fabricgen checkpoint.
 	if busy, err := inspect(a.conn, a.dl, name, a.ignore); err != nil || busy != "" {
 		cleanup()
-		return outcome{status: StatusRefused, reason: firstNonEmpty(busy, fmt.Sprint(err)) + "; nothing was changed"}
+		if busy == "" { // the device could not be read: not a refusal, and our checkpoint may be left (the record stays, so the next run removes it)
+			return outcome{status: StatusFailed, reason: fmt.Sprintf("look for other runs' checkpoints: %v; nothing was changed", err)}
+		}
+		return outcome{status: StatusRefused, reason: busy + "; nothing was changed"}
 	}
 	rollback := func(why string) outcome {
 		a.mark("rollback")

@@ -34,7 +34,7 @@ func labRequest(ctx context.Context, dir string, req lab.ControlRequest) (lab.Co
 func newLabFaultCommand(s *streams) *cobra.Command {
 	var dir string
 	cmd := &cobra.Command{
-		Use:   "fault [--dir D] DEVICE KEY=VALUE...|clear",
+		Use:   "fault [--dir D] DEVICE KEY=VALUE...|clear|expire-timers",
 		Short: "Change the faults of a device of a running lab",
 		Long: `lab fault changes a device's faults in a lab that fabricgen lab up serves
 (in another terminal or process), through the control socket in --dir.
@@ -43,21 +43,30 @@ connection after N more configuration commands, reject=REGEXP refuses
 matching commands that would change the device (reject= removes it),
 delay=DURATION slows every answer (delay=0 removes it). clear removes every
 fault; an answer being delayed goes out at once. It prints the device's
-faults afterwards.`,
+faults afterwards.
+
+expire-timers fires the device's pending confirm timers now, as if nobody
+confirmed in time: an EOS commit timer, a Junos commit confirmed or an NVUE
+apply --confirm rolls back to the configuration from before it (NX-OS,
+SONiC and hosts have none). It prints whether the configuration changed.`,
 		Example: `  fabricgen lab fault leaf1 'reject=^qos map'
   fabricgen lab fault nic01 drop-after=2 delay=500ms
-  fabricgen lab fault --dir /tmp/lab leaf1 clear`,
+  fabricgen lab fault --dir /tmp/lab leaf1 clear
+  fabricgen lab fault spine1 expire-timers`,
 		Args: cobra.MinimumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			device, settings := args[0], args[1:]
 			req := lab.ControlRequest{Op: "fault", Device: device}
-			if len(settings) == 1 && settings[0] == "clear" {
+			switch {
+			case len(settings) == 1 && settings[0] == "clear":
 				req.Clear = true
-			} else {
+			case len(settings) == 1 && settings[0] == "expire-timers":
+				req.Op = "expire-timers"
+			default:
 				for _, kv := range settings {
 					var f lab.Fault
-					if kv == "clear" {
-						return withCode(exitFailed, fmt.Errorf("clear goes alone: fabricgen lab fault %s clear, then add settings", device))
+					if kv == "clear" || kv == "expire-timers" {
+						return withCode(exitFailed, fmt.Errorf("%s goes alone: fabricgen lab fault %s %s, then add settings", kv, device, kv))
 					}
 					if err := f.Set(kv); err != nil {
 						return withCode(exitFailed, err)
@@ -68,6 +77,10 @@ faults afterwards.`,
 			rep, err := labRequest(cmd.Context(), dir, req)
 			if err != nil {
 				return withCode(exitFailed, err)
+			}
+			if req.Op == "expire-timers" {
+				fmt.Fprintf(cmd.OutOrStdout(), "%s: %s\n", device, rep.Output)
+				return nil
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "%s: %s\n", device, rep.Fault)
 			return nil

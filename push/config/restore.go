@@ -88,6 +88,7 @@ func compareRestoreDB(device, running, backup, scope string, d *dialect.Dialect)
 		fields = append(fields, f)
 	}
 	sort.Slice(fields, func(i, j int) bool { return naturalLess(fields[i].String(), fields[j].String()) })
+	gone := goneKeys(run, bk, managed)
 	rf, wf := flatten(run), flatten(want)
 	var runText, wantText strings.Builder
 	var lines []string
@@ -101,7 +102,19 @@ func compareRestoreDB(device, running, backup, scope string, d *dialect.Dialect)
 			fmt.Fprintf(&wantText, "%s = %s\n", f, wv)
 		}
 		var op *PatchOp
-		switch {
+		switch g, whole := gone[dbField{f.table, f.key, ""}]; {
+		case whole && g != "":
+			// A key (or table) the backup lacks goes at once, at its
+			// first field: removing its fields one by one would leave
+			// an empty key behind.
+			op = &PatchOp{Op: "remove", Path: g}
+			gone[dbField{f.table, f.key, ""}] = ""
+			if g == pointer(f.table) {
+				for k := range run[f.table] {
+					gone[dbField{f.table, k, ""}] = ""
+				}
+			}
+		case whole:
 		case inRun && !inWant:
 			op = &PatchOp{Op: "remove", Path: pointer(f.table, f.key, f.field)}
 		case inWant && !inRun && run[f.table] == nil:
@@ -135,4 +148,32 @@ func compareRestoreDB(device, running, backup, scope string, d *dialect.Dialect)
 	}
 	c.Diff = Unified(device+" (running)", device+" (backup)", c.Running, c.Desired)
 	return c, nil
+}
+
+// goneKeys finds the keys of the running CONFIG_DB that a restore removes
+// whole: the backup lacks them and every field they have is managed (so
+// the restore removes them all). Each maps (as TABLE|key|"") to the
+// pointer of what goes: the key, or its table when the backup lacks the
+// table and every key of it goes.
+func goneKeys(run, bk map[string]map[string]map[string]any, managed map[dbField]bool) map[dbField]string {
+	out := map[dbField]string{}
+	for t, keys := range run {
+		all := true
+		for k, fields := range keys {
+			whole := bk[t][k] == nil && len(fields) > 0
+			for f := range fields {
+				whole = whole && managed[dbField{t, k, f}]
+			}
+			if whole {
+				out[dbField{t, k, ""}] = pointer(t, k)
+			}
+			all = all && whole
+		}
+		if all && bk[t] == nil && len(keys) > 0 {
+			for k := range keys {
+				out[dbField{t, k, ""}] = pointer(t)
+			}
+		}
+	}
+	return out
 }

@@ -304,6 +304,9 @@ func (c *Conn) wrap(what string, err error) error {
 		return fmt.Errorf("%s: %s: %w", c.t.Name, what, ErrConnectionLost)
 	}
 	if errors.Is(err, util.ErrTimeoutError) {
+		// The device may still answer: a late answer would be read as the
+		// next command's. The session is done; callers reconnect.
+		_ = c.tr.Close()
 		return fmt.Errorf("%s: %s: no answer within %s: %w", c.t.Name, what, c.t.Timeout, err)
 	}
 	return fmt.Errorf("%s: %s: %w", c.t.Name, what, err)
