@@ -219,8 +219,7 @@ func applyDevice(ctx context.Context, pd *planfile.Device, in Input, ok bool, op
 	case pd.Status == planfile.StatusError:
 		return fail(StatusFailed, "not planned: %s", pd.Error)
 	case pd.Status == planfile.StatusUnchanged:
-		r.Status = StatusUnchanged
-		return r
+		return clearInterrupted(ctx, pd, in, ok, opts, r)
 	case !ok:
 		return fail(StatusRefused, "%s is in the plan but not in the intent (or not selected): nothing was sent", pd.Name)
 	}
@@ -317,6 +316,47 @@ func applyDevice(ctx context.Context, pd *planfile.Device, in Input, ok bool, op
 		r.Reason = a.note
 	}
 	a.finish(r.Status)
+	return r
+}
+
+// clearInterrupted finishes an unchanged device: when an interrupted run
+// left its in-flight record (a run killed after its change was complete),
+// the device is read and, being clean, the record and the run's leftover
+// checkpoint or session are removed, so no later run takes that change
+// for a half-done one.
+func clearInterrupted(ctx context.Context, pd *planfile.Device, in Input, ok bool, opts *ApplyOptions, r Result) Result {
+	r.Status = StatusUnchanged
+	rec, err := opts.State.InFlight(pd.Name)
+	if err != nil {
+		r.Status, r.Reason = StatusFailed, err.Error()
+		return r
+	}
+	if rec == nil || !ok {
+		return r
+	}
+	d := in.Device
+	dl, err := opts.dialect(d.Platform.V)
+	if err != nil {
+		r.Status, r.Reason = StatusFailed, err.Error()
+		return r
+	}
+	a := &applier{ctx: ctx, pd: pd, dev: d, dl: dl, opts: opts, rendered: string(in.Rendered), txn: opts.RunID}
+	opts.emit(pd.Name, "connect", false)
+	if a.conn, err = connect(ctx, d, dl, opts.address(d), &opts.Options); err != nil {
+		r.Status, r.Reason = StatusFailed, err.Error()
+		return r
+	}
+	defer func() { a.conn.Close() }()
+	opts.emit(pd.Name, "check", false)
+	why, err := a.resolveInterrupted()
+	switch {
+	case err != nil:
+		r.Status, r.Reason = StatusFailed, err.Error()
+	case why != "":
+		r.Status, r.Reason = StatusRefused, why
+	default:
+		r.Reason = "an interrupted run's record was cleared: the device was clean"
+	}
 	return r
 }
 
@@ -513,6 +553,22 @@ func (a *applier) unmanagedChange(now string) string {
 		}
 	}
 	return fmt.Sprintf("note: %d line(s) fabricgen does not manage changed during the apply (someone else's change, kept), first: %s", d.Added+d.Removed, first)
+}
+
+// changedSince re-reads the device right before its change goes in and
+// says how it differs from the config the change set was derived from
+// ("" when it does not): another run's change that landed since apply
+// read the device, which this change would otherwise be applied on top of
+// without anyone having planned the result.
+func (a *applier) changedSince() (string, error) {
+	now, err := fetch(a.conn, a.dl, a.rendered)
+	if err != nil {
+		return "", err
+	}
+	if config.Digest(now, a.dl) == config.Digest(a.before, a.dl) {
+		return "", nil
+	}
+	return "the device changed after apply read it (another change landed meanwhile); ours was not applied: run fabricgen plan again", nil
 }
 
 // restored re-fetches the device and reports whether what fabricgen

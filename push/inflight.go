@@ -182,15 +182,21 @@ func describeLeftovers(dl *dialect.Dialect, l leftovers) string {
 }
 
 // foreignNVUE returns the lines of an `nv config diff` that none of our
-// commands explains, summarised ("" when all are ours). A diff line is
-// ours when one of our nv set/unset commands sets or removes its path:
-// the diff prints the leaves under an unset path, and a changed value as
-// an unset of the old value and a set of the new one.
+// commands explains, summarised ("" when all are ours). A set line is ours
+// when we set exactly that (path and value: another run setting the same
+// key to another value is not us); an unset line is ours when one of our
+// unsets covers its path, or one of our sets replaces that key's value
+// (NVUE shows a changed value as the old one unset and the new one set).
 func foreignNVUE(diff string, cmds []string) string {
-	var ours [][]string
+	var sets, unsets [][]string
 	for _, c := range cmds {
-		if f := strings.Fields(c); len(f) >= 3 && f[0] == "nv" && (f[1] == "set" || f[1] == "unset") {
-			ours = append(ours, f[2:])
+		if f := strings.Fields(c); len(f) >= 3 && f[0] == "nv" {
+			switch f[1] {
+			case "set":
+				sets = append(sets, f[2:])
+			case "unset":
+				unsets = append(unsets, f[2:])
+			}
 		}
 	}
 	var extra []string
@@ -199,7 +205,22 @@ func foreignNVUE(diff string, cmds []string) string {
 		if len(f) < 3 || f[0] != "nv" || (f[1] != "set" && f[1] != "unset") {
 			continue
 		}
-		if !explained(f[2:], ours) {
+		path := f[2:]
+		ours := false
+		if f[1] == "set" {
+			for _, q := range sets {
+				ours = ours || equalTokens(path, q)
+			}
+		} else {
+			for _, q := range unsets {
+				ours = ours || (len(path) >= len(q) && equalTokens(path[:len(q)], q))
+			}
+			for _, q := range sets {
+				parent := q[:len(q)-1]
+				ours = ours || (len(q) > 1 && len(path) == len(q) && equalTokens(path[:len(parent)], parent))
+			}
+		}
+		if !ours {
 			extra = append(extra, strings.TrimSpace(line))
 		}
 	}
@@ -207,16 +228,6 @@ func foreignNVUE(diff string, cmds []string) string {
 		return ""
 	}
 	return fmt.Sprintf("%d lines, first: %s", len(extra), extra[0])
-}
-
-func explained(path []string, ours [][]string) bool {
-	for _, q := range ours {
-		parent := q[:max(1, len(q)-1)]
-		if len(path) >= len(parent) && equalTokens(path[:len(parent)], parent) {
-			return true
-		}
-	}
-	return false
 }
 
 func equalTokens(a, b []string) bool {

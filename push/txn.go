@@ -136,6 +136,13 @@ func (a *applier) nxosCheckpoint() outcome {
 		cleanup()
 		return out
 	}
+	if why, err := a.changedSince(); err != nil || why != "" {
+		cleanup()
+		if err != nil {
+			return outcome{status: StatusFailed, reason: "re-read the device before changing it (nothing was changed): " + err.Error()}
+		}
+		return outcome{status: StatusRefused, reason: why}
+	}
 	_, rej, err := a.conn.Configure(a.changes.Commands(), "")
 	if err != nil {
 		return rollback(fmt.Sprintf("applying failed: %v", err))

@@ -51,6 +51,13 @@ func (a *applier) nvue() outcome {
 		}
 		return out
 	}
+	if why, err := a.changedSince(); err != nil || why != "" {
+		out := undo(firstNonEmpty(why, fmt.Sprint(err)), "nv config detach")
+		if out.status == StatusRolledBack && why != "" {
+			out.status, out.reason = StatusRefused, why+"; our staged lines were detached"
+		}
+		return out
+	}
 	secs := max(1, int(a.opts.CommitTimer.Seconds()))
 	a.mark("commit")
 	if _, err := run(fmt.Sprintf("nv config apply --confirm %ds -y", secs)); err != nil {

@@ -46,6 +46,13 @@ func (a *applier) sonicGCU() outcome {
 		}
 		return outcome{status: StatusRefused, reason: busy + "; nothing was changed"}
 	}
+	if why, err := a.changedSince(); err != nil || why != "" {
+		cleanup()
+		if err != nil {
+			return outcome{status: StatusFailed, reason: "re-read the device before the patch (nothing was changed): " + err.Error()}
+		}
+		return outcome{status: StatusRefused, reason: why}
+	}
 	rollback := func(why string) outcome {
 		a.mark("rollback")
 		restore := "sudo config rollback " + name

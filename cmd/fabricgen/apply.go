@@ -187,7 +187,7 @@ Exit status: 0 every device applied or unchanged, 1 otherwise.`,
 				if err := planExit(p, false); err != nil {
 					return err
 				}
-				if !p.HasChanges() {
+				if !p.HasChanges() && !hasInterrupted(sf.stateDir(run.f), p) {
 					fmt.Fprintln(w, "\nNo changes. The devices match the intent.")
 					return nil
 				}
@@ -223,6 +223,18 @@ Exit status: 0 every device applied or unchanged, 1 otherwise.`,
 	fl.BoolVar(&failFast, "fail-fast", false, "start no more devices after the first failure")
 	fl.BoolVar(&deviceDiff, "device-diff", false, "print each device's own view of the staged change (EOS show session-config diffs, Junos show | compare, nv config diff, apply-patch log)")
 	return cmd
+}
+
+// hasInterrupted reports whether a device of the plan has an in-flight
+// record an interrupted run left: apply then visits it even without
+// changes, to clear the record of a device left clean.
+func hasInterrupted(st state.Dir, p *planfile.Plan) bool {
+	for _, d := range p.Devices {
+		if rec, err := st.InFlight(d.Name); err == nil && rec != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // selectPlanDevices keeps the plan's devices matching any glob (all when
@@ -262,8 +274,9 @@ func selectPlanDevices(p *planfile.Plan, globs []string) (*planfile.Plan, error)
 // from the plan file.
 func renderPlanDevices(ctx context.Context, f *schema.Fabric, p *planfile.Plan, pf *pushFlags) (*planRun, error) {
 	var devs []*schema.Device
+	st := state.ForFabric(f.Dir)
 	for _, pd := range p.Devices {
-		if pd.Status != planfile.StatusChange {
+		if rec, _ := st.InFlight(pd.Name); pd.Status != planfile.StatusChange && rec == nil {
 			continue
 		}
 		d := f.Device(pd.Name)

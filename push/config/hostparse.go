@@ -31,6 +31,7 @@ func parseMlnxQos(line string, args []string) (HostAction, error) {
 	a := HostAction{Line: line}
 	iface := ""
 	var facts []Fact
+	dscp := false
 	for i := 0; i < len(args); i++ {
 		opt, val, hasEq := strings.Cut(args[i], "=")
 		if !hasEq {
@@ -48,7 +49,8 @@ func parseMlnxQos(line string, args []string) (HostAction, error) {
 			if len(parts) != 3 || parts[0] != "set" {
 				return a, fmt.Errorf("--dscp2prio %s: fabricgen plans only set,DSCP,PRIO", val)
 			}
-			facts = append(facts, Fact{Kind: "mlnx_qos", Key: "dscp2prio " + parts[1], Value: parts[2]})
+			facts = append(facts, Fact{Kind: "mlnx_dscp", Key: "dscp2prio " + parts[1], Value: parts[2]})
+			dscp = true
 		default:
 			key, ok := mlnxOpt(opt)
 			if !ok {
@@ -68,6 +70,16 @@ func parseMlnxQos(line string, args []string) (HostAction, error) {
 	}
 	a.Facts = facts
 	a.Read = quoteWords("mlnx_qos", "-i", iface)
+	if dscp {
+		// mlnx_qos prints the whole effective DSCP table, the default
+		// mapping (priority = DSCP / 8) included, so it cannot tell an
+		// explicit entry from a default one; the APP table can (dcbnl,
+		// the table mlnx_qos --dscp2prio writes).
+		if len(facts) > 1 {
+			return a, fmt.Errorf("mlnx_qos --dscp2prio goes on a line of its own, so fabricgen can read it back")
+		}
+		a.Read = quoteWords("dcb", "-N", "app", "show", "dev", iface, "dscp-prio")
+	}
 	return a, nil
 }
 
@@ -94,6 +106,14 @@ func parseRead(a HostAction, out string) map[string]string {
 	switch a.Facts[0].Kind {
 	case "mlnx_qos":
 		parseMlnxShow(out, put)
+	case "mlnx_dscp":
+		// "dscp-prio 26:3 48:6": the explicit entries only.
+		for _, tok := range strings.Fields(out) {
+			d, p, ok := strings.Cut(tok, ":")
+			if _, err := strconv.Atoi(d); ok && err == nil {
+				put("dscp2prio "+d, p)
+			}
+		}
 	case "sysfs":
 		if v := strings.TrimSpace(out); v != "" {
 			put("value", v)

@@ -13,8 +13,8 @@ import (
 // so no command is refused for a half-changed combination and no dropped
 // connection leaves a hybrid: mlnx_qos --tsa with --tcbw, and a dcb map
 // (tc-tsa, tc-bw, prio-pfc, prio-tc) with all its indices in one command
-// (tc-tsa with tc-bw). A dscp2prio table the backup did not have is
-// flushed (and trust restored after it); a configfs rdma_cm directory the
+// (tc-tsa with tc-bw). A DSCP entry the backup did not have is deleted
+// (and trust set back after the table); a configfs rdma_cm directory the
 // backup did not have is removed, which puts default_roce_tos back to the
 // kernel's default.
 func HostRestoreCommands(script, backup, now string) ([]string, error) {
@@ -24,12 +24,22 @@ func HostRestoreCommands(script, backup, now string) ([]string, error) {
 	}
 	old := HostFacts(actions, backup)
 	cur := HostFacts(actions, now)
-	r := &restorer{old: old, cur: cur, done: map[string]bool{}}
+	r := &restorer{old: old, cur: cur, done: map[string]bool{}, trustAfter: map[string]bool{}}
 	for _, a := range actions {
 		for _, f := range a.Facts {
 			if err := r.fact(f); err != nil {
 				return nil, err
 			}
+		}
+	}
+	ifaces := make([]string, 0, len(r.trustAfter))
+	for i := range r.trustAfter {
+		ifaces = append(ifaces, i)
+	}
+	sort.Strings(ifaces)
+	for _, i := range ifaces {
+		if v := old[i+" trust"]; v != "" && v != unsetValue {
+			r.out = append(r.out, quoteWords("mlnx_qos", "-i", i, "--trust", v))
 		}
 	}
 	return append(r.first, r.out...), nil
@@ -43,6 +53,9 @@ type restorer struct {
 	first, out []string
 	// force builds commands even for facts that do not differ.
 	force bool
+	// trustAfter lists interfaces whose trust is set back after their
+	// DSCP table.
+	trustAfter map[string]bool
 }
 
 func (r *restorer) differs(id string) bool { return r.force || r.old[id] != r.cur[id] }
@@ -58,10 +71,10 @@ func (r *restorer) fact(f Fact) error {
 	unset := old == unsetValue
 	q := quoteWords
 	switch f.Kind {
+	case "mlnx_dscp":
+		r.dscp2prio(f, old, cur)
+		return nil
 	case "mlnx_qos":
-		if _, ok := strings.CutPrefix(f.Key, "dscp2prio "); ok {
-			return r.dscp2prio(f)
-		}
 		if f.Key == "tsa" || f.Key == "tcbw" {
 			return r.ets(f.Target)
 		}
@@ -114,47 +127,18 @@ func (r *restorer) fact(f Fact) error {
 // unsetValue is how HostFacts shows a fact the state does not have.
 const unsetValue = "<unset>"
 
-// dscp2prio restores an mlnx_qos DSCP table: flushed when the backup had
-// none, else each entry that differs set to its old priority.
-func (r *restorer) dscp2prio(f Fact) error {
-	prefix := f.Target + " dscp2prio "
-	flush := false
-	var keys []int
-	for id := range r.old {
-		if d, ok := strings.CutPrefix(id, prefix); ok {
-			if n, err := strconv.Atoi(d); err == nil {
-				keys = append(keys, n)
-			}
-		}
+// dscp2prio restores one explicit entry of an mlnx_qos DSCP table (the
+// APP table, read with dcb): deleted when the backup did not have it,
+// else set to its old priority. Trust is set back after the table: the
+// mlx5 driver may change it with the last entry.
+func (r *restorer) dscp2prio(f Fact, old, cur string) {
+	d := strings.TrimPrefix(f.Key, "dscp2prio ")
+	if old == unsetValue {
+		r.out = append(r.out, quoteWords("mlnx_qos", "-i", f.Target, "--dscp2prio", "del,"+d+","+cur))
+	} else {
+		r.out = append(r.out, quoteWords("mlnx_qos", "-i", f.Target, "--dscp2prio", "set,"+d+","+old))
 	}
-	for id := range r.cur {
-		if d, ok := strings.CutPrefix(id, prefix); ok {
-			if n, err := strconv.Atoi(d); err == nil {
-				if _, in := r.old[id]; !in {
-					keys = append(keys, n)
-				}
-			}
-		}
-	}
-	sort.Ints(keys)
-	var sets []string
-	for _, d := range keys {
-		id := prefix + strconv.Itoa(d)
-		r.done[id] = true
-		if !r.differs(id) {
-			continue
-		}
-		if r.old[id] == unsetValue || r.old[id] == "" {
-			flush = true
-			continue
-		}
-		sets = append(sets, quoteWords("mlnx_qos", "-i", f.Target, "--dscp2prio", "set,"+strconv.Itoa(d)+","+r.old[id]))
-	}
-	if flush {
-		r.first = append(r.first, quoteWords("mlnx_qos", "-i", f.Target, "--dscp2prio", "flush"))
-	}
-	r.out = append(r.out, sets...)
-	return nil
+	r.trustAfter[f.Target] = true
 }
 
 // ets restores mlnx_qos's TSA and bandwidth vectors in one command.
@@ -252,7 +236,7 @@ func rdmaCMGroup(path string) (string, bool) {
 // restoreCommand is the command restoring one fact alone (the facts a
 // tool sets together need HostRestoreCommands).
 func restoreCommand(f Fact, old, cur string) (string, error) {
-	r := &restorer{old: map[string]string{f.ID(): old}, cur: map[string]string{f.ID(): cur}, done: map[string]bool{}, force: true}
+	r := &restorer{old: map[string]string{f.ID(): old}, cur: map[string]string{f.ID(): cur}, done: map[string]bool{}, force: true, trustAfter: map[string]bool{}}
 	if err := r.fact(f); err != nil {
 		return "", err
 	}
