@@ -235,6 +235,9 @@ func sonicProblems(old, next map[string]any) []string {
 			out = append(out, fmt.Sprintf("Given patch will produce invalid config. Error: PORT %s does not exist on this platform", p))
 		}
 		if f, ok := ports[p].(map[string]any); ok {
+			if _, ok := f["speed"]; !ok { // mandatory in sonic-port.yang
+				out = append(out, fmt.Sprintf("Given patch will produce invalid config. Error: PORT|%s speed is mandatory", p))
+			}
 			if mtu, ok := f["mtu"].(string); ok {
 				n, err := strconv.Atoi(mtu)
 				if err != nil || n < 68 || n > 9216 {

@@ -211,7 +211,12 @@ func dbManaged(run, want, prev map[string]map[string]map[string]any) map[dbField
 		}
 	}
 	for f := range flatten(prev) {
-		managed[f] = true
+		// A port the render no longer sets keeps its speed and FEC (the
+		// interface stays; PORT speed is mandatory in sonic-port.yang):
+		// only its MTU goes, as on the other platforms.
+		if f.table != "PORT" || f.field == "mtu" {
+			managed[f] = true
+		}
 	}
 	for f := range flatten(run) {
 		switch {
