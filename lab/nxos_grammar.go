@@ -103,7 +103,9 @@ func buildNxosGrammar() grammar {
 		"cmap-nqos": {r("match qos-group", num).ordered()},
 		"cmap-que":  {r("match qos-group", num).ordered()},
 		"pmap-qos": {
-			r("class", `(\S+)`).enters("pmap-c-qos", tag("pmap-c-qos")).ordered(),
+			// class NAME insert-before OTHER (NX-OS QoS guide, "Configuring
+			// Type QoS Policies": [insert-before before-class-name]).
+			r("class", `(\S+)(?: insert-before \S+)?`).enters("pmap-c-qos", tag("pmap-c-qos")).ordered().insertsBefore(),
 		},
 		"pmap-c-qos": {
 			r("set qos-group", num).ident(firstN(2)),

@@ -52,6 +52,9 @@ type rule struct {
 	// interface): `no`/`default` of it resets it to its defaults (empties
 	// it) instead.
 	fixed func(line string) bool
+	// insertable means a new stanza may be placed before a sibling with
+	// "LINE insert-before NAME" (NX-OS policy-map classes).
+	insertable bool
 }
 
 // mapped is one line of a value map.
@@ -110,6 +113,7 @@ func (x *rule) sortBy(f func(string) string) *rule {
 }
 func (x *rule) valueMap(f func(string) (mapped, bool)) *rule { x.vmap = f; return x }
 func (x *rule) resets(f func(string) bool) *rule             { x.fixed = f; return x }
+func (x *rule) insertsBefore() *rule                         { x.insertable = true; return x }
 
 // newGrammar numbers the rules of each mode in the order given.
 func newGrammar(modes map[string][]*rule) grammar {
@@ -509,9 +513,26 @@ func (t *cfgTree) set(stack []frame, x *rule, args []string, line string, keepLo
 	}
 	t.seq++
 	if x.sub != "" {
+		anchor := ""
+		if x.insertable {
+			if base, before, ok := strings.Cut(line, " insert-before "); ok {
+				line, anchor = base, x.head+" "+before
+			}
+		}
 		n := parent.child(line)
 		if n == nil {
 			n = &node{text: line, rule: x, seq: t.seq}
+			if a := parent.child(anchor); a != nil && anchor != "" {
+				// Placed before the anchor: it takes the anchor's place in
+				// the insertion order, and the anchor and the stanzas
+				// after it move one up.
+				n.seq = a.seq
+				for _, k := range parent.kids {
+					if k.seq >= a.seq {
+						k.seq++
+					}
+				}
+			}
 			parent.appendKid(n)
 		}
 		tag := ""

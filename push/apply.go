@@ -243,9 +243,11 @@ func applyDevice(ctx context.Context, pd *planfile.Device, in Input, ok bool, op
 		return fail(StatusFailed, "%v", err)
 	}
 	a := &applier{ctx: ctx, pd: pd, dev: d, dl: dl, opts: opts, rendered: string(in.Rendered), txn: opts.RunID}
-	a.compare = func(now string) (*config.Comparison, error) {
-		return config.CompareScoped(pd.Name, now, a.rendered, scope, dl)
+	cm, err := opts.newComparer(d, dl, a.rendered, scope)
+	if err != nil {
+		return fail(StatusFailed, "%v", err)
 	}
+	a.compare, a.read = cm.compare, cm.read
 	opts.emit(pd.Name, "connect", false)
 	if a.conn, err = connect(ctx, d, dl, pd.Address, &opts.Options); err != nil {
 		return fail(StatusFailed, "%v", err)
@@ -265,7 +267,7 @@ func applyDevice(ctx context.Context, pd *planfile.Device, in Input, ok bool, op
 	}
 
 	opts.emit(pd.Name, "fetch", false)
-	before, err := fetch(a.conn, dl, a.rendered)
+	before, err := fetch(a.conn, dl, a.readScript())
 	if err != nil {
 		return fail(StatusFailed, "fetch running config: %v", err)
 	}
@@ -387,13 +389,22 @@ func (a *applier) transaction() outcome {
 func (a *applier) finish(st Status) {
 	s := a.opts.State
 	if st == StatusApplied {
-		now, err := fetch(a.conn, a.dl, a.rendered)
+		now, err := fetch(a.conn, a.dl, a.readScript())
 		sum := ""
 		if err == nil {
 			sum = config.Digest(now, a.dl)
 		}
+		baseline := ""
+		if a.dl.Host {
+			prev := ""
+			if rec, err := a.opts.appliedRecord(a.dev); err == nil && rec != nil {
+				prev = rec.Baseline
+			}
+			baseline = config.MergeHostState(prev, a.before)
+		}
 		_ = s.WriteApplied(state.Applied{Device: a.pd.Name, Platform: a.pd.Platform, Run: a.opts.RunID,
-			Time: a.opts.Now().UTC(), IntentDigest: a.opts.intentDigest, Rendered: a.rendered, RunningSHA256: sum})
+			Time: a.opts.Now().UTC(), IntentDigest: a.opts.intentDigest, Rendered: a.rendered, RunningSHA256: sum,
+			Baseline: baseline})
 	}
 	if st == StatusApplied || st == StatusRolledBack || st == StatusRefused {
 		_ = s.ClearInFlight(a.pd.Name)
@@ -440,6 +451,9 @@ type applier struct {
 	// compare compares a fresh read of the device with what the
 	// transaction must reach: empty changes means converged.
 	compare func(now string) (*config.Comparison, error)
+	// read is the script whose settings are read on a host ("" means
+	// rendered).
+	read    string
 	changes *config.ChangeSet
 	before  string
 	backup  string
@@ -459,6 +473,14 @@ type applier struct {
 	// change seen during the apply window).
 	note    string
 	started time.Time
+}
+
+// readScript is the script whose settings are read on a host.
+func (a *applier) readScript() string {
+	if a.read != "" {
+		return a.read
+	}
+	return a.rendered
 }
 
 // step records the step now starting in the device's in-flight record,
@@ -520,7 +542,7 @@ func (a *applier) reconnect() error {
 // window, kept and reported in the result.
 func (a *applier) converged() (bool, int, error) {
 	a.mark("verify")
-	now, err := fetch(a.conn, a.dl, a.rendered)
+	now, err := fetch(a.conn, a.dl, a.readScript())
 	if err != nil {
 		return false, 0, err
 	}
@@ -561,7 +583,7 @@ func (a *applier) unmanagedChange(now string) string {
 // read the device, which this change would otherwise be applied on top of
 // without anyone having planned the result.
 func (a *applier) changedSince() (string, error) {
-	now, err := fetch(a.conn, a.dl, a.rendered)
+	now, err := fetch(a.conn, a.dl, a.readScript())
 	if err != nil {
 		return "", err
 	}
@@ -576,7 +598,7 @@ func (a *applier) changedSince() (string, error) {
 // not manage are not compared: another administrator may have changed
 // them meanwhile, and that change is theirs to keep.
 func (a *applier) restored() (bool, error) {
-	now, err := fetch(a.conn, a.dl, a.rendered)
+	now, err := fetch(a.conn, a.dl, a.readScript())
 	if err != nil {
 		return false, err
 	}

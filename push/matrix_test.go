@@ -171,11 +171,14 @@ var matrixMutations = []matrixMutation{
 				cmds: []string{`^\{"op":"remove","path":"/QUEUE/Ethernet0\|3"\}$`, `^\{"op":"remove","path":"/SCHEDULER/fabricgen.3"\}$`},
 				gone: []string{`^QUEUE\|Ethernet(0|8|56|240|248)\|3\|`, `^SCHEDULER\|fabricgen\.3\|`, `^PORT_QOS_MAP\|Ethernet0\|pfc_enable = 3$`},
 				now:  []string{`^QUEUE\|Ethernet0\|4\|wred_profile = roce$`}},
-			mMLNX: {lines: `^\S+ (dscp2prio 26|pfc|tcbw) = `, max: 12,
+			// ECN on priority 3 is a setting the intent stops making: it
+			// goes back to its value before fabricgen (the brownfield
+			// NIC's: off).
+			mMLNX: {lines: `^\S+ (dscp2prio 26|pfc|tcbw) = |/ecn/roce_[nr]p/enable/3 value = `, max: 16,
 				plus: []string{"dscp2prio 26 = 4"}, minus: []string{"dscp2prio 26 = 3"},
-				cmds: []string{`^mlnx_qos -i ens1f0np0 --pfc 0,0,0,0,1,0,0,0$`, `^mlnx_qos -i ens1f0np0 --dscp2prio set,26,4$`},
+				cmds: []string{`^mlnx_qos -i ens1f0np0 --pfc 0,0,0,0,1,0,0,0$`, `^mlnx_qos -i ens1f0np0 --dscp2prio set,26,4$`, `^echo 0 > /sys/class/net/ens1f0np0/ecn/roce_np/enable/3$`},
 				gone: []string{`^netdev ens1f0np0 > pfc 0,0,0,1,0,0,0,0$`, `^netdev ens1f0np0 > dscp-prio .*\b26:3\b`},
-				now:  []string{`^netdev ens1f0np0 > pfc 0,0,0,0,1,0,0,0$`}, touched: []string{`> (pfc|dscp-prio|tc-bw) `}},
+				now:  []string{`^netdev ens1f0np0 > pfc 0,0,0,0,1,0,0,0$`}, touched: []string{`> (pfc|dscp-prio|tc-bw) `, `> ecn roce_[nr]p enable `}},
 			mDCB: {lines: `^\S+ (app dscp-prio 26|ets tc-bw [34]|pfc prio-pfc [34]) = `, max: 20,
 				plus: []string{"pfc prio-pfc 4 = on"}, minus: []string{"pfc prio-pfc 3 = on"},
 				cmds: []string{`^dcb pfc set dev enp65s0f0np0 prio-pfc 0:off 1:off 2:off 3:off 4:on `, `^dcb app replace dev enp65s0f0np0 dscp-prio .*\b26:4\b`},
@@ -561,14 +564,13 @@ var matrixMutations = []matrixMutation{
 				noCmds: []string{`/PORT/Ethernet56/speed`},
 				gone:   []string{`^(PFC_WD|PORT_QOS_MAP|QUEUE)\|Ethernet56\|`, `^PORT\|Ethernet56\|mtu = 9214$`},
 				kept:   []string{`^PORT\|Ethernet56\|speed = 400000$`, `^PORT\|Ethernet56\|lanes = `}},
-			// A NIC port the intent drops keeps fabricgen's lossless setup
-			// today: hosts manage only what the script sets now (push/plan.go
-			// lastApplied is not used for hosts: config.CompareScoped ignores
-			// the scope when d.Host), so the plan is empty.
-			mMLNX: {lines: `^ens1f1np1 `, max: 200,
+			// A NIC port the intent drops goes back to its settings from
+			// before fabricgen (the last-applied record's baseline): its
+			// RDMA device's ToS too.
+			mMLNX: {lines: `^(ens1f1np1 |mlx5_1 |/sys/class/net/ens1f1np1/|/sys/kernel/config/rdma_cm/mlx5_1/)`, max: 200,
 				gone:    []string{`^netdev ens1f1np1 > trust dscp$`, `^netdev ens1f1np1 > pfc 0,0,0,1,0,0,0,0$`},
 				touched: []string{`^netdev ens1f1np1 > `}},
-			mDCB: {lines: `^enp65s0f1np1 `, max: 200,
+			mDCB: {lines: `^(enp65s0f1np1 |mlx5_1 |/sys/class/net/enp65s0f1np1/|/sys/kernel/config/rdma_cm/mlx5_1/)`, max: 200,
 				gone:    []string{`^netdev enp65s0f1np1 > trust dscp$`, `^netdev enp65s0f1np1 > pfc 0,0,0,1,0,0,0,0$`},
 				touched: []string{`^netdev enp65s0f1np1 > `}},
 		}},

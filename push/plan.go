@@ -14,6 +14,7 @@ import (
 	"github.com/fabricgen/fabricgen/push/dialect"
 	"github.com/fabricgen/fabricgen/push/planfile"
 	"github.com/fabricgen/fabricgen/push/session"
+	"github.com/fabricgen/fabricgen/push/state"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -86,17 +87,21 @@ func planDevice(ctx context.Context, in Input, opts *Options) *planfile.Device {
 	} else if busy != "" {
 		return fail(errors.New(busy))
 	}
-	opts.emit(d.Name, "fetch", false)
-	running, err := fetch(conn, dl, pd.Rendered)
-	if err != nil {
-		return fail(err)
-	}
 	scope, err := opts.lastApplied(d)
 	if err != nil {
 		return fail(err)
 	}
 	pd.ScopeSHA256 = scopeDigest(scope)
-	cmp, err := config.CompareScoped(d.Name, running, pd.Rendered, scope, dl)
+	cm, err := opts.newComparer(d, dl, pd.Rendered, scope)
+	if err != nil {
+		return fail(err)
+	}
+	opts.emit(d.Name, "fetch", false)
+	running, err := fetch(conn, dl, cm.read)
+	if err != nil {
+		return fail(err)
+	}
+	cmp, err := cm.compare(running)
 	if err != nil {
 		return fail(err)
 	}
@@ -120,14 +125,80 @@ func planDevice(ctx context.Context, in Input, opts *Options) *planfile.Device {
 // last-applied record), or "" when there is none or it was for another
 // platform.
 func (o *Options) lastApplied(d *schema.Device) (string, error) {
-	if o.State.IsZero() {
-		return "", nil
-	}
-	a, err := o.State.Applied(d.Name)
-	if err != nil || a == nil || a.Platform != string(d.Platform.V) {
+	a, err := o.appliedRecord(d)
+	if err != nil || a == nil {
 		return "", err
 	}
 	return a.Rendered, nil
+}
+
+// appliedRecord is the device's last-applied record, or nil when there is
+// none or it was for another platform.
+func (o *Options) appliedRecord(d *schema.Device) (*state.Applied, error) {
+	if o.State.IsZero() {
+		return nil, nil
+	}
+	a, err := o.State.Applied(d.Name)
+	if err != nil || a == nil || a.Platform != string(d.Platform.V) {
+		return nil, err
+	}
+	return a, nil
+}
+
+// comparer is how one device is read and compared with what it must
+// reach: the script whose settings are read (hosts: the intent's plus the
+// settings the last apply made that the intent dropped) and the
+// comparison.
+type comparer struct {
+	read    string
+	compare func(now string) (*config.Comparison, error)
+}
+
+// newComparer builds the comparison of a device with its rendered config,
+// managing what the last apply made too (scope).
+func (o *Options) newComparer(d *schema.Device, dl *dialect.Dialect, rendered, scope string) (*comparer, error) {
+	c := &comparer{read: rendered}
+	if !dl.Host || scope == "" {
+		c.compare = func(now string) (*config.Comparison, error) {
+			return config.CompareScoped(d.Name, now, rendered, scope, dl)
+		}
+		return c, nil
+	}
+	dropped, err := config.HostDropped(rendered, scope)
+	if err != nil {
+		return nil, fmt.Errorf("the last-applied script: %w", err)
+	}
+	baseline := ""
+	if dropped != "" {
+		if baseline, err = o.hostBaseline(d); err != nil {
+			return nil, err
+		}
+	}
+	c.read = config.HostReadScript(rendered, dropped)
+	c.compare = func(now string) (*config.Comparison, error) {
+		return config.CompareHostScoped(d.Name, now, rendered, dropped, baseline, dl)
+	}
+	return c, nil
+}
+
+// hostBaseline is a host's settings from before fabricgen changed them:
+// the last-applied record's baseline, else its oldest backup.
+func (o *Options) hostBaseline(d *schema.Device) (string, error) {
+	if a, err := o.appliedRecord(d); err != nil {
+		return "", err
+	} else if a != nil && a.Baseline != "" {
+		return a.Baseline, nil
+	}
+	bs, err := o.State.Backups(d.Name)
+	if err != nil {
+		return "", err
+	}
+	for _, b := range bs {
+		if !b.BeforeRollback {
+			return readBackup(b.Path)
+		}
+	}
+	return "", nil
 }
 
 // scopeDigest is the hex SHA-256 of the last-applied config a plan used,

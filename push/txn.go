@@ -204,7 +204,7 @@ func (a *applier) hostRestore(why string) outcome {
 			return outcome{status: StatusFailed, reason: why + "; " + err.Error(), restore: restore}
 		}
 	}
-	now, err := fetch(a.conn, a.dl, a.rendered)
+	now, err := fetch(a.conn, a.dl, a.readScript())
 	if err != nil {
 		return outcome{status: StatusFailed, reason: why + "; read state to restore: " + err.Error(), restore: restore}
 	}

@@ -54,6 +54,12 @@ func diffLevel(cs *ChangeSet, path []string, run, want []*Node, ordered bool, d 
 	runBy := index(run)
 	wantBy := index(want)
 	var lines []string
+	if ordered && !keepsOrder(run, want) && d.InsertBefore != nil && commonInOrder(run, want) {
+		if ins, ok := insertions(run, want, d); ok {
+			diffInserted(cs, path, run, want, ins, d)
+			return
+		}
+	}
 	if ordered && !keepsOrder(run, want) {
 		for _, n := range run {
 			lines = append(lines, d.Negate(n.Line))
@@ -161,4 +167,86 @@ func clonePath(p []string) []string {
 		return nil
 	}
 	return append([]string(nil), p...)
+}
+
+// commonInOrder reports whether the lines run and want both have come in
+// the same order in each.
+func commonInOrder(run, want []*Node) bool {
+	wantBy, runBy := index(want), index(run)
+	var a, b []string
+	for _, n := range run {
+		if _, ok := wantBy[n.Line]; ok {
+			a = append(a, n.Line)
+		}
+	}
+	for _, n := range want {
+		if _, ok := runBy[n.Line]; ok {
+			b = append(b, n.Line)
+		}
+	}
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// insertions maps each new line of want that has a common line after it
+// to the command inserting it before that line; ok is false when the
+// dialect cannot insert one of them.
+func insertions(run, want []*Node, d *dialect.Dialect) (map[string]string, bool) {
+	runBy := index(run)
+	out := map[string]string{}
+	for i, n := range want {
+		if _, old := runBy[n.Line]; old {
+			continue
+		}
+		for _, next := range want[i+1:] {
+			if _, old := runBy[next.Line]; old {
+				cmd := d.InsertBefore(n.Line, next.Line)
+				if cmd == "" {
+					return nil, false
+				}
+				out[n.Line] = cmd
+				break
+			}
+		}
+	}
+	return out, true
+}
+
+// diffInserted changes an ordered section whose kept lines stay in order:
+// removed lines go, new lines are inserted in front of the kept line
+// after them (or appended when none follows), and kept lines' children
+// are compared as usual.
+func diffInserted(cs *ChangeSet, path []string, run, want []*Node, ins map[string]string, d *dialect.Dialect) {
+	wantBy, runBy := index(want), index(run)
+	var lines []string
+	for _, n := range run {
+		if _, ok := wantBy[n.Line]; !ok {
+			lines = append(lines, d.Negate(n.Line))
+		}
+	}
+	for _, n := range want {
+		if _, ok := runBy[n.Line]; ok {
+			continue
+		}
+		sub := subtree(n)
+		if cmd, ok := ins[n.Line]; ok {
+			sub[0] = cmd
+		}
+		lines = append(lines, sub...)
+	}
+	if len(lines) > 0 {
+		cs.Blocks = append(cs.Blocks, Block{Path: clonePath(path), Lines: lines})
+	}
+	for _, w := range want {
+		if r, ok := runBy[w.Line]; ok {
+			diffLevel(cs, append(path, w.Line), r.Children, w.Children, false, d)
+		}
+	}
 }

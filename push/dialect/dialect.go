@@ -101,6 +101,12 @@ type Dialect struct {
 	OwnedNames *regexp.Regexp
 	// Negate returns the command undoing one config line.
 	Negate func(line string) string
+	// InsertBefore, when set, returns the command creating the ordered
+	// stanza line in front of the sibling before ("" when it cannot), so
+	// a stanza added in the middle of an ordered section is inserted
+	// rather than the section rebuilt (which, applied line by line,
+	// leaves traffic unclassified for a moment).
+	InsertBefore func(line, before string) string
 	// Transaction is how the platform applies a change safely.
 	Transaction Transaction
 	// Host is true for host NIC platforms, whose "config" is a set of facts.

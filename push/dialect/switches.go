@@ -102,7 +102,22 @@ func nxos() *Dialect {
 			{Name: "system qos", Match: re(`^system qos$`)},
 			{Name: "interface", Match: re(`^interface (\S+)$`), Shared: true, Children: ifChildren},
 		},
-		Negate:      negateNo,
-		Transaction: TxnCheckpoint,
+		Negate:       negateNo,
+		InsertBefore: nxosInsertBefore,
+		Transaction:  TxnCheckpoint,
 	}
+}
+
+// nxosInsertBefore places a type qos policy-map class in front of
+// another: "class NAME insert-before OTHER" (Cisco Nexus 9000 NX-OS
+// Quality of Service Configuration Guide, "Configuring Type QoS
+// Policies": class [type qos] {class-map-name | class-default}
+// [insert-before before-class-name]). Queuing and network-qos classes
+// are system classes in a fixed order: no insertion there.
+func nxosInsertBefore(line, before string) string {
+	f, b := strings.Fields(line), strings.Fields(before)
+	if len(f) != 2 || len(b) != 2 || f[0] != "class" || b[0] != "class" || b[1] == "class-default" {
+		return ""
+	}
+	return line + " insert-before " + b[1]
 }

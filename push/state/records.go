@@ -192,6 +192,10 @@ type Applied struct {
 	// RunningSHA256 hashes the normalised running config right after the
 	// change was verified.
 	RunningSHA256 string `json:"running_sha256"`
+	// Baseline (hosts) is every setting's value from before fabricgen
+	// first changed it, in push/config's host state form: what a setting
+	// the intent stops making is set back to.
+	Baseline string `json:"baseline,omitempty"`
 }
 
 // WriteApplied records what was applied to a device.
