@@ -36,7 +36,7 @@ func RulesMarkdown() []byte {
 		if r.Path {
 			scope = "path"
 		}
-		fmt.Fprintf(&b, "| [%s](#%s) | %s | %s | %s |\n", r.ID, strings.ToLower(r.ID)+"--"+anchor(r.Title), r.Severity, scope, strings.ReplaceAll(r.Title, "|", "\\|"))
+		fmt.Fprintf(&b, "| [%s](#%s) | %s | %s | %s |\n", r.ID, ruleAnchor(r), r.Severity, scope, strings.ReplaceAll(r.Title, "|", "\\|"))
 	}
 	b.WriteString("\n")
 	for _, r := range Rules() {

@@ -40,7 +40,7 @@ func TestBrokenExamples(t *testing.T) {
 			}
 			for _, fd := range fs {
 				if fd.Rule == want {
-					if fd.Subject.IsZero() {
+					if fd.Subject == nil {
 						t.Errorf("%s finding has no source range", want)
 					}
 					return
@@ -48,7 +48,7 @@ func TestBrokenExamples(t *testing.T) {
 			}
 			t.Errorf("lint did not report %s; got %d other findings", want, len(fs))
 			for _, fd := range fs {
-				t.Logf("  %s %s", fd.Rule, fd.Message)
+				t.Logf("  %s %s", fd.Rule, fd.Summary)
 			}
 		})
 	}
@@ -72,7 +72,7 @@ func TestCorrectExamplesClean(t *testing.T) {
 			}
 			for _, fd := range fs {
 				if fd.Severity >= schema.SevWarning {
-					t.Errorf("%s %s %s: %s", fd.Rule, fd.Severity, fd.Subject, fd.Message)
+					t.Errorf("%s %s %s: %s", fd.Rule, fd.Severity, fd.Subject, fd.Summary)
 				}
 			}
 		})

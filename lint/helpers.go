@@ -79,9 +79,9 @@ func linked(p *schema.Port) bool { return p.Peer != nil }
 func reportGroup(p *Pass, g qosGroup, subject schema.Range, msg string) {
 	first := g.ports[0]
 	p.Report(Finding{
-		Subject: portSubject(subject, first),
+		Subject: ptr(portSubject(subject, first)),
 		Device:  first.Device.Name, Port: first.Name,
-		Message: msg, Count: len(g.ports),
+		Summary: msg, Count: len(g.ports),
 	})
 }
 

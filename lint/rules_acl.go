@@ -50,7 +50,7 @@ func runRequiredACL(p *Pass) {
 			family = "IPv6"
 		}
 		agg.add(a.Port.Device.Name+"|"+family, a.Port, a.Paths, func() Finding {
-			return Finding{Subject: subj, Message: fmt.Sprintf("routed hop %s carries %s RoCE to or from subnet %s (require_roce_acl) but no ingress ACL classifies UDP 4791 for %s",
+			return Finding{Subject: ptr(subj), Summary: fmt.Sprintf("routed hop %s carries %s RoCE to or from subnet %s (require_roce_acl) but no ingress ACL classifies UDP 4791 for %s",
 				at.Port.ID(), family, strings.Join(names, ", "), family)}
 		}, at.Trace)
 	})
@@ -87,9 +87,9 @@ func runACLDrop(p *Pass) {
 
 func aclDropFinding(fl Flow, pt *schema.Port, name string, r *schema.ACLRule, dropped bool) Finding {
 	if dropped {
-		return Finding{Subject: subjectOr(r.Action.Src, r.Range), Message: fmt.Sprintf("acl %q rule %d denies %s on %s", name, r.Seq, fl, pt.ID())}
+		return Finding{Subject: ptr(subjectOr(r.Action.Src, r.Range)), Summary: fmt.Sprintf("acl %q rule %d denies %s on %s", name, r.Seq, fl, pt.ID())}
 	}
-	return Finding{Subject: subjectOr(r.Police.Src, r.Range), Message: fmt.Sprintf("acl %q rule %d polices %s on %s to %d bit/s", name, r.Seq, fl, pt.ID(), r.Police.V)}
+	return Finding{Subject: ptr(subjectOr(r.Police.Src, r.Range)), Summary: fmt.Sprintf("acl %q rule %d polices %s on %s to %d bit/s", name, r.Seq, fl, pt.ID(), r.Police.V)}
 }
 
 func runRemark(p *Pass) {
@@ -103,7 +103,7 @@ func runRemark(p *Pass) {
 			}
 			at := *a
 			agg.add(fmt.Sprintf("in|%s|%d|%s", in.ACLName, in.ACL.Seq, at.Flow), a.Port, a.Paths, func() Finding {
-				return Finding{Subject: subjectOr(in.ACL.SetDSCP.Src, in.ACL.Range), Message: fmt.Sprintf("acl %q rule %d re-marks %s from DSCP %d to %d on %s (class %q is DSCP %s)",
+				return Finding{Subject: ptr(subjectOr(in.ACL.SetDSCP.Src, in.ACL.Range)), Summary: fmt.Sprintf("acl %q rule %d re-marks %s from DSCP %d to %d on %s (class %q is DSCP %s)",
 					in.ACLName, in.ACL.Seq, at.Flow, at.Arrive.DSCP, in.DSCP, at.Port.ID(), at.Class.Name, dscpList(at.Class.DSCP))}
 			}, at.Trace)
 		})
@@ -114,7 +114,7 @@ func runRemark(p *Pass) {
 			}
 			out := *o
 			agg.add(fmt.Sprintf("out|%s|%d|%s", e.ACLName, e.ACL.Seq, out.Flow), o.Port, o.Paths, func() Finding {
-				return Finding{Subject: subjectOr(e.ACL.SetDSCP.Src, e.ACL.Range), Message: fmt.Sprintf("egress acl %q rule %d re-marks %s from DSCP %d to %d on %s (class %q is DSCP %s)",
+				return Finding{Subject: ptr(subjectOr(e.ACL.SetDSCP.Src, e.ACL.Range)), Summary: fmt.Sprintf("egress acl %q rule %d re-marks %s from DSCP %d to %d on %s (class %q is DSCP %s)",
 					e.ACLName, e.ACL.Seq, out.Flow, out.DSCP, e.DSCP, out.Port.ID(), out.Class.Name, dscpList(out.Class.DSCP))}
 			}, out.Trace)
 		})

@@ -86,8 +86,8 @@ func runHeadroom(p *Pass) {
 				f.Count++
 				continue
 			}
-			f := &Finding{Subject: portSubject(src, rx), Device: rx.Device.Name, Port: rx.Name, Count: 1,
-				Message: fmt.Sprintf("%s: %s %s is below the %s needed for %dG over %gm with MTU %d (xoff %d B + xon %d B; %d B in flight on the cable)",
+			f := &Finding{Subject: ptr(portSubject(src, rx)), Device: rx.Device.Name, Port: rx.Name, Count: 1,
+				Summary: fmt.Sprintf("%s: %s %s is below the %s needed for %dG over %gm with MTU %d (xoff %d B + xon %d B; %d B in flight on the cable)",
 					rx.ID(), what, bytesString(have), bytesString(want), speed/1e9, cable, mtu, need.XOFF, need.XON, need.CableBytes),
 				Related: []Related{{Range: subjectOr(l.CableLength.Src, l.Range), Message: "cable length of link " + l.Name}}}
 			seen[k] = f
@@ -108,8 +108,8 @@ func runCableLength(p *Pass) {
 			continue
 		}
 		def := defaultCable(tierOf(l.A.Device), tierOf(l.B.Device))
-		p.Report(Finding{Subject: l.Range, Device: l.A.Device.Name, Port: l.A.Name,
-			Message: fmt.Sprintf("lossless link %s (%s–%s) has no cable_length; headroom assumes %gm", l.Name, l.A.ID(), l.B.ID(), def)})
+		p.Report(Finding{Subject: ptr(l.Range), Device: l.A.Device.Name, Port: l.A.Name,
+			Summary: fmt.Sprintf("lossless link %s (%s–%s) has no cable_length; headroom assumes %gm", l.Name, l.A.ID(), l.B.ID(), def)})
 	}
 }
 

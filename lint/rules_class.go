@@ -94,8 +94,8 @@ func runECTBits(p *Pass) {
 		if d.Kind.V != schema.KindNIC || r == nil || !r.ToS.Set || r.ToS.V&3 != 0 || (r.ECN.Set && !r.ECN.V) {
 			continue
 		}
-		p.Report(Finding{Subject: subjectOr(r.ToS.Src, r.Range, d.Range), Device: d.Name,
-			Message: fmt.Sprintf("NIC %s sends RoCE with tos %d: DSCP %d without ECT bits, so no switch can mark it (use %d)", d.Name, r.ToS.V, r.DSCP(), r.ToS.V|2)})
+		p.Report(Finding{Subject: ptr(subjectOr(r.ToS.Src, r.Range, d.Range)), Device: d.Name,
+			Summary: fmt.Sprintf("NIC %s sends RoCE with tos %d: DSCP %d without ECT bits, so no switch can mark it (use %d)", d.Name, r.ToS.V, r.DSCP(), r.ToS.V|2)})
 	}
 }
 
@@ -108,7 +108,7 @@ func runDCQCN(p *Pass) {
 		if d.Kind.V != schema.KindNIC || r == nil || !r.ECN.Set || r.ECN.V {
 			continue
 		}
-		p.Report(Finding{Subject: subjectOr(r.ECN.Src, r.Range, d.Range), Device: d.Name,
-			Message: fmt.Sprintf("NIC %s has DCQCN off (rdma ecn = false) in a fabric that marks ECN", d.Name)})
+		p.Report(Finding{Subject: ptr(subjectOr(r.ECN.Src, r.Range, d.Range)), Device: d.Name,
+			Summary: fmt.Sprintf("NIC %s has DCQCN off (rdma ecn = false) in a fabric that marks ECN", d.Name)})
 	}
 }

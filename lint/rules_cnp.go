@@ -46,7 +46,7 @@ func runCNPStrict(p *Pass) {
 			if sched == "" {
 				sched = "no scheduler"
 			}
-			return Finding{Subject: subj, Message: fmt.Sprintf("%s sends CNP (DSCP %d) to queue %d, scheduled %s, not strict", out.Port.ID(), out.DSCP, out.Egress.Queue, sched)}
+			return Finding{Subject: ptr(subj), Summary: fmt.Sprintf("%s sends CNP (DSCP %d) to queue %d, scheduled %s, not strict", out.Port.ID(), out.DSCP, out.Egress.Queue, sched)}
 		}, out.Trace)
 	})
 	agg.flush(p)
@@ -64,8 +64,8 @@ func runCNPIdentity(p *Pass) {
 		}
 		for _, d := range cnp.DSCP {
 			if containsInt(c.DSCP, d) {
-				p.Report(Finding{Subject: subjectOr(cnp.DSCPRange, cnp.Range),
-					Message: fmt.Sprintf("CNP class %q shares DSCP %d with class %q", cnp.Name, d, c.Name),
+				p.Report(Finding{Subject: ptr(subjectOr(cnp.DSCPRange, cnp.Range)),
+					Summary: fmt.Sprintf("CNP class %q shares DSCP %d with class %q", cnp.Name, d, c.Name),
 					Related: []Related{{Range: c.DSCPRange, Message: "other class's DSCP set here"}},
 				})
 			}
@@ -77,12 +77,12 @@ func runCNPIdentity(p *Pass) {
 			continue
 		}
 		if r.CNPDSCP.Set && !containsInt(cnp.DSCP, r.CNPDSCP.V) {
-			p.Report(Finding{Subject: subjectOr(r.CNPDSCP.Src, r.Range, d.Range), Device: d.Name,
-				Message: fmt.Sprintf("NIC %s sends CNP with DSCP %d; the switches classify CNP (class %q) on DSCP %s", d.Name, r.CNPDSCP.V, cnp.Name, dscpList(cnp.DSCP))})
+			p.Report(Finding{Subject: ptr(subjectOr(r.CNPDSCP.Src, r.Range, d.Range)), Device: d.Name,
+				Summary: fmt.Sprintf("NIC %s sends CNP with DSCP %d; the switches classify CNP (class %q) on DSCP %s", d.Name, r.CNPDSCP.V, cnp.Name, dscpList(cnp.DSCP))})
 		}
 		if r.CNPPriority.Set && cnp.Priority.Set && r.CNPPriority.V != cnp.Priority.V {
-			p.Report(Finding{Subject: subjectOr(r.CNPPriority.Src, r.Range, d.Range), Device: d.Name,
-				Message: fmt.Sprintf("NIC %s sends CNP on priority %d; class %q uses priority %d", d.Name, r.CNPPriority.V, cnp.Name, cnp.Priority.V)})
+			p.Report(Finding{Subject: ptr(subjectOr(r.CNPPriority.Src, r.Range, d.Range)), Device: d.Name,
+				Summary: fmt.Sprintf("NIC %s sends CNP on priority %d; class %q uses priority %d", d.Name, r.CNPPriority.V, cnp.Name, cnp.Priority.V)})
 		}
 	}
 }
@@ -98,7 +98,7 @@ func runCNPPaused(p *Pass) {
 		subj := portSubject(q.PFC[a.Ingress.Priority].Src, a.Port)
 		at := *a
 		agg.add(fmt.Sprintf("%s|%d", subj, at.Ingress.Priority), a.Port, a.Paths, func() Finding {
-			return Finding{Subject: subj, Message: fmt.Sprintf("CNP (DSCP %d) lands in priority %d on %s, which PFC pauses",
+			return Finding{Subject: ptr(subj), Summary: fmt.Sprintf("CNP (DSCP %d) lands in priority %d on %s, which PFC pauses",
 				at.Arrive.DSCP, at.Ingress.Priority, at.Port.ID())}
 		}, at.Trace)
 	})
@@ -113,7 +113,7 @@ func runCNPPaused(p *Pass) {
 		subj := portSubject(q.PFC[o.Priority].Src, o.Port)
 		out := *o
 		agg.add(fmt.Sprintf("src|%s|%d", subj, o.Priority), o.Port, o.Paths, func() Finding {
-			return Finding{Subject: subj, Message: fmt.Sprintf("NIC %s sends CNP on priority %d, which PFC pauses", out.Port.ID(), out.Priority)}
+			return Finding{Subject: ptr(subj), Summary: fmt.Sprintf("NIC %s sends CNP on priority %d, which PFC pauses", out.Port.ID(), out.Priority)}
 		}, out.Trace)
 	})
 	agg.flush(p)

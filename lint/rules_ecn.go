@@ -58,7 +58,7 @@ func runECNOnPath(p *Pass) {
 		subj := portSubject(q.Queues[o.Egress.Queue].ECN.Src, o.Port)
 		out := *o
 		agg.add(fmt.Sprintf("%s|%d", subj, o.Egress.Queue), o.Port, o.Paths, func() Finding {
-			return Finding{Subject: subj, Severity: sev, Message: fmt.Sprintf("%s does not mark ECN on queue %d, which carries RoCE (DSCP %d)",
+			return Finding{Subject: ptr(subj), Severity: sev, Summary: fmt.Sprintf("%s does not mark ECN on queue %d, which carries RoCE (DSCP %d)",
 				out.Port.ID(), out.Egress.Queue, out.DSCP)}
 		}, out.Trace)
 	})
@@ -68,17 +68,17 @@ func runECNOnPath(p *Pass) {
 func runECNSanity(p *Pass) {
 	for _, e := range p.Fabric.ECNProfiles {
 		if e.Min.Set && e.Max.Set && e.Min.V >= e.Max.V {
-			p.Report(Finding{Subject: subjectOr(e.Min.Src, e.Range),
-				Message: fmt.Sprintf("ecn_profile %q: min_threshold %s is not below max_threshold %s", e.Name, bytesString(e.Min.V), bytesString(e.Max.V)),
+			p.Report(Finding{Subject: ptr(subjectOr(e.Min.Src, e.Range)),
+				Summary: fmt.Sprintf("ecn_profile %q: min_threshold %s is not below max_threshold %s", e.Name, bytesString(e.Min.V), bytesString(e.Max.V)),
 				Related: []Related{{Range: e.Max.Src, Message: "max_threshold set here"}}})
 		}
 		if e.Probability.Set && (e.Probability.V <= 0 || e.Probability.V > 100) {
-			p.Report(Finding{Subject: subjectOr(e.Probability.Src, e.Range),
-				Message: fmt.Sprintf("ecn_profile %q: max_probability %d is outside 1–100", e.Name, e.Probability.V)})
+			p.Report(Finding{Subject: ptr(subjectOr(e.Probability.Src, e.Range)),
+				Summary: fmt.Sprintf("ecn_profile %q: max_probability %d is outside 1–100", e.Name, e.Probability.V)})
 		}
 		if e.Min.Set && e.Min.V <= 0 {
-			p.Report(Finding{Subject: subjectOr(e.Min.Src, e.Range),
-				Message: fmt.Sprintf("ecn_profile %q: min_threshold must be above 0", e.Name)})
+			p.Report(Finding{Subject: ptr(subjectOr(e.Min.Src, e.Range)),
+				Summary: fmt.Sprintf("ecn_profile %q: min_threshold must be above 0", e.Name)})
 		}
 	}
 }
@@ -122,7 +122,7 @@ func runPFCWithoutECN(p *Pass) {
 		if p.Fabric.PFCOnly.V {
 			msg = fmt.Sprintf("traffic_class %q is lossless without ECN, as the fabric's pfc_only design says", c.Name)
 		}
-		p.Report(Finding{Subject: subjectOr(c.Lossless.Src, c.Range), Severity: sev, Message: msg,
+		p.Report(Finding{Subject: ptr(subjectOr(c.Lossless.Src, c.Range)), Severity: sev, Summary: msg,
 			Related: []Related{{Range: p.Fabric.PFCOnly.Src, Message: "pfc_only set here"}}})
 	}
 }

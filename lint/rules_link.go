@@ -66,8 +66,8 @@ func runSameTierPFC(p *Pass) {
 		if len(pa) == 0 {
 			on, prios = b, pb
 		}
-		p.Report(Finding{Subject: portSubject(pfcSource(on.QoS), on), Device: on.Device.Name, Port: on.Name,
-			Message: fmt.Sprintf("link %s joins %s and %s, two %s switches, and %s enables PFC on priority %s: lossless traffic can cross the tier down and up again, a pause cycle that can deadlock",
+		p.Report(Finding{Subject: ptr(portSubject(pfcSource(on.QoS), on)), Device: on.Device.Name, Port: on.Name,
+			Summary: fmt.Sprintf("link %s joins %s and %s, two %s switches, and %s enables PFC on priority %s: lossless traffic can cross the tier down and up again, a pause cycle that can deadlock",
 				l.Name, a.ID(), b.ID(), a.Device.Kind.V, on.ID(), prioList(prios)),
 			Related: []Related{{Range: subjectOr(l.Range, b.Range), Message: "link declared here"}}})
 	}
@@ -79,8 +79,8 @@ func runLinkSpeed(p *Pass) {
 		if a == nil || b == nil || !a.Speed.Set || !b.Speed.Set || a.Speed.V == b.Speed.V {
 			continue
 		}
-		p.Report(Finding{Subject: subjectOr(a.Speed.Src, a.Range), Device: a.Device.Name, Port: a.Name,
-			Message: fmt.Sprintf("link %s: %s runs at %dG but %s at %dG", l.Name, a.ID(), a.Speed.V/1e9, b.ID(), b.Speed.V/1e9),
+		p.Report(Finding{Subject: ptr(subjectOr(a.Speed.Src, a.Range)), Device: a.Device.Name, Port: a.Name,
+			Summary: fmt.Sprintf("link %s: %s runs at %dG but %s at %dG", l.Name, a.ID(), a.Speed.V/1e9, b.ID(), b.Speed.V/1e9),
 			Related: []Related{{Range: subjectOr(b.Speed.Src, b.Range), Message: "other end's speed set here"}}})
 	}
 }
@@ -91,8 +91,8 @@ func runLinkFEC(p *Pass) {
 		if a == nil || b == nil || !a.FEC.Set || !b.FEC.Set || a.FEC.V == b.FEC.V {
 			continue
 		}
-		p.Report(Finding{Subject: subjectOr(a.FEC.Src, a.Range), Device: a.Device.Name, Port: a.Name,
-			Message: fmt.Sprintf("link %s: %s uses FEC %q but %s uses %q", l.Name, a.ID(), a.FEC.V, b.ID(), b.FEC.V),
+		p.Report(Finding{Subject: ptr(subjectOr(a.FEC.Src, a.Range)), Device: a.Device.Name, Port: a.Name,
+			Summary: fmt.Sprintf("link %s: %s uses FEC %q but %s uses %q", l.Name, a.ID(), a.FEC.V, b.ID(), b.FEC.V),
 			Related: []Related{{Range: subjectOr(b.FEC.Src, b.Range), Message: "other end's FEC set here"}}})
 	}
 }
@@ -128,8 +128,8 @@ func runDualHomed(p *Pass) {
 			default:
 				continue
 			}
-			p.Report(Finding{Subject: portSubject(schema.Range{}, np), Device: d.Name, Port: np.Name,
-				Message: fmt.Sprintf("dual-homed NIC %s: port %s (to %s) and port %s (to %s) differ: %s", d.Name, np.Name, np.Peer.Device.Name, ref.Name, ref.Peer.Device.Name, diff)})
+			p.Report(Finding{Subject: ptr(portSubject(schema.Range{}, np)), Device: d.Name, Port: np.Name,
+				Summary: fmt.Sprintf("dual-homed NIC %s: port %s (to %s) and port %s (to %s) differ: %s", d.Name, np.Name, np.Peer.Device.Name, ref.Name, ref.Peer.Device.Name, diff)})
 		}
 	}
 }
@@ -152,8 +152,8 @@ func runMediaReach(p *Pass) {
 		if !ok || !l.CableLength.Set || l.CableLength.V <= reach {
 			continue
 		}
-		p.Report(Finding{Subject: subjectOr(l.CableLength.Src, l.Range),
-			Message: fmt.Sprintf("link %s: %gm of %s cable is beyond the media's reach of %gm", l.Name, l.CableLength.V, l.Media.V, reach),
+		p.Report(Finding{Subject: ptr(subjectOr(l.CableLength.Src, l.Range)),
+			Summary: fmt.Sprintf("link %s: %gm of %s cable is beyond the media's reach of %gm", l.Name, l.CableLength.V, l.Media.V, reach),
 			Related: []Related{{Range: l.Media.Src, Message: "media set here"}}})
 	}
 }

@@ -42,8 +42,8 @@ func runNICMTU(p *Pass) {
 			if np.QoS == nil || !np.QoS.MTU.Set || np.QoS.MTU.V >= need {
 				continue
 			}
-			p.Report(Finding{Subject: portSubject(np.QoS.MTU.Src, np), Device: d.Name, Port: np.Name,
-				Message: fmt.Sprintf("NIC %s has MTU %d but RDMA path_mtu %d needs at least %d", np.ID(), np.QoS.MTU.V, d.RDMA.PathMTU.V, need),
+			p.Report(Finding{Subject: ptr(portSubject(np.QoS.MTU.Src, np)), Device: d.Name, Port: np.Name,
+				Summary: fmt.Sprintf("NIC %s has MTU %d but RDMA path_mtu %d needs at least %d", np.ID(), np.QoS.MTU.V, d.RDMA.PathMTU.V, need),
 				Related: []Related{{Range: d.RDMA.PathMTU.Src, Message: "path_mtu set here"}}})
 		}
 	}
@@ -64,7 +64,7 @@ func runPathMTU(p *Pass) {
 		q := qosOf(pt)
 		subj := portSubject(q.MTU.Src, pt)
 		agg.add(subj.String()+"|"+fmt.Sprint(q.MTU.V), pt, paths, func() Finding {
-			return Finding{Subject: subj, Message: fmt.Sprintf("%s has MTU %d on the RoCE path; RDMA path MTU %d needs %d", pt.ID(), q.MTU.V, pm, need)}
+			return Finding{Subject: ptr(subj), Summary: fmt.Sprintf("%s has MTU %d on the RoCE path; RDMA path MTU %d needs %d", pt.ID(), q.MTU.V, pm, need)}
 		}, trace)
 	}
 	w := p.Walk()
@@ -90,8 +90,8 @@ func runLinkMTU(p *Pass) {
 			continue
 		}
 		if a.QoS.MTU.Set && b.QoS.MTU.Set && a.QoS.MTU.V != b.QoS.MTU.V {
-			p.Report(Finding{Subject: portSubject(a.QoS.MTU.Src, a), Device: a.Device.Name, Port: a.Name,
-				Message: fmt.Sprintf("link %s: %s has MTU %d but %s has %d", l.Name, a.ID(), a.QoS.MTU.V, b.ID(), b.QoS.MTU.V),
+			p.Report(Finding{Subject: ptr(portSubject(a.QoS.MTU.Src, a)), Device: a.Device.Name, Port: a.Name,
+				Summary: fmt.Sprintf("link %s: %s has MTU %d but %s has %d", l.Name, a.ID(), a.QoS.MTU.V, b.ID(), b.QoS.MTU.V),
 				Related: []Related{{Range: portSubject(b.QoS.MTU.Src, b), Message: "other end's MTU set here"}}})
 		}
 	}

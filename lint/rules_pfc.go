@@ -96,7 +96,7 @@ func runLinkPFC(nic bool) func(p *Pass) {
 				}
 				seen[k] = len(out)
 			}
-			out = append(out, Finding{Subject: subj, Device: a.Device.Name, Port: a.Name, Message: msg, Count: 1,
+			out = append(out, Finding{Subject: ptr(subj), Device: a.Device.Name, Port: a.Name, Summary: msg, Count: 1,
 				Related: []Related{{Range: portSubject(pfcSource(b.QoS), b), Message: "other end's PFC set here"}, {Range: l.Range, Message: "link declared here"}}})
 		}
 	}
@@ -113,7 +113,7 @@ func runPFCOnPath(p *Pass) {
 		subj := portSubject(q.PFC[a.Ingress.Priority].Src, a.Port)
 		at := *a
 		agg.add(fmt.Sprintf("%s|%d", subj, at.Ingress.Priority), a.Port, a.Paths, func() Finding {
-			return Finding{Subject: subj, Message: fmt.Sprintf("PFC is off for priority %d on %s, which carries lossless class %q (PFC on %s)",
+			return Finding{Subject: ptr(subj), Summary: fmt.Sprintf("PFC is off for priority %d on %s, which carries lossless class %q (PFC on %s)",
 				at.Ingress.Priority, at.Port.ID(), c.Name, prioList(q.PFCPriorities()))}
 		}, at.Trace)
 	})

@@ -73,7 +73,7 @@ func runTrust(p *Pass) {
 				if at.Ingress.Reset {
 					msg += fmt.Sprintf(" and leaves with DSCP 0 instead of %d", at.Arrive.DSCP)
 				}
-				return Finding{Subject: subj, Message: msg}
+				return Finding{Subject: ptr(subj), Summary: msg}
 			}, at.Trace)
 		})
 	}
@@ -109,7 +109,7 @@ func runClassPriority(p *Pass) {
 			subj := portSubject(src, a.Port)
 			at := *a
 			agg.add(fmt.Sprintf("%s|%d|%d", subj, at.Ingress.DSCP, at.Ingress.Priority), a.Port, a.Paths, func() Finding {
-				return Finding{Subject: subj, Message: fmt.Sprintf("%s maps %s DSCP %d to priority %d; traffic_class %q uses priority %d",
+				return Finding{Subject: ptr(subj), Summary: fmt.Sprintf("%s maps %s DSCP %d to priority %d; traffic_class %q uses priority %d",
 					at.Port.ID(), at.Flow, at.Ingress.DSCP, at.Ingress.Priority, at.Class.Name, want),
 					Related: []Related{{Range: at.Class.Priority.Src, Message: "class priority set here"}}}
 			}, at.Trace)
@@ -133,7 +133,7 @@ func runClassQueue(p *Pass) {
 			subj := portSubject(q.Queue[o.Priority].Src, o.Port)
 			out := *o
 			agg.add(fmt.Sprintf("%s|%d|%d", subj, o.Priority, o.Egress.Queue), o.Port, o.Paths, func() Finding {
-				return Finding{Subject: subj, Message: fmt.Sprintf("%s sends priority %d (%s) to queue %d; traffic_class %q uses queue %d",
+				return Finding{Subject: ptr(subj), Summary: fmt.Sprintf("%s sends priority %d (%s) to queue %d; traffic_class %q uses queue %d",
 					out.Port.ID(), out.Priority, out.Flow, out.Egress.Queue, c.Name, c.Queue.V),
 					Related: []Related{{Range: c.Queue.Src, Message: "class queue set here"}}}
 			}, out.Trace)
@@ -178,8 +178,8 @@ func runNICMapping(p *Pass) {
 			continue
 		}
 		if roce != nil && d.RDMA != nil && d.RDMA.ToS.Set && len(roce.DSCP) > 0 && !containsInt(roce.DSCP, d.RDMA.DSCP()) {
-			p.Report(Finding{Subject: subjectOr(d.RDMA.ToS.Src, d.RDMA.Range, d.Range), Device: d.Name,
-				Message: fmt.Sprintf("NIC %s marks RoCE with tos %d (DSCP %d); traffic_class %q is DSCP %s",
+			p.Report(Finding{Subject: ptr(subjectOr(d.RDMA.ToS.Src, d.RDMA.Range, d.Range)), Device: d.Name,
+				Summary: fmt.Sprintf("NIC %s marks RoCE with tos %d (DSCP %d); traffic_class %q is DSCP %s",
 					d.Name, d.RDMA.ToS.V, d.RDMA.DSCP(), roce.Name, dscpList(roce.DSCP))})
 		}
 		for _, np := range d.Ports {
@@ -194,8 +194,8 @@ func runNICMapping(p *Pass) {
 					pcp := c.Priority.V & 7
 					a, b := np.QoS.PCP[pcp], np.Peer.QoS.PCP[pcp]
 					if a.V != b.V {
-						p.Report(Finding{Subject: portSubject(a.Src, np), Device: d.Name, Port: np.Name,
-							Message: fmt.Sprintf("NIC %s maps PCP %d (%s) to priority %d but %s maps it to %d",
+						p.Report(Finding{Subject: ptr(portSubject(a.Src, np)), Device: d.Name, Port: np.Name,
+							Summary: fmt.Sprintf("NIC %s maps PCP %d (%s) to priority %d but %s maps it to %d",
 								np.ID(), pcp, c.Name, a.V, np.Peer.ID(), b.V),
 							Related: []Related{{Range: b.Src, Message: "switch mapping set here"}}})
 					}
@@ -208,8 +208,8 @@ func runNICMapping(p *Pass) {
 				for _, ds := range c.DSCP {
 					a, b := np.QoS.DSCP[ds], np.Peer.QoS.DSCP[ds]
 					if a.V != b.V {
-						p.Report(Finding{Subject: portSubject(a.Src, np), Device: d.Name, Port: np.Name,
-							Message: fmt.Sprintf("NIC %s maps DSCP %d (%s) to priority %d but %s maps it to %d",
+						p.Report(Finding{Subject: ptr(portSubject(a.Src, np)), Device: d.Name, Port: np.Name,
+							Summary: fmt.Sprintf("NIC %s maps DSCP %d (%s) to priority %d but %s maps it to %d",
 								np.ID(), ds, c.Name, a.V, np.Peer.ID(), b.V),
 							Related: []Related{{Range: b.Src, Message: "switch mapping set here"}}})
 					}
@@ -234,7 +234,7 @@ func runPCPRouted(p *Pass) {
 				if at.Routed {
 					kind = "routed"
 				}
-				return Finding{Subject: subj, Message: fmt.Sprintf("%s trusts PCP but receives %s frames without a VLAN tag: %s (DSCP %d) lands in priority %d",
+				return Finding{Subject: ptr(subj), Summary: fmt.Sprintf("%s trusts PCP but receives %s frames without a VLAN tag: %s (DSCP %d) lands in priority %d",
 					at.Port.ID(), kind, at.Flow, at.Arrive.DSCP, at.Ingress.Priority)}
 			}, at.Trace)
 		})

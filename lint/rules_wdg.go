@@ -105,7 +105,7 @@ func runWatchdogTimers(p *Pass) {
 	for _, w := range p.Fabric.Watchdogs {
 		check := func(v schema.Value[time.Duration], name string, lo, hi time.Duration) {
 			if v.Set && (v.V < lo || v.V > hi) {
-				p.Report(Finding{Subject: subjectOr(v.Src, w.Range), Message: fmt.Sprintf("pfc_watchdog %q: %s %v is outside %v–%v", w.Name, name, v.V, lo, hi)})
+				p.Report(Finding{Subject: ptr(subjectOr(v.Src, w.Range)), Summary: fmt.Sprintf("pfc_watchdog %q: %s %v is outside %v–%v", w.Name, name, v.V, lo, hi)})
 			}
 		}
 		check(w.Detection, "detection", 100*ms, 5000*ms)
@@ -116,7 +116,7 @@ func runWatchdogTimers(p *Pass) {
 			name string
 		}{{w.Detection, "detection"}, {w.Restoration, "restoration"}} {
 			if v.d.Set && w.PollInterval.Set && v.d.V < w.PollInterval.V {
-				p.Report(Finding{Subject: subjectOr(v.d.Src, w.Range), Message: fmt.Sprintf("pfc_watchdog %q: %s %v is shorter than poll_interval %v", w.Name, v.name, v.d.V, w.PollInterval.V)})
+				p.Report(Finding{Subject: ptr(subjectOr(v.d.Src, w.Range)), Summary: fmt.Sprintf("pfc_watchdog %q: %s %v is shorter than poll_interval %v", w.Name, v.name, v.d.V, w.PollInterval.V)})
 			}
 		}
 	}
@@ -130,8 +130,8 @@ func runWatchdogAction(p *Pass) {
 	first := ws[0]
 	for _, w := range ws[1:] {
 		if w.Action.V != first.Action.V {
-			p.Report(Finding{Subject: subjectOr(w.Action.Src, w.Range),
-				Message: fmt.Sprintf("pfc_watchdog %q acts %q but pfc_watchdog %q acts %q", w.Name, w.Action.V, first.Name, first.Action.V),
+			p.Report(Finding{Subject: ptr(subjectOr(w.Action.Src, w.Range)),
+				Summary: fmt.Sprintf("pfc_watchdog %q acts %q but pfc_watchdog %q acts %q", w.Name, w.Action.V, first.Name, first.Action.V),
 				Related: []Related{{Range: subjectOr(first.Action.Src, first.Range), Message: "first action set here"}}})
 		}
 	}

@@ -110,10 +110,11 @@ func bodyItems(b *hclsyntax.Body, acc []hcl.Range) []hcl.Range {
 
 // covers reports whether the suppression applies to a finding.
 func (s *Suppression) covers(fd *Finding) bool {
-	if fd.Subject.Filename != s.Covers.Filename || !containsInsensitive(s.Rules, fd.Rule) {
+	if fd.Range().Filename != s.Covers.Filename || !containsInsensitive(s.Rules, fd.Rule) {
 		return false
 	}
-	ln, col := fd.Subject.Start.Line, fd.Subject.Start.Column
+	sub := fd.Range()
+	ln, col := sub.Start.Line, sub.Start.Column
 	c := s.Covers
 	if ln < c.Start.Line || ln > c.End.Line {
 		return false
@@ -150,11 +151,11 @@ func runSuppressionHygiene(p *Pass) {
 	}
 	for _, s := range p.Suppressions {
 		if s.Reason == "" {
-			p.Report(Finding{Subject: s.Range, Message: fmt.Sprintf("fabricgen:ignore %s has no reason", strings.Join(s.Rules, ","))})
+			p.Report(Finding{Subject: ptr(s.Range), Summary: fmt.Sprintf("fabricgen:ignore %s has no reason", strings.Join(s.Rules, ","))})
 		}
 		for _, id := range s.Rules {
 			if !known[id] {
-				p.Report(Finding{Subject: s.Range, Message: fmt.Sprintf("fabricgen:ignore names unknown rule %s", id)})
+				p.Report(Finding{Subject: ptr(s.Range), Summary: fmt.Sprintf("fabricgen:ignore names unknown rule %s", id)})
 			}
 		}
 	}

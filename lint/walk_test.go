@@ -60,8 +60,8 @@ func TestTraceThroughRemark(t *testing.T) {
 	if fs[0].Paths != 8 {
 		t.Errorf("paths = %d, want 8", fs[0].Paths)
 	}
-	if !strings.Contains(fs[0].Message, "leaves with DSCP 0") {
-		t.Errorf("message %q does not say the DSCP is reset", fs[0].Message)
+	if !strings.Contains(fs[0].Summary, "leaves with DSCP 0") {
+		t.Errorf("message %q does not say the DSCP is reset", fs[0].Summary)
 	}
 }
 
