@@ -40,6 +40,7 @@ type Pass struct {
 
 	walk      func() *Walk
 	qosGroups func() []qosGroup
+	limits    func() map[schema.Platform][]Finding
 	report    func(Finding)
 }
 
@@ -89,6 +90,7 @@ func Rules() []*Rule {
 	rs = append(rs, linkRules()...)
 	rs = append(rs, supRules()...)
 	rs = append(rs, valRules()...)
+	rs = append(rs, pltRules()...)
 	sort.Slice(rs, func(i, j int) bool { return rs[i].ID < rs[j].ID })
 	return rs
 }

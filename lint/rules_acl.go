@@ -49,7 +49,7 @@ func runRequiredACL(p *Pass) {
 		if a.Arrive.IPv6 {
 			family = "IPv6"
 		}
-		agg.add(a.Port.Device.Name+"|"+family, a.Port, a.Paths, func() Finding {
+		agg.add(a.Port.Device.Name+"|"+family, a.Flow, a.Port, a.Paths, func() Finding {
 			return Finding{Subject: ptr(subj), Summary: fmt.Sprintf("routed hop %s carries %s RoCE to or from subnet %s (require_roce_acl) but no ingress ACL classifies UDP 4791 for %s",
 				at.Port.ID(), family, strings.Join(names, ", "), family)}
 		}, at.Trace)
@@ -67,7 +67,7 @@ func runACLDrop(p *Pass) {
 				return
 			}
 			at := *a
-			agg.add(fmt.Sprintf("in|%s|%d|%s", in.ACLName, in.ACL.Seq, at.Flow), a.Port, a.Paths, func() Finding {
+			agg.add(fmt.Sprintf("in|%s|%d|%s", in.ACLName, in.ACL.Seq, at.Flow), a.Flow, a.Port, a.Paths, func() Finding {
 				return aclDropFinding(at.Flow, at.Port, in.ACLName, in.ACL, in.Dropped)
 			}, at.Trace)
 		})
@@ -77,7 +77,7 @@ func runACLDrop(p *Pass) {
 				return
 			}
 			out := *o
-			agg.add(fmt.Sprintf("out|%s|%d|%s", e.ACLName, e.ACL.Seq, out.Flow), o.Port, o.Paths, func() Finding {
+			agg.add(fmt.Sprintf("out|%s|%d|%s", e.ACLName, e.ACL.Seq, out.Flow), o.Flow, o.Port, o.Paths, func() Finding {
 				return aclDropFinding(out.Flow, out.Port, e.ACLName, e.ACL, e.Dropped)
 			}, out.Trace)
 		})
@@ -102,7 +102,7 @@ func runRemark(p *Pass) {
 				return
 			}
 			at := *a
-			agg.add(fmt.Sprintf("in|%s|%d|%s", in.ACLName, in.ACL.Seq, at.Flow), a.Port, a.Paths, func() Finding {
+			agg.add(fmt.Sprintf("in|%s|%d|%s", in.ACLName, in.ACL.Seq, at.Flow), a.Flow, a.Port, a.Paths, func() Finding {
 				return Finding{Subject: ptr(subjectOr(in.ACL.SetDSCP.Src, in.ACL.Range)), Summary: fmt.Sprintf("acl %q rule %d re-marks %s from DSCP %d to %d on %s (class %q is DSCP %s)",
 					in.ACLName, in.ACL.Seq, at.Flow, at.Arrive.DSCP, in.DSCP, at.Port.ID(), at.Class.Name, dscpList(at.Class.DSCP))}
 			}, at.Trace)
@@ -113,7 +113,7 @@ func runRemark(p *Pass) {
 				return
 			}
 			out := *o
-			agg.add(fmt.Sprintf("out|%s|%d|%s", e.ACLName, e.ACL.Seq, out.Flow), o.Port, o.Paths, func() Finding {
+			agg.add(fmt.Sprintf("out|%s|%d|%s", e.ACLName, e.ACL.Seq, out.Flow), o.Flow, o.Port, o.Paths, func() Finding {
 				return Finding{Subject: ptr(subjectOr(e.ACL.SetDSCP.Src, e.ACL.Range)), Summary: fmt.Sprintf("egress acl %q rule %d re-marks %s from DSCP %d to %d on %s (class %q is DSCP %s)",
 					e.ACLName, e.ACL.Seq, out.Flow, out.DSCP, e.DSCP, out.Port.ID(), out.Class.Name, dscpList(out.Class.DSCP))}
 			}, out.Trace)

@@ -16,6 +16,13 @@ func classRules() []*Rule {
 			Run:       runLosslessOnlyRoCE,
 		},
 		{
+			ID: "QOS008", Title: "RoCE classes are lossless (or the fabric says lossy_roce)", Severity: schema.SevError,
+			Rationale: "RoCE recovers a lost packet by go-back-N retransmission, so a drop under congestion costs a whole window; a RoCE class without lossless = true gets no PFC at any hop. A fabric built for lossy RoCE (NICs with selective repeat, such as ConnectX-6 Dx and later in their lossy mode) says so once with lossy_roce = true.",
+			Reference: "IEEE 802.1Qbb; Zhu et al., Congestion Control for Large-Scale RDMA Deployments (SIGCOMM 2015); Mittal et al., Revisiting Network Support for RDMA (SIGCOMM 2018)",
+			Fix:       "Set lossless = true on the RoCE class, or lossy_roce = true on the fabric if lossy RoCE is the design.",
+			Run:       runRoCELossless,
+		},
+		{
 			ID: "ECN005", Title: "No WRED drop on a lossless queue", Severity: schema.SevError,
 			Rationale: "An ecn_profile in mode \"drop\" (WRED) on a PFC queue discards the packets PFC was meant to keep; lossless queues mark ECN instead.",
 			Reference: "SONiC WRED/ECN HLD; RFC 3168; lint-rules.md ECN005",
@@ -48,6 +55,7 @@ func runLosslessOnlyRoCE(p *Pass) {
 			}
 		}
 	}
+	intent := intentPFC(p.Fabric)
 	for _, g := range groupQoS(p, func(pt *schema.Port) bool {
 		t := pt.QoS.Trust.V
 		return t == schema.TrustDSCP || t == schema.TrustBoth
@@ -55,7 +63,8 @@ func runLosslessOnlyRoCE(p *Pass) {
 		var extra []int
 		var src schema.Range
 		for d, v := range g.qos.DSCP {
-			if g.qos.PFC[v.V&7].V && !lossless[d] {
+			// A PFC priority no lossless class uses is PFC008's finding.
+			if g.qos.PFC[v.V&7].V && intent[v.V&7] && !lossless[d] {
 				extra = append(extra, d)
 				if src.IsZero() {
 					src = v.Src
@@ -91,7 +100,7 @@ func runWREDDrop(p *Pass) {
 func runECTBits(p *Pass) {
 	for _, d := range p.Fabric.Devices {
 		r := d.RDMA
-		if d.Kind.V != schema.KindNIC || r == nil || !r.ToS.Set || r.ToS.V&3 != 0 || (r.ECN.Set && !r.ECN.V) {
+		if d.Kind.V != schema.KindNIC || r == nil || !r.ToS.Set || r.ToS.V&3 != 0 || (r.ECN.Set && !r.ECN.V) || d.TransportOf() == schema.TransportIWARP {
 			continue
 		}
 		p.Report(Finding{Subject: ptr(subjectOr(r.ToS.Src, r.Range, d.Range)), Device: d.Name,
@@ -105,10 +114,27 @@ func runDCQCN(p *Pass) {
 	}
 	for _, d := range p.Fabric.Devices {
 		r := d.RDMA
-		if d.Kind.V != schema.KindNIC || r == nil || !r.ECN.Set || r.ECN.V {
+		if d.Kind.V != schema.KindNIC || r == nil || !r.ECN.Set || r.ECN.V || d.TransportOf() == schema.TransportIWARP {
 			continue
 		}
 		p.Report(Finding{Subject: ptr(subjectOr(r.ECN.Src, r.Range, d.Range)), Device: d.Name,
 			Summary: fmt.Sprintf("NIC %s has DCQCN off (rdma ecn = false) in a fabric that marks ECN", d.Name)})
+	}
+}
+
+func runRoCELossless(p *Pass) {
+	if p.Fabric.LossyRoCE.V {
+		return
+	}
+	for _, c := range p.Fabric.Classes {
+		if c.Role != schema.RoleRoCE || c.Lossless.V {
+			continue
+		}
+		what := "has no lossless attribute"
+		if c.Lossless.Set {
+			what = "sets lossless = false"
+		}
+		p.Report(Finding{Subject: ptr(subjectOr(c.Lossless.Src, c.Range)),
+			Summary: fmt.Sprintf("RoCE traffic_class %q %s, so no hop protects it with PFC", c.Name, what)})
 	}
 }

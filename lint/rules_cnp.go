@@ -38,10 +38,19 @@ func runCNPStrict(p *Pass) {
 		if o.Source || o.Egress.Sched == schema.SchedStrict || o.Class == nil || !containsInt(o.Class.DSCP, o.DSCP) {
 			return
 		}
+		if o.Class.Priority.Set && o.Priority != o.Class.Priority.V {
+			return // classified into another priority here: QOS002's finding, on that line
+		}
 		q := qosOf(o.Port)
-		subj := portSubject(q.Queues[o.Egress.Queue].Sched.Src, o.Port)
+		// The deviating value: a queue_map entry sending CNP to a DWRR
+		// queue, else the queue's scheduler.
+		src := q.Queues[o.Egress.Queue].Sched.Src
+		if qs := q.Queue[o.Priority&7].Src; !fromClassQueue(p.Fabric, qs) && !qs.IsZero() {
+			src = qs
+		}
+		subj := portSubject(src, o.Port)
 		out := *o
-		agg.add(fmt.Sprintf("%s|%d", subj, o.Egress.Queue), o.Port, o.Paths, func() Finding {
+		agg.add(fmt.Sprintf("%s|%d", subj, o.Egress.Queue), o.Flow, o.Port, o.Paths, func() Finding {
 			sched := string(out.Egress.Sched)
 			if sched == "" {
 				sched = "no scheduler"
@@ -73,7 +82,7 @@ func runCNPIdentity(p *Pass) {
 	}
 	for _, d := range f.Devices {
 		r := d.RDMA
-		if d.Kind.V != schema.KindNIC || r == nil {
+		if d.Kind.V != schema.KindNIC || r == nil || d.TransportOf() == schema.TransportIWARP {
 			continue
 		}
 		if r.CNPDSCP.Set && !containsInt(cnp.DSCP, r.CNPDSCP.V) {
@@ -94,10 +103,13 @@ func runCNPPaused(p *Pass) {
 		if !a.Ingress.Lossless || !onClassDSCP(a) {
 			return
 		}
+		if a.Class.Priority.Set && a.Ingress.Priority != a.Class.Priority.V {
+			return // classified into another priority here: QOS002's finding
+		}
 		q := qosOf(a.Port)
 		subj := portSubject(q.PFC[a.Ingress.Priority].Src, a.Port)
 		at := *a
-		agg.add(fmt.Sprintf("%s|%d", subj, at.Ingress.Priority), a.Port, a.Paths, func() Finding {
+		agg.add(fmt.Sprintf("%s|%d", subj, at.Ingress.Priority), a.Flow, a.Port, a.Paths, func() Finding {
 			return Finding{Subject: ptr(subj), Summary: fmt.Sprintf("CNP (DSCP %d) lands in priority %d on %s, which PFC pauses",
 				at.Arrive.DSCP, at.Ingress.Priority, at.Port.ID())}
 		}, at.Trace)
@@ -112,7 +124,7 @@ func runCNPPaused(p *Pass) {
 		}
 		subj := portSubject(q.PFC[o.Priority].Src, o.Port)
 		out := *o
-		agg.add(fmt.Sprintf("src|%s|%d", subj, o.Priority), o.Port, o.Paths, func() Finding {
+		agg.add(fmt.Sprintf("src|%s|%d", subj, o.Priority), o.Flow, o.Port, o.Paths, func() Finding {
 			return Finding{Subject: ptr(subj), Summary: fmt.Sprintf("NIC %s sends CNP on priority %d, which PFC pauses", out.Port.ID(), out.Priority)}
 		}, out.Trace)
 	})

@@ -18,9 +18,9 @@ func ecnRules() []*Rule {
 		},
 		{
 			ID: "ECN002", Title: "ECN thresholds are sane: min < max, 0 < probability ≤ 100", Severity: schema.SevError,
-			Rationale: "A marking curve with min ≥ max or a zero probability never marks (or is rejected by the switch: SONiC YANG requires max ≥ min, probability 0–100).",
+			Rationale: "A marking curve with min ≥ max or a zero probability never marks (or is rejected by the switch: SONiC YANG requires max ≥ min, probability 0–100). The same holds for the curve as fill levels (min_fill_level < max_fill_level), which Junos drop profiles use.",
 			Reference: "SONiC sonic-wred-profile.yang; seed §4.2 (ecn threshold 1000 2000); lint-rules.md ECN002",
-			Fix:       "Set min_threshold below max_threshold and max_probability between 1 and 100.",
+			Fix:       "Set min_threshold below max_threshold (and min_fill_level below max_fill_level), and max_probability between 1 and 100.",
 			Run:       runECNSanity,
 		},
 		{
@@ -55,9 +55,15 @@ func runECNOnPath(p *Pass) {
 			return
 		}
 		q := qosOf(o.Port)
-		subj := portSubject(q.Queues[o.Egress.Queue].ECN.Src, o.Port)
+		// The line to change: a queue_map entry that moved RoCE into an
+		// unmarked queue, else the queue's ECN setting.
+		src := q.Queues[o.Egress.Queue].ECN.Src
+		if qs := q.Queue[o.Priority&7].Src; !qs.IsZero() && !fromClassQueue(p.Fabric, qs) {
+			src = qs
+		}
+		subj := portSubject(src, o.Port)
 		out := *o
-		agg.add(fmt.Sprintf("%s|%d", subj, o.Egress.Queue), o.Port, o.Paths, func() Finding {
+		agg.add(fmt.Sprintf("%s|%d", subj, o.Egress.Queue), o.Flow, o.Port, o.Paths, func() Finding {
 			return Finding{Subject: ptr(subj), Severity: sev, Summary: fmt.Sprintf("%s does not mark ECN on queue %d, which carries RoCE (DSCP %d)",
 				out.Port.ID(), out.Egress.Queue, out.DSCP)}
 		}, out.Trace)
@@ -75,6 +81,11 @@ func runECNSanity(p *Pass) {
 		if e.Probability.Set && (e.Probability.V <= 0 || e.Probability.V > 100) {
 			p.Report(Finding{Subject: ptr(subjectOr(e.Probability.Src, e.Range)),
 				Summary: fmt.Sprintf("ecn_profile %q: max_probability %d is outside 1–100", e.Name, e.Probability.V)})
+		}
+		if e.MinFill.Set && e.MaxFill.Set && e.MinFill.V >= e.MaxFill.V {
+			p.Report(Finding{Subject: ptr(subjectOr(e.MinFill.Src, e.Range)),
+				Summary: fmt.Sprintf("ecn_profile %q: min_fill_level %d%% is not below max_fill_level %d%%", e.Name, e.MinFill.V, e.MaxFill.V),
+				Related: []Related{{Range: e.MaxFill.Src, Message: "max_fill_level set here"}}})
 		}
 		if e.Min.Set && e.Min.V <= 0 {
 			p.Report(Finding{Subject: ptr(subjectOr(e.Min.Src, e.Range)),

@@ -33,7 +33,7 @@ func linkRules() []*Rule {
 			ID: "NIC006", Title: "Dual-homed NIC ports carry identical QoS", Severity: schema.SevError,
 			Rationale: "A NIC cabled to two switches (dual-ToR, as in Alibaba HPN) sends over both; a difference in trust, PFC or MTU makes one of its two paths lossy.",
 			Reference: "Alibaba HPN (SIGCOMM 2024); lint-rules.md NIC006",
-			Fix:       "Attach the same qos_policy to all ports of the NIC.",
+			Fix:       "Attach the same qos_policy to all ports of the NIC, and give the switch ports they are cabled to the same QoS.",
 			Run:       runDualHomed,
 		},
 		{
@@ -97,6 +97,28 @@ func runLinkFEC(p *Pass) {
 	}
 }
 
+// qosDiff names the first difference between two ports' QoS that makes
+// one path of a dual-homed NIC lossy, or "".
+func qosDiff(a, b *schema.PortQoS) (diff string, src schema.Range) {
+	switch {
+	case a.Trust.V != b.Trust.V:
+		return fmt.Sprintf("trust %q vs %q", a.Trust.V, b.Trust.V), a.Trust.Src
+	case pfcVec(a) != pfcVec(b):
+		return fmt.Sprintf("PFC %s vs %s", pfcVector(a), pfcVector(b)), pfcSource(a)
+	case a.MTU.V != b.MTU.V:
+		return fmt.Sprintf("MTU %d vs %d", a.MTU.V, b.MTU.V), a.MTU.Src
+	}
+	for i := range a.DSCP {
+		if a.DSCP[i].V != b.DSCP[i].V {
+			return fmt.Sprintf("DSCP %d → priority %d vs %d", i, a.DSCP[i].V, b.DSCP[i].V), a.DSCP[i].Src
+		}
+	}
+	return "", schema.Range{}
+}
+
+// runDualHomed compares the ports of a NIC cabled to two or more switches,
+// and the switch ports they are cabled to: either side differing makes one
+// of the NIC's paths lossy.
 func runDualHomed(p *Pass) {
 	for _, d := range p.Fabric.Devices {
 		if d.Kind.V != schema.KindNIC {
@@ -105,7 +127,7 @@ func runDualHomed(p *Pass) {
 		var ports []*schema.Port
 		peers := map[*schema.Device]bool{}
 		for _, np := range d.Ports {
-			if np.Peer != nil && np.QoS != nil {
+			if np.Peer != nil && np.QoS != nil && np.Peer.QoS != nil {
 				ports = append(ports, np)
 				peers[np.Peer.Device] = true
 			}
@@ -115,21 +137,23 @@ func runDualHomed(p *Pass) {
 		}
 		ref := ports[0]
 		for _, np := range ports[1:] {
-			var diff string
-			switch {
-			case np.QoS.Trust.V != ref.QoS.Trust.V:
-				diff = fmt.Sprintf("trust %q vs %q", np.QoS.Trust.V, ref.QoS.Trust.V)
-			case !equalInts(np.QoS.PFCPriorities(), ref.QoS.PFCPriorities()):
-				diff = fmt.Sprintf("PFC %s vs %s", pfcVector(np.QoS), pfcVector(ref.QoS))
-			case np.QoS.MTU.V != ref.QoS.MTU.V:
-				diff = fmt.Sprintf("MTU %d vs %d", np.QoS.MTU.V, ref.QoS.MTU.V)
-			case dscpMapDiffers(np.QoS, ref.QoS):
-				diff = "different DSCP maps"
-			default:
+			if np.QoS != ref.QoS {
+				if diff, src := qosDiff(np.QoS, ref.QoS); diff != "" {
+					p.Report(Finding{Subject: ptr(portSubject(src, np)), Device: d.Name, Port: np.Name,
+						Summary: fmt.Sprintf("dual-homed NIC %s: port %s (to %s) and port %s (to %s) differ: %s", d.Name, np.Name, np.Peer.Device.Name, ref.Name, ref.Peer.Device.Name, diff),
+						Related: []Related{{Range: portSubject(schema.Range{}, ref), Message: "the NIC's other port"}}})
+					continue
+				}
+			}
+			sw, swRef := np.Peer, ref.Peer
+			if sw.QoS == swRef.QoS {
 				continue
 			}
-			p.Report(Finding{Subject: ptr(portSubject(schema.Range{}, np)), Device: d.Name, Port: np.Name,
-				Summary: fmt.Sprintf("dual-homed NIC %s: port %s (to %s) and port %s (to %s) differ: %s", d.Name, np.Name, np.Peer.Device.Name, ref.Name, ref.Peer.Device.Name, diff)})
+			if diff, src := qosDiff(sw.QoS, swRef.QoS); diff != "" {
+				p.Report(Finding{Subject: ptr(portSubject(src, sw)), Device: sw.Device.Name, Port: sw.Name,
+					Summary: fmt.Sprintf("dual-homed NIC %s: its switch ports %s and %s differ: %s", d.Name, sw.ID(), swRef.ID(), diff),
+					Related: []Related{{Range: portSubject(schema.Range{}, swRef), Message: "the other switch port"}}})
+			}
 		}
 	}
 }

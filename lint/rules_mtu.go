@@ -34,7 +34,7 @@ func mtuRules() []*Rule {
 
 func runNICMTU(p *Pass) {
 	for _, d := range p.Fabric.Devices {
-		if d.Kind.V != schema.KindNIC || d.RDMA == nil || !d.RDMA.PathMTU.Set {
+		if d.Kind.V != schema.KindNIC || d.RDMA == nil || !d.RDMA.PathMTU.Set || d.TransportOf() == schema.TransportIWARP {
 			continue
 		}
 		need := d.RDMA.PathMTU.V + roceOverhead
@@ -63,7 +63,7 @@ func runPathMTU(p *Pass) {
 	add := func(pt *schema.Port, paths int64, trace func() []Step) {
 		q := qosOf(pt)
 		subj := portSubject(q.MTU.Src, pt)
-		agg.add(subj.String()+"|"+fmt.Sprint(q.MTU.V), pt, paths, func() Finding {
+		agg.add(subj.String()+"|"+fmt.Sprint(q.MTU.V), FlowRoCE, pt, paths, func() Finding {
 			return Finding{Subject: ptr(subj), Summary: fmt.Sprintf("%s has MTU %d on the RoCE path; RDMA path MTU %d needs %d", pt.ID(), q.MTU.V, pm, need)}
 		}, trace)
 	}

@@ -41,7 +41,7 @@ func wdgRules() []*Rule {
 }
 
 func runNICStormPrevention(p *Pass) {
-	for _, g := range groupQoS(p, isNIC) {
+	for _, g := range groupQoS(p, func(pt *schema.Port) bool { return isNIC(pt) && pt.Device.TransportOf() != schema.TransportIWARP }) {
 		prios := g.qos.PFCPriorities()
 		if len(prios) == 0 {
 			continue
