@@ -66,34 +66,40 @@ func runSameTierPFC(p *Pass) {
 		if len(pa) == 0 {
 			on, prios = b, pb
 		}
-		p.Report(Finding{Subject: ptr(portSubject(pfcSource(on.QoS), on)), Device: on.Device.Name, Port: on.Name,
+		// The line to change is the link itself (or the ports' policies):
+		// the classes' lossless attribute is the shared intent.
+		p.Report(Finding{Subject: ptr(subjectOr(l.Range, portSubject(pfcSource(on.QoS), on))), Device: on.Device.Name, Port: on.Name,
 			Summary: fmt.Sprintf("link %s joins %s and %s, two %s switches, and %s enables PFC on priority %s: lossless traffic can cross the tier down and up again, a pause cycle that can deadlock",
 				l.Name, a.ID(), b.ID(), a.Device.Kind.V, on.ID(), prioList(prios)),
-			Related: []Related{{Range: subjectOr(l.Range, b.Range), Message: "link declared here"}}})
+			Related: []Related{{Range: portSubject(pfcSource(on.QoS), on), Message: "PFC set here"}}})
 	}
 }
 
 func runLinkSpeed(p *Pass) {
+	get := func(pt *schema.Port) (int64, bool) { return pt.Speed.V, pt.Speed.Set }
 	for _, l := range p.Fabric.Links {
 		a, b := l.A, l.B
 		if a == nil || b == nil || !a.Speed.Set || !b.Speed.Set || a.Speed.V == b.Speed.V {
 			continue
 		}
-		p.Report(Finding{Subject: ptr(subjectOr(a.Speed.Src, a.Range)), Device: a.Device.Name, Port: a.Name,
-			Summary: fmt.Sprintf("link %s: %s runs at %dG but %s at %dG", l.Name, a.ID(), a.Speed.V/1e9, b.ID(), b.Speed.V/1e9),
-			Related: []Related{{Range: subjectOr(b.Speed.Src, b.Range), Message: "other end's speed set here"}}})
+		dv, other := deviatingEnd(a, b, 0, 0, siblingsDiffer(a, get), siblingsDiffer(b, get))
+		p.Report(Finding{Subject: ptr(subjectOr(dv.Speed.Src, dv.Range)), Device: dv.Device.Name, Port: dv.Name,
+			Summary: fmt.Sprintf("link %s: %s runs at %dG but %s at %dG", l.Name, dv.ID(), dv.Speed.V/1e9, other.ID(), other.Speed.V/1e9),
+			Related: []Related{{Range: subjectOr(other.Speed.Src, other.Range), Message: "other end's speed set here"}}})
 	}
 }
 
 func runLinkFEC(p *Pass) {
+	get := func(pt *schema.Port) (string, bool) { return pt.FEC.V, pt.FEC.Set }
 	for _, l := range p.Fabric.Links {
 		a, b := l.A, l.B
 		if a == nil || b == nil || !a.FEC.Set || !b.FEC.Set || a.FEC.V == b.FEC.V {
 			continue
 		}
-		p.Report(Finding{Subject: ptr(subjectOr(a.FEC.Src, a.Range)), Device: a.Device.Name, Port: a.Name,
-			Summary: fmt.Sprintf("link %s: %s uses FEC %q but %s uses %q", l.Name, a.ID(), a.FEC.V, b.ID(), b.FEC.V),
-			Related: []Related{{Range: subjectOr(b.FEC.Src, b.Range), Message: "other end's FEC set here"}}})
+		dv, other := deviatingEnd(a, b, 0, 0, siblingsDiffer(a, get), siblingsDiffer(b, get))
+		p.Report(Finding{Subject: ptr(subjectOr(dv.FEC.Src, dv.Range)), Device: dv.Device.Name, Port: dv.Name,
+			Summary: fmt.Sprintf("link %s: %s uses FEC %q but %s uses %q", l.Name, dv.ID(), dv.FEC.V, other.ID(), other.FEC.V),
+			Related: []Related{{Range: subjectOr(other.FEC.Src, other.Range), Message: "other end's FEC set here"}}})
 	}
 }
 

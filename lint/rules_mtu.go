@@ -84,15 +84,25 @@ func runPathMTU(p *Pass) {
 }
 
 func runLinkMTU(p *Pass) {
+	get := func(pt *schema.Port) (int, bool) {
+		if pt.QoS == nil {
+			return 0, false
+		}
+		return pt.QoS.MTU.V, pt.QoS.MTU.Set
+	}
+	polMTU := func(pol *schema.QoSPolicy) schema.Range { return pol.MTU.Src }
 	for _, l := range p.Fabric.Links {
 		a, b := l.A, l.B
 		if a == nil || b == nil || a.QoS == nil || b.QoS == nil || !isSwitch(a) || !isSwitch(b) {
 			continue
 		}
-		if a.QoS.MTU.Set && b.QoS.MTU.Set && a.QoS.MTU.V != b.QoS.MTU.V {
-			p.Report(Finding{Subject: ptr(portSubject(a.QoS.MTU.Src, a)), Device: a.Device.Name, Port: a.Name,
-				Summary: fmt.Sprintf("link %s: %s has MTU %d but %s has %d", l.Name, a.ID(), a.QoS.MTU.V, b.ID(), b.QoS.MTU.V),
-				Related: []Related{{Range: portSubject(b.QoS.MTU.Src, b), Message: "other end's MTU set here"}}})
+		if !a.QoS.MTU.Set || !b.QoS.MTU.Set || a.QoS.MTU.V == b.QoS.MTU.V {
+			continue
 		}
+		dv, other := deviatingEnd(a, b, specificity(a, a.QoS.MTU.Src, a.MTU, polMTU), specificity(b, b.QoS.MTU.Src, b.MTU, polMTU),
+			siblingsDiffer(a, get), siblingsDiffer(b, get))
+		p.Report(Finding{Subject: ptr(portSubject(dv.QoS.MTU.Src, dv)), Device: dv.Device.Name, Port: dv.Name,
+			Summary: fmt.Sprintf("link %s: %s has MTU %d but %s has %d", l.Name, dv.ID(), dv.QoS.MTU.V, other.ID(), other.QoS.MTU.V),
+			Related: []Related{{Range: portSubject(other.QoS.MTU.Src, other), Message: "other end's MTU set here"}}})
 	}
 }

@@ -133,10 +133,14 @@ func runLinkPFC(nic bool) func(p *Pass) {
 				}
 				seen[k] = len(out)
 				var msg, fix string
-				if nic {
-					msg = fmt.Sprintf("link %s: %s has PFC vector %s (mlnx_qos --pfc) but %s enables PFC on priority %s",
+				switch {
+				case nic && isNIC(dv):
+					msg = fmt.Sprintf("link %s: NIC %s has PFC vector %s (mlnx_qos --pfc) but %s enables PFC on priority %s",
 						l.Name, dv.ID(), pfcVector(dv.QoS), other.ID(), prioList(other.QoS.PFCPriorities()))
-				} else {
+				case nic:
+					msg = fmt.Sprintf("link %s: %s enables PFC on priority %s but NIC %s pauses %s (mlnx_qos --pfc %s)",
+						l.Name, dv.ID(), prioList(dv.QoS.PFCPriorities()), other.ID(), prioList(other.QoS.PFCPriorities()), pfcVector(other.QoS))
+				default:
 					msg = fmt.Sprintf("link %s: %s enables PFC on priority %s but %s on %s", l.Name, dv.ID(), prioList(dv.QoS.PFCPriorities()), other.ID(), prioList(other.QoS.PFCPriorities()))
 				}
 				fix = fmt.Sprintf("Enable PFC on exactly the lossless classes' priorities (%s) here: fix this pfc_priorities, or drop it so the classes decide.", prioSet(intent))

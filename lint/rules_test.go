@@ -31,4 +31,3 @@ func TestBaseFabricClean(t *testing.T) {
 		t.Errorf("unexpected %s %s: %s", f.Rule, f.Severity, f.Summary)
 	}
 }
-

@@ -122,17 +122,34 @@ func runWatchdogTimers(p *Pass) {
 	}
 }
 
+// runWatchdogAction reports the profiles whose action differs from the
+// action most ports use (the deviating profile is the line to change).
 func runWatchdogAction(p *Pass) {
 	ws := watchdogsInUse(p)
 	if len(ws) < 2 {
 		return
 	}
-	first := ws[0]
+	ports := map[*schema.Watchdog]int{}
+	for _, g := range groupQoS(p, nil) {
+		if w := g.qos.Watchdog.V; w != nil {
+			ports[w] += len(g.ports)
+		}
+	}
+	byAction := map[schema.WatchdogAction]int{}
+	for _, w := range ws {
+		byAction[w.Action.V] += ports[w]
+	}
+	ref := ws[0]
 	for _, w := range ws[1:] {
-		if w.Action.V != first.Action.V {
+		if byAction[w.Action.V] > byAction[ref.Action.V] {
+			ref = w
+		}
+	}
+	for _, w := range ws {
+		if w.Action.V != ref.Action.V {
 			p.Report(Finding{Subject: ptr(subjectOr(w.Action.Src, w.Range)),
-				Summary: fmt.Sprintf("pfc_watchdog %q acts %q but pfc_watchdog %q acts %q", w.Name, w.Action.V, first.Name, first.Action.V),
-				Related: []Related{{Range: subjectOr(first.Action.Src, first.Range), Message: "first action set here"}}})
+				Summary: fmt.Sprintf("pfc_watchdog %q acts %q but pfc_watchdog %q, used by most ports, acts %q", w.Name, w.Action.V, ref.Name, ref.Action.V),
+				Related: []Related{{Range: subjectOr(ref.Action.Src, ref.Range), Message: "the common action set here"}}})
 		}
 	}
 }

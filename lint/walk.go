@@ -156,7 +156,7 @@ type topology struct {
 	nIn     []int32
 	nOut    []int32
 	routed  []bool
-	stop    []bool // a NIC port that receives no RoCE (iWARP)
+	stop    []bool  // a NIC port that receives no RoCE (iWARP)
 	peer    []int32 // -1 when unlinked
 	tier    []int8  // tier of the port's device
 	base    []int32 // index of the first port of the port's device
@@ -456,8 +456,8 @@ func buildFlow(ctx context.Context, f *schema.Fabric, fl Flow, t *topology) (*fl
 					continue
 				}
 				pt := t.tier[pi]
-				if pt == dt || (pt > dt && !mup) {
-					continue
+				if pt == dt || (pt > dt && !mup) || t.stop[pi] {
+					continue // same tier, back up, or a NIC that speaks no RoCE
 				}
 				flow := mfwd
 				if mup && pt < dt {
