@@ -124,8 +124,9 @@ func runCNPPaused(p *Pass) {
 		}
 		subj := portSubject(q.PFC[o.Priority].Src, o.Port)
 		out := *o
-		agg.add(fmt.Sprintf("src|%s|%d", subj, o.Priority), o.Flow, o.Port, o.Paths, func() Finding {
-			return Finding{Subject: ptr(subj), Summary: fmt.Sprintf("NIC %s sends CNP on priority %d, which PFC pauses", out.Port.ID(), out.Priority)}
+		// The same cause as a hop pausing CNP: one finding per line.
+		agg.add(fmt.Sprintf("%s|%d", subj, o.Priority), o.Flow, o.Port, o.Paths, func() Finding {
+			return Finding{Subject: ptr(subj), Summary: fmt.Sprintf("CNP (DSCP %d) is sent on priority %d by %s, which PFC pauses", out.DSCP, out.Priority, out.Port.ID())}
 		}, out.Trace)
 	})
 	agg.flush(p)
