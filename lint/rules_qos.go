@@ -10,15 +10,15 @@ func qosRules() []*Rule {
 	return []*Rule{
 		{
 			ID: "QOS001", Title: "Every port on the RoCE path trusts DSCP", Severity: schema.SevError, Path: true,
-			Rationale: "DSCP-based PFC is what makes RoCEv2 routable: a port that trusts nothing puts RoCE in the default priority (and, like an untrusted Catalyst port, may rewrite the DSCP to 0), so every later hop treats it as best effort. The seed's core switch halved cross-subnet bandwidth this way.",
-			Reference: "Guo et al., RDMA over Commodity Ethernet at Scale (SIGCOMM 2016); lint-rules.md QOS001; seed §4.3",
+			Rationale: "DSCP-based PFC is what makes RoCEv2 routable: a port that trusts nothing puts RoCE in the default priority (and, like an untrusted Catalyst port, may rewrite the DSCP to 0), so every later hop treats it as best effort. In a field case a core switch halved cross-subnet RDMA bandwidth this way.",
+			Reference: "Guo et al., RDMA over Commodity Ethernet at Scale (SIGCOMM 2016); RFC 2474 (DSCP)",
 			Fix:       `Set trust = "dscp" in the qos_policy attached to this port, device or role.`,
 			Run:       runTrust,
 		},
 		{
 			ID: "QOS002", Title: "RoCE and CNP land in their class's priority at every hop", Severity: schema.SevError, Path: true,
 			Rationale: "One hop classifying the RoCE DSCP into another priority makes the whole path lossy, and a CNP in the wrong priority loses its strict queue.",
-			Reference: "NVIDIA NetQ RoCE classification check; lint-rules.md QOS002",
+			Reference: "NVIDIA NetQ RoCE classification check",
 			Fix:       "Map the class's DSCP to the class's priority (traffic_class classes list or dscp_map) in every qos_policy on the path.",
 			Run:       runClassPriority,
 		},
@@ -32,14 +32,14 @@ func qosRules() []*Rule {
 		{
 			ID: "QOS005", Title: "The DSCP map defines all 64 code points", Severity: schema.SevWarning,
 			Rationale: "What a switch does with an unmapped DSCP is vendor-specific; a full map (or a default priority) makes behaviour explicit.",
-			Reference: "SONiC qos_config.j2 full DSCP_TO_TC_MAP; lint-rules.md QOS005",
+			Reference: "SONiC qos_config.j2 full DSCP_TO_TC_MAP",
 			Fix:       "Set default_priority in the qos_policy (or map every DSCP in dscp_map).",
 			Run:       runFullDSCPMap,
 		},
 		{
 			ID: "QOS006", Title: "NIC DSCP marking and DSCP→priority follow the classes", Severity: schema.SevError,
 			Rationale: "The NIC marks RoCE with ToS>>2 and pauses the priority its own dscp2prio gives; if either differs from the class (and so from the switches that follow it), PFC pauses the wrong priority or the switch classifies RoCE as another class. A switch that deviates is reported on the switch's own line (QOS002).",
-			Reference: "NVIDIA doRoCE.sh; mlnx_qos dscp2prio; lint-rules.md QOS006, NIC002",
+			Reference: "NVIDIA doRoCE.sh; mlnx_qos dscp2prio",
 			Fix:       "Set the NIC rdma tos to the RoCE class DSCP×4+2 (e.g. 106 for DSCP 26) and map the classes' DSCPs to the classes' priorities in the NIC ports' qos_policy.",
 			Run:       runNICMapping,
 		},
@@ -53,7 +53,7 @@ func qosRules() []*Rule {
 		{
 			ID: "QOS007", Title: "No PCP-only classification of untagged or routed frames", Severity: schema.SevError, Path: true,
 			Rationale: "802.1p lives in the VLAN tag, which routed and untagged links do not carry: a port that trusts PCP there puts RoCE in priority PCP 0.",
-			Reference: "Guo et al. (SIGCOMM 2016) DSCP-based PFC; Junos L3 DSCP PFC; lint-rules.md QOS007",
+			Reference: "Guo et al. (SIGCOMM 2016) DSCP-based PFC; Junos L3 DSCP PFC",
 			Fix:       `Use trust = "dscp" (or "both") on ports that receive routed or untagged frames.`,
 			Run:       runPCPRouted,
 		},
