@@ -172,9 +172,15 @@ func TestLintInvalidIntentInEveryFormat(t *testing.T) {
 	}
 }
 
-func hasRule[T interface{ ~struct{ RuleID string `json:"ruleId"` } }](rs []T, id string) bool {
+func hasRule[T interface {
+	~struct {
+		RuleID string `json:"ruleId"`
+	}
+}](rs []T, id string) bool {
 	for _, r := range rs {
-		if struct{ RuleID string `json:"ruleId"` }(r).RuleID == id {
+		if struct {
+			RuleID string `json:"ruleId"`
+		}(r).RuleID == id {
 			return true
 		}
 	}
