@@ -36,7 +36,7 @@ func BenchmarkLint(b *testing.B) {
 					b.Fatal(err)
 				}
 				if AtOrAbove(fs, schema.SevWarning) > 0 {
-					b.Fatalf("examples/scale is not clean: %s %s", fs[0].Rule, fs[0].Message)
+					b.Fatalf("examples/scale is not clean: %s %s", fs[0].Rule, fs[0].Summary)
 				}
 			}
 		})
@@ -52,7 +52,7 @@ func TestScaleClean(t *testing.T) {
 	}
 	for _, fd := range fs {
 		if fd.Severity >= schema.SevWarning {
-			t.Errorf("%s %s %s: %s", fd.Rule, fd.Severity, fd.Subject, fd.Message)
+			t.Errorf("%s %s %s: %s", fd.Rule, fd.Severity, fd.Subject, fd.Summary)
 		}
 	}
 }

@@ -22,7 +22,7 @@ const ConfigFileName = ".fabricgen.hcl"
 // Config is a parsed .fabricgen.hcl:
 //
 //	config {
-//	  fail_level = "warning"     # error (default) | warning | info
+//	  fail_level = "error"       # warning (default: any finding but info fails) | error
 //	}
 //	rule "QOS005" {
 //	  enabled  = false
@@ -101,7 +101,7 @@ func ParseConfig(name string, src []byte) (*Config, error) {
 	}
 	var raw rawConfig
 	if diags := gohcl.DecodeBody(file.Body, nil, &raw); diags.HasErrors() {
-		return nil, fmt.Errorf("lint config (expected `config { fail_level = \"error\" }` and `rule \"ID\" { enabled = bool, severity = \"error|warning|info\" }` blocks): %w", diags)
+		return nil, fmt.Errorf("lint config (expected `config { fail_level = \"warning|error\" }` and `rule \"ID\" { enabled = bool, severity = \"error|warning|info\" }` blocks): %w", diags)
 	}
 	c := &Config{Path: name, Rules: map[string]RuleConfig{}}
 	if raw.Config != nil && raw.Config.FailLevel != nil {
@@ -109,10 +109,16 @@ func ParseConfig(name string, src []byte) (*Config, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: fail_level: %w", name, err)
 		}
+		if s < schema.SevWarning {
+			return nil, fmt.Errorf("%s: fail_level = %q: info findings never fail a run; use \"warning\" (the default) or \"error\"", name, *raw.Config.FailLevel)
+		}
 		c.FailLevel = s
 	}
 	for _, r := range raw.Rules {
 		rule := Lookup(r.ID)
+		if rule != nil && rule.ID == ValidationRule {
+			return nil, fmt.Errorf("%s: rule %q cannot be configured: an intent that does not load cannot be linted", name, r.ID)
+		}
 		if rule == nil {
 			return nil, fmt.Errorf("%s: rule %q is not a fabricgen rule; run `fabricgen explain` for the list", name, r.ID)
 		}

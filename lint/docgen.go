@@ -30,13 +30,15 @@ func RulesMarkdown() []byte {
 	b.WriteString("# fabricgen lint rules\n\n")
 	b.WriteString("Every rule has an ID, a default severity (change it, or turn the rule off, in `.fabricgen.hcl`),\n")
 	b.WriteString("a rationale with a reference, and a fix. `fabricgen explain RULE-ID` prints one entry.\n\n")
+	b.WriteString(rulesPreamble)
+
 	b.WriteString("| ID | Severity | Scope | Title |\n|---|---|---|---|\n")
 	for _, r := range Rules() {
 		scope := "object"
 		if r.Path {
 			scope = "path"
 		}
-		fmt.Fprintf(&b, "| [%s](#%s) | %s | %s | %s |\n", r.ID, strings.ToLower(r.ID)+"--"+anchor(r.Title), r.Severity, scope, strings.ReplaceAll(r.Title, "|", "\\|"))
+		fmt.Fprintf(&b, "| [%s](#%s) | %s | %s | %s |\n", r.ID, ruleAnchor(r), r.Severity, scope, strings.ReplaceAll(r.Title, "|", "\\|"))
 	}
 	b.WriteString("\n")
 	for _, r := range Rules() {
@@ -59,3 +61,99 @@ func anchor(s string) string {
 	}
 	return b.String()
 }
+
+// RuleText documents one rule as plain text for a terminal (what
+// `fabricgen explain RULE-ID` prints): no Markdown, paragraphs wrapped at
+// 78 columns, the references one per line.
+func RuleText(r *Rule) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s — %s\n\n", r.ID, r.Title)
+	kind := "per link, port or object"
+	if r.Path {
+		kind = "end to end (every path: RoCE data both ways, CNP on the reverse path)"
+	}
+	fmt.Fprintf(&b, "Default severity: %s\nChecked: %s\n\n", r.Severity, kind)
+	para := func(title, text string) {
+		b.WriteString(title)
+		b.WriteString(":\n")
+		b.WriteString(wrap(plain(text), 78, "  ", "  "))
+		b.WriteString("\n\n")
+	}
+	para("Why", r.Rationale)
+	para("Fix", r.Fix)
+	b.WriteString("References:\n")
+	for _, ref := range strings.Split(r.Reference, "; ") {
+		b.WriteString(wrap("- "+plain(ref), 78, "  ", "    "))
+		b.WriteByte('\n')
+	}
+	if r.ID != ValidationRule {
+		fmt.Fprintf(&b, "\nSuppress one finding with a comment on or above its line:\n  # fabricgen:ignore %s <reason>\n", r.ID)
+	}
+	fmt.Fprintf(&b, "\nDocumentation: %s\n", r.HelpURI())
+	return b.String()
+}
+
+// plain drops Markdown code marks.
+func plain(s string) string { return strings.ReplaceAll(s, "`", "") }
+
+// wrap breaks s into lines of at most width columns, the first prefixed
+// with indent, the others with rest.
+func wrap(s string, width int, indent, rest string) string {
+	var b strings.Builder
+	line := indent
+	for _, w := range strings.Fields(s) {
+		if len([]rune(line))+1+len([]rune(w)) > width && strings.TrimSpace(line) != "" {
+			b.WriteString(strings.TrimRight(line, " "))
+			b.WriteByte('\n')
+			line = rest
+		}
+		if strings.TrimSpace(line) != "" {
+			line += " "
+		}
+		line += w
+	}
+	b.WriteString(strings.TrimRight(line, " "))
+	return b.String()
+}
+
+// rulesPreamble documents how findings fail a run and the versioned JSON
+// output, ahead of the rule list in docs/rules.md.
+const rulesPreamble = `## Failing a run
+
+As with tflint, any finding fails: ` + "`fabricgen lint`" + ` exits 2 when a finding is at or above
+the fail level, which is ` + "`warning`" + ` by default (so every error and warning fails the run).
+Info findings never fail a run. Set ` + "`--fail-level error`" + ` (or ` + "`config { fail_level = \"error\" }`" + `
+in ` + "`.fabricgen.hcl`" + `) to let warnings pass. Exit 1 means lint could not run: bad flags or
+config, or an intent that does not load. The latter is reported in the format asked for, as
+findings of VAL001, never as an empty report.
+
+A finding points at the line to change: the device- or port-specific value that deviates,
+not the shared definition it deviates from; the other places are listed as related
+locations. One cause is one finding: a policy line that breaks many ports or links is one
+finding at that line, with the number of places and paths.
+
+## Output formats
+
+` + "`--format`" + `: text (default), json, sarif, github, junit, checkstyle, compact, markdown. Every
+format carries load and validation errors (rule VAL001) as well as findings.
+
+- **sarif** (2.1.0): one rule per registry entry with ` + "`helpUri`" + ` pointing into this page,
+  results with ` + "`partialFingerprints`" + ` (` + "`fabricgen/v1`" + `: rule, file, the text of the
+  subject's line, device, port, summary — stable when lines move) and artifact URIs relative
+  to the repository root (` + "`--base-path`" + `, default: the nearest directory above the working
+  directory holding ` + "`.git`" + `), with ` + "`uriBaseId`" + ` ` + "`%SRCROOT%`" + `.
+- **json**, format_version **1.0** (also what ` + "`fabricgen validate -json`" + ` prints): an object
+  with ` + "`format_version`" + ` (string), ` + "`valid`" + ` (false when the intent did not load),
+  ` + "`error_count`" + `, ` + "`warning_count`" + `, ` + "`info_count`" + ` and ` + "`diagnostics`" + ` (always an
+  array). Each diagnostic has ` + "`severity`" + ` (error, warning, info), ` + "`summary`" + `, and when known
+  ` + "`rule`" + ` (absent for load errors), ` + "`detail`" + `, ` + "`range`" + ` (` + "`filename`" + `, ` + "`start`" + ` and
+  ` + "`end`" + ` with ` + "`line`" + `, ` + "`column`" + `, ` + "`byte`" + `), ` + "`snippet`" + ` (` + "`start_line`" + `, ` + "`code`" + `,
+  ` + "`highlight_start_offset`" + `, ` + "`highlight_end_offset`" + `), ` + "`device`" + `, ` + "`port`" + `,
+  ` + "`fix`" + `, ` + "`trace`" + ` (hops, each ` + "`port`" + ` and ` + "`note`" + `), ` + "`paths`" + `, ` + "`count`" + ` and
+  ` + "`related`" + ` (each ` + "`range`" + ` and ` + "`message`" + `). A new field raises the minor version, a
+  changed or removed one the major version.
+- **github**: workflow commands; load errors without a file are plain ` + "`::error title=VAL001::`" + `.
+- **junit**: one test case per rule (VAL001 included), a failure per finding.
+- **checkstyle**, **compact**, **markdown**: one entry per diagnostic.
+
+`

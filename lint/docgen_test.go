@@ -41,3 +41,27 @@ func TestRuleMarkdownMentionsEverything(t *testing.T) {
 		}
 	}
 }
+
+// TestRulesCitePublicSources: explain and docs/rules.md cite public
+// sources (standards, RFCs, vendor guides, papers), never the project's
+// internal research notes.
+func TestRulesCitePublicSources(t *testing.T) {
+	for _, r := range Rules() {
+		for _, part := range []string{r.Reference, r.Rationale, r.Fix} {
+			for _, internal := range []string{"lint-rules.md", "roce-vendors.md", "seed", "§", "reference/"} {
+				if strings.Contains(part, internal) {
+					t.Errorf("%s cites %q: %s", r.ID, internal, part)
+				}
+			}
+		}
+		txt := RuleText(r)
+		if strings.Contains(txt, "**") || strings.Contains(txt, "`") {
+			t.Errorf("%s: explain text has Markdown:\n%s", r.ID, txt)
+		}
+		for _, l := range strings.Split(txt, "\n") {
+			if len([]rune(l)) > 100 && !strings.HasPrefix(l, "Documentation:") {
+				t.Errorf("%s: explain line longer than 100 columns: %q", r.ID, l)
+			}
+		}
+	}
+}

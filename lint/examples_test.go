@@ -2,6 +2,7 @@ package lint
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -10,7 +11,7 @@ import (
 	"github.com/fabricgen/fabricgen/schema"
 )
 
-var expectedRule = regexp.MustCompile("Expected finding: `([A-Z]+[0-9]+)`")
+var expectedRule = regexp.MustCompile("Expected finding: `([A-Z]+[0-9]+)` at `([^`:]+):([0-9]+)`")
 
 // TestBrokenExamples loads every examples/broken/* directory and checks that
 // lint reports the finding its README names.
@@ -27,9 +28,9 @@ func TestBrokenExamples(t *testing.T) {
 			}
 			m := expectedRule.FindSubmatch(readme)
 			if m == nil {
-				t.Fatal("README.md has no line `Expected finding: `RULE``")
+				t.Fatal("README.md has no line `Expected finding: `RULE` at `FILE:LINE``")
 			}
-			want := string(m[1])
+			want, wantFile, wantLine := string(m[1]), string(m[2]), string(m[3])
 			f, diags := schema.Load(dir, schema.Options{})
 			if diags.HasErrors() {
 				t.Fatalf("does not load: %v", diags)
@@ -39,16 +40,13 @@ func TestBrokenExamples(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, fd := range fs {
-				if fd.Rule == want {
-					if fd.Subject.IsZero() {
-						t.Errorf("%s finding has no source range", want)
-					}
+				if fd.Rule == want && fd.Subject != nil && filepath.Base(fd.Subject.Filename) == wantFile && fmt.Sprint(fd.Subject.Start.Line) == wantLine {
 					return
 				}
 			}
-			t.Errorf("lint did not report %s; got %d other findings", want, len(fs))
+			t.Errorf("lint did not report %s at %s:%s, the line README.md names; got %d findings", want, wantFile, wantLine, len(fs))
 			for _, fd := range fs {
-				t.Logf("  %s %s", fd.Rule, fd.Message)
+				t.Logf("  %s %s %s", fd.Rule, fd.Range(), fd.Summary)
 			}
 		})
 	}
@@ -72,7 +70,7 @@ func TestCorrectExamplesClean(t *testing.T) {
 			}
 			for _, fd := range fs {
 				if fd.Severity >= schema.SevWarning {
-					t.Errorf("%s %s %s: %s", fd.Rule, fd.Severity, fd.Subject, fd.Message)
+					t.Errorf("%s %s %s: %s", fd.Rule, fd.Severity, fd.Subject, fd.Summary)
 				}
 			}
 		})

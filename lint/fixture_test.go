@@ -108,8 +108,8 @@ func baseFabric() *schema.Fabric {
 	}
 	sw := x.portQoS(f, 9216, wd)
 	host := x.portQoS(f, 4200, wd)
-	leaves := []*schema.Device{x.device("leaf1", schema.KindLeaf, schema.AristaEOS), x.device("leaf2", schema.KindLeaf, schema.AristaEOS)}
-	spines := []*schema.Device{x.device("spine1", schema.KindSpine, schema.AristaEOS), x.device("spine2", schema.KindSpine, schema.AristaEOS)}
+	leaves := []*schema.Device{x.device("leaf1", schema.KindLeaf, schema.SONiC), x.device("leaf2", schema.KindLeaf, schema.SONiC)}
+	spines := []*schema.Device{x.device("spine1", schema.KindSpine, schema.SONiC), x.device("spine2", schema.KindSpine, schema.SONiC)}
 	var nics []*schema.Device
 	for i, name := range []string{"gpu01", "gpu02", "gpu03", "gpu04"} {
 		n := x.device(name, schema.KindNIC, schema.NvidiaMLNX)

@@ -79,9 +79,9 @@ func linked(p *schema.Port) bool { return p.Peer != nil }
 func reportGroup(p *Pass, g qosGroup, subject schema.Range, msg string) {
 	first := g.ports[0]
 	p.Report(Finding{
-		Subject: portSubject(subject, first),
+		Subject: ptr(portSubject(subject, first)),
 		Device:  first.Device.Name, Port: first.Name,
-		Message: msg, Count: len(g.ports),
+		Summary: msg, Count: len(g.ports),
 	})
 }
 
@@ -167,4 +167,62 @@ func hasPFC(q *schema.PortQoS) bool {
 		}
 	}
 	return false
+}
+
+// specificity says how specific the attachment that set a port's value is:
+// the port's own attribute beats its policies, which rank fabric < role <
+// device < port (PortQoS.Policies order); a class default ranks lowest.
+// src is the value's source; fieldSrc returns a policy's source for the field.
+func specificity(p *schema.Port, src schema.Range, own schema.Value[int], fieldSrc func(*schema.QoSPolicy) schema.Range) int {
+	if own.Set && own.Src == src {
+		return 100
+	}
+	if p.QoS == nil {
+		return -1
+	}
+	for i := len(p.QoS.Policies) - 1; i >= 0; i-- {
+		if fieldSrc(p.QoS.Policies[i]) == src {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// siblingsDiffer reports whether p's value differs from every other port
+// of its device that has one (and some other port has one).
+func siblingsDiffer[T comparable](p *schema.Port, get func(*schema.Port) (T, bool)) bool {
+	v, ok := get(p)
+	if !ok {
+		return false
+	}
+	others := 0
+	for _, o := range p.Device.Ports {
+		if o == p {
+			continue
+		}
+		ov, ok := get(o)
+		if !ok {
+			continue
+		}
+		if ov == v {
+			return false
+		}
+		others++
+	}
+	return others > 0
+}
+
+// deviatingEnd picks the end of a link whose value is the one to change:
+// the more specific attachment, else the end that differs from its
+// device's other ports, else a.
+func deviatingEnd(a, b *schema.Port, specA, specB int, differA, differB bool) (dev, other *schema.Port) {
+	switch {
+	case specB > specA:
+		return b, a
+	case specA > specB:
+		return a, b
+	case differB && !differA:
+		return b, a
+	}
+	return a, b
 }

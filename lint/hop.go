@@ -18,6 +18,9 @@ type Packet struct {
 	PCP    int
 	// IPv6 is true for IPv6 packets (RoCEv2 GIDs of either family).
 	IPv6 bool
+	// L2 is true for a RoCE v1 frame: Ethernet with no IP header, so there
+	// is no DSCP to classify by (DSCP is 0) and no routing.
+	L2 bool
 }
 
 // Ingress is what a port does to an arriving packet: ACL, trust and the
@@ -35,6 +38,9 @@ type Ingress struct {
 	Trust schema.Trust
 	// UntaggedPCP is true when the port classifies by PCP but the frame has no tag.
 	UntaggedPCP bool
+	// NoIP is true when the port classifies by DSCP only but the frame
+	// (RoCE v1) has no IP header: it lands in the default priority.
+	NoIP bool
 	// Reset is true when an untrusting port rewrote the DSCP to 0.
 	Reset bool
 	// ACL is the ingress ACL rule that matched, or nil; Classified is true when
@@ -96,8 +102,8 @@ func Traverse(in, out *schema.Port, pkt Packet) Hop {
 	}
 	h.Leave = h.Arrive
 	if out != nil {
-		h.Egress = egress(out, h.Ingress.Priority, h.Ingress.DSCP, pkt.IPv6)
-		h.Leave = Packet{DSCP: h.Egress.DSCP, Tagged: h.Egress.Tagged, PCP: h.Ingress.Priority, IPv6: pkt.IPv6}
+		h.Egress = egress(out, h.Ingress.Priority, h.Ingress.DSCP, pkt.IPv6, pkt.L2)
+		h.Leave = Packet{DSCP: h.Egress.DSCP, Tagged: h.Egress.Tagged || pkt.L2, PCP: h.Ingress.Priority, IPv6: pkt.IPv6, L2: pkt.L2}
 	}
 	return h
 }
@@ -116,6 +122,9 @@ func ingress(in *schema.Port, pkt Packet) Ingress {
 		r.MTU = 0
 	}
 	for _, acl := range in.ACLIn {
+		if pkt.L2 {
+			break // IP ACLs do not match an Ethernet frame without an IP header
+		}
 		if rule := matchACL(acl, pkt.DSCP, pkt.IPv6); rule != nil {
 			r.ACL, r.ACLName = rule, acl.Name
 			r.Classified = rule.Action.V != schema.ActionDeny && matchesRoCEPort(rule)
@@ -129,10 +138,12 @@ func ingress(in *schema.Port, pkt Packet) Ingress {
 			break
 		}
 	}
-	switch r.Trust {
-	case schema.TrustDSCP, schema.TrustBoth:
-		r.Priority = q.DSCP[r.DSCP&63].V
-	case schema.TrustPCP:
+	switch {
+	case pkt.L2 && r.Trust == schema.TrustDSCP:
+		// No IP header: a DSCP-trusting port puts the frame in the default priority.
+		r.NoIP = true
+		r.Priority = q.DSCP[0].V
+	case pkt.L2 && r.Trust == schema.TrustBoth, r.Trust == schema.TrustPCP:
 		pcp := 0
 		if pkt.Tagged {
 			pcp = pkt.PCP & 7
@@ -140,6 +151,8 @@ func ingress(in *schema.Port, pkt Packet) Ingress {
 			r.UntaggedPCP = true
 		}
 		r.Priority = q.PCP[pcp].V
+	case r.Trust == schema.TrustDSCP, r.Trust == schema.TrustBoth:
+		r.Priority = q.DSCP[r.DSCP&63].V
 	default:
 		// An untrusting port classifies everything into priority 0 and, like
 		// an untrusted Catalyst port under `mls qos`, rewrites the DSCP to 0.
@@ -155,13 +168,16 @@ func ingress(in *schema.Port, pkt Packet) Ingress {
 	return r
 }
 
-func egress(out *schema.Port, prio, dscp int, v6 bool) Egress {
+func egress(out *schema.Port, prio, dscp int, v6, l2 bool) Egress {
 	q := qosOf(out)
 	e := Egress{DSCP: dscp, MTU: q.MTU.V}
 	e.Queue = q.Queue[prio&7].V & 7
 	qq := q.Queues[e.Queue]
 	e.ECN, e.Sched, e.Weight = qq.ECN.V, qq.Sched.V, qq.Weight.V
 	for _, acl := range out.ACLOut {
+		if l2 {
+			break
+		}
 		if rule := matchACL(acl, dscp, v6); rule != nil {
 			e.ACL, e.ACLName = rule, acl.Name
 			e.Dropped = rule.Action.V == schema.ActionDeny
@@ -172,7 +188,7 @@ func egress(out *schema.Port, prio, dscp int, v6 bool) Egress {
 			break
 		}
 	}
-	e.Tagged = !out.IP.Set && out.Peer != nil && !out.Peer.IP.Set
+	e.Tagged = l2 || (!out.IsRouted() && out.Peer != nil && !out.Peer.IsRouted())
 	return e
 }
 
@@ -246,6 +262,8 @@ func ingressNote(pkt Packet, in Ingress) string {
 		return fmt.Sprintf("DSCP %d → %d: acl %s seq %d", pkt.DSCP, in.DSCP, in.ACLName, in.ACL.Seq)
 	case in.UntaggedPCP:
 		return fmt.Sprintf("untagged, trust pcp → priority %d", in.Priority)
+	case in.NoIP:
+		return fmt.Sprintf("RoCE v1 frame, trust dscp → priority %d", in.Priority)
 	case in.Policed > 0:
 		return fmt.Sprintf("policed by acl %s seq %d", in.ACLName, in.ACL.Seq)
 	}

@@ -40,6 +40,7 @@ type Pass struct {
 
 	walk      func() *Walk
 	qosGroups func() []qosGroup
+	limits    func() map[schema.Platform][]Finding
 	report    func(Finding)
 }
 
@@ -65,7 +66,7 @@ func (p *Pass) Report(f Finding) {
 
 // Reportf reports a finding at subject for a port (nil allowed) with a formatted message.
 func (p *Pass) Reportf(subject schema.Range, port *schema.Port, format string, args ...any) {
-	f := Finding{Subject: subject, Message: fmt.Sprintf(format, args...)}
+	f := Finding{Subject: ptr(subject), Summary: fmt.Sprintf(format, args...)}
 	if port != nil {
 		f.Device, f.Port = port.Device.Name, port.Name
 	}
@@ -88,6 +89,8 @@ func Rules() []*Rule {
 	rs = append(rs, wdgRules()...)
 	rs = append(rs, linkRules()...)
 	rs = append(rs, supRules()...)
+	rs = append(rs, valRules()...)
+	rs = append(rs, pltRules()...)
 	sort.Slice(rs, func(i, j int) bool { return rs[i].ID < rs[j].ID })
 	return rs
 }

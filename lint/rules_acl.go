@@ -11,22 +11,22 @@ func aclRules() []*Rule {
 	return []*Rule{
 		{
 			ID: "ACL001", Title: "Routed hops classify UDP 4791 where the intent requires it", Severity: schema.SevError, Path: true,
-			Rationale: "The seed's cross-subnet case: the core switch applied no QoS policy to RoCE (UDP 4791), so traffic between 10.0.1.0/24 and 10.0.2.0/24 ran as best effort at half the bandwidth. A subnet with require_roce_acl = true says every routed hop into or out of it must classify UDP destination port 4791 with an ingress ACL.",
-			Reference: "seed §4.3; lint-rules.md ACL001, invariant 12 of roce-vendors.md §8",
+			Rationale: "A field case: the core switch applied no QoS policy to RoCE (UDP 4791), so traffic between 10.0.1.0/24 and 10.0.2.0/24 ran as best effort at half the bandwidth. A subnet with require_roce_acl = true says every routed hop into or out of it must classify UDP destination port 4791 with an ingress ACL.",
+			Reference: "Guo et al., RDMA over Commodity Ethernet at Scale (SIGCOMM 2016); IBTA Supplement to InfiniBand Architecture Specification Annex A17: RoCEv2 (UDP destination port 4791)",
 			Fix:       "Bind an ingress acl with a permit rule for protocol = \"udp\", dst_port = 4791 (set_dscp to the RoCE DSCP) on this port (acl_in).",
 			Run:       runRequiredACL,
 		},
 		{
 			ID: "ACL002", Title: "No ACL drops or polices RoCE or CNP", Severity: schema.SevError, Path: true,
 			Rationale: "A deny or a policer inside a PFC class defeats losslessness: PFC cannot pause a policer.",
-			Reference: "lint-rules.md ACL002",
+			Reference: "IEEE 802.1Qbb (PFC pauses a priority; it cannot pause a policer); Cisco Nexus 9000 NX-OS Quality of Service Configuration Guide (policing)",
 			Fix:       "Remove the deny/police from the rule matching UDP 4791, or add an earlier permit for RoCE and CNP.",
 			Run:       runACLDrop,
 		},
 		{
 			ID: "XS001", Title: "No hop re-marks the RoCE or CNP DSCP into another class", Severity: schema.SevError, Path: true,
-			Rationale: "Any hop that rewrites the DSCP moves RoCE out of its lossless class for every later hop: the seed's cross-subnet packets arrived with DSCP 0. A rule that matches all UDP 4791 and sets the data DSCP also re-marks CNPs, which are UDP 4791 too.",
-			Reference: "seed §4.3; Catalyst `mls qos rewrite ip dscp`; lint-rules.md XS001, ACL004, ACL005",
+			Rationale: "Any hop that rewrites the DSCP moves RoCE out of its lossless class for every later hop: in a field case, cross-subnet packets arrived with DSCP 0. A rule that matches all UDP 4791 and sets the data DSCP also re-marks CNPs, which are UDP 4791 too.",
+			Reference: "Cisco Catalyst QoS configuration guide (mls qos rewrite ip dscp); IBTA Annex A17: RoCEv2 (CNP is UDP 4791, BTH opcode 0x81); RFC 2474",
 			Fix:       "Remove the set_dscp (or make it set the class's own DSCP), and match CNP's DSCP in an earlier rule.",
 			Run:       runRemark,
 		},
@@ -49,8 +49,8 @@ func runRequiredACL(p *Pass) {
 		if a.Arrive.IPv6 {
 			family = "IPv6"
 		}
-		agg.add(a.Port.Device.Name+"|"+family, a.Port, a.Paths, func() Finding {
-			return Finding{Subject: subj, Message: fmt.Sprintf("routed hop %s carries %s RoCE to or from subnet %s (require_roce_acl) but no ingress ACL classifies UDP 4791 for %s",
+		agg.add(a.Port.Device.Name+"|"+family, a.Flow, a.Port, a.Paths, func() Finding {
+			return Finding{Subject: ptr(subj), Summary: fmt.Sprintf("routed hop %s carries %s RoCE to or from subnet %s (require_roce_acl) but no ingress ACL classifies UDP 4791 for %s",
 				at.Port.ID(), family, strings.Join(names, ", "), family)}
 		}, at.Trace)
 	})
@@ -67,7 +67,7 @@ func runACLDrop(p *Pass) {
 				return
 			}
 			at := *a
-			agg.add(fmt.Sprintf("in|%s|%d|%s", in.ACLName, in.ACL.Seq, at.Flow), a.Port, a.Paths, func() Finding {
+			agg.add(fmt.Sprintf("in|%s|%d|%s", in.ACLName, in.ACL.Seq, at.Flow), a.Flow, a.Port, a.Paths, func() Finding {
 				return aclDropFinding(at.Flow, at.Port, in.ACLName, in.ACL, in.Dropped)
 			}, at.Trace)
 		})
@@ -77,7 +77,7 @@ func runACLDrop(p *Pass) {
 				return
 			}
 			out := *o
-			agg.add(fmt.Sprintf("out|%s|%d|%s", e.ACLName, e.ACL.Seq, out.Flow), o.Port, o.Paths, func() Finding {
+			agg.add(fmt.Sprintf("out|%s|%d|%s", e.ACLName, e.ACL.Seq, out.Flow), o.Flow, o.Port, o.Paths, func() Finding {
 				return aclDropFinding(out.Flow, out.Port, e.ACLName, e.ACL, e.Dropped)
 			}, out.Trace)
 		})
@@ -87,9 +87,9 @@ func runACLDrop(p *Pass) {
 
 func aclDropFinding(fl Flow, pt *schema.Port, name string, r *schema.ACLRule, dropped bool) Finding {
 	if dropped {
-		return Finding{Subject: subjectOr(r.Action.Src, r.Range), Message: fmt.Sprintf("acl %q rule %d denies %s on %s", name, r.Seq, fl, pt.ID())}
+		return Finding{Subject: ptr(subjectOr(r.Action.Src, r.Range)), Summary: fmt.Sprintf("acl %q rule %d denies %s on %s", name, r.Seq, fl, pt.ID())}
 	}
-	return Finding{Subject: subjectOr(r.Police.Src, r.Range), Message: fmt.Sprintf("acl %q rule %d polices %s on %s to %d bit/s", name, r.Seq, fl, pt.ID(), r.Police.V)}
+	return Finding{Subject: ptr(subjectOr(r.Police.Src, r.Range)), Summary: fmt.Sprintf("acl %q rule %d polices %s on %s to %d bit/s", name, r.Seq, fl, pt.ID(), r.Police.V)}
 }
 
 func runRemark(p *Pass) {
@@ -102,8 +102,8 @@ func runRemark(p *Pass) {
 				return
 			}
 			at := *a
-			agg.add(fmt.Sprintf("in|%s|%d|%s", in.ACLName, in.ACL.Seq, at.Flow), a.Port, a.Paths, func() Finding {
-				return Finding{Subject: subjectOr(in.ACL.SetDSCP.Src, in.ACL.Range), Message: fmt.Sprintf("acl %q rule %d re-marks %s from DSCP %d to %d on %s (class %q is DSCP %s)",
+			agg.add(fmt.Sprintf("in|%s|%d|%s", in.ACLName, in.ACL.Seq, at.Flow), a.Flow, a.Port, a.Paths, func() Finding {
+				return Finding{Subject: ptr(subjectOr(in.ACL.SetDSCP.Src, in.ACL.Range)), Summary: fmt.Sprintf("acl %q rule %d re-marks %s from DSCP %d to %d on %s (class %q is DSCP %s)",
 					in.ACLName, in.ACL.Seq, at.Flow, at.Arrive.DSCP, in.DSCP, at.Port.ID(), at.Class.Name, dscpList(at.Class.DSCP))}
 			}, at.Trace)
 		})
@@ -113,8 +113,8 @@ func runRemark(p *Pass) {
 				return
 			}
 			out := *o
-			agg.add(fmt.Sprintf("out|%s|%d|%s", e.ACLName, e.ACL.Seq, out.Flow), o.Port, o.Paths, func() Finding {
-				return Finding{Subject: subjectOr(e.ACL.SetDSCP.Src, e.ACL.Range), Message: fmt.Sprintf("egress acl %q rule %d re-marks %s from DSCP %d to %d on %s (class %q is DSCP %s)",
+			agg.add(fmt.Sprintf("out|%s|%d|%s", e.ACLName, e.ACL.Seq, out.Flow), o.Flow, o.Port, o.Paths, func() Finding {
+				return Finding{Subject: ptr(subjectOr(e.ACL.SetDSCP.Src, e.ACL.Range)), Summary: fmt.Sprintf("egress acl %q rule %d re-marks %s from DSCP %d to %d on %s (class %q is DSCP %s)",
 					e.ACLName, e.ACL.Seq, out.Flow, out.DSCP, e.DSCP, out.Port.ID(), out.Class.Name, dscpList(out.Class.DSCP))}
 			}, out.Trace)
 		})

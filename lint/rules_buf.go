@@ -11,21 +11,21 @@ func bufRules() []*Rule {
 		{
 			ID: "BUF001", Title: "PFC headroom covers the link's speed, cable length and MTU", Severity: schema.SevError,
 			Rationale: "After a port sends XOFF, data already on the cable and in the peer's pipeline still arrives; headroom smaller than that drops lossless traffic. The required size grows with speed and cable length (a 300 m 400G link needs about 370 KB per PG).",
-			Reference: "SONiC buffer_headroom_mellanox.lua; Cisco PFC white paper; lint-rules.md §2, BUF001",
+			Reference: "SONiC buffer_headroom_mellanox.lua; Cisco PFC white paper",
 			Fix:       "Raise buffer { headroom } (or xoff) in the qos_policy of the port to at least the required size, or leave it unset so the platform computes it.",
 			Run:       runHeadroom,
 		},
 		{
 			ID: "BUF002", Title: "Every lossless link declares its cable length", Severity: schema.SevWarning,
 			Rationale: "Headroom is computed from cable length; without it fabricgen (and SONiC) assume role defaults of 5/40/300 m, which silently under-size long links.",
-			Reference: "SONiC buffers_config.j2 default cable lengths; lint-rules.md BUF002",
+			Reference: "SONiC buffers_config.j2 default cable lengths",
 			Fix:       `Set cable_length (e.g. "30m") on the link.`,
 			Run:       runCableLength,
 		},
 		{
 			ID: "BUF005", Title: "XON is below XOFF", Severity: schema.SevWarning,
 			Rationale: "XON at or above the XOFF threshold makes PAUSE flap on and off.",
-			Reference: "SONiC dynamic headroom (xon = pipeline latency); lint-rules.md BUF005",
+			Reference: "SONiC dynamic headroom (xon = pipeline latency)",
 			Fix:       "Set buffer { xon } below buffer { xoff }.",
 			Run:       runXonXoff,
 		},
@@ -86,8 +86,8 @@ func runHeadroom(p *Pass) {
 				f.Count++
 				continue
 			}
-			f := &Finding{Subject: portSubject(src, rx), Device: rx.Device.Name, Port: rx.Name, Count: 1,
-				Message: fmt.Sprintf("%s: %s %s is below the %s needed for %dG over %gm with MTU %d (xoff %d B + xon %d B; %d B in flight on the cable)",
+			f := &Finding{Subject: ptr(portSubject(src, rx)), Device: rx.Device.Name, Port: rx.Name, Count: 1,
+				Summary: fmt.Sprintf("%s: %s %s is below the %s needed for %dG over %gm with MTU %d (xoff %d B + xon %d B; %d B in flight on the cable)",
 					rx.ID(), what, bytesString(have), bytesString(want), speed/1e9, cable, mtu, need.XOFF, need.XON, need.CableBytes),
 				Related: []Related{{Range: subjectOr(l.CableLength.Src, l.Range), Message: "cable length of link " + l.Name}}}
 			seen[k] = f
@@ -108,8 +108,8 @@ func runCableLength(p *Pass) {
 			continue
 		}
 		def := defaultCable(tierOf(l.A.Device), tierOf(l.B.Device))
-		p.Report(Finding{Subject: l.Range, Device: l.A.Device.Name, Port: l.A.Name,
-			Message: fmt.Sprintf("lossless link %s (%s–%s) has no cable_length; headroom assumes %gm", l.Name, l.A.ID(), l.B.ID(), def)})
+		p.Report(Finding{Subject: ptr(l.Range), Device: l.A.Device.Name, Port: l.A.Name,
+			Summary: fmt.Sprintf("lossless link %s (%s–%s) has no cable_length; headroom assumes %gm", l.Name, l.A.ID(), l.B.ID(), def)})
 	}
 }
 

@@ -11,28 +11,35 @@ func classRules() []*Rule {
 		{
 			ID: "QOS004", Title: "Only lossless classes' DSCPs map to a PFC priority", Severity: schema.SevError,
 			Rationale: "Lossy traffic without congestion control inside a PFC priority causes pauses and head-of-line blocking for RDMA; a default or catch-all mapping into the lossless priority does exactly that.",
-			Reference: "Guo et al. (SIGCOMM 2016); SONiC qos_config.j2 (only DSCP 3/4 lossless); lint-rules.md QOS004",
+			Reference: "Guo et al. (SIGCOMM 2016); SONiC qos_config.j2 (only DSCP 3/4 lossless)",
 			Fix:       "Map only the lossless classes' DSCPs to PFC priorities (check dscp_map and default_priority).",
 			Run:       runLosslessOnlyRoCE,
 		},
 		{
+			ID: "QOS008", Title: "RoCE classes are lossless (or the fabric says lossy_roce)", Severity: schema.SevError,
+			Rationale: "RoCE recovers a lost packet by go-back-N retransmission, so a drop under congestion costs a whole window; a RoCE class without lossless = true gets no PFC at any hop. A fabric built for lossy RoCE (NICs with selective repeat, such as ConnectX-6 Dx and later in their lossy mode) says so once with lossy_roce = true.",
+			Reference: "IEEE 802.1Qbb; Zhu et al., Congestion Control for Large-Scale RDMA Deployments (SIGCOMM 2015); Mittal et al., Revisiting Network Support for RDMA (SIGCOMM 2018)",
+			Fix:       "Set lossless = true on the RoCE class, or lossy_roce = true on the fabric if lossy RoCE is the design.",
+			Run:       runRoCELossless,
+		},
+		{
 			ID: "ECN005", Title: "No WRED drop on a lossless queue", Severity: schema.SevError,
 			Rationale: "An ecn_profile in mode \"drop\" (WRED) on a PFC queue discards the packets PFC was meant to keep; lossless queues mark ECN instead.",
-			Reference: "SONiC WRED/ECN HLD; RFC 3168; lint-rules.md ECN005",
+			Reference: "SONiC WRED/ECN HLD; RFC 3168",
 			Fix:       `Use mode = "ecn" for the profile on lossless queues.`,
 			Run:       runWREDDrop,
 		},
 		{
 			ID: "NIC003", Title: "RoCE data carries ECT bits", Severity: schema.SevError,
 			Rationale: "Switches only mark ECN-capable (ECT) packets; tos 104 (DSCP 26 without ECT) is dropped by WRED or never marked, so DCQCN never reacts. tos 106 is DSCP 26 + ECT(0).",
-			Reference: "NVIDIA doRoCE.sh (tos 106); roce-vendors.md §7; lint-rules.md NIC003",
+			Reference: "NVIDIA doRoCE.sh (tos 106); RFC 3168 (ECT codepoints)",
 			Fix:       "Set rdma tos to DSCP×4+2 (e.g. 106).",
 			Run:       runECTBits,
 		},
 		{
 			ID: "NIC004", Title: "DCQCN is on at every NIC (or the fabric is pfc_only)", Severity: schema.SevWarning,
 			Rationale: "Switches mark ECN for the NICs' reaction point; a NIC with rdma ecn = false ignores the marks (and sends no CNPs), so its flows rely on PFC alone. Mixed settings make congestion control unfair.",
-			Reference: "DOCA DCQCN algorithm (CP/NP/RP); Meta SIGCOMM 2024 (PFC-only at 400G); lint-rules.md NIC004",
+			Reference: "DOCA DCQCN algorithm (CP/NP/RP); Meta SIGCOMM 2024 (PFC-only at 400G)",
 			Fix:       "Set ecn = true in every NIC's rdma block, or declare pfc_only = true on the fabric.",
 			Run:       runDCQCN,
 		},
@@ -48,6 +55,7 @@ func runLosslessOnlyRoCE(p *Pass) {
 			}
 		}
 	}
+	intent := intentPFC(p.Fabric)
 	for _, g := range groupQoS(p, func(pt *schema.Port) bool {
 		t := pt.QoS.Trust.V
 		return t == schema.TrustDSCP || t == schema.TrustBoth
@@ -55,7 +63,8 @@ func runLosslessOnlyRoCE(p *Pass) {
 		var extra []int
 		var src schema.Range
 		for d, v := range g.qos.DSCP {
-			if g.qos.PFC[v.V&7].V && !lossless[d] {
+			// A PFC priority no lossless class uses is PFC008's finding.
+			if g.qos.PFC[v.V&7].V && intent[v.V&7] && !lossless[d] {
 				extra = append(extra, d)
 				if src.IsZero() {
 					src = v.Src
@@ -91,11 +100,11 @@ func runWREDDrop(p *Pass) {
 func runECTBits(p *Pass) {
 	for _, d := range p.Fabric.Devices {
 		r := d.RDMA
-		if d.Kind.V != schema.KindNIC || r == nil || !r.ToS.Set || r.ToS.V&3 != 0 || (r.ECN.Set && !r.ECN.V) {
+		if d.Kind.V != schema.KindNIC || r == nil || !r.ToS.Set || r.ToS.V&3 != 0 || (r.ECN.Set && !r.ECN.V) || d.TransportOf() == schema.TransportIWARP {
 			continue
 		}
-		p.Report(Finding{Subject: subjectOr(r.ToS.Src, r.Range, d.Range), Device: d.Name,
-			Message: fmt.Sprintf("NIC %s sends RoCE with tos %d: DSCP %d without ECT bits, so no switch can mark it (use %d)", d.Name, r.ToS.V, r.DSCP(), r.ToS.V|2)})
+		p.Report(Finding{Subject: ptr(subjectOr(r.ToS.Src, r.Range, d.Range)), Device: d.Name,
+			Summary: fmt.Sprintf("NIC %s sends RoCE with tos %d: DSCP %d without ECT bits, so no switch can mark it (use %d)", d.Name, r.ToS.V, r.DSCP(), r.ToS.V|2)})
 	}
 }
 
@@ -105,10 +114,27 @@ func runDCQCN(p *Pass) {
 	}
 	for _, d := range p.Fabric.Devices {
 		r := d.RDMA
-		if d.Kind.V != schema.KindNIC || r == nil || !r.ECN.Set || r.ECN.V {
+		if d.Kind.V != schema.KindNIC || r == nil || !r.ECN.Set || r.ECN.V || d.TransportOf() == schema.TransportIWARP {
 			continue
 		}
-		p.Report(Finding{Subject: subjectOr(r.ECN.Src, r.Range, d.Range), Device: d.Name,
-			Message: fmt.Sprintf("NIC %s has DCQCN off (rdma ecn = false) in a fabric that marks ECN", d.Name)})
+		p.Report(Finding{Subject: ptr(subjectOr(r.ECN.Src, r.Range, d.Range)), Device: d.Name,
+			Summary: fmt.Sprintf("NIC %s has DCQCN off (rdma ecn = false) in a fabric that marks ECN", d.Name)})
+	}
+}
+
+func runRoCELossless(p *Pass) {
+	if p.Fabric.LossyRoCE.V {
+		return
+	}
+	for _, c := range p.Fabric.Classes {
+		if c.Role != schema.RoleRoCE || c.Lossless.V {
+			continue
+		}
+		what := "has no lossless attribute"
+		if c.Lossless.Set {
+			what = "sets lossless = false"
+		}
+		p.Report(Finding{Subject: ptr(subjectOr(c.Lossless.Src, c.Range)),
+			Summary: fmt.Sprintf("RoCE traffic_class %q %s, so no hop protects it with PFC", c.Name, what)})
 	}
 }

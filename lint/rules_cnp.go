@@ -11,21 +11,21 @@ func cnpRules() []*Rule {
 		{
 			ID: "CNP001", Title: "CNP leaves every hop of the reverse path in a strict-priority queue", Severity: schema.SevError, Path: true,
 			Rationale: "Congestion notifications must reach the sender quickly for DCQCN to cut its rate; NVIDIA's RoCE default puts CNP (DSCP 48, priority 6) in a strict queue while data is DWRR.",
-			Reference: "NVIDIA Cumulus Linux RoCE defaults; DOCA DCQCN algorithm; lint-rules.md CNP001",
+			Reference: "NVIDIA Cumulus Linux RoCE defaults; DOCA DCQCN algorithm",
 			Fix:       `Set scheduler = "strict" on the CNP class (or on the CNP queue of this port's qos_policy).`,
 			Run:       runCNPStrict,
 		},
 		{
 			ID: "CNP002", Title: "CNP has its own DSCP, and NICs and switches agree on it", Severity: schema.SevError,
 			Rationale: "CNPs are UDP 4791 too (BTH opcode 0x81): only the DSCP separates them from data. The NIC's np_cnp_dscp/np_cnp_prio must be what the switches classify as CNP.",
-			Reference: "RoCEv2 CNP format; mlx5 np_cnp_dscp/np_cnp_prio; lint-rules.md CNP002",
+			Reference: "RoCEv2 CNP format; mlx5 np_cnp_dscp/np_cnp_prio",
 			Fix:       "Give the cnp class a DSCP no other class uses, and set every NIC's rdma cnp_dscp and cnp_priority to the class's DSCP and priority.",
 			Run:       runCNPIdentity,
 		},
 		{
 			ID: "CNP003", Title: "CNP is never in a PFC-paused priority", Severity: schema.SevError, Path: true,
 			Rationale: "Pausing congestion feedback together with data delays the rate cut that would have relieved the congestion; CNPs belong in a lossy strict queue.",
-			Reference: "NVIDIA Cumulus Linux RoCE defaults (PFC only on priority 3); lint-rules.md CNP003",
+			Reference: "NVIDIA Cumulus Linux RoCE defaults (PFC only on priority 3)",
 			Fix:       "Give CNP a priority that is not in pfc_priorities (and not the RoCE data priority).",
 			Run:       runCNPPaused,
 		},
@@ -38,15 +38,24 @@ func runCNPStrict(p *Pass) {
 		if o.Source || o.Egress.Sched == schema.SchedStrict || o.Class == nil || !containsInt(o.Class.DSCP, o.DSCP) {
 			return
 		}
+		if o.Class.Priority.Set && o.Priority != o.Class.Priority.V {
+			return // classified into another priority here: QOS002's finding, on that line
+		}
 		q := qosOf(o.Port)
-		subj := portSubject(q.Queues[o.Egress.Queue].Sched.Src, o.Port)
+		// The deviating value: a queue_map entry sending CNP to a DWRR
+		// queue, else the queue's scheduler.
+		src := q.Queues[o.Egress.Queue].Sched.Src
+		if qs := q.Queue[o.Priority&7].Src; !fromClassQueue(p.Fabric, qs) && !qs.IsZero() {
+			src = qs
+		}
+		subj := portSubject(src, o.Port)
 		out := *o
-		agg.add(fmt.Sprintf("%s|%d", subj, o.Egress.Queue), o.Port, o.Paths, func() Finding {
+		agg.add(fmt.Sprintf("%s|%d", subj, o.Egress.Queue), o.Flow, o.Port, o.Paths, func() Finding {
 			sched := string(out.Egress.Sched)
 			if sched == "" {
 				sched = "no scheduler"
 			}
-			return Finding{Subject: subj, Message: fmt.Sprintf("%s sends CNP (DSCP %d) to queue %d, scheduled %s, not strict", out.Port.ID(), out.DSCP, out.Egress.Queue, sched)}
+			return Finding{Subject: ptr(subj), Summary: fmt.Sprintf("%s sends CNP (DSCP %d) to queue %d, scheduled %s, not strict", out.Port.ID(), out.DSCP, out.Egress.Queue, sched)}
 		}, out.Trace)
 	})
 	agg.flush(p)
@@ -64,8 +73,8 @@ func runCNPIdentity(p *Pass) {
 		}
 		for _, d := range cnp.DSCP {
 			if containsInt(c.DSCP, d) {
-				p.Report(Finding{Subject: subjectOr(cnp.DSCPRange, cnp.Range),
-					Message: fmt.Sprintf("CNP class %q shares DSCP %d with class %q", cnp.Name, d, c.Name),
+				p.Report(Finding{Subject: ptr(subjectOr(cnp.DSCPRange, cnp.Range)),
+					Summary: fmt.Sprintf("CNP class %q shares DSCP %d with class %q", cnp.Name, d, c.Name),
 					Related: []Related{{Range: c.DSCPRange, Message: "other class's DSCP set here"}},
 				})
 			}
@@ -73,16 +82,16 @@ func runCNPIdentity(p *Pass) {
 	}
 	for _, d := range f.Devices {
 		r := d.RDMA
-		if d.Kind.V != schema.KindNIC || r == nil {
+		if d.Kind.V != schema.KindNIC || r == nil || d.TransportOf() == schema.TransportIWARP {
 			continue
 		}
 		if r.CNPDSCP.Set && !containsInt(cnp.DSCP, r.CNPDSCP.V) {
-			p.Report(Finding{Subject: subjectOr(r.CNPDSCP.Src, r.Range, d.Range), Device: d.Name,
-				Message: fmt.Sprintf("NIC %s sends CNP with DSCP %d; the switches classify CNP (class %q) on DSCP %s", d.Name, r.CNPDSCP.V, cnp.Name, dscpList(cnp.DSCP))})
+			p.Report(Finding{Subject: ptr(subjectOr(r.CNPDSCP.Src, r.Range, d.Range)), Device: d.Name,
+				Summary: fmt.Sprintf("NIC %s sends CNP with DSCP %d; the switches classify CNP (class %q) on DSCP %s", d.Name, r.CNPDSCP.V, cnp.Name, dscpList(cnp.DSCP))})
 		}
 		if r.CNPPriority.Set && cnp.Priority.Set && r.CNPPriority.V != cnp.Priority.V {
-			p.Report(Finding{Subject: subjectOr(r.CNPPriority.Src, r.Range, d.Range), Device: d.Name,
-				Message: fmt.Sprintf("NIC %s sends CNP on priority %d; class %q uses priority %d", d.Name, r.CNPPriority.V, cnp.Name, cnp.Priority.V)})
+			p.Report(Finding{Subject: ptr(subjectOr(r.CNPPriority.Src, r.Range, d.Range)), Device: d.Name,
+				Summary: fmt.Sprintf("NIC %s sends CNP on priority %d; class %q uses priority %d", d.Name, r.CNPPriority.V, cnp.Name, cnp.Priority.V)})
 		}
 	}
 }
@@ -94,11 +103,14 @@ func runCNPPaused(p *Pass) {
 		if !a.Ingress.Lossless || !onClassDSCP(a) {
 			return
 		}
+		if a.Class.Priority.Set && a.Ingress.Priority != a.Class.Priority.V {
+			return // classified into another priority here: QOS002's finding
+		}
 		q := qosOf(a.Port)
 		subj := portSubject(q.PFC[a.Ingress.Priority].Src, a.Port)
 		at := *a
-		agg.add(fmt.Sprintf("%s|%d", subj, at.Ingress.Priority), a.Port, a.Paths, func() Finding {
-			return Finding{Subject: subj, Message: fmt.Sprintf("CNP (DSCP %d) lands in priority %d on %s, which PFC pauses",
+		agg.add(fmt.Sprintf("%s|%d", subj, at.Ingress.Priority), a.Flow, a.Port, a.Paths, func() Finding {
+			return Finding{Subject: ptr(subj), Summary: fmt.Sprintf("CNP (DSCP %d) lands in priority %d on %s, which PFC pauses",
 				at.Arrive.DSCP, at.Ingress.Priority, at.Port.ID())}
 		}, at.Trace)
 	})
@@ -112,8 +124,9 @@ func runCNPPaused(p *Pass) {
 		}
 		subj := portSubject(q.PFC[o.Priority].Src, o.Port)
 		out := *o
-		agg.add(fmt.Sprintf("src|%s|%d", subj, o.Priority), o.Port, o.Paths, func() Finding {
-			return Finding{Subject: subj, Message: fmt.Sprintf("NIC %s sends CNP on priority %d, which PFC pauses", out.Port.ID(), out.Priority)}
+		// The same cause as a hop pausing CNP: one finding per line.
+		agg.add(fmt.Sprintf("%s|%d", subj, o.Priority), o.Flow, o.Port, o.Paths, func() Finding {
+			return Finding{Subject: ptr(subj), Summary: fmt.Sprintf("CNP (DSCP %d) is sent on priority %d by %s, which PFC pauses", out.DSCP, out.Priority, out.Port.ID())}
 		}, out.Trace)
 	})
 	agg.flush(p)

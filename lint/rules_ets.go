@@ -11,22 +11,22 @@ func etsRules() []*Rule {
 	return []*Rule{
 		{
 			ID: "ETS001", Title: "ETS/DWRR weights sum to 100", Severity: schema.SevError,
-			Rationale: "802.1Qaz ETS bandwidth is a percentage over the non-strict queues; mlx5 rejects a vector that does not sum to 100 (\"BW sum is illegal\") and switches normalise it into shares nobody intended. The seed's `dcb ets bandwidth 30 0 0 50 0 0 20 0` sums to 100.",
-			Reference: "Linux mlx5 en_dcbnl.c mlx5e_dbcnl_validate_ets; seed §4.2; lint-rules.md ETS001",
+			Rationale: "802.1Qaz ETS bandwidth is a percentage over the non-strict queues; mlx5 rejects a vector that does not sum to 100 (\"BW sum is illegal\") and switches normalise it into shares nobody intended. `dcb ets bandwidth 30 0 0 50 0 0 20 0` sums to 100.",
+			Reference: "IEEE 802.1Qaz (ETS); Linux drivers/net/ethernet/mellanox/mlx5/core/en_dcbnl.c (mlx5e_dbcnl_validate_ets)",
 			Fix:       "Adjust the classes' (or queues') weight values so the DWRR queues sum to exactly 100.",
 			Run:       runETSSum,
 		},
 		{
 			ID: "ETS002", Title: "No zero weight on a queue that carries traffic", Severity: schema.SevWarning,
 			Rationale: "A DWRR queue with weight 0 gets no guaranteed share and starves whenever others are busy; older mlx5 firmware rejects it.",
-			Reference: "Linux mlx5 en_dcbnl.c; lint-rules.md ETS002",
+			Reference: "Linux mlx5 en_dcbnl.c",
 			Fix:       "Give every DWRR queue that a priority maps to a weight above 0.",
 			Run:       runETSZero,
 		},
 		{
 			ID: "ETS003", Title: "Strict priority only for control and CNP classes", Severity: schema.SevWarning,
 			Rationale: "A strict queue is served before everything else: fine for low-volume CNP and network control, but strict bulk or RoCE data starves every other class.",
-			Reference: "NVIDIA Cumulus Linux RoCE defaults (CNP strict, RoCE DWRR 50 %); lint-rules.md ETS003",
+			Reference: "NVIDIA Cumulus Linux RoCE defaults (CNP strict, RoCE DWRR 50 %)",
 			Fix:       `Use scheduler = "dwrr" with a weight for data classes; keep "strict" for cnp and control classes.`,
 			Run:       runETSStrict,
 		},

@@ -11,35 +11,35 @@ func linkRules() []*Rule {
 		{
 			ID: "LNK001", Title: "Both ends of a link have the same speed", Severity: schema.SevError,
 			Rationale: "Ends at different speeds do not link up, and headroom is sized per speed.",
-			Reference: "NVIDIA NetQ interface speed check; lint-rules.md LNK001",
+			Reference: "NVIDIA NetQ interface speed check",
 			Fix:       "Set the same speed on both ports (or the link's speed).",
 			Run:       runLinkSpeed,
 		},
 		{
 			ID: "LNK003", Title: "Both ends of a link use the same FEC", Severity: schema.SevError,
 			Rationale: "A FEC mismatch means no link or a stream of errors; 400G PAM4 requires RS(544,514) on both ends.",
-			Reference: "IEEE 802.3 clause 119; lint-rules.md LNK003",
+			Reference: "IEEE 802.3 clause 119",
 			Fix:       "Set the same fec on both ports.",
 			Run:       runLinkFEC,
 		},
 		{
 			ID: "LNK005", Title: "The cable type reaches the declared length", Severity: schema.SevWarning,
 			Rationale: "Passive copper (DAC) reaches a few metres and active optical cables about 100 m (400G SR4 over OM4: 100 m); a length beyond the media's reach is either a typo that under-sizes PFC headroom or a link that will not come up.",
-			Reference: "400G SR4/DR4 transceiver datasheets; lint-rules.md LNK005, BUF002",
+			Reference: "400G SR4/DR4 transceiver datasheets",
 			Fix:       `Correct cable_length, or set media = "fiber" for single-mode optics.`,
 			Run:       runMediaReach,
 		},
 		{
 			ID: "NIC006", Title: "Dual-homed NIC ports carry identical QoS", Severity: schema.SevError,
 			Rationale: "A NIC cabled to two switches (dual-ToR, as in Alibaba HPN) sends over both; a difference in trust, PFC or MTU makes one of its two paths lossy.",
-			Reference: "Alibaba HPN (SIGCOMM 2024); lint-rules.md NIC006",
-			Fix:       "Attach the same qos_policy to all ports of the NIC.",
+			Reference: "Alibaba HPN (SIGCOMM 2024)",
+			Fix:       "Attach the same qos_policy to all ports of the NIC, and give the switch ports they are cabled to the same QoS.",
 			Run:       runDualHomed,
 		},
 		{
 			ID: "DLK004", Title: "No PFC on links between switches of the same tier", Severity: schema.SevWarning,
 			Rationale: "Clos up-down routing has no cyclic buffer dependency, so PFC cannot deadlock; a leaf–leaf or spine–spine link (an MLAG peer-link, a ring) lets lossless traffic go down and up again, and PFC over it can form a pause cycle that stalls the fabric. Alibaba's HPN removed the ToR peer-link for this reason.",
-			Reference: "Hu et al., Deadlocks in datacenter networks (HotNets 2016); Alibaba HPN (SIGCOMM 2024); lint-rules.md DLK004, DLK001",
+			Reference: "Hu et al., Deadlocks in datacenter networks (HotNets 2016); Alibaba HPN (SIGCOMM 2024)",
 			Fix:       "Make the link lossy for RoCE (a qos_policy without lossless classes on both ports), or remove it from the RoCE path; suppress with a reason if routing provably never sends lossless traffic over it.",
 			Run:       runSameTierPFC,
 		},
@@ -66,37 +66,65 @@ func runSameTierPFC(p *Pass) {
 		if len(pa) == 0 {
 			on, prios = b, pb
 		}
-		p.Report(Finding{Subject: portSubject(pfcSource(on.QoS), on), Device: on.Device.Name, Port: on.Name,
-			Message: fmt.Sprintf("link %s joins %s and %s, two %s switches, and %s enables PFC on priority %s: lossless traffic can cross the tier down and up again, a pause cycle that can deadlock",
+		// The line to change is the link itself (or the ports' policies):
+		// the classes' lossless attribute is the shared intent.
+		p.Report(Finding{Subject: ptr(subjectOr(l.Range, portSubject(pfcSource(on.QoS), on))), Device: on.Device.Name, Port: on.Name,
+			Summary: fmt.Sprintf("link %s joins %s and %s, two %s switches, and %s enables PFC on priority %s: lossless traffic can cross the tier down and up again, a pause cycle that can deadlock",
 				l.Name, a.ID(), b.ID(), a.Device.Kind.V, on.ID(), prioList(prios)),
-			Related: []Related{{Range: subjectOr(l.Range, b.Range), Message: "link declared here"}}})
+			Related: []Related{{Range: portSubject(pfcSource(on.QoS), on), Message: "PFC set here"}}})
 	}
 }
 
 func runLinkSpeed(p *Pass) {
+	get := func(pt *schema.Port) (int64, bool) { return pt.Speed.V, pt.Speed.Set }
 	for _, l := range p.Fabric.Links {
 		a, b := l.A, l.B
 		if a == nil || b == nil || !a.Speed.Set || !b.Speed.Set || a.Speed.V == b.Speed.V {
 			continue
 		}
-		p.Report(Finding{Subject: subjectOr(a.Speed.Src, a.Range), Device: a.Device.Name, Port: a.Name,
-			Message: fmt.Sprintf("link %s: %s runs at %dG but %s at %dG", l.Name, a.ID(), a.Speed.V/1e9, b.ID(), b.Speed.V/1e9),
-			Related: []Related{{Range: subjectOr(b.Speed.Src, b.Range), Message: "other end's speed set here"}}})
+		dv, other := deviatingEnd(a, b, 0, 0, siblingsDiffer(a, get), siblingsDiffer(b, get))
+		p.Report(Finding{Subject: ptr(subjectOr(dv.Speed.Src, dv.Range)), Device: dv.Device.Name, Port: dv.Name,
+			Summary: fmt.Sprintf("link %s: %s runs at %dG but %s at %dG", l.Name, dv.ID(), dv.Speed.V/1e9, other.ID(), other.Speed.V/1e9),
+			Related: []Related{{Range: subjectOr(other.Speed.Src, other.Range), Message: "other end's speed set here"}}})
 	}
 }
 
 func runLinkFEC(p *Pass) {
+	get := func(pt *schema.Port) (string, bool) { return pt.FEC.V, pt.FEC.Set }
 	for _, l := range p.Fabric.Links {
 		a, b := l.A, l.B
 		if a == nil || b == nil || !a.FEC.Set || !b.FEC.Set || a.FEC.V == b.FEC.V {
 			continue
 		}
-		p.Report(Finding{Subject: subjectOr(a.FEC.Src, a.Range), Device: a.Device.Name, Port: a.Name,
-			Message: fmt.Sprintf("link %s: %s uses FEC %q but %s uses %q", l.Name, a.ID(), a.FEC.V, b.ID(), b.FEC.V),
-			Related: []Related{{Range: subjectOr(b.FEC.Src, b.Range), Message: "other end's FEC set here"}}})
+		dv, other := deviatingEnd(a, b, 0, 0, siblingsDiffer(a, get), siblingsDiffer(b, get))
+		p.Report(Finding{Subject: ptr(subjectOr(dv.FEC.Src, dv.Range)), Device: dv.Device.Name, Port: dv.Name,
+			Summary: fmt.Sprintf("link %s: %s uses FEC %q but %s uses %q", l.Name, dv.ID(), dv.FEC.V, other.ID(), other.FEC.V),
+			Related: []Related{{Range: subjectOr(other.FEC.Src, other.Range), Message: "other end's FEC set here"}}})
 	}
 }
 
+// qosDiff names the first difference between two ports' QoS that makes
+// one path of a dual-homed NIC lossy, or "".
+func qosDiff(a, b *schema.PortQoS) (diff string, src schema.Range) {
+	switch {
+	case a.Trust.V != b.Trust.V:
+		return fmt.Sprintf("trust %q vs %q", a.Trust.V, b.Trust.V), a.Trust.Src
+	case pfcVec(a) != pfcVec(b):
+		return fmt.Sprintf("PFC %s vs %s", pfcVector(a), pfcVector(b)), pfcSource(a)
+	case a.MTU.V != b.MTU.V:
+		return fmt.Sprintf("MTU %d vs %d", a.MTU.V, b.MTU.V), a.MTU.Src
+	}
+	for i := range a.DSCP {
+		if a.DSCP[i].V != b.DSCP[i].V {
+			return fmt.Sprintf("DSCP %d → priority %d vs %d", i, a.DSCP[i].V, b.DSCP[i].V), a.DSCP[i].Src
+		}
+	}
+	return "", schema.Range{}
+}
+
+// runDualHomed compares the ports of a NIC cabled to two or more switches,
+// and the switch ports they are cabled to: either side differing makes one
+// of the NIC's paths lossy.
 func runDualHomed(p *Pass) {
 	for _, d := range p.Fabric.Devices {
 		if d.Kind.V != schema.KindNIC {
@@ -105,7 +133,7 @@ func runDualHomed(p *Pass) {
 		var ports []*schema.Port
 		peers := map[*schema.Device]bool{}
 		for _, np := range d.Ports {
-			if np.Peer != nil && np.QoS != nil {
+			if np.Peer != nil && np.QoS != nil && np.Peer.QoS != nil {
 				ports = append(ports, np)
 				peers[np.Peer.Device] = true
 			}
@@ -115,21 +143,23 @@ func runDualHomed(p *Pass) {
 		}
 		ref := ports[0]
 		for _, np := range ports[1:] {
-			var diff string
-			switch {
-			case np.QoS.Trust.V != ref.QoS.Trust.V:
-				diff = fmt.Sprintf("trust %q vs %q", np.QoS.Trust.V, ref.QoS.Trust.V)
-			case !equalInts(np.QoS.PFCPriorities(), ref.QoS.PFCPriorities()):
-				diff = fmt.Sprintf("PFC %s vs %s", pfcVector(np.QoS), pfcVector(ref.QoS))
-			case np.QoS.MTU.V != ref.QoS.MTU.V:
-				diff = fmt.Sprintf("MTU %d vs %d", np.QoS.MTU.V, ref.QoS.MTU.V)
-			case dscpMapDiffers(np.QoS, ref.QoS):
-				diff = "different DSCP maps"
-			default:
+			if np.QoS != ref.QoS {
+				if diff, src := qosDiff(np.QoS, ref.QoS); diff != "" {
+					p.Report(Finding{Subject: ptr(portSubject(src, np)), Device: d.Name, Port: np.Name,
+						Summary: fmt.Sprintf("dual-homed NIC %s: port %s (to %s) and port %s (to %s) differ: %s", d.Name, np.Name, np.Peer.Device.Name, ref.Name, ref.Peer.Device.Name, diff),
+						Related: []Related{{Range: portSubject(schema.Range{}, ref), Message: "the NIC's other port"}}})
+					continue
+				}
+			}
+			sw, swRef := np.Peer, ref.Peer
+			if sw.QoS == swRef.QoS {
 				continue
 			}
-			p.Report(Finding{Subject: portSubject(schema.Range{}, np), Device: d.Name, Port: np.Name,
-				Message: fmt.Sprintf("dual-homed NIC %s: port %s (to %s) and port %s (to %s) differ: %s", d.Name, np.Name, np.Peer.Device.Name, ref.Name, ref.Peer.Device.Name, diff)})
+			if diff, src := qosDiff(sw.QoS, swRef.QoS); diff != "" {
+				p.Report(Finding{Subject: ptr(portSubject(src, sw)), Device: sw.Device.Name, Port: sw.Name,
+					Summary: fmt.Sprintf("dual-homed NIC %s: its switch ports %s and %s differ: %s", d.Name, sw.ID(), swRef.ID(), diff),
+					Related: []Related{{Range: portSubject(schema.Range{}, swRef), Message: "the other switch port"}}})
+			}
 		}
 	}
 }
@@ -152,8 +182,8 @@ func runMediaReach(p *Pass) {
 		if !ok || !l.CableLength.Set || l.CableLength.V <= reach {
 			continue
 		}
-		p.Report(Finding{Subject: subjectOr(l.CableLength.Src, l.Range),
-			Message: fmt.Sprintf("link %s: %gm of %s cable is beyond the media's reach of %gm", l.Name, l.CableLength.V, l.Media.V, reach),
+		p.Report(Finding{Subject: ptr(subjectOr(l.CableLength.Src, l.Range)),
+			Summary: fmt.Sprintf("link %s: %gm of %s cable is beyond the media's reach of %gm", l.Name, l.CableLength.V, l.Media.V, reach),
 			Related: []Related{{Range: l.Media.Src, Message: "media set here"}}})
 	}
 }

@@ -11,56 +11,91 @@ func pfcRules() []*Rule {
 		{
 			ID: "PFC001", Title: "Both ends of a switch-to-switch link enable PFC on the same priorities", Severity: schema.SevError,
 			Rationale: "Lossless needs one end to generate PAUSE for a priority and the other to honour it; PFC is not negotiated across vendors, so a mismatch silently drops.",
-			Reference: "NVIDIA NetQ flow-control check; Nokia SR Linux PFC guide; lint-rules.md PFC001",
-			Fix:       "Attach the same pfc_priorities to both ends of the link.",
+			Reference: "NVIDIA NetQ flow-control check; Nokia SR Linux PFC guide",
+			Fix:       "Enable PFC on exactly the lossless classes' priorities at the end that deviates.",
 			Run:       runLinkPFC(false),
 		},
 		{
 			ID: "PFC002", Title: "PFC protects the RoCE priority at every hop", Severity: schema.SevError, Path: true,
 			Rationale: "One hop without PFC on the RoCE priority drops under congestion, and RoCE's go-back-N retransmission then collapses throughput.",
-			Reference: "lint-rules.md PFC002; Zhu et al., DCQCN (SIGCOMM 2015)",
+			Reference: "IEEE 802.1Qbb; Zhu et al., Congestion Control for Large-Scale RDMA Deployments (SIGCOMM 2015)",
 			Fix:       "Enable PFC on the RoCE class priority (lossless = true on the class, or pfc_priorities) in every qos_policy on the path.",
 			Run:       runPFCOnPath,
 		},
 		{
+			ID: "PFC008", Title: "PFC only on priorities a lossless class uses", Severity: schema.SevError,
+			Rationale: "Whether a class is lossless is said once, by the class's lossless attribute; pfc_priorities in a policy can only repeat it. A PFC priority that no lossless class lands in pauses traffic nobody asked to protect (and gets headroom it wastes), while a class that meant to be lossless is not: the two facts disagree.",
+			Reference: "IEEE 802.1Qbb (priority-based flow control); Guo et al., RDMA over Commodity Ethernet at Scale (SIGCOMM 2016)",
+			Fix:       "Remove the priority from pfc_priorities, or set lossless = true on the class that should use it.",
+			Run:       runPFCIntent,
+		},
+		{
 			ID: "PFC003", Title: "At most two lossless priorities per port", Severity: schema.SevWarning,
 			Rationale: "Each lossless priority needs its own headroom; shallow-buffer switches can afford headroom for two lossless classes only.",
-			Reference: "Guo et al. (SIGCOMM 2016) §headroom; SONiC default lossless TCs 3,4; lint-rules.md PFC003",
+			Reference: "Guo et al., RDMA over Commodity Ethernet at Scale (SIGCOMM 2016); SONiC qos_config.j2 (lossless TCs 3,4)",
 			Fix:       "Keep pfc_priorities to one or two priorities.",
 			Run:       runPFCCount,
 		},
 		{
 			ID: "PFC005", Title: "No 802.3x link pause beside PFC", Severity: schema.SevError,
 			Rationale: "802.3x global pause stops every priority and is mutually exclusive with PFC on an interface.",
-			Reference: "Nokia SR Linux PFC guide; NVIDIA doRoCE.sh; lint-rules.md PFC005",
+			Reference: "Nokia SR Linux PFC guide; NVIDIA doRoCE.sh",
 			Fix:       "Set link_pause = false where pfc_priorities is not empty.",
 			Run:       runLinkPause,
 		},
 		{
 			ID: "NIC001", Title: "The NIC's PFC vector equals its switch port's", Severity: schema.SevError,
 			Rationale: "mlnx_qos --pfc 0,0,0,1,0,0,0,0 on the host must match `priority 3` on the switch; otherwise the NIC ignores the switch's PAUSE (or pauses a priority nobody sends).",
-			Reference: "NVIDIA doRoCE.sh; seed §4.2 (mlnx_qos --pfc vs dcb pfc enable priority 3); lint-rules.md NIC001",
-			Fix:       "Give the NIC the same pfc_priorities as the switch port it is cabled to (role \"nic\" qos_policy).",
+			Reference: "IEEE 802.1Qbb; NVIDIA doRoCE.sh (mlnx_qos --pfc); iproute2 dcb-pfc(8)",
+			Fix:       "Enable PFC on exactly the lossless classes' priorities at the end that deviates (a NIC's PFC comes from the role \"nic\" qos_policy).",
 			Run:       runLinkPFC(true),
 		},
 	}
 }
 
+// intentPFC is the set of priorities the lossless classes use: the one
+// source of truth for which priorities PFC protects.
+func intentPFC(f *schema.Fabric) [8]bool {
+	var v [8]bool
+	for _, c := range f.Classes {
+		if c.Lossless.V && c.Priority.Set {
+			v[c.Priority.V&7] = true
+		}
+	}
+	return v
+}
+
+func pfcVec(q *schema.PortQoS) [8]bool {
+	var v [8]bool
+	for i := range q.PFC {
+		v[i] = q.PFC[i].V
+	}
+	return v
+}
+
+func prioSet(v [8]bool) string {
+	var ps []int
+	for i, on := range v {
+		if on {
+			ps = append(ps, i)
+		}
+	}
+	return prioList(ps)
+}
+
+// runLinkPFC compares the ends of each link (switch–switch, or NIC–switch
+// for nic). The finding is at the end that deviates from the lossless
+// classes' priorities (both ends when both do), and one policy line that
+// breaks many links is one finding with a count.
 func runLinkPFC(nic bool) func(p *Pass) {
 	return func(p *Pass) {
-		// NIC findings with the same source and vectors are one finding with a count.
+		intent := intentPFC(p.Fabric)
 		type key struct {
 			subj schema.Range
-			a, b [8]bool
-			sw   string
+			have [8]bool
 		}
 		seen := map[key]int{}
 		var out []Finding
-		defer func() {
-			for _, f := range out {
-				p.Report(f)
-			}
-		}()
 		for _, l := range p.Fabric.Links {
 			a, b := l.A, l.B
 			if a == nil || b == nil || a.QoS == nil || b.QoS == nil {
@@ -69,35 +104,52 @@ func runLinkPFC(nic bool) func(p *Pass) {
 			if isNIC(b) {
 				a, b = b, a
 			}
-			hasNIC := isNIC(a)
-			if hasNIC != nic || isNIC(b) {
+			if isNIC(a) != nic || isNIC(b) {
 				continue
 			}
-			if a.QoS == b.QoS || a.QoS.PFC == b.QoS.PFC || samePFC(a.QoS, b.QoS) {
+			if nic && a.Device.TransportOf() == schema.TransportIWARP {
+				continue // iWARP runs over TCP: no PFC demands on the NIC
+			}
+			va, vb := pfcVec(a.QoS), pfcVec(b.QoS)
+			if va == vb {
 				continue
 			}
-			pa, pb := a.QoS.PFCPriorities(), b.QoS.PFCPriorities()
-			var msg string
-			if nic {
-				msg = fmt.Sprintf("NIC %s has PFC vector %s (mlnx_qos --pfc) but %s enables PFC on priority %s",
-					a.ID(), pfcVector(a.QoS), b.ID(), prioList(pb))
-			} else {
-				msg = fmt.Sprintf("link %s: %s enables PFC on priority %s but %s on %s", l.Name, a.ID(), prioList(pa), b.ID(), prioList(pb))
+			var devs []*schema.Port
+			switch {
+			case va != intent && vb == intent:
+				devs = []*schema.Port{a}
+			case vb != intent && va == intent:
+				devs = []*schema.Port{b}
+			default:
+				devs = []*schema.Port{a, b}
 			}
-			subj := portSubject(pfcSource(a.QoS), a)
-			if nic {
-				k := key{subj: subj, sw: portSubject(pfcSource(b.QoS), b).String()}
-				for i := range k.a {
-					k.a[i], k.b[i] = a.QoS.PFC[i].V, b.QoS.PFC[i].V
-				}
+			for _, dv := range devs {
+				other := l.Other(dv)
+				subj := portSubject(pfcSource(dv.QoS), dv)
+				k := key{subj, pfcVec(dv.QoS)}
 				if i, ok := seen[k]; ok {
 					out[i].Count++
 					continue
 				}
 				seen[k] = len(out)
+				var msg, fix string
+				switch {
+				case nic && isNIC(dv):
+					msg = fmt.Sprintf("link %s: NIC %s has PFC vector %s (mlnx_qos --pfc) but %s enables PFC on priority %s",
+						l.Name, dv.ID(), pfcVector(dv.QoS), other.ID(), prioList(other.QoS.PFCPriorities()))
+				case nic:
+					msg = fmt.Sprintf("link %s: %s enables PFC on priority %s but NIC %s pauses %s (mlnx_qos --pfc %s)",
+						l.Name, dv.ID(), prioList(dv.QoS.PFCPriorities()), other.ID(), prioList(other.QoS.PFCPriorities()), pfcVector(other.QoS))
+				default:
+					msg = fmt.Sprintf("link %s: %s enables PFC on priority %s but %s on %s", l.Name, dv.ID(), prioList(dv.QoS.PFCPriorities()), other.ID(), prioList(other.QoS.PFCPriorities()))
+				}
+				fix = fmt.Sprintf("Enable PFC on exactly the lossless classes' priorities (%s) here: fix this pfc_priorities, or drop it so the classes decide.", prioSet(intent))
+				out = append(out, Finding{Subject: ptr(subj), Device: dv.Device.Name, Port: dv.Name, Summary: msg, Fix: fix, Count: 1,
+					Related: []Related{{Range: portSubject(pfcSource(other.QoS), other), Message: "other end's PFC set here"}, {Range: l.Range, Message: "link declared here"}}})
 			}
-			out = append(out, Finding{Subject: subj, Device: a.Device.Name, Port: a.Name, Message: msg, Count: 1,
-				Related: []Related{{Range: portSubject(pfcSource(b.QoS), b), Message: "other end's PFC set here"}, {Range: l.Range, Message: "link declared here"}}})
+		}
+		for _, f := range out {
+			p.Report(f)
 		}
 	}
 }
@@ -112,8 +164,8 @@ func runPFCOnPath(p *Pass) {
 		q := qosOf(a.Port)
 		subj := portSubject(q.PFC[a.Ingress.Priority].Src, a.Port)
 		at := *a
-		agg.add(fmt.Sprintf("%s|%d", subj, at.Ingress.Priority), a.Port, a.Paths, func() Finding {
-			return Finding{Subject: subj, Message: fmt.Sprintf("PFC is off for priority %d on %s, which carries lossless class %q (PFC on %s)",
+		agg.add(fmt.Sprintf("%s|%d", subj, at.Ingress.Priority), a.Flow, a.Port, a.Paths, func() Finding {
+			return Finding{Subject: ptr(subj), Summary: fmt.Sprintf("PFC is off for priority %d on %s, which carries lossless class %q (PFC on %s)",
 				at.Ingress.Priority, at.Port.ID(), c.Name, prioList(q.PFCPriorities()))}
 		}, at.Trace)
 	})
@@ -145,4 +197,36 @@ func samePFC(a, b *schema.PortQoS) bool {
 		}
 	}
 	return true
+}
+
+// runPFCIntent reports PFC priorities no lossless class lands in on the port.
+func runPFCIntent(p *Pass) {
+	for _, g := range groupQoS(p, nil) {
+		used := map[int]bool{}
+		for _, c := range p.Fabric.Classes {
+			if !c.Lossless.V {
+				continue
+			}
+			if c.Priority.Set {
+				used[c.Priority.V&7] = true
+			}
+			for _, d := range c.DSCP {
+				used[g.qos.DSCP[d&63].V&7] = true
+			}
+		}
+		var extra []int
+		var src schema.Range
+		for prio, v := range g.qos.PFC {
+			if v.V && !used[prio] {
+				extra = append(extra, prio)
+				if src.IsZero() {
+					src = v.Src
+				}
+			}
+		}
+		if len(extra) == 0 {
+			continue
+		}
+		reportGroup(p, g, src, fmt.Sprintf("%s enables PFC on priority %s, which no lossless traffic_class uses", g.ports[0].ID(), prioList(extra)))
+	}
 }

@@ -10,43 +10,50 @@ func qosRules() []*Rule {
 	return []*Rule{
 		{
 			ID: "QOS001", Title: "Every port on the RoCE path trusts DSCP", Severity: schema.SevError, Path: true,
-			Rationale: "DSCP-based PFC is what makes RoCEv2 routable: a port that trusts nothing puts RoCE in the default priority (and, like an untrusted Catalyst port, may rewrite the DSCP to 0), so every later hop treats it as best effort. The seed's core switch halved cross-subnet bandwidth this way.",
-			Reference: "Guo et al., RDMA over Commodity Ethernet at Scale (SIGCOMM 2016); lint-rules.md QOS001; seed §4.3",
+			Rationale: "DSCP-based PFC is what makes RoCEv2 routable: a port that trusts nothing puts RoCE in the default priority (and, like an untrusted Catalyst port, may rewrite the DSCP to 0), so every later hop treats it as best effort. In a field case a core switch halved cross-subnet RDMA bandwidth this way.",
+			Reference: "Guo et al., RDMA over Commodity Ethernet at Scale (SIGCOMM 2016); RFC 2474 (DSCP)",
 			Fix:       `Set trust = "dscp" in the qos_policy attached to this port, device or role.`,
 			Run:       runTrust,
 		},
 		{
 			ID: "QOS002", Title: "RoCE and CNP land in their class's priority at every hop", Severity: schema.SevError, Path: true,
 			Rationale: "One hop classifying the RoCE DSCP into another priority makes the whole path lossy, and a CNP in the wrong priority loses its strict queue.",
-			Reference: "NVIDIA NetQ RoCE classification check; lint-rules.md QOS002",
+			Reference: "NVIDIA NetQ RoCE classification check",
 			Fix:       "Map the class's DSCP to the class's priority (traffic_class classes list or dscp_map) in every qos_policy on the path.",
 			Run:       runClassPriority,
 		},
 		{
-			ID: "QOS003", Title: "The class priority maps to the class queue at every hop", Severity: schema.SevError, Path: true,
-			Rationale: "The priority→queue map used for classification must equal the queue PFC pauses for that priority; otherwise PFC pauses one queue while the traffic sits in another.",
-			Reference: "Dell S6000 PFC configuration; Junos DSCP-based PFC; lint-rules.md QOS003",
-			Fix:       "Make queue_map send the class priority to the class's queue (or drop the override).",
+			ID: "QOS003", Title: "A lossless priority never shares its queue with a lossy one", Severity: schema.SevError, Path: true,
+			Rationale: "Queue numbers are local to a device: a leaf may put priority 3 in queue 3 and a spine in queue 4, and both are right. What must hold at every hop is that the queue a lossless priority lands in carries no lossy priority (and the reverse): PFC pauses the priority, the egress queue is shared, so lossy traffic would sit behind paused lossless traffic, or be paused itself, and a lossy class's drops would hit the lossless one.",
+			Reference: "IEEE 802.1Qbb (priority-based flow control); IEEE 802.1Q-2018 clause 8.6.6 (priority to traffic class mapping); Juniper, Understanding PFC using DSCP at Layer 3",
+			Fix:       "Give the lossless priority a queue of its own in this port's queue_map (or drop the override that merges them).",
 			Run:       runClassQueue,
 		},
 		{
 			ID: "QOS005", Title: "The DSCP map defines all 64 code points", Severity: schema.SevWarning,
 			Rationale: "What a switch does with an unmapped DSCP is vendor-specific; a full map (or a default priority) makes behaviour explicit.",
-			Reference: "SONiC qos_config.j2 full DSCP_TO_TC_MAP; lint-rules.md QOS005",
+			Reference: "SONiC qos_config.j2 full DSCP_TO_TC_MAP",
 			Fix:       "Set default_priority in the qos_policy (or map every DSCP in dscp_map).",
 			Run:       runFullDSCPMap,
 		},
 		{
-			ID: "QOS006", Title: "NIC DSCP marking and DSCP→priority equal the switch's", Severity: schema.SevError,
-			Rationale: "The NIC marks RoCE with ToS>>2 and pauses the priority its own dscp2prio gives; if either differs from the attached switch, PFC pauses the wrong priority or the switch classifies RoCE as another class.",
-			Reference: "NVIDIA doRoCE.sh; mlnx_qos dscp2prio; lint-rules.md QOS006, NIC002",
-			Fix:       "Set the NIC rdma tos to the RoCE class DSCP×4+2 (e.g. 106 for DSCP 26) and give the NIC the same DSCP map as its switch.",
+			ID: "QOS006", Title: "NIC DSCP marking and DSCP→priority follow the classes", Severity: schema.SevError,
+			Rationale: "The NIC marks RoCE with ToS>>2 and pauses the priority its own dscp2prio gives; if either differs from the class (and so from the switches that follow it), PFC pauses the wrong priority or the switch classifies RoCE as another class. A switch that deviates is reported on the switch's own line (QOS002).",
+			Reference: "NVIDIA doRoCE.sh; mlnx_qos dscp2prio",
+			Fix:       "Set the NIC rdma tos to the RoCE class DSCP×4+2 (e.g. 106 for DSCP 26) and map the classes' DSCPs to the classes' priorities in the NIC ports' qos_policy.",
 			Run:       runNICMapping,
+		},
+		{
+			ID: "NIC007", Title: "RoCE v1 stays in one L2 domain and is classified by PCP", Severity: schema.SevError, Path: true,
+			Rationale: "RoCE v1 (transport = \"roce_v1\") is an Ethernet frame (ethertype 0x8915) with no IP header: a routed hop cannot forward it, and a port that classifies by DSCP only puts it in the default priority, so it is neither delivered across subnets nor protected by PFC. Its priority travels in the VLAN tag's PCP.",
+			Reference: "InfiniBand Trade Association, Supplement to InfiniBand Architecture Specification Vol. 1 Annex A16: RoCE (2010) and Annex A17: RoCEv2 (2014); IEEE 802.1Q (PCP)",
+			Fix:       "Keep RoCE v1 NICs and their peers in one VLAN on tagged L2 ports with trust = \"pcp\" (or \"both\"), or move the NICs to transport = \"roce_v2\".",
+			Run:       runRoCEv1,
 		},
 		{
 			ID: "QOS007", Title: "No PCP-only classification of untagged or routed frames", Severity: schema.SevError, Path: true,
 			Rationale: "802.1p lives in the VLAN tag, which routed and untagged links do not carry: a port that trusts PCP there puts RoCE in priority PCP 0.",
-			Reference: "Guo et al. (SIGCOMM 2016) DSCP-based PFC; Junos L3 DSCP PFC; lint-rules.md QOS007",
+			Reference: "Guo et al. (SIGCOMM 2016) DSCP-based PFC; Junos L3 DSCP PFC",
 			Fix:       `Use trust = "dscp" (or "both") on ports that receive routed or untagged frames.`,
 			Run:       runPCPRouted,
 		},
@@ -68,12 +75,12 @@ func runTrust(p *Pass) {
 				what = "sets no trust mode"
 			}
 			at := *a
-			agg.add(subj.String()+"|"+string(t), a.Port, a.Paths, func() Finding {
+			agg.add(subj.String()+"|"+string(t), a.Flow, a.Port, a.Paths, func() Finding {
 				msg := fmt.Sprintf("%s %s, so %s (DSCP %d) lands in priority %d", at.Port.ID(), what, at.Flow, at.Arrive.DSCP, at.Ingress.Priority)
 				if at.Ingress.Reset {
 					msg += fmt.Sprintf(" and leaves with DSCP 0 instead of %d", at.Arrive.DSCP)
 				}
-				return Finding{Subject: subj, Message: msg}
+				return Finding{Subject: ptr(subj), Summary: msg}
 			}, at.Trace)
 		})
 	}
@@ -83,6 +90,9 @@ func runTrust(p *Pass) {
 // onClassDSCP reports whether the arriving packet still carries one of the
 // class's code points (a re-mark upstream is XS001's finding, not this one's).
 func onClassDSCP(a *At) bool {
+	if a.Class != nil && a.Arrive.L2 {
+		return true // RoCE v1: the class travels in the PCP, not a DSCP
+	}
 	return a.Class != nil && containsInt(a.Class.DSCP, a.Arrive.DSCP)
 }
 
@@ -90,8 +100,11 @@ func runClassPriority(p *Pass) {
 	agg := newPathAgg()
 	for fl := Flow(0); fl < numFlows; fl++ {
 		p.Walk().Ingresses(fl, func(a *At) {
-			if !onClassDSCP(a) || a.Ingress.Reset || a.Ingress.UntaggedPCP || !a.Class.Priority.Set {
+			if !onClassDSCP(a) || a.Ingress.Reset || a.Ingress.UntaggedPCP || a.Ingress.NoIP || !a.Class.Priority.Set {
 				return
+			}
+			if a.Ingress.DSCP != a.Arrive.DSCP {
+				return // re-marked by an ingress ACL here: XS001's finding
 			}
 			t := a.Ingress.Trust
 			if t != schema.TrustDSCP && t != schema.TrustBoth && t != schema.TrustPCP {
@@ -103,13 +116,13 @@ func runClassPriority(p *Pass) {
 			}
 			q := qosOf(a.Port)
 			src := q.DSCP[a.Ingress.DSCP].Src
-			if t == schema.TrustPCP {
+			if t == schema.TrustPCP || a.Arrive.L2 {
 				src = q.PCP[a.Arrive.PCP&7].Src
 			}
 			subj := portSubject(src, a.Port)
 			at := *a
-			agg.add(fmt.Sprintf("%s|%d|%d", subj, at.Ingress.DSCP, at.Ingress.Priority), a.Port, a.Paths, func() Finding {
-				return Finding{Subject: subj, Message: fmt.Sprintf("%s maps %s DSCP %d to priority %d; traffic_class %q uses priority %d",
+			agg.add(fmt.Sprintf("%s|%d|%d", subj, at.Ingress.DSCP, at.Ingress.Priority), a.Flow, a.Port, a.Paths, func() Finding {
+				return Finding{Subject: ptr(subj), Summary: fmt.Sprintf("%s maps %s DSCP %d to priority %d; traffic_class %q uses priority %d",
 					at.Port.ID(), at.Flow, at.Ingress.DSCP, at.Ingress.Priority, at.Class.Name, want),
 					Related: []Related{{Range: at.Class.Priority.Src, Message: "class priority set here"}}}
 			}, at.Trace)
@@ -123,23 +136,46 @@ func runClassQueue(p *Pass) {
 	for fl := Flow(0); fl < numFlows; fl++ {
 		p.Walk().Egresses(fl, func(o *Out) {
 			c := o.Class
-			if c == nil || !c.Queue.Set || o.Priority != c.Priority.V || o.Egress.Queue == c.Queue.V {
-				return
-			}
-			if !containsInt(c.DSCP, o.DSCP) {
+			if c == nil || o.Source || o.Priority != c.Priority.V {
 				return
 			}
 			q := qosOf(o.Port)
-			subj := portSubject(q.Queue[o.Priority].Src, o.Port)
-			out := *o
-			agg.add(fmt.Sprintf("%s|%d|%d", subj, o.Priority, o.Egress.Queue), o.Port, o.Paths, func() Finding {
-				return Finding{Subject: subj, Message: fmt.Sprintf("%s sends priority %d (%s) to queue %d; traffic_class %q uses queue %d",
-					out.Port.ID(), out.Priority, out.Flow, out.Egress.Queue, c.Name, c.Queue.V),
-					Related: []Related{{Range: c.Queue.Src, Message: "class queue set here"}}}
-			}, out.Trace)
+			mine := q.PFC[o.Priority&7].V
+			for other := 0; other < 8; other++ {
+				if other == o.Priority || q.Queue[other].V&7 != o.Egress.Queue || q.PFC[other].V == mine {
+					continue
+				}
+				// The deviating value is the queue_map entry that merged the
+				// two; a class default (its queue attribute) is the shared intent.
+				subj := q.Queue[o.Priority&7].Src
+				if fromClassQueue(p.Fabric, subj) {
+					subj = subjectOr(q.Queue[other].Src, subj)
+				}
+				subj = portSubject(subj, o.Port)
+				lossless, lossy := o.Priority, other
+				if !mine {
+					lossless, lossy = other, o.Priority
+				}
+				out := *o
+				agg.add(fmt.Sprintf("%s|%d|%d", subj, lossless, lossy), o.Flow, o.Port, o.Paths, func() Finding {
+					return Finding{Subject: ptr(subj), Summary: fmt.Sprintf("%s puts lossless priority %d and lossy priority %d in queue %d (%s of class %q travels in it)",
+						out.Port.ID(), lossless, lossy, out.Egress.Queue, out.Flow, c.Name)}
+				}, out.Trace)
+				return
+			}
 		})
 	}
 	agg.flush(p)
+}
+
+// fromClassQueue reports whether r is some class's queue attribute.
+func fromClassQueue(f *schema.Fabric, r schema.Range) bool {
+	for _, c := range f.Classes {
+		if c.Queue.Src == r {
+			return true
+		}
+	}
+	return false
 }
 
 func runFullDSCPMap(p *Pass) {
@@ -169,53 +205,76 @@ func runFullDSCPMap(p *Pass) {
 	}
 }
 
+// runNICMapping checks what a NIC itself deviates in: the DSCP it marks
+// and its own DSCP (or PCP) → priority map, against the class. A switch
+// that deviates is QOS002's finding on its own line, so the fix never asks a
+// NIC to copy a broken switch.
 func runNICMapping(p *Pass) {
 	f := p.Fabric
 	roce := f.ClassByRole(schema.RoleRoCE)
 	cnp := f.ClassByRole(schema.RoleCNP)
+	type key struct {
+		subj schema.Range
+		what string
+	}
+	agg := map[key]*Finding{}
+	var order []key
+	report := func(k key, fd Finding) {
+		if prev, ok := agg[k]; ok {
+			prev.Count++
+			return
+		}
+		fd.Count = 1
+		agg[k] = &fd
+		order = append(order, k)
+	}
 	for _, d := range f.Devices {
-		if d.Kind.V != schema.KindNIC {
+		if d.Kind.V != schema.KindNIC || d.TransportOf() == schema.TransportIWARP {
 			continue
 		}
-		if roce != nil && d.RDMA != nil && d.RDMA.ToS.Set && len(roce.DSCP) > 0 && !containsInt(roce.DSCP, d.RDMA.DSCP()) {
-			p.Report(Finding{Subject: subjectOr(d.RDMA.ToS.Src, d.RDMA.Range, d.Range), Device: d.Name,
-				Message: fmt.Sprintf("NIC %s marks RoCE with tos %d (DSCP %d); traffic_class %q is DSCP %s",
-					d.Name, d.RDMA.ToS.V, d.RDMA.DSCP(), roce.Name, dscpList(roce.DSCP))})
+		if roce != nil && d.RDMA != nil && d.RDMA.ToS.Set && len(roce.DSCP) > 0 && !containsInt(roce.DSCP, d.RDMA.DSCP()) && d.TransportOf() == schema.TransportRoCEv2 {
+			subj := subjectOr(d.RDMA.ToS.Src, d.RDMA.Range, d.Range)
+			report(key{subj, "tos"}, Finding{Subject: ptr(subj), Device: d.Name,
+				Summary: fmt.Sprintf("NIC %s marks RoCE with tos %d (DSCP %d); traffic_class %q is DSCP %s",
+					d.Name, d.RDMA.ToS.V, d.RDMA.DSCP(), roce.Name, dscpList(roce.DSCP)),
+				Fix:     fmt.Sprintf("Set rdma tos = %d (DSCP %d with ECT(0)).", roce.DSCP[0]<<2|2, roce.DSCP[0]),
+				Related: []Related{{Range: roce.DSCPRange, Message: "class DSCP set here"}}})
 		}
 		for _, np := range d.Ports {
-			if np.Peer == nil || np.QoS == nil || np.Peer.QoS == nil || !isSwitch(np.Peer) {
+			if np.Peer == nil || np.QoS == nil || !isSwitch(np.Peer) {
 				continue
 			}
-			if pcpTrust(np.QoS.Trust.V) || pcpTrust(np.Peer.QoS.Trust.V) {
-				for _, c := range []*schema.TrafficClass{roce, cnp} {
-					if c == nil || !c.Priority.Set {
-						continue
-					}
-					pcp := c.Priority.V & 7
-					a, b := np.QoS.PCP[pcp], np.Peer.QoS.PCP[pcp]
-					if a.V != b.V {
-						p.Report(Finding{Subject: portSubject(a.Src, np), Device: d.Name, Port: np.Name,
-							Message: fmt.Sprintf("NIC %s maps PCP %d (%s) to priority %d but %s maps it to %d",
-								np.ID(), pcp, c.Name, a.V, np.Peer.ID(), b.V),
-							Related: []Related{{Range: b.Src, Message: "switch mapping set here"}}})
+			for _, c := range []*schema.TrafficClass{roce, cnp} {
+				if c == nil || !c.Priority.Set {
+					continue
+				}
+				want := c.Priority.V
+				if pcpTrust(np.QoS.Trust.V) || d.TransportOf() == schema.TransportRoCEv1 {
+					if a := np.QoS.PCP[want&7]; a.V != want {
+						subj := portSubject(a.Src, np)
+						report(key{subj, fmt.Sprintf("pcp%d", want)}, Finding{Subject: ptr(subj), Device: d.Name, Port: np.Name,
+							Summary: fmt.Sprintf("NIC %s maps PCP %d (%s) to priority %d; traffic_class %q uses priority %d", np.ID(), want, c.Name, a.V, c.Name, want),
+							Fix:     fmt.Sprintf("Map PCP %d to priority %d in the NIC ports' qos_policy (pcp_map).", want, want),
+							Related: []Related{{Range: c.Priority.Src, Message: "class priority set here"}}})
 					}
 				}
-			}
-			for _, c := range []*schema.TrafficClass{roce, cnp} {
-				if c == nil {
+				if d.TransportOf() == schema.TransportRoCEv1 {
 					continue
 				}
 				for _, ds := range c.DSCP {
-					a, b := np.QoS.DSCP[ds], np.Peer.QoS.DSCP[ds]
-					if a.V != b.V {
-						p.Report(Finding{Subject: portSubject(a.Src, np), Device: d.Name, Port: np.Name,
-							Message: fmt.Sprintf("NIC %s maps DSCP %d (%s) to priority %d but %s maps it to %d",
-								np.ID(), ds, c.Name, a.V, np.Peer.ID(), b.V),
-							Related: []Related{{Range: b.Src, Message: "switch mapping set here"}}})
+					if a := np.QoS.DSCP[ds]; a.V != want {
+						subj := portSubject(a.Src, np)
+						report(key{subj, fmt.Sprintf("dscp%d", ds)}, Finding{Subject: ptr(subj), Device: d.Name, Port: np.Name,
+							Summary: fmt.Sprintf("NIC %s maps DSCP %d (%s) to priority %d; traffic_class %q uses priority %d", np.ID(), ds, c.Name, a.V, c.Name, want),
+							Fix:     fmt.Sprintf("Map DSCP %d to priority %d in the NIC ports' qos_policy (dscp_map), as the class says.", ds, want),
+							Related: []Related{{Range: c.Priority.Src, Message: "class priority set here"}}})
 					}
 				}
 			}
 		}
+	}
+	for _, k := range order {
+		p.Report(*agg[k])
 	}
 }
 
@@ -229,12 +288,12 @@ func runPCPRouted(p *Pass) {
 			q := qosOf(a.Port)
 			subj := portSubject(q.Trust.Src, a.Port)
 			at := *a
-			agg.add(subj.String(), a.Port, a.Paths, func() Finding {
+			agg.add(subj.String(), a.Flow, a.Port, a.Paths, func() Finding {
 				kind := "untagged"
 				if at.Routed {
 					kind = "routed"
 				}
-				return Finding{Subject: subj, Message: fmt.Sprintf("%s trusts PCP but receives %s frames without a VLAN tag: %s (DSCP %d) lands in priority %d",
+				return Finding{Subject: ptr(subj), Summary: fmt.Sprintf("%s trusts PCP but receives %s frames without a VLAN tag: %s (DSCP %d) lands in priority %d",
 					at.Port.ID(), kind, at.Flow, at.Arrive.DSCP, at.Ingress.Priority)}
 			}, at.Trace)
 		})
@@ -243,3 +302,28 @@ func runPCPRouted(p *Pass) {
 }
 
 func pcpTrust(t schema.Trust) bool { return t == schema.TrustPCP || t == schema.TrustBoth }
+
+func runRoCEv1(p *Pass) {
+	agg := newPathAgg()
+	for fl := Flow(0); fl < numFlows; fl++ {
+		p.Walk().Ingresses(fl, func(a *At) {
+			if !a.Arrive.L2 || a.Port.Device.Kind.V == schema.KindNIC {
+				return
+			}
+			at := *a
+			switch {
+			case a.Port.IsRouted():
+				subj := portSubject(subjectOr(a.Port.IP.Src, a.Port.Routed.Src), a.Port)
+				agg.add("routed|"+subj.String(), a.Flow, a.Port, a.Paths, func() Finding {
+					return Finding{Subject: ptr(subj), Summary: fmt.Sprintf("RoCE v1 %s reaches routed port %s: a RoCE v1 frame has no IP header and cannot be routed", at.Flow, at.Port.ID())}
+				}, at.Trace)
+			case a.Ingress.NoIP:
+				subj := portSubject(qosOf(a.Port).Trust.Src, a.Port)
+				agg.add("dscp|"+subj.String(), a.Flow, a.Port, a.Paths, func() Finding {
+					return Finding{Subject: ptr(subj), Summary: fmt.Sprintf("%s classifies by DSCP only, but RoCE v1 %s has no IP header: it lands in priority %d", at.Port.ID(), at.Flow, at.Ingress.Priority)}
+				}, at.Trace)
+			}
+		})
+	}
+	agg.flush(p)
+}

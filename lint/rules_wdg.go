@@ -12,28 +12,28 @@ func wdgRules() []*Rule {
 		{
 			ID: "WDG001", Title: "A PFC watchdog guards every lossless switch port", Severity: schema.SevError,
 			Rationale: "A NIC stuck sending PAUSE took down Microsoft's whole fabric (ToR → leaf → spine → every server); a switch watchdog drops on a stormed queue and contains it.",
-			Reference: "Guo et al. (SIGCOMM 2016) §4.3; SONiC pfcwd; lint-rules.md WDG001",
+			Reference: "Guo et al. (SIGCOMM 2016), section 4.3; SONiC pfcwd",
 			Fix:       "Set pfc_watchdog = pfc_watchdog.NAME in the qos_policy of lossless switch ports.",
 			Run:       runWatchdogPresent,
 		},
 		{
 			ID: "WDG002", Title: "PFC watchdog timers are in range", Severity: schema.SevError,
 			Rationale: "SONiC accepts detection 100–5000 ms, restoration 100–60000 ms, poll 100–1000 ms, and detection/restoration no shorter than the poll interval; other platforms have similar bounds.",
-			Reference: "SONiC sonic-pfcwd.yang and pfcwd/main.py; lint-rules.md WDG002",
+			Reference: "SONiC sonic-pfcwd.yang and pfcwd/main.py",
 			Fix:       "Use timers within the ranges (SONiC default: detection 200ms, restoration 200ms, poll_interval 200ms).",
 			Run:       runWatchdogTimers,
 		},
 		{
 			ID: "WDG003", Title: "One PFC watchdog action fabric-wide", Severity: schema.SevWarning,
 			Rationale: "Junos applies watchdog recovery globally and requires one action; mixing drop and forward makes a storm's blast radius depend on which port it hits.",
-			Reference: "Juniper PFC watchdog guide; lint-rules.md WDG003",
+			Reference: "Juniper PFC watchdog guide",
 			Fix:       `Use the same action (usually "drop") in every pfc_watchdog profile in use.`,
 			Run:       runWatchdogAction,
 		},
 		{
 			ID: "WDG004", Title: "Lossless NIC ports have pause-storm prevention", Severity: schema.SevError,
 			Rationale: "The storms that took down Microsoft's fabric started at a NIC whose receive path stalled while it kept sending PAUSE; the NIC's own guard (Linux ethtool tunable pfc-prevention-tout, rendered from the watchdog's detection time) stops a stalled NIC from pausing its ToR forever.",
-			Reference: "Guo et al. (SIGCOMM 2016) §4.3; Linux ethtool pfc-prevention-tout; lint-rules.md WDG004",
+			Reference: "Guo et al. (SIGCOMM 2016), section 4.3; Linux ethtool pfc-prevention-tout",
 			Fix:       "Give the NIC ports' qos_policy a pfc_watchdog with a detection time (e.g. 200ms; mlx5 takes 80–8000 ms).",
 			Run:       runNICStormPrevention,
 		},
@@ -41,7 +41,7 @@ func wdgRules() []*Rule {
 }
 
 func runNICStormPrevention(p *Pass) {
-	for _, g := range groupQoS(p, isNIC) {
+	for _, g := range groupQoS(p, func(pt *schema.Port) bool { return isNIC(pt) && pt.Device.TransportOf() != schema.TransportIWARP }) {
 		prios := g.qos.PFCPriorities()
 		if len(prios) == 0 {
 			continue
@@ -105,7 +105,7 @@ func runWatchdogTimers(p *Pass) {
 	for _, w := range p.Fabric.Watchdogs {
 		check := func(v schema.Value[time.Duration], name string, lo, hi time.Duration) {
 			if v.Set && (v.V < lo || v.V > hi) {
-				p.Report(Finding{Subject: subjectOr(v.Src, w.Range), Message: fmt.Sprintf("pfc_watchdog %q: %s %v is outside %v–%v", w.Name, name, v.V, lo, hi)})
+				p.Report(Finding{Subject: ptr(subjectOr(v.Src, w.Range)), Summary: fmt.Sprintf("pfc_watchdog %q: %s %v is outside %v–%v", w.Name, name, v.V, lo, hi)})
 			}
 		}
 		check(w.Detection, "detection", 100*ms, 5000*ms)
@@ -116,23 +116,40 @@ func runWatchdogTimers(p *Pass) {
 			name string
 		}{{w.Detection, "detection"}, {w.Restoration, "restoration"}} {
 			if v.d.Set && w.PollInterval.Set && v.d.V < w.PollInterval.V {
-				p.Report(Finding{Subject: subjectOr(v.d.Src, w.Range), Message: fmt.Sprintf("pfc_watchdog %q: %s %v is shorter than poll_interval %v", w.Name, v.name, v.d.V, w.PollInterval.V)})
+				p.Report(Finding{Subject: ptr(subjectOr(v.d.Src, w.Range)), Summary: fmt.Sprintf("pfc_watchdog %q: %s %v is shorter than poll_interval %v", w.Name, v.name, v.d.V, w.PollInterval.V)})
 			}
 		}
 	}
 }
 
+// runWatchdogAction reports the profiles whose action differs from the
+// action most ports use (the deviating profile is the line to change).
 func runWatchdogAction(p *Pass) {
 	ws := watchdogsInUse(p)
 	if len(ws) < 2 {
 		return
 	}
-	first := ws[0]
+	ports := map[*schema.Watchdog]int{}
+	for _, g := range groupQoS(p, nil) {
+		if w := g.qos.Watchdog.V; w != nil {
+			ports[w] += len(g.ports)
+		}
+	}
+	byAction := map[schema.WatchdogAction]int{}
+	for _, w := range ws {
+		byAction[w.Action.V] += ports[w]
+	}
+	ref := ws[0]
 	for _, w := range ws[1:] {
-		if w.Action.V != first.Action.V {
-			p.Report(Finding{Subject: subjectOr(w.Action.Src, w.Range),
-				Message: fmt.Sprintf("pfc_watchdog %q acts %q but pfc_watchdog %q acts %q", w.Name, w.Action.V, first.Name, first.Action.V),
-				Related: []Related{{Range: subjectOr(first.Action.Src, first.Range), Message: "first action set here"}}})
+		if byAction[w.Action.V] > byAction[ref.Action.V] {
+			ref = w
+		}
+	}
+	for _, w := range ws {
+		if w.Action.V != ref.Action.V {
+			p.Report(Finding{Subject: ptr(subjectOr(w.Action.Src, w.Range)),
+				Summary: fmt.Sprintf("pfc_watchdog %q acts %q but pfc_watchdog %q, used by most ports, acts %q", w.Name, w.Action.V, ref.Name, ref.Action.V),
+				Related: []Related{{Range: subjectOr(ref.Action.Src, ref.Range), Message: "the common action set here"}}})
 		}
 	}
 }

@@ -25,7 +25,10 @@ type Suppression struct {
 	Covers schema.Range
 }
 
-var ignorePattern = regexp.MustCompile(`fabricgen:ignore\s+([A-Za-z]{2,4}[0-9]{3}(?:\s*,\s*[A-Za-z]{2,4}[0-9]{3})*)[ \t]*(.*)`)
+// ignorePattern finds a suppression: the rule IDs (comma-separated, no
+// spaces around the commas needed) and the reason. IDs are checked later, so a
+// malformed one (QOS01) is reported instead of silently ignored.
+var ignorePattern = regexp.MustCompile(`fabricgen:ignore(?:[ \t]+([^\s,]*(?:[ \t]*,[ \t]*[^\s,]*)*))?[ \t]*(.*)`)
 
 // ParseSuppressions reads the ignore comments of every HCL file in f.Files,
 // in file order.
@@ -66,9 +69,17 @@ func fileSuppressions(name string, src []byte) []Suppression {
 		}
 		var ids []string
 		for _, id := range strings.Split(m[1], ",") {
-			ids = append(ids, strings.ToUpper(strings.TrimSpace(id)))
+			if id = strings.ToUpper(strings.TrimSpace(id)); id != "" {
+				ids = append(ids, id)
+			}
+		}
+		if len(ids) == 0 {
+			ids = []string{""} // reported as a suppression that names no rule
 		}
 		reason := strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(m[2]), "*/"))
+		if i := strings.Index(reason, "#"); i >= 0 {
+			reason = strings.TrimSpace(reason[:i]) // a comment after the reason is not the reason
+		}
 		s := Suppression{Rules: ids, Reason: reason, Range: schema.RangeFromHCL(t.Range)}
 		line := t.Range.Start.Line
 		for _, it := range items {
@@ -110,10 +121,11 @@ func bodyItems(b *hclsyntax.Body, acc []hcl.Range) []hcl.Range {
 
 // covers reports whether the suppression applies to a finding.
 func (s *Suppression) covers(fd *Finding) bool {
-	if fd.Subject.Filename != s.Covers.Filename || !containsInsensitive(s.Rules, fd.Rule) {
+	if fd.Range().Filename != s.Covers.Filename || !containsInsensitive(s.Rules, fd.Rule) {
 		return false
 	}
-	ln, col := fd.Subject.Start.Line, fd.Subject.Start.Column
+	sub := fd.Range()
+	ln, col := sub.Start.Line, sub.Start.Column
 	c := s.Covers
 	if ln < c.Start.Line || ln > c.End.Line {
 		return false
@@ -136,8 +148,8 @@ func containsInsensitive(xs []string, x string) bool {
 func supRules() []*Rule {
 	return []*Rule{{
 		ID: "SUP001", Title: "Every suppression names a known rule and gives a reason", Severity: schema.SevWarning,
-		Rationale: "An ignore comment without a reason hides a finding without telling the next reader why it is safe; one naming an unknown rule suppresses nothing.",
-		Reference: "tflint annotations (tflint-ignore); fabricgen docs/rules.md",
+		Rationale: "An ignore comment without a reason hides a finding without telling the next reader why it is safe; one naming an unknown or malformed rule ID (QOS01) suppresses nothing while looking as if it did.",
+		Reference: "tflint annotations (tflint-ignore, terraform-linters/tflint docs/user-guide/annotations.md); golangci-lint nolintlint",
 		Fix:       "Write `# fabricgen:ignore RULE-ID why this is safe here`, with an ID from `fabricgen explain`.",
 		Run:       runSuppressionHygiene,
 	}}
@@ -150,11 +162,16 @@ func runSuppressionHygiene(p *Pass) {
 	}
 	for _, s := range p.Suppressions {
 		if s.Reason == "" {
-			p.Report(Finding{Subject: s.Range, Message: fmt.Sprintf("fabricgen:ignore %s has no reason", strings.Join(s.Rules, ","))})
+			p.Report(Finding{Subject: ptr(s.Range), Summary: fmt.Sprintf("fabricgen:ignore %s has no reason", strings.Join(s.Rules, ","))})
 		}
 		for _, id := range s.Rules {
-			if !known[id] {
-				p.Report(Finding{Subject: s.Range, Message: fmt.Sprintf("fabricgen:ignore names unknown rule %s", id)})
+			switch {
+			case id == "":
+				p.Report(Finding{Subject: ptr(s.Range), Summary: "fabricgen:ignore names no rule"})
+			case !ruleIDPattern.MatchString(id):
+				p.Report(Finding{Subject: ptr(s.Range), Summary: fmt.Sprintf("fabricgen:ignore names %q, which is not a rule ID (three or four letters and three digits, e.g. QOS001)", id)})
+			case !known[id]:
+				p.Report(Finding{Subject: ptr(s.Range), Summary: fmt.Sprintf("fabricgen:ignore names unknown rule %s", id)})
 			}
 		}
 	}

@@ -40,11 +40,11 @@ func TestSuppressions(t *testing.T) {
 		fd   Finding
 		want bool
 	}{
-		{"attribute below the comment", Finding{Rule: "QOS001", Subject: schema.Range{Filename: "core.fab.hcl", Start: schema.Pos{Line: 3, Column: 3}}}, true},
-		{"other rule", Finding{Rule: "QOS002", Subject: schema.Range{Filename: "core.fab.hcl", Start: schema.Pos{Line: 3, Column: 3}}}, false},
-		{"next attribute", Finding{Rule: "QOS001", Subject: schema.Range{Filename: "core.fab.hcl", Start: schema.Pos{Line: 4, Column: 3}}}, false},
-		{"inside the block below", Finding{Rule: "ETS001", Subject: schema.Range{Filename: "core.fab.hcl", Start: schema.Pos{Line: 9, Column: 3}}}, true},
-		{"other file", Finding{Rule: "ETS001", Subject: schema.Range{Filename: "x.fab.hcl", Start: schema.Pos{Line: 9, Column: 3}}}, false},
+		{"attribute below the comment", Finding{Rule: "QOS001", Subject: ptr(schema.Range{Filename: "core.fab.hcl", Start: schema.Pos{Line: 3, Column: 3}})}, true},
+		{"other rule", Finding{Rule: "QOS002", Subject: ptr(schema.Range{Filename: "core.fab.hcl", Start: schema.Pos{Line: 3, Column: 3}})}, false},
+		{"next attribute", Finding{Rule: "QOS001", Subject: ptr(schema.Range{Filename: "core.fab.hcl", Start: schema.Pos{Line: 4, Column: 3}})}, false},
+		{"inside the block below", Finding{Rule: "ETS001", Subject: ptr(schema.Range{Filename: "core.fab.hcl", Start: schema.Pos{Line: 9, Column: 3}})}, true},
+		{"other file", Finding{Rule: "ETS001", Subject: ptr(schema.Range{Filename: "x.fab.hcl", Start: schema.Pos{Line: 9, Column: 3}})}, false},
 	}
 	for _, c := range cases {
 		got := false

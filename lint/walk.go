@@ -43,7 +43,7 @@ type state struct {
 	pkt    Packet
 	pi     int32 // port index in the topology
 	next   int32 // next state on the same port (another packet variant), or -1
-	mid    int32 // -1 for a receiving NIC
+	mid    int32 // midReceiver, midStopped, or the index of the device's mid
 	parent int32 // edge that first reached the state with flow
 	fwd    int64
 	bwd    int64
@@ -55,12 +55,23 @@ const (
 	flagReceiver
 )
 
+// Special values of state.mid.
+const (
+	// midReceiver marks a state at a receiving NIC.
+	midReceiver = -1
+	// midStopped marks a state where the packet goes no further: a RoCE v1
+	// frame at a routed port (it has no IP header to route), or a packet
+	// for a NIC that does not speak RoCE (iWARP).
+	midStopped = -2
+)
+
 type mid struct {
 	dev  *schema.Device
 	up   bool
 	prio int
 	dscp int
 	v6   bool
+	l2   bool         // RoCE v1: an Ethernet frame without an IP header
 	src  *schema.Port // the NIC port for a source mid
 	base int32        // topology index of the device's first port
 	next int32        // next mid of the same device, or -1
@@ -112,6 +123,7 @@ type ingKey struct {
 	pcp  int8
 	tag  bool
 	v6   bool
+	l2   bool
 }
 
 // egKey identifies everything egress() reads.
@@ -123,6 +135,7 @@ type egKey struct {
 	dscp   int8
 	v6     bool
 	tagged bool
+	l2     bool
 }
 
 // aclID identifies a bound ACL list by its backing array (nil when empty).
@@ -142,7 +155,8 @@ type topology struct {
 	aclOut  []**schema.ACL
 	nIn     []int32
 	nOut    []int32
-	hasIP   []bool
+	routed  []bool
+	stop    []bool  // a NIC port that receives no RoCE (iWARP)
 	peer    []int32 // -1 when unlinked
 	tier    []int8  // tier of the port's device
 	base    []int32 // index of the first port of the port's device
@@ -156,7 +170,7 @@ func newTopology(f *schema.Fabric) *topology {
 	}
 	t := &topology{ports: make([]*schema.Port, 0, n), peer: make([]int32, n), tier: make([]int8, n), base: make([]int32, n),
 		qos: make([]*schema.PortQoS, n), aclIn: make([]**schema.ACL, n), aclOut: make([]**schema.ACL, n),
-		nIn: make([]int32, n), nOut: make([]int32, n), hasIP: make([]bool, n),
+		nIn: make([]int32, n), nOut: make([]int32, n), routed: make([]bool, n), stop: make([]bool, n),
 		devBase: make(map[*schema.Device]int32, len(f.Devices))}
 	idx := make(map[*schema.Port]int32, n)
 	for _, d := range f.Devices {
@@ -168,7 +182,8 @@ func newTopology(f *schema.Fabric) *topology {
 			i := len(t.ports)
 			t.base[i] = t.devBase[d]
 			t.qos[i], t.aclIn[i], t.aclOut[i] = p.QoS, aclID(p.ACLIn), aclID(p.ACLOut)
-			t.nIn[i], t.nOut[i], t.hasIP[i] = int32(len(p.ACLIn)), int32(len(p.ACLOut)), p.IP.Set
+			t.nIn[i], t.nOut[i], t.routed[i] = int32(len(p.ACLIn)), int32(len(p.ACLOut)), p.IsRouted()
+			t.stop[i] = d.Kind.V == schema.KindNIC && d.TransportOf() == schema.TransportIWARP
 			t.ports = append(t.ports, p)
 		}
 	}
@@ -231,8 +246,22 @@ func flowClass(f *schema.Fabric, fl Flow) *schema.TrafficClass {
 
 // sourcePacket is what NIC port p puts on the wire for the flow, and the
 // NIC's priority for it; ok is false when the NIC does not send the flow.
-func sourcePacket(p *schema.Port, class *schema.TrafficClass, fl Flow) (dscp, prio int, ok bool) {
+func sourcePacket(p *schema.Port, class *schema.TrafficClass, fl Flow) (dscp, prio int, l2, ok bool) {
 	r := p.Device.RDMA
+	switch p.Device.TransportOf() {
+	case schema.TransportIWARP:
+		return 0, 0, false, false // TCP: no RoCE data, no CNP
+	case schema.TransportRoCEv1:
+		// An Ethernet frame without an IP header: the NIC's priority
+		// travels in the VLAN tag's PCP and is all a switch can classify by.
+		switch {
+		case fl == FlowCNP && r != nil && r.CNPPriority.Set:
+			prio = r.CNPPriority.V
+		case class != nil:
+			prio = class.Priority.V
+		}
+		return 0, prio & 7, true, true
+	}
 	switch {
 	case fl == FlowRoCE && r != nil && r.ToS.Set:
 		dscp = r.DSCP()
@@ -241,7 +270,7 @@ func sourcePacket(p *schema.Port, class *schema.TrafficClass, fl Flow) (dscp, pr
 	case class != nil && len(class.DSCP) > 0:
 		dscp = class.DSCP[0]
 	default:
-		return 0, 0, false
+		return 0, 0, false, false
 	}
 	q := qosOf(p)
 	switch {
@@ -252,7 +281,7 @@ func sourcePacket(p *schema.Port, class *schema.TrafficClass, fl Flow) (dscp, pr
 	case class != nil:
 		prio = class.Priority.V
 	}
-	return dscp & 63, prio & 7, true
+	return dscp & 63, prio & 7, false, true
 }
 
 func buildFlow(ctx context.Context, f *schema.Fabric, fl Flow, t *topology) (*flowGraph, error) {
@@ -292,20 +321,20 @@ func buildFlow(ctx context.Context, f *schema.Fabric, fl Flow, t *topology) (*fl
 		m := &g.mids[mi]
 		out := t.ports[oi]
 		ek := egKey{q: t.qos[oi], acl: t.aclOut[oi], nacl: t.nOut[oi], prio: int8(m.prio), dscp: int8(m.dscp), v6: m.v6,
-			tagged: !t.hasIP[oi] && !t.hasIP[t.peer[oi]]}
+			tagged: !t.routed[oi] && !t.routed[t.peer[oi]], l2: m.l2}
 		ex := lastEX
 		if ek != lastEK || ex == 1<<32-1 {
 			var ok bool
 			if ex, ok = egMemo[ek]; !ok {
 				ex = uint32(len(g.egTab))
-				g.egTab = append(g.egTab, egress(out, m.prio, m.dscp, m.v6))
+				g.egTab = append(g.egTab, egress(out, m.prio, m.dscp, m.v6, m.l2))
 				egMemo[ek] = ex
 			}
 			lastEK, lastEX = ek, ex
 		}
 		eg := &g.egTab[ex]
-		leave := Packet{DSCP: eg.DSCP, Tagged: eg.Tagged, PCP: m.prio, IPv6: m.v6}
-		if !eg.Tagged {
+		leave := Packet{DSCP: eg.DSCP, Tagged: eg.Tagged || m.l2, PCP: m.prio, IPv6: m.v6, L2: m.l2}
+		if !leave.Tagged {
 			leave.PCP = 0
 		}
 		pi := t.peer[oi]
@@ -332,12 +361,12 @@ func buildFlow(ctx context.Context, f *schema.Fabric, fl Flow, t *topology) (*fl
 			if t.peer[oi] < 0 || t.tier[t.peer[oi]] <= 0 {
 				continue
 			}
-			dscp, prio, ok := sourcePacket(p, g.class, fl)
+			dscp, prio, l2, ok := sourcePacket(p, g.class, fl)
 			if !ok {
 				continue
 			}
 			mi := int32(len(g.mids))
-			g.mids = append(g.mids, mid{dev: d, up: true, prio: prio, dscp: dscp, v6: p.IP.Set && p.IP.V.Addr().Is6(), src: p, base: base, next: -1, fwd: 1, feed: [2]int32{-1, -1}})
+			g.mids = append(g.mids, mid{dev: d, up: true, prio: prio, dscp: dscp, v6: p.IP.Set && p.IP.V.Addr().Is6(), l2: l2, src: p, base: base, next: -1, fwd: 1, feed: [2]int32{-1, -1}})
 			addEdge(mi, oi, 1, 0)
 		}
 	}
@@ -355,7 +384,7 @@ func buildFlow(ctx context.Context, f *schema.Fabric, fl Flow, t *topology) (*fl
 		for _, si := range buckets[lv] {
 			st := &g.states[si]
 			ik := ingKey{q: t.qos[st.pi], acl: t.aclIn[st.pi], nacl: t.nIn[st.pi],
-				dscp: int8(st.pkt.DSCP), pcp: int8(st.pkt.PCP), tag: st.pkt.Tagged, v6: st.pkt.IPv6}
+				dscp: int8(st.pkt.DSCP), pcp: int8(st.pkt.PCP), tag: st.pkt.Tagged, v6: st.pkt.IPv6, l2: st.pkt.L2}
 			ix := lastIX
 			if ik != lastIK || ix == 1<<32-1 {
 				var ok bool
@@ -368,6 +397,10 @@ func buildFlow(ctx context.Context, f *schema.Fabric, fl Flow, t *topology) (*fl
 			}
 			g.ingIdx[si] = ix
 			ing := &g.ingTab[ix]
+			if t.stop[st.pi] || (st.pkt.L2 && t.routed[st.pi]) {
+				st.mid = midStopped // no RoCE receiver here, or a frame that cannot be routed
+				continue
+			}
 			if t.tier[st.pi] == 0 {
 				continue // a receiving NIC
 			}
@@ -377,14 +410,14 @@ func buildFlow(ctx context.Context, f *schema.Fabric, fl Flow, t *topology) (*fl
 			first := devMids[b]
 			for i := first; i >= 0; i = g.mids[i].next {
 				m := &g.mids[i]
-				if m.up == up && m.prio == ing.Priority && m.dscp == ing.DSCP && m.v6 == st.pkt.IPv6 {
+				if m.up == up && m.prio == ing.Priority && m.dscp == ing.DSCP && m.v6 == st.pkt.IPv6 && m.l2 == st.pkt.L2 {
 					mi = i
 					break
 				}
 			}
 			if mi < 0 {
 				mi = int32(len(g.mids))
-				g.mids = append(g.mids, mid{dev: d, up: up, prio: ing.Priority, dscp: ing.DSCP, v6: st.pkt.IPv6,
+				g.mids = append(g.mids, mid{dev: d, up: up, prio: ing.Priority, dscp: ing.DSCP, v6: st.pkt.IPv6, l2: st.pkt.L2,
 					base: b, next: first, feed: [2]int32{-1, -1}})
 				devMids[b] = mi
 				newMids = append(newMids, mi)
@@ -423,8 +456,8 @@ func buildFlow(ctx context.Context, f *schema.Fabric, fl Flow, t *topology) (*fl
 					continue
 				}
 				pt := t.tier[pi]
-				if pt == dt || (pt > dt && !mup) {
-					continue
+				if pt == dt || (pt > dt && !mup) || t.stop[pi] {
+					continue // same tier, back up, or a NIC that speaks no RoCE
 				}
 				flow := mfwd
 				if mup && pt < dt {
@@ -445,8 +478,10 @@ func buildFlow(ctx context.Context, f *schema.Fabric, fl Flow, t *topology) (*fl
 		for _, si := range buckets[lv] {
 			st := &g.states[si]
 			switch {
-			case st.mid < 0:
+			case st.mid == midReceiver:
 				st.bwd = 1
+			case st.mid == midStopped:
+				st.bwd = 0
 			case !g.mids[st.mid].up:
 				st.bwd = g.mids[st.mid].bwd
 			}
@@ -461,10 +496,10 @@ func buildFlow(ctx context.Context, f *schema.Fabric, fl Flow, t *topology) (*fl
 	g.flags = make([]uint8, len(g.states))
 	for i := range g.states {
 		st := &g.states[i]
-		if st.mid < 0 {
+		if st.mid == midReceiver {
 			g.flags[i] |= flagReceiver
 		}
-		if g.t.ports[st.pi].IP.Set && t.tier[st.pi] > 0 {
+		if t.routed[st.pi] && t.tier[st.pi] > 0 {
 			g.flags[i] |= flagRouted
 		}
 	}
@@ -536,7 +571,7 @@ func markRequired(f *schema.Fabric, g *flowGraph, buckets, midsAt *[numLevels][]
 		for _, si := range buckets[lv] {
 			st := &g.states[si]
 			switch {
-			case st.mid < 0 && inSubnets(g.t.ports[st.pi], subs):
+			case st.mid == midReceiver && inSubnets(g.t.ports[st.pi], subs):
 				g.req[si] |= 2
 			case st.mid >= 0 && midReq[st.mid]&2 != 0:
 				g.req[si] |= 2

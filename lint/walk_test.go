@@ -60,8 +60,8 @@ func TestTraceThroughRemark(t *testing.T) {
 	if fs[0].Paths != 8 {
 		t.Errorf("paths = %d, want 8", fs[0].Paths)
 	}
-	if !strings.Contains(fs[0].Message, "leaves with DSCP 0") {
-		t.Errorf("message %q does not say the DSCP is reset", fs[0].Message)
+	if !strings.Contains(fs[0].Summary, "leaves with DSCP 0") {
+		t.Errorf("message %q does not say the DSCP is reset", fs[0].Summary)
 	}
 }
 
@@ -95,5 +95,44 @@ func TestRunHonoursContext(t *testing.T) {
 	}
 	if _, err := Run(context.Background(), nil, Options{}); err == nil {
 		t.Error("Run(nil fabric) succeeded")
+	}
+}
+
+// TestDualHomedTraceNeverSelf: a dual-homed NIC's representative trace
+// never ends at the NIC it started from when another receiver exists.
+func TestDualHomedTraceNeverSelf(t *testing.T) {
+	f := baseFabric()
+	dualHome(f)
+	editQoS(port(f, "spine1:Ethernet1"), func(q *schema.PortQoS) { q.Trust.V = schema.TrustNone })
+	fs, err := Run(context.Background(), f, Options{Only: []string{"QOS001"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fs) == 0 {
+		t.Fatal("no QOS001 finding")
+	}
+	for _, fd := range fs {
+		tr := fd.Trace
+		if len(tr) < 2 {
+			t.Fatalf("short trace %v", tr)
+		}
+		first, last := tr[0].Port, tr[len(tr)-1].Port
+		if strings.Split(first, ":")[0] == strings.Split(last, ":")[0] {
+			t.Errorf("trace from a NIC to itself: %s", fd.TraceString())
+		}
+	}
+}
+
+// TestPathCountsPerFlow: a cause that hits RoCE data and CNP says how many
+// paths of each, never one number under "RoCE data".
+func TestPathCountsPerFlow(t *testing.T) {
+	f := baseFabric()
+	editQoS(port(f, "spine2:Ethernet1"), func(q *schema.PortQoS) { q.Trust.V = schema.TrustNone })
+	fs, err := Run(context.Background(), f, Options{Only: []string{"QOS001"}})
+	if err != nil || len(fs) != 1 {
+		t.Fatalf("%v %+v", err, fs)
+	}
+	if !strings.Contains(fs[0].Detail, "Affects 4 paths of RoCE data and 4 paths of CNP.") {
+		t.Errorf("detail %q does not split the flows", fs[0].Detail)
 	}
 }

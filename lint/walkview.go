@@ -96,7 +96,7 @@ func (g *flowGraph) traceThrough(ei int32) []Step {
 	for {
 		m := &g.mids[e.mid]
 		if m.src != nil {
-			back = append(back, Step{Port: m.src.ID(), Note: egressNote(m.dscp, egress(g.t.ports[e.oi], m.prio, m.dscp, m.v6))})
+			back = append(back, Step{Port: m.src.ID(), Note: egressNote(m.dscp, egress(g.t.ports[e.oi], m.prio, m.dscp, m.v6, m.l2))})
 			break
 		}
 		si := m.feed[0]
@@ -104,7 +104,7 @@ func (g *flowGraph) traceThrough(ei int32) []Step {
 			si = m.feed[1]
 		}
 		st := &g.states[si]
-		back = append(back, Step{Port: g.t.ports[st.pi].ID(), Note: joinNotes(ingressNote(st.pkt, ingress(g.t.ports[st.pi], st.pkt)), egressNote(m.dscp, egress(g.t.ports[e.oi], m.prio, m.dscp, m.v6)))})
+		back = append(back, Step{Port: g.t.ports[st.pi].ID(), Note: joinNotes(ingressNote(st.pkt, ingress(g.t.ports[st.pi], st.pkt)), egressNote(m.dscp, egress(g.t.ports[e.oi], m.prio, m.dscp, m.v6, m.l2)))})
 		if st.parent < 0 {
 			break
 		}
@@ -113,6 +113,20 @@ func (g *flowGraph) traceThrough(ei int32) []Step {
 	steps := make([]Step, 0, len(back)+4)
 	for i := len(back) - 1; i >= 0; i-- {
 		steps = append(steps, back[i])
+	}
+	// The source NIC: a dual-homed NIC's path back to itself is never the
+	// representative one when another exists.
+	var srcDev *schema.Device
+	for e := &g.edges[ei]; ; {
+		m := &g.mids[e.mid]
+		if m.src != nil {
+			srcDev = m.src.Device
+			break
+		}
+		if m.feed[0] < 0 || g.states[m.feed[0]].parent < 0 {
+			break
+		}
+		e = &g.edges[g.states[m.feed[0]].parent]
 	}
 	// Forwards from the edge's target to a receiving NIC.
 	si := g.edges[ei].to
@@ -124,23 +138,39 @@ func (g *flowGraph) traceThrough(ei int32) []Step {
 			break
 		}
 		m := &g.mids[st.mid]
-		next := int32(-1)
+		next, self := int32(-1), int32(-1)
 		for _, ej := range m.edges {
 			e := &g.edges[ej]
 			if g.states[e.to].bwd == 0 || (m.up && g.t.ports[e.oi].Peer.Device == g.t.ports[st.pi].Peer.Device) {
+				continue
+			}
+			if g.t.ports[e.oi].Peer.Device == srcDev {
+				if self < 0 {
+					self = ej
+				}
 				continue
 			}
 			next = ej
 			break
 		}
 		if next < 0 {
+			next = self
+		}
+		if next < 0 {
 			steps = append(steps, Step{Port: g.t.ports[st.pi].ID(), Note: note})
 			break
 		}
-		steps = append(steps, Step{Port: g.t.ports[st.pi].ID(), Note: joinNotes(note, egressNote(m.dscp, egress(g.t.ports[g.edges[next].oi], m.prio, m.dscp, m.v6)))})
+		steps = append(steps, Step{Port: g.t.ports[st.pi].ID(), Note: joinNotes(note, egressNote(m.dscp, egress(g.t.ports[g.edges[next].oi], m.prio, m.dscp, m.v6, m.l2)))})
 		si = g.edges[next].to
 	}
 	return steps
+}
+
+func pathsWord(n int64) string {
+	if n == 1 {
+		return "1 path"
+	}
+	return fmt.Sprintf("%d paths", n)
 }
 
 func joinNotes(a, b string) string {
@@ -165,12 +195,15 @@ type aggItem struct {
 	f     Finding
 	trace func() []Step
 	ports map[string]bool
+	// paths counts the NIC-to-NIC paths per flow: RoCE data and CNP are
+	// different packets on different paths and are never added up unnamed.
+	paths [numFlows]int64
 }
 
 func newPathAgg() *pathAgg { return &pathAgg{items: map[string]*aggItem{}} }
 
-// add records an observation. mk builds the finding on first sight only.
-func (g *pathAgg) add(key string, port *schema.Port, paths int64, mk func() Finding, trace func() []Step) {
+// add records an observation of flow fl. mk builds the finding on first sight only.
+func (g *pathAgg) add(key string, fl Flow, port *schema.Port, paths int64, mk func() Finding, trace func() []Step) {
 	it, ok := g.items[key]
 	if !ok {
 		it = &aggItem{f: mk(), trace: trace, ports: map[string]bool{}}
@@ -180,7 +213,7 @@ func (g *pathAgg) add(key string, port *schema.Port, paths int64, mk func() Find
 		g.items[key] = it
 		g.order = append(g.order, key)
 	}
-	it.f.Paths = satAdd(it.f.Paths, paths)
+	it.paths[fl] = satAdd(it.paths[fl], paths)
 	if port != nil {
 		it.ports[port.ID()] = true
 	}
@@ -190,6 +223,14 @@ func (g *pathAgg) flush(p *Pass) {
 	for _, k := range g.order {
 		it := g.items[k]
 		it.f.Trace = it.trace()
+		it.f.Paths = satAdd(it.paths[FlowRoCE], it.paths[FlowCNP])
+		if it.paths[FlowRoCE] > 0 && it.paths[FlowCNP] > 0 {
+			split := fmt.Sprintf("Affects %s of RoCE data and %s of CNP.", pathsWord(it.paths[FlowRoCE]), pathsWord(it.paths[FlowCNP]))
+			if it.f.Detail != "" {
+				split = it.f.Detail + "\n" + split
+			}
+			it.f.Detail = split
+		}
 		it.f.Count = len(it.ports)
 		if it.f.Count == 0 {
 			it.f.Count = 1

@@ -316,7 +316,7 @@ func (r *resolver) decodeRule(c *hcl.BodyContent, b *hcl.Block, ctx *hcl.EvalCon
 }
 
 var fabricSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
-	{Name: "description"}, {Name: "qos_policy"}, {Name: "pfc_only"},
+	{Name: "description"}, {Name: "qos_policy"}, {Name: "pfc_only"}, {Name: "lossy_roce"},
 }}
 
 func (r *resolver) decodeFabric(blocks hcl.Blocks, ctx *hcl.EvalContext, files []*hcl.File) {
@@ -341,6 +341,7 @@ func (r *resolver) decodeFabric(blocks hcl.Blocks, ctx *hcl.EvalContext, files [
 	}
 	r.f.Description = r.d.text(c.Attributes, "description", ctx, textRule{}).V
 	r.f.PFCOnly = r.d.boolean(c.Attributes, "pfc_only", ctx)
+	r.f.LossyRoCE = r.d.boolean(c.Attributes, "lossy_roce", ctx)
 	if n, _, ok := r.refAttr(c.Attributes, "qos_policy", ctx, "qos_policy", false); ok {
 		r.f.FabricPolicy = r.policies[n]
 	}

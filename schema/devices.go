@@ -174,7 +174,7 @@ var credentialsSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 }}
 
 var rdmaSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
-	{Name: "roce_mode"}, {Name: "path_mtu"}, {Name: "tos"}, {Name: "cnp_dscp"}, {Name: "cnp_priority"}, {Name: "ecn"},
+	{Name: "transport"}, {Name: "roce_mode"}, {Name: "path_mtu"}, {Name: "tos"}, {Name: "cnp_dscp"}, {Name: "cnp_priority"}, {Name: "ecn"},
 }}
 
 var portSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
@@ -468,6 +468,19 @@ func (r *resolver) decodeRDMA(blk *hcl.Block, ctx *hcl.EvalContext) *RDMA {
 	c := r.content(blk.Body, rdmaSchema, ctx)
 	rd := &RDMA{Range: convRange(blk.DefRange)}
 	rd.RoCEMode = d.enum(c.Attributes, "roce_mode", ctx, "v2", "v1")
+	tr := d.enum(c.Attributes, "transport", ctx, string(TransportRoCEv2), string(TransportRoCEv1), string(TransportIWARP))
+	rd.Transport = Value[Transport]{V: Transport(tr.V), Set: tr.Set, Src: tr.Src}
+	mode := map[string]Transport{"v1": TransportRoCEv1, "v2": TransportRoCEv2}
+	switch {
+	case tr.Set && rd.RoCEMode.Set && mode[rd.RoCEMode.V] != rd.Transport.V:
+		d.errorf(c.Attributes["roce_mode"].Expr.Range(), "Conflicting RDMA transport", "roce_mode = %q contradicts transport = %q; drop roce_mode (transport says it all).", rd.RoCEMode.V, tr.V)
+	case tr.Set && rd.Transport.V != TransportIWARP:
+		rd.RoCEMode = Value[string]{V: map[Transport]string{TransportRoCEv1: "v1", TransportRoCEv2: "v2"}[rd.Transport.V], Set: true, Src: tr.Src}
+	case !tr.Set && rd.RoCEMode.Set:
+		rd.Transport = Value[Transport]{V: mode[rd.RoCEMode.V], Set: true, Src: rd.RoCEMode.Src}
+	case !tr.Set:
+		rd.Transport = Value[Transport]{V: TransportRoCEv2, Src: rd.Range}
+	}
 	rd.PathMTU = d.integer(c.Attributes, "path_mtu", ctx, 256, 4096)
 	if rd.PathMTU.Set {
 		switch rd.PathMTU.V {

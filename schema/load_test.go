@@ -263,7 +263,7 @@ func TestDiagnosticsText(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := b.String()
-	for _, want := range []string{"Error: Reference to undeclared traffic_class", "line 27:", `classes = [traffic_class.roce, traffic_class.cpn]`, "^^^^^^^^^^^^^^^^^", `Did you mean "cnp"?`} {
+	for _, want := range []string{"error: Reference to undeclared traffic_class", ".fab.hcl:27:", `classes = [traffic_class.roce, traffic_class.cpn]`, "^^^^^^^^^^^^^^^^^", `Did you mean "cnp"?`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}

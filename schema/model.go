@@ -140,6 +140,10 @@ type Fabric struct {
 	// PFCOnly is true when the fabric deliberately runs lossless without ECN
 	// (fabric attribute pfc_only); lint then reports PFC-without-ECN as info.
 	PFCOnly Value[bool]
+	// LossyRoCE is true when the fabric deliberately carries RoCE without
+	// PFC (fabric attribute lossy_roce, e.g. NICs with their own loss
+	// recovery); lint then accepts a RoCE class without lossless = true.
+	LossyRoCE Value[bool]
 
 	devices map[string]*Device
 	classes map[string]*TrafficClass
@@ -452,10 +456,28 @@ func (d *Device) IsRouter() bool {
 	return false
 }
 
+// Transport is the RDMA transport a NIC speaks on the wire.
+type Transport string
+
+// RDMA transports.
+const (
+	// TransportRoCEv2 is RoCE over UDP/IP (port 4791): routable, classified by DSCP.
+	TransportRoCEv2 Transport = "roce_v2"
+	// TransportRoCEv1 is RoCE directly over Ethernet (ethertype 0x8915):
+	// it stays in one L2 domain and is classified by the VLAN tag's PCP.
+	TransportRoCEv1 Transport = "roce_v1"
+	// TransportIWARP is RDMA over TCP: TCP recovers losses, so it needs no
+	// PFC and no ECN marking from the fabric.
+	TransportIWARP Transport = "iwarp"
+)
+
 // RDMA is a NIC's RDMA configuration.
 type RDMA struct {
 	Range Range
-	// RoCEMode is "v2" (or "v1").
+	// Transport is the wire protocol (default roce_v2 with the block's
+	// range as Src); roce_mode "v1"/"v2" sets it too.
+	Transport Value[Transport]
+	// RoCEMode is "v2" or "v1" for RoCE transports (from roce_mode or transport).
 	RoCEMode Value[string]
 	// PathMTU is the RDMA path MTU (256, 512, 1024, 2048, 4096).
 	PathMTU Value[int]
@@ -470,6 +492,14 @@ type RDMA struct {
 
 // DSCP is the RoCE data code point the NIC marks: ToS >> 2.
 func (r *RDMA) DSCP() int { return r.ToS.V >> 2 }
+
+// TransportOf is the NIC's transport: roce_v2 when it has no rdma block.
+func (d *Device) TransportOf() Transport {
+	if d.RDMA == nil || !d.RDMA.Transport.Set && d.RDMA.Transport.V == "" {
+		return TransportRoCEv2
+	}
+	return d.RDMA.Transport.V
+}
 
 // Port is one device port.
 type Port struct {

@@ -426,6 +426,10 @@ func hostRDMA(d *schema.Device, p PortView, q *schema.PortQoS, rd *schema.RDMA, 
 	var cmds []string
 	dev := p.Name
 	sysfs := func(rest string) string { return shellWord("/sys/class/net/" + dev + "/ecn/" + rest) }
+	if rd.Transport.V == schema.TransportIWARP && fl.mlnx {
+		// NVIDIA/Mellanox ConnectX adapters implement RoCE and InfiniBand, not iWARP.
+		return nil, unsupported(d, "rdma transport iwarp", "ConnectX NICs (nvidia_mlnx) speak RoCE, not iWARP; use platform linux_dcb for an iWARP NIC", rd.Transport.Src)
+	}
 	if rd.RoCEMode.Set && fl.mlnx {
 		mode := map[string]string{"v1": "1", "v2": "2"}[rd.RoCEMode.V]
 		if mode == "" {

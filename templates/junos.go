@@ -142,7 +142,7 @@ func buildJunos(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 		if e := qu.ECN; e != nil {
 			if !e.HasFill {
 				return nil, unsupported(d, fmt.Sprintf("ecn_profile %s on queue %d (%d–%d bytes)", e.Name, qu.ID, e.MinBytes, e.MaxBytes),
-					"Junos drop profiles take thresholds as fill levels in percent of the queue buffer, not bytes; give the ecn_profile min_fill_level and max_fill_level", queueSrc(d, qu.ID))
+					"Junos drop profiles take thresholds as fill levels in percent of the queue buffer, not bytes; give the ecn_profile min_fill_level and max_fill_level", ecnProfileSrc(f, e.Name, queueSrc(d, qu.ID)))
 			}
 			dp := "FABRICGEN-ECN-" + e.Name
 			if !dropSeen[dp] {
@@ -308,4 +308,15 @@ func junosPort(p PortRangeView) string {
 		return strconv.Itoa(p.From)
 	}
 	return fmt.Sprintf("%d-%d", p.From, p.To)
+}
+
+// ecnProfileSrc is the ecn_profile block's range (the block to add fill
+// levels to), else fallback.
+func ecnProfileSrc(f *schema.Fabric, name string, fallback schema.Range) schema.Range {
+	for _, e := range f.ECNProfiles {
+		if e.Name == name && !e.Range.IsZero() {
+			return e.Range
+		}
+	}
+	return fallback
 }

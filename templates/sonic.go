@@ -202,15 +202,15 @@ func buildSONiC(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 		}
 		if w.PollSet {
 			if w.PollMS < 100 || w.PollMS > 1000 {
-				return nil, unsupported(d, fmt.Sprintf("pfc_watchdog %s poll_interval %d ms", w.Name, w.PollMS), "SONiC PFC_WD POLL_INTERVAL is 100–1000 ms", qq.Watchdog.Src)
+				return nil, unsupported(d, fmt.Sprintf("pfc_watchdog %s poll_interval %d ms", w.Name, w.PollMS), "SONiC PFC_WD POLL_INTERVAL is 100–1000 ms", wdgSrc(qq, func(w *schema.Watchdog) schema.Range { return w.PollInterval.Src }))
 			}
 			s.set("PFC_WD", "GLOBAL", "POLL_INTERVAL", strconv.FormatInt(w.PollMS, 10))
 		}
 		if w.DetectionSet && (w.DetectionMS < 100 || w.DetectionMS > 5000) {
-			return nil, unsupported(d, fmt.Sprintf("pfc_watchdog %s detection %d ms", w.Name, w.DetectionMS), "SONiC PFC_WD detection_time is 100–5000 ms", qq.Watchdog.Src)
+			return nil, unsupported(d, fmt.Sprintf("pfc_watchdog %s detection %d ms", w.Name, w.DetectionMS), "SONiC PFC_WD detection_time is 100–5000 ms", wdgSrc(qq, func(w *schema.Watchdog) schema.Range { return w.Detection.Src }))
 		}
 		if w.RestorationSet && (w.RestorationMS < 100 || w.RestorationMS > 60000) {
-			return nil, unsupported(d, fmt.Sprintf("pfc_watchdog %s restoration %d ms", w.Name, w.RestorationMS), "SONiC PFC_WD restoration_time is 100–60000 ms", qq.Watchdog.Src)
+			return nil, unsupported(d, fmt.Sprintf("pfc_watchdog %s restoration %d ms", w.Name, w.RestorationMS), "SONiC PFC_WD restoration_time is 100–60000 ms", wdgSrc(qq, func(w *schema.Watchdog) schema.Range { return w.Restoration.Src }))
 		}
 	}
 	sh := sonicShared(q, useDSCP, usePCP, schedulers, wred)
@@ -589,4 +589,14 @@ func pick(c bool, a, b string) string {
 		return a
 	}
 	return b
+}
+
+// wdgSrc is where the watchdog's field was set, else where the watchdog was attached.
+func wdgSrc(q *schema.PortQoS, field func(*schema.Watchdog) schema.Range) schema.Range {
+	if w := q.Watchdog.V; w != nil {
+		if r := field(w); !r.IsZero() {
+			return r
+		}
+	}
+	return q.Watchdog.Src
 }

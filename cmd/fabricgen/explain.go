@@ -13,7 +13,8 @@ func newExplainCommand(s *streams) *cobra.Command {
 	return &cobra.Command{
 		Use:   "explain [RULE-ID]",
 		Short: "Print a lint rule's documentation (or list every rule)",
-		Long: `explain prints what a lint rule checks, why (with a reference), how to fix
+		Long: `explain prints, as plain text, what a lint rule checks, why (with public
+references: standards, RFCs, vendor guides, papers), how to fix
 a finding and how to suppress one. Without an argument it lists every rule.
 The same text is in docs/rules.md, generated from the rule registry.`,
 		Example: `  fabricgen explain
@@ -30,7 +31,7 @@ The same text is in docs/rules.md, generated from the rule registry.`,
 			if r == nil {
 				return withCode(exitFailed, fmt.Errorf("no rule %q%s; run `fabricgen explain` for the list", args[0], suggestRule(args[0])))
 			}
-			fmt.Fprint(w, lint.RuleMarkdown(r))
+			fmt.Fprint(w, lint.RuleText(r))
 			return nil
 		},
 	}

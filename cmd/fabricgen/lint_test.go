@@ -28,14 +28,15 @@ func TestLintCommandExitCodes(t *testing.T) {
 	}{
 		{"clean example", []string{"lint", filepath.Join(ex, "roce-storage")}, 0, "No findings."},
 		{"broken core", []string{"lint", filepath.Join(ex, "broken", "core-zeroes-dscp")}, 2, "DSCP 26 → 0: no trust dscp"},
-		{"warning below default fail level", []string{"lint", filepath.Join(ex, "broken", "pfc-without-ecn")}, 0, "ECN004"},
-		{"warning at fail level warning", []string{"lint", "--fail-level", "warning", filepath.Join(ex, "broken", "pfc-without-ecn")}, 2, "ECN004"},
+		{"warning fails by default", []string{"lint", filepath.Join(ex, "broken", "pfc-without-ecn")}, 2, "ECN004"},
+		{"warning below fail level error", []string{"lint", "--fail-level", "error", "--rule", "ECN004", filepath.Join(ex, "broken", "pfc-without-ecn")}, 0, "ECN004"},
+		{"info never fails", []string{"lint", "--fail-level", "info", filepath.Join(ex, "roce-storage")}, 1, ""},
 		{"only one rule", []string{"lint", "--rule", "ETS001", filepath.Join(ex, "broken", "core-zeroes-dscp")}, 0, "No findings."},
 		{"compact", []string{"lint", "-f", "compact", filepath.Join(ex, "broken", "ets-sum")}, 2, "sum to 110, not 100 (ETS001)"},
 		{"missing dir", []string{"lint", filepath.Join(ex, "no-such-fabric")}, 1, ""},
 		{"bad format", []string{"lint", "-f", "yaml", filepath.Join(ex, "roce-storage")}, 1, ""},
-		{"single-dash -format", []string{"lint", "-format", "json", filepath.Join(ex, "roce-storage")}, 0, `"findings": []`},
-		{"long --format", []string{"lint", "--format", "json", filepath.Join(ex, "roce-storage")}, 0, `"findings": []`},
+		{"single-dash -format", []string{"lint", "-format", "json", filepath.Join(ex, "roce-storage")}, 0, `"diagnostics": []`},
+		{"long --format", []string{"lint", "--format", "json", filepath.Join(ex, "roce-storage")}, 0, `"diagnostics": []`},
 		{"bad fail level", []string{"lint", "--fail-level", "loud", filepath.Join(ex, "roce-storage")}, 1, ""},
 		{"unknown rule", []string{"lint", "--rule", "XYZ001", filepath.Join(ex, "roce-storage")}, 1, ""},
 	}
@@ -63,14 +64,16 @@ func TestLintSARIFAndJSON(t *testing.T) {
 			} `json:"results"`
 		} `json:"runs"`
 	}
-	if err := json.Unmarshal([]byte(out), &log); err != nil || code != 2 || log.Version != "2.1.0" || len(log.Runs[0].Results) == 0 || log.Runs[0].Results[0].RuleID != "ACL001" {
+	if err := json.Unmarshal([]byte(out), &log); err != nil || code != 2 || log.Version != "2.1.0" || len(log.Runs[0].Results) == 0 || !hasRule(log.Runs[0].Results, "ACL001") {
 		t.Errorf("sarif: exit %d, err %v, %+v", code, err, log)
 	}
 	code, out, _ = lintRun(t, "lint", "-f", "json", dir)
 	var doc struct {
-		Summary struct{ Errors int } `json:"summary"`
+		FormatVersion string `json:"format_version"`
+		Valid         bool   `json:"valid"`
+		Errors        int    `json:"error_count"`
 	}
-	if err := json.Unmarshal([]byte(out), &doc); err != nil || code != 2 || doc.Summary.Errors == 0 {
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || code != 2 || doc.Errors == 0 || !doc.Valid || doc.FormatVersion == "" {
 		t.Errorf("json: exit %d, err %v, %+v", code, err, doc)
 	}
 }
@@ -90,13 +93,14 @@ func TestLintConfigFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg := filepath.Join(root, ".fabricgen.hcl")
-	if err := os.WriteFile(cfg, []byte("config {\n  fail_level = \"warning\"\n}\n"), 0o644); err != nil {
+	// The example's EOS devices carry a buffer block EOS cannot express (PLT001).
+	if err := os.WriteFile(cfg, []byte("config {\n  fail_level = \"error\"\n}\nrule \"PLT001\" {\n  enabled = false\n}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, out, _ := lintRun(t, "lint", dir); code != 2 {
-		t.Errorf("fail_level warning from the parent's .fabricgen.hcl: exit %d\n%s", code, out)
+	if code, out, _ := lintRun(t, "lint", dir); code != 0 {
+		t.Errorf("fail_level error from the parent's .fabricgen.hcl: exit %d\n%s", code, out)
 	}
-	if err := os.WriteFile(cfg, []byte("config {\n  fail_level = \"warning\"\n}\nrule \"ECN004\" {\n  enabled = false\n}\n"), 0o644); err != nil {
+	if err := os.WriteFile(cfg, []byte("config {\n  fail_level = \"warning\"\n}\nrule \"PLT001\" {\n  enabled = false\n}\nrule \"ECN004\" {\n  enabled = false\n}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if code, out, _ := lintRun(t, "lint", dir); code != 0 || !strings.Contains(out, "No findings.") {
@@ -126,4 +130,59 @@ func TestExplainCommand(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "ACL001") || !strings.Contains(out, "checkstyle:") {
 		t.Errorf("lint --help does not list rules and formats:\n%s", out)
 	}
+}
+
+// TestLintInvalidIntentInEveryFormat: an intent that does not load is
+// reported in the format asked for (never 0 bytes), exit 1.
+func TestLintInvalidIntentInEveryFormat(t *testing.T) {
+	bad := t.TempDir()
+	if err := os.WriteFile(filepath.Join(bad, "f.fab.hcl"), []byte("fabric \"x\" {}\ndevice \"d\" {\n  kind     = \"leaf\"\n  platform = \"arista_eso\"\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"text", "json", "sarif", "github", "junit", "checkstyle", "compact", "markdown"} {
+		code, out, _ := lintRun(t, "lint", "-f", f, bad)
+		if code != 1 || !strings.Contains(out, "Invalid value for") {
+			t.Errorf("%s: exit %d, stdout:\n%s", f, code, out)
+		}
+	}
+	_, out, _ := lintRun(t, "lint", "-f", "sarif", bad)
+	var log struct {
+		Runs []struct {
+			Results []struct {
+				RuleID    string `json:"ruleId"`
+				Locations []struct {
+					PhysicalLocation struct {
+						Region struct{ StartLine int } `json:"region"`
+					} `json:"physicalLocation"`
+				} `json:"locations"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(out), &log); err != nil || len(log.Runs[0].Results) != 1 ||
+		log.Runs[0].Results[0].RuleID != "VAL001" || log.Runs[0].Results[0].Locations[0].PhysicalLocation.Region.StartLine != 4 {
+		t.Errorf("sarif of an invalid intent: %v\n%s", err, out)
+	}
+	_, out, _ = lintRun(t, "lint", "-f", "json", bad)
+	var doc struct {
+		Valid      bool `json:"valid"`
+		ErrorCount int  `json:"error_count"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || doc.Valid || doc.ErrorCount != 1 {
+		t.Errorf("json of an invalid intent: %v %+v", err, doc)
+	}
+}
+
+func hasRule[T interface {
+	~struct {
+		RuleID string `json:"ruleId"`
+	}
+}](rs []T, id string) bool {
+	for _, r := range rs {
+		if struct {
+			RuleID string `json:"ruleId"`
+		}(r).RuleID == id {
+			return true
+		}
+	}
+	return false
 }

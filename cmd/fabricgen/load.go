@@ -40,20 +40,34 @@ func fabricDir(args []string) string {
 	return args[0]
 }
 
-// loadFabric loads the fabric in dir and prints its diagnostics with source
-// snippets to stderr. With errors it returns a code-1 error after printing.
-func loadFabric(cmd *cobra.Command, s *streams, dir string, vf *varFlags) (*schema.Fabric, schema.Diagnostics, error) {
+// loadIntent loads the fabric in dir without printing anything: the
+// caller renders the diagnostics in the format it was asked for.
+func loadIntent(s *streams, dir string, vf *varFlags) (*schema.Fabric, schema.Diagnostics, error) {
 	opts, err := vf.options(s)
 	if err != nil {
 		return nil, nil, withCode(exitFailed, err)
 	}
 	f, diags := schema.Load(dir, opts)
-	var files map[string][]byte
-	if f != nil {
-		files = f.Files
+	return f, diags, nil
+}
+
+// sourcesOf is the fabric's files (nil when nothing loaded).
+func sourcesOf(f *schema.Fabric) map[string][]byte {
+	if f == nil {
+		return nil
+	}
+	return f.Files
+}
+
+// loadFabric loads the fabric in dir and prints its diagnostics with source
+// snippets to stderr. With errors it returns a code-1 error after printing.
+func loadFabric(cmd *cobra.Command, s *streams, dir string, vf *varFlags) (*schema.Fabric, schema.Diagnostics, error) {
+	f, diags, err := loadIntent(s, dir, vf)
+	if err != nil {
+		return nil, nil, err
 	}
 	if len(diags) > 0 {
-		if err := diags.WriteText(cmd.ErrOrStderr(), files, s.colour(s.errTTY)); err != nil {
+		if err := diags.WriteText(cmd.ErrOrStderr(), sourcesOf(f), s.colour(s.errTTY)); err != nil {
 			return nil, diags, withCode(exitFailed, err)
 		}
 	}

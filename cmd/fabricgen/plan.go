@@ -137,7 +137,7 @@ func prepareFabric(ctx context.Context, f *schema.Fabric, pf *pushFlags) (*planR
 	var blocking []string
 	for _, fd := range findings {
 		if fd.Severity == schema.SevError {
-			blocking = append(blocking, fmt.Sprintf("  %s %s: %s", fd.Subject, fd.Rule, fd.Message))
+			blocking = append(blocking, fmt.Sprintf("  %s %s: %s", fd.Subject, fd.Rule, fd.Summary))
 		}
 	}
 	if len(blocking) > 0 {

@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path"
 	"path/filepath"
 
+	"github.com/fabricgen/fabricgen/diag"
 	"github.com/fabricgen/fabricgen/lint"
 	"github.com/fabricgen/fabricgen/schema"
 	"github.com/fabricgen/fabricgen/templates"
@@ -171,26 +171,14 @@ func lintGate(cmd *cobra.Command, f *schema.Fabric, dir string, devices []*schem
 		return nil
 	}
 	ew := cmd.ErrOrStderr()
-	writeFindings(ew, errs)
+	if err := diag.WriteText(ew, lint.Diagnostics(errs), f.Files, false); err != nil {
+		return withCode(exitFailed, err)
+	}
 	if force {
 		fmt.Fprintf(ew, "Rendering anyway (--force) despite %d lint error(s).\n", len(errs))
 		return nil
 	}
 	return withCode(exitFailed, fmt.Errorf("lint reported %d error(s) (listed above); fix them, or pass --force to render anyway", len(errs)))
-}
-
-// writeFindings prints one line per finding: "file:line:col: RULE message (device:port)".
-func writeFindings(w io.Writer, fs []lint.Finding) {
-	for _, fd := range fs {
-		where := fd.Device
-		if fd.Port != "" {
-			where += ":" + fd.Port
-		}
-		if where != "" {
-			where = " (" + where + ")"
-		}
-		fmt.Fprintf(w, "%s: %s %s: %s%s\n", fd.Subject, fd.Severity, fd.Rule, fd.Message, where)
-	}
 }
 
 // writeAtomic writes data to a temporary file next to name, then renames it

@@ -3,8 +3,10 @@ package main
 import (
 	"fmt"
 
-	"github.com/fabricgen/fabricgen/schema"
 	"github.com/spf13/cobra"
+
+	"github.com/fabricgen/fabricgen/lint"
+	"github.com/fabricgen/fabricgen/lint/format"
 )
 
 func newValidateCommand(s *streams) *cobra.Command {
@@ -18,6 +20,9 @@ current directory), evaluates variables, locals, functions, for_each, count
 and dynamic blocks, resolves every reference, and reports every error with
 its file, line and source snippet. It does not run the lint rules.
 
+-json prints the document lint -format json prints (format_version, valid,
+error and warning counts, diagnostics; see docs/rules.md).
+
 Exit status: 0 valid, 1 invalid.`,
 		Example: `  fabricgen validate examples/roce-storage
   fabricgen validate -json .
@@ -25,17 +30,15 @@ Exit status: 0 valid, 1 invalid.`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			dir := fabricDir(args)
-			opts, err := vf.options(s)
+			f, diags, err := loadIntent(s, dir, &vf)
 			if err != nil {
-				return withCode(exitFailed, err)
+				return err
 			}
-			f, diags := schema.Load(dir, opts)
-			var files map[string][]byte
-			if f != nil {
-				files = f.Files
-			}
+			diags.Sort()
 			if asJSON {
-				if err := diags.WriteJSON(cmd.OutOrStdout(), files); err != nil {
+				js, _ := format.Lookup("json")
+				res := &format.Result{Diagnostics: diags, Valid: !diags.HasErrors(), Sources: sourcesOf(f), Rules: lint.Rules(), Version: version}
+				if err := js.Write(cmd.OutOrStdout(), res); err != nil {
 					return withCode(exitFailed, err)
 				}
 				if diags.HasErrors() {
@@ -43,7 +46,7 @@ Exit status: 0 valid, 1 invalid.`,
 				}
 				return nil
 			}
-			if err := diags.WriteText(cmd.ErrOrStderr(), files, s.colour(s.errTTY)); err != nil {
+			if err := diags.WriteText(cmd.ErrOrStderr(), sourcesOf(f), s.colour(s.errTTY)); err != nil {
 				return withCode(exitFailed, err)
 			}
 			if diags.HasErrors() {
@@ -58,6 +61,6 @@ Exit status: 0 valid, 1 invalid.`,
 		},
 	}
 	vf.register(cmd)
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON (Terraform's validate -json shape)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON (the document of lint -format json)")
 	return cmd
 }

@@ -23,7 +23,7 @@ func TestValidateCommand(t *testing.T) {
 		{"valid", []string{"validate", filepath.Join(ex, "roce-storage")}, 0, `Success! Fabric "roce-storage" is valid: 8 devices, 24 ports, 12 links.`, ""},
 		{"variable", []string{"validate", "-var", "leaves=8", "-var", "spines=2", "-var", "nics_per_leaf=2", filepath.Join(ex, "scale")}, 0, "26 devices", ""},
 		{"invalid", []string{"validate", bad}, 1, "", `Did you mean "arista_eos"?`},
-		{"snippet", []string{"validate", bad}, 1, "", `4:   platform = "arista_eso"`},
+		{"snippet", []string{"validate", bad}, 1, "", `4 |   platform = "arista_eso"`},
 		{"json invalid", []string{"validate", "-json", bad}, 1, `"valid": false`, ""},
 		{"missing dir", []string{"validate", filepath.Join(bad, "nope")}, 1, "", "Cannot read fabric directory"},
 		{"bad -var", []string{"validate", "-var", "novalue", bad}, 1, "", "write -var name=value"},
@@ -99,7 +99,7 @@ func TestFmtCommand(t *testing.T) {
 	broken := filepath.Join(dir, "broken.fab.hcl")
 	write(broken, "fabric \"x\" {\n  a = \n")
 	code, _, errs := lintRun(t, "fmt", broken)
-	if code != 1 || !strings.Contains(errs, "broken.fab.hcl line 2") || read(broken) != "fabric \"x\" {\n  a = \n" {
+	if code != 1 || !strings.Contains(errs, "broken.fab.hcl:2:") || read(broken) != "fabric \"x\" {\n  a = \n" {
 		t.Errorf("fmt of a broken file: code %d\n%s", code, errs)
 	}
 	write(filepath.Join(dir, "notes.txt"), "hello\n")

@@ -3,8 +3,9 @@ package format
 import (
 	"encoding/xml"
 	"io"
+	"sort"
 
-	"github.com/fabricgen/fabricgen/schema"
+	"github.com/fabricgen/fabricgen/diag"
 )
 
 type csError struct {
@@ -28,24 +29,30 @@ type csDoc struct {
 
 func writeCheckstyle(w io.Writer, r *Result) error {
 	doc := csDoc{Version: "4.3"}
-	for _, name := range fileNames(r.Findings) {
-		file := csFile{Name: name}
-		for i := range r.Findings {
-			f := &r.Findings[i]
-			if f.Subject.Filename != name {
-				continue
-			}
-			sev := "info"
-			switch f.Severity {
-			case schema.SevError:
-				sev = "error"
-			case schema.SevWarning:
-				sev = "warning"
-			}
-			file.Errors = append(file.Errors, csError{Line: int(f.Subject.Start.Line), Column: int(f.Subject.Start.Column),
-				Severity: sev, Message: detail(f), Source: "fabricgen." + f.Rule})
+	byFile := map[string]*csFile{}
+	var names []string
+	for _, d := range r.Diagnostics {
+		rng := d.Range()
+		name := rng.Filename // "" for a diagnostic without a source
+		f := byFile[name]
+		if f == nil {
+			f = &csFile{Name: name}
+			byFile[name] = f
+			names = append(names, name)
 		}
-		doc.Files = append(doc.Files, file)
+		sev := "info"
+		switch d.Severity {
+		case diag.Error:
+			sev = "error"
+		case diag.Warning:
+			sev = "warning"
+		}
+		f.Errors = append(f.Errors, csError{Line: int(rng.Start.Line), Column: int(rng.Start.Column),
+			Severity: sev, Message: message(d), Source: "fabricgen." + ruleID(d)})
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		doc.Files = append(doc.Files, *byFile[n])
 	}
 	return writeXML(w, doc)
 }

@@ -4,13 +4,18 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+
+	"github.com/fabricgen/fabricgen/diag"
 )
 
 func writeCompact(w io.Writer, r *Result) error {
 	var b bytes.Buffer
-	for i := range r.Findings {
-		f := &r.Findings[i]
-		fmt.Fprintf(&b, "%s: %s - %s (%s)\n", f.Subject, f.Severity, f.Message, f.Rule)
+	for _, d := range r.Diagnostics {
+		where := "-"
+		if d.Subject != nil {
+			where = d.Subject.String()
+		}
+		fmt.Fprintf(&b, "%s: %s - %s (%s)\n", diag.EscapeText(where, false), d.Severity, diag.EscapeText(d.Summary, false), ruleID(d))
 	}
 	_, err := w.Write(b.Bytes())
 	return err

@@ -1,21 +1,33 @@
-// Package format renders lint findings: one file per output format, one
-// registry (Formats) from which the CLI's -format help derives.
+// Package format renders diagnostics — load and validation errors, lint
+// findings, platform limits — in every output format fabricgen offers: one
+// file per format, one registry (Formats) from which the CLI's --format
+// flag, its help and the dispatch derive. Every format renders a whole
+// Result, so an invalid intent reaches CI in the format CI asked for.
+//
+// The JSON document's shape is versioned (JSONFormatVersion) and
+// documented in docs/rules.md.
 package format
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io"
-	"sort"
+	"path/filepath"
 	"strings"
 
+	"github.com/fabricgen/fabricgen/diag"
 	"github.com/fabricgen/fabricgen/lint"
-	"github.com/fabricgen/fabricgen/schema"
 )
 
 // Result is everything a format may print.
 type Result struct {
-	// Findings are sorted (lint.Run sorts them).
-	Findings []lint.Finding
+	// Diagnostics are the load and validation diagnostics followed by the
+	// lint findings, each part sorted (diag.Diagnostics.Sort).
+	Diagnostics diag.Diagnostics
+	// Valid is false when the intent could not be loaded; there are no
+	// findings then, only the errors that say why.
+	Valid bool
 	// Sources are the intent files' bytes by the names ranges use, for snippets.
 	Sources map[string][]byte
 	// Rules is the registry, for SARIF rule metadata and JUnit test cases.
@@ -24,11 +36,15 @@ type Result struct {
 	Color bool
 	// Version is the fabricgen version, for SARIF's tool driver.
 	Version string
+	// BasePath, when set, is the directory SARIF and GitHub file names are
+	// made relative to (the repository root), so code scanning and
+	// annotations find the files; other formats print names as given.
+	BasePath string
 }
 
 // Format is one output format.
 type Format struct {
-	// Name is what -format takes.
+	// Name is what --format takes.
 	Name string
 	// Description is one line for help.
 	Description string
@@ -40,12 +56,13 @@ type Format struct {
 func Formats() []Format {
 	return []Format{
 		{Name: "text", Description: "human-readable: file:line:col, source snippet, hop trace, fix (default)", Write: writeText},
-		{Name: "json", Description: "one JSON document with every finding and a summary", Write: writeJSON},
+		{Name: "json", Description: "one JSON document (format_version " + JSONFormatVersion + "): valid, counts, every diagnostic", Write: writeJSON},
 		{Name: "sarif", Description: "SARIF 2.1.0 for GitHub code scanning and other SARIF viewers", Write: writeSARIF},
 		{Name: "github", Description: "GitHub Actions workflow commands (::error file=…::) that annotate a pull request", Write: writeGitHub},
 		{Name: "junit", Description: "JUnit XML: one test case per rule, failures per finding", Write: writeJUnit},
 		{Name: "checkstyle", Description: "Checkstyle XML", Write: writeCheckstyle},
-		{Name: "compact", Description: "one line per finding: file:line:col: severity - message (RULE)", Write: writeCompact},
+		{Name: "compact", Description: "one line per diagnostic: file:line:col: severity - message (RULE)", Write: writeCompact},
+		{Name: "markdown", Description: "a Markdown table for a pull-request comment", Write: writeMarkdown},
 	}
 }
 
@@ -77,21 +94,6 @@ func Help() string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
-// counts returns errors, warnings and infos.
-func counts(fs []lint.Finding) (e, w, i int) {
-	for _, f := range fs {
-		switch f.Severity {
-		case schema.SevError:
-			e++
-		case schema.SevWarning:
-			w++
-		default:
-			i++
-		}
-	}
-	return
-}
-
 func plural(n int, one, many string) string {
 	if n == 1 {
 		return fmt.Sprintf("%d %s", n, one)
@@ -100,35 +102,47 @@ func plural(n int, one, many string) string {
 }
 
 // summary is "2 errors, 1 warning, 0 infos".
-func summary(fs []lint.Finding) string {
-	e, w, i := counts(fs)
+func summary(ds diag.Diagnostics) string {
+	e, w, i := ds.Counts()
 	return plural(e, "error", "errors") + ", " + plural(w, "warning", "warnings") + ", " + plural(i, "info", "infos")
 }
 
-// detail is the message plus paths, trace and fix, for formats with one text field.
-func detail(f *lint.Finding) string {
-	var b strings.Builder
-	b.WriteString(f.Message)
-	if f.Count > 1 {
-		fmt.Fprintf(&b, " (%d places)", f.Count)
+// ruleID is the diagnostic's rule, or lint.ValidationRule for a load or
+// validation error, so structured formats always have a rule to file it under.
+func ruleID(d *diag.Diagnostic) string {
+	if d.Rule == "" {
+		return lint.ValidationRule
 	}
-	if len(f.Trace) > 0 {
-		fmt.Fprintf(&b, "\npath: %s", f.TraceString())
-		if f.Paths > 0 {
-			fmt.Fprintf(&b, " (%s share this)", plural64(f.Paths, "path", "paths"))
-		}
-	}
-	if f.Fix != "" {
-		fmt.Fprintf(&b, "\nfix: %s", f.Fix)
-	}
-	return b.String()
+	return d.Rule
 }
 
-func plural64(n int64, one, many string) string {
-	if n == 1 {
-		return "1 " + one
+// message is the summary plus count, detail, paths, trace and fix, for
+// formats with one text field.
+func message(d *diag.Diagnostic) string {
+	var b strings.Builder
+	b.WriteString(d.Summary)
+	if d.Count > 1 {
+		fmt.Fprintf(&b, " (%d places)", d.Count)
 	}
-	return fmt.Sprintf("%d %s", n, many)
+	if d.Detail != "" {
+		b.WriteString("\n")
+		b.WriteString(d.Detail)
+	}
+	if len(d.Trace) > 0 {
+		fmt.Fprintf(&b, "\npath: %s", d.TraceString())
+		if d.Paths > 0 {
+			fmt.Fprintf(&b, " (%s share this)", diag.PathCount(d.Paths))
+		}
+	}
+	for _, r := range d.Related {
+		if !r.Range.IsZero() {
+			fmt.Fprintf(&b, "\nsee: %s: %s", r.Range, r.Message)
+		}
+	}
+	if d.Fix != "" {
+		fmt.Fprintf(&b, "\nfix: %s", d.Fix)
+	}
+	return b.String()
 }
 
 // ruleIndex maps rule IDs to registry positions.
@@ -140,17 +154,57 @@ func ruleIndex(rs []*lint.Rule) map[string]int {
 	return m
 }
 
-// fileNames lists the files findings point at, sorted.
-func fileNames(fs []lint.Finding) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, f := range fs {
-		n := f.Subject.Filename
-		if !seen[n] {
-			seen[n] = true
-			out = append(out, n)
+// withDiagnosticRules returns rs plus a stand-in for every rule a diagnostic
+// names that rs lacks (the validation rule, a rule from a newer registry).
+func withDiagnosticRules(rs []*lint.Rule, ds diag.Diagnostics) ([]*lint.Rule, map[string]int) {
+	idx := ruleIndex(rs)
+	out := rs
+	for _, d := range ds {
+		id := ruleID(d)
+		if _, ok := idx[id]; ok {
+			continue
 		}
+		r := lint.Lookup(id)
+		if r == nil {
+			r = &lint.Rule{ID: id, Title: id, Severity: d.Severity, Rationale: id, Fix: d.Fix}
+		}
+		out = append(out[:len(out):len(out)], r)
+		idx[id] = len(out) - 1
 	}
-	sort.Strings(out)
-	return out
+	return out, idx
+}
+
+// relPath makes name relative to base (both resolved against the working
+// directory); names outside base, and every name when base is "", stay as
+// given. Separators are forward slashes.
+func relPath(base, name string) string {
+	if base == "" || name == "" {
+		return filepath.ToSlash(name)
+	}
+	ab, err1 := filepath.Abs(base)
+	an, err2 := filepath.Abs(name)
+	if err1 != nil || err2 != nil {
+		return filepath.ToSlash(name)
+	}
+	rel, err := filepath.Rel(ab, an)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return filepath.ToSlash(name)
+	}
+	return filepath.ToSlash(rel)
+}
+
+// fingerprint identifies a diagnostic independently of its line number:
+// the rule, the file, the text of the subject's line, the device and port.
+// An alert keeps its identity when lines are added above it.
+func fingerprint(d *diag.Diagnostic, uri string, sources map[string][]byte) string {
+	h := sha256.New()
+	line := ""
+	if d.Subject != nil {
+		line, _ = diag.SourceLine(sources, d.Subject.Filename, int(d.Subject.Start.Line))
+	}
+	for _, s := range []string{ruleID(d), uri, strings.TrimSpace(line), d.Device, d.Port, d.Summary} {
+		h.Write([]byte(s))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil)[:16])
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/fabricgen/fabricgen/diag"
 	"github.com/fabricgen/fabricgen/lint"
 	"github.com/fabricgen/fabricgen/schema"
 )
@@ -28,27 +29,27 @@ ecn_profile "roce" {
 }
 `
 
-func rng(line, col, endCol int32) schema.Range {
-	return schema.Range{Filename: "core.fab.hcl", Start: schema.Pos{Line: line, Column: col}, End: schema.Pos{Line: line, Column: endCol}}
+func rng(line, col, endCol int32) *schema.Range {
+	return &schema.Range{Filename: "core.fab.hcl", Start: schema.Pos{Line: line, Column: col}, End: schema.Pos{Line: line, Column: endCol}}
 }
 
 func sampleResult() *Result {
 	fs := []lint.Finding{
 		{Rule: "QOS001", Severity: schema.SevError, Subject: rng(2, 3, 17), Device: "core1", Port: "Ethernet3", Count: 2, Paths: 96,
-			Message: `core1:Ethernet3 trusts "none", so RoCE data (DSCP 26) lands in priority 0 and leaves with DSCP 0 instead of 26`,
+			Summary: `core1:Ethernet3 trusts "none", so RoCE data (DSCP 26) lands in priority 0 and leaves with DSCP 0 instead of 26`,
 			Fix:     `Set trust = "dscp" in the qos_policy attached to this port, device or role.`,
 			Trace: []lint.Step{{Port: "gpu01:eth2"}, {Port: "leaf1:Ethernet1"}, {Port: "core1:Ethernet3", Note: "DSCP 26 → 0: no trust dscp"},
 				{Port: "leaf9:Ethernet49"}, {Port: "gpu77:eth0"}}},
 		{Rule: "ECN002", Severity: schema.SevError, Subject: rng(7, 3, 28), Count: 1,
-			Message: `ecn_profile "roce": min_threshold 2000000 B (2.00 MB) is not below max_threshold 1000000 B (1.00 MB)`,
+			Summary: `ecn_profile "roce": min_threshold 2000000 B (2.00 MB) is not below max_threshold 1000000 B (1.00 MB)`,
 			Fix:     "Set min_threshold below max_threshold and max_probability between 1 and 100.",
-			Related: []lint.Related{{Range: rng(8, 3, 28), Message: "max_threshold set here"}}},
+			Related: []lint.Related{{Range: *rng(8, 3, 28), Message: "max_threshold set here"}}},
 		{Rule: "MTU002", Severity: schema.SevWarning, Subject: rng(3, 3, 15), Device: "core1", Port: "Ethernet3", Count: 1, Paths: 48,
-			Message: "core1:Ethernet3 has MTU 1500 on the RoCE path; RDMA path MTU 4096 needs 4192, a, b: c",
+			Summary: "core1:Ethernet3 has MTU 1500 on the RoCE path; RDMA path MTU 4096 needs 4192, a, b: c",
 			Fix:     "Raise the mtu of the ports on the path (9216 is the usual switch value).",
 			Trace:   []lint.Step{{Port: "gpu01:eth2"}, {Port: "core1:Ethernet3"}, {Port: "gpu77:eth0"}}},
 		{Rule: "ECN004", Severity: schema.SevInfo, Subject: rng(6, 1, 19), Count: 1,
-			Message: `traffic_class "roce" is lossless without ECN, as the fabric's pfc_only design says`},
+			Summary: `traffic_class "roce" is lossless without ECN, as the fabric's pfc_only design says`},
 	}
 	var rules []*lint.Rule
 	for _, r := range lint.Rules() {
@@ -56,7 +57,19 @@ func sampleResult() *Result {
 			rules = append(rules, r)
 		}
 	}
-	return &Result{Findings: fs, Sources: map[string][]byte{"core.fab.hcl": []byte(source)}, Rules: rules, Version: "0.1.0-test"}
+	return &Result{Diagnostics: lint.Diagnostics(fs), Valid: true, Sources: map[string][]byte{"core.fab.hcl": []byte(source)}, Rules: rules, Version: "0.1.0-test"}
+}
+
+// invalidResult is an intent that does not load: one error with a source
+// (control characters in it), one without.
+func invalidResult() *Result {
+	r := sampleResult()
+	r.Valid = false
+	r.Diagnostics = diag.Diagnostics{
+		diag.Sourceless(diag.Error, "Cannot read fabric directory", "open fabric/: permission denied"),
+		{Severity: diag.Error, Summary: "Unsupported argument", Detail: "An argument named \"trst\" is not expected here.\x1b[2J Did you mean \"trust\"?", Subject: rng(2, 3, 7)},
+	}
+	return r
 }
 
 func render(t *testing.T, name string, r *Result) []byte {
@@ -98,8 +111,9 @@ func TestGolden(t *testing.T) {
 		t.Run(f.Name, func(t *testing.T) {
 			golden(t, f.Name, render(t, f.Name, sampleResult()))
 			empty := sampleResult()
-			empty.Findings = nil
+			empty.Diagnostics = nil
 			golden(t, f.Name+"-clean", render(t, f.Name, empty))
+			golden(t, f.Name+"-invalid", render(t, f.Name, invalidResult()))
 		})
 	}
 	t.Run("text-colour", func(t *testing.T) {
@@ -135,7 +149,10 @@ func TestSARIFValidatesAgainstSchema(t *testing.T) {
 	}
 	full := sampleResult()
 	full.Rules = lint.Rules()
-	for name, r := range map[string]*Result{"sample": sampleResult(), "all rules": full, "clean": {Rules: lint.Rules()}} {
+	based := sampleResult()
+	based.BasePath = "."
+	for name, r := range map[string]*Result{"sample": sampleResult(), "all rules": full, "clean": {Rules: lint.Rules(), Valid: true},
+		"invalid": invalidResult(), "base path": based} {
 		out := render(t, "sarif", r)
 		inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(out))
 		if err != nil {
@@ -157,11 +174,18 @@ func TestJSONRoundTrip(t *testing.T) {
 	if err := json.Unmarshal(render(t, "json", sampleResult()), &doc); err != nil {
 		t.Fatal(err)
 	}
-	if len(doc.Findings) != 4 || doc.Summary.Errors != 2 || doc.Summary.Warnings != 1 || doc.Summary.Infos != 1 {
-		t.Errorf("summary %+v, %d findings", doc.Summary, len(doc.Findings))
+	if doc.FormatVersion != JSONFormatVersion || !doc.Valid || len(doc.Diagnostics) != 4 || doc.ErrorCount != 2 || doc.WarningCount != 1 || doc.InfoCount != 1 {
+		t.Errorf("document %+v", doc)
 	}
-	if doc.Findings[0].Paths != 96 || len(doc.Findings[0].Trace) != 5 {
-		t.Errorf("first finding lost its trace or path count: %+v", doc.Findings[0])
+	if doc.Diagnostics[0].Paths != 96 || len(doc.Diagnostics[0].Trace) != 5 {
+		t.Errorf("first finding lost its trace or path count: %+v", doc.Diagnostics[0])
+	}
+	doc = jsonDoc{}
+	if err := json.Unmarshal(render(t, "json", invalidResult()), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Valid || doc.ErrorCount != 2 || doc.Diagnostics[1].Range == nil || doc.Diagnostics[1].Snippet == nil {
+		t.Errorf("invalid intent: %+v", doc)
 	}
 }
 
@@ -181,5 +205,76 @@ func TestGitHubEscaping(t *testing.T) {
 	}
 	if !strings.Contains(out, "::warning file=core.fab.hcl,line=3,col=3,endLine=3,endColumn=15,title=MTU002::") {
 		t.Errorf("bad warning command: %s", out)
+	}
+}
+
+// TestEveryFormatCarriesLoadErrors: an intent that does not load is not
+// 0 bytes in any format; each names the error and the validation rule.
+func TestEveryFormatCarriesLoadErrors(t *testing.T) {
+	for _, f := range Formats() {
+		out := string(render(t, f.Name, invalidResult()))
+		if !strings.Contains(out, "Unsupported argument") || !strings.Contains(out, "Cannot read fabric directory") {
+			t.Errorf("%s: the load errors are missing:\n%s", f.Name, out)
+		}
+		if strings.Contains(out, "\x1b[2J") {
+			t.Errorf("%s: a raw escape sequence reached the output", f.Name)
+		}
+		if f.Name != "text" && f.Name != "json" && !strings.Contains(out, lint.ValidationRule) {
+			t.Errorf("%s: load errors are not filed under %s:\n%s", f.Name, lint.ValidationRule, out)
+		}
+	}
+}
+
+// TestSARIFStableAndRelative: URIs relative to the base path with a
+// uriBaseId, a helpUri per rule, and fingerprints that survive a line shift.
+func TestSARIFStableAndRelative(t *testing.T) {
+	r := sampleResult()
+	r.BasePath = "."
+	var log struct {
+		Runs []struct {
+			Tool struct {
+				Driver struct {
+					Rules []struct {
+						ID      string `json:"id"`
+						HelpURI string `json:"helpUri"`
+					} `json:"rules"`
+				} `json:"driver"`
+			} `json:"tool"`
+			Results []struct {
+				Locations []struct {
+					PhysicalLocation struct {
+						ArtifactLocation struct {
+							URI       string `json:"uri"`
+							URIBaseID string `json:"uriBaseId"`
+						} `json:"artifactLocation"`
+					} `json:"physicalLocation"`
+				} `json:"locations"`
+				PartialFingerprints map[string]string `json:"partialFingerprints"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(render(t, "sarif", r), &log); err != nil {
+		t.Fatal(err)
+	}
+	run := log.Runs[0]
+	for _, rule := range run.Tool.Driver.Rules {
+		if !strings.Contains(rule.HelpURI, "docs/rules.md#"+strings.ToLower(rule.ID)+"--") {
+			t.Errorf("rule %s: helpUri %q", rule.ID, rule.HelpURI)
+		}
+	}
+	loc := run.Results[0].Locations[0].PhysicalLocation.ArtifactLocation
+	if loc.URI != "core.fab.hcl" || loc.URIBaseID != SARIFBaseID {
+		t.Errorf("location %+v", loc)
+	}
+	fp := run.Results[0].PartialFingerprints[fingerprintKey]
+	// The same finding two lines further down keeps its fingerprint.
+	shifted := sampleResult()
+	shifted.Sources["core.fab.hcl"] = append([]byte("\n\n"), shifted.Sources["core.fab.hcl"]...)
+	d := *shifted.Diagnostics[0]
+	s := *d.Subject
+	s.Start.Line += 2
+	d.Subject = &s
+	if got := fingerprint(&d, "core.fab.hcl", shifted.Sources); fp == "" || got != fp {
+		t.Errorf("fingerprint changed with the line: %q vs %q", got, fp)
 	}
 }

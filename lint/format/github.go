@@ -6,7 +6,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/fabricgen/fabricgen/schema"
+	"github.com/fabricgen/fabricgen/diag"
 )
 
 // GitHub Actions workflow commands: data escapes %, CR, LF; properties also , and :.
@@ -17,24 +17,25 @@ var (
 
 func writeGitHub(w io.Writer, r *Result) error {
 	var b bytes.Buffer
-	for i := range r.Findings {
-		f := &r.Findings[i]
+	for _, d := range r.Diagnostics {
 		cmd := "notice"
-		switch f.Severity {
-		case schema.SevError:
+		switch d.Severity {
+		case diag.Error:
 			cmd = "error"
-		case schema.SevWarning:
+		case diag.Warning:
 			cmd = "warning"
 		}
-		s := f.Subject
-		fmt.Fprintf(&b, "::%s file=%s,line=%d,col=%d", cmd, ghProp.Replace(s.Filename), s.Start.Line, s.Start.Column)
-		if s.End.Line >= s.Start.Line && s.End.Line > 0 {
-			fmt.Fprintf(&b, ",endLine=%d", s.End.Line)
-			if s.End.Line == s.Start.Line {
-				fmt.Fprintf(&b, ",endColumn=%d", s.End.Column)
+		fmt.Fprintf(&b, "::%s ", cmd)
+		if s := d.Subject; s != nil && !s.IsZero() {
+			fmt.Fprintf(&b, "file=%s,line=%d,col=%d,", ghProp.Replace(diag.EscapeText(relPath(r.BasePath, s.Filename), false)), s.Start.Line, s.Start.Column)
+			if s.End.Line >= s.Start.Line && s.End.Line > 0 {
+				fmt.Fprintf(&b, "endLine=%d,", s.End.Line)
+				if s.End.Line == s.Start.Line {
+					fmt.Fprintf(&b, "endColumn=%d,", s.End.Column)
+				}
 			}
 		}
-		fmt.Fprintf(&b, ",title=%s::%s\n", ghProp.Replace(f.Rule), ghData.Replace(detail(f)))
+		fmt.Fprintf(&b, "title=%s::%s\n", ghProp.Replace(ruleID(d)), ghData.Replace(diag.EscapeText(message(d), true)))
 	}
 	_, err := w.Write(b.Bytes())
 	return err

@@ -4,9 +4,12 @@ import (
 	"encoding/json"
 	"io"
 
-	"github.com/fabricgen/fabricgen/lint"
-	"github.com/fabricgen/fabricgen/schema"
+	"github.com/fabricgen/fabricgen/diag"
 )
+
+// JSONFormatVersion is the version of the JSON document's shape. A new
+// field raises the minor version; a changed or removed one the major.
+const JSONFormatVersion = "1.0"
 
 type jsonPos struct {
 	Line   int32 `json:"line"`
@@ -30,53 +33,66 @@ type jsonRelated struct {
 	Message string    `json:"message"`
 }
 
-type jsonFinding struct {
-	Rule     string        `json:"rule"`
+type jsonDiagnostic struct {
 	Severity string        `json:"severity"`
-	Message  string        `json:"message"`
-	Range    jsonRange     `json:"range"`
+	Rule     string        `json:"rule,omitempty"`
+	Summary  string        `json:"summary"`
+	Detail   string        `json:"detail,omitempty"`
+	Range    *jsonRange    `json:"range,omitempty"`
+	Snippet  *diag.Snippet `json:"snippet,omitempty"`
 	Device   string        `json:"device,omitempty"`
 	Port     string        `json:"port,omitempty"`
 	Fix      string        `json:"fix,omitempty"`
 	Trace    []jsonStep    `json:"trace,omitempty"`
 	Paths    int64         `json:"paths,omitempty"`
-	Count    int           `json:"count"`
+	Count    int           `json:"count,omitempty"`
 	Related  []jsonRelated `json:"related,omitempty"`
 }
 
+// jsonDoc is the document every command's JSON output shares (validate
+// -json, lint -format json): Terraform's validate -json fields plus lint's.
 type jsonDoc struct {
-	Findings []jsonFinding `json:"findings"`
-	Summary  struct {
-		Errors   int `json:"errors"`
-		Warnings int `json:"warnings"`
-		Infos    int `json:"infos"`
-	} `json:"summary"`
+	FormatVersion string           `json:"format_version"`
+	Valid         bool             `json:"valid"`
+	ErrorCount    int              `json:"error_count"`
+	WarningCount  int              `json:"warning_count"`
+	InfoCount     int              `json:"info_count"`
+	Diagnostics   []jsonDiagnostic `json:"diagnostics"`
 }
 
-func toJSONRange(r schema.Range) jsonRange {
-	return jsonRange{Filename: r.Filename, Start: jsonPos(r.Start), End: jsonPos(r.End)}
+func toJSONRange(r diag.Range) *jsonRange {
+	if r.IsZero() {
+		return nil
+	}
+	return &jsonRange{Filename: r.Filename, Start: jsonPos(r.Start), End: jsonPos(r.End)}
 }
 
 func writeJSON(w io.Writer, r *Result) error {
-	doc := jsonDoc{Findings: []jsonFinding{}}
-	for i := range r.Findings {
-		doc.Findings = append(doc.Findings, toJSONFinding(&r.Findings[i]))
+	doc := jsonDoc{FormatVersion: JSONFormatVersion, Valid: r.Valid, Diagnostics: []jsonDiagnostic{}}
+	doc.ErrorCount, doc.WarningCount, doc.InfoCount = r.Diagnostics.Counts()
+	for _, d := range r.Diagnostics {
+		doc.Diagnostics = append(doc.Diagnostics, toJSON(d, r.Sources))
 	}
-	doc.Summary.Errors, doc.Summary.Warnings, doc.Summary.Infos = counts(r.Findings)
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(doc)
 }
 
-func toJSONFinding(f *lint.Finding) jsonFinding {
-	j := jsonFinding{Rule: f.Rule, Severity: f.Severity.String(), Message: f.Message, Range: toJSONRange(f.Subject),
-		Device: f.Device, Port: f.Port, Fix: f.Fix, Paths: f.Paths, Count: f.Count}
-	for _, s := range f.Trace {
+func toJSON(d *diag.Diagnostic, sources map[string][]byte) jsonDiagnostic {
+	j := jsonDiagnostic{Severity: d.Severity.String(), Rule: d.Rule, Summary: d.Summary, Detail: d.Detail,
+		Device: d.Device, Port: d.Port, Fix: d.Fix, Paths: d.Paths, Count: d.Count}
+	if d.Subject != nil {
+		j.Range = toJSONRange(*d.Subject)
+		if sn, ok := diag.SnippetFor(sources, *d.Subject); ok {
+			j.Snippet = sn
+		}
+	}
+	for _, s := range d.Trace {
 		j.Trace = append(j.Trace, jsonStep(s))
 	}
-	for _, rel := range f.Related {
+	for _, rel := range d.Related {
 		if !rel.Range.IsZero() {
-			j.Related = append(j.Related, jsonRelated{Range: toJSONRange(rel.Range), Message: rel.Message})
+			j.Related = append(j.Related, jsonRelated{Range: *toJSONRange(rel.Range), Message: rel.Message})
 		}
 	}
 	return j

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/fabricgen/fabricgen/lint"
+	"github.com/fabricgen/fabricgen/diag"
 )
 
 type juFailure struct {
@@ -36,26 +36,23 @@ type juDoc struct {
 }
 
 // writeJUnit writes one test case per rule of the registry (a passing case
-// when the rule found nothing) with one failure per finding.
+// when the rule found nothing) with one failure per diagnostic; load and
+// validation errors are failures of the validation rule.
 func writeJUnit(w io.Writer, r *Result) error {
 	suite := juSuite{Name: "fabricgen lint"}
-	byRule := map[string][]*lint.Finding{}
-	for i := range r.Findings {
-		f := &r.Findings[i]
-		byRule[f.Rule] = append(byRule[f.Rule], f)
+	byRule := map[string][]*diag.Diagnostic{}
+	for _, d := range r.Diagnostics {
+		byRule[ruleID(d)] = append(byRule[ruleID(d)], d)
 	}
-	rules := r.Rules
-	idx := ruleIndex(rules)
-	for _, f := range r.Findings {
-		if _, ok := idx[f.Rule]; !ok {
-			rules = append(rules, &lint.Rule{ID: f.Rule, Title: f.Rule})
-			idx[f.Rule] = len(rules) - 1
-		}
-	}
+	rules, _ := withDiagnosticRules(r.Rules, r.Diagnostics)
 	for _, rule := range rules {
 		c := juCase{Name: rule.ID + ": " + rule.Title, Classname: "fabricgen." + rule.ID}
-		for _, f := range byRule[rule.ID] {
-			c.Failures = append(c.Failures, juFailure{Message: fmt.Sprintf("%s: %s", f.Subject, f.Message), Type: f.Severity.String(), Text: detail(f)})
+		for _, d := range byRule[rule.ID] {
+			where := "(no source)"
+			if d.Subject != nil {
+				where = d.Subject.String()
+			}
+			c.Failures = append(c.Failures, juFailure{Message: fmt.Sprintf("%s: %s", where, d.Summary), Type: d.Severity.String(), Text: message(d)})
 		}
 		if len(c.Failures) > 0 {
 			suite.Failures++

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/fabricgen/fabricgen/lint"
+	"github.com/fabricgen/fabricgen/diag"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -24,6 +24,7 @@ type sarifRule struct {
 	ShortDescription     sarifText  `json:"shortDescription"`
 	FullDescription      sarifText  `json:"fullDescription"`
 	Help                 sarifText  `json:"help"`
+	HelpURI              string     `json:"helpUri,omitempty"`
 	DefaultConfiguration sarifLevel `json:"defaultConfiguration"`
 	Properties           sarifProps `json:"properties"`
 }
@@ -45,7 +46,8 @@ type sarifRegion struct {
 }
 
 type sarifArtifact struct {
-	URI string `json:"uri"`
+	URI       string `json:"uri"`
+	URIBaseID string `json:"uriBaseId,omitempty"`
 }
 
 type sarifPhysical struct {
@@ -73,14 +75,15 @@ type sarifCodeFlow struct {
 }
 
 type sarifResult struct {
-	RuleID           string          `json:"ruleId"`
-	RuleIndex        int             `json:"ruleIndex"`
-	Level            string          `json:"level"`
-	Message          sarifText       `json:"message"`
-	Locations        []sarifLocation `json:"locations,omitempty"`
-	RelatedLocations []sarifLocation `json:"relatedLocations,omitempty"`
-	CodeFlows        []sarifCodeFlow `json:"codeFlows,omitempty"`
-	Properties       map[string]any  `json:"properties,omitempty"`
+	RuleID              string            `json:"ruleId"`
+	RuleIndex           int               `json:"ruleIndex"`
+	Level               string            `json:"level"`
+	Message             sarifText         `json:"message"`
+	Locations           []sarifLocation   `json:"locations,omitempty"`
+	RelatedLocations    []sarifLocation   `json:"relatedLocations,omitempty"`
+	CodeFlows           []sarifCodeFlow   `json:"codeFlows,omitempty"`
+	PartialFingerprints map[string]string `json:"partialFingerprints,omitempty"`
+	Properties          map[string]any    `json:"properties,omitempty"`
 }
 
 type sarifDriver struct {
@@ -114,7 +117,15 @@ func sarifLevelOf(s schema.Severity) string {
 	return "note"
 }
 
-func physical(r schema.Range) *sarifPhysical {
+// SARIFBaseID names the repository root that result URIs are relative to
+// when a base path is given.
+const SARIFBaseID = "%SRCROOT%"
+
+// fingerprintKey names fabricgen's partial fingerprint (versioned, so a
+// change of recipe is a new key rather than a silent change of identity).
+const fingerprintKey = "fabricgen/v1"
+
+func physical(r diag.Range, base string) *sarifPhysical {
 	if r.IsZero() {
 		return nil
 	}
@@ -125,21 +136,18 @@ func physical(r schema.Range) *sarifPhysical {
 			reg.EndColumn = int(r.End.Column)
 		}
 	}
-	return &sarifPhysical{ArtifactLocation: sarifArtifact{URI: filepath.ToSlash(r.Filename)}, Region: reg}
+	art := sarifArtifact{URI: relPath(base, r.Filename)}
+	if base != "" && !filepath.IsAbs(art.URI) {
+		art.URIBaseID = SARIFBaseID
+	}
+	return &sarifPhysical{ArtifactLocation: art, Region: reg}
 }
 
 func writeSARIF(w io.Writer, r *Result) error {
 	var run sarifRun
 	run.ColumnKind = "unicodeCodePoints"
 	run.Tool.Driver = sarifDriver{Name: "fabricgen", Version: r.Version, InformationURI: "https://github.com/fabricgen/fabricgen", Rules: []sarifRule{}}
-	rules := r.Rules
-	idx := ruleIndex(rules)
-	for _, f := range r.Findings {
-		if _, ok := idx[f.Rule]; !ok {
-			rules = append(rules, &lint.Rule{ID: f.Rule, Title: f.Rule, Severity: f.Severity, Rationale: f.Rule, Fix: f.Fix})
-			idx[f.Rule] = len(rules) - 1
-		}
-	}
+	rules, idx := withDiagnosticRules(r.Rules, r.Diagnostics)
 	for _, rule := range rules {
 		tags := []string{"rocev2", "lossless"}
 		if rule.Path {
@@ -149,43 +157,49 @@ func writeSARIF(w io.Writer, r *Result) error {
 			ID: rule.ID, Name: rule.ID, ShortDescription: sarifText{Text: rule.Title},
 			FullDescription:      sarifText{Text: rule.Rationale},
 			Help:                 sarifText{Text: rule.Fix, Markdown: "**Fix:** " + rule.Fix + "\n\n**Why:** " + rule.Rationale + "\n\n**Reference:** " + rule.Reference},
+			HelpURI:              rule.HelpURI(),
 			DefaultConfiguration: sarifLevel{Level: sarifLevelOf(rule.Severity)},
 			Properties:           sarifProps{Tags: tags, Reference: rule.Reference},
 		})
 	}
 	run.Results = []sarifResult{}
-	for i := range r.Findings {
-		f := &r.Findings[i]
-		res := sarifResult{RuleID: f.Rule, RuleIndex: idx[f.Rule], Level: sarifLevelOf(f.Severity), Message: sarifText{Text: detail(f)}}
-		if pl := physical(f.Subject); pl != nil {
-			res.Locations = []sarifLocation{{PhysicalLocation: pl}}
+	for _, d := range r.Diagnostics {
+		id := ruleID(d)
+		res := sarifResult{RuleID: id, RuleIndex: idx[id], Level: sarifLevelOf(d.Severity), Message: sarifText{Text: message(d)}}
+		uri := ""
+		if d.Subject != nil {
+			if pl := physical(*d.Subject, r.BasePath); pl != nil {
+				res.Locations = []sarifLocation{{PhysicalLocation: pl}}
+				uri = pl.ArtifactLocation.URI
+			}
 		}
-		for j, rel := range f.Related {
-			if pl := physical(rel.Range); pl != nil {
+		res.PartialFingerprints = map[string]string{fingerprintKey: fingerprint(d, uri, r.Sources)}
+		for j, rel := range d.Related {
+			if pl := physical(rel.Range, r.BasePath); pl != nil {
 				id := j + 1
 				res.RelatedLocations = append(res.RelatedLocations, sarifLocation{ID: &id, PhysicalLocation: pl, Message: &sarifText{Text: rel.Message}})
 			}
 		}
-		if len(f.Trace) > 0 {
+		if len(d.Trace) > 0 {
 			var tf sarifThreadFlow
-			for _, s := range f.Trace {
+			for _, s := range d.Trace {
 				msg := s.Port
 				if s.Note != "" {
 					msg += " (" + s.Note + ")"
 				}
 				tf.Locations = append(tf.Locations, sarifThreadFlowLocation{Location: sarifLocation{Message: &sarifText{Text: msg}}})
 			}
-			res.CodeFlows = []sarifCodeFlow{{Message: &sarifText{Text: "hop trace: " + f.TraceString()}, ThreadFlows: []sarifThreadFlow{tf}}}
+			res.CodeFlows = []sarifCodeFlow{{Message: &sarifText{Text: "hop trace: " + d.TraceString()}, ThreadFlows: []sarifThreadFlow{tf}}}
 		}
-		props := map[string]any{"count": f.Count}
-		if f.Paths > 0 {
-			props["paths"] = f.Paths
+		props := map[string]any{"count": max(d.Count, 1)}
+		if d.Paths > 0 {
+			props["paths"] = d.Paths
 		}
-		if f.Device != "" {
-			props["device"] = strings.TrimSpace(f.Device)
+		if d.Device != "" {
+			props["device"] = strings.TrimSpace(d.Device)
 		}
-		if f.Port != "" {
-			props["port"] = f.Port
+		if d.Port != "" {
+			props["port"] = d.Port
 		}
 		res.Properties = props
 		run.Results = append(run.Results, res)

@@ -1,8 +1,7 @@
-package schema
+package diag
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -16,9 +15,124 @@ const (
 	ansiYellow = "\x1b[1;33m"
 	ansiCyan   = "\x1b[1;36m"
 	ansiBold   = "\x1b[1m"
-	ansiUnder  = "\x1b[4m"
+	ansiDim    = "\x1b[2m"
+	ansiCaret  = "\x1b[1;35m"
 	ansiReset  = "\x1b[0m"
 )
+
+// WriteText writes diagnostics for a terminal, one block each:
+//
+//	file:line:col: error[QOS001]: summary (and 3 more places)
+//	     |
+//	  75 |   trust = "none"
+//	     |   ^^^^^^^^^^^^^^
+//	  detail
+//	  path: gpu01:eth0 → leaf1:Ethernet1 → … (16 paths share this problem)
+//	  see:  file:line:col: the other end's value
+//	  fix:  what to change
+//
+// Everything from the intent is escaped (control and invisible characters
+// shown as \x1b, \u200b) and source lines are cut at MaxSnippetColumns.
+// colour adds ANSI colours; set it only for a terminal.
+func WriteText(w io.Writer, ds Diagnostics, files map[string][]byte, colour bool) error {
+	var b bytes.Buffer
+	for _, d := range ds {
+		writeOne(&b, d, files, colour)
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+func writeOne(b *bytes.Buffer, d *Diagnostic, files map[string][]byte, colour bool) {
+	paint := func(code, s string) string {
+		if !colour {
+			return s
+		}
+		return code + s + ansiReset
+	}
+	sevCol := map[Severity]string{Error: ansiRed, Warning: ansiYellow, Info: ansiCyan}[d.Severity]
+	label := d.Severity.String()
+	if d.Rule != "" {
+		label += "[" + d.Rule + "]"
+	}
+	if d.Subject != nil && !d.Subject.IsZero() {
+		b.WriteString(paint(ansiBold, EscapeText(d.Subject.String(), false)))
+		b.WriteString(": ")
+	}
+	fmt.Fprintf(b, "%s %s%s\n", paint(sevCol, label+":"), EscapeText(d.Summary, false), countNote(d.Count))
+	if d.Subject != nil && !d.Subject.IsZero() {
+		writeSnippet(b, files, *d.Subject, colour)
+	}
+	if d.Detail != "" {
+		for _, l := range strings.Split(EscapeText(d.Detail, true), "\n") {
+			b.WriteString("  ")
+			b.WriteString(l)
+			b.WriteByte('\n')
+		}
+	}
+	if len(d.Trace) > 0 {
+		fmt.Fprintf(b, "  %s %s", paint(ansiBold, "path:"), EscapeText(d.TraceString(), false))
+		if d.Paths > 0 {
+			fmt.Fprintf(b, " %s", paint(ansiDim, "("+PathCount(d.Paths)+" share this problem)"))
+		}
+		b.WriteByte('\n')
+	}
+	for _, r := range d.Related {
+		if r.Range.IsZero() {
+			continue
+		}
+		fmt.Fprintf(b, "  %s  %s: %s\n", paint(ansiBold, "see:"), EscapeText(r.Range.String(), false), EscapeText(r.Message, false))
+	}
+	if d.Fix != "" {
+		fmt.Fprintf(b, "  %s  %s\n", paint(ansiBold, "fix:"), EscapeText(d.Fix, false))
+	}
+	b.WriteByte('\n')
+}
+
+// PathCount is "1 path" or "N paths".
+func PathCount(n int64) string {
+	if n == 1 {
+		return "1 path"
+	}
+	return fmt.Sprintf("%d paths", n)
+}
+
+func countNote(n int) string {
+	switch {
+	case n == 2:
+		return " (and 1 more place)"
+	case n > 2:
+		return fmt.Sprintf(" (and %d more places)", n-1)
+	}
+	return ""
+}
+
+// writeSnippet prints the subject's first line with a caret underline,
+// like a compiler.
+func writeSnippet(b *bytes.Buffer, files map[string][]byte, r Range, colour bool) {
+	sn, ok := SnippetFor(files, r)
+	if !ok {
+		return
+	}
+	first, _, _ := strings.Cut(sn.Code, "\n")
+	hs, he := sn.HighlightStartOffset, sn.HighlightEndOffset
+	if he <= hs || he > len(first) {
+		hs, he = min(hs, len(first)), len(first)
+	}
+	pre, mid, post, caret := snippetLine(first, hs, he)
+	num := fmt.Sprint(sn.StartLine)
+	pad := strings.Repeat(" ", len(num))
+	fmt.Fprintf(b, "  %s |\n", pad)
+	fmt.Fprintf(b, "  %s | %s%s%s\n", num, pre, mid, post)
+	if caret == "" {
+		return
+	}
+	if colour {
+		i := strings.IndexByte(caret, '^')
+		caret = caret[:i] + ansiCaret + caret[i:] + ansiReset
+	}
+	fmt.Fprintf(b, "  %s | %s\n", pad, caret)
+}
 
 // SourceLine returns the text of line n (1-based) of files[filename], without the newline.
 func SourceLine(files map[string][]byte, filename string, n int) (string, bool) {
@@ -74,57 +188,6 @@ func SnippetFor(files map[string][]byte, rng Range) (*Snippet, bool) {
 		end = min(max(endCol-1, start), len(first))
 	}
 	return &Snippet{StartLine: startLine, Code: code, HighlightStartOffset: start, HighlightEndOffset: end}, true
-}
-
-// WriteText prints diagnostics like `terraform validate`: severity and
-// summary, the file and line, the source lines with the subject
-// underlined, and the detail. colour adds ANSI colours.
-func (ds Diagnostics) WriteText(w io.Writer, files map[string][]byte, colour bool) error {
-	var b strings.Builder
-	for _, d := range ds {
-		WriteDiagnosticText(&b, d.Severity, d.Summary, d.Detail, d.Subject, files, colour)
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-// WriteDiagnosticText writes one diagnostic in the human format; lint
-// findings reuse it so every error and finding looks the same.
-func WriteDiagnosticText(b *strings.Builder, sev Severity, summary, detail string, subject *Range, files map[string][]byte, colour bool) {
-	paint := func(code, s string) string {
-		if !colour {
-			return s
-		}
-		return code + s + ansiReset
-	}
-	label := map[Severity]string{SevError: "Error", SevWarning: "Warning", SevInfo: "Info"}[sev]
-	col := map[Severity]string{SevError: ansiRed, SevWarning: ansiYellow, SevInfo: ansiCyan}[sev]
-	fmt.Fprintf(b, "%s %s\n\n", paint(col, label+":"), paint(ansiBold, EscapeText(summary, false)))
-	if subject != nil && !subject.IsZero() {
-		fmt.Fprintf(b, "  on %s line %d:\n", EscapeText(subject.Filename, false), subject.Start.Line)
-		if sn, ok := SnippetFor(files, *subject); ok {
-			for i, line := range strings.Split(sn.Code, "\n") {
-				n := sn.StartLine + i
-				hs, he := -1, -1
-				if i == 0 && sn.HighlightEndOffset > sn.HighlightStartOffset && sn.HighlightEndOffset <= len(line) {
-					hs, he = sn.HighlightStartOffset, sn.HighlightEndOffset
-				}
-				pre, mid, post, caret := snippetLine(line, hs, he)
-				if mid != "" {
-					mid = paint(ansiUnder, mid)
-				}
-				fmt.Fprintf(b, "  %4d: %s%s%s\n", n, pre, mid, post)
-				if i == 0 && !colour && caret != "" && !strings.Contains(sn.Code, "\n") {
-					fmt.Fprintf(b, "        %s\n", caret)
-				}
-			}
-		}
-		b.WriteString("\n")
-	}
-	if detail != "" {
-		b.WriteString(EscapeText(detail, true))
-		b.WriteString("\n\n")
-	}
 }
 
 // MaxSnippetColumns is where a source line shown under a diagnostic is cut.
@@ -237,64 +300,7 @@ func escapeRune(r rune, keepNewlines bool) []rune {
 	return []rune{r}
 }
 
-// jsonPos and jsonRange follow Terraform's `validate -json` shape.
-type jsonPos struct {
-	Line   int32 `json:"line"`
-	Column int32 `json:"column"`
-	Byte   int32 `json:"byte"`
-}
-
-type jsonRange struct {
-	Filename string  `json:"filename"`
-	Start    jsonPos `json:"start"`
-	End      jsonPos `json:"end"`
-}
-
-type jsonDiag struct {
-	Severity string     `json:"severity"`
-	Summary  string     `json:"summary"`
-	Detail   string     `json:"detail"`
-	Range    *jsonRange `json:"range,omitempty"`
-	Snippet  *Snippet   `json:"snippet,omitempty"`
-}
-
-// JSONRange converts a Range to Terraform's JSON range shape.
-func JSONRange(r *Range) any {
-	if r == nil || r.IsZero() {
-		return nil
-	}
-	return &jsonRange{Filename: r.Filename,
-		Start: jsonPos{r.Start.Line, r.Start.Column, r.Start.Byte},
-		End:   jsonPos{r.End.Line, r.End.Column, r.End.Byte}}
-}
-
-// WriteJSON prints the result in the shape of `terraform validate -json`.
-func (ds Diagnostics) WriteJSON(w io.Writer, files map[string][]byte) error {
-	out := struct {
-		FormatVersion string     `json:"format_version"`
-		Valid         bool       `json:"valid"`
-		ErrorCount    int        `json:"error_count"`
-		WarningCount  int        `json:"warning_count"`
-		Diagnostics   []jsonDiag `json:"diagnostics"`
-	}{FormatVersion: "1.0", Valid: !ds.HasErrors(), Diagnostics: []jsonDiag{}}
-	for _, d := range ds {
-		switch d.Severity {
-		case SevError:
-			out.ErrorCount++
-		case SevWarning:
-			out.WarningCount++
-		}
-		jd := jsonDiag{Severity: d.Severity.String(), Summary: d.Summary, Detail: d.Detail}
-		if d.Subject != nil && !d.Subject.IsZero() {
-			jr := JSONRange(d.Subject).(*jsonRange)
-			jd.Range = jr
-			if sn, ok := SnippetFor(files, *d.Subject); ok {
-				jd.Snippet = sn
-			}
-		}
-		out.Diagnostics = append(out.Diagnostics, jd)
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
+// WriteText is WriteText(w, ds, files, colour).
+func (ds Diagnostics) WriteText(w io.Writer, files map[string][]byte, colour bool) error {
+	return WriteText(w, ds, files, colour)
 }

@@ -1,0 +1,258 @@
+// Package diag is fabricgen's one diagnostics type: what validate, lint,
+// render and plan report, from an HCL syntax error to a platform limit and
+// an end-to-end lint finding. A Diagnostic carries a severity, an optional
+// rule ID, a summary and detail in the user's words, the subject range (the
+// line to change), related ranges, a hop trace and a fix. The output
+// formats (lint/format) render Diagnostics and nothing else, so every
+// format carries load errors as well as findings.
+//
+// The shape follows hcl.Diagnostic (Summary, Detail, Subject, Context) and
+// go/analysis's Diagnostic (Category as Rule, Related, a fix).
+package diag
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Pos is a position in a source file: 1-based line and column (in
+// characters), 0-based byte offset.
+type Pos struct {
+	Line, Column, Byte int32
+}
+
+// Range is a span of source text. The zero Range means "no source".
+type Range struct {
+	Filename   string
+	Start, End Pos
+}
+
+// IsZero reports whether the range points nowhere.
+func (r Range) IsZero() bool { return r.Filename == "" }
+
+// String is "file:line:col".
+func (r Range) String() string {
+	if r.IsZero() {
+		return "<no source>"
+	}
+	return fmt.Sprintf("%s:%d:%d", r.Filename, r.Start.Line, r.Start.Column)
+}
+
+// Ptr returns a pointer to a copy of r, or nil for the zero range.
+func (r Range) Ptr() *Range {
+	if r.IsZero() {
+		return nil
+	}
+	return &r
+}
+
+// Severity orders diagnostics: Error > Warning > Info.
+type Severity int
+
+// Severities.
+const (
+	Info Severity = iota + 1
+	Warning
+	Error
+)
+
+// String is "error", "warning" or "info".
+func (s Severity) String() string {
+	switch s {
+	case Error:
+		return "error"
+	case Warning:
+		return "warning"
+	case Info:
+		return "info"
+	}
+	return "unknown"
+}
+
+// ParseSeverity parses "error", "warning" or "info".
+func ParseSeverity(s string) (Severity, error) {
+	switch strings.ToLower(s) {
+	case "error":
+		return Error, nil
+	case "warning", "warn":
+		return Warning, nil
+	case "info", "note", "notice":
+		return Info, nil
+	}
+	return 0, fmt.Errorf("unknown severity %q: use error, warning or info", s)
+}
+
+// Related is a secondary location: the other end of a link, the shared
+// definition a deviating value overrides, another place with the same cause.
+type Related struct {
+	Range   Range
+	Message string
+}
+
+// Step is one port of a hop trace, with what happened to the packet there.
+type Step struct {
+	// Port is "device:port".
+	Port string
+	// Note says what the hop did, e.g. "DSCP 26 → 0: no trust dscp"; empty when nothing notable.
+	Note string
+}
+
+// Diagnostic is one problem: an invalid intent, a lint finding, a value a
+// platform cannot express.
+type Diagnostic struct {
+	Severity Severity
+	// Rule is the lint rule ID ("QOS001"); empty for load and validation errors.
+	Rule string
+	// Summary says what is wrong in one sentence; Detail adds why and how, if anything.
+	Summary string
+	Detail  string
+	// Subject is the range of the text to change (nil: no source); Context
+	// an enclosing range, when known.
+	Subject *Range
+	Context *Range
+	// Related lists the other places involved, each with a message.
+	Related []Related
+	// Trace is one representative hop trace (source NIC first) for findings on a path.
+	Trace []Step
+	// Paths counts the NIC-to-NIC paths that share the problem (0: not a path finding).
+	Paths int64
+	// Count is how many places (ports, links, objects) share the problem; 0 and 1 mean one.
+	Count int
+	// Device and Port name a representative place, when there is one.
+	Device, Port string
+	// Fix says how to fix it.
+	Fix string
+}
+
+// Sourceless makes a diagnostic without a source range (a missing file,
+// a bad flag value): the environment, not the intent, is wrong.
+func Sourceless(sev Severity, summary, detail string) *Diagnostic {
+	return &Diagnostic{Severity: sev, Summary: summary, Detail: detail}
+}
+
+// Range returns the subject, or the zero range.
+func (d *Diagnostic) Range() Range {
+	if d.Subject == nil {
+		return Range{}
+	}
+	return *d.Subject
+}
+
+// Error makes a Diagnostic usable as an error: "file:line:col: summary; detail",
+// with control characters escaped.
+func (d *Diagnostic) Error() string {
+	var b strings.Builder
+	if d.Subject != nil && !d.Subject.IsZero() {
+		b.WriteString(EscapeText(d.Subject.String(), false))
+		b.WriteString(": ")
+	}
+	if d.Rule != "" {
+		b.WriteString(d.Rule)
+		b.WriteString(": ")
+	}
+	b.WriteString(EscapeText(d.Summary, false))
+	if d.Detail != "" {
+		b.WriteString("; ")
+		b.WriteString(EscapeText(d.Detail, true))
+	}
+	return b.String()
+}
+
+// TraceString renders the trace as "a:p1 → b:p2 (note) → …".
+func (d *Diagnostic) TraceString() string {
+	parts := make([]string, len(d.Trace))
+	for i, s := range d.Trace {
+		if s.Note != "" {
+			parts[i] = s.Port + " (" + s.Note + ")"
+		} else {
+			parts[i] = s.Port
+		}
+	}
+	return strings.Join(parts, " → ")
+}
+
+// Diagnostics is a list of diagnostics. A nil list means nothing to report.
+type Diagnostics []*Diagnostic
+
+// HasErrors reports whether any diagnostic is an error.
+func (ds Diagnostics) HasErrors() bool {
+	for _, d := range ds {
+		if d.Severity == Error {
+			return true
+		}
+	}
+	return false
+}
+
+// Errs returns the error diagnostics only.
+func (ds Diagnostics) Errs() Diagnostics {
+	var out Diagnostics
+	for _, d := range ds {
+		if d.Severity == Error {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// Error joins the diagnostics into one message, one per line.
+func (ds Diagnostics) Error() string {
+	parts := make([]string, len(ds))
+	for i, d := range ds {
+		parts[i] = d.Error()
+	}
+	return strings.Join(parts, "\n")
+}
+
+// Counts returns the number of errors, warnings and infos.
+func (ds Diagnostics) Counts() (errors, warnings, infos int) {
+	for _, d := range ds {
+		switch d.Severity {
+		case Error:
+			errors++
+		case Warning:
+			warnings++
+		default:
+			infos++
+		}
+	}
+	return
+}
+
+// AtOrAbove counts the diagnostics whose severity is at least level.
+func (ds Diagnostics) AtOrAbove(level Severity) int {
+	n := 0
+	for _, d := range ds {
+		if d.Severity >= level {
+			n++
+		}
+	}
+	return n
+}
+
+// Sort orders diagnostics by file, line, column, rule, device, port and
+// summary, for stable output; diagnostics without a source come first.
+func (ds Diagnostics) Sort() {
+	sort.SliceStable(ds, func(i, j int) bool { return Less(ds[i], ds[j]) })
+}
+
+// Less is the order Sort uses.
+func Less(a, b *Diagnostic) bool {
+	ar, br := a.Range(), b.Range()
+	switch {
+	case ar.Filename != br.Filename:
+		return ar.Filename < br.Filename
+	case ar.Start.Line != br.Start.Line:
+		return ar.Start.Line < br.Start.Line
+	case ar.Start.Column != br.Start.Column:
+		return ar.Start.Column < br.Start.Column
+	case a.Rule != b.Rule:
+		return a.Rule < b.Rule
+	case a.Device != b.Device:
+		return a.Device < b.Device
+	case a.Port != b.Port:
+		return a.Port < b.Port
+	}
+	return a.Summary < b.Summary
+}

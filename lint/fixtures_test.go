@@ -1,0 +1,176 @@
+package lint
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/fabricgen/fabricgen/schema"
+)
+
+// The lint fixtures: each directory under testdata/fixtures is a fabric
+// loaded by the real loader (schema.Load) and linted with every rule. A
+// line that must carry a finding says so, the go/analysis analysistest way:
+//
+//	trust = "none" # want QOS001 "trusts \"none\""
+//
+// (several `RULE "regexp"` pairs may follow one want). The harness compares
+// the set of (file, line, rule) exactly: a missing finding and an extra one
+// both fail, and each finding's summary must match its regexp. A load error
+// is a finding of VAL001. Directories are named <rule>-fail-… (at least one
+// want for the rule) or <rule>-pass-… (a near miss: no finding of the rule),
+// and every rule of the registry has at least one of each.
+
+var (
+	wantComment = regexp.MustCompile(`#\s*want\s+(.*)$`)
+	wantPair    = regexp.MustCompile(`([A-Z]{2,4}[0-9]{3})\s+"((?:[^"\\]|\\.)*)"`)
+)
+
+type wantKey struct {
+	file string
+	line int
+	rule string
+}
+
+// fixtureWants reads the want markers of every *.fab.hcl file in dir.
+func fixtureWants(t *testing.T, dir string) map[wantKey][]*regexp.Regexp {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "*.fab.hcl"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("%s: no *.fab.hcl files (%v)", dir, err)
+	}
+	wants := map[wantKey][]*regexp.Regexp{}
+	for _, fn := range files {
+		src, err := os.ReadFile(fn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(src), "\n") {
+			m := wantComment.FindStringSubmatch(line)
+			if m == nil {
+				continue
+			}
+			pairs := wantPair.FindAllStringSubmatch(m[1], -1)
+			if len(pairs) == 0 {
+				t.Fatalf("%s:%d: malformed want marker %q", fn, i+1, m[0])
+			}
+			for _, p := range pairs {
+				re, err := regexp.Compile(strings.ReplaceAll(p[2], `\"`, `"`))
+				if err != nil {
+					t.Fatalf("%s:%d: %v", fn, i+1, err)
+				}
+				k := wantKey{filepath.Base(fn), i + 1, p[1]}
+				wants[k] = append(wants[k], re)
+			}
+		}
+	}
+	return wants
+}
+
+// lintFixture loads and lints dir, returning the findings by (file, line, rule).
+func lintFixture(t *testing.T, dir string) map[wantKey][]string {
+	t.Helper()
+	got := map[wantKey][]string{}
+	f, diags := schema.Load(dir, schema.Options{})
+	for _, d := range diags {
+		r := d.Range()
+		k := wantKey{filepath.Base(r.Filename), int(r.Start.Line), ValidationRule}
+		got[k] = append(got[k], d.Summary+": "+d.Detail)
+	}
+	if diags.HasErrors() {
+		return got
+	}
+	fs, err := Run(context.Background(), f, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, fd := range fs {
+		r := fd.Range()
+		k := wantKey{filepath.Base(r.Filename), int(r.Start.Line), fd.Rule}
+		got[k] = append(got[k], fd.Summary)
+	}
+	return got
+}
+
+func fixtureDirs(t *testing.T) []string {
+	t.Helper()
+	dirs, err := filepath.Glob(filepath.Join("testdata", "fixtures", "*"))
+	if err != nil || len(dirs) == 0 {
+		t.Fatalf("no fixtures under testdata/fixtures (%v)", err)
+	}
+	return dirs
+}
+
+// TestFixtures runs every fixture through the loader and lint.
+func TestFixtures(t *testing.T) {
+	for _, dir := range fixtureDirs(t) {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			wants := fixtureWants(t, dir)
+			got := lintFixture(t, dir)
+			for k, res := range wants {
+				msgs, ok := got[k]
+				if !ok {
+					t.Errorf("%s:%d: missing %s finding (want %q)", k.file, k.line, k.rule, res[0])
+					continue
+				}
+				for _, re := range res {
+					matched := false
+					for _, m := range msgs {
+						matched = matched || re.MatchString(m)
+					}
+					if !matched {
+						t.Errorf("%s:%d: %s finding %q does not match %q", k.file, k.line, k.rule, msgs, re)
+					}
+				}
+			}
+			var extra []string
+			for k, msgs := range got {
+				if _, ok := wants[k]; !ok {
+					extra = append(extra, fmt.Sprintf("%s:%d: unexpected %s finding: %s", k.file, k.line, k.rule, strings.Join(msgs, " | ")))
+				}
+			}
+			sort.Strings(extra)
+			for _, e := range extra {
+				t.Error(e)
+			}
+		})
+	}
+}
+
+// TestEveryRuleHasLoaderFixtures: every rule of the registry has a failing
+// and a passing fixture through the loader.
+func TestEveryRuleHasLoaderFixtures(t *testing.T) {
+	fail, pass := map[string]bool{}, map[string]bool{}
+	for _, dir := range fixtureDirs(t) {
+		name := filepath.Base(dir)
+		id, kind, ok := strings.Cut(name, "-")
+		if !ok {
+			t.Errorf("fixture %s: name it <rule>-fail-… or <rule>-pass-…", name)
+			continue
+		}
+		id = strings.ToUpper(id)
+		wants := fixtureWants(t, dir)
+		has := false
+		for k := range wants {
+			has = has || k.rule == id
+		}
+		switch {
+		case strings.HasPrefix(kind, "fail") && has:
+			fail[id] = true
+		case strings.HasPrefix(kind, "pass") && !has:
+			pass[id] = true
+		default:
+			t.Errorf("fixture %s: a fail fixture wants its rule, a pass fixture does not", name)
+		}
+	}
+	for _, r := range Rules() {
+		if !fail[r.ID] || !pass[r.ID] {
+			t.Errorf("rule %s needs a failing and a passing fixture under testdata/fixtures (fail %v, pass %v)", r.ID, fail[r.ID], pass[r.ID])
+		}
+	}
+}

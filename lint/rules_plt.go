@@ -1,0 +1,82 @@
+package lint
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/fabricgen/fabricgen/schema"
+	"github.com/fabricgen/fabricgen/templates"
+)
+
+// Platform-limit rules: one per platform, PLT001 for the first platform of
+// schema.Platforms() and so on. Their findings come from templates.Checker,
+// the code render runs before it writes a line, so lint and render never
+// disagree.
+
+// pltRuleID is the rule of platform number i (0-based) of schema.Platforms().
+func pltRuleID(i int) string { return fmt.Sprintf("PLT%03d", i+1) }
+
+func pltRules() []*Rule {
+	var rs []*Rule
+	for i, pi := range templates.Platforms() {
+		plat := pi.Platform
+		rs = append(rs, &Rule{
+			ID: pltRuleID(i), Title: fmt.Sprintf("Every value is expressible on %s", plat), Severity: schema.SevError,
+			Rationale: fmt.Sprintf("Render refuses a device whose platform cannot express an intent value rather than drop it silently; lint reports the same refusal first, at the attribute's line, with the words render would use, so a clean lint means every %s device renders. The checks are the ones the %s view builder makes; the platform's own documentation (%s) says why each is a limit.", plat, plat, pi.Docs),
+			Reference: pi.Docs,
+			Fix:       fmt.Sprintf("Change the value for the %s devices (the finding says what the platform takes), or attach a different qos_policy to them.", plat),
+			Run:       runPlatformLimits(plat),
+		})
+	}
+	return rs
+}
+
+func runPlatformLimits(plat schema.Platform) func(p *Pass) {
+	return func(p *Pass) {
+		for _, f := range p.limits()[plat] {
+			p.Report(f)
+		}
+	}
+}
+
+// platformLimits checks every device with templates.Checker, once per
+// signature (devices the check answers alike, such as 65,536 NICs with the
+// same settings), and groups the refusals by platform, line and reason: one
+// cause is one finding, with the number of devices it stops.
+func platformLimits(f *schema.Fabric) map[schema.Platform][]Finding {
+	c := templates.NewChecker()
+	sigs := templates.NewSignatures()
+	bySig := map[string]*templates.UnsupportedError{}
+	type key struct {
+		plat   schema.Platform
+		src    schema.Range
+		reason string
+	}
+	idx := map[key]int{}
+	out := map[schema.Platform][]Finding{}
+	for _, d := range f.Devices {
+		sig := sigs.Of(d)
+		ue, ok := bySig[sig]
+		if !ok {
+			ue = c.Check(f, d)
+			bySig[sig] = ue
+		}
+		if ue == nil {
+			continue
+		}
+		plat := d.Platform.V
+		k := key{plat, ue.Src, ue.Reason}
+		if i, ok := idx[k]; ok {
+			out[plat][i].Count++
+			continue
+		}
+		idx[k] = len(out[plat])
+		msg := ue.Error()
+		if !ue.Src.IsZero() {
+			msg = strings.TrimPrefix(msg, ue.Src.String()+": ")
+		}
+		msg = strings.Replace(msg, "device "+ue.Device+" ", "device "+d.Name+" ", 1)
+		out[plat] = append(out[plat], Finding{Subject: ptr(subjectOr(ue.Src, d.Range)), Device: d.Name, Summary: msg, Count: 1})
+	}
+	return out
+}

@@ -1,0 +1,26 @@
+package lint
+
+import "github.com/fabricgen/fabricgen/schema"
+
+// ValidationRule is the rule every load and validation error is filed
+// under in the structured formats (SARIF, JUnit, Checkstyle, GitHub), so
+// CI shows an invalid intent like any other finding.
+const ValidationRule = "VAL001"
+
+func valRules() []*Rule {
+	return []*Rule{{
+		ID: ValidationRule, Title: "The intent is valid: syntax, types, units, names and references", Severity: schema.SevError,
+		Rationale: "Nothing can be checked end to end, rendered or pushed from an intent that does not load. These diagnostics come from the loader (the same ones `fabricgen validate` prints); lint runs only when there are none. The rule cannot be turned off.",
+		Reference: "HCL native syntax specification (hashicorp/hcl, hclsyntax/spec.md)",
+		Fix:       "Correct the attribute or block the diagnostic points at; its detail says what is allowed.",
+		Run:       func(*Pass) {}, // the loader reports these; see schema.Load
+	}}
+}
+
+// HelpURI is the rule's entry in docs/rules.md on the project's site.
+func (r *Rule) HelpURI() string {
+	return "https://github.com/fabricgen/fabricgen/blob/main/docs/rules.md#" + ruleAnchor(r)
+}
+
+// ruleAnchor is the GitHub heading slug of the rule's section in docs/rules.md.
+func ruleAnchor(r *Rule) string { return anchor(r.ID + " — " + r.Title) }

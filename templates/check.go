@@ -1,0 +1,101 @@
+package templates
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/fabricgen/fabricgen/schema"
+)
+
+// Checker finds the intent values a device's platform cannot express. It
+// runs exactly the code Render runs before it executes a template (the
+// platform's view builder), so lint and render never disagree: whatever
+// render would refuse, Check reports, at the same line with the same words.
+// A Checker is safe for concurrent use.
+type Checker struct {
+	r *Renderer
+}
+
+// NewChecker returns a Checker for the embedded platforms. It parses no
+// templates: the limits live in the view builders.
+func NewChecker() *Checker {
+	return &Checker{r: &Renderer{specs: registry(), cache: &viewCache{}}}
+}
+
+// Check returns what d's platform cannot express (nil when render would
+// succeed as far as the intent is concerned). Like render, it stops at the
+// first such value of the device. Errors other than an UnsupportedError
+// (an unknown platform, a name the loader would refuse) are not platform
+// limits and yield nil: validation reports them.
+func (c *Checker) Check(f *schema.Fabric, d *schema.Device) *UnsupportedError {
+	_, err := c.r.View(f, d)
+	var ue *UnsupportedError
+	if errors.As(err, &ue) {
+		return ue
+	}
+	return nil
+}
+
+// Signatures assigns keys that are equal for devices Check answers alike,
+// up to the device's name: same platform and RDMA settings, and per port
+// the same name, description, speed, FEC, link speed and cable, QoS and
+// ACLs. Lint checks one device per signature. Not safe for concurrent use.
+type Signatures struct {
+	ids map[any]uint32
+}
+
+// NewSignatures returns an empty signature table.
+func NewSignatures() *Signatures { return &Signatures{ids: map[any]uint32{}} }
+
+func (s *Signatures) id(v any) uint32 {
+	if i, ok := s.ids[v]; ok {
+		return i
+	}
+	i := uint32(len(s.ids) + 1)
+	s.ids[v] = i
+	return i
+}
+
+// Of returns d's signature.
+func (s *Signatures) Of(d *schema.Device) string {
+	var b strings.Builder
+	b.WriteString(string(d.Platform.V))
+	b.WriteByte(0)
+	writeInt(&b, int64(s.id(d.RDMA)))
+	for _, p := range d.Ports {
+		b.WriteByte(1)
+		b.WriteString(p.Name)
+		b.WriteByte(0)
+		b.WriteString(p.Description)
+		b.WriteByte(0)
+		b.WriteString(p.FEC.V)
+		b.WriteByte(0)
+		writeInt(&b, p.Speed.V)
+		writeInt(&b, int64(s.id(p.QoS)))
+		if l := p.Link; l != nil {
+			writeInt(&b, l.Speed.V)
+			writeInt(&b, int64(l.CableLength.V*1000))
+		}
+		for _, a := range p.ACLIn {
+			writeInt(&b, int64(s.id(a)))
+		}
+		b.WriteByte(2)
+		for _, a := range p.ACLOut {
+			writeInt(&b, int64(s.id(a)))
+		}
+		if p.IP.Set && p.IP.V.Addr().Is6() {
+			b.WriteByte('6')
+		} else if p.IP.Set {
+			b.WriteByte('4')
+		}
+	}
+	return b.String()
+}
+
+func writeInt(b *strings.Builder, v int64) {
+	var buf [8]byte
+	for i := range buf {
+		buf[i] = byte(v >> (8 * i))
+	}
+	b.Write(buf[:])
+}
