@@ -30,13 +30,11 @@ FUZZTIME=${FUZZTIME:-}
 default_budget=20000x
 budget() {
   case "$1" in
-    FuzzLoad) echo 4000x ;;
-    FuzzVarValue|FuzzVarFile) echo 2000x ;;
-    FuzzHostQuoting) echo 25000x ;;
-    FuzzJunosStatement) echo 10000x ;;
-    FuzzShell|FuzzJSONPatch|FuzzParseSuppressions) echo 25000x ;;
-    FuzzEOSConfig|FuzzParseConfig) echo 30000x ;;
-    FuzzParse|FuzzParseHostScript|FuzzCompareConfigDB) echo 50000x ;;
+    FuzzLoad|FuzzVarValue|FuzzVarFile) echo 2000x ;;
+    FuzzJunosStatement|FuzzShell|FuzzEOSConfig) echo 10000x ;;
+    FuzzJSONPatch|FuzzParseSuppressions|FuzzHostQuoting) echo 25000x ;;
+    FuzzParseConfig|FuzzParse) echo 25000x ;;
+    FuzzParseHostScript|FuzzCompareConfigDB) echo 50000x ;;
     FuzzRead) echo 80000x ;;
     *) echo "$default_budget" ;;
   esac
