@@ -15,9 +15,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fabricgen/fabricgen/lab"
+	"github.com/fabricgen/fabricgen/internal/lab"
+	"github.com/fabricgen/fabricgen/internal/push/session"
 	"github.com/fabricgen/fabricgen/push/planfile"
-	"github.com/fabricgen/fabricgen/push/session"
 	"github.com/fabricgen/fabricgen/schema"
 )
 

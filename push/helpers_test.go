@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fabricgen/fabricgen/lab"
-	"github.com/fabricgen/fabricgen/push/session"
-	"github.com/fabricgen/fabricgen/push/state"
+	"github.com/fabricgen/fabricgen/internal/lab"
+	"github.com/fabricgen/fabricgen/internal/push/session"
+	"github.com/fabricgen/fabricgen/internal/push/state"
 	"github.com/fabricgen/fabricgen/schema"
 )
 

@@ -8,10 +8,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fabricgen/fabricgen/push/config"
-	"github.com/fabricgen/fabricgen/push/dialect"
-	"github.com/fabricgen/fabricgen/push/session"
-	"github.com/fabricgen/fabricgen/push/state"
+	"github.com/fabricgen/fabricgen/internal/push/config"
+	"github.com/fabricgen/fabricgen/internal/push/dialect"
+	"github.com/fabricgen/fabricgen/internal/push/session"
+	"github.com/fabricgen/fabricgen/internal/push/state"
 )
 
 // Work in flight on a device that is not this run's: another operator's

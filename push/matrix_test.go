@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fabricgen/fabricgen/push/config"
+	"github.com/fabricgen/fabricgen/internal/push/config"
 	"github.com/fabricgen/fabricgen/push/planfile"
 	"github.com/fabricgen/fabricgen/schema"
 )

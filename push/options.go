@@ -6,9 +6,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/fabricgen/fabricgen/push/dialect"
-	"github.com/fabricgen/fabricgen/push/session"
-	"github.com/fabricgen/fabricgen/push/state"
+	"github.com/fabricgen/fabricgen/internal/push/dialect"
+	"github.com/fabricgen/fabricgen/internal/push/session"
+	"github.com/fabricgen/fabricgen/internal/push/state"
 	"github.com/fabricgen/fabricgen/schema"
 )
 

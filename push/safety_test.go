@@ -10,11 +10,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fabricgen/fabricgen/lab"
-	"github.com/fabricgen/fabricgen/push/config"
-	"github.com/fabricgen/fabricgen/push/dialect"
+	"github.com/fabricgen/fabricgen/internal/lab"
+	"github.com/fabricgen/fabricgen/internal/push/config"
+	"github.com/fabricgen/fabricgen/internal/push/dialect"
+	"github.com/fabricgen/fabricgen/internal/push/state"
 	"github.com/fabricgen/fabricgen/push/planfile"
-	"github.com/fabricgen/fabricgen/push/state"
 	"github.com/fabricgen/fabricgen/schema"
 )
 

@@ -9,8 +9,8 @@ import (
 	"github.com/scrapli/scrapligo/driver/network"
 	"github.com/scrapli/scrapligo/response"
 
-	"github.com/fabricgen/fabricgen/push/config"
-	"github.com/fabricgen/fabricgen/push/session"
+	"github.com/fabricgen/fabricgen/internal/push/config"
+	"github.com/fabricgen/fabricgen/internal/push/session"
 )
 
 // eosSession stages the change in an EOS configuration session, shows the

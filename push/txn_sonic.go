@@ -5,7 +5,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/fabricgen/fabricgen/push/config"
+	"github.com/fabricgen/fabricgen/internal/push/config"
 )
 
 // reTmpDir is what mktemp -d must print: a fresh directory under /tmp

@@ -11,11 +11,11 @@ import (
 	"github.com/fatih/color"
 	"github.com/spf13/cobra"
 
+	"github.com/fabricgen/fabricgen/internal/push/dialect"
+	"github.com/fabricgen/fabricgen/internal/push/state"
 	"github.com/fabricgen/fabricgen/lint"
 	"github.com/fabricgen/fabricgen/push"
-	"github.com/fabricgen/fabricgen/push/dialect"
 	"github.com/fabricgen/fabricgen/push/planfile"
-	"github.com/fabricgen/fabricgen/push/state"
 	"github.com/fabricgen/fabricgen/schema"
 )
 

@@ -10,8 +10,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/fabricgen/fabricgen/internal/push/state"
 	"github.com/fabricgen/fabricgen/push"
-	"github.com/fabricgen/fabricgen/push/state"
 )
 
 // driftFormatVersion is the version of drift's JSON document.

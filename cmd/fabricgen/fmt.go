@@ -9,7 +9,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/fabricgen/fabricgen/push/config"
+	"github.com/fabricgen/fabricgen/internal/push/config"
 	"github.com/fabricgen/fabricgen/schema"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fabricgen/fabricgen/lab"
+	"github.com/fabricgen/fabricgen/internal/lab"
 )
 
 // labFabric is the example the lab command tests start (three of its

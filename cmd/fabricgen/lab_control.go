@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/fabricgen/fabricgen/lab"
+	"github.com/fabricgen/fabricgen/internal/lab"
 )
 
 // controlTimeout bounds one exchange with a running lab.

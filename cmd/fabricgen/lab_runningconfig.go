@@ -10,7 +10,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/fabricgen/fabricgen/lab"
+	"github.com/fabricgen/fabricgen/internal/lab"
 	"github.com/fabricgen/fabricgen/schema"
 )
 

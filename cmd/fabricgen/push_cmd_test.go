@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fabricgen/fabricgen/lab"
+	"github.com/fabricgen/fabricgen/internal/lab"
+	"github.com/fabricgen/fabricgen/internal/push/state"
 	"github.com/fabricgen/fabricgen/push"
-	"github.com/fabricgen/fabricgen/push/state"
 	"github.com/fabricgen/fabricgen/schema"
 )
 

@@ -16,8 +16,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fabricgen/fabricgen/push/config"
-	"github.com/fabricgen/fabricgen/push/dialect"
+	"github.com/fabricgen/fabricgen/internal/push/config"
+	"github.com/fabricgen/fabricgen/internal/push/dialect"
 )
 
 // The reliability suite (reliability_test.go) drives the real fabricgen

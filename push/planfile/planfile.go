@@ -26,7 +26,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/fabricgen/fabricgen/push/config"
+	"github.com/fabricgen/fabricgen/internal/push/config"
 )
 
 // FormatVersion is the plan file format this build reads and writes.

@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/fabricgen/fabricgen/push/dialect"
+	"github.com/fabricgen/fabricgen/internal/push/dialect"
 )
 
 // A host script names the settings fabricgen makes on a NIC. When the

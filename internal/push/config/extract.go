@@ -4,7 +4,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/fabricgen/fabricgen/push/dialect"
+	"github.com/fabricgen/fabricgen/internal/push/dialect"
 )
 
 // Managed returns the canonical managed sections of the running config and

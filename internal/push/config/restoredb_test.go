@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/fabricgen/fabricgen/push/dialect"
+	"github.com/fabricgen/fabricgen/internal/push/dialect"
 	"github.com/fabricgen/fabricgen/schema"
 )
 

@@ -18,7 +18,7 @@ var goldenPlatformRe = regexp.MustCompile(`device (\S+) \(([a-z_]+)\)`)
 // each line the templates produce must be accepted.
 func TestTemplatesGoldenAccepted(t *testing.T) {
 	var files []string
-	err := filepath.WalkDir("../templates/testdata/golden", func(p string, d os.DirEntry, err error) error {
+	err := filepath.WalkDir("../../templates/testdata/golden", func(p string, d os.DirEntry, err error) error {
 		if err == nil && !d.IsDir() {
 			files = append(files, p)
 		}
@@ -41,7 +41,7 @@ func TestTemplatesGoldenAccepted(t *testing.T) {
 			continue
 		}
 		n++
-		name, _ := filepath.Rel("../templates/testdata/golden", f)
+		name, _ := filepath.Rel("../../templates/testdata/golden", f)
 		t.Run(filepath.ToSlash(name), func(t *testing.T) {
 			env := &deviceEnv{
 				spec:      DeviceSpec{Name: m[1], Platform: schema.Platform(m[2]), Username: testUser, Password: testPass},

@@ -14,7 +14,7 @@ import (
 	"encoding/hex"
 	"strings"
 
-	"github.com/fabricgen/fabricgen/push/dialect"
+	"github.com/fabricgen/fabricgen/internal/push/dialect"
 )
 
 // Node is one configuration line and the lines nested under it.

@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/fabricgen/fabricgen/push/dialect"
+	"github.com/fabricgen/fabricgen/internal/push/dialect"
 )
 
 // CompareRestore compares a device's running config with a backup taken

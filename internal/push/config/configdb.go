@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/fabricgen/fabricgen/push/dialect"
+	"github.com/fabricgen/fabricgen/internal/push/dialect"
 )
 
 // SONiC keeps its configuration in CONFIG_DB: tables of keys of fields.

@@ -43,7 +43,7 @@ func patchFor(t *testing.T, db map[string]any, frag map[string]any) string {
 }
 
 func TestSONiCApplyPatchCheckpointRollback(t *testing.T) {
-	golden, err := os.ReadFile("../templates/testdata/golden/clos-400g/leaf3.json")
+	golden, err := os.ReadFile("../../templates/testdata/golden/clos-400g/leaf3.json")
 	if err != nil {
 		t.Fatalf("read the templates' SONiC golden file: %v", err)
 	}

@@ -6,7 +6,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/fabricgen/fabricgen/lab"
+	"github.com/fabricgen/fabricgen/internal/lab"
 	"github.com/fabricgen/fabricgen/schema"
 )
 

@@ -3,7 +3,7 @@ package config
 import (
 	"strings"
 
-	"github.com/fabricgen/fabricgen/push/dialect"
+	"github.com/fabricgen/fabricgen/internal/push/dialect"
 )
 
 // Comparison is one device's running state against its rendered config.

@@ -1,7 +1,7 @@
 package config
 
 import (
-	"github.com/fabricgen/fabricgen/push/dialect"
+	"github.com/fabricgen/fabricgen/internal/push/dialect"
 )
 
 // Block is the commands to send in one configuration mode.

@@ -7,7 +7,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/fabricgen/fabricgen/push/dialect"
+	"github.com/fabricgen/fabricgen/internal/push/dialect"
 )
 
 // A host NIC has no running-config file: the rendered script's action lines

@@ -24,7 +24,7 @@ import (
 	"github.com/scrapli/scrapligo/util"
 	"golang.org/x/crypto/ssh"
 
-	"github.com/fabricgen/fabricgen/push/dialect"
+	"github.com/fabricgen/fabricgen/internal/push/dialect"
 )
 
 // Target is one device to open a session to.
