@@ -1,7 +1,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: build test vet fmt-check bench demo fuzz
+.PHONY: build test vet fmt-check lint bench demo fuzz
 
 build:
 	$(GO) build -o bin/fabricgen ./cmd/fabricgen
@@ -13,7 +13,11 @@ fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 
-# vet, gofmt, go test -race ./..., and every fuzz target with an execution
+# golangci-lint with .golangci.yml (installed by .ci/run at a pinned version).
+lint:
+	PATH="$$($(GO) env GOPATH)/bin:$$PATH" golangci-lint run ./...
+
+# vet, gofmt, golangci-lint, go test -race ./..., and every fuzz target with an execution
 # budget; prints each stage's time (scripts/test.sh).
 test:
 	GO=$(GO) scripts/test.sh

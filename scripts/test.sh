@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make test: every check CI runs, stage by stage, with each stage's time.
-# Stages: vet, gofmt, the test suite under the race detector, and a
-# bounded fuzz run of every parser (scripts/fuzz.sh, execution budgets).
+# Stages: vet, gofmt, golangci-lint (.golangci.yml), the test suite under
+# the race detector, and a bounded fuzz run of every parser (scripts/fuzz.sh,
+# execution budgets).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 GO=${GO:-go}
@@ -43,9 +44,28 @@ gofmt_check() {
   fi
 }
 
+# golangci-lint at the version .ci/run installs; a machine without it skips
+# the stage with a message naming it, except in CI.
+GOLANGCI_LINT_VERSION=v2.15.0
+golangci_lint() {
+  local bin
+  bin=$(command -v golangci-lint || true)
+  [ -n "$bin" ] || [ ! -x "$("$GO" env GOPATH)/bin/golangci-lint" ] || bin="$("$GO" env GOPATH)/bin/golangci-lint"
+  if [ -z "$bin" ]; then
+    if [ "${CI:-}" = true ]; then
+      echo "golangci-lint not found; .ci/run installs it (go install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$GOLANGCI_LINT_VERSION)" >&2
+      return 1
+    fi
+    echo "skipping: golangci-lint not installed (go install github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$GOLANGCI_LINT_VERSION)"
+    return 0
+  fi
+  "$bin" run ./...
+}
+
 all_start=$(date +%s)
 stage vet "$GO" vet ./...
 stage gofmt gofmt_check
+stage lint golangci_lint
 stage test "$GO" test -race -count=1 ./...
 stage fuzz env FUZZTIME= scripts/fuzz.sh
 summary
