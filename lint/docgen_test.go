@@ -2,22 +2,20 @@ package lint
 
 import (
 	"bytes"
-	"flag"
+	"github.com/fabricgen/fabricgen/internal/golden"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
-var update = flag.Bool("update", false, "rewrite golden files (docs/rules.md)")
-
 // TestRulesDocUpToDate fails when docs/rules.md is stale; `go generate ./lint`
 // (or go test ./lint -run TestRulesDocUpToDate -update) rewrites it.
 func TestRulesDocUpToDate(t *testing.T) {
 	path := filepath.Join("..", "docs", "rules.md")
 	want := append(RulesMarkdown(), '\n')
-	if *update {
-		if err := os.WriteFile(path, want, 0o644); err != nil {
+	if golden.Updating() {
+		if err := golden.Write(path, want); err != nil {
 			t.Fatal(err)
 		}
 		return

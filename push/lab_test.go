@@ -3,8 +3,8 @@ package push
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
+	"github.com/fabricgen/fabricgen/internal/golden"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,8 +18,6 @@ import (
 	"github.com/fabricgen/fabricgen/push/planfile"
 	"github.com/fabricgen/fabricgen/schema"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // platformCase is one platform's lab device and rendered config.
 type platformCase struct {
@@ -94,7 +92,7 @@ func TestPlatformConverges(t *testing.T) {
 			if d.Status != planfile.StatusChange {
 				t.Fatalf("first plan: status %s (%s), want change", d.Status, d.Error)
 			}
-			golden(t, filepath.Join("testdata", "golden", string(pc.dev.platform)+".diff"), d.Diff.Text)
+			checkGolden(t, filepath.Join("testdata", "golden", string(pc.dev.platform)+".diff"), d.Diff.Text)
 			checkPatch(t, r, pc, d.Diff.Text)
 
 			backups := t.TempDir()
@@ -237,24 +235,9 @@ func fetchDirect(r *rig, name string, dl *dialect.Dialect, rendered string) (str
 	return fetch(conn, dl, rendered)
 }
 
-func golden(t *testing.T, path, got string) {
+func checkGolden(t *testing.T, path, got string) {
 	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if string(want) != got {
-		t.Errorf("%s differs (run go test -update after checking):\n--- got\n%s", path, got)
-	}
+	golden.Check(t, path, []byte(got), "go test ./push -update")
 }
 
 func scanDir(t *testing.T, dir string) {

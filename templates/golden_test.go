@@ -3,6 +3,7 @@ package templates
 import (
 	"bytes"
 	"context"
+	"github.com/fabricgen/fabricgen/internal/golden"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,7 +20,7 @@ func TestGolden(t *testing.T) {
 		t.Run(ex, func(t *testing.T) {
 			f := loadExample(t, ex)
 			dir := filepath.Join("testdata", "golden", filepath.FromSlash(ex))
-			if *update {
+			if golden.Updating() {
 				if err := os.RemoveAll(dir); err != nil {
 					t.Fatal(err)
 				}
@@ -40,20 +41,7 @@ func TestGolden(t *testing.T) {
 					platforms[string(d.Platform.V)] = true
 				}
 				path := filepath.Join(dir, name)
-				if *update {
-					if err := os.WriteFile(path, got, 0o644); err != nil {
-						t.Fatal(err)
-					}
-					continue
-				}
-				want, rerr := os.ReadFile(path)
-				if rerr != nil {
-					t.Errorf("%s: %v (run go test ./templates -update)", d.Name, rerr)
-					continue
-				}
-				if !bytes.Equal(got, want) {
-					t.Errorf("%s: render differs from %s (run go test ./templates -update and review the diff)\n%s", d.Name, path, firstDiff(want, got))
-				}
+				golden.Check(t, path, got, "go test ./templates -update")
 			}
 			if len(platforms) == 0 && !strings.Contains(ex, "/") {
 				t.Errorf("example %s rendered no device at all", ex)
@@ -69,31 +57,6 @@ func relErr(err error, dir string) string {
 }
 
 // firstDiff shows the first differing line of two texts.
-func firstDiff(want, got []byte) string {
-	wl, gl := bytes.Split(want, []byte("\n")), bytes.Split(got, []byte("\n"))
-	for i := 0; i < len(wl) || i < len(gl); i++ {
-		var w, g []byte
-		if i < len(wl) {
-			w = wl[i]
-		}
-		if i < len(gl) {
-			g = gl[i]
-		}
-		if !bytes.Equal(w, g) {
-			return "line " + itoa(i+1) + ":\n  want: " + string(w) + "\n  got:  " + string(g)
-		}
-	}
-	return ""
-}
-
-func itoa(i int) string { return string(appendInt(nil, i)) }
-
-func appendInt(b []byte, i int) []byte {
-	if i >= 10 {
-		b = appendInt(b, i/10)
-	}
-	return append(b, byte('0'+i%10))
-}
 
 // TestDeterministic renders each example twice, sequentially and through
 // RenderAll, and requires identical bytes in identical order.

@@ -1,7 +1,6 @@
 package templates
 
 import (
-	"flag"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -13,8 +12,6 @@ import (
 
 	"github.com/fabricgen/fabricgen/schema"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // repoRoot is the module root (the parent of this package).
 func repoRoot(t testing.TB) string {

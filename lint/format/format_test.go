@@ -3,7 +3,7 @@ package format
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
+	"github.com/fabricgen/fabricgen/internal/golden"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,8 +15,6 @@ import (
 	"github.com/fabricgen/fabricgen/lint"
 	"github.com/fabricgen/fabricgen/schema"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 const source = `qos_policy "core" {
   trust = "none"
@@ -85,35 +83,19 @@ func render(t *testing.T, name string, r *Result) []byte {
 	return b.Bytes()
 }
 
-func golden(t *testing.T, name string, got []byte) {
+func checkGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./lint/format -update)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from %s (run with -update to accept):\n%s", name, path, got)
-	}
+	golden.Check(t, filepath.Join("testdata", name+".golden"), got, "go test ./lint/format -update")
 }
 
 func TestGolden(t *testing.T) {
 	for _, f := range Formats() {
 		t.Run(f.Name, func(t *testing.T) {
-			golden(t, f.Name, render(t, f.Name, sampleResult()))
+			checkGolden(t, f.Name, render(t, f.Name, sampleResult()))
 			empty := sampleResult()
 			empty.Diagnostics = nil
-			golden(t, f.Name+"-clean", render(t, f.Name, empty))
-			golden(t, f.Name+"-invalid", render(t, f.Name, invalidResult()))
+			checkGolden(t, f.Name+"-clean", render(t, f.Name, empty))
+			checkGolden(t, f.Name+"-invalid", render(t, f.Name, invalidResult()))
 		})
 	}
 	t.Run("text-colour", func(t *testing.T) {
