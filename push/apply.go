@@ -362,24 +362,6 @@ func clearInterrupted(ctx context.Context, pd *planfile.Device, in Input, ok boo
 	return r
 }
 
-// transaction runs the platform's transaction.
-func (a *applier) transaction() outcome {
-	switch a.dl.Transaction {
-	case dialect.TxnSession:
-		return a.eosSession()
-	case dialect.TxnCheckpoint:
-		return a.nxosCheckpoint()
-	case dialect.TxnCommitConfirmed:
-		return a.junosCommit()
-	case dialect.TxnNVUE:
-		return a.nvue()
-	case dialect.TxnGCU:
-		return a.sonicGCU()
-	default:
-		return a.hostCommands()
-	}
-}
-
 // finish records the end of a change: the in-flight record goes when the
 // device ended applied or back at its backup, or was refused inside the
 // transaction (another run's work appeared: ours was undone and checked,
@@ -512,16 +494,6 @@ func (a *applier) mark(name string) {
 		return
 	}
 	_ = a.step(name)
-}
-
-// txnName is the name of this run's transaction on the device, or "" for
-// platforms without one.
-func (a *applier) txnName() string {
-	switch a.dl.Transaction {
-	case dialect.TxnSession, dialect.TxnCheckpoint, dialect.TxnGCU:
-		return a.txn
-	}
-	return ""
 }
 
 // reconnect replaces a lost session with a new one.

@@ -12,7 +12,6 @@ import (
 
 	"github.com/fabricgen/fabricgen/internal/push/config"
 	"github.com/fabricgen/fabricgen/internal/push/dialect"
-	"github.com/fabricgen/fabricgen/internal/push/session"
 	"github.com/fabricgen/fabricgen/internal/push/state"
 	"github.com/fabricgen/fabricgen/push/planfile"
 	"github.com/fabricgen/fabricgen/schema"
@@ -122,38 +121,6 @@ func previewOne(ctx context.Context, t RollbackTarget, opts *Options) *RollbackP
 	}
 	p.RunningSHA256, p.Diff, p.Commands = cmp.RunningSHA256, cmp.Diff, cmp.Changes.Commands()
 	return p
-}
-
-// ownCleanup lists the commands removing an interrupted run's own
-// transaction that is still pending on the device, from its in-flight
-// record.
-func ownCleanup(conn *session.Conn, dl *dialect.Dialect, rec *state.InFlight) ([]string, error) {
-	if rec == nil {
-		return nil, nil
-	}
-	left, err := findLeftovers(conn, dl)
-	if err != nil {
-		return nil, err
-	}
-	switch dl.Transaction {
-	case dialect.TxnSession:
-		if rec.Txn != "" && (left.timer == rec.Txn || contains(left.names, rec.Txn)) {
-			return []string{"configure session " + rec.Txn + " abort"}, nil
-		}
-	case dialect.TxnNVUE:
-		// The interrupted run's apply waiting for confirmation is
-		// refused (the switch rolls it back), and lines it staged in
-		// the pending revision are detached.
-		var cmds []string
-		if left.timer != "" {
-			cmds = append(cmds, "nv config apply --confirm-no")
-		}
-		if len(left.foreign) > 0 {
-			cmds = append(cmds, "nv config detach")
-		}
-		return cmds, nil
-	}
-	return nil, nil
 }
 
 func contains(ss []string, s string) bool {
@@ -332,15 +299,6 @@ func (a *applier) sendCleanup(cmd string) error {
 	}
 	_, err := a.shell(cmd)
 	return err
-}
-
-// restoredCleanup removes what an interrupted run left once the device is
-// back at its backup (its checkpoint), and the device's in-flight record.
-func (a *applier) restoredCleanup(rec *state.InFlight) {
-	if rec != nil && rec.Txn != "" && (a.dl.Transaction == dialect.TxnCheckpoint || a.dl.Transaction == dialect.TxnGCU) {
-		removeTxn(a.conn, a.dl, rec.Txn)
-	}
-	_ = a.opts.State.ClearInFlight(a.pd.Name)
 }
 
 func txnOf(rec *state.InFlight) string {
