@@ -128,7 +128,7 @@ func Apply(ctx context.Context, p *planfile.Plan, f *schema.Fabric, inputs []Inp
 	if opts.State.IsZero() {
 		return nil, errors.New("apply needs the fabric's state directory for backups and records")
 	}
-	opts.Options = opts.Options.withCache()
+	opts.Options = opts.withCache()
 	opts.intentDigest = f.Digest
 	byName := make(map[string]Input, len(inputs))
 	for _, in := range inputs {
@@ -252,7 +252,7 @@ func applyDevice(ctx context.Context, pd *planfile.Device, in Input, ok bool, op
 	if a.conn, err = connect(ctx, d, dl, pd.Address, &opts.Options); err != nil {
 		return fail(StatusFailed, "%v", err)
 	}
-	defer func() { a.conn.Close() }()
+	defer func() { _ = a.conn.Close() }()
 
 	opts.emit(pd.Name, "check", false)
 	if why, err := a.resolveInterrupted(); err != nil {
@@ -348,7 +348,7 @@ func clearInterrupted(ctx context.Context, pd *planfile.Device, in Input, ok boo
 		r.Status, r.Reason = StatusFailed, err.Error()
 		return r
 	}
-	defer func() { a.conn.Close() }()
+	defer func() { _ = a.conn.Close() }()
 	opts.emit(pd.Name, "check", false)
 	why, err := a.resolveInterrupted()
 	switch {
@@ -498,7 +498,7 @@ func (a *applier) mark(name string) {
 
 // reconnect replaces a lost session with a new one.
 func (a *applier) reconnect() error {
-	a.conn.Close()
+	_ = a.conn.Close()
 	c, err := connect(a.ctx, a.dev, a.dl, a.pd.Address, &a.opts.Options)
 	if err != nil {
 		return fmt.Errorf("reconnect: %w", err)

@@ -245,7 +245,7 @@ func unmanaged(t *testing.T, bc brownfieldCase, dl *dialect.Dialect, text string
 		}
 		s := dl.Sections[i]
 		switch {
-		case s.Named && !names[i][name] && !(dl.OwnedNames != nil && dl.OwnedNames.MatchString(name)):
+		case s.Named && !names[i][name] && (dl.OwnedNames == nil || !dl.OwnedNames.MatchString(name)):
 			emit([]*config.Node{n}, nil)
 		case s.Shared && !headers[n.Line]:
 			emit([]*config.Node{n}, nil)

@@ -98,7 +98,7 @@ func previewOne(ctx context.Context, t RollbackTarget, opts *Options) *RollbackP
 		p.Error = err.Error()
 		return p
 	}
-	defer conn.Close()
+	defer func() { _ = conn.Close() }()
 	rec, err := opts.State.InFlight(d.Name)
 	if err != nil {
 		p.Error = err.Error()
@@ -175,7 +175,7 @@ func Rollback(ctx context.Context, targets []RollbackTarget, previews []*Rollbac
 		}
 		opts.RunID = id
 	}
-	opts.Options = opts.Options.withCache()
+	opts.Options = opts.withCache()
 	results := make([]Result, len(targets))
 	var g errgroup.Group
 	g.SetLimit(opts.parallelism())
@@ -220,7 +220,7 @@ func rollbackOne(ctx context.Context, t RollbackTarget, pv *RollbackPreview, opt
 	if a.conn, err = connect(ctx, d, dl, pv.Address, &opts.Options); err != nil {
 		return fail(StatusFailed, "%v", err)
 	}
-	defer func() { a.conn.Close() }()
+	defer func() { _ = a.conn.Close() }()
 	opts.emit(d.Name, "fetch", false)
 	now, err := fetch(a.conn, dl, t.Scope)
 	if err != nil {
