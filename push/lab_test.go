@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -496,5 +497,36 @@ func TestFailFast(t *testing.T) {
 	dl, _ := dialect.Lookup(schema.AristaEOS)
 	if config.Normalize(r.lab.Device("leaf2").RunningConfig(), dl) != config.Normalize(before, dl) {
 		t.Error("a skipped device was changed")
+	}
+}
+
+// missingPlatforms lists the platforms of the model missing from have,
+// naming what was looked for.
+func missingPlatforms(what string, have []schema.Platform) []string {
+	var out []string
+	for _, p := range schema.Platforms() {
+		if !slices.Contains(have, p) {
+			out = append(out, fmt.Sprintf("%s: no %s", p, what))
+		}
+	}
+	return out
+}
+
+// TestDay2CasesComplete: the brownfield takeover cases and the change
+// matrix cover every platform, and the check names one left out.
+func TestDay2CasesComplete(t *testing.T) {
+	var brownfield, matrix []schema.Platform
+	for _, bc := range brownfieldCases(t) {
+		brownfield = append(brownfield, bc.pc.dev.platform)
+	}
+	for _, md := range matrixDevices {
+		matrix = append(matrix, md.platform)
+	}
+	for _, problem := range append(missingPlatforms("brownfield case (brownfieldCases in push/brownfield_test.go)", brownfield),
+		missingPlatforms("change-matrix device (matrixDevices in push/matrix_helpers_test.go)", matrix)...) {
+		t.Error(problem)
+	}
+	if got := missingPlatforms("case", matrix[1:]); len(got) != 1 || !strings.HasPrefix(got[0], string(matrix[0])+":") {
+		t.Errorf("with %s left out: problems %q", matrix[0], got)
 	}
 }
