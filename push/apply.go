@@ -128,7 +128,7 @@ func Apply(ctx context.Context, p *planfile.Plan, f *schema.Fabric, inputs []Inp
 	if opts.State.IsZero() {
 		return nil, errors.New("apply needs the fabric's state directory for backups and records")
 	}
-	opts.Options = opts.Options.withCache()
+	opts.Options = opts.withCache()
 	opts.intentDigest = f.Digest
 	byName := make(map[string]Input, len(inputs))
 	for _, in := range inputs {
@@ -252,7 +252,7 @@ func applyDevice(ctx context.Context, pd *planfile.Device, in Input, ok bool, op
 	if a.conn, err = connect(ctx, d, dl, pd.Address, &opts.Options); err != nil {
 		return fail(StatusFailed, "%v", err)
 	}
-	defer func() { a.conn.Close() }()
+	defer func() { _ = a.conn.Close() }()
 
 	opts.emit(pd.Name, "check", false)
 	if why, err := a.resolveInterrupted(); err != nil {
@@ -348,7 +348,7 @@ func clearInterrupted(ctx context.Context, pd *planfile.Device, in Input, ok boo
 		r.Status, r.Reason = StatusFailed, err.Error()
 		return r
 	}
-	defer func() { a.conn.Close() }()
+	defer func() { _ = a.conn.Close() }()
 	opts.emit(pd.Name, "check", false)
 	why, err := a.resolveInterrupted()
 	switch {
@@ -360,24 +360,6 @@ func clearInterrupted(ctx context.Context, pd *planfile.Device, in Input, ok boo
 		r.Reason = "an interrupted run's record was cleared: the device was clean"
 	}
 	return r
-}
-
-// transaction runs the platform's transaction.
-func (a *applier) transaction() outcome {
-	switch a.dl.Transaction {
-	case dialect.TxnSession:
-		return a.eosSession()
-	case dialect.TxnCheckpoint:
-		return a.nxosCheckpoint()
-	case dialect.TxnCommitConfirmed:
-		return a.junosCommit()
-	case dialect.TxnNVUE:
-		return a.nvue()
-	case dialect.TxnGCU:
-		return a.sonicGCU()
-	default:
-		return a.hostCommands()
-	}
 }
 
 // finish records the end of a change: the in-flight record goes when the
@@ -514,19 +496,9 @@ func (a *applier) mark(name string) {
 	_ = a.step(name)
 }
 
-// txnName is the name of this run's transaction on the device, or "" for
-// platforms without one.
-func (a *applier) txnName() string {
-	switch a.dl.Transaction {
-	case dialect.TxnSession, dialect.TxnCheckpoint, dialect.TxnGCU:
-		return a.txn
-	}
-	return ""
-}
-
 // reconnect replaces a lost session with a new one.
 func (a *applier) reconnect() error {
-	a.conn.Close()
+	_ = a.conn.Close()
 	c, err := connect(a.ctx, a.dev, a.dl, a.pd.Address, &a.opts.Options)
 	if err != nil {
 		return fmt.Errorf("reconnect: %w", err)

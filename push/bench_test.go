@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -156,7 +157,7 @@ func benchmarkPlan(b *testing.B, delay time.Duration) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	rendered, err := os.ReadFile("testdata/arista_eos.cfg")
+	rendered, err := os.ReadFile(filepath.Join(goldenDir, e2eCases()[schema.AristaEOS].golden))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -105,7 +105,7 @@ func driftOne(ctx context.Context, in Input, opts *Options) DriftResult {
 	if err != nil {
 		return fail(err)
 	}
-	defer conn.Close()
+	defer func() { _ = conn.Close() }()
 	opts.emit(d.Name, "fetch", false)
 	intent := string(in.Rendered)
 	running, err := fetch(conn, dl, intent)

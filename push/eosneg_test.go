@@ -32,7 +32,7 @@ func TestEOSUndoesNoLines(t *testing.T) {
 // that the intent no longer produces is removed, after the policy-map
 // stops using it, and the device converges.
 func TestRemovesStaleGeneratedObjects(t *testing.T) {
-	full := readFile(t, "testdata/cisco_nxos.cfg")
+	full := goldenRender(t, schema.CiscoNXOS)
 	r := newRig(t, testDevice{name: "leaf2", platform: schema.CiscoNXOS, rendered: full})
 	if res := r.apply(r.plan(), t.TempDir()); res[0].Status != StatusApplied {
 		t.Fatalf("first apply: %s %s", res[0].Status, res[0].Reason)

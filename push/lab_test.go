@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -31,22 +32,129 @@ type platformCase struct {
 	dropAfter int
 }
 
-func platformCases(t *testing.T) []platformCase {
-	return []platformCase{
-		{dev: testDevice{name: "leaf1", platform: schema.AristaEOS, rendered: readFile(t, "testdata/arista_eos.cfg")},
+// goldenDir holds the template goldens of the clos-400g example, which has
+// a device of every platform: push's end-to-end cases apply those renders,
+// so what is pushed in tests is what fabricgen renders today.
+const goldenDir = "../templates/testdata/golden/clos-400g"
+
+// e2eCase is one platform's push end-to-end case: a device of the golden
+// example and what the tests do to it.
+type e2eCase struct {
+	// device is the device of goldenDir, golden its render's file name.
+	device, golden string
+	// ports are the lab host's interfaces (hosts only).
+	ports []string
+	// oob is an out-of-band change another administrator makes.
+	oob []string
+	// reject matches a line of the change set, for the rejected-command test.
+	reject string
+	// dropAfter is the number of config commands after which the
+	// disconnect test drops the connection (default 3).
+	dropAfter int
+}
+
+// e2eCases is the registry of push end-to-end cases, keyed by platform: a
+// new platform adds its line here (TestE2ECasesComplete fails until then).
+func e2eCases() map[schema.Platform]e2eCase {
+	return map[schema.Platform]e2eCase{
+		schema.AristaEOS: {device: "leaf1", golden: "leaf1.cfg",
 			oob: []string{"logging host 192.0.2.99"}, reject: `^priority-flow-control priority 3`},
-		{dev: testDevice{name: "leaf2", platform: schema.CiscoNXOS, rendered: readFile(t, "testdata/cisco_nxos.cfg")},
+		schema.CiscoNXOS: {device: "leaf2", golden: "leaf2.cfg",
 			oob: []string{"logging server 192.0.2.99"}, reject: `^priority-flow-control mode on`},
-		{dev: testDevice{name: "spine1", platform: schema.JuniperJunos, rendered: readFile(t, "testdata/juniper_junos.set")},
+		schema.JuniperJunos: {device: "spine1", golden: "spine1.set",
 			oob: []string{"set system ntp server 192.0.2.124"}, reject: `pfc-priority`},
-		{dev: testDevice{name: "leaf4", platform: schema.NvidiaCumulus, rendered: readFile(t, "testdata/nvidia_cumulus.nv")},
+		schema.NvidiaCumulus: {device: "leaf4", golden: "leaf4.nvue",
 			oob: []string{"nv set system timezone Europe/Paris"}, reject: `pfc default-global switch-priority`},
-		{dev: testDevice{name: "leaf3", platform: schema.SONiC, rendered: readFile(t, "testdata/sonic.json")},
+		schema.SONiC: {device: "leaf3", golden: "leaf3.json",
 			oob: []string{`[{"op":"add","path":"/NTP_SERVER/192.0.2.124","value":{}}]`}, reject: `apply-patch`, dropAfter: 2},
-		{dev: testDevice{name: "nic01", platform: schema.NvidiaMLNX, rendered: readFile(t, "testdata/nvidia_mlnx.sh"), ports: []string{"ens1f0np0"}},
+		schema.NvidiaMLNX: {device: "nic01", golden: "nic01.sh", ports: []string{"ens1f0np0"},
 			oob: []string{"ip link set dev ens1f0np0 mtu 1600"}, reject: `--pfc`},
-		{dev: testDevice{name: "nic02", platform: schema.LinuxDCB, rendered: readFile(t, "testdata/linux_dcb.sh"), ports: []string{"enp65s0f0np0"}},
+		schema.LinuxDCB: {device: "nic02", golden: "nic02.sh", ports: []string{"enp65s0f0np0"},
 			oob: []string{"ip link set dev enp65s0f0np0 mtu 1600"}, reject: `^dcb pfc set`},
+	}
+}
+
+// e2eCaseProblems lists, naming the platform, every platform of the model
+// without an end-to-end case in table, or whose case's golden render is
+// missing or belongs to another device or platform.
+func e2eCaseProblems(dir string, table map[schema.Platform]e2eCase) []string {
+	var out []string
+	for _, p := range schema.Platforms() {
+		c, ok := table[p]
+		if !ok {
+			out = append(out, fmt.Sprintf("%s: no push end-to-end case (add its line to e2eCases in push/lab_test.go)", p))
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(dir, c.golden))
+		if err != nil {
+			out = append(out, fmt.Sprintf("%s: %v", p, err))
+			continue
+		}
+		// Every render but SONiC's JSON names its device and platform
+		// in its header.
+		if head := fmt.Sprintf("device %s (%s)", c.device, p); p != schema.SONiC && !strings.Contains(firstLines(string(b), 3), head) {
+			out = append(out, fmt.Sprintf("%s: %s is not the render of %s", p, c.golden, head))
+		}
+	}
+	return out
+}
+
+func firstLines(s string, n int) string {
+	lines := strings.SplitN(s, "\n", n+1)
+	return strings.Join(lines[:min(n, len(lines))], "\n")
+}
+
+// platformCases returns the end-to-end case of every platform, in
+// schema.Platforms order, its config read from the template golden; it
+// fails the test naming any platform without one.
+func platformCases(t testing.TB) []platformCase {
+	t.Helper()
+	cases := e2eCases()
+	if problems := e2eCaseProblems(goldenDir, cases); len(problems) > 0 {
+		t.Fatalf("push end-to-end cases:\n%s", strings.Join(problems, "\n"))
+	}
+	var out []platformCase
+	for _, p := range schema.Platforms() {
+		c := cases[p]
+		out = append(out, platformCase{
+			dev:    testDevice{name: c.device, platform: p, rendered: readFile(t, filepath.Join(goldenDir, c.golden)), ports: c.ports},
+			oob:    c.oob,
+			reject: c.reject, dropAfter: c.dropAfter,
+		})
+	}
+	return out
+}
+
+// goldenRender is the current template render of the platform's case.
+func goldenRender(t testing.TB, p schema.Platform) string {
+	t.Helper()
+	c, ok := e2eCases()[p]
+	if !ok {
+		t.Fatalf("%s: no push end-to-end case", p)
+	}
+	return readFile(t, filepath.Join(goldenDir, c.golden))
+}
+
+// TestE2ECasesComplete: every platform has an end-to-end case built from
+// its current template golden, and the check names a platform whose case
+// is removed or points at another device's render.
+func TestE2ECasesComplete(t *testing.T) {
+	for _, problem := range e2eCaseProblems(goldenDir, e2eCases()) {
+		t.Error(problem)
+	}
+	for _, p := range schema.Platforms() {
+		table := e2eCases()
+		delete(table, p)
+		if got := e2eCaseProblems(goldenDir, table); len(got) != 1 || !strings.HasPrefix(got[0], string(p)+":") {
+			t.Errorf("with %s removed: problems %q", p, got)
+		}
+		table = e2eCases()
+		c := table[p]
+		c.device = "no-such-device"
+		table[p] = c
+		if got := e2eCaseProblems(goldenDir, table); p != schema.SONiC && (len(got) != 1 || !strings.HasPrefix(got[0], string(p)+":")) {
+			t.Errorf("with %s pointing at another render: problems %q", p, got)
+		}
 	}
 }
 
@@ -369,7 +477,7 @@ func TestHostKeyRefused(t *testing.T) {
 // TestFailFast: with --fail-fast and one device at a time, a failure on
 // the first device leaves the second untouched and reported as skipped.
 func TestFailFast(t *testing.T) {
-	eos := readFile(t, "testdata/arista_eos.cfg")
+	eos := goldenRender(t, schema.AristaEOS)
 	r := newRig(t,
 		testDevice{name: "leaf1", platform: schema.AristaEOS, rendered: eos},
 		testDevice{name: "leaf2", platform: schema.AristaEOS, rendered: eos})
@@ -389,5 +497,36 @@ func TestFailFast(t *testing.T) {
 	dl, _ := dialect.Lookup(schema.AristaEOS)
 	if config.Normalize(r.lab.Device("leaf2").RunningConfig(), dl) != config.Normalize(before, dl) {
 		t.Error("a skipped device was changed")
+	}
+}
+
+// missingPlatforms lists the platforms of the model missing from have,
+// naming what was looked for.
+func missingPlatforms(what string, have []schema.Platform) []string {
+	var out []string
+	for _, p := range schema.Platforms() {
+		if !slices.Contains(have, p) {
+			out = append(out, fmt.Sprintf("%s: no %s", p, what))
+		}
+	}
+	return out
+}
+
+// TestDay2CasesComplete: the brownfield takeover cases and the change
+// matrix cover every platform, and the check names one left out.
+func TestDay2CasesComplete(t *testing.T) {
+	var brownfield, matrix []schema.Platform
+	for _, bc := range brownfieldCases(t) {
+		brownfield = append(brownfield, bc.pc.dev.platform)
+	}
+	for _, md := range matrixDevices {
+		matrix = append(matrix, md.platform)
+	}
+	for _, problem := range append(missingPlatforms("brownfield case (brownfieldCases in push/brownfield_test.go)", brownfield),
+		missingPlatforms("change-matrix device (matrixDevices in push/matrix_helpers_test.go)", matrix)...) {
+		t.Error(problem)
+	}
+	if got := missingPlatforms("case", matrix[1:]); len(got) != 1 || !strings.HasPrefix(got[0], string(matrix[0])+":") {
+		t.Errorf("with %s left out: problems %q", matrix[0], got)
 	}
 }

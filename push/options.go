@@ -58,10 +58,12 @@ type dialectCache struct {
 	m  map[schema.Platform]*dialect.Dialect
 }
 
-// dialect returns the platform's dialect, from the cache when possible.
+// dialect returns the platform's dialect, from the cache when possible;
+// a platform push has no transaction for is refused here, before any
+// device is contacted.
 func (o *Options) dialect(p schema.Platform) (*dialect.Dialect, error) {
 	if o.dialects == nil {
-		return dialect.Lookup(p)
+		return lookupDialect(p)
 	}
 	c := o.dialects
 	c.mu.Lock()
@@ -69,11 +71,23 @@ func (o *Options) dialect(p schema.Platform) (*dialect.Dialect, error) {
 	if d, ok := c.m[p]; ok {
 		return d, nil
 	}
-	d, err := dialect.Lookup(p)
+	d, err := lookupDialect(p)
 	if err != nil {
 		return nil, err
 	}
 	c.m[p] = d
+	return d, nil
+}
+
+// lookupDialect is dialect.Lookup, checked against the transactions table.
+func lookupDialect(p schema.Platform) (*dialect.Dialect, error) {
+	d, err := dialect.Lookup(p)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := transactionFor(d); err != nil {
+		return nil, err
+	}
 	return d, nil
 }
 

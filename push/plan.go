@@ -80,7 +80,7 @@ func planDevice(ctx context.Context, in Input, opts *Options) *planfile.Device {
 	if err != nil {
 		return fail(err)
 	}
-	defer conn.Close()
+	defer func() { _ = conn.Close() }()
 	opts.emit(d.Name, "check", false)
 	if busy, err := planInspect(conn, dl, d.Name, opts); err != nil {
 		return fail(err)

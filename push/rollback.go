@@ -12,7 +12,6 @@ import (
 
 	"github.com/fabricgen/fabricgen/internal/push/config"
 	"github.com/fabricgen/fabricgen/internal/push/dialect"
-	"github.com/fabricgen/fabricgen/internal/push/session"
 	"github.com/fabricgen/fabricgen/internal/push/state"
 	"github.com/fabricgen/fabricgen/push/planfile"
 	"github.com/fabricgen/fabricgen/schema"
@@ -99,7 +98,7 @@ func previewOne(ctx context.Context, t RollbackTarget, opts *Options) *RollbackP
 		p.Error = err.Error()
 		return p
 	}
-	defer conn.Close()
+	defer func() { _ = conn.Close() }()
 	rec, err := opts.State.InFlight(d.Name)
 	if err != nil {
 		p.Error = err.Error()
@@ -122,38 +121,6 @@ func previewOne(ctx context.Context, t RollbackTarget, opts *Options) *RollbackP
 	}
 	p.RunningSHA256, p.Diff, p.Commands = cmp.RunningSHA256, cmp.Diff, cmp.Changes.Commands()
 	return p
-}
-
-// ownCleanup lists the commands removing an interrupted run's own
-// transaction that is still pending on the device, from its in-flight
-// record.
-func ownCleanup(conn *session.Conn, dl *dialect.Dialect, rec *state.InFlight) ([]string, error) {
-	if rec == nil {
-		return nil, nil
-	}
-	left, err := findLeftovers(conn, dl)
-	if err != nil {
-		return nil, err
-	}
-	switch dl.Transaction {
-	case dialect.TxnSession:
-		if rec.Txn != "" && (left.timer == rec.Txn || contains(left.names, rec.Txn)) {
-			return []string{"configure session " + rec.Txn + " abort"}, nil
-		}
-	case dialect.TxnNVUE:
-		// The interrupted run's apply waiting for confirmation is
-		// refused (the switch rolls it back), and lines it staged in
-		// the pending revision are detached.
-		var cmds []string
-		if left.timer != "" {
-			cmds = append(cmds, "nv config apply --confirm-no")
-		}
-		if len(left.foreign) > 0 {
-			cmds = append(cmds, "nv config detach")
-		}
-		return cmds, nil
-	}
-	return nil, nil
 }
 
 func contains(ss []string, s string) bool {
@@ -208,7 +175,7 @@ func Rollback(ctx context.Context, targets []RollbackTarget, previews []*Rollbac
 		}
 		opts.RunID = id
 	}
-	opts.Options = opts.Options.withCache()
+	opts.Options = opts.withCache()
 	results := make([]Result, len(targets))
 	var g errgroup.Group
 	g.SetLimit(opts.parallelism())
@@ -253,7 +220,7 @@ func rollbackOne(ctx context.Context, t RollbackTarget, pv *RollbackPreview, opt
 	if a.conn, err = connect(ctx, d, dl, pv.Address, &opts.Options); err != nil {
 		return fail(StatusFailed, "%v", err)
 	}
-	defer func() { a.conn.Close() }()
+	defer func() { _ = a.conn.Close() }()
 	opts.emit(d.Name, "fetch", false)
 	now, err := fetch(a.conn, dl, t.Scope)
 	if err != nil {
@@ -332,15 +299,6 @@ func (a *applier) sendCleanup(cmd string) error {
 	}
 	_, err := a.shell(cmd)
 	return err
-}
-
-// restoredCleanup removes what an interrupted run left once the device is
-// back at its backup (its checkpoint), and the device's in-flight record.
-func (a *applier) restoredCleanup(rec *state.InFlight) {
-	if rec != nil && rec.Txn != "" && (a.dl.Transaction == dialect.TxnCheckpoint || a.dl.Transaction == dialect.TxnGCU) {
-		removeTxn(a.conn, a.dl, rec.Txn)
-	}
-	_ = a.opts.State.ClearInFlight(a.pd.Name)
 }
 
 func txnOf(rec *state.InFlight) string {

@@ -218,7 +218,7 @@ func otherIntent(t *testing.T, p schema.Platform, rendered string) string {
 // device starts, the device already changing finishes, and Apply says it
 // was interrupted.
 func TestInterruptFinishesDevicesInFlight(t *testing.T) {
-	eos := readFile(t, "testdata/cisco_nxos.cfg")
+	eos := goldenRender(t, schema.CiscoNXOS)
 	r := newRig(t,
 		testDevice{name: "leaf1", platform: schema.CiscoNXOS, rendered: eos},
 		testDevice{name: "leaf2", platform: schema.CiscoNXOS, rendered: eos})

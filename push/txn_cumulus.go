@@ -2,8 +2,70 @@ package push
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
+
+	"github.com/fabricgen/fabricgen/internal/push/dialect"
+	"github.com/fabricgen/fabricgen/internal/push/session"
+	"github.com/fabricgen/fabricgen/internal/push/state"
 )
+
+// nvueTxn is Cumulus NVUE's pending revision and apply --confirm.
+func nvueTxn() transaction {
+	return transaction{
+		kind:      dialect.TxnNVUE,
+		run:       (*applier).nvue,
+		leftovers: nvueLeftovers,
+		timerNote: func(timer string) string {
+			return fmt.Sprintf("an NVUE apply is waiting for confirmation (%s): another change is in flight; wait until it is confirmed or rolled back", timer)
+		},
+		interrupted: func(in stopped) (string, string) {
+			switch in.step {
+			case "stage":
+				return "stopped while staging nv set/unset lines in the pending revision: nothing was applied", "nv config detach"
+			case "commit", "verify":
+				return "stopped after nv config apply --confirm: the switch rolls the revision back by itself " + in.wait + " unless confirmed", "nv config apply --confirm-no"
+			}
+			return "", ""
+		},
+		// The interrupted run's apply waiting for confirmation is
+		// refused (the switch rolls it back), and lines it staged in
+		// the pending revision are detached.
+		cleanup: func(_ *state.InFlight, left leftovers) []string {
+			var cmds []string
+			if left.timer != "" {
+				cmds = append(cmds, "nv config apply --confirm-no")
+			}
+			if len(left.foreign) > 0 {
+				cmds = append(cmds, "nv config detach")
+			}
+			return cmds
+		},
+	}
+}
+
+var reNVUEWaiting = regexp.MustCompile(`(?i)waiting for confirmation|seconds? (left|remaining)|rollback in`)
+
+// nvueLeftovers finds a pending revision and an apply waiting for
+// confirmation.
+func nvueLeftovers(conn *session.Conn, _ func(string) bool) (leftovers, error) {
+	var l leftovers
+	diff, st, _, err := conn.Run("nv config diff")
+	if err != nil {
+		return l, fmt.Errorf("nv config diff: %w", err)
+	}
+	if st == 0 && strings.TrimSpace(diff) != "" {
+		l.foreign = append(l.foreign, fmt.Sprintf("pending NVUE changes that are not ours (nv config diff shows %d lines: %s)", countLines(diff), firstLine(diff)))
+	}
+	cs, st, _, err := conn.Run("nv config apply --confirm-status")
+	if err != nil {
+		return l, fmt.Errorf("nv config apply --confirm-status: %w", err)
+	}
+	if st == 0 && reNVUEWaiting.MatchString(cs) {
+		l.timer = strings.TrimSpace(cs)
+	}
+	return l, nil
+}
 
 // nvue stages the nv set/unset commands in a pending revision, keeps `nv
 // config diff`, applies with `nv config apply --confirm Ns -y`, verifies,
@@ -78,4 +140,65 @@ func (a *applier) nvue() outcome {
 		return undo("confirm: "+err.Error(), "nv config apply --confirm-no")
 	}
 	return outcome{status: StatusApplied, deviceDiff: strings.TrimSpace(diff)}
+}
+
+// foreignNVUE returns the lines of an `nv config diff` that none of our
+// commands explains, summarised ("" when all are ours). A set line is ours
+// when we set exactly that (path and value: another run setting the same
+// key to another value is not us); an unset line is ours when one of our
+// unsets covers its path, or one of our sets replaces that key's value
+// (NVUE shows a changed value as the old one unset and the new one set).
+func foreignNVUE(diff string, cmds []string) string {
+	var sets, unsets [][]string
+	for _, c := range cmds {
+		if f := strings.Fields(c); len(f) >= 3 && f[0] == "nv" {
+			switch f[1] {
+			case "set":
+				sets = append(sets, f[2:])
+			case "unset":
+				unsets = append(unsets, f[2:])
+			}
+		}
+	}
+	var extra []string
+	for _, line := range strings.Split(diff, "\n") {
+		f := strings.Fields(line)
+		if len(f) < 3 || f[0] != "nv" || (f[1] != "set" && f[1] != "unset") {
+			continue
+		}
+		path := f[2:]
+		ours := false
+		if f[1] == "set" {
+			for _, q := range sets {
+				ours = ours || equalTokens(path, q)
+			}
+		} else {
+			for _, q := range unsets {
+				ours = ours || (len(path) >= len(q) && equalTokens(path[:len(q)], q))
+			}
+			for _, q := range sets {
+				parent := q[:len(q)-1]
+				ours = ours || (len(q) > 1 && len(path) == len(q) && equalTokens(path[:len(parent)], parent))
+			}
+		}
+		if !ours {
+			extra = append(extra, strings.TrimSpace(line))
+		}
+	}
+	if len(extra) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d lines, first: %s", len(extra), extra[0])
+}
+
+func equalTokens(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
 }

@@ -2,8 +2,46 @@ package push
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
+
+	"github.com/fabricgen/fabricgen/internal/push/dialect"
+	"github.com/fabricgen/fabricgen/internal/push/session"
 )
+
+// junosTxn is Junos's exclusive candidate and commit confirmed.
+func junosTxn() transaction {
+	return transaction{
+		kind:      dialect.TxnCommitConfirmed,
+		run:       (*applier).junosCommit,
+		leftovers: junosLeftovers,
+		timerNote: func(timer string) string {
+			return fmt.Sprintf("a commit confirmed is waiting for confirmation (%s): another change is in flight; wait until it is confirmed or rolled back", timer)
+		},
+		interrupted: func(in stopped) (string, string) {
+			switch in.step {
+			case "stage":
+				return "stopped while loading the exclusive candidate: nothing was committed, and Junos discards the candidate when the session ends", ""
+			case "commit", "verify":
+				return "stopped after commit confirmed: the device rolls the change back by itself " + in.wait + " unless confirmed", in.rollback
+			}
+			return "", ""
+		},
+	}
+}
+
+// junosLeftovers finds a commit waiting for confirmation.
+func junosLeftovers(conn *session.Conn, _ func(string) bool) (leftovers, error) {
+	var l leftovers
+	out, err := conn.Show("show system commit")
+	if err != nil {
+		return l, fmt.Errorf("show system commit: %w", err)
+	}
+	l.timer = junosPendingCommit(out)
+	return l, nil
+}
+
+var reJunosEntry = regexp.MustCompile(`^\s*(\d+)\s+\d{4}-\d\d-\d\d`)
 
 // junosLevel is scrapligo's juniper_junos privilege level for an
 // exclusive candidate (configure exclusive): Junos refuses commit confirmed
@@ -88,4 +126,25 @@ func (a *applier) junosCommit() outcome {
 	}
 	_, _ = a.conn.Command("show system commit")
 	return outcome{status: StatusApplied, deviceDiff: strings.TrimSpace(compare)}
+}
+
+// junosPendingCommit returns the newest commit of `show system commit`
+// when it still waits for confirmation, else "". Junos keeps "commit
+// confirmed, rollback in Nmins" on an entry for good; while the timer
+// runs, the newest entry (0) is followed by a "rollback pending" line.
+func junosPendingCommit(out string) string {
+	entry := ""
+	for _, line := range strings.Split(out, "\n") {
+		if m := reJunosEntry.FindStringSubmatch(line); m != nil {
+			if m[1] != "0" {
+				break
+			}
+			entry = strings.TrimSpace(line)
+			continue
+		}
+		if entry != "" && strings.TrimSpace(line) == "rollback pending" {
+			return entry
+		}
+	}
+	return ""
 }

@@ -1,12 +1,56 @@
 package push
 
 import (
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
 
 	"github.com/fabricgen/fabricgen/internal/push/config"
+	"github.com/fabricgen/fabricgen/internal/push/dialect"
+	"github.com/fabricgen/fabricgen/internal/push/session"
+	"github.com/fabricgen/fabricgen/internal/push/state"
 )
+
+// gcuTxn is SONiC's generic config updater with a config checkpoint.
+func gcuTxn() transaction {
+	return transaction{
+		kind:      dialect.TxnGCU,
+		run:       (*applier).sonicGCU,
+		named:     true,
+		leftovers: gcuLeftovers,
+		nameNote: func(n string) string {
+			return fmt.Sprintf("fabricgen checkpoint %s is on the device: another fabricgen run is changing it, or a killed run left it mid-change (restore it with: sudo config rollback %s, then: sudo config delete-checkpoint %s)", n, n, n)
+		},
+		remove:         func(conn *session.Conn, name string) { _, _, _, _ = conn.Run("sudo config delete-checkpoint " + name) },
+		removeRestored: true,
+		interrupted: func(in stopped) (string, string) {
+			return "stopped at step " + in.step + ": the JSON patch may be partly or fully applied; checkpoint " + in.name + " holds the config from before it", "sudo config rollback " + in.name + " (then: sudo config delete-checkpoint " + in.name + ")"
+		},
+	}
+}
+
+// gcuLeftovers lists fabricgen's config checkpoints other than ours.
+func gcuLeftovers(conn *session.Conn, isOurs func(string) bool) (leftovers, error) {
+	var l leftovers
+	out, st, _, err := conn.Run("sudo config list-checkpoints")
+	if err != nil {
+		return l, fmt.Errorf("config list-checkpoints: %w", err)
+	}
+	if st != 0 {
+		return l, fmt.Errorf("config list-checkpoints exited %d: %s", st, strings.TrimSpace(out))
+	}
+	var names []string
+	if err := json.Unmarshal([]byte(jsonPart(out)), &names); err != nil {
+		return l, fmt.Errorf("config list-checkpoints: unexpected output %q: %w", firstLine(out), err)
+	}
+	for _, n := range names {
+		if !isOurs(n) && strings.HasPrefix(n, state.RunPrefix) {
+			l.names = append(l.names, n)
+		}
+	}
+	return l, nil
+}
 
 // reTmpDir is what mktemp -d must print: a fresh directory under /tmp
 // with only safe characters, so it can be used unquoted.

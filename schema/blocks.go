@@ -56,14 +56,26 @@ func newResolver(d *decoder, f *Fabric) *resolver {
 	}
 }
 
+// loadAs reads a cache entry of type T; an entry of another type is a
+// miss (the caches store one type each, so it never happens).
+func loadAs[T any](m *sync.Map, k any) (T, bool) {
+	v, hit := m.Load(k)
+	if !hit {
+		var zero T
+		return zero, false
+	}
+	t, ok := v.(T)
+	return t, ok
+}
+
 // content expands dynamic blocks and decodes body against s.
 func (r *resolver) content(body hcl.Body, s *hcl.BodySchema, ctx *hcl.EvalContext) *hcl.BodyContent {
 	if sb, ok := body.(*hclsyntax.Body); ok && !hasDynamic(sb) {
 		// Without dynamic blocks the content is the same in every
 		// for_each/count instance: decode the body against s once.
 		k := contentKey{sb, s}
-		if c, hit := r.contents.Load(k); hit {
-			return c.(*hcl.BodyContent)
+		if c, hit := loadAs[*hcl.BodyContent](&r.contents, k); hit {
+			return c
 		}
 		c, ds := sb.Content(s)
 		r.d.addHCL(ds)
@@ -102,8 +114,8 @@ func (r *resolver) invariantBody(body hcl.Body) (*hclsyntax.Body, bool) {
 	if !ok || len(sb.Blocks) > 0 {
 		return nil, false
 	}
-	if v, hit := r.invariantBodies.Load(sb); hit {
-		return sb, v.(bool)
+	if v, hit := loadAs[bool](&r.invariantBodies, sb); hit {
+		return sb, v
 	}
 	inv := true
 	for _, a := range sb.Attributes {

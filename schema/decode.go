@@ -62,8 +62,8 @@ func instanceInvariant(expr hclsyntax.Expression) bool {
 // instanceInvariantCached is instanceInvariant, answered from the
 // evaluation cache when expr was evaluated before.
 func instanceInvariantCached(d *decoder, expr hclsyntax.Expression) bool {
-	if cv, hit := d.invariant.Load(expr); hit {
-		return !cv.(cachedValue).variant
+	if cv, hit := loadAs[cachedValue](&d.invariant, expr); hit {
+		return !cv.variant
 	}
 	return instanceInvariant(expr)
 }
@@ -140,13 +140,13 @@ func (d *decoder) eval(attr *hcl.Attribute, ctx *hcl.EvalContext) (cty.Value, bo
 	if !isNative {
 		return d.evalUncached(attr, ctx)
 	}
-	if cv, hit := d.invariant.Load(native); hit {
-		c := cv.(cachedValue)
+	if c, hit := loadAs[cachedValue](&d.invariant, native); hit {
+		ix, isIndex := native.(*hclsyntax.IndexExpr)
 		switch {
 		case !c.variant:
 			return c.v, c.ok
-		case c.coll != nil:
-			return d.evalIndex(attr, native.(*hclsyntax.IndexExpr), *c.coll, ctx)
+		case c.coll != nil && isIndex:
+			return d.evalIndex(attr, ix, *c.coll, ctx)
 		}
 		return d.evalUncached(attr, ctx)
 	}
@@ -470,7 +470,7 @@ func (d *decoder) intMap(attrs hcl.Attributes, name string, ctx *hcl.EvalContext
 	if !ok {
 		return nil
 	}
-	if !(v.Type().IsObjectType() || v.Type().IsMapType()) {
+	if !v.Type().IsObjectType() && !v.Type().IsMapType() {
 		d.errorf(attr.Expr.Range(), "Incorrect attribute type", "%q must be a map like { \"26\" = 3 }, not %s.", name, typeName(v.Type()))
 		return nil
 	}

@@ -78,7 +78,7 @@ func (r *resolver) expand(b *hcl.Block, ctx *hcl.EvalContext) (hcl.Body, []insta
 			return rest, nil
 		}
 		t := v.Type()
-		if !(t.IsMapType() || t.IsObjectType() || t.IsSetType() || t.IsListType() || t.IsTupleType()) {
+		if !t.IsMapType() && !t.IsObjectType() && !t.IsSetType() && !t.IsListType() && !t.IsTupleType() {
 			r.d.errorf(fe.Expr.Range(), "Invalid for_each", "for_each must be a map, an object, a set of strings or a list, not %s.", t.FriendlyName())
 			return rest, nil
 		}
@@ -244,6 +244,40 @@ func (r *resolver) decodeDevices(blocks hcl.Blocks, ctx *hcl.EvalContext) {
 	}
 }
 
+// decodeDeviceAttrs decodes a device's kind, platform, management address,
+// host and description, checking each.
+func (r *resolver) decodeDeviceAttrs(dev *Device, c *hcl.BodyContent, ctx *hcl.EvalContext) {
+	d := r.d
+	k := d.enum(c.Attributes, "kind", ctx, r.kindNames...)
+	dev.Kind = Value[Kind]{V: Kind(k.V), Set: k.Set, Src: k.Src}
+	p := d.enum(c.Attributes, "platform", ctx, r.platformNames...)
+	dev.Platform = Value[Platform]{V: Platform(p.V), Set: p.Set, Src: p.Src}
+	if k.Set && p.Set {
+		if isNIC := dev.Kind.V == KindNIC; isNIC != dev.Platform.V.IsHost() {
+			what := "a switch platform"
+			if isNIC {
+				what = "a host platform (nvidia_mlnx or linux_dcb)"
+			}
+			d.errorf(c.Attributes["platform"].Expr.Range(), "Platform does not fit the kind", "Device %q is a %s, so it needs %s; %q is not.", dev.Name, dev.Kind.V, what, dev.Platform.V)
+		}
+	}
+	dev.MgmtAddress = d.str(c.Attributes, "mgmt_address", ctx)
+	if dev.MgmtAddress.Set {
+		if err := checkMgmtAddress(dev.MgmtAddress.V); err != nil {
+			d.errorf(c.Attributes["mgmt_address"].Expr.Range(), "Invalid management address", "%v. Write a host name or address, optionally with :PORT (1–65535), e.g. \"192.0.2.11\" or \"[2001:db8::11]:22\".", err)
+			dev.MgmtAddress = Value[string]{}
+		}
+	}
+	dev.Host = d.str(c.Attributes, "host", ctx)
+	if dev.Host.Set {
+		if err := checkDeviceName(dev.Host.V); err != nil {
+			d.errorf(c.Attributes["host"].Expr.Range(), "Invalid host name", "%q cannot name a host: %v. A host name is %s.", dev.Host.V, err, deviceNameForm)
+			dev.Host = Value[string]{}
+		}
+	}
+	d.text(c.Attributes, "description", ctx, textRuleOf(dev.Platform.V))
+}
+
 func (r *resolver) decodeDevice(b *hcl.Block, body hcl.Body, in instance) decodedDevice {
 	d := r.d
 	c := r.content(body, deviceSchema, in.ctx)
@@ -262,34 +296,7 @@ func (r *resolver) decodeDevice(b *hcl.Block, body hcl.Body, in instance) decode
 		d.errorf(nameRng, "Invalid device name", "%q cannot name a device: %v. A device name is %s; it names files, hosts and \"DEVICE:PORT\" endpoints.", dev.Name, err, deviceNameForm)
 		return decodedDevice{}
 	}
-	k := d.enum(c.Attributes, "kind", in.ctx, r.kindNames...)
-	dev.Kind = Value[Kind]{V: Kind(k.V), Set: k.Set, Src: k.Src}
-	p := d.enum(c.Attributes, "platform", in.ctx, r.platformNames...)
-	dev.Platform = Value[Platform]{V: Platform(p.V), Set: p.Set, Src: p.Src}
-	if k.Set && p.Set {
-		if isNIC := dev.Kind.V == KindNIC; isNIC != dev.Platform.V.IsHost() {
-			what := "a switch platform"
-			if isNIC {
-				what = "a host platform (nvidia_mlnx or linux_dcb)"
-			}
-			d.errorf(c.Attributes["platform"].Expr.Range(), "Platform does not fit the kind", "Device %q is a %s, so it needs %s; %q is not.", dev.Name, dev.Kind.V, what, dev.Platform.V)
-		}
-	}
-	dev.MgmtAddress = d.str(c.Attributes, "mgmt_address", in.ctx)
-	if dev.MgmtAddress.Set {
-		if err := checkMgmtAddress(dev.MgmtAddress.V); err != nil {
-			d.errorf(c.Attributes["mgmt_address"].Expr.Range(), "Invalid management address", "%v. Write a host name or address, optionally with :PORT (1–65535), e.g. \"192.0.2.11\" or \"[2001:db8::11]:22\".", err)
-			dev.MgmtAddress = Value[string]{}
-		}
-	}
-	dev.Host = d.str(c.Attributes, "host", in.ctx)
-	if dev.Host.Set {
-		if err := checkDeviceName(dev.Host.V); err != nil {
-			d.errorf(c.Attributes["host"].Expr.Range(), "Invalid host name", "%q cannot name a host: %v. A host name is %s.", dev.Host.V, err, deviceNameForm)
-			dev.Host = Value[string]{}
-		}
-	}
-	d.text(c.Attributes, "description", in.ctx, textRuleOf(dev.Platform.V))
+	r.decodeDeviceAttrs(dev, c, in.ctx)
 	if n, _, ok := r.refAttr(c.Attributes, "qos_policy", in.ctx, "qos_policy", false); ok {
 		dev.Policy = r.policies[n]
 	}
@@ -332,8 +339,8 @@ func (r *resolver) decodeDevice(b *hcl.Block, body hcl.Body, in instance) decode
 			}
 			credSeen = blk
 			if sb, ok := r.invariantBody(blk.Body); ok {
-				if v, hit := r.shared.Load(sb); hit {
-					dev.Credentials = v.(Credentials)
+				if v, hit := loadAs[Credentials](&r.shared, sb); hit {
+					dev.Credentials = v
 					continue
 				}
 				r.decodeCredentials(dev, blk, in.ctx)
@@ -352,8 +359,8 @@ func (r *resolver) decodeDevice(b *hcl.Block, body hcl.Body, in instance) decode
 				continue
 			}
 			if sb, ok := r.invariantBody(blk.Body); ok {
-				if v, hit := r.shared.Load(sb); hit {
-					dev.RDMA = v.(*RDMA)
+				if v, hit := loadAs[*RDMA](&r.shared, sb); hit {
+					dev.RDMA = v
 					continue
 				}
 				dev.RDMA = r.decodeRDMA(blk, in.ctx)
@@ -507,8 +514,8 @@ func (r *resolver) portNames(attr *hcl.Attribute, ctx *hcl.EvalContext) []string
 	native, cacheable := attr.Expr.(hclsyntax.Expression)
 	cacheable = cacheable && instanceInvariantCached(r.d, native)
 	if cacheable {
-		if v, hit := r.nameLists.Load(native); hit {
-			return v.([]string)
+		if v, hit := loadAs[[]string](&r.nameLists, native); hit {
+			return v
 		}
 	}
 	v, ok := r.d.eval(attr, ctx)
@@ -516,7 +523,7 @@ func (r *resolver) portNames(attr *hcl.Attribute, ctx *hcl.EvalContext) []string
 		return nil
 	}
 	t := v.Type()
-	if !(t.IsListType() || t.IsTupleType() || t.IsSetType()) {
+	if !t.IsListType() && !t.IsTupleType() && !t.IsSetType() {
 		r.d.errorf(attr.Expr.Range(), "Incorrect attribute type", "%s must be a list of names, not %s.", attr.Name, t.FriendlyName())
 		return nil
 	}
@@ -576,7 +583,7 @@ func checkMgmtAddress(s string) error {
 	if h, p, err := net.SplitHostPort(s); err == nil {
 		host, port = h, p
 	} else if strings.Count(s, ":") == 1 || strings.HasPrefix(s, "[") {
-		return fmt.Errorf("%q: %v", s, err)
+		return fmt.Errorf("%q: %w", s, err)
 	}
 	if port != "" || strings.HasSuffix(s, ":") {
 		n, err := strconv.Atoi(port)
@@ -597,7 +604,7 @@ func checkMgmtAddress(s string) error {
 		return fmt.Errorf("%q is not an IP address", host)
 	}
 	if err := checkDeviceName(host); err != nil {
-		return fmt.Errorf("%q is not a host name or address: %v", host, err)
+		return fmt.Errorf("%q is not a host name or address: %w", host, err)
 	}
 	return nil
 }

@@ -116,7 +116,7 @@ func convertFunc(want cty.Type) function.Function {
 // types pairwise, which is quadratic: toset() of 65,536 NIC names took
 // minutes.
 func homogeneousCollection(v cty.Value, want cty.Type) (cty.Value, bool) {
-	if !(want.IsListType() || want.IsSetType()) || !v.Type().IsTupleType() || !v.IsWhollyKnown() || v.LengthInt() == 0 {
+	if (!want.IsListType() && !want.IsSetType()) || !v.Type().IsTupleType() || !v.IsWhollyKnown() || v.LengthInt() == 0 {
 		return cty.NilVal, false
 	}
 	elems := v.AsValueSlice()
@@ -144,7 +144,7 @@ var indexFunc = function.New(&function.Spec{
 	Type: function.StaticReturnType(cty.Number),
 	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
 		l := args[0]
-		if !(l.Type().IsListType() || l.Type().IsTupleType()) {
+		if !l.Type().IsListType() && !l.Type().IsTupleType() {
 			return cty.NilVal, function.NewArgErrorf(0, "index needs a list or tuple, not %s", l.Type().FriendlyName())
 		}
 		i := 0
@@ -238,10 +238,11 @@ var rangeFunc = function.New(&function.Spec{
 			}
 			ints[i], _ = bf.Int(nil)
 		}
-		start, end, step := big.NewInt(0), big.NewInt(0), big.NewInt(1)
+		var start, end *big.Int
+		step := big.NewInt(1)
 		switch len(ints) {
 		case 1:
-			end = ints[0]
+			start, end = big.NewInt(0), ints[0]
 		case 2:
 			start, end = ints[0], ints[1]
 		case 3:
@@ -330,7 +331,7 @@ func flattenInto(out *[]cty.Value, v cty.Value) (bool, error) {
 			return false, nil
 		}
 		t := e.Type()
-		if e.IsNull() || !(t.IsListType() || t.IsSetType() || t.IsTupleType()) {
+		if e.IsNull() || (!t.IsListType() && !t.IsSetType() && !t.IsTupleType()) {
 			if len(*out) >= MaxElements {
 				return false, fmt.Errorf("the flattened list would have more than %d elements", MaxElements)
 			}

@@ -235,7 +235,7 @@ func boundedFunc(b *budget, f function.Function, pre func(args []cty.Value) erro
 		out := args
 		for i := range args {
 			t := typeOf(i)
-			if !(t.IsListType() || t.IsSetType()) {
+			if !t.IsListType() && !t.IsSetType() {
 				continue
 			}
 			if v, ok := homogeneousCollection(args[i], t); ok {

@@ -61,7 +61,7 @@ func checkObjectName(s string) error {
 		return fmt.Errorf("it starts with %q, not a letter", s[:1])
 	}
 	for _, r := range s {
-		if !(r < utf8.RuneSelf && (isLetter(byte(r)) || isDigit(byte(r)) || r == '_' || r == '-')) {
+		if !nameRune(r, "_-") {
 			return fmt.Errorf("it contains %s", describeRune(r))
 		}
 	}
@@ -81,7 +81,7 @@ func checkDeviceName(s string) error {
 		return fmt.Errorf("the name is %d characters long", utf8.RuneCountInString(s))
 	}
 	for _, r := range s {
-		if !(r < utf8.RuneSelf && (isLetter(byte(r)) || isDigit(byte(r)) || r == '_' || r == '-' || r == '.')) {
+		if !nameRune(r, "_-.") {
 			return fmt.Errorf("it contains %s", describeRune(r))
 		}
 	}
@@ -112,7 +112,7 @@ func checkHostPortName(s string) error {
 		return fmt.Errorf("it starts with \"-\" (it would read as an option)")
 	}
 	for _, r := range s {
-		if !(r < utf8.RuneSelf && (isLetter(byte(r)) || isDigit(byte(r)) || r == '_' || r == '.' || r == '-' || r == '@')) {
+		if !nameRune(r, "_.-@") {
 			return fmt.Errorf("it contains %s", describeRune(r))
 		}
 	}
@@ -133,7 +133,7 @@ func checkPortName(s string) error {
 		return fmt.Errorf("it starts with \"-\" (it would read as an option)")
 	}
 	for _, r := range s {
-		if !(r < utf8.RuneSelf && (isLetter(byte(r)) || isDigit(byte(r)) || strings.ContainsRune("_.-/:@", r))) {
+		if !nameRune(r, "_.-/:@") {
 			return fmt.Errorf("it contains %s", describeRune(r))
 		}
 	}
@@ -151,7 +151,7 @@ func checkUsername(s string) error {
 		return fmt.Errorf("it starts with %q", s[:1])
 	}
 	for _, r := range s {
-		if !(r < utf8.RuneSelf && (isLetter(byte(r)) || isDigit(byte(r)) || strings.ContainsRune("_.@-", r))) {
+		if !nameRune(r, "_.@-") {
 			return fmt.Errorf("it contains %s", describeRune(r))
 		}
 	}
@@ -232,10 +232,7 @@ func isPlainRune(r rune) bool {
 		// the Khmer inherent vowels render as nothing.
 		return false
 	}
-	if unicode.In(r, unicode.Variation_Selector) {
-		return false
-	}
-	return true
+	return !unicode.In(r, unicode.Variation_Selector)
 }
 
 // describeRune names a character for an error message: printable
@@ -275,9 +272,6 @@ func foldName(s string) string {
 	}
 	return s
 }
-
-// hasUpper reports whether s has an upper-case ASCII letter.
-func hasUpper(s string) bool { return foldName(s) != s }
 
 // foldIndex finds names that differ only in case, cheaply when most names
 // are lower case: only names with an upper-case letter are stored.
@@ -375,4 +369,10 @@ func CheckRenderableFabric(f *Fabric) error {
 		}
 	}
 	return nil
+}
+
+// nameRune reports whether r is an ASCII letter or digit, or one of the
+// punctuation characters in extra.
+func nameRune(r rune, extra string) bool {
+	return r < utf8.RuneSelf && (isLetter(byte(r)) || isDigit(byte(r)) || strings.ContainsRune(extra, r))
 }

@@ -178,7 +178,8 @@ func (d *decoder) checkJSONTemplate(src []byte, path string, off int, lit []byte
 		return true // evaluation reports it
 	}
 	problem := ""
-	hclsyntax.VisitAll(expr, func(n hclsyntax.Node) hcl.Diagnostics {
+	// The walker returns no diagnostics: it records the problem instead.
+	_ = hclsyntax.VisitAll(expr, func(n hclsyntax.Node) hcl.Diagnostics {
 		switch n := n.(type) {
 		case *hclsyntax.ForExpr, *hclsyntax.TemplateJoinExpr:
 			problem = "A string template in a JSON file may not use for expressions or %{ for } directives (their size cannot be bounded there); write it in a .fab.hcl file."

@@ -69,7 +69,8 @@ func bound(node hclsyntax.Node) hcl.Diagnostics {
 		}
 		return w(e)
 	}
-	hclsyntax.VisitAll(node, func(n hclsyntax.Node) hcl.Diagnostics {
+	// The walker only rewrites nodes and returns no diagnostics.
+	_ = hclsyntax.VisitAll(node, func(n hclsyntax.Node) hcl.Diagnostics {
 		switch n := n.(type) {
 		case *hclsyntax.Attribute:
 			n.Expr = w(n.Expr)

@@ -164,16 +164,8 @@ func parseAction(line string) (HostAction, error) {
 	if len(toks) == 0 {
 		return a, fmt.Errorf("nothing left after removing quotes")
 	}
-	// echo V > PATH, or echo V | tee PATH: a sysfs or configfs write.
-	if n := len(toks); toks[0].s == "echo" && !toks[0].op && (n == 4 || n == 5) {
-		redirect := n == 4 && toks[2].op && toks[2].s == ">"
-		tee := n == 5 && toks[2].op && toks[2].s == "|" && !toks[3].op && toks[3].s == "tee"
-		path := toks[n-1]
-		if (redirect || tee) && !toks[1].op && !path.op && strings.HasPrefix(path.s, "/") && toks[1].s != "" {
-			a.Read = quoteWords("cat", path.s)
-			a.Facts = []Fact{{Kind: "sysfs", Target: path.s, Key: "value", Value: toks[1].s}}
-			return a, nil
-		}
+	if w, ok := parseWrite(a, toks); ok {
+		return w, nil
 	}
 	f, plain := wordsOnly(toks)
 	if !plain {
@@ -194,52 +186,81 @@ func parseAction(line string) (HostAction, error) {
 		a.Read = quoteWords("ip", "link", "show", "dev", dev)
 		a.Facts = []Fact{{Kind: "mtu", Target: dev, Key: "mtu", Value: mtu}}
 	case f[0] == "cma_roce_tos":
-		dev, port, tos := "", "1", ""
-		args := f[1:]
-		for i := 0; i+1 < len(args); i += 2 {
-			switch args[i] {
-			case "-d":
-				dev = args[i+1]
-			case "-p":
-				port = args[i+1]
-			case "-t":
-				tos = args[i+1]
-			}
-		}
-		if dev == "" || tos == "" {
-			return a, fmt.Errorf("cma_roce_tos needs -d DEV and -t TOS")
-		}
-		a.Read = quoteWords("cma_roce_tos", "-d", dev, "-p", port)
-		a.Facts = []Fact{{Kind: "roce_tos", Target: dev, Key: "port " + port + " roce_tos", Value: tos}}
+		return parseRoCETos(a, f[1:])
 	case isEthtoolPause(f):
 		a.Read = quoteWords("ethtool", "-a", f[2])
 		for i := 3; i+1 < len(f); i += 2 {
 			a.Facts = append(a.Facts, Fact{Kind: "pause", Target: f[2], Key: "pause " + f[i], Value: f[i+1]})
 		}
 	case isDCBSet(f):
-		kind, dev, rest := f[1], f[4], strings.Join(f[5:], " ")
-		a.Read = quoteWords("dcb", kind, "show", "dev", dev)
-		if kind == "app" {
-			// Without -N, dcb app shows DSCP code points by rt_dsfield
-			// name (26 as AF31); with -N, PCP keys as numbers 0-15
-			// instead of 0nd..7de. So each selector is read its own way.
-			dscp, pcp := slices.Contains(f[5:], "dscp-prio"), slices.Contains(f[5:], "pcp-prio")
-			switch {
-			case dscp && pcp:
-				return a, fmt.Errorf("put dscp-prio and pcp-prio on separate dcb app lines")
-			case dscp:
-				a.Read = quoteWords("dcb", "-N", "app", "show", "dev", dev, "dscp-prio")
-			case pcp:
-				a.Read = quoteWords("dcb", "app", "show", "dev", dev, "pcp-prio")
-			}
-		}
-		a.Facts = dcbFacts(kind, dev, rest)
-		if len(a.Facts) == 0 {
-			return a, fmt.Errorf("no settings found after dev %s", quoteWord(dev))
-		}
+		return parseDCB(a, f)
 	default:
 		return a, fmt.Errorf("fabricgen cannot read this setting back, so it cannot plan it " +
 			"(supported: mlnx_qos, echo V > /sys/..., cma_roce_tos, ip link set dev IF mtu N, dcb pfc|ets|app, ethtool -A)")
+	}
+	return a, nil
+}
+
+// parseWrite reads echo V > PATH, or echo V | tee PATH: a sysfs or
+// configfs write (ok false: the line is not one).
+func parseWrite(a HostAction, toks []shellToken) (HostAction, bool) {
+	n := len(toks)
+	if toks[0].s != "echo" || toks[0].op || (n != 4 && n != 5) {
+		return a, false
+	}
+	redirect := n == 4 && toks[2].op && toks[2].s == ">"
+	tee := n == 5 && toks[2].op && toks[2].s == "|" && !toks[3].op && toks[3].s == "tee"
+	path := toks[n-1]
+	if (!redirect && !tee) || toks[1].op || path.op || !strings.HasPrefix(path.s, "/") || toks[1].s == "" {
+		return a, false
+	}
+	a.Read = quoteWords("cat", path.s)
+	a.Facts = []Fact{{Kind: "sysfs", Target: path.s, Key: "value", Value: toks[1].s}}
+	return a, true
+}
+
+// parseRoCETos reads cma_roce_tos -d DEV [-p PORT] -t TOS.
+func parseRoCETos(a HostAction, args []string) (HostAction, error) {
+	dev, port, tos := "", "1", ""
+	for i := 0; i+1 < len(args); i += 2 {
+		switch args[i] {
+		case "-d":
+			dev = args[i+1]
+		case "-p":
+			port = args[i+1]
+		case "-t":
+			tos = args[i+1]
+		}
+	}
+	if dev == "" || tos == "" {
+		return a, fmt.Errorf("cma_roce_tos needs -d DEV and -t TOS")
+	}
+	a.Read = quoteWords("cma_roce_tos", "-d", dev, "-p", port)
+	a.Facts = []Fact{{Kind: "roce_tos", Target: dev, Key: "port " + port + " roce_tos", Value: tos}}
+	return a, nil
+}
+
+// parseDCB reads dcb (pfc|ets|app|apptrust|maxrate) (set|add|replace) dev IF SETTINGS...
+func parseDCB(a HostAction, f []string) (HostAction, error) {
+	kind, dev, rest := f[1], f[4], strings.Join(f[5:], " ")
+	a.Read = quoteWords("dcb", kind, "show", "dev", dev)
+	if kind == "app" {
+		// Without -N, dcb app shows DSCP code points by rt_dsfield
+		// name (26 as AF31); with -N, PCP keys as numbers 0-15
+		// instead of 0nd..7de. So each selector is read its own way.
+		dscp, pcp := slices.Contains(f[5:], "dscp-prio"), slices.Contains(f[5:], "pcp-prio")
+		switch {
+		case dscp && pcp:
+			return a, fmt.Errorf("put dscp-prio and pcp-prio on separate dcb app lines")
+		case dscp:
+			a.Read = quoteWords("dcb", "-N", "app", "show", "dev", dev, "dscp-prio")
+		case pcp:
+			a.Read = quoteWords("dcb", "app", "show", "dev", dev, "pcp-prio")
+		}
+	}
+	a.Facts = dcbFacts(kind, dev, rest)
+	if len(a.Facts) == 0 {
+		return a, fmt.Errorf("no settings found after dev %s", quoteWord(dev))
 	}
 	return a, nil
 }

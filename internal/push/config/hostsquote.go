@@ -152,10 +152,15 @@ func safeLookupValue(v string) bool {
 		return false
 	}
 	for i := 0; i < len(v); i++ {
-		c := v[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("_.:@+-", c) >= 0) {
+		if !lookupValueByte(v[i]) {
 			return false
 		}
 	}
 	return true
+}
+
+// lookupValueByte reports whether c may appear in a safe lookup value:
+// an ASCII letter or digit, or one of _ . : @ + -.
+func lookupValueByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("_.:@+-", c) >= 0
 }

@@ -116,26 +116,28 @@ type Dialect struct {
 	ConfigDB bool
 }
 
+// platforms is the registry of push platforms: one entry per platform,
+// each building that platform's Dialect (a fresh value, so a caller may
+// keep or change it). A platform fabricgen can push to has exactly one
+// line here and one file beside this one describing it; Lookup and
+// Supported read nothing else. The table is never written.
+var platforms = map[schema.Platform]func() *Dialect{
+	schema.AristaEOS:     eos,
+	schema.CiscoNXOS:     nxos,
+	schema.JuniperJunos:  junos,
+	schema.NvidiaCumulus: cumulus,
+	schema.SONiC:         sonic,
+	schema.NvidiaMLNX:    func() *Dialect { return host(schema.NvidiaMLNX) },
+	schema.LinuxDCB:      func() *Dialect { return host(schema.LinuxDCB) },
+}
+
 // Lookup returns the dialect for a platform, or an error naming the
 // platforms fabricgen can push to. Platform names never reach scrapligo
 // unless they are in this allowlist (scrapligo would read an unknown name
 // as a file path or URL).
 func Lookup(p schema.Platform) (*Dialect, error) {
-	switch p {
-	case schema.AristaEOS:
-		return eos(), nil
-	case schema.CiscoNXOS:
-		return nxos(), nil
-	case schema.JuniperJunos:
-		return junos(), nil
-	case schema.NvidiaCumulus:
-		return cumulus(), nil
-	case schema.SONiC:
-		return sonic(), nil
-	case schema.NvidiaMLNX:
-		return host(schema.NvidiaMLNX), nil
-	case schema.LinuxDCB:
-		return host(schema.LinuxDCB), nil
+	if build, ok := platforms[p]; ok {
+		return build(), nil
 	}
 	return nil, fmt.Errorf("platform %q: plan and apply support %s; render its config with `fabricgen render` and push it by hand",
 		p, strings.Join(Supported(), ", "))
@@ -143,7 +145,10 @@ func Lookup(p schema.Platform) (*Dialect, error) {
 
 // Supported lists the platform names Lookup accepts, sorted.
 func Supported() []string {
-	out := []string{string(schema.AristaEOS), string(schema.CiscoNXOS), string(schema.JuniperJunos), string(schema.NvidiaCumulus), string(schema.SONiC), string(schema.NvidiaMLNX), string(schema.LinuxDCB)}
+	out := make([]string, 0, len(platforms))
+	for p := range platforms {
+		out = append(out, string(p))
+	}
 	sort.Strings(out)
 	return out
 }

@@ -75,7 +75,7 @@ func (r *Rejected) Error() string {
 		// Junos and IOS-style errors point at the token with a caret line;
 		// Junos prints its edit level ("[edit]") before the prompt.
 		l = strings.TrimSpace(l)
-		if l != "" && strings.Trim(l, "^ ") != "" && !(strings.HasPrefix(l, "[edit") && strings.HasSuffix(l, "]")) {
+		if l != "" && strings.Trim(l, "^ ") != "" && (!strings.HasPrefix(l, "[edit") || !strings.HasSuffix(l, "]")) {
 			parts = append(parts, l)
 		}
 	}
@@ -153,25 +153,30 @@ func Open(ctx context.Context, t Target) (*Conn, error) {
 	}
 	c.stop = context.AfterFunc(ctx, func() { _ = c.tr.Close() })
 
-	done := make(chan error, 1)
+	// The open runs in its own goroutine so a device that never shows a
+	// prompt can be cut off; once the transport is closed the open
+	// returns, and the timeout (or cancellation) is the error reported.
+	var openErr error
+	done := make(chan struct{})
 	go func() {
+		defer close(done)
 		if c.net != nil {
-			done <- c.net.Open()
+			openErr = c.net.Open()
 			return
 		}
-		err := c.gen.Open()
+		openErr = c.gen.Open()
 		for _, cmd := range t.Dialect.OnOpen {
-			if err != nil {
+			if openErr != nil {
 				break
 			}
-			_, err = c.gen.SendCommand(cmd)
+			_, openErr = c.gen.SendCommand(cmd)
 		}
-		done <- err
 	}()
 	timer := time.NewTimer(t.Timeout + t.Timeout/2)
 	defer timer.Stop()
 	select {
-	case err = <-done:
+	case <-done:
+		err = openErr
 	case <-timer.C:
 		_ = c.tr.Close()
 		<-done

@@ -152,7 +152,7 @@ func (t *sshTransport) Write(b []byte) error {
 	}
 	if _, err := w.Write(b); err != nil {
 		t.lost.Store(true)
-		return fmt.Errorf("%w: %v", ErrConnectionLost, err)
+		return fmt.Errorf("%w: %w", ErrConnectionLost, err)
 	}
 	return nil
 }

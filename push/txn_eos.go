@@ -1,0 +1,210 @@
+package push
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/scrapli/scrapligo/driver/network"
+
+	"github.com/fabricgen/fabricgen/internal/push/dialect"
+	"github.com/fabricgen/fabricgen/internal/push/session"
+	"github.com/fabricgen/fabricgen/internal/push/state"
+)
+
+// eosTxn is Arista EOS's configuration session.
+func eosTxn() transaction {
+	return transaction{
+		kind:      dialect.TxnSession,
+		run:       (*applier).eosSession,
+		named:     true,
+		leftovers: eosLeftovers,
+		timerNote: func(timer string) string {
+			return fmt.Sprintf("configuration session %s is waiting for its commit timer: another change is in flight; wait until it is confirmed or rolled back (or abort it on the device: configure session %s abort)", timer, timer)
+		},
+		nameNote: func(n string) string {
+			return fmt.Sprintf("fabricgen configuration session %s is open on the device: another fabricgen run is changing it, or a killed run left it (once sure, remove it with: no configure session %s)", n, n)
+		},
+		remove: func(conn *session.Conn, name string) { _, _ = conn.Command("no configure session " + name) },
+		interrupted: func(in stopped) (string, string) {
+			switch in.step {
+			case "stage":
+				return "stopped while staging configuration session " + in.name + ": nothing was committed, the running config is unchanged", "configure session " + in.name + " abort"
+			case "commit", "verify":
+				return "stopped after committing session " + in.name + " with a commit timer: the device rolls it back by itself " + in.wait + " unless confirmed", "configure session " + in.name + " abort"
+			}
+			return "", ""
+		},
+		cleanup: func(rec *state.InFlight, left leftovers) []string {
+			if rec.Txn != "" && (left.timer == rec.Txn || contains(left.names, rec.Txn)) {
+				return []string{"configure session " + rec.Txn + " abort"}
+			}
+			return nil
+		},
+	}
+}
+
+// eosLeftovers lists the configuration sessions waiting for a commit
+// timer, and fabricgen's pending sessions.
+func eosLeftovers(conn *session.Conn, isOurs func(string) bool) (leftovers, error) {
+	var l leftovers
+	out, err := conn.Show("show configuration sessions | json")
+	if err != nil {
+		return l, fmt.Errorf("list configuration sessions: %w", err)
+	}
+	var doc struct {
+		Sessions map[string]struct {
+			State string `json:"state"`
+		} `json:"sessions"`
+	}
+	if err := json.Unmarshal([]byte(jsonPart(out)), &doc); err != nil {
+		return l, fmt.Errorf("show configuration sessions | json: unexpected output: %w", err)
+	}
+	for _, name := range sortedKeys(doc.Sessions) {
+		if isOurs(name) {
+			continue
+		}
+		switch st := doc.Sessions[name].State; {
+		case st == "pendingCommitTimer":
+			l.timer = name
+		case strings.HasPrefix(name, state.RunPrefix) && st == "pending":
+			l.names = append(l.names, name)
+		}
+	}
+	return l, nil
+}
+
+// eosSession stages the change in an EOS configuration session, shows the
+// device's own diff, commits with a timer, verifies, then confirms. Any
+// failure aborts the session (an uncommitted session is discarded by the
+// device even when the connection drops) and checks the device is back to
+// its backup. Commands per the EOS User Manual, "Configuration sessions":
+// configure session NAME, show session-config diffs, commit timer
+// hh:mm:ss, configure session NAME commit, configure session NAME abort.
+func (a *applier) eosSession() outcome {
+	name := a.txn
+	level := &network.PrivilegeLevel{
+		Name: name,
+		// EOS shows a truncated session name: leaf1(config-s-fabric)#,
+		// and sub-modes after it: leaf1(config-s-fabric-if-Et1)#.
+		Pattern:      `(?im)^[\w.\-@()/: ]{1,63}\(config-s-[\w.\-@/:]{0,63}\)#\s?$`,
+		PreviousPriv: "privilege-exec",
+		Deescalate:   "end",
+		Escalate:     "configure session " + name,
+	}
+	a.conn.AddPrivilege(level)
+	abort := func(why string) outcome {
+		a.mark("rollback")
+		if a.conn.Alive() {
+			_, _ = a.conn.Command("configure session " + name + " abort")
+		} else if err := a.reconnect(); err == nil {
+			a.conn.AddPrivilege(level)
+			_, _ = a.conn.Command("configure session " + name + " abort")
+		}
+		return a.rolledBack(why)
+	}
+	_, rej, err := a.conn.Configure(a.changes.Commands(), name)
+	if err != nil {
+		return abort(fmt.Sprintf("staging failed: %v", err))
+	}
+	if rej != nil {
+		return abort(rej.Error())
+	}
+	// Another operator may have started while we staged: commit only
+	// when no other session waits on a commit timer and no other
+	// fabricgen session is open.
+	if busy, err := inspect(a.conn, a.dl, name, a.ignore); err != nil || busy != "" {
+		out := abort(fmt.Sprintf("before commit: %s", firstNonEmpty(busy, fmt.Sprint(err))))
+		if out.status == StatusRolledBack && busy != "" {
+			out.status = StatusRefused
+			out.reason = busy + "; our staged session was aborted and nothing changed"
+		}
+		return out
+	}
+	diffs, rej, err := a.conn.Configure([]string{"show session-config diffs"}, name)
+	if err != nil {
+		return abort(fmt.Sprintf("show session-config diffs: %v", err))
+	}
+	if rej != nil {
+		return abort(rej.Error())
+	}
+	// A session commits a copy of the running config taken when it
+	// started: a change someone made to the running config since would
+	// be lost. The session's diff then shows lines we did not send.
+	if extra := foreignEOS(diffs, a.changes.Commands()); extra != "" {
+		out := abort("the running config changed while the change was staged (another administrator?): the session diff also has " + extra)
+		if out.status == StatusRolledBack {
+			out.status = StatusRefused
+			out.reason = "the running config changed while the change was staged (another administrator?): the session diff also has " + extra + "; our session was aborted so their change is kept, and nothing changed: run fabricgen plan again"
+		}
+		return out
+	}
+	timer := fmtTimer(a.opts.CommitTimer)
+	a.mark("commit")
+	if _, rej, err = a.conn.Configure([]string{"commit timer " + timer}, name); err != nil || rej != nil {
+		return abort(fmt.Sprintf("commit timer %s: %v", timer, firstErr(err, rej)))
+	}
+	ok, left, err := a.converged()
+	if err != nil {
+		return abort(fmt.Sprintf("verify after commit: %v", err))
+	}
+	if !ok {
+		return abort(fmt.Sprintf("verify after commit: %d lines still differ from the rendered config", left))
+	}
+	a.mark("confirm")
+	r, err := a.conn.Command("configure session " + name + " commit")
+	if err != nil || r.Failed != nil {
+		return abort(fmt.Sprintf("confirm the commit: %v", firstErr(err, rejection(r))))
+	}
+	return outcome{status: StatusApplied, deviceDiff: strings.TrimSpace(diffs)}
+}
+
+// fmtTimer prints a duration as EOS's hh:mm:ss.
+func fmtTimer(d time.Duration) string {
+	s := int(d.Seconds())
+	return fmt.Sprintf("%02d:%02d:%02d", s/3600, s/60%60, s%60)
+}
+
+// foreignEOS returns the first line of an EOS session diff that none of
+// our commands explains ("" when every changed line is ours). A line is
+// ours when we sent it, or negated it (no X, default X).
+func foreignEOS(diff string, cmds []string) string {
+	ours := map[string]bool{}
+	for _, c := range cmds {
+		c = strings.TrimSpace(c)
+		ours[c] = true
+		if rest, ok := strings.CutPrefix(c, "no "); ok {
+			ours[rest] = true
+		}
+		if rest, ok := strings.CutPrefix(c, "default "); ok {
+			ours[rest] = true
+			ours["no "+rest] = true
+		}
+	}
+	// A line under one of ours with the same sign is part of the stanza
+	// we added or removed (no tx-queue 3 removes its lines too).
+	coverSign, coverIndent := byte(0), -1
+	for _, l := range strings.Split(diff, "\n") {
+		if strings.HasPrefix(l, "+++") || strings.HasPrefix(l, "---") || (!strings.HasPrefix(l, "+") && !strings.HasPrefix(l, "-")) {
+			coverIndent = -1
+			continue
+		}
+		body := l[1:]
+		indent := len(body) - len(strings.TrimLeft(body, " "))
+		t := strings.TrimSpace(body)
+		if coverIndent >= 0 && l[0] == coverSign && indent > coverIndent {
+			continue
+		}
+		coverIndent = -1
+		if t == "" || t == "!" {
+			continue
+		}
+		if ours[t] {
+			coverSign, coverIndent = l[0], indent
+			continue
+		}
+		return strings.TrimSpace(l)
+	}
+	return ""
+}

@@ -1,0 +1,109 @@
+package push
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/fabricgen/fabricgen/internal/push/dialect"
+	"github.com/fabricgen/fabricgen/internal/push/session"
+	"github.com/fabricgen/fabricgen/internal/push/state"
+)
+
+// nxosTxn is Cisco NX-OS's checkpoint and rollback.
+func nxosTxn() transaction {
+	return transaction{
+		kind:      dialect.TxnCheckpoint,
+		run:       (*applier).nxosCheckpoint,
+		named:     true,
+		leftovers: nxosLeftovers,
+		nameNote: func(n string) string {
+			return fmt.Sprintf("fabricgen checkpoint %s is on the device: another fabricgen run is changing it, or a killed run left it mid-change (restore it with: rollback running-config checkpoint %s, then: no checkpoint %s)", n, n, n)
+		},
+		remove:         func(conn *session.Conn, name string) { _, _ = conn.Command("no checkpoint " + name) },
+		removeRestored: true,
+		interrupted: func(in stopped) (string, string) {
+			return "stopped at step " + in.step + ": the change may be partly applied; checkpoint " + in.name + " holds the config from before it", "rollback running-config checkpoint " + in.name + " (then: no checkpoint " + in.name + ")"
+		},
+	}
+}
+
+var reNXOSCheckpoint = regexp.MustCompile(`(?m)^\s*\d+\)\s+(\S+?):\s*$`)
+
+// nxosLeftovers lists fabricgen's checkpoints other than ours.
+func nxosLeftovers(conn *session.Conn, isOurs func(string) bool) (leftovers, error) {
+	var l leftovers
+	out, err := conn.Show("show checkpoint summary")
+	if err != nil {
+		return l, fmt.Errorf("list checkpoints: %w", err)
+	}
+	for _, m := range reNXOSCheckpoint.FindAllStringSubmatch(out, -1) {
+		if !isOurs(m[1]) && strings.HasPrefix(m[1], state.RunPrefix) {
+			l.names = append(l.names, m[1])
+		}
+	}
+	return l, nil
+}
+
+// nxosCheckpoint takes a checkpoint, applies the lines in configuration
+// mode, verifies, and rolls back to the checkpoint on any failure (NX-OS
+// keeps lines already applied when a session drops). Commands per Cisco's
+// NX-OS System Management Configuration Guide, "Configuring the Rollback
+// Feature": checkpoint NAME, rollback running-config checkpoint NAME,
+// no checkpoint NAME.
+func (a *applier) nxosCheckpoint() outcome {
+	name := a.txn
+	if r, err := a.conn.Command("checkpoint " + name); err != nil || r.Failed != nil {
+		return outcome{status: StatusFailed, reason: fmt.Sprintf("take checkpoint %s (nothing was changed): %v", name, firstErr(err, rejection(r)))}
+	}
+	cleanup := func() { _, _ = a.conn.Command("no checkpoint " + name) }
+	// Another run may have taken a checkpoint at the same moment: go on
+	// only when ours is the only fabricgen checkpoint.
+	if busy, err := inspect(a.conn, a.dl, name, a.ignore); err != nil || busy != "" {
+		cleanup()
+		if busy == "" { // the device could not be read: not a refusal, and our checkpoint may be left (the record stays, so the next run removes it)
+			return outcome{status: StatusFailed, reason: fmt.Sprintf("look for other runs' checkpoints: %v; nothing was changed", err)}
+		}
+		return outcome{status: StatusRefused, reason: busy + "; nothing was changed"}
+	}
+	rollback := func(why string) outcome {
+		a.mark("rollback")
+		if !a.conn.Alive() {
+			if err := a.reconnect(); err != nil {
+				return outcome{status: StatusFailed, reason: why + "; " + err.Error(),
+					restore: "rollback running-config checkpoint " + name + " (then: no checkpoint " + name + ")"}
+			}
+		}
+		r, err := a.conn.Command("rollback running-config checkpoint " + name)
+		if err != nil || r.Failed != nil {
+			return outcome{status: StatusFailed, reason: why + "; rollback running-config checkpoint " + name + " failed: " + firstErr(err, rejection(r)).Error(),
+				restore: "rollback running-config checkpoint " + name + " (then: no checkpoint " + name + ")"}
+		}
+		out := a.rolledBack(why)
+		cleanup()
+		return out
+	}
+	if why, err := a.changedSince(); err != nil || why != "" {
+		cleanup()
+		if err != nil {
+			return outcome{status: StatusFailed, reason: "re-read the device before changing it (nothing was changed): " + err.Error()}
+		}
+		return outcome{status: StatusRefused, reason: why}
+	}
+	_, rej, err := a.conn.Configure(a.changes.Commands(), "")
+	if err != nil {
+		return rollback(fmt.Sprintf("applying failed: %v", err))
+	}
+	if rej != nil {
+		return rollback(rej.Error())
+	}
+	ok, left, err := a.converged()
+	if err != nil {
+		return rollback(fmt.Sprintf("verify: %v", err))
+	}
+	if !ok {
+		return rollback(fmt.Sprintf("verify: %d lines still differ from the rendered config", left))
+	}
+	cleanup()
+	return outcome{status: StatusApplied}
+}
