@@ -1,6 +1,7 @@
 package lab
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -8,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fabricgen/fabricgen/internal/push/config"
+	"github.com/fabricgen/fabricgen/internal/push/dialect"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -36,12 +39,19 @@ func TestTemplatesGoldenAccepted(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m := goldenPlatformRe.FindStringSubmatch(string(data))
-		if m == nil {
-			continue
-		}
 		n++
 		name, _ := filepath.Rel("../../templates/testdata/golden", f)
+		if strings.HasSuffix(f, ".json") {
+			t.Run(filepath.ToSlash(name), func(t *testing.T) {
+				acceptConfigDB(t, strings.TrimSuffix(filepath.Base(f), ".json"), string(data))
+			})
+			continue
+		}
+		m := goldenPlatformRe.FindStringSubmatch(string(data))
+		if m == nil {
+			t.Errorf("%s: no \"device NAME (PLATFORM)\" header and not CONFIG_DB JSON: the lab cannot tell which emulator takes it", name)
+			continue
+		}
 		t.Run(filepath.ToSlash(name), func(t *testing.T) {
 			env := &deviceEnv{
 				spec:      DeviceSpec{Name: m[1], Platform: schema.Platform(m[2]), Username: testUser, Password: testPass},
@@ -62,6 +72,56 @@ func TestTemplatesGoldenAccepted(t *testing.T) {
 		})
 	}
 	t.Logf("%d golden configurations checked", n)
+}
+
+// acceptConfigDB applies a rendered CONFIG_DB fragment to a SONiC
+// emulator the way push does: compare it with the running CONFIG_DB, write
+// the JSON Patch to a file in a shell session and run `sudo config
+// apply-patch` on it; the switch must then hold every rendered field.
+func acceptConfigDB(t *testing.T, device, rendered string) {
+	t.Helper()
+	var doc map[string]map[string]any
+	if err := json.Unmarshal([]byte(rendered), &doc); err != nil {
+		t.Fatalf("rendered CONFIG_DB: %v", err)
+	}
+	ports := sortedKeys(doc["PORT"])
+	if len(ports) == 0 {
+		t.Fatal("the rendered CONFIG_DB has no PORT table")
+	}
+	env := testEnv(device, schema.SONiC)
+	env.spec.Ports = ports
+	emu, err := newEmulator(env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dl, err := dialect.Lookup(schema.SONiC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmp, err := config.CompareConfigDB(device, emu.running(), rendered, dl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cmp.Changes.Empty() {
+		t.Fatal("the rendered CONFIG_DB changes nothing on a factory switch: the check would prove nothing")
+	}
+	patch := strings.ReplaceAll(config.PatchDocument(cmp.Changes), "'", `'\''`)
+	s := emu.newSession(&term{}, testUser)
+	for _, line := range []string{
+		"printf '%s' '" + patch + "' > /tmp/golden-patch.json",
+		"sudo config apply-patch /tmp/golden-patch.json",
+	} {
+		if r := s.handle(line); r.status != 0 {
+			t.Fatalf("%.80s: status %d: %s", line, r.status, r.out)
+		}
+	}
+	after, err := config.CompareConfigDB(device, emu.running(), rendered, dl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !after.Changes.Empty() {
+		t.Errorf("after apply-patch the switch still differs from the render:\n%s", strings.Join(after.Changes.Commands(), "\n"))
+	}
 }
 
 // scriptBody drops the shebang and comments of a host script.
