@@ -4,188 +4,37 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"reflect"
 	"sort"
 	"strconv"
 	"strings"
+
+	jsonpatch "github.com/evanphx/json-patch/v5"
 )
 
-// patchOp is one RFC 6902 operation.
-type patchOp struct {
-	Op    string          `json:"op"`
-	Path  string          `json:"path"`
-	From  string          `json:"from"`
-	Value json.RawMessage `json:"value"`
-}
-
-// sonicPatch applies a JSON Patch document to a copy of db.
+// sonicPatch applies an RFC 6902 JSON Patch document to a copy of db, as
+// `config apply-patch` does before it validates the result. Like SONiC's
+// python jsonpatch, it takes no negative array indices, and an add needs
+// its parent to exist.
 func sonicPatch(db map[string]any, doc []byte) (map[string]any, error) {
-	var ops []patchOp
-	if err := json.Unmarshal(doc, &ops); err != nil {
+	patch, err := jsonpatch.DecodePatch(doc)
+	if err != nil {
 		return nil, fmt.Errorf("the patch is not a JSON Patch array: %w", err)
 	}
-	root := any(sonicCopy(db))
-	for i, op := range ops {
-		var err error
-		root, err = applyOp(root, op)
-		if err != nil {
-			return nil, fmt.Errorf("operation %d (%s %s): %w", i, op.Op, op.Path, err)
-		}
+	cur, err := json.Marshal(db)
+	if err != nil {
+		return nil, fmt.Errorf("encode the running CONFIG_DB: %w", err)
 	}
-	m, ok := root.(map[string]any)
-	if !ok {
+	opts := jsonpatch.NewApplyOptions()
+	opts.SupportNegativeIndices = false
+	next, err := patch.ApplyWithOptions(cur, opts)
+	if err != nil {
+		return nil, fmt.Errorf("apply the patch: %w", err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(next, &m); err != nil || m == nil {
 		return nil, fmt.Errorf("the patch replaced the whole config with a non-object")
 	}
 	return m, nil
-}
-
-func pointer(p string) ([]string, error) {
-	if p == "" {
-		return nil, nil
-	}
-	if !strings.HasPrefix(p, "/") {
-		return nil, fmt.Errorf("path %q must start with '/'", p)
-	}
-	parts := strings.Split(p[1:], "/")
-	for i, s := range parts {
-		parts[i] = strings.ReplaceAll(strings.ReplaceAll(s, "~1", "/"), "~0", "~")
-	}
-	return parts, nil
-}
-
-func applyOp(root any, op patchOp) (any, error) {
-	path, err := pointer(op.Path)
-	if err != nil {
-		return nil, err
-	}
-	var val any
-	if op.Op == "add" || op.Op == "replace" || op.Op == "test" {
-		if len(op.Value) == 0 {
-			return nil, fmt.Errorf("missing value")
-		}
-		if err := json.Unmarshal(op.Value, &val); err != nil {
-			return nil, fmt.Errorf("bad value: %w", err)
-		}
-	}
-	switch op.Op {
-	case "add":
-		return setAt(root, path, val, true)
-	case "replace":
-		if _, err := getAt(root, path); err != nil {
-			return nil, err
-		}
-		return setAt(root, path, val, false)
-	case "remove":
-		return removeAt(root, path)
-	case "test":
-		got, err := getAt(root, path)
-		if err != nil {
-			return nil, err
-		}
-		if !reflect.DeepEqual(got, val) {
-			return nil, fmt.Errorf("test failed: value differs")
-		}
-		return root, nil
-	case "move", "copy":
-		from, err := pointer(op.From)
-		if err != nil {
-			return nil, err
-		}
-		v, err := getAt(root, from)
-		if err != nil {
-			return nil, err
-		}
-		v = sonicCopy(v)
-		if op.Op == "move" {
-			if root, err = removeAt(root, from); err != nil {
-				return nil, err
-			}
-		}
-		return setAt(root, path, v, true)
-	}
-	return nil, fmt.Errorf("unknown op %q", op.Op)
-}
-
-func getAt(root any, path []string) (any, error) {
-	cur := root
-	for _, p := range path {
-		switch x := cur.(type) {
-		case map[string]any:
-			v, ok := x[p]
-			if !ok {
-				return nil, fmt.Errorf("path does not exist: no key %q", p)
-			}
-			cur = v
-		case []any:
-			i, err := strconv.Atoi(p)
-			if err != nil || i < 0 || i >= len(x) {
-				return nil, fmt.Errorf("path does not exist: bad index %q", p)
-			}
-			cur = x[i]
-		default:
-			return nil, fmt.Errorf("path does not exist: %q is below a value", p)
-		}
-	}
-	return cur, nil
-}
-
-func setAt(root any, path []string, val any, insert bool) (any, error) {
-	if len(path) == 0 {
-		return val, nil
-	}
-	parent, err := getAt(root, path[:len(path)-1])
-	if err != nil {
-		return nil, err
-	}
-	last := path[len(path)-1]
-	switch x := parent.(type) {
-	case map[string]any:
-		x[last] = val
-		return root, nil
-	case []any:
-		i := len(x)
-		if last != "-" {
-			if i, err = strconv.Atoi(last); err != nil || i < 0 || i > len(x) {
-				return nil, fmt.Errorf("bad array index %q", last)
-			}
-		}
-		if !insert {
-			if i >= len(x) {
-				return nil, fmt.Errorf("bad array index %q", last)
-			}
-			x[i] = val
-			return root, nil
-		}
-		x = append(x[:i], append([]any{val}, x[i:]...)...)
-		return setAt(root, path[:len(path)-1], x, false)
-	}
-	return nil, fmt.Errorf("cannot add below a value")
-}
-
-func removeAt(root any, path []string) (any, error) {
-	if len(path) == 0 {
-		return nil, fmt.Errorf("cannot remove the whole config")
-	}
-	parent, err := getAt(root, path[:len(path)-1])
-	if err != nil {
-		return nil, err
-	}
-	last := path[len(path)-1]
-	switch x := parent.(type) {
-	case map[string]any:
-		if _, ok := x[last]; !ok {
-			return nil, fmt.Errorf("path does not exist: no key %q", last)
-		}
-		delete(x, last)
-		return root, nil
-	case []any:
-		i, err := strconv.Atoi(last)
-		if err != nil || i < 0 || i >= len(x) {
-			return nil, fmt.Errorf("bad array index %q", last)
-		}
-		return setAt(root, path[:len(path)-1], append(x[:i:i], x[i+1:]...), false)
-	}
-	return nil, fmt.Errorf("path does not exist")
 }
 
 // sonicValidate stands in for GCU's YANG validation: known tables, no
