@@ -39,17 +39,10 @@ type Device struct {
 	closed bool
 }
 
-// deviceEnv is what an emulator may use from its device.
-type deviceEnv struct {
-	spec DeviceSpec
-	// afterFunc runs fn after dur with the device lock held; the returned
-	// function cancels it.
-	afterFunc func(dur time.Duration, fn func()) (cancel func())
-	// now returns the current time (for timestamps in headers).
-	now func() time.Time
-	// executed records the argv of a command a shell ran; it is called
-	// with the device lock held.
-	executed func(argv []string)
+// specOf is the part of a DeviceSpec an emulator sees.
+func specOf(sp DeviceSpec) emuSpec {
+	return emuSpec{Name: sp.Name, Platform: sp.Platform, Username: sp.Username, Password: sp.Password,
+		Ports: sp.Ports, RunningConfig: sp.RunningConfig}
 }
 
 func startDevice(sp DeviceSpec, signer ssh.Signer, port int) (*Device, error) {
@@ -67,7 +60,7 @@ func startDevice(sp DeviceSpec, signer ssh.Signer, port int) (*Device, error) {
 		faultCh: make(chan struct{}),
 		done:    make(chan struct{}),
 	}
-	env := &deviceEnv{spec: sp, afterFunc: d.afterFunc, now: time.Now, executed: d.recordExecuted}
+	env := &deviceEnv{spec: specOf(sp), afterFunc: d.afterFunc, now: time.Now, executed: d.recordExecuted}
 	emu, err := newEmulator(env)
 	if err != nil {
 		_ = ln.Close()

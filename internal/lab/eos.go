@@ -96,7 +96,7 @@ func eosBanner(lines []string, i int) int {
 // export is `show running-config`, which loadExisting reads back.
 func (e *eos) export() string { return e.running() }
 
-func eosFactory(sp DeviceSpec) string {
+func eosFactory(sp emuSpec) string {
 	ports := sp.Ports
 	if len(ports) == 0 {
 		for i := 1; i <= 32; i++ {

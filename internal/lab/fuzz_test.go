@@ -21,7 +21,7 @@ func FuzzShell(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
-		env := &deviceEnv{spec: DeviceSpec{Name: "h", Platform: schema.NvidiaMLNX}, now: time.Now,
+		env := &deviceEnv{spec: emuSpec{Name: "h", Platform: schema.NvidiaMLNX}, now: time.Now,
 			afterFunc: func(time.Duration, func()) func() { return func() {} }}
 		h, err := newHost(env)
 		if err != nil {
@@ -66,7 +66,7 @@ func FuzzJunosStatement(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
-		env := &deviceEnv{spec: DeviceSpec{Name: "j", Platform: schema.JuniperJunos, Username: "u"}, now: time.Now,
+		env := &deviceEnv{spec: emuSpec{Name: "j", Platform: schema.JuniperJunos, Username: "u"}, now: time.Now,
 			afterFunc: func(time.Duration, func()) func() { return func() {} }}
 		j, err := newJunos(env)
 		if err != nil {

@@ -54,7 +54,7 @@ func TestTemplatesGoldenAccepted(t *testing.T) {
 		}
 		t.Run(filepath.ToSlash(name), func(t *testing.T) {
 			env := &deviceEnv{
-				spec:      DeviceSpec{Name: m[1], Platform: schema.Platform(m[2]), Username: testUser, Password: testPass},
+				spec:      emuSpec{Name: m[1], Platform: schema.Platform(m[2]), Username: testUser, Password: testPass},
 				afterFunc: func(time.Duration, func()) func() { return func() {} },
 				now:       time.Now,
 			}

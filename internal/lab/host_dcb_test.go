@@ -10,7 +10,7 @@ import (
 
 func testHost(t *testing.T, p schema.Platform) *host {
 	t.Helper()
-	env := &deviceEnv{spec: DeviceSpec{Name: "h", Platform: p, Ports: []string{"eth0"}}, now: time.Now,
+	env := &deviceEnv{spec: emuSpec{Name: "h", Platform: p, Ports: []string{"eth0"}}, now: time.Now,
 		afterFunc: func(time.Duration, func()) func() { return func() {} }}
 	h, err := newHost(env)
 	if err != nil {

@@ -273,7 +273,7 @@ func CheckRunningConfig(sp DeviceSpec) error {
 		return fmt.Errorf("%d bytes is more than the %d the lab takes: trim the configuration", len(sp.RunningConfig), MaxRunningConfig)
 	}
 	sp.RunningConfig = normalizeText(sp.RunningConfig)
-	env := &deviceEnv{spec: sp, now: time.Now, afterFunc: func(time.Duration, func()) func() { return func() {} }}
+	env := &deviceEnv{spec: specOf(sp), now: time.Now, afterFunc: func(time.Duration, func()) func() { return func() {} }}
 	_, err := newEmulator(env)
 	return err
 }

@@ -80,7 +80,7 @@ func (n *nxos) export() string { return n.running() }
 
 func (n *nxos) stamp() string { return n.env.now().UTC().Format("Mon Jan 2 15:04:05 2006") }
 
-func nxosFactory(sp DeviceSpec) string {
+func nxosFactory(sp emuSpec) string {
 	ports := sp.Ports
 	if len(ports) == 0 {
 		for i := 1; i <= 32; i++ {

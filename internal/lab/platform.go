@@ -2,26 +2,9 @@ package lab
 
 import (
 	"fmt"
-	"hash/fnv"
 
 	"github.com/fabricgen/fabricgen/schema"
 )
-
-// emulator is the platform state of one device. Every method is called
-// with the device lock held.
-type emulator interface {
-	// running returns what the platform's running-config command prints.
-	running() string
-	// export returns the configuration in the form DeviceSpec.RunningConfig
-	// takes.
-	export() string
-	// newSession starts a CLI session for a logged-in user.
-	newSession(t *term, user string) cliSession
-	// outOfBand applies configuration as another administrator would.
-	outOfBand(lines []string) error
-	// expireTimers fires pending confirm timers now.
-	expireTimers()
-}
 
 // emulatorFactory builds the emulator of one device.
 type emulatorFactory func(env *deviceEnv) (emulator, error)
@@ -78,11 +61,4 @@ func newEmulator(env *deviceEnv) (emulator, error) {
 	// The constructors' errors name the offending line of the running
 	// configuration; callers add the device and file.
 	return f(env)
-}
-
-// mgmtOctet derives a stable last octet for a device's management address.
-func mgmtOctet(name string) int {
-	h := fnv.New32a()
-	_, _ = h.Write([]byte(name))
-	return int(h.Sum32()%250) + 2
 }

@@ -108,7 +108,7 @@ func TestChangesPerPlatform(t *testing.T) {
 		t.Run(string(c.platform)+"/"+c.line, func(t *testing.T) {
 			sp := DeviceSpec{Name: "d1", Platform: c.platform, Username: testUser, Password: testPass, Ports: portsFor(c.platform)}
 			env := testEnv("d1", c.platform)
-			env.spec = sp
+			env.spec = specOf(sp)
 			emu, err := newEmulator(env)
 			if err != nil {
 				t.Fatal(err)

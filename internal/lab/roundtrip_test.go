@@ -9,7 +9,7 @@ import (
 )
 
 func testEnv(name string, p schema.Platform) *deviceEnv {
-	return &deviceEnv{spec: DeviceSpec{Name: name, Platform: p, Username: testUser, Password: testPass},
+	return &deviceEnv{spec: emuSpec{Name: name, Platform: p, Username: testUser, Password: testPass},
 		afterFunc: func(time.Duration, func()) func() { return func() {} }, now: time.Now}
 }
 
