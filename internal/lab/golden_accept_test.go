@@ -2,9 +2,11 @@ package lab
 
 import (
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -84,7 +86,7 @@ func acceptConfigDB(t *testing.T, device, rendered string) {
 	if err := json.Unmarshal([]byte(rendered), &doc); err != nil {
 		t.Fatalf("rendered CONFIG_DB: %v", err)
 	}
-	ports := sortedKeys(doc["PORT"])
+	ports := slices.Sorted(maps.Keys(doc["PORT"]))
 	if len(ports) == 0 {
 		t.Fatal("the rendered CONFIG_DB has no PORT table")
 	}

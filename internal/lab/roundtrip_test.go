@@ -59,22 +59,18 @@ func TestRunningConfigRoundTrip(t *testing.T) {
 				t.Fatal(err)
 			}
 			first := a.running()
-			b, err := newEmulator(testEnv("rt1", c.platform))
-			if err != nil {
-				t.Fatal(err)
-			}
+			env := testEnv("rt1", c.platform)
 			var lines []string
 			if c.reload != nil {
 				lines = c.reload(first)
 			} else {
-				// Junos: replay the set form on top of an emptied tree.
-				j := b.(*junos)
-				j.active = newPathTree(junosScalar)
-				for _, l := range splitLines(a.(*junos).displaySetOf()) {
-					if !strings.HasPrefix(l, "set version") {
-						lines = append(lines, l)
-					}
-				}
+				// Junos: start a fresh device from the set form, as
+				// lab up --running-config does.
+				env.spec.RunningConfig = a.export()
+			}
+			b, err := newEmulator(env)
+			if err != nil {
+				t.Fatal(err)
 			}
 			if err := b.outOfBand(lines); err != nil {
 				t.Fatalf("reload: %v", err)

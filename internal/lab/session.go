@@ -41,4 +41,3 @@ type cliSession interface {
 	// disconnect runs when the connection ends, however it ends.
 	disconnect()
 }
-
