@@ -200,7 +200,7 @@ func (s *ControlServer) serve(c net.Conn) {
 		if strings.TrimSpace(line) == "" {
 			continue
 		}
-		if err := enc.Encode(s.handle(line)); err != nil {
+		if err := enc.Encode(s.Handle(line)); err != nil {
 			return
 		}
 	}
@@ -230,7 +230,7 @@ func readLine(r *bufio.Reader, limit int) (string, error) {
 	}
 }
 
-func (s *ControlServer) handle(line string) ControlReply {
+func (s *ControlServer) Handle(line string) ControlReply {
 	var req ControlRequest
 	dec := json.NewDecoder(strings.NewReader(line))
 	dec.DisallowUnknownFields()

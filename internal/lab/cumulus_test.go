@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/fabricgen/fabricgen/schema"
+
+	"github.com/fabricgen/fabricgen/internal/lab/cli"
 )
 
 func TestCumulusRevisions(t *testing.T) {
@@ -45,7 +47,7 @@ func TestCumulusRevisions(t *testing.T) {
 				t.Fatalf("applied = %v, want %v:\n%s", got, c.applied, dev.RunningConfig())
 			}
 			if !c.applied && dev.RunningConfig() != before {
-				t.Errorf("not restored:\n%s", unifiedDiff("before", "after", before, dev.RunningConfig()))
+				t.Errorf("not restored:\n%s", cli.UnifiedDiff("before", "after", before, dev.RunningConfig()))
 			}
 		})
 	}

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"golang.org/x/crypto/ssh"
+
+	"github.com/fabricgen/fabricgen/internal/lab/cli"
 )
 
 // Device is one running emulated device.
@@ -23,7 +25,7 @@ type Device struct {
 
 	// mu guards everything below, including all emulator state.
 	mu          sync.Mutex
-	emu         emulator
+	emu         cli.Emulator
 	fault       Fault
 	reject      *regexp.Regexp
 	configCount int
@@ -40,8 +42,8 @@ type Device struct {
 }
 
 // specOf is the part of a DeviceSpec an emulator sees.
-func specOf(sp DeviceSpec) emuSpec {
-	return emuSpec{Name: sp.Name, Platform: sp.Platform, Username: sp.Username, Password: sp.Password,
+func specOf(sp DeviceSpec) cli.Spec {
+	return cli.Spec{Name: sp.Name, Platform: sp.Platform, Username: sp.Username, Password: sp.Password,
 		Ports: sp.Ports, RunningConfig: sp.RunningConfig}
 }
 
@@ -60,7 +62,7 @@ func startDevice(sp DeviceSpec, signer ssh.Signer, port int) (*Device, error) {
 		faultCh: make(chan struct{}),
 		done:    make(chan struct{}),
 	}
-	env := &deviceEnv{spec: specOf(sp), afterFunc: d.afterFunc, now: time.Now, executed: d.recordExecuted}
+	env := &cli.Env{Spec: specOf(sp), AfterFunc: d.afterFunc, Now: time.Now, Executed: d.recordExecuted}
 	emu, err := newEmulator(env)
 	if err != nil {
 		_ = ln.Close()
@@ -133,7 +135,7 @@ func (d *Device) HostKey() ssh.PublicKey { return d.hostKey().PublicKey() }
 func (d *Device) RunningConfig() string {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	return d.emu.running()
+	return d.emu.Running()
 }
 
 // Export returns the device's configuration in the form
@@ -144,7 +146,7 @@ func (d *Device) RunningConfig() string {
 func (d *Device) Export() string {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	return d.emu.export()
+	return d.emu.Export()
 }
 
 // SetFault replaces the device's fault; DropAfter counts from now. An
@@ -189,7 +191,7 @@ func (d *Device) ClearFault() { d.SetFault(Fault{}) }
 func (d *Device) ConfigureOutOfBand(lines []string) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if err := d.emu.outOfBand(lines); err != nil {
+	if err := d.emu.OutOfBand(lines); err != nil {
 		return fmt.Errorf("lab: %s: out-of-band change: %w", d.spec.Name, err)
 	}
 	return nil
@@ -201,7 +203,7 @@ func (d *Device) ConfigureOutOfBand(lines []string) error {
 func (d *Device) ExpireTimers() {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	d.emu.expireTimers()
+	d.emu.ExpireTimers()
 }
 
 // History returns the commands the device has received, oldest first

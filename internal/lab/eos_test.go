@@ -9,6 +9,8 @@ import (
 	"github.com/scrapli/scrapligo/driver/opoptions"
 
 	"github.com/fabricgen/fabricgen/schema"
+
+	"github.com/fabricgen/fabricgen/internal/lab/cli"
 )
 
 // eosSession registers a scrapligo privilege level for a config session,
@@ -89,7 +91,7 @@ func TestEOSSessions(t *testing.T) {
 				t.Fatalf("applied = %v, want %v:\n%s", got, c.applied, dev.RunningConfig())
 			}
 			if !c.applied && dev.RunningConfig() != before {
-				t.Errorf("config not restored:\n%s", unifiedDiff("before", "after", before, dev.RunningConfig()))
+				t.Errorf("config not restored:\n%s", cli.UnifiedDiff("before", "after", before, dev.RunningConfig()))
 			}
 		})
 	}
@@ -199,7 +201,7 @@ func TestEOSPlatformLimits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := emu.outOfBand([]string{"interface Ethernet1", "   mtu 9216"}); err == nil {
+	if err := emu.OutOfBand([]string{"interface Ethernet1", "   mtu 9216"}); err == nil {
 		t.Error("out-of-band mtu 9216 accepted")
 	}
 }

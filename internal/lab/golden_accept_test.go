@@ -14,6 +14,8 @@ import (
 	"github.com/fabricgen/fabricgen/internal/push/config"
 	"github.com/fabricgen/fabricgen/internal/push/dialect"
 	"github.com/fabricgen/fabricgen/schema"
+
+	"github.com/fabricgen/fabricgen/internal/lab/cli"
 )
 
 var goldenPlatformRe = regexp.MustCompile(`device (\S+) \(([a-z_]+)\)`)
@@ -55,10 +57,10 @@ func TestTemplatesGoldenAccepted(t *testing.T) {
 			continue
 		}
 		t.Run(filepath.ToSlash(name), func(t *testing.T) {
-			env := &deviceEnv{
-				spec:      emuSpec{Name: m[1], Platform: schema.Platform(m[2]), Username: testUser, Password: testPass},
-				afterFunc: func(time.Duration, func()) func() { return func() {} },
-				now:       time.Now,
+			env := &cli.Env{
+				Spec:      cli.Spec{Name: m[1], Platform: schema.Platform(m[2]), Username: testUser, Password: testPass},
+				AfterFunc: func(time.Duration, func()) func() { return func() {} },
+				Now:       time.Now,
 			}
 			emu, err := newEmulator(env)
 			if err != nil {
@@ -68,7 +70,7 @@ func TestTemplatesGoldenAccepted(t *testing.T) {
 			if p := schema.Platform(m[2]); p.IsHost() || p == schema.NvidiaCumulus {
 				lines = scriptBody(lines)
 			}
-			if err := emu.outOfBand(lines); err != nil {
+			if err := emu.OutOfBand(lines); err != nil {
 				t.Errorf("%v", err)
 			}
 		})
@@ -91,7 +93,7 @@ func acceptConfigDB(t *testing.T, device, rendered string) {
 		t.Fatal("the rendered CONFIG_DB has no PORT table")
 	}
 	env := testEnv(device, schema.SONiC)
-	env.spec.Ports = ports
+	env.Spec.Ports = ports
 	emu, err := newEmulator(env)
 	if err != nil {
 		t.Fatal(err)
@@ -100,7 +102,7 @@ func acceptConfigDB(t *testing.T, device, rendered string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmp, err := config.CompareConfigDB(device, emu.running(), rendered, dl)
+	cmp, err := config.CompareConfigDB(device, emu.Running(), rendered, dl)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,16 +110,16 @@ func acceptConfigDB(t *testing.T, device, rendered string) {
 		t.Fatal("the rendered CONFIG_DB changes nothing on a factory switch: the check would prove nothing")
 	}
 	patch := strings.ReplaceAll(config.PatchDocument(cmp.Changes), "'", `'\''`)
-	s := emu.newSession(&term{}, testUser)
+	s := emu.NewSession(&cli.Term{}, testUser)
 	for _, line := range []string{
 		"printf '%s' '" + patch + "' > /tmp/golden-patch.json",
 		"sudo config apply-patch /tmp/golden-patch.json",
 	} {
-		if r := s.handle(line); r.status != 0 {
-			t.Fatalf("%.80s: status %d: %s", line, r.status, r.out)
+		if r := s.Handle(line); r.Status != 0 {
+			t.Fatalf("%.80s: status %d: %s", line, r.Status, r.Out)
 		}
 	}
-	after, err := config.CompareConfigDB(device, emu.running(), rendered, dl)
+	after, err := config.CompareConfigDB(device, emu.Running(), rendered, dl)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,6 +22,8 @@ import (
 	"golang.org/x/crypto/ssh/knownhosts"
 
 	"github.com/fabricgen/fabricgen/schema"
+
+	"github.com/fabricgen/fabricgen/internal/lab/cli"
 )
 
 // DeviceSpec describes one emulated device.
@@ -273,7 +275,7 @@ func CheckRunningConfig(sp DeviceSpec) error {
 		return fmt.Errorf("%d bytes is more than the %d the lab takes: trim the configuration", len(sp.RunningConfig), MaxRunningConfig)
 	}
 	sp.RunningConfig = normalizeText(sp.RunningConfig)
-	env := &deviceEnv{spec: specOf(sp), now: time.Now, afterFunc: func(time.Duration, func()) func() { return func() {} }}
+	env := &cli.Env{Spec: specOf(sp), Now: time.Now, AfterFunc: func(time.Duration, func()) func() { return func() {} }}
 	_, err := newEmulator(env)
 	return err
 }

@@ -4,10 +4,18 @@ import (
 	"fmt"
 
 	"github.com/fabricgen/fabricgen/schema"
+
+	"github.com/fabricgen/fabricgen/internal/lab/cli"
+	"github.com/fabricgen/fabricgen/internal/lab/emulator/cumulus"
+	"github.com/fabricgen/fabricgen/internal/lab/emulator/eos"
+	"github.com/fabricgen/fabricgen/internal/lab/emulator/host"
+	"github.com/fabricgen/fabricgen/internal/lab/emulator/junos"
+	"github.com/fabricgen/fabricgen/internal/lab/emulator/nxos"
+	"github.com/fabricgen/fabricgen/internal/lab/emulator/sonic"
 )
 
 // emulatorFactory builds the emulator of one device.
-type emulatorFactory func(env *deviceEnv) (emulator, error)
+type emulatorFactory func(env *cli.Env) (cli.Emulator, error)
 
 // registry maps every platform the lab emulates to its emulator. Adding a
 // platform to the lab means adding its row here; TestRegistryComplete fails
@@ -16,8 +24,8 @@ type registry map[schema.Platform]emulatorFactory
 
 // factory adapts a concrete constructor to an emulatorFactory, so a failed
 // constructor yields a nil interface rather than a typed nil.
-func factory[E emulator](newE func(env *deviceEnv) (E, error)) emulatorFactory {
-	return func(env *deviceEnv) (emulator, error) {
+func factory[E cli.Emulator](newE func(env *cli.Env) (E, error)) emulatorFactory {
+	return func(env *cli.Env) (cli.Emulator, error) {
 		e, err := newE(env)
 		if err != nil {
 			return nil, err
@@ -29,13 +37,13 @@ func factory[E emulator](newE func(env *deviceEnv) (E, error)) emulatorFactory {
 // emulators returns the lab's registry: one emulator per platform.
 func emulators() registry {
 	return registry{
-		schema.AristaEOS:     factory(newEOS),
-		schema.CiscoNXOS:     factory(newNXOS),
-		schema.JuniperJunos:  factory(newJunos),
-		schema.NvidiaCumulus: factory(newCumulus),
-		schema.SONiC:         factory(newSONiC),
-		schema.NvidiaMLNX:    factory(newHost),
-		schema.LinuxDCB:      factory(newHost),
+		schema.AristaEOS:     factory(eos.New),
+		schema.CiscoNXOS:     factory(nxos.New),
+		schema.JuniperJunos:  factory(junos.New),
+		schema.NvidiaCumulus: factory(cumulus.New),
+		schema.SONiC:         factory(sonic.New),
+		schema.NvidiaMLNX:    factory(host.New),
+		schema.LinuxDCB:      factory(host.New),
 	}
 }
 
@@ -53,10 +61,10 @@ func (r registry) missing(want []schema.Platform) []schema.Platform {
 
 // newEmulator returns the emulator for a platform, or an error naming the
 // platforms the lab knows.
-func newEmulator(env *deviceEnv) (emulator, error) {
-	f := emulators()[env.spec.Platform]
+func newEmulator(env *cli.Env) (cli.Emulator, error) {
+	f := emulators()[env.Spec.Platform]
 	if f == nil {
-		return nil, fmt.Errorf("unknown platform %q: use one of %v", env.spec.Platform, schema.Platforms())
+		return nil, fmt.Errorf("unknown platform %q: use one of %v", env.Spec.Platform, schema.Platforms())
 	}
 	// The constructors' errors name the offending line of the running
 	// configuration; callers add the device and file.

@@ -34,7 +34,7 @@ func TestRegistryBuildsEveryPlatform(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if emu.running() == "" {
+			if emu.Running() == "" {
 				t.Error("empty running configuration")
 			}
 		})

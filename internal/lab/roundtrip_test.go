@@ -6,11 +6,13 @@ import (
 	"time"
 
 	"github.com/fabricgen/fabricgen/schema"
+
+	"github.com/fabricgen/fabricgen/internal/lab/cli"
 )
 
-func testEnv(name string, p schema.Platform) *deviceEnv {
-	return &deviceEnv{spec: emuSpec{Name: name, Platform: p, Username: testUser, Password: testPass},
-		afterFunc: func(time.Duration, func()) func() { return func() {} }, now: time.Now}
+func testEnv(name string, p schema.Platform) *cli.Env {
+	return &cli.Env{Spec: cli.Spec{Name: name, Platform: p, Username: testUser, Password: testPass},
+		AfterFunc: func(time.Duration, func()) func() { return func() {} }, Now: time.Now}
 }
 
 // TestRunningConfigRoundTrip changes each switch, reads its running
@@ -55,10 +57,10 @@ func TestRunningConfigRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := a.outOfBand(c.changes); err != nil {
+			if err := a.OutOfBand(c.changes); err != nil {
 				t.Fatal(err)
 			}
-			first := a.running()
+			first := a.Running()
 			env := testEnv("rt1", c.platform)
 			var lines []string
 			if c.reload != nil {
@@ -66,17 +68,17 @@ func TestRunningConfigRoundTrip(t *testing.T) {
 			} else {
 				// Junos: start a fresh device from the set form, as
 				// lab up --running-config does.
-				env.spec.RunningConfig = a.export()
+				env.Spec.RunningConfig = a.Export()
 			}
 			b, err := newEmulator(env)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := b.outOfBand(lines); err != nil {
+			if err := b.OutOfBand(lines); err != nil {
 				t.Fatalf("reload: %v", err)
 			}
-			if got, want := c.strip(b.running()), c.strip(first); got != want {
-				t.Errorf("round trip differs:\n%s", unifiedDiff("first", "reloaded", want, got))
+			if got, want := c.strip(b.Running()), c.strip(first); got != want {
+				t.Errorf("round trip differs:\n%s", cli.UnifiedDiff("first", "reloaded", want, got))
 			}
 		})
 	}

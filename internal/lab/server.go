@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"golang.org/x/crypto/ssh"
+
+	"github.com/fabricgen/fabricgen/internal/lab/cli"
 )
 
 func (d *Device) acceptLoop() {
@@ -153,9 +155,9 @@ func (d *Device) handleSession(nc net.Conn, ch ssh.Channel, reqs <-chan *ssh.Req
 
 // serveExec runs one command without a PTY, as `ssh host CMD` does.
 func (d *Device) serveExec(nc net.Conn, ch ssh.Channel, cmd string) int {
-	t := &term{length: 0, width: 32767}
+	t := &cli.Term{Length: 0, Width: 32767}
 	d.mu.Lock()
-	s := d.emu.newSession(t, d.spec.Username)
+	s := d.emu.NewSession(t, d.spec.Username)
 	d.mu.Unlock()
 	status := 0
 	for _, line := range strings.Split(cmd, "\n") {
@@ -164,14 +166,14 @@ func (d *Device) serveExec(nc net.Conn, ch ssh.Channel, cmd string) int {
 			_ = nc.Close()
 			return 255
 		}
-		_, _ = ch.Write([]byte(r.out))
-		status = r.status
-		if r.exit {
+		_, _ = ch.Write([]byte(r.Out))
+		status = r.Status
+		if r.Exit {
 			break
 		}
 	}
 	d.mu.Lock()
-	s.disconnect()
+	s.Disconnect()
 	d.mu.Unlock()
 	return status
 }
@@ -180,7 +182,7 @@ func (d *Device) serveExec(nc net.Conn, ch ssh.Channel, cmd string) int {
 // connection must be dropped now, without an answer. Reject refuses only a
 // line the emulator says would change the device. A delayed answer goes
 // out at once when the fault changes or the device closes.
-func (d *Device) dispatch(s cliSession, line string) (reply, bool) {
+func (d *Device) dispatch(s cli.Session, line string) (cli.Reply, bool) {
 	d.mu.Lock()
 	delay := d.fault.Delay
 	changed := d.faultCh
@@ -188,14 +190,14 @@ func (d *Device) dispatch(s cliSession, line string) (reply, bool) {
 	if trimmed != "" {
 		d.record(trimmed)
 	}
-	var r reply
-	if d.reject != nil && trimmed != "" && d.reject.MatchString(trimmed) && s.changes(line) {
-		r = s.reject(trimmed)
+	var r cli.Reply
+	if d.reject != nil && trimmed != "" && d.reject.MatchString(trimmed) && s.Changes(line) {
+		r = s.Reject(trimmed)
 	} else {
-		r = s.handle(line)
+		r = s.Handle(line)
 	}
 	drop := false
-	if r.config && d.fault.DropAfter > 0 {
+	if r.Config && d.fault.DropAfter > 0 {
 		d.configCount++
 		if d.configCount >= d.fault.DropAfter {
 			d.fault.DropAfter = 0

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/fabricgen/fabricgen/schema"
+
+	"github.com/fabricgen/fabricgen/internal/lab/cli"
 )
 
 // patchFor builds the JSON Patch that merges a config_db fragment into db.
@@ -87,6 +89,6 @@ func TestSONiCApplyPatchCheckpointRollback(t *testing.T) {
 		t.Fatalf("rollback: %s", out)
 	}
 	if dev.RunningConfig() != before {
-		t.Errorf("rollback did not restore:\n%s", unifiedDiff("before", "after", before, dev.RunningConfig()))
+		t.Errorf("rollback did not restore:\n%s", cli.UnifiedDiff("before", "after", before, dev.RunningConfig()))
 	}
 }

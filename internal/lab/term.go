@@ -4,6 +4,8 @@ import (
 	"io"
 	"net"
 	"strings"
+
+	"github.com/fabricgen/fabricgen/internal/lab/cli"
 )
 
 // writeCRLF writes text with CRLF line ends, as a terminal expects.
@@ -17,14 +19,14 @@ func writeCRLF(w io.Writer, text string) {
 // serveShell runs an interactive CLI on rw until the user exits or the
 // connection ends; it returns the last exit status.
 func (d *Device) serveShell(nc net.Conn, rw io.ReadWriter, rows int) int {
-	t := &term{length: rows, width: 80}
+	t := &cli.Term{Length: rows, Width: 80}
 	d.mu.Lock()
-	s := d.emu.newSession(t, d.spec.Username)
-	hello := s.greeting() + s.prompt()
+	s := d.emu.NewSession(t, d.spec.Username)
+	hello := s.Greeting() + s.Prompt()
 	d.mu.Unlock()
 	defer func() {
 		d.mu.Lock()
-		s.disconnect()
+		s.Disconnect()
 		d.mu.Unlock()
 	}()
 	writeCRLF(rw, hello)
@@ -46,7 +48,7 @@ func (d *Device) serveShell(nc net.Conn, rw io.ReadWriter, rows int) int {
 		for _, b := range buf[:n] {
 			if len(pending) > 0 {
 				// Pager: 'q' quits, anything else shows the next page.
-				writeCRLF(rw, "\r"+strings.Repeat(" ", len(t.more))+"\r")
+				writeCRLF(rw, "\r"+strings.Repeat(" ", len(t.More))+"\r")
 				if b == 'q' || b == 'Q' {
 					pending = nil
 					writeCRLF(rw, tail)
@@ -71,23 +73,23 @@ func (d *Device) serveShell(nc net.Conn, rw io.ReadWriter, rows int) int {
 					_ = nc.Close()
 					return 255
 				}
-				status = r.status
-				secret = r.secret
-				if r.exit {
-					writeCRLF(rw, r.out)
+				status = r.Status
+				secret = r.Secret
+				if r.Exit {
+					writeCRLF(rw, r.Out)
 					return status
 				}
 				d.mu.Lock()
-				tail = s.prompt()
+				tail = s.Prompt()
 				d.mu.Unlock()
-				if t.more != "" && t.length > 0 {
-					pages := paginate(r.out, t.length-1)
+				if t.More != "" && t.Length > 0 {
+					pages := paginate(r.Out, t.Length-1)
 					if len(pages) > 1 {
 						pending = d.showPage(rw, t, pages, tail)
 						continue
 					}
 				}
-				writeCRLF(rw, r.out+tail)
+				writeCRLF(rw, r.Out+tail)
 			case 0x7f, 0x08:
 				lastCR = false
 				if len(line) > 0 {
@@ -107,17 +109,17 @@ func (d *Device) serveShell(nc net.Conn, rw io.ReadWriter, rows int) int {
 					_ = nc.Close()
 					return 255
 				}
-				status = r.status
+				status = r.Status
 				d.mu.Lock()
-				p := s.prompt()
+				p := s.Prompt()
 				d.mu.Unlock()
-				writeCRLF(rw, r.out+p)
+				writeCRLF(rw, r.Out+p)
 			case 0x03:
 				lastCR = false
 				line = line[:0]
 				secret = false
 				d.mu.Lock()
-				p := s.prompt()
+				p := s.Prompt()
 				d.mu.Unlock()
 				writeCRLF(rw, "^C\n"+p)
 			default:
@@ -133,13 +135,13 @@ func (d *Device) serveShell(nc net.Conn, rw io.ReadWriter, rows int) int {
 
 // showPage writes the first page and the pager prompt, or the last page
 // and tail; it returns the pages still to show.
-func (d *Device) showPage(w io.Writer, t *term, pages []string, tail string) []string {
+func (d *Device) showPage(w io.Writer, t *cli.Term, pages []string, tail string) []string {
 	writeCRLF(w, pages[0])
 	if len(pages) == 1 {
 		writeCRLF(w, tail)
 		return nil
 	}
-	writeCRLF(w, t.more)
+	writeCRLF(w, t.More)
 	return pages[1:]
 }
 

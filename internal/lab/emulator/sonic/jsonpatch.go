@@ -1,4 +1,4 @@
-package lab
+package sonic
 
 import (
 	"encoding/json"

@@ -1,12 +1,14 @@
-package lab
+package shell
 
 import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/fabricgen/fabricgen/internal/lab/cli"
 )
 
-// shell is a small POSIX-shell subset for the emulated hosts and the
+// Shell is a small POSIX-shell subset for the emulated hosts and the
 // Linux-based switches: lists (`;`, `&`, newline, `&&`, `||`), brace groups
 // and `( ... )` subshells, pipes, redirections (`>`, `>>`, `2>&1`, `>&2`,
 // `/dev/null`), quotes and backslash escapes, variables with `$VAR`,
@@ -18,24 +20,24 @@ import (
 // Every simple command the shell runs after expansion is reported to
 // record, including those inside substitutions and under wrappers, so a
 // test can prove which commands ran (Device.Executed).
-type shell struct {
+type Shell struct {
 	vars    map[string]string
-	status  int
+	Status  int
 	errexit bool
 	nounset bool
-	exited  bool
+	Exited  bool
 	// run executes a non-builtin command.
-	run shellRunner
+	run Runner
 	// write is a redirect into a file.
 	write fileWriter
 	// which resolves `command -v`.
 	which func(string) (string, bool)
 	// record, when set, receives the argv of every simple command run.
-	record func(argv []string)
+	Record func(argv []string)
 	// substituted records that the last expansion ran a $(...).
 	substituted bool
-	// elevated is true while a command runs under sudo.
-	elevated bool
+	// Elevated is true while a command runs under sudo.
+	Elevated bool
 	// depth counts nested evaluations (substitutions, eval, sh -c), to
 	// bound recursion.
 	depth int
@@ -44,25 +46,25 @@ type shell struct {
 // maxShellDepth bounds nested substitutions, eval and sh -c.
 const maxShellDepth = 64
 
-// shellRunner runs one simple command: argv with its standard input; it
+// Runner runs one simple command: argv with its standard input; it
 // returns standard output, standard error and the exit status.
-type shellRunner func(argv []string, stdin string) (string, string, int)
+type Runner func(argv []string, stdin string) (string, string, int)
 
 // fileWriter writes a redirect target; it returns bash's error text
 // ("Permission denied", "No such file or directory") or "".
 type fileWriter func(path, data string, appendTo bool) string
 
-func newShell(run shellRunner, write fileWriter, which func(string) (string, bool)) *shell {
-	return &shell{vars: map[string]string{}, run: run, write: write, which: which}
+func NewShell(run Runner, write fileWriter, which func(string) (string, bool)) *Shell {
+	return &Shell{vars: map[string]string{}, run: run, write: write, which: which}
 }
 
 // child returns a shell for a substitution or `sh -c`: the same tools and
 // recorder, one level deeper.
-func (s *shell) child() *shell {
-	c := newShell(s.run, s.write, s.which)
-	c.record = s.record
+func (s *Shell) child() *Shell {
+	c := NewShell(s.run, s.write, s.which)
+	c.Record = s.Record
 	c.depth = s.depth + 1
-	c.elevated = s.elevated
+	c.Elevated = s.Elevated
 	return c
 }
 
@@ -278,11 +280,11 @@ func splitList(src string) ([]item, error) {
 	}
 }
 
-// exec runs a command line and returns what the terminal shows.
-func (s *shell) exec(line string) string {
+// Exec runs a command line and returns what the terminal shows.
+func (s *Shell) Exec(line string) string {
 	items, err := splitList(line)
 	if err != nil {
-		s.status = 2
+		s.Status = 2
 		return "bash: " + err.Error() + "\n"
 	}
 	var out strings.Builder
@@ -292,10 +294,10 @@ func (s *shell) exec(line string) string {
 
 // capture runs a command substitution: standard output is returned,
 // standard error goes to errOut.
-func (s *shell) capture(line string, errOut *strings.Builder) string {
+func (s *Shell) capture(line string, errOut *strings.Builder) string {
 	items, err := splitList(line)
 	if err != nil {
-		s.status = 2
+		s.Status = 2
 		errOut.WriteString("bash: " + err.Error() + "\n")
 		return ""
 	}
@@ -304,10 +306,10 @@ func (s *shell) capture(line string, errOut *strings.Builder) string {
 	return out.String()
 }
 
-func (s *shell) runList(items []item, out, errOut *strings.Builder, top bool) {
+func (s *Shell) runList(items []item, out, errOut *strings.Builder, top bool) {
 	run := true
 	for _, it := range items {
-		if s.exited {
+		if s.Exited {
 			return
 		}
 		if run {
@@ -320,7 +322,7 @@ func (s *shell) runList(items []item, out, errOut *strings.Builder, top bool) {
 				}
 				sub.errexit, sub.nounset = s.errexit, s.nounset
 				sub.runList(it.group, out, errOut, false)
-				s.status = sub.status
+				s.Status = sub.Status
 			case it.group != nil:
 				s.runList(it.group, out, errOut, false)
 			default:
@@ -329,22 +331,22 @@ func (s *shell) runList(items []item, out, errOut *strings.Builder, top bool) {
 				out.WriteString(o)
 			}
 			if it.op == "&" {
-				s.status = 0
+				s.Status = 0
 			}
 			// set -e: a failing command ends the shell unless && or ||
 			// follows it; the command after the last && or || of a list
 			// is not exempt (bash(1), "set -e").
 			tested := it.op == "&&" || it.op == "||"
-			if s.errexit && s.status != 0 && !tested && top {
-				s.exited = true
+			if s.errexit && s.Status != 0 && !tested && top {
+				s.Exited = true
 				return
 			}
 		}
 		switch it.op {
 		case "&&":
-			run = s.status == 0
+			run = s.Status == 0
 		case "||":
-			run = s.status != 0
+			run = s.Status != 0
 		default:
 			run = true
 		}
@@ -353,10 +355,10 @@ func (s *shell) runList(items []item, out, errOut *strings.Builder, top bool) {
 
 // pipeline runs `a | b | c` with redirections; it returns standard output
 // and standard error.
-func (s *shell) pipeline(text string) (string, string) {
+func (s *Shell) pipeline(text string) (string, string) {
 	stages, err := splitPipes(text)
 	if err != nil {
-		s.status = 2
+		s.Status = 2
 		return "", "bash: " + err.Error() + "\n"
 	}
 	stdin, errs := "", ""
@@ -366,7 +368,7 @@ func (s *shell) pipeline(text string) (string, string) {
 		words, err := s.expand(st, &subErr)
 		errs += subErr.String()
 		if err != nil {
-			s.status = 1
+			s.Status = 1
 			return "", errs + "bash: " + err.Error() + "\n"
 		}
 		var argv []string
@@ -380,7 +382,7 @@ func (s *shell) pipeline(text string) (string, string) {
 			switch w.text {
 			case ">", ">>", "1>", "1>>", ">|":
 				if i+1 >= len(words) {
-					s.status = 2
+					s.Status = 2
 					return "", errs + "bash: syntax error near unexpected token `newline'\n"
 				}
 				redir, appendTo = words[i+1].text, strings.HasSuffix(w.text, ">>")
@@ -409,14 +411,14 @@ func (s *shell) pipeline(text string) (string, string) {
 		}
 		if len(argv) == 0 {
 			if !s.substituted {
-				s.status = 0
+				s.Status = 0
 			}
 			continue
 		}
 		if k, v, ok := strings.Cut(argv[0], "="); ok && isVarName(k) && len(argv) == 1 {
 			s.vars[k] = v
 			if !s.substituted {
-				s.status = 0
+				s.Status = 0
 			}
 			continue
 		}
@@ -431,20 +433,20 @@ func (s *shell) pipeline(text string) (string, string) {
 		if dropErr {
 			e = ""
 		}
-		s.status = code
+		s.Status = code
 		switch {
 		case redir == "/dev/null":
 			o = ""
 		case redir != "":
 			if msg := s.write(redir, o, appendTo); msg != "" {
 				e += "bash: " + redir + ": " + msg + "\n"
-				s.status = 1
+				s.Status = 1
 			}
 			o = ""
 		}
 		errs += e
 		stdin = o
-		if s.exited {
+		if s.Exited {
 			break
 		}
 	}
@@ -452,29 +454,29 @@ func (s *shell) pipeline(text string) (string, string) {
 }
 
 // note reports a simple command to the recorder.
-func (s *shell) note(argv []string) {
-	if s.record != nil {
-		s.record(append([]string(nil), argv...))
+func (s *Shell) note(argv []string) {
+	if s.Record != nil {
+		s.Record(append([]string(nil), argv...))
 	}
 }
 
 // wrapped runs the command a wrapper (sudo, env, ...) names: it is a
 // simple command of its own for the recorder.
-func (s *shell) wrapped(argv []string, stdin string) (string, string, int) {
+func (s *Shell) wrapped(argv []string, stdin string) (string, string, int) {
 	s.note(argv)
 	return s.builtin(argv, stdin)
 }
 
-func (s *shell) builtin(argv []string, stdin string) (string, string, int) {
+func (s *Shell) builtin(argv []string, stdin string) (string, string, int) {
 	switch argv[0] {
 	case "exit":
-		code := s.status
+		code := s.Status
 		if len(argv) > 1 {
 			if n, err := strconv.Atoi(argv[1]); err == nil {
 				code = n & 255
 			}
 		}
-		s.exited = true
+		s.Exited = true
 		return "", "", code
 	case "set":
 		for _, a := range argv[1:] {
@@ -526,7 +528,7 @@ func (s *shell) builtin(argv []string, stdin string) (string, string, int) {
 		}
 		var errOut strings.Builder
 		s.runList(items, &out, &errOut, false)
-		return out.String(), errOut.String(), s.status
+		return out.String(), errOut.String(), s.Status
 	case "command":
 		if len(argv) == 3 && argv[1] == "-v" {
 			switch argv[2] {
@@ -555,9 +557,9 @@ func (s *shell) builtin(argv []string, stdin string) (string, string, int) {
 		if len(rest) == 0 {
 			return "", "usage: sudo command\n", 1
 		}
-		saved := s.elevated
-		s.elevated = true
-		defer func() { s.elevated = saved }()
+		saved := s.Elevated
+		s.Elevated = true
+		defer func() { s.Elevated = saved }()
 		return s.wrapped(rest, stdin)
 	case "env":
 		rest := argv[1:]
@@ -573,7 +575,7 @@ func (s *shell) builtin(argv []string, stdin string) (string, string, int) {
 			return "", "", 0
 		}
 		if argv[0] == "exec" {
-			defer func() { s.exited = true }()
+			defer func() { s.Exited = true }()
 		}
 		return s.wrapped(argv[1:], stdin)
 	case "nice", "timeout":
@@ -612,8 +614,8 @@ func (s *shell) builtin(argv []string, stdin string) (string, string, int) {
 				return "", argv[0] + ": maximum nesting level exceeded\n", 1
 			}
 			sub := s.child()
-			out := sub.exec(argv[2])
-			return out, "", sub.status
+			out := sub.Exec(argv[2])
+			return out, "", sub.Status
 		}
 		return "", argv[0] + ": only -c COMMAND is supported here\n", 2
 	}
@@ -681,7 +683,7 @@ func testExpr(name string, args []string) (string, string, int) {
 }
 
 func isVarName(k string) bool {
-	if k == "" || isDigit(k[0]) {
+	if k == "" || cli.IsDigit(k[0]) {
 		return false
 	}
 	for _, c := range k {
@@ -726,7 +728,7 @@ type word struct {
 
 // expand splits a simple command into words, expanding escapes, variables
 // and command substitutions (no field splitting of expansions).
-func (s *shell) expand(text string, errOut *strings.Builder) ([]word, error) {
+func (s *Shell) expand(text string, errOut *strings.Builder) ([]word, error) {
 	var words []word
 	var cur strings.Builder
 	in, quoted := false, false
@@ -821,7 +823,7 @@ func (s *shell) expand(text string, errOut *strings.Builder) ([]word, error) {
 				op += string(text[i+1])
 				i++
 			}
-			if i+2 < len(text) && text[i+1] == '&' && isDigit(text[i+2]) {
+			if i+2 < len(text) && text[i+1] == '&' && cli.IsDigit(text[i+2]) {
 				op += text[i+1 : i+3]
 				i += 2
 			}
@@ -850,7 +852,7 @@ func (s *shell) expand(text string, errOut *strings.Builder) ([]word, error) {
 
 // subst expands the inside of double quotes: $-expressions, backticks and
 // the escapes \$ \` \" \\ and backslash-newline.
-func (s *shell) subst(text string, errOut *strings.Builder) (string, error) {
+func (s *Shell) subst(text string, errOut *strings.Builder) (string, error) {
 	var b strings.Builder
 	for i := 0; i < len(text); i++ {
 		switch text[i] {
@@ -886,7 +888,7 @@ func (s *shell) subst(text string, errOut *strings.Builder) (string, error) {
 
 // backtick runs an old-style command substitution; inside it, \` \\ and
 // \$ stand for the character itself.
-func (s *shell) backtick(body string, errOut *strings.Builder) string {
+func (s *Shell) backtick(body string, errOut *strings.Builder) string {
 	var b strings.Builder
 	for i := 0; i < len(body); i++ {
 		if body[i] == '\\' && i+1 < len(body) && strings.IndexByte("`\\$", body[i+1]) >= 0 {
@@ -901,9 +903,9 @@ func (s *shell) backtick(body string, errOut *strings.Builder) string {
 
 // substitute runs a command substitution in a child shell and returns its
 // standard output.
-func (s *shell) substitute(body string, errOut *strings.Builder) string {
+func (s *Shell) substitute(body string, errOut *strings.Builder) string {
 	if s.depth >= maxShellDepth {
-		s.status = 1
+		s.Status = 1
 		errOut.WriteString("bash: maximum nesting level exceeded\n")
 		return ""
 	}
@@ -911,20 +913,20 @@ func (s *shell) substitute(body string, errOut *strings.Builder) string {
 	sub.vars = s.vars
 	sub.errexit, sub.nounset = false, s.nounset
 	out := sub.capture(body, errOut)
-	s.status = sub.status
+	s.Status = sub.Status
 	s.substituted = true
 	return out
 }
 
 // dollar expands the $-expression at the start of text; it returns how
 // many bytes it used.
-func (s *shell) dollar(text string, errOut *strings.Builder) (int, string, error) {
+func (s *Shell) dollar(text string, errOut *strings.Builder) (int, string, error) {
 	if len(text) < 2 {
 		return 1, "$", nil
 	}
 	switch c := text[1]; {
 	case c == '?':
-		return 2, strconv.Itoa(s.status), nil
+		return 2, strconv.Itoa(s.Status), nil
 	case c == '$':
 		return 2, "4242", nil
 	case c == '(':
@@ -943,7 +945,7 @@ func (s *shell) dollar(text string, errOut *strings.Builder) (int, string, error
 		return end + 1, v, err
 	case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
 		j := 1
-		for j < len(text) && (text[j] == '_' || text[j] >= 'a' && text[j] <= 'z' || text[j] >= 'A' && text[j] <= 'Z' || isDigit(text[j])) {
+		for j < len(text) && (text[j] == '_' || text[j] >= 'a' && text[j] <= 'z' || text[j] >= 'A' && text[j] <= 'Z' || cli.IsDigit(text[j])) {
 			j++
 		}
 		v, err := s.lookup(text[1:j])
@@ -955,10 +957,10 @@ func (s *shell) dollar(text string, errOut *strings.Builder) (int, string, error
 // braced expands ${NAME}, ${NAME:-word} and ${NAME-word}; the word is
 // expanded (and any substitution in it runs) only when it is used, as in
 // bash.
-func (s *shell) braced(body string, errOut *strings.Builder) (string, error) {
+func (s *Shell) braced(body string, errOut *strings.Builder) (string, error) {
 	name, rest := body, ""
 	for i := 0; i < len(body); i++ {
-		if !(body[i] == '_' || body[i] >= 'a' && body[i] <= 'z' || body[i] >= 'A' && body[i] <= 'Z' || isDigit(body[i])) {
+		if !(body[i] == '_' || body[i] >= 'a' && body[i] <= 'z' || body[i] >= 'A' && body[i] <= 'Z' || cli.IsDigit(body[i])) {
 			name, rest = body[:i], body[i:]
 			break
 		}
@@ -998,7 +1000,7 @@ func (s *shell) braced(body string, errOut *strings.Builder) (string, error) {
 	return "", fmt.Errorf("${%s}: bad substitution", body)
 }
 
-func (s *shell) lookup(name string) (string, error) {
+func (s *Shell) lookup(name string) (string, error) {
 	v, ok := s.vars[name]
 	if !ok && s.nounset {
 		return "", fmt.Errorf("%s: unbound variable", name)

@@ -1,10 +1,13 @@
-package lab
+package host
 
 import (
 	"testing"
 	"time"
 
 	"github.com/fabricgen/fabricgen/schema"
+
+	"github.com/fabricgen/fabricgen/internal/lab/cli"
+	"github.com/fabricgen/fabricgen/internal/lab/shell"
 )
 
 func FuzzShell(f *testing.F) {
@@ -21,13 +24,13 @@ func FuzzShell(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
-		env := &deviceEnv{spec: emuSpec{Name: "h", Platform: schema.NvidiaMLNX}, now: time.Now,
-			afterFunc: func(time.Duration, func()) func() { return func() {} }}
-		h, err := newHost(env)
+		env := &cli.Env{Spec: cli.Spec{Name: "h", Platform: schema.NvidiaMLNX}, Now: time.Now,
+			AfterFunc: func(time.Duration, func()) func() { return func() {} }}
+		h, err := New(env)
 		if err != nil {
 			t.Fatal(err)
 		}
-		_ = shellChanges(line, hostChanges, func(string) bool { return false })
-		_ = h.shell().exec(line)
+		_ = shell.Changes(line, hostChanges, func(string) bool { return false })
+		_ = h.shell().Exec(line)
 	})
 }

@@ -1,4 +1,4 @@
-package lab
+package junos
 
 import (
 	"fmt"
@@ -6,12 +6,14 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/fabricgen/fabricgen/internal/lab/cli"
 )
 
-func (j *junos) newSession(t *term, user string) cliSession {
-	t.more = "---(more)---"
+func (j *junos) NewSession(t *cli.Term, user string) cli.Session {
+	t.More = "---(more)---"
 	j.logins++
-	c := &junosCLI{j: j, t: t, user: user, tty: fmt.Sprintf("pts/%d", j.logins-1), pid: 4200 + j.logins, since: j.env.now()}
+	c := &junosCLI{j: j, t: t, user: user, tty: fmt.Sprintf("pts/%d", j.logins-1), pid: 4200 + j.logins, since: j.env.Now()}
 	j.clis[c] = struct{}{}
 	return c
 }
@@ -43,10 +45,10 @@ func (c *junosCLI) editors() string {
 
 type junosCLI struct {
 	j     *junos
-	t     *term
+	t     *cli.Term
 	user  string
-	cand  *pathTree // nil in operational mode
-	base  *pathTree
+	cand  *cli.PathTree // nil in operational mode
+	base  *cli.PathTree
 	mode  string // private, exclusive or shared
 	edit  []string
 	load  bool // reading `load set terminal` input
@@ -58,15 +60,15 @@ type junosCLI struct {
 	since time.Time
 }
 
-func (c *junosCLI) greeting() string {
+func (c *junosCLI) Greeting() string {
 	return "--- JUNOS 23.4R1.9 Kernel 64-bit  JNPR-12.1-20231207.2bd1e5b_buil\n"
 }
 
-func (c *junosCLI) prompt() string {
+func (c *junosCLI) Prompt() string {
 	if c.load {
 		return ""
 	}
-	p := c.user + "@" + c.j.env.spec.Name
+	p := c.user + "@" + c.j.env.Spec.Name
 	if c.cand == nil {
 		return p + "> "
 	}
@@ -77,10 +79,10 @@ func (c *junosCLI) prompt() string {
 	return "\n" + edit + "\n" + p + "# "
 }
 
-// disconnect discards a private or exclusive candidate and releases the
+// Disconnect discards a private or exclusive candidate and releases the
 // lock, as Junos does when such a configuration session ends; changes to
 // the shared candidate stay.
-func (c *junosCLI) disconnect() {
+func (c *junosCLI) Disconnect() {
 	c.leave()
 	delete(c.j.clis, c)
 }
@@ -98,15 +100,15 @@ func (j *junos) sharedModified() bool {
 	return j.shared != nil && junosText(j.shared) != junosText(j.active)
 }
 
-func (c *junosCLI) reject(line string) reply {
+func (c *junosCLI) Reject(line string) cli.Reply {
 	if strings.HasPrefix(line, "commit") {
-		return reply{out: "error: configuration check-out failed\n", status: 1, config: true}
+		return cli.Reply{Out: "error: configuration check-out failed\n", Status: 1, Config: true}
 	}
-	return reply{out: c.caret(line, 1) + "syntax error.\n", status: 1, config: c.cand != nil}
+	return cli.Reply{Out: c.caret(line, 1) + "syntax error.\n", Status: 1, Config: c.cand != nil}
 }
 
 func (c *junosCLI) caret(line string, tok int) string {
-	col := len(c.user) + 1 + len(c.j.env.spec.Name) + 2
+	col := len(c.user) + 1 + len(c.j.env.Spec.Name) + 2
 	f := strings.Fields(line)
 	for i := 0; i < tok && i < len(f); i++ {
 		col += len(f[i]) + 1
@@ -114,13 +116,13 @@ func (c *junosCLI) caret(line string, tok int) string {
 	return strings.Repeat(" ", col) + "^\n"
 }
 
-func (c *junosCLI) handle(raw string) reply {
+func (c *junosCLI) Handle(raw string) cli.Reply {
 	if c.load {
 		return c.loadLine(raw)
 	}
-	line := normalize(raw)
+	line := cli.Normalize(raw)
 	if line == "" {
-		return reply{}
+		return cli.Reply{}
 	}
 	if c.cand == nil {
 		return c.op(line)
@@ -128,29 +130,29 @@ func (c *junosCLI) handle(raw string) reply {
 	return c.config(line)
 }
 
-func (c *junosCLI) op(line string) reply {
-	cmd, filters := splitPipe(line)
+func (c *junosCLI) op(line string) cli.Reply {
+	cmd, filters := cli.SplitPipe(line)
 	f := strings.Fields(cmd)
 	j := c.j
 	switch {
 	case cmd == "exit" || cmd == "quit":
-		return reply{exit: true}
+		return cli.Reply{Exit: true}
 	case len(f) == 4 && f[0] == "set" && f[1] == "cli" && (f[2] == "screen-width" || f[2] == "screen-length"):
 		n, err := strconv.Atoi(f[3])
 		if err != nil {
-			return reply{out: c.caret(cmd, 3) + "syntax error, expecting <number>.\n", status: 1}
+			return cli.Reply{Out: c.caret(cmd, 3) + "syntax error, expecting <number>.\n", Status: 1}
 		}
 		if f[2] == "screen-length" {
-			c.t.length = n
-			return reply{out: fmt.Sprintf("Screen length set to %d\n", n)}
+			c.t.Length = n
+			return cli.Reply{Out: fmt.Sprintf("Screen length set to %d\n", n)}
 		}
-		c.t.width = n
-		return reply{out: fmt.Sprintf("Screen width set to %d\n", n)}
+		c.t.Width = n
+		return cli.Reply{Out: fmt.Sprintf("Screen width set to %d\n", n)}
 	case cmd == "set cli complete-on-space off":
-		return reply{out: "Disabling complete-on-space\n"}
+		return cli.Reply{Out: "Disabling complete-on-space\n"}
 	case cmd == "configure":
 		if j.shared == nil {
-			j.shared = j.active.clone()
+			j.shared = j.active.Clone()
 		}
 		out := "Entering configuration mode\n"
 		if ed := c.editors(); ed != "" {
@@ -160,13 +162,13 @@ func (c *junosCLI) op(line string) reply {
 			out += "The configuration has been changed but not committed\n"
 		}
 		c.cand, c.base, c.mode, c.edit = j.shared, nil, "shared", nil
-		return reply{out: out}
+		return cli.Reply{Out: out}
 	case cmd == "configure private" || cmd == "configure exclusive":
 		// Junos CLI User Guide, "Forms of the configure Command": an
 		// exclusive lock, or uncommitted changes in the shared candidate
 		// (anyone's), keep the user in operational mode.
 		if j.lock != nil {
-			return reply{out: "error: configuration database locked by:\n" + j.lock.lockLine(), status: 1}
+			return cli.Reply{Out: "error: configuration database locked by:\n" + j.lock.lockLine(), Status: 1}
 		}
 		if j.sharedModified() {
 			out := ""
@@ -174,24 +176,24 @@ func (c *junosCLI) op(line string) reply {
 				out = "Users currently editing the configuration:\n" + ed
 			}
 			if cmd == "configure private" {
-				return reply{out: out + "error: shared configuration database modified\n", status: 1}
+				return cli.Reply{Out: out + "error: shared configuration database modified\n", Status: 1}
 			}
-			return reply{out: out + "error: configuration database modified\n", status: 1}
+			return cli.Reply{Out: out + "error: configuration database modified\n", Status: 1}
 		}
 		out := "warning: uncommitted changes will be discarded on exit\n"
 		if ed := c.editors(); ed != "" {
 			out = "Users currently editing the configuration:\n" + ed + out
 		}
-		c.cand, c.base, c.edit = j.active.clone(), j.active.clone(), nil
+		c.cand, c.base, c.edit = j.active.Clone(), j.active.Clone(), nil
 		c.mode = strings.TrimPrefix(cmd, "configure ")
 		if c.mode == "exclusive" {
 			j.lock = c
 		}
-		return reply{out: out + "Entering configuration mode\n"}
+		return cli.Reply{Out: out + "Entering configuration mode\n"}
 	case cmd == "show configuration":
-		return c.filter(j.running(), filters)
+		return c.filter(j.Running(), filters)
 	case len(f) > 2 && f[0] == "show" && f[1] == "configuration":
-		sub := j.active.subtree(f[2:])
+		sub := j.active.Subtree(f[2:])
 		saved := c.j.active
 		c.j.active = sub
 		r := c.filter(junosText(sub), filters)
@@ -200,44 +202,44 @@ func (c *junosCLI) op(line string) reply {
 	case cmd == "show system commit":
 		return c.filter(j.commitHistory(), filters)
 	case cmd == "show version":
-		return reply{out: fmt.Sprintf("Hostname: %s\nModel: qfx5220-32cd\nJunos: 23.4R1.9\n", j.env.spec.Name)}
+		return cli.Reply{Out: fmt.Sprintf("Hostname: %s\nModel: qfx5220-32cd\nJunos: 23.4R1.9\n", j.env.Spec.Name)}
 	}
-	return reply{out: c.caret(cmd, 0) + "unknown command.\n", status: 1}
+	return cli.Reply{Out: c.caret(cmd, 0) + "unknown command.\n", Status: 1}
 }
 
 // filter applies Junos pipes: display set, no-more, match, except, compare.
-func (c *junosCLI) filter(out string, filters []string) reply {
+func (c *junosCLI) filter(out string, filters []string) cli.Reply {
 	for _, f := range filters {
 		switch {
 		case f == "display set":
 			out = c.displaySet(out)
 		case f == "no-more":
 		case strings.HasPrefix(f, "match "):
-			o, err := applyFilters(out, []string{"include " + strings.TrimPrefix(f, "match ")})
+			o, err := cli.ApplyFilters(out, []string{"include " + strings.TrimPrefix(f, "match ")})
 			if err != nil {
-				return reply{out: "error: " + err.Error() + "\n", status: 1}
+				return cli.Reply{Out: "error: " + err.Error() + "\n", Status: 1}
 			}
 			out = o
 		case strings.HasPrefix(f, "except "):
-			o, err := applyFilters(out, []string{"exclude " + strings.TrimPrefix(f, "except ")})
+			o, err := cli.ApplyFilters(out, []string{"exclude " + strings.TrimPrefix(f, "except ")})
 			if err != nil {
-				return reply{out: "error: " + err.Error() + "\n", status: 1}
+				return cli.Reply{Out: "error: " + err.Error() + "\n", Status: 1}
 			}
 			out = o
 		default:
-			return reply{out: "syntax error, expecting <command>: " + f + "\n", status: 1}
+			return cli.Reply{Out: "syntax error, expecting <command>: " + f + "\n", Status: 1}
 		}
 	}
-	return reply{out: out}
+	return cli.Reply{Out: out}
 }
 
 // displaySetOf prints the active configuration in set form.
 func (j *junos) displaySetOf() string { return setForm(j.active) }
 
-func setForm(t *pathTree) string {
+func setForm(t *cli.PathTree) string {
 	var b strings.Builder
 	b.WriteString("set version 23.4R1.9\n")
-	for _, l := range t.setLines() {
+	for _, l := range t.SetLines() {
 		b.WriteString(l + "\n")
 	}
 	return b.String()
@@ -280,43 +282,43 @@ func (j *junos) commitHistory() string {
 	return b.String()
 }
 
-func (c *junosCLI) config(line string) reply {
+func (c *junosCLI) config(line string) cli.Reply {
 	j := c.j
-	cmd, filters := splitPipe(line)
+	cmd, filters := cli.SplitPipe(line)
 	f := strings.Fields(cmd)
 	switch {
 	case cmd == "exit" || cmd == "quit" || cmd == "exit configuration-mode":
 		if len(c.edit) > 0 && cmd != "exit configuration-mode" {
 			c.edit = c.edit[:len(c.edit)-1]
-			return reply{}
+			return cli.Reply{}
 		}
 		out := "Exiting configuration mode\n"
 		if c.mode != "shared" && junosText(c.cand) != junosText(c.base) {
 			out = "warning: uncommitted changes will be discarded on exit\n" + out
 		}
 		c.leave()
-		return reply{out: out}
+		return cli.Reply{Out: out}
 	case cmd == "status":
 		ed := c.editors()
-		return reply{out: "Users currently editing the configuration:\n" + fmt.Sprintf("  %s terminal %s (pid %d) on since %s\n      [edit]\n", c.user, c.tty, c.pid, c.since.UTC().Format("2006-01-02 15:04:05 MST")) + ed}
+		return cli.Reply{Out: "Users currently editing the configuration:\n" + fmt.Sprintf("  %s terminal %s (pid %d) on since %s\n      [edit]\n", c.user, c.tty, c.pid, c.since.UTC().Format("2006-01-02 15:04:05 MST")) + ed}
 	case cmd == "top":
 		c.edit = nil
-		return reply{}
+		return cli.Reply{}
 	case cmd == "up":
 		if len(c.edit) > 0 {
 			c.edit = c.edit[:len(c.edit)-1]
 		}
-		return reply{}
+		return cli.Reply{}
 	case f[0] == "edit" && len(f) > 1:
 		c.edit = append(c.edit, f[1:]...)
-		return reply{}
+		return cli.Reply{}
 	case cmd == "update" && c.mode == "private":
-		fresh := j.active.clone()
-		fresh.mergeChanges(c.base, c.cand)
-		c.cand, c.base = fresh, j.active.clone()
-		return reply{}
+		fresh := j.active.Clone()
+		fresh.MergeChanges(c.base, c.cand)
+		c.cand, c.base = fresh, j.active.Clone()
+		return cli.Reply{}
 	case cmd == "show" && len(filters) == 1 && filters[0] == "compare":
-		return reply{out: junosCompare(j.active, c.cand)}
+		return cli.Reply{Out: junosCompare(j.active, c.cand)}
 	case cmd == "show":
 		return c.filter(junosText(c.cand), filters)
 	case cmd == "commit check":
@@ -325,61 +327,61 @@ func (c *junosCLI) config(line string) reply {
 			j.confirm.cancel()
 			j.confirm = nil
 		}
-		return reply{out: "configuration check succeeds\n"}
+		return cli.Reply{Out: "configuration check succeeds\n"}
 	case f[0] == "commit":
 		opts, err := parseJunosCommit(cmd)
 		if err != nil {
-			return reply{out: c.caret(cmd, err.token) + err.msg + "\n", status: 1}
+			return cli.Reply{Out: c.caret(cmd, err.token) + err.msg + "\n", Status: 1}
 		}
 		if opts.minutes > 0 && c.mode == "private" {
 			// Junos OS CLI User Guide, "Using the configure private
 			// Command": commit confirmed cannot be issued in configure
 			// private mode.
-			return reply{out: "error: 'commit confirmed' is not supported in configure private mode; use configure exclusive\n", status: 1, config: true}
+			return cli.Reply{Out: "error: 'commit confirmed' is not supported in configure private mode; use configure exclusive\n", Status: 1, Config: true}
 		}
 		return c.commitCmd(opts)
 	case (f[0] == "set" || f[0] == "delete" || f[0] == "deactivate" || f[0] == "activate" || f[0] == "load" || f[0] == "rollback") &&
 		c.mode == "shared" && j.lock != nil && j.lock != c:
 		// "Other users can enter and exit configuration mode, but they
 		// cannot change the configuration" (configure exclusive).
-		return reply{out: "error: configuration database locked by:\n" + j.lock.lockLine(), status: 1, config: true}
+		return cli.Reply{Out: "error: configuration database locked by:\n" + j.lock.lockLine(), Status: 1, Config: true}
 	case cmd == "rollback" || (len(f) == 2 && f[0] == "rollback"):
 		n := 0
 		if len(f) == 2 {
 			v, err := strconv.Atoi(f[1])
 			if err != nil || v < 0 || v > 49 {
-				return reply{out: c.caret(cmd, 1) + "syntax error, expecting <number>.\n", status: 1}
+				return cli.Reply{Out: c.caret(cmd, 1) + "syntax error, expecting <number>.\n", Status: 1}
 			}
 			n = v
 		}
 		if n >= len(j.history) {
-			return reply{out: fmt.Sprintf("error: Cannot find rollback file: rollback %d\n", n), status: 1}
+			return cli.Reply{Out: fmt.Sprintf("error: Cannot find rollback file: rollback %d\n", n), Status: 1}
 		}
-		rolled := j.history[n].tree.clone()
+		rolled := j.history[n].tree.Clone()
 		if c.mode == "shared" {
 			j.shared = rolled
 		}
 		c.cand = rolled
-		return reply{out: "load complete\n", config: true}
+		return cli.Reply{Out: "load complete\n", Config: true}
 	case cmd == "load set terminal":
 		c.load, c.loadN, c.errs = true, 0, 0
-		return reply{out: "[Type ^D at a new line to end input]\n"}
+		return cli.Reply{Out: "[Type ^D at a new line to end input]\n"}
 	case f[0] == "set" || f[0] == "delete" || f[0] == "deactivate" || f[0] == "activate":
 		full := cmd
 		if len(c.edit) > 0 {
 			full = f[0] + " " + strings.Join(c.edit, " ") + " " + strings.Join(f[1:], " ")
 		}
-		err := j.apply(c.cand, full)
+		err := j.Apply(c.cand, full)
 		switch e := err.(type) {
 		case nil:
-			return reply{config: true}
-		case *errUnknown:
-			return reply{out: c.caret(cmd, e.token) + "syntax error.\n", status: 1, config: true}
+			return cli.Reply{Config: true}
+		case *cli.ErrUnknown:
+			return cli.Reply{Out: c.caret(cmd, e.Token) + "syntax error.\n", Status: 1, Config: true}
 		default:
 			if err == errStatementNotFound {
-				return reply{out: "warning: statement not found\n", config: true}
+				return cli.Reply{Out: "warning: statement not found\n", Config: true}
 			}
-			return reply{out: "syntax error: " + err.Error() + "\n", status: 1, config: true}
+			return cli.Reply{Out: "syntax error: " + err.Error() + "\n", Status: 1, Config: true}
 		}
 	case strings.HasPrefix(cmd, "run "):
 		saved := c.cand
@@ -390,28 +392,28 @@ func (c *junosCLI) config(line string) reply {
 		}
 		return r
 	}
-	return reply{out: c.caret(cmd, 0) + "syntax error.\n", status: 1}
+	return cli.Reply{Out: c.caret(cmd, 0) + "syntax error.\n", Status: 1}
 }
 
 // loadLine reads one line of `load set terminal` input; ^D ends it.
-func (c *junosCLI) loadLine(raw string) reply {
+func (c *junosCLI) loadLine(raw string) cli.Reply {
 	if raw == "\x04" {
 		c.load = false
 		if c.errs > 0 {
-			return reply{out: fmt.Sprintf("load complete (%d errors)\n", c.errs), status: 1, config: true}
+			return cli.Reply{Out: fmt.Sprintf("load complete (%d errors)\n", c.errs), Status: 1, Config: true}
 		}
-		return reply{out: "load complete\n", config: true}
+		return cli.Reply{Out: "load complete\n", Config: true}
 	}
 	c.loadN++
 	line := strings.TrimSpace(raw)
 	if line == "" || strings.HasPrefix(line, "#") {
-		return reply{}
+		return cli.Reply{}
 	}
-	if err := c.j.apply(c.cand, line); err != nil && err != errStatementNotFound {
+	if err := c.j.Apply(c.cand, line); err != nil && err != errStatementNotFound {
 		c.errs++
-		return reply{out: fmt.Sprintf("terminal:%d:(0) syntax error: %s\n", c.loadN, line), config: true}
+		return cli.Reply{Out: fmt.Sprintf("terminal:%d:(0) syntax error: %s\n", c.loadN, line), Config: true}
 	}
-	return reply{config: true}
+	return cli.Reply{Config: true}
 }
 
 // junosCommitOpts are the options of one commit command.
@@ -431,7 +433,7 @@ type junosSyntax struct {
 // [and-quit] [synchronize]` (options in any order).
 func parseJunosCommit(cmd string) (junosCommitOpts, *junosSyntax) {
 	var o junosCommitOpts
-	toks, err := configTokens(cmd)
+	toks, err := cli.ConfigTokens(cmd)
 	if err != nil {
 		return o, &junosSyntax{0, "syntax error: " + err.Error()}
 	}
@@ -469,26 +471,26 @@ func parseJunosCommit(cmd string) (junosCommitOpts, *junosSyntax) {
 // candidate's semantics). A `commit confirmed` rolls back unless another
 // commit (or commit check) confirms it in time. Every commit is recorded,
 // even one without changes, as on Junos.
-func (c *junosCLI) commitCmd(o junosCommitOpts) reply {
+func (c *junosCLI) commitCmd(o junosCommitOpts) cli.Reply {
 	minutes, quit := o.minutes, o.quit
 	j := c.j
 	if j.lock != nil && j.lock != c {
-		return reply{out: "error: configuration database locked by:\n  " + j.lock.user + " (exclusive)\nerror: configuration check-out failed\n", status: 1, config: true}
+		return cli.Reply{Out: "error: configuration database locked by:\n  " + j.lock.user + " (exclusive)\nerror: configuration check-out failed\n", Status: 1, Config: true}
 	}
 	if c.mode == "private" && j.sharedModified() {
-		return reply{out: "error: shared configuration database modified\nerror: configuration check-out failed\n", status: 1, config: true}
+		return cli.Reply{Out: "error: shared configuration database modified\nerror: configuration check-out failed\n", Status: 1, Config: true}
 	}
 	if j.confirm != nil {
 		// Any commit confirms a pending commit confirmed.
 		j.confirm.cancel()
 		j.confirm = nil
 	}
-	merged := c.cand.clone()
+	merged := c.cand.Clone()
 	if c.mode == "private" {
 		// A private candidate's changes are merged into the configuration
 		// committed meanwhile.
-		merged = j.active.clone()
-		merged.mergeChanges(c.base, c.cand)
+		merged = j.active.Clone()
+		merged.MergeChanges(c.base, c.cand)
 	}
 	how := "cli"
 	if minutes > 0 {
@@ -496,15 +498,15 @@ func (c *junosCLI) commitCmd(o junosCommitOpts) reply {
 	}
 	entry := j.commit(merged, c.user, how)
 	entry.comment = o.comment
-	c.cand, c.base = merged.clone(), merged.clone()
+	c.cand, c.base = merged.Clone(), merged.Clone()
 	if c.mode == "shared" {
 		j.shared = c.cand
 	}
 	out := "commit complete\n"
 	if minutes > 0 {
 		out = fmt.Sprintf("configuration check succeeds\ncommit confirmed will be automatically rolled back in %d minutes unless confirmed\ncommit complete\n\n# commit confirmed will be rolled back in %d minutes\n", minutes, minutes)
-		j.confirm = &junosConfirm{entry: entry, deadline: j.env.now().Add(time.Duration(minutes) * time.Minute)}
-		j.confirm.cancel = j.env.afterFunc(time.Duration(minutes)*time.Minute, func() {
+		j.confirm = &junosConfirm{entry: entry, deadline: j.env.Now().Add(time.Duration(minutes) * time.Minute)}
+		j.confirm.cancel = j.env.AfterFunc(time.Duration(minutes)*time.Minute, func() {
 			if j.confirm != nil {
 				j.rollbackConfirm()
 			}
@@ -514,22 +516,22 @@ func (c *junosCLI) commitCmd(o junosCommitOpts) reply {
 		c.leave()
 		out += "Exiting configuration mode\n"
 	}
-	return reply{out: out, config: true}
+	return cli.Reply{Out: out, Config: true}
 }
 
 // changes: in configuration mode the statements and the commands that
 // load, commit or roll back change the candidate or the configuration;
 // show, edit, top, up, status and exit do not. In operational mode only
 // requests and clears do.
-func (c *junosCLI) changes(raw string) bool {
+func (c *junosCLI) Changes(raw string) bool {
 	if c.load {
 		return true
 	}
-	line := normalize(raw)
+	line := cli.Normalize(raw)
 	if line == "" {
 		return false
 	}
-	cmd, _ := splitPipe(line)
+	cmd, _ := cli.SplitPipe(line)
 	f := strings.Fields(cmd)
 	if len(f) == 0 {
 		return false

@@ -1,7 +1,9 @@
-package lab
+package shell
 
 import (
 	"strings"
+
+	"github.com/fabricgen/fabricgen/internal/lab/cli"
 )
 
 // Which lines change a device is each emulator's decision (its
@@ -12,9 +14,9 @@ import (
 // command of every list, pipeline, group, substitution and wrapper counts,
 // whatever the control flow would pick.
 
-// dynamic marks the part of a statically expanded word that only running
+// Dynamic marks the part of a statically expanded word that only running
 // the line would know (a variable or a substitution).
-const dynamic = "\x00"
+const Dynamic = "\x00"
 
 // shellCommand is one simple command found in a line: its words, with
 // dynamic parts marked, and the files it redirects output into.
@@ -23,12 +25,12 @@ type shellCommand struct {
 	writes []string
 }
 
-// shellChanges reports whether a line holds a command that changes the
+// Changes reports whether a line holds a command that changes the
 // device (isChange) or writes a file that counts as device state (writes;
 // the path may hold the dynamic marker).
 // A command whose name is only known at run time counts as a change; a
 // line that does not parse changes nothing (the shell refuses it).
-func shellChanges(line string, isChange func(argv []string) bool, writes func(path string) bool) bool {
+func Changes(line string, isChange func(argv []string) bool, writes func(path string) bool) bool {
 	cmds, ok := staticCommands(line, 0)
 	if !ok {
 		return false
@@ -43,7 +45,7 @@ func shellChanges(line string, isChange func(argv []string) bool, writes func(pa
 		if len(argv) == 0 {
 			continue
 		}
-		if strings.Contains(argv[0], dynamic) {
+		if strings.Contains(argv[0], Dynamic) {
 			return true
 		}
 		if isChange(argv) {
@@ -191,7 +193,7 @@ func staticStage(text string, depth int) ([]shellCommand, bool) {
 			if err != nil || !nested(unescapeBacktick(text[i+1:end-1])) {
 				return nil, false
 			}
-			cur.WriteString(dynamic)
+			cur.WriteString(Dynamic)
 			in = true
 			i = end - 1
 		case c == '$':
@@ -199,7 +201,7 @@ func staticStage(text string, depth int) ([]shellCommand, bool) {
 			if !ok {
 				return nil, false
 			}
-			cur.WriteString(dynamic)
+			cur.WriteString(Dynamic)
 			in = true
 			i += n - 1
 		case (c == '<' || c == '>') && i+1 < len(text) && text[i+1] == '(':
@@ -227,7 +229,7 @@ func staticStage(text string, depth int) ([]shellCommand, bool) {
 			for i+1 < len(text) && (text[i+1] == '>' || text[i+1] == '|') {
 				i++
 			}
-			if i+2 < len(text) && text[i+1] == '&' && isDigit(text[i+2]) {
+			if i+2 < len(text) && text[i+1] == '&' && cli.IsDigit(text[i+2]) {
 				i += 2
 				continue
 			}
@@ -291,14 +293,14 @@ func staticDouble(body string, nested func(string) bool) (string, bool) {
 			if !ok {
 				return "", false
 			}
-			b.WriteString(dynamic)
+			b.WriteString(Dynamic)
 			i += n - 1
 		case '`':
 			end, err := skipRegion(body, i)
 			if err != nil || !nested(unescapeBacktick(body[i+1:end-1])) {
 				return "", false
 			}
-			b.WriteString(dynamic)
+			b.WriteString(Dynamic)
 			i = end - 1
 		default:
 			b.WriteByte(body[i])
@@ -331,7 +333,7 @@ func staticDollar(text string, nested func(string) bool) (int, bool) {
 		return end + 1, true
 	case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
 		j := 1
-		for j < len(text) && (text[j] == '_' || text[j] >= 'a' && text[j] <= 'z' || text[j] >= 'A' && text[j] <= 'Z' || isDigit(text[j])) {
+		for j < len(text) && (text[j] == '_' || text[j] >= 'a' && text[j] <= 'z' || text[j] >= 'A' && text[j] <= 'Z' || cli.IsDigit(text[j])) {
 			j++
 		}
 		return j, true
@@ -354,8 +356,8 @@ func unescapeBacktick(body string) string {
 	return b.String()
 }
 
-// hasOpt reports whether args hold one of the options.
-func hasOpt(args []string, opts ...string) bool {
+// HasOpt reports whether args hold one of the options.
+func HasOpt(args []string, opts ...string) bool {
 	for _, a := range args {
 		k, _, _ := strings.Cut(a, "=")
 		for _, o := range opts {
@@ -367,11 +369,11 @@ func hasOpt(args []string, opts ...string) bool {
 	return false
 }
 
-// linuxReadOnly reports whether a command of the Linux userland the lab
+// LinuxReadOnly reports whether a command of the Linux userland the lab
 // emulates only reads: file and text tools, identity, tests, and the
 // read-back forms of ip, ethtool and dcb. Anything else the emulators do
 // not know is not found on the device and changes nothing either.
-func linuxReadOnly(argv []string) bool {
+func LinuxReadOnly(argv []string) bool {
 	switch argv[0] {
 	case "cat", "ls", "echo", "printf", "test", "[", "true", "false", ":", "hostname", "uname", "which", "find",
 		"grep", "head", "tail", "wc", "sort", "date", "id", "whoami", "pwd", "mountpoint", "lsmod", "sleep", "set",
@@ -384,7 +386,7 @@ func linuxReadOnly(argv []string) bool {
 		}
 		return len(args) < 2 || args[1] == "show" || args[1] == "list" || args[1] == "ls"
 	case "ethtool":
-		return len(argv) < 2 || !hasOpt(argv[1:2], "-A", "--pause", "-s", "--change", "-K", "--features", "--offload",
+		return len(argv) < 2 || !HasOpt(argv[1:2], "-A", "--pause", "-s", "--change", "-K", "--features", "--offload",
 			"--set-tunable", "-G", "--set-ring", "-L", "--set-channels", "-C", "--coalesce", "--set-priv-flags", "-r", "--negotiate")
 	case "dcb":
 		args := argv[1:]

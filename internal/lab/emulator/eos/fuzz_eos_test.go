@@ -1,10 +1,12 @@
-package lab
+package eos
 
 import (
 	"testing"
 	"time"
 
 	"github.com/fabricgen/fabricgen/schema"
+
+	"github.com/fabricgen/fabricgen/internal/lab/cli"
 )
 
 func FuzzEOSConfig(f *testing.F) {
@@ -16,19 +18,19 @@ func FuzzEOSConfig(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		tr := newCfgTree(eosGrammar())
-		_ = tr.load(text)
-		_ = patch(newCfgTree(eosGrammar()).root, tr.root, "", "   ")
+		tr := cli.NewTree(eosGrammar())
+		_ = tr.Load(text)
+		_ = cli.Patch(cli.NewTree(eosGrammar()).Root, tr.Root, "", "   ")
 		// An existing configuration never fails to load, and what it
 		// prints loads to the same print.
-		e := &eos{env: &deviceEnv{spec: emuSpec{Name: "f", Platform: schema.AristaEOS}, now: time.Now}, g: eosGrammar()}
-		bf := newCfgTree(eosGrammar())
-		bf.loadExisting(text, loadOptions{block: eosBanner})
+		e := &eos{env: &cli.Env{Spec: cli.Spec{Name: "f", Platform: schema.AristaEOS}, Now: time.Now}, g: eosGrammar()}
+		bf := cli.NewTree(eosGrammar())
+		bf.LoadExisting(text, cli.LoadOptions{Block: eosBanner})
 		first := e.render(bf, false)
-		again := newCfgTree(eosGrammar())
-		again.loadExisting(first, loadOptions{block: eosBanner})
+		again := cli.NewTree(eosGrammar())
+		again.LoadExisting(first, cli.LoadOptions{Block: eosBanner})
 		if second := e.render(again, false); second != first {
-			t.Fatalf("printed config does not load back the same:\n%s", unifiedDiff("first", "second", first, second))
+			t.Fatalf("printed config does not load back the same:\n%s", cli.UnifiedDiff("first", "second", first, second))
 		}
 	})
 }

@@ -1,4 +1,4 @@
-package lab
+package cli
 
 import (
 	"fmt"
@@ -8,9 +8,9 @@ import (
 	"github.com/sergi/go-diff/diffmatchpatch"
 )
 
-// unifiedDiff returns a unified diff (3 lines of context) from a to b, or
+// UnifiedDiff returns a unified diff (3 lines of context) from a to b, or
 // "" when they are equal.
-func unifiedDiff(fromName, toName, a, b string) string {
+func UnifiedDiff(fromName, toName, a, b string) string {
 	if a == b {
 		return ""
 	}
@@ -99,8 +99,8 @@ func unifiedDiff(fromName, toName, a, b string) string {
 	return out.String()
 }
 
-// splitPipe separates `cmd | filter ...` into the command and its filters.
-func splitPipe(line string) (string, []string) {
+// SplitPipe separates `cmd | filter ...` into the command and its filters.
+func SplitPipe(line string) (string, []string) {
 	parts := strings.Split(line, "|")
 	for i := range parts {
 		parts[i] = strings.TrimSpace(parts[i])
@@ -108,9 +108,9 @@ func splitPipe(line string) (string, []string) {
 	return parts[0], parts[1:]
 }
 
-// applyFilters runs IOS-style output filters (include, exclude, begin,
+// ApplyFilters runs IOS-style output filters (include, exclude, begin,
 // section, no-more). It returns an error message for an unknown filter.
-func applyFilters(out string, filters []string) (string, error) {
+func ApplyFilters(out string, filters []string) (string, error) {
 	for _, f := range filters {
 		verb, arg, _ := strings.Cut(f, " ")
 		arg = strings.TrimSpace(arg)
@@ -159,9 +159,9 @@ func filterLines(out, verb string, re *regexp.Regexp) string {
 	return b.String()
 }
 
-// lineOps returns the edit script from a to b as one byte per line:
+// LineOps returns the edit script from a to b as one byte per line:
 // ' ' keep, '-' delete from a, '+' insert from b.
-func lineOps(a, b []string) []byte {
+func LineOps(a, b []string) []byte {
 	dmp := diffmatchpatch.New()
 	ja, jb := strings.Join(a, "\n")+"\n", strings.Join(b, "\n")+"\n"
 	if len(a) == 0 {

@@ -1,10 +1,12 @@
-package lab
+package junos
 
 import (
 	"testing"
 	"time"
 
 	"github.com/fabricgen/fabricgen/schema"
+
+	"github.com/fabricgen/fabricgen/internal/lab/cli"
 )
 
 func FuzzJunosStatement(f *testing.F) {
@@ -15,14 +17,14 @@ func FuzzJunosStatement(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
-		env := &deviceEnv{spec: emuSpec{Name: "j", Platform: schema.JuniperJunos, Username: "u"}, now: time.Now,
-			afterFunc: func(time.Duration, func()) func() { return func() {} }}
-		j, err := newJunos(env)
+		env := &cli.Env{Spec: cli.Spec{Name: "j", Platform: schema.JuniperJunos, Username: "u"}, Now: time.Now,
+			AfterFunc: func(time.Duration, func()) func() { return func() {} }}
+		j, err := New(env)
 		if err != nil {
 			t.Fatal(err)
 		}
-		cand := j.active.clone()
-		_ = j.apply(cand, line)
+		cand := j.active.Clone()
+		_ = j.Apply(cand, line)
 		_ = junosCompare(j.active, cand)
 	})
 }

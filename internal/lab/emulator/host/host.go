@@ -1,4 +1,4 @@
-package lab
+package host
 
 import (
 	"fmt"
@@ -8,6 +8,9 @@ import (
 	"strings"
 
 	"github.com/fabricgen/fabricgen/schema"
+
+	"github.com/fabricgen/fabricgen/internal/lab/cli"
+	"github.com/fabricgen/fabricgen/internal/lab/shell"
 )
 
 // host emulates a Linux server with ConnectX NICs: the commands our NIC
@@ -16,7 +19,7 @@ import (
 // the configfs mount) against one shared per-netdev DCB state, as the mlx5
 // driver keeps it: no dcb apptrust, DSCP app entries only.
 type host struct {
-	env     *deviceEnv
+	env     *cli.Env
 	nics    map[string]*nic
 	order   []string
 	dynamic bool // create netdevs on first use (no DeviceSpec.Ports)
@@ -56,10 +59,10 @@ type nic struct {
 
 var hostIfaceRe = regexp.MustCompile(`^[a-z][a-z0-9_]{1,14}$`)
 
-func newHost(env *deviceEnv) (*host, error) {
-	ofed := env.spec.Platform == schema.NvidiaMLNX
+func New(env *cli.Env) (*host, error) {
+	ofed := env.Spec.Platform == schema.NvidiaMLNX
 	h := &host{env: env, nics: map[string]*nic{}, ofed: ofed, rdmaCM: ofed, configfs: true}
-	ports := env.spec.Ports
+	ports := env.Spec.Ports
 	if len(ports) == 0 {
 		h.dynamic = true
 		ports = []string{"ens1f0np0", "ens1f1np1"}
@@ -70,8 +73,8 @@ func newHost(env *deviceEnv) (*host, error) {
 		}
 		h.add(p)
 	}
-	if env.spec.RunningConfig != "" {
-		if err := h.replay(env.spec.RunningConfig); err != nil {
+	if env.Spec.RunningConfig != "" {
+		if err := h.replay(env.Spec.RunningConfig); err != nil {
 			return nil, err
 		}
 	}
@@ -95,26 +98,26 @@ func (h *host) replay(script string) error {
 		if trimmed == "" || strings.HasPrefix(trimmed, "#") {
 			continue
 		}
-		out := sh.exec(trimmed)
-		if sh.status != 0 || sh.exited {
-			if sh.exited && sh.status == 0 {
+		out := sh.Exec(trimmed)
+		if sh.Status != 0 || sh.Exited {
+			if sh.Exited && sh.Status == 0 {
 				return nil
 			}
-			return fmt.Errorf("line %d %q exited with status %d: %s", start, trimmed, sh.status, strings.TrimSpace(out))
+			return fmt.Errorf("line %d %q exited with status %d: %s", start, trimmed, sh.Status, strings.TrimSpace(out))
 		}
 	}
 	return nil
 }
 
-// export prints the host's NIC state as the commands that give a factory
+// Export prints the host's NIC state as the commands that give a factory
 // host the same state, one setting a line, in a fixed order: netdevs in
 // creation order with their MTU, then DCB (dcb pfc/ets/app/maxrate; on
 // nvidia_mlnx the mlnx_qos trust and cable length), pause and PFC storm
 // prevention (ethtool), the rdma_cm module, configfs and default_roce_tos,
 // and on nvidia_mlnx the ECN sysfs and the RoCE mode.
-func (h *host) export() string {
+func (h *host) Export() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# fabricgen lab: NIC state of %s (%s); replayed on a factory host it gives this state\n", h.env.spec.Name, h.env.spec.Platform)
+	fmt.Fprintf(&b, "# fabricgen lab: NIC state of %s (%s); replayed on a factory host it gives this state\n", h.env.Spec.Name, h.env.Spec.Platform)
 	if h.rdmaCM && !h.ofed {
 		b.WriteString("modprobe rdma_cm\n")
 	}
@@ -290,10 +293,10 @@ func ints(a [8]int) string {
 	return strings.Join(s, ",")
 }
 
-// running dumps the NIC state in a fixed order.
-func (h *host) running() string {
+// Running dumps the NIC state in a fixed order.
+func (h *host) Running() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# fabricgen lab host %s (%s)\n", h.env.spec.Name, h.env.spec.Platform)
+	fmt.Fprintf(&b, "# fabricgen lab host %s (%s)\n", h.env.Spec.Name, h.env.Spec.Platform)
 	fmt.Fprintf(&b, "module rdma_cm %s\n", map[bool]string{true: "loaded", false: "not loaded"}[h.rdmaCM])
 	fmt.Fprintf(&b, "configfs %s\n", map[bool]string{true: "mounted", false: "not mounted"}[h.configfs])
 	for _, name := range h.order {
@@ -352,78 +355,78 @@ func mapPairs(m map[int]int) string {
 	return strings.Join(parts, " ")
 }
 
-func (h *host) outOfBand(lines []string) error {
+func (h *host) OutOfBand(lines []string) error {
 	sh := h.shell()
 	for _, l := range lines {
-		out := sh.exec(l)
-		if sh.status != 0 {
-			return fmt.Errorf("%q exited %d: %s", l, sh.status, strings.TrimSpace(out))
+		out := sh.Exec(l)
+		if sh.Status != 0 {
+			return fmt.Errorf("%q exited %d: %s", l, sh.Status, strings.TrimSpace(out))
 		}
 	}
 	return nil
 }
 
-func (h *host) shell() *shell {
-	sh := newShell(h.runner(), h.writeFile, h.which)
-	sh.record = h.env.executed
+func (h *host) shell() *shell.Shell {
+	sh := shell.NewShell(h.runner(), h.writeFile, h.which)
+	sh.Record = h.env.Executed
 	return sh
 }
 
-func (h *host) expireTimers() {}
+func (h *host) ExpireTimers() {}
 
-func (h *host) newSession(t *term, user string) cliSession {
+func (h *host) NewSession(t *cli.Term, user string) cli.Session {
 	return &hostCLI{h: h, user: user, sh: h.shell()}
 }
 
 type hostCLI struct {
 	h    *host
 	user string
-	sh   *shell
+	sh   *shell.Shell
 }
 
-func (c *hostCLI) greeting() string {
+func (c *hostCLI) Greeting() string {
 	return "Welcome to Ubuntu 22.04.4 LTS (GNU/Linux 5.15.0-105-generic x86_64)\n\n"
 }
 
-func (c *hostCLI) prompt() string {
+func (c *hostCLI) Prompt() string {
 	if c.user == "root" {
-		return "root@" + c.h.env.spec.Name + ":~# "
+		return "root@" + c.h.env.Spec.Name + ":~# "
 	}
-	return c.user + "@" + c.h.env.spec.Name + ":~$ "
+	return c.user + "@" + c.h.env.Spec.Name + ":~$ "
 }
 
-func (c *hostCLI) disconnect() {}
+func (c *hostCLI) Disconnect() {}
 
-func (c *hostCLI) reject(line string) reply {
+func (c *hostCLI) Reject(line string) cli.Reply {
 	f := strings.Fields(line)
-	c.sh.status = 1
-	return reply{out: fmt.Sprintf("bash: %s: Operation not permitted\n", f[0]), status: 1, config: true}
+	c.sh.Status = 1
+	return cli.Reply{Out: fmt.Sprintf("bash: %s: Operation not permitted\n", f[0]), Status: 1, Config: true}
 }
 
-func (c *hostCLI) handle(raw string) reply {
+func (c *hostCLI) Handle(raw string) cli.Reply {
 	line := strings.TrimSpace(raw)
 	if line == "" || strings.HasPrefix(line, "#") {
-		return reply{status: c.sh.status}
+		return cli.Reply{Status: c.sh.Status}
 	}
 	if line == "logout" {
-		return reply{out: "logout\n", exit: true, status: c.sh.status}
+		return cli.Reply{Out: "logout\n", Exit: true, Status: c.sh.Status}
 	}
-	before := c.h.running()
-	changes := c.changes(line)
-	out := c.sh.exec(line)
-	r := reply{out: out, status: c.sh.status, config: c.h.running() != before || changes}
-	if c.sh.exited {
-		r.exit = true
-		r.out += "logout\n"
+	before := c.h.Running()
+	changes := c.Changes(line)
+	out := c.sh.Exec(line)
+	r := cli.Reply{Out: out, Status: c.sh.Status, Config: c.h.Running() != before || changes}
+	if c.sh.Exited {
+		r.Exit = true
+		r.Out += "logout\n"
 	}
 	return r
 }
 
-// changes reports whether the line sets NIC or kernel state: a write into
+// Changes reports whether the line sets NIC or kernel state: a write into
 // /sys, or a tool run with options that set something.
-func (c *hostCLI) changes(line string) bool {
-	return shellChanges(line, hostChanges, func(p string) bool {
-		return strings.HasPrefix(p, "/sys/") || strings.HasPrefix(p, dynamic)
+func (c *hostCLI) Changes(line string) bool {
+	return shell.Changes(line, hostChanges, func(p string) bool {
+		return strings.HasPrefix(p, "/sys/") || strings.HasPrefix(p, shell.Dynamic)
 	})
 }
 
@@ -448,9 +451,9 @@ func hostChanges(argv []string) bool {
 		}
 		return false
 	case "cma_roce_tos":
-		return hasOpt(argv[1:], "-t")
+		return shell.HasOpt(argv[1:], "-t")
 	case "cma_roce_mode":
-		return hasOpt(argv[1:], "-m")
+		return shell.HasOpt(argv[1:], "-m")
 	case "tee":
 		for _, a := range argv[1:] {
 			if strings.HasPrefix(a, "/sys/") {
@@ -461,7 +464,7 @@ func hostChanges(argv []string) bool {
 	case "modprobe", "mount", "umount", "mkdir", "rmdir", "sysctl", "devlink", "tc", "rdma":
 		return true
 	}
-	return !linuxReadOnly(argv) && hostKnows(argv[0])
+	return !shell.LinuxReadOnly(argv) && hostKnows(argv[0])
 }
 
 // hostKnows reports whether the host has the command at all.
@@ -473,7 +476,7 @@ func hostKnows(name string) bool {
 	return false
 }
 
-func (h *host) runner() shellRunner {
+func (h *host) runner() shell.Runner {
 	return func(argv []string, stdin string) (string, string, int) {
 		name := argv[0]
 		switch name {
@@ -492,7 +495,7 @@ func (h *host) runner() shellRunner {
 			}
 			return stdin, "", 0
 		case "hostname":
-			return h.env.spec.Name + "\n", "", 0
+			return h.env.Spec.Name + "\n", "", 0
 		case "uname":
 			return "Linux\n", "", 0
 		case "which":
@@ -503,7 +506,7 @@ func (h *host) runner() shellRunner {
 			}
 			return "", "", 1
 		case "find":
-			return h.find(argv[1:])
+			return h.Find(argv[1:])
 		case "mkdir":
 			return h.mkdir(argv[1:])
 		case "rmdir":

@@ -1,9 +1,11 @@
-package lab
+package junos
 
 import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/fabricgen/fabricgen/internal/lab/cli"
 )
 
 // junos emulates Junos OS on a QFX switch: operational and configuration
@@ -14,14 +16,14 @@ import (
 // Configuration Changes", "load set"). The configuration has no schema:
 // statements are token paths under known top-level hierarchies.
 type junos struct {
-	env    *deviceEnv
-	active *pathTree
+	env    *cli.Env
+	active *cli.PathTree
 	// history[0] is the active configuration, history[n] rollback n.
 	history []*junosCommit
 	confirm *junosConfirm
 	// shared is the shared candidate of plain `configure` sessions (nil:
 	// none yet); its uncommitted changes outlive the sessions.
-	shared *pathTree
+	shared *cli.PathTree
 	// lock is the session holding `configure exclusive`, or nil.
 	lock *junosCLI
 	// clis are the logins connected now; logins numbers them.
@@ -35,7 +37,7 @@ type junos struct {
 }
 
 type junosCommit struct {
-	tree    *pathTree
+	tree    *cli.PathTree
 	when    time.Time
 	user    string
 	how     string
@@ -81,25 +83,25 @@ func junosScalar(prefix []string) bool {
 	return junosScalars[last]
 }
 
-func newJunos(env *deviceEnv) (*junos, error) {
-	j := &junos{env: env, active: newPathTree(junosScalar), learned: map[string]bool{}, clis: map[*junosCLI]struct{}{}}
-	if env.spec.RunningConfig != "" {
-		if err := j.loadExisting(env.spec.RunningConfig); err != nil {
+func New(env *cli.Env) (*junos, error) {
+	j := &junos{env: env, active: cli.NewPathTree(junosScalar), learned: map[string]bool{}, clis: map[*junosCLI]struct{}{}}
+	if env.Spec.RunningConfig != "" {
+		if err := j.LoadExisting(env.Spec.RunningConfig); err != nil {
 			return nil, err
 		}
-		j.history = []*junosCommit{{tree: j.active.clone(), when: env.now(), user: "root", how: "cli"}}
+		j.history = []*junosCommit{{tree: j.active.Clone(), when: env.Now(), user: "root", how: "cli"}}
 		return j, nil
 	}
-	ports := env.spec.Ports
+	ports := env.Spec.Ports
 	if len(ports) == 0 {
 		for i := 0; i < 32; i++ {
 			ports = append(ports, fmt.Sprintf("et-0/0/%d", i))
 		}
 	}
 	factory := []string{
-		"set system host-name " + env.spec.Name,
+		"set system host-name " + env.Spec.Name,
 		"set system time-zone UTC",
-		"set system login user " + env.spec.Username + " class super-user",
+		"set system login user " + env.Spec.Username + " class super-user",
 		"set system services ssh",
 		"set system syslog host 192.0.2.10 any notice",
 		"set system ntp server 192.0.2.123",
@@ -113,21 +115,21 @@ func newJunos(env *deviceEnv) (*junos, error) {
 		factory = append(factory, "set interfaces "+p+" unit 0 family ethernet-switching")
 	}
 	factory = append(factory,
-		fmt.Sprintf("set interfaces em0 unit 0 family inet address 192.0.2.%d/24", mgmtOctet(env.spec.Name)),
+		fmt.Sprintf("set interfaces em0 unit 0 family inet address 192.0.2.%d/24", cli.MgmtOctet(env.Spec.Name)),
 		"set routing-options static route 0.0.0.0/0 next-hop 192.0.2.1",
 		"set protocols lldp interface all")
 	for _, l := range factory {
-		if err := j.apply(j.active, l); err != nil {
+		if err := j.Apply(j.active, l); err != nil {
 			return nil, fmt.Errorf("factory config %q: %w", l, err)
 		}
 	}
-	j.history = []*junosCommit{{tree: j.active.clone(), when: env.now(), user: "root", how: "cli"}}
+	j.history = []*junosCommit{{tree: j.active.Clone(), when: env.Now(), user: "root", how: "cli"}}
 	return j, nil
 }
 
-// apply runs one `set`/`delete` statement against a tree.
-func (j *junos) apply(t *pathTree, line string) error {
-	toks, err := configTokens(line)
+// Apply runs one `set`/`delete` statement against a tree.
+func (j *junos) Apply(t *cli.PathTree, line string) error {
+	toks, err := cli.ConfigTokens(line)
 	if err != nil {
 		return err
 	}
@@ -138,42 +140,42 @@ func (j *junos) apply(t *pathTree, line string) error {
 	switch verb {
 	case "set":
 		if !junosTop[path[0]] && !j.learned[path[0]] {
-			return &errUnknown{token: 1}
+			return &cli.ErrUnknown{Token: 1}
 		}
 		if path[0] == "class-of-service" && (len(path) < 2 || !junosCoS[path[1]] && !j.learned["class-of-service "+path[1]]) {
-			return &errUnknown{token: 2}
+			return &cli.ErrUnknown{Token: 2}
 		}
 		if len(path) < 2 {
-			return &errUnknown{token: 2, incomplete: true}
+			return &cli.ErrUnknown{Token: 2, Incomplete: true}
 		}
-		t.set(path)
+		t.Set(path)
 		return nil
 	case "delete":
-		if !t.remove(path) {
+		if !t.Remove(path) {
 			return errStatementNotFound
 		}
 		return nil
 	case "deactivate", "activate":
-		n := t.find(path)
+		n := t.Find(path)
 		if n == nil {
 			return errStatementNotFound
 		}
-		n.inactive = verb == "deactivate"
+		n.Inactive = verb == "deactivate"
 		return nil
 	}
-	return &errUnknown{token: 0}
+	return &cli.ErrUnknown{Token: 0}
 }
 
-// loadExisting loads `show configuration | display set` output: set and
+// LoadExisting loads `show configuration | display set` output: set and
 // deactivate statements, any hierarchy (the lab has no schema to refuse
 // one); the version statement and comments are skipped.
-func (j *junos) loadExisting(text string) error {
+func (j *junos) LoadExisting(text string) error {
 	for i, raw := range strings.Split(text, "\n") {
 		line := strings.TrimSpace(raw)
 		if line == "" || strings.HasPrefix(line, "#") || strings.HasPrefix(line, "set version ") {
 			continue
 		}
-		toks, err := configTokens(line)
+		toks, err := cli.ConfigTokens(line)
 		if err != nil {
 			return fmt.Errorf("line %d %q: %w", i+1, line, err)
 		}
@@ -182,13 +184,13 @@ func (j *junos) loadExisting(text string) error {
 		}
 		path := toks[1:]
 		if toks[0] == "deactivate" {
-			if n := j.active.find(path); n != nil {
-				n.inactive = true
+			if n := j.active.Find(path); n != nil {
+				n.Inactive = true
 				continue
 			}
 			return fmt.Errorf("line %d %q: deactivates a statement no set line before it made", i+1, line)
 		}
-		j.active.set(path)
+		j.active.Set(path)
 		if !junosTop[path[0]] {
 			j.learned[path[0]] = true
 		}
@@ -199,8 +201,8 @@ func (j *junos) loadExisting(text string) error {
 	return nil
 }
 
-// export is `show configuration | display set`.
-func (j *junos) export() string { return j.displaySetOf() }
+// Export is `show configuration | display set`.
+func (j *junos) Export() string { return j.displaySetOf() }
 
 var errStatementNotFound = fmt.Errorf("statement not found")
 
@@ -209,16 +211,16 @@ func (j *junos) header() string {
 	return fmt.Sprintf("## Last commit: %s by %s\nversion 23.4R1.9;\n", c.when.UTC().Format("2006-01-02 15:04:05 MST"), c.user)
 }
 
-func (j *junos) running() string { return j.header() + junosText(j.active) }
+func (j *junos) Running() string { return j.header() + junosText(j.active) }
 
-func (j *junos) outOfBand(lines []string) error {
-	cand := j.active.clone()
+func (j *junos) OutOfBand(lines []string) error {
+	cand := j.active.Clone()
 	for _, l := range lines {
 		l = strings.TrimSpace(l)
 		if l == "" || strings.HasPrefix(l, "#") {
 			continue
 		}
-		if err := j.apply(cand, l); err != nil {
+		if err := j.Apply(cand, l); err != nil {
 			return fmt.Errorf("%q: %w", l, err)
 		}
 	}
@@ -227,9 +229,9 @@ func (j *junos) outOfBand(lines []string) error {
 }
 
 // commit makes tree the active configuration and records it.
-func (j *junos) commit(tree *pathTree, user, how string) *junosCommit {
+func (j *junos) commit(tree *cli.PathTree, user, how string) *junosCommit {
 	j.active = tree
-	c := &junosCommit{tree: tree.clone(), when: j.env.now(), user: user, how: how}
+	c := &junosCommit{tree: tree.Clone(), when: j.env.Now(), user: user, how: how}
 	j.history = append([]*junosCommit{c}, j.history...)
 	if len(j.history) > 50 {
 		j.history = j.history[:50]
@@ -237,7 +239,7 @@ func (j *junos) commit(tree *pathTree, user, how string) *junosCommit {
 	return c
 }
 
-func (j *junos) expireTimers() {
+func (j *junos) ExpireTimers() {
 	if j.confirm != nil {
 		j.rollbackConfirm()
 	}
@@ -252,7 +254,7 @@ func (j *junos) rollbackConfirm() {
 	c.cancel()
 	for i, h := range j.history {
 		if h == c.entry && i+1 < len(j.history) {
-			j.commit(j.history[i+1].tree.clone(), "root", "other")
+			j.commit(j.history[i+1].tree.Clone(), "root", "other")
 			return
 		}
 	}
@@ -273,7 +275,7 @@ type junosLine struct {
 	ctx  []string
 }
 
-func junosText(t *pathTree) string {
+func junosText(t *cli.PathTree) string {
 	var b strings.Builder
 	for _, l := range junosLines(t) {
 		b.WriteString(l.text + "\n")
@@ -281,38 +283,38 @@ func junosText(t *pathTree) string {
 	return b.String()
 }
 
-func junosLines(t *pathTree) []junosLine {
+func junosLines(t *cli.PathTree) []junosLine {
 	var out []junosLine
-	var render func(n *pnode, ctx []string)
+	var render func(n *cli.PathNode, ctx []string)
 	emit := func(ctx []string, s string) {
 		out = append(out, junosLine{text: strings.Repeat("    ", len(ctx)) + s, ctx: ctx})
 	}
-	block := func(ctx []string, head string, n *pnode) {
+	block := func(ctx []string, head string, n *cli.PathNode) {
 		mark := ""
-		if n.inactive {
+		if n.Inactive {
 			mark = "inactive: "
 		}
 		if chain := compress(n); chain != nil && junosLeaf(head, chain) {
 			emit(ctx, mark+strings.TrimSpace(head+" "+strings.Join(chain, " "))+";")
 			return
 		}
-		h := strings.TrimSpace(head + " " + n.tok)
+		h := strings.TrimSpace(head + " " + n.Tok)
 		emit(ctx, mark+h+" {")
 		render(n, append(append([]string(nil), ctx...), h))
 		emit(ctx, "}")
 	}
-	render = func(n *pnode, ctx []string) {
-		for _, c := range n.kids {
-			if chain := compress(c); junosNamed[c.tok] && len(c.kids) > 0 && (chain == nil || !junosLeaf("", chain)) {
-				for _, g := range c.kids {
-					block(ctx, c.tok, g)
+	render = func(n *cli.PathNode, ctx []string) {
+		for _, c := range n.Kids {
+			if chain := compress(c); junosNamed[c.Tok] && len(c.Kids) > 0 && (chain == nil || !junosLeaf("", chain)) {
+				for _, g := range c.Kids {
+					block(ctx, c.Tok, g)
 				}
 				continue
 			}
 			block(ctx, "", c)
 		}
 	}
-	render(t.root, nil)
+	render(t.Root, nil)
 	return out
 }
 
@@ -338,23 +340,23 @@ func junosLeaf(head string, chain []string) bool {
 
 // compress returns the tokens of a single-chain subtree ending in a leaf,
 // or nil.
-func compress(n *pnode) []string {
+func compress(n *cli.PathNode) []string {
 	var chain []string
 	for {
-		chain = append(chain, n.tok)
-		if len(n.kids) == 0 {
+		chain = append(chain, n.Tok)
+		if len(n.Kids) == 0 {
 			return chain
 		}
-		if len(n.kids) > 1 || n.end || n.kids[0].inactive {
+		if len(n.Kids) > 1 || n.End || n.Kids[0].Inactive {
 			return nil
 		}
-		n = n.kids[0]
+		n = n.Kids[0]
 	}
 }
 
 // junosCompare prints `show | compare`: the changes from a to b under
 // "[edit ...]" headers.
-func junosCompare(a, b *pathTree) string {
+func junosCompare(a, b *cli.PathTree) string {
 	la, lb := junosLines(a), junosLines(b)
 	ta, tb := make([]string, len(la)), make([]string, len(lb))
 	for i, l := range la {
@@ -363,7 +365,7 @@ func junosCompare(a, b *pathTree) string {
 	for i, l := range lb {
 		tb[i] = l.text
 	}
-	ops := lineOps(ta, tb)
+	ops := cli.LineOps(ta, tb)
 	var out strings.Builder
 	var hdr []string
 	inRun := false
@@ -383,7 +385,7 @@ func junosCompare(a, b *pathTree) string {
 			l = lb[ib]
 			ib++
 		}
-		if !inRun || !hasPrefix(l.ctx, hdr) {
+		if !inRun || !cli.HasPrefix(l.ctx, hdr) {
 			hdr = l.ctx
 			if len(hdr) == 0 {
 				out.WriteString("[edit]\n")
@@ -396,16 +398,4 @@ func junosCompare(a, b *pathTree) string {
 		out.WriteString(string(op) + strings.Repeat(" ", rel*4-1) + strings.TrimLeft(l.text, " ") + "\n")
 	}
 	return out.String()
-}
-
-func hasPrefix(s, prefix []string) bool {
-	if len(prefix) > len(s) {
-		return false
-	}
-	for i := range prefix {
-		if s[i] != prefix[i] {
-			return false
-		}
-	}
-	return true
 }

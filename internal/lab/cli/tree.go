@@ -1,4 +1,4 @@
-package lab
+package cli
 
 import (
 	"fmt"
@@ -9,10 +9,10 @@ import (
 	"github.com/fabricgen/fabricgen/schema"
 )
 
-// rule is one command a configuration mode accepts: a literal head (the
+// Rule is one command a configuration mode accepts: a literal head (the
 // leading keywords) and a regular expression for the arguments after it.
-type rule struct {
-	head string
+type Rule struct {
+	Head string
 	args *regexp.Regexp
 	// sub is the mode the command enters, "" for a plain line.
 	sub string
@@ -30,16 +30,16 @@ type rule struct {
 	// autoSeq prefixes a line that has no sequence number with the next
 	// multiple of 10 after the highest sibling sequence (ACL entries).
 	autoSeq bool
-	// order is the rank of the rule in its mode: lines print in rule order.
-	order int
-	// spaced prints a blank line before the stanza (NX-OS layout).
-	spaced bool
+	// Order is the rank of the rule in its mode: lines print in rule order.
+	Order int
+	// Spaced prints a blank line before the stanza (NX-OS layout).
+	Spaced bool
 	// withPrev gives the rule the order of the rule before it, so that
 	// their lines print as one group (`ip routing` / `no ip routing vrf X`).
 	withPrev bool
-	// joined prints the rule's lines right after the previous feature's,
+	// Joined prints the rule's lines right after the previous feature's,
 	// without a separator (EOS `hostname` / `ip name-server`).
-	joined bool
+	Joined bool
 	// key, when set, is what siblings of the rule sort by (naturally).
 	key func(text string) string
 	// vmap, when set, parses a map line ("qos map dscp 26 27 to
@@ -47,7 +47,7 @@ type rule struct {
 	// each key has one mapping, so a later line takes its keys from the
 	// earlier lines of the same map, and `no` of a map line unmaps the
 	// keys it names.
-	vmap func(line string) (mapped, bool)
+	vmap func(line string) (Mapped, bool)
 	// fixed reports a stanza that cannot be deleted (a physical
 	// interface): `no`/`default` of it resets it to its defaults (empties
 	// it) instead.
@@ -57,19 +57,19 @@ type rule struct {
 	insertable bool
 }
 
-// mapped is one line of a value map.
-type mapped struct {
-	// family names the map ("qos map dscp>traffic-class").
-	family string
-	// keys are the mapped values, as typed (ranges expanded).
-	keys []string
-	// head is the text before the keys ("qos map dscp"), target after
+// Mapped is one line of a value map.
+type Mapped struct {
+	// Family names the map ("qos map dscp>traffic-class").
+	Family string
+	// Keys are the mapped values, as typed (ranges expanded).
+	Keys []string
+	// Head is the text before the keys ("qos map dscp"), target after
 	// them ("to traffic-class 3").
-	head, target string
+	Head, Target string
 }
 
-// firstN identifies a line by its first n tokens ("no " prefix ignored).
-func firstN(n int) func([]string) string {
+// FirstN identifies a line by its first n tokens ("no " prefix ignored).
+func FirstN(n int) func([]string) string {
 	return func(t []string) string {
 		if len(t) > 0 && t[0] == "no" {
 			t = t[1:]
@@ -81,58 +81,58 @@ func firstN(n int) func([]string) string {
 	}
 }
 
-// grammar is a platform's configuration language: the rules of each mode.
-type grammar map[string][]*rule
+// Grammar is a platform's configuration language: the rules of each mode.
+type Grammar map[string][]*Rule
 
-// r builds a rule; args "" means the head takes no arguments.
-func r(head, args string) *rule {
+// NewRule builds a rule; args "" means the head takes no arguments.
+func NewRule(head, args string) *Rule {
 	pat := `^$`
 	if args != "" {
 		pat = `^(?:` + args + `)$`
 	}
-	return &rule{head: head, args: regexp.MustCompile(pat)}
+	return &Rule{Head: head, args: regexp.MustCompile(pat)}
 }
 
-func (x *rule) enters(mode string, tag func(parent string, args []string) string) *rule {
+func (x *Rule) Enters(mode string, tag func(parent string, args []string) string) *Rule {
 	x.sub, x.tag = mode, tag
 	return x
 }
-func (x *rule) ident(f func([]string) string) *rule { x.id = f; return x }
-func (x *rule) canonical(f func(string) string) *rule {
+func (x *Rule) Ident(f func([]string) string) *Rule { x.id = f; return x }
+func (x *Rule) Canonical(f func(string) string) *Rule {
 	x.canon = f
 	return x
 }
-func (x *rule) ordered() *rule   { x.keep = true; return x }
-func (x *rule) sequenced() *rule { x.autoSeq = true; return x }
-func (x *rule) blank() *rule     { x.spaced = true; return x }
-func (x *rule) grouped() *rule   { x.withPrev = true; return x }
-func (x *rule) attached() *rule  { x.joined = true; return x }
-func (x *rule) sortBy(f func(string) string) *rule {
+func (x *Rule) Ordered() *Rule   { x.keep = true; return x }
+func (x *Rule) Sequenced() *Rule { x.autoSeq = true; return x }
+func (x *Rule) Blank() *Rule     { x.Spaced = true; return x }
+func (x *Rule) Grouped() *Rule   { x.withPrev = true; return x }
+func (x *Rule) Attached() *Rule  { x.Joined = true; return x }
+func (x *Rule) SortBy(f func(string) string) *Rule {
 	x.key = f
 	return x
 }
-func (x *rule) valueMap(f func(string) (mapped, bool)) *rule { x.vmap = f; return x }
-func (x *rule) resets(f func(string) bool) *rule             { x.fixed = f; return x }
-func (x *rule) insertsBefore() *rule                         { x.insertable = true; return x }
+func (x *Rule) ValueMap(f func(string) (Mapped, bool)) *Rule { x.vmap = f; return x }
+func (x *Rule) Resets(f func(string) bool) *Rule             { x.fixed = f; return x }
+func (x *Rule) InsertsBefore() *Rule                         { x.insertable = true; return x }
 
-// newGrammar numbers the rules of each mode in the order given.
-func newGrammar(modes map[string][]*rule) grammar {
+// NewGrammar numbers the rules of each mode in the order given.
+func NewGrammar(modes map[string][]*Rule) Grammar {
 	for _, rules := range modes {
 		n := 0
 		for i, x := range rules {
 			if i > 0 && !x.withPrev {
 				n++
 			}
-			x.order = n
+			x.Order = n
 		}
 	}
-	return grammar(modes)
+	return Grammar(modes)
 }
 
 // match finds the rule for a normalised line in mode.
-func (g grammar) match(mode, line string) (*rule, []string) {
+func (g Grammar) match(mode, line string) (*Rule, []string) {
 	for _, x := range g[mode] {
-		rest, ok := cutHead(line, x.head)
+		rest, ok := CutHead(line, x.Head)
 		if !ok {
 			continue
 		}
@@ -145,12 +145,12 @@ func (g grammar) match(mode, line string) (*rule, []string) {
 
 // knows reports whether some rule of mode starts with the tokens of line
 // (used for `no` of something that is not configured).
-func (g grammar) knows(mode, line string) bool {
+func (g Grammar) knows(mode, line string) bool {
 	for _, x := range g[mode] {
-		if _, ok := cutHead(line, x.head); ok {
+		if _, ok := CutHead(line, x.Head); ok {
 			return true
 		}
-		if strings.HasPrefix(x.head, line+" ") || x.head == line {
+		if strings.HasPrefix(x.Head, line+" ") || x.Head == line {
 			return true
 		}
 	}
@@ -159,12 +159,12 @@ func (g grammar) knows(mode, line string) bool {
 
 // badToken returns the index of the first token no rule of the modes
 // accepts, and whether the line is a known but incomplete command.
-func (g grammar) badToken(modes []string, line string) (int, bool) {
+func (g Grammar) badToken(modes []string, line string) (int, bool) {
 	toks := strings.Fields(line)
 	best, incomplete := 0, false
 	for _, mode := range modes {
 		for _, x := range g[mode] {
-			ht := strings.Fields(x.head)
+			ht := strings.Fields(x.Head)
 			n := 0
 			for n < len(ht) && n < len(toks) && ht[n] == toks[n] {
 				n++
@@ -180,7 +180,7 @@ func (g grammar) badToken(modes []string, line string) (int, bool) {
 	return best, incomplete
 }
 
-func cutHead(line, head string) (string, bool) {
+func CutHead(line, head string) (string, bool) {
 	if head == "" {
 		return line, line != ""
 	}
@@ -193,22 +193,22 @@ func cutHead(line, head string) (string, bool) {
 	return "", false
 }
 
-// node is one configuration line and its sub-mode lines.
-type node struct {
-	text string
-	rule *rule
-	kids []*node
+// Node is one configuration line and its sub-mode lines.
+type Node struct {
+	Text string
+	Rule *Rule
+	Kids []*Node
 	seq  int
-	// opaque marks a line the grammar does not know, loaded from an
+	// Opaque marks a line the grammar does not know, loaded from an
 	// existing configuration and kept verbatim (with its sub-lines).
-	opaque bool
+	Opaque bool
 	// anchor is where an opaque line sorts: after the siblings of this
 	// rule order (the known line it followed in its source), -1 first.
 	anchor int
-	// src marks a line loaded from an existing configuration; gap that a
+	// Src marks a line loaded from an existing configuration; gap that a
 	// separator ('!' or a blank line) preceded it there, gapAfter that one
 	// followed it (before its next sibling).
-	src, gap, gapAfter bool
+	Src, Gap, GapAfter bool
 	// lkey is the learned key of an opaque line from a loaded
 	// configuration.
 	lkey string
@@ -226,11 +226,11 @@ type kidIndex struct {
 // indexMin is the number of children from which a node keeps an index.
 const indexMin = 32
 
-func (x *kidIndex) add(k *node, i int) {
-	if _, ok := x.text[k.text]; !ok {
-		x.text[k.text] = i
+func (x *kidIndex) add(k *Node, i int) {
+	if _, ok := x.text[k.Text]; !ok {
+		x.text[k.Text] = i
 	}
-	if k.rule != nil && k.rule.sub == "" {
+	if k.Rule != nil && k.Rule.sub == "" {
 		if id := k.identity(); id != "" {
 			if _, ok := x.id[id]; !ok {
 				x.id[id] = i
@@ -240,13 +240,13 @@ func (x *kidIndex) add(k *node, i int) {
 }
 
 // index returns the node's index, building it, or nil for few children.
-func (n *node) index() *kidIndex {
-	if len(n.kids) < indexMin {
+func (n *Node) index() *kidIndex {
+	if len(n.Kids) < indexMin {
 		return nil
 	}
 	if n.idx == nil {
-		x := &kidIndex{text: make(map[string]int, len(n.kids)), id: map[string]int{}}
-		for i, k := range n.kids {
+		x := &kidIndex{text: make(map[string]int, len(n.Kids)), id: map[string]int{}}
+		for i, k := range n.Kids {
 			x.add(k, i)
 		}
 		n.idx = x
@@ -255,133 +255,133 @@ func (n *node) index() *kidIndex {
 }
 
 // appendKid adds a child, keeping the index.
-func (n *node) appendKid(k *node) {
-	n.kids = append(n.kids, k)
+func (n *Node) appendKid(k *Node) {
+	n.Kids = append(n.Kids, k)
 	if n.idx != nil {
-		n.idx.add(k, len(n.kids)-1)
+		n.idx.add(k, len(n.Kids)-1)
 	}
 }
 
-// setKids replaces the children (the index is rebuilt when needed).
-func (n *node) setKids(kids []*node) {
-	n.kids = kids
+// SetKids replaces the children (the index is rebuilt when needed).
+func (n *Node) SetKids(kids []*Node) {
+	n.Kids = kids
 	n.idx = nil
 }
 
-// learnedLine is an opaque line met in a loaded configuration: typed
+// LearnedLine is an opaque line met in a loaded configuration: typed
 // again (restoring a backup), it is accepted where it was.
-type learnedLine struct {
-	anchor, seq           int
-	gap, gapAfter, stanza bool
+type LearnedLine struct {
+	Anchor, Seq           int
+	Gap, gapAfter, stanza bool
 }
 
-func (n *node) identity() string {
-	if n.rule != nil && n.rule.id != nil {
-		return n.rule.id(strings.Fields(n.text))
+func (n *Node) identity() string {
+	if n.Rule != nil && n.Rule.id != nil {
+		return n.Rule.id(strings.Fields(n.Text))
 	}
-	return n.text
+	return n.Text
 }
 
-func (n *node) child(text string) *node {
+func (n *Node) child(text string) *Node {
 	if x := n.index(); x != nil {
 		if i, ok := x.text[text]; ok {
-			return n.kids[i]
+			return n.Kids[i]
 		}
 		return nil
 	}
-	for _, k := range n.kids {
-		if k.text == text {
+	for _, k := range n.Kids {
+		if k.Text == text {
 			return k
 		}
 	}
 	return nil
 }
 
-// rank is the node's sort group and whether it is opaque (opaque lines
+// Rank is the node's sort group and whether it is opaque (opaque lines
 // follow the known lines of their anchor's group, in source order).
-func (n *node) rank() (int, int) {
-	if n.opaque {
+func (n *Node) Rank() (int, int) {
+	if n.Opaque {
 		return n.anchor, 1
 	}
-	if n.rule != nil {
-		return n.rule.order, 0
+	if n.Rule != nil {
+		return n.Rule.Order, 0
 	}
 	return -1, 0
 }
 
-// stanza reports whether the node prints with sub-lines.
-func (n *node) stanza() bool {
-	return (n.rule != nil && n.rule.sub != "") || (n.opaque && len(n.kids) > 0)
+// Stanza reports whether the node prints with sub-lines.
+func (n *Node) Stanza() bool {
+	return (n.Rule != nil && n.Rule.sub != "") || (n.Opaque && len(n.Kids) > 0)
 }
 
-// sorted returns the children in running-config order.
-func (n *node) sorted() []*node {
-	out := append([]*node(nil), n.kids...)
+// Sorted returns the children in running-config order.
+func (n *Node) Sorted() []*Node {
+	out := append([]*Node(nil), n.Kids...)
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]
-		ga, oa := a.rank()
-		gb, ob := b.rank()
+		ga, oa := a.Rank()
+		gb, ob := b.Rank()
 		if ga != gb {
 			return ga < gb
 		}
 		if oa != ob {
 			return oa < ob
 		}
-		if a.opaque || (a.rule != nil && a.rule.keep) {
+		if a.Opaque || (a.Rule != nil && a.Rule.keep) {
 			return a.seq < b.seq
 		}
-		if a.rule != nil && a.rule.key != nil && a.rule == b.rule {
-			return schema.NaturalLess(a.rule.key(a.text), b.rule.key(b.text))
+		if a.Rule != nil && a.Rule.key != nil && a.Rule == b.Rule {
+			return schema.NaturalLess(a.Rule.key(a.Text), b.Rule.key(b.Text))
 		}
 		// A "no X" line sorts where X would.
-		return schema.NaturalLess(strings.TrimPrefix(a.text, "no "), strings.TrimPrefix(b.text, "no "))
+		return schema.NaturalLess(strings.TrimPrefix(a.Text, "no "), strings.TrimPrefix(b.Text, "no "))
 	})
 	return out
 }
 
-func (n *node) clone() *node {
-	c := &node{text: n.text, rule: n.rule, seq: n.seq, opaque: n.opaque, anchor: n.anchor, src: n.src, gap: n.gap,
-		gapAfter: n.gapAfter, lkey: n.lkey}
-	for _, k := range n.kids {
-		c.kids = append(c.kids, k.clone())
+func (n *Node) Clone() *Node {
+	c := &Node{Text: n.Text, Rule: n.Rule, seq: n.seq, Opaque: n.Opaque, anchor: n.anchor, Src: n.Src, Gap: n.Gap,
+		GapAfter: n.GapAfter, lkey: n.lkey}
+	for _, k := range n.Kids {
+		c.Kids = append(c.Kids, k.Clone())
 	}
 	return c
 }
 
-// frame is one level of the configuration-mode stack.
-type frame struct {
-	n    *node
-	mode string
-	tag  string
+// Frame is one level of the configuration-mode stack.
+type Frame struct {
+	N    *Node
+	Mode string
+	Tag  string
 }
 
-// cfgTree is a hierarchical running configuration edited through modes.
-type cfgTree struct {
-	g    grammar
-	root *node
-	seq  int
-	// learned holds the opaque lines of the loaded configuration, keyed
+// Tree is a hierarchical running configuration edited through modes.
+type Tree struct {
+	G    Grammar
+	Root *Node
+	Seq  int
+	// Learned holds the opaque lines of the loaded configuration, keyed
 	// by pathKey; it is shared by clones (device-wide knowledge).
-	learned map[string]learnedLine
+	Learned map[string]LearnedLine
 }
 
-func newCfgTree(g grammar) *cfgTree {
-	return &cfgTree{g: g, root: &node{}, learned: map[string]learnedLine{}}
+func NewTree(g Grammar) *Tree {
+	return &Tree{G: g, Root: &Node{}, Learned: map[string]LearnedLine{}}
 }
 
-func (t *cfgTree) clone() *cfgTree {
-	return &cfgTree{g: t.g, root: t.root.clone(), seq: t.seq, learned: t.learned}
+func (t *Tree) Clone() *Tree {
+	return &Tree{G: t.G, Root: t.Root.Clone(), Seq: t.Seq, Learned: t.Learned}
 }
 
 // opaqueMode is the mode of an opaque stanza: no rule, so lines fall back
 // to the parent modes.
 const opaqueMode = "opaque"
 
-// pathKey names a line by the lines above it.
-func pathKey(stack []frame, line string) string {
+// PathKey names a line by the lines above it.
+func PathKey(stack []Frame, line string) string {
 	var b strings.Builder
 	for _, f := range stack[1:] {
-		b.WriteString(f.n.text)
+		b.WriteString(f.N.Text)
 		b.WriteByte(0)
 	}
 	b.WriteByte(0)
@@ -390,9 +390,9 @@ func pathKey(stack []frame, line string) string {
 }
 
 // hasOpaque reports whether an opaque child of n is named by `no arg`.
-func hasOpaque(n *node, arg string) bool {
-	for _, k := range n.kids {
-		if k.opaque && tokenPrefix(arg, k.text) {
+func hasOpaque(n *Node, arg string) bool {
+	for _, k := range n.Kids {
+		if k.Opaque && tokenPrefix(arg, k.Text) {
 			return true
 		}
 	}
@@ -406,128 +406,128 @@ func tokenPrefix(arg, line string) bool {
 	return line == arg || strings.HasPrefix(line, arg+" ")
 }
 
-// restoreOpaque puts a learned line back under parent, in its source
+// RestoreOpaque puts a learned line back under parent, in its source
 // place (its original sequence number).
-func (t *cfgTree) restoreOpaque(parent *node, line string, ll learnedLine) *node {
-	if k := parent.child(line); k != nil && k.opaque {
+func (t *Tree) RestoreOpaque(parent *Node, line string, ll LearnedLine) *Node {
+	if k := parent.child(line); k != nil && k.Opaque {
 		return k
 	}
 	if parent.index() == nil {
-		for _, k := range parent.kids {
-			if k.opaque && normalize(k.text) == line {
+		for _, k := range parent.Kids {
+			if k.Opaque && Normalize(k.Text) == line {
 				return k
 			}
 		}
 	}
-	n := &node{text: line, opaque: true, anchor: ll.anchor, gap: ll.gap, gapAfter: ll.gapAfter, seq: ll.seq}
+	n := &Node{Text: line, Opaque: true, anchor: ll.Anchor, Gap: ll.Gap, GapAfter: ll.gapAfter, seq: ll.Seq}
 	parent.appendKid(n)
 	return n
 }
 
 // addOpaque adds an opaque line from a loaded configuration under parent
 // (a line there twice stays twice).
-func (t *cfgTree) addOpaque(parent *node, line string, anchor int, gap, src bool) *node {
-	t.seq++
-	n := &node{text: line, opaque: true, anchor: anchor, gap: gap, src: src, seq: t.seq}
+func (t *Tree) addOpaque(parent *Node, line string, anchor int, gap, src bool) *Node {
+	t.Seq++
+	n := &Node{Text: line, Opaque: true, anchor: anchor, Gap: gap, Src: src, seq: t.Seq}
 	parent.appendKid(n)
 	return n
 }
 
-// errUnknown is returned for a line no mode on the stack accepts.
-type errUnknown struct {
-	token      int
-	incomplete bool
+// ErrUnknown is returned for a line no mode on the stack accepts.
+type ErrUnknown struct {
+	Token      int
+	Incomplete bool
 }
 
-func (e *errUnknown) Error() string {
-	if e.incomplete {
+func (e *ErrUnknown) Error() string {
+	if e.Incomplete {
 		return "incomplete command"
 	}
-	return fmt.Sprintf("invalid input at token %d", e.token)
+	return fmt.Sprintf("invalid input at token %d", e.Token)
 }
 
-// normalize collapses runs of blanks.
-func normalize(line string) string { return strings.Join(strings.Fields(line), " ") }
+// Normalize collapses runs of blanks.
+func Normalize(line string) string { return strings.Join(strings.Fields(line), " ") }
 
-// apply runs one configuration line at the top of stack (falling back to
+// Apply runs one configuration line at the top of stack (falling back to
 // the parent modes, as IOS-style CLIs do) and returns the new stack.
-func (t *cfgTree) apply(stack []frame, raw string) ([]frame, error) {
-	line := normalize(raw)
+func (t *Tree) Apply(stack []Frame, raw string) ([]Frame, error) {
+	line := Normalize(raw)
 	for depth := len(stack) - 1; depth >= 0; depth-- {
 		f := stack[depth]
 		// A line the loaded configuration had there (even one the
 		// grammar would take elsewhere, or for a plain line) goes back
 		// where it was.
-		if ll, ok := t.learned[pathKey(stack[:depth+1], line)]; ok {
-			n := t.restoreOpaque(f.n, line, ll)
+		if ll, ok := t.Learned[PathKey(stack[:depth+1], line)]; ok {
+			n := t.RestoreOpaque(f.N, line, ll)
 			out := stack[:depth+1]
 			if ll.stanza {
-				out = append(out, frame{n: n, mode: opaqueMode, tag: f.tag})
+				out = append(out, Frame{N: n, Mode: opaqueMode, Tag: f.Tag})
 			}
 			return out, nil
 		}
-		if x, args := t.g.match(f.mode, line); x != nil {
-			st, _ := t.set(stack[:depth+1], x, args, line, false)
+		if x, args := t.G.match(f.Mode, line); x != nil {
+			st, _ := t.Set(stack[:depth+1], x, args, line, false)
 			return st, nil
 		}
 		neg := ""
-		if rest, ok := cutHead(line, "no"); ok && rest != "" {
+		if rest, ok := CutHead(line, "no"); ok && rest != "" {
 			neg = rest
-		} else if rest, ok := cutHead(line, "default"); ok && rest != "" {
+		} else if rest, ok := CutHead(line, "default"); ok && rest != "" {
 			neg = rest
 		}
-		if neg != "" && (t.g.knows(f.mode, neg) || hasOpaque(f.n, neg)) {
-			t.remove(f.mode, f.n, neg)
+		if neg != "" && (t.G.knows(f.Mode, neg) || hasOpaque(f.N, neg)) {
+			t.Remove(f.Mode, f.N, neg)
 			return stack[:depth+1], nil
 		}
 	}
 	modes := make([]string, len(stack))
 	for i, f := range stack {
-		modes[i] = f.mode
+		modes[i] = f.Mode
 	}
-	tok, inc := t.g.badToken(modes, line)
-	return stack, &errUnknown{token: tok, incomplete: inc}
+	tok, inc := t.G.badToken(modes, line)
+	return stack, &ErrUnknown{Token: tok, Incomplete: inc}
 }
 
-// set adds the line under the top of stack: a stanza is entered (and
+// Set adds the line under the top of stack: a stanza is entered (and
 // created when new), a plain line replaces a sibling of the same identity
 // unless keepLoaded is set and that sibling came from a loaded
 // configuration (where both existed). It returns the new stack and node.
-func (t *cfgTree) set(stack []frame, x *rule, args []string, line string, keepLoaded bool) ([]frame, *node) {
-	parent := stack[len(stack)-1].n
+func (t *Tree) Set(stack []Frame, x *Rule, args []string, line string, keepLoaded bool) ([]Frame, *Node) {
+	parent := stack[len(stack)-1].N
 	if x.canon != nil {
 		line = x.canon(line)
 	}
 	if x.autoSeq {
 		top := 0
-		for _, k := range parent.kids {
+		for _, k := range parent.Kids {
 			var n int
-			if _, err := fmt.Sscanf(k.text, "%d ", &n); err == nil && n > top {
+			if _, err := fmt.Sscanf(k.Text, "%d ", &n); err == nil && n > top {
 				top = n
 			}
 		}
 		line = fmt.Sprintf("%d %s", top/10*10+10, line)
-		if y, _ := t.g.match(stack[len(stack)-1].mode, line); y != nil {
+		if y, _ := t.G.match(stack[len(stack)-1].Mode, line); y != nil {
 			x = y
 		}
 	}
-	t.seq++
+	t.Seq++
 	if x.sub != "" {
 		anchor := ""
 		if x.insertable {
 			if base, before, ok := strings.Cut(line, " insert-before "); ok {
-				line, anchor = base, x.head+" "+before
+				line, anchor = base, x.Head+" "+before
 			}
 		}
 		n := parent.child(line)
 		if n == nil {
-			n = &node{text: line, rule: x, seq: t.seq}
+			n = &Node{Text: line, Rule: x, seq: t.Seq}
 			if a := parent.child(anchor); a != nil && anchor != "" {
 				// Placed before the anchor: it takes the anchor's place in
 				// the insertion order, and the anchor and the stanzas
 				// after it move one up.
 				n.seq = a.seq
-				for _, k := range parent.kids {
+				for _, k := range parent.Kids {
 					if k.seq >= a.seq {
 						k.seq++
 					}
@@ -537,9 +537,9 @@ func (t *cfgTree) set(stack []frame, x *rule, args []string, line string, keepLo
 		}
 		tag := ""
 		if x.tag != nil {
-			tag = x.tag(stack[len(stack)-1].tag, args)
+			tag = x.tag(stack[len(stack)-1].Tag, args)
 		}
-		return append(stack, frame{n: n, mode: x.sub, tag: tag}), n
+		return append(stack, Frame{N: n, Mode: x.sub, Tag: tag}), n
 	}
 	if x.vmap != nil {
 		if k := parent.child(line); k != nil {
@@ -549,7 +549,7 @@ func (t *cfgTree) set(stack []frame, x *rule, args []string, line string, keepLo
 			t.unmap(parent, m, false)
 		}
 	}
-	n := &node{text: line, rule: x, seq: t.seq}
+	n := &Node{Text: line, Rule: x, seq: t.Seq}
 	id := n.identity()
 	at := -1
 	if ix := parent.index(); ix != nil {
@@ -557,21 +557,21 @@ func (t *cfgTree) set(stack []frame, x *rule, args []string, line string, keepLo
 			at = i
 		}
 	} else {
-		for i, k := range parent.kids {
-			if k.rule != nil && k.rule.sub == "" && k.identity() == id {
+		for i, k := range parent.Kids {
+			if k.Rule != nil && k.Rule.sub == "" && k.identity() == id {
 				at = i
 				break
 			}
 		}
 	}
 	if at >= 0 {
-		k := parent.kids[at]
+		k := parent.Kids[at]
 		switch {
-		case k.text == line:
+		case k.Text == line:
 			return stack, k
-		case !(keepLoaded && k.src):
+		case !(keepLoaded && k.Src):
 			n.seq = k.seq
-			parent.kids[at] = n
+			parent.Kids[at] = n
 			parent.idx = nil
 			return stack, n
 		}
@@ -580,7 +580,7 @@ func (t *cfgTree) set(stack []frame, x *rule, args []string, line string, keepLo
 	return stack, n
 }
 
-// remove deletes what `no ARG` (or `default ARG`) names among the
+// Remove deletes what `no ARG` (or `default ARG`) names among the
 // children of parent in mode, as EOS and NX-OS do:
 //   - ARG is a whole statement the grammar knows: the line it names goes,
 //     and no other. A single-value command (an identity rule: `mtu`,
@@ -599,18 +599,18 @@ func (t *cfgTree) set(stack []frame, x *rule, args []string, line string, keepLo
 //
 // Opaque lines (from a loaded configuration) are named by their text or
 // a prefix of their tokens.
-func (t *cfgTree) remove(mode string, parent *node, arg string) {
-	drop := func(f func(k *node) bool) {
-		kept := parent.kids[:0]
-		for _, k := range parent.kids {
-			if !(f(k) || k.opaque && tokenPrefix(arg, k.text)) {
+func (t *Tree) Remove(mode string, parent *Node, arg string) {
+	drop := func(f func(k *Node) bool) {
+		kept := parent.Kids[:0]
+		for _, k := range parent.Kids {
+			if !(f(k) || k.Opaque && tokenPrefix(arg, k.Text)) {
 				kept = append(kept, k)
 			}
 		}
-		parent.setKids(kept)
+		parent.SetKids(kept)
 	}
-	plain := func(k *node) bool { return k.rule != nil && k.rule.sub == "" }
-	if x, _ := t.g.match(mode, arg); x != nil {
+	plain := func(k *Node) bool { return k.Rule != nil && k.Rule.sub == "" }
+	if x, _ := t.G.match(mode, arg); x != nil {
 		line := arg
 		if x.canon != nil {
 			line = x.canon(arg)
@@ -618,41 +618,41 @@ func (t *cfgTree) remove(mode string, parent *node, arg string) {
 		switch {
 		case x.sub != "":
 			if x.fixed != nil && x.fixed(line) {
-				if k := parent.child(line); k != nil && !k.opaque {
-					k.setKids(nil)
+				if k := parent.child(line); k != nil && !k.Opaque {
+					k.SetKids(nil)
 				}
 				return
 			}
-			drop(func(k *node) bool { return k.text == line })
+			drop(func(k *Node) bool { return k.Text == line })
 		case x.vmap != nil:
 			if m, ok := x.vmap(line); ok {
 				t.unmap(parent, m, true)
 			}
 		case x.autoSeq:
-			drop(func(k *node) bool { return plain(k) && aclBody(k.text) == line })
+			drop(func(k *Node) bool { return plain(k) && aclBody(k.Text) == line })
 		case x.id != nil:
 			id := x.id(strings.Fields(line))
-			drop(func(k *node) bool {
-				return k.text == line || plain(k) && k.rule.id != nil && k.identity() == id
+			drop(func(k *Node) bool {
+				return k.Text == line || plain(k) && k.Rule.id != nil && k.identity() == id
 			})
 		default:
-			drop(func(k *node) bool { return plain(k) && tokenPrefix(line, k.text) })
+			drop(func(k *Node) bool { return plain(k) && tokenPrefix(line, k.Text) })
 		}
 		return
 	}
-	if y, _ := t.g.match(mode, "no "+arg); y != nil && y.sub == "" && y.id != nil {
+	if y, _ := t.G.match(mode, "no "+arg); y != nil && y.sub == "" && y.id != nil {
 		id := y.id(strings.Fields("no " + arg))
-		drop(func(k *node) bool { return plain(k) && k.rule.id != nil && k.identity() == id })
+		drop(func(k *Node) bool { return plain(k) && k.Rule.id != nil && k.identity() == id })
 		return
 	}
-	drop(func(k *node) bool {
-		return tokenPrefix(arg, k.text) || tokenPrefix(arg, strings.TrimPrefix(k.text, "no "))
+	drop(func(k *Node) bool {
+		return tokenPrefix(arg, k.Text) || tokenPrefix(arg, strings.TrimPrefix(k.Text, "no "))
 	})
 }
 
 // aclBody is an ACL entry without its sequence number.
 func aclBody(text string) string {
-	if i := strings.IndexByte(text, ' '); i > 0 && isDigit(text[0]) {
+	if i := strings.IndexByte(text, ' '); i > 0 && IsDigit(text[0]) {
 		return text[i+1:]
 	}
 	return text
@@ -662,47 +662,47 @@ func aclBody(text string) string {
 // a line left without keys goes. With onlyTarget only lines mapping to
 // m's target lose them (`no qos map dscp 26 to traffic-class 3` unmaps 26
 // from traffic class 3, not from another one).
-func (t *cfgTree) unmap(parent *node, m mapped, onlyTarget bool) {
+func (t *Tree) unmap(parent *Node, m Mapped, onlyTarget bool) {
 	gone := map[string]bool{}
-	for _, k := range m.keys {
+	for _, k := range m.Keys {
 		gone[k] = true
 	}
-	kept := parent.kids[:0]
-	for _, k := range parent.kids {
-		if k.rule == nil || k.rule.vmap == nil {
+	kept := parent.Kids[:0]
+	for _, k := range parent.Kids {
+		if k.Rule == nil || k.Rule.vmap == nil {
 			kept = append(kept, k)
 			continue
 		}
-		o, ok := k.rule.vmap(k.text)
-		if !ok || o.family != m.family || onlyTarget && o.target != m.target {
+		o, ok := k.Rule.vmap(k.Text)
+		if !ok || o.Family != m.Family || onlyTarget && o.Target != m.Target {
 			kept = append(kept, k)
 			continue
 		}
 		var left []string
-		for _, v := range o.keys {
+		for _, v := range o.Keys {
 			if !gone[v] {
 				left = append(left, v)
 			}
 		}
 		switch {
-		case len(left) == len(o.keys):
+		case len(left) == len(o.Keys):
 			kept = append(kept, k)
 		case len(left) > 0:
-			k.text = o.head + " " + strings.Join(left, " ") + " " + o.target
+			k.Text = o.Head + " " + strings.Join(left, " ") + " " + o.Target
 			kept = append(kept, k)
 		}
 	}
-	parent.setKids(kept)
+	parent.SetKids(kept)
 }
 
-// load applies an indented configuration text (sub-mode lines indented
+// Load applies an indented configuration text (sub-mode lines indented
 // under their parent); lines starting with '!' or '#' are comments.
-func (t *cfgTree) load(text string) error {
+func (t *Tree) Load(text string) error {
 	type level struct {
 		indent int
 		depth  int
 	}
-	stack := []frame{{n: t.root, mode: "config"}}
+	stack := []Frame{{N: t.Root, Mode: "config"}}
 	var levels []level
 	for i, raw := range strings.Split(text, "\n") {
 		trimmed := strings.TrimSpace(raw)
@@ -715,7 +715,7 @@ func (t *cfgTree) load(text string) error {
 			levels = levels[:len(levels)-1]
 		}
 		before := len(stack)
-		ns, err := t.apply(stack, trimmed)
+		ns, err := t.Apply(stack, trimmed)
 		if err != nil {
 			return fmt.Errorf("line %d %q: %w", i+1, trimmed, err)
 		}
@@ -727,26 +727,26 @@ func (t *cfgTree) load(text string) error {
 	return nil
 }
 
-func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+func IsDigit(c byte) bool { return c >= '0' && c <= '9' }
 
-// patch returns the configuration lines that turn from into to: removals
+// Patch returns the configuration lines that turn from into to: removals
 // (`no` forms) first, then additions, each under its parent line, indented
 // by unit per level.
-func patch(from, to *node, indent, unit string) []string {
+func Patch(from, to *Node, indent, unit string) []string {
 	var out []string
-	for _, k := range from.sorted() {
-		if to.child(k.text) == nil {
-			out = append(out, indent+negate(k.text))
+	for _, k := range from.Sorted() {
+		if to.child(k.Text) == nil {
+			out = append(out, indent+negate(k.Text))
 		}
 	}
-	for _, k := range to.sorted() {
-		old := from.child(k.text)
+	for _, k := range to.Sorted() {
+		old := from.child(k.Text)
 		if old == nil {
-			out = append(out, subtree(k, indent, unit)...)
+			out = append(out, Subtree(k, indent, unit)...)
 			continue
 		}
-		if sub := patch(old, k, indent+unit, unit); len(sub) > 0 {
-			out = append(out, indent+k.text)
+		if sub := Patch(old, k, indent+unit, unit); len(sub) > 0 {
+			out = append(out, indent+k.Text)
 			out = append(out, sub...)
 		}
 	}
@@ -760,22 +760,22 @@ func negate(line string) string {
 	return "no " + line
 }
 
-func subtree(n *node, indent, unit string) []string {
-	out := []string{indent + n.text}
-	for _, k := range n.sorted() {
-		out = append(out, subtree(k, indent+unit, unit)...)
+func Subtree(n *Node, indent, unit string) []string {
+	out := []string{indent + n.Text}
+	for _, k := range n.Sorted() {
+		out = append(out, Subtree(k, indent+unit, unit)...)
 	}
 	return out
 }
 
-// loadOptions tunes loadExisting for a platform.
-type loadOptions struct {
-	// skip drops a line the device prints but does not take back (a
+// LoadOptions tunes loadExisting for a platform.
+type LoadOptions struct {
+	// Skip drops a line the device prints but does not take back (a
 	// header); top is true at the top level.
-	skip func(line string, top bool) bool
-	// block returns how many lines a multi-line statement starting at
+	Skip func(line string, top bool) bool
+	// Block returns how many lines a multi-line statement starting at
 	// lines[i] spans (a banner), or 0.
-	block func(lines []string, i int) int
+	Block func(lines []string, i int) int
 }
 
 // indentedNext reports whether the next line with content is indented
@@ -791,31 +791,31 @@ func indentedNext(lines []string, i, indent int) bool {
 	return false
 }
 
-// loadExisting loads a configuration a device printed, never refusing a
+// LoadExisting loads a configuration a device printed, never refusing a
 // line: a line the grammar knows in the mode its indentation puts it in is
 // applied; any other line is kept verbatim as an opaque line, with the
 // lines indented under it as its opaque sub-lines, prints back where it
 // was, and is remembered so that typing it again (restoring a backup) is
 // accepted. A `no ...` line is a statement here, never a removal.
-func (t *cfgTree) loadExisting(text string, o loadOptions) {
+func (t *Tree) LoadExisting(text string, o LoadOptions) {
 	type level struct {
 		indent int
 		depth  int
 	}
 	lines := strings.Split(text, "\n")
-	stack := []frame{{n: t.root, mode: "config"}}
+	stack := []Frame{{N: t.Root, Mode: "config"}}
 	var levels []level
-	lastKnown := map[*node]int{}
-	lastChild := map[*node]*node{}
+	lastKnown := map[*Node]int{}
+	lastChild := map[*Node]*Node{}
 	// follows records the separator before a new child of parent on the
 	// child before it.
-	follows := func(parent, child *node, gap bool) {
+	follows := func(parent, child *Node, gap bool) {
 		if prev := lastChild[parent]; prev != nil && prev != child {
-			prev.gapAfter = gap
+			prev.GapAfter = gap
 			if prev.lkey != "" {
-				ll := t.learned[prev.lkey]
+				ll := t.Learned[prev.lkey]
 				ll.gapAfter = gap
-				t.learned[prev.lkey] = ll
+				t.Learned[prev.lkey] = ll
 			}
 		}
 		lastChild[parent] = child
@@ -836,40 +836,40 @@ func (t *cfgTree) loadExisting(text string, o loadOptions) {
 			stack = stack[:levels[len(levels)-1].depth]
 			levels = levels[:len(levels)-1]
 		}
-		if o.skip != nil && o.skip(trimmed, len(stack) == 1) {
+		if o.Skip != nil && o.Skip(trimmed, len(stack) == 1) {
 			continue
 		}
 		parent := stack[len(stack)-1]
 		anchor := -1
-		if v, ok := lastKnown[parent.n]; ok {
+		if v, ok := lastKnown[parent.N]; ok {
 			anchor = v
 		}
-		if len(stack) == 1 && o.block != nil {
-			if n := o.block(lines, i); n > 0 {
+		if len(stack) == 1 && o.Block != nil {
+			if n := o.Block(lines, i); n > 0 {
 				var b []string
 				for _, l := range lines[i : i+n] {
 					b = append(b, strings.TrimRight(l, "\r"))
 				}
-				blk := t.addOpaque(parent.n, strings.Join(b, "\n"), anchor, gap, true)
-				blk.lkey = pathKey(stack, normalize(trimmed))
-				t.learned[blk.lkey] = learnedLine{anchor: anchor, gap: gap, seq: blk.seq}
-				follows(parent.n, blk, gap)
+				blk := t.addOpaque(parent.N, strings.Join(b, "\n"), anchor, gap, true)
+				blk.lkey = PathKey(stack, Normalize(trimmed))
+				t.Learned[blk.lkey] = LearnedLine{Anchor: anchor, Gap: gap, Seq: blk.seq}
+				follows(parent.N, blk, gap)
 				i += n - 1
 				gap = false
 				continue
 			}
 		}
-		line := normalize(trimmed)
-		if parent.mode != opaqueMode {
+		line := Normalize(trimmed)
+		if parent.Mode != opaqueMode {
 			// A line the grammar takes for a plain one but that has
 			// lines indented under it is a stanza the lab does not know.
-			if x, args := t.g.match(parent.mode, line); x != nil && (x.sub != "" || !indentedNext(lines, i, indent)) {
-				ns, n := t.set(stack, x, args, line, true)
-				if !n.src {
-					n.src, n.gap = true, gap
+			if x, args := t.G.match(parent.Mode, line); x != nil && (x.sub != "" || !indentedNext(lines, i, indent)) {
+				ns, n := t.Set(stack, x, args, line, true)
+				if !n.Src {
+					n.Src, n.Gap = true, gap
 				}
-				follows(parent.n, n, gap)
-				lastKnown[parent.n] = x.order
+				follows(parent.N, n, gap)
+				lastKnown[parent.N] = x.Order
 				if len(ns) > len(stack) {
 					levels = append(levels, level{indent: indent, depth: len(stack)})
 				}
@@ -878,21 +878,21 @@ func (t *cfgTree) loadExisting(text string, o loadOptions) {
 				continue
 			}
 		}
-		if parent.mode == opaqueMode && len(stack) > 1 {
+		if parent.Mode == opaqueMode && len(stack) > 1 {
 			// The parent is a stanza after all.
 			up := stack[:len(stack)-1]
-			k := pathKey(up, normalize(parent.n.text))
-			ll := t.learned[k]
+			k := PathKey(up, Normalize(parent.N.Text))
+			ll := t.Learned[k]
 			ll.stanza = true
-			t.learned[k] = ll
+			t.Learned[k] = ll
 			anchor = -1
 		}
-		n := t.addOpaque(parent.n, trimmed, anchor, gap, true)
-		n.lkey = pathKey(stack, line)
-		t.learned[n.lkey] = learnedLine{anchor: anchor, gap: gap, seq: n.seq}
-		follows(parent.n, n, gap)
+		n := t.addOpaque(parent.N, trimmed, anchor, gap, true)
+		n.lkey = PathKey(stack, line)
+		t.Learned[n.lkey] = LearnedLine{Anchor: anchor, Gap: gap, Seq: n.seq}
+		follows(parent.N, n, gap)
 		levels = append(levels, level{indent: indent, depth: len(stack)})
-		stack = append(stack, frame{n: n, mode: opaqueMode, tag: parent.tag})
+		stack = append(stack, Frame{N: n, Mode: opaqueMode, Tag: parent.Tag})
 		gap = false
 	}
 }

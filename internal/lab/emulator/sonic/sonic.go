@@ -1,4 +1,4 @@
-package lab
+package sonic
 
 import (
 	"bytes"
@@ -7,6 +7,10 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/fabricgen/fabricgen/internal/lab/cli"
+	"github.com/fabricgen/fabricgen/internal/lab/emulator/cumulus"
+	"github.com/fabricgen/fabricgen/internal/lab/shell"
 )
 
 // sonic emulates a SONiC switch's CONFIG_DB through its CLI: `sonic-cfggen
@@ -17,10 +21,10 @@ import (
 // sonic-utilities' Command-Reference ("Generic Config Updater"). YANG
 // validation is reduced to the checks listed in docs/lab.md.
 type sonic struct {
-	env         *deviceEnv
+	env         *cli.Env
 	db          map[string]any
 	checkpoints map[string]map[string]any
-	fs          *memFS
+	fs          *shell.MemFS
 }
 
 // sonicTables are the CONFIG_DB tables with YANG models the lab accepts.
@@ -42,17 +46,17 @@ var sonicMapRefs = map[string]string{
 	"pfc_to_pg_map": "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP", "tc_to_dscp_map": "TC_TO_DSCP_MAP",
 }
 
-func newSONiC(env *deviceEnv) (*sonic, error) {
-	s := &sonic{env: env, checkpoints: map[string]map[string]any{}, fs: newMemFS(env.spec.Username)}
-	if env.spec.RunningConfig != "" {
-		db, err := sonicLoad(env.spec.RunningConfig)
+func New(env *cli.Env) (*sonic, error) {
+	s := &sonic{env: env, checkpoints: map[string]map[string]any{}, fs: shell.NewMemFS(env.Spec.Username)}
+	if env.Spec.RunningConfig != "" {
+		db, err := sonicLoad(env.Spec.RunningConfig)
 		if err != nil {
 			return nil, err
 		}
 		s.db = db
 		return s, nil
 	}
-	ports := env.spec.Ports
+	ports := env.Spec.Ports
 	if len(ports) == 0 {
 		for i := 0; i < 32; i++ {
 			ports = append(ports, fmt.Sprintf("Ethernet%d", i*8))
@@ -78,10 +82,10 @@ func newSONiC(env *deviceEnv) (*sonic, error) {
 	}
 	s.db = map[string]any{
 		"DEVICE_METADATA": map[string]any{"localhost": map[string]any{
-			"hostname": env.spec.Name, "hwsku": "ACS-MSN4700", "platform": "x86_64-mlnx_msn4700-r0",
-			"type": "LeafRouter", "mac": fmt.Sprintf("1c:34:da:00:%02x:00", mgmtOctet(env.spec.Name)),
+			"hostname": env.Spec.Name, "hwsku": "ACS-MSN4700", "platform": "x86_64-mlnx_msn4700-r0",
+			"type": "LeafRouter", "mac": fmt.Sprintf("1c:34:da:00:%02x:00", cli.MgmtOctet(env.Spec.Name)),
 		}},
-		"MGMT_INTERFACE": map[string]any{fmt.Sprintf("eth0|192.0.2.%d/24", mgmtOctet(env.spec.Name)): map[string]any{"gwaddr": "192.0.2.1"}},
+		"MGMT_INTERFACE": map[string]any{fmt.Sprintf("eth0|192.0.2.%d/24", cli.MgmtOctet(env.Spec.Name)): map[string]any{"gwaddr": "192.0.2.1"}},
 		"NTP_SERVER":     map[string]any{"192.0.2.123": map[string]any{}},
 		"SYSLOG_SERVER":  map[string]any{"192.0.2.10": map[string]any{}},
 		"SNMP_COMMUNITY": map[string]any{"fabricgen-ro": map[string]any{"TYPE": "RO"}},
@@ -91,7 +95,7 @@ func newSONiC(env *deviceEnv) (*sonic, error) {
 	return s, nil
 }
 
-func sonicJSON(v any) string {
+func SonicJSON(v any) string {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "    ")
@@ -100,10 +104,10 @@ func sonicJSON(v any) string {
 	return b.String()
 }
 
-func (s *sonic) running() string { return sonicJSON(s.db) }
+func (s *sonic) Running() string { return SonicJSON(s.db) }
 
-// export is config_db.json as `show runningconfiguration all` prints it.
-func (s *sonic) export() string { return s.running() }
+// Export is config_db.json as `show runningconfiguration all` prints it.
+func (s *sonic) Export() string { return s.Running() }
 
 // sonicLoad reads a config_db.json: an object of tables, each an object
 // of entries. Every table is kept, known to the lab or not; numbers keep
@@ -130,8 +134,8 @@ func sonicLoad(text string) (map[string]any, error) {
 	return db, nil
 }
 
-// outOfBand takes one JSON Patch document (the lines joined).
-func (s *sonic) outOfBand(lines []string) error {
+// OutOfBand takes one JSON Patch document (the lines joined).
+func (s *sonic) OutOfBand(lines []string) error {
 	next, err := sonicPatch(s.db, []byte(strings.Join(lines, "\n")))
 	if err != nil {
 		return err
@@ -143,14 +147,14 @@ func (s *sonic) outOfBand(lines []string) error {
 	return nil
 }
 
-func (s *sonic) expireTimers() {}
+func (s *sonic) ExpireTimers() {}
 
-func (s *sonic) newSession(t *term, user string) cliSession {
-	return &linuxCLI{host: s.env.spec.Name, user: user, sh: s.shell(), isChange: sonicChanges, writes: noDeviceFiles}
+func (s *sonic) NewSession(t *cli.Term, user string) cli.Session {
+	return &shell.LinuxCLI{Host: s.env.Spec.Name, User: user, Sh: s.shell(), IsChange: sonicChanges, Writes: cumulus.NoDeviceFiles}
 }
 
-func (s *sonic) shell() *shell {
-	var sh *shell
+func (s *sonic) shell() *shell.Shell {
+	var sh *shell.Shell
 	which := func(name string) (string, bool) {
 		switch name {
 		case "sonic-cfggen", "config", "show", "sonic-db-cli":
@@ -166,21 +170,21 @@ func (s *sonic) shell() *shell {
 			return s.cfggen(argv[1:])
 		case "show":
 			if strings.Join(argv[1:], " ") == "runningconfiguration all" {
-				return s.running(), "", 0
+				return s.Running(), "", 0
 			}
 			return "", "Usage: show [OPTIONS] COMMAND [ARGS]...\nError: No such command \"" + strings.Join(argv[1:], " ") + "\".\n", 2
 		case "config":
-			return s.config(argv[1:], sh.elevated)
+			return s.config(argv[1:], sh.Elevated)
 		case "sonic-db-cli":
-			return s.dbCLI(argv[1:], sh.elevated)
+			return s.dbCLI(argv[1:], sh.Elevated)
 		}
-		if o, e, st, ok := s.fs.common(s.env.spec.Name, argv, stdin); ok {
+		if o, e, st, ok := s.fs.Common(s.env.Spec.Name, argv, stdin); ok {
 			return o, e, st
 		}
 		return "", "-bash: " + argv[0] + ": command not found\n", 127
 	}
-	sh = newShell(run, s.fs.write, which)
-	sh.record = s.env.executed
+	sh = shell.NewShell(run, s.fs.Write, which)
+	sh.Record = s.env.Executed
 	return sh
 }
 
@@ -198,11 +202,11 @@ func sonicChanges(argv []string) bool {
 		case "list-checkpoints", "-h", "--help":
 			return false
 		case "apply-patch":
-			return !hasOpt(argv[2:], "-n", "--dry-run")
+			return !shell.HasOpt(argv[2:], "-n", "--dry-run")
 		}
 		return true
 	case "sonic-cfggen":
-		return hasOpt(argv[1:], "-w", "--write-to-db")
+		return shell.HasOpt(argv[1:], "-w", "--write-to-db")
 	case "sonic-db-cli", "redis-cli":
 		return !sonicDBRead(argv[1:])
 	}
@@ -236,9 +240,9 @@ func (s *sonic) cfggen(args []string) (string, string, int) {
 		if !ok {
 			v = map[string]any{}
 		}
-		return sonicJSON(v), "", 0
+		return SonicJSON(v), "", 0
 	case print:
-		return s.running(), "", 0
+		return s.Running(), "", 0
 	}
 	return "", "", 0
 }
@@ -282,7 +286,7 @@ func (s *sonic) config(args []string, root bool) (string, string, int) {
 			names = append(names, n)
 		}
 		sort.Strings(names)
-		return sonicJSON(names), "", 0
+		return SonicJSON(names), "", 0
 	case "delete-checkpoint":
 		if len(args) != 2 {
 			return "", "Error: Missing argument \"CHECKPOINT_NAME\".\n", 2
@@ -321,7 +325,7 @@ func (s *sonic) applyPatch(args []string) (string, string, int) {
 	if file == "" {
 		return "", "Usage: config apply-patch [OPTIONS] PATCH_FILE_PATH\nError: Missing argument \"PATCH_FILE_PATH\".\n", 2
 	}
-	data, ok := s.fs.read(file)
+	data, ok := s.fs.Read(file)
 	if !ok {
 		return "", fmt.Sprintf("Error: Invalid value for \"PATCH_FILE_PATH\": Path \"%s\" does not exist.\n", file), 2
 	}

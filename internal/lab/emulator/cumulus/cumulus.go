@@ -1,4 +1,4 @@
-package lab
+package cumulus
 
 import (
 	"encoding/json"
@@ -8,6 +8,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/fabricgen/fabricgen/internal/lab/cli"
+	"github.com/fabricgen/fabricgen/internal/lab/shell"
 )
 
 // cumulus emulates NVIDIA Cumulus Linux 5.9 with NVUE: `nv set`/`nv
@@ -18,15 +21,15 @@ import (
 // reference, "Config Commands"). There is no NVUE schema: statements are
 // token paths under the known top-level objects.
 type cumulus struct {
-	env       *deviceEnv
-	applied   *pathTree
-	pending   *pathTree // nil when there is no pending revision
+	env       *cli.Env
+	applied   *cli.PathTree
+	pending   *cli.PathTree // nil when there is no pending revision
 	revisions []*nvRevision
 	// pendingRev is the revision the pending changes will become.
 	pendingRev *nvRevision
 	nextRev    int
 	confirm    *nvConfirm
-	fs         *memFS
+	fs         *shell.MemFS
 	// learned holds the objects and interface names of the loaded
 	// configuration ("interface NAME" or the root object): paths under
 	// them are accepted although the lab's checks do not know them.
@@ -41,7 +44,7 @@ type cumulus struct {
 // confirm_no (--confirm-no), detached.
 type nvRevision struct {
 	id      int
-	tree    *pathTree
+	tree    *cli.PathTree
 	when    time.Time
 	applied time.Time
 	user    string
@@ -50,7 +53,7 @@ type nvRevision struct {
 }
 
 type nvConfirm struct {
-	prev     *pathTree
+	prev     *cli.PathTree
 	rev      int
 	cancel   func()
 	deadline time.Time
@@ -93,29 +96,29 @@ func nvScalar(prefix []string) bool {
 	return nvScalars[last]
 }
 
-func newCumulus(env *deviceEnv) (*cumulus, error) {
-	c := &cumulus{env: env, applied: newPathTree(nvScalar), nextRev: 1, fs: newMemFS(env.spec.Username), learned: map[string]bool{}}
-	if env.spec.RunningConfig != "" {
-		if err := c.loadExisting(env.spec.RunningConfig); err != nil {
+func New(env *cli.Env) (*cumulus, error) {
+	c := &cumulus{env: env, applied: cli.NewPathTree(nvScalar), nextRev: 1, fs: shell.NewMemFS(env.Spec.Username), learned: map[string]bool{}}
+	if env.Spec.RunningConfig != "" {
+		if err := c.LoadExisting(env.Spec.RunningConfig); err != nil {
 			return nil, err
 		}
 		c.record(c.applied, "root", "startup")
 		return c, nil
 	}
-	ports := env.spec.Ports
+	ports := env.Spec.Ports
 	if len(ports) == 0 {
 		for i := 1; i <= 32; i++ {
 			ports = append(ports, fmt.Sprintf("swp%d", i))
 		}
 	}
 	factory := []string{
-		"nv set system hostname " + env.spec.Name,
+		"nv set system hostname " + env.Spec.Name,
 		"nv set system timezone Etc/UTC",
-		"nv set system aaa user " + env.spec.Username + " role system-admin",
+		"nv set system aaa user " + env.Spec.Username + " role system-admin",
 		"nv set service ntp mgmt server 192.0.2.123",
 		"nv set service syslog mgmt server 192.0.2.10",
 		"nv set service snmp-server readonly-community fabricgen-ro access any",
-		fmt.Sprintf("nv set interface eth0 ip address 192.0.2.%d/24", mgmtOctet(env.spec.Name)),
+		fmt.Sprintf("nv set interface eth0 ip address 192.0.2.%d/24", cli.MgmtOctet(env.Spec.Name)),
 		"nv set interface eth0 ip vrf mgmt",
 	}
 	for _, p := range ports {
@@ -125,25 +128,25 @@ func newCumulus(env *deviceEnv) (*cumulus, error) {
 		factory = append(factory, "nv set interface "+p+" type swp")
 	}
 	for _, l := range factory {
-		toks, _ := configTokens(l)
+		toks, _ := cli.ConfigTokens(l)
 		if msg := nvValidate(toks[2:]); msg != "" {
 			return nil, fmt.Errorf("factory config %q: %s", l, msg)
 		}
-		c.applied.set(toks[2:])
+		c.applied.Set(toks[2:])
 	}
 	c.record(c.applied, "root", "startup")
 	return c, nil
 }
 
 // record adds an applied revision.
-func (c *cumulus) record(t *pathTree, user, note string) int {
+func (c *cumulus) record(t *cli.PathTree, user, note string) int {
 	r := c.newRevision(user, note)
-	r.tree, r.state, r.applied = t.clone(), "applied_and_saved", c.env.now()
+	r.tree, r.state, r.applied = t.Clone(), "applied_and_saved", c.env.Now()
 	return r.id
 }
 
 func (c *cumulus) newRevision(user, note string) *nvRevision {
-	r := &nvRevision{id: c.nextRev, when: c.env.now(), user: user, note: note}
+	r := &nvRevision{id: c.nextRev, when: c.env.Now(), user: user, note: note}
 	c.nextRev++
 	c.revisions = append(c.revisions, r)
 	return r
@@ -250,28 +253,28 @@ func nvACLMatch(path []string) string {
 	return ""
 }
 
-func nvCommands(t *pathTree) string {
+func nvCommands(t *cli.PathTree) string {
 	var b strings.Builder
-	for _, s := range t.statements() {
+	for _, s := range t.Statements() {
 		b.WriteString("nv set " + strings.Join(s, " ") + "\n")
 	}
 	return b.String()
 }
 
-func (c *cumulus) running() string { return nvCommands(c.applied) }
+func (c *cumulus) Running() string { return nvCommands(c.applied) }
 
-// export is `nv config show -o commands`.
-func (c *cumulus) export() string { return c.running() }
+// Export is `nv config show -o commands`.
+func (c *cumulus) Export() string { return c.Running() }
 
-// loadExisting loads `nv config show -o commands` output: nv set lines on
+// LoadExisting loads `nv config show -o commands` output: nv set lines on
 // any object (the lab has no NVUE schema to refuse one).
-func (c *cumulus) loadExisting(text string) error {
+func (c *cumulus) LoadExisting(text string) error {
 	for i, raw := range strings.Split(text, "\n") {
 		line := strings.TrimSpace(raw)
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
-		toks, err := configTokens(line)
+		toks, err := cli.ConfigTokens(line)
 		if err != nil {
 			return fmt.Errorf("line %d %q: %w", i+1, line, err)
 		}
@@ -279,7 +282,7 @@ func (c *cumulus) loadExisting(text string) error {
 			return fmt.Errorf("line %d %q: a Cumulus running config is `nv config show -o commands` output: nv set commands", i+1, line)
 		}
 		path := toks[2:]
-		c.applied.set(path)
+		c.applied.Set(path)
 		c.learned[path[0]] = true
 		if path[0] == "interface" && len(path) > 1 {
 			c.learned["interface "+path[1]] = true
@@ -301,24 +304,24 @@ func (c *cumulus) validate(path []string) string {
 	return nvValidate(path)
 }
 
-func (c *cumulus) outOfBand(lines []string) error {
+func (c *cumulus) OutOfBand(lines []string) error {
 	sh := c.shell("another-admin")
 	for _, l := range lines {
-		out := sh.exec(l)
-		if sh.status != 0 {
+		out := sh.Exec(l)
+		if sh.Status != 0 {
 			return fmt.Errorf("%q: %s", l, strings.TrimSpace(out))
 		}
 	}
 	if c.pending != nil {
-		sh.exec("nv config apply -y")
-		if sh.status != 0 {
+		sh.Exec("nv config apply -y")
+		if sh.Status != 0 {
 			return fmt.Errorf("nv config apply failed")
 		}
 	}
 	return nil
 }
 
-func (c *cumulus) expireTimers() {
+func (c *cumulus) ExpireTimers() {
 	if c.confirm != nil {
 		c.rollbackConfirm("confirm_fail")
 	}
@@ -337,11 +340,11 @@ func (c *cumulus) rollbackConfirm(state string) {
 	c.record(c.applied, "root", fmt.Sprintf("automatic rollback of unconfirmed revision %d", cf.rev))
 }
 
-func (c *cumulus) newSession(t *term, user string) cliSession {
-	return &linuxCLI{host: c.env.spec.Name, user: user, sh: c.shell(user), vrf: "mgmt", isChange: nvChanges, writes: noDeviceFiles}
+func (c *cumulus) NewSession(t *cli.Term, user string) cli.Session {
+	return &shell.LinuxCLI{Host: c.env.Spec.Name, User: user, Sh: c.shell(user), Vrf: "mgmt", IsChange: nvChanges, Writes: NoDeviceFiles}
 }
 
-func (c *cumulus) shell(user string) *shell {
+func (c *cumulus) shell(user string) *shell.Shell {
 	which := func(name string) (string, bool) {
 		switch name {
 		case "nv":
@@ -355,19 +358,19 @@ func (c *cumulus) shell(user string) *shell {
 		if argv[0] == "nv" {
 			return c.nv(argv[1:], user)
 		}
-		if o, e, st, ok := c.fs.common(c.env.spec.Name, argv, stdin); ok {
+		if o, e, st, ok := c.fs.Common(c.env.Spec.Name, argv, stdin); ok {
 			return o, e, st
 		}
 		return "", "-bash: " + argv[0] + ": command not found\n", 127
 	}
-	sh := newShell(run, c.fs.write, which)
-	sh.record = c.env.executed
+	sh := shell.NewShell(run, c.fs.Write, which)
+	sh.Record = c.env.Executed
 	return sh
 }
 
 // noDeviceFiles: the files a switch's shell may write (/tmp, home) are
 // scratch space, not configuration.
-func noDeviceFiles(string) bool { return false }
+func NoDeviceFiles(string) bool { return false }
 
 // nvChanges: nv set/unset/action, and nv config apply, detach, replace,
 // patch, save, delete, attach and confirm change the switch; nv show, nv
@@ -395,7 +398,7 @@ func nvChanges(argv []string) bool {
 		}
 		switch args[1] {
 		case "apply":
-			return !hasOpt(argv[1:], "--confirm-status")
+			return !shell.HasOpt(argv[1:], "--confirm-status")
 		case "detach", "replace", "patch", "save", "delete", "attach", "confirm":
 			return true
 		}
@@ -415,21 +418,21 @@ func (c *cumulus) nv(args []string, user string) (string, string, int) {
 			return "", msg + "\n", 1
 		}
 		if c.pending == nil {
-			c.pending = c.applied.clone()
+			c.pending = c.applied.Clone()
 			c.pendingRev = c.newRevision(user, "Config update by "+user)
 			c.pendingRev.state = "pending"
 		}
 		if args[0] == "set" {
-			c.pending.set(path)
+			c.pending.Set(path)
 		} else {
-			c.pending.remove(path)
+			c.pending.Remove(path)
 		}
 		return "", "", 0
 	case "config":
 		return c.nvConfig(args[1:], user)
 	case "show":
 		if len(args) >= 2 && args[1] == "system" {
-			return fmt.Sprintf("hostname  %s\nbuild     Cumulus Linux 5.9.1\n", c.env.spec.Name), "", 0
+			return fmt.Sprintf("hostname  %s\nbuild     Cumulus Linux 5.9.1\n", c.env.Spec.Name), "", 0
 		}
 	}
 	return "", fmt.Sprintf("Error: Invalid Command: nv %s\n", strings.Join(args, " ")), 2
@@ -475,14 +478,14 @@ func (c *cumulus) nvConfig(args []string, user string) (string, string, int) {
 		}
 		return "", "Error: Invalid value for '-o': use commands or yaml\n", 2
 	case "apply":
-		return c.apply(args[1:], user)
+		return c.Apply(args[1:], user)
 	}
 	return "", fmt.Sprintf("Error: Invalid Command: nv config %s\n", strings.Join(args, " ")), 2
 }
 
-// apply handles `nv config apply [REV] [-y|--assume-yes] [--confirm [T]]
+// Apply handles `nv config apply [REV] [-y|--assume-yes] [--confirm [T]]
 // [--confirm-yes|--confirm-no|--confirm-status]`.
-func (c *cumulus) apply(args []string, user string) (string, string, int) {
+func (c *cumulus) Apply(args []string, user string) (string, string, int) {
 	confirm := time.Duration(0)
 	rev := -1
 	for i := 0; i < len(args); i++ {
@@ -501,7 +504,7 @@ func (c *cumulus) apply(args []string, user string) (string, string, int) {
 			if c.confirm == nil {
 				return "No pending confirmation\n", "", 0
 			}
-			left := c.confirm.deadline.Sub(c.env.now()).Round(time.Second)
+			left := c.confirm.deadline.Sub(c.env.Now()).Round(time.Second)
 			if left < 0 {
 				left = 0
 			}
@@ -535,7 +538,7 @@ func (c *cumulus) apply(args []string, user string) (string, string, int) {
 	if rev >= 0 {
 		target, rec = nil, nil
 		if r := c.revision(rev); r != nil && r.tree != nil {
-			target = r.tree.clone()
+			target = r.tree.Clone()
 		}
 		if target == nil {
 			return "", fmt.Sprintf("Error: Revision %d does not exist\n", rev), 1
@@ -550,13 +553,13 @@ func (c *cumulus) apply(args []string, user string) (string, string, int) {
 	if rev < 0 {
 		c.pending, c.pendingRev = nil, nil
 	}
-	rec.tree, rec.state, rec.applied = target.clone(), "applied_and_saved", c.env.now()
+	rec.tree, rec.state, rec.applied = target.Clone(), "applied_and_saved", c.env.Now()
 	id := rec.id
 	out := fmt.Sprintf("applied [rev_id: %d]\n", id)
 	if confirm > 0 {
 		rec.state = "confirm"
-		c.confirm = &nvConfirm{prev: prev, rev: id, deadline: c.env.now().Add(confirm)}
-		c.confirm.cancel = c.env.afterFunc(confirm, func() {
+		c.confirm = &nvConfirm{prev: prev, rev: id, deadline: c.env.Now().Add(confirm)}
+		c.confirm.cancel = c.env.AfterFunc(confirm, func() {
 			if c.confirm != nil && c.confirm.rev == id {
 				c.rollbackConfirm("confirm_fail")
 			}
@@ -653,15 +656,15 @@ func nvDuration(s string) (time.Duration, bool) {
 }
 
 // nvDiff lists the pending changes as commands: unsets first, then sets.
-func nvDiff(applied, pending *pathTree) string {
-	a, p := applied.statementSet(), pending.statementSet()
+func nvDiff(applied, pending *cli.PathTree) string {
+	a, p := applied.StatementSet(), pending.StatementSet()
 	var unset, set []string
 	for k := range a {
 		if _, ok := p[k]; !ok {
 			unset = append(unset, "nv unset "+k)
 		}
 	}
-	for _, s := range pending.statements() {
+	for _, s := range pending.Statements() {
 		k := strings.Join(s, " ")
 		if _, ok := a[k]; !ok {
 			set = append(set, "nv set "+k)
@@ -676,24 +679,24 @@ func nvDiff(applied, pending *pathTree) string {
 }
 
 // nvYAML prints the tree as NVUE's YAML: a leaf value sits on its key.
-func nvYAML(t *pathTree) string {
+func nvYAML(t *cli.PathTree) string {
 	var b strings.Builder
 	b.WriteString("- set:\n")
-	var walk func(n *pnode, indent string)
-	walk = func(n *pnode, indent string) {
-		for _, k := range n.kids {
-			if len(k.kids) == 1 && len(k.kids[0].kids) == 0 {
-				fmt.Fprintf(&b, "%s%s: %s\n", indent, k.tok, k.kids[0].tok)
+	var walk func(n *cli.PathNode, indent string)
+	walk = func(n *cli.PathNode, indent string) {
+		for _, k := range n.Kids {
+			if len(k.Kids) == 1 && len(k.Kids[0].Kids) == 0 {
+				fmt.Fprintf(&b, "%s%s: %s\n", indent, k.Tok, k.Kids[0].Tok)
 				continue
 			}
-			if len(k.kids) == 0 {
-				fmt.Fprintf(&b, "%s%s: {}\n", indent, k.tok)
+			if len(k.Kids) == 0 {
+				fmt.Fprintf(&b, "%s%s: {}\n", indent, k.Tok)
 				continue
 			}
-			fmt.Fprintf(&b, "%s%s:\n", indent, k.tok)
+			fmt.Fprintf(&b, "%s%s:\n", indent, k.Tok)
 			walk(k, indent+"  ")
 		}
 	}
-	walk(t.root, "    ")
+	walk(t.Root, "    ")
 	return b.String()
 }

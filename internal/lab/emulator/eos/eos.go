@@ -1,4 +1,4 @@
-package lab
+package eos
 
 import (
 	"fmt"
@@ -7,6 +7,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/fabricgen/fabricgen/internal/lab/cli"
+	"github.com/fabricgen/fabricgen/internal/lab/emulator/sonic"
 )
 
 // eos emulates Arista EOS: exec and config modes, config sessions with
@@ -14,9 +17,9 @@ import (
 // Manual, "Configuration Sessions"), and the running-config layout of
 // `show running-config` (3-space indentation, '!' separators, `end`).
 type eos struct {
-	env *deviceEnv
-	g   grammar
-	cur *cfgTree
+	env *cli.Env
+	g   cli.Grammar
+	cur *cli.Tree
 	// sessions are the device's configuration sessions, shared by every
 	// login: an uncommitted one outlives its client's connection.
 	sessions map[string]*eosCfgSession
@@ -39,7 +42,7 @@ type eos struct {
 // expired, completed after a commit.
 type eosCfgSession struct {
 	name  string
-	tree  *cfgTree
+	tree  *cli.Tree
 	state string
 	// user is who made the session, commitUser who committed it.
 	user, commitUser string
@@ -51,7 +54,7 @@ type eosCfgSession struct {
 
 type eosConfirm struct {
 	session string
-	prev    *cfgTree
+	prev    *cli.Tree
 	cancel  func()
 	// deadline is when the commit timer expires.
 	deadline time.Time
@@ -66,14 +69,14 @@ const (
 	eosSessionTimeout = 24 * time.Hour
 )
 
-func newEOS(env *deviceEnv) (*eos, error) {
-	e := &eos{env: env, g: eosGrammar(), sessions: map[string]*eosCfgSession{}, started: env.now(), clis: map[*eosCLI]struct{}{}}
-	e.cur = newCfgTree(e.g)
-	if env.spec.RunningConfig != "" {
-		e.cur.loadExisting(env.spec.RunningConfig, loadOptions{block: eosBanner})
+func New(env *cli.Env) (*eos, error) {
+	e := &eos{env: env, g: eosGrammar(), sessions: map[string]*eosCfgSession{}, started: env.Now(), clis: map[*eosCLI]struct{}{}}
+	e.cur = cli.NewTree(e.g)
+	if env.Spec.RunningConfig != "" {
+		e.cur.LoadExisting(env.Spec.RunningConfig, cli.LoadOptions{Block: eosBanner})
 		return e, nil
 	}
-	if err := e.cur.load(eosFactory(env.spec)); err != nil {
+	if err := e.cur.Load(eosFactory(env.Spec)); err != nil {
 		return nil, fmt.Errorf("factory config (check DeviceSpec.Ports): %w", err)
 	}
 	return e, nil
@@ -93,10 +96,10 @@ func eosBanner(lines []string, i int) int {
 	return 0
 }
 
-// export is `show running-config`, which loadExisting reads back.
-func (e *eos) export() string { return e.running() }
+// Export is `show running-config`, which loadExisting reads back.
+func (e *eos) Export() string { return e.Running() }
 
-func eosFactory(sp emuSpec) string {
+func eosFactory(sp cli.Spec) string {
 	ports := sp.Ports
 	if len(ports) == 0 {
 		for i := 1; i <= 32; i++ {
@@ -133,27 +136,27 @@ no ip routing vrf MGMT
 ip route vrf MGMT 0.0.0.0/0 192.0.2.1
 management api http-commands
    no shutdown
-`, mgmtOctet(sp.Name))
+`, cli.MgmtOctet(sp.Name))
 	return b.String()
 }
 
-func (e *eos) running() string { return e.render(e.cur, true) }
+func (e *eos) Running() string { return e.render(e.cur, true) }
 
 // render prints a tree as `show running-config` does.
-func (e *eos) render(t *cfgTree, header bool) string {
+func (e *eos) render(t *cli.Tree, header bool) string {
 	var b strings.Builder
 	if header {
 		b.WriteString("! Command: show running-config\n")
-		fmt.Fprintf(&b, "! device: %s (cEOSLab, EOS-4.31.2F)\n!\n", e.env.spec.Name)
+		fmt.Fprintf(&b, "! device: %s (cEOSLab, EOS-4.31.2F)\n!\n", e.env.Spec.Name)
 		b.WriteString("! boot system flash:/EOS-4.31.2F.swi\n!\n")
 	}
-	var prev *node
-	for _, k := range t.root.sorted() {
+	var prev *cli.Node
+	for _, k := range t.Root.Sorted() {
 		if prev != nil && eosSeparated(prev, k) {
 			b.WriteString("!\n")
 		}
-		b.WriteString(k.text + "\n")
-		if k.stanza() {
+		b.WriteString(k.Text + "\n")
+		if k.Stanza() {
 			eosBody(&b, k, "   ")
 		}
 		prev = k
@@ -165,41 +168,41 @@ func (e *eos) render(t *cfgTree, header bool) string {
 // eosSeparated reports whether a '!' line separates two top-level lines:
 // before a stanza, after one, and between features (rule orders); around
 // opaque lines, where their source had one.
-func eosSeparated(prev, k *node) bool {
+func eosSeparated(prev, k *cli.Node) bool {
 	switch {
-	case k.opaque:
-		return k.gap
-	case prev.opaque && k.src:
-		return k.gap
-	case prev.opaque:
+	case k.Opaque:
+		return k.Gap
+	case prev.Opaque && k.Src:
+		return k.Gap
+	case prev.Opaque:
 		// After an opaque line, what followed it in its source.
-		return prev.gapAfter || k.stanza() || prev.stanza()
+		return prev.GapAfter || k.Stanza() || prev.Stanza()
 	}
-	po, _ := prev.rank()
-	ko, _ := k.rank()
-	if k.stanza() || prev.stanza() {
+	po, _ := prev.Rank()
+	ko, _ := k.Rank()
+	if k.Stanza() || prev.Stanza() {
 		return true
 	}
-	return po != ko && !(k.rule != nil && k.rule.joined)
+	return po != ko && !(k.Rule != nil && k.Rule.Joined)
 }
 
-func eosBody(b *strings.Builder, n *node, indent string) {
-	for i, k := range n.sorted() {
-		if i > 0 && ((k.opaque && k.gap) || (!k.opaque && k.stanza())) {
+func eosBody(b *strings.Builder, n *cli.Node, indent string) {
+	for i, k := range n.Sorted() {
+		if i > 0 && ((k.Opaque && k.Gap) || (!k.Opaque && k.Stanza())) {
 			b.WriteString(indent + "!\n")
 		}
-		b.WriteString(indent + k.text + "\n")
-		if k.stanza() {
+		b.WriteString(indent + k.Text + "\n")
+		if k.Stanza() {
 			eosBody(b, k, indent+"   ")
 		}
 	}
 }
 
-func (e *eos) outOfBand(lines []string) error {
-	return e.cur.load(strings.Join(lines, "\n"))
+func (e *eos) OutOfBand(lines []string) error {
+	return e.cur.Load(strings.Join(lines, "\n"))
 }
 
-func (e *eos) expireTimers() {
+func (e *eos) ExpireTimers() {
 	if e.confirm != nil {
 		e.rollbackConfirm()
 	}
@@ -215,8 +218,8 @@ func (e *eos) rollbackConfirm() {
 	delete(e.sessions, c.session)
 }
 
-func (e *eos) newSession(t *term, user string) cliSession {
-	t.more = " --More-- "
+func (e *eos) NewSession(t *cli.Term, user string) cli.Session {
+	t.More = " --More-- "
 	e.logins++
 	c := &eosCLI{e: e, t: t, user: user, priv: true, tty: fmt.Sprintf("vty%d", e.logins+2), pid: 4000 + e.logins}
 	e.clis[c] = struct{}{}
@@ -238,11 +241,11 @@ func (e *eos) inSession(s *eosCfgSession) []*eosCLI {
 // eosCLI is one login.
 type eosCLI struct {
 	e       *eos
-	t       *term
+	t       *cli.Term
 	user    string
 	priv    bool
 	enable  bool // reading the enable password
-	stack   []frame
+	stack   []cli.Frame
 	session *eosCfgSession
 	// tty and pid name the login in `show configuration sessions`.
 	tty string
@@ -251,10 +254,10 @@ type eosCLI struct {
 	banner []string
 }
 
-func (c *eosCLI) greeting() string { return "\n" }
+func (c *eosCLI) Greeting() string { return "\n" }
 
-func (c *eosCLI) prompt() string {
-	host := c.e.env.spec.Name
+func (c *eosCLI) Prompt() string {
+	host := c.e.env.Spec.Name
 	if c.stack == nil {
 		if c.priv {
 			return host + "#"
@@ -269,21 +272,21 @@ func (c *eosCLI) prompt() string {
 		}
 		tag += "-s-" + n
 	}
-	if top := c.stack[len(c.stack)-1].tag; top != "" {
+	if top := c.stack[len(c.stack)-1].Tag; top != "" {
 		tag += "-" + top
 	}
 	return host + "(" + tag + ")#"
 }
 
-// disconnect leaves the session (if any) as it is: an uncommitted EOS
+// Disconnect leaves the session (if any) as it is: an uncommitted EOS
 // session survives its client and times out after 24 hours.
-func (c *eosCLI) disconnect() {
+func (c *eosCLI) Disconnect() {
 	c.leaveConfig()
 	delete(c.e.clis, c)
 }
 
-func (c *eosCLI) reject(line string) reply {
-	return reply{out: "% Unavailable command (not supported on this hardware platform)\n", status: 1, config: c.stack != nil}
+func (c *eosCLI) Reject(line string) cli.Reply {
+	return cli.Reply{Out: "% Unavailable command (not supported on this hardware platform)\n", Status: 1, Config: c.stack != nil}
 }
 
 var (
@@ -296,29 +299,29 @@ var (
 // an interface mtu above 9214 ("% Max MTU for Ethernet4 is 9194", as cEOS
 // answers in ipspace/netlab issue #1890, with the hardware limit), and the
 // watchdog action no-drop (aristanetworks/avd issue #6399).
-func (c *eosCLI) refuse(line string) (reply, bool) {
+func (c *eosCLI) refuse(line string) (cli.Reply, bool) {
 	if eosNoDropWDRe.MatchString(line) {
-		return c.reject(line), true
+		return c.Reject(line), true
 	}
 	m := eosMTULine.FindStringSubmatch(line)
 	if m == nil {
-		return reply{}, false
+		return cli.Reply{}, false
 	}
 	n, err := strconv.Atoi(m[1])
 	if err != nil || n <= eosMaxMTU {
-		return reply{}, false
+		return cli.Reply{}, false
 	}
 	for i := len(c.stack) - 1; i >= 0; i-- {
-		if c.stack[i].mode != "if" {
+		if c.stack[i].Mode != "if" {
 			continue
 		}
-		name := c.stack[i].n.text
+		name := c.stack[i].N.Text
 		if mm := eosIfFrameName.FindStringSubmatch(name); mm != nil {
 			name = mm[1]
 		}
-		return reply{out: fmt.Sprintf("%% Max MTU for %s is %d\n", name, eosMaxMTU), status: 1, config: true}, true
+		return cli.Reply{Out: fmt.Sprintf("%% Max MTU for %s is %d\n", name, eosMaxMTU), Status: 1, Config: true}, true
 	}
-	return reply{}, false
+	return cli.Reply{}, false
 }
 
 func eosInvalid(line string, tok int) string {
@@ -330,33 +333,33 @@ func eosInvalid(line string, tok int) string {
 	return fmt.Sprintf("%% Invalid input (at token %d: '%s')\n", tok, bad)
 }
 
-func (c *eosCLI) tree() *cfgTree {
+func (c *eosCLI) tree() *cli.Tree {
 	if c.session != nil {
 		return c.session.tree
 	}
 	return c.e.cur
 }
 
-func (c *eosCLI) handle(raw string) reply {
+func (c *eosCLI) Handle(raw string) cli.Reply {
 	if c.enable {
 		c.enable = false
-		if raw == c.e.env.spec.Password {
+		if raw == c.e.env.Spec.Password {
 			c.priv = true
-			return reply{}
+			return cli.Reply{}
 		}
-		return reply{out: "% Access denied\n", status: 1}
+		return cli.Reply{Out: "% Access denied\n", Status: 1}
 	}
 	if c.banner != nil {
 		return c.bannerLine(raw)
 	}
-	line := normalize(raw)
+	line := cli.Normalize(raw)
 	if line == "" || strings.HasPrefix(line, "!") {
-		return reply{}
+		return cli.Reply{}
 	}
 	if s := c.session; s != nil && (c.e.sessions[s.name] != s || s.state != "pending") {
 		// Another login committed or aborted the session we were in.
 		c.leaveConfig()
-		return reply{out: fmt.Sprintf("%% Configuration session %s has been committed or aborted by another terminal\n", s.name), status: 1}
+		return cli.Reply{Out: fmt.Sprintf("%% Configuration session %s has been committed or aborted by another terminal\n", s.name), Status: 1}
 	}
 	if strings.HasPrefix(line, "show ") || line == "show" {
 		return c.show(line)
@@ -364,7 +367,7 @@ func (c *eosCLI) handle(raw string) reply {
 	if c.stack != nil {
 		return c.config(line)
 	}
-	return c.exec(line)
+	return c.Exec(line)
 }
 
 var eosTimerRe = regexp.MustCompile(`^(\d{1,2}):(\d{2}):(\d{2})$`)
@@ -383,63 +386,63 @@ func parseHMS(s string) (time.Duration, bool) {
 	return time.Duration(h)*time.Hour + time.Duration(mi)*time.Minute + time.Duration(se)*time.Second, true
 }
 
-func (c *eosCLI) exec(line string) reply {
+func (c *eosCLI) Exec(line string) cli.Reply {
 	f := strings.Fields(line)
 	switch {
 	case line == "exit" || line == "logout" || line == "quit":
-		return reply{exit: true}
+		return cli.Reply{Exit: true}
 	case line == "enable":
 		if c.priv {
-			return reply{}
+			return cli.Reply{}
 		}
 		c.enable = true
-		return reply{out: "Password: ", secret: true}
+		return cli.Reply{Out: "Password: ", Secret: true}
 	case line == "disable":
 		c.priv = false
-		return reply{}
+		return cli.Reply{}
 	case !c.priv:
-		return reply{out: eosInvalid(line, 0), status: 1}
+		return cli.Reply{Out: eosInvalid(line, 0), Status: 1}
 	case f[0] == "terminal" && len(f) == 3 && (f[1] == "length" || f[1] == "width"):
 		n, err := strconv.Atoi(f[2])
 		if err != nil || n < 0 {
-			return reply{out: eosInvalid(line, 2), status: 1}
+			return cli.Reply{Out: eosInvalid(line, 2), Status: 1}
 		}
 		if f[1] == "width" {
-			c.t.width = n
-			return reply{out: fmt.Sprintf("Width set to %d columns.\n", n)}
+			c.t.Width = n
+			return cli.Reply{Out: fmt.Sprintf("Width set to %d columns.\n", n)}
 		}
-		c.t.length = n
+		c.t.Length = n
 		if n == 0 {
-			return reply{out: "Pagination disabled.\n"}
+			return cli.Reply{Out: "Pagination disabled.\n"}
 		}
-		return reply{out: fmt.Sprintf("Pagination set to %d lines.\n", n)}
+		return cli.Reply{Out: fmt.Sprintf("Pagination set to %d lines.\n", n)}
 	case line == "configure" || line == "configure terminal" || line == "config" || line == "conf t":
 		c.session = nil
-		c.stack = []frame{{n: c.e.cur.root, mode: "config"}}
-		return reply{}
+		c.stack = []cli.Frame{{N: c.e.cur.Root, Mode: "config"}}
+		return cli.Reply{}
 	case f[0] == "configure" && len(f) >= 2 && f[1] == "session":
 		return c.configureSession(f[2:])
 	case len(f) == 4 && f[0] == "no" && f[1] == "configure" && f[2] == "session":
 		s := c.e.sessions[f[3]]
 		if s == nil {
-			return reply{out: fmt.Sprintf("%% Session %s does not exist\n", f[3]), status: 1}
+			return cli.Reply{Out: fmt.Sprintf("%% Session %s does not exist\n", f[3]), Status: 1}
 		}
 		return c.abort(s)
 	case line == "write" || line == "write memory" || line == "copy running-config startup-config":
-		return reply{out: "Copy completed successfully.\n"}
+		return cli.Reply{Out: "Copy completed successfully.\n"}
 	}
-	return reply{out: eosInvalid(line, 0), status: 1}
+	return cli.Reply{Out: eosInvalid(line, 0), Status: 1}
 }
 
 // configureSession handles `configure session [NAME [commit [timer T] |
 // abort]]`. Sessions are device-wide: the same name from two logins is
 // the same session.
-func (c *eosCLI) configureSession(args []string) reply {
+func (c *eosCLI) configureSession(args []string) cli.Reply {
 	e := c.e
 	name := ""
 	if len(args) == 0 {
 		e.anon++
-		name = fmt.Sprintf("session%d%d", e.env.now().Unix()%100000, e.anon)
+		name = fmt.Sprintf("session%d%d", e.env.Now().Unix()%100000, e.anon)
 	} else {
 		name = args[0]
 	}
@@ -453,25 +456,25 @@ func (c *eosCLI) configureSession(args []string) reply {
 				}
 			}
 			if pending >= eosMaxOpenSessions {
-				return reply{out: "% Maximum number of pending sessions has been reached. Please commit or abort an existing session.\n", status: 1}
+				return cli.Reply{Out: "% Maximum number of pending sessions has been reached. Please commit or abort an existing session.\n", Status: 1}
 			}
 			e.anon++
-			s = &eosCfgSession{name: name, tree: e.cur.clone(), state: "pending", user: c.user, seq: e.anon}
-			s.expire = e.env.afterFunc(eosSessionTimeout, func() {
+			s = &eosCfgSession{name: name, tree: e.cur.Clone(), state: "pending", user: c.user, seq: e.anon}
+			s.expire = e.env.AfterFunc(eosSessionTimeout, func() {
 				if e.sessions[name] == s && s.state == "pending" {
 					delete(e.sessions, name)
 				}
 			})
 			e.sessions[name] = s
 		} else if s.state != "pending" {
-			return reply{out: fmt.Sprintf("%% Cannot enter session %s (session already %s)\n", name, s.state), status: 1}
+			return cli.Reply{Out: fmt.Sprintf("%% Cannot enter session %s (session already %s)\n", name, s.state), Status: 1}
 		}
 		c.session = s
-		c.stack = []frame{{n: s.tree.root, mode: "config"}}
-		return reply{}
+		c.stack = []cli.Frame{{N: s.tree.Root, Mode: "config"}}
+		return cli.Reply{}
 	}
 	if s == nil {
-		return reply{out: fmt.Sprintf("%% Session %s does not exist\n", name), status: 1}
+		return cli.Reply{Out: fmt.Sprintf("%% Session %s does not exist\n", name), Status: 1}
 	}
 	switch strings.Join(args[1:], " ") {
 	case "commit":
@@ -482,22 +485,22 @@ func (c *eosCLI) configureSession(args []string) reply {
 	if len(args) == 4 && args[1] == "commit" && args[2] == "timer" {
 		d, ok := parseHMS(args[3])
 		if !ok {
-			return reply{out: eosInvalid("configure session "+strings.Join(args, " "), 5), status: 1}
+			return cli.Reply{Out: eosInvalid("configure session "+strings.Join(args, " "), 5), Status: 1}
 		}
 		return c.commit(s, d, true)
 	}
-	return reply{out: eosInvalid("configure session "+strings.Join(args, " "), 3), status: 1}
+	return cli.Reply{Out: eosInvalid("configure session "+strings.Join(args, " "), 3), Status: 1}
 }
 
 // commit makes the session the running config. With a timer the commit is
 // provisional: unless committed again before it expires, the previous
 // configuration comes back.
-func (c *eosCLI) commit(s *eosCfgSession, timer time.Duration, timed bool) reply {
+func (c *eosCLI) commit(s *eosCfgSession, timer time.Duration, timed bool) cli.Reply {
 	e := c.e
 	switch s.state {
 	case "pendingCommitTimer":
 		if timed {
-			return reply{out: "% Cannot commit: session is already pending a commit timer\n", status: 1}
+			return cli.Reply{Out: "% Cannot commit: session is already pending a commit timer\n", Status: 1}
 		}
 		if e.confirm != nil && e.confirm.session == s.name {
 			e.confirm.cancel()
@@ -505,16 +508,16 @@ func (c *eosCLI) commit(s *eosCfgSession, timer time.Duration, timed bool) reply
 		}
 		e.complete(s, c.user)
 		c.leaveConfig()
-		return reply{config: true}
+		return cli.Reply{Config: true}
 	case "pending":
 	default:
-		return reply{out: fmt.Sprintf("%% Cannot commit: session %s is %s\n", s.name, s.state), status: 1}
+		return cli.Reply{Out: fmt.Sprintf("%% Cannot commit: session %s is %s\n", s.name, s.state), Status: 1}
 	}
 	if timed && e.confirm != nil {
-		return reply{out: "% Cannot commit: another session is pending a commit timer\n", status: 1}
+		return cli.Reply{Out: "% Cannot commit: another session is pending a commit timer\n", Status: 1}
 	}
 	prev := e.cur
-	e.cur = s.tree.clone()
+	e.cur = s.tree.Clone()
 	if s.expire != nil {
 		s.expire()
 		s.expire = nil
@@ -522,8 +525,8 @@ func (c *eosCLI) commit(s *eosCfgSession, timer time.Duration, timed bool) reply
 	if timed {
 		s.state = "pendingCommitTimer"
 		s.commitUser = c.user
-		e.confirm = &eosConfirm{session: s.name, prev: prev, deadline: e.env.now().Add(timer)}
-		e.confirm.cancel = e.env.afterFunc(timer, func() {
+		e.confirm = &eosConfirm{session: s.name, prev: prev, deadline: e.env.Now().Add(timer)}
+		e.confirm.cancel = e.env.AfterFunc(timer, func() {
 			if e.confirm != nil && e.confirm.session == s.name {
 				e.rollbackConfirm()
 			}
@@ -532,13 +535,13 @@ func (c *eosCLI) commit(s *eosCfgSession, timer time.Duration, timed bool) reply
 		e.complete(s, c.user)
 	}
 	c.leaveConfig()
-	return reply{config: true}
+	return cli.Reply{Config: true}
 }
 
 // complete marks a session committed; only the newest
 // eosMaxSavedSessions completed sessions are kept.
 func (e *eos) complete(s *eosCfgSession, user string) {
-	s.state, s.commitUser, s.completed = "completed", user, e.env.now()
+	s.state, s.commitUser, s.completed = "completed", user, e.env.Now()
 	var done []*eosCfgSession
 	for _, o := range e.sessions {
 		if o.state == "completed" {
@@ -553,7 +556,7 @@ func (e *eos) complete(s *eosCfgSession, user string) {
 
 // abort discards a pending session, or rolls back one pending a commit
 // timer.
-func (c *eosCLI) abort(s *eosCfgSession) reply {
+func (c *eosCLI) abort(s *eosCfgSession) cli.Reply {
 	e := c.e
 	switch s.state {
 	case "pending":
@@ -567,11 +570,11 @@ func (c *eosCLI) abort(s *eosCfgSession) reply {
 		}
 		delete(e.sessions, s.name)
 	default:
-		return reply{out: fmt.Sprintf("%% Cannot abort: session %s is %s\n", s.name, s.state), status: 1}
+		return cli.Reply{Out: fmt.Sprintf("%% Cannot abort: session %s is %s\n", s.name, s.state), Status: 1}
 	}
 	s.state = "aborted"
 	c.leaveConfig()
-	return reply{config: true}
+	return cli.Reply{Config: true}
 }
 
 func (c *eosCLI) leaveConfig() {
@@ -582,67 +585,67 @@ func (c *eosCLI) leaveConfig() {
 // bannerLine takes one line of banner text; EOF on its own line ends it
 // and stores the banner (an opaque block, where a loaded configuration had
 // it, else before the management stanzas).
-func (c *eosCLI) bannerLine(raw string) reply {
+func (c *eosCLI) bannerLine(raw string) cli.Reply {
 	text := strings.TrimRight(raw, "\r")
 	if strings.TrimSpace(text) != "EOF" {
 		c.banner = append(c.banner, text)
-		return reply{config: true}
+		return cli.Reply{Config: true}
 	}
 	lines := append(c.banner, "EOF")
 	c.banner = nil
 	t := c.tree()
 	head := lines[0]
-	kept := t.root.kids[:0]
-	for _, k := range t.root.kids {
-		if !(k.opaque && strings.SplitN(k.text, "\n", 2)[0] == head) {
+	kept := t.Root.Kids[:0]
+	for _, k := range t.Root.Kids {
+		if !(k.Opaque && strings.SplitN(k.Text, "\n", 2)[0] == head) {
 			kept = append(kept, k)
 		}
 	}
-	t.root.setKids(kept)
-	ll, ok := t.learned[pathKey(c.stack[:1], head)]
+	t.Root.SetKids(kept)
+	ll, ok := t.Learned[cli.PathKey(c.stack[:1], head)]
 	if !ok {
-		ll = learnedLine{anchor: -1, gap: true}
-		for _, x := range t.g["config"] {
-			if x.head == "management api http-commands" {
-				ll.anchor = x.order - 1
+		ll = cli.LearnedLine{Anchor: -1, Gap: true}
+		for _, x := range t.G["config"] {
+			if x.Head == "management api http-commands" {
+				ll.Anchor = x.Order - 1
 			}
 		}
-		t.seq++
-		ll.seq = t.seq
+		t.Seq++
+		ll.Seq = t.Seq
 	}
-	t.restoreOpaque(t.root, strings.Join(lines, "\n"), ll)
-	return reply{config: true}
+	t.RestoreOpaque(t.Root, strings.Join(lines, "\n"), ll)
+	return cli.Reply{Config: true}
 }
 
-func (c *eosCLI) config(line string) reply {
+func (c *eosCLI) config(line string) cli.Reply {
 	if f := strings.Fields(line); len(f) == 2 && f[0] == "banner" && (f[1] == "login" || f[1] == "motd") {
 		c.banner = []string{line}
 		c.stack = c.stack[:1]
-		return reply{out: "Enter TEXT message. Type 'EOF' on its own line to end.\n", config: true}
+		return cli.Reply{Out: "Enter TEXT message. Type 'EOF' on its own line to end.\n", Config: true}
 	}
-	if rest, ok := cutHead(line, "no banner"); ok && (rest == "login" || rest == "motd") {
+	if rest, ok := cli.CutHead(line, "no banner"); ok && (rest == "login" || rest == "motd") {
 		t := c.tree()
-		kept := t.root.kids[:0]
-		for _, k := range t.root.kids {
-			if !(k.opaque && strings.SplitN(k.text, "\n", 2)[0] == "banner "+rest) {
+		kept := t.Root.Kids[:0]
+		for _, k := range t.Root.Kids {
+			if !(k.Opaque && strings.SplitN(k.Text, "\n", 2)[0] == "banner "+rest) {
 				kept = append(kept, k)
 			}
 		}
-		t.root.setKids(kept)
+		t.Root.SetKids(kept)
 		c.stack = c.stack[:1]
-		return reply{config: true}
+		return cli.Reply{Config: true}
 	}
 	switch line {
 	case "end":
 		c.leaveConfig()
-		return reply{}
+		return cli.Reply{}
 	case "exit":
 		if len(c.stack) == 1 {
 			c.leaveConfig()
 		} else {
 			c.stack = c.stack[:len(c.stack)-1]
 		}
-		return reply{}
+		return cli.Reply{}
 	}
 	if c.session != nil {
 		switch {
@@ -653,21 +656,21 @@ func (c *eosCLI) config(line string) reply {
 		case strings.HasPrefix(line, "commit timer "):
 			d, ok := parseHMS(strings.TrimPrefix(line, "commit timer "))
 			if !ok {
-				return reply{out: eosInvalid(line, 2), status: 1, config: true}
+				return cli.Reply{Out: eosInvalid(line, 2), Status: 1, Config: true}
 			}
 			return c.commit(c.session, d, true)
 		case line == "rollback clean-config":
-			clean := newCfgTree(c.e.g)
-			clean.learned = c.e.cur.learned
+			clean := cli.NewTree(c.e.g)
+			clean.Learned = c.e.cur.Learned
 			c.session.tree = clean
-			c.stack = []frame{{n: c.session.tree.root, mode: "config"}}
-			return reply{config: true}
+			c.stack = []cli.Frame{{N: c.session.tree.Root, Mode: "config"}}
+			return cli.Reply{Config: true}
 		}
 	}
-	if rest, ok := cutHead(line, "do"); ok && rest != "" {
+	if rest, ok := cli.CutHead(line, "do"); ok && rest != "" {
 		saved := c.stack
 		c.stack = nil
-		r := c.exec(rest)
+		r := c.Exec(rest)
 		if c.stack == nil {
 			c.stack = saved
 		}
@@ -676,27 +679,27 @@ func (c *eosCLI) config(line string) reply {
 	if r, ok := c.refuse(line); ok {
 		return r
 	}
-	stack, err := c.tree().apply(c.stack, line)
+	stack, err := c.tree().Apply(c.stack, line)
 	if err != nil {
-		if u, ok := err.(*errUnknown); ok && u.incomplete {
-			return reply{out: "% Incomplete command\n", status: 1, config: true}
+		if u, ok := err.(*cli.ErrUnknown); ok && u.Incomplete {
+			return cli.Reply{Out: "% Incomplete command\n", Status: 1, Config: true}
 		}
 		tok := 0
-		if u, ok := err.(*errUnknown); ok {
-			tok = u.token
+		if u, ok := err.(*cli.ErrUnknown); ok {
+			tok = u.Token
 		}
-		return reply{out: eosInvalid(line, tok), status: 1, config: true}
+		return cli.Reply{Out: eosInvalid(line, tok), Status: 1, Config: true}
 	}
 	c.stack = stack
-	return reply{config: true}
+	return cli.Reply{Config: true}
 }
 
-func (c *eosCLI) show(line string) reply {
-	cmd, filters := splitPipe(line)
+func (c *eosCLI) show(line string) cli.Reply {
+	cmd, filters := cli.SplitPipe(line)
 	var out string
 	switch {
 	case cmd == "show running-config" || cmd == "show running-config all":
-		out = c.e.running()
+		out = c.e.Running()
 	case cmd == "show session-config diffs" && c.session != nil:
 		out = c.sessionDiff(c.session)
 	case cmd == "show session-config" && c.session != nil:
@@ -705,7 +708,7 @@ func (c *eosCLI) show(line string) reply {
 		f := strings.Fields(cmd)
 		s := c.e.sessions[f[3]]
 		if s == nil {
-			return reply{out: fmt.Sprintf("%% Session %s does not exist\n", f[3]), status: 1}
+			return cli.Reply{Out: fmt.Sprintf("%% Session %s does not exist\n", f[3]), Status: 1}
 		}
 		switch {
 		case len(f) == 4:
@@ -713,42 +716,42 @@ func (c *eosCLI) show(line string) reply {
 		case len(f) == 5 && f[4] == "diffs":
 			out = c.sessionDiff(s)
 		default:
-			return reply{out: eosInvalid(cmd, 4), status: 1}
+			return cli.Reply{Out: eosInvalid(cmd, 4), Status: 1}
 		}
 	case cmd == "show configuration sessions" || cmd == "show configuration sessions detail":
 		if len(filters) > 0 && filters[0] == "json" {
-			return reply{out: c.sessionsJSON(cmd != "show configuration sessions")}
+			return cli.Reply{Out: c.sessionsJSON(cmd != "show configuration sessions")}
 		}
 		out = c.sessionTable(cmd != "show configuration sessions")
 	case cmd == "show version" && len(filters) > 0 && filters[0] == "json":
-		return reply{out: sonicJSON(map[string]any{"hostname": c.e.env.spec.Name, "modelName": "cEOSLab", "version": "4.31.2F",
+		return cli.Reply{Out: sonic.SonicJSON(map[string]any{"hostname": c.e.env.Spec.Name, "modelName": "cEOSLab", "version": "4.31.2F",
 			"uptime": c.e.uptime(), "bootupTimestamp": float64(c.e.started.UnixNano()) / 1e9})}
 	case cmd == "show version":
-		out = fmt.Sprintf("Arista cEOSLab\nHardware version: \nSerial number: LAB%08d\nSystem MAC address: 001c.7300.%04x\n\nSoftware image version: 4.31.2F\nArchitecture: x86_64\n", mgmtOctet(c.e.env.spec.Name), mgmtOctet(c.e.env.spec.Name))
+		out = fmt.Sprintf("Arista cEOSLab\nHardware version: \nSerial number: LAB%08d\nSystem MAC address: 001c.7300.%04x\n\nSoftware image version: 4.31.2F\nArchitecture: x86_64\n", cli.MgmtOctet(c.e.env.Spec.Name), cli.MgmtOctet(c.e.env.Spec.Name))
 	case cmd == "show hostname":
-		out = fmt.Sprintf("Hostname: %s\nFQDN:     %s.lab.example.net\n", c.e.env.spec.Name, c.e.env.spec.Name)
+		out = fmt.Sprintf("Hostname: %s\nFQDN:     %s.lab.example.net\n", c.e.env.Spec.Name, c.e.env.Spec.Name)
 	case cmd == "show clock":
-		out = c.e.env.now().UTC().Format("Mon Jan 2 15:04:05 2006") + "\nTimezone: UTC\nClock source: local\n"
+		out = c.e.env.Now().UTC().Format("Mon Jan 2 15:04:05 2006") + "\nTimezone: UTC\nClock source: local\n"
 	default:
-		return reply{out: eosInvalid(cmd, 1), status: 1}
+		return cli.Reply{Out: eosInvalid(cmd, 1), Status: 1}
 	}
 	if len(filters) > 0 && filters[0] == "json" {
-		return reply{out: "% This is an unconverted command\n", status: 1}
+		return cli.Reply{Out: "% This is an unconverted command\n", Status: 1}
 	}
-	out, err := applyFilters(out, filters)
+	out, err := cli.ApplyFilters(out, filters)
 	if err != nil {
-		return reply{out: "% Invalid input (" + err.Error() + ")\n", status: 1}
+		return cli.Reply{Out: "% Invalid input (" + err.Error() + ")\n", Status: 1}
 	}
-	return reply{out: out}
+	return cli.Reply{Out: out}
 }
 
 func (c *eosCLI) sessionDiff(s *eosCfgSession) string {
-	return unifiedDiff("system:/running-config", "session:/"+s.name+"-session-config",
+	return cli.UnifiedDiff("system:/running-config", "session:/"+s.name+"-session-config",
 		c.e.render(c.e.cur, false), c.e.render(s.tree, false))
 }
 
 // uptime is seconds since the device started.
-func (e *eos) uptime() float64 { return e.env.now().Sub(e.started).Seconds() }
+func (e *eos) uptime() float64 { return e.env.Now().Sub(e.started).Seconds() }
 
 // sessionNames lists the sessions, oldest first.
 func (e *eos) sessionNames() []string {
@@ -795,7 +798,7 @@ func (c *eosCLI) sessionsJSON(detail bool) string {
 		out["commitTimerSessionName"] = e.confirm.session
 		out["commitTimerExpireTime"] = e.confirm.deadline.Sub(e.started).Seconds()
 	}
-	return sonicJSON(out)
+	return sonic.SonicJSON(out)
 }
 
 // sessionTable prints `show configuration sessions [detail]`.
@@ -805,7 +808,7 @@ func (c *eosCLI) sessionTable(detail bool) string {
 	fmt.Fprintf(&b, "Maximum number of completed sessions: %d\nMaximum number of pending sessions: %d\n", eosMaxSavedSessions, eosMaxOpenSessions)
 	b.WriteString("Merge on commit is disabled\nAutosave to startup-config on commit is disabled\n\n")
 	if e.confirm != nil {
-		left := e.confirm.deadline.Sub(e.env.now()).Round(time.Second)
+		left := e.confirm.deadline.Sub(e.env.Now()).Round(time.Second)
 		fmt.Fprintf(&b, "Session with pending commit timer: %s\nTime left until commit timer expiry: in %s\n\n", e.confirm.session, fmtHMS(left))
 	}
 	if detail {
@@ -847,14 +850,14 @@ func fmtHMS(d time.Duration) string {
 // changes: in configuration mode every line but navigation and show
 // changes the session or the running config; in exec mode only what
 // commits, aborts or saves a configuration does.
-func (c *eosCLI) changes(raw string) bool {
+func (c *eosCLI) Changes(raw string) bool {
 	if c.enable {
 		return false
 	}
 	if c.banner != nil {
 		return true
 	}
-	line := normalize(raw)
+	line := cli.Normalize(raw)
 	if line == "" || strings.HasPrefix(line, "!") || line == "show" || strings.HasPrefix(line, "show ") {
 		return false
 	}
@@ -863,7 +866,7 @@ func (c *eosCLI) changes(raw string) bool {
 		case "end", "exit":
 			return false
 		}
-		if rest, ok := cutHead(line, "do"); ok {
+		if rest, ok := cli.CutHead(line, "do"); ok {
 			return eosExecChanges(rest)
 		}
 		return true

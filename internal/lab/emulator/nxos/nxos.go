@@ -1,4 +1,4 @@
-package lab
+package nxos
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/fabricgen/fabricgen/internal/lab/cli"
 )
 
 // nxos emulates Cisco NX-OS: exec and config modes with IOS-style parent
@@ -15,9 +17,9 @@ import (
 // "Configuring Rollback"). Configuration lines apply immediately, so a
 // dropped session leaves what it applied.
 type nxos struct {
-	env *deviceEnv
-	g   grammar
-	cur *cfgTree
+	env *cli.Env
+	g   cli.Grammar
+	cur *cli.Tree
 	// checkpoints are device-wide and persist across logins.
 	checkpoints map[string]*nxosCheckpoint
 	lastChange  string
@@ -27,26 +29,26 @@ type nxos struct {
 
 type nxosCheckpoint struct {
 	name        string
-	tree        *cfgTree
+	tree        *cli.Tree
 	created     time.Time
 	user        string
 	description string
 	seq         int
 }
 
-func newNXOS(env *deviceEnv) (*nxos, error) {
+func New(env *cli.Env) (*nxos, error) {
 	n := &nxos{env: env, g: nxosGrammar(), checkpoints: map[string]*nxosCheckpoint{}}
-	n.cur = newCfgTree(n.g)
-	if env.spec.RunningConfig != "" {
-		n.cur.loadExisting(env.spec.RunningConfig, loadOptions{
+	n.cur = cli.NewTree(n.g)
+	if env.Spec.RunningConfig != "" {
+		n.cur.LoadExisting(env.Spec.RunningConfig, cli.LoadOptions{
 			// The version line is the device's own, printed anew.
-			skip:  func(line string, top bool) bool { return top && strings.HasPrefix(line, "version ") },
-			block: nxosBanner,
+			Skip:  func(line string, top bool) bool { return top && strings.HasPrefix(line, "version ") },
+			Block: nxosBanner,
 		})
 		n.lastChange = n.stamp()
 		return n, nil
 	}
-	if err := n.cur.load(nxosFactory(env.spec)); err != nil {
+	if err := n.cur.Load(nxosFactory(env.Spec)); err != nil {
 		return nil, fmt.Errorf("factory config (check DeviceSpec.Ports): %w", err)
 	}
 	n.lastChange = n.stamp()
@@ -74,13 +76,13 @@ func nxosBanner(lines []string, i int) int {
 	return 0
 }
 
-// export is `show running-config`, which loadExisting reads back (its
+// Export is `show running-config`, which loadExisting reads back (its
 // header and version line are skipped).
-func (n *nxos) export() string { return n.running() }
+func (n *nxos) Export() string { return n.Running() }
 
-func (n *nxos) stamp() string { return n.env.now().UTC().Format("Mon Jan 2 15:04:05 2006") }
+func (n *nxos) stamp() string { return n.env.Now().UTC().Format("Mon Jan 2 15:04:05 2006") }
 
-func nxosFactory(sp emuSpec) string {
+func nxosFactory(sp cli.Spec) string {
 	ports := sp.Ports
 	if len(ports) == 0 {
 		for i := 1; i <= 32; i++ {
@@ -111,11 +113,11 @@ vrf context management
   ip address 192.0.2.%d/24
 line console
 line vty
-`, mgmtOctet(sp.Name))
+`, cli.MgmtOctet(sp.Name))
 	return b.String()
 }
 
-func (n *nxos) running() string {
+func (n *nxos) Running() string {
 	var b strings.Builder
 	b.WriteString("!Command: show running-config\n")
 	fmt.Fprintf(&b, "!Running configuration last done at: %s\n", n.lastChange)
@@ -125,66 +127,66 @@ func (n *nxos) running() string {
 	return b.String()
 }
 
-func (n *nxos) body(t *cfgTree) string {
+func (n *nxos) body(t *cli.Tree) string {
 	var b strings.Builder
-	for _, k := range t.root.sorted() {
-		if (k.rule != nil && k.rule.spaced) || (k.opaque && k.gap) {
+	for _, k := range t.Root.Sorted() {
+		if (k.Rule != nil && k.Rule.Spaced) || (k.Opaque && k.Gap) {
 			b.WriteString("\n")
 		}
-		for _, l := range subtree(k, "", "  ") {
+		for _, l := range cli.Subtree(k, "", "  ") {
 			b.WriteString(l + "\n")
 		}
 	}
 	return b.String()
 }
 
-func (n *nxos) outOfBand(lines []string) error {
-	if err := n.cur.load(strings.Join(lines, "\n")); err != nil {
+func (n *nxos) OutOfBand(lines []string) error {
+	if err := n.cur.Load(strings.Join(lines, "\n")); err != nil {
 		return err
 	}
 	n.lastChange = n.stamp()
 	return nil
 }
 
-func (n *nxos) expireTimers() {}
+func (n *nxos) ExpireTimers() {}
 
-func (n *nxos) newSession(t *term, user string) cliSession {
-	t.more = "--More--"
+func (n *nxos) NewSession(t *cli.Term, user string) cli.Session {
+	t.More = "--More--"
 	return &nxosCLI{n: n, t: t, user: user}
 }
 
 type nxosCLI struct {
 	n     *nxos
-	t     *term
+	t     *cli.Term
 	user  string
-	stack []frame
+	stack []cli.Frame
 }
 
-func (c *nxosCLI) greeting() string {
+func (c *nxosCLI) Greeting() string {
 	return "Cisco Nexus Operating System (NX-OS) Software\nTAC support: http://www.cisco.com/tac\n"
 }
 
-func (c *nxosCLI) prompt() string {
-	host := c.n.env.spec.Name
+func (c *nxosCLI) Prompt() string {
+	host := c.n.env.Spec.Name
 	if c.stack == nil {
 		return host + "# "
 	}
 	tag := "config"
-	if top := c.stack[len(c.stack)-1].tag; top != "" {
+	if top := c.stack[len(c.stack)-1].Tag; top != "" {
 		tag += "-" + top
 	}
 	return host + "(" + tag + ")# "
 }
 
-func (c *nxosCLI) disconnect() {}
+func (c *nxosCLI) Disconnect() {}
 
-func (c *nxosCLI) reject(line string) reply {
-	return reply{out: "ERROR: " + line + ": hardware resources exhausted; command not applied\n", status: 1, config: c.stack != nil}
+func (c *nxosCLI) Reject(line string) cli.Reply {
+	return cli.Reply{Out: "ERROR: " + line + ": hardware resources exhausted; command not applied\n", Status: 1, Config: c.stack != nil}
 }
 
 // invalid prints NX-OS's caret error under the offending token.
 func (c *nxosCLI) invalid(line string, tok int, incomplete bool) string {
-	col := len(c.prompt())
+	col := len(c.Prompt())
 	f := strings.Fields(line)
 	for i := 0; i < tok && i < len(f); i++ {
 		col += len(f[i]) + 1
@@ -192,15 +194,15 @@ func (c *nxosCLI) invalid(line string, tok int, incomplete bool) string {
 	what := "Invalid command"
 	if incomplete {
 		what = "Incomplete command"
-		col = len(c.prompt()) + len(line) + 1
+		col = len(c.Prompt()) + len(line) + 1
 	}
 	return strings.Repeat(" ", col) + "^\n% " + what + " at '^' marker.\n"
 }
 
-func (c *nxosCLI) handle(raw string) reply {
-	line := normalize(raw)
+func (c *nxosCLI) Handle(raw string) cli.Reply {
+	line := cli.Normalize(raw)
 	if line == "" || strings.HasPrefix(line, "!") {
-		return reply{}
+		return cli.Reply{}
 	}
 	if line == "show" || strings.HasPrefix(line, "show ") {
 		return c.show(line)
@@ -208,52 +210,52 @@ func (c *nxosCLI) handle(raw string) reply {
 	if c.stack != nil {
 		return c.config(line)
 	}
-	return c.exec(line)
+	return c.Exec(line)
 }
 
-func (c *nxosCLI) exec(line string) reply {
+func (c *nxosCLI) Exec(line string) cli.Reply {
 	f := strings.Fields(line)
 	n := c.n
 	switch {
 	case line == "exit" || line == "logout" || line == "quit":
-		return reply{exit: true}
+		return cli.Reply{Exit: true}
 	case line == "enable":
-		return reply{}
+		return cli.Reply{}
 	case f[0] == "terminal" && len(f) == 3 && (f[1] == "length" || f[1] == "width"):
 		v, err := strconv.Atoi(f[2])
 		if err != nil || v < 0 {
-			return reply{out: c.invalid(line, 2, false), status: 1}
+			return cli.Reply{Out: c.invalid(line, 2, false), Status: 1}
 		}
 		if f[1] == "length" {
-			c.t.length = v
+			c.t.Length = v
 		} else {
-			c.t.width = v
+			c.t.Width = v
 		}
-		return reply{}
+		return cli.Reply{}
 	case line == "terminal dont-ask" || line == "terminal no dont-ask":
-		return reply{}
+		return cli.Reply{}
 	case line == "configure" || line == "configure terminal" || line == "config t" || line == "conf t":
-		c.stack = []frame{{n: n.cur.root, mode: "config"}}
-		return reply{out: "Enter configuration commands, one per line. End with CNTL/Z.\n"}
+		c.stack = []cli.Frame{{N: n.cur.Root, Mode: "config"}}
+		return cli.Reply{Out: "Enter configuration commands, one per line. End with CNTL/Z.\n"}
 	case line == "copy running-config startup-config" || line == "copy run start":
-		return reply{out: "[########################################] 100%\nCopy complete, now saving to disk (please wait)...\nCopy complete.\n"}
+		return cli.Reply{Out: "[########################################] 100%\nCopy complete, now saving to disk (please wait)...\nCopy complete.\n"}
 	case f[0] == "checkpoint" && len(f) >= 2:
 		return c.checkpoint(f[1:])
 	case f[0] == "checkpoint" && len(f) == 1:
 		return c.checkpoint(nil)
 	case f[0] == "no" && len(f) == 3 && f[1] == "checkpoint":
 		if n.checkpoints[f[2]] == nil {
-			return reply{out: fmt.Sprintf("ERROR: Checkpoint %s does not exist\n", f[2]), status: 1}
+			return cli.Reply{Out: fmt.Sprintf("ERROR: Checkpoint %s does not exist\n", f[2]), Status: 1}
 		}
 		delete(n.checkpoints, f[2])
-		return reply{config: true}
+		return cli.Reply{Config: true}
 	case line == "clear checkpoint database":
 		n.checkpoints = map[string]*nxosCheckpoint{}
-		return reply{config: true}
+		return cli.Reply{Config: true}
 	case len(f) >= 4 && f[0] == "rollback" && f[1] == "running-config" && f[2] == "checkpoint":
 		return c.rollback(f[3:])
 	}
-	return reply{out: c.invalid(line, 0, false), status: 1}
+	return cli.Reply{Out: c.invalid(line, 0, false), Status: 1}
 }
 
 // checkpoint handles `checkpoint [NAME] [description TEXT]` (Cisco NX-OS
@@ -261,7 +263,7 @@ func (c *nxosCLI) exec(line string) reply {
 // Feature"): without a name NX-OS names it user-checkpoint-N; a name in
 // use is refused ("Checkpoint names must be unique. You cannot overwrite
 // previously saved checkpoints with the same name.").
-func (c *nxosCLI) checkpoint(args []string) reply {
+func (c *nxosCLI) checkpoint(args []string) cli.Reply {
 	n := c.n
 	name := ""
 	if len(args) > 0 && args[0] != "description" {
@@ -270,11 +272,11 @@ func (c *nxosCLI) checkpoint(args []string) reply {
 	desc := ""
 	if len(args) > 0 {
 		if args[0] != "description" || len(args) == 1 {
-			return reply{out: c.invalid("checkpoint "+name+" "+strings.Join(args, " "), 2, len(args) == 1), status: 1}
+			return cli.Reply{Out: c.invalid("checkpoint "+name+" "+strings.Join(args, " "), 2, len(args) == 1), Status: 1}
 		}
 		desc = strings.Join(args[1:], " ")
 		if len(desc) > 80 {
-			return reply{out: "ERROR: Description can be at most 80 characters\n", status: 1}
+			return cli.Reply{Out: "ERROR: Description can be at most 80 characters\n", Status: 1}
 		}
 	}
 	if name == "" {
@@ -286,84 +288,84 @@ func (c *nxosCLI) checkpoint(args []string) reply {
 		}
 	}
 	if name == "file" || name == "summary" {
-		return reply{out: c.invalid("checkpoint "+name, 1, false), status: 1}
+		return cli.Reply{Out: c.invalid("checkpoint "+name, 1, false), Status: 1}
 	}
 	if len(name) > 80 {
-		return reply{out: "ERROR: Checkpoint name can be at most 80 characters\n", status: 1}
+		return cli.Reply{Out: "ERROR: Checkpoint name can be at most 80 characters\n", Status: 1}
 	}
 	if n.checkpoints[name] != nil {
-		return reply{out: fmt.Sprintf("ERROR: Checkpoint name '%s' is already in use\n", name), status: 1}
+		return cli.Reply{Out: fmt.Sprintf("ERROR: Checkpoint name '%s' is already in use\n", name), Status: 1}
 	}
 	n.cpSeq++
-	n.checkpoints[name] = &nxosCheckpoint{name: name, tree: n.cur.clone(), created: n.env.now(), user: c.user, description: desc, seq: n.cpSeq}
-	return reply{out: "...........Done\n", config: true}
+	n.checkpoints[name] = &nxosCheckpoint{name: name, tree: n.cur.Clone(), created: n.env.Now(), user: c.user, description: desc, seq: n.cpSeq}
+	return cli.Reply{Out: "...........Done\n", Config: true}
 }
 
 // rollback restores a checkpoint. Options atomic (the default),
 // best-effort and stop-at-first-failure all succeed in the lab, since the
 // lab can always apply its own configuration.
-func (c *nxosCLI) rollback(args []string) reply {
+func (c *nxosCLI) rollback(args []string) cli.Reply {
 	cp := c.n.checkpoints[args[0]]
 	if cp == nil {
-		return reply{out: fmt.Sprintf("ERROR: Checkpoint %s does not exist\n", args[0]), status: 1}
+		return cli.Reply{Out: fmt.Sprintf("ERROR: Checkpoint %s does not exist\n", args[0]), Status: 1}
 	}
 	if len(args) > 2 || (len(args) == 2 && args[1] != "atomic" && args[1] != "best-effort" && args[1] != "stop-at-first-failure" && args[1] != "verbose") {
-		return reply{out: c.invalid("rollback running-config checkpoint "+strings.Join(args, " "), 4, false), status: 1}
+		return cli.Reply{Out: c.invalid("rollback running-config checkpoint "+strings.Join(args, " "), 4, false), Status: 1}
 	}
-	c.n.cur = cp.tree.clone()
+	c.n.cur = cp.tree.Clone()
 	c.n.lastChange = c.n.stamp()
-	return reply{out: "Note: Applying config parallelly may fail Rollback verification\n" +
+	return cli.Reply{Out: "Note: Applying config parallelly may fail Rollback verification\n" +
 		"Collecting Running-Config\n#Generating Rollback Patch\nExecuting Rollback Patch\n" +
 		"Generating Running-config for verification\nGenerating Patch for verification\n" +
-		"Verification is Successful.\n\nRollback completed successfully.\n", config: true}
+		"Verification is Successful.\n\nRollback completed successfully.\n", Config: true}
 }
 
-func (c *nxosCLI) config(line string) reply {
+func (c *nxosCLI) config(line string) cli.Reply {
 	switch line {
 	case "end":
 		c.stack = nil
-		return reply{}
+		return cli.Reply{}
 	case "exit":
 		if len(c.stack) == 1 {
 			c.stack = nil
 		} else {
 			c.stack = c.stack[:len(c.stack)-1]
 		}
-		return reply{}
+		return cli.Reply{}
 	}
-	stack, err := c.n.cur.apply(c.stack, line)
+	stack, err := c.n.cur.Apply(c.stack, line)
 	if err != nil {
-		u, _ := err.(*errUnknown)
+		u, _ := err.(*cli.ErrUnknown)
 		if u == nil {
-			u = &errUnknown{}
+			u = &cli.ErrUnknown{}
 		}
-		return reply{out: c.invalid(line, u.token, u.incomplete), status: 1, config: true}
+		return cli.Reply{Out: c.invalid(line, u.Token, u.Incomplete), Status: 1, Config: true}
 	}
 	c.stack = stack
 	c.n.lastChange = c.n.stamp()
-	return reply{config: true}
+	return cli.Reply{Config: true}
 }
 
-func (c *nxosCLI) show(line string) reply {
-	cmd, filters := splitPipe(line)
+func (c *nxosCLI) show(line string) cli.Reply {
+	cmd, filters := cli.SplitPipe(line)
 	n := c.n
 	var out string
 	f := strings.Fields(cmd)
 	switch {
 	case cmd == "show running-config" || cmd == "show running-config all":
-		out = n.running()
+		out = n.Running()
 	case cmd == "show running-config ipqos":
-		out = n.running()
+		out = n.Running()
 		filters = append([]string{"section ^(class-map|policy-map|system qos|priority-flow-control)"}, filters...)
 	case cmd == "show checkpoint summary":
 		out = c.checkpointSummary()
 	case len(f) == 6 && f[1] == "diff" && f[2] == "rollback-patch" && f[3] == "checkpoint" && f[5] == "running-config":
 		cp := n.checkpoints[f[4]]
 		if cp == nil {
-			return reply{out: fmt.Sprintf("ERROR: Checkpoint %s does not exist\n", f[4]), status: 1}
+			return cli.Reply{Out: fmt.Sprintf("ERROR: Checkpoint %s does not exist\n", f[4]), Status: 1}
 		}
 		out = "#Generating Rollback Patch\n"
-		lines := patch(cp.tree.root, n.cur.root, "", "  ")
+		lines := cli.Patch(cp.tree.Root, n.cur.Root, "", "  ")
 		if len(lines) == 0 {
 			out += "Rollback Patch is Empty\n"
 		} else {
@@ -372,10 +374,10 @@ func (c *nxosCLI) show(line string) reply {
 	case len(f) == 6 && f[1] == "diff" && f[2] == "rollback-patch" && f[3] == "running-config" && f[4] == "checkpoint":
 		cp := n.checkpoints[f[5]]
 		if cp == nil {
-			return reply{out: fmt.Sprintf("ERROR: Checkpoint %s does not exist\n", f[5]), status: 1}
+			return cli.Reply{Out: fmt.Sprintf("ERROR: Checkpoint %s does not exist\n", f[5]), Status: 1}
 		}
 		out = "#Generating Rollback Patch\n"
-		lines := patch(n.cur.root, cp.tree.root, "", "  ")
+		lines := cli.Patch(n.cur.Root, cp.tree.Root, "", "  ")
 		if len(lines) == 0 {
 			out += "Rollback Patch is Empty\n"
 		} else {
@@ -384,15 +386,15 @@ func (c *nxosCLI) show(line string) reply {
 	case cmd == "show version":
 		out = "Cisco Nexus Operating System (NX-OS) Software\nSoftware\n  NXOS: version 10.3(4a) [Maintenance Release]\nHardware\n  cisco Nexus9000 C9332D-GX2B Chassis\n"
 	case cmd == "show hostname":
-		out = n.env.spec.Name + "\n"
+		out = n.env.Spec.Name + "\n"
 	default:
-		return reply{out: c.invalid(cmd, 1, false), status: 1}
+		return cli.Reply{Out: c.invalid(cmd, 1, false), Status: 1}
 	}
-	out, err := applyFilters(out, filters)
+	out, err := cli.ApplyFilters(out, filters)
 	if err != nil {
-		return reply{out: "% Invalid command at '^' marker. (" + err.Error() + ")\n", status: 1}
+		return cli.Reply{Out: "% Invalid command at '^' marker. (" + err.Error() + ")\n", Status: 1}
 	}
-	return reply{out: out}
+	return cli.Reply{Out: out}
 }
 
 // checkpointSummary prints `show checkpoint summary` as NX-OS lays it
@@ -430,8 +432,8 @@ func thousands(n int) string {
 // changes: in configuration mode every line but navigation and show
 // changes the running config; in exec mode checkpoints, rollbacks and
 // saves do.
-func (c *nxosCLI) changes(raw string) bool {
-	line := normalize(raw)
+func (c *nxosCLI) Changes(raw string) bool {
+	line := cli.Normalize(raw)
 	if line == "" || strings.HasPrefix(line, "!") || line == "show" || strings.HasPrefix(line, "show ") {
 		return false
 	}
@@ -440,7 +442,7 @@ func (c *nxosCLI) changes(raw string) bool {
 		case "end", "exit":
 			return false
 		}
-		if rest, ok := cutHead(line, "do"); ok {
+		if rest, ok := cli.CutHead(line, "do"); ok {
 			return nxosExecChanges(rest)
 		}
 		return true

@@ -1,4 +1,4 @@
-package lab
+package host
 
 import (
 	"strings"
@@ -6,13 +6,16 @@ import (
 	"time"
 
 	"github.com/fabricgen/fabricgen/schema"
+
+	"github.com/fabricgen/fabricgen/internal/lab/cli"
+	"github.com/fabricgen/fabricgen/internal/lab/shell"
 )
 
 func testHost(t *testing.T, p schema.Platform) *host {
 	t.Helper()
-	env := &deviceEnv{spec: emuSpec{Name: "h", Platform: p, Ports: []string{"eth0"}}, now: time.Now,
-		afterFunc: func(time.Duration, func()) func() { return func() {} }}
-	h, err := newHost(env)
+	env := &cli.Env{Spec: cli.Spec{Name: "h", Platform: p, Ports: []string{"eth0"}}, Now: time.Now,
+		AfterFunc: func(time.Duration, func()) func() { return func() {} }}
+	h, err := New(env)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,9 +51,9 @@ func TestHostMlx5DCB(t *testing.T) {
 		{"ethtool --set-tunable eth0 pfc-prevention-tout 50", "Cannot set tunable pfc-prevention-tout: Invalid argument\n", 1},
 		{"ethtool --set-tunable eth0 pfc-prevention-tout 80", "", 0},
 	} {
-		got := sh.exec(c.line)
-		if got != c.out || sh.status != c.status {
-			t.Errorf("%s:\n got %q, status %d\nwant %q, status %d", c.line, got, sh.status, c.out, c.status)
+		got := sh.Exec(c.line)
+		if got != c.out || sh.Status != c.status {
+			t.Errorf("%s:\n got %q, status %d\nwant %q, status %d", c.line, got, sh.Status, c.out, c.status)
 		}
 	}
 	if n := h.nics["eth0"]; n.trust != "dscp" {
@@ -58,9 +61,9 @@ func TestHostMlx5DCB(t *testing.T) {
 	}
 	// A failed replace leaves the table as it was; the guard stops the script.
 	sh = h.shell()
-	out := sh.exec(`set -eu; dcb app replace dev eth0 pcp-prio 3nd:3 3de:3; [ "$(dcb app show dev eth0 pcp-prio)" = "pcp-prio 3nd:3 3de:3 " ] || { echo "eth0: dcb app pcp-prio did not take" >&2; exit 1; }; echo not reached`)
-	if !strings.Contains(out, "eth0: dcb app pcp-prio did not take") || strings.Contains(out, "not reached") || sh.status != 1 {
-		t.Errorf("guard did not stop the script: %q, status %d", out, sh.status)
+	out := sh.Exec(`set -eu; dcb app replace dev eth0 pcp-prio 3nd:3 3de:3; [ "$(dcb app show dev eth0 pcp-prio)" = "pcp-prio 3nd:3 3de:3 " ] || { echo "eth0: dcb app pcp-prio did not take" >&2; exit 1; }; echo not reached`)
+	if !strings.Contains(out, "eth0: dcb app pcp-prio did not take") || strings.Contains(out, "not reached") || sh.Status != 1 {
+		t.Errorf("guard did not stop the script: %q, status %d", out, sh.Status)
 	}
 }
 
@@ -70,8 +73,8 @@ func TestHostConfigfs(t *testing.T) {
 	h := testHost(t, schema.LinuxDCB)
 	h.configfs = false
 	sh := h.shell()
-	if out := sh.exec("mkdir -p /sys/kernel/config/rdma_cm/mlx5_0"); sh.status != 1 || !strings.Contains(out, "No such file or directory") {
-		t.Fatalf("mkdir without rdma_cm: %q, status %d", out, sh.status)
+	if out := sh.Exec("mkdir -p /sys/kernel/config/rdma_cm/mlx5_0"); sh.Status != 1 || !strings.Contains(out, "No such file or directory") {
+		t.Fatalf("mkdir without rdma_cm: %q, status %d", out, sh.Status)
 	}
 	for _, c := range []struct {
 		line, out string
@@ -87,12 +90,12 @@ func TestHostConfigfs(t *testing.T) {
 		{"echo 106 > /sys/kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos", "", 0},
 		{"cat /sys/kernel/config/rdma_cm/mlx5_0/ports/1/default_roce_tos", "106\n", 0},
 	} {
-		got := sh.exec(c.line)
-		if got != c.out || sh.status != c.status {
-			t.Errorf("%s:\n got %q, status %d\nwant %q, status %d", c.line, got, sh.status, c.out, c.status)
+		got := sh.Exec(c.line)
+		if got != c.out || sh.Status != c.status {
+			t.Errorf("%s:\n got %q, status %d\nwant %q, status %d", c.line, got, sh.Status, c.out, c.status)
 		}
 	}
-	if run := h.running(); !strings.Contains(run, "module rdma_cm loaded\nconfigfs mounted\n") {
+	if run := h.Running(); !strings.Contains(run, "module rdma_cm loaded\nconfigfs mounted\n") {
 		t.Errorf("running state:\n%s", run)
 	}
 }
@@ -127,14 +130,14 @@ func TestShellTestAndErrexit(t *testing.T) {
 		{`set -e; false && true; echo reached`, "reached\n", 0},
 		{`set -e; false || false; echo not reached`, "", 1},
 	} {
-		sh := newShell(run, nowrite, none)
-		if got := sh.exec(c.line); got != c.out || sh.status != c.status {
-			t.Errorf("%s:\n got %q, status %d\nwant %q, status %d", c.line, got, sh.status, c.out, c.status)
+		sh := shell.NewShell(run, nowrite, none)
+		if got := sh.Exec(c.line); got != c.out || sh.Status != c.status {
+			t.Errorf("%s:\n got %q, status %d\nwant %q, status %d", c.line, got, sh.Status, c.out, c.status)
 		}
 	}
 	status = 79 // ethtool: "Cannot set device pause parameters"
-	sh := newShell(run, nowrite, none)
-	if out := sh.exec(`set -e; pause || [ $? -eq 78 ]; echo not reached`); strings.Contains(out, "not reached") || sh.status != 1 {
-		t.Errorf("status 79 passed the ethtool guard: %q, status %d", out, sh.status)
+	sh := shell.NewShell(run, nowrite, none)
+	if out := sh.Exec(`set -e; pause || [ $? -eq 78 ]; echo not reached`); strings.Contains(out, "not reached") || sh.Status != 1 {
+		t.Errorf("status 79 passed the ethtool guard: %q, status %d", out, sh.Status)
 	}
 }

@@ -1,4 +1,4 @@
-package lab
+package sonic
 
 import (
 	"strings"
@@ -40,7 +40,7 @@ func TestJSONPatchOps(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if s := sonicJSON(got); !strings.Contains(s, c.want) {
+			if s := SonicJSON(got); !strings.Contains(s, c.want) {
 				t.Errorf("got %s, want %q", s, c.want)
 			}
 		})

@@ -1,9 +1,11 @@
-package lab
+package host
 
 import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/fabricgen/fabricgen/internal/lab/cli"
 )
 
 // sysfsRef is a parsed path of the emulated sysfs/configfs.
@@ -166,7 +168,7 @@ func (h *host) ip(args []string) (string, string, int) {
 		for _, name := range names {
 			n := h.nics[name]
 			fmt.Fprintf(&b, "%d: %s: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu %d qdisc mq state UP mode DEFAULT group default qlen 1000\n", n.index+2, n.name, n.mtu)
-			fmt.Fprintf(&b, "    link/ether 0c:42:a1:%02x:%02x:%02x brd ff:ff:ff:ff:ff:ff\n", mgmtOctet(h.env.spec.Name), n.index, n.index*2)
+			fmt.Fprintf(&b, "    link/ether 0c:42:a1:%02x:%02x:%02x brd ff:ff:ff:ff:ff:ff\n", cli.MgmtOctet(h.env.Spec.Name), n.index, n.index*2)
 		}
 		return b.String(), "", 0
 	case "set":
@@ -326,9 +328,9 @@ func (h *host) cmaRoceMode(args []string) (string, string, int) {
 	return names[n.roceMode] + "\n", "", 0
 }
 
-// find handles `find /sys/class/net/IF/device/infiniband -mindepth 1
+// Find handles `find /sys/class/net/IF/device/infiniband -mindepth 1
 // -maxdepth 1 [-printf '%f']`, the lookup of a netdev's RDMA device.
-func (h *host) find(args []string) (string, string, int) {
+func (h *host) Find(args []string) (string, string, int) {
 	if len(args) == 0 {
 		return "", "find: missing path\n", 1
 	}

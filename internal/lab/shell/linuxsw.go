@@ -1,17 +1,19 @@
-package lab
+package shell
 
 import (
 	cryptorand "crypto/rand"
 	"path"
 	"sort"
 	"strings"
+
+	"github.com/fabricgen/fabricgen/internal/lab/cli"
 )
 
-// memFS is the writable part of a Linux-based switch's file system: files
+// MemFS is the writable part of a Linux-based switch's file system: files
 // under /tmp and the user's home directory, where scripts stage patches,
 // and the directories mktemp -d makes under /tmp. It is device-wide:
 // every login sees the same files.
-type memFS struct {
+type MemFS struct {
 	home  string
 	files map[string]string
 	// dirs are the directories made under /tmp (mode 0700).
@@ -20,8 +22,8 @@ type memFS struct {
 	rand func(n int) string
 }
 
-func newMemFS(user string) *memFS {
-	return &memFS{home: "/home/" + user + "/", files: map[string]string{}, dirs: map[string]bool{}, rand: randomName}
+func NewMemFS(user string) *MemFS {
+	return &MemFS{home: "/home/" + user + "/", files: map[string]string{}, dirs: map[string]bool{}, rand: randomName}
 }
 
 // randomName returns n characters of [A-Za-z0-9] from crypto/rand, as
@@ -45,11 +47,11 @@ func dirOf(p string) string {
 }
 
 // isDir reports whether p is a directory the switch has.
-func (m *memFS) isDir(p string) bool {
+func (m *MemFS) isDir(p string) bool {
 	return p == "/tmp" || p == strings.TrimSuffix(m.home, "/") || m.dirs[p]
 }
 
-func (m *memFS) path(p string) string {
+func (m *MemFS) path(p string) string {
 	switch {
 	case strings.HasPrefix(p, "~/"):
 		p = m.home + p[2:]
@@ -59,12 +61,12 @@ func (m *memFS) path(p string) string {
 	return path.Clean(p)
 }
 
-func (m *memFS) writable(p string) bool {
+func (m *MemFS) writable(p string) bool {
 	return strings.HasPrefix(p, "/tmp/") || strings.HasPrefix(p, m.home)
 }
 
-// write implements fileWriter.
-func (m *memFS) write(p, data string, appendTo bool) string {
+// Write implements fileWriter.
+func (m *MemFS) Write(p, data string, appendTo bool) string {
 	p = m.path(p)
 	if !m.writable(p) {
 		return "Permission denied"
@@ -82,14 +84,14 @@ func (m *memFS) write(p, data string, appendTo bool) string {
 	return ""
 }
 
-func (m *memFS) read(p string) (string, bool) {
+func (m *MemFS) Read(p string) (string, bool) {
 	v, ok := m.files[m.path(p)]
 	return v, ok
 }
 
-// common runs the file and identity commands every Linux-based switch
+// Common runs the file and identity commands every Linux-based switch
 // has; ok is false for anything else.
-func (m *memFS) common(hostname string, argv []string, stdin string) (out, errOut string, status int, ok bool) {
+func (m *MemFS) Common(hostname string, argv []string, stdin string) (out, errOut string, status int, ok bool) {
 	switch argv[0] {
 	case "cat":
 		if len(argv) == 1 {
@@ -98,7 +100,7 @@ func (m *memFS) common(hostname string, argv []string, stdin string) (out, errOu
 		var b, e strings.Builder
 		st := 0
 		for _, p := range argv[1:] {
-			v, found := m.read(p)
+			v, found := m.Read(p)
 			if !found {
 				e.WriteString("cat: " + p + ": No such file or directory\n")
 				st = 1
@@ -114,7 +116,7 @@ func (m *memFS) common(hostname string, argv []string, stdin string) (out, errOu
 			args, app = args[1:], true
 		}
 		for _, p := range args {
-			if msg := m.write(p, stdin, app); msg != "" {
+			if msg := m.Write(p, stdin, app); msg != "" {
 				return stdin, "tee: " + p + ": " + msg + "\n", 1, true
 			}
 		}
@@ -234,7 +236,7 @@ func (m *memFS) common(hostname string, argv []string, stdin string) (out, errOu
 }
 
 // removeTree removes a directory and everything under it.
-func (m *memFS) removeTree(dir string) {
+func (m *MemFS) removeTree(dir string) {
 	for p := range m.files {
 		if strings.HasPrefix(p, dir+"/") {
 			delete(m.files, p)
@@ -251,7 +253,7 @@ func (m *memFS) removeTree(dir string) {
 // caller's own), from a template whose trailing X's (at least three) are
 // replaced by random characters: tmp.XXXXXXXXXX under /tmp by default,
 // -p DIR or --tmpdir=DIR for another directory (GNU coreutils mktemp).
-func (m *memFS) mktemp(args []string) (string, string, int, bool) {
+func (m *MemFS) mktemp(args []string) (string, string, int, bool) {
 	dir, tmpl, isDir, dry := "", "", false, false
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -331,53 +333,53 @@ func (m *memFS) mktemp(args []string) (string, string, int, bool) {
 	}
 }
 
-// linuxCLI is an interactive bash login on a Linux-based switch.
-type linuxCLI struct {
-	host, user, vrf string
-	sh              *shell
-	// isChange decides whether one command (argv, wrappers stripped)
+// LinuxCLI is an interactive bash login on a Linux-based switch.
+type LinuxCLI struct {
+	Host, User, Vrf string
+	Sh              *Shell
+	// IsChange decides whether one command (argv, wrappers stripped)
 	// changes the switch; writes whether a file write does.
-	isChange func(argv []string) bool
-	writes   func(path string) bool
+	IsChange func(argv []string) bool
+	Writes   func(path string) bool
 }
 
-func (c *linuxCLI) greeting() string {
-	return "Linux " + c.host + " 6.1.0-cl-1-amd64 #1 SMP x86_64\n\n"
+func (c *LinuxCLI) Greeting() string {
+	return "Linux " + c.Host + " 6.1.0-cl-1-amd64 #1 SMP x86_64\n\n"
 }
 
-func (c *linuxCLI) prompt() string {
-	if c.vrf != "" {
-		return c.user + "@" + c.host + ":" + c.vrf + ":~$ "
+func (c *LinuxCLI) Prompt() string {
+	if c.Vrf != "" {
+		return c.User + "@" + c.Host + ":" + c.Vrf + ":~$ "
 	}
-	return c.user + "@" + c.host + ":~$ "
+	return c.User + "@" + c.Host + ":~$ "
 }
 
-func (c *linuxCLI) disconnect() {}
+func (c *LinuxCLI) Disconnect() {}
 
-func (c *linuxCLI) reject(line string) reply {
-	c.sh.status = 1
-	return reply{out: "Error: the request was rejected by the switch (" + strings.Fields(line)[0] + ")\n", status: 1, config: true}
+func (c *LinuxCLI) Reject(line string) cli.Reply {
+	c.Sh.Status = 1
+	return cli.Reply{Out: "Error: the request was rejected by the switch (" + strings.Fields(line)[0] + ")\n", Status: 1, Config: true}
 }
 
-func (c *linuxCLI) handle(raw string) reply {
+func (c *LinuxCLI) Handle(raw string) cli.Reply {
 	line := strings.TrimSpace(raw)
 	if line == "" || strings.HasPrefix(line, "#") {
-		return reply{status: c.sh.status}
+		return cli.Reply{Status: c.Sh.Status}
 	}
 	if line == "logout" {
-		return reply{out: "logout\n", exit: true}
+		return cli.Reply{Out: "logout\n", Exit: true}
 	}
-	config := c.changes(line)
-	out := c.sh.exec(line)
-	r := reply{out: out, status: c.sh.status, config: config}
-	if c.sh.exited {
-		r.exit = true
-		r.out += "logout\n"
+	config := c.Changes(line)
+	out := c.Sh.Exec(line)
+	r := cli.Reply{Out: out, Status: c.Sh.Status, Config: config}
+	if c.Sh.Exited {
+		r.Exit = true
+		r.Out += "logout\n"
 	}
 	return r
 }
 
-// changes asks the switch about each command of the line.
-func (c *linuxCLI) changes(line string) bool {
-	return shellChanges(line, c.isChange, c.writes)
+// Changes asks the switch about each command of the line.
+func (c *LinuxCLI) Changes(line string) bool {
+	return Changes(line, c.IsChange, c.Writes)
 }
