@@ -22,28 +22,16 @@ type emulatorFactory func(env *cli.Env) (cli.Emulator, error)
 // for a platform of schema.Platforms() without one.
 type registry map[schema.Platform]emulatorFactory
 
-// factory adapts a concrete constructor to an emulatorFactory, so a failed
-// constructor yields a nil interface rather than a typed nil.
-func factory[E cli.Emulator](newE func(env *cli.Env) (E, error)) emulatorFactory {
-	return func(env *cli.Env) (cli.Emulator, error) {
-		e, err := newE(env)
-		if err != nil {
-			return nil, err
-		}
-		return e, nil
-	}
-}
-
 // emulators returns the lab's registry: one emulator per platform.
 func emulators() registry {
 	return registry{
-		schema.AristaEOS:     factory(eos.New),
-		schema.CiscoNXOS:     factory(nxos.New),
-		schema.JuniperJunos:  factory(junos.New),
-		schema.NvidiaCumulus: factory(cumulus.New),
-		schema.SONiC:         factory(sonic.New),
-		schema.NvidiaMLNX:    factory(host.New),
-		schema.LinuxDCB:      factory(host.New),
+		schema.AristaEOS:     eos.New,
+		schema.CiscoNXOS:     nxos.New,
+		schema.JuniperJunos:  junos.New,
+		schema.NvidiaCumulus: cumulus.New,
+		schema.SONiC:         sonic.New,
+		schema.NvidiaMLNX:    host.New,
+		schema.LinuxDCB:      host.New,
 	}
 }
 

@@ -96,7 +96,18 @@ func nvScalar(prefix []string) bool {
 	return nvScalars[last]
 }
 
-func New(env *cli.Env) (*cumulus, error) {
+// New returns the emulator of an NVIDIA Cumulus Linux switch (NVUE nv
+// set/apply, revisions), started from env.Spec.RunningConfig or, when that
+// is empty, from a factory configuration.
+func New(env *cli.Env) (cli.Emulator, error) {
+	e, err := newCumulus(env)
+	if err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+func newCumulus(env *cli.Env) (*cumulus, error) {
 	c := &cumulus{env: env, applied: cli.NewPathTree(nvScalar), nextRev: 1, fs: shell.NewMemFS(env.Spec.Username), learned: map[string]bool{}}
 	if env.Spec.RunningConfig != "" {
 		if err := c.LoadExisting(env.Spec.RunningConfig); err != nil {

@@ -69,7 +69,18 @@ const (
 	eosSessionTimeout = 24 * time.Hour
 )
 
-func New(env *cli.Env) (*eos, error) {
+// New returns the emulator of an Arista EOS switch (CLI, configure
+// sessions, commit timers), started from env.Spec.RunningConfig or, when
+// that is empty, from a factory configuration.
+func New(env *cli.Env) (cli.Emulator, error) {
+	e, err := newEOS(env)
+	if err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+func newEOS(env *cli.Env) (*eos, error) {
 	e := &eos{env: env, g: eosGrammar(), sessions: map[string]*eosCfgSession{}, started: env.Now(), clis: map[*eosCLI]struct{}{}}
 	e.cur = cli.NewTree(e.g)
 	if env.Spec.RunningConfig != "" {

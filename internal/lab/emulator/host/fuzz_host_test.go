@@ -26,7 +26,7 @@ func FuzzShell(f *testing.F) {
 	f.Fuzz(func(t *testing.T, line string) {
 		env := &cli.Env{Spec: cli.Spec{Name: "h", Platform: schema.NvidiaMLNX}, Now: time.Now,
 			AfterFunc: func(time.Duration, func()) func() { return func() {} }}
-		h, err := New(env)
+		h, err := newHost(env)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -59,7 +59,18 @@ type nic struct {
 
 var hostIfaceRe = regexp.MustCompile(`^[a-z][a-z0-9_]{1,14}$`)
 
-func New(env *cli.Env) (*host, error) {
+// New returns the emulator of a Linux RoCE host (mlnx_qos, dcb, ethtool,
+// ip, sysfs and configfs), started from env.Spec.RunningConfig or, when
+// that is empty, from a factory configuration.
+func New(env *cli.Env) (cli.Emulator, error) {
+	e, err := newHost(env)
+	if err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+func newHost(env *cli.Env) (*host, error) {
 	ofed := env.Spec.Platform == schema.NvidiaMLNX
 	h := &host{env: env, nics: map[string]*nic{}, ofed: ofed, rdmaCM: ofed, configfs: true}
 	ports := env.Spec.Ports

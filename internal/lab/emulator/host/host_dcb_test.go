@@ -15,7 +15,7 @@ func testHost(t *testing.T, p schema.Platform) *host {
 	t.Helper()
 	env := &cli.Env{Spec: cli.Spec{Name: "h", Platform: p, Ports: []string{"eth0"}}, Now: time.Now,
 		AfterFunc: func(time.Duration, func()) func() { return func() {} }}
-	h, err := New(env)
+	h, err := newHost(env)
 	if err != nil {
 		t.Fatal(err)
 	}

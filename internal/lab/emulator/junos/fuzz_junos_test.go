@@ -19,7 +19,7 @@ func FuzzJunosStatement(f *testing.F) {
 	f.Fuzz(func(t *testing.T, line string) {
 		env := &cli.Env{Spec: cli.Spec{Name: "j", Platform: schema.JuniperJunos, Username: "u"}, Now: time.Now,
 			AfterFunc: func(time.Duration, func()) func() { return func() {} }}
-		j, err := New(env)
+		j, err := newJunos(env)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -83,7 +83,18 @@ func junosScalar(prefix []string) bool {
 	return junosScalars[last]
 }
 
-func New(env *cli.Env) (*junos, error) {
+// New returns the emulator of a Juniper Junos switch (candidate
+// configuration, commit confirmed), started from env.Spec.RunningConfig
+// or, when that is empty, from a factory configuration.
+func New(env *cli.Env) (cli.Emulator, error) {
+	e, err := newJunos(env)
+	if err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+func newJunos(env *cli.Env) (*junos, error) {
 	j := &junos{env: env, active: cli.NewPathTree(junosScalar), learned: map[string]bool{}, clis: map[*junosCLI]struct{}{}}
 	if env.Spec.RunningConfig != "" {
 		if err := j.LoadExisting(env.Spec.RunningConfig); err != nil {

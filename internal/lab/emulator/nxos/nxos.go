@@ -36,7 +36,18 @@ type nxosCheckpoint struct {
 	seq         int
 }
 
-func New(env *cli.Env) (*nxos, error) {
+// New returns the emulator of a Cisco NX-OS switch (CLI, checkpoints and
+// rollback), started from env.Spec.RunningConfig or, when that is empty,
+// from a factory configuration.
+func New(env *cli.Env) (cli.Emulator, error) {
+	e, err := newNXOS(env)
+	if err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+func newNXOS(env *cli.Env) (*nxos, error) {
 	n := &nxos{env: env, g: nxosGrammar(), checkpoints: map[string]*nxosCheckpoint{}}
 	n.cur = cli.NewTree(n.g)
 	if env.Spec.RunningConfig != "" {

@@ -46,7 +46,18 @@ var sonicMapRefs = map[string]string{
 	"pfc_to_pg_map": "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP", "tc_to_dscp_map": "TC_TO_DSCP_MAP",
 }
 
-func New(env *cli.Env) (*sonic, error) {
+// New returns the emulator of a SONiC switch (CONFIG_DB, config apply-
+// patch, sonic-db-cli), started from env.Spec.RunningConfig or, when that
+// is empty, from a factory configuration.
+func New(env *cli.Env) (cli.Emulator, error) {
+	e, err := newSONiC(env)
+	if err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+func newSONiC(env *cli.Env) (*sonic, error) {
 	s := &sonic{env: env, checkpoints: map[string]map[string]any{}, fs: shell.NewMemFS(env.Spec.Username)}
 	if env.Spec.RunningConfig != "" {
 		db, err := sonicLoad(env.Spec.RunningConfig)
