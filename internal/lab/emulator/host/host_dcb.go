@@ -13,7 +13,58 @@ const mlnxQoSUsage = "Usage: mlnx_qos -i <interface> [options]\n"
 // mlnxQoS implements the subset of mlnx-tools' mlnx_qos our scripts use:
 // -i, --trust, -f/--pfc, --dscp2prio set|del|flush, -p/--prio_tc,
 // -s/--tsa, -t/--tcbw, --cable_len; it prints the resulting state.
+// Everything is validated before anything changes, as mlnx_qos does.
 func (h *host) mlnxQoS(args []string) (string, string, int) {
+	opts, dscpOps, f := mlnxArgs(args)
+	if f != nil {
+		return "", f.msg, f.status
+	}
+	ifname := opts["interface"]
+	if ifname == "" {
+		return "", mlnxQoSUsage + "mlnx_qos: error: the following arguments are required: -i/--interface\n", 2
+	}
+	n := h.lookup(ifname)
+	if n == nil {
+		return "", fmt.Sprintf("Interface %s doesn't exist\n", ifname), 1
+	}
+	next := *n
+	next.dscp = map[int]int{}
+	for k, v := range n.dscp {
+		next.dscp[k] = v
+	}
+	for _, set := range []func(*nic, map[string]string) *mlnxFail{
+		mlnxTrust, mlnxPFC, mlnxPrioTC, mlnxTSA, mlnxTCBW, mlnxETSCheck, mlnxRateLimit, mlnxCableLen,
+	} {
+		if f := set(&next, opts); f != nil {
+			return "", f.msg, f.status
+		}
+	}
+	for _, op := range dscpOps {
+		if f := mlnxDSCP(&next, op); f != nil {
+			return "", f.msg, f.status
+		}
+	}
+	*n = next
+	return n.mlnxShow(), "", 0
+}
+
+// mlnxFail is an mlnx_qos refusal: its standard error and exit status.
+type mlnxFail struct {
+	msg    string
+	status int
+}
+
+// mlnxInvalid is a refusal of a value (exit status 1).
+func mlnxInvalid(msg string) *mlnxFail { return &mlnxFail{msg: msg + "\n", status: 1} }
+
+// mlnxUsage is an argparse refusal (exit status 2).
+func mlnxUsage(msg string) *mlnxFail {
+	return &mlnxFail{msg: mlnxQoSUsage + "mlnx_qos: error: " + msg + "\n", status: 2}
+}
+
+// mlnxArgs parses mlnx_qos's arguments into options by long name and the
+// --dscp2prio operations in order.
+func mlnxArgs(args []string) (map[string]string, []string, *mlnxFail) {
 	opts := map[string]string{}
 	var dscpOps []string
 	long := map[string]string{"-i": "interface", "-f": "pfc", "-p": "prio_tc", "-s": "tsa", "-t": "tcbw", "-a": "all", "-r": "ratelimit"}
@@ -25,18 +76,18 @@ func (h *host) mlnxQoS(args []string) (string, string, int) {
 		} else if k, ok := strings.CutPrefix(key, "--"); ok {
 			key = k
 		} else {
-			return "", mlnxQoSUsage + "mlnx_qos: error: unrecognized arguments: " + a + "\n", 2
+			return nil, nil, mlnxUsage("unrecognized arguments: " + a)
 		}
 		switch key {
 		case "interface", "trust", "pfc", "dscp2prio", "prio_tc", "tsa", "tcbw", "cable_len", "ratelimit":
 		case "all":
 			continue
 		default:
-			return "", mlnxQoSUsage + "mlnx_qos: error: unrecognized arguments: " + a + "\n", 2
+			return nil, nil, mlnxUsage("unrecognized arguments: " + a)
 		}
 		if !hasVal {
 			if i+1 >= len(args) {
-				return "", mlnxQoSUsage + "mlnx_qos: error: argument --" + key + ": expected one argument\n", 2
+				return nil, nil, mlnxUsage("argument --" + key + ": expected one argument")
 			}
 			val = args[i+1]
 			i++
@@ -47,133 +98,177 @@ func (h *host) mlnxQoS(args []string) (string, string, int) {
 		}
 		opts[key] = val
 	}
-	ifname := opts["interface"]
-	if ifname == "" {
-		return "", mlnxQoSUsage + "mlnx_qos: error: the following arguments are required: -i/--interface\n", 2
-	}
-	n := h.lookup(ifname)
-	if n == nil {
-		return "", fmt.Sprintf("Interface %s doesn't exist\n", ifname), 1
-	}
-	// Validate everything before changing anything, as mlnx_qos does.
-	next := *n
-	next.dscp = map[int]int{}
-	for k, v := range n.dscp {
-		next.dscp[k] = v
-	}
-	if v, ok := opts["trust"]; ok {
-		if v != "pcp" && v != "dscp" {
-			return "", mlnxQoSUsage + "mlnx_qos: error: argument --trust: invalid choice: '" + v + "' (choose from 'pcp', 'dscp')\n", 2
-		}
-		next.trust = v
-	}
-	if v, ok := opts["pfc"]; ok {
-		vals, err := list8(v, 0, 1)
-		if err != nil {
-			return "", "Invalid pfc configuration: " + err.Error() + "\n", 1
-		}
-		for i, x := range vals {
-			next.pfc[i] = x == 1
-		}
-	}
-	if v, ok := opts["prio_tc"]; ok {
-		vals, err := list8(v, 0, 7)
-		if err != nil {
-			return "", "Invalid priority to tc mapping: " + err.Error() + "\n", 1
-		}
-		copy(next.prioTC[:], vals)
-	}
-	if v, ok := opts["tsa"]; ok {
-		parts := strings.Split(v, ",")
-		if len(parts) != 8 {
-			return "", "Invalid tsa: expected 8 comma-separated values (strict, ets or vendor)\n", 1
-		}
-		for i, p := range parts {
-			if p != "strict" && p != "ets" && p != "vendor" {
-				return "", "Invalid tsa: " + p + " (use strict, ets or vendor)\n", 1
-			}
-			next.tsa[i] = p
-		}
-	}
-	if v, ok := opts["tcbw"]; ok {
-		vals, err := list8(v, 0, 100)
-		if err != nil {
-			return "", "Invalid tcbw: " + err.Error() + "\n", 1
-		}
-		copy(next.tcbw[:], vals)
-	}
-	if _, tsaSet := opts["tsa"]; tsaSet || opts["tcbw"] != "" {
-		sum := 0
-		for i := range next.tsa {
-			if next.tsa[i] == "ets" {
-				sum += next.tcbw[i]
-			} else if next.tcbw[i] != 0 {
-				return "", fmt.Sprintf("Bad ETS configuration: tc %d has bandwidth %d but tsa %s (only ets TCs take bandwidth)\n", i, next.tcbw[i], next.tsa[i]), 1
-			}
-		}
-		ets := false
-		for _, t := range next.tsa {
-			ets = ets || t == "ets"
-		}
-		if ets && sum != 100 {
-			return "", fmt.Sprintf("Bad ETS configuration: the bandwidth of ets TCs must sum to 100 (got %d)\n", sum), 1
-		}
-	}
-	if v, ok := opts["ratelimit"]; ok {
-		parts := strings.Split(v, ",")
-		if len(parts) != 8 {
-			return "", "Invalid ratelimit: expected 8 comma-separated Gb/s values (0 = unlimited)\n", 1
-		}
-		for i, p := range parts {
-			g, err := strconv.Atoi(p)
-			if err != nil || g < 0 {
-				return "", "Invalid ratelimit value " + p + "\n", 1
-			}
-			next.rate[i] = ""
-			if g > 0 {
-				next.rate[i] = fmt.Sprintf("%dGbps", g)
-			}
-		}
-	}
-	if v, ok := opts["cable_len"]; ok {
-		c, err := strconv.Atoi(v)
-		if err != nil || c < 0 {
-			return "", "Invalid cable_len " + v + "\n", 1
-		}
-		next.cable = c
-	}
-	for _, op := range dscpOps {
-		parts := strings.Split(op, ",")
-		switch {
-		case len(parts) == 1 && parts[0] == "flush":
-			next.dscp = map[int]int{}
-			next.trust = "pcp"
-		case len(parts) == 3 && (parts[0] == "set" || parts[0] == "del"):
-			d, e1 := strconv.Atoi(parts[1])
-			p, e2 := strconv.Atoi(parts[2])
-			if e1 != nil || e2 != nil || d < 0 || d > 63 || p < 0 || p > 7 {
-				return "", "Invalid dscp2prio " + op + ": use set,DSCP,PRIO or del,DSCP,PRIO with DSCP 0-63 and PRIO 0-7\n", 1
-			}
-			if parts[0] == "set" {
-				next.dscp[d] = p
-				next.trust = "dscp"
-			} else {
-				if cur, ok := next.dscp[d]; !ok || cur != p {
-					return "", fmt.Sprintf("dscp2prio entry %d,%d does not exist\n", d, p), 1
-				}
-				delete(next.dscp, d)
-				if len(next.dscp) == 0 {
-					next.trust = "pcp"
-				}
-			}
-		default:
-			return "", "Invalid dscp2prio " + op + ": use set,DSCP,PRIO, del,DSCP,PRIO or flush\n", 1
-		}
-	}
-	*n = next
-	return n.mlnxShow(), "", 0
+	return opts, dscpOps, nil
 }
 
+// mlnxTrust applies --trust.
+func mlnxTrust(next *nic, opts map[string]string) *mlnxFail {
+	v, ok := opts["trust"]
+	if !ok {
+		return nil
+	}
+	if v != "pcp" && v != "dscp" {
+		return mlnxUsage("argument --trust: invalid choice: '" + v + "' (choose from 'pcp', 'dscp')")
+	}
+	next.trust = v
+	return nil
+}
+
+// mlnxPFC applies -f/--pfc.
+func mlnxPFC(next *nic, opts map[string]string) *mlnxFail {
+	v, ok := opts["pfc"]
+	if !ok {
+		return nil
+	}
+	vals, err := list8(v, 0, 1)
+	if err != nil {
+		return mlnxInvalid("Invalid pfc configuration: " + err.Error())
+	}
+	for i, x := range vals {
+		next.pfc[i] = x == 1
+	}
+	return nil
+}
+
+// mlnxPrioTC applies -p/--prio_tc.
+func mlnxPrioTC(next *nic, opts map[string]string) *mlnxFail {
+	v, ok := opts["prio_tc"]
+	if !ok {
+		return nil
+	}
+	vals, err := list8(v, 0, 7)
+	if err != nil {
+		return mlnxInvalid("Invalid priority to tc mapping: " + err.Error())
+	}
+	copy(next.prioTC[:], vals)
+	return nil
+}
+
+// mlnxTSA applies -s/--tsa.
+func mlnxTSA(next *nic, opts map[string]string) *mlnxFail {
+	v, ok := opts["tsa"]
+	if !ok {
+		return nil
+	}
+	parts := strings.Split(v, ",")
+	if len(parts) != 8 {
+		return mlnxInvalid("Invalid tsa: expected 8 comma-separated values (strict, ets or vendor)")
+	}
+	for i, p := range parts {
+		if p != "strict" && p != "ets" && p != "vendor" {
+			return mlnxInvalid("Invalid tsa: " + p + " (use strict, ets or vendor)")
+		}
+		next.tsa[i] = p
+	}
+	return nil
+}
+
+// mlnxTCBW applies -t/--tcbw.
+func mlnxTCBW(next *nic, opts map[string]string) *mlnxFail {
+	v, ok := opts["tcbw"]
+	if !ok {
+		return nil
+	}
+	vals, err := list8(v, 0, 100)
+	if err != nil {
+		return mlnxInvalid("Invalid tcbw: " + err.Error())
+	}
+	copy(next.tcbw[:], vals)
+	return nil
+}
+
+// mlnxETSCheck refuses, when --tsa or --tcbw is given, bandwidth on a
+// non-ETS TC and ETS bandwidths that do not sum to 100.
+func mlnxETSCheck(next *nic, opts map[string]string) *mlnxFail {
+	if _, tsaSet := opts["tsa"]; !tsaSet && opts["tcbw"] == "" {
+		return nil
+	}
+	sum, ets := 0, false
+	for i := range next.tsa {
+		if next.tsa[i] == "ets" {
+			sum += next.tcbw[i]
+			ets = true
+		} else if next.tcbw[i] != 0 {
+			return mlnxInvalid(fmt.Sprintf("Bad ETS configuration: tc %d has bandwidth %d but tsa %s (only ets TCs take bandwidth)", i, next.tcbw[i], next.tsa[i]))
+		}
+	}
+	if ets && sum != 100 {
+		return mlnxInvalid(fmt.Sprintf("Bad ETS configuration: the bandwidth of ets TCs must sum to 100 (got %d)", sum))
+	}
+	return nil
+}
+
+// mlnxRateLimit applies -r/--ratelimit (Gb/s per TC, 0 = unlimited).
+func mlnxRateLimit(next *nic, opts map[string]string) *mlnxFail {
+	v, ok := opts["ratelimit"]
+	if !ok {
+		return nil
+	}
+	parts := strings.Split(v, ",")
+	if len(parts) != 8 {
+		return mlnxInvalid("Invalid ratelimit: expected 8 comma-separated Gb/s values (0 = unlimited)")
+	}
+	for i, p := range parts {
+		g, err := strconv.Atoi(p)
+		if err != nil || g < 0 {
+			return mlnxInvalid("Invalid ratelimit value " + p)
+		}
+		next.rate[i] = ""
+		if g > 0 {
+			next.rate[i] = fmt.Sprintf("%dGbps", g)
+		}
+	}
+	return nil
+}
+
+// mlnxCableLen applies --cable_len.
+func mlnxCableLen(next *nic, opts map[string]string) *mlnxFail {
+	v, ok := opts["cable_len"]
+	if !ok {
+		return nil
+	}
+	c, err := strconv.Atoi(v)
+	if err != nil || c < 0 {
+		return mlnxInvalid("Invalid cable_len " + v)
+	}
+	next.cable = c
+	return nil
+}
+
+// mlnxDSCP applies one --dscp2prio operation: set,DSCP,PRIO, del,DSCP,PRIO
+// or flush.
+func mlnxDSCP(next *nic, op string) *mlnxFail {
+	parts := strings.Split(op, ",")
+	switch {
+	case len(parts) == 1 && parts[0] == "flush":
+		next.dscp = map[int]int{}
+		next.trust = "pcp"
+		return nil
+	case len(parts) == 3 && (parts[0] == "set" || parts[0] == "del"):
+	default:
+		return mlnxInvalid("Invalid dscp2prio " + op + ": use set,DSCP,PRIO, del,DSCP,PRIO or flush")
+	}
+	d, e1 := strconv.Atoi(parts[1])
+	p, e2 := strconv.Atoi(parts[2])
+	if e1 != nil || e2 != nil || d < 0 || d > 63 || p < 0 || p > 7 {
+		return mlnxInvalid("Invalid dscp2prio " + op + ": use set,DSCP,PRIO or del,DSCP,PRIO with DSCP 0-63 and PRIO 0-7")
+	}
+	if parts[0] == "set" {
+		next.dscp[d] = p
+		next.trust = "dscp"
+		return nil
+	}
+	if cur, ok := next.dscp[d]; !ok || cur != p {
+		return mlnxInvalid(fmt.Sprintf("dscp2prio entry %d,%d does not exist", d, p))
+	}
+	delete(next.dscp, d)
+	if len(next.dscp) == 0 {
+		next.trust = "pcp"
+	}
+	return nil
+}
+
+// list8 parses eight comma-separated integers in lo..hi.
 func list8(s string, lo, hi int) ([]int, error) {
 	parts := strings.Split(s, ",")
 	if len(parts) != 8 {
@@ -339,31 +434,7 @@ func dcbAppKeys(sel, k string) ([]int, bool) {
 func dcbApp(n *nic, verb string, rest []string, numeric bool) (string, string, int) {
 	switch verb {
 	case "show":
-		for _, sel := range rest {
-			if sel != "dscp-prio" && sel != "pcp-prio" && sel != "default-prio" && sel != "ethtype-prio" &&
-				sel != "stream-port-prio" && sel != "dgram-port-prio" && sel != "port-prio" {
-				return "", fmt.Sprintf("What is \"%s\"?\n", sel), 1
-			}
-		}
-		if len(n.dscp) == 0 || (len(rest) > 0 && !containsWord(rest, "dscp-prio")) {
-			return "", "", 0
-		}
-		keys := make([]int, 0, len(n.dscp))
-		for d := range n.dscp {
-			keys = append(keys, d)
-		}
-		sort.Ints(keys)
-		var b strings.Builder
-		b.WriteString("dscp-prio ")
-		for _, d := range keys {
-			k := strconv.Itoa(d)
-			if name, ok := dscpNames[d]; ok && !numeric {
-				k = name
-			}
-			fmt.Fprintf(&b, "%s:%d ", k, n.dscp[d])
-		}
-		b.WriteString("\n")
-		return b.String(), "", 0
+		return dcbAppShow(n, rest, numeric)
 	case "flush":
 		n.dscp = map[int]int{}
 		n.trust = "pcp"
@@ -372,83 +443,116 @@ func dcbApp(n *nic, verb string, rest []string, numeric bool) (string, string, i
 	default:
 		return "", fmt.Sprintf("What is \"%s\"?\n", verb), 1
 	}
-	fail := func(msg string) (string, string, int) {
-		if verb == "replace" {
-			return "", msg, 0
-		}
-		return "", msg, 1
-	}
 	if len(rest) == 0 {
 		return "", dcbAppUsage, 0
 	}
-	type entry struct {
-		pcp       bool
-		key, prio int
+	entries, msg, status := dcbAppEntries(rest)
+	if msg != "" {
+		if status == 1 && verb == "replace" {
+			// dcb app replace reports a bad mapping and still exits 0.
+			status = 0
+		}
+		return "", msg, status
 	}
-	var entries []entry
+	return dcbAppApply(n, verb, entries)
+}
+
+// dcbAppShow prints `dcb app show dev DEV [SELECTOR...]`.
+func dcbAppShow(n *nic, rest []string, numeric bool) (string, string, int) {
+	for _, sel := range rest {
+		if sel != "dscp-prio" && sel != "pcp-prio" && sel != "default-prio" && sel != "ethtype-prio" &&
+			sel != "stream-port-prio" && sel != "dgram-port-prio" && sel != "port-prio" {
+			return "", fmt.Sprintf("What is \"%s\"?\n", sel), 1
+		}
+	}
+	if len(n.dscp) == 0 || (len(rest) > 0 && !containsWord(rest, "dscp-prio")) {
+		return "", "", 0
+	}
+	keys := make([]int, 0, len(n.dscp))
+	for d := range n.dscp {
+		keys = append(keys, d)
+	}
+	sort.Ints(keys)
+	var b strings.Builder
+	b.WriteString("dscp-prio ")
+	for _, d := range keys {
+		k := strconv.Itoa(d)
+		if name, ok := dscpNames[d]; ok && !numeric {
+			k = name
+		}
+		fmt.Fprintf(&b, "%s:%d ", k, n.dscp[d])
+	}
+	b.WriteString("\n")
+	return b.String(), "", 0
+}
+
+// dcbAppEntry is one KEY:PRIO mapping of a dcb app command.
+type dcbAppEntry struct {
+	pcp       bool
+	key, prio int
+}
+
+// dcbAppEntries parses `dscp-prio K:P... pcp-prio K:P...`; on a bad
+// mapping it returns dcb's message and exit status.
+func dcbAppEntries(rest []string) ([]dcbAppEntry, string, int) {
+	var entries []dcbAppEntry
 	for i := 0; i < len(rest); {
 		sel := rest[i]
 		if sel != "dscp-prio" && sel != "pcp-prio" {
-			return fail(fmt.Sprintf("What is \"%s\"?\n", sel) + dcbAppUsage)
+			return nil, fmt.Sprintf("What is \"%s\"?\n", sel) + dcbAppUsage, 1
 		}
 		i++
 		if i >= len(rest) {
-			return "", "Command line is not complete. Try option \"help\"\n", 255
+			return nil, "Command line is not complete. Try option \"help\"\n", 255
 		}
 		start := i
 		for ; i < len(rest) && strings.Contains(rest[i], ":"); i++ {
-			k, v, _ := strings.Cut(rest[i], ":")
-			keys, ok := dcbAppKeys(sel, k)
-			if !ok {
-				return fail("Invalid mapping " + k + "\n")
+			e, msg := dcbAppMapping(sel, rest[i])
+			if msg != "" {
+				return nil, msg, 1
 			}
-			p, err := strconv.Atoi(v)
-			what := "DSCP"
-			if sel == "pcp-prio" {
-				what = "PCP"
-			}
-			if err != nil || p < 0 || p > 7 {
-				return fail(fmt.Sprintf("In %s:PRIO mapping, PRIO is expected to be 0..7\nInvalid mapping %s\n", what, k))
-			}
-			for _, key := range keys {
-				if sel == "dscp-prio" && key > 63 {
-					return fail(fmt.Sprintf("In DSCP:PRIO mapping, DSCP is expected to be 0..63\nInvalid mapping %s\n", k))
-				}
-				entries = append(entries, entry{pcp: sel == "pcp-prio", key: key, prio: p})
-			}
+			entries = append(entries, e...)
 		}
 		if i == start {
-			return fail(fmt.Sprintf("What is \"%s\"?\n", rest[i]) + dcbAppUsage)
+			return nil, fmt.Sprintf("What is \"%s\"?\n", rest[i]) + dcbAppUsage, 1
 		}
 	}
+	return entries, "", 0
+}
+
+// dcbAppMapping parses one KEY:PRIO word of selector sel.
+func dcbAppMapping(sel, word string) ([]dcbAppEntry, string) {
+	k, v, _ := strings.Cut(word, ":")
+	keys, ok := dcbAppKeys(sel, k)
+	if !ok {
+		return nil, "Invalid mapping " + k + "\n"
+	}
+	p, err := strconv.Atoi(v)
+	what := "DSCP"
+	if sel == "pcp-prio" {
+		what = "PCP"
+	}
+	if err != nil || p < 0 || p > 7 {
+		return nil, fmt.Sprintf("In %s:PRIO mapping, PRIO is expected to be 0..7\nInvalid mapping %s\n", what, k)
+	}
+	var out []dcbAppEntry
+	for _, key := range keys {
+		if sel == "dscp-prio" && key > 63 {
+			return nil, fmt.Sprintf("In DSCP:PRIO mapping, DSCP is expected to be 0..63\nInvalid mapping %s\n", k)
+		}
+		out = append(out, dcbAppEntry{pcp: sel == "pcp-prio", key: key, prio: p})
+	}
+	return out, ""
+}
+
+// dcbAppApply applies parsed entries as the kernel does: in order,
+// stopping at the first the driver refuses.
+func dcbAppApply(n *nic, verb string, entries []dcbAppEntry) (string, string, int) {
 	const (
 		einval = "Error when attempting to set attribute: Unknown error 234\n" // -EINVAL as the u8 dcbnl reply
 		enoent = "Error when attempting to set attribute: Unknown error 254\n" // -ENOENT
 	)
-	// The kernel applies a message's entries in order and stops at the
-	// first the driver refuses.
-	switch verb {
-	case "add", "replace":
-		var replaced []entry
-		for _, e := range entries {
-			if e.pcp {
-				if verb == "replace" {
-					return "", einval + "Could not add new APP entries\n", 0
-				}
-				return "", einval, 1
-			}
-			if old, ok := n.dscp[e.key]; ok && old != e.prio {
-				replaced = append(replaced, entry{key: e.key, prio: old})
-			}
-			n.dscp[e.key] = e.prio
-			n.trust = "dscp"
-		}
-		if verb == "replace" && len(replaced) > 0 {
-			// dcb then deletes the old entries, which mlx5 already
-			// dropped: ENOENT, reported, and the exit status is still 0.
-			return "", enoent + "Could not remove replaced APP entries\n", 0
-		}
-	case "del":
+	if verb == "del" {
 		for _, e := range entries {
 			if e.pcp {
 				return "", einval, 1
@@ -461,10 +565,31 @@ func dcbApp(n *nic, verb string, rest []string, numeric bool) (string, string, i
 				n.trust = "pcp"
 			}
 		}
+		return "", "", 0
+	}
+	replaced := false
+	for _, e := range entries {
+		if e.pcp {
+			if verb == "replace" {
+				return "", einval + "Could not add new APP entries\n", 0
+			}
+			return "", einval, 1
+		}
+		if old, ok := n.dscp[e.key]; ok && old != e.prio {
+			replaced = true
+		}
+		n.dscp[e.key] = e.prio
+		n.trust = "dscp"
+	}
+	if verb == "replace" && replaced {
+		// dcb then deletes the old entries, which mlx5 already
+		// dropped: ENOENT, reported, and the exit status is still 0.
+		return "", enoent + "Could not remove replaced APP entries\n", 0
 	}
 	return "", "", 0
 }
 
+// containsWord reports whether w is one of words.
 func containsWord(words []string, w string) bool {
 	for _, x := range words {
 		if x == w {

@@ -1,6 +1,7 @@
 package junos
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -215,7 +216,7 @@ func (j *junos) LoadExisting(text string) error {
 // Export is `show configuration | display set`.
 func (j *junos) Export() string { return j.displaySetOf() }
 
-var errStatementNotFound = fmt.Errorf("statement not found")
+var errStatementNotFound = errors.New("statement not found")
 
 func (j *junos) header() string {
 	c := j.history[0]

@@ -1,6 +1,7 @@
 package junos
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -286,37 +287,10 @@ func (c *junosCLI) config(line string) cli.Reply {
 	j := c.j
 	cmd, filters := cli.SplitPipe(line)
 	f := strings.Fields(cmd)
+	if r, ok := c.navigate(cmd, f); ok {
+		return r
+	}
 	switch {
-	case cmd == "exit" || cmd == "quit" || cmd == "exit configuration-mode":
-		if len(c.edit) > 0 && cmd != "exit configuration-mode" {
-			c.edit = c.edit[:len(c.edit)-1]
-			return cli.Reply{}
-		}
-		out := "Exiting configuration mode\n"
-		if c.mode != "shared" && junosText(c.cand) != junosText(c.base) {
-			out = "warning: uncommitted changes will be discarded on exit\n" + out
-		}
-		c.leave()
-		return cli.Reply{Out: out}
-	case cmd == "status":
-		ed := c.editors()
-		return cli.Reply{Out: "Users currently editing the configuration:\n" + fmt.Sprintf("  %s terminal %s (pid %d) on since %s\n      [edit]\n", c.user, c.tty, c.pid, c.since.UTC().Format("2006-01-02 15:04:05 MST")) + ed}
-	case cmd == "top":
-		c.edit = nil
-		return cli.Reply{}
-	case cmd == "up":
-		if len(c.edit) > 0 {
-			c.edit = c.edit[:len(c.edit)-1]
-		}
-		return cli.Reply{}
-	case f[0] == "edit" && len(f) > 1:
-		c.edit = append(c.edit, f[1:]...)
-		return cli.Reply{}
-	case cmd == "update" && c.mode == "private":
-		fresh := j.active.Clone()
-		fresh.MergeChanges(c.base, c.cand)
-		c.cand, c.base = fresh, j.active.Clone()
-		return cli.Reply{}
 	case cmd == "show" && len(filters) == 1 && filters[0] == "compare":
 		return cli.Reply{Out: junosCompare(j.active, c.cand)}
 	case cmd == "show":
@@ -329,60 +303,18 @@ func (c *junosCLI) config(line string) cli.Reply {
 		}
 		return cli.Reply{Out: "configuration check succeeds\n"}
 	case f[0] == "commit":
-		opts, err := parseJunosCommit(cmd)
-		if err != nil {
-			return cli.Reply{Out: c.caret(cmd, err.token) + err.msg + "\n", Status: 1}
-		}
-		if opts.minutes > 0 && c.mode == "private" {
-			// Junos OS CLI User Guide, "Using the configure private
-			// Command": commit confirmed cannot be issued in configure
-			// private mode.
-			return cli.Reply{Out: "error: 'commit confirmed' is not supported in configure private mode; use configure exclusive\n", Status: 1, Config: true}
-		}
-		return c.commitCmd(opts)
-	case (f[0] == "set" || f[0] == "delete" || f[0] == "deactivate" || f[0] == "activate" || f[0] == "load" || f[0] == "rollback") &&
-		c.mode == "shared" && j.lock != nil && j.lock != c:
+		return c.commit(cmd)
+	case junosEdits[f[0]] && c.mode == "shared" && j.lock != nil && j.lock != c:
 		// "Other users can enter and exit configuration mode, but they
 		// cannot change the configuration" (configure exclusive).
 		return cli.Reply{Out: "error: configuration database locked by:\n" + j.lock.lockLine(), Status: 1, Config: true}
 	case cmd == "rollback" || (len(f) == 2 && f[0] == "rollback"):
-		n := 0
-		if len(f) == 2 {
-			v, err := strconv.Atoi(f[1])
-			if err != nil || v < 0 || v > 49 {
-				return cli.Reply{Out: c.caret(cmd, 1) + "syntax error, expecting <number>.\n", Status: 1}
-			}
-			n = v
-		}
-		if n >= len(j.history) {
-			return cli.Reply{Out: fmt.Sprintf("error: Cannot find rollback file: rollback %d\n", n), Status: 1}
-		}
-		rolled := j.history[n].tree.Clone()
-		if c.mode == "shared" {
-			j.shared = rolled
-		}
-		c.cand = rolled
-		return cli.Reply{Out: "load complete\n", Config: true}
+		return c.rollback(cmd, f)
 	case cmd == "load set terminal":
 		c.load, c.loadN, c.errs = true, 0, 0
 		return cli.Reply{Out: "[Type ^D at a new line to end input]\n"}
 	case f[0] == "set" || f[0] == "delete" || f[0] == "deactivate" || f[0] == "activate":
-		full := cmd
-		if len(c.edit) > 0 {
-			full = f[0] + " " + strings.Join(c.edit, " ") + " " + strings.Join(f[1:], " ")
-		}
-		err := j.Apply(c.cand, full)
-		switch e := err.(type) {
-		case nil:
-			return cli.Reply{Config: true}
-		case *cli.ErrUnknown:
-			return cli.Reply{Out: c.caret(cmd, e.Token) + "syntax error.\n", Status: 1, Config: true}
-		default:
-			if err == errStatementNotFound {
-				return cli.Reply{Out: "warning: statement not found\n", Config: true}
-			}
-			return cli.Reply{Out: "syntax error: " + err.Error() + "\n", Status: 1, Config: true}
-		}
+		return c.statement(cmd, f)
 	case strings.HasPrefix(cmd, "run "):
 		saved := c.cand
 		c.cand = nil
@@ -393,6 +325,105 @@ func (c *junosCLI) config(line string) cli.Reply {
 		return r
 	}
 	return cli.Reply{Out: c.caret(cmd, 0) + "syntax error.\n", Status: 1}
+}
+
+// junosEdits are the configuration-mode commands that change the
+// candidate, refused to other users under configure exclusive.
+var junosEdits = map[string]bool{"set": true, "delete": true, "deactivate": true, "activate": true, "load": true, "rollback": true}
+
+// navigate handles the configuration-mode commands that move around or
+// report: exit, quit, status, top, up, edit and update.
+func (c *junosCLI) navigate(cmd string, f []string) (cli.Reply, bool) {
+	switch {
+	case cmd == "exit" || cmd == "quit" || cmd == "exit configuration-mode":
+		if len(c.edit) > 0 && cmd != "exit configuration-mode" {
+			c.edit = c.edit[:len(c.edit)-1]
+			return cli.Reply{}, true
+		}
+		out := "Exiting configuration mode\n"
+		if c.mode != "shared" && junosText(c.cand) != junosText(c.base) {
+			out = "warning: uncommitted changes will be discarded on exit\n" + out
+		}
+		c.leave()
+		return cli.Reply{Out: out}, true
+	case cmd == "status":
+		ed := c.editors()
+		return cli.Reply{Out: "Users currently editing the configuration:\n" + fmt.Sprintf("  %s terminal %s (pid %d) on since %s\n      [edit]\n", c.user, c.tty, c.pid, c.since.UTC().Format("2006-01-02 15:04:05 MST")) + ed}, true
+	case cmd == "top":
+		c.edit = nil
+		return cli.Reply{}, true
+	case cmd == "up":
+		if len(c.edit) > 0 {
+			c.edit = c.edit[:len(c.edit)-1]
+		}
+		return cli.Reply{}, true
+	case f[0] == "edit" && len(f) > 1:
+		c.edit = append(c.edit, f[1:]...)
+		return cli.Reply{}, true
+	case cmd == "update" && c.mode == "private":
+		fresh := c.j.active.Clone()
+		fresh.MergeChanges(c.base, c.cand)
+		c.cand, c.base = fresh, c.j.active.Clone()
+		return cli.Reply{}, true
+	}
+	return cli.Reply{}, false
+}
+
+// commit handles `commit [confirmed N] [comment ...] [and-quit]`.
+func (c *junosCLI) commit(cmd string) cli.Reply {
+	opts, err := parseJunosCommit(cmd)
+	if err != nil {
+		return cli.Reply{Out: c.caret(cmd, err.token) + err.msg + "\n", Status: 1}
+	}
+	if opts.minutes > 0 && c.mode == "private" {
+		// Junos OS CLI User Guide, "Using the configure private
+		// Command": commit confirmed cannot be issued in configure
+		// private mode.
+		return cli.Reply{Out: "error: 'commit confirmed' is not supported in configure private mode; use configure exclusive\n", Status: 1, Config: true}
+	}
+	return c.commitCmd(opts)
+}
+
+// rollback handles `rollback [N]`: the candidate becomes commit N.
+func (c *junosCLI) rollback(cmd string, f []string) cli.Reply {
+	j := c.j
+	n := 0
+	if len(f) == 2 {
+		v, err := strconv.Atoi(f[1])
+		if err != nil || v < 0 || v > 49 {
+			return cli.Reply{Out: c.caret(cmd, 1) + "syntax error, expecting <number>.\n", Status: 1}
+		}
+		n = v
+	}
+	if n >= len(j.history) {
+		return cli.Reply{Out: fmt.Sprintf("error: Cannot find rollback file: rollback %d\n", n), Status: 1}
+	}
+	rolled := j.history[n].tree.Clone()
+	if c.mode == "shared" {
+		j.shared = rolled
+	}
+	c.cand = rolled
+	return cli.Reply{Out: "load complete\n", Config: true}
+}
+
+// statement applies set, delete, deactivate or activate, relative to the
+// edit level.
+func (c *junosCLI) statement(cmd string, f []string) cli.Reply {
+	full := cmd
+	if len(c.edit) > 0 {
+		full = f[0] + " " + strings.Join(c.edit, " ") + " " + strings.Join(f[1:], " ")
+	}
+	err := c.j.Apply(c.cand, full)
+	var unknown *cli.ErrUnknown
+	switch {
+	case err == nil:
+		return cli.Reply{Config: true}
+	case errors.As(err, &unknown):
+		return cli.Reply{Out: c.caret(cmd, unknown.Token) + "syntax error.\n", Status: 1, Config: true}
+	case errors.Is(err, errStatementNotFound):
+		return cli.Reply{Out: "warning: statement not found\n", Config: true}
+	}
+	return cli.Reply{Out: "syntax error: " + err.Error() + "\n", Status: 1, Config: true}
 }
 
 // loadLine reads one line of `load set terminal` input; ^D ends it.
@@ -409,7 +440,7 @@ func (c *junosCLI) loadLine(raw string) cli.Reply {
 	if line == "" || strings.HasPrefix(line, "#") {
 		return cli.Reply{}
 	}
-	if err := c.j.Apply(c.cand, line); err != nil && err != errStatementNotFound {
+	if err := c.j.Apply(c.cand, line); err != nil && !errors.Is(err, errStatementNotFound) {
 		c.errs++
 		return cli.Reply{Out: fmt.Sprintf("terminal:%d:(0) syntax error: %s\n", c.loadN, line), Config: true}
 	}

@@ -272,7 +272,7 @@ func (s *sonic) config(args []string, root bool) (string, string, int) {
 		if len(args) != 2 {
 			return "", "Usage: config checkpoint [OPTIONS] CHECKPOINT_NAME\nError: Missing argument \"CHECKPOINT_NAME\".\n", 2
 		}
-		s.checkpoints[args[1]] = sonicCopy(s.db).(map[string]any)
+		s.checkpoints[args[1]] = copyDB(s.db)
 		return "Config Checkpoint: Config checkpoint starting.\nConfig Checkpoint: Checkpoint name: " + args[1] +
 			".\nConfig Checkpoint: Getting current config db.\nConfig Checkpoint: Getting checkpoint full-path.\n" +
 			"Config Checkpoint: Ensuring checkpoint directory exist.\nConfig Checkpoint: Saving config db content to " +
@@ -286,7 +286,7 @@ func (s *sonic) config(args []string, root bool) (string, string, int) {
 			return "", "Config Rollbacker: Config rollbacking starting.\nConfig Rollbacker: Checkpoint name: " + args[1] +
 				".\nError: Config rollback failed due to: Checkpoint '" + args[1] + "' does not exist\n", 1
 		}
-		s.db = sonicCopy(cp).(map[string]any)
+		s.db = copyDB(cp)
 		return "Config Rollbacker: Config rollbacking starting.\nConfig Rollbacker: Checkpoint name: " + args[1] +
 			".\nConfig Rollbacker: Verifying '" + args[1] + "' exists.\nConfig Rollbacker: Loading checkpoint into memory.\n" +
 			"Config Rollbacker: Replacing config using 'Config Replacer'.\nConfig Rollbacker: Config rollbacking completed.\n" +
@@ -365,6 +365,15 @@ func compactJSON(s string) string {
 		return s
 	}
 	return b.String()
+}
+
+// copyDB returns a deep copy of a CONFIG_DB.
+func copyDB(db map[string]any) map[string]any {
+	out := make(map[string]any, len(db))
+	for k, v := range db {
+		out[k] = sonicCopy(v)
+	}
+	return out
 }
 
 func sonicCopy(v any) any {
