@@ -94,145 +94,177 @@ func (m *MemFS) Read(p string) (string, bool) {
 func (m *MemFS) Common(hostname string, argv []string, stdin string) (out, errOut string, status int, ok bool) {
 	switch argv[0] {
 	case "cat":
-		if len(argv) == 1 {
-			return stdin, "", 0, true
-		}
-		var b, e strings.Builder
-		st := 0
-		for _, p := range argv[1:] {
-			v, found := m.Read(p)
-			if !found {
-				e.WriteString("cat: " + p + ": No such file or directory\n")
-				st = 1
-				continue
-			}
-			b.WriteString(v)
-		}
-		return b.String(), e.String(), st, true
+		out, errOut, status = m.cat(argv, stdin)
 	case "tee":
-		args := argv[1:]
-		app := false
-		if len(args) > 0 && args[0] == "-a" {
-			args, app = args[1:], true
-		}
-		for _, p := range args {
-			if msg := m.Write(p, stdin, app); msg != "" {
-				return stdin, "tee: " + p + ": " + msg + "\n", 1, true
-			}
-		}
-		return stdin, "", 0, true
+		out, errOut, status = m.tee(argv, stdin)
 	case "rm":
-		st := 0
-		var e strings.Builder
-		force, recursive := false, false
-		var paths []string
-		for _, p := range argv[1:] {
-			if strings.HasPrefix(p, "-") && len(p) > 1 {
-				force = force || strings.Contains(p, "f")
-				recursive = recursive || strings.ContainsAny(p, "rR")
-				continue
-			}
-			paths = append(paths, p)
-		}
-		for _, p := range paths {
-			full := m.path(p)
-			if m.dirs[full] {
-				if !recursive {
-					e.WriteString("rm: cannot remove '" + p + "': Is a directory\n")
-					st = 1
-					continue
-				}
-				m.removeTree(full)
-				continue
-			}
-			if m.isDir(full) {
-				e.WriteString("rm: cannot remove '" + p + "': Permission denied\n")
-				st = 1
-				continue
-			}
-			if _, found := m.files[full]; !found {
-				if !force {
-					e.WriteString("rm: cannot remove '" + p + "': No such file or directory\n")
-					st = 1
-				}
-				continue
-			}
-			delete(m.files, full)
-		}
-		return "", e.String(), st, true
+		out, errOut, status = m.rm(argv)
 	case "mktemp":
 		return m.mktemp(argv[1:])
 	case "mkdir":
-		st := 0
-		var e strings.Builder
-		parents := false
-		for _, p := range argv[1:] {
-			if p == "-p" || p == "--parents" {
-				parents = true
-				continue
-			}
-			if strings.HasPrefix(p, "-") {
-				continue
-			}
-			full := m.path(p)
-			switch {
-			case m.isDir(full):
-				if !parents {
-					e.WriteString("mkdir: cannot create directory '" + p + "': File exists\n")
-					st = 1
-				}
-			case !m.writable(full):
-				e.WriteString("mkdir: cannot create directory '" + p + "': Permission denied\n")
-				st = 1
-			case !m.isDir(dirOf(full)):
-				e.WriteString("mkdir: cannot create directory '" + p + "': No such file or directory\n")
-				st = 1
-			default:
-				m.dirs[full] = true
-			}
-		}
-		return "", e.String(), st, true
+		out, errOut, status = m.mkdir(argv)
 	case "ls":
-		var names []string
-		dir := ""
-		for _, a := range argv[1:] {
-			if !strings.HasPrefix(a, "-") {
-				dir = strings.TrimSuffix(m.path(a), "/")
-			}
-		}
-		if dir != "" && !m.isDir(dir) {
-			if _, ok := m.files[dir]; ok {
-				return dir + "\n", "", 0, true
-			}
-			return "", "ls: cannot access '" + argv[len(argv)-1] + "': No such file or directory\n", 2, true
-		}
-		for p := range m.files {
-			if dir == "" || dirOf(p) == dir {
-				names = append(names, p)
-			}
-		}
-		for p := range m.dirs {
-			if dir == "" || dirOf(p) == dir {
-				names = append(names, p)
-			}
-		}
-		sort.Strings(names)
-		if len(names) == 0 {
-			return "", "", 0, true
-		}
-		return strings.Join(names, "\n") + "\n", "", 0, true
+		out, errOut, status = m.ls(argv)
 	case "hostname":
-		return hostname + "\n", "", 0, true
+		out = hostname + "\n"
 	case "printf":
-		if len(argv) >= 2 && argv[1] == "%s" {
-			return strings.Join(argv[2:], ""), "", 0, true
-		}
-		if len(argv) >= 2 {
-			return strings.ReplaceAll(argv[1], `\n`, "\n"), "", 0, true
-		}
-		return "", "printf: usage: printf format [arguments]\n", 2, true
+		out, errOut, status = printf(argv)
+	default:
+		return "", "", 0, false
 	}
-	return "", "", 0, false
+	return out, errOut, status, true
+}
+
+// cat prints files, or standard input without arguments.
+func (m *MemFS) cat(argv []string, stdin string) (string, string, int) {
+	if len(argv) == 1 {
+		return stdin, "", 0
+	}
+	var b, e strings.Builder
+	st := 0
+	for _, p := range argv[1:] {
+		v, found := m.Read(p)
+		if !found {
+			e.WriteString("cat: " + p + ": No such file or directory\n")
+			st = 1
+			continue
+		}
+		b.WriteString(v)
+	}
+	return b.String(), e.String(), st
+}
+
+// tee copies standard input to files (-a appends) and to its output.
+func (m *MemFS) tee(argv []string, stdin string) (string, string, int) {
+	args := argv[1:]
+	app := false
+	if len(args) > 0 && args[0] == "-a" {
+		args, app = args[1:], true
+	}
+	for _, p := range args {
+		if msg := m.Write(p, stdin, app); msg != "" {
+			return stdin, "tee: " + p + ": " + msg + "\n", 1
+		}
+	}
+	return stdin, "", 0
+}
+
+// rm removes files, and directories with -r.
+func (m *MemFS) rm(argv []string) (string, string, int) {
+	st := 0
+	var e strings.Builder
+	force, recursive := false, false
+	var paths []string
+	for _, p := range argv[1:] {
+		if strings.HasPrefix(p, "-") && len(p) > 1 {
+			force = force || strings.Contains(p, "f")
+			recursive = recursive || strings.ContainsAny(p, "rR")
+			continue
+		}
+		paths = append(paths, p)
+	}
+	for _, p := range paths {
+		full := m.path(p)
+		if m.dirs[full] {
+			if !recursive {
+				e.WriteString("rm: cannot remove '" + p + "': Is a directory\n")
+				st = 1
+				continue
+			}
+			m.removeTree(full)
+			continue
+		}
+		if m.isDir(full) {
+			e.WriteString("rm: cannot remove '" + p + "': Permission denied\n")
+			st = 1
+			continue
+		}
+		if _, found := m.files[full]; !found {
+			if !force {
+				e.WriteString("rm: cannot remove '" + p + "': No such file or directory\n")
+				st = 1
+			}
+			continue
+		}
+		delete(m.files, full)
+	}
+	return "", e.String(), st
+}
+
+// mkdir makes directories (-p: existing ones are fine).
+func (m *MemFS) mkdir(argv []string) (string, string, int) {
+	st := 0
+	var e strings.Builder
+	parents := false
+	for _, p := range argv[1:] {
+		if p == "-p" || p == "--parents" {
+			parents = true
+			continue
+		}
+		if strings.HasPrefix(p, "-") {
+			continue
+		}
+		full := m.path(p)
+		switch {
+		case m.isDir(full):
+			if !parents {
+				e.WriteString("mkdir: cannot create directory '" + p + "': File exists\n")
+				st = 1
+			}
+		case !m.writable(full):
+			e.WriteString("mkdir: cannot create directory '" + p + "': Permission denied\n")
+			st = 1
+		case !m.isDir(dirOf(full)):
+			e.WriteString("mkdir: cannot create directory '" + p + "': No such file or directory\n")
+			st = 1
+		default:
+			m.dirs[full] = true
+		}
+	}
+	return "", e.String(), st
+}
+
+// ls lists a directory (or every path) one per line.
+func (m *MemFS) ls(argv []string) (string, string, int) {
+	var names []string
+	dir := ""
+	for _, a := range argv[1:] {
+		if !strings.HasPrefix(a, "-") {
+			dir = strings.TrimSuffix(m.path(a), "/")
+		}
+	}
+	if dir != "" && !m.isDir(dir) {
+		if _, ok := m.files[dir]; ok {
+			return dir + "\n", "", 0
+		}
+		return "", "ls: cannot access '" + argv[len(argv)-1] + "': No such file or directory\n", 2
+	}
+	for p := range m.files {
+		if dir == "" || dirOf(p) == dir {
+			names = append(names, p)
+		}
+	}
+	for p := range m.dirs {
+		if dir == "" || dirOf(p) == dir {
+			names = append(names, p)
+		}
+	}
+	sort.Strings(names)
+	if len(names) == 0 {
+		return "", "", 0
+	}
+	return strings.Join(names, "\n") + "\n", "", 0
+}
+
+// printf handles `printf '%s' ARGS...` and a bare format with \n escapes.
+func printf(argv []string) (string, string, int) {
+	if len(argv) >= 2 && argv[1] == "%s" {
+		return strings.Join(argv[2:], ""), "", 0
+	}
+	if len(argv) >= 2 {
+		return strings.ReplaceAll(argv[1], `\n`, "\n"), "", 0
+	}
+	return "", "printf: usage: printf format [arguments]\n", 2
 }
 
 // removeTree removes a directory and everything under it.

@@ -134,148 +134,182 @@ func staticCommands(line string, depth int) ([]shellCommand, bool) {
 // staticStage expands one pipeline stage statically: it returns the
 // commands of its substitutions, then the stage's own command.
 func staticStage(text string, depth int) ([]shellCommand, bool) {
-	var subs []shellCommand
-	nested := func(body string) bool {
-		cmds, ok := staticCommands(body, depth+1)
-		subs = append(subs, cmds...)
-		return ok
-	}
-	var words, redirs []string
-	var cur strings.Builder
-	in, pendingRedir := false, false
-	// emit ends the current word: an argument, or the target of the
-	// redirection before it.
-	emit := func() {
-		if !in {
-			return
-		}
-		w := cur.String()
-		cur.Reset()
-		in = false
-		if pendingRedir {
-			redirs = append(redirs, w)
-			pendingRedir = false
-			return
-		}
-		words = append(words, w)
-	}
+	st := &staticScan{depth: depth}
 	for i := 0; i < len(text); i++ {
 		c := text[i]
+		ok := true
 		switch {
-		case c == '\\':
-			if i+1 < len(text) {
-				cur.WriteByte(text[i+1])
-				in = true
-				i++
-			}
-		case c == '\'':
-			j := strings.IndexByte(text[i+1:], '\'')
-			if j < 0 {
-				return nil, false
-			}
-			cur.WriteString(text[i+1 : i+1+j])
-			in = true
-			i += j + 1
-		case c == '"':
-			end, err := skipRegion(text, i)
-			if err != nil {
-				return nil, false
-			}
-			v, ok := staticDouble(text[i+1:end-1], nested)
-			if !ok {
-				return nil, false
-			}
-			cur.WriteString(v)
-			in = true
-			i = end - 1
-		case c == '`':
-			end, err := skipRegion(text, i)
-			if err != nil || !nested(unescapeBacktick(text[i+1:end-1])) {
-				return nil, false
-			}
-			cur.WriteString(Dynamic)
-			in = true
-			i = end - 1
-		case c == '$':
-			n, ok := staticDollar(text[i:], nested)
-			if !ok {
-				return nil, false
-			}
-			cur.WriteString(Dynamic)
-			in = true
-			i += n - 1
-		case (c == '<' || c == '>') && i+1 < len(text) && text[i+1] == '(':
-			end, err := matchParen(text, i+1)
-			if err != nil || !nested(text[i+2:end]) {
-				return nil, false
-			}
-			cur.WriteString("/dev/fd/63")
-			in = true
-			i = end
+		case c == '\\' || c == '\'' || c == '"' || c == '`' || c == '$' ||
+			((c == '<' || c == '>') && i+1 < len(text) && text[i+1] == '('):
+			i, ok = st.quote(text, i)
 		case c == ' ' || c == '\t' || c == '\n':
-			emit()
+			st.emit()
 		case c == '>' || (c == '&' && i+1 < len(text) && text[i+1] == '>'):
-			prefix := cur.String()
-			if c == '&' {
-				i++
-			}
-			fd := ""
-			if in && (prefix == "1" || prefix == "2") {
-				fd = prefix
-				cur.Reset()
-				in = false
-			}
-			emit()
-			for i+1 < len(text) && (text[i+1] == '>' || text[i+1] == '|') {
-				i++
-			}
-			if i+2 < len(text) && text[i+1] == '&' && cli.IsDigit(text[i+2]) {
-				i += 2
-				continue
-			}
-			if fd != "2" {
-				pendingRedir = true
-			} else {
-				// stderr into a file: skip the target word.
-				pendingRedir = false
-				for i+1 < len(text) && text[i+1] == ' ' {
-					i++
-				}
-				j := i + 1
-				for j < len(text) && text[j] != ' ' && text[j] != '\t' {
-					j++
-				}
-				i = j - 1
-			}
+			i = st.redirect(text, i)
 		default:
-			cur.WriteByte(c)
-			in = true
+			st.cur.WriteByte(c)
+			st.in = true
+		}
+		if !ok {
+			return nil, false
 		}
 	}
-	emit()
-	var out []shellCommand
-	out = append(out, subs...)
-	cmd := shellCommand{argv: words}
-	for _, r := range redirs {
+	st.emit()
+	return st.commands()
+}
+
+// staticScan is the state of staticStage over one pipeline stage.
+type staticScan struct {
+	depth int
+	// subs are the commands of the stage's substitutions.
+	subs          []shellCommand
+	words, redirs []string
+	cur           strings.Builder
+	// in is true while a word is open; pendingRedir when that word is the
+	// target of a redirection.
+	in, pendingRedir bool
+}
+
+// nested adds the commands of a substitution's body.
+func (st *staticScan) nested(body string) bool {
+	cmds, ok := staticCommands(body, st.depth+1)
+	st.subs = append(st.subs, cmds...)
+	return ok
+}
+
+// emit ends the current word: an argument, or the target of the
+// redirection before it.
+func (st *staticScan) emit() {
+	if !st.in {
+		return
+	}
+	w := st.cur.String()
+	st.cur.Reset()
+	st.in = false
+	if st.pendingRedir {
+		st.redirs = append(st.redirs, w)
+		st.pendingRedir = false
+		return
+	}
+	st.words = append(st.words, w)
+}
+
+// add appends text to the open word.
+func (st *staticScan) add(text string) {
+	st.cur.WriteString(text)
+	st.in = true
+}
+
+// quote reads the escape, quotes, substitution or $-expression at
+// text[i]; it returns the index of its last byte, and false when the
+// text cannot be expanded statically.
+func (st *staticScan) quote(text string, i int) (int, bool) {
+	switch text[i] {
+	case '\\':
+		if i+1 < len(text) {
+			st.add(text[i+1 : i+2])
+			i++
+		}
+		return i, true
+	case '\'':
+		j := strings.IndexByte(text[i+1:], '\'')
+		if j < 0 {
+			return i, false
+		}
+		st.add(text[i+1 : i+1+j])
+		return i + j + 1, true
+	case '"':
+		end, err := skipRegion(text, i)
+		if err != nil {
+			return i, false
+		}
+		v, ok := staticDouble(text[i+1:end-1], st.nested)
+		st.add(v)
+		return end - 1, ok
+	case '`':
+		end, err := skipRegion(text, i)
+		if err != nil || !st.nested(unescapeBacktick(text[i+1:end-1])) {
+			return i, false
+		}
+		st.add(Dynamic)
+		return end - 1, true
+	case '$':
+		n, ok := staticDollar(text[i:], st.nested)
+		st.add(Dynamic)
+		return i + n - 1, ok
+	}
+	// <( ... ) or >( ... )
+	end, err := matchParen(text, i+1)
+	if err != nil || !st.nested(text[i+2:end]) {
+		return i, false
+	}
+	st.add("/dev/fd/63")
+	return end, true
+}
+
+// redirect reads a redirection operator at text[i]: the next word is its
+// target, except for a descriptor duplication (2>&1) and stderr into a
+// file, whose target is skipped. It returns the index of its last byte.
+func (st *staticScan) redirect(text string, i int) int {
+	c := text[i]
+	prefix := st.cur.String()
+	if c == '&' {
+		i++
+	}
+	fd := ""
+	if st.in && (prefix == "1" || prefix == "2") {
+		fd = prefix
+		st.cur.Reset()
+		st.in = false
+	}
+	st.emit()
+	for i+1 < len(text) && (text[i+1] == '>' || text[i+1] == '|') {
+		i++
+	}
+	if i+2 < len(text) && text[i+1] == '&' && cli.IsDigit(text[i+2]) {
+		return i + 2
+	}
+	if fd != "2" {
+		st.pendingRedir = true
+		return i
+	}
+	// stderr into a file: skip the target word.
+	st.pendingRedir = false
+	for i+1 < len(text) && text[i+1] == ' ' {
+		i++
+	}
+	j := i + 1
+	for j < len(text) && text[j] != ' ' && text[j] != '\t' {
+		j++
+	}
+	return j - 1
+}
+
+// commands returns the substitutions' commands, those sh -c, bash -c or
+// eval run, then the stage's own command with the files it writes.
+func (st *staticScan) commands() ([]shellCommand, bool) {
+	out := append([]shellCommand(nil), st.subs...)
+	cmd := shellCommand{argv: st.words}
+	for _, r := range st.redirs {
 		if r != "/dev/null" {
 			cmd.writes = append(cmd.writes, r)
 		}
 	}
-	// sh -c, bash -c and eval run their argument as a line.
-	if a := unwrapArgv(words); len(a) >= 3 && (a[0] == "sh" || a[0] == "bash") && a[1] == "-c" {
-		inner, ok := staticCommands(a[2], depth+1)
-		if !ok {
-			return nil, false
-		}
-		out = append(out, inner...)
-	} else if len(a) >= 2 && a[0] == "eval" {
-		inner, ok := staticCommands(strings.Join(a[1:], " "), depth+1)
-		if !ok {
-			return nil, false
-		}
-		out = append(out, inner...)
+	a := unwrapArgv(st.words)
+	var inner string
+	switch {
+	case len(a) >= 3 && (a[0] == "sh" || a[0] == "bash") && a[1] == "-c":
+		inner = a[2]
+	case len(a) >= 2 && a[0] == "eval":
+		inner = strings.Join(a[1:], " ")
+	default:
+		return append(out, cmd), true
 	}
-	return append(out, cmd), true
+	cmds, ok := staticCommands(inner, st.depth+1)
+	if !ok {
+		return nil, false
+	}
+	return append(append(out, cmds...), cmd), true
 }
 
 // staticDouble expands the inside of double quotes statically.

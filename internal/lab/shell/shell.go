@@ -467,36 +467,13 @@ func (s *Shell) wrapped(argv []string, stdin string) (string, string, int) {
 	return s.builtin(argv, stdin)
 }
 
+// builtin runs a builtin or wrapper, or hands argv to the device.
 func (s *Shell) builtin(argv []string, stdin string) (string, string, int) {
 	switch argv[0] {
 	case "exit":
-		code := s.Status
-		if len(argv) > 1 {
-			if n, err := strconv.Atoi(argv[1]); err == nil {
-				code = n & 255
-			}
-		}
-		s.Exited = true
-		return "", "", code
+		return s.exit(argv)
 	case "set":
-		for _, a := range argv[1:] {
-			on := strings.HasPrefix(a, "-")
-			if !on && !strings.HasPrefix(a, "+") {
-				continue
-			}
-			for _, f := range a[1:] {
-				switch f {
-				case 'e':
-					s.errexit = on
-				case 'u':
-					s.nounset = on
-				case 'x', 'o':
-				default:
-					return "", "bash: set: " + a + ": invalid option\n", 2
-				}
-			}
-		}
-		return "", "", 0
+		return s.set(argv)
 	case "export":
 		for _, a := range argv[1:] {
 			if k, v, ok := strings.Cut(a, "="); ok && isVarName(k) {
@@ -509,58 +486,131 @@ func (s *Shell) builtin(argv []string, stdin string) (string, string, int) {
 	case "false":
 		return "", "", 1
 	case "echo":
-		args := argv[1:]
-		nl := "\n"
-		if len(args) > 0 && args[0] == "-n" {
-			args, nl = args[1:], ""
-		}
-		return strings.Join(args, " ") + nl, "", 0
+		return echo(argv)
 	case "eval":
-		if s.depth >= maxShellDepth {
-			return "", "bash: eval: maximum nesting level exceeded\n", 1
-		}
-		s.depth++
-		defer func() { s.depth-- }()
-		var out strings.Builder
-		items, err := splitList(strings.Join(argv[1:], " "))
-		if err != nil {
-			return "", "bash: eval: " + err.Error() + "\n", 2
-		}
-		var errOut strings.Builder
-		s.runList(items, &out, &errOut, false)
-		return out.String(), errOut.String(), s.Status
+		return s.eval(argv)
 	case "command":
-		if len(argv) == 3 && argv[1] == "-v" {
-			switch argv[2] {
-			case "command", "exit", "set", "echo", "test", "[", "eval", "export", "true", "false":
-				return argv[2] + "\n", "", 0
-			}
-			if path, ok := s.which(argv[2]); ok {
-				return path + "\n", "", 0
-			}
-			return "", "", 1
-		}
-		if len(argv) >= 2 && !strings.HasPrefix(argv[1], "-") {
-			return s.wrapped(argv[1:], stdin)
-		}
-		return "", "bash: command: only -v NAME or command NAME ARGS is supported here\n", 2
+		return s.command(argv, stdin)
 	case "sudo":
-		rest := argv[1:]
-		for len(rest) > 0 && strings.HasPrefix(rest[0], "-") {
-			if rest[0] == "-u" || rest[0] == "-g" {
-				rest = rest[1:]
-			}
-			if len(rest) > 0 {
-				rest = rest[1:]
+		return s.sudo(argv, stdin)
+	case "env", "nohup", "time", "exec", "nice", "timeout", "xargs":
+		return s.wrapper(argv, stdin)
+	case "[":
+		if argv[len(argv)-1] != "]" {
+			return "", "bash: [: missing `]'\n", 2
+		}
+		return testExpr("[", argv[1:len(argv)-1])
+	case "test":
+		return testExpr("test", argv[1:])
+	case "sh", "bash":
+		return s.dashC(argv)
+	}
+	return s.run(argv, stdin)
+}
+
+// exit ends the shell with the given status, or the last one.
+func (s *Shell) exit(argv []string) (string, string, int) {
+	code := s.Status
+	if len(argv) > 1 {
+		if n, err := strconv.Atoi(argv[1]); err == nil {
+			code = n & 255
+		}
+	}
+	s.Exited = true
+	return "", "", code
+}
+
+// set takes -e, -u (and ignores -x, -o); +e and +u turn them off.
+func (s *Shell) set(argv []string) (string, string, int) {
+	for _, a := range argv[1:] {
+		on := strings.HasPrefix(a, "-")
+		if !on && !strings.HasPrefix(a, "+") {
+			continue
+		}
+		for _, f := range a[1:] {
+			switch f {
+			case 'e':
+				s.errexit = on
+			case 'u':
+				s.nounset = on
+			case 'x', 'o':
+			default:
+				return "", "bash: set: " + a + ": invalid option\n", 2
 			}
 		}
-		if len(rest) == 0 {
-			return "", "usage: sudo command\n", 1
+	}
+	return "", "", 0
+}
+
+// echo prints its arguments; -n drops the newline.
+func echo(argv []string) (string, string, int) {
+	args := argv[1:]
+	nl := "\n"
+	if len(args) > 0 && args[0] == "-n" {
+		args, nl = args[1:], ""
+	}
+	return strings.Join(args, " ") + nl, "", 0
+}
+
+// eval runs its arguments as a command line.
+func (s *Shell) eval(argv []string) (string, string, int) {
+	if s.depth >= maxShellDepth {
+		return "", "bash: eval: maximum nesting level exceeded\n", 1
+	}
+	s.depth++
+	defer func() { s.depth-- }()
+	var out strings.Builder
+	items, err := splitList(strings.Join(argv[1:], " "))
+	if err != nil {
+		return "", "bash: eval: " + err.Error() + "\n", 2
+	}
+	var errOut strings.Builder
+	s.runList(items, &out, &errOut, false)
+	return out.String(), errOut.String(), s.Status
+}
+
+// command answers `command -v NAME` and runs `command NAME ARGS`.
+func (s *Shell) command(argv []string, stdin string) (string, string, int) {
+	if len(argv) == 3 && argv[1] == "-v" {
+		switch argv[2] {
+		case "command", "exit", "set", "echo", "test", "[", "eval", "export", "true", "false":
+			return argv[2] + "\n", "", 0
 		}
-		saved := s.Elevated
-		s.Elevated = true
-		defer func() { s.Elevated = saved }()
-		return s.wrapped(rest, stdin)
+		if path, ok := s.which(argv[2]); ok {
+			return path + "\n", "", 0
+		}
+		return "", "", 1
+	}
+	if len(argv) >= 2 && !strings.HasPrefix(argv[1], "-") {
+		return s.wrapped(argv[1:], stdin)
+	}
+	return "", "bash: command: only -v NAME or command NAME ARGS is supported here\n", 2
+}
+
+// sudo runs the command it names elevated.
+func (s *Shell) sudo(argv []string, stdin string) (string, string, int) {
+	rest := argv[1:]
+	for len(rest) > 0 && strings.HasPrefix(rest[0], "-") {
+		if rest[0] == "-u" || rest[0] == "-g" {
+			rest = rest[1:]
+		}
+		if len(rest) > 0 {
+			rest = rest[1:]
+		}
+	}
+	if len(rest) == 0 {
+		return "", "usage: sudo command\n", 1
+	}
+	saved := s.Elevated
+	s.Elevated = true
+	defer func() { s.Elevated = saved }()
+	return s.wrapped(rest, stdin)
+}
+
+// wrapper runs the command env, nohup, time, exec, nice, timeout or xargs
+// names.
+func (s *Shell) wrapper(argv []string, stdin string) (string, string, int) {
+	switch argv[0] {
 	case "env":
 		rest := argv[1:]
 		for len(rest) > 0 && (strings.HasPrefix(rest[0], "-") || strings.Contains(rest[0], "=")) {
@@ -578,48 +628,42 @@ func (s *Shell) builtin(argv []string, stdin string) (string, string, int) {
 			defer func() { s.Exited = true }()
 		}
 		return s.wrapped(argv[1:], stdin)
-	case "nice", "timeout":
-		rest := argv[1:]
-		for len(rest) > 0 && strings.HasPrefix(rest[0], "-") {
-			if rest[0] == "-n" || rest[0] == "-s" || rest[0] == "-k" {
-				rest = rest[1:]
-			}
-			if len(rest) > 0 {
-				rest = rest[1:]
-			}
-		}
-		if argv[0] == "timeout" && len(rest) > 0 {
-			rest = rest[1:] // the duration
-		}
-		if len(rest) == 0 {
-			return "", argv[0] + ": missing operand\n", 125
-		}
-		return s.wrapped(rest, stdin)
 	case "xargs":
 		rest := argv[1:]
 		if len(rest) == 0 {
 			rest = []string{"echo"}
 		}
 		return s.wrapped(append(append([]string(nil), rest...), strings.Fields(stdin)...), "")
-	case "[":
-		if argv[len(argv)-1] != "]" {
-			return "", "bash: [: missing `]'\n", 2
-		}
-		return testExpr("[", argv[1:len(argv)-1])
-	case "test":
-		return testExpr("test", argv[1:])
-	case "sh", "bash":
-		if len(argv) >= 3 && argv[1] == "-c" {
-			if s.depth >= maxShellDepth {
-				return "", argv[0] + ": maximum nesting level exceeded\n", 1
-			}
-			sub := s.child()
-			out := sub.Exec(argv[2])
-			return out, "", sub.Status
-		}
-		return "", argv[0] + ": only -c COMMAND is supported here\n", 2
 	}
-	return s.run(argv, stdin)
+	rest := argv[1:]
+	for len(rest) > 0 && strings.HasPrefix(rest[0], "-") {
+		if rest[0] == "-n" || rest[0] == "-s" || rest[0] == "-k" {
+			rest = rest[1:]
+		}
+		if len(rest) > 0 {
+			rest = rest[1:]
+		}
+	}
+	if argv[0] == "timeout" && len(rest) > 0 {
+		rest = rest[1:] // the duration
+	}
+	if len(rest) == 0 {
+		return "", argv[0] + ": missing operand\n", 125
+	}
+	return s.wrapped(rest, stdin)
+}
+
+// dashC runs `sh -c COMMAND` in a child shell.
+func (s *Shell) dashC(argv []string) (string, string, int) {
+	if len(argv) >= 3 && argv[1] == "-c" {
+		if s.depth >= maxShellDepth {
+			return "", argv[0] + ": maximum nesting level exceeded\n", 1
+		}
+		sub := s.child()
+		out := sub.Exec(argv[2])
+		return out, "", sub.Status
+	}
+	return "", argv[0] + ": only -c COMMAND is supported here\n", 2
 }
 
 // testExpr evaluates the arguments of test / [ as bash does for up to four
@@ -729,65 +773,15 @@ type word struct {
 // expand splits a simple command into words, expanding escapes, variables
 // and command substitutions (no field splitting of expansions).
 func (s *Shell) expand(text string, errOut *strings.Builder) ([]word, error) {
-	var words []word
-	var cur strings.Builder
-	in, quoted := false, false
-	flush := func() {
-		if in {
-			words = append(words, word{cur.String(), quoted})
-			cur.Reset()
-			in, quoted = false, false
-		}
-	}
+	var x expansion
 	for i := 0; i < len(text); i++ {
 		c := text[i]
+		var err error
 		switch {
-		case c == '\\':
-			if i+1 < len(text) {
-				if text[i+1] != '\n' {
-					cur.WriteByte(text[i+1])
-					in, quoted = true, true
-				}
-				i++
-			}
-		case c == '\'':
-			j := strings.IndexByte(text[i+1:], '\'')
-			if j < 0 {
-				return nil, fmt.Errorf("unexpected EOF while looking for matching `''")
-			}
-			cur.WriteString(text[i+1 : i+1+j])
-			in, quoted = true, true
-			i += j + 1
-		case c == '"':
-			end, err := skipRegion(text, i)
-			if err != nil {
-				return nil, err
-			}
-			v, err := s.subst(text[i+1:end-1], errOut)
-			if err != nil {
-				return nil, err
-			}
-			cur.WriteString(v)
-			in, quoted = true, true
-			i = end - 1
-		case c == '`':
-			end, err := skipRegion(text, i)
-			if err != nil {
-				return nil, err
-			}
-			cur.WriteString(s.backtick(text[i+1:end-1], errOut))
-			in = true
-			i = end - 1
+		case c == '\\' || c == '\'' || c == '"' || c == '`' || c == '$':
+			i, err = s.expandQuote(&x, text, i, errOut)
 		case c == ' ' || c == '\t' || c == '\n':
-			flush()
-		case c == '$':
-			n, v, err := s.dollar(text[i:], errOut)
-			if err != nil {
-				return nil, err
-			}
-			cur.WriteString(v)
-			in = true
-			i += n - 1
+			x.flush()
 		case (c == '<' || c == '>') && i+1 < len(text) && text[i+1] == '(':
 			// Process substitution: the command runs, its output is a
 			// file descriptor path.
@@ -796,58 +790,144 @@ func (s *Shell) expand(text string, errOut *strings.Builder) ([]word, error) {
 				return nil, err
 			}
 			s.substitute(text[i+2:end], errOut)
-			cur.WriteString("/dev/fd/63")
-			in = true
+			x.add("/dev/fd/63", false)
 			i = end
 		case c == '&' && i+1 < len(text) && text[i+1] == '>':
-			flush()
-			op := "&>"
-			i++
-			if i+1 < len(text) && text[i+1] == '>' {
-				op += ">"
-				i++
-			}
-			words = append(words, word{text: op})
+			i = x.redirectBoth(text, i)
 		case c == '>' || c == '<':
-			// Redirection operators are their own words: >, >>, 2>, 2>&1, >&2.
-			op := string(c)
-			prefix := cur.String()
-			if in && (prefix == "1" || prefix == "2") && !quoted {
-				op = prefix + op
-				cur.Reset()
-				in = false
-			} else {
-				flush()
-			}
-			if i+1 < len(text) && (text[i+1] == '>' || text[i+1] == '|') {
-				op += string(text[i+1])
-				i++
-			}
-			if i+2 < len(text) && text[i+1] == '&' && cli.IsDigit(text[i+2]) {
-				op += text[i+1 : i+3]
-				i += 2
-			}
-			if op == "<" || op == "<<" {
-				return nil, fmt.Errorf("input redirection is not supported in the lab shell")
-			}
-			words = append(words, word{text: op})
+			i, err = x.redirect(text, i)
 		default:
-			cur.WriteByte(c)
-			in = true
+			x.cur.WriteByte(c)
+			x.in = true
+		}
+		if err != nil {
+			return nil, err
 		}
 	}
-	flush()
+	x.flush()
 	// Join "2>" "/dev/null" style pairs into one operator word.
 	var out []word
-	for i := 0; i < len(words); i++ {
-		if !words[i].quoted && (words[i].text == "2>" || words[i].text == ">" || words[i].text == "&>") && i+1 < len(words) && words[i+1].text == "/dev/null" {
-			out = append(out, word{text: words[i].text + "/dev/null"})
+	for i := 0; i < len(x.words); i++ {
+		w := x.words[i]
+		if !w.quoted && (w.text == "2>" || w.text == ">" || w.text == "&>") && i+1 < len(x.words) && x.words[i+1].text == "/dev/null" {
+			out = append(out, word{text: w.text + "/dev/null"})
 			i++
 			continue
 		}
-		out = append(out, words[i])
+		out = append(out, w)
 	}
 	return out, nil
+}
+
+// expansion collects the words of a simple command as expand reads it.
+type expansion struct {
+	words []word
+	cur   strings.Builder
+	// in is true while a word is open; quoted once part of it was quoted.
+	in, quoted bool
+}
+
+// flush ends the open word, if any.
+func (x *expansion) flush() {
+	if x.in {
+		x.words = append(x.words, word{x.cur.String(), x.quoted})
+		x.cur.Reset()
+		x.in, x.quoted = false, false
+	}
+}
+
+// add appends text to the open word.
+func (x *expansion) add(text string, quoted bool) {
+	x.cur.WriteString(text)
+	x.in = true
+	x.quoted = x.quoted || quoted
+}
+
+// expandQuote expands the escape, quote, backtick or $-expression at
+// text[i]; it returns the index of its last byte.
+func (s *Shell) expandQuote(x *expansion, text string, i int, errOut *strings.Builder) (int, error) {
+	switch text[i] {
+	case '\\':
+		if i+1 < len(text) {
+			if text[i+1] != '\n' {
+				x.add(text[i+1:i+2], true)
+			}
+			i++
+		}
+		return i, nil
+	case '\'':
+		j := strings.IndexByte(text[i+1:], '\'')
+		if j < 0 {
+			return i, fmt.Errorf("unexpected EOF while looking for matching `''")
+		}
+		x.add(text[i+1:i+1+j], true)
+		return i + j + 1, nil
+	case '"':
+		end, err := skipRegion(text, i)
+		if err != nil {
+			return i, err
+		}
+		v, err := s.subst(text[i+1:end-1], errOut)
+		if err != nil {
+			return i, err
+		}
+		x.add(v, true)
+		return end - 1, nil
+	case '`':
+		end, err := skipRegion(text, i)
+		if err != nil {
+			return i, err
+		}
+		x.add(s.backtick(text[i+1:end-1], errOut), false)
+		return end - 1, nil
+	}
+	n, v, err := s.dollar(text[i:], errOut)
+	if err != nil {
+		return i, err
+	}
+	x.add(v, false)
+	return i + n - 1, nil
+}
+
+// redirectBoth reads &> or &>> at text[i] as an operator word.
+func (x *expansion) redirectBoth(text string, i int) int {
+	x.flush()
+	op := "&>"
+	i++
+	if i+1 < len(text) && text[i+1] == '>' {
+		op += ">"
+		i++
+	}
+	x.words = append(x.words, word{text: op})
+	return i
+}
+
+// redirect reads a redirection operator at text[i] (>, >>, >|, 2>, 2>&1,
+// >&2) as its own word; input redirection is refused.
+func (x *expansion) redirect(text string, i int) (int, error) {
+	c := text[i]
+	op := string(c)
+	prefix := x.cur.String()
+	if x.in && (prefix == "1" || prefix == "2") && !x.quoted {
+		op = prefix + op
+		x.cur.Reset()
+		x.in = false
+	} else {
+		x.flush()
+	}
+	if i+1 < len(text) && (text[i+1] == '>' || text[i+1] == '|') {
+		op += string(text[i+1])
+		i++
+	}
+	if i+2 < len(text) && text[i+1] == '&' && cli.IsDigit(text[i+2]) {
+		op += text[i+1 : i+3]
+		i += 2
+	}
+	if op == "<" || op == "<<" {
+		return i, fmt.Errorf("input redirection is not supported in the lab shell")
+	}
+	x.words = append(x.words, word{text: op})
+	return i, nil
 }
 
 // subst expands the inside of double quotes: $-expressions, backticks and
