@@ -111,8 +111,7 @@ func (l *Lab) ServeControl(ctx context.Context, path string) (*ControlServer, er
 			return nil, fmt.Errorf("lab: remove the stale control socket %s: %w", path, err)
 		}
 	}
-	var lc net.ListenConfig
-	ln, err := lc.Listen(ctx, "unix", path)
+	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
 	if err != nil {
 		return nil, fmt.Errorf("lab: listen on %s: %w", path, err)
 	}
@@ -120,7 +119,7 @@ func (l *Lab) ServeControl(ctx context.Context, path string) (*ControlServer, er
 		_ = ln.Close()
 		return nil, fmt.Errorf("lab: restrict %s to its owner: %w", path, err)
 	}
-	s := &ControlServer{lab: l, path: path, ln: ln.(*net.UnixListener), conns: map[net.Conn]struct{}{}}
+	s := &ControlServer{lab: l, path: path, ln: ln, conns: map[net.Conn]struct{}{}}
 	s.wg.Add(1)
 	go s.accept()
 	stop := context.AfterFunc(ctx, func() { _ = s.Close() })
@@ -200,7 +199,7 @@ func (s *ControlServer) serve(c net.Conn) {
 		if strings.TrimSpace(line) == "" {
 			continue
 		}
-		if err := enc.Encode(s.Handle(line)); err != nil {
+		if err := enc.Encode(s.handle(line)); err != nil {
 			return
 		}
 	}
@@ -230,7 +229,8 @@ func readLine(r *bufio.Reader, limit int) (string, error) {
 	}
 }
 
-func (s *ControlServer) Handle(line string) ControlReply {
+// handle answers one request line.
+func (s *ControlServer) handle(line string) ControlReply {
 	var req ControlRequest
 	dec := json.NewDecoder(strings.NewReader(line))
 	dec.DisallowUnknownFields()

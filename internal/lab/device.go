@@ -270,7 +270,7 @@ func shellQuote(w string) string {
 	}
 	plain := true
 	for _, r := range w {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:=,@%+", r)) {
+		if !plainRune(r) {
 			plain = false
 			break
 		}
@@ -279,6 +279,11 @@ func shellQuote(w string) string {
 		return w
 	}
 	return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+}
+
+// plainRune reports whether r needs no quoting in a shell word.
+func plainRune(r rune) bool {
+	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:=,@%+", r)
 }
 
 func (d *Device) record(line string) {

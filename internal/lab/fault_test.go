@@ -52,7 +52,7 @@ func TestFaultDropMidChange(t *testing.T) {
 				t.Fatal("connection not dropped after 3 config commands")
 			}
 			after := dev.RunningConfig()
-			if c.unchanged && stripNXOSHeader(after) != stripNXOSHeader(before) && !(c.platform == schema.JuniperJunos && stripJunosHeader(after) == stripJunosHeader(before)) {
+			if c.unchanged && stripNXOSHeader(after) != stripNXOSHeader(before) && (c.platform != schema.JuniperJunos || stripJunosHeader(after) != stripJunosHeader(before)) {
 				t.Errorf("running config changed:\n%s", cli.UnifiedDiff("before", "after", before, after))
 			}
 			if c.kept != "" && !strings.Contains(after, c.kept) {

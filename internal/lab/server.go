@@ -71,7 +71,7 @@ func (d *Device) handleConn(nc net.Conn) {
 		return
 	}
 	_ = nc.SetDeadline(time.Time{})
-	defer sconn.Close()
+	defer func() { _ = sconn.Close() }()
 	go ssh.DiscardRequests(reqs)
 	for nch := range chans {
 		if nch.ChannelType() != "session" {
@@ -95,7 +95,7 @@ type sessionStart struct {
 }
 
 func (d *Device) handleSession(nc net.Conn, ch ssh.Channel, reqs <-chan *ssh.Request) {
-	defer ch.Close()
+	defer func() { _ = ch.Close() }()
 	start := make(chan sessionStart, 1)
 	go func() {
 		rows, started := 0, false

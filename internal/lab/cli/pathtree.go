@@ -14,6 +14,7 @@ type PathTree struct {
 	scalar func(prefix []string) bool
 }
 
+// PathNode is one token of a PathTree; End marks a complete statement.
 type PathNode struct {
 	Tok  string
 	Kids []*PathNode
@@ -24,14 +25,18 @@ type PathNode struct {
 	idx map[string]int
 }
 
+// NewPathTree returns an empty tree; scalar reports the statement prefixes
+// that take one value (a new one replaces the old).
 func NewPathTree(scalar func([]string) bool) *PathTree {
 	return &PathTree{Root: &PathNode{}, scalar: scalar}
 }
 
+// Clone returns a deep copy of the tree.
 func (t *PathTree) Clone() *PathTree {
 	return &PathTree{Root: t.Root.Clone(), scalar: t.scalar}
 }
 
+// Clone returns a deep copy of the node.
 func (n *PathNode) Clone() *PathNode {
 	c := &PathNode{Tok: n.Tok, End: n.End, Inactive: n.Inactive}
 	for _, k := range n.Kids {
@@ -196,17 +201,17 @@ func ConfigTokens(s string) ([]string, error) {
 	var out []string
 	i := 0
 	for i < len(s) {
-		switch c := s[i]; {
-		case c == ' ' || c == '\t':
+		switch s[i] {
+		case ' ', '\t':
 			i++
-		case c == '"':
+		case '"':
 			j := strings.IndexByte(s[i+1:], '"')
 			if j < 0 {
 				return nil, fmt.Errorf("unterminated quoted string")
 			}
 			out = append(out, s[i:i+j+2])
 			i += j + 2
-		case c == '[':
+		case '[':
 			j := strings.IndexByte(s[i:], ']')
 			if j < 0 {
 				return nil, fmt.Errorf("missing ']'")

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
@@ -186,4 +188,17 @@ func LineOps(a, b []string) []byte {
 		}
 	}
 	return ops
+}
+
+// JSON prints v as indented JSON (four spaces, HTML unescaped) with a
+// final newline, as SONiC's tools and EOS's "| json" do.
+func JSON(v any) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetIndent("", "    ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return fmt.Sprintf("{\"error\": %q}\n", err.Error())
+	}
+	return b.String()
 }

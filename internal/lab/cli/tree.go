@@ -93,27 +93,50 @@ func NewRule(head, args string) *Rule {
 	return &Rule{Head: head, args: regexp.MustCompile(pat)}
 }
 
+// Enters makes the command enter a sub-mode; tag builds its prompt tag.
 func (x *Rule) Enters(mode string, tag func(parent string, args []string) string) *Rule {
 	x.sub, x.tag = mode, tag
 	return x
 }
+
+// Ident sets how a line is identified among its siblings.
 func (x *Rule) Ident(f func([]string) string) *Rule { x.id = f; return x }
+
+// Canonical sets how the device rewrites the line it stores.
 func (x *Rule) Canonical(f func(string) string) *Rule {
 	x.canon = f
 	return x
 }
-func (x *Rule) Ordered() *Rule   { x.keep = true; return x }
+
+// Ordered keeps the rule's lines in insertion order.
+func (x *Rule) Ordered() *Rule { x.keep = true; return x }
+
+// Sequenced numbers lines typed without a sequence number (ACL entries).
 func (x *Rule) Sequenced() *Rule { x.autoSeq = true; return x }
-func (x *Rule) Blank() *Rule     { x.Spaced = true; return x }
-func (x *Rule) Grouped() *Rule   { x.withPrev = true; return x }
-func (x *Rule) Attached() *Rule  { x.Joined = true; return x }
+
+// Blank prints a blank line before the rule's stanzas.
+func (x *Rule) Blank() *Rule { x.Spaced = true; return x }
+
+// Grouped prints the rule's lines in one group with the rule before it.
+func (x *Rule) Grouped() *Rule { x.withPrev = true; return x }
+
+// Attached prints the rule's lines right after the previous feature's.
+func (x *Rule) Attached() *Rule { x.Joined = true; return x }
+
+// SortBy sets the key siblings of the rule sort by.
 func (x *Rule) SortBy(f func(string) string) *Rule {
 	x.key = f
 	return x
 }
+
+// ValueMap makes the rule a value map whose keys have one mapping each.
 func (x *Rule) ValueMap(f func(string) (Mapped, bool)) *Rule { x.vmap = f; return x }
-func (x *Rule) Resets(f func(string) bool) *Rule             { x.fixed = f; return x }
-func (x *Rule) InsertsBefore() *Rule                         { x.insertable = true; return x }
+
+// Resets marks stanzas that `no` empties instead of deleting.
+func (x *Rule) Resets(f func(string) bool) *Rule { x.fixed = f; return x }
+
+// InsertsBefore lets a new stanza be placed with "LINE insert-before NAME".
+func (x *Rule) InsertsBefore() *Rule { x.insertable = true; return x }
 
 // NewGrammar numbers the rules of each mode in the order given.
 func NewGrammar(modes map[string][]*Rule) Grammar {
@@ -180,6 +203,8 @@ func (g Grammar) badToken(modes []string, line string) (int, bool) {
 	return best, incomplete
 }
 
+// CutHead returns what follows the head keywords in line, and whether
+// line starts with them.
 func CutHead(line, head string) (string, bool) {
 	if head == "" {
 		return line, line != ""
@@ -339,6 +364,7 @@ func (n *Node) Sorted() []*Node {
 	return out
 }
 
+// Clone returns a deep copy of the node.
 func (n *Node) Clone() *Node {
 	c := &Node{Text: n.Text, Rule: n.Rule, seq: n.seq, Opaque: n.Opaque, anchor: n.anchor, Src: n.Src, Gap: n.Gap,
 		GapAfter: n.GapAfter, lkey: n.lkey}
@@ -365,10 +391,12 @@ type Tree struct {
 	Learned map[string]LearnedLine
 }
 
+// NewTree returns an empty configuration in grammar g.
 func NewTree(g Grammar) *Tree {
 	return &Tree{G: g, Root: &Node{}, Learned: map[string]LearnedLine{}}
 }
 
+// Clone returns a deep copy of the tree; what it learned is shared.
 func (t *Tree) Clone() *Tree {
 	return &Tree{G: t.G, Root: t.Root.Clone(), Seq: t.Seq, Learned: t.Learned}
 }
@@ -569,7 +597,7 @@ func (t *Tree) Set(stack []Frame, x *Rule, args []string, line string, keepLoade
 		switch {
 		case k.Text == line:
 			return stack, k
-		case !(keepLoaded && k.Src):
+		case !keepLoaded || !k.Src:
 			n.seq = k.seq
 			parent.Kids[at] = n
 			parent.idx = nil
@@ -603,7 +631,7 @@ func (t *Tree) Remove(mode string, parent *Node, arg string) {
 	drop := func(f func(k *Node) bool) {
 		kept := parent.Kids[:0]
 		for _, k := range parent.Kids {
-			if !(f(k) || k.Opaque && tokenPrefix(arg, k.Text)) {
+			if !f(k) && (!k.Opaque || !tokenPrefix(arg, k.Text)) {
 				kept = append(kept, k)
 			}
 		}
@@ -727,6 +755,7 @@ func (t *Tree) Load(text string) error {
 	return nil
 }
 
+// IsDigit reports whether c is an ASCII digit.
 func IsDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // Patch returns the configuration lines that turn from into to: removals
@@ -760,6 +789,8 @@ func negate(line string) string {
 	return "no " + line
 }
 
+// Subtree prints n and everything under it, one indent unit deeper per
+// level.
 func Subtree(n *Node, indent, unit string) []string {
 	out := []string{indent + n.Text}
 	for _, k := range n.Sorted() {

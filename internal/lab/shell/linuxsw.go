@@ -22,6 +22,7 @@ type MemFS struct {
 	rand func(n int) string
 }
 
+// NewMemFS returns an empty file system whose home is /home/USER.
 func NewMemFS(user string) *MemFS {
 	return &MemFS{home: "/home/" + user + "/", files: map[string]string{}, dirs: map[string]bool{}, rand: randomName}
 }
@@ -375,10 +376,12 @@ type LinuxCLI struct {
 	Writes   func(path string) bool
 }
 
+// Greeting is the login banner.
 func (c *LinuxCLI) Greeting() string {
 	return "Linux " + c.Host + " 6.1.0-cl-1-amd64 #1 SMP x86_64\n\n"
 }
 
+// Prompt is bash's prompt, with the VRF when there is one.
 func (c *LinuxCLI) Prompt() string {
 	if c.Vrf != "" {
 		return c.User + "@" + c.Host + ":" + c.Vrf + ":~$ "
@@ -386,13 +389,16 @@ func (c *LinuxCLI) Prompt() string {
 	return c.User + "@" + c.Host + ":~$ "
 }
 
+// Disconnect does nothing: a shell keeps no session state.
 func (c *LinuxCLI) Disconnect() {}
 
+// Reject answers a line refused by a fault.
 func (c *LinuxCLI) Reject(line string) cli.Reply {
 	c.Sh.Status = 1
 	return cli.Reply{Out: "Error: the request was rejected by the switch (" + strings.Fields(line)[0] + ")\n", Status: 1, Config: true}
 }
 
+// Handle runs one command line.
 func (c *LinuxCLI) Handle(raw string) cli.Reply {
 	line := strings.TrimSpace(raw)
 	if line == "" || strings.HasPrefix(line, "#") {

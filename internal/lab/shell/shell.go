@@ -54,6 +54,8 @@ type Runner func(argv []string, stdin string) (string, string, int)
 // ("Permission denied", "No such file or directory") or "".
 type fileWriter func(path, data string, appendTo bool) string
 
+// NewShell returns a shell that hands commands to run, redirections to
+// write, and answers `command -v` with which.
 func NewShell(run Runner, write fileWriter, which func(string) (string, bool)) *Shell {
 	return &Shell{vars: map[string]string{}, run: run, write: write, which: which}
 }
@@ -256,7 +258,7 @@ func splitList(src string) ([]item, error) {
 			case (c == '&' || c == '|') && i+1 < len(src) && src[i+1] == c:
 				it.op = string([]byte{c, c})
 				break scan
-			case c == '&' && !(i > 0 && src[i-1] == '>') && !(i+1 < len(src) && src[i+1] == '>'):
+			case c == '&' && (i == 0 || src[i-1] != '>') && (i+1 >= len(src) || src[i+1] != '>'):
 				// A background job runs in the foreground here; bash
 				// runs it too, which is what matters for what executes.
 				it.op = "&"
@@ -726,12 +728,18 @@ func testExpr(name string, args []string) (string, string, int) {
 	return fail("too many arguments")
 }
 
+// nameByte reports whether c may appear in a variable name.
+func nameByte(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// isVarName reports whether k is a variable name.
 func isVarName(k string) bool {
 	if k == "" || cli.IsDigit(k[0]) {
 		return false
 	}
-	for _, c := range k {
-		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+	for i := 0; i < len(k); i++ {
+		if !nameByte(k[i]) {
 			return false
 		}
 	}
@@ -1040,7 +1048,7 @@ func (s *Shell) dollar(text string, errOut *strings.Builder) (int, string, error
 func (s *Shell) braced(body string, errOut *strings.Builder) (string, error) {
 	name, rest := body, ""
 	for i := 0; i < len(body); i++ {
-		if !(body[i] == '_' || body[i] >= 'a' && body[i] <= 'z' || body[i] >= 'A' && body[i] <= 'Z' || cli.IsDigit(body[i])) {
+		if !nameByte(body[i]) {
 			name, rest = body[:i], body[i:]
 			break
 		}

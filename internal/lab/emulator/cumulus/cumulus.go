@@ -352,7 +352,7 @@ func (c *cumulus) rollbackConfirm(state string) {
 }
 
 func (c *cumulus) NewSession(t *cli.Term, user string) cli.Session {
-	return &shell.LinuxCLI{Host: c.env.Spec.Name, User: user, Sh: c.shell(user), Vrf: "mgmt", IsChange: nvChanges, Writes: NoDeviceFiles}
+	return &shell.LinuxCLI{Host: c.env.Spec.Name, User: user, Sh: c.shell(user), Vrf: "mgmt", IsChange: nvChanges, Writes: shell.NoFiles}
 }
 
 func (c *cumulus) shell(user string) *shell.Shell {
@@ -378,10 +378,6 @@ func (c *cumulus) shell(user string) *shell.Shell {
 	sh.Record = c.env.Executed
 	return sh
 }
-
-// noDeviceFiles: the files a switch's shell may write (/tmp, home) are
-// scratch space, not configuration.
-func NoDeviceFiles(string) bool { return false }
 
 // nvChanges: nv set/unset/action, and nv config apply, detach, replace,
 // patch, save, delete, attach and confirm change the switch; nv show, nv
@@ -425,7 +421,7 @@ func (c *cumulus) nv(args []string, user string) (string, string, int) {
 	switch args[0] {
 	case "set", "unset":
 		path := args[1:]
-		if msg := c.validate(path); msg != "" && !(args[0] == "unset" && len(path) == 1 && nvTop[path[0]]) {
+		if msg := c.validate(path); msg != "" && (args[0] != "unset" || len(path) != 1 || !nvTop[path[0]]) {
 			return "", msg + "\n", 1
 		}
 		if c.pending == nil {

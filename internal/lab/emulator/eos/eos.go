@@ -1,6 +1,7 @@
 package eos
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"sort"
@@ -9,7 +10,6 @@ import (
 	"time"
 
 	"github.com/fabricgen/fabricgen/internal/lab/cli"
-	"github.com/fabricgen/fabricgen/internal/lab/emulator/sonic"
 )
 
 // eos emulates Arista EOS: exec and config modes, config sessions with
@@ -194,7 +194,7 @@ func eosSeparated(prev, k *cli.Node) bool {
 	if k.Stanza() || prev.Stanza() {
 		return true
 	}
-	return po != ko && !(k.Rule != nil && k.Rule.Joined)
+	return po != ko && (k.Rule == nil || !k.Rule.Joined)
 }
 
 func eosBody(b *strings.Builder, n *cli.Node, indent string) {
@@ -608,7 +608,7 @@ func (c *eosCLI) bannerLine(raw string) cli.Reply {
 	head := lines[0]
 	kept := t.Root.Kids[:0]
 	for _, k := range t.Root.Kids {
-		if !(k.Opaque && strings.SplitN(k.Text, "\n", 2)[0] == head) {
+		if !k.Opaque || strings.SplitN(k.Text, "\n", 2)[0] != head {
 			kept = append(kept, k)
 		}
 	}
@@ -638,7 +638,7 @@ func (c *eosCLI) config(line string) cli.Reply {
 		t := c.tree()
 		kept := t.Root.Kids[:0]
 		for _, k := range t.Root.Kids {
-			if !(k.Opaque && strings.SplitN(k.Text, "\n", 2)[0] == "banner "+rest) {
+			if !k.Opaque || strings.SplitN(k.Text, "\n", 2)[0] != "banner "+rest {
 				kept = append(kept, k)
 			}
 		}
@@ -692,11 +692,12 @@ func (c *eosCLI) config(line string) cli.Reply {
 	}
 	stack, err := c.tree().Apply(c.stack, line)
 	if err != nil {
-		if u, ok := err.(*cli.ErrUnknown); ok && u.Incomplete {
+		var u *cli.ErrUnknown
+		if errors.As(err, &u) && u.Incomplete {
 			return cli.Reply{Out: "% Incomplete command\n", Status: 1, Config: true}
 		}
 		tok := 0
-		if u, ok := err.(*cli.ErrUnknown); ok {
+		if u != nil {
 			tok = u.Token
 		}
 		return cli.Reply{Out: eosInvalid(line, tok), Status: 1, Config: true}
@@ -735,7 +736,7 @@ func (c *eosCLI) show(line string) cli.Reply {
 		}
 		out = c.sessionTable(cmd != "show configuration sessions")
 	case cmd == "show version" && len(filters) > 0 && filters[0] == "json":
-		return cli.Reply{Out: sonic.SonicJSON(map[string]any{"hostname": c.e.env.Spec.Name, "modelName": "cEOSLab", "version": "4.31.2F",
+		return cli.Reply{Out: cli.JSON(map[string]any{"hostname": c.e.env.Spec.Name, "modelName": "cEOSLab", "version": "4.31.2F",
 			"uptime": c.e.uptime(), "bootupTimestamp": float64(c.e.started.UnixNano()) / 1e9})}
 	case cmd == "show version":
 		out = fmt.Sprintf("Arista cEOSLab\nHardware version: \nSerial number: LAB%08d\nSystem MAC address: 001c.7300.%04x\n\nSoftware image version: 4.31.2F\nArchitecture: x86_64\n", cli.MgmtOctet(c.e.env.Spec.Name), cli.MgmtOctet(c.e.env.Spec.Name))
@@ -809,7 +810,7 @@ func (c *eosCLI) sessionsJSON(detail bool) string {
 		out["commitTimerSessionName"] = e.confirm.session
 		out["commitTimerExpireTime"] = e.confirm.deadline.Sub(e.started).Seconds()
 	}
-	return sonic.SonicJSON(out)
+	return cli.JSON(out)
 }
 
 // sessionTable prints `show configuration sessions [detail]`.

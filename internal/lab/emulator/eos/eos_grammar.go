@@ -123,6 +123,10 @@ func eosPhysical(line string) bool {
 // eosGrammar returns the grammar, built once: it is read-only after that.
 var eosGrammar = sync.OnceValue(buildEosGrammar)
 
+// buildEosGrammar lists the EOS configuration modes and the statements
+// each takes, with how the tree orders, identifies and renders them.
+//
+//nolint:funlen // data table
 func buildEosGrammar() cli.Grammar {
 	ifQoS := func() []*cli.Rule {
 		return []*cli.Rule{

@@ -1,6 +1,7 @@
 package nxos
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -346,8 +347,8 @@ func (c *nxosCLI) config(line string) cli.Reply {
 	}
 	stack, err := c.n.cur.Apply(c.stack, line)
 	if err != nil {
-		u, _ := err.(*cli.ErrUnknown)
-		if u == nil {
+		var u *cli.ErrUnknown
+		if !errors.As(err, &u) {
 			u = &cli.ErrUnknown{}
 		}
 		return cli.Reply{Out: c.invalid(line, u.Token, u.Incomplete), Status: 1, Config: true}

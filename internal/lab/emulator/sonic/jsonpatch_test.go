@@ -1,6 +1,7 @@
 package sonic
 
 import (
+	"github.com/fabricgen/fabricgen/internal/lab/cli"
 	"strings"
 	"testing"
 )
@@ -40,7 +41,7 @@ func TestJSONPatchOps(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if s := SonicJSON(got); !strings.Contains(s, c.want) {
+			if s := cli.JSON(got); !strings.Contains(s, c.want) {
 				t.Errorf("got %s, want %q", s, c.want)
 			}
 		})

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/fabricgen/fabricgen/internal/lab/cli"
-	"github.com/fabricgen/fabricgen/internal/lab/emulator/cumulus"
 	"github.com/fabricgen/fabricgen/internal/lab/shell"
 )
 
@@ -106,16 +105,7 @@ func newSONiC(env *cli.Env) (*sonic, error) {
 	return s, nil
 }
 
-func SonicJSON(v any) string {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetIndent("", "    ")
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(v)
-	return b.String()
-}
-
-func (s *sonic) Running() string { return SonicJSON(s.db) }
+func (s *sonic) Running() string { return cli.JSON(s.db) }
 
 // Export is config_db.json as `show runningconfiguration all` prints it.
 func (s *sonic) Export() string { return s.Running() }
@@ -161,7 +151,7 @@ func (s *sonic) OutOfBand(lines []string) error {
 func (s *sonic) ExpireTimers() {}
 
 func (s *sonic) NewSession(t *cli.Term, user string) cli.Session {
-	return &shell.LinuxCLI{Host: s.env.Spec.Name, User: user, Sh: s.shell(), IsChange: sonicChanges, Writes: cumulus.NoDeviceFiles}
+	return &shell.LinuxCLI{Host: s.env.Spec.Name, User: user, Sh: s.shell(), IsChange: sonicChanges, Writes: shell.NoFiles}
 }
 
 func (s *sonic) shell() *shell.Shell {
@@ -251,7 +241,7 @@ func (s *sonic) cfggen(args []string) (string, string, int) {
 		if !ok {
 			v = map[string]any{}
 		}
-		return SonicJSON(v), "", 0
+		return cli.JSON(v), "", 0
 	case print:
 		return s.Running(), "", 0
 	}
@@ -297,7 +287,7 @@ func (s *sonic) config(args []string, root bool) (string, string, int) {
 			names = append(names, n)
 		}
 		sort.Strings(names)
-		return SonicJSON(names), "", 0
+		return cli.JSON(names), "", 0
 	case "delete-checkpoint":
 		if len(args) != 2 {
 			return "", "Error: Missing argument \"CHECKPOINT_NAME\".\n", 2
