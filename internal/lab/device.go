@@ -11,14 +11,14 @@ import (
 	"golang.org/x/crypto/ssh"
 
 	"github.com/fabricgen/fabricgen/internal/lab/cli"
+	"github.com/fabricgen/fabricgen/internal/lab/sshserver"
 )
 
 // Device is one running emulated device.
 type Device struct {
 	spec DeviceSpec
 	addr string
-	ln   net.Listener
-	wg   sync.WaitGroup
+	srv  *sshserver.Server
 
 	keyMu  sync.Mutex
 	signer ssh.Signer
@@ -29,7 +29,6 @@ type Device struct {
 	fault       Fault
 	reject      *regexp.Regexp
 	configCount int
-	conns       map[net.Conn]struct{}
 	timers      map[*time.Timer]func()
 	hist        []string
 	executed    [][]string
@@ -55,9 +54,7 @@ func startDevice(sp DeviceSpec, signer ssh.Signer, port int) (*Device, error) {
 	d := &Device{
 		spec:    sp,
 		addr:    ln.Addr().String(),
-		ln:      ln,
 		signer:  signer,
-		conns:   map[net.Conn]struct{}{},
 		timers:  map[*time.Timer]func(){},
 		faultCh: make(chan struct{}),
 		done:    make(chan struct{}),
@@ -69,8 +66,7 @@ func startDevice(sp DeviceSpec, signer ssh.Signer, port int) (*Device, error) {
 		return nil, err
 	}
 	d.emu = emu
-	d.wg.Add(1)
-	go d.acceptLoop()
+	d.srv = sshserver.Serve(ln, served{d})
 	return d, nil
 }
 
@@ -303,11 +299,6 @@ func (d *Device) close() error {
 		t.Stop()
 	}
 	d.timers = nil
-	for c := range d.conns {
-		_ = c.Close()
-	}
 	d.mu.Unlock()
-	err := d.ln.Close()
-	d.wg.Wait()
-	return err
+	return d.srv.Close()
 }

@@ -1,4 +1,4 @@
-package lab
+package sshserver
 
 import (
 	"io"
@@ -18,18 +18,11 @@ func writeCRLF(w io.Writer, text string) {
 
 // serveShell runs an interactive CLI on rw until the user exits or the
 // connection ends; it returns the last exit status.
-func (d *Device) serveShell(nc net.Conn, rw io.ReadWriter, rows int) int {
+func (s *Server) serveShell(nc net.Conn, rw io.ReadWriter, rows int) int {
 	t := &cli.Term{Length: rows, Width: 80}
-	d.mu.Lock()
-	s := d.emu.NewSession(t, d.spec.Username)
-	hello := s.Greeting() + s.Prompt()
-	d.mu.Unlock()
-	defer func() {
-		d.mu.Lock()
-		s.Disconnect()
-		d.mu.Unlock()
-	}()
-	writeCRLF(rw, hello)
+	l := s.dev.Login(t)
+	defer l.Close()
+	writeCRLF(rw, l.Greeting())
 
 	var (
 		line    []byte
@@ -54,7 +47,7 @@ func (d *Device) serveShell(nc net.Conn, rw io.ReadWriter, rows int) int {
 					writeCRLF(rw, tail)
 					continue
 				}
-				pending = d.showPage(rw, t, pending, tail)
+				pending = showPage(rw, t, pending, tail)
 				continue
 			}
 			switch b {
@@ -67,7 +60,7 @@ func (d *Device) serveShell(nc net.Conn, rw io.ReadWriter, rows int) int {
 			case '\r':
 				lastCR = b == '\r'
 				writeCRLF(rw, "\n")
-				r, drop := d.dispatch(s, string(line))
+				r, drop := l.Handle(string(line))
 				line = line[:0]
 				if drop {
 					_ = nc.Close()
@@ -79,13 +72,11 @@ func (d *Device) serveShell(nc net.Conn, rw io.ReadWriter, rows int) int {
 					writeCRLF(rw, r.Out)
 					return status
 				}
-				d.mu.Lock()
-				tail = s.Prompt()
-				d.mu.Unlock()
+				tail = l.Prompt()
 				if t.More != "" && t.Length > 0 {
 					pages := paginate(r.Out, t.Length-1)
 					if len(pages) > 1 {
-						pending = d.showPage(rw, t, pages, tail)
+						pending = showPage(rw, t, pages, tail)
 						continue
 					}
 				}
@@ -104,23 +95,19 @@ func (d *Device) serveShell(nc net.Conn, rw io.ReadWriter, rows int) int {
 					continue
 				}
 				writeCRLF(rw, "\n")
-				r, drop := d.dispatch(s, "\x04")
+				r, drop := l.Handle("\x04")
 				if drop {
 					_ = nc.Close()
 					return 255
 				}
 				status = r.Status
-				d.mu.Lock()
-				p := s.Prompt()
-				d.mu.Unlock()
+				p := l.Prompt()
 				writeCRLF(rw, r.Out+p)
 			case 0x03:
 				lastCR = false
 				line = line[:0]
 				secret = false
-				d.mu.Lock()
-				p := s.Prompt()
-				d.mu.Unlock()
+				p := l.Prompt()
 				writeCRLF(rw, "^C\n"+p)
 			default:
 				lastCR = false
@@ -135,7 +122,7 @@ func (d *Device) serveShell(nc net.Conn, rw io.ReadWriter, rows int) int {
 
 // showPage writes the first page and the pager prompt, or the last page
 // and tail; it returns the pages still to show.
-func (d *Device) showPage(w io.Writer, t *cli.Term, pages []string, tail string) []string {
+func showPage(w io.Writer, t *cli.Term, pages []string, tail string) []string {
 	writeCRLF(w, pages[0])
 	if len(pages) == 1 {
 		writeCRLF(w, tail)
@@ -151,6 +138,10 @@ func paginate(text string, n int) []string {
 		return []string{text}
 	}
 	lines := strings.SplitAfter(text, "\n")
+	if lines[len(lines)-1] == "" {
+		// text ends with a newline: no line follows it.
+		lines = lines[:len(lines)-1]
+	}
 	var pages []string
 	for len(lines) > n {
 		pages = append(pages, strings.Join(lines[:n], ""))
