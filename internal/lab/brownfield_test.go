@@ -8,9 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fabricgen/fabricgen/schema"
-
 	"github.com/fabricgen/fabricgen/internal/lab/cli"
+	"github.com/fabricgen/fabricgen/schema"
 )
 
 // brownfieldFixture is a realistic existing configuration per platform

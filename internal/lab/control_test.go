@@ -10,9 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fabricgen/fabricgen/schema"
-
 	"github.com/fabricgen/fabricgen/internal/lab/cli"
+	"github.com/fabricgen/fabricgen/schema"
 )
 
 // shortDir returns a temporary directory with a path short enough for a

@@ -8,9 +8,8 @@ import (
 	"github.com/scrapli/scrapligo/driver/network"
 	"github.com/scrapli/scrapligo/driver/opoptions"
 
-	"github.com/fabricgen/fabricgen/schema"
-
 	"github.com/fabricgen/fabricgen/internal/lab/cli"
+	"github.com/fabricgen/fabricgen/schema"
 )
 
 // eosSession registers a scrapligo privilege level for a config session,

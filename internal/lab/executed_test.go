@@ -4,9 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fabricgen/fabricgen/schema"
-
 	"github.com/fabricgen/fabricgen/internal/lab/cli"
+	"github.com/fabricgen/fabricgen/schema"
 )
 
 // TestExecutedRecordsInjection drives the shells of every platform that

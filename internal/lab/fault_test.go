@@ -8,9 +8,8 @@ import (
 
 	"golang.org/x/crypto/ssh/knownhosts"
 
-	"github.com/fabricgen/fabricgen/schema"
-
 	"github.com/fabricgen/fabricgen/internal/lab/cli"
+	"github.com/fabricgen/fabricgen/schema"
 )
 
 func TestFaultDropMidChange(t *testing.T) {

@@ -11,11 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fabricgen/fabricgen/internal/lab/cli"
 	"github.com/fabricgen/fabricgen/internal/push/config"
 	"github.com/fabricgen/fabricgen/internal/push/dialect"
 	"github.com/fabricgen/fabricgen/schema"
-
-	"github.com/fabricgen/fabricgen/internal/lab/cli"
 )
 
 var goldenPlatformRe = regexp.MustCompile(`device (\S+) \(([a-z_]+)\)`)

@@ -6,9 +6,8 @@ import (
 
 	"github.com/scrapli/scrapligo/driver/opoptions"
 
-	"github.com/fabricgen/fabricgen/schema"
-
 	"github.com/fabricgen/fabricgen/internal/lab/cli"
+	"github.com/fabricgen/fabricgen/schema"
 )
 
 func TestJunosCommitFlows(t *testing.T) {

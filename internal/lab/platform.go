@@ -3,8 +3,6 @@ package lab
 import (
 	"fmt"
 
-	"github.com/fabricgen/fabricgen/schema"
-
 	"github.com/fabricgen/fabricgen/internal/lab/cli"
 	"github.com/fabricgen/fabricgen/internal/lab/emulator/cumulus"
 	"github.com/fabricgen/fabricgen/internal/lab/emulator/eos"
@@ -12,6 +10,7 @@ import (
 	"github.com/fabricgen/fabricgen/internal/lab/emulator/junos"
 	"github.com/fabricgen/fabricgen/internal/lab/emulator/nxos"
 	"github.com/fabricgen/fabricgen/internal/lab/emulator/sonic"
+	"github.com/fabricgen/fabricgen/schema"
 )
 
 // emulatorFactory builds the emulator of one device.

@@ -5,9 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fabricgen/fabricgen/schema"
-
 	"github.com/fabricgen/fabricgen/internal/lab/cli"
+	"github.com/fabricgen/fabricgen/schema"
 )
 
 func testEnv(name string, p schema.Platform) *cli.Env {

@@ -6,9 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fabricgen/fabricgen/schema"
-
 	"github.com/fabricgen/fabricgen/internal/lab/cli"
+	"github.com/fabricgen/fabricgen/schema"
 )
 
 // patchFor builds the JSON Patch that merges a config_db fragment into db.

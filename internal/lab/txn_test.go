@@ -7,9 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fabricgen/fabricgen/schema"
-
 	"github.com/fabricgen/fabricgen/internal/lab/cli"
+	"github.com/fabricgen/fabricgen/schema"
 )
 
 // Transaction state is device-wide: these tests use two (or three) SSH

@@ -4,9 +4,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fabricgen/fabricgen/schema"
-
 	"github.com/fabricgen/fabricgen/internal/lab/cli"
+	"github.com/fabricgen/fabricgen/schema"
 )
 
 func FuzzEOSConfig(f *testing.F) {

@@ -7,10 +7,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/fabricgen/fabricgen/schema"
-
 	"github.com/fabricgen/fabricgen/internal/lab/cli"
 	"github.com/fabricgen/fabricgen/internal/lab/shell"
+	"github.com/fabricgen/fabricgen/schema"
 )
 
 // host emulates a Linux server with ConnectX NICs: the commands our NIC

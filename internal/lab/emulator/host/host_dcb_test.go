@@ -5,10 +5,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fabricgen/fabricgen/schema"
-
 	"github.com/fabricgen/fabricgen/internal/lab/cli"
 	"github.com/fabricgen/fabricgen/internal/lab/shell"
+	"github.com/fabricgen/fabricgen/schema"
 )
 
 func testHost(t *testing.T, p schema.Platform) *host {
