@@ -66,7 +66,8 @@ func (m *MemFS) writable(p string) bool {
 	return strings.HasPrefix(p, "/tmp/") || strings.HasPrefix(p, m.home)
 }
 
-// Write implements fileWriter.
+// Write writes a file (appendTo appends) and returns bash's error text
+// or "": it is the FileWriter of the shells that use m.
 func (m *MemFS) Write(p, data string, appendTo bool) string {
 	p = m.path(p)
 	if !m.writable(p) {

@@ -21,15 +21,17 @@ import (
 // record, including those inside substitutions and under wrappers, so a
 // test can prove which commands ran (Device.Executed).
 type Shell struct {
-	vars    map[string]string
+	vars map[string]string
+	// Status is the exit status of the last command ($?).
 	Status  int
 	errexit bool
 	nounset bool
-	Exited  bool
+	// Exited is set once the shell ran exit (or set -e ended it).
+	Exited bool
 	// run executes a non-builtin command.
 	run Runner
 	// write is a redirect into a file.
-	write fileWriter
+	write FileWriter
 	// which resolves `command -v`.
 	which func(string) (string, bool)
 	// record, when set, receives the argv of every simple command run.
@@ -50,13 +52,13 @@ const maxShellDepth = 64
 // returns standard output, standard error and the exit status.
 type Runner func(argv []string, stdin string) (string, string, int)
 
-// fileWriter writes a redirect target; it returns bash's error text
+// FileWriter writes a redirect target; it returns bash's error text
 // ("Permission denied", "No such file or directory") or "".
-type fileWriter func(path, data string, appendTo bool) string
+type FileWriter func(path, data string, appendTo bool) string
 
 // NewShell returns a shell that hands commands to run, redirections to
 // write, and answers `command -v` with which.
-func NewShell(run Runner, write fileWriter, which func(string) (string, bool)) *Shell {
+func NewShell(run Runner, write FileWriter, which func(string) (string, bool)) *Shell {
 	return &Shell{vars: map[string]string{}, run: run, write: write, which: which}
 }
 
