@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fabricgen/fabricgen/internal/lab/cli"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -72,24 +73,24 @@ func TestBrownfieldRoundTrip(t *testing.T) {
 				want = dev.Export()
 				again := startLab(t, DeviceSpec{Name: "leaf1", Platform: c.platform, Ports: c.ports, RunningConfig: want})
 				if got := again.Device("leaf1").Export(); got != want {
-					t.Fatalf("host export is not stable:\n%s", unifiedDiff("first", "second", want, got))
+					t.Fatalf("host export is not stable:\n%s", cli.UnifiedDiff("first", "second", want, got))
 				}
 				if a, b := dev.RunningConfig(), again.Device("leaf1").RunningConfig(); a != b {
-					t.Fatalf("replaying the export gives another state:\n%s", unifiedDiff("loaded", "replayed", a, b))
+					t.Fatalf("replaying the export gives another state:\n%s", cli.UnifiedDiff("loaded", "replayed", a, b))
 				}
 			}
 			if got := dev.Export(); stripNXOSHeader(got) != stripNXOSHeader(want) {
-				t.Fatalf("export differs from the file:\n%s", unifiedDiff(c.file, "export", want, got))
+				t.Fatalf("export differs from the file:\n%s", cli.UnifiedDiff(c.file, "export", want, got))
 			}
 			crlf := startLab(t, DeviceSpec{Name: "leaf1", Platform: c.platform, Ports: c.ports, RunningConfig: strings.ReplaceAll(text, "\n", "\r\n")})
 			if got := crlf.Device("leaf1").Export(); stripNXOSHeader(got) != stripNXOSHeader(dev.Export()) {
-				t.Errorf("CRLF file loads differently:\n%s", unifiedDiff("LF", "CRLF", dev.Export(), got))
+				t.Errorf("CRLF file loads differently:\n%s", cli.UnifiedDiff("LF", "CRLF", dev.Export(), got))
 			}
 			sh := openShell(t, l, "leaf1", c.prompt)
 			if c.show != "" {
 				sh.run("terminal length 0")
 				if got := strings.ReplaceAll(sh.run(c.show), "\r", ""); stripNXOSHeader(got) != stripNXOSHeader(want) {
-					t.Errorf("%s over SSH differs from the file:\n%s", c.show, unifiedDiff(c.file, c.show, want, got))
+					t.Errorf("%s over SSH differs from the file:\n%s", c.show, cli.UnifiedDiff(c.file, c.show, want, got))
 				}
 			}
 			for _, cmd := range c.change {
@@ -162,7 +163,7 @@ func TestBrownfieldRestoreOpaque(t *testing.T) {
 				}
 			}
 			if got := dev.Export(); stripNXOSHeader(got) != stripNXOSHeader(text) {
-				t.Errorf("restored configuration differs:\n%s", unifiedDiff(c.file, "restored", text, got))
+				t.Errorf("restored configuration differs:\n%s", cli.UnifiedDiff(c.file, "restored", text, got))
 			}
 		})
 	}
@@ -238,7 +239,7 @@ func TestEOSRestoreWholeConfigInSession(t *testing.T) {
 		t.Fatalf("commit: %q", out)
 	}
 	if got := dev.Export(); got != text {
-		t.Errorf("restored configuration differs from the backup:\n%s", unifiedDiff("backup", "restored", text, got))
+		t.Errorf("restored configuration differs from the backup:\n%s", cli.UnifiedDiff("backup", "restored", text, got))
 	}
 }
 

@@ -111,8 +111,7 @@ func (l *Lab) ServeControl(ctx context.Context, path string) (*ControlServer, er
 			return nil, fmt.Errorf("lab: remove the stale control socket %s: %w", path, err)
 		}
 	}
-	var lc net.ListenConfig
-	ln, err := lc.Listen(ctx, "unix", path)
+	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
 	if err != nil {
 		return nil, fmt.Errorf("lab: listen on %s: %w", path, err)
 	}
@@ -120,7 +119,7 @@ func (l *Lab) ServeControl(ctx context.Context, path string) (*ControlServer, er
 		_ = ln.Close()
 		return nil, fmt.Errorf("lab: restrict %s to its owner: %w", path, err)
 	}
-	s := &ControlServer{lab: l, path: path, ln: ln.(*net.UnixListener), conns: map[net.Conn]struct{}{}}
+	s := &ControlServer{lab: l, path: path, ln: ln, conns: map[net.Conn]struct{}{}}
 	s.wg.Add(1)
 	go s.accept()
 	stop := context.AfterFunc(ctx, func() { _ = s.Close() })
@@ -230,6 +229,7 @@ func readLine(r *bufio.Reader, limit int) (string, error) {
 	}
 }
 
+// handle answers one request line.
 func (s *ControlServer) handle(line string) ControlReply {
 	var req ControlRequest
 	dec := json.NewDecoder(strings.NewReader(line))

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fabricgen/fabricgen/internal/lab/cli"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -244,7 +245,7 @@ func TestControlExpireTimers(t *testing.T) {
 		t.Fatalf("expire-timers with a commit timer pending: %v %q", err, rep.Output)
 	}
 	if dev.RunningConfig() != before {
-		t.Errorf("the configuration is not back after the timer fired:\n%s", unifiedDiff("before", "after", before, dev.RunningConfig()))
+		t.Errorf("the configuration is not back after the timer fired:\n%s", cli.UnifiedDiff("before", "after", before, dev.RunningConfig()))
 	}
 	if _, err := c.Do(ctx, ControlRequest{Op: "expire-timers", Device: "leaf9"}); err == nil || !strings.Contains(err.Error(), `no device "leaf9"`) {
 		t.Errorf("expire-timers of an unknown device: %v", err)

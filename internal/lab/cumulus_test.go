@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fabricgen/fabricgen/internal/lab/cli"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -45,7 +46,7 @@ func TestCumulusRevisions(t *testing.T) {
 				t.Fatalf("applied = %v, want %v:\n%s", got, c.applied, dev.RunningConfig())
 			}
 			if !c.applied && dev.RunningConfig() != before {
-				t.Errorf("not restored:\n%s", unifiedDiff("before", "after", before, dev.RunningConfig()))
+				t.Errorf("not restored:\n%s", cli.UnifiedDiff("before", "after", before, dev.RunningConfig()))
 			}
 		})
 	}

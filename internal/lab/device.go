@@ -9,25 +9,26 @@ import (
 	"time"
 
 	"golang.org/x/crypto/ssh"
+
+	"github.com/fabricgen/fabricgen/internal/lab/cli"
+	"github.com/fabricgen/fabricgen/internal/lab/sshserver"
 )
 
 // Device is one running emulated device.
 type Device struct {
 	spec DeviceSpec
 	addr string
-	ln   net.Listener
-	wg   sync.WaitGroup
+	srv  *sshserver.Server
 
 	keyMu  sync.Mutex
 	signer ssh.Signer
 
 	// mu guards everything below, including all emulator state.
 	mu          sync.Mutex
-	emu         emulator
+	emu         cli.Emulator
 	fault       Fault
 	reject      *regexp.Regexp
 	configCount int
-	conns       map[net.Conn]struct{}
 	timers      map[*time.Timer]func()
 	hist        []string
 	executed    [][]string
@@ -39,17 +40,10 @@ type Device struct {
 	closed bool
 }
 
-// deviceEnv is what an emulator may use from its device.
-type deviceEnv struct {
-	spec DeviceSpec
-	// afterFunc runs fn after dur with the device lock held; the returned
-	// function cancels it.
-	afterFunc func(dur time.Duration, fn func()) (cancel func())
-	// now returns the current time (for timestamps in headers).
-	now func() time.Time
-	// executed records the argv of a command a shell ran; it is called
-	// with the device lock held.
-	executed func(argv []string)
+// specOf is the part of a DeviceSpec an emulator sees.
+func specOf(sp DeviceSpec) cli.Spec {
+	return cli.Spec{Name: sp.Name, Platform: sp.Platform, Username: sp.Username, Password: sp.Password,
+		Ports: sp.Ports, RunningConfig: sp.RunningConfig}
 }
 
 func startDevice(sp DeviceSpec, signer ssh.Signer, port int) (*Device, error) {
@@ -60,22 +54,19 @@ func startDevice(sp DeviceSpec, signer ssh.Signer, port int) (*Device, error) {
 	d := &Device{
 		spec:    sp,
 		addr:    ln.Addr().String(),
-		ln:      ln,
 		signer:  signer,
-		conns:   map[net.Conn]struct{}{},
 		timers:  map[*time.Timer]func(){},
 		faultCh: make(chan struct{}),
 		done:    make(chan struct{}),
 	}
-	env := &deviceEnv{spec: sp, afterFunc: d.afterFunc, now: time.Now, executed: d.recordExecuted}
+	env := &cli.Env{Spec: specOf(sp), AfterFunc: d.afterFunc, Now: time.Now, Executed: d.recordExecuted}
 	emu, err := newEmulator(env)
 	if err != nil {
 		_ = ln.Close()
 		return nil, err
 	}
 	d.emu = emu
-	d.wg.Add(1)
-	go d.acceptLoop()
+	d.srv = sshserver.Serve(ln, served{d})
 	return d, nil
 }
 
@@ -140,7 +131,7 @@ func (d *Device) HostKey() ssh.PublicKey { return d.hostKey().PublicKey() }
 func (d *Device) RunningConfig() string {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	return d.emu.running()
+	return d.emu.Running()
 }
 
 // Export returns the device's configuration in the form
@@ -151,7 +142,7 @@ func (d *Device) RunningConfig() string {
 func (d *Device) Export() string {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	return d.emu.export()
+	return d.emu.Export()
 }
 
 // SetFault replaces the device's fault; DropAfter counts from now. An
@@ -196,7 +187,7 @@ func (d *Device) ClearFault() { d.SetFault(Fault{}) }
 func (d *Device) ConfigureOutOfBand(lines []string) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if err := d.emu.outOfBand(lines); err != nil {
+	if err := d.emu.OutOfBand(lines); err != nil {
 		return fmt.Errorf("lab: %s: out-of-band change: %w", d.spec.Name, err)
 	}
 	return nil
@@ -208,7 +199,7 @@ func (d *Device) ConfigureOutOfBand(lines []string) error {
 func (d *Device) ExpireTimers() {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	d.emu.expireTimers()
+	d.emu.ExpireTimers()
 }
 
 // History returns the commands the device has received, oldest first
@@ -275,7 +266,7 @@ func shellQuote(w string) string {
 	}
 	plain := true
 	for _, r := range w {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:=,@%+", r)) {
+		if !plainRune(r) {
 			plain = false
 			break
 		}
@@ -284,6 +275,11 @@ func shellQuote(w string) string {
 		return w
 	}
 	return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+}
+
+// plainRune reports whether r needs no quoting in a shell word.
+func plainRune(r rune) bool {
+	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:=,@%+", r)
 }
 
 func (d *Device) record(line string) {
@@ -303,11 +299,6 @@ func (d *Device) close() error {
 		t.Stop()
 	}
 	d.timers = nil
-	for c := range d.conns {
-		_ = c.Close()
-	}
 	d.mu.Unlock()
-	err := d.ln.Close()
-	d.wg.Wait()
-	return err
+	return d.srv.Close()
 }

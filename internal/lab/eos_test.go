@@ -8,6 +8,7 @@ import (
 	"github.com/scrapli/scrapligo/driver/network"
 	"github.com/scrapli/scrapligo/driver/opoptions"
 
+	"github.com/fabricgen/fabricgen/internal/lab/cli"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -89,7 +90,7 @@ func TestEOSSessions(t *testing.T) {
 				t.Fatalf("applied = %v, want %v:\n%s", got, c.applied, dev.RunningConfig())
 			}
 			if !c.applied && dev.RunningConfig() != before {
-				t.Errorf("config not restored:\n%s", unifiedDiff("before", "after", before, dev.RunningConfig()))
+				t.Errorf("config not restored:\n%s", cli.UnifiedDiff("before", "after", before, dev.RunningConfig()))
 			}
 		})
 	}
@@ -199,7 +200,7 @@ func TestEOSPlatformLimits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := emu.outOfBand([]string{"interface Ethernet1", "   mtu 9216"}); err == nil {
+	if err := emu.OutOfBand([]string{"interface Ethernet1", "   mtu 9216"}); err == nil {
 		t.Error("out-of-band mtu 9216 accepted")
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fabricgen/fabricgen/internal/lab/cli"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -81,17 +82,17 @@ func TestUnknownCommandAnsweredLikeBash(t *testing.T) {
 	for _, c := range cases {
 		t.Run(string(c.platform)+"/"+c.cmd, func(t *testing.T) {
 			env := testEnv("d1", c.platform)
-			env.spec.Ports = portsFor(c.platform)
+			env.Spec.Ports = portsFor(c.platform)
 			var got [][]string
-			env.executed = func(argv []string) { got = append(got, argv) }
+			env.Executed = func(argv []string) { got = append(got, argv) }
 			emu, err := newEmulator(env)
 			if err != nil {
 				t.Fatal(err)
 			}
-			s := emu.newSession(&term{}, testUser)
-			r := s.handle(c.cmd + " -x arg")
-			if r.status != 127 || !strings.Contains(r.out, c.cmd+": command not found") {
-				t.Errorf("%s: status %d, out %q", c.cmd, r.status, r.out)
+			s := emu.NewSession(&cli.Term{}, testUser)
+			r := s.Handle(c.cmd + " -x arg")
+			if r.Status != 127 || !strings.Contains(r.Out, c.cmd+": command not found") {
+				t.Errorf("%s: status %d, out %q", c.cmd, r.Status, r.Out)
 			}
 			if len(got) != 1 || quoteArgv(got[0]) != c.cmd+" -x arg" {
 				t.Errorf("executed %q", got)

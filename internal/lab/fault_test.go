@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/crypto/ssh/knownhosts"
 
+	"github.com/fabricgen/fabricgen/internal/lab/cli"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -50,8 +51,8 @@ func TestFaultDropMidChange(t *testing.T) {
 				t.Fatal("connection not dropped after 3 config commands")
 			}
 			after := dev.RunningConfig()
-			if c.unchanged && stripNXOSHeader(after) != stripNXOSHeader(before) && !(c.platform == schema.JuniperJunos && stripJunosHeader(after) == stripJunosHeader(before)) {
-				t.Errorf("running config changed:\n%s", unifiedDiff("before", "after", before, after))
+			if c.unchanged && stripNXOSHeader(after) != stripNXOSHeader(before) && (c.platform != schema.JuniperJunos || stripJunosHeader(after) != stripJunosHeader(before)) {
+				t.Errorf("running config changed:\n%s", cli.UnifiedDiff("before", "after", before, after))
 			}
 			if c.kept != "" && !strings.Contains(after, c.kept) {
 				t.Errorf("running config lacks %q after the drop:\n%s", c.kept, after)
@@ -87,7 +88,7 @@ func TestFaultReject(t *testing.T) {
 				t.Errorf("%s: got %q, want %q", c.cmd, got, c.want)
 			}
 			if after := dev.RunningConfig(); stripNXOSHeader(after) != stripNXOSHeader(before) {
-				t.Errorf("rejected command changed the config:\n%s", unifiedDiff("before", "after", before, after))
+				t.Errorf("rejected command changed the config:\n%s", cli.UnifiedDiff("before", "after", before, after))
 			}
 			dev.ClearFault()
 			if got := sh.run(c.cmd); strings.Contains(got, c.want) {

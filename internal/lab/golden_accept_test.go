@@ -1,13 +1,19 @@
 package lab
 
 import (
+	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/fabricgen/fabricgen/internal/lab/cli"
+	"github.com/fabricgen/fabricgen/internal/push/config"
+	"github.com/fabricgen/fabricgen/internal/push/dialect"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -36,17 +42,24 @@ func TestTemplatesGoldenAccepted(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m := goldenPlatformRe.FindStringSubmatch(string(data))
-		if m == nil {
-			continue
-		}
 		n++
 		name, _ := filepath.Rel("../../templates/testdata/golden", f)
+		if strings.HasSuffix(f, ".json") {
+			t.Run(filepath.ToSlash(name), func(t *testing.T) {
+				acceptConfigDB(t, strings.TrimSuffix(filepath.Base(f), ".json"), string(data))
+			})
+			continue
+		}
+		m := goldenPlatformRe.FindStringSubmatch(string(data))
+		if m == nil {
+			t.Errorf("%s: no \"device NAME (PLATFORM)\" header and not CONFIG_DB JSON: the lab cannot tell which emulator takes it", name)
+			continue
+		}
 		t.Run(filepath.ToSlash(name), func(t *testing.T) {
-			env := &deviceEnv{
-				spec:      DeviceSpec{Name: m[1], Platform: schema.Platform(m[2]), Username: testUser, Password: testPass},
-				afterFunc: func(time.Duration, func()) func() { return func() {} },
-				now:       time.Now,
+			env := &cli.Env{
+				Spec:      cli.Spec{Name: m[1], Platform: schema.Platform(m[2]), Username: testUser, Password: testPass},
+				AfterFunc: func(time.Duration, func()) func() { return func() {} },
+				Now:       time.Now,
 			}
 			emu, err := newEmulator(env)
 			if err != nil {
@@ -56,12 +69,62 @@ func TestTemplatesGoldenAccepted(t *testing.T) {
 			if p := schema.Platform(m[2]); p.IsHost() || p == schema.NvidiaCumulus {
 				lines = scriptBody(lines)
 			}
-			if err := emu.outOfBand(lines); err != nil {
+			if err := emu.OutOfBand(lines); err != nil {
 				t.Errorf("%v", err)
 			}
 		})
 	}
 	t.Logf("%d golden configurations checked", n)
+}
+
+// acceptConfigDB applies a rendered CONFIG_DB fragment to a SONiC
+// emulator the way push does: compare it with the running CONFIG_DB, write
+// the JSON Patch to a file in a shell session and run `sudo config
+// apply-patch` on it; the switch must then hold every rendered field.
+func acceptConfigDB(t *testing.T, device, rendered string) {
+	t.Helper()
+	var doc map[string]map[string]any
+	if err := json.Unmarshal([]byte(rendered), &doc); err != nil {
+		t.Fatalf("rendered CONFIG_DB: %v", err)
+	}
+	ports := slices.Sorted(maps.Keys(doc["PORT"]))
+	if len(ports) == 0 {
+		t.Fatal("the rendered CONFIG_DB has no PORT table")
+	}
+	env := testEnv(device, schema.SONiC)
+	env.Spec.Ports = ports
+	emu, err := newEmulator(env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dl, err := dialect.Lookup(schema.SONiC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmp, err := config.CompareConfigDB(device, emu.Running(), rendered, dl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cmp.Changes.Empty() {
+		t.Fatal("the rendered CONFIG_DB changes nothing on a factory switch: the check would prove nothing")
+	}
+	patch := strings.ReplaceAll(config.PatchDocument(cmp.Changes), "'", `'\''`)
+	s := emu.NewSession(&cli.Term{}, testUser)
+	for _, line := range []string{
+		"printf '%s' '" + patch + "' > /tmp/golden-patch.json",
+		"sudo config apply-patch /tmp/golden-patch.json",
+	} {
+		if r := s.Handle(line); r.Status != 0 {
+			t.Fatalf("%.80s: status %d: %s", line, r.Status, r.Out)
+		}
+	}
+	after, err := config.CompareConfigDB(device, emu.Running(), rendered, dl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !after.Changes.Empty() {
+		t.Errorf("after apply-patch the switch still differs from the render:\n%s", strings.Join(after.Changes.Commands(), "\n"))
+	}
 }
 
 // scriptBody drops the shebang and comments of a host script.

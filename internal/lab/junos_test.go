@@ -6,6 +6,7 @@ import (
 
 	"github.com/scrapli/scrapligo/driver/opoptions"
 
+	"github.com/fabricgen/fabricgen/internal/lab/cli"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -56,7 +57,7 @@ func TestJunosCommitFlows(t *testing.T) {
 				t.Fatalf("applied = %v, want %v:\n%s", got, c.applied, dev.RunningConfig())
 			}
 			if !c.applied && stripJunosHeader(dev.RunningConfig()) != stripJunosHeader(before) {
-				t.Errorf("not restored:\n%s", unifiedDiff("before", "after", before, dev.RunningConfig()))
+				t.Errorf("not restored:\n%s", cli.UnifiedDiff("before", "after", before, dev.RunningConfig()))
 			}
 		})
 	}

@@ -21,6 +21,7 @@ import (
 	"golang.org/x/crypto/ssh"
 	"golang.org/x/crypto/ssh/knownhosts"
 
+	"github.com/fabricgen/fabricgen/internal/lab/cli"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -273,7 +274,7 @@ func CheckRunningConfig(sp DeviceSpec) error {
 		return fmt.Errorf("%d bytes is more than the %d the lab takes: trim the configuration", len(sp.RunningConfig), MaxRunningConfig)
 	}
 	sp.RunningConfig = normalizeText(sp.RunningConfig)
-	env := &deviceEnv{spec: sp, now: time.Now, afterFunc: func(time.Duration, func()) func() { return func() {} }}
+	env := &cli.Env{Spec: specOf(sp), Now: time.Now, AfterFunc: func(time.Duration, func()) func() { return func() {} }}
 	_, err := newEmulator(env)
 	return err
 }

@@ -250,7 +250,7 @@ func execOnce(l *Lab, sp DeviceSpec, hk ssh.HostKeyCallback) error {
 	}
 	out, err := sess.Output(cmd)
 	if err != nil || len(out) == 0 {
-		return fmt.Errorf("%s: %q: %v", sp.Name, cmd, err)
+		return fmt.Errorf("%s: %q: %w", sp.Name, cmd, err)
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/scrapli/scrapligo/driver/opoptions"
 
+	"github.com/fabricgen/fabricgen/internal/lab/cli"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -37,7 +38,7 @@ func TestNXOSCheckpointRollback(t *testing.T) {
 		t.Fatalf("rollback: %v %v", err, r.Failed)
 	}
 	if got := stripNXOSHeader(l.Device("spine1").RunningConfig()); got != stripNXOSHeader(before) {
-		t.Fatalf("rollback did not restore:\n%s", unifiedDiff("before", "after", stripNXOSHeader(before), got))
+		t.Fatalf("rollback did not restore:\n%s", cli.UnifiedDiff("before", "after", stripNXOSHeader(before), got))
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fabricgen/fabricgen/internal/lab/cli"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -108,18 +109,18 @@ func TestChangesPerPlatform(t *testing.T) {
 		t.Run(string(c.platform)+"/"+c.line, func(t *testing.T) {
 			sp := DeviceSpec{Name: "d1", Platform: c.platform, Username: testUser, Password: testPass, Ports: portsFor(c.platform)}
 			env := testEnv("d1", c.platform)
-			env.spec = sp
+			env.Spec = specOf(sp)
 			emu, err := newEmulator(env)
 			if err != nil {
 				t.Fatal(err)
 			}
-			s := emu.newSession(&term{}, testUser)
+			s := emu.NewSession(&cli.Term{}, testUser)
 			for _, p := range c.pre {
-				if r := s.handle(p); r.status != 0 {
-					t.Fatalf("%s: %q", p, r.out)
+				if r := s.Handle(p); r.Status != 0 {
+					t.Fatalf("%s: %q", p, r.Out)
 				}
 			}
-			if got := s.changes(c.line); got != c.change {
+			if got := s.Changes(c.line); got != c.change {
 				t.Errorf("changes(%q) = %v, want %v", c.line, got, c.change)
 			}
 		})
@@ -176,7 +177,7 @@ func TestRejectSparesReadOnly(t *testing.T) {
 				t.Errorf("%s: got %q, want the refusal %q", c.change, got, c.refuse)
 			}
 			if after := dev.Export(); stripNXOSHeader(after) != stripNXOSHeader(before) {
-				t.Errorf("refused change changed the device:\n%s", unifiedDiff("before", "after", before, after))
+				t.Errorf("refused change changed the device:\n%s", cli.UnifiedDiff("before", "after", before, after))
 			}
 		})
 	}

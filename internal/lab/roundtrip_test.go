@@ -5,12 +5,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fabricgen/fabricgen/internal/lab/cli"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
-func testEnv(name string, p schema.Platform) *deviceEnv {
-	return &deviceEnv{spec: DeviceSpec{Name: name, Platform: p, Username: testUser, Password: testPass},
-		afterFunc: func(time.Duration, func()) func() { return func() {} }, now: time.Now}
+func testEnv(name string, p schema.Platform) *cli.Env {
+	return &cli.Env{Spec: cli.Spec{Name: name, Platform: p, Username: testUser, Password: testPass},
+		AfterFunc: func(time.Duration, func()) func() { return func() {} }, Now: time.Now}
 }
 
 // TestRunningConfigRoundTrip changes each switch, reads its running
@@ -55,32 +56,28 @@ func TestRunningConfigRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := a.outOfBand(c.changes); err != nil {
+			if err := a.OutOfBand(c.changes); err != nil {
 				t.Fatal(err)
 			}
-			first := a.running()
-			b, err := newEmulator(testEnv("rt1", c.platform))
-			if err != nil {
-				t.Fatal(err)
-			}
+			first := a.Running()
+			env := testEnv("rt1", c.platform)
 			var lines []string
 			if c.reload != nil {
 				lines = c.reload(first)
 			} else {
-				// Junos: replay the set form on top of an emptied tree.
-				j := b.(*junos)
-				j.active = newPathTree(junosScalar)
-				for _, l := range splitLines(a.(*junos).displaySetOf()) {
-					if !strings.HasPrefix(l, "set version") {
-						lines = append(lines, l)
-					}
-				}
+				// Junos: start a fresh device from the set form, as
+				// lab up --running-config does.
+				env.Spec.RunningConfig = a.Export()
 			}
-			if err := b.outOfBand(lines); err != nil {
+			b, err := newEmulator(env)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := b.OutOfBand(lines); err != nil {
 				t.Fatalf("reload: %v", err)
 			}
-			if got, want := c.strip(b.running()), c.strip(first); got != want {
-				t.Errorf("round trip differs:\n%s", unifiedDiff("first", "reloaded", want, got))
+			if got, want := c.strip(b.Running()), c.strip(first); got != want {
+				t.Errorf("round trip differs:\n%s", cli.UnifiedDiff("first", "reloaded", want, got))
 			}
 		})
 	}

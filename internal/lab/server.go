@@ -3,40 +3,61 @@ package lab
 import (
 	"bytes"
 	"errors"
-	"net"
 	"strings"
 	"time"
 
 	"golang.org/x/crypto/ssh"
+
+	"github.com/fabricgen/fabricgen/internal/lab/cli"
+	"github.com/fabricgen/fabricgen/internal/lab/sshserver"
 )
 
-func (d *Device) acceptLoop() {
-	defer d.wg.Done()
-	for {
-		nc, err := d.ln.Accept()
-		if err != nil {
-			return
-		}
-		d.mu.Lock()
-		if d.closed {
-			d.mu.Unlock()
-			_ = nc.Close()
-			return
-		}
-		d.conns[nc] = struct{}{}
-		d.mu.Unlock()
-		d.wg.Add(1)
-		go func() {
-			defer d.wg.Done()
-			d.handleConn(nc)
-			d.mu.Lock()
-			delete(d.conns, nc)
-			d.mu.Unlock()
-			_ = nc.Close()
-		}()
-	}
+// served is a Device as the SSH server sees it.
+type served struct{ d *Device }
+
+// Config returns the device's SSH configuration: its credentials and its
+// current host key.
+func (s served) Config() *ssh.ServerConfig { return s.d.serverConfig() }
+
+// Login starts a CLI session for the device's user on terminal t.
+func (s served) Login(t *cli.Term) sshserver.Login {
+	s.d.mu.Lock()
+	defer s.d.mu.Unlock()
+	return &login{d: s.d, s: s.d.emu.NewSession(t, s.d.spec.Username)}
 }
 
+// login is one CLI session, run under the device lock and its faults.
+type login struct {
+	d *Device
+	s cli.Session
+}
+
+// Greeting returns the session's banner and first prompt.
+func (l *login) Greeting() string {
+	l.d.mu.Lock()
+	defer l.d.mu.Unlock()
+	return l.s.Greeting() + l.s.Prompt()
+}
+
+// Prompt returns the session's current prompt.
+func (l *login) Prompt() string {
+	l.d.mu.Lock()
+	defer l.d.mu.Unlock()
+	return l.s.Prompt()
+}
+
+// Handle runs one line under the device's faults.
+func (l *login) Handle(line string) (cli.Reply, bool) { return l.d.dispatch(l.s, line) }
+
+// Close ends the session.
+func (l *login) Close() {
+	l.d.mu.Lock()
+	defer l.d.mu.Unlock()
+	l.s.Disconnect()
+}
+
+// serverConfig returns the SSH server configuration: password and
+// public-key auth for the device's user, and its current host key.
 func (d *Device) serverConfig() *ssh.ServerConfig {
 	sp := d.spec
 	cfg := &ssh.ServerConfig{
@@ -62,125 +83,11 @@ func (d *Device) serverConfig() *ssh.ServerConfig {
 	return cfg
 }
 
-func (d *Device) handleConn(nc net.Conn) {
-	_ = nc.SetDeadline(time.Now().Add(30 * time.Second))
-	sconn, chans, reqs, err := ssh.NewServerConn(nc, d.serverConfig())
-	if err != nil {
-		return
-	}
-	_ = nc.SetDeadline(time.Time{})
-	defer sconn.Close()
-	go ssh.DiscardRequests(reqs)
-	for nch := range chans {
-		if nch.ChannelType() != "session" {
-			_ = nch.Reject(ssh.UnknownChannelType, "only session channels are supported")
-			continue
-		}
-		ch, creqs, err := nch.Accept()
-		if err != nil {
-			return
-		}
-		go d.handleSession(nc, ch, creqs)
-	}
-}
-
-// sessionStart is how a session channel asked to run: an interactive
-// shell (with the PTY rows) or one exec command.
-type sessionStart struct {
-	shell bool
-	rows  int
-	cmd   string
-}
-
-func (d *Device) handleSession(nc net.Conn, ch ssh.Channel, reqs <-chan *ssh.Request) {
-	defer ch.Close()
-	start := make(chan sessionStart, 1)
-	go func() {
-		rows, started := 0, false
-		for req := range reqs {
-			switch req.Type {
-			case "pty-req":
-				var p struct {
-					Term                 string
-					Cols, Rows, PxW, PxH uint32
-					Modes                string
-				}
-				if ssh.Unmarshal(req.Payload, &p) != nil {
-					_ = req.Reply(false, nil)
-					continue
-				}
-				rows = int(p.Rows)
-				_ = req.Reply(true, nil)
-			case "shell":
-				if started {
-					_ = req.Reply(false, nil)
-					continue
-				}
-				started = true
-				_ = req.Reply(true, nil)
-				start <- sessionStart{shell: true, rows: rows}
-			case "exec":
-				var p struct{ Command string }
-				if started || ssh.Unmarshal(req.Payload, &p) != nil {
-					_ = req.Reply(false, nil)
-					continue
-				}
-				started = true
-				_ = req.Reply(true, nil)
-				start <- sessionStart{cmd: p.Command}
-			case "env", "window-change":
-				_ = req.Reply(true, nil)
-			default:
-				_ = req.Reply(false, nil)
-			}
-		}
-		if !started {
-			close(start)
-		}
-	}()
-	st, ok := <-start
-	if !ok {
-		return
-	}
-	status := 0
-	if st.shell {
-		status = d.serveShell(nc, ch, st.rows)
-	} else {
-		status = d.serveExec(nc, ch, st.cmd)
-	}
-	_, _ = ch.SendRequest("exit-status", false, ssh.Marshal(struct{ Status uint32 }{uint32(status)}))
-}
-
-// serveExec runs one command without a PTY, as `ssh host CMD` does.
-func (d *Device) serveExec(nc net.Conn, ch ssh.Channel, cmd string) int {
-	t := &term{length: 0, width: 32767}
-	d.mu.Lock()
-	s := d.emu.newSession(t, d.spec.Username)
-	d.mu.Unlock()
-	status := 0
-	for _, line := range strings.Split(cmd, "\n") {
-		r, drop := d.dispatch(s, line)
-		if drop {
-			_ = nc.Close()
-			return 255
-		}
-		_, _ = ch.Write([]byte(r.out))
-		status = r.status
-		if r.exit {
-			break
-		}
-	}
-	d.mu.Lock()
-	s.disconnect()
-	d.mu.Unlock()
-	return status
-}
-
 // dispatch runs one line with the fault rules; drop reports that the
 // connection must be dropped now, without an answer. Reject refuses only a
 // line the emulator says would change the device. A delayed answer goes
 // out at once when the fault changes or the device closes.
-func (d *Device) dispatch(s cliSession, line string) (reply, bool) {
+func (d *Device) dispatch(s cli.Session, line string) (cli.Reply, bool) {
 	d.mu.Lock()
 	delay := d.fault.Delay
 	changed := d.faultCh
@@ -188,14 +95,14 @@ func (d *Device) dispatch(s cliSession, line string) (reply, bool) {
 	if trimmed != "" {
 		d.record(trimmed)
 	}
-	var r reply
-	if d.reject != nil && trimmed != "" && d.reject.MatchString(trimmed) && s.changes(line) {
-		r = s.reject(trimmed)
+	var r cli.Reply
+	if d.reject != nil && trimmed != "" && d.reject.MatchString(trimmed) && s.Changes(line) {
+		r = s.Reject(trimmed)
 	} else {
-		r = s.handle(line)
+		r = s.Handle(line)
 	}
 	drop := false
-	if r.config && d.fault.DropAfter > 0 {
+	if r.Config && d.fault.DropAfter > 0 {
 		d.configCount++
 		if d.configCount >= d.fault.DropAfter {
 			d.fault.DropAfter = 0

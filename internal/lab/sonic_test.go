@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fabricgen/fabricgen/internal/lab/cli"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -87,53 +88,6 @@ func TestSONiCApplyPatchCheckpointRollback(t *testing.T) {
 		t.Fatalf("rollback: %s", out)
 	}
 	if dev.RunningConfig() != before {
-		t.Errorf("rollback did not restore:\n%s", unifiedDiff("before", "after", before, dev.RunningConfig()))
+		t.Errorf("rollback did not restore:\n%s", cli.UnifiedDiff("before", "after", before, dev.RunningConfig()))
 	}
-}
-
-func TestJSONPatchOps(t *testing.T) {
-	db := map[string]any{"PORT": map[string]any{"Ethernet0": map[string]any{"mtu": "9100"}}, "VLAN": map[string]any{"Vlan10": map[string]any{"members": []any{"Ethernet0"}}}}
-	cases := []struct {
-		name, patch, want string
-	}{
-		{"replace", `[{"op":"replace","path":"/PORT/Ethernet0/mtu","value":"9216"}]`, `"mtu": "9216"`},
-		{"remove field", `[{"op":"remove","path":"/PORT/Ethernet0/mtu"}]`, `"Ethernet0": {}`},
-		{"append", `[{"op":"add","path":"/VLAN/Vlan10/members/-","value":"Ethernet8"}]`, `"Ethernet8"`},
-		{"test fails", `[{"op":"test","path":"/PORT/Ethernet0/mtu","value":"1"}]`, "error"},
-		{"missing path", `[{"op":"replace","path":"/PORT/Ethernet4/mtu","value":"1"}]`, "error"},
-		{"not a patch", `{"op":"add"}`, "error"},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			got, err := sonicPatch(db, []byte(c.patch))
-			if c.want == "error" {
-				if err == nil {
-					t.Fatalf("no error")
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if s := sonicJSON(got); !strings.Contains(s, c.want) {
-				t.Errorf("got %s, want %q", s, c.want)
-			}
-		})
-	}
-	if db["PORT"].(map[string]any)["Ethernet0"].(map[string]any)["mtu"] != "9100" {
-		t.Error("sonicPatch modified its input")
-	}
-}
-
-func FuzzJSONPatch(f *testing.F) {
-	f.Add(`[{"op":"add","path":"/PORT/Ethernet0/mtu","value":"9216"}]`)
-	f.Add(`[{"op":"move","from":"/PORT/Ethernet0","path":"/PORT/Ethernet4"}]`)
-	f.Add(`[{"op":"remove","path":"/VLAN/Vlan10/members/0"}]`)
-	f.Fuzz(func(t *testing.T, patch string) {
-		db := map[string]any{"PORT": map[string]any{"Ethernet0": map[string]any{"mtu": "9100"}}, "VLAN": map[string]any{"Vlan10": map[string]any{"members": []any{"Ethernet0"}}}}
-		next, err := sonicPatch(db, []byte(patch))
-		if err == nil {
-			_ = sonicValidate(db, next)
-		}
-	})
 }

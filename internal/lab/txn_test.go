@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fabricgen/fabricgen/internal/lab/cli"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -207,7 +208,7 @@ func TestNXOSCheckpointsDeviceWide(t *testing.T) {
 		t.Fatalf("rollback: %q", out)
 	}
 	if got := stripNXOSHeader(dev.RunningConfig()); got != before {
-		t.Errorf("rollback did not restore:\n%s", unifiedDiff("checkpoint", "now", before, got))
+		t.Errorf("rollback did not restore:\n%s", cli.UnifiedDiff("checkpoint", "now", before, got))
 	}
 	b.run("no checkpoint fg-1")
 	if sum := b.run("show checkpoint summary"); strings.Contains(sum, "fg-1") || !strings.Contains(sum, "1) user-checkpoint-1:") {

@@ -1,0 +1,565 @@
+package host
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/fabricgen/fabricgen/internal/lab/cli"
+	"github.com/fabricgen/fabricgen/internal/lab/shell"
+	"github.com/fabricgen/fabricgen/schema"
+)
+
+// host emulates a Linux server with ConnectX NICs: the commands our NIC
+// scripts run (mlnx_qos and cma_roce_tos from Mellanox/mlnx-tools, the
+// MLNX_OFED ECN sysfs, iproute2 ip and dcb, ethtool pause, modprobe and
+// the configfs mount) against one shared per-netdev DCB state, as the mlx5
+// driver keeps it: no dcb apptrust, DSCP app entries only.
+type host struct {
+	env     *cli.Env
+	nics    map[string]*nic
+	order   []string
+	dynamic bool // create netdevs on first use (no DeviceSpec.Ports)
+	ofed    bool // MLNX_OFED tools and sysfs present (nvidia_mlnx)
+	// rdmaCM is true once the rdma_cm module is loaded (MLNX_OFED's
+	// openibd loads it at boot; an upstream host loads it on demand).
+	rdmaCM bool
+	// configfs is true while configfs is mounted on /sys/kernel/config.
+	configfs bool
+}
+
+// nic is the DCB and RDMA state of one netdev.
+type nic struct {
+	name     string
+	index    int
+	rdma     string
+	mtu      int
+	trust    string
+	pfc      [8]bool
+	dscp     map[int]int // explicit DSCP -> priority (dcb app / dscp2prio)
+	prioTC   [8]int
+	tsa      [8]string
+	tcbw     [8]int
+	ecnNP    [8]bool
+	ecnRP    [8]bool
+	cnpDSCP  int
+	cnpPrio  int
+	tos      int
+	cable    int
+	pauseRX  bool
+	pauseTX  bool
+	rate     [8]string // per-TC rate limit ("" = unlimited)
+	roceMode int       // rdma_cm RoCE mode (cma_roce_mode), 2 = RoCEv2
+	pfcTout  int       // ethtool pfc-prevention-tout, ms
+	cmDir    bool      // /sys/kernel/config/rdma_cm/<dev> exists
+}
+
+var hostIfaceRe = regexp.MustCompile(`^[a-z][a-z0-9_]{1,14}$`)
+
+// New returns the emulator of a Linux RoCE host (mlnx_qos, dcb, ethtool,
+// ip, sysfs and configfs), started from env.Spec.RunningConfig or, when
+// that is empty, from a factory configuration.
+func New(env *cli.Env) (cli.Emulator, error) {
+	e, err := newHost(env)
+	if err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+func newHost(env *cli.Env) (*host, error) {
+	ofed := env.Spec.Platform == schema.NvidiaMLNX
+	h := &host{env: env, nics: map[string]*nic{}, ofed: ofed, rdmaCM: ofed, configfs: true}
+	ports := env.Spec.Ports
+	if len(ports) == 0 {
+		h.dynamic = true
+		ports = []string{"ens1f0np0", "ens1f1np1"}
+	}
+	for _, p := range ports {
+		if !hostIfaceRe.MatchString(p) {
+			return nil, fmt.Errorf("port %q is not a Linux interface name (lower-case letters and digits, at most 15)", p)
+		}
+		h.add(p)
+	}
+	if env.Spec.RunningConfig != "" {
+		if err := h.replay(env.Spec.RunningConfig); err != nil {
+			return nil, err
+		}
+	}
+	return h, nil
+}
+
+// replay runs a host script line by line through the host's own shell
+// and tools (a line ending in a backslash continues on the next); the
+// first command that fails stops it.
+func (h *host) replay(script string) error {
+	sh := h.shell()
+	lines := strings.Split(script, "\n")
+	for i := 0; i < len(lines); i++ {
+		start := i + 1
+		line := strings.TrimRight(lines[i], " \t\r")
+		for strings.HasSuffix(line, "\\") && i+1 < len(lines) {
+			i++
+			line = strings.TrimSuffix(line, "\\") + strings.TrimRight(lines[i], " \t\r")
+		}
+		trimmed := strings.TrimSpace(line)
+		if trimmed == "" || strings.HasPrefix(trimmed, "#") {
+			continue
+		}
+		out := sh.Exec(trimmed)
+		if sh.Status != 0 || sh.Exited {
+			if sh.Exited && sh.Status == 0 {
+				return nil
+			}
+			return fmt.Errorf("line %d %q exited with status %d: %s", start, trimmed, sh.Status, strings.TrimSpace(out))
+		}
+	}
+	return nil
+}
+
+// Export prints the host's NIC state as the commands that give a factory
+// host the same state, one setting a line, in a fixed order: netdevs in
+// creation order with their MTU, then DCB (dcb pfc/ets/app/maxrate; on
+// nvidia_mlnx the mlnx_qos trust and cable length), pause and PFC storm
+// prevention (ethtool), the rdma_cm module, configfs and default_roce_tos,
+// and on nvidia_mlnx the ECN sysfs and the RoCE mode.
+func (h *host) Export() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# fabricgen lab: NIC state of %s (%s); replayed on a factory host it gives this state\n", h.env.Spec.Name, h.env.Spec.Platform)
+	if h.rdmaCM && !h.ofed {
+		b.WriteString("modprobe rdma_cm\n")
+	}
+	factory := &nic{}
+	for _, name := range h.order {
+		n := h.nics[name]
+		*factory = *h.fresh(name)
+		fmt.Fprintf(&b, "ip link set dev %s mtu %d\n", n.name, n.mtu)
+		if n.pfc != factory.pfc {
+			fmt.Fprintf(&b, "dcb pfc set dev %s prio-pfc", n.name)
+			for i, on := range n.pfc {
+				fmt.Fprintf(&b, " %d:%s", i, onOff(on))
+			}
+			b.WriteString("\n")
+		}
+		if n.prioTC != factory.prioTC || n.tsa != factory.tsa || n.tcbw != factory.tcbw {
+			fmt.Fprintf(&b, "dcb ets set dev %s prio-tc", n.name)
+			for i, v := range n.prioTC {
+				fmt.Fprintf(&b, " %d:%d", i, v)
+			}
+			b.WriteString(" tc-tsa")
+			for i, v := range n.tsa {
+				fmt.Fprintf(&b, " %d:%s", i, v)
+			}
+			b.WriteString(" tc-bw")
+			for i, v := range n.tcbw {
+				fmt.Fprintf(&b, " %d:%d", i, v)
+			}
+			b.WriteString("\n")
+		}
+		if len(n.dscp) > 0 {
+			fmt.Fprintf(&b, "dcb app add dev %s dscp-prio", n.name)
+			for _, d := range sortedInts(n.dscp) {
+				fmt.Fprintf(&b, " %d:%d", d, n.dscp[d])
+			}
+			b.WriteString("\n")
+		}
+		if h.ofed && (n.trust != "dscp") != (len(n.dscp) == 0) {
+			fmt.Fprintf(&b, "mlnx_qos -i %s --trust %s\n", n.name, n.trust)
+		}
+		if n.rate != factory.rate {
+			fmt.Fprintf(&b, "dcb maxrate set dev %s tc-maxrate", n.name)
+			for i, r := range n.rate {
+				if r != "" {
+					fmt.Fprintf(&b, " %d:%s", i, r)
+				}
+			}
+			b.WriteString("\n")
+		}
+		if h.ofed && n.cable != factory.cable {
+			fmt.Fprintf(&b, "mlnx_qos -i %s --cable_len %d\n", n.name, n.cable)
+		}
+		if n.pauseRX != factory.pauseRX || n.pauseTX != factory.pauseTX {
+			fmt.Fprintf(&b, "ethtool -A %s rx %s tx %s\n", n.name, onOff(n.pauseRX), onOff(n.pauseTX))
+		}
+		if n.pfcTout != factory.pfcTout {
+			fmt.Fprintf(&b, "ethtool --set-tunable %s pfc-prevention-tout %d\n", n.name, n.pfcTout)
+		}
+		if n.cmDir || n.tos != factory.tos {
+			cm := "/sys/kernel/config/rdma_cm/" + n.rdma
+			fmt.Fprintf(&b, "mkdir -p %s\n", cm)
+			if n.tos != factory.tos {
+				fmt.Fprintf(&b, "echo %d > %s/ports/1/default_roce_tos\n", n.tos, cm)
+			}
+		}
+		if !h.ofed {
+			continue
+		}
+		for p := 0; p < 8; p++ {
+			if n.ecnNP[p] != factory.ecnNP[p] {
+				fmt.Fprintf(&b, "echo %d > /sys/class/net/%s/ecn/roce_np/enable/%d\n", b2i(n.ecnNP[p]), n.name, p)
+			}
+			if n.ecnRP[p] != factory.ecnRP[p] {
+				fmt.Fprintf(&b, "echo %d > /sys/class/net/%s/ecn/roce_rp/enable/%d\n", b2i(n.ecnRP[p]), n.name, p)
+			}
+		}
+		if n.cnpDSCP != factory.cnpDSCP {
+			fmt.Fprintf(&b, "echo %d > /sys/class/net/%s/ecn/roce_np/cnp_dscp\n", n.cnpDSCP, n.name)
+		}
+		if n.cnpPrio != factory.cnpPrio {
+			fmt.Fprintf(&b, "echo %d > /sys/class/net/%s/ecn/roce_np/cnp_802p_prio\n", n.cnpPrio, n.name)
+		}
+		if n.roceMode != factory.roceMode {
+			fmt.Fprintf(&b, "cma_roce_mode -d %s -p 1 -m %d\n", n.rdma, n.roceMode)
+		}
+	}
+	return b.String()
+}
+
+// fresh returns a factory netdev of that name (not added to the host).
+func (h *host) fresh(name string) *nic {
+	saved, order := h.nics, h.order
+	h.nics, h.order = map[string]*nic{}, nil
+	n := h.add(name)
+	h.nics, h.order = saved, order
+	return n
+}
+
+func sortedInts(m map[int]int) []int {
+	keys := make([]int, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Ints(keys)
+	return keys
+}
+
+func (h *host) add(name string) *nic {
+	n := &nic{name: name, index: len(h.order), mtu: 1500, trust: "pcp", dscp: map[int]int{},
+		roceMode: 2, pfcTout: 100,
+		prioTC: [8]int{1, 0, 2, 3, 4, 5, 6, 7}, cnpDSCP: 48, cnpPrio: 6, cable: 7, pauseRX: true, pauseTX: true}
+	n.rdma = fmt.Sprintf("mlx5_%d", n.index)
+	for i := range n.tsa {
+		n.tsa[i] = "vendor"
+		n.ecnNP[i], n.ecnRP[i] = true, true
+	}
+	h.nics[name] = n
+	h.order = append(h.order, name)
+	return n
+}
+
+// lookup returns the netdev, creating it when the host is dynamic.
+func (h *host) lookup(name string) *nic {
+	if n := h.nics[name]; n != nil {
+		return n
+	}
+	if h.dynamic && hostIfaceRe.MatchString(name) {
+		return h.add(name)
+	}
+	return nil
+}
+
+func (h *host) byRDMA(dev string) *nic {
+	for _, name := range h.order {
+		if h.nics[name].rdma == dev {
+			return h.nics[name]
+		}
+	}
+	return nil
+}
+
+// prioOf returns the priority a DSCP value maps to under DSCP trust.
+func (n *nic) prioOf(d int) int {
+	if p, ok := n.dscp[d]; ok {
+		return p
+	}
+	return d >> 3
+}
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}
+
+func bits(a [8]bool) string {
+	s := make([]string, 8)
+	for i, b := range a {
+		s[i] = "0"
+		if b {
+			s[i] = "1"
+		}
+	}
+	return strings.Join(s, ",")
+}
+
+func ints(a [8]int) string {
+	s := make([]string, 8)
+	for i, v := range a {
+		s[i] = strconv.Itoa(v)
+	}
+	return strings.Join(s, ",")
+}
+
+// Running dumps the NIC state in a fixed order.
+func (h *host) Running() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# fabricgen lab host %s (%s)\n", h.env.Spec.Name, h.env.Spec.Platform)
+	fmt.Fprintf(&b, "module rdma_cm %s\n", map[bool]string{true: "loaded", false: "not loaded"}[h.rdmaCM])
+	fmt.Fprintf(&b, "configfs %s\n", map[bool]string{true: "mounted", false: "not mounted"}[h.configfs])
+	for _, name := range h.order {
+		n := h.nics[name]
+		fmt.Fprintf(&b, "netdev %s\n", n.name)
+		fmt.Fprintf(&b, "  rdma-device %s\n", n.rdma)
+		fmt.Fprintf(&b, "  mtu %d\n", n.mtu)
+		fmt.Fprintf(&b, "  trust %s\n", n.trust)
+		fmt.Fprintf(&b, "  pfc %s\n", bits(n.pfc))
+		fmt.Fprintf(&b, "  dscp-prio %s\n", n.dscpApp())
+		fmt.Fprintf(&b, "  prio-tc %s\n", ints(n.prioTC))
+		fmt.Fprintf(&b, "  tsa %s\n", strings.Join(n.tsa[:], ","))
+		fmt.Fprintf(&b, "  tc-bw %s\n", ints(n.tcbw))
+		fmt.Fprintf(&b, "  pause rx %s tx %s\n", onOff(n.pauseRX), onOff(n.pauseTX))
+		fmt.Fprintf(&b, "  pfc-prevention-tout %d\n", n.pfcTout)
+		fmt.Fprintf(&b, "  tc-maxrate %s\n", n.rates())
+		fmt.Fprintf(&b, "  default_roce_tos %d\n", n.tos)
+		if h.ofed {
+			fmt.Fprintf(&b, "  ecn roce_np enable %s\n", bits(n.ecnNP))
+			fmt.Fprintf(&b, "  ecn roce_rp enable %s\n", bits(n.ecnRP))
+			fmt.Fprintf(&b, "  ecn roce_np cnp_dscp %d\n", n.cnpDSCP)
+			fmt.Fprintf(&b, "  ecn roce_np cnp_802p_prio %d\n", n.cnpPrio)
+			fmt.Fprintf(&b, "  cable-len %d\n", n.cable)
+			fmt.Fprintf(&b, "  roce-mode %d\n", n.roceMode)
+		}
+	}
+	return b.String()
+}
+
+func (n *nic) dscpApp() string { return mapPairs(n.dscp) }
+
+func (n *nic) rates() string {
+	parts := make([]string, 8)
+	for i, r := range n.rate {
+		if r == "" {
+			r = "unlimited"
+		}
+		parts[i] = fmt.Sprintf("%d:%s", i, r)
+	}
+	return strings.Join(parts, " ")
+}
+
+func mapPairs(m map[int]int) string {
+	keys := make([]int, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Ints(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%d:%d", k, m[k])
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, " ")
+}
+
+func (h *host) OutOfBand(lines []string) error {
+	sh := h.shell()
+	for _, l := range lines {
+		out := sh.Exec(l)
+		if sh.Status != 0 {
+			return fmt.Errorf("%q exited %d: %s", l, sh.Status, strings.TrimSpace(out))
+		}
+	}
+	return nil
+}
+
+func (h *host) shell() *shell.Shell {
+	sh := shell.NewShell(h.runner(), h.writeFile, h.which)
+	sh.Record = h.env.Executed
+	return sh
+}
+
+func (h *host) ExpireTimers() {}
+
+func (h *host) NewSession(t *cli.Term, user string) cli.Session {
+	return &hostCLI{h: h, user: user, sh: h.shell()}
+}
+
+type hostCLI struct {
+	h    *host
+	user string
+	sh   *shell.Shell
+}
+
+func (c *hostCLI) Greeting() string {
+	return "Welcome to Ubuntu 22.04.4 LTS (GNU/Linux 5.15.0-105-generic x86_64)\n\n"
+}
+
+func (c *hostCLI) Prompt() string {
+	if c.user == "root" {
+		return "root@" + c.h.env.Spec.Name + ":~# "
+	}
+	return c.user + "@" + c.h.env.Spec.Name + ":~$ "
+}
+
+func (c *hostCLI) Disconnect() {}
+
+func (c *hostCLI) Reject(line string) cli.Reply {
+	f := strings.Fields(line)
+	c.sh.Status = 1
+	return cli.Reply{Out: fmt.Sprintf("bash: %s: Operation not permitted\n", f[0]), Status: 1, Config: true}
+}
+
+func (c *hostCLI) Handle(raw string) cli.Reply {
+	line := strings.TrimSpace(raw)
+	if line == "" || strings.HasPrefix(line, "#") {
+		return cli.Reply{Status: c.sh.Status}
+	}
+	if line == "logout" {
+		return cli.Reply{Out: "logout\n", Exit: true, Status: c.sh.Status}
+	}
+	before := c.h.Running()
+	changes := c.Changes(line)
+	out := c.sh.Exec(line)
+	r := cli.Reply{Out: out, Status: c.sh.Status, Config: c.h.Running() != before || changes}
+	if c.sh.Exited {
+		r.Exit = true
+		r.Out += "logout\n"
+	}
+	return r
+}
+
+// Changes reports whether the line sets NIC or kernel state: a write into
+// /sys, or a tool run with options that set something.
+func (c *hostCLI) Changes(line string) bool {
+	return shell.Changes(line, hostChanges, func(p string) bool {
+		return strings.HasPrefix(p, "/sys/") || strings.HasPrefix(p, shell.Dynamic)
+	})
+}
+
+// hostChanges decides for one command of a host: mlnx_qos with any
+// setting (the bare `mlnx_qos -i IF` and `-a` only report), cma_roce_tos
+// with -t, cma_roce_mode with -m, ip link set, ethtool's setters, dcb's
+// set/add/del/replace/flush, tee into /sys, modprobe, mount and mkdir.
+// Everything else the host knows only reads, and what it does not know is
+// not found.
+func hostChanges(argv []string) bool {
+	switch argv[0] {
+	case "mlnx_qos":
+		for _, a := range argv[1:] {
+			k, _, _ := strings.Cut(a, "=")
+			switch k {
+			case "-i", "--interface", "-a", "--all":
+			default:
+				if strings.HasPrefix(k, "-") {
+					return true
+				}
+			}
+		}
+		return false
+	case "cma_roce_tos":
+		return shell.HasOpt(argv[1:], "-t")
+	case "cma_roce_mode":
+		return shell.HasOpt(argv[1:], "-m")
+	case "tee":
+		for _, a := range argv[1:] {
+			if strings.HasPrefix(a, "/sys/") {
+				return true
+			}
+		}
+		return false
+	case "modprobe", "mount", "umount", "mkdir", "rmdir", "sysctl", "devlink", "tc", "rdma":
+		return true
+	}
+	return !shell.LinuxReadOnly(argv) && hostKnows(argv[0])
+}
+
+// hostKnows reports whether the host has the command at all.
+func hostKnows(name string) bool {
+	switch name {
+	case "ip", "dcb", "ethtool":
+		return true
+	}
+	return false
+}
+
+func (h *host) runner() shell.Runner {
+	return func(argv []string, stdin string) (string, string, int) {
+		name := argv[0]
+		switch name {
+		case "cat":
+			return h.cat(argv[1:], stdin)
+		case "tee":
+			args := argv[1:]
+			app := false
+			if len(args) > 0 && args[0] == "-a" {
+				args, app = args[1:], true
+			}
+			for _, p := range args {
+				if msg := h.writeFile(p, stdin, app); msg != "" {
+					return stdin, "tee: " + p + ": " + msg + "\n", 1
+				}
+			}
+			return stdin, "", 0
+		case "hostname":
+			return h.env.Spec.Name + "\n", "", 0
+		case "uname":
+			return "Linux\n", "", 0
+		case "which":
+			if len(argv) == 2 {
+				if path, ok := h.which(argv[1]); ok {
+					return path + "\n", "", 0
+				}
+			}
+			return "", "", 1
+		case "find":
+			return h.Find(argv[1:])
+		case "mkdir":
+			return h.mkdir(argv[1:])
+		case "rmdir":
+			return h.rmdir(argv[1:])
+		case "modprobe":
+			return h.modprobe(argv[1:])
+		case "mountpoint":
+			return h.mountpoint(argv[1:])
+		case "mount":
+			return h.mount(argv[1:])
+		case "ip":
+			return h.ip(argv[1:])
+		case "dcb":
+			return h.dcb(argv[1:])
+		case "ethtool":
+			return h.ethtool(argv[1:])
+		case "mlnx_qos":
+			if h.ofed {
+				return h.mlnxQoS(argv[1:])
+			}
+		case "cma_roce_tos":
+			if h.ofed {
+				return h.cmaRoceTos(argv[1:])
+			}
+		case "cma_roce_mode":
+			if h.ofed {
+				return h.cmaRoceMode(argv[1:])
+			}
+		}
+		return "", "bash: " + name + ": command not found\n", 127
+	}
+}
+
+func (h *host) which(name string) (string, bool) {
+	switch name {
+	case "cat", "tee", "true", "false", "hostname", "uname", "sh", "bash", "sudo", "which", "find", "mkdir", "rmdir", "mountpoint", "mount":
+		return "/usr/bin/" + name, true
+	case "ip", "dcb", "ethtool", "modprobe":
+		return "/usr/sbin/" + name, true
+	case "mlnx_qos", "cma_roce_tos", "cma_roce_mode":
+		if h.ofed {
+			return "/usr/sbin/" + name, true
+		}
+	}
+	return "", false
+}

@@ -1,0 +1,55 @@
+package shell
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestChanges pins the static scan Fault.Reject relies on: every simple
+// command of a line counts, wherever it hides, and nothing else does.
+func TestChanges(t *testing.T) {
+	// "apply" changes the device, everything else reads; files under /etc
+	// are device state.
+	isChange := func(argv []string) bool { return argv[0] == "apply" }
+	writes := func(p string) bool { return strings.HasPrefix(p, "/etc/") || strings.Contains(p, Dynamic) }
+	cases := []struct {
+		line string
+		want bool
+	}{
+		{"show x", false},
+		{"apply x", true},
+		{"show x; apply y", true},
+		{"show x && apply y", true},
+		{"show x || apply y", true},
+		{"show x | apply y", true},
+		{"{ show; apply; }", true},
+		{"(apply)", true},
+		{"echo $(apply)", true},
+		{"echo \"$(apply)\"", true},
+		{"echo `apply`", true},
+		{"echo '$(apply)'", false},
+		{"echo \\$(apply)", false},
+		{"echo ${X:-$(apply)}", true},
+		{"cat <(apply)", true},
+		{"sudo apply", true},
+		{"env A=1 timeout 5 apply", true},
+		{"sh -c 'apply'", true},
+		{"bash -c 'show'", false},
+		{"eval apply", true},
+		{"$CMD show", true},
+		{"X=1 show", false},
+		{"echo x > /tmp/f", false},
+		{"echo x > /etc/f", true},
+		{"echo x >> /etc/f", true},
+		{"echo x 2> /etc/f", false},
+		{"echo x > /dev/null", false},
+		{"echo x > $F", true},
+		{"show 'apply'", false},
+		{"echo 'unterminated", false},
+	}
+	for _, c := range cases {
+		if got := Changes(c.line, isChange, writes); got != c.want {
+			t.Errorf("Changes(%q) = %v, want %v", c.line, got, c.want)
+		}
+	}
+}

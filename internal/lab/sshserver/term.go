@@ -1,0 +1,151 @@
+package sshserver
+
+import (
+	"io"
+	"net"
+	"strings"
+
+	"github.com/fabricgen/fabricgen/internal/lab/cli"
+)
+
+// writeCRLF writes text with CRLF line ends, as a terminal expects.
+func writeCRLF(w io.Writer, text string) {
+	if text == "" {
+		return
+	}
+	_, _ = io.WriteString(w, strings.ReplaceAll(text, "\n", "\r\n"))
+}
+
+// serveShell runs an interactive CLI on rw until the user exits or the
+// connection ends; it returns the last exit status.
+func (s *Server) serveShell(nc net.Conn, rw io.ReadWriter, rows int) int {
+	t := &cli.Term{Length: rows, Width: 80}
+	l := s.dev.Login(t)
+	defer l.Close()
+	writeCRLF(rw, l.Greeting())
+
+	var (
+		line    []byte
+		lastCR  bool
+		secret  bool
+		pending []string // pages still to show
+		tail    string   // printed after the last page
+		status  int
+	)
+	buf := make([]byte, 4096)
+	for {
+		n, err := rw.Read(buf)
+		if err != nil {
+			return status
+		}
+		for _, b := range buf[:n] {
+			if len(pending) > 0 {
+				// Pager: 'q' quits, anything else shows the next page.
+				writeCRLF(rw, "\r"+strings.Repeat(" ", len(t.More))+"\r")
+				if b == 'q' || b == 'Q' {
+					pending = nil
+					writeCRLF(rw, tail)
+					continue
+				}
+				pending = showPage(rw, t, pending, tail)
+				continue
+			}
+			switch b {
+			case '\n':
+				if lastCR {
+					lastCR = false
+					continue
+				}
+				fallthrough
+			case '\r':
+				lastCR = b == '\r'
+				writeCRLF(rw, "\n")
+				r, drop := l.Handle(string(line))
+				line = line[:0]
+				if drop {
+					_ = nc.Close()
+					return 255
+				}
+				status = r.Status
+				secret = r.Secret
+				if r.Exit {
+					writeCRLF(rw, r.Out)
+					return status
+				}
+				tail = l.Prompt()
+				if t.More != "" && t.Length > 0 {
+					pages := paginate(r.Out, t.Length-1)
+					if len(pages) > 1 {
+						pending = showPage(rw, t, pages, tail)
+						continue
+					}
+				}
+				writeCRLF(rw, r.Out+tail)
+			case 0x7f, 0x08:
+				lastCR = false
+				if len(line) > 0 {
+					line = line[:len(line)-1]
+					if !secret {
+						writeCRLF(rw, "\b \b")
+					}
+				}
+			case 0x04:
+				// ^D on an empty line ends `load ... terminal` input.
+				if len(line) > 0 {
+					continue
+				}
+				writeCRLF(rw, "\n")
+				r, drop := l.Handle("\x04")
+				if drop {
+					_ = nc.Close()
+					return 255
+				}
+				status = r.Status
+				p := l.Prompt()
+				writeCRLF(rw, r.Out+p)
+			case 0x03:
+				lastCR = false
+				line = line[:0]
+				secret = false
+				p := l.Prompt()
+				writeCRLF(rw, "^C\n"+p)
+			default:
+				lastCR = false
+				line = append(line, b)
+				if !secret {
+					_, _ = rw.Write([]byte{b})
+				}
+			}
+		}
+	}
+}
+
+// showPage writes the first page and the pager prompt, or the last page
+// and tail; it returns the pages still to show.
+func showPage(w io.Writer, t *cli.Term, pages []string, tail string) []string {
+	writeCRLF(w, pages[0])
+	if len(pages) == 1 {
+		writeCRLF(w, tail)
+		return nil
+	}
+	writeCRLF(w, t.More)
+	return pages[1:]
+}
+
+// paginate splits text into pages of n lines.
+func paginate(text string, n int) []string {
+	if n < 1 {
+		return []string{text}
+	}
+	lines := strings.SplitAfter(text, "\n")
+	if lines[len(lines)-1] == "" {
+		// text ends with a newline: no line follows it.
+		lines = lines[:len(lines)-1]
+	}
+	var pages []string
+	for len(lines) > n {
+		pages = append(pages, strings.Join(lines[:n], ""))
+		lines = lines[n:]
+	}
+	return append(pages, strings.Join(lines, ""))
+}
