@@ -139,7 +139,13 @@ func writeDriftText(w io.Writer, rs []push.DriftResult) {
 	_ = tw.Flush()
 	for _, r := range rs {
 		if r.Drifted() {
-			fmt.Fprintf(w, "\n%s (%s) %s: its managed config changed since it was applied:\n%s", r.Device, r.Platform, r.Status, r.Drift.Text)
+			fmt.Fprintf(w, "\n%s (%s) %s: its managed config changed since it was applied:\n", r.Device, r.Platform, r.Status)
+			if push.IsHost(r.Platform) {
+				plain := func(s string) string { return s }
+				writeHostSettings(w, r.Drift.Text, plain, plain)
+			} else {
+				fmt.Fprint(w, r.Drift.Text)
+			}
 		}
 	}
 	fmt.Fprintf(w, "\nDrift: %s.\n", driftSummaryLine(rs))
@@ -182,7 +188,12 @@ func writeDriftMarkdown(w io.Writer, fabric string, rs []push.DriftResult) {
 	}
 	for _, r := range rs {
 		if r.Drifted() {
-			fmt.Fprintf(w, "\n<details><summary><code>%s</code>: %s</summary>\n\n```diff\n%s```\n</details>\n", r.Device, r.Status, r.Drift.Text)
+			lang, body := "diff", r.Drift.Text
+			if push.IsHost(r.Platform) {
+				lang, body = "text", push.HostSettingText(body)
+			}
+			fence := codeFence(body)
+			fmt.Fprintf(w, "\n<details><summary>%s: %s</summary>\n\n%s%s\n%s%s\n</details>\n", mdCode(r.Device), r.Status, fence, lang, body, fence)
 		}
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/fabricgen/fabricgen/diag"
 	"github.com/fabricgen/fabricgen/internal/push/dialect"
 	"github.com/fabricgen/fabricgen/internal/push/session"
 	"github.com/fabricgen/fabricgen/internal/push/state"
@@ -114,6 +115,9 @@ type planRun struct {
 	skipped []string
 	// unrendered holds the render errors of devices left out (demo only).
 	unrendered []string
+	// findings are the lint findings that did not block (warnings and
+	// notes), for the Markdown plan's hop-path diagrams.
+	findings diag.Diagnostics
 }
 
 // prepare loads, lints (error findings block) and renders the fabric's
@@ -135,9 +139,12 @@ func prepareFabric(ctx context.Context, f *schema.Fabric, pf *pushFlags) (*planR
 		return nil, withCode(exitFailed, fmt.Errorf("lint: %w", err))
 	}
 	var blocking []string
-	for _, fd := range findings {
+	var other diag.Diagnostics
+	for i, fd := range findings {
 		if fd.Severity == schema.SevError {
 			blocking = append(blocking, fmt.Sprintf("  %s %s: %s", fd.Subject, fd.Rule, fd.Summary))
+		} else {
+			other = append(other, &findings[i])
 		}
 	}
 	if len(blocking) > 0 {
@@ -148,7 +155,11 @@ func prepareFabric(ctx context.Context, f *schema.Fabric, pf *pushFlags) (*planR
 	if err != nil {
 		return nil, withCode(exitFailed, err)
 	}
-	return renderDevices(ctx, f, devs, pf)
+	run, err := renderDevices(ctx, f, devs, pf)
+	if run != nil {
+		run.findings = other
+	}
+	return run, err
 }
 
 // renderDevices renders the given devices of a linted fabric. Devices on
@@ -192,6 +203,7 @@ func newPlanCommand(s *streams) *cobra.Command {
 	var pf pushFlags
 	var out string
 	var detailed, asJSON, markdown, refreshOnly bool
+	mdLimit := DefaultMarkdownLimit
 	cmd := &cobra.Command{
 		Use:   "plan [DIR]",
 		Short: "Show what would change on each device",
@@ -253,7 +265,8 @@ Exit status: 0 no changes (or changes without -detailed-exitcode), 1 error
 			case asJSON:
 				err = p.Write(w)
 			case markdown:
-				writePlanMarkdown(w, p, run.skipped)
+				md := planMarkdown{Limit: mdLimit, PlanFile: out, Dir: fabricDir(args), Findings: run.findings}
+				err = md.write(w, p, run.skipped)
 			default:
 				writePlanHuman(w, p, run.skipped, s.colour(s.outTTY))
 			}
@@ -276,7 +289,8 @@ Exit status: 0 no changes (or changes without -detailed-exitcode), 1 error
 	fl.StringVarP(&out, "out", "o", "", "save the plan to FILE for fabricgen apply")
 	fl.BoolVar(&detailed, "detailed-exitcode", false, "exit 2 when there are changes")
 	fl.BoolVar(&asJSON, "json", false, "print the plan as JSON (the plan file format)")
-	fl.BoolVar(&markdown, "markdown", false, "print the plan as Markdown for a review comment")
+	fl.BoolVar(&markdown, "markdown", false, "print the plan as Markdown for a review comment: changed devices only, a summary table, devices with the same change grouped, collapsed diffs, host settings as 'setting: old -> new', hop-path diagrams of lint warnings")
+	fl.IntVar(&mdLimit, "markdown-limit", DefaultMarkdownLimit, "with --markdown, stop before this many characters and point at the full plan (-out FILE); GitHub comments hold 65,536")
 	fl.BoolVar(&refreshOnly, "refresh-only", false, "report drift instead: devices whose config changed since fabricgen applied it (as fabricgen drift)")
 	return cmd
 }
@@ -338,6 +352,11 @@ func writePlanHuman(w io.Writer, p *planfile.Plan, skipped []string, colour bool
 			if n := len(d.Takeover); n > 0 {
 				fmt.Fprintf(w, "  takes over %d line(s) fabricgen did not create (removed or replaced below; --no-takeover refuses instead), e.g. %s\n", n, d.Takeover[0])
 			}
+			if push.IsHost(d.Platform) {
+				writeHostSettings(w, d.Diff.Text, del, add)
+				fmt.Fprintln(w)
+				continue
+			}
 			for _, l := range strings.SplitAfter(d.Diff.Text, "\n") {
 				switch {
 				case l == "":
@@ -365,6 +384,15 @@ func writePlanHuman(w io.Writer, p *planfile.Plan, skipped []string, colour bool
 	fmt.Fprintf(w, "\n%s %s.\n", bold("Plan:"), summaryLine(p))
 }
 
+// writeHostSettings prints a host's diff as one "setting: old -> new"
+// line per setting that changes, the old value in del's colour and the
+// new in add's.
+func writeHostSettings(w io.Writer, diffText string, del, add func(string) string) {
+	for _, c := range push.HostSettingChanges(diffText) {
+		fmt.Fprintf(w, "  %s: %s%s%s\n", c.Setting, del(c.Old), push.SettingArrow, add(c.New))
+	}
+}
+
 // painter returns a function colouring text when colour is on; the colour
 // object is local, so fatih/color's global NoColor is never consulted.
 func painter(colour bool, attrs ...color.Attribute) func(string) string {
@@ -384,29 +412,5 @@ func painter(colour bool, attrs ...color.Attribute) func(string) string {
 			s += "\n"
 		}
 		return s
-	}
-}
-
-// writePlanMarkdown prints a review-comment view: a table and one
-// collapsed diff per changing device.
-func writePlanMarkdown(w io.Writer, p *planfile.Plan, skipped []string) {
-	fmt.Fprintf(w, "### fabricgen plan: `%s`\n\n**%s**\n\n", p.Fabric, summaryLine(p))
-	fmt.Fprintln(w, "| device | platform | status | added | removed |")
-	fmt.Fprintln(w, "|---|---|---|---:|---:|")
-	for _, d := range p.Devices {
-		status := d.Status
-		if d.Status == planfile.StatusError {
-			status = "error: " + strings.ReplaceAll(d.Error, "|", "\\|")
-		}
-		fmt.Fprintf(w, "| `%s` | %s | %s | %d | %d |\n", d.Name, d.Platform, status, d.Diff.Added, d.Diff.Removed)
-	}
-	for _, d := range p.Devices {
-		if d.Status != planfile.StatusChange {
-			continue
-		}
-		fmt.Fprintf(w, "\n<details><summary><code>%s</code>: +%d −%d</summary>\n\n```diff\n%s```\n</details>\n", d.Name, d.Diff.Added, d.Diff.Removed, d.Diff.Text)
-	}
-	if len(skipped) > 0 {
-		fmt.Fprintf(w, "\nNot planned: %s\n", strings.Join(skipped, ", "))
 	}
 }

@@ -112,7 +112,7 @@ func TestPlanApplyCLI(t *testing.T) {
 		t.Errorf("plan output lacks the summary or a diff:\n%s", out)
 	}
 	md := exec(0, "plan", fabric, "--markdown")
-	if !strings.Contains(md, "| device | platform | status |") || !strings.Contains(md, "```diff") {
+	if !strings.Contains(md, "| devices | platform | added | removed |") || !strings.Contains(md, "```diff") {
 		t.Errorf("markdown plan:\n%s", md)
 	}
 	js := exec(0, "plan", fabric, "-json")

@@ -55,41 +55,87 @@ func digits(s string) string {
 	return s[:i]
 }
 
-// Range is a run of names: First alone when Last is empty.
+// Range is a run of names whose trailing numbers count up by Step.
 type Range struct {
 	First, Last string
-	// N is how many names the run holds.
-	N int
+	// N is how many names the run holds; Step the difference of their
+	// numbers (1, or more for "every 2nd").
+	N, Step int
 }
 
-// String is "first–last" (en dash), or "first" for a single name.
+// String is "first–last" (en dash), "first–last (every 2nd)" for a run
+// with a step, or "first" for a single name.
 func (r Range) String() string {
-	if r.N <= 1 {
+	switch {
+	case r.N <= 1:
 		return r.First
+	case r.Step > 1:
+		return r.First + "–" + r.Last + " (every " + ordinal(r.Step) + ")"
 	}
 	return r.First + "–" + r.Last
 }
 
+func ordinal(n int) string {
+	suffix := "th"
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+	case n%10 == 2:
+		suffix = "nd"
+	case n%10 == 3:
+		suffix = "rd"
+	case n%10 == 1:
+		suffix = "st"
+	}
+	return strconv.Itoa(n) + suffix
+}
+
 // Ranges sorts a copy of names naturally and folds names that differ only
 // in a trailing number counting up by one into ranges: leaf1 leaf2 leaf3
-// leaf7 becomes leaf1–leaf3, leaf7. Numbers must keep their width when
-// either is zero-padded (leaf09 leaf10 is a run, leaf9 leaf010 is not).
-// Duplicates are kept once.
+// leaf7 becomes leaf1–leaf3, leaf7. Three or more names counting up by a
+// larger step fold too (leaf1 leaf3 leaf5: leaf1–leaf5, every 2nd).
+// Numbers must keep their width when either is zero-padded (leaf09
+// leaf10 is a run, leaf9 leaf010 is not). Duplicates are kept once.
 func Ranges(names []string) []Range {
 	s := append([]string(nil), names...)
 	Sort(s)
 	var out []Range
+	var cur *Range
+	flush := func() {
+		if cur == nil {
+			return
+		}
+		if cur.Step > 1 && cur.N == 2 {
+			out = append(out, Range{First: cur.First, N: 1, Step: 1}, Range{First: cur.Last, N: 1, Step: 1})
+		} else {
+			out = append(out, *cur)
+		}
+		cur = nil
+	}
 	for i, n := range s {
 		if i > 0 && n == s[i-1] {
 			continue
 		}
-		if k := len(out); k > 0 && follows(out[k-1].lastName(), n) {
-			out[k-1].Last = n
-			out[k-1].N++
-			continue
+		if cur != nil {
+			d := delta(cur.lastName(), n)
+			switch {
+			case cur.N == 1 && d > 0:
+				cur.Last, cur.N, cur.Step = n, 2, d
+				continue
+			case cur.N == 2 && cur.Step > 1 && d == 1:
+				// leaf1 leaf3 leaf4: leaf1 alone, leaf3–leaf4 a run.
+				out = append(out, Range{First: cur.First, N: 1, Step: 1})
+				cur = &Range{First: cur.Last, Last: n, N: 2, Step: 1}
+				continue
+			case d > 0 && d == cur.Step:
+				cur.Last = n
+				cur.N++
+				continue
+			}
 		}
-		out = append(out, Range{First: n, N: 1})
+		flush()
+		cur = &Range{First: n, N: 1, Step: 1}
 	}
+	flush()
 	return out
 }
 
@@ -100,19 +146,23 @@ func (r Range) lastName() string {
 	return r.Last
 }
 
-// follows reports whether b is a's name with its trailing number plus one.
-func follows(a, b string) bool {
+// delta is b's trailing number minus a's when both are the same name but
+// for that number (and its width, when zero-padded); 0 otherwise.
+func delta(a, b string) int {
 	pa, da := splitNumber(a)
 	pb, db := splitNumber(b)
 	if da == "" || db == "" || pa != pb {
-		return false
+		return 0
 	}
 	if len(da) != len(db) && (da[0] == '0' || db[0] == '0') {
-		return false
+		return 0
 	}
-	na, errA := strconv.ParseUint(da, 10, 63)
-	nb, errB := strconv.ParseUint(db, 10, 63)
-	return errA == nil && errB == nil && nb == na+1
+	na, errA := strconv.ParseUint(da, 10, 31)
+	nb, errB := strconv.ParseUint(db, 10, 31)
+	if errA != nil || errB != nil || nb <= na {
+		return 0
+	}
+	return int(nb - na)
 }
 
 // splitNumber splits a trailing run of digits off s.

@@ -31,6 +31,12 @@ func TestRanges(t *testing.T) {
 		{"r1a r2a", "r1a, r2a"},
 		{"n18446744073709551615 n18446744073709551616", "n18446744073709551615, n18446744073709551616"},
 		{"", ""},
+		{"leaf1 leaf3 leaf5 leaf7", "leaf1–leaf7 (every 2nd)"},
+		{"leaf1 leaf5", "leaf1, leaf5"},
+		{"leaf1 leaf3 leaf4 leaf5", "leaf1, leaf3–leaf5"},
+		{"leaf2 leaf4 leaf6 leaf9", "leaf2–leaf6 (every 2nd), leaf9"},
+		{"s3 s14 s25", "s3–s25 (every 11th)"},
+		{"s1 s4 s7 s8", "s1–s7 (every 3rd), s8"},
 	}
 	for _, tt := range tests {
 		var parts []string
