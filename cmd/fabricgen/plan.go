@@ -248,7 +248,18 @@ Exit status: 0 no changes (or changes without -detailed-exitcode), 1 error
 				return err
 			}
 			opts.State = state.ForFabric(run.f.Dir)
+			var prog *progress
+			if s.errTTY {
+				// A live display of the device reads; without a
+				// terminal plan prints only the plan.
+				prog = newProgress(cmd, s)
+				prog.setTotal(len(run.inputs))
+				opts.Events = prog.event
+			}
 			p, err := push.Plan(cmd.Context(), run.f, run.inputs, version, opts)
+			if prog != nil {
+				prog.wait()
+			}
 			if err != nil {
 				return withCode(exitFailed, err)
 			}
