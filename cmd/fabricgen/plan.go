@@ -15,6 +15,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/fabricgen/fabricgen/diag"
+	"github.com/fabricgen/fabricgen/internal/natsort"
 	"github.com/fabricgen/fabricgen/internal/push/dialect"
 	"github.com/fabricgen/fabricgen/internal/push/session"
 	"github.com/fabricgen/fabricgen/internal/push/state"
@@ -359,7 +360,11 @@ func writePlanHuman(w io.Writer, p *planfile.Plan, skipped []string, colour bool
 		case planfile.StatusError:
 			fmt.Fprintf(w, "%s %s (%s, %s): %s\n\n", red("✗"), bold(d.Name), d.Platform, d.Address, d.Error)
 		default:
-			fmt.Fprintf(w, "%s (%s, %s) will change: +%d −%d lines\n", bold(d.Name), d.Platform, d.Address, d.Diff.Added, d.Diff.Removed)
+			if push.IsHost(d.Platform) {
+				fmt.Fprintf(w, "%s (%s, %s) will change %d setting(s):\n", bold(d.Name), d.Platform, d.Address, len(push.HostSettingChanges(d.Diff.Text)))
+			} else {
+				fmt.Fprintf(w, "%s (%s, %s) will change: +%d −%d lines\n", bold(d.Name), d.Platform, d.Address, d.Diff.Added, d.Diff.Removed)
+			}
 			if n := len(d.Takeover); n > 0 {
 				fmt.Fprintf(w, "  takes over %d line(s) fabricgen did not create (removed or replaced below; --no-takeover refuses instead), e.g. %s\n", n, d.Takeover[0])
 			}
@@ -387,12 +392,23 @@ func writePlanHuman(w io.Writer, p *planfile.Plan, skipped []string, colour bool
 		}
 	}
 	if len(unchanged) > 0 {
-		fmt.Fprintf(w, "No changes: %s\n", strings.Join(unchanged, ", "))
+		fmt.Fprintf(w, "No changes: %s\n", nameRanges(unchanged))
 	}
 	if len(skipped) > 0 {
 		fmt.Fprintf(w, "Not planned (plan/apply supports %s): %s\n", strings.Join(dialect.Supported(), ", "), strings.Join(skipped, ", "))
 	}
 	fmt.Fprintf(w, "\n%s %s.\n", bold("Plan:"), summaryLine(p))
+}
+
+// nameRanges is names in natural order with runs folded:
+// "leaf1–leaf4, nic01–nic32, spine1".
+func nameRanges(names []string) string {
+	rs := natsort.Ranges(names)
+	parts := make([]string, len(rs))
+	for i, r := range rs {
+		parts[i] = r.String()
+	}
+	return strings.Join(parts, ", ")
 }
 
 // writeHostSettings prints a host's diff as one "setting: old -> new"

@@ -114,6 +114,14 @@ func (g *planGroup) names() []string {
 	return ns
 }
 
+// size is "+12 -3 lines", or "74 settings" for a host.
+func (g *planGroup) size() string {
+	if g.hostView {
+		return fmt.Sprintf("%d setting(s)", strings.Count(g.body, "\n"))
+	}
+	return fmt.Sprintf("+%d -%d lines", g.devices[0].Diff.Added, g.devices[0].Diff.Removed)
+}
+
 // mdBuf is a Markdown document under construction with a size limit.
 type mdBuf struct {
 	b     strings.Builder
@@ -155,9 +163,9 @@ func (o planMarkdown) write(w io.Writer, p *planfile.Plan, skipped []string) err
 		return err
 	}
 	if len(groups) > 0 {
-		m.b.WriteString("| devices | platform | added | removed |\n|---|---|---:|---:|\n")
+		m.b.WriteString("| devices | platform | change (each) |\n|---|---|---|\n")
 		for _, g := range groups {
-			row := fmt.Sprintf("| %s | %s | +%d | -%d |\n", rangesMD(g.names(), 6), mdText(g.platform), g.devices[0].Diff.Added, g.devices[0].Diff.Removed)
+			row := fmt.Sprintf("| %s | %s | %s |\n", rangesMD(g.names(), 6), mdText(g.platform), g.size())
 			if !m.add(row) {
 				return done()
 			}
@@ -252,7 +260,7 @@ func groupDetails(g *planGroup, body string) string {
 	if n > 1 {
 		fmt.Fprintf(&b, ": same change on %d devices", n)
 	}
-	fmt.Fprintf(&b, " (%s, +%d -%d)</summary>\n\n", mdText(g.platform), g.devices[0].Diff.Added, g.devices[0].Diff.Removed)
+	fmt.Fprintf(&b, " (%s, %s)</summary>\n\n", mdText(g.platform), g.size())
 	if len(g.takeover) > 0 {
 		fmt.Fprintf(&b, "Takes over %d line(s) fabricgen did not create, e.g. %s\n\n", len(g.takeover), mdCode(clip(g.takeover[0], 200)))
 	}
