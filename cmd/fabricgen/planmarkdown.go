@@ -256,9 +256,14 @@ func findingPort(f *diag.Diagnostic) string {
 func groupDetails(g *planGroup, body string) string {
 	var b strings.Builder
 	n := len(g.devices)
-	b.WriteString("<details><summary>" + rangesMD(g.names(), 6))
-	if n > 1 {
+	label := rangesMD(g.names(), 6)
+	b.WriteString("<details><summary>" + label)
+	switch {
+	case n > 1 && (strings.Contains(label, ", <code>") || strings.Contains(label, " more")):
+		// Several ranges: say how many devices they hold together.
 		fmt.Fprintf(&b, ": same change on %d devices", n)
+	case n > 1:
+		b.WriteString(": same change")
 	}
 	fmt.Fprintf(&b, " (%s, %s)</summary>\n\n", mdText(g.platform), g.size())
 	if len(g.takeover) > 0 {
@@ -333,9 +338,15 @@ func mdSummary(s planfile.Summary) string {
 }
 
 // rangesMD renders names as code ranges ("leaf1–leaf32, spine2"), at
-// most limit ranges, then "and N more".
+// most limit ranges, then "and N more"; names that are every combination
+// of their numbers as one pattern ("leaf[0001–0064]-nic[01, 03]").
 func rangesMD(names []string, limit int) string {
 	rs := natsort.Ranges(names)
+	if len(rs) > 2 {
+		if p, ok := natsort.Pattern(names); ok {
+			return fmt.Sprintf("%s (%d)", mdCode(p), len(names))
+		}
+	}
 	var parts []string
 	for i, r := range rs {
 		if i == limit {

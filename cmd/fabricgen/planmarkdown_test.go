@@ -94,8 +94,11 @@ func TestPlanMarkdownScale(t *testing.T) {
 		if !strings.Contains(out, "### fabricgen plan:") || !strings.Contains(out, "to change") {
 			t.Errorf("limit %d: no heading or summary:\n%s", limit, clip(out, 2000))
 		}
-		if limit >= 8000 && !strings.Contains(out, "same change on") {
-			t.Errorf("limit %d: identical leaf changes are not grouped:\n%s", limit, clip(out, 3000))
+		if limit >= 8000 && !strings.Contains(out, "(32, every 2nd): same change (") {
+			t.Errorf("limit %d: identical leaf changes are not grouped:\n%s", limit, clip(out, 1500))
+		}
+		if limit >= 8000 && !strings.Contains(out, "<code>leaf&#91;0001–0064&#93;-nic&#91;01, 03&#93;</code> (128)") {
+			t.Errorf("limit %d: the NICs of one change are not one pattern:\n%s", limit, clip(out, 1500))
 		}
 		switch {
 		case whole.Len() > limit && !strings.Contains(out, "stops at its"):

@@ -173,3 +173,104 @@ func splitNumber(s string) (prefix, number string) {
 	}
 	return s[:i], s[i:]
 }
+
+// Pattern describes names that differ only in their numbers and hold
+// every combination of them, such as leaf0001-nic01 … leaf0064-nic04, as
+// one pattern with each varying number's values in brackets:
+// "leaf[0001–0064]-nic[01–04]". It reports false when the names do not
+// all share one shape, do not hold every combination, or are fewer than
+// three. Runs within a bracket follow Ranges.
+func Pattern(names []string) (string, bool) {
+	uniq := map[string]bool{}
+	for _, n := range names {
+		uniq[n] = true
+	}
+	if len(uniq) < 3 {
+		return "", false
+	}
+	var shape []string // the non-digit tokens, with "" for each number
+	values := []map[string]bool{}
+	first := true
+	for n := range uniq {
+		toks := tokens(n)
+		if first {
+			for _, t := range toks {
+				if isNumber(t) {
+					shape = append(shape, "")
+					values = append(values, map[string]bool{})
+				} else {
+					shape = append(shape, t)
+					values = append(values, nil)
+				}
+			}
+			first = false
+		}
+		if len(toks) != len(shape) {
+			return "", false
+		}
+		for i, t := range toks {
+			if isNumber(t) != (shape[i] == "") || (shape[i] != "" && t != shape[i]) {
+				return "", false
+			}
+			if shape[i] == "" {
+				values[i][t] = true
+			}
+		}
+	}
+	product, varying := 1, 0
+	for _, v := range values {
+		if v == nil {
+			continue
+		}
+		if len(v) > 1 {
+			varying++
+		}
+		product *= len(v)
+		if product > len(uniq) {
+			return "", false
+		}
+	}
+	if product != len(uniq) || varying == 0 {
+		return "", false
+	}
+	var b strings.Builder
+	for i, s := range shape {
+		switch {
+		case s != "":
+			b.WriteString(s)
+		case len(values[i]) == 1:
+			for v := range values[i] {
+				b.WriteString(v)
+			}
+		default:
+			vs := make([]string, 0, len(values[i]))
+			for v := range values[i] {
+				vs = append(vs, v)
+			}
+			rs := Ranges(vs)
+			parts := make([]string, len(rs))
+			for j, r := range rs {
+				parts[j] = r.String()
+			}
+			b.WriteString("[" + strings.Join(parts, ", ") + "]")
+		}
+	}
+	return b.String(), true
+}
+
+// tokens splits s into runs of digits and runs of other bytes.
+func tokens(s string) []string {
+	var out []string
+	for s != "" {
+		i := 1
+		d := s[0] >= '0' && s[0] <= '9'
+		for i < len(s) && (s[i] >= '0' && s[i] <= '9') == d {
+			i++
+		}
+		out = append(out, s[:i])
+		s = s[i:]
+	}
+	return out
+}
+
+func isNumber(t string) bool { return t != "" && t[0] >= '0' && t[0] <= '9' }

@@ -1,6 +1,7 @@
 package natsort
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -49,5 +50,38 @@ func TestRanges(t *testing.T) {
 	}
 	if rs := Ranges([]string{"l1", "l2", "l3"}); len(rs) != 1 || rs[0].N != 3 {
 		t.Errorf("Ranges count: %+v", rs)
+	}
+}
+
+func TestPattern(t *testing.T) {
+	var nics []string
+	for l := 1; l <= 64; l++ {
+		for _, n := range []string{"01", "03"} {
+			nics = append(nics, fmt.Sprintf("leaf%04d-nic%s", l, n))
+		}
+	}
+	tests := []struct {
+		name  string
+		in    []string
+		want  string
+		found bool
+	}{
+		{"product of two numbers", nics, "leaf[0001–0064]-nic[01, 03]", true},
+		{"one number", strings.Fields("s1 s2 s3"), "s[1–3]", true},
+		{"a combination missing", nics[1:], "", false},
+		{"two shapes", strings.Fields("a1 a2 b1"), "", false},
+		{"letters differ", strings.Fields("a1x a2x a3y"), "", false},
+		{"too few", strings.Fields("a1 a2"), "", false},
+		{"duplicates count once", strings.Fields("a1 a1 a2"), "", false},
+		{"fixed number kept", strings.Fields("r7-s1 r7-s2 r7-s3"), "r7-s[1–3]", true},
+		{"no numbers", strings.Fields("a b c"), "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok := Pattern(tt.in)
+			if got != tt.want || ok != tt.found {
+				t.Errorf("Pattern = %q, %v; want %q, %v", got, ok, tt.want, tt.found)
+			}
+		})
 	}
 }
