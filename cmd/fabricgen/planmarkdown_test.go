@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -205,4 +206,58 @@ func manyDevices(n int) []*planfile.Device {
 		ds = append(ds, mdDevice(fmt.Sprintf("sw%03d", i), "arista_eos", 3, fmt.Sprint(i)))
 	}
 	return ds
+}
+
+// TestPlanMarkdownNeverOverLimit writes random plans (hostile names, long
+// errors, diffs of every size, hosts) under random limits: the output
+// never exceeds the limit, and says so whenever it leaves devices out.
+func TestPlanMarkdownNeverOverLimit(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 6))
+	alphabet := []rune("ab|`<>*_[]&#\\\"'é漢 \t1234567890-")
+	word := func(n int) string {
+		r := make([]rune, 1+rng.IntN(n))
+		for i := range r {
+			r[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		return string(r)
+	}
+	platforms := []string{"arista_eos", "sonic", "nvidia_mlnx", "linux_dcb", "juniper_junos"}
+	for i := 0; i < 60; i++ {
+		p := &planfile.Plan{Fabric: word(300)}
+		for j := rng.IntN(30); j >= 0; j-- {
+			name := fmt.Sprintf("%s%d", word(12), j)
+			switch rng.IntN(5) {
+			case 0:
+				p.Devices = append(p.Devices, &planfile.Device{Name: name, Platform: platforms[rng.IntN(len(platforms))], Status: planfile.StatusError, Error: word(2000)})
+			case 1:
+				p.Devices = append(p.Devices, &planfile.Device{Name: name, Platform: "sonic", Status: planfile.StatusUnchanged})
+			default:
+				d := mdDevice(name, platforms[rng.IntN(len(platforms))], rng.IntN(150), word(40))
+				d.Takeover = []string{word(500)}
+				p.Devices = append(p.Devices, d)
+			}
+		}
+		limit := minMarkdownLimit + rng.IntN(30000)
+		var findings diag.Diagnostics
+		if rng.IntN(2) == 0 {
+			findings = diag.Diagnostics{{Severity: diag.Warning, Rule: word(8), Summary: word(900), Trace: []diag.Step{{Port: word(50)}, {Port: word(50), Note: word(80)}}}}
+		}
+		skipped := []string{word(3000)}
+		var b strings.Builder
+		md := planMarkdown{Limit: limit, Dir: word(400), PlanFile: word(400), Findings: findings}
+		if err := md.write(&b, p, skipped); err != nil {
+			t.Fatal(err)
+		}
+		if b.Len() > limit {
+			t.Fatalf("plan %d: %d bytes over the limit %d", i, b.Len(), limit)
+		}
+		var whole strings.Builder
+		md.Limit = 1 << 30
+		if err := md.write(&whole, p, skipped); err != nil {
+			t.Fatal(err)
+		}
+		if whole.Len() > limit && p.Summary().Change > 0 && !strings.Contains(b.String(), "stops at its") {
+			t.Fatalf("plan %d: cut at %d bytes without saying so", i, limit)
+		}
+	}
 }
