@@ -172,7 +172,7 @@ func writeDriftJSON(w io.Writer, fabric string, rs []push.DriftResult) error {
 }
 
 func writeDriftMarkdown(w io.Writer, fabric string, rs []push.DriftResult) {
-	fmt.Fprintf(w, "### fabricgen drift: `%s`\n\n**%s**\n\n", fabric, driftSummaryLine(rs))
+	fmt.Fprintf(w, "### fabricgen drift: %s\n\n**%s**\n\n", mdCode(fabric), driftSummaryLine(rs))
 	fmt.Fprintln(w, "| device | platform | status | last applied |")
 	fmt.Fprintln(w, "|---|---|---|---|")
 	for _, r := range rs {
@@ -182,9 +182,9 @@ func writeDriftMarkdown(w io.Writer, fabric string, rs []push.DriftResult) {
 		}
 		st := string(r.Status)
 		if r.Error != "" {
-			st += ": " + strings.ReplaceAll(r.Error, "|", "\\|")
+			st += ": " + r.Error
 		}
-		fmt.Fprintf(w, "| `%s` | %s | %s | %s |\n", r.Device, r.Platform, st, last)
+		fmt.Fprintf(w, "| %s | %s | %s | %s |\n", mdCode(r.Device), mdText(r.Platform), mdText(st), last)
 	}
 	for _, r := range rs {
 		if r.Drifted() {

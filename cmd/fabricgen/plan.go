@@ -223,11 +223,21 @@ with another change in flight, is reported as an error. Host keys are checked ag
 known_hosts. Passwords come from the environment variable named by
 credentials.password_env and are never printed or saved.
 
+--markdown writes a pull-request comment: the changed devices only, a
+summary table first, devices with the same change grouped ("leaf1–leaf32
+(32): same change"), one collapsed diff per group, the hop paths of lint
+warnings as Mermaid diagrams, and never more than --markdown-limit
+characters (default 60,000; past it, a pointer to the full plan of -out).
+Hosts show one line per setting that changes: "setting: old -> new" (ASCII
+arrow, in every output; -json keeps the full diff). On a terminal, a live
+display shows the device reads. docs/review.md has examples.
+
 Exit status: 0 no changes (or changes without -detailed-exitcode), 1 error
 (including any unreachable device), 2 changes with -detailed-exitcode.`,
 		Example: `  fabricgen plan examples/roce-storage
   fabricgen plan . -out plan.json -detailed-exitcode
   fabricgen plan . --device 'leaf*' --markdown > plan.md
+  fabricgen plan . --markdown -out plan.json --markdown-limit 30000 > comment.md
   fabricgen plan . --inventory .fabricgen/lab/inventory.json --known-hosts .fabricgen/lab/known_hosts`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -472,7 +472,7 @@ func TestDrift(t *testing.T) {
 		t.Errorf("drift -json: %v %+v", err, doc)
 	}
 	md, _ := r.run(exitFindings, nil, "drift", "fabric", "--markdown")
-	if !strings.Contains(md, "| `leaf1` | arista_eos | conflict |") || !strings.Contains(md, "```diff") {
+	if !strings.Contains(md, "| <code>leaf1</code> | arista&#95;eos | conflict |") || !strings.Contains(md, "```diff") {
 		t.Errorf("drift --markdown:\n%s", md)
 	}
 	ro, _ := r.run(exitFindings, nil, "plan", "fabric", "-refresh-only")
