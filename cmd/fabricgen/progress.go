@@ -3,12 +3,14 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/vbauerster/mpb/v8"
 	"github.com/vbauerster/mpb/v8/decor"
+	"golang.org/x/term"
 
 	"github.com/fabricgen/fabricgen/push"
 )
@@ -66,7 +68,9 @@ func newProgress(cmd *cobra.Command, s *streams) *progress {
 		pr.everyStep = true
 		return pr
 	}
-	if s.errTTY {
+	// mpb draws nothing on a terminal that reports no width (a pty
+	// nobody sized): the plain lines are better than silence there.
+	if s.errTTY && termWidth(cmd.ErrOrStderr()) > 0 {
 		pr.p = mpb.NewWithContext(cmd.Context(), mpb.WithOutput(cmd.ErrOrStderr()), mpb.WithWidth(24))
 		pr.all = pr.p.New(0, mpb.BarStyle(),
 			mpb.BarPriority(-1),
@@ -74,6 +78,19 @@ func newProgress(cmd *cobra.Command, s *streams) *progress {
 			mpb.AppendDecorators(decor.Elapsed(decor.ET_STYLE_GO, decor.WCSyncSpace)))
 	}
 	return pr
+}
+
+// termWidth is the width of the terminal w writes to, 0 when unknown.
+func termWidth(w io.Writer) int {
+	f, ok := w.(*os.File)
+	if !ok {
+		return 0
+	}
+	width, _, err := term.GetSize(int(f.Fd()))
+	if err != nil {
+		return 0
+	}
+	return width
 }
 
 // newPlainProgress is the display without a terminal, writing to w. tick,

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -130,5 +131,19 @@ func TestEveryStepProgress(t *testing.T) {
 	pr.wait()
 	if got, want := out.String(), "leaf1: stage\nleaf1: done\n"; got != want {
 		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+func TestTermWidthUnknown(t *testing.T) {
+	if w := termWidth(&bytes.Buffer{}); w != 0 {
+		t.Errorf("a buffer has width %d", w)
+	}
+	f, err := os.CreateTemp(t.TempDir(), "x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if w := termWidth(f); w != 0 {
+		t.Errorf("a file has width %d", w)
 	}
 }
