@@ -244,6 +244,9 @@ Exit status: 0 no changes (or changes without -detailed-exitcode), 1 error
 			if asJSON && markdown {
 				return withCode(exitFailed, fmt.Errorf("-json and --markdown exclude each other"))
 			}
+			if mdLimit < minMarkdownLimit {
+				return withCode(exitFailed, fmt.Errorf("--markdown-limit %d: give at least %d", mdLimit, minMarkdownLimit))
+			}
 			if refreshOnly {
 				if out != "" {
 					return withCode(exitFailed, fmt.Errorf("-refresh-only reports drift and saves no plan: drop -out"))

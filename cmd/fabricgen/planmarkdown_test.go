@@ -261,3 +261,16 @@ func TestPlanMarkdownNeverOverLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanMarkdownLimitFlag: a limit too small for the heading and the
+// pointer is refused before any device is read.
+func TestPlanMarkdownLimitFlag(t *testing.T) {
+	s, out, errb := pushStreams("")
+	ex := filepath.Join(repoRoot(t), "examples", "roce-storage")
+	if code := run(context.Background(), []string{"plan", ex, "--markdown", "--markdown-limit", "10"}, s); code != exitFailed {
+		t.Fatalf("exit %d, want %d\n%s%s", code, exitFailed, out, errb)
+	}
+	if !strings.Contains(errb.String(), "--markdown-limit 10: give at least") {
+		t.Errorf("stderr: %s", errb)
+	}
+}
