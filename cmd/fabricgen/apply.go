@@ -9,13 +9,10 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
-	"sync"
 	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
-	"github.com/vbauerster/mpb/v8"
-	"github.com/vbauerster/mpb/v8/decor"
 
 	"github.com/fabricgen/fabricgen/internal/push/state"
 	"github.com/fabricgen/fabricgen/push"
@@ -127,6 +124,11 @@ what it has now and the command that restores it. After a killed run, the
 next plan or apply finds what it left and says what to do
 ("fabricgen rollback DEVICE").
 
+Progress goes to standard error: on a terminal a live display (devices
+done/total, elapsed time, the step each device is in); otherwise one line
+per device when it finishes and "Still applying... [30s elapsed]" every 30
+seconds. FABRICGEN_PROGRESS=steps prints every step of every device instead.
+
 Exit status: 0 every device applied or unchanged, 1 otherwise.`,
 		Example: `  fabricgen plan . -out plan.json && fabricgen apply plan.json
   fabricgen apply examples/roce-storage -auto-approve
@@ -202,6 +204,7 @@ Exit status: 0 every device applied or unchanged, 1 otherwise.`,
 				}
 			}
 			prog := newProgress(cmd, s)
+			prog.setTotal(len(p.Devices))
 			opts.Events = prog.event
 			aopts := sf.applyOptions(cmd, s, opts, sf.stateDir(run.f))
 			aopts.FailFast = failFast
@@ -353,55 +356,4 @@ func writeResults(w io.Writer, verb string, results []push.Result, runErr error)
 		return withCode(exitFailed, fmt.Errorf("%d device(s) did not end as intended; see the table above", bad))
 	}
 	return nil
-}
-
-// progress shows one line per device in flight: an mpb spinner on a
-// terminal, plain "device: step" lines otherwise.
-type progress struct {
-	mu   sync.Mutex
-	w    io.Writer
-	p    *mpb.Progress
-	bars map[string]*mpb.Bar
-	// steps is read by mpb's render goroutine; it has its own lock so a
-	// render never waits on event.
-	steps sync.Map
-}
-
-func newProgress(cmd *cobra.Command, s *streams) *progress {
-	pr := &progress{w: cmd.ErrOrStderr(), bars: map[string]*mpb.Bar{}}
-	if s.errTTY {
-		pr.p = mpb.NewWithContext(cmd.Context(), mpb.WithOutput(cmd.ErrOrStderr()), mpb.WithWidth(16))
-	}
-	return pr
-}
-
-func (pr *progress) event(e push.Event) {
-	pr.mu.Lock()
-	defer pr.mu.Unlock()
-	if pr.p == nil {
-		fmt.Fprintf(pr.w, "%s: %s\n", e.Device, e.Step)
-		return
-	}
-	pr.steps.Store(e.Device, e.Step)
-	b, ok := pr.bars[e.Device]
-	if !ok {
-		dev := e.Device
-		b = pr.p.New(0, mpb.SpinnerStyle(),
-			mpb.PrependDecorators(decor.Name(dev, decor.WCSyncSpaceR), decor.Any(func(decor.Statistics) string {
-				v, _ := pr.steps.Load(dev)
-				step, _ := v.(string)
-				return step
-			}, decor.WCSyncSpaceR)),
-			mpb.BarRemoveOnComplete())
-		pr.bars[e.Device] = b
-	}
-	if e.Done {
-		b.SetTotal(-1, true)
-	}
-}
-
-func (pr *progress) wait() {
-	if pr.p != nil {
-		pr.p.Wait()
-	}
 }

@@ -139,7 +139,13 @@ func writeDriftText(w io.Writer, rs []push.DriftResult) {
 	_ = tw.Flush()
 	for _, r := range rs {
 		if r.Drifted() {
-			fmt.Fprintf(w, "\n%s (%s) %s: its managed config changed since it was applied:\n%s", r.Device, r.Platform, r.Status, r.Drift.Text)
+			fmt.Fprintf(w, "\n%s (%s) %s: its managed config changed since it was applied:\n", r.Device, r.Platform, r.Status)
+			if push.IsHost(r.Platform) {
+				plain := func(s string) string { return s }
+				writeHostSettings(w, r.Drift.Text, plain, plain)
+			} else {
+				fmt.Fprint(w, r.Drift.Text)
+			}
 		}
 	}
 	fmt.Fprintf(w, "\nDrift: %s.\n", driftSummaryLine(rs))
@@ -166,7 +172,7 @@ func writeDriftJSON(w io.Writer, fabric string, rs []push.DriftResult) error {
 }
 
 func writeDriftMarkdown(w io.Writer, fabric string, rs []push.DriftResult) {
-	fmt.Fprintf(w, "### fabricgen drift: `%s`\n\n**%s**\n\n", fabric, driftSummaryLine(rs))
+	fmt.Fprintf(w, "### fabricgen drift: %s\n\n**%s**\n\n", mdCode(fabric), driftSummaryLine(rs))
 	fmt.Fprintln(w, "| device | platform | status | last applied |")
 	fmt.Fprintln(w, "|---|---|---|---|")
 	for _, r := range rs {
@@ -176,13 +182,18 @@ func writeDriftMarkdown(w io.Writer, fabric string, rs []push.DriftResult) {
 		}
 		st := string(r.Status)
 		if r.Error != "" {
-			st += ": " + strings.ReplaceAll(r.Error, "|", "\\|")
+			st += ": " + r.Error
 		}
-		fmt.Fprintf(w, "| `%s` | %s | %s | %s |\n", r.Device, r.Platform, st, last)
+		fmt.Fprintf(w, "| %s | %s | %s | %s |\n", mdCode(r.Device), mdText(r.Platform), mdText(st), last)
 	}
 	for _, r := range rs {
 		if r.Drifted() {
-			fmt.Fprintf(w, "\n<details><summary><code>%s</code>: %s</summary>\n\n```diff\n%s```\n</details>\n", r.Device, r.Status, r.Drift.Text)
+			lang, body := "diff", r.Drift.Text
+			if push.IsHost(r.Platform) {
+				lang, body = "text", push.HostSettingText(body)
+			}
+			fence := codeFence(body)
+			fmt.Fprintf(w, "\n<details><summary>%s: %s</summary>\n\n%s%s\n%s%s\n</details>\n", mdCode(r.Device), r.Status, fence, lang, body, fence)
 		}
 	}
 }

@@ -14,6 +14,8 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/fabricgen/fabricgen/diag"
+	"github.com/fabricgen/fabricgen/internal/natsort"
 	"github.com/fabricgen/fabricgen/internal/push/dialect"
 	"github.com/fabricgen/fabricgen/internal/push/session"
 	"github.com/fabricgen/fabricgen/internal/push/state"
@@ -114,6 +116,9 @@ type planRun struct {
 	skipped []string
 	// unrendered holds the render errors of devices left out (demo only).
 	unrendered []string
+	// findings are the lint findings that did not block (warnings and
+	// notes), for the Markdown plan's hop-path diagrams.
+	findings diag.Diagnostics
 }
 
 // prepare loads, lints (error findings block) and renders the fabric's
@@ -135,9 +140,12 @@ func prepareFabric(ctx context.Context, f *schema.Fabric, pf *pushFlags) (*planR
 		return nil, withCode(exitFailed, fmt.Errorf("lint: %w", err))
 	}
 	var blocking []string
-	for _, fd := range findings {
+	var other diag.Diagnostics
+	for i, fd := range findings {
 		if fd.Severity == schema.SevError {
 			blocking = append(blocking, fmt.Sprintf("  %s %s: %s", fd.Subject, fd.Rule, fd.Summary))
+		} else {
+			other = append(other, &findings[i])
 		}
 	}
 	if len(blocking) > 0 {
@@ -148,7 +156,11 @@ func prepareFabric(ctx context.Context, f *schema.Fabric, pf *pushFlags) (*planR
 	if err != nil {
 		return nil, withCode(exitFailed, err)
 	}
-	return renderDevices(ctx, f, devs, pf)
+	run, err := renderDevices(ctx, f, devs, pf)
+	if run != nil {
+		run.findings = other
+	}
+	return run, err
 }
 
 // renderDevices renders the given devices of a linted fabric. Devices on
@@ -192,6 +204,7 @@ func newPlanCommand(s *streams) *cobra.Command {
 	var pf pushFlags
 	var out string
 	var detailed, asJSON, markdown, refreshOnly bool
+	mdLimit := DefaultMarkdownLimit
 	cmd := &cobra.Command{
 		Use:   "plan [DIR]",
 		Short: "Show what would change on each device",
@@ -210,16 +223,29 @@ with another change in flight, is reported as an error. Host keys are checked ag
 known_hosts. Passwords come from the environment variable named by
 credentials.password_env and are never printed or saved.
 
+--markdown writes a pull-request comment: the changed devices only, a
+summary table first, devices with the same change grouped ("leaf1–leaf32
+(32): same change"), one collapsed diff per group, the hop paths of lint
+warnings as Mermaid diagrams, and never more than --markdown-limit
+characters (default 60,000; past it, a pointer to the full plan of -out).
+Hosts show one line per setting that changes: "setting: old -> new" (ASCII
+arrow, in every output; -json keeps the full diff). On a terminal, a live
+display shows the device reads. docs/review.md has examples.
+
 Exit status: 0 no changes (or changes without -detailed-exitcode), 1 error
 (including any unreachable device), 2 changes with -detailed-exitcode.`,
 		Example: `  fabricgen plan examples/roce-storage
   fabricgen plan . -out plan.json -detailed-exitcode
   fabricgen plan . --device 'leaf*' --markdown > plan.md
+  fabricgen plan . --markdown -out plan.json --markdown-limit 30000 > comment.md
   fabricgen plan . --inventory .fabricgen/lab/inventory.json --known-hosts .fabricgen/lab/known_hosts`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if asJSON && markdown {
 				return withCode(exitFailed, fmt.Errorf("-json and --markdown exclude each other"))
+			}
+			if mdLimit < minMarkdownLimit {
+				return withCode(exitFailed, fmt.Errorf("--markdown-limit %d: give at least %d", mdLimit, minMarkdownLimit))
 			}
 			if refreshOnly {
 				if out != "" {
@@ -236,7 +262,18 @@ Exit status: 0 no changes (or changes without -detailed-exitcode), 1 error
 				return err
 			}
 			opts.State = state.ForFabric(run.f.Dir)
+			var prog *progress
+			if s.errTTY {
+				// A live display of the device reads; without a
+				// terminal plan prints only the plan.
+				prog = newProgress(cmd, s)
+				prog.setTotal(len(run.inputs))
+				opts.Events = prog.event
+			}
 			p, err := push.Plan(cmd.Context(), run.f, run.inputs, version, opts)
+			if prog != nil {
+				prog.wait()
+			}
 			if err != nil {
 				return withCode(exitFailed, err)
 			}
@@ -253,7 +290,8 @@ Exit status: 0 no changes (or changes without -detailed-exitcode), 1 error
 			case asJSON:
 				err = p.Write(w)
 			case markdown:
-				writePlanMarkdown(w, p, run.skipped)
+				md := planMarkdown{Limit: mdLimit, PlanFile: out, Dir: fabricDir(args), Findings: run.findings}
+				err = md.write(w, p, run.skipped)
 			default:
 				writePlanHuman(w, p, run.skipped, s.colour(s.outTTY))
 			}
@@ -276,7 +314,8 @@ Exit status: 0 no changes (or changes without -detailed-exitcode), 1 error
 	fl.StringVarP(&out, "out", "o", "", "save the plan to FILE for fabricgen apply")
 	fl.BoolVar(&detailed, "detailed-exitcode", false, "exit 2 when there are changes")
 	fl.BoolVar(&asJSON, "json", false, "print the plan as JSON (the plan file format)")
-	fl.BoolVar(&markdown, "markdown", false, "print the plan as Markdown for a review comment")
+	fl.BoolVar(&markdown, "markdown", false, "print the plan as Markdown for a review comment: changed devices only, a summary table, devices with the same change grouped, collapsed diffs, host settings as 'setting: old -> new', hop-path diagrams of lint warnings")
+	fl.IntVar(&mdLimit, "markdown-limit", DefaultMarkdownLimit, "with --markdown, stop before this many characters and point at the full plan (-out FILE); GitHub comments hold 65,536")
 	fl.BoolVar(&refreshOnly, "refresh-only", false, "report drift instead: devices whose config changed since fabricgen applied it (as fabricgen drift)")
 	return cmd
 }
@@ -334,9 +373,18 @@ func writePlanHuman(w io.Writer, p *planfile.Plan, skipped []string, colour bool
 		case planfile.StatusError:
 			fmt.Fprintf(w, "%s %s (%s, %s): %s\n\n", red("✗"), bold(d.Name), d.Platform, d.Address, d.Error)
 		default:
-			fmt.Fprintf(w, "%s (%s, %s) will change: +%d −%d lines\n", bold(d.Name), d.Platform, d.Address, d.Diff.Added, d.Diff.Removed)
+			if push.IsHost(d.Platform) {
+				fmt.Fprintf(w, "%s (%s, %s) will change %d setting(s):\n", bold(d.Name), d.Platform, d.Address, len(push.HostSettingChanges(d.Diff.Text)))
+			} else {
+				fmt.Fprintf(w, "%s (%s, %s) will change: +%d −%d lines\n", bold(d.Name), d.Platform, d.Address, d.Diff.Added, d.Diff.Removed)
+			}
 			if n := len(d.Takeover); n > 0 {
 				fmt.Fprintf(w, "  takes over %d line(s) fabricgen did not create (removed or replaced below; --no-takeover refuses instead), e.g. %s\n", n, d.Takeover[0])
+			}
+			if push.IsHost(d.Platform) {
+				writeHostSettings(w, d.Diff.Text, del, add)
+				fmt.Fprintln(w)
+				continue
 			}
 			for _, l := range strings.SplitAfter(d.Diff.Text, "\n") {
 				switch {
@@ -357,12 +405,32 @@ func writePlanHuman(w io.Writer, p *planfile.Plan, skipped []string, colour bool
 		}
 	}
 	if len(unchanged) > 0 {
-		fmt.Fprintf(w, "No changes: %s\n", strings.Join(unchanged, ", "))
+		fmt.Fprintf(w, "No changes: %s\n", nameRanges(unchanged))
 	}
 	if len(skipped) > 0 {
 		fmt.Fprintf(w, "Not planned (plan/apply supports %s): %s\n", strings.Join(dialect.Supported(), ", "), strings.Join(skipped, ", "))
 	}
 	fmt.Fprintf(w, "\n%s %s.\n", bold("Plan:"), summaryLine(p))
+}
+
+// nameRanges is names in natural order with runs folded:
+// "leaf1–leaf4, nic01–nic32, spine1".
+func nameRanges(names []string) string {
+	rs := natsort.Ranges(names)
+	parts := make([]string, len(rs))
+	for i, r := range rs {
+		parts[i] = r.String()
+	}
+	return strings.Join(parts, ", ")
+}
+
+// writeHostSettings prints a host's diff as one "setting: old -> new"
+// line per setting that changes, the old value in del's colour and the
+// new in add's.
+func writeHostSettings(w io.Writer, diffText string, del, add func(string) string) {
+	for _, c := range push.HostSettingChanges(diffText) {
+		fmt.Fprintf(w, "  %s: %s%s%s\n", c.Setting, del(c.Old), push.SettingArrow, add(c.New))
+	}
 }
 
 // painter returns a function colouring text when colour is on; the colour
@@ -384,29 +452,5 @@ func painter(colour bool, attrs ...color.Attribute) func(string) string {
 			s += "\n"
 		}
 		return s
-	}
-}
-
-// writePlanMarkdown prints a review-comment view: a table and one
-// collapsed diff per changing device.
-func writePlanMarkdown(w io.Writer, p *planfile.Plan, skipped []string) {
-	fmt.Fprintf(w, "### fabricgen plan: `%s`\n\n**%s**\n\n", p.Fabric, summaryLine(p))
-	fmt.Fprintln(w, "| device | platform | status | added | removed |")
-	fmt.Fprintln(w, "|---|---|---|---:|---:|")
-	for _, d := range p.Devices {
-		status := d.Status
-		if d.Status == planfile.StatusError {
-			status = "error: " + strings.ReplaceAll(d.Error, "|", "\\|")
-		}
-		fmt.Fprintf(w, "| `%s` | %s | %s | %d | %d |\n", d.Name, d.Platform, status, d.Diff.Added, d.Diff.Removed)
-	}
-	for _, d := range p.Devices {
-		if d.Status != planfile.StatusChange {
-			continue
-		}
-		fmt.Fprintf(w, "\n<details><summary><code>%s</code>: +%d −%d</summary>\n\n```diff\n%s```\n</details>\n", d.Name, d.Diff.Added, d.Diff.Removed, d.Diff.Text)
-	}
-	if len(skipped) > 0 {
-		fmt.Fprintf(w, "\nNot planned: %s\n", strings.Join(skipped, ", "))
 	}
 }

@@ -116,7 +116,8 @@ func relBinary(t *testing.T) string {
 
 // relEnv is the children's environment: the test's, without fabricgen's
 // own variables (a plan key or FABRICGEN_VAR_* would change what they
-// do) and with the lab password and no colour.
+// do) and with the lab password, no colour and every progress step (the
+// tests act at given steps).
 func relEnv() []string {
 	var env []string
 	for _, kv := range os.Environ() {
@@ -126,7 +127,7 @@ func relEnv() []string {
 		}
 		env = append(env, kv)
 	}
-	return append(env, "FABRICGEN_PASSWORD="+relSecret, "NO_COLOR=1")
+	return append(env, "FABRICGEN_PASSWORD="+relSecret, "NO_COLOR=1", ProgressEnv+"=steps")
 }
 
 // relDeadline is the end of one wait: waitPatience from now.

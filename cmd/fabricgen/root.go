@@ -82,6 +82,7 @@ func commandConstructors() []func(*streams) *cobra.Command {
 		newApplyCommand,
 		newRollbackCommand,
 		newDriftCommand,
+		newGraphCommand,
 		newLabCommand,
 		newDemoCommand,
 		newVersionCommand,

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/fabricgen/fabricgen/diag"
+	"github.com/fabricgen/fabricgen/internal/graph"
 	"github.com/fabricgen/fabricgen/lint"
 )
 
@@ -49,6 +50,38 @@ func writeMarkdown(w io.Writer, r *Result) error {
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", d.Severity, rule, where,
 			mdCell.Replace(diag.EscapeText(problem, true)), mdCell.Replace(diag.EscapeText(d.Fix, false)))
 	}
+	writeHopPaths(&b, r.Diagnostics)
 	_, err := w.Write(b.Bytes())
 	return err
+}
+
+// maxHopDiagrams caps the hop-path diagrams of one Markdown report.
+const maxHopDiagrams = 10
+
+// writeHopPaths draws the hop path of each finding that has one as a
+// Mermaid flowchart, the hop where it goes wrong in red, which GitHub
+// renders in a comment; collapsed, at most maxHopDiagrams.
+func writeHopPaths(b *bytes.Buffer, ds diag.Diagnostics) {
+	var with diag.Diagnostics
+	for _, d := range ds {
+		if len(d.Trace) > 0 {
+			with = append(with, d)
+		}
+	}
+	if len(with) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "\n<details><summary>Hop paths (%d)</summary>\n\n", len(with))
+	for i, d := range with {
+		if i == maxHopDiagrams {
+			fmt.Fprintf(b, "And %d more; `fabricgen lint` prints every path.\n\n", len(with)-maxHopDiagrams)
+			break
+		}
+		at := ""
+		if d.Device != "" && d.Port != "" {
+			at = d.Device + ":" + d.Port
+		}
+		fmt.Fprintf(b, "**%s** %s\n\n%s\n", ruleID(d), mdCell.Replace(diag.EscapeText(d.Summary, false)), graph.Fence(graph.HopPath(d.Trace, at)))
+	}
+	b.WriteString("</details>\n")
 }

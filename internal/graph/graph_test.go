@@ -1,0 +1,189 @@
+package graph
+
+import (
+	"bytes"
+	"encoding/xml"
+	"errors"
+	"io"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fabricgen/fabricgen/diag"
+	"github.com/fabricgen/fabricgen/internal/golden"
+	"github.com/fabricgen/fabricgen/schema"
+)
+
+const update = "go test ./internal/graph -update"
+
+func load(t *testing.T, example string, vars map[string]string) *schema.Fabric {
+	t.Helper()
+	f, diags := schema.Load(filepath.Join("..", "..", "examples", example), schema.Options{Vars: vars, Getenv: func(string) string { return "" }})
+	if diags.HasErrors() {
+		t.Fatalf("load %s: %v", example, diags)
+	}
+	return f
+}
+
+// hostile is a fabric whose names hold every character the formats use
+// as syntax.
+func hostile() *schema.Fabric {
+	f := &schema.Fabric{Name: `evil"fab</title><script>`}
+	dev := func(name string, k schema.Kind, p schema.Platform) *schema.Device {
+		d := &schema.Device{Name: name, Kind: schema.Value[schema.Kind]{V: k}, Platform: schema.Value[schema.Platform]{V: p}}
+		f.Devices = append(f.Devices, d)
+		return d
+	}
+	link := func(a, b *schema.Device) {
+		pa := &schema.Port{Name: "e" + b.Name, Device: a}
+		pb := &schema.Port{Name: "e" + a.Name, Device: b}
+		pa.Peer, pb.Peer = pb, pa
+		a.Ports, b.Ports = append(a.Ports, pa), append(b.Ports, pb)
+		l := &schema.Link{A: pa, B: pb}
+		pa.Link, pb.Link = l, l
+		f.Links = append(f.Links, l)
+	}
+	sp := dev(`spine"]; n0 --> x["`, schema.KindSpine, "arista_eos")
+	lf := dev(`leaf<b>&amp;</b>`, schema.KindLeaf, "sonic")
+	nic := dev("nic`|]}#\\", schema.KindNIC, "nvidia_mlnx")
+	link(nic, lf)
+	link(lf, sp)
+	link(lf, sp)
+	return f
+}
+
+func TestGolden(t *testing.T) {
+	tests := []struct {
+		name string
+		f    func(t *testing.T) *schema.Fabric
+		o    Options
+	}{
+		{"roce-storage", func(t *testing.T) *schema.Fabric { return load(t, "roce-storage", nil) }, Options{}},
+		{"hostile", func(*testing.T) *schema.Fabric { return hostile() }, Options{}},
+		{"scale-small-grouped-nics", func(t *testing.T) *schema.Fabric {
+			return load(t, "scale", map[string]string{"leaves": "8", "spines": "2", "nics_per_leaf": "40"})
+		}, Options{}},
+		{"scale-aggregated", func(t *testing.T) *schema.Fabric {
+			return load(t, "scale", map[string]string{"leaves": "80", "spines": "4", "nics_per_leaf": "2"})
+		}, Options{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := Build(tt.f(t), tt.o)
+			for _, format := range Formats {
+				var b bytes.Buffer
+				if err := g.Write(&b, format); err != nil {
+					t.Fatal(err)
+				}
+				golden.Check(t, filepath.Join("testdata", tt.name+"."+format), b.Bytes(), update)
+				if format == "svg" {
+					checkXML(t, b.Bytes())
+				}
+			}
+		})
+	}
+}
+
+// checkXML fails unless the SVG is well-formed XML.
+func checkXML(t *testing.T, b []byte) {
+	t.Helper()
+	dec := xml.NewDecoder(bytes.NewReader(b))
+	for {
+		_, err := dec.Token()
+		if errors.Is(err, io.EOF) {
+			return
+		}
+		if err != nil {
+			t.Fatalf("SVG is not well-formed XML: %v", err)
+		}
+	}
+}
+
+func TestHostileNamesEscaped(t *testing.T) {
+	g := Build(hostile(), Options{})
+	m := g.Mermaid()
+	for _, bad := range []string{`spine"]`, "<b>", "`", "]}", `evil"`} {
+		if strings.Contains(m, bad) {
+			t.Errorf("mermaid holds %q unescaped:\n%s", bad, m)
+		}
+	}
+	// Every node line has exactly one quoted label.
+	for _, l := range strings.Split(m, "\n") {
+		if strings.Contains(l, "[\"") && strings.Count(l, `"`) != 2 {
+			t.Errorf("mermaid line with a broken label: %s", l)
+		}
+	}
+	d := g.DOT()
+	if !strings.Contains(d, `label="spine\"]; n0 --> x[\"\narista_eos"`) {
+		t.Errorf("dot does not quote the spine's label:\n%s", d)
+	}
+	if strings.Contains(d, `evil"fab`) {
+		t.Errorf("dot holds the fabric name unescaped:\n%s", d)
+	}
+	s := g.SVG()
+	if strings.Contains(s, "<script>") || strings.Contains(s, "<b>") {
+		t.Errorf("svg holds markup from names:\n%s", s)
+	}
+	checkXML(t, []byte(s))
+}
+
+// TestScaleMermaidSize draws examples/scale at its default size (67,648
+// devices): the Mermaid must stay far under GitHub's limits.
+func TestScaleMermaidSize(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads 67,648 devices")
+	}
+	f := load(t, "scale", nil)
+	g := Build(f, Options{})
+	if !g.Aggregated {
+		t.Fatal("scale is drawn device by device")
+	}
+	m := g.Mermaid()
+	t.Logf("scale: %d devices, Mermaid %d bytes", len(f.Devices), len(m))
+	if len(m) >= 50000 {
+		t.Errorf("scale Mermaid is %d bytes, want under 50,000", len(m))
+	}
+	for _, want := range []string{"leaf ×2048", "spine ×64", "nic ×65536"} {
+		if !strings.Contains(m, want) {
+			t.Errorf("no %q in:\n%s", want, m)
+		}
+	}
+}
+
+func TestDeterministic(t *testing.T) {
+	f := load(t, "scale", map[string]string{"leaves": "16", "spines": "4", "nics_per_leaf": "2"})
+	first := Build(f, Options{}).SVG()
+	for i := 0; i < 5; i++ {
+		if Build(f, Options{}).SVG() != first {
+			t.Fatal("two builds of one fabric differ")
+		}
+	}
+}
+
+func TestWriteUnknownFormat(t *testing.T) {
+	if err := (&Graph{}).Write(io.Discard, "png"); err == nil {
+		t.Error("png accepted")
+	}
+}
+
+func TestHopPath(t *testing.T) {
+	trace := []diag.Step{{Port: "gpu01:eth2"}, {Port: "leaf1:Ethernet1"}, {Port: "core1:Ethernet3", Note: "DSCP 26 → 0: no trust dscp"},
+		{Port: `leaf"9":Ethernet49]`}, {Port: "gpu77:eth0"}}
+	tests := []struct {
+		name  string
+		trace []diag.Step
+		at    string
+	}{
+		{"note-marks-bad", trace, ""},
+		{"at-marks-bad", trace[:2], "leaf1:Ethernet1"},
+		{"no-bad-hop", trace[:2], ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			golden.Check(t, filepath.Join("testdata", "hop-"+tt.name+".mermaid"), []byte(Fence(HopPath(tt.trace, tt.at))), update)
+		})
+	}
+	if HopPath(nil, "") != "" {
+		t.Error("an empty trace drew a diagram")
+	}
+}
