@@ -4,43 +4,16 @@
 package natsort
 
 import (
+	"github.com/fabricgen/fabricgen/schema"
 	"sort"
 	"strconv"
 	"strings"
 )
 
-// Less compares a and b with every run of digits taken as a number:
-// "leaf2" < "leaf10" and "leaf02" < "leaf10". Equal numbers compare by
-// the rest of the string; names equal but for leading zeros order the
-// shorter first, so the order is total.
-func Less(a, b string) bool {
-	a0, b0 := a, b
-	for a != "" && b != "" {
-		da, db := digits(a), digits(b)
-		if da != "" && db != "" {
-			na, nb := strings.TrimLeft(da, "0"), strings.TrimLeft(db, "0")
-			if len(na) != len(nb) {
-				return len(na) < len(nb)
-			}
-			if na != nb {
-				return na < nb
-			}
-			a, b = a[len(da):], b[len(db):]
-			continue
-		}
-		if a[0] != b[0] {
-			return a[0] < b[0]
-		}
-		a, b = a[1:], b[1:]
-	}
-	if len(a) != len(b) {
-		return len(a) < len(b)
-	}
-	if len(a0) != len(b0) {
-		return len(a0) < len(b0)
-	}
-	return a0 < b0
-}
+// Less is the fabric's one natural order, schema.NaturalLess: every run
+// of digits compares as a number ("leaf2" < "leaf10"), and the order is
+// total.
+func Less(a, b string) bool { return schema.NaturalLess(a, b) }
 
 // Sort sorts names in natural order.
 func Sort(names []string) {
