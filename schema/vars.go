@@ -99,7 +99,13 @@ func (d *decoder) decodeVariables(p *hclparse.Parser, blocks hcl.Blocks, opts Op
 			d.errorf(rng, "Undeclared variable", "%s sets %q, but no variable block declares it.%s", from, name, suggest(name, names))
 			return
 		}
-		val, err := parseVarValue(raw, v.typ, rng.Filename, vctx)
+		typ := v.typ
+		if v.typeRng == (hcl.Range{}) {
+			// No type constraint: the raw text is the value, as terraform
+			// takes an untyped -var (-var site=dc2 is the string "dc2").
+			typ = cty.String
+		}
+		val, err := parseVarValue(raw, typ, rng.Filename, vctx)
 		if err != nil {
 			shown := raw
 			if len(shown) > 200 {

@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/fabricgen/fabricgen/schema"
@@ -32,12 +34,21 @@ func (v *varFlags) options(s *streams) (schema.Options, error) {
 	return opts, nil
 }
 
-// fabricDir is the directory argument, "." by default.
+// fabricDir is the directory argument, "." by default. A fabric is a
+// directory (its files reference each other), so a *.fab.hcl or *.fab.json
+// file argument stands for the directory it is in: lint fabric/spines.fab.hcl
+// checks the fabric in fabric/.
 func fabricDir(args []string) string {
 	if len(args) == 0 {
 		return "."
 	}
-	return args[0]
+	a := args[0]
+	if strings.HasSuffix(a, schema.HCLSuffix) || strings.HasSuffix(a, schema.JSONSuffix) {
+		if st, err := os.Stat(a); err == nil && !st.IsDir() {
+			return filepath.Dir(a)
+		}
+	}
+	return a
 }
 
 // loadIntent loads the fabric in dir without printing anything: the
