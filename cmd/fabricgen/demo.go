@@ -72,7 +72,7 @@ directory is written.`,
 			if err != nil {
 				return err
 			}
-			defer os.RemoveAll(d.tmp)
+			defer func() { _ = os.RemoveAll(d.tmp) }()
 			return d.run(args, &vf, parallelism)
 		},
 	}
@@ -149,7 +149,7 @@ func (d *demo) run(args []string, vf *varFlags, parallelism int) error {
 	if err != nil {
 		return withCode(exitFailed, err)
 	}
-	defer l.Close()
+	defer func() { _ = l.Close() }()
 	d.header("The lab")
 	fmt.Fprintf(d.w, "%d emulated devices run in this process:\n%s\nEach answers SSH on 127.0.0.1 with its vendor's prompts, running config and\ntransactions; plan and apply reach them as they reach real switches.\n",
 		len(specs), wrapItems(platformCounts(pushable), 76, "  "))
