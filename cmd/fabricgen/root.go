@@ -89,6 +89,7 @@ func commandConstructors() []func(*streams) *cobra.Command {
 		newDriftCommand,
 		newLabCommand,
 		newDemoCommand,
+		newPrecommitCommand,
 		newVersionCommand,
 	}
 }
