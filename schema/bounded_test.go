@@ -48,7 +48,7 @@ func boundedCases() []boundedCase {
 			want: []string{"Nested too deeply", "bad.fab.json:2:"}},
 		{name: "for expression in a JSON template string", files: map[string]string{"bad.fab.json": "{\"locals\": {\n  \"x\": \"${[for i in range(1000000): [for j in range(1000000): j]]}\"\n}}\n"},
 			want: []string{"Template too complex for JSON", "bad.fab.json:2:"}},
-		{name: "-var with deep nesting", bad: "variable \"v\" {\n  type = any\n}\n", args: []string{"-var", "v=" + deep("[", "]", 60000)},
+		{name: "-var with deep nesting", bad: "variable \"v\" {\n}\n", args: []string{"-var", "v=" + deep("[", "]", 60000)},
 			want: []string{"Invalid value for variable", "-var v", "nested too deeply"}},
 		{name: "-var with a huge number", bad: "variable \"v\" {\n  type = number\n}\n", args: []string{"-var", "v=1e400"},
 			want: []string{"Invalid value for variable", "-var v", "too large"}},

@@ -12,7 +12,6 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
-	"github.com/zclconf/go-cty/cty/convert"
 )
 
 // decoder collects diagnostics while typed values are read out of HCL
@@ -266,13 +265,6 @@ func (d *decoder) boolean(attrs hcl.Attributes, name string, ctx *hcl.EvalContex
 
 // number converts a cty number to an int within [lo, hi].
 func (d *decoder) number(v cty.Value, rng hcl.Range, what string, lo, hi int) (int, bool) {
-	if v.Type() == cty.String && v.IsKnown() && !v.IsNull() {
-		// A numeric string counts as its number, as in HCL's conversions
-		// (an untyped -var leaves=128 is the string "128").
-		if cv, err := convert.Convert(v, cty.Number); err == nil {
-			v = cv
-		}
-	}
 	if v.Type() != cty.Number {
 		d.errorf(rng, "Incorrect attribute type", "%s must be a number, not %s.", what, typeName(v.Type()))
 		return 0, false
