@@ -212,3 +212,24 @@ func TestSummaryIsASCII(t *testing.T) {
 		t.Errorf("summary %q", line)
 	}
 }
+
+// TestApplyHint checks that the command plan -out suggests carries the
+// flags apply needs again, quoted for the shell.
+func TestApplyHint(t *testing.T) {
+	cases := []struct {
+		pf   pushFlags
+		want string
+	}{
+		{pushFlags{}, "fabricgen apply plan.json"},
+		{pushFlags{inventory: ".fabricgen/lab/inventory.json", knownHosts: []string{".fabricgen/lab/known_hosts"}},
+			"fabricgen apply plan.json --inventory .fabricgen/lab/inventory.json --known-hosts .fabricgen/lab/known_hosts"},
+		{pushFlags{vf: varFlags{vars: []string{"site=dc 2"}, varFiles: []string{"a.hcl"}}, insecure: true, templates: "t"},
+			"fabricgen apply plan.json -var 'site=dc 2' -var-file a.hcl --insecure-ignore-host-key --templates t"},
+		{pushFlags{inventory: "it's.json"}, `fabricgen apply plan.json --inventory 'it'\''s.json'`},
+	}
+	for _, c := range cases {
+		if got := applyHint("plan.json", &c.pf); got != c.want {
+			t.Errorf("got  %s\nwant %s", got, c.want)
+		}
+	}
+}

@@ -87,3 +87,37 @@ func loadFabric(cmd *cobra.Command, s *streams, dir string, vf *varFlags) (*sche
 	}
 	return f, diags, nil
 }
+
+// applyHint is the command that applies the plan saved to out, with the
+// flags of the plan run that apply needs again (variables, inventory,
+// known_hosts, templates), shell-quoted where needed.
+func applyHint(out string, pf *pushFlags) string {
+	args := []string{"fabricgen", "apply", shellWord(out)}
+	for _, v := range pf.vf.vars {
+		args = append(args, "-var", shellWord(v))
+	}
+	for _, v := range pf.vf.varFiles {
+		args = append(args, "-var-file", shellWord(v))
+	}
+	if pf.inventory != "" {
+		args = append(args, "--inventory", shellWord(pf.inventory))
+	}
+	for _, k := range pf.knownHosts {
+		args = append(args, "--known-hosts", shellWord(k))
+	}
+	if pf.insecure {
+		args = append(args, "--insecure-ignore-host-key")
+	}
+	if pf.templates != "" {
+		args = append(args, "--templates", shellWord(pf.templates))
+	}
+	return strings.Join(args, " ")
+}
+
+// shellWord quotes s for a POSIX shell unless it is a plain word.
+func shellWord(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+@%") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

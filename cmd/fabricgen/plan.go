@@ -265,7 +265,7 @@ Exit status: 0 no changes (or changes without -detailed-exitcode), 1 error
 					return withCode(exitFailed, err)
 				}
 				if !asJSON && !markdown {
-					fmt.Fprintf(w, "\nSaved the plan to %s. Apply exactly this plan with:\n  fabricgen apply %s\n", out, out)
+					fmt.Fprintf(w, "\nSaved the plan to %s. Apply exactly this plan with:\n  %s\n", out, applyHint(out, &pf))
 				}
 			}
 			return planExit(p, detailed)
