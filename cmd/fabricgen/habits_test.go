@@ -80,6 +80,7 @@ func TestChdir(t *testing.T) {
 		{"after the command", []string{"validate", "-chdir=" + root}, 1, "", "must come before the command name"},
 		{"missing directory", []string{"-chdir=" + filepath.Join(root, "no-such-dir"), "validate"}, 1, "", "-chdir:"},
 		{"no directory", []string{"-chdir="}, 1, "", "-chdir needs a directory"},
+		{"completion", []string{"__complete", "-chdir=" + filepath.Join(root, "examples", "roce-storage"), "plan", "--device", "sp"}, 0, "spine1\tarista_eos", ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

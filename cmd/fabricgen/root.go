@@ -140,6 +140,12 @@ as in terraform: fabricgen -chdir=examples/clos-400g lint.`,
 
 // splitChdir takes a leading -chdir=DIR (or -chdir DIR, --chdir…) off args.
 func splitChdir(args []string) (rest []string, dir string, err error) {
+	if len(args) > 1 && (args[0] == cobra.ShellCompRequestCmd || args[0] == cobra.ShellCompNoDescRequestCmd) {
+		// Shell completion passes the whole command line: -chdir applies
+		// to what is completed (device names of the fabric there).
+		rest, dir, err = splitChdir(args[1:])
+		return append([]string{args[0]}, rest...), dir, err
+	}
 	if len(args) == 0 {
 		return args, "", nil
 	}
