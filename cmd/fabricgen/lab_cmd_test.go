@@ -143,7 +143,7 @@ func TestLabUpFaultShow(t *testing.T) {
 	if err := os.Mkdir(cfg, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	eos, err := os.ReadFile(filepath.Join("..", "..", "lab", "testdata", "brownfield", "arista_eos.cfg"))
+	eos, err := os.ReadFile(filepath.Join("..", "..", "internal", "lab", "testdata", "brownfield", "arista_eos.cfg"))
 	if err != nil {
 		t.Fatal(err)
 	}
