@@ -5,6 +5,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -39,6 +41,7 @@ func TestDemoFabricMatchesExample(t *testing.T) {
 // fabric is in the binary) and checks it fits in 80 lines with each
 // step's key line; -v shows every device's diff.
 func TestDemoOneScreen(t *testing.T) {
+	root := repoRoot(t)
 	t.Chdir(t.TempDir())
 	s, out, errb := pushStreams("")
 	if code := run(context.Background(), []string{"demo"}, s); code != 0 {
@@ -82,14 +85,21 @@ func TestDemoOneScreen(t *testing.T) {
 		}
 	}
 
+	// -v on a smaller fabric (to keep the test short): every changing
+	// device's diff, and the result tables.
 	s, out, errb = pushStreams("")
-	if code := run(context.Background(), []string{"demo", "-v"}, s); code != 0 {
+	if code := run(context.Background(), []string{"demo", "-v", filepath.Join(root, "examples", "roce-storage")}, s); code != 0 {
 		t.Fatalf("demo -v: exit %d\n%s\n%s", code, out, errb)
 	}
-	if n := strings.Count(out.String(), "will change:"); n != 38+1 {
-		t.Errorf("demo -v shows %d device diffs, want 39 (38 in the plan, 1 in the rehearsal)", n)
+	m := regexp.MustCompile(`Plan: (\d+) to change`).FindStringSubmatch(out.String())
+	if m == nil {
+		t.Fatalf("demo -v prints no plan:\n%s", out)
 	}
-	if !strings.Contains(out.String(), "DEVICE  PLATFORM") {
+	changing, _ := strconv.Atoi(m[1])
+	if n := strings.Count(out.String(), "will change:"); changing < 2 || n != changing+1 {
+		t.Errorf("demo -v shows %d device diffs, want %d (every changing device, and 1 in the rehearsal)", n, changing+1)
+	}
+	if !regexp.MustCompile(`DEVICE +PLATFORM +RESULT`).MatchString(out.String()) {
 		t.Error("demo -v shows no result table")
 	}
 }
