@@ -370,3 +370,30 @@ func TestParseDocBlocks(t *testing.T) {
 		t.Errorf("lab up is not started in the background:\n%s", sc)
 	}
 }
+
+// TestBlockScriptFails proves a README command with another exit status
+// than the one written fails the block.
+func TestBlockScriptFails(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("bash not installed")
+	}
+	cases := []struct {
+		text string
+		ok   bool
+	}{
+		{"true\n", true},
+		{"false\n", false},
+		{"false  # exits 1\n", true},
+		{"true   # exits 2\n", false},
+		{"export X=1\ntest \"$X\" = 1\n", true},
+		{"echo a \\\n  b | grep -q 'a b'\n", true},
+	}
+	for _, c := range cases {
+		cmd := exec.Command("bash", "-c", blockScript(docBlock{file: "R.md", line: 1, text: c.text}))
+		cmd.Env = append(os.Environ(), "READMETEST_LAB_LOG="+filepath.Join(t.TempDir(), "lab.log"))
+		out, err := cmd.CombinedOutput()
+		if (err == nil) != c.ok {
+			t.Errorf("%q: err %v, want ok %v\n%s", c.text, err, c.ok, out)
+		}
+	}
+}
