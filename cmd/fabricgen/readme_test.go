@@ -343,6 +343,63 @@ func checkPreCommitRev(t *testing.T, root string) {
 			t.Errorf("the README's pre-commit snippet uses hook %s, which .pre-commit-hooks.yaml at %s does not define", h[1], rev)
 		}
 	}
+	checkSnippetArgs(t, snippet)
+}
+
+var argsLine = regexp.MustCompile(`(?m)^\s+- id:\s+(\S+)\n\s+args:\s+\[(.*)\]`)
+
+// checkSnippetArgs parses each hook's args in the snippet with the flags
+// of the command its entry runs.
+func checkSnippetArgs(t *testing.T, snippet string) {
+	t.Helper()
+	for _, err := range snippetArgErrors(readHooks(t), snippet) {
+		t.Errorf("the README's pre-commit snippet: %v", err)
+	}
+}
+
+func snippetArgErrors(hooks []hook, snippet string) []error {
+	entries := map[string]string{}
+	for _, h := range hooks {
+		entries[h.id] = h.entry
+	}
+	var errs []error
+	for _, m := range argsLine.FindAllStringSubmatch(snippet, -1) {
+		var args []string
+		for _, a := range strings.Split(m[2], ",") {
+			args = append(args, strings.TrimSpace(a))
+		}
+		s, _, _ := pushStreams("")
+		root := newRootCommand(s)
+		fields := strings.Fields(entries[m[1]])
+		if len(fields) < 2 {
+			errs = append(errs, fmt.Errorf("hook %s: no entry", m[1]))
+			continue
+		}
+		cmd, rest, err := root.Find(fields[1:])
+		if err == nil {
+			err = cmd.ParseFlags(append(rest, terraformStyleFlags(args)...))
+		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("hook %s, args %v: %w", m[1], args, err))
+		}
+	}
+	return errs
+}
+
+func TestSnippetArgErrors(t *testing.T) {
+	hooks := []hook{{id: "fabricgen-lint", entry: "fabricgen precommit lint"}}
+	for _, c := range []struct {
+		args string
+		ok   bool
+	}{{"--fail-level, error", true}, {"-var, a=b", true}, {"--no-such-flag", false}} {
+		snippet := "    hooks:\n      - id: fabricgen-lint\n        args: [" + c.args + "]\n"
+		if errs := snippetArgErrors(hooks, snippet); (len(errs) == 0) != c.ok {
+			t.Errorf("args [%s]: %v, want ok %v", c.args, errs, c.ok)
+		}
+	}
+	if errs := snippetArgErrors(nil, "      - id: gone\n        args: [x]\n"); len(errs) != 1 {
+		t.Errorf("a hook without an entry: %v", errs)
+	}
 }
 
 func TestParseDocBlocks(t *testing.T) {
