@@ -1,10 +1,29 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: build test vet fmt-check lint bench demo fuzz
+.PHONY: build install release docs test vet fmt-check lint bench demo fuzz
+
+# VERSION, when set, is stamped into the binary (fabricgen version);
+# without it the version comes from the build info (module version and
+# git commit).
+VERSION ?=
+LDFLAGS := $(if $(VERSION),-X main.releaseVersion=$(VERSION))
 
 build:
-	$(GO) build -o bin/fabricgen ./cmd/fabricgen
+	$(GO) build -ldflags "$(LDFLAGS)" -o bin/fabricgen ./cmd/fabricgen
+
+install:
+	$(GO) install -ldflags "$(LDFLAGS)" ./cmd/fabricgen
+
+# Release archives for a tag: make release VERSION=v0.2.0 (scripts/release.sh;
+# the tag must exist and point at HEAD).
+release:
+	GO=$(GO) scripts/release.sh $(VERSION)
+
+# docs/cli/*.md and docs/man/*.1 from the commands (cobra/doc); a test
+# fails when they are out of date.
+docs:
+	$(GO) test ./cmd/fabricgen -run '^TestCLIDocs$$' -count=1 -update
 
 vet:
 	$(GO) vet $(PKGS)

@@ -33,17 +33,16 @@ func etsRules() []*Rule {
 	}
 }
 
-// etsVector renders per-queue weights like `dcb ets bandwidth 30 0 0 50 0 0 20 0` (strict queues as "s").
+// etsVector lists the DWRR queues' weights by queue number, e.g.
+// "queue 0: 50, queue 3: 60" (strict queues take no weight and are left out).
 func etsVector(q *schema.PortQoS) string {
-	parts := make([]string, 8)
+	var parts []string
 	for i, qq := range q.Queues {
-		if qq.Sched.V == schema.SchedStrict {
-			parts[i] = "s"
-		} else {
-			parts[i] = fmt.Sprint(qq.Weight.V)
+		if qq.Sched.V == schema.SchedDWRR {
+			parts = append(parts, fmt.Sprintf("queue %d: %d", i, qq.Weight.V))
 		}
 	}
-	return strings.Join(parts, " ")
+	return strings.Join(parts, ", ")
 }
 
 func runETSSum(p *Pass) {
@@ -63,7 +62,7 @@ func runETSSum(p *Pass) {
 		if n == 0 || sum == 100 {
 			continue
 		}
-		reportGroup(p, g, src, fmt.Sprintf("%s: DWRR weights %s sum to %d, not 100", g.ports[0].ID(), etsVector(g.qos), sum))
+		reportGroup(p, g, src, fmt.Sprintf("%s: DWRR weights sum to %d, not 100 (%s)", g.ports[0].ID(), sum, etsVector(g.qos)))
 	}
 }
 

@@ -148,7 +148,8 @@ func (d *decoder) decodeVariables(p *hclparse.Parser, blocks hcl.Blocks, opts Op
 }
 
 // parseVarValue reads a command-line or environment value: taken
-// literally for strings, parsed as an HCL expression otherwise, within
+// literally for strings, parsed as an HCL expression otherwise (for an
+// untyped variable, text that is no literal value is taken as a string), within
 // the limits of intent files (nesting, size, numbers). filename names the
 // value's source in ranges ("-var spines").
 func parseVarValue(raw string, typ cty.Type, filename string, ctx *hcl.EvalContext) (cty.Value, error) {
@@ -172,8 +173,16 @@ func parseVarValue(raw string, typ cty.Type, filename string, ctx *hcl.EvalConte
 	if ds := bound(expr); ds.HasErrors() {
 		return cty.NilVal, fmt.Errorf("%s", ds[0].Detail)
 	}
+	if _, ref := expr.(*hclsyntax.ScopeTraversalExpr); ref && typ == cty.DynamicPseudoType {
+		// An untyped variable takes a bare word as its text, as terraform
+		// takes -var site=dc2: values from outside never reference anything.
+		return cty.StringVal(raw), nil
+	}
 	val, ds := expr.Value(ctx)
 	if ds.HasErrors() {
+		if typ == cty.DynamicPseudoType {
+			return cty.StringVal(raw), nil // -var site=dc-2, -var name=a.b: text
+		}
 		return cty.NilVal, fmt.Errorf("%s", ds[0].Detail)
 	}
 	if err := checkDeep(val); err != nil {

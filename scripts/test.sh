@@ -62,6 +62,12 @@ golangci_lint() {
   "$bin" run ./...
 }
 
+# The SONiC render check reads the SONiC YANG models from ../shared/yang/sonic
+# (beside the checkout); say so up front rather than in a failing test.
+if [ ! -d ../shared/yang/sonic ] && command -v yanglint >/dev/null 2>&1; then
+  echo "note: ../shared/yang/sonic (the SONiC YANG models, beside this checkout) is missing: TestSONiCYANG will fail; see README.md, \"The two commands\"" >&2
+fi
+
 all_start=$(date +%s)
 stage vet "$GO" vet ./...
 stage gofmt gofmt_check

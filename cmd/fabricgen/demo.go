@@ -2,15 +2,23 @@ package main
 
 import (
 	"crypto/rand"
+	"embed"
 	"encoding/hex"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/fatih/color"
 	"github.com/spf13/cobra"
 
+	"github.com/fabricgen/fabricgen/internal/lab"
 	"github.com/fabricgen/fabricgen/internal/push/dialect"
 	"github.com/fabricgen/fabricgen/internal/push/state"
 	"github.com/fabricgen/fabricgen/lint"
@@ -19,153 +27,499 @@ import (
 	"github.com/fabricgen/fabricgen/schema"
 )
 
-// demoFabrics are tried in order when demo gets no directory.
-func demoFabrics() []string {
-	return []string{filepath.Join("examples", "clos-400g"), filepath.Join("examples", "roce-storage")}
-}
+// demoFabricFS is the demo's fabric, a copy of examples/clos-400g kept
+// identical by TestDemoFabricMatchesExample, so fabricgen demo works from
+// any directory.
+//
+//go:embed demofabric/*.fab.hcl
+var demoFabricFS embed.FS
+
+// demoFabricName is what the demo calls its built-in fabric.
+const demoFabricName = "clos-400g"
+
+// demoDiffLines is how much of one device's diff the demo shows without -v.
+const demoDiffLines = 18
 
 func newDemoCommand(s *streams) *cobra.Command {
 	var vf varFlags
 	var parallelism int
+	var verbose bool
 	cmd := &cobra.Command{
 		Use:   "demo [DIR]",
-		Short: "Lint, plan, apply and re-plan a fabric against an in-process lab",
-		Long: `demo shows the whole workflow with nothing to set up: it starts emulated
-devices for the fabric (default examples/clos-400g, else
-examples/roce-storage) on 127.0.0.1 inside this process, then runs lint,
-plan, apply and plan again, which must show no changes.
+		Short: "Lint, plan, apply, re-plan and rehearse a failure against an in-process lab",
+		Long: `demo shows the whole workflow with nothing to set up, in one screen: it
+starts emulated devices for the fabric (default: the built-in copy of
+examples/clos-400g, 2 spines, 4 leaves and 32 NICs on all seven platforms)
+on 127.0.0.1 inside this process, then runs lint, plan (showing one
+device's diff), apply, plan again (which must show no changes), and
+rehearses a failure: an Arista switch is changed by hand and made to refuse
+the repair, apply rolls it back to exactly what it had, and once the fault
+is cleared apply repairs it.
+
+-v (--verbose) shows everything: every device's diff, every progress step
+and every result table.
 
 The lab password is generated in-process and handed to the devices and to
 the SSH sessions directly; it is never printed or written. Host keys are
 verified against the lab's known_hosts. Nothing outside a temporary
 directory is written.`,
 		Example: `  fabricgen demo
+  fabricgen demo -v
   fabricgen demo examples/roce-storage`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			dir, err := demoDir(args)
-			if err != nil {
-				return withCode(exitFailed, err)
-			}
-			secret, err := randomSecret()
-			if err != nil {
-				return withCode(exitFailed, err)
-			}
-			tmp, err := os.MkdirTemp("", "fabricgen-demo-")
-			if err != nil {
-				return withCode(exitFailed, fmt.Errorf("temporary directory: %w", err))
-			}
-			defer os.RemoveAll(tmp)
-
-			// The demo's own streams: its password variable reads the
-			// in-process secret; nothing else of the environment changes.
-			ds := *s
-			var f *schema.Fabric
-			ds.getenv = func(k string) string {
-				if k == demoPasswordEnv {
-					return secret
-				}
-				return s.getenv(k)
-			}
-			w := cmd.OutOrStdout()
-			step := func(n int, what string) {
-				fmt.Fprintf(w, "\n%s %s\n", painter(ds.colour(ds.outTTY), color.Bold)(fmt.Sprintf("==> %d/4", n)), what)
-			}
-
-			step(1, "fabricgen lint "+dir)
-			if f, _, err = loadFabric(cmd, &ds, dir, &vf); err != nil {
-				return err
-			}
-			findings, err := lint.Run(cmd.Context(), f, lint.Options{})
-			if err != nil {
-				return withCode(exitFailed, fmt.Errorf("lint: %w", err))
-			}
-			bySev := map[schema.Severity]int{}
-			for _, fd := range findings {
-				bySev[fd.Severity]++
-			}
-			fmt.Fprintf(w, "%d devices, %d links: %d error(s), %d warning(s), %d info.\n",
-				len(f.Devices), len(f.Links), bySev[schema.SevError], bySev[schema.SevWarning], bySev[schema.SevInfo])
-
-			demoCredentials(f)
-			var pushable []*schema.Device
-			for _, d := range f.Devices {
-				if _, err := dialect.Lookup(d.Platform.V); err == nil {
-					pushable = append(pushable, d)
-				}
-			}
-			specs, err := labSpecs(pushable, ds.getenv)
-			if err != nil {
-				return withCode(exitFailed, err)
-			}
-			l, inv, err := startLab(cmd.Context(), specs, filepath.Join(tmp, "lab"))
-			if err != nil {
-				return withCode(exitFailed, err)
-			}
-			defer l.Close()
-			fmt.Fprintf(w, "Lab: %d emulated devices on 127.0.0.1 (known_hosts and inventory in a temporary directory).\n", len(specs))
-
-			pf := pushFlags{vf: vf, parallelism: parallelism, timeout: 30 * time.Second, inventory: inv, knownHosts: []string{l.KnownHostsPath()}, skipUnrenderable: true}
-			opts, err := pf.options(cmd, &ds)
-			if err != nil {
-				return withCode(exitFailed, err)
-			}
-			run, err := prepareFabric(cmd.Context(), f, &pf)
+			d, err := newDemo(cmd, s, verbose)
 			if err != nil {
 				return err
 			}
-
-			if len(run.unrendered) > 0 {
-				fmt.Fprintf(w, "Left out: %d device(s) whose config cannot be rendered (fabricgen plan would stop here):\n", len(run.unrendered))
-				for _, e := range run.unrendered {
-					fmt.Fprintf(w, "  %s\n", e)
-				}
-			}
-			if len(run.inputs) == 0 {
-				return withCode(exitFailed, fmt.Errorf("no device of %s can be rendered", dir))
-			}
-
-			step(2, "fabricgen plan")
-			p, err := push.Plan(cmd.Context(), run.f, run.inputs, version, opts)
-			if err != nil {
-				return withCode(exitFailed, err)
-			}
-			writePlanHuman(w, p, run.skipped, ds.colour(ds.outTTY))
-			if err := planExit(p, false); err != nil {
-				return err
-			}
-
-			step(3, "fabricgen apply -auto-approve")
-			prog := newProgress(cmd, &ds)
-			opts.Events = prog.event
-			opts.State = state.Dir{Path: filepath.Join(tmp, "state")}
-			results, err := push.Apply(cmd.Context(), p, run.f, run.inputs, push.ApplyOptions{Options: opts})
-			prog.wait()
-			opts.Events = nil
-			if err := writeResults(w, "Apply", results, err); err != nil {
-				return err
-			}
-			fmt.Fprintln(w, "(The demo's backups live in its temporary directory and are removed when it exits.)")
-
-			step(4, "fabricgen plan (again: must show no changes)")
-			p2, err := push.Plan(cmd.Context(), run.f, run.inputs, version, opts)
-			if err != nil {
-				return withCode(exitFailed, err)
-			}
-			writePlanHuman(w, p2, run.skipped, ds.colour(ds.outTTY))
-			if err := planExit(p2, false); err != nil {
-				return err
-			}
-			if p2.HasChanges() {
-				return withCode(exitFailed, fmt.Errorf("the second plan still has changes: %s", unconverged(p2)))
-			}
-			fmt.Fprintf(w, "\nDone: the lab matches the intent. Next: fabricgen lab up %s, then plan/apply against it yourself.\n", dir)
-			return nil
+			defer func() { _ = os.RemoveAll(d.tmp) }()
+			return d.run(args, &vf, parallelism)
 		},
 	}
 	vf.register(cmd)
 	cmd.Flags().IntVar(&parallelism, "parallelism", push.DefaultParallelism, "devices worked on at once")
+	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "show every diff, progress step and result table")
 	return cmd
+}
+
+// demo is one run of fabricgen demo.
+type demo struct {
+	cmd     *cobra.Command
+	s       streams
+	w       io.Writer
+	verbose bool
+	tmp     string
+	step    int
+	bold    func(string) string
+}
+
+// demoSteps is how many numbered steps the demo prints.
+const demoSteps = 6
+
+func newDemo(cmd *cobra.Command, s *streams, verbose bool) (*demo, error) {
+	secret, err := randomSecret()
+	if err != nil {
+		return nil, withCode(exitFailed, err)
+	}
+	tmp, err := os.MkdirTemp("", "fabricgen-demo-")
+	if err != nil {
+		return nil, withCode(exitFailed, fmt.Errorf("temporary directory: %w", err))
+	}
+	// The demo's own streams: its password variable reads the in-process
+	// secret; nothing else of the environment changes.
+	d := &demo{cmd: cmd, s: *s, w: cmd.OutOrStdout(), verbose: verbose, tmp: tmp}
+	d.s.getenv = func(k string) string {
+		if k == demoPasswordEnv {
+			return secret
+		}
+		return s.getenv(k)
+	}
+	d.bold = painter(d.s.colour(d.s.outTTY), color.Bold)
+	return d, nil
+}
+
+func (d *demo) header(what string) {
+	d.step++
+	fmt.Fprintf(d.w, "\n%s %s\n", d.bold(fmt.Sprintf("==> %d/%d", d.step, demoSteps)), what)
+}
+
+func (d *demo) run(args []string, vf *varFlags, parallelism int) error {
+	ctx := d.cmd.Context()
+	dir, label, err := d.fabricDir(args)
+	if err != nil {
+		return withCode(exitFailed, err)
+	}
+	fmt.Fprintf(d.w, "fabricgen demo: the workflow on %s against emulated devices.\n", label)
+	f, _, err := loadFabric(d.cmd, &d.s, dir, vf)
+	if err != nil {
+		return err
+	}
+	demoCredentials(f)
+	var pushable []*schema.Device
+	for _, dv := range f.Devices {
+		if _, err := dialect.Lookup(dv.Platform.V); err == nil {
+			pushable = append(pushable, dv)
+		}
+	}
+	specs, err := labSpecs(pushable, d.s.getenv)
+	if err != nil {
+		return withCode(exitFailed, err)
+	}
+	l, inv, err := startLab(ctx, specs, filepath.Join(d.tmp, "lab"))
+	if err != nil {
+		return withCode(exitFailed, err)
+	}
+	defer func() { _ = l.Close() }()
+	d.header("The lab")
+	fmt.Fprintf(d.w, "%d emulated devices run in this process:\n%s\nEach answers SSH on 127.0.0.1 with its vendor's prompts, running config and\ntransactions; plan and apply reach them as they reach real switches.\n",
+		len(specs), wrapItems(platformCounts(pushable), 76, "  "))
+
+	d.header("fabricgen lint " + label)
+	if err := d.lint(f); err != nil {
+		return err
+	}
+
+	pf := pushFlags{vf: *vf, parallelism: parallelism, timeout: 30 * time.Second, inventory: inv, knownHosts: []string{l.KnownHostsPath()}, skipUnrenderable: true}
+	opts, err := pf.options(d.cmd, &d.s)
+	if err != nil {
+		return withCode(exitFailed, err)
+	}
+	opts.State = state.Dir{Path: filepath.Join(d.tmp, "state")}
+	run, err := prepareFabric(ctx, f, &pf)
+	if err != nil {
+		return err
+	}
+	if len(run.unrendered) > 0 {
+		fmt.Fprintf(d.w, "Left out: %d device(s) whose config cannot be rendered (fabricgen plan would stop here):\n", len(run.unrendered))
+		for _, e := range run.unrendered {
+			fmt.Fprintf(d.w, "  %s\n", e)
+		}
+	}
+	if len(run.inputs) == 0 {
+		return withCode(exitFailed, fmt.Errorf("no device of %s can be rendered", label))
+	}
+
+	d.header("fabricgen plan")
+	p, err := d.plan(run, opts)
+	if err != nil {
+		return err
+	}
+	d.header("fabricgen apply -auto-approve")
+	if err := d.apply(p, run, opts, true); err != nil {
+		return err
+	}
+	d.header("fabricgen plan (again: must show no changes)")
+	if err := d.replan(run, opts); err != nil {
+		return err
+	}
+	d.header("A rehearsed failure, rolled back")
+	if err := d.rehearse(l, run, opts); err != nil {
+		return err
+	}
+	fmt.Fprintf(d.w, "\nDone: the lab matches the intent. Next: fabricgen lab up %s,\nthen plan and apply against it yourself (README: \"A tour\").\n", demoNextDir(args))
+	return nil
+}
+
+// fabricDir is the argument, else the built-in fabric written to the
+// demo's temporary directory; label is how the demo names it.
+func (d *demo) fabricDir(args []string) (dir, label string, err error) {
+	if len(args) == 1 {
+		return args[0], args[0], nil
+	}
+	dir = filepath.Join(d.tmp, demoFabricName)
+	if err := writeDemoFabric(dir); err != nil {
+		return "", "", err
+	}
+	return dir, demoFabricName + " (built in)", nil
+}
+
+// demoNextDir is the directory the closing hint points lab up at.
+func demoNextDir(args []string) string {
+	if len(args) == 1 {
+		return args[0]
+	}
+	return filepath.Join("examples", demoFabricName)
+}
+
+// writeDemoFabric writes the embedded fabric's files into dir.
+func writeDemoFabric(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("demo fabric: %w", err)
+	}
+	files, err := fs.Glob(demoFabricFS, "demofabric/*.fab.hcl")
+	if err != nil {
+		return fmt.Errorf("demo fabric: %w", err)
+	}
+	for _, name := range files {
+		b, err := demoFabricFS.ReadFile(name)
+		if err != nil {
+			return fmt.Errorf("demo fabric: %w", err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, filepath.Base(name)), b, 0o600); err != nil {
+			return fmt.Errorf("demo fabric: %w", err)
+		}
+	}
+	return nil
+}
+
+// platformCounts is ["arista_eos 2", "cisco_nxos 1", …] in platform order.
+func platformCounts(devs []*schema.Device) []string {
+	n := map[string]int{}
+	for _, d := range devs {
+		n[string(d.Platform.V)]++
+	}
+	names := make([]string, 0, len(n))
+	for p := range n {
+		names = append(names, p)
+	}
+	sort.Strings(names)
+	parts := make([]string, len(names))
+	for i, p := range names {
+		parts[i] = fmt.Sprintf("%s %d", p, n[p])
+	}
+	return parts
+}
+
+// wrapItems joins items with ", " into lines of at most width columns,
+// each starting with indent; an item is never split.
+func wrapItems(items []string, width int, indent string) string {
+	var b strings.Builder
+	line := indent
+	for i, item := range items {
+		if i < len(items)-1 {
+			item += ","
+		}
+		if line != indent && len(line)+1+len(item) > width {
+			b.WriteString(line + "\n")
+			line = indent
+		}
+		if line != indent {
+			line += " "
+		}
+		line += item
+	}
+	b.WriteString(line)
+	return b.String()
+}
+
+func (d *demo) lint(f *schema.Fabric) error {
+	findings, err := lint.Run(d.cmd.Context(), f, lint.Options{})
+	if err != nil {
+		return withCode(exitFailed, fmt.Errorf("lint: %w", err))
+	}
+	bySev := map[schema.Severity]int{}
+	for _, fd := range findings {
+		bySev[fd.Severity]++
+	}
+	fmt.Fprintf(d.w, "%d devices, %d links: %d error(s), %d warning(s), %d info; RoCE data and CNP\nget the same lossless treatment at every hop.\n",
+		len(f.Devices), len(f.Links), bySev[schema.SevError], bySev[schema.SevWarning], bySev[schema.SevInfo])
+	return nil
+}
+
+// plan plans every device; without -v it shows the smallest changing
+// device's diff (shortened) and the total.
+func (d *demo) plan(run *planRun, opts push.Options) (*planfile.Plan, error) {
+	p, err := push.Plan(d.cmd.Context(), run.f, run.inputs, version, opts)
+	if err != nil {
+		return nil, withCode(exitFailed, err)
+	}
+	if d.verbose {
+		writePlanHuman(d.w, p, run.skipped, d.s.colour(d.s.outTTY))
+	} else {
+		d.oneDiff(p)
+	}
+	return p, planExit(p, false)
+}
+
+// oneDiff prints the diff of the changing device with the fewest changed
+// lines, cut at demoDiffLines, and a line about the others.
+func (d *demo) oneDiff(p *planfile.Plan) {
+	var pick *planfile.Device
+	changing := 0
+	for _, pd := range p.Devices {
+		if pd.Status != planfile.StatusChange {
+			continue
+		}
+		changing++
+		if pick == nil || pd.Diff.Added+pd.Diff.Removed < pick.Diff.Added+pick.Diff.Removed {
+			pick = pd
+		}
+	}
+	if pick != nil {
+		writeShortDiff(d.w, pick, demoDiffLines, d.s.colour(d.s.outTTY))
+		if changing > 1 {
+			fmt.Fprintf(d.w, "... and %d more devices will change (-v shows every diff).\n", changing-1)
+		}
+	}
+	fmt.Fprintf(d.w, "%s %s.\n", d.bold("Plan:"), summaryLine(p))
+}
+
+// writeShortDiff prints one device's header and at most max diff lines.
+func writeShortDiff(w io.Writer, pd *planfile.Device, max int, colour bool) {
+	add, del, hunk := painter(colour, color.FgGreen), painter(colour, color.FgRed), painter(colour, color.FgCyan)
+	fmt.Fprintf(w, "%s (%s) will change: +%d -%d lines\n", pd.Name, pd.Platform, pd.Diff.Added, pd.Diff.Removed)
+	lines := strings.Split(strings.TrimSuffix(pd.Diff.Text, "\n"), "\n")
+	for i, l := range lines {
+		if i == max {
+			fmt.Fprintf(w, "  ... %d more lines of %s's diff\n", len(lines)-max, pd.Name)
+			break
+		}
+		switch {
+		case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"):
+			fmt.Fprintln(w, l)
+		case strings.HasPrefix(l, "@@"):
+			fmt.Fprintln(w, hunk(l))
+		case strings.HasPrefix(l, "+"):
+			fmt.Fprintln(w, add(l))
+		case strings.HasPrefix(l, "-"):
+			fmt.Fprintln(w, del(l))
+		default:
+			fmt.Fprintln(w, l)
+		}
+	}
+}
+
+// apply applies p with a progress display; wantOK makes any device that
+// did not end as intended an error.
+func (d *demo) apply(p *planfile.Plan, run *planRun, opts push.Options, wantOK bool) error {
+	var results []push.Result
+	var err error
+	if d.verbose || d.s.errTTY {
+		prog := newProgress(d.cmd, &d.s)
+		opts.Events = prog.event
+		results, err = push.Apply(d.cmd.Context(), p, run.f, run.inputs, push.ApplyOptions{Options: opts})
+		prog.wait()
+	} else {
+		prog := newDemoProgress(d.w, p.Summary().Change)
+		opts.Events = prog.event
+		results, err = push.Apply(d.cmd.Context(), p, run.f, run.inputs, push.ApplyOptions{Options: opts})
+	}
+	if d.verbose {
+		if werr := writeResults(d.w, "Apply", results, err); werr != nil && wantOK {
+			return werr
+		}
+		fmt.Fprintln(d.w, "(The demo's backups live in its temporary directory and are removed when it exits.)")
+		return nil
+	}
+	if err != nil {
+		return withCode(exitFailed, err)
+	}
+	bad := 0
+	for _, r := range results {
+		if r.Status != push.StatusApplied && r.Status != push.StatusUnchanged {
+			bad++
+			fmt.Fprintf(d.w, "%s (%s): %s: %s\n", r.Device, r.Platform, r.Status, r.Reason)
+		}
+	}
+	fmt.Fprintf(d.w, "%s %s.\n", d.bold("Apply:"), resultCounts(results))
+	if bad > 0 && wantOK {
+		return withCode(exitFailed, fmt.Errorf("%d device(s) did not end as intended (fabricgen demo -v shows the table)", bad))
+	}
+	return nil
+}
+
+// resultCounts is "38 applied" or "1 rolled back, 37 unchanged".
+func resultCounts(results []push.Result) string {
+	counts := map[push.Status]int{}
+	for _, r := range results {
+		counts[r.Status]++
+	}
+	var parts []string
+	for _, st := range []push.Status{push.StatusApplied, push.StatusRestored, push.StatusUnchanged, push.StatusRolledBack, push.StatusStale, push.StatusRefused, push.StatusInterrupted, push.StatusFailed, push.StatusSkipped} {
+		if counts[st] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", counts[st], st))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// replan plans again and fails when anything would still change.
+func (d *demo) replan(run *planRun, opts push.Options) error {
+	p, err := push.Plan(d.cmd.Context(), run.f, run.inputs, version, opts)
+	if err != nil {
+		return withCode(exitFailed, err)
+	}
+	if d.verbose {
+		writePlanHuman(d.w, p, run.skipped, d.s.colour(d.s.outTTY))
+	} else {
+		fmt.Fprintf(d.w, "%s %s.\n", d.bold("Plan:"), summaryLine(p))
+	}
+	if err := planExit(p, false); err != nil {
+		return err
+	}
+	if p.HasChanges() {
+		return withCode(exitFailed, fmt.Errorf("the plan still has changes: %s", unconverged(p)))
+	}
+	return nil
+}
+
+// eosDSCPMap matches a rendered EOS line mapping one DSCP value.
+var eosDSCPMap = regexp.MustCompile(`^qos map dscp (\d+) to traffic-class (\d+)$`)
+
+// rehearse changes an Arista switch by hand, makes it refuse the repair,
+// shows apply rolling it back to exactly what it had, then clears the
+// fault and repairs it.
+func (d *demo) rehearse(l *lab.Lab, run *planRun, opts push.Options) error {
+	var name, line, dscp string
+	for _, in := range run.inputs {
+		if in.Device.Platform.V != schema.AristaEOS {
+			continue
+		}
+		for _, rl := range strings.Split(string(in.Rendered), "\n") {
+			if m := eosDSCPMap.FindStringSubmatch(rl); m != nil && m[2] != "0" {
+				name, line, dscp = in.Device.Name, "qos map dscp "+m[1]+" to traffic-class 0", m[1]
+				break
+			}
+		}
+		if name != "" {
+			break
+		}
+	}
+	dev := l.Device(name)
+	if dev == nil {
+		fmt.Fprintln(d.w, "Skipped: the fabric has no arista_eos device mapping a DSCP to a traffic class.")
+		return nil
+	}
+	fmt.Fprintf(d.w, "Someone maps DSCP %s to traffic class 0 on %s by hand, and %s is made to\nrefuse the repair (fabricgen lab fault %s 'reject=^qos map').\n", dscp, name, name, name)
+	if err := dev.ConfigureOutOfBand([]string{line}); err != nil {
+		return withCode(exitFailed, err)
+	}
+	before := dev.RunningConfig()
+	dev.SetFault(lab.Fault{Reject: "^qos map"})
+	p, err := push.Plan(d.cmd.Context(), run.f, run.inputs, version, opts)
+	if err != nil {
+		return withCode(exitFailed, err)
+	}
+	if err := planExit(p, false); err != nil {
+		return err
+	}
+	d.oneDiff(p)
+	if err := d.apply(p, run, opts, false); err != nil {
+		return err
+	}
+	if dev.RunningConfig() != before {
+		return withCode(exitFailed, fmt.Errorf("%s's running config changed although the apply was rolled back", name))
+	}
+	fmt.Fprintf(d.w, "%s's running config is exactly what it was before the apply.\n", name)
+	dev.ClearFault()
+	fmt.Fprintf(d.w, "Fault cleared (fabricgen lab fault %s clear); apply again:\n", name)
+	p, err = push.Plan(d.cmd.Context(), run.f, run.inputs, version, opts)
+	if err != nil {
+		return withCode(exitFailed, err)
+	}
+	if err := d.apply(p, run, opts, true); err != nil {
+		return err
+	}
+	return d.replan(run, opts)
+}
+
+// demoProgress prints a line when a quarter of the devices are done: the
+// demo's progress without a terminal, a few lines instead of one per step.
+type demoProgress struct {
+	mu      sync.Mutex
+	w       io.Writer
+	total   int
+	done    map[string]bool
+	shown   int
+	started time.Time
+}
+
+func newDemoProgress(w io.Writer, total int) *demoProgress {
+	return &demoProgress{w: w, total: total, done: map[string]bool{}, started: time.Now()}
+}
+
+func (pr *demoProgress) event(e push.Event) {
+	pr.mu.Lock()
+	defer pr.mu.Unlock()
+	if !e.Done || pr.done[e.Device] || pr.total < 4 {
+		return
+	}
+	pr.done[e.Device] = true
+	n := len(pr.done)
+	if quarter := 4 * n / pr.total; quarter > pr.shown {
+		pr.shown = quarter
+		fmt.Fprintf(pr.w, "  %d/%d devices done [%.1fs elapsed]\n", n, pr.total, time.Since(pr.started).Seconds())
+	}
 }
 
 // demoPasswordEnv is the variable the demo's devices log in with; the demo
@@ -187,19 +541,6 @@ func demoCredentials(f *schema.Fabric) {
 			PasswordEnv: schema.Value[string]{V: demoPasswordEnv, Set: true},
 		}
 	}
-}
-
-// demoDir is the argument, else the first demo fabric that exists.
-func demoDir(args []string) (string, error) {
-	if len(args) == 1 {
-		return args[0], nil
-	}
-	for _, d := range demoFabrics() {
-		if st, err := os.Stat(d); err == nil && st.IsDir() {
-			return d, nil
-		}
-	}
-	return "", fmt.Errorf("no demo fabric found (%v): run fabricgen demo from the fabricgen repository root, or pass a fabric directory", demoFabrics())
 }
 
 func randomSecret() (string, error) {

@@ -23,7 +23,7 @@ func labRequest(ctx context.Context, dir string, req lab.ControlRequest) (lab.Co
 	if err != nil {
 		return lab.ControlReply{}, err
 	}
-	defer c.Close()
+	defer func() { _ = c.Close() }()
 	rep, err := c.Do(ctx, req)
 	if err != nil {
 		return rep, fmt.Errorf("the lab in %s: %w", dir, err)

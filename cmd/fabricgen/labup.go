@@ -98,7 +98,7 @@ socket the lab serves in --dir (removed when the lab stops).`,
 			if err != nil {
 				return withCode(exitFailed, err)
 			}
-			defer l.Close()
+			defer func() { _ = l.Close() }()
 			for name, fl := range faults {
 				l.Device(name).SetFault(fl)
 			}
@@ -106,7 +106,7 @@ socket the lab serves in --dir (removed when the lab stops).`,
 			if err != nil {
 				return withCode(exitFailed, err)
 			}
-			defer srv.Close()
+			defer func() { _ = srv.Close() }()
 			w := cmd.OutOrStdout()
 			fmt.Fprintf(w, "Lab up: %d devices of fabric %s on 127.0.0.1.\n", len(specs), f.Name)
 			for _, sp := range specs {

@@ -37,9 +37,10 @@ type lintFlags struct {
 func newLintCommand(s *streams) *cobra.Command {
 	var lf lintFlags
 	cmd := &cobra.Command{
-		Use:   "lint [DIR]",
+		Use:   "lint [DIR | FILE]",
 		Short: "Check the fabric end to end: RoCE data and CNP at every hop, links, ports, buffers, platform limits",
-		Long: `lint validates the intent in DIR (default: the current directory) first,
+		Long: `lint validates the intent in DIR (default: the current directory; a
+*.fab.hcl or *.fab.json file stands for the fabric in its directory) first,
 then runs every rule: per link and port, per platform (what each device's
 platform can express, computed by the code render uses), and end to end by
 walking RoCE data (every NIC to every NIC, so both directions) and CNP (the

@@ -32,7 +32,7 @@ func TestLintCommandExitCodes(t *testing.T) {
 		{"warning below fail level error", []string{"lint", "--fail-level", "error", "--rule", "ECN004", filepath.Join(ex, "broken", "pfc-without-ecn")}, 0, "ECN004"},
 		{"info never fails", []string{"lint", "--fail-level", "info", filepath.Join(ex, "roce-storage")}, 1, ""},
 		{"only one rule", []string{"lint", "--rule", "ETS001", filepath.Join(ex, "broken", "core-zeroes-dscp")}, 0, "No findings."},
-		{"compact", []string{"lint", "-f", "compact", filepath.Join(ex, "broken", "ets-sum")}, 2, "sum to 110, not 100 (ETS001)"},
+		{"compact", []string{"lint", "-f", "compact", filepath.Join(ex, "broken", "ets-sum")}, 2, "sum to 110, not 100 (queue 0: 50, queue 3: 60) (ETS001)"},
 		{"missing dir", []string{"lint", filepath.Join(ex, "no-such-fabric")}, 1, ""},
 		{"bad format", []string{"lint", "-f", "yaml", filepath.Join(ex, "roce-storage")}, 1, ""},
 		{"single-dash -format", []string{"lint", "-format", "json", filepath.Join(ex, "roce-storage")}, 0, `"diagnostics": []`},

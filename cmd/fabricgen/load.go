@@ -2,6 +2,8 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/fabricgen/fabricgen/schema"
@@ -32,12 +34,21 @@ func (v *varFlags) options(s *streams) (schema.Options, error) {
 	return opts, nil
 }
 
-// fabricDir is the directory argument, "." by default.
+// fabricDir is the directory argument, "." by default. A fabric is a
+// directory (its files reference each other), so a *.fab.hcl or *.fab.json
+// file argument stands for the directory it is in: lint fabric/spines.fab.hcl
+// checks the fabric in fabric/.
 func fabricDir(args []string) string {
 	if len(args) == 0 {
 		return "."
 	}
-	return args[0]
+	a := args[0]
+	if strings.HasSuffix(a, schema.HCLSuffix) || strings.HasSuffix(a, schema.JSONSuffix) {
+		if st, err := os.Stat(a); err == nil && !st.IsDir() {
+			return filepath.Dir(a)
+		}
+	}
+	return a
 }
 
 // loadIntent loads the fabric in dir without printing anything: the
@@ -75,4 +86,38 @@ func loadFabric(cmd *cobra.Command, s *streams, dir string, vf *varFlags) (*sche
 		return f, diags, withCode(exitFailed, fmt.Errorf("%s is not a valid fabric: %d error(s)", dir, len(diags.Errs())))
 	}
 	return f, diags, nil
+}
+
+// applyHint is the command that applies the plan saved to out, with the
+// flags of the plan run that apply needs again (variables, inventory,
+// known_hosts, templates), shell-quoted where needed.
+func applyHint(out string, pf *pushFlags) string {
+	args := []string{"fabricgen", "apply", shellWord(out)}
+	for _, v := range pf.vf.vars {
+		args = append(args, "-var", shellWord(v))
+	}
+	for _, v := range pf.vf.varFiles {
+		args = append(args, "-var-file", shellWord(v))
+	}
+	if pf.inventory != "" {
+		args = append(args, "--inventory", shellWord(pf.inventory))
+	}
+	for _, k := range pf.knownHosts {
+		args = append(args, "--known-hosts", shellWord(k))
+	}
+	if pf.insecure {
+		args = append(args, "--insecure-ignore-host-key")
+	}
+	if pf.templates != "" {
+		args = append(args, "--templates", shellWord(pf.templates))
+	}
+	return strings.Join(args, " ")
+}
+
+// shellWord quotes s for a POSIX shell unless it is a plain word.
+func shellWord(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+@%") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

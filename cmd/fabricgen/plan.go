@@ -303,7 +303,7 @@ Exit status: 0 no changes (or changes without -detailed-exitcode), 1 error
 					return withCode(exitFailed, err)
 				}
 				if !asJSON && !markdown {
-					fmt.Fprintf(w, "\nSaved the plan to %s. Apply exactly this plan with:\n  fabricgen apply %s\n", out, out)
+					fmt.Fprintf(w, "\nSaved the plan to %s. Apply exactly this plan with:\n  %s\n", out, applyHint(out, &pf))
 				}
 			}
 			return planExit(p, detailed)
@@ -350,14 +350,14 @@ func planExit(p *planfile.Plan, detailed bool) error {
 	return nil
 }
 
-// summaryLine is "3 to change, 29 unchanged; +41 −12 lines".
+// summaryLine is "3 to change, 29 unchanged; +41 -12 lines".
 func summaryLine(p *planfile.Plan) string {
 	s := p.Summary()
 	line := fmt.Sprintf("%d to change, %d unchanged", s.Change, s.Unchanged)
 	if s.Errors > 0 {
 		line += fmt.Sprintf(", %d failed", s.Errors)
 	}
-	return line + fmt.Sprintf("; +%d −%d lines", s.Added, s.Removed)
+	return line + fmt.Sprintf("; +%d -%d lines", s.Added, s.Removed)
 }
 
 // writePlanHuman prints each changing device's diff, the errors, the
@@ -376,7 +376,7 @@ func writePlanHuman(w io.Writer, p *planfile.Plan, skipped []string, colour bool
 			if push.IsHost(d.Platform) {
 				fmt.Fprintf(w, "%s (%s, %s) will change %d setting(s):\n", bold(d.Name), d.Platform, d.Address, len(push.HostSettingChanges(d.Diff.Text)))
 			} else {
-				fmt.Fprintf(w, "%s (%s, %s) will change: +%d −%d lines\n", bold(d.Name), d.Platform, d.Address, d.Diff.Added, d.Diff.Removed)
+				fmt.Fprintf(w, "%s (%s, %s) will change: +%d -%d lines\n", bold(d.Name), d.Platform, d.Address, d.Diff.Added, d.Diff.Removed)
 			}
 			if n := len(d.Takeover); n > 0 {
 				fmt.Fprintf(w, "  takes over %d line(s) fabricgen did not create (removed or replaced below; --no-takeover refuses instead), e.g. %s\n", n, d.Takeover[0])

@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"go/build"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
 	"sync"
@@ -58,7 +58,7 @@ func relBinary(t *testing.T) string {
 	relBin.once.Do(func() {
 		goTool, err := exec.LookPath("go")
 		if err != nil {
-			goTool = filepath.Join(runtime.GOROOT(), "bin", "go")
+			goTool = filepath.Join(build.Default.GOROOT, "bin", "go")
 			if _, serr := os.Stat(goTool); serr != nil {
 				relBin.err = errNoGoTool
 				return

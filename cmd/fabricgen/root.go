@@ -6,13 +6,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
+	"strings"
 
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
-
-// version is set at build time with -ldflags "-X main.version=…".
-var version = "0.1.0-dev"
 
 // Exit codes shared by every command (see DESIGN.md).
 const (
@@ -49,6 +49,10 @@ type streams struct {
 	errTTY   bool
 	getenv   func(string) string
 	noColour bool
+	// chdir changes the working directory for -chdir (os.Chdir when nil).
+	chdir func(string) error
+	// chdirLate is set when -chdir came after the command name.
+	chdirLate string
 	// intr handles SIGINT/SIGTERM; nil in tests that send none.
 	intr *interrupts
 }
@@ -61,6 +65,7 @@ func newStreams() *streams {
 		outTTY: isatty.IsTerminal(os.Stdout.Fd()) || isatty.IsCygwinTerminal(os.Stdout.Fd()),
 		errTTY: isatty.IsTerminal(os.Stderr.Fd()) || isatty.IsCygwinTerminal(os.Stderr.Fd()),
 		getenv: os.Getenv,
+		chdir:  os.Chdir,
 	}
 }
 
@@ -85,6 +90,7 @@ func commandConstructors() []func(*streams) *cobra.Command {
 		newGraphCommand,
 		newLabCommand,
 		newDemoCommand,
+		newPrecommitCommand,
 		newVersionCommand,
 	}
 }
@@ -98,25 +104,87 @@ func newRootCommand(s *streams) *cobra.Command {
 each device's configuration, and changes the devices safely over SSH.
 
 Exit codes: 0 success, 1 the command could not do its job, 2 it worked and
-found something (lint findings, or plan -detailed-exitcode with changes).`,
+found something (lint findings, or plan -detailed-exitcode with changes).
+
+-chdir=DIR, before the command name, switches to DIR before anything else,
+as in terraform: fabricgen -chdir=examples/clos-400g lint.`,
+		Version:       resolveBuild(releaseVersion, debug.ReadBuildInfo).text(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		PersistentPreRunE: func(*cobra.Command, []string) error {
+			if s.chdirLate != "" {
+				return withCode(exitFailed, fmt.Errorf("-chdir=%s must come before the command name, as in terraform: fabricgen -chdir=%s COMMAND", s.chdirLate, s.chdirLate))
+			}
+			return nil
+		},
 	}
+	root.SetVersionTemplate("{{.Version}}")
 	root.SetIn(s.in)
 	root.SetOut(s.out)
 	root.SetErr(s.err)
 	root.PersistentFlags().BoolVar(&s.noColour, "no-color", false, "never colour the output")
+	root.PersistentFlags().StringVar(&s.chdirLate, "chdir", "", "switch to this directory before anything else (give it before the command name)")
+	root.Flags().BoolP("version", "v", false, "print the version (as fabricgen version)")
+	// One meaning for -o: --out everywhere; render's --output is the same flag.
+	root.SetGlobalNormalizationFunc(func(_ *pflag.FlagSet, name string) pflag.NormalizedName {
+		if name == "output" {
+			name = "out"
+		}
+		return pflag.NormalizedName(name)
+	})
 	for _, c := range commandConstructors() {
 		root.AddCommand(c(s))
 	}
+	registerCompletions(root, s)
 	return root
+}
+
+// splitChdir takes a leading -chdir=DIR (or -chdir DIR, --chdir…) off args.
+func splitChdir(args []string) (rest []string, dir string, err error) {
+	if len(args) > 1 && (args[0] == cobra.ShellCompRequestCmd || args[0] == cobra.ShellCompNoDescRequestCmd) {
+		// Shell completion passes the whole command line: -chdir applies
+		// to what is completed (device names of the fabric there).
+		rest, dir, err = splitChdir(args[1:])
+		return append([]string{args[0]}, rest...), dir, err
+	}
+	if len(args) == 0 {
+		return args, "", nil
+	}
+	a := strings.TrimPrefix(args[0], "-")
+	if !strings.HasPrefix(args[0], "-") || (a != "chdir" && !strings.HasPrefix(a, "chdir=") && a != "-chdir" && !strings.HasPrefix(a, "-chdir=")) {
+		return args, "", nil
+	}
+	a = strings.TrimPrefix(a, "-")
+	if v, ok := strings.CutPrefix(a, "chdir="); ok {
+		dir, rest = v, args[1:]
+	} else if len(args) > 1 {
+		dir, rest = args[1], args[2:]
+	}
+	if dir == "" {
+		return nil, "", errors.New("-chdir needs a directory: fabricgen -chdir=DIR COMMAND")
+	}
+	return rest, dir, nil
 }
 
 // run executes the CLI and returns the process exit code.
 func run(ctx context.Context, args []string, s *streams) int {
+	args, dir, err := splitChdir(args)
+	if err == nil && dir != "" {
+		chdir := s.chdir
+		if chdir == nil {
+			chdir = os.Chdir
+		}
+		if err = chdir(dir); err != nil {
+			err = fmt.Errorf("-chdir: %w", err)
+		}
+	}
+	if err != nil {
+		fmt.Fprintf(s.err, "Error: %v\n", err)
+		return exitFailed
+	}
 	root := newRootCommand(s)
 	root.SetArgs(terraformStyleFlags(args))
-	err := root.ExecuteContext(ctx)
+	err = root.ExecuteContext(ctx)
 	if err == nil {
 		return exitOK
 	}
@@ -149,16 +217,3 @@ func terraformStyleFlags(args []string) []string {
 }
 
 func isFlagNameStart(c byte) bool { return c >= 'a' && c <= 'z' }
-
-func newVersionCommand(s *streams) *cobra.Command {
-	return &cobra.Command{
-		Use:     "version",
-		Short:   "Print the fabricgen version",
-		Example: "  fabricgen version",
-		Args:    cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			fmt.Fprintf(cmd.OutOrStdout(), "fabricgen %s\n", version)
-			return nil
-		},
-	}
-}

@@ -1,0 +1,34 @@
+package lint
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fabricgen/fabricgen/schema"
+)
+
+// TestETS001MessageListsQueues pins the ETS001 message to a readable list
+// of the DWRR queues' weights (it once printed "50 0 0 60 0 0 s 0").
+func TestETS001MessageListsQueues(t *testing.T) {
+	f, diags := schema.Load(filepath.Join("..", "examples", "broken", "ets-sum"), schema.Options{})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	findings, err := Run(context.Background(), f, Options{Only: []string{"ETS001"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "core1:Ethernet1: DWRR weights sum to 110, not 100 (queue 0: 50, queue 3: 60)"
+	var got []string
+	for _, fd := range findings {
+		got = append(got, fd.Summary)
+		if strings.Contains(fd.Summary, " s ") || strings.Contains(fd.Summary, " 0 0 ") {
+			t.Errorf("message still lists bare weights: %q", fd.Summary)
+		}
+	}
+	if len(got) != 1 || got[0] != want {
+		t.Errorf("ETS001 messages %q, want [%q]", got, want)
+	}
+}
