@@ -2,7 +2,6 @@ package lint
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/fabricgen/fabricgen/schema"
 )
@@ -83,29 +82,6 @@ func reportGroup(p *Pass, g qosGroup, subject schema.Range, msg string) {
 		Device:  first.Device.Name, Port: first.Name,
 		Summary: msg, Count: len(g.ports),
 	})
-}
-
-// pfcVector renders PFC priorities as mlnx_qos does: "0,0,0,1,0,0,0,0".
-func pfcVector(q *schema.PortQoS) string {
-	var b strings.Builder
-	for i, v := range q.PFC {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		if v.V {
-			b.WriteByte('1')
-		} else {
-			b.WriteByte('0')
-		}
-	}
-	return b.String()
-}
-
-func prioList(ps []int) string {
-	if len(ps) == 0 {
-		return "none"
-	}
-	return dscpList(ps)
 }
 
 func pfcSource(q *schema.PortQoS) schema.Range {

@@ -289,7 +289,7 @@ func hostQoS(d *schema.Device, p PortView, q *schema.PortQoS, fl hostFlavour) ([
 		var pfc []string
 		for pr := 0; pr < 8; pr++ {
 			on := "off"
-			if q.PFC[pr].V {
+			if p.Lossless.Has(pr) {
 				on = "on"
 			}
 			pfc = append(pfc, fmt.Sprintf("%d:%s", pr, on))

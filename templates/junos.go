@@ -38,19 +38,16 @@ func buildJunos(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 	names := classNames(f)
 	v := &JunosView{Base: b}
 	const cos = "set class-of-service "
-	lossless := map[int]bool{}
-	for _, p := range q.PFC {
-		lossless[p] = true
-	}
+	lossless := q.Lossless
 	// Forwarding classes: one per priority.
 	var fc []string
 	for pr := 0; pr < 8; pr++ {
 		line := fmt.Sprintf("%sforwarding-classes class %s queue-num %d", cos, names[pr], q.QueueOf[pr])
-		if lossless[pr] {
+		if lossless.Has(pr) {
 			line += " no-loss"
 		}
 		fc = append(fc, line)
-		if lossless[pr] {
+		if lossless.Has(pr) {
 			fc = append(fc, fmt.Sprintf("%sforwarding-classes class %s pfc-priority %d", cos, names[pr], pr))
 		}
 	}
@@ -84,7 +81,7 @@ func buildJunos(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 			}
 		} else {
 			for dscp := 0; dscp < 64; dscp++ {
-				if lossless[q.DSCP[dscp]] {
+				if lossless.Has(q.DSCP[dscp]) {
 					cnp = append(cnp, fmt.Sprintf("%scongestion-notification-profile FABRICGEN input dscp code-point %06b pfc", cos, dscp))
 				}
 			}

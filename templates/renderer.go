@@ -249,7 +249,7 @@ type viewCache struct {
 	// mostly share a port name ("eth0"), so each variant is built once.
 	named sync.Map // hostNamedKey → string
 	qos   sync.Map // *schema.PortQoS → QoSView (devices whose ports all share it)
-	pfcs  sync.Map // *schema.PortQoS → pfcEntry
+	pfcs  sync.Map // schema.PrioSet → pfcEntry
 	// fabrics holds the result of schema.CheckRenderableFabric per fabric.
 	fabrics sync.Map // *schema.Fabric → error (nil: names fine)
 }
@@ -281,17 +281,16 @@ type pfcEntry struct {
 // pfc returns a PortQoS's lossless priorities and their 0/1 vector. The
 // slice is shared: treat it as read-only.
 func (c *viewCache) pfc(q *schema.PortQoS) ([]int, string) {
+	s := q.Lossless()
 	if c == nil {
-		p := q.PFCPriorities()
-		return p, vector(p)
+		return s.List(), s.Vector()
 	}
-	if v, ok := c.pfcs.Load(q); ok {
+	if v, ok := c.pfcs.Load(s); ok {
 		e := v.(pfcEntry)
 		return e.prios, e.vector
 	}
-	p := q.PFCPriorities()
-	e := pfcEntry{p, vector(p)}
-	c.pfcs.Store(q, e)
+	e := pfcEntry{s.List(), s.Vector()}
+	c.pfcs.Store(s, e)
 	return e.prios, e.vector
 }
 

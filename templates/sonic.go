@@ -171,14 +171,10 @@ func buildSONiC(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 			s.set("DOT1P_TO_TC_MAP", SONiCMapName, strconv.Itoa(pcp), strconv.Itoa(q.PCP[pcp]))
 		}
 	}
-	lossless := map[int]bool{}
-	for _, p := range q.PFC {
-		lossless[p] = true
-	}
 	for tc := 0; tc < 8; tc++ {
 		s.set("TC_TO_QUEUE_MAP", SONiCMapName, strconv.Itoa(tc), strconv.Itoa(q.QueueOf[tc]))
 		pg := 0
-		if lossless[tc] {
+		if q.Lossless.Has(tc) {
 			pg = tc
 		}
 		s.set("TC_TO_PRIORITY_GROUP_MAP", SONiCMapName, strconv.Itoa(tc), strconv.Itoa(pg))
