@@ -22,7 +22,12 @@ import (
 	"github.com/fabricgen/fabricgen/schema"
 )
 
-//go:embed arista_eos cisco_nxos juniper_junos nvidia_cumulus sonic nvidia_mlnx linux_dcb
+// embedded holds every platform's template folder, <platform>/*.tmpl: the
+// folders are found by pattern, so adding a platform adds a folder and its
+// registry entry, and TestRegistryComplete checks that the two agree with
+// schema.Platforms.
+//
+//go:embed */*.tmpl
 var embedded embed.FS
 
 // entry is the template every platform's set must define; it renders one device.
