@@ -16,7 +16,48 @@ type CumulusView struct {
 	// ACLs holds the "nv set acl" commands.
 	ACLCommands []string
 	// Interfaces holds each port's "nv set interface" commands.
-	Interfaces []HostInterface
+	Interfaces []CumulusInterface
+}
+
+// CumulusInterface is one port's "nv set interface" settings, which the
+// "interface" template turns into commands.
+type CumulusInterface struct {
+	// Name is the port name; Word the same quoted for the shell.
+	Name, Word string
+	// Description is the shell-quoted description, or "".
+	Description string
+	// IP is the address with prefix length, or "".
+	IP string
+	// MTU is the link MTU (0: not set).
+	MTU int
+	// Speed is the "link speed" argument ("100G") and FEC the "link fec"
+	// argument ("rs", "baser", "off"), or "".
+	Speed, FEC string
+	// Watchdog enables the PFC watchdog on the port.
+	Watchdog bool
+	// ACLIn and ACLOut are the bound ACLs' shell-quoted names.
+	ACLIn, ACLOut []string
+	// Text is the port's commands, one per line, as the "interface"
+	// template renders this view (what device.tmpl prints; "" for none).
+	Text string
+}
+
+// Commands returns the interface's commands, one per element.
+func (c CumulusInterface) Commands() []string {
+	if c.Text == "" {
+		return nil
+	}
+	return strings.Split(c.Text, "\n")
+}
+
+// cumulusIfKey is a CumulusInterface without its identity fields (name,
+// description, address): the key of its cached stanza.
+type cumulusIfKey struct {
+	desc, ip      bool
+	mtu           int
+	speed, fec    string
+	watchdog      bool
+	aclIn, aclOut string
 }
 
 const cumulusProfile = "default-global"
@@ -175,51 +216,57 @@ func buildCumulus(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 	}
 	v.ACLCommands = acls
 	for i, p := range b.Ports {
-		in := HostInterface{Name: p.Name}
-		var cmds []string
-		c := func(format string, args ...any) {
-			cmds = append(cmds, "nv set interface "+shellWord(p.Name)+" "+fmt.Sprintf(format, args...))
+		in, err := cumulusInterface(d, d.Ports[i], p, q.Watchdog != nil)
+		if err != nil {
+			return nil, err
 		}
-		if p.Description != "" {
-			c("description %s", shellString(p.Description))
+		key := cumulusIfKey{in.Description != "", in.IP != "", in.MTU, in.Speed, in.FEC, in.Watchdog,
+			strings.Join(in.ACLIn, "\n"), strings.Join(in.ACLOut, "\n")}
+		text, err := b.stanzas.stanza("interface", key, &in, func() any {
+			m := in
+			m.Word, m.Description, m.IP, m.Name = mark(0, in.Word), mark(1, in.Description), mark(2, in.IP), mark(3, in.Name)
+			return &m
+		}, in.Word, in.Description, in.IP, in.Name)
+		if err != nil {
+			return nil, fmt.Errorf("device %s interface %s: %w", d.Name, p.Name, err)
 		}
-		if p.IP != "" {
-			c("ip address %s", p.IP)
-		}
-		if p.MTU != 0 {
-			c("link mtu %d", p.MTU)
-		}
-		if p.SpeedBps > 0 {
-			c("link speed %s", bps(p.SpeedBps))
-		}
-		switch p.FEC {
-		case "rs":
-			c("link fec rs")
-		case "fc":
-			if p.SpeedBps > 25_000_000_000 {
-				return nil, unsupported(d, fmt.Sprintf("fec fc on %s at %s", p.Name, bps(p.SpeedBps)),
-					"Spectrum switches support Base-R (FC) FEC at 25G only; use fec rs or none above 25G", d.Ports[i].FEC.Src)
-			}
-			c("link fec baser")
-		case "none":
-			c("link fec off")
-		}
-		if p.LinkPause {
-			return nil, unsupported(d, "link_pause on "+p.Name, "fabricgen renders no NVUE link-pause profile, and Cumulus forbids link pause and PFC on one port; turn link_pause off", d.Ports[i].QoS.LinkPause.Src)
-		}
-		if p.Watchdog && q.Watchdog != nil {
-			c("qos pfc-watchdog")
-		}
-		for _, n := range p.ACLIn {
-			c("acl %s inbound", shellWord(n))
-		}
-		for _, n := range p.ACLOut {
-			c("acl %s outbound", shellWord(n))
-		}
-		in.Text = strings.Join(cmds, "\n")
+		in.Text = strings.TrimPrefix(text, "\n")
 		v.Interfaces = append(v.Interfaces, in)
 	}
 	return v, nil
+}
+
+// cumulusInterface builds one port's settings; sp is the schema port of p.
+func cumulusInterface(d *schema.Device, sp *schema.Port, p PortView, watchdog bool) (CumulusInterface, error) {
+	in := CumulusInterface{Name: p.Name, Word: shellWord(p.Name), IP: p.IP, MTU: p.MTU, Watchdog: p.Watchdog && watchdog}
+	if p.Description != "" {
+		in.Description = shellString(p.Description)
+	}
+	if p.SpeedBps > 0 {
+		in.Speed = bps(p.SpeedBps)
+	}
+	switch p.FEC {
+	case "rs":
+		in.FEC = "rs"
+	case "fc":
+		if p.SpeedBps > 25_000_000_000 {
+			return in, unsupported(d, fmt.Sprintf("fec fc on %s at %s", p.Name, bps(p.SpeedBps)),
+				"Spectrum switches support Base-R (FC) FEC at 25G only; use fec rs or none above 25G", sp.FEC.Src)
+		}
+		in.FEC = "baser"
+	case "none":
+		in.FEC = "off"
+	}
+	if p.LinkPause {
+		return in, unsupported(d, "link_pause on "+p.Name, "fabricgen renders no NVUE link-pause profile, and Cumulus forbids link pause and PFC on one port; turn link_pause off", sp.QoS.LinkPause.Src)
+	}
+	for _, n := range p.ACLIn {
+		in.ACLIn = append(in.ACLIn, shellWord(n))
+	}
+	for _, n := range p.ACLOut {
+		in.ACLOut = append(in.ACLOut, shellWord(n))
+	}
+	return in, nil
 }
 
 func ceil(x float64) float64 {

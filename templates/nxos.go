@@ -14,7 +14,7 @@ type NXOSView struct {
 	// Watchdog holds the global PFC watchdog lines, or nil.
 	Watchdog *NXOSWatchdog
 	// AccessLists are the filter ACLs and the one-rule ACLs re-marking classes match.
-	AccessLists []EOSAccessList
+	AccessLists []NXOSAccessList
 	// ClassMaps are "class-map type qos" stanzas (re-marking classes first, then one per priority).
 	ClassMaps []NXOSClassMap
 	// QoSPolicies are "policy-map type qos" stanzas (ingress classification).
@@ -39,10 +39,39 @@ type NXOSClassMap struct {
 	Lines       []string
 }
 
+// NXOSAccessList is "ip access-list NAME" or "ipv6 access-list NAME" with its entries.
+type NXOSAccessList struct {
+	Keyword string // "ip" or "ipv6"
+	Name    string
+	// Entries are printed by the "acl_entry" template ("10 permit udp any any eq 4791").
+	Entries []NXOSACLEntry
+}
+
+// NXOSACLEntry is one access-list entry: "SEQ ACTION PROTO SRC [PORT] DST
+// [PORT] [dscp N]", as the "acl_entry" template prints it.
+type NXOSACLEntry struct {
+	Seq int
+	// Action is "permit" or "deny"; Protocol "ip", "udp", "tcp" or "icmp".
+	Action, Protocol string
+	// Src and Dst are prefixes, or "any".
+	Src, Dst string
+	// SrcPort and DstPort are the one L4 port or range matched, or nil.
+	SrcPort, DstPort *PortRangeView
+	// DSCP is the one code point matched when HasDSCP.
+	DSCP    int
+	HasDSCP bool
+}
+
 // NXOSPolicy is one "policy-map type qos NAME" with classes in order.
 type NXOSPolicy struct {
 	Name    string
-	Classes []EOSPolicyClass
+	Classes []NXOSPolicyClass
+}
+
+// NXOSPolicyClass is one class of a type qos policy map and its set actions.
+type NXOSPolicyClass struct {
+	Name string
+	Sets []string // "set dscp 46", "set qos-group 3"
 }
 
 // NXOSNetworkQoS is the network-qos policy: per queue class, MTU and pause.
@@ -92,8 +121,20 @@ type NXOSInterface struct {
 	Watchdog      bool
 	ServicePolicy string
 	AccessGroups  []string
-	// Text is the whole stanza from "interface NAME" (what the embedded template prints).
+	// Text is the whole stanza from "interface NAME", as the "interface"
+	// template renders this view (what device.tmpl prints).
 	Text string
+}
+
+// nxosIfKey is an NXOSInterface without its identity fields (name,
+// description, address): the key of its cached stanza.
+type nxosIfKey struct {
+	desc, ip            bool
+	routed, ipv6        bool
+	speed, fec          string
+	mtu                 int
+	flow, pfc, watchdog bool
+	policy, groups      string
 }
 
 func buildNXOS(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
@@ -124,12 +165,12 @@ func buildNXOS(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 			if !fam.on {
 				continue
 			}
-			al := EOSAccessList{Keyword: fam.kw, Name: a.Name}
+			al := NXOSAccessList{Keyword: fam.kw, Name: a.Name}
 			for _, r := range a.Rules {
 				if !ruleInFamily(r, fam.fam) {
 					continue
 				}
-				e, err := eosEntry(f, d, a.Name, r, r.Action)
+				e, err := nxosEntry(f, d, a.Name, r, r.Action)
 				if err != nil {
 					return nil, err
 				}
@@ -137,7 +178,7 @@ func buildNXOS(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 			}
 			v.AccessLists = append(v.AccessLists, al)
 		}
-		var classes []EOSPolicyClass
+		var classes []NXOSPolicyClass
 		for _, m := range a.Marks {
 			if m.Queue < 0 {
 				return nil, unsupported(d, fmt.Sprintf("acl %s rule %d (keeps DSCP of mixed priorities ahead of a re-marking rule)", a.Name, m.Rule.Seq),
@@ -147,13 +188,13 @@ func buildNXOS(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 			if m.Rule.Family == "ipv6" {
 				kw = "ipv6"
 			}
-			entry, err := eosEntry(f, d, a.Name, m.Rule, "permit")
+			entry, err := nxosEntry(f, d, a.Name, m.Rule, "permit")
 			if err != nil {
 				return nil, err
 			}
-			v.AccessLists = append(v.AccessLists, EOSAccessList{Keyword: kw, Name: m.Name, Entries: []string{entry}})
+			v.AccessLists = append(v.AccessLists, NXOSAccessList{Keyword: kw, Name: m.Name, Entries: []NXOSACLEntry{entry}})
 			v.ClassMaps = append(v.ClassMaps, NXOSClassMap{Name: m.Name, Match: "match-all", Lines: []string{"match access-group name " + m.Name}})
-			c := EOSPolicyClass{Name: m.Name}
+			c := NXOSPolicyClass{Name: m.Name}
 			if m.SetDSCP >= 0 {
 				c.Sets = append(c.Sets, "set dscp "+strconv.Itoa(m.SetDSCP))
 			}
@@ -165,21 +206,21 @@ func buildNXOS(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 		}
 	}
 	// Classification by DSCP and/or CoS.
-	var base []EOSPolicyClass
+	var base []NXOSPolicyClass
 	trust := schema.Trust(q.Trust)
 	if trust != schema.TrustNone {
 		if trust != schema.TrustPCP {
 			for _, g := range q.DSCPByPriority {
 				n := "FG-DSCP-" + names[g.Priority]
 				v.ClassMaps = append(v.ClassMaps, NXOSClassMap{Name: n, Match: "match-any", Lines: []string{"match dscp " + compactInts(g.Values)}})
-				base = append(base, EOSPolicyClass{Name: n, Sets: []string{"set qos-group " + strconv.Itoa(q.QueueOf[g.Priority])}})
+				base = append(base, NXOSPolicyClass{Name: n, Sets: []string{"set qos-group " + strconv.Itoa(q.QueueOf[g.Priority])}})
 			}
 		}
 		if trust == schema.TrustPCP || trust == schema.TrustBoth {
 			for _, g := range q.PCPByPriority {
 				n := "FG-COS-" + names[g.Priority]
 				v.ClassMaps = append(v.ClassMaps, NXOSClassMap{Name: n, Match: "match-any", Lines: []string{"match cos " + compactInts(g.Values)}})
-				base = append(base, EOSPolicyClass{Name: n, Sets: []string{"set qos-group " + strconv.Itoa(q.QueueOf[g.Priority])}})
+				base = append(base, NXOSPolicyClass{Name: n, Sets: []string{"set qos-group " + strconv.Itoa(q.QueueOf[g.Priority])}})
 			}
 		}
 		v.QoSPolicies = append(v.QoSPolicies, NXOSPolicy{Name: "FABRICGEN-IN", Classes: base})
@@ -239,6 +280,7 @@ func buildNXOS(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 		if in.Description == "" && p.Peer != "" {
 			in.Description = "to " + p.Peer
 		}
+		in.Description = oneLine(in.Description)
 		if p.SpeedMbps > 0 {
 			in.Speed = strconv.FormatInt(p.SpeedMbps, 10)
 		}
@@ -279,63 +321,20 @@ func buildNXOS(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 				}
 			}
 		}
-		in.Text = in.text()
+		key := nxosIfKey{in.Description != "", in.IP != "", in.Routed, in.IPv6, in.Speed, in.FEC, in.MTU, in.FlowControl, in.PFC, in.Watchdog,
+			in.ServicePolicy, strings.Join(in.AccessGroups, "\n")}
+		text, err := b.stanzas.stanza("interface", key, &in, func() any {
+			m := in
+			m.Name, m.Description, m.IP = mark(0, in.Name), mark(1, in.Description), mark(2, in.IP)
+			return &m
+		}, in.Name, in.Description, in.IP)
+		if err != nil {
+			return nil, fmt.Errorf("device %s interface %s: %w", d.Name, p.Name, err)
+		}
+		in.Text = text
 		v.Interfaces = append(v.Interfaces, in)
 	}
 	return v, nil
-}
-
-// text renders the interface stanza in running-config order.
-func (in *NXOSInterface) text() string {
-	var b strings.Builder
-	b.Grow(384)
-	line := func(parts ...string) {
-		b.WriteString("\n  ")
-		for _, p := range parts {
-			b.WriteString(p)
-		}
-	}
-	b.WriteString("interface ")
-	b.WriteString(in.Name)
-	if in.Description != "" {
-		line("description ", oneLine(in.Description))
-	}
-	if in.Routed {
-		line("no switchport")
-	}
-	if in.Speed != "" {
-		line("speed ", in.Speed)
-	}
-	if in.FEC != "" {
-		line("fec ", in.FEC)
-	}
-	if in.MTU != 0 {
-		line("mtu ", strconv.Itoa(in.MTU))
-	}
-	if in.FlowControl {
-		line("flowcontrol receive on")
-		line("flowcontrol send on")
-	}
-	if in.PFC {
-		line("priority-flow-control mode on")
-		if in.Watchdog {
-			line("priority-flow-control watch-dog-interval on")
-		}
-	}
-	if in.ServicePolicy != "" {
-		line("service-policy type qos input ", in.ServicePolicy)
-	}
-	for _, g := range in.AccessGroups {
-		line(g)
-	}
-	if in.Routed {
-		if in.IPv6 {
-			line("ipv6 address ", in.IP)
-		} else {
-			line("ip address ", in.IP)
-		}
-	}
-	return b.String()
 }
 
 // nxosPAM4FECMbps is the speed from which ports run RS-FEC(544,514), on
@@ -375,6 +374,18 @@ func nxosFECSrc(d *schema.Device, port string) schema.Range {
 		}
 	}
 	return schema.Range{}
+}
+
+// nxosEntry builds one access-list entry for the "acl_entry" template.
+func nxosEntry(f *schema.Fabric, d *schema.Device, acl string, r RuleView, action string) (NXOSACLEntry, error) {
+	e := NXOSACLEntry{Seq: r.Seq, Action: action, Protocol: r.Protocol, Src: anyOr(r.Src), Dst: anyOr(r.Dst)}
+	sp, dp, dscp, err := oneMatch(f, d, acl, r, "an NX-OS access-list entry")
+	if err != nil {
+		return e, err
+	}
+	e.SrcPort, e.DstPort = sp, dp
+	e.DSCP, e.HasDSCP = dscp, dscp >= 0
+	return e, nil
 }
 
 func nxosWatchdog(d *schema.Device, w *WatchdogView) (*NXOSWatchdog, error) {

@@ -35,9 +35,11 @@ const entry = "device.tmpl"
 
 // Options configure a Renderer.
 type Options struct {
-	// Dir, when set, overrides the embedded templates: DIR/<platform>/*.tmpl
-	// replaces the whole embedded set of that platform. Platforms without a
-	// folder in Dir keep the embedded templates.
+	// Dir, when set, overrides the embedded templates: the files
+	// DIR/<platform>/*.tmpl are laid over the platform's embedded set, each
+	// replacing the embedded template of its name (device.tmpl, or a
+	// sub-template such as interface.tmpl; see docs/templates.md).
+	// Platforms without a folder in Dir keep the embedded templates.
 	Dir string
 	// TimeLimit and OutputLimit bound one device's render with override
 	// templates (zero: DefaultTimeLimit, DefaultOutputLimit).
@@ -67,12 +69,14 @@ type Renderer struct {
 	sources map[schema.Platform]string
 	// overrides run the platforms whose templates come from Options.Dir.
 	overrides map[schema.Platform]*overrideSet
+	// stanzas run the platforms' sub-templates for the builders.
+	stanzas map[schema.Platform]*stanzaSet
 }
 
 // NewRenderer parses the embedded templates and any overrides in opts.Dir.
 func NewRenderer(opts Options) (*Renderer, error) {
 	r := &Renderer{sizes: map[schema.Platform]*atomic.Int64{}, cache: &viewCache{}, specs: registry(), sets: map[schema.Platform]*template.Template{}, sources: map[schema.Platform]string{},
-		overrides: map[schema.Platform]*overrideSet{}}
+		overrides: map[schema.Platform]*overrideSet{}, stanzas: map[schema.Platform]*stanzaSet{}}
 	timeLimit, outLimit := opts.TimeLimit, opts.OutputLimit
 	if timeLimit <= 0 {
 		timeLimit = DefaultTimeLimit
@@ -82,41 +86,48 @@ func NewRenderer(opts Options) (*Renderer, error) {
 	}
 	for _, p := range schema.Platforms() {
 		r.sizes[p] = new(atomic.Int64)
-		var (
-			fsys fs.FS = embedded
-			dir        = string(p)
-			src        = "embedded"
-		)
+		src := "embedded"
+		t, err := parseSet(template.New(string(p)).Option("missingkey=error").Funcs(funcs()), embedded, string(p))
+		if err != nil {
+			return nil, fmt.Errorf("%s templates (%s): %w", p, src, err)
+		}
 		if opts.Dir != "" {
 			over := filepath.Join(opts.Dir, string(p))
 			st, err := os.Stat(over)
 			switch {
 			case err == nil && st.IsDir():
-				fsys, dir, src = os.DirFS(over), ".", over
+				src = over
+				if t, err = parseSet(t, os.DirFS(over), "."); err != nil {
+					return nil, fmt.Errorf("%s templates (%s): %w", p, src, err)
+				}
 			case err == nil:
 				return nil, fmt.Errorf("template override %s is a file; want a folder of *.tmpl files", over)
 			case !errors.Is(err, fs.ErrNotExist):
 				return nil, fmt.Errorf("reading template override %s: %w", over, err)
 			}
 		}
-		t, err := parseSet(fsys, dir, string(p))
-		if err != nil {
-			return nil, fmt.Errorf("%s templates (%s): %w", p, src, err)
-		}
 		r.sets[p] = t
 		r.sources[p] = src
+		st := &stanzaSet{t: t}
 		if src != "embedded" {
 			o, err := newOverrideSet(t, timeLimit, outLimit)
 			if err != nil {
 				return nil, fmt.Errorf("%s templates (%s): %w", p, src, err)
 			}
 			r.overrides[p] = o
+			st = &stanzaSet{over: o}
 		}
+		r.stanzas[p] = st
 	}
 	return r, nil
 }
 
-func parseSet(fsys fs.FS, dir, name string) (*template.Template, error) {
+// parseSet adds the *.tmpl files of dir in fsys to t, in name order. A file
+// takes its base name as template name and replaces a template of that
+// name already in t, as does a {{define}} of a name t holds: an override
+// folder is laid over the embedded set, so it may replace device.tmpl, one
+// sub-template (interface.tmpl, ...), or both.
+func parseSet(t *template.Template, fsys fs.FS, dir string) (*template.Template, error) {
 	pattern := "*.tmpl"
 	if dir != "." {
 		pattern = dir + "/*.tmpl"
@@ -126,10 +137,9 @@ func parseSet(fsys fs.FS, dir, name string) (*template.Template, error) {
 		return nil, fmt.Errorf("listing templates: %w", err)
 	}
 	if len(matches) == 0 {
-		return nil, fmt.Errorf("no *.tmpl files found; the set needs %s", entry)
+		return nil, errors.New("no *.tmpl files found")
 	}
 	sort.Strings(matches)
-	t := template.New(name).Option("missingkey=error").Funcs(funcs())
 	for _, m := range matches {
 		b, err := fs.ReadFile(fsys, m)
 		if err != nil {
@@ -165,6 +175,7 @@ func (r *Renderer) View(f *schema.Fabric, d *schema.Device) (any, error) {
 	}
 	b.Comment = spec.Comment
 	b.Docs = spec.Docs
+	b.stanzas = r.stanzas[d.Platform.V]
 	if spec.Comment != "" {
 		var h strings.Builder
 		for i, l := range append(b.Header, "follows: "+spec.Docs) {

@@ -35,6 +35,8 @@ type Base struct {
 	ACLs []ACLView
 
 	cache *viewCache
+	// stanzas renders the platform's sub-templates (interface, ...).
+	stanzas *stanzaSet
 }
 
 // QoSView is a device's QoS as every platform needs it: all maps are
