@@ -231,6 +231,24 @@ func (r *Renderer) Render(f *schema.Fabric, d *schema.Device) (*Output, error) {
 func (r *Renderer) RenderAll(ctx context.Context, f *schema.Fabric, devices []*schema.Device) ([]*Output, error) {
 	out := make([]*Output, len(devices))
 	errs := make([]error, len(devices))
+	err := r.RenderEach(ctx, f, devices, func(i int, o *Output, err error) error {
+		out[i], errs[i] = o, err
+		return nil
+	})
+	if err != nil {
+		return out, err
+	}
+	return out, errors.Join(errs...)
+}
+
+// RenderEach renders devices in parallel (one worker per CPU) and calls
+// emit for each device from the worker that rendered it, with the device's
+// index and either its output or its render error, as soon as it is
+// rendered: outputs are not kept, so a caller that writes and drops them
+// holds a few renders at a time. emit runs concurrently for different
+// devices and is called once per device unless it fails: its first error
+// stops the remaining work and is returned (as is cancellation of ctx).
+func (r *Renderer) RenderEach(ctx context.Context, f *schema.Fabric, devices []*schema.Device, emit func(i int, o *Output, err error) error) error {
 	g, ctx := errgroup.WithContext(ctx)
 	workers := runtime.GOMAXPROCS(0)
 	chunk := (len(devices) + workers*8 - 1) / (workers * 8)
@@ -245,15 +263,18 @@ func (r *Renderer) RenderAll(ctx context.Context, f *schema.Fabric, devices []*s
 				if err := ctx.Err(); err != nil {
 					return fmt.Errorf("rendering cancelled: %w", err)
 				}
-				out[i], errs[i] = r.Render(f, devices[i])
+				o, err := r.Render(f, devices[i])
+				if err := emit(i, o, err); err != nil {
+					return err
+				}
 			}
 			return nil
 		})
 	}
 	if err := g.Wait(); err != nil {
-		return out, err
+		return err
 	}
-	return out, errors.Join(errs...)
+	return nil
 }
 
 // viewCache memoises view parts that depend only on a PortQoS, which ports

@@ -1,0 +1,117 @@
+package templates
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fabricgen/fabricgen/schema"
+)
+
+// TestInterfaceOverride adds one line to the "interface" sub-template
+// through Options.Dir (what --templates DIR sets), with only that file in
+// the folder. Every device of the platform must render as with the
+// embedded templates plus that line once per stanza the anchor line is in,
+// with each port's own name (override stanzas are not shared between ports:
+// {{len .Name}} sees the real name, not a cache mark).
+func TestInterfaceOverride(t *testing.T) {
+	const marker = "SITE-OVERRIDE"
+	cases := []struct {
+		platform schema.Platform
+		anchor   string // template line the new line follows
+		add      string // the new template line
+		want     string // one rendered new line
+	}{
+		{schema.AristaEOS, "   priority-flow-control on\n", `   !! SITE-OVERRIDE {{printf "%s/pfc" .Name}} {{len .Name}}` + "\n",
+			"\n   !! SITE-OVERRIDE Ethernet1/1/pfc 11\n"},
+		{schema.CiscoNXOS, "  mtu {{.MTU}}\n", "  ! SITE-OVERRIDE {{.Name}} mtu {{.MTU}}\n",
+			"\n  ! SITE-OVERRIDE Ethernet1/1 mtu 9214\n"},
+		{schema.NvidiaCumulus, "nv set interface {{.Word}} link mtu {{.MTU}}\n", "nv set interface {{.Word}} link state up # SITE-OVERRIDE {{.Name}}\n",
+			"\nnv set interface swp1 link state up # SITE-OVERRIDE swp1\n"},
+	}
+	f := loadExample(t, "clos-400g")
+	emb := newTestRenderer(t)
+	for _, tc := range cases {
+		t.Run(string(tc.platform), func(t *testing.T) {
+			src, err := embedded.ReadFile(string(tc.platform) + "/interface.tmpl")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(src), tc.anchor) {
+				t.Fatalf("the embedded interface.tmpl has no line %q", tc.anchor)
+			}
+			dir := t.TempDir()
+			if err := os.MkdirAll(filepath.Join(dir, string(tc.platform)), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			over := strings.Replace(string(src), tc.anchor, tc.anchor+tc.add, 1)
+			if err := os.WriteFile(filepath.Join(dir, string(tc.platform), "interface.tmpl"), []byte(over), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			r, err := NewRenderer(Options{Dir: dir})
+			if err != nil {
+				t.Fatal(err)
+			}
+			seen := false
+			for _, d := range f.Devices {
+				if d.Platform.V != tc.platform {
+					continue
+				}
+				want, err := emb.Render(f, d)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := r.Render(f, d)
+				if err != nil {
+					t.Fatal(err)
+				}
+				seen = seen || strings.Contains(string(got.Text), tc.want)
+				var kept, added []string
+				for _, l := range strings.Split(string(got.Text), "\n") {
+					if strings.Contains(l, marker) {
+						added = append(added, l)
+					} else {
+						kept = append(kept, l)
+					}
+				}
+				if strings.Join(kept, "\n") != string(want.Text) {
+					t.Errorf("%s: without the added lines the override render differs from the embedded one:\n%s", d.Name, got.Text)
+				}
+				names := map[string]bool{}
+				for _, l := range added {
+					names[l] = true
+				}
+				if len(added) == 0 || len(names) != len(added) {
+					t.Errorf("%s: added lines %q, want one per port, each naming its port", d.Name, added)
+				}
+			}
+			if !seen {
+				t.Errorf("no %s device of clos-400g renders %q", tc.platform, tc.want)
+			}
+		})
+	}
+}
+
+// TestFillMarks pins the mark substitution the stanza cache relies on.
+func TestFillMarks(t *testing.T) {
+	cases := []struct {
+		text   string
+		values []string
+		want   string
+	}{
+		{"interface " + mark(0, "x") + "\n   description " + mark(1, "y"), []string{"Ethernet1", "to spine1"}, "interface Ethernet1\n   description to spine1"},
+		{"no marks", []string{"a"}, "no marks"},
+		{mark(1, "x") + mark(0, "x"), []string{"a", "b"}, "ba"},
+		{"value holding a mark " + mark(0, "x"), []string{"\x00\x00"}, "value holding a mark \x00\x00"},
+		{"trailing \x00", []string{"a"}, "trailing \x00"},
+	}
+	for _, tc := range cases {
+		if got := fillMarks(tc.text, tc.values); got != tc.want {
+			t.Errorf("fillMarks(%q, %q) = %q, want %q", tc.text, tc.values, got, tc.want)
+		}
+	}
+	if mark(0, "") != "" {
+		t.Error("mark of an empty value must be empty")
+	}
+}
