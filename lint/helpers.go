@@ -98,18 +98,6 @@ func pfcSource(q *schema.PortQoS) schema.Range {
 	return schema.Range{}
 }
 
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // maxPathMTU is the largest RDMA path MTU any NIC uses (0 when none is set).
 func maxPathMTU(f *schema.Fabric) int {
 	m := 0

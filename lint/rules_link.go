@@ -164,15 +164,6 @@ func runDualHomed(p *Pass) {
 	}
 }
 
-func dscpMapDiffers(a, b *schema.PortQoS) bool {
-	for i := range a.DSCP {
-		if a.DSCP[i].V != b.DSCP[i].V {
-			return true
-		}
-	}
-	return false
-}
-
 // mediaReach is the longest cable each media type reaches, in metres.
 var mediaReach = map[string]float64{"dac": 5, "aoc": 100, "backplane": 1}
 

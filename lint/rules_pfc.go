@@ -160,8 +160,6 @@ func runLinkPause(p *Pass) {
 	}
 }
 
-func samePFC(a, b *schema.PortQoS) bool { return a.Lossless() == b.Lossless() }
-
 // runPFCIntent reports PFC priorities no lossless class lands in on the port.
 func runPFCIntent(p *Pass) {
 	for _, g := range groupQoS(p, nil) {

@@ -349,8 +349,8 @@ func hostETS(d *schema.Device, dev string, q *schema.PortQoS, fl hostFlavour) ([
 	}
 	for tc := 0; tc < 8; tc++ {
 		qq := q.Queues[tc]
-		switch {
-		case qq.Sched.V == schema.SchedStrict:
+		switch qq.Sched.V {
+		case schema.SchedStrict:
 			tsa = append(tsa, "strict")
 			bw = append(bw, "0")
 			any = true

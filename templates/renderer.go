@@ -323,8 +323,9 @@ func (c *viewCache) pfc(q *schema.PortQoS) ([]int, string) {
 		return s.List(), s.Vector()
 	}
 	if v, ok := c.pfcs.Load(s); ok {
-		e := v.(pfcEntry)
-		return e.prios, e.vector
+		if e, ok := v.(pfcEntry); ok {
+			return e.prios, e.vector
+		}
 	}
 	e := pfcEntry{s.List(), s.Vector()}
 	c.pfcs.Store(s, e)
@@ -349,7 +350,9 @@ func cachedQoSView(c *viewCache, d *schema.Device) (QoSView, error) {
 		return qosView(d)
 	}
 	if v, ok := c.qos.Load(shared); ok {
-		return v.(QoSView), nil
+		if qv, ok := v.(QoSView); ok {
+			return qv, nil
+		}
 	}
 	v, err := qosView(d)
 	if err != nil {
@@ -373,7 +376,9 @@ const hostDevMark = "\x00"
 func cachedHostQoS(c *viewCache, d *schema.Device, p PortView, q *schema.PortQoS, fl hostFlavour) (string, error) {
 	if c != nil {
 		if v, ok := c.host.Load(hostKey{q, fl.mlnx}); ok {
-			return v.(string), nil
+			if s, ok := v.(string); ok {
+				return s, nil
+			}
 		}
 	}
 	generic := p
@@ -400,7 +405,9 @@ func cachedHostBlock(c *viewCache, d *schema.Device, p PortView, q *schema.PortQ
 	k := hostNamedKey{hostKey{q, fl.mlnx}, p.Name}
 	if c != nil {
 		if v, ok := c.named.Load(k); ok {
-			return v.(string), nil
+			if s, ok := v.(string); ok {
+				return s, nil
+			}
 		}
 	}
 	block, err := cachedHostQoS(c, d, p, q, fl)

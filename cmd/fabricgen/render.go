@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -240,26 +241,28 @@ func writeAtomic(ctx context.Context, name string, data []byte) error {
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", name, err)
 	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return fmt.Errorf("writing %s: %w", name, err)
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
+	// fail removes the temporary file; a failure to remove it is reported too.
+	fail := func(err error) error {
+		if rerr := os.Remove(tmp.Name()); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
+			err = errors.Join(err, rerr)
+		}
 		return fmt.Errorf("writing %s: %w", name, err)
 	}
 	mode := os.FileMode(0o644)
 	if filepath.Ext(name) == ".sh" {
 		mode = 0o755
 	}
-	if err := os.Chmod(tmp.Name(), mode); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("writing %s: %w", name, err)
+	if _, err := tmp.Write(data); err != nil {
+		return fail(errors.Join(err, tmp.Close()))
+	}
+	if err := tmp.Chmod(mode); err != nil {
+		return fail(errors.Join(err, tmp.Close()))
+	}
+	if err := tmp.Close(); err != nil {
+		return fail(err)
 	}
 	if err := os.Rename(tmp.Name(), name); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("writing %s: %w", name, err)
+		return fail(err)
 	}
 	return nil
 }
