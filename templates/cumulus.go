@@ -92,122 +92,19 @@ func buildCumulus(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 		return nil, unsupported(d, "PFC on "+pfcOn+" but not on "+pfcOff,
 			"the Cumulus default-global PFC profile covers every port; give all ports of the device the same pfc_priorities", portQoS(d, pfcOff).PFC[0].Src)
 	}
-	switch schema.Trust(q.Trust) {
-	case schema.TrustDSCP:
-		g("mapping %s trust l3", cumulusProfile)
-	case schema.TrustPCP:
-		g("mapping %s trust l2", cumulusProfile)
-	case schema.TrustBoth:
-		g("mapping %s trust both", cumulusProfile)
-	case schema.TrustNone:
-		g("mapping %s trust port", cumulusProfile)
-		g("mapping %s port-default-sp %d", cumulusProfile, q.DSCP[0])
-	}
-	if q.Trust != string(schema.TrustPCP) && q.Trust != string(schema.TrustNone) {
-		for _, grp := range q.DSCPByPriority {
-			g("mapping %s dscp %s switch-priority %d", cumulusProfile, joinInts(grp.Values, ","), grp.Priority)
-		}
-	}
-	if q.Trust == string(schema.TrustPCP) || q.Trust == string(schema.TrustBoth) {
-		for _, grp := range q.PCPByPriority {
-			g("mapping %s pcp %s switch-priority %d", cumulusProfile, joinInts(grp.Values, ","), grp.Priority)
-		}
-	}
-	for pr := 0; pr < 8; pr++ {
-		g("egress-queue-mapping %s switch-priority %d traffic-class %d", cumulusProfile, pr, q.QueueOf[pr])
-	}
+	cumulusMapping(q, g)
 	if len(q.PFC) > 0 {
-		// Cumulus gives 100% of the buffer to the default-lossy pool until
-		// a lossless pool is sized ("Flow Control Buffers": size the pools
-		// before configuring PFC). The intent sizes pools only in bytes,
-		// which NVUE cannot take (rejected below), so fabricgen always
-		// splits the buffer 50/50, the guide's own example.
-		g("traffic-pool default-lossless memory-percent %d", cumulusLosslessPercent)
-		g("traffic-pool default-lossy memory-percent %d", 100-cumulusLosslessPercent)
-		g("pfc %s switch-priority %s", cumulusProfile, joinInts(q.PFC, ","))
-		g("pfc %s tx enable", cumulusProfile)
-		g("pfc %s rx enable", cumulusProfile)
-		cable := 0.0
-		for _, p := range b.Ports {
-			if p.CableMeters > cable {
-				cable = p.CableMeters
-			}
-		}
-		if cable > 0 {
-			g("pfc %s cable-length %d", cumulusProfile, int(ceil(cable)))
-		}
-		bv := q.Buffer
-		if bv.HeadroomBytes > 0 {
-			g("pfc %s port-buffer %d", cumulusProfile, bv.HeadroomBytes)
-		}
-		if bv.XOFFBytes > 0 {
-			g("pfc %s xoff-threshold %d", cumulusProfile, bv.XOFFBytes)
-		}
-		if bv.XONBytes > 0 {
-			g("pfc %s xon-threshold %d", cumulusProfile, bv.XONBytes)
-		}
+		cumulusPFC(q, b.Ports, g)
 	}
-	bv := q.Buffer
-	switch {
-	case bv.IngressLosslessPoolBytes > 0 || bv.EgressLossyPoolBytes > 0:
-		return nil, unsupported(d, "buffer pool sizes in bytes", "Cumulus sizes traffic pools in percent of the buffer (traffic-pool memory-percent); remove the pool sizes", bufferSrc(qq))
-	case bv.DynamicThresholdSet:
-		return nil, unsupported(d, "buffer.dynamic_threshold", "fabricgen does not render NVUE alpha (qos advance-buffer-config shared-alpha); remove dynamic_threshold", qq.Buffer.DynamicThreshold.Src)
-	case len(q.PFC) == 0 && (bv.HeadroomBytes > 0 || bv.XOFFBytes > 0 || bv.XONBytes > 0):
-		return nil, unsupported(d, "buffer headroom/xoff/xon without PFC", "NVUE sets port-buffer and thresholds on the PFC profile; enable PFC or remove them", bufferSrc(qq))
+	if err := cumulusBuffers(d, q, qq); err != nil {
+		return nil, err
 	}
-	for _, qu := range q.Queues {
-		if qu.ShaperBps > 0 {
-			return nil, unsupported(d, fmt.Sprintf("queue %d shaper %s", qu.ID, bps(qu.ShaperBps)), "fabricgen renders no NVUE egress shaper; remove the shaper", queueSrc(d, qu.ID))
-		}
-		switch {
-		case qu.Strict:
-			g("egress-scheduler %s traffic-class %d mode strict", cumulusProfile, qu.ID)
-		case qu.Sched == string(schema.SchedDWRR) || qu.Weight > 0:
-			if qu.Weight < 1 || qu.Weight > 100 {
-				return nil, unsupported(d, fmt.Sprintf("queue %d dwrr weight %d", qu.ID, qu.Weight),
-					"NVUE bw-percent is 1–100; give the queue a weight from 1 to 100", queueSrc(d, qu.ID))
-			}
-			g("egress-scheduler %s traffic-class %d mode dwrr", cumulusProfile, qu.ID)
-			g("egress-scheduler %s traffic-class %d bw-percent %d", cumulusProfile, qu.ID, qu.Weight)
-		}
-	}
-	for _, qu := range q.Queues {
-		e := qu.ECN
-		if e == nil {
-			continue
-		}
-		g("congestion-control %s traffic-class %d min-threshold %d", cumulusProfile, qu.ID, e.MinBytes)
-		g("congestion-control %s traffic-class %d max-threshold %d", cumulusProfile, qu.ID, e.MaxBytes)
-		g("congestion-control %s traffic-class %d probability %d", cumulusProfile, qu.ID, e.Probability)
-		if e.Mark {
-			g("congestion-control %s traffic-class %d ecn enable", cumulusProfile, qu.ID)
-			g("congestion-control %s traffic-class %d red disable", cumulusProfile, qu.ID)
-		} else {
-			g("congestion-control %s traffic-class %d ecn disable", cumulusProfile, qu.ID)
-			g("congestion-control %s traffic-class %d red enable", cumulusProfile, qu.ID)
-		}
+	if err := cumulusQueues(d, q, g); err != nil {
+		return nil, err
 	}
 	if w := q.Watchdog; w != nil && len(q.PFC) > 0 {
-		src := qq.Watchdog.Src
-		if w.Action != "" && w.Action != string(schema.WatchdogDrop) {
-			return nil, unsupported(d, "pfc_watchdog "+w.Name+" action "+w.Action, "the Cumulus PFC watchdog drops on a stormed queue; use action drop", src)
-		}
-		if w.RestorationSet {
-			return nil, unsupported(d, fmt.Sprintf("pfc_watchdog %s restoration %d ms", w.Name, w.RestorationMS),
-				"the Cumulus PFC watchdog restores when the storm ends and takes no restoration time; attach a pfc_watchdog without restoration to nvidia_cumulus devices", src)
-		}
-		poll := w.PollMS
-		if !w.PollSet {
-			poll = 100
-		}
-		g("pfc-watchdog polling-interval %d", poll)
-		if w.DetectionSet {
-			if w.DetectionMS%poll != 0 {
-				return nil, unsupported(d, fmt.Sprintf("pfc_watchdog %s detection %d ms", w.Name, w.DetectionMS),
-					"Cumulus detects after a whole number of polls (robustness); make detection a multiple of poll_interval", src)
-			}
-			g("pfc-watchdog robustness %d", w.DetectionMS/poll)
+		if err := cumulusWatchdog(d, w, qq.Watchdog.Src, g); err != nil {
+			return nil, err
 		}
 	}
 	acls, err := cumulusACLs(f, d, b)
@@ -234,6 +131,144 @@ func buildCumulus(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 		v.Interfaces = append(v.Interfaces, in)
 	}
 	return v, nil
+}
+
+// cumulusMapping renders trust, the DSCP/PCP → switch-priority maps and
+// the switch-priority → traffic-class map of the default-global profile.
+func cumulusMapping(q QoSView, g func(format string, args ...any)) {
+	switch schema.Trust(q.Trust) {
+	case schema.TrustDSCP:
+		g("mapping %s trust l3", cumulusProfile)
+	case schema.TrustPCP:
+		g("mapping %s trust l2", cumulusProfile)
+	case schema.TrustBoth:
+		g("mapping %s trust both", cumulusProfile)
+	case schema.TrustNone:
+		g("mapping %s trust port", cumulusProfile)
+		g("mapping %s port-default-sp %d", cumulusProfile, q.DSCP[0])
+	}
+	if q.Trust != string(schema.TrustPCP) && q.Trust != string(schema.TrustNone) {
+		for _, grp := range q.DSCPByPriority {
+			g("mapping %s dscp %s switch-priority %d", cumulusProfile, joinInts(grp.Values, ","), grp.Priority)
+		}
+	}
+	if q.Trust == string(schema.TrustPCP) || q.Trust == string(schema.TrustBoth) {
+		for _, grp := range q.PCPByPriority {
+			g("mapping %s pcp %s switch-priority %d", cumulusProfile, joinInts(grp.Values, ","), grp.Priority)
+		}
+	}
+	for pr := 0; pr < 8; pr++ {
+		g("egress-queue-mapping %s switch-priority %d traffic-class %d", cumulusProfile, pr, q.QueueOf[pr])
+	}
+}
+
+// cumulusPFC renders the traffic pools and the PFC profile.
+func cumulusPFC(q QoSView, ports []PortView, g func(format string, args ...any)) {
+	// Cumulus gives 100% of the buffer to the default-lossy pool until
+	// a lossless pool is sized ("Flow Control Buffers": size the pools
+	// before configuring PFC). The intent sizes pools only in bytes,
+	// which NVUE cannot take (cumulusBuffers rejects them), so fabricgen always
+	// splits the buffer 50/50, the guide's own example.
+	g("traffic-pool default-lossless memory-percent %d", cumulusLosslessPercent)
+	g("traffic-pool default-lossy memory-percent %d", 100-cumulusLosslessPercent)
+	g("pfc %s switch-priority %s", cumulusProfile, joinInts(q.PFC, ","))
+	g("pfc %s tx enable", cumulusProfile)
+	g("pfc %s rx enable", cumulusProfile)
+	cable := 0.0
+	for _, p := range ports {
+		if p.CableMeters > cable {
+			cable = p.CableMeters
+		}
+	}
+	if cable > 0 {
+		g("pfc %s cable-length %d", cumulusProfile, int(ceil(cable)))
+	}
+	bv := q.Buffer
+	if bv.HeadroomBytes > 0 {
+		g("pfc %s port-buffer %d", cumulusProfile, bv.HeadroomBytes)
+	}
+	if bv.XOFFBytes > 0 {
+		g("pfc %s xoff-threshold %d", cumulusProfile, bv.XOFFBytes)
+	}
+	if bv.XONBytes > 0 {
+		g("pfc %s xon-threshold %d", cumulusProfile, bv.XONBytes)
+	}
+}
+
+// cumulusBuffers refuses buffer values NVUE cannot take.
+func cumulusBuffers(d *schema.Device, q QoSView, qq *schema.PortQoS) error {
+	bv := q.Buffer
+	switch {
+	case bv.IngressLosslessPoolBytes > 0 || bv.EgressLossyPoolBytes > 0:
+		return unsupported(d, "buffer pool sizes in bytes", "Cumulus sizes traffic pools in percent of the buffer (traffic-pool memory-percent); remove the pool sizes", bufferSrc(qq))
+	case bv.DynamicThresholdSet:
+		return unsupported(d, "buffer.dynamic_threshold", "fabricgen does not render NVUE alpha (qos advance-buffer-config shared-alpha); remove dynamic_threshold", qq.Buffer.DynamicThreshold.Src)
+	case len(q.PFC) == 0 && (bv.HeadroomBytes > 0 || bv.XOFFBytes > 0 || bv.XONBytes > 0):
+		return unsupported(d, "buffer headroom/xoff/xon without PFC", "NVUE sets port-buffer and thresholds on the PFC profile; enable PFC or remove them", bufferSrc(qq))
+	}
+	return nil
+}
+
+// cumulusQueues renders the egress schedulers and the congestion control
+// (ECN or RED) of each queue.
+func cumulusQueues(d *schema.Device, q QoSView, g func(format string, args ...any)) error {
+	for _, qu := range q.Queues {
+		if qu.ShaperBps > 0 {
+			return unsupported(d, fmt.Sprintf("queue %d shaper %s", qu.ID, bps(qu.ShaperBps)), "fabricgen renders no NVUE egress shaper; remove the shaper", queueSrc(d, qu.ID))
+		}
+		switch {
+		case qu.Strict:
+			g("egress-scheduler %s traffic-class %d mode strict", cumulusProfile, qu.ID)
+		case qu.Sched == string(schema.SchedDWRR) || qu.Weight > 0:
+			if qu.Weight < 1 || qu.Weight > 100 {
+				return unsupported(d, fmt.Sprintf("queue %d dwrr weight %d", qu.ID, qu.Weight),
+					"NVUE bw-percent is 1–100; give the queue a weight from 1 to 100", queueSrc(d, qu.ID))
+			}
+			g("egress-scheduler %s traffic-class %d mode dwrr", cumulusProfile, qu.ID)
+			g("egress-scheduler %s traffic-class %d bw-percent %d", cumulusProfile, qu.ID, qu.Weight)
+		}
+	}
+	for _, qu := range q.Queues {
+		e := qu.ECN
+		if e == nil {
+			continue
+		}
+		g("congestion-control %s traffic-class %d min-threshold %d", cumulusProfile, qu.ID, e.MinBytes)
+		g("congestion-control %s traffic-class %d max-threshold %d", cumulusProfile, qu.ID, e.MaxBytes)
+		g("congestion-control %s traffic-class %d probability %d", cumulusProfile, qu.ID, e.Probability)
+		if e.Mark {
+			g("congestion-control %s traffic-class %d ecn enable", cumulusProfile, qu.ID)
+			g("congestion-control %s traffic-class %d red disable", cumulusProfile, qu.ID)
+		} else {
+			g("congestion-control %s traffic-class %d ecn disable", cumulusProfile, qu.ID)
+			g("congestion-control %s traffic-class %d red enable", cumulusProfile, qu.ID)
+		}
+	}
+	return nil
+}
+
+// cumulusWatchdog renders the PFC watchdog; src is where it was attached.
+func cumulusWatchdog(d *schema.Device, w *WatchdogView, src schema.Range, g func(format string, args ...any)) error {
+	if w.Action != "" && w.Action != string(schema.WatchdogDrop) {
+		return unsupported(d, "pfc_watchdog "+w.Name+" action "+w.Action, "the Cumulus PFC watchdog drops on a stormed queue; use action drop", src)
+	}
+	if w.RestorationSet {
+		return unsupported(d, fmt.Sprintf("pfc_watchdog %s restoration %d ms", w.Name, w.RestorationMS),
+			"the Cumulus PFC watchdog restores when the storm ends and takes no restoration time; attach a pfc_watchdog without restoration to nvidia_cumulus devices", src)
+	}
+	poll := w.PollMS
+	if !w.PollSet {
+		poll = 100
+	}
+	g("pfc-watchdog polling-interval %d", poll)
+	if w.DetectionSet {
+		if w.DetectionMS%poll != 0 {
+			return unsupported(d, fmt.Sprintf("pfc_watchdog %s detection %d ms", w.Name, w.DetectionMS),
+				"Cumulus detects after a whole number of polls (robustness); make detection a multiple of poll_interval", src)
+		}
+		g("pfc-watchdog robustness %d", w.DetectionMS/poll)
+	}
+	return nil
 }
 
 // cumulusInterface builds one port's settings; sp is the schema port of p.
