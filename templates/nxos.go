@@ -155,123 +155,24 @@ func buildNXOS(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 		}
 		v.Watchdog = w
 	}
-	// Access lists and re-marking classes.
-	marks := map[string]NXOSPolicy{}
-	for _, a := range b.ACLs {
-		for _, fam := range []struct {
-			on      bool
-			kw, fam string
-		}{{a.HasIPv4, "ip", "ipv4"}, {a.HasIPv6, "ipv6", "ipv6"}} {
-			if !fam.on {
-				continue
-			}
-			al := NXOSAccessList{Keyword: fam.kw, Name: a.Name}
-			for _, r := range a.Rules {
-				if !ruleInFamily(r, fam.fam) {
-					continue
-				}
-				e, err := nxosEntry(f, d, a.Name, r, r.Action)
-				if err != nil {
-					return nil, err
-				}
-				al.Entries = append(al.Entries, e)
-			}
-			v.AccessLists = append(v.AccessLists, al)
-		}
-		var classes []NXOSPolicyClass
-		for _, m := range a.Marks {
-			if m.Queue < 0 {
-				return nil, unsupported(d, fmt.Sprintf("acl %s rule %d (keeps DSCP of mixed priorities ahead of a re-marking rule)", a.Name, m.Rule.Seq),
-					"an NX-OS qos class must set a qos-group; match DSCPs of one priority in the rule", ruleSrc(f, a.Name, m.Rule.Seq))
-			}
-			kw := "ip"
-			if m.Rule.Family == "ipv6" {
-				kw = "ipv6"
-			}
-			entry, err := nxosEntry(f, d, a.Name, m.Rule, "permit")
-			if err != nil {
-				return nil, err
-			}
-			v.AccessLists = append(v.AccessLists, NXOSAccessList{Keyword: kw, Name: m.Name, Entries: []NXOSACLEntry{entry}})
-			v.ClassMaps = append(v.ClassMaps, NXOSClassMap{Name: m.Name, Match: "match-all", Lines: []string{"match access-group name " + m.Name}})
-			c := NXOSPolicyClass{Name: m.Name}
-			if m.SetDSCP >= 0 {
-				c.Sets = append(c.Sets, "set dscp "+strconv.Itoa(m.SetDSCP))
-			}
-			c.Sets = append(c.Sets, "set qos-group "+strconv.Itoa(m.Queue))
-			classes = append(classes, c)
-		}
-		if len(classes) > 0 {
-			marks[a.Name] = NXOSPolicy{Name: "FABRICGEN-IN-" + a.Name, Classes: classes}
-		}
+	marks, err := nxosACLs(f, d, v)
+	if err != nil {
+		return nil, err
 	}
-	// Classification by DSCP and/or CoS.
-	var base []NXOSPolicyClass
 	trust := schema.Trust(q.Trust)
-	if trust != schema.TrustNone {
-		if trust != schema.TrustPCP {
-			for _, g := range q.DSCPByPriority {
-				n := "FG-DSCP-" + names[g.Priority]
-				v.ClassMaps = append(v.ClassMaps, NXOSClassMap{Name: n, Match: "match-any", Lines: []string{"match dscp " + compactInts(g.Values)}})
-				base = append(base, NXOSPolicyClass{Name: n, Sets: []string{"set qos-group " + strconv.Itoa(q.QueueOf[g.Priority])}})
-			}
-		}
-		if trust == schema.TrustPCP || trust == schema.TrustBoth {
-			for _, g := range q.PCPByPriority {
-				n := "FG-COS-" + names[g.Priority]
-				v.ClassMaps = append(v.ClassMaps, NXOSClassMap{Name: n, Match: "match-any", Lines: []string{"match cos " + compactInts(g.Values)}})
-				base = append(base, NXOSPolicyClass{Name: n, Sets: []string{"set qos-group " + strconv.Itoa(q.QueueOf[g.Priority])}})
-			}
-		}
-		v.QoSPolicies = append(v.QoSPolicies, NXOSPolicy{Name: "FABRICGEN-IN", Classes: base})
-	}
+	base := nxosClassification(v, q, trust, names)
 	for _, a := range b.ACLs {
 		if m, ok := marks[a.Name]; ok {
 			m.Classes = append(m.Classes, base...)
 			v.QoSPolicies = append(v.QoSPolicies, m)
 		}
 	}
-	// network-qos: MTU and pause per queue class.
-	mtu := q.MaxMTU
-	if mtu == 0 {
-		mtu = 9216
+	v.NetworkQoS = nxosNetworkQoS(q)
+	queuing, err := nxosQueuing(d, q)
+	if err != nil {
+		return nil, err
 	}
-	v.NetworkQoS.Name = "FABRICGEN-NQ"
-	for qid := 7; qid >= 0; qid-- {
-		c := NXOSNQClass{Name: "c-8q-nq" + strconv.Itoa(qid), MTU: mtu}
-		if qid == 0 {
-			c.Name = "c-8q-nq-default"
-		}
-		for _, p := range q.PFC {
-			if q.QueueOf[p] == qid {
-				c.PauseCoS = append(c.PauseCoS, p)
-			}
-		}
-		v.NetworkQoS.Classes = append(v.NetworkQoS.Classes, c)
-	}
-	// queuing: scheduler, ECN, shaper per queue.
-	v.Queuing.Name = "FABRICGEN-OUT"
-	for qid := 7; qid >= 0; qid-- {
-		qu := q.Queues[qid]
-		c := NXOSQClass{Name: "c-out-8q-q" + strconv.Itoa(qid), Strict: qu.Strict, Bandwidth: qu.Weight}
-		if qid == 0 {
-			c.Name = "c-out-8q-q-default"
-		}
-		if qu.ShaperBps > 0 {
-			if qu.ShaperBps%1000 != 0 {
-				return nil, unsupported(d, fmt.Sprintf("queue %d shaper %d bit/s", qid, qu.ShaperBps), "NX-OS shapes in whole kbps", queueSrc(d, qid))
-			}
-			c.Shape = "min 0 kbps max " + strconv.FormatInt(qu.ShaperBps/1000, 10) + " kbps"
-		}
-		if e := qu.ECN; e != nil {
-			c.RandomDetect = fmt.Sprintf("random-detect minimum-threshold %s maximum-threshold %s drop-probability %d weight 0",
-				sizeUnits(e.MinBytes), sizeUnits(e.MaxBytes), e.Probability)
-			if e.Mark {
-				c.RandomDetect += " ecn"
-			}
-		}
-		v.Queuing.Classes = append(v.Queuing.Classes, c)
-	}
+	v.Queuing = queuing
 	for _, p := range b.Ports {
 		in := NXOSInterface{
 			Name: p.Name, Description: p.Description, Routed: p.IP != "", IP: p.IP, IPv6: p.IPFamily == "ipv6",
@@ -335,6 +236,139 @@ func buildNXOS(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 		v.Interfaces = append(v.Interfaces, in)
 	}
 	return v, nil
+}
+
+// nxosACLs renders the filter ACLs and, per ACL that re-marks, the one-rule
+// access lists and class maps of its marks; it returns the re-marking
+// policy of each such ACL by ACL name (classes to be completed with the
+// classification classes).
+func nxosACLs(f *schema.Fabric, d *schema.Device, v *NXOSView) (map[string]NXOSPolicy, error) {
+	marks := map[string]NXOSPolicy{}
+	for _, a := range v.ACLs {
+		for _, fam := range []struct {
+			on      bool
+			kw, fam string
+		}{{a.HasIPv4, "ip", "ipv4"}, {a.HasIPv6, "ipv6", "ipv6"}} {
+			if !fam.on {
+				continue
+			}
+			al := NXOSAccessList{Keyword: fam.kw, Name: a.Name}
+			for _, r := range a.Rules {
+				if !ruleInFamily(r, fam.fam) {
+					continue
+				}
+				e, err := nxosEntry(f, d, a.Name, r, r.Action)
+				if err != nil {
+					return nil, err
+				}
+				al.Entries = append(al.Entries, e)
+			}
+			v.AccessLists = append(v.AccessLists, al)
+		}
+		var classes []NXOSPolicyClass
+		for _, m := range a.Marks {
+			if m.Queue < 0 {
+				return nil, unsupported(d, fmt.Sprintf("acl %s rule %d (keeps DSCP of mixed priorities ahead of a re-marking rule)", a.Name, m.Rule.Seq),
+					"an NX-OS qos class must set a qos-group; match DSCPs of one priority in the rule", ruleSrc(f, a.Name, m.Rule.Seq))
+			}
+			kw := "ip"
+			if m.Rule.Family == "ipv6" {
+				kw = "ipv6"
+			}
+			entry, err := nxosEntry(f, d, a.Name, m.Rule, "permit")
+			if err != nil {
+				return nil, err
+			}
+			v.AccessLists = append(v.AccessLists, NXOSAccessList{Keyword: kw, Name: m.Name, Entries: []NXOSACLEntry{entry}})
+			v.ClassMaps = append(v.ClassMaps, NXOSClassMap{Name: m.Name, Match: "match-all", Lines: []string{"match access-group name " + m.Name}})
+			c := NXOSPolicyClass{Name: m.Name}
+			if m.SetDSCP >= 0 {
+				c.Sets = append(c.Sets, "set dscp "+strconv.Itoa(m.SetDSCP))
+			}
+			c.Sets = append(c.Sets, "set qos-group "+strconv.Itoa(m.Queue))
+			classes = append(classes, c)
+		}
+		if len(classes) > 0 {
+			marks[a.Name] = NXOSPolicy{Name: "FABRICGEN-IN-" + a.Name, Classes: classes}
+		}
+	}
+	return marks, nil
+}
+
+// nxosClassification adds the DSCP and/or CoS class maps trust asks for and
+// the FABRICGEN-IN policy; it returns that policy's classes.
+func nxosClassification(v *NXOSView, q QoSView, trust schema.Trust, names [8]string) []NXOSPolicyClass {
+	var base []NXOSPolicyClass
+	if trust != schema.TrustNone {
+		if trust != schema.TrustPCP {
+			for _, g := range q.DSCPByPriority {
+				n := "FG-DSCP-" + names[g.Priority]
+				v.ClassMaps = append(v.ClassMaps, NXOSClassMap{Name: n, Match: "match-any", Lines: []string{"match dscp " + compactInts(g.Values)}})
+				base = append(base, NXOSPolicyClass{Name: n, Sets: []string{"set qos-group " + strconv.Itoa(q.QueueOf[g.Priority])}})
+			}
+		}
+		if trust == schema.TrustPCP || trust == schema.TrustBoth {
+			for _, g := range q.PCPByPriority {
+				n := "FG-COS-" + names[g.Priority]
+				v.ClassMaps = append(v.ClassMaps, NXOSClassMap{Name: n, Match: "match-any", Lines: []string{"match cos " + compactInts(g.Values)}})
+				base = append(base, NXOSPolicyClass{Name: n, Sets: []string{"set qos-group " + strconv.Itoa(q.QueueOf[g.Priority])}})
+			}
+		}
+		v.QoSPolicies = append(v.QoSPolicies, NXOSPolicy{Name: "FABRICGEN-IN", Classes: base})
+	}
+	return base
+}
+
+// nxosNetworkQoS is the network-qos policy: MTU and pause per queue class.
+func nxosNetworkQoS(q QoSView) NXOSNetworkQoS {
+	var nq NXOSNetworkQoS
+	mtu := q.MaxMTU
+	if mtu == 0 {
+		mtu = 9216
+	}
+	nq.Name = "FABRICGEN-NQ"
+	for qid := 7; qid >= 0; qid-- {
+		c := NXOSNQClass{Name: "c-8q-nq" + strconv.Itoa(qid), MTU: mtu}
+		if qid == 0 {
+			c.Name = "c-8q-nq-default"
+		}
+		for _, p := range q.PFC {
+			if q.QueueOf[p] == qid {
+				c.PauseCoS = append(c.PauseCoS, p)
+			}
+		}
+		nq.Classes = append(nq.Classes, c)
+	}
+	return nq
+}
+
+// nxosQueuing is the egress queuing policy: scheduler, ECN, shaper per queue.
+func nxosQueuing(d *schema.Device, q QoSView) (NXOSQueuing, error) {
+	var out NXOSQueuing
+	out.Name = "FABRICGEN-OUT"
+	out.Name = "FABRICGEN-OUT"
+	for qid := 7; qid >= 0; qid-- {
+		qu := q.Queues[qid]
+		c := NXOSQClass{Name: "c-out-8q-q" + strconv.Itoa(qid), Strict: qu.Strict, Bandwidth: qu.Weight}
+		if qid == 0 {
+			c.Name = "c-out-8q-q-default"
+		}
+		if qu.ShaperBps > 0 {
+			if qu.ShaperBps%1000 != 0 {
+				return out, unsupported(d, fmt.Sprintf("queue %d shaper %d bit/s", qid, qu.ShaperBps), "NX-OS shapes in whole kbps", queueSrc(d, qid))
+			}
+			c.Shape = "min 0 kbps max " + strconv.FormatInt(qu.ShaperBps/1000, 10) + " kbps"
+		}
+		if e := qu.ECN; e != nil {
+			c.RandomDetect = fmt.Sprintf("random-detect minimum-threshold %s maximum-threshold %s drop-probability %d weight 0",
+				sizeUnits(e.MinBytes), sizeUnits(e.MaxBytes), e.Probability)
+			if e.Mark {
+				c.RandomDetect += " ecn"
+			}
+		}
+		out.Classes = append(out.Classes, c)
+	}
+	return out, nil
 }
 
 // nxosPAM4FECMbps is the speed from which ports run RS-FEC(544,514), on
