@@ -131,7 +131,6 @@ func (t *hostText) line(parts ...string) {
 // hostTools lists the commands the script needs, with install hints.
 func hostTools(d *schema.Device, fl hostFlavour) []HostTool {
 	tools := []HostTool{{"ip", "install iproute2"}, {"ethtool", "install ethtool"}}
-	tools = []HostTool{{"ip", "install iproute2"}, {"ethtool", "install ethtool"}}
 	rd := d.RDMA
 	if fl.mlnx {
 		tools = append(tools, HostTool{"mlnx_qos", "install MLNX_OFED or mlnx-tools"})

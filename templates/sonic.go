@@ -161,6 +161,47 @@ func buildSONiC(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 	}
 	useDSCP := q.Trust != string(schema.TrustPCP)
 	usePCP := q.Trust == string(schema.TrustPCP) || q.Trust == string(schema.TrustBoth)
+	sonicMaps(s, q, useDSCP, usePCP)
+	schedulers, wred, err := sonicQueues(s, d, q)
+	if err != nil {
+		return nil, err
+	}
+	buffers, err := sonicBuffers(s, d, q)
+	if err != nil {
+		return nil, err
+	}
+	if q.Watchdog != nil && len(q.PFC) > 0 {
+		if err := sonicWatchdog(s, d, q, qq); err != nil {
+			return nil, err
+		}
+	}
+	sh := sonicShared(q, useDSCP, usePCP, schedulers, wred)
+	for _, p := range b.Ports {
+		if err := sonicPort(s, d, p, sh, buffers); err != nil {
+			return nil, err
+		}
+	}
+	if useDSCP {
+		s.set("PORT_QOS_MAP", "global", "dscp_to_tc_map", SONiCMapName)
+	}
+	if err := sonicACLs(f, s, d, b); err != nil {
+		return nil, err
+	}
+	v := &SONiCView{Base: b}
+	for _, name := range sonicTableOrder {
+		t := s.tables[name]
+		if t == nil {
+			continue
+		}
+		sortSONiCRows(t.rows)
+		v.Tables = append(v.Tables, SONiCTable{Name: name, Rows: t.rows})
+	}
+	v.Body = sonicBody(v.Tables)
+	return v, nil
+}
+
+// sonicMaps fills the DSCP/PCP → TC, TC → queue and priority-group maps.
+func sonicMaps(s *sonicBuilder, q QoSView, useDSCP, usePCP bool) {
 	if useDSCP {
 		for dscp := 0; dscp < 64; dscp++ {
 			s.set("DSCP_TO_TC_MAP", SONiCMapName, strconv.Itoa(dscp), strconv.Itoa(q.DSCP[dscp]))
@@ -183,91 +224,74 @@ func buildSONiC(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 	for _, p := range q.PFC {
 		s.set("PFC_PRIORITY_TO_PRIORITY_GROUP_MAP", SONiCMapName, strconv.Itoa(p), strconv.Itoa(p))
 	}
-	schedulers, wred, err := sonicQueues(s, d, q)
-	if err != nil {
-		return nil, err
+}
+
+// sonicWatchdog checks the PFC watchdog against SONiC's ranges and sets
+// its global poll interval.
+func sonicWatchdog(s *sonicBuilder, d *schema.Device, q QoSView, qq *schema.PortQoS) error {
+	w := q.Watchdog
+	if w.Action != "" && w.Action != "drop" && w.Action != "forward" && w.Action != "alert" {
+		return unsupported(d, "pfc_watchdog action "+w.Action, "SONiC PFC_WD action is drop, forward or alert", qq.Watchdog.Src)
 	}
-	buffers, err := sonicBuffers(s, d, q)
-	if err != nil {
-		return nil, err
+	if w.PollSet {
+		if w.PollMS < 100 || w.PollMS > 1000 {
+			return unsupported(d, fmt.Sprintf("pfc_watchdog %s poll_interval %d ms", w.Name, w.PollMS), "SONiC PFC_WD POLL_INTERVAL is 100–1000 ms", wdgSrc(qq, func(w *schema.Watchdog) schema.Range { return w.PollInterval.Src }))
+		}
+		s.set("PFC_WD", "GLOBAL", "POLL_INTERVAL", strconv.FormatInt(w.PollMS, 10))
 	}
-	if q.Watchdog != nil && len(q.PFC) > 0 {
-		w := q.Watchdog
-		if w.Action != "" && w.Action != "drop" && w.Action != "forward" && w.Action != "alert" {
-			return nil, unsupported(d, "pfc_watchdog action "+w.Action, "SONiC PFC_WD action is drop, forward or alert", qq.Watchdog.Src)
-		}
-		if w.PollSet {
-			if w.PollMS < 100 || w.PollMS > 1000 {
-				return nil, unsupported(d, fmt.Sprintf("pfc_watchdog %s poll_interval %d ms", w.Name, w.PollMS), "SONiC PFC_WD POLL_INTERVAL is 100–1000 ms", wdgSrc(qq, func(w *schema.Watchdog) schema.Range { return w.PollInterval.Src }))
-			}
-			s.set("PFC_WD", "GLOBAL", "POLL_INTERVAL", strconv.FormatInt(w.PollMS, 10))
-		}
-		if w.DetectionSet && (w.DetectionMS < 100 || w.DetectionMS > 5000) {
-			return nil, unsupported(d, fmt.Sprintf("pfc_watchdog %s detection %d ms", w.Name, w.DetectionMS), "SONiC PFC_WD detection_time is 100–5000 ms", wdgSrc(qq, func(w *schema.Watchdog) schema.Range { return w.Detection.Src }))
-		}
-		if w.RestorationSet && (w.RestorationMS < 100 || w.RestorationMS > 60000) {
-			return nil, unsupported(d, fmt.Sprintf("pfc_watchdog %s restoration %d ms", w.Name, w.RestorationMS), "SONiC PFC_WD restoration_time is 100–60000 ms", wdgSrc(qq, func(w *schema.Watchdog) schema.Range { return w.Restoration.Src }))
-		}
+	if w.DetectionSet && (w.DetectionMS < 100 || w.DetectionMS > 5000) {
+		return unsupported(d, fmt.Sprintf("pfc_watchdog %s detection %d ms", w.Name, w.DetectionMS), "SONiC PFC_WD detection_time is 100–5000 ms", wdgSrc(qq, func(w *schema.Watchdog) schema.Range { return w.Detection.Src }))
 	}
-	sh := sonicShared(q, useDSCP, usePCP, schedulers, wred)
-	for _, p := range b.Ports {
-		s.set("PORT", p.Name)
-		if p.MTU != 0 {
-			if p.MTU < 68 || p.MTU > 9216 {
-				return nil, unsupported(d, fmt.Sprintf("mtu %d on %s", p.MTU, p.Name), "SONiC PORT mtu is 68–9216", portQoS(d, p.Name).MTU.Src)
-			}
-			s.set("PORT", p.Name, "mtu", strconv.Itoa(p.MTU))
+	if w.RestorationSet && (w.RestorationMS < 100 || w.RestorationMS > 60000) {
+		return unsupported(d, fmt.Sprintf("pfc_watchdog %s restoration %d ms", w.Name, w.RestorationMS), "SONiC PFC_WD restoration_time is 100–60000 ms", wdgSrc(qq, func(w *schema.Watchdog) schema.Range { return w.Restoration.Src }))
+	}
+	return nil
+}
+
+// sonicPort fills one port's PORT, CABLE_LENGTH, PORT_QOS_MAP, PFC_WD,
+// QUEUE and BUFFER_PG rows; sh holds the rows ports share and buffers the
+// lossless buffer profile ("" when none).
+func sonicPort(s *sonicBuilder, d *schema.Device, p PortView, sh *sonicRows, buffers string) error {
+	s.set("PORT", p.Name)
+	if p.MTU != 0 {
+		if p.MTU < 68 || p.MTU > 9216 {
+			return unsupported(d, fmt.Sprintf("mtu %d on %s", p.MTU, p.Name), "SONiC PORT mtu is 68–9216", portQoS(d, p.Name).MTU.Src)
 		}
-		if p.SpeedMbps > 0 {
-			s.set("PORT", p.Name, "speed", strconv.FormatInt(p.SpeedMbps, 10))
-		}
-		switch p.FEC {
-		case "rs", "fc", "none":
-			s.set("PORT", p.Name, "fec", p.FEC)
-		}
-		if p.LinkPause {
-			return nil, unsupported(d, "link_pause on "+p.Name, "SONiC CONFIG_DB has no 802.3x pause setting; turn link_pause off", portQoS(d, p.Name).LinkPause.Src)
-		}
-		if p.CableMeters > 0 {
-			s.set("CABLE_LENGTH", "AZURE", p.Name, strconv.FormatFloat(math.Ceil(p.CableMeters), 'f', 0, 64)+"m")
-		}
-		switch {
-		case len(p.PFC) == 0:
-			s.share("PORT_QOS_MAP", p.Name, sh.qosOff)
-		case p.Watchdog:
-			s.share("PORT_QOS_MAP", p.Name, sh.qosWD)
-			s.share("PFC_WD", p.Name, sh.wd)
-		default:
-			s.share("PORT_QOS_MAP", p.Name, sh.qosOn)
-		}
-		for qid := 0; qid < 8; qid++ {
-			if sh.queue[qid] != nil {
-				s.share("QUEUE", p.Name+"|"+strconv.Itoa(qid), sh.queue[qid])
-			}
-		}
-		if buffers != "" && len(p.PFC) > 0 {
-			for _, pr := range p.PFC {
-				s.set("BUFFER_PG", p.Name+"|"+strconv.Itoa(pr), "profile", buffers)
-			}
+		s.set("PORT", p.Name, "mtu", strconv.Itoa(p.MTU))
+	}
+	if p.SpeedMbps > 0 {
+		s.set("PORT", p.Name, "speed", strconv.FormatInt(p.SpeedMbps, 10))
+	}
+	switch p.FEC {
+	case "rs", "fc", "none":
+		s.set("PORT", p.Name, "fec", p.FEC)
+	}
+	if p.LinkPause {
+		return unsupported(d, "link_pause on "+p.Name, "SONiC CONFIG_DB has no 802.3x pause setting; turn link_pause off", portQoS(d, p.Name).LinkPause.Src)
+	}
+	if p.CableMeters > 0 {
+		s.set("CABLE_LENGTH", "AZURE", p.Name, strconv.FormatFloat(math.Ceil(p.CableMeters), 'f', 0, 64)+"m")
+	}
+	switch {
+	case len(p.PFC) == 0:
+		s.share("PORT_QOS_MAP", p.Name, sh.qosOff)
+	case p.Watchdog:
+		s.share("PORT_QOS_MAP", p.Name, sh.qosWD)
+		s.share("PFC_WD", p.Name, sh.wd)
+	default:
+		s.share("PORT_QOS_MAP", p.Name, sh.qosOn)
+	}
+	for qid := 0; qid < 8; qid++ {
+		if sh.queue[qid] != nil {
+			s.share("QUEUE", p.Name+"|"+strconv.Itoa(qid), sh.queue[qid])
 		}
 	}
-	if useDSCP {
-		s.set("PORT_QOS_MAP", "global", "dscp_to_tc_map", SONiCMapName)
-	}
-	if err := sonicACLs(f, s, d, b); err != nil {
-		return nil, err
-	}
-	v := &SONiCView{Base: b}
-	for _, name := range sonicTableOrder {
-		t := s.tables[name]
-		if t == nil {
-			continue
+	if buffers != "" && len(p.PFC) > 0 {
+		for _, pr := range p.PFC {
+			s.set("BUFFER_PG", p.Name+"|"+strconv.Itoa(pr), "profile", buffers)
 		}
-		sortSONiCRows(t.rows)
-		v.Tables = append(v.Tables, SONiCTable{Name: name, Rows: t.rows})
 	}
-	v.Body = sonicBody(v.Tables)
-	return v, nil
+	return nil
 }
 
 // sonicBody writes the tables as a JSON object with 4-space indentation,
