@@ -2,7 +2,6 @@ package templates
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/fabricgen/fabricgen/schema"
@@ -312,61 +311,90 @@ func ceil(x float64) float64 {
 	return i
 }
 
-// cumulusACLs renders NVUE ACL rules. Rules keep their sequence numbers.
-// Port matches sit under the protocol (match ip udp dest-port N, Cumulus
-// Linux 5.7 and later); IPv6 ACLs use the same "match ip" tree. A
-// re-marking permit rule gets "action set dscp N" alone: SETQOS is a
-// terminating action that also accepts the packet, and NVIDIA's examples
-// never add "action permit" to it.
+// CumulusACL is one NVUE ACL, which the "acl" template renders.
+type CumulusACL struct {
+	// Name is the ACL name; Word the same quoted for the shell.
+	Name, Word string
+	// Type is "ipv4" or "ipv6".
+	Type  string
+	Rules []CumulusACLRule
+}
+
+// CumulusACLRule is one rule of an NVUE ACL, which the "acl_rule" template
+// renders; zero values mean "any".
+type CumulusACLRule struct {
+	// ACL is the ACL's shell-quoted name; Seq the rule number.
+	ACL string
+	Seq int
+	// Protocol is "ip", "udp", "tcp" or "icmp".
+	Protocol string
+	// Src and Dst are prefixes, or "".
+	Src, Dst string
+	// SrcPorts and DstPorts are single L4 ports (under match ip udp|tcp).
+	SrcPorts, DstPorts []int
+	// DSCP lists the matched code points.
+	DSCP []int
+	// SetDSCP is the re-mark value of a permit rule ("action set dscp"),
+	// or -1; Action is "permit" or "deny" otherwise.
+	SetDSCP int
+	Action  string
+}
+
+// cumulusACLs renders NVUE ACL rules through the "acl" template. Rules
+// keep their sequence numbers. Port matches sit under the protocol (match
+// ip udp dest-port N, Cumulus Linux 5.7 and later); IPv6 ACLs use the same
+// "match ip" tree. A re-marking permit rule gets "action set dscp N" alone:
+// SETQOS is a terminating action that also accepts the packet, and NVIDIA's
+// examples never add "action permit" to it.
 func cumulusACLs(f *schema.Fabric, d *schema.Device, b Base) ([]string, error) {
 	var out []string
 	for _, a := range b.ACLs {
-		typ := "ipv4"
+		acl := CumulusACL{Name: a.Name, Word: shellWord(a.Name), Type: "ipv4"}
 		if a.HasIPv6 && a.HasIPv4 {
 			return nil, unsupported(d, "acl "+a.Name+" mixing IPv4 and IPv6 rules", "an NVUE ACL has one type (ipv4 or ipv6); split it in two", ruleSrc(f, a.Name, a.Rules[0].Seq))
 		}
 		if a.HasIPv6 {
-			typ = "ipv6"
+			acl.Type = "ipv6"
 		}
-		out = append(out, "nv set acl "+shellWord(a.Name)+" type "+typ)
 		for _, r := range a.Rules {
-			src := ruleSrc(f, a.Name, r.Seq)
-			pre := fmt.Sprintf("nv set acl %s rule %d ", shellWord(a.Name), r.Seq)
-			if r.Protocol != "ip" {
-				out = append(out, pre+"match ip protocol "+r.Protocol)
+			rule, err := cumulusRule(f, d, a.Name, acl.Word, r)
+			if err != nil {
+				return nil, err
 			}
-			if r.Src != "" {
-				out = append(out, pre+"match ip source-ip "+r.Src)
-			}
-			if r.Dst != "" {
-				out = append(out, pre+"match ip dest-ip "+r.Dst)
-			}
-			if (len(r.SrcPorts) > 0 || len(r.DstPorts) > 0) && r.Protocol != "udp" && r.Protocol != "tcp" {
-				return nil, unsupported(d, fmt.Sprintf("acl %s rule %d port match with protocol %s", a.Name, r.Seq, r.Protocol),
-					"NVUE matches L4 ports only under match ip udp or match ip tcp; set protocol udp or tcp", src)
-			}
-			for _, pr := range []struct {
-				rs   []PortRangeView
-				kw   string
-				what string
-			}{{r.SrcPorts, "source-port", "source"}, {r.DstPorts, "dest-port", "destination"}} {
-				for _, p := range pr.rs {
-					if !p.Single {
-						return nil, unsupported(d, fmt.Sprintf("acl %s rule %d %s port range %d-%d", a.Name, r.Seq, pr.what, p.From, p.To),
-							"fabricgen renders NVUE port matches as single ports; list the ports", src)
-					}
-					out = append(out, pre+"match ip "+r.Protocol+" "+pr.kw+" "+strconv.Itoa(p.From))
-				}
-			}
-			for _, c := range r.DSCP {
-				out = append(out, pre+"match ip dscp "+strconv.Itoa(c))
-			}
-			if r.SetDSCP >= 0 && r.Action == string(schema.ActionPermit) {
-				out = append(out, pre+"action set dscp "+strconv.Itoa(r.SetDSCP))
-				continue
-			}
-			out = append(out, pre+"action "+r.Action)
+			acl.Rules = append(acl.Rules, rule)
 		}
+		text, err := b.stanzas.execute("acl", &acl)
+		if err != nil {
+			return nil, fmt.Errorf("device %s acl %s: %w", d.Name, a.Name, err)
+		}
+		out = append(out, strings.Split(text, "\n")...)
 	}
 	return out, nil
+}
+
+// cumulusRule checks that NVUE can express an ACL rule and builds it.
+func cumulusRule(f *schema.Fabric, d *schema.Device, acl, word string, r RuleView) (CumulusACLRule, error) {
+	src := ruleSrc(f, acl, r.Seq)
+	rule := CumulusACLRule{ACL: word, Seq: r.Seq, Protocol: r.Protocol, Src: r.Src, Dst: r.Dst, DSCP: r.DSCP, SetDSCP: -1, Action: r.Action}
+	if (len(r.SrcPorts) > 0 || len(r.DstPorts) > 0) && r.Protocol != "udp" && r.Protocol != "tcp" {
+		return rule, unsupported(d, fmt.Sprintf("acl %s rule %d port match with protocol %s", acl, r.Seq, r.Protocol),
+			"NVUE matches L4 ports only under match ip udp or match ip tcp; set protocol udp or tcp", src)
+	}
+	for _, pr := range []struct {
+		rs   []PortRangeView
+		what string
+		out  *[]int
+	}{{r.SrcPorts, "source", &rule.SrcPorts}, {r.DstPorts, "destination", &rule.DstPorts}} {
+		for _, p := range pr.rs {
+			if !p.Single {
+				return rule, unsupported(d, fmt.Sprintf("acl %s rule %d %s port range %d-%d", acl, r.Seq, pr.what, p.From, p.To),
+					"fabricgen renders NVUE port matches as single ports; list the ports", src)
+			}
+			*pr.out = append(*pr.out, p.From)
+		}
+	}
+	if r.SetDSCP >= 0 && r.Action == string(schema.ActionPermit) {
+		rule.SetDSCP = r.SetDSCP
+	}
+	return rule, nil
 }

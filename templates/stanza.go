@@ -78,6 +78,26 @@ func (s *stanzaSet) stanza(name string, key, real any, marked func() any, values
 	return fillMarks(text, values), nil
 }
 
+// execute runs sub-template name on data without caching (for stanzas
+// that are few per device, such as ACLs), within the override limits when
+// the set is an override.
+func (s *stanzaSet) execute(name string, data any) (string, error) {
+	if s == nil {
+		return "", fmt.Errorf("no template set to render the %q stanza with", name)
+	}
+	var buf bytes.Buffer
+	var err error
+	if s.over != nil {
+		err = s.over.execute(&buf, name, data)
+	} else {
+		err = s.t.ExecuteTemplate(&buf, name, data)
+	}
+	if err != nil {
+		return "", fmt.Errorf("executing the %q template: %w", name, err)
+	}
+	return buf.String(), nil
+}
+
 // fillMarks replaces each mark in text by its value.
 func fillMarks(text string, values []string) string {
 	i := strings.IndexByte(text, markByte)

@@ -115,3 +115,62 @@ func TestFillMarks(t *testing.T) {
 		t.Error("mark of an empty value must be empty")
 	}
 }
+
+// TestCumulusACLOverride changes the "acl_rule" sub-template of
+// nvidia_cumulus through Options.Dir and sees the change in the ACL
+// commands, the rest of the render unchanged.
+func TestCumulusACLOverride(t *testing.T) {
+	f, d := cumulusACLFabric(t)
+	src, err := embedded.ReadFile("nvidia_cumulus/acl.tmpl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const from = "nv set acl {{.ACL}} rule {{.Seq}} action {{.Action}}"
+	if !strings.Contains(string(src), from) {
+		t.Fatalf("acl.tmpl has no line %q", from)
+	}
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "nvidia_cumulus"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	over := strings.Replace(string(src), from, from+" # site {{.Seq}}", 1)
+	if err := os.WriteFile(filepath.Join(dir, "nvidia_cumulus", "acl.tmpl"), []byte(over), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := NewRenderer(Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := newTestRenderer(t).Render(f, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := r.Render(f, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(got.Text), "rule 10 action permit # site 10\n") {
+		t.Errorf("the override render lacks the changed line:\n%s", got.Text)
+	}
+	if undone := strings.ReplaceAll(string(got.Text), " # site 10", ""); strings.ReplaceAll(undone, " # site 30", "") != string(want.Text) {
+		t.Errorf("the override changed more than the action lines:\n%s", got.Text)
+	}
+}
+
+// cumulusACLFabric is a one-port Cumulus device with an ACL of a permit,
+// a re-marking and a deny rule bound inbound.
+func cumulusACLFabric(t *testing.T) (*schema.Fabric, *schema.Device) {
+	t.Helper()
+	acl := &schema.ACL{Name: "roce-mark", Rules: []*schema.ACLRule{
+		{Seq: 10, Family: "ipv4", Protocol: set("udp"), Action: set(schema.ActionPermit),
+			DstPorts: set([]schema.PortRange{{From: 4791, To: 4791}}), DSCP: set([]int{48}), SetDSCP: schema.Value[int]{V: -1}},
+		{Seq: 20, Family: "ipv4", Protocol: set("udp"), Action: set(schema.ActionPermit),
+			DstPorts: set([]schema.PortRange{{From: 4791, To: 4791}}), SetDSCP: set(26)},
+		{Seq: 30, Family: "ipv4", Protocol: set("tcp"), Action: set(schema.ActionDeny),
+			SrcPorts: set([]schema.PortRange{{From: 179, To: 179}}), SetDSCP: schema.Value[int]{V: -1}},
+	}}
+	f, d := tinyFabric(schema.NvidiaCumulus, "swp1")
+	f.ACLs = []*schema.ACL{acl}
+	d.Ports[0].ACLIn = []*schema.ACL{acl}
+	return f, d
+}
