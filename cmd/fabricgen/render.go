@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime/debug"
 	"sync/atomic"
 
 	"github.com/fabricgen/fabricgen/diag"
@@ -77,6 +78,12 @@ func runRender(cmd *cobra.Command, s *streams, dir string, rf *renderFlags) erro
 		if _, err := path.Match(g, ""); err != nil {
 			return withCode(exitFailed, fmt.Errorf("--device %q is not a valid glob: %w", g, err))
 		}
+	}
+	// A fabric of 65,536 NICs holds about half a GiB once loaded; without a
+	// limit the collector lets the heap double that before it runs. The
+	// soft limit makes it collect sooner instead (GOMEMLIMIT overrides it).
+	if s.getenv("GOMEMLIMIT") == "" {
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(renderMemoryLimit))
 	}
 	r, err := templates.NewRenderer(templates.Options{Dir: rf.templates})
 	if err != nil {
@@ -178,6 +185,11 @@ func lintGate(cmd *cobra.Command, f *schema.Fabric, dir string, devices []*schem
 	}
 	return withCode(exitFailed, fmt.Errorf("lint reported %d error(s) (listed above); fix them, or pass --force to render anyway", len(errs)))
 }
+
+// renderMemoryLimit is the soft heap limit render sets for itself
+// (runtime/debug.SetMemoryLimit), so that the whole process stays within
+// 1 GiB on examples/scale.
+const renderMemoryLimit = 768 << 20
 
 // renderWriters is how many goroutines write rendered files: file creation
 // and renames block in the kernel, so more writers than CPUs keep the
