@@ -118,11 +118,7 @@ func buildCumulus(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 		}
 		key := cumulusIfKey{in.Description != "", in.IP != "", in.MTU, in.Speed, in.FEC, in.Watchdog,
 			strings.Join(in.ACLIn, "\n"), strings.Join(in.ACLOut, "\n")}
-		text, err := b.stanzas.stanza("interface", key, &in, func() any {
-			m := in
-			m.Word, m.Description, m.IP, m.Name = mark(0, in.Word), mark(1, in.Description), mark(2, in.IP), mark(3, in.Name)
-			return &m
-		}, in.Word, in.Description, in.IP, in.Name)
+		text, err := renderStanza(b.stanzas, "interface", key, &in, cumulusMarked, in.Word, in.Description, in.IP, in.Name)
 		if err != nil {
 			return nil, fmt.Errorf("device %s interface %s: %w", d.Name, p.Name, err)
 		}
@@ -397,4 +393,10 @@ func cumulusRule(f *schema.Fabric, d *schema.Device, acl, word string, r RuleVie
 		rule.SetDSCP = r.SetDSCP
 	}
 	return rule, nil
+}
+
+// cumulusMarked is in with its identity values replaced by marks.
+func cumulusMarked(in CumulusInterface) CumulusInterface {
+	in.Word, in.Description, in.IP, in.Name = mark(0, in.Word), mark(1, in.Description), mark(2, in.IP), mark(3, in.Name)
+	return in
 }

@@ -244,11 +244,7 @@ func buildEOS(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 		in.AccessGroups, in.ServicePolicy = groups, pm
 		key := eosIfKey{in.Description != "", in.IP != "", in.MTU, in.Speed, in.FEC, in.Routed, in.IPv6, in.FlowControl,
 			strings.Join(in.AccessGroups, "\n"), in.ServicePolicy, in.Trust, p.Lossless, in.Watchdog, txqKey}
-		text, err := b.stanzas.stanza("interface", key, &in, func() any {
-			m := in
-			m.Name, m.Description, m.IP = mark(0, in.Name), mark(1, in.Description), mark(2, in.IP)
-			return &m
-		}, in.Name, in.Description, in.IP)
+		text, err := renderStanza(b.stanzas, "interface", key, &in, eosMarked, in.Name, in.Description, in.IP)
 		if err != nil {
 			return nil, fmt.Errorf("device %s interface %s: %w", d.Name, p.Name, err)
 		}
@@ -490,4 +486,10 @@ func portACLSrc(d *schema.Device, port, dir string) schema.Range {
 		}
 	}
 	return schema.Range{}
+}
+
+// eosMarked is in with its identity values replaced by marks.
+func eosMarked(in EOSInterface) EOSInterface {
+	in.Name, in.Description, in.IP = mark(0, in.Name), mark(1, in.Description), mark(2, in.IP)
+	return in
 }

@@ -224,11 +224,7 @@ func buildNXOS(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 		}
 		key := nxosIfKey{in.Description != "", in.IP != "", in.Routed, in.IPv6, in.Speed, in.FEC, in.MTU, in.FlowControl, in.PFC, in.Watchdog,
 			in.ServicePolicy, strings.Join(in.AccessGroups, "\n")}
-		text, err := b.stanzas.stanza("interface", key, &in, func() any {
-			m := in
-			m.Name, m.Description, m.IP = mark(0, in.Name), mark(1, in.Description), mark(2, in.IP)
-			return &m
-		}, in.Name, in.Description, in.IP)
+		text, err := renderStanza(b.stanzas, "interface", key, &in, nxosMarked, in.Name, in.Description, in.IP)
 		if err != nil {
 			return nil, fmt.Errorf("device %s interface %s: %w", d.Name, p.Name, err)
 		}
@@ -450,4 +446,10 @@ func nxosWatchdog(d *schema.Device, w *WatchdogView) (*NXOSWatchdog, error) {
 		nw.RestoreMultiplier = w.RestorationMS / poll
 	}
 	return nw, nil
+}
+
+// nxosMarked is in with its identity values replaced by marks.
+func nxosMarked(in NXOSInterface) NXOSInterface {
+	in.Name, in.Description, in.IP = mark(0, in.Name), mark(1, in.Description), mark(2, in.IP)
+	return in
 }

@@ -48,28 +48,32 @@ func mark(i int, v string) string {
 	return string([]byte{markByte, byte(i)})
 }
 
-// stanza executes sub-template name. real is the view; marked returns the
-// same view with identity value i replaced by mark(i, values[i]), and key is
-// its comparable remainder. With the embedded set the text is cached under
-// key and the marks are replaced by values; an override set runs on real.
-func (s *stanzaSet) stanza(name string, key, real any, marked func() any, values ...string) (string, error) {
+// renderStanza executes sub-template name of s for the view *v. marked
+// returns a copy of the view with identity value i replaced by
+// mark(i, values[i]), and key is the comparable rest of the view. With the
+// embedded set the text is cached under key and the marks are replaced by
+// values; an override set runs on the view itself. Copies of the view
+// reach the template, so *v does not escape.
+func renderStanza[V any](s *stanzaSet, name string, key any, v *V, marked func(V) V, values ...string) (string, error) {
 	if s == nil {
 		return "", fmt.Errorf("no template set to render the %q stanza with", name)
 	}
 	if s.over != nil {
+		c := *v
 		var buf bytes.Buffer
-		if err := s.over.execute(&buf, name, real); err != nil {
+		if err := s.over.execute(&buf, name, &c); err != nil {
 			return "", fmt.Errorf("executing the %q template: %w", name, err)
 		}
 		return buf.String(), nil
 	}
 	k := stanzaKey{name, key}
 	var text string
-	if v, ok := s.cache.Load(k); ok {
-		text, _ = v.(string)
+	if c, ok := s.cache.Load(k); ok {
+		text, _ = c.(string)
 	} else {
+		m := marked(*v)
 		var b strings.Builder
-		if err := s.t.ExecuteTemplate(&b, name, marked()); err != nil {
+		if err := s.t.ExecuteTemplate(&b, name, &m); err != nil {
 			return "", fmt.Errorf("executing the %q template: %w", name, err)
 		}
 		text = b.String()
