@@ -183,3 +183,26 @@ func TestRenderTemplatesOverridesInterface(t *testing.T) {
 		})
 	}
 }
+
+// TestRenderWriteFailure: a file that cannot be written (a directory holds
+// its name) fails the command with the file named, without hanging the
+// render workers, and leaves no temporary file behind.
+func TestRenderWriteFailure(t *testing.T) {
+	out := t.TempDir()
+	if err := os.Mkdir(filepath.Join(out, "leaf1.cfg"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := lintRun(t, "render", "-o", out, filepath.Join("..", "..", "examples", "ai-training-2subnet"))
+	if code != 1 || !strings.Contains(stderr, "leaf1.cfg") {
+		t.Fatalf("exit %d, stderr %q; want 1 naming leaf1.cfg", code, stderr)
+	}
+	ents, err := os.ReadDir(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), ".") {
+			t.Errorf("temporary file %s left behind", e.Name())
+		}
+	}
+}
