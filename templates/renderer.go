@@ -54,6 +54,21 @@ type Output struct {
 	// Filename is "<device>.<ext>", e.g. leaf1.cfg.
 	Filename string
 	Text     []byte
+
+	// pool takes Text back on Release (nil: Text is not pooled).
+	pool *sync.Pool
+}
+
+// Release hands o.Text back to the renderer for a later render to reuse,
+// and clears it: call it once the text is written, and not at all if the
+// text is kept. Outputs that are never released are simply collected.
+func (o *Output) Release() {
+	if o.pool == nil || o.Text == nil {
+		return
+	}
+	b := o.Text[:0]
+	o.pool.Put(&b)
+	o.Text, o.pool = nil, nil
 }
 
 // Renderer renders device configurations. It is safe for concurrent use.
@@ -71,12 +86,14 @@ type Renderer struct {
 	overrides map[schema.Platform]*overrideSet
 	// stanzas run the platforms' sub-templates for the builders.
 	stanzas map[schema.Platform]*stanzaSet
+	// bufs holds, per platform, output buffers given back by Output.Release.
+	bufs map[schema.Platform]*sync.Pool
 }
 
 // NewRenderer parses the embedded templates and any overrides in opts.Dir.
 func NewRenderer(opts Options) (*Renderer, error) {
 	r := &Renderer{sizes: map[schema.Platform]*atomic.Int64{}, cache: &viewCache{}, specs: registry(), sets: map[schema.Platform]*template.Template{}, sources: map[schema.Platform]string{},
-		overrides: map[schema.Platform]*overrideSet{}, stanzas: map[schema.Platform]*stanzaSet{}}
+		overrides: map[schema.Platform]*overrideSet{}, stanzas: map[schema.Platform]*stanzaSet{}, bufs: map[schema.Platform]*sync.Pool{}}
 	timeLimit, outLimit := opts.TimeLimit, opts.OutputLimit
 	if timeLimit <= 0 {
 		timeLimit = DefaultTimeLimit
@@ -86,6 +103,7 @@ func NewRenderer(opts Options) (*Renderer, error) {
 	}
 	for _, p := range schema.Platforms() {
 		r.sizes[p] = new(atomic.Int64)
+		r.bufs[p] = new(sync.Pool)
 		src := "embedded"
 		t, err := parseSet(template.New(string(p)).Option("missingkey=error").Funcs(funcs()), embedded, string(p))
 		if err != nil {
@@ -200,7 +218,15 @@ func (r *Renderer) Render(f *schema.Fabric, d *schema.Device) (*Output, error) {
 	spec := r.specs[d.Platform.V]
 	size := r.sizes[d.Platform.V]
 	hint := int(size.Load())
-	buf := bytes.NewBuffer(make([]byte, 0, hint+hint/16+256))
+	pool := r.bufs[d.Platform.V]
+	need := hint + hint/16 + 256
+	var raw []byte
+	if v, ok := pool.Get().(*[]byte); ok && cap(*v) >= need {
+		raw = (*v)[:0]
+	} else {
+		raw = make([]byte, 0, need)
+	}
+	buf := bytes.NewBuffer(raw)
 	if o := r.overrides[d.Platform.V]; o != nil {
 		err = o.execute(buf, entry, view)
 	} else {
@@ -215,13 +241,16 @@ func (r *Renderer) Render(f *schema.Fabric, d *schema.Device) (*Output, error) {
 		text = append(text, '\n')
 	}
 	if cap(text) > 2*len(text)+4096 { // a much smaller device than the last one: do not keep the slack
+		big := text[:0]
 		text = append([]byte(nil), text...)
+		pool.Put(&big)
 	}
 	return &Output{
 		Device:   d.Name,
 		Platform: d.Platform.V,
 		Filename: d.Name + "." + spec.Ext,
 		Text:     text,
+		pool:     pool,
 	}, nil
 }
 

@@ -174,3 +174,42 @@ func cumulusACLFabric(t *testing.T) (*schema.Fabric, *schema.Device) {
 	d.Ports[0].ACLIn = []*schema.ACL{acl}
 	return f, d
 }
+
+// TestRelease: released output buffers are reused by later renders without
+// changing any render or any output still held.
+func TestRelease(t *testing.T) {
+	f := loadExample(t, "clos-400g")
+	r := newTestRenderer(t)
+	ref := newTestRenderer(t)
+	kept := map[string][]byte{}
+	for round := 0; round < 3; round++ {
+		for i, d := range f.Devices {
+			o, err := r.Render(f, d)
+			if err != nil {
+				continue
+			}
+			want, err := ref.Render(f, d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(o.Text) != string(want.Text) {
+				t.Fatalf("round %d: %s renders differently after buffers were released", round, d.Name)
+			}
+			if i%2 == 0 && round == 0 {
+				kept[d.Name] = append([]byte(nil), o.Text...)
+				kept[d.Name+"/live"] = o.Text // held, never released
+				continue
+			}
+			o.Release()
+			if o.Text != nil {
+				t.Fatal("Release left Text set")
+			}
+			o.Release() // a second Release does nothing
+		}
+	}
+	for name, b := range kept {
+		if live, ok := kept[name+"/live"]; ok && string(live) != string(b) {
+			t.Errorf("%s: a held output changed after other outputs were released", name)
+		}
+	}
+}

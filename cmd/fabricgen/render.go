@@ -216,6 +216,7 @@ func writeRenders(ctx context.Context, r *templates.Renderer, f *schema.Fabric, 
 				if err := writeAtomic(ctx, filepath.Join(dir, o.Filename), o.Text); err != nil {
 					return err
 				}
+				o.Release()
 				written.Add(1)
 			}
 			return nil
