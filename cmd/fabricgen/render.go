@@ -79,12 +79,6 @@ func runRender(cmd *cobra.Command, s *streams, dir string, rf *renderFlags) erro
 			return withCode(exitFailed, fmt.Errorf("--device %q is not a valid glob: %w", g, err))
 		}
 	}
-	// A fabric of 65,536 NICs holds about half a GiB once loaded; without a
-	// limit the collector lets the heap double that before it runs. The
-	// soft limit makes it collect sooner instead (GOMEMLIMIT overrides it).
-	if s.getenv("GOMEMLIMIT") == "" {
-		defer debug.SetMemoryLimit(debug.SetMemoryLimit(renderMemoryLimit))
-	}
 	r, err := templates.NewRenderer(templates.Options{Dir: rf.templates})
 	if err != nil {
 		return withCode(exitFailed, fmt.Errorf("--templates: %w", err))
@@ -102,6 +96,14 @@ func runRender(cmd *cobra.Command, s *streams, dir string, rf *renderFlags) erro
 	}
 	if err := os.MkdirAll(rf.out, 0o755); err != nil {
 		return withCode(exitFailed, fmt.Errorf("creating %s: %w", rf.out, err))
+	}
+	// A fabric of 65,536 NICs holds about half a GiB once loaded; without a
+	// limit the collector lets the heap grow to twice that while rendering.
+	// The soft limit, set once lint's garbage is dead (set earlier, the
+	// collector would run back to back during lint, whose peak is higher),
+	// makes it collect sooner instead. GOMEMLIMIT overrides it.
+	if s.getenv("GOMEMLIMIT") == "" {
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(renderMemoryLimit))
 	}
 	written, rerr, err := writeRenders(cmd.Context(), r, f, devices, rf.out)
 	if err != nil {
@@ -186,9 +188,9 @@ func lintGate(cmd *cobra.Command, f *schema.Fabric, dir string, devices []*schem
 	return withCode(exitFailed, fmt.Errorf("lint reported %d error(s) (listed above); fix them, or pass --force to render anyway", len(errs)))
 }
 
-// renderMemoryLimit is the soft heap limit render sets for itself
-// (runtime/debug.SetMemoryLimit), so that the whole process stays within
-// 1 GiB on examples/scale.
+// renderMemoryLimit is the soft heap limit render sets for itself while it
+// renders and writes (runtime/debug.SetMemoryLimit), so that the whole
+// process stays within 1 GiB on examples/scale.
 const renderMemoryLimit = 768 << 20
 
 // renderWriters is how many goroutines write rendered files: file creation
