@@ -207,7 +207,7 @@ func buildEOS(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 	if err := eosACLs(f, d, v); err != nil {
 		return nil, err
 	}
-	txqKey := fmt.Sprintf("%#v", txq)
+	txqKey := eosTxQueueKey(txq)
 	for _, p := range b.Ports {
 		if p.MTU != 0 && (p.MTU < eosMinMTU || p.MTU > eosMaxMTU) {
 			return nil, unsupported(d, fmt.Sprintf("mtu %d on %s", p.MTU, p.Name),
@@ -492,4 +492,23 @@ func portACLSrc(d *schema.Device, port, dir string) schema.Range {
 func eosMarked(in EOSInterface) EOSInterface {
 	in.Name, in.Description, in.IP = mark(0, in.Name), mark(1, in.Description), mark(2, in.IP)
 	return in
+}
+
+// eosTxQueueKey encodes the tx-queue sub-stanzas for an interface's cache
+// key: every field, each ended by a byte no field contains.
+func eosTxQueueKey(qs []EOSTxQueue) string {
+	var b []byte
+	for _, q := range qs {
+		b = strconv.AppendInt(b, int64(q.ID), 10)
+		b = append(b, 0)
+		b = append(b, q.Mode...)
+		b = append(b, 0)
+		b = strconv.AppendInt(b, int64(q.Bandwidth), 10)
+		b = append(b, 0)
+		b = append(b, q.Shape...)
+		b = append(b, 0)
+		b = append(b, q.RandomDetect...)
+		b = append(b, 0)
+	}
+	return string(b)
 }
