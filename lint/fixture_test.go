@@ -156,20 +156,6 @@ func editQoS(p *schema.Port, fn func(q *schema.PortQoS)) {
 	p.QoS = &c
 }
 
-// editAll edits every port that shares the QoS of p.
-func editAll(f *schema.Fabric, p *schema.Port, fn func(q *schema.PortQoS)) {
-	old := p.QoS
-	c := *old
-	fn(&c)
-	for _, d := range f.Devices {
-		for _, pt := range d.Ports {
-			if pt.QoS == old {
-				pt.QoS = &c
-			}
-		}
-	}
-}
-
 func port(f *schema.Fabric, id string) *schema.Port {
 	for _, d := range f.Devices {
 		for _, p := range d.Ports {
@@ -181,8 +167,6 @@ func port(f *schema.Fabric, id string) *schema.Port {
 	panic("fixture has no port " + id)
 }
 
-type netipPrefix = netip.Prefix
-
 // roceACL classifies UDP 4791 and sets the DSCP to set.
 func roceACL(set int) *schema.ACL {
 	return &schema.ACL{Name: "roce-mark", Range: schema.Range{Filename: "acl.fab.hcl", Start: schema.Pos{Line: 1, Column: 1}},
@@ -191,20 +175,6 @@ func roceACL(set int) *schema.ACL {
 			DstPorts: schema.Value[[]schema.PortRange]{V: []schema.PortRange{{From: 4791, To: 4791}}, Set: true},
 			Action:   schema.Value[schema.ACLAction]{V: schema.ActionPermit, Set: true},
 			SetDSCP:  schema.Value[int]{V: set, Set: true, Src: schema.Range{Filename: "acl.fab.hcl", Start: schema.Pos{Line: 3, Column: 5}}}}}}
-}
-
-// requireACL marks pod-a as require_roce_acl and binds the classification ACL
-// on every routed switch port.
-func requireACL(f *schema.Fabric) {
-	f.Subnets[0].RequireRoCEACL = schema.Value[bool]{V: true, Set: true}
-	acl := roceACL(26)
-	for _, d := range f.Devices {
-		for _, p := range d.Ports {
-			if isSwitch(p) && p.IP.Set {
-				p.ACLIn = []*schema.ACL{acl}
-			}
-		}
-	}
 }
 
 // dualHome cables gpu01:eth1 to leaf2:Ethernet3.

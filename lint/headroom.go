@@ -57,13 +57,10 @@ func RequiredHeadroom(speedBps int64, cableM float64, portMTU int) Headroom {
 // defaultCable is SONiC's default cable length by the tiers a link joins
 // (buffers_config.j2: server–ToR 5 m, ToR–leaf 40 m, leaf–spine 300 m).
 func defaultCable(t1, t2 int) float64 {
-	if t1 > t2 {
-		t1, t2 = t2, t1
-	}
-	switch {
-	case t1 == 0:
+	switch min(t1, t2) {
+	case 0:
 		return 5
-	case t1 == 1:
+	case 1:
 		return 40
 	}
 	return 300

@@ -2,7 +2,6 @@ package lint
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/fabricgen/fabricgen/schema"
 )
@@ -85,29 +84,6 @@ func reportGroup(p *Pass, g qosGroup, subject schema.Range, msg string) {
 	})
 }
 
-// pfcVector renders PFC priorities as mlnx_qos does: "0,0,0,1,0,0,0,0".
-func pfcVector(q *schema.PortQoS) string {
-	var b strings.Builder
-	for i, v := range q.PFC {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		if v.V {
-			b.WriteByte('1')
-		} else {
-			b.WriteByte('0')
-		}
-	}
-	return b.String()
-}
-
-func prioList(ps []int) string {
-	if len(ps) == 0 {
-		return "none"
-	}
-	return dscpList(ps)
-}
-
 func pfcSource(q *schema.PortQoS) schema.Range {
 	for _, v := range q.PFC {
 		if v.V && !v.Src.IsZero() {
@@ -120,18 +96,6 @@ func pfcSource(q *schema.PortQoS) schema.Range {
 		}
 	}
 	return schema.Range{}
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // maxPathMTU is the largest RDMA path MTU any NIC uses (0 when none is set).

@@ -52,25 +52,25 @@ func runSameTierPFC(p *Pass) {
 		if a == nil || b == nil || !isSwitch(a) || !isSwitch(b) || a.Device.Kind.V != b.Device.Kind.V || a.Device == b.Device {
 			continue
 		}
-		var pa, pb []int
+		var pa, pb schema.PrioSet
 		if a.QoS != nil {
-			pa = a.QoS.PFCPriorities()
+			pa = a.QoS.Lossless()
 		}
 		if b.QoS != nil {
-			pb = b.QoS.PFCPriorities()
+			pb = b.QoS.Lossless()
 		}
-		if len(pa) == 0 && len(pb) == 0 {
+		if pa == 0 && pb == 0 {
 			continue
 		}
 		on, prios := a, pa
-		if len(pa) == 0 {
+		if pa == 0 {
 			on, prios = b, pb
 		}
 		// The line to change is the link itself (or the ports' policies):
 		// the classes' lossless attribute is the shared intent.
 		p.Report(Finding{Subject: ptr(subjectOr(l.Range, portSubject(pfcSource(on.QoS), on))), Device: on.Device.Name, Port: on.Name,
 			Summary: fmt.Sprintf("link %s joins %s and %s, two %s switches, and %s enables PFC on priority %s: lossless traffic can cross the tier down and up again, a pause cycle that can deadlock",
-				l.Name, a.ID(), b.ID(), a.Device.Kind.V, on.ID(), prioList(prios)),
+				l.Name, a.ID(), b.ID(), a.Device.Kind.V, on.ID(), prios),
 			Related: []Related{{Range: portSubject(pfcSource(on.QoS), on), Message: "PFC set here"}}})
 	}
 }
@@ -109,8 +109,8 @@ func qosDiff(a, b *schema.PortQoS) (diff string, src schema.Range) {
 	switch {
 	case a.Trust.V != b.Trust.V:
 		return fmt.Sprintf("trust %q vs %q", a.Trust.V, b.Trust.V), a.Trust.Src
-	case pfcVec(a) != pfcVec(b):
-		return fmt.Sprintf("PFC %s vs %s", pfcVector(a), pfcVector(b)), pfcSource(a)
+	case a.Lossless() != b.Lossless():
+		return fmt.Sprintf("PFC %s vs %s", a.Lossless().Vector(), b.Lossless().Vector()), pfcSource(a)
 	case a.MTU.V != b.MTU.V:
 		return fmt.Sprintf("MTU %d vs %d", a.MTU.V, b.MTU.V), a.MTU.Src
 	}
@@ -162,15 +162,6 @@ func runDualHomed(p *Pass) {
 			}
 		}
 	}
-}
-
-func dscpMapDiffers(a, b *schema.PortQoS) bool {
-	for i := range a.DSCP {
-		if a.DSCP[i].V != b.DSCP[i].V {
-			return true
-		}
-	}
-	return false
 }
 
 // mediaReach is the longest cable each media type reaches, in metres.

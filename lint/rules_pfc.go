@@ -53,46 +53,16 @@ func pfcRules() []*Rule {
 	}
 }
 
-// intentPFC is the set of priorities the lossless classes use: the one
-// source of truth for which priorities PFC protects.
-func intentPFC(f *schema.Fabric) [8]bool {
-	var v [8]bool
-	for _, c := range f.Classes {
-		if c.Lossless.V && c.Priority.Set {
-			v[c.Priority.V&7] = true
-		}
-	}
-	return v
-}
-
-func pfcVec(q *schema.PortQoS) [8]bool {
-	var v [8]bool
-	for i := range q.PFC {
-		v[i] = q.PFC[i].V
-	}
-	return v
-}
-
-func prioSet(v [8]bool) string {
-	var ps []int
-	for i, on := range v {
-		if on {
-			ps = append(ps, i)
-		}
-	}
-	return prioList(ps)
-}
-
 // runLinkPFC compares the ends of each link (switch–switch, or NIC–switch
 // for nic). The finding is at the end that deviates from the lossless
 // classes' priorities (both ends when both do), and one policy line that
 // breaks many links is one finding with a count.
 func runLinkPFC(nic bool) func(p *Pass) {
 	return func(p *Pass) {
-		intent := intentPFC(p.Fabric)
+		intent := p.Fabric.IntentLossless()
 		type key struct {
 			subj schema.Range
-			have [8]bool
+			have schema.PrioSet
 		}
 		seen := map[key]int{}
 		var out []Finding
@@ -110,7 +80,7 @@ func runLinkPFC(nic bool) func(p *Pass) {
 			if nic && a.Device.TransportOf() == schema.TransportIWARP {
 				continue // iWARP runs over TCP: no PFC demands on the NIC
 			}
-			va, vb := pfcVec(a.QoS), pfcVec(b.QoS)
+			va, vb := a.QoS.Lossless(), b.QoS.Lossless()
 			if va == vb {
 				continue
 			}
@@ -126,7 +96,7 @@ func runLinkPFC(nic bool) func(p *Pass) {
 			for _, dv := range devs {
 				other := l.Other(dv)
 				subj := portSubject(pfcSource(dv.QoS), dv)
-				k := key{subj, pfcVec(dv.QoS)}
+				k := key{subj, dv.QoS.Lossless()}
 				if i, ok := seen[k]; ok {
 					out[i].Count++
 					continue
@@ -136,14 +106,14 @@ func runLinkPFC(nic bool) func(p *Pass) {
 				switch {
 				case nic && isNIC(dv):
 					msg = fmt.Sprintf("link %s: NIC %s has PFC vector %s (mlnx_qos --pfc) but %s enables PFC on priority %s",
-						l.Name, dv.ID(), pfcVector(dv.QoS), other.ID(), prioList(other.QoS.PFCPriorities()))
+						l.Name, dv.ID(), dv.QoS.Lossless().Vector(), other.ID(), other.QoS.Lossless())
 				case nic:
 					msg = fmt.Sprintf("link %s: %s enables PFC on priority %s but NIC %s pauses %s (mlnx_qos --pfc %s)",
-						l.Name, dv.ID(), prioList(dv.QoS.PFCPriorities()), other.ID(), prioList(other.QoS.PFCPriorities()), pfcVector(other.QoS))
+						l.Name, dv.ID(), dv.QoS.Lossless(), other.ID(), other.QoS.Lossless(), other.QoS.Lossless().Vector())
 				default:
-					msg = fmt.Sprintf("link %s: %s enables PFC on priority %s but %s on %s", l.Name, dv.ID(), prioList(dv.QoS.PFCPriorities()), other.ID(), prioList(other.QoS.PFCPriorities()))
+					msg = fmt.Sprintf("link %s: %s enables PFC on priority %s but %s on %s", l.Name, dv.ID(), dv.QoS.Lossless(), other.ID(), other.QoS.Lossless())
 				}
-				fix = fmt.Sprintf("Enable PFC on exactly the lossless classes' priorities (%s) here: fix this pfc_priorities, or drop it so the classes decide.", prioSet(intent))
+				fix = fmt.Sprintf("Enable PFC on exactly the lossless classes' priorities (%s) here: fix this pfc_priorities, or drop it so the classes decide.", intent)
 				out = append(out, Finding{Subject: ptr(subj), Device: dv.Device.Name, Port: dv.Name, Summary: msg, Fix: fix, Count: 1,
 					Related: []Related{{Range: portSubject(pfcSource(other.QoS), other), Message: "other end's PFC set here"}, {Range: l.Range, Message: "link declared here"}}})
 			}
@@ -166,7 +136,7 @@ func runPFCOnPath(p *Pass) {
 		at := *a
 		agg.add(fmt.Sprintf("%s|%d", subj, at.Ingress.Priority), a.Flow, a.Port, a.Paths, func() Finding {
 			return Finding{Subject: ptr(subj), Summary: fmt.Sprintf("PFC is off for priority %d on %s, which carries lossless class %q (PFC on %s)",
-				at.Ingress.Priority, at.Port.ID(), c.Name, prioList(q.PFCPriorities()))}
+				at.Ingress.Priority, at.Port.ID(), c.Name, q.Lossless())}
 		}, at.Trace)
 	})
 	agg.flush(p)
@@ -174,59 +144,44 @@ func runPFCOnPath(p *Pass) {
 
 func runPFCCount(p *Pass) {
 	for _, g := range groupQoS(p, nil) {
-		ps := g.qos.PFCPriorities()
-		if len(ps) > 2 {
+		ps := g.qos.Lossless()
+		if ps.Len() > 2 {
 			reportGroup(p, g, pfcSource(g.qos), fmt.Sprintf("%s enables PFC on %d priorities (%s); headroom for more than two lossless priorities rarely fits",
-				g.ports[0].ID(), len(ps), prioList(ps)))
+				g.ports[0].ID(), ps.Len(), ps))
 		}
 	}
 }
 
 func runLinkPause(p *Pass) {
 	for _, g := range groupQoS(p, nil) {
-		if g.qos.LinkPause.V && len(g.qos.PFCPriorities()) > 0 {
-			reportGroup(p, g, g.qos.LinkPause.Src, fmt.Sprintf("%s enables 802.3x link pause and PFC on priority %s", g.ports[0].ID(), prioList(g.qos.PFCPriorities())))
+		if g.qos.LinkPause.V && g.qos.Lossless() != 0 {
+			reportGroup(p, g, g.qos.LinkPause.Src, fmt.Sprintf("%s enables 802.3x link pause and PFC on priority %s", g.ports[0].ID(), g.qos.Lossless()))
 		}
 	}
-}
-
-func samePFC(a, b *schema.PortQoS) bool {
-	for i := range a.PFC {
-		if a.PFC[i].V != b.PFC[i].V {
-			return false
-		}
-	}
-	return true
 }
 
 // runPFCIntent reports PFC priorities no lossless class lands in on the port.
 func runPFCIntent(p *Pass) {
 	for _, g := range groupQoS(p, nil) {
-		used := map[int]bool{}
+		used := p.Fabric.IntentLossless()
 		for _, c := range p.Fabric.Classes {
 			if !c.Lossless.V {
 				continue
 			}
-			if c.Priority.Set {
-				used[c.Priority.V&7] = true
-			}
 			for _, d := range c.DSCP {
-				used[g.qos.DSCP[d&63].V&7] = true
+				used |= schema.PrioSetOf(g.qos.DSCP[d&63].V)
 			}
 		}
-		var extra []int
-		var src schema.Range
-		for prio, v := range g.qos.PFC {
-			if v.V && !used[prio] {
-				extra = append(extra, prio)
-				if src.IsZero() {
-					src = v.Src
-				}
-			}
-		}
-		if len(extra) == 0 {
+		extra := g.qos.Lossless() &^ used
+		if extra == 0 {
 			continue
 		}
-		reportGroup(p, g, src, fmt.Sprintf("%s enables PFC on priority %s, which no lossless traffic_class uses", g.ports[0].ID(), prioList(extra)))
+		var src schema.Range
+		for prio, v := range g.qos.PFC {
+			if extra.Has(prio) && src.IsZero() {
+				src = v.Src
+			}
+		}
+		reportGroup(p, g, src, fmt.Sprintf("%s enables PFC on priority %s, which no lossless traffic_class uses", g.ports[0].ID(), extra))
 	}
 }

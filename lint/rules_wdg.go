@@ -42,8 +42,8 @@ func wdgRules() []*Rule {
 
 func runNICStormPrevention(p *Pass) {
 	for _, g := range groupQoS(p, func(pt *schema.Port) bool { return isNIC(pt) && pt.Device.TransportOf() != schema.TransportIWARP }) {
-		prios := g.qos.PFCPriorities()
-		if len(prios) == 0 {
+		prios := g.qos.Lossless()
+		if prios == 0 {
 			continue
 		}
 		w := g.qos.Watchdog.V
@@ -62,13 +62,13 @@ func runNICStormPrevention(p *Pass) {
 		if src.IsZero() {
 			src = pfcSource(g.qos)
 		}
-		reportGroup(p, g, src, fmt.Sprintf("%s enables PFC on priority %s but %s", g.ports[0].ID(), prioList(prios), how))
+		reportGroup(p, g, src, fmt.Sprintf("%s enables PFC on priority %s but %s", g.ports[0].ID(), prios, how))
 	}
 }
 
 func runWatchdogPresent(p *Pass) {
 	for _, g := range groupQoS(p, isSwitch) {
-		if len(g.qos.PFCPriorities()) == 0 || g.qos.Watchdog.V != nil {
+		if g.qos.Lossless() == 0 || g.qos.Watchdog.V != nil {
 			continue
 		}
 		src := g.qos.Watchdog.Src
@@ -79,7 +79,7 @@ func runWatchdogPresent(p *Pass) {
 		if g.qos.Watchdog.Set {
 			how = "turns the pfc_watchdog off"
 		}
-		reportGroup(p, g, src, fmt.Sprintf("%s enables PFC on priority %s but %s", g.ports[0].ID(), prioList(g.qos.PFCPriorities()), how))
+		reportGroup(p, g, src, fmt.Sprintf("%s enables PFC on priority %s but %s", g.ports[0].ID(), g.qos.Lossless(), how))
 	}
 }
 

@@ -133,7 +133,7 @@ func (s *Suppression) covers(fd *Finding) bool {
 	if ln == c.Start.Line && col < c.Start.Column {
 		return false
 	}
-	return !(ln == c.End.Line && col > c.End.Column)
+	return ln != c.End.Line || col <= c.End.Column
 }
 
 func containsInsensitive(xs []string, x string) bool {

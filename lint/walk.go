@@ -284,73 +284,138 @@ func sourcePacket(p *schema.Port, class *schema.TrafficClass, fl Flow) (dscp, pr
 	return dscp & 63, prio & 7, false, true
 }
 
+// flowBuilder holds the state of buildFlow: the graph under construction,
+// the memo tables of ingress and egress classification, and the per-level
+// work lists.
+type flowBuilder struct {
+	g *flowGraph
+	t *topology
+	// ingMemo and egMemo share classification results between ports with
+	// the same key; lastIK/lastIX and lastEK/lastEX short-cut runs of one key.
+	ingMemo map[ingKey]uint32
+	lastIK  ingKey
+	lastIX  uint32
+	egMemo  map[egKey]uint32
+	lastEK  egKey
+	lastEX  uint32
+	// slot[pi] heads the list of states at port pi.
+	slot []int32
+	// buckets[lv] lists the states arriving at level lv; midsAt[lv] the
+	// mids created while processing it.
+	buckets [numLevels][]int32
+	midsAt  [numLevels][]int32
+	// devMids is indexed by a device's first port index: its first mid.
+	devMids []int32
+	sc      *scratch
+}
+
+// noIndex marks an unset memo index.
+const noIndex = uint32(1<<32 - 1)
+
 func buildFlow(ctx context.Context, f *schema.Fabric, fl Flow, t *topology) (*flowGraph, error) {
-	g := &flowGraph{t: t, flow: fl, class: flowClass(f, fl)}
 	nports := len(t.ports)
+	b := &flowBuilder{
+		g:       &flowGraph{t: t, flow: fl, class: flowClass(f, fl)},
+		t:       t,
+		ingMemo: map[ingKey]uint32{}, lastIX: noIndex,
+		egMemo: map[egKey]uint32{}, lastEX: noIndex,
+		slot:    make([]int32, nports),
+		devMids: make([]int32, nports),
+		sc:      newScratch(nports),
+	}
+	g := b.g
 	g.states = make([]state, 0, nports)
 	g.ingIdx = make([]uint32, 0, nports)
-	ingMemo := map[ingKey]uint32{}
-	var lastIK ingKey
-	lastIX := uint32(1<<32 - 1)
 	g.edges = make([]edge, 0, nports)
 	g.egIdx = make([]uint32, 0, nports)
-	egMemo := map[egKey]uint32{}
-	var lastEK egKey
-	lastEX := uint32(1<<32 - 1)
-	slot := make([]int32, nports)
-	for i := range slot {
-		slot[i] = -1
+	for i := range b.slot {
+		b.slot[i] = -1
+		b.devMids[i] = -1
 	}
-	var buckets [numLevels][]int32
-	sc := newScratch(nports)
-	getState := func(pi int32, pkt Packet, up bool) int32 {
-		for i := slot[pi]; i >= 0; i = g.states[i].next {
-			if g.states[i].pkt == pkt {
-				return i
-			}
+	b.addSources(f, fl)
+	for lv := 0; lv < numLevels; lv++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
 		}
-		i := int32(len(g.states))
-		g.states = append(g.states, state{pkt: pkt, pi: pi, next: slot[pi], mid: -1, parent: -1})
-		g.ingIdx = append(g.ingIdx, 0)
-		slot[pi] = i
-		lv := levelOf(up, int(t.tier[pi]))
-		buckets[lv] = append(buckets[lv], i)
-		return i
-	}
-	addEdge := func(mi int32, oi int32, flow int64, devTier int8) {
-		m := &g.mids[mi]
-		out := t.ports[oi]
-		ek := egKey{q: t.qos[oi], acl: t.aclOut[oi], nacl: t.nOut[oi], prio: int8(m.prio), dscp: int8(m.dscp), v6: m.v6,
-			tagged: !t.routed[oi] && !t.routed[t.peer[oi]], l2: m.l2}
-		ex := lastEX
-		if ek != lastEK || ex == 1<<32-1 {
-			var ok bool
-			if ex, ok = egMemo[ek]; !ok {
-				ex = uint32(len(g.egTab))
-				g.egTab = append(g.egTab, egress(out, m.prio, m.dscp, m.v6, m.l2))
-				egMemo[ek] = ex
-			}
-			lastEK, lastEX = ek, ex
-		}
-		eg := &g.egTab[ex]
-		leave := Packet{DSCP: eg.DSCP, Tagged: eg.Tagged || m.l2, PCP: m.prio, IPv6: m.v6, L2: m.l2}
-		if !leave.Tagged {
-			leave.PCP = 0
-		}
-		pi := t.peer[oi]
-		to := getState(pi, leave, t.tier[pi] > devTier)
-		ei := int32(len(g.edges))
-		g.edges = append(g.edges, edge{mid: mi, oi: oi, to: to, flow: flow})
-		g.egIdx = append(g.egIdx, ex)
-		m = &g.mids[mi]
-		m.edges = append(m.edges, ei)
-		st := &g.states[to]
-		st.fwd = satAdd(st.fwd, flow)
-		if st.parent < 0 && flow > 0 {
-			st.parent = ei
+		up := lv < maxTier
+		b.midsAt[lv] = b.arrive(lv, up)
+		for _, mi := range b.midsAt[lv] {
+			b.expand(mi)
 		}
 	}
-	// Sources: every linked NIC port sends the flow.
+	b.backward()
+	markRequired(f, g, &b.buckets, &b.midsAt)
+	g.flags = make([]uint8, len(g.states))
+	for i := range g.states {
+		st := &g.states[i]
+		if st.mid == midReceiver {
+			g.flags[i] |= flagReceiver
+		}
+		if t.routed[st.pi] && t.tier[st.pi] > 0 {
+			g.flags[i] |= flagRouted
+		}
+	}
+	return g, nil
+}
+
+// getState returns the state of pkt at port pi, adding it (at the level of
+// an up or down arrival at the port's tier) when it is new.
+func (b *flowBuilder) getState(pi int32, pkt Packet, up bool) int32 {
+	g := b.g
+	for i := b.slot[pi]; i >= 0; i = g.states[i].next {
+		if g.states[i].pkt == pkt {
+			return i
+		}
+	}
+	i := int32(len(g.states))
+	g.states = append(g.states, state{pkt: pkt, pi: pi, next: b.slot[pi], mid: -1, parent: -1})
+	g.ingIdx = append(g.ingIdx, 0)
+	b.slot[pi] = i
+	lv := levelOf(up, int(b.t.tier[pi]))
+	b.buckets[lv] = append(b.buckets[lv], i)
+	return i
+}
+
+// addEdge sends mid mi's packet out of port oi with flow paths, classifying
+// it at egress and adding the state it arrives as at the peer port.
+func (b *flowBuilder) addEdge(mi int32, oi int32, flow int64, devTier int8) {
+	g, t := b.g, b.t
+	m := &g.mids[mi]
+	out := t.ports[oi]
+	ek := egKey{q: t.qos[oi], acl: t.aclOut[oi], nacl: t.nOut[oi], prio: int8(m.prio), dscp: int8(m.dscp), v6: m.v6,
+		tagged: !t.routed[oi] && !t.routed[t.peer[oi]], l2: m.l2}
+	ex := b.lastEX
+	if ek != b.lastEK || ex == noIndex {
+		var ok bool
+		if ex, ok = b.egMemo[ek]; !ok {
+			ex = uint32(len(g.egTab))
+			g.egTab = append(g.egTab, egress(out, m.prio, m.dscp, m.v6, m.l2))
+			b.egMemo[ek] = ex
+		}
+		b.lastEK, b.lastEX = ek, ex
+	}
+	eg := &g.egTab[ex]
+	leave := Packet{DSCP: eg.DSCP, Tagged: eg.Tagged || m.l2, PCP: m.prio, IPv6: m.v6, L2: m.l2}
+	if !leave.Tagged {
+		leave.PCP = 0
+	}
+	pi := t.peer[oi]
+	to := b.getState(pi, leave, t.tier[pi] > devTier)
+	ei := int32(len(g.edges))
+	g.edges = append(g.edges, edge{mid: mi, oi: oi, to: to, flow: flow})
+	g.egIdx = append(g.egIdx, ex)
+	m = &g.mids[mi]
+	m.edges = append(m.edges, ei)
+	st := &g.states[to]
+	st.fwd = satAdd(st.fwd, flow)
+	if st.parent < 0 && flow > 0 {
+		st.parent = ei
+	}
+}
+
+// addSources adds the sources: every linked NIC port sends the flow.
+func (b *flowBuilder) addSources(f *schema.Fabric, fl Flow) {
+	g, t := b.g, b.t
 	for _, d := range f.Devices {
 		if d.Kind.V != schema.KindNIC {
 			continue
@@ -367,115 +432,129 @@ func buildFlow(ctx context.Context, f *schema.Fabric, fl Flow, t *topology) (*fl
 			}
 			mi := int32(len(g.mids))
 			g.mids = append(g.mids, mid{dev: d, up: true, prio: prio, dscp: dscp, v6: p.IP.Set && p.IP.V.Addr().Is6(), l2: l2, src: p, base: base, next: -1, fwd: 1, feed: [2]int32{-1, -1}})
-			addEdge(mi, oi, 1, 0)
+			b.addEdge(mi, oi, 1, 0)
 		}
 	}
-	devMids := make([]int32, nports) // by the device's first port index: its first mid
-	for i := range devMids {
-		devMids[i] = -1
+}
+
+// ingressIndex classifies state si at its port's ingress (memoised).
+func (b *flowBuilder) ingressIndex(si int32) uint32 {
+	g, t := b.g, b.t
+	st := &g.states[si]
+	ik := ingKey{q: t.qos[st.pi], acl: t.aclIn[st.pi], nacl: t.nIn[st.pi],
+		dscp: int8(st.pkt.DSCP), pcp: int8(st.pkt.PCP), tag: st.pkt.Tagged, v6: st.pkt.IPv6, l2: st.pkt.L2}
+	ix := b.lastIX
+	if ik != b.lastIK || ix == noIndex {
+		var ok bool
+		if ix, ok = b.ingMemo[ik]; !ok {
+			ix = uint32(len(g.ingTab))
+			g.ingTab = append(g.ingTab, ingress(t.ports[st.pi], st.pkt))
+			b.ingMemo[ik] = ix
+		}
+		b.lastIK, b.lastIX = ik, ix
 	}
-	var midsAt [numLevels][]int32
-	for lv := 0; lv < numLevels; lv++ {
-		if err := ctx.Err(); err != nil {
-			return nil, err
+	return ix
+}
+
+// arrive processes the states of level lv: each is classified at ingress
+// and joins the mid (device, direction, priority, DSCP, family) it becomes
+// inside the switch. It returns the mids created.
+func (b *flowBuilder) arrive(lv int, up bool) []int32 {
+	g, t := b.g, b.t
+	var newMids []int32
+	for _, si := range b.buckets[lv] {
+		ix := b.ingressIndex(si)
+		g.ingIdx[si] = ix
+		ing := &g.ingTab[ix]
+		st := &g.states[si]
+		if t.stop[st.pi] || (st.pkt.L2 && t.routed[st.pi]) {
+			st.mid = midStopped // no RoCE receiver here, or a frame that cannot be routed
+			continue
 		}
-		var newMids []int32
-		up := lv < maxTier
-		for _, si := range buckets[lv] {
-			st := &g.states[si]
-			ik := ingKey{q: t.qos[st.pi], acl: t.aclIn[st.pi], nacl: t.nIn[st.pi],
-				dscp: int8(st.pkt.DSCP), pcp: int8(st.pkt.PCP), tag: st.pkt.Tagged, v6: st.pkt.IPv6, l2: st.pkt.L2}
-			ix := lastIX
-			if ik != lastIK || ix == 1<<32-1 {
-				var ok bool
-				if ix, ok = ingMemo[ik]; !ok {
-					ix = uint32(len(g.ingTab))
-					g.ingTab = append(g.ingTab, ingress(g.t.ports[st.pi], st.pkt))
-					ingMemo[ik] = ix
-				}
-				lastIK, lastIX = ik, ix
-			}
-			g.ingIdx[si] = ix
-			ing := &g.ingTab[ix]
-			if t.stop[st.pi] || (st.pkt.L2 && t.routed[st.pi]) {
-				st.mid = midStopped // no RoCE receiver here, or a frame that cannot be routed
-				continue
-			}
-			if t.tier[st.pi] == 0 {
-				continue // a receiving NIC
-			}
-			d := g.t.ports[st.pi].Device
-			b := t.base[st.pi]
-			mi := int32(-1)
-			first := devMids[b]
-			for i := first; i >= 0; i = g.mids[i].next {
-				m := &g.mids[i]
-				if m.up == up && m.prio == ing.Priority && m.dscp == ing.DSCP && m.v6 == st.pkt.IPv6 && m.l2 == st.pkt.L2 {
-					mi = i
-					break
-				}
-			}
-			if mi < 0 {
-				mi = int32(len(g.mids))
-				g.mids = append(g.mids, mid{dev: d, up: up, prio: ing.Priority, dscp: ing.DSCP, v6: st.pkt.IPv6, l2: st.pkt.L2,
-					base: b, next: first, feed: [2]int32{-1, -1}})
-				devMids[b] = mi
-				newMids = append(newMids, mi)
-			}
-			st.mid = mi
-			m := &g.mids[mi]
-			m.fwd = satAdd(m.fwd, st.fwd)
-			from := g.t.ports[st.pi].Peer.Device
-			if up {
-				m.feeders = append(m.feeders, si)
-			}
-			if st.fwd > 0 {
-				switch {
-				case m.feed[0] < 0:
-					m.feed[0] = si
-				case m.feed[1] < 0 && g.t.ports[g.states[m.feed[0]].pi].Peer.Device != from:
-					m.feed[1] = si
-				}
+		if t.tier[st.pi] == 0 {
+			continue // a receiving NIC
+		}
+		d := t.ports[st.pi].Device
+		base := t.base[st.pi]
+		mi := int32(-1)
+		first := b.devMids[base]
+		for i := first; i >= 0; i = g.mids[i].next {
+			m := &g.mids[i]
+			if m.up == up && m.prio == ing.Priority && m.dscp == ing.DSCP && m.v6 == st.pkt.IPv6 && m.l2 == st.pkt.L2 {
+				mi = i
+				break
 			}
 		}
-		midsAt[lv] = newMids
-		for _, mi := range newMids {
-			m := &g.mids[mi]
-			dt := t.tier[m.base]
-			n := int32(len(m.dev.Ports))
-			mup, mfwd := m.up, m.fwd
-			if mup {
-				sc.next()
-				for _, si := range m.feeders {
-					sc.add(t.base[t.peer[g.states[si].pi]], g.states[si].fwd)
-				}
-			}
-			for oi := m.base; oi < m.base+n; oi++ {
-				pi := t.peer[oi]
-				if pi < 0 {
-					continue
-				}
-				pt := t.tier[pi]
-				if pt == dt || (pt > dt && !mup) || t.stop[pi] {
-					continue // same tier, back up, or a NIC that speaks no RoCE
-				}
-				flow := mfwd
-				if mup && pt < dt {
-					flow -= sc.get(t.base[pi])
-				}
-				if flow <= 0 {
-					continue
-				}
-				addEdge(mi, oi, flow, dt)
+		if mi < 0 {
+			mi = int32(len(g.mids))
+			g.mids = append(g.mids, mid{dev: d, up: up, prio: ing.Priority, dscp: ing.DSCP, v6: st.pkt.IPv6, l2: st.pkt.L2,
+				base: base, next: first, feed: [2]int32{-1, -1}})
+			b.devMids[base] = mi
+			newMids = append(newMids, mi)
+		}
+		st.mid = mi
+		m := &g.mids[mi]
+		m.fwd = satAdd(m.fwd, st.fwd)
+		from := t.ports[st.pi].Peer.Device
+		if up {
+			m.feeders = append(m.feeders, si)
+		}
+		if st.fwd > 0 {
+			switch {
+			case m.feed[0] < 0:
+				m.feed[0] = si
+			case m.feed[1] < 0 && t.ports[g.states[m.feed[0]].pi].Peer.Device != from:
+				m.feed[1] = si
 			}
 		}
 	}
-	// Backward counts, in reverse level order.
+	return newMids
+}
+
+// expand sends mid mi out of every port that leads on: down, or up while
+// going up, never to the same tier or to a NIC that speaks no RoCE. Going
+// up, paths that came in from a neighbour are not sent back down to it.
+func (b *flowBuilder) expand(mi int32) {
+	g, t, sc := b.g, b.t, b.sc
+	m := &g.mids[mi]
+	dt := t.tier[m.base]
+	n := int32(len(m.dev.Ports))
+	mup, mfwd := m.up, m.fwd
+	if mup {
+		sc.next()
+		for _, si := range m.feeders {
+			sc.add(t.base[t.peer[g.states[si].pi]], g.states[si].fwd)
+		}
+	}
+	for oi := m.base; oi < m.base+n; oi++ {
+		pi := t.peer[oi]
+		if pi < 0 {
+			continue
+		}
+		pt := t.tier[pi]
+		if pt == dt || (pt > dt && !mup) || t.stop[pi] {
+			continue // same tier, back up, or a NIC that speaks no RoCE
+		}
+		flow := mfwd
+		if mup && pt < dt {
+			flow -= sc.get(t.base[pi])
+		}
+		if flow <= 0 {
+			continue
+		}
+		b.addEdge(mi, oi, flow, dt)
+	}
+}
+
+// backward computes the backward counts, in reverse level order, then
+// those of the source mids.
+func (b *flowBuilder) backward() {
+	g, t, sc := b.g, b.t, b.sc
 	for lv := numLevels - 1; lv >= 0; lv-- {
-		for _, mi := range midsAt[lv] {
+		for _, mi := range b.midsAt[lv] {
 			computeMidBwd(g, t, sc, mi)
 		}
-		for _, si := range buckets[lv] {
+		for _, si := range b.buckets[lv] {
 			st := &g.states[si]
 			switch {
 			case st.mid == midReceiver:
@@ -492,18 +571,6 @@ func buildFlow(ctx context.Context, f *schema.Fabric, fl Flow, t *topology) (*fl
 			computeMidBwd(g, t, sc, int32(i))
 		}
 	}
-	markRequired(f, g, &buckets, &midsAt)
-	g.flags = make([]uint8, len(g.states))
-	for i := range g.states {
-		st := &g.states[i]
-		if st.mid == midReceiver {
-			g.flags[i] |= flagReceiver
-		}
-		if t.routed[st.pi] && t.tier[st.pi] > 0 {
-			g.flags[i] |= flagRouted
-		}
-	}
-	return g, nil
 }
 
 // requiringSubnets lists the subnets with require_roce_acl.

@@ -335,15 +335,7 @@ type PortQoS struct {
 }
 
 // PFCPriorities lists the lossless priorities in ascending order.
-func (q *PortQoS) PFCPriorities() []int {
-	var out []int
-	for p, v := range q.PFC {
-		if v.V {
-			out = append(out, p)
-		}
-	}
-	return out
-}
+func (q *PortQoS) PFCPriorities() []int { return q.Lossless().List() }
 
 // QueueQoS is the effective treatment of one egress queue.
 type QueueQoS struct {

@@ -118,27 +118,3 @@ func isNumber(t string) bool {
 	_, err := strconv.ParseFloat(t, 64)
 	return err == nil
 }
-
-// FormatSize prints a byte count the way the intent writes it, e.g. 150000 → "150KB".
-func FormatSize(b int64) string {
-	switch {
-	case b != 0 && b%(1<<20) == 0:
-		return strconv.FormatInt(b>>20, 10) + "MiB"
-	case b != 0 && b%1e6 == 0:
-		return strconv.FormatInt(b/1e6, 10) + "MB"
-	case b != 0 && b%1e3 == 0:
-		return strconv.FormatInt(b/1e3, 10) + "KB"
-	}
-	return strconv.FormatInt(b, 10) + "B"
-}
-
-// FormatSpeed prints bit/s as "400G", "25G", "10M".
-func FormatSpeed(bps int64) string {
-	switch {
-	case bps != 0 && bps%1e9 == 0:
-		return strconv.FormatInt(bps/1e9, 10) + "G"
-	case bps != 0 && bps%1e6 == 0:
-		return strconv.FormatInt(bps/1e6, 10) + "M"
-	}
-	return strconv.FormatInt(bps, 10) + "bps"
-}

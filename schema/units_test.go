@@ -61,19 +61,6 @@ func TestParseDurationAndLength(t *testing.T) {
 	}
 }
 
-func TestFormatUnits(t *testing.T) {
-	for b, want := range map[int64]string{150000: "150KB", 1 << 20: "1MiB", 2000000: "2MB", 7: "7B"} {
-		if got := FormatSize(b); got != want {
-			t.Errorf("FormatSize(%d) = %q, want %q", b, got, want)
-		}
-	}
-	for b, want := range map[int64]string{400e9: "400G", 10e6: "10M", 5: "5bps"} {
-		if got := FormatSpeed(b); got != want {
-			t.Errorf("FormatSpeed(%d) = %q, want %q", b, got, want)
-		}
-	}
-}
-
 func TestNaturalLess(t *testing.T) {
 	for _, tc := range [][2]string{
 		{"Ethernet2", "Ethernet10"}, {"leaf9", "leaf10"}, {"et-0/0/2", "et-0/0/10"}, {"a", "b"},

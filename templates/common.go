@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -156,3 +157,33 @@ func classNames(f *schema.Fabric) [8]string {
 }
 
 func sortStrings(s []string) { sort.Strings(s) }
+
+// oneMatch checks that an ACL rule fits one access-list entry of an IOS-like
+// syntax (EOS, NX-OS): at most one L4 port or range per side and at most
+// one DSCP value. It returns the ports (nil: any) and the DSCP (-1: any);
+// entry names the platform's entry in the error ("an EOS access-list entry").
+func oneMatch(f *schema.Fabric, d *schema.Device, acl string, r RuleView, entry string) (src, dst *PortRangeView, dscp int, err error) {
+	where := ruleSrc(f, acl, r.Seq)
+	for _, side := range []struct {
+		rs   []PortRangeView
+		what string
+		out  **PortRangeView
+	}{{r.SrcPorts, "source", &src}, {r.DstPorts, "destination", &dst}} {
+		p, has, ok := singlePort(side.rs)
+		if !ok {
+			return nil, nil, -1, unsupported(d, fmt.Sprintf("acl %s rule %d with %d %s port ranges", acl, r.Seq, len(side.rs), side.what),
+				entry+" matches one port or one range; split the rule", where)
+		}
+		if has {
+			*side.out = &p
+		}
+	}
+	switch len(r.DSCP) {
+	case 0:
+		return src, dst, -1, nil
+	case 1:
+		return src, dst, r.DSCP[0], nil
+	}
+	return nil, nil, -1, unsupported(d, fmt.Sprintf("acl %s rule %d matching %d DSCP values", acl, r.Seq, len(r.DSCP)),
+		entry+" matches one DSCP value; split the rule", where)
+}

@@ -2,7 +2,6 @@ package templates
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/fabricgen/fabricgen/schema"
@@ -16,7 +15,48 @@ type CumulusView struct {
 	// ACLs holds the "nv set acl" commands.
 	ACLCommands []string
 	// Interfaces holds each port's "nv set interface" commands.
-	Interfaces []HostInterface
+	Interfaces []CumulusInterface
+}
+
+// CumulusInterface is one port's "nv set interface" settings, which the
+// "interface" template turns into commands.
+type CumulusInterface struct {
+	// Name is the port name; Word the same quoted for the shell.
+	Name, Word string
+	// Description is the shell-quoted description, or "".
+	Description string
+	// IP is the address with prefix length, or "".
+	IP string
+	// MTU is the link MTU (0: not set).
+	MTU int
+	// Speed is the "link speed" argument ("100G") and FEC the "link fec"
+	// argument ("rs", "baser", "off"), or "".
+	Speed, FEC string
+	// Watchdog enables the PFC watchdog on the port.
+	Watchdog bool
+	// ACLIn and ACLOut are the bound ACLs' shell-quoted names.
+	ACLIn, ACLOut []string
+	// Text is the port's commands, one per line, as the "interface"
+	// template renders this view (what device.tmpl prints; "" for none).
+	Text string
+}
+
+// Commands returns the interface's commands, one per element.
+func (c CumulusInterface) Commands() []string {
+	if c.Text == "" {
+		return nil
+	}
+	return strings.Split(c.Text, "\n")
+}
+
+// cumulusIfKey is a CumulusInterface without its identity fields (name,
+// description, address): the key of its cached stanza.
+type cumulusIfKey struct {
+	desc, ip      bool
+	mtu           int
+	speed, fec    string
+	watchdog      bool
+	aclIn, aclOut string
 }
 
 const cumulusProfile = "default-global"
@@ -51,6 +91,46 @@ func buildCumulus(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 		return nil, unsupported(d, "PFC on "+pfcOn+" but not on "+pfcOff,
 			"the Cumulus default-global PFC profile covers every port; give all ports of the device the same pfc_priorities", portQoS(d, pfcOff).PFC[0].Src)
 	}
+	cumulusMapping(q, g)
+	if len(q.PFC) > 0 {
+		cumulusPFC(q, b.Ports, g)
+	}
+	if err := cumulusBuffers(d, q, qq); err != nil {
+		return nil, err
+	}
+	if err := cumulusQueues(d, q, g); err != nil {
+		return nil, err
+	}
+	if w := q.Watchdog; w != nil && len(q.PFC) > 0 {
+		if err := cumulusWatchdog(d, w, qq.Watchdog.Src, g); err != nil {
+			return nil, err
+		}
+	}
+	acls, err := cumulusACLs(f, d, b)
+	if err != nil {
+		return nil, err
+	}
+	v.ACLCommands = acls
+	for i, p := range b.Ports {
+		in, err := cumulusInterface(d, d.Ports[i], p, q.Watchdog != nil)
+		if err != nil {
+			return nil, err
+		}
+		key := cumulusIfKey{in.Description != "", in.IP != "", in.MTU, in.Speed, in.FEC, in.Watchdog,
+			strings.Join(in.ACLIn, "\n"), strings.Join(in.ACLOut, "\n")}
+		text, err := renderStanza(b.stanzas, "interface", key, &in, cumulusMarked, in.Word, in.Description, in.IP, in.Name)
+		if err != nil {
+			return nil, fmt.Errorf("device %s interface %s: %w", d.Name, p.Name, err)
+		}
+		in.Text = strings.TrimPrefix(text, "\n")
+		v.Interfaces = append(v.Interfaces, in)
+	}
+	return v, nil
+}
+
+// cumulusMapping renders trust, the DSCP/PCP → switch-priority maps and
+// the switch-priority → traffic-class map of the default-global profile.
+func cumulusMapping(q QoSView, g func(format string, args ...any)) {
 	switch schema.Trust(q.Trust) {
 	case schema.TrustDSCP:
 		g("mapping %s trust l3", cumulusProfile)
@@ -75,56 +155,68 @@ func buildCumulus(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 	for pr := 0; pr < 8; pr++ {
 		g("egress-queue-mapping %s switch-priority %d traffic-class %d", cumulusProfile, pr, q.QueueOf[pr])
 	}
-	if len(q.PFC) > 0 {
-		// Cumulus gives 100% of the buffer to the default-lossy pool until
-		// a lossless pool is sized ("Flow Control Buffers": size the pools
-		// before configuring PFC). The intent sizes pools only in bytes,
-		// which NVUE cannot take (rejected below), so fabricgen always
-		// splits the buffer 50/50, the guide's own example.
-		g("traffic-pool default-lossless memory-percent %d", cumulusLosslessPercent)
-		g("traffic-pool default-lossy memory-percent %d", 100-cumulusLosslessPercent)
-		g("pfc %s switch-priority %s", cumulusProfile, joinInts(q.PFC, ","))
-		g("pfc %s tx enable", cumulusProfile)
-		g("pfc %s rx enable", cumulusProfile)
-		cable := 0.0
-		for _, p := range b.Ports {
-			if p.CableMeters > cable {
-				cable = p.CableMeters
-			}
-		}
-		if cable > 0 {
-			g("pfc %s cable-length %d", cumulusProfile, int(ceil(cable)))
-		}
-		bv := q.Buffer
-		if bv.HeadroomBytes > 0 {
-			g("pfc %s port-buffer %d", cumulusProfile, bv.HeadroomBytes)
-		}
-		if bv.XOFFBytes > 0 {
-			g("pfc %s xoff-threshold %d", cumulusProfile, bv.XOFFBytes)
-		}
-		if bv.XONBytes > 0 {
-			g("pfc %s xon-threshold %d", cumulusProfile, bv.XONBytes)
+}
+
+// cumulusPFC renders the traffic pools and the PFC profile.
+func cumulusPFC(q QoSView, ports []PortView, g func(format string, args ...any)) {
+	// Cumulus gives 100% of the buffer to the default-lossy pool until
+	// a lossless pool is sized ("Flow Control Buffers": size the pools
+	// before configuring PFC). The intent sizes pools only in bytes,
+	// which NVUE cannot take (cumulusBuffers rejects them), so fabricgen always
+	// splits the buffer 50/50, the guide's own example.
+	g("traffic-pool default-lossless memory-percent %d", cumulusLosslessPercent)
+	g("traffic-pool default-lossy memory-percent %d", 100-cumulusLosslessPercent)
+	g("pfc %s switch-priority %s", cumulusProfile, joinInts(q.PFC, ","))
+	g("pfc %s tx enable", cumulusProfile)
+	g("pfc %s rx enable", cumulusProfile)
+	cable := 0.0
+	for _, p := range ports {
+		if p.CableMeters > cable {
+			cable = p.CableMeters
 		}
 	}
+	if cable > 0 {
+		g("pfc %s cable-length %d", cumulusProfile, int(ceil(cable)))
+	}
+	bv := q.Buffer
+	if bv.HeadroomBytes > 0 {
+		g("pfc %s port-buffer %d", cumulusProfile, bv.HeadroomBytes)
+	}
+	if bv.XOFFBytes > 0 {
+		g("pfc %s xoff-threshold %d", cumulusProfile, bv.XOFFBytes)
+	}
+	if bv.XONBytes > 0 {
+		g("pfc %s xon-threshold %d", cumulusProfile, bv.XONBytes)
+	}
+}
+
+// cumulusBuffers refuses buffer values NVUE cannot take.
+func cumulusBuffers(d *schema.Device, q QoSView, qq *schema.PortQoS) error {
 	bv := q.Buffer
 	switch {
 	case bv.IngressLosslessPoolBytes > 0 || bv.EgressLossyPoolBytes > 0:
-		return nil, unsupported(d, "buffer pool sizes in bytes", "Cumulus sizes traffic pools in percent of the buffer (traffic-pool memory-percent); remove the pool sizes", bufferSrc(qq))
+		return unsupported(d, "buffer pool sizes in bytes", "Cumulus sizes traffic pools in percent of the buffer (traffic-pool memory-percent); remove the pool sizes", bufferSrc(qq))
 	case bv.DynamicThresholdSet:
-		return nil, unsupported(d, "buffer.dynamic_threshold", "fabricgen does not render NVUE alpha (qos advance-buffer-config shared-alpha); remove dynamic_threshold", qq.Buffer.DynamicThreshold.Src)
+		return unsupported(d, "buffer.dynamic_threshold", "fabricgen does not render NVUE alpha (qos advance-buffer-config shared-alpha); remove dynamic_threshold", qq.Buffer.DynamicThreshold.Src)
 	case len(q.PFC) == 0 && (bv.HeadroomBytes > 0 || bv.XOFFBytes > 0 || bv.XONBytes > 0):
-		return nil, unsupported(d, "buffer headroom/xoff/xon without PFC", "NVUE sets port-buffer and thresholds on the PFC profile; enable PFC or remove them", bufferSrc(qq))
+		return unsupported(d, "buffer headroom/xoff/xon without PFC", "NVUE sets port-buffer and thresholds on the PFC profile; enable PFC or remove them", bufferSrc(qq))
 	}
+	return nil
+}
+
+// cumulusQueues renders the egress schedulers and the congestion control
+// (ECN or RED) of each queue.
+func cumulusQueues(d *schema.Device, q QoSView, g func(format string, args ...any)) error {
 	for _, qu := range q.Queues {
 		if qu.ShaperBps > 0 {
-			return nil, unsupported(d, fmt.Sprintf("queue %d shaper %s", qu.ID, bps(qu.ShaperBps)), "fabricgen renders no NVUE egress shaper; remove the shaper", queueSrc(d, qu.ID))
+			return unsupported(d, fmt.Sprintf("queue %d shaper %s", qu.ID, bps(qu.ShaperBps)), "fabricgen renders no NVUE egress shaper; remove the shaper", queueSrc(d, qu.ID))
 		}
 		switch {
 		case qu.Strict:
 			g("egress-scheduler %s traffic-class %d mode strict", cumulusProfile, qu.ID)
 		case qu.Sched == string(schema.SchedDWRR) || qu.Weight > 0:
 			if qu.Weight < 1 || qu.Weight > 100 {
-				return nil, unsupported(d, fmt.Sprintf("queue %d dwrr weight %d", qu.ID, qu.Weight),
+				return unsupported(d, fmt.Sprintf("queue %d dwrr weight %d", qu.ID, qu.Weight),
 					"NVUE bw-percent is 1–100; give the queue a weight from 1 to 100", queueSrc(d, qu.ID))
 			}
 			g("egress-scheduler %s traffic-class %d mode dwrr", cumulusProfile, qu.ID)
@@ -147,79 +239,64 @@ func buildCumulus(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 			g("congestion-control %s traffic-class %d red enable", cumulusProfile, qu.ID)
 		}
 	}
-	if w := q.Watchdog; w != nil && len(q.PFC) > 0 {
-		src := qq.Watchdog.Src
-		if w.Action != "" && w.Action != string(schema.WatchdogDrop) {
-			return nil, unsupported(d, "pfc_watchdog "+w.Name+" action "+w.Action, "the Cumulus PFC watchdog drops on a stormed queue; use action drop", src)
-		}
-		if w.RestorationSet {
-			return nil, unsupported(d, fmt.Sprintf("pfc_watchdog %s restoration %d ms", w.Name, w.RestorationMS),
-				"the Cumulus PFC watchdog restores when the storm ends and takes no restoration time; attach a pfc_watchdog without restoration to nvidia_cumulus devices", src)
-		}
-		poll := w.PollMS
-		if !w.PollSet {
-			poll = 100
-		}
-		g("pfc-watchdog polling-interval %d", poll)
-		if w.DetectionSet {
-			if w.DetectionMS%poll != 0 {
-				return nil, unsupported(d, fmt.Sprintf("pfc_watchdog %s detection %d ms", w.Name, w.DetectionMS),
-					"Cumulus detects after a whole number of polls (robustness); make detection a multiple of poll_interval", src)
-			}
-			g("pfc-watchdog robustness %d", w.DetectionMS/poll)
-		}
+	return nil
+}
+
+// cumulusWatchdog renders the PFC watchdog; src is where it was attached.
+func cumulusWatchdog(d *schema.Device, w *WatchdogView, src schema.Range, g func(format string, args ...any)) error {
+	if w.Action != "" && w.Action != string(schema.WatchdogDrop) {
+		return unsupported(d, "pfc_watchdog "+w.Name+" action "+w.Action, "the Cumulus PFC watchdog drops on a stormed queue; use action drop", src)
 	}
-	acls, err := cumulusACLs(f, d, b)
-	if err != nil {
-		return nil, err
+	if w.RestorationSet {
+		return unsupported(d, fmt.Sprintf("pfc_watchdog %s restoration %d ms", w.Name, w.RestorationMS),
+			"the Cumulus PFC watchdog restores when the storm ends and takes no restoration time; attach a pfc_watchdog without restoration to nvidia_cumulus devices", src)
 	}
-	v.ACLCommands = acls
-	for i, p := range b.Ports {
-		in := HostInterface{Name: p.Name}
-		var cmds []string
-		c := func(format string, args ...any) {
-			cmds = append(cmds, "nv set interface "+shellWord(p.Name)+" "+fmt.Sprintf(format, args...))
-		}
-		if p.Description != "" {
-			c("description %s", shellString(p.Description))
-		}
-		if p.IP != "" {
-			c("ip address %s", p.IP)
-		}
-		if p.MTU != 0 {
-			c("link mtu %d", p.MTU)
-		}
-		if p.SpeedBps > 0 {
-			c("link speed %s", bps(p.SpeedBps))
-		}
-		switch p.FEC {
-		case "rs":
-			c("link fec rs")
-		case "fc":
-			if p.SpeedBps > 25_000_000_000 {
-				return nil, unsupported(d, fmt.Sprintf("fec fc on %s at %s", p.Name, bps(p.SpeedBps)),
-					"Spectrum switches support Base-R (FC) FEC at 25G only; use fec rs or none above 25G", d.Ports[i].FEC.Src)
-			}
-			c("link fec baser")
-		case "none":
-			c("link fec off")
-		}
-		if p.LinkPause {
-			return nil, unsupported(d, "link_pause on "+p.Name, "fabricgen renders no NVUE link-pause profile, and Cumulus forbids link pause and PFC on one port; turn link_pause off", d.Ports[i].QoS.LinkPause.Src)
-		}
-		if p.Watchdog && q.Watchdog != nil {
-			c("qos pfc-watchdog")
-		}
-		for _, n := range p.ACLIn {
-			c("acl %s inbound", shellWord(n))
-		}
-		for _, n := range p.ACLOut {
-			c("acl %s outbound", shellWord(n))
-		}
-		in.Text = strings.Join(cmds, "\n")
-		v.Interfaces = append(v.Interfaces, in)
+	poll := w.PollMS
+	if !w.PollSet {
+		poll = 100
 	}
-	return v, nil
+	g("pfc-watchdog polling-interval %d", poll)
+	if w.DetectionSet {
+		if w.DetectionMS%poll != 0 {
+			return unsupported(d, fmt.Sprintf("pfc_watchdog %s detection %d ms", w.Name, w.DetectionMS),
+				"Cumulus detects after a whole number of polls (robustness); make detection a multiple of poll_interval", src)
+		}
+		g("pfc-watchdog robustness %d", w.DetectionMS/poll)
+	}
+	return nil
+}
+
+// cumulusInterface builds one port's settings; sp is the schema port of p.
+func cumulusInterface(d *schema.Device, sp *schema.Port, p PortView, watchdog bool) (CumulusInterface, error) {
+	in := CumulusInterface{Name: p.Name, Word: shellWord(p.Name), IP: p.IP, MTU: p.MTU, Watchdog: p.Watchdog && watchdog}
+	if p.Description != "" {
+		in.Description = shellString(p.Description)
+	}
+	if p.SpeedBps > 0 {
+		in.Speed = bps(p.SpeedBps)
+	}
+	switch p.FEC {
+	case "rs":
+		in.FEC = "rs"
+	case "fc":
+		if p.SpeedBps > 25_000_000_000 {
+			return in, unsupported(d, fmt.Sprintf("fec fc on %s at %s", p.Name, bps(p.SpeedBps)),
+				"Spectrum switches support Base-R (FC) FEC at 25G only; use fec rs or none above 25G", sp.FEC.Src)
+		}
+		in.FEC = "baser"
+	case "none":
+		in.FEC = "off"
+	}
+	if p.LinkPause {
+		return in, unsupported(d, "link_pause on "+p.Name, "fabricgen renders no NVUE link-pause profile, and Cumulus forbids link pause and PFC on one port; turn link_pause off", sp.QoS.LinkPause.Src)
+	}
+	for _, n := range p.ACLIn {
+		in.ACLIn = append(in.ACLIn, shellWord(n))
+	}
+	for _, n := range p.ACLOut {
+		in.ACLOut = append(in.ACLOut, shellWord(n))
+	}
+	return in, nil
 }
 
 func ceil(x float64) float64 {
@@ -230,61 +307,96 @@ func ceil(x float64) float64 {
 	return i
 }
 
-// cumulusACLs renders NVUE ACL rules. Rules keep their sequence numbers.
-// Port matches sit under the protocol (match ip udp dest-port N, Cumulus
-// Linux 5.7 and later); IPv6 ACLs use the same "match ip" tree. A
-// re-marking permit rule gets "action set dscp N" alone: SETQOS is a
-// terminating action that also accepts the packet, and NVIDIA's examples
-// never add "action permit" to it.
+// CumulusACL is one NVUE ACL, which the "acl" template renders.
+type CumulusACL struct {
+	// Name is the ACL name; Word the same quoted for the shell.
+	Name, Word string
+	// Type is "ipv4" or "ipv6".
+	Type  string
+	Rules []CumulusACLRule
+}
+
+// CumulusACLRule is one rule of an NVUE ACL, which the "acl_rule" template
+// renders; zero values mean "any".
+type CumulusACLRule struct {
+	// ACL is the ACL's shell-quoted name; Seq the rule number.
+	ACL string
+	Seq int
+	// Protocol is "ip", "udp", "tcp" or "icmp".
+	Protocol string
+	// Src and Dst are prefixes, or "".
+	Src, Dst string
+	// SrcPorts and DstPorts are single L4 ports (under match ip udp|tcp).
+	SrcPorts, DstPorts []int
+	// DSCP lists the matched code points.
+	DSCP []int
+	// SetDSCP is the re-mark value of a permit rule ("action set dscp"),
+	// or -1; Action is "permit" or "deny" otherwise.
+	SetDSCP int
+	Action  string
+}
+
+// cumulusACLs renders NVUE ACL rules through the "acl" template. Rules
+// keep their sequence numbers. Port matches sit under the protocol (match
+// ip udp dest-port N, Cumulus Linux 5.7 and later); IPv6 ACLs use the same
+// "match ip" tree. A re-marking permit rule gets "action set dscp N" alone:
+// SETQOS is a terminating action that also accepts the packet, and NVIDIA's
+// examples never add "action permit" to it.
 func cumulusACLs(f *schema.Fabric, d *schema.Device, b Base) ([]string, error) {
 	var out []string
 	for _, a := range b.ACLs {
-		typ := "ipv4"
+		acl := CumulusACL{Name: a.Name, Word: shellWord(a.Name), Type: "ipv4"}
 		if a.HasIPv6 && a.HasIPv4 {
 			return nil, unsupported(d, "acl "+a.Name+" mixing IPv4 and IPv6 rules", "an NVUE ACL has one type (ipv4 or ipv6); split it in two", ruleSrc(f, a.Name, a.Rules[0].Seq))
 		}
 		if a.HasIPv6 {
-			typ = "ipv6"
+			acl.Type = "ipv6"
 		}
-		out = append(out, "nv set acl "+shellWord(a.Name)+" type "+typ)
 		for _, r := range a.Rules {
-			src := ruleSrc(f, a.Name, r.Seq)
-			pre := fmt.Sprintf("nv set acl %s rule %d ", shellWord(a.Name), r.Seq)
-			if r.Protocol != "ip" {
-				out = append(out, pre+"match ip protocol "+r.Protocol)
+			rule, err := cumulusRule(f, d, a.Name, acl.Word, r)
+			if err != nil {
+				return nil, err
 			}
-			if r.Src != "" {
-				out = append(out, pre+"match ip source-ip "+r.Src)
-			}
-			if r.Dst != "" {
-				out = append(out, pre+"match ip dest-ip "+r.Dst)
-			}
-			if (len(r.SrcPorts) > 0 || len(r.DstPorts) > 0) && r.Protocol != "udp" && r.Protocol != "tcp" {
-				return nil, unsupported(d, fmt.Sprintf("acl %s rule %d port match with protocol %s", a.Name, r.Seq, r.Protocol),
-					"NVUE matches L4 ports only under match ip udp or match ip tcp; set protocol udp or tcp", src)
-			}
-			for _, pr := range []struct {
-				rs   []PortRangeView
-				kw   string
-				what string
-			}{{r.SrcPorts, "source-port", "source"}, {r.DstPorts, "dest-port", "destination"}} {
-				for _, p := range pr.rs {
-					if !p.Single {
-						return nil, unsupported(d, fmt.Sprintf("acl %s rule %d %s port range %d-%d", a.Name, r.Seq, pr.what, p.From, p.To),
-							"fabricgen renders NVUE port matches as single ports; list the ports", src)
-					}
-					out = append(out, pre+"match ip "+r.Protocol+" "+pr.kw+" "+strconv.Itoa(p.From))
-				}
-			}
-			for _, c := range r.DSCP {
-				out = append(out, pre+"match ip dscp "+strconv.Itoa(c))
-			}
-			if r.SetDSCP >= 0 && r.Action == string(schema.ActionPermit) {
-				out = append(out, pre+"action set dscp "+strconv.Itoa(r.SetDSCP))
-				continue
-			}
-			out = append(out, pre+"action "+r.Action)
+			acl.Rules = append(acl.Rules, rule)
 		}
+		text, err := b.stanzas.execute("acl", &acl)
+		if err != nil {
+			return nil, fmt.Errorf("device %s acl %s: %w", d.Name, a.Name, err)
+		}
+		out = append(out, strings.Split(text, "\n")...)
 	}
 	return out, nil
+}
+
+// cumulusRule checks that NVUE can express an ACL rule and builds it.
+func cumulusRule(f *schema.Fabric, d *schema.Device, acl, word string, r RuleView) (CumulusACLRule, error) {
+	src := ruleSrc(f, acl, r.Seq)
+	rule := CumulusACLRule{ACL: word, Seq: r.Seq, Protocol: r.Protocol, Src: r.Src, Dst: r.Dst, DSCP: r.DSCP, SetDSCP: -1, Action: r.Action}
+	if (len(r.SrcPorts) > 0 || len(r.DstPorts) > 0) && r.Protocol != "udp" && r.Protocol != "tcp" {
+		return rule, unsupported(d, fmt.Sprintf("acl %s rule %d port match with protocol %s", acl, r.Seq, r.Protocol),
+			"NVUE matches L4 ports only under match ip udp or match ip tcp; set protocol udp or tcp", src)
+	}
+	for _, pr := range []struct {
+		rs   []PortRangeView
+		what string
+		out  *[]int
+	}{{r.SrcPorts, "source", &rule.SrcPorts}, {r.DstPorts, "destination", &rule.DstPorts}} {
+		for _, p := range pr.rs {
+			if !p.Single {
+				return rule, unsupported(d, fmt.Sprintf("acl %s rule %d %s port range %d-%d", acl, r.Seq, pr.what, p.From, p.To),
+					"fabricgen renders NVUE port matches as single ports; list the ports", src)
+			}
+			*pr.out = append(*pr.out, p.From)
+		}
+	}
+	if r.SetDSCP >= 0 && r.Action == string(schema.ActionPermit) {
+		rule.SetDSCP = r.SetDSCP
+	}
+	return rule, nil
+}
+
+// cumulusMarked is in with its identity values replaced by marks.
+func cumulusMarked(in CumulusInterface) CumulusInterface {
+	in.Word, in.Description, in.IP, in.Name = mark(0, in.Word), mark(1, in.Description), mark(2, in.IP), mark(3, in.Name)
+	return in
 }

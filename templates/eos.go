@@ -47,7 +47,23 @@ type EOSWatchdog struct {
 type EOSAccessList struct {
 	Keyword string // "ip" or "ipv6"
 	Name    string
-	Entries []string // "10 permit udp any any eq 4791"
+	// Entries are printed by the "acl_entry" template ("10 permit udp any any eq 4791").
+	Entries []EOSACLEntry
+}
+
+// EOSACLEntry is one access-list entry: "SEQ ACTION PROTO SRC [PORT] DST
+// [PORT] [dscp N]", as the "acl_entry" template prints it.
+type EOSACLEntry struct {
+	Seq int
+	// Action is "permit" or "deny"; Protocol "ip", "udp", "tcp" or "icmp".
+	Action, Protocol string
+	// Src and Dst are prefixes, or "any".
+	Src, Dst string
+	// SrcPort and DstPort are the one L4 port or range matched, or nil.
+	SrcPort, DstPort *PortRangeView
+	// DSCP is the one code point matched when HasDSCP.
+	DSCP    int
+	HasDSCP bool
 }
 
 // EOSClassMap is "class-map type qos match-any NAME" matching one access list.
@@ -90,9 +106,22 @@ type EOSInterface struct {
 	PFC      []int
 	Watchdog bool
 	TxQueues []EOSTxQueue
-	// Text is the whole stanza from "interface NAME" to the closing "!"
-	// (what the embedded template prints).
+	// Text is the whole stanza from "interface NAME" to the closing "!",
+	// as the "interface" template renders this view (what device.tmpl prints).
 	Text string
+}
+
+// eosIfKey is an EOSInterface without its identity fields (name,
+// description, address): the key of its cached stanza.
+type eosIfKey struct {
+	desc, ip              bool
+	mtu                   int
+	speed, fec            string
+	routed, ipv6, flow    bool
+	groups, policy, trust string
+	pfc                   schema.PrioSet
+	watchdog              bool
+	txq                   string
 }
 
 // EOSTxQueue is one "tx-queue N" sub-stanza.
@@ -178,7 +207,7 @@ func buildEOS(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 	if err := eosACLs(f, d, v); err != nil {
 		return nil, err
 	}
-	txqText := eosTxQueueText(txq)
+	txqKey := eosTxQueueKey(txq)
 	for _, p := range b.Ports {
 		if p.MTU != 0 && (p.MTU < eosMinMTU || p.MTU > eosMaxMTU) {
 			return nil, unsupported(d, fmt.Sprintf("mtu %d on %s", p.MTU, p.Name),
@@ -193,6 +222,7 @@ func buildEOS(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 		if p.Description == "" && p.Peer != "" {
 			in.Description = "to " + p.Peer
 		}
+		in.Description = oneLine(in.Description)
 		if p.SpeedBps > 0 {
 			kw, ok := eosSpeeds[p.SpeedBps]
 			if !ok {
@@ -212,7 +242,13 @@ func buildEOS(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 			return nil, err
 		}
 		in.AccessGroups, in.ServicePolicy = groups, pm
-		in.Text = in.text(txqText)
+		key := eosIfKey{in.Description != "", in.IP != "", in.MTU, in.Speed, in.FEC, in.Routed, in.IPv6, in.FlowControl,
+			strings.Join(in.AccessGroups, "\n"), in.ServicePolicy, in.Trust, p.Lossless, in.Watchdog, txqKey}
+		text, err := renderStanza(b.stanzas, "interface", key, &in, eosMarked, in.Name, in.Description, in.IP)
+		if err != nil {
+			return nil, fmt.Errorf("device %s interface %s: %w", d.Name, p.Name, err)
+		}
+		in.Text = text
 		v.Interfaces = append(v.Interfaces, in)
 	}
 	return v, nil
@@ -347,7 +383,7 @@ func eosACLs(f *schema.Fabric, d *schema.Device, v *EOSView) error {
 			if err != nil {
 				return err
 			}
-			v.AccessLists = append(v.AccessLists, EOSAccessList{Keyword: kw, Name: m.Name, Entries: []string{entry}})
+			v.AccessLists = append(v.AccessLists, EOSAccessList{Keyword: kw, Name: m.Name, Entries: []EOSACLEntry{entry}})
 			v.ClassMaps = append(v.ClassMaps, EOSClassMap{Name: m.Name, Keyword: kw, ACL: m.Name})
 			c := EOSPolicyClass{Name: m.Name}
 			if m.SetDSCP >= 0 {
@@ -367,44 +403,16 @@ func ruleInFamily(r RuleView, fam string) bool {
 	return r.Family == fam || (r.Family == "any" && fam == "ipv4") || (r.Family == "any" && fam == "ipv6")
 }
 
-// eosEntry renders one access-list entry: "SEQ ACTION PROTO SRC [PORT] DST [PORT] [dscp N]".
-func eosEntry(f *schema.Fabric, d *schema.Device, acl string, r RuleView, action string) (string, error) {
-	src := ruleSrc(f, acl, r.Seq)
-	var b strings.Builder
-	fmt.Fprintf(&b, "%d %s %s %s", r.Seq, action, r.Protocol, anyOr(r.Src))
-	sp, has, ok := singlePort(r.SrcPorts)
-	if !ok {
-		return "", unsupported(d, fmt.Sprintf("acl %s rule %d with %d source port ranges", acl, r.Seq, len(r.SrcPorts)),
-			"an EOS access-list entry matches one port or one range; split the rule", src)
+// eosEntry builds one access-list entry for the "acl_entry" template.
+func eosEntry(f *schema.Fabric, d *schema.Device, acl string, r RuleView, action string) (EOSACLEntry, error) {
+	e := EOSACLEntry{Seq: r.Seq, Action: action, Protocol: r.Protocol, Src: anyOr(r.Src), Dst: anyOr(r.Dst)}
+	sp, dp, dscp, err := oneMatch(f, d, acl, r, "an EOS access-list entry")
+	if err != nil {
+		return e, err
 	}
-	if has {
-		b.WriteString(eosPort(sp))
-	}
-	b.WriteString(" " + anyOr(r.Dst))
-	dp, has, ok := singlePort(r.DstPorts)
-	if !ok {
-		return "", unsupported(d, fmt.Sprintf("acl %s rule %d with %d destination port ranges", acl, r.Seq, len(r.DstPorts)),
-			"an EOS access-list entry matches one port or one range; split the rule", src)
-	}
-	if has {
-		b.WriteString(eosPort(dp))
-	}
-	switch len(r.DSCP) {
-	case 0:
-	case 1:
-		b.WriteString(" dscp " + strconv.Itoa(r.DSCP[0]))
-	default:
-		return "", unsupported(d, fmt.Sprintf("acl %s rule %d matching %d DSCP values", acl, r.Seq, len(r.DSCP)),
-			"an EOS access-list entry matches one DSCP value; split the rule", src)
-	}
-	return b.String(), nil
-}
-
-func eosPort(p PortRangeView) string {
-	if p.Single {
-		return " eq " + strconv.Itoa(p.From)
-	}
-	return fmt.Sprintf(" range %d %d", p.From, p.To)
+	e.SrcPort, e.DstPort = sp, dp
+	e.DSCP, e.HasDSCP = dscp, dscp >= 0
+	return e, nil
 }
 
 func anyOr(prefix string) string {
@@ -480,87 +488,27 @@ func portACLSrc(d *schema.Device, port, dir string) schema.Range {
 	return schema.Range{}
 }
 
-// text renders the interface stanza in running-config order; txq is the
-// device's tx-queue sub-stanzas (the same on every port).
-func (in *EOSInterface) text(txq string) string {
-	var b strings.Builder
-	b.Grow(512 + len(txq))
-	line := func(parts ...string) {
-		b.WriteString("\n   ")
-		for _, p := range parts {
-			b.WriteString(p)
-		}
-	}
-	b.WriteString("interface ")
-	b.WriteString(in.Name)
-	if in.Description != "" {
-		line("description ", oneLine(in.Description))
-	}
-	if in.MTU != 0 {
-		line("mtu ", strconv.Itoa(in.MTU))
-	}
-	if in.Speed != "" {
-		line("speed ", in.Speed)
-	}
-	if in.FEC != "" {
-		line("error-correction encoding ", in.FEC)
-	}
-	if in.FlowControl {
-		line("flowcontrol send on")
-		line("flowcontrol receive on")
-	}
-	if in.Routed {
-		line("no switchport")
-		if in.IPv6 {
-			line("ipv6 address ", in.IP)
-		} else {
-			line("ip address ", in.IP)
-		}
-	}
-	for _, g := range in.AccessGroups {
-		line(g)
-	}
-	if in.ServicePolicy != "" {
-		line("service-policy type qos input ", in.ServicePolicy)
-	}
-	if in.Trust != "" {
-		line(in.Trust)
-	}
-	if len(in.PFC) > 0 {
-		line("priority-flow-control on")
-		for _, p := range in.PFC {
-			line("priority-flow-control priority ", strconv.Itoa(p), " no-drop")
-		}
-		if in.Watchdog {
-			line("priority-flow-control pause watchdog")
-		}
-	}
-	b.WriteString(txq)
-	b.WriteString("\n!")
-	return b.String()
+// eosMarked is in with its identity values replaced by marks.
+func eosMarked(in EOSInterface) EOSInterface {
+	in.Name, in.Description, in.IP = mark(0, in.Name), mark(1, in.Description), mark(2, in.IP)
+	return in
 }
 
-// eosTxQueueText renders tx-queue sub-stanzas, each after a "   !" line.
-func eosTxQueueText(qs []EOSTxQueue) string {
-	var b strings.Builder
+// eosTxQueueKey encodes the tx-queue sub-stanzas for an interface's cache
+// key: every field, each ended by a byte no field contains.
+func eosTxQueueKey(qs []EOSTxQueue) string {
+	var b []byte
 	for _, q := range qs {
-		b.WriteString("\n   !\n   tx-queue ")
-		b.WriteString(strconv.Itoa(q.ID))
-		switch q.Mode {
-		case "strict":
-			b.WriteString("\n      priority strict")
-		case "dwrr":
-			b.WriteString("\n      no priority\n      bandwidth percent ")
-			b.WriteString(strconv.Itoa(q.Bandwidth))
-		}
-		if q.Shape != "" {
-			b.WriteString("\n      shape rate ")
-			b.WriteString(q.Shape)
-		}
-		if q.RandomDetect != "" {
-			b.WriteString("\n      ")
-			b.WriteString(q.RandomDetect)
-		}
+		b = strconv.AppendInt(b, int64(q.ID), 10)
+		b = append(b, 0)
+		b = append(b, q.Mode...)
+		b = append(b, 0)
+		b = strconv.AppendInt(b, int64(q.Bandwidth), 10)
+		b = append(b, 0)
+		b = append(b, q.Shape...)
+		b = append(b, 0)
+		b = append(b, q.RandomDetect...)
+		b = append(b, 0)
 	}
-	return b.String()
+	return string(b)
 }

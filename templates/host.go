@@ -62,44 +62,14 @@ func buildDCB(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 
 func buildHost(f *schema.Fabric, d *schema.Device, b Base, fl hostFlavour) (any, error) {
 	v := &HostView{Base: b}
-	v.Tools = []HostTool{{"ip", "install iproute2"}, {"ethtool", "install ethtool"}}
 	rd := d.RDMA
-	if fl.mlnx {
-		v.Tools = append(v.Tools, HostTool{"mlnx_qos", "install MLNX_OFED or mlnx-tools"})
-	} else {
-		// dcb app (and its -N) came with iproute2 5.12; dcb apptrust and
-		// the PCP/DEI pcp-prio keys with 6.2 (dcb-apptrust(8), dcb-app(8)).
-		hint := "install iproute2 5.12 or later"
-		for _, p := range d.Ports {
-			if p.QoS != nil && (p.QoS.Trust.V == schema.TrustPCP || p.QoS.Trust.V == schema.TrustBoth) {
-				hint = "install iproute2 6.2 or later"
-			}
-		}
-		v.Tools = append(v.Tools, HostTool{"dcb", hint})
-		if rd != nil && rd.ToS.Set {
-			v.Tools = append(v.Tools, HostTool{"modprobe", "install kmod"}, HostTool{"mountpoint", "install util-linux"})
-		}
-	}
-	if rd != nil && rd.ToS.Set && fl.mlnx {
-		v.Tools = append(v.Tools, HostTool{"cma_roce_tos", "install MLNX_OFED or mlnx-tools"})
-	}
-	if rd != nil && rd.RoCEMode.Set && fl.mlnx {
-		v.Tools = append(v.Tools, HostTool{"cma_roce_mode", "install MLNX_OFED or mlnx-tools"})
-	}
+	v.Tools = hostTools(d, fl)
 	needIB := rd != nil && (rd.ToS.Set || (rd.RoCEMode.Set && fl.mlnx))
 	// configfsReady is set once the linux_dcb script has loaded rdma_cm and
 	// mounted configfs; later ports need not repeat it.
 	configfsReady := false
 	notes := map[string]bool{}
-	var text strings.Builder
-	line := func(parts ...string) {
-		if text.Len() > 0 {
-			text.WriteByte('\n')
-		}
-		for _, p := range parts {
-			text.WriteString(p)
-		}
-	}
+	var text hostText
 	for i, p := range b.Ports {
 		pq := d.Ports[i].QoS
 		hi := HostInterface{Name: p.Name}
@@ -110,7 +80,7 @@ func buildHost(f *schema.Fabric, d *schema.Device, b Base, fl hostFlavour) (any,
 		text.Reset()
 		dev := shellWord(p.Name)
 		if p.MTU != 0 {
-			line("ip link set dev ", dev, " mtu ", strconv.Itoa(p.MTU))
+			text.line("ip link set dev ", dev, " mtu ", strconv.Itoa(p.MTU))
 		}
 		// ethtool -A exits 78 ("no pause parameters changed, aborting")
 		// when nothing changes on the ioctl path (ethtool before 5.6, or a
@@ -120,60 +90,16 @@ func buildHost(f *schema.Fabric, d *schema.Device, b Base, fl hostFlavour) (any,
 			if len(p.PFC) > 0 {
 				return nil, unsupported(d, "link_pause with PFC on "+p.Name, "a NIC port runs either 802.3x pause or PFC; turn one off", pq.LinkPause.Src)
 			}
-			line("ethtool -A ", dev, " rx on tx on", ethtoolUnchanged)
+			text.line("ethtool -A ", dev, " rx on tx on", ethtoolUnchanged)
 		} else if pq != nil {
-			line("ethtool -A ", dev, " rx off tx off", ethtoolUnchanged)
+			text.line("ethtool -A ", dev, " rx off tx off", ethtoolUnchanged)
 		}
 		if pq != nil {
-			var block string
-			var err error
-			if isShellWord(p.Name) {
-				block, err = cachedHostBlock(b.cache, d, p, pq, fl)
-			} else {
-				// A name that needs quoting never shares a cached block.
-				var cmds []string
-				cmds, err = hostQoS(d, p, pq, fl)
-				block = strings.Join(cmds, "\n")
-			}
+			ready, err := hostPortQoS(&text, b.cache, d, p, pq, fl, ibvar, configfsReady, notes)
 			if err != nil {
 				return nil, err
 			}
-			text.Grow(len(block) + 8*len(p.Name) + 512)
-			if text.Len() > 0 {
-				text.WriteByte('\n')
-			}
-			text.WriteString(block)
-			if rd != nil {
-				rc, err := hostRDMA(d, p, pq, rd, fl, ibvar, !configfsReady)
-				configfsReady = configfsReady || (rd.ToS.Set && !fl.mlnx)
-				if err != nil {
-					return nil, err
-				}
-				for _, c := range rc {
-					line(c)
-				}
-			}
-			if p.Watchdog {
-				w := pq.Watchdog.V
-				if w.Detection.Set && w.Detection.V > 0 {
-					if tout := ms(w.Detection.V); fl.mlnx && (tout < 80 || tout > 8000) {
-						return nil, unsupported(d, fmt.Sprintf("pfc_watchdog %s detection %d ms on %s", w.Name, tout, p.Name),
-							"mlx5 takes pfc-prevention-tout from 80 to 8000 ms; give the watchdog a detection time in that range", w.Detection.Src)
-					}
-					line("ethtool --set-tunable ", dev, " pfc-prevention-tout ", strconv.FormatInt(ms(w.Detection.V), 10))
-				}
-				if w.Restoration.Set || w.PollInterval.Set || (w.Action.Set && w.Action.V != schema.WatchdogDrop) {
-					notes["pfc_watchdog "+w.Name+": the NIC's PFC storm prevention takes only a timeout (pfc-prevention-tout = detection); restoration, poll_interval and action are switch-side"] = true
-				}
-			}
-			for qid, qq := range pq.Queues {
-				if qq.ECN.V != nil {
-					notes["queue "+strconv.Itoa(qid)+" ecn_profile "+qq.ECN.V.Name+": an ECN marking curve is applied by switches; the NIC reacts to marks (rdma ecn)"] = true
-				}
-			}
-			if bufferSrc(pq) != (schema.Range{}) {
-				notes["buffer: PFC headroom and pools are switch-side; the NIC's buffers are not changed"] = true
-			}
+			configfsReady = ready
 		}
 		hi.Text = text.String()
 		v.Interfaces = append(v.Interfaces, hi)
@@ -187,6 +113,108 @@ func buildHost(f *schema.Fabric, d *schema.Device, b Base, fl hostFlavour) (any,
 	sortStrings(v.Notes)
 	v.Preamble = hostPreamble(v)
 	return v, nil
+}
+
+// hostText collects one port's commands, one per line.
+type hostText struct{ strings.Builder }
+
+// line appends one command made of parts.
+func (t *hostText) line(parts ...string) {
+	if t.Len() > 0 {
+		t.WriteByte('\n')
+	}
+	for _, p := range parts {
+		t.WriteString(p)
+	}
+}
+
+// hostTools lists the commands the script needs, with install hints.
+func hostTools(d *schema.Device, fl hostFlavour) []HostTool {
+	tools := []HostTool{{"ip", "install iproute2"}, {"ethtool", "install ethtool"}}
+	rd := d.RDMA
+	if fl.mlnx {
+		tools = append(tools, HostTool{"mlnx_qos", "install MLNX_OFED or mlnx-tools"})
+	} else {
+		// dcb app (and its -N) came with iproute2 5.12; dcb apptrust and
+		// the PCP/DEI pcp-prio keys with 6.2 (dcb-apptrust(8), dcb-app(8)).
+		hint := "install iproute2 5.12 or later"
+		for _, p := range d.Ports {
+			if p.QoS != nil && (p.QoS.Trust.V == schema.TrustPCP || p.QoS.Trust.V == schema.TrustBoth) {
+				hint = "install iproute2 6.2 or later"
+			}
+		}
+		tools = append(tools, HostTool{"dcb", hint})
+		if rd != nil && rd.ToS.Set {
+			tools = append(tools, HostTool{"modprobe", "install kmod"}, HostTool{"mountpoint", "install util-linux"})
+		}
+	}
+	if rd != nil && rd.ToS.Set && fl.mlnx {
+		tools = append(tools, HostTool{"cma_roce_tos", "install MLNX_OFED or mlnx-tools"})
+	}
+	if rd != nil && rd.RoCEMode.Set && fl.mlnx {
+		tools = append(tools, HostTool{"cma_roce_mode", "install MLNX_OFED or mlnx-tools"})
+	}
+	return tools
+}
+
+// hostPortQoS appends a port's QoS, RDMA and watchdog commands to text and
+// records the intent values a NIC does not apply in notes. configfsReady
+// says whether an earlier port loaded rdma_cm and mounted configfs; the
+// result says whether it is done after this port.
+func hostPortQoS(text *hostText, cache *viewCache, d *schema.Device, p PortView, pq *schema.PortQoS, fl hostFlavour, ibvar string, configfsReady bool, notes map[string]bool) (bool, error) {
+	rd := d.RDMA
+	dev := shellWord(p.Name)
+	line := text.line
+	var block string
+	var err error
+	if isShellWord(p.Name) {
+		block, err = cachedHostBlock(cache, d, p, pq, fl)
+	} else {
+		// A name that needs quoting never shares a cached block.
+		var cmds []string
+		cmds, err = hostQoS(d, p, pq, fl)
+		block = strings.Join(cmds, "\n")
+	}
+	if err != nil {
+		return configfsReady, err
+	}
+	text.Grow(len(block) + 8*len(p.Name) + 512)
+	if text.Len() > 0 {
+		text.WriteByte('\n')
+	}
+	text.WriteString(block)
+	if rd != nil {
+		rc, err := hostRDMA(d, p, pq, rd, fl, ibvar, !configfsReady)
+		configfsReady = configfsReady || (rd.ToS.Set && !fl.mlnx)
+		if err != nil {
+			return configfsReady, err
+		}
+		for _, c := range rc {
+			line(c)
+		}
+	}
+	if p.Watchdog {
+		w := pq.Watchdog.V
+		if w.Detection.Set && w.Detection.V > 0 {
+			if tout := ms(w.Detection.V); fl.mlnx && (tout < 80 || tout > 8000) {
+				return configfsReady, unsupported(d, fmt.Sprintf("pfc_watchdog %s detection %d ms on %s", w.Name, tout, p.Name),
+					"mlx5 takes pfc-prevention-tout from 80 to 8000 ms; give the watchdog a detection time in that range", w.Detection.Src)
+			}
+			line("ethtool --set-tunable ", dev, " pfc-prevention-tout ", strconv.FormatInt(ms(w.Detection.V), 10))
+		}
+		if w.Restoration.Set || w.PollInterval.Set || (w.Action.Set && w.Action.V != schema.WatchdogDrop) {
+			notes["pfc_watchdog "+w.Name+": the NIC's PFC storm prevention takes only a timeout (pfc-prevention-tout = detection); restoration, poll_interval and action are switch-side"] = true
+		}
+	}
+	for qid, qq := range pq.Queues {
+		if qq.ECN.V != nil {
+			notes["queue "+strconv.Itoa(qid)+" ecn_profile "+qq.ECN.V.Name+": an ECN marking curve is applied by switches; the NIC reacts to marks (rdma ecn)"] = true
+		}
+	}
+	if bufferSrc(pq) != (schema.Range{}) {
+		notes["buffer: PFC headroom and pools are switch-side; the NIC's buffers are not changed"] = true
+	}
+	return configfsReady, nil
 }
 
 // ethtoolUnchanged follows "ethtool -A": it accepts exit status 78, the
@@ -289,7 +317,7 @@ func hostQoS(d *schema.Device, p PortView, q *schema.PortQoS, fl hostFlavour) ([
 		var pfc []string
 		for pr := 0; pr < 8; pr++ {
 			on := "off"
-			if q.PFC[pr].V {
+			if p.Lossless.Has(pr) {
 				on = "on"
 			}
 			pfc = append(pfc, fmt.Sprintf("%d:%s", pr, on))
@@ -349,8 +377,8 @@ func hostETS(d *schema.Device, dev string, q *schema.PortQoS, fl hostFlavour) ([
 	}
 	for tc := 0; tc < 8; tc++ {
 		qq := q.Queues[tc]
-		switch {
-		case qq.Sched.V == schema.SchedStrict:
+		switch qq.Sched.V {
+		case schema.SchedStrict:
 			tsa = append(tsa, "strict")
 			bw = append(bw, "0")
 			any = true

@@ -37,28 +37,71 @@ func buildJunos(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 	qq := firstQoS(d)
 	names := classNames(f)
 	v := &JunosView{Base: b}
-	const cos = "set class-of-service "
-	lossless := map[int]bool{}
-	for _, p := range q.PFC {
-		lossless[p] = true
-	}
-	// Forwarding classes: one per priority.
-	var fc []string
-	for pr := 0; pr < 8; pr++ {
-		line := fmt.Sprintf("%sforwarding-classes class %s queue-num %d", cos, names[pr], q.QueueOf[pr])
-		if lossless[pr] {
-			line += " no-loss"
-		}
-		fc = append(fc, line)
-		if lossless[pr] {
-			fc = append(fc, fmt.Sprintf("%sforwarding-classes class %s pfc-priority %d", cos, names[pr], pr))
-		}
-	}
-	v.Sections = append(v.Sections, JunosSection{"forwarding classes", fc})
+	v.Sections = append(v.Sections, JunosSection{"forwarding classes", junosForwardingClasses(q, names)})
 	trust := schema.Trust(q.Trust)
 	if trust == schema.TrustNone {
 		return nil, unsupported(d, "trust none", "a Junos interface always has a classifier (default or explicit); fabricgen binds DSCP and/or 802.1p classifiers", qq.Trust.Src)
 	}
+	v.Sections = append(v.Sections, JunosSection{"classifiers", junosClassifiers(q, trust, names)})
+	if len(q.PFC) > 0 {
+		cnp, err := junosPFC(d, q, qq, trust)
+		if err != nil {
+			return nil, err
+		}
+		v.Sections = append(v.Sections, JunosSection{"priority-based flow control", cnp})
+	}
+	drops, sch, err := junosSchedulers(f, d, q, names)
+	if err != nil {
+		return nil, err
+	}
+	if len(drops) > 0 {
+		v.Sections = append(v.Sections, JunosSection{"drop profiles (ECN)", drops})
+	}
+	v.Sections = append(v.Sections, JunosSection{"schedulers", sch})
+	// Firewall filters.
+	var fw []string
+	for _, a := range b.ACLs {
+		lines, err := junosFilter(f, d, a, names, q)
+		if err != nil {
+			return nil, err
+		}
+		fw = append(fw, lines...)
+	}
+	if len(fw) > 0 {
+		v.Sections = append(v.Sections, JunosSection{"firewall filters", fw})
+	}
+	ifs, err := junosInterfaces(d, b.Ports, qq != nil, trust)
+	if err != nil {
+		return nil, err
+	}
+	v.Sections = append(v.Sections, JunosSection{"interfaces", ifs})
+	return v, nil
+}
+
+// junosCoS prefixes every class-of-service statement.
+const junosCoS = "set class-of-service "
+
+// junosForwardingClasses renders one forwarding class per priority, lossless
+// ones with no-loss and their PFC priority.
+func junosForwardingClasses(q QoSView, names [8]string) []string {
+	const cos = junosCoS
+	var fc []string
+	for pr := 0; pr < 8; pr++ {
+		line := fmt.Sprintf("%sforwarding-classes class %s queue-num %d", cos, names[pr], q.QueueOf[pr])
+		if q.Lossless.Has(pr) {
+			line += " no-loss"
+		}
+		fc = append(fc, line)
+		if q.Lossless.Has(pr) {
+			fc = append(fc, fmt.Sprintf("%sforwarding-classes class %s pfc-priority %d", cos, names[pr], pr))
+		}
+	}
+	return fc
+}
+
+// junosClassifiers renders the DSCP and/or 802.1p classifiers trust asks for.
+func junosClassifiers(q QoSView, trust schema.Trust, names [8]string) []string {
+	const cos = junosCoS
 	var cl []string
 	if trust != schema.TrustPCP {
 		for _, g := range q.DSCPByPriority {
@@ -74,63 +117,72 @@ func buildJunos(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 			}
 		}
 	}
-	v.Sections = append(v.Sections, JunosSection{"classifiers", cl})
-	// Congestion notification profile: DSCP-based PFC input, 802.1p output.
-	if len(q.PFC) > 0 {
-		var cnp []string
-		if trust == schema.TrustPCP {
-			for _, p := range q.PFC {
-				cnp = append(cnp, fmt.Sprintf("%scongestion-notification-profile FABRICGEN input ieee-802.1 code-point %03b pfc", cos, p))
-			}
-		} else {
-			for dscp := 0; dscp < 64; dscp++ {
-				if lossless[q.DSCP[dscp]] {
-					cnp = append(cnp, fmt.Sprintf("%scongestion-notification-profile FABRICGEN input dscp code-point %06b pfc", cos, dscp))
-				}
-			}
-		}
+	return cl
+}
+
+// junosPFC renders the congestion notification profile: DSCP-based (or
+// 802.1p) PFC input, 802.1p output, and the PFC watchdog.
+func junosPFC(d *schema.Device, q QoSView, qq *schema.PortQoS, trust schema.Trust) ([]string, error) {
+	const cos = junosCoS
+	lossless := q.Lossless
+	var cnp []string
+	if trust == schema.TrustPCP {
 		for _, p := range q.PFC {
-			cnp = append(cnp, fmt.Sprintf("%scongestion-notification-profile FABRICGEN output ieee-802.1 code-point %03b flow-control-queue %d", cos, p, q.QueueOf[p]))
+			cnp = append(cnp, fmt.Sprintf("%scongestion-notification-profile FABRICGEN input ieee-802.1 code-point %03b pfc", cos, p))
 		}
-		if w := q.Watchdog; w != nil {
-			src := qq.Watchdog.Src
-			if w.Action != "" && w.Action != string(schema.WatchdogDrop) {
-				return nil, unsupported(d, "pfc_watchdog "+w.Name+" action "+w.Action,
-					"the Junos PFC watchdog disables (drops) a stormed queue for the recovery time; use action drop", src)
-			}
-			wd := cos + "congestion-notification-profile FABRICGEN pfc-watchdog"
-			// The bare statement enables the watchdog with its defaults;
-			// with sub-statements Junos shows (display set) only those, so
-			// the bare line is added only when nothing follows it.
-			bare := len(cnp)
-			cnp = append(cnp, wd)
-			poll := int64(junosWDPollMS)
-			if w.PollSet {
-				poll = w.PollMS
-				cnp = append(cnp, fmt.Sprintf("%s poll-interval %d", wd, poll))
-			}
-			if w.DetectionSet {
-				if w.DetectionMS%poll != 0 || w.DetectionMS/poll < 1 {
-					return nil, unsupported(d, fmt.Sprintf("pfc_watchdog %s detection %d ms", w.Name, w.DetectionMS),
-						"Junos detects a storm after a whole number of poll intervals (detection); make detection a multiple of poll_interval", src)
-				}
-				cnp = append(cnp, fmt.Sprintf("%s detection %d", wd, w.DetectionMS/poll))
-			}
-			if w.RestorationSet {
-				cnp = append(cnp, fmt.Sprintf("%s recovery-time %d", wd, w.RestorationMS))
-			}
-			if len(cnp) > bare+1 {
-				cnp = append(cnp[:bare], cnp[bare+1:]...)
+	} else {
+		for dscp := 0; dscp < 64; dscp++ {
+			if lossless.Has(q.DSCP[dscp]) {
+				cnp = append(cnp, fmt.Sprintf("%scongestion-notification-profile FABRICGEN input dscp code-point %06b pfc", cos, dscp))
 			}
 		}
-		v.Sections = append(v.Sections, JunosSection{"priority-based flow control", cnp})
 	}
-	// Schedulers and the scheduler map.
-	var sch, smap, drops []string
+	for _, p := range q.PFC {
+		cnp = append(cnp, fmt.Sprintf("%scongestion-notification-profile FABRICGEN output ieee-802.1 code-point %03b flow-control-queue %d", cos, p, q.QueueOf[p]))
+	}
+	if w := q.Watchdog; w != nil {
+		src := qq.Watchdog.Src
+		if w.Action != "" && w.Action != string(schema.WatchdogDrop) {
+			return nil, unsupported(d, "pfc_watchdog "+w.Name+" action "+w.Action,
+				"the Junos PFC watchdog disables (drops) a stormed queue for the recovery time; use action drop", src)
+		}
+		wd := cos + "congestion-notification-profile FABRICGEN pfc-watchdog"
+		// The bare statement enables the watchdog with its defaults;
+		// with sub-statements Junos shows (display set) only those, so
+		// the bare line is added only when nothing follows it.
+		bare := len(cnp)
+		cnp = append(cnp, wd)
+		poll := int64(junosWDPollMS)
+		if w.PollSet {
+			poll = w.PollMS
+			cnp = append(cnp, fmt.Sprintf("%s poll-interval %d", wd, poll))
+		}
+		if w.DetectionSet {
+			if w.DetectionMS%poll != 0 || w.DetectionMS/poll < 1 {
+				return nil, unsupported(d, fmt.Sprintf("pfc_watchdog %s detection %d ms", w.Name, w.DetectionMS),
+					"Junos detects a storm after a whole number of poll intervals (detection); make detection a multiple of poll_interval", src)
+			}
+			cnp = append(cnp, fmt.Sprintf("%s detection %d", wd, w.DetectionMS/poll))
+		}
+		if w.RestorationSet {
+			cnp = append(cnp, fmt.Sprintf("%s recovery-time %d", wd, w.RestorationMS))
+		}
+		if len(cnp) > bare+1 {
+			cnp = append(cnp[:bare], cnp[bare+1:]...)
+		}
+	}
+	return cnp, nil
+}
+
+// junosSchedulers renders the ECN drop profiles, and the schedulers
+// followed by the scheduler map.
+func junosSchedulers(f *schema.Fabric, d *schema.Device, q QoSView, names [8]string) (drops, sched []string, err error) {
+	const cos = junosCoS
+	var sch, smap []string
 	dropSeen := map[string]bool{}
 	for _, qu := range q.Queues {
 		if qu.ShaperBps > 0 {
-			return nil, unsupported(d, fmt.Sprintf("queue %d shaper %s", qu.ID, bps(qu.ShaperBps)), "fabricgen renders no Junos shaping-rate; remove the shaper", queueSrc(d, qu.ID))
+			return nil, nil, unsupported(d, fmt.Sprintf("queue %d shaper %s", qu.ID, bps(qu.ShaperBps)), "fabricgen renders no Junos shaping-rate; remove the shaper", queueSrc(d, qu.ID))
 		}
 		name := "FABRICGEN-Q" + strconv.Itoa(qu.ID)
 		// ECN: an interpolated drop profile (fill level in percent of the
@@ -141,7 +193,7 @@ func buildJunos(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 		var ecn []string
 		if e := qu.ECN; e != nil {
 			if !e.HasFill {
-				return nil, unsupported(d, fmt.Sprintf("ecn_profile %s on queue %d (%d–%d bytes)", e.Name, qu.ID, e.MinBytes, e.MaxBytes),
+				return nil, nil, unsupported(d, fmt.Sprintf("ecn_profile %s on queue %d (%d–%d bytes)", e.Name, qu.ID, e.MinBytes, e.MaxBytes),
 					"Junos drop profiles take thresholds as fill levels in percent of the queue buffer, not bytes; give the ecn_profile min_fill_level and max_fill_level", ecnProfileSrc(f, e.Name, queueSrc(d, qu.ID)))
 			}
 			dp := "FABRICGEN-ECN-" + e.Name
@@ -171,25 +223,15 @@ func buildJunos(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 			smap = append(smap, fmt.Sprintf("%sscheduler-maps FABRICGEN forwarding-class %s scheduler %s", cos, names[pr], name))
 		}
 	}
-	if len(drops) > 0 {
-		v.Sections = append(v.Sections, JunosSection{"drop profiles (ECN)", drops})
-	}
-	v.Sections = append(v.Sections, JunosSection{"schedulers", append(sch, smap...)})
-	// Firewall filters.
-	var fw []string
-	for _, a := range b.ACLs {
-		lines, err := junosFilter(f, d, a, names, q)
-		if err != nil {
-			return nil, err
-		}
-		fw = append(fw, lines...)
-	}
-	if len(fw) > 0 {
-		v.Sections = append(v.Sections, JunosSection{"firewall filters", fw})
-	}
-	// Interfaces.
+	return drops, append(sch, smap...), nil
+}
+
+// junosInterfaces renders the ports: description, MTU, address, filters
+// and, when the device has QoS, the class-of-service bindings.
+func junosInterfaces(d *schema.Device, ports []PortView, hasQoS bool, trust schema.Trust) ([]string, error) {
+	const cos = junosCoS
 	var ifs []string
-	for i, p := range b.Ports {
+	for i, p := range ports {
 		if p.Description != "" {
 			ifs = append(ifs, fmt.Sprintf("set interfaces %s description %q", p.Name, p.Description))
 		}
@@ -226,7 +268,7 @@ func buildJunos(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 					"a QFX interface takes one firewall filter per direction and family (filter "+dir.word+" NAME); merge the ACLs", portACLSrc(d, p.Name, pdir))
 			}
 		}
-		if qq != nil {
+		if hasQoS {
 			ifs = append(ifs, cos+"interfaces "+p.Name+" scheduler-map FABRICGEN")
 			if len(p.PFC) > 0 {
 				ifs = append(ifs, cos+"interfaces "+p.Name+" congestion-notification-profile FABRICGEN")
@@ -239,8 +281,7 @@ func buildJunos(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 			}
 		}
 	}
-	v.Sections = append(v.Sections, JunosSection{"interfaces", ifs})
-	return v, nil
+	return ifs, nil
 }
 
 // junosFilter renders one ACL as a firewall filter per family. Terms are

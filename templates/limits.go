@@ -69,13 +69,13 @@ func newOverrideSet(t *template.Template, timeLimit time.Duration, outLimit int)
 	if err != nil {
 		return nil, err
 	}
-	tick := probe.Tree.Root.Nodes[0]
+	tick := probe.Root.Nodes[0]
 	for _, tt := range t.Templates() {
-		if tt.Tree == nil || tt.Tree.Root == nil {
+		if tt.Tree == nil || tt.Root == nil {
 			continue
 		}
-		injectTicks(tt.Tree.Root, tick)
-		tt.Tree.Root.Nodes = append([]parse.Node{tick}, tt.Tree.Root.Nodes...)
+		injectTicks(tt.Root, tick)
+		tt.Root.Nodes = append([]parse.Node{tick}, tt.Root.Nodes...)
 	}
 	return &overrideSet{base: t, timeLimit: timeLimit, outLimit: outLimit}, nil
 }

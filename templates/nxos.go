@@ -14,7 +14,7 @@ type NXOSView struct {
 	// Watchdog holds the global PFC watchdog lines, or nil.
 	Watchdog *NXOSWatchdog
 	// AccessLists are the filter ACLs and the one-rule ACLs re-marking classes match.
-	AccessLists []EOSAccessList
+	AccessLists []NXOSAccessList
 	// ClassMaps are "class-map type qos" stanzas (re-marking classes first, then one per priority).
 	ClassMaps []NXOSClassMap
 	// QoSPolicies are "policy-map type qos" stanzas (ingress classification).
@@ -39,10 +39,39 @@ type NXOSClassMap struct {
 	Lines       []string
 }
 
+// NXOSAccessList is "ip access-list NAME" or "ipv6 access-list NAME" with its entries.
+type NXOSAccessList struct {
+	Keyword string // "ip" or "ipv6"
+	Name    string
+	// Entries are printed by the "acl_entry" template ("10 permit udp any any eq 4791").
+	Entries []NXOSACLEntry
+}
+
+// NXOSACLEntry is one access-list entry: "SEQ ACTION PROTO SRC [PORT] DST
+// [PORT] [dscp N]", as the "acl_entry" template prints it.
+type NXOSACLEntry struct {
+	Seq int
+	// Action is "permit" or "deny"; Protocol "ip", "udp", "tcp" or "icmp".
+	Action, Protocol string
+	// Src and Dst are prefixes, or "any".
+	Src, Dst string
+	// SrcPort and DstPort are the one L4 port or range matched, or nil.
+	SrcPort, DstPort *PortRangeView
+	// DSCP is the one code point matched when HasDSCP.
+	DSCP    int
+	HasDSCP bool
+}
+
 // NXOSPolicy is one "policy-map type qos NAME" with classes in order.
 type NXOSPolicy struct {
 	Name    string
-	Classes []EOSPolicyClass
+	Classes []NXOSPolicyClass
+}
+
+// NXOSPolicyClass is one class of a type qos policy map and its set actions.
+type NXOSPolicyClass struct {
+	Name string
+	Sets []string // "set dscp 46", "set qos-group 3"
 }
 
 // NXOSNetworkQoS is the network-qos policy: per queue class, MTU and pause.
@@ -92,8 +121,20 @@ type NXOSInterface struct {
 	Watchdog      bool
 	ServicePolicy string
 	AccessGroups  []string
-	// Text is the whole stanza from "interface NAME" (what the embedded template prints).
+	// Text is the whole stanza from "interface NAME", as the "interface"
+	// template renders this view (what device.tmpl prints).
 	Text string
+}
+
+// nxosIfKey is an NXOSInterface without its identity fields (name,
+// description, address): the key of its cached stanza.
+type nxosIfKey struct {
+	desc, ip            bool
+	routed, ipv6        bool
+	speed, fec          string
+	mtu                 int
+	flow, pfc, watchdog bool
+	policy, groups      string
 }
 
 func buildNXOS(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
@@ -114,123 +155,24 @@ func buildNXOS(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 		}
 		v.Watchdog = w
 	}
-	// Access lists and re-marking classes.
-	marks := map[string]NXOSPolicy{}
-	for _, a := range b.ACLs {
-		for _, fam := range []struct {
-			on      bool
-			kw, fam string
-		}{{a.HasIPv4, "ip", "ipv4"}, {a.HasIPv6, "ipv6", "ipv6"}} {
-			if !fam.on {
-				continue
-			}
-			al := EOSAccessList{Keyword: fam.kw, Name: a.Name}
-			for _, r := range a.Rules {
-				if !ruleInFamily(r, fam.fam) {
-					continue
-				}
-				e, err := eosEntry(f, d, a.Name, r, r.Action)
-				if err != nil {
-					return nil, err
-				}
-				al.Entries = append(al.Entries, e)
-			}
-			v.AccessLists = append(v.AccessLists, al)
-		}
-		var classes []EOSPolicyClass
-		for _, m := range a.Marks {
-			if m.Queue < 0 {
-				return nil, unsupported(d, fmt.Sprintf("acl %s rule %d (keeps DSCP of mixed priorities ahead of a re-marking rule)", a.Name, m.Rule.Seq),
-					"an NX-OS qos class must set a qos-group; match DSCPs of one priority in the rule", ruleSrc(f, a.Name, m.Rule.Seq))
-			}
-			kw := "ip"
-			if m.Rule.Family == "ipv6" {
-				kw = "ipv6"
-			}
-			entry, err := eosEntry(f, d, a.Name, m.Rule, "permit")
-			if err != nil {
-				return nil, err
-			}
-			v.AccessLists = append(v.AccessLists, EOSAccessList{Keyword: kw, Name: m.Name, Entries: []string{entry}})
-			v.ClassMaps = append(v.ClassMaps, NXOSClassMap{Name: m.Name, Match: "match-all", Lines: []string{"match access-group name " + m.Name}})
-			c := EOSPolicyClass{Name: m.Name}
-			if m.SetDSCP >= 0 {
-				c.Sets = append(c.Sets, "set dscp "+strconv.Itoa(m.SetDSCP))
-			}
-			c.Sets = append(c.Sets, "set qos-group "+strconv.Itoa(m.Queue))
-			classes = append(classes, c)
-		}
-		if len(classes) > 0 {
-			marks[a.Name] = NXOSPolicy{Name: "FABRICGEN-IN-" + a.Name, Classes: classes}
-		}
+	marks, err := nxosACLs(f, d, v)
+	if err != nil {
+		return nil, err
 	}
-	// Classification by DSCP and/or CoS.
-	var base []EOSPolicyClass
 	trust := schema.Trust(q.Trust)
-	if trust != schema.TrustNone {
-		if trust != schema.TrustPCP {
-			for _, g := range q.DSCPByPriority {
-				n := "FG-DSCP-" + names[g.Priority]
-				v.ClassMaps = append(v.ClassMaps, NXOSClassMap{Name: n, Match: "match-any", Lines: []string{"match dscp " + compactInts(g.Values)}})
-				base = append(base, EOSPolicyClass{Name: n, Sets: []string{"set qos-group " + strconv.Itoa(q.QueueOf[g.Priority])}})
-			}
-		}
-		if trust == schema.TrustPCP || trust == schema.TrustBoth {
-			for _, g := range q.PCPByPriority {
-				n := "FG-COS-" + names[g.Priority]
-				v.ClassMaps = append(v.ClassMaps, NXOSClassMap{Name: n, Match: "match-any", Lines: []string{"match cos " + compactInts(g.Values)}})
-				base = append(base, EOSPolicyClass{Name: n, Sets: []string{"set qos-group " + strconv.Itoa(q.QueueOf[g.Priority])}})
-			}
-		}
-		v.QoSPolicies = append(v.QoSPolicies, NXOSPolicy{Name: "FABRICGEN-IN", Classes: base})
-	}
+	base := nxosClassification(v, q, trust, names)
 	for _, a := range b.ACLs {
 		if m, ok := marks[a.Name]; ok {
 			m.Classes = append(m.Classes, base...)
 			v.QoSPolicies = append(v.QoSPolicies, m)
 		}
 	}
-	// network-qos: MTU and pause per queue class.
-	mtu := q.MaxMTU
-	if mtu == 0 {
-		mtu = 9216
+	v.NetworkQoS = nxosNetworkQoS(q)
+	queuing, err := nxosQueuing(d, q)
+	if err != nil {
+		return nil, err
 	}
-	v.NetworkQoS.Name = "FABRICGEN-NQ"
-	for qid := 7; qid >= 0; qid-- {
-		c := NXOSNQClass{Name: "c-8q-nq" + strconv.Itoa(qid), MTU: mtu}
-		if qid == 0 {
-			c.Name = "c-8q-nq-default"
-		}
-		for _, p := range q.PFC {
-			if q.QueueOf[p] == qid {
-				c.PauseCoS = append(c.PauseCoS, p)
-			}
-		}
-		v.NetworkQoS.Classes = append(v.NetworkQoS.Classes, c)
-	}
-	// queuing: scheduler, ECN, shaper per queue.
-	v.Queuing.Name = "FABRICGEN-OUT"
-	for qid := 7; qid >= 0; qid-- {
-		qu := q.Queues[qid]
-		c := NXOSQClass{Name: "c-out-8q-q" + strconv.Itoa(qid), Strict: qu.Strict, Bandwidth: qu.Weight}
-		if qid == 0 {
-			c.Name = "c-out-8q-q-default"
-		}
-		if qu.ShaperBps > 0 {
-			if qu.ShaperBps%1000 != 0 {
-				return nil, unsupported(d, fmt.Sprintf("queue %d shaper %d bit/s", qid, qu.ShaperBps), "NX-OS shapes in whole kbps", queueSrc(d, qid))
-			}
-			c.Shape = "min 0 kbps max " + strconv.FormatInt(qu.ShaperBps/1000, 10) + " kbps"
-		}
-		if e := qu.ECN; e != nil {
-			c.RandomDetect = fmt.Sprintf("random-detect minimum-threshold %s maximum-threshold %s drop-probability %d weight 0",
-				sizeUnits(e.MinBytes), sizeUnits(e.MaxBytes), e.Probability)
-			if e.Mark {
-				c.RandomDetect += " ecn"
-			}
-		}
-		v.Queuing.Classes = append(v.Queuing.Classes, c)
-	}
+	v.Queuing = queuing
 	for _, p := range b.Ports {
 		in := NXOSInterface{
 			Name: p.Name, Description: p.Description, Routed: p.IP != "", IP: p.IP, IPv6: p.IPFamily == "ipv6",
@@ -239,6 +181,7 @@ func buildNXOS(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 		if in.Description == "" && p.Peer != "" {
 			in.Description = "to " + p.Peer
 		}
+		in.Description = oneLine(in.Description)
 		if p.SpeedMbps > 0 {
 			in.Speed = strconv.FormatInt(p.SpeedMbps, 10)
 		}
@@ -279,63 +222,149 @@ func buildNXOS(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 				}
 			}
 		}
-		in.Text = in.text()
+		key := nxosIfKey{in.Description != "", in.IP != "", in.Routed, in.IPv6, in.Speed, in.FEC, in.MTU, in.FlowControl, in.PFC, in.Watchdog,
+			in.ServicePolicy, strings.Join(in.AccessGroups, "\n")}
+		text, err := renderStanza(b.stanzas, "interface", key, &in, nxosMarked, in.Name, in.Description, in.IP)
+		if err != nil {
+			return nil, fmt.Errorf("device %s interface %s: %w", d.Name, p.Name, err)
+		}
+		in.Text = text
 		v.Interfaces = append(v.Interfaces, in)
 	}
 	return v, nil
 }
 
-// text renders the interface stanza in running-config order.
-func (in *NXOSInterface) text() string {
-	var b strings.Builder
-	b.Grow(384)
-	line := func(parts ...string) {
-		b.WriteString("\n  ")
-		for _, p := range parts {
-			b.WriteString(p)
+// nxosACLs renders the filter ACLs and, per ACL that re-marks, the one-rule
+// access lists and class maps of its marks; it returns the re-marking
+// policy of each such ACL by ACL name (classes to be completed with the
+// classification classes).
+func nxosACLs(f *schema.Fabric, d *schema.Device, v *NXOSView) (map[string]NXOSPolicy, error) {
+	marks := map[string]NXOSPolicy{}
+	for _, a := range v.ACLs {
+		for _, fam := range []struct {
+			on      bool
+			kw, fam string
+		}{{a.HasIPv4, "ip", "ipv4"}, {a.HasIPv6, "ipv6", "ipv6"}} {
+			if !fam.on {
+				continue
+			}
+			al := NXOSAccessList{Keyword: fam.kw, Name: a.Name}
+			for _, r := range a.Rules {
+				if !ruleInFamily(r, fam.fam) {
+					continue
+				}
+				e, err := nxosEntry(f, d, a.Name, r, r.Action)
+				if err != nil {
+					return nil, err
+				}
+				al.Entries = append(al.Entries, e)
+			}
+			v.AccessLists = append(v.AccessLists, al)
+		}
+		var classes []NXOSPolicyClass
+		for _, m := range a.Marks {
+			if m.Queue < 0 {
+				return nil, unsupported(d, fmt.Sprintf("acl %s rule %d (keeps DSCP of mixed priorities ahead of a re-marking rule)", a.Name, m.Rule.Seq),
+					"an NX-OS qos class must set a qos-group; match DSCPs of one priority in the rule", ruleSrc(f, a.Name, m.Rule.Seq))
+			}
+			kw := "ip"
+			if m.Rule.Family == "ipv6" {
+				kw = "ipv6"
+			}
+			entry, err := nxosEntry(f, d, a.Name, m.Rule, "permit")
+			if err != nil {
+				return nil, err
+			}
+			v.AccessLists = append(v.AccessLists, NXOSAccessList{Keyword: kw, Name: m.Name, Entries: []NXOSACLEntry{entry}})
+			v.ClassMaps = append(v.ClassMaps, NXOSClassMap{Name: m.Name, Match: "match-all", Lines: []string{"match access-group name " + m.Name}})
+			c := NXOSPolicyClass{Name: m.Name}
+			if m.SetDSCP >= 0 {
+				c.Sets = append(c.Sets, "set dscp "+strconv.Itoa(m.SetDSCP))
+			}
+			c.Sets = append(c.Sets, "set qos-group "+strconv.Itoa(m.Queue))
+			classes = append(classes, c)
+		}
+		if len(classes) > 0 {
+			marks[a.Name] = NXOSPolicy{Name: "FABRICGEN-IN-" + a.Name, Classes: classes}
 		}
 	}
-	b.WriteString("interface ")
-	b.WriteString(in.Name)
-	if in.Description != "" {
-		line("description ", oneLine(in.Description))
-	}
-	if in.Routed {
-		line("no switchport")
-	}
-	if in.Speed != "" {
-		line("speed ", in.Speed)
-	}
-	if in.FEC != "" {
-		line("fec ", in.FEC)
-	}
-	if in.MTU != 0 {
-		line("mtu ", strconv.Itoa(in.MTU))
-	}
-	if in.FlowControl {
-		line("flowcontrol receive on")
-		line("flowcontrol send on")
-	}
-	if in.PFC {
-		line("priority-flow-control mode on")
-		if in.Watchdog {
-			line("priority-flow-control watch-dog-interval on")
+	return marks, nil
+}
+
+// nxosClassification adds the DSCP and/or CoS class maps trust asks for and
+// the FABRICGEN-IN policy; it returns that policy's classes.
+func nxosClassification(v *NXOSView, q QoSView, trust schema.Trust, names [8]string) []NXOSPolicyClass {
+	var base []NXOSPolicyClass
+	if trust != schema.TrustNone {
+		if trust != schema.TrustPCP {
+			for _, g := range q.DSCPByPriority {
+				n := "FG-DSCP-" + names[g.Priority]
+				v.ClassMaps = append(v.ClassMaps, NXOSClassMap{Name: n, Match: "match-any", Lines: []string{"match dscp " + compactInts(g.Values)}})
+				base = append(base, NXOSPolicyClass{Name: n, Sets: []string{"set qos-group " + strconv.Itoa(q.QueueOf[g.Priority])}})
+			}
 		}
-	}
-	if in.ServicePolicy != "" {
-		line("service-policy type qos input ", in.ServicePolicy)
-	}
-	for _, g := range in.AccessGroups {
-		line(g)
-	}
-	if in.Routed {
-		if in.IPv6 {
-			line("ipv6 address ", in.IP)
-		} else {
-			line("ip address ", in.IP)
+		if trust == schema.TrustPCP || trust == schema.TrustBoth {
+			for _, g := range q.PCPByPriority {
+				n := "FG-COS-" + names[g.Priority]
+				v.ClassMaps = append(v.ClassMaps, NXOSClassMap{Name: n, Match: "match-any", Lines: []string{"match cos " + compactInts(g.Values)}})
+				base = append(base, NXOSPolicyClass{Name: n, Sets: []string{"set qos-group " + strconv.Itoa(q.QueueOf[g.Priority])}})
+			}
 		}
+		v.QoSPolicies = append(v.QoSPolicies, NXOSPolicy{Name: "FABRICGEN-IN", Classes: base})
 	}
-	return b.String()
+	return base
+}
+
+// nxosNetworkQoS is the network-qos policy: MTU and pause per queue class.
+func nxosNetworkQoS(q QoSView) NXOSNetworkQoS {
+	var nq NXOSNetworkQoS
+	mtu := q.MaxMTU
+	if mtu == 0 {
+		mtu = 9216
+	}
+	nq.Name = "FABRICGEN-NQ"
+	for qid := 7; qid >= 0; qid-- {
+		c := NXOSNQClass{Name: "c-8q-nq" + strconv.Itoa(qid), MTU: mtu}
+		if qid == 0 {
+			c.Name = "c-8q-nq-default"
+		}
+		for _, p := range q.PFC {
+			if q.QueueOf[p] == qid {
+				c.PauseCoS = append(c.PauseCoS, p)
+			}
+		}
+		nq.Classes = append(nq.Classes, c)
+	}
+	return nq
+}
+
+// nxosQueuing is the egress queuing policy: scheduler, ECN, shaper per queue.
+func nxosQueuing(d *schema.Device, q QoSView) (NXOSQueuing, error) {
+	var out NXOSQueuing
+	out.Name = "FABRICGEN-OUT"
+	out.Name = "FABRICGEN-OUT"
+	for qid := 7; qid >= 0; qid-- {
+		qu := q.Queues[qid]
+		c := NXOSQClass{Name: "c-out-8q-q" + strconv.Itoa(qid), Strict: qu.Strict, Bandwidth: qu.Weight}
+		if qid == 0 {
+			c.Name = "c-out-8q-q-default"
+		}
+		if qu.ShaperBps > 0 {
+			if qu.ShaperBps%1000 != 0 {
+				return out, unsupported(d, fmt.Sprintf("queue %d shaper %d bit/s", qid, qu.ShaperBps), "NX-OS shapes in whole kbps", queueSrc(d, qid))
+			}
+			c.Shape = "min 0 kbps max " + strconv.FormatInt(qu.ShaperBps/1000, 10) + " kbps"
+		}
+		if e := qu.ECN; e != nil {
+			c.RandomDetect = fmt.Sprintf("random-detect minimum-threshold %s maximum-threshold %s drop-probability %d weight 0",
+				sizeUnits(e.MinBytes), sizeUnits(e.MaxBytes), e.Probability)
+			if e.Mark {
+				c.RandomDetect += " ecn"
+			}
+		}
+		out.Classes = append(out.Classes, c)
+	}
+	return out, nil
 }
 
 // nxosPAM4FECMbps is the speed from which ports run RS-FEC(544,514), on
@@ -377,6 +406,18 @@ func nxosFECSrc(d *schema.Device, port string) schema.Range {
 	return schema.Range{}
 }
 
+// nxosEntry builds one access-list entry for the "acl_entry" template.
+func nxosEntry(f *schema.Fabric, d *schema.Device, acl string, r RuleView, action string) (NXOSACLEntry, error) {
+	e := NXOSACLEntry{Seq: r.Seq, Action: action, Protocol: r.Protocol, Src: anyOr(r.Src), Dst: anyOr(r.Dst)}
+	sp, dp, dscp, err := oneMatch(f, d, acl, r, "an NX-OS access-list entry")
+	if err != nil {
+		return e, err
+	}
+	e.SrcPort, e.DstPort = sp, dp
+	e.DSCP, e.HasDSCP = dscp, dscp >= 0
+	return e, nil
+}
+
 func nxosWatchdog(d *schema.Device, w *WatchdogView) (*NXOSWatchdog, error) {
 	src := firstQoS(d).Watchdog.Src
 	if w.Action != "" && w.Action != string(schema.WatchdogDrop) {
@@ -405,4 +446,10 @@ func nxosWatchdog(d *schema.Device, w *WatchdogView) (*NXOSWatchdog, error) {
 		nw.RestoreMultiplier = w.RestorationMS / poll
 	}
 	return nw, nil
+}
+
+// nxosMarked is in with its identity values replaced by marks.
+func nxosMarked(in NXOSInterface) NXOSInterface {
+	in.Name, in.Description, in.IP = mark(0, in.Name), mark(1, in.Description), mark(2, in.IP)
+	return in
 }

@@ -1,6 +1,12 @@
 package templates
 
 import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -55,4 +61,42 @@ func Platforms() []PlatformInfo {
 		out = append(out, reg[p].PlatformInfo)
 	}
 	return out
+}
+
+// checkRegistry reports every platform of platforms that lacks a registry
+// entry (or its builder or file extension), or an embedded template folder
+// with the entry template, and every registry entry or folder of a platform
+// schema does not know. The error names them all.
+func checkRegistry(platforms []schema.Platform, reg map[schema.Platform]platformSpec, fsys fs.FS) error {
+	var errs []error
+	known := make(map[schema.Platform]bool, len(platforms))
+	for _, p := range platforms {
+		known[p] = true
+		spec, ok := reg[p]
+		switch {
+		case !ok:
+			errs = append(errs, fmt.Errorf("platform %s has no entry in templates/registry.go", p))
+		case spec.build == nil || spec.Ext == "" || spec.Platform != p:
+			errs = append(errs, fmt.Errorf("platform %s: its registry entry lacks a builder, a file extension or its own name", p))
+		}
+		if _, err := fs.Stat(fsys, path.Join(string(p), entry)); err != nil {
+			errs = append(errs, fmt.Errorf("platform %s has no template folder templates/%s/ with %s: %w", p, p, entry, err))
+		}
+	}
+	for p := range reg {
+		if !known[p] {
+			errs = append(errs, fmt.Errorf("registry entry %s is not a schema platform", p))
+		}
+	}
+	dirs, err := fs.ReadDir(fsys, ".")
+	if err != nil {
+		return fmt.Errorf("listing the template folders: %w", err)
+	}
+	for _, d := range dirs {
+		if d.IsDir() && !known[schema.Platform(d.Name())] {
+			errs = append(errs, fmt.Errorf("template folder templates/%s/ is not a schema platform", d.Name()))
+		}
+	}
+	sort.Slice(errs, func(i, j int) bool { return errs[i].Error() < errs[j].Error() })
+	return errors.Join(errs...)
 }

@@ -22,7 +22,12 @@ import (
 	"github.com/fabricgen/fabricgen/schema"
 )
 
-//go:embed arista_eos cisco_nxos juniper_junos nvidia_cumulus sonic nvidia_mlnx linux_dcb
+// embedded holds every platform's template folder, <platform>/*.tmpl: the
+// folders are found by pattern, so adding a platform adds a folder and its
+// registry entry, and TestRegistryComplete checks that the two agree with
+// schema.Platforms.
+//
+//go:embed */*.tmpl
 var embedded embed.FS
 
 // entry is the template every platform's set must define; it renders one device.
@@ -30,9 +35,11 @@ const entry = "device.tmpl"
 
 // Options configure a Renderer.
 type Options struct {
-	// Dir, when set, overrides the embedded templates: DIR/<platform>/*.tmpl
-	// replaces the whole embedded set of that platform. Platforms without a
-	// folder in Dir keep the embedded templates.
+	// Dir, when set, overrides the embedded templates: the files
+	// DIR/<platform>/*.tmpl are laid over the platform's embedded set, each
+	// replacing the embedded template of its name (device.tmpl, or a
+	// sub-template such as interface.tmpl; see docs/templates.md).
+	// Platforms without a folder in Dir keep the embedded templates.
 	Dir string
 	// TimeLimit and OutputLimit bound one device's render with override
 	// templates (zero: DefaultTimeLimit, DefaultOutputLimit).
@@ -47,6 +54,21 @@ type Output struct {
 	// Filename is "<device>.<ext>", e.g. leaf1.cfg.
 	Filename string
 	Text     []byte
+
+	// pool takes Text back on Release (nil: Text is not pooled).
+	pool *sync.Pool
+}
+
+// Release hands o.Text back to the renderer for a later render to reuse,
+// and clears it: call it once the text is written, and not at all if the
+// text is kept. Outputs that are never released are simply collected.
+func (o *Output) Release() {
+	if o.pool == nil || o.Text == nil {
+		return
+	}
+	b := o.Text[:0]
+	o.pool.Put(&b)
+	o.Text, o.pool = nil, nil
 }
 
 // Renderer renders device configurations. It is safe for concurrent use.
@@ -62,12 +84,16 @@ type Renderer struct {
 	sources map[schema.Platform]string
 	// overrides run the platforms whose templates come from Options.Dir.
 	overrides map[schema.Platform]*overrideSet
+	// stanzas run the platforms' sub-templates for the builders.
+	stanzas map[schema.Platform]*stanzaSet
+	// bufs holds, per platform, output buffers given back by Output.Release.
+	bufs map[schema.Platform]*sync.Pool
 }
 
 // NewRenderer parses the embedded templates and any overrides in opts.Dir.
 func NewRenderer(opts Options) (*Renderer, error) {
 	r := &Renderer{sizes: map[schema.Platform]*atomic.Int64{}, cache: &viewCache{}, specs: registry(), sets: map[schema.Platform]*template.Template{}, sources: map[schema.Platform]string{},
-		overrides: map[schema.Platform]*overrideSet{}}
+		overrides: map[schema.Platform]*overrideSet{}, stanzas: map[schema.Platform]*stanzaSet{}, bufs: map[schema.Platform]*sync.Pool{}}
 	timeLimit, outLimit := opts.TimeLimit, opts.OutputLimit
 	if timeLimit <= 0 {
 		timeLimit = DefaultTimeLimit
@@ -77,41 +103,49 @@ func NewRenderer(opts Options) (*Renderer, error) {
 	}
 	for _, p := range schema.Platforms() {
 		r.sizes[p] = new(atomic.Int64)
-		var (
-			fsys fs.FS = embedded
-			dir        = string(p)
-			src        = "embedded"
-		)
+		r.bufs[p] = new(sync.Pool)
+		src := "embedded"
+		t, err := parseSet(template.New(string(p)).Option("missingkey=error").Funcs(funcs()), embedded, string(p))
+		if err != nil {
+			return nil, fmt.Errorf("%s templates (%s): %w", p, src, err)
+		}
 		if opts.Dir != "" {
 			over := filepath.Join(opts.Dir, string(p))
 			st, err := os.Stat(over)
 			switch {
 			case err == nil && st.IsDir():
-				fsys, dir, src = os.DirFS(over), ".", over
+				src = over
+				if t, err = parseSet(t, os.DirFS(over), "."); err != nil {
+					return nil, fmt.Errorf("%s templates (%s): %w", p, src, err)
+				}
 			case err == nil:
 				return nil, fmt.Errorf("template override %s is a file; want a folder of *.tmpl files", over)
 			case !errors.Is(err, fs.ErrNotExist):
 				return nil, fmt.Errorf("reading template override %s: %w", over, err)
 			}
 		}
-		t, err := parseSet(fsys, dir, string(p))
-		if err != nil {
-			return nil, fmt.Errorf("%s templates (%s): %w", p, src, err)
-		}
 		r.sets[p] = t
 		r.sources[p] = src
+		st := &stanzaSet{t: t}
 		if src != "embedded" {
 			o, err := newOverrideSet(t, timeLimit, outLimit)
 			if err != nil {
 				return nil, fmt.Errorf("%s templates (%s): %w", p, src, err)
 			}
 			r.overrides[p] = o
+			st = &stanzaSet{over: o}
 		}
+		r.stanzas[p] = st
 	}
 	return r, nil
 }
 
-func parseSet(fsys fs.FS, dir, name string) (*template.Template, error) {
+// parseSet adds the *.tmpl files of dir in fsys to t, in name order. A file
+// takes its base name as template name and replaces a template of that
+// name already in t, as does a {{define}} of a name t holds: an override
+// folder is laid over the embedded set, so it may replace device.tmpl, one
+// sub-template (interface.tmpl, ...), or both.
+func parseSet(t *template.Template, fsys fs.FS, dir string) (*template.Template, error) {
 	pattern := "*.tmpl"
 	if dir != "." {
 		pattern = dir + "/*.tmpl"
@@ -121,10 +155,9 @@ func parseSet(fsys fs.FS, dir, name string) (*template.Template, error) {
 		return nil, fmt.Errorf("listing templates: %w", err)
 	}
 	if len(matches) == 0 {
-		return nil, fmt.Errorf("no *.tmpl files found; the set needs %s", entry)
+		return nil, errors.New("no *.tmpl files found")
 	}
 	sort.Strings(matches)
-	t := template.New(name).Option("missingkey=error").Funcs(funcs())
 	for _, m := range matches {
 		b, err := fs.ReadFile(fsys, m)
 		if err != nil {
@@ -160,6 +193,7 @@ func (r *Renderer) View(f *schema.Fabric, d *schema.Device) (any, error) {
 	}
 	b.Comment = spec.Comment
 	b.Docs = spec.Docs
+	b.stanzas = r.stanzas[d.Platform.V]
 	if spec.Comment != "" {
 		var h strings.Builder
 		for i, l := range append(b.Header, "follows: "+spec.Docs) {
@@ -184,7 +218,15 @@ func (r *Renderer) Render(f *schema.Fabric, d *schema.Device) (*Output, error) {
 	spec := r.specs[d.Platform.V]
 	size := r.sizes[d.Platform.V]
 	hint := int(size.Load())
-	buf := bytes.NewBuffer(make([]byte, 0, hint+hint/16+256))
+	pool := r.bufs[d.Platform.V]
+	need := hint + hint/16 + 256
+	var raw []byte
+	if v, ok := pool.Get().(*[]byte); ok && cap(*v) >= need {
+		raw = (*v)[:0]
+	} else {
+		raw = make([]byte, 0, need)
+	}
+	buf := bytes.NewBuffer(raw)
 	if o := r.overrides[d.Platform.V]; o != nil {
 		err = o.execute(buf, entry, view)
 	} else {
@@ -199,13 +241,16 @@ func (r *Renderer) Render(f *schema.Fabric, d *schema.Device) (*Output, error) {
 		text = append(text, '\n')
 	}
 	if cap(text) > 2*len(text)+4096 { // a much smaller device than the last one: do not keep the slack
+		big := text[:0]
 		text = append([]byte(nil), text...)
+		pool.Put(&big)
 	}
 	return &Output{
 		Device:   d.Name,
 		Platform: d.Platform.V,
 		Filename: d.Name + "." + spec.Ext,
 		Text:     text,
+		pool:     pool,
 	}, nil
 }
 
@@ -215,6 +260,24 @@ func (r *Renderer) Render(f *schema.Fabric, d *schema.Device) (*Output, error) {
 func (r *Renderer) RenderAll(ctx context.Context, f *schema.Fabric, devices []*schema.Device) ([]*Output, error) {
 	out := make([]*Output, len(devices))
 	errs := make([]error, len(devices))
+	err := r.RenderEach(ctx, f, devices, func(i int, o *Output, err error) error {
+		out[i], errs[i] = o, err
+		return nil
+	})
+	if err != nil {
+		return out, err
+	}
+	return out, errors.Join(errs...)
+}
+
+// RenderEach renders devices in parallel (one worker per CPU) and calls
+// emit for each device from the worker that rendered it, with the device's
+// index and either its output or its render error, as soon as it is
+// rendered: outputs are not kept, so a caller that writes and drops them
+// holds a few renders at a time. emit runs concurrently for different
+// devices and is called once per device unless it fails: its first error
+// stops the remaining work and is returned (as is cancellation of ctx).
+func (r *Renderer) RenderEach(ctx context.Context, f *schema.Fabric, devices []*schema.Device, emit func(i int, o *Output, err error) error) error {
 	g, ctx := errgroup.WithContext(ctx)
 	workers := runtime.GOMAXPROCS(0)
 	chunk := (len(devices) + workers*8 - 1) / (workers * 8)
@@ -229,15 +292,18 @@ func (r *Renderer) RenderAll(ctx context.Context, f *schema.Fabric, devices []*s
 				if err := ctx.Err(); err != nil {
 					return fmt.Errorf("rendering cancelled: %w", err)
 				}
-				out[i], errs[i] = r.Render(f, devices[i])
+				o, err := r.Render(f, devices[i])
+				if err := emit(i, o, err); err != nil {
+					return err
+				}
 			}
 			return nil
 		})
 	}
 	if err := g.Wait(); err != nil {
-		return out, err
+		return err
 	}
-	return out, errors.Join(errs...)
+	return nil
 }
 
 // viewCache memoises view parts that depend only on a PortQoS, which ports
@@ -249,7 +315,7 @@ type viewCache struct {
 	// mostly share a port name ("eth0"), so each variant is built once.
 	named sync.Map // hostNamedKey → string
 	qos   sync.Map // *schema.PortQoS → QoSView (devices whose ports all share it)
-	pfcs  sync.Map // *schema.PortQoS → pfcEntry
+	pfcs  sync.Map // schema.PrioSet → pfcEntry
 	// fabrics holds the result of schema.CheckRenderableFabric per fabric.
 	fabrics sync.Map // *schema.Fabric → error (nil: names fine)
 }
@@ -281,17 +347,17 @@ type pfcEntry struct {
 // pfc returns a PortQoS's lossless priorities and their 0/1 vector. The
 // slice is shared: treat it as read-only.
 func (c *viewCache) pfc(q *schema.PortQoS) ([]int, string) {
+	s := q.Lossless()
 	if c == nil {
-		p := q.PFCPriorities()
-		return p, vector(p)
+		return s.List(), s.Vector()
 	}
-	if v, ok := c.pfcs.Load(q); ok {
-		e := v.(pfcEntry)
-		return e.prios, e.vector
+	if v, ok := c.pfcs.Load(s); ok {
+		if e, ok := v.(pfcEntry); ok {
+			return e.prios, e.vector
+		}
 	}
-	p := q.PFCPriorities()
-	e := pfcEntry{p, vector(p)}
-	c.pfcs.Store(q, e)
+	e := pfcEntry{s.List(), s.Vector()}
+	c.pfcs.Store(s, e)
 	return e.prios, e.vector
 }
 
@@ -313,7 +379,9 @@ func cachedQoSView(c *viewCache, d *schema.Device) (QoSView, error) {
 		return qosView(d)
 	}
 	if v, ok := c.qos.Load(shared); ok {
-		return v.(QoSView), nil
+		if qv, ok := v.(QoSView); ok {
+			return qv, nil
+		}
 	}
 	v, err := qosView(d)
 	if err != nil {
@@ -337,7 +405,9 @@ const hostDevMark = "\x00"
 func cachedHostQoS(c *viewCache, d *schema.Device, p PortView, q *schema.PortQoS, fl hostFlavour) (string, error) {
 	if c != nil {
 		if v, ok := c.host.Load(hostKey{q, fl.mlnx}); ok {
-			return v.(string), nil
+			if s, ok := v.(string); ok {
+				return s, nil
+			}
 		}
 	}
 	generic := p
@@ -364,7 +434,9 @@ func cachedHostBlock(c *viewCache, d *schema.Device, p PortView, q *schema.PortQ
 	k := hostNamedKey{hostKey{q, fl.mlnx}, p.Name}
 	if c != nil {
 		if v, ok := c.named.Load(k); ok {
-			return v.(string), nil
+			if s, ok := v.(string); ok {
+				return s, nil
+			}
 		}
 	}
 	block, err := cachedHostQoS(c, d, p, q, fl)

@@ -161,32 +161,7 @@ func buildSONiC(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 	}
 	useDSCP := q.Trust != string(schema.TrustPCP)
 	usePCP := q.Trust == string(schema.TrustPCP) || q.Trust == string(schema.TrustBoth)
-	if useDSCP {
-		for dscp := 0; dscp < 64; dscp++ {
-			s.set("DSCP_TO_TC_MAP", SONiCMapName, strconv.Itoa(dscp), strconv.Itoa(q.DSCP[dscp]))
-		}
-	}
-	if usePCP {
-		for pcp := 0; pcp < 8; pcp++ {
-			s.set("DOT1P_TO_TC_MAP", SONiCMapName, strconv.Itoa(pcp), strconv.Itoa(q.PCP[pcp]))
-		}
-	}
-	lossless := map[int]bool{}
-	for _, p := range q.PFC {
-		lossless[p] = true
-	}
-	for tc := 0; tc < 8; tc++ {
-		s.set("TC_TO_QUEUE_MAP", SONiCMapName, strconv.Itoa(tc), strconv.Itoa(q.QueueOf[tc]))
-		pg := 0
-		if lossless[tc] {
-			pg = tc
-		}
-		s.set("TC_TO_PRIORITY_GROUP_MAP", SONiCMapName, strconv.Itoa(tc), strconv.Itoa(pg))
-		s.set("MAP_PFC_PRIORITY_TO_QUEUE", SONiCMapName, strconv.Itoa(tc), strconv.Itoa(q.QueueOf[tc]))
-	}
-	for _, p := range q.PFC {
-		s.set("PFC_PRIORITY_TO_PRIORITY_GROUP_MAP", SONiCMapName, strconv.Itoa(p), strconv.Itoa(p))
-	}
+	sonicMaps(s, q, useDSCP, usePCP)
 	schedulers, wred, err := sonicQueues(s, d, q)
 	if err != nil {
 		return nil, err
@@ -196,63 +171,14 @@ func buildSONiC(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 		return nil, err
 	}
 	if q.Watchdog != nil && len(q.PFC) > 0 {
-		w := q.Watchdog
-		if w.Action != "" && w.Action != "drop" && w.Action != "forward" && w.Action != "alert" {
-			return nil, unsupported(d, "pfc_watchdog action "+w.Action, "SONiC PFC_WD action is drop, forward or alert", qq.Watchdog.Src)
-		}
-		if w.PollSet {
-			if w.PollMS < 100 || w.PollMS > 1000 {
-				return nil, unsupported(d, fmt.Sprintf("pfc_watchdog %s poll_interval %d ms", w.Name, w.PollMS), "SONiC PFC_WD POLL_INTERVAL is 100–1000 ms", wdgSrc(qq, func(w *schema.Watchdog) schema.Range { return w.PollInterval.Src }))
-			}
-			s.set("PFC_WD", "GLOBAL", "POLL_INTERVAL", strconv.FormatInt(w.PollMS, 10))
-		}
-		if w.DetectionSet && (w.DetectionMS < 100 || w.DetectionMS > 5000) {
-			return nil, unsupported(d, fmt.Sprintf("pfc_watchdog %s detection %d ms", w.Name, w.DetectionMS), "SONiC PFC_WD detection_time is 100–5000 ms", wdgSrc(qq, func(w *schema.Watchdog) schema.Range { return w.Detection.Src }))
-		}
-		if w.RestorationSet && (w.RestorationMS < 100 || w.RestorationMS > 60000) {
-			return nil, unsupported(d, fmt.Sprintf("pfc_watchdog %s restoration %d ms", w.Name, w.RestorationMS), "SONiC PFC_WD restoration_time is 100–60000 ms", wdgSrc(qq, func(w *schema.Watchdog) schema.Range { return w.Restoration.Src }))
+		if err := sonicWatchdog(s, d, q, qq); err != nil {
+			return nil, err
 		}
 	}
 	sh := sonicShared(q, useDSCP, usePCP, schedulers, wred)
 	for _, p := range b.Ports {
-		s.set("PORT", p.Name)
-		if p.MTU != 0 {
-			if p.MTU < 68 || p.MTU > 9216 {
-				return nil, unsupported(d, fmt.Sprintf("mtu %d on %s", p.MTU, p.Name), "SONiC PORT mtu is 68–9216", portQoS(d, p.Name).MTU.Src)
-			}
-			s.set("PORT", p.Name, "mtu", strconv.Itoa(p.MTU))
-		}
-		if p.SpeedMbps > 0 {
-			s.set("PORT", p.Name, "speed", strconv.FormatInt(p.SpeedMbps, 10))
-		}
-		switch p.FEC {
-		case "rs", "fc", "none":
-			s.set("PORT", p.Name, "fec", p.FEC)
-		}
-		if p.LinkPause {
-			return nil, unsupported(d, "link_pause on "+p.Name, "SONiC CONFIG_DB has no 802.3x pause setting; turn link_pause off", portQoS(d, p.Name).LinkPause.Src)
-		}
-		if p.CableMeters > 0 {
-			s.set("CABLE_LENGTH", "AZURE", p.Name, strconv.FormatFloat(math.Ceil(p.CableMeters), 'f', 0, 64)+"m")
-		}
-		switch {
-		case len(p.PFC) == 0:
-			s.share("PORT_QOS_MAP", p.Name, sh.qosOff)
-		case p.Watchdog:
-			s.share("PORT_QOS_MAP", p.Name, sh.qosWD)
-			s.share("PFC_WD", p.Name, sh.wd)
-		default:
-			s.share("PORT_QOS_MAP", p.Name, sh.qosOn)
-		}
-		for qid := 0; qid < 8; qid++ {
-			if sh.queue[qid] != nil {
-				s.share("QUEUE", p.Name+"|"+strconv.Itoa(qid), sh.queue[qid])
-			}
-		}
-		if buffers != "" && len(p.PFC) > 0 {
-			for _, pr := range p.PFC {
-				s.set("BUFFER_PG", p.Name+"|"+strconv.Itoa(pr), "profile", buffers)
-			}
+		if err := sonicPort(s, d, p, sh, buffers); err != nil {
+			return nil, err
 		}
 	}
 	if useDSCP {
@@ -272,6 +198,100 @@ func buildSONiC(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 	}
 	v.Body = sonicBody(v.Tables)
 	return v, nil
+}
+
+// sonicMaps fills the DSCP/PCP → TC, TC → queue and priority-group maps.
+func sonicMaps(s *sonicBuilder, q QoSView, useDSCP, usePCP bool) {
+	if useDSCP {
+		for dscp := 0; dscp < 64; dscp++ {
+			s.set("DSCP_TO_TC_MAP", SONiCMapName, strconv.Itoa(dscp), strconv.Itoa(q.DSCP[dscp]))
+		}
+	}
+	if usePCP {
+		for pcp := 0; pcp < 8; pcp++ {
+			s.set("DOT1P_TO_TC_MAP", SONiCMapName, strconv.Itoa(pcp), strconv.Itoa(q.PCP[pcp]))
+		}
+	}
+	for tc := 0; tc < 8; tc++ {
+		s.set("TC_TO_QUEUE_MAP", SONiCMapName, strconv.Itoa(tc), strconv.Itoa(q.QueueOf[tc]))
+		pg := 0
+		if q.Lossless.Has(tc) {
+			pg = tc
+		}
+		s.set("TC_TO_PRIORITY_GROUP_MAP", SONiCMapName, strconv.Itoa(tc), strconv.Itoa(pg))
+		s.set("MAP_PFC_PRIORITY_TO_QUEUE", SONiCMapName, strconv.Itoa(tc), strconv.Itoa(q.QueueOf[tc]))
+	}
+	for _, p := range q.PFC {
+		s.set("PFC_PRIORITY_TO_PRIORITY_GROUP_MAP", SONiCMapName, strconv.Itoa(p), strconv.Itoa(p))
+	}
+}
+
+// sonicWatchdog checks the PFC watchdog against SONiC's ranges and sets
+// its global poll interval.
+func sonicWatchdog(s *sonicBuilder, d *schema.Device, q QoSView, qq *schema.PortQoS) error {
+	w := q.Watchdog
+	if w.Action != "" && w.Action != "drop" && w.Action != "forward" && w.Action != "alert" {
+		return unsupported(d, "pfc_watchdog action "+w.Action, "SONiC PFC_WD action is drop, forward or alert", qq.Watchdog.Src)
+	}
+	if w.PollSet {
+		if w.PollMS < 100 || w.PollMS > 1000 {
+			return unsupported(d, fmt.Sprintf("pfc_watchdog %s poll_interval %d ms", w.Name, w.PollMS), "SONiC PFC_WD POLL_INTERVAL is 100–1000 ms", wdgSrc(qq, func(w *schema.Watchdog) schema.Range { return w.PollInterval.Src }))
+		}
+		s.set("PFC_WD", "GLOBAL", "POLL_INTERVAL", strconv.FormatInt(w.PollMS, 10))
+	}
+	if w.DetectionSet && (w.DetectionMS < 100 || w.DetectionMS > 5000) {
+		return unsupported(d, fmt.Sprintf("pfc_watchdog %s detection %d ms", w.Name, w.DetectionMS), "SONiC PFC_WD detection_time is 100–5000 ms", wdgSrc(qq, func(w *schema.Watchdog) schema.Range { return w.Detection.Src }))
+	}
+	if w.RestorationSet && (w.RestorationMS < 100 || w.RestorationMS > 60000) {
+		return unsupported(d, fmt.Sprintf("pfc_watchdog %s restoration %d ms", w.Name, w.RestorationMS), "SONiC PFC_WD restoration_time is 100–60000 ms", wdgSrc(qq, func(w *schema.Watchdog) schema.Range { return w.Restoration.Src }))
+	}
+	return nil
+}
+
+// sonicPort fills one port's PORT, CABLE_LENGTH, PORT_QOS_MAP, PFC_WD,
+// QUEUE and BUFFER_PG rows; sh holds the rows ports share and buffers the
+// lossless buffer profile ("" when none).
+func sonicPort(s *sonicBuilder, d *schema.Device, p PortView, sh *sonicRows, buffers string) error {
+	s.set("PORT", p.Name)
+	if p.MTU != 0 {
+		if p.MTU < 68 || p.MTU > 9216 {
+			return unsupported(d, fmt.Sprintf("mtu %d on %s", p.MTU, p.Name), "SONiC PORT mtu is 68–9216", portQoS(d, p.Name).MTU.Src)
+		}
+		s.set("PORT", p.Name, "mtu", strconv.Itoa(p.MTU))
+	}
+	if p.SpeedMbps > 0 {
+		s.set("PORT", p.Name, "speed", strconv.FormatInt(p.SpeedMbps, 10))
+	}
+	switch p.FEC {
+	case "rs", "fc", "none":
+		s.set("PORT", p.Name, "fec", p.FEC)
+	}
+	if p.LinkPause {
+		return unsupported(d, "link_pause on "+p.Name, "SONiC CONFIG_DB has no 802.3x pause setting; turn link_pause off", portQoS(d, p.Name).LinkPause.Src)
+	}
+	if p.CableMeters > 0 {
+		s.set("CABLE_LENGTH", "AZURE", p.Name, strconv.FormatFloat(math.Ceil(p.CableMeters), 'f', 0, 64)+"m")
+	}
+	switch {
+	case len(p.PFC) == 0:
+		s.share("PORT_QOS_MAP", p.Name, sh.qosOff)
+	case p.Watchdog:
+		s.share("PORT_QOS_MAP", p.Name, sh.qosWD)
+		s.share("PFC_WD", p.Name, sh.wd)
+	default:
+		s.share("PORT_QOS_MAP", p.Name, sh.qosOn)
+	}
+	for qid := 0; qid < 8; qid++ {
+		if sh.queue[qid] != nil {
+			s.share("QUEUE", p.Name+"|"+strconv.Itoa(qid), sh.queue[qid])
+		}
+	}
+	if buffers != "" && len(p.PFC) > 0 {
+		for _, pr := range p.PFC {
+			s.set("BUFFER_PG", p.Name+"|"+strconv.Itoa(pr), "profile", buffers)
+		}
+	}
+	return nil
 }
 
 // sonicBody writes the tables as a JSON object with 4-space indentation,

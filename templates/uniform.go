@@ -91,12 +91,12 @@ func differ(a aspect, ref, p *schema.Port) (string, schema.Range) {
 			}
 		}
 	case aspPFCSet:
-		rp, qp := r.PFCPriorities(), q.PFCPriorities()
-		if len(rp) > 0 && len(qp) > 0 && vector(rp) != vector(qp) {
-			return per("PFC priorities", rp, qp), q.PFC[firstSet(q)].Src
+		rp, qp := r.Lossless(), q.Lossless()
+		if rp != 0 && qp != 0 && rp != qp {
+			return per("PFC priorities", rp.List(), qp.List()), q.PFC[firstSet(q)].Src
 		}
 	case aspWatchdog:
-		if len(r.PFCPriorities()) > 0 && len(q.PFCPriorities()) > 0 && r.Watchdog.V != q.Watchdog.V {
+		if r.Lossless() != 0 && q.Lossless() != 0 && r.Watchdog.V != q.Watchdog.V {
 			return per("pfc_watchdog", wdName(r.Watchdog.V), wdName(q.Watchdog.V)), q.Watchdog.Src
 		}
 	case aspBuffer:

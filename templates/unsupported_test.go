@@ -249,11 +249,26 @@ func TestTemplateOverride(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(bad, "sonic"), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	if _, err := NewRenderer(Options{Dir: bad}); err == nil || !strings.Contains(err.Error(), "no *.tmpl files") {
+		t.Errorf("empty override folder: got %v, want an error saying it holds no *.tmpl files", err)
+	}
+	// A folder without device.tmpl is laid over the embedded set, which
+	// keeps its own device.tmpl.
 	if err := os.WriteFile(filepath.Join(bad, "sonic", "other.tmpl"), []byte("{{.Device}}"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := NewRenderer(Options{Dir: bad}); err == nil || !strings.Contains(err.Error(), "device.tmpl") {
-		t.Errorf("override without device.tmpl: got %v, want an error naming device.tmpl", err)
+	r, err = NewRenderer(Options{Dir: bad})
+	if err != nil {
+		t.Fatalf("override without device.tmpl: %v", err)
+	}
+	f, d = tinyFabric(schema.SONiC, "Ethernet0")
+	emb := newTestRenderer(t)
+	want, err := emb.Render(f, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := r.Render(f, d); err != nil || string(got.Text) != string(want.Text) {
+		t.Errorf("override without device.tmpl renders %v, %v; want the embedded render", got, err)
 	}
 	if err := os.WriteFile(filepath.Join(bad, "sonic", "device.tmpl"), []byte("{{.NoSuchField}}"), 0o644); err != nil {
 		t.Fatal(err)

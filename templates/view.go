@@ -35,6 +35,8 @@ type Base struct {
 	ACLs []ACLView
 
 	cache *viewCache
+	// stanzas renders the platform's sub-templates (interface, ...).
+	stanzas *stanzaSet
 }
 
 // QoSView is a device's QoS as every platform needs it: all maps are
@@ -57,6 +59,8 @@ type QoSView struct {
 	// ports use; LosslessQueues the queues they map to.
 	PFC            []int
 	LosslessQueues []int
+	// Lossless is PFC as a set (the union of the ports' lossless priorities).
+	Lossless schema.PrioSet
 	// Queues lists all eight egress queues with their treatment.
 	Queues []QueueView
 	// Watchdog is the PFC watchdog, or nil when none is configured.
@@ -140,6 +144,8 @@ type PortView struct {
 	PFC []int
 	// PFCVector is "0,0,0,1,0,0,0,0": 1 for each lossless priority.
 	PFCVector string
+	// Lossless is PFC as a set.
+	Lossless schema.PrioSet
 	// Watchdog is true when the PFC watchdog covers the port (PFC on and a watchdog set).
 	Watchdog bool
 	// LinkPause is 802.3x global pause.
@@ -285,35 +291,17 @@ func portView(p *schema.Port, cache *viewCache) PortView {
 	for _, a := range p.ACLOut {
 		pv.ACLOut = append(pv.ACLOut, a.Name)
 	}
-	pv.PFCVector = "0,0,0,0,0,0,0,0"
 	q := p.QoS
 	if q == nil {
+		pv.PFCVector = schema.PrioSet(0).Vector()
 		return pv
 	}
 	pv.MTU = q.MTU.V
+	pv.Lossless = q.Lossless()
 	pv.PFC, pv.PFCVector = cache.pfc(q)
 	pv.Watchdog = len(pv.PFC) > 0 && q.Watchdog.V != nil
 	pv.LinkPause = q.LinkPause.V
 	return pv
-}
-
-// vector renders a priority set as eight comma-separated 0/1 flags.
-func vector(prios []int) string {
-	var v [8]byte
-	for i := range v {
-		v[i] = '0'
-	}
-	for _, p := range prios {
-		v[p] = '1'
-	}
-	out := make([]byte, 0, 15)
-	for i, c := range v {
-		if i > 0 {
-			out = append(out, ',')
-		}
-		out = append(out, c)
-	}
-	return string(out)
 }
 
 // qosView builds the device-wide QoS from the device's first port with QoS;
@@ -360,24 +348,19 @@ func qosView(d *schema.Device) (QoSView, error) {
 	v.PCPByPriority = groupCodePoints(v.PCP[:])
 	// PFC: the union of the ports' lossless priorities (ports either use the
 	// set or have PFC off; uniform.go enforces that where the platform needs it).
-	var pfc [8]bool
 	for _, p := range d.Ports {
 		if p.QoS == nil {
 			continue
 		}
-		for _, pr := range p.QoS.PFCPriorities() {
-			pfc[pr] = true
-		}
+		v.Lossless |= p.QoS.Lossless()
 		if p.QoS.MTU.V > v.MaxMTU {
 			v.MaxMTU = p.QoS.MTU.V
 		}
 	}
-	lossless := map[int]bool{}
-	for pr, on := range pfc {
-		if on {
-			v.PFC = append(v.PFC, pr)
-			lossless[v.QueueOf[pr]] = true
-		}
+	v.PFC = v.Lossless.List()
+	var lossless [8]bool
+	for _, pr := range v.PFC {
+		lossless[v.QueueOf[pr]] = true
 	}
 	for qid := 0; qid < 8; qid++ {
 		if lossless[qid] {
@@ -398,11 +381,9 @@ func qosView(d *schema.Device) (QoSView, error) {
 			qv.Weight = qq.Weight.V
 		}
 		if e := qq.ECN.V; e != nil {
-			qv.ECN = &ECNView{Name: e.Name, MinBytes: e.Min.V, MaxBytes: e.Max.V, Probability: e.Probability.V, Mark: !e.Mark.Set || e.Mark.V,
+			// schema.Load applies the profile's defaults (probability 100, mode ecn).
+			qv.ECN = &ECNView{Name: e.Name, MinBytes: e.Min.V, MaxBytes: e.Max.V, Probability: e.Probability.V, Mark: e.Mark.V,
 				HasFill: e.MinFill.Set && e.MaxFill.Set, MinFill: e.MinFill.V, MaxFill: e.MaxFill.V}
-			if !e.Probability.Set {
-				qv.ECN.Probability = 100
-			}
 		}
 		v.Queues[qid] = qv
 	}

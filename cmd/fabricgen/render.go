@@ -4,15 +4,19 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
+	"runtime/debug"
+	"sync/atomic"
 
 	"github.com/fabricgen/fabricgen/diag"
 	"github.com/fabricgen/fabricgen/lint"
 	"github.com/fabricgen/fabricgen/schema"
 	"github.com/fabricgen/fabricgen/templates"
 	"github.com/spf13/cobra"
+	"golang.org/x/sync/errgroup"
 )
 
 // renderFlags are the render command's options.
@@ -41,9 +45,11 @@ render refuses to write anything when lint reports errors, and lists them;
 that device with an error naming the device, the value and the platform;
 the other devices are still written.
 
---templates DIR replaces the embedded templates of every platform that has
-a folder DIR/<platform>/ holding *.tmpl files (device.tmpl is the entry);
-docs/templates.md documents the data the templates receive.
+--templates DIR lays the files DIR/<platform>/*.tmpl over the platform's
+embedded templates, each replacing the embedded template of its name:
+device.tmpl (the entry) or a sub-template such as interface.tmpl, so one
+stanza can change alone; docs/templates.md lists the sub-templates and
+documents the data the templates receive.
 
 Exit status: 0 every selected device rendered; 1 lint errors (without
 --force), a device could not be rendered, or the command failed.`,
@@ -88,19 +94,20 @@ func runRender(cmd *cobra.Command, s *streams, dir string, rf *renderFlags) erro
 	if err := lintGate(cmd, f, dir, devices, rf.force); err != nil {
 		return err
 	}
-	outs, rerr := r.RenderAll(cmd.Context(), f, devices)
 	if err := os.MkdirAll(rf.out, 0o755); err != nil {
 		return withCode(exitFailed, fmt.Errorf("creating %s: %w", rf.out, err))
 	}
-	written := 0
-	for _, o := range outs {
-		if o == nil {
-			continue
-		}
-		if err := writeAtomic(cmd.Context(), filepath.Join(rf.out, o.Filename), o.Text); err != nil {
-			return withCode(exitFailed, err)
-		}
-		written++
+	// A fabric of 65,536 NICs holds about half a GiB once loaded; without a
+	// limit the collector lets the heap grow to twice that while rendering.
+	// The soft limit, set once lint's garbage is dead (set earlier, the
+	// collector would run back to back during lint, whose peak is higher),
+	// makes it collect sooner instead. GOMEMLIMIT overrides it.
+	if s.getenv("GOMEMLIMIT") == "" {
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(renderMemoryLimit))
+	}
+	written, rerr, err := writeRenders(cmd.Context(), r, f, devices, rf.out)
+	if err != nil {
+		return withCode(exitFailed, err)
 	}
 	w := cmd.OutOrStdout()
 	fmt.Fprintf(w, "Rendered %d of %d device(s) of fabric %q to %s (intent digest %s).\n", written, len(devices), f.Name, rf.out, shortDigest(f.Digest))
@@ -181,6 +188,64 @@ func lintGate(cmd *cobra.Command, f *schema.Fabric, dir string, devices []*schem
 	return withCode(exitFailed, fmt.Errorf("lint reported %d error(s) (listed above); fix them, or pass --force to render anyway", len(errs)))
 }
 
+// renderMemoryLimit is the soft heap limit render sets for itself while it
+// renders and writes (runtime/debug.SetMemoryLimit), so that the whole
+// process stays within 1 GiB on examples/scale.
+const renderMemoryLimit = 768 << 20
+
+// renderWriters is how many goroutines write rendered files: file creation
+// and renames block in the kernel, so more writers than CPUs keep the
+// render workers busy.
+const renderWriters = 8
+
+// renderQueue bounds the rendered files waiting for a writer, and so the
+// renders held in memory at once.
+const renderQueue = 64
+
+// writeRenders renders devices and writes each one's file into dir as soon
+// as it is rendered (by renderWriters goroutines), so that only a few
+// renders are held at a time. It returns the number of files written, the
+// devices' render failures joined in device order, and a write failure,
+// which stops the remaining work. Each file's bytes are those of its
+// render, whatever the order the files are written in.
+func writeRenders(ctx context.Context, r *templates.Renderer, f *schema.Fabric, devices []*schema.Device, dir string) (int, error, error) {
+	g, ctx := errgroup.WithContext(ctx)
+	queue := make(chan *templates.Output, renderQueue)
+	var written atomic.Int64
+	for range renderWriters {
+		g.Go(func() error {
+			for o := range queue {
+				if err := writeAtomic(ctx, filepath.Join(dir, o.Filename), o.Text); err != nil {
+					return err
+				}
+				o.Release()
+				written.Add(1)
+			}
+			return nil
+		})
+	}
+	errs := make([]error, len(devices))
+	g.Go(func() error {
+		defer close(queue)
+		return r.RenderEach(ctx, f, devices, func(i int, o *templates.Output, err error) error {
+			if err != nil {
+				errs[i] = err
+				return nil
+			}
+			select {
+			case queue <- o:
+				return nil
+			case <-ctx.Done():
+				return fmt.Errorf("rendering stopped: %w", context.Cause(ctx))
+			}
+		})
+	})
+	if err := g.Wait(); err != nil {
+		return int(written.Load()), nil, err
+	}
+	return int(written.Load()), errors.Join(errs...), nil
+}
+
 // writeAtomic writes data to a temporary file next to name, then renames it
 // into place, so a reader never sees a half-written configuration.
 func writeAtomic(ctx context.Context, name string, data []byte) error {
@@ -191,26 +256,28 @@ func writeAtomic(ctx context.Context, name string, data []byte) error {
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", name, err)
 	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return fmt.Errorf("writing %s: %w", name, err)
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
+	// fail removes the temporary file; a failure to remove it is reported too.
+	fail := func(err error) error {
+		if rerr := os.Remove(tmp.Name()); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
+			err = errors.Join(err, rerr)
+		}
 		return fmt.Errorf("writing %s: %w", name, err)
 	}
 	mode := os.FileMode(0o644)
 	if filepath.Ext(name) == ".sh" {
 		mode = 0o755
 	}
-	if err := os.Chmod(tmp.Name(), mode); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("writing %s: %w", name, err)
+	if _, err := tmp.Write(data); err != nil {
+		return fail(errors.Join(err, tmp.Close()))
+	}
+	if err := tmp.Chmod(mode); err != nil {
+		return fail(errors.Join(err, tmp.Close()))
+	}
+	if err := tmp.Close(); err != nil {
+		return fail(err)
 	}
 	if err := os.Rename(tmp.Name(), name); err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("writing %s: %w", name, err)
+		return fail(err)
 	}
 	return nil
 }

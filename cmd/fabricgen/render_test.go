@@ -71,3 +71,138 @@ func TestRenderScriptsAreExecutable(t *testing.T) {
 		t.Errorf("gpu01-cx6.sh mode %v, want executable", st.Mode())
 	}
 }
+
+// TestRenderMatchesGoldens renders whole examples with render -o (files
+// streamed to disk by parallel writers) and wants exactly the template
+// goldens: the same set of files, byte for byte, and a .err golden for
+// every device that cannot be rendered.
+func TestRenderMatchesGoldens(t *testing.T) {
+	ex := filepath.Join("..", "..", "examples")
+	goldens := filepath.Join("..", "..", "templates", "testdata", "golden")
+	cases := []struct {
+		example string
+		vars    []string
+	}{
+		{"ai-training-2subnet", nil},
+		{"clos-400g", nil},
+		{"roce-storage", nil},
+		// The goldens hold the small instance of the parametric example.
+		{"scale", []string{"-var", "spines=4", "-var", "leaves=8", "-var", "nics_per_leaf=2"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.example, func(t *testing.T) {
+			out := t.TempDir()
+			args := append([]string{"render", "--force", "-o", out, filepath.Join(ex, tc.example)}, tc.vars...)
+			if code, stdout, stderr := lintRun(t, args...); code != 0 {
+				t.Fatalf("exit %d\nstdout: %s\nstderr: %s", code, stdout, stderr)
+			}
+			want, err := os.ReadDir(filepath.Join(goldens, tc.example))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := os.ReadDir(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wrote := map[string]bool{}
+			for _, e := range got {
+				wrote[e.Name()] = true
+			}
+			files := 0
+			for _, e := range want {
+				name := e.Name()
+				if strings.HasSuffix(name, ".err") {
+					continue
+				}
+				files++
+				g, err := os.ReadFile(filepath.Join(goldens, tc.example, name))
+				if err != nil {
+					t.Fatal(err)
+				}
+				b, err := os.ReadFile(filepath.Join(out, name))
+				if err != nil {
+					t.Errorf("render -o wrote no %s: %v", name, err)
+					continue
+				}
+				if string(b) != string(g) {
+					t.Errorf("%s differs from its golden", name)
+				}
+				delete(wrote, name)
+			}
+			for name := range wrote {
+				t.Errorf("render -o wrote %s, which has no golden", name)
+			}
+			if files == 0 {
+				t.Fatal("no golden files compared")
+			}
+		})
+	}
+}
+
+// TestRenderTemplatesOverridesInterface changes one line of the
+// "interface" sub-template through --templates DIR, with only that file
+// in DIR/<platform>/, and sees it in the written configuration.
+func TestRenderTemplatesOverridesInterface(t *testing.T) {
+	cases := []struct {
+		platform, device, file string
+		anchor, add, want      string
+	}{
+		{"arista_eos", "leaf1", "leaf1.cfg", "   priority-flow-control on\n", "   !! site {{.Name}}\n", "   priority-flow-control on\n   !! site Ethernet1/1\n"},
+		{"cisco_nxos", "leaf2", "leaf2.cfg", "  priority-flow-control mode on\n", "  ! site {{.Name}}\n", "  priority-flow-control mode on\n  ! site Ethernet1/1\n"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.platform, func(t *testing.T) {
+			src, err := os.ReadFile(filepath.Join("..", "..", "templates", tc.platform, "interface.tmpl"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(src), tc.anchor) {
+				t.Fatalf("interface.tmpl has no line %q", tc.anchor)
+			}
+			dir := t.TempDir()
+			if err := os.MkdirAll(filepath.Join(dir, tc.platform), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			over := strings.Replace(string(src), tc.anchor, tc.anchor+tc.add, 1)
+			if err := os.WriteFile(filepath.Join(dir, tc.platform, "interface.tmpl"), []byte(over), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			out := t.TempDir()
+			code, stdout, stderr := lintRun(t, "render", "-o", out, "--templates", dir, "--device", tc.device,
+				filepath.Join("..", "..", "examples", "clos-400g"))
+			if code != 0 {
+				t.Fatalf("exit %d\nstdout: %s\nstderr: %s", code, stdout, stderr)
+			}
+			b, err := os.ReadFile(filepath.Join(out, tc.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(b), tc.want) {
+				t.Errorf("%s lacks the overridden line %q:\n%s", tc.file, tc.want, b)
+			}
+		})
+	}
+}
+
+// TestRenderWriteFailure: a file that cannot be written (a directory holds
+// its name) fails the command with the file named, without hanging the
+// render workers, and leaves no temporary file behind.
+func TestRenderWriteFailure(t *testing.T) {
+	out := t.TempDir()
+	if err := os.Mkdir(filepath.Join(out, "leaf1.cfg"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := lintRun(t, "render", "-o", out, filepath.Join("..", "..", "examples", "ai-training-2subnet"))
+	if code != 1 || !strings.Contains(stderr, "leaf1.cfg") {
+		t.Fatalf("exit %d, stderr %q; want 1 naming leaf1.cfg", code, stderr)
+	}
+	ents, err := os.ReadDir(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), ".") {
+			t.Errorf("temporary file %s left behind", e.Name())
+		}
+	}
+}

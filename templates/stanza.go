@@ -1,0 +1,127 @@
+package templates
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"sync"
+	"text/template"
+)
+
+// stanzaSet runs a platform's named sub-templates ("interface", ...) for
+// the Go builders, which store the result in the view (EOSInterface.Text,
+// ...) for device.tmpl to print. A stanza of the embedded templates is
+// executed once per distinct view: the view's identity fields (the port
+// name, description, address), which the embedded sub-templates print
+// verbatim, are replaced by marks, the text is cached under the rest of the
+// view, and the marks are filled in per port. Override templates may do
+// anything with those fields, so they run on the real view every time,
+// within the override limits.
+type stanzaSet struct {
+	// t is the embedded set (nil when the platform's templates are overridden).
+	t *template.Template
+	// over runs the override set, or is nil.
+	over *overrideSet
+	// cache holds stanzaKey → string for the embedded set.
+	cache sync.Map
+}
+
+// stanzaKey identifies a cached stanza: the sub-template and the view
+// without its identity fields (a comparable value).
+type stanzaKey struct {
+	name string
+	key  any
+}
+
+// markByte starts a mark in a cached stanza; the byte after it is the index
+// of the identity value it stands for. Names, descriptions and addresses
+// never contain it (schema.CheckRenderable refuses control characters, and
+// descriptions are passed through oneLine).
+const markByte = '\x00'
+
+// mark returns the stand-in of identity value i, or "" when v is "" (an
+// empty field prints nothing, and the key records that it is empty).
+func mark(i int, v string) string {
+	if v == "" {
+		return ""
+	}
+	return string([]byte{markByte, byte(i)})
+}
+
+// renderStanza executes sub-template name of s for the view *v. marked
+// returns a copy of the view with identity value i replaced by
+// mark(i, values[i]), and key is the comparable rest of the view. With the
+// embedded set the text is cached under key and the marks are replaced by
+// values; an override set runs on the view itself. Copies of the view
+// reach the template, so *v does not escape.
+func renderStanza[V any](s *stanzaSet, name string, key any, v *V, marked func(V) V, values ...string) (string, error) {
+	if s == nil {
+		return "", fmt.Errorf("no template set to render the %q stanza with", name)
+	}
+	if s.over != nil {
+		c := *v
+		var buf bytes.Buffer
+		if err := s.over.execute(&buf, name, &c); err != nil {
+			return "", fmt.Errorf("executing the %q template: %w", name, err)
+		}
+		return buf.String(), nil
+	}
+	k := stanzaKey{name, key}
+	var text string
+	if c, ok := s.cache.Load(k); ok {
+		text, _ = c.(string)
+	} else {
+		m := marked(*v)
+		var b strings.Builder
+		if err := s.t.ExecuteTemplate(&b, name, &m); err != nil {
+			return "", fmt.Errorf("executing the %q template: %w", name, err)
+		}
+		text = b.String()
+		s.cache.Store(k, text)
+	}
+	return fillMarks(text, values), nil
+}
+
+// execute runs sub-template name on data without caching (for stanzas
+// that are few per device, such as ACLs), within the override limits when
+// the set is an override.
+func (s *stanzaSet) execute(name string, data any) (string, error) {
+	if s == nil {
+		return "", fmt.Errorf("no template set to render the %q stanza with", name)
+	}
+	var buf bytes.Buffer
+	var err error
+	if s.over != nil {
+		err = s.over.execute(&buf, name, data)
+	} else {
+		err = s.t.ExecuteTemplate(&buf, name, data)
+	}
+	if err != nil {
+		return "", fmt.Errorf("executing the %q template: %w", name, err)
+	}
+	return buf.String(), nil
+}
+
+// fillMarks replaces each mark in text by its value.
+func fillMarks(text string, values []string) string {
+	i := strings.IndexByte(text, markByte)
+	if i < 0 {
+		return text
+	}
+	n := len(text)
+	for _, v := range values {
+		n += len(v)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for i >= 0 && i+1 < len(text) {
+		b.WriteString(text[:i])
+		if j := int(text[i+1]); j < len(values) {
+			b.WriteString(values[j])
+		}
+		text = text[i+2:]
+		i = strings.IndexByte(text, markByte)
+	}
+	b.WriteString(text)
+	return b.String()
+}
