@@ -20,14 +20,6 @@ func Sort(names []string) {
 	sort.SliceStable(names, func(i, j int) bool { return Less(names[i], names[j]) })
 }
 
-func digits(s string) string {
-	i := 0
-	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-		i++
-	}
-	return s[:i]
-}
-
 // Range is a run of names whose trailing numbers count up by Step.
 type Range struct {
 	First, Last string
