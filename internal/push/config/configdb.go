@@ -3,6 +3,7 @@ package config
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/fabricgen/fabricgen/schema"
 	"sort"
 	"strings"
 
@@ -120,7 +121,7 @@ func compareConfigDB(device, running, rendered, scope string, d *dialect.Dialect
 	for f := range managed {
 		fields = append(fields, f)
 	}
-	sort.Slice(fields, func(i, j int) bool { return naturalLess(fields[i].String(), fields[j].String()) })
+	sort.Slice(fields, func(i, j int) bool { return schema.NaturalLess(fields[i].String(), fields[j].String()) })
 
 	var runText, wantText strings.Builder
 	var ops []PatchOp
@@ -251,7 +252,7 @@ func unmanagedDB(running, rendered, scope string) (string, error) {
 			lines = append(lines, fmt.Sprintf("%s = %s", f, v))
 		}
 	}
-	sort.Slice(lines, func(i, j int) bool { return naturalLess(lines[i], lines[j]) })
+	sort.Slice(lines, func(i, j int) bool { return schema.NaturalLess(lines[i], lines[j]) })
 	return strings.Join(lines, "\n") + "\n", nil
 }
 

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"github.com/fabricgen/fabricgen/schema"
 	"sort"
 	"strings"
 
@@ -254,7 +255,7 @@ func canonical(t *Tree, d *dialect.Dialect) {
 		if a.section != b.section {
 			return a.section < b.section
 		}
-		return naturalLess(a.Line, b.Line)
+		return schema.NaturalLess(a.Line, b.Line)
 	})
 	for _, n := range t.Nodes {
 		if !d.Sections[n.section].Ordered {
@@ -268,40 +269,8 @@ func canonical(t *Tree, d *dialect.Dialect) {
 }
 
 func sortNodes(ns []*Node) {
-	sort.SliceStable(ns, func(i, j int) bool { return naturalLess(ns[i].Line, ns[j].Line) })
+	sort.SliceStable(ns, func(i, j int) bool { return schema.NaturalLess(ns[i].Line, ns[j].Line) })
 	for _, n := range ns {
 		sortNodes(n.Children)
 	}
-}
-
-// naturalLess compares strings with digit runs compared as numbers, so
-// Ethernet2 sorts before Ethernet10 and "qos map dscp 8" before "dscp 26".
-func naturalLess(a, b string) bool {
-	for a != "" && b != "" {
-		da, db := digitPrefix(a), digitPrefix(b)
-		if da != "" && db != "" {
-			na, nb := strings.TrimLeft(da, "0"), strings.TrimLeft(db, "0")
-			if len(na) != len(nb) {
-				return len(na) < len(nb)
-			}
-			if na != nb {
-				return na < nb
-			}
-			a, b = a[len(da):], b[len(db):]
-			continue
-		}
-		if a[0] != b[0] {
-			return a[0] < b[0]
-		}
-		a, b = a[1:], b[1:]
-	}
-	return len(a) < len(b)
-}
-
-func digitPrefix(s string) string {
-	i := 0
-	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
-		i++
-	}
-	return s[:i]
 }

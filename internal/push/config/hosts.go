@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"github.com/fabricgen/fabricgen/schema"
 	"regexp"
 	"slices"
 	"sort"
@@ -430,7 +431,7 @@ func CompareHost(device, state, script string, d *dialect.Dialect) (*Comparison,
 	for id := range want {
 		ids = append(ids, id)
 	}
-	sort.Slice(ids, func(i, j int) bool { return naturalLess(ids[i], ids[j]) })
+	sort.Slice(ids, func(i, j int) bool { return schema.NaturalLess(ids[i], ids[j]) })
 	var run, des strings.Builder
 	var replaced []string
 	for _, id := range ids {

@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"github.com/fabricgen/fabricgen/schema"
 	"sort"
 	"strings"
 
@@ -99,7 +100,7 @@ func CompareHostScoped(device, state, intent, dropped, baseline string, d *diale
 	for id := range now {
 		ids = append(ids, id)
 	}
-	sort.Slice(ids, func(i, j int) bool { return naturalLess(ids[i], ids[j]) })
+	sort.Slice(ids, func(i, j int) bool { return schema.NaturalLess(ids[i], ids[j]) })
 	var run, des strings.Builder
 	run.WriteString(c.Running)
 	des.WriteString(c.Desired)

@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"github.com/fabricgen/fabricgen/schema"
 	"sort"
 	"strings"
 
@@ -87,7 +88,7 @@ func compareRestoreDB(device, running, backup, scope string, d *dialect.Dialect)
 	for f := range managed {
 		fields = append(fields, f)
 	}
-	sort.Slice(fields, func(i, j int) bool { return naturalLess(fields[i].String(), fields[j].String()) })
+	sort.Slice(fields, func(i, j int) bool { return schema.NaturalLess(fields[i].String(), fields[j].String()) })
 	gone := goneKeys(run, bk, managed)
 	rf, wf := flatten(run), flatten(want)
 	var runText, wantText strings.Builder
