@@ -8,12 +8,15 @@ PKGS := ./...
 # git commit).
 VERSION ?=
 LDFLAGS := $(if $(VERSION),-X main.releaseVersion=$(VERSION))
+# -buildvcs=auto stamps the git commit even where GOFLAGS says
+# -buildvcs=false, and builds without it outside a git checkout.
+BUILDFLAGS := -buildvcs=auto
 
 build:
-	$(GO) build -ldflags "$(LDFLAGS)" -o bin/fabricgen ./cmd/fabricgen
+	$(GO) build $(BUILDFLAGS) -ldflags "$(LDFLAGS)" -o bin/fabricgen ./cmd/fabricgen
 
 install:
-	$(GO) install -ldflags "$(LDFLAGS)" ./cmd/fabricgen
+	$(GO) install $(BUILDFLAGS) -ldflags "$(LDFLAGS)" ./cmd/fabricgen
 
 # Release archives for a tag: make release VERSION=v0.2.0 (scripts/release.sh;
 # the tag must exist and point at HEAD).
