@@ -113,7 +113,7 @@ DIR/.fabricgen/lock; -lock-timeout waits for it). Per device: work in
 flight that is not this run's (an EOS session waiting on its commit timer,
 a pending NVUE revision or confirm, a Junos commit confirmed, a fabricgen
 checkpoint another run left) makes apply refuse the device; the running
-config is saved to DIR/.fabricgen/backups/<device>/<UTC time>.cfg; the
+config is saved to DIR/.fabricgen/backups/DEVICE/TIME.cfg (TIME in UTC); the
 change is staged with the platform's transaction under a name unique to
 this run; the device is re-read and must show no difference; any failure
 rolls that device back.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/cobra/doc"
+	"github.com/spf13/pflag"
 
 	"github.com/fabricgen/fabricgen/internal/golden"
 )
@@ -81,4 +83,31 @@ func TestCLIDocs(t *testing.T) {
 	if len(want) < 30 {
 		t.Errorf("generated only %d pages", len(want))
 	}
+}
+
+// htmlLike matches text the man-page converter (md2man) reads as an HTML
+// tag and drops: "OUT/<device>.cfg" would print as "OUT/.cfg".
+var htmlLike = regexp.MustCompile(`<[A-Za-z/][^>\n]*>`)
+
+// TestHelpTextSurvivesManPages refuses help text with <placeholders>:
+// md2man swallows them in docs/man, so placeholders are written in
+// capitals (DEVICE, PLATFORM) as man pages do.
+func TestHelpTextSurvivesManPages(t *testing.T) {
+	root := newRootCommand(&streams{getenv: func(string) string { return "" }})
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		check := func(what, text string) {
+			if m := htmlLike.FindString(text); m != "" {
+				t.Errorf("%s: %s contains %q, which the man page drops; write the placeholder in capitals", c.CommandPath(), what, m)
+			}
+		}
+		check("Long", c.Long)
+		check("Example", c.Example)
+		check("Short", c.Short)
+		c.LocalFlags().VisitAll(func(f *pflag.Flag) { check("--"+f.Name, f.Usage) })
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(root)
 }

@@ -24,7 +24,7 @@ func newDriftCommand(s *streams) *cobra.Command {
 		Use:   "drift [DIR]",
 		Short: "Report devices whose config changed since fabricgen applied it",
 		Long: `drift compares, per device, three things: the intent in DIR rendered now,
-the config fabricgen applied last (DIR/.fabricgen/applied/<device>.json,
+the config fabricgen applied last (DIR/.fabricgen/applied/DEVICE.json,
 written by apply), and the device's running config, over the same SSH
 sessions, credentials, inventory and known_hosts as plan. Only what
 fabricgen manages is compared. It changes nothing.

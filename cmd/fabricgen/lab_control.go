@@ -101,7 +101,7 @@ serves, through the control socket in --dir, in the form lab up
 show configuration | display set (juniper_junos), nv config show -o
 commands (nvidia_cumulus), config_db.json (sonic), or the commands that give
 a factory host its NIC state (nvidia_mlnx, linux_dcb). Save it as
-<device>.cfg/.json/.sh to start a later lab from it.`,
+DEVICE.cfg/.json/.sh to start a later lab from it.`,
 		Example: `  fabricgen lab show leaf1
   fabricgen lab show --dir /tmp/lab leaf3 > saved/leaf3.json`,
 		Args: cobra.ExactArgs(1),

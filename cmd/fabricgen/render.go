@@ -35,7 +35,7 @@ func newRenderCommand(s *streams) *cobra.Command {
 		Short: "Write each device's configuration from the intent",
 		Long: `render loads the fabric in DIR (default: the current directory), runs the
 lint rules, and writes one configuration file per device to OUT as
-OUT/<device>.<ext>: .cfg for arista_eos and cisco_nxos, .set for
+OUT/DEVICE.EXT: .cfg for arista_eos and cisco_nxos, .set for
 juniper_junos (set commands), .nvue for nvidia_cumulus (nv set commands),
 .json for sonic (a CONFIG_DB fragment) and .sh for nvidia_mlnx and
 linux_dcb (bash scripts, safe to run twice).
@@ -45,7 +45,7 @@ render refuses to write anything when lint reports errors, and lists them;
 that device with an error naming the device, the value and the platform;
 the other devices are still written.
 
---templates DIR lays the files DIR/<platform>/*.tmpl over the platform's
+--templates DIR lays the files DIR/PLATFORM/*.tmpl over the platform's
 embedded templates, each replacing the embedded template of its name:
 device.tmpl (the entry) or a sub-template such as interface.tmpl, so one
 stanza can change alone; docs/templates.md lists the sub-templates and
@@ -63,9 +63,9 @@ Exit status: 0 every selected device rendered; 1 lint errors (without
 		},
 	}
 	rf.vf.register(cmd)
-	cmd.Flags().StringVarP(&rf.out, "output", "o", "", "directory to write OUT/<device>.<ext> into (created if missing)")
+	cmd.Flags().StringVarP(&rf.out, "output", "o", "", "directory to write OUT/DEVICE.EXT into (created if missing)")
 	cmd.Flags().StringArrayVar(&rf.devices, "device", nil, "render only devices whose name matches this glob (repeatable)")
-	cmd.Flags().StringVar(&rf.templates, "templates", "", "folder of per-platform template overrides (DIR/<platform>/*.tmpl)")
+	cmd.Flags().StringVar(&rf.templates, "templates", "", "folder of per-platform template overrides (DIR/PLATFORM/*.tmpl)")
 	cmd.Flags().BoolVar(&rf.force, "force", false, "render even when lint reports errors")
 	return cmd
 }

@@ -25,7 +25,7 @@ default ".") to a backup apply saved before changing it: by default the
 backup of the run an interrupted apply left behind (its in-flight record),
 else the newest backup apply saved in DIR/.fabricgen/backups (so running
 rollback twice changes nothing the second time); --to FILE picks one (with
-a single device), such as the <time>.before-rollback.cfg a rollback saves
+a single device), such as the TIME.before-rollback.cfg a rollback saves
 to undo itself.
 
 It restores what fabricgen manages — the sections the backup has and the
