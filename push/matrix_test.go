@@ -621,8 +621,9 @@ var matrixMutations = []matrixMutation{
 // apply, as a fabric's state directory has it.
 func TestMatrix(t *testing.T) {
 	base := loadMatrixIntent(t, nil)
-	intents := make([]*matrixIntent, len(matrixMutations))
-	for i, m := range matrixMutations {
+	mutations := append(append([]matrixMutation(nil), matrixMutations...), matrixCombined(t)...)
+	intents := make([]*matrixIntent, len(mutations))
+	for i, m := range mutations {
 		if len(m.by) != len(matrixDevices) {
 			t.Fatalf("mutation %s has expectations for %d platforms, want %d", m.name, len(m.by), len(matrixDevices))
 		}
@@ -639,7 +640,7 @@ func TestMatrix(t *testing.T) {
 			if err != nil || rec == nil {
 				t.Fatalf("no last-applied record after the base apply: %v", err)
 			}
-			for i, m := range matrixMutations {
+			for i, m := range mutations {
 				t.Run(m.name, func(t *testing.T) {
 					r := newMatrixRig(t, md, snapshot)
 					if got := r.state(); stripHeaderTimes(got) != stripHeaderTimes(applied) {

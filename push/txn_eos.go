@@ -168,43 +168,86 @@ func fmtTimer(d time.Duration) string {
 
 // foreignEOS returns the first line of an EOS session diff that none of
 // our commands explains ("" when every changed line is ours). A line is
-// ours when we sent it, or negated it (no X, default X).
+// ours when we sent it (an added line), or negated it (a removed line: no
+// X, default X), or when it sits
+// inside a stanza that is itself one of our changed lines on the same
+// side of the diff: the children of a stanza we remove (no tx-queue 3)
+// are removed with it, those of a stanza we add come with it. Ancestry is
+// followed per side: a removed line's parents are the context and removed
+// lines above it, an added line's the context and added lines, so when
+// the diff lines up the children of a removed tx-queue 3 with those of
+// an added tx-queue 4, the old child still belongs to tx-queue 3.
 func foreignEOS(diff string, cmds []string) string {
-	ours := map[string]bool{}
+	// sent: what our commands add; gone: what they remove.
+	sent, gone := map[string]bool{}, map[string]bool{}
 	for _, c := range cmds {
 		c = strings.TrimSpace(c)
-		ours[c] = true
+		sent[c] = true
 		if rest, ok := strings.CutPrefix(c, "no "); ok {
-			ours[rest] = true
+			gone[rest] = true
 		}
 		if rest, ok := strings.CutPrefix(c, "default "); ok {
-			ours[rest] = true
-			ours["no "+rest] = true
+			gone[rest] = true
+			gone["no "+rest] = true
 		}
 	}
-	// A line under one of ours with the same sign is part of the stanza
-	// we added or removed (no tx-queue 3 removes its lines too).
-	coverSign, coverIndent := byte(0), -1
+	// frame is one open stanza on one side: its indent and whether it is
+	// a changed line of ours (its children are ours too).
+	type frame struct {
+		indent  int
+		covered bool
+	}
+	var oldSide, newSide []frame
+	pop := func(st []frame, indent int) []frame {
+		for len(st) > 0 && st[len(st)-1].indent >= indent {
+			st = st[:len(st)-1]
+		}
+		return st
+	}
+	covered := func(st []frame) bool {
+		for _, f := range st {
+			if f.covered {
+				return true
+			}
+		}
+		return false
+	}
 	for _, l := range strings.Split(diff, "\n") {
-		if strings.HasPrefix(l, "+++") || strings.HasPrefix(l, "---") || (!strings.HasPrefix(l, "+") && !strings.HasPrefix(l, "-")) {
-			coverIndent = -1
+		if strings.HasPrefix(l, "+++") || strings.HasPrefix(l, "---") || strings.HasPrefix(l, "@@") || l == "" {
+			if !strings.HasPrefix(l, " ") {
+				// A new hunk (or file): its first lines' parents are
+				// not shown.
+				oldSide, newSide = nil, nil
+			}
 			continue
 		}
-		body := l[1:]
+		sign, body := l[0], l[1:]
+		if sign != '+' && sign != '-' && sign != ' ' {
+			oldSide, newSide = nil, nil
+			continue
+		}
 		indent := len(body) - len(strings.TrimLeft(body, " "))
 		t := strings.TrimSpace(body)
-		if coverIndent >= 0 && l[0] == coverSign && indent > coverIndent {
+		switch sign {
+		case ' ':
+			oldSide, newSide = pop(oldSide, indent), pop(newSide, indent)
+			oldSide, newSide = append(oldSide, frame{indent: indent}), append(newSide, frame{indent: indent})
 			continue
+		case '-':
+			oldSide = pop(oldSide, indent)
+			mine := t == "" || t == "!" || gone[t] || covered(oldSide)
+			oldSide = append(oldSide, frame{indent: indent, covered: mine && t != "" && t != "!"})
+			if !mine {
+				return strings.TrimSpace(l)
+			}
+		case '+':
+			newSide = pop(newSide, indent)
+			mine := t == "" || t == "!" || sent[t] || covered(newSide)
+			newSide = append(newSide, frame{indent: indent, covered: mine && t != "" && t != "!"})
+			if !mine {
+				return strings.TrimSpace(l)
+			}
 		}
-		coverIndent = -1
-		if t == "" || t == "!" {
-			continue
-		}
-		if ours[t] {
-			coverSign, coverIndent = l[0], indent
-			continue
-		}
-		return strings.TrimSpace(l)
 	}
 	return ""
 }
