@@ -62,7 +62,7 @@ func brownfieldCases(t *testing.T) []brownfieldCase {
 			takeover: nxosTakeover},
 		{pc: pcs[schema.JuniperJunos],
 			notInPlan: []string{"protocols bgp", "system login", "system syslog", "snmp", "routing-options", "policy-options",
-				"description", "family inet address", "routing-instances", "STORAGE"},
+				"description", "family inet address", "routing-instances", "group TENANT"},
 			takeover: sectionTakeover("set class-of-service ", pcs[schema.JuniperJunos].dev.rendered)},
 		{pc: pcs[schema.NvidiaCumulus],
 			notInPlan: []string{"router bgp", "system aaa", "service ntp", "service syslog", "acl MGMT-IN", "description", "ip address"},
