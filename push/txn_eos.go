@@ -8,6 +8,7 @@ import (
 
 	"github.com/scrapli/scrapligo/driver/network"
 
+	"github.com/fabricgen/fabricgen/internal/push/config"
 	"github.com/fabricgen/fabricgen/internal/push/dialect"
 	"github.com/fabricgen/fabricgen/internal/push/session"
 	"github.com/fabricgen/fabricgen/internal/push/state"
@@ -94,13 +95,61 @@ func (a *applier) eosSession() outcome {
 		Escalate:     "configure session " + name,
 	}
 	a.conn.AddPrivilege(level)
+	// committed is when commit timer took effect (zero before): from
+	// then on the device runs our change and reverts it by itself when
+	// the timer expires.
+	var committed time.Time
+	pending := func() string {
+		return fmt.Sprintf("the commit timer is pending: the device runs our change and reverts it by itself at %s (%s after the commit) unless it is confirmed",
+			committed.Add(a.opts.CommitTimer).UTC().Format(time.RFC3339), a.opts.CommitTimer)
+	}
 	abort := func(why string) outcome {
 		a.mark("rollback")
-		if a.conn.Alive() {
-			_, _ = a.conn.Command("configure session " + name + " abort")
-		} else if err := a.reconnect(); err == nil {
+		if !a.conn.Alive() {
+			if err := a.reconnect(); err != nil {
+				if committed.IsZero() {
+					return outcome{status: StatusFailed, restore: "configure session " + name + " abort",
+						reason: why + "; " + err.Error() + "; nothing was committed: the uncommitted session changes nothing (abort it on the device)"}
+				}
+				return outcome{status: StatusFailed, restore: "configure session " + name + " abort",
+					reason: why + "; " + err.Error() + "; " + pending()}
+			}
 			a.conn.AddPrivilege(level)
-			_, _ = a.conn.Command("configure session " + name + " abort")
+		}
+		if !committed.IsZero() {
+			// Aborting a session waiting on its commit timer puts back
+			// the whole config from before the commit: a change someone
+			// made since would go with ours.
+			th, err := a.othersSince()
+			if err == nil && th.some() {
+				return a.keepTheirs(why, th, "configure session "+name+" abort", func(cs *config.ChangeSet) error {
+					// Confirm ours (the device then runs ours and
+					// theirs), then undo ours in a session of its own.
+					if r, err := a.conn.Command("configure session " + name + " commit"); err != nil || r.Failed != nil {
+						return fmt.Errorf("confirm the session to keep their change: %w", firstErr(err, rejection(r)))
+					}
+					undo := name + "-undo"
+					l2 := *level
+					l2.Name, l2.Escalate = undo, "configure session "+undo
+					a.conn.AddPrivilege(&l2)
+					_, rej, err := a.conn.Configure(append(cs.Commands(), "commit"), undo)
+					if err := firstErrOrNil(err, rej); err != nil {
+						_, _ = a.conn.Command("configure session " + undo + " abort")
+						return err
+					}
+					return nil
+				})
+			}
+		}
+		r, err := a.conn.Command("configure session " + name + " abort")
+		if (err != nil || r.Failed != nil) && !committed.IsZero() {
+			// The session may be gone because its timer expired and the
+			// device rolled back by itself.
+			if ok, cerr := a.restored(); cerr == nil && ok {
+				return a.rolledBack(why + "; the session was gone (its commit timer expired and the device rolled the change back by itself)")
+			}
+			return outcome{status: StatusFailed, restore: "configure session " + name + " abort",
+				reason: fmt.Sprintf("%s; configure session %s abort failed: %v; %s", why, name, firstErr(err, rejection(r)), pending())}
 		}
 		return a.rolledBack(why)
 	}
@@ -143,8 +192,14 @@ func (a *applier) eosSession() outcome {
 	timer := fmtTimer(a.opts.CommitTimer)
 	a.mark("commit")
 	if _, rej, err = a.conn.Configure([]string{"commit timer " + timer}, name); err != nil || rej != nil {
+		if err != nil {
+			// The commit may have taken effect before the connection
+			// went: say so if the abort cannot be done.
+			committed = a.opts.Now()
+		}
 		return abort(fmt.Sprintf("commit timer %s: %v", timer, firstErr(err, rej)))
 	}
+	committed = a.opts.Now()
 	ok, left, err := a.converged()
 	if err != nil {
 		return abort(fmt.Sprintf("verify after commit: %v", err))
