@@ -544,6 +544,13 @@ func (a *applier) unmanagedChange(now string) string {
 	scope, _ := a.opts.lastApplied(a.dev)
 	was, err1 := config.Unmanaged(a.before, a.rendered, scope, a.dl)
 	is, err2 := config.Unmanaged(now, a.rendered, scope, a.dl)
+	if a.dl.Host {
+		others, err := config.HostOthers(a.readScript(), a.changes.Commands(), a.before, now)
+		if err != nil || len(others) == 0 {
+			return ""
+		}
+		return fmt.Sprintf("note: %d setting(s) fabricgen did not change were changed during the apply (someone else's change, kept): %s", len(others), strings.Join(others, "; "))
+	}
 	if err1 != nil || err2 != nil || was == is {
 		return ""
 	}
