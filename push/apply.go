@@ -386,7 +386,7 @@ func (a *applier) finish(st Status) {
 		}
 		_ = s.WriteApplied(state.Applied{Device: a.pd.Name, Platform: a.pd.Platform, Run: a.opts.RunID,
 			Time: a.opts.Now().UTC(), IntentDigest: a.opts.intentDigest, Rendered: a.rendered, RunningSHA256: sum,
-			Baseline: baseline})
+			Baseline: baseline, Read: a.readIfMore()})
 	}
 	if st == StatusApplied || st == StatusRolledBack || st == StatusRefused {
 		_ = s.ClearInFlight(a.pd.Name)
@@ -465,6 +465,15 @@ func (a *applier) readScript() string {
 	return a.rendered
 }
 
+// readIfMore is the script a host's settings are read with when it is
+// more than the rendered one ("" otherwise), for the in-flight record.
+func (a *applier) readIfMore() string {
+	if a.read == a.rendered {
+		return ""
+	}
+	return a.read
+}
+
 // step records the step now starting in the device's in-flight record,
 // so a run killed at any point leaves a record saying how far it got.
 func (a *applier) step(name string) error {
@@ -481,7 +490,7 @@ func (a *applier) step(name string) error {
 	return a.opts.State.WriteInFlight(state.InFlight{
 		Run: a.opts.RunID, Holder: state.Me("fabricgen apply", a.started), Device: a.pd.Name,
 		Platform: a.pd.Platform, Address: a.pd.Address, Started: a.started, Txn: a.txnName(),
-		Step: name, Backup: a.backup, Rendered: a.rendered, IntentDigest: a.opts.intentDigest,
+		Step: name, Backup: a.backup, Rendered: a.rendered, Read: a.readIfMore(), IntentDigest: a.opts.intentDigest,
 	})
 }
 
@@ -535,6 +544,13 @@ func (a *applier) unmanagedChange(now string) string {
 	scope, _ := a.opts.lastApplied(a.dev)
 	was, err1 := config.Unmanaged(a.before, a.rendered, scope, a.dl)
 	is, err2 := config.Unmanaged(now, a.rendered, scope, a.dl)
+	if a.dl.Host {
+		others, err := config.HostOthers(a.readScript(), a.changes.Commands(), a.before, now)
+		if err != nil || len(others) == 0 {
+			return ""
+		}
+		return fmt.Sprintf("note: %d setting(s) fabricgen did not change were changed during the apply (someone else's change, kept): %s", len(others), strings.Join(others, "; "))
+	}
 	if err1 != nil || err2 != nil || was == is {
 		return ""
 	}

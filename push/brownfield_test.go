@@ -62,14 +62,14 @@ func brownfieldCases(t *testing.T) []brownfieldCase {
 			takeover: nxosTakeover},
 		{pc: pcs[schema.JuniperJunos],
 			notInPlan: []string{"protocols bgp", "system login", "system syslog", "snmp", "routing-options", "policy-options",
-				"description", "family inet address"},
+				"description", "family inet address", "routing-instances", "group TENANT"},
 			takeover: sectionTakeover("set class-of-service ", pcs[schema.JuniperJunos].dev.rendered)},
 		{pc: pcs[schema.NvidiaCumulus],
 			notInPlan: []string{"router bgp", "system aaa", "service ntp", "service syslog", "acl MGMT-IN", "description", "ip address"},
 			takeover:  sectionTakeover("nv set qos ", pcs[schema.NvidiaCumulus].dev.rendered)},
 		{pc: pcs[schema.SONiC],
 			notInPlan: []string{"BGP_NEIGHBOR", "DEVICE_METADATA", "NTP_SERVER", "SYSLOG_SERVER", "LOOPBACK_INTERFACE", "MGMT_INTERFACE",
-				"PORT_QOS_MAP|Ethernet64|", "QUEUE|Ethernet64|", "PORT|Ethernet0|lanes", "PORT|Ethernet0|alias", "DSCP_TO_TC_MAP|AZURE"},
+				"PORT_QOS_MAP|Ethernet64|", "QUEUE|Ethernet64|", "PORT|Ethernet0|lanes", "PORT|Ethernet0|alias", "DSCP_TO_TC_MAP|AZURE", "VRF|", "Vrf_storage"},
 			takeover:  sonicTakeover,
 			takenOver: sonicPortKeys(t, pcs[schema.SONiC].dev.rendered)},
 		{pc: pcs[schema.NvidiaMLNX],
@@ -634,9 +634,6 @@ func TestBrownfieldECNChange(t *testing.T) {
 func TestNoTakeover(t *testing.T) {
 	for _, bc := range brownfieldCases(t) {
 		dev := bc.pc.dev
-		if dev.platform.IsHost() {
-			continue
-		}
 		t.Run(string(dev.platform), func(t *testing.T) {
 			r := newBrownfieldRig(t, dev, brownfieldFile(t, dev))
 			ldev := r.lab.Device(dev.name)
@@ -675,5 +672,47 @@ func TestNoTakeover(t *testing.T) {
 				t.Errorf("plan --no-takeover after the takeover: %s (%s) %v", d.Status, d.Error, d.Takeover)
 			}
 		})
+	}
+}
+
+// TestNoTakeoverFactory: a device fresh from the factory holds nobody's
+// configuration, so --no-takeover plans and applies it on every platform.
+// A host's MTU 1500, trust pcp or "vendor" TSAs and a SONiC port's MTU
+// 9100 or 5m cable length are the factory's values: before, every host
+// and a factory SONiC switch were refused ("would remove or replace 10
+// line(s) fabricgen did not create: ens1f0np0 mtu = 1500; …").
+func TestNoTakeoverFactory(t *testing.T) {
+	for _, pc := range platformCases(t) {
+		t.Run(string(pc.dev.platform), func(t *testing.T) {
+			r := newRig(t, pc.dev)
+			r.opts.NoTakeover = true
+			p := r.plan()
+			if d := p.Devices[0]; d.Status != planfile.StatusChange || len(d.Takeover) != 0 {
+				t.Fatalf("plan --no-takeover of a factory device: %s (%s) takeover %q", d.Status, d.Error, d.Takeover)
+			}
+			opts := r.applyOpts()
+			opts.NoTakeover = true
+			res, err := Apply(context.Background(), p, r.f, r.inputs, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res[0].Status != StatusApplied {
+				t.Fatalf("apply --no-takeover of a factory device: %s (%s)", res[0].Status, res[0].Reason)
+			}
+		})
+	}
+	// A value that is not the factory's is still a takeover: the same
+	// host with an MTU someone set.
+	pc := platformCases(t)[5]
+	if pc.dev.platform != schema.NvidiaMLNX {
+		t.Fatalf("platformCases()[5] is %s, want nvidia_mlnx", pc.dev.platform)
+	}
+	r := newRig(t, pc.dev)
+	if err := r.lab.Device(pc.dev.name).ConfigureOutOfBand([]string{"ip link set dev ens1f0np0 mtu 9000"}); err != nil {
+		t.Fatal(err)
+	}
+	r.opts.NoTakeover = true
+	if d := r.plan().Devices[0]; d.Status != planfile.StatusError || !strings.Contains(d.Error, "ens1f0np0 mtu = 9000") {
+		t.Errorf("plan --no-takeover of a host with MTU 9000: %s (%s), want refused naming it", d.Status, d.Error)
 	}
 }

@@ -97,8 +97,16 @@ func judgeInterrupted(conn *session.Conn, dl *dialect.Dialect, rec *state.InFlig
 	if err != nil {
 		return v, fmt.Errorf("read the device an interrupted run left: %w", err)
 	}
+	// A host's backup holds the settings of the script the run read
+	// (the render and the settings the last apply made that it dropped).
+	nowRead := now
+	if rec.ReadScript() != rec.Rendered {
+		if nowRead, err = fetch(conn, dl, rec.ReadScript()); err != nil {
+			return v, fmt.Errorf("read the device an interrupted run left: %w", err)
+		}
+	}
 	backup, berr := readBackup(backupPath)
-	atBackup := berr == nil && config.Digest(now, dl) == config.Digest(backup, dl)
+	atBackup := berr == nil && config.Digest(nowRead, dl) == config.Digest(backup, dl)
 	atIntent := false
 	if cmp, err := config.Compare(rec.Device, now, rec.Rendered, dl); err == nil {
 		atIntent = cmp.Changes.Empty()

@@ -212,7 +212,9 @@ func scopeDigest(scope string) string {
 }
 
 // takeovers lists the device's own lines a change removes or replaces
-// that fabricgen did not apply last: configuration it takes over.
+// that fabricgen did not apply last: configuration it takes over. A value
+// equal to the platform's factory default (a host's MTU 1500, trust pcp;
+// a SONiC port's MTU 9100) is nobody's configuration and not listed.
 func takeovers(cmp *config.Comparison, scope string, dl *dialect.Dialect) ([]string, error) {
 	if len(cmp.Replaced) == 0 {
 		return nil, nil
@@ -229,7 +231,7 @@ func takeovers(cmp *config.Comparison, scope string, dl *dialect.Dialect) ([]str
 	}
 	var out []string
 	for _, r := range cmp.Replaced {
-		if !ours[r] {
+		if !ours[r] && !dl.IsFactoryDefault(r) {
 			out = append(out, r)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -563,25 +564,33 @@ func TestNoInjectedCommandRuns(t *testing.T) {
 }
 
 // TestNXOSRollsBackFromEveryMode: a command rejected inside each
-// configuration mode the NX-OS templates enter (system qos, a policy-map
-// class, a class-map, an interface) rolls the device back to its
-// checkpoint; scrapligo's built-in NX-OS platform does not know the
-// (config-sys-qos)# prompt, and the rollback then failed.
+// configuration mode the NX-OS templates enter rolls the device back to
+// its checkpoint; scrapligo's built-in NX-OS platform does not know the
+// (config-sys-qos)# prompt, and the rollback then failed. The render is
+// the change matrix's leaf2 (QoS and ACLs), so every mode is entered.
 func TestNXOSRollsBackFromEveryMode(t *testing.T) {
-	pc := platformCases(t)[1]
-	for _, reject := range []string{
-		`^service-policy type queuing output`, // (config-sys-qos)#
-		`^random-detect minimum-threshold`,    // (config-pmap-c-que)#
-		`^match dscp 26`,                      // (config-cmap-qos)#
-		`^priority-flow-control mode on`,      // (config-if)#
-		`^pause pfc-cos`,                      // (config-pmap-c-nqos)#
+	rendered := loadMatrixIntent(t, nil).rendered["leaf2"]
+	for _, tc := range []struct{ reject, mode string }{
+		{`^service-policy type queuing output`, "config-sys-qos"},
+		{`^random-detect minimum-threshold`, "config-pmap-c-que"},
+		{`^class type queuing c-out-8q-q6`, "config-pmap-que"},
+		{`^match dscp 26`, "config-cmap-qos"},
+		{`^priority-flow-control mode on`, "config-if"},
+		{`^pause pfc-cos`, "config-pmap-c-nqos"},
+		{`^class type network-qos c-8q-nq3`, "config-pmap-nqos"},
+		{`^set qos-group 3`, "config-pmap-c-qos"},
+		{`^class FG-DSCP-cnp`, "config-pmap-qos"},
+		{`^30 deny udp any any eq 4791`, "config-acl"},
 	} {
-		t.Run(reject, func(t *testing.T) {
-			r := newRig(t, pc.dev)
-			dev := r.lab.Device(pc.dev.name)
+		t.Run(tc.mode, func(t *testing.T) {
+			if !regexp.MustCompile(`(?m)^\s*` + strings.TrimPrefix(tc.reject, "^")).MatchString(rendered) {
+				t.Fatalf("the render has no line matching %s: the case proves nothing", tc.reject)
+			}
+			r := newRig(t, testDevice{name: "leaf2", platform: schema.CiscoNXOS, rendered: rendered})
+			dev := r.lab.Device("leaf2")
 			before := dev.RunningConfig()
 			p := r.plan()
-			dev.SetFault(lab.Fault{Reject: reject})
+			dev.SetFault(lab.Fault{Reject: tc.reject})
 			res, err := Apply(context.Background(), p, r.f, r.inputs, r.applyOpts())
 			dev.ClearFault()
 			if err != nil {
@@ -590,7 +599,10 @@ func TestNXOSRollsBackFromEveryMode(t *testing.T) {
 			if res[0].Status != StatusRolledBack {
 				t.Fatalf("%s (%s), want rolled back", res[0].Status, res[0].Reason)
 			}
-			dl, _ := dialect.Lookup(pc.dev.platform)
+			if !strings.Contains(res[0].Reason, "the device rejected") {
+				t.Errorf("the result does not say the command was rejected: %s", res[0].Reason)
+			}
+			dl, _ := dialect.Lookup(schema.CiscoNXOS)
 			sameConfig(t, dl, "device after rollback", before, dev.RunningConfig())
 		})
 	}

@@ -45,6 +45,18 @@ func firstErr(err error, rej *session.Rejected) error {
 	return errors.New("the device gave no reason")
 }
 
+// firstErrOrNil is the session error, else the device's rejection, else
+// nil.
+func firstErrOrNil(err error, rej *session.Rejected) error {
+	if err != nil {
+		return err
+	}
+	if rej != nil {
+		return rej
+	}
+	return nil
+}
+
 // rejection is a response's rejection, or nil.
 func rejection(r *response.Response) *session.Rejected {
 	if r == nil || r.Failed == nil {

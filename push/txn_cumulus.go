@@ -46,6 +46,13 @@ func nvueTxn() transaction {
 
 var reNVUEWaiting = regexp.MustCompile(`(?i)waiting for confirmation|seconds? (left|remaining)|rollback in`)
 
+// reNVUERevID finds the revision nv config apply made ("applied [rev_id:
+// 7]"), reNVUEWaitingRev the revision --confirm-status says waits.
+var (
+	reNVUERevID      = regexp.MustCompile(`rev_id:\s*(\d+)`)
+	reNVUEWaitingRev = regexp.MustCompile(`(?i)revision\s+(\d+)\s+is waiting`)
+)
+
 // nvueLeftovers finds a pending revision and an apply waiting for
 // confirmation.
 func nvueLeftovers(conn *session.Conn, _ func(string) bool) (leftovers, error) {
@@ -74,6 +81,9 @@ func nvueLeftovers(conn *session.Conn, _ func(string) bool) (leftovers, error) {
 // the revision back (and the switch would itself when the timer expires).
 func (a *applier) nvue() outcome {
 	run := a.shell
+	// ourRev is the revision our nv config apply made ("" until then,
+	// or when the switch did not say).
+	ourRev := ""
 	undo := func(why, cmd string) outcome {
 		a.mark("rollback")
 		if !a.conn.Alive() {
@@ -83,10 +93,17 @@ func (a *applier) nvue() outcome {
 		}
 		if cmd == "nv config apply --confirm-no" {
 			// Read the state before acting: the switch may already have
-			// rolled the revision back itself (its timer expired).
+			// rolled the revision back itself (its timer expired), and
+			// --confirm-no undoes whichever apply waits, which must be
+			// ours: someone may have confirmed ours and applied theirs.
 			st, err := run("nv config apply --confirm-status")
 			if err == nil && !reNVUEWaiting.MatchString(st) {
 				return a.rolledBack(why + "; the apply was no longer waiting for confirmation (the switch rolled it back itself), so nothing was sent")
+			}
+			if m := reNVUEWaitingRev.FindStringSubmatch(st); err == nil && m != nil && ourRev != "" && m[1] != ourRev {
+				return outcome{status: StatusFailed, restore: "fabricgen rollback " + a.pd.Name,
+					reason: fmt.Sprintf("%s; the apply waiting for confirmation is revision %s, not ours (%s, confirmed by someone else): nv config apply --confirm-no would undo their change, so fabricgen sent nothing; the switch runs our change and theirs; once theirs is confirmed or rolled back, fabricgen rollback %s restores fabricgen's lines and keeps theirs",
+						why, m[1], ourRev, a.pd.Name)}
 			}
 		}
 		if _, err := run(cmd); err != nil {
@@ -122,7 +139,11 @@ func (a *applier) nvue() outcome {
 	}
 	secs := max(1, int(a.opts.CommitTimer.Seconds()))
 	a.mark("commit")
-	if _, err := run(fmt.Sprintf("nv config apply --confirm %ds -y", secs)); err != nil {
+	applied, err := run(fmt.Sprintf("nv config apply --confirm %ds -y", secs))
+	if m := reNVUERevID.FindStringSubmatch(applied); m != nil {
+		ourRev = m[1]
+	}
+	if err != nil {
 		if a.conn.Alive() {
 			return undo("nv config apply: "+err.Error(), "nv config detach")
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/scrapli/scrapligo/driver/network"
 
+	"github.com/fabricgen/fabricgen/internal/push/config"
 	"github.com/fabricgen/fabricgen/internal/push/dialect"
 	"github.com/fabricgen/fabricgen/internal/push/session"
 	"github.com/fabricgen/fabricgen/internal/push/state"
@@ -94,13 +95,61 @@ func (a *applier) eosSession() outcome {
 		Escalate:     "configure session " + name,
 	}
 	a.conn.AddPrivilege(level)
+	// committed is when commit timer took effect (zero before): from
+	// then on the device runs our change and reverts it by itself when
+	// the timer expires.
+	var committed time.Time
+	pending := func() string {
+		return fmt.Sprintf("the commit timer is pending: the device runs our change and reverts it by itself at %s (%s after the commit) unless it is confirmed",
+			committed.Add(a.opts.CommitTimer).UTC().Format(time.RFC3339), a.opts.CommitTimer)
+	}
 	abort := func(why string) outcome {
 		a.mark("rollback")
-		if a.conn.Alive() {
-			_, _ = a.conn.Command("configure session " + name + " abort")
-		} else if err := a.reconnect(); err == nil {
+		if !a.conn.Alive() {
+			if err := a.reconnect(); err != nil {
+				if committed.IsZero() {
+					return outcome{status: StatusFailed, restore: "configure session " + name + " abort",
+						reason: why + "; " + err.Error() + "; nothing was committed: the uncommitted session changes nothing (abort it on the device)"}
+				}
+				return outcome{status: StatusFailed, restore: "configure session " + name + " abort",
+					reason: why + "; " + err.Error() + "; " + pending()}
+			}
 			a.conn.AddPrivilege(level)
-			_, _ = a.conn.Command("configure session " + name + " abort")
+		}
+		if !committed.IsZero() {
+			// Aborting a session waiting on its commit timer puts back
+			// the whole config from before the commit: a change someone
+			// made since would go with ours.
+			th, err := a.othersSince()
+			if err == nil && th.some() {
+				return a.keepTheirs(why, th, "configure session "+name+" abort", func(cs *config.ChangeSet) error {
+					// Confirm ours (the device then runs ours and
+					// theirs), then undo ours in a session of its own.
+					if r, err := a.conn.Command("configure session " + name + " commit"); err != nil || r.Failed != nil {
+						return fmt.Errorf("confirm the session to keep their change: %w", firstErr(err, rejection(r)))
+					}
+					undo := name + "-undo"
+					l2 := *level
+					l2.Name, l2.Escalate = undo, "configure session "+undo
+					a.conn.AddPrivilege(&l2)
+					_, rej, err := a.conn.Configure(append(cs.Commands(), "commit"), undo)
+					if err := firstErrOrNil(err, rej); err != nil {
+						_, _ = a.conn.Command("configure session " + undo + " abort")
+						return err
+					}
+					return nil
+				})
+			}
+		}
+		r, err := a.conn.Command("configure session " + name + " abort")
+		if (err != nil || r.Failed != nil) && !committed.IsZero() {
+			// The session may be gone because its timer expired and the
+			// device rolled back by itself.
+			if ok, cerr := a.restored(); cerr == nil && ok {
+				return a.rolledBack(why + "; the session was gone (its commit timer expired and the device rolled the change back by itself)")
+			}
+			return outcome{status: StatusFailed, restore: "configure session " + name + " abort",
+				reason: fmt.Sprintf("%s; configure session %s abort failed: %v; %s", why, name, firstErr(err, rejection(r)), pending())}
 		}
 		return a.rolledBack(why)
 	}
@@ -143,8 +192,14 @@ func (a *applier) eosSession() outcome {
 	timer := fmtTimer(a.opts.CommitTimer)
 	a.mark("commit")
 	if _, rej, err = a.conn.Configure([]string{"commit timer " + timer}, name); err != nil || rej != nil {
+		if err != nil {
+			// The commit may have taken effect before the connection
+			// went: say so if the abort cannot be done.
+			committed = a.opts.Now()
+		}
 		return abort(fmt.Sprintf("commit timer %s: %v", timer, firstErr(err, rej)))
 	}
+	committed = a.opts.Now()
 	ok, left, err := a.converged()
 	if err != nil {
 		return abort(fmt.Sprintf("verify after commit: %v", err))
@@ -168,43 +223,86 @@ func fmtTimer(d time.Duration) string {
 
 // foreignEOS returns the first line of an EOS session diff that none of
 // our commands explains ("" when every changed line is ours). A line is
-// ours when we sent it, or negated it (no X, default X).
+// ours when we sent it (an added line), or negated it (a removed line: no
+// X, default X), or when it sits
+// inside a stanza that is itself one of our changed lines on the same
+// side of the diff: the children of a stanza we remove (no tx-queue 3)
+// are removed with it, those of a stanza we add come with it. Ancestry is
+// followed per side: a removed line's parents are the context and removed
+// lines above it, an added line's the context and added lines, so when
+// the diff lines up the children of a removed tx-queue 3 with those of
+// an added tx-queue 4, the old child still belongs to tx-queue 3.
 func foreignEOS(diff string, cmds []string) string {
-	ours := map[string]bool{}
+	// sent: what our commands add; gone: what they remove.
+	sent, gone := map[string]bool{}, map[string]bool{}
 	for _, c := range cmds {
 		c = strings.TrimSpace(c)
-		ours[c] = true
+		sent[c] = true
 		if rest, ok := strings.CutPrefix(c, "no "); ok {
-			ours[rest] = true
+			gone[rest] = true
 		}
 		if rest, ok := strings.CutPrefix(c, "default "); ok {
-			ours[rest] = true
-			ours["no "+rest] = true
+			gone[rest] = true
+			gone["no "+rest] = true
 		}
 	}
-	// A line under one of ours with the same sign is part of the stanza
-	// we added or removed (no tx-queue 3 removes its lines too).
-	coverSign, coverIndent := byte(0), -1
+	// frame is one open stanza on one side: its indent and whether it is
+	// a changed line of ours (its children are ours too).
+	type frame struct {
+		indent  int
+		covered bool
+	}
+	var oldSide, newSide []frame
+	pop := func(st []frame, indent int) []frame {
+		for len(st) > 0 && st[len(st)-1].indent >= indent {
+			st = st[:len(st)-1]
+		}
+		return st
+	}
+	covered := func(st []frame) bool {
+		for _, f := range st {
+			if f.covered {
+				return true
+			}
+		}
+		return false
+	}
 	for _, l := range strings.Split(diff, "\n") {
-		if strings.HasPrefix(l, "+++") || strings.HasPrefix(l, "---") || (!strings.HasPrefix(l, "+") && !strings.HasPrefix(l, "-")) {
-			coverIndent = -1
+		if strings.HasPrefix(l, "+++") || strings.HasPrefix(l, "---") || strings.HasPrefix(l, "@@") || l == "" {
+			if !strings.HasPrefix(l, " ") {
+				// A new hunk (or file): its first lines' parents are
+				// not shown.
+				oldSide, newSide = nil, nil
+			}
 			continue
 		}
-		body := l[1:]
+		sign, body := l[0], l[1:]
+		if sign != '+' && sign != '-' && sign != ' ' {
+			oldSide, newSide = nil, nil
+			continue
+		}
 		indent := len(body) - len(strings.TrimLeft(body, " "))
 		t := strings.TrimSpace(body)
-		if coverIndent >= 0 && l[0] == coverSign && indent > coverIndent {
+		switch sign {
+		case ' ':
+			oldSide, newSide = pop(oldSide, indent), pop(newSide, indent)
+			oldSide, newSide = append(oldSide, frame{indent: indent}), append(newSide, frame{indent: indent})
 			continue
+		case '-':
+			oldSide = pop(oldSide, indent)
+			mine := t == "" || t == "!" || gone[t] || covered(oldSide)
+			oldSide = append(oldSide, frame{indent: indent, covered: mine && t != "" && t != "!"})
+			if !mine {
+				return strings.TrimSpace(l)
+			}
+		case '+':
+			newSide = pop(newSide, indent)
+			mine := t == "" || t == "!" || sent[t] || covered(newSide)
+			newSide = append(newSide, frame{indent: indent, covered: mine && t != "" && t != "!"})
+			if !mine {
+				return strings.TrimSpace(l)
+			}
 		}
-		coverIndent = -1
-		if t == "" || t == "!" {
-			continue
-		}
-		if ours[t] {
-			coverSign, coverIndent = l[0], indent
-			continue
-		}
-		return strings.TrimSpace(l)
 	}
 	return ""
 }

@@ -2,6 +2,7 @@ package push
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/fabricgen/fabricgen/internal/push/config"
 	"github.com/fabricgen/fabricgen/internal/push/dialect"
@@ -39,26 +40,81 @@ func (a *applier) hostCommands() outcome {
 	return outcome{status: StatusApplied}
 }
 
+// hostRestore sets every setting that differs from the backup back, with
+// the setters of the script the backup was read with (the render plus the
+// settings the last apply made that it dropped), and checks the result of
+// every command. A connection lost while restoring is re-opened and the
+// restore computed again from what the host has then; a command the host
+// refuses is named in the result.
 func (a *applier) hostRestore(why string) outcome {
 	a.mark("rollback")
 	restore := "fabricgen rollback " + a.pd.Name
-	if !a.conn.Alive() {
-		if err := a.reconnect(); err != nil {
+	var refused, keep []string
+	for attempt := 0; ; attempt++ {
+		if !a.conn.Alive() {
+			if err := a.reconnect(); err != nil {
+				return outcome{status: StatusFailed, reason: why + "; " + err.Error(), restore: restore}
+			}
+		}
+		now, err := fetch(a.conn, a.dl, a.readScript())
+		if err != nil {
+			if !a.conn.Alive() && attempt == 0 {
+				continue
+			}
+			return outcome{status: StatusFailed, reason: why + "; read state to restore: " + err.Error(), restore: restore}
+		}
+		// Settings our change does not touch that differ from the backup
+		// are someone else's: they stay.
+		if keep, err = config.HostOthers(a.readScript(), a.changes.Commands(), a.before, now); err != nil {
 			return outcome{status: StatusFailed, reason: why + "; " + err.Error(), restore: restore}
 		}
-	}
-	now, err := fetch(a.conn, a.dl, a.readScript())
-	if err != nil {
-		return outcome{status: StatusFailed, reason: why + "; read state to restore: " + err.Error(), restore: restore}
-	}
-	cmds, err := config.HostRestoreCommands(a.rendered, a.before, now)
-	if err != nil {
-		return outcome{status: StatusFailed, reason: why + "; " + err.Error(), restore: restore}
-	}
-	for _, c := range cmds {
-		if _, err := a.conn.Command(c); err != nil {
-			return outcome{status: StatusFailed, reason: why + "; restore " + c + ": " + err.Error(), restore: restore}
+		cmds, err := config.HostRestoreCommandsKeeping(a.readScript(), a.before, now, keep)
+		if err != nil {
+			return outcome{status: StatusFailed, reason: why + "; " + err.Error(), restore: restore}
+		}
+		refused = refused[:0]
+		lost := false
+		for _, c := range cmds {
+			if _, err := a.shell(c); err != nil {
+				if !a.conn.Alive() {
+					lost = true
+					break
+				}
+				refused = append(refused, err.Error())
+			}
+		}
+		if !lost {
+			break
+		}
+		if attempt > 0 {
+			return outcome{status: StatusFailed, reason: why + "; the connection was lost twice while restoring the backup", restore: restore}
 		}
 	}
-	return a.rolledBack(why)
+	var out outcome
+	if len(keep) == 0 {
+		out = a.rolledBack(why)
+	} else {
+		out = a.hostKept(why, keep)
+	}
+	if len(refused) > 0 {
+		out.status, out.restore = StatusFailed, restore
+		out.reason = fmt.Sprintf("%s; restoring the backup: %d command(s) failed: %s; the device is NOT back to its backup", why, len(refused), strings.Join(refused, "; "))
+	}
+	return out
+}
+
+// hostKept checks a host restored except for the settings someone else
+// changed during the apply, which it says it kept.
+func (a *applier) hostKept(why string, keep []string) outcome {
+	restore := "fabricgen rollback " + a.pd.Name
+	now, err := fetch(a.conn, a.dl, a.readScript())
+	if err != nil {
+		return outcome{status: StatusFailed, reason: why + "; could not check the rollback: " + err.Error(), restore: restore}
+	}
+	ok, err := config.HostSameExcept(a.readScript(), now, a.before, keep)
+	if err != nil || !ok {
+		return outcome{status: StatusFailed, reason: fmt.Sprintf("%s; the device is NOT back to its backup (%v)", why, err), restore: restore}
+	}
+	return outcome{status: StatusRolledBack, reason: fmt.Sprintf("%s; settings fabricgen did not change were changed by someone else during the apply and are kept: %s; every other setting matches the backup",
+		why, strings.Join(keep, "; "))}
 }

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/fabricgen/fabricgen/internal/push/config"
 	"github.com/fabricgen/fabricgen/internal/push/dialect"
 	"github.com/fabricgen/fabricgen/internal/push/session"
 )
@@ -37,7 +38,7 @@ func junosLeftovers(conn *session.Conn, _ func(string) bool) (leftovers, error) 
 	if err != nil {
 		return l, fmt.Errorf("show system commit: %w", err)
 	}
-	l.timer = junosPendingCommit(out)
+	l.timer, _ = junosPendingCommit(out)
 	return l, nil
 }
 
@@ -71,26 +72,49 @@ func (a *applier) junosCommit() outcome {
 				return outcome{status: StatusFailed, reason: why + "; " + err.Error() + "; the device rolls the commit back itself when the confirm timer expires"}
 			}
 		}
-		// Read the state before acting: when the commit is no longer
-		// waiting for confirmation (the timer expired and the device
-		// rolled back by itself, or someone confirmed it), rollback 1
-		// would commit the very change we mean to undo.
+		// Read the state before acting: rollback 1 undoes the newest
+		// commit, which must be ours and still waiting. When the timer
+		// expired and the device rolled back by itself, or someone's
+		// commit confirmed ours, rollback 1 would commit the very change
+		// we mean to undo, or undo theirs.
 		hist, err := a.conn.Show("show system commit")
 		if err != nil {
 			return outcome{status: StatusFailed, reason: why + "; read the commit state before rolling back: " + err.Error(), restore: "fabricgen rollback " + a.pd.Name}
 		}
-		if junosPendingCommit(hist) == "" {
-			out := a.rolledBack(why + "; the commit was no longer waiting for confirmation (the device rolled it back itself, or someone confirmed it), so nothing was sent")
-			if out.status == StatusFailed {
-				out.restore = "fabricgen rollback " + a.pd.Name
+		entry, comment := junosPendingCommit(hist)
+		switch {
+		case entry != "" && comment == a.txn:
+			// rollback 1 puts back the configuration from before our
+			// commit, which holds every change committed before it.
+			out, rej, err := a.conn.Configure([]string{"rollback 1", "commit"}, junosLevel)
+			if err != nil || rej != nil || !strings.Contains(out, "commit complete") {
+				return outcome{status: StatusFailed, reason: fmt.Sprintf("%s; rollback 1 + commit failed (%v): the device rolls the commit back itself when the confirm timer expires", why, firstErr(err, rej))}
 			}
-			return out
+			return a.rolledBack(why)
+		case entry != "":
+			return outcome{status: StatusFailed, restore: "fabricgen rollback " + a.pd.Name,
+				reason: fmt.Sprintf("%s; the commit waiting for confirmation is not ours (%s): rollback 1 would undo someone else's commit and a commit would confirm it, so fabricgen sent nothing; once it is confirmed or rolled back, fabricgen rollback %s restores fabricgen's sections", why, entry, a.pd.Name)}
 		}
-		out, rej, err := a.conn.Configure([]string{"rollback 1", "commit"}, junosLevel)
-		if err != nil || rej != nil || !strings.Contains(out, "commit complete") {
-			return outcome{status: StatusFailed, reason: fmt.Sprintf("%s; rollback 1 + commit failed (%v): the device rolls the commit back itself when the confirm timer expires", why, firstErr(err, rej))}
+		// Nothing waits: the device rolled our commit back by itself, or
+		// another commit confirmed it.
+		if ok, err := a.restored(); err == nil && ok {
+			return a.rolledBack(why + "; the commit was no longer waiting for confirmation (the device rolled it back itself), so nothing was sent")
 		}
-		return a.rolledBack(why)
+		th, err := a.othersSince()
+		if err != nil {
+			return outcome{status: StatusFailed, reason: why + "; re-read the device: " + err.Error(), restore: "fabricgen rollback " + a.pd.Name}
+		}
+		return a.keepTheirs(why+"; our commit was confirmed by another commit", th, "rollback 1 + commit", func(cs *config.ChangeSet) error {
+			out, rej, err := a.conn.Configure(append(cs.Commands(), "commit comment "+a.txn), junosLevel)
+			if err := firstErrOrNil(err, rej); err != nil {
+				_, _, _ = a.conn.Configure([]string{"rollback 0"}, junosLevel)
+				return err
+			}
+			if !strings.Contains(out, "commit complete") {
+				return fmt.Errorf("commit: %s", strings.TrimSpace(out))
+			}
+			return nil
+		})
 	}
 	if _, rej, err := a.conn.Configure(a.changes.Commands(), junosLevel); err != nil {
 		return a.rolledBack(fmt.Sprintf("loading the candidate failed: %v (uncommitted exclusive changes are discarded when the session ends)", err))
@@ -103,7 +127,9 @@ func (a *applier) junosCommit() outcome {
 	}
 	minutes := max(1, int((a.opts.CommitTimer.Minutes())+0.999))
 	a.mark("commit")
-	out, rej, err := a.conn.Configure([]string{fmt.Sprintf("commit confirmed %d", minutes)}, junosLevel)
+	// The comment names our commit in show system commit, so a
+	// rollback undoes only ours.
+	out, rej, err := a.conn.Configure([]string{fmt.Sprintf("commit confirmed %d comment \"%s\"", minutes, a.txn)}, junosLevel)
 	switch {
 	case err != nil:
 		return revert(fmt.Sprintf("commit confirmed: %v", err))
@@ -129,22 +155,29 @@ func (a *applier) junosCommit() outcome {
 }
 
 // junosPendingCommit returns the newest commit of `show system commit`
-// when it still waits for confirmation, else "". Junos keeps "commit
-// confirmed, rollback in Nmins" on an entry for good; while the timer
-// runs, the newest entry (0) is followed by a "rollback pending" line.
-func junosPendingCommit(out string) string {
-	entry := ""
+// when it still waits for confirmation, with its comment ("" when it has
+// none), else "", "". Junos keeps "commit confirmed, rollback in Nmins" on
+// an entry for good; while the timer runs, the newest entry (0) is
+// followed by a "rollback pending" line; a comment is printed on the line
+// after its entry.
+func junosPendingCommit(out string) (entry, comment string) {
+	seen, note := "", ""
 	for _, line := range strings.Split(out, "\n") {
 		if m := reJunosEntry.FindStringSubmatch(line); m != nil {
 			if m[1] != "0" {
 				break
 			}
-			entry = strings.TrimSpace(line)
+			seen = strings.TrimSpace(line)
 			continue
 		}
-		if entry != "" && strings.TrimSpace(line) == "rollback pending" {
-			return entry
+		t := strings.TrimSpace(line)
+		switch {
+		case seen == "" || t == "":
+		case t == "rollback pending":
+			return seen, note
+		case note == "":
+			note = strings.Trim(t, `"`)
 		}
 	}
-	return ""
+	return "", ""
 }

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/fabricgen/fabricgen/internal/push/config"
 	"github.com/fabricgen/fabricgen/internal/push/dialect"
 	"github.com/fabricgen/fabricgen/internal/push/session"
 	"github.com/fabricgen/fabricgen/internal/push/state"
@@ -73,6 +74,23 @@ func (a *applier) nxosCheckpoint() outcome {
 				return outcome{status: StatusFailed, reason: why + "; " + err.Error(),
 					restore: "rollback running-config checkpoint " + name + " (then: no checkpoint " + name + ")"}
 			}
+		}
+		// The checkpoint rollback puts back the whole config of the
+		// checkpoint: someone else's change since would go with ours.
+		th, err := a.othersSince()
+		if err != nil {
+			return outcome{status: StatusFailed, reason: why + "; re-read the device before rolling back: " + err.Error(),
+				restore: "rollback running-config checkpoint " + name + " (then: no checkpoint " + name + ")"}
+		}
+		if th.some() {
+			out := a.keepTheirs(why, th, "rollback running-config checkpoint "+name, func(cs *config.ChangeSet) error {
+				_, rej, err := a.conn.Configure(cs.Commands(), "")
+				return firstErrOrNil(err, rej)
+			})
+			if out.status == StatusRolledBack {
+				cleanup()
+			}
+			return out
 		}
 		r, err := a.conn.Command("rollback running-config checkpoint " + name)
 		if err != nil || r.Failed != nil {

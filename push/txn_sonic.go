@@ -97,6 +97,21 @@ func (a *applier) sonicGCU() outcome {
 		}
 		return outcome{status: StatusRefused, reason: why}
 	}
+	// writePatch writes a change set's JSON Patch into the run's file,
+	// in short chunks.
+	writePatch := func(cs *config.ChangeSet) error {
+		patch := config.PatchDocument(cs)
+		redirect := ">"
+		for len(patch) > 0 {
+			n := min(patchChunk, len(patch))
+			chunk := strings.ReplaceAll(patch[:n], "'", `'\''`)
+			if _, err := a.shell(fmt.Sprintf("printf '%%s' '%s' %s %s", chunk, redirect, file)); err != nil {
+				return fmt.Errorf("write the patch file: %w", err)
+			}
+			patch, redirect = patch[n:], ">>"
+		}
+		return nil
+	}
 	rollback := func(why string) outcome {
 		a.mark("rollback")
 		restore := "sudo config rollback " + name
@@ -105,6 +120,25 @@ func (a *applier) sonicGCU() outcome {
 				return outcome{status: StatusFailed, reason: why + "; " + err.Error(), restore: restore}
 			}
 		}
+		// config rollback replaces the whole CONFIG_DB with the
+		// checkpoint: someone else's change since would go with ours.
+		th, err := a.othersSince()
+		if err != nil {
+			return outcome{status: StatusFailed, reason: why + "; re-read the device before rolling back: " + err.Error(), restore: restore}
+		}
+		if th.some() {
+			out := a.keepTheirs(why, th, restore, func(cs *config.ChangeSet) error {
+				if err := writePatch(cs); err != nil {
+					return err
+				}
+				_, err := a.shell("sudo config apply-patch " + file)
+				return err
+			})
+			if out.status == StatusRolledBack {
+				cleanup()
+			}
+			return out
+		}
 		if _, err := run(restore); err != nil {
 			return outcome{status: StatusFailed, reason: fmt.Sprintf("%s; config rollback %s failed: %v", why, name, err), restore: restore}
 		}
@@ -112,15 +146,8 @@ func (a *applier) sonicGCU() outcome {
 		cleanup()
 		return out
 	}
-	patch := config.PatchDocument(a.changes)
-	redirect := ">"
-	for len(patch) > 0 {
-		n := min(patchChunk, len(patch))
-		chunk := strings.ReplaceAll(patch[:n], "'", `'\''`)
-		if _, err := run(fmt.Sprintf("printf '%%s' '%s' %s %s", chunk, redirect, file)); err != nil {
-			return rollback("write the patch file: " + err.Error())
-		}
-		patch, redirect = patch[n:], ">>"
+	if err := writePatch(a.changes); err != nil {
+		return rollback(err.Error())
 	}
 	a.mark("commit")
 	out, err := run("sudo config apply-patch " + file)

@@ -130,7 +130,7 @@ func rollbackTargets(cmd *cobra.Command, f *schema.Fabric, devs []*schema.Device
 			return nil, withCode(exitFailed, err)
 		}
 		if rec != nil {
-			t.Scope = rec.Rendered
+			t.Scope = rec.ReadScript()
 			if t.Backup == "" {
 				t.Backup = rec.Backup
 			}
@@ -153,7 +153,7 @@ func rollbackTargets(cmd *cobra.Command, f *schema.Fabric, devs []*schema.Device
 			if a, err := st.Applied(d.Name); err != nil {
 				return nil, withCode(exitFailed, err)
 			} else if a != nil {
-				t.Scope = a.Rendered
+				t.Scope = a.ReadScript()
 			}
 		}
 		if t.Scope == "" {

@@ -137,3 +137,32 @@ func TestJunosLocksAndSharedCandidate(t *testing.T) {
 		t.Errorf("shared candidate lost its change: %q", out)
 	}
 }
+
+// TestJunosOutOfBandCommit: another administrator's change is a commit as
+// the CLI makes it: refused while a session holds the configuration
+// exclusively, and, once the lock is gone, it confirms a commit confirmed
+// still waiting (any commit does), so the device keeps both.
+func TestJunosOutOfBandCommit(t *testing.T) {
+	l := startLab(t, DeviceSpec{Name: "spine1", Platform: schema.JuniperJunos})
+	dev := l.Device("spine1")
+	a := openShell(t, l, "spine1", `admin@spine1[>#] $`)
+	a.run("configure exclusive")
+	a.run("set interfaces et-0/0/3 mtu 9000")
+	a.run("commit confirmed 5")
+	if err := dev.ConfigureOutOfBand([]string{"set system ntp server 192.0.2.124"}); err == nil || !strings.Contains(err.Error(), "locked") {
+		t.Fatalf("a commit while another session holds the exclusive lock: %v, want refused", err)
+	}
+	a.run("exit")
+	if err := dev.ConfigureOutOfBand([]string{"set system ntp server 192.0.2.124"}); err != nil {
+		t.Fatal(err)
+	}
+	out := a.run("show system commit")
+	if strings.Contains(out, "rollback pending") {
+		t.Errorf("the other commit did not confirm the pending one:\n%s", out)
+	}
+	dev.ExpireTimers()
+	cfg := dev.RunningConfig()
+	if !strings.Contains(cfg, "mtu 9000") || !strings.Contains(cfg, "192.0.2.124") {
+		t.Errorf("the device lost a commit:\n%s", cfg)
+	}
+}

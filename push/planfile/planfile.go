@@ -103,13 +103,16 @@ func (p *Plan) Summary() Summary {
 		switch d.Status {
 		case StatusChange:
 			s.Change++
+			// Only devices that will change count lines: a device that
+			// could not be planned (a --no-takeover refusal keeps its
+			// diff) changes nothing.
+			s.Added += d.Diff.Added
+			s.Removed += d.Diff.Removed
 		case StatusUnchanged:
 			s.Unchanged++
 		default:
 			s.Errors++
 		}
-		s.Added += d.Diff.Added
-		s.Removed += d.Diff.Removed
 	}
 	return s
 }

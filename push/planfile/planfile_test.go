@@ -18,6 +18,9 @@ func sample() *Plan {
 				Diff:    config.Diff{Text: "--- a\n+++ b\n@@ -0,0 +1 @@\n+qos map dscp 26 to traffic-class 3\n", Added: 1}},
 			{Name: "leaf2", Platform: "arista_eos", Status: StatusUnchanged},
 			{Name: "leaf3", Platform: "cisco_nxos", Status: StatusError, Error: "unreachable"},
+			// A --no-takeover refusal keeps the diff it refused: its
+			// lines are not part of the plan's total.
+			{Name: "leaf4", Platform: "cisco_nxos", Status: StatusError, Error: "--no-takeover: …", Diff: config.Diff{Added: 7, Removed: 5}},
 		},
 	}
 }
@@ -31,7 +34,7 @@ func TestRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := p.Summary(); got != (Summary{Change: 1, Unchanged: 1, Errors: 1, Added: 1}) {
+	if got := p.Summary(); got != (Summary{Change: 1, Unchanged: 1, Errors: 2, Added: 1}) {
 		t.Errorf("summary %+v", got)
 	}
 	if cmds := p.Device("leaf1").Changes.Commands(); len(cmds) != 1 {

@@ -252,6 +252,18 @@ func unmanagedDB(running, rendered, scope string) (string, error) {
 			lines = append(lines, fmt.Sprintf("%s = %s", f, v))
 		}
 	}
+	// A key without fields (an NTP_SERVER, an interface address) has
+	// nothing to flatten: it is a line of its own, fabricgen's only when
+	// the render or the last apply has it.
+	for t, keys := range run {
+		for k, fields := range keys {
+			_, rendered := want[t][k]
+			_, applied := prev[t][k]
+			if len(fields) == 0 && !rendered && !applied {
+				lines = append(lines, t+"|"+k+" (no fields)")
+			}
+		}
+	}
 	sort.Slice(lines, func(i, j int) bool { return schema.NaturalLess(lines[i], lines[j]) })
 	return strings.Join(lines, "\n") + "\n", nil
 }

@@ -144,11 +144,20 @@ func Unmanaged(running, rendered, scope string, d *dialect.Dialect) (string, err
 		case !ok:
 			emit(n, 0)
 		case s.Shared:
-			b.WriteString(n.Line + "\n")
+			// The header counts only with lines of its own: a stanza
+			// fabricgen created for its lines alone (an interface a
+			// factory device did not list) is not someone's change.
+			var own []*Node
 			for _, c := range n.Children {
 				if !matchAny(c.Line, s) {
-					emit(c, 1)
+					own = append(own, c)
 				}
+			}
+			if len(own) > 0 {
+				b.WriteString(n.Line + "\n")
+			}
+			for _, c := range own {
+				emit(c, 1)
 			}
 		}
 	}

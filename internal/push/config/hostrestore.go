@@ -18,6 +18,11 @@ import (
 // backup did not have is removed, which puts default_roce_tos back to the
 // kernel's default.
 func HostRestoreCommands(script, backup, now string) ([]string, error) {
+	return hostRestore(script, backup, now, nil)
+}
+
+// hostRestore is HostRestoreCommands leaving the settings in skip alone.
+func hostRestore(script, backup, now string, skip map[string]bool) ([]string, error) {
 	actions, err := ParseHostScript(ResolveHostScript(script, lookupValues(script, backup)))
 	if err != nil {
 		return nil, err
@@ -25,6 +30,9 @@ func HostRestoreCommands(script, backup, now string) ([]string, error) {
 	old := HostFacts(actions, backup)
 	cur := HostFacts(actions, now)
 	r := &restorer{old: old, cur: cur, done: map[string]bool{}, trustAfter: map[string]bool{}}
+	for id := range skip {
+		r.done[id] = true
+	}
 	for _, a := range actions {
 		for _, f := range a.Facts {
 			if err := r.fact(f); err != nil {

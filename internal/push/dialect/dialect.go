@@ -114,6 +114,35 @@ type Dialect struct {
 	// ConfigDB is true for SONiC: the config is CONFIG_DB JSON, changed
 	// with a JSON Patch.
 	ConfigDB bool
+	// Factory lists settings a device fresh from the factory already
+	// has, where push reads them as values (hosts, CONFIG_DB): a value
+	// equal to its factory default is nobody's configuration, so
+	// replacing it is no takeover (plan --no-takeover).
+	Factory []FactoryDefault
+}
+
+// FactoryDefault is one setting's value on a factory-fresh device.
+type FactoryDefault struct {
+	// Key matches the setting as push names it in a takeover line, the
+	// part before " = " ("ens1f0np0 mtu", "PORT|Ethernet0|mtu").
+	Key *regexp.Regexp
+	// Value is the factory value.
+	Value string
+}
+
+// IsFactoryDefault reports whether a "setting = value" line gives the
+// setting its factory value.
+func (d *Dialect) IsFactoryDefault(line string) bool {
+	key, val, ok := strings.Cut(line, " = ")
+	if !ok {
+		return false
+	}
+	for _, f := range d.Factory {
+		if f.Key.MatchString(key) {
+			return f.Value == val
+		}
+	}
+	return false
 }
 
 // platforms is the registry of push platforms: one entry per platform,

@@ -1,6 +1,9 @@
 package dialect
 
 import (
+	"regexp"
+	"strconv"
+
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -27,5 +30,40 @@ func host(p schema.Platform) *Dialect {
 		Negate:      func(line string) string { return line },
 		Transaction: TxnHost,
 		Host:        true,
+		Factory:     hostFactory(),
 	}
+}
+
+// hostFactory is the NIC state of a ConnectX port nobody configured, as
+// push names its settings: the mlx5 driver's defaults (trust pcp, no PFC,
+// every TC "vendor" with priority 0 on TC 1 and 1 on TC 0, as mlnx_qos and
+// dcb ets show them; ECN on for every priority with CNPs on DSCP 48 and
+// priority 6, MLNX_OFED "RoCE ECN"; PFC storm prevention 100 ms, ethtool
+// pfc-prevention-tout), link pause on, MTU 1500 (Linux), and rdma_cm's
+// default ToS 0.
+func hostFactory() []FactoryDefault {
+	iface := `^[\w.@:-]+ `
+	out := []FactoryDefault{
+		{Key: regexp.MustCompile(iface + `mtu$`), Value: "1500"},
+		{Key: regexp.MustCompile(iface + `pause (rx|tx)$`), Value: "on"},
+		{Key: regexp.MustCompile(iface + `trust$`), Value: "pcp"},
+		{Key: regexp.MustCompile(iface + `pfc$`), Value: "0,0,0,0,0,0,0,0"},
+		{Key: regexp.MustCompile(iface + `prio_tc$`), Value: "1,0,2,3,4,5,6,7"},
+		{Key: regexp.MustCompile(iface + `tsa$`), Value: "vendor,vendor,vendor,vendor,vendor,vendor,vendor,vendor"},
+		{Key: regexp.MustCompile(iface + `tcbw$`), Value: "0,0,0,0,0,0,0,0"},
+		{Key: regexp.MustCompile(iface + `tunable pfc-prevention-tout$`), Value: "100"},
+		{Key: regexp.MustCompile(iface + `port \d+ roce_tos$`), Value: "0"},
+		{Key: regexp.MustCompile(`^/sys/class/net/[^/]+/ecn/roce_(np|rp)/enable/[0-7] value$`), Value: "1"},
+		{Key: regexp.MustCompile(`^/sys/class/net/[^/]+/ecn/roce_np/cnp_dscp value$`), Value: "48"},
+		{Key: regexp.MustCompile(`^/sys/class/net/[^/]+/ecn/roce_np/cnp_802p_prio value$`), Value: "6"},
+		{Key: regexp.MustCompile(iface + `ets tc-tsa [0-7]$`), Value: "vendor"},
+		{Key: regexp.MustCompile(iface + `ets tc-bw [0-7]$`), Value: "0"},
+		{Key: regexp.MustCompile(iface + `pfc prio-pfc [0-7]$`), Value: "off"},
+		{Key: regexp.MustCompile(iface + `ets prio-tc 0$`), Value: "1"},
+		{Key: regexp.MustCompile(iface + `ets prio-tc 1$`), Value: "0"},
+	}
+	for i := 2; i < 8; i++ {
+		out = append(out, FactoryDefault{Key: regexp.MustCompile(iface + `ets prio-tc ` + strconv.Itoa(i) + `$`), Value: strconv.Itoa(i)})
+	}
+	return out
 }

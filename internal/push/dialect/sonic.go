@@ -27,5 +27,13 @@ func sonic() *Dialect {
 		Negate:             func(line string) string { return line },
 		Transaction:        TxnGCU,
 		ConfigDB:           true,
+		// A port's MTU is 9100 unless configured (sonic-utilities'
+		// port_config.ini / platform.json default), and a port without
+		// a cable length of its own gets the buffer templates' default
+		// of 5m (sonic-buildimage buffers_config.j2, CABLE_LENGTH|AZURE).
+		Factory: []FactoryDefault{
+			{Key: regexp.MustCompile(`^PORT\|[^|]+\|mtu$`), Value: "9100"},
+			{Key: regexp.MustCompile(`^CABLE_LENGTH\|AZURE\|[^|]+$`), Value: "5m"},
+		},
 	}
 }

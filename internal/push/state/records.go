@@ -134,8 +134,23 @@ type InFlight struct {
 	// Backup is the running config saved before the change.
 	Backup string `json:"backup"`
 	// Rendered is the config being applied.
-	Rendered     string `json:"rendered"`
+	Rendered string `json:"rendered"`
+	// Read is, for a host, the script whose settings the run read and
+	// backed up when it is more than Rendered: the render plus the
+	// settings the last apply made that the render no longer makes (set
+	// back to their value before fabricgen). A rollback reads and
+	// restores these settings; "" means Rendered.
+	Read         string `json:"read,omitempty"`
 	IntentDigest string `json:"intent_digest"`
+}
+
+// ReadScript is the script whose settings a host's backup holds: Read,
+// else Rendered.
+func (r *InFlight) ReadScript() string {
+	if r.Read != "" {
+		return r.Read
+	}
+	return r.Rendered
 }
 
 func (d Dir) recordPath(kind, device string) (string, error) {
@@ -196,6 +211,18 @@ type Applied struct {
 	// first changed it, in push/config's host state form: what a setting
 	// the intent stops making is set back to.
 	Baseline string `json:"baseline,omitempty"`
+	// Read (hosts) is the script whose settings that apply read and
+	// backed up, when it is more than Rendered (InFlight.Read).
+	Read string `json:"read,omitempty"`
+}
+
+// ReadScript is the script whose settings the apply's backup holds:
+// Read, else Rendered.
+func (r *Applied) ReadScript() string {
+	if r.Read != "" {
+		return r.Read
+	}
+	return r.Rendered
 }
 
 // WriteApplied records what was applied to a device.

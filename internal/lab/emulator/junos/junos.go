@@ -226,6 +226,18 @@ func (j *junos) header() string {
 func (j *junos) Running() string { return j.header() + junosText(j.active) }
 
 func (j *junos) OutOfBand(lines []string) error {
+	// Another administrator commits as a CLI user would: not while a
+	// session holds the configuration exclusively ("configuration
+	// database locked"), and their commit confirms a commit confirmed
+	// still waiting (Junos CLI User Guide, "commit confirmed": any
+	// commit confirms it).
+	if j.lock != nil {
+		return fmt.Errorf("error: configuration database locked by %s (exclusive)", j.lock.user)
+	}
+	if j.confirm != nil {
+		j.confirm.cancel()
+		j.confirm = nil
+	}
 	cand := j.active.Clone()
 	for _, l := range lines {
 		l = strings.TrimSpace(l)

@@ -1,0 +1,57 @@
+package config
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/fabricgen/fabricgen/internal/push/dialect"
+	"github.com/fabricgen/fabricgen/schema"
+)
+
+// TestDCBETSRestoredInOneCommand: iproute2 dcb refuses an ETS vector that
+// does not add up (a TSA of ets with a bandwidth of 0, bandwidths not
+// summing to 100), so a restore that set tc-tsa and then tc-bw would be
+// refused half way or, with the connection lost between the two, leave a
+// hybrid (the old TSA with the new bandwidths). The TSA and bandwidth
+// vectors go back together, every index, in one dcb ets set.
+func TestDCBETSRestoredInOneCommand(t *testing.T) {
+	dl, err := dialect.Lookup(schema.LinuxDCB)
+	if err != nil {
+		t.Fatal(err)
+	}
+	script := "dcb ets set dev enp1 prio-tc 0:0 1:1 2:2 3:3 4:4 5:5 6:6 7:7 tc-tsa 0:ets 1:ets 2:ets 3:ets 4:ets 5:ets 6:strict 7:ets tc-bw 0:50 1:0 2:0 3:50 4:0 5:0 6:0 7:0\n"
+	reads, err := HostReadCommands(script, dl)
+	if err != nil || len(reads) != 1 {
+		t.Fatalf("read commands %q: %v", reads, err)
+	}
+	show := func(tsa, bw string) string {
+		return HostState(reads, []string{"prio-tc 0:0 1:1 2:2 3:3 4:4 5:5 6:6 7:7 tc-tsa " + tsa + " tc-bw " + bw + "\n"})
+	}
+	backup := show("0:ets 1:ets 2:ets 3:ets 4:ets 5:ets 6:ets 7:strict", "0:30 1:10 2:0 3:0 4:60 5:0 6:0 7:0")
+	tests := []struct{ name, now string }{
+		{"both changed", show("0:ets 1:ets 2:ets 3:ets 4:ets 5:ets 6:strict 7:ets", "0:50 1:0 2:0 3:50 4:0 5:0 6:0 7:0")},
+		{"only the bandwidths changed", show("0:ets 1:ets 2:ets 3:ets 4:ets 5:ets 6:ets 7:strict", "0:50 1:0 2:0 3:50 4:0 5:0 6:0 7:0")},
+		{"only one TSA changed", show("0:ets 1:ets 2:ets 3:ets 4:ets 5:ets 6:strict 7:strict", "0:30 1:10 2:0 3:0 4:60 5:0 6:0 7:0")},
+	}
+	const want = "dcb ets set dev enp1 tc-tsa 0:ets 1:ets 2:ets 3:ets 4:ets 5:ets 6:ets 7:strict tc-bw 0:30 1:10 2:0 3:0 4:60 5:0 6:0 7:0"
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			cmds, err := HostRestoreCommands(script, backup, tc.now)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ets []string
+			for _, c := range cmds {
+				if strings.HasPrefix(c, "dcb ets ") {
+					ets = append(ets, c)
+				}
+			}
+			if len(ets) != 1 || ets[0] != want {
+				t.Errorf("ETS restore commands:\n%s\nwant exactly:\n%s", strings.Join(ets, "\n"), want)
+			}
+		})
+	}
+	if cmds, err := HostRestoreCommands(script, backup, backup); err != nil || len(cmds) != 0 {
+		t.Errorf("nothing differs: %q %v", cmds, err)
+	}
+}

@@ -1,0 +1,120 @@
+package push
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/fabricgen/fabricgen/internal/push/config"
+)
+
+// Another administrator's change is never silently lost. A platform
+// rollback that puts back the whole configuration of a checkpoint (NX-OS
+// rollback running-config checkpoint, SONiC config rollback) would erase
+// any change someone else made since the checkpoint; Junos rollback 1 and
+// NVUE --confirm-no undo the newest commit, which must then be ours. Before
+// such a rollback fabricgen re-reads the device: when the lines it does not
+// manage differ from the backup, it does not roll back blindly but restores
+// only its own sections to the backup with derived commands (what
+// fabricgen rollback does), keeps their change, and checks both.
+
+// theirs is another administrator's change since the backup: the unified
+// diff of the lines fabricgen does not manage, backup against now.
+type theirs struct {
+	now  string
+	diff config.Diff
+}
+
+// some reports whether anything differs.
+func (t theirs) some() bool { return t.diff.Added+t.diff.Removed > 0 }
+
+// summary names the changed lines, the first few of them.
+func (t theirs) summary() string {
+	var lines []string
+	for _, l := range strings.Split(t.diff.Text, "\n") {
+		if (strings.HasPrefix(l, "+") || strings.HasPrefix(l, "-")) && !strings.HasPrefix(l, "+++") && !strings.HasPrefix(l, "---") {
+			lines = append(lines, strings.TrimSpace(l))
+		}
+	}
+	more := ""
+	if len(lines) > 3 {
+		lines, more = lines[:3], fmt.Sprintf(" (and %d more)", len(lines)-3)
+	}
+	return fmt.Sprintf("%d line(s) fabricgen does not manage changed since the backup: %s%s", t.diff.Added+t.diff.Removed, strings.Join(lines, "; "), more)
+}
+
+// unmanagedOf is the device's unmanaged lines for this change.
+func (a *applier) unmanagedOf(text string) (string, error) {
+	scope, err := a.opts.lastApplied(a.dev)
+	if err != nil {
+		return "", err
+	}
+	return config.Unmanaged(text, a.rendered, scope, a.dl)
+}
+
+// othersSince re-reads the device and compares the lines fabricgen does
+// not manage with the backup's.
+func (a *applier) othersSince() (theirs, error) {
+	now, err := fetch(a.conn, a.dl, a.readScript())
+	if err != nil {
+		return theirs{}, err
+	}
+	was, err := a.unmanagedOf(a.before)
+	if err != nil {
+		return theirs{}, err
+	}
+	is, err := a.unmanagedOf(now)
+	if err != nil {
+		return theirs{}, err
+	}
+	t := theirs{now: now}
+	if was != is {
+		t.diff = config.Unified(a.pd.Name+" (backup)", a.pd.Name+" (now)", was, is)
+	}
+	return t, nil
+}
+
+// keepTheirs restores fabricgen's own sections to the backup with the
+// commands derived from the device now and the backup, sent with send in
+// the platform's own way, instead of the platform's rollback (blanket),
+// which would erase their change; then checks that the managed sections
+// equal the backup and that their lines are still there. On failure the
+// device is reported failed with what differs and the command that
+// restores it without erasing their change.
+func (a *applier) keepTheirs(why string, th theirs, blanket string, send func(cs *config.ChangeSet) error) outcome {
+	restore := "fabricgen rollback " + a.pd.Name
+	failed := func(what string) outcome {
+		return outcome{status: StatusFailed, restore: restore,
+			reason: fmt.Sprintf("%s; %s; %s would erase them, so fabricgen did not run it; %s; the device is NOT back to its backup: %s restores fabricgen's sections and keeps their lines (%s would not)",
+				why, th.summary(), blanket, what, restore, blanket)}
+	}
+	cmp, err := config.CompareRestore(a.pd.Name, th.now, a.before, a.rendered, a.dl)
+	if err != nil {
+		return failed("deriving the restore: " + err.Error())
+	}
+	if !cmp.Changes.Empty() {
+		if err := send(cmp.Changes); err != nil {
+			return failed("restoring fabricgen's sections failed: " + err.Error())
+		}
+	}
+	if !a.conn.Alive() {
+		if err := a.reconnect(); err != nil {
+			return failed("could not check the restore: " + err.Error())
+		}
+	}
+	ok, err := a.restored()
+	if err != nil {
+		return failed("could not check the restore: " + err.Error())
+	}
+	if !ok {
+		return failed("after restoring fabricgen's sections they still differ from the backup")
+	}
+	after, err := a.othersSince()
+	if err != nil {
+		return failed("could not check their lines: " + err.Error())
+	}
+	if after.diff.Text != th.diff.Text {
+		return failed("their lines changed while fabricgen restored its own")
+	}
+	return outcome{status: StatusRolledBack, reason: fmt.Sprintf("%s; %s, which %s would have erased: fabricgen restored only its own sections, their change is kept; the device matches its backup in every line fabricgen manages",
+		why, th.summary(), blanket)}
+}
