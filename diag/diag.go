@@ -115,14 +115,35 @@ type Diagnostic struct {
 	Related []Related
 	// Trace is one representative hop trace (source NIC first) for findings on a path.
 	Trace []Step
-	// Paths counts the NIC-to-NIC paths that share the problem (0: not a path finding).
-	Paths int64
+	// Paths counts, per flow, the NIC-to-NIC paths that share the problem
+	// (none: not a path finding). The flow Trace follows comes first; the
+	// flows are different packets on different paths and are never added up.
+	Paths []FlowPaths
 	// Count is how many places (ports, links, objects) share the problem; 0 and 1 mean one.
 	Count int
 	// Device and Port name a representative place, when there is one.
 	Device, Port string
 	// Fix says how to fix it.
 	Fix string
+	// Implied lists the findings of other rules on the same line that this
+	// finding's cause explains (its rule declares it implies theirs): one
+	// cause, one finding, the others kept as notes.
+	Implied []Implied
+}
+
+// FlowPaths is the number of NIC-to-NIC paths of one flow ("RoCE data",
+// "CNP") that share a problem.
+type FlowPaths struct {
+	Flow  string
+	Paths int64
+}
+
+// Implied is another rule's finding folded into a diagnostic: same line,
+// same cause.
+type Implied struct {
+	Rule     string
+	Severity Severity
+	Summary  string
 }
 
 // Sourceless makes a diagnostic without a source range (a missing file,
@@ -157,6 +178,23 @@ func (d *Diagnostic) Error() string {
 		b.WriteString(EscapeText(d.Detail, true))
 	}
 	return b.String()
+}
+
+// PathsString says how many paths of each flow share the problem: "16
+// paths of RoCE data and 16 of CNP", "1 path of CNP"; "" when none.
+func (d *Diagnostic) PathsString() string {
+	var parts []string
+	for i, fp := range d.Paths {
+		if fp.Paths <= 0 {
+			continue
+		}
+		n := PathCount(fp.Paths)
+		if i > 0 && len(parts) > 0 {
+			n = fmt.Sprint(fp.Paths)
+		}
+		parts = append(parts, n+" of "+fp.Flow)
+	}
+	return strings.Join(parts, " and ")
 }
 
 // TraceString renders the trace as "a:p1 → b:p2 (note) → …".

@@ -21,7 +21,8 @@ import (
 //
 // (several `RULE "regexp"` pairs may follow one want). The harness compares
 // the set of (file, line, rule) exactly: a missing finding and an extra one
-// both fail, and each finding's summary must match its regexp. A load error
+// both fail, each finding's summary must match its regexp, and two findings
+// of one rule on one line fail too (one cause, one finding). A load error
 // is a finding of VAL001. Directories are named <rule>-fail-… (at least one
 // want for the rule) or <rule>-pass-… (a near miss: no finding of the rule),
 // and every rule of the registry has at least one of each.
@@ -117,6 +118,9 @@ func TestFixtures(t *testing.T) {
 				if !ok {
 					t.Errorf("%s:%d: missing %s finding (want %q)", k.file, k.line, k.rule, res[0])
 					continue
+				}
+				if len(msgs) > 1 {
+					t.Errorf("%s:%d: %d %s findings on one line (one cause, one finding): %s", k.file, k.line, len(msgs), k.rule, strings.Join(msgs, " | "))
 				}
 				for _, re := range res {
 					matched := false

@@ -24,6 +24,11 @@ type Rule struct {
 	Fix string
 	// Path is true for rules that read the end-to-end walk.
 	Path bool
+	// Implies lists the rules whose findings this rule's finding explains
+	// when both point at the same line (one cause): they are folded into
+	// this rule's finding as notes (Finding.Implied) rather than reported
+	// on their own. Implication is transitive and must not be circular.
+	Implies []string
 	// Run reports the rule's findings through the pass.
 	Run func(p *Pass)
 }
@@ -144,6 +149,21 @@ func ValidateRules(rs []*Rule) error {
 			return fmt.Errorf("rule %s: Run is nil", r.ID)
 		}
 		seen[r.ID] = true
+	}
+	for _, r := range rs {
+		for _, id := range r.Implies {
+			if !seen[id] || id == r.ID {
+				return fmt.Errorf("rule %s implies %q: not another rule of the registry", r.ID, id)
+			}
+		}
+	}
+	closure := impliesClosure(rs)
+	for a, bs := range closure {
+		for b := range bs {
+			if closure[b][a] {
+				return fmt.Errorf("rules %s and %s imply each other: implication must not be circular", a, b)
+			}
+		}
 	}
 	return nil
 }

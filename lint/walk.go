@@ -467,8 +467,8 @@ func (b *flowBuilder) arrive(lv int, up bool) []int32 {
 		g.ingIdx[si] = ix
 		ing := &g.ingTab[ix]
 		st := &g.states[si]
-		if t.stop[st.pi] || (st.pkt.L2 && t.routed[st.pi]) {
-			st.mid = midStopped // no RoCE receiver here, or a frame that cannot be routed
+		if t.stop[st.pi] || (st.pkt.L2 && t.routed[st.pi] && t.tier[st.pi] > 0) {
+			st.mid = midStopped // no RoCE receiver here, or a frame a switch cannot route (a NIC's own address is no hop)
 			continue
 		}
 		if t.tier[st.pi] == 0 {

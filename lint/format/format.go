@@ -130,14 +130,17 @@ func message(d *diag.Diagnostic) string {
 	}
 	if len(d.Trace) > 0 {
 		fmt.Fprintf(&b, "\npath: %s", d.TraceString())
-		if d.Paths > 0 {
-			fmt.Fprintf(&b, " (%s share this)", diag.PathCount(d.Paths))
+		if ps := d.PathsString(); ps != "" {
+			fmt.Fprintf(&b, " (%s share this)", ps)
 		}
 	}
 	for _, r := range d.Related {
 		if !r.Range.IsZero() {
 			fmt.Fprintf(&b, "\nsee: %s: %s", r.Range, r.Message)
 		}
+	}
+	for _, im := range d.Implied {
+		fmt.Fprintf(&b, "\nalso %s[%s]: %s", im.Severity, im.Rule, im.Summary)
 	}
 	if d.Fix != "" {
 		fmt.Fprintf(&b, "\nfix: %s", d.Fix)

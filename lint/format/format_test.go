@@ -33,7 +33,8 @@ func rng(line, col, endCol int32) *schema.Range {
 
 func sampleResult() *Result {
 	fs := []lint.Finding{
-		{Rule: "QOS001", Severity: schema.SevError, Subject: rng(2, 3, 17), Device: "core1", Port: "Ethernet3", Count: 2, Paths: 96,
+		{Rule: "QOS001", Severity: schema.SevError, Subject: rng(2, 3, 17), Device: "core1", Port: "Ethernet3", Count: 2, Paths: []lint.FlowPaths{{Flow: "RoCE data", Paths: 96}, {Flow: "CNP", Paths: 96}},
+			Implied: []diag.Implied{{Rule: "QOS002", Severity: schema.SevError, Summary: "core1:Ethernet3 maps RoCE DSCP 26 to priority 0"}},
 			Summary: `core1:Ethernet3 trusts "none", so RoCE data (DSCP 26) lands in priority 0 and leaves with DSCP 0 instead of 26`,
 			Fix:     `Set trust = "dscp" in the qos_policy attached to this port, device or role.`,
 			Trace: []lint.Step{{Port: "gpu01:eth2"}, {Port: "leaf1:Ethernet1"}, {Port: "core1:Ethernet3", Note: "DSCP 26 → 0: no trust dscp"},
@@ -42,7 +43,7 @@ func sampleResult() *Result {
 			Summary: `ecn_profile "roce": min_threshold 2000000 B (2.00 MB) is not below max_threshold 1000000 B (1.00 MB)`,
 			Fix:     "Set min_threshold below max_threshold and max_probability between 1 and 100.",
 			Related: []lint.Related{{Range: *rng(8, 3, 28), Message: "max_threshold set here"}}},
-		{Rule: "MTU002", Severity: schema.SevWarning, Subject: rng(3, 3, 15), Device: "core1", Port: "Ethernet3", Count: 1, Paths: 48,
+		{Rule: "MTU002", Severity: schema.SevWarning, Subject: rng(3, 3, 15), Device: "core1", Port: "Ethernet3", Count: 1, Paths: []lint.FlowPaths{{Flow: "RoCE data", Paths: 48}},
 			Summary: "core1:Ethernet3 has MTU 1500 on the RoCE path; RDMA path MTU 4096 needs 4192, a, b: c",
 			Fix:     "Raise the mtu of the ports on the path (9216 is the usual switch value).",
 			Trace:   []lint.Step{{Port: "gpu01:eth2"}, {Port: "core1:Ethernet3"}, {Port: "gpu77:eth0"}}},
@@ -159,7 +160,7 @@ func TestJSONRoundTrip(t *testing.T) {
 	if doc.FormatVersion != JSONFormatVersion || !doc.Valid || len(doc.Diagnostics) != 4 || doc.ErrorCount != 2 || doc.WarningCount != 1 || doc.InfoCount != 1 {
 		t.Errorf("document %+v", doc)
 	}
-	if doc.Diagnostics[0].Paths != 96 || len(doc.Diagnostics[0].Trace) != 5 {
+	if p := doc.Diagnostics[0].Paths; len(p) != 2 || p[0] != (jsonPaths{"RoCE data", 96}) || p[1] != (jsonPaths{"CNP", 96}) || len(doc.Diagnostics[0].Trace) != 5 || len(doc.Diagnostics[0].Implied) != 1 {
 		t.Errorf("first finding lost its trace or path count: %+v", doc.Diagnostics[0])
 	}
 	doc = jsonDoc{}

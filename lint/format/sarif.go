@@ -192,8 +192,19 @@ func writeSARIF(w io.Writer, r *Result) error {
 			res.CodeFlows = []sarifCodeFlow{{Message: &sarifText{Text: "hop trace: " + d.TraceString()}, ThreadFlows: []sarifThreadFlow{tf}}}
 		}
 		props := map[string]any{"count": max(d.Count, 1)}
-		if d.Paths > 0 {
-			props["paths"] = d.Paths
+		if len(d.Paths) > 0 {
+			paths := map[string]int64{}
+			for _, fp := range d.Paths {
+				paths[fp.Flow] = fp.Paths
+			}
+			props["paths"] = paths
+		}
+		if len(d.Implied) > 0 {
+			var ids []string
+			for _, im := range d.Implied {
+				ids = append(ids, im.Rule)
+			}
+			props["implied"] = ids
 		}
 		if d.Device != "" {
 			props["device"] = strings.TrimSpace(d.Device)
