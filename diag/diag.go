@@ -144,6 +144,8 @@ type Implied struct {
 	Rule     string
 	Severity Severity
 	Summary  string
+	// Range is where the folded finding pointed (on the same line).
+	Range Range
 }
 
 // Sourceless makes a diagnostic without a source range (a missing file,

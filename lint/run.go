@@ -276,7 +276,7 @@ func foldImplied(fs []Finding, implies map[string]map[string]bool) []Finding {
 			for a := start; a < len(out); a++ {
 				if implies[out[a].Rule][group[b].Rule] {
 					m := &out[a]
-					m.Implied = append(m.Implied, diag.Implied{Rule: group[b].Rule, Severity: group[b].Severity, Summary: group[b].Summary})
+					m.Implied = append(m.Implied, diag.Implied{Rule: group[b].Rule, Severity: group[b].Severity, Summary: group[b].Summary, Range: group[b].Range()})
 					m.Implied = append(m.Implied, group[b].Implied...)
 					m.Severity = max(m.Severity, group[b].Severity)
 					break

@@ -116,6 +116,22 @@ func ruleID(d *diag.Diagnostic) string {
 	return d.Rule
 }
 
+// filed returns ds with every diagnostic that has no rule (a load or
+// validation error) filed under lint.ValidationRule, as copies: every
+// format names a rule for every diagnostic.
+func filed(ds diag.Diagnostics) diag.Diagnostics {
+	out := make(diag.Diagnostics, len(ds))
+	for i, d := range ds {
+		if d.Rule == "" {
+			c := *d
+			c.Rule = lint.ValidationRule
+			d = &c
+		}
+		out[i] = d
+	}
+	return out
+}
+
 // message is the summary plus count, detail, paths, trace and fix, for
 // formats with one text field.
 func message(d *diag.Diagnostic) string {

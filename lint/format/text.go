@@ -10,7 +10,7 @@ import (
 // writeText is diag.WriteText followed by the totals.
 func writeText(w io.Writer, r *Result) error {
 	var b bytes.Buffer
-	if err := diag.WriteText(&b, r.Diagnostics, r.Sources, r.Color); err != nil {
+	if err := diag.WriteText(&b, filed(r.Diagnostics), r.Sources, r.Color); err != nil {
 		return err
 	}
 	switch {
