@@ -41,12 +41,13 @@ func runPlatformLimits(plat schema.Platform) func(p *Pass) {
 
 // platformLimits checks every device with templates.Checker, once per
 // signature (devices the check answers alike, such as 65,536 NICs with the
-// same settings), and groups the refusals by platform, line and reason: one
-// cause is one finding, with the number of devices it stops.
+// same settings), and groups every refusal of every device by platform,
+// line and reason: one cause is one finding, with the number of devices it
+// stops.
 func platformLimits(f *schema.Fabric) map[schema.Platform][]Finding {
 	c := templates.NewChecker()
 	sigs := templates.NewSignatures()
-	bySig := map[string]*templates.UnsupportedError{}
+	bySig := map[string][]*templates.UnsupportedError{}
 	type key struct {
 		plat   schema.Platform
 		src    schema.Range
@@ -56,27 +57,34 @@ func platformLimits(f *schema.Fabric) map[schema.Platform][]Finding {
 	out := map[schema.Platform][]Finding{}
 	for _, d := range f.Devices {
 		sig := sigs.Of(d)
-		ue, ok := bySig[sig]
+		ues, ok := bySig[sig]
 		if !ok {
-			ue = c.Check(f, d)
-			bySig[sig] = ue
+			ues = c.Check(f, d)
+			bySig[sig] = ues
 		}
-		if ue == nil {
+		if len(ues) == 0 {
 			continue
 		}
 		plat := d.Platform.V
-		k := key{plat, ue.Src, ue.Reason}
-		if i, ok := idx[k]; ok {
-			out[plat][i].Count++
-			continue
+		counted := map[int]bool{} // a device counts once per finding
+		for _, ue := range ues {
+			k := key{plat, ue.Src, ue.Reason}
+			if i, ok := idx[k]; ok {
+				if !counted[i] {
+					out[plat][i].Count++
+					counted[i] = true
+				}
+				continue
+			}
+			idx[k] = len(out[plat])
+			counted[idx[k]] = true
+			msg := ue.Error()
+			if !ue.Src.IsZero() {
+				msg = strings.TrimPrefix(msg, ue.Src.String()+": ")
+			}
+			msg = strings.Replace(msg, "device "+ue.Device+" ", "device "+d.Name+" ", 1)
+			out[plat] = append(out[plat], Finding{Subject: ptr(subjectOr(ue.Src, d.Range)), Device: d.Name, Summary: msg, Count: 1})
 		}
-		idx[k] = len(out[plat])
-		msg := ue.Error()
-		if !ue.Src.IsZero() {
-			msg = strings.TrimPrefix(msg, ue.Src.String()+": ")
-		}
-		msg = strings.Replace(msg, "device "+ue.Device+" ", "device "+d.Name+" ", 1)
-		out[plat] = append(out[plat], Finding{Subject: ptr(subjectOr(ue.Src, d.Range)), Device: d.Name, Summary: msg, Count: 1})
 	}
 	return out
 }
