@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/fabricgen/fabricgen/schema"
@@ -58,7 +59,7 @@ func (w *Walk) Ingresses(fl Flow, fn func(a *At)) {
 		st := &g.states[i]
 		bits := g.flags[i]
 		a.Port, a.Arrive, a.Ingress, a.Receiver = g.t.ports[st.pi], st.pkt, &g.ingTab[g.ingIdx[i]], bits&flagReceiver != 0
-		a.Paths, a.id = satMul(st.fwd, st.bwd), int32(i)
+		a.Paths, a.id = g.statePaths(int32(i)), int32(i)
 		a.Routed = bits&flagRouted != 0
 		a.RequiresACL = g.req != nil && g.req[i] != 0
 		fn(&a)
@@ -74,9 +75,30 @@ func (w *Walk) Egresses(fl Flow, fn func(o *Out)) {
 		e := &g.edges[i]
 		m := &g.mids[e.mid]
 		o.Port, o.Priority, o.DSCP, o.Egress, o.Source = g.t.ports[e.oi], m.prio, m.dscp, &g.egTab[g.egIdx[i]], m.src != nil
-		o.Paths, o.id = satMul(e.flow, g.states[e.to].bwd), int32(i)
+		o.Paths, o.id = g.edgePaths(int32(i)), int32(i)
 		fn(&o)
 	}
+}
+
+// statePaths is the number of NIC-to-NIC paths through state i: all
+// source-receiver pairs, less a NIC's paths to itself.
+func (g *flowGraph) statePaths(i int32) int64 {
+	st := &g.states[i]
+	n := satMul(st.fwd, st.bwd)
+	if g.self != nil && n != math.MaxInt64 {
+		n -= g.self.state[i]
+	}
+	return max(n, 0)
+}
+
+// edgePaths is the number of NIC-to-NIC paths over edge i.
+func (g *flowGraph) edgePaths(i int32) int64 {
+	e := &g.edges[i]
+	n := satMul(e.flow, g.states[e.to].bwd)
+	if g.self != nil && n != math.MaxInt64 {
+		n -= g.self.edge[i]
+	}
+	return max(n, 0)
 }
 
 // Arrivals is the number of paths from NICs that reach the state, whether
