@@ -31,12 +31,26 @@ type Range struct {
 // IsZero reports whether the range points nowhere.
 func (r Range) IsZero() bool { return r.Filename == "" }
 
-// String is "file:line:col".
+// String is "file:line:col" ("file" alone when the range has no position).
 func (r Range) String() string {
 	if r.IsZero() {
 		return "<no source>"
 	}
+	if r.Start.Line == 0 {
+		return r.Filename
+	}
 	return fmt.Sprintf("%s:%d:%d", r.Filename, r.Start.Line, r.Start.Column)
+}
+
+// CommandLinePrefix starts the pseudo file name of a value given on the
+// command line: "-var spines" for -var spines=VALUE.
+const CommandLinePrefix = "-var "
+
+// FromCommandLine reports whether r points into a value given on the
+// command line rather than into a file (an intent file ends in .fab.hcl or
+// .fab.json): formats that locate files drop such a location.
+func (r Range) FromCommandLine() bool {
+	return strings.HasPrefix(r.Filename, CommandLinePrefix) && !strings.HasSuffix(r.Filename, ".fab.hcl") && !strings.HasSuffix(r.Filename, ".fab.json")
 }
 
 // Ptr returns a pointer to a copy of r, or nil for the zero range.

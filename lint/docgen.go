@@ -184,10 +184,13 @@ rule reports the implied finding on its own.
 format carries load and validation errors (rule VAL001) as well as findings.
 
 - **sarif** (2.1.0): one rule per registry entry with ` + "`helpUri`" + ` pointing into this page,
-  results with ` + "`partialFingerprints`" + ` (` + "`fabricgen/v1`" + `: rule, file, the text of the
-  subject's line, device, port, summary — stable when lines move) and artifact URIs relative
-  to the repository root (` + "`--base-path`" + `, default: the nearest directory above the working
-  directory holding ` + "`.git`" + `), with ` + "`uriBaseId`" + ` ` + "`%SRCROOT%`" + `.
+  results with ` + "`partialFingerprints`" + ` (` + "`fabricgen/v2`" + `: a hash of rule, file, the text of
+  the subject's line, device, port and summary, then ` + "`:N`" + ` for the N-th result with that hash —
+  stable when lines move, and distinct for identical results on different lines) and artifact
+  URIs relative to the repository root (` + "`--base-path`" + `, default: the nearest directory above
+  the working directory holding ` + "`.git`" + `), with ` + "`uriBaseId`" + ` ` + "`%SRCROOT%`" + `; a file outside it gets an
+  absolute ` + "`file:`" + ` URI and no ` + "`uriBaseId`" + `. A value given on the command line (` + "`-var NAME=VALUE`" + `)
+  is no file: its diagnostics carry no location in any format, and name the variable.
 - **json**, format_version **2.0** (also what ` + "`fabricgen validate -json`" + ` prints): an object
   with ` + "`format_version`" + ` (string), ` + "`valid`" + ` (false when the intent did not load),
   ` + "`error_count`" + `, ` + "`warning_count`" + `, ` + "`info_count`" + ` and ` + "`diagnostics`" + ` (always an
@@ -201,7 +204,8 @@ format carries load and validation errors (rule VAL001) as well as findings.
   each ` + "`rule`" + `, ` + "`severity`" + `, ` + "`summary`" + `). A new field raises the minor version, a changed or
   removed one the major version: 2.0 made ` + "`paths`" + ` per flow (1.0 had one number adding RoCE
   data and CNP), added ` + "`implied`" + `, and gives load errors ` + "`rule`" + ` VAL001.
-- **github**: workflow commands; load errors without a file are plain ` + "`::error title=VAL001::`" + `.
+- **github**: workflow commands with file names relative to the base path (the ` + "`see:`" + ` lines too);
+  load errors without a file are plain ` + "`::error title=VAL001::`" + `.
 - **junit**: one test case per rule (VAL001 included), a failure per finding.
 - **checkstyle**, **compact**, **markdown**: one entry per diagnostic.
 

@@ -257,7 +257,74 @@ func TestSARIFStableAndRelative(t *testing.T) {
 	s := *d.Subject
 	s.Start.Line += 2
 	d.Subject = &s
-	if got := fingerprint(&d, "core.fab.hcl", shifted.Sources); fp == "" || got != fp {
+	if got := fingerprints(diag.Diagnostics{&d}, []string{"core.fab.hcl"}, shifted.Sources)[0]; fp == "" || got != fp {
 		t.Errorf("fingerprint changed with the line: %q vs %q", got, fp)
+	}
+}
+
+// TestSARIFEdgeCases: a file outside the base path gets an absolute file
+// URI and no uriBaseId; identical results (one typo on four lines) get
+// distinct fingerprints; a value given with -var has no file location but
+// keeps the variable's name; GitHub's see: lines are relative to the base.
+func TestSARIFEdgeCases(t *testing.T) {
+	base := t.TempDir()
+	outside := filepath.Join(t.TempDir(), "x.fab.hcl")
+	inside := filepath.Join(base, "fab", "a.fab.hcl")
+	src := "device \"a\" {\n  platform = \"sonc\"\n}\n"
+	typo := func(file string, line int32) *diag.Diagnostic {
+		return &diag.Diagnostic{Severity: diag.Error, Summary: "Unknown platform", Detail: `"sonc" is no platform`,
+			Subject: &diag.Range{Filename: file, Start: diag.Pos{Line: line, Column: 14}, End: diag.Pos{Line: line, Column: 20}}}
+	}
+	ds := diag.Diagnostics{typo(inside, 2), typo(inside, 2), typo(inside, 2), typo(inside, 2), typo(outside, 2),
+		{Severity: diag.Error, Summary: "Undeclared variable", Detail: `-var sets "nosuch", but no variable block declares it.`, Subject: &diag.Range{Filename: "-var nosuch"}},
+		{Severity: diag.Error, Rule: "LNK001", Summary: "speeds differ", Subject: &diag.Range{Filename: inside, Start: diag.Pos{Line: 1, Column: 1}},
+			Related: []diag.Related{{Range: diag.Range{Filename: inside, Start: diag.Pos{Line: 2, Column: 3}}, Message: "other end"}}}}
+	r := &Result{Diagnostics: ds, Sources: map[string][]byte{inside: []byte(src), outside: []byte(src)}, Rules: lint.Rules(), BasePath: base}
+	var log struct {
+		Runs []struct {
+			Results []struct {
+				Message   struct{ Text string } `json:"message"`
+				Locations []struct {
+					PhysicalLocation struct {
+						ArtifactLocation struct {
+							URI       string `json:"uri"`
+							URIBaseID string `json:"uriBaseId"`
+						} `json:"artifactLocation"`
+					} `json:"physicalLocation"`
+				} `json:"locations"`
+				PartialFingerprints map[string]string `json:"partialFingerprints"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(render(t, "sarif", r), &log); err != nil {
+		t.Fatal(err)
+	}
+	res := log.Runs[0].Results
+	seen := map[string]bool{}
+	for i, x := range res[:4] {
+		fp := x.PartialFingerprints[fingerprintKey]
+		if seen[fp] {
+			t.Errorf("result %d: fingerprint %s shared with another result", i, fp)
+		}
+		seen[fp] = true
+		if l := x.Locations[0].PhysicalLocation.ArtifactLocation; l.URI != "fab/a.fab.hcl" || l.URIBaseID != SARIFBaseID {
+			t.Errorf("result %d: location %+v", i, l)
+		}
+	}
+	if l := res[4].Locations[0].PhysicalLocation.ArtifactLocation; l.URIBaseID != "" || !strings.HasPrefix(l.URI, "file:///") || !strings.HasSuffix(l.URI, "/x.fab.hcl") {
+		t.Errorf("a file outside the base: %+v, want an absolute file URI without uriBaseId", l)
+	}
+	if len(res[5].Locations) != 0 || !strings.Contains(res[5].Message.Text, "nosuch") {
+		t.Errorf("-var value: locations %+v, message %q", res[5].Locations, res[5].Message.Text)
+	}
+	gh := string(render(t, "github", r))
+	if strings.Contains(gh, "file=-var") || !strings.Contains(gh, "title=VAL001::Undeclared variable") {
+		t.Errorf("github: a -var value got a file location:\n%s", gh)
+	}
+	if !strings.Contains(gh, "see: fab/a.fab.hcl:2:3: other end") || strings.Contains(gh, "see: "+filepath.ToSlash(base)) {
+		t.Errorf("github: see: path not relative to the base:\n%s", gh)
+	}
+	if strings.Contains(string(render(t, "compact", r)), "-var nosuch:0:0") {
+		t.Error("compact: a -var value printed as a file position")
 	}
 }

@@ -84,7 +84,7 @@ func toJSONRange(r diag.Range) *jsonRange {
 func writeJSON(w io.Writer, r *Result) error {
 	doc := jsonDoc{FormatVersion: JSONFormatVersion, Valid: r.Valid, Diagnostics: []jsonDiagnostic{}}
 	doc.ErrorCount, doc.WarningCount, doc.InfoCount = r.Diagnostics.Counts()
-	for _, d := range filed(r.Diagnostics) {
+	for _, d := range r.Diagnostics {
 		doc.Diagnostics = append(doc.Diagnostics, toJSON(d, r.Sources))
 	}
 	enc := json.NewEncoder(w)
