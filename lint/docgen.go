@@ -91,7 +91,7 @@ func RuleText(r *Rule) string {
 	para("Why", r.Rationale)
 	para("Fix", r.Fix)
 	b.WriteString("References:\n")
-	for _, ref := range strings.Split(r.Reference, "; ") {
+	for _, ref := range splitReferences(r.Reference) {
 		b.WriteString(wrap("- "+plain(ref), 78, "  ", "    "))
 		b.WriteByte('\n')
 	}
@@ -123,6 +123,31 @@ func impliesText(r *Rule) string {
 		return ids[0]
 	}
 	return strings.Join(ids[:len(ids)-1], ", ") + " and " + ids[len(ids)-1]
+}
+
+// splitReferences splits a rule's references at "; ", except inside
+// parentheses ("IEEE 802.1Qbb (PFC pauses a priority; it cannot pause a
+// policer); Cisco …" is two references).
+func splitReferences(s string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(':
+			depth++
+		case ')':
+			if depth > 0 {
+				depth--
+			}
+		case ';':
+			if depth == 0 && i+1 < len(s) && s[i+1] == ' ' {
+				out = append(out, s[start:i])
+				start = i + 2
+				i++
+			}
+		}
+	}
+	return append(out, s[start:])
 }
 
 // plain drops Markdown code marks.
