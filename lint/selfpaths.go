@@ -79,6 +79,9 @@ func computeSelf(g *flowGraph) {
 	for _, tr := range t.tier {
 		threeTier = threeTier || tr >= 3
 	}
+	if !threeTier && !anyMultiHomed(t) {
+		return // the common two-tier fabric of single-homed NICs: no NIC reaches itself
+	}
 	// Source mids by NIC (their base port index), in order.
 	byNIC := map[int32][]int32{}
 	var order []int32
@@ -132,6 +135,29 @@ func computeSelf(g *flowGraph) {
 		selfOfGroup(g, ix, groups[k], sc)
 	}
 	g.self = sc
+}
+
+// anyMultiHomed reports whether some NIC is cabled to two switches: one
+// pass over the ports (a device's ports are contiguous), no allocation.
+func anyMultiHomed(t *topology) bool {
+	dev, home := int32(-1), int32(-1)
+	for pi := range t.ports {
+		if t.tier[pi] != 0 {
+			continue
+		}
+		p := t.peer[pi]
+		if p < 0 || t.tier[p] == 0 {
+			continue
+		}
+		if b := t.base[pi]; b != dev {
+			dev, home = b, t.base[p]
+			continue
+		}
+		if t.base[p] != home {
+			return true
+		}
+	}
+	return false
 }
 
 func groupKey(first []int32, homes map[int32]int) string {
