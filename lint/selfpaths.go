@@ -180,23 +180,54 @@ func groupKey(first []int32, homes map[int32]int) string {
 	return b.String()
 }
 
-// selfOfGroup adds one group's self paths to sc. All counts are per member
-// (one NIC) and scaled by the group's size where states are shared.
-func selfOfGroup(g *flowGraph, ix *selfIndex, grp *selfGroup, sc *selfCounts) {
-	t := g.t
-	n := int64(len(grp.members))
-	tierOfMid := func(mi int32) int8 { return t.tier[g.mids[mi].base] }
+// selfRun is one group's computation: counts per member (one NIC).
+type selfRun struct {
+	g   *flowGraph
+	t   *topology
+	ix  *selfIndex
+	grp *selfGroup
+	// bwdS and bwdM count the paths from a state or mid down to the
+	// member's own ports; fwdS and fwdM the member's paths reaching one,
+	// flowE those over an edge.
+	bwdS, bwdM, fwdS, fwdM, flowE map[int32]int64
+	// peaks lists, per up mid, its edges into the down cone.
+	peaks map[int32][]int32
+	// feeders lists, per up mid of the up cone, the cone states that feed
+	// it, with the device each came from (the U-turn rule).
+	feeders map[int32][]selfFeeder
+	// upAt and downFrom list the cone's up mids and down mids by tier.
+	upAt, downFrom [maxTier + 1][]int32
+	// upB is, per first mid, what one of the member's own first states reaches.
+	upB map[int32]int64
+}
 
-	// (a) The down cone, backwards from the homes' down mids: bwd counts
-	// the paths from a state or mid down to the member's own ports.
-	bwdS := map[int32]int64{}
-	bwdM := map[int32]int64{}
-	peaks := map[int32][]int32{} // up mid → its edges into the down cone
-	downAt := [maxTier + 1][]int32{}
-	for h, c := range grp.homes {
-		for _, mi := range ix.devMids[h] {
+type selfFeeder struct{ si, dev int32 }
+
+// selfOfGroup adds one group's self paths to sc.
+func selfOfGroup(g *flowGraph, ix *selfIndex, grp *selfGroup, sc *selfCounts) {
+	r := &selfRun{g: g, t: g.t, ix: ix, grp: grp, bwdS: map[int32]int64{}, bwdM: map[int32]int64{},
+		fwdS: map[int32]int64{}, fwdM: map[int32]int64{}, flowE: map[int32]int64{},
+		peaks: map[int32][]int32{}, feeders: map[int32][]selfFeeder{}, upB: map[int32]int64{}}
+	if !r.downCone() {
+		return
+	}
+	r.upCone()
+	r.downFlow()
+	r.upBackward()
+	r.add(sc)
+}
+
+func (r *selfRun) tierOfMid(mi int32) int8 { return r.t.tier[r.g.mids[mi].base] }
+
+// downCone walks backwards from the homes' down mids, tier by tier upwards;
+// it reports whether the cone reaches any peak.
+func (r *selfRun) downCone() bool {
+	g, t := r.g, r.t
+	var downAt [maxTier + 1][]int32
+	for h, c := range r.grp.homes {
+		for _, mi := range r.ix.devMids[h] {
 			if !g.mids[mi].up {
-				bwdM[mi] = int64(c)
+				r.bwdM[mi] = int64(c)
 				downAt[t.tier[h]] = append(downAt[t.tier[h]], mi)
 			}
 		}
@@ -204,173 +235,171 @@ func selfOfGroup(g *flowGraph, ix *selfIndex, grp *selfGroup, sc *selfCounts) {
 	for tr := 1; tr <= maxTier; tr++ {
 		slices.Sort(downAt[tr])
 		for _, mi := range slices.Compact(downAt[tr]) {
-			b := bwdM[mi]
-			for _, si := range ix.midStates[mi] {
-				bwdS[si] = satAdd(bwdS[si], b)
-				for _, ei := range ix.inEdges[si] {
+			b := r.bwdM[mi]
+			for _, si := range r.ix.midStates[mi] {
+				r.bwdS[si] = satAdd(r.bwdS[si], b)
+				for _, ei := range r.ix.inEdges[si] {
 					from := g.edges[ei].mid
-					if g.mids[from].src != nil {
-						continue
+					switch {
+					case g.mids[from].src != nil:
+					case g.mids[from].up:
+						r.peaks[from] = append(r.peaks[from], ei)
+					default:
+						if _, ok := r.bwdM[from]; !ok {
+							downAt[r.tierOfMid(from)] = append(downAt[r.tierOfMid(from)], from)
+						}
+						r.bwdM[from] = satAdd(r.bwdM[from], b)
 					}
-					if g.mids[from].up {
-						peaks[from] = append(peaks[from], ei)
-						continue
-					}
-					if _, ok := bwdM[from]; !ok && int(tierOfMid(from)) <= maxTier {
-						downAt[tierOfMid(from)] = append(downAt[tierOfMid(from)], from)
-					}
-					bwdM[from] = satAdd(bwdM[from], b)
 				}
 			}
 		}
 	}
-	if len(peaks) == 0 {
-		return
-	}
+	return len(r.peaks) > 0
+}
 
-	// (b) The up cone, forwards from the first mids: fwd counts the
-	// member's paths reaching a state, mid or edge. Cone feeders of an up
-	// mid are kept with their device, for the U-turn rule.
-	fwdS := map[int32]int64{}
-	fwdM := map[int32]int64{}
-	flowE := map[int32]int64{}
-	type feeder struct{ si, dev int32 }
-	feeders := map[int32][]feeder{}
-	upAt := [maxTier + 1][]int32{}
-	for _, mi := range grp.first {
-		if fwdM[mi] == 0 {
-			upAt[tierOfMid(mi)] = append(upAt[tierOfMid(mi)], mi)
+// upCone walks forwards from the first mids, tier by tier upwards, and
+// sends the member's paths over the peak edges (less the U-turns).
+func (r *selfRun) upCone() {
+	g, t := r.g, r.t
+	for _, mi := range r.grp.first {
+		if r.fwdM[mi] == 0 {
+			r.upAt[r.tierOfMid(mi)] = append(r.upAt[r.tierOfMid(mi)], mi)
 		}
-		fwdM[mi]++
+		r.fwdM[mi]++
 	}
-	downFrom := [maxTier + 1][]int32{}
 	for tr := 1; tr <= maxTier; tr++ {
-		for _, mi := range upAt[tr] {
-			m := &g.mids[mi]
-			f := fwdM[mi]
-			for _, ei := range m.edges {
+		for _, mi := range r.upAt[tr] {
+			f := r.fwdM[mi]
+			for _, ei := range g.mids[mi].edges {
 				e := &g.edges[ei]
 				if t.tier[t.peer[e.oi]] <= int8(tr) {
 					continue
 				}
-				flowE[ei] = satAdd(flowE[ei], f)
-				fwdS[e.to] = satAdd(fwdS[e.to], f)
+				r.flowE[ei] = satAdd(r.flowE[ei], f)
+				r.fwdS[e.to] = satAdd(r.fwdS[e.to], f)
 				to := g.states[e.to].mid
 				if to < 0 || !g.mids[to].up {
 					continue
 				}
-				if fwdM[to] == 0 {
-					upAt[tierOfMid(to)] = append(upAt[tierOfMid(to)], to)
+				if r.fwdM[to] == 0 {
+					r.upAt[r.tierOfMid(to)] = append(r.upAt[r.tierOfMid(to)], to)
 				}
-				fwdM[to] = satAdd(fwdM[to], f)
-				feeders[to] = append(feeders[to], feeder{e.to, t.base[e.oi]})
+				r.fwdM[to] = satAdd(r.fwdM[to], f)
+				r.feeders[to] = append(r.feeders[to], selfFeeder{e.to, t.base[e.oi]})
 			}
-			for _, ei := range peaks[mi] {
+			for _, ei := range r.peaks[mi] {
 				e := &g.edges[ei]
 				out := t.base[t.peer[e.oi]]
 				fl := f
-				for _, fd := range feeders[mi] {
+				for _, fd := range r.feeders[mi] {
 					if fd.dev == out {
-						fl -= fwdS[fd.si]
+						fl -= r.fwdS[fd.si]
 					}
 				}
-				if fl <= 0 {
-					continue
-				}
-				flowE[ei] = satAdd(flowE[ei], fl)
-				fwdS[e.to] = satAdd(fwdS[e.to], fl)
-				if to := g.states[e.to].mid; to >= 0 {
-					if fwdM[to] == 0 {
-						downFrom[tierOfMid(to)] = append(downFrom[tierOfMid(to)], to)
-					}
-					fwdM[to] = satAdd(fwdM[to], fl)
+				if fl > 0 {
+					r.sendDown(ei, fl)
 				}
 			}
 		}
 	}
-	// Down the cone, from the highest tier: a down mid sends all it has.
-	for tr := maxTier; tr >= 2; tr-- {
-		for _, mi := range downFrom[tr] {
-			f := fwdM[mi]
-			for _, ei := range g.mids[mi].edges {
-				e := &g.edges[ei]
-				if bwdS[e.to] == 0 {
-					continue
-				}
-				flowE[ei] = satAdd(flowE[ei], f)
-				fwdS[e.to] = satAdd(fwdS[e.to], f)
-				if to := g.states[e.to].mid; to >= 0 {
-					if fwdM[to] == 0 {
-						downFrom[tierOfMid(to)] = append(downFrom[tierOfMid(to)], to)
-					}
-					fwdM[to] = satAdd(fwdM[to], f)
-				}
-			}
-		}
-	}
+}
 
-	// (c) Back up the cone: an up state's paths down to the member are its
-	// mid's, less those that would U-turn to the device it came from.
-	upB := map[int32]int64{} // per first mid, what one of the member's own first states reaches
+// sendDown adds fl paths over edge ei into a down-cone state and its mid.
+func (r *selfRun) sendDown(ei int32, fl int64) {
+	g := r.g
+	e := &g.edges[ei]
+	r.flowE[ei] = satAdd(r.flowE[ei], fl)
+	r.fwdS[e.to] = satAdd(r.fwdS[e.to], fl)
+	if to := g.states[e.to].mid; to >= 0 {
+		if r.fwdM[to] == 0 {
+			r.downFrom[r.tierOfMid(to)] = append(r.downFrom[r.tierOfMid(to)], to)
+		}
+		r.fwdM[to] = satAdd(r.fwdM[to], fl)
+	}
+}
+
+// downFlow sends the member's paths down the cone from the highest tier: a
+// down mid sends all it has into every cone state below it.
+func (r *selfRun) downFlow() {
+	for tr := maxTier; tr >= 2; tr-- {
+		for _, mi := range r.downFrom[tr] {
+			f := r.fwdM[mi]
+			for _, ei := range r.g.mids[mi].edges {
+				if r.bwdS[r.g.edges[ei].to] > 0 {
+					r.sendDown(ei, f)
+				}
+			}
+		}
+	}
+}
+
+// upBackward counts back up the cone: an up state's paths down to the
+// member are its mid's, less those that would U-turn to the device it
+// came from.
+func (r *selfRun) upBackward() {
+	g, t := r.g, r.t
 	for tr := maxTier; tr >= 1; tr-- {
-		for _, mi := range upAt[tr] {
-			var up int64
-			byDev := map[int32]int64{}
+		for _, mi := range r.upAt[tr] {
+			var up, peak int64
 			for _, ei := range g.mids[mi].edges {
 				e := &g.edges[ei]
 				if t.tier[t.peer[e.oi]] > int8(tr) {
-					up = satAdd(up, bwdS[e.to])
+					up = satAdd(up, r.bwdS[e.to])
 				}
 			}
-			var peak int64
-			for _, ei := range peaks[mi] {
+			byDev := map[int32]int64{}
+			for _, ei := range r.peaks[mi] {
 				e := &g.edges[ei]
-				b := bwdS[e.to]
+				b := r.bwdS[e.to]
 				peak = satAdd(peak, b)
 				byDev[t.base[t.peer[e.oi]]] += b
 			}
-			upB[mi] = up
-			for _, fd := range feeders[mi] {
+			r.upB[mi] = up
+			for _, fd := range r.feeders[mi] {
 				if v := up + peak - byDev[fd.dev]; v > 0 {
-					bwdS[fd.si] = satAdd(bwdS[fd.si], v)
+					r.bwdS[fd.si] = satAdd(r.bwdS[fd.si], v)
 				}
 			}
 		}
 	}
+}
 
-	// (d) Self paths of the shared states and edges, times the group's size.
-	for si, f := range fwdS {
-		if b := bwdS[si]; b > 0 && f > 0 {
+// add adds the group's self paths to sc: the shared states and edges times
+// the group's size, then each member's own first edges and states and the
+// edges into its own ports.
+func (r *selfRun) add(sc *selfCounts) {
+	g, t := r.g, r.t
+	n := int64(len(r.grp.members))
+	for si, f := range r.fwdS {
+		if b := r.bwdS[si]; b > 0 && f > 0 {
 			sc.state[si] = satAdd(sc.state[si], satMul(n, satMul(f, b)))
 		}
 	}
-	for ei, f := range flowE {
-		if b := bwdS[g.edges[ei].to]; b > 0 && f > 0 {
+	for ei, f := range r.flowE {
+		if b := r.bwdS[g.edges[ei].to]; b > 0 && f > 0 {
 			sc.edge[ei] = satAdd(sc.edge[ei], satMul(n, satMul(f, b)))
 		}
 	}
-	// Per member: its first edges and states, and its own receiving ports.
-	for _, srcs := range grp.members {
+	for _, srcs := range r.grp.members {
 		for _, smi := range srcs {
 			ei := g.mids[smi].edges[0]
 			s0 := g.edges[ei].to
 			if mi := g.states[s0].mid; mi >= 0 {
-				if b := upB[mi]; b > 0 {
+				if b := r.upB[mi]; b > 0 {
 					sc.edge[ei] = satAdd(sc.edge[ei], b)
 					sc.state[s0] = satAdd(sc.state[s0], b)
 				}
 			}
 		}
 		nb := g.mids[srcs[0]].base
-		dev := t.ports[nb].Device
-		for j := range dev.Ports {
-			for _, si := range ix.recvStates[nb+int32(j)] {
-				for _, ei := range ix.inEdges[si] {
+		for j := range t.ports[nb].Device.Ports {
+			for _, si := range r.ix.recvStates[nb+int32(j)] {
+				for _, ei := range r.ix.inEdges[si] {
 					from := g.edges[ei].mid
 					if g.mids[from].up {
 						continue
 					}
-					if f := fwdM[from]; f > 0 {
+					if f := r.fwdM[from]; f > 0 {
 						sc.edge[ei] = satAdd(sc.edge[ei], f)
 						sc.state[si] = satAdd(sc.state[si], f)
 					}

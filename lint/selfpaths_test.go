@@ -24,10 +24,10 @@ func brutePaths(g *flowGraph) (states, edges map[int32]int64) {
 		pathE, pathS = append(pathE, ei), append(pathS, si)
 		defer func() { pathE, pathS = pathE[:len(pathE)-1], pathS[:len(pathS)-1] }()
 		st := &g.states[si]
-		switch {
-		case st.mid == midStopped:
+		switch st.mid {
+		case midStopped:
 			return
-		case st.mid == midReceiver:
+		case midReceiver:
 			if t.tier[st.pi] == 0 && t.ports[st.pi].Device != src {
 				for _, s := range pathS {
 					states[s]++

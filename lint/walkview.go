@@ -238,13 +238,6 @@ func (g *flowGraph) traceThrough(ei int32) []Step {
 	return steps
 }
 
-func pathsWord(n int64) string {
-	if n == 1 {
-		return "1 path"
-	}
-	return fmt.Sprintf("%d paths", n)
-}
-
 func joinNotes(a, b string) string {
 	switch {
 	case a == "":

@@ -149,12 +149,11 @@ func writeRenderErrors(w io.Writer, f *schema.Fabric, rerr error, colour bool) e
 	return nil
 }
 
-// unjoin returns the errors an errors.Join holds, or err alone.
+// unjoin returns the errors an errors.Join holds (one per device), or err
+// alone.
 func unjoin(err error) []error {
 	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		if _, isRefusals := err.(templates.Refusals); !isRefusals {
-			return j.Unwrap()
-		}
+		return j.Unwrap()
 	}
 	return []error{err}
 }
