@@ -31,12 +31,26 @@ type Range struct {
 // IsZero reports whether the range points nowhere.
 func (r Range) IsZero() bool { return r.Filename == "" }
 
-// String is "file:line:col".
+// String is "file:line:col" ("file" alone when the range has no position).
 func (r Range) String() string {
 	if r.IsZero() {
 		return "<no source>"
 	}
+	if r.Start.Line == 0 {
+		return r.Filename
+	}
 	return fmt.Sprintf("%s:%d:%d", r.Filename, r.Start.Line, r.Start.Column)
+}
+
+// CommandLinePrefix starts the pseudo file name of a value given on the
+// command line: "-var spines" for -var spines=VALUE.
+const CommandLinePrefix = "-var "
+
+// FromCommandLine reports whether r points into a value given on the
+// command line rather than into a file (an intent file ends in .fab.hcl or
+// .fab.json): formats that locate files drop such a location.
+func (r Range) FromCommandLine() bool {
+	return strings.HasPrefix(r.Filename, CommandLinePrefix) && !strings.HasSuffix(r.Filename, ".fab.hcl") && !strings.HasSuffix(r.Filename, ".fab.json")
 }
 
 // Ptr returns a pointer to a copy of r, or nil for the zero range.
@@ -115,14 +129,37 @@ type Diagnostic struct {
 	Related []Related
 	// Trace is one representative hop trace (source NIC first) for findings on a path.
 	Trace []Step
-	// Paths counts the NIC-to-NIC paths that share the problem (0: not a path finding).
-	Paths int64
+	// Paths counts, per flow, the NIC-to-NIC paths that share the problem
+	// (none: not a path finding). The flow Trace follows comes first; the
+	// flows are different packets on different paths and are never added up.
+	Paths []FlowPaths
 	// Count is how many places (ports, links, objects) share the problem; 0 and 1 mean one.
 	Count int
 	// Device and Port name a representative place, when there is one.
 	Device, Port string
 	// Fix says how to fix it.
 	Fix string
+	// Implied lists the findings of other rules on the same line that this
+	// finding's cause explains (its rule declares it implies theirs): one
+	// cause, one finding, the others kept as notes.
+	Implied []Implied
+}
+
+// FlowPaths is the number of NIC-to-NIC paths of one flow ("RoCE data",
+// "CNP") that share a problem.
+type FlowPaths struct {
+	Flow  string
+	Paths int64
+}
+
+// Implied is another rule's finding folded into a diagnostic: same line,
+// same cause.
+type Implied struct {
+	Rule     string
+	Severity Severity
+	Summary  string
+	// Range is where the folded finding pointed (on the same line).
+	Range Range
 }
 
 // Sourceless makes a diagnostic without a source range (a missing file,
@@ -157,6 +194,23 @@ func (d *Diagnostic) Error() string {
 		b.WriteString(EscapeText(d.Detail, true))
 	}
 	return b.String()
+}
+
+// PathsString says how many paths of each flow share the problem: "16
+// paths of RoCE data and 16 of CNP", "1 path of CNP"; "" when none.
+func (d *Diagnostic) PathsString() string {
+	var parts []string
+	for i, fp := range d.Paths {
+		if fp.Paths <= 0 {
+			continue
+		}
+		n := PathCount(fp.Paths)
+		if i > 0 && len(parts) > 0 {
+			n = fmt.Sprint(fp.Paths)
+		}
+		parts = append(parts, n+" of "+fp.Flow)
+	}
+	return strings.Join(parts, " and ")
 }
 
 // TraceString renders the trace as "a:p1 → b:p2 (note) → …".

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/fabricgen/fabricgen/schema"
@@ -103,20 +104,24 @@ func watchdogsInUse(p *Pass) []*schema.Watchdog {
 func runWatchdogTimers(p *Pass) {
 	ms := time.Millisecond
 	for _, w := range p.Fabric.Watchdogs {
-		check := func(v schema.Value[time.Duration], name string, lo, hi time.Duration) {
-			if v.Set && (v.V < lo || v.V > hi) {
-				p.Report(Finding{Subject: ptr(subjectOr(v.Src, w.Range)), Summary: fmt.Sprintf("pfc_watchdog %q: %s %v is outside %v–%v", w.Name, name, v.V, lo, hi)})
+		// Every problem of one attribute is one finding at its line.
+		var problems [3][]string
+		vals := [3]schema.Value[time.Duration]{w.Detection, w.Restoration, w.PollInterval}
+		names := [3]string{"detection", "restoration", "poll_interval"}
+		bounds := [3][2]time.Duration{{100 * ms, 5000 * ms}, {100 * ms, 60000 * ms}, {100 * ms, 1000 * ms}}
+		for i, v := range vals {
+			if v.Set && (v.V < bounds[i][0] || v.V > bounds[i][1]) {
+				problems[i] = append(problems[i], fmt.Sprintf("is outside %v–%v", bounds[i][0], bounds[i][1]))
 			}
 		}
-		check(w.Detection, "detection", 100*ms, 5000*ms)
-		check(w.Restoration, "restoration", 100*ms, 60000*ms)
-		check(w.PollInterval, "poll_interval", 100*ms, 1000*ms)
-		for _, v := range []struct {
-			d    schema.Value[time.Duration]
-			name string
-		}{{w.Detection, "detection"}, {w.Restoration, "restoration"}} {
-			if v.d.Set && w.PollInterval.Set && v.d.V < w.PollInterval.V {
-				p.Report(Finding{Subject: ptr(subjectOr(v.d.Src, w.Range)), Summary: fmt.Sprintf("pfc_watchdog %q: %s %v is shorter than poll_interval %v", w.Name, v.name, v.d.V, w.PollInterval.V)})
+		for i := 0; i < 2; i++ {
+			if vals[i].Set && w.PollInterval.Set && vals[i].V < w.PollInterval.V {
+				problems[i] = append(problems[i], fmt.Sprintf("is shorter than poll_interval %v", w.PollInterval.V))
+			}
+		}
+		for i, ps := range problems {
+			if len(ps) > 0 {
+				p.Report(Finding{Subject: ptr(subjectOr(vals[i].Src, w.Range)), Summary: fmt.Sprintf("pfc_watchdog %q: %s %v %s", w.Name, names[i], vals[i].V, strings.Join(ps, " and "))})
 			}
 		}
 	}

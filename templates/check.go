@@ -1,7 +1,6 @@
 package templates
 
 import (
-	"errors"
 	"strings"
 
 	"github.com/fabricgen/fabricgen/schema"
@@ -17,23 +16,26 @@ type Checker struct {
 }
 
 // NewChecker returns a Checker for the embedded platforms. It parses no
-// templates: the limits live in the view builders.
+// templates and prints no stanza: the limits live in the view builders,
+// which it runs to the end for every port.
 func NewChecker() *Checker {
-	return &Checker{r: &Renderer{specs: registry(), cache: &viewCache{}}}
+	check := &stanzaSet{checkOnly: true}
+	stanzas := map[schema.Platform]*stanzaSet{}
+	for _, p := range schema.Platforms() {
+		stanzas[p] = check
+	}
+	return &Checker{r: &Renderer{specs: registry(), cache: &viewCache{}, stanzas: stanzas}}
 }
 
-// Check returns what d's platform cannot express (nil when render would
-// succeed as far as the intent is concerned). Like render, it stops at the
-// first such value of the device. Errors other than an UnsupportedError
-// (an unknown platform, a name the loader would refuse) are not platform
-// limits and yield nil: validation reports them.
-func (c *Checker) Check(f *schema.Fabric, d *schema.Device) *UnsupportedError {
+// Check returns every value of d its platform cannot express, in the
+// order render meets them (none when render would succeed as far as the
+// intent is concerned): render's builders go on past a refusal, so one
+// check names them all. Errors other than refusals (an unknown platform,
+// a name the loader would refuse) are not platform limits and yield none:
+// validation reports them.
+func (c *Checker) Check(f *schema.Fabric, d *schema.Device) []*UnsupportedError {
 	_, err := c.r.View(f, d)
-	var ue *UnsupportedError
-	if errors.As(err, &ue) {
-		return ue
-	}
-	return nil
+	return AllUnsupported(err)
 }
 
 // Signatures assigns keys that are equal for devices Check answers alike,

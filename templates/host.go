@@ -70,6 +70,7 @@ func buildHost(f *schema.Fabric, d *schema.Device, b Base, fl hostFlavour) (any,
 	configfsReady := false
 	notes := map[string]bool{}
 	var text hostText
+	var rej refusals // every refusal of the device, not only the first
 	for i, p := range b.Ports {
 		pq := d.Ports[i].QoS
 		hi := HostInterface{Name: p.Name}
@@ -88,7 +89,7 @@ func buildHost(f *schema.Fabric, d *schema.Device, b Base, fl hostFlavour) (any,
 		// a re-run passes and a real failure still stops the script.
 		if p.LinkPause {
 			if len(p.PFC) > 0 {
-				return nil, unsupported(d, "link_pause with PFC on "+p.Name, "a NIC port runs either 802.3x pause or PFC; turn one off", pq.LinkPause.Src)
+				rej.add(unsupported(d, "link_pause with PFC on "+p.Name, "a NIC port runs either 802.3x pause or PFC; turn one off", pq.LinkPause.Src))
 			}
 			text.line("ethtool -A ", dev, " rx on tx on", ethtoolUnchanged)
 		} else if pq != nil {
@@ -96,7 +97,7 @@ func buildHost(f *schema.Fabric, d *schema.Device, b Base, fl hostFlavour) (any,
 		}
 		if pq != nil {
 			ready, err := hostPortQoS(&text, b.cache, d, p, pq, fl, ibvar, configfsReady, notes)
-			if err != nil {
+			if !rej.add(err) {
 				return nil, err
 			}
 			configfsReady = ready
@@ -112,7 +113,7 @@ func buildHost(f *schema.Fabric, d *schema.Device, b Base, fl hostFlavour) (any,
 	}
 	sortStrings(v.Notes)
 	v.Preamble = hostPreamble(v)
-	return v, nil
+	return v, rej.err()
 }
 
 // hostText collects one port's commands, one per line.
@@ -175,7 +176,8 @@ func hostPortQoS(text *hostText, cache *viewCache, d *schema.Device, p PortView,
 		cmds, err = hostQoS(d, p, pq, fl)
 		block = strings.Join(cmds, "\n")
 	}
-	if err != nil {
+	var rej refusals
+	if !rej.add(err) {
 		return configfsReady, err
 	}
 	text.Grow(len(block) + 8*len(p.Name) + 512)
@@ -186,7 +188,7 @@ func hostPortQoS(text *hostText, cache *viewCache, d *schema.Device, p PortView,
 	if rd != nil {
 		rc, err := hostRDMA(d, p, pq, rd, fl, ibvar, !configfsReady)
 		configfsReady = configfsReady || (rd.ToS.Set && !fl.mlnx)
-		if err != nil {
+		if !rej.add(err) {
 			return configfsReady, err
 		}
 		for _, c := range rc {
@@ -197,8 +199,8 @@ func hostPortQoS(text *hostText, cache *viewCache, d *schema.Device, p PortView,
 		w := pq.Watchdog.V
 		if w.Detection.Set && w.Detection.V > 0 {
 			if tout := ms(w.Detection.V); fl.mlnx && (tout < 80 || tout > 8000) {
-				return configfsReady, unsupported(d, fmt.Sprintf("pfc_watchdog %s detection %d ms on %s", w.Name, tout, p.Name),
-					"mlx5 takes pfc-prevention-tout from 80 to 8000 ms; give the watchdog a detection time in that range", w.Detection.Src)
+				rej.add(unsupported(d, fmt.Sprintf("pfc_watchdog %s detection %d ms on %s", w.Name, tout, p.Name),
+					"mlx5 takes pfc-prevention-tout from 80 to 8000 ms; give the watchdog a detection time in that range", w.Detection.Src))
 			}
 			line("ethtool --set-tunable ", dev, " pfc-prevention-tout ", strconv.FormatInt(ms(w.Detection.V), 10))
 		}
@@ -214,7 +216,7 @@ func hostPortQoS(text *hostText, cache *viewCache, d *schema.Device, p PortView,
 	if bufferSrc(pq) != (schema.Range{}) {
 		notes["buffer: PFC headroom and pools are switch-side; the NIC's buffers are not changed"] = true
 	}
-	return configfsReady, nil
+	return configfsReady, rej.err()
 }
 
 // ethtoolUnchanged follows "ethtool -A": it accepts exit status 78, the
@@ -261,12 +263,13 @@ func hostQoS(d *schema.Device, p PortView, q *schema.PortQoS, fl hostFlavour) ([
 	var cmds []string
 	trust := q.Trust.V
 	dev := shellWord(p.Name)
+	var rej refusals
 	if fl.mlnx {
 		switch trust {
 		case schema.TrustDSCP, schema.TrustPCP:
 			cmds = append(cmds, "mlnx_qos -i "+dev+" --trust "+string(trust))
 		case schema.TrustBoth, schema.TrustNone:
-			return nil, unsupported(d, "trust "+string(trust)+" on "+dev, "mlnx_qos --trust takes pcp or dscp", q.Trust.Src)
+			rej.add(unsupported(d, "trust "+string(trust)+" on "+dev, "mlnx_qos --trust takes pcp or dscp", q.Trust.Src))
 		}
 		if trust == schema.TrustDSCP {
 			for dscp := 0; dscp < 64; dscp++ {
@@ -274,7 +277,7 @@ func hostQoS(d *schema.Device, p PortView, q *schema.PortQoS, fl hostFlavour) ([
 			}
 		}
 		if trust == schema.TrustPCP && pcpRemapped(q) {
-			return nil, unsupported(d, "pcp_map on "+dev, "mlnx_qos has no PCP→priority remap; PCP is the priority", q.PCP[0].Src)
+			rej.add(unsupported(d, "pcp_map on "+dev, "mlnx_qos has no PCP→priority remap; PCP is the priority", q.PCP[0].Src))
 		}
 		cmds = append(cmds, "mlnx_qos -i "+dev+" --pfc "+p.PFCVector)
 	} else {
@@ -289,7 +292,7 @@ func hostQoS(d *schema.Device, p PortView, q *schema.PortQoS, fl hostFlavour) ([
 		case schema.TrustBoth:
 			cmds = append(cmds, "dcb apptrust set dev "+dev+" order dscp pcp")
 		case schema.TrustNone:
-			return nil, unsupported(d, "trust none on "+dev, "dcb apptrust needs at least one selector; a host port classifies by DSCP or PCP", q.Trust.Src)
+			rej.add(unsupported(d, "trust none on "+dev, "dcb apptrust needs at least one selector; a host port classifies by DSCP or PCP", q.Trust.Src))
 		}
 		if trust != schema.TrustPCP {
 			var pairs []string
@@ -325,7 +328,10 @@ func hostQoS(d *schema.Device, p PortView, q *schema.PortQoS, fl hostFlavour) ([
 		cmds = append(cmds, "dcb pfc set dev "+dev+" prio-pfc "+strings.Join(pfc, " "))
 	}
 	ets, err := hostETS(d, dev, q, fl)
-	if err != nil {
+	if !rej.add(err) {
+		return nil, err
+	}
+	if err := rej.err(); err != nil {
 		return nil, err
 	}
 	return append(cmds, ets...), nil
@@ -367,6 +373,7 @@ func pcpRemapped(q *schema.PortQoS) bool {
 // per-TC rate limits for shapers.
 func hostETS(d *schema.Device, dev string, q *schema.PortQoS, fl hostFlavour) ([]string, error) {
 	var prioTC, tsa, bw []string
+	var rej refusals
 	sum, any := 0, false
 	for pr := 0; pr < 8; pr++ {
 		qu := q.Queue[pr].V
@@ -397,8 +404,8 @@ func hostETS(d *schema.Device, dev string, q *schema.PortQoS, fl hostFlavour) ([
 	}
 	if any {
 		if sum != 100 {
-			return nil, unsupported(d, fmt.Sprintf("ETS weights summing to %d%% on %s", sum, dev),
-				"NIC ETS bandwidths of the ETS traffic classes must add up to exactly 100; adjust the weights", queueSrc(d, 0))
+			rej.add(unsupported(d, fmt.Sprintf("ETS weights summing to %d%% on %s", sum, dev),
+				"NIC ETS bandwidths of the ETS traffic classes must add up to exactly 100; adjust the weights", subjectOrRange(q.WeightSumSource(), firstSchedSrc(q))))
 		}
 		if fl.mlnx {
 			cmds = append(cmds, "mlnx_qos -i "+dev+" --tsa "+strings.Join(tsa, ",")+" --tcbw "+strings.Join(bw, ","))
@@ -425,7 +432,7 @@ func hostETS(d *schema.Device, dev string, q *schema.PortQoS, fl hostFlavour) ([
 		if s > 0 {
 			shaped = true
 			if fl.mlnx && s%1_000_000_000 != 0 {
-				return nil, unsupported(d, fmt.Sprintf("queue %d shaper %s on %s", tc, bps(s), dev), "mlnx_qos --ratelimit takes whole Gb/s", q.Queues[tc].Shaper.Src)
+				rej.add(unsupported(d, fmt.Sprintf("queue %d shaper %s on %s", tc, bps(s), dev), "mlnx_qos --ratelimit takes whole Gb/s", q.Queues[tc].Shaper.Src))
 			}
 		}
 		if fl.mlnx {
@@ -441,7 +448,7 @@ func hostETS(d *schema.Device, dev string, q *schema.PortQoS, fl hostFlavour) ([
 			cmds = append(cmds, "dcb maxrate set dev "+dev+" tc-maxrate "+strings.Join(rates, " "))
 		}
 	}
-	return cmds, nil
+	return cmds, rej.err()
 }
 
 // hostRDMA renders RoCE ToS, RoCE mode, and DCQCN enablement and CNP marking.
@@ -454,18 +461,20 @@ func hostRDMA(d *schema.Device, p PortView, q *schema.PortQoS, rd *schema.RDMA, 
 	var cmds []string
 	dev := p.Name
 	sysfs := func(rest string) string { return shellWord("/sys/class/net/" + dev + "/ecn/" + rest) }
+	var rej refusals
 	if rd.Transport.V == schema.TransportIWARP && fl.mlnx {
 		// NVIDIA/Mellanox ConnectX adapters implement RoCE and InfiniBand, not iWARP.
-		return nil, unsupported(d, "rdma transport iwarp", "ConnectX NICs (nvidia_mlnx) speak RoCE, not iWARP; use platform linux_dcb for an iWARP NIC", rd.Transport.Src)
+		rej.add(unsupported(d, "rdma transport iwarp", "ConnectX NICs (nvidia_mlnx) speak RoCE, not iWARP; use platform linux_dcb for an iWARP NIC", rd.Transport.Src))
 	}
 	if rd.RoCEMode.Set && fl.mlnx {
 		mode := map[string]string{"v1": "1", "v2": "2"}[rd.RoCEMode.V]
 		if mode == "" {
-			return nil, unsupported(d, "rdma roce_mode "+rd.RoCEMode.V, "cma_roce_mode takes v1 or v2", rd.RoCEMode.Src)
+			rej.add(unsupported(d, "rdma roce_mode "+rd.RoCEMode.V, "cma_roce_mode takes v1 or v2", rd.RoCEMode.Src))
+		} else {
+			cmds = append(cmds, fmt.Sprintf(`cma_roce_mode -d "$%s" -p 1 -m %s`, ibvar, mode))
 		}
-		cmds = append(cmds, fmt.Sprintf(`cma_roce_mode -d "$%s" -p 1 -m %s`, ibvar, mode))
 	} else if rd.RoCEMode.Set && rd.RoCEMode.V != "v2" {
-		return nil, unsupported(d, "rdma roce_mode "+rd.RoCEMode.V, "upstream rdma_cm uses RoCE v2 where the GID allows; fabricgen has no vendor-neutral switch for v1", rd.RoCEMode.Src)
+		rej.add(unsupported(d, "rdma roce_mode "+rd.RoCEMode.V, "upstream rdma_cm uses RoCE v2 where the GID allows; fabricgen has no vendor-neutral switch for v1", rd.RoCEMode.Src))
 	}
 	if rd.ToS.Set {
 		if fl.mlnx {
@@ -481,12 +490,12 @@ func hostRDMA(d *schema.Device, p PortView, q *schema.PortQoS, rd *schema.RDMA, 
 	}
 	if !fl.mlnx {
 		if rd.ECN.Set && rd.ECN.V {
-			return nil, unsupported(d, "rdma ecn on "+dev, "linux_dcb has no vendor-neutral DCQCN switch; use platform nvidia_mlnx for ConnectX NICs", rd.ECN.Src)
+			rej.add(unsupported(d, "rdma ecn on "+dev, "linux_dcb has no vendor-neutral DCQCN switch; use platform nvidia_mlnx for ConnectX NICs", rd.ECN.Src))
 		}
 		if rd.CNPDSCP.Set || rd.CNPPriority.Set {
-			return nil, unsupported(d, "rdma cnp_dscp/cnp_priority on "+dev, "linux_dcb has no vendor-neutral CNP marking setting; use platform nvidia_mlnx for ConnectX NICs", rd.CNPDSCP.Src)
+			rej.add(unsupported(d, "rdma cnp_dscp/cnp_priority on "+dev, "linux_dcb has no vendor-neutral CNP marking setting; use platform nvidia_mlnx for ConnectX NICs", subjectOrRange(rd.CNPDSCP.Src, rd.CNPPriority.Src)))
 		}
-		return cmds, nil
+		return cmds, rej.err()
 	}
 	if rd.ECN.Set {
 		prio := q.DSCP[rd.DSCP()].V
@@ -504,5 +513,5 @@ func hostRDMA(d *schema.Device, p PortView, q *schema.PortQoS, rd *schema.RDMA, 
 	if rd.CNPPriority.Set {
 		cmds = append(cmds, fmt.Sprintf("echo %d > %s", rd.CNPPriority.V, sysfs("roce_np/cnp_802p_prio")))
 	}
-	return cmds, nil
+	return cmds, rej.err()
 }

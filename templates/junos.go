@@ -27,12 +27,9 @@ const junosWDPollMS = 100
 
 func buildJunos(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 	const global = "fabricgen writes one Junos classifier, scheduler map and congestion-notification profile per device; attach the same policy to every port"
-	if err := requireUniform(d, global, aspTrust, aspDSCP, aspPCP, aspQueueMap, aspQueues, aspPFCSet, aspWatchdog); err != nil {
-		return nil, err
-	}
-	if err := rejectBuffers(d, b, "Junos derives PFC headroom from cable-length and MRU and sizes buffers in percent; fabricgen renders no Junos buffer statements"); err != nil {
-		return nil, err
-	}
+	var rej refusals // every refusal of the device, not only the first
+	rej.add(requireUniform(d, global, aspTrust, aspDSCP, aspPCP, aspQueueMap, aspQueues, aspPFCSet, aspWatchdog))
+	rej.add(rejectBuffers(d, b, "Junos derives PFC headroom from cable-length and MRU and sizes buffers in percent; fabricgen renders no Junos buffer statements"))
 	q := b.QoS
 	qq := firstQoS(d)
 	names := classNames(f)
@@ -40,18 +37,18 @@ func buildJunos(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 	v.Sections = append(v.Sections, JunosSection{"forwarding classes", junosForwardingClasses(q, names)})
 	trust := schema.Trust(q.Trust)
 	if trust == schema.TrustNone {
-		return nil, unsupported(d, "trust none", "a Junos interface always has a classifier (default or explicit); fabricgen binds DSCP and/or 802.1p classifiers", qq.Trust.Src)
+		rej.add(unsupported(d, "trust none", "a Junos interface always has a classifier (default or explicit); fabricgen binds DSCP and/or 802.1p classifiers", qq.Trust.Src))
 	}
 	v.Sections = append(v.Sections, JunosSection{"classifiers", junosClassifiers(q, trust, names)})
 	if len(q.PFC) > 0 {
 		cnp, err := junosPFC(d, q, qq, trust)
-		if err != nil {
+		if !rej.add(err) {
 			return nil, err
 		}
 		v.Sections = append(v.Sections, JunosSection{"priority-based flow control", cnp})
 	}
 	drops, sch, err := junosSchedulers(f, d, q, names)
-	if err != nil {
+	if !rej.add(err) {
 		return nil, err
 	}
 	if len(drops) > 0 {
@@ -62,7 +59,7 @@ func buildJunos(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 	var fw []string
 	for _, a := range b.ACLs {
 		lines, err := junosFilter(f, d, a, names, q)
-		if err != nil {
+		if !rej.add(err) {
 			return nil, err
 		}
 		fw = append(fw, lines...)
@@ -71,11 +68,11 @@ func buildJunos(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 		v.Sections = append(v.Sections, JunosSection{"firewall filters", fw})
 	}
 	ifs, err := junosInterfaces(d, b.Ports, qq != nil, trust)
-	if err != nil {
+	if !rej.add(err) {
 		return nil, err
 	}
 	v.Sections = append(v.Sections, JunosSection{"interfaces", ifs})
-	return v, nil
+	return v, rej.err()
 }
 
 // junosCoS prefixes every class-of-service statement.
@@ -140,11 +137,12 @@ func junosPFC(d *schema.Device, q QoSView, qq *schema.PortQoS, trust schema.Trus
 	for _, p := range q.PFC {
 		cnp = append(cnp, fmt.Sprintf("%scongestion-notification-profile FABRICGEN output ieee-802.1 code-point %03b flow-control-queue %d", cos, p, q.QueueOf[p]))
 	}
+	var rej refusals
 	if w := q.Watchdog; w != nil {
 		src := qq.Watchdog.Src
 		if w.Action != "" && w.Action != string(schema.WatchdogDrop) {
-			return nil, unsupported(d, "pfc_watchdog "+w.Name+" action "+w.Action,
-				"the Junos PFC watchdog disables (drops) a stormed queue for the recovery time; use action drop", src)
+			rej.add(unsupported(d, "pfc_watchdog "+w.Name+" action "+w.Action,
+				"the Junos PFC watchdog disables (drops) a stormed queue for the recovery time; use action drop", src))
 		}
 		wd := cos + "congestion-notification-profile FABRICGEN pfc-watchdog"
 		// The bare statement enables the watchdog with its defaults;
@@ -158,11 +156,12 @@ func junosPFC(d *schema.Device, q QoSView, qq *schema.PortQoS, trust schema.Trus
 			cnp = append(cnp, fmt.Sprintf("%s poll-interval %d", wd, poll))
 		}
 		if w.DetectionSet {
-			if w.DetectionMS%poll != 0 || w.DetectionMS/poll < 1 {
-				return nil, unsupported(d, fmt.Sprintf("pfc_watchdog %s detection %d ms", w.Name, w.DetectionMS),
-					"Junos detects a storm after a whole number of poll intervals (detection); make detection a multiple of poll_interval", src)
+			if poll <= 0 || w.DetectionMS%poll != 0 || w.DetectionMS/poll < 1 {
+				rej.add(unsupported(d, fmt.Sprintf("pfc_watchdog %s detection %d ms", w.Name, w.DetectionMS),
+					"Junos detects a storm after a whole number of poll intervals (detection); make detection a multiple of poll_interval", src))
+			} else {
+				cnp = append(cnp, fmt.Sprintf("%s detection %d", wd, w.DetectionMS/poll))
 			}
-			cnp = append(cnp, fmt.Sprintf("%s detection %d", wd, w.DetectionMS/poll))
 		}
 		if w.RestorationSet {
 			cnp = append(cnp, fmt.Sprintf("%s recovery-time %d", wd, w.RestorationMS))
@@ -171,7 +170,7 @@ func junosPFC(d *schema.Device, q QoSView, qq *schema.PortQoS, trust schema.Trus
 			cnp = append(cnp[:bare], cnp[bare+1:]...)
 		}
 	}
-	return cnp, nil
+	return cnp, rej.err()
 }
 
 // junosSchedulers renders the ECN drop profiles, and the schedulers
@@ -180,9 +179,10 @@ func junosSchedulers(f *schema.Fabric, d *schema.Device, q QoSView, names [8]str
 	const cos = junosCoS
 	var sch, smap []string
 	dropSeen := map[string]bool{}
+	var rej refusals
 	for _, qu := range q.Queues {
 		if qu.ShaperBps > 0 {
-			return nil, nil, unsupported(d, fmt.Sprintf("queue %d shaper %s", qu.ID, bps(qu.ShaperBps)), "fabricgen renders no Junos shaping-rate; remove the shaper", queueSrc(d, qu.ID))
+			rej.add(unsupported(d, fmt.Sprintf("queue %d shaper %s", qu.ID, bps(qu.ShaperBps)), "fabricgen renders no Junos shaping-rate; remove the shaper", queueSrc(d, qu.ID, qShaper)))
 		}
 		name := "FABRICGEN-Q" + strconv.Itoa(qu.ID)
 		// ECN: an interpolated drop profile (fill level in percent of the
@@ -193,8 +193,8 @@ func junosSchedulers(f *schema.Fabric, d *schema.Device, q QoSView, names [8]str
 		var ecn []string
 		if e := qu.ECN; e != nil {
 			if !e.HasFill {
-				return nil, nil, unsupported(d, fmt.Sprintf("ecn_profile %s on queue %d (%d–%d bytes)", e.Name, qu.ID, e.MinBytes, e.MaxBytes),
-					"Junos drop profiles take thresholds as fill levels in percent of the queue buffer, not bytes; give the ecn_profile min_fill_level and max_fill_level", ecnProfileSrc(f, e.Name, queueSrc(d, qu.ID)))
+				rej.add(unsupported(d, fmt.Sprintf("ecn_profile %s on queue %d (%d–%d bytes)", e.Name, qu.ID, e.MinBytes, e.MaxBytes),
+					"Junos drop profiles take thresholds as fill levels in percent of the queue buffer, not bytes; give the ecn_profile min_fill_level and max_fill_level", ecnProfileSrc(f, e.Name, queueSrc(d, qu.ID, qECN))))
 			}
 			dp := "FABRICGEN-ECN-" + e.Name
 			if !dropSeen[dp] {
@@ -223,6 +223,9 @@ func junosSchedulers(f *schema.Fabric, d *schema.Device, q QoSView, names [8]str
 			smap = append(smap, fmt.Sprintf("%sscheduler-maps FABRICGEN forwarding-class %s scheduler %s", cos, names[pr], name))
 		}
 	}
+	if err := rej.err(); err != nil {
+		return nil, nil, err
+	}
 	return drops, append(sch, smap...), nil
 }
 
@@ -231,6 +234,7 @@ func junosSchedulers(f *schema.Fabric, d *schema.Device, q QoSView, names [8]str
 func junosInterfaces(d *schema.Device, ports []PortView, hasQoS bool, trust schema.Trust) ([]string, error) {
 	const cos = junosCoS
 	var ifs []string
+	var rej refusals
 	for i, p := range ports {
 		if p.Description != "" {
 			ifs = append(ifs, fmt.Sprintf("set interfaces %s description %q", p.Name, p.Description))
@@ -239,14 +243,19 @@ func junosInterfaces(d *schema.Device, ports []PortView, hasQoS bool, trust sche
 			ifs = append(ifs, fmt.Sprintf("set interfaces %s mtu %d", p.Name, p.MTU))
 		}
 		if p.LinkPause {
-			return nil, unsupported(d, "link_pause on "+p.Name, "fabricgen renders no Junos 802.3x flow-control; turn link_pause off", d.Ports[i].QoS.LinkPause.Src)
+			rej.add(unsupported(d, "link_pause on "+p.Name, "fabricgen renders no Junos 802.3x flow-control; turn link_pause off", d.Ports[i].QoS.LinkPause.Src))
 		}
 		fam := "inet"
 		if p.IPFamily == "ipv6" {
 			fam = "inet6"
 		}
-		if p.IP != "" {
+		switch {
+		case p.IP != "":
 			ifs = append(ifs, fmt.Sprintf("set interfaces %s unit 0 family %s address %s", p.Name, fam, p.IP))
+		case p.Routed:
+			// An unnumbered routed port (BGP unnumbered): family inet6 without an
+			// address runs on the link-local address Junos derives for it.
+			ifs = append(ifs, fmt.Sprintf("set interfaces %s unit 0 family inet6", p.Name))
 		}
 		// QFX binds one filter per direction and family ("filter (Layer 2
 		// and Layer 3 Interfaces)", QFX Series: input and output only;
@@ -264,8 +273,8 @@ func junosInterfaces(d *schema.Device, ports []PortView, hasQoS bool, trust sche
 				if dir.word == "output" {
 					pdir = "out"
 				}
-				return nil, unsupported(d, fmt.Sprintf("%d ACLs bound %s on %s (%s)", len(dir.names), pdir, p.Name, strings.Join(dir.names, ", ")),
-					"a QFX interface takes one firewall filter per direction and family (filter "+dir.word+" NAME); merge the ACLs", portACLSrc(d, p.Name, pdir))
+				rej.add(unsupported(d, fmt.Sprintf("%d ACLs bound %s on %s (%s)", len(dir.names), pdir, p.Name, strings.Join(dir.names, ", ")),
+					"a QFX interface takes one firewall filter per direction and family (filter "+dir.word+" NAME); merge the ACLs", portACLSrc(d, p.Name, pdir)))
 			}
 		}
 		if hasQoS {
@@ -281,13 +290,14 @@ func junosInterfaces(d *schema.Device, ports []PortView, hasQoS bool, trust sche
 			}
 		}
 	}
-	return ifs, nil
+	return ifs, rej.err()
 }
 
 // junosFilter renders one ACL as a firewall filter per family. Terms are
 // named after the rule's sequence number; Junos discards what no term accepts.
 func junosFilter(f *schema.Fabric, d *schema.Device, a ACLView, names [8]string, q QoSView) ([]string, error) {
 	var out []string
+	var rej refusals
 	for _, fam := range []struct {
 		on       bool
 		name, fm string
@@ -332,7 +342,8 @@ func junosFilter(f *schema.Fabric, d *schema.Device, a ACLView, names [8]string,
 			}
 			if r.SetDSCP >= 0 {
 				if fam.name == "inet6" {
-					return nil, unsupported(d, fmt.Sprintf("acl %s rule %d set_dscp on IPv6", a.Name, r.Seq), "fabricgen renders Junos DSCP re-marking for family inet only", ruleSrc(f, a.Name, r.Seq))
+					rej.add(unsupported(d, fmt.Sprintf("acl %s rule %d set_dscp on IPv6", a.Name, r.Seq), "fabricgen renders Junos DSCP re-marking for family inet only", ruleSrc(f, a.Name, r.Seq)))
+					continue
 				}
 				out = append(out, fmt.Sprintf("%sthen dscp %d", pre, r.SetDSCP))
 				out = append(out, fmt.Sprintf("%sthen forwarding-class %s", pre, names[q.DSCP[r.SetDSCP]]))
@@ -341,7 +352,7 @@ func junosFilter(f *schema.Fabric, d *schema.Device, a ACLView, names [8]string,
 			out = append(out, pre+"then accept")
 		}
 	}
-	return out, nil
+	return out, rej.err()
 }
 
 func junosPort(p PortRangeView) string {

@@ -187,8 +187,11 @@ func (r *Renderer) View(f *schema.Fabric, d *schema.Device) (any, error) {
 	if err := r.cache.checkNames(f, d); err != nil {
 		return nil, err
 	}
+	// Refusals do not stop the builders: every value the platform cannot
+	// express is named, not only the first.
+	var rej refusals
 	b, err := buildBase(f, d, r.cache)
-	if err != nil {
+	if !rej.add(err) {
 		return nil, err
 	}
 	b.Comment = spec.Comment
@@ -206,7 +209,14 @@ func (r *Renderer) View(f *schema.Fabric, d *schema.Device) (any, error) {
 		}
 		b.HeaderText = h.String()
 	}
-	return spec.build(f, d, b)
+	v, err := spec.build(f, d, b)
+	if !rej.add(err) {
+		return nil, err
+	}
+	if err := rej.err(); err != nil {
+		return nil, err
+	}
+	return v, nil
 }
 
 // Render renders one device.

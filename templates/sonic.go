@@ -150,41 +150,43 @@ var sonicTableOrder = []string{
 
 func buildSONiC(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 	const global = "fabricgen writes one set of SONiC QoS maps, schedulers and WRED profiles per device; attach the same policy to every port"
-	if err := requireUniform(d, global, aspTrust, aspDSCP, aspPCP, aspQueueMap, aspQueues, aspPFCSet, aspWatchdog, aspBuffer); err != nil {
-		return nil, err
-	}
+	var rej refusals // every refusal of the device, not only the first
+	rej.add(requireUniform(d, global, aspTrust, aspDSCP, aspPCP, aspQueueMap, aspQueues, aspPFCSet, aspWatchdog, aspBuffer))
 	s := &sonicBuilder{d: d, tables: map[string]*sonicTable{}}
 	q := b.QoS
 	qq := firstQoS(d)
 	if q.Trust == string(schema.TrustNone) {
-		return nil, unsupported(d, "trust none", "a SONiC port classifies by its DSCP_TO_TC_MAP or DOT1P_TO_TC_MAP; it cannot ignore both", qq.Trust.Src)
+		rej.add(unsupported(d, "trust none", "a SONiC port classifies by its DSCP_TO_TC_MAP or DOT1P_TO_TC_MAP; it cannot ignore both", qq.Trust.Src))
 	}
 	useDSCP := q.Trust != string(schema.TrustPCP)
 	usePCP := q.Trust == string(schema.TrustPCP) || q.Trust == string(schema.TrustBoth)
 	sonicMaps(s, q, useDSCP, usePCP)
 	schedulers, wred, err := sonicQueues(s, d, q)
-	if err != nil {
+	if !rej.add(err) {
 		return nil, err
 	}
 	buffers, err := sonicBuffers(s, d, q)
-	if err != nil {
+	if !rej.add(err) {
 		return nil, err
 	}
 	if q.Watchdog != nil && len(q.PFC) > 0 {
-		if err := sonicWatchdog(s, d, q, qq); err != nil {
+		if err := sonicWatchdog(s, d, q, qq); !rej.add(err) {
 			return nil, err
 		}
 	}
 	sh := sonicShared(q, useDSCP, usePCP, schedulers, wred)
 	for _, p := range b.Ports {
-		if err := sonicPort(s, d, p, sh, buffers); err != nil {
+		if err := sonicPort(s, d, p, sh, buffers); !rej.add(err) {
 			return nil, err
 		}
 	}
 	if useDSCP {
 		s.set("PORT_QOS_MAP", "global", "dscp_to_tc_map", SONiCMapName)
 	}
-	if err := sonicACLs(f, s, d, b); err != nil {
+	if err := sonicACLs(f, s, d, b); !rej.add(err) {
+		return nil, err
+	}
+	if err := rej.err(); err != nil {
 		return nil, err
 	}
 	v := &SONiCView{Base: b}
@@ -230,22 +232,23 @@ func sonicMaps(s *sonicBuilder, q QoSView, useDSCP, usePCP bool) {
 // its global poll interval.
 func sonicWatchdog(s *sonicBuilder, d *schema.Device, q QoSView, qq *schema.PortQoS) error {
 	w := q.Watchdog
+	var rej refusals
 	if w.Action != "" && w.Action != "drop" && w.Action != "forward" && w.Action != "alert" {
-		return unsupported(d, "pfc_watchdog action "+w.Action, "SONiC PFC_WD action is drop, forward or alert", qq.Watchdog.Src)
+		rej.add(unsupported(d, "pfc_watchdog action "+w.Action, "SONiC PFC_WD action is drop, forward or alert", qq.Watchdog.Src))
 	}
 	if w.PollSet {
 		if w.PollMS < 100 || w.PollMS > 1000 {
-			return unsupported(d, fmt.Sprintf("pfc_watchdog %s poll_interval %d ms", w.Name, w.PollMS), "SONiC PFC_WD POLL_INTERVAL is 100–1000 ms", wdgSrc(qq, func(w *schema.Watchdog) schema.Range { return w.PollInterval.Src }))
+			rej.add(unsupported(d, fmt.Sprintf("pfc_watchdog %s poll_interval %d ms", w.Name, w.PollMS), "SONiC PFC_WD POLL_INTERVAL is 100–1000 ms", wdgSrc(qq, func(w *schema.Watchdog) schema.Range { return w.PollInterval.Src })))
 		}
 		s.set("PFC_WD", "GLOBAL", "POLL_INTERVAL", strconv.FormatInt(w.PollMS, 10))
 	}
 	if w.DetectionSet && (w.DetectionMS < 100 || w.DetectionMS > 5000) {
-		return unsupported(d, fmt.Sprintf("pfc_watchdog %s detection %d ms", w.Name, w.DetectionMS), "SONiC PFC_WD detection_time is 100–5000 ms", wdgSrc(qq, func(w *schema.Watchdog) schema.Range { return w.Detection.Src }))
+		rej.add(unsupported(d, fmt.Sprintf("pfc_watchdog %s detection %d ms", w.Name, w.DetectionMS), "SONiC PFC_WD detection_time is 100–5000 ms", wdgSrc(qq, func(w *schema.Watchdog) schema.Range { return w.Detection.Src })))
 	}
 	if w.RestorationSet && (w.RestorationMS < 100 || w.RestorationMS > 60000) {
-		return unsupported(d, fmt.Sprintf("pfc_watchdog %s restoration %d ms", w.Name, w.RestorationMS), "SONiC PFC_WD restoration_time is 100–60000 ms", wdgSrc(qq, func(w *schema.Watchdog) schema.Range { return w.Restoration.Src }))
+		rej.add(unsupported(d, fmt.Sprintf("pfc_watchdog %s restoration %d ms", w.Name, w.RestorationMS), "SONiC PFC_WD restoration_time is 100–60000 ms", wdgSrc(qq, func(w *schema.Watchdog) schema.Range { return w.Restoration.Src })))
 	}
-	return nil
+	return rej.err()
 }
 
 // sonicPort fills one port's PORT, CABLE_LENGTH, PORT_QOS_MAP, PFC_WD,
@@ -253,9 +256,10 @@ func sonicWatchdog(s *sonicBuilder, d *schema.Device, q QoSView, qq *schema.Port
 // lossless buffer profile ("" when none).
 func sonicPort(s *sonicBuilder, d *schema.Device, p PortView, sh *sonicRows, buffers string) error {
 	s.set("PORT", p.Name)
+	var rej refusals
 	if p.MTU != 0 {
 		if p.MTU < 68 || p.MTU > 9216 {
-			return unsupported(d, fmt.Sprintf("mtu %d on %s", p.MTU, p.Name), "SONiC PORT mtu is 68–9216", portQoS(d, p.Name).MTU.Src)
+			rej.add(unsupported(d, fmt.Sprintf("mtu %d on %s", p.MTU, p.Name), "SONiC PORT mtu is 68–9216", portQoS(d, p.Name).MTU.Src))
 		}
 		s.set("PORT", p.Name, "mtu", strconv.Itoa(p.MTU))
 	}
@@ -267,7 +271,7 @@ func sonicPort(s *sonicBuilder, d *schema.Device, p PortView, sh *sonicRows, buf
 		s.set("PORT", p.Name, "fec", p.FEC)
 	}
 	if p.LinkPause {
-		return unsupported(d, "link_pause on "+p.Name, "SONiC CONFIG_DB has no 802.3x pause setting; turn link_pause off", portQoS(d, p.Name).LinkPause.Src)
+		rej.add(unsupported(d, "link_pause on "+p.Name, "SONiC CONFIG_DB has no 802.3x pause setting; turn link_pause off", portQoS(d, p.Name).LinkPause.Src))
 	}
 	if p.CableMeters > 0 {
 		s.set("CABLE_LENGTH", "AZURE", p.Name, strconv.FormatFloat(math.Ceil(p.CableMeters), 'f', 0, 64)+"m")
@@ -291,7 +295,7 @@ func sonicPort(s *sonicBuilder, d *schema.Device, p PortView, sh *sonicRows, buf
 			s.set("BUFFER_PG", p.Name+"|"+strconv.Itoa(pr), "profile", buffers)
 		}
 	}
-	return nil
+	return rej.err()
 }
 
 // sonicBody writes the tables as a JSON object with 4-space indentation,
@@ -421,10 +425,11 @@ func orDefault(s, def string) string {
 // names per queue.
 func sonicQueues(s *sonicBuilder, d *schema.Device, q QoSView) ([8]string, [8]string, error) {
 	var sched, wred [8]string
+	var rej refusals
 	for _, qu := range q.Queues {
 		if qu.ShaperBps > 0 {
-			return sched, wred, unsupported(d, fmt.Sprintf("queue %d shaper %s", qu.ID, bps(qu.ShaperBps)),
-				"a SONiC SCHEDULER pir needs a guaranteed rate (cir) the intent does not model", queueSrc(d, qu.ID))
+			rej.add(unsupported(d, fmt.Sprintf("queue %d shaper %s", qu.ID, bps(qu.ShaperBps)),
+				"a SONiC SCHEDULER pir needs a guaranteed rate (cir) the intent does not model", queueSrc(d, qu.ID, qShaper)))
 		}
 		switch {
 		case qu.Strict:
@@ -433,14 +438,15 @@ func sonicQueues(s *sonicBuilder, d *schema.Device, q QoSView) ([8]string, [8]st
 		case qu.Sched == string(schema.SchedDWRR) || qu.Weight > 0:
 			sched[qu.ID] = fmt.Sprintf("fabricgen.%d", qu.ID)
 			if qu.Weight < 1 || qu.Weight > 100 {
-				return sched, wred, unsupported(d, fmt.Sprintf("queue %d DWRR weight %d", qu.ID, qu.Weight), "a SONiC DWRR weight is 1–100", queueSrc(d, qu.ID))
+				rej.add(unsupported(d, fmt.Sprintf("queue %d DWRR weight %d", qu.ID, qu.Weight), "a SONiC DWRR weight is 1–100", queueSrc(d, qu.ID, qWeight)))
 			}
 			s.set("SCHEDULER", sched[qu.ID], "type", "DWRR", "weight", strconv.Itoa(qu.Weight))
 		}
 		if e := qu.ECN; e != nil {
 			name := e.Name
 			if !sonicName.MatchString(name) {
-				return sched, wred, unsupported(d, "ecn_profile name "+name, "SONiC object names match [a-zA-Z0-9][-a-zA-Z0-9_]{0,31}; rename the profile", queueSrc(d, qu.ID))
+				rej.add(unsupported(d, "ecn_profile name "+name, "SONiC object names match [a-zA-Z0-9][-a-zA-Z0-9_]{0,31}; rename the profile", queueSrc(d, qu.ID, qECN)))
+				continue
 			}
 			wred[qu.ID] = name
 			if s.has("WRED_PROFILE", name) {
@@ -459,7 +465,7 @@ func sonicQueues(s *sonicBuilder, d *schema.Device, q QoSView) ([8]string, [8]st
 				"red_min_threshold", mn, "red_max_threshold", mx, "red_drop_probability", p)
 		}
 	}
-	return sched, wred, nil
+	return sched, wred, rej.err()
 }
 
 // sonicBuffers writes the lossless pool and profile when the intent sets
@@ -501,11 +507,12 @@ func sonicBuffers(s *sonicBuilder, d *schema.Device, q QoSView) (string, error) 
 // sonicACLs writes one ACL_TABLE per ACL and direction, with a rule per
 // ACL rule and a closing drop rule (the implicit deny every ACL ends with).
 func sonicACLs(f *schema.Fabric, s *sonicBuilder, d *schema.Device, b Base) error {
+	var rej refusals
 	for _, a := range b.ACLs {
 		for _, m := range a.Marks {
 			if m.SetDSCP >= 0 {
-				return unsupported(d, fmt.Sprintf("acl %s rule %d set_dscp %d", a.Name, m.Rule.Seq, m.SetDSCP),
-					"SONiC ACL rules cannot re-mark DSCP; mark on the host (rdma tos) and classify with the DSCP map", ruleSrc(f, a.Name, m.Rule.Seq))
+				rej.add(unsupported(d, fmt.Sprintf("acl %s rule %d set_dscp %d", a.Name, m.Rule.Seq, m.SetDSCP),
+					"SONiC ACL rules cannot re-mark DSCP; mark on the host (rdma tos) and classify with the DSCP map", ruleSrc(f, a.Name, m.Rule.Seq)))
 			}
 		}
 		for _, dir := range []string{"ingress", "egress"} {
@@ -536,15 +543,18 @@ func sonicACLs(f *schema.Fabric, s *sonicBuilder, d *schema.Device, b Base) erro
 			s.setList("ACL_TABLE", table, "ports", ports)
 			for _, r := range a.Rules {
 				fields, err := sonicRule(f, d, a.Name, r)
-				if err != nil {
+				if !rej.add(err) {
 					return err
+				}
+				if err != nil {
+					continue
 				}
 				s.set("ACL_RULE", fmt.Sprintf("%s|RULE_%d", table, r.Seq), fields...)
 			}
 			s.set("ACL_RULE", table+"|DEFAULT_RULE", "PRIORITY", "1", "PACKET_ACTION", "DROP")
 		}
 	}
-	return nil
+	return rej.err()
 }
 
 // sonicRule renders one rule's fields. PRIORITY is 10000 - seq: SONiC

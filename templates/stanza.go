@@ -24,6 +24,9 @@ type stanzaSet struct {
 	over *overrideSet
 	// cache holds stanzaKey → string for the embedded set.
 	cache sync.Map
+	// checkOnly marks the Checker's set: builders run to the end, for every
+	// refusal, and stanzas render as nothing (the Checker prints no text).
+	checkOnly bool
 }
 
 // stanzaKey identifies a cached stanza: the sub-template and the view
@@ -58,6 +61,9 @@ func renderStanza[V any](s *stanzaSet, name string, key any, v *V, marked func(V
 	if s == nil {
 		return "", fmt.Errorf("no template set to render the %q stanza with", name)
 	}
+	if s.checkOnly {
+		return "", nil
+	}
 	if s.over != nil {
 		c := *v
 		var buf bytes.Buffer
@@ -88,6 +94,9 @@ func renderStanza[V any](s *stanzaSet, name string, key any, v *V, marked func(V
 func (s *stanzaSet) execute(name string, data any) (string, error) {
 	if s == nil {
 		return "", fmt.Errorf("no template set to render the %q stanza with", name)
+	}
+	if s.checkOnly {
+		return "", nil
 	}
 	var buf bytes.Buffer
 	var err error

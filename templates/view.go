@@ -138,8 +138,12 @@ type PortView struct {
 	FEC string
 	// MTU is the port MTU (0: platform default).
 	MTU int
-	// IP is the port address with prefix length ("" for L2 ports); IPFamily "ipv4" or "ipv6".
+	// IP is the port address with prefix length ("" for L2 and unnumbered
+	// ports); IPFamily "ipv4" or "ipv6".
 	IP, IPFamily string
+	// Routed is true for an L3 port: one with an address, or routed = true
+	// without one (BGP unnumbered over the IPv6 link-local address).
+	Routed bool
 	// PFC lists this port's lossless priorities (empty: PFC off on the port).
 	PFC []int
 	// PFCVector is "0,0,0,1,0,0,0,0": 1 for each lossless priority.
@@ -247,14 +251,15 @@ func buildBase(f *schema.Fabric, d *schema.Device, cache *viewCache) (Base, erro
 		names = append(names, n)
 	}
 	sort.Strings(names)
+	var rej refusals
 	for _, n := range names {
 		av, err := aclView(d, acls[n], &b.QoS)
-		if err != nil {
+		if !rej.add(err) {
 			return b, err
 		}
 		b.ACLs = append(b.ACLs, av)
 	}
-	return b, nil
+	return b, rej.err()
 }
 
 func digestOrNone(s string) string {
@@ -278,6 +283,7 @@ func portView(p *schema.Port, cache *viewCache) PortView {
 	if p.Peer != nil {
 		pv.Peer = p.Peer.ID()
 	}
+	pv.Routed = p.IsRouted()
 	if p.IP.Set {
 		pv.IP = p.IP.V.String()
 		pv.IPFamily = "ipv4"
@@ -436,6 +442,7 @@ var protoNums = map[string]int{"icmp": 1, "tcp": 6, "udp": 17, "ip": 0, "": 0}
 // aclView converts an ACL and derives its re-marking steps.
 func aclView(d *schema.Device, a *schema.ACL, q *QoSView) (ACLView, error) {
 	av := ACLView{Name: a.Name}
+	var rej refusals
 	for _, r := range a.Rules {
 		rv := RuleView{
 			Seq:      r.Seq,
@@ -467,8 +474,8 @@ func aclView(d *schema.Device, a *schema.ACL, q *QoSView) (ACLView, error) {
 			rv.SetDSCP = r.SetDSCP.V
 		}
 		if r.Police.Set && r.Police.V > 0 {
-			return av, unsupported(d, "acl "+a.Name+" rule "+strconv.Itoa(r.Seq)+" police "+bps(r.Police.V),
-				"policing needs a burst size, which the intent does not model", r.Police.Src)
+			rej.add(unsupported(d, "acl "+a.Name+" rule "+strconv.Itoa(r.Seq)+" police "+bps(r.Police.V),
+				"policing needs a burst size, which the intent does not model", r.Police.Src))
 		}
 		if rv.Family == "ipv6" {
 			av.HasIPv6 = true
@@ -506,7 +513,7 @@ func aclView(d *schema.Device, a *schema.ACL, q *QoSView) (ACLView, error) {
 		}
 		av.Marks = append(av.Marks, m)
 	}
-	return av, nil
+	return av, rej.err()
 }
 
 func portRanges(rs []schema.PortRange) []PortRangeView {

@@ -165,7 +165,7 @@ func (d *demo) run(args []string, vf *varFlags, parallelism int) error {
 		return withCode(exitFailed, err)
 	}
 	opts.State = state.Dir{Path: filepath.Join(d.tmp, "state")}
-	run, err := prepareFabric(ctx, f, &pf)
+	run, err := prepareFabric(ctx, f, &pf, d.cmd.ErrOrStderr(), false)
 	if err != nil {
 		return err
 	}

@@ -25,7 +25,7 @@ func TestRenderCommand(t *testing.T) {
 		{"glob matching nothing", []string{filepath.Join(ex, "ai-training-2subnet"), "--device", "nope*"}, 1, "", `"nope*" matches no device`, nil, true},
 		{"lint errors refuse", []string{filepath.Join(ex, "broken", "core-zeroes-dscp")}, 1, "", "lint reported", nil, true},
 		{"force renders anyway", []string{filepath.Join(ex, "broken", "core-zeroes-dscp"), "--force"}, -1, "Rendered", "Rendering anyway (--force)", nil, false},
-		{"unrenderable device named", []string{filepath.Join(ex, "broken", "ets-sum"), "--force", "--device", "leaf1"}, 1, "Rendered 0 of 1", "device leaf1 (platform arista_eos) cannot express buffer.headroom", nil, true},
+		{"unrenderable device named", []string{filepath.Join(ex, "broken", "ets-sum"), "--force", "--device", "gpu01-cx6"}, 1, "Rendered 0 of 1", "device gpu01-cx6 (platform nvidia_mlnx) cannot express ETS weights summing to 110% on eth0", nil, true},
 		{"no output folder", []string{filepath.Join(ex, "roce-storage"), "-o", ""}, 1, "", "pass -o OUT", nil, true},
 	}
 	for _, tc := range cases {
@@ -203,6 +203,37 @@ func TestRenderWriteFailure(t *testing.T) {
 	for _, e := range ents {
 		if strings.HasPrefix(e.Name(), ".") {
 			t.Errorf("temporary file %s left behind", e.Name())
+		}
+	}
+}
+
+// TestRenderAndPlanErrorsAsLintWrites: render's refusals and plan's lint
+// gate print through diag's text renderer, as lint does: the line, its
+// snippet, the rule and the fix; every refusal of a device, not the first.
+func TestRenderAndPlanErrorsAsLintWrites(t *testing.T) {
+	dir := t.TempDir()
+	src, err := os.ReadFile(filepath.Join("..", "..", "examples", "broken", "ets-sum", "fabric.fab.hcl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A second refusal on the NICs: an ETS weight sum and a trust mlnx_qos lacks.
+	hcl := strings.Replace(string(src), "qos_policy \"host\" {\n", "qos_policy \"host\" {\n  trust = \"both\"\n", 1)
+	if hcl == string(src) {
+		t.Fatal("the example changed: no host policy to edit")
+	}
+	if err := os.WriteFile(filepath.Join(dir, "fabric.fab.hcl"), []byte(hcl), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := lintRun(t, "render", "-o", t.TempDir(), "--force", "--device", "gpu01-cx6", dir)
+	for _, want := range []string{"error[PLT006]:", "cannot express ETS weights summing to 110%", "cannot express trust both on eth0", "   | ", "fix:"} {
+		if code != 1 || !strings.Contains(stderr, want) {
+			t.Errorf("render: exit %d, stderr lacks %q:\n%s", code, want, stderr)
+		}
+	}
+	code, _, stderr = lintRun(t, "plan", "--insecure-ignore-host-key", dir)
+	for _, want := range []string{"error[ETS001]:", "  30 | ", "fix:", "lint found"} {
+		if code != 1 || !strings.Contains(stderr, want) {
+			t.Errorf("plan: exit %d, stderr lacks %q:\n%s", code, want, stderr)
 		}
 	}
 }

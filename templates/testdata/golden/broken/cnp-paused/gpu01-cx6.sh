@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # fabricgen: fabric broken-cnp-paused, device gpu01-cx6 (nvidia_mlnx)
-# intent digest 70455f94e9bd28ccc5523043c1b0ee7a336ac83dec63179e1242e76a366b1482
+# intent digest cac1691fc4aaeb970bc764a56c494a4d2040c853b257277fb9043fd7987134d4
 # Generated from the fabric intent; edit the intent, not this file.
 # follows: NVIDIA MLNX_OFED user manual (mlnx_qos, ECN sysfs), mlnx-tools cma_roce_tos
-# not applied on a host NIC: buffer: PFC headroom and pools are switch-side; the NIC's buffers are not changed
 # not applied on a host NIC: pfc_watchdog standard: the NIC's PFC storm prevention takes only a timeout (pfc-prevention-tout = detection); restoration, poll_interval and action are switch-side
 # not applied on a host NIC: queue 3 ecn_profile roce: an ECN marking curve is applied by switches; the NIC reacts to marks (rdma ecn)
 # not applied on a host NIC: rdma path_mtu 4096: applications set it per QP; rdma_cm derives it from the interface MTU

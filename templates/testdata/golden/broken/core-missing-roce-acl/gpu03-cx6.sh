@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # fabricgen: fabric broken-core-missing-roce-acl, device gpu03-cx6 (nvidia_mlnx)
-# intent digest fa37a25ea3292f7ca7fb602d4bce264994e3f4d44ce8f18e413fe7e6b2661c46
+# intent digest 448eeafed56bb19132e8a2bd846ac1b615fae1c6f6426311d8bd9ef0d8c363b8
 # Generated from the fabric intent; edit the intent, not this file.
 # follows: NVIDIA MLNX_OFED user manual (mlnx_qos, ECN sysfs), mlnx-tools cma_roce_tos
-# not applied on a host NIC: buffer: PFC headroom and pools are switch-side; the NIC's buffers are not changed
 # not applied on a host NIC: pfc_watchdog standard: the NIC's PFC storm prevention takes only a timeout (pfc-prevention-tout = detection); restoration, poll_interval and action are switch-side
 # not applied on a host NIC: queue 3 ecn_profile roce: an ECN marking curve is applied by switches; the NIC reacts to marks (rdma ecn)
 # not applied on a host NIC: rdma path_mtu 4096: applications set it per QP; rdma_cm derives it from the interface MTU

@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # fabricgen: fabric broken-core-zeroes-dscp, device gpu04-cx6 (nvidia_mlnx)
-# intent digest 462e05c73dc807f605fe452e0bf1afd75dd956eec62aac193c2d3f4bdad4caf4
+# intent digest f6d3d2d1881e9ff23a218df37a844c20f88cce6a708fca7ec0f56faaac392645
 # Generated from the fabric intent; edit the intent, not this file.
 # follows: NVIDIA MLNX_OFED user manual (mlnx_qos, ECN sysfs), mlnx-tools cma_roce_tos
-# not applied on a host NIC: buffer: PFC headroom and pools are switch-side; the NIC's buffers are not changed
 # not applied on a host NIC: pfc_watchdog standard: the NIC's PFC storm prevention takes only a timeout (pfc-prevention-tout = detection); restoration, poll_interval and action are switch-side
 # not applied on a host NIC: queue 3 ecn_profile roce: an ECN marking curve is applied by switches; the NIC reacts to marks (rdma ecn)
 # not applied on a host NIC: rdma path_mtu 4096: applications set it per QP; rdma_cm derives it from the interface MTU

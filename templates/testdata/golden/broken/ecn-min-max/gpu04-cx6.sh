@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # fabricgen: fabric broken-ecn-min-max, device gpu04-cx6 (nvidia_mlnx)
-# intent digest 09aa05d7cc5c972627526374356b41dd5a2dcd799bba4fb37259d9c6431cd533
+# intent digest b52f8e25c5f72228fe9872154541b0a0b5b349f0040504bac2c81282eb294269
 # Generated from the fabric intent; edit the intent, not this file.
 # follows: NVIDIA MLNX_OFED user manual (mlnx_qos, ECN sysfs), mlnx-tools cma_roce_tos
-# not applied on a host NIC: buffer: PFC headroom and pools are switch-side; the NIC's buffers are not changed
 # not applied on a host NIC: pfc_watchdog standard: the NIC's PFC storm prevention takes only a timeout (pfc-prevention-tout = detection); restoration, poll_interval and action are switch-side
 # not applied on a host NIC: queue 3 ecn_profile roce: an ECN marking curve is applied by switches; the NIC reacts to marks (rdma ecn)
 # not applied on a host NIC: rdma path_mtu 4096: applications set it per QP; rdma_cm derives it from the interface MTU

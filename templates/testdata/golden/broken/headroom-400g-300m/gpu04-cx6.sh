@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # fabricgen: fabric broken-headroom-400g-300m, device gpu04-cx6 (nvidia_mlnx)
-# intent digest 44da61fa2c89792970b5debc4a0b3fac799a794eeab013d2b1d94b47460f8634
+# intent digest c2d7ffecfa595977e2c102e7f3f218d33a31f3946503be0aaed865a8f091a762
 # Generated from the fabric intent; edit the intent, not this file.
 # follows: NVIDIA MLNX_OFED user manual (mlnx_qos, ECN sysfs), mlnx-tools cma_roce_tos
 # not applied on a host NIC: buffer: PFC headroom and pools are switch-side; the NIC's buffers are not changed

@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # fabricgen: fabric broken-nic-pfc-vector, device gpu01-cx6 (nvidia_mlnx)
-# intent digest d9b7e55e7e7fee63cd2eea7212dbc7fcc081640760b6432d09ead0fa845fd40b
+# intent digest 0275d68f0661b86adf2d208c01f9650fafb7350e6b7df5a54e11f50c4b5bb46d
 # Generated from the fabric intent; edit the intent, not this file.
 # follows: NVIDIA MLNX_OFED user manual (mlnx_qos, ECN sysfs), mlnx-tools cma_roce_tos
-# not applied on a host NIC: buffer: PFC headroom and pools are switch-side; the NIC's buffers are not changed
 # not applied on a host NIC: pfc_watchdog standard: the NIC's PFC storm prevention takes only a timeout (pfc-prevention-tout = detection); restoration, poll_interval and action are switch-side
 # not applied on a host NIC: queue 3 ecn_profile roce: an ECN marking curve is applied by switches; the NIC reacts to marks (rdma ecn)
 # not applied on a host NIC: rdma path_mtu 4096: applications set it per QP; rdma_cm derives it from the interface MTU

@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # fabricgen: fabric broken-pfc-without-ecn, device gpu02-cx6 (nvidia_mlnx)
-# intent digest be69b1100d336750ef3a0c6d8797e8888a0fa28a601d0fb01e036dddc4aa28e4
+# intent digest 559374f7832ffd0e66547e58a5950f09b8773500e1d54ea8e0817321d259d407
 # Generated from the fabric intent; edit the intent, not this file.
 # follows: NVIDIA MLNX_OFED user manual (mlnx_qos, ECN sysfs), mlnx-tools cma_roce_tos
-# not applied on a host NIC: buffer: PFC headroom and pools are switch-side; the NIC's buffers are not changed
 # not applied on a host NIC: pfc_watchdog standard: the NIC's PFC storm prevention takes only a timeout (pfc-prevention-tout = detection); restoration, poll_interval and action are switch-side
 # not applied on a host NIC: rdma path_mtu 4096: applications set it per QP; rdma_cm derives it from the interface MTU
 set -eu
