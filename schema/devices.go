@@ -316,7 +316,7 @@ func (r *resolver) decodeRelease(dev *Device, c *hcl.BodyContent, ctx *hcl.EvalC
 	if only("asic", plat == SONiC, "sonic") && plat == SONiC {
 		if present("asic") == nil {
 			d.add(&Diagnostic{Severity: SevError, Summary: "Missing asic",
-				Detail: fmt.Sprintf("Device %q is a sonic switch: give its ASIC family, asic = %s. SONiC's own QoS templates differ by ASIC (the PFC priority to priority-group map exists only on mellanox and barefoot).", dev.Name, strings.Join(quoteEach(ASICs), " | ")),
+				Detail:  fmt.Sprintf("Device %q is a sonic switch: give its ASIC family, asic = %s. SONiC's own QoS templates differ by ASIC (the PFC priority to priority-group map exists only on mellanox and barefoot).", dev.Name, strings.Join(quoteEach(ASICs), " | ")),
 				Subject: &dev.Range})
 		} else {
 			dev.ASIC = d.enum(c.Attributes, "asic", ctx, ASICs...)

@@ -433,7 +433,7 @@ type Device struct {
 	Family JunosFamily
 	// Driver is a linux_dcb NIC's kernel driver (one of NICDrivers; unset:
 	// DefaultNICDriver with Src at the device block).
-	Driver Value[string]
+	Driver      Value[string]
 	Credentials Credentials
 	// Policy is the device-level QoS attachment, or nil.
 	Policy *QoSPolicy

@@ -16,6 +16,9 @@ type CumulusView struct {
 	ACLCommands []string
 	// Interfaces holds each port's "nv set interface" commands.
 	Interfaces []CumulusInterface
+	// Notes are comment lines printed after the header: intent values
+	// Cumulus has no command for.
+	Notes []string
 }
 
 // CumulusInterface is one port's "nv set interface" settings, which the
@@ -27,6 +30,9 @@ type CumulusInterface struct {
 	Description string
 	// IP is the address with prefix length, or "".
 	IP string
+	// Family is the address keyword: "ip" before Cumulus Linux 5.15,
+	// "ipv4" or "ipv6" from 5.15 on.
+	Family string
 	// MTU is the link MTU (0: not set).
 	MTU int
 	// Speed is the "link speed" argument ("100G") and FEC the "link fec"
@@ -53,6 +59,7 @@ func (c CumulusInterface) Commands() []string {
 // description, address): the key of its cached stanza.
 type cumulusIfKey struct {
 	desc, ip      bool
+	family        string
 	mtu           int
 	speed, fec    string
 	watchdog      bool
@@ -74,6 +81,13 @@ func buildCumulus(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 	}
 	q := b.QoS
 	qq := firstQoS(d)
+	rel := d.OSVersion.V
+	if len(rel.Parts) == 0 {
+		rel = schema.DefaultVersion(schema.NvidiaCumulus)
+	}
+	if !rel.AtLeast(5, 7) {
+		return nil, unsupported(d, "os_version "+rel.String(), "fabricgen renders Cumulus Linux 5.7 and later (5.7 moved ACL port matches under match ip udp|tcp)", d.OSVersion.Src)
+	}
 	v := &CumulusView{Base: b}
 	g := func(format string, args ...any) {
 		v.Global = append(v.Global, "nv set qos "+fmt.Sprintf(format, args...))
@@ -105,6 +119,7 @@ func buildCumulus(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 		if err := cumulusWatchdog(d, w, qq.Watchdog.Src, g); err != nil {
 			return nil, err
 		}
+		v.Notes = append(v.Notes, fmt.Sprintf("pfc_watchdog %s restoration %d ms not applied: the Cumulus PFC watchdog has no restoration time, it restores a queue when the storm ends", w.Name, w.RestorationMS))
 	}
 	acls, err := cumulusACLs(f, d, b)
 	if err != nil {
@@ -116,7 +131,13 @@ func buildCumulus(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 		if err != nil {
 			return nil, err
 		}
-		key := cumulusIfKey{in.Description != "", in.IP != "", in.MTU, in.Speed, in.FEC, in.Watchdog,
+		// Cumulus Linux 5.15 renamed "interface X ip address" to "ipv4
+		// address" / "ipv6 address" ("New and Changed NVUE Commands", 5.15).
+		in.Family = "ip"
+		if rel.AtLeast(5, 15) {
+			in.Family = p.IPFamily
+		}
+		key := cumulusIfKey{in.Description != "", in.IP != "", in.Family, in.MTU, in.Speed, in.FEC, in.Watchdog,
 			strings.Join(in.ACLIn, "\n"), strings.Join(in.ACLOut, "\n")}
 		text, err := renderStanza(b.stanzas, "interface", key, &in, cumulusMarked, in.Word, in.Description, in.IP, in.Name)
 		if err != nil {
@@ -246,10 +267,6 @@ func cumulusQueues(d *schema.Device, q QoSView, g func(format string, args ...an
 func cumulusWatchdog(d *schema.Device, w *WatchdogView, src schema.Range, g func(format string, args ...any)) error {
 	if w.Action != "" && w.Action != string(schema.WatchdogDrop) {
 		return unsupported(d, "pfc_watchdog "+w.Name+" action "+w.Action, "the Cumulus PFC watchdog drops on a stormed queue; use action drop", src)
-	}
-	if w.RestorationSet {
-		return unsupported(d, fmt.Sprintf("pfc_watchdog %s restoration %d ms", w.Name, w.RestorationMS),
-			"the Cumulus PFC watchdog restores when the storm ends and takes no restoration time; attach a pfc_watchdog without restoration to nvidia_cumulus devices", src)
 	}
 	poll := w.PollMS
 	if !w.PollSet {

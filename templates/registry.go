@@ -42,7 +42,7 @@ func registry() map[schema.Platform]platformSpec {
 		schema.JuniperJunos: {PlatformInfo{schema.JuniperJunos, "set", "#",
 			"Junos OS Traffic Management (QFX): classifiers, forwarding-classes, congestion-notification-profile, schedulers"}, buildJunos},
 		schema.NvidiaCumulus: {PlatformInfo{schema.NvidiaCumulus, "nvue", "#",
-			"NVIDIA Cumulus Linux 5.7–5.14 user guide (Quality of Service, RoCE, ACLs) and NVUE command reference"}, buildCumulus},
+			"NVIDIA Cumulus Linux 5.7 and later user guides (Quality of Service, RoCE, ACLs) and NVUE command reference"}, buildCumulus},
 		schema.SONiC: {PlatformInfo{schema.SONiC, "json", "",
 			"SONiC CONFIG_DB schema (sonic-buildimage src/sonic-yang-models)"}, buildSONiC},
 		schema.NvidiaMLNX: {PlatformInfo{schema.NvidiaMLNX, "sh", "#",
