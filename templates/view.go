@@ -243,6 +243,15 @@ func buildBase(f *schema.Fabric, d *schema.Device, cache *viewCache) (Base, erro
 		}
 		b.Header = append(b.Header, line)
 	}
+	if d.Platform.V == schema.LinuxDCB && d.Driver.V != "" {
+		line := "NIC driver " + d.Driver.V
+		if d.Driver.Set {
+			line += " (driver)"
+		} else {
+			line += " (fabricgen's default; set driver to the NIC's kernel driver)"
+		}
+		b.Header = append(b.Header, line)
+	}
 	var acls map[string]*schema.ACL
 	b.Ports = make([]PortView, 0, len(d.Ports))
 	for _, p := range d.Ports {

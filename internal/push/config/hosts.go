@@ -19,7 +19,8 @@ import (
 
 // Fact is one piece of host NIC state.
 type Fact struct {
-	// Kind is the setting family: mlnx_qos, sysfs, roce_tos, mtu, dcb, pause.
+	// Kind is the setting family: mlnx_qos, sysfs, roce_tos, mtu, dcb,
+	// pause, tunable, privflag.
 	Kind string `json:"kind"`
 	// Target is the interface, RDMA device or sysfs path.
 	Target string `json:"target"`
@@ -110,7 +111,38 @@ var (
 	// reCheck is a read-back guard: [ TEST ] || { echo MSG >&2; exit 1; }.
 	// push reads every fact back after applying, so it skips these.
 	reCheck = regexp.MustCompile(`^\[ .+ \] \|\| \{ echo .+ >&2; exit 1; \}$`)
+	// reProbe is a capability probe of a script's preamble: a read-only
+	// test (a driver's file or directory, DCB netlink, an ethtool tunable
+	// or private flag), then the message the script stops with.
+	reProbe = regexp.MustCompile(`^(\[ -[de] \S+ \]|dcb pfc show dev \S+ >/dev/null 2>&1|ethtool --get-tunable \S+ [a-z0-9-]+ >/dev/null 2>&1|ethtool --show-priv-flags \S+ \| grep -q '\^[a-z0-9-]+') \|\| \{ echo (.+) >&2; exit 1; \}$`)
 )
+
+// HostProbe is one capability check of a script's preamble: Test succeeds
+// on a host that has what the script needs; Message says what is missing
+// and which driver provides it.
+type HostProbe struct {
+	Test    string
+	Message string
+}
+
+// HostProbes returns the script's capability probes, in order. push runs
+// them on the host before reading or changing anything, so a host without
+// a capability stops with the script's own message.
+func HostProbes(script string) []HostProbe {
+	var out []HostProbe
+	for _, raw := range strings.Split(strings.ReplaceAll(script, "\r", ""), "\n") {
+		m := reProbe.FindStringSubmatch(strings.TrimSpace(raw))
+		if m == nil {
+			continue
+		}
+		msg := m[2]
+		if toks, err := shellWords(m[2]); err == nil && len(toks) == 1 && !toks[0].op {
+			msg = toks[0].s
+		}
+		out = append(out, HostProbe{Test: m[1], Message: msg})
+	}
+	return out
+}
 
 // ethtoolUnchanged follows "ethtool -A" in rendered scripts: exit status
 // 78, the ioctl path's "no pause parameters changed", is not a failure.
@@ -140,7 +172,7 @@ func ParseHostScript(script string) ([]HostAction, error) {
 	for i, raw := range strings.Split(strings.ReplaceAll(script, "\r", ""), "\n") {
 		line := strings.TrimSpace(raw)
 		if line == "" || strings.HasPrefix(line, "#") || strings.HasPrefix(line, "set -") ||
-			strings.HasPrefix(line, "command -v ") || reLookup.MatchString(line) || reCheck.MatchString(line) {
+			strings.HasPrefix(line, "command -v ") || reLookup.MatchString(line) || reCheck.MatchString(line) || reProbe.MatchString(line) {
 			continue
 		}
 		if setupLines[line] {
@@ -180,6 +212,9 @@ func parseAction(line string) (HostAction, error) {
 	case f[0] == "ethtool" && len(f) == 5 && f[1] == "--set-tunable":
 		a.Read = quoteWords("ethtool", "--get-tunable", f[2], f[3])
 		a.Facts = []Fact{{Kind: "tunable", Target: f[2], Key: "tunable " + f[3], Value: f[4]}}
+	case f[0] == "ethtool" && len(f) == 5 && f[1] == "--set-priv-flags" && (f[4] == "on" || f[4] == "off"):
+		a.Read = quoteWords("ethtool", "--show-priv-flags", f[2])
+		a.Facts = []Fact{{Kind: "privflag", Target: f[2], Key: "priv-flag " + f[3], Value: f[4]}}
 	case f[0] == "mlnx_qos":
 		return parseMlnxQos(line, f[1:])
 	case isIPMTU(f):
@@ -197,7 +232,7 @@ func parseAction(line string) (HostAction, error) {
 		return parseDCB(a, f)
 	default:
 		return a, fmt.Errorf("fabricgen cannot read this setting back, so it cannot plan it " +
-			"(supported: mlnx_qos, echo V > /sys/..., cma_roce_tos, ip link set dev IF mtu N, dcb pfc|ets|app, ethtool -A)")
+			"(supported: mlnx_qos, echo V > /sys/..., cma_roce_tos, ip link set dev IF mtu N, dcb pfc|ets|app, ethtool -A|--set-tunable|--set-priv-flags)")
 	}
 	return a, nil
 }
