@@ -229,6 +229,18 @@ func parseSONiC(t *testing.T, text []byte) *parsedDevice {
 	if err := json.Unmarshal(text, &db); err != nil {
 		t.Fatalf("sonic render is not a string-valued CONFIG_DB: %v", err)
 	}
+	// Releases before 202111 write references as "[TABLE|name]".
+	for _, rows := range db {
+		for _, fields := range rows {
+			for k, v := range fields {
+				if strings.HasPrefix(v, "[") && strings.HasSuffix(v, "]") {
+					if _, name, ok := strings.Cut(v[1:len(v)-1], "|"); ok {
+						fields[k] = name
+					}
+				}
+			}
+		}
+	}
 	p := newParsed()
 	tcQueue := map[string]string{}
 	for k, v := range db["TC_TO_QUEUE_MAP"][SONiCMapName] {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # fabricgen: fabric clos-400g, device nic18 (linux_dcb)
-# intent digest ba1d93281b9377d8e97462b10c83f8fd093afe018e8b80a01a97467fa8a437c8
+# intent digest 6bdcd881f02198f24736235ea20904b32ef5816469e796332e3cbf416c3deb13
 # Generated from the fabric intent; edit the intent, not this file.
+# NIC driver mlx5_core (fabricgen's default; set driver to the NIC's kernel driver)
 # follows: iproute2 dcb(8), dcb-app(8), dcb-pfc(8), dcb-ets(8) man pages
 # not applied on a host NIC: pfc_watchdog standard: the NIC's PFC storm prevention takes only a timeout (pfc-prevention-tout = detection); restoration, poll_interval and action are switch-side
 # not applied on a host NIC: queue 3 ecn_profile roce: an ECN marking curve is applied by switches; the NIC reacts to marks (rdma ecn)

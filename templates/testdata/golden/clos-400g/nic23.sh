@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # fabricgen: fabric clos-400g, device nic23 (nvidia_mlnx)
-# intent digest ba1d93281b9377d8e97462b10c83f8fd093afe018e8b80a01a97467fa8a437c8
+# intent digest 6bdcd881f02198f24736235ea20904b32ef5816469e796332e3cbf416c3deb13
 # Generated from the fabric intent; edit the intent, not this file.
 # follows: NVIDIA MLNX_OFED user manual (mlnx_qos, ECN sysfs), mlnx-tools cma_roce_tos
 # not applied on a host NIC: pfc_watchdog standard: the NIC's PFC storm prevention takes only a timeout (pfc-prevention-tout = detection); restoration, poll_interval and action are switch-side

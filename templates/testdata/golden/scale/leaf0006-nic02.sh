@@ -2,6 +2,7 @@
 # fabricgen: fabric scale, device leaf0006-nic02 (linux_dcb)
 # intent digest 33c7776162cf900cb7975d77efa26026c0e719743bfb1a7ca1a90417423e0385
 # Generated from the fabric intent; edit the intent, not this file.
+# NIC driver mlx5_core (fabricgen's default; set driver to the NIC's kernel driver)
 # follows: iproute2 dcb(8), dcb-app(8), dcb-pfc(8), dcb-ets(8) man pages
 # not applied on a host NIC: queue 3 ecn_profile roce: an ECN marking curve is applied by switches; the NIC reacts to marks (rdma ecn)
 # not applied on a host NIC: rdma path_mtu 4096: applications set it per QP; rdma_cm derives it from the interface MTU
