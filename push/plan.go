@@ -312,7 +312,11 @@ func fetch(conn *session.Conn, dl *dialect.Dialect, rendered string) (string, er
 	// The script's capability probes first: a host without what the script
 	// needs (a driver's sysfs file or tunable, DCB netlink) stops here,
 	// with the script's own message, before anything is read or changed.
-	for _, p := range config.HostProbes(rendered) {
+	probes, err := config.HostProbes(rendered)
+	if err != nil {
+		return "", err
+	}
+	for _, p := range probes {
 		// The marker is quoted in the command, so its echo never matches.
 		r, err := conn.Command(p.Test + " && echo " + probeOK[:len(probeOK)-2] + "'ok'")
 		if err != nil {
