@@ -79,6 +79,15 @@ func compareRestoreDB(device, running, backup, scope string, d *dialect.Dialect)
 			}
 		}
 	}
+	// BUFFER_PG keys the applied render displaced (a stock "Ethernet0|3-4"
+	// under a rendered "Ethernet0|3") come back with the backup.
+	for k, fields := range bk["BUFFER_PG"] {
+		if pgOverlaps(k, sc["BUFFER_PG"]) {
+			for f := range fields {
+				managed[dbField{"BUFFER_PG", k, f}] = true
+			}
+		}
+	}
 	for f := range managed {
 		if v, ok := bk[f.table][f.key][f.field]; ok {
 			put(f.table, f.key, f.field, v)
@@ -170,7 +179,10 @@ func goneKeys(run, bk map[string]map[string]map[string]any, managed map[dbField]
 			}
 			all = all && whole
 		}
-		if all && bk[t] == nil && len(keys) > 0 {
+		// A table the backup lacks or holds empty goes whole: CONFIG_DB
+		// has no empty tables (the config updater refuses a patch that
+		// would leave one).
+		if all && len(bk[t]) == 0 && len(keys) > 0 {
 			for k := range keys {
 				out[dbField{t, k, ""}] = pointer(t)
 			}
