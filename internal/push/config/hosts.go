@@ -114,7 +114,7 @@ var (
 	// reProbe is a capability probe of a script's preamble: a read-only
 	// test (a driver's file or directory, DCB netlink, an ethtool tunable
 	// or private flag), then the message the script stops with.
-	reProbe = regexp.MustCompile(`^(\[ -[de] \S+ \]|dcb pfc show dev \S+ >/dev/null 2>&1|ethtool --get-tunable \S+ \S+ >/dev/null 2>&1|ethtool --show-priv-flags \S+ \| grep -q '\^\S+') \|\| \{ echo (.+) >&2; exit 1; \}$`)
+	reProbe        = regexp.MustCompile(`^(\[ -[de] \S+ \]|dcb pfc show dev \S+ >/dev/null 2>&1|ethtool --get-tunable \S+ \S+ >/dev/null 2>&1|ethtool --show-priv-flags \S+ \| grep -q '\^\S+') \|\| \{ echo (.+) >&2; exit 1; \}$`)
 	reProbeFile    = regexp.MustCompile(`^\[ -([de]) (\S+) \]$`)
 	reProbeDCB     = regexp.MustCompile(`^dcb pfc show dev (\S+) >/dev/null 2>&1$`)
 	reProbeTunable = regexp.MustCompile(`^ethtool --get-tunable (\S+) (\S+) >/dev/null 2>&1$`)
