@@ -32,7 +32,6 @@ var (
 	reListSpace = regexp.MustCompile(`\bN(?: N)+\b`)
 	reListPairs = regexp.MustCompile(`N(?:nd|de)?:(?:N|on|off|ets|strict|vendor)(?: N(?:nd|de)?:(?:N|on|off|ets|strict|vendor))+`)
 	reListWords = regexp.MustCompile(`\b(?:ets|strict|vendor)(?:,(?:ets|strict|vendor))+\b`)
-	reQuoted    = regexp.MustCompile(`"[^"]*"|'[^']*'`)
 )
 
 // shapeNames holds one device's names, longest first, with their placeholders.

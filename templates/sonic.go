@@ -599,14 +599,15 @@ func (b *sonicBuffers) port(sp *schema.Port, p PortView) error {
 func (b *sonicBuffers) profile(name string, speedBps int64, cableM float64, mtu int) {
 	h := headroom.Required(speedBps, cableM, mtu)
 	bv := b.q.Buffer
-	xon, xoff, size := h.XON, h.XOFF, h.Size
+	// The size is XON + XOFF, as in the headroom model, after the overrides.
+	xon, xoff := h.XON, h.XOFF
 	if bv.XONBytes > 0 {
 		xon = bv.XONBytes
 	}
 	if bv.XOFFBytes > 0 {
 		xoff = bv.XOFFBytes
 	}
-	size = xon + xoff
+	size := xon + xoff
 	if bv.HeadroomBytes > 0 {
 		size = bv.HeadroomBytes
 		if bv.XOFFBytes == 0 {

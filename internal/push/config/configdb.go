@@ -169,21 +169,7 @@ func compareConfigDB(device, running, rendered, scope string, d *dialect.Dialect
 	removedKeys := map[[2]string]bool{}
 	// A table every key of which goes is removed whole: CONFIG_DB has no
 	// empty tables, and the config updater refuses a patch leaving one.
-	removedTables := map[string]bool{}
-	for t, keys := range run {
-		if len(want[t]) > 0 || len(keys) == 0 {
-			continue
-		}
-		all := true
-		for k, fields := range keys {
-			for fld := range fields {
-				all = all && managed[dbField{t, k, fld}]
-			}
-		}
-		if all {
-			removedTables[t] = true
-		}
-	}
+	removedTables := wholeTablesRemoved(run, want, managed)
 	for _, f := range fields {
 		rv, inRun := rf[f]
 		wv, inWant := wf[f]
@@ -252,6 +238,27 @@ func compareConfigDB(device, running, rendered, scope string, d *dialect.Dialect
 	}
 	c.Diff = Unified(device+" (running)", device+" (fabricgen)", c.Running, c.Desired)
 	return c, nil
+}
+
+// wholeTablesRemoved is the set of running tables the render no longer
+// has and every field of which fabricgen manages.
+func wholeTablesRemoved(run, want map[string]map[string]map[string]any, managed map[dbField]bool) map[string]bool {
+	removed := map[string]bool{}
+	for t, keys := range run {
+		if len(want[t]) > 0 || len(keys) == 0 {
+			continue
+		}
+		all := true
+		for k, fields := range keys {
+			for fld := range fields {
+				all = all && managed[dbField{t, k, fld}]
+			}
+		}
+		if all {
+			removed[t] = true
+		}
+	}
+	return removed
 }
 
 // dbManaged is the set of CONFIG_DB fields fabricgen manages: every
