@@ -84,6 +84,7 @@ fabric "t3" {
 device "ss1" {
   kind     = "superspine"
   platform = "sonic"
+  asic     = "broadcom"
   ports {
     names = ["Ethernet0", "Ethernet4"]
   }
@@ -93,6 +94,7 @@ device "sp" {
   name     = each.key
   kind     = "spine"
   platform = "sonic"
+  asic     = "broadcom"
   ports {
     names = ["Ethernet0", "Ethernet4", "Ethernet8"]
   }
@@ -102,6 +104,7 @@ device "lf" {
   name     = each.key
   kind     = "leaf"
   platform = "sonic"
+  asic     = "broadcom"
   ports {
     names = ["Ethernet0", "Ethernet4", "Ethernet48", "Ethernet52"]
   }

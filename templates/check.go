@@ -63,6 +63,12 @@ func (s *Signatures) Of(d *schema.Device) string {
 	var b strings.Builder
 	b.WriteString(string(d.Platform.V))
 	b.WriteByte(0)
+	// What selects a syntax variant, and the tier the default cable
+	// lengths of SONiC's lossless ports depend on.
+	for _, v := range []string{string(d.Kind.V), d.ASIC.V, d.OSVersion.V.Raw, d.OSVersion.Src.String(), string(d.Family), d.Driver.V} {
+		b.WriteString(v)
+		b.WriteByte(0)
+	}
 	writeInt(&b, int64(s.id(d.RDMA)))
 	for _, p := range d.Ports {
 		b.WriteByte(1)
@@ -77,6 +83,13 @@ func (s *Signatures) Of(d *schema.Device) string {
 		if l := p.Link; l != nil {
 			writeInt(&b, l.Speed.V)
 			writeInt(&b, int64(l.CableLength.V*1000))
+		}
+		if p.Peer != nil {
+			b.WriteString(string(p.Peer.Device.Kind.V))
+		}
+		b.WriteByte(0)
+		if p.Routed.V {
+			b.WriteByte('r')
 		}
 		for _, a := range p.ACLIn {
 			writeInt(&b, int64(s.id(a)))

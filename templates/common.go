@@ -26,15 +26,6 @@ func seconds(msec int64, decimals int) (string, bool) {
 	return s, true
 }
 
-// sizeUnits picks "N kbytes" when bytes is a whole number of kilobytes
-// (1,000 B, the intent's unit) and "N bytes" otherwise.
-func sizeUnits(b int64) string {
-	if b != 0 && b%1000 == 0 {
-		return strconv.FormatInt(b/1000, 10) + " kbytes"
-	}
-	return strconv.FormatInt(b, 10) + " bytes"
-}
-
 // singlePort returns the one L4 port range of a match, and whether there is at most one.
 func singlePort(rs []PortRangeView) (PortRangeView, bool, bool) {
 	switch len(rs) {

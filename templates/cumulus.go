@@ -16,6 +16,9 @@ type CumulusView struct {
 	ACLCommands []string
 	// Interfaces holds each port's "nv set interface" commands.
 	Interfaces []CumulusInterface
+	// Notes are comment lines printed after the header: intent values
+	// Cumulus has no command for.
+	Notes []string
 }
 
 // CumulusInterface is one port's "nv set interface" settings, which the
@@ -30,6 +33,9 @@ type CumulusInterface struct {
 	// Routed is true for an L3 port; without IP it runs on its IPv6
 	// link-local address (BGP unnumbered).
 	Routed bool
+	// Family is the address keyword: "ip" before Cumulus Linux 5.15,
+	// "ipv4" or "ipv6" from 5.15 on.
+	Family string
 	// MTU is the link MTU (0: not set).
 	MTU int
 	// Speed is the "link speed" argument ("100G") and FEC the "link fec"
@@ -57,6 +63,7 @@ func (c CumulusInterface) Commands() []string {
 type cumulusIfKey struct {
 	desc, ip      bool
 	routed        bool
+	family        string
 	mtu           int
 	speed, fec    string
 	watchdog      bool
@@ -77,6 +84,13 @@ func buildCumulus(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 	rej.add(requireUniform(d, global, aspTrust, aspDSCP, aspPCP, aspQueueMap, aspQueues, aspPFCSet, aspWatchdog, aspBuffer))
 	q := b.QoS
 	qq := firstQoS(d)
+	rel := d.OSVersion.V
+	if len(rel.Parts) == 0 {
+		rel = schema.DefaultVersion(schema.NvidiaCumulus)
+	}
+	if !rel.AtLeast(5, 7) {
+		return nil, unsupported(d, "os_version "+rel.String(), "fabricgen renders Cumulus Linux 5.7 and later (5.7 moved ACL port matches under match ip udp|tcp)", d.OSVersion.Src)
+	}
 	v := &CumulusView{Base: b}
 	g := func(format string, args ...any) {
 		v.Global = append(v.Global, "nv set qos "+fmt.Sprintf(format, args...))
@@ -108,6 +122,7 @@ func buildCumulus(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 		if err := cumulusWatchdog(d, w, qq.Watchdog.Src, g); !rej.add(err) {
 			return nil, err
 		}
+		v.Notes = append(v.Notes, fmt.Sprintf("pfc_watchdog %s restoration %d ms not applied: the Cumulus PFC watchdog has no restoration time, it restores a queue when the storm ends", w.Name, w.RestorationMS))
 	}
 	acls, err := cumulusACLs(f, d, b)
 	if !rej.add(err) {
@@ -119,7 +134,13 @@ func buildCumulus(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 		if !rej.add(err) {
 			return nil, err
 		}
-		key := cumulusIfKey{in.Description != "", in.IP != "", in.Routed, in.MTU, in.Speed, in.FEC, in.Watchdog,
+		// Cumulus Linux 5.15 renamed "interface X ip address" to "ipv4
+		// address" / "ipv6 address" ("New and Changed NVUE Commands", 5.15).
+		in.Family = "ip"
+		if rel.AtLeast(5, 15) {
+			in.Family = p.IPFamily
+		}
+		key := cumulusIfKey{in.Description != "", in.IP != "", in.Routed, in.Family, in.MTU, in.Speed, in.FEC, in.Watchdog,
 			strings.Join(in.ACLIn, "\n"), strings.Join(in.ACLOut, "\n")}
 		text, err := renderStanza(b.stanzas, "interface", key, &in, cumulusMarked, in.Word, in.Description, in.IP, in.Name)
 		if err != nil {
@@ -258,10 +279,6 @@ func cumulusWatchdog(d *schema.Device, w *WatchdogView, src schema.Range, g func
 	var rej refusals
 	if w.Action != "" && w.Action != string(schema.WatchdogDrop) {
 		rej.add(unsupported(d, "pfc_watchdog "+w.Name+" action "+w.Action, "the Cumulus PFC watchdog drops on a stormed queue; use action drop", src))
-	}
-	if w.RestorationSet {
-		rej.add(unsupported(d, fmt.Sprintf("pfc_watchdog %s restoration %d ms", w.Name, w.RestorationMS),
-			"the Cumulus PFC watchdog restores when the storm ends and takes no restoration time; attach a pfc_watchdog without restoration to nvidia_cumulus devices", src))
 	}
 	poll := w.PollMS
 	if !w.PollSet {

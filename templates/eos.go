@@ -154,8 +154,22 @@ const (
 var eosSpeeds = map[int64]string{
 	10_000_000: "10full", 100_000_000: "100full",
 	1_000_000_000: "1g", 10_000_000_000: "10g", 25_000_000_000: "25g", 40_000_000_000: "40g", 50_000_000_000: "50g",
-	100_000_000_000: "100g", 200_000_000_000: "200g", 400_000_000_000: "400g",
+	100_000_000_000: "100g", 200_000_000_000: "200g", 400_000_000_000: "400g-8",
 	800_000_000_000: "800g-8", 1_600_000_000_000: "1.6t-8",
+}
+
+// eosLaneSpeedsSince is the first EOS release fabricgen writes 400G as
+// "400g-8" (the lane-count form AVD's schema lists and running configs
+// show); earlier releases get "400g".
+var eosLaneSpeedsSince = []int{4, 22}
+
+// eosSpeed is the "speed" keyword for a port speed on release rel.
+func eosSpeed(bps int64, rel schema.Version) (string, bool) {
+	kw, ok := eosSpeeds[bps]
+	if ok && kw == "400g-8" && len(rel.Parts) > 0 && !rel.AtLeast(eosLaneSpeedsSince...) {
+		kw = "400g"
+	}
+	return kw, ok
 }
 
 func buildEOS(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
@@ -220,10 +234,10 @@ func buildEOS(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 		}
 		in.Description = oneLine(in.Description)
 		if p.SpeedBps > 0 {
-			kw, ok := eosSpeeds[p.SpeedBps]
+			kw, ok := eosSpeed(p.SpeedBps, d.OSVersion.V)
 			if !ok {
 				rej.add(unsupported(d, fmt.Sprintf("speed %s on %s", bps(p.SpeedBps), p.Name),
-					"EOS fixed-speed keywords are 10full, 100full, 1g, 10g, 25g, 40g, 50g, 100g, 200g, 400g, 800g-8 and 1.6t-8", eosSpeedSrc(d, p.Name)))
+					"EOS fixed-speed keywords are 10full, 100full, 1g, 10g, 25g, 40g, 50g, 100g, 200g, 400g-8 (400g before 4.22), 800g-8 and 1.6t-8", eosSpeedSrc(d, p.Name)))
 			}
 			in.Speed = kw
 		}
@@ -264,9 +278,9 @@ func eosWatchdog(d *schema.Device, w *WatchdogView) (*EOSWatchdog, error) {
 	if w.DetectionSet {
 		ew.Timeout = timeout
 	}
-	if w.RestorationSet {
-		ew.Recovery = recovery
-	}
+	// Always explicit (the fabric-wide default when the intent sets none):
+	// EOS's own default recovery time is not documented.
+	ew.Recovery = recovery
 	if w.PollSet {
 		ew.Polling = polling
 	}

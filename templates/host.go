@@ -14,6 +14,9 @@ type HostView struct {
 	Base
 	// Tools lists the commands the script checks for before changing anything.
 	Tools []HostTool
+	// Probes check each optional capability the script uses (a driver's
+	// sysfs file or tunable, DCB netlink) before anything changes.
+	Probes []HostProbe
 	// Lookups are preamble assignments (NAME=$(command)) run before any change.
 	Lookups []HostLookup
 	// Interfaces hold each port's commands, in port order.
@@ -31,6 +34,11 @@ type HostTool struct{ Name, Hint string }
 
 // HostLookup is one preamble variable: Var=$(Command).
 type HostLookup struct{ Var, Command string }
+
+// HostProbe is one capability check: the script runs Test and, when it
+// fails, prints Message (what is missing and which driver provides it)
+// and stops.
+type HostProbe struct{ Test, Message string }
 
 // HostInterface is one port's commands. Text holds them one per line (what
 // the embedded templates print); Commands splits it for templates that
@@ -50,15 +58,30 @@ func (h HostInterface) Commands() []string {
 
 type hostFlavour struct {
 	mlnx bool
+	// driver is the NIC's kernel driver: mlx5_core (nvidia_mlnx: MLNX_OFED's),
+	// ice or bnxt_en.
+	driver string
 }
 
+// stormGuard reports whether the driver has the ethtool tunable
+// pfc-prevention-tout (mlx5 only: "net/mlx5e: PFC stall prevention support").
+func (fl hostFlavour) stormGuard() bool { return fl.driver == schema.DefaultNICDriver }
+
 func buildMLNX(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
-	return buildHost(f, d, b, hostFlavour{mlnx: true})
+	return buildHost(f, d, b, hostFlavour{mlnx: true, driver: schema.DefaultNICDriver})
 }
 
 func buildDCB(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
-	return buildHost(f, d, b, hostFlavour{})
+	drv := d.Driver.V
+	if drv == "" {
+		drv = schema.DefaultNICDriver
+	}
+	return buildHost(f, d, b, hostFlavour{driver: drv})
 }
+
+// hostRDMADrivers names the RDMA driver that gives each NIC driver its
+// infiniband device.
+var hostRDMADrivers = map[string]string{"mlx5_core": "mlx5_ib", "ice": "irdma", "bnxt_en": "bnxt_re"}
 
 func buildHost(f *schema.Fabric, d *schema.Device, b Base, fl hostFlavour) (any, error) {
 	v := &HostView{Base: b}
@@ -76,7 +99,13 @@ func buildHost(f *schema.Fabric, d *schema.Device, b Base, fl hostFlavour) (any,
 		hi := HostInterface{Name: p.Name}
 		ibvar := "ibdev_" + shellVar(p.Name)
 		if needIB {
-			v.Lookups = append(v.Lookups, HostLookup{Var: ibvar, Command: "find " + shellWord("/sys/class/net/"+p.Name+"/device/infiniband") + " -mindepth 1 -maxdepth 1 -printf '%f'"})
+			ibdir := "/sys/class/net/" + p.Name + "/device/infiniband"
+			v.Probes = append(v.Probes, HostProbe{Test: "[ -d " + shellWord(ibdir) + " ]",
+				Message: p.Name + " has no RDMA device (" + ibdir + "): load " + hostRDMADrivers[fl.driver] + ", the RDMA driver of " + fl.driver})
+			v.Lookups = append(v.Lookups, HostLookup{Var: ibvar, Command: "find " + shellWord(ibdir) + " -mindepth 1 -maxdepth 1 -printf '%f'"})
+		}
+		if pq != nil {
+			v.Probes = append(v.Probes, hostProbes(d, p, pq, fl)...)
 		}
 		text.Reset()
 		dev := shellWord(p.Name)
@@ -145,6 +174,9 @@ func hostTools(d *schema.Device, fl hostFlavour) []HostTool {
 			}
 		}
 		tools = append(tools, HostTool{"dcb", hint})
+		if fl.driver == "ice" {
+			tools = append(tools, HostTool{"grep", "install grep"})
+		}
 		if rd != nil && rd.ToS.Set {
 			tools = append(tools, HostTool{"modprobe", "install kmod"}, HostTool{"mountpoint", "install util-linux"})
 		}
@@ -197,14 +229,16 @@ func hostPortQoS(text *hostText, cache *viewCache, d *schema.Device, p PortView,
 	}
 	if p.Watchdog {
 		w := pq.Watchdog.V
-		if w.Detection.Set && w.Detection.V > 0 {
+		if !fl.stormGuard() {
+			notes["pfc_watchdog "+w.Name+": "+fl.driver+" has no NIC pause-storm guard (ethtool pfc-prevention-tout is mlx5-only); the switch watchdog covers the port"] = true
+		} else if w.Detection.Set && w.Detection.V > 0 {
 			if tout := ms(w.Detection.V); fl.mlnx && (tout < 80 || tout > 8000) {
 				rej.add(unsupported(d, fmt.Sprintf("pfc_watchdog %s detection %d ms on %s", w.Name, tout, p.Name),
 					"mlx5 takes pfc-prevention-tout from 80 to 8000 ms; give the watchdog a detection time in that range", w.Detection.Src))
 			}
 			line("ethtool --set-tunable ", dev, " pfc-prevention-tout ", strconv.FormatInt(ms(w.Detection.V), 10))
 		}
-		if w.Restoration.Set || w.PollInterval.Set || (w.Action.Set && w.Action.V != schema.WatchdogDrop) {
+		if fl.stormGuard() && (w.Restoration.Set || w.PollInterval.Set || (w.Action.Set && w.Action.V != schema.WatchdogDrop)) {
 			notes["pfc_watchdog "+w.Name+": the NIC's PFC storm prevention takes only a timeout (pfc-prevention-tout = detection); restoration, poll_interval and action are switch-side"] = true
 		}
 	}
@@ -217,6 +251,48 @@ func hostPortQoS(text *hostText, cache *viewCache, d *schema.Device, p PortView,
 		notes["buffer: PFC headroom and pools are switch-side; the NIC's buffers are not changed"] = true
 	}
 	return configfsReady, rej.err()
+}
+
+// hostProbes lists the capability checks one port's commands need: the
+// MLNX_OFED ECN sysfs files (inbox mlx5 has none), mlx5's storm-prevention
+// tunable, DCB netlink for dcb, and ice's firmware LLDP agent flag.
+func hostProbes(d *schema.Device, p PortView, pq *schema.PortQoS, fl hostFlavour) []HostProbe {
+	var out []HostProbe
+	rd := d.RDMA
+	dev := shellWord(p.Name)
+	sysfs := func(rest string) {
+		path := "/sys/class/net/" + p.Name + "/ecn/" + rest
+		out = append(out, HostProbe{Test: "[ -e " + shellWord(path) + " ]",
+			Message: path + " is missing: the ECN sysfs comes with MLNX_OFED's mlx5_core driver, not the kernel's inbox mlx5 (install MLNX_OFED, or use platform linux_dcb)"})
+	}
+	if fl.mlnx && rd != nil {
+		if rd.ECN.Set {
+			prio := pq.DSCP[rd.DSCP()].V
+			sysfs(fmt.Sprintf("roce_np/enable/%d", prio))
+			sysfs(fmt.Sprintf("roce_rp/enable/%d", prio))
+		}
+		if rd.CNPDSCP.Set {
+			sysfs("roce_np/cnp_dscp")
+		}
+		if rd.CNPPriority.Set {
+			sysfs("roce_np/cnp_802p_prio")
+		}
+	}
+	if !fl.mlnx {
+		out = append(out, HostProbe{Test: "dcb pfc show dev " + dev + " >/dev/null 2>&1",
+			Message: p.Name + " does not answer DCB netlink (dcb pfc show): its driver " + fl.driver + " is not loaded or has no dcbnl support"})
+		if fl.driver == "ice" {
+			out = append(out, HostProbe{Test: "ethtool --show-priv-flags " + dev + " | grep -q '^fw-lldp-agent'",
+				Message: p.Name + " has no private flag fw-lldp-agent: the ice driver provides it, and DCB from the host needs the firmware LLDP agent off"})
+		}
+	}
+	if p.Watchdog && fl.stormGuard() {
+		if w := pq.Watchdog.V; w.Detection.Set && w.Detection.V > 0 {
+			out = append(out, HostProbe{Test: "ethtool --get-tunable " + dev + " pfc-prevention-tout >/dev/null 2>&1",
+				Message: p.Name + " has no ethtool tunable pfc-prevention-tout: the mlx5_core driver provides it (PFC stall prevention)"})
+		}
+	}
+	return out
 }
 
 // ethtoolUnchanged follows "ethtool -A": it accepts exit status 78, the
@@ -233,6 +309,13 @@ func hostPreamble(v *HostView) string {
 		b.WriteString(t.Name)
 		b.WriteString(` >/dev/null || { echo `)
 		b.WriteString(shellString(v.Device + ": " + t.Name + " not found (" + t.Hint + ")"))
+		b.WriteString(` >&2; exit 1; }`)
+	}
+	for _, p := range v.Probes {
+		b.WriteString("\n")
+		b.WriteString(p.Test)
+		b.WriteString(` || { echo `)
+		b.WriteString(shellString(v.Device + ": " + p.Message))
 		b.WriteString(` >&2; exit 1; }`)
 	}
 	for _, l := range v.Lookups {
@@ -286,6 +369,12 @@ func hostQoS(d *schema.Device, p PortView, q *schema.PortQoS, fl hostFlavour) ([
 		// On those NICs the first DSCP app entry switches the port to DSCP
 		// trust (mlx5e_dcbnl_ieee_setapp). PCP and both have no such
 		// side door, so they keep apptrust and fail where it is missing.
+		if fl.driver == "ice" {
+			// ice takes DCB from the host only in software DCBX mode, with the
+			// firmware LLDP agent off (kernel Documentation/networking/
+			// device_drivers/ethernet/intel/ice.rst, "DCB", "FW-LLDP").
+			cmds = append(cmds, "ethtool --set-priv-flags "+dev+" fw-lldp-agent off")
+		}
 		switch trust {
 		case schema.TrustPCP:
 			cmds = append(cmds, "dcb apptrust set dev "+dev+" order pcp")

@@ -11,6 +11,9 @@ import (
 // JunosView is the juniper_junos template data: "set" commands, grouped.
 type JunosView struct {
 	Base
+	// Family is the hardware family the model names (qfx5000, qfx10000,
+	// ex, mx), which picks the strict-high rate cap and the filter actions.
+	Family string
 	// Sections are groups of set commands with a comment title each, in order.
 	Sections []JunosSection
 }
@@ -20,6 +23,12 @@ type JunosSection struct {
 	Title    string
 	Commands []string
 }
+
+// junosStrictCapPercent caps a strict-high queue whose intent sets no
+// shaper: Juniper recommends a rate on every strict-high queue ("Defining
+// CoS Queue Scheduling Priority", Traffic Management for QFX) so it cannot
+// starve the others; congestion notifications need a small fraction.
+const junosStrictCapPercent = 5
 
 // junosWDPollMS is the Junos PFC watchdog's default poll interval (Junos
 // "Configuring PFC Watchdog": poll 100 ms, detection 2 polls, recovery 200 ms).
@@ -33,7 +42,11 @@ func buildJunos(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 	q := b.QoS
 	qq := firstQoS(d)
 	names := classNames(f)
-	v := &JunosView{Base: b}
+	fam := d.Family
+	if fam == "" {
+		fam = schema.JunosQFX5000
+	}
+	v := &JunosView{Base: b, Family: string(fam)}
 	v.Sections = append(v.Sections, JunosSection{"forwarding classes", junosForwardingClasses(q, names)})
 	trust := schema.Trust(q.Trust)
 	if trust == schema.TrustNone {
@@ -47,7 +60,7 @@ func buildJunos(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 		}
 		v.Sections = append(v.Sections, JunosSection{"priority-based flow control", cnp})
 	}
-	drops, sch, err := junosSchedulers(f, d, q, names)
+	drops, sch, err := junosSchedulers(f, d, q, names, fam)
 	if !rej.add(err) {
 		return nil, err
 	}
@@ -58,7 +71,7 @@ func buildJunos(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 	// Firewall filters.
 	var fw []string
 	for _, a := range b.ACLs {
-		lines, err := junosFilter(f, d, a, names, q)
+		lines, err := junosFilter(f, d, a, names, q, fam)
 		if !rej.add(err) {
 			return nil, err
 		}
@@ -163,9 +176,8 @@ func junosPFC(d *schema.Device, q QoSView, qq *schema.PortQoS, trust schema.Trus
 				cnp = append(cnp, fmt.Sprintf("%s detection %d", wd, w.DetectionMS/poll))
 			}
 		}
-		if w.RestorationSet {
-			cnp = append(cnp, fmt.Sprintf("%s recovery-time %d", wd, w.RestorationMS))
-		}
+		// Always explicit: the intent's restoration or fabricgen's default.
+		cnp = append(cnp, fmt.Sprintf("%s recovery-time %d", wd, w.RestorationMS))
 		if len(cnp) > bare+1 {
 			cnp = append(cnp[:bare], cnp[bare+1:]...)
 		}
@@ -175,13 +187,13 @@ func junosPFC(d *schema.Device, q QoSView, qq *schema.PortQoS, trust schema.Trus
 
 // junosSchedulers renders the ECN drop profiles, and the schedulers
 // followed by the scheduler map.
-func junosSchedulers(f *schema.Fabric, d *schema.Device, q QoSView, names [8]string) (drops, sched []string, err error) {
+func junosSchedulers(f *schema.Fabric, d *schema.Device, q QoSView, names [8]string, fam schema.JunosFamily) (drops, sched []string, err error) {
 	const cos = junosCoS
 	var sch, smap []string
 	dropSeen := map[string]bool{}
 	var rej refusals
 	for _, qu := range q.Queues {
-		if qu.ShaperBps > 0 {
+		if qu.ShaperBps > 0 && !qu.Strict {
 			rej.add(unsupported(d, fmt.Sprintf("queue %d shaper %s", qu.ID, bps(qu.ShaperBps)), "fabricgen renders no Junos shaping-rate; remove the shaper", queueSrc(d, qu.ID, qShaper)))
 		}
 		name := "FABRICGEN-Q" + strconv.Itoa(qu.ID)
@@ -213,6 +225,7 @@ func junosSchedulers(f *schema.Fabric, d *schema.Device, q QoSView, names [8]str
 		switch {
 		case qu.Strict:
 			sch = append(sch, cos+"schedulers "+name+" priority strict-high")
+			sch = append(sch, cos+"schedulers "+name+" "+junosStrictCap(fam, qu.ShaperBps))
 		case qu.Sched == string(schema.SchedDWRR) || qu.Weight > 0:
 			sch = append(sch, fmt.Sprintf("%sschedulers %s transmit-rate percent %d", cos, name, qu.Weight))
 		case len(ecn) == 0:
@@ -295,7 +308,7 @@ func junosInterfaces(d *schema.Device, ports []PortView, hasQoS bool, trust sche
 
 // junosFilter renders one ACL as a firewall filter per family. Terms are
 // named after the rule's sequence number; Junos discards what no term accepts.
-func junosFilter(f *schema.Fabric, d *schema.Device, a ACLView, names [8]string, q QoSView) ([]string, error) {
+func junosFilter(f *schema.Fabric, d *schema.Device, a ACLView, names [8]string, q QoSView, family schema.JunosFamily) ([]string, error) {
 	var out []string
 	var rej refusals
 	for _, fam := range []struct {
@@ -341,6 +354,11 @@ func junosFilter(f *schema.Fabric, d *schema.Device, a ACLView, names [8]string,
 				continue
 			}
 			if r.SetDSCP >= 0 {
+				if family.IsQFX() {
+					rej.add(unsupported(d, fmt.Sprintf("acl %s rule %d set_dscp %d", a.Name, r.Seq, r.SetDSCP),
+						"the firewall filter action \"then dscp\" is documented for MX and EX, not QFX; re-mark on the host or on another hop, or set model to the MX/EX the device is", ruleSrc(f, a.Name, r.Seq)))
+					continue
+				}
 				if fam.name == "inet6" {
 					rej.add(unsupported(d, fmt.Sprintf("acl %s rule %d set_dscp on IPv6", a.Name, r.Seq), "fabricgen renders Junos DSCP re-marking for family inet only", ruleSrc(f, a.Name, r.Seq)))
 					continue
@@ -353,6 +371,36 @@ func junosFilter(f *schema.Fabric, d *schema.Device, a ACLView, names [8]string,
 		}
 	}
 	return out, rej.err()
+}
+
+// junosStrictCap is the statement that caps a strict-high queue: a shaping
+// rate on QFX5000, EX and MX ("shaping-rate": apply one to strict-high
+// queues so they cannot starve the others), a transmit rate on QFX10000,
+// where it limits the traffic treated as strict-high ("transmit-rate",
+// QFX10000 Switches). The rate is the queue's shaper, else
+// junosStrictCapPercent.
+func junosStrictCap(fam schema.JunosFamily, shaperBps int64) string {
+	kw := "shaping-rate"
+	if fam == schema.JunosQFX10000 {
+		kw = "transmit-rate"
+	}
+	if shaperBps > 0 {
+		return kw + " " + junosRate(shaperBps)
+	}
+	return fmt.Sprintf("%s percent %d", kw, junosStrictCapPercent)
+}
+
+// junosRate writes bit/s with Junos's k, m and g suffixes (exact values only).
+func junosRate(v int64) string {
+	switch {
+	case v%1_000_000_000 == 0:
+		return strconv.FormatInt(v/1_000_000_000, 10) + "g"
+	case v%1_000_000 == 0:
+		return strconv.FormatInt(v/1_000_000, 10) + "m"
+	case v%1_000 == 0:
+		return strconv.FormatInt(v/1_000, 10) + "k"
+	}
+	return strconv.FormatInt(v, 10)
 }
 
 func junosPort(p PortRangeView) string {

@@ -26,11 +26,15 @@ type NXOSView struct {
 	Interfaces []NXOSInterface
 }
 
-// NXOSWatchdog holds the watchdog settings in NX-OS terms.
+// NXOSWatchdog is the PFC watchdog as NX-OS renders it: only the enable
+// line ("priority-flow-control watch-dog-interval on", globally and per
+// port) has a Cisco source; the timers stay at the switch's defaults.
 type NXOSWatchdog struct {
-	IntervalMS         int64
-	ShutdownMultiplier int64
-	RestoreMultiplier  int64
+	// Name is the pfc_watchdog profile.
+	Name string
+	// Timers lists the intent's timers ("detection 200 ms, restoration 200
+	// ms"), which the render names in a comment as not applied.
+	Timers string
 }
 
 // NXOSClassMap is "class-map type qos match-any|match-all NAME" with its match lines.
@@ -357,8 +361,12 @@ func nxosQueuing(d *schema.Device, q QoSView) (NXOSQueuing, error) {
 			c.Shape = "min 0 kbps max " + strconv.FormatInt(qu.ShaperBps/1000, 10) + " kbps"
 		}
 		if e := qu.ECN; e != nil {
-			c.RandomDetect = fmt.Sprintf("random-detect minimum-threshold %s maximum-threshold %s drop-probability %d weight 0",
-				sizeUnits(e.MinBytes), sizeUnits(e.MaxBytes), e.Probability)
+			mn, mx := nxosKBytes(e.MinBytes), nxosKBytes(e.MaxBytes)
+			if mn < 1 {
+				rej.add(unsupported(d, fmt.Sprintf("ecn_profile %s minimum threshold %d bytes", e.Name, e.MinBytes), "NX-OS takes WRED thresholds in kbytes; use at least 1024 bytes", queueSrc(d, qid, qECN)))
+			}
+			c.RandomDetect = fmt.Sprintf("random-detect minimum-threshold %d kbytes maximum-threshold %d kbytes drop-probability %d weight 0",
+				mn, mx, e.Probability)
 			if e.Mark {
 				c.RandomDetect += " ecn"
 			}
@@ -419,36 +427,23 @@ func nxosEntry(f *schema.Fabric, d *schema.Device, acl string, r RuleView, actio
 	return e, nil
 }
 
+// nxosKBytes converts a threshold to NX-OS kbytes. Cisco's examples write
+// "kbytes" without saying whether a kbyte is 1,000 or 1,024 bytes; rounding
+// bytes/1024 down keeps the threshold at or below the intent under either
+// reading, so ECN still marks before PFC's XOFF.
+func nxosKBytes(b int64) int64 { return b / 1024 }
+
 func nxosWatchdog(d *schema.Device, w *WatchdogView) (*NXOSWatchdog, error) {
 	src := firstQoS(d).Watchdog.Src
 	var rej refusals
 	if w.Action != "" && w.Action != string(schema.WatchdogDrop) {
 		rej.add(unsupported(d, "pfc_watchdog "+w.Name+" action "+w.Action, "the NX-OS PFC watchdog drops on a stormed queue; use action drop", src))
 	}
-	poll := w.PollMS
-	if !w.PollSet {
-		poll = 100
+	timers := fmt.Sprintf("detection %d ms, restoration %d ms", w.DetectionMS, w.RestorationMS)
+	if w.PollSet {
+		timers += fmt.Sprintf(", poll_interval %d ms", w.PollMS)
 	}
-	if poll < 100 || poll > 1000 {
-		rej.add(unsupported(d, fmt.Sprintf("pfc_watchdog %s poll_interval %d ms", w.Name, poll), "the NX-OS watch-dog interval is 100–1000 ms", src))
-		return nil, rej.err() // the multipliers are counted in polls
-	}
-	nw := &NXOSWatchdog{IntervalMS: poll, ShutdownMultiplier: 1, RestoreMultiplier: 10}
-	if w.DetectionSet {
-		if w.DetectionMS%poll != 0 || w.DetectionMS/poll < 1 || w.DetectionMS/poll > 10 {
-			rej.add(unsupported(d, fmt.Sprintf("pfc_watchdog %s detection %d ms", w.Name, w.DetectionMS),
-				"NX-OS detects after 1–10 polls (shutdown-multiplier); make detection a multiple of poll_interval", src))
-		}
-		nw.ShutdownMultiplier = w.DetectionMS / poll
-	}
-	if w.RestorationSet {
-		if w.RestorationMS%poll != 0 || w.RestorationMS/poll > 100 {
-			rej.add(unsupported(d, fmt.Sprintf("pfc_watchdog %s restoration %d ms", w.Name, w.RestorationMS),
-				"NX-OS restores after 0–100 polls (auto-restore multiplier); make restoration a multiple of poll_interval", src))
-		}
-		nw.RestoreMultiplier = w.RestorationMS / poll
-	}
-	return nw, rej.err()
+	return &NXOSWatchdog{Name: w.Name, Timers: timers}, rej.err()
 }
 
 // nxosMarked is in with its identity values replaced by marks.

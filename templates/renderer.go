@@ -402,8 +402,8 @@ func cachedQoSView(c *viewCache, d *schema.Device) (QoSView, error) {
 }
 
 type hostKey struct {
-	q    *schema.PortQoS
-	mlnx bool
+	q  *schema.PortQoS
+	fl hostFlavour
 }
 
 // hostDevMark stands for the interface name in cached host commands.
@@ -414,7 +414,7 @@ const hostDevMark = "\x00"
 // PortQoS. writeHostBlock fills the name in.
 func cachedHostQoS(c *viewCache, d *schema.Device, p PortView, q *schema.PortQoS, fl hostFlavour) (string, error) {
 	if c != nil {
-		if v, ok := c.host.Load(hostKey{q, fl.mlnx}); ok {
+		if v, ok := c.host.Load(hostKey{q, fl}); ok {
 			if s, ok := v.(string); ok {
 				return s, nil
 			}
@@ -429,7 +429,7 @@ func cachedHostQoS(c *viewCache, d *schema.Device, p PortView, q *schema.PortQoS
 	}
 	block := strings.Join(cmds, "\n")
 	if c != nil {
-		c.host.Store(hostKey{q, fl.mlnx}, block)
+		c.host.Store(hostKey{q, fl}, block)
 	}
 	return block, nil
 }
@@ -441,7 +441,7 @@ type hostNamedKey struct {
 
 // cachedHostBlock is cachedHostQoS with p.Name filled in.
 func cachedHostBlock(c *viewCache, d *schema.Device, p PortView, q *schema.PortQoS, fl hostFlavour) (string, error) {
-	k := hostNamedKey{hostKey{q, fl.mlnx}, p.Name}
+	k := hostNamedKey{hostKey{q, fl}, p.Name}
 	if c != nil {
 		if v, ok := c.named.Load(k); ok {
 			if s, ok := v.(string); ok {

@@ -3,18 +3,21 @@ package templates
 import (
 	"encoding/json"
 	"fmt"
-	"math"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/fabricgen/fabricgen/internal/headroom"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
 // SONiCView is the sonic template data: CONFIG_DB tables in a stable order.
 type SONiCView struct {
 	Base
+	// ASIC is the device's ASIC family (asic); BufferModel is
+	// "traditional", the buffer model fabricgen renders for.
+	ASIC, BufferModel string
 	// Tables lists the CONFIG_DB tables, each with its rows sorted by key.
 	Tables []SONiCTable
 	// Body is Tables as an indented JSON object (what the embedded template prints).
@@ -46,9 +49,34 @@ const SONiCMapName = "FABRICGEN"
 
 var sonicName = regexp.MustCompile(`^[a-zA-Z0-9][-a-zA-Z0-9_]{0,31}$`)
 
+// SONiCBufferModel is the buffer model fabricgen renders: traditional, in
+// which buffermgrd takes the lossless profiles CONFIG_DB defines (the
+// dynamic model computes headroom from per-ASIC parameters only Mellanox
+// platforms ship).
+const SONiCBufferModel = "traditional"
+
+// sonicPFCToPGASICs are the ASIC families whose SONiC QoS template writes
+// PFC_PRIORITY_TO_PRIORITY_GROUP_MAP and PORT_QOS_MAP pfc_to_pg_map
+// (sonic-buildimage files/build_templates/qos_config.j2,
+// pfc_to_pg_map_supported_asics).
+var sonicPFCToPGASICs = map[string]bool{"mellanox": true, "barefoot": true}
+
 type sonicBuilder struct {
 	d      *schema.Device
 	tables map[string]*sonicTable
+	// bracketRefs writes references between tables as "[TABLE|name]", the
+	// form SONiC took before release 202111 (sonic-swss "QOS fieldvalue
+	// reference ABNF format to string changes", 2021); later releases
+	// refuse it ("Must not be surrounded by [ ]").
+	bracketRefs bool
+}
+
+// ref is the value of a field that references row name of table.
+func (s *sonicBuilder) ref(table, name string) string {
+	if s.bracketRefs {
+		return "[" + table + "|" + name + "]"
+	}
+	return name
 }
 
 // sonicTable keeps rows in insertion order with an index by key: the port
@@ -140,7 +168,7 @@ func plainJSON(s string) bool {
 
 // sonicTableOrder is the order tables appear in the output.
 var sonicTableOrder = []string{
-	"PORT", "CABLE_LENGTH",
+	"DEVICE_METADATA", "PORT", "INTERFACE", "CABLE_LENGTH",
 	"DSCP_TO_TC_MAP", "DOT1P_TO_TC_MAP", "TC_TO_QUEUE_MAP", "TC_TO_PRIORITY_GROUP_MAP",
 	"MAP_PFC_PRIORITY_TO_QUEUE", "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP", "PORT_QOS_MAP",
 	"WRED_PROFILE", "SCHEDULER", "QUEUE", "PFC_WD",
@@ -152,7 +180,17 @@ func buildSONiC(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 	const global = "fabricgen writes one set of SONiC QoS maps, schedulers and WRED profiles per device; attach the same policy to every port"
 	var rej refusals // every refusal of the device, not only the first
 	rej.add(requireUniform(d, global, aspTrust, aspDSCP, aspPCP, aspQueueMap, aspQueues, aspPFCSet, aspWatchdog, aspBuffer))
-	s := &sonicBuilder{d: d, tables: map[string]*sonicTable{}}
+	if d.ASIC.V == "" {
+		return nil, unsupported(d, "a device without asic", "SONiC's QoS tables differ by ASIC family; set asic = "+strings.Join(quoted(schema.ASICs), " | "), d.Range)
+	}
+	rel := d.OSVersion.V
+	if len(rel.Parts) == 0 {
+		rel = schema.DefaultVersion(schema.SONiC)
+	}
+	if !rel.AtLeast(201811) {
+		return nil, unsupported(d, "os_version "+rel.String(), "fabricgen renders SONiC 201811 and later", d.OSVersion.Src)
+	}
+	s := &sonicBuilder{d: d, tables: map[string]*sonicTable{}, bracketRefs: !rel.AtLeast(202111)}
 	q := b.QoS
 	qq := firstQoS(d)
 	if q.Trust == string(schema.TrustNone) {
@@ -160,12 +198,9 @@ func buildSONiC(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 	}
 	useDSCP := q.Trust != string(schema.TrustPCP)
 	usePCP := q.Trust == string(schema.TrustPCP) || q.Trust == string(schema.TrustBoth)
-	sonicMaps(s, q, useDSCP, usePCP)
+	pfcToPG := sonicPFCToPGASICs[d.ASIC.V]
+	sonicMaps(s, q, useDSCP, usePCP, pfcToPG)
 	schedulers, wred, err := sonicQueues(s, d, q)
-	if !rej.add(err) {
-		return nil, err
-	}
-	buffers, err := sonicBuffers(s, d, q)
 	if !rej.add(err) {
 		return nil, err
 	}
@@ -174,14 +209,21 @@ func buildSONiC(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 			return nil, err
 		}
 	}
-	sh := sonicShared(q, useDSCP, usePCP, schedulers, wred)
-	for _, p := range b.Ports {
-		if err := sonicPort(s, d, p, sh, buffers); !rej.add(err) {
+	sh := sonicShared(s, q, useDSCP, usePCP, pfcToPG, schedulers, wred)
+	bufs := newSONiCBuffers(s, d, q, qq)
+	for i, p := range b.Ports {
+		if err := sonicPort(s, d, d.Ports[i], p, sh, bufs); !rej.add(err) {
 			return nil, err
 		}
 	}
+	if err := bufs.finish(); !rej.add(err) {
+		return nil, err
+	}
+	if len(q.PFC) > 0 && rel.AtLeast(202012) {
+		s.set("DEVICE_METADATA", "localhost", "buffer_model", SONiCBufferModel)
+	}
 	if useDSCP {
-		s.set("PORT_QOS_MAP", "global", "dscp_to_tc_map", SONiCMapName)
+		s.set("PORT_QOS_MAP", "global", "dscp_to_tc_map", s.ref("DSCP_TO_TC_MAP", SONiCMapName))
 	}
 	if err := sonicACLs(f, s, d, b); !rej.add(err) {
 		return nil, err
@@ -189,7 +231,7 @@ func buildSONiC(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 	if err := rej.err(); err != nil {
 		return nil, err
 	}
-	v := &SONiCView{Base: b}
+	v := &SONiCView{Base: b, ASIC: d.ASIC.V, BufferModel: SONiCBufferModel}
 	for _, name := range sonicTableOrder {
 		t := s.tables[name]
 		if t == nil {
@@ -202,8 +244,16 @@ func buildSONiC(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 	return v, nil
 }
 
+func quoted(xs []string) []string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = strconv.Quote(x)
+	}
+	return out
+}
+
 // sonicMaps fills the DSCP/PCP → TC, TC → queue and priority-group maps.
-func sonicMaps(s *sonicBuilder, q QoSView, useDSCP, usePCP bool) {
+func sonicMaps(s *sonicBuilder, q QoSView, useDSCP, usePCP, pfcToPG bool) {
 	if useDSCP {
 		for dscp := 0; dscp < 64; dscp++ {
 			s.set("DSCP_TO_TC_MAP", SONiCMapName, strconv.Itoa(dscp), strconv.Itoa(q.DSCP[dscp]))
@@ -222,6 +272,9 @@ func sonicMaps(s *sonicBuilder, q QoSView, useDSCP, usePCP bool) {
 		}
 		s.set("TC_TO_PRIORITY_GROUP_MAP", SONiCMapName, strconv.Itoa(tc), strconv.Itoa(pg))
 		s.set("MAP_PFC_PRIORITY_TO_QUEUE", SONiCMapName, strconv.Itoa(tc), strconv.Itoa(q.QueueOf[tc]))
+	}
+	if !pfcToPG {
+		return
 	}
 	for _, p := range q.PFC {
 		s.set("PFC_PRIORITY_TO_PRIORITY_GROUP_MAP", SONiCMapName, strconv.Itoa(p), strconv.Itoa(p))
@@ -245,16 +298,29 @@ func sonicWatchdog(s *sonicBuilder, d *schema.Device, q QoSView, qq *schema.Port
 	if w.DetectionSet && (w.DetectionMS < 100 || w.DetectionMS > 5000) {
 		rej.add(unsupported(d, fmt.Sprintf("pfc_watchdog %s detection %d ms", w.Name, w.DetectionMS), "SONiC PFC_WD detection_time is 100–5000 ms", wdgSrc(qq, func(w *schema.Watchdog) schema.Range { return w.Detection.Src })))
 	}
-	if w.RestorationSet && (w.RestorationMS < 100 || w.RestorationMS > 60000) {
+	if w.RestorationMS < 100 || w.RestorationMS > 60000 {
 		rej.add(unsupported(d, fmt.Sprintf("pfc_watchdog %s restoration %d ms", w.Name, w.RestorationMS), "SONiC PFC_WD restoration_time is 100–60000 ms", wdgSrc(qq, func(w *schema.Watchdog) schema.Range { return w.Restoration.Src })))
+	}
+	if w.PollSet {
+		for _, t := range []struct {
+			name string
+			ms   int64
+			src  func(w *schema.Watchdog) schema.Range
+		}{{"detection", w.DetectionMS, func(w *schema.Watchdog) schema.Range { return w.Detection.Src }},
+			{"restoration", w.RestorationMS, func(w *schema.Watchdog) schema.Range { return w.Restoration.Src }}} {
+			if w.DetectionSet || t.name == "restoration" {
+				if t.ms < w.PollMS {
+					rej.add(unsupported(d, fmt.Sprintf("pfc_watchdog %s %s %d ms", w.Name, t.name, t.ms), fmt.Sprintf("SONiC PFC_WD %s_time must be at least the poll interval (%d ms)", t.name, w.PollMS), wdgSrc(qq, t.src)))
+				}
+			}
+		}
 	}
 	return rej.err()
 }
 
-// sonicPort fills one port's PORT, CABLE_LENGTH, PORT_QOS_MAP, PFC_WD,
-// QUEUE and BUFFER_PG rows; sh holds the rows ports share and buffers the
-// lossless buffer profile ("" when none).
-func sonicPort(s *sonicBuilder, d *schema.Device, p PortView, sh *sonicRows, buffers string) error {
+// sonicPort fills one port's PORT, INTERFACE, PORT_QOS_MAP, PFC_WD and
+// QUEUE rows and hands a lossless port to bufs; sh holds the rows ports share.
+func sonicPort(s *sonicBuilder, d *schema.Device, sp *schema.Port, p PortView, sh *sonicRows, bufs *sonicBuffers) error {
 	s.set("PORT", p.Name)
 	var rej refusals
 	if p.MTU != 0 {
@@ -273,8 +339,16 @@ func sonicPort(s *sonicBuilder, d *schema.Device, p PortView, sh *sonicRows, buf
 	if p.LinkPause {
 		rej.add(unsupported(d, "link_pause on "+p.Name, "SONiC CONFIG_DB has no 802.3x pause setting; turn link_pause off", portQoS(d, p.Name).LinkPause.Src))
 	}
-	if p.CableMeters > 0 {
-		s.set("CABLE_LENGTH", "AZURE", p.Name, strconv.FormatFloat(math.Ceil(p.CableMeters), 'f', 0, 64)+"m")
+	// Routed ports: the INTERFACE row makes the port an L3 interface;
+	// "Ethernet0|10.0.0.0/31" adds its address (sonic-interface.yang:
+	// INTERFACE_LIST and INTERFACE_IPPREFIX_LIST). A routed port without
+	// an address (BGP unnumbered) runs on its IPv6 link-local address.
+	switch {
+	case p.IP != "":
+		s.set("INTERFACE", p.Name)
+		s.set("INTERFACE", p.Name+"|"+p.IP)
+	case sp.IsRouted():
+		s.set("INTERFACE", p.Name, "ipv6_use_link_local_only", "enable")
 	}
 	switch {
 	case len(p.PFC) == 0:
@@ -290,9 +364,9 @@ func sonicPort(s *sonicBuilder, d *schema.Device, p PortView, sh *sonicRows, buf
 			s.share("QUEUE", p.Name+"|"+strconv.Itoa(qid), sh.queue[qid])
 		}
 	}
-	if buffers != "" && len(p.PFC) > 0 {
-		for _, pr := range p.PFC {
-			s.set("BUFFER_PG", p.Name+"|"+strconv.Itoa(pr), "profile", buffers)
+	if len(p.PFC) > 0 {
+		if err := bufs.port(sp, p); !rej.add(err) {
+			return err
 		}
 	}
 	return rej.err()
@@ -364,17 +438,22 @@ func fieldList(kv ...string) []SONiCField {
 }
 
 // sonicShared builds the PORT_QOS_MAP, PFC_WD and QUEUE field lists ports share.
-func sonicShared(q QoSView, useDSCP, usePCP bool, sched, wred [8]string) *sonicRows {
+func sonicShared(s *sonicBuilder, q QoSView, useDSCP, usePCP, pfcToPG bool, sched, wred [8]string) *sonicRows {
 	pfcList := joinInts(q.PFC, ",")
 	var base []string
 	if useDSCP {
-		base = append(base, "dscp_to_tc_map", SONiCMapName)
+		base = append(base, "dscp_to_tc_map", s.ref("DSCP_TO_TC_MAP", SONiCMapName))
 	}
 	if usePCP {
-		base = append(base, "dot1p_to_tc_map", SONiCMapName)
+		base = append(base, "dot1p_to_tc_map", s.ref("DOT1P_TO_TC_MAP", SONiCMapName))
 	}
-	base = append(base, "tc_to_queue_map", SONiCMapName, "tc_to_pg_map", SONiCMapName, "pfc_to_queue_map", SONiCMapName)
-	on := append(append([]string(nil), base...), "pfc_to_pg_map", SONiCMapName, "pfc_enable", pfcList)
+	base = append(base, "tc_to_queue_map", s.ref("TC_TO_QUEUE_MAP", SONiCMapName), "tc_to_pg_map", s.ref("TC_TO_PRIORITY_GROUP_MAP", SONiCMapName),
+		"pfc_to_queue_map", s.ref("MAP_PFC_PRIORITY_TO_QUEUE", SONiCMapName))
+	on := append([]string(nil), base...)
+	if pfcToPG {
+		on = append(on, "pfc_to_pg_map", s.ref("PFC_PRIORITY_TO_PRIORITY_GROUP_MAP", SONiCMapName))
+	}
+	on = append(on, "pfc_enable", pfcList)
 	sh := &sonicRows{
 		qosOff: fieldList(append(append([]string(nil), base...), "pfc_enable", "")...),
 		qosOn:  fieldList(on...),
@@ -385,18 +464,18 @@ func sonicShared(q QoSView, useDSCP, usePCP bool, sched, wred [8]string) *sonicR
 		if w.DetectionSet {
 			wf = append(wf, "detection_time", strconv.FormatInt(w.DetectionMS, 10))
 		}
-		if w.RestorationSet {
-			wf = append(wf, "restoration_time", strconv.FormatInt(w.RestorationMS, 10))
-		}
+		// Always explicit: sonic-swss stores an unset restoration time as
+		// "" and pfc_restore.lua then never restores the stormed queue.
+		wf = append(wf, "restoration_time", strconv.FormatInt(w.RestorationMS, 10))
 		sh.wd = fieldList(wf...)
 	}
 	for qid := 0; qid < 8; qid++ {
 		var qf []string
 		if n := sched[qid]; n != "" {
-			qf = append(qf, "scheduler", n)
+			qf = append(qf, "scheduler", s.ref("SCHEDULER", n))
 		}
 		if n := wred[qid]; n != "" {
-			qf = append(qf, "wred_profile", n)
+			qf = append(qf, "wred_profile", s.ref("WRED_PROFILE", n))
 		}
 		if len(qf) > 0 {
 			sh.queue[qid] = fieldList(qf...)
@@ -468,40 +547,123 @@ func sonicQueues(s *sonicBuilder, d *schema.Device, q QoSView) ([8]string, [8]st
 	return sched, wred, rej.err()
 }
 
-// sonicBuffers writes the lossless pool and profile when the intent sets
-// buffer values, and returns the profile name for BUFFER_PG ("" if none).
-func sonicBuffers(s *sonicBuilder, d *schema.Device, q QoSView) (string, error) {
-	bv := q.Buffer
-	if bv.IngressLosslessPoolBytes > 0 || bv.HeadroomBytes > 0 {
+// sonicBuffers sizes SONiC's traditional buffer model: per lossless port a
+// CABLE_LENGTH row rounded up to a pg_profile_lookup.ini row, and a
+// BUFFER_PG per lossless priority group naming the profile buffermgrd
+// itself would name, pg_lossless_<speed>_<cable>_profile, defined here with
+// the headroom the SONiC formula gives for that row (or the intent's
+// buffer values), in the ingress_lossless_pool this render also defines.
+type sonicBuffers struct {
+	s  *sonicBuilder
+	d  *schema.Device
+	q  QoSView
+	qq *schema.PortQoS
+	// profiles lists the profiles ports use, in first-use order.
+	profiles []string
+	seen     map[string]bool
+}
+
+// sonicLosslessPool is the ingress pool lossless PG profiles draw on.
+const sonicLosslessPool = "ingress_lossless_pool"
+
+func newSONiCBuffers(s *sonicBuilder, d *schema.Device, q QoSView, qq *schema.PortQoS) *sonicBuffers {
+	return &sonicBuffers{s: s, d: d, q: q, qq: qq, seen: map[string]bool{}}
+}
+
+// port writes a lossless port's CABLE_LENGTH, BUFFER_PG rows and profile.
+func (b *sonicBuffers) port(sp *schema.Port, p PortView) error {
+	d := b.d
+	if p.SpeedMbps <= 0 {
+		return unsupported(d, "lossless port "+p.Name+" without a speed", "SONiC's traditional buffer model picks the lossless PG profile by port speed and cable length; set speed on the port or its link", sp.Range)
+	}
+	cable, src := p.CableMeters, sp.Range
+	if sp.Link != nil && sp.Link.CableLength.Set {
+		src = sp.Link.CableLength.Src
+	}
+	if cable <= 0 {
+		cable = defaultCable(sp)
+	}
+	row, ok := headroom.LookupRow(cable)
+	if !ok {
+		return unsupported(d, fmt.Sprintf("cable length %gm on lossless port %s", cable, p.Name),
+			fmt.Sprintf("SONiC's pg_profile_lookup.ini has rows up to %dm; a longer lossless link needs a headroom profile fabricgen does not render", headroom.LookupRows[len(headroom.LookupRows)-1]), src)
+	}
+	cableKey := strconv.Itoa(row) + "m"
+	b.s.set("CABLE_LENGTH", "AZURE", p.Name, cableKey)
+	name := "pg_lossless_" + strconv.FormatInt(p.SpeedMbps, 10) + "_" + cableKey + "_profile"
+	if !b.seen[name] {
+		b.seen[name] = true
+		b.profiles = append(b.profiles, name)
+		b.profile(name, p.SpeedBps, float64(row), p.MTU)
+	}
+	for _, pr := range p.PFC {
+		b.s.set("BUFFER_PG", p.Name+"|"+strconv.Itoa(pr), "profile", b.s.ref("BUFFER_PROFILE", name))
+	}
+	return nil
+}
+
+// profile defines one lossless PG profile: the SONiC headroom formula for
+// the lookup row's cable length, with the intent's buffer values on top.
+func (b *sonicBuffers) profile(name string, speedBps int64, cableM float64, mtu int) {
+	h := headroom.Required(speedBps, cableM, mtu)
+	bv := b.q.Buffer
+	// The size is XON + XOFF, as in the headroom model, after the overrides.
+	xon, xoff := h.XON, h.XOFF
+	if bv.XONBytes > 0 {
+		xon = bv.XONBytes
+	}
+	if bv.XOFFBytes > 0 {
+		xoff = bv.XOFFBytes
+	}
+	size := xon + xoff
+	if bv.HeadroomBytes > 0 {
+		size = bv.HeadroomBytes
+		if bv.XOFFBytes == 0 {
+			xoff = max(size-xon, 0)
+		}
+	}
+	fields := []string{"pool", b.s.ref("BUFFER_POOL", sonicLosslessPool), "size", strconv.FormatInt(size, 10),
+		"xon", strconv.FormatInt(xon, 10), "xoff", strconv.FormatInt(xoff, 10)}
+	th := 0
+	if bv.DynamicThresholdSet {
+		th = bv.DynamicThreshold
+	}
+	fields = append(fields, "dynamic_th", strconv.Itoa(th))
+	b.s.set("BUFFER_PROFILE", name, fields...)
+}
+
+// finish writes the pools the profiles reference and refuses buffer
+// values that no lossless port uses.
+func (b *sonicBuffers) finish() error {
+	bv := b.q.Buffer
+	if len(b.profiles) == 0 {
+		if bv.HeadroomBytes != 0 || bv.XOFFBytes != 0 || bv.XONBytes != 0 || bv.DynamicThresholdSet {
+			return unsupported(b.d, "buffer headroom, xoff, xon or dynamic_threshold without a lossless port",
+				"SONiC sizes lossless priority groups only; enable PFC on a port or remove the buffer values", bufferSrc(b.qq))
+		}
+	}
+	if len(b.profiles) > 0 || bv.IngressLosslessPoolBytes > 0 {
 		fields := []string{"type", "ingress", "mode", "dynamic"}
 		if bv.IngressLosslessPoolBytes > 0 {
 			fields = append(fields, "size", strconv.FormatInt(bv.IngressLosslessPoolBytes, 10))
 		}
-		s.set("BUFFER_POOL", "ingress_lossless_pool", fields...)
+		b.s.set("BUFFER_POOL", sonicLosslessPool, fields...)
 	}
 	if bv.EgressLossyPoolBytes > 0 {
-		s.set("BUFFER_POOL", "egress_lossy_pool", "type", "egress", "mode", "dynamic", "size", strconv.FormatInt(bv.EgressLossyPoolBytes, 10))
+		b.s.set("BUFFER_POOL", "egress_lossy_pool", "type", "egress", "mode", "dynamic", "size", strconv.FormatInt(bv.EgressLossyPoolBytes, 10))
 	}
-	if bv.HeadroomBytes == 0 {
-		if bv.XOFFBytes != 0 || bv.XONBytes != 0 || bv.DynamicThresholdSet {
-			return "", unsupported(d, "buffer xoff/xon/dynamic_threshold without headroom",
-				"a SONiC BUFFER_PROFILE needs a size; set buffer.headroom too", bufferSrc(firstQoS(d)))
-		}
-		return "", nil
+	return nil
+}
+
+// defaultCable is the cable length SONiC assumes for a port whose link has
+// none: by the tiers of the two ends, or, for a port without a peer, the
+// link one tier down (a leaf's host port: 5 m).
+func defaultCable(p *schema.Port) float64 {
+	t := p.Device.Kind.V.Tier()
+	if p.Peer != nil {
+		return headroom.DefaultCable(t, p.Peer.Device.Kind.V.Tier())
 	}
-	name := "fabricgen_lossless_profile"
-	fields := []string{"pool", "ingress_lossless_pool", "size", strconv.FormatInt(bv.HeadroomBytes, 10)}
-	if bv.XOFFBytes > 0 {
-		fields = append(fields, "xoff", strconv.FormatInt(bv.XOFFBytes, 10))
-	}
-	if bv.XONBytes > 0 {
-		fields = append(fields, "xon", strconv.FormatInt(bv.XONBytes, 10))
-	}
-	if bv.DynamicThresholdSet {
-		fields = append(fields, "dynamic_th", strconv.Itoa(bv.DynamicThreshold))
-	}
-	s.set("BUFFER_PROFILE", name, fields...)
-	return name, nil
+	return headroom.DefaultCable(max(t-1, 0), t)
 }
 
 // sonicACLs writes one ACL_TABLE per ACL and direction, with a rule per

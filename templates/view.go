@@ -18,6 +18,9 @@ type Base struct {
 	Fabric, Device, Digest string
 	// Platform is the device's platform name; Kind its role (leaf, spine, nic, ...).
 	Platform, Kind string
+	// OSVersion is the release the render is for (os_version, or the
+	// platform's default; "" for host platforms).
+	OSVersion string
 	// Header holds the lines of the leading comment, without comment markers.
 	Header []string
 	// Comment is the platform's line-comment marker ("!" or "#"; "" for JSON).
@@ -227,6 +230,31 @@ func buildBase(f *schema.Fabric, d *schema.Device, cache *viewCache) (Base, erro
 		"fabricgen: fabric " + oneLine(f.Name) + ", device " + oneLine(d.Name) + " (" + oneLine(string(d.Platform.V)) + ")",
 		"intent digest " + digestOrNone(f.Digest),
 		"Generated from the fabric intent; edit the intent, not this file.",
+	}
+	if rel := d.OSVersion.V; rel.Raw != "" {
+		b.OSVersion = rel.Raw
+		line := "release " + oneLine(rel.Raw)
+		if d.OSVersion.Set {
+			line += " (os_version)"
+		} else {
+			line += " (fabricgen's default; set os_version to the device's release)"
+		}
+		if d.Platform.V == schema.JuniperJunos && d.Family != "" {
+			line += ", hardware family " + string(d.Family)
+			if d.Model.V != "" {
+				line += " (model " + oneLine(d.Model.V) + ")"
+			}
+		}
+		b.Header = append(b.Header, line)
+	}
+	if d.Platform.V == schema.LinuxDCB && d.Driver.V != "" {
+		line := "NIC driver " + d.Driver.V
+		if d.Driver.Set {
+			line += " (driver)"
+		} else {
+			line += " (fabricgen's default; set driver to the NIC's kernel driver)"
+		}
+		b.Header = append(b.Header, line)
 	}
 	var acls map[string]*schema.ACL
 	b.Ports = make([]PortView, 0, len(d.Ports))

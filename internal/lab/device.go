@@ -43,7 +43,7 @@ type Device struct {
 // specOf is the part of a DeviceSpec an emulator sees.
 func specOf(sp DeviceSpec) cli.Spec {
 	return cli.Spec{Name: sp.Name, Platform: sp.Platform, Username: sp.Username, Password: sp.Password,
-		Ports: sp.Ports, RunningConfig: sp.RunningConfig}
+		Ports: sp.Ports, RunningConfig: sp.RunningConfig, Driver: sp.Driver, InboxDriver: sp.InboxDriver}
 }
 
 func startDevice(sp DeviceSpec, signer ssh.Signer, port int) (*Device, error) {

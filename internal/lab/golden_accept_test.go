@@ -18,7 +18,11 @@ import (
 	"github.com/fabricgen/fabricgen/templates"
 )
 
-var goldenPlatformRe = regexp.MustCompile(`device (\S+) \(([a-z_]+)\)`)
+var (
+	goldenPlatformRe = regexp.MustCompile(`device (\S+) \(([a-z_]+)\)`)
+	// goldenDriverRe is a linux_dcb script's header line naming its NIC driver.
+	goldenDriverRe = regexp.MustCompile(`(?m)^# NIC driver (\S+)`)
+)
 
 // TestTemplatesGoldenAccepted loads every rendered configuration the
 // templates package keeps as a golden file into the matching emulator:
@@ -57,8 +61,12 @@ func TestTemplatesGoldenAccepted(t *testing.T) {
 			continue
 		}
 		t.Run(filepath.ToSlash(name), func(t *testing.T) {
+			spec := cli.Spec{Name: m[1], Platform: schema.Platform(m[2]), Username: testUser, Password: testPass}
+			if dm := goldenDriverRe.FindStringSubmatch(string(data)); dm != nil {
+				spec.Driver = dm[1]
+			}
 			env := &cli.Env{
-				Spec:      cli.Spec{Name: m[1], Platform: schema.Platform(m[2]), Username: testUser, Password: testPass},
+				Spec:      spec,
 				AfterFunc: func(time.Duration, func()) func() { return func() {} },
 				Now:       time.Now,
 			}

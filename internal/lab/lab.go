@@ -49,6 +49,15 @@ type DeviceSpec struct {
 	// the lab does not know are kept verbatim and printed back where they
 	// were. CRLF line endings are accepted; at most MaxRunningConfig bytes.
 	RunningConfig string
+	// Driver is a host's NIC kernel driver: mlx5_core (the default), ice
+	// or bnxt_en (linux_dcb). It decides the optional capabilities of the
+	// emulated NICs: pfc-prevention-tout is mlx5's, the fw-lldp-agent
+	// private flag ice's.
+	Driver string
+	// InboxDriver makes an nvidia_mlnx host run the kernel's own mlx5
+	// driver with mlnx-tools installed: mlnx_qos and cma_roce_tos work, the
+	// MLNX_OFED ECN sysfs (ecn/roce_np, ecn/roce_rp) does not exist.
+	InboxDriver bool
 }
 
 // MaxRunningConfig is the largest DeviceSpec.RunningConfig the lab takes.

@@ -21,6 +21,9 @@ type Spec struct {
 	Ports []string
 	// RunningConfig is the configuration at start, empty for factory.
 	RunningConfig string
+	// Driver and InboxDriver describe a host's NICs (see lab.DeviceSpec).
+	Driver      string
+	InboxDriver bool
 }
 
 // Env is what an emulator may use from its device.
