@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -111,16 +112,30 @@ func (r *resolver) expand(b *hcl.Block, ctx *hcl.EvalContext) (hcl.Body, []insta
 	return rest, []instance{{ctx: ctx}}
 }
 
-// parallelEach runs fn(i) for each i in [0, n) in its own goroutine, for a
-// few large, independent jobs.
+// parallelEach runs fn(i) for each i in [0, n) on at most GOMAXPROCS
+// goroutines, handing out one index at a time: for independent jobs of
+// uneven size (the locals of one evaluation round). A round can hold
+// thousands of locals; a goroutine each would cost memory for nothing.
 func parallelEach(n int, fn func(i int)) {
-	if n == 1 {
-		fn(0)
+	workers := min(runtime.GOMAXPROCS(0), n)
+	if workers <= 1 {
+		for i := range n {
+			fn(i)
+		}
 		return
 	}
 	var wg sync.WaitGroup
-	for i := range n {
-		wg.Go(func() { fn(i) })
+	var next atomic.Int64
+	for range workers {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				fn(i)
+			}
+		})
 	}
 	wg.Wait()
 }
