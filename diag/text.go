@@ -83,6 +83,9 @@ func writeOne(b *bytes.Buffer, d *Diagnostic, files map[string][]byte, colour bo
 		}
 		fmt.Fprintf(b, "  %s  %s: %s\n", paint(ansiBold, "see:"), EscapeText(r.Range.String(), false), EscapeText(r.Message, false))
 	}
+	for _, e := range d.Evidence {
+		fmt.Fprintf(b, "  %s %s\n", paint(ansiBold, "seen:"), EscapeText(e.String(), false))
+	}
 	if d.Fix != "" {
 		fmt.Fprintf(b, "  %s  %s\n", paint(ansiBold, "fix:"), EscapeText(d.Fix, false))
 	}

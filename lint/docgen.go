@@ -142,7 +142,7 @@ format carries load and validation errors (rule VAL001) as well as findings.
   subject's line, device, port, summary — stable when lines move) and artifact URIs relative
   to the repository root (` + "`--base-path`" + `, default: the nearest directory above the working
   directory holding ` + "`.git`" + `), with ` + "`uriBaseId`" + ` ` + "`%SRCROOT%`" + `.
-- **json**, format_version **1.0** (also what ` + "`fabricgen validate -json`" + ` prints): an object
+- **json**, format_version **1.1** (also what ` + "`fabricgen validate -json`" + ` prints): an object
   with ` + "`format_version`" + ` (string), ` + "`valid`" + ` (false when the intent did not load),
   ` + "`error_count`" + `, ` + "`warning_count`" + `, ` + "`info_count`" + ` and ` + "`diagnostics`" + ` (always an
   array). Each diagnostic has ` + "`severity`" + ` (error, warning, info), ` + "`summary`" + `, and when known
@@ -150,7 +150,9 @@ format carries load and validation errors (rule VAL001) as well as findings.
   ` + "`end`" + ` with ` + "`line`" + `, ` + "`column`" + `, ` + "`byte`" + `), ` + "`snippet`" + ` (` + "`start_line`" + `, ` + "`code`" + `,
   ` + "`highlight_start_offset`" + `, ` + "`highlight_end_offset`" + `), ` + "`device`" + `, ` + "`port`" + `,
   ` + "`fix`" + `, ` + "`trace`" + ` (hops, each ` + "`port`" + ` and ` + "`note`" + `), ` + "`paths`" + `, ` + "`count`" + ` and
-  ` + "`related`" + ` (each ` + "`range`" + ` and ` + "`message`" + `). A new field raises the minor version, a
+  ` + "`related`" + ` (each ` + "`range`" + ` and ` + "`message`" + `); findings of ` + "`fabricgen check`" + ` add
+  ` + "`evidence`" + ` (each ` + "`device`" + `, ` + "`port`" + `, ` + "`metric`" + `, ` + "`value`" + `, ` + "`unit`" + `, ` + "`threshold`" + `,
+  ` + "`window_seconds`" + `, ` + "`source`" + `; since 1.1). A new field raises the minor version, a
   changed or removed one the major version.
 - **github**: workflow commands; load errors without a file are plain ` + "`::error title=VAL001::`" + `.
 - **junit**: one test case per rule (VAL001 included), a failure per finding.

@@ -139,6 +139,9 @@ func message(d *diag.Diagnostic) string {
 			fmt.Fprintf(&b, "\nsee: %s: %s", r.Range, r.Message)
 		}
 	}
+	for _, e := range d.Evidence {
+		fmt.Fprintf(&b, "\nseen: %s", e.String())
+	}
 	if d.Fix != "" {
 		fmt.Fprintf(&b, "\nfix: %s", d.Fix)
 	}
