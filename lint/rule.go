@@ -24,6 +24,10 @@ type Rule struct {
 	Fix string
 	// Path is true for rules that read the end-to-end walk.
 	Path bool
+	// Doc is the documentation page of a rule from another registry
+	// (docs/check-rules.md for fabricgen check's CHK rules); empty means
+	// docs/rules.md.
+	Doc string
 	// Run reports the rule's findings through the pass.
 	Run func(p *Pass)
 }
