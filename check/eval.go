@@ -280,7 +280,7 @@ func notEvaluated(p *Pass) []Finding {
 			list = strings.Join(names[:4], ", ") + fmt.Sprintf(" and %d more", len(names)-4)
 		}
 		out = append(out, Finding{Rule: p.Rule.ID, Severity: schema.SevInfo, Device: names[0], Count: len(names),
-			Summary: fmt.Sprintf("not evaluated on %s (%s): the platform does not expose %s in what fabricgen reads, so %s cannot be checked there", k.platform, list, k.family, p.Rule.Title),
+			Summary: fmt.Sprintf("%s not evaluated on %s (%s): the platform does not expose %s in what fabricgen reads", p.Rule.ID, k.platform, list, k.family),
 			Fix:     "Nothing to fix on the fabric; docs/check.md lists what each platform exposes."})
 	}
 	return out

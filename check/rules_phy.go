@@ -420,7 +420,7 @@ func (p *Pass) dirtyEvidence(r reading, port *schema.Port) []diag.Evidence {
 	}
 	ev := []diag.Evidence{gaugeEvidence(r, port.Name, Key(RxPower, wl), worst, "dBm", limit)}
 	rising := false
-	for _, fam := range []string{FCSErrors, FECUncorrected, FECCorrected} {
+	for _, fam := range []string{FCSErrors, FECUncorrected} {
 		if d, ok := p.delta(r, port.Name, fam); ok && d > 0 {
 			rising = true
 			ev = append(ev, p.evidence(r, port.Name, fam, d, "", "rising"))
@@ -472,7 +472,7 @@ func checkDirtyOptic(p *Pass) {
 		rx := ev[0].Value
 		p.Report(Finding{Subject: linkRange(l, first), Device: first.Device.Name, Port: first.Name,
 			Trace:    []diag.Step{{Port: l.A.ID()}, {Port: l.B.ID()}},
-			Summary:  fmt.Sprintf("link %s is up%s but %s receives %.1f dBm and its errors rise: a dirty connector or failing optic (%s)", linkName(l), speed, strings.Join(ends, " and "), rx, "the link stays up while RDMA retransmits"),
+			Summary:  fmt.Sprintf("link %s is up%s, but %s receives %.1f dBm (%s) while its CRC errors rise: a dirty connector or a failing optic", linkName(l), speed, strings.Join(ends, " and "), rx, ev[0].Threshold),
 			Evidence: ev})
 	}
 }

@@ -145,7 +145,7 @@ func (d *demo) run(args []string, vf *varFlags, parallelism int) error {
 	if err != nil {
 		return withCode(exitFailed, err)
 	}
-	l, inv, err := startLab(ctx, specs, filepath.Join(d.tmp, "lab"))
+	l, inv, err := startLab(ctx, f, specs, filepath.Join(d.tmp, "lab"))
 	if err != nil {
 		return withCode(exitFailed, err)
 	}

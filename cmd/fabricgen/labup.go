@@ -94,12 +94,15 @@ socket the lab serves in --dir (removed when the lab stops).`,
 				}
 			}
 			ctx := cmd.Context()
-			l, inv, err := startLab(ctx, specs, dir)
+			l, inv, err := startLab(ctx, f, specs, dir)
 			if err != nil {
 				return withCode(exitFailed, err)
 			}
 			defer func() { _ = l.Close() }()
 			for name, fl := range faults {
+				if err := l.Device(name).CheckFault(fl); err != nil {
+					return withCode(exitFailed, fmt.Errorf("--fault %s:%s: %w", name, fl, err))
+				}
 				l.Device(name).SetFault(fl)
 			}
 			srv, err := l.ServeControl(ctx, filepath.Join(dir, lab.ControlSocket))
@@ -206,13 +209,13 @@ func labSpecs(devs []*schema.Device, getenv func(string) string) ([]lab.DeviceSp
 	return specs, nil
 }
 
-// startLab starts the devices and writes inventory.json next to the
-// known_hosts file.
-func startLab(ctx context.Context, specs []lab.DeviceSpec, dir string) (*lab.Lab, string, error) {
+// startLab starts the devices, with the fabric's data plane, and writes
+// inventory.json next to the known_hosts file.
+func startLab(ctx context.Context, f *schema.Fabric, specs []lab.DeviceSpec, dir string) (*lab.Lab, string, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, "", fmt.Errorf("create %s: %w", dir, err)
 	}
-	l, err := lab.Start(ctx, specs, lab.Options{Dir: dir})
+	l, err := lab.Start(ctx, specs, lab.Options{Dir: dir, Fabric: f})
 	if err != nil {
 		return nil, "", fmt.Errorf("start lab: %w", err)
 	}

@@ -86,7 +86,7 @@ func TestPlanApplyCLI(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	l, inv, err := startLab(ctx, specs, filepath.Join(dir, "lab"))
+	l, inv, err := startLab(ctx, f, specs, filepath.Join(dir, "lab"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +165,7 @@ func TestApplyNeedsYes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, inv, err := startLab(context.Background(), specs, filepath.Join(dir, "lab"))
+	l, inv, err := startLab(context.Background(), f, specs, filepath.Join(dir, "lab"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,7 +220,7 @@ func newPushRig(t *testing.T, example string) *pushRig {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	l, inv, err := startLab(ctx, specs, filepath.Join(dir, "lab"))
+	l, inv, err := startLab(ctx, f, specs, filepath.Join(dir, "lab"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,6 +28,9 @@ const ControlSocket = "control.sock"
 // maxControlLine bounds one request line.
 const maxControlLine = 1 << 20
 
+// maxClockAdvance bounds one clock advance.
+const maxClockAdvance = 24 * time.Hour
+
 // maxSocketPath is the longest path a unix socket address takes on Linux.
 const maxSocketPath = 107
 
@@ -35,8 +38,9 @@ const maxSocketPath = 107
 type ControlRequest struct {
 	// Op is "fault" (change a device's fault), "show" (its configuration
 	// in the form Device.Export prints), "expire-timers" (fire the
-	// device's pending confirm timers now, Device.ExpireTimers), "devices"
-	// (list them) or "ping".
+	// device's pending confirm timers now, Device.ExpireTimers), "clock"
+	// (read or advance the data plane's clock), "devices" (list them) or
+	// "ping".
 	Op string `json:"op"`
 	// Device names the device for fault and show.
 	Device string `json:"device,omitempty"`
@@ -45,6 +49,9 @@ type ControlRequest struct {
 	Set []string `json:"set,omitempty"`
 	// Clear removes the device's fault first.
 	Clear bool `json:"clear,omitempty"`
+	// Advance, for the clock op, moves the lab clock forward by this
+	// duration ("10s"); empty only reads it.
+	Advance string `json:"advance,omitempty"`
 }
 
 // ControlReply answers one ControlRequest.
@@ -59,6 +66,11 @@ type ControlReply struct {
 	Output string `json:"output,omitempty"`
 	// Devices lists the lab's devices for a devices request.
 	Devices []ControlDevice `json:"devices,omitempty"`
+	// Clock is the lab clock after a clock request: the time since the
+	// lab started on it ("1m10s"), and as a wall time (RFC 3339, from
+	// dataplane.Epoch) for snapshots.
+	Clock     string `json:"clock,omitempty"`
+	ClockTime string `json:"clock_time,omitempty"`
 }
 
 // ControlDevice describes one device of a running lab.
@@ -235,7 +247,7 @@ func (s *ControlServer) handle(line string) ControlReply {
 	dec := json.NewDecoder(strings.NewReader(line))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&req); err != nil {
-		return ControlReply{Error: fmt.Sprintf("malformed request: %v: send {\"op\":\"fault\"|\"show\"|\"expire-timers\"|\"devices\"|\"ping\", ...} on one line", err)}
+		return ControlReply{Error: fmt.Sprintf("malformed request: %v: send {\"op\":\"fault\"|\"show\"|\"expire-timers\"|\"clock\"|\"devices\"|\"ping\", ...} on one line", err)}
 	}
 	s.op.Lock()
 	defer s.op.Unlock()
@@ -250,6 +262,16 @@ func (s *ControlServer) handle(line string) ControlReply {
 	switch req.Op {
 	case "ping":
 		return ControlReply{OK: true}
+	case "clock":
+		c := l.Clock()
+		if req.Advance != "" {
+			d, err := time.ParseDuration(req.Advance)
+			if err != nil || d <= 0 || d > maxClockAdvance {
+				return ControlReply{Error: fmt.Sprintf("advance %q: give a duration from 1ns to %s, such as 10s", req.Advance, maxClockAdvance)}
+			}
+			c.Advance(d)
+		}
+		return ControlReply{OK: true, Clock: c.Now().String(), ClockTime: c.Time().Format(time.RFC3339Nano)}
 	case "devices":
 		var out []ControlDevice
 		for _, n := range l.Names() {
@@ -294,10 +316,13 @@ func (s *ControlServer) handle(line string) ControlReply {
 				return ControlReply{Error: err.Error()}
 			}
 		}
+		if err := d.CheckFault(f); err != nil {
+			return ControlReply{Error: err.Error()}
+		}
 		d.SetFault(f)
 		return ControlReply{OK: true, Fault: d.Fault().String()}
 	}
-	return ControlReply{Error: fmt.Sprintf("unknown op %q: use fault, show, expire-timers, devices or ping", req.Op)}
+	return ControlReply{Error: fmt.Sprintf("unknown op %q: use fault, show, expire-timers, clock, devices or ping", req.Op)}
 }
 
 // ControlClient talks to a running lab's control socket.
