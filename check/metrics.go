@@ -28,6 +28,10 @@ const (
 	FECUncorrected = "fec_uncorrected"
 	LinkFlaps      = "link_flaps"
 	RxBytes        = "rx_bytes"
+	// FECCorrectedBits and RxBits give the pre-FEC BER over the window
+	// where a platform counts bits (mlx5 rx_corrected_bits_phy, rx_bits_phy).
+	FECCorrectedBits = "fec_corrected_bits"
+	RxBits           = "rx_bits"
 	TxBytes        = "tx_bytes"
 
 	// Link layer, per priority.
@@ -77,7 +81,7 @@ const (
 func Families() []string {
 	return []string{RxPower, TxPower, RxPowerLoAlarm, RxPowerLoWarn, TxPowerLoAlarm, TxPowerLoWarn, TxPowerHiWarn, TxPowerHiAlarm,
 		Temperature, TempHiWarn, TempHiAlarm, Voltage, VoltLoWarn, VoltHiWarn, PreFECBER,
-		FCSErrors, RxErrors, FECCorrected, FECUncorrected, LinkFlaps, RxBytes, TxBytes,
+		FCSErrors, RxErrors, FECCorrected, FECUncorrected, LinkFlaps, RxBytes, TxBytes, FECCorrectedBits, RxBits,
 		PFCRx, PFCTx, PFCTxDuration, WDStorms, WDRestored, WDStormed, NICStormWarn, NICStormErr,
 		QueueTxBytes, QueueDrops, QueueECN, PrioRxBytes, PrioTxBytes, PrioDrops,
 		NPECNMarked, NPCNPSent, RPCNPHandled, RPCNPIgnored, OutOfSequence, PacketSeqErr, LocalAckTimeout, ImpliedNakSeqErr,

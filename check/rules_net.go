@@ -221,21 +221,39 @@ func bytesText(b float64) string {
 func checkLosslessDrops(p *Pass) {
 	for _, r := range p.Readings() {
 		host := r.dev.Platform.V.IsHost()
+		var first *schema.Port
+		var ev []diag.Evidence
+		var total float64
+		n, what, idx, prio := 0, "", 0, 0
 		for _, port := range linkedPorts(r) {
-			for _, prio := range lossless(port).List() {
-				fam, idx, what := QueueDrops, port.QoS.Queue[prio].V, "egress queue"
+			for _, pr := range lossless(port).List() {
+				fam, i, w := QueueDrops, port.QoS.Queue[pr].V, "egress queue"
 				if host {
-					fam, idx, what = PrioDrops, prio, "receive priority"
+					fam, i, w = PrioDrops, pr, "receive priority"
 				}
-				d, ok := p.delta(r, port.Name, Key(fam, idx))
+				d, ok := p.delta(r, port.Name, Key(fam, i))
 				if !ok || d <= 0 {
 					continue
 				}
-				p.Report(Finding{Subject: port.Range.Ptr(), Device: r.dev.Name, Port: port.Name,
-					Summary:  fmt.Sprintf("%s dropped %s packets in %s %d, which carries lossless priority %d", port.ID(), diag.FormatValue(d), what, idx, prio),
-					Evidence: []diag.Evidence{p.evidence(r, port.Name, Key(fam, idx), d, "packets", "0 in a lossless class")}})
+				n++
+				total += d
+				if len(ev) < 4 {
+					ev = append(ev, p.evidence(r, port.Name, Key(fam, i), d, "packets", "0 in a lossless class"))
+				}
+				if first == nil {
+					first, what, idx, prio = port, w, i, pr
+				}
 			}
 		}
+		if first == nil {
+			continue
+		}
+		where := first.ID()
+		if n > 1 {
+			where = fmt.Sprintf("%s and %d more ports of %s", first.ID(), n-1, r.dev.Name)
+		}
+		p.Report(Finding{Subject: first.Range.Ptr(), Device: r.dev.Name, Port: first.Name, Count: n, Evidence: ev,
+			Summary: fmt.Sprintf("%s dropped %s packets in %s %d, which carries lossless priority %d", where, diag.FormatValue(total), what, idx, prio)})
 	}
 }
 

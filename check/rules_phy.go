@@ -298,6 +298,15 @@ func checkPreFECBER(p *Pass) {
 	for _, r := range p.Readings() {
 		for _, port := range linkedPorts(r) {
 			v, ok := gauge(r, port.Name, PreFECBER)
+			ev := gaugeEvidence(r, port.Name, PreFECBER, v, "", "")
+			// Over the window where the platform counts bits.
+			if cb, okC := p.delta(r, port.Name, FECCorrectedBits); okC {
+				if bits, okB := p.delta(r, port.Name, RxBits); okB && bits > 0 {
+					v, ok = cb/bits, true
+					ev = p.evidence(r, port.Name, FECCorrectedBits, cb, "bits", "")
+					ev.Metric, ev.Value = PreFECBER, v
+				}
+			}
 			if !ok || !isUp(r, port.Name) {
 				continue
 			}
@@ -311,9 +320,10 @@ func checkPreFECBER(p *Pass) {
 			if sev == 0 {
 				continue
 			}
+			ev.Threshold = limit
 			p.Report(Finding{Severity: sev, Subject: linkRange(port.Link, port), Device: r.dev.Name, Port: port.Name,
 				Summary:  fmt.Sprintf("%s: pre-FEC bit error ratio %s (%s) on link %s", port.ID(), diag.FormatValue(v), limit, linkName(port.Link)),
-				Evidence: []diag.Evidence{gaugeEvidence(r, port.Name, PreFECBER, v, "", limit)}})
+				Evidence: []diag.Evidence{ev}})
 		}
 	}
 }
@@ -353,6 +363,10 @@ func checkSpeed(p *Pass) {
 					Evidence: []diag.Evidence{{Device: r.dev.Name, Port: port.Name, Metric: "oper", Value: 0, Threshold: "up", Source: src}}})
 				continue
 			case pp.Speed > 0 && intentSpeed(port) > 0 && pp.Speed != intentSpeed(port):
+				if seen[port.Link] {
+					continue
+				}
+				seen[port.Link] = true
 				p.Report(Finding{Subject: linkRange(port.Link, port), Device: r.dev.Name, Port: port.Name,
 					Summary: fmt.Sprintf("%s runs at %s, but the intent says %s for link %s", port.ID(), speedText(pp.Speed), speedText(intentSpeed(port)), linkName(port.Link)),
 					Evidence: []diag.Evidence{{Device: r.dev.Name, Port: port.Name, Metric: "speed_bps", Value: float64(pp.Speed), Unit: "bit/s",

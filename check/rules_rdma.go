@@ -264,22 +264,50 @@ func checkQPs(p *Pass) {
 }
 
 func checkTransportErrors(p *Pass) {
+	type hit struct {
+		r     reading
+		port  *schema.Port
+		ev    []diag.Evidence
+		names []string
+		total float64
+	}
+	var hits []hit
 	for _, r := range hostReadings(p) {
 		for _, port := range linkedPorts(r) {
-			var ev []diag.Evidence
-			var names []string
+			h := hit{r: r, port: port}
 			for _, fam := range []string{OutOfSequence, PacketSeqErr, ImpliedNakSeqErr, LocalAckTimeout} {
 				if d, ok := p.delta(r, port.Name, fam); ok && d > 0 {
-					ev = append(ev, p.evidence(r, port.Name, fam, d, "", "0 on a lossless fabric"))
-					names = append(names, fmt.Sprintf("%s +%s", fam, diag.FormatValue(d)))
+					h.ev = append(h.ev, p.evidence(r, port.Name, fam, d, "", "0 on a lossless fabric"))
+					h.names = append(h.names, fmt.Sprintf("%s +%s", fam, diag.FormatValue(d)))
+					h.total += d
 				}
 			}
-			if len(ev) == 0 {
-				continue
+			if len(h.ev) > 0 {
+				hits = append(hits, h)
 			}
-			p.Report(Finding{Subject: subjectOfNIC(r.dev, port), Device: r.dev.Name, Port: port.Name,
-				Summary:  fmt.Sprintf("%s retransmits RoCE: %s in %s; packets are lost or corrupted on its flows' paths", port.ID(), strings.Join(names, ", "), r.window()),
-				Evidence: ev})
 		}
 	}
+	if len(hits) == 0 {
+		return
+	}
+	// One cause, one finding: the NIC with the most errors stands for all.
+	worst := hits[0]
+	var ids []string
+	for _, h := range hits {
+		if h.total > worst.total {
+			worst = h
+		}
+		ids = append(ids, h.port.ID())
+	}
+	who := worst.port.ID()
+	if len(hits) > 1 {
+		list := strings.Join(ids, ", ")
+		if len(ids) > 4 {
+			list = strings.Join(ids[:4], ", ") + fmt.Sprintf(" and %d more", len(ids)-4)
+		}
+		who = fmt.Sprintf("%d NIC ports (%s)", len(hits), list)
+	}
+	p.Report(Finding{Subject: subjectOfNIC(worst.r.dev, worst.port), Device: worst.r.dev.Name, Port: worst.port.Name, Count: len(hits),
+		Summary:  fmt.Sprintf("%s retransmit RoCE; the most on %s: %s in %s. Packets are lost or corrupted on their flows' paths", who, worst.port.ID(), strings.Join(worst.names, ", "), worst.r.window()),
+		Evidence: worst.ev})
 }

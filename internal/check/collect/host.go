@@ -42,7 +42,8 @@ func (hostCollector) Collect(r Runner, dev *schema.Device) (*check.Device, error
 		}{
 			{"ethtool " + p.Name, parseEthtoolSettings, []string{check.Oper}},
 			{"ethtool -S " + p.Name, parseEthtoolStats, []string{check.FCSErrors, check.RxErrors, check.LinkFlaps, check.PrioRxBytes, check.PrioTxBytes,
-				check.PrioDrops, check.PFCRx, check.PFCTx, check.PFCTxDuration, check.NICStormWarn, check.NICStormErr, check.PreFECBER, check.RxBytes, check.TxBytes}},
+				check.PrioDrops, check.PFCRx, check.PFCTx, check.PFCTxDuration, check.NICStormWarn, check.NICStormErr, check.PreFECBER, check.RxBytes, check.TxBytes,
+				check.FECCorrectedBits, check.RxBits}},
 			{"ethtool -m " + p.Name, parseEthtoolModule, []string{check.RxPower, check.TxPower, check.RxPowerLoAlarm, check.RxPowerLoWarn,
 				check.TxPowerLoAlarm, check.TxPowerLoWarn, check.TxPowerHiWarn, check.TxPowerHiAlarm, check.Temperature, check.TempHiWarn, check.TempHiAlarm,
 				check.Voltage, check.VoltLoWarn, check.VoltHiWarn}},
@@ -199,7 +200,10 @@ func parseEthtoolStats(out string, p *check.Port) error {
 		set(check.Key(check.PFCTx, i), fmt.Sprintf("tx_prio%d_pause", i))
 		set(check.Key(check.PFCTxDuration, i), fmt.Sprintf("tx_prio%d_pause_duration", i))
 	}
-	// Pre-FEC BER over the port's life: corrected bits per bit received.
+	// Pre-FEC BER: corrected bits per bit received, over the window (the
+	// counters) or the port's life (the gauge, for a single reading).
+	set(check.FECCorrectedBits, "rx_corrected_bits_phy")
+	set(check.RxBits, "rx_bits_phy")
 	if cb, ok := m["rx_corrected_bits_phy"]; ok {
 		if bits := m["rx_bits_phy"]; bits > 0 {
 			p.Gauges[check.PreFECBER] = float64(cb) / float64(bits)
