@@ -19,7 +19,7 @@ func transportRules() []*Rule {
 			Run:        checkMarksWithoutCNP},
 		{ID: "CHK018", Layer: Transport, Title: "CNPs reach the senders and are handled",
 			Severity: schema.SevError, Needs: []string{NPCNPSent, RPCNPHandled}, Scope: HostsOnly, Path: true,
-			Thresholds: "receivers sent CNPs in the window but the senders handled fewer than half of them; or a NIC ignored CNPs",
+			Thresholds: "receivers sent CNPs in the window but the senders handled fewer than 90 % of them; or a NIC ignored CNPs",
 			Rationale:  "A CNP that is dropped on the way back (its DSCP maps to no queue, or a strict queue is missing) or ignored by a sender whose reaction point is off leaves the sender at full rate: congestion persists and ends in pauses.",
 			Reference:  "Zhu et al., DCQCN (SIGCOMM 2015); rdma statistic counters np_cnp_sent, rp_cnp_handled, rp_cnp_ignored (iproute2 rdma-statistic(8))",
 			Fix:        "Give CNP's DSCP a strict-priority queue on every hop of the reverse path (lint CNP001), and enable the reaction point on the senders' RoCE priority (roce_rp/enable/PRIO).",
@@ -129,7 +129,7 @@ func checkCNPHandled(p *Pass) {
 			}
 		}
 	}
-	if sent == 0 || handled >= sent/2 {
+	if sent == 0 || handled >= 0.9*sent {
 		return
 	}
 	// Where the CNPs die: switches dropping in CNP's queue.
@@ -165,7 +165,7 @@ func checkCNPHandled(p *Pass) {
 		lost = "the CNPs die at " + strings.Join(where, ", ") + ", which drops CNP's class"
 	}
 	ev := append(append(receivers, senders...), drops...)
-	ev = append(ev, diag.Evidence{Metric: "rp_cnp_handled_total", Value: handled, Threshold: fmt.Sprintf(">= half the %s CNPs sent", diag.FormatValue(sent))})
+	ev = append(ev, diag.Evidence{Metric: "rp_cnp_handled_total", Value: handled, Threshold: fmt.Sprintf(">= 90 %% of the %s CNPs sent", diag.FormatValue(sent))})
 	if subject == nil {
 		for _, r := range hostReadings(p) {
 			if r.dev.RDMA != nil {

@@ -211,6 +211,14 @@ func (d *Device) portNames() []string {
 	return d.spec.Ports
 }
 
+// ClearCounters zeroes the device's data-plane counters, as `clear
+// counters` or a restart would.
+func (d *Device) ClearCounters() {
+	if d.dp != nil {
+		d.dp.ClearCounters(d.spec.Name)
+	}
+}
+
 // ClearFault removes any fault.
 func (d *Device) ClearFault() { d.SetFault(Fault{}) }
 

@@ -195,6 +195,31 @@ func (m *Model) refresh() {
 	m.stale = false
 }
 
+// ClearCounters zeroes a device's counters now, as `clear counters` or a
+// restart does (check then reports counters that went down as a reset).
+func (m *Model) ClearCounters(name string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	d := m.devs[name]
+	if d == nil {
+		return
+	}
+	m.refresh()
+	now := m.clock.Now()
+	dt := (now - m.since).Seconds()
+	for _, od := range m.devs {
+		for _, p := range od.ports {
+			if dt > 0 {
+				p.acc.addScaled(&p.rate, dt)
+			}
+		}
+	}
+	m.since = now
+	for _, p := range d.ports {
+		p.acc = vec{}
+	}
+}
+
 // PortView is one port as the device would report it now.
 type PortView struct {
 	Name string
