@@ -143,16 +143,42 @@ func checkClassContinuity(p *Pass) {
 			names = append(names, n)
 		}
 		sort.Strings(names)
-		var culprit *upstream
+		here := r.dev.Name
+		var cands []*upstream
 		for _, n := range names {
 			u := ups[n]
 			if u.fc.class > 0 && abs(u.fc.class-deficit) <= 0.25*deficit {
-				if culprit == nil || u.fc.class > culprit.fc.class {
-					culprit = u
-				}
+				cands = append(cands, u)
 			}
 		}
-		here := r.dev.Name
+		var culprit *upstream
+		if len(cands) == 1 {
+			culprit = cands[0]
+		} else if len(cands) > 1 {
+			// Equal shares (ECMP): the neighbour whose configuration
+			// rewrites RoCE's DSCP, when exactly one does.
+			var rewriting []*upstream
+			for _, u := range cands {
+				if p.rewritesRoCE(u.dev) {
+					rewriting = append(rewriting, u)
+				}
+			}
+			if len(rewriting) == 1 {
+				culprit = rewriting[0]
+			}
+		}
+		if culprit == nil && len(cands) > 1 {
+			var list []string
+			for _, u := range cands {
+				list = append(list, u.dev)
+			}
+			port := cands[0].ports[0].Peer
+			p.Report(Finding{Subject: port.Range.Ptr(), Device: here, Port: port.Name,
+				Trace: []diag.Step{{Port: cands[0].ports[0].ID(), Note: "RoCE leaves in its class"}, {Port: port.ID(), Note: "arrives in another class"}},
+				Summary: fmt.Sprintf("RoCE data arrives at %s in another class than it left %s in (%s in the window, one neighbour's share): the DSCP changes on the hop from one of them, and no configuration read back rewrites it (a hidden rewrite; counters cannot tell equal ECMP shares apart)", here, strings.Join(list, " or "), bytesText(deficit)),
+				Evidence: p.classEvidence(r, in, out)})
+			continue
+		}
 		if culprit == nil || abs(deficit-in.class) <= 0.1*in.class && len(ups) > 1 {
 			// Everything changed class at this device: its ingress.
 			var big *upstream
@@ -183,6 +209,24 @@ func checkClassContinuity(p *Pass) {
 		p.Report(Finding{Severity: schema.SevInfo, Summary: "RoCE class continuity not verified: no RoCE traffic crossed the fabric in the window",
 			Fix: "Run fabricgen check while RDMA traffic flows (or give it a longer --interval)."})
 	}
+}
+
+// rewritesRoCE reports whether a device's configuration, as read back,
+// rewrites RoCE's DSCP on any port.
+func (p *Pass) rewritesRoCE(name string) bool {
+	r, ok := p.reading(name)
+	d := classDSCP(p.topo.roce)
+	if !ok || d < 0 {
+		return false
+	}
+	for _, port := range r.after.Ports {
+		if port.QoS != nil {
+			if out, ok := port.QoS.Remark[d]; ok && out != d {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // classEvidence shows a hop's class counters.
@@ -322,6 +366,11 @@ func readbackDiffs(p *Pass, r reading, port *schema.Port, q *QoS) ([]string, []d
 	if q.Trust != "" && intent.Trust.V != "" && !trustEqual(q.Trust, string(intent.Trust.V)) {
 		add(fmt.Sprintf("trusts %s, the intent says %s", q.Trust, intent.Trust.V), "qos_trust", 0, "= "+string(intent.Trust.V)+" (intent)")
 	}
+	if d := classDSCP(p.topo.roce); d >= 0 && q.Remark != nil {
+		if out, ok := q.Remark[d]; ok && out != d && !intentRemarks(port, d, out) {
+			add(fmt.Sprintf("RoCE (UDP 4791) arriving with DSCP %d is rewritten to DSCP %d, which the intent does not do", d, out), Key("qos_roce_remark", d), float64(out), fmt.Sprintf("= %d (intent)", d))
+		}
+	}
 	if q.ECN != nil && p.topo.roce != nil && !r.dev.Platform.V.IsHost() {
 		qr := queueAt(port, p.topo.roce)
 		if qr >= 0 && intent.Queues[qr].ECN.V != nil && !contains(q.ECN, qr) {
@@ -329,6 +378,19 @@ func readbackDiffs(p *Pass, r reading, port *schema.Port, q *QoS) ([]string, []d
 		}
 	}
 	return out, ev
+}
+
+// intentRemarks reports whether an ACL the intent binds to the port sets
+// UDP 4791 with DSCP d to out.
+func intentRemarks(port *schema.Port, d, out int) bool {
+	for _, acl := range port.ACLIn {
+		for _, rule := range acl.Rules {
+			if rule.SetDSCP.Set && rule.SetDSCP.V == out && (len(rule.DSCP.V) == 0 || contains(rule.DSCP.V, d)) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func trustEqual(a, b string) bool {

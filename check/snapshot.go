@@ -103,6 +103,10 @@ type QoS struct {
 	PFC []int `json:"pfc"`
 	// ECN lists the queues (switches) or priorities (hosts) marking ECN.
 	ECN []int `json:"ecn,omitempty"`
+	// Remark maps the code points RoCE (UDP 4791) arrives with to the
+	// one the port rewrites them to, where it rewrites (a set dscp policy
+	// or ACL).
+	Remark map[int]int `json:"remark,omitempty"`
 }
 
 // QP is one RDMA queue pair as `rdma resource show qp` prints it.

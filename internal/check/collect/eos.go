@@ -77,6 +77,12 @@ func readback(r Runner, d *check.Device, p schema.Platform, cmd string) error {
 		for dscp := 0; dscp < 64; dscp++ {
 			pr, _ := qp.Classify(dscp, false)
 			rb.DSCP[dscp] = pr
+			if _, out := qp.Classify(dscp, true); out != dscp {
+				if rb.Remark == nil {
+					rb.Remark = map[int]int{}
+				}
+				rb.Remark[dscp] = out
+			}
 		}
 		port.QoS = rb
 	}

@@ -79,7 +79,11 @@ func TestChecksOnTheLab(t *testing.T) {
 		{name: "pause storm", faults: map[string][]string{"nic05": {"pause-storm=ens1f0np0"}},
 			want: []want{{"CHK012", "pause storm on queue 3 and the queue has not recovered; the pauses come from nic05"}, {"CHK015", "leaf1:Ethernet5/1 dropped"}}},
 		{name: "pauses without ECN", faults: map[string][]string{"spine2": {"congest=pauses"}}, want: []want{{"CHK013", "spine2 sent"}}},
-		{name: "hidden DSCP rewrite", faults: map[string][]string{"spine1": {"remark=0"}}, want: []want{{"CHK014", "leaves spine1 in its class toward leaf1"}}},
+		// Two spines carry equal ECMP shares: counters cannot tell which
+		// rewrote, and the finding says so (TestSeedCoreSwitch pins a
+		// single core).
+		{name: "hidden DSCP rewrite on a spine", faults: map[string][]string{"spine1": {"remark=0"}}, want: []want{{"CHK014", "left spine1 or spine2"}}},
+		{name: "hidden DSCP rewrite on a leaf", faults: map[string][]string{"leaf1": {"remark=0"}}, want: []want{{"CHK014", "leaves leaf1 in its class toward nic01"}}},
 		{name: "DSCP rewrite in the running config", oob: map[string][]string{"spine2": eosZeroDSCP(spine2Ports)},
 			want: []want{{"CHK014", "leaves spine2 in its class toward leaf2"}}},
 		{name: "drops in a lossless class", faults: map[string][]string{"spine2": {"congest=drops"}}, want: []want{{"CHK015", "spine2:Ethernet1/1 and 3 more ports"}}},
@@ -191,4 +195,49 @@ func summaries(fs []check.Finding) string {
 		fmt.Fprintf(&b, "  %s %s: %s\n", f.Severity, f.Rule, f.Summary)
 	}
 	return b.String()
+}
+
+// TestSeedCoreSwitch is the seed's second case on its own topology
+// (examples/ai-training-2subnet: two GPU subnets routed through one core
+// switch, every hop classifying UDP 4791 by ACL). The core stops applying
+// its RoCE policy (a hand edit), so RoCE crosses it in the default class,
+// and check pins it to the core. A hidden DSCP rewrite on the core's
+// egress, by contrast, is repaired by the next hop's ACL, as the intent
+// means it to be: no finding.
+func TestSeedCoreSwitch(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a lab")
+	}
+	fl := startFabricLab(t, "ai-training-2subnet")
+	fs, _, _ := fl.check(t, 10*time.Second)
+	for _, f := range fs {
+		if f.Severity >= schema.SevWarning {
+			t.Errorf("healthy: %s %s: %s", f.Severity, f.Rule, f.Summary)
+		}
+	}
+	var f lab.Fault
+	if err := f.Set("remark=0"); err != nil {
+		t.Fatal(err)
+	}
+	fl.lab.Device("core1").SetFault(f)
+	fs, _, _ = fl.check(t, 10*time.Second)
+	for _, f := range fs {
+		if f.Rule == "CHK014" && f.Severity >= schema.SevWarning {
+			t.Errorf("a rewrite the next hop's ACL repairs is reported: %s", f.Summary)
+		}
+	}
+	fl.lab.Device("core1").ClearFault()
+	var lines []string
+	for _, p := range fl.f.Device("core1").Ports {
+		lines = append(lines, "interface "+p.Name, "   no service-policy type qos input PM-roce-mark", "   no qos trust")
+	}
+	if err := fl.lab.Device("core1").ConfigureOutOfBand(lines); err != nil {
+		t.Fatal(err)
+	}
+	fs, _, _ = fl.check(t, 10*time.Second)
+	for _, w := range []want{{"CHK014", "leaves core1 in another class: core1 classifies RoCE's DSCP 46"}, {"CHK016", "trusts none, the intent says dscp"}} {
+		if !hasFinding(fs, w) {
+			t.Errorf("no %s:\n%s", w, summaries(fs))
+		}
+	}
 }
