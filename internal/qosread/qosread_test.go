@@ -108,7 +108,7 @@ interface Ethernet1
 	}
 }
 
-func FuzzRead(f *testing.F) {
+func FuzzReadQoS(f *testing.F) {
 	f.Add(string(schema.AristaEOS), "interface Ethernet1\n   qos trust dscp\n   tx-queue 3\n      random-detect ecn minimum-threshold 1 bytes\n")
 	f.Add(string(schema.CiscoNXOS), "class-map type qos match-any X\n  match dscp 0-63\npolicy-map type qos P\n  class X\n    set qos-group 3\ninterface Ethernet1/1\n  service-policy type qos input P\n")
 	f.Add(string(schema.JuniperJunos), "set class-of-service classifiers dscp C forwarding-class roce loss-priority low code-points 011010\n")

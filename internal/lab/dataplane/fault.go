@@ -111,7 +111,7 @@ func (f Fault) String() string {
 
 var (
 	rePort = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_./:-]{0,63}$`)
-	reCode = regexp.MustCompile(`^0x[0-9a-fA-F]{1,2}$`)
+	reCode = regexp.MustCompile(`^0[xX][0-9a-fA-F]{1,2}$`)
 )
 
 // IsKind reports whether the setting's key is a data-plane fault kind.
