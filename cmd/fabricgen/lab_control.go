@@ -45,12 +45,18 @@ delay=DURATION slows every answer (delay=0 removes it). clear removes every
 fault; an answer being delayed goes out at once. It prints the device's
 faults afterwards.
 
+Data-plane faults change what the device's counters, optics and queue pairs
+show (fabricgen check reads them), not its configuration, so they survive
+apply: ` + lab.DataFaultForms + `. See docs/check.md.
+
 expire-timers fires the device's pending confirm timers now, as if nobody
 confirmed in time: an EOS commit timer, a Junos commit confirmed or an NVUE
 apply --confirm rolls back to the configuration from before it (NX-OS,
 SONiC and hosts have none). It prints whether the configuration changed.`,
 		Example: `  fabricgen lab fault leaf1 'reject=^qos map'
   fabricgen lab fault nic01 drop-after=2 delay=500ms
+  fabricgen lab fault leaf1 dirty-optic=Ethernet1/1
+  fabricgen lab fault spine2 congest=marks && fabricgen lab fault nic17 np-off
   fabricgen lab fault --dir /tmp/lab leaf1 clear
   fabricgen lab fault spine1 expire-timers`,
 		Args: cobra.MinimumNArgs(2),
@@ -115,6 +121,48 @@ DEVICE.cfg/.json/.sh to start a later lab from it.`,
 				out += "\n"
 			}
 			fmt.Fprint(cmd.OutOrStdout(), out)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&dir, "dir", defaultLabDir(), "the directory of the running lab (lab up --dir)")
+	return cmd
+}
+
+func newLabClockCommand(s *streams) *cobra.Command {
+	var dir string
+	cmd := &cobra.Command{
+		Use:   "clock [--dir D] [advance DURATION]",
+		Short: "Read or advance the clock of a running lab's data plane",
+		Long: `lab clock prints the clock of a lab that fabricgen lab up serves, through the
+control socket in --dir; lab clock advance DURATION moves it forward first.
+
+The lab's counters (bytes, errors, pauses, ECN marks, CNPs, retransmits) are
+functions of this clock and move only when it is advanced: by this command,
+by fabricgen check --lab-dir (which advances it by --interval between its
+two readings instead of waiting), or by a test. Data-plane faults (lab fault
+DEVICE dirty-optic=PORT, …) show in the counters once the clock moves.`,
+		Example: `  fabricgen lab clock
+  fabricgen lab clock advance 10s
+  fabricgen lab clock --dir /tmp/lab advance 1m`,
+		Args: cobra.RangeArgs(0, 2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			req := lab.ControlRequest{Op: "clock"}
+			switch {
+			case len(args) == 0:
+			case len(args) == 2 && args[0] == "advance":
+				d, err := time.ParseDuration(args[1])
+				if err != nil || d <= 0 {
+					return withCode(exitFailed, fmt.Errorf("advance %q: give a positive duration such as 10s", args[1]))
+				}
+				req.Advance = d.String()
+			default:
+				return withCode(exitFailed, fmt.Errorf("use fabricgen lab clock, or fabricgen lab clock advance DURATION"))
+			}
+			rep, err := labRequest(cmd.Context(), dir, req)
+			if err != nil {
+				return withCode(exitFailed, err)
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "lab clock: %s (%s)\n", rep.Clock, rep.ClockTime)
 			return nil
 		},
 	}

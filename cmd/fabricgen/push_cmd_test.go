@@ -187,7 +187,7 @@ func TestDemo(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("demo: exit %d\n%s\n%s", code, out, errb)
 	}
-	for _, want := range []string{"==> 1/6", "==> 6/6", "Apply:", "Plan: 0 to change"} {
+	for _, want := range []string{"==> 1/7", "==> 7/7", "Apply:", "Plan: 0 to change", "error[CHK010]"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("demo output lacks %q:\n%s", want, out)
 		}
