@@ -77,14 +77,11 @@ type NIC struct {
 // NIC returns a host port's QoS.
 func (v *DeviceView) NIC(port string) NIC {
 	m := v.m
-	m.mu.Lock()
-	defer m.mu.Unlock()
+	m.rlock()
+	defer m.mu.RUnlock()
 	d := m.devs[v.name]
 	if d == nil {
 		return NIC{}
-	}
-	if !d.parsed {
-		d.parse()
 	}
 	n := d.nic(port)
 	rdma := n.rdma
@@ -105,8 +102,8 @@ func (v *DeviceView) NIC(port string) NIC {
 // Platform is the device's platform.
 func (v *DeviceView) Platform() schema.Platform {
 	m := v.m
-	m.mu.Lock()
-	defer m.mu.Unlock()
+	m.mu.RLock()
+	defer m.mu.RUnlock()
 	if d := m.devs[v.name]; d != nil {
 		return d.platform
 	}

@@ -97,14 +97,11 @@ func cumulusExec(v *DeviceView, argv []string) (string, string, int, bool) {
 // intent has no RoCE class).
 func (v *DeviceView) roceClass(port string) (prio, queue int) {
 	m := v.m
-	m.mu.Lock()
-	defer m.mu.Unlock()
+	m.rlock()
+	defer m.mu.RUnlock()
 	d := m.devs[v.name]
 	if d == nil {
 		return 3, 3
-	}
-	if !d.parsed {
-		d.parse()
 	}
 	dscp := 26
 	if m.f != nil {

@@ -162,18 +162,15 @@ func round(x float64, n int) float64 {
 // ecnQueues reports, per port and queue, whether the configuration marks ECN.
 func (v *DeviceView) ecnQueues() func(port string, q int) bool {
 	m := v.m
-	m.mu.Lock()
+	m.mu.RLock()
 	d := m.devs[v.name]
-	if d != nil && !d.parsed {
-		d.parse()
-	}
-	m.mu.Unlock()
+	m.mu.RUnlock()
 	return func(port string, q int) bool {
 		if d == nil || q < 0 || q > 7 {
 			return false
 		}
-		m.mu.Lock()
-		defer m.mu.Unlock()
+		m.rlock()
+		defer m.mu.RUnlock()
 		return d.swPort(port).ECN[q]
 	}
 }

@@ -25,7 +25,9 @@ const (
 // Model is the data plane of one lab. It is safe for concurrent use;
 // callers may hold their device's lock (the order is device, then model).
 type Model struct {
-	mu    sync.Mutex
+	// mu guards everything below; readers (the devices' commands) share
+	// it, a change or a refresh of the rates takes it alone.
+	mu    sync.RWMutex
 	clock *Clock
 	f     *schema.Fabric
 	devs  map[string]*device
@@ -158,8 +160,8 @@ func (m *Model) SetFaults(name string, fs []Fault) error {
 
 // PortNames lists a device's ports in the order they were added.
 func (m *Model) PortNames(name string) []string {
-	m.mu.Lock()
-	defer m.mu.Unlock()
+	m.mu.RLock()
+	defer m.mu.RUnlock()
 	if d := m.devs[name]; d != nil {
 		return append([]string(nil), d.order...)
 	}
@@ -168,15 +170,29 @@ func (m *Model) PortNames(name string) []string {
 
 // Faults returns a device's data-plane faults.
 func (m *Model) Faults(name string) []Fault {
-	m.mu.Lock()
-	defer m.mu.Unlock()
+	m.mu.RLock()
+	defer m.mu.RUnlock()
 	if d := m.devs[name]; d != nil {
 		return append([]Fault(nil), d.faults...)
 	}
 	return nil
 }
 
-// refresh brings the rates up to date; m.mu is held.
+// rlock takes the read lock with the rates brought up to date; release
+// it with m.mu.RUnlock.
+func (m *Model) rlock() {
+	m.mu.RLock()
+	if !m.stale {
+		return
+	}
+	m.mu.RUnlock()
+	m.mu.Lock()
+	m.refresh()
+	m.mu.Unlock()
+	m.mu.RLock()
+}
+
+// refresh brings the rates up to date; m.mu is held for writing.
 func (m *Model) refresh() {
 	if !m.stale {
 		return
@@ -283,13 +299,12 @@ func (v *DeviceView) Now() time.Duration { return v.m.clock.Now() }
 // Ports returns every port of the device, in natural order.
 func (v *DeviceView) Ports() []PortView {
 	m := v.m
-	m.mu.Lock()
-	defer m.mu.Unlock()
+	m.rlock()
+	defer m.mu.RUnlock()
 	d := m.devs[v.name]
 	if d == nil {
 		return nil
 	}
-	m.refresh()
 	names := append([]string(nil), d.order...)
 	sort.Slice(names, func(i, j int) bool { return schema.NaturalLess(names[i], names[j]) })
 	out := make([]PortView, 0, len(names))
@@ -302,30 +317,28 @@ func (v *DeviceView) Ports() []PortView {
 // Port returns one port (ok false when the device has no such port).
 func (v *DeviceView) Port(name string) (PortView, bool) {
 	m := v.m
-	m.mu.Lock()
-	defer m.mu.Unlock()
+	m.rlock()
+	defer m.mu.RUnlock()
 	d := m.devs[v.name]
 	if d == nil || d.ports[name] == nil {
 		return PortView{}, false
 	}
-	m.refresh()
 	return m.viewOf(d.ports[name]), true
 }
 
 // QPs returns the host's queue pairs.
 func (v *DeviceView) QPs() []QP {
 	m := v.m
-	m.mu.Lock()
-	defer m.mu.Unlock()
+	m.rlock()
+	defer m.mu.RUnlock()
 	d := m.devs[v.name]
 	if d == nil {
 		return nil
 	}
-	m.refresh()
 	return append([]QP(nil), d.qps...)
 }
 
-// viewOf is a port's state now; m.mu is held and the rates fresh.
+// viewOf is a port's state now; m.mu is held (read or write).
 func (m *Model) viewOf(p *port) PortView {
 	pv := PortView{Name: p.name, Up: p.up, Speed: p.speed, Lanes: p.lanes, FEC: p.fec,
 		RxPower: append([]float64(nil), p.rx...), TxPower: append([]float64(nil), p.tx...),
