@@ -324,12 +324,8 @@ func checkReadback(p *Pass) {
 		if first == nil {
 			continue
 		}
-		places := ""
-		if n > 1 {
-			places = fmt.Sprintf(" (and on %d more ports)", n-1)
-		}
 		p.Report(Finding{Subject: first.Range.Ptr(), Device: r.dev.Name, Port: first.Name, Count: n,
-			Summary:  fmt.Sprintf("%s runs QoS that differs from the intent on %s%s: %s", r.dev.Name, first.Name, places, strings.Join(what, "; ")),
+			Summary:  fmt.Sprintf("%s runs QoS that differs from the intent on %s: %s", r.dev.Name, first.Name, strings.Join(what, "; ")),
 			Evidence: ev})
 	}
 }

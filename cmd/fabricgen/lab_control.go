@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -163,6 +165,60 @@ DEVICE dirty-optic=PORT, …) show in the counters once the clock moves.`,
 				return withCode(exitFailed, err)
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "lab clock: %s (%s)\n", rep.Clock, rep.ClockTime)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&dir, "dir", defaultLabDir(), "the directory of the running lab (lab up --dir)")
+	return cmd
+}
+
+func newLabConfigureCommand(s *streams) *cobra.Command {
+	var dir string
+	cmd := &cobra.Command{
+		Use:   "configure [--dir D] DEVICE [FILE]",
+		Short: "Change a device of a running lab by hand, as another administrator would",
+		Long: `lab configure changes the configuration of a device of a lab that fabricgen
+lab up serves, through the control socket in --dir, as someone at the
+device's console would: the lines of FILE (standard input without it or
+with -) in the platform's configuration syntax (config-mode lines indented
+for sub-modes on EOS and NX-OS, set statements on Junos, nv set/unset
+commands on Cumulus, a JSON Patch document on SONiC, shell commands on
+hosts). The change is not fabricgen's: plan and drift show it, and the lab's
+data plane sends traffic through it, so fabricgen check sees its effect.`,
+		Example: `  printf 'interface Ethernet1/1\n   no qos trust\n' | fabricgen lab configure core1
+  fabricgen lab configure --dir /tmp/lab leaf1 edit.txt`,
+		Args: cobra.RangeArgs(1, 2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var src io.Reader = s.in
+			if len(args) == 2 && args[1] != "-" {
+				f, err := os.Open(args[1])
+				if err != nil {
+					return withCode(exitFailed, err)
+				}
+				defer func() { _ = f.Close() }()
+				src = f
+			}
+			b, err := io.ReadAll(io.LimitReader(src, lab.MaxRunningConfig+1))
+			if err != nil {
+				return withCode(exitFailed, err)
+			}
+			if len(b) > lab.MaxRunningConfig {
+				return withCode(exitFailed, fmt.Errorf("more than %d bytes of configuration", lab.MaxRunningConfig))
+			}
+			var lines []string
+			for _, l := range strings.Split(strings.ReplaceAll(string(b), "\r\n", "\n"), "\n") {
+				if strings.TrimSpace(l) != "" {
+					lines = append(lines, l)
+				}
+			}
+			if len(lines) == 0 {
+				return withCode(exitFailed, fmt.Errorf("no configuration lines to apply"))
+			}
+			rep, err := labRequest(cmd.Context(), dir, lab.ControlRequest{Op: "configure", Device: args[0], Lines: lines})
+			if err != nil {
+				return withCode(exitFailed, err)
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "%s: %s\n", args[0], rep.Output)
 			return nil
 		},
 	}

@@ -26,7 +26,7 @@ func newLabCommand(s *streams) *cobra.Command {
 		Example: `  fabricgen lab up examples/roce-storage`,
 		Args:    cobra.NoArgs,
 	}
-	cmd.AddCommand(newLabUpCommand(s), newLabFaultCommand(s), newLabShowCommand(s), newLabClockCommand(s))
+	cmd.AddCommand(newLabUpCommand(s), newLabFaultCommand(s), newLabShowCommand(s), newLabClockCommand(s), newLabConfigureCommand(s))
 	return cmd
 }
 

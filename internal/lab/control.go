@@ -37,7 +37,8 @@ const maxSocketPath = 107
 // ControlRequest is one control request.
 type ControlRequest struct {
 	// Op is "fault" (change a device's fault), "show" (its configuration
-	// in the form Device.Export prints), "expire-timers" (fire the
+	// in the form Device.Export prints), "configure" (change it out of
+	// band), "expire-timers" (fire the
 	// device's pending confirm timers now, Device.ExpireTimers), "clock"
 	// (read or advance the data plane's clock), "devices" (list them) or
 	// "ping".
@@ -52,6 +53,9 @@ type ControlRequest struct {
 	// Advance, for the clock op, moves the lab clock forward by this
 	// duration ("10s"); empty only reads it.
 	Advance string `json:"advance,omitempty"`
+	// Lines, for the configure op, change the device's configuration as
+	// another administrator would (Device.ConfigureOutOfBand).
+	Lines []string `json:"lines,omitempty"`
 }
 
 // ControlReply answers one ControlRequest.
@@ -247,7 +251,7 @@ func (s *ControlServer) handle(line string) ControlReply {
 	dec := json.NewDecoder(strings.NewReader(line))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&req); err != nil {
-		return ControlReply{Error: fmt.Sprintf("malformed request: %v: send {\"op\":\"fault\"|\"show\"|\"expire-timers\"|\"clock\"|\"devices\"|\"ping\", ...} on one line", err)}
+		return ControlReply{Error: fmt.Sprintf("malformed request: %v: send {\"op\":\"fault\"|\"show\"|\"expire-timers\"|\"configure\"|\"clock\"|\"devices\"|\"ping\", ...} on one line", err)}
 	}
 	s.op.Lock()
 	defer s.op.Unlock()
@@ -262,6 +266,18 @@ func (s *ControlServer) handle(line string) ControlReply {
 	switch req.Op {
 	case "ping":
 		return ControlReply{OK: true}
+	case "configure":
+		d, bad := device()
+		if bad != nil {
+			return *bad
+		}
+		if len(req.Lines) == 0 {
+			return ControlReply{Error: "configure request without lines"}
+		}
+		if err := d.ConfigureOutOfBand(req.Lines); err != nil {
+			return ControlReply{Error: err.Error()}
+		}
+		return ControlReply{OK: true, Output: fmt.Sprintf("%d line(s) applied out of band", len(req.Lines))}
 	case "clock":
 		c := l.Clock()
 		if req.Advance != "" {
@@ -322,7 +338,7 @@ func (s *ControlServer) handle(line string) ControlReply {
 		d.SetFault(f)
 		return ControlReply{OK: true, Fault: d.Fault().String()}
 	}
-	return ControlReply{Error: fmt.Sprintf("unknown op %q: use fault, show, expire-timers, clock, devices or ping", req.Op)}
+	return ControlReply{Error: fmt.Sprintf("unknown op %q: use fault, show, expire-timers, configure, clock, devices or ping", req.Op)}
 }
 
 // ControlClient talks to a running lab's control socket.
