@@ -285,4 +285,3 @@ func notEvaluated(p *Pass) []Finding {
 	}
 	return out
 }
-

@@ -32,7 +32,7 @@ const (
 	// where a platform counts bits (mlx5 rx_corrected_bits_phy, rx_bits_phy).
 	FECCorrectedBits = "fec_corrected_bits"
 	RxBits           = "rx_bits"
-	TxBytes        = "tx_bytes"
+	TxBytes          = "tx_bytes"
 
 	// Link layer, per priority.
 	PFCRx = "pfc_rx_frames"

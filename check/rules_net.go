@@ -174,8 +174,8 @@ func checkClassContinuity(p *Pass) {
 			}
 			port := cands[0].ports[0].Peer
 			p.Report(Finding{Subject: port.Range.Ptr(), Device: here, Port: port.Name,
-				Trace: []diag.Step{{Port: cands[0].ports[0].ID(), Note: "RoCE leaves in its class"}, {Port: port.ID(), Note: "arrives in another class"}},
-				Summary: fmt.Sprintf("RoCE data arrives at %s in another class than it left %s in (%s in the window, one neighbour's share): the DSCP changes on the hop from one of them, and no configuration read back rewrites it (a hidden rewrite; counters cannot tell equal ECMP shares apart)", here, strings.Join(list, " or "), bytesText(deficit)),
+				Trace:    []diag.Step{{Port: cands[0].ports[0].ID(), Note: "RoCE leaves in its class"}, {Port: port.ID(), Note: "arrives in another class"}},
+				Summary:  fmt.Sprintf("RoCE data arrives at %s in another class than it left %s in (%s in the window, one neighbour's share): the DSCP changes on the hop from one of them, and no configuration read back rewrites it (a hidden rewrite; counters cannot tell equal ECMP shares apart)", here, strings.Join(list, " or "), bytesText(deficit)),
 				Evidence: p.classEvidence(r, in, out)})
 			continue
 		}
@@ -192,7 +192,7 @@ func checkClassContinuity(p *Pass) {
 			p.Report(Finding{Subject: port.Range.Ptr(), Device: here, Port: port.Name,
 				Trace: []diag.Step{{Port: up.ID(), Note: fmt.Sprintf("RoCE leaves in queue %d", queueAt(up, p.topo.roce))},
 					{Port: port.ID(), Note: "lands in another class"}},
-				Summary: fmt.Sprintf("RoCE data reaches %s in its class from every neighbour (%s in the window) but %.0f %% of it leaves %s in another class: %s classifies RoCE's DSCP %d outside the intent's class", here, bytesText(in.class), 100*deficit/in.class, here, here, classDSCP(p.topo.roce)),
+				Summary:  fmt.Sprintf("RoCE data reaches %s in its class from every neighbour (%s in the window) but %.0f %% of it leaves %s in another class: %s classifies RoCE's DSCP %d outside the intent's class", here, bytesText(in.class), 100*deficit/in.class, here, here, classDSCP(p.topo.roce)),
 				Evidence: p.classEvidence(r, in, out)})
 			continue
 		}
@@ -202,7 +202,7 @@ func checkClassContinuity(p *Pass) {
 			Related: []diag.Related{{Range: port.Range, Message: "where RoCE arrives in another class"}},
 			Trace: []diag.Step{{Port: up.ID(), Note: fmt.Sprintf("RoCE leaves in its class (queue %d)", queueAt(up, p.topo.roce))},
 				{Port: port.ID(), Note: "arrives in another class"}},
-			Summary: fmt.Sprintf("RoCE data leaves %s in its class toward %s (%s in the window) but arrives at %s in another class: the DSCP changes on the hop %s → %s (a rewrite on %s's egress, or %s's classification)", culprit.dev, here, bytesText(culprit.fc.class), here, culprit.dev, here, culprit.dev, here),
+			Summary:  fmt.Sprintf("RoCE data leaves %s in its class toward %s (%s in the window) but arrives at %s in another class: the DSCP changes on the hop %s → %s (a rewrite on %s's egress, or %s's classification)", culprit.dev, here, bytesText(culprit.fc.class), here, culprit.dev, here, culprit.dev, here),
 			Evidence: p.classEvidence(r, culprit.fc, out)})
 	}
 	if total == 0 {

@@ -189,7 +189,7 @@ data plane sends traffic through it, so fabricgen check sees its effect.`,
   fabricgen lab configure --dir /tmp/lab leaf1 edit.txt`,
 		Args: cobra.RangeArgs(1, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			var src io.Reader = s.in
+			src := s.in
 			if len(args) == 2 && args[1] != "-" {
 				f, err := os.Open(args[1])
 				if err != nil {

@@ -110,48 +110,51 @@ func readEOS(text string) (*Device, error) {
 		}
 	}
 	for _, b := range ifaces {
-		name := strings.TrimPrefix(b.head, "interface ")
-		p := d.port(name)
-		routed, trust := false, ""
-		for _, k := range b.kids {
-			h := k.head
-			switch {
-			case h == "no switchport":
-				routed = true
-			case h == "qos trust dscp":
-				trust = "dscp"
-			case h == "qos trust cos":
-				trust = "pcp"
-			case h == "no qos trust":
-				trust = "none"
-			case strings.HasPrefix(h, "priority-flow-control priority ") && strings.HasSuffix(h, " no-drop"):
-				if n, ok := atoi(strings.Fields(h)[2]); ok && prio(n) {
-					p.PFC[n] = true
-				}
-			case h == "priority-flow-control pause watchdog":
-				p.Watchdog = true
-			case strings.HasPrefix(h, "service-policy type qos input "):
-				pm := strings.TrimPrefix(h, "service-policy type qos input ")
-				p.Rules = append(p.Rules, policyRules(policies[pm], classACL, acls)...)
-			case strings.HasPrefix(h, "tx-queue "):
-				q, ok := atoi(strings.TrimPrefix(h, "tx-queue "))
-				for _, kk := range k.kids {
-					if ok && prio(q) && strings.HasPrefix(kk.head, "random-detect ecn ") {
-						p.ECN[q] = true
-					}
+		eosInterface(d.port(strings.TrimPrefix(b.head, "interface ")), b, policies, classACL, acls)
+	}
+	return d, nil
+}
+
+// eosInterface reads one interface stanza into its port.
+func eosInterface(p *Port, b *block, policies map[string][]policyClass, classACL map[string][]string, acls map[string][]aclEntry) {
+	routed, trust := false, ""
+	for _, k := range b.kids {
+		h := k.head
+		switch {
+		case h == "no switchport":
+			routed = true
+		case h == "qos trust dscp":
+			trust = "dscp"
+		case h == "qos trust cos":
+			trust = "pcp"
+		case h == "no qos trust":
+			trust = "none"
+		case strings.HasPrefix(h, "priority-flow-control priority ") && strings.HasSuffix(h, " no-drop"):
+			if n, ok := atoi(strings.Fields(h)[2]); ok && prio(n) {
+				p.PFC[n] = true
+			}
+		case h == "priority-flow-control pause watchdog":
+			p.Watchdog = true
+		case strings.HasPrefix(h, "service-policy type qos input "):
+			pm := strings.TrimPrefix(h, "service-policy type qos input ")
+			p.Rules = append(p.Rules, policyRules(policies[pm], classACL, acls)...)
+		case strings.HasPrefix(h, "tx-queue "):
+			q, ok := atoi(strings.TrimPrefix(h, "tx-queue "))
+			for _, kk := range k.kids {
+				if ok && prio(q) && strings.HasPrefix(kk.head, "random-detect ecn ") {
+					p.ECN[q] = true
 				}
 			}
 		}
-		switch {
-		case trust != "":
-			p.Trust = trust
-		case routed:
-			p.Trust = "dscp"
-		default:
-			p.Trust = "pcp"
-		}
 	}
-	return d, nil
+	switch {
+	case trust != "":
+		p.Trust = trust
+	case routed:
+		p.Trust = "dscp"
+	default:
+		p.Trust = "pcp"
+	}
 }
 
 // readPolicyClasses reads "class NAME" children with set dscp / set

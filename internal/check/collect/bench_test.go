@@ -271,5 +271,5 @@ func benchmarkCheck(b *testing.B, delay time.Duration) {
 	b.ReportMetric(one.Seconds()*1000, "one-device-ms")
 	b.ReportMetric(ideal.Seconds(), "ideal-s")
 	b.ReportMetric(float64(wall/n)/float64(ideal), "wall/ideal")
-	b.ReportMetric(((cpu+labCPU)/n/time.Duration(runtime.NumCPU())).Seconds(), "cpu-floor-s")
+	b.ReportMetric(((cpu + labCPU) / n / time.Duration(runtime.NumCPU())).Seconds(), "cpu-floor-s")
 }

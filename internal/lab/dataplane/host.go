@@ -49,55 +49,60 @@ func readHost(text string) map[string]*nicState {
 			continue
 		}
 		key, val, _ := strings.Cut(line, " ")
-		switch key {
-		case "rdma-device":
-			cur.rdma = val
-		case "trust":
-			cur.trust = val
-		case "pfc":
-			cur.pfc = bitsOf(val)
-		case "dscp-prio":
-			for _, pair := range strings.Fields(val) {
-				k, v, ok := strings.Cut(pair, ":")
-				d, ok1 := atoi(k)
-				p, ok2 := atoi(v)
-				if ok && ok1 && ok2 && d < 64 && p < 8 {
-					cur.dscp[d] = p
-				}
+		cur.set(key, val)
+	}
+	return out
+}
+
+// set applies one "key value" line of the dump.
+func (st *nicState) set(key, val string) {
+	switch key {
+	case "rdma-device":
+		st.rdma = val
+	case "trust":
+		st.trust = val
+	case "pfc":
+		st.pfc = bitsOf(val)
+	case "dscp-prio":
+		for _, pair := range strings.Fields(val) {
+			k, v, ok := strings.Cut(pair, ":")
+			d, ok1 := atoi(k)
+			p, ok2 := atoi(v)
+			if ok && ok1 && ok2 && d < 64 && p < 8 {
+				st.dscp[d] = p
 			}
-		case "prio-tc":
-			for i, s := range strings.Split(val, ",") {
-				if n, ok := atoi(s); ok && i < 8 && n < 8 {
-					cur.prioTC[i] = n
-				}
+		}
+	case "prio-tc":
+		for i, s := range strings.Split(val, ",") {
+			if n, ok := atoi(s); ok && i < 8 && n < 8 {
+				st.prioTC[i] = n
 			}
-		case "default_roce_tos":
-			if n, ok := atoi(val); ok && n < 256 {
-				cur.tos = n
+		}
+	case "default_roce_tos":
+		if n, ok := atoi(val); ok && n < 256 {
+			st.tos = n
+		}
+	case "pfc-prevention-tout":
+		if n, ok := atoi(val); ok {
+			st.pfcTout = n
+		}
+	case "ecn":
+		f := strings.Fields(val)
+		switch {
+		case len(f) == 3 && f[0] == "roce_np" && f[1] == "enable":
+			st.np = bitsOf(f[2])
+		case len(f) == 3 && f[0] == "roce_rp" && f[1] == "enable":
+			st.rp = bitsOf(f[2])
+		case len(f) == 3 && f[0] == "roce_np" && f[1] == "cnp_dscp":
+			if n, ok := atoi(f[2]); ok && n < 64 {
+				st.cnpDSCP = n
 			}
-		case "pfc-prevention-tout":
-			if n, ok := atoi(val); ok {
-				cur.pfcTout = n
-			}
-		case "ecn":
-			f := strings.Fields(val)
-			switch {
-			case len(f) == 3 && f[0] == "roce_np" && f[1] == "enable":
-				cur.np = bitsOf(f[2])
-			case len(f) == 3 && f[0] == "roce_rp" && f[1] == "enable":
-				cur.rp = bitsOf(f[2])
-			case len(f) == 3 && f[0] == "roce_np" && f[1] == "cnp_dscp":
-				if n, ok := atoi(f[2]); ok && n < 64 {
-					cur.cnpDSCP = n
-				}
-			case len(f) == 3 && f[0] == "roce_np" && f[1] == "cnp_802p_prio":
-				if n, ok := atoi(f[2]); ok && n < 8 {
-					cur.cnpPrio = n
-				}
+		case len(f) == 3 && f[0] == "roce_np" && f[1] == "cnp_802p_prio":
+			if n, ok := atoi(f[2]); ok && n < 8 {
+				st.cnpPrio = n
 			}
 		}
 	}
-	return out
 }
 
 // bitsOf reads "0,0,0,1,0,0,0,0".

@@ -3,6 +3,7 @@ package dataplane
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 )
 
@@ -193,7 +194,7 @@ func hostRDMA(v *DeviceView, args []string) (string, string, int, bool) {
 	case len(args) == 4 && args[0] == "statistic" && args[1] == "show" && args[2] == "link":
 		p, n, ok := byRDMA(args[3])
 		if !ok {
-			return "", fmt.Sprintf("Wrong device name\n"), 1, true
+			return "", "Wrong device name\n", 1, true
 		}
 		c := map[string]any{"ifindex": 0, "ifname": n.RDMA, "port": 1,
 			"rx_write_requests": p.C(RxWriteRequests), "rx_read_requests": 0, "rx_atomic_requests": 0,
@@ -254,8 +255,10 @@ func hostDmesg(v *DeviceView) string {
 		if q.Syndrome == "" {
 			continue
 		}
-		var syn int
-		fmt.Sscanf(strings.TrimPrefix(q.Syndrome, "0x"), "%x", &syn)
+		syn, err := strconv.ParseUint(strings.TrimPrefix(q.Syndrome, "0x"), 16, 8)
+		if err != nil {
+			continue
+		}
 		var cqe [64]byte
 		cqe[54] = 0x68
 		cqe[55] = byte(syn)

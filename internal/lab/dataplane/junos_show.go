@@ -47,11 +47,11 @@ func junosShow(v *DeviceView, line string) (string, int, bool) {
 			}
 			ifs = append(ifs, map[string]any{"name": d(p.Name), "admin-status": d("up"), "oper-status": d(state),
 				"speed": d(fmt.Sprintf("%dGbps", p.Speed/1e9)), "physical-interface-lanes": d(p.Lanes),
-				"interface-flapped": []any{map[string]any{"data": "2026-01-01 00:00:00 UTC", "attributes": map[string]any{"junos:flap-count": fmt.Sprint(p.C(LinkDown))}}},
-				"traffic-statistics":        []any{map[string]any{"input-bytes": d(p.C(RxBytes)), "output-bytes": d(p.C(TxBytes))}},
-				"input-error-list":          []any{map[string]any{"input-errors": d(p.C(FCSErrors) + p.C(SymbolErrors)), "framing-errors": d(p.C(FCSErrors))}},
-				"ethernet-fec-statistics":   []any{map[string]any{"fec_ccw_count": d(p.C(FECCorrected)), "fec_nccw_count": d(p.C(FECUncorrected))}},
-				"queue-counters":            []any{map[string]any{"queue": queues}},
+				"interface-flapped":                    []any{map[string]any{"data": "2026-01-01 00:00:00 UTC", "attributes": map[string]any{"junos:flap-count": fmt.Sprint(p.C(LinkDown))}}},
+				"traffic-statistics":                   []any{map[string]any{"input-bytes": d(p.C(RxBytes)), "output-bytes": d(p.C(TxBytes))}},
+				"input-error-list":                     []any{map[string]any{"input-errors": d(p.C(FCSErrors) + p.C(SymbolErrors)), "framing-errors": d(p.C(FCSErrors))}},
+				"ethernet-fec-statistics":              []any{map[string]any{"fec_ccw_count": d(p.C(FECCorrected)), "fec_nccw_count": d(p.C(FECUncorrected))}},
+				"queue-counters":                       []any{map[string]any{"queue": queues}},
 				"mac-priority-flow-control-statistics": []any{map[string]any{"priority-flow-control-statistics": pfc}}})
 		}
 		return jsonText(map[string]any{"interface-information": []any{map[string]any{"physical-interface": ifs}}}), 0, true
@@ -69,8 +69,8 @@ func junosShow(v *DeviceView, line string) (string, int, bool) {
 					"laser-rx-optical-power-dbm": d(fmt.Sprintf("%.2f", p.RxPower[l]))})
 			}
 			diagn := map[string]any{
-				"module-temperature": []any{map[string]any{"data": fmt.Sprintf("%.0f degrees C", p.Temp), "attributes": map[string]any{"junos:celsius": fmt.Sprintf("%.1f", p.Temp)}}},
-				"module-voltage":     d(fmt.Sprintf("%.4f", p.Vcc)),
+				"module-temperature":                      []any{map[string]any{"data": fmt.Sprintf("%.0f degrees C", p.Temp), "attributes": map[string]any{"junos:celsius": fmt.Sprintf("%.1f", p.Temp)}}},
+				"module-voltage":                          d(fmt.Sprintf("%.4f", p.Vcc)),
 				"module-temperature-high-warn-threshold":  []any{map[string]any{"data": "70 degrees C", "attributes": map[string]any{"junos:celsius": fmt.Sprint(TempHighWarn)}}},
 				"module-temperature-high-alarm-threshold": []any{map[string]any{"data": "75 degrees C", "attributes": map[string]any{"junos:celsius": fmt.Sprint(TempHighAlarm)}}},
 				"module-voltage-low-warn-threshold":       d(VccLowWarn), "module-voltage-high-warn-threshold": d(VccHighWarn),

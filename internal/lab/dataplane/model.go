@@ -12,14 +12,25 @@ import (
 )
 
 // Module thresholds every emulated optic reports (a 400G-DR4-like
-// module's DDM alarm and warning levels).
+// module's DDM alarm and warning levels): receive and transmit power in
+// dBm, temperature in °C, supply in V.
 const (
-	RxLowAlarm, RxLowWarn, RxHighWarn, RxHighAlarm = -13.3, -10.3, 3.0, 4.0
-	TxLowAlarm, TxLowWarn, TxHighWarn, TxHighAlarm = -10.0, -8.0, 3.0, 4.0
-	TempHighWarn, TempHighAlarm                    = 70.0, 75.0
-	TempLowWarn, TempLowAlarm                      = 0.0, -5.0
-	VccLowAlarm, VccLowWarn, VccHighWarn           = 2.97, 3.135, 3.465
-	VccHighAlarm                                   = 3.63
+	RxLowAlarm    = -13.3
+	RxLowWarn     = -10.3
+	RxHighWarn    = 3.0
+	RxHighAlarm   = 4.0
+	TxLowAlarm    = -10.0
+	TxLowWarn     = -8.0
+	TxHighWarn    = 3.0
+	TxHighAlarm   = 4.0
+	TempHighWarn  = 70.0
+	TempHighAlarm = 75.0
+	TempLowWarn   = 0.0
+	TempLowAlarm  = -5.0
+	VccLowAlarm   = 2.97
+	VccLowWarn    = 3.135
+	VccHighWarn   = 3.465
+	VccHighAlarm  = 3.63
 )
 
 // Model is the data plane of one lab. It is safe for concurrent use;
