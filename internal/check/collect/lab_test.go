@@ -63,14 +63,15 @@ func TestChecksOnTheLab(t *testing.T) {
 		between func()
 		want    []want
 	}{
-		{name: "weak laser", faults: map[string][]string{"leaf1": {"weak-laser=Ethernet1/1"}},
-			want: []want{{"CHK002", "leaf1:Ethernet1/1 transmits -10.5 dBm"}, {"CHK001", "nic01:ens1f0np0 receives -13"}}},
-		{name: "hot optic on NX-OS", faults: map[string][]string{"leaf2": {"hot-optic=Ethernet1/1"}}, want: []want{{"CHK003", "leaf2:Ethernet1/1 runs at 74.0 °C"}}},
-		{name: "low voltage on Junos", faults: map[string][]string{"spine1": {"low-voltage=et-0/0/0"}}, want: []want{{"CHK004", "spine1:et-0/0/0 is supplied 3.050 V"}}},
-		{name: "bad cable on SONiC", faults: map[string][]string{"leaf3": {"bad-cable=Ethernet0"}},
-			want: []want{{"CHK005", "leaf3:Ethernet0: uncorrectable FEC"}, {"CHK006", "leaf3:Ethernet0: pre-FEC bit error ratio"}, {"CHK007", "leaf3:Ethernet0: CRC"}, {"CHK020", "retransmit RoCE"}}},
-		{name: "flap on Cumulus", faults: map[string][]string{"leaf4": {"flap=swp1"}}, want: []want{{"CHK008", "leaf4:swp1: link-down events rose by 2"}}},
-		{name: "speed down", faults: map[string][]string{"spine2": {"speed-down=Ethernet1/1"}}, want: []want{{"CHK009", "runs at 200G, but the intent says 400G"}}},
+		// Faults on different devices and ports that do not interact
+		// share one run.
+		{name: "optics, FEC, flaps, speed and a QP", faults: map[string][]string{"leaf1": {"weak-laser=Ethernet2/1"}, "leaf2": {"hot-optic=Ethernet1/1"},
+			"spine1": {"low-voltage=et-0/0/0"}, "leaf3": {"bad-cable=Ethernet0"}, "leaf4": {"flap=swp1"}, "spine2": {"speed-down=Ethernet1/1"}, "nic03": {"qp-error=0x14"}},
+			want: []want{{"CHK002", "leaf1:Ethernet2/1 transmits -10.5 dBm"}, {"CHK001", "nic02:enp65s0f0np0 receives -1"},
+				{"CHK003", "leaf2:Ethernet1/1 runs at 74.0 °C"}, {"CHK004", "spine1:et-0/0/0 is supplied 3.050 V"},
+				{"CHK005", "leaf3:Ethernet0: uncorrectable FEC"}, {"CHK006", "leaf3:Ethernet0: pre-FEC bit error ratio"}, {"CHK007", "leaf3:Ethernet0: CRC"},
+				{"CHK020", "retransmit RoCE"}, {"CHK008", "leaf4:swp1: link-down events rose by 2"}, {"CHK009", "runs at 200G, but the intent says 400G"},
+				{"CHK019", "syndrome 0x14: remote operation error"}}},
 		{name: "dirty optic", faults: map[string][]string{"leaf1": {"dirty-optic=Ethernet1/1"}},
 			want: []want{{"CHK010", "leaf1:Ethernet1/1 receives -18"}, {"CHK020", "retransmit RoCE"}}},
 		{name: "pauses on a lossy priority", oob: map[string][]string{"nic01": {"mlnx_qos -i ens1f0np0 --pfc 1,0,0,1,0,0,0,0"}},
@@ -91,7 +92,6 @@ func TestChecksOnTheLab(t *testing.T) {
 			want: []want{{"CHK016", "DSCP 26 (roce) maps to priority 0, the intent says 3"}}},
 		{name: "NP off", faults: map[string][]string{"spine2": {"congest=marks"}, "nic17": {"np-off"}}, want: []want{{"CHK017", "nic17:ens1f0np0 received"}}},
 		{name: "CNP dropped", faults: map[string][]string{"spine2": {"congest=marks"}, "leaf1": {"cnp-unmapped"}}, want: []want{{"CHK018", "the CNPs die at leaf1"}}},
-		{name: "QP in error", faults: map[string][]string{"nic03": {"qp-error=0x14"}}, want: []want{{"CHK019", "syndrome 0x14: remote operation error"}}},
 		{name: "counters cleared", between: func() { fl.lab.Device("leaf2").ClearCounters() }, want: []want{{"CHK021", "leaf2: counters went down"}}},
 	}
 	for _, c := range cases {
