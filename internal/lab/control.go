@@ -100,6 +100,9 @@ type ControlServer struct {
 	conns  map[net.Conn]struct{}
 	closed bool
 	wg     sync.WaitGroup
+
+	closeOnce sync.Once
+	closeErr  error
 }
 
 // ServeControl listens on the unix socket path (mode 0600) and answers
@@ -149,26 +152,27 @@ func (l *Lab) ServeControl(ctx context.Context, path string) (*ControlServer, er
 // Path returns the socket's path.
 func (s *ControlServer) Path() string { return s.path }
 
-// Close stops serving, drops the connections and removes the socket.
+// Close stops serving, drops the connections and removes the socket. A
+// Close that runs while another is in progress (the context's) returns
+// when the socket is gone, not before.
 func (s *ControlServer) Close() error {
-	s.mu.Lock()
-	if s.closed {
+	s.closeOnce.Do(func() {
+		s.mu.Lock()
+		s.closed = true
+		for c := range s.conns {
+			_ = c.Close()
+		}
 		s.mu.Unlock()
-		return nil
-	}
-	s.closed = true
-	for c := range s.conns {
-		_ = c.Close()
-	}
-	s.mu.Unlock()
-	err := s.ln.Close()
-	if errors.Is(err, net.ErrClosed) {
-		err = nil
-	}
-	if rerr := os.Remove(s.path); rerr != nil && !errors.Is(rerr, os.ErrNotExist) && err == nil {
-		err = rerr
-	}
-	return err
+		err := s.ln.Close()
+		if errors.Is(err, net.ErrClosed) {
+			err = nil
+		}
+		if rerr := os.Remove(s.path); rerr != nil && !errors.Is(rerr, os.ErrNotExist) && err == nil {
+			err = rerr
+		}
+		s.closeErr = err
+	})
+	return s.closeErr
 }
 
 func (s *ControlServer) accept() {
