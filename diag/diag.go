@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 )
 
 // Pos is a position in a source file: 1-based line and column (in
@@ -143,6 +144,9 @@ type Diagnostic struct {
 	// finding's cause explains (its rule declares it implies theirs): one
 	// cause, one finding, the others kept as notes.
 	Implied []Implied
+	// Evidence lists the measurements a live-state finding (fabricgen
+	// check) rests on; lint and load diagnostics have none.
+	Evidence []Evidence
 }
 
 // FlowPaths is the number of NIC-to-NIC paths of one flow ("RoCE data",
@@ -160,6 +164,28 @@ type Implied struct {
 	Summary  string
 	// Range is where the folded finding pointed (on the same line).
 	Range Range
+}
+
+// Evidence is one measurement behind a finding: what was read where, its
+// value, the threshold it was judged against, over which window, and the
+// exact command (or database key) that produced it.
+type Evidence struct {
+	// Device and Port say where the value was read.
+	Device, Port string
+	// Metric names the signal ("rx_power_dbm", "fcs_errors").
+	Metric string
+	// Value is the reading: a gauge, or a counter's increase over Window.
+	Value float64
+	// Unit is the value's unit ("dBm", "frames", "errors/s"); empty for a count.
+	Unit string
+	// Threshold says what the value was judged against, in words
+	// ("< -11.3 dBm: low alarm -13.3 dBm + 2 dB margin").
+	Threshold string
+	// Window is the time between the two snapshots a counter's increase
+	// was measured over (0 for a gauge read once).
+	Window time.Duration
+	// Source is the command or database key the value came from.
+	Source string
 }
 
 // Sourceless makes a diagnostic without a source range (a missing file,
@@ -224,6 +250,46 @@ func (d *Diagnostic) TraceString() string {
 		}
 	}
 	return strings.Join(parts, " → ")
+}
+
+// String is one line: "leaf1:Ethernet1 rx_power_dbm = -18 dBm (< -11.3
+// dBm …) over 10s, from `show interfaces transceiver dom thresholds | json`".
+func (e Evidence) String() string {
+	var b strings.Builder
+	if e.Device != "" {
+		b.WriteString(e.Device)
+		if e.Port != "" {
+			b.WriteString(":" + e.Port)
+		}
+		b.WriteByte(' ')
+	}
+	fmt.Fprintf(&b, "%s = %s", e.Metric, FormatValue(e.Value))
+	if e.Unit != "" {
+		b.WriteString(" " + e.Unit)
+	}
+	if e.Threshold != "" {
+		b.WriteString(" (" + e.Threshold + ")")
+	}
+	if e.Window > 0 {
+		b.WriteString(" over " + e.Window.String())
+	}
+	if e.Source != "" {
+		b.WriteString(", from `" + e.Source + "`")
+	}
+	return b.String()
+}
+
+// FormatValue prints a measurement compactly: integers without a
+// fraction, small and large values in exponent form (1e-05), others with
+// up to three decimals.
+func FormatValue(v float64) string {
+	switch {
+	case v == float64(int64(v)) && v < 1e15 && v > -1e15:
+		return fmt.Sprintf("%d", int64(v))
+	case v != 0 && (v < 1e-3 && v > -1e-3):
+		return strings.Replace(fmt.Sprintf("%.2g", v), "e-0", "e-", 1)
+	}
+	return strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.3f", v), "0"), ".")
 }
 
 // Diagnostics is a list of diagnostics. A nil list means nothing to report.

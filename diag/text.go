@@ -87,6 +87,9 @@ func writeOne(b *bytes.Buffer, d *Diagnostic, files map[string][]byte, colour bo
 	for _, im := range d.Implied {
 		fmt.Fprintf(b, "  %s %s[%s]: %s\n", paint(ansiBold, "also:"), im.Severity, im.Rule, EscapeText(im.Summary, false))
 	}
+	for _, e := range d.Evidence {
+		fmt.Fprintf(b, "  %s %s\n", paint(ansiBold, "seen:"), EscapeText(e.String(), false))
+	}
 	if d.Fix != "" {
 		fmt.Fprintf(b, "  %s  %s\n", paint(ansiBold, "fix:"), EscapeText(d.Fix, false))
 	}

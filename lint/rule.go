@@ -30,6 +30,10 @@ type Rule struct {
 	// this rule's finding as notes (Finding.Implied) rather than reported
 	// on their own. Implication is transitive and must not be circular.
 	Implies []string
+	// Doc is the documentation page of a rule from another registry
+	// (docs/check-rules.md for fabricgen check's CHK rules); empty means
+	// docs/rules.md.
+	Doc string
 	// Run reports the rule's findings through the pass.
 	Run func(p *Pass)
 }

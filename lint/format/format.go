@@ -200,6 +200,9 @@ func message(d *diag.Diagnostic, base string) string {
 	for _, im := range d.Implied {
 		fmt.Fprintf(&b, "\nalso %s[%s]: %s", im.Severity, im.Rule, im.Summary)
 	}
+	for _, e := range d.Evidence {
+		fmt.Fprintf(&b, "\nseen: %s", e.String())
+	}
 	if d.Fix != "" {
 		fmt.Fprintf(&b, "\nfix: %s", d.Fix)
 	}

@@ -9,7 +9,7 @@ import (
 
 // JSONFormatVersion is the version of the JSON document's shape. A new
 // field raises the minor version; a changed or removed one the major.
-const JSONFormatVersion = "2.0"
+const JSONFormatVersion = "2.1"
 
 type jsonPos struct {
 	Line   int32 `json:"line"`
@@ -46,21 +46,34 @@ type jsonImplied struct {
 	Summary  string `json:"summary"`
 }
 
+// jsonEvidence is one measurement of a check finding (format 2.1).
+type jsonEvidence struct {
+	Device        string  `json:"device,omitempty"`
+	Port          string  `json:"port,omitempty"`
+	Metric        string  `json:"metric"`
+	Value         float64 `json:"value"`
+	Unit          string  `json:"unit,omitempty"`
+	Threshold     string  `json:"threshold,omitempty"`
+	WindowSeconds float64 `json:"window_seconds,omitempty"`
+	Source        string  `json:"source,omitempty"`
+}
+
 type jsonDiagnostic struct {
-	Severity string        `json:"severity"`
-	Rule     string        `json:"rule,omitempty"`
-	Summary  string        `json:"summary"`
-	Detail   string        `json:"detail,omitempty"`
-	Range    *jsonRange    `json:"range,omitempty"`
-	Snippet  *diag.Snippet `json:"snippet,omitempty"`
-	Device   string        `json:"device,omitempty"`
-	Port     string        `json:"port,omitempty"`
-	Fix      string        `json:"fix,omitempty"`
-	Trace    []jsonStep    `json:"trace,omitempty"`
-	Paths    []jsonPaths   `json:"paths,omitempty"`
-	Count    int           `json:"count,omitempty"`
-	Related  []jsonRelated `json:"related,omitempty"`
-	Implied  []jsonImplied `json:"implied,omitempty"`
+	Severity string         `json:"severity"`
+	Rule     string         `json:"rule,omitempty"`
+	Summary  string         `json:"summary"`
+	Detail   string         `json:"detail,omitempty"`
+	Range    *jsonRange     `json:"range,omitempty"`
+	Snippet  *diag.Snippet  `json:"snippet,omitempty"`
+	Device   string         `json:"device,omitempty"`
+	Port     string         `json:"port,omitempty"`
+	Fix      string         `json:"fix,omitempty"`
+	Trace    []jsonStep     `json:"trace,omitempty"`
+	Paths    []jsonPaths    `json:"paths,omitempty"`
+	Count    int            `json:"count,omitempty"`
+	Related  []jsonRelated  `json:"related,omitempty"`
+	Implied  []jsonImplied  `json:"implied,omitempty"`
+	Evidence []jsonEvidence `json:"evidence,omitempty"`
 }
 
 // jsonDoc is the document every command's JSON output shares (validate
@@ -115,5 +128,16 @@ func toJSON(d *diag.Diagnostic, sources map[string][]byte) jsonDiagnostic {
 			j.Related = append(j.Related, jsonRelated{Range: *toJSONRange(rel.Range), Message: rel.Message})
 		}
 	}
+	j.Evidence = evidenceJSON(d.Evidence)
 	return j
+}
+
+// evidenceJSON is the evidence in the JSON document's shape.
+func evidenceJSON(es []diag.Evidence) []jsonEvidence {
+	var out []jsonEvidence
+	for _, e := range es {
+		out = append(out, jsonEvidence{Device: e.Device, Port: e.Port, Metric: e.Metric, Value: e.Value, Unit: e.Unit,
+			Threshold: e.Threshold, WindowSeconds: e.Window.Seconds(), Source: e.Source})
+	}
+	return out
 }

@@ -224,6 +224,9 @@ func writeSARIF(w io.Writer, r *Result) error {
 		if d.Port != "" {
 			props["port"] = d.Port
 		}
+		if len(d.Evidence) > 0 {
+			props["evidence"] = evidenceJSON(d.Evidence)
+		}
 		res.Properties = props
 		run.Results = append(run.Results, res)
 	}

@@ -4,6 +4,7 @@ import (
 	"hash/fnv"
 	"time"
 
+	"github.com/fabricgen/fabricgen/internal/lab/dataplane"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -37,6 +38,10 @@ type Env struct {
 	// Executed records the argv of a command a shell ran; it is called
 	// with the device lock held.
 	Executed func(argv []string)
+	// DataPlane is the device's window on the lab's data plane (counters,
+	// optics, queue pairs), for the read-only commands fabricgen check
+	// runs; nil when the device has none.
+	DataPlane *dataplane.DeviceView
 }
 
 // Emulator is the platform state of one device. Every method is called

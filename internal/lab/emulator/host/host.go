@@ -542,10 +542,32 @@ func hostChanges(argv []string) bool {
 			}
 		}
 		return false
-	case "modprobe", "mount", "umount", "mkdir", "rmdir", "sysctl", "devlink", "tc", "rdma":
+	case "modprobe", "mount", "umount", "mkdir", "rmdir", "sysctl", "devlink", "tc":
 		return true
+	case "rdma":
+		return !rdmaReads(argv[1:])
+	case "dmesg":
+		return shell.HasOpt(argv[1:], "-c") || shell.HasOpt(argv[1:], "-C") || shell.HasOpt(argv[1:], "--clear") || shell.HasOpt(argv[1:], "--read-clear")
 	}
 	return !shell.LinuxReadOnly(argv) && hostKnows(argv[0])
+}
+
+// rdmaReads reports whether rdma's arguments only show something:
+// options, then an object (link, dev, resource, statistic, system) and
+// show (or no command), never set/mode/bind.
+func rdmaReads(args []string) bool {
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
+		args = args[1:]
+	}
+	if len(args) == 0 {
+		return true
+	}
+	switch args[0] {
+	case "link", "dev", "resource", "res", "statistic", "stat", "system", "sys":
+	default:
+		return false
+	}
+	return len(args) == 1 || args[1] == "show" || args[1] == "list" || args[1] == "help"
 }
 
 // hostKnows reports whether the host has the command at all.
@@ -560,6 +582,11 @@ func hostKnows(name string) bool {
 func (h *host) runner() shell.Runner {
 	return func(argv []string, stdin string) (string, string, int) {
 		name := argv[0]
+		// Counters, optics, RDMA state and read-backs come from the lab's
+		// data plane.
+		if o, e, st, ok := h.env.DataPlane.Exec(h.env.Spec.Platform, argv); ok {
+			return o, e, st
+		}
 		switch name {
 		case "cat":
 			return h.cat(argv[1:], stdin)
@@ -627,8 +654,10 @@ func (h *host) which(name string) (string, bool) {
 	switch name {
 	case "cat", "tee", "true", "false", "hostname", "uname", "sh", "bash", "sudo", "which", "find", "mkdir", "rmdir", "mountpoint", "mount", "grep":
 		return "/usr/bin/" + name, true
-	case "ip", "dcb", "ethtool", "modprobe":
+	case "ip", "dcb", "ethtool", "modprobe", "rdma":
 		return "/usr/sbin/" + name, true
+	case "dmesg":
+		return "/usr/bin/dmesg", true
 	case "mlnx_qos", "cma_roce_tos", "cma_roce_mode":
 		if h.tools {
 			return "/usr/sbin/" + name, true
