@@ -192,7 +192,16 @@ func brownfieldState(d *lab.Device, p schema.Platform) string {
 	if p.IsHost() {
 		return d.RunningConfig()
 	}
-	return d.Export()
+	// NX-OS heads its running config with "!Time: <now>": the clock, not
+	// the configuration.
+	lines := strings.Split(d.Export(), "\n")
+	kept := lines[:0]
+	for _, l := range lines {
+		if !strings.HasPrefix(l, "!Time: ") {
+			kept = append(kept, l)
+		}
+	}
+	return strings.Join(kept, "\n")
 }
 
 // unmanaged lists, in order, the lines of a device's configuration that
