@@ -1,7 +1,10 @@
 package templates
 
 import (
+	"io/fs"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/fabricgen/fabricgen/internal/golden"
@@ -33,6 +36,52 @@ func TestStanzaGolden(t *testing.T) {
 	for _, p := range schema.Platforms() {
 		if !platforms[p] {
 			t.Errorf("testdata/stanza renders no %s device", p)
+		}
+	}
+}
+
+// defineRE finds the named sub-templates of an embedded template file.
+var defineRE = regexp.MustCompile(`\{\{-? ?define "([^"]+)"`)
+
+// TestSubTemplatesDocumented: every named sub-template of every embedded
+// template folder has a row in docs/templates.md's sub-template table
+// naming its platform, file and name, and every row names a sub-template
+// that exists, so the table a user copies from cannot drift.
+func TestSubTemplatesDocumented(t *testing.T) {
+	doc := readTemplatesDoc(t)
+	rows := map[string]bool{} // platform/file/name
+	for _, line := range strings.Split(doc, "\n") {
+		cells := strings.Split(line, " | ")
+		if len(cells) < 5 || !strings.HasPrefix(cells[1], "`") || !strings.HasSuffix(cells[1], ".tmpl`") {
+			continue
+		}
+		for _, p := range strings.Split(strings.TrimPrefix(cells[0], "| "), ", ") {
+			rows[strings.Trim(p, "`")+"/"+strings.Trim(cells[1], "`")+"/"+strings.Trim(cells[2], "`")] = true
+		}
+	}
+	defined := map[string]bool{}
+	for _, p := range schema.Platforms() {
+		files, err := fs.Glob(embedded, string(p)+"/*.tmpl")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, file := range files {
+			b, err := embedded.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range defineRE.FindAllStringSubmatch(string(b), -1) {
+				k := file + "/" + m[1]
+				defined[k] = true
+				if !rows[k] {
+					t.Errorf("docs/templates.md has no sub-template row for %s", k)
+				}
+			}
+		}
+	}
+	for k := range rows {
+		if !defined[k] {
+			t.Errorf("docs/templates.md lists sub-template %s, which no embedded template defines", k)
 		}
 	}
 }
