@@ -268,13 +268,13 @@ func hostInterfaceText(st *stanzaSet, d *schema.Device, p PortView, pq *schema.P
 	return text, nil
 }
 
-// ethtool -A exits 78 ("no pause parameters changed, aborting") when
-// nothing changes on the ioctl path (ethtool before 5.6, or a kernel
-// without ethtool netlink); the templates accept only that status, so a
-// re-run passes and a real failure still stops the script.
-
 // hostPause is the port's 802.3x pause setting: "on" or "off", or "" for
-// a port without QoS (no pause line).
+// a port without QoS (no pause line). The templates print it as "ethtool
+// -A IF rx P tx P || [ $? -eq 78 ]": ethtool -A exits 78 ("no pause
+// parameters changed, aborting") when nothing changes on the ioctl path
+// (ethtool before 5.6, or a kernel without ethtool netlink), and only that
+// status is accepted, so a re-run passes and a real failure still stops
+// the script.
 func hostPause(p PortView, pq *schema.PortQoS) string {
 	switch {
 	case p.LinkPause:
