@@ -16,7 +16,7 @@ import (
 // standard library plus cidrhost, cidrsubnet, index and the to* conversions,
 // with the limits of docs/language.md. A new map is built on each call;
 // callers own it.
-func Functions() map[string]function.Function { return functions(&budget{}) }
+func Functions() map[string]function.Function { return functions(newBudget()) }
 
 // functions builds the function table of one load, whose budget the
 // functions that build large values charge.
@@ -49,32 +49,16 @@ func functions(b *budget) map[string]function.Function {
 		"tostring": convertFunc(cty.String), "tonumber": convertFunc(cty.Number),
 		"tobool": convertFunc(cty.Bool),
 	}
-	// Functions whose result can be much larger than their arguments, or
-	// a number too large to print, check their arguments first and their
-	// result after. The others (conversions, lookups, slicing) return no
-	// more than they are given.
+	// Every function checks its result's size (and those that can build a
+	// value much larger than their arguments check the arguments first,
+	// preChecks); its arguments' walks are charged before the call (see
+	// bound). try and can take expressions, not values.
 	pre := preChecks()
-	bounded := map[string]bool{}
-	for _, name := range []string{
-		"indent", "join", "replace", "split", "format", "formatlist", "setproduct", "concat",
-		"setunion", "merge", "jsondecode", "jsonencode", "parseint", "chunklist", "pow", "log",
-		"upper", "lower", "title", "regexall", "zipmap", "abs", "ceil", "floor", "tonumber",
-	} {
-		bounded[name] = true
-	}
 	for name, f := range fs {
-		// Functions taking a list or set are wrapped too, for the fast
-		// conversion of their tuple arguments.
-		listParam := false
-		for _, p := range f.Params() {
-			listParam = listParam || p.Type.IsListType() || p.Type.IsSetType()
+		if name == "try" || name == "can" {
+			continue
 		}
-		if vp := f.VarParam(); vp != nil {
-			listParam = listParam || vp.Type.IsListType() || vp.Type.IsSetType()
-		}
-		if bounded[name] || listParam {
-			fs[name] = boundedFunc(b, f, pre[name])
-		}
+		fs[name] = boundedFunc(b, f, pre[name])
 	}
 	for name, f := range internalFunctions(b) {
 		fs[name] = f
@@ -92,7 +76,9 @@ func convertFunc(want cty.Type) function.Function {
 	return function.New(&function.Spec{
 		Params: []function.Parameter{{Name: "v", Type: cty.DynamicPseudoType, AllowNull: true, AllowDynamicType: true}},
 		Type: func(args []cty.Value) (cty.Type, error) {
-			if !args[0].IsKnown() {
+			if !args[0].IsKnown() || want.IsPrimitiveType() {
+				// A primitive's conversion fails or not in Impl: converting
+				// twice (a number's shortest decimal form) doubled the cost.
 				return want, nil
 			}
 			v, err := conv(args[0])

@@ -117,7 +117,7 @@ func loadWith(dir string, opts Options, d *decoder) (*Fabric, Diagnostics) {
 		} else {
 			file, ds = p.ParseHCL(src, path)
 			if body, ok := bodyOf(file); ok && !ds.HasErrors() {
-				ds = append(ds, bound(body)...)
+				ds = append(ds, bound(body, d.budget)...)
 			}
 		}
 		clampRanges(ds, len(src))
