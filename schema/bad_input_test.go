@@ -225,6 +225,11 @@ func badCases() []badCase {
 			summary: "Wrong kind of reference", line: 3},
 		{name: "unknown acl in a port", bad: "device \"x\" {\n  kind     = \"leaf\"\n  platform = \"sonic\"\n  port \"Ethernet0\" {\n    acl_in = [acl.roce-mrk]\n  }\n}\n",
 			summary: "Reference to undeclared acl", detail: `Did you mean "roce-mark"?`, line: 5},
+		// Names that the platform renders longer than it accepts.
+		{name: "class name too long for NX-OS", bad: "traffic_class \"" + strings.Repeat("c", 33) + "\" {\n  priority = 1\n  dscp     = [10]\n}\ndevice \"n9k\" {\n  kind     = \"leaf\"\n  platform = \"cisco_nxos\"\n}\n",
+			summary: "Name too long for the platform", detail: "class-map \"FG-DSCP-" + strings.Repeat("c", 33) + "\", 41 characters", line: 1},
+		{name: "re-marking acl name too long for NX-OS", bad: "acl \"" + strings.Repeat("a", 28) + "\" {\n  rule {\n    action   = \"permit\"\n    set_dscp = 26\n  }\n}\ndevice \"n9k\" {\n  kind     = \"leaf\"\n  platform = \"cisco_nxos\"\n  port \"Ethernet1/1\" {\n    speed  = \"100G\"\n    acl_in = acl." + strings.Repeat("a", 28) + "\n  }\n}\n",
+			summary: "Name too long for the platform", detail: "policy-map \"FABRICGEN-IN-", line: 1},
 		// Null in a list is no element: dropping it would drop what it
 		// stood for (a class from a policy), and a typed null crashed.
 		{name: "null class in a list", bad: "qos_policy \"x\" {\n  classes = [traffic_class.roce, null, traffic_class.cnp]\n}\n",

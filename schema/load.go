@@ -157,6 +157,7 @@ func loadWith(dir string, opts Options, d *decoder) (*Fabric, Diagnostics) {
 	r.decodeMeshes(blocks["mesh"], ctx)
 	r.decodeSubnets(blocks["subnet"], ctx)
 	r.finish()
+	r.checkRenderedNames()
 
 	d.diags.Sort()
 	return f, d.diags
