@@ -2,6 +2,7 @@ package schema
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -39,7 +40,7 @@ type variable struct {
 
 // decodeVariables evaluates every variable block against its default and
 // the overrides (environment, then -var-file, then -var, the last winning).
-func (d *decoder) decodeVariables(p *hclparse.Parser, blocks hcl.Blocks, opts Options) map[string]cty.Value {
+func (d *decoder) decodeVariables(ctx context.Context, p *hclparse.Parser, blocks hcl.Blocks, opts Options) map[string]cty.Value {
 	// Values from outside the intent files are evaluated with nothing but
 	// the functions bound() makes templates and for expressions call.
 	vctx := &hcl.EvalContext{Functions: internalFunctions(d.budget)}
@@ -120,7 +121,7 @@ func (d *decoder) decodeVariables(p *hclparse.Parser, blocks hcl.Blocks, opts Op
 		}
 	}
 	for _, vf := range opts.VarFiles {
-		d.readVarFile(p, vf, decl, names, values, vctx)
+		d.readVarFile(ctx, p, vf, decl, names, values, vctx)
 	}
 	keys := make([]string, 0, len(opts.Vars))
 	for k := range opts.Vars {
@@ -198,8 +199,8 @@ func parseVarValue(raw string, typ cty.Type, filename string, ctx *hcl.EvalConte
 // readVarFile reads a -var-file: at most MaxVarFileSize bytes (read
 // through a bounded reader, so /dev/zero is refused at once), checked
 // like an intent file, then evaluated like -var values.
-func (d *decoder) readVarFile(p *hclparse.Parser, path string, decl map[string]*variable, names []string, values map[string]cty.Value, ctx *hcl.EvalContext) {
-	src, err := readBounded(path, MaxVarFileSize)
+func (d *decoder) readVarFile(cctx context.Context, p *hclparse.Parser, path string, decl map[string]*variable, names []string, values map[string]cty.Value, ctx *hcl.EvalContext) {
+	src, err := readBoundedContext(cctx, path, MaxVarFileSize)
 	if err != nil {
 		d.add(&Diagnostic{Severity: SevError, Summary: "Cannot read variable file", Subject: &Range{Filename: path, Start: Pos{Line: 1, Column: 1}, End: Pos{Line: 1, Column: 1}},
 			Detail: fmt.Sprintf("%s: %v.", filepath.Clean(path), err)})
@@ -252,6 +253,28 @@ func (d *decoder) readVarFile(p *hclparse.Parser, path string, decl map[string]*
 			continue
 		}
 		values[a.Name] = cv
+	}
+}
+
+// readBoundedContext is readBounded, given up when ctx is done: opening a
+// named pipe blocks until a writer opens it, and a read until it writes,
+// neither of which a context can interrupt. The reading goroutine is then
+// left to finish (or to wait until the process exits).
+func readBoundedContext(ctx context.Context, path string, limit int64) ([]byte, error) {
+	type result struct {
+		b   []byte
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		b, err := readBounded(path, limit)
+		done <- result{b, err}
+	}()
+	select {
+	case r := <-done:
+		return r.b, r.err
+	case <-ctx.Done():
+		return nil, fmt.Errorf("interrupted while reading it: %w", context.Cause(ctx))
 	}
 }
 

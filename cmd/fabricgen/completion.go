@@ -148,7 +148,7 @@ func deviceNames(cmd *cobra.Command, s *streams, dir string) []string {
 	if v, err := cmd.Flags().GetStringArray("var-file"); err == nil {
 		opts.VarFiles = v
 	}
-	f, diags := schema.Load(dir, opts)
+	f, diags := schema.LoadContext(cmd.Context(), dir, opts)
 	if f == nil || diags.HasErrors() {
 		return nil
 	}
