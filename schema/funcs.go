@@ -53,7 +53,7 @@ func functions(b *budget) map[string]function.Function {
 	// value much larger than their arguments check the arguments first,
 	// preChecks); its arguments' walks are charged before the call (see
 	// bound). try and can take expressions, not values.
-	pre := preChecks()
+	pre := preChecks(b)
 	for name, f := range fs {
 		if name == "try" || name == "can" {
 			continue
@@ -216,37 +216,12 @@ var rangeFunc = function.New(&function.Spec{
 	VarParam: &function.Parameter{Name: "params", Type: cty.Number},
 	Type:     function.StaticReturnType(cty.List(cty.Number)),
 	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-		ints := make([]*big.Int, len(args))
-		for i, a := range args {
-			bf := a.AsBigFloat()
-			if !bf.IsInt() {
-				return cty.NilVal, function.NewArgErrorf(i, "range arguments must be whole numbers")
-			}
-			ints[i], _ = bf.Int(nil)
+		start, step, count, err := rangeBounds(args)
+		if err != nil {
+			return cty.NilVal, err
 		}
-		var start, end *big.Int
-		step := big.NewInt(1)
-		switch len(ints) {
-		case 1:
-			start, end = big.NewInt(0), ints[0]
-		case 2:
-			start, end = ints[0], ints[1]
-		case 3:
-			start, end, step = ints[0], ints[1], ints[2]
-		default:
-			return cty.NilVal, fmt.Errorf("range takes one, two or three arguments")
-		}
-		if step.Sign() == 0 {
-			return cty.NilVal, fmt.Errorf("range step must not be zero")
-		}
-		// count = ceil((end-start)/step) when positive.
-		span := new(big.Int).Sub(end, start)
-		if span.Sign() != step.Sign() {
+		if count.Sign() == 0 {
 			return cty.ListValEmpty(cty.Number), nil
-		}
-		count, rem := new(big.Int).QuoRem(span, step, new(big.Int))
-		if rem.Sign() != 0 {
-			count.Add(count, big.NewInt(1))
 		}
 		if !count.IsInt64() || count.Int64() > MaxElements {
 			return cty.NilVal, fmt.Errorf("range would produce %s values; at most %d", count, MaxElements)
@@ -263,6 +238,56 @@ var rangeFunc = function.New(&function.Spec{
 		return cty.ListVal(vals), nil
 	},
 })
+
+// rangeBounds reads range's arguments: the start, the step and how many
+// values it produces (0 when the span and the step disagree in sign).
+func rangeBounds(args []cty.Value) (start, step, count *big.Int, err error) {
+	ints := make([]*big.Int, len(args))
+	for i, a := range args {
+		bf := a.AsBigFloat()
+		if !bf.IsInt() {
+			return nil, nil, nil, function.NewArgErrorf(i, "range arguments must be whole numbers")
+		}
+		ints[i], _ = bf.Int(nil)
+	}
+	var end *big.Int
+	step = big.NewInt(1)
+	switch len(ints) {
+	case 1:
+		start, end = big.NewInt(0), ints[0]
+	case 2:
+		start, end = ints[0], ints[1]
+	case 3:
+		start, end, step = ints[0], ints[1], ints[2]
+	default:
+		return nil, nil, nil, fmt.Errorf("range takes one, two or three arguments")
+	}
+	if step.Sign() == 0 {
+		return nil, nil, nil, fmt.Errorf("range step must not be zero")
+	}
+	// count = ceil((end-start)/step) when positive.
+	span := new(big.Int).Sub(end, start)
+	if span.Sign() != step.Sign() {
+		return start, step, new(big.Int), nil
+	}
+	count, rem := new(big.Int).QuoRem(span, step, new(big.Int))
+	if rem.Sign() != 0 {
+		count.Add(count, big.NewInt(1))
+	}
+	return start, step, count, nil
+}
+
+// rangeCount is how many values range(args...) produces.
+func rangeCount(args []cty.Value) (int64, error) {
+	_, _, count, err := rangeBounds(args)
+	if err != nil {
+		return 0, err
+	}
+	if !count.IsInt64() {
+		return MaxElements + 1, nil
+	}
+	return count.Int64(), nil
+}
 
 // lengthFunc is go-cty's length, extended to objects (their attribute
 // count), as Terraform's: a local written as { a = 1 } is an object.

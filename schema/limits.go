@@ -87,6 +87,16 @@ func (b *budget) spendElems(n, cost int) error {
 	return nil
 }
 
+// fits reports, without charging, whether a collection costing cost
+// budget elements would stay within the load's total: functions that
+// build large collections (range, setproduct) ask before they build.
+func (b *budget) fits(cost int) error {
+	if b != nil && b.elems.Load()+int64(cost) > b.limits.elems {
+		return &totalError{fmt.Sprintf("this fabric would build more than %d collection elements in total while it loads; simplify the expressions", b.limits.elems)}
+	}
+	return nil
+}
+
 // spendBytes charges a string of n bytes.
 func (b *budget) spendBytes(n int) error {
 	if n > MaxStringLen {
@@ -374,8 +384,9 @@ func smallInt(v cty.Value) (int, bool) {
 }
 
 // preChecks are the argument checks of the functions that can build a
-// value much larger than their arguments.
-func preChecks() map[string]func(args []cty.Value) error {
+// value much larger than their arguments; b is the load's budget, which
+// the largest builders must fit before they build.
+func preChecks(b *budget) map[string]func(args []cty.Value) error {
 	sumLen := func(from int) func(args []cty.Value) error {
 		return func(args []cty.Value) error {
 			n := 0
@@ -384,10 +395,23 @@ func preChecks() map[string]func(args []cty.Value) error {
 					n += lengthOf(a)
 				}
 			}
-			return (*budget)(nil).spendElems(n, 0)
+			if err := (*budget)(nil).spendElems(n, 0); err != nil {
+				return err
+			}
+			return b.fits(n)
 		}
 	}
 	return map[string]func(args []cty.Value) error{
+		"range": func(args []cty.Value) error {
+			if !known(args...) {
+				return nil
+			}
+			n, err := rangeCount(args)
+			if err != nil || n > MaxElements {
+				return nil // range reports it
+			}
+			return b.fits(int(n))
+		},
 		"indent": func(args []cty.Value) error {
 			if !known(args...) {
 				return nil
@@ -456,6 +480,9 @@ func preChecks() map[string]func(args []cty.Value) error {
 				if n > MaxElements {
 					return fmt.Errorf("setproduct would build more than %d elements", MaxElements)
 				}
+			}
+			if err := b.fits(n); err != nil {
+				return err
 			}
 			// Each of the n results holds one element of every argument:
 			// an argument of k elements is repeated n/k times.

@@ -34,6 +34,9 @@ type Options struct {
 	VarFiles []string
 	// Getenv looks up FABRICGEN_VAR_name settings; nil means os.Getenv.
 	Getenv func(string) string
+
+	// limits replaces the load-wide totals (tests shrink them).
+	limits *evalLimits
 }
 
 // MaxFileSize bounds one intent file; larger files are refused with a diagnostic.
@@ -92,6 +95,9 @@ func LoadContext(ctx context.Context, dir string, opts Options) (*Fabric, Diagno
 
 // loadWith is LoadContext with the decoder given (tests read its budget).
 func loadWith(ctx context.Context, dir string, opts Options, d *decoder) (*Fabric, Diagnostics) {
+	if opts.limits != nil {
+		d.budget.limits = *opts.limits
+	}
 	stop := context.AfterFunc(ctx, func() { d.budget.cancelled.Store(true) })
 	defer stop()
 	f, diags := load(ctx, dir, opts, d)
