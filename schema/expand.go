@@ -41,35 +41,43 @@ func measure(v cty.Value, limit int) (size, depth int) {
 	if t := v.Type(); t.IsPrimitiveType() {
 		return 1, 0
 	}
-	var walk func(v cty.Value, d int)
-	walk = func(v cty.Value, d int) {
-		if size > limit || depth > MaxNesting {
-			return
-		}
-		size++
-		depth = max(depth, d)
-		v, _ = v.Unmark()
-		if !v.IsKnown() || v.IsNull() {
-			return
-		}
-		t := v.Type()
-		if t.IsPrimitiveType() || t == cty.DynamicPseudoType || t.IsCapsuleType() {
-			return
-		}
-		if n := v.LengthInt(); n == 0 {
-			return
-		} else if flatType(t) {
-			size += n
-			depth = max(depth, d+1)
-			return
-		}
-		for it := v.ElementIterator(); it.Next() && size <= limit && depth <= MaxNesting; {
-			_, e := it.Element()
-			walk(e, d+1)
-		}
+	m := measurer{limit: limit}
+	m.walk(v, 0)
+	return m.size, m.depth
+}
+
+// measurer is measure's walk (a method, not a closure: measure runs for
+// every attribute the decoder reads, and a closure would be allocated
+// each time).
+type measurer struct {
+	limit, size, depth int
+}
+
+func (m *measurer) walk(v cty.Value, d int) {
+	if m.size > m.limit || m.depth > MaxNesting {
+		return
 	}
-	walk(v, 0)
-	return size, depth
+	m.size++
+	m.depth = max(m.depth, d)
+	v, _ = v.Unmark()
+	if !v.IsKnown() || v.IsNull() {
+		return
+	}
+	t := v.Type()
+	if t.IsPrimitiveType() || t == cty.DynamicPseudoType || t.IsCapsuleType() {
+		return
+	}
+	if n := v.LengthInt(); n == 0 {
+		return
+	} else if flatType(t) {
+		m.size += n
+		m.depth = max(m.depth, d+1)
+		return
+	}
+	for it := v.ElementIterator(); it.Next() && m.size <= m.limit && m.depth <= MaxNesting; {
+		_, e := it.Element()
+		m.walk(e, d+1)
+	}
 }
 
 // flatType reports whether every element of a collection of type t is a

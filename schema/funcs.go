@@ -49,13 +49,17 @@ func functions(b *budget) map[string]function.Function {
 		"tostring": convertFunc(cty.String), "tonumber": convertFunc(cty.Number),
 		"tobool": convertFunc(cty.Bool),
 	}
-	// Every function checks its result's size (and those that can build a
-	// value much larger than their arguments check the arguments first,
-	// preChecks); its arguments' walks are charged before the call (see
-	// bound). try and can take expressions, not values.
+	// Every function's arguments are measured and charged before the call
+	// (see bound). Those that build a value check its size (and those
+	// that can build one much larger than their arguments check the
+	// arguments first, preChecks). The others return a number, a bool or
+	// a part of an argument, and are not wrapped: a wrapper is one more
+	// go-cty call, which walks every argument once more. try and can take
+	// expressions, not values.
 	pre := preChecks(b)
 	for name, f := range fs {
-		if name == "try" || name == "can" {
+		switch name {
+		case "try", "can", "length", "element", "lookup", "index", "contains", "strlen", "coalesce":
 			continue
 		}
 		fs[name] = boundedFunc(b, f, pre[name])
