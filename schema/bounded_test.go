@@ -64,7 +64,7 @@ func boundedCases() []boundedCase {
 			want: []string{"Template too complex for JSON", "bad.fab.json:2:"}},
 		{name: "a large local in a JSON template's function call", bad: "locals {\n  big = range(100000)\n}\ndevice \"n\" {\n  count    = 20000\n  kind     = \"nic\"\n  platform = \"linux_dcb\"\n}\n",
 			files: map[string]string{"bad.fab.json": "{\"device\": {\"m\": {\"count\": 20000, \"kind\": \"nic\", \"platform\": \"linux_dcb\",\n  \"name\": \"m${length(local.big) + count.index}\"}}}\n"},
-			want: []string{"Template too complex for JSON", "local.big", "bad.fab.json:2:"}},
+			want:  []string{"Template too complex for JSON", "local.big", "bad.fab.json:2:"}},
 		{name: "-var with deep nesting", bad: "variable \"v\" {\n}\n", args: []string{"-var", "v=" + deep("[", "]", 60000)},
 			want: []string{"Invalid value for variable", "-var v", "nested too deeply"}},
 		{name: "-var with a huge number", bad: "variable \"v\" {\n  type = number\n}\n", args: []string{"-var", "v=1e400"},

@@ -86,8 +86,7 @@ func bound(node hclsyntax.Node, b *budget) hcl.Diagnostics {
 	charge := func(e hclsyntax.Expression, walks int) hclsyntax.Expression {
 		return &chargedExpr{ParenthesesExpr: around(w(e)), b: b, walks: walks}
 	}
-	var visit func(n hclsyntax.Node)
-	visit = func(n hclsyntax.Node) {
+	visit := func(n hclsyntax.Node) {
 		switch n := n.(type) {
 		case *builtExpr, *chargedExpr, *forCollection:
 			// Added above: the walk goes on to the node they wrap.
