@@ -42,7 +42,9 @@ type Options struct {
 	// Platforms without a folder in Dir keep the embedded templates.
 	Dir string
 	// TimeLimit and OutputLimit bound one device's render with override
-	// templates (zero: DefaultTimeLimit, DefaultOutputLimit).
+	// templates (zero: DefaultTimeLimit, DefaultOutputLimit). Once one
+	// render runs out of time, the Renderer's other override renders stop
+	// too: a looping template costs one time limit per run.
 	TimeLimit   time.Duration
 	OutputLimit int
 }
@@ -101,6 +103,8 @@ func NewRenderer(opts Options) (*Renderer, error) {
 	if outLimit <= 0 {
 		outLimit = DefaultOutputLimit
 	}
+	stop := new(atomic.Bool) // set once an override template runs out of time
+
 	for _, p := range schema.Platforms() {
 		r.sizes[p] = new(atomic.Int64)
 		r.bufs[p] = new(sync.Pool)
@@ -128,7 +132,7 @@ func NewRenderer(opts Options) (*Renderer, error) {
 		r.sources[p] = src
 		st := &stanzaSet{t: t}
 		if src != "embedded" {
-			o, err := newOverrideSet(t, timeLimit, outLimit)
+			o, err := newOverrideSet(t, timeLimit, outLimit, stop)
 			if err != nil {
 				return nil, fmt.Errorf("%s templates (%s): %w", p, src, err)
 			}

@@ -197,7 +197,7 @@ func labSpecs(devs []*schema.Device, getenv func(string) string) ([]lab.DeviceSp
 		}
 		if c.KeyFile.V != "" {
 			pub := session.ExpandHome(c.KeyFile.V) + ".pub"
-			b, err := os.ReadFile(pub)
+			b, err := readFileBounded(pub, maxPublicKeySize)
 			if err != nil {
 				return nil, fmt.Errorf("device %s: the lab accepts its key through %s: %w", d.Name, pub, err)
 			}

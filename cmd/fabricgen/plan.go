@@ -98,7 +98,7 @@ func readInventory(path string) (map[string]string, error) {
 	if path == "" {
 		return nil, nil
 	}
-	b, err := os.ReadFile(path)
+	b, err := readFileBounded(path, maxInventorySize)
 	if err != nil {
 		return nil, fmt.Errorf("--inventory: %w", err)
 	}
