@@ -8,7 +8,6 @@ require (
 	github.com/fatih/color v1.19.0
 	github.com/hashicorp/hcl/v2 v2.25.0
 	github.com/mattn/go-isatty v0.0.24
-	github.com/owenrumney/go-sarif/v2 v2.3.3
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/scrapli/scrapligo v1.4.3
 	github.com/sergi/go-diff v1.4.0
