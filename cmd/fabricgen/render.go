@@ -33,12 +33,11 @@ func newRenderCommand(s *streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "render [DIR] -o OUT",
 		Short: "Write each device's configuration from the intent",
-		Long: `render loads the fabric in DIR (default: the current directory), runs the
-lint rules, and writes one configuration file per device to OUT as
-OUT/DEVICE.EXT: .cfg for arista_eos and cisco_nxos, .set for
-juniper_junos (set commands), .nvue for nvidia_cumulus (nv set commands),
-.json for sonic (a CONFIG_DB fragment) and .sh for nvidia_mlnx and
-linux_dcb (bash scripts, safe to run twice).
+		Long: wrapHelp("render loads the fabric in DIR (default: the current directory), runs the "+
+			"lint rules, and writes one configuration file per device to OUT as "+
+			"OUT/DEVICE.EXT, with EXT by platform: "+renderExtensions()+". "+
+			"docs/templates.md describes each platform's output; host scripts are bash, "+
+			"safe to run twice, and executable.", 76) + `
 
 render refuses to write anything when lint reports errors, and lists them;
 --force renders anyway. A value a device's platform cannot express stops
