@@ -203,8 +203,7 @@ Exit status: 0 every device applied or unchanged, 1 otherwise.`,
 					}
 				}
 			}
-			prog := newProgress(cmd, s)
-			prog.setTotal(len(p.Devices))
+			prog := newProgress(cmd, s, len(p.Devices))
 			opts.Events = prog.event
 			aopts := sf.applyOptions(cmd, s, opts, sf.stateDir(run.f))
 			aopts.FailFast = failFast

@@ -365,7 +365,7 @@ func (d *demo) apply(p *planfile.Plan, run *planRun, opts push.Options, wantOK b
 	var results []push.Result
 	var err error
 	if d.verbose || d.s.errTTY {
-		prog := newProgress(d.cmd, &d.s)
+		prog := newProgress(d.cmd, &d.s, len(p.Devices))
 		opts.Events = prog.event
 		results, err = push.Apply(d.cmd.Context(), p, run.f, run.inputs, push.ApplyOptions{Options: opts})
 		prog.wait()

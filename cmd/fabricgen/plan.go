@@ -266,8 +266,7 @@ Exit status: 0 no changes (or changes without -detailed-exitcode), 1 error
 			if s.errTTY {
 				// A live display of the device reads; without a
 				// terminal plan prints only the plan.
-				prog = newProgress(cmd, s)
-				prog.setTotal(len(run.inputs))
+				prog = newProgress(cmd, s, len(run.inputs))
 				opts.Events = prog.event
 			}
 			p, err := push.Plan(cmd.Context(), run.f, run.inputs, version, opts)
