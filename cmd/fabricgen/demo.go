@@ -304,7 +304,7 @@ func (d *demo) plan(run *planRun, opts push.Options) (*planfile.Plan, error) {
 		return nil, withCode(exitFailed, err)
 	}
 	if d.verbose {
-		writePlanHuman(d.w, p, run.skipped, d.s.colour(d.s.outTTY))
+		writePlanHuman(d.w, p, run.skipped, planView{colour: d.s.colour(d.s.outTTY)})
 	} else {
 		d.oneDiff(p)
 	}
@@ -420,7 +420,7 @@ func (d *demo) replan(run *planRun, opts push.Options) error {
 		return withCode(exitFailed, err)
 	}
 	if d.verbose {
-		writePlanHuman(d.w, p, run.skipped, d.s.colour(d.s.outTTY))
+		writePlanHuman(d.w, p, run.skipped, planView{colour: d.s.colour(d.s.outTTY)})
 	} else {
 		fmt.Fprintf(d.w, "%s %s.\n", d.bold("Plan:"), summaryLine(p))
 	}
