@@ -4,10 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path"
-	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"sync/atomic"
 
@@ -92,9 +90,6 @@ func runRender(cmd *cobra.Command, s *streams, dir string, rf *renderFlags) erro
 	}
 	if err := lintGate(cmd, f, dir, devices, rf.force); err != nil {
 		return err
-	}
-	if err := os.MkdirAll(rf.out, 0o755); err != nil {
-		return withCode(exitFailed, fmt.Errorf("creating %s: %w", rf.out, err))
 	}
 	// A fabric of 65,536 NICs holds about half a GiB once loaded; without a
 	// limit the collector lets the heap grow to twice that while rendering.
@@ -192,29 +187,40 @@ func lintGate(cmd *cobra.Command, f *schema.Fabric, dir string, devices []*schem
 // process stays within 1 GiB on examples/scale.
 const renderMemoryLimit = 768 << 20
 
-// renderWriters is how many goroutines write rendered files: file creation
-// and renames block in the kernel, so more writers than CPUs keep the
-// render workers busy.
-const renderWriters = 8
-
 // renderQueue bounds the rendered files waiting for a writer, and so the
 // renders held in memory at once.
 const renderQueue = 64
 
 // writeRenders renders devices and writes each one's file into dir as soon
-// as it is rendered (by renderWriters goroutines), so that only a few
-// renders are held at a time. It returns the number of files written, the
-// devices' render failures joined in device order, and a write failure,
-// which stops the remaining work. Each file's bytes are those of its
-// render, whatever the order the files are written in.
-func writeRenders(ctx context.Context, r *templates.Renderer, f *schema.Fabric, devices []*schema.Device, dir string) (int, error, error) {
+// as it is rendered, so that only a few renders are held at a time. It
+// returns the number of files written, the devices' render failures joined
+// in device order, and a write failure, which stops the remaining work
+// and leaves dir as it was when dir was missing or empty (renderOutput).
+// Each file's bytes are those of its render, whatever the order the files
+// are written in. There are as many writers as CPUs: a write is kernel CPU
+// work on the page cache, and creations in one folder take its lock, so
+// more writers only contend.
+func writeRenders(ctx context.Context, r *templates.Renderer, f *schema.Fabric, devices []*schema.Device, dir string) (n int, renderErr, err error) {
+	out, err := openRenderOutput(dir)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer func() {
+		if err != nil {
+			err = errors.Join(err, out.abort())
+			n = 0
+		}
+	}()
 	g, ctx := errgroup.WithContext(ctx)
 	queue := make(chan *templates.Output, renderQueue)
 	var written atomic.Int64
-	for range renderWriters {
+	for range runtime.GOMAXPROCS(0) {
 		g.Go(func() error {
 			for o := range queue {
-				if err := writeAtomic(ctx, filepath.Join(dir, o.Filename), o.Text); err != nil {
+				if err := ctx.Err(); err != nil {
+					return fmt.Errorf("writing %s: %w", o.Filename, err)
+				}
+				if err := out.write(o.Filename, o.Text); err != nil {
 					return err
 				}
 				o.Release()
@@ -240,43 +246,10 @@ func writeRenders(ctx context.Context, r *templates.Renderer, f *schema.Fabric, 
 		})
 	})
 	if err := g.Wait(); err != nil {
-		return int(written.Load()), nil, err
+		return 0, nil, err
+	}
+	if err := out.commit(); err != nil {
+		return 0, nil, err
 	}
 	return int(written.Load()), errors.Join(errs...), nil
-}
-
-// writeAtomic writes data to a temporary file next to name, then renames it
-// into place, so a reader never sees a half-written configuration.
-func writeAtomic(ctx context.Context, name string, data []byte) error {
-	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("writing %s: %w", name, err)
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*")
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", name, err)
-	}
-	// fail removes the temporary file; a failure to remove it is reported too.
-	fail := func(err error) error {
-		if rerr := os.Remove(tmp.Name()); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
-			err = errors.Join(err, rerr)
-		}
-		return fmt.Errorf("writing %s: %w", name, err)
-	}
-	mode := os.FileMode(0o644)
-	if filepath.Ext(name) == ".sh" {
-		mode = 0o755
-	}
-	if _, err := tmp.Write(data); err != nil {
-		return fail(errors.Join(err, tmp.Close()))
-	}
-	if err := tmp.Chmod(mode); err != nil {
-		return fail(errors.Join(err, tmp.Close()))
-	}
-	if err := tmp.Close(); err != nil {
-		return fail(err)
-	}
-	if err := os.Rename(tmp.Name(), name); err != nil {
-		return fail(err)
-	}
-	return nil
 }
