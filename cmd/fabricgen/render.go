@@ -42,6 +42,12 @@ render refuses to write anything when lint reports errors, and lists them;
 that device with an error naming the device, the value and the platform;
 the other devices are still written.
 
+Files are never seen half-written: each is written whole in a staging
+folder first. A missing or empty OUT gets every file at once (a run that
+fails or is interrupted leaves it as it was); in an OUT holding files each
+file is replaced as it is written, and files render does not write are
+kept.
+
 --templates DIR lays the files DIR/PLATFORM/*.tmpl over the platform's
 embedded templates, each replacing the embedded template of its name:
 device.tmpl (the entry) or a sub-template such as interface.tmpl, so one
