@@ -87,9 +87,9 @@ func runRender(cmd *cobra.Command, s *streams, dir string, rf *renderFlags) erro
 	// (GOGC=100) marks that half GiB again every time the heap doubles,
 	// from the first device on; a soft limit with a lazier pace collects
 	// about a third as often and keeps the whole process within 1 GiB
-	// (examples/scale: 6.6-7.4 user CPU-s and 874 MB at most, against
-	// 8.0 and 910 MB with the default pace and a 768 MiB limit set after
-	// lint). GOMEMLIMIT and GOGC override either.
+	// (examples/scale on tmpfs: 5.8-7.4 user CPU-s and at most 873 MiB,
+	// against 8.0 and 888 MiB with the default pace and a 768 MiB limit
+	// set after lint). GOMEMLIMIT and GOGC override either.
 	if s.getenv("GOMEMLIMIT") == "" {
 		defer debug.SetMemoryLimit(debug.SetMemoryLimit(renderMemoryLimit))
 	}
