@@ -34,7 +34,8 @@ type renderOutput struct {
 	stage string
 	// whole is true when commit renames stage to out.
 	whole bool
-	// mode is the mode out gets (that of the empty folder it replaces).
+	// mode is the mode out gets: that of the empty folder it replaces, or
+	// 0 for a new one (0755 less the umask).
 	mode fs.FileMode
 }
 
@@ -53,15 +54,20 @@ func openRenderOutput(out string) (*renderOutput, error) {
 		if err := os.MkdirAll(parent, 0o755); err != nil {
 			return nil, fmt.Errorf("creating %s: %w", parent, err)
 		}
-		return siblingStage(out, 0o755)
+		return siblingStage(out, 0)
 	case err != nil:
 		return nil, fmt.Errorf("output folder %s: %w", out, err)
 	case !st.IsDir():
 		return nil, fmt.Errorf("output folder %s is a file: give a folder to write OUT/DEVICE.EXT into", out)
 	}
+	// A symbolic link to a folder stays a link: its folder is written into.
+	lst, err := os.Lstat(out)
+	if err != nil {
+		return nil, fmt.Errorf("output folder %s: %w", out, err)
+	}
 	if empty, err := isEmptyDir(out); err != nil {
 		return nil, fmt.Errorf("output folder %s: %w", out, err)
-	} else if empty {
+	} else if empty && lst.Mode()&fs.ModeSymlink == 0 {
 		if o, err := siblingStage(out, st.Mode().Perm()); err == nil {
 			return o, nil
 		}
@@ -186,8 +192,10 @@ func (o *renderOutput) commit() error {
 		}
 		return nil
 	}
-	if err := os.Chmod(o.stage, o.mode); err != nil {
-		return fmt.Errorf("output folder %s: %w", o.out, err)
+	if o.mode != 0 {
+		if err := os.Chmod(o.stage, o.mode); err != nil {
+			return fmt.Errorf("output folder %s: %w", o.out, err)
+		}
 	}
 	// An empty out (checked when it was opened) gives way to the staging
 	// folder; a missing one is fine.
@@ -196,7 +204,7 @@ func (o *renderOutput) commit() error {
 			return nil
 		}
 	}
-	if err := os.MkdirAll(o.out, o.mode); err != nil {
+	if err := os.MkdirAll(o.out, 0o755); err != nil {
 		return fmt.Errorf("creating %s: %w", o.out, err)
 	}
 	ents, err := os.ReadDir(o.stage)

@@ -48,6 +48,7 @@ func renderSmall(t *testing.T) (*templates.Renderer, *schema.Fabric) {
 func TestRenderOutputFolders(t *testing.T) {
 	old := syscall.Umask(0o022)
 	defer syscall.Umask(old)
+
 	r, f := renderSmall(t)
 	want := make([]string, 0, len(f.Devices))
 	for _, d := range f.Devices {
@@ -87,6 +88,22 @@ func TestRenderOutputFolders(t *testing.T) {
 			t.Chdir(parent)
 			return "."
 		}, nil, 0o755},
+		{"a link to an empty folder, kept a link", func(t *testing.T, parent string) string {
+			target := filepath.Join(parent, "target")
+			if err := os.Mkdir(target, 0o750); err != nil {
+				t.Fatal(err)
+			}
+			out := filepath.Join(parent, "out")
+			if err := os.Symlink(target, out); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() {
+				if st, err := os.Lstat(out); err != nil || st.Mode()&os.ModeSymlink == 0 {
+					t.Errorf("%s is no longer a link (%v)", out, err)
+				}
+			})
+			return out
+		}, nil, 0o750},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -188,6 +205,23 @@ func BenchmarkWriteRenders(b *testing.B) {
 		out := filepath.Join(dir, "out"+strconv.Itoa(i))
 		if n, rerr, err := writeRenders(context.Background(), r, f, f.Devices, out); err != nil || rerr != nil || n != len(f.Devices) {
 			b.Fatalf("writeRenders = %d, %v, %v", n, rerr, err)
+		}
+	}
+}
+
+// TestRenderOutputUmask: a new OUT and its files get their modes less the
+// umask, as os.MkdirAll and a shell's redirection would give them.
+func TestRenderOutputUmask(t *testing.T) {
+	old := syscall.Umask(0o077)
+	defer syscall.Umask(old)
+	r, f := renderSmall(t)
+	out := filepath.Join(t.TempDir(), "out")
+	if _, _, err := writeRenders(context.Background(), r, f, f.Devices, out); err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]os.FileMode{out: 0o700, filepath.Join(out, "leaf1.cfg"): 0o600, filepath.Join(out, "gpu01-cx6.sh"): 0o700} {
+		if st, err := os.Stat(name); err != nil || st.Mode().Perm() != want {
+			t.Errorf("%s: mode %v (%v), want %v", name, st.Mode().Perm(), err, want)
 		}
 	}
 }
