@@ -3,6 +3,7 @@ package schema
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -94,6 +95,9 @@ func (d *decoder) decodeVariables(ctx context.Context, p *hclparse.Parser, block
 	sort.Strings(names)
 
 	values := map[string]cty.Value{}
+	// set takes a value from outside the files: -var (source "-var NAME")
+	// or the environment. Such a value has no position, so its error
+	// names the source and the variable's declaration instead.
 	set := func(name, raw string, rng hcl.Range, from string) {
 		v, ok := decl[name]
 		if !ok {
@@ -102,11 +106,11 @@ func (d *decoder) decodeVariables(ctx context.Context, p *hclparse.Parser, block
 		}
 		val, err := parseVarValue(raw, v.typ, rng.Filename, vctx, d.budget)
 		if err != nil {
-			shown := raw
-			if len(shown) > 200 {
-				shown = shown[:200] + "…"
+			source := from + " " + name
+			if from != "-var" {
+				source = from
 			}
-			d.errorf(rng, "Invalid value for variable", "%s sets %q to %q: %s.", from, name, shown, err)
+			d.add(&Diagnostic{Severity: SevError, Summary: "Invalid value for variable", Detail: varValueError(source, raw, v, err)})
 			return
 		}
 		values[name] = val
@@ -148,6 +152,85 @@ func (d *decoder) decodeVariables(ctx context.Context, p *hclparse.Parser, block
 	return out
 }
 
+// varTypeError is a value that parses but is not of the variable's type
+// (or is a word where a typed variable needs a literal). detail says why,
+// "" when the type says it all ("two" is not a number).
+type varTypeError struct{ detail string }
+
+func (e *varTypeError) Error() string {
+	if e.detail == "" {
+		return "not of the variable's type"
+	}
+	return e.detail
+}
+
+// typeNoun names what a value of typ is, for "... is not a number".
+func typeNoun(typ cty.Type) string {
+	switch typ {
+	case cty.Number:
+		return "a number"
+	case cty.Bool:
+		return "true or false"
+	case cty.String:
+		return "a string"
+	}
+	return "of type " + typeexpr.TypeString(typ)
+}
+
+// varValueError is the detail of a -var or environment value that is no
+// value of variable v: `-var spines: "two" is not a number (variable
+// "spines" has type number, declared at fabric.fab.hcl:1).`
+func varValueError(source, raw string, v *variable, err error) string {
+	shown := raw
+	if len(shown) > 200 {
+		shown = shown[:200] + "…"
+	}
+	decl := convRange(v.declRng)
+	where := fmt.Sprintf("variable %q has type %s, declared at %s:%d", v.name, typeexpr.TypeString(v.typ), decl.Filename, decl.Start.Line)
+	if v.typ == cty.DynamicPseudoType {
+		where = fmt.Sprintf("variable %q, declared at %s:%d", v.name, decl.Filename, decl.Start.Line)
+	}
+	var te *varTypeError
+	if errors.As(err, &te) {
+		msg := fmt.Sprintf("%s: %q is not %s", source, shown, typeNoun(v.typ))
+		if te.detail != "" {
+			msg += ": " + strings.TrimSuffix(te.detail, ".")
+		}
+		return msg + " (" + where + ")."
+	}
+	return fmt.Sprintf("%s: %q: %s (%s).", source, shown, strings.TrimSuffix(err.Error(), "."), where)
+}
+
+// pathPrefix is "element 0: " or "attribute \"a\": " (steps joined) for
+// a conversion error inside a collection, "" otherwise.
+func pathPrefix(err error) string {
+	var pe cty.PathError
+	if !errors.As(err, &pe) || len(pe.Path) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, step := range pe.Path {
+		switch st := step.(type) {
+		case cty.IndexStep:
+			switch {
+			case st.Key.Type() == cty.Number && st.Key.IsKnown():
+				parts = append(parts, "element "+st.Key.AsBigFloat().Text('f', -1))
+			case st.Key.Type() == cty.String && st.Key.IsKnown():
+				parts = append(parts, fmt.Sprintf("key %q", st.Key.AsString()))
+			}
+		case cty.GetAttrStep:
+			parts = append(parts, fmt.Sprintf("attribute %q", st.Name))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return strings.Join(parts, ", ") + ": "
+}
+
+// sentence is err's text without a final period, for "...: %s.".
+func sentence(err error) string { return strings.TrimSuffix(err.Error(), ".") }
+
 // parseVarValue reads a command-line or environment value: taken
 // literally for strings, parsed as an HCL expression otherwise (for an
 // untyped variable, text that is no literal value is taken as a string), within
@@ -169,29 +252,38 @@ func parseVarValue(raw string, typ cty.Type, filename string, ctx *hcl.EvalConte
 		if typ == cty.DynamicPseudoType {
 			return cty.StringVal(raw), nil
 		}
-		return cty.NilVal, fmt.Errorf("not a valid expression: %s", ds[0].Detail)
+		return cty.NilVal, &varTypeError{"it does not parse: " + ds[0].Detail}
 	}
 	if ds := bound(expr, b); ds.HasErrors() {
 		return cty.NilVal, fmt.Errorf("%s", ds[0].Detail)
 	}
-	if _, ref := expr.(*hclsyntax.ScopeTraversalExpr); ref && typ == cty.DynamicPseudoType {
-		// An untyped variable takes a bare word as its text, as terraform
-		// takes -var site=dc2: values from outside never reference anything.
-		return cty.StringVal(raw), nil
+	if _, ref := expr.(*hclsyntax.ScopeTraversalExpr); ref {
+		if typ == cty.DynamicPseudoType {
+			// An untyped variable takes a bare word as its text, as
+			// terraform takes -var site=dc2: values from outside never
+			// reference anything.
+			return cty.StringVal(raw), nil
+		}
+		return cty.NilVal, &varTypeError{} // -var spines=two
 	}
 	val, ds := expr.Value(ctx)
 	if ds.HasErrors() {
 		if typ == cty.DynamicPseudoType {
 			return cty.StringVal(raw), nil // -var site=dc-2, -var name=a.b: text
 		}
-		return cty.NilVal, fmt.Errorf("%s", ds[0].Detail)
+		return cty.NilVal, &varTypeError{ds[0].Detail}
 	}
 	if err := checkDeep(val); err != nil {
 		return cty.NilVal, err
 	}
 	cv, err := convertVar(val, typ)
 	if err != nil {
-		return cty.NilVal, fmt.Errorf("want %s: %w", typeexpr.TypeString(typ), err)
+		detail := ""
+		if !typ.IsPrimitiveType() {
+			// ("a number is required" would say no more than the type.)
+			detail = pathPrefix(err) + err.Error()
+		}
+		return cty.NilVal, &varTypeError{detail}
 	}
 	return cv, nil
 }
@@ -249,7 +341,7 @@ func (d *decoder) readVarFile(cctx context.Context, p *hclparse.Parser, path str
 		}
 		cv, err := convertVar(val, v.typ)
 		if err != nil {
-			d.errorf(a.Expr.Range(), "Invalid value for variable", "%q must be %s: %s.", a.Name, typeexpr.TypeString(v.typ), err)
+			d.errorf(a.Expr.Range(), "Invalid value for variable", "%q must be %s: %s.", a.Name, typeexpr.TypeString(v.typ), sentence(err))
 			continue
 		}
 		values[a.Name] = cv
