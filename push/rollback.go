@@ -132,10 +132,18 @@ func contains(ss []string, s string) bool {
 	return false
 }
 
-// restoreComparison compares a device with its backup within scope.
+// restoreComparison compares a device with its backup within scope; a
+// restore holding a line that may not be sent is an error.
 func restoreComparison(device, now, backup, scope string, dl *dialect.Dialect) (*config.Comparison, error) {
 	if !dl.Host {
-		return config.CompareRestore(device, now, backup, scope, dl)
+		c, err := config.CompareRestore(device, now, backup, scope, dl)
+		if err != nil {
+			return nil, err
+		}
+		if err := config.CheckSendable(c.Changes, dl); err != nil {
+			return nil, fmt.Errorf("%s: %w", device, err)
+		}
+		return c, nil
 	}
 	cmds, err := config.HostRestoreCommands(scope, backup, now)
 	if err != nil {

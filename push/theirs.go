@@ -88,6 +88,9 @@ func (a *applier) keepTheirs(why string, th theirs, blanket string, send func(cs
 				why, th.summary(), blanket, what, restore, blanket)}
 	}
 	cmp, err := config.CompareRestore(a.pd.Name, th.now, a.before, a.rendered, a.dl)
+	if err == nil {
+		err = config.CheckSendable(cmp.Changes, a.dl)
+	}
 	if err != nil {
 		return failed("deriving the restore: " + err.Error())
 	}

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/fabricgen/fabricgen/internal/push/config"
 	"github.com/fabricgen/fabricgen/internal/push/dialect"
 	"github.com/fabricgen/fabricgen/internal/push/session"
 	"github.com/fabricgen/fabricgen/internal/push/state"
@@ -111,8 +112,19 @@ func (a *applier) nvue() outcome {
 		}
 		return a.rolledBack(why)
 	}
+	// Each line is sent as the words it shows, re-quoted: a value is
+	// never shell code (the change set was checked before anything was
+	// sent; a line that does not parse here is refused all the same).
+	var cmds []string
 	for _, line := range a.changes.Commands() {
-		if _, err := run(line); err != nil {
+		cmd, err := config.ShellWordsCommand(line)
+		if err != nil {
+			return outcome{status: StatusRefused, reason: fmt.Sprintf("refusing to send %q: %v; nothing was sent", line, err)}
+		}
+		cmds = append(cmds, cmd)
+	}
+	for _, cmd := range cmds {
+		if _, err := run(cmd); err != nil {
 			return undo(err.Error(), "nv config detach")
 		}
 	}

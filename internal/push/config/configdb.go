@@ -6,6 +6,7 @@ import (
 	"github.com/fabricgen/fabricgen/schema"
 	"sort"
 	"strings"
+	"unicode/utf16"
 
 	"github.com/fabricgen/fabricgen/internal/push/dialect"
 )
@@ -289,9 +290,31 @@ func pointer(parts ...string) string {
 	return b.String()
 }
 
-// PatchDocument joins a change set's operations into one JSON Patch.
+// PatchDocument joins a change set's operations into one JSON Patch, in
+// printable ASCII: every other character (inside strings: DEL and
+// non-ASCII) is written as a \uXXXX escape, so the document can be typed
+// into a shell line as data and chunked at any byte.
 func PatchDocument(cs *ChangeSet) string {
-	return "[" + strings.Join(cs.Commands(), ",") + "]"
+	return asciiJSON("[" + strings.Join(cs.Commands(), ",") + "]")
+}
+
+// asciiJSON escapes every character of a JSON text outside printable
+// ASCII as \uXXXX (a surrogate pair above U+FFFF), which is only valid
+// inside strings, where json.Marshal put them.
+func asciiJSON(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r >= 0x20 && r < 0x7f:
+			b.WriteRune(r)
+		case r > 0xffff:
+			r1, r2 := utf16.EncodeRune(r)
+			fmt.Fprintf(&b, `\u%04x\u%04x`, r1, r2)
+		default:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		}
+	}
+	return b.String()
 }
 
 // jsonLine encodes one patch operation as a line of the change set.
