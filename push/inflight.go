@@ -27,6 +27,9 @@ type leftovers struct {
 	timer string
 	// foreign describes other work in flight (someone else's).
 	foreign []string
+	// notes say more about a name: who holds it (the host lock's
+	// holder).
+	notes map[string]string
 }
 
 func (l leftovers) empty() bool { return len(l.names) == 0 && l.timer == "" && len(l.foreign) == 0 }

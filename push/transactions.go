@@ -143,11 +143,14 @@ func describeLeftovers(dl *dialect.Dialect, l leftovers) string {
 		}
 	}
 	for _, n := range l.names {
+		note := fmt.Sprintf("fabricgen transaction %s is on the device: another fabricgen run is changing it, or a killed run left it", n)
 		if tx.nameNote != nil {
-			parts = append(parts, tx.nameNote(n))
-		} else {
-			parts = append(parts, fmt.Sprintf("fabricgen transaction %s is on the device: another fabricgen run is changing it, or a killed run left it", n))
+			note = tx.nameNote(n)
 		}
+		if who := l.notes[n]; who != "" {
+			note += " (held by " + safeText(who) + ")"
+		}
+		parts = append(parts, note)
 	}
 	parts = append(parts, l.foreign...)
 	return strings.Join(parts, "; ")

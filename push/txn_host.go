@@ -12,8 +12,13 @@ import (
 // from the backup on failure; a host has no transaction object to find.
 func hostTxn() transaction {
 	return transaction{
-		kind: dialect.TxnHost,
-		run:  (*applier).hostCommands,
+		kind:           dialect.TxnHost,
+		run:            (*applier).hostCommands,
+		named:          true,
+		leftovers:      hostLeftovers,
+		nameNote:       hostLockNote,
+		remove:         removeHostLock,
+		removeRestored: true,
 		interrupted: func(in stopped) (string, string) {
 			return "stopped at step " + in.step + ": some of the script's settings may be changed", in.rollback
 		},
@@ -25,6 +30,18 @@ func hostTxn() transaction {
 // restores every fact that differs from the backup with the matching
 // setter and checks the host is back to its backup.
 func (a *applier) hostCommands() outcome {
+	if out, ok := a.lockHost(); !ok {
+		return out
+	}
+	defer a.unlockHost()
+	// Holding the lock, read the host again: a run from another
+	// checkout may have changed it since this one read it.
+	if why, err := a.changedSince(); err != nil || why != "" {
+		if err != nil {
+			return outcome{status: StatusFailed, reason: "re-read the host once locked (nothing was changed): " + err.Error()}
+		}
+		return outcome{status: StatusRefused, reason: why}
+	}
 	for _, line := range a.changes.Commands() {
 		if _, err := a.shell(line); err != nil {
 			return a.hostRestore(err.Error())

@@ -1,0 +1,156 @@
+package push
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/fabricgen/fabricgen/internal/lab"
+	"github.com/fabricgen/fabricgen/internal/push/config"
+	"github.com/fabricgen/fabricgen/internal/push/dialect"
+	"github.com/fabricgen/fabricgen/internal/push/state"
+	"github.com/fabricgen/fabricgen/push/planfile"
+)
+
+// checkout is one working copy of the fabric: its own rendered script
+// and its own state directory (so its own fabric lock).
+type checkout struct {
+	name     string
+	rendered string
+	opts     Options
+	inputs   []Input
+}
+
+// hostCheckouts returns two checkouts of one host: A with the golden
+// render, B with another MTU and other ETS weights.
+func hostCheckouts(t *testing.T, r *rig, pc platformCase) [2]*checkout {
+	t.Helper()
+	b := strings.Replace(pc.dev.rendered, " mtu 4200", " mtu 4300", 1)
+	b = strings.Replace(b, "tc-bw 0:50 1:0 2:0 3:50", "tc-bw 0:40 1:0 2:0 3:60", 1)
+	b = strings.Replace(b, "--tcbw 50,0,0,50,", "--tcbw 40,0,0,60,", 1)
+	if !strings.Contains(b, "mtu 4300") || (!strings.Contains(b, "3:60") && !strings.Contains(b, "40,0,0,60")) {
+		t.Fatalf("%s: intent B is the same as A", pc.dev.name)
+	}
+	var out [2]*checkout
+	for i, rendered := range []string{pc.dev.rendered, b} {
+		c := &checkout{name: string(rune('A' + i)), rendered: rendered, opts: r.opts}
+		c.opts.State = state.ForFabric(filepath.Join(r.dir, "checkout"+c.name))
+		c.inputs = []Input{{Device: r.f.Devices[0], Rendered: []byte(rendered)}}
+		out[i] = c
+	}
+	return out
+}
+
+// TestHostTwoCheckouts: two applies of different intents from two
+// checkouts (two state directories, so no shared fabric lock) change one
+// host at once. The host's own lock keeps them apart: never both
+// applied, never one's rollback undoing the other's apply, and the host
+// ends at the intent of the one that reports applied (or its backup).
+func TestHostTwoCheckouts(t *testing.T) {
+	for _, pc := range platformCases(t) {
+		if !pc.dev.platform.IsHost() {
+			continue
+		}
+		t.Run(string(pc.dev.platform), func(t *testing.T) {
+			r := newRig(t, pc.dev)
+			dev := r.lab.Device(pc.dev.name)
+			dl, _ := dialect.Lookup(pc.dev.platform)
+			before, err := fetchDirect(r, pc.dev.name, dl, pc.dev.rendered)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cs := hostCheckouts(t, r, pc)
+			plans := make([]*planfile.Plan, 2)
+			for i, c := range cs {
+				if plans[i], err = Plan(context.Background(), r.f, c.inputs, "test", c.opts); err != nil {
+					t.Fatal(err)
+				}
+				if plans[i].Devices[0].Status != planfile.StatusChange {
+					t.Fatalf("checkout %s: plan %s %s", c.name, plans[i].Devices[0].Status, plans[i].Devices[0].Error)
+				}
+			}
+			// Every command takes a while, and one of the first run's
+			// commands is refused, so it rolls back while the other
+			// runs: the audit's false "applied".
+			dev.SetFault(lab.Fault{Delay: 10 * time.Millisecond})
+			res := make([]Result, 2)
+			var wg sync.WaitGroup
+			for i, c := range cs {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					opts := ApplyOptions{Options: c.opts}
+					rs, err := Apply(context.Background(), plans[i], r.f, c.inputs, opts)
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					res[i] = rs[0]
+				}()
+				time.Sleep(30 * time.Millisecond)
+			}
+			wg.Wait()
+			dev.ClearFault()
+			for i, c := range cs {
+				t.Logf("%s: %s (%s)", c.name, res[i].Status, res[i].Reason)
+			}
+			if res[0].Status == StatusApplied && res[1].Status == StatusApplied {
+				t.Fatal("both checkouts report applied")
+			}
+			now, err := fetchDirect(r, pc.dev.name, dl, pc.dev.rendered)
+			if err != nil {
+				t.Fatal(err)
+			}
+			state := "before"
+			for i, c := range cs {
+				cmp, err := config.CompareHost(pc.dev.name, mustFetch(t, r, pc.dev.name, dl, c.rendered), c.rendered, dl)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if cmp.Changes.Empty() {
+					state = "intent " + c.name
+				}
+				if res[i].Status == StatusApplied && !cmp.Changes.Empty() {
+					t.Errorf("checkout %s reports applied, but the host is not at its intent:\n%s", c.name, cmp.Diff.Text)
+				}
+			}
+			if res[0].Status != StatusApplied && res[1].Status != StatusApplied && config.Digest(now, dl) != config.Digest(before, dl) {
+				t.Errorf("neither applied, but the host is not at its backup (%s)", state)
+			}
+			for i, c := range cs {
+				if res[i].Status == StatusApplied {
+					continue
+				}
+				if res[i].Status != StatusRefused || !strings.Contains(res[i].Reason, "lock") {
+					t.Errorf("checkout %s: %s (%s), want refused by the host's lock", c.name, res[i].Status, res[i].Reason)
+				}
+				if rec, _ := c.opts.State.InFlight(pc.dev.name); rec != nil {
+					t.Errorf("checkout %s keeps an in-flight record after losing", c.name)
+				}
+			}
+			// The lock is gone: another apply goes through.
+			p, err := Plan(context.Background(), r.f, cs[1].inputs, "test", cs[1].opts)
+			if err != nil || p.Devices[0].Status == planfile.StatusError {
+				t.Fatalf("plan after both: %v %s", err, p.Devices[0].Error)
+			}
+			if p.Devices[0].Status == planfile.StatusChange {
+				rs, err := Apply(context.Background(), p, r.f, cs[1].inputs, ApplyOptions{Options: cs[1].opts})
+				if err != nil || rs[0].Status != StatusApplied {
+					t.Fatalf("apply after both: %v %s %s", err, rs[0].Status, rs[0].Reason)
+				}
+			}
+		})
+	}
+}
+
+func mustFetch(t *testing.T, r *rig, name string, dl *dialect.Dialect, script string) string {
+	t.Helper()
+	s, err := fetchDirect(r, name, dl, script)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
