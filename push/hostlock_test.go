@@ -2,6 +2,7 @@ package push
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -13,6 +14,7 @@ import (
 	"github.com/fabricgen/fabricgen/internal/push/dialect"
 	"github.com/fabricgen/fabricgen/internal/push/state"
 	"github.com/fabricgen/fabricgen/push/planfile"
+	"github.com/fabricgen/fabricgen/schema"
 )
 
 // checkout is one working copy of the fabric: its own rendered script
@@ -153,4 +155,89 @@ func mustFetch(t *testing.T, r *rig, name string, dl *dialect.Dialect, script st
 		t.Fatal(err)
 	}
 	return s
+}
+
+// TestHardStopListsWhatWasTaken: stopped at once in the middle of a
+// change on the platforms that apply line by line with no transaction to
+// discard (NX-OS, hosts), apply says exactly which lines the device took
+// — each of them is in the device's history, and no line of the change
+// the device received is missing from the report except the one in
+// flight — instead of "may be partly applied".
+func TestHardStopListsWhatWasTaken(t *testing.T) {
+	for _, pc := range platformCases(t) {
+		if pc.dev.platform != schema.CiscoNXOS && !pc.dev.platform.IsHost() {
+			continue
+		}
+		t.Run(string(pc.dev.platform), func(t *testing.T) {
+			r := newRig(t, pc.dev)
+			dev := r.lab.Device(pc.dev.name)
+			p := r.plan()
+			change := p.Devices[0].Changes.Commands()
+			if len(change) < 4 {
+				t.Fatalf("the change has %d commands: too short to stop in the middle", len(change))
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			dev.SetFault(lab.Fault{Delay: 15 * time.Millisecond})
+			start := len(dev.History())
+			// Stop once the device has received the third line of the
+			// change.
+			// received is how many lines of the change, in order, the
+			// device has received (a host's line comes with the exit
+			// status echo after it).
+			received := func() int {
+				n := 0
+				for _, h := range dev.History()[start:] {
+					if n < len(change) && (h == change[n] || strings.HasPrefix(h, change[n]+"; echo ")) {
+						n++
+					}
+				}
+				return n
+			}
+			go func() {
+				for ctx.Err() == nil {
+					if received() >= 3 {
+						cancel()
+						return
+					}
+					time.Sleep(time.Millisecond)
+				}
+			}()
+			res, err := Apply(ctx, p, r.f, r.inputs, r.applyOpts())
+			dev.ClearFault()
+			if !errors.Is(err, ErrInterrupted) {
+				t.Fatalf("Apply: %v (%+v)", err, res)
+			}
+			got := res[0]
+			t.Logf("%s: %s | restore: %s", got.Status, got.Reason, got.Restore)
+			if got.Status != StatusInterrupted {
+				t.Fatalf("%s, want interrupted", got.Status)
+			}
+			if strings.Contains(got.Reason, "may be") && !strings.Contains(got.Reason, "may or may not have taken effect") {
+				t.Errorf("the report guesses: %s", got.Reason)
+			}
+			_, list, ok := strings.Cut(got.Reason, " were taken: ")
+			if !ok {
+				t.Fatalf("the report lists no lines taken: %s", got.Reason)
+			}
+			list, _, _ = strings.Cut(list, "; the next, ")
+			taken := strings.Split(list, "; ")
+			for i, l := range taken {
+				if i >= len(change) || change[i] != l {
+					t.Fatalf("reported line %d is %q, not the change's", i, l)
+				}
+			}
+			// Every line received was answered and reported, but the
+			// one in flight.
+			if n := received(); len(taken) != n && len(taken) != n-1 {
+				t.Errorf("the device received %d lines of the change, the report lists %d as taken", n, len(taken))
+			}
+			if !strings.Contains(got.Restore, "rollback") {
+				t.Errorf("restore: %q", got.Restore)
+			}
+			if pc.dev.platform.IsHost() && !strings.Contains(got.Restore, "--fabric "+r.dir) {
+				t.Errorf("the restore command does not name the fabric: %q", got.Restore)
+			}
+		})
+	}
 }

@@ -78,7 +78,7 @@ type interrupted struct {
 
 // judgeInterrupted reads a device whose in-flight record says a run
 // stopped mid-change, and decides whether it is clean.
-func judgeInterrupted(conn *session.Conn, dl *dialect.Dialect, rec *state.InFlight, backupPath string) (interrupted, error) {
+func judgeInterrupted(conn *session.Conn, dl *dialect.Dialect, rec *state.InFlight, backupPath string, opts *Options) (interrupted, error) {
 	v := interrupted{rec: rec}
 	left, err := findLeftovers(conn, dl)
 	if err != nil {
@@ -126,7 +126,7 @@ func judgeInterrupted(conn *session.Conn, dl *dialect.Dialect, rec *state.InFlig
 	if !atBackup && !atIntent {
 		what = append(what, "the device now matches neither its backup nor the intent that run applied")
 	}
-	restore := "fabricgen rollback " + rec.Device
+	restore := opts.rollbackCommand(rec.Device)
 	if rec.Backup != "" {
 		restore += " (backup " + rec.Backup + ")"
 	}
@@ -143,7 +143,7 @@ func (a *applier) resolveInterrupted() (string, error) {
 	if err != nil || rec == nil {
 		return "", err
 	}
-	v, err := judgeInterrupted(a.conn, a.dl, rec, rec.Backup)
+	v, err := judgeInterrupted(a.conn, a.dl, rec, rec.Backup, &a.opts.Options)
 	if err != nil {
 		return "", err
 	}

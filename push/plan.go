@@ -281,7 +281,7 @@ func planInspect(conn *session.Conn, dl *dialect.Dialect, device string, opts *O
 			return "", err
 		}
 		if rec != nil {
-			v, err := judgeInterrupted(conn, dl, rec, rec.Backup)
+			v, err := judgeInterrupted(conn, dl, rec, rec.Backup, opts)
 			if err != nil {
 				return "", err
 			}

@@ -114,6 +114,17 @@ func TestPlanMustMatchTheIntent(t *testing.T) {
 			return r.inputs
 		}, "the plan was made against 127.0.0.1:"},
 		{"device not in the intent", func(r *rig, p *planfile.Plan) []Input { return nil }, "not in the intent"},
+		// The diff is what a reviewer reads: a plan whose diff says
+		// something else than the change it carries is refused.
+		{"recorded diff edited", func(r *rig, p *planfile.Plan) []Input {
+			p.Devices[0].Diff.Text = "--- a\n+++ b\n@@ -1 +1 @@\n-x\n+y\n"
+			p.Devices[0].Diff.Added, p.Devices[0].Diff.Removed = 1, 1
+			return r.inputs
+		}, "the diff in the plan (+1 -1) differs"},
+		{"recorded diff text only edited", func(r *rig, p *planfile.Plan) []Input {
+			p.Devices[0].Diff.Text = strings.Replace(p.Devices[0].Diff.Text, "+", "+ ", 1)
+			return r.inputs
+		}, "the diff in the plan"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

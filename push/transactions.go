@@ -52,6 +52,9 @@ type stopped struct {
 	wait string
 	// rollback is the fabricgen command restoring the device's backup.
 	rollback string
+	// sent is how far the commands being sent one by one got (nil:
+	// none were being sent).
+	sent *progress
 }
 
 // transactions is the registry of push transactions, keyed by platform:
@@ -167,7 +170,7 @@ func removeTxn(conn *session.Conn, dl *dialect.Dialect, name string) {
 // interruptedState says, from the step the device was in when the run
 // stopped, what the device has now and the command that undoes it.
 func (a *applier) interruptedState() (string, string) {
-	in := stopped{name: a.txn, step: a.stepName, wait: fmtWait(a.opts.CommitTimer), rollback: "fabricgen rollback " + a.pd.Name}
+	in := stopped{name: a.txn, step: a.stepName, wait: fmtWait(a.opts.CommitTimer), rollback: a.opts.rollbackCommand(a.pd.Name), sent: a.sending}
 	if f := platformTxn(a.dl).interrupted; f != nil {
 		if now, restore := f(in); now != "" {
 			return now, restore

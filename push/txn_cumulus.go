@@ -102,7 +102,7 @@ func (a *applier) nvue() outcome {
 				return a.rolledBack(why + "; the apply was no longer waiting for confirmation (the switch rolled it back itself), so nothing was sent")
 			}
 			if m := reNVUEWaitingRev.FindStringSubmatch(st); err == nil && m != nil && ourRev != "" && m[1] != ourRev {
-				return outcome{status: StatusFailed, restore: "fabricgen rollback " + a.pd.Name,
+				return outcome{status: StatusFailed, restore: a.opts.rollbackCommand(a.pd.Name),
 					reason: fmt.Sprintf("%s; the apply waiting for confirmation is revision %s, not ours (%s, confirmed by someone else): nv config apply --confirm-no would undo their change, so fabricgen sent nothing; the switch runs our change and theirs; once theirs is confirmed or rolled back, fabricgen rollback %s restores fabricgen's lines and keeps theirs",
 						why, m[1], ourRev, a.pd.Name)}
 			}

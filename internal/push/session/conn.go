@@ -288,6 +288,13 @@ func (c *Conn) RunningConfig() (string, error) {
 // *Rejected (with err nil: the session is fine). It returns the joined
 // output of the lines sent.
 func (c *Conn) Configure(lines []string, level string) (string, *Rejected, error) {
+	return c.ConfigureAcked(lines, level, nil)
+}
+
+// ConfigureAcked is Configure, calling ack with each line the device has
+// answered without rejecting it, as it goes: when the session ends half
+// way, the lines acked are exactly those the device took.
+func (c *Conn) ConfigureAcked(lines []string, level string, ack func(line string)) (string, *Rejected, error) {
 	if c.net == nil {
 		return "", nil, fmt.Errorf("%s: platform %s has no configuration mode", c.t.Name, c.t.Dialect.Platform)
 	}
@@ -296,22 +303,32 @@ func (c *Conn) Configure(lines []string, level string) (string, *Rejected, error
 			return "", nil, err
 		}
 	}
-	opts := []util.Option{opoptions.WithStopOnFailed(), opoptions.WithTimeoutOps(c.t.Timeout)}
-	if level != "" {
-		opts = append(opts, opoptions.WithPrivilegeLevel(level))
+	if len(lines) == 0 {
+		return "", nil, nil
 	}
-	mr, err := c.net.SendConfigs(lines, opts...)
-	if err != nil {
+	if level == "" {
+		level = "configuration"
+	}
+	if err := c.net.AcquirePriv(level); err != nil {
 		return "", nil, c.wrap("configuration", err)
 	}
 	var out strings.Builder
-	for _, r := range mr.Responses {
+	for _, l := range lines {
+		// The generic driver's SendCommand sends in the privilege level
+		// just acquired, as SendConfigs does line after line.
+		r, err := c.net.Driver.SendCommand(l, opoptions.WithTimeoutOps(c.t.Timeout))
+		if err != nil {
+			return out.String(), nil, c.wrap("configuration", err)
+		}
 		out.WriteString(r.Result)
 		if r.Failed != nil {
 			return out.String(), &Rejected{Input: r.Input, Output: r.Result}, nil
 		}
 		if r.Result != "" {
 			out.WriteByte('\n')
+		}
+		if ack != nil {
+			ack(l)
 		}
 	}
 	return out.String(), nil, nil
