@@ -541,8 +541,8 @@ func injected(argv []string) bool {
 // shellInjection is how a payload enters one shell platform's render:
 // hosts carry it in an interface name, Cumulus in an nv set value (as a
 // hostile override template could write them: the loader refuses such
-// names), SONiC in a CONFIG_DB string (a port description), which goes
-// through the shell inside the JSON patch file apply writes.
+// names), SONiC in a CONFIG_DB string (a port's FEC), which goes through
+// the shell inside the JSON patch file apply writes.
 func shellInjection(t *testing.T, pc platformCase, payload string) string {
 	t.Helper()
 	var hostile string
@@ -553,11 +553,11 @@ func shellInjection(t *testing.T, pc platformCase, payload string) string {
 		const line = "traffic-class 3 bw-percent 50\n"
 		hostile = strings.Replace(pc.dev.rendered, line, "traffic-class 3 bw-percent 50"+payload+"\n", 1)
 	case schema.SONiC:
-		q, err := json.Marshal("uplink" + payload)
+		q, err := json.Marshal("rs" + payload)
 		if err != nil {
 			t.Fatal(err)
 		}
-		hostile = strings.Replace(pc.dev.rendered, `"mtu": "9214",`, `"description": `+string(q)+`, "mtu": "9214",`, 1)
+		hostile = strings.Replace(pc.dev.rendered, `"fec": "rs"`, `"fec": `+string(q), 1)
 	default:
 		return ""
 	}

@@ -186,8 +186,10 @@ type textRule struct {
 // description; the common rule (checkText) applies to all.
 func textRuleOf(p Platform) textRule {
 	switch p {
-	case AristaEOS, CiscoNXOS:
+	case AristaEOS:
 		return textRule{"?|", "the interactive CLI treats ? as a help request and | as an output filter"}
+	case CiscoNXOS:
+		return textRule{"?|;", "the interactive CLI treats ? as a help request, | as an output filter and ; as a command separator"}
 	case NvidiaCumulus:
 		return textRule{"\"$`\\!'", "NVUE commands run in a shell, where these characters quote, expand or recall history"}
 	case JuniperJunos:

@@ -253,6 +253,10 @@ func sonicWatchdog(s *sonicBuilder, d *schema.Device, q QoSView, qq *schema.Port
 // lossless buffer profile ("" when none).
 func sonicPort(s *sonicBuilder, d *schema.Device, p PortView, sh *sonicRows, buffers string) error {
 	s.set("PORT", p.Name)
+	if p.Description != "" {
+		// sonic-port.yang: PORT description, a string of up to 255.
+		s.set("PORT", p.Name, "description", p.Description)
+	}
 	if p.MTU != 0 {
 		if p.MTU < 68 || p.MTU > 9216 {
 			return unsupported(d, fmt.Sprintf("mtu %d on %s", p.MTU, p.Name), "SONiC PORT mtu is 68–9216", portQoS(d, p.Name).MTU.Src)

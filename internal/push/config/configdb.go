@@ -75,6 +75,31 @@ func parseDB(text, what string) (map[string]map[string]map[string]any, error) {
 	return doc, nil
 }
 
+// notManaged reports the CONFIG_DB fields fabricgen renders but does not
+// manage: a port's description, which — as on every switch platform — is
+// printed in the render for a config loaded by hand, while the device's
+// own stays.
+func notManaged(table, field string) bool { return table == "PORT" && field == "description" }
+
+// parseRendered parses a rendered (or last-applied) fragment without the
+// fields fabricgen does not manage.
+func parseRendered(text, what string) (map[string]map[string]map[string]any, error) {
+	doc, err := parseDB(text, what)
+	if err != nil {
+		return nil, err
+	}
+	for t, keys := range doc {
+		for _, fields := range keys {
+			for f := range fields {
+				if notManaged(t, f) {
+					delete(fields, f)
+				}
+			}
+		}
+	}
+	return doc, nil
+}
+
 // portTables are the per-port tables whose keys begin with the port name
 // ("Ethernet0" or "Ethernet0|3"). When the render has a key of one of them
 // for a port, every key of that table for that port is fabricgen's: a
@@ -108,11 +133,11 @@ func compareConfigDB(device, running, rendered, scope string, d *dialect.Dialect
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", device, err)
 	}
-	want, err := parseDB(rendered, "the rendered config")
+	want, err := parseRendered(rendered, "the rendered config")
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", device, err)
 	}
-	prev, err := parseDB(scope, "the config applied last")
+	prev, err := parseRendered(scope, "the config applied last")
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", device, err)
 	}
@@ -238,11 +263,11 @@ func unmanagedDB(running, rendered, scope string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	want, err := parseDB(rendered, "the rendered config")
+	want, err := parseRendered(rendered, "the rendered config")
 	if err != nil {
 		return "", err
 	}
-	prev, err := parseDB(scope, "the config applied last")
+	prev, err := parseRendered(scope, "the config applied last")
 	if err != nil {
 		return "", err
 	}

@@ -39,7 +39,7 @@ func CompareRestore(device, running, backup, scope string, d *dialect.Dialect) (
 // QoS tables fabricgen owns, whole keys) to their values in the backup: a
 // field the backup lacks is removed.
 func compareRestoreDB(device, running, backup, scope string, d *dialect.Dialect) (*Comparison, error) {
-	sc, err := parseDB(scope, "the applied config")
+	sc, err := parseRendered(scope, "the applied config")
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", device, err)
 	}
