@@ -265,6 +265,11 @@ func applyDevice(ctx context.Context, pd *planfile.Device, in Input, ok bool, op
 	} else if busy != "" {
 		return fail(StatusRefused, "%s; nothing was sent", busy)
 	}
+	release, lout, locked := a.lockDevice()
+	if !locked {
+		return fail(lout.status, "%s", lout.reason)
+	}
+	defer release()
 
 	opts.emit(pd.Name, "fetch", false)
 	before, err := fetch(a.conn, dl, a.readScript())

@@ -13,8 +13,9 @@ import (
 // change holds the host's lock: a directory made with mkdir (atomic: of
 // two runs only one makes it) under /run/lock, which every user may write
 // to and a reboot empties, with an owner file naming the run and who
-// started it. Apply and rollback take it before they change anything and
-// re-read the host once they hold it; another run — from another checkout,
+// started it. Apply and rollback take it before they read the host for the
+// change (so the backup, the comparison and the change are all made under
+// it) and release it when done; another run — from another checkout,
 // with another state directory and so another fabric lock — finds it and
 // is refused, naming the holder. A run stopped before it could release
 // the lock leaves it: its in-flight record names the run, and the next
@@ -103,6 +104,9 @@ func (a *applier) lockHost() (outcome, bool) {
 		if st == 0 {
 			return outcome{}, true
 		}
+		if !strings.Contains(out, "File exists") {
+			return outcome{status: StatusFailed, reason: fmt.Sprintf("take the host's lock %s: %s; nothing was changed (the user fabricgen logs in as must be able to make directories in /run/lock)", hostLockDir, safeText(strings.TrimSpace(out)))}, false
+		}
 		o, err := readHostLock(a.conn)
 		if err != nil {
 			return outcome{status: StatusFailed, reason: err.Error() + "; nothing was changed"}, false
@@ -120,11 +124,10 @@ func (a *applier) lockHost() (outcome, bool) {
 	}
 }
 
-// unlockHost releases the host's lock this run holds.
+// unlockHost releases the host's lock this run holds (reconnecting when
+// the session was lost).
 func (a *applier) unlockHost() {
-	if a.ctx.Err() != nil || !a.conn.Alive() {
-		// Stopped: the lock stays with the in-flight record, which
-		// names this run; the next run from this checkout removes it.
+	if !a.conn.Alive() && a.reconnect() != nil {
 		return
 	}
 	removeHostLock(a.conn, a.txn)

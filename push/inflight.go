@@ -115,7 +115,10 @@ func judgeInterrupted(conn *session.Conn, dl *dialect.Dialect, rec *state.InFlig
 		atIntent = cmp.Changes.Empty()
 	}
 	who := fmt.Sprintf("an earlier apply (run %s, %s) was interrupted while changing %s (step %q)", rec.Run, rec.Holder, rec.Device, rec.Step)
-	v.clean = left.empty() && (atBackup || atIntent)
+	// Stopped while it held the device's lock, before it staged
+	// anything: the device is as that run found it.
+	nothingSent := rec.Step == "lock"
+	v.clean = left.empty() && (nothingSent || atBackup || atIntent)
 	if v.clean {
 		return v, nil
 	}

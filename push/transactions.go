@@ -42,6 +42,12 @@ type transaction struct {
 	// cleanup lists the commands removing an interrupted run's own
 	// transaction still pending on the device (nil: none to remove).
 	cleanup func(rec *state.InFlight, left leftovers) []string
+	// lock takes the device's own lock for the run, before the device is
+	// read for the change (nil: the transaction object is the guard);
+	// ok false means the device was not changed and out says why.
+	// unlock releases it.
+	lock   func(a *applier) (out outcome, ok bool)
+	unlock func(a *applier)
 }
 
 // stopped is a run interrupted mid-change, as a transaction describes it.
@@ -101,6 +107,41 @@ func platformTxn(dl *dialect.Dialect) transaction {
 
 // transaction runs the platform's transaction.
 func (a *applier) transaction() outcome { return platformTxn(a.dl).run(a) }
+
+// lockDevice takes the device's own lock, when its platform has one,
+// recording the run in flight first (step "lock": nothing sent yet), so a
+// run stopped while it holds the lock leaves a record naming it. It
+// returns the release to defer, or ok false with the outcome (the device
+// was not changed).
+func (a *applier) lockDevice() (release func(), out outcome, ok bool) {
+	tx := platformTxn(a.dl)
+	if tx.lock == nil {
+		return func() {}, outcome{}, true
+	}
+	if err := a.step("lock"); err != nil {
+		return nil, outcome{status: StatusFailed, reason: fmt.Sprintf("record the run before locking the device: %v; nothing was changed", err)}, false
+	}
+	if out, ok := tx.lock(a); !ok {
+		if !a.keepRecord {
+			_ = a.opts.State.ClearInFlight(a.pd.Name)
+		}
+		return nil, out, false
+	}
+	return func() {
+		if a.ctx.Err() != nil {
+			// Stopped: the lock stays with the in-flight record, which
+			// names this run; the next run from this checkout removes
+			// both once the device is clean.
+			return
+		}
+		tx.unlock(a)
+		if a.stepName == "lock" && !a.keepRecord {
+			// Nothing was staged (stale, refused, unchanged): the
+			// record of the lock goes with it.
+			_ = a.opts.State.ClearInFlight(a.pd.Name)
+		}
+	}, outcome{}, true
+}
 
 // txnName is the name of this run's transaction on the device, or "" for
 // platforms without one.

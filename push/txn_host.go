@@ -19,6 +19,8 @@ func hostTxn() transaction {
 		nameNote:       hostLockNote,
 		remove:         removeHostLock,
 		removeRestored: true,
+		lock:           (*applier).lockHost,
+		unlock:         (*applier).unlockHost,
 		interrupted: func(in stopped) (string, string) {
 			switch {
 			case in.step == "stage" && in.sent == nil:
@@ -42,18 +44,6 @@ func hostTxn() transaction {
 // restores every fact that differs from the backup with the matching
 // setter and checks the host is back to its backup.
 func (a *applier) hostCommands() outcome {
-	if out, ok := a.lockHost(); !ok {
-		return out
-	}
-	defer a.unlockHost()
-	// Holding the lock, read the host again: a run from another
-	// checkout may have changed it since this one read it.
-	if why, err := a.changedSince(); err != nil || why != "" {
-		if err != nil {
-			return outcome{status: StatusFailed, reason: "re-read the host once locked (nothing was changed): " + err.Error()}
-		}
-		return outcome{status: StatusRefused, reason: why}
-	}
 	sent := a.track("the change", a.changes.Commands())
 	for _, line := range sent.lines {
 		_, err := a.shell(line)
