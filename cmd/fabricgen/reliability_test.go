@@ -762,7 +762,9 @@ var relScenarios = []relScenario{
 			// the host's lock (or stale, when it read the host after the
 			// winner was done); a loser that rolled back would have
 			// restored its backup over the winner's change.
-			if d := map[string]string{"fabric": da, "fabricB": db}[run.fabric]; c.dl.Host && !(run.status == "refused" && strings.Contains(d, "lock") || run.status == "stale") {
+			d := map[string]string{"fabric": da, "fabricB": db}[run.fabric]
+			keptOut := run.status == "refused" && strings.Contains(d, "lock") || run.status == "stale"
+			if c.dl.Host && !keptOut {
 				t.Errorf("%s: the host's lock did not keep out the run that lost: %s (%s)", run.fabric, run.status, d)
 			}
 			c.noInflight(run.fabric, "after losing the race")

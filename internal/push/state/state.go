@@ -86,12 +86,16 @@ func ValidRunID(s string) bool {
 		return false
 	}
 	for i := 0; i < len(rest); i++ {
-		c := rest[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-') {
+		if c := rest[i]; !runIDByte(c) {
 			return false
 		}
 	}
 	return true
+}
+
+// runIDByte reports whether c may appear in a run id after the prefix.
+func runIDByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-'
 }
 
 // RunPrefix is how every run id and every transaction fabricgen creates
