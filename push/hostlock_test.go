@@ -241,3 +241,56 @@ func TestHardStopListsWhatWasTaken(t *testing.T) {
 		})
 	}
 }
+
+// TestStaleHostLockIsReported: a lock a killed run from another checkout
+// left on a host makes plan report the device, naming the run, its holder
+// and how to remove the lock, and apply refuse it with nothing changed;
+// once the lock is removed the host is applied.
+func TestStaleHostLockIsReported(t *testing.T) {
+	pc := platformCases(t)[len(platformCases(t))-1] // linux_dcb
+	if !pc.dev.platform.IsHost() {
+		t.Fatalf("%s is not a host platform", pc.dev.platform)
+	}
+	r := newRig(t, pc.dev)
+	dev := r.lab.Device(pc.dev.name)
+	const run = "fabricgen-20261201-000000-0badc0de"
+	if err := dev.ConfigureOutOfBand([]string{"mkdir " + hostLockDir + " && printf '%s\\n' run=" + run + " 'holder=pid 4242 (ops@jump1, \"fabricgen apply\", since 2026-12-01T00:00:00Z)' > " + hostLockDir + "/owner"}); err != nil {
+		t.Fatal(err)
+	}
+	before := dev.RunningConfig()
+	p := r.plan()
+	d := p.Devices[0]
+	for _, want := range []string{run, "ops@jump1", "rm -r " + hostLockDir} {
+		if d.Status != planfile.StatusError || !strings.Contains(d.Error, want) {
+			t.Errorf("plan: %s %q, want an error naming %q", d.Status, d.Error, want)
+		}
+	}
+	// A plan made before the lock appeared is refused at apply.
+	if err := dev.ConfigureOutOfBand([]string{"rm -rf " + hostLockDir}); err != nil {
+		t.Fatal(err)
+	}
+	p = r.plan()
+	if err := dev.ConfigureOutOfBand([]string{"mkdir " + hostLockDir + " && printf '%s\\n' run=" + run + " > " + hostLockDir + "/owner"}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Apply(context.Background(), p, r.f, r.inputs, r.applyOpts())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res[0].Status != StatusRefused || !strings.Contains(res[0].Reason, run) || !strings.Contains(res[0].Reason, "nothing was sent") {
+		t.Errorf("apply: %s (%s), want refused naming the lock's run", res[0].Status, res[0].Reason)
+	}
+	if dev.RunningConfig() != before {
+		t.Error("the host changed although it was refused")
+	}
+	if rec, _ := r.opts.State.InFlight(pc.dev.name); rec != nil {
+		t.Errorf("a refused host keeps an in-flight record (step %s)", rec.Step)
+	}
+	if err := dev.ConfigureOutOfBand([]string{"rm -rf " + hostLockDir}); err != nil {
+		t.Fatal(err)
+	}
+	res, err = Apply(context.Background(), r.plan(), r.f, r.inputs, r.applyOpts())
+	if err != nil || res[0].Status != StatusApplied {
+		t.Fatalf("apply once the lock is gone: %v %+v", err, res)
+	}
+}
