@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 )
 
 // Pos is a position in a source file: 1-based line and column (in
@@ -31,12 +32,26 @@ type Range struct {
 // IsZero reports whether the range points nowhere.
 func (r Range) IsZero() bool { return r.Filename == "" }
 
-// String is "file:line:col".
+// String is "file:line:col" ("file" alone when the range has no position).
 func (r Range) String() string {
 	if r.IsZero() {
 		return "<no source>"
 	}
+	if r.Start.Line == 0 {
+		return r.Filename
+	}
 	return fmt.Sprintf("%s:%d:%d", r.Filename, r.Start.Line, r.Start.Column)
+}
+
+// CommandLinePrefix starts the pseudo file name of a value given on the
+// command line: "-var spines" for -var spines=VALUE.
+const CommandLinePrefix = "-var "
+
+// FromCommandLine reports whether r points into a value given on the
+// command line rather than into a file (an intent file ends in .fab.hcl or
+// .fab.json): formats that locate files drop such a location.
+func (r Range) FromCommandLine() bool {
+	return strings.HasPrefix(r.Filename, CommandLinePrefix) && !strings.HasSuffix(r.Filename, ".fab.hcl") && !strings.HasSuffix(r.Filename, ".fab.json")
 }
 
 // Ptr returns a pointer to a copy of r, or nil for the zero range.
@@ -115,14 +130,62 @@ type Diagnostic struct {
 	Related []Related
 	// Trace is one representative hop trace (source NIC first) for findings on a path.
 	Trace []Step
-	// Paths counts the NIC-to-NIC paths that share the problem (0: not a path finding).
-	Paths int64
+	// Paths counts, per flow, the NIC-to-NIC paths that share the problem
+	// (none: not a path finding). The flow Trace follows comes first; the
+	// flows are different packets on different paths and are never added up.
+	Paths []FlowPaths
 	// Count is how many places (ports, links, objects) share the problem; 0 and 1 mean one.
 	Count int
 	// Device and Port name a representative place, when there is one.
 	Device, Port string
 	// Fix says how to fix it.
 	Fix string
+	// Implied lists the findings of other rules on the same line that this
+	// finding's cause explains (its rule declares it implies theirs): one
+	// cause, one finding, the others kept as notes.
+	Implied []Implied
+	// Evidence lists the measurements a live-state finding (fabricgen
+	// check) rests on; lint and load diagnostics have none.
+	Evidence []Evidence
+}
+
+// FlowPaths is the number of NIC-to-NIC paths of one flow ("RoCE data",
+// "CNP") that share a problem.
+type FlowPaths struct {
+	Flow  string
+	Paths int64
+}
+
+// Implied is another rule's finding folded into a diagnostic: same line,
+// same cause.
+type Implied struct {
+	Rule     string
+	Severity Severity
+	Summary  string
+	// Range is where the folded finding pointed (on the same line).
+	Range Range
+}
+
+// Evidence is one measurement behind a finding: what was read where, its
+// value, the threshold it was judged against, over which window, and the
+// exact command (or database key) that produced it.
+type Evidence struct {
+	// Device and Port say where the value was read.
+	Device, Port string
+	// Metric names the signal ("rx_power_dbm", "fcs_errors").
+	Metric string
+	// Value is the reading: a gauge, or a counter's increase over Window.
+	Value float64
+	// Unit is the value's unit ("dBm", "frames", "errors/s"); empty for a count.
+	Unit string
+	// Threshold says what the value was judged against, in words
+	// ("< -11.3 dBm: low alarm -13.3 dBm + 2 dB margin").
+	Threshold string
+	// Window is the time between the two snapshots a counter's increase
+	// was measured over (0 for a gauge read once).
+	Window time.Duration
+	// Source is the command or database key the value came from.
+	Source string
 }
 
 // Sourceless makes a diagnostic without a source range (a missing file,
@@ -159,6 +222,23 @@ func (d *Diagnostic) Error() string {
 	return b.String()
 }
 
+// PathsString says how many paths of each flow share the problem: "16
+// paths of RoCE data and 16 of CNP", "1 path of CNP"; "" when none.
+func (d *Diagnostic) PathsString() string {
+	var parts []string
+	for i, fp := range d.Paths {
+		if fp.Paths <= 0 {
+			continue
+		}
+		n := PathCount(fp.Paths)
+		if i > 0 && len(parts) > 0 {
+			n = fmt.Sprint(fp.Paths)
+		}
+		parts = append(parts, n+" of "+fp.Flow)
+	}
+	return strings.Join(parts, " and ")
+}
+
 // TraceString renders the trace as "a:p1 → b:p2 (note) → …".
 func (d *Diagnostic) TraceString() string {
 	parts := make([]string, len(d.Trace))
@@ -170,6 +250,46 @@ func (d *Diagnostic) TraceString() string {
 		}
 	}
 	return strings.Join(parts, " → ")
+}
+
+// String is one line: "leaf1:Ethernet1 rx_power_dbm = -18 dBm (< -11.3
+// dBm …) over 10s, from `show interfaces transceiver dom thresholds | json`".
+func (e Evidence) String() string {
+	var b strings.Builder
+	if e.Device != "" {
+		b.WriteString(e.Device)
+		if e.Port != "" {
+			b.WriteString(":" + e.Port)
+		}
+		b.WriteByte(' ')
+	}
+	fmt.Fprintf(&b, "%s = %s", e.Metric, FormatValue(e.Value))
+	if e.Unit != "" {
+		b.WriteString(" " + e.Unit)
+	}
+	if e.Threshold != "" {
+		b.WriteString(" (" + e.Threshold + ")")
+	}
+	if e.Window > 0 {
+		b.WriteString(" over " + e.Window.String())
+	}
+	if e.Source != "" {
+		b.WriteString(", from `" + e.Source + "`")
+	}
+	return b.String()
+}
+
+// FormatValue prints a measurement compactly: integers without a
+// fraction, small and large values in exponent form (1e-05), others with
+// up to three decimals.
+func FormatValue(v float64) string {
+	switch {
+	case v == float64(int64(v)) && v < 1e15 && v > -1e15:
+		return fmt.Sprintf("%d", int64(v))
+	case v != 0 && (v < 1e-3 && v > -1e-3):
+		return strings.Replace(fmt.Sprintf("%.2g", v), "e-0", "e-", 1)
+	}
+	return strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.3f", v), "0"), ".")
 }
 
 // Diagnostics is a list of diagnostics. A nil list means nothing to report.

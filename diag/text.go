@@ -27,8 +27,9 @@ const (
 //	  75 |   trust = "none"
 //	     |   ^^^^^^^^^^^^^^
 //	  detail
-//	  path: gpu01:eth0 → leaf1:Ethernet1 → … (16 paths share this problem)
+//	  path: gpu01:eth0 → leaf1:Ethernet1 → … (16 paths of RoCE data and 16 of CNP share this problem)
 //	  see:  file:line:col: the other end's value
+//	  also: error[QOS004]: a finding of a rule this one implies, on the same line
 //	  fix:  what to change
 //
 // Everything from the intent is escaped (control and invisible characters
@@ -72,8 +73,8 @@ func writeOne(b *bytes.Buffer, d *Diagnostic, files map[string][]byte, colour bo
 	}
 	if len(d.Trace) > 0 {
 		fmt.Fprintf(b, "  %s %s", paint(ansiBold, "path:"), EscapeText(d.TraceString(), false))
-		if d.Paths > 0 {
-			fmt.Fprintf(b, " %s", paint(ansiDim, "("+PathCount(d.Paths)+" share this problem)"))
+		if ps := d.PathsString(); ps != "" {
+			fmt.Fprintf(b, " %s", paint(ansiDim, "("+ps+" share this problem)"))
 		}
 		b.WriteByte('\n')
 	}
@@ -82,6 +83,12 @@ func writeOne(b *bytes.Buffer, d *Diagnostic, files map[string][]byte, colour bo
 			continue
 		}
 		fmt.Fprintf(b, "  %s  %s: %s\n", paint(ansiBold, "see:"), EscapeText(r.Range.String(), false), EscapeText(r.Message, false))
+	}
+	for _, im := range d.Implied {
+		fmt.Fprintf(b, "  %s %s[%s]: %s\n", paint(ansiBold, "also:"), im.Severity, im.Rule, EscapeText(im.Summary, false))
+	}
+	for _, e := range d.Evidence {
+		fmt.Fprintf(b, "  %s %s\n", paint(ansiBold, "seen:"), EscapeText(e.String(), false))
 	}
 	if d.Fix != "" {
 		fmt.Fprintf(b, "  %s  %s\n", paint(ansiBold, "fix:"), EscapeText(d.Fix, false))

@@ -7,7 +7,11 @@
 // rule list, `fabricgen explain` and docs/rules.md all derive from it. Path
 // rules read the Walk: a data flow over states (port, packet DSCP), each
 // visited once, with path counts computed by dynamic programming rather
-// than by enumerating NIC pairs.
+// than by enumerating NIC pairs (a NIC's paths to itself excluded).
+//
+// One cause is one finding: Run merges a rule's findings on one line, and
+// folds a finding into another rule's on the same line when that rule
+// implies it (Rule.Implies), keeping it as a note (Finding.Implied).
 //
 //go:generate go test -run TestRulesDocUpToDate -update .
 package lint

@@ -15,7 +15,11 @@ func RuleMarkdown(r *Rule) string {
 	if r.Path {
 		kind = "end to end (walks every path: RoCE data both ways, CNP on the reverse path)"
 	}
-	fmt.Fprintf(&b, "- Default severity: **%s**\n- Checked: %s\n\n", r.Severity, kind)
+	fmt.Fprintf(&b, "- Default severity: **%s**\n- Checked: %s\n", r.Severity, kind)
+	if imp := impliesText(r); imp != "" {
+		fmt.Fprintf(&b, "- Implies: %s (folded into this rule's finding when both point at the same line)\n", imp)
+	}
+	b.WriteString("\n")
 	fmt.Fprintf(&b, "**Why.** %s\n\n", r.Rationale)
 	fmt.Fprintf(&b, "**Fix.** %s\n\n", r.Fix)
 	fmt.Fprintf(&b, "**Reference.** %s\n\n", r.Reference)
@@ -72,7 +76,12 @@ func RuleText(r *Rule) string {
 	if r.Path {
 		kind = "end to end (every path: RoCE data both ways, CNP on the reverse path)"
 	}
-	fmt.Fprintf(&b, "Default severity: %s\nChecked: %s\n\n", r.Severity, kind)
+	fmt.Fprintf(&b, "Default severity: %s\nChecked: %s\n", r.Severity, kind)
+	if imp := impliesText(r); imp != "" {
+		b.WriteString(wrap("Implies: "+imp+" (folded into this rule's finding when both point at the same line)", 78, "", "  "))
+		b.WriteByte('\n')
+	}
+	b.WriteByte('\n')
 	para := func(title, text string) {
 		b.WriteString(title)
 		b.WriteString(":\n")
@@ -82,7 +91,7 @@ func RuleText(r *Rule) string {
 	para("Why", r.Rationale)
 	para("Fix", r.Fix)
 	b.WriteString("References:\n")
-	for _, ref := range strings.Split(r.Reference, "; ") {
+	for _, ref := range splitReferences(r.Reference) {
 		b.WriteString(wrap("- "+plain(ref), 78, "  ", "    "))
 		b.WriteByte('\n')
 	}
@@ -91,6 +100,54 @@ func RuleText(r *Rule) string {
 	}
 	fmt.Fprintf(&b, "\nDocumentation: %s\n", r.HelpURI())
 	return b.String()
+}
+
+// impliesText lists the rules r implies, the platform-limit rules as one
+// range ("PFC001, NIC001 and the platform-limit rules PLT001–PLT007").
+func impliesText(r *Rule) string {
+	var ids, plt []string
+	for _, id := range r.Implies {
+		if strings.HasPrefix(id, "PLT") {
+			plt = append(plt, id)
+		} else {
+			ids = append(ids, id)
+		}
+	}
+	if len(plt) > 0 {
+		ids = append(ids, "the platform-limit rules "+plt[0]+"–"+plt[len(plt)-1])
+	}
+	switch len(ids) {
+	case 0:
+		return ""
+	case 1:
+		return ids[0]
+	}
+	return strings.Join(ids[:len(ids)-1], ", ") + " and " + ids[len(ids)-1]
+}
+
+// splitReferences splits a rule's references at "; ", except inside
+// parentheses ("IEEE 802.1Qbb (PFC pauses a priority; it cannot pause a
+// policer); Cisco …" is two references).
+func splitReferences(s string) []string {
+	var out []string
+	depth, start := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(':
+			depth++
+		case ')':
+			if depth > 0 {
+				depth--
+			}
+		case ';':
+			if depth == 0 && i+1 < len(s) && s[i+1] == ' ' {
+				out = append(out, s[start:i])
+				start = i + 2
+				i++
+			}
+		}
+	}
+	return append(out, s[start:])
 }
 
 // plain drops Markdown code marks.
@@ -130,7 +187,21 @@ findings of VAL001, never as an empty report.
 A finding points at the line to change: the device- or port-specific value that deviates,
 not the shared definition it deviates from; the other places are listed as related
 locations. One cause is one finding: a policy line that breaks many ports or links is one
-finding at that line, with the number of places and paths.
+finding at that line, with the number of places and, per flow (RoCE data, CNP), of paths;
+two findings of one rule never point at the same line.
+
+**One line, several rules.** A line is one change, so where one rule's condition explains
+another's on that line, the two are one finding: each rule lists the rules it *implies*
+(below), and a finding of an implied rule on the same line is folded into the implying rule's
+finding as a note (` + "`also:`" + ` in text, ` + "`implied`" + ` in JSON and SARIF), the finding taking the
+highest severity of the two. The PFC vector of one line that misses the RoCE priority (PFC002)
+also explains the mismatch with the other end of the link (PFC001, NIC001); a CNP priority
+paused (CNP003) explains PFC on a priority no lossless class uses (PFC008). Every intent rule
+implies the platform-limit rules (PLT001 and on): a value that is wrong for the fabric and that
+a platform cannot express is reported once, by the intent rule, with the platform's refusal as
+a note, so lint still reports everything render refuses. Two problems that can each occur
+without the other stay two findings, even on one line. Suppressing or disabling the implying
+rule reports the implied finding on its own.
 
 ## Output formats
 
@@ -138,21 +209,30 @@ finding at that line, with the number of places and paths.
 format carries load and validation errors (rule VAL001) as well as findings.
 
 - **sarif** (2.1.0): one rule per registry entry with ` + "`helpUri`" + ` pointing into this page,
-  results with ` + "`partialFingerprints`" + ` (` + "`fabricgen/v1`" + `: rule, file, the text of the
-  subject's line, device, port, summary — stable when lines move) and artifact URIs relative
-  to the repository root (` + "`--base-path`" + `, default: the nearest directory above the working
-  directory holding ` + "`.git`" + `), with ` + "`uriBaseId`" + ` ` + "`%SRCROOT%`" + `.
-- **json**, format_version **1.0** (also what ` + "`fabricgen validate -json`" + ` prints): an object
+  results with ` + "`partialFingerprints`" + ` (` + "`fabricgen/v2`" + `: a hash of rule, file, the text of
+  the subject's line, device, port and summary, then ` + "`:N`" + ` for the N-th result with that hash —
+  stable when lines move, and distinct for identical results on different lines) and artifact
+  URIs relative to the repository root (` + "`--base-path`" + `, default: the nearest directory above
+  the working directory holding ` + "`.git`" + `), with ` + "`uriBaseId`" + ` ` + "`%SRCROOT%`" + `; a file outside it gets an
+  absolute ` + "`file:`" + ` URI and no ` + "`uriBaseId`" + `. A value given on the command line (` + "`-var NAME=VALUE`" + `)
+  is no file: its diagnostics carry no location in any format, and name the variable.
+- **json**, format_version **2.1** (also what ` + "`fabricgen validate -json`" + ` prints): an object
   with ` + "`format_version`" + ` (string), ` + "`valid`" + ` (false when the intent did not load),
   ` + "`error_count`" + `, ` + "`warning_count`" + `, ` + "`info_count`" + ` and ` + "`diagnostics`" + ` (always an
-  array). Each diagnostic has ` + "`severity`" + ` (error, warning, info), ` + "`summary`" + `, and when known
-  ` + "`rule`" + ` (absent for load errors), ` + "`detail`" + `, ` + "`range`" + ` (` + "`filename`" + `, ` + "`start`" + ` and
+  array). Each diagnostic has ` + "`severity`" + ` (error, warning, info), ` + "`rule`" + ` (VAL001 for load and
+  validation errors), ` + "`summary`" + `, and when known ` + "`detail`" + `, ` + "`range`" + ` (` + "`filename`" + `, ` + "`start`" + ` and
   ` + "`end`" + ` with ` + "`line`" + `, ` + "`column`" + `, ` + "`byte`" + `), ` + "`snippet`" + ` (` + "`start_line`" + `, ` + "`code`" + `,
   ` + "`highlight_start_offset`" + `, ` + "`highlight_end_offset`" + `), ` + "`device`" + `, ` + "`port`" + `,
-  ` + "`fix`" + `, ` + "`trace`" + ` (hops, each ` + "`port`" + ` and ` + "`note`" + `), ` + "`paths`" + `, ` + "`count`" + ` and
-  ` + "`related`" + ` (each ` + "`range`" + ` and ` + "`message`" + `). A new field raises the minor version, a
-  changed or removed one the major version.
-- **github**: workflow commands; load errors without a file are plain ` + "`::error title=VAL001::`" + `.
+  ` + "`fix`" + `, ` + "`trace`" + ` (hops, each ` + "`port`" + ` and ` + "`note`" + `), ` + "`paths`" + ` (per flow, the traced flow
+  first: each ` + "`flow`" + `, \"RoCE data\" or \"CNP\", and ` + "`paths`" + `; never one sum), ` + "`count`" + `,
+  ` + "`related`" + ` (each ` + "`range`" + ` and ` + "`message`" + `) and ` + "`implied`" + ` (findings folded into this one,
+  each ` + "`rule`" + `, ` + "`severity`" + `, ` + "`summary`" + `). A new field raises the minor version, a changed or
+  removed one the major version: 2.0 made ` + "`paths`" + ` per flow (1.0 had one number adding RoCE
+  data and CNP), added ` + "`implied`" + `, and gives load errors ` + "`rule`" + ` VAL001; 2.1 added
+  ` + "`evidence`" + ` for findings of ` + "`fabricgen check`" + ` (each ` + "`device`" + `, ` + "`port`" + `, ` + "`metric`" + `, ` + "`value`" + `,
+  ` + "`unit`" + `, ` + "`threshold`" + `, ` + "`window_seconds`" + `, ` + "`source`" + `).
+- **github**: workflow commands with file names relative to the base path (the ` + "`see:`" + ` lines too);
+  load errors without a file are plain ` + "`::error title=VAL001::`" + `.
 - **junit**: one test case per rule (VAL001 included), a failure per finding.
 - **checkstyle**, **compact**, **markdown**: one entry per diagnostic.
 

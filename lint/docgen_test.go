@@ -63,3 +63,19 @@ func TestRulesCitePublicSources(t *testing.T) {
 		}
 	}
 }
+
+// TestExplainKeepsParenthesesTogether: a reference with "; " inside its
+// parentheses stays one reference (ACL002's IEEE 802.1Qbb note).
+func TestExplainKeepsParenthesesTogether(t *testing.T) {
+	txt := RuleText(Lookup("ACL002"))
+	if !strings.Contains(txt, "- IEEE 802.1Qbb (PFC pauses a priority; it cannot pause a policer)") {
+		t.Errorf("ACL002's first reference is split:\n%s", txt)
+	}
+	for _, r := range Rules() {
+		for _, ref := range splitReferences(r.Reference) {
+			if strings.Count(ref, "(") != strings.Count(ref, ")") {
+				t.Errorf("%s: unbalanced reference %q", r.ID, ref)
+			}
+		}
+	}
+}

@@ -18,6 +18,9 @@ type Step = diag.Step
 // Related is a secondary location a finding points at.
 type Related = diag.Related
 
+// FlowPaths is the number of paths of one flow that share a finding.
+type FlowPaths = diag.FlowPaths
+
 // ptr is the subject pointer for a range (nil for the zero range).
 func ptr(r schema.Range) *schema.Range { return r.Ptr() }
 

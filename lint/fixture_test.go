@@ -63,8 +63,12 @@ func (x *fixture) portQoS(f *schema.Fabric, mtu int, wd *schema.Watchdog) *schem
 }
 
 func (x *fixture) device(name string, kind schema.Kind, plat schema.Platform) *schema.Device {
-	return &schema.Device{Name: name, Range: x.rng(), Kind: schema.Value[schema.Kind]{V: kind, Set: true, Src: x.rng()},
+	d := &schema.Device{Name: name, Range: x.rng(), Kind: schema.Value[schema.Kind]{V: kind, Set: true, Src: x.rng()},
 		Platform: schema.Value[schema.Platform]{V: plat, Set: true, Src: x.rng()}}
+	if plat == schema.SONiC {
+		d.ASIC = schema.Value[string]{V: "broadcom", Set: true, Src: x.rng()}
+	}
+	return d
 }
 
 func (x *fixture) port(d *schema.Device, name string, q *schema.PortQoS, ip string) *schema.Port {

@@ -19,22 +19,27 @@ import (
 //
 //	trust = "none" # want QOS001 "trusts \"none\""
 //
-// (several `RULE "regexp"` pairs may follow one want). The harness compares
+// (several `RULE "regexp"` pairs may follow one want; `+RULE "regexp"` is a
+// finding folded into another rule's finding on the line, Rule.Implies,
+// which the harness also compares exactly). The harness compares
 // the set of (file, line, rule) exactly: a missing finding and an extra one
-// both fail, and each finding's summary must match its regexp. A load error
+// both fail, each finding's summary must match its regexp, and two findings
+// of one rule on one line fail too (one cause, one finding). A load error
 // is a finding of VAL001. Directories are named <rule>-fail-… (at least one
 // want for the rule) or <rule>-pass-… (a near miss: no finding of the rule),
 // and every rule of the registry has at least one of each.
 
 var (
 	wantComment = regexp.MustCompile(`#\s*want\s+(.*)$`)
-	wantPair    = regexp.MustCompile(`([A-Z]{2,4}[0-9]{3})\s+"((?:[^"\\]|\\.)*)"`)
+	wantPair    = regexp.MustCompile(`(\+?)([A-Z]{2,4}[0-9]{3})\s+"((?:[^"\\]|\\.)*)"`)
 )
 
 type wantKey struct {
 	file string
 	line int
 	rule string
+	// implied marks a finding folded into another on the line (+RULE).
+	implied bool
 }
 
 // fixtureWants reads the want markers of every *.fab.hcl file in dir.
@@ -60,11 +65,11 @@ func fixtureWants(t *testing.T, dir string) map[wantKey][]*regexp.Regexp {
 				t.Fatalf("%s:%d: malformed want marker %q", fn, i+1, m[0])
 			}
 			for _, p := range pairs {
-				re, err := regexp.Compile(strings.ReplaceAll(p[2], `\"`, `"`))
+				re, err := regexp.Compile(strings.ReplaceAll(p[3], `\"`, `"`))
 				if err != nil {
 					t.Fatalf("%s:%d: %v", fn, i+1, err)
 				}
-				k := wantKey{filepath.Base(fn), i + 1, p[1]}
+				k := wantKey{filepath.Base(fn), i + 1, p[2], p[1] == "+"}
 				wants[k] = append(wants[k], re)
 			}
 		}
@@ -79,7 +84,7 @@ func lintFixture(t *testing.T, dir string) map[wantKey][]string {
 	f, diags := schema.Load(dir, schema.Options{})
 	for _, d := range diags {
 		r := d.Range()
-		k := wantKey{filepath.Base(r.Filename), int(r.Start.Line), ValidationRule}
+		k := wantKey{filepath.Base(r.Filename), int(r.Start.Line), ValidationRule, false}
 		got[k] = append(got[k], d.Summary+": "+d.Detail)
 	}
 	if diags.HasErrors() {
@@ -91,10 +96,22 @@ func lintFixture(t *testing.T, dir string) map[wantKey][]string {
 	}
 	for _, fd := range fs {
 		r := fd.Range()
-		k := wantKey{filepath.Base(r.Filename), int(r.Start.Line), fd.Rule}
+		k := wantKey{filepath.Base(r.Filename), int(r.Start.Line), fd.Rule, false}
 		got[k] = append(got[k], fd.Summary)
+		for _, im := range fd.Implied {
+			ik := wantKey{k.file, k.line, im.Rule, true}
+			got[ik] = append(got[ik], im.Summary)
+		}
 	}
 	return got
+}
+
+// plus is "+" for a folded finding's key.
+func plus(k wantKey) string {
+	if k.implied {
+		return "+"
+	}
+	return ""
 }
 
 func fixtureDirs(t *testing.T) []string {
@@ -115,8 +132,11 @@ func TestFixtures(t *testing.T) {
 			for k, res := range wants {
 				msgs, ok := got[k]
 				if !ok {
-					t.Errorf("%s:%d: missing %s finding (want %q)", k.file, k.line, k.rule, res[0])
+					t.Errorf("%s:%d: missing %s%s finding (want %q)", k.file, k.line, plus(k), k.rule, res[0])
 					continue
+				}
+				if len(msgs) > 1 {
+					t.Errorf("%s:%d: %d %s findings on one line (one cause, one finding): %s", k.file, k.line, len(msgs), k.rule, strings.Join(msgs, " | "))
 				}
 				for _, re := range res {
 					matched := false
@@ -131,7 +151,7 @@ func TestFixtures(t *testing.T) {
 			var extra []string
 			for k, msgs := range got {
 				if _, ok := wants[k]; !ok {
-					extra = append(extra, fmt.Sprintf("%s:%d: unexpected %s finding: %s", k.file, k.line, k.rule, strings.Join(msgs, " | ")))
+					extra = append(extra, fmt.Sprintf("%s:%d: unexpected %s%s finding: %s", k.file, k.line, plus(k), k.rule, strings.Join(msgs, " | ")))
 				}
 			}
 			sort.Strings(extra)
@@ -157,7 +177,7 @@ func TestEveryRuleHasLoaderFixtures(t *testing.T) {
 		wants := fixtureWants(t, dir)
 		has := false
 		for k := range wants {
-			has = has || k.rule == id
+			has = has || (k.rule == id && !k.implied)
 		}
 		switch {
 		case strings.HasPrefix(kind, "fail") && has:

@@ -190,3 +190,56 @@ func deviatingEnd(a, b *schema.Port, specA, specB int, differA, differB bool) (d
 	}
 	return a, b
 }
+
+// lineAgg collects a rule's per-object findings by the line they point at:
+// the first finding at a line stands for all of them, with their number in
+// Count (one line that breaks many links or ports is one cause, one
+// finding). Findings are reported in first-seen order.
+type lineAgg struct {
+	idx map[lineKey]int
+	out []Finding
+}
+
+type lineKey struct {
+	file string
+	line int32
+}
+
+// add records f; it reports whether f is the first at its line.
+func (a *lineAgg) add(f Finding) bool {
+	if a.idx == nil {
+		a.idx = map[lineKey]int{}
+	}
+	f.Count = max(f.Count, 1)
+	if f.Subject == nil {
+		a.out = append(a.out, f)
+		return true
+	}
+	k := lineKey{f.Subject.Filename, f.Subject.Start.Line}
+	if i, ok := a.idx[k]; ok {
+		a.out[i].Count += f.Count
+		return false
+	}
+	a.idx[k] = len(a.out)
+	a.out = append(a.out, f)
+	return true
+}
+
+// bump counts one more finding at r's line when one was recorded there,
+// so a caller can skip building the message of a repeat.
+func (a *lineAgg) bump(r schema.Range) bool {
+	if r.IsZero() {
+		return false
+	}
+	i, ok := a.idx[lineKey{r.Filename, r.Start.Line}]
+	if ok {
+		a.out[i].Count++
+	}
+	return ok
+}
+
+func (a *lineAgg) flush(p *Pass) {
+	for _, f := range a.out {
+		p.Report(f)
+	}
+}

@@ -46,26 +46,42 @@ func TestLintReportsEveryRenderRefusal(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		line := strings.TrimSpace(string(b))
-		// "fabric.fab.hcl:60:5: device leaf2 (platform arista_eos) cannot express VALUE: REASON"
-		at, rest, ok := strings.Cut(line, ": device ")
-		if !ok {
-			t.Fatalf("%s: unexpected golden %q", e, line)
-		}
-		_, what, _ := strings.Cut(rest, " cannot express ")
-		found := false
-		for _, fd := range fs {
-			if !strings.HasPrefix(fd.Rule, "PLT") || fd.Subject == nil {
-				continue
+		// One refusal per line: "fabric.fab.hcl:60:5: device leaf2 (platform
+		// arista_eos) cannot express VALUE: REASON".
+		for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+			at, rest, ok := strings.Cut(line, ": device ")
+			if !ok {
+				t.Fatalf("%s: unexpected golden %q", e, line)
 			}
-			pos := filepath.Base(fd.Subject.Filename) + strings.TrimPrefix(fd.Subject.String(), fd.Subject.Filename)
-			_, fwhat, _ := strings.Cut(fd.Summary, " cannot express ")
-			if pos == at && fwhat == what {
-				found = true
+			_, what, _ := strings.Cut(rest, " cannot express ")
+			if !reportsRefusal(fs, at, what) {
+				t.Errorf("%s: render refuses %q at %s; lint has no platform-limit finding saying so", e, what, at)
 			}
-		}
-		if !found {
-			t.Errorf("%s: render refuses %q at %s; lint has no platform-limit finding saying so", e, what, at)
 		}
 	}
+}
+
+// reportsRefusal reports whether a platform-limit finding (on its own, or
+// folded into an intent rule's finding on its line) says what at at
+// ("file:line:col").
+func reportsRefusal(fs []Finding, at, what string) bool {
+	match := func(rule string, r schema.Range, summary string) bool {
+		if !strings.HasPrefix(rule, "PLT") || r.IsZero() {
+			return false
+		}
+		pos := filepath.Base(r.Filename) + strings.TrimPrefix(r.String(), r.Filename)
+		_, fwhat, _ := strings.Cut(summary, " cannot express ")
+		return pos == at && fwhat == what
+	}
+	for _, fd := range fs {
+		if match(fd.Rule, fd.Range(), fd.Summary) {
+			return true
+		}
+		for _, im := range fd.Implied {
+			if match(im.Rule, im.Range, im.Summary) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"sort"
+	"strings"
 
 	"github.com/fabricgen/fabricgen/schema"
 )
@@ -24,6 +25,15 @@ type Rule struct {
 	Fix string
 	// Path is true for rules that read the end-to-end walk.
 	Path bool
+	// Implies lists the rules whose findings this rule's finding explains
+	// when both point at the same line (one cause): they are folded into
+	// this rule's finding as notes (Finding.Implied) rather than reported
+	// on their own. Implication is transitive and must not be circular.
+	Implies []string
+	// Doc is the documentation page of a rule from another registry
+	// (docs/check-rules.md for fabricgen check's CHK rules); empty means
+	// docs/rules.md.
+	Doc string
 	// Run reports the rule's findings through the pass.
 	Run func(p *Pass)
 }
@@ -92,7 +102,46 @@ func Rules() []*Rule {
 	rs = append(rs, valRules()...)
 	rs = append(rs, pltRules()...)
 	sort.Slice(rs, func(i, j int) bool { return rs[i].ID < rs[j].ID })
+	addImplications(rs)
 	return rs
+}
+
+// implications says which rules' findings a rule's finding explains when
+// both point at the same line: the condition of the first entails the
+// second's there (a priority PFC pauses for nothing is also a PFC mismatch
+// with the other end of the link). Two problems that can each occur
+// without the other stay two findings, even on one line.
+func implications() map[string][]string {
+	return map[string][]string{
+		"CNP003": {"PFC008"},                                         // CNP in a paused priority: that priority carries no lossless class
+		"ETS002": {"ETS001"},                                         // the zero weight is why the weights miss 100
+		"MTU002": {"MTU003"},                                         // the hop too small for RoCE differs from the other end
+		"PFC002": {"PFC001", "PFC008", "NIC001", "NIC006", "CNP003"}, // the PFC vector on this line misses RoCE: its other faults are the same value
+		"PFC008": {"PFC001", "NIC001", "NIC006"},                     // PFC on a priority no class uses: so the ends differ
+		"QOS002": {"QOS004"},                                         // a class's DSCP in another class's (PFC) priority
+		"QOS003": {"ECN001"},                                         // RoCE put in a lossy queue, which has no ECN
+		"QOS006": {"QOS002"},                                         // the NIC's own map sends the class elsewhere
+	}
+}
+
+// addImplications fills Rule.Implies from implications, and makes every
+// intent rule imply the platform-limit rules: a value that is both wrong
+// for the fabric and inexpressible on a platform is one line to change,
+// reported by the intent rule, with the platform's refusal as a note.
+func addImplications(rs []*Rule) {
+	var plt []string
+	for _, r := range rs {
+		if strings.HasPrefix(r.ID, "PLT") {
+			plt = append(plt, r.ID)
+		}
+	}
+	imp := implications()
+	for _, r := range rs {
+		r.Implies = append(r.Implies, imp[r.ID]...)
+		if !strings.HasPrefix(r.ID, "PLT") && r.ID != ValidationRule && r.ID != "SUP001" {
+			r.Implies = append(r.Implies, plt...)
+		}
+	}
 }
 
 // Lookup returns the rule with the given ID (case-insensitive), or nil.
@@ -144,6 +193,21 @@ func ValidateRules(rs []*Rule) error {
 			return fmt.Errorf("rule %s: Run is nil", r.ID)
 		}
 		seen[r.ID] = true
+	}
+	for _, r := range rs {
+		for _, id := range r.Implies {
+			if !seen[id] || id == r.ID {
+				return fmt.Errorf("rule %s implies %q: not another rule of the registry", r.ID, id)
+			}
+		}
+	}
+	closure := impliesClosure(rs)
+	for a, bs := range closure {
+		for b := range bs {
+			if closure[b][a] {
+				return fmt.Errorf("rules %s and %s imply each other: implication must not be circular", a, b)
+			}
+		}
 	}
 	return nil
 }

@@ -60,6 +60,7 @@ func runRequiredACL(p *Pass) {
 func runACLDrop(p *Pass) {
 	agg := newPathAgg()
 	w := p.Walk()
+	// One ACL rule is one cause: one finding for the flows and ports it hits.
 	for fl := Flow(0); fl < numFlows; fl++ {
 		w.Ingresses(fl, func(a *At) {
 			in := a.Ingress
@@ -67,9 +68,9 @@ func runACLDrop(p *Pass) {
 				return
 			}
 			at := *a
-			agg.add(fmt.Sprintf("in|%s|%d|%s", in.ACLName, in.ACL.Seq, at.Flow), a.Flow, a.Port, a.Paths, func() Finding {
-				return aclDropFinding(at.Flow, at.Port, in.ACLName, in.ACL, in.Dropped)
-			}, at.Trace)
+			agg.addFlows(fmt.Sprintf("%s|%d", in.ACLName, in.ACL.Seq), a.Flow, a.Port, a.Paths,
+				func() string { return at.Flow.String() },
+				func(what string) Finding { return aclDropFinding(what, at.Port, in.ACLName, in.ACL, in.Dropped) }, at.Trace)
 		})
 		w.Egresses(fl, func(o *Out) {
 			e := o.Egress
@@ -77,24 +78,26 @@ func runACLDrop(p *Pass) {
 				return
 			}
 			out := *o
-			agg.add(fmt.Sprintf("out|%s|%d|%s", e.ACLName, e.ACL.Seq, out.Flow), o.Flow, o.Port, o.Paths, func() Finding {
-				return aclDropFinding(out.Flow, out.Port, e.ACLName, e.ACL, e.Dropped)
-			}, out.Trace)
+			agg.addFlows(fmt.Sprintf("%s|%d", e.ACLName, e.ACL.Seq), o.Flow, o.Port, o.Paths,
+				func() string { return out.Flow.String() },
+				func(what string) Finding { return aclDropFinding(what, out.Port, e.ACLName, e.ACL, e.Dropped) }, out.Trace)
 		})
 	}
 	agg.flush(p)
 }
 
-func aclDropFinding(fl Flow, pt *schema.Port, name string, r *schema.ACLRule, dropped bool) Finding {
+func aclDropFinding(what string, pt *schema.Port, name string, r *schema.ACLRule, dropped bool) Finding {
 	if dropped {
-		return Finding{Subject: ptr(subjectOr(r.Action.Src, r.Range)), Summary: fmt.Sprintf("acl %q rule %d denies %s on %s", name, r.Seq, fl, pt.ID())}
+		return Finding{Subject: ptr(subjectOr(r.Action.Src, r.Range)), Summary: fmt.Sprintf("acl %q rule %d denies %s on %s", name, r.Seq, what, pt.ID())}
 	}
-	return Finding{Subject: ptr(subjectOr(r.Police.Src, r.Range)), Summary: fmt.Sprintf("acl %q rule %d polices %s on %s to %d bit/s", name, r.Seq, fl, pt.ID(), r.Police.V)}
+	return Finding{Subject: ptr(subjectOr(r.Police.Src, r.Range)), Summary: fmt.Sprintf("acl %q rule %d polices %s on %s to %d bit/s", name, r.Seq, what, pt.ID(), r.Police.V)}
 }
 
 func runRemark(p *Pass) {
 	agg := newPathAgg()
 	w := p.Walk()
+	// One re-marking ACL rule is one cause: one finding that names what it
+	// does to each flow, whether bound in or out.
 	for fl := Flow(0); fl < numFlows; fl++ {
 		w.Ingresses(fl, func(a *At) {
 			in := a.Ingress
@@ -102,10 +105,14 @@ func runRemark(p *Pass) {
 				return
 			}
 			at := *a
-			agg.add(fmt.Sprintf("in|%s|%d|%s", in.ACLName, in.ACL.Seq, at.Flow), a.Flow, a.Port, a.Paths, func() Finding {
-				return Finding{Subject: ptr(subjectOr(in.ACL.SetDSCP.Src, in.ACL.Range)), Summary: fmt.Sprintf("acl %q rule %d re-marks %s from DSCP %d to %d on %s (class %q is DSCP %s)",
-					in.ACLName, in.ACL.Seq, at.Flow, at.Arrive.DSCP, in.DSCP, at.Port.ID(), at.Class.Name, dscpList(at.Class.DSCP))}
-			}, at.Trace)
+			agg.addFlows(fmt.Sprintf("%s|%d", in.ACLName, in.ACL.Seq), a.Flow, a.Port, a.Paths,
+				func() string {
+					return fmt.Sprintf("%s from DSCP %d to %d (class %q is DSCP %s)", at.Flow, at.Arrive.DSCP, in.DSCP, at.Class.Name, dscpList(at.Class.DSCP))
+				},
+				func(what string) Finding {
+					return Finding{Subject: ptr(subjectOr(in.ACL.SetDSCP.Src, in.ACL.Range)), Summary: fmt.Sprintf("acl %q rule %d re-marks %s on %s",
+						in.ACLName, in.ACL.Seq, what, at.Port.ID())}
+				}, at.Trace)
 		})
 		w.Egresses(fl, func(o *Out) {
 			e := o.Egress
@@ -113,10 +120,14 @@ func runRemark(p *Pass) {
 				return
 			}
 			out := *o
-			agg.add(fmt.Sprintf("out|%s|%d|%s", e.ACLName, e.ACL.Seq, out.Flow), o.Flow, o.Port, o.Paths, func() Finding {
-				return Finding{Subject: ptr(subjectOr(e.ACL.SetDSCP.Src, e.ACL.Range)), Summary: fmt.Sprintf("egress acl %q rule %d re-marks %s from DSCP %d to %d on %s (class %q is DSCP %s)",
-					e.ACLName, e.ACL.Seq, out.Flow, out.DSCP, e.DSCP, out.Port.ID(), out.Class.Name, dscpList(out.Class.DSCP))}
-			}, out.Trace)
+			agg.addFlows(fmt.Sprintf("%s|%d", e.ACLName, e.ACL.Seq), o.Flow, o.Port, o.Paths,
+				func() string {
+					return fmt.Sprintf("%s from DSCP %d to %d (class %q is DSCP %s)", out.Flow, out.DSCP, e.DSCP, out.Class.Name, dscpList(out.Class.DSCP))
+				},
+				func(what string) Finding {
+					return Finding{Subject: ptr(subjectOr(e.ACL.SetDSCP.Src, e.ACL.Range)), Summary: fmt.Sprintf("egress acl %q rule %d re-marks %s on %s",
+						e.ACLName, e.ACL.Seq, what, out.Port.ID())}
+				}, out.Trace)
 		})
 	}
 	agg.flush(p)

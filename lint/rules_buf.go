@@ -41,13 +41,16 @@ func linkSpeed(l *schema.Link, p *schema.Port) int64 {
 }
 
 func runHeadroom(p *Pass) {
-	type key struct {
-		q     *schema.PortQoS
-		speed int64
-		cable float64
+	// One headroom (or xoff) line is one cause: one finding for every port
+	// it under-sizes, described by the port that needs the most.
+	type worst struct {
+		f    *Finding
+		want int64
+		min  int64 // the smallest requirement among the ports, for the detail
+		n    int
 	}
-	seen := map[key]*Finding{}
-	var order []key
+	byLine := map[lineKey]*worst{}
+	var order []lineKey
 	for _, l := range p.Fabric.Links {
 		for _, rx := range []*schema.Port{l.A, l.B} {
 			if rx == nil || rx.QoS == nil || !isSwitch(rx) || !hasPFC(rx.QoS) {
@@ -81,25 +84,40 @@ func runHeadroom(p *Pass) {
 			default:
 				continue
 			}
-			k := key{rx.QoS, speed, cable}
-			if f, ok := seen[k]; ok {
-				f.Count++
-				continue
+			subj := portSubject(src, rx)
+			k := lineKey{subj.Filename, subj.Start.Line}
+			w, ok := byLine[k]
+			if ok {
+				w.n++
+				w.min = min(w.min, want)
+				if want <= w.want {
+					continue
+				}
 			}
-			f := &Finding{Subject: ptr(portSubject(src, rx)), Device: rx.Device.Name, Port: rx.Name, Count: 1,
+			f := &Finding{Subject: ptr(subj), Device: rx.Device.Name, Port: rx.Name,
 				Summary: fmt.Sprintf("%s: %s %s is below the %s needed for %dG over %gm with MTU %d (xoff %d B + xon %d B; %d B in flight on the cable)",
 					rx.ID(), what, bytesString(have), bytesString(want), speed/1e9, cable, mtu, need.XOFF, need.XON, need.CableBytes),
 				Related: []Related{{Range: subjectOr(l.CableLength.Src, l.Range), Message: "cable length of link " + l.Name}}}
-			seen[k] = f
-			order = append(order, k)
+			if !ok {
+				byLine[k] = &worst{f: f, want: want, min: want, n: 1}
+				order = append(order, k)
+				continue
+			}
+			w.f, w.want = f, want
 		}
 	}
 	for _, k := range order {
-		p.Report(*seen[k])
+		w := byLine[k]
+		w.f.Count = w.n
+		if w.n > 1 && w.min < w.want {
+			w.f.Detail = fmt.Sprintf("The value is short on %d ports; the port shown needs the most, the least-demanding one %s.", w.n, bytesString(w.min))
+		}
+		p.Report(*w.f)
 	}
 }
 
 func runCableLength(p *Pass) {
+	var agg lineAgg
 	for _, l := range p.Fabric.Links {
 		if l.CableLength.Set || l.A == nil || l.B == nil || l.A.QoS == nil || l.B.QoS == nil {
 			continue
@@ -107,10 +125,14 @@ func runCableLength(p *Pass) {
 		if !hasPFC(l.A.QoS) && !hasPFC(l.B.QoS) {
 			continue
 		}
+		if agg.bump(l.Range) {
+			continue
+		}
 		def := defaultCable(tierOf(l.A.Device), tierOf(l.B.Device))
-		p.Report(Finding{Subject: ptr(l.Range), Device: l.A.Device.Name, Port: l.A.Name,
+		agg.add(Finding{Subject: ptr(l.Range), Device: l.A.Device.Name, Port: l.A.Name,
 			Summary: fmt.Sprintf("lossless link %s (%s–%s) has no cable_length; headroom assumes %gm", l.Name, l.A.ID(), l.B.ID(), def)})
 	}
+	agg.flush(p)
 }
 
 func runXonXoff(p *Pass) {

@@ -48,21 +48,19 @@ func etsVector(q *schema.PortQoS) string {
 func runETSSum(p *Pass) {
 	for _, g := range groupQoS(p, nil) {
 		sum, n := 0, 0
-		var src schema.Range
 		for _, qq := range g.qos.Queues {
 			if qq.Sched.V != schema.SchedDWRR {
 				continue
 			}
 			n++
 			sum += qq.Weight.V
-			if src.IsZero() && qq.Weight.Set {
-				src = qq.Weight.Src
-			}
 		}
 		if n == 0 || sum == 100 {
 			continue
 		}
-		reportGroup(p, g, src, fmt.Sprintf("%s: DWRR weights sum to %d, not 100 (%s)", g.ports[0].ID(), sum, etsVector(g.qos)))
+		// The line to change: a device's or port's queue weight that
+		// deviates from the classes' weights, else the first class weight.
+		reportGroup(p, g, g.qos.WeightSumSource(), fmt.Sprintf("%s: DWRR weights sum to %d, not 100 (%s)", g.ports[0].ID(), sum, etsVector(g.qos)))
 	}
 }
 

@@ -77,30 +77,42 @@ func runSameTierPFC(p *Pass) {
 
 func runLinkSpeed(p *Pass) {
 	get := func(pt *schema.Port) (int64, bool) { return pt.Speed.V, pt.Speed.Set }
+	var agg lineAgg
 	for _, l := range p.Fabric.Links {
 		a, b := l.A, l.B
 		if a == nil || b == nil || !a.Speed.Set || !b.Speed.Set || a.Speed.V == b.Speed.V {
 			continue
 		}
 		dv, other := deviatingEnd(a, b, 0, 0, siblingsDiffer(a, get), siblingsDiffer(b, get))
-		p.Report(Finding{Subject: ptr(subjectOr(dv.Speed.Src, dv.Range)), Device: dv.Device.Name, Port: dv.Name,
+		subj := subjectOr(dv.Speed.Src, dv.Range)
+		if agg.bump(subj) {
+			continue
+		}
+		agg.add(Finding{Subject: ptr(subj), Device: dv.Device.Name, Port: dv.Name,
 			Summary: fmt.Sprintf("link %s: %s runs at %dG but %s at %dG", l.Name, dv.ID(), dv.Speed.V/1e9, other.ID(), other.Speed.V/1e9),
 			Related: []Related{{Range: subjectOr(other.Speed.Src, other.Range), Message: "other end's speed set here"}}})
 	}
+	agg.flush(p)
 }
 
 func runLinkFEC(p *Pass) {
 	get := func(pt *schema.Port) (string, bool) { return pt.FEC.V, pt.FEC.Set }
+	var agg lineAgg
 	for _, l := range p.Fabric.Links {
 		a, b := l.A, l.B
 		if a == nil || b == nil || !a.FEC.Set || !b.FEC.Set || a.FEC.V == b.FEC.V {
 			continue
 		}
 		dv, other := deviatingEnd(a, b, 0, 0, siblingsDiffer(a, get), siblingsDiffer(b, get))
-		p.Report(Finding{Subject: ptr(subjectOr(dv.FEC.Src, dv.Range)), Device: dv.Device.Name, Port: dv.Name,
+		subj := subjectOr(dv.FEC.Src, dv.Range)
+		if agg.bump(subj) {
+			continue
+		}
+		agg.add(Finding{Subject: ptr(subj), Device: dv.Device.Name, Port: dv.Name,
 			Summary: fmt.Sprintf("link %s: %s uses FEC %q but %s uses %q", l.Name, dv.ID(), dv.FEC.V, other.ID(), other.FEC.V),
 			Related: []Related{{Range: subjectOr(other.FEC.Src, other.Range), Message: "other end's FEC set here"}}})
 	}
+	agg.flush(p)
 }
 
 // qosDiff names the first difference between two ports' QoS that makes
@@ -168,13 +180,19 @@ func runDualHomed(p *Pass) {
 var mediaReach = map[string]float64{"dac": 5, "aoc": 100, "backplane": 1}
 
 func runMediaReach(p *Pass) {
+	var agg lineAgg
 	for _, l := range p.Fabric.Links {
 		reach, ok := mediaReach[l.Media.V]
 		if !ok || !l.CableLength.Set || l.CableLength.V <= reach {
 			continue
 		}
-		p.Report(Finding{Subject: ptr(subjectOr(l.CableLength.Src, l.Range)),
+		subj := subjectOr(l.CableLength.Src, l.Range)
+		if agg.bump(subj) {
+			continue
+		}
+		agg.add(Finding{Subject: ptr(subj),
 			Summary: fmt.Sprintf("link %s: %gm of %s cable is beyond the media's reach of %gm", l.Name, l.CableLength.V, l.Media.V, reach),
 			Related: []Related{{Range: l.Media.Src, Message: "media set here"}}})
 	}
+	agg.flush(p)
 }

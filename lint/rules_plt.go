@@ -16,6 +16,55 @@ import (
 // pltRuleID is the rule of platform number i (0-based) of schema.Platforms().
 func pltRuleID(i int) string { return fmt.Sprintf("PLT%03d", i+1) }
 
+// PlatformRule is the platform-limit rule of a platform ("PLT001" for
+// arista_eos), or "" for a platform the registry does not know.
+func PlatformRule(p schema.Platform) string {
+	for i, pi := range templates.Platforms() {
+		if pi.Platform == p {
+			return pltRuleID(i)
+		}
+	}
+	return ""
+}
+
+// RefusalFindings turns render's refusals into findings of the platforms'
+// PLT rules, grouped as lint groups them (one per platform, line and
+// reason, with the number of devices), so render reports them as lint
+// does: at the line, with the snippet and the fix. ues are in device order.
+func RefusalFindings(ues []*templates.UnsupportedError) []Finding {
+	type key struct {
+		plat   schema.Platform
+		src    schema.Range
+		reason string
+	}
+	idx := map[key]int{}
+	devs := map[key]map[string]bool{}
+	var out []Finding
+	for _, ue := range ues {
+		k := key{ue.Platform, ue.Src, ue.Reason}
+		if i, ok := idx[k]; ok {
+			if !devs[k][ue.Device] {
+				devs[k][ue.Device] = true
+				out[i].Count++
+			}
+			continue
+		}
+		idx[k] = len(out)
+		devs[k] = map[string]bool{ue.Device: true}
+		msg := ue.Error()
+		if !ue.Src.IsZero() {
+			msg = strings.TrimPrefix(msg, ue.Src.String()+": ")
+		}
+		f := Finding{Rule: PlatformRule(ue.Platform), Severity: schema.SevError, Subject: ptr(ue.Src), Device: ue.Device, Summary: msg, Count: 1}
+		if r := Lookup(f.Rule); r != nil {
+			f.Fix = r.Fix
+		}
+		out = append(out, f)
+	}
+	SortFindings(out)
+	return out
+}
+
 func pltRules() []*Rule {
 	var rs []*Rule
 	for i, pi := range templates.Platforms() {
@@ -41,12 +90,13 @@ func runPlatformLimits(plat schema.Platform) func(p *Pass) {
 
 // platformLimits checks every device with templates.Checker, once per
 // signature (devices the check answers alike, such as 65,536 NICs with the
-// same settings), and groups the refusals by platform, line and reason: one
-// cause is one finding, with the number of devices it stops.
+// same settings), and groups every refusal of every device by platform,
+// line and reason: one cause is one finding, with the number of devices it
+// stops.
 func platformLimits(f *schema.Fabric) map[schema.Platform][]Finding {
 	c := templates.NewChecker()
 	sigs := templates.NewSignatures()
-	bySig := map[string]*templates.UnsupportedError{}
+	bySig := map[string][]*templates.UnsupportedError{}
 	type key struct {
 		plat   schema.Platform
 		src    schema.Range
@@ -56,27 +106,34 @@ func platformLimits(f *schema.Fabric) map[schema.Platform][]Finding {
 	out := map[schema.Platform][]Finding{}
 	for _, d := range f.Devices {
 		sig := sigs.Of(d)
-		ue, ok := bySig[sig]
+		ues, ok := bySig[sig]
 		if !ok {
-			ue = c.Check(f, d)
-			bySig[sig] = ue
+			ues = c.Check(f, d)
+			bySig[sig] = ues
 		}
-		if ue == nil {
+		if len(ues) == 0 {
 			continue
 		}
 		plat := d.Platform.V
-		k := key{plat, ue.Src, ue.Reason}
-		if i, ok := idx[k]; ok {
-			out[plat][i].Count++
-			continue
+		counted := map[int]bool{} // a device counts once per finding
+		for _, ue := range ues {
+			k := key{plat, ue.Src, ue.Reason}
+			if i, ok := idx[k]; ok {
+				if !counted[i] {
+					out[plat][i].Count++
+					counted[i] = true
+				}
+				continue
+			}
+			idx[k] = len(out[plat])
+			counted[idx[k]] = true
+			msg := ue.Error()
+			if !ue.Src.IsZero() {
+				msg = strings.TrimPrefix(msg, ue.Src.String()+": ")
+			}
+			msg = strings.Replace(msg, "device "+ue.Device+" ", "device "+d.Name+" ", 1)
+			out[plat] = append(out[plat], Finding{Subject: ptr(subjectOr(ue.Src, d.Range)), Device: d.Name, Summary: msg, Count: 1})
 		}
-		idx[k] = len(out[plat])
-		msg := ue.Error()
-		if !ue.Src.IsZero() {
-			msg = strings.TrimPrefix(msg, ue.Src.String()+": ")
-		}
-		msg = strings.Replace(msg, "device "+ue.Device+" ", "device "+d.Name+" ", 1)
-		out[plat] = append(out[plat], Finding{Subject: ptr(subjectOr(ue.Src, d.Range)), Device: d.Name, Summary: msg, Count: 1})
 	}
 	return out
 }

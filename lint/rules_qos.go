@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/fabricgen/fabricgen/schema"
 )
@@ -303,7 +304,20 @@ func runPCPRouted(p *Pass) {
 
 func pcpTrust(t schema.Trust) bool { return t == schema.TrustPCP || t == schema.TrustBoth }
 
+// runRoCEv1 reports where RoCE v1 frames go wrong: at a routed port (no IP
+// header to route) or at a port that classifies by DSCP only. Where RoCE v1
+// is the exception (the fabric also has RoCE v2 NICs), the line to change is
+// the v1 NICs' transport: one finding per transport line, naming the hops it
+// breaks. Where every RoCE NIC speaks v1, v1 is the design and the hops that
+// cannot carry it deviate: one finding per port line.
 func runRoCEv1(p *Pass) {
+	if !hasTransport(p.Fabric, schema.TransportRoCEv1) {
+		return
+	}
+	if hasTransport(p.Fabric, schema.TransportRoCEv2) {
+		runRoCEv1Exception(p)
+		return
+	}
 	agg := newPathAgg()
 	for fl := Flow(0); fl < numFlows; fl++ {
 		p.Walk().Ingresses(fl, func(a *At) {
@@ -314,7 +328,7 @@ func runRoCEv1(p *Pass) {
 			switch {
 			case a.Port.IsRouted():
 				subj := portSubject(subjectOr(a.Port.IP.Src, a.Port.Routed.Src), a.Port)
-				agg.add("routed|"+subj.String(), a.Flow, a.Port, a.Paths, func() Finding {
+				agg.add("routed|"+subj.String(), a.Flow, a.Port, a.Arrivals(), func() Finding {
 					return Finding{Subject: ptr(subj), Summary: fmt.Sprintf("RoCE v1 %s reaches routed port %s: a RoCE v1 frame has no IP header and cannot be routed", at.Flow, at.Port.ID())}
 				}, at.Trace)
 			case a.Ingress.NoIP:
@@ -326,4 +340,110 @@ func runRoCEv1(p *Pass) {
 		})
 	}
 	agg.flush(p)
+}
+
+// hasTransport reports whether some NIC with a linked port uses transport t.
+func hasTransport(f *schema.Fabric, t schema.Transport) bool {
+	for _, d := range f.Devices {
+		if d.Kind.V == schema.KindNIC && d.TransportOf() == t {
+			for _, pt := range d.Ports {
+				if pt.Peer != nil {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// runRoCEv1Exception reports, per transport line of the RoCE v1 NICs, the
+// hops their frames cannot cross: one cause (the NICs' transport), one
+// finding, with the hops as related locations.
+func runRoCEv1Exception(p *Pass) {
+	type item struct {
+		f      Finding
+		routed []string
+		dscp   []string
+		seen   map[string]bool
+		paths  [numFlows]int64
+		flow   Flow
+		trace  func() []Step
+		ports  int
+	}
+	items := map[lineKey]*item{}
+	var order []lineKey
+	w := p.Walk()
+	for fl := Flow(0); fl < numFlows; fl++ {
+		srcs := w.v1Sources(fl)
+		w.Ingresses(fl, func(a *At) {
+			if !a.Arrive.L2 || a.Port.Device.Kind.V == schema.KindNIC {
+				return
+			}
+			routed := a.Port.IsRouted()
+			if !routed && !a.Ingress.NoIP {
+				return
+			}
+			at := *a
+			for _, nic := range srcs[a.id] {
+				subj := subjectOr(nic.RDMA.Transport.Src, nic.Range)
+				k := lineKey{subj.Filename, subj.Start.Line}
+				it, ok := items[k]
+				if !ok {
+					it = &item{f: Finding{Subject: ptr(subj), Device: nic.Name}, seen: map[string]bool{}, flow: fl, trace: at.Trace}
+					items[k] = it
+					order = append(order, k)
+				}
+				n := at.Paths
+				if routed {
+					n = at.Arrivals()
+				}
+				it.paths[fl] = satAdd(it.paths[fl], n)
+				id := at.Port.ID()
+				if it.seen[id] {
+					continue
+				}
+				it.seen[id] = true
+				it.ports++
+				if routed {
+					it.routed = append(it.routed, id)
+					it.f.Related = addRelated(it.f.Related, []Related{{Range: portSubject(subjectOr(at.Port.IP.Src, at.Port.Routed.Src), at.Port), Message: "routed port " + id}})
+				} else {
+					it.dscp = append(it.dscp, fmt.Sprintf("%s (priority %d)", id, at.Ingress.Priority))
+					it.f.Related = addRelated(it.f.Related, []Related{{Range: portSubject(qosOf(at.Port).Trust.Src, at.Port), Message: id + " classifies by DSCP only"}})
+				}
+			}
+		})
+	}
+	for _, k := range order {
+		it := items[k]
+		var why []string
+		if len(it.routed) > 0 {
+			why = append(why, "cannot cross routed "+plural(len(it.routed), "port", "ports")+" "+listSome(it.routed))
+		}
+		if len(it.dscp) > 0 {
+			why = append(why, "is classified by DSCP only at "+listSome(it.dscp))
+		}
+		f := it.f
+		f.Summary = fmt.Sprintf("%s sends RoCE v1, an Ethernet frame without an IP header, in a fabric of RoCE v2 NICs: its traffic %s", f.Device, strings.Join(why, " and "))
+		f.Fix = "Set transport = \"roce_v2\" on the NIC (RoCE v1 only works inside one VLAN on tagged L2 ports that trust PCP), or keep the v1 NICs and their peers in one L2 domain."
+		f.Trace = it.trace()
+		f.Paths = flowPaths(it.paths, it.flow)
+		f.Count = it.ports
+		p.Report(f)
+	}
+}
+
+// listSome names up to three items, then how many more.
+func listSome(xs []string) string {
+	if len(xs) <= 3 {
+		return strings.Join(xs, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(xs[:3], ", "), len(xs)-3)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

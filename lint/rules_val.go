@@ -17,9 +17,14 @@ func valRules() []*Rule {
 	}}
 }
 
-// HelpURI is the rule's entry in docs/rules.md on the project's site.
+// HelpURI is the rule's entry in docs/rules.md (or the page Doc names)
+// on the project's site.
 func (r *Rule) HelpURI() string {
-	return "https://github.com/fabricgen/fabricgen/blob/main/docs/rules.md#" + ruleAnchor(r)
+	doc := r.Doc
+	if doc == "" {
+		doc = "docs/rules.md"
+	}
+	return "https://github.com/fabricgen/fabricgen/blob/main/" + doc + "#" + ruleAnchor(r)
 }
 
 // ruleAnchor is the GitHub heading slug of the rule's section in docs/rules.md.

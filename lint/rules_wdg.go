@@ -2,9 +2,11 @@ package lint
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/fabricgen/fabricgen/schema"
+	"github.com/fabricgen/fabricgen/templates"
 )
 
 func wdgRules() []*Rule {
@@ -29,6 +31,13 @@ func wdgRules() []*Rule {
 			Reference: "Juniper PFC watchdog guide",
 			Fix:       `Use the same action (usually "drop") in every pfc_watchdog profile in use.`,
 			Run:       runWatchdogAction,
+		},
+		{
+			ID: "WDG005", Title: "The switch can apply the PFC watchdog's restoration time", Severity: schema.SevInfo,
+			Rationale: "A stormed queue stays dropped for the restoration time, then the watchdog gives it back. fabricgen renders an explicit restoration everywhere it can (the intent's, or 200 ms); on a platform with no restoration command the queue comes back on the switch's own schedule, which may differ from the rest of the fabric.",
+			Reference: "SONiC pfcwd (restoration_time), Junos pfc-watchdog recovery-time, EOS pause watchdog recovery-time; Cumulus PFC watchdog; Cisco NX-OS QoS guide",
+			Fix:       "Nothing to change in the intent: know that these switches restore on their own schedule, or use a platform that takes a restoration time for them.",
+			Run:       runWatchdogRestoration,
 		},
 		{
 			ID: "WDG004", Title: "Lossless NIC ports have pause-storm prevention", Severity: schema.SevError,
@@ -63,6 +72,47 @@ func runNICStormPrevention(p *Pass) {
 			src = pfcSource(g.qos)
 		}
 		reportGroup(p, g, src, fmt.Sprintf("%s enables PFC on priority %s but %s", g.ports[0].ID(), prios, how))
+	}
+}
+
+// runWatchdogRestoration reports the switches whose platform renders no
+// restoration time (templates.PlatformInfo.NoRestoration), once per
+// device and watchdog profile, at the profile's restoration (or the block
+// when it uses the default).
+func runWatchdogRestoration(p *Pass) {
+	why := map[schema.Platform]string{}
+	for _, pi := range templates.Platforms() {
+		if pi.NoRestoration != "" {
+			why[pi.Platform] = pi.NoRestoration
+		}
+	}
+	type key struct {
+		d *schema.Device
+		w *schema.Watchdog
+	}
+	seen := map[key]bool{}
+	for _, d := range p.Fabric.Devices {
+		reason, ok := why[d.Platform.V]
+		if !ok {
+			continue
+		}
+		for _, pt := range d.Ports {
+			q := pt.QoS
+			if q == nil || q.Lossless() == 0 || q.Watchdog.V == nil {
+				continue
+			}
+			w := q.Watchdog.V
+			if seen[key{d, w}] {
+				continue
+			}
+			seen[key{d, w}] = true
+			how := "its restoration"
+			if !w.Restoration.Set {
+				how = "the default restoration"
+			}
+			p.Report(Finding{Subject: ptr(subjectOr(w.Restoration.Src, w.Range)), Device: d.Name, Port: pt.Name,
+				Summary: fmt.Sprintf("%s (%s) uses pfc_watchdog %q, but %s of %v is not applied: %s", d.Name, d.Platform.V, w.Name, how, w.Restoration.V, reason)})
+		}
 	}
 }
 
@@ -103,20 +153,24 @@ func watchdogsInUse(p *Pass) []*schema.Watchdog {
 func runWatchdogTimers(p *Pass) {
 	ms := time.Millisecond
 	for _, w := range p.Fabric.Watchdogs {
-		check := func(v schema.Value[time.Duration], name string, lo, hi time.Duration) {
-			if v.Set && (v.V < lo || v.V > hi) {
-				p.Report(Finding{Subject: ptr(subjectOr(v.Src, w.Range)), Summary: fmt.Sprintf("pfc_watchdog %q: %s %v is outside %v–%v", w.Name, name, v.V, lo, hi)})
+		// Every problem of one attribute is one finding at its line.
+		var problems [3][]string
+		vals := [3]schema.Value[time.Duration]{w.Detection, w.Restoration, w.PollInterval}
+		names := [3]string{"detection", "restoration", "poll_interval"}
+		bounds := [3][2]time.Duration{{100 * ms, 5000 * ms}, {100 * ms, 60000 * ms}, {100 * ms, 1000 * ms}}
+		for i, v := range vals {
+			if v.Set && (v.V < bounds[i][0] || v.V > bounds[i][1]) {
+				problems[i] = append(problems[i], fmt.Sprintf("is outside %v–%v", bounds[i][0], bounds[i][1]))
 			}
 		}
-		check(w.Detection, "detection", 100*ms, 5000*ms)
-		check(w.Restoration, "restoration", 100*ms, 60000*ms)
-		check(w.PollInterval, "poll_interval", 100*ms, 1000*ms)
-		for _, v := range []struct {
-			d    schema.Value[time.Duration]
-			name string
-		}{{w.Detection, "detection"}, {w.Restoration, "restoration"}} {
-			if v.d.Set && w.PollInterval.Set && v.d.V < w.PollInterval.V {
-				p.Report(Finding{Subject: ptr(subjectOr(v.d.Src, w.Range)), Summary: fmt.Sprintf("pfc_watchdog %q: %s %v is shorter than poll_interval %v", w.Name, v.name, v.d.V, w.PollInterval.V)})
+		for i := 0; i < 2; i++ {
+			if vals[i].Set && w.PollInterval.Set && vals[i].V < w.PollInterval.V {
+				problems[i] = append(problems[i], fmt.Sprintf("is shorter than poll_interval %v", w.PollInterval.V))
+			}
+		}
+		for i, ps := range problems {
+			if len(ps) > 0 {
+				p.Report(Finding{Subject: ptr(subjectOr(vals[i].Src, w.Range)), Summary: fmt.Sprintf("pfc_watchdog %q: %s %v %s", w.Name, names[i], vals[i].V, strings.Join(ps, " and "))})
 			}
 		}
 	}

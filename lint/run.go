@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/fabricgen/fabricgen/diag"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -92,10 +93,10 @@ func Run(ctx context.Context, f *schema.Fabric, opts Options) ([]Finding, error)
 	}
 	var out []Finding
 	for _, rs := range results {
-		out = append(out, mergeSameCause(rs)...)
+		out = append(out, mergeSameLine(rs)...)
 	}
 	SortFindings(out)
-	return out, nil
+	return foldImplied(out, impliesClosure(Rules())), nil
 }
 
 func enabled(r *Rule, opts Options) bool {
@@ -113,38 +114,209 @@ func enabled(r *Rule, opts Options) bool {
 	return true
 }
 
-// mergeSameCause makes one finding of a rule's findings that point at the
-// same line and say the same thing but for the place (one policy line that
-// NIC and switch ports share): one cause, one finding, with the count.
-func mergeSameCause(fs []Finding) []Finding {
+// mergeSameLine makes one finding of a rule's findings whose subjects
+// start on the same line: the line is the cause, so it is one finding (the
+// first, in the rule's deterministic order), with the places and paths of
+// all and, in its detail, what the others said that differs but for the
+// place. Findings without a subject merge only when they say the same.
+func mergeSameLine(fs []Finding) []Finding {
 	if len(fs) < 2 {
 		return fs
 	}
 	type key struct {
-		subj    schema.Range
-		summary string
+		file    string
+		line    int32
+		summary string // only for findings without a subject
+	}
+	type extra struct {
+		seen  map[string]bool
+		notes []string
+		more  int
 	}
 	idx := make(map[key]int, len(fs))
+	extras := map[int]*extra{}
 	out := fs[:0:0]
 	for _, fd := range fs {
-		if fd.Subject == nil {
+		k := key{summary: fd.Summary}
+		if fd.Subject != nil {
+			k = key{file: fd.Subject.Filename, line: fd.Subject.Start.Line}
+		}
+		i, ok := idx[k]
+		if !ok {
+			idx[k] = len(out)
 			out = append(out, fd)
 			continue
 		}
-		summary := fd.Summary
-		if fd.Device != "" {
-			summary = strings.ReplaceAll(summary, fd.Device+":"+fd.Port, "")
-			summary = strings.ReplaceAll(summary, fd.Device, "")
-		}
-		k := key{*fd.Subject, summary}
-		if i, ok := idx[k]; ok {
-			m := &out[i]
-			m.Count = max(m.Count, 1) + max(fd.Count, 1)
-			m.Paths = satAdd(m.Paths, fd.Paths)
+		m := &out[i]
+		m.Count = max(m.Count, 1) + max(fd.Count, 1)
+		m.Paths = addFlowPaths(m.Paths, fd.Paths)
+		m.Severity = max(m.Severity, fd.Severity)
+		m.Related = addRelated(m.Related, fd.Related)
+		if placeless(m) == placeless(&fd) {
 			continue
 		}
-		idx[k] = len(out)
-		out = append(out, fd)
+		x := extras[i]
+		if x == nil {
+			x = &extra{seen: map[string]bool{placeless(m): true}}
+			extras[i] = x
+		}
+		if pl := placeless(&fd); !x.seen[pl] {
+			x.seen[pl] = true
+			if len(x.notes) < maxLineNotes {
+				x.notes = append(x.notes, fd.Summary)
+			} else {
+				x.more++
+			}
+		}
+	}
+	for i, x := range extras {
+		if len(x.notes) == 0 {
+			continue
+		}
+		note := "The same line also: " + strings.Join(x.notes, "; ")
+		if x.more > 0 {
+			note += fmt.Sprintf("; and %d more", x.more)
+		}
+		m := &out[i]
+		if m.Detail != "" {
+			note = m.Detail + "\n" + note
+		}
+		m.Detail = note
+	}
+	return out
+}
+
+// maxLineNotes and maxRelated bound what a merged finding carries.
+const (
+	maxLineNotes = 3
+	maxRelated   = 8
+)
+
+// placeless is the summary without the finding's device and port names.
+func placeless(fd *Finding) string {
+	s := fd.Summary
+	if fd.Device != "" {
+		s = strings.ReplaceAll(s, fd.Device+":"+fd.Port, "")
+		s = strings.ReplaceAll(s, fd.Device, "")
+	}
+	return s
+}
+
+// addFlowPaths adds b's per-flow path counts to a's.
+func addFlowPaths(a, b []FlowPaths) []FlowPaths {
+	for _, fb := range b {
+		found := false
+		for i := range a {
+			if a[i].Flow == fb.Flow {
+				a[i].Paths, found = satAdd(a[i].Paths, fb.Paths), true
+			}
+		}
+		if !found {
+			a = append(a, fb)
+		}
+	}
+	return a
+}
+
+// addRelated adds the related locations of b that a lacks, up to maxRelated.
+func addRelated(a, b []Related) []Related {
+	for _, r := range b {
+		if len(a) >= maxRelated {
+			break
+		}
+		dup := false
+		for _, x := range a {
+			dup = dup || x == r
+		}
+		if !dup {
+			a = append(a, r)
+		}
+	}
+	return a
+}
+
+// foldImplied folds a finding into another rule's finding on the same line
+// when that rule implies it (Rule.Implies, transitively): the line is one
+// cause, so it is one finding, with the implied ones as notes and the
+// highest severity of them all. fs is sorted; so is the result.
+func foldImplied(fs []Finding, implies map[string]map[string]bool) []Finding {
+	if len(implies) == 0 || len(fs) < 2 {
+		return fs
+	}
+	out := fs[:0:0]
+	for i := 0; i < len(fs); {
+		j := i + 1
+		for j < len(fs) && sameLine(&fs[i], &fs[j]) {
+			j++
+		}
+		group := fs[i:j]
+		i = j
+		if len(group) == 1 || group[0].Subject == nil {
+			out = append(out, group...)
+			continue
+		}
+		folded := make([]bool, len(group))
+		for a := range group {
+			for b := range group {
+				if a != b && !folded[a] && implies[group[a].Rule][group[b].Rule] && !implies[group[b].Rule][group[a].Rule] {
+					folded[b] = true
+				}
+			}
+		}
+		start := len(out)
+		for a := range group {
+			if !folded[a] {
+				out = append(out, group[a])
+			}
+		}
+		for b := range group {
+			if !folded[b] {
+				continue
+			}
+			for a := start; a < len(out); a++ {
+				if implies[out[a].Rule][group[b].Rule] {
+					m := &out[a]
+					m.Implied = append(m.Implied, diag.Implied{Rule: group[b].Rule, Severity: group[b].Severity, Summary: group[b].Summary, Range: group[b].Range()})
+					m.Implied = append(m.Implied, group[b].Implied...)
+					m.Severity = max(m.Severity, group[b].Severity)
+					break
+				}
+			}
+		}
+	}
+	return out
+}
+
+func sameLine(a, b *Finding) bool {
+	if a.Subject == nil || b.Subject == nil {
+		return false
+	}
+	return a.Subject.Filename == b.Subject.Filename && a.Subject.Start.Line == b.Subject.Start.Line
+}
+
+// impliesClosure is the transitive closure of the registry's Implies.
+func impliesClosure(rs []*Rule) map[string]map[string]bool {
+	direct := map[string][]string{}
+	for _, r := range rs {
+		direct[r.ID] = r.Implies
+	}
+	out := map[string]map[string]bool{}
+	for _, r := range rs {
+		if len(r.Implies) == 0 {
+			continue
+		}
+		seen := map[string]bool{}
+		stack := append([]string(nil), r.Implies...)
+		for len(stack) > 0 {
+			id := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			if seen[id] || id == r.ID {
+				continue
+			}
+			seen[id] = true
+			stack = append(stack, direct[id]...)
+		}
+		out[r.ID] = seen
 	}
 	return out
 }

@@ -101,7 +101,8 @@ func TestConfigErrors(t *testing.T) {
 		`rule "NOPE01" {}`:                     "not a fabricgen rule",
 		`rule "QOS001" { severity = "fatal" }`: "unknown severity",
 		`config { fail_level = "loud" }`:       "unknown severity",
-		`rule "QOS001" { colour = "red" }`:     "expected `config",
+		`rule "QOS001" { colour = "red" }`:     "holds `config",
+		`rule "QOS01" { enabled = false }`:     "Did you mean QOS001?",
 		`rule "QOS001" {`:                      "lint config",
 	} {
 		_, err := ParseConfig(".fabricgen.hcl", []byte(src))

@@ -109,6 +109,9 @@ type flowGraph struct {
 	// req marks states on a path from (bit 1) or to (bit 2) a NIC in a
 	// subnet with require_roce_acl; nil when no subnet requires it.
 	req []uint8
+	// self counts, per state and edge, the paths from a NIC to itself,
+	// which are no NIC-to-NIC paths (nil: there are none).
+	self *selfCounts
 }
 
 // topology indexes the fabric's ports once per walk: ports in device order,
@@ -344,6 +347,7 @@ func buildFlow(ctx context.Context, f *schema.Fabric, fl Flow, t *topology) (*fl
 		}
 	}
 	b.backward()
+	computeSelf(g)
 	markRequired(f, g, &b.buckets, &b.midsAt)
 	g.flags = make([]uint8, len(g.states))
 	for i := range g.states {
@@ -467,8 +471,8 @@ func (b *flowBuilder) arrive(lv int, up bool) []int32 {
 		g.ingIdx[si] = ix
 		ing := &g.ingTab[ix]
 		st := &g.states[si]
-		if t.stop[st.pi] || (st.pkt.L2 && t.routed[st.pi]) {
-			st.mid = midStopped // no RoCE receiver here, or a frame that cannot be routed
+		if t.stop[st.pi] || (st.pkt.L2 && t.routed[st.pi] && t.tier[st.pi] > 0) {
+			st.mid = midStopped // no RoCE receiver here, or a frame a switch cannot route (a NIC's own address is no hop)
 			continue
 		}
 		if t.tier[st.pi] == 0 {

@@ -57,8 +57,8 @@ func TestTraceThroughRemark(t *testing.T) {
 		t.Errorf("trace\n got %s\nwant %s", got, want)
 	}
 	// RoCE data and CNP each cross spine2:Ethernet1 on 4 paths (leaf1's two NICs to leaf2's two).
-	if fs[0].Paths != 8 {
-		t.Errorf("paths = %d, want 8", fs[0].Paths)
+	if got := fs[0].PathsString(); got != "4 paths of RoCE data and 4 of CNP" {
+		t.Errorf("paths = %q, want 4 of each flow", got)
 	}
 	if !strings.Contains(fs[0].Summary, "leaves with DSCP 0") {
 		t.Errorf("message %q does not say the DSCP is reset", fs[0].Summary)
@@ -132,7 +132,15 @@ func TestPathCountsPerFlow(t *testing.T) {
 	if err != nil || len(fs) != 1 {
 		t.Fatalf("%v %+v", err, fs)
 	}
-	if !strings.Contains(fs[0].Detail, "Affects 4 paths of RoCE data and 4 paths of CNP.") {
-		t.Errorf("detail %q does not split the flows", fs[0].Detail)
+	want := []FlowPaths{{Flow: "RoCE data", Paths: 4}, {Flow: "CNP", Paths: 4}}
+	if len(fs[0].Paths) != 2 || fs[0].Paths[0] != want[0] || fs[0].Paths[1] != want[1] {
+		t.Errorf("paths %+v, want %+v", fs[0].Paths, want)
+	}
+	var b strings.Builder
+	if err := Diagnostics(fs).WriteText(&b, nil, false); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "(4 paths of RoCE data and 4 of CNP share this problem)") || strings.Contains(b.String(), "8 paths") {
+		t.Errorf("text output adds the flows up or does not name them:\n%s", b.String())
 	}
 }

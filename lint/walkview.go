@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/fabricgen/fabricgen/schema"
@@ -58,7 +59,7 @@ func (w *Walk) Ingresses(fl Flow, fn func(a *At)) {
 		st := &g.states[i]
 		bits := g.flags[i]
 		a.Port, a.Arrive, a.Ingress, a.Receiver = g.t.ports[st.pi], st.pkt, &g.ingTab[g.ingIdx[i]], bits&flagReceiver != 0
-		a.Paths, a.id = satMul(st.fwd, st.bwd), int32(i)
+		a.Paths, a.id = g.statePaths(int32(i)), int32(i)
 		a.Routed = bits&flagRouted != 0
 		a.RequiresACL = g.req != nil && g.req[i] != 0
 		fn(&a)
@@ -74,9 +75,80 @@ func (w *Walk) Egresses(fl Flow, fn func(o *Out)) {
 		e := &g.edges[i]
 		m := &g.mids[e.mid]
 		o.Port, o.Priority, o.DSCP, o.Egress, o.Source = g.t.ports[e.oi], m.prio, m.dscp, &g.egTab[g.egIdx[i]], m.src != nil
-		o.Paths, o.id = satMul(e.flow, g.states[e.to].bwd), int32(i)
+		o.Paths, o.id = g.edgePaths(int32(i)), int32(i)
 		fn(&o)
 	}
+}
+
+// statePaths is the number of NIC-to-NIC paths through state i: all
+// source-receiver pairs, less a NIC's paths to itself.
+func (g *flowGraph) statePaths(i int32) int64 {
+	st := &g.states[i]
+	n := satMul(st.fwd, st.bwd)
+	if g.self != nil && n != math.MaxInt64 {
+		n -= g.self.state[i]
+	}
+	return max(n, 0)
+}
+
+// edgePaths is the number of NIC-to-NIC paths over edge i.
+func (g *flowGraph) edgePaths(i int32) int64 {
+	e := &g.edges[i]
+	n := satMul(e.flow, g.states[e.to].bwd)
+	if g.self != nil && n != math.MaxInt64 {
+		n -= g.self.edge[i]
+	}
+	return max(n, 0)
+}
+
+// Arrivals is the number of paths from NICs that reach the state, whether
+// or not they go on (a RoCE v1 frame stops at a routed port).
+func (a *At) Arrivals() int64 { return a.g.states[a.id].fwd }
+
+// v1Sources returns, per state of the flow that carries a RoCE v1 frame,
+// the RoCE v1 NICs whose frames reach it (at most maxV1Sources, by distinct
+// transport line). One pass over the edges in creation order: every edge
+// into a device's states is created before that device's own edges.
+func (w *Walk) v1Sources(fl Flow) map[int32][]*schema.Device {
+	g := w.flows[fl]
+	midSrc := map[int32][]*schema.Device{}
+	out := map[int32][]*schema.Device{}
+	for i := range g.edges {
+		e := &g.edges[i]
+		m := &g.mids[e.mid]
+		if !m.l2 {
+			continue
+		}
+		srcs := midSrc[e.mid]
+		if m.src != nil {
+			srcs = []*schema.Device{m.src.Device}
+		}
+		if len(srcs) == 0 {
+			continue
+		}
+		out[e.to] = unionDevices(out[e.to], srcs)
+		if to := g.states[e.to].mid; to >= 0 {
+			midSrc[to] = unionDevices(midSrc[to], srcs)
+		}
+	}
+	return out
+}
+
+// maxV1Sources bounds the RoCE v1 NICs v1Sources tracks per state: NICs
+// sharing a transport line (a role, a for_each) count once.
+const maxV1Sources = 16
+
+func unionDevices(a, b []*schema.Device) []*schema.Device {
+	for _, d := range b {
+		dup := false
+		for _, x := range a {
+			dup = dup || x == d || (x.RDMA != nil && d.RDMA != nil && !x.RDMA.Transport.Src.IsZero() && x.RDMA.Transport.Src == d.RDMA.Transport.Src)
+		}
+		if !dup && len(a) < maxV1Sources {
+			a = append(a[:len(a):len(a)], d)
+		}
+	}
+	return a
 }
 
 // Trace returns a representative path through the state, source NIC first.
@@ -166,13 +238,6 @@ func (g *flowGraph) traceThrough(ei int32) []Step {
 	return steps
 }
 
-func pathsWord(n int64) string {
-	if n == 1 {
-		return "1 path"
-	}
-	return fmt.Sprintf("%d paths", n)
-}
-
 func joinNotes(a, b string) string {
 	switch {
 	case a == "":
@@ -184,8 +249,8 @@ func joinNotes(a, b string) string {
 }
 
 // pathAgg groups path observations by a key (usually rule detail + port or
-// value source) and reports one finding per group with the summed path count
-// and one representative trace.
+// value source) and reports one finding per group with the path counts per
+// flow and one representative trace.
 type pathAgg struct {
 	order []string
 	items map[string]*aggItem
@@ -194,19 +259,28 @@ type pathAgg struct {
 type aggItem struct {
 	f     Finding
 	trace func() []Step
+	// flow is the flow of the first observation, the one the trace follows.
+	flow  Flow
 	ports map[string]bool
 	// paths counts the NIC-to-NIC paths per flow: RoCE data and CNP are
 	// different packets on different paths and are never added up unnamed.
 	paths [numFlows]int64
+	// phrases, when set (addFlows), say per flow what happens to it; the
+	// finding is built at flush from them.
+	phrases [numFlows]string
+	mkAll   func(what string) Finding
 }
 
 func newPathAgg() *pathAgg { return &pathAgg{items: map[string]*aggItem{}} }
 
 // add records an observation of flow fl. mk builds the finding on first sight only.
 func (g *pathAgg) add(key string, fl Flow, port *schema.Port, paths int64, mk func() Finding, trace func() []Step) {
+	if paths <= 0 {
+		return // on no NIC-to-NIC path (a dual-homed NIC's path to itself is none)
+	}
 	it, ok := g.items[key]
 	if !ok {
-		it = &aggItem{f: mk(), trace: trace, ports: map[string]bool{}}
+		it = &aggItem{f: mk(), trace: trace, flow: fl, ports: map[string]bool{}}
 		if port != nil && it.f.Device == "" {
 			it.f.Device, it.f.Port = port.Device.Name, port.Name
 		}
@@ -219,24 +293,63 @@ func (g *pathAgg) add(key string, fl Flow, port *schema.Port, paths int64, mk fu
 	}
 }
 
+// addFlows is add for a finding whose summary names every flow it hits:
+// phrase says what happens to flow fl (on first sight of the flow), and mk
+// builds the finding at flush from the phrases joined ("RoCE data from DSCP
+// 26 to 0 and CNP from DSCP 48 to 0"). One cause hitting both flows is one
+// finding.
+func (g *pathAgg) addFlows(key string, fl Flow, port *schema.Port, paths int64, phrase func() string, mk func(what string) Finding, trace func() []Step) {
+	if paths <= 0 {
+		return
+	}
+	g.add(key, fl, port, paths, func() Finding { return Finding{} }, trace)
+	it := g.items[key]
+	if it.mkAll == nil {
+		it.mkAll = mk
+	}
+	if it.phrases[fl] == "" {
+		it.phrases[fl] = phrase()
+	}
+}
+
 func (g *pathAgg) flush(p *Pass) {
 	for _, k := range g.order {
 		it := g.items[k]
-		it.f.Trace = it.trace()
-		it.f.Paths = satAdd(it.paths[FlowRoCE], it.paths[FlowCNP])
-		if it.paths[FlowRoCE] > 0 && it.paths[FlowCNP] > 0 {
-			split := fmt.Sprintf("Affects %s of RoCE data and %s of CNP.", pathsWord(it.paths[FlowRoCE]), pathsWord(it.paths[FlowCNP]))
-			if it.f.Detail != "" {
-				split = it.f.Detail + "\n" + split
+		if it.mkAll != nil {
+			var what []string
+			for _, ph := range it.phrases {
+				if ph != "" {
+					what = append(what, ph)
+				}
 			}
-			it.f.Detail = split
+			dev, port := it.f.Device, it.f.Port
+			it.f = it.mkAll(strings.Join(what, " and "))
+			if it.f.Device == "" {
+				it.f.Device, it.f.Port = dev, port
+			}
 		}
+		it.f.Trace = it.trace()
+		it.f.Paths = flowPaths(it.paths, it.flow)
 		it.f.Count = len(it.ports)
 		if it.f.Count == 0 {
 			it.f.Count = 1
 		}
 		p.Report(it.f)
 	}
+}
+
+// flowPaths lists the non-zero path counts, flow first.
+func flowPaths(paths [numFlows]int64, first Flow) []FlowPaths {
+	var out []FlowPaths
+	if paths[first] > 0 {
+		out = append(out, FlowPaths{Flow: first.String(), Paths: paths[first]})
+	}
+	for fl := Flow(0); fl < numFlows; fl++ {
+		if fl != first && paths[fl] > 0 {
+			out = append(out, FlowPaths{Flow: fl.String(), Paths: paths[fl]})
+		}
+	}
+	return out
 }
 
 // subjectOr returns r unless it is zero, else the first non-zero fallback.

@@ -68,7 +68,7 @@ func brownfieldCases(t *testing.T) []brownfieldCase {
 			notInPlan: []string{"router bgp", "system aaa", "service ntp", "service syslog", "acl MGMT-IN", "description", "ip address"},
 			takeover:  sectionTakeover("nv set qos ", pcs[schema.NvidiaCumulus].dev.rendered)},
 		{pc: pcs[schema.SONiC],
-			notInPlan: []string{"BGP_NEIGHBOR", "DEVICE_METADATA", "NTP_SERVER", "SYSLOG_SERVER", "LOOPBACK_INTERFACE", "MGMT_INTERFACE",
+			notInPlan: []string{"BGP_NEIGHBOR", "DEVICE_METADATA|localhost|hostname", "DEVICE_METADATA|localhost|bgp_asn", "NTP_SERVER", "SYSLOG_SERVER", "LOOPBACK_INTERFACE", "MGMT_INTERFACE",
 				"PORT_QOS_MAP|Ethernet64|", "QUEUE|Ethernet64|", "PORT|Ethernet0|lanes", "PORT|Ethernet0|alias", "DSCP_TO_TC_MAP|AZURE", "VRF|", "Vrf_storage"},
 			takeover:  sonicTakeover,
 			takenOver: sonicPortKeys(t, pcs[schema.SONiC].dev.rendered)},
@@ -192,7 +192,16 @@ func brownfieldState(d *lab.Device, p schema.Platform) string {
 	if p.IsHost() {
 		return d.RunningConfig()
 	}
-	return d.Export()
+	// NX-OS heads its running config with "!Time: <now>": the clock, not
+	// the configuration.
+	lines := strings.Split(d.Export(), "\n")
+	kept := lines[:0]
+	for _, l := range lines {
+		if !strings.HasPrefix(l, "!Time: ") {
+			kept = append(kept, l)
+		}
+	}
+	return strings.Join(kept, "\n")
 }
 
 // unmanaged lists, in order, the lines of a device's configuration that

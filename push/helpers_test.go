@@ -44,7 +44,8 @@ func newRig(t *testing.T, devs ...testDevice) *rig {
 	var specs []lab.DeviceSpec
 	f := &schema.Fabric{Name: "test", Dir: dir, Digest: "d1g35t"}
 	for _, d := range devs {
-		specs = append(specs, lab.DeviceSpec{Name: d.name, Platform: d.platform, Username: "admin", Password: testSecret, Ports: d.ports, RunningConfig: d.running})
+		specs = append(specs, lab.DeviceSpec{Name: d.name, Platform: d.platform, Username: "admin", Password: testSecret, Ports: d.ports, RunningConfig: d.running,
+			Driver: d.driver, InboxDriver: d.inbox})
 		f.Devices = append(f.Devices, &schema.Device{
 			Name:     d.name,
 			Platform: schema.Value[schema.Platform]{V: d.platform, Set: true},
@@ -82,6 +83,9 @@ type testDevice struct {
 	// running, when set, is the config the lab device starts from (a
 	// brownfield device), in the form lab.DeviceSpec.RunningConfig takes.
 	running string
+	// driver and inbox describe a host's NICs (lab.DeviceSpec).
+	driver string
+	inbox  bool
 }
 
 func readFile(t testing.TB, p string) string {

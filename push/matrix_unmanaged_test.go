@@ -32,6 +32,7 @@ var matrixManaged = map[schema.Platform][]string{
 	mSONiC: {`^(DSCP_TO_TC_MAP|TC_TO_QUEUE_MAP|TC_TO_PRIORITY_GROUP_MAP|MAP_PFC_PRIORITY_TO_QUEUE|PFC_PRIORITY_TO_PRIORITY_GROUP_MAP)\|FABRICGEN\|`,
 		`^SCHEDULER\|fabricgen\.\d+\|`, `^WRED_PROFILE\|(roce|deep)\|`, `^ACL_(TABLE|RULE)\|(ROCE_MARK_IN|GUARD_IN)\|`,
 		`^PFC_WD\|GLOBAL\|`, `^PORT_QOS_MAP\|global\|`,
+		`^BUFFER_PROFILE\|pg_lossless_\d+_\d+m_profile\|`, `^BUFFER_POOL\|ingress_lossless_pool\|(type|mode) = `,
 		`^(PORT_QOS_MAP|QUEUE|BUFFER_PG|BUFFER_QUEUE|PFC_WD)\|Ethernet(0|8|56|240|248)\|`,
 		`^(PORT\|Ethernet(0|8|56|240|248)\|mtu|CABLE_LENGTH\|AZURE\|Ethernet(0|8|56|240|248)) = `},
 }

@@ -322,6 +322,9 @@ func connect(ctx context.Context, d *schema.Device, dl *dialect.Dialect, addr st
 	return conn, nil
 }
 
+// probeOK is what a host prints when a capability probe passes.
+const probeOK = "fabricgen-probe-ok"
+
 // fetch reads the device state compared by config.Compare: the running
 // config of a switch, the read-back of every fact a host script sets.
 func fetch(conn *session.Conn, dl *dialect.Dialect, rendered string) (string, error) {
@@ -330,6 +333,23 @@ func fetch(conn *session.Conn, dl *dialect.Dialect, rendered string) (string, er
 	}
 	var cmds, outs []string
 	values := map[string]string{}
+	// The script's capability probes first: a host without what the script
+	// needs (a driver's sysfs file or tunable, DCB netlink) stops here,
+	// with the script's own message, before anything is read or changed.
+	probes, err := config.HostProbes(rendered)
+	if err != nil {
+		return "", err
+	}
+	for _, p := range probes {
+		// The marker is quoted in the command, so its echo never matches.
+		r, err := conn.Command(p.Test + " && echo " + probeOK[:len(probeOK)-2] + "'ok'")
+		if err != nil {
+			return "", fmt.Errorf("probe %q: %w", p.Test, err)
+		}
+		if !strings.Contains(r.Result, probeOK) {
+			return "", fmt.Errorf("%s", p.Message)
+		}
+	}
 	for _, l := range config.HostLookups(rendered) {
 		// "; echo" ends output such as find -printf '%f' with a newline,
 		// so the prompt is not glued to the value.

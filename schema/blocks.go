@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/ext/dynblock"
@@ -184,6 +185,12 @@ func (r *resolver) decodeWatchdogs(blocks hcl.Blocks, ctx *hcl.EvalContext) {
 		w.Detection = unitValue(r.d, c.Attributes, "detection", ctx, ParseDuration)
 		w.Restoration = unitValue(r.d, c.Attributes, "restoration", ctx, ParseDuration)
 		w.PollInterval = unitValue(r.d, c.Attributes, "poll_interval", ctx, ParseDuration)
+		if !w.Restoration.Set {
+			// The fabric-wide default: SONiC stores an unset restoration
+			// time as "" and never restores a stormed queue, so every
+			// platform gets an explicit one.
+			w.Restoration = Value[time.Duration]{V: max(DefaultRestoration, w.PollInterval.V), Src: w.Range}
+		}
 		a := r.d.enum(c.Attributes, "action", ctx, "drop", "forward", "alert")
 		w.Action = Value[WatchdogAction]{V: WatchdogAction(a.V), Set: a.Set, Src: a.Src}
 		if !a.Set {

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -111,16 +112,30 @@ func (r *resolver) expand(b *hcl.Block, ctx *hcl.EvalContext) (hcl.Body, []insta
 	return rest, []instance{{ctx: ctx}}
 }
 
-// parallelEach runs fn(i) for each i in [0, n) in its own goroutine, for a
-// few large, independent jobs.
+// parallelEach runs fn(i) for each i in [0, n) on at most GOMAXPROCS
+// goroutines, handing out one index at a time: for independent jobs of
+// uneven size (the locals of one evaluation round). A round can hold
+// thousands of locals; a goroutine each would cost memory for nothing.
 func parallelEach(n int, fn func(i int)) {
-	if n == 1 {
-		fn(0)
+	workers := min(runtime.GOMAXPROCS(0), n)
+	if workers <= 1 {
+		for i := range n {
+			fn(i)
+		}
 		return
 	}
 	var wg sync.WaitGroup
-	for i := range n {
-		wg.Go(func() { fn(i) })
+	var next atomic.Int64
+	for range workers {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				fn(i)
+			}
+		})
 	}
 	wg.Wait()
 }
@@ -161,6 +176,7 @@ var deviceSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
 		{Name: "name"}, {Name: "kind", Required: true}, {Name: "platform", Required: true},
 		{Name: "mgmt_address"}, {Name: "qos_policy"}, {Name: "host"}, {Name: "description"},
+		{Name: "os_version"}, {Name: "asic"}, {Name: "model"}, {Name: "driver"},
 	},
 	Blocks: []hcl.BlockHeaderSchema{
 		{Type: "credentials"}, {Type: "rdma"}, {Type: "port", LabelNames: []string{"name"}}, {Type: "ports"},
@@ -276,6 +292,74 @@ func (r *resolver) decodeDeviceAttrs(dev *Device, c *hcl.BodyContent, ctx *hcl.E
 		}
 	}
 	d.text(c.Attributes, "description", ctx, textRuleOf(dev.Platform.V))
+	r.decodeRelease(dev, c, ctx)
+}
+
+// decodeRelease reads what selects a platform's syntax variant: os_version,
+// asic (required on sonic), model (juniper_junos) and driver (linux_dcb).
+func (r *resolver) decodeRelease(dev *Device, c *hcl.BodyContent, ctx *hcl.EvalContext) {
+	d := r.d
+	plat := dev.Platform.V
+	// present returns the attribute when it is written with a non-null value.
+	present := func(name string) *hcl.Attribute {
+		at, ok := c.Attributes[name]
+		if !ok {
+			return nil
+		}
+		if v, ds := at.Expr.Value(ctx); !ds.HasErrors() && v.IsNull() {
+			return nil
+		}
+		return at
+	}
+	// only refuses attr on a platform that does not read it.
+	only := func(attr string, ok bool, what string) bool {
+		if at := present(attr); at != nil && dev.Platform.Set && !ok {
+			d.errorf(at.NameRange, "Attribute not used by this platform", "%s is read by %s only; device %q is %s. Remove it.", attr, what, dev.Name, plat)
+			return false
+		}
+		return true
+	}
+	dev.OSVersion = Value[Version]{V: DefaultVersion(plat), Src: dev.Range}
+	if v := d.str(c.Attributes, "os_version", ctx); v.Set && dev.Platform.Set {
+		ver, err := ParseVersion(plat, v.V)
+		if err != nil {
+			d.errorf(c.Attributes["os_version"].Expr.Range(), "Invalid os_version", "%v.", err)
+		} else {
+			dev.OSVersion = Value[Version]{V: ver, Set: true, Src: v.Src}
+		}
+	}
+	if only("asic", plat == SONiC, "sonic") && plat == SONiC {
+		if present("asic") == nil {
+			d.add(&Diagnostic{Severity: SevError, Summary: "Missing asic",
+				Detail:  fmt.Sprintf("Device %q is a sonic switch: give its ASIC family, asic = %s. SONiC's own QoS templates differ by ASIC (the PFC priority to priority-group map exists only on mellanox and barefoot).", dev.Name, strings.Join(quoteEach(ASICs), " | ")),
+				Subject: &dev.Range})
+		} else {
+			dev.ASIC = d.enum(c.Attributes, "asic", ctx, ASICs...)
+		}
+	}
+	if only("model", plat == JuniperJunos, "juniper_junos") && plat == JuniperJunos {
+		dev.Model = d.str(c.Attributes, "model", ctx)
+		fam, err := JunosFamilyOf(dev.Model.V)
+		if err != nil {
+			d.errorf(c.Attributes["model"].Expr.Range(), "Invalid model", "%v.", err)
+			fam = JunosQFX5000
+		}
+		dev.Family = fam
+	}
+	if only("driver", plat == LinuxDCB, "linux_dcb") && plat == LinuxDCB {
+		dev.Driver = d.enum(c.Attributes, "driver", ctx, NICDrivers...)
+		if !dev.Driver.Set {
+			dev.Driver = Value[string]{V: DefaultNICDriver, Src: dev.Range}
+		}
+	}
+}
+
+func quoteEach(xs []string) []string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = strconv.Quote(x)
+	}
+	return out
 }
 
 func (r *resolver) decodeDevice(b *hcl.Block, body hcl.Body, in instance) decodedDevice {

@@ -61,6 +61,7 @@ func exampleCases() []exampleCase {
 		{dir: "ai-training-2subnet", devices: 11, ports: 24, link: 12, check: checkAITraining},
 		{dir: "ai-training-2subnet", vars: map[string]string{"gpus_per_subnet": "16"}, devices: 35, ports: 72, link: 36},
 		{dir: "clos-400g", devices: 38, ports: 80, link: 40, check: checkClos400G},
+		{dir: "releases", devices: 16, ports: 30, link: 15, check: checkReleases},
 		scaleCase(4, 8, 4),
 		scaleCase(2, 3, 5),
 		// More leaves than go-cty's range() returns by default (1,024): the
@@ -241,6 +242,38 @@ func checkLinks(t *testing.T, f *schema.Fabric) {
 }
 
 // checkContract asserts the lossless contract every example promises.
+// checkReleases pins what examples/releases exists to show: one device per
+// syntax variant.
+func checkReleases(t *testing.T, f *schema.Fabric) {
+	t.Helper()
+	want := map[string]string{
+		"spine1": "juniper_junos qfx10000 22.4R3-S2", "leaf-eos421": "arista_eos  4.21.3F", "leaf-mlnx": "sonic mellanox 202405",
+		"leaf-202106": "sonic broadcom 202106", "leaf-201911": "sonic marvell 201911", "leaf-cl515": "nvidia_cumulus  5.15",
+	}
+	for name, w := range want {
+		d := f.Device(name)
+		if d == nil {
+			t.Errorf("no device %s", name)
+			continue
+		}
+		got := string(d.Platform.V) + " " + d.ASIC.V + string(d.Family) + " " + d.OSVersion.V.Raw
+		if got != w || !d.OSVersion.Set {
+			t.Errorf("%s: %q, want %q (set)", name, got, w)
+		}
+	}
+	drivers := map[string]int{}
+	for _, d := range f.Devices {
+		if d.Platform.V == schema.LinuxDCB {
+			drivers[d.Driver.V]++
+		}
+	}
+	for _, drv := range schema.NICDrivers {
+		if drivers[drv] == 0 {
+			t.Errorf("no linux_dcb NIC with driver %s", drv)
+		}
+	}
+}
+
 func checkContract(t *testing.T, f *schema.Fabric) {
 	t.Helper()
 	roce := f.ClassByRole(schema.RoleRoCE)

@@ -88,6 +88,7 @@ device "leaf2" {
 device "spine1" {
   kind     = "spine"
   platform = "sonic"
+  asic     = "broadcom"
   port "Ethernet0" {}
 }
 link "l" {
@@ -218,7 +219,7 @@ link "up" {
   b     = "${local.leaves[count.index]}:Ethernet1"
 }
 `
-	jsonSrc := `{"device": {"spine1": {"kind": "spine", "platform": "sonic", "port": {"Ethernet0": {"speed": "400G"}}}},
+	jsonSrc := `{"device": {"spine1": {"kind": "spine", "platform": "sonic", "asic": "broadcom", "port": {"Ethernet0": {"speed": "400G"}}}},
  "link": {"s": {"a": "spine1:Ethernet0", "b": "la:Ethernet2"}}}`
 	f := mustLoad(t, mkFabric(t, map[string]string{"a.fab.hcl": hclSrc, "b.fab.json": jsonSrc}), Options{})
 	var names []string
@@ -276,12 +277,14 @@ fabric "o" {}
 device "a" {
   kind     = "leaf"
   platform = "sonic"
+  asic     = "broadcom"
   port "Ethernet0" { peer = "b:Ethernet0" }
   port "Ethernet4" {}
 }
 device "b" {
   kind     = "spine"
   platform = "sonic"
+  asic     = "broadcom"
   port "Ethernet0" {}
   port "Ethernet4" {}
 }
@@ -300,6 +303,7 @@ device "x" {
   for_each = { "" = 1, "b" = 2 }
   kind     = "leaf"
   platform = "sonic"
+  asic     = "broadcom"
 }
 `
 	_, ds := Load(mkFabric(t, map[string]string{"o.fab.hcl": bad}), Options{})

@@ -422,6 +422,18 @@ type Device struct {
 	Platform Value[Platform]
 	// MgmtAddress is host or host:port for SSH.
 	MgmtAddress Value[string]
+	// OSVersion is the release the device runs; unset, it is
+	// DefaultVersion(Platform) with Src at the device block.
+	OSVersion Value[Version]
+	// ASIC is the switch ASIC family (one of ASICs); required for sonic.
+	ASIC Value[string]
+	// Model is the hardware model (juniper_junos: selects the family's
+	// statements, see JunosFamilyOf); Family is its family ("" off Junos).
+	Model  Value[string]
+	Family JunosFamily
+	// Driver is a linux_dcb NIC's kernel driver (one of NICDrivers; unset:
+	// DefaultNICDriver with Src at the device block).
+	Driver      Value[string]
 	Credentials Credentials
 	// Policy is the device-level QoS attachment, or nil.
 	Policy *QoSPolicy

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -39,7 +40,7 @@ type variable struct {
 
 // decodeVariables evaluates every variable block against its default and
 // the overrides (environment, then -var-file, then -var, the last winning).
-func (d *decoder) decodeVariables(p *hclparse.Parser, blocks hcl.Blocks, opts Options) map[string]cty.Value {
+func (d *decoder) decodeVariables(ctx context.Context, p *hclparse.Parser, blocks hcl.Blocks, opts Options) map[string]cty.Value {
 	// Values from outside the intent files are evaluated with nothing but
 	// the functions bound() makes templates and for expressions call.
 	vctx := &hcl.EvalContext{Functions: internalFunctions(d.budget)}
@@ -99,7 +100,7 @@ func (d *decoder) decodeVariables(p *hclparse.Parser, blocks hcl.Blocks, opts Op
 			d.errorf(rng, "Undeclared variable", "%s sets %q, but no variable block declares it.%s", from, name, suggest(name, names))
 			return
 		}
-		val, err := parseVarValue(raw, v.typ, rng.Filename, vctx)
+		val, err := parseVarValue(raw, v.typ, rng.Filename, vctx, d.budget)
 		if err != nil {
 			shown := raw
 			if len(shown) > 200 {
@@ -120,7 +121,7 @@ func (d *decoder) decodeVariables(p *hclparse.Parser, blocks hcl.Blocks, opts Op
 		}
 	}
 	for _, vf := range opts.VarFiles {
-		d.readVarFile(p, vf, decl, names, values, vctx)
+		d.readVarFile(ctx, p, vf, decl, names, values, vctx)
 	}
 	keys := make([]string, 0, len(opts.Vars))
 	for k := range opts.Vars {
@@ -152,7 +153,7 @@ func (d *decoder) decodeVariables(p *hclparse.Parser, blocks hcl.Blocks, opts Op
 // untyped variable, text that is no literal value is taken as a string), within
 // the limits of intent files (nesting, size, numbers). filename names the
 // value's source in ranges ("-var spines").
-func parseVarValue(raw string, typ cty.Type, filename string, ctx *hcl.EvalContext) (cty.Value, error) {
+func parseVarValue(raw string, typ cty.Type, filename string, ctx *hcl.EvalContext, b *budget) (cty.Value, error) {
 	if len(raw) > MaxStringLen {
 		return cty.NilVal, fmt.Errorf("the value is %d bytes long; at most %d (1 MiB)", len(raw), MaxStringLen)
 	}
@@ -170,7 +171,7 @@ func parseVarValue(raw string, typ cty.Type, filename string, ctx *hcl.EvalConte
 		}
 		return cty.NilVal, fmt.Errorf("not a valid expression: %s", ds[0].Detail)
 	}
-	if ds := bound(expr); ds.HasErrors() {
+	if ds := bound(expr, b); ds.HasErrors() {
 		return cty.NilVal, fmt.Errorf("%s", ds[0].Detail)
 	}
 	if _, ref := expr.(*hclsyntax.ScopeTraversalExpr); ref && typ == cty.DynamicPseudoType {
@@ -198,8 +199,8 @@ func parseVarValue(raw string, typ cty.Type, filename string, ctx *hcl.EvalConte
 // readVarFile reads a -var-file: at most MaxVarFileSize bytes (read
 // through a bounded reader, so /dev/zero is refused at once), checked
 // like an intent file, then evaluated like -var values.
-func (d *decoder) readVarFile(p *hclparse.Parser, path string, decl map[string]*variable, names []string, values map[string]cty.Value, ctx *hcl.EvalContext) {
-	src, err := readBounded(path, MaxVarFileSize)
+func (d *decoder) readVarFile(cctx context.Context, p *hclparse.Parser, path string, decl map[string]*variable, names []string, values map[string]cty.Value, ctx *hcl.EvalContext) {
+	src, err := readBoundedContext(cctx, path, MaxVarFileSize)
 	if err != nil {
 		d.add(&Diagnostic{Severity: SevError, Summary: "Cannot read variable file", Subject: &Range{Filename: path, Start: Pos{Line: 1, Column: 1}, End: Pos{Line: 1, Column: 1}},
 			Detail: fmt.Sprintf("%s: %v.", filepath.Clean(path), err)})
@@ -221,7 +222,7 @@ func (d *decoder) readVarFile(p *hclparse.Parser, path string, decl map[string]*
 	} else {
 		f, ds = p.ParseHCL(src, path)
 		if body, ok := bodyOf(f); ok && !ds.HasErrors() {
-			ds = append(ds, bound(body)...)
+			ds = append(ds, bound(body, d.budget)...)
 		}
 	}
 	clampRanges(ds, len(src))
@@ -255,6 +256,28 @@ func (d *decoder) readVarFile(p *hclparse.Parser, path string, decl map[string]*
 	}
 }
 
+// readBoundedContext is readBounded, given up when ctx is done: opening a
+// named pipe blocks until a writer opens it, and a read until it writes,
+// neither of which a context can interrupt. The reading goroutine is then
+// left to finish (or to wait until the process exits).
+func readBoundedContext(ctx context.Context, path string, limit int64) ([]byte, error) {
+	type result struct {
+		b   []byte
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		b, err := readBounded(path, limit)
+		done <- result{b, err}
+	}()
+	select {
+	case r := <-done:
+		return r.b, r.err
+	case <-ctx.Done():
+		return nil, fmt.Errorf("interrupted while reading it: %w", context.Cause(ctx))
+	}
+}
+
 // readBounded reads at most limit bytes of path, and fails when the file
 // has more (or is not a regular file or a named pipe that ends).
 func readBounded(path string, limit int64) ([]byte, error) {
@@ -273,7 +296,13 @@ func readBounded(path string, limit int64) ([]byte, error) {
 	return b, nil
 }
 
-// decodeLocals evaluates all locals blocks in dependency order.
+// decodeLocals evaluates all locals blocks in dependency order: each
+// local once its dependencies are known (Kahn's algorithm, linear in the
+// locals and their references), the locals of one round in parallel (big
+// for expressions are independent of each other), each in a scope that
+// holds only the locals it refers to. Each value is checked before others
+// may use it: at most MaxValueElements elements expanded, MaxNesting
+// levels deep.
 func (d *decoder) decodeLocals(blocks hcl.Blocks, ctx *hcl.EvalContext) map[string]cty.Value {
 	attrs := map[string]*hcl.Attribute{}
 	var names []string
@@ -290,75 +319,121 @@ func (d *decoder) decodeLocals(blocks hcl.Blocks, ctx *hcl.EvalContext) map[stri
 		}
 	}
 	sort.Strings(names)
+	deps := d.localDeps(attrs, names)
+	waiting := make(map[string]int, len(names)) // dependencies not yet evaluated
+	users := map[string][]string{}
+	var ready []string
+	for _, n := range names {
+		waiting[n] = len(deps[n])
+		for _, dep := range deps[n] {
+			users[dep] = append(users[dep], n)
+		}
+		if waiting[n] == 0 {
+			ready = append(ready, n)
+		}
+	}
+	values := make(map[string]cty.Value, len(names))
+	// failed holds the locals that could not be evaluated: those that use
+	// them are not evaluated either (their errors would only repeat it).
+	failed := map[string]bool{}
+	for len(ready) > 0 {
+		results := make([]cty.Value, len(ready))
+		ok := make([]bool, len(ready))
+		parallel(len(ready), func(i int) {
+			for _, dep := range deps[ready[i]] {
+				if failed[dep] {
+					results[i] = cty.DynamicVal
+					return
+				}
+			}
+			results[i], ok[i] = d.evalLocal(attrs[ready[i]], deps[ready[i]], values, ctx)
+		})
+		var next []string
+		for i, n := range ready {
+			values[n] = results[i]
+			if !ok[i] {
+				failed[n] = true
+			}
+			for _, u := range users[n] {
+				if waiting[u]--; waiting[u] == 0 {
+					next = append(next, u)
+				}
+			}
+		}
+		sort.Strings(next)
+		ready = next
+	}
+	if len(values) < len(names) {
+		var cyc []string
+		for _, n := range names {
+			if _, done := values[n]; !done {
+				cyc = append(cyc, "local."+n)
+				values[n] = cty.DynamicVal
+			}
+		}
+		first := attrs[strings.TrimPrefix(cyc[0], "local.")]
+		shown := cyc
+		if len(shown) > 20 {
+			shown = append(shown[:20:20], fmt.Sprintf("and %d more", len(cyc)-20))
+		}
+		d.errorf(first.Range, "Cycle in local values", "These local values refer to each other in a cycle: %s. Break the cycle.", strings.Join(shown, ", "))
+	}
+	return values
+}
+
+// localDeps lists, per local, the distinct locals its expression refers
+// to (local.NAME or local["NAME"]), reporting references to undeclared ones.
+func (d *decoder) localDeps(attrs map[string]*hcl.Attribute, names []string) map[string][]string {
 	deps := map[string][]string{}
 	for _, n := range names {
+		seen := map[string]bool{}
 		for _, tr := range attrs[n].Expr.Variables() {
 			if tr.RootName() != "local" || len(tr) < 2 {
 				continue
 			}
-			if at, ok := tr[1].(hcl.TraverseAttr); ok {
-				if _, known := attrs[at.Name]; !known {
-					d.errorf(tr.SourceRange(), "Reference to undeclared local value", "No local value named %q is declared.%s", at.Name, suggest(at.Name, names))
+			var name string
+			switch step := tr[1].(type) {
+			case hcl.TraverseAttr:
+				name = step.Name
+			case hcl.TraverseIndex:
+				if step.Key.Type() != cty.String || !step.Key.IsKnown() || step.Key.IsNull() {
 					continue
 				}
-				deps[n] = append(deps[n], at.Name)
-			}
-		}
-	}
-	values := map[string]cty.Value{}
-	done := map[string]bool{}
-	for len(done) < len(names) {
-		// Every local whose dependencies are known is evaluated in this
-		// round, in parallel: big for-expressions (65,536 NIC names) are
-		// independent of each other.
-		var ready []string
-		for _, n := range names {
-			if done[n] {
+				name = step.Key.AsString()
+			default:
 				continue
 			}
-			ok := true
-			for _, dep := range deps[n] {
-				if !done[dep] {
-					ok = false
-					break
-				}
+			if _, known := attrs[name]; !known {
+				d.errorf(tr.SourceRange(), "Reference to undeclared local value", "No local value named %q is declared.%s", name, suggest(name, names))
+				continue
 			}
-			if ok {
-				ready = append(ready, n)
+			if !seen[name] {
+				seen[name] = true
+				deps[n] = append(deps[n], name)
 			}
-		}
-		if len(ready) == 0 {
-			var cyc []string
-			for _, n := range names {
-				if !done[n] {
-					cyc = append(cyc, "local."+n)
-				}
-			}
-			first := attrs[strings.TrimPrefix(cyc[0], "local.")]
-			d.errorf(first.Range, "Cycle in local values", "These local values refer to each other in a cycle: %s. Break the cycle.", strings.Join(cyc, ", "))
-			for _, n := range cyc {
-				values[strings.TrimPrefix(n, "local.")] = cty.DynamicVal
-				done[strings.TrimPrefix(n, "local.")] = true
-			}
-			continue
-		}
-		child := ctx.NewChild()
-		child.Variables = map[string]cty.Value{"local": cty.ObjectVal(values)}
-		results := make([]cty.Value, len(ready))
-		parallelEach(len(ready), func(i int) {
-			v, ds := attrs[ready[i]].Expr.Value(child)
-			d.addHCL(ds)
-			if ds.HasErrors() {
-				v = cty.DynamicVal
-			}
-			results[i] = v
-		})
-		for i, n := range ready {
-			values[n] = results[i]
-			done[n] = true
 		}
 	}
-	return values
+	return deps
+}
+
+// evalLocal evaluates one local in a scope holding its dependencies'
+// values, and checks the result's size; false means it failed.
+func (d *decoder) evalLocal(a *hcl.Attribute, deps []string, values map[string]cty.Value, ctx *hcl.EvalContext) (cty.Value, bool) {
+	if d.budget.exhausted() {
+		return cty.DynamicVal, false
+	}
+	scope := make(map[string]cty.Value, len(deps))
+	for _, dep := range deps {
+		scope[dep] = values[dep]
+	}
+	child := ctx.NewChild()
+	child.Variables = map[string]cty.Value{"local": cty.ObjectVal(scope)}
+	v, ds := a.Expr.Value(child)
+	d.addHCL(ds)
+	if ds.HasErrors() || !d.checkSize(v, a.Expr.Range(), "local."+a.Name) {
+		return cty.DynamicVal, false
+	}
+	return v, true
 }
 
 // varsJSON renders variable values deterministically for the digest.

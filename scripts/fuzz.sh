@@ -36,6 +36,8 @@ budget() {
     FuzzParseConfig|FuzzParse) echo 25000x ;;
     FuzzParseHostScript|FuzzCompareConfigDB) echo 50000x ;;
     FuzzRead) echo 80000x ;;
+    FuzzParseEOS|FuzzParseNXOS|FuzzParseJunos|FuzzParseNVUE|FuzzParseSONiC|FuzzParseHost) echo 5000x ;;
+    FuzzReadQoS|FuzzParseFault|FuzzReadHost|FuzzReadSnapshots) echo 5000x ;;
     *) echo "$default_budget" ;;
   esac
 }

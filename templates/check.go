@@ -1,7 +1,6 @@
 package templates
 
 import (
-	"errors"
 	"strings"
 
 	"github.com/fabricgen/fabricgen/schema"
@@ -17,23 +16,26 @@ type Checker struct {
 }
 
 // NewChecker returns a Checker for the embedded platforms. It parses no
-// templates: the limits live in the view builders.
+// templates and prints no stanza: the limits live in the view builders,
+// which it runs to the end for every port.
 func NewChecker() *Checker {
-	return &Checker{r: &Renderer{specs: registry(), cache: &viewCache{}}}
+	check := &stanzaSet{checkOnly: true}
+	stanzas := map[schema.Platform]*stanzaSet{}
+	for _, p := range schema.Platforms() {
+		stanzas[p] = check
+	}
+	return &Checker{r: &Renderer{specs: registry(), cache: &viewCache{}, stanzas: stanzas}}
 }
 
-// Check returns what d's platform cannot express (nil when render would
-// succeed as far as the intent is concerned). Like render, it stops at the
-// first such value of the device. Errors other than an UnsupportedError
-// (an unknown platform, a name the loader would refuse) are not platform
-// limits and yield nil: validation reports them.
-func (c *Checker) Check(f *schema.Fabric, d *schema.Device) *UnsupportedError {
+// Check returns every value of d its platform cannot express, in the
+// order render meets them (none when render would succeed as far as the
+// intent is concerned): render's builders go on past a refusal, so one
+// check names them all. Errors other than refusals (an unknown platform,
+// a name the loader would refuse) are not platform limits and yield none:
+// validation reports them.
+func (c *Checker) Check(f *schema.Fabric, d *schema.Device) []*UnsupportedError {
 	_, err := c.r.View(f, d)
-	var ue *UnsupportedError
-	if errors.As(err, &ue) {
-		return ue
-	}
-	return nil
+	return AllUnsupported(err)
 }
 
 // Signatures assigns keys that are equal for devices Check answers alike,
@@ -61,6 +63,12 @@ func (s *Signatures) Of(d *schema.Device) string {
 	var b strings.Builder
 	b.WriteString(string(d.Platform.V))
 	b.WriteByte(0)
+	// What selects a syntax variant, and the tier the default cable
+	// lengths of SONiC's lossless ports depend on.
+	for _, v := range []string{string(d.Kind.V), d.ASIC.V, d.OSVersion.V.Raw, d.OSVersion.Src.String(), string(d.Family), d.Driver.V} {
+		b.WriteString(v)
+		b.WriteByte(0)
+	}
 	writeInt(&b, int64(s.id(d.RDMA)))
 	for _, p := range d.Ports {
 		b.WriteByte(1)
@@ -75,6 +83,13 @@ func (s *Signatures) Of(d *schema.Device) string {
 		if l := p.Link; l != nil {
 			writeInt(&b, l.Speed.V)
 			writeInt(&b, int64(l.CableLength.V*1000))
+		}
+		if p.Peer != nil {
+			b.WriteString(string(p.Peer.Device.Kind.V))
+		}
+		b.WriteByte(0)
+		if p.Routed.V {
+			b.WriteByte('r')
 		}
 		for _, a := range p.ACLIn {
 			writeInt(&b, int64(s.id(a)))

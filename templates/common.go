@@ -26,15 +26,6 @@ func seconds(msec int64, decimals int) (string, bool) {
 	return s, true
 }
 
-// sizeUnits picks "N kbytes" when bytes is a whole number of kilobytes
-// (1,000 B, the intent's unit) and "N bytes" otherwise.
-func sizeUnits(b int64) string {
-	if b != 0 && b%1000 == 0 {
-		return strconv.FormatInt(b/1000, 10) + " kbytes"
-	}
-	return strconv.FormatInt(b, 10) + " bytes"
-}
-
 // singlePort returns the one L4 port range of a match, and whether there is at most one.
 func singlePort(rs []PortRangeView) (PortRangeView, bool, bool) {
 	switch len(rs) {
@@ -86,42 +77,45 @@ func bufferSrc(q *schema.PortQoS) schema.Range {
 }
 
 // rejectBuffers fails when the device sets buffer values a platform has no
-// syntax for; it names the first one.
+// syntax for: one refusal per value, at the line that sets it.
 func rejectBuffers(d *schema.Device, b Base, reason string) error {
 	bv := b.QoS.Buffer
-	var src schema.Range
-	for _, p := range d.Ports {
-		if p.QoS != nil {
-			src = bufferSrc(p.QoS)
-			break
+	var sb schema.BufferSpec
+	if q := firstQoS(d); q != nil {
+		sb = q.Buffer
+	}
+	var rej refusals
+	for _, v := range []struct {
+		set  bool
+		what string
+		src  schema.Range
+	}{
+		{bv.HeadroomBytes != 0, "buffer.headroom " + strconv.FormatInt(bv.HeadroomBytes, 10) + " B", sb.Headroom.Src},
+		{bv.XOFFBytes != 0, "buffer.xoff " + strconv.FormatInt(bv.XOFFBytes, 10) + " B", sb.XOFF.Src},
+		{bv.XONBytes != 0, "buffer.xon " + strconv.FormatInt(bv.XONBytes, 10) + " B", sb.XON.Src},
+		{bv.IngressLosslessPoolBytes != 0, "buffer.ingress_lossless_pool " + strconv.FormatInt(bv.IngressLosslessPoolBytes, 10) + " B", sb.IngressLosslessPool.Src},
+		{bv.EgressLossyPoolBytes != 0, "buffer.egress_lossy_pool " + strconv.FormatInt(bv.EgressLossyPoolBytes, 10) + " B", sb.EgressLossyPool.Src},
+		{bv.DynamicThresholdSet, "buffer.dynamic_threshold " + strconv.Itoa(bv.DynamicThreshold), sb.DynamicThreshold.Src},
+	} {
+		if v.set {
+			rej.add(unsupported(d, v.what, reason, v.src))
 		}
 	}
-	switch {
-	case bv.HeadroomBytes != 0:
-		return unsupported(d, "buffer.headroom "+strconv.FormatInt(bv.HeadroomBytes, 10)+" B", reason, src)
-	case bv.XOFFBytes != 0:
-		return unsupported(d, "buffer.xoff "+strconv.FormatInt(bv.XOFFBytes, 10)+" B", reason, src)
-	case bv.XONBytes != 0:
-		return unsupported(d, "buffer.xon "+strconv.FormatInt(bv.XONBytes, 10)+" B", reason, src)
-	case bv.IngressLosslessPoolBytes != 0:
-		return unsupported(d, "buffer.ingress_lossless_pool "+strconv.FormatInt(bv.IngressLosslessPoolBytes, 10)+" B", reason, src)
-	case bv.EgressLossyPoolBytes != 0:
-		return unsupported(d, "buffer.egress_lossy_pool "+strconv.FormatInt(bv.EgressLossyPoolBytes, 10)+" B", reason, src)
-	case bv.DynamicThresholdSet:
-		return unsupported(d, "buffer.dynamic_threshold "+strconv.Itoa(bv.DynamicThreshold), reason, src)
-	}
-	return nil
+	return rej.err()
 }
 
-// queueSrc is where queue q's treatment was set on the device's first port.
-func queueSrc(d *schema.Device, q int) schema.Range {
+// Queue attributes, for queueSrc.
+func qShaper(q *schema.QueueQoS) schema.Range { return q.Shaper.Src }
+func qWeight(q *schema.QueueQoS) schema.Range { return q.Weight.Src }
+func qECN(q *schema.QueueQoS) schema.Range    { return q.ECN.Src }
+
+// queueSrc is where the attribute attr of queue q was set, on the device's
+// first port that has one: the line a refusal of that value points at.
+func queueSrc(d *schema.Device, q int, attr func(*schema.QueueQoS) schema.Range) schema.Range {
 	for _, p := range d.Ports {
 		if p.QoS != nil {
-			qq := p.QoS.Queues[q]
-			for _, r := range []schema.Range{qq.ECN.Src, qq.Shaper.Src, qq.Sched.Src, qq.Weight.Src} {
-				if !r.IsZero() {
-					return r
-				}
+			if r := attr(&p.QoS.Queues[q]); !r.IsZero() {
+				return r
 			}
 		}
 	}
@@ -186,4 +180,22 @@ func oneMatch(f *schema.Fabric, d *schema.Device, acl string, r RuleView, entry 
 	}
 	return nil, nil, -1, unsupported(d, fmt.Sprintf("acl %s rule %d matching %d DSCP values", acl, r.Seq, len(r.DSCP)),
 		entry+" matches one DSCP value; split the rule", where)
+}
+
+// subjectOrRange is r, or fallback when r is zero.
+func subjectOrRange(r, fallback schema.Range) schema.Range {
+	if r.IsZero() {
+		return fallback
+	}
+	return r
+}
+
+// firstSchedSrc is where the first queue's scheduler was set.
+func firstSchedSrc(q *schema.PortQoS) schema.Range {
+	for _, qq := range q.Queues {
+		if !qq.Sched.Src.IsZero() {
+			return qq.Sched.Src
+		}
+	}
+	return schema.Range{}
 }

@@ -16,6 +16,9 @@ type CumulusView struct {
 	ACLCommands []string
 	// Interfaces holds each port's "nv set interface" commands.
 	Interfaces []CumulusInterface
+	// Notes are comment lines printed after the header: intent values
+	// Cumulus has no command for.
+	Notes []string
 }
 
 // CumulusInterface is one port's "nv set interface" settings, which the
@@ -27,6 +30,12 @@ type CumulusInterface struct {
 	Description string
 	// IP is the address with prefix length, or "".
 	IP string
+	// Routed is true for an L3 port; without IP it runs on its IPv6
+	// link-local address (BGP unnumbered).
+	Routed bool
+	// Family is the address keyword: "ip" before Cumulus Linux 5.15,
+	// "ipv4" or "ipv6" from 5.15 on.
+	Family string
 	// MTU is the link MTU (0: not set).
 	MTU int
 	// Speed is the "link speed" argument ("100G") and FEC the "link fec"
@@ -53,6 +62,8 @@ func (c CumulusInterface) Commands() []string {
 // description, address): the key of its cached stanza.
 type cumulusIfKey struct {
 	desc, ip      bool
+	routed        bool
+	family        string
 	mtu           int
 	speed, fec    string
 	watchdog      bool
@@ -69,11 +80,17 @@ const cumulusLosslessPercent = 50
 
 func buildCumulus(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 	const global = "fabricgen writes Cumulus QoS into the default-global profile, which every port uses; attach the same policy to every port"
-	if err := requireUniform(d, global, aspTrust, aspDSCP, aspPCP, aspQueueMap, aspQueues, aspPFCSet, aspWatchdog, aspBuffer); err != nil {
-		return nil, err
-	}
+	var rej refusals // every refusal of the device, not only the first
+	rej.add(requireUniform(d, global, aspTrust, aspDSCP, aspPCP, aspQueueMap, aspQueues, aspPFCSet, aspWatchdog, aspBuffer))
 	q := b.QoS
 	qq := firstQoS(d)
+	rel := d.OSVersion.V
+	if len(rel.Parts) == 0 {
+		rel = schema.DefaultVersion(schema.NvidiaCumulus)
+	}
+	if !rel.AtLeast(5, 7) {
+		return nil, unsupported(d, "os_version "+rel.String(), "fabricgen renders Cumulus Linux 5.7 and later (5.7 moved ACL port matches under match ip udp|tcp)", d.OSVersion.Src)
+	}
 	v := &CumulusView{Base: b}
 	g := func(format string, args ...any) {
 		v.Global = append(v.Global, "nv set qos "+fmt.Sprintf(format, args...))
@@ -88,35 +105,42 @@ func buildCumulus(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 		}
 	}
 	if pfcOn != "" && pfcOff != "" {
-		return nil, unsupported(d, "PFC on "+pfcOn+" but not on "+pfcOff,
-			"the Cumulus default-global PFC profile covers every port; give all ports of the device the same pfc_priorities", portQoS(d, pfcOff).PFC[0].Src)
+		rej.add(unsupported(d, "PFC on "+pfcOn+" but not on "+pfcOff,
+			"the Cumulus default-global PFC profile covers every port; give all ports of the device the same pfc_priorities", portQoS(d, pfcOff).PFC[0].Src))
 	}
 	cumulusMapping(q, g)
 	if len(q.PFC) > 0 {
 		cumulusPFC(q, b.Ports, g)
 	}
-	if err := cumulusBuffers(d, q, qq); err != nil {
+	if err := cumulusBuffers(d, q, qq); !rej.add(err) {
 		return nil, err
 	}
-	if err := cumulusQueues(d, q, g); err != nil {
+	if err := cumulusQueues(d, q, g); !rej.add(err) {
 		return nil, err
 	}
 	if w := q.Watchdog; w != nil && len(q.PFC) > 0 {
-		if err := cumulusWatchdog(d, w, qq.Watchdog.Src, g); err != nil {
+		if err := cumulusWatchdog(d, w, qq.Watchdog.Src, g); !rej.add(err) {
 			return nil, err
 		}
+		v.Notes = append(v.Notes, fmt.Sprintf("pfc_watchdog %s restoration %d ms not applied: the Cumulus PFC watchdog has no restoration time, it restores a queue when the storm ends", w.Name, w.RestorationMS))
 	}
 	acls, err := cumulusACLs(f, d, b)
-	if err != nil {
+	if !rej.add(err) {
 		return nil, err
 	}
 	v.ACLCommands = acls
 	for i, p := range b.Ports {
 		in, err := cumulusInterface(d, d.Ports[i], p, q.Watchdog != nil)
-		if err != nil {
+		if !rej.add(err) {
 			return nil, err
 		}
-		key := cumulusIfKey{in.Description != "", in.IP != "", in.MTU, in.Speed, in.FEC, in.Watchdog,
+		// Cumulus Linux 5.15 renamed "interface X ip address" to "ipv4
+		// address" / "ipv6 address" ("New and Changed NVUE Commands", 5.15).
+		in.Family = "ip"
+		if rel.AtLeast(5, 15) {
+			in.Family = p.IPFamily
+		}
+		key := cumulusIfKey{in.Description != "", in.IP != "", in.Routed, in.Family, in.MTU, in.Speed, in.FEC, in.Watchdog,
 			strings.Join(in.ACLIn, "\n"), strings.Join(in.ACLOut, "\n")}
 		text, err := renderStanza(b.stanzas, "interface", key, &in, cumulusMarked, in.Word, in.Description, in.IP, in.Name)
 		if err != nil {
@@ -125,7 +149,7 @@ func buildCumulus(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 		in.Text = strings.TrimPrefix(text, "\n")
 		v.Interfaces = append(v.Interfaces, in)
 	}
-	return v, nil
+	return v, rej.err()
 }
 
 // cumulusMapping renders trust, the DSCP/PCP → switch-priority maps and
@@ -193,31 +217,39 @@ func cumulusPFC(q QoSView, ports []PortView, g func(format string, args ...any))
 // cumulusBuffers refuses buffer values NVUE cannot take.
 func cumulusBuffers(d *schema.Device, q QoSView, qq *schema.PortQoS) error {
 	bv := q.Buffer
-	switch {
-	case bv.IngressLosslessPoolBytes > 0 || bv.EgressLossyPoolBytes > 0:
-		return unsupported(d, "buffer pool sizes in bytes", "Cumulus sizes traffic pools in percent of the buffer (traffic-pool memory-percent); remove the pool sizes", bufferSrc(qq))
-	case bv.DynamicThresholdSet:
-		return unsupported(d, "buffer.dynamic_threshold", "fabricgen does not render NVUE alpha (qos advance-buffer-config shared-alpha); remove dynamic_threshold", qq.Buffer.DynamicThreshold.Src)
-	case len(q.PFC) == 0 && (bv.HeadroomBytes > 0 || bv.XOFFBytes > 0 || bv.XONBytes > 0):
-		return unsupported(d, "buffer headroom/xoff/xon without PFC", "NVUE sets port-buffer and thresholds on the PFC profile; enable PFC or remove them", bufferSrc(qq))
+	var rej refusals
+	if bv.IngressLosslessPoolBytes > 0 || bv.EgressLossyPoolBytes > 0 {
+		src := qq.Buffer.IngressLosslessPool.Src
+		if bv.IngressLosslessPoolBytes == 0 {
+			src = qq.Buffer.EgressLossyPool.Src
+		}
+		rej.add(unsupported(d, "buffer pool sizes in bytes", "Cumulus sizes traffic pools in percent of the buffer (traffic-pool memory-percent); remove the pool sizes", src))
 	}
-	return nil
+	if bv.DynamicThresholdSet {
+		rej.add(unsupported(d, "buffer.dynamic_threshold", "fabricgen does not render NVUE alpha (qos advance-buffer-config shared-alpha); remove dynamic_threshold", qq.Buffer.DynamicThreshold.Src))
+	}
+	if len(q.PFC) == 0 && (bv.HeadroomBytes > 0 || bv.XOFFBytes > 0 || bv.XONBytes > 0) {
+		rej.add(unsupported(d, "buffer headroom/xoff/xon without PFC", "NVUE sets port-buffer and thresholds on the PFC profile; enable PFC or remove them", bufferSrc(qq)))
+	}
+	return rej.err()
 }
 
 // cumulusQueues renders the egress schedulers and the congestion control
 // (ECN or RED) of each queue.
 func cumulusQueues(d *schema.Device, q QoSView, g func(format string, args ...any)) error {
+	var rej refusals
 	for _, qu := range q.Queues {
 		if qu.ShaperBps > 0 {
-			return unsupported(d, fmt.Sprintf("queue %d shaper %s", qu.ID, bps(qu.ShaperBps)), "fabricgen renders no NVUE egress shaper; remove the shaper", queueSrc(d, qu.ID))
+			rej.add(unsupported(d, fmt.Sprintf("queue %d shaper %s", qu.ID, bps(qu.ShaperBps)), "fabricgen renders no NVUE egress shaper; remove the shaper", queueSrc(d, qu.ID, qShaper)))
 		}
 		switch {
 		case qu.Strict:
 			g("egress-scheduler %s traffic-class %d mode strict", cumulusProfile, qu.ID)
 		case qu.Sched == string(schema.SchedDWRR) || qu.Weight > 0:
 			if qu.Weight < 1 || qu.Weight > 100 {
-				return unsupported(d, fmt.Sprintf("queue %d dwrr weight %d", qu.ID, qu.Weight),
-					"NVUE bw-percent is 1–100; give the queue a weight from 1 to 100", queueSrc(d, qu.ID))
+				rej.add(unsupported(d, fmt.Sprintf("queue %d dwrr weight %d", qu.ID, qu.Weight),
+					"NVUE bw-percent is 1–100; give the queue a weight from 1 to 100", queueSrc(d, qu.ID, qWeight)))
+				continue
 			}
 			g("egress-scheduler %s traffic-class %d mode dwrr", cumulusProfile, qu.ID)
 			g("egress-scheduler %s traffic-class %d bw-percent %d", cumulusProfile, qu.ID, qu.Weight)
@@ -239,17 +271,14 @@ func cumulusQueues(d *schema.Device, q QoSView, g func(format string, args ...an
 			g("congestion-control %s traffic-class %d red enable", cumulusProfile, qu.ID)
 		}
 	}
-	return nil
+	return rej.err()
 }
 
 // cumulusWatchdog renders the PFC watchdog; src is where it was attached.
 func cumulusWatchdog(d *schema.Device, w *WatchdogView, src schema.Range, g func(format string, args ...any)) error {
+	var rej refusals
 	if w.Action != "" && w.Action != string(schema.WatchdogDrop) {
-		return unsupported(d, "pfc_watchdog "+w.Name+" action "+w.Action, "the Cumulus PFC watchdog drops on a stormed queue; use action drop", src)
-	}
-	if w.RestorationSet {
-		return unsupported(d, fmt.Sprintf("pfc_watchdog %s restoration %d ms", w.Name, w.RestorationMS),
-			"the Cumulus PFC watchdog restores when the storm ends and takes no restoration time; attach a pfc_watchdog without restoration to nvidia_cumulus devices", src)
+		rej.add(unsupported(d, "pfc_watchdog "+w.Name+" action "+w.Action, "the Cumulus PFC watchdog drops on a stormed queue; use action drop", src))
 	}
 	poll := w.PollMS
 	if !w.PollSet {
@@ -257,18 +286,20 @@ func cumulusWatchdog(d *schema.Device, w *WatchdogView, src schema.Range, g func
 	}
 	g("pfc-watchdog polling-interval %d", poll)
 	if w.DetectionSet {
-		if w.DetectionMS%poll != 0 {
-			return unsupported(d, fmt.Sprintf("pfc_watchdog %s detection %d ms", w.Name, w.DetectionMS),
-				"Cumulus detects after a whole number of polls (robustness); make detection a multiple of poll_interval", src)
+		if poll <= 0 || w.DetectionMS%poll != 0 {
+			rej.add(unsupported(d, fmt.Sprintf("pfc_watchdog %s detection %d ms", w.Name, w.DetectionMS),
+				"Cumulus detects after a whole number of polls (robustness); make detection a multiple of poll_interval", src))
+		} else {
+			g("pfc-watchdog robustness %d", w.DetectionMS/poll)
 		}
-		g("pfc-watchdog robustness %d", w.DetectionMS/poll)
 	}
-	return nil
+	return rej.err()
 }
 
 // cumulusInterface builds one port's settings; sp is the schema port of p.
 func cumulusInterface(d *schema.Device, sp *schema.Port, p PortView, watchdog bool) (CumulusInterface, error) {
-	in := CumulusInterface{Name: p.Name, Word: shellWord(p.Name), IP: p.IP, MTU: p.MTU, Watchdog: p.Watchdog && watchdog}
+	in := CumulusInterface{Name: p.Name, Word: shellWord(p.Name), IP: p.IP, Routed: p.Routed, MTU: p.MTU, Watchdog: p.Watchdog && watchdog}
+	var rej refusals
 	if p.Description != "" {
 		in.Description = shellString(p.Description)
 	}
@@ -280,15 +311,15 @@ func cumulusInterface(d *schema.Device, sp *schema.Port, p PortView, watchdog bo
 		in.FEC = "rs"
 	case "fc":
 		if p.SpeedBps > 25_000_000_000 {
-			return in, unsupported(d, fmt.Sprintf("fec fc on %s at %s", p.Name, bps(p.SpeedBps)),
-				"Spectrum switches support Base-R (FC) FEC at 25G only; use fec rs or none above 25G", sp.FEC.Src)
+			rej.add(unsupported(d, fmt.Sprintf("fec fc on %s at %s", p.Name, bps(p.SpeedBps)),
+				"Spectrum switches support Base-R (FC) FEC at 25G only; use fec rs or none above 25G", sp.FEC.Src))
 		}
 		in.FEC = "baser"
 	case "none":
 		in.FEC = "off"
 	}
 	if p.LinkPause {
-		return in, unsupported(d, "link_pause on "+p.Name, "fabricgen renders no NVUE link-pause profile, and Cumulus forbids link pause and PFC on one port; turn link_pause off", sp.QoS.LinkPause.Src)
+		rej.add(unsupported(d, "link_pause on "+p.Name, "fabricgen renders no NVUE link-pause profile, and Cumulus forbids link pause and PFC on one port; turn link_pause off", sp.QoS.LinkPause.Src))
 	}
 	for _, n := range p.ACLIn {
 		in.ACLIn = append(in.ACLIn, shellWord(n))
@@ -296,7 +327,7 @@ func cumulusInterface(d *schema.Device, sp *schema.Port, p PortView, watchdog bo
 	for _, n := range p.ACLOut {
 		in.ACLOut = append(in.ACLOut, shellWord(n))
 	}
-	return in, nil
+	return in, rej.err()
 }
 
 func ceil(x float64) float64 {
@@ -344,17 +375,18 @@ type CumulusACLRule struct {
 // examples never add "action permit" to it.
 func cumulusACLs(f *schema.Fabric, d *schema.Device, b Base) ([]string, error) {
 	var out []string
+	var rej refusals
 	for _, a := range b.ACLs {
 		acl := CumulusACL{Name: a.Name, Word: shellWord(a.Name), Type: "ipv4"}
 		if a.HasIPv6 && a.HasIPv4 {
-			return nil, unsupported(d, "acl "+a.Name+" mixing IPv4 and IPv6 rules", "an NVUE ACL has one type (ipv4 or ipv6); split it in two", ruleSrc(f, a.Name, a.Rules[0].Seq))
+			rej.add(unsupported(d, "acl "+a.Name+" mixing IPv4 and IPv6 rules", "an NVUE ACL has one type (ipv4 or ipv6); split it in two", ruleSrc(f, a.Name, a.Rules[0].Seq)))
 		}
 		if a.HasIPv6 {
 			acl.Type = "ipv6"
 		}
 		for _, r := range a.Rules {
 			rule, err := cumulusRule(f, d, a.Name, acl.Word, r)
-			if err != nil {
+			if !rej.add(err) {
 				return nil, err
 			}
 			acl.Rules = append(acl.Rules, rule)
@@ -365,7 +397,7 @@ func cumulusACLs(f *schema.Fabric, d *schema.Device, b Base) ([]string, error) {
 		}
 		out = append(out, strings.Split(text, "\n")...)
 	}
-	return out, nil
+	return out, rej.err()
 }
 
 // cumulusRule checks that NVUE can express an ACL rule and builds it.

@@ -90,7 +90,8 @@ type EOSInterface struct {
 	// Speed is the "speed" argument ("100g", from eosSpeeds), FEC the
 	// "error-correction encoding" argument.
 	Speed, FEC string
-	// Routed is true for ports with an address ("no switchport").
+	// Routed is true for L3 ports ("no switchport"): with IP their address,
+	// without it IPv6 link-local only ("ipv6 enable", BGP unnumbered).
 	Routed bool
 	IP     string
 	IPv6   bool
@@ -153,21 +154,30 @@ const (
 var eosSpeeds = map[int64]string{
 	10_000_000: "10full", 100_000_000: "100full",
 	1_000_000_000: "1g", 10_000_000_000: "10g", 25_000_000_000: "25g", 40_000_000_000: "40g", 50_000_000_000: "50g",
-	100_000_000_000: "100g", 200_000_000_000: "200g", 400_000_000_000: "400g",
+	100_000_000_000: "100g", 200_000_000_000: "200g", 400_000_000_000: "400g-8",
 	800_000_000_000: "800g-8", 1_600_000_000_000: "1.6t-8",
+}
+
+// eosLaneSpeedsSince is the first EOS release fabricgen writes 400G as
+// "400g-8" (the lane-count form AVD's schema lists and running configs
+// show); earlier releases get "400g".
+var eosLaneSpeedsSince = []int{4, 22}
+
+// eosSpeed is the "speed" keyword for a port speed on release rel.
+func eosSpeed(bps int64, rel schema.Version) (string, bool) {
+	kw, ok := eosSpeeds[bps]
+	if ok && kw == "400g-8" && len(rel.Parts) > 0 && !rel.AtLeast(eosLaneSpeedsSince...) {
+		kw = "400g"
+	}
+	return kw, ok
 }
 
 func buildEOS(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 	const global = "EOS applies qos map and watchdog timers to the whole switch; attach the same policy to every port of the device"
-	if err := requireUniform(d, global, aspDSCP, aspPCP, aspQueueMap, aspTrust); err != nil {
-		return nil, err
-	}
-	if err := requireUniform(d, "EOS sets PFC watchdog timers once per switch", aspWatchdog); err != nil {
-		return nil, err
-	}
-	if err := rejectBuffers(d, b, "EOS sizes PFC headroom and shared pools in hardware profiles fabricgen does not render; remove the buffer block from policies attached to arista_eos devices"); err != nil {
-		return nil, err
-	}
+	var rej refusals // every refusal of the device, not only the first
+	rej.add(requireUniform(d, global, aspDSCP, aspPCP, aspQueueMap, aspTrust))
+	rej.add(requireUniform(d, "EOS sets PFC watchdog timers once per switch", aspWatchdog))
+	rej.add(rejectBuffers(d, b, "EOS sizes PFC headroom and shared pools in hardware profiles fabricgen does not render; remove the buffer block from policies attached to arista_eos devices"))
 	v := &EOSView{Base: b}
 	q := b.QoS
 	for _, g := range q.DSCPByPriority {
@@ -191,31 +201,31 @@ func buildEOS(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 		trust = "no qos trust"
 	case schema.TrustBoth:
 		qq := firstQoS(d)
-		return nil, unsupported(d, "trust both", "an EOS port trusts either DSCP (qos trust dscp) or CoS (qos trust cos), not both", qq.Trust.Src)
+		rej.add(unsupported(d, "trust both", "an EOS port trusts either DSCP (qos trust dscp) or CoS (qos trust cos), not both", qq.Trust.Src))
 	}
 	if q.Watchdog != nil && len(q.PFC) > 0 {
 		w, err := eosWatchdog(d, q.Watchdog)
-		if err != nil {
+		if !rej.add(err) {
 			return nil, err
 		}
 		v.Watchdog = w
 	}
 	txq, err := eosTxQueues(d, q.Queues)
-	if err != nil {
+	if !rej.add(err) {
 		return nil, err
 	}
-	if err := eosACLs(f, d, v); err != nil {
+	if err := eosACLs(f, d, v); !rej.add(err) {
 		return nil, err
 	}
 	txqKey := eosTxQueueKey(txq)
 	for _, p := range b.Ports {
 		if p.MTU != 0 && (p.MTU < eosMinMTU || p.MTU > eosMaxMTU) {
-			return nil, unsupported(d, fmt.Sprintf("mtu %d on %s", p.MTU, p.Name),
-				fmt.Sprintf("EOS interface MTU is %d–%d (the L3 MTU; EOS adds the L2 header)", eosMinMTU, eosMaxMTU), portQoS(d, p.Name).MTU.Src)
+			rej.add(unsupported(d, fmt.Sprintf("mtu %d on %s", p.MTU, p.Name),
+				fmt.Sprintf("EOS interface MTU is %d–%d (the L3 MTU; EOS adds the L2 header)", eosMinMTU, eosMaxMTU), portQoS(d, p.Name).MTU.Src))
 		}
 		in := EOSInterface{
 			Name: p.Name, Description: p.Description, MTU: p.MTU, Trust: trust,
-			Routed: p.IP != "", IP: p.IP, IPv6: p.IPFamily == "ipv6",
+			Routed: p.Routed, IP: p.IP, IPv6: p.IPFamily == "ipv6",
 			FlowControl: p.LinkPause, PFC: p.PFC, Watchdog: p.Watchdog && v.Watchdog != nil,
 			TxQueues: txq,
 		}
@@ -224,10 +234,10 @@ func buildEOS(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 		}
 		in.Description = oneLine(in.Description)
 		if p.SpeedBps > 0 {
-			kw, ok := eosSpeeds[p.SpeedBps]
+			kw, ok := eosSpeed(p.SpeedBps, d.OSVersion.V)
 			if !ok {
-				return nil, unsupported(d, fmt.Sprintf("speed %s on %s", bps(p.SpeedBps), p.Name),
-					"EOS fixed-speed keywords are 10full, 100full, 1g, 10g, 25g, 40g, 50g, 100g, 200g, 400g, 800g-8 and 1.6t-8", eosSpeedSrc(d, p.Name))
+				rej.add(unsupported(d, fmt.Sprintf("speed %s on %s", bps(p.SpeedBps), p.Name),
+					"EOS fixed-speed keywords are 10full, 100full, 1g, 10g, 25g, 40g, 50g, 100g, 200g, 400g-8 (400g before 4.22), 800g-8 and 1.6t-8", eosSpeedSrc(d, p.Name)))
 			}
 			in.Speed = kw
 		}
@@ -238,7 +248,7 @@ func buildEOS(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 			in.FEC = "fire-code"
 		}
 		groups, pm, err := eosBindings(f, d, p, v)
-		if err != nil {
+		if !rej.add(err) {
 			return nil, err
 		}
 		in.AccessGroups, in.ServicePolicy = groups, pm
@@ -251,7 +261,7 @@ func buildEOS(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 		in.Text = text
 		v.Interfaces = append(v.Interfaces, in)
 	}
-	return v, nil
+	return v, rej.err()
 }
 
 func eosWatchdog(d *schema.Device, w *WatchdogView) (*EOSWatchdog, error) {
@@ -259,17 +269,18 @@ func eosWatchdog(d *schema.Device, w *WatchdogView) (*EOSWatchdog, error) {
 	timeout, ok1 := seconds(w.DetectionMS, 2)
 	recovery, ok2 := seconds(w.RestorationMS, 2)
 	polling, ok3 := seconds(w.PollMS, 3)
+	var rej refusals
 	if !ok1 || !ok2 || !ok3 {
-		return nil, unsupported(d, fmt.Sprintf("pfc_watchdog %s timers %d/%d/%d ms", w.Name, w.DetectionMS, w.RestorationMS, w.PollMS),
-			"EOS takes timeout and recovery-time in steps of 10 ms and polling-interval in steps of 1 ms", src)
+		rej.add(unsupported(d, fmt.Sprintf("pfc_watchdog %s timers %d/%d/%d ms", w.Name, w.DetectionMS, w.RestorationMS, w.PollMS),
+			"EOS takes timeout and recovery-time in steps of 10 ms and polling-interval in steps of 1 ms", src))
 	}
 	ew := &EOSWatchdog{Action: "drop"}
 	if w.DetectionSet {
 		ew.Timeout = timeout
 	}
-	if w.RestorationSet {
-		ew.Recovery = recovery
-	}
+	// Always explicit (the fabric-wide default when the intent sets none):
+	// EOS's own default recovery time is not documented.
+	ew.Recovery = recovery
 	if w.PollSet {
 		ew.Polling = polling
 	}
@@ -277,14 +288,15 @@ func eosWatchdog(d *schema.Device, w *WatchdogView) (*EOSWatchdog, error) {
 	case schema.WatchdogDrop, "":
 		ew.Action = "drop"
 	default:
-		return nil, unsupported(d, "pfc_watchdog "+w.Name+" action "+w.Action,
-			"EOS watchdog actions are drop, errdisable and notify-only; none forwards through a storm, so use action drop", src)
+		rej.add(unsupported(d, "pfc_watchdog "+w.Name+" action "+w.Action,
+			"EOS watchdog actions are drop, errdisable and notify-only; none forwards through a storm, so use action drop", src))
 	}
-	return ew, nil
+	return ew, rej.err()
 }
 
 func eosTxQueues(d *schema.Device, qs []QueueView) ([]EOSTxQueue, error) {
 	var out []EOSTxQueue
+	var rej refusals
 	for _, q := range qs {
 		if q.Sched == "" && q.Weight == 0 && q.ECN == nil && q.ShaperBps == 0 {
 			continue
@@ -298,20 +310,20 @@ func eosTxQueues(d *schema.Device, qs []QueueView) ([]EOSTxQueue, error) {
 		}
 		if q.ShaperBps > 0 {
 			if q.ShaperBps%1000 != 0 {
-				return nil, unsupported(d, fmt.Sprintf("queue %d shaper %d bit/s", q.ID, q.ShaperBps), "EOS shapes in whole kbps", queueSrc(d, q.ID))
+				rej.add(unsupported(d, fmt.Sprintf("queue %d shaper %d bit/s", q.ID, q.ShaperBps), "EOS shapes in whole kbps", queueSrc(d, q.ID, qShaper)))
 			}
 			t.Shape = strconv.FormatInt(q.ShaperBps/1000, 10) + " kbps"
 		}
 		if e := q.ECN; e != nil {
 			rd, err := eosRandomDetect(d, q.ID, e)
-			if err != nil {
+			if !rej.add(err) {
 				return nil, err
 			}
 			t.RandomDetect = rd
 		}
 		out = append(out, t)
 	}
-	return out, nil
+	return out, rej.err()
 }
 
 // eosRandomDetect renders a queue's "random-detect ecn" (marking) or
@@ -320,14 +332,15 @@ func eosTxQueues(d *schema.Device, qs []QueueView) ([]EOSTxQueue, error) {
 // bytes. Ranges (thresholds 1–256000000, probability 1–100) are those of
 // AVD's ethernet_interfaces and qos_profiles schemas.
 func eosRandomDetect(d *schema.Device, qid int, e *ECNView) (string, error) {
-	src := queueSrc(d, qid)
+	src := queueSrc(d, qid, qECN)
+	var rej refusals
 	for _, th := range []struct {
 		name string
 		v    int64
 	}{{"min_threshold", e.MinBytes}, {"max_threshold", e.MaxBytes}} {
 		if th.v < 1 || th.v > eosMaxThreshold {
-			return "", unsupported(d, fmt.Sprintf("ecn_profile %s %s %d B on queue %d", e.Name, th.name, th.v, qid),
-				fmt.Sprintf("EOS random-detect thresholds are 1–%d bytes", eosMaxThreshold), src)
+			rej.add(unsupported(d, fmt.Sprintf("ecn_profile %s %s %d B on queue %d", e.Name, th.name, th.v, qid),
+				fmt.Sprintf("EOS random-detect thresholds are 1–%d bytes", eosMaxThreshold), src))
 		}
 	}
 	if e.Probability < 1 || e.Probability > 100 {
@@ -335,8 +348,11 @@ func eosRandomDetect(d *schema.Device, qid int, e *ECNView) (string, error) {
 		if !e.Mark {
 			word = "drop-probability"
 		}
-		return "", unsupported(d, fmt.Sprintf("ecn_profile %s max_probability %d on queue %d", e.Name, e.Probability, qid),
-			"EOS random-detect "+word+" is 1–100 percent", src)
+		rej.add(unsupported(d, fmt.Sprintf("ecn_profile %s max_probability %d on queue %d", e.Name, e.Probability, qid),
+			"EOS random-detect "+word+" is 1–100 percent", src))
+	}
+	if err := rej.err(); err != nil {
+		return "", err
 	}
 	if e.Mark {
 		return fmt.Sprintf("random-detect ecn minimum-threshold %d bytes maximum-threshold %d bytes max-mark-probability %d",
@@ -349,6 +365,7 @@ func eosRandomDetect(d *schema.Device, qid int, e *ECNView) (string, error) {
 // eosACLs renders the filter ACLs and the re-marking ACLs, class maps and
 // policy maps (one policy map per ACL that re-marks).
 func eosACLs(f *schema.Fabric, d *schema.Device, v *EOSView) error {
+	var rej refusals
 	for _, a := range v.ACLs {
 		for _, fam := range []struct {
 			on      bool
@@ -363,7 +380,7 @@ func eosACLs(f *schema.Fabric, d *schema.Device, v *EOSView) error {
 					continue
 				}
 				e, err := eosEntry(f, d, a.Name, r, r.Action)
-				if err != nil {
+				if !rej.add(err) {
 					return err
 				}
 				al.Entries = append(al.Entries, e)
@@ -380,7 +397,7 @@ func eosACLs(f *schema.Fabric, d *schema.Device, v *EOSView) error {
 				kw = "ipv6"
 			}
 			entry, err := eosEntry(f, d, a.Name, m.Rule, "permit")
-			if err != nil {
+			if !rej.add(err) {
 				return err
 			}
 			v.AccessLists = append(v.AccessLists, EOSAccessList{Keyword: kw, Name: m.Name, Entries: []EOSACLEntry{entry}})
@@ -396,7 +413,7 @@ func eosACLs(f *schema.Fabric, d *schema.Device, v *EOSView) error {
 		}
 		v.PolicyMaps = append(v.PolicyMaps, pm)
 	}
-	return nil
+	return rej.err()
 }
 
 func ruleInFamily(r RuleView, fam string) bool {
@@ -434,13 +451,15 @@ func eosBindings(f *schema.Fabric, d *schema.Device, p PortView, v *EOSView) ([]
 	}
 	var lines []string
 	policy := ""
+	var rej refusals
 	for _, dir := range []struct {
 		names []string
 		word  string
 	}{{p.ACLIn, "in"}, {p.ACLOut, "out"}} {
 		if len(dir.names) > 1 {
-			return nil, "", unsupported(d, fmt.Sprintf("%d ACLs bound %s on %s (%s)", len(dir.names), dir.word, p.Name, strings.Join(dir.names, ", ")),
-				"an EOS interface takes one access-group per direction and family; merge the ACLs", portACLSrc(d, p.Name, dir.word))
+			rej.add(unsupported(d, fmt.Sprintf("%d ACLs bound %s on %s (%s)", len(dir.names), dir.word, p.Name, strings.Join(dir.names, ", ")),
+				"an EOS interface takes one access-group per direction and family; merge the ACLs", portACLSrc(d, p.Name, dir.word)))
+			continue
 		}
 		for _, n := range dir.names {
 			a := find(n)
@@ -452,14 +471,15 @@ func eosBindings(f *schema.Fabric, d *schema.Device, p PortView, v *EOSView) ([]
 			}
 			if len(a.Marks) > 0 {
 				if dir.word == "out" {
-					return nil, "", unsupported(d, "acl "+n+" re-marking DSCP outbound on "+p.Name,
-						"EOS applies QoS re-marking policies inbound only; bind the ACL with acl_in", portACLSrc(d, p.Name, dir.word))
+					rej.add(unsupported(d, "acl "+n+" re-marking DSCP outbound on "+p.Name,
+						"EOS applies QoS re-marking policies inbound only; bind the ACL with acl_in", portACLSrc(d, p.Name, dir.word)))
+					continue
 				}
 				policy = "PM-" + n
 			}
 		}
 	}
-	return lines, policy, nil
+	return lines, policy, rej.err()
 }
 
 // eosSpeedSrc is where a port's speed was set: on the port, or on its link.

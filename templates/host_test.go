@@ -11,13 +11,18 @@ import (
 	"github.com/fabricgen/fabricgen/schema"
 )
 
-// hostScripts renders every host NIC script of every example.
+// hostScripts renders every host NIC script of every example and of
+// testdata/stanza (every driver, trust and RDMA variant, names full of
+// "_ . - @").
 func hostScripts(t *testing.T) map[string][]byte {
 	t.Helper()
 	r := newTestRenderer(t)
 	out := map[string][]byte{}
+	fabrics := map[string]*schema.Fabric{"testdata/stanza": stanzaFabric(t)}
 	for _, ex := range exampleNames(t) {
-		f := loadExample(t, ex)
+		fabrics[ex] = loadExample(t, ex)
+	}
+	for ex, f := range fabrics {
 		for _, d := range sampleDevices(f) {
 			if !d.Platform.V.IsHost() {
 				continue
@@ -64,6 +69,10 @@ var guardedLines = []*regexp.Regexp{
 	regexp.MustCompile(`^mountpoint -q /sys/kernel/config \|\| mount -t configfs none /sys/kernel/config$`),
 }
 
+// probeLine is a capability probe of the preamble: a read-only test of a
+// driver's file, tunable, flag or DCB netlink, then one message and exit.
+var probeLine = regexp.MustCompile(`^(?:\[ -[de] \S+ \]|dcb pfc show dev \S+ >/dev/null 2>&1|ethtool --get-tunable \S+ pfc-prevention-tout >/dev/null 2>&1|ethtool --show-priv-flags \S+ \| grep -q '\^fw-lldp-agent') \|\| \{ echo "[^"]+" >&2; exit 1; \}$`)
+
 // TestHostScriptShape checks the contract the lab and push rely on: a
 // preamble (shebang, set -eu, tool checks, lookups), then one simple
 // command per line, no shell control flow beyond the guardedLines forms.
@@ -73,20 +82,28 @@ func TestHostScriptShape(t *testing.T) {
 		if lines[0] != "#!/usr/bin/env bash" {
 			t.Errorf("%s: first line %q, want the bash shebang", name, lines[0])
 		}
-		seenSet := false
+		seenSet, changed := false, false
 		for i, l := range lines[1:] {
 			switch {
 			case l == "" || strings.HasPrefix(l, "#"):
 			case l == "set -eu":
 				seenSet = true
-			case strings.HasPrefix(l, "command -v "):
+			case strings.HasPrefix(l, "command -v "), probeLine.MatchString(l):
 				if !seenSet {
 					t.Errorf("%s:%d: tool check before set -eu", name, i+2)
+				}
+				if changed {
+					t.Errorf("%s:%d: check %q after the first change: every probe must run before anything changes", name, i+2, l)
+				}
+			case strings.Contains(l, "=$("):
+				if changed {
+					t.Errorf("%s:%d: lookup after the first change", name, i+2)
 				}
 			default:
 				if !seenSet {
 					t.Errorf("%s:%d: command before set -eu: %q", name, i+2, l)
 				}
+				changed = true
 				guarded := false
 				for _, re := range guardedLines {
 					guarded = guarded || re.MatchString(l)

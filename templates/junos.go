@@ -11,8 +11,19 @@ import (
 // JunosView is the juniper_junos template data: "set" commands, grouped.
 type JunosView struct {
 	Base
-	// Sections are groups of set commands with a comment title each, in order.
+	// Family is the hardware family the model names (qfx5000, qfx10000,
+	// ex, mx), which picks the strict-high rate cap and the filter actions.
+	Family string
+	// Sections are the class-of-service groups of set commands (forwarding
+	// classes, classifiers, PFC, drop profiles, schedulers) with a comment
+	// title each, in order.
 	Sections []JunosSection
+	// Filters are the firewall filters, one per ACL and family (inet
+	// first), by ACL name; each is printed by the "filter" template.
+	Filters []JunosFilter
+	// Interfaces are the per-port stanzas, in port order, each printed by
+	// the "interface" template.
+	Interfaces []JunosInterface
 }
 
 // JunosSection is a titled group of set commands.
@@ -21,61 +32,142 @@ type JunosSection struct {
 	Commands []string
 }
 
+// JunosFilter is one "set firewall family FAMILY filter NAME" filter.
+type JunosFilter struct {
+	// Family is "inet" or "inet6"; Name the ACL's name.
+	Family, Name string
+	// Terms are the ACL's rules of this family, in sequence order.
+	Terms []JunosTerm
+	// Text is the filter's set commands, one per line, as the "filter"
+	// template renders this view (what device.tmpl prints).
+	Text string
+}
+
+// JunosTerm is one term of a firewall filter, named after the rule's
+// sequence number; the "filter_term" template prints its set commands.
+type JunosTerm struct {
+	// Family and Filter repeat the filter's ("inet"/"inet6", the name).
+	Family, Filter string
+	Seq            int
+	// Protocol is "udp", "tcp" or "icmp" ("from protocol", "from
+	// next-header" for inet6), or "" for any.
+	Protocol string
+	// Src and Dst are prefixes, or "".
+	Src, Dst string
+	// SrcPorts and DstPorts are the L4 ports or ranges matched.
+	SrcPorts, DstPorts []PortRangeView
+	// DSCP lists the matched code points ("from dscp", "from
+	// traffic-class" for inet6).
+	DSCP []int
+	// Discard is true for a deny rule ("then discard").
+	Discard bool
+	// SetDSCP is the re-mark value of a permit rule, or -1, and
+	// ForwardingClass the class of the re-marked priority (MX and EX).
+	SetDSCP         int
+	ForwardingClass string
+}
+
+// JunosInterface is one port's "set interfaces" and class-of-service
+// interface statements, which the "interface" template prints.
+type JunosInterface struct {
+	// Name is the interface name (et-0/0/0: one word by the port naming
+	// rules); Description the description already quoted for Junos (a
+	// double-quoted string with its escapes), or "".
+	Name, Description string
+	// MTU is the interface MTU (0: not set).
+	MTU int
+	// Family is "inet" or "inet6": the family of the address and filters.
+	Family string
+	// IP is the address with prefix length, or ""; Routed is true for an
+	// L3 port, which without IP runs on its IPv6 link-local address.
+	IP     string
+	Routed bool
+	// FilterIn and FilterOut name the firewall filter bound in each
+	// direction ("filter input|output NAME"), or "".
+	FilterIn, FilterOut string
+	// SchedulerMap, CNP, DSCPClassifier and PCPClassifier name the
+	// class-of-service objects bound to the port, or "" for none.
+	SchedulerMap, CNP, DSCPClassifier, PCPClassifier string
+	// Text is the port's statements, one per line, as the "interface"
+	// template renders this view (what device.tmpl prints; "" for none).
+	Text string
+}
+
+// junosIfKey is a JunosInterface without its identity fields (name,
+// description, address): the key of its cached stanza.
+type junosIfKey struct {
+	desc, ip                  bool
+	mtu                       int
+	family                    string
+	routed                    bool
+	in, out                   string
+	sched, cnp, dscpCl, pcpCl string
+}
+
+// junosObject is the name of every class-of-service object fabricgen
+// defines (classifiers, scheduler map, congestion-notification profile).
+const junosObject = "FABRICGEN"
+
+// junosStrictCapPercent caps a strict-high queue whose intent sets no
+// shaper: Juniper recommends a rate on every strict-high queue ("Defining
+// CoS Queue Scheduling Priority", Traffic Management for QFX) so it cannot
+// starve the others; congestion notifications need a small fraction.
+const junosStrictCapPercent = 5
+
 // junosWDPollMS is the Junos PFC watchdog's default poll interval (Junos
 // "Configuring PFC Watchdog": poll 100 ms, detection 2 polls, recovery 200 ms).
 const junosWDPollMS = 100
 
 func buildJunos(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 	const global = "fabricgen writes one Junos classifier, scheduler map and congestion-notification profile per device; attach the same policy to every port"
-	if err := requireUniform(d, global, aspTrust, aspDSCP, aspPCP, aspQueueMap, aspQueues, aspPFCSet, aspWatchdog); err != nil {
-		return nil, err
-	}
-	if err := rejectBuffers(d, b, "Junos derives PFC headroom from cable-length and MRU and sizes buffers in percent; fabricgen renders no Junos buffer statements"); err != nil {
-		return nil, err
-	}
+	var rej refusals // every refusal of the device, not only the first
+	rej.add(requireUniform(d, global, aspTrust, aspDSCP, aspPCP, aspQueueMap, aspQueues, aspPFCSet, aspWatchdog))
+	rej.add(rejectBuffers(d, b, "Junos derives PFC headroom from cable-length and MRU and sizes buffers in percent; fabricgen renders no Junos buffer statements"))
 	q := b.QoS
 	qq := firstQoS(d)
 	names := classNames(f)
-	v := &JunosView{Base: b}
+	fam := d.Family
+	if fam == "" {
+		fam = schema.JunosQFX5000
+	}
+	v := &JunosView{Base: b, Family: string(fam)}
 	v.Sections = append(v.Sections, JunosSection{"forwarding classes", junosForwardingClasses(q, names)})
 	trust := schema.Trust(q.Trust)
 	if trust == schema.TrustNone {
-		return nil, unsupported(d, "trust none", "a Junos interface always has a classifier (default or explicit); fabricgen binds DSCP and/or 802.1p classifiers", qq.Trust.Src)
+		rej.add(unsupported(d, "trust none", "a Junos interface always has a classifier (default or explicit); fabricgen binds DSCP and/or 802.1p classifiers", qq.Trust.Src))
 	}
 	v.Sections = append(v.Sections, JunosSection{"classifiers", junosClassifiers(q, trust, names)})
 	if len(q.PFC) > 0 {
 		cnp, err := junosPFC(d, q, qq, trust)
-		if err != nil {
+		if !rej.add(err) {
 			return nil, err
 		}
 		v.Sections = append(v.Sections, JunosSection{"priority-based flow control", cnp})
 	}
-	drops, sch, err := junosSchedulers(f, d, q, names)
-	if err != nil {
+	drops, sch, err := junosSchedulers(f, d, q, names, fam)
+	if !rej.add(err) {
 		return nil, err
 	}
 	if len(drops) > 0 {
 		v.Sections = append(v.Sections, JunosSection{"drop profiles (ECN)", drops})
 	}
 	v.Sections = append(v.Sections, JunosSection{"schedulers", sch})
-	// Firewall filters.
-	var fw []string
 	for _, a := range b.ACLs {
-		lines, err := junosFilter(f, d, a, names, q)
-		if err != nil {
+		fs, err := junosFilters(f, d, a, names, q, fam)
+		if !rej.add(err) {
 			return nil, err
 		}
-		fw = append(fw, lines...)
+		v.Filters = append(v.Filters, fs...)
 	}
-	if len(fw) > 0 {
-		v.Sections = append(v.Sections, JunosSection{"firewall filters", fw})
-	}
-	ifs, err := junosInterfaces(d, b.Ports, qq != nil, trust)
-	if err != nil {
+	if err := junosACLText(b.stanzas, d, v.Filters); !rej.add(err) {
 		return nil, err
 	}
-	v.Sections = append(v.Sections, JunosSection{"interfaces", ifs})
-	return v, nil
+	ifs, err := junosInterfaces(b.stanzas, d, b.Ports, qq != nil, trust)
+	if !rej.add(err) {
+		return nil, err
+	}
+	v.Interfaces = ifs
+	return v, rej.err()
 }
 
 // junosCoS prefixes every class-of-service statement.
@@ -140,11 +232,12 @@ func junosPFC(d *schema.Device, q QoSView, qq *schema.PortQoS, trust schema.Trus
 	for _, p := range q.PFC {
 		cnp = append(cnp, fmt.Sprintf("%scongestion-notification-profile FABRICGEN output ieee-802.1 code-point %03b flow-control-queue %d", cos, p, q.QueueOf[p]))
 	}
+	var rej refusals
 	if w := q.Watchdog; w != nil {
 		src := qq.Watchdog.Src
 		if w.Action != "" && w.Action != string(schema.WatchdogDrop) {
-			return nil, unsupported(d, "pfc_watchdog "+w.Name+" action "+w.Action,
-				"the Junos PFC watchdog disables (drops) a stormed queue for the recovery time; use action drop", src)
+			rej.add(unsupported(d, "pfc_watchdog "+w.Name+" action "+w.Action,
+				"the Junos PFC watchdog disables (drops) a stormed queue for the recovery time; use action drop", src))
 		}
 		wd := cos + "congestion-notification-profile FABRICGEN pfc-watchdog"
 		// The bare statement enables the watchdog with its defaults;
@@ -158,31 +251,32 @@ func junosPFC(d *schema.Device, q QoSView, qq *schema.PortQoS, trust schema.Trus
 			cnp = append(cnp, fmt.Sprintf("%s poll-interval %d", wd, poll))
 		}
 		if w.DetectionSet {
-			if w.DetectionMS%poll != 0 || w.DetectionMS/poll < 1 {
-				return nil, unsupported(d, fmt.Sprintf("pfc_watchdog %s detection %d ms", w.Name, w.DetectionMS),
-					"Junos detects a storm after a whole number of poll intervals (detection); make detection a multiple of poll_interval", src)
+			if poll <= 0 || w.DetectionMS%poll != 0 || w.DetectionMS/poll < 1 {
+				rej.add(unsupported(d, fmt.Sprintf("pfc_watchdog %s detection %d ms", w.Name, w.DetectionMS),
+					"Junos detects a storm after a whole number of poll intervals (detection); make detection a multiple of poll_interval", src))
+			} else {
+				cnp = append(cnp, fmt.Sprintf("%s detection %d", wd, w.DetectionMS/poll))
 			}
-			cnp = append(cnp, fmt.Sprintf("%s detection %d", wd, w.DetectionMS/poll))
 		}
-		if w.RestorationSet {
-			cnp = append(cnp, fmt.Sprintf("%s recovery-time %d", wd, w.RestorationMS))
-		}
+		// Always explicit: the intent's restoration or fabricgen's default.
+		cnp = append(cnp, fmt.Sprintf("%s recovery-time %d", wd, w.RestorationMS))
 		if len(cnp) > bare+1 {
 			cnp = append(cnp[:bare], cnp[bare+1:]...)
 		}
 	}
-	return cnp, nil
+	return cnp, rej.err()
 }
 
 // junosSchedulers renders the ECN drop profiles, and the schedulers
 // followed by the scheduler map.
-func junosSchedulers(f *schema.Fabric, d *schema.Device, q QoSView, names [8]string) (drops, sched []string, err error) {
+func junosSchedulers(f *schema.Fabric, d *schema.Device, q QoSView, names [8]string, fam schema.JunosFamily) (drops, sched []string, err error) {
 	const cos = junosCoS
 	var sch, smap []string
 	dropSeen := map[string]bool{}
+	var rej refusals
 	for _, qu := range q.Queues {
-		if qu.ShaperBps > 0 {
-			return nil, nil, unsupported(d, fmt.Sprintf("queue %d shaper %s", qu.ID, bps(qu.ShaperBps)), "fabricgen renders no Junos shaping-rate; remove the shaper", queueSrc(d, qu.ID))
+		if qu.ShaperBps > 0 && !qu.Strict {
+			rej.add(unsupported(d, fmt.Sprintf("queue %d shaper %s", qu.ID, bps(qu.ShaperBps)), "fabricgen renders no Junos shaping-rate; remove the shaper", queueSrc(d, qu.ID, qShaper)))
 		}
 		name := "FABRICGEN-Q" + strconv.Itoa(qu.ID)
 		// ECN: an interpolated drop profile (fill level in percent of the
@@ -193,8 +287,8 @@ func junosSchedulers(f *schema.Fabric, d *schema.Device, q QoSView, names [8]str
 		var ecn []string
 		if e := qu.ECN; e != nil {
 			if !e.HasFill {
-				return nil, nil, unsupported(d, fmt.Sprintf("ecn_profile %s on queue %d (%d–%d bytes)", e.Name, qu.ID, e.MinBytes, e.MaxBytes),
-					"Junos drop profiles take thresholds as fill levels in percent of the queue buffer, not bytes; give the ecn_profile min_fill_level and max_fill_level", ecnProfileSrc(f, e.Name, queueSrc(d, qu.ID)))
+				rej.add(unsupported(d, fmt.Sprintf("ecn_profile %s on queue %d (%d–%d bytes)", e.Name, qu.ID, e.MinBytes, e.MaxBytes),
+					"Junos drop profiles take thresholds as fill levels in percent of the queue buffer, not bytes; give the ecn_profile min_fill_level and max_fill_level", ecnProfileSrc(f, e.Name, queueSrc(d, qu.ID, qECN))))
 			}
 			dp := "FABRICGEN-ECN-" + e.Name
 			if !dropSeen[dp] {
@@ -213,6 +307,7 @@ func junosSchedulers(f *schema.Fabric, d *schema.Device, q QoSView, names [8]str
 		switch {
 		case qu.Strict:
 			sch = append(sch, cos+"schedulers "+name+" priority strict-high")
+			sch = append(sch, cos+"schedulers "+name+" "+junosStrictCap(fam, qu.ShaperBps))
 		case qu.Sched == string(schema.SchedDWRR) || qu.Weight > 0:
 			sch = append(sch, fmt.Sprintf("%sschedulers %s transmit-rate percent %d", cos, name, qu.Weight))
 		case len(ecn) == 0:
@@ -223,30 +318,28 @@ func junosSchedulers(f *schema.Fabric, d *schema.Device, q QoSView, names [8]str
 			smap = append(smap, fmt.Sprintf("%sscheduler-maps FABRICGEN forwarding-class %s scheduler %s", cos, names[pr], name))
 		}
 	}
+	if err := rej.err(); err != nil {
+		return nil, nil, err
+	}
 	return drops, append(sch, smap...), nil
 }
 
-// junosInterfaces renders the ports: description, MTU, address, filters
-// and, when the device has QoS, the class-of-service bindings.
-func junosInterfaces(d *schema.Device, ports []PortView, hasQoS bool, trust schema.Trust) ([]string, error) {
-	const cos = junosCoS
-	var ifs []string
+// junosInterfaces builds the ports' stanzas (description, MTU, address,
+// filters and, when the device has QoS, the class-of-service bindings) and
+// renders each through the "interface" template.
+func junosInterfaces(st *stanzaSet, d *schema.Device, ports []PortView, hasQoS bool, trust schema.Trust) ([]JunosInterface, error) {
+	var ifs []JunosInterface
+	var rej refusals
 	for i, p := range ports {
+		in := JunosInterface{Name: p.Name, MTU: p.MTU, Family: "inet", IP: p.IP, Routed: p.Routed}
 		if p.Description != "" {
-			ifs = append(ifs, fmt.Sprintf("set interfaces %s description %q", p.Name, p.Description))
-		}
-		if p.MTU != 0 {
-			ifs = append(ifs, fmt.Sprintf("set interfaces %s mtu %d", p.Name, p.MTU))
+			in.Description = strconv.Quote(p.Description)
 		}
 		if p.LinkPause {
-			return nil, unsupported(d, "link_pause on "+p.Name, "fabricgen renders no Junos 802.3x flow-control; turn link_pause off", d.Ports[i].QoS.LinkPause.Src)
+			rej.add(unsupported(d, "link_pause on "+p.Name, "fabricgen renders no Junos 802.3x flow-control; turn link_pause off", d.Ports[i].QoS.LinkPause.Src))
 		}
-		fam := "inet"
 		if p.IPFamily == "ipv6" {
-			fam = "inet6"
-		}
-		if p.IP != "" {
-			ifs = append(ifs, fmt.Sprintf("set interfaces %s unit 0 family %s address %s", p.Name, fam, p.IP))
+			in.Family = "inet6"
 		}
 		// QFX binds one filter per direction and family ("filter (Layer 2
 		// and Layer 3 Interfaces)", QFX Series: input and output only;
@@ -254,40 +347,69 @@ func junosInterfaces(d *schema.Device, ports []PortView, hasQoS bool, trust sche
 		for _, dir := range []struct {
 			names []string
 			word  string
-		}{{p.ACLIn, "input"}, {p.ACLOut, "output"}} {
+			out   *string
+		}{{p.ACLIn, "input", &in.FilterIn}, {p.ACLOut, "output", &in.FilterOut}} {
 			switch len(dir.names) {
 			case 0:
 			case 1:
-				ifs = append(ifs, fmt.Sprintf("set interfaces %s unit 0 family %s filter %s %s", p.Name, fam, dir.word, dir.names[0]))
+				*dir.out = dir.names[0]
 			default:
 				pdir := "in"
 				if dir.word == "output" {
 					pdir = "out"
 				}
-				return nil, unsupported(d, fmt.Sprintf("%d ACLs bound %s on %s (%s)", len(dir.names), pdir, p.Name, strings.Join(dir.names, ", ")),
-					"a QFX interface takes one firewall filter per direction and family (filter "+dir.word+" NAME); merge the ACLs", portACLSrc(d, p.Name, pdir))
+				rej.add(unsupported(d, fmt.Sprintf("%d ACLs bound %s on %s (%s)", len(dir.names), pdir, p.Name, strings.Join(dir.names, ", ")),
+					"a QFX interface takes one firewall filter per direction and family (filter "+dir.word+" NAME); merge the ACLs", portACLSrc(d, p.Name, pdir)))
 			}
 		}
 		if hasQoS {
-			ifs = append(ifs, cos+"interfaces "+p.Name+" scheduler-map FABRICGEN")
+			in.SchedulerMap = junosObject
 			if len(p.PFC) > 0 {
-				ifs = append(ifs, cos+"interfaces "+p.Name+" congestion-notification-profile FABRICGEN")
+				in.CNP = junosObject
 			}
 			if trust != schema.TrustPCP {
-				ifs = append(ifs, cos+"interfaces "+p.Name+" unit 0 classifiers dscp FABRICGEN")
+				in.DSCPClassifier = junosObject
 			}
 			if trust == schema.TrustPCP || trust == schema.TrustBoth {
-				ifs = append(ifs, cos+"interfaces "+p.Name+" unit 0 classifiers ieee-802.1 FABRICGEN")
+				in.PCPClassifier = junosObject
 			}
 		}
+		key := junosIfKey{in.Description != "", in.IP != "", in.MTU, in.Family, in.Routed, in.FilterIn, in.FilterOut,
+			in.SchedulerMap, in.CNP, in.DSCPClassifier, in.PCPClassifier}
+		text, err := renderStanza(st, "interface", key, &in, junosMarked, in.Name, in.Description, in.IP)
+		if err != nil {
+			return nil, fmt.Errorf("device %s interface %s: %w", d.Name, p.Name, err)
+		}
+		in.Text = strings.TrimPrefix(text, "\n")
+		ifs = append(ifs, in)
 	}
-	return ifs, nil
+	return ifs, rej.err()
 }
 
-// junosFilter renders one ACL as a firewall filter per family. Terms are
-// named after the rule's sequence number; Junos discards what no term accepts.
-func junosFilter(f *schema.Fabric, d *schema.Device, a ACLView, names [8]string, q QoSView) ([]string, error) {
-	var out []string
+// junosMarked is in with its identity values replaced by marks.
+func junosMarked(in JunosInterface) JunosInterface {
+	in.Name, in.Description, in.IP = mark(0, in.Name), mark(1, in.Description), mark(2, in.IP)
+	return in
+}
+
+// junosACLText renders each filter through the "filter" template.
+func junosACLText(st *stanzaSet, d *schema.Device, filters []JunosFilter) error {
+	for i := range filters {
+		text, err := st.execute("filter", &filters[i])
+		if err != nil {
+			return fmt.Errorf("device %s filter %s: %w", d.Name, filters[i].Name, err)
+		}
+		filters[i].Text = strings.TrimPrefix(text, "\n")
+	}
+	return nil
+}
+
+// junosFilters builds one ACL's firewall filters, one per family. Terms
+// are named after the rule's sequence number; Junos discards what no term
+// accepts.
+func junosFilters(f *schema.Fabric, d *schema.Device, a ACLView, names [8]string, q QoSView, family schema.JunosFamily) ([]JunosFilter, error) {
+	var out []JunosFilter
+	var rej refusals
 	for _, fam := range []struct {
 		on       bool
 		name, fm string
@@ -295,60 +417,64 @@ func junosFilter(f *schema.Fabric, d *schema.Device, a ACLView, names [8]string,
 		if !fam.on {
 			continue
 		}
+		fl := JunosFilter{Family: fam.name, Name: a.Name}
 		for _, r := range a.Rules {
 			if !ruleInFamily(r, fam.fm) {
 				continue
 			}
-			pre := fmt.Sprintf("set firewall family %s filter %s term %d ", fam.name, a.Name, r.Seq)
-			proto := "protocol"
-			if fam.name == "inet6" {
-				proto = "next-header"
-			}
+			t := JunosTerm{Family: fam.name, Filter: a.Name, Seq: r.Seq, Src: r.Src, Dst: r.Dst,
+				SrcPorts: r.SrcPorts, DstPorts: r.DstPorts, DSCP: r.DSCP, SetDSCP: -1}
 			if r.Protocol != "ip" {
-				out = append(out, pre+"from "+proto+" "+r.Protocol)
-			}
-			if r.Src != "" {
-				out = append(out, pre+"from source-address "+r.Src)
-			}
-			if r.Dst != "" {
-				out = append(out, pre+"from destination-address "+r.Dst)
-			}
-			for _, p := range r.SrcPorts {
-				out = append(out, pre+"from source-port "+junosPort(p))
-			}
-			for _, p := range r.DstPorts {
-				out = append(out, pre+"from destination-port "+junosPort(p))
-			}
-			dscpKw := "dscp"
-			if fam.name == "inet6" {
-				dscpKw = "traffic-class"
-			}
-			for _, c := range r.DSCP {
-				out = append(out, fmt.Sprintf("%sfrom %s %d", pre, dscpKw, c))
+				t.Protocol = r.Protocol
 			}
 			if r.Action == string(schema.ActionDeny) {
-				out = append(out, pre+"then discard")
-				continue
-			}
-			if r.SetDSCP >= 0 {
-				if fam.name == "inet6" {
-					return nil, unsupported(d, fmt.Sprintf("acl %s rule %d set_dscp on IPv6", a.Name, r.Seq), "fabricgen renders Junos DSCP re-marking for family inet only", ruleSrc(f, a.Name, r.Seq))
+				t.Discard = true
+			} else if r.SetDSCP >= 0 {
+				switch {
+				case family.IsQFX():
+					rej.add(unsupported(d, fmt.Sprintf("acl %s rule %d set_dscp %d", a.Name, r.Seq, r.SetDSCP),
+						"the firewall filter action \"then dscp\" is documented for MX and EX, not QFX; re-mark on the host or on another hop, or set model to the MX/EX the device is", ruleSrc(f, a.Name, r.Seq)))
+				case fam.name == "inet6":
+					rej.add(unsupported(d, fmt.Sprintf("acl %s rule %d set_dscp on IPv6", a.Name, r.Seq), "fabricgen renders Junos DSCP re-marking for family inet only", ruleSrc(f, a.Name, r.Seq)))
+				default:
+					t.SetDSCP, t.ForwardingClass = r.SetDSCP, names[q.DSCP[r.SetDSCP]]
 				}
-				out = append(out, fmt.Sprintf("%sthen dscp %d", pre, r.SetDSCP))
-				out = append(out, fmt.Sprintf("%sthen forwarding-class %s", pre, names[q.DSCP[r.SetDSCP]]))
-				out = append(out, pre+"then loss-priority low")
 			}
-			out = append(out, pre+"then accept")
+			fl.Terms = append(fl.Terms, t)
 		}
+		out = append(out, fl)
 	}
-	return out, nil
+	return out, rej.err()
 }
 
-func junosPort(p PortRangeView) string {
-	if p.Single {
-		return strconv.Itoa(p.From)
+// junosStrictCap is the statement that caps a strict-high queue: a shaping
+// rate on QFX5000, EX and MX ("shaping-rate": apply one to strict-high
+// queues so they cannot starve the others), a transmit rate on QFX10000,
+// where it limits the traffic treated as strict-high ("transmit-rate",
+// QFX10000 Switches). The rate is the queue's shaper, else
+// junosStrictCapPercent.
+func junosStrictCap(fam schema.JunosFamily, shaperBps int64) string {
+	kw := "shaping-rate"
+	if fam == schema.JunosQFX10000 {
+		kw = "transmit-rate"
 	}
-	return fmt.Sprintf("%d-%d", p.From, p.To)
+	if shaperBps > 0 {
+		return kw + " " + junosRate(shaperBps)
+	}
+	return fmt.Sprintf("%s percent %d", kw, junosStrictCapPercent)
+}
+
+// junosRate writes bit/s with Junos's k, m and g suffixes (exact values only).
+func junosRate(v int64) string {
+	switch {
+	case v%1_000_000_000 == 0:
+		return strconv.FormatInt(v/1_000_000_000, 10) + "g"
+	case v%1_000_000 == 0:
+		return strconv.FormatInt(v/1_000_000, 10) + "m"
+	case v%1_000 == 0:
+		return strconv.FormatInt(v/1_000, 10) + "k"
+	}
+	return strconv.FormatInt(v, 10)
 }
 
 // ecnProfileSrc is the ecn_profile block's range (the block to add fill

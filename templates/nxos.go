@@ -26,11 +26,15 @@ type NXOSView struct {
 	Interfaces []NXOSInterface
 }
 
-// NXOSWatchdog holds the watchdog settings in NX-OS terms.
+// NXOSWatchdog is the PFC watchdog as NX-OS renders it: only the enable
+// line ("priority-flow-control watch-dog-interval on", globally and per
+// port) has a Cisco source; the timers stay at the switch's defaults.
 type NXOSWatchdog struct {
-	IntervalMS         int64
-	ShutdownMultiplier int64
-	RestoreMultiplier  int64
+	// Name is the pfc_watchdog profile.
+	Name string
+	// Timers lists the intent's timers ("detection 200 ms, restoration 200
+	// ms"), which the render names in a comment as not applied.
+	Timers string
 }
 
 // NXOSClassMap is "class-map type qos match-any|match-all NAME" with its match lines.
@@ -139,24 +143,21 @@ type nxosIfKey struct {
 
 func buildNXOS(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 	const global = "NX-OS network-qos and queuing policies apply to the whole switch (system qos); attach the same policy to every port"
-	if err := requireUniform(d, global, aspTrust, aspDSCP, aspPCP, aspQueueMap, aspQueues, aspPFCSet, aspWatchdog); err != nil {
-		return nil, err
-	}
-	if err := rejectBuffers(d, b, "NX-OS sizes PFC headroom from the network-qos MTU and cable; fabricgen renders no buffer commands for cisco_nxos"); err != nil {
-		return nil, err
-	}
+	var rej refusals // every refusal of the device, not only the first
+	rej.add(requireUniform(d, global, aspTrust, aspDSCP, aspPCP, aspQueueMap, aspQueues, aspPFCSet, aspWatchdog))
+	rej.add(rejectBuffers(d, b, "NX-OS sizes PFC headroom from the network-qos MTU and cable; fabricgen renders no buffer commands for cisco_nxos"))
 	q := b.QoS
 	v := &NXOSView{Base: b}
 	names := classNames(f)
 	if q.Watchdog != nil && len(q.PFC) > 0 {
 		w, err := nxosWatchdog(d, q.Watchdog)
-		if err != nil {
+		if !rej.add(err) {
 			return nil, err
 		}
 		v.Watchdog = w
 	}
 	marks, err := nxosACLs(f, d, v)
-	if err != nil {
+	if !rej.add(err) {
 		return nil, err
 	}
 	trust := schema.Trust(q.Trust)
@@ -169,13 +170,13 @@ func buildNXOS(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 	}
 	v.NetworkQoS = nxosNetworkQoS(q)
 	queuing, err := nxosQueuing(d, q)
-	if err != nil {
+	if !rej.add(err) {
 		return nil, err
 	}
 	v.Queuing = queuing
 	for _, p := range b.Ports {
 		in := NXOSInterface{
-			Name: p.Name, Description: p.Description, Routed: p.IP != "", IP: p.IP, IPv6: p.IPFamily == "ipv6",
+			Name: p.Name, Description: p.Description, Routed: p.Routed, IP: p.IP, IPv6: p.IPFamily == "ipv6",
 			MTU: p.MTU, FlowControl: p.LinkPause, PFC: len(p.PFC) > 0, Watchdog: p.Watchdog && v.Watchdog != nil,
 		}
 		if in.Description == "" && p.Peer != "" {
@@ -186,7 +187,7 @@ func buildNXOS(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 			in.Speed = strconv.FormatInt(p.SpeedMbps, 10)
 		}
 		fec, err := nxosFEC(d, p)
-		if err != nil {
+		if !rej.add(err) {
 			return nil, err
 		}
 		in.FEC = fec
@@ -198,8 +199,9 @@ func buildNXOS(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 			word  string
 		}{{p.ACLIn, "in"}, {p.ACLOut, "out"}} {
 			if len(dir.names) > 1 {
-				return nil, unsupported(d, fmt.Sprintf("%d ACLs bound %s on %s (%s)", len(dir.names), dir.word, p.Name, strings.Join(dir.names, ", ")),
-					"an NX-OS interface takes one access-group per direction and family; merge the ACLs", portACLSrc(d, p.Name, dir.word))
+				rej.add(unsupported(d, fmt.Sprintf("%d ACLs bound %s on %s (%s)", len(dir.names), dir.word, p.Name, strings.Join(dir.names, ", ")),
+					"an NX-OS interface takes one access-group per direction and family; merge the ACLs", portACLSrc(d, p.Name, dir.word)))
+				continue
 			}
 			for _, n := range dir.names {
 				for _, a := range b.ACLs {
@@ -215,8 +217,9 @@ func buildNXOS(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 				}
 				if m, ok := marks[n]; ok {
 					if dir.word == "out" {
-						return nil, unsupported(d, "acl "+n+" re-marking DSCP outbound on "+p.Name,
-							"NX-OS applies type qos policies inbound; bind the ACL with acl_in", portACLSrc(d, p.Name, dir.word))
+						rej.add(unsupported(d, "acl "+n+" re-marking DSCP outbound on "+p.Name,
+							"NX-OS applies type qos policies inbound; bind the ACL with acl_in", portACLSrc(d, p.Name, dir.word)))
+						continue
 					}
 					in.ServicePolicy = m.Name
 				}
@@ -231,7 +234,7 @@ func buildNXOS(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 		in.Text = text
 		v.Interfaces = append(v.Interfaces, in)
 	}
-	return v, nil
+	return v, rej.err()
 }
 
 // nxosACLs renders the filter ACLs and, per ACL that re-marks, the one-rule
@@ -240,6 +243,7 @@ func buildNXOS(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 // classification classes).
 func nxosACLs(f *schema.Fabric, d *schema.Device, v *NXOSView) (map[string]NXOSPolicy, error) {
 	marks := map[string]NXOSPolicy{}
+	var rej refusals
 	for _, a := range v.ACLs {
 		for _, fam := range []struct {
 			on      bool
@@ -254,7 +258,7 @@ func nxosACLs(f *schema.Fabric, d *schema.Device, v *NXOSView) (map[string]NXOSP
 					continue
 				}
 				e, err := nxosEntry(f, d, a.Name, r, r.Action)
-				if err != nil {
+				if !rej.add(err) {
 					return nil, err
 				}
 				al.Entries = append(al.Entries, e)
@@ -264,15 +268,16 @@ func nxosACLs(f *schema.Fabric, d *schema.Device, v *NXOSView) (map[string]NXOSP
 		var classes []NXOSPolicyClass
 		for _, m := range a.Marks {
 			if m.Queue < 0 {
-				return nil, unsupported(d, fmt.Sprintf("acl %s rule %d (keeps DSCP of mixed priorities ahead of a re-marking rule)", a.Name, m.Rule.Seq),
-					"an NX-OS qos class must set a qos-group; match DSCPs of one priority in the rule", ruleSrc(f, a.Name, m.Rule.Seq))
+				rej.add(unsupported(d, fmt.Sprintf("acl %s rule %d (keeps DSCP of mixed priorities ahead of a re-marking rule)", a.Name, m.Rule.Seq),
+					"an NX-OS qos class must set a qos-group; match DSCPs of one priority in the rule", ruleSrc(f, a.Name, m.Rule.Seq)))
+				continue
 			}
 			kw := "ip"
 			if m.Rule.Family == "ipv6" {
 				kw = "ipv6"
 			}
 			entry, err := nxosEntry(f, d, a.Name, m.Rule, "permit")
-			if err != nil {
+			if !rej.add(err) {
 				return nil, err
 			}
 			v.AccessLists = append(v.AccessLists, NXOSAccessList{Keyword: kw, Name: m.Name, Entries: []NXOSACLEntry{entry}})
@@ -288,7 +293,7 @@ func nxosACLs(f *schema.Fabric, d *schema.Device, v *NXOSView) (map[string]NXOSP
 			marks[a.Name] = NXOSPolicy{Name: "FABRICGEN-IN-" + a.Name, Classes: classes}
 		}
 	}
-	return marks, nil
+	return marks, rej.err()
 }
 
 // nxosClassification adds the DSCP and/or CoS class maps trust asks for and
@@ -342,7 +347,7 @@ func nxosNetworkQoS(q QoSView) NXOSNetworkQoS {
 func nxosQueuing(d *schema.Device, q QoSView) (NXOSQueuing, error) {
 	var out NXOSQueuing
 	out.Name = "FABRICGEN-OUT"
-	out.Name = "FABRICGEN-OUT"
+	var rej refusals
 	for qid := 7; qid >= 0; qid-- {
 		qu := q.Queues[qid]
 		c := NXOSQClass{Name: "c-out-8q-q" + strconv.Itoa(qid), Strict: qu.Strict, Bandwidth: qu.Weight}
@@ -351,20 +356,24 @@ func nxosQueuing(d *schema.Device, q QoSView) (NXOSQueuing, error) {
 		}
 		if qu.ShaperBps > 0 {
 			if qu.ShaperBps%1000 != 0 {
-				return out, unsupported(d, fmt.Sprintf("queue %d shaper %d bit/s", qid, qu.ShaperBps), "NX-OS shapes in whole kbps", queueSrc(d, qid))
+				rej.add(unsupported(d, fmt.Sprintf("queue %d shaper %d bit/s", qid, qu.ShaperBps), "NX-OS shapes in whole kbps", queueSrc(d, qid, qShaper)))
 			}
 			c.Shape = "min 0 kbps max " + strconv.FormatInt(qu.ShaperBps/1000, 10) + " kbps"
 		}
 		if e := qu.ECN; e != nil {
-			c.RandomDetect = fmt.Sprintf("random-detect minimum-threshold %s maximum-threshold %s drop-probability %d weight 0",
-				sizeUnits(e.MinBytes), sizeUnits(e.MaxBytes), e.Probability)
+			mn, mx := nxosKBytes(e.MinBytes), nxosKBytes(e.MaxBytes)
+			if mn < 1 {
+				rej.add(unsupported(d, fmt.Sprintf("ecn_profile %s minimum threshold %d bytes", e.Name, e.MinBytes), "NX-OS takes WRED thresholds in kbytes; use at least 1024 bytes", queueSrc(d, qid, qECN)))
+			}
+			c.RandomDetect = fmt.Sprintf("random-detect minimum-threshold %d kbytes maximum-threshold %d kbytes drop-probability %d weight 0",
+				mn, mx, e.Probability)
 			if e.Mark {
 				c.RandomDetect += " ecn"
 			}
 		}
 		out.Classes = append(out.Classes, c)
 	}
-	return out, nil
+	return out, rej.err()
 }
 
 // nxosPAM4FECMbps is the speed from which ports run RS-FEC(544,514), on
@@ -418,34 +427,23 @@ func nxosEntry(f *schema.Fabric, d *schema.Device, acl string, r RuleView, actio
 	return e, nil
 }
 
+// nxosKBytes converts a threshold to NX-OS kbytes. Cisco's examples write
+// "kbytes" without saying whether a kbyte is 1,000 or 1,024 bytes; rounding
+// bytes/1024 down keeps the threshold at or below the intent under either
+// reading, so ECN still marks before PFC's XOFF.
+func nxosKBytes(b int64) int64 { return b / 1024 }
+
 func nxosWatchdog(d *schema.Device, w *WatchdogView) (*NXOSWatchdog, error) {
 	src := firstQoS(d).Watchdog.Src
+	var rej refusals
 	if w.Action != "" && w.Action != string(schema.WatchdogDrop) {
-		return nil, unsupported(d, "pfc_watchdog "+w.Name+" action "+w.Action, "the NX-OS PFC watchdog drops on a stormed queue; use action drop", src)
+		rej.add(unsupported(d, "pfc_watchdog "+w.Name+" action "+w.Action, "the NX-OS PFC watchdog drops on a stormed queue; use action drop", src))
 	}
-	poll := w.PollMS
-	if !w.PollSet {
-		poll = 100
+	timers := fmt.Sprintf("detection %d ms, restoration %d ms", w.DetectionMS, w.RestorationMS)
+	if w.PollSet {
+		timers += fmt.Sprintf(", poll_interval %d ms", w.PollMS)
 	}
-	if poll < 100 || poll > 1000 {
-		return nil, unsupported(d, fmt.Sprintf("pfc_watchdog %s poll_interval %d ms", w.Name, poll), "the NX-OS watch-dog interval is 100–1000 ms", src)
-	}
-	nw := &NXOSWatchdog{IntervalMS: poll, ShutdownMultiplier: 1, RestoreMultiplier: 10}
-	if w.DetectionSet {
-		if w.DetectionMS%poll != 0 || w.DetectionMS/poll < 1 || w.DetectionMS/poll > 10 {
-			return nil, unsupported(d, fmt.Sprintf("pfc_watchdog %s detection %d ms", w.Name, w.DetectionMS),
-				"NX-OS detects after 1–10 polls (shutdown-multiplier); make detection a multiple of poll_interval", src)
-		}
-		nw.ShutdownMultiplier = w.DetectionMS / poll
-	}
-	if w.RestorationSet {
-		if w.RestorationMS%poll != 0 || w.RestorationMS/poll > 100 {
-			return nil, unsupported(d, fmt.Sprintf("pfc_watchdog %s restoration %d ms", w.Name, w.RestorationMS),
-				"NX-OS restores after 0–100 polls (auto-restore multiplier); make restoration a multiple of poll_interval", src)
-		}
-		nw.RestoreMultiplier = w.RestorationMS / poll
-	}
-	return nw, nil
+	return &NXOSWatchdog{Name: w.Name, Timers: timers}, rej.err()
 }
 
 // nxosMarked is in with its identity values replaced by marks.

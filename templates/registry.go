@@ -24,6 +24,10 @@ type PlatformInfo struct {
 	Comment string
 	// Docs names the vendor documentation the embedded templates follow.
 	Docs string
+	// NoRestoration says why the platform's render cannot set the PFC
+	// watchdog restoration time ("" when it renders one; lint's WDG005
+	// reports the switches it applies to).
+	NoRestoration string
 }
 
 type platformSpec struct {
@@ -36,19 +40,21 @@ type platformSpec struct {
 func registry() map[schema.Platform]platformSpec {
 	return map[schema.Platform]platformSpec{
 		schema.AristaEOS: {PlatformInfo{schema.AristaEOS, "cfg", "!",
-			"Arista EOS User Manual (QoS, PFC, ACL chapters); AVD eos_cli_config_gen output"}, buildEOS},
+			"Arista EOS User Manual (QoS, PFC, ACL chapters); AVD eos_cli_config_gen output", ""}, buildEOS},
 		schema.CiscoNXOS: {PlatformInfo{schema.CiscoNXOS, "cfg", "!",
-			"Cisco Nexus 9000 NX-OS Quality of Service Configuration Guide (classification, queuing, network-qos, PFC)"}, buildNXOS},
+			"Cisco Nexus 9000 NX-OS Quality of Service Configuration Guide (classification, queuing, network-qos, PFC)",
+			"no Cisco source confirms an NX-OS restore-timer command, so the switch restores on its own default"}, buildNXOS},
 		schema.JuniperJunos: {PlatformInfo{schema.JuniperJunos, "set", "#",
-			"Junos OS Traffic Management (QFX): classifiers, forwarding-classes, congestion-notification-profile, schedulers"}, buildJunos},
+			"Junos OS Traffic Management (QFX): classifiers, forwarding-classes, congestion-notification-profile, schedulers", ""}, buildJunos},
 		schema.NvidiaCumulus: {PlatformInfo{schema.NvidiaCumulus, "nvue", "#",
-			"NVIDIA Cumulus Linux 5.7–5.14 user guide (Quality of Service, RoCE, ACLs) and NVUE command reference"}, buildCumulus},
+			"NVIDIA Cumulus Linux 5.7 and later user guides (Quality of Service, RoCE, ACLs) and NVUE command reference",
+			"the Cumulus PFC watchdog has no restoration time; it restores a queue when the storm ends"}, buildCumulus},
 		schema.SONiC: {PlatformInfo{schema.SONiC, "json", "",
-			"SONiC CONFIG_DB schema (sonic-buildimage src/sonic-yang-models)"}, buildSONiC},
+			"SONiC CONFIG_DB schema (sonic-buildimage src/sonic-yang-models)", ""}, buildSONiC},
 		schema.NvidiaMLNX: {PlatformInfo{schema.NvidiaMLNX, "sh", "#",
-			"NVIDIA MLNX_OFED user manual (mlnx_qos, ECN sysfs), mlnx-tools cma_roce_tos"}, buildMLNX},
+			"NVIDIA MLNX_OFED user manual (mlnx_qos, ECN sysfs), mlnx-tools cma_roce_tos", ""}, buildMLNX},
 		schema.LinuxDCB: {PlatformInfo{schema.LinuxDCB, "sh", "#",
-			"iproute2 dcb(8), dcb-app(8), dcb-pfc(8), dcb-ets(8) man pages"}, buildDCB},
+			"iproute2 dcb(8), dcb-app(8), dcb-pfc(8), dcb-ets(8) man pages", ""}, buildDCB},
 	}
 }
 

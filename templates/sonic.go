@@ -3,18 +3,21 @@ package templates
 import (
 	"encoding/json"
 	"fmt"
-	"math"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/fabricgen/fabricgen/internal/headroom"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
 // SONiCView is the sonic template data: CONFIG_DB tables in a stable order.
 type SONiCView struct {
 	Base
+	// ASIC is the device's ASIC family (asic); BufferModel is
+	// "traditional", the buffer model fabricgen renders for.
+	ASIC, BufferModel string
 	// Tables lists the CONFIG_DB tables, each with its rows sorted by key.
 	Tables []SONiCTable
 	// Body is Tables as an indented JSON object (what the embedded template prints).
@@ -40,15 +43,97 @@ type SONiCField struct {
 	JSON string
 }
 
+// SONiCInterface is one port's PORT row and, for a routed port, its
+// INTERFACE row: the "interface" template prints the PORT fields, the
+// "routed_interface" template the INTERFACE fields, each as FIELD VALUE
+// lines that Go encodes as the row's JSON fields (sonicFieldLines).
+type SONiCInterface struct {
+	// Name is the port's CONFIG_DB key (EthernetN); Description the
+	// port's description, or "".
+	Name, Description string
+	// MTU is the port MTU (0: not set); Speed the speed in Mb/s (0: not
+	// set); FEC "rs", "fc", "none" or "".
+	MTU   int
+	Speed int64
+	FEC   string
+	// IP is the address with prefix length, or ""; Routed is true for an
+	// L3 port (an INTERFACE row), which without IP runs on its IPv6
+	// link-local address.
+	IP     string
+	Routed bool
+}
+
+// sonicIfKey is a SONiCInterface without its name: the key of its cached
+// stanzas.
+type sonicIfKey struct {
+	desc   bool
+	mtu    int
+	speed  int64
+	fec    string
+	ip     bool
+	routed bool
+}
+
+// SONiCACLRule is one ACL_RULE row, which the "acl_rule" template (the
+// table's closing DROP row: "acl_default_rule") prints as FIELD VALUE lines.
+type SONiCACLRule struct {
+	// Table is the ACL_TABLE name; Seq the rule's sequence number and
+	// Priority 10000-Seq (SONiC evaluates higher priorities first, the
+	// intent lower sequence numbers; the default rule has priority 1).
+	Table         string
+	Seq, Priority int
+	// Action is "permit" or "deny"; Family "ipv4", "ipv6" or "any".
+	Action, Family string
+	// Protocol is "ip", "udp", "tcp" or "icmp", and ProtoNum its IP
+	// protocol number (0 for ip: any).
+	Protocol string
+	ProtoNum int
+	// Src and Dst are prefixes, or "".
+	Src, Dst string
+	// SrcPort and DstPort are the one L4 port or range matched, or nil.
+	SrcPort, DstPort *PortRangeView
+	// DSCP is the one code point matched, or -1.
+	DSCP int
+}
+
 // SONiCMapName is the name of every map fabricgen writes; it is ours, never
 // SONiC's stock AZURE map (which sends DSCP 26 to a lossy TC).
 const SONiCMapName = "FABRICGEN"
 
 var sonicName = regexp.MustCompile(`^[a-zA-Z0-9][-a-zA-Z0-9_]{0,31}$`)
 
+// SONiCBufferModel is the buffer model fabricgen renders: traditional, in
+// which buffermgrd takes the lossless profiles CONFIG_DB defines (the
+// dynamic model computes headroom from per-ASIC parameters only Mellanox
+// platforms ship).
+const SONiCBufferModel = "traditional"
+
+// sonicPFCToPGASICs are the ASIC families whose SONiC QoS template writes
+// PFC_PRIORITY_TO_PRIORITY_GROUP_MAP and PORT_QOS_MAP pfc_to_pg_map
+// (sonic-buildimage files/build_templates/qos_config.j2,
+// pfc_to_pg_map_supported_asics).
+var sonicPFCToPGASICs = map[string]bool{"mellanox": true, "barefoot": true}
+
 type sonicBuilder struct {
 	d      *schema.Device
 	tables map[string]*sonicTable
+	// stanzas runs the sub-templates; parsed holds, per stanza text, the
+	// fields sonicFieldLines made of it (ports mostly share one).
+	stanzas *stanzaSet
+	parsed  map[string][]SONiCField
+	// bracketRefs writes references between tables as "[TABLE|name]", the
+	// form SONiC took before release 202111 (sonic-swss "QOS fieldvalue
+	// reference ABNF format to string changes", 2021); later releases
+	// refuse it ("Must not be surrounded by [ ]").
+	bracketRefs bool
+}
+
+// ref is the value of a field that references row name of table.
+func (s *sonicBuilder) ref(table, name string) string {
+	if s.bracketRefs {
+		return "[" + table + "|" + name + "]"
+	}
+	return name
 }
 
 // sonicTable keeps rows in insertion order with an index by key: the port
@@ -140,7 +225,7 @@ func plainJSON(s string) bool {
 
 // sonicTableOrder is the order tables appear in the output.
 var sonicTableOrder = []string{
-	"PORT", "CABLE_LENGTH",
+	"DEVICE_METADATA", "PORT", "INTERFACE", "CABLE_LENGTH",
 	"DSCP_TO_TC_MAP", "DOT1P_TO_TC_MAP", "TC_TO_QUEUE_MAP", "TC_TO_PRIORITY_GROUP_MAP",
 	"MAP_PFC_PRIORITY_TO_QUEUE", "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP", "PORT_QOS_MAP",
 	"WRED_PROFILE", "SCHEDULER", "QUEUE", "PFC_WD",
@@ -150,44 +235,60 @@ var sonicTableOrder = []string{
 
 func buildSONiC(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 	const global = "fabricgen writes one set of SONiC QoS maps, schedulers and WRED profiles per device; attach the same policy to every port"
-	if err := requireUniform(d, global, aspTrust, aspDSCP, aspPCP, aspQueueMap, aspQueues, aspPFCSet, aspWatchdog, aspBuffer); err != nil {
-		return nil, err
+	var rej refusals // every refusal of the device, not only the first
+	rej.add(requireUniform(d, global, aspTrust, aspDSCP, aspPCP, aspQueueMap, aspQueues, aspPFCSet, aspWatchdog, aspBuffer))
+	if d.ASIC.V == "" {
+		return nil, unsupported(d, "a device without asic", "SONiC's QoS tables differ by ASIC family; set asic = "+strings.Join(quoted(schema.ASICs), " | "), d.Range)
 	}
-	s := &sonicBuilder{d: d, tables: map[string]*sonicTable{}}
+	rel := d.OSVersion.V
+	if len(rel.Parts) == 0 {
+		rel = schema.DefaultVersion(schema.SONiC)
+	}
+	if !rel.AtLeast(201811) {
+		return nil, unsupported(d, "os_version "+rel.String(), "fabricgen renders SONiC 201811 and later", d.OSVersion.Src)
+	}
+	s := &sonicBuilder{d: d, tables: map[string]*sonicTable{}, bracketRefs: !rel.AtLeast(202111), stanzas: b.stanzas, parsed: map[string][]SONiCField{}}
 	q := b.QoS
 	qq := firstQoS(d)
 	if q.Trust == string(schema.TrustNone) {
-		return nil, unsupported(d, "trust none", "a SONiC port classifies by its DSCP_TO_TC_MAP or DOT1P_TO_TC_MAP; it cannot ignore both", qq.Trust.Src)
+		rej.add(unsupported(d, "trust none", "a SONiC port classifies by its DSCP_TO_TC_MAP or DOT1P_TO_TC_MAP; it cannot ignore both", qq.Trust.Src))
 	}
 	useDSCP := q.Trust != string(schema.TrustPCP)
 	usePCP := q.Trust == string(schema.TrustPCP) || q.Trust == string(schema.TrustBoth)
-	sonicMaps(s, q, useDSCP, usePCP)
+	pfcToPG := sonicPFCToPGASICs[d.ASIC.V]
+	sonicMaps(s, q, useDSCP, usePCP, pfcToPG)
 	schedulers, wred, err := sonicQueues(s, d, q)
-	if err != nil {
-		return nil, err
-	}
-	buffers, err := sonicBuffers(s, d, q)
-	if err != nil {
+	if !rej.add(err) {
 		return nil, err
 	}
 	if q.Watchdog != nil && len(q.PFC) > 0 {
-		if err := sonicWatchdog(s, d, q, qq); err != nil {
+		if err := sonicWatchdog(s, d, q, qq); !rej.add(err) {
 			return nil, err
 		}
 	}
-	sh := sonicShared(q, useDSCP, usePCP, schedulers, wred)
-	for _, p := range b.Ports {
-		if err := sonicPort(s, d, p, sh, buffers); err != nil {
+	sh := sonicShared(s, q, useDSCP, usePCP, pfcToPG, schedulers, wred)
+	bufs := newSONiCBuffers(s, d, q, qq)
+	for i, p := range b.Ports {
+		if err := sonicPort(s, d, d.Ports[i], p, sh, bufs); !rej.add(err) {
 			return nil, err
 		}
 	}
-	if useDSCP {
-		s.set("PORT_QOS_MAP", "global", "dscp_to_tc_map", SONiCMapName)
-	}
-	if err := sonicACLs(f, s, d, b); err != nil {
+	if err := bufs.finish(); !rej.add(err) {
 		return nil, err
 	}
-	v := &SONiCView{Base: b}
+	if len(q.PFC) > 0 && rel.AtLeast(202012) {
+		s.set("DEVICE_METADATA", "localhost", "buffer_model", SONiCBufferModel)
+	}
+	if useDSCP {
+		s.set("PORT_QOS_MAP", "global", "dscp_to_tc_map", s.ref("DSCP_TO_TC_MAP", SONiCMapName))
+	}
+	if err := sonicACLs(f, s, d, b); !rej.add(err) {
+		return nil, err
+	}
+	if err := rej.err(); err != nil {
+		return nil, err
+	}
+	v := &SONiCView{Base: b, ASIC: d.ASIC.V, BufferModel: SONiCBufferModel}
 	for _, name := range sonicTableOrder {
 		t := s.tables[name]
 		if t == nil {
@@ -200,8 +301,16 @@ func buildSONiC(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 	return v, nil
 }
 
+func quoted(xs []string) []string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = strconv.Quote(x)
+	}
+	return out
+}
+
 // sonicMaps fills the DSCP/PCP → TC, TC → queue and priority-group maps.
-func sonicMaps(s *sonicBuilder, q QoSView, useDSCP, usePCP bool) {
+func sonicMaps(s *sonicBuilder, q QoSView, useDSCP, usePCP, pfcToPG bool) {
 	if useDSCP {
 		for dscp := 0; dscp < 64; dscp++ {
 			s.set("DSCP_TO_TC_MAP", SONiCMapName, strconv.Itoa(dscp), strconv.Itoa(q.DSCP[dscp]))
@@ -221,6 +330,9 @@ func sonicMaps(s *sonicBuilder, q QoSView, useDSCP, usePCP bool) {
 		s.set("TC_TO_PRIORITY_GROUP_MAP", SONiCMapName, strconv.Itoa(tc), strconv.Itoa(pg))
 		s.set("MAP_PFC_PRIORITY_TO_QUEUE", SONiCMapName, strconv.Itoa(tc), strconv.Itoa(q.QueueOf[tc]))
 	}
+	if !pfcToPG {
+		return
+	}
 	for _, p := range q.PFC {
 		s.set("PFC_PRIORITY_TO_PRIORITY_GROUP_MAP", SONiCMapName, strconv.Itoa(p), strconv.Itoa(p))
 	}
@@ -230,51 +342,73 @@ func sonicMaps(s *sonicBuilder, q QoSView, useDSCP, usePCP bool) {
 // its global poll interval.
 func sonicWatchdog(s *sonicBuilder, d *schema.Device, q QoSView, qq *schema.PortQoS) error {
 	w := q.Watchdog
+	var rej refusals
 	if w.Action != "" && w.Action != "drop" && w.Action != "forward" && w.Action != "alert" {
-		return unsupported(d, "pfc_watchdog action "+w.Action, "SONiC PFC_WD action is drop, forward or alert", qq.Watchdog.Src)
+		rej.add(unsupported(d, "pfc_watchdog action "+w.Action, "SONiC PFC_WD action is drop, forward or alert", qq.Watchdog.Src))
 	}
 	if w.PollSet {
 		if w.PollMS < 100 || w.PollMS > 1000 {
-			return unsupported(d, fmt.Sprintf("pfc_watchdog %s poll_interval %d ms", w.Name, w.PollMS), "SONiC PFC_WD POLL_INTERVAL is 100–1000 ms", wdgSrc(qq, func(w *schema.Watchdog) schema.Range { return w.PollInterval.Src }))
+			rej.add(unsupported(d, fmt.Sprintf("pfc_watchdog %s poll_interval %d ms", w.Name, w.PollMS), "SONiC PFC_WD POLL_INTERVAL is 100–1000 ms", wdgSrc(qq, func(w *schema.Watchdog) schema.Range { return w.PollInterval.Src })))
 		}
 		s.set("PFC_WD", "GLOBAL", "POLL_INTERVAL", strconv.FormatInt(w.PollMS, 10))
 	}
 	if w.DetectionSet && (w.DetectionMS < 100 || w.DetectionMS > 5000) {
-		return unsupported(d, fmt.Sprintf("pfc_watchdog %s detection %d ms", w.Name, w.DetectionMS), "SONiC PFC_WD detection_time is 100–5000 ms", wdgSrc(qq, func(w *schema.Watchdog) schema.Range { return w.Detection.Src }))
+		rej.add(unsupported(d, fmt.Sprintf("pfc_watchdog %s detection %d ms", w.Name, w.DetectionMS), "SONiC PFC_WD detection_time is 100–5000 ms", wdgSrc(qq, func(w *schema.Watchdog) schema.Range { return w.Detection.Src })))
 	}
-	if w.RestorationSet && (w.RestorationMS < 100 || w.RestorationMS > 60000) {
-		return unsupported(d, fmt.Sprintf("pfc_watchdog %s restoration %d ms", w.Name, w.RestorationMS), "SONiC PFC_WD restoration_time is 100–60000 ms", wdgSrc(qq, func(w *schema.Watchdog) schema.Range { return w.Restoration.Src }))
+	if w.RestorationMS < 100 || w.RestorationMS > 60000 {
+		rej.add(unsupported(d, fmt.Sprintf("pfc_watchdog %s restoration %d ms", w.Name, w.RestorationMS), "SONiC PFC_WD restoration_time is 100–60000 ms", wdgSrc(qq, func(w *schema.Watchdog) schema.Range { return w.Restoration.Src })))
 	}
-	return nil
+	if w.PollSet {
+		for _, t := range []struct {
+			name string
+			ms   int64
+			src  func(w *schema.Watchdog) schema.Range
+		}{{"detection", w.DetectionMS, func(w *schema.Watchdog) schema.Range { return w.Detection.Src }},
+			{"restoration", w.RestorationMS, func(w *schema.Watchdog) schema.Range { return w.Restoration.Src }}} {
+			if w.DetectionSet || t.name == "restoration" {
+				if t.ms < w.PollMS {
+					rej.add(unsupported(d, fmt.Sprintf("pfc_watchdog %s %s %d ms", w.Name, t.name, t.ms), fmt.Sprintf("SONiC PFC_WD %s_time must be at least the poll interval (%d ms)", t.name, w.PollMS), wdgSrc(qq, t.src)))
+				}
+			}
+		}
+	}
+	return rej.err()
 }
 
-// sonicPort fills one port's PORT, CABLE_LENGTH, PORT_QOS_MAP, PFC_WD,
-// QUEUE and BUFFER_PG rows; sh holds the rows ports share and buffers the
-// lossless buffer profile ("" when none).
-func sonicPort(s *sonicBuilder, d *schema.Device, p PortView, sh *sonicRows, buffers string) error {
-	s.set("PORT", p.Name)
-	if p.Description != "" {
-		// sonic-port.yang: PORT description, a string of up to 255.
-		s.set("PORT", p.Name, "description", p.Description)
-	}
-	if p.MTU != 0 {
-		if p.MTU < 68 || p.MTU > 9216 {
-			return unsupported(d, fmt.Sprintf("mtu %d on %s", p.MTU, p.Name), "SONiC PORT mtu is 68–9216", portQoS(d, p.Name).MTU.Src)
-		}
-		s.set("PORT", p.Name, "mtu", strconv.Itoa(p.MTU))
-	}
-	if p.SpeedMbps > 0 {
-		s.set("PORT", p.Name, "speed", strconv.FormatInt(p.SpeedMbps, 10))
+// sonicPort fills one port's PORT, INTERFACE, PORT_QOS_MAP, PFC_WD and
+// QUEUE rows and hands a lossless port to bufs; sh holds the rows ports share.
+func sonicPort(s *sonicBuilder, d *schema.Device, sp *schema.Port, p PortView, sh *sonicRows, bufs *sonicBuffers) error {
+	var rej refusals
+	in := SONiCInterface{Name: p.Name, Description: p.Description, MTU: p.MTU, Speed: p.SpeedMbps, IP: p.IP, Routed: sp.IsRouted()}
+	if p.MTU != 0 && (p.MTU < 68 || p.MTU > 9216) {
+		rej.add(unsupported(d, fmt.Sprintf("mtu %d on %s", p.MTU, p.Name), "SONiC PORT mtu is 68–9216", portQoS(d, p.Name).MTU.Src))
 	}
 	switch p.FEC {
 	case "rs", "fc", "none":
-		s.set("PORT", p.Name, "fec", p.FEC)
+		in.FEC = p.FEC
 	}
 	if p.LinkPause {
-		return unsupported(d, "link_pause on "+p.Name, "SONiC CONFIG_DB has no 802.3x pause setting; turn link_pause off", portQoS(d, p.Name).LinkPause.Src)
+		rej.add(unsupported(d, "link_pause on "+p.Name, "SONiC CONFIG_DB has no 802.3x pause setting; turn link_pause off", portQoS(d, p.Name).LinkPause.Src))
 	}
-	if p.CableMeters > 0 {
-		s.set("CABLE_LENGTH", "AZURE", p.Name, strconv.FormatFloat(math.Ceil(p.CableMeters), 'f', 0, 64)+"m")
+	key := sonicIfKey{in.Description != "", in.MTU, in.Speed, in.FEC, in.IP != "", in.Routed}
+	fields, err := s.stanzaFields("interface", key, &in)
+	if err != nil {
+		return err
+	}
+	s.share("PORT", p.Name, fields)
+	// Routed ports: the INTERFACE row makes the port an L3 interface;
+	// "Ethernet0|10.0.0.0/31" adds its address (sonic-interface.yang:
+	// INTERFACE_LIST and INTERFACE_IPPREFIX_LIST). A routed port without
+	// an address (BGP unnumbered) runs on its IPv6 link-local address.
+	if in.Routed {
+		fields, err := s.stanzaFields("routed_interface", key, &in)
+		if err != nil {
+			return err
+		}
+		s.share("INTERFACE", p.Name, fields)
+		if in.IP != "" {
+			s.set("INTERFACE", p.Name+"|"+in.IP)
+		}
 	}
 	switch {
 	case len(p.PFC) == 0:
@@ -290,12 +424,75 @@ func sonicPort(s *sonicBuilder, d *schema.Device, p PortView, sh *sonicRows, buf
 			s.share("QUEUE", p.Name+"|"+strconv.Itoa(qid), sh.queue[qid])
 		}
 	}
-	if buffers != "" && len(p.PFC) > 0 {
-		for _, pr := range p.PFC {
-			s.set("BUFFER_PG", p.Name+"|"+strconv.Itoa(pr), "profile", buffers)
+	if len(p.PFC) > 0 {
+		if err := bufs.port(sp, p); !rej.add(err) {
+			return err
 		}
 	}
-	return nil
+	return rej.err()
+}
+
+// stanzaFields renders sub-template name for port view in (cached per
+// key: the embedded stanzas do not print the name) and returns its FIELD
+// VALUE lines as row fields. The result is shared: treat it as read-only.
+func (s *sonicBuilder) stanzaFields(name string, key sonicIfKey, in *SONiCInterface) ([]SONiCField, error) {
+	text, err := renderStanza(s.stanzas, name, key, in, sonicMarked, in.Name, in.IP, in.Description)
+	if err != nil {
+		return nil, fmt.Errorf("device %s interface %s: %w", s.d.Name, in.Name, err)
+	}
+	return s.fieldsOf(name, text)
+}
+
+// fieldsOf parses a stanza's text once per device and text.
+func (s *sonicBuilder) fieldsOf(name, text string) ([]SONiCField, error) {
+	if f, ok := s.parsed[text]; ok {
+		return f, nil
+	}
+	f, err := sonicFieldLines(text)
+	if err != nil {
+		return nil, fmt.Errorf("device %s: the %q template: %w", s.d.Name, name, err)
+	}
+	s.parsed[text] = f
+	return f, nil
+}
+
+// sonicFieldLines reads a SONiC stanza: one field per line, its name up to
+// the first blank and its value the rest ("mtu 9100", "policy_desc
+// fabricgen acl roce"; a name alone is an empty value). Blank lines are
+// skipped and blanks around a line dropped. The JSON encoding stays here,
+// so no template can print a key, a quote or a brace into the file: every
+// value becomes one JSON string. A field printed twice is an error.
+func sonicFieldLines(text string) ([]SONiCField, error) {
+	var out []SONiCField
+	for len(text) > 0 {
+		line := text
+		if i := strings.IndexByte(text, '\n'); i >= 0 {
+			line, text = text[:i], text[i+1:]
+		} else {
+			text = ""
+		}
+		line = strings.Trim(line, " \t")
+		if line == "" {
+			continue
+		}
+		name, value := line, ""
+		if i := strings.IndexAny(line, " \t"); i >= 0 {
+			name, value = line[:i], strings.TrimLeft(line[i:], " \t")
+		}
+		for _, f := range out {
+			if f.Name == name {
+				return nil, fmt.Errorf("field %s printed twice", name)
+			}
+		}
+		out = append(out, SONiCField{Name: name, JSON: jsonString(value)})
+	}
+	return slices.Clip(out), nil
+}
+
+// sonicMarked is in with its identity values replaced by marks.
+func sonicMarked(in SONiCInterface) SONiCInterface {
+	in.Name, in.IP, in.Description = mark(0, in.Name), mark(1, in.IP), mark(2, in.Description)
+	return in
 }
 
 // sonicBody writes the tables as a JSON object with 4-space indentation,
@@ -364,17 +561,22 @@ func fieldList(kv ...string) []SONiCField {
 }
 
 // sonicShared builds the PORT_QOS_MAP, PFC_WD and QUEUE field lists ports share.
-func sonicShared(q QoSView, useDSCP, usePCP bool, sched, wred [8]string) *sonicRows {
+func sonicShared(s *sonicBuilder, q QoSView, useDSCP, usePCP, pfcToPG bool, sched, wred [8]string) *sonicRows {
 	pfcList := joinInts(q.PFC, ",")
 	var base []string
 	if useDSCP {
-		base = append(base, "dscp_to_tc_map", SONiCMapName)
+		base = append(base, "dscp_to_tc_map", s.ref("DSCP_TO_TC_MAP", SONiCMapName))
 	}
 	if usePCP {
-		base = append(base, "dot1p_to_tc_map", SONiCMapName)
+		base = append(base, "dot1p_to_tc_map", s.ref("DOT1P_TO_TC_MAP", SONiCMapName))
 	}
-	base = append(base, "tc_to_queue_map", SONiCMapName, "tc_to_pg_map", SONiCMapName, "pfc_to_queue_map", SONiCMapName)
-	on := append(append([]string(nil), base...), "pfc_to_pg_map", SONiCMapName, "pfc_enable", pfcList)
+	base = append(base, "tc_to_queue_map", s.ref("TC_TO_QUEUE_MAP", SONiCMapName), "tc_to_pg_map", s.ref("TC_TO_PRIORITY_GROUP_MAP", SONiCMapName),
+		"pfc_to_queue_map", s.ref("MAP_PFC_PRIORITY_TO_QUEUE", SONiCMapName))
+	on := append([]string(nil), base...)
+	if pfcToPG {
+		on = append(on, "pfc_to_pg_map", s.ref("PFC_PRIORITY_TO_PRIORITY_GROUP_MAP", SONiCMapName))
+	}
+	on = append(on, "pfc_enable", pfcList)
 	sh := &sonicRows{
 		qosOff: fieldList(append(append([]string(nil), base...), "pfc_enable", "")...),
 		qosOn:  fieldList(on...),
@@ -385,18 +587,18 @@ func sonicShared(q QoSView, useDSCP, usePCP bool, sched, wred [8]string) *sonicR
 		if w.DetectionSet {
 			wf = append(wf, "detection_time", strconv.FormatInt(w.DetectionMS, 10))
 		}
-		if w.RestorationSet {
-			wf = append(wf, "restoration_time", strconv.FormatInt(w.RestorationMS, 10))
-		}
+		// Always explicit: sonic-swss stores an unset restoration time as
+		// "" and pfc_restore.lua then never restores the stormed queue.
+		wf = append(wf, "restoration_time", strconv.FormatInt(w.RestorationMS, 10))
 		sh.wd = fieldList(wf...)
 	}
 	for qid := 0; qid < 8; qid++ {
 		var qf []string
 		if n := sched[qid]; n != "" {
-			qf = append(qf, "scheduler", n)
+			qf = append(qf, "scheduler", s.ref("SCHEDULER", n))
 		}
 		if n := wred[qid]; n != "" {
-			qf = append(qf, "wred_profile", n)
+			qf = append(qf, "wred_profile", s.ref("WRED_PROFILE", n))
 		}
 		if len(qf) > 0 {
 			sh.queue[qid] = fieldList(qf...)
@@ -425,10 +627,11 @@ func orDefault(s, def string) string {
 // names per queue.
 func sonicQueues(s *sonicBuilder, d *schema.Device, q QoSView) ([8]string, [8]string, error) {
 	var sched, wred [8]string
+	var rej refusals
 	for _, qu := range q.Queues {
 		if qu.ShaperBps > 0 {
-			return sched, wred, unsupported(d, fmt.Sprintf("queue %d shaper %s", qu.ID, bps(qu.ShaperBps)),
-				"a SONiC SCHEDULER pir needs a guaranteed rate (cir) the intent does not model", queueSrc(d, qu.ID))
+			rej.add(unsupported(d, fmt.Sprintf("queue %d shaper %s", qu.ID, bps(qu.ShaperBps)),
+				"a SONiC SCHEDULER pir needs a guaranteed rate (cir) the intent does not model", queueSrc(d, qu.ID, qShaper)))
 		}
 		switch {
 		case qu.Strict:
@@ -437,14 +640,15 @@ func sonicQueues(s *sonicBuilder, d *schema.Device, q QoSView) ([8]string, [8]st
 		case qu.Sched == string(schema.SchedDWRR) || qu.Weight > 0:
 			sched[qu.ID] = fmt.Sprintf("fabricgen.%d", qu.ID)
 			if qu.Weight < 1 || qu.Weight > 100 {
-				return sched, wred, unsupported(d, fmt.Sprintf("queue %d DWRR weight %d", qu.ID, qu.Weight), "a SONiC DWRR weight is 1–100", queueSrc(d, qu.ID))
+				rej.add(unsupported(d, fmt.Sprintf("queue %d DWRR weight %d", qu.ID, qu.Weight), "a SONiC DWRR weight is 1–100", queueSrc(d, qu.ID, qWeight)))
 			}
 			s.set("SCHEDULER", sched[qu.ID], "type", "DWRR", "weight", strconv.Itoa(qu.Weight))
 		}
 		if e := qu.ECN; e != nil {
 			name := e.Name
 			if !sonicName.MatchString(name) {
-				return sched, wred, unsupported(d, "ecn_profile name "+name, "SONiC object names match [a-zA-Z0-9][-a-zA-Z0-9_]{0,31}; rename the profile", queueSrc(d, qu.ID))
+				rej.add(unsupported(d, "ecn_profile name "+name, "SONiC object names match [a-zA-Z0-9][-a-zA-Z0-9_]{0,31}; rename the profile", queueSrc(d, qu.ID, qECN)))
+				continue
 			}
 			wred[qu.ID] = name
 			if s.has("WRED_PROFILE", name) {
@@ -463,53 +667,137 @@ func sonicQueues(s *sonicBuilder, d *schema.Device, q QoSView) ([8]string, [8]st
 				"red_min_threshold", mn, "red_max_threshold", mx, "red_drop_probability", p)
 		}
 	}
-	return sched, wred, nil
+	return sched, wred, rej.err()
 }
 
-// sonicBuffers writes the lossless pool and profile when the intent sets
-// buffer values, and returns the profile name for BUFFER_PG ("" if none).
-func sonicBuffers(s *sonicBuilder, d *schema.Device, q QoSView) (string, error) {
-	bv := q.Buffer
-	if bv.IngressLosslessPoolBytes > 0 || bv.HeadroomBytes > 0 {
+// sonicBuffers sizes SONiC's traditional buffer model: per lossless port a
+// CABLE_LENGTH row rounded up to a pg_profile_lookup.ini row, and a
+// BUFFER_PG per lossless priority group naming the profile buffermgrd
+// itself would name, pg_lossless_<speed>_<cable>_profile, defined here with
+// the headroom the SONiC formula gives for that row (or the intent's
+// buffer values), in the ingress_lossless_pool this render also defines.
+type sonicBuffers struct {
+	s  *sonicBuilder
+	d  *schema.Device
+	q  QoSView
+	qq *schema.PortQoS
+	// profiles lists the profiles ports use, in first-use order.
+	profiles []string
+	seen     map[string]bool
+}
+
+// sonicLosslessPool is the ingress pool lossless PG profiles draw on.
+const sonicLosslessPool = "ingress_lossless_pool"
+
+func newSONiCBuffers(s *sonicBuilder, d *schema.Device, q QoSView, qq *schema.PortQoS) *sonicBuffers {
+	return &sonicBuffers{s: s, d: d, q: q, qq: qq, seen: map[string]bool{}}
+}
+
+// port writes a lossless port's CABLE_LENGTH, BUFFER_PG rows and profile.
+func (b *sonicBuffers) port(sp *schema.Port, p PortView) error {
+	d := b.d
+	if p.SpeedMbps <= 0 {
+		return unsupported(d, "lossless port "+p.Name+" without a speed", "SONiC's traditional buffer model picks the lossless PG profile by port speed and cable length; set speed on the port or its link", sp.Range)
+	}
+	cable, src := p.CableMeters, sp.Range
+	if sp.Link != nil && sp.Link.CableLength.Set {
+		src = sp.Link.CableLength.Src
+	}
+	if cable <= 0 {
+		cable = defaultCable(sp)
+	}
+	row, ok := headroom.LookupRow(cable)
+	if !ok {
+		return unsupported(d, fmt.Sprintf("cable length %gm on lossless port %s", cable, p.Name),
+			fmt.Sprintf("SONiC's pg_profile_lookup.ini has rows up to %dm; a longer lossless link needs a headroom profile fabricgen does not render", headroom.LookupRows[len(headroom.LookupRows)-1]), src)
+	}
+	cableKey := strconv.Itoa(row) + "m"
+	b.s.set("CABLE_LENGTH", "AZURE", p.Name, cableKey)
+	name := "pg_lossless_" + strconv.FormatInt(p.SpeedMbps, 10) + "_" + cableKey + "_profile"
+	if !b.seen[name] {
+		b.seen[name] = true
+		b.profiles = append(b.profiles, name)
+		b.profile(name, p.SpeedBps, float64(row), p.MTU)
+	}
+	for _, pr := range p.PFC {
+		b.s.set("BUFFER_PG", p.Name+"|"+strconv.Itoa(pr), "profile", b.s.ref("BUFFER_PROFILE", name))
+	}
+	return nil
+}
+
+// profile defines one lossless PG profile: the SONiC headroom formula for
+// the lookup row's cable length, with the intent's buffer values on top.
+func (b *sonicBuffers) profile(name string, speedBps int64, cableM float64, mtu int) {
+	h := headroom.Required(speedBps, cableM, mtu)
+	bv := b.q.Buffer
+	// The size is XON + XOFF, as in the headroom model, after the overrides.
+	xon, xoff := h.XON, h.XOFF
+	if bv.XONBytes > 0 {
+		xon = bv.XONBytes
+	}
+	if bv.XOFFBytes > 0 {
+		xoff = bv.XOFFBytes
+	}
+	size := xon + xoff
+	if bv.HeadroomBytes > 0 {
+		size = bv.HeadroomBytes
+		if bv.XOFFBytes == 0 {
+			xoff = max(size-xon, 0)
+		}
+	}
+	fields := []string{"pool", b.s.ref("BUFFER_POOL", sonicLosslessPool), "size", strconv.FormatInt(size, 10),
+		"xon", strconv.FormatInt(xon, 10), "xoff", strconv.FormatInt(xoff, 10)}
+	th := 0
+	if bv.DynamicThresholdSet {
+		th = bv.DynamicThreshold
+	}
+	fields = append(fields, "dynamic_th", strconv.Itoa(th))
+	b.s.set("BUFFER_PROFILE", name, fields...)
+}
+
+// finish writes the pools the profiles reference and refuses buffer
+// values that no lossless port uses.
+func (b *sonicBuffers) finish() error {
+	bv := b.q.Buffer
+	if len(b.profiles) == 0 {
+		if bv.HeadroomBytes != 0 || bv.XOFFBytes != 0 || bv.XONBytes != 0 || bv.DynamicThresholdSet {
+			return unsupported(b.d, "buffer headroom, xoff, xon or dynamic_threshold without a lossless port",
+				"SONiC sizes lossless priority groups only; enable PFC on a port or remove the buffer values", bufferSrc(b.qq))
+		}
+	}
+	if len(b.profiles) > 0 || bv.IngressLosslessPoolBytes > 0 {
 		fields := []string{"type", "ingress", "mode", "dynamic"}
 		if bv.IngressLosslessPoolBytes > 0 {
 			fields = append(fields, "size", strconv.FormatInt(bv.IngressLosslessPoolBytes, 10))
 		}
-		s.set("BUFFER_POOL", "ingress_lossless_pool", fields...)
+		b.s.set("BUFFER_POOL", sonicLosslessPool, fields...)
 	}
 	if bv.EgressLossyPoolBytes > 0 {
-		s.set("BUFFER_POOL", "egress_lossy_pool", "type", "egress", "mode", "dynamic", "size", strconv.FormatInt(bv.EgressLossyPoolBytes, 10))
+		b.s.set("BUFFER_POOL", "egress_lossy_pool", "type", "egress", "mode", "dynamic", "size", strconv.FormatInt(bv.EgressLossyPoolBytes, 10))
 	}
-	if bv.HeadroomBytes == 0 {
-		if bv.XOFFBytes != 0 || bv.XONBytes != 0 || bv.DynamicThresholdSet {
-			return "", unsupported(d, "buffer xoff/xon/dynamic_threshold without headroom",
-				"a SONiC BUFFER_PROFILE needs a size; set buffer.headroom too", bufferSrc(firstQoS(d)))
-		}
-		return "", nil
+	return nil
+}
+
+// defaultCable is the cable length SONiC assumes for a port whose link has
+// none: by the tiers of the two ends, or, for a port without a peer, the
+// link one tier down (a leaf's host port: 5 m).
+func defaultCable(p *schema.Port) float64 {
+	t := p.Device.Kind.V.Tier()
+	if p.Peer != nil {
+		return headroom.DefaultCable(t, p.Peer.Device.Kind.V.Tier())
 	}
-	name := "fabricgen_lossless_profile"
-	fields := []string{"pool", "ingress_lossless_pool", "size", strconv.FormatInt(bv.HeadroomBytes, 10)}
-	if bv.XOFFBytes > 0 {
-		fields = append(fields, "xoff", strconv.FormatInt(bv.XOFFBytes, 10))
-	}
-	if bv.XONBytes > 0 {
-		fields = append(fields, "xon", strconv.FormatInt(bv.XONBytes, 10))
-	}
-	if bv.DynamicThresholdSet {
-		fields = append(fields, "dynamic_th", strconv.Itoa(bv.DynamicThreshold))
-	}
-	s.set("BUFFER_PROFILE", name, fields...)
-	return name, nil
+	return headroom.DefaultCable(max(t-1, 0), t)
 }
 
 // sonicACLs writes one ACL_TABLE per ACL and direction, with a rule per
 // ACL rule and a closing drop rule (the implicit deny every ACL ends with).
 func sonicACLs(f *schema.Fabric, s *sonicBuilder, d *schema.Device, b Base) error {
+	var rej refusals
 	for _, a := range b.ACLs {
 		for _, m := range a.Marks {
 			if m.SetDSCP >= 0 {
-				return unsupported(d, fmt.Sprintf("acl %s rule %d set_dscp %d", a.Name, m.Rule.Seq, m.SetDSCP),
-					"SONiC ACL rules cannot re-mark DSCP; mark on the host (rdma tos) and classify with the DSCP map", ruleSrc(f, a.Name, m.Rule.Seq))
+				rej.add(unsupported(d, fmt.Sprintf("acl %s rule %d set_dscp %d", a.Name, m.Rule.Seq, m.SetDSCP),
+					"SONiC ACL rules cannot re-mark DSCP; mark on the host (rdma tos) and classify with the DSCP map", ruleSrc(f, a.Name, m.Rule.Seq)))
 			}
 		}
 		for _, dir := range []string{"ingress", "egress"} {
@@ -539,80 +827,71 @@ func sonicACLs(f *schema.Fabric, s *sonicBuilder, d *schema.Device, b Base) erro
 			s.set("ACL_TABLE", table, "policy_desc", "fabricgen acl "+a.Name, "type", typ, "stage", dir)
 			s.setList("ACL_TABLE", table, "ports", ports)
 			for _, r := range a.Rules {
-				fields, err := sonicRule(f, d, a.Name, r)
-				if err != nil {
+				rule, err := sonicRule(f, d, a.Name, table, r)
+				if !rej.add(err) {
 					return err
 				}
-				s.set("ACL_RULE", fmt.Sprintf("%s|RULE_%d", table, r.Seq), fields...)
+				if err != nil {
+					continue
+				}
+				if err := s.aclRow("acl_rule", fmt.Sprintf("%s|RULE_%d", table, r.Seq), &rule); err != nil {
+					return err
+				}
 			}
-			s.set("ACL_RULE", table+"|DEFAULT_RULE", "PRIORITY", "1", "PACKET_ACTION", "DROP")
+			def := SONiCACLRule{Table: table, Priority: 1, Action: string(schema.ActionDeny), Protocol: "ip", DSCP: -1}
+			if err := s.aclRow("acl_default_rule", table+"|DEFAULT_RULE", &def); err != nil {
+				return err
+			}
 		}
 	}
+	return rej.err()
+}
+
+// aclRow renders one ACL_RULE row through sub-template name.
+func (s *sonicBuilder) aclRow(name, key string, rule *SONiCACLRule) error {
+	text, err := s.stanzas.execute(name, rule)
+	if err != nil {
+		return fmt.Errorf("device %s acl rule %s: %w", s.d.Name, key, err)
+	}
+	fields, err := s.fieldsOf(name, text)
+	if err != nil {
+		return err
+	}
+	s.share("ACL_RULE", key, fields)
 	return nil
 }
 
-// sonicRule renders one rule's fields. PRIORITY is 10000 - seq: SONiC
-// evaluates higher priorities first, the intent lower sequence numbers.
-func sonicRule(f *schema.Fabric, d *schema.Device, acl string, r RuleView) ([]string, error) {
+// sonicRule checks that one rule fits an ACL_RULE row and builds it.
+func sonicRule(f *schema.Fabric, d *schema.Device, acl, table string, r RuleView) (SONiCACLRule, error) {
 	src := ruleSrc(f, acl, r.Seq)
+	rule := SONiCACLRule{Table: table, Seq: r.Seq, Priority: 10000 - r.Seq, Action: r.Action, Family: r.Family,
+		Protocol: r.Protocol, ProtoNum: r.ProtoNum, Src: r.Src, Dst: r.Dst, DSCP: -1}
 	if r.Seq < 1 || r.Seq > 9998 {
-		return nil, unsupported(d, fmt.Sprintf("acl %s rule seq %d", acl, r.Seq), "fabricgen maps seq to SONiC PRIORITY 10000-seq; use seq 1–9998", src)
-	}
-	action := "FORWARD"
-	if r.Action == string(schema.ActionDeny) {
-		action = "DROP"
-	}
-	fields := []string{"PRIORITY", strconv.Itoa(10000 - r.Seq), "PACKET_ACTION", action}
-	switch r.Family {
-	case "ipv6":
-		fields = append(fields, "IP_TYPE", "IPV6ANY")
-	case "ipv4":
-		fields = append(fields, "IP_TYPE", "IPV4ANY")
-	default:
-		fields = append(fields, "IP_TYPE", "IP")
-	}
-	if r.ProtoNum != 0 {
-		fields = append(fields, "IP_PROTOCOL", strconv.Itoa(r.ProtoNum))
-	}
-	v6 := r.Family == "ipv6"
-	if r.Src != "" {
-		fields = append(fields, pick(v6, "SRC_IPV6", "SRC_IP"), r.Src)
-	}
-	if r.Dst != "" {
-		fields = append(fields, pick(v6, "DST_IPV6", "DST_IP"), r.Dst)
+		return rule, unsupported(d, fmt.Sprintf("acl %s rule seq %d", acl, r.Seq), "fabricgen maps seq to SONiC PRIORITY 10000-seq; use seq 1–9998", src)
 	}
 	for _, pr := range []struct {
-		rs       []PortRangeView
-		one, rng string
-		what     string
-	}{{r.SrcPorts, "L4_SRC_PORT", "L4_SRC_PORT_RANGE", "source"}, {r.DstPorts, "L4_DST_PORT", "L4_DST_PORT_RANGE", "destination"}} {
+		rs   []PortRangeView
+		what string
+		out  **PortRangeView
+	}{{r.SrcPorts, "source", &rule.SrcPort}, {r.DstPorts, "destination", &rule.DstPort}} {
 		p, has, ok := singlePort(pr.rs)
 		if !ok {
-			return nil, unsupported(d, fmt.Sprintf("acl %s rule %d with %d %s port ranges", acl, r.Seq, len(pr.rs), pr.what),
+			return rule, unsupported(d, fmt.Sprintf("acl %s rule %d with %d %s port ranges", acl, r.Seq, len(pr.rs), pr.what),
 				"a SONiC ACL_RULE matches one port or one range; split the rule", src)
 		}
-		if has && p.Single {
-			fields = append(fields, pr.one, strconv.Itoa(p.From))
-		} else if has {
-			fields = append(fields, pr.rng, fmt.Sprintf("%d-%d", p.From, p.To))
+		if has {
+			*pr.out = &p
 		}
 	}
 	switch len(r.DSCP) {
 	case 0:
 	case 1:
-		fields = append(fields, "DSCP", strconv.Itoa(r.DSCP[0]))
+		rule.DSCP = r.DSCP[0]
 	default:
-		return nil, unsupported(d, fmt.Sprintf("acl %s rule %d matching %d DSCP values", acl, r.Seq, len(r.DSCP)),
+		return rule, unsupported(d, fmt.Sprintf("acl %s rule %d matching %d DSCP values", acl, r.Seq, len(r.DSCP)),
 			"a SONiC ACL_RULE matches one DSCP value; split the rule", src)
 	}
-	return fields, nil
-}
-
-func pick(c bool, a, b string) string {
-	if c {
-		return a
-	}
-	return b
+	return rule, nil
 }
 
 // wdgSrc is where the watchdog's field was set, else where the watchdog was attached.

@@ -26,6 +26,7 @@ type yangTable struct {
 
 var yangTables = map[string]yangTable{
 	"PORT":                               {module: "sonic-port", list: "PORT_LIST", keys: []string{"name"}},
+	"INTERFACE":                          {module: "sonic-interface", list: "INTERFACE_LIST", keys: []string{"name"}},
 	"CABLE_LENGTH":                       {"sonic-cable-length", "CABLE_LENGTH_LIST", []string{"name"}, "CABLE_LENGTH", "port", "length"},
 	"DSCP_TO_TC_MAP":                     {"sonic-dscp-tc-map", "DSCP_TO_TC_MAP_LIST", []string{"name"}, "DSCP_TO_TC_MAP", "dscp", "tc"},
 	"DOT1P_TO_TC_MAP":                    {"sonic-dot1p-tc-map", "DOT1P_TO_TC_MAP_LIST", []string{"name"}, "DOT1P_TO_TC_MAP", "dot1p", "tc"},
@@ -38,6 +39,7 @@ var yangTables = map[string]yangTable{
 	"SCHEDULER":                          {module: "sonic-scheduler", list: "SCHEDULER_LIST", keys: []string{"name"}},
 	"QUEUE":                              {module: "sonic-queue", list: "QUEUE_LIST", keys: []string{"ifname", "qindex"}},
 	"PFC_WD":                             {module: "sonic-pfcwd", list: "PFC_WD_LIST", keys: []string{"ifname"}},
+	"DEVICE_METADATA":                    {module: "sonic-device_metadata"},
 	"BUFFER_POOL":                        {module: "sonic-buffer-pool", list: "BUFFER_POOL_LIST", keys: []string{"name"}},
 	"BUFFER_PROFILE":                     {module: "sonic-buffer-profile", list: "BUFFER_PROFILE_LIST", keys: []string{"name"}},
 	"BUFFER_PG":                          {module: "sonic-buffer-pg", list: "BUFFER_PG_LIST", keys: []string{"port", "pg_num"}},
@@ -148,15 +150,34 @@ func configDBToYANG(t *testing.T, yangDir string, db map[string]map[string]map[s
 			}
 			return v
 		}
+		if tn == "DEVICE_METADATA" {
+			// A container, not a list: DEVICE_METADATA/localhost.
+			entry := map[string]any{}
+			for f, v := range db[tn]["localhost"] {
+				entry[f] = conv(f, v)
+			}
+			out[yt.module+":"+yt.module] = map[string]any{tn: map[string]any{"localhost": entry}}
+			continue
+		}
 		rowKeys := make([]string, 0, len(db[tn]))
 		for rk := range db[tn] {
 			rowKeys = append(rowKeys, rk)
 		}
 		sort.Strings(rowKeys)
-		var list []map[string]any
+		var list, prefixes []map[string]any
 		for _, rk := range rowKeys {
 			fields := db[tn][rk]
 			entry := map[string]any{}
+			if tn == "INTERFACE" && strings.Contains(rk, "|") {
+				// "Ethernet0|10.0.0.0/31": INTERFACE_IPPREFIX_LIST.
+				name, prefix, _ := strings.Cut(rk, "|")
+				e := map[string]any{"name": name, "ip-prefix": prefix}
+				for f, v := range fields {
+					e[f] = conv(f, v)
+				}
+				prefixes = append(prefixes, e)
+				continue
+			}
 			parts := strings.SplitN(rk, "|", len(yt.keys))
 			if len(parts) != len(yt.keys) {
 				t.Fatalf("%s key %q: want %d parts", tn, rk, len(yt.keys))
@@ -192,7 +213,11 @@ func configDBToYANG(t *testing.T, yangDir string, db map[string]map[string]map[s
 		if out[mod] == nil {
 			out[mod] = map[string]any{}
 		}
-		out[mod][tn] = map[string]any{yt.list: list}
+		body := map[string]any{yt.list: list}
+		if prefixes != nil {
+			body["INTERFACE_IPPREFIX_LIST"] = prefixes
+		}
+		out[mod][tn] = body
 	}
 	b, err := json.MarshalIndent(out, "", "  ")
 	if err != nil {
@@ -220,10 +245,33 @@ func yanglint(t *testing.T, tool, yangDir string, data []byte) (string, bool) {
 	return text, err == nil && !strings.Contains(text, "err :")
 }
 
-func sonicRenders(t *testing.T) map[string][]byte {
+// sonicRender is one SONiC render; bracketRefs is true for a release
+// before 202111, whose references are written "[TABLE|name]".
+type sonicRender struct {
+	text        []byte
+	bracketRefs bool
+}
+
+// plainRefs rewrites "[TABLE|name]" references as "name", the only form the
+// YANG models (which describe 202111 and later) accept.
+func plainRefs(db map[string]map[string]map[string]any) {
+	for _, rows := range db {
+		for _, fields := range rows {
+			for k, v := range fields {
+				if s, ok := v.(string); ok && strings.HasPrefix(s, "[") && strings.HasSuffix(s, "]") {
+					if _, name, ok := strings.Cut(s[1:len(s)-1], "|"); ok {
+						fields[k] = name
+					}
+				}
+			}
+		}
+	}
+}
+
+func sonicRenders(t *testing.T) map[string]sonicRender {
 	t.Helper()
 	r := newTestRenderer(t)
-	out := map[string][]byte{}
+	out := map[string]sonicRender{}
 	for _, ex := range exampleNames(t) {
 		f := loadExample(t, ex)
 		for _, d := range sampleDevices(f) {
@@ -235,7 +283,7 @@ func sonicRenders(t *testing.T) map[string][]byte {
 				t.Errorf("%s/%s: %v", ex, d.Name, err)
 				continue
 			}
-			out[ex+"/"+d.Name] = o.Text
+			out[ex+"/"+d.Name] = sonicRender{o.Text, !d.OSVersion.V.AtLeast(202111)}
 		}
 	}
 	return out
@@ -260,9 +308,15 @@ func TestSONiCYANG(t *testing.T) {
 	sort.Strings(names)
 	for _, n := range names {
 		var db map[string]map[string]map[string]any
-		if err := json.Unmarshal(renders[n], &db); err != nil {
+		if err := json.Unmarshal(renders[n].text, &db); err != nil {
 			t.Errorf("%s: render is not JSON: %v", n, err)
 			continue
+		}
+		if brackets := strings.Contains(string(renders[n].text), `"[BUFFER_`) || strings.Contains(string(renders[n].text), `"[DSCP_TO_TC_MAP|`); brackets != renders[n].bracketRefs {
+			t.Errorf("%s: references written [TABLE|name]: %v, want %v (SONiC before 202111 only)", n, brackets, renders[n].bracketRefs)
+		}
+		if renders[n].bracketRefs {
+			plainRefs(db)
 		}
 		out, ok := yanglint(t, tool, yangDir, configDBToYANG(t, yangDir, db))
 		if !ok {
@@ -279,7 +333,7 @@ func TestSONiCYANGRejectsBrokenRender(t *testing.T) {
 	renders := sonicRenders(t)
 	var good []byte
 	for _, n := range []string{"clos-400g/leaf3"} {
-		good = renders[n]
+		good = renders[n].text
 	}
 	if good == nil {
 		t.Fatal("clos-400g/leaf3 (sonic) did not render")
@@ -318,6 +372,32 @@ func TestSONiCYANGRejectsBrokenRender(t *testing.T) {
 		}},
 		{"DSCP map to TC 99", func(db map[string]map[string]map[string]any) {
 			db["DSCP_TO_TC_MAP"][SONiCMapName]["26"] = "99"
+		}},
+		{"address on a port without its INTERFACE row", func(db map[string]map[string]map[string]any) {
+			for k := range db["INTERFACE"] {
+				if !strings.Contains(k, "|") {
+					delete(db["INTERFACE"], k)
+					return
+				}
+			}
+		}},
+		{"INTERFACE on a port that does not exist", func(db map[string]map[string]map[string]any) {
+			db["INTERFACE"]["Ethernet999"] = map[string]any{}
+		}},
+		{"lossless PG names a missing profile", func(db map[string]map[string]map[string]any) {
+			for _, row := range db["BUFFER_PG"] {
+				row["profile"] = "pg_lossless_400000_7m_profile"
+				return
+			}
+		}},
+		{"profile draws on a missing pool", func(db map[string]map[string]map[string]any) {
+			delete(db, "BUFFER_POOL")
+		}},
+		{"restoration shorter than the poll interval", func(db map[string]map[string]map[string]any) {
+			db["PFC_WD"]["GLOBAL"]["POLL_INTERVAL"] = "500"
+		}},
+		{"unknown buffer model", func(db map[string]map[string]map[string]any) {
+			db["DEVICE_METADATA"]["localhost"]["buffer_model"] = "static"
 		}},
 	}
 	for _, tc := range tests {

@@ -25,8 +25,15 @@ const (
 
 // requireUniform fails when two ports of d disagree on an aspect the platform
 // can only configure device-wide. The error names both ports and the value.
+// Every differing aspect is refused, once per line that sets it.
 func requireUniform(d *schema.Device, reason string, aspects ...aspect) error {
 	var ref *schema.Port
+	var rej refusals
+	type seenKey struct {
+		a   aspect
+		src schema.Range
+	}
+	var seen map[seenKey]bool
 	for _, p := range d.Ports {
 		if p.QoS == nil {
 			continue
@@ -40,11 +47,17 @@ func requireUniform(d *schema.Device, reason string, aspects ...aspect) error {
 		}
 		for _, a := range aspects {
 			if what, src := differ(a, ref, p); what != "" {
-				return unsupported(d, what, reason, src)
+				if seen == nil {
+					seen = map[seenKey]bool{}
+				}
+				if k := (seenKey{a, src}); !seen[k] {
+					seen[k] = true
+					rej.add(unsupported(d, what, reason, src))
+				}
 			}
 		}
 	}
-	return nil
+	return rej.err()
 }
 
 // differ describes how p differs from ref in aspect a, or returns "".

@@ -32,6 +32,9 @@ func tinyFabric(p schema.Platform, port string) (*schema.Fabric, *schema.Device)
 	q.Queues[3] = schema.QueueQoS{Sched: set(schema.SchedDWRR), Weight: set(50), ECN: set(ecn)}
 	q.Queues[6] = schema.QueueQoS{Sched: set(schema.SchedStrict)}
 	d := &schema.Device{Name: "dut", Kind: set(schema.KindLeaf), Platform: set(p)}
+	if p == schema.SONiC {
+		d.ASIC = set("broadcom")
+	}
 	if p.IsHost() {
 		d.Kind = set(schema.KindNIC)
 	}
@@ -100,7 +103,27 @@ func TestUnsupportedValues(t *testing.T) {
 			d.Ports[0].QoS.Watchdog = set(&w)
 		}, "action alert"},
 		{schema.JuniperJunos, func(*schema.Fabric, *schema.Device) {}, "ecn_profile roce on queue 3"},
-		{schema.NvidiaCumulus, func(_ *schema.Fabric, d *schema.Device) { d.Ports[0].QoS.Watchdog = set(wd) }, "restoration 400 ms"},
+		{schema.JuniperJunos, func(f *schema.Fabric, d *schema.Device) {
+			d.Ports[0].QoS.Queues[3].ECN = schema.Value[*schema.ECNProfile]{}
+			f.ACLs = []*schema.ACL{acl}
+			d.Ports[0].ACLIn = []*schema.ACL{acl}
+		}, `acl mark rule 10 set_dscp 46: the firewall filter action "then dscp" is documented for MX and EX, not QFX`},
+		{schema.SONiC, func(_ *schema.Fabric, d *schema.Device) { d.ASIC = schema.Value[string]{} }, "a device without asic"},
+		{schema.SONiC, func(_ *schema.Fabric, d *schema.Device) {
+			d.Ports[0].Link = &schema.Link{Name: "long", CableLength: set(400.0)}
+		}, "cable length 400m on lossless port Ethernet0"},
+		{schema.SONiC, func(_ *schema.Fabric, d *schema.Device) { d.Ports[0].Speed = schema.Value[int64]{} }, "lossless port Ethernet0 without a speed"},
+		{schema.SONiC, func(_ *schema.Fabric, d *schema.Device) {
+			d.OSVersion = set(schema.Version{Raw: "201711", Parts: []int{201711}})
+		}, "os_version 201711"},
+		{schema.NvidiaCumulus, func(_ *schema.Fabric, d *schema.Device) {
+			d.OSVersion = set(schema.Version{Raw: "5.6", Parts: []int{5, 6}})
+		}, "os_version 5.6"},
+		{schema.CiscoNXOS, func(_ *schema.Fabric, d *schema.Device) {
+			e := *d.Ports[0].QoS.Queues[3].ECN.V
+			e.Min = set(int64(1000))
+			d.Ports[0].QoS.Queues[3].ECN = set(&e)
+		}, "minimum threshold 1000 bytes"},
 		{schema.SONiC, func(f *schema.Fabric, d *schema.Device) {
 			f.ACLs = []*schema.ACL{acl}
 			d.Ports[0].ACLIn = []*schema.ACL{acl}
@@ -169,6 +192,7 @@ func TestUnsupportedValues(t *testing.T) {
 		{schema.JuniperJunos, func(f *schema.Fabric, d *schema.Device) {
 			d.Ports[0].QoS.Queues[3].ECN = schema.Value[*schema.ECNProfile]{}
 			a, b := *acl, *acl
+			d.Family = schema.JunosMX
 			a.Name, b.Name = "roce-a", "roce-b"
 			f.ACLs = []*schema.ACL{&a, &b}
 			d.Ports[0].ACLIn = []*schema.ACL{&a, &b}
@@ -176,6 +200,7 @@ func TestUnsupportedValues(t *testing.T) {
 		{schema.JuniperJunos, func(f *schema.Fabric, d *schema.Device) {
 			d.Ports[0].QoS.Queues[3].ECN = schema.Value[*schema.ECNProfile]{}
 			a, b := *acl, *acl
+			d.Family = schema.JunosMX
 			a.Name, b.Name = "out-a", "out-b"
 			f.ACLs = []*schema.ACL{&a, &b}
 			d.Ports[0].ACLOut = []*schema.ACL{&a, &b}

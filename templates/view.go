@@ -18,6 +18,9 @@ type Base struct {
 	Fabric, Device, Digest string
 	// Platform is the device's platform name; Kind its role (leaf, spine, nic, ...).
 	Platform, Kind string
+	// OSVersion is the release the render is for (os_version, or the
+	// platform's default; "" for host platforms).
+	OSVersion string
 	// Header holds the lines of the leading comment, without comment markers.
 	Header []string
 	// Comment is the platform's line-comment marker ("!" or "#"; "" for JSON).
@@ -138,8 +141,12 @@ type PortView struct {
 	FEC string
 	// MTU is the port MTU (0: platform default).
 	MTU int
-	// IP is the port address with prefix length ("" for L2 ports); IPFamily "ipv4" or "ipv6".
+	// IP is the port address with prefix length ("" for L2 and unnumbered
+	// ports); IPFamily "ipv4" or "ipv6".
 	IP, IPFamily string
+	// Routed is true for an L3 port: one with an address, or routed = true
+	// without one (BGP unnumbered over the IPv6 link-local address).
+	Routed bool
 	// PFC lists this port's lossless priorities (empty: PFC off on the port).
 	PFC []int
 	// PFCVector is "0,0,0,1,0,0,0,0": 1 for each lossless priority.
@@ -224,6 +231,31 @@ func buildBase(f *schema.Fabric, d *schema.Device, cache *viewCache) (Base, erro
 		"intent digest " + digestOrNone(f.Digest),
 		"Generated from the fabric intent; edit the intent, not this file.",
 	}
+	if rel := d.OSVersion.V; rel.Raw != "" {
+		b.OSVersion = rel.Raw
+		line := "release " + oneLine(rel.Raw)
+		if d.OSVersion.Set {
+			line += " (os_version)"
+		} else {
+			line += " (fabricgen's default; set os_version to the device's release)"
+		}
+		if d.Platform.V == schema.JuniperJunos && d.Family != "" {
+			line += ", hardware family " + string(d.Family)
+			if d.Model.V != "" {
+				line += " (model " + oneLine(d.Model.V) + ")"
+			}
+		}
+		b.Header = append(b.Header, line)
+	}
+	if d.Platform.V == schema.LinuxDCB && d.Driver.V != "" {
+		line := "NIC driver " + d.Driver.V
+		if d.Driver.Set {
+			line += " (driver)"
+		} else {
+			line += " (fabricgen's default; set driver to the NIC's kernel driver)"
+		}
+		b.Header = append(b.Header, line)
+	}
 	var acls map[string]*schema.ACL
 	b.Ports = make([]PortView, 0, len(d.Ports))
 	for _, p := range d.Ports {
@@ -247,14 +279,15 @@ func buildBase(f *schema.Fabric, d *schema.Device, cache *viewCache) (Base, erro
 		names = append(names, n)
 	}
 	sort.Strings(names)
+	var rej refusals
 	for _, n := range names {
 		av, err := aclView(d, acls[n], &b.QoS)
-		if err != nil {
+		if !rej.add(err) {
 			return b, err
 		}
 		b.ACLs = append(b.ACLs, av)
 	}
-	return b, nil
+	return b, rej.err()
 }
 
 func digestOrNone(s string) string {
@@ -278,6 +311,7 @@ func portView(p *schema.Port, cache *viewCache) PortView {
 	if p.Peer != nil {
 		pv.Peer = p.Peer.ID()
 	}
+	pv.Routed = p.IsRouted()
 	if p.IP.Set {
 		pv.IP = p.IP.V.String()
 		pv.IPFamily = "ipv4"
@@ -436,6 +470,7 @@ var protoNums = map[string]int{"icmp": 1, "tcp": 6, "udp": 17, "ip": 0, "": 0}
 // aclView converts an ACL and derives its re-marking steps.
 func aclView(d *schema.Device, a *schema.ACL, q *QoSView) (ACLView, error) {
 	av := ACLView{Name: a.Name}
+	var rej refusals
 	for _, r := range a.Rules {
 		rv := RuleView{
 			Seq:      r.Seq,
@@ -467,8 +502,8 @@ func aclView(d *schema.Device, a *schema.ACL, q *QoSView) (ACLView, error) {
 			rv.SetDSCP = r.SetDSCP.V
 		}
 		if r.Police.Set && r.Police.V > 0 {
-			return av, unsupported(d, "acl "+a.Name+" rule "+strconv.Itoa(r.Seq)+" police "+bps(r.Police.V),
-				"policing needs a burst size, which the intent does not model", r.Police.Src)
+			rej.add(unsupported(d, "acl "+a.Name+" rule "+strconv.Itoa(r.Seq)+" police "+bps(r.Police.V),
+				"policing needs a burst size, which the intent does not model", r.Police.Src))
 		}
 		if rv.Family == "ipv6" {
 			av.HasIPv6 = true
@@ -506,7 +541,7 @@ func aclView(d *schema.Device, a *schema.ACL, q *QoSView) (ACLView, error) {
 		}
 		av.Marks = append(av.Marks, m)
 	}
-	return av, nil
+	return av, rej.err()
 }
 
 func portRanges(rs []schema.PortRange) []PortRangeView {

@@ -177,7 +177,7 @@ Exit status: 0 every device applied or unchanged, 1 otherwise.`,
 				if lock, err = sf.lock(cmd, sf.stateDir(f), "fabricgen apply "+target); err != nil {
 					return err
 				}
-				if run, err = prepareFabric(cmd.Context(), f, &pf); err != nil {
+				if run, err = prepareFabric(cmd.Context(), f, &pf, cmd.ErrOrStderr(), s.colour(s.errTTY)); err != nil {
 					return err
 				}
 				popts := opts

@@ -18,10 +18,13 @@ import (
 	"github.com/fatih/color"
 	"github.com/spf13/cobra"
 
+	"github.com/fabricgen/fabricgen/check"
+	"github.com/fabricgen/fabricgen/internal/check/collect"
 	"github.com/fabricgen/fabricgen/internal/lab"
 	"github.com/fabricgen/fabricgen/internal/push/dialect"
 	"github.com/fabricgen/fabricgen/internal/push/state"
 	"github.com/fabricgen/fabricgen/lint"
+	"github.com/fabricgen/fabricgen/lint/format"
 	"github.com/fabricgen/fabricgen/push"
 	"github.com/fabricgen/fabricgen/push/planfile"
 	"github.com/fabricgen/fabricgen/schema"
@@ -54,7 +57,9 @@ on 127.0.0.1 inside this process, then runs lint, plan (showing one
 device's diff), apply, plan again (which must show no changes), and
 rehearses a failure: an Arista switch is changed by hand and made to refuse
 the repair, apply rolls it back to exactly what it had, and once the fault
-is cleared apply repairs it.
+is cleared apply repairs it. Last, a dirty connector is put on one link and
+fabricgen check finds it from the optics and error counters, naming the link
+and the fix.
 
 -v (--verbose) shows everything: every device's diff, every progress step
 and every result table.
@@ -94,7 +99,7 @@ type demo struct {
 }
 
 // demoSteps is how many numbered steps the demo prints.
-const demoSteps = 6
+const demoSteps = 7
 
 func newDemo(cmd *cobra.Command, s *streams, verbose bool) (*demo, error) {
 	secret, err := randomSecret()
@@ -145,7 +150,7 @@ func (d *demo) run(args []string, vf *varFlags, parallelism int) error {
 	if err != nil {
 		return withCode(exitFailed, err)
 	}
-	l, inv, err := startLab(ctx, specs, filepath.Join(d.tmp, "lab"))
+	l, inv, err := startLab(ctx, f, specs, filepath.Join(d.tmp, "lab"))
 	if err != nil {
 		return withCode(exitFailed, err)
 	}
@@ -165,7 +170,7 @@ func (d *demo) run(args []string, vf *varFlags, parallelism int) error {
 		return withCode(exitFailed, err)
 	}
 	opts.State = state.Dir{Path: filepath.Join(d.tmp, "state")}
-	run, err := prepareFabric(ctx, f, &pf)
+	run, err := prepareFabric(ctx, f, &pf, d.cmd.ErrOrStderr(), false)
 	if err != nil {
 		return err
 	}
@@ -194,6 +199,9 @@ func (d *demo) run(args []string, vf *varFlags, parallelism int) error {
 	}
 	d.header("A rehearsed failure, rolled back")
 	if err := d.rehearse(l, run, opts); err != nil {
+		return err
+	}
+	if err := d.checkDirtyOptic(l, run, opts); err != nil {
 		return err
 	}
 	fmt.Fprintf(d.w, "\nDone: the lab matches the intent. Next: fabricgen lab up %s,\nthen plan and apply against it yourself (README: \"A tour\").\n", demoNextDir(args))
@@ -491,6 +499,117 @@ func (d *demo) rehearse(l *lab.Lab, run *planRun, opts push.Options) error {
 		return err
 	}
 	return d.replan(run, opts)
+}
+
+// checkDirtyOptic puts a dirty connector on a switch port facing a NIC,
+// runs fabricgen check over the lab (its clock advanced 10 s between the
+// two readings) and shows the finding that names the link and the fix.
+func (d *demo) checkDirtyOptic(l *lab.Lab, run *planRun, opts push.Options) error {
+	var dev, port string
+	for _, in := range run.inputs {
+		sd := in.Device
+		if sd.Platform.V.IsHost() {
+			continue
+		}
+		for _, p := range sd.Ports {
+			if p.Peer != nil && p.Peer.Device.Platform.V.IsHost() {
+				dev, port = sd.Name, p.Name
+				break
+			}
+		}
+		if dev != "" {
+			break
+		}
+	}
+	setting := "dirty-optic=" + port
+	d.header(fmt.Sprintf("fabricgen check: a dirty optic on %s:%s", dev, port))
+	if dev == "" {
+		fmt.Fprintln(d.w, "Skipped: no switch port of the fabric faces a NIC.")
+		return nil
+	}
+	var f lab.Fault
+	if err := f.Set(setting); err != nil {
+		return withCode(exitFailed, err)
+	}
+	l.Device(dev).SetFault(f)
+	defer l.Device(dev).ClearFault()
+	var devs []*schema.Device
+	for _, in := range run.inputs {
+		devs = append(devs, in.Device)
+	}
+	co := collect.Options{Parallelism: opts.Parallelism, Timeout: opts.Timeout, HostKeys: opts.HostKeys, Inventory: opts.Inventory,
+		Getenv: opts.Getenv, Now: l.Clock().Time, Clock: check.ClockLab}
+	ctx := d.cmd.Context()
+	before, err := collect.Snapshot(ctx, devs, co)
+	if err != nil {
+		return withCode(exitFailed, err)
+	}
+	l.Clock().Advance(10 * time.Second)
+	after, err := collect.Snapshot(ctx, devs, co)
+	if err != nil {
+		return withCode(exitFailed, err)
+	}
+	findings, err := check.Evaluate(run.f, before, after, check.Options{})
+	if err != nil {
+		return withCode(exitFailed, err)
+	}
+	if d.verbose {
+		res := &format.Result{Sources: run.f.Files, Rules: check.LintRules(), Valid: true, Color: d.s.colour(d.s.outTTY)}
+		for i := range findings {
+			res.Diagnostics = append(res.Diagnostics, &findings[i])
+		}
+		if f, err := format.Lookup("text"); err == nil {
+			_ = f.Write(d.w, res)
+		}
+	}
+	rules := map[string]bool{}
+	var ids []string
+	var e, w int
+	for i := range findings {
+		fd := &findings[i]
+		switch fd.Severity {
+		case schema.SevError:
+			e++
+		case schema.SevWarning:
+			w++
+		default:
+			continue
+		}
+		if !rules[fd.Rule] {
+			rules[fd.Rule] = true
+			ids = append(ids, fd.Rule)
+		}
+		if fd.Rule == "CHK010" && !d.verbose {
+			fmt.Fprintln(d.w, wrapText("error[CHK010]: "+fd.Summary, 78, "  "))
+			fix, _, _ := strings.Cut(fd.Fix, ":")
+			fmt.Fprintln(d.w, wrapText("fix: "+fix+".", 78, "  "))
+		}
+	}
+	sort.Strings(ids)
+	fmt.Fprintf(d.w, "%s %d devices, read 10 s apart: %d error(s), %d warning(s) (%s).\n", d.bold("Check:"), len(devs), e, w, strings.Join(ids, ", "))
+	if !rules["CHK010"] {
+		return withCode(exitFailed, fmt.Errorf("check did not find the dirty optic on %s:%s", dev, port))
+	}
+	return nil
+}
+
+// wrapText breaks s into lines of at most width columns, continuation
+// lines indented.
+func wrapText(s string, width int, indent string) string {
+	var b strings.Builder
+	line := ""
+	for _, w := range strings.Fields(s) {
+		if line != "" && len([]rune(line))+1+len([]rune(w)) > width {
+			b.WriteString(line + "\n")
+			line = indent
+		}
+		if line != "" && line != indent {
+			line += " "
+		}
+		line += w
+	}
+	b.WriteString(line)
+	return b.String()
 }
 
 // demoProgress prints a line when a quarter of the devices are done: the

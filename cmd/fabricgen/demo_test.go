@@ -52,12 +52,13 @@ func TestDemoOneScreen(t *testing.T) {
 		t.Errorf("demo printed %d lines, want at most 80:\n%s", n, text)
 	}
 	steps := []struct{ header, key string }{
-		{"==> 1/6 The lab", "38 emulated devices run in this process"},
-		{"==> 2/6 fabricgen lint clos-400g", "0 error(s), 0 warning(s)"},
-		{"==> 3/6 fabricgen plan", "Plan: 38 to change, 0 unchanged"},
-		{"==> 4/6 fabricgen apply", "Apply: 38 applied."},
-		{"==> 5/6 fabricgen plan (again", "Plan: 0 to change, 38 unchanged"},
-		{"==> 6/6 A rehearsed failure", "rolled back"},
+		{"==> 1/7 The lab", "38 emulated devices run in this process"},
+		{"==> 2/7 fabricgen lint clos-400g", "0 error(s), 0 warning(s)"},
+		{"==> 3/7 fabricgen plan", "Plan: 38 to change, 0 unchanged"},
+		{"==> 4/7 fabricgen apply", "Apply: 38 applied."},
+		{"==> 5/7 fabricgen plan (again", "Plan: 0 to change, 38 unchanged"},
+		{"==> 6/7 A rehearsed failure", "rolled back"},
+		{"==> 7/7 fabricgen check: a dirty optic on leaf1:Ethernet1/1", "error[CHK010]: link nic01:ens1f0np0 ↔ leaf1:Ethernet1/1 is up at 400G"},
 	}
 	rest := text
 	for i, st := range steps {
@@ -79,7 +80,7 @@ func TestDemoOneScreen(t *testing.T) {
 			t.Errorf("the plan step shows %d device diffs, want 1:\n%s", n, rest[:end])
 		}
 	}
-	for _, want := range []string{"38/38 devices done", "exactly what it was before the apply", "Apply: 1 applied, 37 unchanged.", "Done: the lab matches the intent."} {
+	for _, want := range []string{"38/38 devices done", "exactly what it was before the apply", "Apply: 1 applied, 37 unchanged.", "fix: Clean the fibre connector", "reseat the optical module", "Check: 38 devices", "Done: the lab matches the intent."} {
 		if !strings.Contains(text, want) {
 			t.Errorf("demo lacks %q:\n%s", want, text)
 		}

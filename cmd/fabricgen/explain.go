@@ -6,25 +6,33 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/fabricgen/fabricgen/check"
 	"github.com/fabricgen/fabricgen/lint"
 )
 
 func newExplainCommand(s *streams) *cobra.Command {
 	return &cobra.Command{
 		Use:   "explain [RULE-ID]",
-		Short: "Print a lint rule's documentation (or list every rule)",
-		Long: `explain prints, as plain text, what a lint rule checks, why (with public
-references: standards, RFCs, vendor guides, papers), how to fix
-a finding and how to suppress one. Without an argument it lists every rule.
-The same text is in docs/rules.md, generated from the rule registry.`,
+		Short: "Print a lint or check rule's documentation (or list every rule)",
+		Long: `explain prints, as plain text, what a lint rule (QOS001…) or a check rule
+(CHK001…, fabricgen check) checks, why (with public references: standards,
+RFCs, vendor guides, papers), how to fix a finding and, for lint, how to
+suppress one. Without an argument it lists every rule. The same text is in
+docs/rules.md and docs/check-rules.md, generated from the registries.`,
 		Example: `  fabricgen explain
   fabricgen explain QOS001
-  fabricgen explain pfc002`,
+  fabricgen explain pfc002
+  fabricgen explain CHK010`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			w := cmd.OutOrStdout()
 			if len(args) == 0 {
 				fmt.Fprint(w, ruleListHelp())
+				fmt.Fprint(w, checkRuleListHelp())
+				return nil
+			}
+			if cr := check.Lookup(args[0]); cr != nil {
+				fmt.Fprint(w, check.RuleText(cr))
 				return nil
 			}
 			r := lint.Lookup(args[0])
@@ -43,6 +51,11 @@ func suggestRule(id string) string {
 	var same []string
 	for _, r := range lint.Rules() {
 		if len(id) >= 3 && strings.HasPrefix(r.ID, id[:3]) {
+			same = append(same, r.ID)
+		}
+	}
+	if len(id) >= 3 && strings.HasPrefix("CHK", id[:3]) {
+		for _, r := range check.Rules() {
 			same = append(same, r.ID)
 		}
 	}

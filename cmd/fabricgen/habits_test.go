@@ -106,6 +106,7 @@ device "spine" {
   name     = "spine${count.index}"
   kind     = "spine"
   platform = "sonic"
+  asic     = "broadcom"
   description = "site ${var.site}"
 }
 `

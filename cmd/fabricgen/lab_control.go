@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -45,12 +47,18 @@ delay=DURATION slows every answer (delay=0 removes it). clear removes every
 fault; an answer being delayed goes out at once. It prints the device's
 faults afterwards.
 
+Data-plane faults change what the device's counters, optics and queue pairs
+show (fabricgen check reads them), not its configuration, so they survive
+apply: ` + lab.DataFaultForms + `. See docs/check.md.
+
 expire-timers fires the device's pending confirm timers now, as if nobody
 confirmed in time: an EOS commit timer, a Junos commit confirmed or an NVUE
 apply --confirm rolls back to the configuration from before it (NX-OS,
 SONiC and hosts have none). It prints whether the configuration changed.`,
 		Example: `  fabricgen lab fault leaf1 'reject=^qos map'
   fabricgen lab fault nic01 drop-after=2 delay=500ms
+  fabricgen lab fault leaf1 dirty-optic=Ethernet1/1
+  fabricgen lab fault spine2 congest=marks && fabricgen lab fault nic17 np-off
   fabricgen lab fault --dir /tmp/lab leaf1 clear
   fabricgen lab fault spine1 expire-timers`,
 		Args: cobra.MinimumNArgs(2),
@@ -115,6 +123,102 @@ DEVICE.cfg/.json/.sh to start a later lab from it.`,
 				out += "\n"
 			}
 			fmt.Fprint(cmd.OutOrStdout(), out)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&dir, "dir", defaultLabDir(), "the directory of the running lab (lab up --dir)")
+	return cmd
+}
+
+func newLabClockCommand(s *streams) *cobra.Command {
+	var dir string
+	cmd := &cobra.Command{
+		Use:   "clock [--dir D] [advance DURATION]",
+		Short: "Read or advance the clock of a running lab's data plane",
+		Long: `lab clock prints the clock of a lab that fabricgen lab up serves, through the
+control socket in --dir; lab clock advance DURATION moves it forward first.
+
+The lab's counters (bytes, errors, pauses, ECN marks, CNPs, retransmits) are
+functions of this clock and move only when it is advanced: by this command,
+by fabricgen check --lab-dir (which advances it by --interval between its
+two readings instead of waiting), or by a test. Data-plane faults (lab fault
+DEVICE dirty-optic=PORT, …) show in the counters once the clock moves.`,
+		Example: `  fabricgen lab clock
+  fabricgen lab clock advance 10s
+  fabricgen lab clock --dir /tmp/lab advance 1m`,
+		Args: cobra.RangeArgs(0, 2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			req := lab.ControlRequest{Op: "clock"}
+			switch {
+			case len(args) == 0:
+			case len(args) == 2 && args[0] == "advance":
+				d, err := time.ParseDuration(args[1])
+				if err != nil || d <= 0 {
+					return withCode(exitFailed, fmt.Errorf("advance %q: give a positive duration such as 10s", args[1]))
+				}
+				req.Advance = d.String()
+			default:
+				return withCode(exitFailed, fmt.Errorf("use fabricgen lab clock, or fabricgen lab clock advance DURATION"))
+			}
+			rep, err := labRequest(cmd.Context(), dir, req)
+			if err != nil {
+				return withCode(exitFailed, err)
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "lab clock: %s (%s)\n", rep.Clock, rep.ClockTime)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&dir, "dir", defaultLabDir(), "the directory of the running lab (lab up --dir)")
+	return cmd
+}
+
+func newLabConfigureCommand(s *streams) *cobra.Command {
+	var dir string
+	cmd := &cobra.Command{
+		Use:   "configure [--dir D] DEVICE [FILE]",
+		Short: "Change a device of a running lab by hand, as another administrator would",
+		Long: `lab configure changes the configuration of a device of a lab that fabricgen
+lab up serves, through the control socket in --dir, as someone at the
+device's console would: the lines of FILE (standard input without it or
+with -) in the platform's configuration syntax (config-mode lines indented
+for sub-modes on EOS and NX-OS, set statements on Junos, nv set/unset
+commands on Cumulus, a JSON Patch document on SONiC, shell commands on
+hosts). The change is not fabricgen's: plan and drift show it, and the lab's
+data plane sends traffic through it, so fabricgen check sees its effect.`,
+		Example: `  printf 'interface Ethernet1/1\n   no qos trust\n' | fabricgen lab configure core1
+  fabricgen lab configure --dir /tmp/lab leaf1 edit.txt`,
+		Args: cobra.RangeArgs(1, 2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			src := s.in
+			if len(args) == 2 && args[1] != "-" {
+				f, err := os.Open(args[1])
+				if err != nil {
+					return withCode(exitFailed, err)
+				}
+				defer func() { _ = f.Close() }()
+				src = f
+			}
+			b, err := io.ReadAll(io.LimitReader(src, lab.MaxRunningConfig+1))
+			if err != nil {
+				return withCode(exitFailed, err)
+			}
+			if len(b) > lab.MaxRunningConfig {
+				return withCode(exitFailed, fmt.Errorf("more than %d bytes of configuration", lab.MaxRunningConfig))
+			}
+			var lines []string
+			for _, l := range strings.Split(strings.ReplaceAll(string(b), "\r\n", "\n"), "\n") {
+				if strings.TrimSpace(l) != "" {
+					lines = append(lines, l)
+				}
+			}
+			if len(lines) == 0 {
+				return withCode(exitFailed, fmt.Errorf("no configuration lines to apply"))
+			}
+			rep, err := labRequest(cmd.Context(), dir, lab.ControlRequest{Op: "configure", Device: args[0], Lines: lines})
+			if err != nil {
+				return withCode(exitFailed, err)
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "%s: %s\n", args[0], rep.Output)
 			return nil
 		},
 	}

@@ -26,7 +26,7 @@ func newLabCommand(s *streams) *cobra.Command {
 		Example: `  fabricgen lab up examples/roce-storage`,
 		Args:    cobra.NoArgs,
 	}
-	cmd.AddCommand(newLabUpCommand(s), newLabFaultCommand(s), newLabShowCommand(s))
+	cmd.AddCommand(newLabUpCommand(s), newLabFaultCommand(s), newLabShowCommand(s), newLabClockCommand(s), newLabConfigureCommand(s))
 	return cmd
 }
 
@@ -61,7 +61,14 @@ has no grammar for is kept as it is.
 device misbehave from the start: drop-after=N drops the connection after N
 configuration commands, reject=REGEXP refuses matching commands that would
 change the device (show commands and read-backs always work), delay=DURATION
-slows every answer. fabricgen lab fault changes them while the lab runs and
+slows every answer. Data-plane faults, DEVICE:KIND[=VALUE], change what the
+device's counters and optics show (fabricgen check reads them) and survive
+apply: ` + lab.DataFaultForms + `.
+
+The lab has a data plane: every NIC sends RoCE and background traffic to a
+partner NIC over the intent's links, through each device's current
+configuration. Its counters move with the lab clock, which moves only when
+advanced (fabricgen lab clock advance 10s, or fabricgen check --lab-dir). fabricgen lab fault changes them while the lab runs and
 fabricgen lab show prints a device's configuration, through the control
 socket the lab serves in --dir (removed when the lab stops).`,
 		Example: `  export FABRICGEN_PASSWORD=lab-only-secret
@@ -94,12 +101,15 @@ socket the lab serves in --dir (removed when the lab stops).`,
 				}
 			}
 			ctx := cmd.Context()
-			l, inv, err := startLab(ctx, specs, dir)
+			l, inv, err := startLab(ctx, f, specs, dir)
 			if err != nil {
 				return withCode(exitFailed, err)
 			}
 			defer func() { _ = l.Close() }()
 			for name, fl := range faults {
+				if err := l.Device(name).CheckFault(fl); err != nil {
+					return withCode(exitFailed, fmt.Errorf("--fault %s:%s: %w", name, fl, err))
+				}
 				l.Device(name).SetFault(fl)
 			}
 			srv, err := l.ServeControl(ctx, filepath.Join(dir, lab.ControlSocket))
@@ -122,8 +132,10 @@ socket the lab serves in --dir (removed when the lab stops).`,
 			}
 			fmt.Fprintf(w, "\nPoint plan and apply at it:\n  fabricgen plan %s --inventory %s --known-hosts %s\n  fabricgen apply %s --inventory %s --known-hosts %s\n",
 				fdir, inv, l.KnownHostsPath(), fdir, inv, l.KnownHostsPath())
-			fmt.Fprintf(w, "\nChange faults and read configurations while it runs (control socket %s):\n  fabricgen lab fault --dir %s DEVICE KEY=VALUE... | clear\n  fabricgen lab show --dir %s DEVICE\n\nServing until interrupted (Ctrl-C).\n",
-				srv.Path(), dir, dir)
+			fmt.Fprintf(w, "\nCheck the live fabric (the lab clock moves only when advanced; --lab-dir advances it by --interval):\n  fabricgen check %s --inventory %s --known-hosts %s --lab-dir %s\n",
+				fdir, inv, l.KnownHostsPath(), dir)
+			fmt.Fprintf(w, "\nChange faults and read configurations while it runs (control socket %s):\n  fabricgen lab fault --dir %s DEVICE KEY=VALUE... | clear\n  fabricgen lab show --dir %s DEVICE\n  fabricgen lab clock --dir %s [advance 10s]\n\nServing until interrupted (Ctrl-C).\n",
+				srv.Path(), dir, dir, dir)
 			<-ctx.Done()
 			if err := srv.Close(); err != nil {
 				fmt.Fprintf(cmd.ErrOrStderr(), "Warning: %v\n", err)
@@ -135,7 +147,7 @@ socket the lab serves in --dir (removed when the lab stops).`,
 	vf.register(cmd)
 	cmd.Flags().StringVar(&dir, "dir", defaultLabDir(), "where host keys, known_hosts, inventory.json and the control socket go")
 	cmd.Flags().StringArrayVar(&devices, "device", nil, "only these devices (glob, repeatable)")
-	cmd.Flags().StringArrayVar(&faultFlags, "fault", nil, "DEVICE:KEY=VALUE with drop-after=N, reject=REGEXP or delay=DURATION (repeatable; one device's faults add up)")
+	cmd.Flags().StringArrayVar(&faultFlags, "fault", nil, "DEVICE:KEY=VALUE with drop-after=N, reject=REGEXP or delay=DURATION, or a data-plane fault DEVICE:KIND[=VALUE] such as leaf1:dirty-optic=Ethernet1/1 (repeatable; one device's faults add up)")
 	cmd.Flags().StringVar(&runningDir, "running-config", "", "start devices from CFGDIR/DEVICE.cfg|.json|.sh instead of factory")
 	return cmd
 }
@@ -177,7 +189,7 @@ func labSpecs(devs []*schema.Device, getenv func(string) string) ([]lab.DeviceSp
 		if c.Username.V == "" {
 			return nil, fmt.Errorf("device %s: its credentials block gives no username for the lab to accept", d.Name)
 		}
-		sp := lab.DeviceSpec{Name: d.Name, Platform: d.Platform.V, Username: c.Username.V}
+		sp := lab.DeviceSpec{Name: d.Name, Platform: d.Platform.V, Username: c.Username.V, Driver: d.Driver.V}
 		if env := c.PasswordEnv.V; env != "" {
 			if sp.Password = getenv(env); sp.Password == "" {
 				return nil, fmt.Errorf("device %s: environment variable %s (credentials.password_env) is empty; export it before starting the lab", d.Name, env)
@@ -185,7 +197,7 @@ func labSpecs(devs []*schema.Device, getenv func(string) string) ([]lab.DeviceSp
 		}
 		if c.KeyFile.V != "" {
 			pub := session.ExpandHome(c.KeyFile.V) + ".pub"
-			b, err := os.ReadFile(pub)
+			b, err := readFileBounded(pub, maxPublicKeySize)
 			if err != nil {
 				return nil, fmt.Errorf("device %s: the lab accepts its key through %s: %w", d.Name, pub, err)
 			}
@@ -206,13 +218,13 @@ func labSpecs(devs []*schema.Device, getenv func(string) string) ([]lab.DeviceSp
 	return specs, nil
 }
 
-// startLab starts the devices and writes inventory.json next to the
-// known_hosts file.
-func startLab(ctx context.Context, specs []lab.DeviceSpec, dir string) (*lab.Lab, string, error) {
+// startLab starts the devices, with the fabric's data plane, and writes
+// inventory.json next to the known_hosts file.
+func startLab(ctx context.Context, f *schema.Fabric, specs []lab.DeviceSpec, dir string) (*lab.Lab, string, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, "", fmt.Errorf("create %s: %w", dir, err)
 	}
-	l, err := lab.Start(ctx, specs, lab.Options{Dir: dir})
+	l, err := lab.Start(ctx, specs, lab.Options{Dir: dir, Fabric: f})
 	if err != nil {
 		return nil, "", fmt.Errorf("start lab: %w", err)
 	}

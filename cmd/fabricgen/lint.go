@@ -95,6 +95,20 @@ func runLint(cmd *cobra.Command, s *streams, dir string, lf *lintFlags) error {
 		return withCode(exitFailed, err)
 	}
 	cfg, err := loadLintConfig(cmd, dir)
+	var cerr *lint.ConfigError
+	if errors.As(err, &cerr) {
+		// A broken .fabricgen.hcl reaches CI in the format it asked for.
+		res := &format.Result{Diagnostics: cerr.Diagnostics, Sources: map[string][]byte{cerr.Path: cerr.Source}, Rules: lint.Rules(),
+			Version: version, BasePath: lf.basePath, Color: lf.formatName == "text" && s.colour(s.outTTY),
+			Unloaded: "lint configuration " + filepath.Base(cerr.Path)}
+		if res.BasePath == "" {
+			res.BasePath, _ = resolveBasePath("")
+		}
+		if werr := out.Write(cmd.OutOrStdout(), res); werr != nil {
+			return withCode(exitFailed, fmt.Errorf("writing %s output: %w", lf.formatName, werr))
+		}
+		return withCode(exitFailed, fmt.Errorf("%s is not a valid lint configuration: %d error(s)", cerr.Path, len(cerr.Diagnostics)))
+	}
 	if err != nil {
 		return withCode(exitFailed, err)
 	}
@@ -119,7 +133,7 @@ func runLint(cmd *cobra.Command, s *streams, dir string, lf *lintFlags) error {
 	if err != nil {
 		return withCode(exitFailed, err)
 	}
-	f, diags, err := loadIntent(s, dir, &lf.vf)
+	f, diags, err := loadIntent(ctx, s, dir, &lf.vf)
 	if err != nil {
 		return err
 	}

@@ -93,14 +93,14 @@ func TestLintConfigFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	cfg := filepath.Join(root, ".fabricgen.hcl")
-	// The example's EOS devices carry a buffer block EOS cannot express (PLT001).
-	if err := os.WriteFile(cfg, []byte("config {\n  fail_level = \"error\"\n}\nrule \"PLT001\" {\n  enabled = false\n}\n"), 0o644); err != nil {
+	// The example's one finding is the warning ECN004.
+	if err := os.WriteFile(cfg, []byte("config {\n  fail_level = \"error\"\n}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if code, out, _ := lintRun(t, "lint", dir); code != 0 {
 		t.Errorf("fail_level error from the parent's .fabricgen.hcl: exit %d\n%s", code, out)
 	}
-	if err := os.WriteFile(cfg, []byte("config {\n  fail_level = \"warning\"\n}\nrule \"PLT001\" {\n  enabled = false\n}\nrule \"ECN004\" {\n  enabled = false\n}\n"), 0o644); err != nil {
+	if err := os.WriteFile(cfg, []byte("config {\n  fail_level = \"warning\"\n}\nrule \"ECN004\" {\n  enabled = false\n}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if code, out, _ := lintRun(t, "lint", dir); code != 0 || !strings.Contains(out, "No findings.") {
@@ -109,8 +109,8 @@ func TestLintConfigFile(t *testing.T) {
 	if err := os.WriteFile(cfg, []byte("rule \"NOPE01\" {}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, _, errs := lintRun(t, "lint", dir); code != 1 || !strings.Contains(errs, "not a fabricgen rule") {
-		t.Errorf("bad config: exit %d, stderr %s", code, errs)
+	if code, out, errs := lintRun(t, "lint", dir); code != 1 || !strings.Contains(out, "not a fabricgen rule") || !strings.Contains(out, ".fabricgen.hcl:1:6") {
+		t.Errorf("bad config: exit %d, stdout %s, stderr %s", code, out, errs)
 	}
 }
 
@@ -185,4 +185,47 @@ func hasRule[T interface {
 		}
 	}
 	return false
+}
+
+// TestLintConfigErrorInEveryFormat: a broken .fabricgen.hcl is a
+// diagnostic at its line in every format (exit 1), never 0 bytes on stdout
+// and a message without a position on stderr.
+func TestLintConfigErrorInEveryFormat(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"classes.fab.hcl", "devices.fab.hcl"} {
+		b, err := os.ReadFile(filepath.Join("..", "..", "examples", "roce-storage", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".fabricgen.hcl"), []byte("config {}\n\nrule \"QOS01\" {\n  enabled = false\n}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []struct{ name, want string }{
+		{"json", `"line": 3`}, {"sarif", `"startLine": 3`}, {"github", "file=.fabricgen.hcl,line=3,col=6"},
+		{"junit", ".fabricgen.hcl:3:6"}, {"checkstyle", `line="3"`}, {"compact", ".fabricgen.hcl:3:6: error"},
+		{"text", "Did you mean QOS001?"}, {"markdown", ".fabricgen.hcl:3"},
+	} {
+		code, out, errs := lintRun(t, "lint", "-f", f.name, "--base-path", dir, dir)
+		if code != 1 || !strings.Contains(out, f.want) || !strings.Contains(out, "QOS01") {
+			t.Errorf("%s: exit %d, want 1 and %q in stdout:\n%s\nstderr: %s", f.name, code, f.want, out, errs)
+		}
+	}
+}
+
+// TestLintVarErrorHasNoFileLocation: an undeclared -var is reported without
+// a file location (it is no file), naming the variable, in SARIF and GitHub.
+func TestLintVarErrorHasNoFileLocation(t *testing.T) {
+	dir := filepath.Join("..", "..", "examples", "roce-storage")
+	code, out, _ := lintRun(t, "lint", "-f", "sarif", "--var", "nosuch=1", dir)
+	if code != 1 || strings.Contains(out, `"uri": "-var`) || !strings.Contains(out, "nosuch") {
+		t.Errorf("sarif: exit %d:\n%s", code, out)
+	}
+	code, out, _ = lintRun(t, "lint", "-f", "github", "--var", "nosuch=1", dir)
+	if code != 1 || strings.Contains(out, "file=-var") || !strings.Contains(out, "nosuch") {
+		t.Errorf("github: exit %d:\n%s", code, out)
+	}
 }

@@ -98,7 +98,7 @@ func readInventory(path string) (map[string]string, error) {
 	if path == "" {
 		return nil, nil
 	}
-	b, err := os.ReadFile(path)
+	b, err := readFileBounded(path, maxInventorySize)
 	if err != nil {
 		return nil, fmt.Errorf("--inventory: %w", err)
 	}
@@ -129,28 +129,33 @@ func prepare(ctx context.Context, cmd *cobra.Command, s *streams, dir string, pf
 	if err != nil {
 		return nil, err
 	}
-	return prepareFabric(ctx, f, pf)
+	return prepareFabric(ctx, f, pf, cmd.ErrOrStderr(), s.colour(s.errTTY))
 }
 
-// prepareFabric lints and renders a loaded fabric.
-func prepareFabric(ctx context.Context, f *schema.Fabric, pf *pushFlags) (*planRun, error) {
+// prepareFabric lints and renders a loaded fabric. Blocking lint errors
+// are written to ew as lint's text format writes them (colour for a
+// terminal).
+func prepareFabric(ctx context.Context, f *schema.Fabric, pf *pushFlags, ew io.Writer, colour bool) (*planRun, error) {
 	dir := f.Dir
 	findings, err := lint.Run(ctx, f, lint.Options{})
 	if err != nil {
 		return nil, withCode(exitFailed, fmt.Errorf("lint: %w", err))
 	}
-	var blocking []string
-	var other diag.Diagnostics
+	var blocking, other diag.Diagnostics
 	for i, fd := range findings {
 		if fd.Severity == schema.SevError {
-			blocking = append(blocking, fmt.Sprintf("  %s %s: %s", fd.Subject, fd.Rule, fd.Summary))
+			blocking = append(blocking, &findings[i])
 		} else {
 			other = append(other, &findings[i])
 		}
 	}
 	if len(blocking) > 0 {
-		return nil, withCode(exitFailed, fmt.Errorf("lint found %d error(s); fix them before pushing (fabricgen lint %s shows details):\n%s",
-			len(blocking), dir, strings.Join(blocking, "\n")))
+		// The same renderer as lint's text format: line, snippet, trace, fix.
+		if err := diag.WriteText(ew, blocking, f.Files, colour); err != nil {
+			return nil, withCode(exitFailed, fmt.Errorf("writing lint errors: %w", err))
+		}
+		return nil, withCode(exitFailed, fmt.Errorf("lint found %d error(s) (listed above); fix them before pushing (fabricgen lint %s -f json for CI)",
+			len(blocking), dir))
 	}
 	devs, err := push.SelectDevices(f, pf.devices)
 	if err != nil {

@@ -86,7 +86,7 @@ func TestPlanApplyCLI(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	l, inv, err := startLab(ctx, specs, filepath.Join(dir, "lab"))
+	l, inv, err := startLab(ctx, f, specs, filepath.Join(dir, "lab"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +165,7 @@ func TestApplyNeedsYes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, inv, err := startLab(context.Background(), specs, filepath.Join(dir, "lab"))
+	l, inv, err := startLab(context.Background(), f, specs, filepath.Join(dir, "lab"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,7 +187,7 @@ func TestDemo(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("demo: exit %d\n%s\n%s", code, out, errb)
 	}
-	for _, want := range []string{"==> 1/6", "==> 6/6", "Apply:", "Plan: 0 to change"} {
+	for _, want := range []string{"==> 1/7", "==> 7/7", "Apply:", "Plan: 0 to change", "error[CHK010]"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("demo output lacks %q:\n%s", want, out)
 		}
@@ -220,7 +220,7 @@ func newPushRig(t *testing.T, example string) *pushRig {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	l, inv, err := startLab(ctx, specs, filepath.Join(dir, "lab"))
+	l, inv, err := startLab(ctx, f, specs, filepath.Join(dir, "lab"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -113,10 +114,48 @@ func runRender(cmd *cobra.Command, s *streams, dir string, rf *renderFlags) erro
 	fmt.Fprintf(w, "Rendered %d of %d device(s) of fabric %q to %s (intent digest %s).\n", written, len(devices), f.Name, rf.out, shortDigest(f.Digest))
 	if rerr != nil {
 		failed := len(devices) - written
-		fmt.Fprintf(cmd.ErrOrStderr(), "%d device(s) could not be rendered:\n%s\n", failed, indent(rerr.Error()))
+		ew := cmd.ErrOrStderr()
+		fmt.Fprintf(ew, "%d device(s) could not be rendered:\n", failed)
+		if err := writeRenderErrors(ew, f, rerr, s.colour(s.errTTY)); err != nil {
+			return withCode(exitFailed, err)
+		}
 		return withCode(exitFailed, fmt.Errorf("%d device(s) could not be rendered; change the intent for them or their platform", failed))
 	}
 	return nil
+}
+
+// writeRenderErrors prints render failures as lint prints findings: the
+// values a platform cannot express through diag's text renderer (line,
+// snippet, fix), grouped by cause with the number of devices; any other
+// failure (an override template that does not execute) as its message.
+func writeRenderErrors(w io.Writer, f *schema.Fabric, rerr error, colour bool) error {
+	var refusals []*templates.UnsupportedError
+	var other []string
+	for _, err := range unjoin(rerr) {
+		if ues := templates.AllUnsupported(err); ues != nil {
+			refusals = append(refusals, ues...)
+		} else {
+			other = append(other, err.Error())
+		}
+	}
+	if err := diag.WriteText(w, lint.Diagnostics(lint.RefusalFindings(refusals)), f.Files, colour); err != nil {
+		return fmt.Errorf("writing render errors: %w", err)
+	}
+	for _, o := range other {
+		if _, err := fmt.Fprintf(w, "%s\n", indent(o)); err != nil {
+			return fmt.Errorf("writing render errors: %w", err)
+		}
+	}
+	return nil
+}
+
+// unjoin returns the errors an errors.Join holds (one per device), or err
+// alone.
+func unjoin(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
+	}
+	return []error{err}
 }
 
 func shortDigest(d string) string {
@@ -157,6 +196,13 @@ func selectDevices(f *schema.Fabric, globs []string) ([]*schema.Device, error) {
 // selected devices or the fabric as a whole, unless force is set.
 func lintGate(cmd *cobra.Command, f *schema.Fabric, dir string, devices []*schema.Device, force bool) error {
 	cfg, err := loadLintConfig(cmd, dir)
+	var cerr *lint.ConfigError
+	if errors.As(err, &cerr) {
+		if werr := diag.WriteText(cmd.ErrOrStderr(), cerr.Diagnostics, map[string][]byte{cerr.Path: cerr.Source}, false); werr != nil {
+			return withCode(exitFailed, werr)
+		}
+		return withCode(exitFailed, fmt.Errorf("%s is not a valid lint configuration (listed above)", cerr.Path))
+	}
 	if err != nil {
 		return withCode(exitFailed, err)
 	}

@@ -25,7 +25,7 @@ func TestRenderCommand(t *testing.T) {
 		{"glob matching nothing", []string{filepath.Join(ex, "ai-training-2subnet"), "--device", "nope*"}, 1, "", `"nope*" matches no device`, nil, true},
 		{"lint errors refuse", []string{filepath.Join(ex, "broken", "core-zeroes-dscp")}, 1, "", "lint reported", nil, true},
 		{"force renders anyway", []string{filepath.Join(ex, "broken", "core-zeroes-dscp"), "--force"}, -1, "Rendered", "Rendering anyway (--force)", nil, false},
-		{"unrenderable device named", []string{filepath.Join(ex, "broken", "ets-sum"), "--force", "--device", "leaf1"}, 1, "Rendered 0 of 1", "device leaf1 (platform arista_eos) cannot express buffer.headroom", nil, true},
+		{"unrenderable device named", []string{filepath.Join(ex, "broken", "ets-sum"), "--force", "--device", "gpu01-cx6"}, 1, "Rendered 0 of 1", "device gpu01-cx6 (platform nvidia_mlnx) cannot express ETS weights summing to 110% on eth0", nil, true},
 		{"no output folder", []string{filepath.Join(ex, "roce-storage"), "-o", ""}, 1, "", "pass -o OUT", nil, true},
 	}
 	for _, tc := range cases {
@@ -140,17 +140,33 @@ func TestRenderMatchesGoldens(t *testing.T) {
 }
 
 // TestRenderTemplatesOverridesInterface changes one line of the
-// "interface" sub-template through --templates DIR, with only that file
-// in DIR/<platform>/, and sees it in the written configuration.
+// "interface" sub-template of every platform through --templates DIR, with
+// only that file in DIR/<platform>/, and sees it in the written
+// configuration once per port, the rest of the file as without DIR.
 func TestRenderTemplatesOverridesInterface(t *testing.T) {
+	const marker = "SITE-LINE"
 	cases := []struct {
-		platform, device, file string
-		anchor, add, want      string
+		platform, example, device, file string
+		anchor, add, want               string
+		ports                           int // one added line per port: the device's ports (0: at least two)
 	}{
-		{"arista_eos", "leaf1", "leaf1.cfg", "   priority-flow-control on\n", "   !! site {{.Name}}\n", "   priority-flow-control on\n   !! site Ethernet1/1\n"},
-		{"cisco_nxos", "leaf2", "leaf2.cfg", "  priority-flow-control mode on\n", "  ! site {{.Name}}\n", "  priority-flow-control mode on\n  ! site Ethernet1/1\n"},
+		{"arista_eos", "clos-400g", "leaf1", "leaf1.cfg", "   priority-flow-control on\n", "   !! SITE-LINE {{.Name}}\n", "   priority-flow-control on\n   !! SITE-LINE Ethernet1/1\n", 0},
+		{"cisco_nxos", "clos-400g", "leaf2", "leaf2.cfg", "  priority-flow-control mode on\n", "  ! SITE-LINE {{.Name}}\n", "  priority-flow-control mode on\n  ! SITE-LINE Ethernet1/1\n", 0},
+		{"juniper_junos", "releases", "spine1", "spine1.set", "set interfaces {{.Name}} mtu {{.MTU}}\n", "set interfaces {{.Name}} apply-groups SITE-LINE\n",
+			"set interfaces et-0/0/0 mtu 9214\nset interfaces et-0/0/0 apply-groups SITE-LINE\n", 0},
+		{"nvidia_cumulus", "clos-400g", "leaf4", "leaf4.nvue", "nv set interface {{.Word}} link mtu {{.MTU}}\n", "nv set interface {{.Word}} link state up # SITE-LINE\n",
+			"link mtu 9214\nnv set interface swp1 link state up # SITE-LINE\n", 0},
+		// The first field of each PORT row: the rows keep their commas.
+		{"sonic", "clos-400g", "leaf3", "leaf3.json", `{{- define "interface" -}}` + "\n", "admin_status up-SITE-LINE\n",
+			"\"Ethernet0\": {\n            \"admin_status\": \"up-SITE-LINE\",\n            \"mtu\"", 0},
+		{"nvidia_mlnx", "clos-400g", "nic01", "nic01.sh", "ip link set dev {{.Word}} mtu {{.MTU}}\n", "ip link set dev {{.Word}} up # SITE-LINE\n",
+			"mtu 4200\nip link set dev ens1f0np0 up # SITE-LINE\n", 1},
+		{"linux_dcb", "clos-400g", "nic02", "nic02.sh", "ip link set dev {{.Word}} mtu {{.MTU}}\n", "ip link set dev {{.Word}} up # SITE-LINE\n",
+			"mtu 4200\nip link set dev enp65s0f0np0 up # SITE-LINE\n", 1},
 	}
+	covered := map[string]bool{}
 	for _, tc := range cases {
+		covered[tc.platform] = true
 		t.Run(tc.platform, func(t *testing.T) {
 			src, err := os.ReadFile(filepath.Join("..", "..", "templates", tc.platform, "interface.tmpl"))
 			if err != nil {
@@ -167,20 +183,45 @@ func TestRenderTemplatesOverridesInterface(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(dir, tc.platform, "interface.tmpl"), []byte(over), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			out := t.TempDir()
-			code, stdout, stderr := lintRun(t, "render", "-o", out, "--templates", dir, "--device", tc.device,
-				filepath.Join("..", "..", "examples", "clos-400g"))
-			if code != 0 {
-				t.Fatalf("exit %d\nstdout: %s\nstderr: %s", code, stdout, stderr)
+			example := filepath.Join("..", "..", "examples", tc.example)
+			render := func(extra ...string) string {
+				out := t.TempDir()
+				args := append([]string{"render", "--force", "-o", out, "--device", tc.device, example}, extra...)
+				code, stdout, stderr := lintRun(t, args...)
+				if code != 0 {
+					t.Fatalf("exit %d\nstdout: %s\nstderr: %s", code, stdout, stderr)
+				}
+				b, err := os.ReadFile(filepath.Join(out, tc.file))
+				if err != nil {
+					t.Fatal(err)
+				}
+				return string(b)
 			}
-			b, err := os.ReadFile(filepath.Join(out, tc.file))
-			if err != nil {
-				t.Fatal(err)
+			base, got := render(), render("--templates", dir)
+			if !strings.Contains(got, tc.want) {
+				t.Errorf("%s lacks the overridden line %q:\n%s", tc.file, tc.want, got)
 			}
-			if !strings.Contains(string(b), tc.want) {
-				t.Errorf("%s lacks the overridden line %q:\n%s", tc.file, tc.want, b)
+			var kept []string
+			added := 0
+			for _, l := range strings.Split(got, "\n") {
+				if strings.Contains(l, marker) {
+					added++
+					continue
+				}
+				kept = append(kept, l)
+			}
+			if strings.Join(kept, "\n") != base {
+				t.Errorf("%s: without the added lines the render differs from the embedded one:\n%s", tc.file, got)
+			}
+			if tc.ports == 0 && added < 2 || tc.ports > 0 && added != tc.ports {
+				t.Errorf("%s: %d added lines, want one per port", tc.file, added)
 			}
 		})
+	}
+	for _, p := range []string{"arista_eos", "cisco_nxos", "juniper_junos", "nvidia_cumulus", "sonic", "nvidia_mlnx", "linux_dcb"} {
+		if !covered[p] {
+			t.Errorf("no case for platform %s", p)
+		}
 	}
 }
 
@@ -203,6 +244,37 @@ func TestRenderWriteFailure(t *testing.T) {
 	for _, e := range ents {
 		if strings.HasPrefix(e.Name(), ".") {
 			t.Errorf("temporary file %s left behind", e.Name())
+		}
+	}
+}
+
+// TestRenderAndPlanErrorsAsLintWrites: render's refusals and plan's lint
+// gate print through diag's text renderer, as lint does: the line, its
+// snippet, the rule and the fix; every refusal of a device, not the first.
+func TestRenderAndPlanErrorsAsLintWrites(t *testing.T) {
+	dir := t.TempDir()
+	src, err := os.ReadFile(filepath.Join("..", "..", "examples", "broken", "ets-sum", "fabric.fab.hcl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A second refusal on the NICs: an ETS weight sum and a trust mlnx_qos lacks.
+	hcl := strings.Replace(string(src), "qos_policy \"host\" {\n", "qos_policy \"host\" {\n  trust = \"both\"\n", 1)
+	if hcl == string(src) {
+		t.Fatal("the example changed: no host policy to edit")
+	}
+	if err := os.WriteFile(filepath.Join(dir, "fabric.fab.hcl"), []byte(hcl), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := lintRun(t, "render", "-o", t.TempDir(), "--force", "--device", "gpu01-cx6", dir)
+	for _, want := range []string{"error[PLT006]:", "cannot express ETS weights summing to 110%", "cannot express trust both on eth0", "   | ", "fix:"} {
+		if code != 1 || !strings.Contains(stderr, want) {
+			t.Errorf("render: exit %d, stderr lacks %q:\n%s", code, want, stderr)
+		}
+	}
+	code, _, stderr = lintRun(t, "plan", "--insecure-ignore-host-key", dir)
+	for _, want := range []string{"error[ETS001]:", "  30 | ", "fix:", "lint found"} {
+		if code != 1 || !strings.Contains(stderr, want) {
+			t.Errorf("plan: exit %d, stderr lacks %q:\n%s", code, want, stderr)
 		}
 	}
 }

@@ -87,6 +87,7 @@ func commandConstructors() []func(*streams) *cobra.Command {
 		newApplyCommand,
 		newRollbackCommand,
 		newDriftCommand,
+		newCheckCommand,
 		newGraphCommand,
 		newLabCommand,
 		newDemoCommand,

@@ -64,6 +64,7 @@ device "leaf" {
   name     = local.leaves[count.index]
   kind     = "leaf"
   platform = ["arista_eos", "sonic"][count.index % 2] # both name ports EthernetN
+  asic     = count.index % 2 == 1 ? "mellanox" : null
   ports {
     names = local.host_ports
     speed = "400G"

@@ -28,15 +28,20 @@ const ControlSocket = "control.sock"
 // maxControlLine bounds one request line.
 const maxControlLine = 1 << 20
 
+// maxClockAdvance bounds one clock advance.
+const maxClockAdvance = 24 * time.Hour
+
 // maxSocketPath is the longest path a unix socket address takes on Linux.
 const maxSocketPath = 107
 
 // ControlRequest is one control request.
 type ControlRequest struct {
 	// Op is "fault" (change a device's fault), "show" (its configuration
-	// in the form Device.Export prints), "expire-timers" (fire the
-	// device's pending confirm timers now, Device.ExpireTimers), "devices"
-	// (list them) or "ping".
+	// in the form Device.Export prints), "configure" (change it out of
+	// band), "expire-timers" (fire the
+	// device's pending confirm timers now, Device.ExpireTimers), "clock"
+	// (read or advance the data plane's clock), "devices" (list them) or
+	// "ping".
 	Op string `json:"op"`
 	// Device names the device for fault and show.
 	Device string `json:"device,omitempty"`
@@ -45,6 +50,12 @@ type ControlRequest struct {
 	Set []string `json:"set,omitempty"`
 	// Clear removes the device's fault first.
 	Clear bool `json:"clear,omitempty"`
+	// Advance, for the clock op, moves the lab clock forward by this
+	// duration ("10s"); empty only reads it.
+	Advance string `json:"advance,omitempty"`
+	// Lines, for the configure op, change the device's configuration as
+	// another administrator would (Device.ConfigureOutOfBand).
+	Lines []string `json:"lines,omitempty"`
 }
 
 // ControlReply answers one ControlRequest.
@@ -59,6 +70,11 @@ type ControlReply struct {
 	Output string `json:"output,omitempty"`
 	// Devices lists the lab's devices for a devices request.
 	Devices []ControlDevice `json:"devices,omitempty"`
+	// Clock is the lab clock after a clock request: the time since the
+	// lab started on it ("1m10s"), and as a wall time (RFC 3339, from
+	// dataplane.Epoch) for snapshots.
+	Clock     string `json:"clock,omitempty"`
+	ClockTime string `json:"clock_time,omitempty"`
 }
 
 // ControlDevice describes one device of a running lab.
@@ -84,6 +100,9 @@ type ControlServer struct {
 	conns  map[net.Conn]struct{}
 	closed bool
 	wg     sync.WaitGroup
+
+	closeOnce sync.Once
+	closeErr  error
 }
 
 // ServeControl listens on the unix socket path (mode 0600) and answers
@@ -133,26 +152,27 @@ func (l *Lab) ServeControl(ctx context.Context, path string) (*ControlServer, er
 // Path returns the socket's path.
 func (s *ControlServer) Path() string { return s.path }
 
-// Close stops serving, drops the connections and removes the socket.
+// Close stops serving, drops the connections and removes the socket. A
+// Close that runs while another is in progress (the context's) returns
+// when the socket is gone, not before.
 func (s *ControlServer) Close() error {
-	s.mu.Lock()
-	if s.closed {
+	s.closeOnce.Do(func() {
+		s.mu.Lock()
+		s.closed = true
+		for c := range s.conns {
+			_ = c.Close()
+		}
 		s.mu.Unlock()
-		return nil
-	}
-	s.closed = true
-	for c := range s.conns {
-		_ = c.Close()
-	}
-	s.mu.Unlock()
-	err := s.ln.Close()
-	if errors.Is(err, net.ErrClosed) {
-		err = nil
-	}
-	if rerr := os.Remove(s.path); rerr != nil && !errors.Is(rerr, os.ErrNotExist) && err == nil {
-		err = rerr
-	}
-	return err
+		err := s.ln.Close()
+		if errors.Is(err, net.ErrClosed) {
+			err = nil
+		}
+		if rerr := os.Remove(s.path); rerr != nil && !errors.Is(rerr, os.ErrNotExist) && err == nil {
+			err = rerr
+		}
+		s.closeErr = err
+	})
+	return s.closeErr
 }
 
 func (s *ControlServer) accept() {
@@ -235,7 +255,7 @@ func (s *ControlServer) handle(line string) ControlReply {
 	dec := json.NewDecoder(strings.NewReader(line))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&req); err != nil {
-		return ControlReply{Error: fmt.Sprintf("malformed request: %v: send {\"op\":\"fault\"|\"show\"|\"expire-timers\"|\"devices\"|\"ping\", ...} on one line", err)}
+		return ControlReply{Error: fmt.Sprintf("malformed request: %v: send {\"op\":\"fault\"|\"show\"|\"expire-timers\"|\"configure\"|\"clock\"|\"devices\"|\"ping\", ...} on one line", err)}
 	}
 	s.op.Lock()
 	defer s.op.Unlock()
@@ -250,6 +270,28 @@ func (s *ControlServer) handle(line string) ControlReply {
 	switch req.Op {
 	case "ping":
 		return ControlReply{OK: true}
+	case "configure":
+		d, bad := device()
+		if bad != nil {
+			return *bad
+		}
+		if len(req.Lines) == 0 {
+			return ControlReply{Error: "configure request without lines"}
+		}
+		if err := d.ConfigureOutOfBand(req.Lines); err != nil {
+			return ControlReply{Error: err.Error()}
+		}
+		return ControlReply{OK: true, Output: fmt.Sprintf("%d line(s) applied out of band", len(req.Lines))}
+	case "clock":
+		c := l.Clock()
+		if req.Advance != "" {
+			d, err := time.ParseDuration(req.Advance)
+			if err != nil || d <= 0 || d > maxClockAdvance {
+				return ControlReply{Error: fmt.Sprintf("advance %q: give a duration from 1ns to %s, such as 10s", req.Advance, maxClockAdvance)}
+			}
+			c.Advance(d)
+		}
+		return ControlReply{OK: true, Clock: c.Now().String(), ClockTime: c.Time().Format(time.RFC3339Nano)}
 	case "devices":
 		var out []ControlDevice
 		for _, n := range l.Names() {
@@ -294,10 +336,13 @@ func (s *ControlServer) handle(line string) ControlReply {
 				return ControlReply{Error: err.Error()}
 			}
 		}
+		if err := d.CheckFault(f); err != nil {
+			return ControlReply{Error: err.Error()}
+		}
 		d.SetFault(f)
 		return ControlReply{OK: true, Fault: d.Fault().String()}
 	}
-	return ControlReply{Error: fmt.Sprintf("unknown op %q: use fault, show, expire-timers, devices or ping", req.Op)}
+	return ControlReply{Error: fmt.Sprintf("unknown op %q: use fault, show, expire-timers, configure, clock, devices or ping", req.Op)}
 }
 
 // ControlClient talks to a running lab's control socket.

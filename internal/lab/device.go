@@ -11,6 +11,7 @@ import (
 	"golang.org/x/crypto/ssh"
 
 	"github.com/fabricgen/fabricgen/internal/lab/cli"
+	"github.com/fabricgen/fabricgen/internal/lab/dataplane"
 	"github.com/fabricgen/fabricgen/internal/lab/sshserver"
 )
 
@@ -38,15 +39,18 @@ type Device struct {
 	// done is closed when the device closes.
 	done   chan struct{}
 	closed bool
+	// dp is the lab's data plane; the device gives it its configuration
+	// whenever a command may have changed it.
+	dp *dataplane.Model
 }
 
 // specOf is the part of a DeviceSpec an emulator sees.
 func specOf(sp DeviceSpec) cli.Spec {
 	return cli.Spec{Name: sp.Name, Platform: sp.Platform, Username: sp.Username, Password: sp.Password,
-		Ports: sp.Ports, RunningConfig: sp.RunningConfig}
+		Ports: sp.Ports, RunningConfig: sp.RunningConfig, Driver: sp.Driver, InboxDriver: sp.InboxDriver}
 }
 
-func startDevice(sp DeviceSpec, signer ssh.Signer, port int) (*Device, error) {
+func startDevice(sp DeviceSpec, signer ssh.Signer, port int, dp *dataplane.Model) (*Device, error) {
 	ln, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", fmt.Sprint(port)))
 	if err != nil {
 		return nil, fmt.Errorf("listen on 127.0.0.1:%d: %w", port, err)
@@ -58,14 +62,16 @@ func startDevice(sp DeviceSpec, signer ssh.Signer, port int) (*Device, error) {
 		timers:  map[*time.Timer]func(){},
 		faultCh: make(chan struct{}),
 		done:    make(chan struct{}),
+		dp:      dp,
 	}
-	env := &cli.Env{Spec: specOf(sp), AfterFunc: d.afterFunc, Now: time.Now, Executed: d.recordExecuted}
+	env := &cli.Env{Spec: specOf(sp), AfterFunc: d.afterFunc, Now: time.Now, Executed: d.recordExecuted, DataPlane: dp.View(sp.Name)}
 	emu, err := newEmulator(env)
 	if err != nil {
 		_ = ln.Close()
 		return nil, err
 	}
 	d.emu = emu
+	d.pushConfig()
 	d.srv = sshserver.Serve(ln, served{d})
 	return d, nil
 }
@@ -81,6 +87,7 @@ func (d *Device) afterFunc(dur time.Duration, fn func()) func() {
 		}
 		delete(d.timers, t)
 		fn()
+		d.pushConfig()
 	})
 	d.timers[t] = fn
 	return func() {
@@ -99,6 +106,7 @@ func (d *Device) fireTimers() {
 			t.Stop()
 			delete(d.timers, t)
 			fn()
+			d.pushConfig()
 			break
 		}
 	}
@@ -158,6 +166,10 @@ func (d *Device) SetFault(f Fault) {
 		f.Delay = 0
 	}
 	d.fault = f
+	if d.dp != nil {
+		// Checked by CheckFault; an unfit fault is left out here.
+		_ = d.dp.SetFaults(d.spec.Name, f.Data)
+	}
 	d.reject = compileReject(f.Reject)
 	d.configCount = 0
 	close(d.faultCh)
@@ -176,6 +188,37 @@ func (d *Device) Fault() Fault {
 	return f
 }
 
+// CheckFault reports whether the fault's data-plane part fits the device
+// (ports it has, host or switch faults on the right kind of device),
+// without changing anything.
+func (d *Device) CheckFault(f Fault) error {
+	if err := f.Validate(); err != nil {
+		return err
+	}
+	probe := dataplane.New(nil, nil)
+	probe.AddDevice(d.spec.Name, d.spec.Platform, d.portNames())
+	if err := probe.SetFaults(d.spec.Name, f.Data); err != nil {
+		return fmt.Errorf("fault: %w", err)
+	}
+	return nil
+}
+
+// portNames are the ports the data plane knows for the device.
+func (d *Device) portNames() []string {
+	if d.dp != nil {
+		return d.dp.PortNames(d.spec.Name)
+	}
+	return d.spec.Ports
+}
+
+// ClearCounters zeroes the device's data-plane counters, as `clear
+// counters` or a restart would.
+func (d *Device) ClearCounters() {
+	if d.dp != nil {
+		d.dp.ClearCounters(d.spec.Name)
+	}
+}
+
 // ClearFault removes any fault.
 func (d *Device) ClearFault() { d.SetFault(Fault{}) }
 
@@ -187,10 +230,24 @@ func (d *Device) ClearFault() { d.SetFault(Fault{}) }
 func (d *Device) ConfigureOutOfBand(lines []string) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	defer d.pushConfig()
 	if err := d.emu.OutOfBand(lines); err != nil {
 		return fmt.Errorf("lab: %s: out-of-band change: %w", d.spec.Name, err)
 	}
 	return nil
+}
+
+// pushConfig gives the data plane the device's configuration as it is
+// now: Export for switches, the NIC state dump for hosts; d.mu is held.
+func (d *Device) pushConfig() {
+	if d.dp == nil || d.emu == nil {
+		return
+	}
+	if d.spec.Platform.IsHost() {
+		d.dp.SetConfig(d.spec.Name, d.emu.Running())
+		return
+	}
+	d.dp.SetConfig(d.spec.Name, d.emu.Export())
 }
 
 // ExpireTimers fires every pending confirm timer now (EOS commit timer,
@@ -200,6 +257,7 @@ func (d *Device) ExpireTimers() {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	d.emu.ExpireTimers()
+	d.pushConfig()
 }
 
 // History returns the commands the device has received, oldest first

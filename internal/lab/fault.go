@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/fabricgen/fabricgen/internal/lab/dataplane"
 )
 
 // Fault is what a device does wrong on purpose, for tests. The zero Fault
@@ -25,6 +27,11 @@ type Fault struct {
 	// Delay is added before every response; changing the fault ends a
 	// delay in progress.
 	Delay time.Duration
+	// Data are data-plane faults (dataplane.Kinds: a dirty optic, a pause
+	// storm, a DSCP rewrite, …): they change the counters, optics and
+	// queue pairs the device reports, not its configuration, so they
+	// survive apply.
+	Data []dataplane.Fault
 }
 
 // Validate reports whether the fault is usable: DropAfter and Delay must
@@ -58,7 +65,10 @@ func compileReject(s string) *regexp.Regexp {
 
 // FaultForms names the fault settings ParseFault, Fault.Set and `fabricgen
 // lab up --fault` / `lab fault` take.
-const FaultForms = "drop-after=N (N >= 0 configuration commands), reject=REGEXP (Go syntax; empty clears it), delay=DURATION (e.g. 500ms, 2s; at most 1h)"
+const FaultForms = "drop-after=N (N >= 0 configuration commands), reject=REGEXP (Go syntax; empty clears it), delay=DURATION (e.g. 500ms, 2s; at most 1h), or a data-plane fault"
+
+// DataFaultForms names the data-plane faults (dataplane.Forms).
+var DataFaultForms = dataplane.Forms()
 
 // maxFaultDelay bounds Delay from a setting.
 const maxFaultDelay = time.Hour
@@ -67,9 +77,26 @@ const maxFaultDelay = time.Hour
 // '='): drop-after=N, reject=REGEXP or delay=DURATION. Setting drop-after
 // counts from the moment the fault is installed.
 func (f *Fault) Set(setting string) error {
+	if dataplane.IsKind(setting) {
+		df, err := dataplane.Parse(setting)
+		if err != nil {
+			return err
+		}
+		// The same kind on the same port (or the same valueless kind)
+		// replaces the earlier one; remark and congest take one value.
+		kept := f.Data[:0:0]
+		for _, o := range f.Data {
+			same := o.Kind == df.Kind && (o.Value == df.Value || df.Kind == dataplane.Remark || df.Kind == dataplane.Congest || df.Kind == dataplane.QPError)
+			if !same {
+				kept = append(kept, o)
+			}
+		}
+		f.Data = append(kept, df)
+		return nil
+	}
 	key, val, ok := strings.Cut(setting, "=")
 	if !ok {
-		return fmt.Errorf("%q has no '=': use KEY=VALUE with %s", setting, FaultForms)
+		return fmt.Errorf("%q has no '=': use KEY=VALUE with %s (%s)", setting, FaultForms, DataFaultForms)
 	}
 	switch key {
 	case "drop-after":
@@ -90,13 +117,14 @@ func (f *Fault) Set(setting string) error {
 		}
 		f.Delay = d
 	default:
-		return fmt.Errorf("%q: unknown key %q: use %s", setting, key, FaultForms)
+		return fmt.Errorf("%q: unknown key %q: use %s (%s)", setting, key, FaultForms, DataFaultForms)
 	}
 	return nil
 }
 
-// ParseFault reads a DEVICE:KEY=VALUE flag value: the device is what
-// precedes the first ':', the setting what follows it.
+// ParseFault reads a DEVICE:KEY=VALUE (or DEVICE:KIND[=VALUE] for a
+// data-plane fault) flag value: the device is what precedes the first
+// ':', the setting what follows it.
 func ParseFault(flag string) (device, setting string, err error) {
 	device, setting, ok := strings.Cut(flag, ":")
 	if !ok || device == "" || setting == "" {
@@ -121,6 +149,9 @@ func (f Fault) String() string {
 	}
 	if f.Delay > 0 {
 		parts = append(parts, "delay="+f.Delay.String())
+	}
+	for _, d := range f.Data {
+		parts = append(parts, d.String())
 	}
 	if len(parts) == 0 {
 		return "none"

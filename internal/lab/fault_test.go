@@ -2,6 +2,7 @@ package lab
 
 import (
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -200,7 +201,7 @@ func TestFaultSettings(t *testing.T) {
 			if err := f.Set(setting); err != nil {
 				t.Fatal(err)
 			}
-			if dev != c.device || f != c.want {
+			if dev != c.device || !reflect.DeepEqual(f, c.want) {
 				t.Errorf("got %q %+v, want %q %+v", dev, f, c.device, c.want)
 			}
 		})

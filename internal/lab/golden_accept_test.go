@@ -15,9 +15,14 @@ import (
 	"github.com/fabricgen/fabricgen/internal/push/config"
 	"github.com/fabricgen/fabricgen/internal/push/dialect"
 	"github.com/fabricgen/fabricgen/schema"
+	"github.com/fabricgen/fabricgen/templates"
 )
 
-var goldenPlatformRe = regexp.MustCompile(`device (\S+) \(([a-z_]+)\)`)
+var (
+	goldenPlatformRe = regexp.MustCompile(`device (\S+) \(([a-z_]+)\)`)
+	// goldenDriverRe is a linux_dcb script's header line naming its NIC driver.
+	goldenDriverRe = regexp.MustCompile(`(?m)^# NIC driver (\S+)`)
+)
 
 // TestTemplatesGoldenAccepted loads every rendered configuration the
 // templates package keeps as a golden file into the matching emulator:
@@ -56,8 +61,12 @@ func TestTemplatesGoldenAccepted(t *testing.T) {
 			continue
 		}
 		t.Run(filepath.ToSlash(name), func(t *testing.T) {
+			spec := cli.Spec{Name: m[1], Platform: schema.Platform(m[2]), Username: testUser, Password: testPass}
+			if dm := goldenDriverRe.FindStringSubmatch(string(data)); dm != nil {
+				spec.Driver = dm[1]
+			}
 			env := &cli.Env{
-				Spec:      cli.Spec{Name: m[1], Platform: schema.Platform(m[2]), Username: testUser, Password: testPass},
+				Spec:      spec,
 				AfterFunc: func(time.Duration, func()) func() { return func() {} },
 				Now:       time.Now,
 			}
@@ -137,4 +146,83 @@ func scriptBody(lines []string) []string {
 		out = append(out, l)
 	}
 	return out
+}
+
+// TestUnnumberedPortsAccepted renders a routed port without an address
+// (routed = true: BGP unnumbered on the IPv6 link-local address) for every
+// switch platform whose templates render one, and loads each into its
+// emulator: the examples' goldens cover EOS only.
+func TestUnnumberedPortsAccepted(t *testing.T) {
+	dir := t.TempDir()
+	src := `
+traffic_class "roce" {
+  role     = "roce"
+  dscp     = [26]
+  priority = 3
+  queue    = 3
+  lossless = true
+}
+qos_policy "p" {
+  trust   = "dscp"
+  classes = [traffic_class.roce]
+}
+fabric "unnumbered" {
+  qos_policy = qos_policy.p
+}
+device "eos1" {
+  kind     = "leaf"
+  platform = "arista_eos"
+  port "Ethernet1" { routed = true }
+}
+device "nxos1" {
+  kind     = "leaf"
+  platform = "cisco_nxos"
+  port "Ethernet1/1" { routed = true }
+}
+device "junos1" {
+  kind     = "leaf"
+  platform = "juniper_junos"
+  port "et-0/0/0" { routed = true }
+}
+device "cumulus1" {
+  kind     = "leaf"
+  platform = "nvidia_cumulus"
+  port "swp1" { routed = true }
+}
+`
+	if err := os.WriteFile(filepath.Join(dir, "u.fab.hcl"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, diags := schema.Load(dir, schema.Options{})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	r, err := templates.NewRenderer(templates.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range f.Devices {
+		t.Run(string(d.Platform.V), func(t *testing.T) {
+			out, err := r.Render(f, d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			env := &cli.Env{
+				Spec:      cli.Spec{Name: d.Name, Platform: d.Platform.V, Username: testUser, Password: testPass},
+				AfterFunc: func(time.Duration, func()) func() { return func() {} },
+				Now:       time.Now,
+			}
+			emu, err := newEmulator(env)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.Split(string(out.Text), "\n")
+			if d.Platform.V == schema.NvidiaCumulus {
+				lines = scriptBody(lines)
+			}
+			if err := emu.OutOfBand(lines); err != nil {
+				t.Errorf("%v\n%s", err, out.Text)
+			}
+		})
+	}
 }

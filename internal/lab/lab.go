@@ -22,6 +22,7 @@ import (
 	"golang.org/x/crypto/ssh/knownhosts"
 
 	"github.com/fabricgen/fabricgen/internal/lab/cli"
+	"github.com/fabricgen/fabricgen/internal/lab/dataplane"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -49,6 +50,15 @@ type DeviceSpec struct {
 	// the lab does not know are kept verbatim and printed back where they
 	// were. CRLF line endings are accepted; at most MaxRunningConfig bytes.
 	RunningConfig string
+	// Driver is a host's NIC kernel driver: mlx5_core (the default), ice
+	// or bnxt_en (linux_dcb). It decides the optional capabilities of the
+	// emulated NICs: pfc-prevention-tout is mlx5's, the fw-lldp-agent
+	// private flag ice's.
+	Driver string
+	// InboxDriver makes an nvidia_mlnx host run the kernel's own mlx5
+	// driver with mlnx-tools installed: mlnx_qos and cma_roce_tos work, the
+	// MLNX_OFED ECN sysfs (ecn/roce_np, ecn/roce_rp) does not exist.
+	InboxDriver bool
 }
 
 // MaxRunningConfig is the largest DeviceSpec.RunningConfig the lab takes.
@@ -62,6 +72,13 @@ type Options struct {
 	// BasePort, when non-zero, gives device i the port BasePort+i (in the
 	// order of the specs); zero picks free ports.
 	BasePort int
+	// Fabric, when set, is the intent whose links and NICs the data plane
+	// sends traffic over (see internal/lab/dataplane); without it every
+	// device still answers the data-plane commands, with ports that are up
+	// and counters that stay at zero.
+	Fabric *schema.Fabric
+	// Clock is the data plane's clock (a new one when nil).
+	Clock *dataplane.Clock
 }
 
 // Lab is a set of running emulated devices.
@@ -70,6 +87,7 @@ type Lab struct {
 	knownHosts string
 	devices    map[string]*Device
 	order      []string
+	dp         *dataplane.Model
 
 	mu     sync.Mutex
 	closed bool
@@ -92,6 +110,7 @@ func Start(ctx context.Context, specs []DeviceSpec, opts Options) (*Lab, error) 
 		dir:        opts.Dir,
 		knownHosts: filepath.Join(opts.Dir, "known_hosts"),
 		devices:    make(map[string]*Device, len(specs)),
+		dp:         dataplane.New(opts.Fabric, opts.Clock),
 	}
 	for i, sp := range specs {
 		if err := validateSpec(sp); err != nil {
@@ -112,7 +131,8 @@ func Start(ctx context.Context, specs []DeviceSpec, opts Options) (*Lab, error) 
 			port = opts.BasePort + i
 		}
 		sp.RunningConfig = normalizeText(sp.RunningConfig)
-		d, err := startDevice(sp, signer, port)
+		l.dp.AddDevice(sp.Name, sp.Platform, sp.Ports)
+		d, err := startDevice(sp, signer, port, l.dp)
 		if err != nil {
 			_ = l.Close()
 			if sp.RunningConfig != "" {
@@ -210,6 +230,13 @@ func (l *Lab) Addr(name string) string {
 	}
 	return ""
 }
+
+// DataPlane returns the lab's data plane.
+func (l *Lab) DataPlane() *dataplane.Model { return l.dp }
+
+// Clock returns the data plane's clock: counters move only when it is
+// advanced.
+func (l *Lab) Clock() *dataplane.Clock { return l.dp.Clock() }
 
 // KnownHostsPath returns the known_hosts file holding every device's
 // original host key.

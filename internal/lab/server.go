@@ -101,6 +101,9 @@ func (d *Device) dispatch(s cli.Session, line string) (cli.Reply, bool) {
 	} else {
 		r = s.Handle(line)
 	}
+	if r.Config {
+		d.pushConfig()
+	}
 	drop := false
 	if r.Config && d.fault.DropAfter > 0 {
 		d.configCount++

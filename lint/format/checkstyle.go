@@ -48,7 +48,7 @@ func writeCheckstyle(w io.Writer, r *Result) error {
 			sev = "warning"
 		}
 		f.Errors = append(f.Errors, csError{Line: int(rng.Start.Line), Column: int(rng.Start.Column),
-			Severity: sev, Message: message(d), Source: "fabricgen." + ruleID(d)})
+			Severity: sev, Message: message(d, ""), Source: "fabricgen." + ruleID(d)})
 	}
 	sort.Strings(names)
 	for _, n := range names {

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/fabricgen/fabricgen/diag"
@@ -25,9 +26,12 @@ type Result struct {
 	// Diagnostics are the load and validation diagnostics followed by the
 	// lint findings, each part sorted (diag.Diagnostics.Sort).
 	Diagnostics diag.Diagnostics
-	// Valid is false when the intent could not be loaded; there are no
-	// findings then, only the errors that say why.
+	// Valid is false when the intent (or the lint configuration) could not
+	// be loaded; there are no findings then, only the errors that say why.
 	Valid bool
+	// Unloaded names what did not load when Valid is false: "" for the
+	// intent, or e.g. "lint configuration .fabricgen.hcl".
+	Unloaded string
 	// Sources are the intent files' bytes by the names ranges use, for snippets.
 	Sources map[string][]byte
 	// Rules is the registry, for SARIF rule metadata and JUnit test cases.
@@ -52,9 +56,10 @@ type Format struct {
 	Write func(w io.Writer, r *Result) error
 }
 
-// Formats returns the registry, text (the default) first.
+// Formats returns the registry, text (the default) first. Every format
+// renders the prepared diagnostics (see prepared).
 func Formats() []Format {
-	return []Format{
+	fs := []Format{
 		{Name: "text", Description: "human-readable: file:line:col, source snippet, hop trace, fix (default)", Write: writeText},
 		{Name: "json", Description: "one JSON document (format_version " + JSONFormatVersion + "): valid, counts, every diagnostic", Write: writeJSON},
 		{Name: "sarif", Description: "SARIF 2.1.0 for GitHub code scanning and other SARIF viewers", Write: writeSARIF},
@@ -64,6 +69,15 @@ func Formats() []Format {
 		{Name: "compact", Description: "one line per diagnostic: file:line:col: severity - message (RULE)", Write: writeCompact},
 		{Name: "markdown", Description: "a Markdown table for a pull-request comment", Write: writeMarkdown},
 	}
+	for i := range fs {
+		write := fs[i].Write
+		fs[i].Write = func(w io.Writer, r *Result) error {
+			p := *r
+			p.Diagnostics = prepared(r.Diagnostics)
+			return write(w, &p)
+		}
+	}
+	return fs
 }
 
 // Lookup returns the named format.
@@ -116,9 +130,51 @@ func ruleID(d *diag.Diagnostic) string {
 	return d.Rule
 }
 
-// message is the summary plus count, detail, paths, trace and fix, for
-// formats with one text field.
-func message(d *diag.Diagnostic) string {
+// prepared is what every format renders: ds with every diagnostic that has
+// no rule (a load or validation error) filed under lint.ValidationRule, and
+// locations in values given on the command line (-var NAME=VALUE) dropped,
+// the variable named in the summary instead: they are no file a viewer can
+// open. Diagnostics that change are copies; ds is not changed.
+func prepared(ds diag.Diagnostics) diag.Diagnostics {
+	out := make(diag.Diagnostics, len(ds))
+	for i, d := range ds {
+		cmdline := d.Subject != nil && d.Subject.FromCommandLine()
+		related := false
+		for _, r := range d.Related {
+			related = related || r.Range.FromCommandLine()
+		}
+		if d.Rule != "" && !cmdline && !related {
+			out[i] = d
+			continue
+		}
+		c := *d
+		if c.Rule == "" {
+			c.Rule = lint.ValidationRule
+		}
+		if cmdline {
+			where := c.Subject.Filename
+			c.Subject, c.Context = nil, nil
+			if !strings.Contains(c.Summary+" "+c.Detail, strings.TrimPrefix(where, diag.CommandLinePrefix)) {
+				c.Summary = where + ": " + c.Summary
+			}
+		}
+		if related {
+			c.Related = nil
+			for _, r := range d.Related {
+				if !r.Range.FromCommandLine() {
+					c.Related = append(c.Related, r)
+				}
+			}
+		}
+		out[i] = &c
+	}
+	return out
+}
+
+// message is the summary plus count, detail, paths, trace, related places,
+// implied findings and fix, for formats with one text field. File names in
+// it are made relative to base (as relPath does; "" keeps them as given).
+func message(d *diag.Diagnostic, base string) string {
 	var b strings.Builder
 	b.WriteString(d.Summary)
 	if d.Count > 1 {
@@ -130,14 +186,22 @@ func message(d *diag.Diagnostic) string {
 	}
 	if len(d.Trace) > 0 {
 		fmt.Fprintf(&b, "\npath: %s", d.TraceString())
-		if d.Paths > 0 {
-			fmt.Fprintf(&b, " (%s share this)", diag.PathCount(d.Paths))
+		if ps := d.PathsString(); ps != "" {
+			fmt.Fprintf(&b, " (%s share this)", ps)
 		}
 	}
 	for _, r := range d.Related {
 		if !r.Range.IsZero() {
-			fmt.Fprintf(&b, "\nsee: %s: %s", r.Range, r.Message)
+			rel := r.Range
+			rel.Filename, _ = relPath(base, rel.Filename)
+			fmt.Fprintf(&b, "\nsee: %s: %s", rel, r.Message)
 		}
+	}
+	for _, im := range d.Implied {
+		fmt.Fprintf(&b, "\nalso %s[%s]: %s", im.Severity, im.Rule, im.Summary)
+	}
+	for _, e := range d.Evidence {
+		fmt.Fprintf(&b, "\nseen: %s", e.String())
 	}
 	if d.Fix != "" {
 		fmt.Fprintf(&b, "\nfix: %s", d.Fix)
@@ -175,36 +239,48 @@ func withDiagnosticRules(rs []*lint.Rule, ds diag.Diagnostics) ([]*lint.Rule, ma
 }
 
 // relPath makes name relative to base (both resolved against the working
-// directory); names outside base, and every name when base is "", stay as
-// given. Separators are forward slashes.
-func relPath(base, name string) string {
+// directory), with forward slashes; inside says whether it lies under base.
+// A name outside base becomes absolute (a name relative to the working
+// directory means nothing to a viewer rooted at base); with no base, or a
+// name that cannot be resolved, the name stays as given.
+func relPath(base, name string) (path string, inside bool) {
 	if base == "" || name == "" {
-		return filepath.ToSlash(name)
+		return filepath.ToSlash(name), false
 	}
 	ab, err1 := filepath.Abs(base)
 	an, err2 := filepath.Abs(name)
 	if err1 != nil || err2 != nil {
-		return filepath.ToSlash(name)
+		return filepath.ToSlash(name), false
 	}
 	rel, err := filepath.Rel(ab, an)
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return filepath.ToSlash(name)
+		return filepath.ToSlash(an), false
 	}
-	return filepath.ToSlash(rel)
+	return filepath.ToSlash(rel), true
 }
 
-// fingerprint identifies a diagnostic independently of its line number:
-// the rule, the file, the text of the subject's line, the device and port.
-// An alert keeps its identity when lines are added above it.
-func fingerprint(d *diag.Diagnostic, uri string, sources map[string][]byte) string {
-	h := sha256.New()
-	line := ""
-	if d.Subject != nil {
-		line, _ = diag.SourceLine(sources, d.Subject.Filename, int(d.Subject.Start.Line))
+// fingerprints identifies each diagnostic independently of its line
+// number: the rule, the file, the text of the subject's line, the device,
+// port and summary, and the occurrence of that combination ("hash:2" for
+// the second of otherwise identical results, such as the same typo on four
+// lines), so an alert keeps its identity when lines are added above it and
+// distinct results never share one. uris are the results' artifact URIs.
+func fingerprints(ds diag.Diagnostics, uris []string, sources map[string][]byte) []string {
+	out := make([]string, len(ds))
+	seen := map[string]int{}
+	for i, d := range ds {
+		h := sha256.New()
+		line := ""
+		if d.Subject != nil {
+			line, _ = diag.SourceLine(sources, d.Subject.Filename, int(d.Subject.Start.Line))
+		}
+		for _, s := range []string{ruleID(d), uris[i], strings.TrimSpace(line), d.Device, d.Port, d.Summary} {
+			h.Write([]byte(s))
+			h.Write([]byte{0})
+		}
+		sum := hex.EncodeToString(h.Sum(nil)[:16])
+		seen[sum]++
+		out[i] = sum + ":" + strconv.Itoa(seen[sum])
 	}
-	for _, s := range []string{ruleID(d), uri, strings.TrimSpace(line), d.Device, d.Port, d.Summary} {
-		h.Write([]byte(s))
-		h.Write([]byte{0})
-	}
-	return hex.EncodeToString(h.Sum(nil)[:16])
+	return out
 }

@@ -33,7 +33,8 @@ func rng(line, col, endCol int32) *schema.Range {
 
 func sampleResult() *Result {
 	fs := []lint.Finding{
-		{Rule: "QOS001", Severity: schema.SevError, Subject: rng(2, 3, 17), Device: "core1", Port: "Ethernet3", Count: 2, Paths: 96,
+		{Rule: "QOS001", Severity: schema.SevError, Subject: rng(2, 3, 17), Device: "core1", Port: "Ethernet3", Count: 2, Paths: []lint.FlowPaths{{Flow: "RoCE data", Paths: 96}, {Flow: "CNP", Paths: 96}},
+			Implied: []diag.Implied{{Rule: "QOS002", Severity: schema.SevError, Summary: "core1:Ethernet3 maps RoCE DSCP 26 to priority 0"}},
 			Summary: `core1:Ethernet3 trusts "none", so RoCE data (DSCP 26) lands in priority 0 and leaves with DSCP 0 instead of 26`,
 			Fix:     `Set trust = "dscp" in the qos_policy attached to this port, device or role.`,
 			Trace: []lint.Step{{Port: "gpu01:eth2"}, {Port: "leaf1:Ethernet1"}, {Port: "core1:Ethernet3", Note: "DSCP 26 → 0: no trust dscp"},
@@ -42,7 +43,7 @@ func sampleResult() *Result {
 			Summary: `ecn_profile "roce": min_threshold 2000000 B (2.00 MB) is not below max_threshold 1000000 B (1.00 MB)`,
 			Fix:     "Set min_threshold below max_threshold and max_probability between 1 and 100.",
 			Related: []lint.Related{{Range: *rng(8, 3, 28), Message: "max_threshold set here"}}},
-		{Rule: "MTU002", Severity: schema.SevWarning, Subject: rng(3, 3, 15), Device: "core1", Port: "Ethernet3", Count: 1, Paths: 48,
+		{Rule: "MTU002", Severity: schema.SevWarning, Subject: rng(3, 3, 15), Device: "core1", Port: "Ethernet3", Count: 1, Paths: []lint.FlowPaths{{Flow: "RoCE data", Paths: 48}},
 			Summary: "core1:Ethernet3 has MTU 1500 on the RoCE path; RDMA path MTU 4096 needs 4192, a, b: c",
 			Fix:     "Raise the mtu of the ports on the path (9216 is the usual switch value).",
 			Trace:   []lint.Step{{Port: "gpu01:eth2"}, {Port: "core1:Ethernet3"}, {Port: "gpu77:eth0"}}},
@@ -159,7 +160,7 @@ func TestJSONRoundTrip(t *testing.T) {
 	if doc.FormatVersion != JSONFormatVersion || !doc.Valid || len(doc.Diagnostics) != 4 || doc.ErrorCount != 2 || doc.WarningCount != 1 || doc.InfoCount != 1 {
 		t.Errorf("document %+v", doc)
 	}
-	if doc.Diagnostics[0].Paths != 96 || len(doc.Diagnostics[0].Trace) != 5 {
+	if p := doc.Diagnostics[0].Paths; len(p) != 2 || p[0] != (jsonPaths{"RoCE data", 96}) || p[1] != (jsonPaths{"CNP", 96}) || len(doc.Diagnostics[0].Trace) != 5 || len(doc.Diagnostics[0].Implied) != 1 {
 		t.Errorf("first finding lost its trace or path count: %+v", doc.Diagnostics[0])
 	}
 	doc = jsonDoc{}
@@ -201,7 +202,7 @@ func TestEveryFormatCarriesLoadErrors(t *testing.T) {
 		if strings.Contains(out, "\x1b[2J") {
 			t.Errorf("%s: a raw escape sequence reached the output", f.Name)
 		}
-		if f.Name != "text" && f.Name != "json" && !strings.Contains(out, lint.ValidationRule) {
+		if !strings.Contains(out, lint.ValidationRule) {
 			t.Errorf("%s: load errors are not filed under %s:\n%s", f.Name, lint.ValidationRule, out)
 		}
 	}
@@ -256,7 +257,74 @@ func TestSARIFStableAndRelative(t *testing.T) {
 	s := *d.Subject
 	s.Start.Line += 2
 	d.Subject = &s
-	if got := fingerprint(&d, "core.fab.hcl", shifted.Sources); fp == "" || got != fp {
+	if got := fingerprints(diag.Diagnostics{&d}, []string{"core.fab.hcl"}, shifted.Sources)[0]; fp == "" || got != fp {
 		t.Errorf("fingerprint changed with the line: %q vs %q", got, fp)
+	}
+}
+
+// TestSARIFEdgeCases: a file outside the base path gets an absolute file
+// URI and no uriBaseId; identical results (one typo on four lines) get
+// distinct fingerprints; a value given with -var has no file location but
+// keeps the variable's name; GitHub's see: lines are relative to the base.
+func TestSARIFEdgeCases(t *testing.T) {
+	base := t.TempDir()
+	outside := filepath.Join(t.TempDir(), "x.fab.hcl")
+	inside := filepath.Join(base, "fab", "a.fab.hcl")
+	src := "device \"a\" {\n  platform = \"sonc\"\n}\n"
+	typo := func(file string, line int32) *diag.Diagnostic {
+		return &diag.Diagnostic{Severity: diag.Error, Summary: "Unknown platform", Detail: `"sonc" is no platform`,
+			Subject: &diag.Range{Filename: file, Start: diag.Pos{Line: line, Column: 14}, End: diag.Pos{Line: line, Column: 20}}}
+	}
+	ds := diag.Diagnostics{typo(inside, 2), typo(inside, 2), typo(inside, 2), typo(inside, 2), typo(outside, 2),
+		{Severity: diag.Error, Summary: "Undeclared variable", Detail: `-var sets "nosuch", but no variable block declares it.`, Subject: &diag.Range{Filename: "-var nosuch"}},
+		{Severity: diag.Error, Rule: "LNK001", Summary: "speeds differ", Subject: &diag.Range{Filename: inside, Start: diag.Pos{Line: 1, Column: 1}},
+			Related: []diag.Related{{Range: diag.Range{Filename: inside, Start: diag.Pos{Line: 2, Column: 3}}, Message: "other end"}}}}
+	r := &Result{Diagnostics: ds, Sources: map[string][]byte{inside: []byte(src), outside: []byte(src)}, Rules: lint.Rules(), BasePath: base}
+	var log struct {
+		Runs []struct {
+			Results []struct {
+				Message   struct{ Text string } `json:"message"`
+				Locations []struct {
+					PhysicalLocation struct {
+						ArtifactLocation struct {
+							URI       string `json:"uri"`
+							URIBaseID string `json:"uriBaseId"`
+						} `json:"artifactLocation"`
+					} `json:"physicalLocation"`
+				} `json:"locations"`
+				PartialFingerprints map[string]string `json:"partialFingerprints"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(render(t, "sarif", r), &log); err != nil {
+		t.Fatal(err)
+	}
+	res := log.Runs[0].Results
+	seen := map[string]bool{}
+	for i, x := range res[:4] {
+		fp := x.PartialFingerprints[fingerprintKey]
+		if seen[fp] {
+			t.Errorf("result %d: fingerprint %s shared with another result", i, fp)
+		}
+		seen[fp] = true
+		if l := x.Locations[0].PhysicalLocation.ArtifactLocation; l.URI != "fab/a.fab.hcl" || l.URIBaseID != SARIFBaseID {
+			t.Errorf("result %d: location %+v", i, l)
+		}
+	}
+	if l := res[4].Locations[0].PhysicalLocation.ArtifactLocation; l.URIBaseID != "" || !strings.HasPrefix(l.URI, "file:///") || !strings.HasSuffix(l.URI, "/x.fab.hcl") {
+		t.Errorf("a file outside the base: %+v, want an absolute file URI without uriBaseId", l)
+	}
+	if len(res[5].Locations) != 0 || !strings.Contains(res[5].Message.Text, "nosuch") {
+		t.Errorf("-var value: locations %+v, message %q", res[5].Locations, res[5].Message.Text)
+	}
+	gh := string(render(t, "github", r))
+	if strings.Contains(gh, "file=-var") || !strings.Contains(gh, "title=VAL001::Undeclared variable") {
+		t.Errorf("github: a -var value got a file location:\n%s", gh)
+	}
+	if !strings.Contains(gh, "see: fab/a.fab.hcl:2:3: other end") || strings.Contains(gh, "see: "+filepath.ToSlash(base)) {
+		t.Errorf("github: see: path not relative to the base:\n%s", gh)
+	}
+	if strings.Contains(string(render(t, "compact", r)), "-var nosuch:0:0") {
+		t.Error("compact: a -var value printed as a file position")
 	}
 }

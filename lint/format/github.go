@@ -27,7 +27,8 @@ func writeGitHub(w io.Writer, r *Result) error {
 		}
 		fmt.Fprintf(&b, "::%s ", cmd)
 		if s := d.Subject; s != nil && !s.IsZero() {
-			fmt.Fprintf(&b, "file=%s,line=%d,col=%d,", ghProp.Replace(diag.EscapeText(relPath(r.BasePath, s.Filename), false)), s.Start.Line, s.Start.Column)
+			name, _ := relPath(r.BasePath, s.Filename)
+			fmt.Fprintf(&b, "file=%s,line=%d,col=%d,", ghProp.Replace(diag.EscapeText(name, false)), s.Start.Line, s.Start.Column)
 			if s.End.Line >= s.Start.Line && s.End.Line > 0 {
 				fmt.Fprintf(&b, "endLine=%d,", s.End.Line)
 				if s.End.Line == s.Start.Line {
@@ -35,7 +36,7 @@ func writeGitHub(w io.Writer, r *Result) error {
 				}
 			}
 		}
-		fmt.Fprintf(&b, "title=%s::%s\n", ghProp.Replace(ruleID(d)), ghData.Replace(diag.EscapeText(message(d), true)))
+		fmt.Fprintf(&b, "title=%s::%s\n", ghProp.Replace(ruleID(d)), ghData.Replace(diag.EscapeText(message(d, r.BasePath), true)))
 	}
 	_, err := w.Write(b.Bytes())
 	return err

@@ -9,7 +9,7 @@ import (
 
 // JSONFormatVersion is the version of the JSON document's shape. A new
 // field raises the minor version; a changed or removed one the major.
-const JSONFormatVersion = "1.0"
+const JSONFormatVersion = "2.1"
 
 type jsonPos struct {
 	Line   int32 `json:"line"`
@@ -33,20 +33,47 @@ type jsonRelated struct {
 	Message string    `json:"message"`
 }
 
+// jsonPaths counts the paths of one flow (format 2.0: paths per flow, never summed).
+type jsonPaths struct {
+	Flow  string `json:"flow"`
+	Paths int64  `json:"paths"`
+}
+
+// jsonImplied is a finding of another rule folded into this one (format 2.0).
+type jsonImplied struct {
+	Rule     string `json:"rule"`
+	Severity string `json:"severity"`
+	Summary  string `json:"summary"`
+}
+
+// jsonEvidence is one measurement of a check finding (format 2.1).
+type jsonEvidence struct {
+	Device        string  `json:"device,omitempty"`
+	Port          string  `json:"port,omitempty"`
+	Metric        string  `json:"metric"`
+	Value         float64 `json:"value"`
+	Unit          string  `json:"unit,omitempty"`
+	Threshold     string  `json:"threshold,omitempty"`
+	WindowSeconds float64 `json:"window_seconds,omitempty"`
+	Source        string  `json:"source,omitempty"`
+}
+
 type jsonDiagnostic struct {
-	Severity string        `json:"severity"`
-	Rule     string        `json:"rule,omitempty"`
-	Summary  string        `json:"summary"`
-	Detail   string        `json:"detail,omitempty"`
-	Range    *jsonRange    `json:"range,omitempty"`
-	Snippet  *diag.Snippet `json:"snippet,omitempty"`
-	Device   string        `json:"device,omitempty"`
-	Port     string        `json:"port,omitempty"`
-	Fix      string        `json:"fix,omitempty"`
-	Trace    []jsonStep    `json:"trace,omitempty"`
-	Paths    int64         `json:"paths,omitempty"`
-	Count    int           `json:"count,omitempty"`
-	Related  []jsonRelated `json:"related,omitempty"`
+	Severity string         `json:"severity"`
+	Rule     string         `json:"rule,omitempty"`
+	Summary  string         `json:"summary"`
+	Detail   string         `json:"detail,omitempty"`
+	Range    *jsonRange     `json:"range,omitempty"`
+	Snippet  *diag.Snippet  `json:"snippet,omitempty"`
+	Device   string         `json:"device,omitempty"`
+	Port     string         `json:"port,omitempty"`
+	Fix      string         `json:"fix,omitempty"`
+	Trace    []jsonStep     `json:"trace,omitempty"`
+	Paths    []jsonPaths    `json:"paths,omitempty"`
+	Count    int            `json:"count,omitempty"`
+	Related  []jsonRelated  `json:"related,omitempty"`
+	Implied  []jsonImplied  `json:"implied,omitempty"`
+	Evidence []jsonEvidence `json:"evidence,omitempty"`
 }
 
 // jsonDoc is the document every command's JSON output shares (validate
@@ -80,7 +107,13 @@ func writeJSON(w io.Writer, r *Result) error {
 
 func toJSON(d *diag.Diagnostic, sources map[string][]byte) jsonDiagnostic {
 	j := jsonDiagnostic{Severity: d.Severity.String(), Rule: d.Rule, Summary: d.Summary, Detail: d.Detail,
-		Device: d.Device, Port: d.Port, Fix: d.Fix, Paths: d.Paths, Count: d.Count}
+		Device: d.Device, Port: d.Port, Fix: d.Fix, Count: d.Count}
+	for _, fp := range d.Paths {
+		j.Paths = append(j.Paths, jsonPaths(fp))
+	}
+	for _, im := range d.Implied {
+		j.Implied = append(j.Implied, jsonImplied{Rule: im.Rule, Severity: im.Severity.String(), Summary: im.Summary})
+	}
 	if d.Subject != nil {
 		j.Range = toJSONRange(*d.Subject)
 		if sn, ok := diag.SnippetFor(sources, *d.Subject); ok {
@@ -95,5 +128,16 @@ func toJSON(d *diag.Diagnostic, sources map[string][]byte) jsonDiagnostic {
 			j.Related = append(j.Related, jsonRelated{Range: *toJSONRange(rel.Range), Message: rel.Message})
 		}
 	}
+	j.Evidence = evidenceJSON(d.Evidence)
 	return j
+}
+
+// evidenceJSON is the evidence in the JSON document's shape.
+func evidenceJSON(es []diag.Evidence) []jsonEvidence {
+	var out []jsonEvidence
+	for _, e := range es {
+		out = append(out, jsonEvidence{Device: e.Device, Port: e.Port, Metric: e.Metric, Value: e.Value, Unit: e.Unit,
+			Threshold: e.Threshold, WindowSeconds: e.Window.Seconds(), Source: e.Source})
+	}
+	return out
 }

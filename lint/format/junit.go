@@ -52,7 +52,7 @@ func writeJUnit(w io.Writer, r *Result) error {
 			if d.Subject != nil {
 				where = d.Subject.String()
 			}
-			c.Failures = append(c.Failures, juFailure{Message: fmt.Sprintf("%s: %s", where, d.Summary), Type: d.Severity.String(), Text: message(d)})
+			c.Failures = append(c.Failures, juFailure{Message: fmt.Sprintf("%s: %s", where, d.Summary), Type: d.Severity.String(), Text: message(d, "")})
 		}
 		if len(c.Failures) > 0 {
 			suite.Failures++

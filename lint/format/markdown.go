@@ -31,7 +31,8 @@ func writeMarkdown(w io.Writer, r *Result) error {
 	for _, d := range r.Diagnostics {
 		where := ""
 		if d.Subject != nil {
-			where = "`" + mdCell.Replace(diag.EscapeText(relPath(r.BasePath, d.Subject.Filename), false)) + fmt.Sprintf(":%d`", d.Subject.Start.Line)
+			name, _ := relPath(r.BasePath, d.Subject.Filename)
+			where = "`" + mdCell.Replace(diag.EscapeText(name, false)) + fmt.Sprintf(":%d`", d.Subject.Start.Line)
 		}
 		rule := ruleID(d)
 		if rl := lint.Lookup(rule); rl != nil {

@@ -3,6 +3,7 @@ package format
 import (
 	"encoding/json"
 	"io"
+	"net/url"
 	"path/filepath"
 	"strings"
 
@@ -123,10 +124,10 @@ const SARIFBaseID = "%SRCROOT%"
 
 // fingerprintKey names fabricgen's partial fingerprint (versioned, so a
 // change of recipe is a new key rather than a silent change of identity).
-const fingerprintKey = "fabricgen/v1"
+const fingerprintKey = "fabricgen/v2"
 
 func physical(r diag.Range, base string) *sarifPhysical {
-	if r.IsZero() {
+	if r.IsZero() || r.FromCommandLine() {
 		return nil
 	}
 	reg := &sarifRegion{StartLine: int(max(r.Start.Line, 1)), StartColumn: int(max(r.Start.Column, 1))}
@@ -136,9 +137,14 @@ func physical(r diag.Range, base string) *sarifPhysical {
 			reg.EndColumn = int(r.End.Column)
 		}
 	}
-	art := sarifArtifact{URI: relPath(base, r.Filename)}
-	if base != "" && !filepath.IsAbs(art.URI) {
+	name, inside := relPath(base, r.Filename)
+	art := sarifArtifact{URI: name}
+	switch {
+	case inside:
 		art.URIBaseID = SARIFBaseID
+	case filepath.IsAbs(filepath.FromSlash(name)):
+		// Outside the base: an absolute file URI, which needs no base.
+		art.URI = (&url.URL{Scheme: "file", Path: name}).String()
 	}
 	return &sarifPhysical{ArtifactLocation: art, Region: reg}
 }
@@ -163,17 +169,23 @@ func writeSARIF(w io.Writer, r *Result) error {
 		})
 	}
 	run.Results = []sarifResult{}
-	for _, d := range r.Diagnostics {
-		id := ruleID(d)
-		res := sarifResult{RuleID: id, RuleIndex: idx[id], Level: sarifLevelOf(d.Severity), Message: sarifText{Text: message(d)}}
-		uri := ""
+	uris := make([]string, len(r.Diagnostics))
+	locs := make([]*sarifPhysical, len(r.Diagnostics))
+	for i, d := range r.Diagnostics {
 		if d.Subject != nil {
 			if pl := physical(*d.Subject, r.BasePath); pl != nil {
-				res.Locations = []sarifLocation{{PhysicalLocation: pl}}
-				uri = pl.ArtifactLocation.URI
+				locs[i], uris[i] = pl, pl.ArtifactLocation.URI
 			}
 		}
-		res.PartialFingerprints = map[string]string{fingerprintKey: fingerprint(d, uri, r.Sources)}
+	}
+	prints := fingerprints(r.Diagnostics, uris, r.Sources)
+	for i, d := range r.Diagnostics {
+		id := ruleID(d)
+		res := sarifResult{RuleID: id, RuleIndex: idx[id], Level: sarifLevelOf(d.Severity), Message: sarifText{Text: message(d, r.BasePath)}}
+		if pl := locs[i]; pl != nil {
+			res.Locations = []sarifLocation{{PhysicalLocation: pl}}
+		}
+		res.PartialFingerprints = map[string]string{fingerprintKey: prints[i]}
 		for j, rel := range d.Related {
 			if pl := physical(rel.Range, r.BasePath); pl != nil {
 				id := j + 1
@@ -192,14 +204,28 @@ func writeSARIF(w io.Writer, r *Result) error {
 			res.CodeFlows = []sarifCodeFlow{{Message: &sarifText{Text: "hop trace: " + d.TraceString()}, ThreadFlows: []sarifThreadFlow{tf}}}
 		}
 		props := map[string]any{"count": max(d.Count, 1)}
-		if d.Paths > 0 {
-			props["paths"] = d.Paths
+		if len(d.Paths) > 0 {
+			paths := map[string]int64{}
+			for _, fp := range d.Paths {
+				paths[fp.Flow] = fp.Paths
+			}
+			props["paths"] = paths
+		}
+		if len(d.Implied) > 0 {
+			var ids []string
+			for _, im := range d.Implied {
+				ids = append(ids, im.Rule)
+			}
+			props["implied"] = ids
 		}
 		if d.Device != "" {
 			props["device"] = strings.TrimSpace(d.Device)
 		}
 		if d.Port != "" {
 			props["port"] = d.Port
+		}
+		if len(d.Evidence) > 0 {
+			props["evidence"] = evidenceJSON(d.Evidence)
 		}
 		res.Properties = props
 		run.Results = append(run.Results, res)

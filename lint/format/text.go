@@ -15,7 +15,11 @@ func writeText(w io.Writer, r *Result) error {
 	}
 	switch {
 	case !r.Valid:
-		b.WriteString("The intent is not valid: " + summary(r.Diagnostics) + "; lint did not run.\n")
+		what := "intent"
+		if r.Unloaded != "" {
+			what = r.Unloaded
+		}
+		b.WriteString("The " + what + " is not valid: " + summary(r.Diagnostics) + "; lint did not run.\n")
 	case len(r.Diagnostics) == 0:
 		b.WriteString("No findings.\n")
 	default:

@@ -68,10 +68,13 @@ device "spine" {
   }
 }
 
+# asic: SONiC renders differ by ASIC family (the PFC priority-group map is
+# for mellanox and barefoot only).
 device "leaf" {
   for_each     = local.leaves
   kind         = "leaf"
   platform     = each.value.platform
+  asic         = each.value.platform == "sonic" ? "broadcom" : null
   mgmt_address = "192.0.2.${20 + each.value.n}"
 
   credentials {

@@ -54,7 +54,7 @@ qos_policy "lossless" {
   classes          = [traffic_class.default, traffic_class.roce, traffic_class.cnp]
   default_priority = 0
   pfc_watchdog     = pfc_watchdog.standard
-  mtu              = 9216
+  mtu              = 9214
 
   buffer {
     headroom = "160KB"

@@ -54,11 +54,7 @@ qos_policy "lossless" {
   classes          = [traffic_class.default, traffic_class.roce, traffic_class.cnp]
   default_priority = 0
   pfc_watchdog     = pfc_watchdog.standard
-  mtu              = 9216
-
-  buffer {
-    headroom = "160KB"
-  }
+  mtu              = 9214
 }
 
 # Hosts: RDMA path MTU 4096 needs a netdev MTU of at least 4192.

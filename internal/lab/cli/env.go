@@ -4,6 +4,7 @@ import (
 	"hash/fnv"
 	"time"
 
+	"github.com/fabricgen/fabricgen/internal/lab/dataplane"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -21,6 +22,9 @@ type Spec struct {
 	Ports []string
 	// RunningConfig is the configuration at start, empty for factory.
 	RunningConfig string
+	// Driver and InboxDriver describe a host's NICs (see lab.DeviceSpec).
+	Driver      string
+	InboxDriver bool
 }
 
 // Env is what an emulator may use from its device.
@@ -34,6 +38,10 @@ type Env struct {
 	// Executed records the argv of a command a shell ran; it is called
 	// with the device lock held.
 	Executed func(argv []string)
+	// DataPlane is the device's window on the lab's data plane (counters,
+	// optics, queue pairs), for the read-only commands fabricgen check
+	// runs; nil when the device has none.
+	DataPlane *dataplane.DeviceView
 }
 
 // Emulator is the platform state of one device. Every method is called

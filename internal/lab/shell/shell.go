@@ -36,6 +36,9 @@ type Shell struct {
 	which func(string) (string, bool)
 	// record, when set, receives the argv of every simple command run.
 	Record func(argv []string)
+	// Stat answers the file tests of test / [ (-e, -f, -d, -r, -w): does
+	// path exist, and is it a directory. Nil: no file exists.
+	Stat func(path string) (exists, dir bool)
 	// substituted records that the last expansion ran a $(...).
 	substituted bool
 	// Elevated is true while a command runs under sudo.
@@ -67,6 +70,7 @@ func NewShell(run Runner, write FileWriter, which func(string) (string, bool)) *
 func (s *Shell) child() *Shell {
 	c := NewShell(s.run, s.write, s.which)
 	c.Record = s.Record
+	c.Stat = s.Stat
 	c.depth = s.depth + 1
 	c.Elevated = s.Elevated
 	return c
@@ -503,9 +507,9 @@ func (s *Shell) builtin(argv []string, stdin string) (string, string, int) {
 		if argv[len(argv)-1] != "]" {
 			return "", "bash: [: missing `]'\n", 2
 		}
-		return testExpr("[", argv[1:len(argv)-1])
+		return testExpr("[", argv[1:len(argv)-1], s.Stat)
 	case "test":
-		return testExpr("test", argv[1:])
+		return testExpr("test", argv[1:], s.Stat)
 	case "sh", "bash":
 		return s.dashC(argv)
 	}
@@ -672,7 +676,7 @@ func (s *Shell) dashC(argv []string) (string, string, int) {
 
 // testExpr evaluates the arguments of test / [ as bash does for up to four
 // arguments: strings, -n / -z, string and integer comparisons, and !.
-func testExpr(name string, args []string) (string, string, int) {
+func testExpr(name string, args []string, stat func(string) (bool, bool)) (string, string, int) {
 	fail := func(msg string) (string, string, int) { return "", "bash: " + name + ": " + msg + "\n", 2 }
 	truth := func(b bool) (string, string, int) {
 		if b {
@@ -681,7 +685,7 @@ func testExpr(name string, args []string) (string, string, int) {
 		return "", "", 1
 	}
 	if len(args) > 0 && args[0] == "!" && len(args) != 3 {
-		o, e, st := testExpr(name, args[1:])
+		o, e, st := testExpr(name, args[1:], stat)
 		if st > 1 {
 			return o, e, st
 		}
@@ -698,6 +702,18 @@ func testExpr(name string, args []string) (string, string, int) {
 			return truth(args[1] != "")
 		case "-z":
 			return truth(args[1] == "")
+		case "-e", "-f", "-d", "-r", "-w":
+			exists, dir := false, false
+			if stat != nil {
+				exists, dir = stat(args[1])
+			}
+			switch args[0] {
+			case "-f":
+				return truth(exists && !dir)
+			case "-d":
+				return truth(exists && dir)
+			}
+			return truth(exists)
 		}
 		return fail(args[0] + ": unary operator expected")
 	case 3:
@@ -719,7 +735,7 @@ func testExpr(name string, args []string) (string, string, int) {
 			return truth(map[string]bool{"-eq": x == y, "-ne": x != y, "-lt": x < y, "-le": x <= y, "-gt": x > y, "-ge": x >= y}[op])
 		}
 		if a == "!" {
-			o, e, st := testExpr(name, args[1:])
+			o, e, st := testExpr(name, args[1:], stat)
 			if st > 1 {
 				return o, e, st
 			}

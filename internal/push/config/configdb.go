@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"github.com/fabricgen/fabricgen/schema"
 	"sort"
+	"strconv"
 	"strings"
 	"unicode/utf16"
 
@@ -106,10 +107,47 @@ func parseRendered(text, what string) (map[string]map[string]map[string]any, err
 // queue, priority group or binding the render lacks is removed (a queue
 // left bound to another scheduler after the lossless priority moved, the
 // stock AZURE bindings a brownfield port has).
+//
+// BUFFER_PG is not one of them: a port's lossy PG 0 (the stock
+// ingress_lossy_profile) is not fabricgen's. Its keys that overlap a
+// priority group the render sizes are (pgOverlaps), so a stock
+// "Ethernet0|3-4" makes way for the rendered "Ethernet0|3".
 func portTable(t string) bool {
 	switch t {
-	case "QUEUE", "BUFFER_PG", "BUFFER_QUEUE", "PORT_QOS_MAP", "PFC_WD":
+	case "QUEUE", "BUFFER_QUEUE", "PORT_QOS_MAP", "PFC_WD":
 		return true
+	}
+	return false
+}
+
+// pgRange reads the priority groups of a BUFFER_PG key, "Ethernet0|3" or
+// "Ethernet0|3-4" (ok false for another form).
+func pgRange(key string) (port string, lo, hi int, ok bool) {
+	port, pg, found := strings.Cut(key, "|")
+	if !found {
+		return "", 0, 0, false
+	}
+	a, b, isRange := strings.Cut(pg, "-")
+	lo, err1 := strconv.Atoi(a)
+	hi, err2 := lo, error(nil)
+	if isRange {
+		hi, err2 = strconv.Atoi(b)
+	}
+	return port, lo, hi, err1 == nil && err2 == nil && lo <= hi
+}
+
+// pgOverlaps reports whether a running BUFFER_PG key shares a priority
+// group of its port with a key the render sets.
+func pgOverlaps(key string, rendered map[string]map[string]any) bool {
+	port, lo, hi, ok := pgRange(key)
+	if !ok {
+		return false
+	}
+	for k := range rendered {
+		p, l, h, ok := pgRange(k)
+		if ok && p == port && l <= hi && lo <= h {
+			return true
+		}
 	}
 	return false
 }
@@ -155,6 +193,9 @@ func compareConfigDB(device, running, rendered, scope string, d *dialect.Dialect
 	addedKeys := map[[2]string]bool{}
 	addedTables := map[string]bool{}
 	removedKeys := map[[2]string]bool{}
+	// A table every key of which goes is removed whole: CONFIG_DB has no
+	// empty tables, and the config updater refuses a patch leaving one.
+	removedTables := wholeTablesRemoved(run, want, managed)
 	for _, f := range fields {
 		rv, inRun := rf[f]
 		wv, inWant := wf[f]
@@ -168,6 +209,11 @@ func compareConfigDB(device, running, rendered, scope string, d *dialect.Dialect
 			replaced = append(replaced, fmt.Sprintf("%s = %s", f, rv))
 		}
 		switch {
+		case inRun && !inWant && removedTables[f.table]:
+			if !removedKeys[[2]string{f.table, ""}] {
+				removedKeys[[2]string{f.table, ""}] = true
+				ops = append(ops, PatchOp{Op: "remove", Path: pointer(f.table)})
+			}
 		case inRun && !inWant && want[f.table][f.key] == nil && wholeKeyManaged(run[f.table][f.key], f, managed):
 			// Every field of the key goes: remove the key itself, so no
 			// empty key is left behind.
@@ -220,6 +266,27 @@ func compareConfigDB(device, running, rendered, scope string, d *dialect.Dialect
 	return c, nil
 }
 
+// wholeTablesRemoved is the set of running tables the render no longer
+// has and every field of which fabricgen manages.
+func wholeTablesRemoved(run, want map[string]map[string]map[string]any, managed map[dbField]bool) map[string]bool {
+	removed := map[string]bool{}
+	for t, keys := range run {
+		if len(want[t]) > 0 || len(keys) == 0 {
+			continue
+		}
+		all := true
+		for k, fields := range keys {
+			for fld := range fields {
+				all = all && managed[dbField{t, k, fld}]
+			}
+		}
+		if all {
+			removed[t] = true
+		}
+	}
+	return removed
+}
+
 // dbManaged is the set of CONFIG_DB fields fabricgen manages: every
 // field the render or the last-applied fragment sets, whole keys of the
 // QoS tables it owns, and every key of a per-port table for a port the
@@ -250,6 +317,8 @@ func dbManaged(run, want, prev map[string]map[string]map[string]any) map[dbField
 		case ownedTable(f.table) && (want[f.table][f.key] != nil || prev[f.table][f.key] != nil):
 			managed[f] = true
 		case portTable(f.table) && ports[[2]string{f.table, portOf(f.key)}]:
+			managed[f] = true
+		case f.table == "BUFFER_PG" && pgOverlaps(f.key, want["BUFFER_PG"]):
 			managed[f] = true
 		}
 	}

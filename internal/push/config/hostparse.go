@@ -93,6 +93,7 @@ var (
 	reMTU      = regexp.MustCompile(`\bmtu (\d+)\b`)
 	rePause    = regexp.MustCompile(`(?m)^\s*(RX|TX|Autonegotiate):\s*(on|off)\b`)
 	reInt      = regexp.MustCompile(`\d+`)
+	rePrivFlag = regexp.MustCompile(`(?m)^([a-z0-9][a-z0-9-]*)\s*:\s*(on|off)\s*$`)
 )
 
 // parseRead turns one read command's output into fact values by ID.
@@ -127,6 +128,11 @@ func parseRead(a HostAction, out string) map[string]string {
 	case "tunable":
 		if all := reInt.FindAllString(out, -1); len(all) > 0 {
 			put(a.Facts[0].Key, all[len(all)-1])
+		}
+	case "privflag":
+		// "fw-lldp-agent         : on", one flag a line.
+		for _, s := range rePrivFlag.FindAllStringSubmatch(out, -1) {
+			put("priv-flag "+s[1], s[2])
 		}
 	case "roce_tos":
 		if all := reInt.FindAllString(out, -1); len(all) > 0 {

@@ -116,6 +116,11 @@ func (r *restorer) fact(f Fact) error {
 			r.out = append(r.out, q("ethtool", "--set-tunable", f.Target, strings.TrimPrefix(f.Key, "tunable "), old))
 			return nil
 		}
+	case "privflag":
+		if !unset {
+			r.out = append(r.out, q("ethtool", "--set-priv-flags", f.Target, strings.TrimPrefix(f.Key, "priv-flag "), old))
+			return nil
+		}
 	case "roce_tos":
 		if !unset {
 			r.out = append(r.out, q("cma_roce_tos", "-d", f.Target, "-p", strings.Fields(f.Key)[1], "-t", old))

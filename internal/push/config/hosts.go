@@ -19,7 +19,8 @@ import (
 
 // Fact is one piece of host NIC state.
 type Fact struct {
-	// Kind is the setting family: mlnx_qos, sysfs, roce_tos, mtu, dcb, pause.
+	// Kind is the setting family: mlnx_qos, sysfs, roce_tos, mtu, dcb,
+	// pause, tunable, privflag.
 	Kind string `json:"kind"`
 	// Target is the interface, RDMA device or sysfs path.
 	Target string `json:"target"`
@@ -110,7 +111,98 @@ var (
 	// reCheck is a read-back guard: [ TEST ] || { echo MSG >&2; exit 1; }.
 	// push reads every fact back after applying, so it skips these.
 	reCheck = regexp.MustCompile(`^\[ .+ \] \|\| \{ echo .+ >&2; exit 1; \}$`)
+	// reProbe is a capability probe of a script's preamble: a read-only
+	// test (a driver's file or directory, DCB netlink, an ethtool tunable
+	// or private flag), then the message the script stops with.
+	reProbe        = regexp.MustCompile(`^(\[ -[de] \S+ \]|dcb pfc show dev \S+ >/dev/null 2>&1|ethtool --get-tunable \S+ \S+ >/dev/null 2>&1|ethtool --show-priv-flags \S+ \| grep -q '\^\S+') \|\| \{ echo (.+) >&2; exit 1; \}$`)
+	reProbeFile    = regexp.MustCompile(`^\[ -([de]) (\S+) \]$`)
+	reProbeDCB     = regexp.MustCompile(`^dcb pfc show dev (\S+) >/dev/null 2>&1$`)
+	reProbeTunable = regexp.MustCompile(`^ethtool --get-tunable (\S+) (\S+) >/dev/null 2>&1$`)
+	reProbeFlag    = regexp.MustCompile(`^ethtool --show-priv-flags (\S+) \| grep -q '\^(\S+)'$`)
+	// probeWord is what a probe's interface, tunable or flag may be; a
+	// probe path is /sys/ and such words joined by "/".
+	probeWord = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$`)
 )
+
+// HostProbe is one capability check of a script's preamble: Test succeeds
+// on a host that has what the script needs; Message says what is missing
+// and which driver provides it.
+type HostProbe struct {
+	Test    string
+	Message string
+}
+
+// HostProbes returns the script's capability probes, in order, each with
+// the command push runs for it. push runs them on the host before reading
+// or changing anything, so a host without a capability stops with the
+// script's own message. The command is rebuilt from the probe's parts,
+// each of which must be a plain word (a path under /sys/ for a file test):
+// a probe with anything else is an error, never sent.
+func HostProbes(script string) ([]HostProbe, error) {
+	var out []HostProbe
+	for i, raw := range strings.Split(strings.ReplaceAll(script, "\r", ""), "\n") {
+		line := strings.TrimSpace(raw)
+		m := reProbe.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		test, err := probeCommand(m[1])
+		if err != nil {
+			return nil, fmt.Errorf("host script line %d %q: %w", i+1, line, err)
+		}
+		msg := m[2]
+		if toks, err := shellWords(m[2]); err == nil && len(toks) == 1 && !toks[0].op {
+			msg = toks[0].s
+		}
+		out = append(out, HostProbe{Test: test, Message: msg})
+	}
+	return out, nil
+}
+
+// probeCommand rebuilds a probe's test from its validated parts.
+func probeCommand(test string) (string, error) {
+	words := func(ws ...string) error {
+		for _, w := range ws {
+			if !probeWord.MatchString(w) {
+				return fmt.Errorf("a capability probe with %q, which is not a plain name", w)
+			}
+		}
+		return nil
+	}
+	switch {
+	case reProbeFile.MatchString(test):
+		m := reProbeFile.FindStringSubmatch(test)
+		parts := strings.Split(strings.TrimPrefix(m[2], "/sys/"), "/")
+		if !strings.HasPrefix(m[2], "/sys/") {
+			return "", fmt.Errorf("a capability probe of %q, which is not under /sys/", m[2])
+		}
+		for _, p := range parts {
+			if err := words(p); err != nil || p == "." || p == ".." {
+				return "", fmt.Errorf("a capability probe of %q, which is not a plain /sys/ path", m[2])
+			}
+		}
+		return quoteWords("test", "-"+m[1], m[2]), nil
+	case reProbeDCB.MatchString(test):
+		dev := reProbeDCB.FindStringSubmatch(test)[1]
+		if err := words(dev); err != nil {
+			return "", err
+		}
+		return quoteWords("dcb", "pfc", "show", "dev", dev) + " >/dev/null 2>&1", nil
+	case reProbeTunable.MatchString(test):
+		m := reProbeTunable.FindStringSubmatch(test)
+		if err := words(m[1], m[2]); err != nil {
+			return "", err
+		}
+		return quoteWords("ethtool", "--get-tunable", m[1], m[2]) + " >/dev/null 2>&1", nil
+	case reProbeFlag.MatchString(test):
+		m := reProbeFlag.FindStringSubmatch(test)
+		if err := words(m[1], m[2]); err != nil {
+			return "", err
+		}
+		return quoteWords("ethtool", "--show-priv-flags", m[1]) + " | " + quoteWords("grep", "-q", "^"+m[2]), nil
+	}
+	return "", fmt.Errorf("a capability probe fabricgen does not know")
+}
 
 // ethtoolUnchanged follows "ethtool -A" in rendered scripts: exit status
 // 78, the ioctl path's "no pause parameters changed", is not a failure.
@@ -140,7 +232,7 @@ func ParseHostScript(script string) ([]HostAction, error) {
 	for i, raw := range strings.Split(strings.ReplaceAll(script, "\r", ""), "\n") {
 		line := strings.TrimSpace(raw)
 		if line == "" || strings.HasPrefix(line, "#") || strings.HasPrefix(line, "set -") ||
-			strings.HasPrefix(line, "command -v ") || reLookup.MatchString(line) || reCheck.MatchString(line) {
+			strings.HasPrefix(line, "command -v ") || reLookup.MatchString(line) || reCheck.MatchString(line) || reProbe.MatchString(line) {
 			continue
 		}
 		if setupLines[line] {
@@ -180,6 +272,9 @@ func parseAction(line string) (HostAction, error) {
 	case f[0] == "ethtool" && len(f) == 5 && f[1] == "--set-tunable":
 		a.Read = quoteWords("ethtool", "--get-tunable", f[2], f[3])
 		a.Facts = []Fact{{Kind: "tunable", Target: f[2], Key: "tunable " + f[3], Value: f[4]}}
+	case f[0] == "ethtool" && len(f) == 5 && f[1] == "--set-priv-flags" && (f[4] == "on" || f[4] == "off"):
+		a.Read = quoteWords("ethtool", "--show-priv-flags", f[2])
+		a.Facts = []Fact{{Kind: "privflag", Target: f[2], Key: "priv-flag " + f[3], Value: f[4]}}
 	case f[0] == "mlnx_qos":
 		return parseMlnxQos(line, f[1:])
 	case isIPMTU(f):
@@ -197,7 +292,7 @@ func parseAction(line string) (HostAction, error) {
 		return parseDCB(a, f)
 	default:
 		return a, fmt.Errorf("fabricgen cannot read this setting back, so it cannot plan it " +
-			"(supported: mlnx_qos, echo V > /sys/..., cma_roce_tos, ip link set dev IF mtu N, dcb pfc|ets|app, ethtool -A)")
+			"(supported: mlnx_qos, echo V > /sys/..., cma_roce_tos, ip link set dev IF mtu N, dcb pfc|ets|app, ethtool -A|--set-tunable|--set-priv-flags)")
 	}
 	return a, nil
 }

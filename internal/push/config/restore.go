@@ -35,6 +35,37 @@ func CompareRestore(device, running, backup, scope string, d *dialect.Dialect) (
 	return c, nil
 }
 
+// restoreManaged is the set of fields a restore puts back: those scope
+// sets, whole keys in the QoS tables fabricgen owns, and BUFFER_PG keys
+// the applied render displaced (a stock "Ethernet0|3-4" under a rendered
+// "Ethernet0|3"), which come back with the backup.
+func restoreManaged(sc, bk, run map[string]map[string]map[string]any) map[dbField]bool {
+	managed := map[dbField]bool{}
+	for t, keys := range sc {
+		for k, fields := range keys {
+			if ownedTable(t) {
+				for f := range bk[t][k] {
+					managed[dbField{t, k, f}] = true
+				}
+				for f := range run[t][k] {
+					managed[dbField{t, k, f}] = true
+				}
+			}
+			for f := range fields {
+				managed[dbField{t, k, f}] = true
+			}
+		}
+	}
+	for k, fields := range bk["BUFFER_PG"] {
+		if pgOverlaps(k, sc["BUFFER_PG"]) {
+			for f := range fields {
+				managed[dbField{"BUFFER_PG", k, f}] = true
+			}
+		}
+	}
+	return managed
+}
+
 // compareRestoreDB restores the CONFIG_DB fields scope sets (and, in the
 // QoS tables fabricgen owns, whole keys) to their values in the backup: a
 // field the backup lacks is removed.
@@ -63,22 +94,7 @@ func compareRestoreDB(device, running, backup, scope string, d *dialect.Dialect)
 		}
 		want[t][k][f] = v
 	}
-	managed := map[dbField]bool{}
-	for t, keys := range sc {
-		for k, fields := range keys {
-			if ownedTable(t) {
-				for f := range bk[t][k] {
-					managed[dbField{t, k, f}] = true
-				}
-				for f := range run[t][k] {
-					managed[dbField{t, k, f}] = true
-				}
-			}
-			for f := range fields {
-				managed[dbField{t, k, f}] = true
-			}
-		}
-	}
+	managed := restoreManaged(sc, bk, run)
 	for f := range managed {
 		if v, ok := bk[f.table][f.key][f.field]; ok {
 			put(f.table, f.key, f.field, v)
@@ -170,7 +186,10 @@ func goneKeys(run, bk map[string]map[string]map[string]any, managed map[dbField]
 			}
 			all = all && whole
 		}
-		if all && bk[t] == nil && len(keys) > 0 {
+		// A table the backup lacks or holds empty goes whole: CONFIG_DB
+		// has no empty tables (the config updater refuses a patch that
+		// would leave one).
+		if all && len(bk[t]) == 0 && len(keys) > 0 {
 			for k := range keys {
 				out[dbField{t, k, ""}] = pointer(t)
 			}

@@ -88,6 +88,11 @@ func ShellWordsCommand(line string) (string, error) {
 	if len(words) < 3 || words[0] != "nv" || (words[1] != "set" && words[1] != "unset") {
 		return "", fmt.Errorf("it is not an nv set or nv unset command")
 	}
+	if strings.Contains(line, "?") {
+		// NVUE answers a ? typed after a command with help, at once
+		// (Cumulus Linux user guide, NVUE CLI, "Command Question Mark").
+		return "", errors.New(`it holds "?", which the NVUE CLI answers with help as it is typed`)
+	}
 	return quoteWords(words...), nil
 }
 

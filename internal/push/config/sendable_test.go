@@ -46,6 +46,7 @@ func TestCheckSendable(t *testing.T) {
 		{schema.NvidiaCumulus, "nv set qos x 'it'\\''s'", "", `nv set qos x 'it'\''s'`},
 		{schema.NvidiaCumulus, "nv set qos x '5", "unterminated", ""},
 		{schema.NvidiaCumulus, "reboot", "not an nv set", ""},
+		{schema.NvidiaCumulus, "nv set interface swp1 description 'why?'", `"?"`, ""},
 		{schema.NvidiaCumulus, "nv config apply -y", "not an nv set", ""},
 		{schema.SONiC, `{"op":"add","path":"/PORT/Ethernet0/description","value":"$(reboot)"}`, "", ""},
 		{schema.SONiC, "{\"op\":\"add\",\"path\":\"/PORT/Ethernet0/description\",\"value\":\"\x7f\"}", "U+007F", ""},

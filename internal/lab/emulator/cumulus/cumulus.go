@@ -11,6 +11,7 @@ import (
 
 	"github.com/fabricgen/fabricgen/internal/lab/cli"
 	"github.com/fabricgen/fabricgen/internal/lab/shell"
+	"github.com/fabricgen/fabricgen/schema"
 )
 
 // cumulus emulates NVIDIA Cumulus Linux 5.9 with NVUE: `nv set`/`nv
@@ -366,6 +367,10 @@ func (c *cumulus) shell(user string) *shell.Shell {
 		return "", false
 	}
 	run := func(argv []string, stdin string) (string, string, int) {
+		// Counters, optics and queues come from the lab's data plane.
+		if o, e, st, ok := c.env.DataPlane.Exec(schema.NvidiaCumulus, argv); ok {
+			return o, e, st
+		}
 		if argv[0] == "nv" {
 			return c.nv(argv[1:], user)
 		}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/fabricgen/fabricgen/internal/lab/cli"
+	"github.com/fabricgen/fabricgen/schema"
 )
 
 // eos emulates Arista EOS: exec and config modes, config sessions with
@@ -745,6 +746,10 @@ func (c *eosCLI) show(line string) cli.Reply {
 	case cmd == "show clock":
 		out = c.e.env.Now().UTC().Format("Mon Jan 2 15:04:05 2006") + "\nTimezone: UTC\nClock source: local\n"
 	default:
+		// Counters, optics and queues come from the lab's data plane.
+		if o, st, ok := c.e.env.DataPlane.Show(schema.AristaEOS, line); ok {
+			return cli.Reply{Out: o, Status: st}
+		}
 		return cli.Reply{Out: eosInvalid(cmd, 1), Status: 1}
 	}
 	if len(filters) > 0 && filters[0] == "json" {

@@ -163,6 +163,7 @@ func buildEosGrammar() cli.Grammar {
 		cli.NewRule("vrf", eosName).Ident(cli.FirstN(1)),
 		cli.NewRule("ip address", eosAny).Ident(cli.FirstN(2)),
 		cli.NewRule("ipv6 address", eosAny),
+		cli.NewRule("ipv6 enable", "").Ident(cli.FirstN(2)),
 		cli.NewRule("ip access-group", eosName+` (?:in|out)`).Ident(func(t []string) string { return "ip access-group " + t[len(t)-1] }),
 		cli.NewRule("service-profile", eosName).Ident(cli.FirstN(1)),
 	}

@@ -22,7 +22,10 @@ type host struct {
 	nics    map[string]*nic
 	order   []string
 	dynamic bool // create netdevs on first use (no DeviceSpec.Ports)
-	ofed    bool // MLNX_OFED tools and sysfs present (nvidia_mlnx)
+	tools   bool // mlnx-tools present: mlnx_qos, cma_roce_tos, cma_roce_mode (nvidia_mlnx)
+	ofed    bool // MLNX_OFED's mlx5_core: the ECN sysfs exists (nvidia_mlnx, not inbox)
+	// driver is the NICs' kernel driver: mlx5_core, ice or bnxt_en.
+	driver string
 	// rdmaCM is true once the rdma_cm module is loaded (MLNX_OFED's
 	// openibd loads it at boot; an upstream host loads it on demand).
 	rdmaCM bool
@@ -71,6 +74,7 @@ type nic struct {
 	roceMode int       // rdma_cm RoCE mode (cma_roce_mode), 2 = RoCEv2
 	pfcTout  int       // ethtool pfc-prevention-tout, ms
 	cmDir    bool      // /sys/kernel/config/rdma_cm/<dev> exists
+	fwLLDP   bool      // ice: the firmware LLDP agent runs (private flag fw-lldp-agent)
 }
 
 var hostIfaceRe = regexp.MustCompile(`^[a-z][a-z0-9_]{1,14}$`)
@@ -87,8 +91,20 @@ func New(env *cli.Env) (cli.Emulator, error) {
 }
 
 func newHost(env *cli.Env) (*host, error) {
-	ofed := env.Spec.Platform == schema.NvidiaMLNX
-	h := &host{env: env, nics: map[string]*nic{}, ofed: ofed, rdmaCM: ofed, configfs: true, lock: shell.NewMemFS(env.Spec.Username)}
+	tools := env.Spec.Platform == schema.NvidiaMLNX
+	ofed := tools && !env.Spec.InboxDriver
+	driver := env.Spec.Driver
+	switch driver {
+	case "":
+		driver = schema.DefaultNICDriver
+	case "mlx5_core", "ice", "bnxt_en":
+	default:
+		return nil, fmt.Errorf("driver %q: the lab emulates mlx5_core, ice and bnxt_en NICs", driver)
+	}
+	if tools && driver != schema.DefaultNICDriver {
+		return nil, fmt.Errorf("driver %q: an nvidia_mlnx host has ConnectX (mlx5_core) NICs", driver)
+	}
+	h := &host{env: env, nics: map[string]*nic{}, tools: tools, ofed: ofed, driver: driver, rdmaCM: ofed, configfs: true, lock: shell.NewMemFS(env.Spec.Username)}
 	h.lock.AddRoot(runLock)
 	ports := env.Spec.Ports
 	if len(ports) == 0 {
@@ -183,7 +199,7 @@ func (h *host) Export() string {
 			}
 			b.WriteString("\n")
 		}
-		if h.ofed && (n.trust != "dscp") != (len(n.dscp) == 0) {
+		if h.tools && (n.trust != "dscp") != (len(n.dscp) == 0) {
 			fmt.Fprintf(&b, "mlnx_qos -i %s --trust %s\n", n.name, n.trust)
 		}
 		if n.rate != factory.rate {
@@ -195,7 +211,7 @@ func (h *host) Export() string {
 			}
 			b.WriteString("\n")
 		}
-		if h.ofed && n.cable != factory.cable {
+		if h.tools && n.cable != factory.cable {
 			fmt.Fprintf(&b, "mlnx_qos -i %s --cable_len %d\n", n.name, n.cable)
 		}
 		if n.pauseRX != factory.pauseRX || n.pauseTX != factory.pauseTX {
@@ -204,12 +220,18 @@ func (h *host) Export() string {
 		if n.pfcTout != factory.pfcTout {
 			fmt.Fprintf(&b, "ethtool --set-tunable %s pfc-prevention-tout %d\n", n.name, n.pfcTout)
 		}
+		if n.fwLLDP != factory.fwLLDP {
+			fmt.Fprintf(&b, "ethtool --set-priv-flags %s fw-lldp-agent %s\n", n.name, onOff(n.fwLLDP))
+		}
 		if n.cmDir || n.tos != factory.tos {
 			cm := "/sys/kernel/config/rdma_cm/" + n.rdma
 			fmt.Fprintf(&b, "mkdir -p %s\n", cm)
 			if n.tos != factory.tos {
 				fmt.Fprintf(&b, "echo %d > %s/ports/1/default_roce_tos\n", n.tos, cm)
 			}
+		}
+		if h.tools && n.roceMode != factory.roceMode {
+			fmt.Fprintf(&b, "cma_roce_mode -d %s -p 1 -m %d\n", n.rdma, n.roceMode)
 		}
 		if !h.ofed {
 			continue
@@ -227,9 +249,6 @@ func (h *host) Export() string {
 		}
 		if n.cnpPrio != factory.cnpPrio {
 			fmt.Fprintf(&b, "echo %d > /sys/class/net/%s/ecn/roce_np/cnp_802p_prio\n", n.cnpPrio, n.name)
-		}
-		if n.roceMode != factory.roceMode {
-			fmt.Fprintf(&b, "cma_roce_mode -d %s -p 1 -m %d\n", n.rdma, n.roceMode)
 		}
 	}
 	return b.String()
@@ -255,9 +274,9 @@ func sortedInts(m map[int]int) []int {
 
 func (h *host) add(name string) *nic {
 	n := &nic{name: name, index: len(h.order), mtu: 1500, trust: "pcp", dscp: map[int]int{},
-		roceMode: 2, pfcTout: 100,
+		roceMode: 2, pfcTout: 100, fwLLDP: h.driver == "ice",
 		prioTC: [8]int{1, 0, 2, 3, 4, 5, 6, 7}, cnpDSCP: 48, cnpPrio: 6, cable: 7, pauseRX: true, pauseTX: true}
-	n.rdma = fmt.Sprintf("mlx5_%d", n.index)
+	n.rdma = fmt.Sprintf("%s%d", map[string]string{"mlx5_core": "mlx5_", "ice": "irdma", "bnxt_en": "bnxt_re"}[h.driver], n.index)
 	for i := range n.tsa {
 		n.tsa[i] = "vendor"
 		n.ecnNP[i], n.ecnRP[i] = true, true
@@ -339,7 +358,12 @@ func (h *host) Running() string {
 		fmt.Fprintf(&b, "  tsa %s\n", strings.Join(n.tsa[:], ","))
 		fmt.Fprintf(&b, "  tc-bw %s\n", ints(n.tcbw))
 		fmt.Fprintf(&b, "  pause rx %s tx %s\n", onOff(n.pauseRX), onOff(n.pauseTX))
-		fmt.Fprintf(&b, "  pfc-prevention-tout %d\n", n.pfcTout)
+		if h.driver == schema.DefaultNICDriver {
+			fmt.Fprintf(&b, "  pfc-prevention-tout %d\n", n.pfcTout)
+		}
+		if h.driver == "ice" {
+			fmt.Fprintf(&b, "  fw-lldp-agent %s\n", onOff(n.fwLLDP))
+		}
 		fmt.Fprintf(&b, "  tc-maxrate %s\n", n.rates())
 		fmt.Fprintf(&b, "  default_roce_tos %d\n", n.tos)
 		if h.ofed {
@@ -397,7 +421,54 @@ func (h *host) OutOfBand(lines []string) error {
 func (h *host) shell() *shell.Shell {
 	sh := shell.NewShell(h.runner(), h.writeFile, h.which)
 	sh.Record = h.env.Executed
+	sh.Stat = h.stat
 	return sh
+}
+
+// stat answers the shell's file tests: what exists in the emulated sysfs
+// and configfs, and whether it is a directory.
+func (h *host) stat(path string) (exists, dir bool) {
+	p := strings.Split(strings.Trim(path, "/"), "/")
+	if len(p) == 6 && p[0] == "sys" && p[1] == "class" && p[2] == "net" && p[4] == "device" && p[5] == "infiniband" {
+		return h.lookup(p[3]) != nil, true
+	}
+	if ref, _ := h.resolve(path); ref != nil {
+		return true, false
+	}
+	return false, false
+}
+
+// grep is `grep [-q] PATTERN` on standard input (an extended regular
+// expression, as Go's regexp reads it).
+func grep(args []string, stdin string) (string, string, int) {
+	quiet := false
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
+		if args[0] != "-q" && args[0] != "-E" {
+			return "", "grep: invalid option -- '" + strings.TrimPrefix(args[0], "-") + "'\n", 2
+		}
+		quiet = quiet || args[0] == "-q"
+		args = args[1:]
+	}
+	if len(args) != 1 {
+		return "", "Usage: grep [OPTION]... PATTERNS [FILE]...\n", 2
+	}
+	re, err := regexp.Compile(args[0])
+	if err != nil {
+		return "", "grep: " + err.Error() + "\n", 2
+	}
+	var out strings.Builder
+	for _, l := range strings.Split(strings.TrimSuffix(stdin, "\n"), "\n") {
+		if re.MatchString(l) {
+			if quiet {
+				return "", "", 0
+			}
+			out.WriteString(l + "\n")
+		}
+	}
+	if out.Len() == 0 {
+		return "", "", 1
+	}
+	return out.String(), "", 0
 }
 
 func (h *host) ExpireTimers() {}
@@ -492,10 +563,32 @@ func hostChanges(argv []string) bool {
 	case "mkdir":
 		// A lock under /run/lock is no NIC setting.
 		return !underRunLock(argv)
-	case "modprobe", "mount", "umount", "rmdir", "sysctl", "devlink", "tc", "rdma":
+	case "modprobe", "mount", "umount", "rmdir", "sysctl", "devlink", "tc":
 		return true
+	case "rdma":
+		return !rdmaReads(argv[1:])
+	case "dmesg":
+		return shell.HasOpt(argv[1:], "-c") || shell.HasOpt(argv[1:], "-C") || shell.HasOpt(argv[1:], "--clear") || shell.HasOpt(argv[1:], "--read-clear")
 	}
 	return !shell.LinuxReadOnly(argv) && hostKnows(argv[0])
+}
+
+// rdmaReads reports whether rdma's arguments only show something:
+// options, then an object (link, dev, resource, statistic, system) and
+// show (or no command), never set/mode/bind.
+func rdmaReads(args []string) bool {
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
+		args = args[1:]
+	}
+	if len(args) == 0 {
+		return true
+	}
+	switch args[0] {
+	case "link", "dev", "resource", "res", "statistic", "stat", "system", "sys":
+	default:
+		return false
+	}
+	return len(args) == 1 || args[1] == "show" || args[1] == "list" || args[1] == "help"
 }
 
 // hostKnows reports whether the host has the command at all.
@@ -513,6 +606,11 @@ func (h *host) runner() shell.Runner {
 		if (name == "cat" || name == "mkdir" || name == "rm") && underRunLock(argv) || name == "printf" {
 			out, errOut, st, _ := h.lock.Common(h.env.Spec.Name, argv, stdin)
 			return out, errOut, st
+		}
+		// Counters, optics, RDMA state and read-backs come from the lab's
+		// data plane.
+		if o, e, st, ok := h.env.DataPlane.Exec(h.env.Spec.Platform, argv); ok {
+			return o, e, st
 		}
 		switch name {
 		case "cat":
@@ -558,16 +656,18 @@ func (h *host) runner() shell.Runner {
 			return h.dcb(argv[1:])
 		case "ethtool":
 			return h.ethtool(argv[1:])
+		case "grep":
+			return grep(argv[1:], stdin)
 		case "mlnx_qos":
-			if h.ofed {
+			if h.tools {
 				return h.mlnxQoS(argv[1:])
 			}
 		case "cma_roce_tos":
-			if h.ofed {
+			if h.tools {
 				return h.cmaRoceTos(argv[1:])
 			}
 		case "cma_roce_mode":
-			if h.ofed {
+			if h.tools {
 				return h.cmaRoceMode(argv[1:])
 			}
 		}
@@ -577,12 +677,14 @@ func (h *host) runner() shell.Runner {
 
 func (h *host) which(name string) (string, bool) {
 	switch name {
-	case "cat", "tee", "true", "false", "hostname", "uname", "sh", "bash", "sudo", "which", "find", "mkdir", "rmdir", "mountpoint", "mount", "rm", "printf":
+	case "cat", "tee", "true", "false", "hostname", "uname", "sh", "bash", "sudo", "which", "find", "mkdir", "rmdir", "mountpoint", "mount", "grep", "rm", "printf":
 		return "/usr/bin/" + name, true
-	case "ip", "dcb", "ethtool", "modprobe":
+	case "ip", "dcb", "ethtool", "modprobe", "rdma":
 		return "/usr/sbin/" + name, true
+	case "dmesg":
+		return "/usr/bin/dmesg", true
 	case "mlnx_qos", "cma_roce_tos", "cma_roce_mode":
-		if h.ofed {
+		if h.tools {
 			return "/usr/sbin/" + name, true
 		}
 	}

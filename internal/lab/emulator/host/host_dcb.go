@@ -364,6 +364,11 @@ func (h *host) dcb(args []string) (string, string, int) {
 		return "", fmt.Sprintf("Cannot find device \"%s\"\n", rest[1]), 1
 	}
 	rest = rest[2:]
+	if n.fwLLDP && verb != "show" && verb != "help" {
+		// ice in firmware DCBX mode: the firmware owns DCB, the kernel
+		// refuses host changes until fw-lldp-agent is off.
+		return "", "Error: Operation not permitted\n", 1
+	}
 	switch obj {
 	case "app":
 		return dcbApp(n, verb, rest, numeric)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/fabricgen/fabricgen/internal/lab/cli"
+	"github.com/fabricgen/fabricgen/schema"
 )
 
 // sysfsRef is a parsed path of the emulated sysfs/configfs.
@@ -218,6 +219,10 @@ func (h *host) ethtool(args []string) (string, string, int) {
 		if len(args) != 4 || args[2] != "pfc-prevention-tout" {
 			return "", "ethtool: bad command line argument(s)\n", 1
 		}
+		if h.driver != schema.DefaultNICDriver {
+			// Only mlx5 implements the PFC stall prevention tunable.
+			return "", "Cannot set tunable pfc-prevention-tout: Operation not supported\n", 1
+		}
 		// mlx5e_set_pfc_prevention_tout: 0 (off), 65535 (auto) or 80..8000 ms.
 		v, err := strconv.Atoi(args[3])
 		if err != nil || v < 0 || v > 65535 {
@@ -229,7 +234,32 @@ func (h *host) ethtool(args []string) (string, string, int) {
 		n.pfcTout = v
 		return "", "", 0
 	case "--get-tunable":
+		if len(args) != 3 || args[2] != "pfc-prevention-tout" {
+			return "", "ethtool: bad command line argument(s)\n", 1
+		}
+		if h.driver != schema.DefaultNICDriver {
+			return "", "Cannot get tunable pfc-prevention-tout: Operation not supported\n", 1
+		}
 		return fmt.Sprintf("PFC prevention: %d msecs\n", n.pfcTout), "", 0
+	case "--show-priv-flags":
+		var b strings.Builder
+		fmt.Fprintf(&b, "Private flags for %s:\n", n.name)
+		switch h.driver {
+		case "mlx5_core":
+			b.WriteString("rx_cqe_moder   : on\ntx_cqe_moder   : off\nrx_cqe_compress: off\nrx_striding_rq : on\n")
+		case "ice":
+			fmt.Fprintf(&b, "link-down-on-close     : off\nfw-lldp-agent          : %s\nvf-true-promisc-support: off\n", onOff(n.fwLLDP))
+		}
+		return b.String(), "", 0
+	case "--set-priv-flags":
+		if len(args) != 4 || (args[3] != "on" && args[3] != "off") {
+			return "", "ethtool: bad command line argument(s)\n", 1
+		}
+		if h.driver != "ice" || args[2] != "fw-lldp-agent" {
+			return "", "Cannot set private flags: Invalid argument\n", 1
+		}
+		n.fwLLDP = args[3] == "on"
+		return "", "", 0
 	case "-a", "--show-pause":
 		return fmt.Sprintf("Pause parameters for %s:\nAutonegotiate:\toff\nRX:\t\t%s\nTX:\t\t%s\n", n.name, onOff(n.pauseRX), onOff(n.pauseTX)), "", 0
 	case "-A", "--pause":

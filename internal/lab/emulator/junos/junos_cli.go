@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/fabricgen/fabricgen/internal/lab/cli"
+	"github.com/fabricgen/fabricgen/schema"
 )
 
 func (j *junos) NewSession(t *cli.Term, user string) cli.Session {
@@ -204,6 +205,10 @@ func (c *junosCLI) op(line string) cli.Reply {
 		return c.filter(j.commitHistory(), filters)
 	case cmd == "show version":
 		return cli.Reply{Out: fmt.Sprintf("Hostname: %s\nModel: qfx5220-32cd\nJunos: 23.4R1.9\n", j.env.Spec.Name)}
+	}
+	// Counters, optics and queues come from the lab's data plane.
+	if o, st, ok := j.env.DataPlane.Show(schema.JuniperJunos, line); ok {
+		return cli.Reply{Out: o, Status: st}
 	}
 	return cli.Reply{Out: c.caret(cmd, 0) + "unknown command.\n", Status: 1}
 }

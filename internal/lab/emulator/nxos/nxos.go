@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/fabricgen/fabricgen/internal/lab/cli"
+	"github.com/fabricgen/fabricgen/schema"
 )
 
 // nxos emulates Cisco NX-OS: exec and config modes with IOS-style parent
@@ -420,6 +421,10 @@ func (c *nxosCLI) show(line string) cli.Reply {
 	case cmd == "show hostname":
 		out = n.env.Spec.Name + "\n"
 	default:
+		// Counters, optics and queues come from the lab's data plane.
+		if o, st, ok := n.env.DataPlane.Show(schema.CiscoNXOS, line); ok {
+			return cli.Reply{Out: o, Status: st}
+		}
 		return cli.Reply{Out: c.invalid(cmd, 1, false), Status: 1}
 	}
 	out, err := cli.ApplyFilters(out, filters)

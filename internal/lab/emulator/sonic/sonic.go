@@ -10,6 +10,7 @@ import (
 
 	"github.com/fabricgen/fabricgen/internal/lab/cli"
 	"github.com/fabricgen/fabricgen/internal/lab/shell"
+	"github.com/fabricgen/fabricgen/schema"
 )
 
 // sonic emulates a SONiC switch's CONFIG_DB through its CLI: `sonic-cfggen
@@ -158,7 +159,7 @@ func (s *sonic) shell() *shell.Shell {
 	var sh *shell.Shell
 	which := func(name string) (string, bool) {
 		switch name {
-		case "sonic-cfggen", "config", "show", "sonic-db-cli":
+		case "sonic-cfggen", "config", "show", "sonic-db-cli", "sonic-db-dump":
 			return "/usr/local/bin/" + name, true
 		case "cat", "tee", "rm", "ls", "hostname", "printf", "sudo", "mktemp", "mkdir":
 			return "/usr/bin/" + name, true
@@ -166,6 +167,10 @@ func (s *sonic) shell() *shell.Shell {
 		return "", false
 	}
 	run := func(argv []string, stdin string) (string, string, int) {
+		// Counters, optics and queues come from the lab's data plane.
+		if o, e, st, ok := s.env.DataPlane.Exec(schema.SONiC, argv); ok {
+			return o, e, st
+		}
 		switch argv[0] {
 		case "sonic-cfggen":
 			return s.cfggen(argv[1:])

@@ -12,6 +12,12 @@ command -v ethtool >/dev/null || { echo "gpu01-cx6: ethtool not found (install e
 command -v mlnx_qos >/dev/null || { echo "gpu01-cx6: mlnx_qos not found (install MLNX_OFED or mlnx-tools)" >&2; exit 1; }
 command -v cma_roce_tos >/dev/null || { echo "gpu01-cx6: cma_roce_tos not found (install MLNX_OFED or mlnx-tools)" >&2; exit 1; }
 command -v cma_roce_mode >/dev/null || { echo "gpu01-cx6: cma_roce_mode not found (install MLNX_OFED or mlnx-tools)" >&2; exit 1; }
+[ -d /sys/class/net/ens1f0np0/device/infiniband ] || { echo "gpu01-cx6: ens1f0np0 has no RDMA device (/sys/class/net/ens1f0np0/device/infiniband): load mlx5_ib, the RDMA driver of mlx5_core" >&2; exit 1; }
+[ -e /sys/class/net/ens1f0np0/ecn/roce_np/enable/5 ] || { echo "gpu01-cx6: /sys/class/net/ens1f0np0/ecn/roce_np/enable/5 is missing: the ECN sysfs comes with MLNX_OFED's mlx5_core driver, not the kernel's inbox mlx5 (install MLNX_OFED, or use platform linux_dcb)" >&2; exit 1; }
+[ -e /sys/class/net/ens1f0np0/ecn/roce_rp/enable/5 ] || { echo "gpu01-cx6: /sys/class/net/ens1f0np0/ecn/roce_rp/enable/5 is missing: the ECN sysfs comes with MLNX_OFED's mlx5_core driver, not the kernel's inbox mlx5 (install MLNX_OFED, or use platform linux_dcb)" >&2; exit 1; }
+[ -e /sys/class/net/ens1f0np0/ecn/roce_np/cnp_dscp ] || { echo "gpu01-cx6: /sys/class/net/ens1f0np0/ecn/roce_np/cnp_dscp is missing: the ECN sysfs comes with MLNX_OFED's mlx5_core driver, not the kernel's inbox mlx5 (install MLNX_OFED, or use platform linux_dcb)" >&2; exit 1; }
+[ -e /sys/class/net/ens1f0np0/ecn/roce_np/cnp_802p_prio ] || { echo "gpu01-cx6: /sys/class/net/ens1f0np0/ecn/roce_np/cnp_802p_prio is missing: the ECN sysfs comes with MLNX_OFED's mlx5_core driver, not the kernel's inbox mlx5 (install MLNX_OFED, or use platform linux_dcb)" >&2; exit 1; }
+ethtool --get-tunable ens1f0np0 pfc-prevention-tout >/dev/null 2>&1 || { echo "gpu01-cx6: ens1f0np0 has no ethtool tunable pfc-prevention-tout: the mlx5_core driver provides it (PFC stall prevention)" >&2; exit 1; }
 ibdev_ens1f0np0=$(find /sys/class/net/ens1f0np0/device/infiniband -mindepth 1 -maxdepth 1 -printf '%f')
 
 # ens1f0np0

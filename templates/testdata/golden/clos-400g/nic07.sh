@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # fabricgen: fabric clos-400g, device nic07 (nvidia_mlnx)
-# intent digest 92336ccee258d8debe904554b80a8f3c1bedda7ba7621d10fd6266bbb960a98e
+# intent digest 6bdcd881f02198f24736235ea20904b32ef5816469e796332e3cbf416c3deb13
 # Generated from the fabric intent; edit the intent, not this file.
 # follows: NVIDIA MLNX_OFED user manual (mlnx_qos, ECN sysfs), mlnx-tools cma_roce_tos
 # not applied on a host NIC: pfc_watchdog standard: the NIC's PFC storm prevention takes only a timeout (pfc-prevention-tout = detection); restoration, poll_interval and action are switch-side
@@ -12,6 +12,12 @@ command -v ethtool >/dev/null || { echo "nic07: ethtool not found (install ethto
 command -v mlnx_qos >/dev/null || { echo "nic07: mlnx_qos not found (install MLNX_OFED or mlnx-tools)" >&2; exit 1; }
 command -v cma_roce_tos >/dev/null || { echo "nic07: cma_roce_tos not found (install MLNX_OFED or mlnx-tools)" >&2; exit 1; }
 command -v cma_roce_mode >/dev/null || { echo "nic07: cma_roce_mode not found (install MLNX_OFED or mlnx-tools)" >&2; exit 1; }
+[ -d /sys/class/net/ens1f0np0/device/infiniband ] || { echo "nic07: ens1f0np0 has no RDMA device (/sys/class/net/ens1f0np0/device/infiniband): load mlx5_ib, the RDMA driver of mlx5_core" >&2; exit 1; }
+[ -e /sys/class/net/ens1f0np0/ecn/roce_np/enable/3 ] || { echo "nic07: /sys/class/net/ens1f0np0/ecn/roce_np/enable/3 is missing: the ECN sysfs comes with MLNX_OFED's mlx5_core driver, not the kernel's inbox mlx5 (install MLNX_OFED, or use platform linux_dcb)" >&2; exit 1; }
+[ -e /sys/class/net/ens1f0np0/ecn/roce_rp/enable/3 ] || { echo "nic07: /sys/class/net/ens1f0np0/ecn/roce_rp/enable/3 is missing: the ECN sysfs comes with MLNX_OFED's mlx5_core driver, not the kernel's inbox mlx5 (install MLNX_OFED, or use platform linux_dcb)" >&2; exit 1; }
+[ -e /sys/class/net/ens1f0np0/ecn/roce_np/cnp_dscp ] || { echo "nic07: /sys/class/net/ens1f0np0/ecn/roce_np/cnp_dscp is missing: the ECN sysfs comes with MLNX_OFED's mlx5_core driver, not the kernel's inbox mlx5 (install MLNX_OFED, or use platform linux_dcb)" >&2; exit 1; }
+[ -e /sys/class/net/ens1f0np0/ecn/roce_np/cnp_802p_prio ] || { echo "nic07: /sys/class/net/ens1f0np0/ecn/roce_np/cnp_802p_prio is missing: the ECN sysfs comes with MLNX_OFED's mlx5_core driver, not the kernel's inbox mlx5 (install MLNX_OFED, or use platform linux_dcb)" >&2; exit 1; }
+ethtool --get-tunable ens1f0np0 pfc-prevention-tout >/dev/null 2>&1 || { echo "nic07: ens1f0np0 has no ethtool tunable pfc-prevention-tout: the mlx5_core driver provides it (PFC stall prevention)" >&2; exit 1; }
 ibdev_ens1f0np0=$(find /sys/class/net/ens1f0np0/device/infiniband -mindepth 1 -maxdepth 1 -printf '%f')
 
 # ens1f0np0

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # fabricgen: fabric clos-400g, device nic08 (linux_dcb)
-# intent digest 92336ccee258d8debe904554b80a8f3c1bedda7ba7621d10fd6266bbb960a98e
+# intent digest 6bdcd881f02198f24736235ea20904b32ef5816469e796332e3cbf416c3deb13
 # Generated from the fabric intent; edit the intent, not this file.
+# NIC driver mlx5_core (fabricgen's default; set driver to the NIC's kernel driver)
 # follows: iproute2 dcb(8), dcb-app(8), dcb-pfc(8), dcb-ets(8) man pages
 # not applied on a host NIC: pfc_watchdog standard: the NIC's PFC storm prevention takes only a timeout (pfc-prevention-tout = detection); restoration, poll_interval and action are switch-side
 # not applied on a host NIC: queue 3 ecn_profile roce: an ECN marking curve is applied by switches; the NIC reacts to marks (rdma ecn)
@@ -12,6 +13,9 @@ command -v ethtool >/dev/null || { echo "nic08: ethtool not found (install ethto
 command -v dcb >/dev/null || { echo "nic08: dcb not found (install iproute2 5.12 or later)" >&2; exit 1; }
 command -v modprobe >/dev/null || { echo "nic08: modprobe not found (install kmod)" >&2; exit 1; }
 command -v mountpoint >/dev/null || { echo "nic08: mountpoint not found (install util-linux)" >&2; exit 1; }
+[ -d /sys/class/net/enp65s0f0np0/device/infiniband ] || { echo "nic08: enp65s0f0np0 has no RDMA device (/sys/class/net/enp65s0f0np0/device/infiniband): load mlx5_ib, the RDMA driver of mlx5_core" >&2; exit 1; }
+dcb pfc show dev enp65s0f0np0 >/dev/null 2>&1 || { echo "nic08: enp65s0f0np0 does not answer DCB netlink (dcb pfc show): its driver mlx5_core is not loaded or has no dcbnl support" >&2; exit 1; }
+ethtool --get-tunable enp65s0f0np0 pfc-prevention-tout >/dev/null 2>&1 || { echo "nic08: enp65s0f0np0 has no ethtool tunable pfc-prevention-tout: the mlx5_core driver provides it (PFC stall prevention)" >&2; exit 1; }
 ibdev_enp65s0f0np0=$(find /sys/class/net/enp65s0f0np0/device/infiniband -mindepth 1 -maxdepth 1 -printf '%f')
 
 # enp65s0f0np0

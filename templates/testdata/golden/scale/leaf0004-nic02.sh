@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # fabricgen: fabric scale, device leaf0004-nic02 (linux_dcb)
-# intent digest f09280b0f8bbec3083edff56a3dc403036c16d4f54b0234c6770255485acd7fe
+# intent digest 33c7776162cf900cb7975d77efa26026c0e719743bfb1a7ca1a90417423e0385
 # Generated from the fabric intent; edit the intent, not this file.
+# NIC driver mlx5_core (fabricgen's default; set driver to the NIC's kernel driver)
 # follows: iproute2 dcb(8), dcb-app(8), dcb-pfc(8), dcb-ets(8) man pages
 # not applied on a host NIC: queue 3 ecn_profile roce: an ECN marking curve is applied by switches; the NIC reacts to marks (rdma ecn)
 # not applied on a host NIC: rdma path_mtu 4096: applications set it per QP; rdma_cm derives it from the interface MTU
@@ -11,6 +12,9 @@ command -v ethtool >/dev/null || { echo "leaf0004-nic02: ethtool not found (inst
 command -v dcb >/dev/null || { echo "leaf0004-nic02: dcb not found (install iproute2 5.12 or later)" >&2; exit 1; }
 command -v modprobe >/dev/null || { echo "leaf0004-nic02: modprobe not found (install kmod)" >&2; exit 1; }
 command -v mountpoint >/dev/null || { echo "leaf0004-nic02: mountpoint not found (install util-linux)" >&2; exit 1; }
+[ -d /sys/class/net/eth0/device/infiniband ] || { echo "leaf0004-nic02: eth0 has no RDMA device (/sys/class/net/eth0/device/infiniband): load mlx5_ib, the RDMA driver of mlx5_core" >&2; exit 1; }
+dcb pfc show dev eth0 >/dev/null 2>&1 || { echo "leaf0004-nic02: eth0 does not answer DCB netlink (dcb pfc show): its driver mlx5_core is not loaded or has no dcbnl support" >&2; exit 1; }
+ethtool --get-tunable eth0 pfc-prevention-tout >/dev/null 2>&1 || { echo "leaf0004-nic02: eth0 has no ethtool tunable pfc-prevention-tout: the mlx5_core driver provides it (PFC stall prevention)" >&2; exit 1; }
 ibdev_eth0=$(find /sys/class/net/eth0/device/infiniband -mindepth 1 -maxdepth 1 -printf '%f')
 
 # eth0

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # fabricgen: fabric scale, device leaf0008-nic01 (nvidia_mlnx)
-# intent digest f09280b0f8bbec3083edff56a3dc403036c16d4f54b0234c6770255485acd7fe
+# intent digest 33c7776162cf900cb7975d77efa26026c0e719743bfb1a7ca1a90417423e0385
 # Generated from the fabric intent; edit the intent, not this file.
 # follows: NVIDIA MLNX_OFED user manual (mlnx_qos, ECN sysfs), mlnx-tools cma_roce_tos
 # not applied on a host NIC: queue 3 ecn_profile roce: an ECN marking curve is applied by switches; the NIC reacts to marks (rdma ecn)
@@ -10,6 +10,8 @@ command -v ip >/dev/null || { echo "leaf0008-nic01: ip not found (install iprout
 command -v ethtool >/dev/null || { echo "leaf0008-nic01: ethtool not found (install ethtool)" >&2; exit 1; }
 command -v mlnx_qos >/dev/null || { echo "leaf0008-nic01: mlnx_qos not found (install MLNX_OFED or mlnx-tools)" >&2; exit 1; }
 command -v cma_roce_tos >/dev/null || { echo "leaf0008-nic01: cma_roce_tos not found (install MLNX_OFED or mlnx-tools)" >&2; exit 1; }
+[ -d /sys/class/net/eth0/device/infiniband ] || { echo "leaf0008-nic01: eth0 has no RDMA device (/sys/class/net/eth0/device/infiniband): load mlx5_ib, the RDMA driver of mlx5_core" >&2; exit 1; }
+ethtool --get-tunable eth0 pfc-prevention-tout >/dev/null 2>&1 || { echo "leaf0008-nic01: eth0 has no ethtool tunable pfc-prevention-tout: the mlx5_core driver provides it (PFC stall prevention)" >&2; exit 1; }
 ibdev_eth0=$(find /sys/class/net/eth0/device/infiniband -mindepth 1 -maxdepth 1 -printf '%f')
 
 # eth0

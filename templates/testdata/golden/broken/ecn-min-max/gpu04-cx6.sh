@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # fabricgen: fabric broken-ecn-min-max, device gpu04-cx6 (nvidia_mlnx)
-# intent digest 09aa05d7cc5c972627526374356b41dd5a2dcd799bba4fb37259d9c6431cd533
+# intent digest b52f8e25c5f72228fe9872154541b0a0b5b349f0040504bac2c81282eb294269
 # Generated from the fabric intent; edit the intent, not this file.
 # follows: NVIDIA MLNX_OFED user manual (mlnx_qos, ECN sysfs), mlnx-tools cma_roce_tos
-# not applied on a host NIC: buffer: PFC headroom and pools are switch-side; the NIC's buffers are not changed
 # not applied on a host NIC: pfc_watchdog standard: the NIC's PFC storm prevention takes only a timeout (pfc-prevention-tout = detection); restoration, poll_interval and action are switch-side
 # not applied on a host NIC: queue 3 ecn_profile roce: an ECN marking curve is applied by switches; the NIC reacts to marks (rdma ecn)
 # not applied on a host NIC: rdma path_mtu 4096: applications set it per QP; rdma_cm derives it from the interface MTU
@@ -13,6 +12,12 @@ command -v ethtool >/dev/null || { echo "gpu04-cx6: ethtool not found (install e
 command -v mlnx_qos >/dev/null || { echo "gpu04-cx6: mlnx_qos not found (install MLNX_OFED or mlnx-tools)" >&2; exit 1; }
 command -v cma_roce_tos >/dev/null || { echo "gpu04-cx6: cma_roce_tos not found (install MLNX_OFED or mlnx-tools)" >&2; exit 1; }
 command -v cma_roce_mode >/dev/null || { echo "gpu04-cx6: cma_roce_mode not found (install MLNX_OFED or mlnx-tools)" >&2; exit 1; }
+[ -d /sys/class/net/eth0/device/infiniband ] || { echo "gpu04-cx6: eth0 has no RDMA device (/sys/class/net/eth0/device/infiniband): load mlx5_ib, the RDMA driver of mlx5_core" >&2; exit 1; }
+[ -e /sys/class/net/eth0/ecn/roce_np/enable/3 ] || { echo "gpu04-cx6: /sys/class/net/eth0/ecn/roce_np/enable/3 is missing: the ECN sysfs comes with MLNX_OFED's mlx5_core driver, not the kernel's inbox mlx5 (install MLNX_OFED, or use platform linux_dcb)" >&2; exit 1; }
+[ -e /sys/class/net/eth0/ecn/roce_rp/enable/3 ] || { echo "gpu04-cx6: /sys/class/net/eth0/ecn/roce_rp/enable/3 is missing: the ECN sysfs comes with MLNX_OFED's mlx5_core driver, not the kernel's inbox mlx5 (install MLNX_OFED, or use platform linux_dcb)" >&2; exit 1; }
+[ -e /sys/class/net/eth0/ecn/roce_np/cnp_dscp ] || { echo "gpu04-cx6: /sys/class/net/eth0/ecn/roce_np/cnp_dscp is missing: the ECN sysfs comes with MLNX_OFED's mlx5_core driver, not the kernel's inbox mlx5 (install MLNX_OFED, or use platform linux_dcb)" >&2; exit 1; }
+[ -e /sys/class/net/eth0/ecn/roce_np/cnp_802p_prio ] || { echo "gpu04-cx6: /sys/class/net/eth0/ecn/roce_np/cnp_802p_prio is missing: the ECN sysfs comes with MLNX_OFED's mlx5_core driver, not the kernel's inbox mlx5 (install MLNX_OFED, or use platform linux_dcb)" >&2; exit 1; }
+ethtool --get-tunable eth0 pfc-prevention-tout >/dev/null 2>&1 || { echo "gpu04-cx6: eth0 has no ethtool tunable pfc-prevention-tout: the mlx5_core driver provides it (PFC stall prevention)" >&2; exit 1; }
 ibdev_eth0=$(find /sys/class/net/eth0/device/infiniband -mindepth 1 -maxdepth 1 -printf '%f')
 
 # eth0

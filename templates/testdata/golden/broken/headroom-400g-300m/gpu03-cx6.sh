@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # fabricgen: fabric broken-headroom-400g-300m, device gpu03-cx6 (nvidia_mlnx)
-# intent digest 44da61fa2c89792970b5debc4a0b3fac799a794eeab013d2b1d94b47460f8634
+# intent digest c2d7ffecfa595977e2c102e7f3f218d33a31f3946503be0aaed865a8f091a762
 # Generated from the fabric intent; edit the intent, not this file.
 # follows: NVIDIA MLNX_OFED user manual (mlnx_qos, ECN sysfs), mlnx-tools cma_roce_tos
 # not applied on a host NIC: buffer: PFC headroom and pools are switch-side; the NIC's buffers are not changed
@@ -13,6 +13,12 @@ command -v ethtool >/dev/null || { echo "gpu03-cx6: ethtool not found (install e
 command -v mlnx_qos >/dev/null || { echo "gpu03-cx6: mlnx_qos not found (install MLNX_OFED or mlnx-tools)" >&2; exit 1; }
 command -v cma_roce_tos >/dev/null || { echo "gpu03-cx6: cma_roce_tos not found (install MLNX_OFED or mlnx-tools)" >&2; exit 1; }
 command -v cma_roce_mode >/dev/null || { echo "gpu03-cx6: cma_roce_mode not found (install MLNX_OFED or mlnx-tools)" >&2; exit 1; }
+[ -d /sys/class/net/eth0/device/infiniband ] || { echo "gpu03-cx6: eth0 has no RDMA device (/sys/class/net/eth0/device/infiniband): load mlx5_ib, the RDMA driver of mlx5_core" >&2; exit 1; }
+[ -e /sys/class/net/eth0/ecn/roce_np/enable/3 ] || { echo "gpu03-cx6: /sys/class/net/eth0/ecn/roce_np/enable/3 is missing: the ECN sysfs comes with MLNX_OFED's mlx5_core driver, not the kernel's inbox mlx5 (install MLNX_OFED, or use platform linux_dcb)" >&2; exit 1; }
+[ -e /sys/class/net/eth0/ecn/roce_rp/enable/3 ] || { echo "gpu03-cx6: /sys/class/net/eth0/ecn/roce_rp/enable/3 is missing: the ECN sysfs comes with MLNX_OFED's mlx5_core driver, not the kernel's inbox mlx5 (install MLNX_OFED, or use platform linux_dcb)" >&2; exit 1; }
+[ -e /sys/class/net/eth0/ecn/roce_np/cnp_dscp ] || { echo "gpu03-cx6: /sys/class/net/eth0/ecn/roce_np/cnp_dscp is missing: the ECN sysfs comes with MLNX_OFED's mlx5_core driver, not the kernel's inbox mlx5 (install MLNX_OFED, or use platform linux_dcb)" >&2; exit 1; }
+[ -e /sys/class/net/eth0/ecn/roce_np/cnp_802p_prio ] || { echo "gpu03-cx6: /sys/class/net/eth0/ecn/roce_np/cnp_802p_prio is missing: the ECN sysfs comes with MLNX_OFED's mlx5_core driver, not the kernel's inbox mlx5 (install MLNX_OFED, or use platform linux_dcb)" >&2; exit 1; }
+ethtool --get-tunable eth0 pfc-prevention-tout >/dev/null 2>&1 || { echo "gpu03-cx6: eth0 has no ethtool tunable pfc-prevention-tout: the mlx5_core driver provides it (PFC stall prevention)" >&2; exit 1; }
 ibdev_eth0=$(find /sys/class/net/eth0/device/infiniband -mindepth 1 -maxdepth 1 -printf '%f')
 
 # eth0

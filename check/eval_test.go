@@ -1,0 +1,125 @@
+package check
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
+
+	"github.com/fabricgen/fabricgen/diag"
+	"github.com/fabricgen/fabricgen/schema"
+)
+
+// twoPortFabric is leaf1:Ethernet1 ↔ nic1:eth0, 400G, priority 3 lossless.
+func twoPortFabric(t *testing.T) *schema.Fabric {
+	t.Helper()
+	q := &schema.PortQoS{}
+	for d := range q.DSCP {
+		q.DSCP[d] = schema.Value[int]{V: 0}
+	}
+	q.DSCP[26] = schema.Value[int]{V: 3}
+	for i := range q.Queue {
+		q.Queue[i] = schema.Value[int]{V: i}
+	}
+	q.PFC[3] = schema.Value[bool]{V: true}
+	leaf := &schema.Device{Name: "leaf1", Platform: schema.Value[schema.Platform]{V: schema.AristaEOS}}
+	nic := &schema.Device{Name: "nic1", Platform: schema.Value[schema.Platform]{V: schema.NvidiaMLNX}}
+	a := &schema.Port{Name: "Ethernet1", Device: leaf, QoS: q, Speed: schema.Value[int64]{V: 400e9}}
+	b := &schema.Port{Name: "eth0", Device: nic, QoS: q, Speed: schema.Value[int64]{V: 400e9}}
+	l := &schema.Link{Name: "l", A: a, B: b}
+	a.Link, b.Link, a.Peer, b.Peer = l, l, b, a
+	leaf.Ports, nic.Ports = []*schema.Port{a}, []*schema.Port{b}
+	f := &schema.Fabric{Name: "t", Devices: []*schema.Device{leaf, nic}, Links: []*schema.Link{l},
+		Classes: []*schema.TrafficClass{{Name: "roce", Role: schema.RoleRoCE, DSCP: []int{26}, Priority: schema.Value[int]{V: 3}}}}
+	f.Reindex()
+	return f
+}
+
+func snap(at time.Time, leafCounters, nicCounters map[string]uint64, missing ...string) *Snapshot {
+	return &Snapshot{Taken: at, Clock: ClockLab, Devices: []*Device{
+		{Name: "leaf1", Platform: schema.AristaEOS, Taken: at, Missing: missing, Sources: map[string]string{PFCRx: "show priority-flow-control counters detail | json"},
+			Ports: []*Port{{Name: "Ethernet1", Oper: "up", Speed: 400e9, Counters: leafCounters, Gauges: map[string]float64{}}}},
+		{Name: "nic1", Platform: schema.NvidiaMLNX, Taken: at, Ports: []*Port{{Name: "eth0", Oper: "up", Speed: 400e9, Counters: nicCounters, Gauges: map[string]float64{}}}},
+	}}
+}
+
+func TestEvaluateDeltasResetsAndNotEvaluated(t *testing.T) {
+	f := twoPortFabric(t)
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	before := snap(t0, map[string]uint64{Key(PFCRx, 0): 100, FCSErrors: 50}, map[string]uint64{}, WDStorms)
+	after := snap(t0.Add(10*time.Second), map[string]uint64{Key(PFCRx, 0): 160, FCSErrors: 7}, map[string]uint64{}, WDStorms)
+	fs, err := Evaluate(f, before, after, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lossy, reset, notEval, fcs bool
+	for _, fd := range fs {
+		switch {
+		case fd.Rule == "CHK011" && fd.Severity == schema.SevError:
+			lossy = strings.Contains(fd.Summary, "priority 0") && len(fd.Evidence) == 1 && fd.Evidence[0].Value == 60 &&
+				fd.Evidence[0].Window == 10*time.Second && fd.Evidence[0].Source == "show priority-flow-control counters detail | json"
+		case fd.Rule == resetRule:
+			reset = fd.Severity == schema.SevInfo && strings.Contains(fd.Summary, "Ethernet1 fcs_errors")
+		case fd.Rule == "CHK012" && fd.Severity == schema.SevInfo:
+			notEval = strings.Contains(fd.Summary, "not evaluated on arista_eos (leaf1)")
+		case fd.Rule == "CHK007":
+			fcs = true
+		}
+	}
+	if !lossy || !reset || !notEval || fcs {
+		t.Errorf("lossy pause %v, reset %v, not evaluated %v, CRC from a reset %v:\n%v", lossy, reset, notEval, fcs, fs)
+	}
+	if _, err := Evaluate(f, after, before, Options{}); err == nil {
+		t.Error("snapshots in the wrong order were evaluated")
+	}
+	if _, err := Evaluate(f, before, after, Options{Only: []string{"CHK999"}}); err == nil {
+		t.Error("an unknown rule was accepted")
+	}
+	only, _ := Evaluate(f, before, after, Options{Only: []string{"chk011"}})
+	for _, fd := range only {
+		if fd.Rule != "CHK011" && fd.Rule != resetRule {
+			t.Errorf("--rule CHK011 ran %s", fd.Rule)
+		}
+	}
+}
+
+func TestPrometheusParses(t *testing.T) {
+	fs := []Finding{
+		{Rule: "CHK010", Severity: diag.Error, Device: "leaf1", Port: "Ethernet1/1", Summary: "a \"dirty\" optic\nwith \\ backslash",
+			Evidence: []diag.Evidence{{Device: "leaf1", Port: "Ethernet1/1", Metric: "rx_power_dbm/1", Value: -18.2}, {Device: "leaf1", Port: "Ethernet1/1", Metric: "pre_fec_ber", Value: 1e-5}}},
+		{Rule: "CHK005", Severity: diag.Info, Summary: "not evaluated"},
+	}
+	var b bytes.Buffer
+	if err := WritePrometheus(&b, "clos\"400g", fs, 38, time.Unix(1700000000, 0)); err != nil {
+		t.Fatal(err)
+	}
+	p := expfmt.NewTextParser(model.UTF8Validation)
+	fams, err := p.TextToMetricFamilies(&b)
+	if err != nil {
+		t.Fatalf("not the text exposition format: %v\n%s", err, b.String())
+	}
+	if got := fams["fabricgen_check_findings"]; got == nil || len(got.Metric) != 3 {
+		t.Errorf("findings by severity: %v", got)
+	}
+	ev := fams["fabricgen_check_evidence"]
+	if ev == nil || len(ev.Metric) != 2 {
+		t.Fatalf("evidence series: %v", ev)
+	}
+	found := false
+	for _, m := range ev.Metric {
+		for _, l := range m.Label {
+			if l.GetName() == "metric" && l.GetValue() == "rx_power_dbm/1" && m.Gauge.GetValue() == -18.2 {
+				found = true
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no rx_power_dbm/1 = -18.2 series:\n%s", b.String())
+	}
+	if f := fams["fabricgen_check_finding"]; f == nil || len(f.Metric) != 2 {
+		t.Errorf("finding series: %v", f)
+	}
+}

@@ -1,0 +1,357 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/fabricgen/fabricgen/check"
+	"github.com/fabricgen/fabricgen/diag"
+	"github.com/fabricgen/fabricgen/internal/check/collect"
+	"github.com/fabricgen/fabricgen/internal/lab"
+	"github.com/fabricgen/fabricgen/internal/push/session"
+	"github.com/fabricgen/fabricgen/lint/format"
+	"github.com/fabricgen/fabricgen/push"
+	"github.com/fabricgen/fabricgen/schema"
+)
+
+// prometheusFormat is check's format beyond lint's.
+const prometheusFormat = "prometheus"
+
+// checkFlags are the check command's options.
+type checkFlags struct {
+	vf          varFlags
+	devices     []string
+	knownHosts  []string
+	insecure    bool
+	parallelism int
+	timeout     time.Duration
+	inventory   string
+	interval    time.Duration
+	save        string
+	baseline    string
+	from        string
+	formatName  string
+	failLevel   string
+	only        []string
+	labDir      string
+	basePath    string
+}
+
+// checkFormatNames are lint's formats plus prometheus.
+func checkFormatNames() []string { return append(format.Names(), prometheusFormat) }
+
+func newCheckCommand(s *streams) *cobra.Command {
+	var cf checkFlags
+	cmd := &cobra.Command{
+		Use:   "check [DIR]",
+		Short: "Judge the live fabric against its intent: optics, FEC, PFC, ECN, CNP, DSCP continuity, QP states",
+		Long: `check reads every device of the fabric in DIR twice, --interval apart (default
+10s), over the SSH sessions, credentials, inventory and known_hosts plan uses,
+with read-only commands only (structured output where the platform has it:
+| json, | display json, -o json, sonic-db-cli/sonic-db-dump, --json, ethtool,
+rdma -j, dcb -j), and judges the change between the two readings against the
+intent: optics against the module's own thresholds, FEC and CRC errors, link
+speed and flaps, pauses on lossy priorities, PFC watchdog storms, pauses
+without ECN marks, RoCE changing class from one hop to the next, drops in a
+lossless class, the QoS each device reports, CE marks without CNPs, CNPs
+never handled, queue pairs in error and RoCE retransmits.
+
+Findings use lint's type and formats, each with the measurements it rests on
+(metric, value, threshold, window, the command that produced it) and the
+link, port or hop it is about; -format prometheus writes the Prometheus text
+format for node-exporter's textfile collector. A signal a platform does not
+expose is reported as "not evaluated" (info), never as a pass; a counter that
+went down between the readings is reported as a reset.
+
+--save FILE writes the readings; --baseline FILE uses a saved reading as the
+first of the pair (read once now); --from FILE judges saved readings again
+offline (the first and the last), without contacting any device.
+
+On a lab (fabricgen lab up), --lab-dir DIR advances the lab's clock by
+--interval through its control socket instead of waiting, and times the
+readings by it.
+
+Exit status: 0 nothing at or above --fail-level, 2 findings at or above it
+(default warning; info never fails), 1 check could not run or a device could
+not be read.
+
+Rules (fabricgen explain CHKnnn for one):
+` + checkRuleListHelp(),
+		Example: `  fabricgen check examples/clos-400g --inventory .fabricgen/lab/inventory.json --known-hosts .fabricgen/lab/known_hosts --lab-dir .fabricgen/lab
+  fabricgen check . --interval 30s --save now.json
+  fabricgen check . --baseline yesterday.json -format json
+  fabricgen check . --from now.json -format prometheus > /var/lib/node_exporter/textfile/fabricgen.prom`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runCheck(cmd, s, fabricDir(args), &cf)
+		},
+	}
+	cf.vf.register(cmd)
+	fl := cmd.Flags()
+	fl.StringArrayVar(&cf.devices, "device", nil, "only these devices (glob, repeatable): --device 'leaf*'")
+	fl.StringArrayVar(&cf.knownHosts, "known-hosts", nil, "known_hosts file with the devices' host keys (default ~/.ssh/known_hosts; repeatable)")
+	fl.BoolVar(&cf.insecure, "insecure-ignore-host-key", false, "accept any host key (prints a warning; never in production)")
+	fl.IntVar(&cf.parallelism, "parallelism", push.DefaultParallelism, "devices read at once")
+	fl.DurationVar(&cf.timeout, "timeout", 30*time.Second, "per-device SSH handshake and per-command timeout")
+	fl.StringVar(&cf.inventory, "inventory", "", "JSON file mapping device names to \"host:port\", overriding mgmt_address (fabricgen lab up writes one)")
+	fl.DurationVar(&cf.interval, "interval", 10*time.Second, "time between the two readings")
+	fl.StringVar(&cf.save, "save", "", "write the readings to FILE (JSON), for --baseline and --from")
+	fl.StringVar(&cf.baseline, "baseline", "", "use the last reading saved in FILE as the first of the pair")
+	fl.StringVar(&cf.from, "from", "", "judge the readings saved in FILE again (its first and last), without contacting devices")
+	fl.StringVarP(&cf.formatName, "format", "f", "text", "output format: "+strings.Join(checkFormatNames(), ", "))
+	fl.StringVar(&cf.failLevel, "fail-level", "warning", "lowest severity that makes check exit 2: warning or error")
+	fl.StringSliceVar(&cf.only, "rule", nil, "run only these rules (repeatable or comma-separated CHK IDs)")
+	fl.StringVar(&cf.labDir, "lab-dir", "", "the fabric is a lab served from DIR (lab up --dir): advance its clock by --interval instead of waiting")
+	fl.StringVar(&cf.basePath, "base-path", "", "make SARIF, GitHub and Markdown file names relative to this directory (default: the repository root)")
+	return cmd
+}
+
+// checkRuleListHelp lists the check rules for --help.
+func checkRuleListHelp() string {
+	var b strings.Builder
+	for _, r := range check.Rules() {
+		fmt.Fprintf(&b, "  %s  %-7s  %s\n", r.ID, r.Severity, r.Title)
+	}
+	return b.String()
+}
+
+func runCheck(cmd *cobra.Command, s *streams, dir string, cf *checkFlags) error {
+	ctx := cmd.Context()
+	if cf.formatName != prometheusFormat {
+		if _, err := format.Lookup(cf.formatName); err != nil {
+			return withCode(exitFailed, fmt.Errorf("unknown format %q: use one of %s", cf.formatName, strings.Join(checkFormatNames(), ", ")))
+		}
+	}
+	level, err := schema.ParseSeverity(cf.failLevel)
+	if err != nil {
+		return withCode(exitFailed, fmt.Errorf("--fail-level: %w", err))
+	}
+	if level < diag.Warning {
+		return withCode(exitFailed, errors.New("fail level info: info findings never fail a run; use warning (the default) or error"))
+	}
+	for _, id := range cf.only {
+		if check.Lookup(id) == nil {
+			return withCode(exitFailed, fmt.Errorf("--rule %s: no such check rule; run `fabricgen explain` for the list", id))
+		}
+	}
+	if cf.interval <= 0 {
+		return withCode(exitFailed, fmt.Errorf("--interval %s: give a positive duration such as 10s", cf.interval))
+	}
+	if cf.from != "" && cf.labDir != "" {
+		return withCode(exitFailed, errors.New("--from judges saved readings and contacts no lab: drop --lab-dir"))
+	}
+	f, _, err := loadFabric(cmd, s, dir, &cf.vf)
+	if err != nil {
+		return err
+	}
+	file, err := readings(ctx, cmd, s, f, cf)
+	if err != nil {
+		return err
+	}
+	if cf.save != "" {
+		if err := file.Save(cf.save); err != nil {
+			return withCode(exitFailed, err)
+		}
+	}
+	before, after := file.Snapshots[0], file.Snapshots[len(file.Snapshots)-1]
+	findings, err := check.Evaluate(f, before, after, check.Options{Only: cf.only})
+	if err != nil {
+		return withCode(exitFailed, err)
+	}
+	if err := writeCheck(cmd, s, f, cf, after, findings); err != nil {
+		return withCode(exitFailed, err)
+	}
+	var failed []string
+	for _, d := range after.Devices {
+		if d.Error != "" {
+			failed = append(failed, d.Name+": "+d.Error)
+		}
+	}
+	if len(failed) > 0 {
+		return withCode(exitFailed, fmt.Errorf("%d device(s) could not be read:\n  %s", len(failed), strings.Join(failed, "\n  ")))
+	}
+	n := 0
+	for i := range findings {
+		if findings[i].Severity >= level {
+			n++
+		}
+	}
+	if n > 0 {
+		return withCode(exitFindings, nil)
+	}
+	return nil
+}
+
+// readings are the snapshots to judge: from a file, or read now.
+func readings(ctx context.Context, cmd *cobra.Command, s *streams, f *schema.Fabric, cf *checkFlags) (*check.File, error) {
+	file := &check.File{FormatVersion: check.FileFormat, ToolVersion: version, Fabric: f.Name, IntentDigest: f.Digest}
+	if cf.from != "" {
+		from, err := check.ReadFile(cf.from)
+		if err != nil {
+			return nil, withCode(exitFailed, err)
+		}
+		if cf.baseline == "" && len(from.Snapshots) < 2 {
+			return nil, withCode(exitFailed, fmt.Errorf("--from %s holds one reading: give --baseline FILE for the first of the pair", cf.from))
+		}
+		if from.Fabric != f.Name {
+			return nil, withCode(exitFailed, fmt.Errorf("--from %s was taken of fabric %q, not %q", cf.from, from.Fabric, f.Name))
+		}
+		file.Snapshots = from.Snapshots
+	}
+	if cf.baseline != "" {
+		b, err := check.ReadFile(cf.baseline)
+		if err != nil {
+			return nil, withCode(exitFailed, err)
+		}
+		if b.Fabric != f.Name {
+			return nil, withCode(exitFailed, fmt.Errorf("--baseline %s was taken of fabric %q, not %q", cf.baseline, b.Fabric, f.Name))
+		}
+		file.Snapshots = append([]*check.Snapshot{b.Snapshots[len(b.Snapshots)-1]}, file.Snapshots...)
+	}
+	if cf.from != "" {
+		if cf.baseline != "" {
+			file.Snapshots = []*check.Snapshot{file.Snapshots[0], file.Snapshots[len(file.Snapshots)-1]}
+		}
+		return file, nil
+	}
+	opts, devs, err := collectOptions(cmd, s, f, cf)
+	if err != nil {
+		return nil, err
+	}
+	if cf.baseline == "" {
+		first, err := collect.Snapshot(ctx, devs, opts)
+		if err != nil {
+			return nil, withCode(exitFailed, err)
+		}
+		file.Snapshots = append(file.Snapshots, first)
+		if err := waitInterval(ctx, cf); err != nil {
+			return nil, err
+		}
+	}
+	second, err := collect.Snapshot(ctx, devs, opts)
+	if err != nil {
+		return nil, withCode(exitFailed, err)
+	}
+	file.Snapshots = append(file.Snapshots, second)
+	return file, nil
+}
+
+// waitInterval lets --interval pass: on a lab by advancing its clock,
+// else by waiting (Ctrl-C ends it).
+func waitInterval(ctx context.Context, cf *checkFlags) error {
+	if cf.labDir != "" {
+		if _, err := labRequest(ctx, cf.labDir, lab.ControlRequest{Op: "clock", Advance: cf.interval.String()}); err != nil {
+			return withCode(exitFailed, err)
+		}
+		return nil
+	}
+	t := time.NewTimer(cf.interval)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return withCode(exitFailed, fmt.Errorf("check interrupted: %w", ctx.Err()))
+	}
+}
+
+// collectOptions builds the collection options and selects the devices.
+func collectOptions(cmd *cobra.Command, s *streams, f *schema.Fabric, cf *checkFlags) (collect.Options, []*schema.Device, error) {
+	if cf.parallelism < 1 {
+		return collect.Options{}, nil, withCode(exitFailed, fmt.Errorf("--parallelism %d: give at least 1", cf.parallelism))
+	}
+	if cf.timeout <= 0 {
+		return collect.Options{}, nil, withCode(exitFailed, fmt.Errorf("--timeout %s: give a positive duration such as 30s", cf.timeout))
+	}
+	if cf.insecure {
+		fmt.Fprintln(cmd.ErrOrStderr(), "Warning: --insecure-ignore-host-key: device host keys are NOT verified; anyone on the path can impersonate a device and read its state.")
+	}
+	hk, err := session.NewHostKeys(cf.knownHosts, cf.insecure)
+	if err != nil {
+		return collect.Options{}, nil, withCode(exitFailed, err)
+	}
+	inv, err := readInventory(cf.inventory)
+	if err != nil {
+		return collect.Options{}, nil, withCode(exitFailed, err)
+	}
+	devs, err := push.SelectDevices(f, cf.devices)
+	if err != nil {
+		return collect.Options{}, nil, withCode(exitFailed, err)
+	}
+	o := collect.Options{Parallelism: cf.parallelism, Timeout: cf.timeout, HostKeys: hk, Inventory: inv, Getenv: s.getenv}
+	if fh, ok := s.in.(*os.File); ok && term.IsTerminal(int(fh.Fd())) {
+		o.Prompt = func(msg string) (string, error) {
+			fmt.Fprint(cmd.ErrOrStderr(), msg)
+			b, err := term.ReadPassword(int(fh.Fd()))
+			fmt.Fprintln(cmd.ErrOrStderr())
+			return string(b), err
+		}
+	}
+	if cf.labDir != "" {
+		o.Clock = check.ClockLab
+		o.Now = func() time.Time { return labTime(cmd.Context(), cf.labDir) }
+		if _, err := labRequest(cmd.Context(), cf.labDir, lab.ControlRequest{Op: "clock"}); err != nil {
+			return collect.Options{}, nil, withCode(exitFailed, fmt.Errorf("--lab-dir: %w", err))
+		}
+	}
+	return o, devs, nil
+}
+
+// labTime is the lab's clock as a wall time (the zero time when the lab
+// does not answer; the check then fails on the window).
+func labTime(ctx context.Context, dir string) time.Time {
+	rep, err := labRequest(ctx, dir, lab.ControlRequest{Op: "clock"})
+	if err != nil {
+		return time.Time{}
+	}
+	t, err := time.Parse(time.RFC3339Nano, rep.ClockTime)
+	if err != nil {
+		return time.Time{}
+	}
+	return t
+}
+
+// writeCheck prints the findings in the format asked for.
+func writeCheck(cmd *cobra.Command, s *streams, f *schema.Fabric, cf *checkFlags, after *check.Snapshot, findings []check.Finding) error {
+	w := cmd.OutOrStdout()
+	read := 0
+	for _, d := range after.Devices {
+		if d.Error == "" {
+			read++
+		}
+	}
+	if cf.formatName == prometheusFormat {
+		return check.WritePrometheus(w, f.Name, findings, read, time.Now())
+	}
+	out, _ := format.Lookup(cf.formatName)
+	base, err := resolveBasePath(cf.basePath)
+	if err != nil {
+		return err
+	}
+	res := &format.Result{Sources: f.Files, Rules: check.LintRules(), Version: version, BasePath: base, Valid: true,
+		Color: cf.formatName == "text" && s.colour(s.outTTY)}
+	for i := range findings {
+		res.Diagnostics = append(res.Diagnostics, &findings[i])
+	}
+	if cf.formatName == "text" {
+		writeCheckHeader(w, after, read)
+	}
+	return out.Write(w, res)
+}
+
+// writeCheckHeader says what was read, for the text format.
+func writeCheckHeader(w io.Writer, after *check.Snapshot, read int) {
+	clock := ""
+	if after.Clock == check.ClockLab {
+		clock = " (lab clock)"
+	}
+	fmt.Fprintf(w, "Checked %d device(s) at %s%s.\n\n", read, after.Taken.UTC().Format(time.RFC3339), clock)
+}

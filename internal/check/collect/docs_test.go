@@ -1,0 +1,32 @@
+package collect
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fabricgen/fabricgen/internal/lab/dataplane"
+)
+
+// TestCheckDocListsCommandsAndFaults keeps docs/check.md in step with the
+// collectors and the lab's data-plane faults.
+func TestCheckDocListsCommandsAndFaults(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "..", "docs", "check.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := strings.ReplaceAll(string(b), `\|`, "|")
+	for p, c := range collectors() {
+		for _, cmd := range c.Commands() {
+			if !strings.Contains(doc, "`"+cmd+"`") {
+				t.Errorf("docs/check.md does not list %s's command `%s`", p, cmd)
+			}
+		}
+	}
+	for _, k := range dataplane.Kinds() {
+		if !strings.Contains(doc, "`"+string(k)) {
+			t.Errorf("docs/check.md does not describe the fault %s", k)
+		}
+	}
+}

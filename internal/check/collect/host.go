@@ -1,0 +1,449 @@
+package collect
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/fabricgen/fabricgen/check"
+	"github.com/fabricgen/fabricgen/schema"
+)
+
+// hostCollector reads a Linux host with a ConnectX NIC (nvidia_mlnx,
+// linux_dcb): ethtool (settings, -S statistics, -m module diagnostics,
+// -I --show-fec), iproute2 rdma -j (links, hardware counters, queue
+// pairs) and dcb -j (DSCP map, PFC), and the kernel log for the error
+// syndromes of queue pairs in error.
+type hostCollector struct{}
+
+func (hostCollector) Commands() []string {
+	return []string{"rdma -j link show", "ethtool IF", "ethtool -S IF", "ethtool -m IF", "ethtool -I --show-fec IF",
+		"rdma -j statistic show link DEV/1", "rdma -j resource show qp link DEV/1", "dcb -j app show dev IF", "dcb -j pfc show dev IF", "dmesg"}
+}
+
+func (hostCollector) Collect(r Runner, dev *schema.Device) (*check.Device, error) {
+	d := newDevice(dev)
+	out, err := r.Run("rdma -j link show")
+	if err != nil {
+		return nil, err
+	}
+	links, err := parseRDMALinks(out)
+	if err != nil {
+		return nil, fmt.Errorf("rdma -j link show: %w", err)
+	}
+	source(d, "rdma -j link show", check.Oper)
+	for _, p := range d.Ports {
+		cmds := []struct {
+			cmd   string
+			parse func(string, *check.Port) error
+			fams  []string
+		}{
+			{"ethtool " + p.Name, parseEthtoolSettings, []string{check.Oper}},
+			{"ethtool -S " + p.Name, parseEthtoolStats, []string{check.FCSErrors, check.RxErrors, check.LinkFlaps, check.PrioRxBytes, check.PrioTxBytes,
+				check.PrioDrops, check.PFCRx, check.PFCTx, check.PFCTxDuration, check.NICStormWarn, check.NICStormErr, check.PreFECBER, check.RxBytes, check.TxBytes,
+				check.FECCorrectedBits, check.RxBits}},
+			{"ethtool -m " + p.Name, parseEthtoolModule, []string{check.RxPower, check.TxPower, check.RxPowerLoAlarm, check.RxPowerLoWarn,
+				check.TxPowerLoAlarm, check.TxPowerLoWarn, check.TxPowerHiWarn, check.TxPowerHiAlarm, check.Temperature, check.TempHiWarn, check.TempHiAlarm,
+				check.Voltage, check.VoltLoWarn, check.VoltHiWarn}},
+			{"ethtool -I --show-fec " + p.Name, parseEthtoolFEC, []string{check.FECCorrected, check.FECUncorrected}},
+		}
+		for _, c := range cmds {
+			out, err := r.Run(c.cmd)
+			if err != nil {
+				return nil, err
+			}
+			if err := c.parse(out, p); err != nil {
+				return nil, fmt.Errorf("%s: %w", c.cmd, err)
+			}
+			source(d, c.cmd, c.fams...)
+		}
+		q := &check.QoS{}
+		for _, c := range []struct {
+			cmd   string
+			parse func(string, *check.QoS) error
+		}{{"dcb -j app show dev " + p.Name, parseDCBApp}, {"dcb -j pfc show dev " + p.Name, parseDCBPFC}} {
+			out, err := r.Run(c.cmd)
+			if err != nil {
+				return nil, err
+			}
+			if err := c.parse(out, q); err != nil {
+				return nil, fmt.Errorf("%s: %w", c.cmd, err)
+			}
+			source(d, c.cmd, check.QoSReadback)
+		}
+		p.QoS = q
+		rdma := links[p.Name]
+		if rdma == "" {
+			missing(d, check.NPECNMarked)
+			continue
+		}
+		stat := "rdma -j statistic show link " + rdma + "/1"
+		out, err := r.Run(stat)
+		if err != nil {
+			return nil, err
+		}
+		if err := parseRDMAStat(out, p); err != nil {
+			return nil, fmt.Errorf("%s: %w", stat, err)
+		}
+		source(d, stat, check.NPECNMarked, check.NPCNPSent, check.RPCNPHandled, check.RPCNPIgnored, check.OutOfSequence,
+			check.PacketSeqErr, check.LocalAckTimeout, check.ImpliedNakSeqErr)
+		qpCmd := "rdma -j resource show qp link " + rdma + "/1"
+		out, err = r.Run(qpCmd)
+		if err != nil {
+			return nil, err
+		}
+		qps, err := parseRDMAQPs(out, p.Name)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", qpCmd, err)
+		}
+		d.QPs = append(d.QPs, qps...)
+		source(d, qpCmd, check.QPState)
+	}
+	if len(d.QPs) > 0 {
+		out, err := r.Run("dmesg")
+		if err == nil {
+			syn := parseCQEDumps(out)
+			for i := range d.QPs {
+				if s, ok := syn[d.QPs[i].LQPN]; ok && (d.QPs[i].State == "SQE" || d.QPs[i].State == "ERR") {
+					d.QPs[i].Syndrome = s
+				}
+			}
+		}
+	}
+	return d, nil
+}
+
+// parseRDMALinks reads `rdma -j link show`: netdev → RDMA device.
+func parseRDMALinks(out string) (map[string]string, error) {
+	var links []struct {
+		IfName string `json:"ifname"`
+		Netdev string `json:"netdev"`
+	}
+	if err := json.Unmarshal([]byte(out), &links); err != nil {
+		return nil, err
+	}
+	m := map[string]string{}
+	for _, l := range links {
+		if l.Netdev != "" && l.IfName != "" {
+			m[l.Netdev] = l.IfName
+		}
+	}
+	return m, nil
+}
+
+var (
+	reSpeed = regexp.MustCompile(`(?m)^\s*Speed:\s*(\d+)Mb/s`)
+	reLanes = regexp.MustCompile(`(?m)^\s*Lanes:\s*(\d+)`)
+	reLink  = regexp.MustCompile(`(?m)^\s*Link detected:\s*(yes|no)`)
+)
+
+// parseEthtoolSettings reads `ethtool IF`: speed, lanes, link.
+func parseEthtoolSettings(out string, p *check.Port) error {
+	m := reLink.FindStringSubmatch(out)
+	if m == nil {
+		return fmt.Errorf("no \"Link detected\" line")
+	}
+	p.Oper = map[string]string{"yes": "up", "no": "down"}[m[1]]
+	if m := reSpeed.FindStringSubmatch(out); m != nil {
+		if v, err := strconv.ParseInt(m[1], 10, 64); err == nil && v < 1e9 {
+			p.Speed = v * 1e6
+		}
+	}
+	if m := reLanes.FindStringSubmatch(out); m != nil {
+		if v, err := strconv.Atoi(m[1]); err == nil && v < 64 {
+			p.Lanes = v
+		}
+	}
+	return nil
+}
+
+// statLines reads "name: value" lines.
+func statLines(out string) map[string]uint64 {
+	m := map[string]uint64{}
+	for _, l := range strings.Split(out, "\n") {
+		k, v, ok := strings.Cut(strings.TrimSpace(l), ":")
+		if !ok {
+			continue
+		}
+		if n, err := strconv.ParseUint(strings.TrimSpace(v), 10, 64); err == nil {
+			m[strings.TrimSpace(k)] = n
+		}
+	}
+	return m
+}
+
+// parseEthtoolStats reads `ethtool -S` with the mlx5 counter names.
+func parseEthtoolStats(out string, p *check.Port) error {
+	m := statLines(out)
+	if len(m) == 0 {
+		return fmt.Errorf("no statistics")
+	}
+	set := func(key, name string) {
+		if v, ok := m[name]; ok {
+			p.Counters[key] = v
+		}
+	}
+	set(check.FCSErrors, "rx_crc_errors_phy")
+	set(check.RxErrors, "rx_symbol_err_phy")
+	set(check.LinkFlaps, "link_down_events_phy")
+	set(check.RxBytes, "rx_bytes_phy")
+	set(check.TxBytes, "tx_bytes_phy")
+	set(check.NICStormWarn, "tx_pause_storm_warning_events")
+	set(check.NICStormErr, "tx_pause_storm_error_events")
+	for i := 0; i < 8; i++ {
+		set(check.Key(check.PrioRxBytes, i), fmt.Sprintf("rx_prio%d_bytes", i))
+		set(check.Key(check.PrioTxBytes, i), fmt.Sprintf("tx_prio%d_bytes", i))
+		set(check.Key(check.PrioDrops, i), fmt.Sprintf("rx_prio%d_discards", i))
+		set(check.Key(check.PFCRx, i), fmt.Sprintf("rx_prio%d_pause", i))
+		set(check.Key(check.PFCTx, i), fmt.Sprintf("tx_prio%d_pause", i))
+		set(check.Key(check.PFCTxDuration, i), fmt.Sprintf("tx_prio%d_pause_duration", i))
+	}
+	// Pre-FEC BER: corrected bits per bit received, over the window (the
+	// counters) or the port's life (the gauge, for a single reading).
+	set(check.FECCorrectedBits, "rx_corrected_bits_phy")
+	set(check.RxBits, "rx_bits_phy")
+	if cb, ok := m["rx_corrected_bits_phy"]; ok {
+		if bits := m["rx_bits_phy"]; bits > 0 {
+			p.Gauges[check.PreFECBER] = float64(cb) / float64(bits)
+		}
+	}
+	return nil
+}
+
+var (
+	rePower     = regexp.MustCompile(`^(Transmit avg optical power|Rcvr signal avg optical power)\s*\(Channel (\d+)\)\s*:\s*[\d.]+ mW / (-?[\d.]+|-inf) dBm`)
+	reThreshold = regexp.MustCompile(`^(Laser output power|Laser rx power|Module temperature|Module voltage) (high|low) (alarm|warning) threshold\s*:\s*(.*)$`)
+	reTemp      = regexp.MustCompile(`^Module temperature\s*:\s*(-?[\d.]+) degrees C`)
+	reVolt      = regexp.MustCompile(`^Module voltage\s*:\s*([\d.]+) V`)
+	reDBm       = regexp.MustCompile(`(-?[\d.]+|-inf) dBm`)
+	reDegC      = regexp.MustCompile(`(-?[\d.]+) degrees C`)
+	reVolts     = regexp.MustCompile(`([\d.]+) V`)
+)
+
+// parseEthtoolModule reads `ethtool -m` (SFF-8636/CMIS diagnostics).
+func parseEthtoolModule(out string, p *check.Port) error {
+	found := false
+	for _, l := range strings.Split(out, "\n") {
+		l = strings.TrimSpace(l)
+		if m := rePower.FindStringSubmatch(l); m != nil {
+			lane, _ := strconv.Atoi(m[2])
+			v := parseDBm(m[3])
+			if m[1] == "Transmit avg optical power" {
+				p.Gauges[check.Key(check.TxPower, lane)] = v
+			} else {
+				p.Gauges[check.Key(check.RxPower, lane)] = v
+			}
+			found = true
+			continue
+		}
+		if m := reTemp.FindStringSubmatch(l); m != nil {
+			p.Gauges[check.Temperature], _ = strconv.ParseFloat(m[1], 64)
+			continue
+		}
+		if m := reVolt.FindStringSubmatch(l); m != nil {
+			p.Gauges[check.Voltage], _ = strconv.ParseFloat(m[1], 64)
+			continue
+		}
+		m := reThreshold.FindStringSubmatch(l)
+		if m == nil {
+			continue
+		}
+		var key string
+		var val float64
+		var ok bool
+		switch m[1] {
+		case "Laser output power", "Laser rx power":
+			if mm := reDBm.FindStringSubmatch(m[4]); mm != nil {
+				val, ok = parseDBm(mm[1]), true
+			}
+			key = map[string]string{"Laser output power low alarm": check.TxPowerLoAlarm, "Laser output power low warning": check.TxPowerLoWarn,
+				"Laser output power high warning": check.TxPowerHiWarn, "Laser output power high alarm": check.TxPowerHiAlarm,
+				"Laser rx power low alarm": check.RxPowerLoAlarm, "Laser rx power low warning": check.RxPowerLoWarn}[m[1]+" "+m[2]+" "+m[3]]
+		case "Module temperature":
+			if mm := reDegC.FindStringSubmatch(m[4]); mm != nil {
+				val, _ = strconv.ParseFloat(mm[1], 64)
+				ok = true
+			}
+			key = map[string]string{"high warning": check.TempHiWarn, "high alarm": check.TempHiAlarm}[m[2]+" "+m[3]]
+		case "Module voltage":
+			if mm := reVolts.FindStringSubmatch(m[4]); mm != nil {
+				val, _ = strconv.ParseFloat(mm[1], 64)
+				ok = true
+			}
+			key = map[string]string{"low warning": check.VoltLoWarn, "high warning": check.VoltHiWarn}[m[2]+" "+m[3]]
+		}
+		if ok && key != "" {
+			p.Gauges[key] = val
+		}
+	}
+	if !found {
+		return fmt.Errorf("no optical power lines (no module, or not a diagnostics-capable one)")
+	}
+	return nil
+}
+
+// parseDBm reads a dBm value; "-inf" (no light) is -40.
+func parseDBm(s string) float64 {
+	if s == "-inf" {
+		return -40
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || v < -40 {
+		return -40
+	}
+	return v
+}
+
+var reFECBlocks = regexp.MustCompile(`(?m)^\s*(corrected_blocks|uncorrectable_blocks):\s*(\d+)`)
+
+// parseEthtoolFEC reads `ethtool -I --show-fec`.
+func parseEthtoolFEC(out string, p *check.Port) error {
+	ms := reFECBlocks.FindAllStringSubmatch(out, -1)
+	if ms == nil {
+		return fmt.Errorf("no FEC statistics")
+	}
+	for _, m := range ms {
+		v, err := strconv.ParseUint(m[2], 10, 64)
+		if err != nil {
+			continue
+		}
+		if m[1] == "corrected_blocks" {
+			p.Counters[check.FECCorrected] = v
+		} else {
+			p.Counters[check.FECUncorrected] = v
+		}
+	}
+	if strings.Contains(out, "Active FEC encoding: RS") {
+		p.FEC = "rs"
+	}
+	return nil
+}
+
+// parseRDMAStat reads `rdma -j statistic show link DEV/1`.
+func parseRDMAStat(out string, p *check.Port) error {
+	var stats []map[string]any
+	if err := json.Unmarshal([]byte(out), &stats); err != nil {
+		return err
+	}
+	if len(stats) == 0 {
+		return fmt.Errorf("no statistics")
+	}
+	for _, name := range []string{check.NPECNMarked, check.NPCNPSent, check.RPCNPHandled, check.RPCNPIgnored,
+		check.OutOfSequence, check.PacketSeqErr, check.LocalAckTimeout, check.ImpliedNakSeqErr} {
+		if v, ok := stats[0][name].(float64); ok && v >= 0 {
+			p.Counters[name] = uint64(v)
+		}
+	}
+	return nil
+}
+
+// parseRDMAQPs reads `rdma -j resource show qp link DEV/1`.
+func parseRDMAQPs(out, port string) ([]check.QP, error) {
+	var qps []struct {
+		LQPN  uint32 `json:"lqpn"`
+		Type  string `json:"type"`
+		State string `json:"state"`
+		Comm  string `json:"comm"`
+		PID   int    `json:"pid"`
+	}
+	if err := json.Unmarshal([]byte(out), &qps); err != nil {
+		return nil, err
+	}
+	var res []check.QP
+	for _, q := range qps {
+		res = append(res, check.QP{Port: port, LQPN: q.LQPN, Type: q.Type, State: q.State, Comm: q.Comm, PID: q.PID})
+	}
+	return res, nil
+}
+
+// parseDCBApp reads `dcb -j app show dev IF`: dscp_prio as [DSCP, PRIO] pairs.
+func parseDCBApp(out string, q *check.QoS) error {
+	var v struct {
+		DSCP [][]int `json:"dscp_prio"`
+	}
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		return err
+	}
+	q.DSCP = map[int]int{}
+	q.Trust = "pcp"
+	for _, pair := range v.DSCP {
+		if len(pair) == 2 && pair[0] >= 0 && pair[0] < 64 && pair[1] >= 0 && pair[1] < 8 {
+			q.DSCP[pair[0]] = pair[1]
+			q.Trust = "dscp"
+		}
+	}
+	if q.Trust == "dscp" {
+		// mlx5: a code point without an entry maps to DSCP >> 3.
+		for d := 0; d < 64; d++ {
+			if _, ok := q.DSCP[d]; !ok {
+				q.DSCP[d] = d >> 3
+			}
+		}
+	} else {
+		q.DSCP = nil
+	}
+	return nil
+}
+
+// parseDCBPFC reads `dcb -j pfc show dev IF`: prio_pfc as eight booleans.
+func parseDCBPFC(out string, q *check.QoS) error {
+	var v struct {
+		PrioPFC []bool `json:"prio_pfc"`
+	}
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		return err
+	}
+	q.PFC = []int{}
+	for i, on := range v.PrioPFC {
+		if on && i < 8 {
+			q.PFC = append(q.PFC, i)
+		}
+	}
+	return nil
+}
+
+var (
+	reCQEHead = regexp.MustCompile(`dump error cqe`)
+	reCQELine = regexp.MustCompile(`(0000003[0-9a-f]):((?: [0-9a-f]{2}){16})\s*$`)
+)
+
+// parseCQEDumps reads mlx5 "dump error cqe" hex dumps from the kernel
+// log: byte 55 of the 64-byte error CQE is the syndrome, bytes 57–59 the
+// QP number. It returns syndrome by QP number.
+func parseCQEDumps(out string) map[uint32]string {
+	res := map[uint32]string{}
+	inDump := false
+	for _, l := range strings.Split(out, "\n") {
+		if reCQEHead.MatchString(l) {
+			inDump = true
+			continue
+		}
+		m := reCQELine.FindStringSubmatch(strings.TrimRight(l, " \r"))
+		if !inDump || m == nil {
+			continue
+		}
+		f := strings.Fields(m[2])
+		if len(f) != 16 {
+			continue
+		}
+		var b [16]byte
+		ok := true
+		for i, h := range f {
+			v, err := strconv.ParseUint(h, 16, 8)
+			if err != nil {
+				ok = false
+				break
+			}
+			b[i] = byte(v)
+		}
+		if !ok {
+			continue
+		}
+		qpn := uint32(b[9])<<16 | uint32(b[10])<<8 | uint32(b[11])
+		res[qpn] = fmt.Sprintf("0x%02x", b[7])
+		inDump = false
+	}
+	return res
+}

@@ -1,0 +1,88 @@
+package collect
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/fabricgen/fabricgen/internal/lab"
+	"github.com/fabricgen/fabricgen/schema"
+)
+
+// TestRegistryComplete fails naming every platform fabricgen knows that
+// check has no collector for.
+func TestRegistryComplete(t *testing.T) {
+	reg := collectors()
+	for _, p := range schema.Platforms() {
+		c := reg[p]
+		if c == nil {
+			t.Errorf("platform %s has no collector: add its line to collectors() in internal/check/collect/collect.go and its file beside it", p)
+			continue
+		}
+		if len(c.Commands()) == 0 {
+			t.Errorf("%s: the collector lists no command", p)
+		}
+	}
+	if _, err := Lookup("vyos"); err == nil || !strings.Contains(err.Error(), "no collector") {
+		t.Errorf("Lookup(vyos) = %v", err)
+	}
+}
+
+// TestCollectorsOnlyRead runs a whole collection with every device of the
+// lab refusing every command that would change it (Fault.Reject ".*"):
+// each collector command must be a read-only form, so nothing fails, and
+// the devices' configurations are untouched.
+func TestCollectorsOnlyRead(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a lab")
+	}
+	fl := startFabricLab(t, "clos-400g")
+	before := map[string]string{}
+	for _, n := range fl.lab.Names() {
+		before[n] = stable(fl.lab.Device(n).Export())
+		fl.lab.Device(n).SetFault(lab.Fault{Reject: ".*"})
+	}
+	s, err := Snapshot(context.Background(), fl.f.Devices, fl.opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range s.Devices {
+		if d.Error != "" {
+			t.Errorf("%s (%s): %s", d.Name, d.Platform, d.Error)
+		}
+		if len(d.Ports) == 0 {
+			t.Errorf("%s: no port read", d.Name)
+		}
+	}
+	for _, n := range fl.lab.Names() {
+		if got := stable(fl.lab.Device(n).Export()); got != before[n] {
+			t.Errorf("%s: the collection changed the configuration", n)
+		}
+	}
+	// Every collector's listed commands, on its platform's shell or CLI,
+	// are among what the devices ran.
+	for _, n := range fl.lab.Names() {
+		hist := strings.Join(fl.lab.Device(n).History(), "\n")
+		c, _ := Lookup(fl.f.Device(n).Platform.V)
+		for _, cmd := range c.Commands() {
+			want := cmd
+			if strings.Contains(cmd, " IF") || strings.Contains(cmd, "DEV/1") {
+				want, _, _ = strings.Cut(strings.ReplaceAll(cmd, "DEV/1", "IF"), " IF")
+			}
+			if !strings.Contains(hist, want) {
+				t.Errorf("%s: %q was never run", n, cmd)
+			}
+		}
+	}
+}
+
+// stable drops the clock lines a configuration prints (NX-OS "!Time:").
+func stable(cfg string) string {
+	var out []string
+	for _, l := range strings.Split(cfg, "\n") {
+		if !strings.HasPrefix(l, "!Time:") {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
+}

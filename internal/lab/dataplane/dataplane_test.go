@@ -1,0 +1,101 @@
+package dataplane
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fabricgen/fabricgen/schema"
+)
+
+func TestParseFault(t *testing.T) {
+	for _, c := range []struct {
+		in, want, err string
+	}{
+		{"dirty-optic=Ethernet1/1", "dirty-optic=Ethernet1/1", ""},
+		{"np-off", "np-off", ""},
+		{"np-off=1", "", "takes no value"},
+		{"remark=0", "remark=0", ""},
+		{"remark=64", "", "DSCP 0–63"},
+		{"congest=marks", "congest=marks", ""},
+		{"congest=lots", "", "marks|pauses|drops"},
+		{"qp-error=0X12", "qp-error=0x12", ""},
+		{"qp-error=12", "", "hex error syndrome"},
+		{"flap=", "", "port name"},
+		{"flap=$(reboot)", "", "port name"},
+		{"melt", "", "unknown data-plane fault"},
+	} {
+		f, err := Parse(c.in)
+		switch {
+		case c.err != "" && (err == nil || !strings.Contains(err.Error(), c.err)):
+			t.Errorf("Parse(%q) error %v, want %q", c.in, err, c.err)
+		case c.err == "" && (err != nil || f.String() != c.want):
+			t.Errorf("Parse(%q) = %v, %v; want %s", c.in, f, err, c.want)
+		}
+	}
+	if !strings.Contains(Forms(), "dirty-optic=PORT") || !IsKind("np-off") || IsKind("delay=1s") {
+		t.Error("Forms/IsKind")
+	}
+}
+
+func TestClockAndCounters(t *testing.T) {
+	c := NewClock()
+	m := New(nil, c)
+	m.AddDevice("h1", schema.NvidiaMLNX, []string{"eth0"})
+	if err := m.SetFaults("h1", []Fault{{Kind: Remark, Value: "0"}}); err == nil {
+		t.Error("a switch fault on a host was accepted")
+	}
+	if err := m.SetFaults("h1", []Fault{{Kind: Flap, Value: "eth9"}}); err == nil {
+		t.Error("a fault on a port the device lacks was accepted")
+	}
+	if err := m.SetFaults("h1", []Fault{{Kind: Flap, Value: "eth0"}}); err != nil {
+		t.Fatal(err)
+	}
+	v := m.View("h1")
+	p0, _ := v.Port("eth0")
+	c.Advance(10 * time.Second)
+	p1, _ := v.Port("eth0")
+	if d := p1.C(LinkDown) - p0.C(LinkDown); d != 2 {
+		t.Errorf("a flap every 5 s gave %d link-down events in 10 s", d)
+	}
+	m.ClearCounters("h1")
+	p2, _ := v.Port("eth0")
+	if p2.C(LinkDown) != 0 {
+		t.Errorf("after ClearCounters: %d", p2.C(LinkDown))
+	}
+	c.Advance(5 * time.Second)
+	p3, _ := v.Port("eth0")
+	if p3.C(LinkDown) != 1 {
+		t.Errorf("5 s after the clear: %d", p3.C(LinkDown))
+	}
+	if c.Time() != Epoch.Add(15*time.Second) || c.Advance(0) != 15*time.Second {
+		t.Errorf("clock at %s", c.Time())
+	}
+}
+
+func FuzzParseFault(f *testing.F) {
+	for _, k := range Kinds() {
+		f.Add(string(k) + "=Ethernet1")
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if fl, err := Parse(s); err == nil {
+			again, err := Parse(fl.String())
+			if err != nil || again != fl {
+				t.Fatalf("%q parsed as %v, which reads back as %v, %v", s, fl, again, err)
+			}
+		}
+	})
+}
+
+func FuzzReadHost(f *testing.F) {
+	f.Add("netdev eth0\n  trust dscp\n  pfc 0,0,0,1,0,0,0,0\n  dscp-prio 26:3 48:6\n  ecn roce_np enable 1,1,1,1,1,1,1,1\n")
+	f.Fuzz(func(t *testing.T, s string) {
+		for name, n := range readHost(s) {
+			for d := 0; d < 64; d++ {
+				if p := n.prioOf(d); p < 0 || p > 7 {
+					t.Fatalf("%s: DSCP %d → priority %d", name, d, p)
+				}
+			}
+		}
+	})
+}

@@ -1,0 +1,248 @@
+// Package qosread reads the QoS a switch runs from its configuration text
+// (the form each platform's running-config command prints): how each port
+// classifies a packet (trust, DSCP to priority, ACL and policy re-marking),
+// which egress queue a priority uses, PFC, ECN marking, and DSCP rewrites.
+// One reader per platform, in a registry keyed by schema.Platform.
+//
+// The lab's data plane uses it to send traffic through each device's
+// current configuration, and fabricgen check to compare what a switch runs
+// with the intent. It reads the constructs fabricgen renders and the
+// common hand edits (a set dscp policy, a changed map); anything else in
+// the configuration is ignored, never an error.
+package qosread
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/fabricgen/fabricgen/schema"
+)
+
+// Device is one switch's QoS.
+type Device struct {
+	// Default is the QoS of a port the configuration says nothing about.
+	Default Port
+	// Ports holds the ports the configuration names.
+	Ports map[string]*Port
+}
+
+// Port is how one port treats packets.
+type Port struct {
+	// Trust is what ingress classification reads: "dscp", "pcp" or
+	// "none" (everything to DefaultPrio).
+	Trust string
+	// DSCP maps code points to priorities under DSCP trust.
+	DSCP [64]int
+	// DefaultPrio is the priority of untrusted traffic.
+	DefaultPrio int
+	// Queue maps priorities to egress queues.
+	Queue [8]int
+	// PFC marks the priorities with PFC on.
+	PFC [8]bool
+	// ECN marks the egress queues that mark ECN.
+	ECN [8]bool
+	// Rules are the ingress marking rules (ACLs, policies), first match wins.
+	Rules []Rule
+	// Rewrite, when 0–63, is the DSCP every packet leaves the port with
+	// (an egress rewrite); -1 keeps it.
+	Rewrite int
+	// Watchdog is true when the PFC watchdog is on for the port.
+	Watchdog bool
+}
+
+// Rule is one ingress marking rule.
+type Rule struct {
+	// RoCE matches UDP destination port 4791 only; false matches any IP.
+	RoCE bool
+	// DSCP, when not empty, matches only these code points.
+	DSCP []int
+	// SetDSCP re-marks (-1: keep); SetPrio picks the priority (-1: by DSCP).
+	SetDSCP, SetPrio int
+}
+
+// Classify returns the priority and the DSCP a packet with dscp gets at
+// this port's ingress (roce: UDP 4791).
+func (p *Port) Classify(dscp int, roce bool) (prio, out int) {
+	out = dscp
+	for _, r := range p.Rules {
+		if r.RoCE && !roce {
+			continue
+		}
+		if len(r.DSCP) > 0 && !containsInt(r.DSCP, dscp) {
+			continue
+		}
+		if r.SetDSCP >= 0 {
+			out = r.SetDSCP
+		}
+		if r.SetPrio >= 0 {
+			return r.SetPrio, out
+		}
+		break
+	}
+	switch p.Trust {
+	case "dscp":
+		if out >= 0 && out < 64 {
+			return p.DSCP[out], out
+		}
+	}
+	return p.DefaultPrio, out
+}
+
+// Lossless lists the PFC priorities.
+func (p *Port) Lossless() []int {
+	var out []int
+	for i, on := range p.PFC {
+		if on {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// ECNQueues lists the queues marking ECN.
+func (p *Port) ECNQueues() []int {
+	var out []int
+	for i, on := range p.ECN {
+		if on {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// Port returns the named port's QoS, or Default.
+func (d *Device) Port(name string) *Port {
+	if p := d.Ports[name]; p != nil {
+		return p
+	}
+	return &d.Default
+}
+
+// PortNames lists the ports the configuration names, sorted naturally.
+func (d *Device) PortNames() []string {
+	out := make([]string, 0, len(d.Ports))
+	for n := range d.Ports {
+		out = append(out, n)
+	}
+	sort.Slice(out, func(i, j int) bool { return schema.NaturalLess(out[i], out[j]) })
+	return out
+}
+
+// reader reads one platform's configuration text.
+type reader func(text string) (*Device, error)
+
+// readers is the registry: one reader per switch platform. Hosts have no
+// configuration text (their read-back is per setting).
+func readers() map[schema.Platform]reader {
+	return map[schema.Platform]reader{
+		schema.AristaEOS:     readEOS,
+		schema.CiscoNXOS:     readNXOS,
+		schema.JuniperJunos:  readJunos,
+		schema.NvidiaCumulus: readCumulus,
+		schema.SONiC:         readSONiC,
+	}
+}
+
+// Supported reports whether the platform has a reader.
+func Supported(p schema.Platform) bool { return readers()[p] != nil }
+
+// Platforms lists the platforms with a reader, in schema order.
+func Platforms() []schema.Platform {
+	var out []schema.Platform
+	for _, p := range schema.Platforms() {
+		if Supported(p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Read reads a configuration of platform p.
+func Read(p schema.Platform, text string) (*Device, error) {
+	r := readers()[p]
+	if r == nil {
+		return nil, fmt.Errorf("qosread: no reader for platform %q", p)
+	}
+	return r(text)
+}
+
+// newPort is a port as a factory switch has it: DSCP trusted with the
+// class-selector map (priority = DSCP >> 3), priority n in queue n, no
+// PFC, no ECN, no rewrite.
+func newPort() Port {
+	p := Port{Trust: "dscp", Rewrite: -1}
+	for d := range p.DSCP {
+		p.DSCP[d] = d >> 3
+	}
+	for i := range p.Queue {
+		p.Queue[i] = i
+	}
+	return p
+}
+
+func newDevice() *Device { return &Device{Default: newPort(), Ports: map[string]*Port{}} }
+
+// port returns the named port, made from Default on first use.
+func (d *Device) port(name string) *Port {
+	if p := d.Ports[name]; p != nil {
+		return p
+	}
+	p := d.Default
+	p.Rules = append([]Rule(nil), d.Default.Rules...)
+	d.Ports[name] = &p
+	return &p
+}
+
+func containsInt(xs []int, x int) bool {
+	for _, v := range xs {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}
+
+// ints parses a list of numbers and ranges in any of "1,2,5-7" or "1 2 3"
+// forms; bad items are skipped.
+func ints(s string) []int {
+	var out []int
+	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' }) {
+		lo, hi, isRange := strings.Cut(f, "-")
+		a, ok := atoi(lo)
+		if !ok {
+			continue
+		}
+		b := a
+		if isRange {
+			if b, ok = atoi(hi); !ok || b < a || b-a > 4096 {
+				continue
+			}
+		}
+		for i := a; i <= b; i++ {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// atoi parses a small non-negative decimal.
+func atoi(s string) (int, bool) {
+	if s == "" || len(s) > 6 {
+		return 0, false
+	}
+	n := 0
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n, true
+}
+
+// prio bounds a priority or queue number.
+func prio(n int) bool { return n >= 0 && n < 8 }
+
+// dscpOK bounds a code point.
+func dscpOK(n int) bool { return n >= 0 && n < 64 }

@@ -1,0 +1,406 @@
+package templates
+
+import (
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/fabricgen/fabricgen/schema"
+)
+
+// The fidelity table of docs/templates.md lists every line shape each
+// platform emits, with its public source and a status (confirmed,
+// plausible). TestFidelityTableCoversGoldens extracts the shapes from the
+// golden renders and fails on a shape the table does not list, and on a
+// row no golden emits any more: the table cannot drift from the templates.
+
+// A line shape is a rendered line with its variable parts replaced:
+// numbers by N, runs of list items by LIST, the device's own names (its
+// name, port names, ACL, class, watchdog and ECN profile names, descriptions)
+// by DEV, IF, ACL, CLASS, NAME and TEXT. Comment lines are not shapes.
+
+var (
+	// List runs, after digits became N: "N,N,N", "N N N", "N:N N:N",
+	// "N:on N:off", "ets,ets,strict".
+	reListComma = regexp.MustCompile(`\bN(?:[,-]N)+\b`)
+	reListSpace = regexp.MustCompile(`\bN(?: N)+\b`)
+	reListPairs = regexp.MustCompile(`N(?:nd|de)?:(?:N|on|off|ets|strict|vendor)(?: N(?:nd|de)?:(?:N|on|off|ets|strict|vendor))+`)
+	reListWords = regexp.MustCompile(`\b(?:ets|strict|vendor)(?:,(?:ets|strict|vendor))+\b`)
+)
+
+// shapeNames holds one device's names, longest first, with their placeholders.
+type shapeNames struct {
+	pairs []string // old, new, ... for strings.NewReplacer
+}
+
+func newShapeNames(f *schema.Fabric, d *schema.Device) shapeNames {
+	type rep struct{ from, to string }
+	var reps []rep
+	add := func(from, to string) {
+		if from != "" {
+			reps = append(reps, rep{from, to})
+		}
+	}
+	add(d.Name, "DEV")
+	for _, p := range d.Ports {
+		add(p.Name, "IF")
+		for _, a := range append(append([]*schema.ACL{}, p.ACLIn...), p.ACLOut...) {
+			add(a.Name, "ACL")
+		}
+	}
+	for _, w := range f.Watchdogs {
+		add(w.Name, "NAME")
+	}
+	for _, e := range f.ECNProfiles {
+		add(e.Name, "NAME")
+	}
+	sort.SliceStable(reps, func(i, j int) bool { return len(reps[i].from) > len(reps[j].from) })
+	var sn shapeNames
+	for _, r := range reps {
+		sn.pairs = append(sn.pairs, r.from, r.to)
+	}
+	return sn
+}
+
+// replaceTokens replaces whole names: a name counts where it is not part
+// of a longer word (letters, digits, "_" and "-" on either side).
+func (sn shapeNames) replaceTokens(s string) string {
+	for i := 0; i+1 < len(sn.pairs); i += 2 {
+		from, to := sn.pairs[i], sn.pairs[i+1]
+		var b strings.Builder
+		for {
+			j := strings.Index(s, from)
+			if j < 0 {
+				b.WriteString(s)
+				break
+			}
+			end := j + len(from)
+			if (j > 0 && isNameByte(s[j-1])) || (end < len(s) && isNameByte(s[end])) {
+				b.WriteString(s[:end])
+				s = s[end:]
+				continue
+			}
+			b.WriteString(s[:j])
+			b.WriteString(to)
+			s = s[end:]
+		}
+		s = b.String()
+	}
+	return s
+}
+
+func isNameByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
+}
+
+// numbersToN replaces each number standing alone by N; digits that are
+// part of a word (l3, ipv4, 400g, 8q, Q3) stay: a letter on either side
+// keeps them.
+func numbersToN(s string) string {
+	isLetter := func(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		if s[i] < '0' || s[i] > '9' {
+			b.WriteByte(s[i])
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+			j++
+		}
+		if (i > 0 && isLetter(s[i-1])) || (j < len(s) && isLetter(s[j])) {
+			b.WriteString(s[i:j])
+		} else {
+			b.WriteByte('N')
+		}
+		i = j
+	}
+	return b.String()
+}
+
+var (
+	// reJunosClass is a Junos forwarding class named after the intent's class.
+	reJunosClass = regexp.MustCompile(`\b(forwarding-class|class) [A-Za-z][A-Za-z0-9_-]*`)
+	// Generated names with a number or class in them: one shape each.
+	reGenerated = []struct {
+		re   *regexp.Regexp
+		repl string
+	}{
+		{regexp.MustCompile(`FABRICGEN-Q\d`), "FABRICGEN-QN"},
+		{regexp.MustCompile(`c-out-8q-q\d`), "c-out-8q-qN"},
+		{regexp.MustCompile(`c-8q-nq\d`), "c-8q-nqN"},
+		{regexp.MustCompile(`FG-DSCP-[A-Za-z0-9_-]+`), "FG-DSCP-CLASS"},
+		{regexp.MustCompile(`ibdev_[A-Za-z0-9_]+`), "ibdev_IF"},
+	}
+	// fixedNumbers are numbers that are part of a command's syntax, not
+	// values: kept as they are.
+	fixedNumbers = []string{"g-8", "t-8", "ieee-802.1", "2>&1", ">&2", "exit 1", "-eq 78", " -p 1", "ports/1/", "-mindepth 1 -maxdepth 1"}
+)
+
+// lineShape normalises one rendered line of platform p.
+func lineShape(p schema.Platform, line string, sn shapeNames) string {
+	s := strings.TrimSpace(line)
+	if i := strings.Index(s, "description "); i >= 0 && !strings.Contains(s[:i], "policy_desc") {
+		s = s[:i] + "description TEXT"
+	}
+	s = sn.replaceTokens(s)
+	if p == schema.JuniperJunos {
+		s = reJunosClass.ReplaceAllStringFunc(s, func(m string) string {
+			kw, _, _ := strings.Cut(m, " ")
+			return kw + " CLASS"
+		})
+	}
+	if p.IsHost() {
+		// Host messages are prose: keep the command, not the text.
+		s = regexp.MustCompile(`\{ echo "[^"]*" >&2; exit 1; \}`).ReplaceAllString(s, `{ echo "MESSAGE" >&2; exit 1; }`)
+	}
+	for _, g := range reGenerated {
+		s = g.re.ReplaceAllString(s, g.repl)
+	}
+	for i, f := range fixedNumbers {
+		s = strings.ReplaceAll(s, f, fmt.Sprintf("QfixedQ%cQ", 'a'+i))
+	}
+	s = numbersToN(s)
+	for i, f := range fixedNumbers {
+		s = strings.ReplaceAll(s, fmt.Sprintf("QfixedQ%cQ", 'a'+i), f)
+	}
+	s = reListPairs.ReplaceAllString(s, "LIST")
+	s = reListWords.ReplaceAllString(s, "LIST")
+	s = reListComma.ReplaceAllString(s, "LIST")
+	s = reListSpace.ReplaceAllString(s, "LIST")
+	return s
+}
+
+// sonicShapes lists the shapes of a CONFIG_DB render: TABLE|KEY FIELD=VALUE
+// (a row without fields is TABLE|KEY).
+func sonicShapes(t *testing.T, text []byte, sn shapeNames) []string {
+	var db map[string]map[string]map[string]any
+	if err := json.Unmarshal(text, &db); err != nil {
+		t.Fatalf("sonic render is not CONFIG_DB JSON: %v", err)
+	}
+	var out []string
+	for table, rows := range db {
+		for key, fields := range rows {
+			k := table + "|" + key
+			if len(fields) == 0 {
+				out = append(out, lineShape(schema.SONiC, k, sn))
+			}
+			for f, v := range fields {
+				val := fmt.Sprint(v)
+				if list, ok := v.([]any); ok {
+					parts := make([]string, len(list))
+					for i, x := range list {
+						parts[i] = fmt.Sprint(x)
+					}
+					val = "[" + strings.Join(parts, ",") + "]"
+				}
+				if table == "ACL_TABLE" && f == "policy_desc" || table == "PORT" && f == "description" {
+					val = "TEXT"
+				}
+				s := lineShape(schema.SONiC, k+" "+f+"="+val, sn)
+				// A list of ports is a list, however long.
+				s = strings.ReplaceAll(s, "[IF,IF", "[IF")
+				for strings.Contains(s, "IF,IF") {
+					s = strings.ReplaceAll(s, "IF,IF", "IF")
+				}
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// goldenShapes extracts the line shapes of every golden render, by
+// platform, each with one golden file that emits it.
+func goldenShapes(t *testing.T) map[schema.Platform]map[string]string {
+	t.Helper()
+	root := filepath.Join("testdata", "golden")
+	out := map[schema.Platform]map[string]string{}
+	err := filepath.WalkDir(root, func(path string, de fs.DirEntry, err error) error {
+		if err != nil || de.IsDir() || strings.HasSuffix(path, ".err") {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		ex := filepath.ToSlash(filepath.Dir(rel))
+		dev := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+		f := loadExample(t, ex)
+		d := f.Device(dev)
+		if d == nil {
+			t.Errorf("%s: no device %s in examples/%s", rel, dev, ex)
+			return nil
+		}
+		text, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		p := d.Platform.V
+		if out[p] == nil {
+			out[p] = map[string]string{}
+		}
+		for _, s := range shapesOf(t, p, text, newShapeNames(f, d)) {
+			if _, ok := out[p][s]; !ok {
+				out[p][s] = filepath.ToSlash(rel)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// shapesOf lists the shapes of one render of platform p.
+func shapesOf(t *testing.T, p schema.Platform, text []byte, sn shapeNames) []string {
+	if p == schema.SONiC {
+		return sonicShapes(t, text, sn)
+	}
+	comment := "#"
+	if p == schema.AristaEOS || p == schema.CiscoNXOS {
+		comment = "!"
+	}
+	var out []string
+	for _, l := range strings.Split(string(text), "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" || strings.HasPrefix(l, comment) || strings.HasPrefix(l, "#!") {
+			continue
+		}
+		out = append(out, lineShape(p, l, sn))
+	}
+	return out
+}
+
+// fidelityRow is one row of the fidelity table.
+type fidelityRow struct {
+	source, status string
+	line           int
+}
+
+var reFidelityRow = regexp.MustCompile("^\\| `([a-z_]+)` \\| `(.+)` \\| (.+) \\| (confirmed|plausible) \\|$")
+
+// fidelityTable parses the fidelity table of doc: platform → shape → row.
+func fidelityTable(t *testing.T, doc string) map[schema.Platform]map[string]fidelityRow {
+	t.Helper()
+	out := map[schema.Platform]map[string]fidelityRow{}
+	in := false
+	for i, l := range strings.Split(doc, "\n") {
+		switch {
+		case strings.HasPrefix(l, "| platform | line shape | source | status |"):
+			in = true
+			continue
+		case !in:
+			continue
+		case strings.HasPrefix(l, "|---"):
+			continue
+		case !strings.HasPrefix(l, "|"):
+			in = false
+			continue
+		}
+		m := reFidelityRow.FindStringSubmatch(l)
+		if m == nil {
+			t.Errorf("docs/templates.md:%d: not a fidelity row (| `platform` | `shape` | source | confirmed or plausible |): %q", i+1, l)
+			continue
+		}
+		p := schema.Platform(m[1])
+		if out[p] == nil {
+			out[p] = map[string]fidelityRow{}
+		}
+		shape := strings.ReplaceAll(m[2], `\|`, "|")
+		if _, dup := out[p][shape]; dup {
+			t.Errorf("docs/templates.md:%d: %s shape %q listed twice", i+1, p, shape)
+		}
+		out[p][shape] = fidelityRow{source: m[3], status: m[4], line: i + 1}
+	}
+	return out
+}
+
+// fidelityProblems compares emitted shapes with the table.
+func fidelityProblems(emitted map[schema.Platform]map[string]string, table map[schema.Platform]map[string]fidelityRow) []string {
+	var out []string
+	for p, shapes := range emitted {
+		for s, file := range shapes {
+			if _, ok := table[p][s]; !ok {
+				out = append(out, fmt.Sprintf("%s emits %q (%s), which the fidelity table of docs/templates.md does not list: add a row | `%s` | `%s` | source | confirmed or plausible |", p, s, file, p, strings.ReplaceAll(s, "|", `\|`)))
+			}
+		}
+	}
+	for p, rows := range table {
+		for s, r := range rows {
+			if _, ok := emitted[p][s]; !ok {
+				out = append(out, fmt.Sprintf("docs/templates.md:%d: %s shape %q is emitted by no golden render: remove the row", r.line, p, s))
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func readTemplatesDoc(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(repoRoot(t), "docs", "templates.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestFidelityTableCoversGoldens(t *testing.T) {
+	emitted := goldenShapes(t)
+	for _, p := range schema.Platforms() {
+		if len(emitted[p]) == 0 {
+			t.Errorf("no golden render of %s: the fidelity table would cover nothing", p)
+		}
+	}
+	if os.Getenv("FABRICGEN_FIDELITY_DUMP") != "" {
+		for _, p := range schema.Platforms() {
+			shapes := make([]string, 0, len(emitted[p]))
+			for s := range emitted[p] {
+				shapes = append(shapes, s)
+			}
+			sort.Strings(shapes)
+			for _, s := range shapes {
+				fmt.Printf("%s\t%s\n", p, s)
+			}
+		}
+	}
+	for _, prob := range fidelityProblems(emitted, fidelityTable(t, readTemplatesDoc(t))) {
+		t.Error(prob)
+	}
+}
+
+// TestFidelityTableCanFail proves the check: a line shape the table does
+// not list, and a row nothing emits, are both reported; normalisation maps
+// different values and names onto one shape.
+func TestFidelityTableCanFail(t *testing.T) {
+	f := loadExample(t, "clos-400g")
+	leaf1 := newShapeNames(f, f.Device("leaf1"))
+	for _, pair := range [][2]string{
+		{"   speed 400g-8", "speed 400g-8"},
+		{"interface Ethernet31/1", "interface IF"},
+		{"   description to spine1:et-0/0/0", "description TEXT"},
+		{"qos map dscp 0 1 2 3 4 to traffic-class 0", "qos map dscp LIST to traffic-class N"},
+		{"priority-flow-control pause watchdog default recovery-time 0.2", "priority-flow-control pause watchdog default recovery-time N.N"},
+	} {
+		if got := lineShape(schema.AristaEOS, pair[0], leaf1); got != pair[1] {
+			t.Errorf("shape of %q = %q, want %q", pair[0], got, pair[1])
+		}
+	}
+	table := fidelityTable(t, "| platform | line shape | source | status |\n|---|---|---|---|\n"+
+		"| `arista_eos` | `speed 400g-8` | AVD schema | confirmed |\n"+
+		"| `arista_eos` | `shape rate N kbps` | AVD schema | plausible |\n")
+	emitted := map[schema.Platform]map[string]string{schema.AristaEOS: {
+		"speed 400g-8":                  "x.cfg",
+		"priority-flow-control bogus N": "x.cfg",
+	}}
+	probs := fidelityProblems(emitted, table)
+	if len(probs) != 2 || !strings.Contains(probs[0]+probs[1], `"priority-flow-control bogus N"`) || !strings.Contains(probs[0]+probs[1], `"shape rate N kbps" is emitted by no golden`) {
+		t.Errorf("problems %q, want the unlisted shape and the stale row", probs)
+	}
+}
