@@ -265,6 +265,11 @@ func applyDevice(ctx context.Context, pd *planfile.Device, in Input, ok bool, op
 	} else if busy != "" {
 		return fail(StatusRefused, "%s; nothing was sent", busy)
 	}
+	release, lout, locked := a.lockDevice()
+	if !locked {
+		return fail(lout.status, "%s", lout.reason)
+	}
+	defer release()
 
 	opts.emit(pd.Name, "fetch", false)
 	before, err := fetch(a.conn, dl, a.readScript())
@@ -283,6 +288,12 @@ func applyDevice(ctx context.Context, pd *planfile.Device, in Input, ok bool, op
 	}
 	if !sameChanges(cmp.Changes, pd.Changes) {
 		return fail(StatusRefused, "plan file does not match its intent: the change set in the plan differs from the one derived from the intent and the running config; nothing was sent: run fabricgen plan again")
+	}
+	if cmp.Diff != pd.Diff {
+		// The diff is what the reviewer approved: a plan showing another
+		// change than it carries is no plan of this change.
+		return fail(StatusRefused, "plan file does not match its intent: the diff in the plan (+%d -%d) differs from the one derived from the intent and the running config (+%d -%d), so what was reviewed is not what would be applied; nothing was sent: run fabricgen plan again",
+			pd.Diff.Added, pd.Diff.Removed, cmp.Diff.Added, cmp.Diff.Removed)
 	}
 	r.Added, r.Removed = cmp.Diff.Added, cmp.Diff.Removed
 	if cmp.Changes.Empty() {
@@ -455,6 +466,56 @@ type applier struct {
 	// change seen during the apply window).
 	note    string
 	started time.Time
+	// sending is the list of commands being sent one by one (hosts,
+	// NX-OS), nil when none: what a stopped run reports.
+	sending *progress
+}
+
+// progress is how far the sending of a list of commands got.
+type progress struct {
+	// what names the list ("the change", "the restore").
+	what  string
+	lines []string
+	// answered is the number of lines the device has answered; taken
+	// are those it took (not refused), in order.
+	answered int
+	taken    []string
+}
+
+// track starts the sending of lines.
+func (a *applier) track(what string, lines []string) *progress {
+	a.sending = &progress{what: what, lines: lines}
+	return a.sending
+}
+
+// done records the device's answer to the next line: taken, or refused.
+func (p *progress) done(taken bool) {
+	if taken {
+		p.taken = append(p.taken, p.lines[p.answered])
+	}
+	p.answered++
+}
+
+// String says exactly what of the list the device took: the lines it
+// took, and the one sent without an answer when it stopped.
+func (p *progress) String() string {
+	if p == nil {
+		return ""
+	}
+	var b strings.Builder
+	switch {
+	case len(p.taken) == 0:
+		fmt.Fprintf(&b, "none of the %d command(s) of %s had been taken", len(p.lines), p.what)
+	default:
+		fmt.Fprintf(&b, "%d of the %d command(s) of %s were taken: %s", len(p.taken), len(p.lines), p.what, strings.Join(p.taken, "; "))
+	}
+	if refused := p.answered - len(p.taken); refused > 0 {
+		fmt.Fprintf(&b, " (%d refused)", refused)
+	}
+	if p.answered < len(p.lines) {
+		fmt.Fprintf(&b, "; the next, %q, was being sent and may or may not have taken effect; the %d after it were not sent", p.lines[p.answered], len(p.lines)-p.answered-1)
+	}
+	return b.String()
 }
 
 // readScript is the script whose settings are read on a host.
@@ -606,17 +667,17 @@ func (a *applier) rolledBack(why string) outcome {
 	if !a.conn.Alive() {
 		if err := a.reconnect(); err != nil {
 			return outcome{status: StatusFailed, reason: why + "; could not check the rollback: " + err.Error(),
-				restore: "fabricgen rollback " + a.pd.Name}
+				restore: a.opts.rollbackCommand(a.pd.Name)}
 		}
 	}
 	ok, err := a.restored()
 	switch {
 	case err != nil:
 		return outcome{status: StatusFailed, reason: why + "; could not check the rollback: " + err.Error(),
-			restore: "fabricgen rollback " + a.pd.Name}
+			restore: a.opts.rollbackCommand(a.pd.Name)}
 	case !ok:
 		return outcome{status: StatusFailed, reason: why + "; the device is NOT back to its backup",
-			restore: "fabricgen rollback " + a.pd.Name}
+			restore: a.opts.rollbackCommand(a.pd.Name)}
 	}
 	return outcome{status: StatusRolledBack, reason: why + "; the device was rolled back and matches its backup"}
 }

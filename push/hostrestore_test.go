@@ -2,6 +2,7 @@ package push
 
 import (
 	"context"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -85,7 +86,7 @@ func TestHostRestoreNamesRefusedCommands(t *testing.T) {
 			t.Errorf("the result does not say %q: %s", want, res.Reason)
 		}
 	}
-	if res.Restore != "fabricgen rollback "+r.dev.name {
+	if res.Restore != "fabricgen rollback "+r.dev.name+" --fabric "+filepath.Dir(r.opts.State.Path) {
 		t.Errorf("restore: %q", res.Restore)
 	}
 	rec, err := r.opts.State.InFlight(r.dev.name)

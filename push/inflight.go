@@ -27,6 +27,9 @@ type leftovers struct {
 	timer string
 	// foreign describes other work in flight (someone else's).
 	foreign []string
+	// notes say more about a name: who holds it (the host lock's
+	// holder).
+	notes map[string]string
 }
 
 func (l leftovers) empty() bool { return len(l.names) == 0 && l.timer == "" && len(l.foreign) == 0 }
@@ -75,7 +78,7 @@ type interrupted struct {
 
 // judgeInterrupted reads a device whose in-flight record says a run
 // stopped mid-change, and decides whether it is clean.
-func judgeInterrupted(conn *session.Conn, dl *dialect.Dialect, rec *state.InFlight, backupPath string) (interrupted, error) {
+func judgeInterrupted(conn *session.Conn, dl *dialect.Dialect, rec *state.InFlight, backupPath string, opts *Options) (interrupted, error) {
 	v := interrupted{rec: rec}
 	left, err := findLeftovers(conn, dl)
 	if err != nil {
@@ -112,7 +115,10 @@ func judgeInterrupted(conn *session.Conn, dl *dialect.Dialect, rec *state.InFlig
 		atIntent = cmp.Changes.Empty()
 	}
 	who := fmt.Sprintf("an earlier apply (run %s, %s) was interrupted while changing %s (step %q)", rec.Run, rec.Holder, rec.Device, rec.Step)
-	v.clean = left.empty() && (atBackup || atIntent)
+	// Stopped while it held the device's lock, before it staged
+	// anything: the device is as that run found it.
+	nothingSent := rec.Step == "lock"
+	v.clean = left.empty() && (nothingSent || atBackup || atIntent)
 	if v.clean {
 		return v, nil
 	}
@@ -123,7 +129,7 @@ func judgeInterrupted(conn *session.Conn, dl *dialect.Dialect, rec *state.InFlig
 	if !atBackup && !atIntent {
 		what = append(what, "the device now matches neither its backup nor the intent that run applied")
 	}
-	restore := "fabricgen rollback " + rec.Device
+	restore := opts.rollbackCommand(rec.Device)
 	if rec.Backup != "" {
 		restore += " (backup " + rec.Backup + ")"
 	}
@@ -140,7 +146,7 @@ func (a *applier) resolveInterrupted() (string, error) {
 	if err != nil || rec == nil {
 		return "", err
 	}
-	v, err := judgeInterrupted(a.conn, a.dl, rec, rec.Backup)
+	v, err := judgeInterrupted(a.conn, a.dl, rec, rec.Backup, &a.opts.Options)
 	if err != nil {
 		return "", err
 	}

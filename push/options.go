@@ -3,9 +3,11 @@ package push
 import (
 	"fmt"
 	"path"
+	"path/filepath"
 	"sync"
 	"time"
 
+	"github.com/fabricgen/fabricgen/internal/push/config"
 	"github.com/fabricgen/fabricgen/internal/push/dialect"
 	"github.com/fabricgen/fabricgen/internal/push/session"
 	"github.com/fabricgen/fabricgen/internal/push/state"
@@ -183,4 +185,18 @@ func SelectDevices(f *schema.Fabric, globs []string) ([]*schema.Device, error) {
 		}
 	}
 	return out, nil
+}
+
+// rollbackCommand is the command restoring device from its backup, to
+// run from the directory this command runs in: fabricgen rollback DEVICE
+// --fabric DIR, DIR the fabric whose state directory holds the backup.
+func (o *Options) rollbackCommand(device string) string {
+	cmd := "fabricgen rollback " + config.ShellQuote(device)
+	if o.State.IsZero() || filepath.Base(o.State.Path) != state.DirName {
+		return cmd
+	}
+	if dir := filepath.Dir(o.State.Path); dir != "." {
+		cmd += " --fabric " + config.ShellQuote(dir)
+	}
+	return cmd
 }

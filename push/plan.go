@@ -155,8 +155,30 @@ type comparer struct {
 }
 
 // newComparer builds the comparison of a device with its rendered config,
-// managing what the last apply made too (scope).
+// managing what the last apply made too (scope). A change set holding a
+// line that may not be sent as it stands (config.CheckSendable) is an
+// error, so plan reports the device and apply sends nothing.
 func (o *Options) newComparer(d *schema.Device, dl *dialect.Dialect, rendered, scope string) (*comparer, error) {
+	c, err := o.comparer(d, dl, rendered, scope)
+	if err != nil {
+		return nil, err
+	}
+	compare := c.compare
+	c.compare = func(now string) (*config.Comparison, error) {
+		cmp, err := compare(now)
+		if err != nil {
+			return nil, err
+		}
+		if err := config.CheckSendable(cmp.Changes, dl); err != nil {
+			return nil, fmt.Errorf("%s: %w", d.Name, err)
+		}
+		return cmp, nil
+	}
+	return c, nil
+}
+
+// comparer is newComparer without the check of the change set.
+func (o *Options) comparer(d *schema.Device, dl *dialect.Dialect, rendered, scope string) (*comparer, error) {
 	c := &comparer{read: rendered}
 	if !dl.Host || scope == "" {
 		c.compare = func(now string) (*config.Comparison, error) {
@@ -259,7 +281,7 @@ func planInspect(conn *session.Conn, dl *dialect.Dialect, device string, opts *O
 			return "", err
 		}
 		if rec != nil {
-			v, err := judgeInterrupted(conn, dl, rec, rec.Backup)
+			v, err := judgeInterrupted(conn, dl, rec, rec.Backup, opts)
 			if err != nil {
 				return "", err
 			}

@@ -132,10 +132,18 @@ func contains(ss []string, s string) bool {
 	return false
 }
 
-// restoreComparison compares a device with its backup within scope.
+// restoreComparison compares a device with its backup within scope; a
+// restore holding a line that may not be sent is an error.
 func restoreComparison(device, now, backup, scope string, dl *dialect.Dialect) (*config.Comparison, error) {
 	if !dl.Host {
-		return config.CompareRestore(device, now, backup, scope, dl)
+		c, err := config.CompareRestore(device, now, backup, scope, dl)
+		if err != nil {
+			return nil, err
+		}
+		if err := config.CheckSendable(c.Changes, dl); err != nil {
+			return nil, fmt.Errorf("%s: %w", device, err)
+		}
+		return c, nil
 	}
 	cmds, err := config.HostRestoreCommands(scope, backup, now)
 	if err != nil {
@@ -221,6 +229,19 @@ func rollbackOne(ctx context.Context, t RollbackTarget, pv *RollbackPreview, opt
 		return fail(StatusFailed, "%v", err)
 	}
 	defer func() { _ = a.conn.Close() }()
+	rec, err := opts.State.InFlight(d.Name)
+	if err != nil {
+		return fail(StatusFailed, "%v", err)
+	}
+	a.keepRecord = rec != nil
+	// The device's own lock (a host's): the interrupted run's is taken
+	// over.
+	a.ignore = txnOf(rec)
+	release, lout, locked := a.lockDevice()
+	if !locked {
+		return fail(lout.status, "%s", lout.reason)
+	}
+	defer release()
 	opts.emit(d.Name, "fetch", false)
 	now, err := fetch(a.conn, dl, t.Scope)
 	if err != nil {
@@ -229,11 +250,6 @@ func rollbackOne(ctx context.Context, t RollbackTarget, pv *RollbackPreview, opt
 	if config.Digest(now, dl) != pv.RunningSHA256 {
 		return fail(StatusStale, "the device changed since the preview; nothing was sent: run fabricgen rollback again")
 	}
-	rec, err := opts.State.InFlight(d.Name)
-	if err != nil {
-		return fail(StatusFailed, "%v", err)
-	}
-	a.keepRecord = rec != nil
 	for _, c := range pv.Cleanup {
 		opts.emit(d.Name, "cleanup", false)
 		if err := a.sendCleanup(c); err != nil {
@@ -245,8 +261,7 @@ func rollbackOne(ctx context.Context, t RollbackTarget, pv *RollbackPreview, opt
 			return fail(StatusFailed, "fetch running config after %s: %v", strings.Join(pv.Cleanup, ", "), err)
 		}
 	}
-	a.ignore = txnOf(rec)
-	if busy, err := inspect(a.conn, dl, a.ignore); err != nil {
+	if busy, err := inspect(a.conn, dl, a.ignore, a.txn); err != nil {
 		return fail(StatusFailed, "look for other changes in flight: %v", err)
 	} else if busy != "" {
 		return fail(StatusRefused, "%s; nothing was sent", busy)

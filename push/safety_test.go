@@ -1,8 +1,11 @@
 package push
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -17,6 +20,7 @@ import (
 	"github.com/fabricgen/fabricgen/internal/push/state"
 	"github.com/fabricgen/fabricgen/push/planfile"
 	"github.com/fabricgen/fabricgen/schema"
+	"golang.org/x/crypto/ssh"
 )
 
 // applyOpts are the rig's apply options with a fresh backup folder.
@@ -110,6 +114,17 @@ func TestPlanMustMatchTheIntent(t *testing.T) {
 			return r.inputs
 		}, "the plan was made against 127.0.0.1:"},
 		{"device not in the intent", func(r *rig, p *planfile.Plan) []Input { return nil }, "not in the intent"},
+		// The diff is what a reviewer reads: a plan whose diff says
+		// something else than the change it carries is refused.
+		{"recorded diff edited", func(r *rig, p *planfile.Plan) []Input {
+			p.Devices[0].Diff.Text = "--- a\n+++ b\n@@ -1 +1 @@\n-x\n+y\n"
+			p.Devices[0].Diff.Added, p.Devices[0].Diff.Removed = 1, 1
+			return r.inputs
+		}, "the diff in the plan (+1 -1) differs"},
+		{"recorded diff text only edited", func(r *rig, p *planfile.Plan) []Input {
+			p.Devices[0].Diff.Text = strings.Replace(p.Devices[0].Diff.Text, "+", "+ ", 1)
+			return r.inputs
+		}, "the diff in the plan"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -504,63 +519,185 @@ func oobMarker(pc platformCase) string {
 }
 
 // injections are payloads a hostile name or template could carry into a
-// host script; none may run on the host.
-var injections = []string{"$(reboot)", "`reboot`", "x;reboot", "x|reboot", "x&&reboot", "x\nreboot", "${IFS}reboot", "$(touch${IFS}/tmp/pwned)"}
+// command line; none may run on the device. A payload in quotes gets out
+// of a quoted word; a control character edits the line the terminal
+// holds (^C drops it, a backspace deletes what came before).
+var injections = []string{"$(reboot)", "`reboot`", "x;reboot", "x|reboot", "x&&reboot", "x\nreboot", "${IFS}reboot",
+	"$(touch${IFS}/tmp/pwned)", "'$(reboot)'", "\"$(reboot)\"", "x'; reboot; '", "\x03reboot", strings.Repeat("\x7f", 80) + "reboot"}
 
-// injected reports whether a command the host ran is a payload's.
+// runsUnquoted reports whether bash, given `echo WORD` with the payload
+// appended to WORD, runs the payload: every one does except a newline
+// (the line ends there), ${IFS}reboot (an argument) and a payload in
+// single quotes.
+func runsUnquoted(payload string) bool {
+	return !strings.Contains(payload, "\n") && payload != "${IFS}reboot" && !strings.Contains(payload, "'")
+}
+
+// injected reports whether a command the device's shell ran is a payload's.
 func injected(argv []string) bool {
 	return len(argv) > 0 && (strings.HasPrefix(argv[0], "reboot") || strings.HasPrefix(argv[0], "touch"))
 }
 
-// TestNoInjectedCommandRuns: rendered host scripts whose interface names
-// carry shell payloads (as a hostile override template could write them:
-// the loader refuses such names) are planned and applied; the host's shell
-// never runs the payload.
+// shellInjection is how a payload enters one shell platform's render:
+// hosts carry it in an interface name, Cumulus in an nv set value (as a
+// hostile override template could write them: the loader refuses such
+// names), SONiC in a CONFIG_DB string (a port's FEC), which goes through
+// the shell inside the JSON patch file apply writes.
+func shellInjection(t *testing.T, pc platformCase, payload string) string {
+	t.Helper()
+	var hostile string
+	switch pc.dev.platform {
+	case schema.NvidiaMLNX, schema.LinuxDCB:
+		hostile = strings.ReplaceAll(pc.dev.rendered, pc.dev.ports[0], pc.dev.ports[0]+payload)
+	case schema.NvidiaCumulus:
+		const line = "traffic-class 3 bw-percent 50\n"
+		hostile = strings.Replace(pc.dev.rendered, line, "traffic-class 3 bw-percent 50"+payload+"\n", 1)
+	case schema.SONiC:
+		q, err := json.Marshal("rs" + payload)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hostile = strings.Replace(pc.dev.rendered, `"fec": "rs"`, `"fec": `+string(q), 1)
+	default:
+		return ""
+	}
+	if hostile == pc.dev.rendered {
+		t.Fatalf("%s: the payload found no place in the render: the case proves nothing", pc.dev.platform)
+	}
+	return hostile
+}
+
+// TestNoInjectedCommandRuns: renders carrying shell payloads on every
+// platform the lab runs a shell for (hosts, Cumulus, SONiC) are planned
+// and applied; the device's shell never runs the payload (the lab records
+// every command its shells run, in $(...) and backquotes too).
 func TestNoInjectedCommandRuns(t *testing.T) {
 	for _, pc := range platformCases(t) {
-		if !pc.dev.platform.IsHost() {
+		switch pc.dev.platform {
+		case schema.NvidiaMLNX, schema.LinuxDCB, schema.NvidiaCumulus, schema.SONiC:
+		default:
 			continue
 		}
-		iface := pc.dev.ports[0]
 		for _, payload := range injections {
 			t.Run(string(pc.dev.platform)+"/"+payload, func(t *testing.T) {
-				hostile := strings.ReplaceAll(pc.dev.rendered, iface, iface+payload)
 				dev := pc.dev
-				dev.rendered = hostile
+				dev.rendered = shellInjection(t, pc, payload)
 				r := newRig(t, dev)
 				p := r.plan()
+				var res []Result
 				if p.Devices[0].Status == planfile.StatusChange {
-					if _, err := Apply(context.Background(), p, r.f, r.inputs, r.applyOpts()); err != nil {
+					var err error
+					if res, err = Apply(context.Background(), p, r.f, r.inputs, r.applyOpts()); err != nil {
 						t.Fatal(err)
 					}
 				}
 				for _, argv := range r.lab.Device(pc.dev.name).ExecutedArgv() {
 					if injected(argv) {
-						t.Fatalf("the host ran %q (plan: %s %s)", argv, p.Devices[0].Status, p.Devices[0].Error)
+						t.Fatalf("the device's shell ran %q (plan: %s %s; apply: %+v)", argv, p.Devices[0].Status, p.Devices[0].Error, res)
 					}
 				}
-				t.Logf("plan: %s %s", p.Devices[0].Status, p.Devices[0].Error)
+				t.Logf("plan: %s %s; apply: %+v", p.Devices[0].Status, p.Devices[0].Error, res)
 				// The detector works: the same payload typed into the
-				// host's shell directly is seen running.
-				dl, _ := dialect.Lookup(pc.dev.platform)
-				conn, err := connect(context.Background(), r.f.Devices[0], dl, r.opts.address(r.f.Devices[0]), &r.opts)
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer conn.Close()
-				_, _, _, _ = conn.Run("echo " + iface + payload)
+				// device's shell directly is seen running.
+				typeRaw(t, r, pc.dev.name, "echo x"+payload)
 				ran := false
 				for _, argv := range r.lab.Device(pc.dev.name).ExecutedArgv() {
 					ran = ran || injected(argv)
 				}
-				// bash runs every payload as a command except a newline
-				// (the line ends there) and ${IFS}reboot (an argument).
-				if !ran && !strings.Contains(payload, "\n") && payload != "${IFS}reboot" {
+				if !ran && runsUnquoted(payload) {
 					t.Errorf("control: the payload typed unquoted was not seen running")
 				}
 			})
 		}
 	}
+}
+
+// TestNoInjectedConfigLine: on the CLI platforms (EOS, NX-OS, Junos) a
+// rendered line in a managed section that carries a second command — after
+// a ^C or ^U (the terminal drops what came before), after backspaces, or
+// after NX-OS's ";" command separator — is planned and applied: the second
+// command never reaches the device's configuration.
+func TestNoInjectedConfigLine(t *testing.T) {
+	evil := map[schema.Platform]string{
+		schema.AristaEOS:    "username evil privilege 15 secret evil",
+		schema.CiscoNXOS:    "username evil password evil role network-admin",
+		schema.JuniperJunos: "set system login user evil class super-user",
+	}
+	for _, pc := range platformCases(t) {
+		cmd, ok := evil[pc.dev.platform]
+		if !ok {
+			continue
+		}
+		line := regexp.MustCompile(`(?m)^.*` + strings.TrimPrefix(pc.reject, "^") + `.*$`).FindString(pc.dev.rendered)
+		if line == "" {
+			t.Fatalf("%s: no line matching %s in the render", pc.dev.platform, pc.reject)
+		}
+		payloads := map[string]string{
+			"ctrl-c":    "\x03" + cmd,
+			"ctrl-u":    "\x15" + cmd,
+			"backspace": strings.Repeat("\x7f", len(line)+8) + cmd,
+			"question":  " ?",
+		}
+		if pc.dev.platform == schema.CiscoNXOS {
+			payloads["semicolon"] = " ; " + cmd
+		}
+		for name, payload := range payloads {
+			t.Run(string(pc.dev.platform)+"/"+name, func(t *testing.T) {
+				dev := pc.dev
+				dev.rendered = strings.Replace(pc.dev.rendered, line, line+payload, 1)
+				r := newRig(t, dev)
+				p := r.plan()
+				var res []Result
+				if p.Devices[0].Status == planfile.StatusChange {
+					var err error
+					if res, err = Apply(context.Background(), p, r.f, r.inputs, r.applyOpts()); err != nil {
+						t.Fatal(err)
+					}
+				}
+				t.Logf("plan: %s %s; apply: %+v", p.Devices[0].Status, p.Devices[0].Error, res)
+				if run := r.lab.Device(pc.dev.name).RunningConfig(); strings.Contains(run, "evil") {
+					t.Fatalf("the injected command reached the configuration of %s", pc.dev.name)
+				}
+				if p.Devices[0].Status != planfile.StatusError || !strings.Contains(p.Devices[0].Error, "refusing to send") {
+					t.Errorf("plan: %s %q, want the device refused, naming the line", p.Devices[0].Status, p.Devices[0].Error)
+				}
+			})
+		}
+	}
+}
+
+// typeRaw types line into an interactive shell of the lab device, as a
+// person at a terminal would (control characters and all), then logs out.
+func typeRaw(t *testing.T, r *rig, device, line string) {
+	t.Helper()
+	cfg := &ssh.ClientConfig{User: "admin", Auth: []ssh.AuthMethod{ssh.Password(testSecret)},
+		HostKeyCallback: r.opts.HostKeys.Callback(), Timeout: time.Minute}
+	cl, err := ssh.Dial("tcp", r.lab.Addr(device), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	sess, err := cl.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sess.Close()
+	if err := sess.RequestPty("xterm", 200, 1000, ssh.TerminalModes{ssh.ECHO: 1}); err != nil {
+		t.Fatal(err)
+	}
+	in, err := sess.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	sess.Stdout = &out
+	if err := sess.Shell(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.WriteString(in, line+"\r"+"exit\r"); err != nil {
+		t.Fatal(err)
+	}
+	_ = sess.Wait()
 }
 
 // TestNXOSRollsBackFromEveryMode: a command rejected inside each

@@ -81,13 +81,16 @@ func (a *applier) othersSince() (theirs, error) {
 // device is reported failed with what differs and the command that
 // restores it without erasing their change.
 func (a *applier) keepTheirs(why string, th theirs, blanket string, send func(cs *config.ChangeSet) error) outcome {
-	restore := "fabricgen rollback " + a.pd.Name
+	restore := a.opts.rollbackCommand(a.pd.Name)
 	failed := func(what string) outcome {
 		return outcome{status: StatusFailed, restore: restore,
 			reason: fmt.Sprintf("%s; %s; %s would erase them, so fabricgen did not run it; %s; the device is NOT back to its backup: %s restores fabricgen's sections and keeps their lines (%s would not)",
 				why, th.summary(), blanket, what, restore, blanket)}
 	}
 	cmp, err := config.CompareRestore(a.pd.Name, th.now, a.before, a.rendered, a.dl)
+	if err == nil {
+		err = config.CheckSendable(cmp.Changes, a.dl)
+	}
 	if err != nil {
 		return failed("deriving the restore: " + err.Error())
 	}

@@ -42,6 +42,12 @@ type transaction struct {
 	// cleanup lists the commands removing an interrupted run's own
 	// transaction still pending on the device (nil: none to remove).
 	cleanup func(rec *state.InFlight, left leftovers) []string
+	// lock takes the device's own lock for the run, before the device is
+	// read for the change (nil: the transaction object is the guard);
+	// ok false means the device was not changed and out says why.
+	// unlock releases it.
+	lock   func(a *applier) (out outcome, ok bool)
+	unlock func(a *applier)
 }
 
 // stopped is a run interrupted mid-change, as a transaction describes it.
@@ -52,6 +58,9 @@ type stopped struct {
 	wait string
 	// rollback is the fabricgen command restoring the device's backup.
 	rollback string
+	// sent is how far the commands being sent one by one got (nil:
+	// none were being sent).
+	sent *progress
 }
 
 // transactions is the registry of push transactions, keyed by platform:
@@ -99,6 +108,41 @@ func platformTxn(dl *dialect.Dialect) transaction {
 // transaction runs the platform's transaction.
 func (a *applier) transaction() outcome { return platformTxn(a.dl).run(a) }
 
+// lockDevice takes the device's own lock, when its platform has one,
+// recording the run in flight first (step "lock": nothing sent yet), so a
+// run stopped while it holds the lock leaves a record naming it. It
+// returns the release to defer, or ok false with the outcome (the device
+// was not changed).
+func (a *applier) lockDevice() (release func(), out outcome, ok bool) {
+	tx := platformTxn(a.dl)
+	if tx.lock == nil {
+		return func() {}, outcome{}, true
+	}
+	if err := a.step("lock"); err != nil {
+		return nil, outcome{status: StatusFailed, reason: fmt.Sprintf("record the run before locking the device: %v; nothing was changed", err)}, false
+	}
+	if out, ok := tx.lock(a); !ok {
+		if !a.keepRecord {
+			_ = a.opts.State.ClearInFlight(a.pd.Name)
+		}
+		return nil, out, false
+	}
+	return func() {
+		if a.ctx.Err() != nil {
+			// Stopped: the lock stays with the in-flight record, which
+			// names this run; the next run from this checkout removes
+			// both once the device is clean.
+			return
+		}
+		tx.unlock(a)
+		if a.stepName == "lock" && !a.keepRecord {
+			// Nothing was staged (stale, refused, unchanged): the
+			// record of the lock goes with it.
+			_ = a.opts.State.ClearInFlight(a.pd.Name)
+		}
+	}, outcome{}, true
+}
+
 // txnName is the name of this run's transaction on the device, or "" for
 // platforms without one.
 func (a *applier) txnName() string {
@@ -143,11 +187,14 @@ func describeLeftovers(dl *dialect.Dialect, l leftovers) string {
 		}
 	}
 	for _, n := range l.names {
+		note := fmt.Sprintf("fabricgen transaction %s is on the device: another fabricgen run is changing it, or a killed run left it", n)
 		if tx.nameNote != nil {
-			parts = append(parts, tx.nameNote(n))
-		} else {
-			parts = append(parts, fmt.Sprintf("fabricgen transaction %s is on the device: another fabricgen run is changing it, or a killed run left it", n))
+			note = tx.nameNote(n)
 		}
+		if who := l.notes[n]; who != "" {
+			note += " (held by " + safeText(who) + ")"
+		}
+		parts = append(parts, note)
 	}
 	parts = append(parts, l.foreign...)
 	return strings.Join(parts, "; ")
@@ -164,7 +211,7 @@ func removeTxn(conn *session.Conn, dl *dialect.Dialect, name string) {
 // interruptedState says, from the step the device was in when the run
 // stopped, what the device has now and the command that undoes it.
 func (a *applier) interruptedState() (string, string) {
-	in := stopped{name: a.txn, step: a.stepName, wait: fmtWait(a.opts.CommitTimer), rollback: "fabricgen rollback " + a.pd.Name}
+	in := stopped{name: a.txn, step: a.stepName, wait: fmtWait(a.opts.CommitTimer), rollback: a.opts.rollbackCommand(a.pd.Name), sent: a.sending}
 	if f := platformTxn(a.dl).interrupted; f != nil {
 		if now, restore := f(in); now != "" {
 			return now, restore

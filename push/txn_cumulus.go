@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/fabricgen/fabricgen/internal/push/config"
 	"github.com/fabricgen/fabricgen/internal/push/dialect"
 	"github.com/fabricgen/fabricgen/internal/push/session"
 	"github.com/fabricgen/fabricgen/internal/push/state"
@@ -101,7 +102,7 @@ func (a *applier) nvue() outcome {
 				return a.rolledBack(why + "; the apply was no longer waiting for confirmation (the switch rolled it back itself), so nothing was sent")
 			}
 			if m := reNVUEWaitingRev.FindStringSubmatch(st); err == nil && m != nil && ourRev != "" && m[1] != ourRev {
-				return outcome{status: StatusFailed, restore: "fabricgen rollback " + a.pd.Name,
+				return outcome{status: StatusFailed, restore: a.opts.rollbackCommand(a.pd.Name),
 					reason: fmt.Sprintf("%s; the apply waiting for confirmation is revision %s, not ours (%s, confirmed by someone else): nv config apply --confirm-no would undo their change, so fabricgen sent nothing; the switch runs our change and theirs; once theirs is confirmed or rolled back, fabricgen rollback %s restores fabricgen's lines and keeps theirs",
 						why, m[1], ourRev, a.pd.Name)}
 			}
@@ -111,8 +112,19 @@ func (a *applier) nvue() outcome {
 		}
 		return a.rolledBack(why)
 	}
+	// Each line is sent as the words it shows, re-quoted: a value is
+	// never shell code (the change set was checked before anything was
+	// sent; a line that does not parse here is refused all the same).
+	var cmds []string
 	for _, line := range a.changes.Commands() {
-		if _, err := run(line); err != nil {
+		cmd, err := config.ShellWordsCommand(line)
+		if err != nil {
+			return outcome{status: StatusRefused, reason: fmt.Sprintf("refusing to send %q: %v; nothing was sent", line, err)}
+		}
+		cmds = append(cmds, cmd)
+	}
+	for _, cmd := range cmds {
+		if _, err := run(cmd); err != nil {
 			return undo(err.Error(), "nv config detach")
 		}
 	}

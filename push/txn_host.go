@@ -12,9 +12,28 @@ import (
 // from the backup on failure; a host has no transaction object to find.
 func hostTxn() transaction {
 	return transaction{
-		kind: dialect.TxnHost,
-		run:  (*applier).hostCommands,
+		kind:           dialect.TxnHost,
+		run:            (*applier).hostCommands,
+		named:          true,
+		leftovers:      hostLeftovers,
+		nameNote:       hostLockNote,
+		remove:         removeHostLock,
+		removeRestored: true,
+		lock:           (*applier).lockHost,
+		unlock:         (*applier).unlockHost,
 		interrupted: func(in stopped) (string, string) {
+			switch {
+			case in.step == "stage" && in.sent == nil:
+				return "stopped before any command of the change was sent: the host has the settings of its backup (its lock " + hostLockDir + " may be left: the next plan or apply from this checkout removes it)", in.rollback
+			case in.step == "stage":
+				return "stopped while changing the host: it has the settings of its backup, except what these commands set: " + in.sent.String(), in.rollback
+			case in.step == "verify":
+				return "stopped after every command of the change ran, while reading the settings back: the host has the settings of the intent", in.rollback
+			case in.step == "rollback" && in.sent != nil && in.sent.what == "the restore":
+				return "stopped while setting the host back to its backup: it has the settings the change made, except what these commands set back: " + in.sent.String(), in.rollback
+			case in.step == "rollback" && in.sent != nil:
+				return "stopped before setting the host back to its backup: it has the settings of its backup, except what these commands set: " + in.sent.String(), in.rollback
+			}
 			return "stopped at step " + in.step + ": some of the script's settings may be changed", in.rollback
 		},
 	}
@@ -25,8 +44,15 @@ func hostTxn() transaction {
 // restores every fact that differs from the backup with the matching
 // setter and checks the host is back to its backup.
 func (a *applier) hostCommands() outcome {
-	for _, line := range a.changes.Commands() {
-		if _, err := a.shell(line); err != nil {
+	sent := a.track("the change", a.changes.Commands())
+	for _, line := range sent.lines {
+		_, err := a.shell(line)
+		if err == nil || a.conn.Alive() {
+			// Answered (taken or refused); a lost session leaves the
+			// line in flight.
+			sent.done(err == nil)
+		}
+		if err != nil {
 			return a.hostRestore(err.Error())
 		}
 	}
@@ -48,7 +74,7 @@ func (a *applier) hostCommands() outcome {
 // refuses is named in the result.
 func (a *applier) hostRestore(why string) outcome {
 	a.mark("rollback")
-	restore := "fabricgen rollback " + a.pd.Name
+	restore := a.opts.rollbackCommand(a.pd.Name)
 	var refused, keep []string
 	for attempt := 0; ; attempt++ {
 		if !a.conn.Alive() {
@@ -74,8 +100,13 @@ func (a *applier) hostRestore(why string) outcome {
 		}
 		refused = refused[:0]
 		lost := false
+		sent := a.track("the restore", cmds)
 		for _, c := range cmds {
-			if _, err := a.shell(c); err != nil {
+			_, err := a.shell(c)
+			if err == nil || a.conn.Alive() {
+				sent.done(err == nil)
+			}
+			if err != nil {
 				if !a.conn.Alive() {
 					lost = true
 					break
@@ -106,7 +137,7 @@ func (a *applier) hostRestore(why string) outcome {
 // hostKept checks a host restored except for the settings someone else
 // changed during the apply, which it says it kept.
 func (a *applier) hostKept(why string, keep []string) outcome {
-	restore := "fabricgen rollback " + a.pd.Name
+	restore := a.opts.rollbackCommand(a.pd.Name)
 	now, err := fetch(a.conn, a.dl, a.readScript())
 	if err != nil {
 		return outcome{status: StatusFailed, reason: why + "; could not check the rollback: " + err.Error(), restore: restore}

@@ -79,7 +79,7 @@ func (a *applier) junosCommit() outcome {
 		// we mean to undo, or undo theirs.
 		hist, err := a.conn.Show("show system commit")
 		if err != nil {
-			return outcome{status: StatusFailed, reason: why + "; read the commit state before rolling back: " + err.Error(), restore: "fabricgen rollback " + a.pd.Name}
+			return outcome{status: StatusFailed, reason: why + "; read the commit state before rolling back: " + err.Error(), restore: a.opts.rollbackCommand(a.pd.Name)}
 		}
 		entry, comment := junosPendingCommit(hist)
 		switch {
@@ -92,7 +92,7 @@ func (a *applier) junosCommit() outcome {
 			}
 			return a.rolledBack(why)
 		case entry != "":
-			return outcome{status: StatusFailed, restore: "fabricgen rollback " + a.pd.Name,
+			return outcome{status: StatusFailed, restore: a.opts.rollbackCommand(a.pd.Name),
 				reason: fmt.Sprintf("%s; the commit waiting for confirmation is not ours (%s): rollback 1 would undo someone else's commit and a commit would confirm it, so fabricgen sent nothing; once it is confirmed or rolled back, fabricgen rollback %s restores fabricgen's sections", why, entry, a.pd.Name)}
 		}
 		// Nothing waits: the device rolled our commit back by itself, or
@@ -102,7 +102,7 @@ func (a *applier) junosCommit() outcome {
 		}
 		th, err := a.othersSince()
 		if err != nil {
-			return outcome{status: StatusFailed, reason: why + "; re-read the device: " + err.Error(), restore: "fabricgen rollback " + a.pd.Name}
+			return outcome{status: StatusFailed, reason: why + "; re-read the device: " + err.Error(), restore: a.opts.rollbackCommand(a.pd.Name)}
 		}
 		return a.keepTheirs(why+"; our commit was confirmed by another commit", th, "rollback 1 + commit", func(cs *config.ChangeSet) error {
 			out, rej, err := a.conn.Configure(append(cs.Commands(), "commit comment "+a.txn), junosLevel)

@@ -24,7 +24,16 @@ func nxosTxn() transaction {
 		remove:         func(conn *session.Conn, name string) { _, _ = conn.Command("no checkpoint " + name) },
 		removeRestored: true,
 		interrupted: func(in stopped) (string, string) {
-			return "stopped at step " + in.step + ": the change may be partly applied; checkpoint " + in.name + " holds the config from before it", "rollback running-config checkpoint " + in.name + " (then: no checkpoint " + in.name + ")"
+			restore := "rollback running-config checkpoint " + in.name + " (then: no checkpoint " + in.name + ")"
+			switch {
+			case in.step == "stage" && in.sent == nil:
+				return "stopped before any line of the change was sent: the switch is unchanged; checkpoint " + in.name + " may be on it", "no checkpoint " + in.name
+			case in.step == "stage":
+				return "stopped while sending the change in configure terminal, where NX-OS applies each line as it is entered: the switch has the config of checkpoint " + in.name + " plus these lines: " + in.sent.String(), restore
+			case in.step == "verify":
+				return "stopped after every line of the change was applied, while verifying: the switch has the intent; checkpoint " + in.name + " holds the config from before it", restore
+			}
+			return "stopped at step " + in.step + ": the change may be partly applied; checkpoint " + in.name + " holds the config from before it", restore
 		},
 	}
 }
@@ -108,7 +117,8 @@ func (a *applier) nxosCheckpoint() outcome {
 		}
 		return outcome{status: StatusRefused, reason: why}
 	}
-	_, rej, err := a.conn.Configure(a.changes.Commands(), "")
+	sent := a.track("the change", a.changes.Commands())
+	_, rej, err := a.conn.ConfigureAcked(sent.lines, "", func(string) { sent.done(true) })
 	if err != nil {
 		return rollback(fmt.Sprintf("applying failed: %v", err))
 	}

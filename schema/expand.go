@@ -302,3 +302,16 @@ func (e *builtExpr) Value(ctx *hcl.EvalContext) (cty.Value, hcl.Diagnostics) {
 func budgetDiag(rng hcl.Range, summary string, err error) *hcl.Diagnostic {
 	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: upperFirst(err.Error()) + ".", Subject: rng.Ptr()}
 }
+
+// UnwrapExpression lets HCL's static analyses (hcl.ExprCall,
+// hcl.ExprAsKeyword, hcl.ExprList, typeexpr.TypeConstraint) see the
+// expression a wrapper charges: `type = list(number)` reads the keyword
+// number inside the call, which the charge around each call argument
+// would otherwise hide.
+func (e *chargedExpr) UnwrapExpression() hcl.Expression { return e.Expression }
+
+// UnwrapExpression: see chargedExpr.UnwrapExpression.
+func (e *builtExpr) UnwrapExpression() hcl.Expression { return e.Expression }
+
+// UnwrapExpression: see chargedExpr.UnwrapExpression.
+func (e *forCollection) UnwrapExpression() hcl.Expression { return e.Expression }

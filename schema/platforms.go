@@ -44,7 +44,7 @@ func platformTable(yield func(platformSpec) bool) {
 		{CiscoNXOS, false,
 			PortNaming{func(s string) bool { return slashNumbers(s, "Ethernet", 2, 3) },
 				`EthernetS/P or EthernetS/P/B, written out in full (e.g. "Ethernet1/1", "Ethernet1/49/1")`},
-			textRule{cliRefuse, cliWhy}},
+			textRule{cliRefuse + ";", "the interactive CLI treats ? as a help request, | as an output filter and ; as a command separator"}},
 		{JuniperJunos, false,
 			PortNaming{junosPortName,
 				`TYPE-FPC/PIC/PORT with TYPE et, xe, ge or mge, optionally :CHANNEL (e.g. "et-0/0/0", "xe-0/0/1:2")`},

@@ -129,7 +129,7 @@ func TestPlatformFacts(t *testing.T) {
 	if !slices.Equal(hosts, []Platform{NvidiaMLNX, LinuxDCB}) {
 		t.Errorf("host platforms %v", hosts)
 	}
-	if textRuleOf(CiscoNXOS).refuse != "?|" || textRuleOf(SONiC).refuse != "" || textRuleOf(LinuxDCB).refuse == "" {
+	if textRuleOf(CiscoNXOS).refuse != "?|;" || textRuleOf(SONiC).refuse != "" || textRuleOf(LinuxDCB).refuse == "" {
 		t.Errorf("free-text rules: nxos %q sonic %q linux_dcb %q", textRuleOf(CiscoNXOS).refuse, textRuleOf(SONiC).refuse, textRuleOf(LinuxDCB).refuse)
 	}
 	unknown := Platform("ios")

@@ -201,7 +201,7 @@ func sonicShapes(t *testing.T, text []byte, sn shapeNames) []string {
 					}
 					val = "[" + strings.Join(parts, ",") + "]"
 				}
-				if table == "ACL_TABLE" && f == "policy_desc" {
+				if table == "ACL_TABLE" && f == "policy_desc" || table == "PORT" && f == "description" {
 					val = "TEXT"
 				}
 				s := lineShape(schema.SONiC, k+" "+f+"="+val, sn)

@@ -22,7 +22,7 @@ func TestEdgeNamesRender(t *testing.T) {
 	}
 	edgeDesc := map[schema.Platform]string{
 		schema.AristaEOS:     "to a; b && c $(d) `e` {f} 'g' \"h\" ~i #j",
-		schema.CiscoNXOS:     "to a; b && c $(d) `e` {f} 'g' \"h\" ~i #j",
+		schema.CiscoNXOS:     "to a, b && c $(d) `e` {f} 'g' \"h\" ~i #j",
 		schema.JuniperJunos:  "to a; b && c $(d) `e` | {f} 'g' ~i #j ?",
 		schema.NvidiaCumulus: "to a; b && c | {f} ~i #j ? < >",
 		schema.SONiC:         "to a; b && c $(d) `e` | \"h\" \\ ' ? < >",
@@ -33,7 +33,9 @@ func TestEdgeNamesRender(t *testing.T) {
 				p.Name = []string{"e.x-y@z_1", "_a.b-c@d", "x@y", "n-0.1_2@3"}[i%4]
 				continue
 			}
-			if desc, ok := edgeDesc[d.Platform.V]; ok {
+			// Only ports that have a description (or, on EOS and
+			// NX-OS, get one naming the peer) print one.
+			if desc, ok := edgeDesc[d.Platform.V]; ok && (p.Description != "" || p.Peer != nil && (d.Platform.V == schema.AristaEOS || d.Platform.V == schema.CiscoNXOS)) {
 				p.Description = desc
 			}
 		}

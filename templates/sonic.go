@@ -48,8 +48,9 @@ type SONiCField struct {
 // "routed_interface" template the INTERFACE fields, each as FIELD VALUE
 // lines that Go encodes as the row's JSON fields (sonicFieldLines).
 type SONiCInterface struct {
-	// Name is the port's CONFIG_DB key (EthernetN).
-	Name string
+	// Name is the port's CONFIG_DB key (EthernetN); Description the
+	// port's description, or "".
+	Name, Description string
 	// MTU is the port MTU (0: not set); Speed the speed in Mb/s (0: not
 	// set); FEC "rs", "fc", "none" or "".
 	MTU   int
@@ -65,6 +66,7 @@ type SONiCInterface struct {
 // sonicIfKey is a SONiCInterface without its name: the key of its cached
 // stanzas.
 type sonicIfKey struct {
+	desc   bool
 	mtu    int
 	speed  int64
 	fec    string
@@ -377,7 +379,7 @@ func sonicWatchdog(s *sonicBuilder, d *schema.Device, q QoSView, qq *schema.Port
 // QUEUE rows and hands a lossless port to bufs; sh holds the rows ports share.
 func sonicPort(s *sonicBuilder, d *schema.Device, sp *schema.Port, p PortView, sh *sonicRows, bufs *sonicBuffers) error {
 	var rej refusals
-	in := SONiCInterface{Name: p.Name, MTU: p.MTU, Speed: p.SpeedMbps, IP: p.IP, Routed: sp.IsRouted()}
+	in := SONiCInterface{Name: p.Name, Description: p.Description, MTU: p.MTU, Speed: p.SpeedMbps, IP: p.IP, Routed: sp.IsRouted()}
 	if p.MTU != 0 && (p.MTU < 68 || p.MTU > 9216) {
 		rej.add(unsupported(d, fmt.Sprintf("mtu %d on %s", p.MTU, p.Name), "SONiC PORT mtu is 68–9216", portQoS(d, p.Name).MTU.Src))
 	}
@@ -388,7 +390,7 @@ func sonicPort(s *sonicBuilder, d *schema.Device, sp *schema.Port, p PortView, s
 	if p.LinkPause {
 		rej.add(unsupported(d, "link_pause on "+p.Name, "SONiC CONFIG_DB has no 802.3x pause setting; turn link_pause off", portQoS(d, p.Name).LinkPause.Src))
 	}
-	key := sonicIfKey{in.MTU, in.Speed, in.FEC, in.IP != "", in.Routed}
+	key := sonicIfKey{in.Description != "", in.MTU, in.Speed, in.FEC, in.IP != "", in.Routed}
 	fields, err := s.stanzaFields("interface", key, &in)
 	if err != nil {
 		return err
@@ -434,7 +436,7 @@ func sonicPort(s *sonicBuilder, d *schema.Device, sp *schema.Port, p PortView, s
 // key: the embedded stanzas do not print the name) and returns its FIELD
 // VALUE lines as row fields. The result is shared: treat it as read-only.
 func (s *sonicBuilder) stanzaFields(name string, key sonicIfKey, in *SONiCInterface) ([]SONiCField, error) {
-	text, err := renderStanza(s.stanzas, name, key, in, sonicMarked, in.Name, in.IP)
+	text, err := renderStanza(s.stanzas, name, key, in, sonicMarked, in.Name, in.IP, in.Description)
 	if err != nil {
 		return nil, fmt.Errorf("device %s interface %s: %w", s.d.Name, in.Name, err)
 	}
@@ -489,7 +491,7 @@ func sonicFieldLines(text string) ([]SONiCField, error) {
 
 // sonicMarked is in with its identity values replaced by marks.
 func sonicMarked(in SONiCInterface) SONiCInterface {
-	in.Name, in.IP = mark(0, in.Name), mark(1, in.IP)
+	in.Name, in.IP, in.Description = mark(0, in.Name), mark(1, in.IP), mark(2, in.Description)
 	return in
 }
 

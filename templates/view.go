@@ -298,7 +298,7 @@ func digestOrNone(s string) string {
 }
 
 func portView(p *schema.Port, cache *viewCache) PortView {
-	pv := PortView{Name: p.Name, FEC: p.FEC.V, SpeedBps: p.Speed.V, SpeedMbps: p.Speed.V / 1_000_000}
+	pv := PortView{Name: p.Name, Description: p.Description, FEC: p.FEC.V, SpeedBps: p.Speed.V, SpeedMbps: p.Speed.V / 1_000_000}
 	if p.Link != nil {
 		if p.Link.CableLength.Set {
 			pv.CableMeters = p.Link.CableLength.V

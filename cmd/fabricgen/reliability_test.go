@@ -693,13 +693,11 @@ var relScenarios = []relScenario{
 		c.fg(with(l, "plan", "fabric", "--device", c.pc.device, "-detailed-exitcode")...).want(t, exitFindings)
 		c.applyIntent(l, "fabric")
 	}},
-	{"concurrent", func(t *testing.T, c *relCase) {
+	{"concurrent-one-checkout", func(t *testing.T, c *relCase) {
 		if c.dl.Host {
-			// A host has no transaction of its own to guard it: two
-			// checkouts changing one host are not kept apart (see
-			// docs/push.md). Two applies from one checkout are, by the
-			// fabric's lock: the second is refused at once, naming the
-			// holder.
+			// Two applies from one checkout: the fabric's lock refuses
+			// the second at once, naming the holder (the switches'
+			// cases are the same code, before any device is touched).
 			l := c.lab("lab", "", relSlow)
 			c.plan(l, "fabric", "a.json")
 			p1 := relStart(t, c.dir, with(l, "apply", "a.json")...)
@@ -713,8 +711,12 @@ var relScenarios = []relScenario{
 			r1 := p1.wait().want(t, 0)
 			c.wantResult(r1, "applied")
 			c.expect("after two applies from one checkout", c.show(l), "intent A")
-			return
 		}
+	}},
+	{"concurrent", func(t *testing.T, c *relCase) {
+		// Two checkouts (two state directories, so two fabric locks)
+		// apply different intents at once; the device's transaction (a
+		// host: its lock under /run/lock) keeps them apart.
 		l := c.lab("lab", "", relSlow)
 		c.plan(l, "fabric", "a.json")
 		c.plan(l, "fabricB", "b.json")
@@ -755,6 +757,15 @@ var relScenarios = []relScenario{
 			}
 			if !slices.Contains([]string{"refused", "rolled back", "stale"}, run.status) {
 				t.Errorf("%s: the run that did not win is %s", run.fabric, run.status)
+			}
+			// On a host the loser never got to change it: refused by
+			// the host's lock (or stale, when it read the host after the
+			// winner was done); a loser that rolled back would have
+			// restored its backup over the winner's change.
+			d := map[string]string{"fabric": da, "fabricB": db}[run.fabric]
+			keptOut := run.status == "refused" && strings.Contains(d, "lock") || run.status == "stale"
+			if c.dl.Host && !keptOut {
+				t.Errorf("%s: the host's lock did not keep out the run that lost: %s (%s)", run.fabric, run.status, d)
 			}
 			c.noInflight(run.fabric, "after losing the race")
 		}

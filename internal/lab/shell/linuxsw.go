@@ -20,6 +20,14 @@ type MemFS struct {
 	dirs map[string]bool
 	// rand returns n random characters for mktemp; tests replace it.
 	rand func(n int) string
+	// roots are more directories every user may write under (AddRoot).
+	roots []string
+}
+
+// AddRoot makes dir an existing directory every user may make files and
+// directories under (as /run/lock, mode 1777).
+func (m *MemFS) AddRoot(dir string) {
+	m.roots = append(m.roots, path.Clean(dir))
 }
 
 // NewMemFS returns an empty file system whose home is /home/USER.
@@ -49,6 +57,11 @@ func dirOf(p string) string {
 
 // isDir reports whether p is a directory the switch has.
 func (m *MemFS) isDir(p string) bool {
+	for _, r := range m.roots {
+		if p == r {
+			return true
+		}
+	}
 	return p == "/tmp" || p == strings.TrimSuffix(m.home, "/") || m.dirs[p]
 }
 
@@ -63,6 +76,11 @@ func (m *MemFS) path(p string) string {
 }
 
 func (m *MemFS) writable(p string) bool {
+	for _, r := range m.roots {
+		if strings.HasPrefix(p, r+"/") {
+			return true
+		}
+	}
 	return strings.HasPrefix(p, "/tmp/") || strings.HasPrefix(p, m.home)
 }
 
@@ -258,15 +276,49 @@ func (m *MemFS) ls(argv []string) (string, string, int) {
 	return strings.Join(names, "\n") + "\n", "", 0
 }
 
-// printf handles `printf '%s' ARGS...` and a bare format with \n escapes.
+// printf handles `printf FORMAT [ARGS...]` with %s, %% and the \n, \t and
+// \\ escapes in FORMAT; the format is reused until the arguments are used
+// up, as POSIX printf does.
 func printf(argv []string) (string, string, int) {
-	if len(argv) >= 2 && argv[1] == "%s" {
-		return strings.Join(argv[2:], ""), "", 0
+	if len(argv) < 2 {
+		return "", "printf: usage: printf format [arguments]\n", 2
 	}
-	if len(argv) >= 2 {
-		return strings.ReplaceAll(argv[1], `\n`, "\n"), "", 0
+	format, args := argv[1], argv[2:]
+	var b strings.Builder
+	for {
+		used := false
+		for i := 0; i < len(format); i++ {
+			c := format[i]
+			switch {
+			case c == '\\' && i+1 < len(format):
+				i++
+				switch format[i] {
+				case 'n':
+					b.WriteByte('\n')
+				case 't':
+					b.WriteByte('\t')
+				default:
+					b.WriteByte(format[i])
+				}
+			case c == '%' && i+1 < len(format) && format[i+1] == '%':
+				i++
+				b.WriteByte('%')
+			case c == '%' && i+1 < len(format) && format[i+1] == 's':
+				i++
+				used = true
+				if len(args) > 0 {
+					b.WriteString(args[0])
+					args = args[1:]
+				}
+			default:
+				b.WriteByte(c)
+			}
+		}
+		if !used || len(args) == 0 {
+			break
+		}
 	}
-	return "", "printf: usage: printf format [arguments]\n", 2
+	return b.String(), "", 0
 }
 
 // removeTree removes a directory and everything under it.

@@ -103,6 +103,11 @@ func (s *Server) serveShell(nc net.Conn, rw io.ReadWriter, rows int) int {
 				status = r.Status
 				p := l.Prompt()
 				writeCRLF(rw, r.Out+p)
+			case 0x15:
+				// ^U kills the line typed so far, as the vendors'
+				// CLIs and bash do.
+				lastCR = false
+				line = line[:0]
 			case 0x03:
 				lastCR = false
 				line = line[:0]

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf16"
 
 	"github.com/fabricgen/fabricgen/internal/push/dialect"
 )
@@ -71,6 +72,31 @@ func parseDB(text, what string) (map[string]map[string]map[string]any, error) {
 	dec.UseNumber()
 	if err := dec.Decode(&doc); err != nil {
 		return nil, fmt.Errorf("%s is not CONFIG_DB JSON ({\"TABLE\": {\"key\": {\"field\": value}}}): %w", what, err)
+	}
+	return doc, nil
+}
+
+// notManaged reports the CONFIG_DB fields fabricgen renders but does not
+// manage: a port's description, which — as on every switch platform — is
+// printed in the render for a config loaded by hand, while the device's
+// own stays.
+func notManaged(table, field string) bool { return table == "PORT" && field == "description" }
+
+// parseRendered parses a rendered (or last-applied) fragment without the
+// fields fabricgen does not manage.
+func parseRendered(text, what string) (map[string]map[string]map[string]any, error) {
+	doc, err := parseDB(text, what)
+	if err != nil {
+		return nil, err
+	}
+	for t, keys := range doc {
+		for _, fields := range keys {
+			for f := range fields {
+				if notManaged(t, f) {
+					delete(fields, f)
+				}
+			}
+		}
 	}
 	return doc, nil
 }
@@ -145,11 +171,11 @@ func compareConfigDB(device, running, rendered, scope string, d *dialect.Dialect
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", device, err)
 	}
-	want, err := parseDB(rendered, "the rendered config")
+	want, err := parseRendered(rendered, "the rendered config")
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", device, err)
 	}
-	prev, err := parseDB(scope, "the config applied last")
+	prev, err := parseRendered(scope, "the config applied last")
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", device, err)
 	}
@@ -306,11 +332,11 @@ func unmanagedDB(running, rendered, scope string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	want, err := parseDB(rendered, "the rendered config")
+	want, err := parseRendered(rendered, "the rendered config")
 	if err != nil {
 		return "", err
 	}
-	prev, err := parseDB(scope, "the config applied last")
+	prev, err := parseRendered(scope, "the config applied last")
 	if err != nil {
 		return "", err
 	}
@@ -358,9 +384,31 @@ func pointer(parts ...string) string {
 	return b.String()
 }
 
-// PatchDocument joins a change set's operations into one JSON Patch.
+// PatchDocument joins a change set's operations into one JSON Patch, in
+// printable ASCII: every other character (inside strings: DEL and
+// non-ASCII) is written as a \uXXXX escape, so the document can be typed
+// into a shell line as data and chunked at any byte.
 func PatchDocument(cs *ChangeSet) string {
-	return "[" + strings.Join(cs.Commands(), ",") + "]"
+	return asciiJSON("[" + strings.Join(cs.Commands(), ",") + "]")
+}
+
+// asciiJSON escapes every character of a JSON text outside printable
+// ASCII as \uXXXX (a surrogate pair above U+FFFF), which is only valid
+// inside strings, where json.Marshal put them.
+func asciiJSON(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r >= 0x20 && r < 0x7f:
+			b.WriteRune(r)
+		case r > 0xffff:
+			r1, r2 := utf16.EncodeRune(r)
+			fmt.Fprintf(&b, `\u%04x\u%04x`, r1, r2)
+		default:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		}
+	}
+	return b.String()
 }
 
 // jsonLine encodes one patch operation as a line of the change set.

@@ -164,3 +164,8 @@ func safeLookupValue(v string) bool {
 func lookupValueByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("_.:@+-", c) >= 0
 }
+
+// ShellQuote quotes each word as one POSIX shell word (single quotes
+// where it holds anything but letters, digits and _.,/:@%+=-) and joins
+// them with spaces: a command built from it runs exactly those words.
+func ShellQuote(words ...string) string { return quoteWords(words...) }

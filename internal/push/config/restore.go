@@ -70,7 +70,7 @@ func restoreManaged(sc, bk, run map[string]map[string]map[string]any) map[dbFiel
 // QoS tables fabricgen owns, whole keys) to their values in the backup: a
 // field the backup lacks is removed.
 func compareRestoreDB(device, running, backup, scope string, d *dialect.Dialect) (*Comparison, error) {
-	sc, err := parseDB(scope, "the applied config")
+	sc, err := parseRendered(scope, "the applied config")
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", device, err)
 	}

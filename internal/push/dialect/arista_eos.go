@@ -48,6 +48,9 @@ func eos() *Dialect {
 		},
 		Negate:      negateEOS,
 		Transaction: TxnSession,
+		// The EOS CLI answers ? with help at once and reads | as an
+		// output filter (EOS User Manual, "Command-Line Interface").
+		Lines: LinesCLI, Unsafe: "?|", UnsafeWhy: "the EOS CLI answers ? with help and reads | as an output filter",
 	}
 }
 

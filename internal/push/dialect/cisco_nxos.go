@@ -50,6 +50,12 @@ func nxos() *Dialect {
 		Negate:       negateNo,
 		InsertBefore: nxosInsertBefore,
 		Transaction:  TxnCheckpoint,
+		// The NX-OS CLI answers ? with help, reads | as an output
+		// filter and runs the commands of a line separated by ";" one
+		// after the other (NX-OS takes "conf t ; interface Ethernet1/1
+		// ; description x" as three commands, as its on-box Python
+		// cli() and NX-API examples use it).
+		Lines: LinesCLI, Unsafe: "?|;", UnsafeWhy: "the NX-OS CLI answers ? with help, reads | as an output filter and ; as a command separator",
 	}
 }
 

@@ -114,12 +114,40 @@ type Dialect struct {
 	// ConfigDB is true for SONiC: the config is CONFIG_DB JSON, changed
 	// with a JSON Patch.
 	ConfigDB bool
+	// Lines says how the change set's lines reach the device, and so what
+	// a line may hold (config.CheckSendable checks every line before any
+	// is sent).
+	Lines LineForm
+	// Unsafe lists the characters a CLI line may not hold, and UnsafeWhy
+	// says why (LinesCLI only).
+	Unsafe, UnsafeWhy string
 	// Factory lists settings a device fresh from the factory already
 	// has, where push reads them as values (hosts, CONFIG_DB): a value
 	// equal to its factory default is nobody's configuration, so
 	// replacing it is no takeover (plan --no-takeover).
 	Factory []FactoryDefault
 }
+
+// LineForm is how a platform's change-set lines are sent.
+type LineForm int
+
+// Line forms.
+const (
+	// LinesCLI lines are typed into the device's interactive CLI, one
+	// per line (EOS, NX-OS, Junos).
+	LinesCLI LineForm = iota
+	// LinesShellWords lines are shell commands made only of words (NVUE's
+	// nv set / nv unset): each is split into words with POSIX quoting,
+	// refused when the shell would expand or interpret anything in it,
+	// and sent re-quoted, so a value is never code.
+	LinesShellWords
+	// LinesHostScript lines are a host script's action lines, parsed and
+	// checked by config.ParseHostScript.
+	LinesHostScript
+	// LinesJSONPatch lines are JSON Patch operations, written into a file
+	// on the device as data.
+	LinesJSONPatch
+)
 
 // FactoryDefault is one setting's value on a factory-fresh device.
 type FactoryDefault struct {

@@ -29,6 +29,7 @@ func host(p schema.Platform) *Dialect {
 		},
 		Negate:      func(line string) string { return line },
 		Transaction: TxnHost,
+		Lines:       LinesHostScript,
 		Host:        true,
 		Factory:     hostFactory(),
 	}

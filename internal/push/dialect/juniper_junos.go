@@ -43,5 +43,8 @@ func junos() *Dialect {
 			return "delete " + strings.TrimPrefix(strings.TrimSpace(line), "set ")
 		},
 		Transaction: TxnCommitConfirmed,
+		// The Junos CLI answers ? with help and reads | as a pipe to
+		// an output command (Junos OS CLI User Guide).
+		Lines: LinesCLI, Unsafe: "?|", UnsafeWhy: "the Junos CLI answers ? with help and reads | as a pipe",
 	}
 }

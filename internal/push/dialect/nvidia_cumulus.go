@@ -41,5 +41,6 @@ func cumulus() *Dialect {
 			return "nv unset " + strings.TrimPrefix(strings.TrimSpace(line), "nv set ")
 		},
 		Transaction: TxnNVUE,
+		Lines:       LinesShellWords,
 	}
 }

@@ -26,6 +26,7 @@ func sonic() *Dialect {
 		Volatile:           []*regexp.Regexp{},
 		Negate:             func(line string) string { return line },
 		Transaction:        TxnGCU,
+		Lines:              LinesJSONPatch,
 		ConfigDB:           true,
 		// A port's MTU is 9100 unless configured (sonic-utilities'
 		// port_config.ini / platform.json default), and a port without

@@ -24,6 +24,7 @@ import (
 	"github.com/scrapli/scrapligo/util"
 	"golang.org/x/crypto/ssh"
 
+	"github.com/fabricgen/fabricgen/internal/push/config"
 	"github.com/fabricgen/fabricgen/internal/push/dialect"
 )
 
@@ -233,8 +234,25 @@ func (c *Conn) Alive() bool { return c.tr.IsAlive() }
 // rejection is in resp.Failed, a broken session in err.
 func (c *Conn) Command(cmd string) (*response.Response, error) { return c.command(cmd, cmd) }
 
+// ErrUnsafeInput is returned, before anything is sent, for a command or
+// configuration line holding a character the device's terminal would act
+// on (a control character: a newline sends a second command, ^C or a
+// backspace edits the line) or an invisible one.
+var ErrUnsafeInput = errors.New("unsafe input")
+
+// sendable refuses a line a terminal would not take as that one line.
+func (c *Conn) sendable(line string) error {
+	if err := config.CheckTerminalSafe(line); err != nil {
+		return fmt.Errorf("%s: refusing to send %q: %w: %w; nothing was sent", c.t.Name, line, ErrUnsafeInput, err)
+	}
+	return nil
+}
+
 // command sends cmd and names it label in errors.
 func (c *Conn) command(cmd, label string) (*response.Response, error) {
+	if err := c.sendable(cmd); err != nil {
+		return nil, err
+	}
 	var r *response.Response
 	var err error
 	if c.net != nil {
@@ -270,25 +288,47 @@ func (c *Conn) RunningConfig() (string, error) {
 // *Rejected (with err nil: the session is fine). It returns the joined
 // output of the lines sent.
 func (c *Conn) Configure(lines []string, level string) (string, *Rejected, error) {
+	return c.ConfigureAcked(lines, level, nil)
+}
+
+// ConfigureAcked is Configure, calling ack with each line the device has
+// answered without rejecting it, as it goes: when the session ends half
+// way, the lines acked are exactly those the device took.
+func (c *Conn) ConfigureAcked(lines []string, level string, ack func(line string)) (string, *Rejected, error) {
 	if c.net == nil {
 		return "", nil, fmt.Errorf("%s: platform %s has no configuration mode", c.t.Name, c.t.Dialect.Platform)
 	}
-	opts := []util.Option{opoptions.WithStopOnFailed(), opoptions.WithTimeoutOps(c.t.Timeout)}
-	if level != "" {
-		opts = append(opts, opoptions.WithPrivilegeLevel(level))
+	for _, l := range lines {
+		if err := c.sendable(l); err != nil {
+			return "", nil, err
+		}
 	}
-	mr, err := c.net.SendConfigs(lines, opts...)
-	if err != nil {
+	if len(lines) == 0 {
+		return "", nil, nil
+	}
+	if level == "" {
+		level = "configuration"
+	}
+	if err := c.net.AcquirePriv(level); err != nil {
 		return "", nil, c.wrap("configuration", err)
 	}
 	var out strings.Builder
-	for _, r := range mr.Responses {
+	for _, l := range lines {
+		// The generic driver's SendCommand sends in the privilege level
+		// just acquired, as SendConfigs does line after line.
+		r, err := c.net.Driver.SendCommand(l, opoptions.WithTimeoutOps(c.t.Timeout))
+		if err != nil {
+			return out.String(), nil, c.wrap("configuration", err)
+		}
 		out.WriteString(r.Result)
 		if r.Failed != nil {
 			return out.String(), &Rejected{Input: r.Input, Output: r.Result}, nil
 		}
 		if r.Result != "" {
 			out.WriteByte('\n')
+		}
+		if ack != nil {
+			ack(l)
 		}
 	}
 	return out.String(), nil, nil

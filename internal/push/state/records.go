@@ -180,6 +180,14 @@ func (d Dir) InFlight(device string) (*InFlight, error) {
 	if !ok || err != nil {
 		return nil, err
 	}
+	// The run and transaction names go into device commands (a
+	// checkpoint to delete, a session to abort): a record that does not
+	// hold names fabricgen makes was not written by fabricgen.
+	for _, n := range []string{r.Run, r.Txn} {
+		if n != "" && !ValidRunID(n) {
+			return nil, fmt.Errorf("%s: %q is not a run name fabricgen makes (fabricgen-, then letters, digits and -): the record was not written by fabricgen; look at it, then remove it", p, n)
+		}
+	}
 	return &r, nil
 }
 

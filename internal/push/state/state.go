@@ -77,6 +77,27 @@ func NewRunID(now time.Time) (string, error) {
 	return "fabricgen-" + now.UTC().Format("20060102-150405") + "-" + hex.EncodeToString(b[:]), nil
 }
 
+// ValidRunID reports whether s has the form of a run id: RunPrefix, then
+// at most 64 ASCII letters, digits and "-". Only such a name is put into
+// a device command.
+func ValidRunID(s string) bool {
+	rest, ok := strings.CutPrefix(s, RunPrefix)
+	if !ok || rest == "" || len(rest) > 64 {
+		return false
+	}
+	for i := 0; i < len(rest); i++ {
+		if c := rest[i]; !runIDByte(c) {
+			return false
+		}
+	}
+	return true
+}
+
+// runIDByte reports whether c may appear in a run id after the prefix.
+func runIDByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-'
+}
+
 // RunPrefix is how every run id and every transaction fabricgen creates
 // on a device begins.
 const RunPrefix = "fabricgen-"

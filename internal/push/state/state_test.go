@@ -146,6 +146,32 @@ func TestBackupsSortedAndPruned(t *testing.T) {
 	}
 }
 
+// TestInFlightRefusesHostileNames: an in-flight record edited so that
+// its run or transaction name carries a command (the name goes into
+// "sudo config delete-checkpoint NAME", "no checkpoint NAME") is refused
+// when read.
+func TestInFlightRefusesHostileNames(t *testing.T) {
+	d := ForFabric(t.TempDir())
+	for _, bad := range []InFlight{
+		{Run: "fabricgen-x", Device: "leaf1", Txn: "fabricgen-x; reboot"},
+		{Run: "fabricgen-x$(reboot)", Device: "leaf1"},
+		{Run: "fabricgen-x", Device: "leaf1", Txn: "x"},
+		{Run: "fabricgen-x\nreboot", Device: "leaf1"},
+	} {
+		if err := d.WriteInFlight(bad); err != nil {
+			t.Fatal(err)
+		}
+		if r, err := d.InFlight("leaf1"); err == nil || !strings.Contains(err.Error(), "not a run name fabricgen makes") {
+			t.Errorf("%+v read back as %+v, %v", bad, r, err)
+		}
+	}
+	for _, ok := range []string{"fabricgen-20261201-000000-deadbeef", "fabricgen-x"} {
+		if !ValidRunID(ok) {
+			t.Errorf("ValidRunID(%q) = false", ok)
+		}
+	}
+}
+
 func TestInFlightAndAppliedRecords(t *testing.T) {
 	d := ForFabric(t.TempDir())
 	if r, err := d.InFlight("leaf1"); r != nil || err != nil {

@@ -237,7 +237,7 @@ device "nxos1" {
     speed       = "400G"
     fec         = "rs"
     ip          = "10.9.0.0/31"
-    description = "to a; b && c {f} ~i #j"
+    description = "to a, b && c {f} ~i #j"
     acl_in      = [acl.roce-mark]
     acl_out     = [acl.edge-v4]
   }

@@ -31,6 +31,23 @@ type host struct {
 	rdmaCM bool
 	// configfs is true while configfs is mounted on /sys/kernel/config.
 	configfs bool
+	// lock is /run/lock (mode 1777, a tmpfs): the files and directories
+	// programs make there to lock the host. It is not NIC state.
+	lock *shell.MemFS
+}
+
+// runLock is the lock directory every user may write to.
+const runLock = "/run/lock"
+
+// underRunLock reports whether any argument of argv is a path under
+// /run/lock.
+func underRunLock(argv []string) bool {
+	for _, a := range argv[1:] {
+		if strings.HasPrefix(a, runLock+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 // nic is the DCB and RDMA state of one netdev.
@@ -87,7 +104,8 @@ func newHost(env *cli.Env) (*host, error) {
 	if tools && driver != schema.DefaultNICDriver {
 		return nil, fmt.Errorf("driver %q: an nvidia_mlnx host has ConnectX (mlx5_core) NICs", driver)
 	}
-	h := &host{env: env, nics: map[string]*nic{}, tools: tools, ofed: ofed, driver: driver, rdmaCM: ofed, configfs: true}
+	h := &host{env: env, nics: map[string]*nic{}, tools: tools, ofed: ofed, driver: driver, rdmaCM: ofed, configfs: true, lock: shell.NewMemFS(env.Spec.Username)}
+	h.lock.AddRoot(runLock)
 	ports := env.Spec.Ports
 	if len(ports) == 0 {
 		h.dynamic = true
@@ -542,7 +560,10 @@ func hostChanges(argv []string) bool {
 			}
 		}
 		return false
-	case "modprobe", "mount", "umount", "mkdir", "rmdir", "sysctl", "devlink", "tc":
+	case "mkdir":
+		// A lock under /run/lock is no NIC setting.
+		return !underRunLock(argv)
+	case "modprobe", "mount", "umount", "rmdir", "sysctl", "devlink", "tc":
 		return true
 	case "rdma":
 		return !rdmaReads(argv[1:])
@@ -582,6 +603,10 @@ func hostKnows(name string) bool {
 func (h *host) runner() shell.Runner {
 	return func(argv []string, stdin string) (string, string, int) {
 		name := argv[0]
+		if (name == "cat" || name == "mkdir" || name == "rm") && underRunLock(argv) || name == "printf" {
+			out, errOut, st, _ := h.lock.Common(h.env.Spec.Name, argv, stdin)
+			return out, errOut, st
+		}
 		// Counters, optics, RDMA state and read-backs come from the lab's
 		// data plane.
 		if o, e, st, ok := h.env.DataPlane.Exec(h.env.Spec.Platform, argv); ok {
@@ -652,7 +677,7 @@ func (h *host) runner() shell.Runner {
 
 func (h *host) which(name string) (string, bool) {
 	switch name {
-	case "cat", "tee", "true", "false", "hostname", "uname", "sh", "bash", "sudo", "which", "find", "mkdir", "rmdir", "mountpoint", "mount", "grep":
+	case "cat", "tee", "true", "false", "hostname", "uname", "sh", "bash", "sudo", "which", "find", "mkdir", "rmdir", "mountpoint", "mount", "grep", "rm", "printf":
 		return "/usr/bin/" + name, true
 	case "ip", "dcb", "ethtool", "modprobe", "rdma":
 		return "/usr/sbin/" + name, true

@@ -97,7 +97,10 @@ func b2i(b bool) int {
 }
 
 // writeFile is a shell redirect into the emulated sysfs.
-func (h *host) writeFile(path, data string, _ bool) string {
+func (h *host) writeFile(path, data string, appendTo bool) string {
+	if strings.HasPrefix(path, runLock+"/") {
+		return h.lock.Write(path, data, appendTo)
+	}
 	ref, msg := h.resolve(path)
 	if ref == nil {
 		if strings.HasPrefix(path, "/sys/") {

@@ -217,6 +217,9 @@ func (c *nxosCLI) Handle(raw string) cli.Reply {
 	if line == "" || strings.HasPrefix(line, "!") {
 		return cli.Reply{}
 	}
+	if strings.Contains(line, ";") {
+		return c.sequence(line)
+	}
 	if line == "show" || strings.HasPrefix(line, "show ") {
 		return c.show(line)
 	}
@@ -224,6 +227,23 @@ func (c *nxosCLI) Handle(raw string) cli.Reply {
 		return c.config(line)
 	}
 	return c.Exec(line)
+}
+
+// sequence runs the commands of a line separated by ";" one after the
+// other, as NX-OS does ("conf t ; interface Ethernet1/1 ; description x"
+// is three commands), stopping at the first that fails.
+func (c *nxosCLI) sequence(line string) cli.Reply {
+	var out cli.Reply
+	for _, part := range strings.Split(line, ";") {
+		r := c.Handle(part)
+		out.Out += r.Out
+		out.Config = out.Config || r.Config
+		out.Status, out.Exit = r.Status, r.Exit
+		if r.Status != 0 || r.Exit {
+			break
+		}
+	}
+	return out
 }
 
 func (c *nxosCLI) Exec(line string) cli.Reply {

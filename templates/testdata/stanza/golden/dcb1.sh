@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # fabricgen: fabric stanzas, device dcb1 (linux_dcb)
-# intent digest 6bf9c6a210cd761b889043e4b5221d1f00233da4f11236e0659104287a4d5da1
+# intent digest 7fb9fbe086cb81b0e2b5a1a1503546792384eb3bc451bf41721c7b1bedb3b5ce
 # Generated from the fabric intent; edit the intent, not this file.
 # NIC driver ice (driver)
 # follows: iproute2 dcb(8), dcb-app(8), dcb-pfc(8), dcb-ets(8) man pages
