@@ -93,7 +93,7 @@ func TestPrometheusParses(t *testing.T) {
 		{Rule: "CHK005", Severity: diag.Info, Summary: "not evaluated"},
 	}
 	var b bytes.Buffer
-	if err := WritePrometheus(&b, "clos\"400g", fs, 38, time.Unix(1700000000, 0)); err != nil {
+	if err := WritePrometheus(&b, Run{Fabric: "clos\"400g", Findings: fs, Read: 38, At: time.Unix(1700000000, 0), LastSuccess: time.Unix(1700000000, 0)}); err != nil {
 		t.Fatal(err)
 	}
 	p := expfmt.NewTextParser(model.UTF8Validation)
