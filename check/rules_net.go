@@ -13,7 +13,7 @@ func networkRules() []*Rule {
 	return []*Rule{
 		{ID: "CHK014", Layer: Network, Title: "RoCE stays in its class from hop to hop",
 			Severity: schema.SevError, Needs: []string{QueueTxBytes}, Scope: SwitchesOnly, Path: true,
-			Thresholds: "more than 10 % of the RoCE bytes a hop receives in RoCE's class (its neighbours' RoCE queue or priority counters) leave it, or reach the NIC, in another class, with at least 1 MiB of RoCE in the window",
+			Thresholds: "more than 10 % of the RoCE bytes a hop receives in RoCE's class (its neighbours' RoCE queue or priority counters) leave it, or reach the NIC, in another class, with at least 1 MiB of RoCE in the window; one finding per culprit (a neighbour's egress, every hop it feeds), a hop whose neighbours' counters are not read is not evaluated",
 			Rationale:  "The field case: cross-subnet RDMA bandwidth halved because RoCE left the core switch with DSCP 0 and landed in the lossy default class downstream; every link was up and every device looked fine on its own. Counting each class's bytes on both sides of every hop finds the hop where the class changes, from the counters alone.",
 			Reference:  "Meta DNE-TaaC qos_dscp_tx_queue_health_check (traffic of a DSCP in its tx queue and no other); openconfig/featureprofiles QoS-1.2 DSCP trust classification; RoCEv2 end-to-end QoS planning (NIC, access and core switches)",
 			Fix:        "Make the hop keep RoCE's DSCP and class: remove the rewrite (a set dscp policy, an ACL, a missing trust or DSCP map on the routed hop) from the device where the class changes, then run fabricgen plan to see its configuration against the intent.",
@@ -27,7 +27,7 @@ func networkRules() []*Rule {
 			Run:        checkLosslessDrops},
 		{ID: "CHK016", Layer: Network, Title: "The QoS each device reports matches the intent",
 			Severity: schema.SevError, Needs: []string{QoSReadback}, Scope: AllDevices,
-			Thresholds: "any class's code point mapped to another priority, another set of PFC priorities, another trust mode, or no ECN on a queue the intent marks",
+			Thresholds: "any class's code point mapped to another priority, another set of PFC priorities, another trust mode, no ECN on a queue the intent marks, or (hosts) a DCQCN notification or reaction point off where the intent sets rdma ecn",
 			Rationale:  "What the device runs decides where RoCE lands, not what was rendered: a hand edit, a failed apply or a default on a new device all show up here, on the port they change.",
 			Reference:  "NVIDIA NetQ check roce (configuration consistency); Arista AVD anta_runner (expectations from the structured config)",
 			Fix:        "Run fabricgen plan for the device to see its configuration against the intent, then fabricgen apply.",
