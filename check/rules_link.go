@@ -19,7 +19,7 @@ func linkRules() []*Rule {
 			Run:        checkLossyPause},
 		{ID: "CHK012", Layer: LinkLayer, Title: "No PFC storms: the watchdog never fires, and every stormed queue recovers",
 			Severity: schema.SevError, Needs: []string{WDStorms}, Scope: SwitchesOnly,
-			Thresholds: "a watchdog storm detected in the window, a queue stormed now without a restoration, a NIC pause-storm error event, or pauses with nothing to pause: a port sending at least 100 pause frames a second on a lossless priority while its peer sent it less than 1 MiB in that priority (or was paused for over half the window); one finding per link",
+			Thresholds: "a watchdog storm detected in the window, a queue stormed now without a restoration, a NIC pause-storm error event, or pauses with nothing to pause: a port sending at least 100 pause frames a second on a lossless priority while its peer sent it less than 1 MiB in that priority (or a peer NIC was paused for 90 % of the window or more); one finding per link",
 			Rationale:  "A NIC or switch that pauses forever (a stuck receive pipeline) spreads head-of-line blocking through the fabric; the watchdog breaks the storm, and a queue that stays stormed keeps dropping the lossless class. A NIC has no watchdog for the pauses it receives: a switch port storming toward it is seen in the pause counters, as pauses sent to a peer that has nothing left to send (an ingress with no traffic cannot fill its buffer, so those pauses are not flow control).",
 			Reference:  "Guo et al., RDMA over Commodity Ethernet at Scale (SIGCOMM 2016), NIC PFC storm and watchdog; SONiC pfcwd (show pfcwd stats, --check-storm); Meta DNE-TaaC pfc_wd_health_check",
 			Fix:        "Find the port the storm comes from (the peer that sends the pauses): restart or replace the NIC or host behind it, check its PFC storm prevention (pfc-prevention-tout), then let the watchdog restore the queue.",
@@ -105,7 +105,7 @@ func checkLossyPause(p *Pass) {
 // stormSignal says whether the pauses a link end sent on a priority are
 // a storm (pauses with nothing to pause) rather than congestion, and the
 // evidence: the peer's watchdog caught it, the peer NIC was paused for
-// most of the window, or the peer sent nothing in that priority toward
+// nearly all the window, or the peer sent nothing in that priority toward
 // the end (an ingress with no traffic cannot fill its buffer, so its
 // pauses are not flow control).
 func (p *Pass) stormSignal(r reading, port *schema.Port, prio int) ([]diag.Evidence, bool) {

@@ -437,14 +437,16 @@ func (p *Pass) rewritesRoCE(name string) bool {
 // classEvidence shows what a hop let out: RoCE in its class, and what
 // the other classes gained over what the neighbours sent in them.
 func (p *Pass) classEvidence(r reading, out flowCounts, gained float64) []diag.Evidence {
-	src := r.after.Source(QueueTxBytes)
-	metric := "queue_tx_bytes (RoCE's queue, every port)"
+	src, where := r.after.Source(QueueTxBytes), "RoCE's egress queue, every port"
 	if r.dev.Platform.V.IsHost() {
-		src = r.after.Source(PrioRxBytes)
-		metric = "prio_rx_bytes (RoCE's priority)"
+		src, where = r.after.Source(PrioRxBytes), "RoCE's receive priority"
+		if ports := linkedPorts(r); len(ports) == 1 {
+			src = r.after.PortSource(ports[0].Name, PrioRxBytes)
+		}
 	}
 	return []diag.Evidence{
-		{Device: r.dev.Name, Metric: metric, Value: out.class, Unit: "bytes", Window: r.window(), Threshold: fmt.Sprintf(">= %.0f %% of what the neighbours sent in RoCE's class", 100*(1-p.T.ClassShare)), Source: src},
+		{Device: r.dev.Name, Metric: "roce_bytes_in_class_forwarded", Value: out.class, Unit: "bytes", Window: r.window(),
+			Threshold: fmt.Sprintf(">= %.0f %% of what the neighbours sent in RoCE's class (%s)", 100*(1-p.T.ClassShare), where), Source: src},
 		{Device: r.dev.Name, Metric: "other_class_bytes_gained", Value: gained, Unit: "bytes", Window: r.window(), Threshold: "≈ 0", Source: src},
 	}
 }
@@ -541,10 +543,18 @@ func checkReadback(p *Pass) {
 func readbackDiffs(p *Pass, r reading, port *schema.Port, q *QoS) ([]string, []diag.Evidence) {
 	var out []string
 	var ev []diag.Evidence
-	src := r.after.PortSource(port.Name, QoSReadback)
+	// A platform that reads each part with its own command files them
+	// under qos:dscp, qos:pfc, qos:trust, qos:dcqcn; else one command.
+	src := func(part string) string {
+		if s := r.after.PortSource(port.Name, QoSReadback+":"+part); s != "" {
+			return s
+		}
+		return r.after.PortSource(port.Name, QoSReadback)
+	}
+	part := "dscp"
 	add := func(msg, metric string, v float64, want string) {
 		out = append(out, msg)
-		ev = append(ev, diag.Evidence{Device: r.dev.Name, Port: port.Name, Metric: metric, Value: v, Threshold: want, Source: src})
+		ev = append(ev, diag.Evidence{Device: r.dev.Name, Port: port.Name, Metric: metric, Value: v, Threshold: want, Source: src(part)})
 	}
 	intent := port.QoS
 	if q.DSCP != nil {
@@ -560,20 +570,24 @@ func readbackDiffs(p *Pass, r reading, port *schema.Port, q *QoS) ([]string, []d
 			}
 		}
 	}
+	part = "pfc"
 	if q.PFC != nil {
 		got := schema.PrioSetOf(q.PFC...)
 		if want := intent.Lossless(); got != want {
 			add(fmt.Sprintf("PFC is on for priorities %s, the intent says %s", got, want), "qos_pfc_priorities", float64(got.Len()), "= "+want.String()+" (intent)")
 		}
 	}
+	part = "trust"
 	if q.Trust != "" && intent.Trust.V != "" && !trustEqual(q.Trust, string(intent.Trust.V)) {
 		add(fmt.Sprintf("trusts %s, the intent says %s", q.Trust, intent.Trust.V), "qos_trust", 0, "= "+string(intent.Trust.V)+" (intent)")
 	}
+	part = "remark"
 	if d := classDSCP(p.topo.roce); d >= 0 && q.Remark != nil {
 		if out, ok := q.Remark[d]; ok && out != d && !intentRemarks(port, d, out) {
 			add(fmt.Sprintf("RoCE (UDP 4791) arriving with DSCP %d is rewritten to DSCP %d, which the intent does not do", d, out), Key("qos_roce_remark", d), float64(out), fmt.Sprintf("= %d (intent)", d))
 		}
 	}
+	part = "dcqcn"
 	if dq, rd := q.DCQCN, r.dev.RDMA; dq != nil && rd != nil && rd.ECN.Set {
 		want := rd.ECN.V
 		switch {
@@ -591,6 +605,7 @@ func readbackDiffs(p *Pass, r reading, port *schema.Port, q *QoS) ([]string, []d
 			}
 		}
 	}
+	part = "ecn"
 	if q.ECN != nil && p.topo.roce != nil && !r.dev.Platform.V.IsHost() {
 		qr := queueAt(port, p.topo.roce)
 		if qr >= 0 && intent.Queues[qr].ECN.V != nil && !contains(q.ECN, qr) {

@@ -40,7 +40,7 @@ type Thresholds struct {
 func DefaultThresholds() Thresholds {
 	return Thresholds{RxMarginDB: 2, MaxTemperatureC: 70, VoltageTolerance: 0.05,
 		PreFECBERWarn: 1e-7, PreFECBERError: 2.4e-4, FlapsError: 3, ClassShare: 0.1, MinRoCEBytes: 1 << 20,
-		StormPausesPerSecond: 100, StormPausedShare: 0.5}
+		StormPausesPerSecond: 100, StormPausedShare: 0.9}
 }
 
 // merge returns t with the fields o sets.

@@ -332,6 +332,17 @@ func source(d *check.Device, cmd string, fams ...string) {
 	}
 }
 
+// portTemplate is a per-port command with IF in place of the port.
+func portTemplate(cmd, port string) string {
+	f := strings.Fields(cmd)
+	for i, w := range f {
+		if w == port {
+			f[i] = "IF"
+		}
+	}
+	return strings.Join(f, " ")
+}
+
 // portSource records the command a family of one port was read with,
 // for platforms that read each port with its own command; the device
 // keeps the command with IF (and DEV) in place of the port.

@@ -57,7 +57,7 @@ func (cumulusCollector) Collect(r Runner, dev *schema.Device) (*check.Device, er
 			if err := c.parse(out, p); err != nil {
 				return nil, fmt.Errorf("%s: %w", c.cmd, err)
 			}
-			source(d, c.cmd, c.fams...)
+			portSource(d, p, c.cmd, portTemplate(c.cmd, p.Name), c.fams...)
 		}
 	}
 	missing(d, check.FECUncorrected, check.FECCorrected, check.PreFECBER)

@@ -98,13 +98,15 @@ func (hostCollector) Collect(r Runner, dev *schema.Device) (*check.Device, error
 			if err := c.parse(out, p); err != nil {
 				return nil, fmt.Errorf("%s: %w", c.cmd, err)
 			}
-			source(d, c.cmd, c.fams...)
+			portSource(d, p, c.cmd, portTemplate(c.cmd, p.Name), c.fams...)
 		}
 		q := &check.QoS{}
 		for _, c := range []struct {
 			cmd   string
 			parse func(string, *check.QoS) error
-		}{{"dcb -j app show dev " + p.Name, parseDCBApp}, {"dcb -j pfc show dev " + p.Name, parseDCBPFC}} {
+			fams  []string
+		}{{"dcb -j app show dev " + p.Name, parseDCBApp, []string{check.QoSReadback, check.QoSReadback + ":dscp", check.QoSReadback + ":trust"}},
+			{"dcb -j pfc show dev " + p.Name, parseDCBPFC, []string{check.QoSReadback + ":pfc"}}} {
 			out, err := r.Run(c.cmd)
 			if err != nil {
 				return nil, err
@@ -112,7 +114,7 @@ func (hostCollector) Collect(r Runner, dev *schema.Device) (*check.Device, error
 			if err := c.parse(out, q); err != nil {
 				return nil, fmt.Errorf("%s: %w", c.cmd, err)
 			}
-			source(d, c.cmd, check.QoSReadback)
+			portSource(d, p, c.cmd, portTemplate(c.cmd, p.Name), c.fams...)
 		}
 		dq, cmd, err := readDCQCN(r, dev, p)
 		if err != nil {
@@ -120,7 +122,7 @@ func (hostCollector) Collect(r Runner, dev *schema.Device) (*check.Device, error
 		}
 		if dq != nil {
 			q.DCQCN = dq
-			portSource(d, p, cmd, dcqcnCommand("IF", "PRIO"), check.QoSReadback)
+			portSource(d, p, cmd, dcqcnCommand("IF", "PRIO"), check.QoSReadback+":dcqcn")
 		}
 		p.QoS = q
 		rdma := links[p.Name]
@@ -136,7 +138,7 @@ func (hostCollector) Collect(r Runner, dev *schema.Device) (*check.Device, error
 		if err := parseRDMAStat(out, p); err != nil {
 			return nil, fmt.Errorf("%s: %w", stat, err)
 		}
-		source(d, stat, check.NPECNMarked, check.NPCNPSent, check.RPCNPHandled, check.RPCNPIgnored, check.OutOfSequence,
+		portSource(d, p, stat, "rdma -j statistic show link DEV/1", check.NPECNMarked, check.NPCNPSent, check.RPCNPHandled, check.RPCNPIgnored, check.OutOfSequence,
 			check.PacketSeqErr, check.LocalAckTimeout, check.ImpliedNakSeqErr)
 		qpCmd := "rdma -j resource show qp link " + rdma + "/1"
 		out, err = r.Run(qpCmd)
@@ -148,7 +150,7 @@ func (hostCollector) Collect(r Runner, dev *schema.Device) (*check.Device, error
 			return nil, fmt.Errorf("%s: %w", qpCmd, err)
 		}
 		d.QPs = append(d.QPs, qps...)
-		source(d, qpCmd, check.QPState)
+		portSource(d, p, qpCmd, "rdma -j resource show qp link DEV/1", check.QPState)
 	}
 	if len(d.QPs) > 0 {
 		out, err := r.Run("dmesg")

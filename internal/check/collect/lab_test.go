@@ -107,8 +107,9 @@ func TestChecksOnTheLab(t *testing.T) {
 		// once are rules that must report exactly one finding (one
 		// cause, one finding); not are rules that must report none.
 		once, not []string
-		// fix is text the first finding of want[0]'s rule must advise.
-		fix string
+		// fix is text the first finding of want[0]'s rule must advise;
+		// src a command want[0]'s finding must name in its evidence.
+		fix, src string
 	}{
 		// Faults on different devices and ports that do not interact
 		// share one run.
@@ -141,7 +142,7 @@ func TestChecksOnTheLab(t *testing.T) {
 		{name: "hidden DSCP rewrite on a leaf", faults: map[string][]string{"leaf1": {"remark=0"}},
 			want: []want{{"CHK014", "leaves leaf1 in its class toward 10 devices (nic01"}}, once: []string{"CHK014"}},
 		{name: "hidden DSCP rewrite on the Cumulus leaf", faults: map[string][]string{"leaf4": {"remark=0"}},
-			want: []want{{"CHK014", "leaves leaf4 in its class toward 10 devices (nic25"}}, once: []string{"CHK014"}},
+			want: []want{{"CHK014", "leaves leaf4 in its class toward 10 devices (nic25"}}, once: []string{"CHK014"}, src: "nv show interface swp1 counters qos -o json"},
 		{name: "DSCP rewrite in the running config", oob: map[string][]string{"spine2": eosZeroDSCP(spine2Ports)},
 			want: []want{{"CHK014", "leaves spine2 in its class toward 4 devices (leaf1, leaf2, leaf3 and leaf4)"}}, once: []string{"CHK014"}},
 		{name: "drops in a lossless class", faults: map[string][]string{"spine2": {"congest=drops"}}, want: []want{{"CHK015", "spine2:Ethernet1/1 and 3 more ports"}}},
@@ -149,7 +150,8 @@ func TestChecksOnTheLab(t *testing.T) {
 			want: []want{{"CHK016", "DSCP 26 (roce) maps to priority 0, the intent says 3"}}},
 		{name: "DCQCN turned off on a host by hand", oob: map[string][]string{"nic17": {"echo 0 > /sys/class/net/ens1f0np0/ecn/roce_np/enable/3",
 			"echo 0 > /sys/class/net/ens1f0np0/ecn/roce_rp/enable/3"}}, faults: map[string][]string{"spine2": {"congest=marks"}},
-			want: []want{{"CHK016", "the DCQCN notification point (CNPs for ECN marks) is off on priority 3"}, {"CHK016", "reaction point (rate control on CNPs) is off on priority 3"}, {"CHK017", "nic17:ens1f0np0 received"}}},
+			want: []want{{"CHK016", "the DCQCN notification point (CNPs for ECN marks) is off on priority 3"}, {"CHK016", "reaction point (rate control on CNPs) is off on priority 3"}, {"CHK017", "nic17:ens1f0np0 received"}},
+			src: "cat /sys/class/net/ens1f0np0/ecn/roce_np/enable/3 /sys/class/net/ens1f0np0/ecn/roce_rp/enable/3"},
 		{name: "NP off", faults: map[string][]string{"spine2": {"congest=marks"}, "nic17": {"np-off"}}, want: []want{{"CHK017", "nic17:ens1f0np0 received"}}, not: []string{"CHK016"}},
 		{name: "CNP dropped", faults: map[string][]string{"spine2": {"congest=marks"}, "leaf1": {"cnp-unmapped"}}, want: []want{{"CHK018", "the CNPs die at leaf1"}}},
 		{name: "counters cleared", between: func() { fl.lab.Device("leaf2").ClearCounters() }, want: []want{{"CHK021", "leaf2: counters went down"}}},
@@ -202,6 +204,19 @@ func TestChecksOnTheLab(t *testing.T) {
 			for _, rule := range c.not {
 				if n := countRule(fs, rule); n != 0 {
 					t.Errorf("%s: %d wrong findings:\n%s", rule, n, summaries(fs))
+				}
+			}
+			if c.src != "" {
+				named := false
+				for _, f := range fs {
+					for _, e := range f.Evidence {
+						if f.Rule == c.want[0].rule && e.Source == c.src {
+							named = true
+						}
+					}
+				}
+				if !named {
+					t.Errorf("no %s evidence read with `%s`", c.want[0].rule, c.src)
 				}
 			}
 			if c.fix != "" {
