@@ -151,7 +151,7 @@ func TestChecksOnTheLab(t *testing.T) {
 		{name: "DCQCN turned off on a host by hand", oob: map[string][]string{"nic17": {"echo 0 > /sys/class/net/ens1f0np0/ecn/roce_np/enable/3",
 			"echo 0 > /sys/class/net/ens1f0np0/ecn/roce_rp/enable/3"}}, faults: map[string][]string{"spine2": {"congest=marks"}},
 			want: []want{{"CHK016", "the DCQCN notification point (CNPs for ECN marks) is off on priority 3"}, {"CHK016", "reaction point (rate control on CNPs) is off on priority 3"}, {"CHK017", "nic17:ens1f0np0 received"}},
-			src: "cat /sys/class/net/ens1f0np0/ecn/roce_np/enable/3 /sys/class/net/ens1f0np0/ecn/roce_rp/enable/3"},
+			src:  "cat /sys/class/net/ens1f0np0/ecn/roce_np/enable/3 /sys/class/net/ens1f0np0/ecn/roce_rp/enable/3"},
 		{name: "NP off", faults: map[string][]string{"spine2": {"congest=marks"}, "nic17": {"np-off"}}, want: []want{{"CHK017", "nic17:ens1f0np0 received"}}, not: []string{"CHK016"}},
 		{name: "CNP dropped", faults: map[string][]string{"spine2": {"congest=marks"}, "leaf1": {"cnp-unmapped"}}, want: []want{{"CHK018", "the CNPs die at leaf1"}}},
 		{name: "counters cleared", between: func() { fl.lab.Device("leaf2").ClearCounters() }, want: []want{{"CHK021", "leaf2: counters went down"}}},
