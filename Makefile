@@ -44,7 +44,7 @@ lint:
 test:
 	GO=$(GO) scripts/test.sh
 
-# Long fuzzing: every fuzz target (found with go test -list) for FUZZTIME
+# Long fuzzing: every fuzz target (found in the test files, scripts/fuzz.sh) for FUZZTIME
 # each, e.g. make fuzz FUZZTIME=5m; FUZZ_TARGETS="./schema:FuzzLoad" for one.
 FUZZTIME ?= 30s
 fuzz:

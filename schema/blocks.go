@@ -40,6 +40,9 @@ type resolver struct {
 	// kindNames and platformNames are the allowed device kinds and
 	// platforms, listed once rather than per device instance.
 	kindNames, platformNames []string
+	// platforms is platformTable as a map, built once per load: the
+	// loader looks a platform up for every device and port.
+	platforms map[Platform]platformSpec
 }
 
 type gatewayRef struct {
@@ -54,6 +57,7 @@ func newResolver(d *decoder, f *Fabric) *resolver {
 		acls: map[string]*ACL{}, policies: map[string]*QoSPolicy{}, devices: map[string]*Device{},
 		subnetGateways: map[*Subnet]gatewayRef{},
 		kindNames:      kindNames(), platformNames: platformNames(),
+		platforms: platformMap(),
 	}
 }
 

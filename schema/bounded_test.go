@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -34,6 +35,19 @@ func deep(open, close string, n int) string {
 	return strings.Repeat(open, n) + "1" + strings.Repeat(close, n)
 }
 
+// chain is a locals block a0 = first, a1 = step(a0), … a(n-1), then
+// tail's lines: a(i) is on line i+2. step holds %[1]s for the previous
+// local's name ("[%[1]s, %[1]s]").
+func chain(n int, first, step, tail string) string {
+	var b strings.Builder
+	b.WriteString("locals {\n  a0 = " + first + "\n")
+	for i := 1; i < n; i++ {
+		fmt.Fprintf(&b, "  a%d = %s\n", i, fmt.Sprintf(step, fmt.Sprintf("local.a%d", i-1)))
+	}
+	b.WriteString(tail + "}\n")
+	return b.String()
+}
+
 func boundedCases() []boundedCase {
 	return []boundedCase{
 		{name: "range of 2e30 values", bad: "locals {\n  x = range(-1e30, 1e30)\n}\n",
@@ -48,6 +62,9 @@ func boundedCases() []boundedCase {
 			want: []string{"Nested too deeply", "bad.fab.json:2:"}},
 		{name: "for expression in a JSON template string", files: map[string]string{"bad.fab.json": "{\"locals\": {\n  \"x\": \"${[for i in range(1000000): [for j in range(1000000): j]]}\"\n}}\n"},
 			want: []string{"Template too complex for JSON", "bad.fab.json:2:"}},
+		{name: "a large local in a JSON template's function call", bad: "locals {\n  big = range(100000)\n}\ndevice \"n\" {\n  count    = 20000\n  kind     = \"nic\"\n  platform = \"linux_dcb\"\n}\n",
+			files: map[string]string{"bad.fab.json": "{\"device\": {\"m\": {\"count\": 20000, \"kind\": \"nic\", \"platform\": \"linux_dcb\",\n  \"name\": \"m${length(local.big) + count.index}\"}}}\n"},
+			want:  []string{"Template too complex for JSON", "local.big", "bad.fab.json:2:"}},
 		{name: "-var with deep nesting", bad: "variable \"v\" {\n}\n", args: []string{"-var", "v=" + deep("[", "]", 60000)},
 			want: []string{"Invalid value for variable", "-var v", "nested too deeply"}},
 		{name: "-var with a huge number", bad: "variable \"v\" {\n  type = number\n}\n", args: []string{"-var", "v=1e400"},
@@ -96,6 +113,31 @@ func boundedCases() []boundedCase {
 			want: []string{"bad.fab.hcl:2:", "too long"}},
 		{name: "mesh of a million squared", bad: "locals {\n  n = [for i in range(100000) : \"d${i}\"]\n}\nmesh \"m\" {\n  lower       = local.n\n  lower_ports = local.n\n  upper       = local.n\n  upper_ports = local.n\n}\n",
 			want: []string{"Too many links", "bad.fab.hcl:4:"}},
+		// Memory: what a for expression, a constructor in its body and a
+		// map entry cost is charged before the load exceeds 2 GiB.
+		{name: "map of a million entries", bad: "locals {\n  a = {for i in range(1000000) : tostring(i) => i}\n}\n",
+			want: []string{"Evaluation limit reached", "bad.fab.hcl:2:", "more than 2000000 collection elements"}},
+		{name: "list of a million strings", bad: "locals {\n  a = [for i in range(1000000) : \"xxxxxxxxxxxxxxxxxxxx\"]\n}\n",
+			want: []string{"Evaluation limit reached", "bad.fab.hcl:2:"}},
+		{name: "tuples built in a for body", bad: "locals {\n  a = [for i in range(650000) : [i, i, i, i, i, i, i, i]]\n}\n",
+			want: []string{"Evaluation limit reached", "bad.fab.hcl:2:"}},
+		// Walks: values are shared, walks are not.
+		{name: "shared doubling then jsonencode", bad: chain(27, "[1]", "[%[1]s, %[1]s]", "  b = jsonencode(local.a26)\n"),
+			want: []string{"Value too large", "local.a20", "bad.fab.hcl:22:", "expands to more than 2000000"}},
+		{name: "shared doubling compared", bad: chain(26, "[1]", "[%[1]s, %[1]s]", "  b = local.a25 == local.a24\n  c = setunion([local.a25], [local.a24])\n"),
+			want: []string{"Value too large", "bad.fab.hcl:22:"}},
+		{name: "shared doubling inside one expression", bad: chain(19, "[1]", "[%[1]s, %[1]s]", "  b = length([for i in range(64) : local.a18])\n"),
+			want: []string{"Value too large", "bad.fab.hcl:21:"}},
+		{name: "nesting through 300 locals", bad: chain(300, "1", "[%[1]s]", ""),
+			want: []string{"nests more than 100 levels", "local.a101", "bad.fab.hcl:103:"}},
+		{name: "20,000 chained locals", bad: chain(20000, "1", "%[1]s", "  b = local.nope\n"),
+			want: []string{"Reference to undeclared local value", "bad.fab.hcl:20002:"}},
+		{name: "a large list's length in every iteration", bad: "locals {\n  big = range(100000)\n  x = [for i in range(20000) : length(local.big)]\n}\n",
+			want: []string{"Evaluation limit reached", "bad.fab.hcl:3:", "walk more than 20000000"}},
+		{name: "comparing large values in every iteration", bad: "locals {\n  big = range(100000)\n  x = [for i in range(20000) : local.big == local.big]\n}\n",
+			want: []string{"Evaluation limit reached", "bad.fab.hcl:3:", "walk more than 20000000"}},
+		{name: "setproduct repeating a large value", bad: "locals {\n  big = [range(100000)]\n  x = setproduct(range(1000), local.big)\n}\n",
+			want: []string{"bad.fab.hcl:3:", "expands to more than 2000000"}},
 		{name: "dynamic blocks from a huge range", bad: "device \"x\" {\n  kind     = \"leaf\"\n  platform = \"sonic\"\n  dynamic \"port\" {\n    for_each = range(2000000)\n    labels   = [\"Ethernet${port.value}\"]\n    content {}\n  }\n}\n",
 			want: []string{"bad.fab.hcl:5:", "range would produce"}},
 	}
@@ -121,14 +163,15 @@ func TestBoundedEvaluation(t *testing.T) {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	cases := boundedCases()
-	// Each case gets an equal share of what is left of the test deadline,
-	// at most two minutes: a loaded machine waits longer, a hang fails.
-	per := 2 * time.Minute
-	if dl, ok := t.Deadline(); ok {
-		per = min(per, time.Until(dl)/time.Duration(2*len(cases)+2))
-	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			// Each case may take a quarter of what is left of the test
+			// deadline, at most two minutes: a loaded machine waits
+			// longer, a hang fails (and leaves time for the others).
+			per := 2 * time.Minute
+			if dl, ok := t.Deadline(); ok {
+				per = min(per, time.Until(dl)/4)
+			}
 			dir := t.TempDir()
 			fab := filepath.Join(dir, "fabric")
 			writeFile(t, mkdir(t, fab), baseFile, badBase)

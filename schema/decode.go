@@ -68,7 +68,7 @@ func instanceInvariantCached(d *decoder, expr hclsyntax.Expression) bool {
 	return instanceInvariant(expr)
 }
 
-func newDecoder() *decoder { return &decoder{seen: map[string]bool{}, budget: &budget{}} }
+func newDecoder() *decoder { return &decoder{seen: map[string]bool{}, budget: newBudget()} }
 
 // add records a diagnostic unless an identical one (same subject and summary)
 // was recorded already: HCL often reports one mistake twice.
@@ -156,7 +156,7 @@ func (d *decoder) eval(attr *hcl.Attribute, ctx *hcl.EvalContext) (cty.Value, bo
 		return v, ok
 	}
 	if ie, isIndex := native.(*hclsyntax.IndexExpr); isIndex && instanceInvariant(ie.Collection) {
-		if coll, ds := ie.Collection.Value(ctx); !ds.HasErrors() && coll.IsWhollyKnown() {
+		if coll, ds := ie.Collection.Value(ctx); !ds.HasErrors() && d.budget.chargeWalk(coll, walksRead) == nil && coll.IsWhollyKnown() {
 			d.invariant.Store(native, cachedValue{variant: true, coll: &coll})
 			return d.evalIndex(attr, ie, coll, ctx)
 		}
@@ -185,7 +185,7 @@ func (d *decoder) evalUncached(attr *hcl.Attribute, ctx *hcl.EvalContext) (cty.V
 // non-null values.
 func (d *decoder) checkValue(attr *hcl.Attribute, v cty.Value, ds hcl.Diagnostics) (cty.Value, bool) {
 	d.addHCL(ds)
-	if ds.HasErrors() {
+	if ds.HasErrors() || !d.checkSize(v, attr.Expr.Range(), fmt.Sprintf("%q", attr.Name)) {
 		return cty.NilVal, false
 	}
 	if !v.IsWhollyKnown() {
@@ -265,6 +265,10 @@ func (d *decoder) boolean(attrs hcl.Attributes, name string, ctx *hcl.EvalContex
 
 // number converts a cty number to an int within [lo, hi].
 func (d *decoder) number(v cty.Value, rng hcl.Range, what string, lo, hi int) (int, bool) {
+	if v.IsNull() {
+		d.errorf(rng, "Null value", "%s is null; give it a number between %d and %d, or leave it out.", what, lo, hi)
+		return 0, false
+	}
 	if v.Type() != cty.Number {
 		d.errorf(rng, "Incorrect attribute type", "%s must be a number, not %s.", what, typeName(v.Type()))
 		return 0, false
@@ -321,9 +325,6 @@ func (d *decoder) intList(attrs hcl.Attributes, name string, ctx *hcl.EvalContex
 		seen := map[int]bool{}
 		for it := v.ElementIterator(); it.Next(); {
 			_, e := it.Element()
-			if e.IsNull() {
-				continue
-			}
 			i, ok := d.number(e, attr.Expr.Range(), what, lo, hi)
 			if !ok {
 				good = false
@@ -433,6 +434,10 @@ func (d *decoder) portRanges(attrs hcl.Attributes, name string, ctx *hcl.EvalCon
 	}
 	var out []PortRange
 	for _, e := range elems {
+		if e.IsNull() {
+			d.errorf(attr.Expr.Range(), "Null value", "An element of %q is null; write a port number or a range \"a-b\", or remove it.", name)
+			return Value[[]PortRange]{}
+		}
 		switch e.Type() {
 		case cty.Number:
 			p, ok := d.number(e, attr.Expr.Range(), fmt.Sprintf("%q", name), 0, 65535)

@@ -269,7 +269,7 @@ func (r *resolver) decodeDeviceAttrs(dev *Device, c *hcl.BodyContent, ctx *hcl.E
 	p := d.enum(c.Attributes, "platform", ctx, r.platformNames...)
 	dev.Platform = Value[Platform]{V: Platform(p.V), Set: p.Set, Src: p.Src}
 	if k.Set && p.Set {
-		if isNIC := dev.Kind.V == KindNIC; isNIC != dev.Platform.V.IsHost() {
+		if isNIC := dev.Kind.V == KindNIC; isNIC != r.platforms[dev.Platform.V].host {
 			what := "a switch platform"
 			if isNIC {
 				what = "a host platform (nvidia_mlnx or linux_dcb)"
@@ -291,7 +291,7 @@ func (r *resolver) decodeDeviceAttrs(dev *Device, c *hcl.BodyContent, ctx *hcl.E
 			dev.Host = Value[string]{}
 		}
 	}
-	d.text(c.Attributes, "description", ctx, textRuleOf(dev.Platform.V))
+	d.text(c.Attributes, "description", ctx, r.platforms[dev.Platform.V].text)
 	r.decodeRelease(dev, c, ctx)
 }
 
@@ -635,7 +635,7 @@ func (r *resolver) decodePort(dev *Device, blk *hcl.Block, c *hcl.BodyContent, c
 	p.MTU = d.integer(c.Attributes, "mtu", ctx, MinMTU, MaxMTU)
 	p.IP = d.prefix(c.Attributes, "ip", ctx, true)
 	p.Routed = d.boolean(c.Attributes, "routed", ctx)
-	p.Description = d.text(c.Attributes, "description", ctx, textRuleOf(dev.Platform.V)).V
+	p.Description = d.text(c.Attributes, "description", ctx, r.platforms[dev.Platform.V].text).V
 	if n, _, ok := r.refAttr(c.Attributes, "qos_policy", ctx, "qos_policy", false); ok {
 		p.Policy = r.policies[n]
 	}

@@ -16,7 +16,7 @@ import (
 // standard library plus cidrhost, cidrsubnet, index and the to* conversions,
 // with the limits of docs/language.md. A new map is built on each call;
 // callers own it.
-func Functions() map[string]function.Function { return functions(&budget{}) }
+func Functions() map[string]function.Function { return functions(newBudget()) }
 
 // functions builds the function table of one load, whose budget the
 // functions that build large values charge.
@@ -49,32 +49,20 @@ func functions(b *budget) map[string]function.Function {
 		"tostring": convertFunc(cty.String), "tonumber": convertFunc(cty.Number),
 		"tobool": convertFunc(cty.Bool),
 	}
-	// Functions whose result can be much larger than their arguments, or
-	// a number too large to print, check their arguments first and their
-	// result after. The others (conversions, lookups, slicing) return no
-	// more than they are given.
-	pre := preChecks()
-	bounded := map[string]bool{}
-	for _, name := range []string{
-		"indent", "join", "replace", "split", "format", "formatlist", "setproduct", "concat",
-		"setunion", "merge", "jsondecode", "jsonencode", "parseint", "chunklist", "pow", "log",
-		"upper", "lower", "title", "regexall", "zipmap", "abs", "ceil", "floor", "tonumber",
-	} {
-		bounded[name] = true
-	}
+	// Every function's arguments are measured and charged before the call
+	// (see bound). Those that build a value check its size (and those
+	// that can build one much larger than their arguments check the
+	// arguments first, preChecks). The others return a number, a bool or
+	// a part of an argument, and are not wrapped: a wrapper is one more
+	// go-cty call, which walks every argument once more. try and can take
+	// expressions, not values.
+	pre := preChecks(b)
 	for name, f := range fs {
-		// Functions taking a list or set are wrapped too, for the fast
-		// conversion of their tuple arguments.
-		listParam := false
-		for _, p := range f.Params() {
-			listParam = listParam || p.Type.IsListType() || p.Type.IsSetType()
+		switch name {
+		case "try", "can", "length", "element", "lookup", "index", "contains", "strlen", "coalesce":
+			continue
 		}
-		if vp := f.VarParam(); vp != nil {
-			listParam = listParam || vp.Type.IsListType() || vp.Type.IsSetType()
-		}
-		if bounded[name] || listParam {
-			fs[name] = boundedFunc(b, f, pre[name])
-		}
+		fs[name] = boundedFunc(b, f, pre[name])
 	}
 	for name, f := range internalFunctions(b) {
 		fs[name] = f
@@ -92,7 +80,9 @@ func convertFunc(want cty.Type) function.Function {
 	return function.New(&function.Spec{
 		Params: []function.Parameter{{Name: "v", Type: cty.DynamicPseudoType, AllowNull: true, AllowDynamicType: true}},
 		Type: func(args []cty.Value) (cty.Type, error) {
-			if !args[0].IsKnown() {
+			if !args[0].IsKnown() || want.IsPrimitiveType() {
+				// A primitive's conversion fails or not in Impl: converting
+				// twice (a number's shortest decimal form) doubled the cost.
 				return want, nil
 			}
 			v, err := conv(args[0])
@@ -230,37 +220,12 @@ var rangeFunc = function.New(&function.Spec{
 	VarParam: &function.Parameter{Name: "params", Type: cty.Number},
 	Type:     function.StaticReturnType(cty.List(cty.Number)),
 	Impl: func(args []cty.Value, _ cty.Type) (cty.Value, error) {
-		ints := make([]*big.Int, len(args))
-		for i, a := range args {
-			bf := a.AsBigFloat()
-			if !bf.IsInt() {
-				return cty.NilVal, function.NewArgErrorf(i, "range arguments must be whole numbers")
-			}
-			ints[i], _ = bf.Int(nil)
+		start, step, count, err := rangeBounds(args)
+		if err != nil {
+			return cty.NilVal, err
 		}
-		var start, end *big.Int
-		step := big.NewInt(1)
-		switch len(ints) {
-		case 1:
-			start, end = big.NewInt(0), ints[0]
-		case 2:
-			start, end = ints[0], ints[1]
-		case 3:
-			start, end, step = ints[0], ints[1], ints[2]
-		default:
-			return cty.NilVal, fmt.Errorf("range takes one, two or three arguments")
-		}
-		if step.Sign() == 0 {
-			return cty.NilVal, fmt.Errorf("range step must not be zero")
-		}
-		// count = ceil((end-start)/step) when positive.
-		span := new(big.Int).Sub(end, start)
-		if span.Sign() != step.Sign() {
+		if count.Sign() == 0 {
 			return cty.ListValEmpty(cty.Number), nil
-		}
-		count, rem := new(big.Int).QuoRem(span, step, new(big.Int))
-		if rem.Sign() != 0 {
-			count.Add(count, big.NewInt(1))
 		}
 		if !count.IsInt64() || count.Int64() > MaxElements {
 			return cty.NilVal, fmt.Errorf("range would produce %s values; at most %d", count, MaxElements)
@@ -277,6 +242,56 @@ var rangeFunc = function.New(&function.Spec{
 		return cty.ListVal(vals), nil
 	},
 })
+
+// rangeBounds reads range's arguments: the start, the step and how many
+// values it produces (0 when the span and the step disagree in sign).
+func rangeBounds(args []cty.Value) (start, step, count *big.Int, err error) {
+	ints := make([]*big.Int, len(args))
+	for i, a := range args {
+		bf := a.AsBigFloat()
+		if !bf.IsInt() {
+			return nil, nil, nil, function.NewArgErrorf(i, "range arguments must be whole numbers")
+		}
+		ints[i], _ = bf.Int(nil)
+	}
+	var end *big.Int
+	step = big.NewInt(1)
+	switch len(ints) {
+	case 1:
+		start, end = big.NewInt(0), ints[0]
+	case 2:
+		start, end = ints[0], ints[1]
+	case 3:
+		start, end, step = ints[0], ints[1], ints[2]
+	default:
+		return nil, nil, nil, fmt.Errorf("range takes one, two or three arguments")
+	}
+	if step.Sign() == 0 {
+		return nil, nil, nil, fmt.Errorf("range step must not be zero")
+	}
+	// count = ceil((end-start)/step) when positive.
+	span := new(big.Int).Sub(end, start)
+	if span.Sign() != step.Sign() {
+		return start, step, new(big.Int), nil
+	}
+	count, rem := new(big.Int).QuoRem(span, step, new(big.Int))
+	if rem.Sign() != 0 {
+		count.Add(count, big.NewInt(1))
+	}
+	return start, step, count, nil
+}
+
+// rangeCount is how many values range(args...) produces.
+func rangeCount(args []cty.Value) (int64, error) {
+	_, _, count, err := rangeBounds(args)
+	if err != nil {
+		return 0, err
+	}
+	if !count.IsInt64() {
+		return MaxElements + 1, nil
+	}
+	return count.Int64(), nil
+}
 
 // lengthFunc is go-cty's length, extended to objects (their attribute
 // count), as Terraform's: a local written as { a = 1 } is an object.

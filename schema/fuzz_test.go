@@ -1,6 +1,7 @@
 package schema_test
 
 import (
+	"flag"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -18,6 +19,36 @@ const fuzzMaxInput = 64 << 10
 // corpus without making each run load 67,648 devices.
 var scaleDefaults = regexp.MustCompile(`default = \d+`)
 
+// fuzzMinimize is how many executions the fuzzer spends minimizing an
+// input that found new code, unless -fuzzminimizetime says otherwise.
+// Go's default is 60 seconds, and its minimizer tries every subset of
+// bytes, so each new input of a few kilobytes stopped all fuzzing for a
+// minute ("execs: 686 (0/sec)" for 40 s).
+const fuzzMinimize = "100x"
+
+// limitMinimize sets -test.fuzzminimizetime to fuzzMinimize unless it was
+// given. The coordinator reads it when f.Fuzz starts.
+func limitMinimize(f *testing.F) {
+	f.Helper()
+	given := false
+	flag.Visit(func(fl *flag.Flag) { given = given || fl.Name == "test.fuzzminimizetime" })
+	if !given && flag.Lookup("test.fuzzminimizetime") != nil {
+		if err := flag.Set("test.fuzzminimizetime", fuzzMinimize); err != nil {
+			f.Fatal(err)
+		}
+	}
+}
+
+// fuzzOptions are the options every fuzz target loads with: no
+// environment, and load-wide totals small enough that any input loads in
+// a fraction of a second.
+func fuzzOptions(o schema.Options) schema.Options {
+	if o.Getenv == nil {
+		o.Getenv = func(string) string { return "" }
+	}
+	return schema.WithFuzzLimits(o)
+}
+
 // FuzzLoad feeds arbitrary bytes to the loader as one intent file, in HCL
 // or JSON syntax, alone or next to a valid base fabric. Load must never
 // panic, and what it returns must be coherent: errors have a summary and a
@@ -31,24 +62,32 @@ func FuzzLoad(f *testing.F) {
 	f.Add([]byte(`{"fabric": {"j": {"qos_policy": "qos_policy.lossless"}}}`), true, false)
 	f.Add([]byte(`{"traffic_class": {"x": {"priority": 3, "dscp": [26, 27]}}}`), true, true)
 	f.Add([]byte(`{"device": {"x": {"kind": "leaf", "platform": "sonic", "port": {"Ethernet0": {"speed": "100G"}}}}}`), true, true)
-	f.Fuzz(func(t *testing.T, src []byte, json, withBase bool) {
+	limitMinimize(f)
+	// One directory for all inputs of this process (the fuzz function
+	// runs one input at a time): a fresh one each time cost more than
+	// loading most inputs.
+	dir := f.TempDir()
+	hcl, json, base := filepath.Join(dir, "in.fab.hcl"), filepath.Join(dir, "in.fab.json"), filepath.Join(dir, baseFile)
+	f.Fuzz(func(t *testing.T, src []byte, isJSON, withBase bool) {
 		if len(src) > fuzzMaxInput {
 			return
 		}
-		dir := t.TempDir()
-		name := "in.fab.hcl"
-		if json {
-			name = "in.fab.json"
+		write, drop := hcl, json
+		if isJSON {
+			write, drop = json, hcl
 		}
-		if err := os.WriteFile(filepath.Join(dir, name), src, 0o644); err != nil {
+		if err := os.WriteFile(write, src, 0o644); err != nil {
 			t.Fatal(err)
 		}
+		_ = os.Remove(drop)
 		if withBase {
-			if err := os.WriteFile(filepath.Join(dir, baseFile), []byte(badBase), 0o644); err != nil {
+			if err := os.WriteFile(base, []byte(badBase), 0o644); err != nil {
 				t.Fatal(err)
 			}
+		} else {
+			_ = os.Remove(base)
 		}
-		fab, diags := schema.Load(dir, schema.Options{Getenv: func(string) string { return "" }})
+		fab, diags := schema.Load(dir, fuzzOptions(schema.Options{}))
 		checkLoadResult(t, fab, diags, len(src))
 	})
 }
@@ -152,11 +191,12 @@ func FuzzVarValue(f *testing.F) {
 	if err := os.WriteFile(filepath.Join(dir, baseFile), []byte(badBase+"variable \"v\" {\n}\nvariable \"l\" {\n  type    = list(any)\n  default = []\n}\n"), 0o644); err != nil {
 		f.Fatal(err)
 	}
+	limitMinimize(f)
 	f.Fuzz(func(t *testing.T, raw string, env bool) {
 		if len(raw) > fuzzMaxInput {
 			return
 		}
-		opts := schema.Options{Vars: map[string]string{"v": raw}, Getenv: func(string) string { return "" }}
+		opts := schema.Options{Vars: map[string]string{"v": raw}}
 		if env {
 			opts = schema.Options{Vars: map[string]string{"v": "1"}, Getenv: func(k string) string {
 				if k == "FABRICGEN_VAR_l" {
@@ -165,7 +205,7 @@ func FuzzVarValue(f *testing.F) {
 				return ""
 			}}
 		}
-		fab, diags := schema.Load(dir, opts)
+		fab, diags := schema.Load(dir, fuzzOptions(opts))
 		checkLoadResult(t, fab, diags, 0)
 	})
 }
@@ -181,18 +221,20 @@ func FuzzVarFile(f *testing.F) {
 	if err := os.WriteFile(filepath.Join(dir, baseFile), []byte(badBase+"variable \"v\" {\n  default = 0\n}\n"), 0o644); err != nil {
 		f.Fatal(err)
 	}
+	limitMinimize(f)
+	vars := f.TempDir()
 	f.Fuzz(func(t *testing.T, src []byte, json bool) {
 		if len(src) > fuzzMaxInput {
 			return
 		}
-		name := filepath.Join(t.TempDir(), "vars.hcl")
+		name := filepath.Join(vars, "vars.hcl")
 		if json {
 			name = strings.TrimSuffix(name, ".hcl") + ".json"
 		}
 		if err := os.WriteFile(name, src, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		fab, diags := schema.Load(dir, schema.Options{VarFiles: []string{name}, Getenv: func(string) string { return "" }})
+		fab, diags := schema.Load(dir, fuzzOptions(schema.Options{VarFiles: []string{name}}))
 		for _, d := range diags {
 			if d.Summary == "" {
 				t.Errorf("diagnostic without a summary: %+v", d)

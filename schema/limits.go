@@ -23,10 +23,17 @@ const (
 	MaxElements = 1_000_000
 	// MaxVarFileSize bounds a -var-file (and MaxKeyFileSize, in push, a key file).
 	MaxVarFileSize = 1 << 20
-	// MaxEvalElements bounds the collection elements and for-expression
-	// iterations one load builds in total; MaxEvalBytes the string bytes.
+	// MaxEvalElements bounds what one load builds in total, in elements
+	// weighted by their memory (see weightElem): collection elements,
+	// map and object entries, for-expression iterations. MaxEvalBytes
+	// bounds the string bytes.
 	MaxEvalElements = 2_000_000
 	MaxEvalBytes    = 64 << 20
+	// MaxValueElements bounds the expanded size of a value something
+	// walks (see expand.go); MaxEvalWalk bounds what one load's function
+	// calls, comparisons and attribute reads walk in total.
+	MaxValueElements = 2_000_000
+	MaxEvalWalk      = 20_000_000
 	// MaxObjects bounds the devices, ports and links of one fabric together.
 	MaxObjects = 1_000_000
 	// maxNumberExp bounds a number's binary exponent: |x| < 2^1024
@@ -35,28 +42,57 @@ const (
 	maxNumberExp = 1024
 )
 
-// budget counts what one load has built so far. It is safe for
-// concurrent use.
-type budget struct {
-	elems, bytes, objects atomic.Int64
-	// spent is set once a load-wide total is exceeded: that error is
-	// reported once, and from then on the checked calls return unknown
-	// values, so that the rest of an expression (a for expression keeps
-	// evaluating after an error) costs nothing.
-	spent atomic.Bool
+// evalLimits are the load-wide totals of one load (tests shrink them).
+type evalLimits struct {
+	elems, bytes, walk int64
 }
 
-// exhausted reports whether an earlier call already exceeded a total.
-func (b *budget) exhausted() bool { return b != nil && b.spent.Load() }
+// defaultLimits are the documented totals.
+func defaultLimits() evalLimits {
+	return evalLimits{elems: MaxEvalElements, bytes: MaxEvalBytes, walk: MaxEvalWalk}
+}
 
-// spendElems charges n collection elements; the error says which limit.
-func (b *budget) spendElems(n int) error {
+// budget counts what one load has built and walked so far. It is safe for
+// concurrent use.
+type budget struct {
+	limits                      evalLimits
+	elems, bytes, walk, objects atomic.Int64
+	// spent is set once a load-wide total is exceeded (or the load is
+	// cancelled): that error is reported once, and from then on the
+	// checked calls return unknown values, so that the rest of an
+	// expression (a for expression keeps evaluating after an error)
+	// costs nothing.
+	spent atomic.Bool
+	// cancelled is set when the load's context is done.
+	cancelled atomic.Bool
+}
+
+// newBudget is a budget with the documented limits.
+func newBudget() *budget { return &budget{limits: defaultLimits()} }
+
+// exhausted reports whether an earlier call already exceeded a total, or
+// the load was cancelled.
+func (b *budget) exhausted() bool { return b != nil && (b.spent.Load() || b.cancelled.Load()) }
+
+// spendElems charges a collection of n elements costing cost budget
+// elements (n times its weight); the error says which limit.
+func (b *budget) spendElems(n, cost int) error {
 	if n > MaxElements {
 		return fmt.Errorf("the collection would have %d elements; at most %d", n, MaxElements)
 	}
-	if b != nil && b.elems.Add(int64(n)) > MaxEvalElements {
+	if b != nil && b.elems.Add(int64(cost)) > b.limits.elems {
 		b.spent.Store(true)
-		return fmt.Errorf("this fabric builds more than %d collection elements in total while it loads; simplify the expressions", MaxEvalElements)
+		return &totalError{fmt.Sprintf("this fabric builds more than %d collection elements in total while it loads (a map or object entry counts %d, a for-expression iteration %d); simplify the expressions", b.limits.elems, weightEntry, weightIteration)}
+	}
+	return nil
+}
+
+// fits reports, without charging, whether a collection costing cost
+// budget elements would stay within the load's total: functions that
+// build large collections (range, setproduct) ask before they build.
+func (b *budget) fits(cost int) error {
+	if b != nil && b.elems.Load()+int64(cost) > b.limits.elems {
+		return &totalError{fmt.Sprintf("this fabric would build more than %d collection elements in total while it loads; simplify the expressions", b.limits.elems)}
 	}
 	return nil
 }
@@ -66,9 +102,18 @@ func (b *budget) spendBytes(n int) error {
 	if n > MaxStringLen {
 		return fmt.Errorf("the string would be %d bytes long; at most %d (1 MiB)", n, MaxStringLen)
 	}
-	if b != nil && b.bytes.Add(int64(n)) > MaxEvalBytes {
+	if b != nil && b.bytes.Add(int64(n)) > b.limits.bytes {
 		b.spent.Store(true)
-		return fmt.Errorf("this fabric builds more than %d MiB of strings in total while it loads; simplify the expressions", MaxEvalBytes>>20)
+		return &totalError{fmt.Sprintf("this fabric builds more than %d MiB of strings in total while it loads; simplify the expressions", b.limits.bytes>>20)}
+	}
+	return nil
+}
+
+// spendWalk charges a walk over n values.
+func (b *budget) spendWalk(n int) error {
+	if b != nil && b.walk.Add(int64(n)) > b.limits.walk {
+		b.spent.Store(true)
+		return &totalError{fmt.Sprintf("function calls, comparisons and attribute reads walk more than %d values in total while this fabric loads (a large value passed to a function in every instance of a block?); call the function once in a local, or index the list directly (local.names[count.index])", b.limits.walk)}
 	}
 	return nil
 }
@@ -111,8 +156,10 @@ func (b *budget) checkResult(v cty.Value) error {
 		return b.spendBytes(len(v.AsString()))
 	case t == cty.Number:
 		return checkNumber(v)
-	case t.IsListType() || t.IsSetType() || t.IsTupleType() || t.IsMapType() || t.IsObjectType():
-		return b.spendElems(v.LengthInt())
+	case t.IsListType() || t.IsSetType() || t.IsTupleType():
+		return b.spendElems(v.LengthInt(), v.LengthInt()*weightElem)
+	case t.IsMapType() || t.IsObjectType():
+		return b.spendElems(v.LengthInt(), v.LengthInt()*weightEntry)
 	}
 	return nil
 }
@@ -202,24 +249,27 @@ func numberDigits(f *big.Float) int {
 }
 
 // boundedFunc wraps f: pre (when set) checks the arguments before f
-// builds anything, and the result's outer size is checked after. A
-// parameter typed as a list or set takes its argument as is and converts
-// a tuple whose elements share one type itself (homogeneousCollection):
-// go-cty unifies element types pairwise, so converting a tuple of 100,000
-// strings took minutes.
+// builds anything, and the result's outer size is charged after. A
+// parameter typed as a collection takes its argument as is and is
+// converted here (a tuple whose elements share one type directly, see
+// homogeneousCollection): go-cty unifies element types pairwise, so
+// converting a tuple of 100,000 strings took minutes, and HCL would
+// convert before the argument's walk is charged.
 func boundedFunc(b *budget, f function.Function, pre func(args []cty.Value) error) function.Function {
 	orig := f.Params()
+	loosen := func(p function.Parameter) function.Parameter {
+		if !p.Type.IsPrimitiveType() && p.Type != cty.DynamicPseudoType {
+			p.Type, p.AllowDynamicType = cty.DynamicPseudoType, true
+		}
+		return p
+	}
 	params := make([]function.Parameter, len(orig))
 	for i, p := range orig {
-		params[i] = p
-		if p.Type.IsListType() || p.Type.IsSetType() {
-			params[i].Type, params[i].AllowDynamicType = cty.DynamicPseudoType, true
-		}
+		params[i] = loosen(p)
 	}
 	varParam := f.VarParam()
-	if varParam != nil && (varParam.Type.IsListType() || varParam.Type.IsSetType()) {
-		vp := *varParam
-		vp.Type, vp.AllowDynamicType = cty.DynamicPseudoType, true
+	if varParam != nil {
+		vp := loosen(*varParam)
 		varParam = &vp
 	}
 	typeOf := func(i int) cty.Type {
@@ -231,40 +281,55 @@ func boundedFunc(b *budget, f function.Function, pre func(args []cty.Value) erro
 		}
 		return cty.DynamicPseudoType
 	}
-	fast := func(args []cty.Value) []cty.Value {
+	conv := func(args []cty.Value) ([]cty.Value, error) {
 		out := args
-		for i := range args {
+		for i, a := range args {
 			t := typeOf(i)
-			if !t.IsListType() && !t.IsSetType() {
+			if t.IsPrimitiveType() || t == cty.DynamicPseudoType || !a.IsKnown() || a.IsNull() {
 				continue
 			}
-			if v, ok := homogeneousCollection(args[i], t); ok {
-				if &out[0] == &args[0] {
-					out = append([]cty.Value(nil), args...)
+			v, ok := homogeneousCollection(a, t)
+			if !ok {
+				if err := a.Type().TestConformance(t); err == nil {
+					continue
 				}
-				out[i] = v
+				var err error
+				if v, err = convert.Convert(a, t); err != nil {
+					return nil, function.NewArgError(i, err)
+				}
 			}
+			if &out[0] == &args[0] {
+				out = append([]cty.Value(nil), args...)
+			}
+			out[i] = v
 		}
-		return out
+		return out, nil
 	}
 	spec := &function.Spec{
 		Description: f.Description(),
 		Params:      params,
 		VarParam:    varParam,
+		// The result's type is left to f's own check in Impl: asking f
+		// here as well would walk every argument once more.
 		Type: func(args []cty.Value) (cty.Type, error) {
-			args = fast(args)
-			if pre != nil {
-				if err := pre(args); err != nil {
-					return cty.NilType, err
-				}
+			if b.exhausted() || pre == nil {
+				return cty.DynamicPseudoType, nil
 			}
-			return f.ReturnTypeForValues(args)
+			args, err := conv(args)
+			if err != nil {
+				return cty.NilType, err
+			}
+			return cty.DynamicPseudoType, pre(args)
 		},
 		Impl: func(args []cty.Value, ret cty.Type) (cty.Value, error) {
 			if b.exhausted() {
 				return cty.UnknownVal(ret), nil
 			}
-			v, err := f.Call(fast(args))
+			args, err := conv(args)
+			if err != nil {
+				return cty.NilVal, err
+			}
+			v, err := f.Call(args)
 			if err != nil {
 				return cty.NilVal, err
 			}
@@ -319,8 +384,9 @@ func smallInt(v cty.Value) (int, bool) {
 }
 
 // preChecks are the argument checks of the functions that can build a
-// value much larger than their arguments.
-func preChecks() map[string]func(args []cty.Value) error {
+// value much larger than their arguments; b is the load's budget, which
+// the largest builders must fit before they build.
+func preChecks(b *budget) map[string]func(args []cty.Value) error {
 	sumLen := func(from int) func(args []cty.Value) error {
 		return func(args []cty.Value) error {
 			n := 0
@@ -329,10 +395,23 @@ func preChecks() map[string]func(args []cty.Value) error {
 					n += lengthOf(a)
 				}
 			}
-			return (*budget)(nil).spendElems(n)
+			if err := (*budget)(nil).spendElems(n, 0); err != nil {
+				return err
+			}
+			return b.fits(n)
 		}
 	}
 	return map[string]func(args []cty.Value) error{
+		"range": func(args []cty.Value) error {
+			if !known(args...) {
+				return nil
+			}
+			n, err := rangeCount(args)
+			if err != nil || n > MaxElements {
+				return nil // range reports it
+			}
+			return b.fits(int(n))
+		},
 		"indent": func(args []cty.Value) error {
 			if !known(args...) {
 				return nil
@@ -366,7 +445,7 @@ func preChecks() map[string]func(args []cty.Value) error {
 					}
 				}
 			}
-			return (*budget)(nil).spendElems(elems)
+			return (*budget)(nil).spendElems(elems, 0)
 		},
 		"replace": func(args []cty.Value) error {
 			if !known(args...) {
@@ -387,7 +466,7 @@ func preChecks() map[string]func(args []cty.Value) error {
 			}
 			sep, s := str(args[0]), str(args[1])
 			n := strings.Count(s, sep) + 1
-			return (*budget)(nil).spendElems(n)
+			return (*budget)(nil).spendElems(n, 0)
 		},
 		"format":     func(args []cty.Value) error { return checkFormat(args, 1) },
 		"formatlist": checkFormatList,
@@ -400,6 +479,21 @@ func preChecks() map[string]func(args []cty.Value) error {
 				n *= lengthOf(a)
 				if n > MaxElements {
 					return fmt.Errorf("setproduct would build more than %d elements", MaxElements)
+				}
+			}
+			if err := b.fits(n); err != nil {
+				return err
+			}
+			// Each of the n results holds one element of every argument:
+			// an argument of k elements is repeated n/k times.
+			expanded := n
+			for _, a := range args {
+				if k := lengthOf(a); k > 0 {
+					size, _ := measure(a, MaxValueElements)
+					expanded += n / k * (size - 1)
+				}
+				if expanded > MaxValueElements {
+					return fmt.Errorf("setproduct would build a value that expands to more than %d elements", MaxValueElements)
 				}
 			}
 			return nil
@@ -436,7 +530,7 @@ func preChecks() map[string]func(args []cty.Value) error {
 				return nil
 			}
 			if n, ok := smallInt(args[1]); ok && n == 0 {
-				return (*budget)(nil).spendElems(lengthOf(args[0]))
+				return (*budget)(nil).spendElems(lengthOf(args[0]), 0)
 			}
 			return nil
 		},
@@ -562,7 +656,7 @@ func checkFormatList(args []cty.Value) error {
 			rows = max(rows, lengthOf(a))
 		}
 	}
-	if err := (*budget)(nil).spendElems(rows); err != nil {
+	if err := (*budget)(nil).spendElems(rows, 0); err != nil {
 		return err
 	}
 	n := literal * rows
@@ -678,32 +772,6 @@ func templateForFunc(b *budget) function.Function {
 				sb.WriteString(s)
 			}
 			return cty.StringVal(sb.String()), nil
-		},
-	})
-}
-
-// forCollectionFunc passes a for expression's collection through,
-// charging its length: nested for expressions cannot multiply past the
-// load's budget.
-func forCollectionFunc(b *budget) function.Function {
-	return function.New(&function.Spec{
-		// Unknown and marked values are let through as they are: otherwise
-		// go-cty walks the whole collection on every call to look for them.
-		Params: []function.Parameter{{Name: "collection", Type: cty.DynamicPseudoType, AllowNull: true, AllowUnknown: true, AllowMarked: true, AllowDynamicType: true}},
-		Type: func(args []cty.Value) (cty.Type, error) {
-			return args[0].Type(), nil
-		},
-		Impl: func(args []cty.Value, ret cty.Type) (cty.Value, error) {
-			if b.exhausted() {
-				return cty.UnknownVal(ret), nil
-			}
-			v, _ := args[0].Unmark()
-			if v.IsKnown() && !v.IsNull() && v.CanIterateElements() && v.Type() != cty.DynamicPseudoType {
-				if err := b.spendElems(v.LengthInt()); err != nil {
-					return cty.NilVal, function.NewArgError(0, err)
-				}
-			}
-			return args[0], nil
 		},
 	})
 }

@@ -10,6 +10,7 @@ package schema
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -33,6 +34,9 @@ type Options struct {
 	VarFiles []string
 	// Getenv looks up FABRICGEN_VAR_name settings; nil means os.Getenv.
 	Getenv func(string) string
+
+	// limits replaces the load-wide totals (tests shrink them).
+	limits *evalLimits
 }
 
 // MaxFileSize bounds one intent file; larger files are refused with a diagnostic.
@@ -79,11 +83,34 @@ func IntentFiles(dir string) ([]string, error) {
 
 // Load reads, evaluates and resolves the fabric in dir.
 func Load(dir string, opts Options) (*Fabric, Diagnostics) {
-	return loadWith(dir, opts, newDecoder())
+	return LoadContext(context.Background(), dir, opts)
 }
 
-// loadWith is Load with the decoder given (tests read its budget).
-func loadWith(dir string, opts Options, d *decoder) (*Fabric, Diagnostics) {
+// LoadContext is Load, stopped when ctx is done: evaluation stops building
+// values at once, a variable file being read (a named pipe without a
+// writer) is left behind, and the only diagnostic is "Interrupted".
+func LoadContext(ctx context.Context, dir string, opts Options) (*Fabric, Diagnostics) {
+	return loadWith(ctx, dir, opts, newDecoder())
+}
+
+// loadWith is LoadContext with the decoder given (tests read its budget).
+func loadWith(ctx context.Context, dir string, opts Options, d *decoder) (*Fabric, Diagnostics) {
+	if opts.limits != nil {
+		d.budget.limits = *opts.limits
+	}
+	stop := context.AfterFunc(ctx, func() { d.budget.cancelled.Store(true) })
+	defer stop()
+	f, diags := load(ctx, dir, opts, d)
+	if err := ctx.Err(); err != nil {
+		// What failed after the interrupt is its consequence, not the
+		// intent's fault.
+		return nil, Diagnostics{{Severity: SevError, Summary: "Interrupted",
+			Detail: fmt.Sprintf("Loading %s stopped before it finished (%v); nothing was checked.", dir, context.Cause(ctx))}}
+	}
+	return f, diags
+}
+
+func load(cctx context.Context, dir string, opts Options, d *decoder) (*Fabric, Diagnostics) {
 	f := &Fabric{Dir: dir, Files: map[string][]byte{}}
 	paths, err := IntentFiles(dir)
 	if err != nil {
@@ -100,6 +127,9 @@ func loadWith(dir string, opts Options, d *decoder) (*Fabric, Diagnostics) {
 	var files []*hcl.File
 	h := sha256.New()
 	for _, path := range paths {
+		if cctx.Err() != nil {
+			return nil, d.diags
+		}
 		src, ok := d.readSource(path)
 		if !ok {
 			continue
@@ -117,7 +147,7 @@ func loadWith(dir string, opts Options, d *decoder) (*Fabric, Diagnostics) {
 		} else {
 			file, ds = p.ParseHCL(src, path)
 			if body, ok := bodyOf(file); ok && !ds.HasErrors() {
-				ds = append(ds, bound(body)...)
+				ds = append(ds, bound(body, d.budget)...)
 			}
 		}
 		clampRanges(ds, len(src))
@@ -136,7 +166,7 @@ func loadWith(dir string, opts Options, d *decoder) (*Fabric, Diagnostics) {
 	for _, b := range content.Blocks {
 		blocks[b.Type] = append(blocks[b.Type], b)
 	}
-	vars := d.decodeVariables(p, blocks["variable"], opts)
+	vars := d.decodeVariables(cctx, p, blocks["variable"], opts)
 	h.Write([]byte(varsJSON(vars)))
 	f.Digest = hex.EncodeToString(h.Sum(nil))
 
@@ -157,6 +187,7 @@ func loadWith(dir string, opts Options, d *decoder) (*Fabric, Diagnostics) {
 	r.decodeMeshes(blocks["mesh"], ctx)
 	r.decodeSubnets(blocks["subnet"], ctx)
 	r.finish()
+	r.checkRenderedNames()
 
 	d.diags.Sort()
 	return f, d.diags

@@ -20,13 +20,21 @@ const (
 	LinuxDCB      Platform = "linux_dcb"
 )
 
-// Platforms returns every known platform in a stable order.
+// Platforms returns every known platform in a stable order (that of
+// platformTable).
 func Platforms() []Platform {
-	return []Platform{AristaEOS, CiscoNXOS, JuniperJunos, NvidiaCumulus, SONiC, NvidiaMLNX, LinuxDCB}
+	var out []Platform
+	for s := range platformTable {
+		out = append(out, s.platform)
+	}
+	return out
 }
 
 // IsHost reports whether the platform configures a host NIC rather than a switch.
-func (p Platform) IsHost() bool { return p == NvidiaMLNX || p == LinuxDCB }
+func (p Platform) IsHost() bool {
+	s, _ := specOf(p)
+	return s.host
+}
 
 // Kind is a device's role in the fabric.
 type Kind string

@@ -183,19 +183,11 @@ type textRule struct {
 }
 
 // textRuleOf returns the characters platform p refuses in a port
-// description; the common rule (checkText) applies to all.
+// description (its row of platformTable); the common rule (checkText)
+// applies to all, and is all for a platform schema does not know.
 func textRuleOf(p Platform) textRule {
-	switch p {
-	case AristaEOS, CiscoNXOS:
-		return textRule{"?|", "the interactive CLI treats ? as a help request and | as an output filter"}
-	case NvidiaCumulus:
-		return textRule{"\"$`\\!'", "NVUE commands run in a shell, where these characters quote, expand or recall history"}
-	case JuniperJunos:
-		return textRule{"\"\\", "Junos set commands quote the text in double quotes"}
-	case NvidiaMLNX, LinuxDCB:
-		return textRule{"\"$`\\!'", "host scripts run in a shell"}
-	}
-	return textRule{}
+	s, _ := specOf(p)
+	return s.text
 }
 
 // checkText checks free text (a description). rule adds the characters a
@@ -319,8 +311,8 @@ func CheckRenderable(f *Fabric, d *Device) error {
 			return fmt.Errorf("fabric name %q: %w", f.Name, err)
 		}
 	}
-	rule := textRuleOf(d.Platform.V)
-	host := d.Platform.V.IsHost()
+	spec, _ := specOf(d.Platform.V)
+	rule, host := spec.text, spec.host
 	for _, p := range d.Ports {
 		check := checkPortName
 		if host {

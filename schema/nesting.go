@@ -199,5 +199,67 @@ func (d *decoder) checkJSONTemplate(src []byte, path string, off int, lit []byte
 	if problem != "" {
 		return fail(problem)
 	}
+	if tr, ok := walkedReference(expr); ok {
+		return fail(fmt.Sprintf("A string template in a JSON file may use %s only as a part of the string, not in a function call, a comparison or a conditional (what those walk cannot be charged in JSON templates); write the expression in a .fab.hcl file.", tr))
+	}
 	return true
+}
+
+// walkedReference finds a reference to a variable or a local value inside
+// a function call, an == or != or a conditional: what walks its
+// arguments, operands or results. Native syntax charges those walks (see
+// bound); JSON templates are parsed anew at each evaluation and cannot be.
+// count.index, each.key, each.value and block references stay allowed:
+// they are small, or bounded by the for_each value (checked).
+func walkedReference(expr hclsyntax.Expression) (string, bool) {
+	w := &walkWatch{}
+	_ = hclsyntax.Walk(expr, w)
+	return w.found, w.found != ""
+}
+
+// walkWatch is the hclsyntax.Walker of walkedReference.
+type walkWatch struct {
+	depth int // walking nodes entered and not left
+	found string
+}
+
+func walks(n hclsyntax.Node) bool {
+	switch n := n.(type) {
+	case *hclsyntax.FunctionCallExpr, *hclsyntax.ConditionalExpr:
+		return true
+	case *hclsyntax.BinaryOpExpr:
+		return n.Op == hclsyntax.OpEqual || n.Op == hclsyntax.OpNotEqual
+	}
+	return false
+}
+
+// Enter implements hclsyntax.Walker.
+func (w *walkWatch) Enter(n hclsyntax.Node) hcl.Diagnostics {
+	if walks(n) {
+		w.depth++
+	}
+	if st, ok := n.(*hclsyntax.ScopeTraversalExpr); ok && w.depth > 0 && w.found == "" {
+		if root := st.Traversal.RootName(); root == "var" || root == "local" {
+			w.found = root + "." + traversalName(st.Traversal)
+		}
+	}
+	return nil
+}
+
+// Exit implements hclsyntax.Walker.
+func (w *walkWatch) Exit(n hclsyntax.Node) hcl.Diagnostics {
+	if walks(n) {
+		w.depth--
+	}
+	return nil
+}
+
+// traversalName is the attribute a traversal's second step names, or "…".
+func traversalName(tr hcl.Traversal) string {
+	if len(tr) > 1 {
+		if a, ok := tr[1].(hcl.TraverseAttr); ok {
+			return a.Name
+		}
+	}
+	return "…"
 }

@@ -12,31 +12,12 @@ type PortNaming struct {
 	Form  string
 }
 
-// portNamings is the port-name rule of every platform, following each
-// vendor's running configuration: EOS "Ethernet1", "Ethernet49/1"; NX-OS
-// "Ethernet1/1", "Ethernet1/49/1"; Junos "et-0/0/0", "xe-0/0/1:2"; Cumulus
-// "swp1", "swp1s0"; SONiC "Ethernet0"; hosts any Linux interface name. A
-// new platform adds its line here. The table is never written.
-var portNamings = map[Platform]PortNaming{
-	AristaEOS: {func(s string) bool { return slashNumbers(s, "Ethernet", 1, 3) },
-		`EthernetN, EthernetN/M or EthernetN/M/K (e.g. "Ethernet1", "Ethernet49/1")`},
-	CiscoNXOS: {func(s string) bool { return slashNumbers(s, "Ethernet", 2, 3) },
-		`EthernetS/P or EthernetS/P/B, written out in full (e.g. "Ethernet1/1", "Ethernet1/49/1")`},
-	JuniperJunos: {junosPortName,
-		`TYPE-FPC/PIC/PORT with TYPE et, xe, ge or mge, optionally :CHANNEL (e.g. "et-0/0/0", "xe-0/0/1:2")`},
-	NvidiaCumulus: {cumulusPortName, `swpN or swpNsM for a breakout (e.g. "swp1", "swp49s0")`},
-	SONiC: {func(s string) bool { return slashNumbers(s, "Ethernet", 1, 1) },
-		`EthernetN, the CONFIG_DB PORT key (e.g. "Ethernet0", "Ethernet8")`},
-	NvidiaMLNX: {linuxIfName, hostPortForm},
-	LinuxDCB:   {linuxIfName, hostPortForm},
-}
-
-// PortNamingOf returns how platform p names its data ports (see
-// portNamings). An unknown platform accepts every name (the platform
+// PortNamingOf returns how platform p names its data ports (its row of
+// platformTable). An unknown platform accepts every name (the platform
 // itself is reported).
 func PortNamingOf(p Platform) PortNaming {
-	if n, ok := portNamings[p]; ok {
-		return n
+	if s, ok := specOf(p); ok {
+		return s.ports
 	}
 	return PortNaming{func(string) bool { return true }, "any name"}
 }

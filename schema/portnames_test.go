@@ -1,8 +1,6 @@
 package schema
 
 import (
-	"maps"
-	"slices"
 	"testing"
 )
 
@@ -39,37 +37,6 @@ func TestPortNaming(t *testing.T) {
 		}
 		if n.Form == "" {
 			t.Errorf("%s has no description of its port names", tc.platform)
-		}
-	}
-}
-
-// missingPortNamings lists the platforms of the model without a
-// port-name rule in table, in Platforms order.
-func missingPortNamings(table map[Platform]PortNaming) []Platform {
-	var out []Platform
-	for _, p := range Platforms() {
-		if n, ok := table[p]; !ok || n.Check == nil || n.Form == "" {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
-// TestPortNamingComplete: every platform has a port-name rule, and the
-// check names a platform whose rule is removed or left empty.
-func TestPortNamingComplete(t *testing.T) {
-	for _, p := range missingPortNamings(portNamings) {
-		t.Errorf("platform %s has no port-name rule: add its line to portNamings in portnames.go", p)
-	}
-	for _, p := range Platforms() {
-		table := maps.Clone(portNamings)
-		delete(table, p)
-		if got := missingPortNamings(table); !slices.Equal(got, []Platform{p}) {
-			t.Errorf("with %s removed, missingPortNamings = %v", p, got)
-		}
-		table[p] = PortNaming{Check: portNamings[p].Check}
-		if got := missingPortNamings(table); !slices.Equal(got, []Platform{p}) {
-			t.Errorf("with %s's Form empty, missingPortNamings = %v", p, got)
 		}
 	}
 }

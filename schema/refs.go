@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 
@@ -101,8 +102,17 @@ func (r *resolver) refOneAttr(attr *hcl.Attribute, expr hcl.Expression, ctx *hcl
 	}
 	v, ds := expr.Value(ctx)
 	r.d.addHCL(ds)
-	if ds.HasErrors() || v.IsNull() || !v.IsKnown() {
-		if !ds.HasErrors() && v.IsNull() && attr != nil {
+	if ds.HasErrors() || !r.d.checkSize(v, expr.Range(), kind+" reference") {
+		return "", false
+	}
+	if v.IsNull() && attr == nil {
+		// An element of a list: null is no reference, and dropping it
+		// would silently drop what it stood for (a class, an ACL).
+		r.d.errorf(expr.Range(), "Null reference", "This element of the list is null, not a %s reference. Remove it or give it a %s.NAME reference.", kind, kind)
+		return "", false
+	}
+	if v.IsNull() || !v.IsKnown() {
+		if v.IsNull() {
 			r.d.nullRequired(attr)
 		}
 		return "", false
@@ -164,7 +174,10 @@ func (r *resolver) refList(attrs hcl.Attributes, name string, ctx *hcl.EvalConte
 	}
 	v, ds := a.Expr.Value(ctx)
 	r.d.addHCL(ds)
-	if ds.HasErrors() || !v.IsWhollyKnown() || v.IsNull() {
+	if ds.HasErrors() || !r.d.checkSize(v, a.Expr.Range(), fmt.Sprintf("%q", name)) || !v.IsWhollyKnown() || v.IsNull() {
+		if !ds.HasErrors() && v.IsNull() {
+			r.d.nullRequired(a)
+		}
 		return nil, a.Range, false
 	}
 	if v.Type() == cty.String {
@@ -179,6 +192,10 @@ func (r *resolver) refList(attrs hcl.Attributes, name string, ctx *hcl.EvalConte
 	good := true
 	for it := v.ElementIterator(); it.Next(); {
 		_, e := it.Element()
+		if e.IsNull() {
+			r.d.errorf(a.Expr.Range(), "Null reference", "An element of %q is null, not a %s reference. Remove it or give it a %s.NAME reference.", name, kind, kind)
+			return nil, a.Range, false
+		}
 		if e.Type() != cty.String {
 			r.d.errorf(a.Expr.Range(), "Invalid reference list", "%q must be a list of %s references.", name, kind)
 			return nil, a.Range, false

@@ -15,7 +15,6 @@ import (
 const (
 	fnTemplate    = "_template"
 	fnTemplateFor = "_template_for"
-	fnForEach     = "_for_collection"
 )
 
 // Arithmetic that cannot grow a number past what prints: the operators
@@ -33,20 +32,25 @@ func internalFunctions(b *budget) map[string]function.Function {
 	return map[string]function.Function{
 		fnTemplate:    templateFunc(b),
 		fnTemplateFor: templateForFunc(b),
-		fnForEach:     forCollectionFunc(b),
 	}
 }
 
 // bound rewrites a native-syntax tree so that evaluating it cannot build
-// more than the limits allow: string templates with interpolations and
-// %{ for } directives become calls that check the length before they
-// concatenate, every for expression's collection passes a call that
-// charges its length to the load's budget, arithmetic checks its result,
-// and number literals out of range are reported. HCL itself builds these
-// values without a limit.
-func bound(node hclsyntax.Node) hcl.Diagnostics {
+// or walk more than the limits allow (HCL itself builds and walks values
+// without a limit):
+//   - string templates with interpolations and %{ for } directives
+//     become calls that check the length before they concatenate;
+//   - every for expression's collection charges its iterations to b
+//     before the first runs (forCollection), and tuples and objects built
+//     inside an expression charge their elements (builtExpr);
+//   - what function calls, == and != and conditionals are about to walk
+//     is measured and charged first (chargedExpr, expand.go);
+//   - arithmetic checks its result, and number literals out of range are
+//     reported.
+func bound(node hclsyntax.Node, b *budget) hcl.Diagnostics {
 	var diags hcl.Diagnostics
-	w := func(e hclsyntax.Expression) hclsyntax.Expression {
+	// template rewrites a template into a checked call.
+	template := func(e hclsyntax.Expression) hclsyntax.Expression {
 		switch e := e.(type) {
 		case *hclsyntax.TemplateExpr:
 			// A template of one part is a literal, or the body of a
@@ -63,29 +67,41 @@ func bound(node hclsyntax.Node) hcl.Diagnostics {
 		}
 		return e
 	}
+	// w rewrites an expression nested in another: templates as above,
+	// tuple and object constructors charged. An attribute's own
+	// expression is checked by whoever reads it (decoder, locals).
+	w := func(e hclsyntax.Expression) hclsyntax.Expression {
+		switch e.(type) {
+		case *hclsyntax.TupleConsExpr, *hclsyntax.ObjectConsExpr:
+			return &builtExpr{ParenthesesExpr: around(e), b: b}
+		}
+		return template(e)
+	}
 	opt := func(e hclsyntax.Expression) hclsyntax.Expression {
 		if e == nil {
 			return nil
 		}
 		return w(e)
 	}
-	// The walker only rewrites nodes and returns no diagnostics.
-	_ = hclsyntax.VisitAll(node, func(n hclsyntax.Node) hcl.Diagnostics {
+	charge := func(e hclsyntax.Expression, walks int) hclsyntax.Expression {
+		return &chargedExpr{ParenthesesExpr: around(w(e)), b: b, walks: walks}
+	}
+	visit := func(n hclsyntax.Node) {
 		switch n := n.(type) {
+		case *builtExpr, *chargedExpr, *forCollection:
+			// Added above: the walk goes on to the node they wrap.
 		case *hclsyntax.Attribute:
-			n.Expr = w(n.Expr)
+			n.Expr = template(n.Expr)
 		case *hclsyntax.ForExpr:
-			coll := w(n.CollExpr)
-			if fc, ok := coll.(*hclsyntax.FunctionCallExpr); !ok || fc.Name != fnForEach {
-				r := coll.Range()
-				coll = &hclsyntax.FunctionCallExpr{Name: fnForEach, Args: []hclsyntax.Expression{coll},
-					NameRange: r, OpenParenRange: r, CloseParenRange: r}
+			weight := weightIteration
+			if n.KeyExpr != nil {
+				weight = weightEntry
 			}
-			n.CollExpr = coll
+			n.CollExpr = &forCollection{ParenthesesExpr: around(w(n.CollExpr)), b: b, weight: weight}
 			n.KeyExpr, n.ValExpr, n.CondExpr = opt(n.KeyExpr), w(n.ValExpr), opt(n.CondExpr)
 		case *hclsyntax.FunctionCallExpr:
 			for i := range n.Args {
-				n.Args[i] = w(n.Args[i])
+				n.Args[i] = charge(n.Args[i], walksCall)
 			}
 		case *hclsyntax.TupleConsExpr:
 			for i := range n.Exprs {
@@ -98,9 +114,15 @@ func bound(node hclsyntax.Node) hcl.Diagnostics {
 		case *hclsyntax.ObjectConsKeyExpr:
 			n.Wrapped = w(n.Wrapped)
 		case *hclsyntax.ConditionalExpr:
-			n.Condition, n.TrueResult, n.FalseResult = w(n.Condition), w(n.TrueResult), w(n.FalseResult)
+			n.Condition = w(n.Condition)
+			n.TrueResult, n.FalseResult = charge(n.TrueResult, 0), charge(n.FalseResult, 0)
 		case *hclsyntax.BinaryOpExpr:
-			n.LHS, n.RHS = w(n.LHS), w(n.RHS)
+			switch n.Op {
+			case hclsyntax.OpEqual, hclsyntax.OpNotEqual:
+				n.LHS, n.RHS = charge(n.LHS, walksCompare), charge(n.RHS, walksCompare)
+			default:
+				n.LHS, n.RHS = w(n.LHS), w(n.RHS)
+			}
 			switch n.Op {
 			case hclsyntax.OpAdd:
 				n.Op = opAdd
@@ -137,6 +159,10 @@ func bound(node hclsyntax.Node) hcl.Diagnostics {
 				}
 			}
 		}
+	}
+	// The walker only rewrites nodes and returns no diagnostics.
+	_ = hclsyntax.VisitAll(node, func(n hclsyntax.Node) hcl.Diagnostics {
+		visit(n)
 		return nil
 	})
 	return diags

@@ -2,6 +2,8 @@ package schema
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -39,7 +41,7 @@ type variable struct {
 
 // decodeVariables evaluates every variable block against its default and
 // the overrides (environment, then -var-file, then -var, the last winning).
-func (d *decoder) decodeVariables(p *hclparse.Parser, blocks hcl.Blocks, opts Options) map[string]cty.Value {
+func (d *decoder) decodeVariables(ctx context.Context, p *hclparse.Parser, blocks hcl.Blocks, opts Options) map[string]cty.Value {
 	// Values from outside the intent files are evaluated with nothing but
 	// the functions bound() makes templates and for expressions call.
 	vctx := &hcl.EvalContext{Functions: internalFunctions(d.budget)}
@@ -93,19 +95,22 @@ func (d *decoder) decodeVariables(p *hclparse.Parser, blocks hcl.Blocks, opts Op
 	sort.Strings(names)
 
 	values := map[string]cty.Value{}
+	// set takes a value from outside the files: -var (source "-var NAME")
+	// or the environment. Such a value has no position, so its error
+	// names the source and the variable's declaration instead.
 	set := func(name, raw string, rng hcl.Range, from string) {
 		v, ok := decl[name]
 		if !ok {
 			d.errorf(rng, "Undeclared variable", "%s sets %q, but no variable block declares it.%s", from, name, suggest(name, names))
 			return
 		}
-		val, err := parseVarValue(raw, v.typ, rng.Filename, vctx)
+		val, err := parseVarValue(raw, v.typ, rng.Filename, vctx, d.budget)
 		if err != nil {
-			shown := raw
-			if len(shown) > 200 {
-				shown = shown[:200] + "…"
+			source := from + " " + name
+			if from != "-var" {
+				source = from
 			}
-			d.errorf(rng, "Invalid value for variable", "%s sets %q to %q: %s.", from, name, shown, err)
+			d.add(&Diagnostic{Severity: SevError, Summary: "Invalid value for variable", Detail: varValueError(source, raw, v, err)})
 			return
 		}
 		values[name] = val
@@ -120,7 +125,7 @@ func (d *decoder) decodeVariables(p *hclparse.Parser, blocks hcl.Blocks, opts Op
 		}
 	}
 	for _, vf := range opts.VarFiles {
-		d.readVarFile(p, vf, decl, names, values, vctx)
+		d.readVarFile(ctx, p, vf, decl, names, values, vctx)
 	}
 	keys := make([]string, 0, len(opts.Vars))
 	for k := range opts.Vars {
@@ -147,12 +152,91 @@ func (d *decoder) decodeVariables(p *hclparse.Parser, blocks hcl.Blocks, opts Op
 	return out
 }
 
+// varTypeError is a value that parses but is not of the variable's type
+// (or is a word where a typed variable needs a literal). detail says why,
+// "" when the type says it all ("two" is not a number).
+type varTypeError struct{ detail string }
+
+func (e *varTypeError) Error() string {
+	if e.detail == "" {
+		return "not of the variable's type"
+	}
+	return e.detail
+}
+
+// typeNoun names what a value of typ is, for "... is not a number".
+func typeNoun(typ cty.Type) string {
+	switch typ {
+	case cty.Number:
+		return "a number"
+	case cty.Bool:
+		return "true or false"
+	case cty.String:
+		return "a string"
+	}
+	return "of type " + typeexpr.TypeString(typ)
+}
+
+// varValueError is the detail of a -var or environment value that is no
+// value of variable v: `-var spines: "two" is not a number (variable
+// "spines" has type number, declared at fabric.fab.hcl:1).`
+func varValueError(source, raw string, v *variable, err error) string {
+	shown := raw
+	if len(shown) > 200 {
+		shown = shown[:200] + "…"
+	}
+	decl := convRange(v.declRng)
+	where := fmt.Sprintf("variable %q has type %s, declared at %s:%d", v.name, typeexpr.TypeString(v.typ), decl.Filename, decl.Start.Line)
+	if v.typ == cty.DynamicPseudoType {
+		where = fmt.Sprintf("variable %q, declared at %s:%d", v.name, decl.Filename, decl.Start.Line)
+	}
+	var te *varTypeError
+	if errors.As(err, &te) {
+		msg := fmt.Sprintf("%s: %q is not %s", source, shown, typeNoun(v.typ))
+		if te.detail != "" {
+			msg += ": " + strings.TrimSuffix(te.detail, ".")
+		}
+		return msg + " (" + where + ")."
+	}
+	return fmt.Sprintf("%s: %q: %s (%s).", source, shown, strings.TrimSuffix(err.Error(), "."), where)
+}
+
+// pathPrefix is "element 0: " or "attribute \"a\": " (steps joined) for
+// a conversion error inside a collection, "" otherwise.
+func pathPrefix(err error) string {
+	var pe cty.PathError
+	if !errors.As(err, &pe) || len(pe.Path) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, step := range pe.Path {
+		switch st := step.(type) {
+		case cty.IndexStep:
+			switch {
+			case st.Key.Type() == cty.Number && st.Key.IsKnown():
+				parts = append(parts, "element "+st.Key.AsBigFloat().Text('f', -1))
+			case st.Key.Type() == cty.String && st.Key.IsKnown():
+				parts = append(parts, fmt.Sprintf("key %q", st.Key.AsString()))
+			}
+		case cty.GetAttrStep:
+			parts = append(parts, fmt.Sprintf("attribute %q", st.Name))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return strings.Join(parts, ", ") + ": "
+}
+
+// sentence is err's text without a final period, for "...: %s.".
+func sentence(err error) string { return strings.TrimSuffix(err.Error(), ".") }
+
 // parseVarValue reads a command-line or environment value: taken
 // literally for strings, parsed as an HCL expression otherwise (for an
 // untyped variable, text that is no literal value is taken as a string), within
 // the limits of intent files (nesting, size, numbers). filename names the
 // value's source in ranges ("-var spines").
-func parseVarValue(raw string, typ cty.Type, filename string, ctx *hcl.EvalContext) (cty.Value, error) {
+func parseVarValue(raw string, typ cty.Type, filename string, ctx *hcl.EvalContext, b *budget) (cty.Value, error) {
 	if len(raw) > MaxStringLen {
 		return cty.NilVal, fmt.Errorf("the value is %d bytes long; at most %d (1 MiB)", len(raw), MaxStringLen)
 	}
@@ -168,29 +252,38 @@ func parseVarValue(raw string, typ cty.Type, filename string, ctx *hcl.EvalConte
 		if typ == cty.DynamicPseudoType {
 			return cty.StringVal(raw), nil
 		}
-		return cty.NilVal, fmt.Errorf("not a valid expression: %s", ds[0].Detail)
+		return cty.NilVal, &varTypeError{"it does not parse: " + ds[0].Detail}
 	}
-	if ds := bound(expr); ds.HasErrors() {
+	if ds := bound(expr, b); ds.HasErrors() {
 		return cty.NilVal, fmt.Errorf("%s", ds[0].Detail)
 	}
-	if _, ref := expr.(*hclsyntax.ScopeTraversalExpr); ref && typ == cty.DynamicPseudoType {
-		// An untyped variable takes a bare word as its text, as terraform
-		// takes -var site=dc2: values from outside never reference anything.
-		return cty.StringVal(raw), nil
+	if _, ref := expr.(*hclsyntax.ScopeTraversalExpr); ref {
+		if typ == cty.DynamicPseudoType {
+			// An untyped variable takes a bare word as its text, as
+			// terraform takes -var site=dc2: values from outside never
+			// reference anything.
+			return cty.StringVal(raw), nil
+		}
+		return cty.NilVal, &varTypeError{} // -var spines=two
 	}
 	val, ds := expr.Value(ctx)
 	if ds.HasErrors() {
 		if typ == cty.DynamicPseudoType {
 			return cty.StringVal(raw), nil // -var site=dc-2, -var name=a.b: text
 		}
-		return cty.NilVal, fmt.Errorf("%s", ds[0].Detail)
+		return cty.NilVal, &varTypeError{ds[0].Detail}
 	}
 	if err := checkDeep(val); err != nil {
 		return cty.NilVal, err
 	}
 	cv, err := convertVar(val, typ)
 	if err != nil {
-		return cty.NilVal, fmt.Errorf("want %s: %w", typeexpr.TypeString(typ), err)
+		detail := ""
+		if !typ.IsPrimitiveType() {
+			// ("a number is required" would say no more than the type.)
+			detail = pathPrefix(err) + err.Error()
+		}
+		return cty.NilVal, &varTypeError{detail}
 	}
 	return cv, nil
 }
@@ -198,8 +291,8 @@ func parseVarValue(raw string, typ cty.Type, filename string, ctx *hcl.EvalConte
 // readVarFile reads a -var-file: at most MaxVarFileSize bytes (read
 // through a bounded reader, so /dev/zero is refused at once), checked
 // like an intent file, then evaluated like -var values.
-func (d *decoder) readVarFile(p *hclparse.Parser, path string, decl map[string]*variable, names []string, values map[string]cty.Value, ctx *hcl.EvalContext) {
-	src, err := readBounded(path, MaxVarFileSize)
+func (d *decoder) readVarFile(cctx context.Context, p *hclparse.Parser, path string, decl map[string]*variable, names []string, values map[string]cty.Value, ctx *hcl.EvalContext) {
+	src, err := readBoundedContext(cctx, path, MaxVarFileSize)
 	if err != nil {
 		d.add(&Diagnostic{Severity: SevError, Summary: "Cannot read variable file", Subject: &Range{Filename: path, Start: Pos{Line: 1, Column: 1}, End: Pos{Line: 1, Column: 1}},
 			Detail: fmt.Sprintf("%s: %v.", filepath.Clean(path), err)})
@@ -221,7 +314,7 @@ func (d *decoder) readVarFile(p *hclparse.Parser, path string, decl map[string]*
 	} else {
 		f, ds = p.ParseHCL(src, path)
 		if body, ok := bodyOf(f); ok && !ds.HasErrors() {
-			ds = append(ds, bound(body)...)
+			ds = append(ds, bound(body, d.budget)...)
 		}
 	}
 	clampRanges(ds, len(src))
@@ -248,10 +341,32 @@ func (d *decoder) readVarFile(p *hclparse.Parser, path string, decl map[string]*
 		}
 		cv, err := convertVar(val, v.typ)
 		if err != nil {
-			d.errorf(a.Expr.Range(), "Invalid value for variable", "%q must be %s: %s.", a.Name, typeexpr.TypeString(v.typ), err)
+			d.errorf(a.Expr.Range(), "Invalid value for variable", "%q must be %s: %s.", a.Name, typeexpr.TypeString(v.typ), sentence(err))
 			continue
 		}
 		values[a.Name] = cv
+	}
+}
+
+// readBoundedContext is readBounded, given up when ctx is done: opening a
+// named pipe blocks until a writer opens it, and a read until it writes,
+// neither of which a context can interrupt. The reading goroutine is then
+// left to finish (or to wait until the process exits).
+func readBoundedContext(ctx context.Context, path string, limit int64) ([]byte, error) {
+	type result struct {
+		b   []byte
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		b, err := readBounded(path, limit)
+		done <- result{b, err}
+	}()
+	select {
+	case r := <-done:
+		return r.b, r.err
+	case <-ctx.Done():
+		return nil, fmt.Errorf("interrupted while reading it: %w", context.Cause(ctx))
 	}
 }
 
@@ -273,7 +388,13 @@ func readBounded(path string, limit int64) ([]byte, error) {
 	return b, nil
 }
 
-// decodeLocals evaluates all locals blocks in dependency order.
+// decodeLocals evaluates all locals blocks in dependency order: each
+// local once its dependencies are known (Kahn's algorithm, linear in the
+// locals and their references), the locals of one round in parallel (big
+// for expressions are independent of each other), each in a scope that
+// holds only the locals it refers to. Each value is checked before others
+// may use it: at most MaxValueElements elements expanded, MaxNesting
+// levels deep.
 func (d *decoder) decodeLocals(blocks hcl.Blocks, ctx *hcl.EvalContext) map[string]cty.Value {
 	attrs := map[string]*hcl.Attribute{}
 	var names []string
@@ -290,75 +411,121 @@ func (d *decoder) decodeLocals(blocks hcl.Blocks, ctx *hcl.EvalContext) map[stri
 		}
 	}
 	sort.Strings(names)
+	deps := d.localDeps(attrs, names)
+	waiting := make(map[string]int, len(names)) // dependencies not yet evaluated
+	users := map[string][]string{}
+	var ready []string
+	for _, n := range names {
+		waiting[n] = len(deps[n])
+		for _, dep := range deps[n] {
+			users[dep] = append(users[dep], n)
+		}
+		if waiting[n] == 0 {
+			ready = append(ready, n)
+		}
+	}
+	values := make(map[string]cty.Value, len(names))
+	// failed holds the locals that could not be evaluated: those that use
+	// them are not evaluated either (their errors would only repeat it).
+	failed := map[string]bool{}
+	for len(ready) > 0 {
+		results := make([]cty.Value, len(ready))
+		ok := make([]bool, len(ready))
+		parallel(len(ready), func(i int) {
+			for _, dep := range deps[ready[i]] {
+				if failed[dep] {
+					results[i] = cty.DynamicVal
+					return
+				}
+			}
+			results[i], ok[i] = d.evalLocal(attrs[ready[i]], deps[ready[i]], values, ctx)
+		})
+		var next []string
+		for i, n := range ready {
+			values[n] = results[i]
+			if !ok[i] {
+				failed[n] = true
+			}
+			for _, u := range users[n] {
+				if waiting[u]--; waiting[u] == 0 {
+					next = append(next, u)
+				}
+			}
+		}
+		sort.Strings(next)
+		ready = next
+	}
+	if len(values) < len(names) {
+		var cyc []string
+		for _, n := range names {
+			if _, done := values[n]; !done {
+				cyc = append(cyc, "local."+n)
+				values[n] = cty.DynamicVal
+			}
+		}
+		first := attrs[strings.TrimPrefix(cyc[0], "local.")]
+		shown := cyc
+		if len(shown) > 20 {
+			shown = append(shown[:20:20], fmt.Sprintf("and %d more", len(cyc)-20))
+		}
+		d.errorf(first.Range, "Cycle in local values", "These local values refer to each other in a cycle: %s. Break the cycle.", strings.Join(shown, ", "))
+	}
+	return values
+}
+
+// localDeps lists, per local, the distinct locals its expression refers
+// to (local.NAME or local["NAME"]), reporting references to undeclared ones.
+func (d *decoder) localDeps(attrs map[string]*hcl.Attribute, names []string) map[string][]string {
 	deps := map[string][]string{}
 	for _, n := range names {
+		seen := map[string]bool{}
 		for _, tr := range attrs[n].Expr.Variables() {
 			if tr.RootName() != "local" || len(tr) < 2 {
 				continue
 			}
-			if at, ok := tr[1].(hcl.TraverseAttr); ok {
-				if _, known := attrs[at.Name]; !known {
-					d.errorf(tr.SourceRange(), "Reference to undeclared local value", "No local value named %q is declared.%s", at.Name, suggest(at.Name, names))
+			var name string
+			switch step := tr[1].(type) {
+			case hcl.TraverseAttr:
+				name = step.Name
+			case hcl.TraverseIndex:
+				if step.Key.Type() != cty.String || !step.Key.IsKnown() || step.Key.IsNull() {
 					continue
 				}
-				deps[n] = append(deps[n], at.Name)
-			}
-		}
-	}
-	values := map[string]cty.Value{}
-	done := map[string]bool{}
-	for len(done) < len(names) {
-		// Every local whose dependencies are known is evaluated in this
-		// round, in parallel: big for-expressions (65,536 NIC names) are
-		// independent of each other.
-		var ready []string
-		for _, n := range names {
-			if done[n] {
+				name = step.Key.AsString()
+			default:
 				continue
 			}
-			ok := true
-			for _, dep := range deps[n] {
-				if !done[dep] {
-					ok = false
-					break
-				}
+			if _, known := attrs[name]; !known {
+				d.errorf(tr.SourceRange(), "Reference to undeclared local value", "No local value named %q is declared.%s", name, suggest(name, names))
+				continue
 			}
-			if ok {
-				ready = append(ready, n)
+			if !seen[name] {
+				seen[name] = true
+				deps[n] = append(deps[n], name)
 			}
-		}
-		if len(ready) == 0 {
-			var cyc []string
-			for _, n := range names {
-				if !done[n] {
-					cyc = append(cyc, "local."+n)
-				}
-			}
-			first := attrs[strings.TrimPrefix(cyc[0], "local.")]
-			d.errorf(first.Range, "Cycle in local values", "These local values refer to each other in a cycle: %s. Break the cycle.", strings.Join(cyc, ", "))
-			for _, n := range cyc {
-				values[strings.TrimPrefix(n, "local.")] = cty.DynamicVal
-				done[strings.TrimPrefix(n, "local.")] = true
-			}
-			continue
-		}
-		child := ctx.NewChild()
-		child.Variables = map[string]cty.Value{"local": cty.ObjectVal(values)}
-		results := make([]cty.Value, len(ready))
-		parallelEach(len(ready), func(i int) {
-			v, ds := attrs[ready[i]].Expr.Value(child)
-			d.addHCL(ds)
-			if ds.HasErrors() {
-				v = cty.DynamicVal
-			}
-			results[i] = v
-		})
-		for i, n := range ready {
-			values[n] = results[i]
-			done[n] = true
 		}
 	}
-	return values
+	return deps
+}
+
+// evalLocal evaluates one local in a scope holding its dependencies'
+// values, and checks the result's size; false means it failed.
+func (d *decoder) evalLocal(a *hcl.Attribute, deps []string, values map[string]cty.Value, ctx *hcl.EvalContext) (cty.Value, bool) {
+	if d.budget.exhausted() {
+		return cty.DynamicVal, false
+	}
+	scope := make(map[string]cty.Value, len(deps))
+	for _, dep := range deps {
+		scope[dep] = values[dep]
+	}
+	child := ctx.NewChild()
+	child.Variables = map[string]cty.Value{"local": cty.ObjectVal(scope)}
+	v, ds := a.Expr.Value(child)
+	d.addHCL(ds)
+	if ds.HasErrors() || !d.checkSize(v, a.Expr.Range(), "local."+a.Name) {
+		return cty.DynamicVal, false
+	}
+	return v, true
 }
 
 // varsJSON renders variable values deterministically for the digest.

@@ -44,9 +44,10 @@ gofmt_check() {
   fi
 }
 
-# golangci-lint at the version .ci/run installs; a machine without it skips
-# the stage with a message naming it, except in CI.
-GOLANGCI_LINT_VERSION=v2.15.0
+# golangci-lint at the version .ci/run installs (scripts/golangci-lint.version,
+# the one place it is pinned); a machine without it skips the stage with a
+# message naming it, except in CI.
+GOLANGCI_LINT_VERSION=$(cat scripts/golangci-lint.version)
 golangci_lint() {
   local bin
   bin=$(command -v golangci-lint || true)

@@ -40,12 +40,132 @@ type HostLookup struct{ Var, Command string }
 // and stops.
 type HostProbe struct{ Test, Message string }
 
-// HostInterface is one port's commands. Text holds them one per line (what
-// the embedded templates print); Commands splits it for templates that
-// want each command on its own ({{range .Commands}}).
+// HostInterface is one port's commands. Text holds them one per line, as
+// the "interface" template renders the port's HostStanza (what the
+// embedded device templates print); Commands splits it for templates that
+// want each command on its own ({{range .Commands}}). Name is the raw port
+// name, for comments ({{oneline .Name}}); commands take the quoted words
+// of the HostStanza.
 type HostInterface struct {
 	Name string
 	Text string
+}
+
+// HostStanza is what the host platforms' "interface" template receives:
+// one port's settings. Every word derived from a name that reaches the
+// shell (the interface, the sysfs files under it, the messages naming it)
+// is quoted in Go, and the view holds no unquoted name: a template prints
+// the words as they are and cannot drop the quoting by picking the wrong
+// field.
+type HostStanza struct {
+	// Word is the interface name as one shell word (quoted when it needs it).
+	Word string
+	// IBDev names the shell variable the preamble sets to the port's RDMA
+	// device ("ibdev_eth0"; a template writes "${{.IBDev}}").
+	IBDev string
+	// MTU is the link MTU (0: not set).
+	MTU int
+	// Pause is "on" or "off" for the 802.3x pause line, "" for none (a
+	// port without QoS).
+	Pause string
+	// QoS is true when the port has a QoS policy; the fields from Trust to
+	// StormTimeout are set only then.
+	QoS bool
+	// Trust is the intent's trust: "dscp", "pcp", "both" ("" unset).
+	Trust string
+	// DSCP is DSCP→priority for the 64 code points, PCP PCP→priority.
+	DSCP, PCP []int
+	// PFC says per priority whether PFC is on; PFCVector is the same as
+	// 0/1 joined by commas ("0,0,0,1,0,0,0,0").
+	PFC       []bool
+	PFCVector string
+	// PrioTC is priority→traffic class.
+	PrioTC []int
+	// ETS is true when the intent schedules a queue; TSA ("strict", "ets")
+	// and BW (percent, 0 for strict) are per traffic class.
+	ETS bool
+	TSA []string
+	BW  []int
+	// Shaped is true when a traffic class has a rate cap: Shaper holds it
+	// per class in bit/s (0: none), ShaperGbps in whole Gb/s.
+	Shaped             bool
+	Shaper, ShaperGbps []int64
+	// LLDPOff is true on ice (linux_dcb): host DCB needs the firmware LLDP
+	// agent off.
+	LLDPOff bool
+	// DSCPCheckMessage and PCPCheckMessage are the quoted messages of the
+	// linux_dcb read-back checks after "dcb app replace".
+	DSCPCheckMessage, PCPCheckMessage string
+	// RoCEMode is "v1" or "v2" when the intent sets it (nvidia_mlnx:
+	// cma_roce_mode), else "".
+	RoCEMode string
+	// HasToS says whether the intent sets the rdma_cm type of service ToS;
+	// ConfigfsSetup is true on the first linux_dcb port with one (it loads
+	// rdma_cm and mounts configfs).
+	HasToS        bool
+	ToS           int
+	ConfigfsSetup bool
+	// ECNSet says whether the intent sets rdma ecn (nvidia_mlnx), ECN its
+	// value; ECNNotify and ECNReact are the quoted sysfs files of the RoCE
+	// priority (roce_np/enable/P, roce_rp/enable/P).
+	ECNSet, ECN         bool
+	ECNNotify, ECNReact string
+	// HasCNPDSCP, CNPDSCP and CNPDSCPFile: the CNP marking DSCP and its
+	// quoted sysfs file (nvidia_mlnx); the same for the CNP priority.
+	HasCNPDSCP      bool
+	CNPDSCP         int
+	CNPDSCPFile     string
+	HasCNPPriority  bool
+	CNPPriority     int
+	CNPPriorityFile string
+	// StormTimeout is mlx5's pfc-prevention-tout in ms (0: not set).
+	StormTimeout int64
+}
+
+// hostIfKey is what a HostStanza is a function of besides the port name:
+// the key of its cached stanza (and, with the name, of its filled text).
+type hostIfKey struct {
+	q     *schema.PortQoS
+	fl    hostFlavour
+	rdma  hostRDMAKey
+	setup bool
+	mtu   int
+	pause string
+}
+
+// hostRDMAKey is the part of an rdma block the port commands depend on
+// (without source ranges: NICs of one fabric share it).
+type hostRDMAKey struct {
+	present                   bool
+	transport                 schema.Transport
+	mode                      schema.Value[string]
+	tos, cnpDSCP, cnpPriority schema.Value[int]
+	ecn                       schema.Value[bool]
+}
+
+func rdmaKey(rd *schema.RDMA) hostRDMAKey {
+	if rd == nil {
+		return hostRDMAKey{}
+	}
+	strip := func(v schema.Value[int]) schema.Value[int] { return schema.Value[int]{V: v.V, Set: v.Set} }
+	return hostRDMAKey{present: true, transport: rd.Transport.V,
+		mode: schema.Value[string]{V: rd.RoCEMode.V, Set: rd.RoCEMode.Set},
+		tos:  strip(rd.ToS), cnpDSCP: strip(rd.CNPDSCP), cnpPriority: strip(rd.CNPPriority),
+		ecn: schema.Value[bool]{V: rd.ECN.V, Set: rd.ECN.Set}}
+}
+
+// hostMarked is h with its name-derived words replaced by marks.
+func hostMarked(h HostStanza) HostStanza {
+	h.Word, h.IBDev = mark(0, h.Word), mark(1, h.IBDev)
+	h.ECNNotify, h.ECNReact = mark(2, h.ECNNotify), mark(3, h.ECNReact)
+	h.CNPDSCPFile, h.CNPPriorityFile = mark(4, h.CNPDSCPFile), mark(5, h.CNPPriorityFile)
+	h.DSCPCheckMessage, h.PCPCheckMessage = mark(6, h.DSCPCheckMessage), mark(7, h.PCPCheckMessage)
+	return h
+}
+
+// identity lists h's name-derived words in the order of hostMarked.
+func (h *HostStanza) identity() []string {
+	return []string{h.Word, h.IBDev, h.ECNNotify, h.ECNReact, h.CNPDSCPFile, h.CNPPriorityFile, h.DSCPCheckMessage, h.PCPCheckMessage}
 }
 
 // Commands returns the interface's commands, one per element.
@@ -92,11 +212,9 @@ func buildHost(f *schema.Fabric, d *schema.Device, b Base, fl hostFlavour) (any,
 	// mounted configfs; later ports need not repeat it.
 	configfsReady := false
 	notes := map[string]bool{}
-	var text hostText
 	var rej refusals // every refusal of the device, not only the first
 	for i, p := range b.Ports {
 		pq := d.Ports[i].QoS
-		hi := HostInterface{Name: p.Name}
 		ibvar := "ibdev_" + shellVar(p.Name)
 		if needIB {
 			ibdir := "/sys/class/net/" + p.Name + "/device/infiniband"
@@ -106,33 +224,16 @@ func buildHost(f *schema.Fabric, d *schema.Device, b Base, fl hostFlavour) (any,
 		}
 		if pq != nil {
 			v.Probes = append(v.Probes, hostProbes(d, p, pq, fl)...)
+			hostNotes(p, pq, fl, notes)
 		}
-		text.Reset()
-		dev := shellWord(p.Name)
-		if p.MTU != 0 {
-			text.line("ip link set dev ", dev, " mtu ", strconv.Itoa(p.MTU))
+		setup := pq != nil && rd != nil && rd.ToS.Set && !fl.mlnx && !configfsReady
+		key := hostIfKey{q: pq, fl: fl, rdma: rdmaKey(rd), setup: setup, mtu: p.MTU, pause: hostPause(p, pq)}
+		text, err := hostInterfaceText(b.stanzas, d, p, pq, key, ibvar)
+		if !rej.add(err) {
+			return nil, err
 		}
-		// ethtool -A exits 78 ("no pause parameters changed, aborting")
-		// when nothing changes on the ioctl path (ethtool before 5.6, or a
-		// kernel without ethtool netlink); only that status is accepted, so
-		// a re-run passes and a real failure still stops the script.
-		if p.LinkPause {
-			if len(p.PFC) > 0 {
-				rej.add(unsupported(d, "link_pause with PFC on "+p.Name, "a NIC port runs either 802.3x pause or PFC; turn one off", pq.LinkPause.Src))
-			}
-			text.line("ethtool -A ", dev, " rx on tx on", ethtoolUnchanged)
-		} else if pq != nil {
-			text.line("ethtool -A ", dev, " rx off tx off", ethtoolUnchanged)
-		}
-		if pq != nil {
-			ready, err := hostPortQoS(&text, b.cache, d, p, pq, fl, ibvar, configfsReady, notes)
-			if !rej.add(err) {
-				return nil, err
-			}
-			configfsReady = ready
-		}
-		hi.Text = text.String()
-		v.Interfaces = append(v.Interfaces, hi)
+		configfsReady = configfsReady || setup
+		v.Interfaces = append(v.Interfaces, HostInterface{Name: p.Name, Text: strings.TrimPrefix(text, "\n")})
 	}
 	if rd != nil && rd.PathMTU.Set {
 		notes[fmt.Sprintf("rdma path_mtu %d: applications set it per QP; rdma_cm derives it from the interface MTU", rd.PathMTU.V)] = true
@@ -145,16 +246,93 @@ func buildHost(f *schema.Fabric, d *schema.Device, b Base, fl hostFlavour) (any,
 	return v, rej.err()
 }
 
-// hostText collects one port's commands, one per line.
-type hostText struct{ strings.Builder }
-
-// line appends one command made of parts.
-func (t *hostText) line(parts ...string) {
-	if t.Len() > 0 {
-		t.WriteByte('\n')
+// hostInterfaceText renders one port's commands through the "interface"
+// template. A stanza is a function of its key and the port name, so ports
+// of one name and key (NICs mostly share "eth0") share the rendered text,
+// and the view is built only when it is not cached yet: a cached text had
+// no refusal, and neither has a port of the same key.
+func hostInterfaceText(st *stanzaSet, d *schema.Device, p PortView, pq *schema.PortQoS, key hostIfKey, ibvar string) (string, error) {
+	if text, ok := st.cachedNamed("interface", key, p.Name); ok {
+		return text, nil
 	}
-	for _, p := range parts {
-		t.WriteString(p)
+	h, err := hostStanza(d, p, pq, key, ibvar)
+	if err != nil {
+		// Render nothing, and cache nothing, for a refused port.
+		return "", err
+	}
+	text, err := renderStanza(st, "interface", key, &h, hostMarked, h.identity()...)
+	if err != nil {
+		return "", fmt.Errorf("device %s interface %s: %w", d.Name, p.Name, err)
+	}
+	st.storeNamed("interface", key, p.Name, text)
+	return text, nil
+}
+
+// hostPause is the port's 802.3x pause setting: "on" or "off", or "" for
+// a port without QoS (no pause line). The templates print it as "ethtool
+// -A IF rx P tx P || [ $? -eq 78 ]": ethtool -A exits 78 ("no pause
+// parameters changed, aborting") when nothing changes on the ioctl path
+// (ethtool before 5.6, or a kernel without ethtool netlink), and only that
+// status is accepted, so a re-run passes and a real failure still stops
+// the script.
+func hostPause(p PortView, pq *schema.PortQoS) string {
+	switch {
+	case p.LinkPause:
+		return "on"
+	case pq != nil:
+		return "off"
+	}
+	return ""
+}
+
+// hostStanza builds the "interface" template's view of one port, with
+// every refusal of its values.
+func hostStanza(d *schema.Device, p PortView, pq *schema.PortQoS, key hostIfKey, ibvar string) (HostStanza, error) {
+	h := HostStanza{Word: shellWord(p.Name), IBDev: ibvar, MTU: p.MTU, Pause: key.pause}
+	if pq == nil {
+		return h, nil
+	}
+	var rej refusals
+	if p.LinkPause && len(p.PFC) > 0 {
+		rej.add(unsupported(d, "link_pause with PFC on "+p.Name, "a NIC port runs either 802.3x pause or PFC; turn one off", pq.LinkPause.Src))
+	}
+	h.QoS = true
+	rej.add(hostStanzaQoS(&h, d, p, pq, key.fl))
+	rej.add(hostStanzaETS(&h, d, pq, key.fl))
+	if rd := d.RDMA; rd != nil {
+		rej.add(hostStanzaRDMA(&h, d, p, pq, rd, key.fl))
+		h.ConfigfsSetup = key.setup
+	}
+	if p.Watchdog && key.fl.stormGuard() {
+		if w := pq.Watchdog.V; w.Detection.Set && w.Detection.V > 0 {
+			tout := ms(w.Detection.V)
+			if key.fl.mlnx && (tout < 80 || tout > 8000) {
+				rej.add(unsupported(d, fmt.Sprintf("pfc_watchdog %s detection %d ms on %s", w.Name, tout, p.Name),
+					"mlx5 takes pfc-prevention-tout from 80 to 8000 ms; give the watchdog a detection time in that range", w.Detection.Src))
+			}
+			h.StormTimeout = tout
+		}
+	}
+	return h, rej.err()
+}
+
+// hostNotes records the intent values of one port a NIC does not apply.
+func hostNotes(p PortView, pq *schema.PortQoS, fl hostFlavour, notes map[string]bool) {
+	if p.Watchdog {
+		w := pq.Watchdog.V
+		if !fl.stormGuard() {
+			notes["pfc_watchdog "+w.Name+": "+fl.driver+" has no NIC pause-storm guard (ethtool pfc-prevention-tout is mlx5-only); the switch watchdog covers the port"] = true
+		} else if w.Restoration.Set || w.PollInterval.Set || (w.Action.Set && w.Action.V != schema.WatchdogDrop) {
+			notes["pfc_watchdog "+w.Name+": the NIC's PFC storm prevention takes only a timeout (pfc-prevention-tout = detection); restoration, poll_interval and action are switch-side"] = true
+		}
+	}
+	for qid, qq := range pq.Queues {
+		if qq.ECN.V != nil {
+			notes["queue "+strconv.Itoa(qid)+" ecn_profile "+qq.ECN.V.Name+": an ECN marking curve is applied by switches; the NIC reacts to marks (rdma ecn)"] = true
+		}
+	}
+	if bufferSrc(pq) != (schema.Range{}) {
+		notes["buffer: PFC headroom and pools are switch-side; the NIC's buffers are not changed"] = true
 	}
 }
 
@@ -188,69 +366,6 @@ func hostTools(d *schema.Device, fl hostFlavour) []HostTool {
 		tools = append(tools, HostTool{"cma_roce_mode", "install MLNX_OFED or mlnx-tools"})
 	}
 	return tools
-}
-
-// hostPortQoS appends a port's QoS, RDMA and watchdog commands to text and
-// records the intent values a NIC does not apply in notes. configfsReady
-// says whether an earlier port loaded rdma_cm and mounted configfs; the
-// result says whether it is done after this port.
-func hostPortQoS(text *hostText, cache *viewCache, d *schema.Device, p PortView, pq *schema.PortQoS, fl hostFlavour, ibvar string, configfsReady bool, notes map[string]bool) (bool, error) {
-	rd := d.RDMA
-	dev := shellWord(p.Name)
-	line := text.line
-	var block string
-	var err error
-	if isShellWord(p.Name) {
-		block, err = cachedHostBlock(cache, d, p, pq, fl)
-	} else {
-		// A name that needs quoting never shares a cached block.
-		var cmds []string
-		cmds, err = hostQoS(d, p, pq, fl)
-		block = strings.Join(cmds, "\n")
-	}
-	var rej refusals
-	if !rej.add(err) {
-		return configfsReady, err
-	}
-	text.Grow(len(block) + 8*len(p.Name) + 512)
-	if text.Len() > 0 {
-		text.WriteByte('\n')
-	}
-	text.WriteString(block)
-	if rd != nil {
-		rc, err := hostRDMA(d, p, pq, rd, fl, ibvar, !configfsReady)
-		configfsReady = configfsReady || (rd.ToS.Set && !fl.mlnx)
-		if !rej.add(err) {
-			return configfsReady, err
-		}
-		for _, c := range rc {
-			line(c)
-		}
-	}
-	if p.Watchdog {
-		w := pq.Watchdog.V
-		if !fl.stormGuard() {
-			notes["pfc_watchdog "+w.Name+": "+fl.driver+" has no NIC pause-storm guard (ethtool pfc-prevention-tout is mlx5-only); the switch watchdog covers the port"] = true
-		} else if w.Detection.Set && w.Detection.V > 0 {
-			if tout := ms(w.Detection.V); fl.mlnx && (tout < 80 || tout > 8000) {
-				rej.add(unsupported(d, fmt.Sprintf("pfc_watchdog %s detection %d ms on %s", w.Name, tout, p.Name),
-					"mlx5 takes pfc-prevention-tout from 80 to 8000 ms; give the watchdog a detection time in that range", w.Detection.Src))
-			}
-			line("ethtool --set-tunable ", dev, " pfc-prevention-tout ", strconv.FormatInt(ms(w.Detection.V), 10))
-		}
-		if fl.stormGuard() && (w.Restoration.Set || w.PollInterval.Set || (w.Action.Set && w.Action.V != schema.WatchdogDrop)) {
-			notes["pfc_watchdog "+w.Name+": the NIC's PFC storm prevention takes only a timeout (pfc-prevention-tout = detection); restoration, poll_interval and action are switch-side"] = true
-		}
-	}
-	for qid, qq := range pq.Queues {
-		if qq.ECN.V != nil {
-			notes["queue "+strconv.Itoa(qid)+" ecn_profile "+qq.ECN.V.Name+": an ECN marking curve is applied by switches; the NIC reacts to marks (rdma ecn)"] = true
-		}
-	}
-	if bufferSrc(pq) != (schema.Range{}) {
-		notes["buffer: PFC headroom and pools are switch-side; the NIC's buffers are not changed"] = true
-	}
-	return configfsReady, rej.err()
 }
 
 // hostProbes lists the capability checks one port's commands need: the
@@ -295,10 +410,6 @@ func hostProbes(d *schema.Device, p PortView, pq *schema.PortQoS, fl hostFlavour
 	return out
 }
 
-// ethtoolUnchanged follows "ethtool -A": it accepts exit status 78, the
-// ioctl path's "no pause parameters changed, aborting", and nothing else.
-const ethtoolUnchanged = " || [ $? -eq 78 ]"
-
 // hostPreamble renders set -eu, one presence check per tool and the lookups.
 func hostPreamble(v *HostView) string {
 	var b strings.Builder
@@ -341,105 +452,53 @@ func shellVar(s string) string {
 	return b.String()
 }
 
-// hostQoS renders trust, DSCP map, PFC and ETS for one port.
-func hostQoS(d *schema.Device, p PortView, q *schema.PortQoS, fl hostFlavour) ([]string, error) {
-	var cmds []string
+// hostStanzaQoS sets trust, the DSCP and PCP maps and PFC.
+func hostStanzaQoS(h *HostStanza, d *schema.Device, p PortView, q *schema.PortQoS, fl hostFlavour) error {
 	trust := q.Trust.V
-	dev := shellWord(p.Name)
+	h.Trust = string(trust)
 	var rej refusals
+	h.DSCP = make([]int, len(q.DSCP))
+	for dscp := range q.DSCP {
+		h.DSCP[dscp] = q.DSCP[dscp].V
+	}
+	h.PCP = make([]int, len(q.PCP))
+	for pcp := range q.PCP {
+		h.PCP[pcp] = pcpOf(q, pcp)
+	}
+	h.PFC = make([]bool, 8)
+	for pr := range h.PFC {
+		h.PFC[pr] = p.Lossless.Has(pr)
+	}
+	h.PFCVector = p.PFCVector
 	if fl.mlnx {
 		switch trust {
-		case schema.TrustDSCP, schema.TrustPCP:
-			cmds = append(cmds, "mlnx_qos -i "+dev+" --trust "+string(trust))
 		case schema.TrustBoth, schema.TrustNone:
-			rej.add(unsupported(d, "trust "+string(trust)+" on "+dev, "mlnx_qos --trust takes pcp or dscp", q.Trust.Src))
-		}
-		if trust == schema.TrustDSCP {
-			for dscp := 0; dscp < 64; dscp++ {
-				cmds = append(cmds, fmt.Sprintf("mlnx_qos -i %s --dscp2prio set,%d,%d", dev, dscp, q.DSCP[dscp].V))
-			}
-		}
-		if trust == schema.TrustPCP && pcpRemapped(q) {
-			rej.add(unsupported(d, "pcp_map on "+dev, "mlnx_qos has no PCP→priority remap; PCP is the priority", q.PCP[0].Src))
-		}
-		cmds = append(cmds, "mlnx_qos -i "+dev+" --pfc "+p.PFCVector)
-	} else {
-		// No "dcb apptrust" for DSCP trust: only lan966x, sparx5 and DSA
-		// implement it, and on mlx5, bnxt and ice it fails with EOPNOTSUPP.
-		// On those NICs the first DSCP app entry switches the port to DSCP
-		// trust (mlx5e_dcbnl_ieee_setapp). PCP and both have no such
-		// side door, so they keep apptrust and fail where it is missing.
-		if fl.driver == "ice" {
-			// ice takes DCB from the host only in software DCBX mode, with the
-			// firmware LLDP agent off (kernel Documentation/networking/
-			// device_drivers/ethernet/intel/ice.rst, "DCB", "FW-LLDP").
-			cmds = append(cmds, "ethtool --set-priv-flags "+dev+" fw-lldp-agent off")
-		}
-		switch trust {
+			rej.add(unsupported(d, "trust "+string(trust)+" on "+h.Word, "mlnx_qos --trust takes pcp or dscp", q.Trust.Src))
 		case schema.TrustPCP:
-			cmds = append(cmds, "dcb apptrust set dev "+dev+" order pcp")
-		case schema.TrustBoth:
-			cmds = append(cmds, "dcb apptrust set dev "+dev+" order dscp pcp")
-		case schema.TrustNone:
-			rej.add(unsupported(d, "trust none on "+dev, "dcb apptrust needs at least one selector; a host port classifies by DSCP or PCP", q.Trust.Src))
-		}
-		if trust != schema.TrustPCP {
-			var pairs []string
-			for dscp := 0; dscp < 64; dscp++ {
-				pairs = append(pairs, fmt.Sprintf("%d:%d", dscp, q.DSCP[dscp].V))
+			if pcpRemapped(q) {
+				rej.add(unsupported(d, "pcp_map on "+h.Word, "mlnx_qos has no PCP→priority remap; PCP is the priority", q.PCP[0].Src))
 			}
-			cmds = append(cmds, "dcb app replace dev "+dev+" dscp-prio "+strings.Join(pairs, " "),
-				dcbAppCheck(p.Name, "-N ", "dscp-prio", pairs))
 		}
-		if trust == schema.TrustPCP || trust == schema.TrustBoth {
-			// PCP keys carry the DEI bit (dcb-app(8): 0nd..7nd, 0de..7de);
-			// both DEI values get the PCP's priority.
-			var pairs, shown []string
-			for pcp := 0; pcp < 8; pcp++ {
-				pairs = append(pairs, fmt.Sprintf("%dnd:%d %dde:%d", pcp, pcpOf(q, pcp), pcp, pcpOf(q, pcp)))
-			}
-			for _, dei := range []string{"nd", "de"} {
-				for pcp := 0; pcp < 8; pcp++ {
-					shown = append(shown, fmt.Sprintf("%d%s:%d", pcp, dei, pcpOf(q, pcp)))
-				}
-			}
-			cmds = append(cmds, "dcb app replace dev "+dev+" pcp-prio "+strings.Join(pairs, " "),
-				dcbAppCheck(p.Name, "", "pcp-prio", shown))
-		}
-		var pfc []string
-		for pr := 0; pr < 8; pr++ {
-			on := "off"
-			if p.Lossless.Has(pr) {
-				on = "on"
-			}
-			pfc = append(pfc, fmt.Sprintf("%d:%s", pr, on))
-		}
-		cmds = append(cmds, "dcb pfc set dev "+dev+" prio-pfc "+strings.Join(pfc, " "))
+		return rej.err()
 	}
-	ets, err := hostETS(d, dev, q, fl)
-	if !rej.add(err) {
-		return nil, err
+	// No "dcb apptrust" for DSCP trust: only lan966x, sparx5 and DSA
+	// implement it, and on mlx5, bnxt and ice it fails with EOPNOTSUPP.
+	// On those NICs the first DSCP app entry switches the port to DSCP
+	// trust (mlx5e_dcbnl_ieee_setapp). PCP and both have no such side
+	// door, so they keep apptrust and fail where it is missing.
+	if trust == schema.TrustNone {
+		rej.add(unsupported(d, "trust none on "+h.Word, "dcb apptrust needs at least one selector; a host port classifies by DSCP or PCP", q.Trust.Src))
 	}
-	if err := rej.err(); err != nil {
-		return nil, err
-	}
-	return append(cmds, ets...), nil
-}
-
-// dcbAppCheck reads the app table back after "dcb app replace", which exits
-// 0 even when the kernel refuses an entry (dcb/dcb_app.c), and stops the
-// script unless the table is exactly want. "dcb app show" prints the
-// selector, then KEY:PRIO each followed by a space, sorted by key
-// (dscp-prio with -N for numbers; pcp-prio keys as 0nd..7nd, 0de..7de).
-// name is the interface name, quoted here for each place it goes.
-func dcbAppCheck(name, flags, sel string, want []string) string {
-	msg := name + ": dcb app " + sel + " did not take"
-	quoted := `"` + msg + `"`
-	if name != hostDevMark {
-		quoted = shellString(msg)
-	}
-	return `[ "$(dcb ` + flags + `app show dev ` + shellWord(name) + ` ` + sel + `)" = "` + sel + ` ` + strings.Join(want, " ") +
-		` " ] || { echo ` + quoted + ` >&2; exit 1; }`
+	// ice takes DCB from the host only in software DCBX mode, with the
+	// firmware LLDP agent off (kernel Documentation/networking/
+	// device_drivers/ethernet/intel/ice.rst, "DCB", "FW-LLDP").
+	h.LLDPOff = fl.driver == "ice"
+	// "dcb app replace" exits 0 even when the kernel refuses an entry
+	// (dcb/dcb_app.c): the script reads the table back and stops unless
+	// it is exactly what was written, naming the port.
+	h.DSCPCheckMessage = shellString(p.Name + ": dcb app dscp-prio did not take")
+	h.PCPCheckMessage = shellString(p.Name + ": dcb app pcp-prio did not take")
+	return rej.err()
 }
 
 func pcpOf(q *schema.PortQoS, pcp int) int {
@@ -458,96 +517,60 @@ func pcpRemapped(q *schema.PortQoS) bool {
 	return false
 }
 
-// hostETS renders priority→TC, transmission selection and bandwidth, plus
-// per-TC rate limits for shapers.
-func hostETS(d *schema.Device, dev string, q *schema.PortQoS, fl hostFlavour) ([]string, error) {
-	var prioTC, tsa, bw []string
+// hostStanzaETS sets priority→TC, transmission selection and bandwidth,
+// and the per-TC rate limits of shapers.
+func hostStanzaETS(h *HostStanza, d *schema.Device, q *schema.PortQoS, fl hostFlavour) error {
 	var rej refusals
-	sum, any := 0, false
+	sum := 0
+	h.PrioTC, h.TSA, h.BW = make([]int, 8), make([]string, 8), make([]int, 8)
 	for pr := 0; pr < 8; pr++ {
-		qu := q.Queue[pr].V
-		if !q.Queue[pr].Set {
-			qu = pr
+		h.PrioTC[pr] = pr
+		if q.Queue[pr].Set {
+			h.PrioTC[pr] = q.Queue[pr].V
 		}
-		prioTC = append(prioTC, strconv.Itoa(qu))
 	}
 	for tc := 0; tc < 8; tc++ {
 		qq := q.Queues[tc]
 		switch qq.Sched.V {
 		case schema.SchedStrict:
-			tsa = append(tsa, "strict")
-			bw = append(bw, "0")
-			any = true
+			h.TSA[tc] = "strict"
+			h.ETS = true
 		default:
-			tsa = append(tsa, "ets")
-			bw = append(bw, strconv.Itoa(qq.Weight.V))
+			h.TSA[tc] = "ets"
+			h.BW[tc] = qq.Weight.V
 			sum += qq.Weight.V
 			if qq.Sched.Set || qq.Weight.Set {
-				any = true
+				h.ETS = true
 			}
 		}
 	}
-	var cmds []string
-	if fl.mlnx {
-		cmds = append(cmds, "mlnx_qos -i "+dev+" --prio_tc "+strings.Join(prioTC, ","))
+	if h.ETS && sum != 100 {
+		rej.add(unsupported(d, fmt.Sprintf("ETS weights summing to %d%% on %s", sum, h.Word),
+			"NIC ETS bandwidths of the ETS traffic classes must add up to exactly 100; adjust the weights", subjectOrRange(q.WeightSumSource(), firstSchedSrc(q))))
 	}
-	if any {
-		if sum != 100 {
-			rej.add(unsupported(d, fmt.Sprintf("ETS weights summing to %d%% on %s", sum, dev),
-				"NIC ETS bandwidths of the ETS traffic classes must add up to exactly 100; adjust the weights", subjectOrRange(q.WeightSumSource(), firstSchedSrc(q))))
-		}
-		if fl.mlnx {
-			cmds = append(cmds, "mlnx_qos -i "+dev+" --tsa "+strings.Join(tsa, ",")+" --tcbw "+strings.Join(bw, ","))
-		} else {
-			var pt, ts, tb []string
-			for i := 0; i < 8; i++ {
-				pt = append(pt, fmt.Sprintf("%d:%s", i, prioTC[i]))
-				ts = append(ts, fmt.Sprintf("%d:%s", i, tsa[i]))
-				tb = append(tb, fmt.Sprintf("%d:%s", i, bw[i]))
-			}
-			cmds = append(cmds, "dcb ets set dev "+dev+" prio-tc "+strings.Join(pt, " ")+" tc-tsa "+strings.Join(ts, " ")+" tc-bw "+strings.Join(tb, " "))
-		}
-	} else if !fl.mlnx {
-		var pt []string
-		for i := 0; i < 8; i++ {
-			pt = append(pt, fmt.Sprintf("%d:%s", i, prioTC[i]))
-		}
-		cmds = append(cmds, "dcb ets set dev "+dev+" prio-tc "+strings.Join(pt, " "))
-	}
-	var rates []string
-	shaped := false
+	h.Shaper, h.ShaperGbps = make([]int64, 8), make([]int64, 8)
 	for tc := 0; tc < 8; tc++ {
 		s := q.Queues[tc].Shaper.V
-		if s > 0 {
-			shaped = true
-			if fl.mlnx && s%1_000_000_000 != 0 {
-				rej.add(unsupported(d, fmt.Sprintf("queue %d shaper %s on %s", tc, bps(s), dev), "mlnx_qos --ratelimit takes whole Gb/s", q.Queues[tc].Shaper.Src))
-			}
+		if s <= 0 {
+			continue
 		}
-		if fl.mlnx {
-			rates = append(rates, strconv.FormatInt(s/1_000_000_000, 10))
-		} else if s > 0 {
-			rates = append(rates, fmt.Sprintf("%d:%dbit", tc, s))
+		h.Shaped = true
+		h.Shaper[tc], h.ShaperGbps[tc] = s, s/1_000_000_000
+		if fl.mlnx && s%1_000_000_000 != 0 {
+			rej.add(unsupported(d, fmt.Sprintf("queue %d shaper %s on %s", tc, bps(s), h.Word), "mlnx_qos --ratelimit takes whole Gb/s", q.Queues[tc].Shaper.Src))
 		}
 	}
-	if shaped {
-		if fl.mlnx {
-			cmds = append(cmds, "mlnx_qos -i "+dev+" --ratelimit "+strings.Join(rates, ","))
-		} else {
-			cmds = append(cmds, "dcb maxrate set dev "+dev+" tc-maxrate "+strings.Join(rates, " "))
-		}
-	}
-	return cmds, rej.err()
+	return rej.err()
 }
 
-// hostRDMA renders RoCE ToS, RoCE mode, and DCQCN enablement and CNP marking.
+// hostStanzaRDMA sets RoCE mode, ToS, and DCQCN enablement and CNP
+// marking (nvidia_mlnx), refusing what the platform has no setting for.
 //
 // linux_dcb writes the rdma_cm configfs directly; its attributes exist only
 // with rdma_cm loaded and configfs mounted (kernel Documentation/ABI/testing/
-// configfs-rdma_cm), so the first port with a ToS (setup true) loads and
+// configfs-rdma_cm), so the first port with a ToS (ConfigfsSetup) loads and
 // mounts them first, as mlnx-tools' cma_roce_tos does for the mount.
-func hostRDMA(d *schema.Device, p PortView, q *schema.PortQoS, rd *schema.RDMA, fl hostFlavour, ibvar string, setup bool) ([]string, error) {
-	var cmds []string
+func hostStanzaRDMA(h *HostStanza, d *schema.Device, p PortView, q *schema.PortQoS, rd *schema.RDMA, fl hostFlavour) error {
 	dev := p.Name
 	sysfs := func(rest string) string { return shellWord("/sys/class/net/" + dev + "/ecn/" + rest) }
 	var rej refusals
@@ -555,28 +578,17 @@ func hostRDMA(d *schema.Device, p PortView, q *schema.PortQoS, rd *schema.RDMA, 
 		// NVIDIA/Mellanox ConnectX adapters implement RoCE and InfiniBand, not iWARP.
 		rej.add(unsupported(d, "rdma transport iwarp", "ConnectX NICs (nvidia_mlnx) speak RoCE, not iWARP; use platform linux_dcb for an iWARP NIC", rd.Transport.Src))
 	}
-	if rd.RoCEMode.Set && fl.mlnx {
-		mode := map[string]string{"v1": "1", "v2": "2"}[rd.RoCEMode.V]
-		if mode == "" {
+	switch {
+	case rd.RoCEMode.Set && fl.mlnx:
+		if rd.RoCEMode.V != "v1" && rd.RoCEMode.V != "v2" {
 			rej.add(unsupported(d, "rdma roce_mode "+rd.RoCEMode.V, "cma_roce_mode takes v1 or v2", rd.RoCEMode.Src))
 		} else {
-			cmds = append(cmds, fmt.Sprintf(`cma_roce_mode -d "$%s" -p 1 -m %s`, ibvar, mode))
+			h.RoCEMode = rd.RoCEMode.V
 		}
-	} else if rd.RoCEMode.Set && rd.RoCEMode.V != "v2" {
+	case rd.RoCEMode.Set && rd.RoCEMode.V != "v2":
 		rej.add(unsupported(d, "rdma roce_mode "+rd.RoCEMode.V, "upstream rdma_cm uses RoCE v2 where the GID allows; fabricgen has no vendor-neutral switch for v1", rd.RoCEMode.Src))
 	}
-	if rd.ToS.Set {
-		if fl.mlnx {
-			cmds = append(cmds, fmt.Sprintf(`cma_roce_tos -d "$%s" -t %d`, ibvar, rd.ToS.V))
-		} else {
-			if setup {
-				cmds = append(cmds, "modprobe rdma_cm", "mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config")
-			}
-			cmds = append(cmds,
-				fmt.Sprintf(`mkdir -p "/sys/kernel/config/rdma_cm/$%s"`, ibvar),
-				fmt.Sprintf(`echo %d > "/sys/kernel/config/rdma_cm/$%s/ports/1/default_roce_tos"`, rd.ToS.V, ibvar))
-		}
-	}
+	h.HasToS, h.ToS = rd.ToS.Set, rd.ToS.V
 	if !fl.mlnx {
 		if rd.ECN.Set && rd.ECN.V {
 			rej.add(unsupported(d, "rdma ecn on "+dev, "linux_dcb has no vendor-neutral DCQCN switch; use platform nvidia_mlnx for ConnectX NICs", rd.ECN.Src))
@@ -584,23 +596,18 @@ func hostRDMA(d *schema.Device, p PortView, q *schema.PortQoS, rd *schema.RDMA, 
 		if rd.CNPDSCP.Set || rd.CNPPriority.Set {
 			rej.add(unsupported(d, "rdma cnp_dscp/cnp_priority on "+dev, "linux_dcb has no vendor-neutral CNP marking setting; use platform nvidia_mlnx for ConnectX NICs", subjectOrRange(rd.CNPDSCP.Src, rd.CNPPriority.Src)))
 		}
-		return cmds, rej.err()
+		return rej.err()
 	}
 	if rd.ECN.Set {
 		prio := q.DSCP[rd.DSCP()].V
-		on := "0"
-		if rd.ECN.V {
-			on = "1"
-		}
-		cmds = append(cmds,
-			fmt.Sprintf("echo %s > %s", on, sysfs(fmt.Sprintf("roce_np/enable/%d", prio))),
-			fmt.Sprintf("echo %s > %s", on, sysfs(fmt.Sprintf("roce_rp/enable/%d", prio))))
+		h.ECNSet, h.ECN = true, rd.ECN.V
+		h.ECNNotify, h.ECNReact = sysfs(fmt.Sprintf("roce_np/enable/%d", prio)), sysfs(fmt.Sprintf("roce_rp/enable/%d", prio))
 	}
 	if rd.CNPDSCP.Set {
-		cmds = append(cmds, fmt.Sprintf("echo %d > %s", rd.CNPDSCP.V, sysfs("roce_np/cnp_dscp")))
+		h.HasCNPDSCP, h.CNPDSCP, h.CNPDSCPFile = true, rd.CNPDSCP.V, sysfs("roce_np/cnp_dscp")
 	}
 	if rd.CNPPriority.Set {
-		cmds = append(cmds, fmt.Sprintf("echo %d > %s", rd.CNPPriority.V, sysfs("roce_np/cnp_802p_prio")))
+		h.HasCNPPriority, h.CNPPriority, h.CNPPriorityFile = true, rd.CNPPriority.V, sysfs("roce_np/cnp_802p_prio")
 	}
-	return cmds, rej.err()
+	return rej.err()
 }

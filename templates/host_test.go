@@ -11,13 +11,18 @@ import (
 	"github.com/fabricgen/fabricgen/schema"
 )
 
-// hostScripts renders every host NIC script of every example.
+// hostScripts renders every host NIC script of every example and of
+// testdata/stanza (every driver, trust and RDMA variant, names full of
+// "_ . - @").
 func hostScripts(t *testing.T) map[string][]byte {
 	t.Helper()
 	r := newTestRenderer(t)
 	out := map[string][]byte{}
+	fabrics := map[string]*schema.Fabric{"testdata/stanza": stanzaFabric(t)}
 	for _, ex := range exampleNames(t) {
-		f := loadExample(t, ex)
+		fabrics[ex] = loadExample(t, ex)
+	}
+	for ex, f := range fabrics {
 		for _, d := range sampleDevices(f) {
 			if !d.Platform.V.IsHost() {
 				continue

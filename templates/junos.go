@@ -14,8 +14,16 @@ type JunosView struct {
 	// Family is the hardware family the model names (qfx5000, qfx10000,
 	// ex, mx), which picks the strict-high rate cap and the filter actions.
 	Family string
-	// Sections are groups of set commands with a comment title each, in order.
+	// Sections are the class-of-service groups of set commands (forwarding
+	// classes, classifiers, PFC, drop profiles, schedulers) with a comment
+	// title each, in order.
 	Sections []JunosSection
+	// Filters are the firewall filters, one per ACL and family (inet
+	// first), by ACL name; each is printed by the "filter" template.
+	Filters []JunosFilter
+	// Interfaces are the per-port stanzas, in port order, each printed by
+	// the "interface" template.
+	Interfaces []JunosInterface
 }
 
 // JunosSection is a titled group of set commands.
@@ -23,6 +31,82 @@ type JunosSection struct {
 	Title    string
 	Commands []string
 }
+
+// JunosFilter is one "set firewall family FAMILY filter NAME" filter.
+type JunosFilter struct {
+	// Family is "inet" or "inet6"; Name the ACL's name.
+	Family, Name string
+	// Terms are the ACL's rules of this family, in sequence order.
+	Terms []JunosTerm
+	// Text is the filter's set commands, one per line, as the "filter"
+	// template renders this view (what device.tmpl prints).
+	Text string
+}
+
+// JunosTerm is one term of a firewall filter, named after the rule's
+// sequence number; the "filter_term" template prints its set commands.
+type JunosTerm struct {
+	// Family and Filter repeat the filter's ("inet"/"inet6", the name).
+	Family, Filter string
+	Seq            int
+	// Protocol is "udp", "tcp" or "icmp" ("from protocol", "from
+	// next-header" for inet6), or "" for any.
+	Protocol string
+	// Src and Dst are prefixes, or "".
+	Src, Dst string
+	// SrcPorts and DstPorts are the L4 ports or ranges matched.
+	SrcPorts, DstPorts []PortRangeView
+	// DSCP lists the matched code points ("from dscp", "from
+	// traffic-class" for inet6).
+	DSCP []int
+	// Discard is true for a deny rule ("then discard").
+	Discard bool
+	// SetDSCP is the re-mark value of a permit rule, or -1, and
+	// ForwardingClass the class of the re-marked priority (MX and EX).
+	SetDSCP         int
+	ForwardingClass string
+}
+
+// JunosInterface is one port's "set interfaces" and class-of-service
+// interface statements, which the "interface" template prints.
+type JunosInterface struct {
+	// Name is the interface name (et-0/0/0: one word by the port naming
+	// rules); Description the description already quoted for Junos (a
+	// double-quoted string with its escapes), or "".
+	Name, Description string
+	// MTU is the interface MTU (0: not set).
+	MTU int
+	// Family is "inet" or "inet6": the family of the address and filters.
+	Family string
+	// IP is the address with prefix length, or ""; Routed is true for an
+	// L3 port, which without IP runs on its IPv6 link-local address.
+	IP     string
+	Routed bool
+	// FilterIn and FilterOut name the firewall filter bound in each
+	// direction ("filter input|output NAME"), or "".
+	FilterIn, FilterOut string
+	// SchedulerMap, CNP, DSCPClassifier and PCPClassifier name the
+	// class-of-service objects bound to the port, or "" for none.
+	SchedulerMap, CNP, DSCPClassifier, PCPClassifier string
+	// Text is the port's statements, one per line, as the "interface"
+	// template renders this view (what device.tmpl prints; "" for none).
+	Text string
+}
+
+// junosIfKey is a JunosInterface without its identity fields (name,
+// description, address): the key of its cached stanza.
+type junosIfKey struct {
+	desc, ip                  bool
+	mtu                       int
+	family                    string
+	routed                    bool
+	in, out                   string
+	sched, cnp, dscpCl, pcpCl string
+}
+
+// junosObject is the name of every class-of-service object fabricgen
+// defines (classifiers, scheduler map, congestion-notification profile).
+const junosObject = "FABRICGEN"
 
 // junosStrictCapPercent caps a strict-high queue whose intent sets no
 // shaper: Juniper recommends a rate on every strict-high queue ("Defining
@@ -68,23 +152,21 @@ func buildJunos(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 		v.Sections = append(v.Sections, JunosSection{"drop profiles (ECN)", drops})
 	}
 	v.Sections = append(v.Sections, JunosSection{"schedulers", sch})
-	// Firewall filters.
-	var fw []string
 	for _, a := range b.ACLs {
-		lines, err := junosFilter(f, d, a, names, q, fam)
+		fs, err := junosFilters(f, d, a, names, q, fam)
 		if !rej.add(err) {
 			return nil, err
 		}
-		fw = append(fw, lines...)
+		v.Filters = append(v.Filters, fs...)
 	}
-	if len(fw) > 0 {
-		v.Sections = append(v.Sections, JunosSection{"firewall filters", fw})
+	if err := junosACLText(b.stanzas, d, v.Filters); !rej.add(err) {
+		return nil, err
 	}
-	ifs, err := junosInterfaces(d, b.Ports, qq != nil, trust)
+	ifs, err := junosInterfaces(b.stanzas, d, b.Ports, qq != nil, trust)
 	if !rej.add(err) {
 		return nil, err
 	}
-	v.Sections = append(v.Sections, JunosSection{"interfaces", ifs})
+	v.Interfaces = ifs
 	return v, rej.err()
 }
 
@@ -242,33 +324,22 @@ func junosSchedulers(f *schema.Fabric, d *schema.Device, q QoSView, names [8]str
 	return drops, append(sch, smap...), nil
 }
 
-// junosInterfaces renders the ports: description, MTU, address, filters
-// and, when the device has QoS, the class-of-service bindings.
-func junosInterfaces(d *schema.Device, ports []PortView, hasQoS bool, trust schema.Trust) ([]string, error) {
-	const cos = junosCoS
-	var ifs []string
+// junosInterfaces builds the ports' stanzas (description, MTU, address,
+// filters and, when the device has QoS, the class-of-service bindings) and
+// renders each through the "interface" template.
+func junosInterfaces(st *stanzaSet, d *schema.Device, ports []PortView, hasQoS bool, trust schema.Trust) ([]JunosInterface, error) {
+	var ifs []JunosInterface
 	var rej refusals
 	for i, p := range ports {
+		in := JunosInterface{Name: p.Name, MTU: p.MTU, Family: "inet", IP: p.IP, Routed: p.Routed}
 		if p.Description != "" {
-			ifs = append(ifs, fmt.Sprintf("set interfaces %s description %q", p.Name, p.Description))
-		}
-		if p.MTU != 0 {
-			ifs = append(ifs, fmt.Sprintf("set interfaces %s mtu %d", p.Name, p.MTU))
+			in.Description = strconv.Quote(p.Description)
 		}
 		if p.LinkPause {
 			rej.add(unsupported(d, "link_pause on "+p.Name, "fabricgen renders no Junos 802.3x flow-control; turn link_pause off", d.Ports[i].QoS.LinkPause.Src))
 		}
-		fam := "inet"
 		if p.IPFamily == "ipv6" {
-			fam = "inet6"
-		}
-		switch {
-		case p.IP != "":
-			ifs = append(ifs, fmt.Sprintf("set interfaces %s unit 0 family %s address %s", p.Name, fam, p.IP))
-		case p.Routed:
-			// An unnumbered routed port (BGP unnumbered): family inet6 without an
-			// address runs on the link-local address Junos derives for it.
-			ifs = append(ifs, fmt.Sprintf("set interfaces %s unit 0 family inet6", p.Name))
+			in.Family = "inet6"
 		}
 		// QFX binds one filter per direction and family ("filter (Layer 2
 		// and Layer 3 Interfaces)", QFX Series: input and output only;
@@ -276,11 +347,12 @@ func junosInterfaces(d *schema.Device, ports []PortView, hasQoS bool, trust sche
 		for _, dir := range []struct {
 			names []string
 			word  string
-		}{{p.ACLIn, "input"}, {p.ACLOut, "output"}} {
+			out   *string
+		}{{p.ACLIn, "input", &in.FilterIn}, {p.ACLOut, "output", &in.FilterOut}} {
 			switch len(dir.names) {
 			case 0:
 			case 1:
-				ifs = append(ifs, fmt.Sprintf("set interfaces %s unit 0 family %s filter %s %s", p.Name, fam, dir.word, dir.names[0]))
+				*dir.out = dir.names[0]
 			default:
 				pdir := "in"
 				if dir.word == "output" {
@@ -291,25 +363,52 @@ func junosInterfaces(d *schema.Device, ports []PortView, hasQoS bool, trust sche
 			}
 		}
 		if hasQoS {
-			ifs = append(ifs, cos+"interfaces "+p.Name+" scheduler-map FABRICGEN")
+			in.SchedulerMap = junosObject
 			if len(p.PFC) > 0 {
-				ifs = append(ifs, cos+"interfaces "+p.Name+" congestion-notification-profile FABRICGEN")
+				in.CNP = junosObject
 			}
 			if trust != schema.TrustPCP {
-				ifs = append(ifs, cos+"interfaces "+p.Name+" unit 0 classifiers dscp FABRICGEN")
+				in.DSCPClassifier = junosObject
 			}
 			if trust == schema.TrustPCP || trust == schema.TrustBoth {
-				ifs = append(ifs, cos+"interfaces "+p.Name+" unit 0 classifiers ieee-802.1 FABRICGEN")
+				in.PCPClassifier = junosObject
 			}
 		}
+		key := junosIfKey{in.Description != "", in.IP != "", in.MTU, in.Family, in.Routed, in.FilterIn, in.FilterOut,
+			in.SchedulerMap, in.CNP, in.DSCPClassifier, in.PCPClassifier}
+		text, err := renderStanza(st, "interface", key, &in, junosMarked, in.Name, in.Description, in.IP)
+		if err != nil {
+			return nil, fmt.Errorf("device %s interface %s: %w", d.Name, p.Name, err)
+		}
+		in.Text = strings.TrimPrefix(text, "\n")
+		ifs = append(ifs, in)
 	}
 	return ifs, rej.err()
 }
 
-// junosFilter renders one ACL as a firewall filter per family. Terms are
-// named after the rule's sequence number; Junos discards what no term accepts.
-func junosFilter(f *schema.Fabric, d *schema.Device, a ACLView, names [8]string, q QoSView, family schema.JunosFamily) ([]string, error) {
-	var out []string
+// junosMarked is in with its identity values replaced by marks.
+func junosMarked(in JunosInterface) JunosInterface {
+	in.Name, in.Description, in.IP = mark(0, in.Name), mark(1, in.Description), mark(2, in.IP)
+	return in
+}
+
+// junosACLText renders each filter through the "filter" template.
+func junosACLText(st *stanzaSet, d *schema.Device, filters []JunosFilter) error {
+	for i := range filters {
+		text, err := st.execute("filter", &filters[i])
+		if err != nil {
+			return fmt.Errorf("device %s filter %s: %w", d.Name, filters[i].Name, err)
+		}
+		filters[i].Text = strings.TrimPrefix(text, "\n")
+	}
+	return nil
+}
+
+// junosFilters builds one ACL's firewall filters, one per family. Terms
+// are named after the rule's sequence number; Junos discards what no term
+// accepts.
+func junosFilters(f *schema.Fabric, d *schema.Device, a ACLView, names [8]string, q QoSView, family schema.JunosFamily) ([]JunosFilter, error) {
+	var out []JunosFilter
 	var rej refusals
 	for _, fam := range []struct {
 		on       bool
@@ -318,57 +417,32 @@ func junosFilter(f *schema.Fabric, d *schema.Device, a ACLView, names [8]string,
 		if !fam.on {
 			continue
 		}
+		fl := JunosFilter{Family: fam.name, Name: a.Name}
 		for _, r := range a.Rules {
 			if !ruleInFamily(r, fam.fm) {
 				continue
 			}
-			pre := fmt.Sprintf("set firewall family %s filter %s term %d ", fam.name, a.Name, r.Seq)
-			proto := "protocol"
-			if fam.name == "inet6" {
-				proto = "next-header"
-			}
+			t := JunosTerm{Family: fam.name, Filter: a.Name, Seq: r.Seq, Src: r.Src, Dst: r.Dst,
+				SrcPorts: r.SrcPorts, DstPorts: r.DstPorts, DSCP: r.DSCP, SetDSCP: -1}
 			if r.Protocol != "ip" {
-				out = append(out, pre+"from "+proto+" "+r.Protocol)
-			}
-			if r.Src != "" {
-				out = append(out, pre+"from source-address "+r.Src)
-			}
-			if r.Dst != "" {
-				out = append(out, pre+"from destination-address "+r.Dst)
-			}
-			for _, p := range r.SrcPorts {
-				out = append(out, pre+"from source-port "+junosPort(p))
-			}
-			for _, p := range r.DstPorts {
-				out = append(out, pre+"from destination-port "+junosPort(p))
-			}
-			dscpKw := "dscp"
-			if fam.name == "inet6" {
-				dscpKw = "traffic-class"
-			}
-			for _, c := range r.DSCP {
-				out = append(out, fmt.Sprintf("%sfrom %s %d", pre, dscpKw, c))
+				t.Protocol = r.Protocol
 			}
 			if r.Action == string(schema.ActionDeny) {
-				out = append(out, pre+"then discard")
-				continue
-			}
-			if r.SetDSCP >= 0 {
-				if family.IsQFX() {
+				t.Discard = true
+			} else if r.SetDSCP >= 0 {
+				switch {
+				case family.IsQFX():
 					rej.add(unsupported(d, fmt.Sprintf("acl %s rule %d set_dscp %d", a.Name, r.Seq, r.SetDSCP),
 						"the firewall filter action \"then dscp\" is documented for MX and EX, not QFX; re-mark on the host or on another hop, or set model to the MX/EX the device is", ruleSrc(f, a.Name, r.Seq)))
-					continue
-				}
-				if fam.name == "inet6" {
+				case fam.name == "inet6":
 					rej.add(unsupported(d, fmt.Sprintf("acl %s rule %d set_dscp on IPv6", a.Name, r.Seq), "fabricgen renders Junos DSCP re-marking for family inet only", ruleSrc(f, a.Name, r.Seq)))
-					continue
+				default:
+					t.SetDSCP, t.ForwardingClass = r.SetDSCP, names[q.DSCP[r.SetDSCP]]
 				}
-				out = append(out, fmt.Sprintf("%sthen dscp %d", pre, r.SetDSCP))
-				out = append(out, fmt.Sprintf("%sthen forwarding-class %s", pre, names[q.DSCP[r.SetDSCP]]))
-				out = append(out, pre+"then loss-priority low")
 			}
-			out = append(out, pre+"then accept")
+			fl.Terms = append(fl.Terms, t)
 		}
+		out = append(out, fl)
 	}
 	return out, rej.err()
 }
@@ -401,13 +475,6 @@ func junosRate(v int64) string {
 		return strconv.FormatInt(v/1_000, 10) + "k"
 	}
 	return strconv.FormatInt(v, 10)
-}
-
-func junosPort(p PortRangeView) string {
-	if p.Single {
-		return strconv.Itoa(p.From)
-	}
-	return fmt.Sprintf("%d-%d", p.From, p.To)
 }
 
 // ecnProfileSrc is the ecn_profile block's range (the block to add fill

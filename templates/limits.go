@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"text/template"
 	"text/template/parse"
 	"time"
@@ -38,33 +39,48 @@ var (
 
 // overrideSet runs one platform's override templates within limits. Each
 // execution takes a clone from the pool, whose tick function carries that
-// execution's deadline.
+// execution's deadline. The time limit is run-wide too: once one device's
+// render runs out of time, stop (shared by every set of a Renderer) is
+// set and the others stop at their next check or do not start, so a
+// template that loops costs one time limit, not one per device.
 type overrideSet struct {
 	base      *template.Template
 	timeLimit time.Duration
 	outLimit  int
+	stop      *atomic.Bool
 	pool      sync.Pool // *limitedExec
 }
 
 // limitedExec is one clone of an override set and its deadline.
 type limitedExec struct {
 	t        *template.Template
+	stop     *atomic.Bool
 	deadline time.Time
 	ticks    int
 	expired  bool
+	stopped  bool
 }
 
 func (e *limitedExec) tick() (string, error) {
 	e.ticks++
-	if e.ticks&15 == 0 && time.Now().After(e.deadline) {
+	if e.ticks&15 != 0 {
+		return "", nil
+	}
+	switch {
+	case e.stop.Load():
+		e.stopped = true
+		return "", errTimeLimit
+	case time.Now().After(e.deadline):
 		e.expired = true
+		e.stop.Store(true)
 		return "", errTimeLimit
 	}
 	return "", nil
 }
 
-// newOverrideSet injects the time checks into every template of t.
-func newOverrideSet(t *template.Template, timeLimit time.Duration, outLimit int) (*overrideSet, error) {
+// newOverrideSet injects the time checks into every template of t; stop
+// is the Renderer's run-wide flag.
+func newOverrideSet(t *template.Template, timeLimit time.Duration, outLimit int, stop *atomic.Bool) (*overrideSet, error) {
 	probe, err := template.New("time-limit").Funcs(template.FuncMap{tickName: func() string { return "" }}).Parse("{{" + tickName + "}}")
 	if err != nil {
 		return nil, err
@@ -77,7 +93,7 @@ func newOverrideSet(t *template.Template, timeLimit time.Duration, outLimit int)
 		injectTicks(tt.Root, tick)
 		tt.Root.Nodes = append([]parse.Node{tick}, tt.Root.Nodes...)
 	}
-	return &overrideSet{base: t, timeLimit: timeLimit, outLimit: outLimit}, nil
+	return &overrideSet{base: t, timeLimit: timeLimit, outLimit: outLimit, stop: stop}, nil
 }
 
 // injectTicks puts tick first in the body of every range below n.
@@ -107,19 +123,25 @@ func injectTicks(n parse.Node, tick parse.Node) {
 
 // execute renders entry with data into buf within the limits.
 func (o *overrideSet) execute(buf *bytes.Buffer, entry string, data any) error {
+	stopped := fmt.Errorf("not rendered: an override template (%s or a template it calls) already ran past its time limit of %s on another device; fix that first: %w", entry, o.timeLimit, errTimeLimit)
+	if o.stop.Load() {
+		return stopped
+	}
 	e, _ := o.pool.Get().(*limitedExec)
 	if e == nil {
 		c, err := o.base.Clone()
 		if err != nil {
 			return err
 		}
-		e = &limitedExec{t: c}
+		e = &limitedExec{t: c, stop: o.stop}
 		c.Funcs(template.FuncMap{tickName: e.tick, "printf": boundedPrintf})
 	}
 	defer o.pool.Put(e)
-	e.deadline, e.ticks, e.expired = time.Now().Add(o.timeLimit), 0, false
+	e.deadline, e.ticks, e.expired, e.stopped = time.Now().Add(o.timeLimit), 0, false, false
 	err := e.t.ExecuteTemplate(&limitWriter{buf: buf, left: o.outLimit}, entry, data)
 	switch {
+	case e.stopped:
+		return stopped
 	case e.expired:
 		return fmt.Errorf("stopped after %s, the time limit of an override template (in %s or a template it calls): %w", o.timeLimit, entry, errTimeLimit)
 	case errors.Is(err, errOutputLimit):

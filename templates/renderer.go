@@ -42,7 +42,9 @@ type Options struct {
 	// Platforms without a folder in Dir keep the embedded templates.
 	Dir string
 	// TimeLimit and OutputLimit bound one device's render with override
-	// templates (zero: DefaultTimeLimit, DefaultOutputLimit).
+	// templates (zero: DefaultTimeLimit, DefaultOutputLimit). Once one
+	// render runs out of time, the Renderer's other override renders stop
+	// too: a looping template costs one time limit per run.
 	TimeLimit   time.Duration
 	OutputLimit int
 }
@@ -101,6 +103,8 @@ func NewRenderer(opts Options) (*Renderer, error) {
 	if outLimit <= 0 {
 		outLimit = DefaultOutputLimit
 	}
+	stop := new(atomic.Bool) // set once an override template runs out of time
+
 	for _, p := range schema.Platforms() {
 		r.sizes[p] = new(atomic.Int64)
 		r.bufs[p] = new(sync.Pool)
@@ -128,7 +132,7 @@ func NewRenderer(opts Options) (*Renderer, error) {
 		r.sources[p] = src
 		st := &stanzaSet{t: t}
 		if src != "embedded" {
-			o, err := newOverrideSet(t, timeLimit, outLimit)
+			o, err := newOverrideSet(t, timeLimit, outLimit, stop)
 			if err != nil {
 				return nil, fmt.Errorf("%s templates (%s): %w", p, src, err)
 			}
@@ -320,12 +324,8 @@ func (r *Renderer) RenderEach(ctx context.Context, f *schema.Fabric, devices []*
 // with identical attachments share (a fabric of 65,536 NICs has a handful).
 // Entries are immutable once stored.
 type viewCache struct {
-	host sync.Map // hostKey → string (commands, hostDevMark for the interface name)
-	// named holds host blocks with the interface name filled in: NICs
-	// mostly share a port name ("eth0"), so each variant is built once.
-	named sync.Map // hostNamedKey → string
-	qos   sync.Map // *schema.PortQoS → QoSView (devices whose ports all share it)
-	pfcs  sync.Map // schema.PrioSet → pfcEntry
+	qos  sync.Map // *schema.PortQoS → QoSView (devices whose ports all share it)
+	pfcs sync.Map // schema.PrioSet → pfcEntry
 	// fabrics holds the result of schema.CheckRenderableFabric per fabric.
 	fabrics sync.Map // *schema.Fabric → error (nil: names fine)
 }
@@ -399,80 +399,4 @@ func cachedQoSView(c *viewCache, d *schema.Device) (QoSView, error) {
 	}
 	c.qos.Store(shared, v)
 	return v, nil
-}
-
-type hostKey struct {
-	q  *schema.PortQoS
-	fl hostFlavour
-}
-
-// hostDevMark stands for the interface name in cached host commands.
-const hostDevMark = "\x00"
-
-// cachedHostQoS returns hostQoS for port p as one newline-joined block with
-// hostDevMark standing for the interface name, computed once per shared
-// PortQoS. writeHostBlock fills the name in.
-func cachedHostQoS(c *viewCache, d *schema.Device, p PortView, q *schema.PortQoS, fl hostFlavour) (string, error) {
-	if c != nil {
-		if v, ok := c.host.Load(hostKey{q, fl}); ok {
-			if s, ok := v.(string); ok {
-				return s, nil
-			}
-		}
-	}
-	generic := p
-	generic.Name = hostDevMark
-	cmds, err := hostQoS(d, generic, q, fl)
-	if err != nil {
-		_, err = hostQoS(d, p, q, fl) // the error names the real interface
-		return "", err
-	}
-	block := strings.Join(cmds, "\n")
-	if c != nil {
-		c.host.Store(hostKey{q, fl}, block)
-	}
-	return block, nil
-}
-
-type hostNamedKey struct {
-	hostKey
-	name string
-}
-
-// cachedHostBlock is cachedHostQoS with p.Name filled in.
-func cachedHostBlock(c *viewCache, d *schema.Device, p PortView, q *schema.PortQoS, fl hostFlavour) (string, error) {
-	k := hostNamedKey{hostKey{q, fl}, p.Name}
-	if c != nil {
-		if v, ok := c.named.Load(k); ok {
-			if s, ok := v.(string); ok {
-				return s, nil
-			}
-		}
-	}
-	block, err := cachedHostQoS(c, d, p, q, fl)
-	if err != nil {
-		return "", err
-	}
-	var b strings.Builder
-	b.Grow(len(block) + 8*len(p.Name))
-	writeHostBlock(&b, block, p.Name)
-	named := b.String()
-	if c != nil {
-		c.named.Store(k, named)
-	}
-	return named, nil
-}
-
-// writeHostBlock writes block to b with every hostDevMark replaced by name.
-func writeHostBlock(b *strings.Builder, block, name string) {
-	for {
-		i := strings.Index(block, hostDevMark)
-		if i < 0 {
-			b.WriteString(block)
-			return
-		}
-		b.WriteString(block[:i])
-		b.WriteString(name)
-		block = block[i+len(hostDevMark):]
-	}
 }

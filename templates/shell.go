@@ -35,10 +35,9 @@ func isShellWord(s string) bool {
 
 // shellWord returns s as one POSIX shell word: s itself when every
 // character is plain, otherwise s in single quotes (a quote inside is
-// closed, escaped with a backslash and reopened). hostDevMark, the placeholder of cached host command
-// blocks, passes through unchanged; only plain names replace it.
+// closed, escaped with a backslash and reopened).
 func shellWord(s string) string {
-	if isShellWord(s) || s == hostDevMark {
+	if isShellWord(s) {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"

@@ -43,6 +43,57 @@ type SONiCField struct {
 	JSON string
 }
 
+// SONiCInterface is one port's PORT row and, for a routed port, its
+// INTERFACE row: the "interface" template prints the PORT fields, the
+// "routed_interface" template the INTERFACE fields, each as FIELD VALUE
+// lines that Go encodes as the row's JSON fields (sonicFieldLines).
+type SONiCInterface struct {
+	// Name is the port's CONFIG_DB key (EthernetN).
+	Name string
+	// MTU is the port MTU (0: not set); Speed the speed in Mb/s (0: not
+	// set); FEC "rs", "fc", "none" or "".
+	MTU   int
+	Speed int64
+	FEC   string
+	// IP is the address with prefix length, or ""; Routed is true for an
+	// L3 port (an INTERFACE row), which without IP runs on its IPv6
+	// link-local address.
+	IP     string
+	Routed bool
+}
+
+// sonicIfKey is a SONiCInterface without its name: the key of its cached
+// stanzas.
+type sonicIfKey struct {
+	mtu    int
+	speed  int64
+	fec    string
+	ip     bool
+	routed bool
+}
+
+// SONiCACLRule is one ACL_RULE row, which the "acl_rule" template (the
+// table's closing DROP row: "acl_default_rule") prints as FIELD VALUE lines.
+type SONiCACLRule struct {
+	// Table is the ACL_TABLE name; Seq the rule's sequence number and
+	// Priority 10000-Seq (SONiC evaluates higher priorities first, the
+	// intent lower sequence numbers; the default rule has priority 1).
+	Table         string
+	Seq, Priority int
+	// Action is "permit" or "deny"; Family "ipv4", "ipv6" or "any".
+	Action, Family string
+	// Protocol is "ip", "udp", "tcp" or "icmp", and ProtoNum its IP
+	// protocol number (0 for ip: any).
+	Protocol string
+	ProtoNum int
+	// Src and Dst are prefixes, or "".
+	Src, Dst string
+	// SrcPort and DstPort are the one L4 port or range matched, or nil.
+	SrcPort, DstPort *PortRangeView
+	// DSCP is the one code point matched, or -1.
+	DSCP int
+}
+
 // SONiCMapName is the name of every map fabricgen writes; it is ours, never
 // SONiC's stock AZURE map (which sends DSCP 26 to a lossy TC).
 const SONiCMapName = "FABRICGEN"
@@ -64,6 +115,10 @@ var sonicPFCToPGASICs = map[string]bool{"mellanox": true, "barefoot": true}
 type sonicBuilder struct {
 	d      *schema.Device
 	tables map[string]*sonicTable
+	// stanzas runs the sub-templates; parsed holds, per stanza text, the
+	// fields sonicFieldLines made of it (ports mostly share one).
+	stanzas *stanzaSet
+	parsed  map[string][]SONiCField
 	// bracketRefs writes references between tables as "[TABLE|name]", the
 	// form SONiC took before release 202111 (sonic-swss "QOS fieldvalue
 	// reference ABNF format to string changes", 2021); later releases
@@ -190,7 +245,7 @@ func buildSONiC(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 	if !rel.AtLeast(201811) {
 		return nil, unsupported(d, "os_version "+rel.String(), "fabricgen renders SONiC 201811 and later", d.OSVersion.Src)
 	}
-	s := &sonicBuilder{d: d, tables: map[string]*sonicTable{}, bracketRefs: !rel.AtLeast(202111)}
+	s := &sonicBuilder{d: d, tables: map[string]*sonicTable{}, bracketRefs: !rel.AtLeast(202111), stanzas: b.stanzas, parsed: map[string][]SONiCField{}}
 	q := b.QoS
 	qq := firstQoS(d)
 	if q.Trust == string(schema.TrustNone) {
@@ -321,34 +376,37 @@ func sonicWatchdog(s *sonicBuilder, d *schema.Device, q QoSView, qq *schema.Port
 // sonicPort fills one port's PORT, INTERFACE, PORT_QOS_MAP, PFC_WD and
 // QUEUE rows and hands a lossless port to bufs; sh holds the rows ports share.
 func sonicPort(s *sonicBuilder, d *schema.Device, sp *schema.Port, p PortView, sh *sonicRows, bufs *sonicBuffers) error {
-	s.set("PORT", p.Name)
 	var rej refusals
-	if p.MTU != 0 {
-		if p.MTU < 68 || p.MTU > 9216 {
-			rej.add(unsupported(d, fmt.Sprintf("mtu %d on %s", p.MTU, p.Name), "SONiC PORT mtu is 68–9216", portQoS(d, p.Name).MTU.Src))
-		}
-		s.set("PORT", p.Name, "mtu", strconv.Itoa(p.MTU))
-	}
-	if p.SpeedMbps > 0 {
-		s.set("PORT", p.Name, "speed", strconv.FormatInt(p.SpeedMbps, 10))
+	in := SONiCInterface{Name: p.Name, MTU: p.MTU, Speed: p.SpeedMbps, IP: p.IP, Routed: sp.IsRouted()}
+	if p.MTU != 0 && (p.MTU < 68 || p.MTU > 9216) {
+		rej.add(unsupported(d, fmt.Sprintf("mtu %d on %s", p.MTU, p.Name), "SONiC PORT mtu is 68–9216", portQoS(d, p.Name).MTU.Src))
 	}
 	switch p.FEC {
 	case "rs", "fc", "none":
-		s.set("PORT", p.Name, "fec", p.FEC)
+		in.FEC = p.FEC
 	}
 	if p.LinkPause {
 		rej.add(unsupported(d, "link_pause on "+p.Name, "SONiC CONFIG_DB has no 802.3x pause setting; turn link_pause off", portQoS(d, p.Name).LinkPause.Src))
 	}
+	key := sonicIfKey{in.MTU, in.Speed, in.FEC, in.IP != "", in.Routed}
+	fields, err := s.stanzaFields("interface", key, &in)
+	if err != nil {
+		return err
+	}
+	s.share("PORT", p.Name, fields)
 	// Routed ports: the INTERFACE row makes the port an L3 interface;
 	// "Ethernet0|10.0.0.0/31" adds its address (sonic-interface.yang:
 	// INTERFACE_LIST and INTERFACE_IPPREFIX_LIST). A routed port without
 	// an address (BGP unnumbered) runs on its IPv6 link-local address.
-	switch {
-	case p.IP != "":
-		s.set("INTERFACE", p.Name)
-		s.set("INTERFACE", p.Name+"|"+p.IP)
-	case sp.IsRouted():
-		s.set("INTERFACE", p.Name, "ipv6_use_link_local_only", "enable")
+	if in.Routed {
+		fields, err := s.stanzaFields("routed_interface", key, &in)
+		if err != nil {
+			return err
+		}
+		s.share("INTERFACE", p.Name, fields)
+		if in.IP != "" {
+			s.set("INTERFACE", p.Name+"|"+in.IP)
+		}
 	}
 	switch {
 	case len(p.PFC) == 0:
@@ -370,6 +428,69 @@ func sonicPort(s *sonicBuilder, d *schema.Device, sp *schema.Port, p PortView, s
 		}
 	}
 	return rej.err()
+}
+
+// stanzaFields renders sub-template name for port view in (cached per
+// key: the embedded stanzas do not print the name) and returns its FIELD
+// VALUE lines as row fields. The result is shared: treat it as read-only.
+func (s *sonicBuilder) stanzaFields(name string, key sonicIfKey, in *SONiCInterface) ([]SONiCField, error) {
+	text, err := renderStanza(s.stanzas, name, key, in, sonicMarked, in.Name, in.IP)
+	if err != nil {
+		return nil, fmt.Errorf("device %s interface %s: %w", s.d.Name, in.Name, err)
+	}
+	return s.fieldsOf(name, text)
+}
+
+// fieldsOf parses a stanza's text once per device and text.
+func (s *sonicBuilder) fieldsOf(name, text string) ([]SONiCField, error) {
+	if f, ok := s.parsed[text]; ok {
+		return f, nil
+	}
+	f, err := sonicFieldLines(text)
+	if err != nil {
+		return nil, fmt.Errorf("device %s: the %q template: %w", s.d.Name, name, err)
+	}
+	s.parsed[text] = f
+	return f, nil
+}
+
+// sonicFieldLines reads a SONiC stanza: one field per line, its name up to
+// the first blank and its value the rest ("mtu 9100", "policy_desc
+// fabricgen acl roce"; a name alone is an empty value). Blank lines are
+// skipped and blanks around a line dropped. The JSON encoding stays here,
+// so no template can print a key, a quote or a brace into the file: every
+// value becomes one JSON string. A field printed twice is an error.
+func sonicFieldLines(text string) ([]SONiCField, error) {
+	var out []SONiCField
+	for len(text) > 0 {
+		line := text
+		if i := strings.IndexByte(text, '\n'); i >= 0 {
+			line, text = text[:i], text[i+1:]
+		} else {
+			text = ""
+		}
+		line = strings.Trim(line, " \t")
+		if line == "" {
+			continue
+		}
+		name, value := line, ""
+		if i := strings.IndexAny(line, " \t"); i >= 0 {
+			name, value = line[:i], strings.TrimLeft(line[i:], " \t")
+		}
+		for _, f := range out {
+			if f.Name == name {
+				return nil, fmt.Errorf("field %s printed twice", name)
+			}
+		}
+		out = append(out, SONiCField{Name: name, JSON: jsonString(value)})
+	}
+	return slices.Clip(out), nil
+}
+
+// sonicMarked is in with its identity values replaced by marks.
+func sonicMarked(in SONiCInterface) SONiCInterface {
+	in.Name, in.IP = mark(0, in.Name), mark(1, in.IP)
+	return in
 }
 
 // sonicBody writes the tables as a JSON object with 4-space indentation,
@@ -704,83 +825,71 @@ func sonicACLs(f *schema.Fabric, s *sonicBuilder, d *schema.Device, b Base) erro
 			s.set("ACL_TABLE", table, "policy_desc", "fabricgen acl "+a.Name, "type", typ, "stage", dir)
 			s.setList("ACL_TABLE", table, "ports", ports)
 			for _, r := range a.Rules {
-				fields, err := sonicRule(f, d, a.Name, r)
+				rule, err := sonicRule(f, d, a.Name, table, r)
 				if !rej.add(err) {
 					return err
 				}
 				if err != nil {
 					continue
 				}
-				s.set("ACL_RULE", fmt.Sprintf("%s|RULE_%d", table, r.Seq), fields...)
+				if err := s.aclRow("acl_rule", fmt.Sprintf("%s|RULE_%d", table, r.Seq), &rule); err != nil {
+					return err
+				}
 			}
-			s.set("ACL_RULE", table+"|DEFAULT_RULE", "PRIORITY", "1", "PACKET_ACTION", "DROP")
+			def := SONiCACLRule{Table: table, Priority: 1, Action: string(schema.ActionDeny), Protocol: "ip", DSCP: -1}
+			if err := s.aclRow("acl_default_rule", table+"|DEFAULT_RULE", &def); err != nil {
+				return err
+			}
 		}
 	}
 	return rej.err()
 }
 
-// sonicRule renders one rule's fields. PRIORITY is 10000 - seq: SONiC
-// evaluates higher priorities first, the intent lower sequence numbers.
-func sonicRule(f *schema.Fabric, d *schema.Device, acl string, r RuleView) ([]string, error) {
+// aclRow renders one ACL_RULE row through sub-template name.
+func (s *sonicBuilder) aclRow(name, key string, rule *SONiCACLRule) error {
+	text, err := s.stanzas.execute(name, rule)
+	if err != nil {
+		return fmt.Errorf("device %s acl rule %s: %w", s.d.Name, key, err)
+	}
+	fields, err := s.fieldsOf(name, text)
+	if err != nil {
+		return err
+	}
+	s.share("ACL_RULE", key, fields)
+	return nil
+}
+
+// sonicRule checks that one rule fits an ACL_RULE row and builds it.
+func sonicRule(f *schema.Fabric, d *schema.Device, acl, table string, r RuleView) (SONiCACLRule, error) {
 	src := ruleSrc(f, acl, r.Seq)
+	rule := SONiCACLRule{Table: table, Seq: r.Seq, Priority: 10000 - r.Seq, Action: r.Action, Family: r.Family,
+		Protocol: r.Protocol, ProtoNum: r.ProtoNum, Src: r.Src, Dst: r.Dst, DSCP: -1}
 	if r.Seq < 1 || r.Seq > 9998 {
-		return nil, unsupported(d, fmt.Sprintf("acl %s rule seq %d", acl, r.Seq), "fabricgen maps seq to SONiC PRIORITY 10000-seq; use seq 1–9998", src)
-	}
-	action := "FORWARD"
-	if r.Action == string(schema.ActionDeny) {
-		action = "DROP"
-	}
-	fields := []string{"PRIORITY", strconv.Itoa(10000 - r.Seq), "PACKET_ACTION", action}
-	switch r.Family {
-	case "ipv6":
-		fields = append(fields, "IP_TYPE", "IPV6ANY")
-	case "ipv4":
-		fields = append(fields, "IP_TYPE", "IPV4ANY")
-	default:
-		fields = append(fields, "IP_TYPE", "IP")
-	}
-	if r.ProtoNum != 0 {
-		fields = append(fields, "IP_PROTOCOL", strconv.Itoa(r.ProtoNum))
-	}
-	v6 := r.Family == "ipv6"
-	if r.Src != "" {
-		fields = append(fields, pick(v6, "SRC_IPV6", "SRC_IP"), r.Src)
-	}
-	if r.Dst != "" {
-		fields = append(fields, pick(v6, "DST_IPV6", "DST_IP"), r.Dst)
+		return rule, unsupported(d, fmt.Sprintf("acl %s rule seq %d", acl, r.Seq), "fabricgen maps seq to SONiC PRIORITY 10000-seq; use seq 1–9998", src)
 	}
 	for _, pr := range []struct {
-		rs       []PortRangeView
-		one, rng string
-		what     string
-	}{{r.SrcPorts, "L4_SRC_PORT", "L4_SRC_PORT_RANGE", "source"}, {r.DstPorts, "L4_DST_PORT", "L4_DST_PORT_RANGE", "destination"}} {
+		rs   []PortRangeView
+		what string
+		out  **PortRangeView
+	}{{r.SrcPorts, "source", &rule.SrcPort}, {r.DstPorts, "destination", &rule.DstPort}} {
 		p, has, ok := singlePort(pr.rs)
 		if !ok {
-			return nil, unsupported(d, fmt.Sprintf("acl %s rule %d with %d %s port ranges", acl, r.Seq, len(pr.rs), pr.what),
+			return rule, unsupported(d, fmt.Sprintf("acl %s rule %d with %d %s port ranges", acl, r.Seq, len(pr.rs), pr.what),
 				"a SONiC ACL_RULE matches one port or one range; split the rule", src)
 		}
-		if has && p.Single {
-			fields = append(fields, pr.one, strconv.Itoa(p.From))
-		} else if has {
-			fields = append(fields, pr.rng, fmt.Sprintf("%d-%d", p.From, p.To))
+		if has {
+			*pr.out = &p
 		}
 	}
 	switch len(r.DSCP) {
 	case 0:
 	case 1:
-		fields = append(fields, "DSCP", strconv.Itoa(r.DSCP[0]))
+		rule.DSCP = r.DSCP[0]
 	default:
-		return nil, unsupported(d, fmt.Sprintf("acl %s rule %d matching %d DSCP values", acl, r.Seq, len(r.DSCP)),
+		return rule, unsupported(d, fmt.Sprintf("acl %s rule %d matching %d DSCP values", acl, r.Seq, len(r.DSCP)),
 			"a SONiC ACL_RULE matches one DSCP value; split the rule", src)
 	}
-	return fields, nil
-}
-
-func pick(c bool, a, b string) string {
-	if c {
-		return a
-	}
-	return b
+	return rule, nil
 }
 
 // wdgSrc is where the watchdog's field was set, else where the watchdog was attached.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"text/template"
 )
 
@@ -24,6 +25,12 @@ type stanzaSet struct {
 	over *overrideSet
 	// cache holds stanzaKey → string for the embedded set.
 	cache sync.Map
+	// named holds namedKey → string, the filled text of stanzas whose view
+	// is a function of their key and one name (host ports), for the
+	// embedded set and an override alike; namedN counts its entries, at
+	// most maxNamed.
+	named  sync.Map
+	namedN atomic.Int64
 	// checkOnly marks the Checker's set: builders run to the end, for every
 	// refusal, and stanzas render as nothing (the Checker prints no text).
 	checkOnly bool
@@ -86,6 +93,43 @@ func renderStanza[V any](s *stanzaSet, name string, key any, v *V, marked func(V
 		s.cache.Store(k, text)
 	}
 	return fillMarks(text, values), nil
+}
+
+// namedKey identifies a filled stanza: its stanzaKey and the name its
+// identity values derive from.
+type namedKey struct {
+	stanzaKey
+	id string
+}
+
+// maxNamed bounds the named cache: fabrics repeat host port names (eth0,
+// ens1f0np0), and past this many distinct ones a stanza is filled anew.
+const maxNamed = 4096
+
+// cachedNamed returns the text storeNamed kept for sub-template name, key
+// and id. Templates are pure functions of their view (their functions
+// only format), so a view determined by key and id always renders alike.
+func (s *stanzaSet) cachedNamed(name string, key any, id string) (string, bool) {
+	if s == nil || s.checkOnly {
+		return "", false
+	}
+	v, ok := s.named.Load(namedKey{stanzaKey{name, key}, id})
+	if !ok {
+		return "", false
+	}
+	text, ok := v.(string)
+	return text, ok
+}
+
+// storeNamed keeps text for cachedNamed. Call it only for a view that is
+// a function of key and id, and that had no refusal.
+func (s *stanzaSet) storeNamed(name string, key any, id, text string) {
+	if s == nil || s.checkOnly || s.namedN.Load() >= maxNamed {
+		return
+	}
+	if _, loaded := s.named.LoadOrStore(namedKey{stanzaKey{name, key}, id}, text); !loaded {
+		s.namedN.Add(1)
+	}
 }
 
 // execute runs sub-template name on data without caching (for stanzas

@@ -9,88 +9,196 @@ import (
 	"github.com/fabricgen/fabricgen/schema"
 )
 
-// TestInterfaceOverride adds one line to the "interface" sub-template
-// through Options.Dir (what --templates DIR sets), with only that file in
-// the folder. Every device of the platform must render as with the
-// embedded templates plus that line once per stanza the anchor line is in,
-// with each port's own name (override stanzas are not shared between ports:
-// {{len .Name}} sees the real name, not a cache mark).
+// stanzaFabric loads testdata/stanza: one device per platform and host
+// variant, with every port and ACL entry shape the sub-templates print.
+func stanzaFabric(t *testing.T) *schema.Fabric {
+	t.Helper()
+	f, diags := schema.Load(filepath.Join("testdata", "stanza"), schema.Options{})
+	if diags.HasErrors() {
+		t.Fatal(diags.Errs())
+	}
+	return f
+}
+
+// overrideCase changes one sub-template file of a platform: the line add
+// goes after the template text anchor, and every line it renders holds
+// marker.
+type overrideCase struct {
+	platform    schema.Platform
+	file        string
+	anchor, add string
+	want        string // one rendered new line, with its line breaks
+	perPort     bool   // one added line per port, each naming its port
+	// inline is the text the override adds inside existing lines (the
+	// render without it must be the embedded one), "" when it adds lines.
+	inline string
+}
+
+// checkOverride renders every device of the case's platform in f with the
+// override and with the embedded templates: without the lines holding
+// marker, the two must be byte for byte the same.
+func checkOverride(t *testing.T, f *schema.Fabric, emb *Renderer, tc overrideCase, marker string) {
+	t.Helper()
+	src, err := embedded.ReadFile(string(tc.platform) + "/" + tc.file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(src), tc.anchor) {
+		t.Fatalf("the embedded %s has no text %q", tc.file, tc.anchor)
+	}
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, string(tc.platform)), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	over := strings.Replace(string(src), tc.anchor, tc.anchor+tc.add, 1)
+	if err := os.WriteFile(filepath.Join(dir, string(tc.platform), tc.file), []byte(over), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := NewRenderer(Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := false
+	for _, d := range f.Devices {
+		if d.Platform.V != tc.platform {
+			continue
+		}
+		want, err := emb.Render(f, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := r.Render(f, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen = seen || strings.Contains(string(got.Text), tc.want)
+		if tc.inline != "" {
+			if strings.ReplaceAll(string(got.Text), tc.inline, "") != string(want.Text) {
+				t.Errorf("%s: without %q the override render differs from the embedded one:\n%s", d.Name, tc.inline, got.Text)
+			}
+			continue
+		}
+		var kept, added []string
+		for _, l := range strings.Split(string(got.Text), "\n") {
+			if strings.Contains(l, marker) {
+				added = append(added, l)
+			} else {
+				kept = append(kept, l)
+			}
+		}
+		if strings.Join(kept, "\n") != string(want.Text) {
+			t.Errorf("%s: without the added lines the override render differs from the embedded one:\n%s", d.Name, got.Text)
+		}
+		names := map[string]bool{}
+		for _, l := range added {
+			names[l] = true
+		}
+		if len(added) == 0 || tc.perPort && (len(names) != len(added) || len(added) != len(d.Ports)) {
+			t.Errorf("%s: added lines %q, want one per port, each naming its port", d.Name, added)
+		}
+	}
+	if !seen {
+		t.Errorf("no %s device of testdata/stanza renders %q", tc.platform, tc.want)
+	}
+}
+
+// TestInterfaceOverride adds one line to the "interface" sub-template of
+// every platform through Options.Dir (what --templates DIR sets), with
+// only that file in the folder. Every device of the platform must render
+// as with the embedded templates plus that line once per port, with each
+// port's own name (override stanzas of switches are not shared between
+// ports: {{len .Name}} sees the real name, not a cache mark).
 func TestInterfaceOverride(t *testing.T) {
 	const marker = "SITE-OVERRIDE"
-	cases := []struct {
-		platform schema.Platform
-		anchor   string // template line the new line follows
-		add      string // the new template line
-		want     string // one rendered new line
-	}{
-		{schema.AristaEOS, "   priority-flow-control on\n", `   !! SITE-OVERRIDE {{printf "%s/pfc" .Name}} {{len .Name}}` + "\n",
-			"\n   !! SITE-OVERRIDE Ethernet1/1/pfc 11\n"},
-		{schema.CiscoNXOS, "  mtu {{.MTU}}\n", "  ! SITE-OVERRIDE {{.Name}} mtu {{.MTU}}\n",
-			"\n  ! SITE-OVERRIDE Ethernet1/1 mtu 9214\n"},
-		{schema.NvidiaCumulus, "nv set interface {{.Word}} link mtu {{.MTU}}\n", "nv set interface {{.Word}} link state up # SITE-OVERRIDE {{.Name}}\n",
-			"\nnv set interface swp1 link state up # SITE-OVERRIDE swp1\n"},
+	cases := []overrideCase{
+		{schema.AristaEOS, "interface.tmpl", "   priority-flow-control on\n", `   !! SITE-OVERRIDE {{printf "%s/pfc" .Name}} {{len .Name}}` + "\n",
+			"\n   !! SITE-OVERRIDE Ethernet1/pfc 9\n", true, ""},
+		{schema.CiscoNXOS, "interface.tmpl", "  mtu {{.MTU}}\n", "  ! SITE-OVERRIDE {{.Name}} mtu {{.MTU}}\n",
+			"\n  ! SITE-OVERRIDE Ethernet1/1 mtu 9214\n", true, ""},
+		{schema.JuniperJunos, "interface.tmpl", "set interfaces {{.Name}} mtu {{.MTU}}\n", "set interfaces {{.Name}} apply-groups SITE-OVERRIDE-{{len .Name}}\n",
+			"\nset interfaces et-0/0/0 apply-groups SITE-OVERRIDE-8\n", true, ""},
+		{schema.NvidiaCumulus, "interface.tmpl", "nv set interface {{.Word}} link mtu {{.MTU}}\n", "nv set interface {{.Word}} link state up # SITE-OVERRIDE {{.Name}}\n",
+			"\nnv set interface swp1 link state up # SITE-OVERRIDE swp1\n", true, ""},
+		// The first field of each PORT row, so the rows around it keep their commas.
+		{schema.SONiC, "interface.tmpl", `{{- define "interface" -}}` + "\n", "admin_status up-SITE-OVERRIDE-{{.Name}}\n",
+			`"admin_status": "up-SITE-OVERRIDE-Ethernet0",` + "\n", true, ""},
+		{schema.NvidiaMLNX, "interface.tmpl", "ip link set dev {{.Word}} mtu {{.MTU}}\n", "ip link set dev {{.Word}} up # SITE-OVERRIDE\n",
+			"\nip link set dev ens1f1np1 up # SITE-OVERRIDE\n", true, ""},
+		{schema.LinuxDCB, "interface.tmpl", "ip link set dev {{.Word}} mtu {{.MTU}}\n", "ip link set dev {{.Word}} up # SITE-OVERRIDE\n",
+			"\nip link set dev e.x-y@z_1 up # SITE-OVERRIDE\n", true, ""},
 	}
-	f := loadExample(t, "clos-400g")
+	f := stanzaFabric(t)
+	emb := newTestRenderer(t)
+	covered := map[schema.Platform]bool{}
+	for _, tc := range cases {
+		covered[tc.platform] = true
+		t.Run(string(tc.platform), func(t *testing.T) { checkOverride(t, f, emb, tc, marker) })
+	}
+	for _, p := range schema.Platforms() {
+		if !covered[p] {
+			t.Errorf("platform %s has no interface override case", p)
+		}
+	}
+}
+
+// TestACLOverride changes one line of each platform's ACL entry
+// sub-template (EOS and NX-OS acl_entry, Junos filter_term, Cumulus
+// acl_rule, SONiC acl_rule) and sees it on every entry, nothing else
+// changed.
+func TestACLOverride(t *testing.T) {
+	const marker = "SITE-ACL"
+	cases := []overrideCase{
+		{schema.AristaEOS, "acl.tmpl", "{{if .HasDSCP}} dscp {{.DSCP}}{{end}}", " log SITE-ACL", " dscp 48 log SITE-ACL\n", false, " log SITE-ACL"},
+		{schema.CiscoNXOS, "acl.tmpl", "{{if .HasDSCP}} dscp {{.DSCP}}{{end}}", " log SITE-ACL", " dscp 48 log SITE-ACL\n", false, " log SITE-ACL"},
+		{schema.JuniperJunos, "filter.tmpl", "{{$t}} then accept\n", "{{$t}} then count SITE-ACL-{{.Seq}}\n",
+			"term 20 then accept\nset firewall family inet filter roce-mark term 20 then count SITE-ACL-20\n", false, ""},
+		{schema.NvidiaCumulus, "acl.tmpl", "nv set acl {{.ACL}} rule {{.Seq}} action {{.Action}}\n", "nv set acl {{.ACL}} rule {{.Seq}} action log # SITE-ACL\n",
+			"rule 40 action log # SITE-ACL\n", false, ""},
+		{schema.SONiC, "acl.tmpl", "PRIORITY {{.Priority}}\n", "COUNTER_SITE-ACL {{.Seq}}\n", `"COUNTER_SITE-ACL": "20",` + "\n", false, ""},
+	}
+	f := stanzaFabric(t)
 	emb := newTestRenderer(t)
 	for _, tc := range cases {
-		t.Run(string(tc.platform), func(t *testing.T) {
-			src, err := embedded.ReadFile(string(tc.platform) + "/interface.tmpl")
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !strings.Contains(string(src), tc.anchor) {
-				t.Fatalf("the embedded interface.tmpl has no line %q", tc.anchor)
-			}
-			dir := t.TempDir()
-			if err := os.MkdirAll(filepath.Join(dir, string(tc.platform)), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			over := strings.Replace(string(src), tc.anchor, tc.anchor+tc.add, 1)
-			if err := os.WriteFile(filepath.Join(dir, string(tc.platform), "interface.tmpl"), []byte(over), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			r, err := NewRenderer(Options{Dir: dir})
-			if err != nil {
-				t.Fatal(err)
-			}
-			seen := false
-			for _, d := range f.Devices {
-				if d.Platform.V != tc.platform {
-					continue
-				}
-				want, err := emb.Render(f, d)
-				if err != nil {
-					t.Fatal(err)
-				}
-				got, err := r.Render(f, d)
-				if err != nil {
-					t.Fatal(err)
-				}
-				seen = seen || strings.Contains(string(got.Text), tc.want)
-				var kept, added []string
-				for _, l := range strings.Split(string(got.Text), "\n") {
-					if strings.Contains(l, marker) {
-						added = append(added, l)
-					} else {
-						kept = append(kept, l)
-					}
-				}
-				if strings.Join(kept, "\n") != string(want.Text) {
-					t.Errorf("%s: without the added lines the override render differs from the embedded one:\n%s", d.Name, got.Text)
-				}
-				names := map[string]bool{}
-				for _, l := range added {
-					names[l] = true
-				}
-				if len(added) == 0 || len(names) != len(added) {
-					t.Errorf("%s: added lines %q, want one per port, each naming its port", d.Name, added)
-				}
-			}
-			if !seen {
-				t.Errorf("no %s device of clos-400g renders %q", tc.platform, tc.want)
-			}
-		})
+		t.Run(string(tc.platform), func(t *testing.T) { checkOverride(t, f, emb, tc, marker) })
 	}
+}
+
+// TestHostOverrideHasNoRawName: the host "interface" view holds no
+// unquoted name, so an override that prints one fails with the field named
+// instead of writing an unquoted word into the script.
+func TestHostOverrideHasNoRawName(t *testing.T) {
+	f := stanzaFabric(t)
+	for _, p := range []schema.Platform{schema.NvidiaMLNX, schema.LinuxDCB} {
+		dir := t.TempDir()
+		if err := os.MkdirAll(filepath.Join(dir, string(p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		over := `{{define "interface"}}ip link set dev {{.Name}} up{{end}}`
+		if err := os.WriteFile(filepath.Join(dir, string(p), "interface.tmpl"), []byte(over), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r, err := NewRenderer(Options{Dir: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Devices {
+			if d.Platform.V != p {
+				continue
+			}
+			out, err := r.Render(f, d)
+			if err == nil || !strings.Contains(err.Error(), "can't evaluate field Name") {
+				t.Errorf("%s: an override printing .Name rendered (%v):\n%s", d.Name, err, textOf(out))
+			}
+			break
+		}
+	}
+}
+
+func textOf(o *Output) string {
+	if o == nil {
+		return ""
+	}
+	return string(o.Text)
 }
 
 // TestFillMarks pins the mark substitution the stanza cache relies on.
@@ -211,5 +319,65 @@ func TestRelease(t *testing.T) {
 		if live, ok := kept[name+"/live"]; ok && string(live) != string(b) {
 			t.Errorf("%s: a held output changed after other outputs were released", name)
 		}
+	}
+}
+
+// TestSONiCFieldLines pins how a SONiC stanza's FIELD VALUE lines become
+// JSON fields: values are always JSON strings (a template cannot print a
+// quote, a brace or a key into the file), blanks around a line and blank
+// lines are dropped, a name alone is an empty value, a field twice fails.
+func TestSONiCFieldLines(t *testing.T) {
+	cases := []struct {
+		text, want, err string
+	}{
+		{"mtu 9214\nspeed 400000\nfec rs", `"mtu":"9214" "speed":"400000" "fec":"rs"`, ""},
+		{"\n  policy_desc   fabricgen acl a b \t\n\n", `"policy_desc":"fabricgen acl a b"`, ""},
+		{"pfc_enable", `"pfc_enable":""`, ""},
+		{`description x", "admin_status": "down`, `"description":"x\", \"admin_status\": \"down"`, ""},
+		{"description }\n{", `"description":"}" "{":""`, ""},
+		{"", "", ""},
+		{"mtu 9214\nmtu 1500", "", "field mtu printed twice"},
+	}
+	for _, tc := range cases {
+		got, err := sonicFieldLines(tc.text)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%q: error %v, want %q", tc.text, err, tc.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%q: %v", tc.text, err)
+			continue
+		}
+		var parts []string
+		for _, f := range got {
+			parts = append(parts, jsonString(f.Name)+":"+f.JSON)
+		}
+		if s := strings.Join(parts, " "); s != tc.want {
+			t.Errorf("%q: fields %s, want %s", tc.text, s, tc.want)
+		}
+	}
+}
+
+// TestSONiCOverrideDuplicateField: an override that prints a field twice
+// fails the render with the template and the field named.
+func TestSONiCOverrideDuplicateField(t *testing.T) {
+	f := stanzaFabric(t)
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "sonic"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	over := "{{define \"interface\"}}mtu 1\nmtu 2{{end}}"
+	if err := os.WriteFile(filepath.Join(dir, "sonic", "interface.tmpl"), []byte(over), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := NewRenderer(Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = r.Render(f, f.Device("sonic1"))
+	if err == nil || !strings.Contains(err.Error(), `the "interface" template: field mtu printed twice`) {
+		t.Errorf("render: %v; want the duplicate field named", err)
 	}
 }

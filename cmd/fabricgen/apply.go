@@ -185,7 +185,7 @@ Exit status: 0 every device applied or unchanged, 1 otherwise.`,
 				if p, err = push.Plan(cmd.Context(), run.f, run.inputs, version, popts); err != nil {
 					return withCode(exitFailed, err)
 				}
-				writePlanHuman(w, p, run.skipped, s.colour(s.outTTY))
+				writePlanHuman(w, p, run.skipped, planView{colour: s.colour(s.outTTY)})
 				if err := planExit(p, false); err != nil {
 					return err
 				}
@@ -203,8 +203,7 @@ Exit status: 0 every device applied or unchanged, 1 otherwise.`,
 					}
 				}
 			}
-			prog := newProgress(cmd, s)
-			prog.setTotal(len(p.Devices))
+			prog := newProgress(cmd, s, len(p.Devices))
 			opts.Events = prog.event
 			aopts := sf.applyOptions(cmd, s, opts, sf.stateDir(run.f))
 			aopts.FailFast = failFast

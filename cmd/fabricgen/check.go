@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -150,12 +151,42 @@ func runCheck(cmd *cobra.Command, s *streams, dir string, cf *checkFlags) error 
 			run.Fabric = lastFabric(cf.output)
 		}
 		if werr := check.WritePrometheus(&b, run); werr == nil {
-			if werr := writeAtomic(cmd.Context(), cf.output, b.Bytes()); werr != nil {
+			if werr := writeReportFile(cf.output, b.Bytes()); werr != nil {
 				return withCode(exitFailed, errors.Join(err, werr))
 			}
 		}
 	}
 	return err
+}
+
+// writeReportFile replaces path with data atomically: a temporary file
+// beside it, renamed into place, so node-exporter (or anyone) never reads
+// half a report. The file is readable by all (0644), as a
+// textfile collector needs.
+func writeReportFile(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return fmt.Errorf("--output %s: %w", path, err)
+	}
+	fail := func(err error) error {
+		_ = os.Remove(tmp.Name())
+		return fmt.Errorf("--output %s: %w", path, err)
+	}
+	if _, err := tmp.Write(data); err != nil {
+		_ = tmp.Close()
+		return fail(err)
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		_ = tmp.Close()
+		return fail(err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fail(err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fail(err)
+	}
+	return nil
 }
 
 // lastSuccess is when the last successful run that wrote path ended.
@@ -388,7 +419,7 @@ func writeCheck(cmd *cobra.Command, s *streams, f *schema.Fabric, cf *checkFlags
 	if err := writeReport(&b, s, f, cf, after, findings); err != nil {
 		return err
 	}
-	if err := writeAtomic(cmd.Context(), cf.output, b.Bytes()); err != nil {
+	if err := writeReportFile(cf.output, b.Bytes()); err != nil {
 		return err
 	}
 	cf.wrote = true

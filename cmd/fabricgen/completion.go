@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -148,7 +147,7 @@ func deviceNames(cmd *cobra.Command, s *streams, dir string) []string {
 	if v, err := cmd.Flags().GetStringArray("var-file"); err == nil {
 		opts.VarFiles = v
 	}
-	f, diags := schema.Load(dir, opts)
+	f, diags := schema.LoadContext(cmd.Context(), dir, opts)
 	if f == nil || diags.HasErrors() {
 		return nil
 	}
@@ -167,7 +166,7 @@ func runningLabDevices(cmd *cobra.Command) []string {
 	if f := cmd.Flags().Lookup("dir"); f != nil && f.Value.String() != "" {
 		dir = f.Value.String()
 	}
-	b, err := os.ReadFile(filepath.Join(dir, "inventory.json"))
+	b, err := readFileBounded(filepath.Join(dir, "inventory.json"), maxInventorySize)
 	if err != nil {
 		return nil
 	}

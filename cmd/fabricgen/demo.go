@@ -312,7 +312,7 @@ func (d *demo) plan(run *planRun, opts push.Options) (*planfile.Plan, error) {
 		return nil, withCode(exitFailed, err)
 	}
 	if d.verbose {
-		writePlanHuman(d.w, p, run.skipped, d.s.colour(d.s.outTTY))
+		writePlanHuman(d.w, p, run.skipped, planView{colour: d.s.colour(d.s.outTTY)})
 	} else {
 		d.oneDiff(p)
 	}
@@ -373,7 +373,7 @@ func (d *demo) apply(p *planfile.Plan, run *planRun, opts push.Options, wantOK b
 	var results []push.Result
 	var err error
 	if d.verbose || d.s.errTTY {
-		prog := newProgress(d.cmd, &d.s)
+		prog := newProgress(d.cmd, &d.s, len(p.Devices))
 		opts.Events = prog.event
 		results, err = push.Apply(d.cmd.Context(), p, run.f, run.inputs, push.ApplyOptions{Options: opts})
 		prog.wait()
@@ -428,7 +428,7 @@ func (d *demo) replan(run *planRun, opts push.Options) error {
 		return withCode(exitFailed, err)
 	}
 	if d.verbose {
-		writePlanHuman(d.w, p, run.skipped, d.s.colour(d.s.outTTY))
+		writePlanHuman(d.w, p, run.skipped, planView{colour: d.s.colour(d.s.outTTY)})
 	} else {
 		fmt.Fprintf(d.w, "%s %s.\n", d.bold("Plan:"), summaryLine(p))
 	}

@@ -86,8 +86,9 @@ func TestDemoOneScreen(t *testing.T) {
 		}
 	}
 
-	// -v on a smaller fabric (to keep the test short): every changing
-	// device's diff, and the result tables.
+	// -v on another, smaller fabric given as DIR (to keep the test
+	// short): every step, every changing device's diff, and the result
+	// tables.
 	s, out, errb = pushStreams("")
 	if code := run(context.Background(), []string{"demo", "-v", filepath.Join(root, "examples", "roce-storage")}, s); code != 0 {
 		t.Fatalf("demo -v: exit %d\n%s\n%s", code, out, errb)
@@ -102,6 +103,11 @@ func TestDemoOneScreen(t *testing.T) {
 	}
 	if !regexp.MustCompile(`DEVICE +PLATFORM +RESULT`).MatchString(out.String()) {
 		t.Error("demo -v shows no result table")
+	}
+	for _, want := range []string{"==> 1/7", "==> 7/7", "Apply:", "Plan: 0 to change", "error[CHK010]"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("demo -v DIR lacks %q:\n%s", want, out)
+		}
 	}
 }
 

@@ -44,7 +44,7 @@ listed, and the exit status is 2 when there are any. JSON files are left alone.`
 			sources := map[string][]byte{}
 			changed := 0
 			for _, path := range files {
-				src, err := os.ReadFile(path)
+				src, err := readFileBounded(path, schema.MaxFileSize)
 				if err != nil {
 					return withCode(exitFailed, fmt.Errorf("read %s: %w", path, err))
 				}

@@ -103,13 +103,10 @@ func newLabShowCommand(s *streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "show [--dir D] DEVICE",
 		Short: "Print a device's configuration in a running lab",
-		Long: `lab show prints the configuration of a device of a lab that fabricgen lab up
-serves, through the control socket in --dir, in the form lab up
---running-config reads: show running-config text (arista_eos, cisco_nxos),
-show configuration | display set (juniper_junos), nv config show -o
-commands (nvidia_cumulus), config_db.json (sonic), or the commands that give
-a factory host its NIC state (nvidia_mlnx, linux_dcb). Save it as
-DEVICE.cfg/.json/.sh to start a later lab from it.`,
+		Long: wrapHelp("lab show prints the configuration of a device of a lab that fabricgen lab up "+
+			"serves, through the control socket in --dir, in the form lab up "+
+			"--running-config reads: "+runningConfigForms()+". Save it as "+
+			runningConfigFiles("DEVICE")+" to start a later lab from it.", 76),
 		Example: `  fabricgen lab show leaf1
   fabricgen lab show --dir /tmp/lab leaf3 > saved/leaf3.json`,
 		Args: cobra.ExactArgs(1),

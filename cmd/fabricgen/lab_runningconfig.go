@@ -25,7 +25,7 @@ func loadRunningConfigs(ctx context.Context, dir string, fabric []*schema.Device
 		return nil, fmt.Errorf("--running-config %s: %w", dir, err)
 	}
 	if !fi.IsDir() {
-		return nil, fmt.Errorf("--running-config %s is not a directory: give the directory that holds <device>.cfg, <device>.json or <device>.sh files", dir)
+		return nil, fmt.Errorf("--running-config %s is not a directory: give the directory that holds %s files", dir, runningConfigExts("<device>", ", "))
 	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -55,8 +55,8 @@ func loadRunningConfigs(ctx context.Context, dir string, fabric []*schema.Device
 		name := strings.TrimSuffix(e.Name(), ext)
 		p, ok := platform[name]
 		if !ok {
-			return nil, fmt.Errorf("--running-config: %s names no device of the fabric (devices: %s): name each file <device>.cfg (arista_eos, cisco_nxos, juniper_junos, nvidia_cumulus), <device>.json (sonic) or <device>.sh (nvidia_mlnx, linux_dcb)",
-				file, strings.Join(names, ", "))
+			return nil, fmt.Errorf("--running-config: %s names no device of the fabric (devices: %s): name each file %s",
+				file, strings.Join(names, ", "), runningConfigFiles("<device>"))
 		}
 		if want := lab.RunningConfigFile(name, p); e.Name() != want {
 			return nil, fmt.Errorf("--running-config: %s: device %s is %s, whose running config is %s", file, name, p, want)

@@ -50,12 +50,10 @@ until interrupted (Ctrl-C).
 Each device accepts the username of its credentials block and the password
 in the environment variable its password_env names; export it first.
 
---running-config CFGDIR starts each device from CFGDIR/DEVICE.cfg (EOS and
-NX-OS show running-config, Junos show configuration | display set, Cumulus
-nv config show -o commands), DEVICE.json (SONiC config_db.json) or
-DEVICE.sh (host commands, replayed at start) instead of its factory
-config; a device without a file starts from factory. Configuration the lab
-has no grammar for is kept as it is.
+` + wrapHelp("--running-config CFGDIR starts each device from "+runningConfigFiles("CFGDIR/DEVICE")+
+			" instead of its factory config, in the form lab show prints: "+runningConfigForms()+
+			". A device without a file starts from factory. Configuration the lab "+
+			"has no grammar for is kept as it is.", 76) + `
 
 --fault DEVICE:KEY=VALUE (repeatable; faults on one device add up) makes a
 device misbehave from the start: drop-after=N drops the connection after N
@@ -148,7 +146,7 @@ socket the lab serves in --dir (removed when the lab stops).`,
 	cmd.Flags().StringVar(&dir, "dir", defaultLabDir(), "where host keys, known_hosts, inventory.json and the control socket go")
 	cmd.Flags().StringArrayVar(&devices, "device", nil, "only these devices (glob, repeatable)")
 	cmd.Flags().StringArrayVar(&faultFlags, "fault", nil, "DEVICE:KEY=VALUE with drop-after=N, reject=REGEXP or delay=DURATION, or a data-plane fault DEVICE:KIND[=VALUE] such as leaf1:dirty-optic=Ethernet1/1 (repeatable; one device's faults add up)")
-	cmd.Flags().StringVar(&runningDir, "running-config", "", "start devices from CFGDIR/DEVICE.cfg|.json|.sh instead of factory")
+	cmd.Flags().StringVar(&runningDir, "running-config", "", "start devices from "+runningConfigExts("CFGDIR/DEVICE", "|")+" instead of factory")
 	return cmd
 }
 
@@ -197,7 +195,7 @@ func labSpecs(devs []*schema.Device, getenv func(string) string) ([]lab.DeviceSp
 		}
 		if c.KeyFile.V != "" {
 			pub := session.ExpandHome(c.KeyFile.V) + ".pub"
-			b, err := os.ReadFile(pub)
+			b, err := readFileBounded(pub, maxPublicKeySize)
 			if err != nil {
 				return nil, fmt.Errorf("device %s: the lab accepts its key through %s: %w", d.Name, pub, err)
 			}

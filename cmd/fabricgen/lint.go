@@ -133,7 +133,7 @@ func runLint(cmd *cobra.Command, s *streams, dir string, lf *lintFlags) error {
 	if err != nil {
 		return withCode(exitFailed, err)
 	}
-	f, diags, err := loadIntent(s, dir, &lf.vf)
+	f, diags, err := loadIntent(ctx, s, dir, &lf.vf)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -53,12 +54,13 @@ func fabricDir(args []string) string {
 
 // loadIntent loads the fabric in dir without printing anything: the
 // caller renders the diagnostics in the format it was asked for.
-func loadIntent(s *streams, dir string, vf *varFlags) (*schema.Fabric, schema.Diagnostics, error) {
+// An interrupt (SIGINT, SIGTERM) cancels ctx, which stops the load.
+func loadIntent(ctx context.Context, s *streams, dir string, vf *varFlags) (*schema.Fabric, schema.Diagnostics, error) {
 	opts, err := vf.options(s)
 	if err != nil {
 		return nil, nil, withCode(exitFailed, err)
 	}
-	f, diags := schema.Load(dir, opts)
+	f, diags := schema.LoadContext(ctx, dir, opts)
 	return f, diags, nil
 }
 
@@ -73,7 +75,7 @@ func sourcesOf(f *schema.Fabric) map[string][]byte {
 // loadFabric loads the fabric in dir and prints its diagnostics with source
 // snippets to stderr. With errors it returns a code-1 error after printing.
 func loadFabric(cmd *cobra.Command, s *streams, dir string, vf *varFlags) (*schema.Fabric, schema.Diagnostics, error) {
-	f, diags, err := loadIntent(s, dir, vf)
+	f, diags, err := loadIntent(cmd.Context(), s, dir, vf)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -98,7 +98,7 @@ func readInventory(path string) (map[string]string, error) {
 	if path == "" {
 		return nil, nil
 	}
-	b, err := os.ReadFile(path)
+	b, err := readFileBounded(path, maxInventorySize)
 	if err != nil {
 		return nil, fmt.Errorf("--inventory: %w", err)
 	}
@@ -208,7 +208,7 @@ func renderDevices(ctx context.Context, f *schema.Fabric, devs []*schema.Device,
 func newPlanCommand(s *streams) *cobra.Command {
 	var pf pushFlags
 	var out string
-	var detailed, asJSON, markdown, refreshOnly bool
+	var detailed, asJSON, markdown, refreshOnly, summary bool
 	mdLimit := DefaultMarkdownLimit
 	cmd := &cobra.Command{
 		Use:   "plan [DIR]",
@@ -236,6 +236,11 @@ characters (default 60,000; past it, a pointer to the full plan of -out).
 Hosts show one line per setting that changes: "setting: old -> new" (ASCII
 arrow, in every output; -json keeps the full diff). On a terminal, a live
 display shows the device reads. docs/review.md has examples.
+
+A device whose change is that of a device before it (same platform, same
+lines) shows one line naming that device instead of its diff; --summary
+shows one line per device and no diffs (saved with -out, the plan is the
+same), --device NAME one device's diff.
 
 Exit status: 0 no changes (or changes without -detailed-exitcode), 1 error
 (including any unreachable device), 2 changes with -detailed-exitcode.`,
@@ -271,8 +276,7 @@ Exit status: 0 no changes (or changes without -detailed-exitcode), 1 error
 			if s.errTTY {
 				// A live display of the device reads; without a
 				// terminal plan prints only the plan.
-				prog = newProgress(cmd, s)
-				prog.setTotal(len(run.inputs))
+				prog = newProgress(cmd, s, len(run.inputs))
 				opts.Events = prog.event
 			}
 			p, err := push.Plan(cmd.Context(), run.f, run.inputs, version, opts)
@@ -298,7 +302,7 @@ Exit status: 0 no changes (or changes without -detailed-exitcode), 1 error
 				md := planMarkdown{Limit: mdLimit, PlanFile: out, Dir: fabricDir(args), Findings: run.findings}
 				err = md.write(w, p, run.skipped)
 			default:
-				writePlanHuman(w, p, run.skipped, s.colour(s.outTTY))
+				writePlanHuman(w, p, run.skipped, planView{colour: s.colour(s.outTTY), summary: summary})
 			}
 			if err != nil {
 				return withCode(exitFailed, err)
@@ -321,6 +325,7 @@ Exit status: 0 no changes (or changes without -detailed-exitcode), 1 error
 	fl.BoolVar(&asJSON, "json", false, "print the plan as JSON (the plan file format)")
 	fl.BoolVar(&markdown, "markdown", false, "print the plan as Markdown for a review comment: changed devices only, a summary table, devices with the same change grouped, collapsed diffs, host settings as 'setting: old -> new', hop-path diagrams of lint warnings")
 	fl.IntVar(&mdLimit, "markdown-limit", DefaultMarkdownLimit, "with --markdown, stop before this many characters and point at the full plan (-out FILE); GitHub comments hold 65,536")
+	fl.BoolVar(&summary, "summary", false, "one line per device and no diffs (the plan saved with -out is the same)")
 	fl.BoolVar(&refreshOnly, "refresh-only", false, "report drift instead: devices whose config changed since fabricgen applied it (as fabricgen drift)")
 	return cmd
 }
@@ -365,12 +370,24 @@ func summaryLine(p *planfile.Plan) string {
 	return line + fmt.Sprintf("; +%d -%d lines", s.Added, s.Removed)
 }
 
+// planView is how writePlanHuman shows a plan.
+type planView struct {
+	// colour paints the diff.
+	colour bool
+	// summary shows one line per device and no diffs.
+	summary bool
+}
+
 // writePlanHuman prints each changing device's diff, the errors, the
-// unchanged devices and the total.
-func writePlanHuman(w io.Writer, p *planfile.Plan, skipped []string, colour bool) {
-	add, del, hunk, bold, red := painter(colour, color.FgGreen), painter(colour, color.FgRed),
-		painter(colour, color.FgCyan), painter(colour, color.Bold), painter(colour, color.FgRed, color.Bold)
+// unchanged devices and the total. A device whose change is that of a
+// device before it (same platform, same lines, same takeover) gets its
+// header line only, naming that device, so 32 identical NICs cost 32
+// lines rather than 32 diffs; with summary no device shows its diff.
+func writePlanHuman(w io.Writer, p *planfile.Plan, skipped []string, v planView) {
+	add, del, hunk, bold, red := painter(v.colour, color.FgGreen), painter(v.colour, color.FgRed),
+		painter(v.colour, color.FgCyan), painter(v.colour, color.Bold), painter(v.colour, color.FgRed, color.Bold)
 	var unchanged []string
+	firstOf := map[string]string{}
 	for _, d := range p.Devices {
 		switch d.Status {
 		case planfile.StatusUnchanged:
@@ -378,35 +395,41 @@ func writePlanHuman(w io.Writer, p *planfile.Plan, skipped []string, colour bool
 		case planfile.StatusError:
 			fmt.Fprintf(w, "%s %s (%s, %s): %s\n\n", red("✗"), bold(d.Name), d.Platform, d.Address, d.Error)
 		default:
-			if push.IsHost(d.Platform) {
-				fmt.Fprintf(w, "%s (%s, %s) will change %d setting(s):\n", bold(d.Name), d.Platform, d.Address, len(push.HostSettingChanges(d.Diff.Text)))
-			} else {
-				fmt.Fprintf(w, "%s (%s, %s) will change: +%d -%d lines\n", bold(d.Name), d.Platform, d.Address, d.Diff.Added, d.Diff.Removed)
+			body, host := changeBody(d)
+			key := changeKey(d, body)
+			same, seen := firstOf[key]
+			if !seen {
+				firstOf[key] = d.Name
 			}
-			if n := len(d.Takeover); n > 0 {
-				fmt.Fprintf(w, "  takes over %d line(s) fabricgen did not create (removed or replaced below; --no-takeover refuses instead), e.g. %s\n", n, d.Takeover[0])
+			header := fmt.Sprintf("%s (%s, %s) will change: +%d -%d lines", bold(d.Name), d.Platform, d.Address, d.Diff.Added, d.Diff.Removed)
+			if host {
+				header = fmt.Sprintf("%s (%s, %s) will change %d setting(s):", bold(d.Name), d.Platform, d.Address, len(push.HostSettingChanges(d.Diff.Text)))
 			}
-			if push.IsHost(d.Platform) {
-				writeHostSettings(w, d.Diff.Text, del, add)
-				fmt.Fprintln(w)
+			switch {
+			case seen && host:
+				fmt.Fprintf(w, "%s the same as %s\n", header, same)
+				continue
+			case seen:
+				fmt.Fprintf(w, "%s, the same as %s\n", header, same)
 				continue
 			}
-			for _, l := range strings.SplitAfter(d.Diff.Text, "\n") {
-				switch {
-				case l == "":
-				case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"):
-					fmt.Fprint(w, bold(l))
-				case strings.HasPrefix(l, "@@"):
-					fmt.Fprint(w, hunk(l))
-				case strings.HasPrefix(l, "+"):
-					fmt.Fprint(w, add(l))
-				case strings.HasPrefix(l, "-"):
-					fmt.Fprint(w, del(l))
-				default:
-					fmt.Fprint(w, l)
+			fmt.Fprintln(w, header)
+			if n := len(d.Takeover); n > 0 {
+				where := "removed or replaced below; "
+				if v.summary {
+					where = ""
 				}
+				fmt.Fprintf(w, "  takes over %d line(s) fabricgen did not create (%s--no-takeover refuses instead), e.g. %s\n", n, where, d.Takeover[0])
 			}
-			fmt.Fprintln(w)
+			switch {
+			case v.summary:
+			case host:
+				writeHostSettings(w, d.Diff.Text, del, add)
+				fmt.Fprintln(w)
+			default:
+				writeDiff(w, d.Diff.Text, add, del, hunk, bold)
+				fmt.Fprintln(w)
+			}
 		}
 	}
 	if len(unchanged) > 0 {
@@ -415,7 +438,29 @@ func writePlanHuman(w io.Writer, p *planfile.Plan, skipped []string, colour bool
 	if len(skipped) > 0 {
 		fmt.Fprintf(w, "Not planned (plan/apply supports %s): %s\n", strings.Join(dialect.Supported(), ", "), strings.Join(skipped, ", "))
 	}
+	if v.summary && p.HasChanges() {
+		fmt.Fprintln(w, "\nDiffs not shown (--summary): plan without it shows them, --device NAME one device's.")
+	}
 	fmt.Fprintf(w, "\n%s %s.\n", bold("Plan:"), summaryLine(p))
+}
+
+// writeDiff prints a unified diff, its lines painted by kind.
+func writeDiff(w io.Writer, text string, add, del, hunk, bold func(string) string) {
+	for _, l := range strings.SplitAfter(text, "\n") {
+		switch {
+		case l == "":
+		case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"):
+			fmt.Fprint(w, bold(l))
+		case strings.HasPrefix(l, "@@"):
+			fmt.Fprint(w, hunk(l))
+		case strings.HasPrefix(l, "+"):
+			fmt.Fprint(w, add(l))
+		case strings.HasPrefix(l, "-"):
+			fmt.Fprint(w, del(l))
+		default:
+			fmt.Fprint(w, l)
+		}
+	}
 }
 
 // nameRanges is names in natural order with runs folded:

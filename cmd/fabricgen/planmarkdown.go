@@ -63,12 +63,8 @@ func groupPlan(p *planfile.Plan) []*planGroup {
 			continue
 		}
 		g := &planGroup{platform: d.Platform, takeover: d.Takeover}
-		if push.IsHost(d.Platform) {
-			g.body, g.hostView = push.HostSettingText(d.Diff.Text), true
-		} else {
-			g.body = diffBody(d.Diff.Text)
-		}
-		key := g.platform + "\x00" + g.body + "\x00" + strings.Join(g.takeover, "\x00")
+		g.body, g.hostView = changeBody(d)
+		key := changeKey(d, g.body)
 		if old, ok := byKey[key]; ok {
 			old.devices = append(old.devices, d)
 			continue
@@ -78,6 +74,21 @@ func groupPlan(p *planfile.Plan) []*planGroup {
 		groups = append(groups, g)
 	}
 	return groups
+}
+
+// changeBody is what a changing device's change is, without its name: the
+// diff without its header, or a host's setting lines (host true).
+func changeBody(d *planfile.Device) (body string, host bool) {
+	if push.IsHost(d.Platform) {
+		return push.HostSettingText(d.Diff.Text), true
+	}
+	return diffBody(d.Diff.Text), false
+}
+
+// changeKey is equal for devices with the same platform, change and
+// takeover, which plans show once.
+func changeKey(d *planfile.Device, body string) string {
+	return d.Platform + "\x00" + body + "\x00" + strings.Join(d.Takeover, "\x00")
 }
 
 // sortDevices sorts plan devices by name in natural order.

@@ -113,7 +113,7 @@ func TestPlanMarkdownScale(t *testing.T) {
 // planText is the plan's full text form, to compare sizes with.
 func planText(p *planfile.Plan) string {
 	var b strings.Builder
-	writePlanHuman(&b, p, nil, false)
+	writePlanHuman(&b, p, nil, planView{})
 	return b.String()
 }
 
@@ -272,5 +272,46 @@ func TestPlanMarkdownLimitFlag(t *testing.T) {
 	}
 	if !strings.Contains(errb.String(), "--markdown-limit 10: give at least") {
 		t.Errorf("stderr: %s", errb)
+	}
+}
+
+// TestPlanHumanSameChangeOnce: the text plan shows a change once; a
+// device with the same platform and lines as an earlier one gets its
+// header naming it, one with another platform or other lines its own
+// diff, and --summary shows headers only with a pointer to the diffs.
+func TestPlanHumanSameChangeOnce(t *testing.T) {
+	p := &planfile.Plan{Devices: []*planfile.Device{
+		mdDevice("leaf1", "arista_eos", 3, "a"),
+		mdDevice("leaf2", "arista_eos", 3, "a"),
+		mdDevice("leaf3", "arista_eos", 3, "b"),
+		mdDevice("leaf4", "cisco_nxos", 3, "a"),
+		mdDevice("leaf5", "arista_eos", 3, "a"),
+		{Name: "spine1", Platform: "arista_eos", Status: planfile.StatusUnchanged},
+	}}
+	var b strings.Builder
+	writePlanHuman(&b, p, nil, planView{})
+	out := b.String()
+	for _, want := range []string{
+		"leaf2 (arista_eos, ) will change: +3 -3 lines, the same as leaf1\n",
+		"leaf5 (arista_eos, ) will change: +3 -3 lines, the same as leaf1\n",
+		"No changes: spine1\n",
+		"Plan: 5 to change, 1 unchanged; +15 -15 lines.",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the plan lacks %q:\n%s", want, out)
+		}
+	}
+	// leaf1, leaf3 (other lines) and leaf4 (other platform) show diffs.
+	if n := strings.Count(out, "+++ "); n != 3 {
+		t.Errorf("%d diffs, want 3 (leaf1, leaf3, leaf4):\n%s", n, out)
+	}
+	b.Reset()
+	writePlanHuman(&b, p, nil, planView{summary: true})
+	sum := b.String()
+	if strings.Contains(sum, "+++ ") || !strings.Contains(sum, "Diffs not shown (--summary)") || !strings.Contains(sum, "leaf3 (arista_eos, ) will change: +3 -3 lines\n") {
+		t.Errorf("the summary:\n%s", sum)
+	}
+	if lines := strings.Count(sum, "\n"); lines > 12 {
+		t.Errorf("the summary of 6 devices has %d lines:\n%s", lines, sum)
 	}
 }

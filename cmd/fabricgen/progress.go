@@ -60,10 +60,13 @@ type progress struct {
 	ticked func()
 }
 
-// newProgress is the progress display of cmd on its error stream: live on
-// a terminal, plain lines otherwise.
-func newProgress(cmd *cobra.Command, s *streams) *progress {
+// newProgress is the progress display of cmd on its error stream for a
+// run over total devices: live on a terminal, plain lines otherwise. The
+// total is an argument so that no caller can forget it (the live display
+// would count "1/1, 2/2, ..." up to the real total).
+func newProgress(cmd *cobra.Command, s *streams, total int) *progress {
 	pr := newPlainProgress(cmd.ErrOrStderr(), verbOf(cmd.Name()), time.Now, nil)
+	defer pr.setTotal(total)
 	if s.getenv(ProgressEnv) == "steps" {
 		pr.everyStep = true
 		return pr

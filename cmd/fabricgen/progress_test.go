@@ -2,13 +2,18 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"io"
 	"os"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/vbauerster/mpb/v8"
+	"github.com/creack/pty"
+	"github.com/spf13/cobra"
 
 	"github.com/fabricgen/fabricgen/push"
 )
@@ -99,27 +104,108 @@ func TestPlainProgressNoEvents(t *testing.T) {
 	}
 }
 
-// TestLiveProgress drives the terminal display into a buffer: it must end
-// with every device counted and no device left in flight.
+// ansiEscape matches the terminal control sequences mpb draws with.
+var ansiEscape = regexp.MustCompile(`\x1b\[[0-9;?]*[A-Za-z]`)
+
+// frameCounts matches the overall line of a live frame: done/total and
+// the elapsed time after the bar.
+var frameCounts = regexp.MustCompile(`Applying (\d+)/(\d+) devices .*?(\d+(?:\.\d+)?(?:ms|s|m))\b`)
+
+// TestLiveProgress runs the terminal display on a real pseudo-terminal,
+// as newProgress builds it for apply on a terminal, and reads what it
+// draws: every frame counts done/total against the run's total from the
+// first frame on (never "1/1, 2/2" growing to it), shows the elapsed time
+// and the step each device in flight is in, and ends at total/total.
 func TestLiveProgress(t *testing.T) {
-	var out syncBuf
-	pr := newPlainProgress(&out, "applying", time.Now, nil)
-	pr.p = mpb.New(mpb.WithOutput(&out), mpb.WithWidth(24))
-	pr.all = pr.p.New(0, mpb.BarStyle())
-	pr.setTotal(2)
-	for _, d := range []string{"leaf1", "leaf2"} {
-		pr.event(push.Event{Device: d, Step: "stage"})
+	ptmx, tty, err := pty.Open()
+	if err != nil {
+		t.Skipf("no pseudo-terminal on this machine (creack/pty: %v)", err)
 	}
-	for _, d := range []string{"leaf1", "leaf2"} {
-		pr.event(push.Event{Device: d, Step: "done", Done: true})
+	defer ptmx.Close()
+	if err := pty.Setsize(ptmx, &pty.Winsize{Rows: 40, Cols: 100}); err != nil {
+		t.Fatal(err)
 	}
+	var screen syncBuf
+	drained := make(chan struct{})
+	go func() {
+		defer close(drained)
+		_, _ = io.Copy(&screen, ptmx) // ends with EIO once tty is closed
+	}()
+	// waitFor reads the screen until it shows want, within the test's
+	// deadline.
+	waitFor := func(want ...string) {
+		t.Helper()
+		limit := time.Now().Add(patienceFor(t))
+		for {
+			flat := ansiEscape.ReplaceAllString(screen.String(), "")
+			missing := ""
+			for _, w := range want {
+				if !strings.Contains(flat, w) {
+					missing = w
+					break
+				}
+			}
+			if missing == "" {
+				return
+			}
+			if time.Now().After(limit) {
+				t.Fatalf("the live display never showed %q:\n%s", missing, flat)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	cmd := &cobra.Command{Use: "apply"}
+	cmd.SetErr(tty)
+	cmd.SetContext(context.Background())
+	s := &streams{errTTY: true, getenv: func(string) string { return "" }}
+	pr := newProgress(cmd, s, 3)
+	if pr.p == nil {
+		t.Fatal("newProgress drew no live display on a terminal")
+	}
+	pr.event(push.Event{Device: "leaf1", Step: "stage"})
+	pr.event(push.Event{Device: "leaf2", Step: "commit"})
+	waitFor("leaf1", "stage", "leaf2", "commit", "Applying 0/3 devices")
+	pr.event(push.Event{Device: "leaf1", Step: "done", Done: true})
+	waitFor("Applying 1/3 devices")
+	pr.event(push.Event{Device: "leaf2", Step: "done", Done: true})
+	pr.event(push.Event{Device: "leaf3", Step: "done", Done: true})
 	pr.wait()
-	if pr.finished != 2 {
-		t.Errorf("finished = %d, want 2", pr.finished)
+	if err := tty.Close(); err != nil {
+		t.Fatal(err)
 	}
-	if strings.Contains(out.String(), "Still applying") {
-		t.Errorf("the live display printed plain lines:\n%s", out.String())
+	<-drained
+	flat := ansiEscape.ReplaceAllString(screen.String(), "")
+	frames := frameCounts.FindAllStringSubmatch(flat, -1)
+	if len(frames) < 3 {
+		t.Fatalf("found %d frames with done/total and elapsed time:\n%s", len(frames), flat)
 	}
+	prev := 0
+	for _, f := range frames {
+		done, _ := strconv.Atoi(f[1])
+		if f[2] != "3" || done < prev || done > 3 {
+			t.Errorf("frame %q: want n/3 with n rising to 3", f[0])
+		}
+		prev = done
+	}
+	if last := frames[len(frames)-1]; last[1] != "3" {
+		t.Errorf("the last frame is %q, want 3/3", last[0])
+	}
+	if pr.finished != 3 {
+		t.Errorf("finished = %d, want 3", pr.finished)
+	}
+	if strings.Contains(flat, "Still applying") {
+		t.Errorf("the live display printed plain lines:\n%s", flat)
+	}
+}
+
+// patienceFor is how long the test waits for a display to draw: a quarter
+// of what is left before the test binary's -timeout, at most a minute.
+func patienceFor(t *testing.T) time.Duration {
+	d := time.Minute
+	if dl, ok := t.Deadline(); ok {
+		d = min(d, time.Until(dl)/4)
+	}
+	return d
 }
 
 func TestEveryStepProgress(t *testing.T) {

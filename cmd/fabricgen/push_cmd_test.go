@@ -180,20 +180,6 @@ func TestApplyNeedsYes(t *testing.T) {
 	}
 }
 
-// TestDemo runs the README's first command on an example.
-func TestDemo(t *testing.T) {
-	s, out, errb := pushStreams("")
-	code := run(context.Background(), []string{"demo", filepath.Join(repoRoot(t), "examples", "ai-training-2subnet")}, s)
-	if code != 0 {
-		t.Fatalf("demo: exit %d\n%s\n%s", code, out, errb)
-	}
-	for _, want := range []string{"==> 1/7", "==> 7/7", "Apply:", "Plan: 0 to change", "error[CHK010]"} {
-		if !strings.Contains(out.String(), want) {
-			t.Errorf("demo output lacks %q:\n%s", want, out)
-		}
-	}
-}
-
 // pushRig is a copy of an example fabric with a lab serving it, driven
 // through the CLI from the copy's parent directory.
 type pushRig struct {

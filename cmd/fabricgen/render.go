@@ -5,10 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 	"path"
-	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"sync/atomic"
 
@@ -34,17 +32,22 @@ func newRenderCommand(s *streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "render [DIR] -o OUT",
 		Short: "Write each device's configuration from the intent",
-		Long: `render loads the fabric in DIR (default: the current directory), runs the
-lint rules, and writes one configuration file per device to OUT as
-OUT/DEVICE.EXT: .cfg for arista_eos and cisco_nxos, .set for
-juniper_junos (set commands), .nvue for nvidia_cumulus (nv set commands),
-.json for sonic (a CONFIG_DB fragment) and .sh for nvidia_mlnx and
-linux_dcb (bash scripts, safe to run twice).
+		Long: wrapHelp("render loads the fabric in DIR (default: the current directory), runs the "+
+			"lint rules, and writes one configuration file per device to OUT as "+
+			"OUT/DEVICE.EXT, with EXT by platform: "+renderExtensions()+". "+
+			"docs/templates.md describes each platform's output; host scripts are bash, "+
+			"safe to run twice, and executable.", 76) + `
 
 render refuses to write anything when lint reports errors, and lists them;
 --force renders anyway. A value a device's platform cannot express stops
 that device with an error naming the device, the value and the platform;
 the other devices are still written.
+
+Files are never seen half-written: each is written whole in a staging
+folder first. A missing or empty OUT gets every file at once (a run that
+fails or is interrupted leaves it as it was); in an OUT holding files each
+file is replaced as it is written, and files render does not write are
+kept.
 
 --templates DIR lays the files DIR/PLATFORM/*.tmpl over the platform's
 embedded templates, each replacing the embedded template of its name:
@@ -80,6 +83,20 @@ func runRender(cmd *cobra.Command, s *streams, dir string, rf *renderFlags) erro
 			return withCode(exitFailed, fmt.Errorf("--device %q is not a valid glob: %w", g, err))
 		}
 	}
+	// A fabric of 65,536 NICs holds about half a GiB once loaded, and
+	// render allocates four times that. The collector's default pace
+	// (GOGC=100) marks that half GiB again every time the heap doubles,
+	// from the first device on; a soft limit with a lazier pace collects
+	// about a third as often and keeps the whole process within 1 GiB
+	// (examples/scale on tmpfs: 5.8-7.4 user CPU-s and at most 873 MiB,
+	// against 8.0 and 888 MiB with the default pace and a 768 MiB limit
+	// set after lint). GOMEMLIMIT and GOGC override either.
+	if s.getenv("GOMEMLIMIT") == "" {
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(renderMemoryLimit))
+	}
+	if s.getenv("GOGC") == "" {
+		defer debug.SetGCPercent(debug.SetGCPercent(renderGCPercent))
+	}
 	r, err := templates.NewRenderer(templates.Options{Dir: rf.templates})
 	if err != nil {
 		return withCode(exitFailed, fmt.Errorf("--templates: %w", err))
@@ -94,17 +111,6 @@ func runRender(cmd *cobra.Command, s *streams, dir string, rf *renderFlags) erro
 	}
 	if err := lintGate(cmd, f, dir, devices, rf.force); err != nil {
 		return err
-	}
-	if err := os.MkdirAll(rf.out, 0o755); err != nil {
-		return withCode(exitFailed, fmt.Errorf("creating %s: %w", rf.out, err))
-	}
-	// A fabric of 65,536 NICs holds about half a GiB once loaded; without a
-	// limit the collector lets the heap grow to twice that while rendering.
-	// The soft limit, set once lint's garbage is dead (set earlier, the
-	// collector would run back to back during lint, whose peak is higher),
-	// makes it collect sooner instead. GOMEMLIMIT overrides it.
-	if s.getenv("GOMEMLIMIT") == "" {
-		defer debug.SetMemoryLimit(debug.SetMemoryLimit(renderMemoryLimit))
 	}
 	written, rerr, err := writeRenders(cmd.Context(), r, f, devices, rf.out)
 	if err != nil {
@@ -234,34 +240,50 @@ func lintGate(cmd *cobra.Command, f *schema.Fabric, dir string, devices []*schem
 	return withCode(exitFailed, fmt.Errorf("lint reported %d error(s) (listed above); fix them, or pass --force to render anyway", len(errs)))
 }
 
-// renderMemoryLimit is the soft heap limit render sets for itself while it
-// renders and writes (runtime/debug.SetMemoryLimit), so that the whole
-// process stays within 1 GiB on examples/scale.
-const renderMemoryLimit = 768 << 20
+// renderMemoryLimit is the soft memory limit render sets for itself
+// (runtime/debug.SetMemoryLimit), so that the whole process stays within
+// 1 GiB on examples/scale.
+const renderMemoryLimit = 850 << 20
 
-// renderWriters is how many goroutines write rendered files: file creation
-// and renames block in the kernel, so more writers than CPUs keep the
-// render workers busy.
-const renderWriters = 8
+// renderGCPercent is the collector's pace during render
+// (runtime/debug.SetGCPercent): the heap may grow to five times what is
+// live before a collection, renderMemoryLimit permitting.
+const renderGCPercent = 400
 
 // renderQueue bounds the rendered files waiting for a writer, and so the
 // renders held in memory at once.
 const renderQueue = 64
 
 // writeRenders renders devices and writes each one's file into dir as soon
-// as it is rendered (by renderWriters goroutines), so that only a few
-// renders are held at a time. It returns the number of files written, the
-// devices' render failures joined in device order, and a write failure,
-// which stops the remaining work. Each file's bytes are those of its
-// render, whatever the order the files are written in.
-func writeRenders(ctx context.Context, r *templates.Renderer, f *schema.Fabric, devices []*schema.Device, dir string) (int, error, error) {
+// as it is rendered, so that only a few renders are held at a time. It
+// returns the number of files written, the devices' render failures joined
+// in device order, and a write failure, which stops the remaining work
+// and leaves dir as it was when dir was missing or empty (renderOutput).
+// Each file's bytes are those of its render, whatever the order the files
+// are written in. There are as many writers as CPUs: a write is kernel CPU
+// work on the page cache, and creations in one folder take its lock, so
+// more writers only contend.
+func writeRenders(ctx context.Context, r *templates.Renderer, f *schema.Fabric, devices []*schema.Device, dir string) (n int, renderErr, err error) {
+	out, err := openRenderOutput(dir)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer func() {
+		if err != nil {
+			err = errors.Join(err, out.abort())
+			n = 0
+		}
+	}()
 	g, ctx := errgroup.WithContext(ctx)
 	queue := make(chan *templates.Output, renderQueue)
 	var written atomic.Int64
-	for range renderWriters {
+	for range runtime.GOMAXPROCS(0) {
 		g.Go(func() error {
 			for o := range queue {
-				if err := writeAtomic(ctx, filepath.Join(dir, o.Filename), o.Text); err != nil {
+				if err := ctx.Err(); err != nil {
+					return fmt.Errorf("writing %s: %w", o.Filename, err)
+				}
+				if err := out.write(o.Filename, o.Text); err != nil {
 					return err
 				}
 				o.Release()
@@ -287,43 +309,10 @@ func writeRenders(ctx context.Context, r *templates.Renderer, f *schema.Fabric, 
 		})
 	})
 	if err := g.Wait(); err != nil {
-		return int(written.Load()), nil, err
+		return 0, nil, err
+	}
+	if err := out.commit(); err != nil {
+		return 0, nil, err
 	}
 	return int(written.Load()), errors.Join(errs...), nil
-}
-
-// writeAtomic writes data to a temporary file next to name, then renames it
-// into place, so a reader never sees a half-written configuration.
-func writeAtomic(ctx context.Context, name string, data []byte) error {
-	if err := ctx.Err(); err != nil {
-		return fmt.Errorf("writing %s: %w", name, err)
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*")
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", name, err)
-	}
-	// fail removes the temporary file; a failure to remove it is reported too.
-	fail := func(err error) error {
-		if rerr := os.Remove(tmp.Name()); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
-			err = errors.Join(err, rerr)
-		}
-		return fmt.Errorf("writing %s: %w", name, err)
-	}
-	mode := os.FileMode(0o644)
-	if filepath.Ext(name) == ".sh" {
-		mode = 0o755
-	}
-	if _, err := tmp.Write(data); err != nil {
-		return fail(errors.Join(err, tmp.Close()))
-	}
-	if err := tmp.Chmod(mode); err != nil {
-		return fail(errors.Join(err, tmp.Close()))
-	}
-	if err := tmp.Close(); err != nil {
-		return fail(err)
-	}
-	if err := os.Rename(tmp.Name(), name); err != nil {
-		return fail(err)
-	}
-	return nil
 }

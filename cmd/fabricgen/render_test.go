@@ -140,17 +140,33 @@ func TestRenderMatchesGoldens(t *testing.T) {
 }
 
 // TestRenderTemplatesOverridesInterface changes one line of the
-// "interface" sub-template through --templates DIR, with only that file
-// in DIR/<platform>/, and sees it in the written configuration.
+// "interface" sub-template of every platform through --templates DIR, with
+// only that file in DIR/<platform>/, and sees it in the written
+// configuration once per port, the rest of the file as without DIR.
 func TestRenderTemplatesOverridesInterface(t *testing.T) {
+	const marker = "SITE-LINE"
 	cases := []struct {
-		platform, device, file string
-		anchor, add, want      string
+		platform, example, device, file string
+		anchor, add, want               string
+		ports                           int // one added line per port: the device's ports (0: at least two)
 	}{
-		{"arista_eos", "leaf1", "leaf1.cfg", "   priority-flow-control on\n", "   !! site {{.Name}}\n", "   priority-flow-control on\n   !! site Ethernet1/1\n"},
-		{"cisco_nxos", "leaf2", "leaf2.cfg", "  priority-flow-control mode on\n", "  ! site {{.Name}}\n", "  priority-flow-control mode on\n  ! site Ethernet1/1\n"},
+		{"arista_eos", "clos-400g", "leaf1", "leaf1.cfg", "   priority-flow-control on\n", "   !! SITE-LINE {{.Name}}\n", "   priority-flow-control on\n   !! SITE-LINE Ethernet1/1\n", 0},
+		{"cisco_nxos", "clos-400g", "leaf2", "leaf2.cfg", "  priority-flow-control mode on\n", "  ! SITE-LINE {{.Name}}\n", "  priority-flow-control mode on\n  ! SITE-LINE Ethernet1/1\n", 0},
+		{"juniper_junos", "releases", "spine1", "spine1.set", "set interfaces {{.Name}} mtu {{.MTU}}\n", "set interfaces {{.Name}} apply-groups SITE-LINE\n",
+			"set interfaces et-0/0/0 mtu 9214\nset interfaces et-0/0/0 apply-groups SITE-LINE\n", 0},
+		{"nvidia_cumulus", "clos-400g", "leaf4", "leaf4.nvue", "nv set interface {{.Word}} link mtu {{.MTU}}\n", "nv set interface {{.Word}} link state up # SITE-LINE\n",
+			"link mtu 9214\nnv set interface swp1 link state up # SITE-LINE\n", 0},
+		// The first field of each PORT row: the rows keep their commas.
+		{"sonic", "clos-400g", "leaf3", "leaf3.json", `{{- define "interface" -}}` + "\n", "admin_status up-SITE-LINE\n",
+			"\"Ethernet0\": {\n            \"admin_status\": \"up-SITE-LINE\",\n            \"mtu\"", 0},
+		{"nvidia_mlnx", "clos-400g", "nic01", "nic01.sh", "ip link set dev {{.Word}} mtu {{.MTU}}\n", "ip link set dev {{.Word}} up # SITE-LINE\n",
+			"mtu 4200\nip link set dev ens1f0np0 up # SITE-LINE\n", 1},
+		{"linux_dcb", "clos-400g", "nic02", "nic02.sh", "ip link set dev {{.Word}} mtu {{.MTU}}\n", "ip link set dev {{.Word}} up # SITE-LINE\n",
+			"mtu 4200\nip link set dev enp65s0f0np0 up # SITE-LINE\n", 1},
 	}
+	covered := map[string]bool{}
 	for _, tc := range cases {
+		covered[tc.platform] = true
 		t.Run(tc.platform, func(t *testing.T) {
 			src, err := os.ReadFile(filepath.Join("..", "..", "templates", tc.platform, "interface.tmpl"))
 			if err != nil {
@@ -167,20 +183,45 @@ func TestRenderTemplatesOverridesInterface(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(dir, tc.platform, "interface.tmpl"), []byte(over), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			out := t.TempDir()
-			code, stdout, stderr := lintRun(t, "render", "-o", out, "--templates", dir, "--device", tc.device,
-				filepath.Join("..", "..", "examples", "clos-400g"))
-			if code != 0 {
-				t.Fatalf("exit %d\nstdout: %s\nstderr: %s", code, stdout, stderr)
+			example := filepath.Join("..", "..", "examples", tc.example)
+			render := func(extra ...string) string {
+				out := t.TempDir()
+				args := append([]string{"render", "--force", "-o", out, "--device", tc.device, example}, extra...)
+				code, stdout, stderr := lintRun(t, args...)
+				if code != 0 {
+					t.Fatalf("exit %d\nstdout: %s\nstderr: %s", code, stdout, stderr)
+				}
+				b, err := os.ReadFile(filepath.Join(out, tc.file))
+				if err != nil {
+					t.Fatal(err)
+				}
+				return string(b)
 			}
-			b, err := os.ReadFile(filepath.Join(out, tc.file))
-			if err != nil {
-				t.Fatal(err)
+			base, got := render(), render("--templates", dir)
+			if !strings.Contains(got, tc.want) {
+				t.Errorf("%s lacks the overridden line %q:\n%s", tc.file, tc.want, got)
 			}
-			if !strings.Contains(string(b), tc.want) {
-				t.Errorf("%s lacks the overridden line %q:\n%s", tc.file, tc.want, b)
+			var kept []string
+			added := 0
+			for _, l := range strings.Split(got, "\n") {
+				if strings.Contains(l, marker) {
+					added++
+					continue
+				}
+				kept = append(kept, l)
+			}
+			if strings.Join(kept, "\n") != base {
+				t.Errorf("%s: without the added lines the render differs from the embedded one:\n%s", tc.file, got)
+			}
+			if tc.ports == 0 && added < 2 || tc.ports > 0 && added != tc.ports {
+				t.Errorf("%s: %d added lines, want one per port", tc.file, added)
 			}
 		})
+	}
+	for _, p := range []string{"arista_eos", "cisco_nxos", "juniper_junos", "nvidia_cumulus", "sonic", "nvidia_mlnx", "linux_dcb"} {
+		if !covered[p] {
+			t.Errorf("no case for platform %s", p)
+		}
 	}
 }
 

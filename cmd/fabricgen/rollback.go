@@ -97,7 +97,7 @@ Exit status: 0 every device restored (or already at its backup), 1 otherwise.`,
 					return withCode(exitFailed, fmt.Errorf("rollback cancelled: nothing was changed"))
 				}
 			}
-			prog := newProgress(cmd, s)
+			prog := newProgress(cmd, s, len(targets))
 			opts.Events = prog.event
 			aopts := sf.applyOptions(cmd, s, opts, st)
 			results, err := push.Rollback(cmd.Context(), targets, previews, aopts)

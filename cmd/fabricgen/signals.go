@@ -9,28 +9,35 @@ import (
 )
 
 // interrupts turns SIGINT/SIGTERM into cancellation the way terraform
-// does. By default the first signal cancels the command's context. A
-// command that changes devices asks for graceful handling first: then the
-// first signal only closes the channel Graceful returned (start nothing
-// new, let devices in flight finish or roll back) and the second cancels
-// the context (stop at once).
+// does. By default the first signal cancels the command's context (a
+// load, a lint or a render stops) and a second one calls force (exit at
+// once: whatever did not stop is only reading). A command that changes
+// devices asks for graceful handling first: then the first signal only
+// closes the channel Graceful returned (start nothing new, let devices in
+// flight finish or roll back) and the second cancels the context (stop
+// at once).
 type interrupts struct {
 	cancel context.CancelFunc
+	// force ends the process on a second signal outside graceful mode.
+	force func()
 
 	mu       sync.Mutex
 	graceful bool
 	first    chan struct{}
 	closed   bool
+	// cancelled is set once a signal cancelled the context.
+	cancelled bool
 	// onFirst is told about the first signal in graceful mode.
 	onFirst func()
 }
 
 // newInterrupts returns a context the second signal (or the first, when
-// not graceful) cancels, and the interrupts watching for them. stop
-// releases the signal handler.
-func newInterrupts(parent context.Context) (context.Context, *interrupts, func()) {
+// not graceful) cancels, and the interrupts watching for them; force is
+// called on a second signal outside graceful mode. stop releases the
+// signal handler.
+func newInterrupts(parent context.Context, force func()) (context.Context, *interrupts, func()) {
 	ctx, cancel := context.WithCancel(parent)
-	in := &interrupts{cancel: cancel, first: make(chan struct{})}
+	in := &interrupts{cancel: cancel, force: force, first: make(chan struct{})}
 	ch := make(chan os.Signal, 2)
 	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
 	done := make(chan struct{})
@@ -64,7 +71,13 @@ func (in *interrupts) signal() {
 		}
 		return
 	}
+	again := in.cancelled && !in.graceful
+	in.cancelled = true
 	in.mu.Unlock()
+	if again && in.force != nil {
+		in.force()
+		return
+	}
 	in.cancel()
 }
 

@@ -40,7 +40,7 @@ Exit status: 0 valid, 1 invalid.`,
 
 // runValidate validates the fabric in dir and prints the result.
 func runValidate(cmd *cobra.Command, s *streams, dir string, vf *varFlags, asJSON bool) error {
-	f, diags, err := loadIntent(s, dir, vf)
+	f, diags, err := loadIntent(cmd.Context(), s, dir, vf)
 	if err != nil {
 		return err
 	}

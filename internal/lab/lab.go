@@ -282,14 +282,12 @@ func (l *Lab) Close() error {
 }
 
 // RunningConfigFile names the file `fabricgen lab up --running-config`
-// reads for a device: NAME.cfg (arista_eos, cisco_nxos, juniper_junos,
-// nvidia_cumulus), NAME.json (sonic) or NAME.sh (nvidia_mlnx, linux_dcb).
+// reads for a device: NAME.EXT with the platform's extension in the lab's
+// registry (RunningConfigFormats), or NAME.cfg for a platform the lab does
+// not emulate (Start refuses it with the platforms it knows).
 func RunningConfigFile(name string, p schema.Platform) string {
-	switch {
-	case p == schema.SONiC:
-		return name + ".json"
-	case p.IsHost():
-		return name + ".sh"
+	if e, ok := emulators()[p]; ok {
+		return name + "." + e.ext
 	}
 	return name + ".cfg"
 }

@@ -149,15 +149,18 @@ func (d *Dialect) IsFactoryDefault(line string) bool {
 // each building that platform's Dialect (a fresh value, so a caller may
 // keep or change it). A platform fabricgen can push to has exactly one
 // line here and one file beside this one describing it; Lookup and
-// Supported read nothing else. The table is never written.
-var platforms = map[schema.Platform]func() *Dialect{
-	schema.AristaEOS:     eos,
-	schema.CiscoNXOS:     nxos,
-	schema.JuniperJunos:  junos,
-	schema.NvidiaCumulus: cumulus,
-	schema.SONiC:         sonic,
-	schema.NvidiaMLNX:    func() *Dialect { return host(schema.NvidiaMLNX) },
-	schema.LinuxDCB:      func() *Dialect { return host(schema.LinuxDCB) },
+// Supported read nothing else. The table is built on each call, so nothing
+// can change it.
+func platforms() map[schema.Platform]func() *Dialect {
+	return map[schema.Platform]func() *Dialect{
+		schema.AristaEOS:     eos,
+		schema.CiscoNXOS:     nxos,
+		schema.JuniperJunos:  junos,
+		schema.NvidiaCumulus: cumulus,
+		schema.SONiC:         sonic,
+		schema.NvidiaMLNX:    func() *Dialect { return host(schema.NvidiaMLNX) },
+		schema.LinuxDCB:      func() *Dialect { return host(schema.LinuxDCB) },
+	}
 }
 
 // Lookup returns the dialect for a platform, or an error naming the
@@ -165,7 +168,7 @@ var platforms = map[schema.Platform]func() *Dialect{
 // unless they are in this allowlist (scrapligo would read an unknown name
 // as a file path or URL).
 func Lookup(p schema.Platform) (*Dialect, error) {
-	if build, ok := platforms[p]; ok {
+	if build, ok := platforms()[p]; ok {
 		return build(), nil
 	}
 	return nil, fmt.Errorf("platform %q: plan and apply support %s; render its config with `fabricgen render` and push it by hand",
@@ -174,8 +177,9 @@ func Lookup(p schema.Platform) (*Dialect, error) {
 
 // Supported lists the platform names Lookup accepts, sorted.
 func Supported() []string {
-	out := make([]string, 0, len(platforms))
-	for p := range platforms {
+	table := platforms()
+	out := make([]string, 0, len(table))
+	for p := range table {
 		out = append(out, string(p))
 	}
 	sort.Strings(out)
