@@ -188,6 +188,11 @@ func TestCheckPrometheusOutput(t *testing.T) {
 	if !found || gauge(fams, "fabricgen_check_up") != 1 {
 		t.Errorf("the run with a dirty optic did not publish CHK010 with up 1")
 	}
+	// It read every device: a success too.
+	if got := gauge(fams, "fabricgen_check_last_success_timestamp_seconds"); got < success {
+		t.Errorf("last success went back from %v to %v", success, got)
+	}
+	success = gauge(fams, "fabricgen_check_last_success_timestamp_seconds")
 	bare(0, "lab", "fault", "--dir", "lab", "leaf1", "clear")
 
 	// One device unreachable: what was read is judged, up 0 names it.
