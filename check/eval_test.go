@@ -203,3 +203,16 @@ func TestClassContinuityNotEvaluated(t *testing.T) {
 		t.Errorf("no not-evaluated info naming leaf1 and why:\n%v", fs)
 	}
 }
+
+// FuzzLastSuccess reads what an earlier run left in --output, whatever
+// the file holds.
+func FuzzLastSuccess(f *testing.F) {
+	f.Add("fabricgen_check_last_success_timestamp_seconds{fabric=\"x\"} 1700000000\n")
+	f.Add("fabricgen_check_last_success_timestamp_seconds{fabric=\"a} b\"} -5\n")
+	f.Add("garbage")
+	f.Fuzz(func(t *testing.T, in string) {
+		if got := LastSuccess(strings.NewReader(in)); !got.IsZero() && got.Unix() <= 0 {
+			t.Errorf("a non-positive time %v", got)
+		}
+	})
+}
