@@ -30,6 +30,8 @@ type Pass struct {
 	topo          *topology
 	resets        map[string]bool
 	report        func(Finding)
+	// unjudged are optical link ends without the readings the rule needs.
+	unjudged []string
 }
 
 // Report records a finding; Rule, Severity and Fix default from the rule.
@@ -127,14 +129,14 @@ func gauge(r reading, port, key string) (float64, bool) {
 func (p *Pass) evidence(r reading, port, key string, value float64, unit, threshold string) diag.Evidence {
 	fam, _ := SplitKey(key)
 	return diag.Evidence{Device: r.dev.Name, Port: port, Metric: key, Value: value, Unit: unit, Threshold: threshold,
-		Window: r.window(), Source: r.after.Source(fam)}
+		Window: r.window(), Source: r.after.PortSource(port, fam)}
 }
 
 // gaugeEvidence builds one piece of evidence for a gauge.
 func gaugeEvidence(r reading, port, key string, value float64, unit, threshold string) diag.Evidence {
 	fam, _ := SplitKey(key)
 	return diag.Evidence{Device: r.dev.Name, Port: port, Metric: key, Value: value, Unit: unit, Threshold: threshold,
-		Source: r.after.Source(fam)}
+		Source: r.after.PortSource(port, fam)}
 }
 
 // Evaluate judges the change from before to after against the intent and
@@ -171,6 +173,7 @@ func Evaluate(f *schema.Fabric, before, after *Snapshot, opts Options) ([]Findin
 		p.report = func(fd Finding) { found = append(found, fd) }
 		r.Run(p)
 		out = append(out, found...)
+		out = append(out, p.unjudgedFinding()...)
 		out = append(out, notEvaluated(p)...)
 	}
 	sortFindings(out)
@@ -227,7 +230,7 @@ func findResets(f *schema.Fabric, before, after *Snapshot, out *[]Finding) map[s
 					if len(ev) < 5 {
 						fam, _ := SplitKey(k)
 						ev = append(ev, diag.Evidence{Device: d.Name, Port: pa.Name, Metric: k, Value: float64(pa.Counters[k]),
-							Threshold: fmt.Sprintf("was %d in the first snapshot", vb), Window: a.Taken.Sub(b.Taken), Source: a.Source(fam)})
+							Threshold: fmt.Sprintf("was %d in the first snapshot", vb), Window: a.Taken.Sub(b.Taken), Source: a.PortSource(pa.Name, fam)})
 					}
 				}
 			}

@@ -93,7 +93,7 @@ func TestPrometheusParses(t *testing.T) {
 		{Rule: "CHK005", Severity: diag.Info, Summary: "not evaluated"},
 	}
 	var b bytes.Buffer
-	if err := WritePrometheus(&b, "clos\"400g", fs, 38, time.Unix(1700000000, 0)); err != nil {
+	if err := WritePrometheus(&b, Run{Fabric: "clos\"400g", Findings: fs, Read: 38, At: time.Unix(1700000000, 0), LastSuccess: time.Unix(1700000000, 0)}); err != nil {
 		t.Fatal(err)
 	}
 	p := expfmt.NewTextParser(model.UTF8Validation)
@@ -122,4 +122,97 @@ func TestPrometheusParses(t *testing.T) {
 	if f := fams["fabricgen_check_finding"]; f == nil || len(f.Metric) != 2 {
 		t.Errorf("finding series: %v", f)
 	}
+}
+
+// TestOpticsByMedia: a fibre end with no DDM readings is "not evaluated"
+// (info naming it), a DAC end (by the intent's media or the device's own
+// report) has no optics to judge and is left alone, and a fibre end with
+// readings is judged.
+func TestOpticsByMedia(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		name    string
+		media   string
+		copper  bool
+		gauges  map[string]float64
+		rule    string
+		info    bool
+		finding bool
+	}{
+		{name: "fibre without DDM", media: "fiber", rule: "CHK001", info: true},
+		{name: "unknown media without DDM", media: "", rule: "CHK003", info: true},
+		{name: "DAC by the intent", media: "dac", rule: "CHK001"},
+		{name: "DAC by the device", media: "", copper: true, rule: "CHK004"},
+		{name: "fibre with a low receive power", media: "fiber", rule: "CHK001", finding: true,
+			gauges: map[string]float64{Key(RxPower, 1): -12, RxPowerLoAlarm: -13.3, RxPowerLoWarn: -10.3}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := twoPortFabric(t)
+			f.Links[0].Media = schema.Value[string]{V: c.media, Set: c.media != ""}
+			mk := func(at time.Time) *Snapshot {
+				s := snap(at, map[string]uint64{}, map[string]uint64{})
+				p := s.Devices[0].Ports[0]
+				p.Copper = c.copper
+				for k, v := range c.gauges {
+					p.Gauges[k] = v
+				}
+				return s
+			}
+			fs, err := Evaluate(f, mk(t0), mk(t0.Add(10*time.Second)), Options{Only: []string{c.rule}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var info, finding bool
+			for _, fd := range fs {
+				if fd.Severity == schema.SevInfo && strings.Contains(fd.Summary, "optical link end(s) (leaf1:Ethernet1") {
+					info = true
+				}
+				if fd.Severity >= schema.SevWarning {
+					finding = true
+				}
+			}
+			if info != c.info || finding != c.finding {
+				t.Errorf("not-evaluated info %v (want %v), finding %v (want %v):\n%v", info, c.info, finding, c.finding, fs)
+			}
+		})
+	}
+}
+
+// TestClassContinuityNotEvaluated: a hop whose neighbour's RoCE counters
+// are unknown (the neighbour could not be read) is named in a "not
+// evaluated" info with the reason, never silently skipped.
+func TestClassContinuityNotEvaluated(t *testing.T) {
+	f := twoPortFabric(t)
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	mk := func(at time.Time, bytes uint64) *Snapshot {
+		s := snap(at, map[string]uint64{Key(QueueTxBytes, 3): bytes}, map[string]uint64{Key(PrioTxBytes, 3): bytes, Key(PrioRxBytes, 3): bytes})
+		s.Devices[1].Error = "nic1: connection refused"
+		return s
+	}
+	fs, err := Evaluate(f, mk(t0, 0), mk(t0.Add(10*time.Second), 1<<30), Options{Only: []string{"CHK014"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, fd := range fs {
+		if fd.Severity == schema.SevInfo && strings.Contains(fd.Summary, "CHK014 not evaluated at leaf1") && strings.Contains(fd.Summary, "nic1 could not be read") {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no not-evaluated info naming leaf1 and why:\n%v", fs)
+	}
+}
+
+// FuzzLastSuccess reads what an earlier run left in --output, whatever
+// the file holds.
+func FuzzLastSuccess(f *testing.F) {
+	f.Add("fabricgen_check_last_success_timestamp_seconds{fabric=\"x\"} 1700000000\n")
+	f.Add("fabricgen_check_last_success_timestamp_seconds{fabric=\"a} b\"} -5\n")
+	f.Add("garbage")
+	f.Fuzz(func(t *testing.T, in string) {
+		if got := LastSuccess(strings.NewReader(in)); !got.IsZero() && got.Unix() <= 0 {
+			t.Errorf("a non-positive time %v", got)
+		}
+	})
 }

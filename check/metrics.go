@@ -40,6 +40,9 @@ const (
 	// PFCTxDuration is the time a priority was paused by frames this port
 	// sent, in microseconds (mlx5 tx_prioN_pause_duration).
 	PFCTxDuration = "pfc_tx_pause_us"
+	// PFCRxDuration is the time a priority was paused by frames this port
+	// received, in microseconds (mlx5 rx_prioN_pause_duration).
+	PFCRxDuration = "pfc_rx_pause_us"
 
 	// Watchdog, per queue: storms detected and restored (counters), and
 	// stormed now (gauge 0/1).
@@ -82,7 +85,7 @@ func Families() []string {
 	return []string{RxPower, TxPower, RxPowerLoAlarm, RxPowerLoWarn, TxPowerLoAlarm, TxPowerLoWarn, TxPowerHiWarn, TxPowerHiAlarm,
 		Temperature, TempHiWarn, TempHiAlarm, Voltage, VoltLoWarn, VoltHiWarn, PreFECBER,
 		FCSErrors, RxErrors, FECCorrected, FECUncorrected, LinkFlaps, RxBytes, TxBytes, FECCorrectedBits, RxBits,
-		PFCRx, PFCTx, PFCTxDuration, WDStorms, WDRestored, WDStormed, NICStormWarn, NICStormErr,
+		PFCRx, PFCTx, PFCTxDuration, PFCRxDuration, WDStorms, WDRestored, WDStormed, NICStormWarn, NICStormErr,
 		QueueTxBytes, QueueDrops, QueueECN, PrioRxBytes, PrioTxBytes, PrioDrops,
 		NPECNMarked, NPCNPSent, RPCNPHandled, RPCNPIgnored, OutOfSequence, PacketSeqErr, LocalAckTimeout, ImpliedNakSeqErr,
 		QoSReadback, QPState, Oper}

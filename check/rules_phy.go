@@ -44,6 +44,46 @@ func lanes(r reading, port, family string) []int {
 	return out
 }
 
+// hasOptics reports whether a link end has DDM readings of family for
+// the optics rules to judge. A passive copper end (the device reports a
+// copper cable, or the intent's media is dac or backplane) has none and
+// is left alone: there are no optics. An optical end without readings,
+// on a platform that does expose the family, is noted for the rule's
+// "not evaluated" info (no module, a module without DDM, or a reading
+// the device left out) rather than passed.
+func (p *Pass) hasOptics(r reading, port *schema.Port, family string) bool {
+	pp := r.after.Port(port.Name)
+	if pp != nil {
+		for k := range pp.Gauges {
+			if f, _ := SplitKey(k); f == family {
+				return true
+			}
+		}
+	}
+	if (pp != nil && pp.Copper) || copperMedia(media(port.Link)) || !r.after.Exposes(family) {
+		return false
+	}
+	p.unjudged = append(p.unjudged, port.ID())
+	return false
+}
+
+// unjudgedFinding is the rule's info for optical link ends without
+// readings, or nothing.
+func (p *Pass) unjudgedFinding() []Finding {
+	if len(p.unjudged) == 0 {
+		return nil
+	}
+	names := p.unjudged
+	list := strings.Join(names, ", ")
+	if len(names) > 4 {
+		list = strings.Join(names[:4], ", ") + fmt.Sprintf(" and %d more", len(names)-4)
+	}
+	dev, port, _ := strings.Cut(names[0], ":")
+	return []Finding{{Rule: p.Rule.ID, Severity: schema.SevInfo, Device: dev, Port: port, Count: len(names),
+		Summary: fmt.Sprintf("%s not evaluated on %d optical link end(s) (%s): the device reports no optics diagnostics there (no module, a module without DDM, or a passive copper cable the intent does not call dac)", p.Rule.ID, len(names), list),
+		Fix:     "Check the module in the port (the platform's transceiver command); set media = \"dac\" on the link in the intent if it is a copper cable."}}
+}
+
 // noLight is the receive power below which a lane is dark.
 const noLight = -30.0
 
@@ -54,7 +94,7 @@ func physicalRules() []*Rule {
 	return []*Rule{
 		{ID: "CHK001", Layer: Physical, Title: "Optic receive power is within the module's thresholds",
 			Severity: schema.SevError, Needs: []string{RxPower, RxPowerLoAlarm}, Scope: AllDevices,
-			Thresholds: "warning below the module's low-warning threshold; error below its low-alarm threshold plus a 2 dB margin, or a dark lane (below -30 dBm) on a link that is up",
+			Thresholds: "warning below the module's low-warning threshold; error below its low-alarm threshold plus a 2 dB margin, or a dark lane (below -30 dBm) on a link that is up. Copper ends (media dac or backplane, or a device that reports a copper cable) have no optics and are not judged; an optical end without readings is reported as not evaluated",
 			Rationale:  "A link that is up is not a healthy link: receive power near the receiver's sensitivity still negotiates full speed while bit errors, retransmits and lost RDMA bandwidth pile up. Judging against the module's own DDM thresholds, with a margin above the alarm level, catches the optic before the errors start.",
 			Reference:  "SFF-8636 / CMIS digital diagnostics (DDM) alarm and warning thresholds; Arista ANTA VerifyInterfacesOpticsReceivePower (failure_margin 2 dB)",
 			Fix:        "Inspect and clean the connector on this end and the peer's, check the patch cord and the peer's transmit power; replace the module if the power stays low.",
@@ -82,28 +122,28 @@ func physicalRules() []*Rule {
 			Run:        checkVoltage},
 		{ID: "CHK005", Layer: Physical, Title: "No uncorrectable FEC codewords",
 			Severity: schema.SevError, Needs: []string{FECUncorrected}, Scope: AllDevices,
-			Thresholds: "any increase over the window",
+			Thresholds: "any increase over the window at either end; one finding per link",
 			Rationale:  "An uncorrectable codeword is a lost frame: on a lossless fabric it is an RDMA retransmit (go-back-N), and the post-FEC error ratio target of an Ethernet link (below 1e-12) is gone.",
 			Reference:  "IEEE 802.3 clause 91/119 RS-FEC; Arista ANTA VerifyInterfacesBER (fail_on_uncorrected_codewords)",
 			Fix:        "Clean or replace the optic and cable of this link; check the FEC mode agrees on both ends.",
 			Run:        checkFECUncorrected},
 		{ID: "CHK006", Layer: Physical, Title: "Pre-FEC bit error ratio is low",
 			Severity: schema.SevWarning, Needs: []string{PreFECBER}, Scope: AllDevices,
-			Thresholds: "warning above 1e-7, error at 2.4e-4 (the RS(544,514) correction limit)",
+			Thresholds: "warning above 1e-7, error at 2.4e-4 (the RS(544,514) correction limit); one finding per link",
 			Rationale:  "The pre-FEC error ratio shows a link degrading long before FEC gives up.",
 			Reference:  "IEEE 802.3 clause 119 (RS(544,514)); Arista ANTA VerifyInterfacesBER (max_ber_threshold 1e-7)",
 			Fix:        "Clean the connectors, reseat the module, replace the cable or optic if the ratio stays high.",
 			Run:        checkPreFECBER},
 		{ID: "CHK007", Layer: Physical, Title: "CRC and receive errors do not rise",
 			Severity: schema.SevWarning, Needs: []string{FCSErrors}, Scope: AllDevices,
-			Thresholds: "any increase over the window",
+			Thresholds: "any increase over the window at either end; one finding per link (copper links get copper advice)",
 			Rationale:  "Rising rx_errors with the link still up is how a dirty connector showed itself in the field: the storage cluster fell from 90 to 30 Gbit/s while the link stayed at 100G.",
 			Reference:  "Arista ANTA VerifyInterfaceErrors (threshold 0); mlx5 ethtool counters rx_crc_errors_phy, rx_symbol_err_phy (Linux kernel mlx5 counters documentation)",
 			Fix:        "Read the optics of both ends (fabricgen check shows them); clean the connectors and reseat the module, or replace the cable.",
 			Run:        checkFCS},
 		{ID: "CHK008", Layer: Physical, Title: "Links do not flap",
 			Severity: schema.SevWarning, Needs: []string{LinkFlaps}, Scope: AllDevices,
-			Thresholds: "warning for any link-down event in the window, error at 3 or more",
+			Thresholds: "warning for any link-down event in the window, error at 3 or more; one finding per link",
 			Rationale:  "A flapping link resets PFC state, drops in-flight RDMA and moves ECMP; marginal links that flap repeat.",
 			Reference:  "Arista ANTA VerifyInterfacesCounterDetails (link status changes); Meta, Proactive Link Management in AI Networks (@Scale 2024)",
 			Fix:        "Check the optic and cable of this link (DDM, errors) and both ends' logs; replace the marginal part.",
@@ -117,7 +157,7 @@ func physicalRules() []*Rule {
 			Run:        checkSpeed},
 		{ID: "CHK010", Layer: Physical, Title: "No dirty-optic pattern: low receive power with rising errors on a link that is up",
 			Severity: schema.SevError, Needs: []string{RxPower, FCSErrors}, Scope: AllDevices,
-			Thresholds: "receive power below the module's low-warning threshold (or more than 6 dB below the peer's transmit power) and CRC/FEC errors rising on the same end, with the link up",
+			Thresholds: "receive power below the module's low-warning threshold (or more than 6 dB below the peer's transmit power) and CRC/FEC errors rising on the same end, with the link up; the end's CRC, FEC and BER findings (CHK005-CHK007) are this one. Not judged on copper links; on an active optical cable the fix is a new cable",
 			Rationale:  "The field case: receive power at -18 dBm against a -20 dBm sensitivity, rx_errors growing, the link still at 100G, RDMA bandwidth from 90 to 30 Gbit/s. Cleaning the connector and reseating the module brought -8 dBm and 95 Gbit/s back. Corruption is per link and stable over time, so it is one finding on the link, with both ends' readings.",
 			Reference:  "CorrOpt (Zhuo et al., SIGCOMM 2017): packet corruption is per link and fixed by cleaning or replacing; RDMA physical-layer health guidance (the DDM inspection case)",
 			Fix:        dirtyFix,
@@ -128,7 +168,7 @@ func physicalRules() []*Rule {
 func checkRxPower(p *Pass) {
 	for _, r := range p.Readings() {
 		for _, port := range linkedPorts(r) {
-			if !isUp(r, port.Name) || p.dirtyPort(r, port) {
+			if !p.hasOptics(r, port, RxPower) || !isUp(r, port.Name) || p.dirtyPort(r, port) {
 				continue
 			}
 			alarm, okA := gauge(r, port.Name, RxPowerLoAlarm)
@@ -168,7 +208,7 @@ func checkRxPower(p *Pass) {
 func checkTxPower(p *Pass) {
 	for _, r := range p.Readings() {
 		for _, port := range linkedPorts(r) {
-			if !isUp(r, port.Name) {
+			if !p.hasOptics(r, port, TxPower) || !isUp(r, port.Name) {
 				continue
 			}
 			la, okLA := gauge(r, port.Name, TxPowerLoAlarm)
@@ -206,10 +246,10 @@ func checkTxPower(p *Pass) {
 func checkTemperature(p *Pass) {
 	for _, r := range p.Readings() {
 		for _, port := range linkedPorts(r) {
-			v, ok := gauge(r, port.Name, Temperature)
-			if !ok {
+			if !p.hasOptics(r, port, Temperature) {
 				continue
 			}
+			v, _ := gauge(r, port.Name, Temperature)
 			warn := p.T.MaxTemperatureC
 			if hw, ok := gauge(r, port.Name, TempHiWarn); ok && hw < warn {
 				warn = hw
@@ -233,10 +273,10 @@ func checkTemperature(p *Pass) {
 func checkVoltage(p *Pass) {
 	for _, r := range p.Readings() {
 		for _, port := range linkedPorts(r) {
-			v, ok := gauge(r, port.Name, Voltage)
-			if !ok {
+			if !p.hasOptics(r, port, Voltage) {
 				continue
 			}
+			v, _ := gauge(r, port.Name, Voltage)
 			lo, hi := 3.3*(1-p.T.VoltageTolerance), 3.3*(1+p.T.VoltageTolerance)
 			if lw, ok := gauge(r, port.Name, VoltLoWarn); ok {
 				lo = lw
@@ -255,8 +295,94 @@ func checkVoltage(p *Pass) {
 	}
 }
 
-// risingCounter reports, per linked port, an increase of family.
+// endHit is one link end's measurement for a rule.
+type endHit struct {
+	r     reading
+	port  *schema.Port
+	value float64
+	sev   schema.Severity
+	ev    diag.Evidence
+}
+
+// linkHits groups per-end measurements by link, in the order the links
+// were first seen: one cause on a link (a cable, a pair of optics) is one
+// finding, whichever end counts it.
+type linkHits struct {
+	order []*schema.Link
+	by    map[*schema.Link][]endHit
+}
+
+func (h *linkHits) add(e endHit) {
+	if h.by == nil {
+		h.by = map[*schema.Link][]endHit{}
+	}
+	l := e.port.Link
+	if h.by[l] == nil {
+		h.order = append(h.order, l)
+	}
+	h.by[l] = append(h.by[l], e)
+}
+
+// report emits one finding per link: the end with the larger value
+// stands for the link, the other is a related place, and both ends'
+// evidence is kept. noun says what was measured ("CRC (FCS) errors rose
+// by"), value prints one end's measurement, tail ends the sentence.
+func (h *linkHits) report(p *Pass, noun string, value func(e endHit) string, tail string) {
+	for _, l := range h.order {
+		hits := h.by[l]
+		sort.SliceStable(hits, func(i, j int) bool { return hits[i].value > hits[j].value })
+		w := hits[0]
+		sev := w.sev
+		var ev []diag.Evidence
+		var related []diag.Related
+		for _, e := range hits {
+			sev = max(sev, e.sev)
+			ev = append(ev, e.ev)
+		}
+		summary := fmt.Sprintf("%s: %s %s%s on link %s", w.port.ID(), noun, value(w), tail, linkName(l))
+		if len(hits) > 1 {
+			o := hits[1]
+			summary = fmt.Sprintf("link %s, both ends: %s %s at %s and %s at %s%s", linkName(l), noun, value(w), w.port.ID(), value(o), o.port.ID(), tail)
+			related = append(related, diag.Related{Range: o.port.Range, Message: "the other end: " + noun + " " + value(o)})
+		}
+		p.Report(Finding{Severity: sev, Subject: linkRange(l, w.port), Device: w.r.dev.Name, Port: w.port.Name, Related: related,
+			Summary: summary, Evidence: ev, Fix: p.mediaFix(l)})
+	}
+}
+
+// media is the link's media in the intent ("" when not given).
+func media(l *schema.Link) string {
+	if l == nil {
+		return ""
+	}
+	return l.Media.V
+}
+
+// copperMedia reports whether a media is passive copper.
+func copperMedia(m string) bool { return m == "dac" || m == "backplane" }
+
+// copperFix and aocFix replace the optics advice on links that have no
+// connector to clean.
+const (
+	copperFix = "Reseat the copper cable at both ends (a DAC has no optics and no connector to clean), check it is not bent tighter than its radius and that its length suits the speed, and replace the cable if the errors continue."
+	aocFix    = "Replace the active optical cable: its optics are sealed into the cable, so there is no connector to clean or module to reseat apart from the cable ends themselves."
+)
+
+// mediaFix is the rule's fix for the link's media: the rule's own for
+// fibre (or an unknown media), the copper or AOC advice otherwise.
+func (p *Pass) mediaFix(l *schema.Link) string {
+	switch m := media(l); {
+	case copperMedia(m):
+		return copperFix
+	case m == "aoc":
+		return aocFix
+	}
+	return p.Rule.Fix
+}
+
+// risingCounter reports, per link, an increase of family at either end.
 func risingCounter(p *Pass, family, what string, skipDirty bool, sev func(d float64) schema.Severity) {
+	var hits linkHits
 	for _, r := range p.Readings() {
 		for _, port := range linkedPorts(r) {
 			if skipDirty && p.dirtyPort(r, port) {
@@ -270,15 +396,19 @@ func risingCounter(p *Pass, family, what string, skipDirty bool, sev func(d floa
 			if s == 0 {
 				continue
 			}
-			p.Report(Finding{Severity: s, Subject: linkRange(port.Link, port), Device: r.dev.Name, Port: port.Name,
-				Summary:  fmt.Sprintf("%s: %s rose by %s in %s on link %s", port.ID(), what, diag.FormatValue(d), r.window(), linkName(port.Link)),
-				Evidence: []diag.Evidence{p.evidence(r, port.Name, family, d, "", "> 0")}})
+			hits.add(endHit{r: r, port: port, value: d, sev: s, ev: p.evidence(r, port.Name, family, d, "", "> 0")})
 		}
 	}
+	window := ""
+	for _, r := range p.Readings() {
+		window = " in " + r.window().String()
+		break
+	}
+	hits.report(p, what+" rose by", func(e endHit) string { return diag.FormatValue(e.value) }, window)
 }
 
 func checkFECUncorrected(p *Pass) {
-	risingCounter(p, FECUncorrected, "uncorrectable FEC codewords", false, func(float64) schema.Severity { return p.Rule.Severity })
+	risingCounter(p, FECUncorrected, "uncorrectable FEC codewords", true, func(float64) schema.Severity { return p.Rule.Severity })
 }
 
 func checkFCS(p *Pass) {
@@ -295,8 +425,12 @@ func checkFlaps(p *Pass) {
 }
 
 func checkPreFECBER(p *Pass) {
+	var hits linkHits
 	for _, r := range p.Readings() {
 		for _, port := range linkedPorts(r) {
+			if p.dirtyPort(r, port) {
+				continue
+			}
 			v, ok := gauge(r, port.Name, PreFECBER)
 			ev := gaugeEvidence(r, port.Name, PreFECBER, v, "", "")
 			// Over the window where the platform counts bits.
@@ -321,11 +455,12 @@ func checkPreFECBER(p *Pass) {
 				continue
 			}
 			ev.Threshold = limit
-			p.Report(Finding{Severity: sev, Subject: linkRange(port.Link, port), Device: r.dev.Name, Port: port.Name,
-				Summary:  fmt.Sprintf("%s: pre-FEC bit error ratio %s (%s) on link %s", port.ID(), diag.FormatValue(v), limit, linkName(port.Link)),
-				Evidence: []diag.Evidence{ev}})
+			hits.add(endHit{r: r, port: port, value: v, sev: sev, ev: ev})
 		}
 	}
+	hits.report(p, "pre-FEC bit error ratio", func(e endHit) string {
+		return fmt.Sprintf("%s (%s)", diag.FormatValue(e.value), e.ev.Threshold)
+	}, "")
 }
 
 // intentSpeed is the link's speed in the intent (bit/s, 0 unknown).
@@ -355,7 +490,7 @@ func checkSpeed(p *Pass) {
 			if pp == nil || !r.after.Exposes(Oper) {
 				continue
 			}
-			src := r.after.Source(Oper)
+			src := r.after.PortSource(port.Name, Oper)
 			switch {
 			case pp.Oper == "down":
 				p.Report(Finding{Subject: linkRange(port.Link, port), Device: r.dev.Name, Port: port.Name,
@@ -386,7 +521,7 @@ func checkSpeed(p *Pass) {
 				p.Report(Finding{Subject: linkRange(port.Link, port), Device: r.dev.Name, Port: port.Name,
 					Summary: fmt.Sprintf("link %s runs on %d lanes at %s and %d at %s: a lane is down or the ends disagree", linkName(port.Link), pp.Lanes, port.ID(), peer.Lanes, port.Peer.ID()),
 					Evidence: []diag.Evidence{{Device: r.dev.Name, Port: port.Name, Metric: "lanes", Value: float64(pp.Lanes), Source: src},
-						{Device: pr.dev.Name, Port: peer.Name, Metric: "lanes", Value: float64(peer.Lanes), Source: pr.after.Source(Oper)}}})
+						{Device: pr.dev.Name, Port: peer.Name, Metric: "lanes", Value: float64(peer.Lanes), Source: pr.after.PortSource(peer.Name, Oper)}}})
 			}
 		}
 	}
@@ -456,7 +591,7 @@ func checkDirtyOptic(p *Pass) {
 		var first *schema.Port
 		for _, port := range []*schema.Port{l.A, l.B} {
 			r, ok := p.reading(port.Device.Name)
-			if !ok {
+			if !ok || !p.hasOptics(r, port, RxPower) {
 				continue
 			}
 			if e := p.dirtyEvidence(r, port); e != nil {
@@ -484,9 +619,13 @@ func checkDirtyOptic(p *Pass) {
 			speed = " at " + speedText(pp.Speed)
 		}
 		rx := ev[0].Value
+		cause, fix := "a dirty connector or a failing optic", dirtyFix
+		if media(l) == "aoc" {
+			cause, fix = "a failing active optical cable", aocFix
+		}
 		p.Report(Finding{Subject: linkRange(l, first), Device: first.Device.Name, Port: first.Name,
 			Trace:    []diag.Step{{Port: l.A.ID()}, {Port: l.B.ID()}},
-			Summary:  fmt.Sprintf("link %s is up%s, but %s receives %.1f dBm (%s) while its CRC errors rise: a dirty connector or a failing optic", linkName(l), speed, strings.Join(ends, " and "), rx, ev[0].Threshold),
-			Evidence: ev})
+			Summary:  fmt.Sprintf("link %s is up%s, but %s receives %.1f dBm (%s) while its CRC errors rise: %s", linkName(l), speed, strings.Join(ends, " and "), rx, ev[0].Threshold, cause),
+			Evidence: ev, Fix: fix})
 	}
 }

@@ -17,7 +17,7 @@ import (
 // FileFormat is the version of the snapshot file's shape (--save,
 // --baseline, --from). A new field raises the minor version; a changed or
 // removed one the major, which older readers refuse.
-const FileFormat = "1.0"
+const FileFormat = "1.1"
 
 // maxSnapshotFile bounds a snapshot file read with ReadFile.
 const maxSnapshotFile = 512 << 20
@@ -84,6 +84,9 @@ type Port struct {
 	Lanes int   `json:"lanes,omitempty"`
 	// FEC is the operational FEC mode ("rs", "fc", "none"); empty when unknown.
 	FEC string `json:"fec,omitempty"`
+	// Copper is set when the device reports a passive copper cable in the
+	// port (a DAC: no optics, so no DDM readings).
+	Copper bool `json:"copper,omitempty"`
 	// Counters are monotonic counters by metric key (Key).
 	Counters map[string]uint64 `json:"counters,omitempty"`
 	// Gauges are instantaneous values by metric key.
@@ -91,6 +94,10 @@ type Port struct {
 	// QoS is the port's classification read back from the device, when
 	// the collector reads it.
 	QoS *QoS `json:"qos,omitempty"`
+	// Sources maps a metric family to the command it was read with on
+	// this port, where the platform reads each port with its own command
+	// (the device's Sources name the command with IF in its place).
+	Sources map[string]string `json:"sources,omitempty"`
 }
 
 // QoS is a port's QoS configuration as the device reports it.
@@ -107,6 +114,22 @@ type QoS struct {
 	// one the port rewrites them to, where it rewrites (a set dscp policy
 	// or ACL).
 	Remark map[int]int `json:"remark,omitempty"`
+	// DCQCN is a host NIC's congestion control on the RoCE priority, when
+	// the collector reads it (nil: not read).
+	DCQCN *DCQCN `json:"dcqcn,omitempty"`
+}
+
+// DCQCN is a host NIC's DCQCN state on one priority, read from MLNX_OFED's
+// ECN sysfs (/sys/class/net/IF/ecn/roce_np|roce_rp/enable/PRIO).
+type DCQCN struct {
+	Priority int `json:"priority"`
+	// NP and RP say whether the notification point (the receiver's CNPs)
+	// and the reaction point (the sender's rate control) are on.
+	NP bool `json:"np"`
+	RP bool `json:"rp"`
+	// Missing is set when the host has no such files to read (the
+	// kernel's inbox mlx5 driver has none).
+	Missing bool `json:"missing,omitempty"`
 }
 
 // QP is one RDMA queue pair as `rdma resource show qp` prints it.
@@ -180,6 +203,17 @@ func (d *Device) Exposes(family string) bool {
 
 // Source is the command a metric family was read with.
 func (d *Device) Source(family string) string { return d.Sources[family] }
+
+// PortSource is the command a metric family of one port was read with:
+// the port's own command where it has one, else the device's.
+func (d *Device) PortSource(port, family string) string {
+	if p := d.Port(port); p != nil {
+		if s, ok := p.Sources[family]; ok {
+			return s
+		}
+	}
+	return d.Sources[family]
+}
 
 // Write encodes the file as indented JSON.
 func (f *File) Write(w io.Writer) error {

@@ -25,14 +25,22 @@ type Thresholds struct {
 	// traffic, rounding).
 	ClassShare float64
 	// MinRoCEBytes is the least RoCE traffic through a hop in the window
-	// for CHK014 to judge it (less is "cannot verify").
+	// for CHK014 to judge it (less is "cannot verify"); a peer that sent
+	// less than this in a priority has nothing a pause could be for.
 	MinRoCEBytes float64
+	// StormPausesPerSecond is the pause rate from which pauses with
+	// nothing to pause are a storm (CHK012) rather than stray frames.
+	StormPausesPerSecond float64
+	// StormPausedShare is the share of the window a NIC may be paused on
+	// one priority before its peer's pauses count as a storm.
+	StormPausedShare float64
 }
 
 // DefaultThresholds are the documented defaults.
 func DefaultThresholds() Thresholds {
 	return Thresholds{RxMarginDB: 2, MaxTemperatureC: 70, VoltageTolerance: 0.05,
-		PreFECBERWarn: 1e-7, PreFECBERError: 2.4e-4, FlapsError: 3, ClassShare: 0.1, MinRoCEBytes: 1 << 20}
+		PreFECBERWarn: 1e-7, PreFECBERError: 2.4e-4, FlapsError: 3, ClassShare: 0.1, MinRoCEBytes: 1 << 20,
+		StormPausesPerSecond: 100, StormPausedShare: 0.9}
 }
 
 // merge returns t with the fields o sets.
@@ -50,5 +58,7 @@ func (t Thresholds) merge(o Thresholds) Thresholds {
 	set(&t.FlapsError, o.FlapsError)
 	set(&t.ClassShare, o.ClassShare)
 	set(&t.MinRoCEBytes, o.MinRoCEBytes)
+	set(&t.StormPausesPerSecond, o.StormPausesPerSecond)
+	set(&t.StormPausedShare, o.StormPausedShare)
 	return t
 }

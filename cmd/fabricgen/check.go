@@ -1,11 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -43,6 +45,11 @@ type checkFlags struct {
 	only        []string
 	labDir      string
 	basePath    string
+	output      string
+	// wrote is set once the report went to --output; fabric is the name
+	// of the fabric once loaded.
+	wrote  bool
+	fabric string
 }
 
 // checkFormatNames are lint's formats plus prometheus.
@@ -111,6 +118,7 @@ Rules (fabricgen explain CHKnnn for one):
 	fl.StringSliceVar(&cf.only, "rule", nil, "run only these rules (repeatable or comma-separated CHK IDs)")
 	fl.StringVar(&cf.labDir, "lab-dir", "", "the fabric is a lab served from DIR (lab up --dir): advance its clock by --interval instead of waiting")
 	fl.StringVar(&cf.basePath, "base-path", "", "make SARIF, GitHub and Markdown file names relative to this directory (default: the repository root)")
+	fl.StringVarP(&cf.output, "output", "o", "", "write the report to FILE (atomically: a reader never sees half a file) instead of standard output; with -format prometheus a run that could not judge the fabric writes fabricgen_check_up 0 there")
 	return cmd
 }
 
@@ -124,12 +132,92 @@ func checkRuleListHelp() string {
 }
 
 func runCheck(cmd *cobra.Command, s *streams, dir string, cf *checkFlags) error {
-	ctx := cmd.Context()
 	if cf.formatName != prometheusFormat {
 		if _, err := format.Lookup(cf.formatName); err != nil {
 			return withCode(exitFailed, fmt.Errorf("unknown format %q: use one of %s", cf.formatName, strings.Join(checkFormatNames(), ", ")))
 		}
 	}
+	err := runCheckRead(cmd, s, dir, cf)
+	if ee, ok := errors.AsType[*exitError](err); ok && ee.code == exitFailed && !cf.wrote && cf.output != "" && cf.formatName == prometheusFormat {
+		// The monitoring needs to know the check itself failed: up 0 and
+		// why, never a stale report that looks current.
+		msg := ""
+		if ee.err != nil {
+			msg = ee.err.Error()
+		}
+		var b bytes.Buffer
+		run := check.Run{Fabric: cf.fabric, Failed: msg, At: time.Now(), LastSuccess: lastSuccess(cf.output)}
+		if run.Fabric == "" {
+			run.Fabric = lastFabric(cf.output)
+		}
+		if werr := check.WritePrometheus(&b, run); werr == nil {
+			if werr := writeReportFile(cf.output, b.Bytes()); werr != nil {
+				return withCode(exitFailed, errors.Join(err, werr))
+			}
+		}
+	}
+	return err
+}
+
+// writeReportFile replaces path with data atomically: a temporary file
+// beside it, renamed into place, so node-exporter (or anyone) never reads
+// half a report. The file is readable by all (0644), as a
+// textfile collector needs.
+func writeReportFile(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return fmt.Errorf("--output %s: %w", path, err)
+	}
+	fail := func(err error) error {
+		_ = os.Remove(tmp.Name())
+		return fmt.Errorf("--output %s: %w", path, err)
+	}
+	if _, err := tmp.Write(data); err != nil {
+		_ = tmp.Close()
+		return fail(err)
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		_ = tmp.Close()
+		return fail(err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fail(err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fail(err)
+	}
+	return nil
+}
+
+// lastSuccess is when the last successful run that wrote path ended.
+func lastSuccess(path string) time.Time {
+	fh, err := os.Open(path)
+	if err != nil {
+		return time.Time{}
+	}
+	defer func() { _ = fh.Close() }()
+	return check.LastSuccess(fh)
+}
+
+// lastFabric is the fabric label of an earlier report at path, for a run
+// that could not load its fabric.
+func lastFabric(path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return ""
+	}
+	if _, rest, ok := strings.Cut(string(b), `{fabric="`); ok {
+		if name, _, ok := strings.Cut(rest, `"`); ok && !strings.Contains(name, `\`) {
+			return name
+		}
+	}
+	return ""
+}
+
+// runCheckRead validates the flags, takes or loads the readings, judges
+// them and writes the report.
+func runCheckRead(cmd *cobra.Command, s *streams, dir string, cf *checkFlags) error {
+	ctx := cmd.Context()
 	level, err := schema.ParseSeverity(cf.failLevel)
 	if err != nil {
 		return withCode(exitFailed, fmt.Errorf("--fail-level: %w", err))
@@ -148,10 +236,14 @@ func runCheck(cmd *cobra.Command, s *streams, dir string, cf *checkFlags) error 
 	if cf.from != "" && cf.labDir != "" {
 		return withCode(exitFailed, errors.New("--from judges saved readings and contacts no lab: drop --lab-dir"))
 	}
+	if cf.from != "" && cf.baseline != "" {
+		return withCode(exitFailed, errors.New("--from and --baseline are mutually exclusive: --from judges the readings saved in one file (its first and last) without contacting devices, --baseline judges a saved reading against one taken now"))
+	}
 	f, _, err := loadFabric(cmd, s, dir, &cf.vf)
 	if err != nil {
 		return err
 	}
+	cf.fabric = f.Name
 	file, err := readings(ctx, cmd, s, f, cf)
 	if err != nil {
 		return err
@@ -198,13 +290,14 @@ func readings(ctx context.Context, cmd *cobra.Command, s *streams, f *schema.Fab
 		if err != nil {
 			return nil, withCode(exitFailed, err)
 		}
-		if cf.baseline == "" && len(from.Snapshots) < 2 {
-			return nil, withCode(exitFailed, fmt.Errorf("--from %s holds one reading: give --baseline FILE for the first of the pair", cf.from))
+		if len(from.Snapshots) < 2 {
+			return nil, withCode(exitFailed, fmt.Errorf("--from %s holds one reading: judge it against one taken now with --baseline %s instead", cf.from, cf.from))
 		}
 		if from.Fabric != f.Name {
 			return nil, withCode(exitFailed, fmt.Errorf("--from %s was taken of fabric %q, not %q", cf.from, from.Fabric, f.Name))
 		}
 		file.Snapshots = from.Snapshots
+		return file, nil
 	}
 	if cf.baseline != "" {
 		b, err := check.ReadFile(cf.baseline)
@@ -216,16 +309,13 @@ func readings(ctx context.Context, cmd *cobra.Command, s *streams, f *schema.Fab
 		}
 		file.Snapshots = append([]*check.Snapshot{b.Snapshots[len(b.Snapshots)-1]}, file.Snapshots...)
 	}
-	if cf.from != "" {
-		if cf.baseline != "" {
-			file.Snapshots = []*check.Snapshot{file.Snapshots[0], file.Snapshots[len(file.Snapshots)-1]}
-		}
-		return file, nil
-	}
 	opts, devs, err := collectOptions(cmd, s, f, cf)
 	if err != nil {
 		return nil, err
 	}
+	// Both readings on one session per device: one login, not two.
+	opts.Sessions = collect.NewSessions(ctx)
+	defer func() { _ = opts.Sessions.Close() }()
 	if cf.baseline == "" {
 		first, err := collect.Snapshot(ctx, devs, opts)
 		if err != nil {
@@ -319,17 +409,41 @@ func labTime(ctx context.Context, dir string) time.Time {
 	return t
 }
 
-// writeCheck prints the findings in the format asked for.
+// writeCheck prints the findings in the format asked for, to standard
+// output or (atomically) to --output.
 func writeCheck(cmd *cobra.Command, s *streams, f *schema.Fabric, cf *checkFlags, after *check.Snapshot, findings []check.Finding) error {
-	w := cmd.OutOrStdout()
+	if cf.output == "" {
+		return writeReport(cmd.OutOrStdout(), s, f, cf, after, findings)
+	}
+	var b bytes.Buffer
+	if err := writeReport(&b, s, f, cf, after, findings); err != nil {
+		return err
+	}
+	if err := writeReportFile(cf.output, b.Bytes()); err != nil {
+		return err
+	}
+	cf.wrote = true
+	return nil
+}
+
+// writeReport writes the findings in the format asked for to w.
+func writeReport(w io.Writer, s *streams, f *schema.Fabric, cf *checkFlags, after *check.Snapshot, findings []check.Finding) error {
 	read := 0
+	var unreadable []string
 	for _, d := range after.Devices {
 		if d.Error == "" {
 			read++
+		} else {
+			unreadable = append(unreadable, d.Name)
 		}
 	}
 	if cf.formatName == prometheusFormat {
-		return check.WritePrometheus(w, f.Name, findings, read, time.Now())
+		now := time.Now()
+		run := check.Run{Fabric: f.Name, Findings: findings, Read: read, Unreadable: unreadable, At: now, LastSuccess: now}
+		if len(unreadable) > 0 {
+			run.LastSuccess = lastSuccess(cf.output)
+		}
+		return check.WritePrometheus(w, run)
 	}
 	out, _ := format.Lookup(cf.formatName)
 	base, err := resolveBasePath(cf.basePath)
@@ -337,7 +451,7 @@ func writeCheck(cmd *cobra.Command, s *streams, f *schema.Fabric, cf *checkFlags
 		return err
 	}
 	res := &format.Result{Sources: f.Files, Rules: check.LintRules(), Version: version, BasePath: base, Valid: true,
-		Color: cf.formatName == "text" && s.colour(s.outTTY)}
+		Color: cf.formatName == "text" && cf.output == "" && s.colour(s.outTTY)}
 	for i := range findings {
 		res.Diagnostics = append(res.Diagnostics, &findings[i])
 	}

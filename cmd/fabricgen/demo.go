@@ -501,30 +501,16 @@ func (d *demo) rehearse(l *lab.Lab, run *planRun, opts push.Options) error {
 	return d.replan(run, opts)
 }
 
-// checkDirtyOptic puts a dirty connector on a switch port facing a NIC,
-// runs fabricgen check over the lab (its clock advanced 10 s between the
-// two readings) and shows the finding that names the link and the fix.
+// checkDirtyOptic puts a dirty connector on an optical link (a leaf's
+// uplink: DAC host links have no optics), runs fabricgen check over the
+// lab (its clock advanced 10 s between the two readings) and shows the
+// finding that names the link and the fix.
 func (d *demo) checkDirtyOptic(l *lab.Lab, run *planRun, opts push.Options) error {
-	var dev, port string
-	for _, in := range run.inputs {
-		sd := in.Device
-		if sd.Platform.V.IsHost() {
-			continue
-		}
-		for _, p := range sd.Ports {
-			if p.Peer != nil && p.Peer.Device.Platform.V.IsHost() {
-				dev, port = sd.Name, p.Name
-				break
-			}
-		}
-		if dev != "" {
-			break
-		}
-	}
+	dev, port := demoOpticalPort(run.inputs)
 	setting := "dirty-optic=" + port
 	d.header(fmt.Sprintf("fabricgen check: a dirty optic on %s:%s", dev, port))
 	if dev == "" {
-		fmt.Fprintln(d.w, "Skipped: no switch port of the fabric faces a NIC.")
+		fmt.Fprintln(d.w, "Skipped: no switch port of the fabric is on an optical link.")
 		return nil
 	}
 	var f lab.Fault
@@ -537,9 +523,10 @@ func (d *demo) checkDirtyOptic(l *lab.Lab, run *planRun, opts push.Options) erro
 	for _, in := range run.inputs {
 		devs = append(devs, in.Device)
 	}
-	co := collect.Options{Parallelism: opts.Parallelism, Timeout: opts.Timeout, HostKeys: opts.HostKeys, Inventory: opts.Inventory,
-		Getenv: opts.Getenv, Now: l.Clock().Time, Clock: check.ClockLab}
 	ctx := d.cmd.Context()
+	co := collect.Options{Parallelism: opts.Parallelism, Timeout: opts.Timeout, HostKeys: opts.HostKeys, Inventory: opts.Inventory,
+		Getenv: opts.Getenv, Now: l.Clock().Time, Clock: check.ClockLab, Sessions: collect.NewSessions(ctx)}
+	defer func() { _ = co.Sessions.Close() }()
 	before, err := collect.Snapshot(ctx, devs, co)
 	if err != nil {
 		return withCode(exitFailed, err)
@@ -591,6 +578,35 @@ func (d *demo) checkDirtyOptic(l *lab.Lab, run *planRun, opts push.Options) erro
 		return withCode(exitFailed, fmt.Errorf("check did not find the dirty optic on %s:%s", dev, port))
 	}
 	return nil
+}
+
+// demoOpticalPort is the first optical port (a link whose media is not
+// dac or backplane) of a switch that faces NICs, else of any switch.
+func demoOpticalPort(inputs []push.Input) (string, string) {
+	for _, leafOnly := range []bool{true, false} {
+		for _, in := range inputs {
+			sd := in.Device
+			if sd.Platform.V.IsHost() {
+				continue
+			}
+			facesNIC, first := false, ""
+			for _, p := range sd.Ports {
+				if p.Peer == nil || p.Link == nil {
+					continue
+				}
+				if p.Peer.Device.Platform.V.IsHost() {
+					facesNIC = true
+				}
+				if m := p.Link.Media.V; first == "" && m != "dac" && m != "backplane" {
+					first = p.Name
+				}
+			}
+			if first != "" && (facesNIC || !leafOnly) {
+				return sd.Name, first
+			}
+		}
+	}
+	return "", ""
 }
 
 // wrapText breaks s into lines of at most width columns, continuation

@@ -58,7 +58,7 @@ func TestDemoOneScreen(t *testing.T) {
 		{"==> 4/7 fabricgen apply", "Apply: 38 applied."},
 		{"==> 5/7 fabricgen plan (again", "Plan: 0 to change, 38 unchanged"},
 		{"==> 6/7 A rehearsed failure", "rolled back"},
-		{"==> 7/7 fabricgen check: a dirty optic on leaf1:Ethernet1/1", "error[CHK010]: link nic01:ens1f0np0 ↔ leaf1:Ethernet1/1 is up at 400G"},
+		{"==> 7/7 fabricgen check: a dirty optic on leaf1:Ethernet31/1", "error[CHK010]: link leaf1:Ethernet31/1 ↔ spine1:et-0/0/0 is up at 400G"},
 	}
 	rest := text
 	for i, st := range steps {

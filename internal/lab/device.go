@@ -195,6 +195,12 @@ func (d *Device) CheckFault(f Fault) error {
 	if err := f.Validate(); err != nil {
 		return err
 	}
+	if d.dp != nil {
+		if err := d.dp.CheckFaults(d.spec.Name, f.Data); err != nil {
+			return fmt.Errorf("fault: %w", err)
+		}
+		return nil
+	}
 	probe := dataplane.New(nil, nil)
 	probe.AddDevice(d.spec.Name, d.spec.Platform, d.portNames())
 	if err := probe.SetFaults(d.spec.Name, f.Data); err != nil {

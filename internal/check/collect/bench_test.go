@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"syscall"
@@ -27,6 +28,10 @@ import (
 // benchmark's lab runs in another process, so the client's CPU is
 // measured alone. Its value is the response delay (a Go duration).
 const benchLabEnv = "FABRICGEN_BENCH_CHECK_LAB"
+
+// benchLabProfileEnv, when set to a file name, makes the lab helper write
+// a CPU profile of its whole life there (the client's is -cpuprofile).
+const benchLabProfileEnv = "FABRICGEN_BENCH_CHECK_LAB_CPUPROFILE"
 
 // benchVars size examples/scale to 1,000 devices: 10 spines (EOS), 30
 // leaves (EOS and SONiC) and 960 NICs (nvidia_mlnx and linux_dcb).
@@ -64,6 +69,16 @@ type benchInfo struct {
 // control socket and waits until stdin closes.
 func serveBenchLab(delay string) int {
 	fail := func(err error) int { fmt.Fprintln(os.Stderr, err); return 2 }
+	if path := os.Getenv(benchLabProfileEnv); path != "" {
+		fh, err := os.Create(path)
+		if err != nil {
+			return fail(err)
+		}
+		if err := pprof.StartCPUProfile(fh); err != nil {
+			return fail(err)
+		}
+		defer func() { pprof.StopCPUProfile(); _ = fh.Close() }()
+	}
 	f, err := benchFabric()
 	if err != nil {
 		return fail(err)
@@ -98,6 +113,10 @@ func serveBenchLab(delay string) int {
 			l.Device(s.Name).SetFault(lab.Fault{Delay: d})
 		}
 	}
+	// The data plane computes the fabric's traffic once per change of
+	// configuration or fault (about a second here); do it now, as a lab
+	// that has been up for a while has, not inside the measured check.
+	_ = l.DataPlane().View(specs[0].Name).Ports()
 	srv, err := l.ServeControl(context.Background(), filepath.Join(dir, lab.ControlSocket))
 	if err != nil {
 		return fail(err)
@@ -208,6 +227,8 @@ func benchmarkCheck(b *testing.B, delay time.Duration) {
 	checkOnce := func(devs []*schema.Device, par int) []check.Finding {
 		o := opts
 		o.Parallelism = par
+		o.Sessions = NewSessions(context.Background())
+		defer func() { _ = o.Sessions.Close() }()
 		now := clock()
 		o.Now = func() time.Time { return now }
 		before, err := Snapshot(context.Background(), devs, o)

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -78,6 +79,64 @@ type Options struct {
 	Now func() time.Time
 	// Clock names Now's clock in the snapshot.
 	Clock check.Clock
+	// Sessions, when set, keeps each device's session open from one
+	// snapshot to the next (a check logs in once per device, not once
+	// per reading); nil opens and closes a session per reading.
+	Sessions *Sessions
+}
+
+// Sessions holds one open session per device between snapshots. It is
+// safe for concurrent use; Close ends every session it holds.
+type Sessions struct {
+	ctx   context.Context
+	mu    sync.Mutex
+	conns map[string]*session.Conn
+}
+
+// NewSessions returns an empty pool whose sessions end with ctx.
+func NewSessions(ctx context.Context) *Sessions {
+	return &Sessions{ctx: ctx, conns: map[string]*session.Conn{}}
+}
+
+// take removes and returns the device's open session, or nil.
+func (s *Sessions) take(name string) *session.Conn {
+	if s == nil {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := s.conns[name]
+	delete(s.conns, name)
+	if c != nil && !c.Alive() {
+		_ = c.Close()
+		return nil
+	}
+	return c
+}
+
+// put keeps a session for the next snapshot (it closes it without a pool).
+func (s *Sessions) put(name string, c *session.Conn) {
+	if s == nil {
+		_ = c.Close()
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if old := s.conns[name]; old != nil {
+		_ = old.Close()
+	}
+	s.conns[name] = c
+}
+
+// Close ends every session the pool holds.
+func (s *Sessions) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for n, c := range s.conns {
+		_ = c.Close()
+		delete(s.conns, n)
+	}
+	return nil
 }
 
 func (o *Options) now() time.Time {
@@ -100,9 +159,20 @@ func Snapshot(ctx context.Context, devs []*schema.Device, opts Options) (*check.
 		par = 16
 	}
 	g.SetLimit(par)
+	// One dialect per platform for the whole snapshot: building one
+	// compiles its patterns.
+	dialects := map[schema.Platform]*dialect.Dialect{}
+	for _, d := range devs {
+		if _, ok := dialects[d.Platform.V]; !ok {
+			dl, err := dialect.Lookup(d.Platform.V)
+			if err == nil {
+				dialects[d.Platform.V] = dl
+			}
+		}
+	}
 	for i, d := range devs {
 		g.Go(func() error {
-			s.Devices[i] = readDevice(gctx, d, &opts)
+			s.Devices[i] = readDevice(gctx, d, dialects[d.Platform.V], &opts)
 			return nil
 		})
 	}
@@ -114,8 +184,10 @@ func Snapshot(ctx context.Context, devs []*schema.Device, opts Options) (*check.
 	return s, nil
 }
 
-// readDevice opens a session and runs the device's collector.
-func readDevice(ctx context.Context, d *schema.Device, opts *Options) *check.Device {
+// readDevice runs the device's collector on its kept session (opts.Sessions)
+// or a new one. A kept session that fails is replaced once: the device
+// may have ended it while idle between the readings.
+func readDevice(ctx context.Context, d *schema.Device, dl *dialect.Dialect, opts *Options) *check.Device {
 	out := &check.Device{Name: d.Name, Platform: d.Platform.V, Taken: opts.now()}
 	fail := func(err error) *check.Device {
 		out.Error = err.Error()
@@ -125,22 +197,38 @@ func readDevice(ctx context.Context, d *schema.Device, opts *Options) *check.Dev
 	if err != nil {
 		return fail(err)
 	}
-	dl, err := dialect.Lookup(d.Platform.V)
-	if err != nil {
-		return fail(err)
+	if dl == nil {
+		if dl, err = dialect.Lookup(d.Platform.V); err != nil {
+			return fail(err)
+		}
 	}
-	conn, err := connect(ctx, d, dl, opts)
-	if err != nil {
-		return fail(err)
+	sessCtx := ctx
+	if opts.Sessions != nil {
+		// A kept session outlives this snapshot's group context.
+		sessCtx = opts.Sessions.ctx
 	}
-	defer func() { _ = conn.Close() }()
-	out.Taken = opts.now()
-	got, err := c.Collect(&connRunner{conn: conn, shell: dl.Driver == dialect.DriverGeneric}, d)
-	if err != nil {
-		return fail(err)
+	conn := opts.Sessions.take(d.Name)
+	for attempt := 0; ; attempt++ {
+		kept := conn != nil
+		if !kept {
+			if conn, err = connect(sessCtx, d, dl, opts); err != nil {
+				return fail(err)
+			}
+		}
+		out.Taken = opts.now()
+		got, err := c.Collect(&connRunner{conn: conn, shell: dl.Driver == dialect.DriverGeneric}, d)
+		if err != nil {
+			_ = conn.Close()
+			conn = nil
+			if kept && attempt == 0 && ctx.Err() == nil {
+				continue
+			}
+			return fail(err)
+		}
+		opts.Sessions.put(d.Name, conn)
+		got.Name, got.Platform, got.Taken = d.Name, d.Platform.V, out.Taken
+		return got
 	}
-	got.Name, got.Platform, got.Taken = d.Name, d.Platform.V, out.Taken
-	return got
 }
 
 // connect resolves the device's credentials and opens a session, as plan does.
@@ -164,7 +252,8 @@ func connect(ctx context.Context, d *schema.Device, dl *dialect.Dialect, opts *O
 	if timeout <= 0 {
 		timeout = 30 * time.Second
 	}
-	conn, err := session.Open(ctx, session.Target{Name: d.Name, Addr: addr, Dialect: dl, Auth: auth, HostKeys: opts.HostKeys, Timeout: timeout, Getenv: getenv})
+	conn, err := session.Open(ctx, session.Target{Name: d.Name, Addr: addr, Dialect: dl, Auth: auth, HostKeys: opts.HostKeys, Timeout: timeout, Getenv: getenv,
+		TrailingPrompt: true})
 	if err != nil {
 		msg := err.Error()
 		for _, s := range auth.Secrets() {
@@ -194,6 +283,12 @@ func (r *connRunner) Run(cmd string) (string, error) {
 		return "", fmt.Errorf("%q exited with status %d: %s", cmd, status, firstLine(out))
 	}
 	return out, nil
+}
+
+// RunStatus runs a shell command and returns its output and exit status.
+func (r *connRunner) RunStatus(cmd string) (string, int, error) {
+	out, status, _, err := r.conn.Run(cmd)
+	return out, status, err
 }
 
 func firstLine(s string) string {
@@ -234,5 +329,29 @@ func missing(d *check.Device, fams ...string) {
 func source(d *check.Device, cmd string, fams ...string) {
 	for _, f := range fams {
 		d.Sources[f] = cmd
+	}
+}
+
+// portTemplate is a per-port command with IF in place of the port.
+func portTemplate(cmd, port string) string {
+	f := strings.Fields(cmd)
+	for i, w := range f {
+		if w == port {
+			f[i] = "IF"
+		}
+	}
+	return strings.Join(f, " ")
+}
+
+// portSource records the command a family of one port was read with,
+// for platforms that read each port with its own command; the device
+// keeps the command with IF (and DEV) in place of the port.
+func portSource(d *check.Device, p *check.Port, cmd, template string, fams ...string) {
+	if p.Sources == nil {
+		p.Sources = map[string]string{}
+	}
+	for _, f := range fams {
+		p.Sources[f] = cmd
+		d.Sources[f] = template
 	}
 }

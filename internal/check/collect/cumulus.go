@@ -11,14 +11,15 @@ import (
 )
 
 // cumulusCollector reads NVIDIA Cumulus Linux through NVUE's -o json
-// views and `nv config show -o commands` for the QoS read-back. NVUE's
-// RoCE counters cover the RoCE priority and queue only, in packets: the
-// per-queue byte counters CHK014 compares and the FEC counters are not in
-// what it reads.
+// views and `nv config show -o commands` for the QoS read-back: the QoS
+// counters (Cumulus Linux 5.5 and later) give every traffic class's
+// bytes and drops and every priority's pauses, the RoCE counters the
+// RoCE queue's ECN marks and the RoCE priority's ingress discards. FEC
+// counters are not in what it reads.
 type cumulusCollector struct{}
 
 func (cumulusCollector) Commands() []string {
-	return []string{"nv show interface -o json", "nv show interface IF qos roce counters -o json",
+	return []string{"nv show interface -o json", "nv show interface IF counters qos -o json", "nv show interface IF qos roce counters -o json",
 		"nv show platform transceiver IF -o json", "nv show interface IF qos pfc-watchdog -o json", "nv config show -o commands"}
 }
 
@@ -41,7 +42,8 @@ func (cumulusCollector) Collect(r Runner, dev *schema.Device) (*check.Device, er
 			fams  []string
 			parse func(string, *check.Port) error
 		}{
-			{"nv show interface " + p.Name + " qos roce counters -o json", []string{check.PFCRx, check.PFCTx, check.QueueECN, check.QueueDrops, check.PrioDrops},
+			{"nv show interface " + p.Name + " counters qos -o json", []string{check.PFCRx, check.PFCTx, check.QueueTxBytes, check.QueueDrops}, parseNVUEQoSCounters},
+			{"nv show interface " + p.Name + " qos roce counters -o json", []string{check.QueueECN, check.PrioDrops},
 				func(s string, p *check.Port) error { return parseNVUERoCE(s, p, prio, queue) }},
 			{"nv show platform transceiver " + p.Name + " -o json", []string{check.RxPower, check.TxPower, check.RxPowerLoAlarm, check.RxPowerLoWarn,
 				check.TxPowerLoAlarm, check.TxPowerLoWarn, check.TxPowerHiWarn, check.TxPowerHiAlarm, check.Temperature, check.TempHiWarn, check.TempHiAlarm,
@@ -55,10 +57,10 @@ func (cumulusCollector) Collect(r Runner, dev *schema.Device) (*check.Device, er
 			if err := c.parse(out, p); err != nil {
 				return nil, fmt.Errorf("%s: %w", c.cmd, err)
 			}
-			source(d, c.cmd, c.fams...)
+			portSource(d, p, c.cmd, portTemplate(c.cmd, p.Name), c.fams...)
 		}
 	}
-	missing(d, check.QueueTxBytes, check.FECUncorrected, check.FECCorrected, check.PreFECBER)
+	missing(d, check.FECUncorrected, check.FECCorrected, check.PreFECBER)
 	return d, readback(r, d, schema.NvidiaCumulus, "nv config show -o commands")
 }
 
@@ -115,8 +117,38 @@ func parseNVUEInterfaces(out string, ports map[string]*check.Port) error {
 	return nil
 }
 
-// parseNVUERoCE reads the RoCE counters of a port: they count the RoCE
-// priority (PFC) and its queue (ECN, discards) only.
+// parseNVUEQoSCounters reads `nv show interface IF counters qos -o json`:
+// egress-queue-stats per traffic class (tx-bytes, tx-uc-buffer-discards)
+// and pfc-stats per switch priority (rx/tx-pause-frames).
+func parseNVUEQoSCounters(out string, p *check.Port) error {
+	v, err := decodeAny(out)
+	if err != nil {
+		return err
+	}
+	eq, pfc := obj(obj(v)["egress-queue-stats"]), obj(obj(v)["pfc-stats"])
+	if eq == nil || pfc == nil {
+		return fmt.Errorf("no egress-queue-stats/pfc-stats (Cumulus Linux 5.5 or later has them)")
+	}
+	each := func(m map[string]any, fields map[string]string) {
+		for k, x := range m {
+			i, err := strconv.Atoi(k)
+			if err != nil || i < 0 || i > 7 {
+				continue
+			}
+			for key, fam := range fields {
+				if n, ok := num(obj(x)[key]); ok {
+					p.Counters[check.Key(fam, i)] = n
+				}
+			}
+		}
+	}
+	each(eq, map[string]string{"tx-bytes": check.QueueTxBytes, "tx-uc-buffer-discards": check.QueueDrops})
+	each(pfc, map[string]string{"rx-pause-frames": check.PFCRx, "tx-pause-frames": check.PFCTx})
+	return nil
+}
+
+// parseNVUERoCE reads the RoCE counters of a port: its queue's ECN marks
+// and its priority's ingress discards (they count the RoCE class only).
 func parseNVUERoCE(out string, p *check.Port, prio, queue int) error {
 	v, err := decodeAny(out)
 	if err != nil {
@@ -131,10 +163,7 @@ func parseNVUERoCE(out string, p *check.Port, prio, queue int) error {
 			p.Counters[fam] = n
 		}
 	}
-	set(obj(rx["rx-pfc-stats"]), "pause-packets", check.Key(check.PFCRx, prio))
-	set(obj(tx["tx-pfc-stats"]), "pause-packets", check.Key(check.PFCTx, prio))
 	set(obj(tx["tx-ecn-stats"]), "ecn-marked-packets", check.Key(check.QueueECN, queue))
-	set(obj(tx["tx-roce-stats"]), "unicast-no-buffer-discard", check.Key(check.QueueDrops, queue))
 	set(obj(rx["rx-roce-stats"]), "no-buffer-discard", check.Key(check.PrioDrops, prio))
 	return nil
 }
@@ -161,6 +190,9 @@ func parseNVUETransceiver(out string, p *check.Port) error {
 		return err
 	}
 	top := obj(v)
+	if ct, _ := top["cable-type"].(string); strings.Contains(strings.ToLower(ct), "copper") {
+		p.Copper = true
+	}
 	for name, ch := range obj(top["channel"]) {
 		lane, err := strconv.Atoi(strings.TrimPrefix(name, "channel-"))
 		if err != nil || lane < 0 || lane > 63 {

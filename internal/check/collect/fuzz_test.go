@@ -50,9 +50,12 @@ func FuzzParseNVUE(f *testing.F) {
 	f.Add(`{"swp1":{"link":{"state":"up","speed":"400G","stats":{"carrier-transitions":2}}}}`)
 	f.Add(`{"rx-stats":{"rx-pfc-stats":{"pause-packets":1}},"tx-stats":{"tx-ecn-stats":{"ecn-marked-packets":2}}}`)
 	f.Add(`{"channel":{"channel-1":{"rx-power":{"power":"0.5 mW / -3.00 dBm"}}},"temperature":{"temperature":"45.00 C"}}`)
+	f.Add(`{"egress-queue-stats":{"3":{"tx-bytes":1024,"tx-uc-buffer-discards":0}},"pfc-stats":{"3":{"rx-pause-frames":7}}}`)
+	f.Add(`{"identifier":"QSFP-DD","cable-type":"Passive copper cable","cable-length":"3m"}`)
 	f.Fuzz(func(t *testing.T, out string) {
 		p := fuzzPorts()["swp1"]
 		_ = parseNVUEInterfaces(out, fuzzPorts())
+		_ = parseNVUEQoSCounters(out, p)
 		_ = parseNVUERoCE(out, p, 3, 3)
 		_ = parseNVUETransceiver(out, p)
 		_ = parseNVUEWatchdog(out, p)

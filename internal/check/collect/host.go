@@ -20,7 +20,48 @@ type hostCollector struct{}
 
 func (hostCollector) Commands() []string {
 	return []string{"rdma -j link show", "ethtool IF", "ethtool -S IF", "ethtool -m IF", "ethtool -I --show-fec IF",
-		"rdma -j statistic show link DEV/1", "rdma -j resource show qp link DEV/1", "dcb -j app show dev IF", "dcb -j pfc show dev IF", "dmesg"}
+		"rdma -j statistic show link DEV/1", "rdma -j resource show qp link DEV/1", "dcb -j app show dev IF", "dcb -j pfc show dev IF",
+		dcqcnCommand("IF", "PRIO"), "dmesg"}
+}
+
+// dcqcnCommand reads the DCQCN notification and reaction point enables
+// of one priority from MLNX_OFED's ECN sysfs.
+func dcqcnCommand(port, prio string) string {
+	return "cat /sys/class/net/" + port + "/ecn/roce_np/enable/" + prio + " /sys/class/net/" + port + "/ecn/roce_rp/enable/" + prio
+}
+
+// statusRunner runs a shell command and returns its exit status rather
+// than failing on a non-zero one.
+type statusRunner interface {
+	RunStatus(cmd string) (string, int, error)
+}
+
+// readDCQCN reads a ConnectX port's DCQCN enables on the intent's RoCE
+// priority, on nvidia_mlnx hosts whose intent sets rdma ecn: files that
+// are not there (no MLNX_OFED) are Missing, not an error of the device.
+func readDCQCN(r Runner, dev *schema.Device, p *check.Port) (*check.DCQCN, string, error) {
+	ip := dev.Port(p.Name)
+	if dev.Platform.V != schema.NvidiaMLNX || dev.RDMA == nil || !dev.RDMA.ECN.Set || ip == nil || ip.QoS == nil {
+		return nil, "", nil
+	}
+	prio := ip.QoS.DSCP[dev.RDMA.DSCP()].V
+	cmd := dcqcnCommand(p.Name, strconv.Itoa(prio))
+	sr, ok := r.(statusRunner)
+	if !ok {
+		return nil, "", nil
+	}
+	out, status, err := sr.RunStatus(cmd)
+	if err != nil {
+		return nil, "", err
+	}
+	d := &check.DCQCN{Priority: prio}
+	vals := strings.Fields(out)
+	if status != 0 || len(vals) != 2 {
+		d.Missing = true
+		return d, cmd, nil
+	}
+	d.NP, d.RP = vals[0] == "1", vals[1] == "1"
+	return d, cmd, nil
 }
 
 func (hostCollector) Collect(r Runner, dev *schema.Device) (*check.Device, error) {
@@ -42,7 +83,7 @@ func (hostCollector) Collect(r Runner, dev *schema.Device) (*check.Device, error
 		}{
 			{"ethtool " + p.Name, parseEthtoolSettings, []string{check.Oper}},
 			{"ethtool -S " + p.Name, parseEthtoolStats, []string{check.FCSErrors, check.RxErrors, check.LinkFlaps, check.PrioRxBytes, check.PrioTxBytes,
-				check.PrioDrops, check.PFCRx, check.PFCTx, check.PFCTxDuration, check.NICStormWarn, check.NICStormErr, check.PreFECBER, check.RxBytes, check.TxBytes,
+				check.PrioDrops, check.PFCRx, check.PFCTx, check.PFCTxDuration, check.PFCRxDuration, check.NICStormWarn, check.NICStormErr, check.PreFECBER, check.RxBytes, check.TxBytes,
 				check.FECCorrectedBits, check.RxBits}},
 			{"ethtool -m " + p.Name, parseEthtoolModule, []string{check.RxPower, check.TxPower, check.RxPowerLoAlarm, check.RxPowerLoWarn,
 				check.TxPowerLoAlarm, check.TxPowerLoWarn, check.TxPowerHiWarn, check.TxPowerHiAlarm, check.Temperature, check.TempHiWarn, check.TempHiAlarm,
@@ -57,13 +98,15 @@ func (hostCollector) Collect(r Runner, dev *schema.Device) (*check.Device, error
 			if err := c.parse(out, p); err != nil {
 				return nil, fmt.Errorf("%s: %w", c.cmd, err)
 			}
-			source(d, c.cmd, c.fams...)
+			portSource(d, p, c.cmd, portTemplate(c.cmd, p.Name), c.fams...)
 		}
 		q := &check.QoS{}
 		for _, c := range []struct {
 			cmd   string
 			parse func(string, *check.QoS) error
-		}{{"dcb -j app show dev " + p.Name, parseDCBApp}, {"dcb -j pfc show dev " + p.Name, parseDCBPFC}} {
+			fams  []string
+		}{{"dcb -j app show dev " + p.Name, parseDCBApp, []string{check.QoSReadback, check.QoSReadback + ":dscp", check.QoSReadback + ":trust"}},
+			{"dcb -j pfc show dev " + p.Name, parseDCBPFC, []string{check.QoSReadback + ":pfc"}}} {
 			out, err := r.Run(c.cmd)
 			if err != nil {
 				return nil, err
@@ -71,7 +114,15 @@ func (hostCollector) Collect(r Runner, dev *schema.Device) (*check.Device, error
 			if err := c.parse(out, q); err != nil {
 				return nil, fmt.Errorf("%s: %w", c.cmd, err)
 			}
-			source(d, c.cmd, check.QoSReadback)
+			portSource(d, p, c.cmd, portTemplate(c.cmd, p.Name), c.fams...)
+		}
+		dq, cmd, err := readDCQCN(r, dev, p)
+		if err != nil {
+			return nil, err
+		}
+		if dq != nil {
+			q.DCQCN = dq
+			portSource(d, p, cmd, dcqcnCommand("IF", "PRIO"), check.QoSReadback+":dcqcn")
 		}
 		p.QoS = q
 		rdma := links[p.Name]
@@ -87,7 +138,7 @@ func (hostCollector) Collect(r Runner, dev *schema.Device) (*check.Device, error
 		if err := parseRDMAStat(out, p); err != nil {
 			return nil, fmt.Errorf("%s: %w", stat, err)
 		}
-		source(d, stat, check.NPECNMarked, check.NPCNPSent, check.RPCNPHandled, check.RPCNPIgnored, check.OutOfSequence,
+		portSource(d, p, stat, "rdma -j statistic show link DEV/1", check.NPECNMarked, check.NPCNPSent, check.RPCNPHandled, check.RPCNPIgnored, check.OutOfSequence,
 			check.PacketSeqErr, check.LocalAckTimeout, check.ImpliedNakSeqErr)
 		qpCmd := "rdma -j resource show qp link " + rdma + "/1"
 		out, err = r.Run(qpCmd)
@@ -99,7 +150,7 @@ func (hostCollector) Collect(r Runner, dev *schema.Device) (*check.Device, error
 			return nil, fmt.Errorf("%s: %w", qpCmd, err)
 		}
 		d.QPs = append(d.QPs, qps...)
-		source(d, qpCmd, check.QPState)
+		portSource(d, p, qpCmd, "rdma -j resource show qp link DEV/1", check.QPState)
 	}
 	if len(d.QPs) > 0 {
 		out, err := r.Run("dmesg")
@@ -199,6 +250,7 @@ func parseEthtoolStats(out string, p *check.Port) error {
 		set(check.Key(check.PFCRx, i), fmt.Sprintf("rx_prio%d_pause", i))
 		set(check.Key(check.PFCTx, i), fmt.Sprintf("tx_prio%d_pause", i))
 		set(check.Key(check.PFCTxDuration, i), fmt.Sprintf("tx_prio%d_pause_duration", i))
+		set(check.Key(check.PFCRxDuration, i), fmt.Sprintf("rx_prio%d_pause_duration", i))
 	}
 	// Pre-FEC BER: corrected bits per bit received, over the window (the
 	// counters) or the port's life (the gauge, for a single reading).
@@ -222,11 +274,20 @@ var (
 	reVolts     = regexp.MustCompile(`([\d.]+) V`)
 )
 
-// parseEthtoolModule reads `ethtool -m` (SFF-8636/CMIS diagnostics).
+// parseEthtoolModule reads `ethtool -m` (SFF-8636/CMIS diagnostics). A
+// passive copper cable (transmitter technology "Copper cable …") has no
+// diagnostics: the port is marked copper and has no optics gauges. A
+// module without diagnostics lines is read as one without DDM.
 func parseEthtoolModule(out string, p *check.Port) error {
-	found := false
+	if !strings.Contains(out, "Identifier") {
+		return fmt.Errorf("no module identifier (no module plugged in?)")
+	}
 	for _, l := range strings.Split(out, "\n") {
 		l = strings.TrimSpace(l)
+		if k, v, ok := strings.Cut(l, ":"); ok && strings.TrimSpace(k) == "Transmitter technology" && strings.Contains(strings.ToLower(v), "copper") {
+			p.Copper = true
+			continue
+		}
 		if m := rePower.FindStringSubmatch(l); m != nil {
 			lane, _ := strconv.Atoi(m[2])
 			v := parseDBm(m[3])
@@ -235,7 +296,6 @@ func parseEthtoolModule(out string, p *check.Port) error {
 			} else {
 				p.Gauges[check.Key(check.RxPower, lane)] = v
 			}
-			found = true
 			continue
 		}
 		if m := reTemp.FindStringSubmatch(l); m != nil {
@@ -277,9 +337,6 @@ func parseEthtoolModule(out string, p *check.Port) error {
 		if ok && key != "" {
 			p.Gauges[key] = val
 		}
-	}
-	if !found {
-		return fmt.Errorf("no optical power lines (no module, or not a diagnostics-capable one)")
 	}
 	return nil
 }

@@ -33,12 +33,16 @@ type fabricLab struct {
 
 // startFabricLab loads examples/NAME, starts a lab of every device with the
 // fabric's data plane, and applies the intent with plan and apply, as an
-// operator would.
-func startFabricLab(t testing.TB, name string) *fabricLab {
+// operator would. Each tweak edits the loaded intent first (the lab and
+// check then share it, as if the HCL said so).
+func startFabricLab(t testing.TB, name string, tweaks ...func(*schema.Fabric)) *fabricLab {
 	t.Helper()
 	f, diags := schema.Load(filepath.Join("..", "..", "..", "examples", name), schema.Options{Getenv: getenv})
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
+	}
+	for _, tw := range tweaks {
+		tw(f)
 	}
 	var specs []lab.DeviceSpec
 	for _, d := range f.Devices {
@@ -105,12 +109,15 @@ func (fl *fabricLab) apply(t testing.TB) {
 func (fl *fabricLab) check(t testing.TB, interval time.Duration) ([]check.Finding, *check.Snapshot, *check.Snapshot) {
 	t.Helper()
 	ctx := context.Background()
-	before, err := Snapshot(ctx, fl.f.Devices, fl.opts)
+	opts := fl.opts
+	opts.Sessions = NewSessions(ctx)
+	defer func() { _ = opts.Sessions.Close() }()
+	before, err := Snapshot(ctx, fl.f.Devices, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	fl.lab.Clock().Advance(interval)
-	after, err := Snapshot(ctx, fl.f.Devices, fl.opts)
+	after, err := Snapshot(ctx, fl.f.Devices, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

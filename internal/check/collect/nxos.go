@@ -133,6 +133,10 @@ func parseNXOSTransceiver(out string, ports map[string]*check.Port) error {
 		if p == nil {
 			continue
 		}
+		// Cisco names its passive copper cables …-CUnM (QSFP-100G-CU3M).
+		if t, _ := row["type"].(string); strings.Contains(strings.ToUpper(t), "-CU") {
+			p.Copper = true
+		}
 		for _, lane := range rows(row, "lane") {
 			n, ok := num(lane["lane_number"])
 			if !ok || n > 64 {

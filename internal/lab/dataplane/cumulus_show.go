@@ -9,12 +9,18 @@ import (
 // -o json (NVUE's object tree):
 //
 //	nv show interface                         IF.link.{state, speed, fec, lanes, stats.{carrier-transitions, in-bytes, in-errors, …}}
+//	nv show interface IF counters qos         egress-queue-stats.TC.{tx-frames, tx-bytes, tx-uc-buffer-discards, wred-discards},
+//	                                          pfc-stats.SP.{rx-pause-frames, rx-pause-duration, tx-pause-frames, tx-pause-duration},
+//	                                          ingress-buffer-stats.PG.{rx-frames, rx-buffer-discards, …} (CL 5.5+)
 //	nv show interface IF qos roce counters    rx-stats/tx-stats: pfc (pause-packets, pause-duration), roce, ecn, cnp (RoCE priority only)
 //	nv show platform transceiver IF           channel.channel-N.{rx-power, tx-power}, temperature, voltage, with thresholds
+//	                                          (a passive copper cable: cable-type and length, no channel, temperature or voltage [M])
 //	nv show interface IF qos pfc-watchdog     status.traffic-class.TC.{status, deadlock-count}
 //
-// NVUE's RoCE counters cover the RoCE priority only and count packets, not
-// bytes; FEC codewords and the pre-FEC BER are not in these views.
+// NVUE's RoCE counters cover the RoCE priority only and count packets;
+// the QoS counters have every traffic class's bytes and every switch
+// priority's pauses. FEC codewords and the pre-FEC BER are not in these
+// views.
 func cumulusExec(v *DeviceView, argv []string) (string, string, int, bool) {
 	if len(argv) < 4 || argv[0] != "nv" || argv[1] != "show" || argv[len(argv)-2] != "-o" || argv[len(argv)-1] != "json" {
 		return "", "", 0, false
@@ -33,6 +39,22 @@ func cumulusExec(v *DeviceView, argv []string) (string, string, int, bool) {
 					"in-pkts": p.C(RxPackets), "out-pkts": p.C(TxPackets), "in-errors": p.C(FCSErrors) + p.C(SymbolErrors), "in-drops": 0, "out-errors": 0, "out-drops": 0}}}
 		}
 		return jsonText(out), "", 0, true
+	case len(args) == 4 && args[0] == "interface" && args[2] == "counters" && args[3] == "qos":
+		p, ok := v.Port(args[1])
+		if !ok {
+			return "", "Error: The requested item does not exist.\n", 1, true
+		}
+		eq, pfc, ib := map[string]any{}, map[string]any{}, map[string]any{}
+		for i := 0; i < 8; i++ {
+			m, k := Metric(i), strconv.Itoa(i)
+			eq[k] = map[string]any{"tx-frames": p.C(QueueTxPackets + m), "tx-bytes": p.C(QueueTxBytes + m), "tx-uc-buffer-discards": p.C(QueueDrops + m), "wred-discards": 0}
+			pfc[k] = map[string]any{"rx-pause-frames": p.C(PFCRxFrames + m), "rx-pause-duration": p.C(PFCRxPauseUS + m),
+				"tx-pause-frames": p.C(PFCTxFrames + m), "tx-pause-duration": p.C(PFCTxPauseUS + m)}
+			ib[k] = map[string]any{"rx-frames": p.C(PrioRxPackets + m), "rx-buffer-discards": p.C(PrioRxDiscards + m), "rx-shared-buffer-discards": 0}
+		}
+		return jsonText(map[string]any{"egress-queue-stats": eq, "pfc-stats": pfc, "ingress-buffer-stats": ib,
+			"port-stats": map[string]any{"rx-stats": map[string]any{"pause-frames": sum8(&p, PFCRxFrames)},
+				"tx-stats": map[string]any{"ecn-marked-packets": sum8(&p, QueueECNMarked), "mc-buffer-discards": 0, "pause-frames": sum8(&p, PFCTxFrames)}}}), "", 0, true
 	case len(args) == 5 && args[0] == "interface" && args[2] == "qos" && args[3] == "roce" && args[4] == "counters":
 		p, ok := v.Port(args[1])
 		if !ok {
@@ -54,6 +76,10 @@ func cumulusExec(v *DeviceView, argv []string) (string, string, int, bool) {
 		p, ok := v.Port(args[2])
 		if !ok {
 			return "", "Error: The requested item does not exist.\n", 1, true
+		}
+		if p.Copper {
+			return jsonText(map[string]any{"identifier": "QSFP-DD", "vendor-name": "FABRICGEN-LAB", "cable-type": "Passive copper cable",
+				"cable-length": fmt.Sprintf("%.0fm", max(1, p.CableLength))}), "", 0, true
 		}
 		pw := func(dbm float64) string { return fmt.Sprintf("%.4f mW / %.2f dBm", mw(dbm), dbm) }
 		ch := map[string]any{}

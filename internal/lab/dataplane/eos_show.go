@@ -13,6 +13,7 @@ import (
 //	show interfaces counters errors               interfaceErrorCounters.IF.{fcsErrors, symbolErrors, …}
 //	show interfaces phy detail                    interfacePhyStatuses.IF.phyStatuses[].{fec, preFecBer}
 //	show interfaces transceiver dom thresholds    interfaces.IF.parameters.{rxPower, txPower, temperature, voltage}
+//	                                              (a passive copper cable has no DOM: its interface is left out [M])
 //	show priority-flow-control counters detail    interfaces.IF.priorities.P.{rxFrames, txFrames}
 //	show priority-flow-control counters watchdog  interfaces.IF.txQueues.Q.{stuckCount, recoveryCount}
 //	show qos interfaces ecn counters queue        intfQueueCounters.IF.queueCounters.Q ("-": no ECN)
@@ -67,6 +68,9 @@ func eosShow(v *DeviceView, line string) (string, int, bool) {
 		ifs := map[string]any{}
 		for i := range ports {
 			p := &ports[i]
+			if p.Copper {
+				continue
+			}
 			ch := func(vals []float64) map[string]any {
 				out := map[string]any{}
 				for j, x := range vals {

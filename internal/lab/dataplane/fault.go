@@ -159,6 +159,12 @@ func Parse(setting string) (Fault, error) {
 // needsPort reports whether the kind names a port of the device.
 func (k Kind) needsPort() bool { return kinds[k].value == "PORT" }
 
+// optical reports whether the kind acts on a port's optics (a passive
+// copper cable has none).
+func (k Kind) optical() bool {
+	return k == DirtyOptic || k == WeakLaser || k == HotOptic || k == LowVoltage
+}
+
 // hostOnly and switchOnly say where a kind applies.
 func (k Kind) hostOnly() bool   { return k == NPOff || k == QPError }
 func (k Kind) switchOnly() bool { return k == Remark || k == Congest || k == CNPUnmapped }

@@ -76,8 +76,12 @@ func ethtoolSettings(p *PortView) string {
 	if !p.Up {
 		link = "no"
 	}
-	return fmt.Sprintf("Settings for %s:\n\tSupported ports: [ FIBRE ]\n\tSupported FEC modes: None RS\n\tSpeed: %dMb/s\n\tLanes: %d\n\tDuplex: Full\n\tAuto-negotiation: off\n\tPort: FIBRE\n\tPHYAD: 0\n\tTransceiver: internal\n\tSupports Wake-on: d\n\tWake-on: d\n\tLink detected: %s\n",
-		p.Name, p.Speed/1e6, p.Lanes, link)
+	port := "FIBRE"
+	if p.Copper {
+		port = "Direct Attach Copper"
+	}
+	return fmt.Sprintf("Settings for %s:\n\tSupported ports: [ FIBRE ]\n\tSupported FEC modes: None RS\n\tSpeed: %dMb/s\n\tLanes: %d\n\tDuplex: Full\n\tAuto-negotiation: off\n\tPort: %s\n\tPHYAD: 0\n\tTransceiver: internal\n\tSupports Wake-on: d\n\tWake-on: d\n\tLink detected: %s\n",
+		p.Name, p.Speed/1e6, p.Lanes, port, link)
 }
 
 // ethtoolStats prints the mlx5 counters check reads, with the names of
@@ -126,12 +130,21 @@ func mw(dbm float64) float64 { return math.Pow(10, dbm/10) }
 
 // ethtoolModule prints `ethtool -m` of a QSFP module: SFF-8636 style
 // lines (ethtool's qsfp.c / sff-common.c), per channel and with the
-// module's alarm and warning thresholds.
+// module's alarm and warning thresholds. A passive copper cable
+// identifies itself (transmitter technology, copper length) and has no
+// diagnostics.
 func ethtoolModule(p *PortView) string {
 	var b strings.Builder
 	line := func(k, val string) { fmt.Fprintf(&b, "\t%-41s : %s\n", k, val) }
 	pw := func(dbm float64) string { return fmt.Sprintf("%.4f mW / %.2f dBm", mw(dbm), dbm) }
 	line("Identifier", "0x18 (QSFP-DD Double Density 8X Pluggable Transceiver)")
+	if p.Copper {
+		line("Transmitter technology", "0xa0 (Copper cable unequalized)")
+		line("Length (Copper or Active cable)", fmt.Sprintf("%.0fm", max(1, p.CableLength)))
+		line("Vendor name", "FABRICGEN-LAB")
+		line("Vendor PN", fmt.Sprintf("LAB-%dG-CU", p.Speed/1e9))
+		return b.String()
+	}
 	line("Vendor name", "FABRICGEN-LAB")
 	line("Vendor PN", "LAB-400G-DR4")
 	line("Vendor SN", fmt.Sprintf("LAB%08X", len(p.Name)*7919+int(p.Speed/1e9)))

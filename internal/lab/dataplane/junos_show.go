@@ -15,6 +15,7 @@ import (
 //	                                      mac-priority-flow-control-statistics
 //	show interfaces diagnostics optics    interface-information[].physical-interface[].optics-diagnostics[]: module temperature,
 //	                                      voltage and their thresholds, per lane laser-output-power-dbm, laser-rx-optical-power-dbm
+//	                                      (a passive copper cable has no optics-diagnostics [M])
 //
 // Junos has no PFC watchdog counters and no pre-FEC BER in these
 // replies: check reports those as not evaluated there.
@@ -59,6 +60,10 @@ func junosShow(v *DeviceView, line string) (string, int, bool) {
 		var ifs []any
 		for i := range ports {
 			p := &ports[i]
+			if p.Copper {
+				ifs = append(ifs, map[string]any{"name": d(p.Name)})
+				continue
+			}
 			var lanes []any
 			for l := range p.RxPower {
 				tx := 0.0

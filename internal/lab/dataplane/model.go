@@ -77,7 +77,10 @@ type port struct {
 	ber       float64
 	stormed   [8]bool
 	watchdog  bool
-	intent    *schema.Port
+	// copper is a passive copper link end (the intent's media dac or
+	// backplane): no optics, no DDM.
+	copper bool
+	intent *schema.Port
 }
 
 // New returns the data plane of a lab for the fabric f (nil: devices
@@ -145,7 +148,8 @@ func (m *Model) SetConfig(name, text string) {
 }
 
 // SetFaults replaces a device's data-plane faults; each must fit the
-// device (a port it has, a host or switch fault on the right kind).
+// device (a port it has, a host or switch fault on the right kind, an
+// optics fault on a port with optics).
 func (m *Model) SetFaults(name string, fs []Fault) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -153,9 +157,35 @@ func (m *Model) SetFaults(name string, fs []Fault) error {
 	if d == nil {
 		return fmt.Errorf("no device %q", name)
 	}
+	if err := d.fits(fs); err != nil {
+		return err
+	}
+	d.faults = append([]Fault(nil), fs...)
+	m.markStale()
+	return nil
+}
+
+// CheckFaults reports whether SetFaults would take the faults, without
+// setting them.
+func (m *Model) CheckFaults(name string, fs []Fault) error {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	d := m.devs[name]
+	if d == nil {
+		return fmt.Errorf("no device %q", name)
+	}
+	return d.fits(fs)
+}
+
+// fits checks faults against the device.
+func (d *device) fits(fs []Fault) error {
+	name := d.name
 	for _, f := range fs {
 		if f.Kind.needsPort() && d.ports[f.Value] == nil {
 			return fmt.Errorf("%s: %s has no port %q (ports: %s)", f, name, f.Value, strings.Join(d.order, ", "))
+		}
+		if p := d.ports[f.Value]; f.Kind.optical() && p != nil && p.isCopper() {
+			return fmt.Errorf("%s: %s:%s is on a passive copper (%s) link: it has no optics to fault; use bad-cable=%s for a faulty cable, or an optical port", f, name, f.Value, p.intent.Link.Media.V, f.Value)
 		}
 		if f.Kind.hostOnly() && !d.platform.IsHost() {
 			return fmt.Errorf("%s: %s is a switch; %s is a host NIC fault", f, name, f.Kind)
@@ -164,8 +194,6 @@ func (m *Model) SetFaults(name string, fs []Fault) error {
 			return fmt.Errorf("%s: %s is a host; %s is a switch fault", f, name, f.Kind)
 		}
 	}
-	d.faults = append([]Fault(nil), fs...)
-	m.markStale()
 	return nil
 }
 
@@ -264,7 +292,12 @@ type PortView struct {
 	Stormed [8]bool
 	// Watchdog is true when the port's configuration enables it.
 	Watchdog bool
-	c        vec
+	// Copper is a passive copper cable end (DAC, backplane): no optics,
+	// so RxPower and TxPower are empty and Temp and Vcc zero.
+	Copper bool
+	// CableLength is the intent's cable length in metres (0: unknown).
+	CableLength float64
+	c           vec
 }
 
 // C is a counter's value now.
@@ -353,7 +386,10 @@ func (v *DeviceView) QPs() []QP {
 func (m *Model) viewOf(p *port) PortView {
 	pv := PortView{Name: p.name, Up: p.up, Speed: p.speed, Lanes: p.lanes, FEC: p.fec,
 		RxPower: append([]float64(nil), p.rx...), TxPower: append([]float64(nil), p.tx...),
-		Temp: p.temp, Vcc: p.vcc, PreFECBER: p.ber, Stormed: p.stormed, Watchdog: p.watchdog}
+		Temp: p.temp, Vcc: p.vcc, PreFECBER: p.ber, Stormed: p.stormed, Watchdog: p.watchdog, Copper: p.copper}
+	if p.intent != nil && p.intent.Link != nil {
+		pv.CableLength = p.intent.Link.CableLength.V
+	}
 	pv.c = p.acc
 	pv.c.addScaled(&p.rate, (m.clock.Now() - m.since).Seconds())
 	return pv

@@ -10,6 +10,7 @@ import (
 //
 //	show interface                       TABLE_interface.ROW_interface[]: state, eth_speed, eth_bw, eth_crc, eth_inerr, eth_link_flaps, bytes
 //	show interface transceiver details   TABLE_interface.ROW_interface[].TABLE_lane.ROW_lane[]: rx_pwr, tx_pwr and their thresholds, temperature, voltage
+//	                                     (a passive copper cable: type QSFP-…-CUnM and no TABLE_lane, no DOM [M])
 //	show queuing interface               TABLE_queuing_interface.ROW_queuing_interface[]: per qos-group egress Tx/Dropped/ECN, per cos PFC rx/tx
 //	show queuing pfc-queue detail        TABLE_pfc_queue.ROW_pfc_queue[]: per qos-group watchdog state, shutdown and restored counts
 //
@@ -40,6 +41,11 @@ func nxosShow(v *DeviceView, line string) (string, int, bool) {
 		var rows []any
 		for i := range ports {
 			p := &ports[i]
+			if p.Copper {
+				rows = append(rows, map[string]any{"interface": p.Name, "sfp": "present", "type": fmt.Sprintf("QSFP-%dG-CU%.0fM", p.Speed/1e9, max(1, p.CableLength)),
+					"name": "FABRICGEN-LAB", "cable_type": "Passive copper"})
+				continue
+			}
 			var lanes []any
 			for l := range p.RxPower {
 				tx := 0.0

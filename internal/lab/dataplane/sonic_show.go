@@ -13,6 +13,7 @@ import (
 //	sonic-db-dump -n COUNTERS_DB -y -k COUNTERS:oid:*          SAI_PORT_STAT_* and SAI_QUEUE_STAT_*, PFC_WD_* per key
 //	sonic-db-dump -n COUNTERS_DB -y -k RATES:oid:*             FEC_PRE_BER per port
 //	sonic-db-dump -n STATE_DB -y -k TRANSCEIVER_DOM_*          TRANSCEIVER_DOM_SENSOR|PORT and TRANSCEIVER_DOM_THRESHOLD|PORT
+//	                                                          (none for a passive copper cable: xcvrd has no DOM to publish [M])
 //	sonic-db-dump -n APPL_DB -y -k PORT_TABLE:*                oper_status, speed, lanes, fec, flap_count
 //	show queue counters --json                                 queuestat -j: PORT.UCn.{totalpacket, totalbytes, droppacket, dropbytes}
 //
@@ -83,6 +84,9 @@ func sonicExec(v *DeviceView, argv []string) (string, string, int, bool) {
 		f := func(x float64) string { return fmt.Sprintf("%.4f", x) }
 		for i := range ports {
 			p := &ports[i]
+			if p.Copper {
+				continue
+			}
 			sensor := map[string]string{"temperature": f(p.Temp), "voltage": f(p.Vcc)}
 			for l := range p.RxPower {
 				sensor[fmt.Sprintf("rx%dpower", l+1)] = f(p.RxPower[l])

@@ -129,14 +129,23 @@ func (m *Model) baseline(d *device, p *port) {
 		}
 	}
 	p.lanes = lanesFor(p.speed)
+	p.copper = p.isCopper()
 	n := opticalLanes(p.speed)
+	if p.copper {
+		// A passive copper cable has no laser, no receiver and no
+		// monitors: nothing for DDM to report.
+		n = 0
+	}
 	p.tx = make([]float64, n)
 	p.rx = make([]float64, n)
 	for i := range p.tx {
 		p.tx[i] = -1.0 + 0.3*jitter(d.name, p.name, uint32(i))
 	}
-	p.temp = 45 + 3*jitter(d.name, p.name, 99)
-	p.vcc = 3.30 + 0.02*jitter(d.name, p.name, 98)
+	p.temp, p.vcc = 0, 0
+	if !p.copper {
+		p.temp = 45 + 3*jitter(d.name, p.name, 99)
+		p.vcc = 3.30 + 0.02*jitter(d.name, p.name, 98)
+	}
 	p.ber = 5e-10 * (1.5 + jitter(d.name, p.name, 97))
 	p.stormed = [8]bool{}
 	p.watchdog = false
@@ -147,6 +156,16 @@ func (m *Model) baseline(d *device, p *port) {
 	}
 	// A healthy link corrects a few bits.
 	p.rate[FECCorrected] = p.ber * float64(p.speed) / 10
+}
+
+// isCopper reports whether the port's link is a passive copper one in
+// the intent (media dac or backplane).
+func (p *port) isCopper() bool {
+	if p.intent == nil || p.intent.Link == nil {
+		return false
+	}
+	m := p.intent.Link.Media.V
+	return m == "dac" || m == "backplane"
 }
 
 // peerOf is the model port at the other end of p's link, and its device.
@@ -360,13 +379,18 @@ func (m *Model) send(src, dst endpoint, dist map[*device]int, kind flowKind, dsc
 	case cnpFlow:
 		pkt = cnpPacket
 	}
-	// The sender's NIC.
+	// The sender's NIC: paused for good when its switch port storms PFC
+	// on the flow's priority (a NIC has no watchdog for pauses it
+	// receives), so the flow never leaves it.
 	sp := src.p
+	pd, pp := m.peerOf(sp)
+	if pd != nil && pp != nil && stormsToward(pd, pp, prio) {
+		return flowResult{}
+	}
 	sp.rate[TxBytes] += rate
 	sp.rate[TxPackets] += rate / pkt
 	sp.rate[PrioTxBytes+Metric(prio)] += rate
 	sp.rate[PrioTxPackets+Metric(prio)] += rate / pkt
-	pd, pp := m.peerOf(sp)
 	if pd == nil || pp == nil {
 		return flowResult{}
 	}

@@ -33,6 +33,10 @@ func (s *Server) serveShell(nc net.Conn, rw io.ReadWriter, rows int) int {
 		status  int
 	)
 	buf := make([]byte, 4096)
+	// The echo of typed characters goes out as one write per read (one
+	// SSH packet, not one per character), always before anything else
+	// the shell writes, so the client sees the same byte stream.
+	w := &echoWriter{w: rw}
 	for {
 		n, err := rw.Read(buf)
 		if err != nil {
@@ -41,13 +45,13 @@ func (s *Server) serveShell(nc net.Conn, rw io.ReadWriter, rows int) int {
 		for _, b := range buf[:n] {
 			if len(pending) > 0 {
 				// Pager: 'q' quits, anything else shows the next page.
-				writeCRLF(rw, "\r"+strings.Repeat(" ", len(t.More))+"\r")
+				writeCRLF(w, "\r"+strings.Repeat(" ", len(t.More))+"\r")
 				if b == 'q' || b == 'Q' {
 					pending = nil
-					writeCRLF(rw, tail)
+					writeCRLF(w, tail)
 					continue
 				}
-				pending = showPage(rw, t, pending, tail)
+				pending = showPage(w, t, pending, tail)
 				continue
 			}
 			switch b {
@@ -59,7 +63,7 @@ func (s *Server) serveShell(nc net.Conn, rw io.ReadWriter, rows int) int {
 				fallthrough
 			case '\r':
 				lastCR = b == '\r'
-				writeCRLF(rw, "\n")
+				writeCRLF(w, "\n")
 				r, drop := l.Handle(string(line))
 				line = line[:0]
 				if drop {
@@ -69,24 +73,24 @@ func (s *Server) serveShell(nc net.Conn, rw io.ReadWriter, rows int) int {
 				status = r.Status
 				secret = r.Secret
 				if r.Exit {
-					writeCRLF(rw, r.Out)
+					writeCRLF(w, r.Out)
 					return status
 				}
 				tail = l.Prompt()
 				if t.More != "" && t.Length > 0 {
 					pages := paginate(r.Out, t.Length-1)
 					if len(pages) > 1 {
-						pending = showPage(rw, t, pages, tail)
+						pending = showPage(w, t, pages, tail)
 						continue
 					}
 				}
-				writeCRLF(rw, r.Out+tail)
+				writeCRLF(w, r.Out+tail)
 			case 0x7f, 0x08:
 				lastCR = false
 				if len(line) > 0 {
 					line = line[:len(line)-1]
 					if !secret {
-						writeCRLF(rw, "\b \b")
+						writeCRLF(w, "\b \b")
 					}
 				}
 			case 0x04:
@@ -94,7 +98,7 @@ func (s *Server) serveShell(nc net.Conn, rw io.ReadWriter, rows int) int {
 				if len(line) > 0 {
 					continue
 				}
-				writeCRLF(rw, "\n")
+				writeCRLF(w, "\n")
 				r, drop := l.Handle("\x04")
 				if drop {
 					_ = nc.Close()
@@ -102,7 +106,7 @@ func (s *Server) serveShell(nc net.Conn, rw io.ReadWriter, rows int) int {
 				}
 				status = r.Status
 				p := l.Prompt()
-				writeCRLF(rw, r.Out+p)
+				writeCRLF(w, r.Out+p)
 			case 0x15:
 				// ^U kills the line typed so far, as the vendors'
 				// CLIs and bash do.
@@ -113,16 +117,36 @@ func (s *Server) serveShell(nc net.Conn, rw io.ReadWriter, rows int) int {
 				line = line[:0]
 				secret = false
 				p := l.Prompt()
-				writeCRLF(rw, "^C\n"+p)
+				writeCRLF(w, "^C\n"+p)
 			default:
 				lastCR = false
 				line = append(line, b)
 				if !secret {
-					_, _ = rw.Write([]byte{b})
+					w.echo = append(w.echo, b)
 				}
 			}
 		}
+		w.flush()
 	}
+}
+
+// echoWriter holds the echo of typed characters until the shell writes
+// anything else or the read is done.
+type echoWriter struct {
+	w    io.Writer
+	echo []byte
+}
+
+func (e *echoWriter) flush() {
+	if len(e.echo) > 0 {
+		_, _ = e.w.Write(e.echo)
+		e.echo = e.echo[:0]
+	}
+}
+
+func (e *echoWriter) Write(b []byte) (int, error) {
+	e.flush()
+	return e.w.Write(b)
 }
 
 // showPage writes the first page and the pager prompt, or the last page

@@ -44,6 +44,12 @@ type Target struct {
 	// ReadDelay is how long scrapligo sleeps between polls of its read
 	// buffer (default DefaultReadDelay).
 	ReadDelay time.Duration
+	// TrailingPrompt strips only the prompt that ends each output.
+	// scrapligo otherwise removes every line of the output that matches
+	// the prompt pattern, a regexp pass over the whole output that costs
+	// more CPU than anything else on the client for large outputs (the
+	// JSON of check's show commands).
+	TrailingPrompt bool
 }
 
 // DefaultReadDelay is scrapligo's read-poll interval (its own default).
@@ -255,15 +261,44 @@ func (c *Conn) command(cmd, label string) (*response.Response, error) {
 	}
 	var r *response.Response
 	var err error
+	opts := []util.Option{opoptions.WithTimeoutOps(c.t.Timeout)}
+	if c.t.TrailingPrompt {
+		opts = append(opts, opoptions.WithNoStripPrompt())
+	}
 	if c.net != nil {
-		r, err = c.net.SendCommand(cmd, opoptions.WithTimeoutOps(c.t.Timeout))
+		r, err = c.net.SendCommand(cmd, opts...)
 	} else {
-		r, err = c.gen.SendCommand(cmd, opoptions.WithTimeoutOps(c.t.Timeout))
+		r, err = c.gen.SendCommand(cmd, opts...)
 	}
 	if err != nil {
 		return nil, c.wrap(label, err)
 	}
+	if c.t.TrailingPrompt {
+		r.Result = c.stripPrompt(r.Result)
+	}
 	return r, nil
+}
+
+// stripPrompt removes the prompt line that ends out: the only place a
+// prompt can be once the command's output is complete.
+func (c *Conn) stripPrompt(out string) string {
+	pat := c.prompt()
+	i := strings.LastIndexByte(out, '\n')
+	if pat == nil || !pat.MatchString(out[i+1:]) {
+		return out
+	}
+	return strings.Trim(out[:max(i, 0)], "\n")
+}
+
+// prompt is the pattern the session's driver reads the prompt with.
+func (c *Conn) prompt() *regexp.Regexp {
+	if c.net != nil {
+		return c.net.Channel.PromptPattern
+	}
+	if c.gen != nil {
+		return c.gen.Channel.PromptPattern
+	}
+	return nil
 }
 
 // Show runs a command whose output is wanted; a rejection is an error.
@@ -372,11 +407,25 @@ func (c *Conn) Run(cmd string) (string, int, bool, error) {
 	if err != nil {
 		return "", 0, false, err
 	}
-	m := reShellStatus.FindStringSubmatchIndex(r.Result)
+	// The status line is the last line that starts with the marker; only
+	// that line is matched (a pass of the multi-line pattern over a large
+	// output costs more than the command).
+	at := strings.LastIndex(r.Result, shellMarker)
+	for at > 0 && r.Result[at-1] != '\n' {
+		at = strings.LastIndex(r.Result[:at], shellMarker)
+	}
+	if at < 0 {
+		return r.Result, -1, r.Failed != nil, nil
+	}
+	end := strings.IndexByte(r.Result[at:], '\n')
+	if end < 0 {
+		end = len(r.Result) - at
+	}
+	m := reShellStatus.FindStringSubmatch(r.Result[at : at+end])
 	if m == nil {
 		return r.Result, -1, r.Failed != nil, nil
 	}
-	status, _ := strconv.Atoi(r.Result[m[2]:m[3]])
-	out := strings.TrimRight(r.Result[:m[0]], "\n")
+	status, _ := strconv.Atoi(m[1])
+	out := strings.TrimRight(r.Result[:at], "\n")
 	return out, status, r.Failed != nil, nil
 }

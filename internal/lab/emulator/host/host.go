@@ -510,8 +510,20 @@ func (c *hostCLI) Handle(raw string) cli.Reply {
 	if line == "logout" {
 		return cli.Reply{Out: "logout\n", Exit: true, Status: c.sh.Status}
 	}
-	before := c.h.Running()
 	changes := c.Changes(line)
+	if !changes {
+		// A line with no command that changes the host (the decision
+		// Reject uses too) leaves its state as it was: no need to print
+		// the state twice to compare it.
+		out := c.sh.Exec(line)
+		r := cli.Reply{Out: out, Status: c.sh.Status}
+		if c.sh.Exited {
+			r.Exit = true
+			r.Out += "logout\n"
+		}
+		return r
+	}
+	before := c.h.Running()
 	out := c.sh.Exec(line)
 	r := cli.Reply{Out: out, Status: c.sh.Status, Config: c.h.Running() != before || changes}
 	if c.sh.Exited {
