@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fabricgen/fabricgen/internal/readlimit"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -251,25 +252,24 @@ func ReadFile(path string) (*File, error) {
 		return nil, fmt.Errorf("snapshot file: %w", err)
 	}
 	defer func() { _ = fh.Close() }()
-	f, err := Read(io.LimitReader(fh, maxSnapshotFile+1))
+	f, err := Read(fh)
 	if err != nil {
 		return nil, fmt.Errorf("snapshot file %s: %w", path, err)
 	}
 	return f, nil
 }
 
-// Read decodes and validates a snapshot file's bytes.
-func Read(r io.Reader) (*File, error) {
-	b, err := io.ReadAll(r)
-	if err != nil {
-		return nil, err
-	}
-	if len(b) > maxSnapshotFile {
-		return nil, fmt.Errorf("larger than %d MiB: not a snapshot file fabricgen wrote", maxSnapshotFile>>20)
-	}
+// Read decodes and validates a snapshot file as it reads it, refusing
+// one past maxSnapshotFile without holding it in memory.
+func Read(r io.Reader) (*File, error) { return readBounded(r, maxSnapshotFile) }
+
+func readBounded(r io.Reader, limit int64) (*File, error) {
 	var f File
-	dec := json.NewDecoder(strings.NewReader(string(b)))
+	dec := json.NewDecoder(readlimit.Reader(r, "the file", limit))
 	if err := dec.Decode(&f); err != nil {
+		if errors.Is(err, readlimit.ErrTooLarge) {
+			return nil, fmt.Errorf("%w: not a snapshot file fabricgen wrote", err)
+		}
 		return nil, fmt.Errorf("not a snapshot file (%w): write one with fabricgen check --save FILE", err)
 	}
 	if err := f.validate(); err != nil {

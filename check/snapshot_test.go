@@ -2,10 +2,14 @@ package check
 
 import (
 	"bytes"
+	"errors"
+	"io"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/fabricgen/fabricgen/internal/readlimit"
 )
 
 func sampleFile() *File {
@@ -72,4 +76,36 @@ func FuzzReadSnapshots(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestSnapshotFileBounded: a file past the bound is refused as it is
+// read, and a file that never ends (/dev/zero) is refused at once.
+func TestSnapshotFileBounded(t *testing.T) {
+	var b bytes.Buffer
+	_ = sampleFile().Write(&b)
+	if _, err := readBounded(bytes.NewReader(b.Bytes()), int64(b.Len())); err != nil {
+		t.Fatalf("a file at the bound: %v", err)
+	}
+	_, err := readBounded(bytes.NewReader(b.Bytes()), int64(b.Len()/2))
+	if !errors.Is(err, readlimit.ErrTooLarge) || !strings.Contains(err.Error(), "not a snapshot file fabricgen wrote") {
+		t.Errorf("a file past the bound: %v", err)
+	}
+	// An endless string: refused at the bound, not read on.
+	endless := io.MultiReader(strings.NewReader(`{"fabric":"`), neverEnds{})
+	if _, err := readBounded(endless, 1<<20); !errors.Is(err, readlimit.ErrTooLarge) {
+		t.Errorf("an endless string: %v", err)
+	}
+	if _, err := ReadFile("/dev/zero"); err == nil || !strings.Contains(err.Error(), "/dev/zero") {
+		t.Errorf("ReadFile(/dev/zero) = %v", err)
+	}
+}
+
+// neverEnds reads as an endless run of 'a'.
+type neverEnds struct{}
+
+func (neverEnds) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = 'a'
+	}
+	return len(p), nil
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/fabricgen/fabricgen/diag"
+	"github.com/fabricgen/fabricgen/internal/readlimit"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -86,13 +87,16 @@ type ConfigError struct {
 // Error is the diagnostics, one per line.
 func (e *ConfigError) Error() string { return e.Diagnostics.Error() }
 
+// MaxConfigSize bounds a .fabricgen.hcl: a few rule blocks.
+const MaxConfigSize = 1 << 20
+
 // LoadConfig reads and checks a .fabricgen.hcl. A file that cannot be read
 // is a plain error; one that says something wrong is a *ConfigError.
 func LoadConfig(ctx context.Context, path string) (*Config, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	src, err := os.ReadFile(path)
+	src, err := readlimit.File(path, MaxConfigSize)
 	if err != nil {
 		return nil, fmt.Errorf("reading lint config: %w", err)
 	}

@@ -2,9 +2,8 @@ package push
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -13,6 +12,7 @@ import (
 	"github.com/fabricgen/fabricgen/internal/push/config"
 	"github.com/fabricgen/fabricgen/internal/push/dialect"
 	"github.com/fabricgen/fabricgen/internal/push/state"
+	"github.com/fabricgen/fabricgen/internal/readlimit"
 	"github.com/fabricgen/fabricgen/push/planfile"
 	"github.com/fabricgen/fabricgen/schema"
 )
@@ -324,19 +324,11 @@ func txnOf(rec *state.InFlight) string {
 }
 
 // readFileLimited reads at most limit bytes of a file, refusing a larger
-// one.
+// one: not a backup fabricgen wrote.
 func readFileLimited(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
+	b, err := readlimit.File(path, limit)
+	if errors.Is(err, readlimit.ErrTooLarge) {
+		return nil, fmt.Errorf("%w: not a backup fabricgen wrote", err)
 	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
-	}
-	if int64(len(b)) > limit {
-		return nil, fmt.Errorf("%s is larger than %d MiB: not a backup fabricgen wrote", path, limit>>20)
-	}
-	return b, nil
+	return b, err
 }

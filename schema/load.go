@@ -13,7 +13,9 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -24,6 +26,8 @@ import (
 	"github.com/hashicorp/hcl/v2/hclparse"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/fabricgen/fabricgen/internal/readlimit"
 )
 
 // Options are the inputs of a load besides the directory.
@@ -64,7 +68,11 @@ var rootSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
 	{Type: "mesh", LabelNames: []string{"name"}},
 }}
 
-// IntentFiles lists the intent files of dir in sorted order.
+// IntentFiles lists the intent files of dir in sorted order: every entry
+// named *.fab.hcl or *.fab.json that is not a directory. A symlink counts
+// (repositories share files that way); one to something other than a
+// regular file, or a named pipe, is listed so that loading it reports it
+// rather than leaving it out unnoticed.
 func IntentFiles(dir string) ([]string, error) {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
@@ -73,9 +81,15 @@ func IntentFiles(dir string) ([]string, error) {
 	var out []string
 	for _, e := range ents {
 		n := e.Name()
-		if e.Type().IsRegular() && (strings.HasSuffix(n, HCLSuffix) || strings.HasSuffix(n, JSONSuffix)) {
-			out = append(out, filepath.Join(dir, n))
+		if !strings.HasSuffix(n, HCLSuffix) && !strings.HasSuffix(n, JSONSuffix) || e.IsDir() {
+			continue
 		}
+		if e.Type()&fs.ModeSymlink != 0 {
+			if st, err := os.Stat(filepath.Join(dir, n)); err == nil && st.IsDir() {
+				continue
+			}
+		}
+		out = append(out, filepath.Join(dir, n))
 	}
 	sort.Strings(out)
 	return out, nil
@@ -193,6 +207,21 @@ func load(cctx context.Context, dir string, opts Options, d *decoder) (*Fabric, 
 	return f, d.diags
 }
 
+// fileKind names what a non-regular file is.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "named pipe"
+	case m&fs.ModeCharDevice != 0:
+		return "character device"
+	case m&fs.ModeDevice != 0:
+		return "block device"
+	case m&fs.ModeSocket != 0:
+		return "socket"
+	}
+	return "special file"
+}
+
 // readSource reads one file and refuses what cannot be intent text.
 func (d *decoder) readSource(path string) ([]byte, bool) {
 	st, err := os.Stat(path)
@@ -201,12 +230,24 @@ func (d *decoder) readSource(path string) ([]byte, bool) {
 		return nil, false
 	}
 	start := &Range{Filename: path, Start: Pos{Line: 1, Column: 1}, End: Pos{Line: 1, Column: 1}}
+	if !st.Mode().IsRegular() {
+		d.add(&Diagnostic{Severity: SevError, Summary: "Not a regular file", Subject: start,
+			Detail: fmt.Sprintf("%s is a %s, not a file of intent text: replace it with a regular file (or a symlink to one), or rename it so that it does not end in %s or %s.", path, fileKind(st.Mode()), HCLSuffix, JSONSuffix)})
+		return nil, false
+	}
 	if st.Size() > MaxFileSize {
 		d.add(&Diagnostic{Severity: SevError, Summary: "File too large", Subject: start,
 			Detail: fmt.Sprintf("%s is %d bytes; intent files are limited to %d MiB. Split the fabric into several files or use for_each.", path, st.Size(), MaxFileSize>>20)})
 		return nil, false
 	}
-	src, err := os.ReadFile(path)
+	// Bounded: the size Stat gave is not what a read returns for a
+	// device or a symlink to one (/dev/zero has size 0).
+	src, err := readlimit.File(path, MaxFileSize)
+	if errors.Is(err, readlimit.ErrTooLarge) {
+		d.add(&Diagnostic{Severity: SevError, Summary: "File too large", Subject: start,
+			Detail: fmt.Sprintf("%s holds more than %d MiB; intent files are limited to %d MiB. Split the fabric into several files or use for_each.", path, MaxFileSize>>20, MaxFileSize>>20)})
+		return nil, false
+	}
 	if err != nil {
 		d.add(&Diagnostic{Severity: SevError, Summary: "Cannot read file", Subject: start, Detail: err.Error()})
 		return nil, false

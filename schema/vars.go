@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -19,6 +18,8 @@ import (
 	"github.com/zclconf/go-cty/cty"
 	"github.com/zclconf/go-cty/cty/convert"
 	ctyjson "github.com/zclconf/go-cty/cty/json"
+
+	"github.com/fabricgen/fabricgen/internal/readlimit"
 )
 
 // EnvVarPrefix prefixes environment variables that set intent variables:
@@ -292,7 +293,7 @@ func parseVarValue(raw string, typ cty.Type, filename string, ctx *hcl.EvalConte
 // through a bounded reader, so /dev/zero is refused at once), checked
 // like an intent file, then evaluated like -var values.
 func (d *decoder) readVarFile(cctx context.Context, p *hclparse.Parser, path string, decl map[string]*variable, names []string, values map[string]cty.Value, ctx *hcl.EvalContext) {
-	src, err := readBoundedContext(cctx, path, MaxVarFileSize)
+	src, err := readlimit.FileContext(cctx, path, MaxVarFileSize)
 	if err != nil {
 		d.add(&Diagnostic{Severity: SevError, Summary: "Cannot read variable file", Subject: &Range{Filename: path, Start: Pos{Line: 1, Column: 1}, End: Pos{Line: 1, Column: 1}},
 			Detail: fmt.Sprintf("%s: %v.", filepath.Clean(path), err)})
@@ -346,46 +347,6 @@ func (d *decoder) readVarFile(cctx context.Context, p *hclparse.Parser, path str
 		}
 		values[a.Name] = cv
 	}
-}
-
-// readBoundedContext is readBounded, given up when ctx is done: opening a
-// named pipe blocks until a writer opens it, and a read until it writes,
-// neither of which a context can interrupt. The reading goroutine is then
-// left to finish (or to wait until the process exits).
-func readBoundedContext(ctx context.Context, path string, limit int64) ([]byte, error) {
-	type result struct {
-		b   []byte
-		err error
-	}
-	done := make(chan result, 1)
-	go func() {
-		b, err := readBounded(path, limit)
-		done <- result{b, err}
-	}()
-	select {
-	case r := <-done:
-		return r.b, r.err
-	case <-ctx.Done():
-		return nil, fmt.Errorf("interrupted while reading it: %w", context.Cause(ctx))
-	}
-}
-
-// readBounded reads at most limit bytes of path, and fails when the file
-// has more (or is not a regular file or a named pipe that ends).
-func readBounded(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(b)) > limit {
-		return nil, fmt.Errorf("larger than %d bytes (1 MiB): a variable file holds a few values", limit)
-	}
-	return b, nil
 }
 
 // decodeLocals evaluates all locals blocks in dependency order: each

@@ -27,6 +27,9 @@ const (
 	DefaultOutputLimit = 64 << 20
 	// maxPrintfWidth bounds a width or precision in an override's printf.
 	maxPrintfWidth = 4096
+	// MaxTemplateFile bounds one override template file (--templates
+	// DIR/PLATFORM/*.tmpl): the embedded ones are a few KiB.
+	MaxTemplateFile = 1 << 20
 )
 
 // tickName is the function the injected action calls.

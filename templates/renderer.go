@@ -19,6 +19,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/fabricgen/fabricgen/internal/readlimit"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -163,7 +164,7 @@ func parseSet(t *template.Template, fsys fs.FS, dir string) (*template.Template,
 	}
 	sort.Strings(matches)
 	for _, m := range matches {
-		b, err := fs.ReadFile(fsys, m)
+		b, err := readlimit.FS(fsys, m, MaxTemplateFile)
 		if err != nil {
 			return nil, fmt.Errorf("reading %s: %w", m, err)
 		}

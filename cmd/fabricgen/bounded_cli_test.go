@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -23,18 +24,38 @@ func TestBoundedCLIFiles(t *testing.T) {
 		t.Skip("prlimit not found: install util-linux to run fabricgen under a 2 GiB limit")
 	}
 	bin := relBinary(t)
-	dir := t.TempDir()
-	writeInterruptFabric(t, dir, "")
+	// zeroAt makes rel (under the case's directory) a symlink to
+	// /dev/zero.
+	zeroAt := func(rel string) func(t *testing.T, dir string) {
+		return func(t *testing.T, dir string) {
+			p := filepath.Join(dir, filepath.FromSlash(rel))
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink("/dev/zero", p); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
 	for _, c := range []struct {
-		name string
-		args []string
-		want []string
+		name  string
+		setup func(t *testing.T, dir string)
+		args  []string
+		want  []string
 	}{
-		{"inventory /dev/zero", []string{"plan", "fabric", "--inventory", "/dev/zero", "--insecure-ignore-host-key"}, []string{"--inventory", "/dev/zero", "larger than"}},
-		{"plan file /dev/zero", []string{"apply", "/dev/zero", "--insecure-ignore-host-key"}, []string{"/dev/zero", "not a fabricgen plan file"}},
-		{"var file /dev/zero", []string{"validate", "fabric", "-var-file", "/dev/zero"}, []string{"/dev/zero", "larger than"}},
+		{"intent file /dev/zero", zeroAt("fabric/zero.fab.hcl"), []string{"validate", "fabric"}, []string{"zero.fab.hcl", "Not a regular file", "character device"}},
+		{".fabricgen.hcl /dev/zero", zeroAt("fabric/.fabricgen.hcl"), []string{"lint", "fabric"}, []string{".fabricgen.hcl", "holds more than"}},
+		{"override template /dev/zero", zeroAt("tmpl/sonic/device.tmpl"), []string{"render", "fabric", "--templates", "tmpl", "-o", "out"}, []string{"device.tmpl", "holds more than"}},
+		{"inventory /dev/zero", nil, []string{"plan", "fabric", "--inventory", "/dev/zero", "--insecure-ignore-host-key"}, []string{"--inventory", "/dev/zero", "holds more than"}},
+		{"plan file /dev/zero", nil, []string{"apply", "/dev/zero", "--insecure-ignore-host-key"}, []string{"/dev/zero", "not a fabricgen plan file"}},
+		{"var file /dev/zero", nil, []string{"validate", "fabric", "-var-file", "/dev/zero"}, []string{"/dev/zero", "holds more than"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeInterruptFabric(t, dir, "")
+			if c.setup != nil {
+				c.setup(t, dir)
+			}
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			defer cancel()
 			cmd := exec.CommandContext(ctx, prlimit, append([]string{"--as=2147483648", "--", bin}, c.args...)...)

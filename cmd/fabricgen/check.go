@@ -196,13 +196,19 @@ func lastSuccess(path string) time.Time {
 		return time.Time{}
 	}
 	defer func() { _ = fh.Close() }()
-	return check.LastSuccess(fh)
+	return check.LastSuccess(io.LimitReader(fh, maxReportSize))
 }
 
 // lastFabric is the fabric label of an earlier report at path, for a run
 // that could not load its fabric.
 func lastFabric(path string) string {
-	b, err := os.ReadFile(path)
+	fh, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer func() { _ = fh.Close() }()
+	// The label is on the report's first sample line: its first KiBs.
+	b, err := io.ReadAll(io.LimitReader(fh, reportLabelPrefix))
 	if err != nil {
 		return ""
 	}

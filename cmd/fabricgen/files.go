@@ -1,10 +1,6 @@
 package main
 
-import (
-	"fmt"
-	"io"
-	"os"
-)
+import "github.com/fabricgen/fabricgen/internal/readlimit"
 
 // Limits of the files the CLI reads besides intent and variable files
 // (which schema bounds): no path given on the command line or found in a
@@ -16,22 +12,17 @@ const (
 	maxInventorySize = 64 << 20
 	// maxPublicKeySize bounds a key_file's .pub, which lab up reads.
 	maxPublicKeySize = 1 << 20
+	// maxReportSize bounds how much of an earlier check report check
+	// reads back (--output FILE of -format prometheus) for its last
+	// success time.
+	maxReportSize = 64 << 20
+	// reportLabelPrefix is how much of that report is searched for its
+	// fabric label, which its first sample line carries.
+	reportLabelPrefix = 1 << 20
 )
 
 // readFileBounded reads path, refusing it once it holds more than limit
 // bytes (read through a bounded reader, so /dev/zero is refused at once).
 func readFileBounded(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(b)) > limit {
-		return nil, fmt.Errorf("%s is larger than %d MiB", path, limit>>20)
-	}
-	return b, nil
+	return readlimit.File(path, limit)
 }

@@ -27,6 +27,7 @@ qos_policy "p" {
 device "leaf1" {
   kind     = "leaf"
   platform = "sonic"
+  asic     = "mellanox"
   port "Ethernet0" { speed = "100G" }
 }
 variable "v" {

@@ -90,6 +90,10 @@ func TestLabUpBadFlags(t *testing.T) {
 		t.Fatal(err)
 	}
 	_ = f.Close()
+	zero := t.TempDir()
+	if err := os.Symlink("/dev/zero", filepath.Join(zero, "leaf1.cfg")); err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		name string
 		args []string
@@ -103,8 +107,9 @@ func TestLabUpBadFlags(t *testing.T) {
 		{"file names no device", []string{"--running-config", cfg}, []string{"leaf9.cfg names no device of the fabric", "<device>.json (sonic)"}},
 		{"wrong extension", []string{"--running-config", wrong}, []string{"leaf3.cfg: device leaf3 is sonic, whose running config is leaf3.json"}},
 		{"bad line", []string{"--running-config", junos, "--device", "spine1"}, []string{"spine1.cfg", `line 2 "reboot now"`}},
-		{"too big", []string{"--running-config", big}, []string{"leaf1.cfg is larger than 16777216 bytes"}},
+		{"too big", []string{"--running-config", big}, []string{"leaf1.cfg holds more than 16 MiB", "the lab reads at most 16 MiB of configuration per device"}},
 		{"not a directory", []string{"--running-config", filepath.Join(big, "leaf1.cfg")}, []string{"is not a directory"}},
+		{"symlink to /dev/zero", []string{"--running-config", zero}, []string{"leaf1.cfg is not a regular file"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

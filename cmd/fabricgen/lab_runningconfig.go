@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/fabricgen/fabricgen/internal/lab"
+	"github.com/fabricgen/fabricgen/internal/readlimit"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -80,29 +80,18 @@ func loadRunningConfigs(ctx context.Context, dir string, fabric []*schema.Device
 	return sources, nil
 }
 
-// errTooBig reports a file over the bound.
-var errTooBig = errors.New("too big")
-
 // readBounded reads a regular file of at most limit bytes.
 func readBounded(path string, limit int) (string, error) {
-	f, err := os.Open(path)
+	fi, err := os.Stat(path)
 	if err != nil {
 		return "", err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return "", fmt.Errorf("%s: %w", path, err)
 	}
 	if !fi.Mode().IsRegular() {
 		return "", fmt.Errorf("%s is not a regular file", path)
 	}
-	b, err := io.ReadAll(io.LimitReader(f, int64(limit)+1))
-	if err != nil {
-		return "", fmt.Errorf("read %s: %w", path, err)
+	b, err := readlimit.File(path, int64(limit))
+	if errors.Is(err, readlimit.ErrTooLarge) {
+		return "", fmt.Errorf("%w: the lab reads at most %s of configuration per device", err, readlimit.Size(int64(limit)))
 	}
-	if len(b) > limit {
-		return "", fmt.Errorf("%s is larger than %d bytes (%w): the lab reads at most 16 MiB of configuration per device", path, limit, errTooBig)
-	}
-	return string(b), nil
+	return string(b), err
 }

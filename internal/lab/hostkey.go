@@ -10,6 +10,8 @@ import (
 	"os"
 
 	"golang.org/x/crypto/ssh"
+
+	"github.com/fabricgen/fabricgen/internal/readlimit"
 )
 
 // newHostKey generates an ed25519 host key.
@@ -28,7 +30,7 @@ func newHostKey() (ssh.Signer, error) {
 // loadOrCreateHostKey reads an OpenSSH private key from path, or creates
 // and writes a new ed25519 key there when the file does not exist.
 func loadOrCreateHostKey(path string) (ssh.Signer, error) {
-	data, err := os.ReadFile(path)
+	data, err := readlimit.File(path, 1<<20)
 	if err == nil {
 		s, perr := ssh.ParsePrivateKey(data)
 		if perr != nil {

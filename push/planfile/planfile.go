@@ -27,6 +27,7 @@ import (
 	"path/filepath"
 
 	"github.com/fabricgen/fabricgen/internal/push/config"
+	"github.com/fabricgen/fabricgen/internal/readlimit"
 )
 
 // FormatVersion is the plan file format this build reads and writes.
@@ -186,14 +187,19 @@ func Read(r io.Reader) (*Plan, error) {
 	return &p, nil
 }
 
-// Load reads a plan file.
+// MaxFileSize bounds a plan file Load reads: a plan of examples/scale
+// (67,648 devices with their diffs) is far below it.
+const MaxFileSize = 1 << 30
+
+// Load reads a plan file, decoding it as it is read: a file past
+// MaxFileSize (or /dev/zero) is refused without being held in memory.
 func Load(path string) (*Plan, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("open plan file: %w", err)
 	}
-	defer f.Close()
-	p, err := Read(f)
+	defer func() { _ = f.Close() }()
+	p, err := Read(readlimit.Reader(f, path, MaxFileSize))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

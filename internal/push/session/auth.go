@@ -4,7 +4,6 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -13,6 +12,7 @@ import (
 	"golang.org/x/crypto/ssh"
 	"golang.org/x/crypto/ssh/agent"
 
+	"github.com/fabricgen/fabricgen/internal/readlimit"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -95,19 +95,11 @@ const MaxKeyFileSize = 1 << 20
 
 // readKeyFile reads a key file through a bounded reader.
 func readKeyFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
+	b, err := readlimit.File(path, MaxKeyFileSize)
+	if errors.Is(err, readlimit.ErrTooLarge) {
+		return nil, fmt.Errorf("%w; an SSH private key is a few KB", err)
 	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, MaxKeyFileSize+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(b) > MaxKeyFileSize {
-		return nil, fmt.Errorf("%s is larger than %d bytes (1 MiB); an SSH private key is a few KB", path, MaxKeyFileSize)
-	}
-	return b, nil
+	return b, err
 }
 
 // ExpandHome replaces a leading "~/" with the home directory.

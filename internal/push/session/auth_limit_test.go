@@ -14,7 +14,7 @@ func TestKeyFileBounded(t *testing.T) {
 	c := schema.Credentials{Username: schema.Value[string]{V: "admin", Set: true}, KeyFile: schema.Value[string]{V: "/dev/zero", Set: true}}
 	start := time.Now()
 	_, err := ResolveAuth("leaf1", c, func(string) string { return "" }, nil)
-	if err == nil || !strings.Contains(err.Error(), "/dev/zero") || !strings.Contains(err.Error(), "larger than") {
+	if err == nil || !strings.Contains(err.Error(), "/dev/zero") || !strings.Contains(err.Error(), "holds more than") {
 		t.Fatalf("error %v; want one naming /dev/zero and the size limit", err)
 	}
 	if d := time.Since(start); d > 10*time.Second {

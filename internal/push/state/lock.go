@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/fabricgen/fabricgen/internal/readlimit"
 )
 
 // Holder says who holds the lock; it is written into the lock file so a
@@ -105,10 +107,13 @@ func (d Dir) Lock(ctx context.Context, holder Holder, timeout time.Duration) (*L
 	return &Lock{f: f, path: path}, nil
 }
 
+// maxHolder bounds the lock file: one JSON line naming its holder.
+const maxHolder = 64 << 10
+
 // readHolder reads the lock file's holder, or nil when it says nothing
 // usable.
 func readHolder(path string) *Holder {
-	b, err := os.ReadFile(path)
+	b, err := readlimit.File(path, maxHolder)
 	if err != nil || strings.TrimSpace(string(b)) == "" {
 		return nil
 	}

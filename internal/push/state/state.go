@@ -20,10 +20,18 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/fabricgen/fabricgen/internal/readlimit"
 )
 
 // DirName is the state directory's name inside the fabric directory.
 const DirName = ".fabricgen"
+
+// maxStateFile bounds a file of the state directory fabricgen reads back
+// (the lock's holder, an in-flight or last-applied record holding a
+// device's rendered configuration): another process or a symlink there
+// must not make apply read without end.
+const maxStateFile = 64 << 20
 
 // Dir is one fabric's state directory.
 type Dir struct {
@@ -133,7 +141,7 @@ func writeJSON(path string, v any) error {
 // readJSON reads path into v; it reports false when the file does not
 // exist.
 func readJSON(path string, v any) (bool, error) {
-	b, err := os.ReadFile(path)
+	b, err := readlimit.File(path, maxStateFile)
 	if errors.Is(err, os.ErrNotExist) {
 		return false, nil
 	}

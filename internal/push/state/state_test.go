@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/fabricgen/fabricgen/internal/readlimit"
 )
 
 func TestMain(m *testing.M) {
@@ -203,6 +205,20 @@ func TestInFlightAndAppliedRecords(t *testing.T) {
 	_ = os.WriteFile(p, []byte("{not json"), 0o600)
 	if _, err := d.InFlight("leaf2"); err == nil {
 		t.Error("a corrupt in-flight record read as none")
+	}
+	// A record that never ends (a symlink to /dev/zero) is refused at
+	// the bound, named, not read without end.
+	z := filepath.Join(d.Path, "inflight", "leaf3.json")
+	if err := os.Symlink("/dev/zero", z); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.InFlight("leaf3"); err == nil || !errors.Is(err, readlimit.ErrTooLarge) || !strings.Contains(err.Error(), "leaf3.json") {
+		t.Errorf("in-flight record /dev/zero: %v, want it refused as too large and named", err)
+	}
+	// A lock file replaced by /dev/zero: its holder is unreadable, not
+	// read without end.
+	if h := readHolder("/dev/zero"); h != nil {
+		t.Errorf("readHolder(/dev/zero) = %+v", h)
 	}
 }
 
