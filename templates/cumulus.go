@@ -34,7 +34,8 @@ type CumulusInterface struct {
 	// link-local address (BGP unnumbered).
 	Routed bool
 	// Family is the address keyword: "ip" before Cumulus Linux 5.15,
-	// "ipv4" or "ipv6" from 5.15 on.
+	// "ipv4" or "ipv6" from 5.15 on ("ipv6" for a port without an
+	// address).
 	Family string
 	// MTU is the link MTU (0: not set).
 	MTU int
@@ -135,10 +136,15 @@ func buildCumulus(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 			return nil, err
 		}
 		// Cumulus Linux 5.15 renamed "interface X ip address" to "ipv4
-		// address" / "ipv6 address" ("New and Changed NVUE Commands", 5.15).
+		// address" / "ipv6 address", and "ip ipv6 enable on" to "ipv6
+		// state enabled" ("New and Changed NVUE Commands", 5.15: the
+		// On/Off and IP Interface tabs). An unnumbered port runs on IPv6.
 		in.Family = "ip"
 		if rel.AtLeast(5, 15) {
 			in.Family = p.IPFamily
+			if in.IP == "" {
+				in.Family = "ipv6"
+			}
 		}
 		key := cumulusIfKey{in.Description != "", in.IP != "", in.Routed, in.Family, in.MTU, in.Speed, in.FEC, in.Watchdog,
 			strings.Join(in.ACLIn, "\n"), strings.Join(in.ACLOut, "\n")}

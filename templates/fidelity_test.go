@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"net"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -17,21 +19,33 @@ import (
 // The fidelity table of docs/templates.md lists every line shape each
 // platform emits, with its public source and a status (confirmed,
 // plausible). TestFidelityTableCoversGoldens extracts the shapes from the
-// golden renders and fails on a shape the table does not list, and on a
-// row no golden emits any more: the table cannot drift from the templates.
+// golden renders (every folder goldenSources lists) and fails on a shape
+// the table does not list, and on a row no golden emits any more: the
+// table cannot drift from the templates.
 
 // A line shape is a rendered line with its variable parts replaced:
-// numbers by N, runs of list items by LIST, the device's own names (its
-// name, port names, ACL, class, watchdog and ECN profile names, descriptions)
-// by DEV, IF, ACL, CLASS, NAME and TEXT. Comment lines are not shapes.
+// IPv6 addresses by X::X, numbers by N (rates by Nbit), runs of list items
+// and maps by LIST (one port range stays "range N N" or N-N), the device's
+// own names (its name, port names, ACL names and SONiC's ACL tables, class,
+// watchdog and ECN profile names, descriptions) by DEV, IF, ACL, CLASS,
+// NAME and TEXT. Comment lines are not shapes.
 
 var (
 	// List runs, after digits became N: "N,N,N", "N N N", "N:N N:N",
 	// "N:on N:off", "ets,ets,strict".
 	reListComma = regexp.MustCompile(`\bN(?:[,-]N)+\b`)
 	reListSpace = regexp.MustCompile(`\bN(?: N)+\b`)
-	reListPairs = regexp.MustCompile(`N(?:nd|de)?:(?:N|on|off|ets|strict|vendor)(?: N(?:nd|de)?:(?:N|on|off|ets|strict|vendor))+`)
 	reListWords = regexp.MustCompile(`\b(?:ets|strict|vendor)(?:,(?:ets|strict|vendor))+\b`)
+	// Pairs: a dcb-app PCP key carries its DEI bit (0nd, 7de); a rate is
+	// Nbit (dcb-maxrate). A rate map is a list however many pairs it has.
+	reListPairs = regexp.MustCompile(`(?:N|\d(?:nd|de)):(?:N|on|off|ets|strict|vendor)(?: (?:N|\d(?:nd|de)):(?:N|on|off|ets|strict|vendor))+`)
+	reRateMap   = regexp.MustCompile(`\bN:Nbit(?: N:Nbit)*\b`)
+	reRate      = regexp.MustCompile(`\b\d+bit\b`)
+	// An IPv6 address (checked with net.ParseIP) becomes X::X, before
+	// numbers become N, so its groups are not taken for a list.
+	reIPv6 = regexp.MustCompile(`[0-9A-Fa-f]*:[0-9A-Fa-f:]*:[0-9A-Fa-f]*`)
+	// A port range "range A B" (EOS, NX-OS) is one range, not a list.
+	reRangeKeyword = regexp.MustCompile(`\brange N N\b`)
 )
 
 // shapeNames holds one device's names, longest first, with their placeholders.
@@ -52,6 +66,12 @@ func newShapeNames(f *schema.Fabric, d *schema.Device) shapeNames {
 		add(p.Name, "IF")
 		for _, a := range append(append([]*schema.ACL{}, p.ACLIn...), p.ACLOut...) {
 			add(a.Name, "ACL")
+			if d.Platform.V == schema.SONiC {
+				// sonicACLs names a table after the ACL and its stage.
+				table := strings.ToUpper(strings.ReplaceAll(a.Name, "-", "_"))
+				add(table+"_IN", "ACL")
+				add(table+"_EG", "ACL")
+			}
 		}
 	}
 	for _, w := range f.Watchdogs {
@@ -167,14 +187,31 @@ func lineShape(p schema.Platform, line string, sn shapeNames) string {
 	for i, f := range fixedNumbers {
 		s = strings.ReplaceAll(s, f, fmt.Sprintf("QfixedQ%cQ", 'a'+i))
 	}
+	s = reIPv6.ReplaceAllStringFunc(s, func(m string) string {
+		if net.ParseIP(m) == nil {
+			return m
+		}
+		return "X::X"
+	})
+	s = reRate.ReplaceAllString(s, "Nbit")
 	s = numbersToN(s)
 	for i, f := range fixedNumbers {
 		s = strings.ReplaceAll(s, fmt.Sprintf("QfixedQ%cQ", 'a'+i), f)
 	}
+	s = reRateMap.ReplaceAllString(s, "LIST")
 	s = reListPairs.ReplaceAllString(s, "LIST")
 	s = reListWords.ReplaceAllString(s, "LIST")
-	s = reListComma.ReplaceAllString(s, "LIST")
+	s = reRangeKeyword.ReplaceAllString(s, "range QrangeQ")
+	// One range A-B (a Junos port match, a SONiC L4 range) stays N-N; a
+	// run of ranges and values is a list.
+	s = reListComma.ReplaceAllStringFunc(s, func(m string) string {
+		if m == "N-N" {
+			return m
+		}
+		return "LIST"
+	})
 	s = reListSpace.ReplaceAllString(s, "LIST")
+	s = strings.ReplaceAll(s, "range QrangeQ", "range N N")
 	return s
 }
 
@@ -217,44 +254,103 @@ func sonicShapes(t *testing.T, text []byte, sn shapeNames) []string {
 	return out
 }
 
-// goldenShapes extracts the line shapes of every golden render, by
-// platform, each with one golden file that emits it.
+// goldenSource is one folder of golden renders and the fabric each file
+// was rendered from.
+type goldenSource struct {
+	root string // under templates/, slash-separated
+	// fabric returns the fabric of the golden file at rel (relative to
+	// root, slash-separated).
+	fabric func(t *testing.T, rel string) *schema.Fabric
+}
+
+// goldenSources lists every folder of golden renders the templates package
+// has: the examples' (TestGolden) and the stanza fixture's
+// (TestStanzaGolden). TestFidelityCoversEveryGoldenFolder fails on a golden
+// folder under testdata this list does not name.
+func goldenSources() []goldenSource {
+	return []goldenSource{
+		{root: "testdata/golden", fabric: func(t *testing.T, rel string) *schema.Fabric {
+			return loadExample(t, path.Dir(rel))
+		}},
+		{root: "testdata/stanza/golden", fabric: func(t *testing.T, _ string) *schema.Fabric {
+			return stanzaFabric(t)
+		}},
+	}
+}
+
+// goldenShapes extracts the line shapes of every golden render of every
+// golden source, by platform, each with one golden file that emits it.
 func goldenShapes(t *testing.T) map[schema.Platform]map[string]string {
 	t.Helper()
-	root := filepath.Join("testdata", "golden")
 	out := map[schema.Platform]map[string]string{}
-	err := filepath.WalkDir(root, func(path string, de fs.DirEntry, err error) error {
-		if err != nil || de.IsDir() || strings.HasSuffix(path, ".err") {
-			return err
-		}
-		rel, _ := filepath.Rel(root, path)
-		ex := filepath.ToSlash(filepath.Dir(rel))
-		dev := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
-		f := loadExample(t, ex)
-		d := f.Device(dev)
-		if d == nil {
-			t.Errorf("%s: no device %s in examples/%s", rel, dev, ex)
-			return nil
-		}
-		text, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		p := d.Platform.V
-		if out[p] == nil {
-			out[p] = map[string]string{}
-		}
-		for _, s := range shapesOf(t, p, text, newShapeNames(f, d)) {
-			if _, ok := out[p][s]; !ok {
-				out[p][s] = filepath.ToSlash(rel)
+	for _, src := range goldenSources() {
+		root := filepath.FromSlash(src.root)
+		var fab *schema.Fabric
+		var fabDir string
+		err := filepath.WalkDir(root, func(p string, de fs.DirEntry, err error) error {
+			if err != nil || de.IsDir() || strings.HasSuffix(p, ".err") {
+				return err
 			}
+			rel, _ := filepath.Rel(root, p)
+			rel = filepath.ToSlash(rel)
+			if fab == nil || fabDir != path.Dir(rel) {
+				fab, fabDir = src.fabric(t, rel), path.Dir(rel)
+			}
+			dev := strings.TrimSuffix(path.Base(rel), path.Ext(rel))
+			d := fab.Device(dev)
+			if d == nil {
+				t.Errorf("%s/%s: no device %s in the fabric it was rendered from", src.root, rel, dev)
+				return nil
+			}
+			text, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			pl := d.Platform.V
+			if out[pl] == nil {
+				out[pl] = map[string]string{}
+			}
+			for _, s := range shapesOf(t, pl, text, newShapeNames(fab, d)) {
+				if _, ok := out[pl][s]; !ok {
+					out[pl][s] = src.root + "/" + rel
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
+}
+
+// TestFidelityCoversEveryGoldenFolder: every folder named golden under
+// testdata is one goldenSources reads, so a new golden render test cannot
+// add line shapes the fidelity table never sees.
+func TestFidelityCoversEveryGoldenFolder(t *testing.T) {
+	known := map[string]bool{}
+	for _, src := range goldenSources() {
+		known[src.root] = true
+		if _, err := os.Stat(filepath.FromSlash(src.root)); err != nil {
+			t.Errorf("golden source %s: %v", src.root, err)
+		}
+	}
+	err := filepath.WalkDir("testdata", func(p string, de fs.DirEntry, err error) error {
+		if err != nil || !de.IsDir() {
+			return err
+		}
+		p = filepath.ToSlash(p)
+		if known[p] {
+			return fs.SkipDir
+		}
+		if de.Name() == "golden" {
+			t.Errorf("%s holds golden renders the fidelity test does not read: add it to goldenSources in templates/fidelity_test.go", p)
 		}
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return out
 }
 
 // shapesOf lists the shapes of one render of platform p.
@@ -390,6 +486,32 @@ func TestFidelityTableCanFail(t *testing.T) {
 	} {
 		if got := lineShape(schema.AristaEOS, pair[0], leaf1); got != pair[1] {
 			t.Errorf("shape of %q = %q, want %q", pair[0], got, pair[1])
+		}
+	}
+	// Addresses, ranges and maps: one shape per syntax, whatever the
+	// values, but a range is not a list and two prefixes stay two.
+	st := stanzaFabric(t)
+	sonic1 := newShapeNames(st, st.Device("sonic1"))
+	for _, c := range []struct {
+		p        schema.Platform
+		sn       shapeNames
+		in, want string
+	}{
+		{schema.AristaEOS, leaf1, "   10 permit udp 2001:db8:1::/48 2001:db8:2::/48 eq 4791", "N permit udp X::X/N X::X/N eq N"},
+		{schema.AristaEOS, leaf1, "   20 deny ip any 2001:db8::/32", "N deny ip any X::X/N"},
+		{schema.AristaEOS, leaf1, "   20 permit udp any 10.9.0.0/16 range 4791 4792 dscp 26", "N permit udp any N.N.N.N/N range N N dscp N"},
+		{schema.CiscoNXOS, shapeNames{}, "  match dscp 0-25,27-47,49-63", "match dscp LIST"},
+		{schema.JuniperJunos, shapeNames{}, "set firewall family inet filter f term 20 from destination-port 4791-4792", "set firewall family inet filter f term N from destination-port N-N"},
+		{schema.LinuxDCB, shapeNames{}, "dcb maxrate set dev eth0 tc-maxrate 6:10000000000bit 7:25000000000bit", "dcb maxrate set dev eth0 tc-maxrate LIST"},
+		{schema.LinuxDCB, shapeNames{}, "dcb maxrate set dev eth0 tc-maxrate 6:10000000000bit", "dcb maxrate set dev eth0 tc-maxrate LIST"},
+		{schema.LinuxDCB, shapeNames{}, "dcb app replace dev eth0 pcp-prio 0nd:0 0de:0 7nd:7 7de:7", "dcb app replace dev eth0 pcp-prio LIST"},
+		{schema.LinuxDCB, shapeNames{}, "dcb app replace dev eth0 dscp-prio 0:0 1:0 26:3", "dcb app replace dev eth0 dscp-prio LIST"},
+		{schema.SONiC, sonic1, "ACL_TABLE|EDGE_V4_IN stage=ingress", "ACL_TABLE|ACL stage=ingress"},
+		{schema.SONiC, sonic1, "ACL_RULE|EDGE_V4_EG|RULE_20 L4_DST_PORT_RANGE=4791-4792", "ACL_RULE|ACL|RULE_N L4_DST_PORT_RANGE=N-N"},
+		{schema.SONiC, sonic1, "INTERFACE|Ethernet8|2001:db8:9::/127", "INTERFACE|IF|X::X/N"},
+	} {
+		if got := lineShape(c.p, c.in, c.sn); got != c.want {
+			t.Errorf("%s shape of %q = %q, want %q", c.p, c.in, got, c.want)
 		}
 	}
 	table := fidelityTable(t, "| platform | line shape | source | status |\n|---|---|---|---|\n"+

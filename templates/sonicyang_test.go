@@ -286,11 +286,26 @@ func sonicRenders(t *testing.T) map[string]sonicRender {
 			out[ex+"/"+d.Name] = sonicRender{o.Text, !d.OSVersion.V.AtLeast(202111)}
 		}
 	}
+	// The stanza fixture: its ports and ACL tables (both families, both
+	// stages, ranges, DSCP matches) are rows no example renders.
+	f := stanzaFabric(t)
+	for _, d := range f.Devices {
+		if d.Platform.V != schema.SONiC {
+			continue
+		}
+		o, err := r.Render(f, d)
+		if err != nil {
+			t.Errorf("stanza/%s: %v", d.Name, err)
+			continue
+		}
+		out["stanza/"+d.Name] = sonicRender{o.Text, !d.OSVersion.V.AtLeast(202111)}
+	}
 	return out
 }
 
-// TestSONiCYANG converts every SONiC render of every example to YANG JSON
-// and validates it with yanglint against ../shared/yang/sonic.
+// TestSONiCYANG converts every SONiC render of every example and of the
+// stanza fixture to YANG JSON and validates it with yanglint against
+// ../shared/yang/sonic.
 func TestSONiCYANG(t *testing.T) {
 	tool := needTool(t, "yanglint", "libyang2-tools")
 	yangDir := filepath.Join(sharedDir(t), "yang", "sonic")
