@@ -27,37 +27,22 @@ func (cumulusCollector) Collect(r Runner, dev *schema.Device) (*check.Device, er
 	d := newDevice(dev)
 	byName := portMap(d)
 	const ifCmd = "nv show interface -o json"
-	out, err := r.Run(ifCmd)
-	if err != nil {
+	if err := runParse(r, ifCmd, func(out string) error { return parseNVUEInterfaces(out, byName) }); err != nil {
 		return nil, err
-	}
-	if err := parseNVUEInterfaces(out, byName); err != nil {
-		return nil, fmt.Errorf("%s: %w", ifCmd, err)
 	}
 	source(d, ifCmd, check.Oper, check.LinkFlaps, check.RxErrors, check.FCSErrors, check.RxBytes, check.TxBytes)
 	for _, p := range d.Ports {
 		prio, queue := roceAt(dev, p.Name)
-		for _, c := range []struct {
-			cmd   string
-			fams  []string
-			parse func(string, *check.Port) error
-		}{
-			{"nv show interface " + p.Name + " counters qos -o json", []string{check.PFCRx, check.PFCTx, check.QueueTxBytes, check.QueueDrops}, parseNVUEQoSCounters},
-			{"nv show interface " + p.Name + " qos roce counters -o json", []string{check.QueueECN, check.PrioDrops},
-				func(s string, p *check.Port) error { return parseNVUERoCE(s, p, prio, queue) }},
-			{"nv show platform transceiver " + p.Name + " -o json", []string{check.RxPower, check.TxPower, check.RxPowerLoAlarm, check.RxPowerLoWarn,
-				check.TxPowerLoAlarm, check.TxPowerLoWarn, check.TxPowerHiWarn, check.TxPowerHiAlarm, check.Temperature, check.TempHiWarn, check.TempHiAlarm,
-				check.Voltage, check.VoltLoWarn, check.VoltHiWarn}, parseNVUETransceiver},
-			{"nv show interface " + p.Name + " qos pfc-watchdog -o json", []string{check.WDStorms, check.WDStormed}, parseNVUEWatchdog},
-		} {
-			out, err := r.Run(c.cmd)
-			if err != nil {
-				return nil, err
-			}
-			if err := c.parse(out, p); err != nil {
-				return nil, fmt.Errorf("%s: %w", c.cmd, err)
-			}
-			portSource(d, p, c.cmd, portTemplate(c.cmd, p.Name), c.fams...)
+		if err := readPort(r, d, p, p,
+			portCommand[*check.Port]{cmd: "nv show interface " + p.Name + " counters qos -o json",
+				fams: []string{check.PFCRx, check.PFCTx, check.QueueTxBytes, check.QueueDrops}, parse: parseNVUEQoSCounters},
+			portCommand[*check.Port]{cmd: "nv show interface " + p.Name + " qos roce counters -o json", fams: []string{check.QueueECN, check.PrioDrops},
+				parse: func(s string, p *check.Port) error { return parseNVUERoCE(s, p, prio, queue) }},
+			portCommand[*check.Port]{cmd: "nv show platform transceiver " + p.Name + " -o json", fams: domFamilies, parse: parseNVUETransceiver},
+			portCommand[*check.Port]{cmd: "nv show interface " + p.Name + " qos pfc-watchdog -o json", fams: []string{check.WDStorms, check.WDStormed},
+				parse: parseNVUEWatchdog},
+		); err != nil {
+			return nil, err
 		}
 	}
 	missing(d, check.FECUncorrected, check.FECCorrected, check.PreFECBER)
@@ -83,14 +68,13 @@ func parseNVUEInterfaces(out string, ports map[string]*check.Port) error {
 	if err != nil {
 		return err
 	}
-	for name, x := range obj(v) {
-		p := ports[name]
-		link := obj(obj(x)["link"])
-		if p == nil || link == nil {
-			continue
+	objsByPort(obj(v), ports, func(p *check.Port, x map[string]any) {
+		link := obj(x["link"])
+		if link == nil {
+			return
 		}
 		if s, ok := link["state"].(string); ok {
-			p.Oper = map[bool]string{true: "up", false: "down"}[s == "up"]
+			p.Oper = upDown(s == "up")
 		}
 		if s, ok := link["speed"].(string); ok {
 			if m := reNVUESpeed.FindStringSubmatch(s); m != nil {
@@ -105,15 +89,9 @@ func parseNVUEInterfaces(out string, ports map[string]*check.Port) error {
 		if n, ok := num(st["carrier-transitions"]); ok {
 			p.Counters[check.LinkFlaps] = n / 2
 		}
-		for key, fam := range map[string]string{"in-errors": check.RxErrors, "in-bytes": check.RxBytes, "out-bytes": check.TxBytes} {
-			if n, ok := num(st[key]); ok {
-				p.Counters[fam] = n
-			}
-		}
-		if n, ok := num(st["in-errors"]); ok {
-			p.Counters[check.FCSErrors] = n
-		}
-	}
+		fill(p.Counters, st, num, field{"in-errors", check.RxErrors}, field{"in-errors", check.FCSErrors},
+			field{"in-bytes", check.RxBytes}, field{"out-bytes", check.TxBytes})
+	})
 	return nil
 }
 
@@ -129,21 +107,11 @@ func parseNVUEQoSCounters(out string, p *check.Port) error {
 	if eq == nil || pfc == nil {
 		return fmt.Errorf("no egress-queue-stats/pfc-stats (Cumulus Linux 5.5 or later has them)")
 	}
-	each := func(m map[string]any, fields map[string]string) {
-		for k, x := range m {
-			i, err := strconv.Atoi(k)
-			if err != nil || i < 0 || i > 7 {
-				continue
-			}
-			for key, fam := range fields {
-				if n, ok := num(obj(x)[key]); ok {
-					p.Counters[check.Key(fam, i)] = n
-				}
-			}
-		}
+	each := func(m map[string]any, fields ...field) {
+		eachIndex(m, "", 7, func(i int, x any) { fillAt(p.Counters, obj(x), num, i, fields...) })
 	}
-	each(eq, map[string]string{"tx-bytes": check.QueueTxBytes, "tx-uc-buffer-discards": check.QueueDrops})
-	each(pfc, map[string]string{"rx-pause-frames": check.PFCRx, "tx-pause-frames": check.PFCTx})
+	each(eq, field{"tx-bytes", check.QueueTxBytes}, field{"tx-uc-buffer-discards", check.QueueDrops})
+	each(pfc, field{"rx-pause-frames", check.PFCRx}, field{"tx-pause-frames", check.PFCTx})
 	return nil
 }
 
@@ -158,13 +126,8 @@ func parseNVUERoCE(out string, p *check.Port, prio, queue int) error {
 	if rx == nil || tx == nil {
 		return fmt.Errorf("no rx-stats/tx-stats")
 	}
-	set := func(m map[string]any, key, fam string) {
-		if n, ok := num(m[key]); ok {
-			p.Counters[fam] = n
-		}
-	}
-	set(obj(tx["tx-ecn-stats"]), "ecn-marked-packets", check.Key(check.QueueECN, queue))
-	set(obj(rx["rx-roce-stats"]), "no-buffer-discard", check.Key(check.PrioDrops, prio))
+	fillAt(p.Counters, obj(tx["tx-ecn-stats"]), num, queue, field{"ecn-marked-packets", check.QueueECN})
+	fillAt(p.Counters, obj(rx["rx-roce-stats"]), num, prio, field{"no-buffer-discard", check.PrioDrops})
 	return nil
 }
 
@@ -193,41 +156,18 @@ func parseNVUETransceiver(out string, p *check.Port) error {
 	if ct, _ := top["cable-type"].(string); strings.Contains(strings.ToLower(ct), "copper") {
 		p.Copper = true
 	}
-	for name, ch := range obj(top["channel"]) {
-		lane, err := strconv.Atoi(strings.TrimPrefix(name, "channel-"))
-		if err != nil || lane < 0 || lane > 63 {
-			continue
-		}
+	eachIndex(obj(top["channel"]), "channel-", 63, func(lane int, ch any) {
 		rx, tx := obj(obj(ch)["rx-power"]), obj(obj(ch)["tx-power"])
-		if f, ok := nvueValue(rx["power"]); ok {
-			p.Gauges[check.Key(check.RxPower, lane)] = f
-		}
-		if f, ok := nvueValue(tx["power"]); ok {
-			p.Gauges[check.Key(check.TxPower, lane)] = f
-		}
-		for key, fam := range map[string]string{"low-alarm-threshold": check.RxPowerLoAlarm, "low-warning-threshold": check.RxPowerLoWarn} {
-			if f, ok := nvueValue(rx[key]); ok {
-				p.Gauges[fam] = f
-			}
-		}
-		for key, fam := range map[string]string{"low-alarm-threshold": check.TxPowerLoAlarm, "low-warning-threshold": check.TxPowerLoWarn,
-			"high-warning-threshold": check.TxPowerHiWarn, "high-alarm-threshold": check.TxPowerHiAlarm} {
-			if f, ok := nvueValue(tx[key]); ok {
-				p.Gauges[fam] = f
-			}
-		}
-	}
-	t, vcc := obj(top["temperature"]), obj(top["voltage"])
-	for key, fam := range map[string]string{"temperature": check.Temperature, "high-warning-threshold": check.TempHiWarn, "high-alarm-threshold": check.TempHiAlarm} {
-		if f, ok := nvueValue(t[key]); ok {
-			p.Gauges[fam] = f
-		}
-	}
-	for key, fam := range map[string]string{"voltage": check.Voltage, "low-warning-threshold": check.VoltLoWarn, "high-warning-threshold": check.VoltHiWarn} {
-		if f, ok := nvueValue(vcc[key]); ok {
-			p.Gauges[fam] = f
-		}
-	}
+		fillAt(p.Gauges, rx, nvueValue, lane, field{"power", check.RxPower})
+		fillAt(p.Gauges, tx, nvueValue, lane, field{"power", check.TxPower})
+		fill(p.Gauges, rx, nvueValue, field{"low-alarm-threshold", check.RxPowerLoAlarm}, field{"low-warning-threshold", check.RxPowerLoWarn})
+		fill(p.Gauges, tx, nvueValue, field{"low-alarm-threshold", check.TxPowerLoAlarm}, field{"low-warning-threshold", check.TxPowerLoWarn},
+			field{"high-warning-threshold", check.TxPowerHiWarn}, field{"high-alarm-threshold", check.TxPowerHiAlarm})
+	})
+	fill(p.Gauges, obj(top["temperature"]), nvueValue, field{"temperature", check.Temperature},
+		field{"high-warning-threshold", check.TempHiWarn}, field{"high-alarm-threshold", check.TempHiAlarm})
+	fill(p.Gauges, obj(top["voltage"]), nvueValue, field{"voltage", check.Voltage},
+		field{"low-warning-threshold", check.VoltLoWarn}, field{"high-warning-threshold", check.VoltHiWarn})
 	return nil
 }
 
@@ -236,17 +176,11 @@ func parseNVUEWatchdog(out string, p *check.Port) error {
 	if err != nil {
 		return err
 	}
-	for tc, x := range obj(obj(obj(v)["status"])["traffic-class"]) {
-		q, err := strconv.Atoi(tc)
-		if err != nil || q < 0 || q > 7 {
-			continue
-		}
-		if n, ok := num(obj(x)["deadlock-count"]); ok {
-			p.Counters[check.Key(check.WDStorms, q)] = n
-		}
+	eachIndex(obj(obj(obj(v)["status"])["traffic-class"]), "", 7, func(q int, x any) {
+		fillAt(p.Counters, obj(x), num, q, field{"deadlock-count", check.WDStorms})
 		if s, ok := obj(x)["status"].(string); ok {
-			p.Gauges[check.Key(check.WDStormed, q)] = map[bool]float64{true: 1, false: 0}[s == "stormed"]
+			p.Gauges[check.Key(check.WDStormed, q)] = flag(s == "stormed")
 		}
-	}
+	})
 	return nil
 }

@@ -66,55 +66,32 @@ func readDCQCN(r Runner, dev *schema.Device, p *check.Port) (*check.DCQCN, strin
 
 func (hostCollector) Collect(r Runner, dev *schema.Device) (*check.Device, error) {
 	d := newDevice(dev)
-	out, err := r.Run("rdma -j link show")
-	if err != nil {
+	var links map[string]string
+	if err := runParse(r, "rdma -j link show", func(out string) (err error) {
+		links, err = parseRDMALinks(out)
+		return err
+	}); err != nil {
 		return nil, err
-	}
-	links, err := parseRDMALinks(out)
-	if err != nil {
-		return nil, fmt.Errorf("rdma -j link show: %w", err)
 	}
 	source(d, "rdma -j link show", check.Oper)
 	for _, p := range d.Ports {
-		cmds := []struct {
-			cmd   string
-			parse func(string, *check.Port) error
-			fams  []string
-		}{
-			{"ethtool " + p.Name, parseEthtoolSettings, []string{check.Oper}},
-			{"ethtool -S " + p.Name, parseEthtoolStats, []string{check.FCSErrors, check.RxErrors, check.LinkFlaps, check.PrioRxBytes, check.PrioTxBytes,
-				check.PrioDrops, check.PFCRx, check.PFCTx, check.PFCTxDuration, check.PFCRxDuration, check.NICStormWarn, check.NICStormErr, check.PreFECBER, check.RxBytes, check.TxBytes,
-				check.FECCorrectedBits, check.RxBits}},
-			{"ethtool -m " + p.Name, parseEthtoolModule, []string{check.RxPower, check.TxPower, check.RxPowerLoAlarm, check.RxPowerLoWarn,
-				check.TxPowerLoAlarm, check.TxPowerLoWarn, check.TxPowerHiWarn, check.TxPowerHiAlarm, check.Temperature, check.TempHiWarn, check.TempHiAlarm,
-				check.Voltage, check.VoltLoWarn, check.VoltHiWarn}},
-			{"ethtool -I --show-fec " + p.Name, parseEthtoolFEC, []string{check.FECCorrected, check.FECUncorrected}},
-		}
-		for _, c := range cmds {
-			out, err := r.Run(c.cmd)
-			if err != nil {
-				return nil, err
-			}
-			if err := c.parse(out, p); err != nil {
-				return nil, fmt.Errorf("%s: %w", c.cmd, err)
-			}
-			portSource(d, p, c.cmd, portTemplate(c.cmd, p.Name), c.fams...)
+		if err := readPort(r, d, p, p,
+			portCommand[*check.Port]{cmd: "ethtool " + p.Name, parse: parseEthtoolSettings, fams: []string{check.Oper}},
+			portCommand[*check.Port]{cmd: "ethtool -S " + p.Name, parse: parseEthtoolStats, fams: []string{check.FCSErrors, check.RxErrors, check.LinkFlaps,
+				check.PrioRxBytes, check.PrioTxBytes, check.PrioDrops, check.PFCRx, check.PFCTx, check.PFCTxDuration, check.PFCRxDuration, check.NICStormWarn,
+				check.NICStormErr, check.PreFECBER, check.RxBytes, check.TxBytes, check.FECCorrectedBits, check.RxBits}},
+			portCommand[*check.Port]{cmd: "ethtool -m " + p.Name, parse: parseEthtoolModule, fams: domFamilies},
+			portCommand[*check.Port]{cmd: "ethtool -I --show-fec " + p.Name, parse: parseEthtoolFEC, fams: []string{check.FECCorrected, check.FECUncorrected}},
+		); err != nil {
+			return nil, err
 		}
 		q := &check.QoS{}
-		for _, c := range []struct {
-			cmd   string
-			parse func(string, *check.QoS) error
-			fams  []string
-		}{{"dcb -j app show dev " + p.Name, parseDCBApp, []string{check.QoSReadback, check.QoSReadback + ":dscp", check.QoSReadback + ":trust"}},
-			{"dcb -j pfc show dev " + p.Name, parseDCBPFC, []string{check.QoSReadback + ":pfc"}}} {
-			out, err := r.Run(c.cmd)
-			if err != nil {
-				return nil, err
-			}
-			if err := c.parse(out, q); err != nil {
-				return nil, fmt.Errorf("%s: %w", c.cmd, err)
-			}
-			portSource(d, p, c.cmd, portTemplate(c.cmd, p.Name), c.fams...)
+		if err := readPort(r, d, p, q,
+			portCommand[*check.QoS]{cmd: "dcb -j app show dev " + p.Name, parse: parseDCBApp,
+				fams: []string{check.QoSReadback, check.QoSReadback + ":dscp", check.QoSReadback + ":trust"}},
+			portCommand[*check.QoS]{cmd: "dcb -j pfc show dev " + p.Name, parse: parseDCBPFC, fams: []string{check.QoSReadback + ":pfc"}},
+		); err != nil {
+			return nil, err
 		}
 		dq, cmd, err := readDCQCN(r, dev, p)
 		if err != nil {
@@ -130,27 +107,20 @@ func (hostCollector) Collect(r Runner, dev *schema.Device) (*check.Device, error
 			missing(d, check.NPECNMarked)
 			continue
 		}
-		stat := "rdma -j statistic show link " + rdma + "/1"
-		out, err := r.Run(stat)
-		if err != nil {
+		var qps []check.QP
+		if err := readPort(r, d, p, p,
+			portCommand[*check.Port]{cmd: "rdma -j statistic show link " + rdma + "/1", parse: parseRDMAStat, template: "rdma -j statistic show link DEV/1",
+				fams: []string{check.NPECNMarked, check.NPCNPSent, check.RPCNPHandled, check.RPCNPIgnored, check.OutOfSequence,
+					check.PacketSeqErr, check.LocalAckTimeout, check.ImpliedNakSeqErr}},
+			portCommand[*check.Port]{cmd: "rdma -j resource show qp link " + rdma + "/1", template: "rdma -j resource show qp link DEV/1",
+				fams: []string{check.QPState}, parse: func(out string, p *check.Port) (err error) {
+					qps, err = parseRDMAQPs(out, p.Name)
+					return err
+				}},
+		); err != nil {
 			return nil, err
-		}
-		if err := parseRDMAStat(out, p); err != nil {
-			return nil, fmt.Errorf("%s: %w", stat, err)
-		}
-		portSource(d, p, stat, "rdma -j statistic show link DEV/1", check.NPECNMarked, check.NPCNPSent, check.RPCNPHandled, check.RPCNPIgnored, check.OutOfSequence,
-			check.PacketSeqErr, check.LocalAckTimeout, check.ImpliedNakSeqErr)
-		qpCmd := "rdma -j resource show qp link " + rdma + "/1"
-		out, err = r.Run(qpCmd)
-		if err != nil {
-			return nil, err
-		}
-		qps, err := parseRDMAQPs(out, p.Name)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", qpCmd, err)
 		}
 		d.QPs = append(d.QPs, qps...)
-		portSource(d, p, qpCmd, "rdma -j resource show qp link DEV/1", check.QPState)
 	}
 	if len(d.QPs) > 0 {
 		out, err := r.Run("dmesg")
@@ -196,7 +166,7 @@ func parseEthtoolSettings(out string, p *check.Port) error {
 	if m == nil {
 		return fmt.Errorf("no \"Link detected\" line")
 	}
-	p.Oper = map[string]string{"yes": "up", "no": "down"}[m[1]]
+	p.Oper = upDown(m[1] == "yes")
 	if m := reSpeed.FindStringSubmatch(out); m != nil {
 		if v, err := strconv.ParseInt(m[1], 10, 64); err == nil && v < 1e9 {
 			p.Speed = v * 1e6

@@ -15,41 +15,18 @@ import (
 // and no pre-FEC BER in these replies.
 type junosCollector struct{}
 
-var junosCommands = []struct {
-	cmd   string
-	fams  []string
-	parse func(string, map[string]*check.Port) error
-}{
+var junosCommands = []deviceCommand{
 	{"show interfaces extensive | display json", []string{check.Oper, check.FCSErrors, check.RxErrors, check.LinkFlaps, check.RxBytes, check.TxBytes,
 		check.FECCorrected, check.FECUncorrected, check.QueueTxBytes, check.QueueDrops, check.QueueECN, check.PFCRx, check.PFCTx}, parseJunosExtensive},
-	{"show interfaces diagnostics optics | display json", []string{check.RxPower, check.TxPower, check.RxPowerLoAlarm, check.RxPowerLoWarn,
-		check.TxPowerLoAlarm, check.TxPowerLoWarn, check.TxPowerHiWarn, check.TxPowerHiAlarm, check.Temperature, check.TempHiWarn, check.TempHiAlarm,
-		check.Voltage, check.VoltLoWarn, check.VoltHiWarn}, parseJunosOptics},
+	{"show interfaces diagnostics optics | display json", domFamilies, parseJunosOptics},
 }
 
-func (junosCollector) Commands() []string {
-	var out []string
-	for _, c := range junosCommands {
-		out = append(out, c.cmd)
-	}
-	return append(out, "show configuration | display set | no-more")
-}
+const junosReadback = "show configuration | display set | no-more"
+
+func (junosCollector) Commands() []string { return commandList(junosCommands, junosReadback) }
 
 func (junosCollector) Collect(r Runner, dev *schema.Device) (*check.Device, error) {
-	d := newDevice(dev)
-	byName := portMap(d)
-	for _, c := range junosCommands {
-		out, err := r.Run(c.cmd)
-		if err != nil {
-			return nil, err
-		}
-		if err := c.parse(out, byName); err != nil {
-			return nil, fmt.Errorf("%s: %w", c.cmd, err)
-		}
-		source(d, c.cmd, c.fams...)
-	}
-	missing(d, check.WDStorms, check.PreFECBER)
-	return d, readback(r, d, schema.JuniperJunos, "show configuration | display set | no-more")
+	return collectDevice(r, dev, junosCommands, schema.JuniperJunos, junosReadback, check.WDStorms, check.PreFECBER)
 }
 
 // jdata is the first {"data": …} of a Junos JSON leaf.
@@ -100,32 +77,43 @@ func jflt(v any) (float64, bool) {
 	return f, err == nil
 }
 
-// junosInterfaces is interface-information[0].physical-interface[].
-func junosInterfaces(out string) ([]map[string]any, error) {
+// junosWalk decodes a Junos reply and calls fn for each
+// interface-information[0].physical-interface[] that is a port.
+func junosWalk(out string, ports map[string]*check.Port, fn func(*check.Port, map[string]any)) error {
 	v, err := decodeAny(out)
-	if err != nil {
-		return nil, err
-	}
-	info := jfirst(obj(v)["interface-information"])
-	if info == nil {
-		return nil, fmt.Errorf("no interface-information")
-	}
-	return jlist(info["physical-interface"]), nil
-}
-
-func parseJunosExtensive(out string, ports map[string]*check.Port) error {
-	ifs, err := junosInterfaces(out)
 	if err != nil {
 		return err
 	}
-	for _, i := range ifs {
+	info := jfirst(obj(v)["interface-information"])
+	if info == nil {
+		return fmt.Errorf("no interface-information")
+	}
+	rowsByPort(jlist(info["physical-interface"]), func(i map[string]any) string {
 		name, _ := jdata(i["name"])
-		p := ports[name]
-		if p == nil {
-			continue
-		}
+		return name
+	}, ports, fn)
+	return nil
+}
+
+// jcelsius reads a Junos leaf's junos:celsius attribute.
+func jcelsius(v any) (float64, bool) {
+	t := jfirst(v)
+	if t == nil {
+		return 0, false
+	}
+	return flt(obj(t["attributes"])["junos:celsius"])
+}
+
+var junosOpticsFields = []field{{"module-voltage", check.Voltage}, {"module-voltage-low-warn-threshold", check.VoltLoWarn},
+	{"module-voltage-high-warn-threshold", check.VoltHiWarn}, {"laser-rx-power-low-alarm-threshold-dbm", check.RxPowerLoAlarm},
+	{"laser-rx-power-low-warn-threshold-dbm", check.RxPowerLoWarn}, {"laser-tx-power-low-alarm-threshold-dbm", check.TxPowerLoAlarm},
+	{"laser-tx-power-low-warn-threshold-dbm", check.TxPowerLoWarn}, {"laser-tx-power-high-warn-threshold-dbm", check.TxPowerHiWarn},
+	{"laser-tx-power-high-alarm-threshold-dbm", check.TxPowerHiAlarm}}
+
+func parseJunosExtensive(out string, ports map[string]*check.Port) error {
+	return junosWalk(out, ports, func(p *check.Port, i map[string]any) {
 		if s, ok := jdata(i["oper-status"]); ok {
-			p.Oper = map[bool]string{true: "up", false: "down"}[s == "up"]
+			p.Oper = upDown(s == "up")
 		}
 		if s, ok := jdata(i["speed"]); ok {
 			if n, err := strconv.ParseInt(strings.TrimSuffix(s, "Gbps"), 10, 64); err == nil && n < 1e6 {
@@ -140,86 +128,36 @@ func parseJunosExtensive(out string, ports map[string]*check.Port) error {
 				p.Counters[check.LinkFlaps] = n
 			}
 		}
-		set := func(m map[string]any, key, fam string) {
-			if n, ok := jnum(m[key]); ok {
-				p.Counters[fam] = n
-			}
-		}
-		ts := jfirst(i["traffic-statistics"])
-		set(ts, "input-bytes", check.RxBytes)
-		set(ts, "output-bytes", check.TxBytes)
-		ie := jfirst(i["input-error-list"])
-		set(ie, "framing-errors", check.FCSErrors)
-		set(ie, "input-errors", check.RxErrors)
-		fec := jfirst(i["ethernet-fec-statistics"])
-		set(fec, "fec_ccw_count", check.FECCorrected)
-		set(fec, "fec_nccw_count", check.FECUncorrected)
+		fill(p.Counters, jfirst(i["traffic-statistics"]), jnum, field{"input-bytes", check.RxBytes}, field{"output-bytes", check.TxBytes})
+		fill(p.Counters, jfirst(i["input-error-list"]), jnum, field{"framing-errors", check.FCSErrors}, field{"input-errors", check.RxErrors})
+		fill(p.Counters, jfirst(i["ethernet-fec-statistics"]), jnum, field{"fec_ccw_count", check.FECCorrected}, field{"fec_nccw_count", check.FECUncorrected})
 		for _, q := range jlist(jfirst(i["queue-counters"])["queue"]) {
-			qn, ok := jnum(q["queue-number"])
-			if !ok || qn > 7 {
-				continue
+			if qn, ok := numIndex(jnum, q["queue-number"], 7); ok {
+				fillAt(p.Counters, q, jnum, qn, field{"queue-counters-queued-bytes", check.QueueTxBytes},
+					field{"queue-counters-tail-drop-packets", check.QueueDrops}, field{"queue-counters-ecn-ce-packets", check.QueueECN})
 			}
-			set(q, "queue-counters-queued-bytes", check.Key(check.QueueTxBytes, int(qn)))
-			set(q, "queue-counters-tail-drop-packets", check.Key(check.QueueDrops, int(qn)))
-			set(q, "queue-counters-ecn-ce-packets", check.Key(check.QueueECN, int(qn)))
 		}
 		for _, pf := range jlist(jfirst(i["mac-priority-flow-control-statistics"])["priority-flow-control-statistics"]) {
-			pr, ok := jnum(pf["priority"])
-			if !ok || pr > 7 {
-				continue
+			if pr, ok := numIndex(jnum, pf["priority"], 7); ok {
+				fillAt(p.Counters, pf, jnum, pr, field{"pfc-received", check.PFCRx}, field{"pfc-sent", check.PFCTx})
 			}
-			set(pf, "pfc-received", check.Key(check.PFCRx, int(pr)))
-			set(pf, "pfc-sent", check.Key(check.PFCTx, int(pr)))
 		}
-	}
-	return nil
+	})
 }
 
 func parseJunosOptics(out string, ports map[string]*check.Port) error {
-	ifs, err := junosInterfaces(out)
-	if err != nil {
-		return err
-	}
-	for _, i := range ifs {
-		name, _ := jdata(i["name"])
-		p := ports[name]
+	return junosWalk(out, ports, func(p *check.Port, i map[string]any) {
 		od := jfirst(i["optics-diagnostics"])
-		if p == nil || od == nil {
-			continue
+		if od == nil {
+			return
 		}
-		if t := jfirst(od["module-temperature"]); t != nil {
-			if f, ok := flt(obj(t["attributes"])["junos:celsius"]); ok {
-				p.Gauges[check.Temperature] = f
-			}
-		}
-		for key, fam := range map[string]string{"module-voltage": check.Voltage, "module-voltage-low-warn-threshold": check.VoltLoWarn,
-			"module-voltage-high-warn-threshold": check.VoltHiWarn, "laser-rx-power-low-alarm-threshold-dbm": check.RxPowerLoAlarm,
-			"laser-rx-power-low-warn-threshold-dbm": check.RxPowerLoWarn, "laser-tx-power-low-alarm-threshold-dbm": check.TxPowerLoAlarm,
-			"laser-tx-power-low-warn-threshold-dbm": check.TxPowerLoWarn, "laser-tx-power-high-warn-threshold-dbm": check.TxPowerHiWarn,
-			"laser-tx-power-high-alarm-threshold-dbm": check.TxPowerHiAlarm} {
-			if f, ok := jflt(od[key]); ok {
-				p.Gauges[fam] = f
-			}
-		}
-		for key, fam := range map[string]string{"module-temperature-high-warn-threshold": check.TempHiWarn, "module-temperature-high-alarm-threshold": check.TempHiAlarm} {
-			if t := jfirst(od[key]); t != nil {
-				if f, ok := flt(obj(t["attributes"])["junos:celsius"]); ok {
-					p.Gauges[fam] = f
-				}
-			}
-		}
+		fill(p.Gauges, od, jcelsius, field{"module-temperature", check.Temperature},
+			field{"module-temperature-high-warn-threshold", check.TempHiWarn}, field{"module-temperature-high-alarm-threshold", check.TempHiAlarm})
+		fill(p.Gauges, od, jflt, junosOpticsFields...)
 		for _, l := range jlist(od["optics-diagnostics-lane-values"]) {
-			n, ok := jnum(l["lane-index"])
-			if !ok || n > 63 {
-				continue
-			}
-			if f, ok := jflt(l["laser-rx-optical-power-dbm"]); ok {
-				p.Gauges[check.Key(check.RxPower, int(n)+1)] = f
-			}
-			if f, ok := jflt(l["laser-output-power-dbm"]); ok {
-				p.Gauges[check.Key(check.TxPower, int(n)+1)] = f
+			if n, ok := numIndex(jnum, l["lane-index"], 63); ok {
+				fillAt(p.Gauges, l, jflt, n+1, field{"laser-rx-optical-power-dbm", check.RxPower}, field{"laser-output-power-dbm", check.TxPower})
 			}
 		}
-	}
-	return nil
+	})
 }

@@ -1,8 +1,6 @@
 package collect
 
 import (
-	"encoding/json"
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -15,42 +13,17 @@ import (
 // The FEC codeword counters and pre-FEC BER are not in what it reads.
 type nxosCollector struct{}
 
-var nxosCommands = []struct {
-	cmd   string
-	fams  []string
-	parse func(string, map[string]*check.Port) error
-}{
+var nxosCommands = []deviceCommand{
 	{"show interface | json", []string{check.Oper, check.FCSErrors, check.RxErrors, check.LinkFlaps, check.RxBytes, check.TxBytes}, parseNXOSInterface},
-	{"show interface transceiver details | json", []string{check.RxPower, check.TxPower, check.RxPowerLoAlarm, check.RxPowerLoWarn,
-		check.TxPowerLoAlarm, check.TxPowerLoWarn, check.TxPowerHiWarn, check.TxPowerHiAlarm, check.Temperature, check.TempHiWarn, check.TempHiAlarm,
-		check.Voltage, check.VoltLoWarn, check.VoltHiWarn}, parseNXOSTransceiver},
+	{"show interface transceiver details | json", domFamilies, parseNXOSTransceiver},
 	{"show queuing interface | json", []string{check.QueueTxBytes, check.QueueDrops, check.QueueECN, check.PFCRx, check.PFCTx}, parseNXOSQueuing},
 	{"show queuing pfc-queue detail | json", []string{check.WDStorms, check.WDRestored, check.WDStormed}, parseNXOSWatchdog},
 }
 
-func (nxosCollector) Commands() []string {
-	var out []string
-	for _, c := range nxosCommands {
-		out = append(out, c.cmd)
-	}
-	return append(out, "show running-config")
-}
+func (nxosCollector) Commands() []string { return commandList(nxosCommands, "show running-config") }
 
 func (nxosCollector) Collect(r Runner, dev *schema.Device) (*check.Device, error) {
-	d := newDevice(dev)
-	byName := portMap(d)
-	for _, c := range nxosCommands {
-		out, err := r.Run(c.cmd)
-		if err != nil {
-			return nil, err
-		}
-		if err := c.parse(out, byName); err != nil {
-			return nil, fmt.Errorf("%s: %w", c.cmd, err)
-		}
-		source(d, c.cmd, c.fams...)
-	}
-	missing(d, check.FECUncorrected, check.FECCorrected, check.PreFECBER)
-	return d, readback(r, d, schema.CiscoNXOS, "show running-config")
+	return collectDevice(r, dev, nxosCommands, schema.CiscoNXOS, "show running-config", check.FECUncorrected, check.FECCorrected, check.PreFECBER)
 }
 
 // rows returns TABLE_x.ROW_x as a list (NX-API gives a lone row as an object).
@@ -70,17 +43,6 @@ func rows(v any, table string) []map[string]any {
 	return out
 }
 
-func decodeAny(out string) (any, error) {
-	var v any
-	if err := json.Unmarshal([]byte(out), &v); err != nil {
-		return nil, err
-	}
-	if obj(v) == nil {
-		return nil, fmt.Errorf("not a JSON object")
-	}
-	return v, nil
-}
-
 // nxosSpeed reads "400 Gb/s".
 func nxosSpeed(s string) int64 {
 	f := strings.Fields(s)
@@ -92,19 +54,33 @@ func nxosSpeed(s string) int64 {
 	return 0
 }
 
-func parseNXOSInterface(out string, ports map[string]*check.Port) error {
+// nxosWalk decodes NX-API output and calls fn for each TABLE_table row
+// whose nameKey is a port.
+func nxosWalk(out, table, nameKey string, ports map[string]*check.Port, fn func(*check.Port, map[string]any)) error {
 	v, err := decodeAny(out)
 	if err != nil {
 		return err
 	}
-	for _, row := range rows(v, "interface") {
-		name, _ := row["interface"].(string)
-		p := ports[name]
-		if p == nil {
-			continue
-		}
+	rowsByPort(rows(v, table), func(row map[string]any) string {
+		name, _ := row[nameKey].(string)
+		return name
+	}, ports, fn)
+	return nil
+}
+
+var (
+	nxosInterfaceFields = []field{{"eth_crc", check.FCSErrors}, {"eth_inerr", check.RxErrors}, {"eth_link_flaps", check.LinkFlaps},
+		{"eth_inbytes", check.RxBytes}, {"eth_outbytes", check.TxBytes}}
+	nxosLaneFields = []field{{"temperature", check.Temperature}, {"voltage", check.Voltage},
+		{"rx_pwr_alrm_lo", check.RxPowerLoAlarm}, {"rx_pwr_warn_lo", check.RxPowerLoWarn}, {"tx_pwr_alrm_lo", check.TxPowerLoAlarm},
+		{"tx_pwr_warn_lo", check.TxPowerLoWarn}, {"tx_pwr_warn_hi", check.TxPowerHiWarn}, {"tx_pwr_alrm_hi", check.TxPowerHiAlarm},
+		{"temp_warn_hi", check.TempHiWarn}, {"temp_alrm_hi", check.TempHiAlarm}, {"volt_warn_lo", check.VoltLoWarn}, {"volt_warn_hi", check.VoltHiWarn}}
+)
+
+func parseNXOSInterface(out string, ports map[string]*check.Port) error {
+	return nxosWalk(out, "interface", "interface", ports, func(p *check.Port, row map[string]any) {
 		if s, ok := row["state"].(string); ok {
-			p.Oper = map[bool]string{true: "up", false: "down"}[s == "up"]
+			p.Oper = upDown(s == "up")
 		}
 		if s, ok := row["eth_speed"].(string); ok {
 			p.Speed = nxosSpeed(s)
@@ -112,70 +88,32 @@ func parseNXOSInterface(out string, ports map[string]*check.Port) error {
 		if n, ok := num(row["eth_lanes"]); ok && n < 64 {
 			p.Lanes = int(n)
 		}
-		for key, fam := range map[string]string{"eth_crc": check.FCSErrors, "eth_inerr": check.RxErrors, "eth_link_flaps": check.LinkFlaps,
-			"eth_inbytes": check.RxBytes, "eth_outbytes": check.TxBytes} {
-			if n, ok := num(row[key]); ok {
-				p.Counters[fam] = n
-			}
-		}
-	}
-	return nil
+		fill(p.Counters, row, num, nxosInterfaceFields...)
+	})
 }
 
 func parseNXOSTransceiver(out string, ports map[string]*check.Port) error {
-	v, err := decodeAny(out)
-	if err != nil {
-		return err
-	}
-	for _, row := range rows(v, "interface") {
-		name, _ := row["interface"].(string)
-		p := ports[name]
-		if p == nil {
-			continue
-		}
+	return nxosWalk(out, "interface", "interface", ports, func(p *check.Port, row map[string]any) {
 		// Cisco names its passive copper cables …-CUnM (QSFP-100G-CU3M).
 		if t, _ := row["type"].(string); strings.Contains(strings.ToUpper(t), "-CU") {
 			p.Copper = true
 		}
 		for _, lane := range rows(row, "lane") {
-			n, ok := num(lane["lane_number"])
-			if !ok || n > 64 {
+			l, ok := numIndex(num, lane["lane_number"], 64)
+			if !ok {
 				continue
 			}
-			l := int(n)
-			if f, ok := flt(lane["rx_pwr"]); ok {
-				p.Gauges[check.Key(check.RxPower, l)] = f
-			}
-			if f, ok := flt(lane["tx_pwr"]); ok {
-				p.Gauges[check.Key(check.TxPower, l)] = f
-			}
-			for key, fam := range map[string]string{"temperature": check.Temperature, "voltage": check.Voltage,
-				"rx_pwr_alrm_lo": check.RxPowerLoAlarm, "rx_pwr_warn_lo": check.RxPowerLoWarn, "tx_pwr_alrm_lo": check.TxPowerLoAlarm,
-				"tx_pwr_warn_lo": check.TxPowerLoWarn, "tx_pwr_warn_hi": check.TxPowerHiWarn, "tx_pwr_alrm_hi": check.TxPowerHiAlarm,
-				"temp_warn_hi": check.TempHiWarn, "temp_alrm_hi": check.TempHiAlarm, "volt_warn_lo": check.VoltLoWarn, "volt_warn_hi": check.VoltHiWarn} {
-				if f, ok := flt(lane[key]); ok {
-					p.Gauges[fam] = f
-				}
-			}
+			fillAt(p.Gauges, lane, flt, l, field{"rx_pwr", check.RxPower}, field{"tx_pwr", check.TxPower})
+			fill(p.Gauges, lane, flt, nxosLaneFields...)
 		}
-	}
-	return nil
+	})
 }
 
 func parseNXOSQueuing(out string, ports map[string]*check.Port) error {
-	v, err := decodeAny(out)
-	if err != nil {
-		return err
-	}
-	for _, row := range rows(v, "queuing_interface") {
-		name, _ := row["if_name_str"].(string)
-		p := ports[name]
-		if p == nil {
-			continue
-		}
+	return nxosWalk(out, "queuing_interface", "if_name_str", ports, func(p *check.Port, row map[string]any) {
 		for _, g := range rows(row, "qosgrp_egress_stats") {
-			q, ok := num(g["eq-qosgrp"])
-			if !ok || q > 7 {
+			q, ok := numIndex(num, g["eq-qosgrp"], 7)
+			if !ok {
 				continue
 			}
 			for _, e := range rows(g, "qosgrp_egress_stats_entry") {
@@ -185,56 +123,33 @@ func parseNXOSQueuing(out string, ports map[string]*check.Port) error {
 				}
 				switch e["eq-stat-type"] {
 				case "Tx Byts":
-					p.Counters[check.Key(check.QueueTxBytes, int(q))] = val
+					p.Counters[check.Key(check.QueueTxBytes, q)] = val
 				case "WRED/AFD & Tail Drop Pkts":
-					p.Counters[check.Key(check.QueueDrops, int(q))] = val
+					p.Counters[check.Key(check.QueueDrops, q)] = val
 				case "ECN Pkts":
-					p.Counters[check.Key(check.QueueECN, int(q))] = val
+					p.Counters[check.Key(check.QueueECN, q)] = val
 				}
 			}
 		}
 		for _, c := range rows(row, "pfc_stats") {
-			cos, ok := num(c["eq-pfc-cos"])
-			if !ok || cos > 7 {
-				continue
-			}
-			if n, ok := num(c["eq-pfc-rx-ppp"]); ok {
-				p.Counters[check.Key(check.PFCRx, int(cos))] = n
-			}
-			if n, ok := num(c["eq-pfc-tx-ppp"]); ok {
-				p.Counters[check.Key(check.PFCTx, int(cos))] = n
+			if cos, ok := numIndex(num, c["eq-pfc-cos"], 7); ok {
+				fillAt(p.Counters, c, num, cos, field{"eq-pfc-rx-ppp", check.PFCRx}, field{"eq-pfc-tx-ppp", check.PFCTx})
 			}
 		}
-	}
-	return nil
+	})
 }
 
 func parseNXOSWatchdog(out string, ports map[string]*check.Port) error {
-	v, err := decodeAny(out)
-	if err != nil {
-		return err
-	}
-	for _, row := range rows(v, "pfc_queue") {
-		name, _ := row["if_name_str"].(string)
-		p := ports[name]
-		if p == nil {
-			continue
-		}
+	return nxosWalk(out, "pfc_queue", "if_name_str", ports, func(p *check.Port, row map[string]any) {
 		for _, q := range rows(row, "qosgrp_stats") {
-			qn, ok := num(q["eq-qosgrp"])
-			if !ok || qn > 7 {
+			qn, ok := numIndex(num, q["eq-qosgrp"], 7)
+			if !ok {
 				continue
 			}
-			if n, ok := num(q["q-shutdown"]); ok {
-				p.Counters[check.Key(check.WDStorms, int(qn))] = n
-			}
-			if n, ok := num(q["q-restored"]); ok {
-				p.Counters[check.Key(check.WDRestored, int(qn))] = n
-			}
+			fillAt(p.Counters, q, num, qn, field{"q-shutdown", check.WDStorms}, field{"q-restored", check.WDRestored})
 			if s, ok := q["eq-qosgrp-state"].(string); ok {
-				p.Gauges[check.Key(check.WDStormed, int(qn))] = map[bool]float64{true: 1, false: 0}[strings.EqualFold(s, "stormed")]
+				p.Gauges[check.Key(check.WDStormed, qn)] = flag(strings.EqualFold(s, "stormed"))
 			}
 		}
-	}
-	return nil
+	})
 }

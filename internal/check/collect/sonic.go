@@ -104,6 +104,23 @@ func dbDump(out string) (map[string]map[string]string, error) {
 	return res, nil
 }
 
+var (
+	sonicPortFields = []field{{"SAI_PORT_STAT_ETHER_STATS_CRC_ALIGN_ERRORS", check.FCSErrors}, {"SAI_PORT_STAT_IF_IN_ERRORS", check.RxErrors},
+		{"SAI_PORT_STAT_IF_IN_FEC_CORRECTABLE_FRAMES", check.FECCorrected}, {"SAI_PORT_STAT_IF_IN_FEC_NOT_CORRECTABLE_FRAMES", check.FECUncorrected},
+		{"SAI_PORT_STAT_IF_IN_OCTETS", check.RxBytes}, {"SAI_PORT_STAT_IF_OUT_OCTETS", check.TxBytes}}
+	sonicThresholdFields = []field{{"rxpowerlowalarm", check.RxPowerLoAlarm}, {"rxpowerlowwarning", check.RxPowerLoWarn},
+		{"txpowerlowalarm", check.TxPowerLoAlarm}, {"txpowerlowwarning", check.TxPowerLoWarn}, {"txpowerhighwarning", check.TxPowerHiWarn},
+		{"txpowerhighalarm", check.TxPowerHiAlarm}, {"temphighwarning", check.TempHiWarn}, {"temphighalarm", check.TempHiAlarm},
+		{"vcclowwarning", check.VoltLoWarn}, {"vcchighwarning", check.VoltHiWarn}}
+)
+
+// fltString reads a Redis field as float64.
+func fltString(s string) (float64, bool) {
+	f, err := strconv.ParseFloat(s, 64)
+	return f, err == nil
+}
+
+// u64 reads a counter, commas allowed.
 func u64(s string) (uint64, bool) {
 	n, err := strconv.ParseUint(strings.ReplaceAll(strings.TrimSpace(s), ",", ""), 10, 64)
 	return n, err == nil
@@ -120,20 +137,10 @@ func parseSONiCCounters(out string, ports map[string]*check.Port, portOIDs, queu
 		if p == nil || st == nil {
 			continue
 		}
-		set := func(field, fam string) {
-			if n, ok := u64(st[field]); ok {
-				p.Counters[fam] = n
-			}
-		}
-		set("SAI_PORT_STAT_ETHER_STATS_CRC_ALIGN_ERRORS", check.FCSErrors)
-		set("SAI_PORT_STAT_IF_IN_ERRORS", check.RxErrors)
-		set("SAI_PORT_STAT_IF_IN_FEC_CORRECTABLE_FRAMES", check.FECCorrected)
-		set("SAI_PORT_STAT_IF_IN_FEC_NOT_CORRECTABLE_FRAMES", check.FECUncorrected)
-		set("SAI_PORT_STAT_IF_IN_OCTETS", check.RxBytes)
-		set("SAI_PORT_STAT_IF_OUT_OCTETS", check.TxBytes)
+		fill(p.Counters, st, u64, sonicPortFields...)
 		for pr := 0; pr < 8; pr++ {
-			set(fmt.Sprintf("SAI_PORT_STAT_PFC_%d_RX_PKTS", pr), check.Key(check.PFCRx, pr))
-			set(fmt.Sprintf("SAI_PORT_STAT_PFC_%d_TX_PKTS", pr), check.Key(check.PFCTx, pr))
+			fillAt(p.Counters, st, u64, pr, field{fmt.Sprintf("SAI_PORT_STAT_PFC_%d_RX_PKTS", pr), check.PFCRx},
+				field{fmt.Sprintf("SAI_PORT_STAT_PFC_%d_TX_PKTS", pr), check.PFCTx})
 		}
 	}
 	for key, oid := range queueOIDs {
@@ -144,11 +151,9 @@ func parseSONiCCounters(out string, ports map[string]*check.Port, portOIDs, queu
 		if !ok || err != nil || q < 0 || q > 7 || p == nil || st == nil {
 			continue
 		}
-		if n, ok := u64(st["SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS"]); ok {
-			p.Counters[check.Key(check.QueueECN, q)] = n
-		}
+		fillAt(p.Counters, st, u64, q, field{"SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS", check.QueueECN})
 		if s, ok := st["PFC_WD_STATUS"]; ok {
-			p.Gauges[check.Key(check.WDStormed, q)] = map[bool]float64{true: 1, false: 0}[s == "stormed"]
+			p.Gauges[check.Key(check.WDStormed, q)] = flag(s == "stormed")
 			n, _ := u64(st["PFC_WD_QUEUE_STATS_DEADLOCK_DETECTED"])
 			p.Counters[check.Key(check.WDStorms, q)] = n
 			n, _ = u64(st["PFC_WD_QUEUE_STATS_DEADLOCK_RESTORED"])
@@ -188,38 +193,23 @@ func parseSONiCDOM(out string, ports map[string]*check.Port) error {
 		if !ok || p == nil {
 			continue
 		}
-		g := func(field, fam string) {
-			if f, err := strconv.ParseFloat(m[field], 64); err == nil {
-				p.Gauges[fam] = f
-			}
-		}
 		switch table {
 		case "TRANSCEIVER_DOM_SENSOR":
-			g("temperature", check.Temperature)
-			g("voltage", check.Voltage)
-			for field := range m {
-				if mm := reDOMPower.FindStringSubmatch(field); mm != nil {
+			fill(p.Gauges, m, fltString, field{"temperature", check.Temperature}, field{"voltage", check.Voltage})
+			for key := range m {
+				if mm := reDOMPower.FindStringSubmatch(key); mm != nil {
 					lane, _ := strconv.Atoi(mm[2])
 					fam := check.RxPower
 					if mm[1] == "tx" {
 						fam = check.TxPower
 					}
 					if lane < 64 {
-						g(field, check.Key(fam, lane))
+						fillAt(p.Gauges, m, fltString, lane, field{key, fam})
 					}
 				}
 			}
 		case "TRANSCEIVER_DOM_THRESHOLD":
-			g("rxpowerlowalarm", check.RxPowerLoAlarm)
-			g("rxpowerlowwarning", check.RxPowerLoWarn)
-			g("txpowerlowalarm", check.TxPowerLoAlarm)
-			g("txpowerlowwarning", check.TxPowerLoWarn)
-			g("txpowerhighwarning", check.TxPowerHiWarn)
-			g("txpowerhighalarm", check.TxPowerHiAlarm)
-			g("temphighwarning", check.TempHiWarn)
-			g("temphighalarm", check.TempHiAlarm)
-			g("vcclowwarning", check.VoltLoWarn)
-			g("vcchighwarning", check.VoltHiWarn)
+			fill(p.Gauges, m, fltString, sonicThresholdFields...)
 		}
 	}
 	return nil
@@ -235,7 +225,7 @@ func parseSONiCPortTable(out string, ports map[string]*check.Port) error {
 		if p == nil || !strings.HasPrefix(key, "PORT_TABLE:") {
 			continue
 		}
-		p.Oper = map[bool]string{true: "up", false: "down"}[m["oper_status"] == "up"]
+		p.Oper = upDown(m["oper_status"] == "up")
 		if n, ok := u64(m["speed"]); ok && n < 1e9 {
 			p.Speed = int64(n) * 1e6
 		}
