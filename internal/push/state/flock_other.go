@@ -14,3 +14,6 @@ func tryLock(*os.File) (bool, error) {
 }
 
 func unlock(*os.File) error { return nil }
+
+// openNoFollow is not available; Lock refuses without flock anyway.
+const openNoFollow = 0

@@ -19,3 +19,6 @@ func tryLock(f *os.File) (bool, error) {
 }
 
 func unlock(f *os.File) error { return syscall.Flock(int(f.Fd()), syscall.LOCK_UN) }
+
+// openNoFollow makes open(2) fail on a symlink.
+const openNoFollow = syscall.O_NOFOLLOW

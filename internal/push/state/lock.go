@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/user"
 	"path/filepath"
@@ -71,13 +72,21 @@ func (d Dir) Lock(ctx context.Context, holder Holder, timeout time.Duration) (*L
 	if d.IsZero() {
 		return nil, errors.New("no state directory to lock")
 	}
-	if err := os.MkdirAll(d.Path, 0o700); err != nil {
-		return nil, fmt.Errorf("create state directory: %w", err)
+	if err := mkdirReal(d.Path, d.Path, true); err != nil {
+		return nil, err
 	}
 	path := filepath.Join(d.Path, "lock")
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	// Never through a link: the lock is truncated and written below.
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|openNoFollow, 0o600)
 	if err != nil {
+		if st, lerr := os.Lstat(path); lerr == nil && st.Mode()&fs.ModeSymlink != 0 {
+			return nil, fmt.Errorf("lock file %s is %w: fabricgen does not follow links there (a link in a checkout could point anywhere); remove it", path, ErrLinkedState)
+		}
 		return nil, fmt.Errorf("open lock file: %w", err)
+	}
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		_ = f.Close()
+		return nil, fmt.Errorf("lock file %s is not a regular file: remove it", path)
 	}
 	deadline := time.Now().Add(timeout)
 	for {

@@ -45,8 +45,8 @@ func (d Dir) saveBackup(device, running string, now time.Time, suffix string) (s
 		return "", err
 	}
 	dir := filepath.Join(d.backupRoot(), device)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "", fmt.Errorf("create %s: %w", dir, err)
+	if err := d.mkdirBackups(dir); err != nil {
+		return "", err
 	}
 	path := filepath.Join(dir, now.UTC().Format(backupStamp)+suffix+".cfg")
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
@@ -67,6 +67,9 @@ func (d Dir) Backups(device string) ([]Backup, error) {
 		return nil, err
 	}
 	dir := filepath.Join(d.backupRoot(), device)
+	if err := d.realBackups(dir); err != nil {
+		return nil, err
+	}
 	ents, err := os.ReadDir(dir)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
@@ -77,7 +80,7 @@ func (d Dir) Backups(device string) ([]Backup, error) {
 	var out []Backup
 	for _, e := range ents {
 		name, ok := strings.CutSuffix(e.Name(), ".cfg")
-		if !ok || e.IsDir() {
+		if !ok || !e.Type().IsRegular() {
 			continue
 		}
 		name, rb := strings.CutSuffix(name, beforeRollback)
@@ -157,7 +160,29 @@ func (d Dir) recordPath(kind, device string) (string, error) {
 	if err := CheckName(device); err != nil {
 		return "", err
 	}
-	return filepath.Join(d.Path, kind, device+".json"), nil
+	dir := filepath.Join(d.Path, kind)
+	if err := realDirs(d.Path, dir, true); err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, device+".json"), nil
+}
+
+// realBackups checks a device's backup folder: below the state
+// directory every folder must be real; below a --backup-dir the operator
+// chose, the folders fabricgen makes in it.
+func (d Dir) realBackups(dir string) error {
+	if d.BackupRoot == "" {
+		return realDirs(d.Path, dir, true)
+	}
+	return realDirs(d.BackupRoot, dir, false)
+}
+
+// mkdirBackups creates a device's backup folder after realBackups.
+func (d Dir) mkdirBackups(dir string) error {
+	if d.BackupRoot == "" {
+		return mkdirReal(d.Path, dir, true)
+	}
+	return mkdirReal(d.BackupRoot, dir, false)
 }
 
 // WriteInFlight records (or updates) a change in flight.
@@ -166,7 +191,7 @@ func (d Dir) WriteInFlight(r InFlight) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(p, r)
+	return writeJSON(d.Path, p, r)
 }
 
 // InFlight returns the device's in-flight record, or nil.
@@ -239,7 +264,7 @@ func (d Dir) WriteApplied(r Applied) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(p, r)
+	return writeJSON(d.Path, p, r)
 }
 
 // Applied returns the device's last-applied record, or nil.

@@ -110,11 +110,12 @@ func runIDByte(c byte) bool {
 // on a device begins.
 const RunPrefix = "fabricgen-"
 
-// writeJSON writes v to path atomically (a temporary file renamed over
-// it), mode 0600.
-func writeJSON(path string, v any) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return fmt.Errorf("create %s: %w", filepath.Dir(path), err)
+// writeJSON writes v to path below the state directory root atomically
+// (a temporary file renamed over it, which replaces a link rather than
+// writing through it), mode 0600.
+func writeJSON(root, path string, v any) error {
+	if err := mkdirReal(root, filepath.Dir(path), true); err != nil {
+		return err
 	}
 	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
