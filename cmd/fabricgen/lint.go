@@ -137,7 +137,7 @@ func runLint(cmd *cobra.Command, s *streams, dir string, lf *lintFlags) error {
 	if err != nil {
 		return err
 	}
-	res := &format.Result{Sources: sourcesOf(f), Rules: lint.Rules(), Version: version, BasePath: base,
+	res := &format.Result{Sources: sourcesOf(f, diags), Rules: lint.Rules(), Version: version, BasePath: base,
 		Color: lf.formatName == "text" && s.colour(s.outTTY), Valid: !diags.HasErrors()}
 	res.Diagnostics = append(res.Diagnostics, diags...)
 	res.Diagnostics.Sort()

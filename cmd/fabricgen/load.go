@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/fabricgen/fabricgen/internal/readlimit"
 	"github.com/fabricgen/fabricgen/schema"
 	"github.com/spf13/cobra"
 )
@@ -64,12 +65,30 @@ func loadIntent(ctx context.Context, s *streams, dir string, vf *varFlags) (*sch
 	return f, diags, nil
 }
 
-// sourcesOf is the fabric's files (nil when nothing loaded).
-func sourcesOf(f *schema.Fabric) map[string][]byte {
-	if f == nil {
-		return nil
+// sourcesOf is the fabric's files, for the diagnostics' source snippets.
+// A load that stopped at a syntax error returns no fabric: then the files
+// the diagnostics point at are read again (bounded as the load read them),
+// so a syntax error shows its line like any other error.
+func sourcesOf(f *schema.Fabric, diags schema.Diagnostics) map[string][]byte {
+	if f != nil {
+		return f.Files
 	}
-	return f.Files
+	out := map[string][]byte{}
+	for _, d := range diags {
+		if d.Subject == nil || d.Subject.Filename == "" {
+			continue
+		}
+		name := d.Subject.Filename
+		if _, done := out[name]; done {
+			continue
+		}
+		b, err := readlimit.File(name, schema.MaxFileSize)
+		if err != nil {
+			b = nil // no snippet; the diagnostic still names file:line:column
+		}
+		out[name] = b
+	}
+	return out
 }
 
 // loadFabric loads the fabric in dir and prints its diagnostics with source
@@ -80,7 +99,7 @@ func loadFabric(cmd *cobra.Command, s *streams, dir string, vf *varFlags) (*sche
 		return nil, nil, err
 	}
 	if len(diags) > 0 {
-		if err := diags.WriteText(cmd.ErrOrStderr(), sourcesOf(f), s.colour(s.errTTY)); err != nil {
+		if err := diags.WriteText(cmd.ErrOrStderr(), sourcesOf(f, diags), s.colour(s.errTTY)); err != nil {
 			return nil, diags, withCode(exitFailed, err)
 		}
 	}

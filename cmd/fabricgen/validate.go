@@ -47,7 +47,7 @@ func runValidate(cmd *cobra.Command, s *streams, dir string, vf *varFlags, asJSO
 	diags.Sort()
 	if asJSON {
 		js, _ := format.Lookup("json")
-		res := &format.Result{Diagnostics: diags, Valid: !diags.HasErrors(), Sources: sourcesOf(f), Rules: lint.Rules(), Version: version}
+		res := &format.Result{Diagnostics: diags, Valid: !diags.HasErrors(), Sources: sourcesOf(f, diags), Rules: lint.Rules(), Version: version}
 		if err := js.Write(cmd.OutOrStdout(), res); err != nil {
 			return withCode(exitFailed, err)
 		}
@@ -56,7 +56,7 @@ func runValidate(cmd *cobra.Command, s *streams, dir string, vf *varFlags, asJSO
 		}
 		return nil
 	}
-	if err := diags.WriteText(cmd.ErrOrStderr(), sourcesOf(f), s.colour(s.errTTY)); err != nil {
+	if err := diags.WriteText(cmd.ErrOrStderr(), sourcesOf(f, diags), s.colour(s.errTTY)); err != nil {
 		return withCode(exitFailed, err)
 	}
 	if diags.HasErrors() {
