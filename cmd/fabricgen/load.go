@@ -65,28 +65,41 @@ func loadIntent(ctx context.Context, s *streams, dir string, vf *varFlags) (*sch
 	return f, diags, nil
 }
 
-// sourcesOf is the fabric's files, for the diagnostics' source snippets.
-// A load that stopped at a syntax error returns no fabric: then the files
-// the diagnostics point at are read again (bounded as the load read them),
-// so a syntax error shows its line like any other error.
+// sourcesOf is the text of every file the diagnostics point at, for their
+// source snippets: the fabric's files, and files it does not hold — a
+// -var-file, or every file when the load stopped at a syntax error and
+// returned no fabric — read again, bounded as the load read them.
 func sourcesOf(f *schema.Fabric, diags schema.Diagnostics) map[string][]byte {
+	var have map[string][]byte
 	if f != nil {
-		return f.Files
+		have = f.Files
 	}
-	out := map[string][]byte{}
+	var out map[string][]byte
 	for _, d := range diags {
 		if d.Subject == nil || d.Subject.Filename == "" {
 			continue
 		}
 		name := d.Subject.Filename
-		if _, done := out[name]; done {
+		if _, ok := have[name]; ok {
 			continue
+		}
+		if _, ok := out[name]; ok {
+			continue
+		}
+		if out == nil {
+			out = make(map[string][]byte, len(have)+1)
+			for k, v := range have {
+				out[k] = v
+			}
 		}
 		b, err := readlimit.File(name, schema.MaxFileSize)
 		if err != nil {
 			b = nil // no snippet; the diagnostic still names file:line:column
 		}
 		out[name] = b
+	}
+	if out == nil {
+		return have
 	}
 	return out
 }

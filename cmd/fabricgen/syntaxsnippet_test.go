@@ -36,4 +36,22 @@ func TestSyntaxErrorShowsItsLine(t *testing.T) {
 			}
 		})
 	}
+
+	// A -var-file is not one of the fabric's files: its error shows its
+	// line too.
+	vf := filepath.Join(t.TempDir(), "site.tfvars")
+	if err := os.WriteFile(vf, []byte("leaves = 4\nsite = \"dc1\" +\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	good := t.TempDir()
+	writeInterruptFabric(t, good, "")
+	s, out, errb := pushStreams("")
+	if code := run(context.Background(), []string{"validate", filepath.Join(good, "fabric"), "-var-file", vf}, s); code != exitFailed {
+		t.Fatalf("exit %d, want 1\nstdout:\n%s\nstderr:\n%s", code, out, errb)
+	}
+	for _, w := range []string{"site.tfvars:2:", `  2 | site = "dc1" +`} {
+		if !strings.Contains(errb.String(), w) {
+			t.Errorf("stderr lacks %q:\n%s", w, errb)
+		}
+	}
 }
