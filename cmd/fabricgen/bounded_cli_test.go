@@ -13,7 +13,8 @@ import (
 )
 
 // TestBoundedCLIFiles runs fabricgen on files that never end, under a
-// 2 GiB address-space limit (prlimit, from util-linux): each is refused
+// 2 GiB data limit (prlimit --data, from util-linux; not --as, since the
+// Go runtime alone reserves 1.3–1.5 GB of address space): each is refused
 // with exit 1 and the file named, never read to the end.
 func TestBoundedCLIFiles(t *testing.T) {
 	prlimit, err := exec.LookPath("prlimit")
@@ -21,7 +22,7 @@ func TestBoundedCLIFiles(t *testing.T) {
 		if os.Getenv("CI") == "true" {
 			t.Fatal("prlimit not found (install util-linux); CI=true, so this fails instead of skipping")
 		}
-		t.Skip("prlimit not found: install util-linux to run fabricgen under a 2 GiB limit")
+		t.Skip("prlimit not found: install util-linux to run fabricgen under a 2 GiB data limit")
 	}
 	bin := relBinary(t)
 	// zeroAt makes rel (under the case's directory) a symlink to
@@ -58,7 +59,7 @@ func TestBoundedCLIFiles(t *testing.T) {
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			defer cancel()
-			cmd := exec.CommandContext(ctx, prlimit, append([]string{"--as=2147483648", "--", bin}, c.args...)...)
+			cmd := exec.CommandContext(ctx, prlimit, append([]string{"--data=2147483648", "--", bin}, c.args...)...)
 			cmd.Dir = dir
 			cmd.Env = relEnv()
 			var stderr bytes.Buffer
