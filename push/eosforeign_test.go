@@ -1,6 +1,10 @@
 package push
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/fabricgen/fabricgen/schema"
+)
 
 // TestForeignEOS: a line of an EOS session diff is ours when we sent it,
 // negated it, or it belongs to a stanza we removed or added on its own
@@ -32,10 +36,14 @@ func TestForeignEOS(t *testing.T) {
 		// so a child we did not negate is foreign (refusing is safe).
 		{"hunk inside a stanza", head + "@@ -50,3 +50,2 @@\n       no priority\n-      bandwidth percent 40\n", []string{"no tx-queue 3"}, "-      bandwidth percent 40"},
 		{"default undoes a no line", head + "@@ -1,3 +1,2 @@\n interface Ethernet1/1\n    tx-queue 3\n-      no priority\n", []string{"interface Ethernet1/1", "tx-queue 3", "default priority"}, ""},
+		// EOS prints a well-known port by name: the entry we sent with its
+		// number is ours, removed or added; another port is not.
+		{"a port EOS names", head + "@@ -1,3 +1,3 @@\n ip access-list guard\n-   20 permit tcp any any eq www\n+   20 permit tcp any any eq bgp\n", []string{"ip access-list guard", "no 20 permit tcp any any eq 80", "20 permit tcp any any eq 179"}, ""},
+		{"a named port we did not send", head + "@@ -1,2 +1,3 @@\n ip access-list guard\n+   30 permit tcp any any eq ssh\n", []string{"ip access-list guard", "30 permit tcp any any eq 23"}, "+   30 permit tcp any any eq ssh"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := foreignEOS(tc.diff, tc.cmds); got != tc.want {
+			if got := foreignEOS(tc.diff, tc.cmds, mustDialect(schema.AristaEOS).Canonical); got != tc.want {
 				t.Errorf("foreignEOS = %q, want %q", got, tc.want)
 			}
 		})

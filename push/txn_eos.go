@@ -181,7 +181,7 @@ func (a *applier) eosSession() outcome {
 	// A session commits a copy of the running config taken when it
 	// started: a change someone made to the running config since would
 	// be lost. The session's diff then shows lines we did not send.
-	if extra := foreignEOS(diffs, a.changes.Commands()); extra != "" {
+	if extra := foreignEOS(diffs, a.changes.Commands(), a.dl.Canonical); extra != "" {
 		out := abort("the running config changed while the change was staged (another administrator?): the session diff also has " + extra)
 		if out.status == StatusRolledBack {
 			out.status = StatusRefused
@@ -231,12 +231,24 @@ func fmtTimer(d time.Duration) string {
 // followed per side: a removed line's parents are the context and removed
 // lines above it, an added line's the context and added lines, so when
 // the diff lines up the children of a removed tx-queue 3 with those of
-// an added tx-queue 4, the old child still belongs to tx-queue 3.
-func foreignEOS(diff string, cmds []string) string {
+// an added tx-queue 4, the old child still belongs to tx-queue 3. Lines
+// on both sides are compared in canon's form (nil: as they are), since the
+// diff prints what EOS stores ("eq bgp") where we sent "eq 179".
+func foreignEOS(diff string, cmds []string, canon func(string) string) string {
+	if canon == nil {
+		canon = func(s string) string { return s }
+	}
 	// sent: what our commands add; gone: what they remove.
 	sent, gone := map[string]bool{}, map[string]bool{}
 	for _, c := range cmds {
 		c = strings.TrimSpace(c)
+		if rest, ok := strings.CutPrefix(c, "no "); ok {
+			c = "no " + canon(rest)
+		} else if rest, ok := strings.CutPrefix(c, "default "); ok {
+			c = "default " + canon(rest)
+		} else {
+			c = canon(c)
+		}
 		sent[c] = true
 		if rest, ok := strings.CutPrefix(c, "no "); ok {
 			gone[rest] = true
@@ -282,7 +294,7 @@ func foreignEOS(diff string, cmds []string) string {
 			continue
 		}
 		indent := len(body) - len(strings.TrimLeft(body, " "))
-		t := strings.TrimSpace(body)
+		t := canon(strings.TrimSpace(body))
 		switch sign {
 		case ' ':
 			oldSide, newSide = pop(oldSide, indent), pop(newSide, indent)

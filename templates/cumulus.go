@@ -359,7 +359,9 @@ type CumulusACLRule struct {
 	// ACL is the ACL's shell-quoted name; Seq the rule number.
 	ACL string
 	Seq int
-	// Protocol is "ip", "udp", "tcp" or "icmp".
+	// Protocol is "ip", "udp", "tcp" or "icmp"; "icmpv6" in an ipv6 ACL
+	// (NVUE's match ip protocol takes tcp, udp, ospf, pim, icmp, icmpv6 and
+	// igmp).
 	Protocol string
 	// Src and Dst are prefixes, or "".
 	Src, Dst string
@@ -391,7 +393,7 @@ func cumulusACLs(f *schema.Fabric, d *schema.Device, b Base) ([]string, error) {
 			acl.Type = "ipv6"
 		}
 		for _, r := range a.Rules {
-			rule, err := cumulusRule(f, d, a.Name, acl.Word, r)
+			rule, err := cumulusRule(f, d, a.Name, acl.Word, acl.Type, r)
 			if !rej.add(err) {
 				return nil, err
 			}
@@ -407,9 +409,13 @@ func cumulusACLs(f *schema.Fabric, d *schema.Device, b Base) ([]string, error) {
 }
 
 // cumulusRule checks that NVUE can express an ACL rule and builds it.
-func cumulusRule(f *schema.Fabric, d *schema.Device, acl, word string, r RuleView) (CumulusACLRule, error) {
+// typ is the ACL's type, ipv4 or ipv6.
+func cumulusRule(f *schema.Fabric, d *schema.Device, acl, word, typ string, r RuleView) (CumulusACLRule, error) {
 	src := ruleSrc(f, acl, r.Seq)
 	rule := CumulusACLRule{ACL: word, Seq: r.Seq, Protocol: r.Protocol, Src: r.Src, Dst: r.Dst, DSCP: r.DSCP, SetDSCP: -1, Action: r.Action}
+	if typ == "ipv6" && rule.Protocol == "icmp" {
+		rule.Protocol = "icmpv6"
+	}
 	if (len(r.SrcPorts) > 0 || len(r.DstPorts) > 0) && r.Protocol != "udp" && r.Protocol != "tcp" {
 		return rule, unsupported(d, fmt.Sprintf("acl %s rule %d port match with protocol %s", acl, r.Seq, r.Protocol),
 			"NVUE matches L4 ports only under match ip udp or match ip tcp; set protocol udp or tcp", src)

@@ -55,7 +55,9 @@ type EOSAccessList struct {
 // [PORT] [dscp N]", as the "acl_entry" template prints it.
 type EOSACLEntry struct {
 	Seq int
-	// Action is "permit" or "deny"; Protocol "ip", "udp", "tcp" or "icmp".
+	// Action is "permit" or "deny"; Protocol the entry's protocol word:
+	// "ip", "udp", "tcp" or "icmp" in an ip access-list, "ipv6", "udp",
+	// "tcp" or "icmpv6" in an ipv6 access-list (see eosProtocol).
 	Action, Protocol string
 	// Src and Dst are prefixes, or "any".
 	Src, Dst string
@@ -379,7 +381,7 @@ func eosACLs(f *schema.Fabric, d *schema.Device, v *EOSView) error {
 				if !ruleInFamily(r, fam.fam) {
 					continue
 				}
-				e, err := eosEntry(f, d, a.Name, r, r.Action)
+				e, err := eosEntry(f, d, a.Name, r, r.Action, fam.fam)
 				if !rej.add(err) {
 					return err
 				}
@@ -392,11 +394,11 @@ func eosACLs(f *schema.Fabric, d *schema.Device, v *EOSView) error {
 		}
 		pm := EOSPolicyMap{Name: "PM-" + a.Name}
 		for _, m := range a.Marks {
-			kw := "ip"
+			kw, fam := "ip", "ipv4"
 			if m.Rule.Family == "ipv6" {
-				kw = "ipv6"
+				kw, fam = "ipv6", "ipv6"
 			}
-			entry, err := eosEntry(f, d, a.Name, m.Rule, "permit")
+			entry, err := eosEntry(f, d, a.Name, m.Rule, "permit", fam)
 			if !rej.add(err) {
 				return err
 			}
@@ -421,8 +423,10 @@ func ruleInFamily(r RuleView, fam string) bool {
 }
 
 // eosEntry builds one access-list entry for the "acl_entry" template.
-func eosEntry(f *schema.Fabric, d *schema.Device, acl string, r RuleView, action string) (EOSACLEntry, error) {
-	e := EOSACLEntry{Seq: r.Seq, Action: action, Protocol: r.Protocol, Src: anyOr(r.Src), Dst: anyOr(r.Dst)}
+// eosEntry builds one entry of the access list of family fam ("ipv4" or
+// "ipv6"; a rule of either family goes into both lists).
+func eosEntry(f *schema.Fabric, d *schema.Device, acl string, r RuleView, action, fam string) (EOSACLEntry, error) {
+	e := EOSACLEntry{Seq: r.Seq, Action: action, Protocol: eosProtocol(r.Protocol, fam), Src: anyOr(r.Src), Dst: anyOr(r.Dst)}
 	sp, dp, dscp, err := oneMatch(f, d, acl, r, "an EOS access-list entry")
 	if err != nil {
 		return e, err
@@ -430,6 +434,23 @@ func eosEntry(f *schema.Fabric, d *schema.Device, acl string, r RuleView, action
 	e.SrcPort, e.DstPort = sp, dp
 	e.DSCP, e.HasDSCP = dscp, dscp >= 0
 	return e, nil
+}
+
+// eosProtocol is the protocol word of an entry in an access list of family
+// fam: an EOS ipv6 access-list names "any protocol" ipv6 and ICMPv6 icmpv6
+// (AVD's intended ipv6-access-lists config: "10 deny ipv6 2001:db8::/32
+// any"; openconfig/featureprofiles' Arista CLI for IPv6 ACLs: "permit ipv6
+// any any", "permit icmpv6 any any"). "ip" there is not an IPv6 protocol.
+func eosProtocol(proto, fam string) string {
+	if fam == "ipv6" {
+		switch proto {
+		case "ip":
+			return "ipv6"
+		case "icmp":
+			return "icmpv6"
+		}
+	}
+	return proto
 }
 
 func anyOr(prefix string) string {

@@ -93,9 +93,9 @@ type HostStanza struct {
 	// LLDPOff is true on ice (linux_dcb): host DCB needs the firmware LLDP
 	// agent off.
 	LLDPOff bool
-	// DSCPCheckMessage and PCPCheckMessage are the quoted messages of the
-	// linux_dcb read-back checks after "dcb app replace".
-	DSCPCheckMessage, PCPCheckMessage string
+	// DSCPCheckMessage is the quoted message of the linux_dcb read-back
+	// check after "dcb app replace".
+	DSCPCheckMessage string
 	// RoCEMode is "v1" or "v2" when the intent sets it (nvidia_mlnx:
 	// cma_roce_mode), else "".
 	RoCEMode string
@@ -159,13 +159,13 @@ func hostMarked(h HostStanza) HostStanza {
 	h.Word, h.IBDev = mark(0, h.Word), mark(1, h.IBDev)
 	h.ECNNotify, h.ECNReact = mark(2, h.ECNNotify), mark(3, h.ECNReact)
 	h.CNPDSCPFile, h.CNPPriorityFile = mark(4, h.CNPDSCPFile), mark(5, h.CNPPriorityFile)
-	h.DSCPCheckMessage, h.PCPCheckMessage = mark(6, h.DSCPCheckMessage), mark(7, h.PCPCheckMessage)
+	h.DSCPCheckMessage = mark(6, h.DSCPCheckMessage)
 	return h
 }
 
 // identity lists h's name-derived words in the order of hostMarked.
 func (h *HostStanza) identity() []string {
-	return []string{h.Word, h.IBDev, h.ECNNotify, h.ECNReact, h.CNPDSCPFile, h.CNPPriorityFile, h.DSCPCheckMessage, h.PCPCheckMessage}
+	return []string{h.Word, h.IBDev, h.ECNNotify, h.ECNReact, h.CNPDSCPFile, h.CNPPriorityFile, h.DSCPCheckMessage}
 }
 
 // Commands returns the interface's commands, one per element.
@@ -343,15 +343,8 @@ func hostTools(d *schema.Device, fl hostFlavour) []HostTool {
 	if fl.mlnx {
 		tools = append(tools, HostTool{"mlnx_qos", "install MLNX_OFED or mlnx-tools"})
 	} else {
-		// dcb app (and its -N) came with iproute2 5.12; dcb apptrust and
-		// the PCP/DEI pcp-prio keys with 6.2 (dcb-apptrust(8), dcb-app(8)).
-		hint := "install iproute2 5.12 or later"
-		for _, p := range d.Ports {
-			if p.QoS != nil && (p.QoS.Trust.V == schema.TrustPCP || p.QoS.Trust.V == schema.TrustBoth) {
-				hint = "install iproute2 6.2 or later"
-			}
-		}
-		tools = append(tools, HostTool{"dcb", hint})
+		// dcb app (and its -N) came with iproute2 5.12 (dcb-app(8)).
+		tools = append(tools, HostTool{"dcb", "install iproute2 5.12 or later"})
 		if fl.driver == "ice" {
 			tools = append(tools, HostTool{"grep", "install grep"})
 		}
@@ -481,13 +474,21 @@ func hostStanzaQoS(h *HostStanza, d *schema.Device, p PortView, q *schema.PortQo
 		}
 		return rej.err()
 	}
-	// No "dcb apptrust" for DSCP trust: only lan966x, sparx5 and DSA
-	// implement it, and on mlx5, bnxt and ice it fails with EOPNOTSUPP.
-	// On those NICs the first DSCP app entry switches the port to DSCP
-	// trust (mlx5e_dcbnl_ieee_setapp). PCP and both have no such side
-	// door, so they keep apptrust and fail where it is missing.
-	if trust == schema.TrustNone {
-		rej.add(unsupported(d, "trust none on "+h.Word, "dcb apptrust needs at least one selector; a host port classifies by DSCP or PCP", q.Trust.Src))
+	// No "dcb apptrust": only lan966x, sparx5 and DSA switch ports
+	// implement dcbnl_setapptrust, and on mlx5, bnxt and ice it fails with
+	// EOPNOTSUPP. On those NICs the first DSCP app entry switches the port
+	// to DSCP trust (mlx5e_dcbnl_ieee_setapp); PCP and both have no such
+	// side door, so a script for them would stop at its first dcb line.
+	switch trust {
+	case schema.TrustNone:
+		rej.add(unsupported(d, "trust none on "+h.Word, "a linux_dcb port classifies by DSCP (its DSCP app entries); set trust = \"dscp\"", q.Trust.Src))
+	case schema.TrustPCP, schema.TrustBoth:
+		fix := "set trust = \"dscp\""
+		if fl.driver == "mlx5_core" {
+			fix += ", or platform = \"nvidia_mlnx\" (mlnx_qos --trust pcp, which mlnx-tools also runs on the inbox mlx5 driver)"
+		}
+		rej.add(unsupported(d, "trust "+string(trust)+" on "+h.Word,
+			"PCP trust needs dcb apptrust, which "+fl.driver+" does not implement (the kernel answers EOPNOTSUPP; only lan966x, sparx5 and DSA switch ports do); "+fix, q.Trust.Src))
 	}
 	// ice takes DCB from the host only in software DCBX mode, with the
 	// firmware LLDP agent off (kernel Documentation/networking/
@@ -497,7 +498,6 @@ func hostStanzaQoS(h *HostStanza, d *schema.Device, p PortView, q *schema.PortQo
 	// (dcb/dcb_app.c): the script reads the table back and stops unless
 	// it is exactly what was written, naming the port.
 	h.DSCPCheckMessage = shellString(p.Name + ": dcb app dscp-prio did not take")
-	h.PCPCheckMessage = shellString(p.Name + ": dcb app pcp-prio did not take")
 	return rej.err()
 }
 

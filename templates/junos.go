@@ -49,8 +49,9 @@ type JunosTerm struct {
 	// Family and Filter repeat the filter's ("inet"/"inet6", the name).
 	Family, Filter string
 	Seq            int
-	// Protocol is "udp", "tcp" or "icmp" ("from protocol", "from
-	// next-header" for inet6), or "" for any.
+	// Protocol is "udp", "tcp" or "icmp" ("from protocol"), for inet6
+	// "udp", "tcp" or "icmp6" ("from next-header": Junos's icmp there is
+	// protocol 1, ICMPv4), or "" for any.
 	Protocol string
 	// Src and Dst are prefixes, or "".
 	Src, Dst string
@@ -83,8 +84,12 @@ type JunosInterface struct {
 	IP     string
 	Routed bool
 	// FilterIn and FilterOut name the firewall filter bound in each
-	// direction ("filter input|output NAME"), or "".
-	FilterIn, FilterOut string
+	// direction ("filter input|output NAME"), or "". FilterInFamilies and
+	// FilterOutFamilies are the families it is bound under: those its
+	// ACL has rules of ("inet", "inet6" or both), since a family inet6
+	// filter binds under family inet6 whatever the port's address.
+	FilterIn, FilterOut                 string
+	FilterInFamilies, FilterOutFamilies []string
 	// SchedulerMap, CNP, DSCPClassifier and PCPClassifier name the
 	// class-of-service objects bound to the port, or "" for none.
 	SchedulerMap, CNP, DSCPClassifier, PCPClassifier string
@@ -101,6 +106,7 @@ type junosIfKey struct {
 	family                    string
 	routed                    bool
 	in, out                   string
+	inFams, outFams           string
 	sched, cnp, dscpCl, pcpCl string
 }
 
@@ -162,7 +168,7 @@ func buildJunos(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 	if err := junosACLText(b.stanzas, d, v.Filters); !rej.add(err) {
 		return nil, err
 	}
-	ifs, err := junosInterfaces(b.stanzas, d, b.Ports, qq != nil, trust)
+	ifs, err := junosInterfaces(b.stanzas, d, b.Ports, b.ACLs, qq != nil, trust)
 	if !rej.add(err) {
 		return nil, err
 	}
@@ -327,9 +333,18 @@ func junosSchedulers(f *schema.Fabric, d *schema.Device, q QoSView, names [8]str
 // junosInterfaces builds the ports' stanzas (description, MTU, address,
 // filters and, when the device has QoS, the class-of-service bindings) and
 // renders each through the "interface" template.
-func junosInterfaces(st *stanzaSet, d *schema.Device, ports []PortView, hasQoS bool, trust schema.Trust) ([]JunosInterface, error) {
+func junosInterfaces(st *stanzaSet, d *schema.Device, ports []PortView, acls []ACLView, hasQoS bool, trust schema.Trust) ([]JunosInterface, error) {
 	var ifs []JunosInterface
 	var rej refusals
+	families := map[string][]string{}
+	for _, a := range acls {
+		if a.HasIPv4 {
+			families[a.Name] = append(families[a.Name], "inet")
+		}
+		if a.HasIPv6 {
+			families[a.Name] = append(families[a.Name], "inet6")
+		}
+	}
 	for i, p := range ports {
 		in := JunosInterface{Name: p.Name, MTU: p.MTU, Family: "inet", IP: p.IP, Routed: p.Routed}
 		if p.Description != "" {
@@ -348,11 +363,13 @@ func junosInterfaces(st *stanzaSet, d *schema.Device, ports []PortView, hasQoS b
 			names []string
 			word  string
 			out   *string
-		}{{p.ACLIn, "input", &in.FilterIn}, {p.ACLOut, "output", &in.FilterOut}} {
+			fams  *[]string
+		}{{p.ACLIn, "input", &in.FilterIn, &in.FilterInFamilies}, {p.ACLOut, "output", &in.FilterOut, &in.FilterOutFamilies}} {
 			switch len(dir.names) {
 			case 0:
 			case 1:
 				*dir.out = dir.names[0]
+				*dir.fams = families[dir.names[0]]
 			default:
 				pdir := "in"
 				if dir.word == "output" {
@@ -375,6 +392,7 @@ func junosInterfaces(st *stanzaSet, d *schema.Device, ports []PortView, hasQoS b
 			}
 		}
 		key := junosIfKey{in.Description != "", in.IP != "", in.MTU, in.Family, in.Routed, in.FilterIn, in.FilterOut,
+			strings.Join(in.FilterInFamilies, " "), strings.Join(in.FilterOutFamilies, " "),
 			in.SchedulerMap, in.CNP, in.DSCPClassifier, in.PCPClassifier}
 		text, err := renderStanza(st, "interface", key, &in, junosMarked, in.Name, in.Description, in.IP)
 		if err != nil {
@@ -424,7 +442,11 @@ func junosFilters(f *schema.Fabric, d *schema.Device, a ACLView, names [8]string
 			}
 			t := JunosTerm{Family: fam.name, Filter: a.Name, Seq: r.Seq, Src: r.Src, Dst: r.Dst,
 				SrcPorts: r.SrcPorts, DstPorts: r.DstPorts, DSCP: r.DSCP, SetDSCP: -1}
-			if r.Protocol != "ip" {
+			switch {
+			case r.Protocol == "ip":
+			case r.Protocol == "icmp" && fam.name == "inet6":
+				t.Protocol = "icmp6"
+			default:
 				t.Protocol = r.Protocol
 			}
 			if r.Action == string(schema.ActionDeny) {

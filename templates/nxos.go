@@ -55,7 +55,9 @@ type NXOSAccessList struct {
 // [PORT] [dscp N]", as the "acl_entry" template prints it.
 type NXOSACLEntry struct {
 	Seq int
-	// Action is "permit" or "deny"; Protocol "ip", "udp", "tcp" or "icmp".
+	// Action is "permit" or "deny"; Protocol the entry's protocol word:
+	// "ip", "udp", "tcp" or "icmp" in an ip access-list, "ipv6" for any
+	// protocol in an ipv6 access-list (see nxosProtocol).
 	Action, Protocol string
 	// Src and Dst are prefixes, or "any".
 	Src, Dst string
@@ -257,7 +259,7 @@ func nxosACLs(f *schema.Fabric, d *schema.Device, v *NXOSView) (map[string]NXOSP
 				if !ruleInFamily(r, fam.fam) {
 					continue
 				}
-				e, err := nxosEntry(f, d, a.Name, r, r.Action)
+				e, err := nxosEntry(f, d, a.Name, r, r.Action, fam.fam)
 				if !rej.add(err) {
 					return nil, err
 				}
@@ -272,11 +274,11 @@ func nxosACLs(f *schema.Fabric, d *schema.Device, v *NXOSView) (map[string]NXOSP
 					"an NX-OS qos class must set a qos-group; match DSCPs of one priority in the rule", ruleSrc(f, a.Name, m.Rule.Seq)))
 				continue
 			}
-			kw := "ip"
+			kw, fam := "ip", "ipv4"
 			if m.Rule.Family == "ipv6" {
-				kw = "ipv6"
+				kw, fam = "ipv6", "ipv6"
 			}
-			entry, err := nxosEntry(f, d, a.Name, m.Rule, "permit")
+			entry, err := nxosEntry(f, d, a.Name, m.Rule, "permit", fam)
 			if !rej.add(err) {
 				return nil, err
 			}
@@ -415,9 +417,10 @@ func nxosFECSrc(d *schema.Device, port string) schema.Range {
 	return schema.Range{}
 }
 
-// nxosEntry builds one access-list entry for the "acl_entry" template.
-func nxosEntry(f *schema.Fabric, d *schema.Device, acl string, r RuleView, action string) (NXOSACLEntry, error) {
-	e := NXOSACLEntry{Seq: r.Seq, Action: action, Protocol: r.Protocol, Src: anyOr(r.Src), Dst: anyOr(r.Dst)}
+// nxosEntry builds one entry of the access list of family fam ("ipv4" or
+// "ipv6") for the "acl_entry" template.
+func nxosEntry(f *schema.Fabric, d *schema.Device, acl string, r RuleView, action, fam string) (NXOSACLEntry, error) {
+	e := NXOSACLEntry{Seq: r.Seq, Action: action, Protocol: nxosProtocol(r.Protocol, fam), Src: anyOr(r.Src), Dst: anyOr(r.Dst)}
 	sp, dp, dscp, err := oneMatch(f, d, acl, r, "an NX-OS access-list entry")
 	if err != nil {
 		return e, err
@@ -425,6 +428,18 @@ func nxosEntry(f *schema.Fabric, d *schema.Device, acl string, r RuleView, actio
 	e.SrcPort, e.DstPort = sp, dp
 	e.DSCP, e.HasDSCP = dscp, dscp >= 0
 	return e, nil
+}
+
+// nxosProtocol is the protocol word of an entry in an access list of family
+// fam: an NX-OS ipv6 access-list names "any protocol" ipv6 (a Nexus 9000v
+// "show access-lists": "10 permit ipv6 any any log"), while ICMPv6 keeps the
+// word icmp (its default CoPP ACL copp-system-p-acl-ndp: "permit icmp any
+// any router-solicitation").
+func nxosProtocol(proto, fam string) string {
+	if fam == "ipv6" && proto == "ip" {
+		return "ipv6"
+	}
+	return proto
 }
 
 // nxosKBytes converts a threshold to NX-OS kbytes. Cisco's examples write

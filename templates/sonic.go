@@ -85,7 +85,7 @@ type SONiCACLRule struct {
 	// Action is "permit" or "deny"; Family "ipv4", "ipv6" or "any".
 	Action, Family string
 	// Protocol is "ip", "udp", "tcp" or "icmp", and ProtoNum its IP
-	// protocol number (0 for ip: any).
+	// protocol number (0 for ip: any; icmp is 1, or 58 in an IPv6 rule).
 	Protocol string
 	ProtoNum int
 	// Src and Dst are prefixes, or "".
@@ -827,7 +827,7 @@ func sonicACLs(f *schema.Fabric, s *sonicBuilder, d *schema.Device, b Base) erro
 			s.set("ACL_TABLE", table, "policy_desc", "fabricgen acl "+a.Name, "type", typ, "stage", dir)
 			s.setList("ACL_TABLE", table, "ports", ports)
 			for _, r := range a.Rules {
-				rule, err := sonicRule(f, d, a.Name, table, r)
+				rule, err := sonicRule(f, d, a.Name, table, typ, r)
 				if !rej.add(err) {
 					return err
 				}
@@ -861,13 +861,21 @@ func (s *sonicBuilder) aclRow(name, key string, rule *SONiCACLRule) error {
 	return nil
 }
 
-// sonicRule checks that one rule fits an ACL_RULE row and builds it.
-func sonicRule(f *schema.Fabric, d *schema.Device, acl, table string, r RuleView) (SONiCACLRule, error) {
+// sonicRule checks that one rule fits an ACL_RULE row of a table of type
+// typ (L3, L3V6 or L3V4V6) and builds it.
+func sonicRule(f *schema.Fabric, d *schema.Device, acl, table, typ string, r RuleView) (SONiCACLRule, error) {
 	src := ruleSrc(f, acl, r.Seq)
 	rule := SONiCACLRule{Table: table, Seq: r.Seq, Priority: 10000 - r.Seq, Action: r.Action, Family: r.Family,
 		Protocol: r.Protocol, ProtoNum: r.ProtoNum, Src: r.Src, Dst: r.Dst, DSCP: -1}
 	if r.Seq < 1 || r.Seq > 9998 {
 		return rule, unsupported(d, fmt.Sprintf("acl %s rule seq %d", acl, r.Seq), "fabricgen maps seq to SONiC PRIORITY 10000-seq; use seq 1–9998", src)
+	}
+	// ICMP is IP_PROTOCOL 1 over IPv4 and 58 (ICMPv6) over IPv6, the
+	// numbers SONiC's acl-loader writes for IPv4 and IPv6 tables; a rule of
+	// both families in an L3V4V6 table would need both in one row.
+	if r.Protocol == "icmp" && r.Family == "any" && typ == "L3V4V6" {
+		return rule, unsupported(d, fmt.Sprintf("acl %s rule %d protocol icmp for both IPv4 and IPv6", acl, r.Seq),
+			"a SONiC ACL_RULE has one IP_PROTOCOL: 1 matches ICMPv4 only, 58 ICMPv6 only; set family = \"ipv4\" or \"ipv6\" on the rule, or split it into one rule per family", src)
 	}
 	for _, pr := range []struct {
 		rs   []PortRangeView

@@ -180,7 +180,8 @@ type ACLView struct {
 type RuleView struct {
 	Seq    int
 	Action string
-	// Protocol is "udp", "tcp", "icmp" or "ip"; ProtoNum its IP protocol number (0 for ip).
+	// Protocol is "udp", "tcp", "icmp" or "ip"; ProtoNum its IP protocol
+	// number (0 for ip; icmp is 1, 58 in an IPv6 rule: ICMPv6).
 	Protocol string
 	ProtoNum int
 	// Family is "ipv4", "ipv6" or "any".
@@ -467,6 +468,9 @@ func groupCodePoints(m []int) []PriorityCodePoints {
 
 var protoNums = map[string]int{"icmp": 1, "tcp": 6, "udp": 17, "ip": 0, "": 0}
 
+// icmpv6ProtoNum is ICMPv6's IP protocol (next header) number.
+const icmpv6ProtoNum = 58
+
 // aclView converts an ACL and derives its re-marking steps.
 func aclView(d *schema.Device, a *schema.ACL, q *QoSView) (ACLView, error) {
 	av := ACLView{Name: a.Name}
@@ -486,9 +490,12 @@ func aclView(d *schema.Device, a *schema.ACL, q *QoSView) (ACLView, error) {
 		if rv.Protocol == "" {
 			rv.Protocol = "ip"
 		}
-		rv.ProtoNum = protoNums[rv.Protocol]
 		if rv.Family == "" {
 			rv.Family = "any"
+		}
+		rv.ProtoNum = protoNums[rv.Protocol]
+		if rv.Protocol == "icmp" && rv.Family == "ipv6" {
+			rv.ProtoNum = icmpv6ProtoNum
 		}
 		if r.SrcPrefix.Set {
 			rv.Src = r.SrcPrefix.V.String()

@@ -162,6 +162,14 @@ func TestEOSPlatformLimits(t *testing.T) {
 		{"", "priority-flow-control pause watchdog action drop", ""},
 		{"", "priority-flow-control pause watchdog action errdisable", ""},
 		{"", "priority-flow-control pause watchdog action no-drop", "% Unavailable command (not supported on this hardware platform)"},
+		// An ipv6 access-list takes IPv6 protocol words only.
+		{"ipv6 access-list v6", "10 deny ipv6 any 2001:db8::/32", ""},
+		{"ipv6 access-list v6", "20 permit icmpv6 any any", ""},
+		{"ipv6 access-list v6", "30 permit udp any any eq 4791", ""},
+		{"ipv6 access-list v6", "40 deny ip any 2001:db8::/32", "% Invalid input"},
+		{"ipv6 access-list v6", "50 permit icmp any any", "% Invalid input"},
+		{"ip access-list v4", "10 permit icmp any any", ""},
+		{"interface Ethernet1", "ipv6 access-group v6 in", ""},
 	} {
 		lines := []string{c.line}
 		if c.mode != "" {

@@ -22,6 +22,9 @@ var (
 	goldenPlatformRe = regexp.MustCompile(`device (\S+) \(([a-z_]+)\)`)
 	// goldenDriverRe is a linux_dcb script's header line naming its NIC driver.
 	goldenDriverRe = regexp.MustCompile(`(?m)^# NIC driver (\S+)`)
+	// goldenHostPortRe is a host script's heading of one port's commands
+	// (a blank line, then "# NAME"): the netdevs the emulated host has.
+	goldenHostPortRe = regexp.MustCompile(`(?m)^\n# (\S+)$`)
 )
 
 // TestTemplatesGoldenAccepted loads every rendered configuration the
@@ -29,14 +32,18 @@ var (
 // each line the templates produce must be accepted.
 func TestTemplatesGoldenAccepted(t *testing.T) {
 	var files []string
-	err := filepath.WalkDir("../../templates/testdata/golden", func(p string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() {
-			files = append(files, p)
+	// The examples' goldens and the stanza fixture's (every port and ACL
+	// entry shape of every platform, IPv6 ACLs included).
+	for _, root := range []string{"../../templates/testdata/golden", "../../templates/testdata/stanza/golden"} {
+		err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				files = append(files, p)
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
 		}
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 	n := 0
 	for _, f := range files {
@@ -48,7 +55,7 @@ func TestTemplatesGoldenAccepted(t *testing.T) {
 			t.Fatal(err)
 		}
 		n++
-		name, _ := filepath.Rel("../../templates/testdata/golden", f)
+		name, _ := filepath.Rel("../../templates/testdata", f)
 		if strings.HasSuffix(f, ".json") {
 			t.Run(filepath.ToSlash(name), func(t *testing.T) {
 				acceptConfigDB(t, strings.TrimSuffix(filepath.Base(f), ".json"), string(data))
@@ -64,6 +71,11 @@ func TestTemplatesGoldenAccepted(t *testing.T) {
 			spec := cli.Spec{Name: m[1], Platform: schema.Platform(m[2]), Username: testUser, Password: testPass}
 			if dm := goldenDriverRe.FindStringSubmatch(string(data)); dm != nil {
 				spec.Driver = dm[1]
+			}
+			if schema.Platform(m[2]).IsHost() {
+				for _, pm := range goldenHostPortRe.FindAllStringSubmatch(string(data), -1) {
+					spec.Ports = append(spec.Ports, pm[1])
+				}
 			}
 			env := &cli.Env{
 				Spec:      spec,

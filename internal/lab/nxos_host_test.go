@@ -99,3 +99,40 @@ func TestHostCommands(t *testing.T) {
 		}
 	}
 }
+
+// TestNXOSIPv6ACLWords: an NX-OS ipv6 access-list says "ipv6" for any
+// protocol and "icmp" for ICMPv6; the IPv4 word "ip" is refused there, and
+// an interface takes one routed ACL per direction and family.
+func TestNXOSIPv6ACLWords(t *testing.T) {
+	l := startLab(t, DeviceSpec{Name: "spine1", Platform: schema.CiscoNXOS})
+	d := scrapli(t, l, "spine1", schema.CiscoNXOS)
+	for _, c := range []struct {
+		mode, line string
+		ok         bool
+	}{
+		{"ipv6 access-list v6", "10 deny ipv6 any 2001:db8::/32", true},
+		{"ipv6 access-list v6", "20 permit icmp any any", true},
+		{"ipv6 access-list v6", "30 deny ip any 2001:db8::/32", false},
+		{"ip access-list v4", "10 permit ip any any", true},
+		{"interface Ethernet1/1", "ip access-group v4 in", true},
+		{"interface Ethernet1/1", "ip access-group v4 out", true},
+		{"interface Ethernet1/1", "ipv6 traffic-filter v6 out", true},
+	} {
+		mr, err := d.SendConfigs([]string{c.mode, c.line})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (mr.Failed == nil) != c.ok {
+			t.Errorf("%s / %q: failed %v, want accepted %v: %q", c.mode, c.line, mr.Failed, c.ok, mr.Responses[len(mr.Responses)-1].Result)
+		}
+	}
+	run := l.Device("spine1").RunningConfig()
+	for _, want := range []string{"ipv6 access-list v6\n  10 deny ipv6 any 2001:db8::/32\n  20 permit icmp any any\n", "  ip access-group v4 in\n  ip access-group v4 out\n"} {
+		if !strings.Contains(run, want) {
+			t.Errorf("running config lacks %q:\n%s", want, run)
+		}
+	}
+	if strings.Contains(run, "30 deny ip any") {
+		t.Errorf("running config holds the refused entry:\n%s", run)
+	}
+}

@@ -33,8 +33,10 @@ type Tree struct {
 
 // Normalize returns text with carriage returns, trailing spaces, blank lines
 // and the dialect's volatile lines (timestamps, "! Command:" headers, "end")
-// removed, ending in a newline. Two fetches of an unchanged device normalise
-// to the same bytes.
+// removed and each line in the dialect's canonical form (ACL port numbers
+// for names), ending in a newline. Two fetches of an unchanged device
+// normalise to the same bytes, and a device printing "eq bgp" to the same
+// bytes as a render writing "eq 179".
 func Normalize(text string, d *dialect.Dialect) string {
 	var b strings.Builder
 	for _, raw := range strings.Split(strings.ReplaceAll(text, "\r", ""), "\n") {
@@ -42,6 +44,11 @@ func Normalize(text string, d *dialect.Dialect) string {
 		t := strings.TrimSpace(line)
 		if t == "" || volatile(t, d) {
 			continue
+		}
+		if d.Canonical != nil {
+			if c := d.Canonical(t); c != t {
+				line = line[:len(line)-len(strings.TrimLeft(line, " \t"))] + c
+			}
 		}
 		b.WriteString(line)
 		b.WriteByte('\n')

@@ -20,7 +20,7 @@ func eos() *Dialect {
 		re(`^service-policy type (qos|quality-of-service) input \S+$`),
 		re(`^(no )?priority-flow-control\b`),
 		re(`^(uc-|mc-)?tx-queue \d+$`),
-		re(`^ip access-group \S+ (in|out)$`),
+		re(`^ip(v6)? access-group \S+ (in|out)$`),
 		// A qos profile applied to the interface overrides its tx-queue
 		// and trust lines: taken over (removed) where fabricgen renders
 		// the interface.
@@ -36,11 +36,13 @@ func eos() *Dialect {
 			re(`^end$`),
 		},
 		Indent:     3,
+		Canonical:  canonicalACLPorts,
 		OwnedNames: ownedNames(),
 		Sections: []Section{
 			{Name: "qos map", Match: re(`^qos (map|rewrite|random-detect)\b`)},
 			{Name: "pfc watchdog", Match: re(`^priority-flow-control (pause watchdog|all)\b`)},
 			{Name: "ip access-list", Match: re(`^ip access-list (?:standard )?(\S+)$`), Named: true},
+			{Name: "ipv6 access-list", Match: re(`^ipv6 access-list (\S+)$`), Named: true},
 			{Name: "class-map", Match: re(`^class-map type qos (?:match-any |match-all )?(\S+)$`), Named: true},
 			{Name: "policy-map", Match: re(`^policy-map type (?:quality-of-service|qos) (\S+)$`), Named: true, Ordered: true},
 			{Name: "qos profile", Match: re(`^qos profile (\S+)$`), Named: true},

@@ -19,6 +19,7 @@ func nxos() *Dialect {
 		re(`^(no )?priority-flow-control\b`),
 		re(`^service-policy type (qos|queuing|network-qos) (input|output) \S+$`),
 		re(`^ip (port )?access-group \S+ (in|out)$`),
+		re(`^ipv6 traffic-filter \S+ (in|out)$`),
 	}
 	return &Dialect{
 		Platform: schema.CiscoNXOS,
@@ -38,10 +39,12 @@ func nxos() *Dialect {
 			re(`^end$`),
 		},
 		Indent:     2,
+		Canonical:  canonicalACLPorts,
 		OwnedNames: ownedNames(),
 		Sections: []Section{
 			{Name: "pfc watchdog", Match: re(`^priority-flow-control (watch-dog|fixed-restore|auto-restore|recover)\b`)},
 			{Name: "ip access-list", Match: re(`^ip access-list (\S+)$`), Named: true},
+			{Name: "ipv6 access-list", Match: re(`^ipv6 access-list (\S+)$`), Named: true},
 			{Name: "class-map", Match: re(`^class-map type (?:qos|network-qos|queuing) (?:match-any |match-all )?(\S+)$`), Named: true},
 			{Name: "policy-map", Match: re(`^policy-map type (?:qos|network-qos|queuing) (\S+)$`), Named: true, Ordered: true},
 			{Name: "system qos", Match: re(`^system qos$`)},

@@ -91,6 +91,11 @@ type Dialect struct {
 	ShowRunning string
 	// Volatile lines are dropped before anything is hashed or compared.
 	Volatile []*regexp.Regexp
+	// Canonical, when set, rewrites a configuration line (without its
+	// indentation) to the form the templates write, before anything is
+	// hashed or compared: EOS and NX-OS print well-known ACL ports by
+	// name ("eq bgp") where fabricgen writes the number ("eq 179").
+	Canonical func(line string) string
 	// Indent is the number of spaces per nesting level in the running config.
 	Indent int
 	// Sections lists the managed stanzas, in the order changes are applied.

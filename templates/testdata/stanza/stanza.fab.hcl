@@ -67,13 +67,19 @@ qos_policy "host" {
   mtu = 4200
 }
 
-# A host that trusts both fields and shapes its CNP queue.
-qos_policy "host-both" {
-  trust = "both"
-  mtu   = 9000
+# A linux_dcb host shaping its CNP queue (linux_dcb classifies by DSCP only).
+qos_policy "host-dcb-shaped" {
+  mtu = 9000
   queue "6" {
     shaper = "10G"
   }
+}
+
+# A linux_dcb host on 802.3x pause instead of PFC.
+qos_policy "host-dcb-pause" {
+  pfc_priorities = []
+  pfc_watchdog   = "off"
+  link_pause     = true
 }
 
 # A host on 802.3x pause instead of PFC, classifying by PCP.
@@ -162,6 +168,21 @@ acl "edge-v6" {
     action     = "deny"
     protocol   = "ip"
     dst_prefix = "2001:db8::/32"
+  }
+  # ICMPv6 and "any protocol" in an IPv6 list take each platform's own
+  # words (EOS icmpv6/ipv6, NX-OS icmp/ipv6, Junos icmp6, NVUE icmpv6,
+  # SONiC IP_PROTOCOL 58).
+  rule {
+    seq      = 30
+    action   = "permit"
+    protocol = "icmp"
+    family   = "ipv6"
+  }
+  rule {
+    seq      = 40
+    action   = "permit"
+    protocol = "ip"
+    family   = "ipv6"
   }
 }
 
@@ -469,7 +490,7 @@ device "dcb2" {
   kind     = "nic"
   platform = "linux_dcb"
   driver     = "bnxt_en"
-  qos_policy = qos_policy.host-both
+  qos_policy = qos_policy.host-dcb-shaped
   rdma {
     tos = 106
   }
@@ -481,7 +502,7 @@ device "dcb2" {
 device "dcb3" {
   kind     = "nic"
   platform = "linux_dcb"
-  qos_policy = qos_policy.host-pause
+  qos_policy = qos_policy.host-dcb-pause
   port "eth0" {
     speed = "100G"
   }

@@ -120,6 +120,31 @@ func eosPhysical(line string) bool {
 	return strings.HasPrefix(name, "Ethernet") || strings.HasPrefix(name, "Management")
 }
 
+// eosPortNames stores ACL entries as EOS prints them: well-known ports
+// by name. Guess: EOS's own default-control-plane-acl reads "eq bfd", and
+// AVD's intended configs write "eq bgp" to match the device; which numbers
+// EOS names is not documented where we looked, so the lab names these six.
+var eosPortNames = cli.PortNamer(func(p int) (string, bool) {
+	switch p {
+	case 22:
+		return "ssh", true
+	case 23:
+		return "telnet", true
+	case 80:
+		return "www", true
+	case 179:
+		return "bgp", true
+	case 443:
+		return "https", true
+	case 3784:
+		return "bfd", true
+	}
+	return "", false
+})
+
+// eosIPv6Proto matches the protocol of an ipv6 access-list entry.
+const eosIPv6Proto = `(?:ipv6|icmpv6|tcp|udp|sctp|ahp|esp|gre|ospf|pim|vrrp|\d{1,3})`
+
 // eosGrammar returns the grammar, built once: it is read-only after that.
 var eosGrammar = sync.OnceValue(buildEosGrammar)
 
@@ -165,6 +190,7 @@ func buildEosGrammar() cli.Grammar {
 		cli.NewRule("ipv6 address", eosAny),
 		cli.NewRule("ipv6 enable", "").Ident(cli.FirstN(2)),
 		cli.NewRule("ip access-group", eosName+` (?:in|out)`).Ident(func(t []string) string { return "ip access-group " + t[len(t)-1] }),
+		cli.NewRule("ipv6 access-group", eosName+` (?:in|out)`).Ident(func(t []string) string { return "ipv6 access-group " + t[len(t)-1] }),
 		cli.NewRule("service-profile", eosName).Ident(cli.FirstN(1)),
 	}
 	iface = append(iface, ifQoS()...)
@@ -217,7 +243,7 @@ func buildEosGrammar() cli.Grammar {
 			cli.NewRule("priority-flow-control pause watchdog hardware", eosAny).Ident(cli.FirstN(5)),
 			cli.NewRule("ip access-list", `(\S+)`).Enters("acl", func(_ string, a []string) string { return "acl-" + a[0] }),
 			cli.NewRule("ip access-list standard", `(\S+)`).Enters("acl", func(_ string, a []string) string { return "std-acl-" + a[0] }),
-			cli.NewRule("ipv6 access-list", `(\S+)`).Enters("acl", func(_ string, a []string) string { return "ipv6-acl-" + a[0] }),
+			cli.NewRule("ipv6 access-list", `(\S+)`).Enters("acl6", func(_ string, a []string) string { return "ipv6-acl-" + a[0] }),
 			cli.NewRule("class-map type qos", `(?:match-any|match-all) (\S+)`).Enters("cmap", func(_ string, a []string) string {
 				return "cmap-qos-" + a[0]
 			}),
@@ -248,8 +274,19 @@ func buildEosGrammar() cli.Grammar {
 		"vrf":         {cli.NewRule("description", eosAny).Ident(cli.FirstN(1))},
 		"acl": {
 			cli.NewRule("statistics per-entry", "").Ident(cli.FirstN(2)),
-			cli.NewRule("", `\d+ (?:permit|deny|remark) .+`).Ident(cli.FirstN(1)),
-			cli.NewRule("", `(?:permit|deny|remark) .+`).Ident(cli.FirstN(1)).Sequenced(),
+			cli.NewRule("", `\d+ (?:permit|deny|remark) .+`).Ident(cli.FirstN(1)).Canonical(eosPortNames),
+			cli.NewRule("", `(?:permit|deny|remark) .+`).Ident(cli.FirstN(1)).Sequenced().Canonical(eosPortNames),
+		},
+		// An ipv6 access-list names its protocols in IPv6 words: "ipv6"
+		// for any, "icmpv6" (AVD's ipv6-access-lists and qos configs,
+		// openconfig/featureprofiles' Arista CLI); "ip" and "icmp" are
+		// refused as an IPv4 list's words.
+		"acl6": {
+			cli.NewRule("statistics per-entry", "").Ident(cli.FirstN(2)),
+			cli.NewRule("", `\d+ (?:permit|deny) `+eosIPv6Proto+` .+`).Ident(cli.FirstN(1)).Canonical(eosPortNames),
+			cli.NewRule("", `\d+ remark .+`).Ident(cli.FirstN(1)),
+			cli.NewRule("", `(?:permit|deny) `+eosIPv6Proto+` .+`).Ident(cli.FirstN(1)).Sequenced().Canonical(eosPortNames),
+			cli.NewRule("", `remark .+`).Ident(cli.FirstN(1)).Sequenced(),
 		},
 		"cmap": {
 			cli.NewRule("match ip access-group", eosName).Ordered(),

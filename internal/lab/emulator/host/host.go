@@ -77,6 +77,9 @@ type nic struct {
 	fwLLDP   bool      // ice: the firmware LLDP agent runs (private flag fw-lldp-agent)
 }
 
+// hostIfaceRe is the netdev names a host without a port list creates on
+// first use; a listed port may be any name the kernel takes (schema's
+// linux_dcb port naming: dev_valid_name as a plain shell word).
 var hostIfaceRe = regexp.MustCompile(`^[a-z][a-z0-9_]{1,14}$`)
 
 // New returns the emulator of a Linux RoCE host (mlnx_qos, dcb, ethtool,
@@ -111,9 +114,10 @@ func newHost(env *cli.Env) (*host, error) {
 		h.dynamic = true
 		ports = []string{"ens1f0np0", "ens1f1np1"}
 	}
+	naming := schema.PortNamingOf(schema.LinuxDCB)
 	for _, p := range ports {
-		if !hostIfaceRe.MatchString(p) {
-			return nil, fmt.Errorf("port %q is not a Linux interface name (lower-case letters and digits, at most 15)", p)
+		if !naming.Check(p) {
+			return nil, fmt.Errorf("port %q is not a Linux interface name (%s)", p, naming.Form)
 		}
 		h.add(p)
 	}

@@ -43,6 +43,25 @@ func nxosPhysical(line string) bool {
 	return strings.HasPrefix(name, "Ethernet") || strings.HasPrefix(name, "mgmt")
 }
 
+// nxosPortNames stores ACL entries as NX-OS prints them: a Nexus 9000v
+// "show access-lists" (pyATS genieparser's capture) has "eq www" beside
+// "eq 22" and "eq 443", and its CoPP ACLs "eq bgp": the lab names these
+// three and leaves other numbers as typed (a guess beyond them).
+var nxosPortNames = cli.PortNamer(func(p int) (string, bool) {
+	switch p {
+	case 23:
+		return "telnet", true
+	case 80:
+		return "www", true
+	case 179:
+		return "bgp", true
+	}
+	return "", false
+})
+
+// nxosIPv6Proto matches the protocol of an ipv6 access-list entry.
+const nxosIPv6Proto = `(?:ipv6|icmp|tcp|udp|sctp|ahp|esp|pcp|\d{1,3})`
+
 // nxosGrammar returns the grammar, built once: it is read-only after that.
 var nxosGrammar = sync.OnceValue(buildNxosGrammar)
 
@@ -59,7 +78,7 @@ func buildNxosGrammar() cli.Grammar {
 			cli.NewRule("ip domain-lookup", "").Ident(cli.FirstN(2)),
 			cli.NewRule("no ip domain-lookup", "").Ident(cli.FirstN(2)),
 			cli.NewRule("ip access-list", `(\S+)`).Enters("acl", tag("acl")),
-			cli.NewRule("ipv6 access-list", `(\S+)`).Enters("acl", tag("ipv6-acl")),
+			cli.NewRule("ipv6 access-list", `(\S+)`).Enters("acl6", tag("ipv6-acl")),
 			cli.NewRule("class-map type qos", `(?:match-any|match-all) (\S+)`).Enters("cmap-qos", tag("cmap-qos")),
 			cli.NewRule("class-map type network-qos", `(?:match-any |match-all )?(\S+)`).Enters("cmap-nqos", tag("cmap-nqos")),
 			cli.NewRule("class-map type queuing", `(?:match-any |match-all )?(\S+)`).Enters("cmap-que", tag("cmap-que")),
@@ -93,8 +112,19 @@ func buildNxosGrammar() cli.Grammar {
 		},
 		"acl": {
 			cli.NewRule("statistics per-entry", "").Ident(cli.FirstN(2)),
-			cli.NewRule("", `\d+ (?:permit|deny|remark) .+`).Ident(cli.FirstN(1)),
-			cli.NewRule("", `(?:permit|deny|remark) .+`).Ident(cli.FirstN(1)).Sequenced(),
+			cli.NewRule("", `\d+ (?:permit|deny|remark) .+`).Ident(cli.FirstN(1)).Canonical(nxosPortNames),
+			cli.NewRule("", `(?:permit|deny|remark) .+`).Ident(cli.FirstN(1)).Sequenced().Canonical(nxosPortNames),
+		},
+		// An ipv6 access-list says "ipv6" for any protocol (a Nexus 9000v
+		// "show access-lists": "10 permit ipv6 any any log") and "icmp" for
+		// ICMPv6 (the default CoPP ACL copp-system-p-acl-ndp); "ip" is an
+		// IPv4 list's word and is refused.
+		"acl6": {
+			cli.NewRule("statistics per-entry", "").Ident(cli.FirstN(2)),
+			cli.NewRule("", `\d+ (?:permit|deny) `+nxosIPv6Proto+` .+`).Ident(cli.FirstN(1)).Canonical(nxosPortNames),
+			cli.NewRule("", `\d+ remark .+`).Ident(cli.FirstN(1)),
+			cli.NewRule("", `(?:permit|deny) `+nxosIPv6Proto+` .+`).Ident(cli.FirstN(1)).Sequenced().Canonical(nxosPortNames),
+			cli.NewRule("", `remark .+`).Ident(cli.FirstN(1)).Sequenced(),
 		},
 		"cmap-qos": {
 			cli.NewRule("match dscp", any).Ordered(),
@@ -160,13 +190,16 @@ func buildNxosGrammar() cli.Grammar {
 			cli.NewRule("priority-flow-control watch-dog", any).Ident(cli.FirstN(3)),
 			cli.NewRule("service-policy type qos input", name).Ident(cli.FirstN(4)),
 			cli.NewRule("service-policy type queuing", `(?:input|output) `+name).Ident(cli.FirstN(4)),
-			cli.NewRule("ip access-group", name+` in`).Ident(cli.FirstN(2)),
+			// One routed ACL per direction and family (an egress RACL
+			// too: genielibs' NX-OS interface commands list
+			// "ip access-group someword out").
+			cli.NewRule("ip access-group", name+` (?:in|out)`).Ident(func(t []string) string { return "ip access-group " + t[len(t)-1] }),
 			cli.NewRule("ip port access-group", name+` in`).Ident(cli.FirstN(3)),
 			cli.NewRule("lldp", any),
 			cli.NewRule("vrf member", name).Ident(cli.FirstN(2)),
 			cli.NewRule("ip address", any).Ident(cli.FirstN(2)),
 			cli.NewRule("ipv6 address", any),
-			cli.NewRule("ipv6 traffic-filter", name+` in`).Ident(cli.FirstN(2)),
+			cli.NewRule("ipv6 traffic-filter", name+` (?:in|out)`).Ident(func(t []string) string { return "ipv6 traffic-filter " + t[len(t)-1] }),
 			cli.NewRule("shutdown", "").Ident(cli.FirstN(1)),
 			cli.NewRule("no shutdown", "").Ident(cli.FirstN(1)),
 		},

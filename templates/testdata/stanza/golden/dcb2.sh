@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # fabricgen: fabric stanzas, device dcb2 (linux_dcb)
-# intent digest 7fb9fbe086cb81b0e2b5a1a1503546792384eb3bc451bf41721c7b1bedb3b5ce
+# intent digest 26fa396870363091ea6f853f2a73d8b2749993a90a6d381870f683dd0cab63a6
 # Generated from the fabric intent; edit the intent, not this file.
 # NIC driver bnxt_en (driver)
 # follows: iproute2 dcb(8), dcb-app(8), dcb-pfc(8), dcb-ets(8) man pages
@@ -9,7 +9,7 @@
 set -eu
 command -v ip >/dev/null || { echo "dcb2: ip not found (install iproute2)" >&2; exit 1; }
 command -v ethtool >/dev/null || { echo "dcb2: ethtool not found (install ethtool)" >&2; exit 1; }
-command -v dcb >/dev/null || { echo "dcb2: dcb not found (install iproute2 6.2 or later)" >&2; exit 1; }
+command -v dcb >/dev/null || { echo "dcb2: dcb not found (install iproute2 5.12 or later)" >&2; exit 1; }
 command -v modprobe >/dev/null || { echo "dcb2: modprobe not found (install kmod)" >&2; exit 1; }
 command -v mountpoint >/dev/null || { echo "dcb2: mountpoint not found (install util-linux)" >&2; exit 1; }
 [ -d /sys/class/net/enp1s0f0/device/infiniband ] || { echo "dcb2: enp1s0f0 has no RDMA device (/sys/class/net/enp1s0f0/device/infiniband): load bnxt_re, the RDMA driver of bnxt_en" >&2; exit 1; }
@@ -19,11 +19,8 @@ ibdev_enp1s0f0=$(find /sys/class/net/enp1s0f0/device/infiniband -mindepth 1 -max
 # enp1s0f0
 ip link set dev enp1s0f0 mtu 9000
 ethtool -A enp1s0f0 rx off tx off || [ $? -eq 78 ]
-dcb apptrust set dev enp1s0f0 order dscp pcp
 dcb app replace dev enp1s0f0 dscp-prio 0:0 1:0 2:0 3:0 4:0 5:0 6:0 7:0 8:0 9:0 10:0 11:0 12:0 13:0 14:0 15:0 16:0 17:0 18:0 19:0 20:0 21:0 22:0 23:0 24:0 25:0 26:3 27:0 28:0 29:0 30:0 31:0 32:0 33:0 34:0 35:0 36:0 37:0 38:0 39:0 40:0 41:0 42:0 43:0 44:0 45:0 46:0 47:0 48:6 49:0 50:0 51:0 52:0 53:0 54:0 55:0 56:0 57:0 58:0 59:0 60:0 61:0 62:0 63:0
 [ "$(dcb -N app show dev enp1s0f0 dscp-prio)" = "dscp-prio 0:0 1:0 2:0 3:0 4:0 5:0 6:0 7:0 8:0 9:0 10:0 11:0 12:0 13:0 14:0 15:0 16:0 17:0 18:0 19:0 20:0 21:0 22:0 23:0 24:0 25:0 26:3 27:0 28:0 29:0 30:0 31:0 32:0 33:0 34:0 35:0 36:0 37:0 38:0 39:0 40:0 41:0 42:0 43:0 44:0 45:0 46:0 47:0 48:6 49:0 50:0 51:0 52:0 53:0 54:0 55:0 56:0 57:0 58:0 59:0 60:0 61:0 62:0 63:0 " ] || { echo "enp1s0f0: dcb app dscp-prio did not take" >&2; exit 1; }
-dcb app replace dev enp1s0f0 pcp-prio 0nd:0 0de:0 1nd:1 1de:1 2nd:2 2de:2 3nd:3 3de:3 4nd:4 4de:4 5nd:5 5de:5 6nd:6 6de:6 7nd:7 7de:7
-[ "$(dcb app show dev enp1s0f0 pcp-prio)" = "pcp-prio 0nd:0 1nd:1 2nd:2 3nd:3 4nd:4 5nd:5 6nd:6 7nd:7 0de:0 1de:1 2de:2 3de:3 4de:4 5de:5 6de:6 7de:7 " ] || { echo "enp1s0f0: dcb app pcp-prio did not take" >&2; exit 1; }
 dcb pfc set dev enp1s0f0 prio-pfc 0:off 1:off 2:off 3:on 4:off 5:off 6:off 7:off
 dcb ets set dev enp1s0f0 prio-tc 0:0 1:1 2:2 3:3 4:4 5:5 6:6 7:7 tc-tsa 0:ets 1:ets 2:ets 3:ets 4:ets 5:ets 6:strict 7:ets tc-bw 0:50 1:0 2:0 3:50 4:0 5:0 6:0 7:0
 dcb maxrate set dev enp1s0f0 tc-maxrate 6:10000000000bit

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # fabricgen: fabric stanzas, device dcb4 (linux_dcb)
-# intent digest 7fb9fbe086cb81b0e2b5a1a1503546792384eb3bc451bf41721c7b1bedb3b5ce
+# intent digest 26fa396870363091ea6f853f2a73d8b2749993a90a6d381870f683dd0cab63a6
 # Generated from the fabric intent; edit the intent, not this file.
 # NIC driver mlx5_core (fabricgen's default; set driver to the NIC's kernel driver)
 # follows: iproute2 dcb(8), dcb-app(8), dcb-pfc(8), dcb-ets(8) man pages

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # fabricgen: fabric stanzas, device mlnx1 (nvidia_mlnx)
-# intent digest 7fb9fbe086cb81b0e2b5a1a1503546792384eb3bc451bf41721c7b1bedb3b5ce
+# intent digest 26fa396870363091ea6f853f2a73d8b2749993a90a6d381870f683dd0cab63a6
 # Generated from the fabric intent; edit the intent, not this file.
 # follows: NVIDIA MLNX_OFED user manual (mlnx_qos, ECN sysfs), mlnx-tools cma_roce_tos
 # not applied on a host NIC: pfc_watchdog standard: the NIC's PFC storm prevention takes only a timeout (pfc-prevention-tout = detection); restoration, poll_interval and action are switch-side
