@@ -8,7 +8,11 @@ import (
 // PortNamer returns a Canonical rewrite for ACL entries that prints the L4
 // ports name knows by their names, as EOS and NX-OS store "20 permit tcp
 // any any eq 179" as "… eq bgp". Only the port numbers of a tcp or udp
-// entry (after eq, neq, gt, lt or range) are rewritten.
+// entry (after eq, neq, gt, lt or range) are rewritten. It walks the
+// entry on its own rather than sharing push's canonical form
+// (internal/push/dialect), which turns names back into numbers: the lab is
+// what push is tested against, so a mistake in one must not be copied into
+// the other.
 func PortNamer(name func(port int) (string, bool)) func(string) string {
 	return func(line string) string {
 		f := strings.Fields(line)
