@@ -52,3 +52,33 @@ func TestPathTree(t *testing.T) {
 		t.Errorf("clone statements %q, want %q", strings.Join(lines, "|"), want)
 	}
 }
+
+// TestLineOpsOneOpPerElement: the edit script has one op per element of a
+// (kept or deleted) and of b (kept or inserted), also when an element
+// holds a newline (a fuzzed Junos statement made junosCompare index past
+// its lines).
+func TestLineOpsOneOpPerElement(t *testing.T) {
+	for _, c := range []struct{ a, b []string }{
+		{[]string{"x", "y\nz"}, []string{"x", "w"}},
+		{nil, []string{"a\n", "\n"}},
+		{[]string{"same", "same"}, []string{"same"}},
+		{[]string{"a\nb"}, []string{"a", "b"}},
+	} {
+		ops := LineOps(c.a, c.b)
+		var na, nb int
+		for _, op := range ops {
+			switch op {
+			case ' ':
+				na++
+				nb++
+			case '-':
+				na++
+			case '+':
+				nb++
+			}
+		}
+		if na != len(c.a) || nb != len(c.b) {
+			t.Errorf("LineOps(%q, %q) = %q: %d ops on a, %d on b", c.a, c.b, ops, na, nb)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/sergi/go-diff/diffmatchpatch"
@@ -165,13 +166,24 @@ func filterLines(out, verb string, re *regexp.Regexp) string {
 // ' ' keep, '-' delete from a, '+' insert from b.
 func LineOps(a, b []string) []byte {
 	dmp := diffmatchpatch.New()
-	ja, jb := strings.Join(a, "\n")+"\n", strings.Join(b, "\n")+"\n"
-	if len(a) == 0 {
-		ja = ""
+	// Each element is diffed as one line whatever it holds: equal elements
+	// get the same number, and the numbers are what is diffed (an element
+	// holding a newline would otherwise count as two lines, and the ops
+	// would not line up with a and b).
+	ids := map[string]string{}
+	join := func(ls []string) string {
+		var b strings.Builder
+		for _, l := range ls {
+			id, ok := ids[l]
+			if !ok {
+				id = strconv.Itoa(len(ids))
+				ids[l] = id
+			}
+			b.WriteString(id + "\n")
+		}
+		return b.String()
 	}
-	if len(b) == 0 {
-		jb = ""
-	}
+	ja, jb := join(a), join(b)
 	ca, cb, lines := dmp.DiffLinesToChars(ja, jb)
 	diffs := dmp.DiffCharsToLines(dmp.DiffMain(ca, cb, false), lines)
 	var ops []byte
