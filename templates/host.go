@@ -73,8 +73,9 @@ type HostStanza struct {
 	QoS bool
 	// Trust is the intent's trust: "dscp", "pcp", "both" ("" unset).
 	Trust string
-	// DSCP is DSCP→priority for the 64 code points, PCP PCP→priority.
-	DSCP, PCP []int
+	// DSCP is DSCP→priority for the 64 code points (a host classifies by
+	// PCP only as the identity: mlnx_qos --trust pcp).
+	DSCP []int
 	// PFC says per priority whether PFC is on; PFCVector is the same as
 	// 0/1 joined by commas ("0,0,0,1,0,0,0,0").
 	PFC       []bool
@@ -445,7 +446,7 @@ func shellVar(s string) string {
 	return b.String()
 }
 
-// hostStanzaQoS sets trust, the DSCP and PCP maps and PFC.
+// hostStanzaQoS sets trust, the DSCP map and PFC.
 func hostStanzaQoS(h *HostStanza, d *schema.Device, p PortView, q *schema.PortQoS, fl hostFlavour) error {
 	trust := q.Trust.V
 	h.Trust = string(trust)
@@ -453,10 +454,6 @@ func hostStanzaQoS(h *HostStanza, d *schema.Device, p PortView, q *schema.PortQo
 	h.DSCP = make([]int, len(q.DSCP))
 	for dscp := range q.DSCP {
 		h.DSCP[dscp] = q.DSCP[dscp].V
-	}
-	h.PCP = make([]int, len(q.PCP))
-	for pcp := range q.PCP {
-		h.PCP[pcp] = pcpOf(q, pcp)
 	}
 	h.PFC = make([]bool, 8)
 	for pr := range h.PFC {
