@@ -172,7 +172,7 @@ func (a *applier) nvue() outcome {
 	if _, err := run("nv config apply --confirm-yes"); err != nil {
 		return undo("confirm: "+err.Error(), "nv config apply --confirm-no")
 	}
-	return outcome{status: StatusApplied, deviceDiff: strings.TrimSpace(diff)}
+	return a.proveApplied(outcome{status: StatusApplied, deviceDiff: strings.TrimSpace(diff)}, "the confirm (nv config apply --confirm-yes)", nvueConfirmed(&ourRev))
 }
 
 // foreignNVUE returns the lines of an `nv config diff` that none of our

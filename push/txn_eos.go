@@ -212,7 +212,7 @@ func (a *applier) eosSession() outcome {
 	if err != nil || r.Failed != nil {
 		return abort(fmt.Sprintf("confirm the commit: %v", firstErr(err, rejection(r))))
 	}
-	return outcome{status: StatusApplied, deviceDiff: strings.TrimSpace(diffs)}
+	return a.proveApplied(outcome{status: StatusApplied, deviceDiff: strings.TrimSpace(diffs)}, "the confirm (configure session "+name+" commit)", eosConfirmed)
 }
 
 // fmtTimer prints a duration as EOS's hh:mm:ss.

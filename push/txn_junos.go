@@ -150,8 +150,7 @@ func (a *applier) junosCommit() outcome {
 	if err != nil || rej != nil || !strings.Contains(out, "commit complete") {
 		return revert(fmt.Sprintf("confirm the commit: %v %s", firstErr(err, rej), strings.TrimSpace(out)))
 	}
-	_, _ = a.conn.Command("show system commit")
-	return outcome{status: StatusApplied, deviceDiff: strings.TrimSpace(compare)}
+	return a.proveApplied(outcome{status: StatusApplied, deviceDiff: strings.TrimSpace(compare)}, "the confirm (commit comment "+a.txn+")", junosConfirmed)
 }
 
 // junosPendingCommit returns the newest commit of `show system commit`

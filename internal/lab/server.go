@@ -94,6 +94,9 @@ func (d *Device) dispatch(s cli.Session, line string) (cli.Reply, bool) {
 	trimmed := strings.TrimSpace(line)
 	if trimmed != "" {
 		d.record(trimmed)
+		if len(d.hooks) > 0 {
+			d.runHooks(trimmed)
+		}
 	}
 	var r cli.Reply
 	if d.reject != nil && trimmed != "" && d.reject.MatchString(trimmed) && s.Changes(line) {

@@ -423,3 +423,6 @@ func junosCompare(a, b *cli.PathTree) string {
 	}
 	return out.String()
 }
+
+// PendingConfirm reports whether a commit waits for its confirm timer.
+func (j *junos) PendingConfirm() bool { return j.confirm != nil }

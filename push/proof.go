@@ -1,0 +1,151 @@
+package push
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// An apply reports a device applied only when the device, read back after
+// the last command of the transaction, proves it: its managed config
+// re-diffs empty against the rendered config, and — on platforms whose
+// commit waits for confirmation — the device's own record says our commit
+// was confirmed (Junos show system commit: nothing pending; EOS: our
+// session completed; NVUE: our revision applied). A confirm timer can run
+// out while the confirm is in flight on a slow device, and the confirm
+// then confirms nothing (or, on Junos, commits the candidate the device
+// rolled back to): the answer to the confirm command says nothing about
+// that, the device does.
+
+// confirmedProof says whether the device's own record shows our commit
+// confirmed; detail says what it shows when it does not.
+type confirmedProof func(a *applier) (ok bool, detail string, err error)
+
+// proveApplied re-reads the device after the transaction's last command
+// and reports what it has: applied when the managed config re-diffs empty
+// and proof (nil: none on the platform) confirms it; rolled back when the
+// device is back at its backup (its own confirm timer undid the change);
+// otherwise failed, saying what the device has and how to restore it.
+// what names the step that just ended ("the confirm").
+func (a *applier) proveApplied(ok outcome, what string, proof confirmedProof) outcome {
+	restore := a.opts.rollbackCommand(a.pd.Name)
+	if !a.conn.Alive() {
+		if err := a.reconnect(); err != nil {
+			return outcome{status: StatusFailed, restore: restore, deviceDiff: ok.deviceDiff,
+				reason: fmt.Sprintf("after %s the device could not be read back to prove the change: %v; it may be applied or rolled back by its own timer", what, err)}
+		}
+	}
+	confirmed, detail := true, ""
+	if proof != nil {
+		var err error
+		if confirmed, detail, err = proof(a); err != nil {
+			return outcome{status: StatusFailed, restore: restore, deviceDiff: ok.deviceDiff,
+				reason: fmt.Sprintf("after %s, reading the device's commit state failed: %v; the change may or may not be confirmed", what, err)}
+		}
+	}
+	now, err := fetch(a.conn, a.dl, a.readScript())
+	if err != nil {
+		return outcome{status: StatusFailed, restore: restore, deviceDiff: ok.deviceDiff,
+			reason: fmt.Sprintf("after %s the device could not be read back: %v; it may be applied or rolled back by its own timer", what, err)}
+	}
+	cmp, err := a.compare(now)
+	if err != nil {
+		return outcome{status: StatusFailed, restore: restore, deviceDiff: ok.deviceDiff, reason: fmt.Sprintf("after %s: %v", what, err)}
+	}
+	if confirmed && cmp.Changes.Empty() {
+		return ok
+	}
+	why := fmt.Sprintf("after %s the device does not have the change", what)
+	if !confirmed {
+		why = fmt.Sprintf("after %s the device does not show our commit confirmed (%s)", what, detail)
+	}
+	if !cmp.Changes.Empty() {
+		why += fmt.Sprintf("; read back, %d line(s) differ from the rendered config", cmp.Diff.Added+cmp.Diff.Removed)
+	}
+	back, err := a.restored()
+	switch {
+	case err != nil:
+		return outcome{status: StatusFailed, restore: restore, deviceDiff: ok.deviceDiff, reason: why + "; could not compare with the backup: " + err.Error()}
+	case back:
+		return outcome{status: StatusRolledBack, deviceDiff: ok.deviceDiff,
+			reason: why + ": its confirm timer ran out before the confirm took effect and the device rolled the change back by itself; the device matches its backup"}
+	}
+	return outcome{status: StatusFailed, restore: restore, deviceDiff: ok.deviceDiff, reason: why + "; the device is NOT back to its backup either"}
+}
+
+// junosConfirmed: `show system commit` has no commit waiting for
+// confirmation, and the newest commit carrying our comment is not one
+// the device's own rollback superseded (a "by root via other" entry above
+// it).
+func junosConfirmed(a *applier) (bool, string, error) {
+	hist, err := a.conn.Show("show system commit")
+	if err != nil {
+		return false, "", fmt.Errorf("show system commit: %w", err)
+	}
+	if entry, comment := junosPendingCommit(hist); entry != "" {
+		return false, fmt.Sprintf("commit %q (%s) still waits for confirmation", entry, comment), nil
+	}
+	return true, "", nil
+}
+
+// eosConfirmed: our configuration session is completed in `show
+// configuration sessions | json` (the device drops a session whose commit
+// timer expired, and keeps it pendingCommitTimer until it is confirmed).
+func eosConfirmed(a *applier) (bool, string, error) {
+	out, err := a.conn.Show("show configuration sessions | json")
+	if err != nil {
+		return false, "", fmt.Errorf("list configuration sessions: %w", err)
+	}
+	var doc struct {
+		Sessions map[string]struct {
+			State string `json:"state"`
+		} `json:"sessions"`
+	}
+	if err := json.Unmarshal([]byte(jsonPart(out)), &doc); err != nil {
+		return false, "", fmt.Errorf("show configuration sessions | json: unexpected output: %w", err)
+	}
+	s, ok := doc.Sessions[a.txn]
+	switch {
+	case !ok:
+		return false, "session " + a.txn + " is gone (its commit timer expired, or it was aborted)", nil
+	case s.State != "completed":
+		return false, "session " + a.txn + " is " + s.State, nil
+	}
+	return true, "", nil
+}
+
+// nvueConfirmed returns the proof for NVUE: no apply waits for
+// confirmation and, when the switch named our revision, `nv config
+// revision -o json` shows it applied (an expired one is confirm_fail).
+func nvueConfirmed(rev *string) confirmedProof {
+	return func(a *applier) (bool, string, error) {
+		st, err := a.shell("nv config apply --confirm-status")
+		if err != nil {
+			return false, "", err
+		}
+		if reNVUEWaiting.MatchString(st) {
+			return false, strings.TrimSpace(st), nil
+		}
+		if *rev == "" {
+			return true, "", nil
+		}
+		out, err := a.shell("nv config revision -o json")
+		if err != nil {
+			return false, "", err
+		}
+		var revs map[string]struct {
+			State string `json:"state"`
+		}
+		if err := json.Unmarshal([]byte(jsonPart(out)), &revs); err != nil {
+			return false, "", fmt.Errorf("nv config revision -o json: unexpected output: %w", err)
+		}
+		r, ok := revs[*rev]
+		switch {
+		case !ok:
+			return false, "revision " + *rev + " is not in nv config revision", nil
+		case !strings.HasPrefix(r.State, "applied"):
+			return false, "revision " + *rev + " is " + r.State, nil
+		}
+		return true, "", nil
+	}
+}

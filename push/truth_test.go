@@ -1,0 +1,203 @@
+package push
+
+import (
+	"context"
+	"regexp"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/fabricgen/fabricgen/internal/lab"
+	"github.com/fabricgen/fabricgen/internal/push/config"
+	"github.com/fabricgen/fabricgen/internal/push/dialect"
+	"github.com/fabricgen/fabricgen/schema"
+)
+
+// truth re-reads the device after a run and says whether the reported
+// outcome is what the device has ("" when it is): applied and unchanged
+// mean a fresh plan of the same intent is empty and no change of ours
+// waits for confirmation; rolled back means every line fabricgen manages
+// equals the backup (before); failed must name the command that restores
+// the device.
+func truth(t *testing.T, r *rig, platform schema.Platform, res Result, before string) string {
+	t.Helper()
+	dev := r.lab.Device(res.Device)
+	dl, err := dialect.Lookup(platform)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rendered string
+	for _, in := range r.inputs {
+		if in.Device.Name == res.Device {
+			rendered = string(in.Rendered)
+		}
+	}
+	now, err := fetchDirect(r, res.Device, dl, rendered)
+	if err != nil {
+		t.Fatalf("%s: re-read the device after the run: %v", res.Device, err)
+	}
+	atIntent := func() bool {
+		p, err := Plan(context.Background(), r.f, r.inputs, "truth", r.opts)
+		if err != nil {
+			t.Fatalf("plan after the run: %v", err)
+		}
+		for _, d := range p.Devices {
+			if d.Name == res.Device {
+				return d.Changes.Empty() && d.Error == ""
+			}
+		}
+		t.Fatalf("%s: not in the plan", res.Device)
+		return false
+	}
+	atBackup := func() bool {
+		if dl.Host {
+			return config.Digest(now, dl) == config.Digest(before, dl)
+		}
+		cmp, err := config.CompareRestore(res.Device, now, before, rendered, dl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cmp.Changes.Empty()
+	}
+	switch res.Status {
+	case StatusApplied, StatusUnchanged:
+		if !atIntent() {
+			return "reported " + string(res.Status) + " but a fresh plan of the intent is not empty: the device is not at the intent"
+		}
+		if timerPending(dev) {
+			return "reported " + string(res.Status) + " but a change still waits for confirmation (the device will roll it back)"
+		}
+	case StatusRolledBack:
+		if !atBackup() {
+			return "reported rolled back but the managed sections differ from the backup"
+		}
+	case StatusFailed, StatusInterrupted:
+		if res.Restore == "" {
+			return "reported " + string(res.Status) + " without a restore command"
+		}
+		if atIntent() && !timerPending(dev) {
+			return "reported " + string(res.Status) + " but the device is fully applied and nothing waits for confirmation"
+		}
+		if atBackup() {
+			return "reported " + string(res.Status) + " but the device is back at its backup"
+		}
+	case StatusRefused, StatusStale:
+		if !atBackup() {
+			return "reported " + string(res.Status) + " (nothing changed) but the managed sections differ from the backup"
+		}
+	}
+	return ""
+}
+
+// timerPending reports whether the lab device has a commit waiting for
+// its confirm timer, from what its own CLI prints.
+func timerPending(dev *lab.Device) bool {
+	return dev.PendingConfirm()
+}
+
+// TestCommitTimerExpiresDuringConfirm (issue 21, item 1): the device's
+// own confirm timer (EOS commit timer, Junos commit confirmed, NVUE apply
+// --confirm) runs out after verify read the device as converged, while
+// the confirm command is on its way: the device rolled our change back by
+// itself and the confirm confirms nothing. Apply must find that out by
+// reading the device back after the confirm, and report rolled back — not
+// applied.
+func TestCommitTimerExpiresDuringConfirm(t *testing.T) {
+	// The first line the confirm sends: Junos enters its exclusive
+	// candidate again, then commits.
+	confirm := map[schema.Platform]string{
+		schema.AristaEOS:     `^configure session fabricgen-\S+ commit$`,
+		schema.JuniperJunos:  `^configure exclusive$`,
+		schema.NvidiaCumulus: `^nv config apply --confirm-yes`,
+	}
+	for _, pc := range platformCases(t) {
+		pattern, ok := confirm[pc.dev.platform]
+		if !ok {
+			continue
+		}
+		t.Run(string(pc.dev.platform), func(t *testing.T) {
+			r := newRig(t, pc.dev)
+			dev := r.lab.Device(pc.dev.name)
+			before := dev.RunningConfig()
+			p := r.plan()
+			opts := r.applyOpts()
+			var once sync.Once
+			var armed lab.Armed
+			opts.Events = func(e Event) {
+				if e.Step == "confirm" {
+					once.Do(func() {
+						var err error
+						if armed, err = dev.Before(pattern, lab.Happening{ExpireTimers: true}); err != nil {
+							t.Error(err)
+						}
+					})
+				}
+			}
+			res, err := Apply(context.Background(), p, r.f, r.inputs, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if armed == (lab.Armed{}) || !armed.Ran() {
+				t.Fatalf("the confirm (%s) never reached the device: %s (%s)", pattern, res[0].Status, res[0].Reason)
+			}
+			t.Logf("%s: %s", res[0].Status, res[0].Reason)
+			if why := truth(t, r, pc.dev.platform, res[0], before); why != "" {
+				t.Fatalf("false outcome: %s (%s)", why, res[0].Reason)
+			}
+			if res[0].Status != StatusRolledBack {
+				t.Errorf("%s (%s), want rolled back", res[0].Status, res[0].Reason)
+			}
+		})
+	}
+}
+
+// TestCommitTimerExpiresDuringVerifyRead: as above, but the timer runs
+// out while the verify read is in flight on a slow device, so the read
+// may show either state.
+func TestCommitTimerExpiresDuringVerifyRead(t *testing.T) {
+	for _, pc := range platformCases(t) {
+		switch pc.dev.platform {
+		case schema.AristaEOS, schema.JuniperJunos, schema.NvidiaCumulus:
+		default:
+			continue
+		}
+		t.Run(string(pc.dev.platform), func(t *testing.T) {
+			r := newRig(t, pc.dev)
+			dev := r.lab.Device(pc.dev.name)
+			before := dev.RunningConfig()
+			dl, _ := dialect.Lookup(pc.dev.platform)
+			p := r.plan()
+			opts := r.applyOpts()
+			var once sync.Once
+			var armed lab.Armed
+			opts.Events = func(e Event) {
+				if e.Step == "verify" {
+					once.Do(func() {
+						var err error
+						armed, err = dev.Before("^"+regexp.QuoteMeta(dl.ShowRunning), lab.Happening{ExpireTimers: true})
+						if err != nil {
+							t.Error(err)
+						}
+					})
+				}
+			}
+			dev.SetFault(lab.Fault{Delay: 20 * time.Millisecond})
+			res, err := Apply(context.Background(), p, r.f, r.inputs, opts)
+			dev.ClearFault()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if armed == (lab.Armed{}) || !armed.Ran() {
+				t.Fatalf("the verify read never came: %s (%s)", res[0].Status, res[0].Reason)
+			}
+			t.Logf("%s: %s", res[0].Status, res[0].Reason)
+			if why := truth(t, r, pc.dev.platform, res[0], before); why != "" {
+				t.Fatalf("false outcome: %s (%s)", why, res[0].Reason)
+			}
+			if res[0].Status != StatusRolledBack {
+				t.Errorf("%s (%s), want rolled back", res[0].Status, res[0].Reason)
+			}
+		})
+	}
+}
+
