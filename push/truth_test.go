@@ -200,4 +200,3 @@ func TestCommitTimerExpiresDuringVerifyRead(t *testing.T) {
 		})
 	}
 }
-
