@@ -469,6 +469,18 @@ type applier struct {
 	// sending is the list of commands being sent one by one (hosts,
 	// NX-OS), nil when none: what a stopped run reports.
 	sending *progress
+	// inside, when set, reads the running config inside the
+	// transaction's own configuration mode (Junos: in the exclusive
+	// candidate, so the lock stays held); nil reads it as plan does.
+	inside func() (string, error)
+}
+
+// readNow reads the device's running config (a host's settings) now.
+func (a *applier) readNow() (string, error) {
+	if a.inside != nil && a.conn.Alive() {
+		return a.inside()
+	}
+	return fetch(a.conn, a.dl, a.readScript())
 }
 
 // progress is how far the sending of a list of commands got.
@@ -584,7 +596,7 @@ func (a *applier) reconnect() error {
 // window, kept and reported in the result.
 func (a *applier) converged() (bool, int, error) {
 	a.mark("verify")
-	now, err := fetch(a.conn, a.dl, a.readScript())
+	now, err := a.readNow()
 	if err != nil {
 		return false, 0, err
 	}
@@ -632,7 +644,7 @@ func (a *applier) unmanagedChange(now string) string {
 // read the device, which this change would otherwise be applied on top of
 // without anyone having planned the result.
 func (a *applier) changedSince() (string, error) {
-	now, err := fetch(a.conn, a.dl, a.readScript())
+	now, err := a.readNow()
 	if err != nil {
 		return "", err
 	}
@@ -647,7 +659,7 @@ func (a *applier) changedSince() (string, error) {
 // not manage are not compared: another administrator may have changed
 // them meanwhile, and that change is theirs to keep.
 func (a *applier) restored() (bool, error) {
-	now, err := fetch(a.conn, a.dl, a.readScript())
+	now, err := a.readNow()
 	if err != nil {
 		return false, err
 	}

@@ -43,7 +43,7 @@ func (a *applier) proveApplied(ok outcome, what string, proof confirmedProof) ou
 				reason: fmt.Sprintf("after %s, reading the device's commit state failed: %v; the change may or may not be confirmed", what, err)}
 		}
 	}
-	now, err := fetch(a.conn, a.dl, a.readScript())
+	now, err := a.readNow()
 	if err != nil {
 		return outcome{status: StatusFailed, restore: restore, deviceDiff: ok.deviceDiff,
 			reason: fmt.Sprintf("after %s the device could not be read back: %v; it may be applied or rolled back by its own timer", what, err)}
@@ -74,12 +74,13 @@ func (a *applier) proveApplied(ok outcome, what string, proof confirmedProof) ou
 }
 
 // junosConfirmed: `show system commit` has no commit waiting for
-// confirmation, and the newest commit carrying our comment is not one
-// the device's own rollback superseded (a "by root via other" entry above
-// it).
+// confirmation (the newest commit, ours, was confirmed; the read-back that
+// follows shows whether our change is what it confirmed).
 func junosConfirmed(a *applier) (bool, string, error) {
-	hist, err := a.conn.Show("show system commit")
-	if err != nil {
+	// Read inside the exclusive candidate, so the lock is held until
+	// the proof is complete: no one else's commit lands before it.
+	hist, rej, err := a.conn.Configure([]string{"run show system commit"}, junosLevel)
+	if err := firstErrOrNil(err, rej); err != nil {
 		return false, "", fmt.Errorf("show system commit: %w", err)
 	}
 	if entry, comment := junosPendingCommit(hist); entry != "" {

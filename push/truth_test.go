@@ -103,11 +103,11 @@ func timerPending(dev *lab.Device) bool {
 // reading the device back after the confirm, and report rolled back — not
 // applied.
 func TestCommitTimerExpiresDuringConfirm(t *testing.T) {
-	// The first line the confirm sends: Junos enters its exclusive
-	// candidate again, then commits.
+	// The line that confirms (Junos: a commit in the exclusive candidate
+	// fabricgen holds from stage to confirm).
 	confirm := map[schema.Platform]string{
 		schema.AristaEOS:     `^configure session fabricgen-\S+ commit$`,
-		schema.JuniperJunos:  `^configure exclusive$`,
+		schema.JuniperJunos:  `^commit comment fabricgen-`,
 		schema.NvidiaCumulus: `^nv config apply --confirm-yes`,
 	}
 	for _, pc := range platformCases(t) {
@@ -174,7 +174,7 @@ func TestCommitTimerExpiresDuringVerifyRead(t *testing.T) {
 				if e.Step == "verify" {
 					once.Do(func() {
 						var err error
-						armed, err = dev.Before("^"+regexp.QuoteMeta(dl.ShowRunning), lab.Happening{ExpireTimers: true})
+						armed, err = dev.Before("^(run )?"+regexp.QuoteMeta(dl.ShowRunning), lab.Happening{ExpireTimers: true})
 						if err != nil {
 							t.Error(err)
 						}

@@ -42,6 +42,10 @@ func junosLeftovers(conn *session.Conn, _ func(string) bool) (leftovers, error) 
 	return l, nil
 }
 
+// junosEditBanner is the "[edit ...]" line configuration mode prints
+// before its prompt, left at the end of a command's output.
+var junosEditBanner = regexp.MustCompile(`\n*\[edit[^\]\n]*\]\s*$`)
+
 var reJunosEntry = regexp.MustCompile(`^\s*(\d+)\s+\d{4}-\d\d-\d\d`)
 
 // junosLevel is scrapligo's juniper_junos privilege level for an
@@ -116,10 +120,35 @@ func (a *applier) junosCommit() outcome {
 			return nil
 		})
 	}
+	// Every read from here on is made inside the exclusive candidate
+	// (run show configuration), so the lock taken with configure
+	// exclusive is held until the change is confirmed: no other commit
+	// can land between our read and our commit, nor confirm ours.
+	a.inside = func() (string, error) {
+		out, rej, err := a.conn.Configure([]string{"run " + a.dl.ShowRunning}, junosLevel)
+		if err := firstErrOrNil(err, rej); err != nil {
+			return "", fmt.Errorf("run %s: %w", a.dl.ShowRunning, err)
+		}
+		return junosEditBanner.ReplaceAllString(out, "\n"), nil
+	}
+	defer func() { a.inside = nil }()
 	if _, rej, err := a.conn.Configure(a.changes.Commands(), junosLevel); err != nil {
 		return a.rolledBack(fmt.Sprintf("loading the candidate failed: %v (uncommitted exclusive changes are discarded when the session ends)", err))
 	} else if rej != nil {
 		return discard(rej.Error())
+	}
+	// Apply read the device before it took the lock: a commit someone
+	// made in between is in our candidate, and our statements would
+	// overwrite what they changed. Under the lock, the device must still
+	// be what apply read.
+	if why, err := a.changedSince(); err != nil {
+		return discard("re-read the device under the exclusive lock: " + err.Error())
+	} else if why != "" {
+		if _, rej, err := a.conn.Configure([]string{"rollback 0"}, junosLevel); err != nil || rej != nil {
+			return discard(why)
+		}
+		return a.refusedForTheirs("the device changed after apply read it and before fabricgen took the exclusive lock (another administrator's commit)",
+			"our exclusive candidate was discarded (rollback 0) before its commit")
 	}
 	compare, _, err := a.conn.Configure([]string{"show | compare"}, junosLevel)
 	if err != nil {

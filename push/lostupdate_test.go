@@ -1,0 +1,139 @@
+package push
+
+import (
+	"context"
+	"regexp"
+	"testing"
+	"time"
+
+	"github.com/fabricgen/fabricgen/internal/lab"
+	"github.com/fabricgen/fabricgen/schema"
+)
+
+// lostUpdate is one platform's race of issue 21 item 2: another
+// administrator changes a line fabricgen manages (an MTU fabricgen's change
+// sets too) after apply read the device and before its change is
+// committed.
+type lostUpdate struct {
+	// before is the line (as the device receives it) right before which
+	// the other administrator's change lands.
+	before string
+	// theirs is their change, in ConfigureOutOfBand's form.
+	theirs []string
+	// kept matches the device's running config when their change is there.
+	kept string
+	// refusedByDevice: the device itself refuses their change while
+	// fabricgen's transaction holds it (Junos configure exclusive).
+	refusedByDevice bool
+}
+
+// lostUpdates are the races, per platform.
+func lostUpdates() map[schema.Platform]lostUpdate {
+	return map[schema.Platform]lostUpdate{
+		schema.AristaEOS: {before: `^configure session fabricgen-\S+$`,
+			theirs: []string{"interface Ethernet1/1", "   mtu 1500"}, kept: `(?m)^interface Ethernet1/1\n(   .*\n)*   mtu 1500$`},
+		schema.JuniperJunos: {before: `^configure exclusive$`,
+			theirs: []string{"set interfaces et-0/0/0 mtu 1500"}, kept: `(?m)^    et-0/0/0 \{\n(        .*\n)*        mtu 1500;$`},
+		schema.NvidiaCumulus: {before: `^nv set `,
+			theirs: []string{"nv set interface swp1 link mtu 1500"}, kept: `(?m)^nv set interface swp1 link mtu 1500$`},
+		schema.SONiC: {before: `^sudo config apply-patch`,
+			theirs: []string{`[{"op":"add","path":"/PORT/Ethernet0/mtu","value":"1500"}]`}, kept: `"Ethernet0": \{\n\s*("[a-z_]+": "[^"]*",\n\s*)*"mtu": "1500"`},
+	}
+}
+
+// TestManagedLineChangedDuringStage (issue 21 item 2): another
+// administrator changes a line fabricgen manages (mtu 1500 on a port
+// whose MTU fabricgen's change sets) between apply's read and its commit.
+// fabricgen must not overwrite it and report applied: the device ends
+// with their change and nothing of ours, and the report says so (refused,
+// never applied), on every platform.
+func TestManagedLineChangedDuringStage(t *testing.T) {
+	for _, pc := range platformCases(t) {
+		lu, ok := lostUpdates()[pc.dev.platform]
+		if !ok {
+			continue
+		}
+		t.Run(string(pc.dev.platform), func(t *testing.T) {
+			r := newRig(t, pc.dev)
+			dev := r.lab.Device(pc.dev.name)
+			p := r.plan()
+			opts := r.applyOpts()
+			armed, err := dev.Before(lu.before, lab.Happening{OutOfBand: lu.theirs})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := Apply(context.Background(), p, r.f, r.inputs, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !armed.Ran() {
+				t.Fatalf("%q never reached the device: %s (%s)", lu.before, res[0].Status, res[0].Reason)
+			}
+			theirErr := armed.Wait(time.Second)
+			t.Logf("%s: %s (their change: %v)", res[0].Status, res[0].Reason, theirErr)
+			running := dev.RunningConfig()
+			switch {
+			case theirErr != nil && lu.refusedByDevice:
+				// The device kept them out: ours may go on.
+				if res[0].Status != StatusApplied {
+					t.Errorf("%s (%s), want applied: their change was refused by the device", res[0].Status, res[0].Reason)
+				}
+				return
+			case theirErr != nil:
+				t.Fatalf("their change was refused: %v", theirErr)
+			}
+			if !regexp.MustCompile(lu.kept).MatchString(running) {
+				t.Errorf("their change (%q) is not on the device any more: overwritten", lu.theirs)
+			}
+			if res[0].Status == StatusApplied {
+				t.Fatalf("reported applied over another administrator's change to a managed line (%s)", res[0].Reason)
+			}
+			if res[0].Status != StatusRefused {
+				t.Errorf("%s (%s), want refused", res[0].Status, res[0].Reason)
+			}
+		})
+	}
+}
+
+// TestJunosHoldsTheExclusiveLock: fabricgen's Junos session enters
+// `configure exclusive` (never the shared `configure`) and holds it from
+// loading its statements until its commit is confirmed and read back, so
+// another administrator's commit in that window is refused by the device
+// itself ("configuration database locked") and ours applies.
+func TestJunosHoldsTheExclusiveLock(t *testing.T) {
+	for _, pc := range platformCases(t) {
+		if pc.dev.platform != schema.JuniperJunos {
+			continue
+		}
+		for _, at := range []string{`^show \| compare$`, `^commit confirmed `, `^run show configuration`, `^commit comment fabricgen-`, `^run show system commit`} {
+			t.Run(at, func(t *testing.T) {
+				r := newRig(t, pc.dev)
+				dev := r.lab.Device(pc.dev.name)
+				p := r.plan()
+				armed, err := dev.Before(at, lab.Happening{OutOfBand: []string{"set interfaces et-0/0/0 mtu 1500"}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				res, err := Apply(context.Background(), p, r.f, r.inputs, r.applyOpts())
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !armed.Ran() {
+					t.Fatalf("%q never reached the device", at)
+				}
+				theirErr := armed.Wait(time.Second)
+				if theirErr == nil || !regexp.MustCompile(`locked`).MatchString(theirErr.Error()) {
+					t.Errorf("another administrator's commit at %q: %v, want refused (configuration database locked)", at, theirErr)
+				}
+				if res[0].Status != StatusApplied {
+					t.Errorf("%s (%s), want applied", res[0].Status, res[0].Reason)
+				}
+				for _, h := range dev.History() {
+					if h == "configure" || h == "configure private" {
+						t.Errorf("fabricgen entered %q, not configure exclusive", h)
+					}
+				}
+			})
+		}
+	}
+}
