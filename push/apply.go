@@ -317,6 +317,9 @@ func applyDevice(ctx context.Context, pd *planfile.Device, in Input, ok bool, op
 		return fail(StatusFailed, "record the change in flight before changing anything: %v", err)
 	}
 	out := a.transaction()
+	if out.status == StatusFailed && a.reconnected && ctx.Err() == nil {
+		out = a.settle(out)
+	}
 	r.Status, r.Reason, r.DeviceDiff, r.Restore = out.status, out.reason, out.deviceDiff, out.restore
 	if ctx.Err() != nil && r.Status != StatusApplied && r.Status != StatusRolledBack {
 		// Stopped mid-change: say what the device has now and how to
@@ -469,6 +472,10 @@ type applier struct {
 	// sending is the list of commands being sent one by one (hosts,
 	// NX-OS), nil when none: what a stopped run reports.
 	sending *progress
+	// reconnected is set once the run had to open a new session (an
+	// answer was lost): its outcome is then settled by reading the
+	// device back.
+	reconnected bool
 	// inside, when set, reads the running config inside the
 	// transaction's own configuration mode (Junos: in the exclusive
 	// candidate, so the lock stays held); nil reads it as plan does.
@@ -476,11 +483,23 @@ type applier struct {
 }
 
 // readNow reads the device's running config (a host's settings) now.
+// When the session is lost on the way (the device answered too late, or
+// the connection dropped), it reconnects and reads once more.
 func (a *applier) readNow() (string, error) {
-	if a.inside != nil && a.conn.Alive() {
-		return a.inside()
+	read := func() (string, error) {
+		if a.inside != nil && a.conn.Alive() {
+			return a.inside()
+		}
+		return fetch(a.conn, a.dl, a.readScript())
 	}
-	return fetch(a.conn, a.dl, a.readScript())
+	out, err := read()
+	if err == nil || a.conn.Alive() || a.ctx.Err() != nil {
+		return out, err
+	}
+	if rerr := a.reconnect(); rerr != nil {
+		return "", fmt.Errorf("%w; %w", err, rerr)
+	}
+	return read()
 }
 
 // progress is how far the sending of a list of commands got.
@@ -578,15 +597,34 @@ func (a *applier) mark(name string) {
 	_ = a.step(name)
 }
 
-// reconnect replaces a lost session with a new one.
+// reconnectAttempts bounds how often reconnect tries to open a new
+// session: a device that stopped answering in time may answer again a
+// moment later, and only a device read back says what it has.
+const reconnectAttempts = 3
+
+// reconnect replaces a lost session with a new one, trying again (after
+// a pause that grows, at most 2 s) when the device does not answer yet.
 func (a *applier) reconnect() error {
 	_ = a.conn.Close()
-	c, err := connect(a.ctx, a.dev, a.dl, a.pd.Address, &a.opts.Options)
-	if err != nil {
-		return fmt.Errorf("reconnect: %w", err)
+	a.reconnected = true
+	var err error
+	for i := 1; ; i++ {
+		var c *session.Conn
+		if c, err = connect(a.ctx, a.dev, a.dl, a.pd.Address, &a.opts.Options); err == nil {
+			a.conn = c
+			return nil
+		}
+		if i == reconnectAttempts || a.ctx.Err() != nil {
+			break
+		}
+		pause := time.NewTimer(time.Duration(i) * min(a.opts.Timeout, 2*time.Second))
+		select {
+		case <-a.ctx.Done():
+		case <-pause.C:
+		}
+		pause.Stop()
 	}
-	a.conn = c
-	return nil
+	return fmt.Errorf("reconnect (%d attempts): %w", reconnectAttempts, err)
 }
 
 // converged re-fetches the device and reports whether a fresh plan is

@@ -150,3 +150,71 @@ func nvueConfirmed(rev *string) confirmedProof {
 		return true, "", nil
 	}
 }
+
+// settle re-reads a device whose change failed after an answer was lost
+// (a command's answer came too late or the connection dropped, so the
+// device may have carried out the command whose answer fabricgen never
+// saw) and reports what the device has: applied when it reads back as
+// the intent with nothing waiting for confirmation (the transaction's own
+// object, a checkpoint, is removed then); rolled back when it is back at
+// its backup with nothing waiting; otherwise the failure, whose restore
+// command — when the device could be read and nothing waits — is
+// fabricgen rollback, which restores from any state (a platform command
+// such as nv config apply --confirm-no only works in one).
+func (a *applier) settle(failed outcome) outcome {
+	if !a.conn.Alive() {
+		if err := a.reconnect(); err != nil {
+			return failed
+		}
+	}
+	now, err := a.readNow()
+	if err != nil {
+		return failed
+	}
+	left, err := findLeftovers(a.conn, a.dl, a.ignore)
+	if err != nil {
+		return failed
+	}
+	waiting := left.timer != "" || len(left.foreign) > 0
+	if waiting {
+		failed.reason += "; read back after the lost answer: " + describeLeftovers(a.dl, left)
+		return failed
+	}
+	cmp, err := a.compare(now)
+	if err != nil {
+		return failed
+	}
+	lead := "read back after the lost answer, "
+	if cmp.Changes.Empty() {
+		if a.txnName() != "" && platformTxn(a.dl).removeRestored && contains(left.names, a.txn) {
+			removeTxn(a.conn, a.dl, a.txn)
+		}
+		return outcome{status: StatusApplied, deviceDiff: failed.deviceDiff,
+			reason: "note: " + lead + "the device has the change and nothing waits for confirmation (it carried out the command whose answer was lost); what fabricgen had reported: " + failed.reason}
+	}
+	if back, err := a.restored(); err == nil && back {
+		if a.txnName() != "" && platformTxn(a.dl).removeRestored && contains(left.names, a.txn) {
+			removeTxn(a.conn, a.dl, a.txn)
+		}
+		return outcome{status: StatusRolledBack, deviceDiff: failed.deviceDiff,
+			reason: failed.reason + "; " + lead + "the device matches its backup and nothing waits for confirmation"}
+	}
+	failed.reason += fmt.Sprintf("; %sthe device is neither at the intent (%d line(s) differ) nor at its backup, and nothing waits for confirmation", lead, cmp.Diff.Added+cmp.Diff.Removed)
+	failed.restore = a.opts.rollbackCommand(a.pd.Name)
+	return failed
+}
+
+// lostConfirm handles a confirm whose answer was lost (too late, or the
+// connection dropped): the device may or may not have taken it. It reads
+// the device back (reconnecting) and reports what it has; only when the
+// change is neither confirmed nor undone does it undo it with undo.
+func (a *applier) lostConfirm(ok outcome, what string, proof confirmedProof, undo func() outcome) outcome {
+	out := a.proveApplied(ok, what+", whose answer was lost", proof)
+	switch out.status {
+	case StatusFailed:
+		return undo()
+	case StatusApplied:
+		out.reason = strings.TrimPrefix(out.reason+"; note: the answer to "+what+" was lost; read back, the device has the change and its commit is confirmed", "; ")
+	}
+	return out
+}

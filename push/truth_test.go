@@ -69,7 +69,7 @@ func truth(t *testing.T, r *rig, platform schema.Platform, res Result, before st
 		}
 	case StatusRolledBack:
 		if !atBackup() {
-			return "reported rolled back but the managed sections differ from the backup"
+			return "reported rolled back but the managed sections differ from the backup:\n" + config.Unified("backup", "now", config.Normalize(before, dl), config.Normalize(now, dl)).Text
 		}
 	case StatusFailed, StatusInterrupted:
 		if res.Restore == "" {
@@ -87,6 +87,21 @@ func truth(t *testing.T, r *rig, platform schema.Platform, res Result, before st
 		}
 	}
 	return ""
+}
+
+// readBack reads the device as apply does (a host: every setting its
+// script sets), for truth's backup.
+func readBack(t *testing.T, r *rig, d testDevice) string {
+	t.Helper()
+	dl, err := dialect.Lookup(d.platform)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := fetchDirect(r, d.name, dl, d.rendered)
+	if err != nil {
+		t.Fatalf("%s: read the device: %v", d.name, err)
+	}
+	return out
 }
 
 // timerPending reports whether the lab device has a commit waiting for
@@ -118,7 +133,7 @@ func TestCommitTimerExpiresDuringConfirm(t *testing.T) {
 		t.Run(string(pc.dev.platform), func(t *testing.T) {
 			r := newRig(t, pc.dev)
 			dev := r.lab.Device(pc.dev.name)
-			before := dev.RunningConfig()
+			before := readBack(t, r, pc.dev)
 			p := r.plan()
 			opts := r.applyOpts()
 			var once sync.Once
@@ -164,7 +179,7 @@ func TestCommitTimerExpiresDuringVerifyRead(t *testing.T) {
 		t.Run(string(pc.dev.platform), func(t *testing.T) {
 			r := newRig(t, pc.dev)
 			dev := r.lab.Device(pc.dev.name)
-			before := dev.RunningConfig()
+			before := readBack(t, r, pc.dev)
 			dl, _ := dialect.Lookup(pc.dev.platform)
 			p := r.plan()
 			opts := r.applyOpts()
@@ -198,5 +213,76 @@ func TestCommitTimerExpiresDuringVerifyRead(t *testing.T) {
 				t.Errorf("%s (%s), want rolled back", res[0].Status, res[0].Reason)
 			}
 		})
+	}
+}
+
+// TestSlowDeviceOutcomeIsTrue (issue 21 item 9): the device turns slow
+// (answers later than apply's per-command timeout) right at the last
+// command of the change — the confirm, the apply-patch, a host's or
+// NX-OS's last line — which it does carry out. Apply gives up on the
+// answer; whatever it then reports must be what the device has, read back
+// once it answers again: at once, or only after apply's first reconnect
+// has failed.
+func TestSlowDeviceOutcomeIsTrue(t *testing.T) {
+	last := map[schema.Platform]string{
+		schema.AristaEOS:     `^configure session fabricgen-\S+ commit$`,
+		schema.JuniperJunos:  `^commit comment fabricgen-`,
+		schema.NvidiaCumulus: `^nv config apply --confirm-yes`,
+		schema.SONiC:         `^sudo config apply-patch`,
+	}
+	for _, pc := range platformCases(t) {
+		for _, later := range []bool{false, true} {
+			name := string(pc.dev.platform) + "/answers-again-at-once"
+			if later {
+				name = string(pc.dev.platform) + "/answers-again-later"
+			}
+			t.Run(name, func(t *testing.T) {
+				r := newRig(t, pc.dev)
+				dev := r.lab.Device(pc.dev.name)
+				before := readBack(t, r, pc.dev)
+				p := r.plan()
+				pattern, ok := last[pc.dev.platform]
+				if !ok {
+					// NX-OS and hosts take the change line by line: the
+					// last line.
+					cmds := p.Devices[0].Changes.Commands()
+					pattern = "^" + regexp.QuoteMeta(cmds[len(cmds)-1])
+				}
+				const timeout = 800 * time.Millisecond
+				opts := r.applyOpts()
+				opts.Timeout = timeout
+				armed, err := dev.Before(pattern, lab.Happening{Delay: 2 * timeout})
+				if err != nil {
+					t.Fatal(err)
+				}
+				// The device answers again a while after it turned slow:
+				// soon after apply gave up on the answer, or only after
+				// apply's first attempts to reconnect.
+				again := 3 * timeout / 2
+				if later {
+					again = 5 * timeout
+				}
+				go func() {
+					select {
+					case <-armed.Done():
+						time.Sleep(again)
+						dev.ClearFault()
+					case <-time.After(time.Minute):
+					}
+				}()
+				res, err := Apply(context.Background(), p, r.f, r.inputs, opts)
+				dev.ClearFault()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !armed.Ran() {
+					t.Fatalf("%q never reached the device: %s (%s)", pattern, res[0].Status, res[0].Reason)
+				}
+				t.Logf("%s: %s | restore: %s", res[0].Status, res[0].Reason, res[0].Restore)
+				if why := truth(t, r, pc.dev.platform, res[0], before); why != "" {
+					t.Fatalf("false outcome: %s (%s; restore: %s)", why, res[0].Reason, res[0].Restore)
+				}
+			})
+		}
 	}
 }

@@ -173,10 +173,15 @@ func (a *applier) nvue() outcome {
 		return undo(fmt.Sprintf("verify after apply: %d lines still differ from the rendered config", left), "nv config apply --confirm-no")
 	}
 	a.mark("confirm")
+	done := outcome{status: StatusApplied, deviceDiff: strings.TrimSpace(diff)}
+	confirm := "the confirm (nv config apply --confirm-yes)"
 	if _, err := run("nv config apply --confirm-yes"); err != nil {
+		if !a.conn.Alive() {
+			return a.lostConfirm(done, confirm, nvueConfirmed(&ourRev), func() outcome { return undo("confirm: "+err.Error(), "nv config apply --confirm-no") })
+		}
 		return undo("confirm: "+err.Error(), "nv config apply --confirm-no")
 	}
-	return a.proveApplied(outcome{status: StatusApplied, deviceDiff: strings.TrimSpace(diff)}, "the confirm (nv config apply --confirm-yes)", nvueConfirmed(&ourRev))
+	return a.proveApplied(done, confirm, nvueConfirmed(&ourRev))
 }
 
 // foreignNVUE returns the lines of an `nv config diff` that none of our

@@ -209,11 +209,16 @@ func (a *applier) eosSession() outcome {
 		return abort(fmt.Sprintf("verify after commit: %d lines still differ from the rendered config", left))
 	}
 	a.mark("confirm")
+	applied := outcome{status: StatusApplied, deviceDiff: strings.TrimSpace(diffs)}
+	confirm := "the confirm (configure session " + name + " commit)"
 	r, err := a.conn.Command("configure session " + name + " commit")
-	if err != nil || r.Failed != nil {
-		return abort(fmt.Sprintf("confirm the commit: %v", firstErr(err, rejection(r))))
+	if err != nil {
+		return a.lostConfirm(applied, confirm, eosConfirmed, func() outcome { return abort(fmt.Sprintf("confirm the commit: %v", err)) })
 	}
-	return a.proveApplied(outcome{status: StatusApplied, deviceDiff: strings.TrimSpace(diffs)}, "the confirm (configure session "+name+" commit)", eosConfirmed)
+	if r.Failed != nil {
+		return abort(fmt.Sprintf("confirm the commit: %v", rejection(r)))
+	}
+	return a.proveApplied(applied, confirm, eosConfirmed)
 }
 
 // fmtTimer prints a duration as EOS's hh:mm:ss.

@@ -175,11 +175,16 @@ func (a *applier) junosCommit() outcome {
 		return revert(fmt.Sprintf("verify after commit: %d lines still differ from the rendered config", left))
 	}
 	a.mark("confirm")
+	applied := outcome{status: StatusApplied, deviceDiff: strings.TrimSpace(compare)}
+	confirm := "the confirm (commit comment " + a.txn + ")"
 	out, rej, err = a.conn.Configure([]string{"commit comment " + a.txn}, junosLevel)
-	if err != nil || rej != nil || !strings.Contains(out, "commit complete") {
+	if err != nil {
+		return a.lostConfirm(applied, confirm, junosConfirmed, func() outcome { return revert(fmt.Sprintf("confirm the commit: %v", err)) })
+	}
+	if rej != nil || !strings.Contains(out, "commit complete") {
 		return revert(fmt.Sprintf("confirm the commit: %v %s", firstErr(err, rej), strings.TrimSpace(out)))
 	}
-	return a.proveApplied(outcome{status: StatusApplied, deviceDiff: strings.TrimSpace(compare)}, "the confirm (commit comment "+a.txn+")", junosConfirmed)
+	return a.proveApplied(applied, confirm, junosConfirmed)
 }
 
 // junosPendingCommit returns the newest commit of `show system commit`

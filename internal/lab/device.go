@@ -58,10 +58,14 @@ type hook struct {
 // Happening is something that happens on a device at a chosen instant,
 // armed with Device.Before: another administrator's change (OutOfBand, in
 // ConfigureOutOfBand's form) and/or the device's confirm timers running
-// out (ExpireTimers), in that order.
+// out (ExpireTimers), in that order, and/or the device turning slow
+// (Delay).
 type Happening struct {
 	OutOfBand    []string
 	ExpireTimers bool
+	// Delay, when positive, becomes the device's answer delay from this
+	// line on (Fault.Delay), as a device that turns slow mid-change.
+	Delay time.Duration
 }
 
 // Armed is a Happening armed with Device.Before.
@@ -78,6 +82,9 @@ func (a Armed) Wait(timeout time.Duration) error {
 		return fmt.Errorf("lab: the line matching %q never came within %s", a.h.re, timeout)
 	}
 }
+
+// Done is closed once the happening ran.
+func (a Armed) Done() <-chan struct{} { return a.h.done }
 
 // Ran reports whether the happening ran.
 func (a Armed) Ran() bool {
@@ -122,6 +129,9 @@ func (d *Device) runHooks(line string) {
 		}
 		if k.act.ExpireTimers {
 			d.emu.ExpireTimers()
+		}
+		if k.act.Delay > 0 {
+			d.fault.Delay = k.act.Delay
 		}
 		d.pushConfig()
 		close(k.done)

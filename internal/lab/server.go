@@ -89,8 +89,6 @@ func (d *Device) serverConfig() *ssh.ServerConfig {
 // out at once when the fault changes or the device closes.
 func (d *Device) dispatch(s cli.Session, line string) (cli.Reply, bool) {
 	d.mu.Lock()
-	delay := d.fault.Delay
-	changed := d.faultCh
 	trimmed := strings.TrimSpace(line)
 	if trimmed != "" {
 		d.record(trimmed)
@@ -98,6 +96,8 @@ func (d *Device) dispatch(s cli.Session, line string) (cli.Reply, bool) {
 			d.runHooks(trimmed)
 		}
 	}
+	delay := d.fault.Delay
+	changed := d.faultCh
 	var r cli.Reply
 	if d.reject != nil && trimmed != "" && d.reject.MatchString(trimmed) && s.Changes(line) {
 		r = s.Reject(trimmed)
