@@ -472,6 +472,9 @@ type applier struct {
 	// sending is the list of commands being sent one by one (hosts,
 	// NX-OS), nil when none: what a stopped run reports.
 	sending *progress
+	// modprobed: the change ran modprobe rdma_cm on a host;
+	// rdmaCMWasLoaded: the module was loaded before it.
+	modprobed, rdmaCMWasLoaded bool
 	// reconnected is set once the run had to open a new session (an
 	// answer was lost): its outcome is then settled by reading the
 	// device back.

@@ -77,9 +77,7 @@ func faultCases() []faultCase {
 			applies: func(p schema.Platform) bool { _, ok := lostUpdates()[p]; return ok },
 			arm: func(t *testing.T, r *rig, pc platformCase, opts *ApplyOptions) []string {
 				lu := lostUpdates()[pc.dev.platform]
-				if _, err := r.lab.Device(pc.dev.name).Before(lu.before, lab.Happening{OutOfBand: lu.theirs}); err != nil {
-					t.Fatal(err)
-				}
+				armLostUpdate(t, r.lab.Device(pc.dev.name), lu, opts)
 				return lu.theirs
 			}},
 		{name: "slow at the last command, answers again later", applies: everyPlatform,

@@ -3,6 +3,7 @@ package push
 import (
 	"context"
 	"regexp"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -284,5 +285,44 @@ func TestSlowDeviceOutcomeIsTrue(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestRdmaCMLoadIsReported (issue 21 item 9): a linux_dcb change loads
+// rdma_cm (modprobe rdma_cm, a setup line) and then fails; the rollback
+// sets every setting back, and rightly leaves the module loaded (another
+// RDMA user may hold it) — so the report must say it stays loaded, since
+// "matches its backup" covers only the script's settings. On nvidia_mlnx
+// MLNX_OFED loads it at boot: nothing to say.
+func TestRdmaCMLoadIsReported(t *testing.T) {
+	for _, pc := range platformCases(t) {
+		if !pc.dev.platform.IsHost() {
+			continue
+		}
+		t.Run(string(pc.dev.platform), func(t *testing.T) {
+			r := newRig(t, pc.dev)
+			dev := r.lab.Device(pc.dev.name)
+			loadedBefore := strings.Contains(dev.RunningConfig(), "module rdma_cm loaded")
+			before := readBack(t, r, pc.dev)
+			p := r.plan()
+			dev.SetFault(lab.Fault{Reject: `^ethtool --set-tunable`})
+			res, err := Apply(context.Background(), p, r.f, r.inputs, r.applyOpts())
+			dev.ClearFault()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if why := truth(t, r, pc.dev.platform, res[0], before); why != "" {
+				t.Fatalf("false outcome: %s (%s)", why, res[0].Reason)
+			}
+			loadedAfter := strings.Contains(dev.RunningConfig(), "module rdma_cm loaded")
+			said := strings.Contains(res[0].Reason, "rdma_cm kernel module stays loaded")
+			t.Logf("rdma_cm loaded before %v, after %v: %s: %s", loadedBefore, loadedAfter, res[0].Status, res[0].Reason)
+			if res[0].Status != StatusRolledBack {
+				t.Errorf("%s, want rolled back", res[0].Status)
+			}
+			if said != (loadedAfter && !loadedBefore) {
+				t.Errorf("rdma_cm loaded before %v, after %v, but the report says so: %v (%s)", loadedBefore, loadedAfter, said, res[0].Reason)
+			}
+		})
 	}
 }
