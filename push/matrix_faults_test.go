@@ -161,21 +161,29 @@ func TestFaultMatrix(t *testing.T) {
 					t.Fatal(err)
 				}
 				verdict := ""
-				if theirs != nil && res[0].Status == StatusRefused {
+				switch {
+				case theirs != nil && res[0].Status == StatusApplied:
+					verdict = "reported applied over another administrator's change to a managed line"
+				case theirs != nil && res[0].Status != StatusFailed:
+					// Refused or rolled back: nothing of ours, and their
+					// change still there — the device equals a twin that
+					// got only theirs.
 					twin := newRig(t, pc.dev)
 					td := twin.lab.Device(pc.dev.name)
 					if err := td.ConfigureOutOfBand(theirs); err != nil {
 						t.Fatal(err)
 					}
+					if strings.Contains(res[0].Reason, "rdma_cm kernel module stays loaded") {
+						if err := td.ConfigureOutOfBand([]string{"modprobe rdma_cm"}); err != nil {
+							t.Fatal(err)
+						}
+					}
 					dl, _ := dialect.Lookup(pc.dev.platform)
 					if !sameNormalized(dl, td.RunningConfig(), dev.RunningConfig()) {
-						verdict = "reported refused, but the device is not its state before plus the other administrator's change"
+						verdict = "reported " + string(res[0].Status) + ", but the device is not its state before plus the other administrator's change"
 					}
-				} else {
+				default:
 					verdict = truth(t, r, pc.dev.platform, res[0], before)
-				}
-				if theirs != nil && res[0].Status == StatusApplied {
-					verdict = "reported applied over another administrator's change to a managed line"
 				}
 				mu.Lock()
 				defer mu.Unlock()
