@@ -472,6 +472,9 @@ type applier struct {
 	// sending is the list of commands being sent one by one (hosts,
 	// NX-OS), nil when none: what a stopped run reports.
 	sending *progress
+	// auditMark is the NX-OS accounting log's index before our
+	// checkpoint (nil before it is read).
+	auditMark *int
 	// modprobed: the change ran modprobe rdma_cm on a host;
 	// rdmaCMWasLoaded: the module was loaded before it.
 	modprobed, rdmaCMWasLoaded bool

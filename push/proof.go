@@ -185,6 +185,18 @@ func (a *applier) settle(failed outcome) outcome {
 		return failed
 	}
 	lead := "read back after the lost answer, "
+	if cmp.Changes.Empty() && a.auditMark != nil {
+		// NX-OS: the change may have overwritten another session's
+		// command to a line we manage, as after a normal verify.
+		others, err := a.nxosOthers(*a.auditMark)
+		if err != nil {
+			failed.reason += "; " + lead + "the device has the change, but its accounting log could not be read: " + err.Error()
+			return failed
+		}
+		if anyManaged(others) {
+			return a.nxosKeepTheirs(failed.reason, others)
+		}
+	}
 	if cmp.Changes.Empty() {
 		if a.txnName() != "" && platformTxn(a.dl).removeRestored && contains(left.names, a.txn) {
 			removeTxn(a.conn, a.dl, a.txn)

@@ -69,6 +69,7 @@ func (a *applier) nxosCheckpoint() outcome {
 	if err != nil {
 		return outcome{status: StatusFailed, reason: fmt.Sprintf("read the accounting log before changing the switch (nothing was changed): %v", err)}
 	}
+	a.auditMark = &mark
 	if r, err := a.conn.Command("checkpoint " + name); err != nil || r.Failed != nil {
 		return outcome{status: StatusFailed, reason: fmt.Sprintf("take checkpoint %s (nothing was changed): %v", name, firstErr(err, rejection(r)))}
 	}
