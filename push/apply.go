@@ -494,7 +494,12 @@ type applier struct {
 func (a *applier) readNow() (string, error) {
 	read := func() (string, error) {
 		if a.inside != nil && a.conn.Alive() {
-			return a.inside()
+			if out, err := a.inside(); err == nil || !a.conn.Alive() {
+				return out, err
+			}
+			// The transaction's mode cannot be entered (after a
+			// reconnect, another session holds the Junos lock): read
+			// as plan does.
 		}
 		return fetch(a.conn, a.dl, a.readScript())
 	}

@@ -51,7 +51,10 @@ func (a *applier) hostCommands() outcome {
 	for _, line := range sent.lines {
 		if line == "modprobe rdma_cm" {
 			_, st, _, err := a.conn.Run("test -d /sys/module/rdma_cm")
-			a.rdmaCMWasLoaded = err == nil && st == 0
+			if err != nil {
+				return a.hostRestore("read whether rdma_cm is loaded (test -d /sys/module/rdma_cm): " + err.Error())
+			}
+			a.rdmaCMWasLoaded = st == 0
 			break
 		}
 	}
@@ -197,14 +200,13 @@ func (a *applier) hostChangedUnder(line string) ([]string, error) {
 		// script line: it sets nothing to compare first.
 		return nil, nil
 	}
-	r, err := a.conn.Command(acts[0].Read)
+	out, status, failed, err := a.conn.Run(acts[0].Read)
 	if err != nil {
 		return nil, err
 	}
-	out := r.Result
-	if r.Failed != nil {
-		if !strings.Contains(r.Result, "No such file or directory") {
-			return nil, fmt.Errorf("read back %q: %w", acts[0].Read, rejection(r))
+	if failed || status != 0 {
+		if !strings.Contains(out, "No such file or directory") {
+			return nil, fmt.Errorf("read back %q: exit status %d: %s", acts[0].Read, status, strings.TrimSpace(out))
 		}
 		out = ""
 	}

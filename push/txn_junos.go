@@ -120,7 +120,13 @@ func (a *applier) junosCommit() outcome {
 			return nil
 		})
 	}
-	// Every read from here on is made inside the exclusive candidate
+	if _, rej, err := a.conn.Configure(a.changes.Commands(), junosLevel); err != nil {
+		return a.rolledBack(fmt.Sprintf("loading the candidate failed: %v (uncommitted exclusive changes are discarded when the session ends)", err))
+	} else if rej != nil {
+		return discard(rej.Error())
+	}
+	// Once the candidate holds our statements (the lock is ours),
+	// every read is made inside the exclusive candidate
 	// (run show configuration), so the lock taken with configure
 	// exclusive is held until the change is confirmed: no other commit
 	// can land between our read and our commit, nor confirm ours.
@@ -132,11 +138,6 @@ func (a *applier) junosCommit() outcome {
 		return junosEditBanner.ReplaceAllString(out, "\n"), nil
 	}
 	defer func() { a.inside = nil }()
-	if _, rej, err := a.conn.Configure(a.changes.Commands(), junosLevel); err != nil {
-		return a.rolledBack(fmt.Sprintf("loading the candidate failed: %v (uncommitted exclusive changes are discarded when the session ends)", err))
-	} else if rej != nil {
-		return discard(rej.Error())
-	}
 	// Apply read the device before it took the lock: a commit someone
 	// made in between is in our candidate, and our statements would
 	// overwrite what they changed. Under the lock, the device must still
