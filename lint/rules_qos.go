@@ -243,11 +243,12 @@ func runNICMapping(p *Pass) {
 		}
 		if roce != nil && d.RDMA != nil && d.RDMA.ToS.Set && len(roce.DSCP) > 0 && !containsInt(roce.DSCP, d.RDMA.DSCP()) && d.TransportOf() == schema.TransportRoCEv2 {
 			subj := subjectOr(d.RDMA.ToS.Src, d.RDMA.Range, d.Range)
+			claim, claimRel := claimedBy(f, roce, d.RDMA.DSCP())
 			report(key{subj, "tos"}, Finding{Subject: ptr(subj), Device: d.Name,
-				Summary: fmt.Sprintf("NIC %s marks RoCE with tos %d (DSCP %d); traffic_class %q is DSCP %s",
-					d.Name, d.RDMA.ToS.V, d.RDMA.DSCP(), roce.Name, dscpList(roce.DSCP)),
+				Summary: fmt.Sprintf("NIC %s marks RoCE with tos %d (DSCP %d); traffic_class %q is DSCP %s%s",
+					d.Name, d.RDMA.ToS.V, d.RDMA.DSCP(), roce.Name, dscpList(roce.DSCP), claim),
 				Fix:     fmt.Sprintf("Set rdma tos = %d (DSCP %d with ECT(0)).", roce.DSCP[0]<<2|2, roce.DSCP[0]),
-				Related: []Related{{Range: roce.DSCPRange, Message: "class DSCP set here"}}})
+				Related: append([]Related{{Range: roce.DSCPRange, Message: "class DSCP set here"}}, claimRel...)})
 		}
 		for _, np := range d.Ports {
 			if np.Peer == nil || np.QoS == nil || !isSwitch(np.Peer) {
@@ -627,13 +628,10 @@ func reportUnclassifiedFlow(p *Pass, c *schema.TrafficClass, fl Flow, subj schem
 	b.WriteString(")")
 	related := []Related{{Range: src, Message: fmt.Sprintf("%s marks %s with DSCP %d here (%s)", first.Name, word, m.dscp, how)}}
 	fix := fmt.Sprintf("Set dscp = [%d] on traffic_class %q (the NICs' %s)", m.dscp, c.Name, how)
-	for _, o := range f.Classes {
-		if o != c && containsInt(o.DSCP, m.dscp) {
-			fmt.Fprintf(&b, ", which traffic_class %q claims", o.Name)
-			related = append(related, Related{Range: subjectOr(o.DSCPRange, o.Range), Message: fmt.Sprintf("traffic_class %q claims DSCP %d here", o.Name, m.dscp)})
-			fix += fmt.Sprintf(" and take %d out of traffic_class %q (a DSCP selects one class), or mark %s with a DSCP of its own", m.dscp, o.Name, word)
-			break
-		}
+	if o := otherClass(f, c, m.dscp); o != nil {
+		fmt.Fprintf(&b, ", which traffic_class %q claims", o.Name)
+		related = append(related, claimRelated(o, m.dscp))
+		fix += fmt.Sprintf(" and take %d out of traffic_class %q (a DSCP selects one class), or mark %s with a DSCP of its own", m.dscp, o.Name, word)
 	}
 	// Where the ports that classify by DSCP put it: the switches', else the NICs' own maps.
 	who := "switches"
@@ -686,4 +684,30 @@ func landing(groups []qosGroup, d, want int, keep func(*schema.Port) bool) (prio
 	}
 	sort.Ints(prios)
 	return prios, at, atPrio
+}
+
+// otherClass is the first class other than c (by name) whose dscp list has d, or nil.
+func otherClass(f *schema.Fabric, c *schema.TrafficClass, d int) *schema.TrafficClass {
+	for _, o := range f.Classes {
+		if o != c && containsInt(o.DSCP, d) {
+			return o
+		}
+	}
+	return nil
+}
+
+// claimRelated points at class o's dscp list, which has DSCP d.
+func claimRelated(o *schema.TrafficClass, d int) Related {
+	return Related{Range: subjectOr(o.DSCPRange, o.Range), Message: fmt.Sprintf("traffic_class %q claims DSCP %d here", o.Name, d)}
+}
+
+// claimedBy says which class other than c selects DSCP d, as a clause
+// for a finding's summary (", and DSCP 26 selects traffic_class "bulk"
+// (priority 1)") and a related location; both empty when none does.
+func claimedBy(f *schema.Fabric, c *schema.TrafficClass, d int) (string, []Related) {
+	o := otherClass(f, c, d)
+	if o == nil {
+		return "", nil
+	}
+	return fmt.Sprintf(", and DSCP %d selects traffic_class %q (priority %d)", d, o.Name, o.Priority.V), []Related{claimRelated(o, d)}
 }
