@@ -291,6 +291,15 @@ func TestLintClassWithoutDSCP(t *testing.T) {
 			if ents, _ := os.ReadDir(rout); len(ents) != 0 {
 				t.Errorf("render wrote %d file(s) despite the lint error, want none", len(ents))
 			}
+			// The finding is the fabric's (a class line, no device), so rendering
+			// one switch, which would map the DSCP to priority 0, refuses too.
+			nout := t.TempDir()
+			if code, stdout, stderr := lintRun(t, "render", "-o", nout, dir, "--device", "leaf1"); code != 1 || !strings.Contains(stderr, "error[QOS009]") {
+				t.Errorf("render --device leaf1: exit %d, want 1 with QOS009\nstdout: %s\nstderr: %s", code, stdout, stderr)
+			}
+			if ents, _ := os.ReadDir(nout); len(ents) != 0 {
+				t.Errorf("render --device leaf1 wrote %d file(s) despite the lint error, want none", len(ents))
+			}
 		})
 	}
 }
