@@ -54,7 +54,7 @@ func qosRules() []*Rule {
 		},
 		{
 			ID: "QOS009", Title: "Classes the NICs mark, and lossless classes, name their DSCPs", Severity: schema.SevError,
-			Rationale: "A traffic class is what every DSCP-trusting hop classifies by: its dscp list becomes each switch's DSCP-to-priority map. A RoCE or CNP class with an empty dscp list (or none) leaves the DSCP the NICs still mark (tos 106, cnp_dscp 48) to default_priority at every hop, so RoCE is lossy and CNP misses its strict queue, while the NICs keep pausing and marking the class's priority; a lossless class with no DSCP is a PFC priority nothing reaches. Under trust = \"pcp\" on every port the class travels in the VLAN tag and needs no DSCP.",
+			Rationale: "A traffic class is what every DSCP-trusting hop classifies by: its dscp list becomes each switch's DSCP-to-priority map. A RoCE or CNP class with an empty dscp list (or none) leaves the DSCP the NICs still mark (tos 106, cnp_dscp 48) to default_priority at every hop, so RoCE is lossy and CNP misses its strict queue, while PFC and ECN stay configured on a priority nothing reaches; the same holds for any lossless class with no DSCP. Under trust = \"pcp\" on every port the class travels in the VLAN tag and needs no DSCP.",
 			Reference: "RFC 2474 (DSCP); Guo et al., RDMA over Commodity Ethernet at Scale (SIGCOMM 2016); NVIDIA doRoCE.sh (tos 106, CNP DSCP 48)",
 			Fix:       "Give the class the DSCP its NICs mark (dscp = [26] for rdma tos 106; the NICs' cnp_dscp for CNP), and take that DSCP out of any other class.",
 			Run:       runClassHasDSCP,
