@@ -34,6 +34,7 @@ type pushFlags struct {
 	insecure    bool
 	parallelism int
 	timeout     time.Duration
+	maxOutput   int
 	inventory   string
 	templates   string
 	noTakeover  bool
@@ -50,6 +51,7 @@ func (pf *pushFlags) register(cmd *cobra.Command) {
 	fl.BoolVar(&pf.insecure, "insecure-ignore-host-key", false, "accept any host key (prints a warning; never in production)")
 	fl.IntVar(&pf.parallelism, "parallelism", push.DefaultParallelism, "devices worked on at once")
 	fl.DurationVar(&pf.timeout, "timeout", 30*time.Second, "per-device SSH handshake and per-command timeout")
+	fl.IntVar(&pf.maxOutput, "max-device-output", session.DefaultMaxOutput>>20, "MiB a device may send in answer to one command (or before its prompt); a device sending more fails (0: the default)")
 	fl.StringVar(&pf.inventory, "inventory", "", "JSON file mapping device names to \"host:port\", overriding mgmt_address (fabricgen lab up writes one)")
 	fl.StringVar(&pf.templates, "templates", "", "directory overriding the embedded templates per platform")
 	fl.BoolVar(&pf.noTakeover, "no-takeover", false, "refuse a device whose change would remove or replace managed lines fabricgen did not create (brownfield config), instead of taking them over")
@@ -62,6 +64,9 @@ func (pf *pushFlags) options(cmd *cobra.Command, s *streams) (push.Options, erro
 	}
 	if pf.timeout <= 0 {
 		return push.Options{}, fmt.Errorf("--timeout %s: give a positive duration such as 30s", pf.timeout)
+	}
+	if pf.maxOutput < 0 {
+		return push.Options{}, fmt.Errorf("--max-device-output %d: give a number of MiB, at least 1", pf.maxOutput)
 	}
 	if pf.insecure {
 		fmt.Fprintln(cmd.ErrOrStderr(), "Warning: --insecure-ignore-host-key: device host keys are NOT verified; anyone on the path can impersonate a device and read its configuration.")
@@ -77,6 +82,7 @@ func (pf *pushFlags) options(cmd *cobra.Command, s *streams) (push.Options, erro
 	o := push.Options{
 		Parallelism: pf.parallelism,
 		Timeout:     pf.timeout,
+		MaxOutput:   int64(pf.maxOutput) << 20,
 		HostKeys:    hk,
 		Inventory:   inv,
 		Getenv:      s.getenv,
