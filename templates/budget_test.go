@@ -2,7 +2,6 @@ package templates
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -252,6 +251,6 @@ func firstOf(t *testing.T, f *schema.Fabric, p schema.Platform) *schema.Device {
 			return d
 		}
 	}
-	t.Fatal(fmt.Sprintf("no %s device", p))
+	t.Fatalf("no %s device", p)
 	return nil
 }

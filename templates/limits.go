@@ -190,11 +190,11 @@ func (o *overrideSet) execute(buf *bytes.Buffer, entry string, data any) error {
 	switch {
 	case e.stopped:
 		return stopped
-	case e.hit == errTimeLimit:
+	case errors.Is(e.hit, errTimeLimit):
 		return fmt.Errorf("%s: stopped after %s, the time limit of an override template render (%s and the templates it calls): loop over the view's lists (.Ports, .ACLs, …) rather than over large numbers, and compare or build fewer long strings: %w", where, o.timeLimit, entry, err)
-	case e.hit == errStepLimit:
+	case errors.Is(e.hit, errStepLimit):
 		return fmt.Errorf("%s: stopped after %d steps, the step limit of an override template render (%s and the templates it calls; a step is an action, a loop iteration, a template call or a call of a function that builds or compares strings): loop over the view's lists (.Ports, .ACLs, …) rather than over large numbers, and do not let a template call itself: %w", where, o.stepLimit, entry, err)
-	case e.hit == errStringLimit:
+	case errors.Is(e.hit, errStringLimit):
 		return fmt.Errorf("%s: stopped after %d MiB of strings, the string limit of an override template render (%s and the templates it calls; every string print, printf, join, … return counts, printed or kept in a variable): print text as it goes instead of growing a variable ({{$s = print $s $s}} doubles it every time): %w", where, o.strLimit>>20, entry, err)
 	case errors.Is(err, errOutputLimit):
 		return fmt.Errorf("%s (or the text after it): stopped after %d MiB of output, the output limit of an override template render (%s and the templates it calls): print less, or fewer copies of the pre-rendered stanzas (.Text): %w", where, o.outLimit>>20, entry, err)
