@@ -81,10 +81,9 @@ func (e *limitedExec) tick(at int) (string, error) {
 	return "", e.step()
 }
 
-// spend counts n bytes of strings a function is about to build (before:
-// an upper bound, so nothing is built past the budget) or has built.
+// spend counts n bytes of strings a function has built.
 func (e *limitedExec) spend(n int64) error {
-	if n < 0 || e.strBytes+n > e.set.strLimit {
+	if e.strBytes+n > e.set.strLimit {
 		e.hit = errStringLimit
 		return errStringLimit
 	}
@@ -100,7 +99,9 @@ func (e *limitedExec) build(bound int64, f func() (string, error)) (string, erro
 		return "", err
 	}
 	if bound < 0 || e.strBytes+bound > e.set.strLimit {
-		return "", e.spend(-1)
+		// Refused before anything is built.
+		e.hit = errStringLimit
+		return "", errStringLimit
 	}
 	s, err := f()
 	if err != nil {
