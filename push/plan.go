@@ -308,13 +308,14 @@ func connect(ctx context.Context, d *schema.Device, dl *dialect.Dialect, addr st
 		return nil, fmt.Errorf("%s: no host key policy: pass --known-hosts FILE or --insecure-ignore-host-key", d.Name)
 	}
 	conn, err := session.Open(ctx, session.Target{
-		Name:     d.Name,
-		Addr:     addr,
-		Dialect:  dl,
-		Auth:     auth,
-		HostKeys: opts.HostKeys,
-		Timeout:  opts.timeout(),
-		Getenv:   opts.getenv,
+		Name:      d.Name,
+		Addr:      addr,
+		Dialect:   dl,
+		Auth:      auth,
+		HostKeys:  opts.HostKeys,
+		Timeout:   opts.timeout(),
+		MaxOutput: opts.MaxOutput,
+		Getenv:    opts.getenv,
 	})
 	if err != nil {
 		return nil, scrub(err, auth.Secrets())

@@ -42,12 +42,18 @@ type Options struct {
 	// sub-template such as interface.tmpl; see docs/templates.md).
 	// Platforms without a folder in Dir keep the embedded templates.
 	Dir string
-	// TimeLimit and OutputLimit bound one device's render with override
-	// templates (zero: DefaultTimeLimit, DefaultOutputLimit). Once one
+	// TimeLimit, OutputLimit, StepLimit and StringLimit bound each render
+	// with override templates (one execution of device.tmpl or of a
+	// sub-template; zero: DefaultTimeLimit, DefaultOutputLimit,
+	// DefaultStepLimit, DefaultStringLimit): its time, the bytes it
+	// writes, its steps (actions, loop iterations, template and function
+	// calls) and the bytes of the strings its functions build. Once one
 	// render runs out of time, the Renderer's other override renders stop
 	// too: a looping template costs one time limit per run.
 	TimeLimit   time.Duration
 	OutputLimit int
+	StepLimit   int64
+	StringLimit int64
 }
 
 // Output is one rendered device configuration.
@@ -97,12 +103,18 @@ type Renderer struct {
 func NewRenderer(opts Options) (*Renderer, error) {
 	r := &Renderer{sizes: map[schema.Platform]*atomic.Int64{}, cache: &viewCache{}, specs: registry(), sets: map[schema.Platform]*template.Template{}, sources: map[schema.Platform]string{},
 		overrides: map[schema.Platform]*overrideSet{}, stanzas: map[schema.Platform]*stanzaSet{}, bufs: map[schema.Platform]*sync.Pool{}}
-	timeLimit, outLimit := opts.TimeLimit, opts.OutputLimit
-	if timeLimit <= 0 {
-		timeLimit = DefaultTimeLimit
+	lim := limits{time: opts.TimeLimit, out: opts.OutputLimit, steps: opts.StepLimit, strBytes: opts.StringLimit}
+	if lim.time <= 0 {
+		lim.time = DefaultTimeLimit
 	}
-	if outLimit <= 0 {
-		outLimit = DefaultOutputLimit
+	if lim.out <= 0 {
+		lim.out = DefaultOutputLimit
+	}
+	if lim.steps <= 0 {
+		lim.steps = DefaultStepLimit
+	}
+	if lim.strBytes <= 0 {
+		lim.strBytes = DefaultStringLimit
 	}
 	stop := new(atomic.Bool) // set once an override template runs out of time
 
@@ -133,7 +145,7 @@ func NewRenderer(opts Options) (*Renderer, error) {
 		r.sources[p] = src
 		st := &stanzaSet{t: t}
 		if src != "embedded" {
-			o, err := newOverrideSet(t, timeLimit, outLimit, stop)
+			o, err := newOverrideSet(t, lim, stop)
 			if err != nil {
 				return nil, fmt.Errorf("%s templates (%s): %w", p, src, err)
 			}

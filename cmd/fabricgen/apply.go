@@ -168,7 +168,7 @@ Exit status: 0 every device applied or unchanged, 1 otherwise.`,
 				if run, err = renderPlanDevices(cmd.Context(), f, p, &pf); err != nil {
 					return err
 				}
-				fmt.Fprintf(w, "Applying saved plan %s (fabric %s): %s.\n", target, p.Fabric, summaryLine(p))
+				fmt.Fprintf(w, "Applying saved plan %s (fabric %s): %s.\n", termLine(target), termLine(p.Fabric), summaryLine(p))
 			} else {
 				f, _, err := loadFabric(cmd, s, target, &pf.vf)
 				if err != nil {
@@ -307,7 +307,7 @@ func writeDeviceDiffs(w io.Writer, results []push.Result) {
 		if r.DeviceDiff == "" {
 			continue
 		}
-		fmt.Fprintf(w, "\n%s (%s) reported:\n%s\n", r.Device, r.Platform, r.DeviceDiff)
+		fmt.Fprintf(w, "\n%s (%s) reported:\n%s\n", termLine(r.Device), termLine(r.Platform), termText(r.DeviceDiff))
 	}
 }
 
@@ -326,7 +326,7 @@ func writeResults(w io.Writer, verb string, results []push.Result, runErr error)
 		} else if r.Backup != "" {
 			detail = "backup: " + r.Backup
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t+%d -%d\t%s\n", r.Device, r.Platform, r.Status, r.Added, r.Removed, detail)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t+%d -%d\t%s\n", termLine(r.Device), termLine(r.Platform), termLine(string(r.Status)), r.Added, r.Removed, termLine(detail))
 	}
 	_ = tw.Flush()
 	var restore []push.Result
@@ -338,7 +338,7 @@ func writeResults(w io.Writer, verb string, results []push.Result, runErr error)
 	if len(restore) > 0 {
 		fmt.Fprintln(w, "\nDevices left half-done, and the command that restores each:")
 		for _, r := range restore {
-			fmt.Fprintf(w, "  %s: %s\n    restore: %s\n", r.Device, r.Reason, r.Restore)
+			fmt.Fprintf(w, "  %s: %s\n    restore: %s\n", termLine(r.Device), termLine(r.Reason), termLine(r.Restore))
 		}
 	}
 	var parts []string

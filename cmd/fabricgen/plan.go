@@ -34,6 +34,7 @@ type pushFlags struct {
 	insecure    bool
 	parallelism int
 	timeout     time.Duration
+	maxOutput   int
 	inventory   string
 	templates   string
 	noTakeover  bool
@@ -50,6 +51,7 @@ func (pf *pushFlags) register(cmd *cobra.Command) {
 	fl.BoolVar(&pf.insecure, "insecure-ignore-host-key", false, "accept any host key (prints a warning; never in production)")
 	fl.IntVar(&pf.parallelism, "parallelism", push.DefaultParallelism, "devices worked on at once")
 	fl.DurationVar(&pf.timeout, "timeout", 30*time.Second, "per-device SSH handshake and per-command timeout")
+	fl.IntVar(&pf.maxOutput, "max-device-output", session.DefaultMaxOutput>>20, "MiB a device may send in answer to one command (or before its prompt); a device sending more fails (0: the default)")
 	fl.StringVar(&pf.inventory, "inventory", "", "JSON file mapping device names to \"host:port\", overriding mgmt_address (fabricgen lab up writes one)")
 	fl.StringVar(&pf.templates, "templates", "", "directory overriding the embedded templates per platform")
 	fl.BoolVar(&pf.noTakeover, "no-takeover", false, "refuse a device whose change would remove or replace managed lines fabricgen did not create (brownfield config), instead of taking them over")
@@ -62,6 +64,9 @@ func (pf *pushFlags) options(cmd *cobra.Command, s *streams) (push.Options, erro
 	}
 	if pf.timeout <= 0 {
 		return push.Options{}, fmt.Errorf("--timeout %s: give a positive duration such as 30s", pf.timeout)
+	}
+	if pf.maxOutput < 0 {
+		return push.Options{}, fmt.Errorf("--max-device-output %d: give a number of MiB, at least 1", pf.maxOutput)
 	}
 	if pf.insecure {
 		fmt.Fprintln(cmd.ErrOrStderr(), "Warning: --insecure-ignore-host-key: device host keys are NOT verified; anyone on the path can impersonate a device and read its configuration.")
@@ -77,6 +82,7 @@ func (pf *pushFlags) options(cmd *cobra.Command, s *streams) (push.Options, erro
 	o := push.Options{
 		Parallelism: pf.parallelism,
 		Timeout:     pf.timeout,
+		MaxOutput:   int64(pf.maxOutput) << 20,
 		HostKeys:    hk,
 		Inventory:   inv,
 		Getenv:      s.getenv,
@@ -391,19 +397,20 @@ func writePlanHuman(w io.Writer, p *planfile.Plan, skipped []string, v planView)
 	for _, d := range p.Devices {
 		switch d.Status {
 		case planfile.StatusUnchanged:
-			unchanged = append(unchanged, d.Name)
+			unchanged = append(unchanged, termLine(d.Name))
 		case planfile.StatusError:
-			fmt.Fprintf(w, "%s %s (%s, %s): %s\n\n", red("✗"), bold(d.Name), d.Platform, d.Address, d.Error)
+			fmt.Fprintf(w, "%s %s (%s, %s): %s\n\n", red("✗"), bold(termLine(d.Name)), termLine(d.Platform), termLine(d.Address), termText(d.Error))
 		default:
 			body, host := changeBody(d)
 			key := changeKey(d, body)
 			same, seen := firstOf[key]
 			if !seen {
-				firstOf[key] = d.Name
+				firstOf[key] = termLine(d.Name)
 			}
-			header := fmt.Sprintf("%s (%s, %s) will change: +%d -%d lines", bold(d.Name), d.Platform, d.Address, d.Diff.Added, d.Diff.Removed)
+			name, platform, addr := termLine(d.Name), termLine(d.Platform), termLine(d.Address)
+			header := fmt.Sprintf("%s (%s, %s) will change: +%d -%d lines", bold(name), platform, addr, d.Diff.Added, d.Diff.Removed)
 			if host {
-				header = fmt.Sprintf("%s (%s, %s) will change %d setting(s):", bold(d.Name), d.Platform, d.Address, len(push.HostSettingChanges(d.Diff.Text)))
+				header = fmt.Sprintf("%s (%s, %s) will change %d setting(s):", bold(name), platform, addr, len(push.HostSettingChanges(d.Diff.Text)))
 			}
 			switch {
 			case seen && host:
@@ -419,7 +426,7 @@ func writePlanHuman(w io.Writer, p *planfile.Plan, skipped []string, v planView)
 				if v.summary {
 					where = ""
 				}
-				fmt.Fprintf(w, "  takes over %d line(s) fabricgen did not create (%s--no-takeover refuses instead), e.g. %s\n", n, where, d.Takeover[0])
+				fmt.Fprintf(w, "  takes over %d line(s) fabricgen did not create (%s--no-takeover refuses instead), e.g. %s\n", n, where, termLine(d.Takeover[0]))
 			}
 			switch {
 			case v.summary:
@@ -436,7 +443,7 @@ func writePlanHuman(w io.Writer, p *planfile.Plan, skipped []string, v planView)
 		fmt.Fprintf(w, "No changes: %s\n", nameRanges(unchanged))
 	}
 	if len(skipped) > 0 {
-		fmt.Fprintf(w, "Not planned (plan/apply supports %s): %s\n", strings.Join(dialect.Supported(), ", "), strings.Join(skipped, ", "))
+		fmt.Fprintf(w, "Not planned (plan/apply supports %s): %s\n", strings.Join(dialect.Supported(), ", "), termLine(strings.Join(skipped, ", ")))
 	}
 	if v.summary && p.HasChanges() {
 		fmt.Fprintln(w, "\nDiffs not shown (--summary): plan without it shows them, --device NAME one device's.")
@@ -446,7 +453,7 @@ func writePlanHuman(w io.Writer, p *planfile.Plan, skipped []string, v planView)
 
 // writeDiff prints a unified diff, its lines painted by kind.
 func writeDiff(w io.Writer, text string, add, del, hunk, bold func(string) string) {
-	for _, l := range strings.SplitAfter(text, "\n") {
+	for _, l := range strings.SplitAfter(termText(text), "\n") {
 		switch {
 		case l == "":
 		case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"):
@@ -479,7 +486,7 @@ func nameRanges(names []string) string {
 // new in add's.
 func writeHostSettings(w io.Writer, diffText string, del, add func(string) string) {
 	for _, c := range push.HostSettingChanges(diffText) {
-		fmt.Fprintf(w, "  %s: %s%s%s\n", c.Setting, del(c.Old), push.SettingArrow, add(c.New))
+		fmt.Fprintf(w, "  %s: %s%s%s\n", termLine(c.Setting), del(termLine(c.Old)), push.SettingArrow, add(termLine(c.New)))
 	}
 }
 

@@ -189,16 +189,16 @@ func writeRollbackPreview(w io.Writer, ps []*push.RollbackPreview) int {
 	for _, p := range ps {
 		switch {
 		case p.Error != "":
-			fmt.Fprintf(w, "%s (%s, %s): %s\n\n", p.Device, p.Platform, p.Address, p.Error)
+			fmt.Fprintf(w, "%s (%s, %s): %s\n\n", termLine(p.Device), termLine(p.Platform), termLine(p.Address), termText(p.Error))
 		case !p.Changes():
-			fmt.Fprintf(w, "%s (%s): already matches backup %s\n", p.Device, p.Platform, p.Backup)
+			fmt.Fprintf(w, "%s (%s): already matches backup %s\n", termLine(p.Device), termLine(p.Platform), termLine(p.Backup))
 		default:
 			todo++
-			fmt.Fprintf(w, "%s (%s, %s) will be restored to backup %s: +%d -%d lines\n", p.Device, p.Platform, p.Address, p.Backup, p.Diff.Added, p.Diff.Removed)
+			fmt.Fprintf(w, "%s (%s, %s) will be restored to backup %s: +%d -%d lines\n", termLine(p.Device), termLine(p.Platform), termLine(p.Address), termLine(p.Backup), p.Diff.Added, p.Diff.Removed)
 			for _, c := range p.Cleanup {
-				fmt.Fprintf(w, "  first, the interrupted run's pending change: %s\n", c)
+				fmt.Fprintf(w, "  first, the interrupted run's pending change: %s\n", termLine(c))
 			}
-			fmt.Fprint(w, p.Diff.Text)
+			fmt.Fprint(w, termText(p.Diff.Text))
 			fmt.Fprintln(w)
 		}
 	}
