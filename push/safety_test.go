@@ -362,6 +362,10 @@ func TestKilledRunIsFoundNextTime(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Plan and apply look for a record's backup in the backup folder
+	// they are given (the rig's --backup-dir), never where the record
+	// says.
+	r.opts.State = r.applyOpts().State
 	backup, err := r.opts.State.SaveBackup(pc.dev.name, before, time.Now())
 	if err != nil {
 		t.Fatal(err)

@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -133,6 +135,9 @@ func rollbackTargets(cmd *cobra.Command, f *schema.Fabric, devs []*schema.Device
 			t.Scope = rec.ReadScript()
 			if t.Backup == "" {
 				t.Backup = rec.Backup
+				if _, err := os.Lstat(rec.Backup); err != nil {
+					return nil, withCode(exitFailed, fmt.Errorf("%s: the interrupted run's record names backup %s, which is not in %s (fabricgen reads a record's backup only from the state directory's backups or --backup-dir): pass --backup-dir with the folder that run saved it in, or --to FILE: %w", d.Name, rec.RecordedBackup, filepath.Dir(rec.Backup), err))
+				}
 			}
 		}
 		if t.Backup == "" {

@@ -3,7 +3,9 @@ package state
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -134,8 +136,13 @@ type InFlight struct {
 	// Step is the last step started: backup, stage, commit, verify,
 	// confirm, rollback.
 	Step string `json:"step"`
-	// Backup is the running config saved before the change.
+	// Backup is the running config saved before the change. Read back,
+	// it is the file of that name in the device's backup folder of the
+	// state directory reading it (see Dir.InFlight), whatever folder the
+	// record names.
 	Backup string `json:"backup"`
+	// RecordedBackup is Backup as the record holds it, for messages.
+	RecordedBackup string `json:"-"`
 	// Rendered is the config being applied.
 	Rendered string `json:"rendered"`
 	// Read is, for a host, the script whose settings the run read and
@@ -213,7 +220,67 @@ func (d Dir) InFlight(device string) (*InFlight, error) {
 			return nil, fmt.Errorf("%s: %q is not a run name fabricgen makes (fabricgen-, then letters, digits and -): the record was not written by fabricgen; look at it, then remove it", p, n)
 		}
 	}
+	if r.Device != device {
+		return nil, fmt.Errorf("%s: the record names device %q, not %s: it was not written by fabricgen for this device; look at it, then remove it", p, r.Device, device)
+	}
+	// The backup is restored by rollback and compared by plan: it is
+	// looked up by its file name in this state directory's backup
+	// folder of the device (or --backup-dir's), never at the path the
+	// record holds, which could point anywhere (/etc/passwd).
+	r.RecordedBackup = r.Backup
+	if r.Backup != "" {
+		bp, err := d.backupFile(device, r.Backup)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", p, err)
+		}
+		r.Backup = bp
+	}
 	return &r, nil
+}
+
+// backupFile is where the backup a record names lives: its file name,
+// which must be one fabricgen gives backups (<UTC time>.cfg, or
+// <UTC time>.before-rollback.cfg), in the device's backup folder of this
+// state directory (or of --backup-dir). The folder the record names is
+// not followed; a file there that is a symlink or not a regular file is
+// refused. A backup that is not there (pruned, or saved under another
+// --backup-dir) is returned all the same: reading it fails, and callers
+// say what to do.
+func (d Dir) backupFile(device, recorded string) (string, error) {
+	slash := filepath.ToSlash(recorded)
+	base := path.Base(slash)
+	parent := path.Base(path.Dir(slash))
+	if !isBackupName(base) || (strings.Contains(slash, "/") && parent != device) {
+		return "", fmt.Errorf("backup %q is not a backup fabricgen writes (BACKUPS/%s/<UTC time>.cfg): the record was edited or not written by fabricgen; look at it, then remove it, and restore with fabricgen rollback %s --to FILE", recorded, device, device)
+	}
+	dir := filepath.Join(d.backupRoot(), device)
+	if err := d.realBackups(dir); err != nil {
+		return "", err
+	}
+	p := filepath.Join(dir, base)
+	st, err := os.Lstat(p)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return p, nil
+	case err != nil:
+		return "", fmt.Errorf("backup %s: %w", p, err)
+	case st.Mode()&fs.ModeSymlink != 0:
+		return "", fmt.Errorf("backup %s is %w: fabricgen does not follow links there; replace it with the backup file", p, ErrLinkedState)
+	case !st.Mode().IsRegular():
+		return "", fmt.Errorf("backup %s is not a regular file: move it away", p)
+	}
+	return p, nil
+}
+
+// isBackupName reports whether name is one fabricgen gives a backup file.
+func isBackupName(name string) bool {
+	stem, ok := strings.CutSuffix(name, ".cfg")
+	if !ok {
+		return false
+	}
+	stem, _ = strings.CutSuffix(stem, beforeRollback)
+	_, err := time.Parse(backupStamp, stem)
+	return err == nil
 }
 
 // ClearInFlight removes the device's in-flight record.
@@ -277,6 +344,9 @@ func (d Dir) Applied(device string) (*Applied, error) {
 	ok, err := readJSON(p, &r)
 	if !ok || err != nil {
 		return nil, err
+	}
+	if r.Device != device {
+		return nil, fmt.Errorf("%s: the record names device %q, not %s: it was not written by fabricgen for this device; look at it, then remove it", p, r.Device, device)
 	}
 	return &r, nil
 }

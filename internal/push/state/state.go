@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -142,6 +143,11 @@ func writeJSON(root, path string, v any) error {
 // readJSON reads path into v; it reports false when the file does not
 // exist.
 func readJSON(path string, v any) (bool, error) {
+	// A record that is a link is not followed: it could stand for any
+	// file (a record naming it as its backup, /dev/zero).
+	if st, err := os.Lstat(path); err == nil && st.Mode()&fs.ModeSymlink != 0 {
+		return false, fmt.Errorf("%s is %w: fabricgen does not follow links there; remove it", path, ErrLinkedState)
+	}
 	b, err := readlimit.File(path, maxStateFile)
 	if errors.Is(err, os.ErrNotExist) {
 		return false, nil
