@@ -91,6 +91,15 @@ type ApplyOptions struct {
 	Interrupt <-chan struct{}
 	// InterruptGrace bounds the work after Interrupt (default 60 s).
 	InterruptGrace time.Duration
+	// TrustPlan says the plan cannot have been altered: Plan made it in
+	// this process, or its signature was checked with FABRICGEN_PLAN_KEY
+	// (planfile.Plan.Verify with a key). A device it says is unchanged
+	// is then taken at its word and not visited (unless an interrupted
+	// run left a record there). Without it (an unsigned plan file, whose
+	// statuses could have been edited) Apply derives every "unchanged"
+	// device's change set again and refuses one that has changes; inputs
+	// must then hold those devices too.
+	TrustPlan bool
 }
 
 // ErrInterrupted is returned by Apply when Interrupt was closed or ctx
@@ -107,7 +116,7 @@ var ErrInterrupted = errors.New("apply interrupted")
 // The fabric's digest must equal the plan's. Results are in plan order.
 func Apply(ctx context.Context, p *planfile.Plan, f *schema.Fabric, inputs []Input, opts ApplyOptions) ([]Result, error) {
 	if f.Digest != p.IntentDigest {
-		return nil, fmt.Errorf("intent changed since plan: the intent in %s has digest %.12s, the plan was made from %.12s; run fabricgen plan again", p.Dir, f.Digest, p.IntentDigest)
+		return nil, fmt.Errorf("intent changed since plan: the intent in %s has digest %.12s, the plan was made from %.12s; run fabricgen plan again", f.Dir, f.Digest, p.IntentDigest)
 	}
 	if opts.CommitTimer <= 0 {
 		opts.CommitTimer = 5 * time.Minute
@@ -218,8 +227,10 @@ func applyDevice(ctx context.Context, pd *planfile.Device, in Input, ok bool, op
 	switch {
 	case pd.Status == planfile.StatusError:
 		return fail(StatusFailed, "not planned: %s", pd.Error)
-	case pd.Status == planfile.StatusUnchanged:
+	case pd.Status == planfile.StatusUnchanged && opts.TrustPlan:
 		return clearInterrupted(ctx, pd, in, ok, opts, r)
+	case pd.Status == planfile.StatusUnchanged:
+		return checkUnchanged(ctx, pd, in, ok, opts, r)
 	case !ok:
 		return fail(StatusRefused, "%s is in the plan but not in the intent (or not selected): nothing was sent", pd.Name)
 	}
@@ -368,6 +379,78 @@ func clearInterrupted(ctx context.Context, pd *planfile.Device, in Input, ok boo
 	case why != "":
 		r.Status, r.Reason = StatusRefused, why
 	default:
+		r.Reason = "an interrupted run's record was cleared: the device was clean"
+	}
+	return r
+}
+
+// checkUnchanged is a device an unsigned plan says is unchanged: the
+// status is not taken at its word (it could have been edited to skip a
+// device with changes) but derived again from the intent rendered now and
+// the running config, as plan derived it. A device with changes is
+// refused, naming them; nothing is sent. An interrupted run's record is
+// handled as clearInterrupted does.
+func checkUnchanged(ctx context.Context, pd *planfile.Device, in Input, ok bool, opts *ApplyOptions, r Result) Result {
+	fail := func(st Status, format string, a ...any) Result {
+		r.Status = st
+		r.Reason = fmt.Sprintf(format, a...)
+		return r
+	}
+	if !ok {
+		return fail(StatusRefused, "%s is in the plan but not in the intent (or not selected): nothing was sent", pd.Name)
+	}
+	d := in.Device
+	if string(d.Platform.V) != pd.Platform {
+		return fail(StatusRefused, "plan file does not match its intent: the plan says platform %s, the intent %s; nothing was sent", pd.Platform, d.Platform.V)
+	}
+	dl, err := opts.dialect(d.Platform.V)
+	if err != nil {
+		return fail(StatusFailed, "%v", err)
+	}
+	scope, err := opts.lastApplied(d)
+	if err != nil {
+		return fail(StatusFailed, "%v", err)
+	}
+	a := &applier{ctx: ctx, pd: pd, dev: d, dl: dl, opts: opts, rendered: string(in.Rendered), txn: opts.RunID}
+	cm, err := opts.newComparer(d, dl, a.rendered, scope)
+	if err != nil {
+		return fail(StatusFailed, "%v", err)
+	}
+	opts.emit(pd.Name, "connect", false)
+	if a.conn, err = connect(ctx, d, dl, opts.address(d), &opts.Options); err != nil {
+		return fail(StatusFailed, "%v", err)
+	}
+	defer func() { _ = a.conn.Close() }()
+	opts.emit(pd.Name, "check", false)
+	cleared := false
+	if rec, err := opts.State.InFlight(pd.Name); err != nil {
+		return fail(StatusFailed, "%v", err)
+	} else if rec != nil {
+		why, err := a.resolveInterrupted()
+		switch {
+		case err != nil:
+			return fail(StatusFailed, "%v", err)
+		case why != "":
+			return fail(StatusRefused, "%s", why)
+		}
+		cleared = true
+	}
+	opts.emit(pd.Name, "fetch", false)
+	now, err := fetch(a.conn, dl, cm.read)
+	if err != nil {
+		return fail(StatusFailed, "fetch running config: %v", err)
+	}
+	cmp, err := cm.compare(now)
+	if err != nil {
+		return fail(StatusFailed, "%v", err)
+	}
+	if !cmp.Changes.Empty() {
+		r.Added, r.Removed = cmp.Diff.Added, cmp.Diff.Removed
+		return fail(StatusRefused, "plan file does not match its intent: the plan says %s is unchanged, but the intent and the running config give a change of +%d -%d lines (the plan's status was edited, or the device changed since); nothing was sent: run fabricgen plan again",
+			pd.Name, cmp.Diff.Added, cmp.Diff.Removed)
+	}
+	r.Status = StatusUnchanged
+	if cleared {
 		r.Reason = "an interrupted run's record was cleared: the device was clean"
 	}
 	return r

@@ -121,6 +121,18 @@ func TestPlanMustMatchTheIntent(t *testing.T) {
 			p.Devices[0].Diff.Added, p.Devices[0].Diff.Removed = 1, 1
 			return r.inputs
 		}, "the diff in the plan (+1 -1) differs"},
+		// An unsigned plan's status is derived again: "unchanged"
+		// written over a device with changes does not skip it.
+		{"status edited to unchanged", func(r *rig, p *planfile.Plan) []Input {
+			p.Devices[0].Status = planfile.StatusUnchanged
+			p.Devices[0].Changes = nil
+			return r.inputs
+		}, "the plan says " + pc.dev.name + " is unchanged, but the intent and the running config give a change"},
+		{"status edited to unchanged, diff emptied", func(r *rig, p *planfile.Plan) []Input {
+			p.Devices[0].Status = planfile.StatusUnchanged
+			p.Devices[0].Changes, p.Devices[0].Diff = nil, config.Diff{}
+			return r.inputs
+		}, "is unchanged, but"},
 		{"recorded diff text only edited", func(r *rig, p *planfile.Plan) []Input {
 			p.Devices[0].Diff.Text = strings.Replace(p.Devices[0].Diff.Text, "+", "+ ", 1)
 			return r.inputs
@@ -138,7 +150,7 @@ func TestPlanMustMatchTheIntent(t *testing.T) {
 				t.Fatal(err)
 			}
 			if res[0].Status != StatusRefused || !strings.Contains(res[0].Reason, tc.want) {
-				t.Fatalf("%s, want refused with %q", res[0].Reason, tc.want)
+				t.Fatalf("%s (%s), want refused with %q", res[0].Status, res[0].Reason, tc.want)
 			}
 			if tc.name == "inventory points elsewhere" && !strings.Contains(res[0].Reason, "127.0.0.1:9") {
 				t.Errorf("the refusal does not name both addresses: %s", res[0].Reason)
@@ -147,7 +159,21 @@ func TestPlanMustMatchTheIntent(t *testing.T) {
 			sameConfig(t, dl, "device changed", before, dev.RunningConfig())
 		})
 	}
+	// A device that is unchanged indeed stays unchanged, trusted plan or
+	// not.
 	r := newRig(t, pc.dev)
+	if res := r.apply(r.plan(), filepath.Join(r.dir, "backups")); res[0].Status != StatusApplied {
+		t.Fatalf("apply: %s (%s)", res[0].Status, res[0].Reason)
+	}
+	for _, trust := range []bool{false, true} {
+		p := r.plan()
+		o := r.applyOpts()
+		o.TrustPlan = trust
+		res, err := Apply(context.Background(), p, r.f, r.inputs, o)
+		if err != nil || res[0].Status != StatusUnchanged {
+			t.Errorf("TrustPlan=%v: an unchanged device: %v %s (%s)", trust, err, res[0].Status, res[0].Reason)
+		}
+	}
 	p := r.plan()
 	r.f.Digest = "changed"
 	if _, err := Apply(context.Background(), p, r.f, r.inputs, r.applyOpts()); err == nil || !strings.Contains(err.Error(), "intent changed since plan") {

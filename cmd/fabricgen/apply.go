@@ -91,6 +91,7 @@ func newApplyCommand(s *streams) *cobra.Command {
 	var pf pushFlags
 	var sf stateFlags
 	var autoApprove, failFast, deviceDiff bool
+	var fabric string
 	cmd := &cobra.Command{
 		Use:   "apply [PLANFILE | DIR]",
 		Short: "Change the devices to match the intent, safely",
@@ -147,6 +148,10 @@ Exit status: 0 every device applied or unchanged, 1 otherwise.`,
 			var p *planfile.Plan
 			var run *planRun
 			var lock *state.Lock
+			// trusted: the plan cannot have been altered (made here, or
+			// its signature checked with the key), so what it says of
+			// unchanged devices is taken at its word.
+			trusted := false
 			defer func() { _ = lock.Release() }()
 			if st, err := os.Stat(target); err == nil && !st.IsDir() {
 				if p, err = planfile.Load(target); err != nil {
@@ -155,7 +160,13 @@ Exit status: 0 every device applied or unchanged, 1 otherwise.`,
 				if err := p.Verify([]byte(s.getenv(planfile.KeyEnv))); err != nil {
 					return withCode(exitFailed, fmt.Errorf("%s: %w", target, err))
 				}
-				f, _, err := loadFabric(cmd, s, filepath.FromSlash(p.Dir), &pf.vf)
+				// Verify passed: a signature there was checked with the key.
+				trusted = p.Signature != ""
+				dir, err := planFabricDir(target, p, fabric)
+				if err != nil {
+					return withCode(exitFailed, err)
+				}
+				f, _, err := loadFabric(cmd, s, dir, &pf.vf)
 				if err != nil {
 					return err
 				}
@@ -165,7 +176,7 @@ Exit status: 0 every device applied or unchanged, 1 otherwise.`,
 				if lock, err = sf.lock(cmd, sf.stateDir(f), "fabricgen apply "+target); err != nil {
 					return err
 				}
-				if run, err = renderPlanDevices(cmd.Context(), f, p, &pf); err != nil {
+				if run, err = renderPlanDevices(cmd.Context(), f, p, &pf, trusted); err != nil {
 					return err
 				}
 				fmt.Fprintf(w, "Applying saved plan %s (fabric %s): %s.\n", target, p.Fabric, summaryLine(p))
@@ -180,6 +191,7 @@ Exit status: 0 every device applied or unchanged, 1 otherwise.`,
 				if run, err = prepareFabric(cmd.Context(), f, &pf, cmd.ErrOrStderr(), s.colour(s.errTTY)); err != nil {
 					return err
 				}
+				trusted = true // made here, from the intent and the devices
 				popts := opts
 				popts.State = sf.stateDir(run.f)
 				if p, err = push.Plan(cmd.Context(), run.f, run.inputs, version, popts); err != nil {
@@ -207,6 +219,7 @@ Exit status: 0 every device applied or unchanged, 1 otherwise.`,
 			opts.Events = prog.event
 			aopts := sf.applyOptions(cmd, s, opts, sf.stateDir(run.f))
 			aopts.FailFast = failFast
+			aopts.TrustPlan = trusted
 			results, err := push.Apply(cmd.Context(), p, run.f, run.inputs, aopts)
 			prog.wait()
 			if err != nil && results == nil {
@@ -223,8 +236,49 @@ Exit status: 0 every device applied or unchanged, 1 otherwise.`,
 	fl := cmd.Flags()
 	fl.BoolVar(&autoApprove, "auto-approve", false, "do not ask for confirmation")
 	fl.BoolVar(&failFast, "fail-fast", false, "start no more devices after the first failure")
+	fl.StringVar(&fabric, "fabric", "", "with a plan file: the fabric directory to apply it to (default: the plan's dir, which must lie below the working directory); the plan's intent digest must match it")
 	fl.BoolVar(&deviceDiff, "device-diff", false, "print each device's own view of the staged change (EOS show session-config diffs, Junos show | compare, nv config diff, apply-patch log)")
 	return cmd
+}
+
+// planFabricDir is the fabric directory a saved plan is applied to. A
+// plan names its fabric by the intent digest, which apply checks against
+// the fabric it loads; the plan's dir (relative to where plan ran) is
+// only where to look, followed when it stays below the working directory
+// (a relative path with no ".." leaving it, and no symlink leading out).
+// --fabric DIR replaces it, for a plan made elsewhere. A dir that leaves
+// the working directory is refused: an edited plan must not make apply
+// load another fabric and write its lock, backups and records there.
+func planFabricDir(planPath string, p *planfile.Plan, flag string) (string, error) {
+	if flag != "" {
+		return flag, nil
+	}
+	dir := filepath.FromSlash(p.Dir)
+	if dir == "" {
+		dir = "."
+	}
+	leaves := func(why string) error {
+		return fmt.Errorf("%s: the plan's dir %q %s: apply follows a plan's dir only below the working directory; run apply from the directory plan ran in, or pass --fabric DIR (apply checks the plan's intent digest against it)", planPath, p.Dir, why)
+	}
+	if !filepath.IsLocal(dir) {
+		return "", leaves("leaves the working directory")
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", fmt.Errorf("working directory: %w", err)
+	}
+	realWd, err := filepath.EvalSymlinks(wd)
+	if err != nil {
+		return "", fmt.Errorf("working directory: %w", err)
+	}
+	real, err := filepath.EvalSymlinks(filepath.Join(wd, dir))
+	if err != nil {
+		return "", fmt.Errorf("%s: the plan's dir %q: %w", planPath, p.Dir, err)
+	}
+	if rel, err := filepath.Rel(realWd, real); err != nil || !filepath.IsLocal(rel) {
+		return "", leaves("leads out of the working directory through a symlink (to " + real + ")")
+	}
+	return dir, nil
 }
 
 // hasInterrupted reports whether a device of the plan has an in-flight
@@ -273,12 +327,17 @@ func selectPlanDevices(p *planfile.Plan, globs []string) (*planfile.Plan, error)
 
 // renderPlanDevices lints the fabric and renders the plan's changing
 // devices afresh, so apply derives its commands from the intent and not
-// from the plan file.
-func renderPlanDevices(ctx context.Context, f *schema.Fabric, p *planfile.Plan, pf *pushFlags) (*planRun, error) {
+// from the plan file. An untrusted (unsigned) plan's unchanged devices are
+// rendered too: apply derives their status again rather than take the
+// plan's word for it.
+func renderPlanDevices(ctx context.Context, f *schema.Fabric, p *planfile.Plan, pf *pushFlags, trusted bool) (*planRun, error) {
 	var devs []*schema.Device
 	st := state.ForFabric(f.Dir)
 	for _, pd := range p.Devices {
-		if rec, _ := st.InFlight(pd.Name); pd.Status != planfile.StatusChange && rec == nil {
+		if pd.Status == planfile.StatusError {
+			continue
+		}
+		if rec, _ := st.InFlight(pd.Name); trusted && pd.Status != planfile.StatusChange && rec == nil {
 			continue
 		}
 		d := f.Device(pd.Name)

@@ -1,0 +1,183 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// hostilePlan is a plan file of the interrupt fabric (one SONiC device)
+// whose dir is dir, for the cases that never reach a device.
+func hostilePlan(dir string) string {
+	b, _ := json.Marshal(map[string]any{
+		"format_version": 2, "tool_version": "test", "fabric": "lab", "dir": dir,
+		"intent_digest": "0000", "devices": []map[string]any{{
+			"name": "leaf1", "platform": "sonic", "address": "", "status": "change",
+			"rendered": "", "rendered_sha256": "", "diff": map[string]any{"added": 0, "removed": 0},
+		}},
+	})
+	return string(b)
+}
+
+// writeAt writes body to rel under dir.
+func writeAt(t *testing.T, dir, rel, body string) {
+	t.Helper()
+	p := filepath.Join(dir, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestStateAndPlanPathsStayInside runs the binary on state records and
+// plan files that name paths outside where they belong: each is refused,
+// exit 1, naming the file and what to do, before any device is contacted.
+// (Issue 21 item 6: a record's backup "/etc/passwd" made rollback
+// "restore the managed sections of backup /etc/passwd"; a plan's dir
+// "../../other/fabric" made apply load that fabric and write its state
+// there.)
+func TestStateAndPlanPathsStayInside(t *testing.T) {
+	bin := relBinary(t)
+	const stamp = "20261201T101500.000000000Z.cfg"
+	inflight := func(backup, device string) string {
+		b, _ := json.Marshal(map[string]any{"run": "fabricgen-20261201-101500-deadbeef", "device": device, "platform": "sonic",
+			"step": "stage", "backup": backup, "rendered": "{}"})
+		return string(b)
+	}
+	for _, c := range []struct {
+		name  string
+		setup func(t *testing.T, dir string)
+		args  []string
+		want  []string
+		never []string
+	}{
+		{"in-flight backup /etc/passwd", func(t *testing.T, dir string) {
+			writeAt(t, dir, "fabric/.fabricgen/inflight/leaf1.json", inflight("/etc/passwd", "leaf1"))
+		}, []string{"rollback", "leaf1", "--fabric", "fabric", "-auto-approve", "--insecure-ignore-host-key"}, []string{"leaf1.json", `backup "/etc/passwd" is not a backup fabricgen writes`, "remove it"}, []string{"root:"}},
+		{"in-flight backup through ..", func(t *testing.T, dir string) {
+			writeAt(t, dir, "fabric/.fabricgen/inflight/leaf1.json", inflight("fabric/.fabricgen/backups/leaf1/../../../../outside.cfg", "leaf1"))
+		}, []string{"rollback", "leaf1", "--fabric", "fabric", "-auto-approve", "--insecure-ignore-host-key"}, []string{"leaf1.json", "is not a backup fabricgen writes"}, nil},
+		{"in-flight backup under another --backup-dir", func(t *testing.T, dir string) {
+			writeAt(t, dir, "fabric/.fabricgen/inflight/leaf1.json", inflight("/elsewhere/leaf1/"+stamp, "leaf1"))
+			writeAt(t, dir, "elsewhere-is-not-read/leaf1/"+stamp, "")
+		}, []string{"rollback", "leaf1", "--fabric", "fabric", "-auto-approve", "--insecure-ignore-host-key"}, []string{"/elsewhere/leaf1/" + stamp, "pass --backup-dir", "--to FILE"}, nil},
+		{"in-flight record of another device", func(t *testing.T, dir string) {
+			writeAt(t, dir, "fabric/.fabricgen/inflight/leaf1.json", inflight("", "../spine1"))
+		}, []string{"rollback", "leaf1", "--fabric", "fabric", "-auto-approve", "--insecure-ignore-host-key"}, []string{"leaf1.json", `names device "../spine1", not leaf1`}, nil},
+		{"in-flight record is a link", func(t *testing.T, dir string) {
+			writeAt(t, dir, "victim.json", inflight("", "leaf1"))
+			if err := os.MkdirAll(filepath.Join(dir, "fabric/.fabricgen/inflight"), 0o700); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(filepath.Join(dir, "victim.json"), filepath.Join(dir, "fabric/.fabricgen/inflight/leaf1.json")); err != nil {
+				t.Fatal(err)
+			}
+		}, []string{"rollback", "leaf1", "--fabric", "fabric", "-auto-approve", "--insecure-ignore-host-key"}, []string{"leaf1.json", "symlink in the state directory"}, nil},
+		{"plan dir leaves the working directory", func(t *testing.T, dir string) {
+			writeAt(t, dir, "plan.json", hostilePlan("../../../../other/fabric"))
+		}, []string{"apply", "plan.json", "--insecure-ignore-host-key"}, []string{"plan.json", `dir "../../../../other/fabric" leaves the working directory`, "--fabric DIR"}, nil},
+		{"plan dir is a link out", func(t *testing.T, dir string) {
+			other := t.TempDir()
+			writeInterruptFabric(t, other, "")
+			if err := os.Symlink(filepath.Join(other, "fabric"), filepath.Join(dir, "link")); err != nil {
+				t.Fatal(err)
+			}
+			writeAt(t, dir, "plan.json", hostilePlan("link"))
+		}, []string{"apply", "plan.json", "--insecure-ignore-host-key"}, []string{"plan.json", `dir "link" leads out of the working directory through a symlink`}, nil},
+		// --fabric names the fabric; the plan's dir is not followed and
+		// its intent digest is checked against the fabric.
+		{"plan dir replaced by --fabric", func(t *testing.T, dir string) {
+			writeAt(t, dir, "plan.json", hostilePlan("../../../../other/fabric"))
+		}, []string{"apply", "plan.json", "--fabric", "fabric", "--insecure-ignore-host-key"}, []string{"intent changed since plan", "in fabric has digest"}, []string{"leaves the working directory"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeInterruptFabric(t, dir, "")
+			c.setup(t, dir)
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, bin, c.args...)
+			cmd.Dir = dir
+			cmd.Env = relEnv()
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			err := cmd.Run()
+			var exit *exec.ExitError
+			if !errors.As(err, &exit) || exit.ExitCode() != exitFailed {
+				t.Errorf("exit %v, want status 1:\n%s%s", err, stdout.String(), stderr.String())
+			}
+			all := stdout.String() + stderr.String()
+			for _, w := range c.want {
+				if !strings.Contains(all, w) {
+					t.Errorf("output lacks %q:\n%s", w, all)
+				}
+			}
+			for _, w := range c.never {
+				if strings.Contains(all, w) {
+					t.Errorf("output has %q:\n%s", w, all)
+				}
+			}
+			if _, err := os.Stat(filepath.Join(dir, "..", "other")); err == nil {
+				t.Error("apply wrote outside the working directory")
+			}
+		})
+	}
+}
+
+// TestUnsignedPlanStatusIsDerived: a device's status edited to
+// "unchanged" in an unsigned plan does not make apply skip it (issue 21
+// item 7: it reported "Apply: 1 unchanged" and exited 0): apply derives
+// the status again, refuses the device and exits 1; the device keeps its
+// config. An honest plan of unchanged devices still applies with exit 0.
+func TestUnsignedPlanStatusIsDerived(t *testing.T) {
+	r := newPushRig(t, "ai-training-2subnet")
+	r.run(0, nil, "plan", "fabric", "-out", "plan.json")
+	raw, err := os.ReadFile("plan.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p map[string]any
+	if err := json.Unmarshal(raw, &p); err != nil {
+		t.Fatal(err)
+	}
+	edited := ""
+	for _, d := range p["devices"].([]any) {
+		dm := d.(map[string]any)
+		if dm["status"] == "change" {
+			edited = dm["name"].(string)
+			dm["status"] = "unchanged"
+			delete(dm, "changes")
+			break
+		}
+	}
+	if edited == "" {
+		t.Fatal("no changing device in the plan")
+	}
+	b, _ := json.Marshal(p)
+	if err := os.WriteFile("edited.json", b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	before := r.lab.Device(edited).RunningConfig()
+	out, _ := r.run(exitFailed, nil, "apply", "edited.json", "--device", edited)
+	if !strings.Contains(out, "the plan says "+edited+" is unchanged, but the intent and the running config give a change") || !strings.Contains(out, "1 refused") {
+		t.Errorf("apply of a plan whose status was edited:\n%s", out)
+	}
+	if after := r.lab.Device(edited).RunningConfig(); after != before {
+		t.Error("the device changed")
+	}
+	r.run(0, nil, "apply", "plan.json")
+	r.run(0, nil, "plan", "fabric", "-out", "again.json")
+	out, _ = r.run(0, nil, "apply", "again.json")
+	if !strings.Contains(out, "unchanged") || strings.Contains(out, "refused") {
+		t.Errorf("an honest plan of unchanged devices:\n%s", out)
+	}
+}
