@@ -98,13 +98,16 @@ func newApplyCommand(s *streams) *cobra.Command {
 		Long: `apply changes every device that has changes.
 
 With a plan file (from "fabricgen plan -out FILE"), the plan is a record to
-check, never a script: apply loads the intent from the plan's dir (relative
-to the working directory), refuses the whole plan when the intent changed,
-re-renders every device, re-reads it, and derives the change set itself; a
-device is refused when its running config changed since the plan (stale),
-when its rendered config or derived change set differs from the plan's
-("plan file does not match its intent"), or when --inventory gives another
-address than the plan's. --device selects a subset of the plan. With
+check, never a script: apply loads the intent from --fabric DIR, else from
+the plan's dir (relative to the working directory, followed only when it
+stays below it), refuses the whole plan when the intent's digest differs
+from the plan's, re-renders every device, re-reads it, and derives the
+change set itself; a device is refused when its running config changed
+since the plan (stale), when its rendered config or derived change set
+differs from the plan's ("plan file does not match its intent"), or when
+--inventory gives another address than the plan's. An unsigned plan's
+"unchanged" devices are read and compared again too (a device with
+changes is refused). --device selects a subset of the plan. With
 FABRICGEN_PLAN_KEY set, the plan must carry a matching signature. With a
 directory (default "."), apply plans, shows the plan, and asks for "yes"
 unless -auto-approve.
