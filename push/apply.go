@@ -249,16 +249,16 @@ func applyDevice(ctx context.Context, pd *planfile.Device, in Input, ok bool, op
 	if err != nil {
 		return fail(StatusFailed, "%v", err)
 	}
-	scope, err := opts.lastApplied(d)
+	scope, verified, err := opts.lastApplied(d)
 	if err != nil {
 		return fail(StatusFailed, "%v", err)
 	}
 	a := &applier{ctx: ctx, pd: pd, dev: d, dl: dl, opts: opts, rendered: string(in.Rendered), txn: opts.RunID}
-	cm, err := opts.newComparer(d, dl, a.rendered, scope)
+	cm, err := opts.newComparer(d, dl, a.rendered, scope, verified)
 	if err != nil {
 		return fail(StatusFailed, "%v", err)
 	}
-	a.compare, a.read = cm.compare, cm.read
+	a.compare, a.read, a.scopeOf = cm.compare, cm.read, cm.scope
 	opts.emit(pd.Name, "connect", false)
 	if a.conn, err = connect(ctx, d, dl, pd.Address, &opts.Options); err != nil {
 		return fail(StatusFailed, "%v", err)
@@ -312,7 +312,7 @@ func applyDevice(ctx context.Context, pd *planfile.Device, in Input, ok bool, op
 		return r
 	}
 	if opts.NoTakeover {
-		if tk, err := takeovers(cmp, scope, dl); err != nil {
+		if tk, err := takeovers(cmp, cm.scope(before), dl); err != nil {
 			return fail(StatusFailed, "%v", err)
 		} else if len(tk) > 0 {
 			return fail(StatusRefused, "%v", errTakeover(tk))
@@ -407,12 +407,12 @@ func checkUnchanged(ctx context.Context, pd *planfile.Device, in Input, ok bool,
 	if err != nil {
 		return fail(StatusFailed, "%v", err)
 	}
-	scope, err := opts.lastApplied(d)
+	scope, verified, err := opts.lastApplied(d)
 	if err != nil {
 		return fail(StatusFailed, "%v", err)
 	}
 	a := &applier{ctx: ctx, pd: pd, dev: d, dl: dl, opts: opts, rendered: string(in.Rendered), txn: opts.RunID}
-	cm, err := opts.newComparer(d, dl, a.rendered, scope)
+	cm, err := opts.newComparer(d, dl, a.rendered, scope, verified)
 	if err != nil {
 		return fail(StatusFailed, "%v", err)
 	}
@@ -529,7 +529,10 @@ type applier struct {
 	compare func(now string) (*config.Comparison, error)
 	// read is the script whose settings are read on a host ("" means
 	// rendered).
-	read    string
+	read string
+	// scopeOf is the last-applied config managed for a device state (the
+	// comparer's scope); nil when there is none (rollback).
+	scopeOf func(now string) string
 	changes *config.ChangeSet
 	before  string
 	backup  string
@@ -599,6 +602,16 @@ func (p *progress) String() string {
 		fmt.Fprintf(&b, "; the next, %q, was being sent and may or may not have taken effect; the %d after it were not sent", p.lines[p.answered], len(p.lines)-p.answered-1)
 	}
 	return b.String()
+}
+
+// scope is the last-applied config this change manages, as borne out
+// by the device before the change (the same for every comparison of
+// this run, so a stanza the change removes stays managed after it).
+func (a *applier) scope() string {
+	if a.scopeOf == nil {
+		return ""
+	}
+	return a.scopeOf(a.before)
 }
 
 // readScript is the script whose settings are read on a host.
@@ -685,7 +698,7 @@ func (a *applier) converged() (bool, int, error) {
 // differ between the config before the change and now ("" when they do
 // not).
 func (a *applier) unmanagedChange(now string) string {
-	scope, _ := a.opts.lastApplied(a.dev)
+	scope := a.scope()
 	was, err1 := config.Unmanaged(a.before, a.rendered, scope, a.dl)
 	is, err2 := config.Unmanaged(now, a.rendered, scope, a.dl)
 	if a.dl.Host {

@@ -872,3 +872,89 @@ func TestCommitTimerExpiresDuringVerify(t *testing.T) {
 		})
 	}
 }
+
+// TestEditedAppliedRecordRemovesNothing: a last-applied record edited by
+// hand (issue 21 item 7: another team's "ip access-list MGMT-SSH"
+// appended to .fabricgen/applied/spine2.json made the next apply delete
+// it) does not make plan or apply remove anything the device does not
+// bear out. Without a key, a stanza only the record claims stays managed
+// only when the device holds exactly what the record says; with
+// FABRICGEN_PLAN_KEY the record must carry a matching signature, and an
+// edited one is refused naming the file.
+func TestEditedAppliedRecordRemovesNothing(t *testing.T) {
+	cases := platformCases(t)
+	tests := []struct {
+		name     string
+		pc       platformCase
+		theirs   []string // what another team configures out of band
+		claim    string   // what the edit appends to the record
+		survives string   // a line of theirs that must stay
+		key      bool
+	}{
+		{name: "eos: another team's ACL claimed", pc: cases[0],
+			theirs: []string{"ip access-list MGMT-SSH", "   10 permit tcp any any eq ssh"},
+			claim:  "ip access-list MGMT-SSH\n", survives: "ip access-list MGMT-SSH"},
+		{name: "eos: another team's ACL claimed with other entries", pc: cases[0],
+			theirs: []string{"ip access-list MGMT-SSH", "   10 permit tcp any any eq ssh"},
+			claim:  "ip access-list MGMT-SSH\n   10 permit tcp any any eq 23\n", survives: "10 permit tcp any any eq ssh"},
+		{name: "eos: an interface the render does not configure claimed", pc: cases[0],
+			theirs: []string{"interface Ethernet30/1", "   mtu 9000"},
+			claim:  "interface Ethernet30/1\n   mtu 9214\n", survives: "mtu 9000"},
+		{name: "nxos: another team's ACL claimed", pc: cases[1],
+			theirs: []string{"ip access-list MGMT-SSH", "  10 permit tcp any any eq 22"},
+			claim:  "ip access-list MGMT-SSH\n", survives: "ip access-list MGMT-SSH"},
+		{name: "eos, signed records: the edit is refused", pc: cases[0], key: true,
+			theirs: []string{"ip access-list MGMT-SSH", "   10 permit tcp any any eq ssh"},
+			claim:  "ip access-list MGMT-SSH\n   10 permit tcp any any eq ssh\n", survives: "ip access-list MGMT-SSH"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRig(t, tc.pc.dev)
+			if tc.key {
+				r.opts.State.Key = []byte("record-key")
+			}
+			name := tc.pc.dev.name
+			dev := r.lab.Device(name)
+			if res := r.apply(r.plan(), filepath.Join(r.dir, "backups")); res[0].Status != StatusApplied {
+				t.Fatalf("apply: %s (%s)", res[0].Status, res[0].Reason)
+			}
+			if err := dev.ConfigureOutOfBand(tc.theirs); err != nil {
+				t.Fatal(err)
+			}
+			// The edit, as by hand: the record rewritten without a key.
+			rec, err := r.opts.State.Applied(name)
+			if err != nil || rec == nil {
+				t.Fatalf("applied record: %+v %v", rec, err)
+			}
+			rec.Rendered += tc.claim
+			unsigned := r.opts.State
+			unsigned.Key = nil
+			if err := unsigned.WriteApplied(*rec); err != nil {
+				t.Fatal(err)
+			}
+			if tc.key {
+				b, _ := os.ReadFile(filepath.Join(r.opts.State.Path, "applied", name+".json"))
+				b = bytes.Replace(b, []byte("\n}"), []byte(",\n  \"signature\": \""+rec.Signature+"\"\n}"), 1)
+				_ = os.WriteFile(filepath.Join(r.opts.State.Path, "applied", name+".json"), b, 0o600)
+			}
+			p := r.plan()
+			d := p.Devices[0]
+			if tc.key {
+				if d.Status != planfile.StatusError || !strings.Contains(d.Error, name+".json: its signature does not match") {
+					t.Fatalf("plan with an edited signed record: %s (%s)", d.Status, d.Error)
+				}
+				return
+			}
+			if d.Status != planfile.StatusUnchanged {
+				t.Fatalf("plan after the record was edited: %s %s\n%s", d.Status, d.Error, d.Diff.Text)
+			}
+			res := r.apply(p, filepath.Join(r.dir, "backups"))
+			if res[0].Status != StatusUnchanged {
+				t.Fatalf("apply: %s (%s)", res[0].Status, res[0].Reason)
+			}
+			if !strings.Contains(dev.RunningConfig(), tc.survives) {
+				t.Errorf("%q was removed from the device", tc.survives)
+			}
+		})
+	}
+}

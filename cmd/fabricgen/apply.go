@@ -54,10 +54,22 @@ func (sf *stateFlags) check() error {
 	return nil
 }
 
-// stateDir is the fabric's state directory, with the backup override.
-func (sf *stateFlags) stateDir(f *schema.Fabric) state.Dir {
-	st := state.ForFabric(f.Dir)
+// stateDir is the fabric's state directory, with the backup override
+// and the key that signs its records.
+func (sf *stateFlags) stateDir(s *streams, f *schema.Fabric) state.Dir {
+	st := fabricState(s, f.Dir)
 	st.BackupRoot = sf.backupDir
+	return st
+}
+
+// fabricState is the state directory of the fabric in dir; with
+// FABRICGEN_PLAN_KEY set, its records are signed when written and must
+// be signed with that key when read.
+func fabricState(s *streams, dir string) state.Dir {
+	st := state.ForFabric(dir)
+	if k := s.getenv(planfile.KeyEnv); k != "" {
+		st.Key = []byte(k)
+	}
 	return st
 }
 
@@ -176,7 +188,7 @@ Exit status: 0 every device applied or unchanged, 1 otherwise.`,
 				if p, err = selectPlanDevices(p, pf.devices); err != nil {
 					return withCode(exitFailed, err)
 				}
-				if lock, err = sf.lock(cmd, sf.stateDir(f), "fabricgen apply "+target); err != nil {
+				if lock, err = sf.lock(cmd, sf.stateDir(s, f), "fabricgen apply "+target); err != nil {
 					return err
 				}
 				if run, err = renderPlanDevices(cmd.Context(), f, p, &pf, trusted); err != nil {
@@ -188,7 +200,7 @@ Exit status: 0 every device applied or unchanged, 1 otherwise.`,
 				if err != nil {
 					return err
 				}
-				if lock, err = sf.lock(cmd, sf.stateDir(f), "fabricgen apply "+target); err != nil {
+				if lock, err = sf.lock(cmd, sf.stateDir(s, f), "fabricgen apply "+target); err != nil {
 					return err
 				}
 				if run, err = prepareFabric(cmd.Context(), f, &pf, cmd.ErrOrStderr(), s.colour(s.errTTY)); err != nil {
@@ -196,7 +208,7 @@ Exit status: 0 every device applied or unchanged, 1 otherwise.`,
 				}
 				trusted = true // made here, from the intent and the devices
 				popts := opts
-				popts.State = sf.stateDir(run.f)
+				popts.State = sf.stateDir(s, run.f)
 				if p, err = push.Plan(cmd.Context(), run.f, run.inputs, version, popts); err != nil {
 					return withCode(exitFailed, err)
 				}
@@ -204,7 +216,7 @@ Exit status: 0 every device applied or unchanged, 1 otherwise.`,
 				if err := planExit(p, false); err != nil {
 					return err
 				}
-				if !p.HasChanges() && !hasInterrupted(sf.stateDir(run.f), p) {
+				if !p.HasChanges() && !hasInterrupted(sf.stateDir(s, run.f), p) {
 					fmt.Fprintln(w, "\nNo changes. The devices match the intent.")
 					return nil
 				}
@@ -220,7 +232,7 @@ Exit status: 0 every device applied or unchanged, 1 otherwise.`,
 			}
 			prog := newProgress(cmd, s, len(p.Devices))
 			opts.Events = prog.event
-			aopts := sf.applyOptions(cmd, s, opts, sf.stateDir(run.f))
+			aopts := sf.applyOptions(cmd, s, opts, sf.stateDir(s, run.f))
 			aopts.FailFast = failFast
 			aopts.TrustPlan = trusted
 			results, err := push.Apply(cmd.Context(), p, run.f, run.inputs, aopts)

@@ -18,7 +18,6 @@ import (
 	"github.com/fabricgen/fabricgen/internal/natsort"
 	"github.com/fabricgen/fabricgen/internal/push/dialect"
 	"github.com/fabricgen/fabricgen/internal/push/session"
-	"github.com/fabricgen/fabricgen/internal/push/state"
 	"github.com/fabricgen/fabricgen/lint"
 	"github.com/fabricgen/fabricgen/push"
 	"github.com/fabricgen/fabricgen/push/planfile"
@@ -271,7 +270,7 @@ Exit status: 0 no changes (or changes without -detailed-exitcode), 1 error
 			if err != nil {
 				return err
 			}
-			opts.State = state.ForFabric(run.f.Dir)
+			opts.State = fabricState(s, run.f.Dir)
 			var prog *progress
 			if s.errTTY {
 				// A live display of the device reads; without a

@@ -1,6 +1,10 @@
 package state
 
 import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -152,6 +156,12 @@ type InFlight struct {
 	// restores these settings; "" means Rendered.
 	Read         string `json:"read,omitempty"`
 	IntentDigest string `json:"intent_digest"`
+	// Signature is the hex HMAC-SHA-256, keyed with FABRICGEN_PLAN_KEY,
+	// of the record's JSON without it; empty when written without a key.
+	Signature string `json:"signature,omitempty"`
+	// Verified is true when Signature was checked with Dir.Key: the
+	// record is as fabricgen wrote it.
+	Verified bool `json:"-"`
 }
 
 // ReadScript is the script whose settings a host's backup holds: Read,
@@ -198,6 +208,10 @@ func (d Dir) WriteInFlight(r InFlight) error {
 	if err != nil {
 		return err
 	}
+	r.Signature = ""
+	if r.Signature, err = d.sign(r); err != nil {
+		return err
+	}
 	return writeJSON(d.Path, p, r)
 }
 
@@ -223,6 +237,12 @@ func (d Dir) InFlight(device string) (*InFlight, error) {
 	if r.Device != device {
 		return nil, fmt.Errorf("%s: the record names device %q, not %s: it was not written by fabricgen for this device; look at it, then remove it", p, r.Device, device)
 	}
+	sig := r.Signature
+	r.Signature = ""
+	if r.Verified, err = d.verify(p, sig, r); err != nil {
+		return nil, err
+	}
+	r.Signature = sig
 	// The backup is restored by rollback and compared by plan: it is
 	// looked up by its file name in this state directory's backup
 	// folder of the device (or --backup-dir's), never at the path the
@@ -314,6 +334,9 @@ type Applied struct {
 	// Read (hosts) is the script whose settings that apply read and
 	// backed up, when it is more than Rendered (InFlight.Read).
 	Read string `json:"read,omitempty"`
+	// Signature and Verified: as InFlight's.
+	Signature string `json:"signature,omitempty"`
+	Verified  bool   `json:"-"`
 }
 
 // ReadScript is the script whose settings the apply's backup holds:
@@ -329,6 +352,10 @@ func (r *Applied) ReadScript() string {
 func (d Dir) WriteApplied(r Applied) error {
 	p, err := d.recordPath("applied", r.Device)
 	if err != nil {
+		return err
+	}
+	r.Signature = ""
+	if r.Signature, err = d.sign(r); err != nil {
 		return err
 	}
 	return writeJSON(d.Path, p, r)
@@ -348,5 +375,51 @@ func (d Dir) Applied(device string) (*Applied, error) {
 	if r.Device != device {
 		return nil, fmt.Errorf("%s: the record names device %q, not %s: it was not written by fabricgen for this device; look at it, then remove it", p, r.Device, device)
 	}
+	sig := r.Signature
+	r.Signature = ""
+	if r.Verified, err = d.verify(p, sig, r); err != nil {
+		return nil, err
+	}
+	r.Signature = sig
 	return &r, nil
+}
+
+// sign is the record's signature with the state directory's key ("" when
+// there is none): the hex HMAC-SHA-256 of v's JSON, v having no
+// signature.
+func (d Dir) sign(v any) (string, error) {
+	if len(d.Key) == 0 {
+		return "", nil
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "", fmt.Errorf("encode record: %w", err)
+	}
+	m := hmac.New(sha256.New, d.Key)
+	m.Write(b)
+	return hex.EncodeToString(m.Sum(nil)), nil
+}
+
+// verify checks a record's signature sig against v (the record without
+// it) and reports whether it was checked. With a key, an unsigned record
+// or one whose signature does not match is refused, naming the file: it
+// says which lines apply and rollback may remove, so it must be as
+// fabricgen wrote it. Without a key nothing can be checked: the record is
+// used, unverified (see push: what an unverified record may make apply
+// remove is checked against the device).
+func (d Dir) verify(path, sig string, v any) (bool, error) {
+	if len(d.Key) == 0 {
+		return false, nil
+	}
+	if sig == "" {
+		return false, fmt.Errorf("%s is not signed, but %s is set: fabricgen cannot tell whether it was edited, and it says what fabricgen may remove from the device; check it (git log -p %s), then remove it (the next apply of the device writes a signed one), or run without the key", path, KeyEnv, path)
+	}
+	want, err := d.sign(v)
+	if err != nil {
+		return false, err
+	}
+	if !hmac.Equal([]byte(want), []byte(sig)) {
+		return false, fmt.Errorf("%s: its signature does not match: it was edited after fabricgen wrote it, or signed with another key; restore it (git checkout -- %s) or remove it, then plan again", path, path)
+	}
+	return true, nil
 }

@@ -40,7 +40,15 @@ type Dir struct {
 	Path string
 	// BackupRoot overrides where backups go (default Path/backups).
 	BackupRoot string
+	// Key (FABRICGEN_PLAN_KEY) signs the in-flight and last-applied
+	// records written, and is required to have signed those read; nil
+	// writes them unsigned and reads them unverified.
+	Key []byte
 }
+
+// KeyEnv names the environment variable holding the key that signs plans
+// and records (planfile.KeyEnv).
+const KeyEnv = "FABRICGEN_PLAN_KEY"
 
 // ForFabric returns the state directory of the fabric in dir.
 func ForFabric(dir string) Dir { return Dir{Path: filepath.Join(dir, DirName)} }

@@ -1,6 +1,7 @@
 package state
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -319,6 +320,72 @@ func TestRecordPathsStayInTheStateDirectory(t *testing.T) {
 			}
 			if got.RecordedBackup != tc.rec.Backup {
 				t.Errorf("RecordedBackup = %q", got.RecordedBackup)
+			}
+		})
+	}
+}
+
+// TestRecordsSignedWithTheKey: with a key, records are written signed and
+// read back verified; an edited record, an unsigned one, or one signed
+// with another key is refused naming the file and what to do. Without a
+// key a record reads back unverified, signed or not.
+func TestRecordsSignedWithTheKey(t *testing.T) {
+	key, other := []byte("k1"), []byte("k2")
+	appliedPath := func(d Dir) string { return filepath.Join(d.Path, "applied", "spine2.json") }
+	tests := []struct {
+		name         string
+		writeKey     []byte
+		edit         func(t *testing.T, d Dir)
+		readKey      []byte
+		want         string // "" when it reads back
+		wantVerified bool
+	}{
+		{name: "signed, read with the key", writeKey: key, readKey: key, wantVerified: true},
+		{name: "signed, read without a key", writeKey: key, readKey: nil},
+		{name: "unsigned, read without a key", writeKey: nil, readKey: nil},
+		{name: "unsigned, read with the key", writeKey: nil, readKey: key, want: "is not signed, but FABRICGEN_PLAN_KEY is set"},
+		{name: "signed with another key", writeKey: other, readKey: key, want: "signature does not match"},
+		{name: "another team's ACL appended", writeKey: key, readKey: key, edit: func(t *testing.T, d Dir) {
+			b, err := os.ReadFile(appliedPath(d))
+			if err != nil {
+				t.Fatal(err)
+			}
+			b = bytes.Replace(b, []byte(`"rendered": "ip access-list FG-ROCE\n`), []byte(`"rendered": "ip access-list MGMT-SSH\nip access-list FG-ROCE\n`), 1)
+			if err := os.WriteFile(appliedPath(d), b, 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}, want: "signature does not match"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			d := ForFabric(t.TempDir())
+			d.Key = tc.writeKey
+			if err := d.WriteApplied(Applied{Device: "spine2", Platform: "arista_eos", Rendered: "ip access-list FG-ROCE\n   10 permit udp any any eq 4791\n"}); err != nil {
+				t.Fatal(err)
+			}
+			if err := d.WriteInFlight(InFlight{Run: "fabricgen-x", Device: "spine2", Rendered: "x"}); err != nil {
+				t.Fatal(err)
+			}
+			if tc.edit != nil {
+				tc.edit(t, d)
+			}
+			d.Key = tc.readKey
+			a, err := d.Applied("spine2")
+			if tc.want != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "spine2.json") {
+					t.Fatalf("read back %+v, %v; want an error naming spine2.json with %q", a, err, tc.want)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a.Verified != tc.wantVerified {
+				t.Errorf("applied record Verified = %v, want %v", a.Verified, tc.wantVerified)
+			}
+			f, err := d.InFlight("spine2")
+			if err != nil || f.Verified != tc.wantVerified {
+				t.Errorf("in-flight record: %+v, %v; want Verified %v", f, err, tc.wantVerified)
 			}
 		})
 	}
