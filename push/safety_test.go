@@ -333,7 +333,9 @@ func TestHardStopSaysWhatTheDeviceHas(t *testing.T) {
 			if pc.dev.platform != schema.JuniperJunos && got.Restore == "" {
 				t.Error("no restore command")
 			}
-			rec, err := r.opts.State.InFlight(pc.dev.name)
+			// Read with the backup folder the run used: a record's
+			// backup is looked up there, by its name.
+			rec, err := r.applyOpts().State.InFlight(pc.dev.name)
 			if err != nil || rec == nil {
 				t.Fatalf("in-flight record after a hard stop: %v %v", rec, err)
 			}

@@ -181,3 +181,61 @@ func TestUnsignedPlanStatusIsDerived(t *testing.T) {
 		t.Errorf("an honest plan of unchanged devices:\n%s", out)
 	}
 }
+
+// TestEditedAppliedRecordCLI: another team's ACL appended to a committed
+// last-applied record (issue 21 item 7) is not deleted by the next plan
+// and apply; with FABRICGEN_PLAN_KEY the records are signed and the
+// edited one is refused, naming the file.
+func TestEditedAppliedRecordCLI(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		env  map[string]string
+	}{
+		{"unsigned", nil},
+		{"signed", map[string]string{"FABRICGEN_PLAN_KEY": "record-key"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newPushRig(t, "ai-training-2subnet")
+			r.run(0, tc.env, "apply", "fabric", "-auto-approve")
+			if err := r.lab.Device("leaf1").ConfigureOutOfBand([]string{"ip access-list MGMT-SSH", "   10 permit tcp 10.0.0.0/8 any eq ssh"}); err != nil {
+				t.Fatal(err)
+			}
+			recPath := filepath.Join("fabric", ".fabricgen", "applied", "leaf1.json")
+			raw, err := os.ReadFile(recPath)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var rec map[string]any
+			if err := json.Unmarshal(raw, &rec); err != nil {
+				t.Fatal(err)
+			}
+			if _, signed := rec["signature"]; signed != (tc.env != nil) {
+				t.Errorf("record signed: %v, want %v", signed, tc.env != nil)
+			}
+			rec["rendered"] = rec["rendered"].(string) + "ip access-list MGMT-SSH\n"
+			b, _ := json.MarshalIndent(rec, "", "  ")
+			if err := os.WriteFile(recPath, b, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if tc.env != nil {
+				out, errOut := r.run(exitFailed, tc.env, "plan", "fabric")
+				if !strings.Contains(out+errOut, "leaf1.json: its signature does not match") {
+					t.Errorf("plan with an edited signed record:\n%s%s", out, errOut)
+				}
+				out, _ = r.run(exitFailed, tc.env, "apply", "fabric", "-auto-approve")
+				if !strings.Contains(out, "leaf1.json: its signature does not match") {
+					t.Errorf("apply with an edited signed record:\n%s", out)
+				}
+			} else {
+				r.run(0, tc.env, "plan", "fabric", "-detailed-exitcode")
+				out, _ := r.run(0, tc.env, "apply", "fabric", "-auto-approve")
+				if !strings.Contains(out, "No changes.") {
+					t.Errorf("apply after the record was edited:\n%s", out)
+				}
+			}
+			if !strings.Contains(r.lab.Device("leaf1").RunningConfig(), "ip access-list MGMT-SSH") {
+				t.Error("another team's ACL was deleted")
+			}
+		})
+	}
+}
