@@ -169,29 +169,7 @@ Exit status: 0 every device applied or unchanged, 1 otherwise.`,
 			trusted := false
 			defer func() { _ = lock.Release() }()
 			if st, err := os.Stat(target); err == nil && !st.IsDir() {
-				if p, err = planfile.Load(target); err != nil {
-					return withCode(exitFailed, err)
-				}
-				if err := p.Verify([]byte(s.getenv(planfile.KeyEnv))); err != nil {
-					return withCode(exitFailed, fmt.Errorf("%s: %w", target, err))
-				}
-				// Verify passed: a signature there was checked with the key.
-				trusted = p.Signature != ""
-				dir, err := planFabricDir(target, p, fabric)
-				if err != nil {
-					return withCode(exitFailed, err)
-				}
-				f, _, err := loadFabric(cmd, s, dir, &pf.vf)
-				if err != nil {
-					return err
-				}
-				if p, err = selectPlanDevices(p, pf.devices); err != nil {
-					return withCode(exitFailed, err)
-				}
-				if lock, err = sf.lock(cmd, sf.stateDir(s, f), "fabricgen apply "+target); err != nil {
-					return err
-				}
-				if run, err = renderPlanDevices(cmd.Context(), f, p, &pf, trusted); err != nil {
+				if p, run, lock, trusted, err = loadSavedPlan(cmd, s, target, fabric, &pf, &sf); err != nil {
 					return err
 				}
 				fmt.Fprintf(w, "Applying saved plan %s (fabric %s): %s.\n", target, p.Fabric, summaryLine(p))
@@ -254,6 +232,39 @@ Exit status: 0 every device applied or unchanged, 1 otherwise.`,
 	fl.StringVar(&fabric, "fabric", "", "with a plan file: the fabric directory to apply it to (default: the plan's dir, which must lie below the working directory); the plan's intent digest must match it")
 	fl.BoolVar(&deviceDiff, "device-diff", false, "print each device's own view of the staged change (EOS show session-config diffs, Junos show | compare, nv config diff, apply-patch log)")
 	return cmd
+}
+
+// loadSavedPlan reads and checks a saved plan, loads the fabric it is
+// applied to, takes the fabric's lock and renders the plan's devices
+// afresh. trusted says the plan's signature was checked with the key, so
+// what it says of unchanged devices is taken at its word.
+func loadSavedPlan(cmd *cobra.Command, s *streams, target, fabric string, pf *pushFlags, sf *stateFlags) (p *planfile.Plan, run *planRun, lock *state.Lock, trusted bool, err error) {
+	if p, err = planfile.Load(target); err != nil {
+		return nil, nil, nil, false, withCode(exitFailed, err)
+	}
+	if err := p.Verify([]byte(s.getenv(planfile.KeyEnv))); err != nil {
+		return nil, nil, nil, false, withCode(exitFailed, fmt.Errorf("%s: %w", target, err))
+	}
+	// Verify passed: a signature there was checked with the key.
+	trusted = p.Signature != ""
+	dir, err := planFabricDir(target, p, fabric)
+	if err != nil {
+		return nil, nil, nil, false, withCode(exitFailed, err)
+	}
+	f, _, err := loadFabric(cmd, s, dir, &pf.vf)
+	if err != nil {
+		return nil, nil, nil, false, err
+	}
+	if p, err = selectPlanDevices(p, pf.devices); err != nil {
+		return nil, nil, nil, false, withCode(exitFailed, err)
+	}
+	if lock, err = sf.lock(cmd, sf.stateDir(s, f), "fabricgen apply "+target); err != nil {
+		return nil, nil, nil, false, err
+	}
+	if run, err = renderPlanDevices(cmd.Context(), f, p, pf, trusted); err != nil {
+		return nil, nil, lock, false, err
+	}
+	return p, run, lock, trusted, nil
 }
 
 // planFabricDir is the fabric directory a saved plan is applied to. A
