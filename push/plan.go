@@ -220,7 +220,16 @@ func (o *Options) comparer(d *schema.Device, dl *dialect.Dialect, rendered, scop
 	}
 	c.read = config.HostReadScript(rendered, dropped)
 	c.compare = func(now string) (*config.Comparison, error) {
-		return config.CompareHostScoped(d.Name, now, rendered, dropped, baseline, dl)
+		dr := dropped
+		if !verified {
+			// An unverified record's dropped settings are set back
+			// only where the host still has what it says was set.
+			var err error
+			if dr, err = config.VerifiedHostDropped(dropped, now); err != nil {
+				return nil, fmt.Errorf("%s: check the last-applied record against the host: %w", d.Name, err)
+			}
+		}
+		return config.CompareHostScoped(d.Name, now, rendered, dr, baseline, dl)
 	}
 	return c, nil
 }

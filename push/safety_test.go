@@ -905,6 +905,9 @@ func TestEditedAppliedRecordRemovesNothing(t *testing.T) {
 		{name: "nxos: another team's ACL claimed", pc: cases[1],
 			theirs: []string{"ip access-list MGMT-SSH", "  10 permit tcp any any eq 22"},
 			claim:  "ip access-list MGMT-SSH\n", survives: "ip access-list MGMT-SSH"},
+		{name: "mlnx: a setting the host has otherwise claimed", pc: cases[5],
+			theirs: []string{"echo 0 > /sys/class/net/ens1f0np0/ecn/roce_np/enable/5"},
+			claim:  "echo 1 > /sys/class/net/ens1f0np0/ecn/roce_np/enable/5\n", survives: "echo 0 > /sys/class/net/ens1f0np0/ecn/roce_np/enable/5"},
 		{name: "eos, signed records: the edit is refused", pc: cases[0], key: true,
 			theirs: []string{"ip access-list MGMT-SSH", "   10 permit tcp any any eq ssh"},
 			claim:  "ip access-list MGMT-SSH\n   10 permit tcp any any eq ssh\n", survives: "ip access-list MGMT-SSH"},
@@ -954,7 +957,7 @@ func TestEditedAppliedRecordRemovesNothing(t *testing.T) {
 			if res[0].Status != StatusUnchanged {
 				t.Fatalf("apply: %s (%s)", res[0].Status, res[0].Reason)
 			}
-			if !strings.Contains(dev.RunningConfig(), tc.survives) {
+			if !strings.Contains(dev.RunningConfig()+dev.Export(), tc.survives) {
 				t.Errorf("%q was removed from the device", tc.survives)
 			}
 		})

@@ -3,6 +3,7 @@ package config
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/fabricgen/fabricgen/internal/push/dialect"
 )
@@ -22,9 +23,8 @@ import (
 // after an apply); otherwise the record's claim is ignored and the device
 // keeps the stanza. On SONiC, each CONFIG_DB key of the record stays only
 // when the device's fields for it equal the record's. Hosts are returned
-// as they are: a host's read-back holds only the settings a script sets,
-// so there is nothing to compare a claim with before reading it (see
-// docs/push.md, "Unsigned records").
+// as they are here: their claims are the settings the render dropped,
+// checked once read (VerifiedHostDropped).
 //
 // desired is the config compared against (the render; for a rollback the
 // backup). An empty scope stays empty.
@@ -128,4 +128,48 @@ func verifiedScopeDB(running, scope string) (string, error) {
 		return "", fmt.Errorf("encode the verified scope: %w", err)
 	}
 	return string(b), nil
+}
+
+// VerifiedHostDropped is the part of dropped (HostDropped: the settings a
+// last-applied script made that the render no longer makes, which a change
+// sets back to their baseline) that the host bears out, for a record whose
+// signature could not be checked: a line stays only when every setting it
+// makes still has, in state (the host read with the read script), the
+// value that line sets — as right after the apply that recorded it.
+// Otherwise the record's claim is ignored and the host keeps the setting.
+// Preamble lookups stay. "" when no setting line stays.
+func VerifiedHostDropped(dropped, state string) (string, error) {
+	if dropped == "" {
+		return "", nil
+	}
+	values := lookupValues(dropped, state)
+	var b strings.Builder
+	kept := 0
+	for _, raw := range strings.Split(dropped, "\n") {
+		line := strings.TrimSpace(raw)
+		if line == "" {
+			continue
+		}
+		if reLookup.MatchString(line) {
+			b.WriteString(line + "\n")
+			continue
+		}
+		a, err := parseAction(strings.TrimSpace(ResolveHostScript(line, values)))
+		if err != nil || len(a.Facts) == 0 {
+			continue
+		}
+		cur := HostFacts([]HostAction{a}, state)
+		ok := true
+		for _, f := range a.Facts {
+			ok = ok && cur[f.ID()] == f.Value
+		}
+		if ok {
+			b.WriteString(line + "\n")
+			kept++
+		}
+	}
+	if kept == 0 {
+		return "", nil
+	}
+	return b.String(), nil
 }
