@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/fabricgen/fabricgen/internal/push/dialect"
 	"github.com/fabricgen/fabricgen/internal/push/state"
 	"github.com/fabricgen/fabricgen/push"
 	"github.com/fabricgen/fabricgen/push/planfile"
@@ -258,6 +259,12 @@ func loadSavedPlan(cmd *cobra.Command, s *streams, target, fabric string, pf *pu
 	if p, err = selectPlanDevices(p, pf.devices); err != nil {
 		return nil, nil, nil, false, withCode(exitFailed, err)
 	}
+	if !trusted {
+		if missing := notInPlan(f, p, pf.devices); len(missing) > 0 {
+			fmt.Fprintf(cmd.ErrOrStderr(), "Note: %s does not list %d device(s) of the intent, which are not applied: %s (the plan was made with --device, or edited; sign plans with %s to rule out the second)\n",
+				target, len(missing), strings.Join(missing, ", "), planfile.KeyEnv)
+		}
+	}
 	if lock, err = sf.lock(cmd, sf.stateDir(s, f), "fabricgen apply "+target); err != nil {
 		return nil, nil, nil, false, err
 	}
@@ -265,6 +272,32 @@ func loadSavedPlan(cmd *cobra.Command, s *streams, target, fabric string, pf *pu
 		return nil, nil, lock, false, err
 	}
 	return p, run, lock, trusted, nil
+}
+
+// notInPlan lists the intent's devices on platforms plan and apply
+// support, selected by globs (all when none), that the plan does not
+// list: an unsigned plan's device list is obeyed, so what it leaves out
+// is said.
+func notInPlan(f *schema.Fabric, p *planfile.Plan, globs []string) []string {
+	var out []string
+	for _, d := range f.Devices {
+		if p.Device(d.Name) != nil {
+			continue
+		}
+		if _, err := dialect.Lookup(d.Platform.V); err != nil {
+			continue
+		}
+		selected := len(globs) == 0
+		for _, g := range globs {
+			if ok, _ := path.Match(g, d.Name); ok {
+				selected = true
+			}
+		}
+		if selected {
+			out = append(out, d.Name)
+		}
+	}
+	return out
 }
 
 // planFabricDir is the fabric directory a saved plan is applied to. A

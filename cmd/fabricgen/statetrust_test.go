@@ -174,7 +174,24 @@ func TestUnsignedPlanStatusIsDerived(t *testing.T) {
 	if after := r.lab.Device(edited).RunningConfig(); after != before {
 		t.Error("the device changed")
 	}
-	r.run(0, nil, "apply", "plan.json")
+	// A device left out of an unsigned plan is not applied, and apply
+	// says so.
+	devs := p["devices"].([]any)
+	left := devs[len(devs)-1].(map[string]any)["name"].(string)
+	if err := json.Unmarshal(raw, &p); err != nil {
+		t.Fatal(err)
+	}
+	p["devices"] = p["devices"].([]any)[:len(devs)-1]
+	b, _ = json.Marshal(p)
+	if err := os.WriteFile("trimmed.json", b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut := r.run(0, nil, "apply", "trimmed.json")
+	if !strings.Contains(errOut, "trimmed.json does not list 1 device(s) of the intent, which are not applied: "+left) {
+		t.Errorf("apply of a plan that leaves %s out does not say so:\n%s", left, errOut)
+	}
+	r.run(0, nil, "plan", "fabric", "-out", "rest.json")
+	r.run(0, nil, "apply", "rest.json")
 	r.run(0, nil, "plan", "fabric", "-out", "again.json")
 	out, _ = r.run(0, nil, "apply", "again.json")
 	if !strings.Contains(out, "unchanged") || strings.Contains(out, "refused") {
