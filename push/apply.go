@@ -403,6 +403,9 @@ func checkUnchanged(ctx context.Context, pd *planfile.Device, in Input, ok bool,
 	if string(d.Platform.V) != pd.Platform {
 		return fail(StatusRefused, "plan file does not match its intent: the plan says platform %s, the intent %s; nothing was sent", pd.Platform, d.Platform.V)
 	}
+	if addr, from := opts.addressFrom(d); addr != pd.Address {
+		return fail(StatusRefused, "the plan was made against %s but %s gives %s: refusing to check a device other than the one planned; apply with the inventory the plan used, or run fabricgen plan again", quoteAddr(pd.Address), from, quoteAddr(addr))
+	}
 	dl, err := opts.dialect(d.Platform.V)
 	if err != nil {
 		return fail(StatusFailed, "%v", err)
@@ -417,7 +420,7 @@ func checkUnchanged(ctx context.Context, pd *planfile.Device, in Input, ok bool,
 		return fail(StatusFailed, "%v", err)
 	}
 	opts.emit(pd.Name, "connect", false)
-	if a.conn, err = connect(ctx, d, dl, opts.address(d), &opts.Options); err != nil {
+	if a.conn, err = connect(ctx, d, dl, pd.Address, &opts.Options); err != nil {
 		return fail(StatusFailed, "%v", err)
 	}
 	defer func() { _ = a.conn.Close() }()

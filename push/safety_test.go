@@ -133,6 +133,11 @@ func TestPlanMustMatchTheIntent(t *testing.T) {
 			p.Devices[0].Changes, p.Devices[0].Diff = nil, config.Diff{}
 			return r.inputs
 		}, "is unchanged, but"},
+		{"unchanged device, inventory points elsewhere", func(r *rig, p *planfile.Plan) []Input {
+			p.Devices[0].Status, p.Devices[0].Changes = planfile.StatusUnchanged, nil
+			r.opts.Inventory = map[string]string{pc.dev.name: "127.0.0.1:9"}
+			return r.inputs
+		}, "refusing to check a device other than the one planned"},
 		{"recorded diff text only edited", func(r *rig, p *planfile.Plan) []Input {
 			p.Devices[0].Diff.Text = strings.Replace(p.Devices[0].Diff.Text, "+", "+ ", 1)
 			return r.inputs
