@@ -897,6 +897,9 @@ func TestEditedAppliedRecordRemovesNothing(t *testing.T) {
 		claim    string   // what the edit appends to the record
 		survives string   // a line of theirs that must stay
 		key      bool
+		// edit, when set, makes the claim instead of appending claim
+		// (SONiC's record is one JSON document).
+		edit func(t *testing.T, rendered string) string
 	}{
 		{name: "eos: another team's ACL claimed", pc: cases[0],
 			theirs: []string{"ip access-list MGMT-SSH", "   10 permit tcp any any eq ssh"},
@@ -913,6 +916,18 @@ func TestEditedAppliedRecordRemovesNothing(t *testing.T) {
 		{name: "mlnx: a setting the host has otherwise claimed", pc: cases[5],
 			theirs: []string{"echo 0 > /sys/class/net/ens1f0np0/ecn/roce_np/enable/5"},
 			claim:  "echo 1 > /sys/class/net/ens1f0np0/ecn/roce_np/enable/5\n", survives: "echo 0 > /sys/class/net/ens1f0np0/ecn/roce_np/enable/5"},
+		{name: "sonic: another team's WRED profile claimed", pc: cases[4],
+			theirs:   []string{`[{"op":"add","path":"/WRED_PROFILE/OTHER-TEAM","value":{"ecn":"ecn_none","wred_green_enable":"false"}}]`},
+			survives: "OTHER-TEAM",
+			edit: func(t *testing.T, rendered string) string {
+				var doc map[string]map[string]map[string]any
+				if err := json.Unmarshal([]byte(rendered), &doc); err != nil {
+					t.Fatal(err)
+				}
+				doc["WRED_PROFILE"]["OTHER-TEAM"] = map[string]any{"ecn": "ecn_all"}
+				b, _ := json.Marshal(doc)
+				return string(b)
+			}},
 		{name: "eos, signed records: the edit is refused", pc: cases[0], key: true,
 			theirs: []string{"ip access-list MGMT-SSH", "   10 permit tcp any any eq ssh"},
 			claim:  "ip access-list MGMT-SSH\n   10 permit tcp any any eq ssh\n", survives: "ip access-list MGMT-SSH"},
@@ -936,7 +951,11 @@ func TestEditedAppliedRecordRemovesNothing(t *testing.T) {
 			if err != nil || rec == nil {
 				t.Fatalf("applied record: %+v %v", rec, err)
 			}
-			rec.Rendered += tc.claim
+			if tc.edit != nil {
+				rec.Rendered = tc.edit(t, rec.Rendered)
+			} else {
+				rec.Rendered += tc.claim
+			}
 			unsigned := r.opts.State
 			unsigned.Key = nil
 			if err := unsigned.WriteApplied(*rec); err != nil {
