@@ -332,7 +332,7 @@ func planFabricDir(planPath string, p *planfile.Plan, flag string) (string, erro
 	}
 	real, err := filepath.EvalSymlinks(filepath.Join(wd, dir))
 	if err != nil {
-		return "", fmt.Errorf("%s: the plan's dir %q: %w", planPath, p.Dir, err)
+		return "", fmt.Errorf("%s: the plan's dir %q is not below the working directory (%w): run apply from the directory plan ran in, or pass --fabric DIR (apply checks the plan's intent digest against it)", planPath, p.Dir, err)
 	}
 	if rel, err := filepath.Rel(realWd, real); err != nil || !filepath.IsLocal(rel) {
 		return "", leaves("leads out of the working directory through a symlink (to " + real + ")")

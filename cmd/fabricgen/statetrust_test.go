@@ -256,3 +256,27 @@ func TestEditedAppliedRecordCLI(t *testing.T) {
 		})
 	}
 }
+
+// TestApplyPlanElsewhere: a plan made at the repository root applies from
+// another directory with --fabric (the digest names the fabric, and the
+// state goes to that fabric's state directory); without it apply says to
+// pass --fabric.
+func TestApplyPlanElsewhere(t *testing.T) {
+	r := newPushRig(t, "ai-training-2subnet")
+	r.run(0, nil, "plan", "fabric", "-out", "plan.json", "--device", "leaf2")
+	if err := os.Mkdir("ci", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir("ci")
+	_, errOut := r.run(exitFailed, nil, "apply", filepath.Join("..", "plan.json"))
+	if !strings.Contains(errOut, `the plan's dir "fabric" is not below the working directory`) || !strings.Contains(errOut, "--fabric DIR") {
+		t.Errorf("apply from another directory without --fabric:\n%s", errOut)
+	}
+	out, _ := r.run(0, nil, "apply", filepath.Join("..", "plan.json"), "--fabric", filepath.Join("..", "fabric"))
+	if !strings.Contains(out, "applied") {
+		t.Errorf("apply --fabric:\n%s", out)
+	}
+	if _, err := os.Stat(filepath.Join("..", "fabric", ".fabricgen", "applied", "leaf2.json")); err != nil {
+		t.Errorf("the record is not in the fabric's state directory: %v", err)
+	}
+}
