@@ -10,7 +10,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/fabricgen/fabricgen/internal/push/state"
 	"github.com/fabricgen/fabricgen/push"
 )
 
@@ -70,7 +69,7 @@ func runDrift(cmd *cobra.Command, s *streams, pf *pushFlags, dir string, asJSON,
 	if err != nil {
 		return err
 	}
-	opts.State = state.ForFabric(run.f.Dir)
+	opts.State = fabricState(s, run.f.Dir)
 	results, err := push.Drift(cmd.Context(), run.inputs, opts)
 	if err != nil {
 		return withCode(exitFailed, err)

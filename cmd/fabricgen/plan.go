@@ -18,7 +18,6 @@ import (
 	"github.com/fabricgen/fabricgen/internal/natsort"
 	"github.com/fabricgen/fabricgen/internal/push/dialect"
 	"github.com/fabricgen/fabricgen/internal/push/session"
-	"github.com/fabricgen/fabricgen/internal/push/state"
 	"github.com/fabricgen/fabricgen/lint"
 	"github.com/fabricgen/fabricgen/push"
 	"github.com/fabricgen/fabricgen/push/planfile"
@@ -213,7 +212,7 @@ func renderDevices(ctx context.Context, f *schema.Fabric, devs []*schema.Device,
 
 func newPlanCommand(s *streams) *cobra.Command {
 	var pf pushFlags
-	var out string
+	var out, backupDir string
 	var detailed, asJSON, markdown, refreshOnly, summary bool
 	mdLimit := DefaultMarkdownLimit
 	cmd := &cobra.Command{
@@ -277,7 +276,8 @@ Exit status: 0 no changes (or changes without -detailed-exitcode), 1 error
 			if err != nil {
 				return err
 			}
-			opts.State = state.ForFabric(run.f.Dir)
+			opts.State = fabricState(s, run.f.Dir)
+			opts.State.BackupRoot = backupDir
 			var prog *progress
 			if s.errTTY {
 				// A live display of the device reads; without a
@@ -332,6 +332,7 @@ Exit status: 0 no changes (or changes without -detailed-exitcode), 1 error
 	fl.BoolVar(&markdown, "markdown", false, "print the plan as Markdown for a review comment: changed devices only, a summary table, devices with the same change grouped, collapsed diffs, host settings as 'setting: old -> new', hop-path diagrams of lint warnings")
 	fl.IntVar(&mdLimit, "markdown-limit", DefaultMarkdownLimit, "with --markdown, stop before this many characters and point at the full plan (-out FILE); GitHub comments hold 65,536")
 	fl.BoolVar(&summary, "summary", false, "one line per device and no diffs (the plan saved with -out is the same)")
+	fl.StringVar(&backupDir, "backup-dir", "", "the folder an interrupted apply saved its backups in (its --backup-dir), to judge whether it left the device clean (default DIR/.fabricgen/backups)")
 	fl.BoolVar(&refreshOnly, "refresh-only", false, "report drift instead: devices whose config changed since fabricgen applied it (as fabricgen drift)")
 	return cmd
 }

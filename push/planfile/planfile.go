@@ -27,6 +27,7 @@ import (
 	"path/filepath"
 
 	"github.com/fabricgen/fabricgen/internal/push/config"
+	"github.com/fabricgen/fabricgen/internal/push/state"
 	"github.com/fabricgen/fabricgen/internal/readlimit"
 )
 
@@ -175,6 +176,11 @@ func Read(r io.Reader) (*Plan, error) {
 	for i, d := range p.Devices {
 		if d == nil || d.Name == "" || d.Platform == "" {
 			return nil, fmt.Errorf("plan file device %d has no name or platform", i)
+		}
+		// A device name names the device's state files: one that could
+		// place a file outside its folder is no device fabricgen planned.
+		if err := state.CheckName(d.Name); err != nil {
+			return nil, fmt.Errorf("plan file device %d: %w: the plan was edited; run fabricgen plan again", i, err)
 		}
 		if seen[d.Name] {
 			return nil, fmt.Errorf("plan file lists device %s twice", d.Name)
