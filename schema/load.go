@@ -74,7 +74,7 @@ var rootSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
 // regular file, or a named pipe, is listed so that loading it reports it
 // rather than leaving it out unnoticed.
 func IntentFiles(dir string) ([]string, error) {
-	ents, err := os.ReadDir(dir)
+	ents, err := readlimit.ReadDir(dir)
 	if err != nil {
 		return nil, err
 	}
