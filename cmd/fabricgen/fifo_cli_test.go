@@ -138,3 +138,56 @@ func runCLI(t *testing.T, bin, dir string, limit time.Duration, args ...string) 
 func lowerFirstErr(s string) string {
 	return strings.ReplaceAll(s, "Nested too deeply", "nested too deeply")
 }
+
+// TestCLITemplatesStayInside: render --templates once followed a
+// device.tmpl symlinked to a secret and wrote the secret into leaf1.cfg,
+// and ignored a misnamed platform folder. Both now exit 1 naming the
+// file or folder, and nothing is written.
+func TestCLITemplatesStayInside(t *testing.T) {
+	bin := relBinary(t)
+	for _, c := range []struct {
+		name  string
+		setup func(t *testing.T, dir, secret string) error
+		want  []string
+	}{
+		{"device.tmpl linked to a secret", func(t *testing.T, dir, secret string) error {
+			return os.Symlink(secret, filepath.Join(dir, "tmpl", "sonic", "device.tmpl"))
+		}, []string{"device.tmpl is a symlink to", "outside the --templates folder"}},
+		{"misnamed platform folder", func(t *testing.T, dir, _ string) error {
+			if err := os.Rename(filepath.Join(dir, "tmpl", "sonic"), filepath.Join(dir, "tmpl", "bogus_os")); err != nil {
+				return err
+			}
+			return os.WriteFile(filepath.Join(dir, "tmpl", "bogus_os", "device.tmpl"), []byte("x\n"), 0o600)
+		}, []string{"bogus_os is not named after a platform", "sonic"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeInterruptFabric(t, dir, "")
+			secret := filepath.Join(t.TempDir(), "shadow")
+			if err := os.WriteFile(secret, []byte("root:$6$secret-hash\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.MkdirAll(filepath.Join(dir, "tmpl", "sonic"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := c.setup(t, dir, secret); err != nil {
+				t.Fatal(err)
+			}
+			code, out, _ := runCLI(t, bin, dir, time.Minute, "render", "fabric", "--templates", "tmpl", "-o", "out")
+			if code != exitFailed {
+				t.Errorf("exit %d, want %d:\n%s", code, exitFailed, out)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("output lacks %q:\n%s", w, out)
+				}
+			}
+			if strings.Contains(out, "secret-hash") {
+				t.Errorf("the secret reached the output:\n%s", out)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "out", "leaf1.json")); err == nil {
+				t.Errorf("out/leaf1.json was written")
+			}
+		})
+	}
+}
