@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"runtime"
 	"sort"
@@ -118,6 +117,14 @@ func NewRenderer(opts Options) (*Renderer, error) {
 	}
 	stop := new(atomic.Bool) // set once an override template runs out of time
 
+	var over *overridesFolder
+	if opts.Dir != "" {
+		var err error
+		if over, err = openOverrides(opts.Dir); err != nil {
+			return nil, err
+		}
+		defer over.close()
+	}
 	for _, p := range schema.Platforms() {
 		r.sizes[p] = new(atomic.Int64)
 		r.bufs[p] = new(sync.Pool)
@@ -126,19 +133,14 @@ func NewRenderer(opts Options) (*Renderer, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s templates (%s): %w", p, src, err)
 		}
-		if opts.Dir != "" {
-			over := filepath.Join(opts.Dir, string(p))
-			st, err := os.Stat(over)
-			switch {
-			case err == nil && st.IsDir():
-				src = over
-				if t, err = parseSet(t, os.DirFS(over), "."); err != nil {
-					return nil, fmt.Errorf("%s templates (%s): %w", p, src, err)
-				}
-			case err == nil:
-				return nil, fmt.Errorf("template override %s is a file; want a folder of *.tmpl files", over)
-			case !errors.Is(err, fs.ErrNotExist):
-				return nil, fmt.Errorf("reading template override %s: %w", over, err)
+		if over != nil && over.folders[p] {
+			src = filepath.Join(opts.Dir, string(p))
+			files, err := over.platformFiles(p)
+			if err == nil {
+				t, err = parseFiles(t, files, over.read)
+			}
+			if err != nil {
+				return nil, fmt.Errorf("%s templates (%s): %w", p, src, err)
 			}
 		}
 		r.sets[p] = t
@@ -171,12 +173,18 @@ func parseSet(t *template.Template, fsys fs.FS, dir string) (*template.Template,
 	if err != nil {
 		return nil, fmt.Errorf("listing templates: %w", err)
 	}
+	return parseFiles(t, matches, func(m string) ([]byte, error) { return readlimit.FS(fsys, m, MaxTemplateFile) })
+}
+
+// parseFiles is parseSet's work on the files matches (sorted here), each
+// read with read.
+func parseFiles(t *template.Template, matches []string, read func(string) ([]byte, error)) (*template.Template, error) {
 	if len(matches) == 0 {
 		return nil, errors.New("no *.tmpl files found")
 	}
 	sort.Strings(matches)
 	for _, m := range matches {
-		b, err := readlimit.FS(fsys, m, MaxTemplateFile)
+		b, err := read(m)
 		if err != nil {
 			return nil, fmt.Errorf("reading %s: %w", m, err)
 		}

@@ -19,6 +19,7 @@ import (
 	"github.com/fabricgen/fabricgen/internal/check/collect"
 	"github.com/fabricgen/fabricgen/internal/lab"
 	"github.com/fabricgen/fabricgen/internal/push/session"
+	"github.com/fabricgen/fabricgen/internal/readlimit"
 	"github.com/fabricgen/fabricgen/lint/format"
 	"github.com/fabricgen/fabricgen/push"
 	"github.com/fabricgen/fabricgen/schema"
@@ -193,7 +194,7 @@ func writeReportFile(path string, data []byte) error {
 
 // lastSuccess is when the last successful run that wrote path ended.
 func lastSuccess(path string) time.Time {
-	fh, err := os.Open(path)
+	fh, err := readlimit.Open(path)
 	if err != nil {
 		return time.Time{}
 	}
@@ -204,7 +205,7 @@ func lastSuccess(path string) time.Time {
 // lastFabric is the fabric label of an earlier report at path, for a run
 // that could not load its fabric.
 func lastFabric(path string) string {
-	fh, err := os.Open(path)
+	fh, err := readlimit.Open(path)
 	if err != nil {
 		return ""
 	}
@@ -375,7 +376,7 @@ func collectOptions(cmd *cobra.Command, s *streams, f *schema.Fabric, cf *checkF
 	if cf.insecure {
 		fmt.Fprintln(cmd.ErrOrStderr(), "Warning: --insecure-ignore-host-key: device host keys are NOT verified; anyone on the path can impersonate a device and read its state.")
 	}
-	hk, err := session.NewHostKeys(cf.knownHosts, cf.insecure)
+	hk, err := newHostKeys(cf.knownHosts, cf.insecure)
 	if err != nil {
 		return collect.Options{}, nil, withCode(exitFailed, err)
 	}

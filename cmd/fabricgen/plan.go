@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -52,7 +51,7 @@ func (pf *pushFlags) register(cmd *cobra.Command) {
 	fl.DurationVar(&pf.timeout, "timeout", 30*time.Second, "per-device SSH handshake and per-command timeout")
 	fl.IntVar(&pf.maxOutput, "max-device-output", session.DefaultMaxOutput>>20, "MiB a device may send in answer to one command (or before its prompt); a device sending more fails (0: the default)")
 	fl.StringVar(&pf.inventory, "inventory", "", "JSON file mapping device names to \"host:port\", overriding mgmt_address (fabricgen lab up writes one)")
-	fl.StringVar(&pf.templates, "templates", "", "directory overriding the embedded templates per platform")
+	fl.StringVar(&pf.templates, "templates", "", "folder of per-platform template overrides (DIR/PLATFORM/*.tmpl; see docs/templates.md)")
 	fl.BoolVar(&pf.noTakeover, "no-takeover", false, "refuse a device whose change would remove or replace managed lines fabricgen did not create (brownfield config), instead of taking them over")
 }
 
@@ -70,7 +69,7 @@ func (pf *pushFlags) options(cmd *cobra.Command, s *streams) (push.Options, erro
 	if pf.insecure {
 		fmt.Fprintln(cmd.ErrOrStderr(), "Warning: --insecure-ignore-host-key: device host keys are NOT verified; anyone on the path can impersonate a device and read its configuration.")
 	}
-	hk, err := session.NewHostKeys(pf.knownHosts, pf.insecure)
+	hk, err := newHostKeys(pf.knownHosts, pf.insecure)
 	if err != nil {
 		return push.Options{}, err
 	}
@@ -108,7 +107,7 @@ func readInventory(path string) (map[string]string, error) {
 		return nil, fmt.Errorf("--inventory: %w", err)
 	}
 	inv := map[string]string{}
-	if err := json.Unmarshal(b, &inv); err != nil {
+	if err := unmarshalJSON(b, path, &inv); err != nil {
 		return nil, fmt.Errorf("--inventory %s: want a JSON object {\"device\": \"host:port\"}: %w", path, err)
 	}
 	return inv, nil
@@ -142,7 +141,11 @@ func prepare(ctx context.Context, cmd *cobra.Command, s *streams, dir string, pf
 // terminal).
 func prepareFabric(ctx context.Context, f *schema.Fabric, pf *pushFlags, ew io.Writer, colour bool) (*planRun, error) {
 	dir := f.Dir
-	findings, err := lint.Run(ctx, f, lint.Options{})
+	cfg, err := gateConfig(ctx, dir, ew, colour)
+	if err != nil {
+		return nil, err
+	}
+	findings, err := lint.Run(ctx, f, lint.Options{Config: cfg})
 	if err != nil {
 		return nil, withCode(exitFailed, fmt.Errorf("lint: %w", err))
 	}

@@ -26,6 +26,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/fabricgen/fabricgen/internal/nestlimit"
 	"github.com/fabricgen/fabricgen/internal/push/config"
 	"github.com/fabricgen/fabricgen/internal/push/state"
 	"github.com/fabricgen/fabricgen/internal/readlimit"
@@ -200,12 +201,12 @@ const MaxFileSize = 1 << 30
 // Load reads a plan file, decoding it as it is read: a file past
 // MaxFileSize (or /dev/zero) is refused without being held in memory.
 func Load(path string) (*Plan, error) {
-	f, err := os.Open(path)
+	f, err := readlimit.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("open plan file: %w", err)
 	}
 	defer func() { _ = f.Close() }()
-	p, err := Read(readlimit.Reader(f, path, MaxFileSize))
+	p, err := Read(nestlimit.JSONReader(readlimit.Reader(f, path, MaxFileSize), path))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/fabricgen/fabricgen/diag"
+	"github.com/fabricgen/fabricgen/internal/nestlimit"
 	"github.com/fabricgen/fabricgen/internal/readlimit"
 )
 
@@ -133,7 +134,7 @@ func readHolder(path string) *Holder {
 		return nil
 	}
 	var h Holder
-	if json.Unmarshal(b, &h) != nil || h.PID == 0 {
+	if nestlimit.JSON(b, path) != nil || json.Unmarshal(b, &h) != nil || h.PID == 0 {
 		return nil
 	}
 	return &h

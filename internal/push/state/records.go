@@ -14,6 +14,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/fabricgen/fabricgen/internal/readlimit"
 )
 
 // backupStamp names a backup file after its UTC time, to the nanosecond,
@@ -76,7 +78,7 @@ func (d Dir) Backups(device string) ([]Backup, error) {
 	if err := d.realBackups(dir); err != nil {
 		return nil, err
 	}
-	ents, err := os.ReadDir(dir)
+	ents, err := readlimit.ReadDir(dir)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}

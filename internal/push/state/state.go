@@ -22,6 +22,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/fabricgen/fabricgen/internal/nestlimit"
 	"github.com/fabricgen/fabricgen/internal/readlimit"
 )
 
@@ -162,6 +163,9 @@ func readJSON(path string, v any) (bool, error) {
 	}
 	if err != nil {
 		return false, fmt.Errorf("read %s: %w", path, err)
+	}
+	if err := nestlimit.JSON(b, path); err != nil {
+		return false, fmt.Errorf("%s is not a fabricgen state record: %w", path, err)
 	}
 	if err := json.Unmarshal(b, v); err != nil {
 		return false, fmt.Errorf("%s is not a fabricgen state record: %w", path, err)
