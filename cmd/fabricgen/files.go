@@ -48,10 +48,10 @@ func unmarshalJSON(b []byte, name string, v any) error {
 }
 
 // newHostKeys is session.NewHostKeys after checking each --known-hosts
-// file (or ~/.ssh/known_hosts, the default) is a regular file:
-// x/crypto's knownhosts opens the files itself, and a named pipe there
-// would block. (A file swapped for a pipe between this check and that
-// open still blocks: TestEveryFileOpenIsBounded lists the site.)
+// file (or ~/.ssh/known_hosts, the default) is a regular file, so that a
+// named pipe there is named as such before anything else is read.
+// session.NewHostKeys reads the files with the bounded reader itself, so
+// a file swapped for a pipe after this check is refused too.
 func newHostKeys(files []string, insecure bool) (*session.HostKeys, error) {
 	if !insecure {
 		check := files
