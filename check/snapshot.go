@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fabricgen/fabricgen/internal/nestlimit"
 	"github.com/fabricgen/fabricgen/internal/readlimit"
 	"github.com/fabricgen/fabricgen/schema"
 )
@@ -247,12 +248,12 @@ func (f *File) Save(path string) error {
 
 // ReadFile reads and validates a snapshot file.
 func ReadFile(path string) (*File, error) {
-	fh, err := os.Open(path)
+	fh, err := readlimit.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("snapshot file: %w", err)
 	}
 	defer func() { _ = fh.Close() }()
-	f, err := Read(fh)
+	f, err := Read(nestlimit.JSONReader(fh, path))
 	if err != nil {
 		return nil, fmt.Errorf("snapshot file %s: %w", path, err)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/fabricgen/fabricgen/diag"
+	"github.com/fabricgen/fabricgen/internal/nestlimit"
 	"github.com/fabricgen/fabricgen/internal/readlimit"
 	"github.com/fabricgen/fabricgen/schema"
 )
@@ -128,6 +129,13 @@ func ParseConfig(name string, src []byte) (*Config, error) {
 		}
 	}
 	const shape = "A .fabricgen.hcl holds `config { fail_level = \"warning|error\" }` and `rule \"ID\" { enabled = bool, severity = \"error|warning|info\" }` blocks."
+	// Bounded before parsing: 100,000 nested brackets overflow the
+	// parser's stack (a fatal error, not a recoverable panic).
+	var deep *nestlimit.Error
+	if errors.As(nestlimit.HCL(src, name), &deep) {
+		fail(&deep.Range, "lint config: nested too deeply", fmt.Sprintf("This nests brackets, braces, parentheses or strings more than %d levels deep, which fabricgen refuses to parse (the parser would run out of stack). %s", nestlimit.Max, shape))
+		return nil, &ConfigError{Path: name, Source: src, Diagnostics: ds}
+	}
 	file, hds := hclsyntax.ParseConfig(src, name, hcl.InitialPos)
 	if hds.HasErrors() {
 		addHCL(hds, "")

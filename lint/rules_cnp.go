@@ -85,9 +85,12 @@ func runCNPIdentity(p *Pass) {
 		if d.Kind.V != schema.KindNIC || r == nil || d.TransportOf() == schema.TransportIWARP {
 			continue
 		}
-		if r.CNPDSCP.Set && !containsInt(cnp.DSCP, r.CNPDSCP.V) {
+		// A CNP class without DSCPs is the class's fault, not the NICs': QOS009.
+		if r.CNPDSCP.Set && len(cnp.DSCP) > 0 && !containsInt(cnp.DSCP, r.CNPDSCP.V) {
+			claim, claimRel := claimedBy(f, cnp, r.CNPDSCP.V)
 			p.Report(Finding{Subject: ptr(subjectOr(r.CNPDSCP.Src, r.Range, d.Range)), Device: d.Name,
-				Summary: fmt.Sprintf("NIC %s sends CNP with DSCP %d; the switches classify CNP (class %q) on DSCP %s", d.Name, r.CNPDSCP.V, cnp.Name, dscpList(cnp.DSCP))})
+				Summary: fmt.Sprintf("NIC %s sends CNP with DSCP %d; the switches classify CNP (class %q) on DSCP %s%s", d.Name, r.CNPDSCP.V, cnp.Name, dscpList(cnp.DSCP), claim),
+				Related: append([]Related{{Range: cnp.DSCPRange, Message: "class DSCP set here"}}, claimRel...)})
 		}
 		if r.CNPPriority.Set && cnp.Priority.Set && r.CNPPriority.V != cnp.Priority.V {
 			p.Report(Finding{Subject: ptr(subjectOr(r.CNPPriority.Src, r.Range, d.Range)), Device: d.Name,

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/fabricgen/fabricgen/schema"
@@ -50,6 +51,13 @@ func qosRules() []*Rule {
 			Reference: "InfiniBand Trade Association, Supplement to InfiniBand Architecture Specification Vol. 1 Annex A16: RoCE (2010) and Annex A17: RoCEv2 (2014); IEEE 802.1Q (PCP)",
 			Fix:       "Keep RoCE v1 NICs and their peers in one VLAN on tagged L2 ports with trust = \"pcp\" (or \"both\"), or move the NICs to transport = \"roce_v2\".",
 			Run:       runRoCEv1,
+		},
+		{
+			ID: "QOS009", Title: "Classes the NICs mark, and lossless classes, name their DSCPs", Severity: schema.SevError,
+			Rationale: "A traffic class is what every DSCP-trusting hop classifies by: its dscp list becomes each switch's DSCP-to-priority map. A RoCE or CNP class with an empty dscp list (or none) leaves the DSCP the NICs still mark (tos 106, cnp_dscp 48) to default_priority at every hop, so RoCE is lossy and CNP misses its strict queue, while PFC and ECN stay configured on a priority nothing reaches; the same holds for any lossless class with no DSCP. Under trust = \"pcp\" on every port the class travels in the VLAN tag and needs no DSCP.",
+			Reference: "RFC 2474 (DSCP); Guo et al., RDMA over Commodity Ethernet at Scale (SIGCOMM 2016); NVIDIA doRoCE.sh (tos 106, CNP DSCP 48)",
+			Fix:       "Give the class the DSCP its NICs mark (dscp = [26] for rdma tos 106; the NICs' cnp_dscp for CNP), and take that DSCP out of any other class.",
+			Run:       runClassHasDSCP,
 		},
 		{
 			ID: "QOS007", Title: "No PCP-only classification of untagged or routed frames", Severity: schema.SevError, Path: true,
@@ -235,11 +243,12 @@ func runNICMapping(p *Pass) {
 		}
 		if roce != nil && d.RDMA != nil && d.RDMA.ToS.Set && len(roce.DSCP) > 0 && !containsInt(roce.DSCP, d.RDMA.DSCP()) && d.TransportOf() == schema.TransportRoCEv2 {
 			subj := subjectOr(d.RDMA.ToS.Src, d.RDMA.Range, d.Range)
+			claim, claimRel := claimedBy(f, roce, d.RDMA.DSCP())
 			report(key{subj, "tos"}, Finding{Subject: ptr(subj), Device: d.Name,
-				Summary: fmt.Sprintf("NIC %s marks RoCE with tos %d (DSCP %d); traffic_class %q is DSCP %s",
-					d.Name, d.RDMA.ToS.V, d.RDMA.DSCP(), roce.Name, dscpList(roce.DSCP)),
+				Summary: fmt.Sprintf("NIC %s marks RoCE with tos %d (DSCP %d); traffic_class %q is DSCP %s%s",
+					d.Name, d.RDMA.ToS.V, d.RDMA.DSCP(), roce.Name, dscpList(roce.DSCP), claim),
 				Fix:     fmt.Sprintf("Set rdma tos = %d (DSCP %d with ECT(0)).", roce.DSCP[0]<<2|2, roce.DSCP[0]),
-				Related: []Related{{Range: roce.DSCPRange, Message: "class DSCP set here"}}})
+				Related: append([]Related{{Range: roce.DSCPRange, Message: "class DSCP set here"}}, claimRel...)})
 		}
 		for _, np := range d.Ports {
 			if np.Peer == nil || np.QoS == nil || !isSwitch(np.Peer) {
@@ -446,4 +455,259 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// trustsDSCP reports whether a port classifies by DSCP (trust dscp or both).
+func trustsDSCP(pt *schema.Port) bool {
+	t := pt.QoS.Trust.V
+	return t == schema.TrustDSCP || t == schema.TrustBoth
+}
+
+// flowWord names a flow in QOS009's messages.
+func flowWord(fl Flow) string {
+	if fl == FlowCNP {
+		return "CNP"
+	}
+	return "RoCE"
+}
+
+// nicMark is what NIC d itself says it marks the flow with: the DSCP, the
+// attribute that says so and how it reads ("tos 106", "cnp_dscp 48"); ok
+// is false for a NIC that sets no marking, speaks no RoCE v2 or has no link.
+func nicMark(d *schema.Device, fl Flow) (dscp int, src schema.Range, how string, ok bool) {
+	r := d.RDMA
+	if d.Kind.V != schema.KindNIC || r == nil || d.TransportOf() != schema.TransportRoCEv2 || !hasLinkedPort(d) {
+		return 0, schema.Range{}, "", false
+	}
+	switch {
+	case fl == FlowRoCE && r.ToS.Set:
+		return r.DSCP(), subjectOr(r.ToS.Src, r.Range, d.Range), fmt.Sprintf("tos %d", r.ToS.V), true
+	case fl == FlowCNP && r.CNPDSCP.Set:
+		return r.CNPDSCP.V, subjectOr(r.CNPDSCP.Src, r.Range, d.Range), fmt.Sprintf("cnp_dscp %d", r.CNPDSCP.V), true
+	}
+	return 0, schema.Range{}, "", false
+}
+
+func hasLinkedPort(d *schema.Device) bool {
+	for _, pt := range d.Ports {
+		if pt.Peer != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// dscpMarkers is one DSCP the NICs mark a flow with, and the NICs that
+// mark it (in fabric order).
+type dscpMarkers struct {
+	dscp int
+	nics []*schema.Device
+}
+
+// nicMarks groups the NICs that mark the flow explicitly by the DSCP they
+// mark, the DSCP most NICs mark first (ties: the lower DSCP).
+func nicMarks(f *schema.Fabric, fl Flow) []dscpMarkers {
+	var out []dscpMarkers
+	idx := map[int]int{}
+	for _, d := range f.Devices {
+		ds, _, _, ok := nicMark(d, fl)
+		if !ok {
+			continue
+		}
+		i, seen := idx[ds]
+		if !seen {
+			i = len(out)
+			idx[ds] = i
+			out = append(out, dscpMarkers{dscp: ds})
+		}
+		out[i].nics = append(out[i].nics, d)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if len(out[i].nics) != len(out[j].nics) {
+			return len(out[i].nics) > len(out[j].nics)
+		}
+		return out[i].dscp < out[j].dscp
+	})
+	return out
+}
+
+// runClassHasDSCP reports a class without DSCPs where ports classify by
+// DSCP: the RoCE or CNP class when RoCE v2 NICs send that flow (at the
+// class's dscp line, with a NIC that marks it), and any other lossless
+// class whose priority no DSCP reaches. Where no port trusts DSCP, the
+// classes travel in the VLAN tag's PCP and need no DSCP.
+func runClassHasDSCP(p *Pass) {
+	f := p.Fabric
+	groups := groupQoS(p, trustsDSCP)
+	if len(groups) == 0 {
+		return
+	}
+	flowOf := map[*schema.TrafficClass]Flow{}
+	for fl := Flow(0); fl < numFlows; fl++ {
+		if c := flowClass(f, fl); c != nil {
+			flowOf[c] = fl
+		}
+	}
+	v2 := hasTransport(f, schema.TransportRoCEv2)
+	for _, c := range f.Classes {
+		if len(c.DSCP) > 0 {
+			continue
+		}
+		subj := subjectOr(c.DSCPRange, c.Range)
+		what := "has an empty dscp list"
+		if c.DSCPRange.IsZero() {
+			what = "sets no dscp"
+		}
+		if fl, ok := flowOf[c]; ok && v2 {
+			reportUnclassifiedFlow(p, c, fl, subj, what, groups)
+			continue
+		}
+		if !c.Lossless.V || !c.Priority.Set || reachesPriority(groups, c.Priority.V) {
+			continue
+		}
+		first := groups[0].ports[0]
+		p.Report(Finding{Subject: ptr(subj),
+			Summary: fmt.Sprintf("traffic_class %q is lossless but %s: no port that classifies by DSCP puts anything in its priority %d, so PFC there protects no traffic", c.Name, what, c.Priority.V),
+			Fix:     fmt.Sprintf("Give traffic_class %q the DSCPs its traffic is marked with (dscp = [...]), or drop lossless = true if nothing is meant to use priority %d.", c.Name, c.Priority.V),
+			Related: []Related{{Range: portSubject(first.QoS.Trust.Src, first), Message: first.ID() + " classifies by DSCP here"}}})
+	}
+}
+
+// reachesPriority reports whether some DSCP-classifying port maps a DSCP to prio.
+func reachesPriority(groups []qosGroup, prio int) bool {
+	for _, g := range groups {
+		for _, v := range g.qos.DSCP {
+			if v.V&7 == prio {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// reportUnclassifiedFlow reports the RoCE or CNP class c, which names no
+// DSCP, at subj: what the NICs mark instead, which class claims it and
+// where the DSCP-classifying ports put it.
+func reportUnclassifiedFlow(p *Pass, c *schema.TrafficClass, fl Flow, subj schema.Range, what string, groups []qosGroup) {
+	f := p.Fabric
+	word := flowWord(fl)
+	want := c.Priority.V
+	marks := nicMarks(f, fl)
+	if len(marks) == 0 {
+		fix := fmt.Sprintf("Set dscp on traffic_class %q to the DSCP the NICs mark RoCE with, and set it in every NIC's rdma tos (dscp = [26] with tos = 106).", c.Name)
+		if fl == FlowCNP {
+			fix = fmt.Sprintf("Set dscp on traffic_class %q to the DSCP the NICs mark CNPs with, and set it in the NICs' rdma cnp_dscp where they take one (ConnectX marks DSCP 48 unless told otherwise).", c.Name)
+		}
+		fd := Finding{Subject: ptr(subj), Fix: fix,
+			Summary: fmt.Sprintf("traffic_class %q %s, so no port that classifies by DSCP can put %s in the class's priority %d", c.Name, what, word, want)}
+		for _, d := range f.Devices {
+			if d.Kind.V == schema.KindNIC && d.TransportOf() == schema.TransportRoCEv2 && hasLinkedPort(d) {
+				fd.Related = []Related{{Range: d.Range, Message: fmt.Sprintf("%s sends %s", d.Name, word)}}
+				break
+			}
+		}
+		p.Report(fd)
+		return
+	}
+	m := marks[0]
+	first := m.nics[0]
+	_, src, how, _ := nicMark(first, fl)
+	n := len(m.nics)
+	var b strings.Builder
+	fmt.Fprintf(&b, "traffic_class %q %s, but %d %s %s with DSCP %d (%s: %s", c.Name, what, n, plural(n, "NIC marks", "NICs mark"), word, m.dscp, first.Name, how)
+	if len(marks) > 1 {
+		others := 0
+		var ds []int
+		for _, o := range marks[1:] {
+			others += len(o.nics)
+			ds = append(ds, o.dscp)
+		}
+		sort.Ints(ds)
+		fmt.Fprintf(&b, "; %d other %s DSCP %s", others, plural(others, "NIC marks", "NICs mark"), dscpList(ds))
+	}
+	b.WriteString(")")
+	related := []Related{{Range: src, Message: fmt.Sprintf("%s marks %s with DSCP %d here (%s)", first.Name, word, m.dscp, how)}}
+	fix := fmt.Sprintf("Set dscp = [%d] on traffic_class %q (the NICs' %s)", m.dscp, c.Name, how)
+	if o := otherClass(f, c, m.dscp); o != nil {
+		fmt.Fprintf(&b, ", which traffic_class %q claims", o.Name)
+		related = append(related, claimRelated(o, m.dscp))
+		fix += fmt.Sprintf(" and take %d out of traffic_class %q (a DSCP selects one class), or mark %s with a DSCP of its own", m.dscp, o.Name, word)
+	}
+	// Where the ports that classify by DSCP put it: the switches', else the NICs' own maps.
+	who := "switches"
+	prios, at, atPrio := landing(groups, m.dscp, want, isSwitch)
+	if len(prios) == 0 {
+		who = "the NICs' own DSCP maps"
+		prios, at, atPrio = landing(groups, m.dscp, want, isNIC)
+	}
+	var wrong []int
+	for _, pr := range prios {
+		if pr != want {
+			wrong = append(wrong, pr)
+		}
+	}
+	switch {
+	case len(wrong) == 0:
+		fmt.Fprintf(&b, ": %s send it to priority %d only through dscp_map entries, which the class does not say", who, want)
+	case len(wrong) == 1:
+		fmt.Fprintf(&b, ": %s put it in priority %d, not the class's priority %d", who, wrong[0], want)
+	default:
+		fmt.Fprintf(&b, ": %s put it in priorities %s, not the class's priority %d", who, dscpList(wrong), want)
+	}
+	if at != nil {
+		q := qosOf(at)
+		related = append(related, Related{Range: portSubject(q.DSCP[m.dscp].Src, at), Message: fmt.Sprintf("%s maps DSCP %d to priority %d here", at.ID(), m.dscp, atPrio)})
+	}
+	p.Report(Finding{Subject: ptr(subj), Summary: b.String(), Fix: fix + ".", Related: related})
+}
+
+// landing lists the priorities (sorted) that the ports keep accepts among
+// groups put DSCP d in, with the first port that puts it elsewhere than
+// want and that priority.
+func landing(groups []qosGroup, d, want int, keep func(*schema.Port) bool) (prios []int, at *schema.Port, atPrio int) {
+	seen := map[int]bool{}
+	for _, g := range groups {
+		pr := g.qos.DSCP[d&63].V & 7
+		for _, pt := range g.ports {
+			if !keep(pt) {
+				continue
+			}
+			if !seen[pr] {
+				seen[pr] = true
+				prios = append(prios, pr)
+			}
+			if pr != want && at == nil {
+				at, atPrio = pt, pr
+			}
+			break
+		}
+	}
+	sort.Ints(prios)
+	return prios, at, atPrio
+}
+
+// otherClass is the first class other than c (by name) whose dscp list has d, or nil.
+func otherClass(f *schema.Fabric, c *schema.TrafficClass, d int) *schema.TrafficClass {
+	for _, o := range f.Classes {
+		if o != c && containsInt(o.DSCP, d) {
+			return o
+		}
+	}
+	return nil
+}
+
+// claimRelated points at class o's dscp list, which has DSCP d.
+func claimRelated(o *schema.TrafficClass, d int) Related {
+	return Related{Range: subjectOr(o.DSCPRange, o.Range), Message: fmt.Sprintf("traffic_class %q claims DSCP %d here", o.Name, d)}
+}
+
+// claimedBy says which class other than c selects DSCP d, as a clause
+// for a finding's summary (", and DSCP 26 selects traffic_class "bulk"
+// (priority 1)") and a related location; both empty when none does.
+func claimedBy(f *schema.Fabric, c *schema.TrafficClass, d int) (string, []Related) {
+	o := otherClass(f, c, d)
+	if o == nil {
+		return "", nil
+	}
+	return fmt.Sprintf(", and DSCP %d selects traffic_class %q (priority %d)", d, o.Name, o.Priority.V), []Related{claimRelated(o, d)}
 }

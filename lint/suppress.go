@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
+	"github.com/fabricgen/fabricgen/internal/nestlimit"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -53,9 +54,14 @@ func fileSuppressions(name string, src []byte) []Suppression {
 	}
 	toks, _ := hclsyntax.LexConfig(src, name, hcl.InitialPos)
 	var items []hcl.Range
-	if file, diags := hclsyntax.ParseConfig(src, name, hcl.InitialPos); !diags.HasErrors() {
-		if body, ok := file.Body.(*hclsyntax.Body); ok {
-			items = bodyItems(body, nil)
+	// Intent files were bounded when loaded, but the parser is guarded
+	// here too: f.Files may come from elsewhere (the language server).
+	// Too deep a file keeps its comments, without the items they cover.
+	if nestlimit.HCL(src, name) == nil {
+		if file, diags := hclsyntax.ParseConfig(src, name, hcl.InitialPos); !diags.HasErrors() {
+			if body, ok := file.Body.(*hclsyntax.Body); ok {
+				items = bodyItems(body, nil)
+			}
 		}
 	}
 	var out []Suppression

@@ -91,6 +91,15 @@ type ApplyOptions struct {
 	Interrupt <-chan struct{}
 	// InterruptGrace bounds the work after Interrupt (default 60 s).
 	InterruptGrace time.Duration
+	// TrustPlan says the plan cannot have been altered: Plan made it in
+	// this process, or its signature was checked with FABRICGEN_PLAN_KEY
+	// (planfile.Plan.Verify with a key). A device it says is unchanged
+	// is then taken at its word and not visited (unless an interrupted
+	// run left a record there). Without it (an unsigned plan file, whose
+	// statuses could have been edited) Apply derives every "unchanged"
+	// device's change set again and refuses one that has changes; inputs
+	// must then hold those devices too.
+	TrustPlan bool
 }
 
 // ErrInterrupted is returned by Apply when Interrupt was closed or ctx
@@ -107,7 +116,7 @@ var ErrInterrupted = errors.New("apply interrupted")
 // The fabric's digest must equal the plan's. Results are in plan order.
 func Apply(ctx context.Context, p *planfile.Plan, f *schema.Fabric, inputs []Input, opts ApplyOptions) ([]Result, error) {
 	if f.Digest != p.IntentDigest {
-		return nil, fmt.Errorf("intent changed since plan: the intent in %s has digest %.12s, the plan was made from %.12s; run fabricgen plan again", p.Dir, f.Digest, p.IntentDigest)
+		return nil, fmt.Errorf("intent changed since plan: the intent in %s has digest %.12s, the plan was made from %.12s; run fabricgen plan again", f.Dir, f.Digest, p.IntentDigest)
 	}
 	if opts.CommitTimer <= 0 {
 		opts.CommitTimer = 5 * time.Minute
@@ -218,8 +227,10 @@ func applyDevice(ctx context.Context, pd *planfile.Device, in Input, ok bool, op
 	switch {
 	case pd.Status == planfile.StatusError:
 		return fail(StatusFailed, "not planned: %s", pd.Error)
-	case pd.Status == planfile.StatusUnchanged:
+	case pd.Status == planfile.StatusUnchanged && opts.TrustPlan:
 		return clearInterrupted(ctx, pd, in, ok, opts, r)
+	case pd.Status == planfile.StatusUnchanged:
+		return checkUnchanged(ctx, pd, in, ok, opts, r)
 	case !ok:
 		return fail(StatusRefused, "%s is in the plan but not in the intent (or not selected): nothing was sent", pd.Name)
 	}
@@ -238,16 +249,16 @@ func applyDevice(ctx context.Context, pd *planfile.Device, in Input, ok bool, op
 	if err != nil {
 		return fail(StatusFailed, "%v", err)
 	}
-	scope, err := opts.lastApplied(d)
+	scope, verified, err := opts.lastApplied(d)
 	if err != nil {
 		return fail(StatusFailed, "%v", err)
 	}
 	a := &applier{ctx: ctx, pd: pd, dev: d, dl: dl, opts: opts, rendered: string(in.Rendered), txn: opts.RunID}
-	cm, err := opts.newComparer(d, dl, a.rendered, scope)
+	cm, err := opts.newComparer(d, dl, a.rendered, scope, verified)
 	if err != nil {
 		return fail(StatusFailed, "%v", err)
 	}
-	a.compare, a.read = cm.compare, cm.read
+	a.compare, a.read, a.scopeOf = cm.compare, cm.read, cm.scope
 	opts.emit(pd.Name, "connect", false)
 	if a.conn, err = connect(ctx, d, dl, pd.Address, &opts.Options); err != nil {
 		return fail(StatusFailed, "%v", err)
@@ -301,7 +312,7 @@ func applyDevice(ctx context.Context, pd *planfile.Device, in Input, ok bool, op
 		return r
 	}
 	if opts.NoTakeover {
-		if tk, err := takeovers(cmp, scope, dl); err != nil {
+		if tk, err := takeovers(cmp, cm.scope(before), dl); err != nil {
 			return fail(StatusFailed, "%v", err)
 		} else if len(tk) > 0 {
 			return fail(StatusRefused, "%v", errTakeover(tk))
@@ -371,6 +382,81 @@ func clearInterrupted(ctx context.Context, pd *planfile.Device, in Input, ok boo
 	case why != "":
 		r.Status, r.Reason = StatusRefused, why
 	default:
+		r.Reason = "an interrupted run's record was cleared: the device was clean"
+	}
+	return r
+}
+
+// checkUnchanged is a device an unsigned plan says is unchanged: the
+// status is not taken at its word (it could have been edited to skip a
+// device with changes) but derived again from the intent rendered now and
+// the running config, as plan derived it. A device with changes is
+// refused, naming them; nothing is sent. An interrupted run's record is
+// handled as clearInterrupted does.
+func checkUnchanged(ctx context.Context, pd *planfile.Device, in Input, ok bool, opts *ApplyOptions, r Result) Result {
+	fail := func(st Status, format string, a ...any) Result {
+		r.Status = st
+		r.Reason = fmt.Sprintf(format, a...)
+		return r
+	}
+	if !ok {
+		return fail(StatusRefused, "%s is in the plan but not in the intent (or not selected): nothing was sent", pd.Name)
+	}
+	d := in.Device
+	if string(d.Platform.V) != pd.Platform {
+		return fail(StatusRefused, "plan file does not match its intent: the plan says platform %s, the intent %s; nothing was sent", pd.Platform, d.Platform.V)
+	}
+	if addr, from := opts.addressFrom(d); addr != pd.Address {
+		return fail(StatusRefused, "the plan was made against %s but %s gives %s: refusing to check a device other than the one planned; apply with the inventory the plan used, or run fabricgen plan again", quoteAddr(pd.Address), from, quoteAddr(addr))
+	}
+	dl, err := opts.dialect(d.Platform.V)
+	if err != nil {
+		return fail(StatusFailed, "%v", err)
+	}
+	scope, verified, err := opts.lastApplied(d)
+	if err != nil {
+		return fail(StatusFailed, "%v", err)
+	}
+	a := &applier{ctx: ctx, pd: pd, dev: d, dl: dl, opts: opts, rendered: string(in.Rendered), txn: opts.RunID}
+	cm, err := opts.newComparer(d, dl, a.rendered, scope, verified)
+	if err != nil {
+		return fail(StatusFailed, "%v", err)
+	}
+	opts.emit(pd.Name, "connect", false)
+	if a.conn, err = connect(ctx, d, dl, pd.Address, &opts.Options); err != nil {
+		return fail(StatusFailed, "%v", err)
+	}
+	defer func() { _ = a.conn.Close() }()
+	opts.emit(pd.Name, "check", false)
+	cleared := false
+	if rec, err := opts.State.InFlight(pd.Name); err != nil {
+		return fail(StatusFailed, "%v", err)
+	} else if rec != nil {
+		why, err := a.resolveInterrupted()
+		switch {
+		case err != nil:
+			return fail(StatusFailed, "%v", err)
+		case why != "":
+			return fail(StatusRefused, "%s", why)
+		}
+		cleared = true
+	}
+	opts.emit(pd.Name, "fetch", false)
+	now, err := fetch(a.conn, dl, cm.read)
+	if err != nil {
+		return fail(StatusFailed, "fetch running config: %v", err)
+	}
+	cmp, err := cm.compare(now)
+	if err != nil {
+		return fail(StatusFailed, "%v", err)
+	}
+	if !cmp.Changes.Empty() {
+		r.Added, r.Removed = cmp.Diff.Added, cmp.Diff.Removed
+		return fail(StatusRefused, "plan file does not match its intent: the plan says %s is unchanged, but the intent and the running config give a change of +%d -%d lines (the plan's status was edited, or the device changed since); nothing was sent: run fabricgen plan again",
+			pd.Name, cmp.Diff.Added, cmp.Diff.Removed)
+	}
+	r.Status = StatusUnchanged
+	if cleared {
 		r.Reason = "an interrupted run's record was cleared: the device was clean"
 	}
 	return r
@@ -449,7 +535,10 @@ type applier struct {
 	compare func(now string) (*config.Comparison, error)
 	// read is the script whose settings are read on a host ("" means
 	// rendered).
-	read    string
+	read string
+	// scopeOf is the last-applied config managed for a device state (the
+	// comparer's scope); nil when there is none (rollback).
+	scopeOf func(now string) string
 	changes *config.ChangeSet
 	before  string
 	backup  string
@@ -560,6 +649,16 @@ func (p *progress) String() string {
 	return b.String()
 }
 
+// scope is the last-applied config this change manages, as borne out
+// by the device before the change (the same for every comparison of
+// this run, so a stanza the change removes stays managed after it).
+func (a *applier) scope() string {
+	if a.scopeOf == nil {
+		return ""
+	}
+	return a.scopeOf(a.before)
+}
+
 // readScript is the script whose settings are read on a host.
 func (a *applier) readScript() string {
 	if a.read != "" {
@@ -663,7 +762,7 @@ func (a *applier) converged() (bool, int, error) {
 // differ between the config before the change and now ("" when they do
 // not).
 func (a *applier) unmanagedChange(now string) string {
-	scope, _ := a.opts.lastApplied(a.dev)
+	scope := a.scope()
 	was, err1 := config.Unmanaged(a.before, a.rendered, scope, a.dl)
 	is, err2 := config.Unmanaged(now, a.rendered, scope, a.dl)
 	if a.dl.Host {

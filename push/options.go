@@ -24,6 +24,9 @@ type Options struct {
 	Parallelism int
 	// Timeout bounds the SSH handshake and each command on one device.
 	Timeout time.Duration
+	// MaxOutput bounds the bytes one device may send in answer to one
+	// command (0: session.DefaultMaxOutput); a device past it fails.
+	MaxOutput int64
 	// HostKeys verifies device host keys.
 	HostKeys *session.HostKeys
 	// Inventory maps device names to "host:port", overriding mgmt_address.

@@ -87,12 +87,12 @@ func planDevice(ctx context.Context, in Input, opts *Options) *planfile.Device {
 	} else if busy != "" {
 		return fail(errors.New(busy))
 	}
-	scope, err := opts.lastApplied(d)
+	scope, verified, err := opts.lastApplied(d)
 	if err != nil {
 		return fail(err)
 	}
 	pd.ScopeSHA256 = scopeDigest(scope)
-	cm, err := opts.newComparer(d, dl, pd.Rendered, scope)
+	cm, err := opts.newComparer(d, dl, pd.Rendered, scope, verified)
 	if err != nil {
 		return fail(err)
 	}
@@ -112,7 +112,7 @@ func planDevice(ctx context.Context, in Input, opts *Options) *planfile.Device {
 		pd.Status = planfile.StatusChange
 		pd.Changes = cmp.Changes
 	}
-	if pd.Takeover, err = takeovers(cmp, scope, dl); err != nil {
+	if pd.Takeover, err = takeovers(cmp, cm.scope(running), dl); err != nil {
 		return fail(err)
 	}
 	if opts.NoTakeover && len(pd.Takeover) > 0 {
@@ -123,13 +123,15 @@ func planDevice(ctx context.Context, in Input, opts *Options) *planfile.Device {
 
 // lastApplied is the config fabricgen last applied to the device (its
 // last-applied record), or "" when there is none or it was for another
-// platform.
-func (o *Options) lastApplied(d *schema.Device) (string, error) {
+// platform; verified says the record's signature was checked with
+// FABRICGEN_PLAN_KEY. An unverified record is used only as far as the
+// device bears it out (config.VerifiedScope, in the comparer).
+func (o *Options) lastApplied(d *schema.Device) (scope string, verified bool, err error) {
 	a, err := o.appliedRecord(d)
 	if err != nil || a == nil {
-		return "", err
+		return "", false, err
 	}
-	return a.Rendered, nil
+	return a.Rendered, a.Verified, nil
 }
 
 // appliedRecord is the device's last-applied record, or nil when there is
@@ -152,14 +154,18 @@ func (o *Options) appliedRecord(d *schema.Device) (*state.Applied, error) {
 type comparer struct {
 	read    string
 	compare func(now string) (*config.Comparison, error)
+	// scope is the last-applied config the comparison of the device
+	// state now manages: the record's, or when it is unverified the
+	// part of it the device bears out ("" when that cannot be read).
+	scope func(now string) string
 }
 
 // newComparer builds the comparison of a device with its rendered config,
 // managing what the last apply made too (scope). A change set holding a
 // line that may not be sent as it stands (config.CheckSendable) is an
 // error, so plan reports the device and apply sends nothing.
-func (o *Options) newComparer(d *schema.Device, dl *dialect.Dialect, rendered, scope string) (*comparer, error) {
-	c, err := o.comparer(d, dl, rendered, scope)
+func (o *Options) newComparer(d *schema.Device, dl *dialect.Dialect, rendered, scope string, verified bool) (*comparer, error) {
+	c, err := o.comparer(d, dl, rendered, scope, verified)
 	if err != nil {
 		return nil, err
 	}
@@ -178,11 +184,27 @@ func (o *Options) newComparer(d *schema.Device, dl *dialect.Dialect, rendered, s
 }
 
 // comparer is newComparer without the check of the change set.
-func (o *Options) comparer(d *schema.Device, dl *dialect.Dialect, rendered, scope string) (*comparer, error) {
-	c := &comparer{read: rendered}
+func (o *Options) comparer(d *schema.Device, dl *dialect.Dialect, rendered, scope string, verified bool) (*comparer, error) {
+	c := &comparer{read: rendered, scope: func(string) string { return scope }}
 	if !dl.Host || scope == "" {
+		if !verified && scope != "" {
+			c.scope = func(now string) string {
+				sc, err := config.VerifiedScope(now, rendered, scope, dl)
+				if err != nil {
+					return ""
+				}
+				return sc
+			}
+		}
 		c.compare = func(now string) (*config.Comparison, error) {
-			return config.CompareScoped(d.Name, now, rendered, scope, dl)
+			sc := scope
+			if !verified && scope != "" {
+				var err error
+				if sc, err = config.VerifiedScope(now, rendered, scope, dl); err != nil {
+					return nil, fmt.Errorf("%s: check the last-applied record against the device: %w", d.Name, err)
+				}
+			}
+			return config.CompareScoped(d.Name, now, rendered, sc, dl)
 		}
 		return c, nil
 	}
@@ -198,7 +220,16 @@ func (o *Options) comparer(d *schema.Device, dl *dialect.Dialect, rendered, scop
 	}
 	c.read = config.HostReadScript(rendered, dropped)
 	c.compare = func(now string) (*config.Comparison, error) {
-		return config.CompareHostScoped(d.Name, now, rendered, dropped, baseline, dl)
+		dr := dropped
+		if !verified {
+			// An unverified record's dropped settings are set back
+			// only where the host still has what it says was set.
+			var err error
+			if dr, err = config.VerifiedHostDropped(dropped, now); err != nil {
+				return nil, fmt.Errorf("%s: check the last-applied record against the host: %w", d.Name, err)
+			}
+		}
+		return config.CompareHostScoped(d.Name, now, rendered, dr, baseline, dl)
 	}
 	return c, nil
 }
@@ -308,13 +339,14 @@ func connect(ctx context.Context, d *schema.Device, dl *dialect.Dialect, addr st
 		return nil, fmt.Errorf("%s: no host key policy: pass --known-hosts FILE or --insecure-ignore-host-key", d.Name)
 	}
 	conn, err := session.Open(ctx, session.Target{
-		Name:     d.Name,
-		Addr:     addr,
-		Dialect:  dl,
-		Auth:     auth,
-		HostKeys: opts.HostKeys,
-		Timeout:  opts.timeout(),
-		Getenv:   opts.getenv,
+		Name:      d.Name,
+		Addr:      addr,
+		Dialect:   dl,
+		Auth:      auth,
+		HostKeys:  opts.HostKeys,
+		Timeout:   opts.timeout(),
+		MaxOutput: opts.MaxOutput,
+		Getenv:    opts.getenv,
 	})
 	if err != nil {
 		return nil, scrub(err, auth.Secrets())

@@ -32,6 +32,25 @@ type RollbackTarget struct {
 	// last-applied record's, else the intent's render): what it created
 	// is removed, what it changed is set back.
 	Scope string
+	// ScopeVerified says Scope is the intent's render, or comes from a
+	// record whose signature was checked with FABRICGEN_PLAN_KEY. An
+	// unverified scope is used only as far as the device bears it out
+	// (config.VerifiedScope): an edited record must not make rollback
+	// remove another team's object.
+	ScopeVerified bool
+}
+
+// restoreScope is the part of the target's scope a restore of the device
+// state now may act on.
+func (t RollbackTarget) restoreScope(now, backup string, dl *dialect.Dialect) (string, error) {
+	if t.ScopeVerified {
+		return t.Scope, nil
+	}
+	sc, err := config.VerifiedScope(now, backup, t.Scope, dl)
+	if err != nil {
+		return "", fmt.Errorf("%s: check the record's config against the device: %w", t.Device.Name, err)
+	}
+	return sc, nil
 }
 
 // RollbackPreview is what restoring one device would do.
@@ -114,7 +133,12 @@ func previewOne(ctx context.Context, t RollbackTarget, opts *Options) *RollbackP
 		p.Error = fmt.Sprintf("fetch running config: %v", err)
 		return p
 	}
-	cmp, err := restoreComparison(d.Name, now, backup, t.Scope, dl)
+	sc, err := t.restoreScope(now, backup, dl)
+	if err != nil {
+		p.Error = err.Error()
+		return p
+	}
+	cmp, err := restoreComparison(d.Name, now, backup, sc, dl)
 	if err != nil {
 		p.Error = err.Error()
 		return p
@@ -221,8 +245,11 @@ func rollbackOne(ctx context.Context, t RollbackTarget, pv *RollbackPreview, opt
 	}
 	pd := &planfile.Device{Name: d.Name, Platform: string(d.Platform.V), Address: pv.Address}
 	a := &applier{ctx: ctx, pd: pd, dev: d, dl: dl, opts: opts, rendered: t.Scope, txn: opts.RunID, rollback: true}
+	// The scope is checked against the device once, before anything is
+	// sent: what the restore removes must stay managed after it.
+	scope := t.Scope
 	a.compare = func(now string) (*config.Comparison, error) {
-		return restoreComparison(d.Name, now, backup, t.Scope, dl)
+		return restoreComparison(d.Name, now, backup, scope, dl)
 	}
 	opts.emit(d.Name, "connect", false)
 	if a.conn, err = connect(ctx, d, dl, pv.Address, &opts.Options); err != nil {
@@ -266,6 +293,10 @@ func rollbackOne(ctx context.Context, t RollbackTarget, pv *RollbackPreview, opt
 	} else if busy != "" {
 		return fail(StatusRefused, "%s; nothing was sent", busy)
 	}
+	if scope, err = t.restoreScope(now, backup, dl); err != nil {
+		return fail(StatusFailed, "%v", err)
+	}
+	a.scopeOf = func(string) string { return scope }
 	cmp, err := a.compare(now)
 	if err != nil {
 		return fail(StatusFailed, "%v", err)

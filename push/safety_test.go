@@ -121,6 +121,23 @@ func TestPlanMustMatchTheIntent(t *testing.T) {
 			p.Devices[0].Diff.Added, p.Devices[0].Diff.Removed = 1, 1
 			return r.inputs
 		}, "the diff in the plan (+1 -1) differs"},
+		// An unsigned plan's status is derived again: "unchanged"
+		// written over a device with changes does not skip it.
+		{"status edited to unchanged", func(r *rig, p *planfile.Plan) []Input {
+			p.Devices[0].Status = planfile.StatusUnchanged
+			p.Devices[0].Changes = nil
+			return r.inputs
+		}, "the plan says " + pc.dev.name + " is unchanged, but the intent and the running config give a change"},
+		{"status edited to unchanged, diff emptied", func(r *rig, p *planfile.Plan) []Input {
+			p.Devices[0].Status = planfile.StatusUnchanged
+			p.Devices[0].Changes, p.Devices[0].Diff = nil, config.Diff{}
+			return r.inputs
+		}, "is unchanged, but"},
+		{"unchanged device, inventory points elsewhere", func(r *rig, p *planfile.Plan) []Input {
+			p.Devices[0].Status, p.Devices[0].Changes = planfile.StatusUnchanged, nil
+			r.opts.Inventory = map[string]string{pc.dev.name: "127.0.0.1:9"}
+			return r.inputs
+		}, "refusing to check a device other than the one planned"},
 		{"recorded diff text only edited", func(r *rig, p *planfile.Plan) []Input {
 			p.Devices[0].Diff.Text = strings.Replace(p.Devices[0].Diff.Text, "+", "+ ", 1)
 			return r.inputs
@@ -138,7 +155,7 @@ func TestPlanMustMatchTheIntent(t *testing.T) {
 				t.Fatal(err)
 			}
 			if res[0].Status != StatusRefused || !strings.Contains(res[0].Reason, tc.want) {
-				t.Fatalf("%s, want refused with %q", res[0].Reason, tc.want)
+				t.Fatalf("%s (%s), want refused with %q", res[0].Status, res[0].Reason, tc.want)
 			}
 			if tc.name == "inventory points elsewhere" && !strings.Contains(res[0].Reason, "127.0.0.1:9") {
 				t.Errorf("the refusal does not name both addresses: %s", res[0].Reason)
@@ -147,7 +164,21 @@ func TestPlanMustMatchTheIntent(t *testing.T) {
 			sameConfig(t, dl, "device changed", before, dev.RunningConfig())
 		})
 	}
+	// A device that is unchanged indeed stays unchanged, trusted plan or
+	// not.
 	r := newRig(t, pc.dev)
+	if res := r.apply(r.plan(), filepath.Join(r.dir, "backups")); res[0].Status != StatusApplied {
+		t.Fatalf("apply: %s (%s)", res[0].Status, res[0].Reason)
+	}
+	for _, trust := range []bool{false, true} {
+		p := r.plan()
+		o := r.applyOpts()
+		o.TrustPlan = trust
+		res, err := Apply(context.Background(), p, r.f, r.inputs, o)
+		if err != nil || res[0].Status != StatusUnchanged {
+			t.Errorf("TrustPlan=%v: an unchanged device: %v %s (%s)", trust, err, res[0].Status, res[0].Reason)
+		}
+	}
 	p := r.plan()
 	r.f.Digest = "changed"
 	if _, err := Apply(context.Background(), p, r.f, r.inputs, r.applyOpts()); err == nil || !strings.Contains(err.Error(), "intent changed since plan") {
@@ -307,7 +338,9 @@ func TestHardStopSaysWhatTheDeviceHas(t *testing.T) {
 			if pc.dev.platform != schema.JuniperJunos && got.Restore == "" {
 				t.Error("no restore command")
 			}
-			rec, err := r.opts.State.InFlight(pc.dev.name)
+			// Read with the backup folder the run used: a record's
+			// backup is looked up there, by its name.
+			rec, err := r.applyOpts().State.InFlight(pc.dev.name)
 			if err != nil || rec == nil {
 				t.Fatalf("in-flight record after a hard stop: %v %v", rec, err)
 			}
@@ -362,6 +395,10 @@ func TestKilledRunIsFoundNextTime(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Plan and apply look for a record's backup in the backup folder
+	// they are given (the rig's --backup-dir), never where the record
+	// says.
+	r.opts.State = r.applyOpts().State
 	backup, err := r.opts.State.SaveBackup(pc.dev.name, before, time.Now())
 	if err != nil {
 		t.Fatal(err)
@@ -841,6 +878,114 @@ func TestCommitTimerExpiresDuringVerify(t *testing.T) {
 			}
 			dl, _ := dialect.Lookup(pc.dev.platform)
 			sameConfig(t, dl, "device after its timer rolled it back", before, dev.RunningConfig())
+		})
+	}
+}
+
+// TestEditedAppliedRecordRemovesNothing: a last-applied record edited by
+// hand (issue 21 item 7: another team's "ip access-list MGMT-SSH"
+// appended to .fabricgen/applied/spine2.json made the next apply delete
+// it) does not make plan or apply remove anything the device does not
+// bear out. Without a key, a stanza only the record claims stays managed
+// only when the device holds exactly what the record says; with
+// FABRICGEN_PLAN_KEY the record must carry a matching signature, and an
+// edited one is refused naming the file.
+func TestEditedAppliedRecordRemovesNothing(t *testing.T) {
+	cases := platformCases(t)
+	tests := []struct {
+		name     string
+		pc       platformCase
+		theirs   []string // what another team configures out of band
+		claim    string   // what the edit appends to the record
+		survives string   // a line of theirs that must stay
+		key      bool
+		// edit, when set, makes the claim instead of appending claim
+		// (SONiC's record is one JSON document).
+		edit func(t *testing.T, rendered string) string
+	}{
+		{name: "eos: another team's ACL claimed", pc: cases[0],
+			theirs: []string{"ip access-list MGMT-SSH", "   10 permit tcp any any eq ssh"},
+			claim:  "ip access-list MGMT-SSH\n", survives: "ip access-list MGMT-SSH"},
+		{name: "eos: another team's ACL claimed with other entries", pc: cases[0],
+			theirs: []string{"ip access-list MGMT-SSH", "   10 permit tcp any any eq ssh"},
+			claim:  "ip access-list MGMT-SSH\n   10 permit tcp any any eq 23\n", survives: "10 permit tcp any any eq ssh"},
+		{name: "eos: an interface the render does not configure claimed", pc: cases[0],
+			theirs: []string{"interface Ethernet30/1", "   mtu 9000"},
+			claim:  "interface Ethernet30/1\n   mtu 9214\n", survives: "mtu 9000"},
+		{name: "nxos: another team's ACL claimed", pc: cases[1],
+			theirs: []string{"ip access-list MGMT-SSH", "  10 permit tcp any any eq 22"},
+			claim:  "ip access-list MGMT-SSH\n", survives: "ip access-list MGMT-SSH"},
+		{name: "mlnx: a setting the host has otherwise claimed", pc: cases[5],
+			theirs: []string{"echo 0 > /sys/class/net/ens1f0np0/ecn/roce_np/enable/5"},
+			claim:  "echo 1 > /sys/class/net/ens1f0np0/ecn/roce_np/enable/5\n", survives: "echo 0 > /sys/class/net/ens1f0np0/ecn/roce_np/enable/5"},
+		{name: "sonic: another team's WRED profile claimed", pc: cases[4],
+			theirs:   []string{`[{"op":"add","path":"/WRED_PROFILE/OTHER-TEAM","value":{"ecn":"ecn_none","wred_green_enable":"false"}}]`},
+			survives: "OTHER-TEAM",
+			edit: func(t *testing.T, rendered string) string {
+				var doc map[string]map[string]map[string]any
+				if err := json.Unmarshal([]byte(rendered), &doc); err != nil {
+					t.Fatal(err)
+				}
+				doc["WRED_PROFILE"]["OTHER-TEAM"] = map[string]any{"ecn": "ecn_all"}
+				b, _ := json.Marshal(doc)
+				return string(b)
+			}},
+		{name: "eos, signed records: the edit is refused", pc: cases[0], key: true,
+			theirs: []string{"ip access-list MGMT-SSH", "   10 permit tcp any any eq ssh"},
+			claim:  "ip access-list MGMT-SSH\n   10 permit tcp any any eq ssh\n", survives: "ip access-list MGMT-SSH"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRig(t, tc.pc.dev)
+			if tc.key {
+				r.opts.State.Key = []byte("record-key")
+			}
+			name := tc.pc.dev.name
+			dev := r.lab.Device(name)
+			if res := r.apply(r.plan(), filepath.Join(r.dir, "backups")); res[0].Status != StatusApplied {
+				t.Fatalf("apply: %s (%s)", res[0].Status, res[0].Reason)
+			}
+			if err := dev.ConfigureOutOfBand(tc.theirs); err != nil {
+				t.Fatal(err)
+			}
+			// The edit, as by hand: the record rewritten without a key.
+			rec, err := r.opts.State.Applied(name)
+			if err != nil || rec == nil {
+				t.Fatalf("applied record: %+v %v", rec, err)
+			}
+			if tc.edit != nil {
+				rec.Rendered = tc.edit(t, rec.Rendered)
+			} else {
+				rec.Rendered += tc.claim
+			}
+			unsigned := r.opts.State
+			unsigned.Key = nil
+			if err := unsigned.WriteApplied(*rec); err != nil {
+				t.Fatal(err)
+			}
+			if tc.key {
+				b, _ := os.ReadFile(filepath.Join(r.opts.State.Path, "applied", name+".json"))
+				b = bytes.Replace(b, []byte("\n}"), []byte(",\n  \"signature\": \""+rec.Signature+"\"\n}"), 1)
+				_ = os.WriteFile(filepath.Join(r.opts.State.Path, "applied", name+".json"), b, 0o600)
+			}
+			p := r.plan()
+			d := p.Devices[0]
+			if tc.key {
+				if d.Status != planfile.StatusError || !strings.Contains(d.Error, name+".json: its signature does not match") {
+					t.Fatalf("plan with an edited signed record: %s (%s)", d.Status, d.Error)
+				}
+				return
+			}
+			if d.Status != planfile.StatusUnchanged {
+				t.Fatalf("plan after the record was edited: %s %s\n%s", d.Status, d.Error, d.Diff.Text)
+			}
+			res := r.apply(p, filepath.Join(r.dir, "backups"))
+			if res[0].Status != StatusUnchanged {
+				t.Fatalf("apply: %s (%s)", res[0].Status, res[0].Reason)
+			}
+			if !strings.Contains(dev.RunningConfig()+dev.Export(), tc.survives) {
+				t.Errorf("%q was removed from the device", tc.survives)
+			}
 		})
 	}
 }

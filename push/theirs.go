@@ -44,11 +44,7 @@ func (t theirs) summary() string {
 
 // unmanagedOf is the device's unmanaged lines for this change.
 func (a *applier) unmanagedOf(text string) (string, error) {
-	scope, err := a.opts.lastApplied(a.dev)
-	if err != nil {
-		return "", err
-	}
-	return config.Unmanaged(text, a.rendered, scope, a.dl)
+	return config.Unmanaged(text, a.rendered, a.scope(), a.dl)
 }
 
 // othersSince re-reads the device and compares the lines fabricgen does

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/fabricgen/fabricgen/schema"
@@ -101,6 +102,8 @@ type badCase struct {
 	dir  string
 	vars map[string]string
 	env  map[string]string
+	// varFiles are -var-file paths, relative to the case's directory.
+	varFiles []string
 	// summary is a substring of the expected error's summary, detail an
 	// optional substring of its detail.
 	summary, detail string
@@ -436,9 +439,32 @@ func badCases() []badCase {
 			summary: "Nested too deeply", line: 2},
 		{name: "deeply nested JSON", setup: writeDeepJSON, isolate: true,
 			summary: "Nested too deeply", file: "bad.fab.json", line: 3},
+		// Issue 21: no path may block (a named pipe) or crash the
+		// parser (100,000 nested brackets), whatever reads it.
+		{name: "intent file is a named pipe", setup: mkfifoAt("bad.fab.hcl"),
+			summary: "Not a regular file", detail: "named pipe", line: 1},
+		{name: "variable file is a named pipe", setup: mkfifoAt("vars.hcl"), varFiles: []string{"vars.hcl"},
+			summary: "Cannot read variable file", detail: "vars.hcl is a named pipe", file: "vars.hcl", line: 1},
+		{name: "variable file nested 100,000 deep", isolate: true, bad: "variable \"v\" {\n}\n", varFiles: []string{"vars.hcl"},
+			files:   map[string]string{"vars.hcl": "\nv = " + strings.Repeat("[", 100_000) + strings.Repeat("]", 100_000) + "\n"},
+			summary: "Nested too deeply", file: "vars.hcl", line: 2},
+		{name: "JSON variable file nested 100,000 deep", isolate: true, bad: "variable \"v\" {\n}\n", varFiles: []string{"vars.json"},
+			files:   map[string]string{"vars.json": "{\"v\":\n" + strings.Repeat("[", 100_000) + strings.Repeat("]", 100_000) + "}\n"},
+			summary: "Nested too deeply", file: "vars.json", line: 2},
+		{name: "fabric directory is a named pipe", noBase: true, setup: mkfifoAt("pipe"), dir: "pipe",
+			summary: "Cannot read fabric directory", detail: "named pipe, not a directory", noSubject: true},
 		{name: "moderately nested list", bad: "traffic_class \"x\" {\n  priority = " + strings.Repeat("[", 50) + "1" + strings.Repeat("]", 50) + "\n}\n",
 			summary: "Incorrect attribute type", line: 2},
 	}, injectionCases()...)
+}
+
+// mkfifoAt makes a named pipe nobody writes at name in the case's directory.
+func mkfifoAt(name string) func(t *testing.T, dir string) {
+	return func(t *testing.T, dir string) {
+		if err := syscall.Mkfifo(filepath.Join(dir, name), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // writeHugeFile writes a 50 MB intent file: a valid fabric padded with
@@ -528,10 +554,14 @@ func TestBadInput(t *testing.T) {
 			if c.setup != nil {
 				c.setup(t, dir)
 			}
+			var varFiles []string
+			for _, v := range c.varFiles {
+				varFiles = append(varFiles, filepath.Join(dir, v))
+			}
 			if c.dir != "" {
 				dir = filepath.Join(dir, c.dir)
 			}
-			diags := loadNoPanic(t, dir, schema.Options{Vars: c.vars, Getenv: func(k string) string { return c.env[k] }})
+			diags := loadNoPanic(t, dir, schema.Options{Vars: c.vars, VarFiles: varFiles, Getenv: func(k string) string { return c.env[k] }})
 			if !diags.HasErrors() {
 				t.Fatalf("no error; want %q", c.summary)
 			}

@@ -74,7 +74,7 @@ var rootSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
 // regular file, or a named pipe, is listed so that loading it reports it
 // rather than leaving it out unnoticed.
 func IntentFiles(dir string) ([]string, error) {
-	ents, err := os.ReadDir(dir)
+	ents, err := readlimit.ReadDir(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -207,21 +207,6 @@ func load(cctx context.Context, dir string, opts Options, d *decoder) (*Fabric, 
 	return f, d.diags
 }
 
-// fileKind names what a non-regular file is.
-func fileKind(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeNamedPipe != 0:
-		return "named pipe"
-	case m&fs.ModeCharDevice != 0:
-		return "character device"
-	case m&fs.ModeDevice != 0:
-		return "block device"
-	case m&fs.ModeSocket != 0:
-		return "socket"
-	}
-	return "special file"
-}
-
 // readSource reads one file and refuses what cannot be intent text.
 func (d *decoder) readSource(path string) ([]byte, bool) {
 	st, err := os.Stat(path)
@@ -232,7 +217,7 @@ func (d *decoder) readSource(path string) ([]byte, bool) {
 	start := &Range{Filename: path, Start: Pos{Line: 1, Column: 1}, End: Pos{Line: 1, Column: 1}}
 	if !st.Mode().IsRegular() {
 		d.add(&Diagnostic{Severity: SevError, Summary: "Not a regular file", Subject: start,
-			Detail: fmt.Sprintf("%s is a %s, not a file of intent text: replace it with a regular file (or a symlink to one), or rename it so that it does not end in %s or %s.", path, fileKind(st.Mode()), HCLSuffix, JSONSuffix)})
+			Detail: fmt.Sprintf("%s is a %s, not a file of intent text: replace it with a regular file (or a symlink to one), or rename it so that it does not end in %s or %s.", path, readlimit.Kind(st.Mode()), HCLSuffix, JSONSuffix)})
 		return nil, false
 	}
 	if st.Size() > MaxFileSize {

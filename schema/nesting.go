@@ -10,13 +10,16 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
+
+	"github.com/fabricgen/fabricgen/internal/nestlimit"
 )
 
 // MaxNesting bounds how deeply brackets, braces, parentheses and template
 // interpolations may nest. HCL's parser recurses once per level and a
 // crafted file would otherwise exhaust the stack (a fatal error, not a
-// recoverable panic); real fabrics nest a handful of levels.
-const MaxNesting = 100
+// recoverable panic); real fabrics nest a handful of levels. Every other
+// HCL or JSON file fabricgen parses has the same bound (internal/nestlimit).
+const MaxNesting = nestlimit.Max
 
 // checkNesting lexes src (the lexer is not recursive) and refuses a file
 // nested deeper than MaxNesting.
@@ -34,49 +37,7 @@ func (d *decoder) checkNesting(src []byte, path string) bool {
 
 // tooDeep finds the first token nested deeper than MaxNesting, with the
 // message that explains it.
-func tooDeep(toks hclsyntax.Tokens) (hcl.Range, string, bool) {
-	depth, unary, cond, parens := 0, 0, 0, 0
-	for _, t := range toks {
-		// Each "?" of a chained conditional (a ? b : c ? d : …) recurses once.
-		switch {
-		case t.Type == hclsyntax.TokenQuestion:
-			cond++
-			if cond > MaxNesting {
-				return t.Range, fmt.Sprintf("This expression chains more than %d conditionals. Use a map lookup or locals instead.", MaxNesting), true
-			}
-		case t.Type == hclsyntax.TokenOParen || t.Type == hclsyntax.TokenOBrack:
-			parens++
-		case (t.Type == hclsyntax.TokenCParen || t.Type == hclsyntax.TokenCBrack) && parens > 0:
-			parens--
-		case t.Type == hclsyntax.TokenNewline && parens == 0:
-			// A newline outside () and [] ends the attribute or map item.
-			cond = 0
-		}
-		// A run of prefix operators (- - - 1, !!!x) recurses like nesting.
-		if t.Type == hclsyntax.TokenMinus || t.Type == hclsyntax.TokenBang {
-			unary++
-			if unary > MaxNesting {
-				return t.Range, fmt.Sprintf("This chains more than %d operators in a row. Simplify the expression.", MaxNesting), true
-			}
-		} else {
-			unary = 0
-		}
-		switch t.Type {
-		case hclsyntax.TokenOBrace, hclsyntax.TokenOBrack, hclsyntax.TokenOParen,
-			hclsyntax.TokenTemplateInterp, hclsyntax.TokenTemplateControl, hclsyntax.TokenOQuote, hclsyntax.TokenOHeredoc:
-			depth++
-			if depth > MaxNesting {
-				return t.Range, fmt.Sprintf("This nests brackets, braces, parentheses or templates more than %d levels deep. Flatten the expression, e.g. with locals.", MaxNesting), true
-			}
-		case hclsyntax.TokenCBrace, hclsyntax.TokenCBrack, hclsyntax.TokenCParen,
-			hclsyntax.TokenTemplateSeqEnd, hclsyntax.TokenCQuote, hclsyntax.TokenCHeredoc:
-			if depth > 0 {
-				depth--
-			}
-		}
-	}
-	return hcl.Range{}, "", false
-}
+func tooDeep(toks hclsyntax.Tokens) (hcl.Range, string, bool) { return nestlimit.TooDeep(toks) }
 
 // checkJSONNesting does the same for JSON syntax. HCL evaluates a JSON
 // string as a template, so a string holding "${" or "%{" is checked as

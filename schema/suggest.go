@@ -24,3 +24,8 @@ func suggest(got string, candidates []string) string {
 	}
 	return fmt.Sprintf(" Did you mean %q?", best)
 }
+
+// Suggest returns " Did you mean "x"?" for the candidate closest to got
+// within a small edit distance, or "": the hint every "unknown name"
+// error gives (a platform folder of --templates, say).
+func Suggest(got string, candidates []string) string { return suggest(got, candidates) }

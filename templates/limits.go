@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"text/template"
@@ -13,15 +12,19 @@ import (
 )
 
 // Override templates (--templates DIR) are code from outside fabricgen:
-// a loop of 2e9 iterations or a printf with a width of a gigabyte must
-// not hang or kill the process. Each device's render with an override set
-// has a time limit and an output limit; every range iteration and every
-// template call passes a check of the time (an injected {{fabricgenTick}}
-// action), the output is written through a bounded writer, and printf
-// refuses huge widths. The embedded templates are fabricgen's own and run
-// without these checks.
+// a loop of 2e9 iterations, a variable doubled 40 times or a printf with a
+// width of a gigabyte must not hang or kill the process. Each render with
+// an override set (one execution of device.tmpl or of a sub-template) has
+// a time limit, a step limit, a string limit and an output limit
+// (budget.go): an injected {{fabricgenTick N}} action before every action
+// and at the start of every range iteration and template counts a step,
+// records where the render is and checks the time; every function that
+// builds a string or compares strings counts a step and checks the time
+// too, and the builders count what they build. The output is written
+// through a bounded writer. The embedded templates are fabricgen's own and
+// run without these checks.
 
-// Default limits of one device's render with override templates.
+// Default limits of one render with override templates.
 const (
 	DefaultTimeLimit   = 10 * time.Second
 	DefaultOutputLimit = 64 << 20
@@ -36,13 +39,13 @@ const (
 const tickName = "fabricgenTick"
 
 var (
-	errTimeLimit   = errors.New("the template ran longer than its time limit")
-	errOutputLimit = errors.New("the template wrote more than its output limit")
+	errTimeLimit   = errors.New("time limit reached")
+	errOutputLimit = errors.New("output limit reached")
 )
 
 // overrideSet runs one platform's override templates within limits. Each
-// execution takes a clone from the pool, whose tick function carries that
-// execution's deadline. The time limit is run-wide too: once one device's
+// execution takes a clone from the pool, whose functions carry that
+// execution's budgets. The time limit is run-wide too: once one device's
 // render runs out of time, stop (shared by every set of a Renderer) is
 // set and the others stop at their next check or do not start, so a
 // template that loops costs one time limit, not one per device.
@@ -50,78 +53,114 @@ type overrideSet struct {
 	base      *template.Template
 	timeLimit time.Duration
 	outLimit  int
+	stepLimit int64
+	strLimit  int64
 	stop      *atomic.Bool
-	pool      sync.Pool // *limitedExec
+	// locs are the places of the injected ticks, by the index each tick
+	// passes (named only on an error: finding a line is linear in the
+	// template's text).
+	locs []tickLoc
+	pool sync.Pool // *limitedExec
+	// observe, when set (tests), is called with what each render used.
+	observe func(entry string, s execStats)
 }
 
-// limitedExec is one clone of an override set and its deadline.
+// limitedExec is one clone of an override set and one render's budgets.
 type limitedExec struct {
 	t        *template.Template
+	set      *overrideSet
 	stop     *atomic.Bool
 	deadline time.Time
-	ticks    int
-	expired  bool
-	stopped  bool
+	steps    int64
+	strBytes int64
+	// where is the index in set.locs of the last tick reached (-1: none).
+	where   int
+	hit     error // errTimeLimit, errStepLimit or errStringLimit once one fired
+	stopped bool  // stopped by another render's time limit
 }
 
-func (e *limitedExec) tick() (string, error) {
-	e.ticks++
-	if e.ticks&15 != 0 {
-		return "", nil
-	}
-	switch {
-	case e.stop.Load():
-		e.stopped = true
-		return "", errTimeLimit
-	case time.Now().After(e.deadline):
-		e.expired = true
-		e.stop.Store(true)
-		return "", errTimeLimit
-	}
-	return "", nil
+// limits are the budgets of an override set.
+type limits struct {
+	time     time.Duration
+	out      int
+	steps    int64
+	strBytes int64
 }
 
-// newOverrideSet injects the time checks into every template of t; stop
-// is the Renderer's run-wide flag.
-func newOverrideSet(t *template.Template, timeLimit time.Duration, outLimit int, stop *atomic.Bool) (*overrideSet, error) {
-	probe, err := template.New("time-limit").Funcs(template.FuncMap{tickName: func() string { return "" }}).Parse("{{" + tickName + "}}")
-	if err != nil {
-		return nil, err
-	}
-	tick := probe.Root.Nodes[0]
+// newOverrideSet injects the ticks into every template of t; stop is the
+// Renderer's run-wide flag.
+func newOverrideSet(t *template.Template, l limits, stop *atomic.Bool) (*overrideSet, error) {
+	o := &overrideSet{base: t, timeLimit: l.time, outLimit: l.out, stepLimit: l.steps, strLimit: l.strBytes, stop: stop}
+	// The base set must know the tick to be cloned with it.
+	t.Funcs(template.FuncMap{tickName: func(int) string { return "" }})
 	for _, tt := range t.Templates() {
 		if tt.Tree == nil || tt.Root == nil {
 			continue
 		}
-		injectTicks(tt.Root, tick)
-		tt.Root.Nodes = append([]parse.Node{tick}, tt.Root.Nodes...)
+		o.inject(tt.Tree, tt.Root)
+		tt.Root.Nodes = append([]parse.Node{o.tick(tt.Tree, tt.Root)}, tt.Root.Nodes...)
 	}
-	return &overrideSet{base: t, timeLimit: timeLimit, outLimit: outLimit, stop: stop}, nil
+	return o, nil
 }
 
-// injectTicks puts tick first in the body of every range below n.
-func injectTicks(n parse.Node, tick parse.Node) {
+// tickLoc is where a tick was injected: before node n of tree.
+type tickLoc struct {
+	tree *parse.Tree
+	n    parse.Node
+}
+
+// tick returns a new tick placed at n, recording n's location.
+func (o *overrideSet) tick(tree *parse.Tree, n parse.Node) parse.Node {
+	line := 0
+	if a, ok := n.(*parse.ActionNode); ok {
+		line = a.Line
+	}
+	o.locs = append(o.locs, tickLoc{tree, n})
+	return tickAction(n.Position(), line, len(o.locs)-1)
+}
+
+// inject puts a tick before every action, template call, if, with and
+// range of the lists below n, and first in the body of every range.
+func (o *overrideSet) inject(tree *parse.Tree, n parse.Node) {
 	switch n := n.(type) {
 	case *parse.ListNode:
 		if n == nil {
 			return
 		}
+		nodes := make([]parse.Node, 0, 2*len(n.Nodes))
 		for _, c := range n.Nodes {
-			injectTicks(c, tick)
+			o.inject(tree, c)
+			switch c.(type) {
+			case *parse.ActionNode, *parse.TemplateNode, *parse.IfNode, *parse.WithNode, *parse.RangeNode:
+				nodes = append(nodes, o.tick(tree, c))
+			}
+			nodes = append(nodes, c)
 		}
+		n.Nodes = nodes
 	case *parse.RangeNode:
-		injectTicks(n.List, tick)
-		injectTicks(n.ElseList, tick)
+		o.inject(tree, n.List)
+		o.inject(tree, n.ElseList)
 		if n.List != nil {
-			n.List.Nodes = append([]parse.Node{tick}, n.List.Nodes...)
+			n.List.Nodes = append([]parse.Node{o.tick(tree, n)}, n.List.Nodes...)
 		}
 	case *parse.IfNode:
-		injectTicks(n.List, tick)
-		injectTicks(n.ElseList, tick)
+		o.inject(tree, n.List)
+		o.inject(tree, n.ElseList)
 	case *parse.WithNode:
-		injectTicks(n.List, tick)
-		injectTicks(n.ElseList, tick)
+		o.inject(tree, n.List)
+		o.inject(tree, n.ElseList)
 	}
+}
+
+// where names the last place the render reached: "device.tmpl:3:5"
+// (file, line, column of the action), or the entry template's name.
+func (e *limitedExec) whereText(entry string) string {
+	if e.where < 0 || e.where >= len(e.set.locs) {
+		return entry
+	}
+	l := e.set.locs[e.where]
+	loc, _ := l.tree.ErrorContext(l.n)
+	return loc
 }
 
 // execute renders entry with data into buf within the limits.
@@ -136,19 +175,29 @@ func (o *overrideSet) execute(buf *bytes.Buffer, entry string, data any) error {
 		if err != nil {
 			return err
 		}
-		e = &limitedExec{t: c, stop: o.stop}
-		c.Funcs(template.FuncMap{tickName: e.tick, "printf": boundedPrintf})
+		e = &limitedExec{t: c, set: o, stop: o.stop}
+		c.Funcs(e.budgetFuncs())
 	}
 	defer o.pool.Put(e)
-	e.deadline, e.ticks, e.expired, e.stopped = time.Now().Add(o.timeLimit), 0, false, false
-	err := e.t.ExecuteTemplate(&limitWriter{buf: buf, left: o.outLimit}, entry, data)
+	start := time.Now()
+	e.deadline, e.steps, e.strBytes, e.where, e.hit, e.stopped = start.Add(o.timeLimit), 0, 0, -1, nil, false
+	w := &limitWriter{buf: buf, left: o.outLimit}
+	err := e.t.ExecuteTemplate(w, entry, data)
+	if o.observe != nil {
+		o.observe(entry, execStats{Steps: e.steps, StringBytes: e.strBytes, OutputBytes: int64(o.outLimit - w.left), Took: time.Since(start)})
+	}
+	where := e.whereText(entry)
 	switch {
 	case e.stopped:
 		return stopped
-	case e.expired:
-		return fmt.Errorf("stopped after %s, the time limit of an override template (in %s or a template it calls): %w", o.timeLimit, entry, errTimeLimit)
+	case errors.Is(e.hit, errTimeLimit):
+		return fmt.Errorf("%s: stopped after %s, the time limit of an override template render (%s and the templates it calls): loop over the view's lists (.Ports, .ACLs, …) rather than over large numbers, and compare or build fewer long strings: %w", where, o.timeLimit, entry, err)
+	case errors.Is(e.hit, errStepLimit):
+		return fmt.Errorf("%s: stopped after %d steps, the step limit of an override template render (%s and the templates it calls; a step is an action, a loop iteration, a template call or a call of a function that builds or compares strings): loop over the view's lists (.Ports, .ACLs, …) rather than over large numbers, and do not let a template call itself: %w", where, o.stepLimit, entry, err)
+	case errors.Is(e.hit, errStringLimit):
+		return fmt.Errorf("%s: stopped after %d MiB of strings, the string limit of an override template render (%s and the templates it calls; every string print, printf, join, … return counts, printed or kept in a variable): print text as it goes instead of growing a variable ({{$s = print $s $s}} doubles it every time): %w", where, o.strLimit>>20, entry, err)
 	case errors.Is(err, errOutputLimit):
-		return fmt.Errorf("stopped after %d MiB of output, the output limit of an override template (in %s or a template it calls): %w", o.outLimit>>20, entry, err)
+		return fmt.Errorf("%s (or the text after it): stopped after %d MiB of output, the output limit of an override template render (%s and the templates it calls): print less, or fewer copies of the pre-rendered stanzas (.Text): %w", where, o.outLimit>>20, entry, err)
 	}
 	return err
 }
@@ -165,32 +214,4 @@ func (w *limitWriter) Write(p []byte) (int, error) {
 	}
 	w.left -= len(p)
 	return w.buf.Write(p)
-}
-
-// boundedPrintf is text/template's printf for override templates: a
-// width or precision above maxPrintfWidth, or one taken from an argument
-// (*), is refused before anything is formatted.
-func boundedPrintf(format string, args ...any) (string, error) {
-	for i := 0; i < len(format); i++ {
-		if format[i] != '%' {
-			continue
-		}
-		i++
-		n := 0
-		for ; i < len(format) && strings.IndexByte("+-# 0123456789.[]", format[i]) >= 0; i++ {
-			switch c := format[i]; {
-			case c >= '0' && c <= '9':
-				n = n*10 + int(c-'0')
-				if n > maxPrintfWidth {
-					return "", fmt.Errorf("printf: a width or precision above %d", maxPrintfWidth)
-				}
-			default:
-				n = 0
-			}
-		}
-		if i < len(format) && format[i] == '*' {
-			return "", fmt.Errorf("printf: widths from arguments (*) are not allowed in override templates")
-		}
-	}
-	return fmt.Sprintf(format, args...), nil
 }

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"runtime"
 	"sort"
@@ -42,12 +41,18 @@ type Options struct {
 	// sub-template such as interface.tmpl; see docs/templates.md).
 	// Platforms without a folder in Dir keep the embedded templates.
 	Dir string
-	// TimeLimit and OutputLimit bound one device's render with override
-	// templates (zero: DefaultTimeLimit, DefaultOutputLimit). Once one
+	// TimeLimit, OutputLimit, StepLimit and StringLimit bound each render
+	// with override templates (one execution of device.tmpl or of a
+	// sub-template; zero: DefaultTimeLimit, DefaultOutputLimit,
+	// DefaultStepLimit, DefaultStringLimit): its time, the bytes it
+	// writes, its steps (actions, loop iterations, template and function
+	// calls) and the bytes of the strings its functions build. Once one
 	// render runs out of time, the Renderer's other override renders stop
 	// too: a looping template costs one time limit per run.
 	TimeLimit   time.Duration
 	OutputLimit int
+	StepLimit   int64
+	StringLimit int64
 }
 
 // Output is one rendered device configuration.
@@ -97,15 +102,29 @@ type Renderer struct {
 func NewRenderer(opts Options) (*Renderer, error) {
 	r := &Renderer{sizes: map[schema.Platform]*atomic.Int64{}, cache: &viewCache{}, specs: registry(), sets: map[schema.Platform]*template.Template{}, sources: map[schema.Platform]string{},
 		overrides: map[schema.Platform]*overrideSet{}, stanzas: map[schema.Platform]*stanzaSet{}, bufs: map[schema.Platform]*sync.Pool{}}
-	timeLimit, outLimit := opts.TimeLimit, opts.OutputLimit
-	if timeLimit <= 0 {
-		timeLimit = DefaultTimeLimit
+	lim := limits{time: opts.TimeLimit, out: opts.OutputLimit, steps: opts.StepLimit, strBytes: opts.StringLimit}
+	if lim.time <= 0 {
+		lim.time = DefaultTimeLimit
 	}
-	if outLimit <= 0 {
-		outLimit = DefaultOutputLimit
+	if lim.out <= 0 {
+		lim.out = DefaultOutputLimit
+	}
+	if lim.steps <= 0 {
+		lim.steps = DefaultStepLimit
+	}
+	if lim.strBytes <= 0 {
+		lim.strBytes = DefaultStringLimit
 	}
 	stop := new(atomic.Bool) // set once an override template runs out of time
 
+	var over *overridesFolder
+	if opts.Dir != "" {
+		var err error
+		if over, err = openOverrides(opts.Dir); err != nil {
+			return nil, err
+		}
+		defer over.close()
+	}
 	for _, p := range schema.Platforms() {
 		r.sizes[p] = new(atomic.Int64)
 		r.bufs[p] = new(sync.Pool)
@@ -114,26 +133,21 @@ func NewRenderer(opts Options) (*Renderer, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s templates (%s): %w", p, src, err)
 		}
-		if opts.Dir != "" {
-			over := filepath.Join(opts.Dir, string(p))
-			st, err := os.Stat(over)
-			switch {
-			case err == nil && st.IsDir():
-				src = over
-				if t, err = parseSet(t, os.DirFS(over), "."); err != nil {
-					return nil, fmt.Errorf("%s templates (%s): %w", p, src, err)
-				}
-			case err == nil:
-				return nil, fmt.Errorf("template override %s is a file; want a folder of *.tmpl files", over)
-			case !errors.Is(err, fs.ErrNotExist):
-				return nil, fmt.Errorf("reading template override %s: %w", over, err)
+		if over != nil && over.folders[p] {
+			src = filepath.Join(opts.Dir, string(p))
+			files, err := over.platformFiles(p)
+			if err == nil {
+				t, err = parseFiles(t, files, over.read)
+			}
+			if err != nil {
+				return nil, fmt.Errorf("%s templates (%s): %w", p, src, err)
 			}
 		}
 		r.sets[p] = t
 		r.sources[p] = src
 		st := &stanzaSet{t: t}
 		if src != "embedded" {
-			o, err := newOverrideSet(t, timeLimit, outLimit, stop)
+			o, err := newOverrideSet(t, lim, stop)
 			if err != nil {
 				return nil, fmt.Errorf("%s templates (%s): %w", p, src, err)
 			}
@@ -159,12 +173,18 @@ func parseSet(t *template.Template, fsys fs.FS, dir string) (*template.Template,
 	if err != nil {
 		return nil, fmt.Errorf("listing templates: %w", err)
 	}
+	return parseFiles(t, matches, func(m string) ([]byte, error) { return readlimit.FS(fsys, m, MaxTemplateFile) })
+}
+
+// parseFiles is parseSet's work on the files matches (sorted here), each
+// read with read.
+func parseFiles(t *template.Template, matches []string, read func(string) ([]byte, error)) (*template.Template, error) {
 	if len(matches) == 0 {
 		return nil, errors.New("no *.tmpl files found")
 	}
 	sort.Strings(matches)
 	for _, m := range matches {
-		b, err := readlimit.FS(fsys, m, MaxTemplateFile)
+		b, err := read(m)
 		if err != nil {
 			return nil, fmt.Errorf("reading %s: %w", m, err)
 		}

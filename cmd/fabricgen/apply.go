@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/fabricgen/fabricgen/internal/push/dialect"
 	"github.com/fabricgen/fabricgen/internal/push/state"
 	"github.com/fabricgen/fabricgen/push"
 	"github.com/fabricgen/fabricgen/push/planfile"
@@ -54,10 +55,22 @@ func (sf *stateFlags) check() error {
 	return nil
 }
 
-// stateDir is the fabric's state directory, with the backup override.
-func (sf *stateFlags) stateDir(f *schema.Fabric) state.Dir {
-	st := state.ForFabric(f.Dir)
+// stateDir is the fabric's state directory, with the backup override
+// and the key that signs its records.
+func (sf *stateFlags) stateDir(s *streams, f *schema.Fabric) state.Dir {
+	st := fabricState(s, f.Dir)
 	st.BackupRoot = sf.backupDir
+	return st
+}
+
+// fabricState is the state directory of the fabric in dir; with
+// FABRICGEN_PLAN_KEY set, its records are signed when written and must
+// be signed with that key when read.
+func fabricState(s *streams, dir string) state.Dir {
+	st := state.ForFabric(dir)
+	if k := s.getenv(planfile.KeyEnv); k != "" {
+		st.Key = []byte(k)
+	}
 	return st
 }
 
@@ -91,19 +104,23 @@ func newApplyCommand(s *streams) *cobra.Command {
 	var pf pushFlags
 	var sf stateFlags
 	var autoApprove, failFast, deviceDiff bool
+	var fabric string
 	cmd := &cobra.Command{
 		Use:   "apply [PLANFILE | DIR]",
 		Short: "Change the devices to match the intent, safely",
 		Long: `apply changes every device that has changes.
 
 With a plan file (from "fabricgen plan -out FILE"), the plan is a record to
-check, never a script: apply loads the intent from the plan's dir (relative
-to the working directory), refuses the whole plan when the intent changed,
-re-renders every device, re-reads it, and derives the change set itself; a
-device is refused when its running config changed since the plan (stale),
-when its rendered config or derived change set differs from the plan's
-("plan file does not match its intent"), or when --inventory gives another
-address than the plan's. --device selects a subset of the plan. With
+check, never a script: apply loads the intent from --fabric DIR, else from
+the plan's dir (relative to the working directory, followed only when it
+stays below it), refuses the whole plan when the intent's digest differs
+from the plan's, re-renders every device, re-reads it, and derives the
+change set itself; a device is refused when its running config changed
+since the plan (stale), when its rendered config or derived change set
+differs from the plan's ("plan file does not match its intent"), or when
+--inventory gives another address than the plan's. An unsigned plan's
+"unchanged" devices are read and compared again too (a device with
+changes is refused). --device selects a subset of the plan. With
 FABRICGEN_PLAN_KEY set, the plan must carry a matching signature. With a
 directory (default "."), apply plans, shows the plan, and asks for "yes"
 unless -auto-approve.
@@ -147,41 +164,30 @@ Exit status: 0 every device applied or unchanged, 1 otherwise.`,
 			var p *planfile.Plan
 			var run *planRun
 			var lock *state.Lock
+			// trusted: the plan cannot have been altered (made here, or
+			// its signature checked with the key), so what it says of
+			// unchanged devices is taken at its word.
+			trusted := false
 			defer func() { _ = lock.Release() }()
 			if st, err := os.Stat(target); err == nil && !st.IsDir() {
-				if p, err = planfile.Load(target); err != nil {
-					return withCode(exitFailed, err)
-				}
-				if err := p.Verify([]byte(s.getenv(planfile.KeyEnv))); err != nil {
-					return withCode(exitFailed, fmt.Errorf("%s: %w", target, err))
-				}
-				f, _, err := loadFabric(cmd, s, filepath.FromSlash(p.Dir), &pf.vf)
-				if err != nil {
+				if p, run, lock, trusted, err = loadSavedPlan(cmd, s, target, fabric, &pf, &sf); err != nil {
 					return err
 				}
-				if p, err = selectPlanDevices(p, pf.devices); err != nil {
-					return withCode(exitFailed, err)
-				}
-				if lock, err = sf.lock(cmd, sf.stateDir(f), "fabricgen apply "+target); err != nil {
-					return err
-				}
-				if run, err = renderPlanDevices(cmd.Context(), f, p, &pf); err != nil {
-					return err
-				}
-				fmt.Fprintf(w, "Applying saved plan %s (fabric %s): %s.\n", target, p.Fabric, summaryLine(p))
+				fmt.Fprintf(w, "Applying saved plan %s (fabric %s): %s.\n", termLine(target), termLine(p.Fabric), summaryLine(p))
 			} else {
 				f, _, err := loadFabric(cmd, s, target, &pf.vf)
 				if err != nil {
 					return err
 				}
-				if lock, err = sf.lock(cmd, sf.stateDir(f), "fabricgen apply "+target); err != nil {
+				if lock, err = sf.lock(cmd, sf.stateDir(s, f), "fabricgen apply "+target); err != nil {
 					return err
 				}
 				if run, err = prepareFabric(cmd.Context(), f, &pf, cmd.ErrOrStderr(), s.colour(s.errTTY)); err != nil {
 					return err
 				}
+				trusted = true // made here, from the intent and the devices
 				popts := opts
-				popts.State = sf.stateDir(run.f)
+				popts.State = sf.stateDir(s, run.f)
 				if p, err = push.Plan(cmd.Context(), run.f, run.inputs, version, popts); err != nil {
 					return withCode(exitFailed, err)
 				}
@@ -189,7 +195,7 @@ Exit status: 0 every device applied or unchanged, 1 otherwise.`,
 				if err := planExit(p, false); err != nil {
 					return err
 				}
-				if !p.HasChanges() && !hasInterrupted(sf.stateDir(run.f), p) {
+				if !p.HasChanges() && !hasInterrupted(sf.stateDir(s, run.f), p) {
 					fmt.Fprintln(w, "\nNo changes. The devices match the intent.")
 					return nil
 				}
@@ -205,8 +211,9 @@ Exit status: 0 every device applied or unchanged, 1 otherwise.`,
 			}
 			prog := newProgress(cmd, s, len(p.Devices))
 			opts.Events = prog.event
-			aopts := sf.applyOptions(cmd, s, opts, sf.stateDir(run.f))
+			aopts := sf.applyOptions(cmd, s, opts, sf.stateDir(s, run.f))
 			aopts.FailFast = failFast
+			aopts.TrustPlan = trusted
 			results, err := push.Apply(cmd.Context(), p, run.f, run.inputs, aopts)
 			prog.wait()
 			if err != nil && results == nil {
@@ -223,8 +230,114 @@ Exit status: 0 every device applied or unchanged, 1 otherwise.`,
 	fl := cmd.Flags()
 	fl.BoolVar(&autoApprove, "auto-approve", false, "do not ask for confirmation")
 	fl.BoolVar(&failFast, "fail-fast", false, "start no more devices after the first failure")
+	fl.StringVar(&fabric, "fabric", "", "with a plan file: the fabric directory to apply it to (default: the plan's dir, which must lie below the working directory); the plan's intent digest must match it")
 	fl.BoolVar(&deviceDiff, "device-diff", false, "print each device's own view of the staged change (EOS show session-config diffs, Junos show | compare, nv config diff, apply-patch log)")
 	return cmd
+}
+
+// loadSavedPlan reads and checks a saved plan, loads the fabric it is
+// applied to, takes the fabric's lock and renders the plan's devices
+// afresh. trusted says the plan's signature was checked with the key, so
+// what it says of unchanged devices is taken at its word.
+func loadSavedPlan(cmd *cobra.Command, s *streams, target, fabric string, pf *pushFlags, sf *stateFlags) (p *planfile.Plan, run *planRun, lock *state.Lock, trusted bool, err error) {
+	if p, err = planfile.Load(target); err != nil {
+		return nil, nil, nil, false, withCode(exitFailed, err)
+	}
+	if err := p.Verify([]byte(s.getenv(planfile.KeyEnv))); err != nil {
+		return nil, nil, nil, false, withCode(exitFailed, fmt.Errorf("%s: %w", target, err))
+	}
+	// Verify passed: a signature there was checked with the key.
+	trusted = p.Signature != ""
+	dir, err := planFabricDir(target, p, fabric)
+	if err != nil {
+		return nil, nil, nil, false, withCode(exitFailed, err)
+	}
+	f, _, err := loadFabric(cmd, s, dir, &pf.vf)
+	if err != nil {
+		return nil, nil, nil, false, err
+	}
+	if p, err = selectPlanDevices(p, pf.devices); err != nil {
+		return nil, nil, nil, false, withCode(exitFailed, err)
+	}
+	if !trusted {
+		if missing := notInPlan(f, p, pf.devices); len(missing) > 0 {
+			fmt.Fprintf(cmd.ErrOrStderr(), "Note: %s does not list %d device(s) of the intent, which are not applied: %s (the plan was made with --device, or edited; sign plans with %s to rule out the second)\n",
+				target, len(missing), strings.Join(missing, ", "), planfile.KeyEnv)
+		}
+	}
+	if lock, err = sf.lock(cmd, sf.stateDir(s, f), "fabricgen apply "+target); err != nil {
+		return nil, nil, nil, false, err
+	}
+	if run, err = renderPlanDevices(cmd.Context(), f, p, pf, trusted); err != nil {
+		return nil, nil, lock, false, err
+	}
+	return p, run, lock, trusted, nil
+}
+
+// notInPlan lists the intent's devices on platforms plan and apply
+// support, selected by globs (all when none), that the plan does not
+// list: an unsigned plan's device list is obeyed, so what it leaves out
+// is said.
+func notInPlan(f *schema.Fabric, p *planfile.Plan, globs []string) []string {
+	var out []string
+	for _, d := range f.Devices {
+		if p.Device(d.Name) != nil {
+			continue
+		}
+		if _, err := dialect.Lookup(d.Platform.V); err != nil {
+			continue
+		}
+		selected := len(globs) == 0
+		for _, g := range globs {
+			if ok, _ := path.Match(g, d.Name); ok {
+				selected = true
+			}
+		}
+		if selected {
+			out = append(out, d.Name)
+		}
+	}
+	return out
+}
+
+// planFabricDir is the fabric directory a saved plan is applied to. A
+// plan names its fabric by the intent digest, which apply checks against
+// the fabric it loads; the plan's dir (relative to where plan ran) is
+// only where to look, followed when it stays below the working directory
+// (a relative path with no ".." leaving it, and no symlink leading out).
+// --fabric DIR replaces it, for a plan made elsewhere. A dir that leaves
+// the working directory is refused: an edited plan must not make apply
+// load another fabric and write its lock, backups and records there.
+func planFabricDir(planPath string, p *planfile.Plan, flag string) (string, error) {
+	if flag != "" {
+		return flag, nil
+	}
+	dir := filepath.FromSlash(p.Dir)
+	if dir == "" {
+		dir = "."
+	}
+	leaves := func(why string) error {
+		return fmt.Errorf("%s: the plan's dir %q %s: apply follows a plan's dir only below the working directory; run apply from the directory plan ran in, or pass --fabric DIR (apply checks the plan's intent digest against it)", planPath, p.Dir, why)
+	}
+	if !filepath.IsLocal(dir) {
+		return "", leaves("leaves the working directory")
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", fmt.Errorf("working directory: %w", err)
+	}
+	realWd, err := filepath.EvalSymlinks(wd)
+	if err != nil {
+		return "", fmt.Errorf("working directory: %w", err)
+	}
+	real, err := filepath.EvalSymlinks(filepath.Join(wd, dir))
+	if err != nil {
+		return "", fmt.Errorf("%s: the plan's dir %q is not below the working directory (%w): run apply from the directory plan ran in, or pass --fabric DIR (apply checks the plan's intent digest against it)", planPath, p.Dir, err)
+	}
+	if rel, err := filepath.Rel(realWd, real); err != nil || !filepath.IsLocal(rel) {
+		return "", leaves("leads out of the working directory through a symlink (to " + real + ")")
+	}
+	return dir, nil
 }
 
 // hasInterrupted reports whether a device of the plan has an in-flight
@@ -273,12 +386,17 @@ func selectPlanDevices(p *planfile.Plan, globs []string) (*planfile.Plan, error)
 
 // renderPlanDevices lints the fabric and renders the plan's changing
 // devices afresh, so apply derives its commands from the intent and not
-// from the plan file.
-func renderPlanDevices(ctx context.Context, f *schema.Fabric, p *planfile.Plan, pf *pushFlags) (*planRun, error) {
+// from the plan file. An untrusted (unsigned) plan's unchanged devices are
+// rendered too: apply derives their status again rather than take the
+// plan's word for it.
+func renderPlanDevices(ctx context.Context, f *schema.Fabric, p *planfile.Plan, pf *pushFlags, trusted bool) (*planRun, error) {
 	var devs []*schema.Device
 	st := state.ForFabric(f.Dir)
 	for _, pd := range p.Devices {
-		if rec, _ := st.InFlight(pd.Name); pd.Status != planfile.StatusChange && rec == nil {
+		if pd.Status == planfile.StatusError {
+			continue
+		}
+		if rec, _ := st.InFlight(pd.Name); trusted && pd.Status != planfile.StatusChange && rec == nil {
 			continue
 		}
 		d := f.Device(pd.Name)
@@ -307,7 +425,7 @@ func writeDeviceDiffs(w io.Writer, results []push.Result) {
 		if r.DeviceDiff == "" {
 			continue
 		}
-		fmt.Fprintf(w, "\n%s (%s) reported:\n%s\n", r.Device, r.Platform, r.DeviceDiff)
+		fmt.Fprintf(w, "\n%s (%s) reported:\n%s\n", termLine(r.Device), termLine(r.Platform), termText(r.DeviceDiff))
 	}
 }
 
@@ -326,7 +444,7 @@ func writeResults(w io.Writer, verb string, results []push.Result, runErr error)
 		} else if r.Backup != "" {
 			detail = "backup: " + r.Backup
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t+%d -%d\t%s\n", r.Device, r.Platform, r.Status, r.Added, r.Removed, detail)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t+%d -%d\t%s\n", termLine(r.Device), termLine(r.Platform), termLine(string(r.Status)), r.Added, r.Removed, termLine(detail))
 	}
 	_ = tw.Flush()
 	var restore []push.Result
@@ -338,7 +456,7 @@ func writeResults(w io.Writer, verb string, results []push.Result, runErr error)
 	if len(restore) > 0 {
 		fmt.Fprintln(w, "\nDevices left half-done, and the command that restores each:")
 		for _, r := range restore {
-			fmt.Fprintf(w, "  %s: %s\n    restore: %s\n", r.Device, r.Reason, r.Restore)
+			fmt.Fprintf(w, "  %s: %s\n    restore: %s\n", termLine(r.Device), termLine(r.Reason), termLine(r.Restore))
 		}
 	}
 	var parts []string

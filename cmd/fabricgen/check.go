@@ -19,6 +19,7 @@ import (
 	"github.com/fabricgen/fabricgen/internal/check/collect"
 	"github.com/fabricgen/fabricgen/internal/lab"
 	"github.com/fabricgen/fabricgen/internal/push/session"
+	"github.com/fabricgen/fabricgen/internal/readlimit"
 	"github.com/fabricgen/fabricgen/lint/format"
 	"github.com/fabricgen/fabricgen/push"
 	"github.com/fabricgen/fabricgen/schema"
@@ -35,6 +36,7 @@ type checkFlags struct {
 	insecure    bool
 	parallelism int
 	timeout     time.Duration
+	maxOutput   int
 	inventory   string
 	interval    time.Duration
 	save        string
@@ -108,6 +110,7 @@ Rules (fabricgen explain CHKnnn for one):
 	fl.BoolVar(&cf.insecure, "insecure-ignore-host-key", false, "accept any host key (prints a warning; never in production)")
 	fl.IntVar(&cf.parallelism, "parallelism", push.DefaultParallelism, "devices read at once")
 	fl.DurationVar(&cf.timeout, "timeout", 30*time.Second, "per-device SSH handshake and per-command timeout")
+	fl.IntVar(&cf.maxOutput, "max-device-output", session.DefaultMaxOutput>>20, "MiB a device may send in answer to one command (or before its prompt); a device sending more fails (0: the default)")
 	fl.StringVar(&cf.inventory, "inventory", "", "JSON file mapping device names to \"host:port\", overriding mgmt_address (fabricgen lab up writes one)")
 	fl.DurationVar(&cf.interval, "interval", 10*time.Second, "time between the two readings")
 	fl.StringVar(&cf.save, "save", "", "write the readings to FILE (JSON), for --baseline and --from")
@@ -191,7 +194,7 @@ func writeReportFile(path string, data []byte) error {
 
 // lastSuccess is when the last successful run that wrote path ended.
 func lastSuccess(path string) time.Time {
-	fh, err := os.Open(path)
+	fh, err := readlimit.Open(path)
 	if err != nil {
 		return time.Time{}
 	}
@@ -202,7 +205,7 @@ func lastSuccess(path string) time.Time {
 // lastFabric is the fabric label of an earlier report at path, for a run
 // that could not load its fabric.
 func lastFabric(path string) string {
-	fh, err := os.Open(path)
+	fh, err := readlimit.Open(path)
 	if err != nil {
 		return ""
 	}
@@ -367,10 +370,13 @@ func collectOptions(cmd *cobra.Command, s *streams, f *schema.Fabric, cf *checkF
 	if cf.timeout <= 0 {
 		return collect.Options{}, nil, withCode(exitFailed, fmt.Errorf("--timeout %s: give a positive duration such as 30s", cf.timeout))
 	}
+	if cf.maxOutput < 0 {
+		return collect.Options{}, nil, withCode(exitFailed, fmt.Errorf("--max-device-output %d: give a number of MiB, at least 1", cf.maxOutput))
+	}
 	if cf.insecure {
 		fmt.Fprintln(cmd.ErrOrStderr(), "Warning: --insecure-ignore-host-key: device host keys are NOT verified; anyone on the path can impersonate a device and read its state.")
 	}
-	hk, err := session.NewHostKeys(cf.knownHosts, cf.insecure)
+	hk, err := newHostKeys(cf.knownHosts, cf.insecure)
 	if err != nil {
 		return collect.Options{}, nil, withCode(exitFailed, err)
 	}
@@ -382,7 +388,7 @@ func collectOptions(cmd *cobra.Command, s *streams, f *schema.Fabric, cf *checkF
 	if err != nil {
 		return collect.Options{}, nil, withCode(exitFailed, err)
 	}
-	o := collect.Options{Parallelism: cf.parallelism, Timeout: cf.timeout, HostKeys: hk, Inventory: inv, Getenv: s.getenv}
+	o := collect.Options{Parallelism: cf.parallelism, Timeout: cf.timeout, MaxOutput: int64(cf.maxOutput) << 20, HostKeys: hk, Inventory: inv, Getenv: s.getenv}
 	if fh, ok := s.in.(*os.File); ok && term.IsTerminal(int(fh.Fd())) {
 		o.Prompt = func(msg string) (string, error) {
 			fmt.Fprint(cmd.ErrOrStderr(), msg)

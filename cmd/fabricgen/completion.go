@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -166,12 +165,13 @@ func runningLabDevices(cmd *cobra.Command) []string {
 	if f := cmd.Flags().Lookup("dir"); f != nil && f.Value.String() != "" {
 		dir = f.Value.String()
 	}
-	b, err := readFileBounded(filepath.Join(dir, "inventory.json"), maxInventorySize)
+	path := filepath.Join(dir, "inventory.json")
+	b, err := readFileBounded(path, maxInventorySize)
 	if err != nil {
 		return nil
 	}
 	inv := map[string]string{}
-	if err := json.Unmarshal(b, &inv); err != nil {
+	if err := unmarshalJSON(b, path, &inv); err != nil {
 		return nil
 	}
 	out := make([]string, 0, len(inv))

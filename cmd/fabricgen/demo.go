@@ -375,12 +375,12 @@ func (d *demo) apply(p *planfile.Plan, run *planRun, opts push.Options, wantOK b
 	if d.verbose || d.s.errTTY {
 		prog := newProgress(d.cmd, &d.s, len(p.Devices))
 		opts.Events = prog.event
-		results, err = push.Apply(d.cmd.Context(), p, run.f, run.inputs, push.ApplyOptions{Options: opts})
+		results, err = push.Apply(d.cmd.Context(), p, run.f, run.inputs, push.ApplyOptions{Options: opts, TrustPlan: true})
 		prog.wait()
 	} else {
 		prog := newDemoProgress(d.w, p.Summary().Change)
 		opts.Events = prog.event
-		results, err = push.Apply(d.cmd.Context(), p, run.f, run.inputs, push.ApplyOptions{Options: opts})
+		results, err = push.Apply(d.cmd.Context(), p, run.f, run.inputs, push.ApplyOptions{Options: opts, TrustPlan: true})
 	}
 	if d.verbose {
 		if werr := writeResults(d.w, "Apply", results, err); werr != nil && wantOK {

@@ -10,7 +10,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/fabricgen/fabricgen/internal/push/state"
 	"github.com/fabricgen/fabricgen/push"
 )
 
@@ -70,7 +69,7 @@ func runDrift(cmd *cobra.Command, s *streams, pf *pushFlags, dir string, asJSON,
 	if err != nil {
 		return err
 	}
-	opts.State = state.ForFabric(run.f.Dir)
+	opts.State = fabricState(s, run.f.Dir)
 	results, err := push.Drift(cmd.Context(), run.inputs, opts)
 	if err != nil {
 		return withCode(exitFailed, err)
@@ -130,21 +129,21 @@ func writeDriftText(w io.Writer, rs []push.DriftResult) {
 		case r.Error != "":
 			detail = r.Error
 		case !r.LastApplied.IsZero():
-			detail = "last applied " + r.LastApplied.UTC().Format(time.RFC3339) + " (" + r.Run + ")"
+			detail = "last applied " + r.LastApplied.UTC().Format(time.RFC3339) + " (" + termLine(r.Run) + ")"
 		default:
 			detail = "never applied from this state directory"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", r.Device, r.Status, detail)
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", termLine(r.Device), termLine(string(r.Status)), termLine(detail))
 	}
 	_ = tw.Flush()
 	for _, r := range rs {
 		if r.Drifted() {
-			fmt.Fprintf(w, "\n%s (%s) %s: its managed config changed since it was applied:\n", r.Device, r.Platform, r.Status)
+			fmt.Fprintf(w, "\n%s (%s) %s: its managed config changed since it was applied:\n", termLine(r.Device), termLine(r.Platform), r.Status)
 			if push.IsHost(r.Platform) {
 				plain := func(s string) string { return s }
 				writeHostSettings(w, r.Drift.Text, plain, plain)
 			} else {
-				fmt.Fprint(w, r.Drift.Text)
+				fmt.Fprint(w, termText(r.Drift.Text))
 			}
 		}
 	}
@@ -192,6 +191,7 @@ func writeDriftMarkdown(w io.Writer, fabric string, rs []push.DriftResult) {
 			if push.IsHost(r.Platform) {
 				lang, body = "text", push.HostSettingText(body)
 			}
+			body = termText(body) // a fence shows its text as is: no raw controls
 			fence := codeFence(body)
 			fmt.Fprintf(w, "\n<details><summary>%s: %s</summary>\n\n%s%s\n%s%s\n</details>\n", mdCode(r.Device), r.Status, fence, lang, body, fence)
 		}

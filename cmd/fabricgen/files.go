@@ -1,6 +1,16 @@
 package main
 
-import "github.com/fabricgen/fabricgen/internal/readlimit"
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/fabricgen/fabricgen/internal/nestlimit"
+	"github.com/fabricgen/fabricgen/internal/push/session"
+	"github.com/fabricgen/fabricgen/internal/readlimit"
+)
 
 // Limits of the files the CLI reads besides intent and variable files
 // (which schema bounds): no path given on the command line or found in a
@@ -25,4 +35,41 @@ const (
 // bytes (read through a bounded reader, so /dev/zero is refused at once).
 func readFileBounded(path string, limit int64) ([]byte, error) {
 	return readlimit.File(path, limit)
+}
+
+// unmarshalJSON decodes b, the text of the file name, into v after
+// checking its nesting (nestlimit.JSON): a file nested 100,000 levels deep
+// is refused at its file:line:column, before the decoder sees it.
+func unmarshalJSON(b []byte, name string, v any) error {
+	if err := nestlimit.JSON(b, name); err != nil {
+		return err
+	}
+	return json.Unmarshal(b, v)
+}
+
+// newHostKeys is session.NewHostKeys after checking each --known-hosts
+// file (or ~/.ssh/known_hosts, the default) is a regular file, so that a
+// named pipe there is named as such before anything else is read.
+// session.NewHostKeys reads the files with the bounded reader itself, so
+// a file swapped for a pipe after this check is refused too.
+func newHostKeys(files []string, insecure bool) (*session.HostKeys, error) {
+	if !insecure {
+		check := files
+		if len(check) == 0 {
+			if home, err := os.UserHomeDir(); err == nil {
+				check = []string{filepath.Join(home, ".ssh", "known_hosts")}
+			}
+		}
+		for _, f := range check {
+			fh, err := readlimit.Open(f)
+			if errors.Is(err, readlimit.ErrNotRegular) {
+				return nil, fmt.Errorf("known_hosts file: %w", err)
+			}
+			if err == nil {
+				_ = fh.Close()
+			}
+			// Other errors (a missing file) are NewHostKeys' to report.
+		}
+	}
+	return session.NewHostKeys(files, insecure)
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/fabricgen/fabricgen/internal/nestlimit"
 	"github.com/fabricgen/fabricgen/internal/push/config"
 	"github.com/fabricgen/fabricgen/schema"
 	"github.com/hashicorp/hcl/v2"
@@ -91,6 +93,13 @@ listed, and the exit status is 2 when there are any. JSON files are left alone.`
 // formatHCL parses src first (hclwrite would happily "format" broken input)
 // and returns the canonical text.
 func formatHCL(src []byte, path string) ([]byte, schema.Diagnostics) {
+	// Bounded before parsing, as the loader bounds it: 100,000 nested
+	// brackets overflow the parser's stack.
+	var deep *nestlimit.Error
+	if errors.As(nestlimit.HCL(src, path), &deep) {
+		r := schema.RangeFromHCL(deep.Range)
+		return nil, schema.Diagnostics{{Severity: schema.SevError, Summary: "Nested too deeply", Detail: deep.Detail, Subject: &r}}
+	}
 	_, ds := hclsyntax.ParseConfig(src, path, hcl.InitialPos)
 	if ds.HasErrors() {
 		var out schema.Diagnostics

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -36,26 +35,12 @@ variable "v" {
 `
 
 // TestLoadInterrupted sends real signals to fabricgen validate while it
-// loads: reading a -var-file that is a named pipe nobody writes, and
-// evaluating a large (but allowed) expression. The first SIGINT or
+// evaluates a large (but allowed) expression. (A -var-file that is a
+// named pipe, once the other case here, is now refused at once:
+// TestCLIRefusesNamedPipes.) The first SIGINT or
 // SIGTERM stops the load: exit 1, "Interrupted", within seconds.
 func TestLoadInterrupted(t *testing.T) {
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
-		t.Run("fifo/"+sig.String(), func(t *testing.T) {
-			dir := t.TempDir()
-			writeInterruptFabric(t, dir, "")
-			fifo := filepath.Join(dir, "vars.hcl")
-			if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-				t.Fatal(err)
-			}
-			p := relStart(t, dir, "validate", "fabric", "-var-file", fifo)
-			// A writer end opens without blocking once the reader is in
-			// its open: then fabricgen is reading the pipe (and waits for
-			// data that never comes).
-			w := openWriterWhenRead(t, p, fifo)
-			defer w.Close()
-			interruptAndWant(t, p, sig)
-		})
 		t.Run("evaluation/"+sig.String(), func(t *testing.T) {
 			dir := t.TempDir()
 			writeInterruptFabric(t, dir, "locals {\n  a = {for i in range(380000) : tostring(i) => i}\n}\n")
@@ -95,30 +80,6 @@ func interruptAndWant(t *testing.T, p *relProc, sig syscall.Signal) {
 	}
 	if !strings.Contains(r.stderr, "Interrupted") || strings.Contains(r.stderr, "Success") {
 		t.Errorf("after %s: want the load reported as interrupted: %s", sig, r)
-	}
-}
-
-// openWriterWhenRead opens fifo's writer end as soon as fabricgen has
-// opened its reader end.
-func openWriterWhenRead(t *testing.T, p *relProc, fifo string) *os.File {
-	t.Helper()
-	deadline := time.Now().Add(waitPatience(t))
-	for {
-		w, err := os.OpenFile(fifo, os.O_WRONLY|syscall.O_NONBLOCK, 0)
-		if err == nil {
-			return w
-		}
-		if !errors.Is(err, syscall.ENXIO) {
-			t.Fatal(err)
-		}
-		select {
-		case <-p.done:
-			t.Fatalf("fabricgen ended before reading the pipe: %s", p.result())
-		case <-time.After(20 * time.Millisecond):
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("fabricgen never opened the pipe: %s", p.result())
-		}
 	}
 }
 

@@ -94,6 +94,14 @@ func TestLabUpBadFlags(t *testing.T) {
 	if err := os.Symlink("/dev/zero", filepath.Join(zero, "leaf1.cfg")); err != nil {
 		t.Fatal(err)
 	}
+	pipe := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(pipe, "leaf1.cfg"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	deep := t.TempDir()
+	if err := os.WriteFile(filepath.Join(deep, "leaf3.json"), []byte("{\"PORT\":\n"+strings.Repeat("[", 100_000)+strings.Repeat("]", 100_000)+"}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		name string
 		args []string
@@ -109,7 +117,9 @@ func TestLabUpBadFlags(t *testing.T) {
 		{"bad line", []string{"--running-config", junos, "--device", "spine1"}, []string{"spine1.cfg", `line 2 "reboot now"`}},
 		{"too big", []string{"--running-config", big}, []string{"leaf1.cfg holds more than 16 MiB", "the lab reads at most 16 MiB of configuration per device"}},
 		{"not a directory", []string{"--running-config", filepath.Join(big, "leaf1.cfg")}, []string{"is not a directory"}},
-		{"symlink to /dev/zero", []string{"--running-config", zero}, []string{"leaf1.cfg is not a regular file"}},
+		{"symlink to /dev/zero", []string{"--running-config", zero}, []string{"leaf1.cfg is a character device"}},
+		{"named pipe", []string{"--running-config", pipe}, []string{"leaf1.cfg is a named pipe"}},
+		{"config_db.json nested 100,000 deep", []string{"--running-config", deep, "--device", "leaf3"}, []string{"leaf3.json:2:", "nested too deeply"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -12,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fabricgen/fabricgen/internal/lab"
+	"github.com/fabricgen/fabricgen/internal/readlimit"
 )
 
 // controlTimeout bounds one exchange with a running lab.
@@ -188,7 +188,7 @@ data plane sends traffic through it, so fabricgen check sees its effect.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			src := s.in
 			if len(args) == 2 && args[1] != "-" {
-				f, err := os.Open(args[1])
+				f, err := readlimit.Open(args[1])
 				if err != nil {
 					return withCode(exitFailed, err)
 				}

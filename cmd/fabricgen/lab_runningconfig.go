@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/fabricgen/fabricgen/internal/lab"
+	"github.com/fabricgen/fabricgen/internal/nestlimit"
 	"github.com/fabricgen/fabricgen/internal/readlimit"
 	"github.com/fabricgen/fabricgen/schema"
 )
@@ -27,7 +28,7 @@ func loadRunningConfigs(ctx context.Context, dir string, fabric []*schema.Device
 	if !fi.IsDir() {
 		return nil, fmt.Errorf("--running-config %s is not a directory: give the directory that holds %s files", dir, runningConfigExts("<device>", ", "))
 	}
-	entries, err := os.ReadDir(dir)
+	entries, err := readlimit.ReadDir(dir)
 	if err != nil {
 		return nil, fmt.Errorf("--running-config %s: %w", dir, err)
 	}
@@ -69,6 +70,13 @@ func loadRunningConfigs(ctx context.Context, dir string, fabric []*schema.Device
 		if err != nil {
 			return nil, fmt.Errorf("--running-config: %w", err)
 		}
+		// A SONiC config_db.json is JSON: its nesting is bounded before
+		// the lab decodes it, so a deep one is refused at its line.
+		if ext == ".json" {
+			if err := nestlimit.JSON([]byte(text), file); err != nil {
+				return nil, fmt.Errorf("--running-config: %w", err)
+			}
+		}
 		sp := specs[i]
 		sp.RunningConfig = text
 		if err := lab.CheckRunningConfig(sp); err != nil {
@@ -80,15 +88,9 @@ func loadRunningConfigs(ctx context.Context, dir string, fabric []*schema.Device
 	return sources, nil
 }
 
-// readBounded reads a regular file of at most limit bytes.
+// readBounded reads a regular file of at most limit bytes (readlimit
+// refuses anything else).
 func readBounded(path string, limit int) (string, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return "", err
-	}
-	if !fi.Mode().IsRegular() {
-		return "", fmt.Errorf("%s is not a regular file", path)
-	}
 	b, err := readlimit.File(path, int64(limit))
 	if errors.Is(err, readlimit.ErrTooLarge) {
 		return "", fmt.Errorf("%w: the lab reads at most %s of configuration per device", err, readlimit.Size(int64(limit)))

@@ -229,3 +229,77 @@ func TestLintVarErrorHasNoFileLocation(t *testing.T) {
 		t.Errorf("github: exit %d:\n%s", code, out)
 	}
 }
+
+// TestLintClassWithoutDSCP is issue 21 item 3 through the CLI: the
+// clos-400g example with its RoCE or CNP class stripped of its DSCP list
+// still validates (an empty list is well-formed), but lint exits 2 with
+// QOS009 at the class's dscp line (or its block when the attribute is
+// gone), and render refuses (exit 1) instead of writing NIC scripts that
+// map the DSCP the NICs mark to priority 0.
+func TestLintClassWithoutDSCP(t *testing.T) {
+	cases := []struct {
+		name     string
+		old, new string
+		at       string // file:line:col of the finding
+		summary  string
+	}{
+		{"roce dscp empty", "  dscp      = [26]\n", "  dscp      = []\n", "qos.fab.hcl:43:3",
+			`traffic_class "roce" has an empty dscp list, but 32 NICs mark RoCE with DSCP 26 (nic01: tos 106)`},
+		{"cnp dscp empty", "  dscp      = [48]\n", "  dscp      = []\n", "qos.fab.hcl:54:3",
+			`traffic_class "cnp" has an empty dscp list, but 16 NICs mark CNP with DSCP 48 (nic01: cnp_dscp 48)`},
+		{"cnp dscp absent", "  dscp      = [48]\n", "", "qos.fab.hcl:52:1",
+			`traffic_class "cnp" sets no dscp, but 16 NICs mark CNP with DSCP 48 (nic01: cnp_dscp 48)`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := copyExample(t, "clos-400g", t.TempDir())
+			path := filepath.Join(dir, "qos.fab.hcl")
+			src, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Count(string(src), c.old) != 1 {
+				t.Fatalf("qos.fab.hcl has %d copies of %q, want 1", strings.Count(string(src), c.old), c.old)
+			}
+			if err := os.WriteFile(path, []byte(strings.Replace(string(src), c.old, c.new, 1)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if code, out, errs := lintRun(t, "validate", dir); code != 0 {
+				t.Errorf("validate: exit %d, want 0 (an empty dscp list is well-formed)\nstdout: %s\nstderr: %s", code, out, errs)
+			}
+			code, out, errs := lintRun(t, "lint", "-f", "compact", dir)
+			if code != 2 {
+				t.Errorf("lint: exit %d, want 2\nstdout: %s\nstderr: %s", code, out, errs)
+			}
+			var errLines []string
+			for _, l := range strings.Split(out, "\n") {
+				if strings.Contains(l, ": error - ") {
+					errLines = append(errLines, l)
+				}
+			}
+			if len(errLines) != 1 || !strings.HasPrefix(errLines[0], filepath.Join(dir, c.at)+": error - "+c.summary) || !strings.HasSuffix(errLines[0], "(QOS009)") {
+				t.Errorf("lint: want exactly one error, QOS009 at %s: %s; got %q\n%s", c.at, c.summary, errLines, out)
+			}
+			rout := t.TempDir()
+			code, stdout, stderr := lintRun(t, "render", "-o", rout, dir)
+			if code != 1 {
+				t.Errorf("render: exit %d, want 1 (lint errors refuse)\nstdout: %s\nstderr: %s", code, stdout, stderr)
+			}
+			if !strings.Contains(stderr, c.at) || !strings.Contains(stderr, "error[QOS009]") || !strings.Contains(stderr, "lint reported 1 error(s)") {
+				t.Errorf("render: stderr lacks the QOS009 refusal at %s:\n%s", c.at, stderr)
+			}
+			if ents, _ := os.ReadDir(rout); len(ents) != 0 {
+				t.Errorf("render wrote %d file(s) despite the lint error, want none", len(ents))
+			}
+			// The finding is the fabric's (a class line, no device), so rendering
+			// one switch, which would map the DSCP to priority 0, refuses too.
+			nout := t.TempDir()
+			if code, stdout, stderr := lintRun(t, "render", "-o", nout, dir, "--device", "leaf1"); code != 1 || !strings.Contains(stderr, "error[QOS009]") {
+				t.Errorf("render --device leaf1: exit %d, want 1 with QOS009\nstdout: %s\nstderr: %s", code, stdout, stderr)
+			}
+			if ents, _ := os.ReadDir(nout); len(ents) != 0 {
+				t.Errorf("render --device leaf1 wrote %d file(s) despite the lint error, want none", len(ents))
+			}
+		})
+	}
+}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -18,7 +17,6 @@ import (
 	"github.com/fabricgen/fabricgen/internal/natsort"
 	"github.com/fabricgen/fabricgen/internal/push/dialect"
 	"github.com/fabricgen/fabricgen/internal/push/session"
-	"github.com/fabricgen/fabricgen/internal/push/state"
 	"github.com/fabricgen/fabricgen/lint"
 	"github.com/fabricgen/fabricgen/push"
 	"github.com/fabricgen/fabricgen/push/planfile"
@@ -34,6 +32,7 @@ type pushFlags struct {
 	insecure    bool
 	parallelism int
 	timeout     time.Duration
+	maxOutput   int
 	inventory   string
 	templates   string
 	noTakeover  bool
@@ -50,8 +49,9 @@ func (pf *pushFlags) register(cmd *cobra.Command) {
 	fl.BoolVar(&pf.insecure, "insecure-ignore-host-key", false, "accept any host key (prints a warning; never in production)")
 	fl.IntVar(&pf.parallelism, "parallelism", push.DefaultParallelism, "devices worked on at once")
 	fl.DurationVar(&pf.timeout, "timeout", 30*time.Second, "per-device SSH handshake and per-command timeout")
+	fl.IntVar(&pf.maxOutput, "max-device-output", session.DefaultMaxOutput>>20, "MiB a device may send in answer to one command (or before its prompt); a device sending more fails (0: the default)")
 	fl.StringVar(&pf.inventory, "inventory", "", "JSON file mapping device names to \"host:port\", overriding mgmt_address (fabricgen lab up writes one)")
-	fl.StringVar(&pf.templates, "templates", "", "directory overriding the embedded templates per platform")
+	fl.StringVar(&pf.templates, "templates", "", "folder of per-platform template overrides (DIR/PLATFORM/*.tmpl; see docs/templates.md)")
 	fl.BoolVar(&pf.noTakeover, "no-takeover", false, "refuse a device whose change would remove or replace managed lines fabricgen did not create (brownfield config), instead of taking them over")
 }
 
@@ -63,10 +63,13 @@ func (pf *pushFlags) options(cmd *cobra.Command, s *streams) (push.Options, erro
 	if pf.timeout <= 0 {
 		return push.Options{}, fmt.Errorf("--timeout %s: give a positive duration such as 30s", pf.timeout)
 	}
+	if pf.maxOutput < 0 {
+		return push.Options{}, fmt.Errorf("--max-device-output %d: give a number of MiB, at least 1", pf.maxOutput)
+	}
 	if pf.insecure {
 		fmt.Fprintln(cmd.ErrOrStderr(), "Warning: --insecure-ignore-host-key: device host keys are NOT verified; anyone on the path can impersonate a device and read its configuration.")
 	}
-	hk, err := session.NewHostKeys(pf.knownHosts, pf.insecure)
+	hk, err := newHostKeys(pf.knownHosts, pf.insecure)
 	if err != nil {
 		return push.Options{}, err
 	}
@@ -77,6 +80,7 @@ func (pf *pushFlags) options(cmd *cobra.Command, s *streams) (push.Options, erro
 	o := push.Options{
 		Parallelism: pf.parallelism,
 		Timeout:     pf.timeout,
+		MaxOutput:   int64(pf.maxOutput) << 20,
 		HostKeys:    hk,
 		Inventory:   inv,
 		Getenv:      s.getenv,
@@ -103,7 +107,7 @@ func readInventory(path string) (map[string]string, error) {
 		return nil, fmt.Errorf("--inventory: %w", err)
 	}
 	inv := map[string]string{}
-	if err := json.Unmarshal(b, &inv); err != nil {
+	if err := unmarshalJSON(b, path, &inv); err != nil {
 		return nil, fmt.Errorf("--inventory %s: want a JSON object {\"device\": \"host:port\"}: %w", path, err)
 	}
 	return inv, nil
@@ -137,7 +141,11 @@ func prepare(ctx context.Context, cmd *cobra.Command, s *streams, dir string, pf
 // terminal).
 func prepareFabric(ctx context.Context, f *schema.Fabric, pf *pushFlags, ew io.Writer, colour bool) (*planRun, error) {
 	dir := f.Dir
-	findings, err := lint.Run(ctx, f, lint.Options{})
+	cfg, err := gateConfig(ctx, dir, ew, colour)
+	if err != nil {
+		return nil, err
+	}
+	findings, err := lint.Run(ctx, f, lint.Options{Config: cfg})
 	if err != nil {
 		return nil, withCode(exitFailed, fmt.Errorf("lint: %w", err))
 	}
@@ -207,7 +215,7 @@ func renderDevices(ctx context.Context, f *schema.Fabric, devs []*schema.Device,
 
 func newPlanCommand(s *streams) *cobra.Command {
 	var pf pushFlags
-	var out string
+	var out, backupDir string
 	var detailed, asJSON, markdown, refreshOnly, summary bool
 	mdLimit := DefaultMarkdownLimit
 	cmd := &cobra.Command{
@@ -271,7 +279,8 @@ Exit status: 0 no changes (or changes without -detailed-exitcode), 1 error
 			if err != nil {
 				return err
 			}
-			opts.State = state.ForFabric(run.f.Dir)
+			opts.State = fabricState(s, run.f.Dir)
+			opts.State.BackupRoot = backupDir
 			var prog *progress
 			if s.errTTY {
 				// A live display of the device reads; without a
@@ -326,6 +335,7 @@ Exit status: 0 no changes (or changes without -detailed-exitcode), 1 error
 	fl.BoolVar(&markdown, "markdown", false, "print the plan as Markdown for a review comment: changed devices only, a summary table, devices with the same change grouped, collapsed diffs, host settings as 'setting: old -> new', hop-path diagrams of lint warnings")
 	fl.IntVar(&mdLimit, "markdown-limit", DefaultMarkdownLimit, "with --markdown, stop before this many characters and point at the full plan (-out FILE); GitHub comments hold 65,536")
 	fl.BoolVar(&summary, "summary", false, "one line per device and no diffs (the plan saved with -out is the same)")
+	fl.StringVar(&backupDir, "backup-dir", "", "the folder an interrupted apply saved its backups in (its --backup-dir), to judge whether it left the device clean (default DIR/.fabricgen/backups)")
 	fl.BoolVar(&refreshOnly, "refresh-only", false, "report drift instead: devices whose config changed since fabricgen applied it (as fabricgen drift)")
 	return cmd
 }
@@ -391,19 +401,20 @@ func writePlanHuman(w io.Writer, p *planfile.Plan, skipped []string, v planView)
 	for _, d := range p.Devices {
 		switch d.Status {
 		case planfile.StatusUnchanged:
-			unchanged = append(unchanged, d.Name)
+			unchanged = append(unchanged, termLine(d.Name))
 		case planfile.StatusError:
-			fmt.Fprintf(w, "%s %s (%s, %s): %s\n\n", red("✗"), bold(d.Name), d.Platform, d.Address, d.Error)
+			fmt.Fprintf(w, "%s %s (%s, %s): %s\n\n", red("✗"), bold(termLine(d.Name)), termLine(d.Platform), termLine(d.Address), termText(d.Error))
 		default:
 			body, host := changeBody(d)
 			key := changeKey(d, body)
 			same, seen := firstOf[key]
 			if !seen {
-				firstOf[key] = d.Name
+				firstOf[key] = termLine(d.Name)
 			}
-			header := fmt.Sprintf("%s (%s, %s) will change: +%d -%d lines", bold(d.Name), d.Platform, d.Address, d.Diff.Added, d.Diff.Removed)
+			name, platform, addr := termLine(d.Name), termLine(d.Platform), termLine(d.Address)
+			header := fmt.Sprintf("%s (%s, %s) will change: +%d -%d lines", bold(name), platform, addr, d.Diff.Added, d.Diff.Removed)
 			if host {
-				header = fmt.Sprintf("%s (%s, %s) will change %d setting(s):", bold(d.Name), d.Platform, d.Address, len(push.HostSettingChanges(d.Diff.Text)))
+				header = fmt.Sprintf("%s (%s, %s) will change %d setting(s):", bold(name), platform, addr, len(push.HostSettingChanges(d.Diff.Text)))
 			}
 			switch {
 			case seen && host:
@@ -419,7 +430,7 @@ func writePlanHuman(w io.Writer, p *planfile.Plan, skipped []string, v planView)
 				if v.summary {
 					where = ""
 				}
-				fmt.Fprintf(w, "  takes over %d line(s) fabricgen did not create (%s--no-takeover refuses instead), e.g. %s\n", n, where, d.Takeover[0])
+				fmt.Fprintf(w, "  takes over %d line(s) fabricgen did not create (%s--no-takeover refuses instead), e.g. %s\n", n, where, termLine(d.Takeover[0]))
 			}
 			switch {
 			case v.summary:
@@ -436,7 +447,7 @@ func writePlanHuman(w io.Writer, p *planfile.Plan, skipped []string, v planView)
 		fmt.Fprintf(w, "No changes: %s\n", nameRanges(unchanged))
 	}
 	if len(skipped) > 0 {
-		fmt.Fprintf(w, "Not planned (plan/apply supports %s): %s\n", strings.Join(dialect.Supported(), ", "), strings.Join(skipped, ", "))
+		fmt.Fprintf(w, "Not planned (plan/apply supports %s): %s\n", strings.Join(dialect.Supported(), ", "), termLine(strings.Join(skipped, ", ")))
 	}
 	if v.summary && p.HasChanges() {
 		fmt.Fprintln(w, "\nDiffs not shown (--summary): plan without it shows them, --device NAME one device's.")
@@ -446,7 +457,7 @@ func writePlanHuman(w io.Writer, p *planfile.Plan, skipped []string, v planView)
 
 // writeDiff prints a unified diff, its lines painted by kind.
 func writeDiff(w io.Writer, text string, add, del, hunk, bold func(string) string) {
-	for _, l := range strings.SplitAfter(text, "\n") {
+	for _, l := range strings.SplitAfter(termText(text), "\n") {
 		switch {
 		case l == "":
 		case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"):
@@ -479,7 +490,7 @@ func nameRanges(names []string) string {
 // new in add's.
 func writeHostSettings(w io.Writer, diffText string, del, add func(string) string) {
 	for _, c := range push.HostSettingChanges(diffText) {
-		fmt.Fprintf(w, "  %s: %s%s%s\n", c.Setting, del(c.Old), push.SettingArrow, add(c.New))
+		fmt.Fprintf(w, "  %s: %s%s%s\n", termLine(c.Setting), del(termLine(c.Old)), push.SettingArrow, add(termLine(c.New)))
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode"
 
 	"github.com/fabricgen/fabricgen/diag"
 	"github.com/fabricgen/fabricgen/internal/graph"
@@ -285,6 +286,7 @@ func groupDetails(g *planGroup, body string) string {
 		lang = "text"
 		b.WriteString("One line per setting that changes (`setting: old -> new`):\n\n")
 	}
+	body = termText(body) // a fence shows its text as is: no raw controls
 	fence := codeFence(body)
 	b.WriteString(fence + lang + "\n" + body)
 	if body != "" && !strings.HasSuffix(body, "\n") {
@@ -395,7 +397,10 @@ func mdText(s string) string {
 		switch {
 		case r == '\n' || r == '\r' || r == '\t':
 			b.WriteByte(' ')
-		case r < 0x20 || r == 0x7f:
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || unicode.Is(unicode.Cf, r):
+			// Controls and invisible format characters (bidi
+			// overrides) as entities: a terminal showing the Markdown
+			// would act on them.
 			fmt.Fprintf(&b, "&#%d;", r)
 		case strings.ContainsRune("&<>\"'|`*_[]\\~#!{}", r):
 			fmt.Fprintf(&b, "&#%d;", r)

@@ -142,6 +142,7 @@ func (pr *progress) elapsed() time.Duration {
 
 // event takes one device's progress report; it is safe for concurrent use.
 func (pr *progress) event(e push.Event) {
+	e.Device, e.Step = termLine(e.Device), termLine(e.Step)
 	pr.mu.Lock()
 	defer pr.mu.Unlock()
 	switch {

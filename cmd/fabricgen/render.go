@@ -69,7 +69,7 @@ Exit status: 0 every selected device rendered; 1 lint errors (without
 	rf.vf.register(cmd)
 	cmd.Flags().StringVarP(&rf.out, "output", "o", "", "directory to write OUT/DEVICE.EXT into (created if missing)")
 	cmd.Flags().StringArrayVar(&rf.devices, "device", nil, "render only devices whose name matches this glob (repeatable)")
-	cmd.Flags().StringVar(&rf.templates, "templates", "", "folder of per-platform template overrides (DIR/PLATFORM/*.tmpl)")
+	cmd.Flags().StringVar(&rf.templates, "templates", "", "folder of per-platform template overrides (DIR/PLATFORM/*.tmpl; every folder must be a platform, no symlink may lead out of DIR; see docs/templates.md)")
 	cmd.Flags().BoolVar(&rf.force, "force", false, "render even when lint reports errors")
 	return cmd
 }
@@ -198,19 +198,38 @@ func selectDevices(f *schema.Fabric, globs []string) ([]*schema.Device, error) {
 	return out, nil
 }
 
+// gateConfig reads the .fabricgen.hcl of dir (or a parent; nil when there
+// is none) for the lint gate of render, plan and apply. An invalid one is
+// written to ew as lint writes it (file:line:column, snippet) and refused
+// with exit 1: a gate must not run with a configuration it could not read.
+func gateConfig(ctx context.Context, dir string, ew io.Writer, colour bool) (*lint.Config, error) {
+	path, err := lint.FindConfig(ctx, dir)
+	if err != nil {
+		return nil, withCode(exitFailed, err)
+	}
+	if path == "" {
+		return nil, nil
+	}
+	cfg, err := lint.LoadConfig(ctx, path)
+	var cerr *lint.ConfigError
+	if errors.As(err, &cerr) {
+		if werr := diag.WriteText(ew, cerr.Diagnostics, map[string][]byte{cerr.Path: cerr.Source}, colour); werr != nil {
+			return nil, withCode(exitFailed, werr)
+		}
+		return nil, withCode(exitFailed, fmt.Errorf("%s is not a valid lint configuration (listed above)", cerr.Path))
+	}
+	if err != nil {
+		return nil, withCode(exitFailed, err)
+	}
+	return cfg, nil
+}
+
 // lintGate runs lint and refuses (exit 1) when it reports errors on the
 // selected devices or the fabric as a whole, unless force is set.
 func lintGate(cmd *cobra.Command, f *schema.Fabric, dir string, devices []*schema.Device, force bool) error {
-	cfg, err := loadLintConfig(cmd, dir)
-	var cerr *lint.ConfigError
-	if errors.As(err, &cerr) {
-		if werr := diag.WriteText(cmd.ErrOrStderr(), cerr.Diagnostics, map[string][]byte{cerr.Path: cerr.Source}, false); werr != nil {
-			return withCode(exitFailed, werr)
-		}
-		return withCode(exitFailed, fmt.Errorf("%s is not a valid lint configuration (listed above)", cerr.Path))
-	}
+	cfg, err := gateConfig(cmd.Context(), dir, cmd.ErrOrStderr(), false)
 	if err != nil {
-		return withCode(exitFailed, err)
+		return err
 	}
 	findings, err := lint.Run(cmd.Context(), f, lint.Options{Config: cfg})
 	if err != nil {

@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
+
+	"github.com/fabricgen/fabricgen/internal/readlimit"
 )
 
 // renderOutput is where render -o writes its files. Every file is
@@ -106,7 +108,7 @@ func siblingStage(out string, mode fs.FileMode) (*renderOutput, error) {
 
 // isEmptyDir reports whether dir has no entries.
 func isEmptyDir(dir string) (bool, error) {
-	f, err := os.Open(dir)
+	f, err := readlimit.OpenDir(dir)
 	if err != nil {
 		return false, err
 	}
@@ -207,7 +209,7 @@ func (o *renderOutput) commit() error {
 	if err := os.MkdirAll(o.out, 0o755); err != nil {
 		return fmt.Errorf("creating %s: %w", o.out, err)
 	}
-	ents, err := os.ReadDir(o.stage)
+	ents, err := readlimit.ReadDir(o.stage)
 	if err != nil {
 		return fmt.Errorf("reading the staging folder %s: %w", o.stage, err)
 	}

@@ -3,6 +3,8 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -63,7 +65,7 @@ Exit status: 0 every device restored (or already at its backup), 1 otherwise.`,
 			if to != "" && len(devs) != 1 {
 				return withCode(exitFailed, fmt.Errorf("--to names one backup file: give exactly one device (got %d)", len(devs)))
 			}
-			st := sf.stateDir(f)
+			st := sf.stateDir(s, f)
 			lock, err := sf.lock(cmd, st, "fabricgen rollback "+strings.Join(args, " "))
 			if err != nil {
 				return err
@@ -130,9 +132,12 @@ func rollbackTargets(cmd *cobra.Command, f *schema.Fabric, devs []*schema.Device
 			return nil, withCode(exitFailed, err)
 		}
 		if rec != nil {
-			t.Scope = rec.ReadScript()
+			t.Scope, t.ScopeVerified = rec.ReadScript(), rec.Verified
 			if t.Backup == "" {
 				t.Backup = rec.Backup
+				if _, err := os.Lstat(rec.Backup); err != nil {
+					return nil, withCode(exitFailed, fmt.Errorf("%s: the interrupted run's record names backup %s, which is not in %s (fabricgen reads a record's backup only from the state directory's backups or --backup-dir): pass --backup-dir with the folder that run saved it in, or --to FILE: %w", d.Name, rec.RecordedBackup, filepath.Dir(rec.Backup), err))
+				}
 			}
 		}
 		if t.Backup == "" {
@@ -153,7 +158,7 @@ func rollbackTargets(cmd *cobra.Command, f *schema.Fabric, devs []*schema.Device
 			if a, err := st.Applied(d.Name); err != nil {
 				return nil, withCode(exitFailed, err)
 			} else if a != nil {
-				t.Scope = a.ReadScript()
+				t.Scope, t.ScopeVerified = a.ReadScript(), a.Verified
 			}
 		}
 		if t.Scope == "" {
@@ -174,6 +179,7 @@ func rollbackTargets(cmd *cobra.Command, f *schema.Fabric, devs []*schema.Device
 	}
 	for i := range targets {
 		if targets[i].Scope == "" {
+			targets[i].ScopeVerified = true // derived from the intent
 			if targets[i].Scope = rendered[targets[i].Device.Name]; targets[i].Scope == "" {
 				return nil, withCode(exitFailed, fmt.Errorf("%s: plan and apply do not support platform %s", targets[i].Device.Name, targets[i].Device.Platform.V))
 			}
@@ -189,16 +195,16 @@ func writeRollbackPreview(w io.Writer, ps []*push.RollbackPreview) int {
 	for _, p := range ps {
 		switch {
 		case p.Error != "":
-			fmt.Fprintf(w, "%s (%s, %s): %s\n\n", p.Device, p.Platform, p.Address, p.Error)
+			fmt.Fprintf(w, "%s (%s, %s): %s\n\n", termLine(p.Device), termLine(p.Platform), termLine(p.Address), termText(p.Error))
 		case !p.Changes():
-			fmt.Fprintf(w, "%s (%s): already matches backup %s\n", p.Device, p.Platform, p.Backup)
+			fmt.Fprintf(w, "%s (%s): already matches backup %s\n", termLine(p.Device), termLine(p.Platform), termLine(p.Backup))
 		default:
 			todo++
-			fmt.Fprintf(w, "%s (%s, %s) will be restored to backup %s: +%d -%d lines\n", p.Device, p.Platform, p.Address, p.Backup, p.Diff.Added, p.Diff.Removed)
+			fmt.Fprintf(w, "%s (%s, %s) will be restored to backup %s: +%d -%d lines\n", termLine(p.Device), termLine(p.Platform), termLine(p.Address), termLine(p.Backup), p.Diff.Added, p.Diff.Removed)
 			for _, c := range p.Cleanup {
-				fmt.Fprintf(w, "  first, the interrupted run's pending change: %s\n", c)
+				fmt.Fprintf(w, "  first, the interrupted run's pending change: %s\n", termLine(c))
 			}
-			fmt.Fprint(w, p.Diff.Text)
+			fmt.Fprint(w, termText(p.Diff.Text))
 			fmt.Fprintln(w)
 		}
 	}

@@ -180,7 +180,7 @@ func run(ctx context.Context, args []string, s *streams) int {
 		}
 	}
 	if err != nil {
-		fmt.Fprintf(s.err, "Error: %v\n", err)
+		fmt.Fprintf(s.err, "Error: %s\n", termText(err.Error()))
 		return exitFailed
 	}
 	root := newRootCommand(s)
@@ -192,11 +192,11 @@ func run(ctx context.Context, args []string, s *streams) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.err != nil {
-			fmt.Fprintf(s.err, "Error: %v\n", ee.err)
+			fmt.Fprintf(s.err, "Error: %s\n", termText(ee.err.Error()))
 		}
 		return ee.code
 	}
-	fmt.Fprintf(s.err, "Error: %v\n", err)
+	fmt.Fprintf(s.err, "Error: %s\n", termText(err.Error()))
 	return exitFailed
 }
 

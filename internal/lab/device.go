@@ -29,6 +29,7 @@ type Device struct {
 	emu         cli.Emulator
 	fault       Fault
 	reject      *regexp.Regexp
+	stream      *regexp.Regexp
 	configCount int
 	timers      map[*time.Timer]func()
 	hist        []string
@@ -266,6 +267,7 @@ func (d *Device) SetFault(f Fault) {
 		_ = d.dp.SetFaults(d.spec.Name, f.Data)
 	}
 	d.reject = compileReject(f.Reject)
+	d.stream = compileReject(f.Stream)
 	d.configCount = 0
 	close(d.faultCh)
 	d.faultCh = make(chan struct{})

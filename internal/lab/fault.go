@@ -27,6 +27,11 @@ type Fault struct {
 	// Delay is added before every response; changing the fault ends a
 	// delay in progress.
 	Delay time.Duration
+	// Stream is a regular expression; a command line matching it (the
+	// whole line, as typed; show commands too) gets output that never
+	// ends, with no prompt after it: StreamLine again and again until the
+	// client disconnects or the fault changes.
+	Stream string
 	// Data are data-plane faults (dataplane.Kinds: a dirty optic, a pause
 	// storm, a DSCP rewrite, …): they change the counters, optics and
 	// queue pairs the device reports, not its configuration, so they
@@ -48,8 +53,17 @@ func (f Fault) Validate() error {
 			return fmt.Errorf("fault: Reject %q is not a regular expression: %w", f.Reject, err)
 		}
 	}
+	if f.Stream != "" {
+		if _, err := regexp.Compile(f.Stream); err != nil {
+			return fmt.Errorf("fault: Stream %q is not a regular expression: %w", f.Stream, err)
+		}
+	}
 	return nil
 }
+
+// StreamLine is what a device under the stream fault writes, again and
+// again: a line no platform's prompt pattern or failure string matches.
+const StreamLine = "   description stream fault: this output never ends\n"
 
 // compileReject compiles the Reject pattern; a pattern that is not a valid
 // regular expression matches its literal text instead.
@@ -65,7 +79,7 @@ func compileReject(s string) *regexp.Regexp {
 
 // FaultForms names the fault settings ParseFault, Fault.Set and `fabricgen
 // lab up --fault` / `lab fault` take.
-const FaultForms = "drop-after=N (N >= 0 configuration commands), reject=REGEXP (Go syntax; empty clears it), delay=DURATION (e.g. 500ms, 2s; at most 1h), or a data-plane fault"
+const FaultForms = "drop-after=N (N >= 0 configuration commands), reject=REGEXP (Go syntax; empty clears it), stream=REGEXP (endless output for a matching command line; empty clears it), delay=DURATION (e.g. 500ms, 2s; at most 1h), or a data-plane fault"
 
 // DataFaultForms names the data-plane faults (dataplane.Forms).
 var DataFaultForms = dataplane.Forms()
@@ -74,7 +88,7 @@ var DataFaultForms = dataplane.Forms()
 const maxFaultDelay = time.Hour
 
 // Set applies one KEY=VALUE setting (the value is what follows the first
-// '='): drop-after=N, reject=REGEXP or delay=DURATION. Setting drop-after
+// '='): drop-after=N, reject=REGEXP, stream=REGEXP or delay=DURATION. Setting drop-after
 // counts from the moment the fault is installed.
 func (f *Fault) Set(setting string) error {
 	if dataplane.IsKind(setting) {
@@ -110,6 +124,11 @@ func (f *Fault) Set(setting string) error {
 			return fmt.Errorf("%q: reject takes a regular expression (Go syntax): %w", setting, err)
 		}
 		f.Reject = val
+	case "stream":
+		if _, err := regexp.Compile(val); err != nil {
+			return fmt.Errorf("%q: stream takes a regular expression (Go syntax): %w", setting, err)
+		}
+		f.Stream = val
 	case "delay":
 		d, err := time.ParseDuration(val)
 		if err != nil || d < 0 || d > maxFaultDelay {
@@ -146,6 +165,9 @@ func (f Fault) String() string {
 	}
 	if f.Reject != "" {
 		parts = append(parts, "reject="+f.Reject)
+	}
+	if f.Stream != "" {
+		parts = append(parts, "stream="+f.Stream)
 	}
 	if f.Delay > 0 {
 		parts = append(parts, "delay="+f.Delay.String())

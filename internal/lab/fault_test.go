@@ -1,8 +1,10 @@
 package lab
 
 import (
+	"bytes"
 	"errors"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -118,7 +120,7 @@ func TestFaultDelay(t *testing.T) {
 }
 
 func TestFaultValidate(t *testing.T) {
-	for _, f := range []Fault{{DropAfter: -1}, {Delay: -time.Second}, {Reject: "("}} {
+	for _, f := range []Fault{{DropAfter: -1}, {Delay: -time.Second}, {Reject: "("}, {Stream: "("}} {
 		if f.Validate() == nil {
 			t.Errorf("%+v: Validate accepted it", f)
 		}
@@ -175,6 +177,9 @@ func TestFaultSettings(t *testing.T) {
 		{"leaf1:reject=a=b:c", "leaf1", Fault{Reject: "a=b:c"}, ""},
 		{"gpu01:delay=1.5s", "gpu01", Fault{Delay: 1500 * time.Millisecond}, ""},
 		{"leaf1:reject=", "leaf1", Fault{}, ""},
+		{"leaf1:stream=^show running", "leaf1", Fault{Stream: "^show running"}, ""},
+		{"leaf1:stream=", "leaf1", Fault{}, ""},
+		{"leaf1:stream=(", "", Fault{}, "stream takes a regular expression"},
 		{"leaf1:drop-after=-1", "", Fault{}, "drop-after takes a whole number"},
 		{"leaf1:drop-after=x", "", Fault{}, "drop-after takes a whole number"},
 		{"leaf1:delay=soon", "", Fault{}, "delay takes a duration"},
@@ -206,8 +211,8 @@ func TestFaultSettings(t *testing.T) {
 			}
 		})
 	}
-	f := Fault{DropAfter: 2, Reject: "x y", Delay: time.Second}
-	if got := f.String(); got != "drop-after=2 reject=x y delay=1s" {
+	f := Fault{DropAfter: 2, Reject: "x y", Stream: "^show", Delay: time.Second}
+	if got := f.String(); got != "drop-after=2 reject=x y stream=^show delay=1s" {
 		t.Errorf("String() = %q", got)
 	}
 	if got := (Fault{}).String(); got != "none" {
@@ -248,4 +253,64 @@ func slicesContain(s []string, v string) bool {
 		}
 	}
 	return false
+}
+
+// TestFaultStream: a command matching the stream fault gets output that
+// never ends (read here well past 8 MiB), show commands included, on a
+// CLI and on a shell; clearing the fault ends it with the prompt, and
+// other commands are answered as usual.
+func TestFaultStream(t *testing.T) {
+	for _, c := range []struct {
+		platform schema.Platform
+		prompt   string
+		cmd      string
+	}{
+		{schema.AristaEOS, `#$`, "show running-config"},
+		{schema.LinuxDCB, `\$ $`, "dcb pfc show dev eth0"},
+	} {
+		t.Run(string(c.platform), func(t *testing.T) {
+			l := startLab(t, DeviceSpec{Name: "d1", Platform: c.platform, Ports: portsFor(c.platform)})
+			dev := l.Device("d1")
+			dev.SetFault(Fault{Stream: "^(show running|dcb pfc show)"})
+			if got := dev.Fault().String(); !strings.Contains(got, "stream=") {
+				t.Errorf("Fault() = %q", got)
+			}
+			sh := openShell(t, l, "d1", c.prompt)
+			if _, err := sh.in.Write([]byte(c.cmd + "\n")); err != nil {
+				t.Fatal(err)
+			}
+			const want = 8 << 20
+			got, lines := 0, 0
+			var tail []byte
+			deadline := time.After(patience(t))
+			for got < want {
+				select {
+				case b, ok := <-sh.out:
+					if !ok {
+						t.Fatalf("connection closed after %d bytes", got)
+					}
+					got += len(b)
+					lines += strings.Count(string(b), "stream fault: this output never ends")
+					tail = append(tail, b...)
+					if len(tail) > 4096 {
+						tail = tail[len(tail)-4096:]
+					}
+				case <-deadline:
+					t.Fatalf("only %d bytes after %s", got, patience(t))
+				}
+			}
+			if lines < want/len(StreamLine)/2 {
+				t.Errorf("%d bytes held %d stream lines", got, lines)
+			}
+			if re := regexp.MustCompile(c.prompt); re.Match(bytes.ReplaceAll(tail, []byte("\r"), nil)) {
+				t.Errorf("a prompt in the endless output: %q", tail)
+			}
+			dev.ClearFault()
+			sh.buf.Reset()
+			sh.wait()
+			if out := sh.run("echo hello"); c.platform.IsHost() && !strings.Contains(out, "hello") {
+				t.Errorf("after ClearFault: %q", out)
+			}
+		})
+	}
 }

@@ -83,6 +83,9 @@ func (d *Device) serverConfig() *ssh.ServerConfig {
 	return cfg
 }
 
+// streamChunk is what the stream fault writes at a time.
+var streamChunk = strings.Repeat(StreamLine, 512)
+
 // dispatch runs one line with the fault rules; drop reports that the
 // connection must be dropped now, without an answer. Reject refuses only a
 // line the emulator says would change the device. A delayed answer goes
@@ -99,6 +102,11 @@ func (d *Device) dispatch(s cli.Session, line string) (cli.Reply, bool) {
 	delay := d.fault.Delay
 	changed := d.faultCh
 	var r cli.Reply
+	if d.stream != nil && trimmed != "" && d.stream.MatchString(trimmed) {
+		// Output that never ends, until the fault changes.
+		d.mu.Unlock()
+		return cli.Reply{Out: streamChunk, Endless: changed}, false
+	}
 	if d.reject != nil && trimmed != "" && d.reject.MatchString(trimmed) && s.Changes(line) {
 		r = s.Reject(trimmed)
 	} else {

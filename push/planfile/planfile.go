@@ -26,7 +26,9 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/fabricgen/fabricgen/internal/nestlimit"
 	"github.com/fabricgen/fabricgen/internal/push/config"
+	"github.com/fabricgen/fabricgen/internal/push/state"
 	"github.com/fabricgen/fabricgen/internal/readlimit"
 )
 
@@ -176,6 +178,11 @@ func Read(r io.Reader) (*Plan, error) {
 		if d == nil || d.Name == "" || d.Platform == "" {
 			return nil, fmt.Errorf("plan file device %d has no name or platform", i)
 		}
+		// A device name names the device's state files: one that could
+		// place a file outside its folder is no device fabricgen planned.
+		if err := state.CheckName(d.Name); err != nil {
+			return nil, fmt.Errorf("plan file device %d: %w: the plan was edited; run fabricgen plan again", i, err)
+		}
 		if seen[d.Name] {
 			return nil, fmt.Errorf("plan file lists device %s twice", d.Name)
 		}
@@ -194,12 +201,12 @@ const MaxFileSize = 1 << 30
 // Load reads a plan file, decoding it as it is read: a file past
 // MaxFileSize (or /dev/zero) is refused without being held in memory.
 func Load(path string) (*Plan, error) {
-	f, err := os.Open(path)
+	f, err := readlimit.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("open plan file: %w", err)
 	}
 	defer func() { _ = f.Close() }()
-	p, err := Read(readlimit.Reader(f, path, MaxFileSize))
+	p, err := Read(nestlimit.JSONReader(readlimit.Reader(f, path, MaxFileSize), path))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

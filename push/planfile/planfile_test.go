@@ -128,6 +128,13 @@ func TestReadRefusesAbsoluteDirAndDuplicates(t *testing.T) {
 	for name, edit := range map[string]func(*Plan){
 		"absolute dir":     func(p *Plan) { p.Dir = "/home/ops/fabric" },
 		"duplicate device": func(p *Plan) { p.Devices = append(p.Devices, p.Devices[0]) },
+		// A device name names state files (inflight/<device>.json,
+		// backups/<device>/): one that could leave its folder is refused.
+		"device name ../x":      func(p *Plan) { p.Devices[0].Name = "../x" },
+		"device name with /":    func(p *Plan) { p.Devices[0].Name = "a/b" },
+		"device name ..":        func(p *Plan) { p.Devices[0].Name = ".." },
+		"device name control":   func(p *Plan) { p.Devices[0].Name = "leaf1\n" },
+		"device name backslash": func(p *Plan) { p.Devices[0].Name = `..\x` },
 	} {
 		p := sample()
 		edit(p)

@@ -66,8 +66,12 @@ type Options struct {
 	// Parallelism bounds the devices read at once (default 16).
 	Parallelism int
 	// Timeout bounds the handshake and each command (default 30 s).
-	Timeout  time.Duration
-	HostKeys *session.HostKeys
+	Timeout time.Duration
+	// MaxOutput bounds the bytes one device may send in answer to one
+	// command (0: session.DefaultMaxOutput): check reads through the same
+	// bounded session as plan and apply.
+	MaxOutput int64
+	HostKeys  *session.HostKeys
 	// Inventory maps device names to "host:port", overriding mgmt_address.
 	Inventory map[string]string
 	// Getenv reads password and passphrase variables.
@@ -253,7 +257,7 @@ func connect(ctx context.Context, d *schema.Device, dl *dialect.Dialect, opts *O
 		timeout = 30 * time.Second
 	}
 	conn, err := session.Open(ctx, session.Target{Name: d.Name, Addr: addr, Dialect: dl, Auth: auth, HostKeys: opts.HostKeys, Timeout: timeout, Getenv: getenv,
-		TrailingPrompt: true})
+		MaxOutput: opts.MaxOutput, TrailingPrompt: true})
 	if err != nil {
 		msg := err.Error()
 		for _, s := range auth.Secrets() {

@@ -22,6 +22,10 @@ type Reply struct {
 	Status int
 	// Secret makes the terminal read the next line without echo.
 	Secret bool
+	// Endless, when not nil, makes the terminal write Out again and
+	// again, with no prompt, until Endless is closed or the connection
+	// ends: output that never ends (the lab's stream fault).
+	Endless <-chan struct{}
 }
 
 // Session is one interactive login on a device. Every method is called

@@ -203,6 +203,10 @@ func (s *Server) serveExec(nc net.Conn, ch ssh.Channel, cmd string) int {
 			_ = nc.Close()
 			return 255
 		}
+		if r.Endless != nil {
+			stream(ch, r.Out, r.Endless, false)
+			continue
+		}
 		_, _ = ch.Write([]byte(r.Out))
 		status = r.Status
 		if r.Exit {

@@ -16,6 +16,25 @@ func writeCRLF(w io.Writer, text string) {
 	_, _ = io.WriteString(w, strings.ReplaceAll(text, "\n", "\r\n"))
 }
 
+// stream writes text again and again until stop is closed or a write
+// fails (the client went away): a reply whose output never ends.
+func stream(w io.Writer, text string, stop <-chan struct{}, crlf bool) {
+	if crlf {
+		text = strings.ReplaceAll(text, "\n", "\r\n")
+	}
+	b := []byte(text)
+	for {
+		select {
+		case <-stop:
+			return
+		default:
+		}
+		if _, err := w.Write(b); err != nil {
+			return
+		}
+	}
+}
+
 // serveShell runs an interactive CLI on rw until the user exits or the
 // connection ends; it returns the last exit status.
 func (s *Server) serveShell(nc net.Conn, rw io.ReadWriter, rows int) int {
@@ -72,6 +91,12 @@ func (s *Server) serveShell(nc net.Conn, rw io.ReadWriter, rows int) int {
 				}
 				status = r.Status
 				secret = r.Secret
+				if r.Endless != nil {
+					w.flush()
+					stream(w, r.Out, r.Endless, true)
+					writeCRLF(w, "\n"+l.Prompt())
+					continue
+				}
 				if r.Exit {
 					writeCRLF(w, r.Out)
 					return status

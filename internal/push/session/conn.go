@@ -39,6 +39,10 @@ type Target struct {
 	HostKeys *HostKeys
 	// Timeout bounds the handshake and each operation.
 	Timeout time.Duration
+	// MaxOutput bounds the bytes the device may send in answer to one
+	// command, or before its first prompt (0: DefaultMaxOutput). Past it
+	// the session is closed and the operation fails with ErrOutputLimit.
+	MaxOutput int64
 	// Getenv reads SSH_AUTH_SOCK for agent auth.
 	Getenv func(string) string
 	// ReadDelay is how long scrapligo sleeps between polls of its read
@@ -102,6 +106,9 @@ func Open(ctx context.Context, t Target) (*Conn, error) {
 	if t.ReadDelay <= 0 {
 		t.ReadDelay = DefaultReadDelay
 	}
+	if t.MaxOutput <= 0 {
+		t.MaxOutput = DefaultMaxOutput
+	}
 	host, port, err := splitAddr(t.Addr)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", t.Name, err)
@@ -117,7 +124,7 @@ func Open(ctx context.Context, t Target) (*Conn, error) {
 		HostKeyAlgorithms: t.HostKeys.Algorithms(net.JoinHostPort(host, strconv.Itoa(port))),
 		Timeout:           t.Timeout,
 	}
-	c := &Conn{t: t, tr: &sshTransport{config: cfg, handshake: t.Timeout}, release: release}
+	c := &Conn{t: t, tr: &sshTransport{config: cfg, handshake: t.Timeout, maxOutput: t.MaxOutput}, release: release}
 	opts := []util.Option{
 		options.WithCustomTransport(c.tr),
 		options.WithPort(port),
@@ -176,6 +183,7 @@ func Open(ctx context.Context, t Target) (*Conn, error) {
 			if openErr != nil {
 				break
 			}
+			c.tr.beginAnswer(cmd)
 			_, openErr = c.gen.SendCommand(cmd)
 		}
 	}()
@@ -193,6 +201,9 @@ func Open(ctx context.Context, t Target) (*Conn, error) {
 		<-done
 		err = ctx.Err()
 	}
+	if oe := c.tr.overflowErr(); oe != nil {
+		err = oe
+	}
 	if err != nil {
 		c.stop()
 		_ = c.tr.Close()
@@ -202,6 +213,7 @@ func Open(ctx context.Context, t Target) (*Conn, error) {
 		}
 		return nil, fmt.Errorf("%s: open session to %s: %w", t.Name, t.Addr, err)
 	}
+	c.tr.endAnswer()
 	return c, nil
 }
 
@@ -265,6 +277,7 @@ func (c *Conn) command(cmd, label string) (*response.Response, error) {
 	if c.t.TrailingPrompt {
 		opts = append(opts, opoptions.WithNoStripPrompt())
 	}
+	c.tr.beginAnswer(label)
 	if c.net != nil {
 		r, err = c.net.SendCommand(cmd, opts...)
 	} else {
@@ -273,6 +286,7 @@ func (c *Conn) command(cmd, label string) (*response.Response, error) {
 	if err != nil {
 		return nil, c.wrap(label, err)
 	}
+	c.tr.endAnswer()
 	if c.t.TrailingPrompt {
 		r.Result = c.stripPrompt(r.Result)
 	}
@@ -344,17 +358,21 @@ func (c *Conn) ConfigureAcked(lines []string, level string, ack func(line string
 	if level == "" {
 		level = "configuration"
 	}
+	c.tr.beginAnswer("entering " + level + " mode")
 	if err := c.net.AcquirePriv(level); err != nil {
 		return "", nil, c.wrap("configuration", err)
 	}
+	c.tr.endAnswer()
 	var out strings.Builder
 	for _, l := range lines {
 		// The generic driver's SendCommand sends in the privilege level
 		// just acquired, as SendConfigs does line after line.
+		c.tr.beginAnswer(l)
 		r, err := c.net.Driver.SendCommand(l, opoptions.WithTimeoutOps(c.t.Timeout))
 		if err != nil {
 			return out.String(), nil, c.wrap("configuration", err)
 		}
+		c.tr.endAnswer()
 		out.WriteString(r.Result)
 		if r.Failed != nil {
 			return out.String(), &Rejected{Input: r.Input, Output: r.Result}, nil
@@ -379,14 +397,26 @@ func (c *Conn) AddPrivilege(p *network.PrivilegeLevel) {
 	c.net.UpdatePrivileges()
 }
 
+// endlessAfter is how much output a command that timed out must have
+// had to be reported as output without an end rather than no answer
+// (more than the echo of any command fabricgen sends).
+const endlessAfter = 4096
+
 func (c *Conn) wrap(what string, err error) error {
+	if oe := c.tr.overflowErr(); oe != nil {
+		return fmt.Errorf("%s: %s: %w", c.t.Name, what, oe)
+	}
 	if errors.Is(err, ErrConnectionLost) || !c.tr.IsAlive() {
 		return fmt.Errorf("%s: %s: %w", c.t.Name, what, ErrConnectionLost)
 	}
 	if errors.Is(err, util.ErrTimeoutError) {
 		// The device may still answer: a late answer would be read as the
 		// next command's. The session is done; callers reconnect.
+		n := c.tr.answered()
 		_ = c.tr.Close()
+		if n > endlessAfter {
+			return fmt.Errorf("%s: %s: no end of output after %s (%s received in answer to %q, and no prompt): %w", c.t.Name, what, c.t.Timeout, mib(n), c.tr.what(), err)
+		}
 		return fmt.Errorf("%s: %s: no answer within %s: %w", c.t.Name, what, c.t.Timeout, err)
 	}
 	return fmt.Errorf("%s: %s: %w", c.t.Name, what, err)

@@ -7,9 +7,12 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"golang.org/x/crypto/ssh"
 	"golang.org/x/crypto/ssh/knownhosts"
+
+	"github.com/fabricgen/fabricgen/internal/readlimit"
 )
 
 // HostKeys decides which server host keys are accepted.
@@ -37,17 +40,52 @@ func NewHostKeys(files []string, insecure bool) (*HostKeys, error) {
 		}
 		h.Files = []string{filepath.Join(home, ".ssh", "known_hosts")}
 	}
-	for _, f := range h.Files {
-		if _, err := os.Stat(f); err != nil {
-			return nil, fmt.Errorf("known_hosts file %s: %w; pass --known-hosts FILE with the devices' host keys (fabricgen lab up writes one), or --insecure-ignore-host-key to skip verification", f, err)
-		}
-	}
-	cb, err := knownhosts.New(h.Files...)
+	cb, err := knownHostsCallback(h.Files)
 	if err != nil {
-		return nil, fmt.Errorf("read known_hosts %v: %w", h.Files, err)
+		return nil, err
 	}
 	h.callback = cb
 	return h, nil
+}
+
+// MaxKnownHostsSize bounds one known_hosts file: a line is a few hundred
+// bytes, so this holds hundreds of thousands of hosts.
+const MaxKnownHostsSize = 64 << 20
+
+// knownHostsCallback reads each known_hosts file with the bounded reader
+// (a regular file of at most MaxKnownHostsSize; a named pipe or device is
+// refused, never waited on) and parses private copies of what it read:
+// x/crypto's knownhosts opens files by name itself, so handing it the
+// user's paths would let a file swapped for a pipe after the check block
+// the command. Errors name the user's file, not the copy.
+func knownHostsCallback(files []string) (ssh.HostKeyCallback, error) {
+	tmp, err := os.MkdirTemp("", "fabricgen-known-hosts-")
+	if err != nil {
+		return nil, fmt.Errorf("read known_hosts: %w", err)
+	}
+	defer func() { _ = os.RemoveAll(tmp) }()
+	copies := make([]string, len(files))
+	names := make(map[string]string, len(files))
+	for i, f := range files {
+		b, err := readlimit.File(f, MaxKnownHostsSize)
+		if err != nil {
+			return nil, fmt.Errorf("known_hosts file %s: %w; pass --known-hosts FILE with the devices' host keys (fabricgen lab up writes one), or --insecure-ignore-host-key to skip verification", f, err)
+		}
+		copies[i] = filepath.Join(tmp, fmt.Sprintf("%d", i))
+		if err := os.WriteFile(copies[i], b, 0o600); err != nil {
+			return nil, fmt.Errorf("read known_hosts %s: %w", f, err)
+		}
+		names[copies[i]] = f
+	}
+	cb, err := knownhosts.New(copies...)
+	if err != nil {
+		msg := err.Error()
+		for c, f := range names {
+			msg = strings.ReplaceAll(msg, c, f)
+		}
+		return nil, fmt.Errorf("read known_hosts %v: %s", files, msg)
+	}
+	return cb, nil
 }
 
 // HostKeyError is an unknown or changed host key; it carries the

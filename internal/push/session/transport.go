@@ -18,6 +18,18 @@ import (
 // connection while an operation was in flight.
 var ErrConnectionLost = errors.New("connection to the device was lost")
 
+// ErrOutputLimit is returned for a device that sent more than
+// Target.MaxOutput bytes in answer to one command (or before its login
+// prompt): the session is closed at once, so the output never grows
+// past the limit in memory.
+var ErrOutputLimit = errors.New("too much output from the device")
+
+// DefaultMaxOutput bounds what a device may send in answer to one
+// command: 32 MiB, twice the largest running config the lab takes and 30
+// times the largest config fabricgen renders for examples/scale (a
+// 2,048-port EOS spine, 1.04 MiB). See docs/push.md, "Bounded reads".
+const DefaultMaxOutput = 32 << 20
+
 // sshTransport is a scrapligo transport over golang.org/x/crypto/ssh that
 // takes a complete ssh.ClientConfig. scrapligo's own standard transport
 // cannot use an SSH agent or a passphrase-protected key, and its socket
@@ -35,6 +47,52 @@ type sshTransport struct {
 	stdin   io.WriteCloser
 	closed  atomic.Bool
 	lost    atomic.Bool
+
+	// maxOutput bounds the bytes read between two answers' ends
+	// (endAnswer); read counts them, since counts those of the answer
+	// in flight (from beginAnswer), and label names what the device is
+	// answering. overflow holds the error once the limit was passed.
+	maxOutput int64
+	read      atomic.Int64
+	since     atomic.Int64
+	label     atomic.Pointer[string]
+	overflow  atomic.Pointer[error]
+}
+
+// loginLabel is what a device answers before the first command.
+const loginLabel = "the login (banner, first prompt, turning paging off)"
+
+// beginAnswer names what the device answers from now on. The bytes
+// already read since the last answer ended (unasked-for output) count
+// against this answer's limit too.
+func (t *sshTransport) beginAnswer(label string) {
+	t.label.Store(&label)
+	t.since.Store(0)
+}
+
+// endAnswer starts a new count: the answer was complete.
+func (t *sshTransport) endAnswer() {
+	t.read.Store(0)
+	t.since.Store(0)
+}
+
+// answered is how many bytes arrived since beginAnswer.
+func (t *sshTransport) answered() int64 { return t.since.Load() }
+
+// what names the command being answered.
+func (t *sshTransport) what() string {
+	if l := t.label.Load(); l != nil {
+		return *l
+	}
+	return loginLabel
+}
+
+// overflowErr is the error of a passed output limit, or nil.
+func (t *sshTransport) overflowErr() error {
+	if e := t.overflow.Load(); e != nil {
+		return *e
+	}
+	return nil
 }
 
 var _ transport.Implementation = (*sshTransport)(nil)
@@ -132,6 +190,21 @@ func (t *sshTransport) Read(n int) ([]byte, error) {
 	}
 	b := make([]byte, n)
 	got, err := r.Read(b)
+	if got > 0 {
+		t.since.Add(int64(got))
+		if total := t.read.Add(int64(got)); t.maxOutput > 0 && total > t.maxOutput {
+			what := t.what()
+			var e error
+			if what == loginLabel {
+				e = fmt.Errorf("the device sent more than %s before its prompt (%s): %w", mib(t.maxOutput), what, ErrOutputLimit)
+			} else {
+				e = fmt.Errorf("the device sent more than %s in answer to %q, the limit of one answer (--max-device-output; a longer output is cut off, not kept): %w", mib(t.maxOutput), what, ErrOutputLimit)
+			}
+			t.overflow.CompareAndSwap(nil, &e)
+			_ = t.Close()
+			return nil, io.EOF
+		}
+	}
 	if err != nil {
 		if t.closed.Load() {
 			return nil, io.EOF
@@ -155,4 +228,15 @@ func (t *sshTransport) Write(b []byte) error {
 		return fmt.Errorf("%w: %w", ErrConnectionLost, err)
 	}
 	return nil
+}
+
+// mib prints a byte count in MiB (KiB below one MiB).
+func mib(n int64) string {
+	if n < 1<<20 {
+		return strconv.FormatInt(n>>10, 10) + " KiB"
+	}
+	if n%(1<<20) == 0 {
+		return strconv.FormatInt(n>>20, 10) + " MiB"
+	}
+	return strconv.FormatFloat(float64(n)/(1<<20), 'f', 1, 64) + " MiB"
 }

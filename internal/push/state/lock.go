@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fabricgen/fabricgen/diag"
+	"github.com/fabricgen/fabricgen/internal/nestlimit"
 	"github.com/fabricgen/fabricgen/internal/readlimit"
 )
 
@@ -35,10 +37,15 @@ func Me(command string, now time.Time) Holder {
 	return h
 }
 
+// String names the holder for a message. The lock file is anyone's to
+// write, so its user, host and command are shown with every control and
+// invisible character escaped (diag.EscapeText, as the intent's text):
+// a user field holding an OSC or CSI sequence must not retitle or clear
+// the refused operator's terminal (%q escapes the command).
 func (h Holder) String() string {
-	who := h.User
+	who := diag.EscapeText(h.User, false)
 	if h.Host != "" {
-		who += "@" + h.Host
+		who += "@" + diag.EscapeText(h.Host, false)
 	}
 	return fmt.Sprintf("pid %d (%s, %q, since %s)", h.PID, who, h.Command, h.Started.Format(time.RFC3339))
 }
@@ -127,7 +134,7 @@ func readHolder(path string) *Holder {
 		return nil
 	}
 	var h Holder
-	if json.Unmarshal(b, &h) != nil || h.PID == 0 {
+	if nestlimit.JSON(b, path) != nil || json.Unmarshal(b, &h) != nil || h.PID == 0 {
 		return nil
 	}
 	return &h

@@ -1,13 +1,21 @@
 package state
 
 import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/fabricgen/fabricgen/internal/readlimit"
 )
 
 // backupStamp names a backup file after its UTC time, to the nanosecond,
@@ -70,7 +78,7 @@ func (d Dir) Backups(device string) ([]Backup, error) {
 	if err := d.realBackups(dir); err != nil {
 		return nil, err
 	}
-	ents, err := os.ReadDir(dir)
+	ents, err := readlimit.ReadDir(dir)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
@@ -134,8 +142,13 @@ type InFlight struct {
 	// Step is the last step started: backup, stage, commit, verify,
 	// confirm, rollback.
 	Step string `json:"step"`
-	// Backup is the running config saved before the change.
+	// Backup is the running config saved before the change. Read back,
+	// it is the file of that name in the device's backup folder of the
+	// state directory reading it (see Dir.InFlight), whatever folder the
+	// record names.
 	Backup string `json:"backup"`
+	// RecordedBackup is Backup as the record holds it, for messages.
+	RecordedBackup string `json:"-"`
 	// Rendered is the config being applied.
 	Rendered string `json:"rendered"`
 	// Read is, for a host, the script whose settings the run read and
@@ -145,6 +158,12 @@ type InFlight struct {
 	// restores these settings; "" means Rendered.
 	Read         string `json:"read,omitempty"`
 	IntentDigest string `json:"intent_digest"`
+	// Signature is the hex HMAC-SHA-256, keyed with FABRICGEN_PLAN_KEY,
+	// of the record's JSON without it; empty when written without a key.
+	Signature string `json:"signature,omitempty"`
+	// Verified is true when Signature was checked with Dir.Key: the
+	// record is as fabricgen wrote it.
+	Verified bool `json:"-"`
 }
 
 // ReadScript is the script whose settings a host's backup holds: Read,
@@ -191,6 +210,10 @@ func (d Dir) WriteInFlight(r InFlight) error {
 	if err != nil {
 		return err
 	}
+	r.Signature = ""
+	if r.Signature, err = d.sign(r); err != nil {
+		return err
+	}
 	return writeJSON(d.Path, p, r)
 }
 
@@ -213,7 +236,73 @@ func (d Dir) InFlight(device string) (*InFlight, error) {
 			return nil, fmt.Errorf("%s: %q is not a run name fabricgen makes (fabricgen-, then letters, digits and -): the record was not written by fabricgen; look at it, then remove it", p, n)
 		}
 	}
+	if r.Device != device {
+		return nil, fmt.Errorf("%s: the record names device %q, not %s: it was not written by fabricgen for this device; look at it, then remove it", p, r.Device, device)
+	}
+	sig := r.Signature
+	r.Signature = ""
+	if r.Verified, err = d.verify(p, sig, r); err != nil {
+		return nil, err
+	}
+	r.Signature = sig
+	// The backup is restored by rollback and compared by plan: it is
+	// looked up by its file name in this state directory's backup
+	// folder of the device (or --backup-dir's), never at the path the
+	// record holds, which could point anywhere (/etc/passwd).
+	r.RecordedBackup = r.Backup
+	if r.Backup != "" {
+		bp, err := d.backupFile(device, r.Backup)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", p, err)
+		}
+		r.Backup = bp
+	}
 	return &r, nil
+}
+
+// backupFile is where the backup a record names lives: its file name,
+// which must be one fabricgen gives backups (<UTC time>.cfg, or
+// <UTC time>.before-rollback.cfg), in the device's backup folder of this
+// state directory (or of --backup-dir). The folder the record names is
+// not followed; a file there that is a symlink or not a regular file is
+// refused. A backup that is not there (pruned, or saved under another
+// --backup-dir) is returned all the same: reading it fails, and callers
+// say what to do.
+func (d Dir) backupFile(device, recorded string) (string, error) {
+	slash := filepath.ToSlash(recorded)
+	base := path.Base(slash)
+	parent := path.Base(path.Dir(slash))
+	if !isBackupName(base) || (strings.Contains(slash, "/") && parent != device) {
+		return "", fmt.Errorf("backup %q is not a backup fabricgen writes (BACKUPS/%s/<UTC time>.cfg): the record was edited or not written by fabricgen; look at it, then remove it, and restore with fabricgen rollback %s --to FILE", recorded, device, device)
+	}
+	dir := filepath.Join(d.backupRoot(), device)
+	if err := d.realBackups(dir); err != nil {
+		return "", err
+	}
+	p := filepath.Join(dir, base)
+	st, err := os.Lstat(p)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return p, nil
+	case err != nil:
+		return "", fmt.Errorf("backup %s: %w", p, err)
+	case st.Mode()&fs.ModeSymlink != 0:
+		return "", fmt.Errorf("backup %s is %w: fabricgen does not follow links there; replace it with the backup file", p, ErrLinkedState)
+	case !st.Mode().IsRegular():
+		return "", fmt.Errorf("backup %s is not a regular file: move it away", p)
+	}
+	return p, nil
+}
+
+// isBackupName reports whether name is one fabricgen gives a backup file.
+func isBackupName(name string) bool {
+	stem, ok := strings.CutSuffix(name, ".cfg")
+	if !ok {
+		return false
+	}
+	stem, _ = strings.CutSuffix(stem, beforeRollback)
+	_, err := time.Parse(backupStamp, stem)
+	return err == nil
 }
 
 // ClearInFlight removes the device's in-flight record.
@@ -247,6 +336,9 @@ type Applied struct {
 	// Read (hosts) is the script whose settings that apply read and
 	// backed up, when it is more than Rendered (InFlight.Read).
 	Read string `json:"read,omitempty"`
+	// Signature and Verified: as InFlight's.
+	Signature string `json:"signature,omitempty"`
+	Verified  bool   `json:"-"`
 }
 
 // ReadScript is the script whose settings the apply's backup holds:
@@ -264,6 +356,10 @@ func (d Dir) WriteApplied(r Applied) error {
 	if err != nil {
 		return err
 	}
+	r.Signature = ""
+	if r.Signature, err = d.sign(r); err != nil {
+		return err
+	}
 	return writeJSON(d.Path, p, r)
 }
 
@@ -278,5 +374,54 @@ func (d Dir) Applied(device string) (*Applied, error) {
 	if !ok || err != nil {
 		return nil, err
 	}
+	if r.Device != device {
+		return nil, fmt.Errorf("%s: the record names device %q, not %s: it was not written by fabricgen for this device; look at it, then remove it", p, r.Device, device)
+	}
+	sig := r.Signature
+	r.Signature = ""
+	if r.Verified, err = d.verify(p, sig, r); err != nil {
+		return nil, err
+	}
+	r.Signature = sig
 	return &r, nil
+}
+
+// sign is the record's signature with the state directory's key ("" when
+// there is none): the hex HMAC-SHA-256 of v's JSON, v having no
+// signature.
+func (d Dir) sign(v any) (string, error) {
+	if len(d.Key) == 0 {
+		return "", nil
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return "", fmt.Errorf("encode record: %w", err)
+	}
+	m := hmac.New(sha256.New, d.Key)
+	m.Write(b)
+	return hex.EncodeToString(m.Sum(nil)), nil
+}
+
+// verify checks a record's signature sig against v (the record without
+// it) and reports whether it was checked. With a key, an unsigned record
+// or one whose signature does not match is refused, naming the file: it
+// says which lines apply and rollback may remove, so it must be as
+// fabricgen wrote it. Without a key nothing can be checked: the record is
+// used, unverified (see push: what an unverified record may make apply
+// remove is checked against the device).
+func (d Dir) verify(path, sig string, v any) (bool, error) {
+	if len(d.Key) == 0 {
+		return false, nil
+	}
+	if sig == "" {
+		return false, fmt.Errorf("%s is not signed, but %s is set: fabricgen cannot tell whether it was edited, and it says what fabricgen may remove from the device; check it (git log -p %s), then remove it (the next apply of the device writes a signed one), or run without the key", path, KeyEnv, path)
+	}
+	want, err := d.sign(v)
+	if err != nil {
+		return false, err
+	}
+	if !hmac.Equal([]byte(want), []byte(sig)) {
+		return false, fmt.Errorf("%s: its signature does not match: it was edited after fabricgen wrote it, or signed with another key; restore it (git checkout -- %s) or remove it, then plan again", path, path)
+	}
+	return true, nil
 }

@@ -15,12 +15,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 	"unicode"
 
+	"github.com/fabricgen/fabricgen/internal/nestlimit"
 	"github.com/fabricgen/fabricgen/internal/readlimit"
 )
 
@@ -39,7 +41,15 @@ type Dir struct {
 	Path string
 	// BackupRoot overrides where backups go (default Path/backups).
 	BackupRoot string
+	// Key (FABRICGEN_PLAN_KEY) signs the in-flight and last-applied
+	// records written, and is required to have signed those read; nil
+	// writes them unsigned and reads them unverified.
+	Key []byte
 }
+
+// KeyEnv names the environment variable holding the key that signs plans
+// and records (planfile.KeyEnv).
+const KeyEnv = "FABRICGEN_PLAN_KEY"
 
 // ForFabric returns the state directory of the fabric in dir.
 func ForFabric(dir string) Dir { return Dir{Path: filepath.Join(dir, DirName)} }
@@ -142,12 +152,20 @@ func writeJSON(root, path string, v any) error {
 // readJSON reads path into v; it reports false when the file does not
 // exist.
 func readJSON(path string, v any) (bool, error) {
+	// A record that is a link is not followed: it could stand for any
+	// file (a record naming it as its backup, /dev/zero).
+	if st, err := os.Lstat(path); err == nil && st.Mode()&fs.ModeSymlink != 0 {
+		return false, fmt.Errorf("%s is %w: fabricgen does not follow links there; remove it", path, ErrLinkedState)
+	}
 	b, err := readlimit.File(path, maxStateFile)
 	if errors.Is(err, os.ErrNotExist) {
 		return false, nil
 	}
 	if err != nil {
 		return false, fmt.Errorf("read %s: %w", path, err)
+	}
+	if err := nestlimit.JSON(b, path); err != nil {
+		return false, fmt.Errorf("%s is not a fabricgen state record: %w", path, err)
 	}
 	if err := json.Unmarshal(b, v); err != nil {
 		return false, fmt.Errorf("%s is not a fabricgen state record: %w", path, err)

@@ -1,7 +1,9 @@
 package state
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
@@ -9,8 +11,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/fabricgen/fabricgen/internal/readlimit"
 )
 
 func TestMain(m *testing.M) {
@@ -206,14 +206,14 @@ func TestInFlightAndAppliedRecords(t *testing.T) {
 	if _, err := d.InFlight("leaf2"); err == nil {
 		t.Error("a corrupt in-flight record read as none")
 	}
-	// A record that never ends (a symlink to /dev/zero) is refused at
-	// the bound, named, not read without end.
+	// A record that is a link (to /dev/zero, or to a file anywhere) is
+	// refused, named, and not followed.
 	z := filepath.Join(d.Path, "inflight", "leaf3.json")
 	if err := os.Symlink("/dev/zero", z); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := d.InFlight("leaf3"); err == nil || !errors.Is(err, readlimit.ErrTooLarge) || !strings.Contains(err.Error(), "leaf3.json") {
-		t.Errorf("in-flight record /dev/zero: %v, want it refused as too large and named", err)
+	if _, err := d.InFlight("leaf3"); err == nil || !errors.Is(err, ErrLinkedState) || !strings.Contains(err.Error(), "leaf3.json") {
+		t.Errorf("in-flight record -> /dev/zero: %v, want it refused as a link and named", err)
 	}
 	// A lock file replaced by /dev/zero: its holder is unreadable, not
 	// read without end.
@@ -252,5 +252,141 @@ func TestRollbackBackupsAreMarked(t *testing.T) {
 	}
 	if bs[0].BeforeRollback || !bs[1].BeforeRollback || !strings.HasSuffix(bs[1].Path, ".before-rollback.cfg") {
 		t.Errorf("backups %+v", bs)
+	}
+}
+
+// TestRecordPathsStayInTheStateDirectory: every path an in-flight record
+// holds resolves inside the device's backup folder of the state
+// directory reading it (or of --backup-dir): a backup naming /etc/passwd,
+// another device's folder, a ".." path or a link is refused, naming the
+// record; a record of another device is refused; a backup of the right
+// form is looked up by its name in this state directory whatever folder
+// the record names.
+func TestRecordPathsStayInTheStateDirectory(t *testing.T) {
+	const stamp = "20261201T101500.000000000Z.cfg"
+	tests := []struct {
+		name   string
+		rec    InFlight
+		setup  func(t *testing.T, d Dir)
+		want   string // "" when the record reads back
+		backup string // the backup path read back, relative to the backup root
+	}{
+		{name: "absolute path outside", rec: InFlight{Device: "leaf4", Backup: "/etc/passwd"}, want: "not a backup fabricgen writes"},
+		{name: "dot-dot path", rec: InFlight{Device: "leaf4", Backup: "../../../../etc/passwd"}, want: "not a backup fabricgen writes"},
+		{name: "backup name in another device's folder", rec: InFlight{Device: "leaf4", Backup: "/x/.fabricgen/backups/leaf1/" + stamp}, want: "not a backup fabricgen writes"},
+		{name: "backup name under dot-dot", rec: InFlight{Device: "leaf4", Backup: "backups/leaf4/../../" + stamp}, want: "not a backup fabricgen writes"},
+		{name: "other device's record", rec: InFlight{Device: "../leaf1", Backup: ""}, want: `names device "../leaf1", not leaf4`},
+		{name: "backup of the right form elsewhere", rec: InFlight{Device: "leaf4", Backup: "/tmp/elsewhere/leaf4/" + stamp}, backup: "leaf4/" + stamp},
+		{name: "backup as written, relative", rec: InFlight{Device: "leaf4", Backup: "fabric/.fabricgen/backups/leaf4/" + stamp}, backup: "leaf4/" + stamp},
+		{name: "backup file is a link", rec: InFlight{Device: "leaf4", Backup: "x/leaf4/" + stamp}, setup: func(t *testing.T, d Dir) {
+			dir := filepath.Join(d.Path, "backups", "leaf4")
+			if err := os.MkdirAll(dir, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink("/etc/passwd", filepath.Join(dir, stamp)); err != nil {
+				t.Fatal(err)
+			}
+		}, want: "symlink in the state directory"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			d := ForFabric(t.TempDir())
+			if tc.setup != nil {
+				tc.setup(t, d)
+			}
+			tc.rec.Run = "fabricgen-x"
+			// Written by hand, as an edit would: WriteInFlight names the
+			// file after the record's device.
+			p := filepath.Join(d.Path, "inflight", "leaf4.json")
+			if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+				t.Fatal(err)
+			}
+			b, _ := json.Marshal(tc.rec)
+			if err := os.WriteFile(p, b, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			got, err := d.InFlight("leaf4")
+			if tc.want != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "leaf4.json") {
+					t.Fatalf("read back %+v, %v; want an error naming leaf4.json with %q", got, err, tc.want)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := filepath.Join(d.Path, "backups", filepath.FromSlash(tc.backup)); got.Backup != want {
+				t.Errorf("backup read back as %s, want %s", got.Backup, want)
+			}
+			if got.RecordedBackup != tc.rec.Backup {
+				t.Errorf("RecordedBackup = %q", got.RecordedBackup)
+			}
+		})
+	}
+}
+
+// TestRecordsSignedWithTheKey: with a key, records are written signed and
+// read back verified; an edited record, an unsigned one, or one signed
+// with another key is refused naming the file and what to do. Without a
+// key a record reads back unverified, signed or not.
+func TestRecordsSignedWithTheKey(t *testing.T) {
+	key, other := []byte("k1"), []byte("k2")
+	appliedPath := func(d Dir) string { return filepath.Join(d.Path, "applied", "spine2.json") }
+	tests := []struct {
+		name         string
+		writeKey     []byte
+		edit         func(t *testing.T, d Dir)
+		readKey      []byte
+		want         string // "" when it reads back
+		wantVerified bool
+	}{
+		{name: "signed, read with the key", writeKey: key, readKey: key, wantVerified: true},
+		{name: "signed, read without a key", writeKey: key, readKey: nil},
+		{name: "unsigned, read without a key", writeKey: nil, readKey: nil},
+		{name: "unsigned, read with the key", writeKey: nil, readKey: key, want: "is not signed, but FABRICGEN_PLAN_KEY is set"},
+		{name: "signed with another key", writeKey: other, readKey: key, want: "signature does not match"},
+		{name: "another team's ACL appended", writeKey: key, readKey: key, edit: func(t *testing.T, d Dir) {
+			b, err := os.ReadFile(appliedPath(d))
+			if err != nil {
+				t.Fatal(err)
+			}
+			b = bytes.Replace(b, []byte(`"rendered": "ip access-list FG-ROCE\n`), []byte(`"rendered": "ip access-list MGMT-SSH\nip access-list FG-ROCE\n`), 1)
+			if err := os.WriteFile(appliedPath(d), b, 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}, want: "signature does not match"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			d := ForFabric(t.TempDir())
+			d.Key = tc.writeKey
+			if err := d.WriteApplied(Applied{Device: "spine2", Platform: "arista_eos", Rendered: "ip access-list FG-ROCE\n   10 permit udp any any eq 4791\n"}); err != nil {
+				t.Fatal(err)
+			}
+			if err := d.WriteInFlight(InFlight{Run: "fabricgen-x", Device: "spine2", Rendered: "x"}); err != nil {
+				t.Fatal(err)
+			}
+			if tc.edit != nil {
+				tc.edit(t, d)
+			}
+			d.Key = tc.readKey
+			a, err := d.Applied("spine2")
+			if tc.want != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "spine2.json") {
+					t.Fatalf("read back %+v, %v; want an error naming spine2.json with %q", a, err, tc.want)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a.Verified != tc.wantVerified {
+				t.Errorf("applied record Verified = %v, want %v", a.Verified, tc.wantVerified)
+			}
+			f, err := d.InFlight("spine2")
+			if err != nil || f.Verified != tc.wantVerified {
+				t.Errorf("in-flight record: %+v, %v; want Verified %v", f, err, tc.wantVerified)
+			}
+		})
 	}
 }
