@@ -80,10 +80,7 @@ func (a *applier) nxosOthers(mark int) ([]nxosRecord, error) {
 	if ours == "" {
 		return nil, fmt.Errorf("the accounting log has no record of our checkpoint %s", a.txn)
 	}
-	scope, err := a.opts.lastApplied(a.dev)
-	if err != nil {
-		return nil, err
-	}
+	scope := a.scope()
 	var others []nxosRecord
 	for i, r := range recs {
 		rest, ok := strings.CutPrefix(r.cmd, "configure terminal ; ")
