@@ -328,6 +328,9 @@ func applyDevice(ctx context.Context, pd *planfile.Device, in Input, ok bool, op
 		return fail(StatusFailed, "record the change in flight before changing anything: %v", err)
 	}
 	out := a.transaction()
+	if out.status == StatusFailed && a.reconnected && ctx.Err() == nil {
+		out = a.settle(out)
+	}
 	r.Status, r.Reason, r.DeviceDiff, r.Restore = out.status, out.reason, out.deviceDiff, out.restore
 	if ctx.Err() != nil && r.Status != StatusApplied && r.Status != StatusRolledBack {
 		// Stopped mid-change: say what the device has now and how to
@@ -558,6 +561,45 @@ type applier struct {
 	// sending is the list of commands being sent one by one (hosts,
 	// NX-OS), nil when none: what a stopped run reports.
 	sending *progress
+	// auditMark is the NX-OS accounting log's index before our
+	// checkpoint (nil before it is read).
+	auditMark *int
+	// modprobed: the change ran modprobe rdma_cm on a host;
+	// rdmaCMWasLoaded: the module was loaded before it.
+	modprobed, rdmaCMWasLoaded bool
+	// reconnected is set once the run had to open a new session (an
+	// answer was lost): its outcome is then settled by reading the
+	// device back.
+	reconnected bool
+	// inside, when set, reads the running config inside the
+	// transaction's own configuration mode (Junos: in the exclusive
+	// candidate, so the lock stays held); nil reads it as plan does.
+	inside func() (string, error)
+}
+
+// readNow reads the device's running config (a host's settings) now.
+// When the session is lost on the way (the device answered too late, or
+// the connection dropped), it reconnects and reads once more.
+func (a *applier) readNow() (string, error) {
+	read := func() (string, error) {
+		if a.inside != nil && a.conn.Alive() {
+			if out, err := a.inside(); err == nil || !a.conn.Alive() {
+				return out, err
+			}
+			// The transaction's mode cannot be entered (after a
+			// reconnect, another session holds the Junos lock): read
+			// as plan does.
+		}
+		return fetch(a.conn, a.dl, a.readScript())
+	}
+	out, err := read()
+	if err == nil || a.conn.Alive() || a.ctx.Err() != nil {
+		return out, err
+	}
+	if rerr := a.reconnect(); rerr != nil {
+		return "", fmt.Errorf("%w; %w", err, rerr)
+	}
+	return read()
 }
 
 // progress is how far the sending of a list of commands got.
@@ -665,15 +707,34 @@ func (a *applier) mark(name string) {
 	_ = a.step(name)
 }
 
-// reconnect replaces a lost session with a new one.
+// reconnectAttempts bounds how often reconnect tries to open a new
+// session: a device that stopped answering in time may answer again a
+// moment later, and only a device read back says what it has.
+const reconnectAttempts = 3
+
+// reconnect replaces a lost session with a new one, trying again (after
+// a pause that grows, at most 2 s) when the device does not answer yet.
 func (a *applier) reconnect() error {
 	_ = a.conn.Close()
-	c, err := connect(a.ctx, a.dev, a.dl, a.pd.Address, &a.opts.Options)
-	if err != nil {
-		return fmt.Errorf("reconnect: %w", err)
+	a.reconnected = true
+	var err error
+	for i := 1; ; i++ {
+		var c *session.Conn
+		if c, err = connect(a.ctx, a.dev, a.dl, a.pd.Address, &a.opts.Options); err == nil {
+			a.conn = c
+			return nil
+		}
+		if i == reconnectAttempts || a.ctx.Err() != nil {
+			break
+		}
+		pause := time.NewTimer(time.Duration(i) * min(a.opts.Timeout, 2*time.Second))
+		select {
+		case <-a.ctx.Done():
+		case <-pause.C:
+		}
+		pause.Stop()
 	}
-	a.conn = c
-	return nil
+	return fmt.Errorf("reconnect (%d attempts): %w", reconnectAttempts, err)
 }
 
 // converged re-fetches the device and reports whether a fresh plan is
@@ -683,7 +744,7 @@ func (a *applier) reconnect() error {
 // window, kept and reported in the result.
 func (a *applier) converged() (bool, int, error) {
 	a.mark("verify")
-	now, err := fetch(a.conn, a.dl, a.readScript())
+	now, err := a.readNow()
 	if err != nil {
 		return false, 0, err
 	}
@@ -731,7 +792,7 @@ func (a *applier) unmanagedChange(now string) string {
 // read the device, which this change would otherwise be applied on top of
 // without anyone having planned the result.
 func (a *applier) changedSince() (string, error) {
-	now, err := fetch(a.conn, a.dl, a.readScript())
+	now, err := a.readNow()
 	if err != nil {
 		return "", err
 	}
@@ -746,7 +807,7 @@ func (a *applier) changedSince() (string, error) {
 // not manage are not compared: another administrator may have changed
 // them meanwhile, and that change is theirs to keep.
 func (a *applier) restored() (bool, error) {
-	now, err := fetch(a.conn, a.dl, a.readScript())
+	now, err := a.readNow()
 	if err != nil {
 		return false, err
 	}

@@ -780,11 +780,13 @@ func TestNXOSRollsBackFromEveryMode(t *testing.T) {
 	}
 }
 
-// TestOutOfBandChangeDuringApply: another administrator changes the
-// running config while apply stages: on EOS the session would commit a
-// copy of the config from before their change, so the session is aborted
-// and the device refused, their change kept; on NX-OS (changes apply line
-// by line) apply goes on and reports their change, which is kept.
+// TestOutOfBandChangeDuringApply: another administrator changes a line
+// fabricgen does not manage (a logging server) while apply stages: on EOS
+// the session would commit a copy of the config from before their change,
+// so the session is aborted and the device refused, their change kept; on
+// NX-OS (changes apply line by line) apply goes on and reports their
+// change, which is kept. A change to a line fabricgen manages is refused
+// on every platform: TestManagedLineChangedDuringStage.
 func TestOutOfBandChangeDuringApply(t *testing.T) {
 	for _, pc := range platformCases(t)[:2] {
 		t.Run(string(pc.dev.platform), func(t *testing.T) {

@@ -50,7 +50,7 @@ func (a *applier) unmanagedOf(text string) (string, error) {
 // othersSince re-reads the device and compares the lines fabricgen does
 // not manage with the backup's.
 func (a *applier) othersSince() (theirs, error) {
-	now, err := fetch(a.conn, a.dl, a.readScript())
+	now, err := a.readNow()
 	if err != nil {
 		return theirs{}, err
 	}
@@ -116,4 +116,43 @@ func (a *applier) keepTheirs(why string, th theirs, blanket string, send func(cs
 	}
 	return outcome{status: StatusRolledBack, reason: fmt.Sprintf("%s; %s, which %s would have erased: fabricgen restored only its own sections, their change is kept; the device matches its backup in every line fabricgen manages",
 		why, th.summary(), blanket)}
+}
+
+// refusedForTheirs reports a device whose change was refused because
+// someone else changed it after apply read it, once nothing of ours can
+// be on it (undone says why: the session was aborted, the candidate
+// discarded, the patch refused as a whole before its commit). It re-reads
+// the device and names their change to what fabricgen manages, which is
+// kept: a rollback to the backup would erase it.
+func (a *applier) refusedForTheirs(why, undone string) outcome {
+	restore := a.opts.rollbackCommand(a.pd.Name)
+	if !a.conn.Alive() {
+		if err := a.reconnect(); err != nil {
+			return outcome{status: StatusFailed, restore: restore, reason: why + "; " + undone + "; could not read the device back: " + err.Error()}
+		}
+	}
+	now, err := a.readNow()
+	if err != nil {
+		return outcome{status: StatusFailed, restore: restore, reason: why + "; " + undone + "; could not read the device back: " + err.Error()}
+	}
+	cmp, err := config.CompareRestore(a.pd.Name, now, a.before, a.rendered, a.dl)
+	if err != nil {
+		return outcome{status: StatusFailed, restore: restore, reason: why + "; " + undone + "; " + err.Error()}
+	}
+	theirs := "the lines fabricgen manages are as in the backup"
+	if !cmp.Changes.Empty() {
+		theirs = fmt.Sprintf("their change to %d line(s) fabricgen manages is kept (first line of the device-to-backup diff: %s)", cmp.Diff.Added+cmp.Diff.Removed, firstChanged(cmp.Diff.Text))
+	}
+	return outcome{status: StatusRefused,
+		reason: fmt.Sprintf("%s; %s, so nothing of this apply is on the device; %s: run fabricgen plan again", why, undone, theirs)}
+}
+
+// firstChanged is the first added or removed line of a unified diff.
+func firstChanged(diff string) string {
+	for _, l := range strings.Split(diff, "\n") {
+		if (strings.HasPrefix(l, "+") || strings.HasPrefix(l, "-")) && !strings.HasPrefix(l, "+++") && !strings.HasPrefix(l, "---") {
+			return strings.TrimSpace(l)
+		}
+	}
+	return ""
 }

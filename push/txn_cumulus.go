@@ -142,12 +142,16 @@ func (a *applier) nvue() outcome {
 		}
 		return out
 	}
-	if why, err := a.changedSince(); err != nil || why != "" {
-		out := undo(firstNonEmpty(why, fmt.Sprint(err)), "nv config detach")
-		if out.status == StatusRolledBack && why != "" {
-			out.status, out.reason = StatusRefused, why+"; our staged lines were detached"
+	if why, err := a.changedSince(); err != nil {
+		return undo(err.Error(), "nv config detach")
+	} else if why != "" {
+		// Someone applied a change since apply read the switch, maybe
+		// to a line we manage: detach ours and keep theirs.
+		a.mark("rollback")
+		if _, err := run("nv config detach"); err != nil {
+			return undo(why, "nv config detach")
 		}
-		return out
+		return a.refusedForTheirs("the switch changed after apply read it (another change was applied meanwhile)", "our staged lines were detached before nv config apply")
 	}
 	secs := max(1, int(a.opts.CommitTimer.Seconds()))
 	a.mark("commit")
@@ -169,10 +173,15 @@ func (a *applier) nvue() outcome {
 		return undo(fmt.Sprintf("verify after apply: %d lines still differ from the rendered config", left), "nv config apply --confirm-no")
 	}
 	a.mark("confirm")
+	done := outcome{status: StatusApplied, deviceDiff: strings.TrimSpace(diff)}
+	confirm := "the confirm (nv config apply --confirm-yes)"
 	if _, err := run("nv config apply --confirm-yes"); err != nil {
+		if !a.conn.Alive() {
+			return a.lostConfirm(done, confirm, nvueConfirmed(&ourRev), func() outcome { return undo("confirm: "+err.Error(), "nv config apply --confirm-no") })
+		}
 		return undo("confirm: "+err.Error(), "nv config apply --confirm-no")
 	}
-	return outcome{status: StatusApplied, deviceDiff: strings.TrimSpace(diff)}
+	return a.proveApplied(done, confirm, nvueConfirmed(&ourRev))
 }
 
 // foreignNVUE returns the lines of an `nv config diff` that none of our

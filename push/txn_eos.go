@@ -182,12 +182,13 @@ func (a *applier) eosSession() outcome {
 	// started: a change someone made to the running config since would
 	// be lost. The session's diff then shows lines we did not send.
 	if extra := foreignEOS(diffs, a.changes.Commands(), a.dl.Canonical); extra != "" {
-		out := abort("the running config changed while the change was staged (another administrator?): the session diff also has " + extra)
-		if out.status == StatusRolledBack {
-			out.status = StatusRefused
-			out.reason = "the running config changed while the change was staged (another administrator?): the session diff also has " + extra + "; our session was aborted so their change is kept, and nothing changed: run fabricgen plan again"
+		why := "the running config changed while the change was staged (another administrator?): the session diff also has " + extra
+		if r, err := a.conn.Command("configure session " + name + " abort"); err != nil || r.Failed != nil {
+			return abort(why)
 		}
-		return out
+		// Their change may be to a line we manage (an MTU we set too):
+		// the device is then not at its backup, and rightly so.
+		return a.refusedForTheirs(why, "our session was aborted before its commit")
 	}
 	timer := fmtTimer(a.opts.CommitTimer)
 	a.mark("commit")
@@ -208,11 +209,16 @@ func (a *applier) eosSession() outcome {
 		return abort(fmt.Sprintf("verify after commit: %d lines still differ from the rendered config", left))
 	}
 	a.mark("confirm")
+	applied := outcome{status: StatusApplied, deviceDiff: strings.TrimSpace(diffs)}
+	confirm := "the confirm (configure session " + name + " commit)"
 	r, err := a.conn.Command("configure session " + name + " commit")
-	if err != nil || r.Failed != nil {
-		return abort(fmt.Sprintf("confirm the commit: %v", firstErr(err, rejection(r))))
+	if err != nil {
+		return a.lostConfirm(applied, confirm, eosConfirmed, func() outcome { return abort(fmt.Sprintf("confirm the commit: %v", err)) })
 	}
-	return outcome{status: StatusApplied, deviceDiff: strings.TrimSpace(diffs)}
+	if r.Failed != nil {
+		return abort(fmt.Sprintf("confirm the commit: %v", rejection(r)))
+	}
+	return a.proveApplied(applied, confirm, eosConfirmed)
 }
 
 // fmtTimer prints a duration as EOS's hh:mm:ss.

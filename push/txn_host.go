@@ -45,12 +45,37 @@ func hostTxn() transaction {
 // setter and checks the host is back to its backup.
 func (a *applier) hostCommands() outcome {
 	sent := a.track("the change", a.changes.Commands())
+	// modprobe rdma_cm is a setup line no restore undoes (fabricgen
+	// never unloads a kernel module another RDMA user may hold): note
+	// whether the module was loaded before, to say so after a rollback.
 	for _, line := range sent.lines {
+		if line == "modprobe rdma_cm" {
+			_, st, _, err := a.conn.Run("test -d /sys/module/rdma_cm")
+			if err != nil {
+				return a.hostRestore("read whether rdma_cm is loaded (test -d /sys/module/rdma_cm): " + err.Error())
+			}
+			a.rdmaCMWasLoaded = st == 0
+			break
+		}
+	}
+	for _, line := range sent.lines {
+		// A host has no lock against another administrator: right
+		// before each line, the settings it sets must still be what
+		// apply read (compare and set), or the line would overwrite
+		// their change.
+		if theirs, err := a.hostChangedUnder(line); err != nil {
+			return a.hostRestore("re-read the settings of " + strconvQuote(line) + " before sending it: " + err.Error())
+		} else if len(theirs) > 0 {
+			return a.hostRestore(fmt.Sprintf("the host changed after apply read it: %s (another administrator's change to a setting this apply sets); %q was not sent", strings.Join(theirs, "; "), line))
+		}
 		_, err := a.shell(line)
 		if err == nil || a.conn.Alive() {
 			// Answered (taken or refused); a lost session leaves the
 			// line in flight.
 			sent.done(err == nil)
+		}
+		if line == "modprobe rdma_cm" {
+			a.modprobed = true
 		}
 		if err != nil {
 			return a.hostRestore(err.Error())
@@ -75,7 +100,7 @@ func (a *applier) hostCommands() outcome {
 func (a *applier) hostRestore(why string) outcome {
 	a.mark("rollback")
 	restore := a.opts.rollbackCommand(a.pd.Name)
-	var refused, keep []string
+	var refused, keep, theirs []string
 	for attempt := 0; ; attempt++ {
 		if !a.conn.Alive() {
 			if err := a.reconnect(); err != nil {
@@ -90,10 +115,15 @@ func (a *applier) hostRestore(why string) outcome {
 			return outcome{status: StatusFailed, reason: why + "; read state to restore: " + err.Error(), restore: restore}
 		}
 		// Settings our change does not touch that differ from the backup
-		// are someone else's: they stay.
+		// are someone else's: they stay; so do settings it touches that
+		// hold neither the backup's value nor ours.
 		if keep, err = config.HostOthers(a.readScript(), a.changes.Commands(), a.before, now); err != nil {
 			return outcome{status: StatusFailed, reason: why + "; " + err.Error(), restore: restore}
 		}
+		if theirs, err = config.HostTheirs(a.readScript(), a.changes.Commands(), a.before, now); err != nil {
+			return outcome{status: StatusFailed, reason: why + "; " + err.Error(), restore: restore}
+		}
+		keep = append(keep, theirs...)
 		cmds, err := config.HostRestoreCommandsKeeping(a.readScript(), a.before, now, keep)
 		if err != nil {
 			return outcome{status: StatusFailed, reason: why + "; " + err.Error(), restore: restore}
@@ -131,6 +161,16 @@ func (a *applier) hostRestore(why string) outcome {
 		out.status, out.restore = StatusFailed, restore
 		out.reason = fmt.Sprintf("%s; restoring the backup: %d command(s) failed: %s; the device is NOT back to its backup", why, len(refused), strings.Join(refused, "; "))
 	}
+	if (out.status == StatusRolledBack || out.status == StatusFailed) && a.modprobed && !a.rdmaCMWasLoaded {
+		out.reason += "; note: the rdma_cm kernel module stays loaded: this apply loaded it (modprobe rdma_cm, a setup line of the change) and a restore never unloads a module, which another RDMA user may hold; it is not a setting of the script, so the backup does not record it; unload it with modprobe -r rdma_cm if nothing on the host needs it"
+	}
+	if out.status == StatusRolledBack && len(theirs) > 0 {
+		// Someone else set a setting this apply sets: their value is
+		// kept, everything of ours is undone.
+		out.status = StatusRefused
+		out.reason = fmt.Sprintf("%s; another administrator set %d setting(s) this apply sets (%s): fabricgen set back every setting it had changed and kept theirs, so nothing of this apply is on the host: run fabricgen plan again",
+			out.reason, len(theirs), strings.Join(theirs, "; "))
+	}
 	return out
 }
 
@@ -146,6 +186,32 @@ func (a *applier) hostKept(why string, keep []string) outcome {
 	if err != nil || !ok {
 		return outcome{status: StatusFailed, reason: fmt.Sprintf("%s; the device is NOT back to its backup (%v)", why, err), restore: restore}
 	}
-	return outcome{status: StatusRolledBack, reason: fmt.Sprintf("%s; settings fabricgen did not change were changed by someone else during the apply and are kept: %s; every other setting matches the backup",
+	return outcome{status: StatusRolledBack, reason: fmt.Sprintf("%s; settings someone else changed during the apply are kept: %s; every other setting matches the backup",
 		why, strings.Join(keep, "; "))}
 }
+
+// hostChangedUnder reads the settings one change line sets (with the
+// line's own read-back command) and lists those that differ from the
+// backup: another administrator changed them after apply read the host.
+func (a *applier) hostChangedUnder(line string) ([]string, error) {
+	acts, err := config.ParseHostScript(line)
+	if err != nil || len(acts) == 0 || acts[0].Read == "" {
+		// A setup line, or a restore line (dcb app del) that is no
+		// script line: it sets nothing to compare first.
+		return nil, nil
+	}
+	out, status, failed, err := a.conn.Run(acts[0].Read)
+	if err != nil {
+		return nil, err
+	}
+	if failed || status != 0 {
+		if !strings.Contains(out, "No such file or directory") {
+			return nil, fmt.Errorf("read back %q: exit status %d: %s", acts[0].Read, status, strings.TrimSpace(out))
+		}
+		out = ""
+	}
+	return config.HostLineChanged(line, acts[0].Read, out, a.before, a.changes.Commands())
+}
+
+// strconvQuote quotes a line for a message.
+func strconvQuote(s string) string { return fmt.Sprintf("%q", s) }

@@ -42,6 +42,10 @@ func junosLeftovers(conn *session.Conn, _ func(string) bool) (leftovers, error) 
 	return l, nil
 }
 
+// junosEditBanner is the "[edit ...]" line configuration mode prints
+// before its prompt, left at the end of a command's output.
+var junosEditBanner = regexp.MustCompile(`\n*\[edit[^\]\n]*\]\s*$`)
+
 var reJunosEntry = regexp.MustCompile(`^\s*(\d+)\s+\d{4}-\d\d-\d\d`)
 
 // junosLevel is scrapligo's juniper_junos privilege level for an
@@ -121,6 +125,32 @@ func (a *applier) junosCommit() outcome {
 	} else if rej != nil {
 		return discard(rej.Error())
 	}
+	// Once the candidate holds our statements (the lock is ours),
+	// every read is made inside the exclusive candidate
+	// (run show configuration), so the lock taken with configure
+	// exclusive is held until the change is confirmed: no other commit
+	// can land between our read and our commit, nor confirm ours.
+	a.inside = func() (string, error) {
+		out, rej, err := a.conn.Configure([]string{"run " + a.dl.ShowRunning}, junosLevel)
+		if err := firstErrOrNil(err, rej); err != nil {
+			return "", fmt.Errorf("run %s: %w", a.dl.ShowRunning, err)
+		}
+		return junosEditBanner.ReplaceAllString(out, "\n"), nil
+	}
+	defer func() { a.inside = nil }()
+	// Apply read the device before it took the lock: a commit someone
+	// made in between is in our candidate, and our statements would
+	// overwrite what they changed. Under the lock, the device must still
+	// be what apply read.
+	if why, err := a.changedSince(); err != nil {
+		return discard("re-read the device under the exclusive lock: " + err.Error())
+	} else if why != "" {
+		if _, rej, err := a.conn.Configure([]string{"rollback 0"}, junosLevel); err != nil || rej != nil {
+			return discard(why)
+		}
+		return a.refusedForTheirs("the device changed after apply read it and before fabricgen took the exclusive lock (another administrator's commit)",
+			"our exclusive candidate was discarded (rollback 0) before its commit")
+	}
 	compare, _, err := a.conn.Configure([]string{"show | compare"}, junosLevel)
 	if err != nil {
 		return discard(fmt.Sprintf("show | compare: %v", err))
@@ -146,12 +176,16 @@ func (a *applier) junosCommit() outcome {
 		return revert(fmt.Sprintf("verify after commit: %d lines still differ from the rendered config", left))
 	}
 	a.mark("confirm")
+	applied := outcome{status: StatusApplied, deviceDiff: strings.TrimSpace(compare)}
+	confirm := "the confirm (commit comment " + a.txn + ")"
 	out, rej, err = a.conn.Configure([]string{"commit comment " + a.txn}, junosLevel)
-	if err != nil || rej != nil || !strings.Contains(out, "commit complete") {
+	if err != nil {
+		return a.lostConfirm(applied, confirm, junosConfirmed, func() outcome { return revert(fmt.Sprintf("confirm the commit: %v", err)) })
+	}
+	if rej != nil || !strings.Contains(out, "commit complete") {
 		return revert(fmt.Sprintf("confirm the commit: %v %s", firstErr(err, rej), strings.TrimSpace(out)))
 	}
-	_, _ = a.conn.Command("show system commit")
-	return outcome{status: StatusApplied, deviceDiff: strings.TrimSpace(compare)}
+	return a.proveApplied(applied, confirm, junosConfirmed)
 }
 
 // junosPendingCommit returns the newest commit of `show system commit`

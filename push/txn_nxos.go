@@ -63,6 +63,13 @@ func nxosLeftovers(conn *session.Conn, isOurs func(string) bool) (leftovers, err
 // no checkpoint NAME.
 func (a *applier) nxosCheckpoint() outcome {
 	name := a.txn
+	// The accounting log's index before our checkpoint: what other
+	// sessions type from here on is read back before we report.
+	mark, err := a.nxosAuditMark()
+	if err != nil {
+		return outcome{status: StatusFailed, reason: fmt.Sprintf("read the accounting log before changing the switch (nothing was changed): %v", err)}
+	}
+	a.auditMark = &mark
 	if r, err := a.conn.Command("checkpoint " + name); err != nil || r.Failed != nil {
 		return outcome{status: StatusFailed, reason: fmt.Sprintf("take checkpoint %s (nothing was changed): %v", name, firstErr(err, rejection(r)))}
 	}
@@ -83,6 +90,11 @@ func (a *applier) nxosCheckpoint() outcome {
 				return outcome{status: StatusFailed, reason: why + "; " + err.Error(),
 					restore: "rollback running-config checkpoint " + name + " (then: no checkpoint " + name + ")"}
 			}
+		}
+		// Another administrator's commands since our checkpoint, to a
+		// line we manage: the checkpoint rollback would erase them.
+		if others, err := a.nxosOthers(mark); err == nil && anyManaged(others) {
+			return a.nxosKeepTheirs(why, others)
 		}
 		// The checkpoint rollback puts back the whole config of the
 		// checkpoint: someone else's change since would go with ours.
@@ -131,6 +143,16 @@ func (a *applier) nxosCheckpoint() outcome {
 	}
 	if !ok {
 		return rollback(fmt.Sprintf("verify: %d lines still differ from the rendered config", left))
+	}
+	// The device reads as the intent, but a line someone else changed
+	// while ours went in may have been overwritten by ours: the
+	// accounting log says.
+	others, err := a.nxosOthers(mark)
+	if err != nil {
+		return rollback("read the accounting log after the change: " + err.Error())
+	}
+	if anyManaged(others) {
+		return a.nxosKeepTheirs("the change went in and read back as the intent", others)
 	}
 	cleanup()
 	return outcome{status: StatusApplied}

@@ -97,10 +97,9 @@ func (a *applier) sonicGCU() outcome {
 		}
 		return outcome{status: StatusRefused, reason: why}
 	}
-	// writePatch writes a change set's JSON Patch into the run's file,
-	// in short chunks.
-	writePatch := func(cs *config.ChangeSet) error {
-		patch := config.PatchDocument(cs)
+	// writePatch writes a JSON Patch into the run's file, in short
+	// chunks.
+	writePatch := func(patch string) error {
 		redirect := ">"
 		for len(patch) > 0 {
 			n := min(patchChunk, len(patch))
@@ -128,7 +127,7 @@ func (a *applier) sonicGCU() outcome {
 		}
 		if th.some() {
 			out := a.keepTheirs(why, th, restore, func(cs *config.ChangeSet) error {
-				if err := writePatch(cs); err != nil {
+				if err := writePatch(config.PatchDocument(cs)); err != nil {
 					return err
 				}
 				_, err := a.shell("sudo config apply-patch " + file)
@@ -146,12 +145,24 @@ func (a *applier) sonicGCU() outcome {
 		cleanup()
 		return out
 	}
-	if err := writePatch(a.changes); err != nil {
+	// The patch tests every key it changes against the CONFIG_DB apply
+	// read: a key someone changed since (a field we manage too) makes
+	// config apply-patch refuse the whole patch rather than overwrite
+	// their change.
+	guarded, err := config.GuardedPatchDocument(a.changes, a.before)
+	if err != nil {
+		return rollback("build the patch: " + err.Error())
+	}
+	if err := writePatch(guarded); err != nil {
 		return rollback(err.Error())
 	}
 	a.mark("commit")
 	out, err := run("sudo config apply-patch " + file)
 	if err != nil {
+		if why := a.patchRefusedForTheirs(); why != "" {
+			cleanup()
+			return a.refusedForTheirs(why, "config apply-patch refused the whole patch (it tests every key it changes), so none of it was applied")
+		}
 		return rollback("config apply-patch: " + err.Error())
 	}
 	ok, left, err := a.converged()
@@ -163,4 +174,22 @@ func (a *applier) sonicGCU() outcome {
 	}
 	cleanup()
 	return outcome{status: StatusApplied, deviceDiff: strings.TrimSpace(out)}
+}
+
+// patchRefusedForTheirs says, after config apply-patch failed, whether the
+// CONFIG_DB changed since apply read it while none of our operations took
+// effect: someone else's change made the patch's tests fail ("" when not,
+// or when the switch cannot be read: the rollback then decides).
+func (a *applier) patchRefusedForTheirs() string {
+	if !a.conn.Alive() {
+		return ""
+	}
+	now, err := a.readNow()
+	if err != nil || config.Digest(now, a.dl) == config.Digest(a.before, a.dl) {
+		return ""
+	}
+	if took, err := config.PatchTookEffect(a.changes, a.before, now); err != nil || took {
+		return ""
+	}
+	return "the CONFIG_DB changed after apply read it (another administrator's change to a key our patch changes)"
 }

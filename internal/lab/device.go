@@ -43,6 +43,101 @@ type Device struct {
 	// dp is the lab's data plane; the device gives it its configuration
 	// whenever a command may have changed it.
 	dp *dataplane.Model
+	// hooks run once, before the line that first matches them is handled.
+	hooks []*hook
+}
+
+// hook is an event armed with Device.Before.
+type hook struct {
+	re  *regexp.Regexp
+	act Happening
+	// err is what the event returned, for Wait.
+	err  error
+	done chan struct{}
+}
+
+// Happening is something that happens on a device at a chosen instant,
+// armed with Device.Before: another administrator's change (OutOfBand, in
+// ConfigureOutOfBand's form) and/or the device's confirm timers running
+// out (ExpireTimers), in that order, and/or the device turning slow
+// (Delay).
+type Happening struct {
+	OutOfBand    []string
+	ExpireTimers bool
+	// Delay, when positive, becomes the device's answer delay from this
+	// line on (Fault.Delay), as a device that turns slow mid-change.
+	Delay time.Duration
+}
+
+// Armed is a Happening armed with Device.Before.
+type Armed struct{ h *hook }
+
+// Wait waits until the happening ran (or the timeout passed) and returns
+// its error: an out-of-band change the device refused (a Junos exclusive
+// lock, say) is that error.
+func (a Armed) Wait(timeout time.Duration) error {
+	select {
+	case <-a.h.done:
+		return a.h.err
+	case <-time.After(timeout):
+		return fmt.Errorf("lab: the line matching %q never came within %s", a.h.re, timeout)
+	}
+}
+
+// Done is closed once the happening ran.
+func (a Armed) Done() <-chan struct{} { return a.h.done }
+
+// Ran reports whether the happening ran.
+func (a Armed) Ran() bool {
+	select {
+	case <-a.h.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// Before arms a happening: right before the device handles the next line
+// (from any login) matching the regular expression pattern, as typed and
+// trimmed, the happening runs under the device lock — exactly between the
+// line's arrival and its effect, as on a slow device whose timer fires or
+// whose other administrator commits while that command is in flight. It
+// runs once.
+func (d *Device) Before(pattern string, h Happening) (Armed, error) {
+	re, err := regexp.Compile(pattern)
+	if err != nil {
+		return Armed{}, fmt.Errorf("lab: Before: %q: %w", pattern, err)
+	}
+	k := &hook{re: re, act: h, done: make(chan struct{})}
+	d.mu.Lock()
+	d.hooks = append(d.hooks, k)
+	d.mu.Unlock()
+	return Armed{k}, nil
+}
+
+// runHooks runs the armed happenings the line matches; d.mu is held.
+func (d *Device) runHooks(line string) {
+	kept := d.hooks[:0]
+	for _, k := range d.hooks {
+		if !k.re.MatchString(line) {
+			kept = append(kept, k)
+			continue
+		}
+		if len(k.act.OutOfBand) > 0 {
+			if err := d.emu.OutOfBand(k.act.OutOfBand); err != nil {
+				k.err = fmt.Errorf("lab: %s: out-of-band change: %w", d.spec.Name, err)
+			}
+		}
+		if k.act.ExpireTimers {
+			d.emu.ExpireTimers()
+		}
+		if k.act.Delay > 0 {
+			d.fault.Delay = k.act.Delay
+		}
+		d.pushConfig()
+		close(k.done)
+	}
+	d.hooks = kept
 }
 
 // specOf is the part of a DeviceSpec an emulator sees.
@@ -367,4 +462,21 @@ func (d *Device) close() error {
 	d.timers = nil
 	d.mu.Unlock()
 	return d.srv.Close()
+}
+
+// confirmer is an emulator whose commits can wait for confirmation.
+type confirmer interface {
+	// PendingConfirm reports whether a commit waits for its confirm
+	// timer.
+	PendingConfirm() bool
+}
+
+// PendingConfirm reports whether a commit waits for its confirm timer on
+// the device (EOS commit timer, Junos commit confirmed, NVUE apply
+// --confirm); always false on platforms without one.
+func (d *Device) PendingConfirm() bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	c, ok := d.emu.(confirmer)
+	return ok && c.PendingConfirm()
 }

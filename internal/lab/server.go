@@ -92,12 +92,15 @@ var streamChunk = strings.Repeat(StreamLine, 512)
 // out at once when the fault changes or the device closes.
 func (d *Device) dispatch(s cli.Session, line string) (cli.Reply, bool) {
 	d.mu.Lock()
-	delay := d.fault.Delay
-	changed := d.faultCh
 	trimmed := strings.TrimSpace(line)
 	if trimmed != "" {
 		d.record(trimmed)
+		if len(d.hooks) > 0 {
+			d.runHooks(trimmed)
+		}
 	}
+	delay := d.fault.Delay
+	changed := d.faultCh
 	var r cli.Reply
 	if d.stream != nil && trimmed != "" && d.stream.MatchString(trimmed) {
 		// Output that never ends, until the fault changes.

@@ -416,3 +416,110 @@ func jsonLine(op PatchOp) (string, error) {
 	b, err := json.Marshal(op)
 	return string(b), err
 }
+
+// GuardedPatchDocument is PatchDocument preceded by an RFC 6902 test
+// operation for every CONFIG_DB key the change set touches that before
+// (the CONFIG_DB JSON apply read) has: the key's whole object as read.
+// config apply-patch applies all of a patch or none of it, so when someone
+// changes such a key after apply read the switch, the patch is refused as
+// a whole instead of overwriting their change. A key before lacks is not
+// guarded (JSON Patch cannot test that a path is absent).
+func GuardedPatchDocument(cs *ChangeSet, before string) (string, error) {
+	db, err := parseDB(before, "the running CONFIG_DB")
+	if err != nil {
+		return "", err
+	}
+	var tests []string
+	seen := map[string]bool{}
+	for _, line := range cs.Commands() {
+		var op PatchOp
+		if err := json.Unmarshal([]byte(line), &op); err != nil {
+			return "", fmt.Errorf("patch operation %q: %w", line, err)
+		}
+		seg := strings.Split(op.Path, "/")
+		if len(seg) < 3 || seg[0] != "" {
+			continue
+		}
+		table, key := unescapePointer(seg[1]), unescapePointer(seg[2])
+		obj, ok := db[table][key]
+		guard := "/" + seg[1] + "/" + seg[2]
+		if !ok || seen[guard] {
+			continue
+		}
+		seen[guard] = true
+		t, err := jsonLine(PatchOp{Op: "test", Path: guard, Value: obj})
+		if err != nil {
+			return "", err
+		}
+		tests = append(tests, t)
+	}
+	return asciiJSON("[" + strings.Join(append(tests, cs.Commands()...), ",") + "]"), nil
+}
+
+// PatchTookEffect reports whether any operation of the change set is in
+// the CONFIG_DB now (now and before are `sonic-cfggen -d --print-data`
+// output): an added or replaced field that holds our value and did not
+// before, or a removed one that is gone and was there.
+func PatchTookEffect(cs *ChangeSet, before, now string) (bool, error) {
+	was, err := parseDB(before, "the CONFIG_DB before")
+	if err != nil {
+		return false, err
+	}
+	is, err := parseDB(now, "the CONFIG_DB now")
+	if err != nil {
+		return false, err
+	}
+	at := func(db map[string]map[string]map[string]any, seg []string) (string, bool) {
+		var v any
+		keys, ok := db[unescapePointer(seg[1])]
+		if !ok {
+			return "", false
+		}
+		v = keys
+		if len(seg) > 2 {
+			o, ok := keys[unescapePointer(seg[2])]
+			if !ok {
+				return "", false
+			}
+			v = o
+			if len(seg) > 3 {
+				f, ok := o[unescapePointer(seg[3])]
+				if !ok {
+					return "", false
+				}
+				v = f
+			}
+		}
+		b, _ := json.Marshal(v)
+		return string(b), true
+	}
+	for _, line := range cs.Commands() {
+		var op PatchOp
+		if err := json.Unmarshal([]byte(line), &op); err != nil {
+			return false, fmt.Errorf("patch operation %q: %w", line, err)
+		}
+		seg := strings.Split(op.Path, "/")
+		if len(seg) < 2 || len(seg) > 4 || seg[0] != "" {
+			continue
+		}
+		old, had := at(was, seg)
+		cur, has := at(is, seg)
+		switch op.Op {
+		case "remove":
+			if had && !has {
+				return true, nil
+			}
+		case "add", "replace":
+			b, _ := json.Marshal(op.Value)
+			if has && cur == string(b) && (!had || old != cur) {
+				return true, nil
+			}
+		}
+	}
+	return false, nil
+}
+
+// unescapePointer undoes JSON Pointer escaping (RFC 6901).
+func unescapePointer(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "~1", "/"), "~0", "~")
+}

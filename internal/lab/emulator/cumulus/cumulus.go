@@ -712,3 +712,6 @@ func nvYAML(t *cli.PathTree) string {
 	walk(t.Root, "    ")
 	return b.String()
 }
+
+// PendingConfirm reports whether a commit waits for its confirm timer.
+func (c *cumulus) PendingConfirm() bool { return c.confirm != nil }

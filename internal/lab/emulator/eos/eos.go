@@ -906,3 +906,6 @@ func eosExecChanges(line string) bool {
 	}
 	return false
 }
+
+// PendingConfirm reports whether a commit waits for its confirm timer.
+func (e *eos) PendingConfirm() bool { return e.confirm != nil }

@@ -436,6 +436,10 @@ func (h *host) stat(path string) (exists, dir bool) {
 	if len(p) == 6 && p[0] == "sys" && p[1] == "class" && p[2] == "net" && p[4] == "device" && p[5] == "infiniband" {
 		return h.lookup(p[3]) != nil, true
 	}
+	if len(p) == 3 && p[0] == "sys" && p[1] == "module" && p[2] == "rdma_cm" {
+		// A loaded module has its directory under /sys/module.
+		return h.rdmaCM, true
+	}
 	if ref, _ := h.resolve(path); ref != nil {
 		return true, false
 	}

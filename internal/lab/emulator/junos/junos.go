@@ -279,6 +279,13 @@ func (j *junos) rollbackConfirm() {
 	for i, h := range j.history {
 		if h == c.entry && i+1 < len(j.history) {
 			j.commit(j.history[i+1].tree.Clone(), "root", "other")
+			// The system's rollback goes through the candidate
+			// database: an exclusive session holding it now edits
+			// the rolled-back configuration, so its next commit
+			// commits that (guess: docs/lab.md).
+			if l := j.lock; l != nil && l.cand != nil {
+				l.cand, l.base = j.active.Clone(), j.active.Clone()
+			}
 			return
 		}
 	}
@@ -423,3 +430,6 @@ func junosCompare(a, b *cli.PathTree) string {
 	}
 	return out.String()
 }
+
+// PendingConfirm reports whether a commit waits for its confirm timer.
+func (j *junos) PendingConfirm() bool { return j.confirm != nil }

@@ -27,6 +27,65 @@ type nxos struct {
 	lastChange  string
 	// cpSeq numbers checkpoints in creation order.
 	cpSeq int
+	// acct is the accounting log (`show accounting log`): every command
+	// that changed the configuration, from any login; logins numbers the
+	// logins for their terminal (pts/N).
+	acct   []nxosAcct
+	logins int
+}
+
+// nxosAcct is one accounting-log record: its sequence number (from 1, for
+// start-seqnum and last-index), time, session id (ADDRESS@pts/N), user and
+// the command with the modes it was typed in ("configure terminal ;
+// interface Ethernet1/1 ; mtu 1500").
+type nxosAcct struct {
+	seq  int
+	when time.Time
+	id   string
+	user string
+	cmd  string
+}
+
+// account records a command that changed the configuration.
+func (n *nxos) account(id, user, cmd string) {
+	n.acct = append(n.acct, nxosAcct{seq: len(n.acct) + 1, when: n.env.Now(), id: id, user: user, cmd: cmd})
+	if len(n.acct) > 20000 {
+		n.acct = n.acct[len(n.acct)-10000:]
+	}
+}
+
+// lastIndex is the newest record's sequence number (0: none).
+func (n *nxos) lastIndex() int {
+	if len(n.acct) == 0 {
+		return 0
+	}
+	return n.acct[len(n.acct)-1].seq
+}
+
+// accountingLog prints the records from sequence number from on, as
+// `show accounting log` prints them: "Tue Mar 10 09:12:44
+// 2026:type=update:id=192.0.2.10@pts/1:user=admin:cmd=configure terminal ;
+// interface Ethernet1/1 ; mtu 1500 (SUCCESS)".
+func (n *nxos) accountingLog(from int) string {
+	var b strings.Builder
+	for _, r := range n.acct {
+		if r.seq >= from {
+			fmt.Fprintf(&b, "%s:type=update:id=%s:user=%s:cmd=%s (SUCCESS)\n", r.when.UTC().Format("Mon Jan _2 15:04:05 2006"), r.id, r.user, r.cmd)
+		}
+	}
+	return b.String()
+}
+
+// modePath is the configuration command of a line typed at stack, with
+// the modes it was typed in.
+func modePath(stack []cli.Frame, line string) string {
+	parts := []string{"configure terminal"}
+	for _, f := range stack[1:] {
+		if f.N != nil {
+			parts = append(parts, f.N.Text)
+		}
+	}
+	return strings.Join(append(parts, line), " ; ")
 }
 
 type nxosCheckpoint struct {
@@ -157,6 +216,22 @@ func (n *nxos) OutOfBand(lines []string) error {
 	if err := n.cur.Load(strings.Join(lines, "\n")); err != nil {
 		return err
 	}
+	// Another administrator's login: each line with the modes its
+	// indentation puts it in.
+	var path []string
+	var indents []int
+	for _, raw := range lines {
+		t := strings.TrimSpace(raw)
+		if t == "" || strings.HasPrefix(t, "!") {
+			continue
+		}
+		in := len(raw) - len(strings.TrimLeft(raw, " "))
+		for len(indents) > 0 && indents[len(indents)-1] >= in {
+			path, indents = path[:len(path)-1], indents[:len(indents)-1]
+		}
+		n.account("192.0.2.99@pts/9", "netadmin", strings.Join(append(append([]string{"configure terminal"}, path...), t), " ; "))
+		path, indents = append(path, t), append(indents, in)
+	}
 	n.lastChange = n.stamp()
 	return nil
 }
@@ -165,7 +240,8 @@ func (n *nxos) ExpireTimers() {}
 
 func (n *nxos) NewSession(t *cli.Term, user string) cli.Session {
 	t.More = "--More--"
-	return &nxosCLI{n: n, t: t, user: user}
+	n.logins++
+	return &nxosCLI{n: n, t: t, user: user, id: fmt.Sprintf("192.0.2.10@pts/%d", n.logins)}
 }
 
 type nxosCLI struct {
@@ -173,6 +249,8 @@ type nxosCLI struct {
 	t     *cli.Term
 	user  string
 	stack []cli.Frame
+	// id names the login in the accounting log.
+	id string
 }
 
 func (c *nxosCLI) Greeting() string {
@@ -281,6 +359,7 @@ func (c *nxosCLI) Exec(line string) cli.Reply {
 			return cli.Reply{Out: fmt.Sprintf("ERROR: Checkpoint %s does not exist\n", f[2]), Status: 1}
 		}
 		delete(n.checkpoints, f[2])
+		n.account(c.id, c.user, line)
 		return cli.Reply{Config: true}
 	case line == "clear checkpoint database":
 		n.checkpoints = map[string]*nxosCheckpoint{}
@@ -331,6 +410,7 @@ func (c *nxosCLI) checkpoint(args []string) cli.Reply {
 	}
 	n.cpSeq++
 	n.checkpoints[name] = &nxosCheckpoint{name: name, tree: n.cur.Clone(), created: n.env.Now(), user: c.user, description: desc, seq: n.cpSeq}
+	n.account(c.id, c.user, strings.TrimSpace("checkpoint "+name+" "+strings.Join(args, " ")))
 	return cli.Reply{Out: "...........Done\n", Config: true}
 }
 
@@ -347,6 +427,7 @@ func (c *nxosCLI) rollback(args []string) cli.Reply {
 	}
 	c.n.cur = cp.tree.Clone()
 	c.n.lastChange = c.n.stamp()
+	c.n.account(c.id, c.user, "rollback running-config checkpoint "+strings.Join(args, " "))
 	return cli.Reply{Out: "Note: Applying config parallelly may fail Rollback verification\n" +
 		"Collecting Running-Config\n#Generating Rollback Patch\nExecuting Rollback Patch\n" +
 		"Generating Running-config for verification\nGenerating Patch for verification\n" +
@@ -366,7 +447,11 @@ func (c *nxosCLI) config(line string) cli.Reply {
 		}
 		return cli.Reply{}
 	}
+	cmd := modePath(c.stack, line)
 	stack, err := c.n.cur.Apply(c.stack, line)
+	if err == nil {
+		c.n.account(c.id, c.user, cmd)
+	}
 	if err != nil {
 		var u *cli.ErrUnknown
 		if !errors.As(err, &u) {
@@ -392,6 +477,16 @@ func (c *nxosCLI) show(line string) cli.Reply {
 		filters = append([]string{"section ^(class-map|policy-map|system qos|priority-flow-control)"}, filters...)
 	case cmd == "show checkpoint summary":
 		out = c.checkpointSummary()
+	case cmd == "show accounting log last-index":
+		out = fmt.Sprintf("accounting-log last-index : %d\n", n.lastIndex())
+	case cmd == "show accounting log":
+		out = n.accountingLog(1)
+	case len(f) == 5 && f[1] == "accounting" && f[2] == "log" && f[3] == "start-seqnum":
+		from, err := strconv.Atoi(f[4])
+		if err != nil || from < 1 {
+			return cli.Reply{Out: c.invalid(cmd, 4, false), Status: 1}
+		}
+		out = n.accountingLog(from)
 	case len(f) == 6 && f[1] == "diff" && f[2] == "rollback-patch" && f[3] == "checkpoint" && f[5] == "running-config":
 		cp := n.checkpoints[f[4]]
 		if cp == nil {

@@ -1,0 +1,232 @@
+package push
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// An apply reports a device applied only when the device, read back after
+// the last command of the transaction, proves it: its managed config
+// re-diffs empty against the rendered config, and — on platforms whose
+// commit waits for confirmation — the device's own record says our commit
+// was confirmed (Junos show system commit: nothing pending; EOS: our
+// session completed; NVUE: our revision applied). A confirm timer can run
+// out while the confirm is in flight on a slow device, and the confirm
+// then confirms nothing (or, on Junos, commits the candidate the device
+// rolled back to): the answer to the confirm command says nothing about
+// that, the device does.
+
+// confirmedProof says whether the device's own record shows our commit
+// confirmed; detail says what it shows when it does not.
+type confirmedProof func(a *applier) (ok bool, detail string, err error)
+
+// proveApplied re-reads the device after the transaction's last command
+// and reports what it has: applied when the managed config re-diffs empty
+// and proof (nil: none on the platform) confirms it; rolled back when the
+// device is back at its backup (its own confirm timer undid the change);
+// otherwise failed, saying what the device has and how to restore it.
+// what names the step that just ended ("the confirm").
+func (a *applier) proveApplied(ok outcome, what string, proof confirmedProof) outcome {
+	restore := a.opts.rollbackCommand(a.pd.Name)
+	if !a.conn.Alive() {
+		if err := a.reconnect(); err != nil {
+			return outcome{status: StatusFailed, restore: restore, deviceDiff: ok.deviceDiff,
+				reason: fmt.Sprintf("after %s the device could not be read back to prove the change: %v; it may be applied or rolled back by its own timer", what, err)}
+		}
+	}
+	confirmed, detail := true, ""
+	if proof != nil {
+		var err error
+		if confirmed, detail, err = proof(a); err != nil {
+			return outcome{status: StatusFailed, restore: restore, deviceDiff: ok.deviceDiff,
+				reason: fmt.Sprintf("after %s, reading the device's commit state failed: %v; the change may or may not be confirmed", what, err)}
+		}
+	}
+	now, err := a.readNow()
+	if err != nil {
+		return outcome{status: StatusFailed, restore: restore, deviceDiff: ok.deviceDiff,
+			reason: fmt.Sprintf("after %s the device could not be read back: %v; it may be applied or rolled back by its own timer", what, err)}
+	}
+	cmp, err := a.compare(now)
+	if err != nil {
+		return outcome{status: StatusFailed, restore: restore, deviceDiff: ok.deviceDiff, reason: fmt.Sprintf("after %s: %v", what, err)}
+	}
+	if confirmed && cmp.Changes.Empty() {
+		return ok
+	}
+	why := fmt.Sprintf("after %s the device does not have the change", what)
+	if !confirmed {
+		why = fmt.Sprintf("after %s the device does not show our commit confirmed (%s)", what, detail)
+	}
+	if !cmp.Changes.Empty() {
+		why += fmt.Sprintf("; read back, %d line(s) differ from the rendered config", cmp.Diff.Added+cmp.Diff.Removed)
+	}
+	back, err := a.restored()
+	switch {
+	case err != nil:
+		return outcome{status: StatusFailed, restore: restore, deviceDiff: ok.deviceDiff, reason: why + "; could not compare with the backup: " + err.Error()}
+	case back:
+		return outcome{status: StatusRolledBack, deviceDiff: ok.deviceDiff,
+			reason: why + ": its confirm timer ran out before the confirm took effect and the device rolled the change back by itself; the device matches its backup"}
+	}
+	return outcome{status: StatusFailed, restore: restore, deviceDiff: ok.deviceDiff, reason: why + "; the device is NOT back to its backup either"}
+}
+
+// junosConfirmed: `show system commit` has no commit waiting for
+// confirmation (the newest commit, ours, was confirmed; the read-back that
+// follows shows whether our change is what it confirmed).
+func junosConfirmed(a *applier) (bool, string, error) {
+	// Read inside the exclusive candidate, so the lock is held until
+	// the proof is complete: no one else's commit lands before it.
+	hist, rej, err := a.conn.Configure([]string{"run show system commit"}, junosLevel)
+	if err := firstErrOrNil(err, rej); err != nil {
+		return false, "", fmt.Errorf("show system commit: %w", err)
+	}
+	if entry, comment := junosPendingCommit(hist); entry != "" {
+		return false, fmt.Sprintf("commit %q (%s) still waits for confirmation", entry, comment), nil
+	}
+	return true, "", nil
+}
+
+// eosConfirmed: our configuration session is completed in `show
+// configuration sessions | json` (the device drops a session whose commit
+// timer expired, and keeps it pendingCommitTimer until it is confirmed).
+func eosConfirmed(a *applier) (bool, string, error) {
+	out, err := a.conn.Show("show configuration sessions | json")
+	if err != nil {
+		return false, "", fmt.Errorf("list configuration sessions: %w", err)
+	}
+	var doc struct {
+		Sessions map[string]struct {
+			State string `json:"state"`
+		} `json:"sessions"`
+	}
+	if err := json.Unmarshal([]byte(jsonPart(out)), &doc); err != nil {
+		return false, "", fmt.Errorf("show configuration sessions | json: unexpected output: %w", err)
+	}
+	s, ok := doc.Sessions[a.txn]
+	switch {
+	case !ok:
+		return false, "session " + a.txn + " is gone (its commit timer expired, or it was aborted)", nil
+	case s.State != "completed":
+		return false, "session " + a.txn + " is " + s.State, nil
+	}
+	return true, "", nil
+}
+
+// nvueConfirmed returns the proof for NVUE: no apply waits for
+// confirmation and, when the switch named our revision, `nv config
+// revision -o json` shows it applied (an expired one is confirm_fail).
+func nvueConfirmed(rev *string) confirmedProof {
+	return func(a *applier) (bool, string, error) {
+		st, err := a.shell("nv config apply --confirm-status")
+		if err != nil {
+			return false, "", err
+		}
+		if reNVUEWaiting.MatchString(st) {
+			return false, strings.TrimSpace(st), nil
+		}
+		if *rev == "" {
+			return true, "", nil
+		}
+		out, err := a.shell("nv config revision -o json")
+		if err != nil {
+			return false, "", err
+		}
+		var revs map[string]struct {
+			State string `json:"state"`
+		}
+		if err := json.Unmarshal([]byte(jsonPart(out)), &revs); err != nil {
+			return false, "", fmt.Errorf("nv config revision -o json: unexpected output: %w", err)
+		}
+		r, ok := revs[*rev]
+		switch {
+		case !ok:
+			return false, "revision " + *rev + " is not in nv config revision", nil
+		case !strings.HasPrefix(r.State, "applied"):
+			return false, "revision " + *rev + " is " + r.State, nil
+		}
+		return true, "", nil
+	}
+}
+
+// settle re-reads a device whose change failed after an answer was lost
+// (a command's answer came too late or the connection dropped, so the
+// device may have carried out the command whose answer fabricgen never
+// saw) and reports what the device has: applied when it reads back as
+// the intent with nothing waiting for confirmation (the transaction's own
+// object, a checkpoint, is removed then); rolled back when it is back at
+// its backup with nothing waiting; otherwise the failure, whose restore
+// command — when the device could be read and nothing waits — is
+// fabricgen rollback, which restores from any state (a platform command
+// such as nv config apply --confirm-no only works in one).
+func (a *applier) settle(failed outcome) outcome {
+	if !a.conn.Alive() {
+		if err := a.reconnect(); err != nil {
+			return failed
+		}
+	}
+	now, err := a.readNow()
+	if err != nil {
+		return failed
+	}
+	left, err := findLeftovers(a.conn, a.dl, a.ignore)
+	if err != nil {
+		return failed
+	}
+	waiting := left.timer != "" || len(left.foreign) > 0
+	if waiting {
+		failed.reason += "; read back after the lost answer: " + describeLeftovers(a.dl, left)
+		return failed
+	}
+	cmp, err := a.compare(now)
+	if err != nil {
+		return failed
+	}
+	lead := "read back after the lost answer, "
+	if cmp.Changes.Empty() && a.auditMark != nil {
+		// NX-OS: the change may have overwritten another session's
+		// command to a line we manage, as after a normal verify.
+		others, err := a.nxosOthers(*a.auditMark)
+		if err != nil {
+			failed.reason += "; " + lead + "the device has the change, but its accounting log could not be read: " + err.Error()
+			return failed
+		}
+		if anyManaged(others) {
+			return a.nxosKeepTheirs(failed.reason, others)
+		}
+	}
+	if cmp.Changes.Empty() {
+		if a.txnName() != "" && platformTxn(a.dl).removeRestored && contains(left.names, a.txn) {
+			removeTxn(a.conn, a.dl, a.txn)
+		}
+		return outcome{status: StatusApplied, deviceDiff: failed.deviceDiff,
+			reason: "note: " + lead + "the device has the change and nothing waits for confirmation (it carried out the command whose answer was lost); what fabricgen had reported: " + failed.reason}
+	}
+	if back, err := a.restored(); err == nil && back {
+		if a.txnName() != "" && platformTxn(a.dl).removeRestored && contains(left.names, a.txn) {
+			removeTxn(a.conn, a.dl, a.txn)
+		}
+		return outcome{status: StatusRolledBack, deviceDiff: failed.deviceDiff,
+			reason: failed.reason + "; " + lead + "the device matches its backup and nothing waits for confirmation"}
+	}
+	failed.reason += fmt.Sprintf("; %sthe device is neither at the intent (%d line(s) differ) nor at its backup, and nothing waits for confirmation", lead, cmp.Diff.Added+cmp.Diff.Removed)
+	failed.restore = a.opts.rollbackCommand(a.pd.Name)
+	return failed
+}
+
+// lostConfirm handles a confirm whose answer was lost (too late, or the
+// connection dropped): the device may or may not have taken it. It reads
+// the device back (reconnecting) and reports what it has; only when the
+// change is neither confirmed nor undone does it undo it with undo.
+func (a *applier) lostConfirm(ok outcome, what string, proof confirmedProof, undo func() outcome) outcome {
+	out := a.proveApplied(ok, what+", whose answer was lost", proof)
+	switch out.status {
+	case StatusFailed:
+		return undo()
+	case StatusApplied:
+		out.reason = strings.TrimPrefix(out.reason+"; note: the answer to "+what+" was lost; read back, the device has the change and its commit is confirmed", "; ")
+	}
+	return out
+}
