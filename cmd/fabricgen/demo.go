@@ -23,6 +23,7 @@ import (
 	"github.com/fabricgen/fabricgen/internal/lab"
 	"github.com/fabricgen/fabricgen/internal/push/dialect"
 	"github.com/fabricgen/fabricgen/internal/push/state"
+	"github.com/fabricgen/fabricgen/internal/readlimit"
 	"github.com/fabricgen/fabricgen/lint"
 	"github.com/fabricgen/fabricgen/lint/format"
 	"github.com/fabricgen/fabricgen/push"
@@ -243,7 +244,7 @@ func writeDemoFabric(dir string) error {
 		if err != nil {
 			return fmt.Errorf("demo fabric: %w", err)
 		}
-		if err := os.WriteFile(filepath.Join(dir, filepath.Base(name)), b, 0o600); err != nil {
+		if err := readlimit.WriteFile(filepath.Join(dir, filepath.Base(name)), b, 0o600); err != nil {
 			return fmt.Errorf("demo fabric: %w", err)
 		}
 	}

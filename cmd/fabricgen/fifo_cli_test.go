@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -187,6 +189,53 @@ func TestCLITemplatesStayInside(t *testing.T) {
 			}
 			if _, err := os.Stat(filepath.Join(dir, "out", "leaf1.json")); err == nil {
 				t.Errorf("out/leaf1.json was written")
+			}
+		})
+	}
+}
+
+// TestCLIWritesRefuseNamedPipes: the files fabricgen writes by a path it
+// is given refuse a named pipe at once instead of waiting for a reader
+// (`plan -out PIPE` blocked forever and ignored its first SIGTERM): plan
+// -out and graph -o each exit 1 naming the path and "named pipe", and
+// write nothing into the pipe.
+func TestCLIWritesRefuseNamedPipes(t *testing.T) {
+	r := newPushRig(t, "ai-training-2subnet")
+	for _, c := range []struct {
+		name, pipe string
+		args       []string
+		devices    bool // the command talks to the lab's devices
+	}{
+		{"plan -out", "plan.pipe", []string{"plan", "fabric", "-out", "plan.pipe"}, true},
+		{"graph -o", "graph.pipe", []string{"graph", "fabric", "-o", "graph.pipe"}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			pipe := filepath.Join(r.dir, c.pipe)
+			if err := syscall.Mkfifo(pipe, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan string, 1)
+			go func() {
+				s, out, errb := pushStreams("")
+				args := c.args
+				if c.devices {
+					args = append(args, r.common...)
+				}
+				code := run(r.ctx, args, s)
+				done <- fmt.Sprintf("exit %d\n%s%s", code, errb, out)
+			}()
+			select {
+			case got := <-done:
+				if !strings.HasPrefix(got, fmt.Sprintf("exit %d\n", exitFailed)) || !strings.Contains(got, c.pipe) || !strings.Contains(got, "named pipe") {
+					t.Fatalf("want exit %d naming %s as a named pipe, got %s", exitFailed, c.pipe, got)
+				}
+			case <-time.After(2 * time.Minute):
+				// Unblock the writer so the test ends.
+				if f, err := os.OpenFile(pipe, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil {
+					_, _ = io.Copy(io.Discard, f)
+					_ = f.Close()
+				}
+				t.Fatalf("%s blocked on the named pipe", c.name)
 			}
 		})
 	}

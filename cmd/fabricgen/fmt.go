@@ -12,6 +12,7 @@ import (
 
 	"github.com/fabricgen/fabricgen/internal/nestlimit"
 	"github.com/fabricgen/fabricgen/internal/push/config"
+	"github.com/fabricgen/fabricgen/internal/readlimit"
 	"github.com/fabricgen/fabricgen/schema"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -66,7 +67,7 @@ listed, and the exit status is 2 when there are any. JSON files are left alone.`
 					fmt.Fprint(cmd.OutOrStdout(), d.Text)
 				}
 				if write && !check {
-					if err := os.WriteFile(path, out, 0o644); err != nil {
+					if err := readlimit.WriteFile(path, out, 0o644); err != nil {
 						return withCode(exitFailed, fmt.Errorf("write %s: %w", path, err))
 					}
 				}

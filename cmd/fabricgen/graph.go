@@ -3,12 +3,12 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/fabricgen/fabricgen/internal/graph"
+	"github.com/fabricgen/fabricgen/internal/readlimit"
 )
 
 func newGraphCommand(s *streams) *cobra.Command {
@@ -56,7 +56,7 @@ written.`,
 			if out == "" || out == "-" {
 				_, err = cmd.OutOrStdout().Write(b.Bytes())
 			} else {
-				err = os.WriteFile(out, b.Bytes(), 0o644)
+				err = readlimit.WriteFile(out, b.Bytes(), 0o644)
 			}
 			if err != nil {
 				return withCode(exitFailed, fmt.Errorf("write graph: %w", err))

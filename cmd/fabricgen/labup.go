@@ -13,6 +13,7 @@ import (
 
 	"github.com/fabricgen/fabricgen/internal/lab"
 	"github.com/fabricgen/fabricgen/internal/push/session"
+	"github.com/fabricgen/fabricgen/internal/readlimit"
 	"github.com/fabricgen/fabricgen/push"
 	"github.com/fabricgen/fabricgen/schema"
 )
@@ -236,7 +237,7 @@ func startLab(ctx context.Context, f *schema.Fabric, specs []lab.DeviceSpec, dir
 		return nil, "", fmt.Errorf("encode inventory: %w", err)
 	}
 	path := filepath.Join(dir, "inventory.json")
-	if err := os.WriteFile(path, append(b, '\n'), 0o600); err != nil {
+	if err := readlimit.WriteFile(path, append(b, '\n'), 0o600); err != nil {
 		_ = l.Close()
 		return nil, "", fmt.Errorf("write %s: %w", path, err)
 	}

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 
 	"golang.org/x/crypto/ssh"
 
@@ -49,7 +48,7 @@ func loadOrCreateHostKey(path string) (ssh.Signer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("encode host key: %w", err)
 	}
-	if err := os.WriteFile(path, pem.EncodeToMemory(block), 0o600); err != nil {
+	if err := readlimit.WriteFile(path, pem.EncodeToMemory(block), 0o600); err != nil {
 		return nil, fmt.Errorf("write host key: %w", err)
 	}
 	s, err := ssh.NewSignerFromKey(priv)

@@ -23,6 +23,7 @@ import (
 
 	"github.com/fabricgen/fabricgen/internal/lab/cli"
 	"github.com/fabricgen/fabricgen/internal/lab/dataplane"
+	"github.com/fabricgen/fabricgen/internal/readlimit"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -217,7 +218,7 @@ func (l *Lab) writeKnownHosts() error {
 		b.WriteString(knownhosts.Line([]string{knownhosts.Normalize(d.addr)}, d.hostKey().PublicKey()))
 		b.WriteByte('\n')
 	}
-	if err := os.WriteFile(l.knownHosts, []byte(b.String()), 0o600); err != nil {
+	if err := readlimit.WriteFile(l.knownHosts, []byte(b.String()), 0o600); err != nil {
 		return fmt.Errorf("lab: write known_hosts: %w", err)
 	}
 	return nil

@@ -13,9 +13,9 @@ import (
 	"testing"
 )
 
-// fileOpeners are the calls that open or read a file by path, or parse
-// one they open themselves: every one must be this package's (Open,
-// File, FileContext, FS, Root, OpenDir, ReadDir), which refuse named
+// fileOpeners are the calls that open, read or write a file by path, or
+// parse one they open themselves: every one must be this package's (Open,
+// File, FileContext, FS, Root, OpenDir, ReadDir, WriteFile), which refuse named
 // pipes, devices and sockets and bound the size. Keys are
 // "package.Func" for package functions and ".Method" for methods.
 var fileOpeners = map[string]bool{
@@ -25,6 +25,9 @@ var fileOpeners = map[string]bool{
 	"template.ParseFiles": true, "template.ParseGlob": true, ".ParseFiles": true, ".ParseGlob": true,
 	".ParseHCLFile": true, ".ParseJSONFile": true,
 	"knownhosts.New": true,
+	// Writers by path: a named pipe there blocks a plain write until
+	// someone reads it; WriteFile refuses it instead.
+	"os.WriteFile": true, "os.Create": true, "ioutil.WriteFile": true,
 }
 
 // hclParsers recurse once per nesting level and overflow the stack on a
@@ -57,6 +60,7 @@ func isNestingGuard(key string) bool {
 var allowed = map[string]string{
 	// The reader itself.
 	"internal/readlimit/readlimit.go:Open:os.OpenFile":    "the bounded reader: stat, O_NONBLOCK open, fstat",
+	"internal/readlimit/write.go:WriteFile:os.OpenFile":   "the bounded writer: stat, O_NONBLOCK open, fstat before truncating",
 	"internal/readlimit/readlimit.go:OpenDir:os.OpenFile": "the bounded reader: O_DIRECTORY|O_NONBLOCK never blocks on a pipe",
 	// Writers and locks: fabricgen creates these files (O_CREATE with
 	// O_EXCL or a temporary name) or opens them for writing; a pipe
@@ -69,7 +73,8 @@ var allowed = map[string]string{
 	"templates/overrides_load.go:openOverrides:os.OpenRoot": "the --templates folder, read only through readlimit.Root",
 	// Tests' helper (not linked into fabricgen): golden files are the
 	// repository's own testdata.
-	"internal/golden/golden.go:Check:os.ReadFile": "test helper reading the repository's golden files",
+	"internal/golden/golden.go:Check:os.ReadFile":  "test helper reading the repository's golden files",
+	"internal/golden/golden.go:Write:os.WriteFile": "test helper writing the repository's golden files (-update)",
 	// x/crypto's knownhosts.New opens files by name: it is given only
 	// private copies of the known_hosts files, each read with
 	// readlimit.File (knownHostsCallback).

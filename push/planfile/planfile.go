@@ -23,7 +23,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 
 	"github.com/fabricgen/fabricgen/internal/nestlimit"
@@ -150,7 +149,7 @@ func (p *Plan) Save(path string) error {
 	if err := p.Write(&b); err != nil {
 		return err
 	}
-	if err := os.WriteFile(path, b.Bytes(), 0o600); err != nil {
+	if err := readlimit.WriteFile(path, b.Bytes(), 0o600); err != nil {
 		return fmt.Errorf("write plan file: %w", err)
 	}
 	return nil

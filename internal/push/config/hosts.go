@@ -148,7 +148,7 @@ func HostProbes(script string) ([]HostProbe, error) {
 		}
 		test, err := probeCommand(m[1])
 		if err != nil {
-			return nil, fmt.Errorf("host script line %d %q: %w", i+1, line, err)
+			return nil, fmt.Errorf("host script line %d %s: %w", i+1, quoteLine(line), err)
 		}
 		msg := m[2]
 		if toks, err := shellWords(m[2]); err == nil && len(toks) == 1 && !toks[0].op {
@@ -241,7 +241,7 @@ func ParseHostScript(script string) ([]HostAction, error) {
 		}
 		a, err := parseAction(line)
 		if err != nil {
-			return nil, fmt.Errorf("host script line %d %q: %w", i+1, line, err)
+			return nil, fmt.Errorf("host script line %d %s: %w", i+1, quoteLine(line), err)
 		}
 		out = append(out, a)
 	}

@@ -72,7 +72,7 @@ func knownHostsCallback(files []string) (ssh.HostKeyCallback, error) {
 			return nil, fmt.Errorf("known_hosts file %s: %w; pass --known-hosts FILE with the devices' host keys (fabricgen lab up writes one), or --insecure-ignore-host-key to skip verification", f, err)
 		}
 		copies[i] = filepath.Join(tmp, fmt.Sprintf("%d", i))
-		if err := os.WriteFile(copies[i], b, 0o600); err != nil {
+		if err := readlimit.WriteFile(copies[i], b, 0o600); err != nil {
 			return nil, fmt.Errorf("read known_hosts %s: %w", f, err)
 		}
 		names[copies[i]] = f
