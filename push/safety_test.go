@@ -899,6 +899,10 @@ func TestEditedAppliedRecordRemovesNothing(t *testing.T) {
 		claim    string   // what the edit appends to the record
 		survives string   // a line of theirs that must stay
 		key      bool
+		// kept, when set, is the claim plan must list as held back: the
+		// claim is an exact copy of what the device holds, which
+		// VerifiedScope bears out, so only --trust-records removes it.
+		kept string
 		// edit, when set, makes the claim instead of appending claim
 		// (SONiC's record is one JSON document).
 		edit func(t *testing.T, rendered string) string
@@ -927,6 +931,33 @@ func TestEditedAppliedRecordRemovesNothing(t *testing.T) {
 					t.Fatal(err)
 				}
 				doc["WRED_PROFILE"]["OTHER-TEAM"] = map[string]any{"ecn": "ecn_all"}
+				b, _ := json.Marshal(doc)
+				return string(b)
+			}},
+		{name: "eos: an exact copy of another team's ACL claimed", pc: cases[0],
+			theirs: []string{"ip access-list MGMT-SSH", "   10 permit tcp 10.0.0.0/8 any eq ssh"},
+			claim:  "!\nip access-list MGMT-SSH\n   10 permit tcp 10.0.0.0/8 any eq ssh\n", survives: "ip access-list MGMT-SSH",
+			kept: "ip access-list MGMT-SSH"},
+		{name: "eos: an exact copy of an interface the render does not configure claimed", pc: cases[0],
+			theirs: []string{"interface Ethernet30/1", "   mtu 9000"},
+			claim:  "interface Ethernet30/1\n   mtu 9000\n", survives: "mtu 9000", kept: "interface Ethernet30/1"},
+		{name: "nxos: an exact copy of another team's ACL claimed", pc: cases[1],
+			theirs: []string{"ip access-list MGMT-SSH", "  10 permit tcp 10.0.0.0/8 any eq 22"},
+			claim:  "ip access-list MGMT-SSH\n  10 permit tcp 10.0.0.0/8 any eq 22\n", survives: "ip access-list MGMT-SSH",
+			kept: "ip access-list MGMT-SSH"},
+		{name: "mlnx: an exact copy of a host setting claimed", pc: cases[5],
+			theirs: []string{"echo 0 > /sys/class/net/ens1f0np0/ecn/roce_np/enable/5"},
+			claim:  "echo 0 > /sys/class/net/ens1f0np0/ecn/roce_np/enable/5\n", survives: "echo 0 > /sys/class/net/ens1f0np0/ecn/roce_np/enable/5",
+			kept: "echo 0 > /sys/class/net/ens1f0np0/ecn/roce_np/enable/5"},
+		{name: "sonic: an exact copy of another team's WRED profile claimed", pc: cases[4],
+			theirs:   []string{`[{"op":"add","path":"/WRED_PROFILE/OTHER-TEAM","value":{"ecn":"ecn_none","wred_green_enable":"false"}}]`},
+			survives: "OTHER-TEAM", kept: "WRED_PROFILE|OTHER-TEAM",
+			edit: func(t *testing.T, rendered string) string {
+				var doc map[string]map[string]map[string]any
+				if err := json.Unmarshal([]byte(rendered), &doc); err != nil {
+					t.Fatal(err)
+				}
+				doc["WRED_PROFILE"]["OTHER-TEAM"] = map[string]any{"ecn": "ecn_none", "wred_green_enable": "false"}
 				b, _ := json.Marshal(doc)
 				return string(b)
 			}},
@@ -979,12 +1010,30 @@ func TestEditedAppliedRecordRemovesNothing(t *testing.T) {
 			if d.Status != planfile.StatusUnchanged {
 				t.Fatalf("plan after the record was edited: %s %s\n%s", d.Status, d.Error, d.Diff.Text)
 			}
+			if tc.kept != "" {
+				want := "kept: " + tc.kept + " — only the unsigned record .fabricgen/applied/" + name + ".json says fabricgen made it; set FABRICGEN_PLAN_KEY"
+				if len(d.Kept) != 1 || !strings.HasPrefix(d.Kept[0], want) || !strings.Contains(d.Kept[0], "--trust-records") {
+					t.Errorf("plan's kept notes %q, want one starting %q", d.Kept, want)
+				}
+			} else if len(d.Kept) > 0 {
+				t.Errorf("plan's kept notes %q for a claim the device does not bear out", d.Kept)
+			}
 			res := r.apply(p, filepath.Join(r.dir, "backups"))
 			if res[0].Status != StatusUnchanged {
 				t.Fatalf("apply: %s (%s)", res[0].Status, res[0].Reason)
 			}
 			if !strings.Contains(dev.RunningConfig()+dev.Export(), tc.survives) {
 				t.Errorf("%q was removed from the device", tc.survives)
+			}
+			if tc.kept == "" {
+				return
+			}
+			// --trust-records takes the record at its word: the claim
+			// the device bears out is acted on (removed; on a host whose
+			// baseline lacks the setting's old value, refused).
+			r.opts.TrustRecords = true
+			if p = r.plan(); p.Devices[0].Status == planfile.StatusUnchanged || len(p.Devices[0].Kept) > 0 {
+				t.Fatalf("plan --trust-records: %s %s kept %q\n%s", p.Devices[0].Status, p.Devices[0].Error, p.Devices[0].Kept, p.Devices[0].Diff.Text)
 			}
 		})
 	}

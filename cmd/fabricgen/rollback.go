@@ -111,6 +111,7 @@ Exit status: 0 every device restored (or already at its backup), 1 otherwise.`,
 		},
 	}
 	pf.register(cmd)
+	pf.registerTrust(cmd)
 	sf.register(cmd)
 	fl := cmd.Flags()
 	fl.StringVar(&fabric, "fabric", ".", "the fabric directory (its state directory holds the backups)")
