@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -1034,6 +1035,114 @@ func TestEditedAppliedRecordRemovesNothing(t *testing.T) {
 			r.opts.TrustRecords = true
 			if p = r.plan(); p.Devices[0].Status == planfile.StatusUnchanged || len(p.Devices[0].Kept) > 0 {
 				t.Fatalf("plan --trust-records: %s %s kept %q\n%s", p.Devices[0].Status, p.Devices[0].Error, p.Devices[0].Kept, p.Devices[0].Diff.Text)
+			}
+		})
+	}
+}
+
+// TestDay2RemovalNeedsATrustedRecord: an ACL with the user's name dropped
+// from the intent is removed by the next apply when the last-applied
+// record is signed (FABRICGEN_PLAN_KEY) or --trust-records is given; with
+// neither, only the unsigned record says fabricgen made it, so the
+// removal is held back and plan lists it, naming the record and the ways
+// to have it removed. An FG-… object is fabricgen's by its name and is
+// removed either way.
+func TestDay2RemovalNeedsATrustedRecord(t *testing.T) {
+	cases := platformCases(t)
+	platforms := []struct {
+		pc     platformCase
+		acl    string // the user-named ACL the first intent renders
+		owned  string // an FG-… ACL the first intent renders too
+		header string
+	}{
+		{cases[0], "ip access-list TEAM-ROCE\n   10 permit udp any any eq 4791\n", "ip access-list FG-EXTRA\n   10 permit udp any any eq 4792\n", "ip access-list TEAM-ROCE"},
+		{cases[1], "ip access-list TEAM-ROCE\n  10 permit udp any any eq 4791\n", "ip access-list FG-EXTRA\n  10 permit udp any any eq 4792\n", "ip access-list TEAM-ROCE"},
+	}
+	modes := []struct {
+		name         string
+		key, trust   bool
+		removed      bool
+		wantKeptNote bool
+	}{
+		{name: "signed record", key: true, removed: true},
+		{name: "unsigned record, --trust-records", trust: true, removed: true},
+		{name: "unsigned record", removed: false, wantKeptNote: true},
+	}
+	for _, pl := range platforms {
+		for _, m := range modes {
+			t.Run(string(pl.pc.dev.platform)+": "+m.name, func(t *testing.T) {
+				dev := pl.pc.dev
+				final := dev.rendered
+				dev.rendered = final + pl.acl + pl.owned
+				r := newRig(t, dev)
+				if m.key {
+					r.opts.State.Key = []byte("record-key")
+				}
+				if res := r.apply(r.plan(), filepath.Join(r.dir, "backups")); res[0].Status != StatusApplied {
+					t.Fatalf("first apply: %s (%s)", res[0].Status, res[0].Reason)
+				}
+				lab := r.lab.Device(dev.name)
+				if !strings.Contains(lab.RunningConfig(), pl.header) {
+					t.Fatalf("the first apply did not create %q", pl.header)
+				}
+				// Day 2: both ACLs dropped from the intent.
+				r.inputs[0].Rendered = []byte(final)
+				r.opts.TrustRecords = m.trust
+				p := r.plan()
+				d := p.Devices[0]
+				if d.Status != planfile.StatusChange {
+					t.Fatalf("plan: %s %s, want the FG-EXTRA removal at least", d.Status, d.Error)
+				}
+				if !strings.Contains(d.Diff.Text, "-ip access-list FG-EXTRA") {
+					t.Errorf("plan does not remove fabricgen's FG-EXTRA:\n%s", d.Diff.Text)
+				}
+				if got := strings.Contains(d.Diff.Text, "-"+pl.header); got != m.removed {
+					t.Errorf("plan removes %q: %v, want %v:\n%s", pl.header, got, m.removed, d.Diff.Text)
+				}
+				note := "kept: " + pl.header + " — only the unsigned record .fabricgen/applied/" + dev.name + ".json says fabricgen made it"
+				if got := len(d.Kept) == 1 && strings.HasPrefix(d.Kept[0], note); got != m.wantKeptNote {
+					t.Errorf("plan's kept notes %q, want %q: %v", d.Kept, note, m.wantKeptNote)
+				}
+				ao := r.applyOpts()
+				res, err := Apply(context.Background(), p, r.f, r.inputs, ao)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if res[0].Status != StatusApplied {
+					t.Fatalf("apply: %s (%s)", res[0].Status, res[0].Reason)
+				}
+				running := lab.RunningConfig()
+				if strings.Contains(running, "FG-EXTRA") {
+					t.Error("apply left fabricgen's FG-EXTRA")
+				}
+				if got := !strings.Contains(running, pl.header); got != m.removed {
+					t.Errorf("apply removed %q: %v, want %v", pl.header, got, m.removed)
+				}
+			})
+		}
+	}
+}
+
+// TestApplyRefusesATrustMismatch: a plan made with --trust-records is
+// applied only with the flag (an unsigned plan file could be edited to
+// say so), and one made without it only without.
+func TestApplyRefusesATrustMismatch(t *testing.T) {
+	for _, tc := range []struct {
+		plan, apply bool
+		want        string
+	}{
+		{true, false, "the plan was made with --trust-records"},
+		{false, true, "apply was given --trust-records but the plan was made without it"},
+	} {
+		t.Run(fmt.Sprintf("plan %v, apply %v", tc.plan, tc.apply), func(t *testing.T) {
+			r := newRig(t, platformCases(t)[0].dev)
+			r.opts.TrustRecords = tc.plan
+			p := r.plan()
+			ao := r.applyOpts()
+			ao.TrustRecords = tc.apply
+			res, err := Apply(context.Background(), p, r.f, r.inputs, ao)
+			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "nothing was sent") || res != nil {
+				t.Fatalf("apply: %v %v, want the refusal %q", res, err, tc.want)
 			}
 		})
 	}

@@ -127,7 +127,7 @@ func rollbackTargets(cmd *cobra.Command, f *schema.Fabric, devs []*schema.Device
 	var need []*schema.Device
 	targets := make([]push.RollbackTarget, len(devs))
 	for i, d := range devs {
-		t := push.RollbackTarget{Device: d, Backup: to}
+		t := push.RollbackTarget{Device: d, Backup: to, TrustRecords: pf.trustRecords}
 		rec, err := st.InFlight(d.Name)
 		if err != nil {
 			return nil, withCode(exitFailed, err)
@@ -194,6 +194,9 @@ func rollbackTargets(cmd *cobra.Command, f *schema.Fabric, devs []*schema.Device
 func writeRollbackPreview(w io.Writer, ps []*push.RollbackPreview) int {
 	todo := 0
 	for _, p := range ps {
+		for _, k := range p.Kept {
+			fmt.Fprintf(w, "%s: kept: %s — only an unsigned record in .fabricgen says fabricgen made it; set FABRICGEN_PLAN_KEY so fabricgen signs its records, remove it by hand, or pass --trust-records after reviewing the record (git log -p .fabricgen)\n", termLine(p.Device), termLine(k))
+		}
 		switch {
 		case p.Error != "":
 			fmt.Fprintf(w, "%s (%s, %s): %s\n\n", termLine(p.Device), termLine(p.Platform), termLine(p.Address), termText(p.Error))
