@@ -256,6 +256,10 @@ func TestEditedAppliedRecordCLI(t *testing.T) {
 				if strings.Contains(out, kept) != tc.exact {
 					t.Errorf("plan after the record was edited (the note %q wanted: %v):\n%s", kept, tc.exact, out)
 				}
+				md, _ := r.run(0, tc.env, "plan", "fabric", "--markdown")
+				if strings.Contains(md, "kept: ip access-list MGMT-SSH") != tc.exact {
+					t.Errorf("plan --markdown after the record was edited (the note wanted: %v):\n%s", tc.exact, md)
+				}
 				out, _ = r.run(0, tc.env, "apply", "fabric", "-auto-approve")
 				if !strings.Contains(out, "No changes.") {
 					t.Errorf("apply after the record was edited:\n%s", out)
