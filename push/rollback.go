@@ -44,6 +44,11 @@ type RollbackTarget struct {
 	// nor fabricgen's naming defines it) is not removed; the preview
 	// lists it (RollbackPreview.Kept).
 	TrustRecords bool
+	// Intent is the device's config rendered from the intent now, ""
+	// when it could not be rendered. Without TrustRecords, an unverified
+	// scope's claims are fabricgen's where this render (else the backup)
+	// defines them or fabricgen's naming claims them.
+	Intent string
 }
 
 // restoreScope is the part of the target's scope a restore of the device
@@ -58,7 +63,11 @@ func (t RollbackTarget) restoreScope(now, backup string, dl *dialect.Dialect) (s
 	if t.TrustRecords {
 		sc, err = config.VerifiedScope(now, backup, t.Scope, dl)
 	} else {
-		sc, held, err = config.DerivableScope(now, backup, t.Scope, dl)
+		own := t.Intent
+		if own == "" {
+			own = backup
+		}
+		sc, held, err = config.DerivableScope(now, own, t.Scope, dl)
 	}
 	if err != nil {
 		return "", nil, fmt.Errorf("%s: check the record's config against the device: %w", t.Device.Name, err)

@@ -505,7 +505,9 @@ func TestRollbackRemovesWhatApplyCreated(t *testing.T) {
 				t.Fatal(err)
 			}
 			afterOOB := dev.RunningConfig()
-			targets := []RollbackTarget{{Device: r.f.Devices[0], Backup: res[0].Backup, Scope: pc.dev.rendered}}
+			// The scope is the intent's render, as fabricgen rollback
+			// takes it for a device without a record: verified.
+			targets := []RollbackTarget{{Device: r.f.Devices[0], Backup: res[0].Backup, Scope: pc.dev.rendered, ScopeVerified: true}}
 			pv, err := PreviewRollback(context.Background(), targets, r.opts)
 			if err != nil || pv[0].Error != "" {
 				t.Fatalf("preview: %v %s", err, pv[0].Error)

@@ -167,16 +167,31 @@ func rollbackTargets(cmd *cobra.Command, f *schema.Fabric, devs []*schema.Device
 		}
 		targets[i] = t
 	}
-	if len(need) == 0 {
+	if len(need) == 0 && pf.trustRecords {
 		return targets, nil
 	}
-	run, err := renderDevices(cmd.Context(), f, need, pf)
-	if err != nil {
-		return nil, err
+	// Without --trust-records, an unsigned record's claims are
+	// re-derived from the intent rendered now (push.RollbackTarget.Intent);
+	// a device that does not render falls back to its backup, which
+	// holds back more, never less.
+	lenient := *pf
+	lenient.skipUnrenderable = len(need) == 0
+	run, err := renderDevices(cmd.Context(), f, devs, &lenient)
+	if err != nil && len(need) > 0 {
+		// Render only what must be, as before: the devices without a
+		// record.
+		if run, err = renderDevices(cmd.Context(), f, need, pf); err != nil {
+			return nil, err
+		}
 	}
 	rendered := map[string]string{}
-	for _, in := range run.inputs {
-		rendered[in.Device.Name] = string(in.Rendered)
+	if run != nil {
+		for _, in := range run.inputs {
+			rendered[in.Device.Name] = string(in.Rendered)
+		}
+	}
+	for i := range targets {
+		targets[i].Intent = rendered[targets[i].Device.Name]
 	}
 	for i := range targets {
 		if targets[i].Scope == "" {
