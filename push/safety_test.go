@@ -1149,3 +1149,60 @@ func TestApplyRefusesATrustMismatch(t *testing.T) {
 		})
 	}
 }
+
+// TestRollbackHoldsBackRecordOnlyClaims: rolling back an apply whose
+// last-applied record is unsigned removes what the apply created that the
+// intent re-derives (a user-named ACL the intent renders), but not an
+// exact copy of another team's ACL pasted into the record: the preview
+// lists it as kept. --trust-records removes it (the device bears the
+// claim out).
+func TestRollbackHoldsBackRecordOnlyClaims(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		trust bool
+	}{{"unsigned record", false}, {"unsigned record, --trust-records", true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := platformCases(t)[0].dev
+			d.rendered += "ip access-list TEAM-ROCE\n   10 permit udp any any eq 4791\n"
+			r := newRig(t, d)
+			res, err := Apply(context.Background(), r.plan(), r.f, r.inputs, r.applyOpts())
+			if err != nil || res[0].Status != StatusApplied {
+				t.Fatalf("apply: %v %+v", err, res)
+			}
+			dev := r.lab.Device(d.name)
+			theirs := []string{"ip access-list MGMT-SSH", "   10 permit tcp 10.0.0.0/8 any eq ssh"}
+			if err := dev.ConfigureOutOfBand(theirs); err != nil {
+				t.Fatal(err)
+			}
+			rec, err := r.opts.State.Applied(d.name)
+			if err != nil || rec == nil {
+				t.Fatalf("applied record: %v", err)
+			}
+			rec.Rendered += "!\n" + strings.Join(theirs, "\n") + "\n"
+			if err := r.opts.State.WriteApplied(*rec); err != nil {
+				t.Fatal(err)
+			}
+			rec, _ = r.opts.State.Applied(d.name)
+			targets := []RollbackTarget{{Device: r.f.Devices[0], Backup: res[0].Backup, Scope: rec.ReadScript(),
+				ScopeVerified: rec.Verified, TrustRecords: tc.trust, Intent: d.rendered}}
+			pv, err := PreviewRollback(context.Background(), targets, r.opts)
+			if err != nil || pv[0].Error != "" {
+				t.Fatalf("preview: %v %s", err, pv[0].Error)
+			}
+			if wantKept := !tc.trust; (len(pv[0].Kept) == 1 && pv[0].Kept[0] == "ip access-list MGMT-SSH") != wantKept {
+				t.Errorf("preview kept %q, want MGMT-SSH listed: %v", pv[0].Kept, wantKept)
+			}
+			rres, err := Rollback(context.Background(), targets, pv, r.applyOpts())
+			if err != nil || rres[0].Status != StatusRestored {
+				t.Fatalf("rollback: %v %+v", err, rres)
+			}
+			running := dev.RunningConfig()
+			if strings.Contains(running, "TEAM-ROCE") {
+				t.Error("rollback left the ACL the apply created (the intent renders it)")
+			}
+			if got := strings.Contains(running, "ip access-list MGMT-SSH"); got == tc.trust {
+				t.Errorf("another team's ACL on the device after rollback: %v, want %v", got, !tc.trust)
+			}
+		})
+	}
+}
