@@ -163,7 +163,7 @@ func verifiedScopeDB(running, desired, scope string, d *dialect.Dialect, trust b
 			if !ok {
 				continue
 			}
-			if _, in := want[t][k]; !trust && !in && !ownedName(k, d) {
+			if !trust && !derivableKey(want, t, k, d) {
 				held = append(held, t+"|"+k)
 				continue
 			}
@@ -223,6 +223,22 @@ func VerifiedHostDropped(dropped, state string) (string, error) {
 		return "", nil
 	}
 	return b.String(), nil
+}
+
+// derivableKey reports whether a CONFIG_DB key of a last-applied record
+// is fabricgen's without the record's word: the render (want) defines it,
+// its name is fabricgen's (the dialect's OwnedNames; the templates'
+// "FABRICGEN" maps and "fabricgen.N" schedulers), or it is a rule of an
+// ACL table the render defines.
+func derivableKey(want map[string]map[string]map[string]any, t, k string, d *dialect.Dialect) bool {
+	if _, in := want[t][k]; in || ownedName(k, d) || strings.HasPrefix(strings.ToLower(k), "fabricgen") {
+		return true
+	}
+	if t == "ACL_RULE" {
+		_, in := want["ACL_TABLE"][portOf(k)]
+		return in
+	}
+	return false
 }
 
 // DerivableHostDropped is VerifiedHostDropped for a record that is not

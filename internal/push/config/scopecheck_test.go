@@ -52,6 +52,12 @@ func TestDerivableScope(t *testing.T) {
 			scope:       `{"WRED_PROFILE":{"roce":{"ecn":"ecn_all"},"OTHER":{"ecn":"ecn_none"}}}`,
 			verifiedHas: []string{"OTHER"}, derivedHas: []string{"roce"}, derivedLacks: []string{"OTHER"},
 			held: []string{"WRED_PROFILE|OTHER"}},
+		{name: "sonic: fabricgen's scheduler and a rule of a rendered ACL table are fabricgen's", platform: schema.SONiC,
+			running:     `{"SCHEDULER":{"fabricgen.3":{"type":"DWRR","weight":"50"}},"ACL_TABLE":{"ROCE_MARK_IN":{"stage":"ingress"}},"ACL_RULE":{"ROCE_MARK_IN|RULE_30":{"PACKET_ACTION":"DROP"},"THEIRS|RULE_1":{"PACKET_ACTION":"DROP"}}}`,
+			render:      `{"ACL_TABLE":{"ROCE_MARK_IN":{"stage":"ingress"}}}`,
+			scope:       `{"SCHEDULER":{"fabricgen.3":{"type":"DWRR","weight":"50"}},"ACL_TABLE":{"ROCE_MARK_IN":{"stage":"ingress"}},"ACL_RULE":{"ROCE_MARK_IN|RULE_30":{"PACKET_ACTION":"DROP"},"THEIRS|RULE_1":{"PACKET_ACTION":"DROP"}}}`,
+			verifiedHas: []string{"THEIRS"}, derivedHas: []string{"fabricgen.3", "RULE_30"}, derivedLacks: []string{"THEIRS"},
+			held: []string{"ACL_RULE|THEIRS|RULE_1"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
