@@ -118,6 +118,9 @@ func Apply(ctx context.Context, p *planfile.Plan, f *schema.Fabric, inputs []Inp
 	if f.Digest != p.IntentDigest {
 		return nil, fmt.Errorf("intent changed since plan: the intent in %s has digest %.12s, the plan was made from %.12s; run fabricgen plan again", f.Dir, f.Digest, p.IntentDigest)
 	}
+	if p.TrustRecords != opts.TrustRecords {
+		return nil, errTrustMismatch(p.TrustRecords)
+	}
 	if opts.CommitTimer <= 0 {
 		opts.CommitTimer = 5 * time.Minute
 	}
@@ -840,4 +843,16 @@ func (a *applier) rolledBack(why string) outcome {
 			restore: a.opts.rollbackCommand(a.pd.Name)}
 	}
 	return outcome{status: StatusRolledBack, reason: why + "; the device was rolled back and matches its backup"}
+}
+
+// errTrustMismatch refuses a plan made with (planned) or without
+// --trust-records applied the other way: apply derives the change set
+// again and must take unsigned last-applied records at their word exactly
+// as plan did, and an unsigned plan file is no proof that its reviewer
+// chose to.
+func errTrustMismatch(planned bool) error {
+	if planned {
+		return errors.New("the plan was made with --trust-records (removals only an unsigned last-applied record justifies) but apply was not given it; nothing was sent: pass --trust-records to apply after reviewing the records (git log -p .fabricgen/applied), or run fabricgen plan again without it")
+	}
+	return errors.New("apply was given --trust-records but the plan was made without it; nothing was sent: run fabricgen plan --trust-records and review the removals it plans, or apply without the flag")
 }

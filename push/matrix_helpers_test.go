@@ -191,10 +191,16 @@ func newMatrixRig(t *testing.T, md matrixDevice, running string) *matrixRig {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The records are signed (FABRICGEN_PLAN_KEY), as where day-2
+	// removals of user-named objects are to follow the last-applied
+	// record: an unsigned record alone removes only what fabricgen's
+	// naming re-derives (TestDay2RemovalNeedsATrustedRecord).
+	st := state.ForFabric(dir)
+	st.Key = []byte("matrix-record-key")
 	return &matrixRig{dev: md, lab: l, dl: mustDialect(md.platform), opts: Options{
 		Parallelism: 1, Timeout: time.Minute, HostKeys: hk, Getenv: matrixGetenv,
 		Inventory: map[string]string{md.name: l.Addr(md.name)},
-		State:     state.ForFabric(dir),
+		State:     st,
 	}}
 }
 

@@ -48,6 +48,14 @@ type Options struct {
 	// managed lines fabricgen did not create (brownfield config), naming
 	// them, instead of taking them over.
 	NoTakeover bool
+	// TrustRecords takes an unverified last-applied record (no
+	// FABRICGEN_PLAN_KEY, or no signature) at its word as far as the
+	// device bears it out (config.VerifiedScope), as --trust-records
+	// says: a named object, interface or setting only the record says
+	// fabricgen made is removed. Without it such a removal is held back
+	// and plan lists it (planfile.Device.Kept). A signed record checked
+	// with the key is obeyed either way.
+	TrustRecords bool
 
 	// intentDigest is the fabric's digest, for the records Apply writes.
 	intentDigest string

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"golang.org/x/sync/errgroup"
@@ -37,6 +38,7 @@ func Plan(ctx context.Context, f *schema.Fabric, inputs []Input, toolVersion str
 		Fabric:        f.Name,
 		Dir:           f.Dir,
 		IntentDigest:  f.Digest,
+		TrustRecords:  opts.TrustRecords,
 		Devices:       make([]*planfile.Device, len(inputs)),
 	}
 	opts = opts.withCache()
@@ -106,6 +108,7 @@ func planDevice(ctx context.Context, in Input, opts *Options) *planfile.Device {
 		return fail(err)
 	}
 	pd.RunningSHA256 = cmp.RunningSHA256
+	pd.Kept = cm.keptNotes(opts.State.Path, d.Name)
 	pd.Diff = cmp.Diff
 	pd.Status = planfile.StatusUnchanged
 	if !cmp.Changes.Empty() {
@@ -158,6 +161,26 @@ type comparer struct {
 	// state now manages: the record's, or when it is unverified the
 	// part of it the device bears out ("" when that cannot be read).
 	scope func(now string) string
+	// held lists the record-only claims the last compare held back (an
+	// unverified record without Options.TrustRecords): what the record
+	// says fabricgen made, that the device holds, that nothing else
+	// re-derives as fabricgen's.
+	held []string
+}
+
+// keptNotes are the plan's notes for the claims the last compare held
+// back, naming the record (in the state directory dir) and the ways to
+// have them removed.
+func (c *comparer) keptNotes(dir, device string) []string {
+	if len(c.held) == 0 {
+		return nil
+	}
+	rec := filepath.Join(filepath.Base(dir), "applied", device+".json")
+	out := make([]string, len(c.held))
+	for i, h := range c.held {
+		out[i] = fmt.Sprintf("kept: %s — only the unsigned record %s says fabricgen made it; set FABRICGEN_PLAN_KEY so fabricgen signs its records, remove it by hand, or pass --trust-records after reviewing the record (git log -p %s)", h, rec, filepath.Join(filepath.Base(dir), "applied"))
+	}
+	return out
 }
 
 // newComparer builds the comparison of a device with its rendered config,
@@ -186,24 +209,33 @@ func (o *Options) newComparer(d *schema.Device, dl *dialect.Dialect, rendered, s
 // comparer is newComparer without the check of the change set.
 func (o *Options) comparer(d *schema.Device, dl *dialect.Dialect, rendered, scope string, verified bool) (*comparer, error) {
 	c := &comparer{read: rendered, scope: func(string) string { return scope }}
+	trust := verified || o.TrustRecords
+	// checked is the scope the device state now lets the comparison
+	// manage, and the record-only claims it held back.
+	checked := func(now string) (string, []string, error) {
+		switch {
+		case verified || scope == "":
+			return scope, nil, nil
+		case trust:
+			sc, err := config.VerifiedScope(now, rendered, scope, dl)
+			return sc, nil, err
+		}
+		return config.DerivableScope(now, rendered, scope, dl)
+	}
 	if !dl.Host || scope == "" {
-		if !verified && scope != "" {
-			c.scope = func(now string) string {
-				sc, err := config.VerifiedScope(now, rendered, scope, dl)
-				if err != nil {
-					return ""
-				}
-				return sc
+		c.scope = func(now string) string {
+			sc, _, err := checked(now)
+			if err != nil {
+				return ""
 			}
+			return sc
 		}
 		c.compare = func(now string) (*config.Comparison, error) {
-			sc := scope
-			if !verified && scope != "" {
-				var err error
-				if sc, err = config.VerifiedScope(now, rendered, scope, dl); err != nil {
-					return nil, fmt.Errorf("%s: check the last-applied record against the device: %w", d.Name, err)
-				}
+			sc, held, err := checked(now)
+			if err != nil {
+				return nil, fmt.Errorf("%s: check the last-applied record against the device: %w", d.Name, err)
 			}
+			c.held = held
 			return config.CompareScoped(d.Name, now, rendered, sc, dl)
 		}
 		return c, nil
@@ -221,13 +253,20 @@ func (o *Options) comparer(d *schema.Device, dl *dialect.Dialect, rendered, scop
 	c.read = config.HostReadScript(rendered, dropped)
 	c.compare = func(now string) (*config.Comparison, error) {
 		dr := dropped
-		if !verified {
+		var err error
+		switch {
+		case verified:
+		case trust:
 			// An unverified record's dropped settings are set back
 			// only where the host still has what it says was set.
-			var err error
-			if dr, err = config.VerifiedHostDropped(dropped, now); err != nil {
-				return nil, fmt.Errorf("%s: check the last-applied record against the host: %w", d.Name, err)
-			}
+			dr, err = config.VerifiedHostDropped(dropped, now)
+		default:
+			// Without --trust-records, none is: only the record says
+			// fabricgen set them.
+			dr, c.held, err = config.DerivableHostDropped(dropped, now)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: check the last-applied record against the host: %w", d.Name, err)
 		}
 		return config.CompareHostScoped(d.Name, now, rendered, dr, baseline, dl)
 	}

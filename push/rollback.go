@@ -38,19 +38,41 @@ type RollbackTarget struct {
 	// (config.VerifiedScope): an edited record must not make rollback
 	// remove another team's object.
 	ScopeVerified bool
+	// TrustRecords (--trust-records) uses an unverified scope as far as
+	// the device bears it out (config.VerifiedScope). Without it, what
+	// only the record claims (config.DerivableScope: neither the backup
+	// nor fabricgen's naming defines it) is not removed; the preview
+	// lists it (RollbackPreview.Kept).
+	TrustRecords bool
+	// Intent is the device's config rendered from the intent now, ""
+	// when it could not be rendered. Without TrustRecords, an unverified
+	// scope's claims are fabricgen's where this render (else the backup)
+	// defines them or fabricgen's naming claims them.
+	Intent string
 }
 
 // restoreScope is the part of the target's scope a restore of the device
-// state now may act on.
-func (t RollbackTarget) restoreScope(now, backup string, dl *dialect.Dialect) (string, error) {
+// state now may act on, and the record-only claims held back.
+func (t RollbackTarget) restoreScope(now, backup string, dl *dialect.Dialect) (string, []string, error) {
 	if t.ScopeVerified {
-		return t.Scope, nil
+		return t.Scope, nil, nil
 	}
-	sc, err := config.VerifiedScope(now, backup, t.Scope, dl)
+	var sc string
+	var held []string
+	var err error
+	if t.TrustRecords {
+		sc, err = config.VerifiedScope(now, backup, t.Scope, dl)
+	} else {
+		own := t.Intent
+		if own == "" {
+			own = backup
+		}
+		sc, held, err = config.DerivableScope(now, own, t.Scope, dl)
+	}
 	if err != nil {
-		return "", fmt.Errorf("%s: check the record's config against the device: %w", t.Device.Name, err)
+		return "", nil, fmt.Errorf("%s: check the record's config against the device: %w", t.Device.Name, err)
 	}
-	return sc, nil
+	return sc, held, nil
 }
 
 // RollbackPreview is what restoring one device would do.
@@ -63,6 +85,10 @@ type RollbackPreview struct {
 	// (an EOS session waiting on its timer is aborted, a pending NVUE
 	// confirm is refused, a pending revision detached).
 	Cleanup []string `json:"cleanup,omitempty"`
+	// Kept lists what only an unsigned record says the run since the
+	// backup made, which the restore leaves on the device (no
+	// --trust-records).
+	Kept []string `json:"kept,omitempty"`
 	// Diff shows the managed sections now against the backup.
 	Diff config.Diff `json:"diff"`
 	// Commands are those the restore would send now.
@@ -133,11 +159,12 @@ func previewOne(ctx context.Context, t RollbackTarget, opts *Options) *RollbackP
 		p.Error = fmt.Sprintf("fetch running config: %v", err)
 		return p
 	}
-	sc, err := t.restoreScope(now, backup, dl)
+	sc, held, err := t.restoreScope(now, backup, dl)
 	if err != nil {
 		p.Error = err.Error()
 		return p
 	}
+	p.Kept = held
 	cmp, err := restoreComparison(d.Name, now, backup, sc, dl)
 	if err != nil {
 		p.Error = err.Error()
@@ -293,7 +320,7 @@ func rollbackOne(ctx context.Context, t RollbackTarget, pv *RollbackPreview, opt
 	} else if busy != "" {
 		return fail(StatusRefused, "%s; nothing was sent", busy)
 	}
-	if scope, err = t.restoreScope(now, backup, dl); err != nil {
+	if scope, _, err = t.restoreScope(now, backup, dl); err != nil {
 		return fail(StatusFailed, "%v", err)
 	}
 	a.scopeOf = func(string) string { return scope }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -504,7 +505,9 @@ func TestRollbackRemovesWhatApplyCreated(t *testing.T) {
 				t.Fatal(err)
 			}
 			afterOOB := dev.RunningConfig()
-			targets := []RollbackTarget{{Device: r.f.Devices[0], Backup: res[0].Backup, Scope: pc.dev.rendered}}
+			// The scope is the intent's render, as fabricgen rollback
+			// takes it for a device without a record: verified.
+			targets := []RollbackTarget{{Device: r.f.Devices[0], Backup: res[0].Backup, Scope: pc.dev.rendered, ScopeVerified: true}}
 			pv, err := PreviewRollback(context.Background(), targets, r.opts)
 			if err != nil || pv[0].Error != "" {
 				t.Fatalf("preview: %v %s", err, pv[0].Error)
@@ -899,6 +902,10 @@ func TestEditedAppliedRecordRemovesNothing(t *testing.T) {
 		claim    string   // what the edit appends to the record
 		survives string   // a line of theirs that must stay
 		key      bool
+		// kept, when set, is the claim plan must list as held back: the
+		// claim is an exact copy of what the device holds, which
+		// VerifiedScope bears out, so only --trust-records removes it.
+		kept string
 		// edit, when set, makes the claim instead of appending claim
 		// (SONiC's record is one JSON document).
 		edit func(t *testing.T, rendered string) string
@@ -927,6 +934,33 @@ func TestEditedAppliedRecordRemovesNothing(t *testing.T) {
 					t.Fatal(err)
 				}
 				doc["WRED_PROFILE"]["OTHER-TEAM"] = map[string]any{"ecn": "ecn_all"}
+				b, _ := json.Marshal(doc)
+				return string(b)
+			}},
+		{name: "eos: an exact copy of another team's ACL claimed", pc: cases[0],
+			theirs: []string{"ip access-list MGMT-SSH", "   10 permit tcp 10.0.0.0/8 any eq ssh"},
+			claim:  "!\nip access-list MGMT-SSH\n   10 permit tcp 10.0.0.0/8 any eq ssh\n", survives: "ip access-list MGMT-SSH",
+			kept: "ip access-list MGMT-SSH"},
+		{name: "eos: an exact copy of an interface the render does not configure claimed", pc: cases[0],
+			theirs: []string{"interface Ethernet30/1", "   mtu 9000"},
+			claim:  "interface Ethernet30/1\n   mtu 9000\n", survives: "mtu 9000", kept: "interface Ethernet30/1"},
+		{name: "nxos: an exact copy of another team's ACL claimed", pc: cases[1],
+			theirs: []string{"ip access-list MGMT-SSH", "  10 permit tcp 10.0.0.0/8 any eq 22"},
+			claim:  "ip access-list MGMT-SSH\n  10 permit tcp 10.0.0.0/8 any eq 22\n", survives: "ip access-list MGMT-SSH",
+			kept: "ip access-list MGMT-SSH"},
+		{name: "mlnx: an exact copy of a host setting claimed", pc: cases[5],
+			theirs: []string{"echo 0 > /sys/class/net/ens1f0np0/ecn/roce_np/enable/5"},
+			claim:  "echo 0 > /sys/class/net/ens1f0np0/ecn/roce_np/enable/5\n", survives: "echo 0 > /sys/class/net/ens1f0np0/ecn/roce_np/enable/5",
+			kept: "echo 0 > /sys/class/net/ens1f0np0/ecn/roce_np/enable/5"},
+		{name: "sonic: an exact copy of another team's WRED profile claimed", pc: cases[4],
+			theirs:   []string{`[{"op":"add","path":"/WRED_PROFILE/OTHER-TEAM","value":{"ecn":"ecn_none","wred_green_enable":"false"}}]`},
+			survives: "OTHER-TEAM", kept: "WRED_PROFILE|OTHER-TEAM",
+			edit: func(t *testing.T, rendered string) string {
+				var doc map[string]map[string]map[string]any
+				if err := json.Unmarshal([]byte(rendered), &doc); err != nil {
+					t.Fatal(err)
+				}
+				doc["WRED_PROFILE"]["OTHER-TEAM"] = map[string]any{"ecn": "ecn_none", "wred_green_enable": "false"}
 				b, _ := json.Marshal(doc)
 				return string(b)
 			}},
@@ -979,12 +1013,195 @@ func TestEditedAppliedRecordRemovesNothing(t *testing.T) {
 			if d.Status != planfile.StatusUnchanged {
 				t.Fatalf("plan after the record was edited: %s %s\n%s", d.Status, d.Error, d.Diff.Text)
 			}
+			if tc.kept != "" {
+				want := "kept: " + tc.kept + " — only the unsigned record .fabricgen/applied/" + name + ".json says fabricgen made it; set FABRICGEN_PLAN_KEY"
+				if len(d.Kept) != 1 || !strings.HasPrefix(d.Kept[0], want) || !strings.Contains(d.Kept[0], "--trust-records") {
+					t.Errorf("plan's kept notes %q, want one starting %q", d.Kept, want)
+				}
+			} else if len(d.Kept) > 0 {
+				t.Errorf("plan's kept notes %q for a claim the device does not bear out", d.Kept)
+			}
 			res := r.apply(p, filepath.Join(r.dir, "backups"))
 			if res[0].Status != StatusUnchanged {
 				t.Fatalf("apply: %s (%s)", res[0].Status, res[0].Reason)
 			}
 			if !strings.Contains(dev.RunningConfig()+dev.Export(), tc.survives) {
 				t.Errorf("%q was removed from the device", tc.survives)
+			}
+			if tc.kept == "" {
+				return
+			}
+			// --trust-records takes the record at its word: the claim
+			// the device bears out is acted on (removed; on a host whose
+			// baseline lacks the setting's old value, refused).
+			r.opts.TrustRecords = true
+			if p = r.plan(); p.Devices[0].Status == planfile.StatusUnchanged || len(p.Devices[0].Kept) > 0 {
+				t.Fatalf("plan --trust-records: %s %s kept %q\n%s", p.Devices[0].Status, p.Devices[0].Error, p.Devices[0].Kept, p.Devices[0].Diff.Text)
+			}
+		})
+	}
+}
+
+// TestDay2RemovalNeedsATrustedRecord: an ACL with the user's name dropped
+// from the intent is removed by the next apply when the last-applied
+// record is signed (FABRICGEN_PLAN_KEY) or --trust-records is given; with
+// neither, only the unsigned record says fabricgen made it, so the
+// removal is held back and plan lists it, naming the record and the ways
+// to have it removed. An FG-… object is fabricgen's by its name and is
+// removed either way.
+func TestDay2RemovalNeedsATrustedRecord(t *testing.T) {
+	cases := platformCases(t)
+	platforms := []struct {
+		pc     platformCase
+		acl    string // the user-named ACL the first intent renders
+		owned  string // an FG-… ACL the first intent renders too
+		header string
+	}{
+		{cases[0], "ip access-list TEAM-ROCE\n   10 permit udp any any eq 4791\n", "ip access-list FG-EXTRA\n   10 permit udp any any eq 4792\n", "ip access-list TEAM-ROCE"},
+		{cases[1], "ip access-list TEAM-ROCE\n  10 permit udp any any eq 4791\n", "ip access-list FG-EXTRA\n  10 permit udp any any eq 4792\n", "ip access-list TEAM-ROCE"},
+	}
+	modes := []struct {
+		name         string
+		key, trust   bool
+		removed      bool
+		wantKeptNote bool
+	}{
+		{name: "signed record", key: true, removed: true},
+		{name: "unsigned record, --trust-records", trust: true, removed: true},
+		{name: "unsigned record", removed: false, wantKeptNote: true},
+	}
+	for _, pl := range platforms {
+		for _, m := range modes {
+			t.Run(string(pl.pc.dev.platform)+": "+m.name, func(t *testing.T) {
+				dev := pl.pc.dev
+				final := dev.rendered
+				dev.rendered = final + pl.acl + pl.owned
+				r := newRig(t, dev)
+				if m.key {
+					r.opts.State.Key = []byte("record-key")
+				}
+				if res := r.apply(r.plan(), filepath.Join(r.dir, "backups")); res[0].Status != StatusApplied {
+					t.Fatalf("first apply: %s (%s)", res[0].Status, res[0].Reason)
+				}
+				lab := r.lab.Device(dev.name)
+				if !strings.Contains(lab.RunningConfig(), pl.header) {
+					t.Fatalf("the first apply did not create %q", pl.header)
+				}
+				// Day 2: both ACLs dropped from the intent.
+				r.inputs[0].Rendered = []byte(final)
+				r.opts.TrustRecords = m.trust
+				p := r.plan()
+				d := p.Devices[0]
+				if d.Status != planfile.StatusChange {
+					t.Fatalf("plan: %s %s, want the FG-EXTRA removal at least", d.Status, d.Error)
+				}
+				if !strings.Contains(d.Diff.Text, "-ip access-list FG-EXTRA") {
+					t.Errorf("plan does not remove fabricgen's FG-EXTRA:\n%s", d.Diff.Text)
+				}
+				if got := strings.Contains(d.Diff.Text, "-"+pl.header); got != m.removed {
+					t.Errorf("plan removes %q: %v, want %v:\n%s", pl.header, got, m.removed, d.Diff.Text)
+				}
+				note := "kept: " + pl.header + " — only the unsigned record .fabricgen/applied/" + dev.name + ".json says fabricgen made it"
+				if got := len(d.Kept) == 1 && strings.HasPrefix(d.Kept[0], note); got != m.wantKeptNote {
+					t.Errorf("plan's kept notes %q, want %q: %v", d.Kept, note, m.wantKeptNote)
+				}
+				ao := r.applyOpts()
+				res, err := Apply(context.Background(), p, r.f, r.inputs, ao)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if res[0].Status != StatusApplied {
+					t.Fatalf("apply: %s (%s)", res[0].Status, res[0].Reason)
+				}
+				running := lab.RunningConfig()
+				if strings.Contains(running, "FG-EXTRA") {
+					t.Error("apply left fabricgen's FG-EXTRA")
+				}
+				if got := !strings.Contains(running, pl.header); got != m.removed {
+					t.Errorf("apply removed %q: %v, want %v", pl.header, got, m.removed)
+				}
+			})
+		}
+	}
+}
+
+// TestApplyRefusesATrustMismatch: a plan made with --trust-records is
+// applied only with the flag (an unsigned plan file could be edited to
+// say so), and one made without it only without.
+func TestApplyRefusesATrustMismatch(t *testing.T) {
+	for _, tc := range []struct {
+		plan, apply bool
+		want        string
+	}{
+		{true, false, "the plan was made with --trust-records"},
+		{false, true, "apply was given --trust-records but the plan was made without it"},
+	} {
+		t.Run(fmt.Sprintf("plan %v, apply %v", tc.plan, tc.apply), func(t *testing.T) {
+			r := newRig(t, platformCases(t)[0].dev)
+			r.opts.TrustRecords = tc.plan
+			p := r.plan()
+			ao := r.applyOpts()
+			ao.TrustRecords = tc.apply
+			res, err := Apply(context.Background(), p, r.f, r.inputs, ao)
+			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "nothing was sent") || res != nil {
+				t.Fatalf("apply: %v %v, want the refusal %q", res, err, tc.want)
+			}
+		})
+	}
+}
+
+// TestRollbackHoldsBackRecordOnlyClaims: rolling back an apply whose
+// last-applied record is unsigned removes what the apply created that the
+// intent re-derives (a user-named ACL the intent renders), but not an
+// exact copy of another team's ACL pasted into the record: the preview
+// lists it as kept. --trust-records removes it (the device bears the
+// claim out).
+func TestRollbackHoldsBackRecordOnlyClaims(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		trust bool
+	}{{"unsigned record", false}, {"unsigned record, --trust-records", true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := platformCases(t)[0].dev
+			d.rendered += "ip access-list TEAM-ROCE\n   10 permit udp any any eq 4791\n"
+			r := newRig(t, d)
+			res, err := Apply(context.Background(), r.plan(), r.f, r.inputs, r.applyOpts())
+			if err != nil || res[0].Status != StatusApplied {
+				t.Fatalf("apply: %v %+v", err, res)
+			}
+			dev := r.lab.Device(d.name)
+			theirs := []string{"ip access-list MGMT-SSH", "   10 permit tcp 10.0.0.0/8 any eq ssh"}
+			if err := dev.ConfigureOutOfBand(theirs); err != nil {
+				t.Fatal(err)
+			}
+			rec, err := r.opts.State.Applied(d.name)
+			if err != nil || rec == nil {
+				t.Fatalf("applied record: %v", err)
+			}
+			rec.Rendered += "!\n" + strings.Join(theirs, "\n") + "\n"
+			if err := r.opts.State.WriteApplied(*rec); err != nil {
+				t.Fatal(err)
+			}
+			rec, _ = r.opts.State.Applied(d.name)
+			targets := []RollbackTarget{{Device: r.f.Devices[0], Backup: res[0].Backup, Scope: rec.ReadScript(),
+				ScopeVerified: rec.Verified, TrustRecords: tc.trust, Intent: d.rendered}}
+			pv, err := PreviewRollback(context.Background(), targets, r.opts)
+			if err != nil || pv[0].Error != "" {
+				t.Fatalf("preview: %v %s", err, pv[0].Error)
+			}
+			if wantKept := !tc.trust; (len(pv[0].Kept) == 1 && pv[0].Kept[0] == "ip access-list MGMT-SSH") != wantKept {
+				t.Errorf("preview kept %q, want MGMT-SSH listed: %v", pv[0].Kept, wantKept)
+			}
+			rres, err := Rollback(context.Background(), targets, pv, r.applyOpts())
+			if err != nil || rres[0].Status != StatusRestored {
+				t.Fatalf("rollback: %v %+v", err, rres)
+			}
+			running := dev.RunningConfig()
+			if strings.Contains(running, "TEAM-ROCE") {
+				t.Error("rollback left the ACL the apply created (the intent renders it)")
+			}
+			if got := strings.Contains(running, "ip access-list MGMT-SSH"); got == tc.trust {
+				t.Errorf("another team's ACL on the device after rollback: %v, want %v", got, !tc.trust)
 			}
 		})
 	}

@@ -226,6 +226,7 @@ Exit status: 0 every device applied or unchanged, 1 otherwise.`,
 		},
 	}
 	pf.register(cmd)
+	pf.registerTrust(cmd)
 	sf.register(cmd)
 	fl := cmd.Flags()
 	fl.BoolVar(&autoApprove, "auto-approve", false, "do not ask for confirmation")

@@ -36,6 +36,8 @@ type pushFlags struct {
 	inventory   string
 	templates   string
 	noTakeover  bool
+	// trustRecords is --trust-records (plan, apply and rollback only).
+	trustRecords bool
 	// skipUnrenderable leaves out devices whose config cannot be rendered
 	// instead of failing (the demo's choice; plan and apply fail).
 	skipUnrenderable bool
@@ -53,6 +55,12 @@ func (pf *pushFlags) register(cmd *cobra.Command) {
 	fl.StringVar(&pf.inventory, "inventory", "", "JSON file mapping device names to \"host:port\", overriding mgmt_address (fabricgen lab up writes one)")
 	fl.StringVar(&pf.templates, "templates", "", "folder of per-platform template overrides (DIR/PLATFORM/*.tmpl; see docs/templates.md)")
 	fl.BoolVar(&pf.noTakeover, "no-takeover", false, "refuse a device whose change would remove or replace managed lines fabricgen did not create (brownfield config), instead of taking them over")
+}
+
+// registerTrust adds --trust-records, for the commands that remove what a
+// last-applied record says fabricgen made (plan, apply, rollback).
+func (pf *pushFlags) registerTrust(cmd *cobra.Command) {
+	cmd.Flags().BoolVar(&pf.trustRecords, "trust-records", false, "remove what only an unsigned last-applied record (.fabricgen/applied, no FABRICGEN_PLAN_KEY) says fabricgen made, where the device still holds exactly that; review the records first (git log -p .fabricgen/applied). Without it such removals are held back and plan lists them as kept")
 }
 
 // options builds push options from the flags.
@@ -85,6 +93,8 @@ func (pf *pushFlags) options(cmd *cobra.Command, s *streams) (push.Options, erro
 		Inventory:   inv,
 		Getenv:      s.getenv,
 		NoTakeover:  pf.noTakeover,
+
+		TrustRecords: pf.trustRecords,
 	}
 	if f, ok := s.in.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		o.Prompt = func(msg string) (string, error) {
@@ -328,6 +338,7 @@ Exit status: 0 no changes (or changes without -detailed-exitcode), 1 error
 		},
 	}
 	pf.register(cmd)
+	pf.registerTrust(cmd)
 	fl := cmd.Flags()
 	fl.StringVarP(&out, "out", "o", "", "save the plan to FILE for fabricgen apply")
 	fl.BoolVar(&detailed, "detailed-exitcode", false, "exit 2 when there are changes")
@@ -441,6 +452,11 @@ func writePlanHuman(w io.Writer, p *planfile.Plan, skipped []string, v planView)
 				writeDiff(w, d.Diff.Text, add, del, hunk, bold)
 				fmt.Fprintln(w)
 			}
+		}
+	}
+	for _, d := range p.Devices {
+		for _, k := range d.Kept {
+			fmt.Fprintf(w, "%s: %s\n", bold(termLine(d.Name)), termLine(k))
 		}
 	}
 	if len(unchanged) > 0 {

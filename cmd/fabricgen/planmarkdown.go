@@ -184,7 +184,7 @@ func (o planMarkdown) write(w io.Writer, p *planfile.Plan, skipped []string) err
 		}
 		m.add("\n")
 	}
-	if !o.writeErrors(m, p) || !o.writeTail(m, sum, skipped) || !o.writeFindings(m) {
+	if !o.writeErrors(m, p) || !writeKept(m, p) || !o.writeTail(m, sum, skipped) || !o.writeFindings(m) {
 		return done()
 	}
 	for _, g := range groups {
@@ -218,6 +218,19 @@ func (o planMarkdown) writeErrors(m *mdBuf, p *planfile.Plan) bool {
 		}
 	}
 	return m.add("\n")
+}
+
+// writeKept lists, per device, the removals held back because only an
+// unsigned last-applied record justified them (planfile.Device.Kept).
+func writeKept(m *mdBuf, p *planfile.Plan) bool {
+	for _, d := range p.Devices {
+		for _, k := range d.Kept {
+			if !m.add(fmt.Sprintf("- %s: %s\n", mdCode(d.Name), mdText(clip(k, 1000)))) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // writeTail counts the unchanged devices and names the ones not planned.

@@ -111,6 +111,7 @@ Exit status: 0 every device restored (or already at its backup), 1 otherwise.`,
 		},
 	}
 	pf.register(cmd)
+	pf.registerTrust(cmd)
 	sf.register(cmd)
 	fl := cmd.Flags()
 	fl.StringVar(&fabric, "fabric", ".", "the fabric directory (its state directory holds the backups)")
@@ -126,7 +127,7 @@ func rollbackTargets(cmd *cobra.Command, f *schema.Fabric, devs []*schema.Device
 	var need []*schema.Device
 	targets := make([]push.RollbackTarget, len(devs))
 	for i, d := range devs {
-		t := push.RollbackTarget{Device: d, Backup: to}
+		t := push.RollbackTarget{Device: d, Backup: to, TrustRecords: pf.trustRecords}
 		rec, err := st.InFlight(d.Name)
 		if err != nil {
 			return nil, withCode(exitFailed, err)
@@ -166,16 +167,31 @@ func rollbackTargets(cmd *cobra.Command, f *schema.Fabric, devs []*schema.Device
 		}
 		targets[i] = t
 	}
-	if len(need) == 0 {
+	if len(need) == 0 && pf.trustRecords {
 		return targets, nil
 	}
-	run, err := renderDevices(cmd.Context(), f, need, pf)
-	if err != nil {
-		return nil, err
+	// Without --trust-records, an unsigned record's claims are
+	// re-derived from the intent rendered now (push.RollbackTarget.Intent);
+	// a device that does not render falls back to its backup, which
+	// holds back more, never less.
+	lenient := *pf
+	lenient.skipUnrenderable = len(need) == 0
+	run, err := renderDevices(cmd.Context(), f, devs, &lenient)
+	if err != nil && len(need) > 0 {
+		// Render only what must be, as before: the devices without a
+		// record.
+		if run, err = renderDevices(cmd.Context(), f, need, pf); err != nil {
+			return nil, err
+		}
 	}
 	rendered := map[string]string{}
-	for _, in := range run.inputs {
-		rendered[in.Device.Name] = string(in.Rendered)
+	if run != nil {
+		for _, in := range run.inputs {
+			rendered[in.Device.Name] = string(in.Rendered)
+		}
+	}
+	for i := range targets {
+		targets[i].Intent = rendered[targets[i].Device.Name]
 	}
 	for i := range targets {
 		if targets[i].Scope == "" {
@@ -193,6 +209,9 @@ func rollbackTargets(cmd *cobra.Command, f *schema.Fabric, devs []*schema.Device
 func writeRollbackPreview(w io.Writer, ps []*push.RollbackPreview) int {
 	todo := 0
 	for _, p := range ps {
+		for _, k := range p.Kept {
+			fmt.Fprintf(w, "%s: kept: %s — only an unsigned record in .fabricgen says fabricgen made it; set FABRICGEN_PLAN_KEY so fabricgen signs its records, remove it by hand, or pass --trust-records after reviewing the record (git log -p .fabricgen)\n", termLine(p.Device), termLine(k))
+		}
 		switch {
 		case p.Error != "":
 			fmt.Fprintf(w, "%s (%s, %s): %s\n\n", termLine(p.Device), termLine(p.Platform), termLine(p.Address), termText(p.Error))

@@ -202,14 +202,21 @@ func TestUnsignedPlanStatusIsDerived(t *testing.T) {
 // TestEditedAppliedRecordCLI: another team's ACL appended to a committed
 // last-applied record (issue 21 item 7) is not deleted by the next plan
 // and apply; with FABRICGEN_PLAN_KEY the records are signed and the
-// edited one is refused, naming the file.
+// edited one is refused, naming the file. An exact copy of the ACL the
+// device holds (readable in the committed backups) is not removed either
+// without --trust-records: plan lists it as kept, naming the record; a
+// plan made with --trust-records removes it, and only an apply given the
+// flag too applies that plan.
 func TestEditedAppliedRecordCLI(t *testing.T) {
 	for _, tc := range []struct {
-		name string
-		env  map[string]string
+		name  string
+		env   map[string]string
+		claim string
+		exact bool
 	}{
-		{"unsigned", nil},
-		{"signed", map[string]string{"FABRICGEN_PLAN_KEY": "record-key"}},
+		{"unsigned", nil, "ip access-list MGMT-SSH\n", false},
+		{"unsigned exact copy", nil, "!\nip access-list MGMT-SSH\n   10 permit tcp 10.0.0.0/8 any eq ssh\n", true},
+		{"signed", map[string]string{"FABRICGEN_PLAN_KEY": "record-key"}, "ip access-list MGMT-SSH\n", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := newPushRig(t, "ai-training-2subnet")
@@ -229,7 +236,7 @@ func TestEditedAppliedRecordCLI(t *testing.T) {
 			if _, signed := rec["signature"]; signed != (tc.env != nil) {
 				t.Errorf("record signed: %v, want %v", signed, tc.env != nil)
 			}
-			rec["rendered"] = rec["rendered"].(string) + "ip access-list MGMT-SSH\n"
+			rec["rendered"] = rec["rendered"].(string) + tc.claim
 			b, _ := json.MarshalIndent(rec, "", "  ")
 			if err := os.WriteFile(recPath, b, 0o600); err != nil {
 				t.Fatal(err)
@@ -244,14 +251,39 @@ func TestEditedAppliedRecordCLI(t *testing.T) {
 					t.Errorf("apply with an edited signed record:\n%s", out)
 				}
 			} else {
-				r.run(0, tc.env, "plan", "fabric", "-detailed-exitcode")
-				out, _ := r.run(0, tc.env, "apply", "fabric", "-auto-approve")
+				out, _ := r.run(0, tc.env, "plan", "fabric", "-detailed-exitcode")
+				kept := "kept: ip access-list MGMT-SSH — only the unsigned record .fabricgen/applied/leaf1.json says fabricgen made it; set FABRICGEN_PLAN_KEY so fabricgen signs its records, remove it by hand, or pass --trust-records after reviewing the record (git log -p .fabricgen/applied)"
+				if strings.Contains(out, kept) != tc.exact {
+					t.Errorf("plan after the record was edited (the note %q wanted: %v):\n%s", kept, tc.exact, out)
+				}
+				md, _ := r.run(0, tc.env, "plan", "fabric", "--markdown")
+				if strings.Contains(md, "kept: ip access-list MGMT-SSH") != tc.exact {
+					t.Errorf("plan --markdown after the record was edited (the note wanted: %v):\n%s", tc.exact, md)
+				}
+				out, _ = r.run(0, tc.env, "apply", "fabric", "-auto-approve")
 				if !strings.Contains(out, "No changes.") {
 					t.Errorf("apply after the record was edited:\n%s", out)
 				}
 			}
 			if !strings.Contains(r.lab.Device("leaf1").RunningConfig(), "ip access-list MGMT-SSH") {
 				t.Error("another team's ACL was deleted")
+			}
+			if !tc.exact {
+				return
+			}
+			// After review, --trust-records takes the record at its word;
+			// an apply not given the flag refuses such a plan.
+			r.run(2, tc.env, "plan", "fabric", "--trust-records", "-detailed-exitcode", "-out", "trusted.json")
+			_, errOut := r.run(exitFailed, tc.env, "apply", "trusted.json")
+			if !strings.Contains(errOut, "the plan was made with --trust-records") || !strings.Contains(errOut, "nothing was sent") {
+				t.Errorf("apply of a --trust-records plan without the flag:\n%s", errOut)
+			}
+			if !strings.Contains(r.lab.Device("leaf1").RunningConfig(), "ip access-list MGMT-SSH") {
+				t.Error("an apply without --trust-records deleted the ACL")
+			}
+			r.run(0, tc.env, "apply", "trusted.json", "--trust-records")
+			if strings.Contains(r.lab.Device("leaf1").RunningConfig(), "ip access-list MGMT-SSH") {
+				t.Error("apply --trust-records of the reviewed plan kept the ACL")
 			}
 		})
 	}

@@ -56,6 +56,11 @@ type Plan struct {
 	// IntentDigest is Fabric.Digest at plan time.
 	IntentDigest string    `json:"intent_digest"`
 	Devices      []*Device `json:"devices"`
+	// TrustRecords says plan ran with --trust-records: removals only an
+	// unsigned last-applied record justified were planned. apply must be
+	// given the same flag (an unsigned plan file could be edited to say
+	// so) and refuses the plan otherwise.
+	TrustRecords bool `json:"trust_records,omitempty"`
 	// Signature is the hex HMAC-SHA-256 of the plan's canonical JSON
 	// without this field, keyed with FABRICGEN_PLAN_KEY; empty when
 	// plan ran without a key.
@@ -90,6 +95,12 @@ type Device struct {
 	// replaces that fabricgen did not apply last (brownfield config it
 	// takes over).
 	Takeover []string `json:"takeover,omitempty"`
+	// Kept notes, one a claim, the removals held back: objects, an
+	// interface's managed lines, CONFIG_DB keys or host settings only an
+	// unsigned last-applied record says fabricgen made (plan ran without
+	// FABRICGEN_PLAN_KEY and without --trust-records). The device keeps
+	// them.
+	Kept []string `json:"kept,omitempty"`
 }
 
 // Summary counts a plan's devices and lines.

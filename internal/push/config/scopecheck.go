@@ -3,6 +3,7 @@ package config
 import (
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/fabricgen/fabricgen/internal/push/dialect"
@@ -29,11 +30,38 @@ import (
 // desired is the config compared against (the render; for a rollback the
 // backup). An empty scope stays empty.
 func VerifiedScope(running, desired, scope string, d *dialect.Dialect) (string, error) {
+	sc, _, err := checkScope(running, desired, scope, d, true)
+	return sc, err
+}
+
+// DerivableScope is the part of scope — the config an unverified
+// last-applied record says fabricgen applied before — that fabricgen can
+// re-derive as its own without taking the record at its word: the objects
+// the render defines, the named objects fabricgen's naming (the dialect's
+// OwnedNames, FG-…) claims, the interfaces the render configures; on
+// SONiC the CONFIG_DB keys the render defines or whose name is
+// fabricgen's. It is what plan and apply act on for a record whose
+// signature could not be checked unless --trust-records was given: a
+// copy of the device's own ACL pasted into a record (readable in the
+// committed backups) would pass VerifiedScope.
+//
+// held lists, one line each ("ip access-list MGMT-SSH",
+// "ACL_TABLE|MGMT"), the record-only claims VerifiedScope would have kept
+// (the device holds exactly what the record says) and so whose removal is
+// held back. Hosts are returned as they are here (see
+// DerivableHostDropped).
+func DerivableScope(running, desired, scope string, d *dialect.Dialect) (sc string, held []string, err error) {
+	return checkScope(running, desired, scope, d, false)
+}
+
+// checkScope is VerifiedScope (trust: a record-only claim the device
+// bears out stays) and DerivableScope (!trust: it is held back).
+func checkScope(running, desired, scope string, d *dialect.Dialect, trust bool) (string, []string, error) {
 	switch {
 	case scope == "" || d.Host:
-		return scope, nil
+		return scope, nil, nil
 	case d.ConfigDB:
-		return verifiedScopeDB(running, scope)
+		return verifiedScopeDB(running, desired, scope, d, trust)
 	}
 	mf := newManagedFilter(Parse(desired, d), nil, d)
 	sc := Parse(scope, d)
@@ -68,6 +96,8 @@ func VerifiedScope(running, desired, scope string, d *dialect.Dialect) (string, 
 	}
 	claims, have := group(sc), group(run)
 	keep := &Tree{}
+	var held []string
+	seen := map[string]bool{}
 	for _, n := range sc.Nodes {
 		k, _, ok := key(n)
 		if !ok {
@@ -76,23 +106,39 @@ func VerifiedScope(running, desired, scope string, d *dialect.Dialect) (string, 
 		if k != "" && text(claims[k]) != text(have[k]) {
 			continue // the device does not bear the claim out
 		}
+		if k != "" && !trust {
+			if !seen[k] {
+				seen[k] = true
+				held = append(held, n.Line)
+			}
+			continue // only the record says fabricgen made it
+		}
 		keep.Nodes = append(keep.Nodes, n)
 	}
-	return keep.Text(d.Indent), nil
+	return keep.Text(d.Indent), held, nil
 }
 
 // verifiedScopeDB keeps the CONFIG_DB keys of scope whose fields the
 // device holds with the same values (every field of the key, in the
-// tables whose keys fabricgen owns whole).
-func verifiedScopeDB(running, scope string) (string, error) {
+// tables whose keys fabricgen owns whole). Without trust, a key the
+// render (desired) does not define and whose name is not fabricgen's is
+// held back instead.
+func verifiedScopeDB(running, desired, scope string, d *dialect.Dialect, trust bool) (string, []string, error) {
 	run, err := parseDB(running, "the running CONFIG_DB")
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	prev, err := parseRendered(scope, "the config applied last")
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
+	var want map[string]map[string]map[string]any
+	if !trust {
+		if want, err = parseRendered(desired, "the rendered config"); err != nil {
+			return "", nil, err
+		}
+	}
+	var held []string
 	rf, pf := flatten(run), flatten(prev)
 	keep := map[string]map[string]map[string]any{}
 	for t, keys := range prev {
@@ -117,6 +163,10 @@ func verifiedScopeDB(running, scope string) (string, error) {
 			if !ok {
 				continue
 			}
+			if !trust && !derivableKey(want, t, k, d) {
+				held = append(held, t+"|"+k)
+				continue
+			}
 			if keep[t] == nil {
 				keep[t] = map[string]map[string]any{}
 			}
@@ -125,9 +175,10 @@ func verifiedScopeDB(running, scope string) (string, error) {
 	}
 	b, err := json.Marshal(keep)
 	if err != nil {
-		return "", fmt.Errorf("encode the verified scope: %w", err)
+		return "", nil, fmt.Errorf("encode the verified scope: %w", err)
 	}
-	return string(b), nil
+	sort.Strings(held)
+	return string(b), held, nil
 }
 
 // VerifiedHostDropped is the part of dropped (HostDropped: the settings a
@@ -172,4 +223,39 @@ func VerifiedHostDropped(dropped, state string) (string, error) {
 		return "", nil
 	}
 	return b.String(), nil
+}
+
+// derivableKey reports whether a CONFIG_DB key of a last-applied record
+// is fabricgen's without the record's word: the render (want) defines it,
+// its name is fabricgen's (the dialect's OwnedNames; the templates'
+// "FABRICGEN" maps and "fabricgen.N" schedulers), or it is a rule of an
+// ACL table the render defines.
+func derivableKey(want map[string]map[string]map[string]any, t, k string, d *dialect.Dialect) bool {
+	if _, in := want[t][k]; in || ownedName(k, d) || strings.HasPrefix(strings.ToLower(k), "fabricgen") {
+		return true
+	}
+	if t == "ACL_RULE" {
+		_, in := want["ACL_TABLE"][portOf(k)]
+		return in
+	}
+	return false
+}
+
+// DerivableHostDropped is VerifiedHostDropped for a record that is not
+// trusted (no signature checked, no --trust-records): every setting a
+// dropped line makes is one only the record says fabricgen made, so none
+// is set back. held lists the setting lines VerifiedHostDropped would have
+// kept (the host still has what they set), whose reset is held back.
+func DerivableHostDropped(dropped, state string) (kept string, held []string, err error) {
+	v, err := VerifiedHostDropped(dropped, state)
+	if err != nil || v == "" {
+		return "", nil, err
+	}
+	for _, raw := range strings.Split(v, "\n") {
+		line := strings.TrimSpace(raw)
+		if line != "" && !reLookup.MatchString(line) {
+			held = append(held, line)
+		}
+	}
+	return "", held, nil
 }
