@@ -195,11 +195,13 @@ func (s *Server) handleSession(nc net.Conn, ch ssh.Channel, reqs <-chan *ssh.Req
 // serveExec runs one command without a PTY, as `ssh host CMD` does.
 func (s *Server) serveExec(nc net.Conn, ch ssh.Channel, cmd string) int {
 	l := s.dev.Login(&cli.Term{Length: 0, Width: 32767})
-	defer l.Close()
+	end := endOnce(l)
+	defer end()
 	status := 0
 	for _, line := range strings.Split(cmd, "\n") {
 		r, drop := l.Handle(line)
 		if drop {
+			end()
 			_ = nc.Close()
 			return 255
 		}
@@ -214,4 +216,15 @@ func (s *Server) serveExec(nc net.Conn, ch ssh.Channel, cmd string) int {
 		}
 	}
 	return status
+}
+
+// endOnce returns a function that ends l's session the first time it is
+// called. A dropped connection ends the session before the socket is
+// closed, as the device's own session process would be gone by the time
+// the client sees the connection end: what it held (a Junos exclusive
+// lock, an uncommitted private candidate) is released by then, so a test
+// that acts "after the drop" does not race the lab's cleanup.
+func endOnce(l Login) func() {
+	var once sync.Once
+	return func() { once.Do(l.Close) }
 }

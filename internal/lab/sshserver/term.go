@@ -40,7 +40,8 @@ func stream(w io.Writer, text string, stop <-chan struct{}, crlf bool) {
 func (s *Server) serveShell(nc net.Conn, rw io.ReadWriter, rows int) int {
 	t := &cli.Term{Length: rows, Width: 80}
 	l := s.dev.Login(t)
-	defer l.Close()
+	end := endOnce(l)
+	defer end()
 	writeCRLF(rw, l.Greeting())
 
 	var (
@@ -86,6 +87,7 @@ func (s *Server) serveShell(nc net.Conn, rw io.ReadWriter, rows int) int {
 				r, drop := l.Handle(string(line))
 				line = line[:0]
 				if drop {
+					end()
 					_ = nc.Close()
 					return 255
 				}
@@ -126,6 +128,7 @@ func (s *Server) serveShell(nc net.Conn, rw io.ReadWriter, rows int) int {
 				writeCRLF(w, "\n")
 				r, drop := l.Handle("\x04")
 				if drop {
+					end()
 					_ = nc.Close()
 					return 255
 				}
