@@ -64,6 +64,11 @@ func lostUpdates() map[schema.Platform]lostUpdate {
 			theirs: []string{"ip link set dev enp65s0f0np0 mtu 1600"}, kept: `(?m)^netdev enp65s0f0np0\n(  .*\n)*  mtu 1600$`},
 		schema.SONiC: {before: `^sudo config apply-patch`,
 			theirs: []string{`[{"op":"add","path":"/PORT/Ethernet0/mtu","value":"1500"}]`}, kept: `"Ethernet0": \{\n\s*("[a-z_]+": "[^"]*",\n\s*)*"mtu": "1500"`},
+		// After config apply-patch took ours, before verify reads the
+		// CONFIG_DB: theirs is the last word, verify fails, and config
+		// rollback to the checkpoint would erase it.
+		schema.SONiC + "/after-ours": {before: `^sonic-cfggen -d --print-data`, atStep: "verify",
+			theirs: []string{`[{"op":"replace","path":"/PORT/Ethernet0/mtu","value":"1500"}]`}, kept: `"Ethernet0": \{\n\s*("[a-z_]+": "[^"]*",\n\s*)*"mtu": "1500"`},
 	}
 }
 
