@@ -26,58 +26,9 @@ func PatchTheirs(cs *ChangeSet, before, now string) ([]string, *ChangeSet, error
 		return nil, nil, err
 	}
 	was, is := flatten(wasDB), flatten(isDB)
-	// ours is what cs leaves in each field it touches; absent: removed.
-	type val struct {
-		v      string
-		absent bool
-	}
-	ours := map[dbField]val{}
-	str := func(v any) string {
-		if s, ok := v.(string); ok {
-			return s
-		}
-		b, _ := json.Marshal(v)
-		return string(b)
-	}
-	for _, line := range cs.Commands() {
-		var op PatchOp
-		if err := json.Unmarshal([]byte(line), &op); err != nil {
-			return nil, nil, fmt.Errorf("patch operation %q: %w", line, err)
-		}
-		seg := strings.Split(op.Path, "/")
-		if len(seg) < 2 || len(seg) > 4 || seg[0] != "" {
-			continue
-		}
-		for i := range seg {
-			seg[i] = unescapePointer(seg[i])
-		}
-		// Every field before had under the path goes, unless the value
-		// sets it again.
-		for f := range was {
-			if f.table == seg[1] && (len(seg) < 3 || f.key == seg[2]) && (len(seg) < 4 || f.field == seg[3]) {
-				ours[f] = val{absent: true}
-			}
-		}
-		if op.Op != "add" && op.Op != "replace" {
-			continue
-		}
-		switch len(seg) {
-		case 2:
-			keys, _ := op.Value.(map[string]any)
-			for k, fs := range keys {
-				fields, _ := fs.(map[string]any)
-				for n, v := range fields {
-					ours[dbField{seg[1], k, n}] = val{v: str(v)}
-				}
-			}
-		case 3:
-			fields, _ := op.Value.(map[string]any)
-			for n, v := range fields {
-				ours[dbField{seg[1], seg[2], n}] = val{v: str(v)}
-			}
-		case 4:
-			ours[dbField{seg[1], seg[2], seg[3]}] = val{v: str(op.Value)}
-		}
+	ours, err := patchLeaves(cs, was)
+	if err != nil {
+		return nil, nil, err
 	}
 	all := map[dbField]bool{}
 	for f := range was {
@@ -159,4 +110,64 @@ func PatchTheirs(cs *ChangeSet, before, now string) ([]string, *ChangeSet, error
 		out.Blocks = []Block{b}
 	}
 	return theirs, out, nil
+}
+
+// leaf is what a patch leaves in a CONFIG_DB field: a value, or absent.
+type leaf struct {
+	v      string
+	absent bool
+}
+
+// patchLeaves is what the change set cs leaves in each field it touches,
+// applied to the fields was (the CONFIG_DB before).
+func patchLeaves(cs *ChangeSet, was map[dbField]string) (map[dbField]leaf, error) {
+	ours := map[dbField]leaf{}
+	str := func(v any) string {
+		if s, ok := v.(string); ok {
+			return s
+		}
+		b, _ := json.Marshal(v)
+		return string(b)
+	}
+	for _, line := range cs.Commands() {
+		var op PatchOp
+		if err := json.Unmarshal([]byte(line), &op); err != nil {
+			return nil, fmt.Errorf("patch operation %q: %w", line, err)
+		}
+		seg := strings.Split(op.Path, "/")
+		if len(seg) < 2 || len(seg) > 4 || seg[0] != "" {
+			continue
+		}
+		for i := range seg {
+			seg[i] = unescapePointer(seg[i])
+		}
+		// Every field before had under the path goes, unless the value
+		// sets it again.
+		for f := range was {
+			if f.table == seg[1] && (len(seg) < 3 || f.key == seg[2]) && (len(seg) < 4 || f.field == seg[3]) {
+				ours[f] = leaf{absent: true}
+			}
+		}
+		if op.Op != "add" && op.Op != "replace" {
+			continue
+		}
+		switch len(seg) {
+		case 2:
+			keys, _ := op.Value.(map[string]any)
+			for k, fs := range keys {
+				fields, _ := fs.(map[string]any)
+				for n, v := range fields {
+					ours[dbField{seg[1], k, n}] = leaf{v: str(v)}
+				}
+			}
+		case 3:
+			fields, _ := op.Value.(map[string]any)
+			for n, v := range fields {
+				ours[dbField{seg[1], seg[2], n}] = leaf{v: str(v)}
+			}
+		case 4:
+			ours[dbField{seg[1], seg[2], seg[3]}] = leaf{v: str(op.Value)}
+		}
+	}
+	return ours, nil
 }
