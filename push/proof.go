@@ -224,6 +224,14 @@ func (a *applier) settle(failed outcome) outcome {
 // says so and how to find out (unknownState), sending nothing.
 func (a *applier) lostConfirm(ok outcome, what string, proof confirmedProof, undo func() outcome) outcome {
 	out := a.proveApplied(ok, what+", whose answer was lost", proof)
+	// A device that answers again a while later is read once more, over
+	// a new session (reconnect tries again, with pauses), before its
+	// state is called unknown.
+	if out.unread && a.ctx.Err() == nil {
+		if err := a.reconnect(); err == nil {
+			out = a.proveApplied(ok, what+", whose answer was lost", proof)
+		}
+	}
 	if out.unread {
 		// Nothing is known: an undo sent now might undo a confirmed
 		// change or fail on a device that does not answer; say so.
