@@ -520,6 +520,29 @@ type outcome struct {
 	reason     string
 	deviceDiff string
 	restore    string
+	// unread: the device could not be read back, so the outcome says
+	// nothing of what it has (proveApplied).
+	unread bool
+}
+
+// unknownState is the outcome of a device whose last command was sent but
+// whose answer was lost, and which could not be read back after: what it
+// has is unknown. It says so and how to find out; the restore is
+// fabricgen rollback, which restores the backup from any state (a
+// platform command such as nv config apply --confirm-no only works in
+// one).
+func (a *applier) unknownState(what, why string, ok outcome) outcome {
+	return outcome{status: StatusFailed, deviceDiff: ok.deviceDiff, restore: a.opts.rollbackCommand(a.pd.Name),
+		reason: fmt.Sprintf("%s; the device could not be read back (%s), so its state is unknown: %s; run fabricgen plan to find out (no changes: the change is applied; changes: it is not, and %s restores the backup from either state)",
+			what, why, a.maybeHas(), a.opts.rollbackCommand(a.pd.Name))}
+}
+
+// maybeHas says what a device whose state is unknown may have.
+func (a *applier) maybeHas() string {
+	if a.dl.Host {
+		return "every line of the change was answered, so it most likely has the change"
+	}
+	return "the change may be confirmed, or still wait for confirmation (the device then rolls it back by itself when its confirm timer expires)"
 }
 
 // applier holds one device's apply state.

@@ -33,6 +33,11 @@ const (
 	DriftConflict DriftStatus = "conflict"
 	// DriftError: the device could not be read.
 	DriftError DriftStatus = "error"
+	// DriftInFlight: a change is in flight on the device (an apply
+	// waiting for confirmation, a transaction a run left, an
+	// interrupted run's record): what the device reads now may not last,
+	// so it is not reported in sync; DriftResult.Error says what.
+	DriftInFlight DriftStatus = "in-flight"
 )
 
 // DriftResult is one device's drift report.
@@ -116,11 +121,25 @@ func driftOne(ctx context.Context, in Input, opts *Options) DriftResult {
 	if rec != nil {
 		scope = rec.Rendered
 	}
+	// A change in flight (what plan and apply refuse the device for)
+	// decides first: an NVUE apply waiting for confirmation reads as
+	// the intent until its timer rolls it back.
+	busy, err := planInspect(conn, dl, d.Name, opts)
+	if err != nil {
+		return fail(err)
+	}
 	pending, err := config.CompareScoped(d.Name, running, intent, scope, dl)
 	if err != nil {
 		return fail(err)
 	}
 	r.Pending = pending.Diff
+	if busy != "" {
+		if rec != nil {
+			r.LastApplied, r.Run = rec.Time, rec.Run
+		}
+		r.Status, r.Error = DriftInFlight, busy
+		return r
+	}
 	if rec == nil {
 		// Never applied from this state directory: what differs is the
 		// intent's to apply.

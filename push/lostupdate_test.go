@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/fabricgen/fabricgen/internal/lab"
+	"github.com/fabricgen/fabricgen/internal/push/config"
 	"github.com/fabricgen/fabricgen/internal/push/dialect"
 	"github.com/fabricgen/fabricgen/schema"
 )
@@ -33,6 +34,12 @@ type lostUpdate struct {
 	// refusedByDevice: the device itself refuses their change while
 	// fabricgen's transaction holds it (Junos configure exclusive).
 	refusedByDevice bool
+	// restoredByLines: fabricgen undid its committed change with derived
+	// lines (as fabricgen rollback does), which leave the stanzas its
+	// change created (EOS interface Ethernet2/1), empty: the device is
+	// compared with the twin in the sections fabricgen manages and in
+	// every other line, not byte for byte.
+	restoredByLines bool
 }
 
 // lostUpdates are the races, per platform.
@@ -54,6 +61,14 @@ func lostUpdates() map[schema.Platform]lostUpdate {
 		// Hosts have no lock: each line's settings are read right
 		// before it is sent (compare and set), and a restore keeps a
 		// setting that holds neither the backup's value nor ours.
+		// The same window on the platforms with a confirm timer: their
+		// change lands after our commit, before verify reads the device.
+		schema.AristaEOS + "/after-ours": {before: `^show running-config`, atStep: "verify", restoredByLines: true,
+			theirs: []string{"interface Ethernet1/1", "   mtu 1500"}, kept: `(?m)^interface Ethernet1/1\n(   .*\n)*   mtu 1500$`},
+		schema.JuniperJunos + "/after-ours": {before: `show configuration`, atStep: "verify", refusedByDevice: true,
+			theirs: []string{"set interfaces et-0/0/0 mtu 1500"}, kept: `(?m)^    et-0/0/0 \{\n(        .*\n)*        mtu 1500;$`},
+		schema.NvidiaCumulus + "/after-ours": {before: `^nv config show`, atStep: "verify", refusedByDevice: true,
+			theirs: []string{"nv set interface swp1 link mtu 1500"}, kept: `(?m)^nv set interface swp1 link mtu 1500$`},
 		schema.NvidiaMLNX: {before: `^ip link show dev ens1f0np0$`, atStep: "stage",
 			theirs: []string{"ip link set dev ens1f0np0 mtu 1600"}, kept: `(?m)^netdev ens1f0np0\n(  .*\n)*  mtu 1600$`},
 		schema.NvidiaMLNX + "/after-ours": {before: `^ethtool -A ens1f0np0`,
@@ -64,6 +79,11 @@ func lostUpdates() map[schema.Platform]lostUpdate {
 			theirs: []string{"ip link set dev enp65s0f0np0 mtu 1600"}, kept: `(?m)^netdev enp65s0f0np0\n(  .*\n)*  mtu 1600$`},
 		schema.SONiC: {before: `^sudo config apply-patch`,
 			theirs: []string{`[{"op":"add","path":"/PORT/Ethernet0/mtu","value":"1500"}]`}, kept: `"Ethernet0": \{\n\s*("[a-z_]+": "[^"]*",\n\s*)*"mtu": "1500"`},
+		// After config apply-patch took ours, before verify reads the
+		// CONFIG_DB: theirs is the last word, verify fails, and config
+		// rollback to the checkpoint would erase it.
+		schema.SONiC + "/after-ours": {before: `^sonic-cfggen -d --print-data`, atStep: "verify",
+			theirs: []string{`[{"op":"replace","path":"/PORT/Ethernet0/mtu","value":"1500"}]`}, kept: `"Ethernet0": \{\n\s*("[a-z_]+": "[^"]*",\n\s*)*"mtu": "1500"`},
 	}
 }
 
@@ -132,6 +152,21 @@ func TestManagedLineChangedDuringStage(t *testing.T) {
 				}
 			}
 			dl, _ := dialect.Lookup(pc.dev.platform)
+			if lu.restoredByLines {
+				cmp, err := config.CompareRestore(pc.dev.name, running, td.RunningConfig(), pc.dev.rendered, dl)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !cmp.Changes.Empty() {
+					t.Errorf("the managed sections after the refusal differ from before plus their change:\n%s", cmp.Diff.Text)
+				}
+				was, err1 := config.Unmanaged(td.RunningConfig(), pc.dev.rendered, "", dl)
+				is, err2 := config.Unmanaged(running, pc.dev.rendered, "", dl)
+				if err1 != nil || err2 != nil || was != is {
+					t.Errorf("the lines fabricgen does not manage changed (%v, %v):\n%s", err1, err2, config.Unified("want", "got", was, is).Text)
+				}
+				return
+			}
 			sameConfig(t, dl, "the device after the refusal (want: as before, plus their change)", td.RunningConfig(), running)
 		})
 	}

@@ -31,7 +31,7 @@ func (a *applier) proveApplied(ok outcome, what string, proof confirmedProof) ou
 	restore := a.opts.rollbackCommand(a.pd.Name)
 	if !a.conn.Alive() {
 		if err := a.reconnect(); err != nil {
-			return outcome{status: StatusFailed, restore: restore, deviceDiff: ok.deviceDiff,
+			return outcome{status: StatusFailed, restore: restore, deviceDiff: ok.deviceDiff, unread: true,
 				reason: fmt.Sprintf("after %s the device could not be read back to prove the change: %v; it may be applied or rolled back by its own timer", what, err)}
 		}
 	}
@@ -39,13 +39,13 @@ func (a *applier) proveApplied(ok outcome, what string, proof confirmedProof) ou
 	if proof != nil {
 		var err error
 		if confirmed, detail, err = proof(a); err != nil {
-			return outcome{status: StatusFailed, restore: restore, deviceDiff: ok.deviceDiff,
+			return outcome{status: StatusFailed, restore: restore, deviceDiff: ok.deviceDiff, unread: !a.conn.Alive(),
 				reason: fmt.Sprintf("after %s, reading the device's commit state failed: %v; the change may or may not be confirmed", what, err)}
 		}
 	}
 	now, err := a.readNow()
 	if err != nil {
-		return outcome{status: StatusFailed, restore: restore, deviceDiff: ok.deviceDiff,
+		return outcome{status: StatusFailed, restore: restore, deviceDiff: ok.deviceDiff, unread: true,
 			reason: fmt.Sprintf("after %s the device could not be read back: %v; it may be applied or rolled back by its own timer", what, err)}
 	}
 	cmp, err := a.compare(now)
@@ -219,9 +219,28 @@ func (a *applier) settle(failed outcome) outcome {
 // lostConfirm handles a confirm whose answer was lost (too late, or the
 // connection dropped): the device may or may not have taken it. It reads
 // the device back (reconnecting) and reports what it has; only when the
-// change is neither confirmed nor undone does it undo it with undo.
+// change is neither confirmed nor undone does it undo it with undo. When
+// the device cannot be read back, its state is unknown, and the report
+// says so and how to find out (unknownState), sending nothing.
 func (a *applier) lostConfirm(ok outcome, what string, proof confirmedProof, undo func() outcome) outcome {
 	out := a.proveApplied(ok, what+", whose answer was lost", proof)
+	// A device that answers again a while later is read once more, over
+	// a new session (reconnect tries again, with pauses), before its
+	// state is called unknown.
+	if out.unread && a.ctx.Err() == nil {
+		if err := a.reconnect(); err == nil {
+			out = a.proveApplied(ok, what+", whose answer was lost", proof)
+		}
+	}
+	if out.unread {
+		// Nothing is known: an undo sent now might undo a confirmed
+		// change or fail on a device that does not answer; say so.
+		why := out.reason
+		for _, guess := range []string{"; the change may or may not be confirmed", "; it may be applied or rolled back by its own timer"} {
+			why = strings.TrimSuffix(why, guess)
+		}
+		return a.unknownState(what+" was sent but its answer was lost", why, ok)
+	}
 	switch out.status {
 	case StatusFailed:
 		return undo()

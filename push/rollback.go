@@ -331,7 +331,7 @@ func rollbackOne(ctx context.Context, t RollbackTarget, pv *RollbackPreview, opt
 	r.Added, r.Removed = cmp.Diff.Added, cmp.Diff.Removed
 	if cmp.Changes.Empty() {
 		a.restoredCleanup(rec)
-		r.Status, r.Reason = StatusRestored, "the managed sections already match the backup "+t.Backup
+		r.Status, r.Reason = StatusRestored, "the managed sections already match the backup "+t.Backup+a.rdmaCMStays(backup)
 		return r
 	}
 	a.before, a.changes = now, cmp.Changes
@@ -348,7 +348,9 @@ func rollbackOne(ctx context.Context, t RollbackTarget, pv *RollbackPreview, opt
 		r.Reason, r.Restore = a.interruptedState()
 	case r.Status == StatusApplied:
 		a.restoredCleanup(rec)
-		r.Status, r.Reason = StatusRestored, "restored the managed sections of backup "+t.Backup
+		r.Status, r.Reason = StatusRestored, "restored the managed sections of backup "+t.Backup+a.rdmaCMStays(backup)
+	case r.Status == StatusFailed:
+		r.Reason += a.rdmaCMStays(backup)
 	case r.Status == StatusRolledBack && rec == nil:
 		// The device is as it was before this rollback: its own record
 		// goes.
@@ -356,6 +358,30 @@ func rollbackOne(ctx context.Context, t RollbackTarget, pv *RollbackPreview, opt
 	}
 	_ = opts.State.PruneBackups(d.Name, opts.KeepBackups)
 	return r
+}
+
+// rdmaCMStays is the note a host's rollback report ends with when the
+// rdma_cm kernel module is loaded now but was not when the backup was
+// read (its default_roce_tos settings are all unset, or it has none, for
+// a scope that sets them): a
+// restore never unloads a module (another RDMA user may hold it) and the
+// backup, a list of settings, does not record it. "" otherwise, and on a
+// switch or when the host cannot be asked.
+func (a *applier) rdmaCMStays(backup string) string {
+	// Only a script that sets default_roce_tos (linux_dcb's rdma_cm
+	// configfs) reads it: another host's backup lacks it either way.
+	if !a.dl.Host || a.conn == nil || !a.conn.Alive() || !strings.Contains(a.rendered, "/default_roce_tos") {
+		return ""
+	}
+	for _, l := range strings.Split(backup, "\n") {
+		if strings.Contains(l, "/default_roce_tos value = ") && !strings.HasSuffix(strings.TrimSpace(l), "value = <unset>") {
+			return "" // loaded when the backup was read
+		}
+	}
+	if _, st, _, err := a.conn.Run("test -d /sys/module/rdma_cm"); err != nil || st != 0 {
+		return ""
+	}
+	return "; note: the rdma_cm kernel module stays loaded: it was not loaded when the backup was taken (its default_roce_tos settings are unset there; fabricgen's apply loads it with modprobe rdma_cm), and a restore never unloads a module, which another RDMA user may hold; it is not a setting of the script, so the backup does not record it; unload it with modprobe -r rdma_cm if nothing on the host needs it"
 }
 
 // sendCleanup runs one cleanup command from the preview.

@@ -156,3 +156,71 @@ func firstChanged(diff string) string {
 	}
 	return ""
 }
+
+// theirLines re-reads the device and lists the lines of fabricgen's
+// sections someone else changed after fabricgen's change went in
+// (config.TheirLines), for a text configuration.
+func (a *applier) theirLines() ([]string, error) {
+	now, err := a.readNow()
+	if err != nil {
+		return nil, err
+	}
+	return config.TheirLines(now, a.before, a.rendered, a.scope(), a.dl), nil
+}
+
+// keepTheirLines undoes our change while keeping another administrator's
+// change to lines fabricgen manages that landed after ours went in (their:
+// what theirLines found), where the platform's rollback (blanket) would
+// erase it: it restores fabricgen's sections to the backup except the
+// lines theirs replaced, sent with send, then checks that only their lines
+// differ from the backup. Nothing of ours is then left: refused. send is
+// called even when nothing is to be restored.
+func (a *applier) keepTheirLines(why string, their []string, blanket string, send func(cs *config.ChangeSet) error) outcome {
+	restore := a.opts.rollbackCommand(a.pd.Name)
+	summary := strings.Join(their, "; ")
+	if len(their) > 3 {
+		summary = strings.Join(their[:3], "; ") + fmt.Sprintf(" (and %d more)", len(their)-3)
+	}
+	what := fmt.Sprintf("another administrator changed %d line(s) fabricgen manages after its change went in (%s)", len(their), summary)
+	failed := func(problem string) outcome {
+		return outcome{status: StatusFailed, restore: restore,
+			reason: fmt.Sprintf("%s; %s; %s would erase them, so fabricgen did not run it; %s; the device is NOT back to its backup plus their change: %s restores fabricgen's sections (it would put back the backup's value of their lines too)",
+				why, what, blanket, problem, restore)}
+	}
+	th, err := a.othersSince()
+	if err != nil {
+		return failed("could not read the device: " + err.Error())
+	}
+	cmp, err := config.CompareRestore(a.pd.Name, th.now, a.before, a.rendered, a.dl)
+	if err != nil {
+		return failed("deriving the restore: " + err.Error())
+	}
+	undo := config.WithoutTheirs(cmp.Changes, their)
+	if err := config.CheckSendable(undo, a.dl); err != nil {
+		return failed("deriving the restore: " + err.Error())
+	}
+	// send runs even with nothing to restore: a platform whose commit
+	// waits on a timer confirms it there (else the timer would roll back
+	// their change with ours).
+	if err := send(undo); err != nil {
+		return failed("restoring fabricgen's own lines failed: " + err.Error())
+	}
+	if !a.conn.Alive() {
+		if err := a.reconnect(); err != nil {
+			return failed("could not check the restore: " + err.Error())
+		}
+	}
+	after, err := a.othersSince()
+	if err != nil {
+		return failed("could not check the restore: " + err.Error())
+	}
+	if diff := config.RestoredBut(after.now, a.before, a.scope(), their, a.dl); diff != "" {
+		return failed("after restoring fabricgen's own lines the device still differs from its backup plus their change: " + diff)
+	}
+	if after.diff.Text != th.diff.Text {
+		return failed("the lines fabricgen does not manage changed while fabricgen restored its own")
+	}
+	return outcome{status: StatusRefused,
+		reason: fmt.Sprintf("%s; %s, which %s would have erased: fabricgen restored only its own lines, so nothing of this apply is on the device and their change is kept: run fabricgen plan again",
+			why, what, blanket)}
+}

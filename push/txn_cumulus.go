@@ -154,6 +154,17 @@ func (a *applier) nvue() outcome {
 		return a.refusedForTheirs("the switch changed after apply read it (another change was applied meanwhile)", "our staged lines were detached before nv config apply")
 	}
 	secs := max(1, int(a.opts.CommitTimer.Seconds()))
+	// mayWait: nv config apply --confirm was sent and its answer lost:
+	// the switch may have our apply waiting for confirmation, which an
+	// undo that fails must say.
+	mayWait := false
+	undoWaiting := func(why string) outcome {
+		out := undo(why, "nv config apply --confirm-no")
+		if out.status == StatusFailed && mayWait {
+			out.reason += fmt.Sprintf("; the switch may have our apply waiting for confirmation (nv config apply --confirm %ds): NVUE rolls it back by itself when its confirm timer (%d s from the apply) expires unless it is confirmed; nv config apply --confirm-no on the switch rolls it back sooner, and nv config apply --confirm-status shows whether it still waits", secs, secs)
+		}
+		return out
+	}
 	a.mark("commit")
 	applied, err := run(fmt.Sprintf("nv config apply --confirm %ds -y", secs))
 	if m := reNVUERevID.FindStringSubmatch(applied); m != nil {
@@ -163,14 +174,16 @@ func (a *applier) nvue() outcome {
 		if a.conn.Alive() {
 			return undo("nv config apply: "+err.Error(), "nv config detach")
 		}
-		return undo("nv config apply: "+err.Error(), "nv config apply --confirm-no")
+		mayWait = true
+		return undoWaiting("nv config apply: " + err.Error())
 	}
+	mayWait = true
 	ok, left, err := a.converged()
 	if err != nil {
-		return undo("verify after apply: "+err.Error(), "nv config apply --confirm-no")
+		return undoWaiting("verify after apply: " + err.Error())
 	}
 	if !ok {
-		return undo(fmt.Sprintf("verify after apply: %d lines still differ from the rendered config", left), "nv config apply --confirm-no")
+		return undoWaiting(fmt.Sprintf("verify after apply: %d lines still differ from the rendered config", left))
 	}
 	a.mark("confirm")
 	done := outcome{status: StatusApplied, deviceDiff: strings.TrimSpace(diff)}

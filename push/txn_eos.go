@@ -120,25 +120,34 @@ func (a *applier) eosSession() outcome {
 			// Aborting a session waiting on its commit timer puts back
 			// the whole config from before the commit: a change someone
 			// made since would go with ours.
+			confirmThenUndo := func(cs *config.ChangeSet) error {
+				// Confirm ours (the device then runs ours and
+				// theirs), then undo ours in a session of its own.
+				if r, err := a.conn.Command("configure session " + name + " commit"); err != nil || r.Failed != nil {
+					return fmt.Errorf("confirm the session to keep their change: %w", firstErr(err, rejection(r)))
+				}
+				if cs.Empty() {
+					return nil
+				}
+				undo := name + "-undo"
+				l2 := *level
+				l2.Name, l2.Escalate = undo, "configure session "+undo
+				a.conn.AddPrivilege(&l2)
+				_, rej, err := a.conn.Configure(append(cs.Commands(), "commit"), undo)
+				if err := firstErrOrNil(err, rej); err != nil {
+					_, _ = a.conn.Command("configure session " + undo + " abort")
+					return err
+				}
+				return nil
+			}
+			// Their change to a line we manage, after our commit: the
+			// abort would put back the backup's value over it.
+			if their, err := a.theirLines(); err == nil && len(their) > 0 {
+				return a.keepTheirLines(why, their, "configure session "+name+" abort", confirmThenUndo)
+			}
 			th, err := a.othersSince()
 			if err == nil && th.some() {
-				return a.keepTheirs(why, th, "configure session "+name+" abort", func(cs *config.ChangeSet) error {
-					// Confirm ours (the device then runs ours and
-					// theirs), then undo ours in a session of its own.
-					if r, err := a.conn.Command("configure session " + name + " commit"); err != nil || r.Failed != nil {
-						return fmt.Errorf("confirm the session to keep their change: %w", firstErr(err, rejection(r)))
-					}
-					undo := name + "-undo"
-					l2 := *level
-					l2.Name, l2.Escalate = undo, "configure session "+undo
-					a.conn.AddPrivilege(&l2)
-					_, rej, err := a.conn.Configure(append(cs.Commands(), "commit"), undo)
-					if err := firstErrOrNil(err, rej); err != nil {
-						_, _ = a.conn.Command("configure session " + undo + " abort")
-						return err
-					}
-					return nil
-				})
+				return a.keepTheirs(why, th, "configure session "+name+" abort", confirmThenUndo)
 			}
 		}
 		r, err := a.conn.Command("configure session " + name + " abort")

@@ -82,6 +82,17 @@ func (a *applier) hostCommands() outcome {
 		}
 	}
 	ok, left, err := a.converged()
+	if err != nil && !a.conn.Alive() {
+		// Every line was answered; only the read-back went unanswered
+		// (readNow already reconnected once). Read once more after a
+		// new session before undoing a change that may be complete.
+		if rerr := a.reconnect(); rerr == nil {
+			ok, left, err = a.converged()
+		}
+		if err != nil && !a.conn.Alive() {
+			return a.unknownState("every line of the change was answered, but reading the host back failed", err.Error(), outcome{})
+		}
+	}
 	if err != nil {
 		return a.hostRestore(fmt.Sprintf("read back: %v", err))
 	}

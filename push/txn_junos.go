@@ -1,6 +1,7 @@
 package push
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
@@ -120,7 +121,12 @@ func (a *applier) junosCommit() outcome {
 			return nil
 		})
 	}
-	if _, rej, err := a.conn.Configure(a.changes.Commands(), junosLevel); err != nil {
+	if _, rej, err := a.conn.Configure(a.changes.Commands(), junosLevel); errors.Is(err, session.ErrModeRefused) {
+		// configure exclusive was refused: another session (another
+		// fabricgen run, another administrator) holds the lock, and
+		// none of our statements reached the device.
+		return outcome{status: StatusRefused, reason: fmt.Sprintf("another session holds the exclusive configuration lock (%v); nothing was sent: run fabricgen plan again once it is released", err)}
+	} else if err != nil {
 		return a.rolledBack(fmt.Sprintf("loading the candidate failed: %v (uncommitted exclusive changes are discarded when the session ends)", err))
 	} else if rej != nil {
 		return discard(rej.Error())

@@ -120,7 +120,24 @@ func (a *applier) sonicGCU() outcome {
 			}
 		}
 		// config rollback replaces the whole CONFIG_DB with the
-		// checkpoint: someone else's change since would go with ours.
+		// checkpoint: someone else's change since would go with ours,
+		// to a field our patch sets too (after the patch went in, before
+		// verify) as well as to one it does not.
+		if now, err := a.readNow(); err == nil {
+			if their, undo, err := config.PatchTheirs(a.changes, a.before, now); err == nil && len(their) > 0 {
+				out := a.sonicKeepTheirs(why, their, undo, func(cs *config.ChangeSet) error {
+					if err := writePatch(config.PatchDocument(cs)); err != nil {
+						return err
+					}
+					_, err := a.shell("sudo config apply-patch " + file)
+					return err
+				})
+				if out.status != StatusFailed {
+					cleanup()
+				}
+				return out
+			}
+		}
 		th, err := a.othersSince()
 		if err != nil {
 			return outcome{status: StatusFailed, reason: why + "; re-read the device before rolling back: " + err.Error(), restore: restore}
@@ -192,4 +209,49 @@ func (a *applier) patchRefusedForTheirs() string {
 		return ""
 	}
 	return "the CONFIG_DB changed after apply read it (another administrator's change to a key our patch changes)"
+}
+
+// sonicKeepTheirs undoes our patch while keeping another administrator's
+// change to the CONFIG_DB made after it went in (their fields: what
+// config.PatchTheirs found): instead of config rollback to our checkpoint,
+// which would erase theirs, it puts back only the fields that hold our
+// value, with send, then reads the CONFIG_DB again and checks that
+// nothing of ours is left and their fields are as they were.
+func (a *applier) sonicKeepTheirs(why string, their []string, undo *config.ChangeSet, send func(cs *config.ChangeSet) error) outcome {
+	restore := a.opts.rollbackCommand(a.pd.Name)
+	summary := strings.Join(their, "; ")
+	if len(their) > 3 {
+		summary = strings.Join(their[:3], "; ") + fmt.Sprintf(" (and %d more)", len(their)-3)
+	}
+	failed := func(what string) outcome {
+		return outcome{status: StatusFailed, restore: restore,
+			reason: fmt.Sprintf("%s; another administrator changed %d CONFIG_DB field(s) after fabricgen's patch went in (%s); config rollback %s would erase them, so fabricgen did not run it; %s; the device is NOT back to its backup plus their change: %s restores fabricgen's sections",
+				why, len(their), summary, a.txn, what, restore)}
+	}
+	if !undo.Empty() {
+		if err := send(undo); err != nil {
+			return failed("putting back fabricgen's fields failed: " + err.Error())
+		}
+	}
+	if !a.conn.Alive() {
+		if err := a.reconnect(); err != nil {
+			return failed("could not check the undo: " + err.Error())
+		}
+	}
+	now, err := a.readNow()
+	if err != nil {
+		return failed("could not check the undo: " + err.Error())
+	}
+	after, left, err := config.PatchTheirs(a.changes, a.before, now)
+	switch {
+	case err != nil:
+		return failed("could not check the undo: " + err.Error())
+	case !left.Empty():
+		return failed(fmt.Sprintf("after the undo %d field(s) still hold fabricgen's value", len(left.Commands())))
+	case strings.Join(after, "\n") != strings.Join(their, "\n"):
+		return failed("their fields changed while fabricgen put back its own")
+	}
+	return outcome{status: StatusRefused,
+		reason: fmt.Sprintf("%s; another administrator changed %d CONFIG_DB field(s) after fabricgen's patch went in (%s), which config rollback %s would have erased: fabricgen put back only the fields its patch set, so nothing of this apply is on the device and their change is kept: run fabricgen plan again",
+			why, len(their), summary, a.txn)}
 }

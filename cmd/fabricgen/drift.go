@@ -34,12 +34,15 @@ One line per device, NAME STATUS:
   pending   the intent changed since the apply (plan/apply will change it),
             or fabricgen never applied the device from this directory
   conflict  both changed
+  in-flight a change is in flight on the device (an apply waiting for
+            confirmation, a transaction a run left): what it reads now
+            may not last; the line says what and what to do
 then the unified diff of each drift (last applied -> running). -json and
 --markdown print the same for machines and review comments ("plan
 -refresh-only" is the same report).
 
 Exit status: 0 every device in sync or pending, 1 a device could not be
-read, 2 a device drifted or conflicts.`,
+read, 2 a device drifted, conflicts or has a change in flight.`,
 		Example: `  fabricgen drift fabric/
   fabricgen drift fabric/ -json > drift.json
   fabricgen drift . --markdown --device 'leaf*'`,
@@ -90,7 +93,7 @@ func runDrift(cmd *cobra.Command, s *streams, pf *pushFlags, dir string, asJSON,
 	switch {
 	case sum[push.DriftError] > 0:
 		return withCode(exitFailed, fmt.Errorf("%d device(s) could not be read", sum[push.DriftError]))
-	case sum[push.DriftDrifted]+sum[push.DriftConflict] > 0:
+	case sum[push.DriftDrifted]+sum[push.DriftConflict]+sum[push.DriftInFlight] > 0:
 		return withCode(exitFindings, nil)
 	}
 	return nil
@@ -107,7 +110,7 @@ func driftSummary(rs []push.DriftResult) map[push.DriftStatus]int {
 
 // driftOrder is the order statuses are summed up in.
 func driftOrder() []push.DriftStatus {
-	return []push.DriftStatus{push.DriftDrifted, push.DriftConflict, push.DriftPending, push.DriftInSync, push.DriftError}
+	return []push.DriftStatus{push.DriftDrifted, push.DriftConflict, push.DriftPending, push.DriftInSync, push.DriftInFlight, push.DriftError}
 }
 
 func driftSummaryLine(rs []push.DriftResult) string {

@@ -360,7 +360,9 @@ func (c *Conn) ConfigureAcked(lines []string, level string, ack func(line string
 	}
 	c.tr.beginAnswer("entering " + level + " mode")
 	if err := c.net.AcquirePriv(level); err != nil {
-		return "", nil, c.wrap("configuration", err)
+		if err := c.modeRefused(level, err); err != nil {
+			return "", nil, err
+		}
 	}
 	c.tr.endAnswer()
 	var out strings.Builder
@@ -420,6 +422,39 @@ func (c *Conn) wrap(what string, err error) error {
 		return fmt.Errorf("%s: %s: no answer within %s: %w", c.t.Name, what, c.t.Timeout, err)
 	}
 	return fmt.Errorf("%s: %s: %w", c.t.Name, what, err)
+}
+
+// ErrModeRefused is a configuration mode the device would not enter (its
+// command answered with an error and left the prompt where it was): a
+// Junos `configure exclusive` while another session holds the lock.
+// Nothing of the lines meant for the mode was sent.
+var ErrModeRefused = errors.New("the device refused to enter the configuration mode")
+
+// modeRefused finds out why level could not be entered: when the device
+// answered the mode's command with a refusal (the prompt stayed where it
+// was), the command is sent once more to keep that answer, and the error
+// is ErrModeRefused with it. When the mode can be entered now (it was
+// refused only for a moment), it returns nil and the session is in it.
+// Other failures are wrapped as they are.
+func (c *Conn) modeRefused(level string, err error) error {
+	pl, ok := c.net.PrivilegeLevels[level]
+	if !errors.Is(err, util.ErrPrivilegeError) || !ok || pl.Escalate == "" || !c.tr.IsAlive() {
+		return c.wrap("configuration", err)
+	}
+	c.tr.beginAnswer(pl.Escalate)
+	r, serr := c.net.Driver.SendCommand(pl.Escalate, opoptions.WithTimeoutOps(c.t.Timeout))
+	if serr != nil {
+		return c.wrap("configuration", fmt.Errorf("%w (sending %q again: %w)", err, pl.Escalate, serr))
+	}
+	c.tr.endAnswer()
+	if c.net.AcquirePriv(level) == nil {
+		return nil
+	}
+	answer := strings.TrimSpace(r.Result)
+	if answer == "" {
+		return c.wrap("configuration", err)
+	}
+	return fmt.Errorf("%s: entering %s mode: %q answered %q: %w", c.t.Name, level, pl.Escalate, answer, ErrModeRefused)
 }
 
 // shellMarker precedes the exit status Run appends to a shell command.
