@@ -1,0 +1,55 @@
+// Package platform defines what one platform folder (platforms/<name>/)
+// gives the rest of fabricgen: one Platform value holding every part the
+// layers need (push dialect, lab emulator, running-config reader, check
+// collector, data-plane answers, ...). The layers define the small types
+// of those parts; this package gathers them; package platforms lists the
+// values, one line per platform, and every layer loops over that list.
+package platform
+
+import (
+	"sort"
+
+	"github.com/fabricgen/fabricgen/schema"
+)
+
+// Platform is everything fabricgen knows about one platform, as its folder
+// gives it. A field left empty is a missing part: Missing names it.
+type Platform struct {
+	// Name is the platform's name in the intent (a device's platform).
+	Name schema.Platform
+	// Folder is the platform's folder under platforms/ (its name), so a
+	// completeness error can say where the missing part belongs.
+	Folder string
+}
+
+// Part is one piece a platform folder provides, and how to tell it is
+// there.
+type Part struct {
+	// Name is the part in messages ("push dialect", "lab emulator").
+	Name string
+	// File is where the part lives in the folder ("dialect.go").
+	File string
+	// Present reports whether p has the part.
+	Present func(p Platform) bool
+}
+
+// Parts lists every part a platform folder must provide, in a stable order.
+func Parts() []Part {
+	parts := []Part{
+		{Name: "name", File: "platform.go", Present: func(p Platform) bool { return p.Name != "" && p.Folder != "" }},
+	}
+	sort.SliceStable(parts, func(i, j int) bool { return parts[i].Name < parts[j].Name })
+	return parts
+}
+
+// Missing returns the parts p lacks, each as "platforms/<folder>: no
+// <part> (<file>)", in a stable order; nil when the folder is complete.
+func (p Platform) Missing() []string {
+	var out []string
+	for _, part := range Parts() {
+		if !part.Present(p) {
+			out = append(out, "platforms/"+p.Folder+": no "+part.Name+" ("+part.File+")")
+		}
+	}
+	return out
+}

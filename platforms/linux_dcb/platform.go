@@ -1,0 +1,20 @@
+// Package linuxdcb is the Linux DCB (iproute2) host NIC platform: everything fabricgen knows about it,
+// in one folder.
+package linuxdcb
+
+import (
+	"github.com/fabricgen/fabricgen/internal/platform"
+	"github.com/fabricgen/fabricgen/schema"
+)
+
+// name is the platform's name in the intent; the folder refers to itself
+// only through it.
+const name = schema.LinuxDCB
+
+// Platform returns everything this folder gives fabricgen.
+func Platform() platform.Platform {
+	return platform.Platform{
+		Name:   name,
+		Folder: "linux_dcb",
+	}
+}

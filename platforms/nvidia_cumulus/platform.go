@@ -1,0 +1,20 @@
+// Package nvidiacumulus is the NVIDIA Cumulus Linux (NVUE) platform: everything fabricgen knows about it,
+// in one folder.
+package nvidiacumulus
+
+import (
+	"github.com/fabricgen/fabricgen/internal/platform"
+	"github.com/fabricgen/fabricgen/schema"
+)
+
+// name is the platform's name in the intent; the folder refers to itself
+// only through it.
+const name = schema.NvidiaCumulus
+
+// Platform returns everything this folder gives fabricgen.
+func Platform() platform.Platform {
+	return platform.Platform{
+		Name:   name,
+		Folder: "nvidia_cumulus",
+	}
+}

@@ -1,0 +1,20 @@
+// Package nvidiamlnx is the NVIDIA MLNX_OFED host NIC platform: everything fabricgen knows about it,
+// in one folder.
+package nvidiamlnx
+
+import (
+	"github.com/fabricgen/fabricgen/internal/platform"
+	"github.com/fabricgen/fabricgen/schema"
+)
+
+// name is the platform's name in the intent; the folder refers to itself
+// only through it.
+const name = schema.NvidiaMLNX
+
+// Platform returns everything this folder gives fabricgen.
+func Platform() platform.Platform {
+	return platform.Platform{
+		Name:   name,
+		Folder: "nvidia_mlnx",
+	}
+}

@@ -1,0 +1,20 @@
+// Package sonic is the SONiC (CONFIG_DB) platform: everything fabricgen knows about it,
+// in one folder.
+package sonic
+
+import (
+	"github.com/fabricgen/fabricgen/internal/platform"
+	"github.com/fabricgen/fabricgen/schema"
+)
+
+// name is the platform's name in the intent; the folder refers to itself
+// only through it.
+const name = schema.SONiC
+
+// Platform returns everything this folder gives fabricgen.
+func Platform() platform.Platform {
+	return platform.Platform{
+		Name:   name,
+		Folder: "sonic",
+	}
+}
