@@ -20,6 +20,14 @@ type Platform struct {
 	// Folder is the platform's folder under platforms/ (its name), so a
 	// completeness error can say where the missing part belongs.
 	Folder string
+
+	// Push and lab parts (dialect, emulator) go below this line.
+
+	// Read-back, data-plane and check parts (reader, responder,
+	// collector) go below this line.
+
+	// Render parts (templates, view builder, fidelity rows) go below
+	// this line.
 }
 
 // Part is one piece a platform folder provides, and how to tell it is
@@ -37,6 +45,11 @@ type Part struct {
 func Parts() []Part {
 	parts := []Part{
 		{Name: "name", File: "platform.go", Present: func(p Platform) bool { return p.Name != "" && p.Folder != "" }},
+		// Push and lab parts.
+
+		// Read-back, data-plane and check parts.
+
+		// Render parts.
 	}
 	sort.SliceStable(parts, func(i, j int) bool { return parts[i].Name < parts[j].Name })
 	return parts

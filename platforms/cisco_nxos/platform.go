@@ -16,5 +16,10 @@ func Platform() platform.Platform {
 	return platform.Platform{
 		Name:   name,
 		Folder: "cisco_nxos",
+		// Push and lab parts.
+
+		// Read-back, data-plane and check parts.
+
+		// Render parts.
 	}
 }

@@ -16,5 +16,10 @@ func Platform() platform.Platform {
 	return platform.Platform{
 		Name:   name,
 		Folder: "juniper_junos",
+		// Push and lab parts.
+
+		// Read-back, data-plane and check parts.
+
+		// Render parts.
 	}
 }

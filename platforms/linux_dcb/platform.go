@@ -16,5 +16,10 @@ func Platform() platform.Platform {
 	return platform.Platform{
 		Name:   name,
 		Folder: "linux_dcb",
+		// Push and lab parts.
+
+		// Read-back, data-plane and check parts.
+
+		// Render parts.
 	}
 }
