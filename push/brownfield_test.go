@@ -592,10 +592,7 @@ func mustDialect(p schema.Platform) *dialect.Dialect {
 // with the removed one, so verify failed), the second plan is empty, and
 // each tx-queue 3 keeps "no priority" and "bandwidth percent 50".
 func TestBrownfieldECNChange(t *testing.T) {
-	pc := platformCases(t)[0]
-	if pc.dev.platform != schema.AristaEOS {
-		t.Fatalf("platformCases()[0] is %s, want arista_eos", pc.dev.platform)
-	}
+	pc := caseOf(t, schema.AristaEOS)
 	r := newBrownfieldRig(t, pc.dev, brownfieldFile(t, pc.dev))
 	if res := r.apply(r.plan(), t.TempDir()); res[0].Status != StatusApplied {
 		t.Fatalf("first apply: %s: %s", res[0].Status, res[0].Reason)
@@ -712,10 +709,7 @@ func TestNoTakeoverFactory(t *testing.T) {
 	}
 	// A value that is not the factory's is still a takeover: the same
 	// host with an MTU someone set.
-	pc := platformCases(t)[5]
-	if pc.dev.platform != schema.NvidiaMLNX {
-		t.Fatalf("platformCases()[5] is %s, want nvidia_mlnx", pc.dev.platform)
-	}
+	pc := caseOf(t, schema.NvidiaMLNX)
 	r := newRig(t, pc.dev)
 	if err := r.lab.Device(pc.dev.name).ConfigureOutOfBand([]string{"ip link set dev ens1f0np0 mtu 9000"}); err != nil {
 		t.Fatal(err)

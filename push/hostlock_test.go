@@ -247,10 +247,7 @@ func TestHardStopListsWhatWasTaken(t *testing.T) {
 // and how to remove the lock, and apply refuse it with nothing changed;
 // once the lock is removed the host is applied.
 func TestStaleHostLockIsReported(t *testing.T) {
-	pc := platformCases(t)[len(platformCases(t))-1] // linux_dcb
-	if !pc.dev.platform.IsHost() {
-		t.Fatalf("%s is not a host platform", pc.dev.platform)
-	}
+	pc := caseWhere(t, "a host platform", func(pc platformCase) bool { return pc.dev.platform.IsHost() })
 	r := newRig(t, pc.dev)
 	dev := r.lab.Device(pc.dev.name)
 	const run = "fabricgen-20261201-000000-0badc0de"

@@ -125,6 +125,26 @@ func platformCases(t testing.TB) []platformCase {
 	return out
 }
 
+// caseOf returns platform p's end-to-end case, failing the test when
+// there is none (never a case found by its position in the list).
+func caseOf(t testing.TB, p schema.Platform) platformCase {
+	t.Helper()
+	return caseWhere(t, "platform "+string(p), func(pc platformCase) bool { return pc.dev.platform == p })
+}
+
+// caseWhere returns the first end-to-end case that is what, failing the
+// test when none is.
+func caseWhere(t testing.TB, what string, is func(platformCase) bool) platformCase {
+	t.Helper()
+	for _, pc := range platformCases(t) {
+		if is(pc) {
+			return pc
+		}
+	}
+	t.Fatalf("no push end-to-end case for %s", what)
+	return platformCase{}
+}
+
 // goldenRender is the current template render of the platform's case.
 func goldenRender(t testing.TB, p schema.Platform) string {
 	t.Helper()
@@ -447,7 +467,7 @@ var reFingerprint = regexp.MustCompile(`SHA256:[A-Za-z0-9+/]{43}`)
 // TestHostKeyRefused: a changed host key and an unknown one are refused
 // with the fingerprint; nothing is fetched.
 func TestHostKeyRefused(t *testing.T) {
-	pc := platformCases(t)[0]
+	pc := caseOf(t, schema.AristaEOS)
 	r := newRig(t, pc.dev)
 	if err := r.lab.RotateHostKey(pc.dev.name); err != nil {
 		t.Fatal(err)

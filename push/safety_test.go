@@ -95,7 +95,7 @@ func TestEditedPlanNeverReachesTheDevice(t *testing.T) {
 // address or device list no longer matches the intent and the inventory
 // changes nothing.
 func TestPlanMustMatchTheIntent(t *testing.T) {
-	pc := platformCases(t)[1] // cisco_nxos
+	pc := caseOf(t, schema.CiscoNXOS)
 	tests := []struct {
 		name string
 		edit func(r *rig, p *planfile.Plan) []Input
@@ -388,7 +388,7 @@ func TestHardStopSaysWhatTheDeviceHas(t *testing.T) {
 // the device and apply refuse it, naming the rollback command; a device
 // the killed run left clean has the record removed and is applied.
 func TestKilledRunIsFoundNextTime(t *testing.T) {
-	pc := platformCases(t)[1] // cisco_nxos: changes apply line by line
+	pc := caseOf(t, schema.CiscoNXOS) // changes apply line by line
 	r := newRig(t, pc.dev)
 	dev := r.lab.Device(pc.dev.name)
 	dl, _ := dialect.Lookup(pc.dev.platform)
@@ -451,7 +451,7 @@ func TestKilledRunIsFoundNextTime(t *testing.T) {
 
 // TestBackupsArePruned: --keep-backups keeps the newest N per device.
 func TestBackupsArePruned(t *testing.T) {
-	pc := platformCases(t)[0]
+	pc := caseOf(t, schema.AristaEOS)
 	r := newRig(t, pc.dev)
 	dev := r.lab.Device(pc.dev.name)
 	opts := r.applyOpts()
@@ -791,7 +791,7 @@ func TestNXOSRollsBackFromEveryMode(t *testing.T) {
 // change, which is kept. A change to a line fabricgen manages is refused
 // on every platform: TestManagedLineChangedDuringStage.
 func TestOutOfBandChangeDuringApply(t *testing.T) {
-	for _, pc := range platformCases(t)[:2] {
+	for _, pc := range []platformCase{caseOf(t, schema.AristaEOS), caseOf(t, schema.CiscoNXOS)} {
 		t.Run(string(pc.dev.platform), func(t *testing.T) {
 			r := newRig(t, pc.dev)
 			dev := r.lab.Device(pc.dev.name)
@@ -1137,7 +1137,7 @@ func TestApplyRefusesATrustMismatch(t *testing.T) {
 		{false, true, "apply was given --trust-records but the plan was made without it"},
 	} {
 		t.Run(fmt.Sprintf("plan %v, apply %v", tc.plan, tc.apply), func(t *testing.T) {
-			r := newRig(t, platformCases(t)[0].dev)
+			r := newRig(t, caseOf(t, schema.AristaEOS).dev)
 			r.opts.TrustRecords = tc.plan
 			p := r.plan()
 			ao := r.applyOpts()
@@ -1162,7 +1162,7 @@ func TestRollbackHoldsBackRecordOnlyClaims(t *testing.T) {
 		trust bool
 	}{{"unsigned record", false}, {"unsigned record, --trust-records", true}} {
 		t.Run(tc.name, func(t *testing.T) {
-			d := platformCases(t)[0].dev
+			d := caseOf(t, schema.AristaEOS).dev
 			d.rendered += "ip access-list TEAM-ROCE\n   10 permit udp any any eq 4791\n"
 			r := newRig(t, d)
 			res, err := Apply(context.Background(), r.plan(), r.f, r.inputs, r.applyOpts())

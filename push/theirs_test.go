@@ -262,10 +262,7 @@ func TestOutOfBandChangeDuringVerify(t *testing.T) {
 // given time unless confirmed (before, it said only that the rollback
 // could not be checked).
 func TestEOSSaysTheCommitTimerIsPending(t *testing.T) {
-	pc := platformCases(t)[0]
-	if pc.dev.platform != schema.AristaEOS {
-		t.Fatalf("platformCases()[0] is %s", pc.dev.platform)
-	}
+	pc := caseOf(t, schema.AristaEOS)
 	r := newRig(t, pc.dev)
 	dev := r.lab.Device(pc.dev.name)
 	p := r.plan()
