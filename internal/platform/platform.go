@@ -9,6 +9,9 @@ package platform
 import (
 	"sort"
 
+	"github.com/fabricgen/fabricgen/internal/check/collect"
+	"github.com/fabricgen/fabricgen/internal/qosread"
+
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -25,6 +28,16 @@ type Platform struct {
 
 	// Read-back, data-plane and check parts (reader, responder,
 	// collector) go below this line.
+
+	// Reader reads the QoS the platform runs from its running-config
+	// text (platforms/<name>/reader.go). Hosts have none: a host's
+	// configuration is a script of commands, not a text a device prints
+	// back, and its read-back is per setting (the check collector's).
+	Reader qosread.Reader
+	// Collector reads a live device of the platform for fabricgen check
+	// (platforms/<name>/collector.go; the hosts share
+	// platforms/internal/hostcheck).
+	Collector collect.Collector
 
 	// Render parts (templates, view builder, fidelity rows) go below
 	// this line.
@@ -48,6 +61,10 @@ func Parts() []Part {
 		// Push and lab parts.
 
 		// Read-back, data-plane and check parts.
+		// A switch must have a reader; a host has no running-config text
+		// to read (see Platform.Reader).
+		{Name: "running-config reader", File: "reader.go", Present: func(p Platform) bool { return p.Reader != nil || p.Name.IsHost() }},
+		{Name: "check collector", File: "collector.go", Present: func(p Platform) bool { return p.Collector != nil }},
 
 		// Render parts.
 	}

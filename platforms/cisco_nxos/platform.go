@@ -19,6 +19,8 @@ func Platform() platform.Platform {
 		// Push and lab parts.
 
 		// Read-back, data-plane and check parts.
+		Reader:    read,
+		Collector: collector{},
 
 		// Render parts.
 	}

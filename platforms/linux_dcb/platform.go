@@ -4,6 +4,7 @@ package linuxdcb
 
 import (
 	"github.com/fabricgen/fabricgen/internal/platform"
+	"github.com/fabricgen/fabricgen/platforms/internal/hostcheck"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -19,6 +20,7 @@ func Platform() platform.Platform {
 		// Push and lab parts.
 
 		// Read-back, data-plane and check parts.
+		Collector: hostcheck.Collector{},
 
 		// Render parts.
 	}

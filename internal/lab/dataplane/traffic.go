@@ -57,10 +57,10 @@ func (d *device) parse() {
 		d.host = readHost(d.text)
 		return
 	}
-	if !qosread.Supported(d.platform) || d.text == "" {
+	if d.parts.Read == nil || d.text == "" {
 		return
 	}
-	if q, err := qosread.Read(d.platform, d.text); err == nil {
+	if q, err := d.parts.Read(d.text); err == nil {
 		d.sw = q
 	}
 }
@@ -68,8 +68,7 @@ func (d *device) parse() {
 // swPort is a switch port's QoS (factory when the configuration is unknown).
 func (d *device) swPort(name string) *qosread.Port {
 	if d.sw == nil {
-		f, _ := qosread.Read(schema.AristaEOS, "")
-		return f.Port(name)
+		return qosread.NewDevice().Port(name)
 	}
 	return d.sw.Port(name)
 }

@@ -1,4 +1,4 @@
-package collect
+package snapshot
 
 import (
 	"fmt"
@@ -177,10 +177,10 @@ func TestChecksOnTheLab(t *testing.T) {
 			}
 			var fs []check.Finding
 			if c.between != nil {
-				before, _ := Snapshot(t.Context(), fl.f.Devices, fl.opts)
+				before, _ := Take(t.Context(), fl.f.Devices, fl.opts)
 				fl.lab.Clock().Advance(10 * time.Second)
 				c.between()
-				after, _ := Snapshot(t.Context(), fl.f.Devices, fl.opts)
+				after, _ := Take(t.Context(), fl.f.Devices, fl.opts)
 				var err error
 				if fs, err = check.Evaluate(fl.f, before, after, check.Options{}); err != nil {
 					t.Fatal(err)

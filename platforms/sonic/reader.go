@@ -1,20 +1,22 @@
-package qosread
+package sonic
 
 import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/fabricgen/fabricgen/internal/qosread"
 )
 
-// readSONiC reads CONFIG_DB as `sonic-cfggen -d --print-data` prints it:
+// read reads CONFIG_DB as `sonic-cfggen -d --print-data` prints it:
 // DSCP_TO_TC_MAP and TC_TO_QUEUE_MAP bound per port (or globally) in
 // PORT_QOS_MAP, pfc_enable, QUEUE wred_profile with ECN, and PFC_WD.
-func readSONiC(text string) (*Device, error) {
+func read(text string) (*qosread.Device, error) {
 	var db map[string]map[string]map[string]any
 	if err := json.Unmarshal([]byte(text), &db); err != nil {
 		return nil, fmt.Errorf("qosread: CONFIG_DB is not JSON: %w", err)
 	}
-	d := newDevice()
+	d := qosread.NewDevice()
 	str := func(v any) string {
 		s, _ := v.(string)
 		return s
@@ -23,9 +25,9 @@ func readSONiC(text string) (*Device, error) {
 	for name, m := range db["DSCP_TO_TC_MAP"] {
 		var dm [64]int
 		for k, v := range m {
-			dk, ok1 := atoi(k)
-			tc, ok2 := atoi(str(v))
-			if ok1 && ok2 && dscpOK(dk) && prio(tc) {
+			dk, ok1 := qosread.Atoi(k)
+			tc, ok2 := qosread.Atoi(str(v))
+			if ok1 && ok2 && qosread.DSCPOK(dk) && qosread.Prio(tc) {
 				dm[dk] = tc
 			}
 		}
@@ -33,17 +35,17 @@ func readSONiC(text string) (*Device, error) {
 	}
 	queueMaps := map[string][8]int{}
 	for name, m := range db["TC_TO_QUEUE_MAP"] {
-		qm := newPort().Queue
+		qm := qosread.NewPort().Queue
 		for k, v := range m {
-			tc, ok1 := atoi(k)
-			q, ok2 := atoi(str(v))
-			if ok1 && ok2 && prio(tc) && prio(q) {
+			tc, ok1 := qosread.Atoi(k)
+			q, ok2 := qosread.Atoi(str(v))
+			if ok1 && ok2 && qosread.Prio(tc) && qosread.Prio(q) {
 				qm[tc] = q
 			}
 		}
 		queueMaps[name] = qm
 	}
-	apply := func(p *Port, m map[string]any) {
+	apply := func(p *qosread.Port, m map[string]any) {
 		if dm, ok := dscpMaps[str(m["dscp_to_tc_map"])]; ok {
 			p.DSCP, p.Trust = dm, "dscp"
 		}
@@ -52,8 +54,8 @@ func readSONiC(text string) (*Device, error) {
 		}
 		if v, ok := m["pfc_enable"]; ok {
 			p.PFC = [8]bool{}
-			for _, c := range ints(str(v)) {
-				if prio(c) {
+			for _, c := range qosread.Ints(str(v)) {
+				if qosread.Prio(c) {
 					p.PFC[c] = true
 				}
 			}
@@ -63,11 +65,11 @@ func readSONiC(text string) (*Device, error) {
 		apply(&d.Default, g)
 	}
 	for name := range db["PORT"] {
-		d.port(name)
+		d.Named(name)
 	}
 	for name, m := range db["PORT_QOS_MAP"] {
 		if name != "global" {
-			apply(d.port(name), m)
+			apply(d.Named(name), m)
 		}
 	}
 	for key, m := range db["QUEUE"] {
@@ -80,15 +82,15 @@ func readSONiC(text string) (*Device, error) {
 		if prof == nil || ecn == "" || ecn == "ecn_none" {
 			continue
 		}
-		for _, q := range ints(qs) {
-			if prio(q) {
-				d.port(port).ECN[q] = true
+		for _, q := range qosread.Ints(qs) {
+			if qosread.Prio(q) {
+				d.Named(port).ECN[q] = true
 			}
 		}
 	}
 	for name := range db["PFC_WD"] {
 		if name != "GLOBAL" {
-			d.port(name).Watchdog = true
+			d.Named(name).Watchdog = true
 		}
 	}
 	return d, nil

@@ -1,4 +1,4 @@
-package collect
+package snapshot
 
 import (
 	"context"
@@ -7,17 +7,18 @@ import (
 	"testing"
 
 	"github.com/fabricgen/fabricgen/internal/lab"
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
 // TestRegistryComplete fails naming every platform fabricgen knows that
 // check has no collector for.
 func TestRegistryComplete(t *testing.T) {
-	reg := collectors()
 	for _, p := range schema.Platforms() {
-		c := reg[p]
-		if c == nil {
-			t.Errorf("platform %s has no collector: add its line to collectors() in internal/check/collect/collect.go and its file beside it", p)
+		c, err := Lookup(p)
+		if err != nil {
+			pl, _ := platforms.Get(p)
+			t.Errorf("platform %s has no collector: give platforms/%s its collector.go and its Collector line (%v)", p, pl.Folder, err)
 			continue
 		}
 		if len(c.Commands()) == 0 {
@@ -43,7 +44,7 @@ func TestCollectorsOnlyRead(t *testing.T) {
 		before[n] = stable(fl.lab.Device(n).Export())
 		fl.lab.Device(n).SetFault(lab.Fault{Reject: ".*"})
 	}
-	s, err := Snapshot(context.Background(), fl.f.Devices, fl.opts)
+	s, err := Take(context.Background(), fl.f.Devices, fl.opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,7 @@
-package collect
+// Package hostcheck is what the two host platforms (nvidia_mlnx,
+// linux_dcb) share for fabricgen check and the lab: the check collector
+// of a Linux host with a ConnectX NIC and its data-plane responder.
+package hostcheck
 
 import (
 	"encoding/json"
@@ -8,45 +11,55 @@ import (
 	"strings"
 
 	"github.com/fabricgen/fabricgen/check"
+	"github.com/fabricgen/fabricgen/internal/check/collect"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
-// hostCollector reads a Linux host with a ConnectX NIC (nvidia_mlnx,
+// Collector reads a Linux host with a ConnectX NIC (nvidia_mlnx,
 // linux_dcb): ethtool (settings, -S statistics, -m module diagnostics,
 // -I --show-fec), iproute2 rdma -j (links, hardware counters, queue
 // pairs) and dcb -j (DSCP map, PFC), and the kernel log for the error
-// syndromes of queue pairs in error.
-type hostCollector struct{}
-
-func (hostCollector) Commands() []string {
-	return []string{"rdma -j link show", "ethtool IF", "ethtool -S IF", "ethtool -m IF", "ethtool -I --show-fec IF",
-		"rdma -j statistic show link DEV/1", "rdma -j resource show qp link DEV/1", "dcb -j app show dev IF", "dcb -j pfc show dev IF",
-		dcqcnCommand("IF", "PRIO"), "dmesg"}
+// syndromes of queue pairs in error. Both host platforms' folders use it.
+type Collector struct {
+	// DCQCN reads the DCQCN enables of MLNX_OFED's ECN sysfs (nvidia_mlnx)
+	// on hosts whose intent sets rdma ecn.
+	DCQCN bool
 }
 
-// dcqcnCommand reads the DCQCN notification and reaction point enables
+// Commands lists what Collect may run.
+func (c Collector) Commands() []string {
+	out := []string{"rdma -j link show", "ethtool IF", "ethtool -S IF", "ethtool -m IF", "ethtool -I --show-fec IF",
+		"rdma -j statistic show link DEV/1", "rdma -j resource show qp link DEV/1", "dcb -j app show dev IF", "dcb -j pfc show dev IF"}
+	if c.DCQCN {
+		out = append(out, collectDcqcnCommand("IF", "PRIO"))
+	}
+	return append(out, "dmesg")
+}
+
+// collectDcqcnCommand reads the DCQCN notification and reaction point enables
 // of one priority from MLNX_OFED's ECN sysfs.
-func dcqcnCommand(port, prio string) string {
+func collectDcqcnCommand(port, prio string) string {
 	return "cat /sys/class/net/" + port + "/ecn/roce_np/enable/" + prio + " /sys/class/net/" + port + "/ecn/roce_rp/enable/" + prio
 }
 
-// statusRunner runs a shell command and returns its exit status rather
+// collectStatusRunner runs a shell command and returns its exit status rather
 // than failing on a non-zero one.
-type statusRunner interface {
+type collectStatusRunner interface {
 	RunStatus(cmd string) (string, int, error)
 }
 
-// readDCQCN reads a ConnectX port's DCQCN enables on the intent's RoCE
-// priority, on nvidia_mlnx hosts whose intent sets rdma ecn: files that
-// are not there (no MLNX_OFED) are Missing, not an error of the device.
-func readDCQCN(r Runner, dev *schema.Device, p *check.Port) (*check.DCQCN, string, error) {
+// collectReadDCQCN reads a ConnectX port's DCQCN enables on the intent's RoCE
+// priority, on hosts whose intent sets rdma ecn (when the collector reads
+// DCQCN): files that are not there (no MLNX_OFED) are Missing, not an
+// error of the device.
+func (c Collector) collectReadDCQCN(r collect.Runner, dev *schema.Device, p *check.Port) (*check.DCQCN, string, error) {
 	ip := dev.Port(p.Name)
-	if dev.Platform.V != schema.NvidiaMLNX || dev.RDMA == nil || !dev.RDMA.ECN.Set || ip == nil || ip.QoS == nil {
+	if !c.DCQCN || dev.RDMA == nil || !dev.RDMA.ECN.Set || ip == nil || ip.QoS == nil {
 		return nil, "", nil
 	}
 	prio := ip.QoS.DSCP[dev.RDMA.DSCP()].V
-	cmd := dcqcnCommand(p.Name, strconv.Itoa(prio))
-	sr, ok := r.(statusRunner)
+	cmd := collectDcqcnCommand(p.Name, strconv.Itoa(prio))
+	sr, ok := r.(collectStatusRunner)
 	if !ok {
 		return nil, "", nil
 	}
@@ -64,57 +77,58 @@ func readDCQCN(r Runner, dev *schema.Device, p *check.Port) (*check.DCQCN, strin
 	return d, cmd, nil
 }
 
-func (hostCollector) Collect(r Runner, dev *schema.Device) (*check.Device, error) {
-	d := newDevice(dev)
+// Collect reads the host.
+func (c Collector) Collect(r collect.Runner, dev *schema.Device) (*check.Device, error) {
+	d := collect.NewDevice(dev)
 	var links map[string]string
-	if err := runParse(r, "rdma -j link show", func(out string) (err error) {
-		links, err = parseRDMALinks(out)
+	if err := collect.RunParse(r, "rdma -j link show", func(out string) (err error) {
+		links, err = collectParseRDMALinks(out)
 		return err
 	}); err != nil {
 		return nil, err
 	}
-	source(d, "rdma -j link show", check.Oper)
+	collect.Source(d, "rdma -j link show", check.Oper)
 	for _, p := range d.Ports {
-		if err := readPort(r, d, p, p,
-			portCommand[*check.Port]{cmd: "ethtool " + p.Name, parse: parseEthtoolSettings, fams: []string{check.Oper}},
-			portCommand[*check.Port]{cmd: "ethtool -S " + p.Name, parse: parseEthtoolStats, fams: []string{check.FCSErrors, check.RxErrors, check.LinkFlaps,
+		if err := collect.ReadPort(r, d, p, p,
+			collect.PortCommand[*check.Port]{Cmd: "ethtool " + p.Name, Parse: collectParseEthtoolSettings, Fams: []string{check.Oper}},
+			collect.PortCommand[*check.Port]{Cmd: "ethtool -S " + p.Name, Parse: collectParseEthtoolStats, Fams: []string{check.FCSErrors, check.RxErrors, check.LinkFlaps,
 				check.PrioRxBytes, check.PrioTxBytes, check.PrioDrops, check.PFCRx, check.PFCTx, check.PFCTxDuration, check.PFCRxDuration, check.NICStormWarn,
 				check.NICStormErr, check.PreFECBER, check.RxBytes, check.TxBytes, check.FECCorrectedBits, check.RxBits}},
-			portCommand[*check.Port]{cmd: "ethtool -m " + p.Name, parse: parseEthtoolModule, fams: domFamilies},
-			portCommand[*check.Port]{cmd: "ethtool -I --show-fec " + p.Name, parse: parseEthtoolFEC, fams: []string{check.FECCorrected, check.FECUncorrected}},
+			collect.PortCommand[*check.Port]{Cmd: "ethtool -m " + p.Name, Parse: collectParseEthtoolModule, Fams: collect.DOMFamilies()},
+			collect.PortCommand[*check.Port]{Cmd: "ethtool -I --show-fec " + p.Name, Parse: collectParseEthtoolFEC, Fams: []string{check.FECCorrected, check.FECUncorrected}},
 		); err != nil {
 			return nil, err
 		}
 		q := &check.QoS{}
-		if err := readPort(r, d, p, q,
-			portCommand[*check.QoS]{cmd: "dcb -j app show dev " + p.Name, parse: parseDCBApp,
-				fams: []string{check.QoSReadback, check.QoSReadback + ":dscp", check.QoSReadback + ":trust"}},
-			portCommand[*check.QoS]{cmd: "dcb -j pfc show dev " + p.Name, parse: parseDCBPFC, fams: []string{check.QoSReadback + ":pfc"}},
+		if err := collect.ReadPort(r, d, p, q,
+			collect.PortCommand[*check.QoS]{Cmd: "dcb -j app show dev " + p.Name, Parse: collectParseDCBApp,
+				Fams: []string{check.QoSReadback, check.QoSReadback + ":dscp", check.QoSReadback + ":trust"}},
+			collect.PortCommand[*check.QoS]{Cmd: "dcb -j pfc show dev " + p.Name, Parse: collectParseDCBPFC, Fams: []string{check.QoSReadback + ":pfc"}},
 		); err != nil {
 			return nil, err
 		}
-		dq, cmd, err := readDCQCN(r, dev, p)
+		dq, cmd, err := c.collectReadDCQCN(r, dev, p)
 		if err != nil {
 			return nil, err
 		}
 		if dq != nil {
 			q.DCQCN = dq
-			portSource(d, p, cmd, dcqcnCommand("IF", "PRIO"), check.QoSReadback+":dcqcn")
+			collect.PortSource(d, p, cmd, collectDcqcnCommand("IF", "PRIO"), check.QoSReadback+":dcqcn")
 		}
 		p.QoS = q
 		rdma := links[p.Name]
 		if rdma == "" {
-			missing(d, check.NPECNMarked)
+			collect.Missing(d, check.NPECNMarked)
 			continue
 		}
 		var qps []check.QP
-		if err := readPort(r, d, p, p,
-			portCommand[*check.Port]{cmd: "rdma -j statistic show link " + rdma + "/1", parse: parseRDMAStat, template: "rdma -j statistic show link DEV/1",
-				fams: []string{check.NPECNMarked, check.NPCNPSent, check.RPCNPHandled, check.RPCNPIgnored, check.OutOfSequence,
+		if err := collect.ReadPort(r, d, p, p,
+			collect.PortCommand[*check.Port]{Cmd: "rdma -j statistic show link " + rdma + "/1", Parse: collectParseRDMAStat, Template: "rdma -j statistic show link DEV/1",
+				Fams: []string{check.NPECNMarked, check.NPCNPSent, check.RPCNPHandled, check.RPCNPIgnored, check.OutOfSequence,
 					check.PacketSeqErr, check.LocalAckTimeout, check.ImpliedNakSeqErr}},
-			portCommand[*check.Port]{cmd: "rdma -j resource show qp link " + rdma + "/1", template: "rdma -j resource show qp link DEV/1",
-				fams: []string{check.QPState}, parse: func(out string, p *check.Port) (err error) {
-					qps, err = parseRDMAQPs(out, p.Name)
+			collect.PortCommand[*check.Port]{Cmd: "rdma -j resource show qp link " + rdma + "/1", Template: "rdma -j resource show qp link DEV/1",
+				Fams: []string{check.QPState}, Parse: func(out string, p *check.Port) (err error) {
+					qps, err = collectParseRDMAQPs(out, p.Name)
 					return err
 				}},
 		); err != nil {
@@ -125,7 +139,7 @@ func (hostCollector) Collect(r Runner, dev *schema.Device) (*check.Device, error
 	if len(d.QPs) > 0 {
 		out, err := r.Run("dmesg")
 		if err == nil {
-			syn := parseCQEDumps(out)
+			syn := collectParseCQEDumps(out)
 			for i := range d.QPs {
 				if s, ok := syn[d.QPs[i].LQPN]; ok && (d.QPs[i].State == "SQE" || d.QPs[i].State == "ERR") {
 					d.QPs[i].Syndrome = s
@@ -136,8 +150,8 @@ func (hostCollector) Collect(r Runner, dev *schema.Device) (*check.Device, error
 	return d, nil
 }
 
-// parseRDMALinks reads `rdma -j link show`: netdev → RDMA device.
-func parseRDMALinks(out string) (map[string]string, error) {
+// collectParseRDMALinks reads `rdma -j link show`: netdev → RDMA device.
+func collectParseRDMALinks(out string) (map[string]string, error) {
 	var links []struct {
 		IfName string `json:"ifname"`
 		Netdev string `json:"netdev"`
@@ -155,24 +169,24 @@ func parseRDMALinks(out string) (map[string]string, error) {
 }
 
 var (
-	reSpeed = regexp.MustCompile(`(?m)^\s*Speed:\s*(\d+)Mb/s`)
-	reLanes = regexp.MustCompile(`(?m)^\s*Lanes:\s*(\d+)`)
-	reLink  = regexp.MustCompile(`(?m)^\s*Link detected:\s*(yes|no)`)
+	collectReSpeed = regexp.MustCompile(`(?m)^\s*Speed:\s*(\d+)Mb/s`)
+	collectReLanes = regexp.MustCompile(`(?m)^\s*Lanes:\s*(\d+)`)
+	collectReLink  = regexp.MustCompile(`(?m)^\s*Link detected:\s*(yes|no)`)
 )
 
-// parseEthtoolSettings reads `ethtool IF`: speed, lanes, link.
-func parseEthtoolSettings(out string, p *check.Port) error {
-	m := reLink.FindStringSubmatch(out)
+// collectParseEthtoolSettings reads `ethtool IF`: speed, lanes, link.
+func collectParseEthtoolSettings(out string, p *check.Port) error {
+	m := collectReLink.FindStringSubmatch(out)
 	if m == nil {
 		return fmt.Errorf("no \"Link detected\" line")
 	}
-	p.Oper = upDown(m[1] == "yes")
-	if m := reSpeed.FindStringSubmatch(out); m != nil {
+	p.Oper = collect.UpDown(m[1] == "yes")
+	if m := collectReSpeed.FindStringSubmatch(out); m != nil {
 		if v, err := strconv.ParseInt(m[1], 10, 64); err == nil && v < 1e9 {
 			p.Speed = v * 1e6
 		}
 	}
-	if m := reLanes.FindStringSubmatch(out); m != nil {
+	if m := collectReLanes.FindStringSubmatch(out); m != nil {
 		if v, err := strconv.Atoi(m[1]); err == nil && v < 64 {
 			p.Lanes = v
 		}
@@ -180,8 +194,8 @@ func parseEthtoolSettings(out string, p *check.Port) error {
 	return nil
 }
 
-// statLines reads "name: value" lines.
-func statLines(out string) map[string]uint64 {
+// collectStatLines reads "name: value" lines.
+func collectStatLines(out string) map[string]uint64 {
 	m := map[string]uint64{}
 	for _, l := range strings.Split(out, "\n") {
 		k, v, ok := strings.Cut(strings.TrimSpace(l), ":")
@@ -195,9 +209,9 @@ func statLines(out string) map[string]uint64 {
 	return m
 }
 
-// parseEthtoolStats reads `ethtool -S` with the mlx5 counter names.
-func parseEthtoolStats(out string, p *check.Port) error {
-	m := statLines(out)
+// collectParseEthtoolStats reads `ethtool -S` with the mlx5 counter names.
+func collectParseEthtoolStats(out string, p *check.Port) error {
+	m := collectStatLines(out)
 	if len(m) == 0 {
 		return fmt.Errorf("no statistics")
 	}
@@ -235,20 +249,20 @@ func parseEthtoolStats(out string, p *check.Port) error {
 }
 
 var (
-	rePower     = regexp.MustCompile(`^(Transmit avg optical power|Rcvr signal avg optical power)\s*\(Channel (\d+)\)\s*:\s*[\d.]+ mW / (-?[\d.]+|-inf) dBm`)
-	reThreshold = regexp.MustCompile(`^(Laser output power|Laser rx power|Module temperature|Module voltage) (high|low) (alarm|warning) threshold\s*:\s*(.*)$`)
-	reTemp      = regexp.MustCompile(`^Module temperature\s*:\s*(-?[\d.]+) degrees C`)
-	reVolt      = regexp.MustCompile(`^Module voltage\s*:\s*([\d.]+) V`)
-	reDBm       = regexp.MustCompile(`(-?[\d.]+|-inf) dBm`)
-	reDegC      = regexp.MustCompile(`(-?[\d.]+) degrees C`)
-	reVolts     = regexp.MustCompile(`([\d.]+) V`)
+	collectRePower     = regexp.MustCompile(`^(Transmit avg optical power|Rcvr signal avg optical power)\s*\(Channel (\d+)\)\s*:\s*[\d.]+ mW / (-?[\d.]+|-inf) dBm`)
+	collectReThreshold = regexp.MustCompile(`^(Laser output power|Laser rx power|Module temperature|Module voltage) (high|low) (alarm|warning) threshold\s*:\s*(.*)$`)
+	collectReTemp      = regexp.MustCompile(`^Module temperature\s*:\s*(-?[\d.]+) degrees C`)
+	collectReVolt      = regexp.MustCompile(`^Module voltage\s*:\s*([\d.]+) V`)
+	collectReDBm       = regexp.MustCompile(`(-?[\d.]+|-inf) dBm`)
+	collectReDegC      = regexp.MustCompile(`(-?[\d.]+) degrees C`)
+	collectReVolts     = regexp.MustCompile(`([\d.]+) V`)
 )
 
-// parseEthtoolModule reads `ethtool -m` (SFF-8636/CMIS diagnostics). A
+// collectParseEthtoolModule reads `ethtool -m` (SFF-8636/CMIS diagnostics). A
 // passive copper cable (transmitter technology "Copper cable …") has no
 // diagnostics: the port is marked copper and has no optics gauges. A
 // module without diagnostics lines is read as one without DDM.
-func parseEthtoolModule(out string, p *check.Port) error {
+func collectParseEthtoolModule(out string, p *check.Port) error {
 	if !strings.Contains(out, "Identifier") {
 		return fmt.Errorf("no module identifier (no module plugged in?)")
 	}
@@ -258,9 +272,9 @@ func parseEthtoolModule(out string, p *check.Port) error {
 			p.Copper = true
 			continue
 		}
-		if m := rePower.FindStringSubmatch(l); m != nil {
+		if m := collectRePower.FindStringSubmatch(l); m != nil {
 			lane, _ := strconv.Atoi(m[2])
-			v := parseDBm(m[3])
+			v := collectParseDBm(m[3])
 			if m[1] == "Transmit avg optical power" {
 				p.Gauges[check.Key(check.TxPower, lane)] = v
 			} else {
@@ -268,15 +282,15 @@ func parseEthtoolModule(out string, p *check.Port) error {
 			}
 			continue
 		}
-		if m := reTemp.FindStringSubmatch(l); m != nil {
+		if m := collectReTemp.FindStringSubmatch(l); m != nil {
 			p.Gauges[check.Temperature], _ = strconv.ParseFloat(m[1], 64)
 			continue
 		}
-		if m := reVolt.FindStringSubmatch(l); m != nil {
+		if m := collectReVolt.FindStringSubmatch(l); m != nil {
 			p.Gauges[check.Voltage], _ = strconv.ParseFloat(m[1], 64)
 			continue
 		}
-		m := reThreshold.FindStringSubmatch(l)
+		m := collectReThreshold.FindStringSubmatch(l)
 		if m == nil {
 			continue
 		}
@@ -285,20 +299,20 @@ func parseEthtoolModule(out string, p *check.Port) error {
 		var ok bool
 		switch m[1] {
 		case "Laser output power", "Laser rx power":
-			if mm := reDBm.FindStringSubmatch(m[4]); mm != nil {
-				val, ok = parseDBm(mm[1]), true
+			if mm := collectReDBm.FindStringSubmatch(m[4]); mm != nil {
+				val, ok = collectParseDBm(mm[1]), true
 			}
 			key = map[string]string{"Laser output power low alarm": check.TxPowerLoAlarm, "Laser output power low warning": check.TxPowerLoWarn,
 				"Laser output power high warning": check.TxPowerHiWarn, "Laser output power high alarm": check.TxPowerHiAlarm,
 				"Laser rx power low alarm": check.RxPowerLoAlarm, "Laser rx power low warning": check.RxPowerLoWarn}[m[1]+" "+m[2]+" "+m[3]]
 		case "Module temperature":
-			if mm := reDegC.FindStringSubmatch(m[4]); mm != nil {
+			if mm := collectReDegC.FindStringSubmatch(m[4]); mm != nil {
 				val, _ = strconv.ParseFloat(mm[1], 64)
 				ok = true
 			}
 			key = map[string]string{"high warning": check.TempHiWarn, "high alarm": check.TempHiAlarm}[m[2]+" "+m[3]]
 		case "Module voltage":
-			if mm := reVolts.FindStringSubmatch(m[4]); mm != nil {
+			if mm := collectReVolts.FindStringSubmatch(m[4]); mm != nil {
 				val, _ = strconv.ParseFloat(mm[1], 64)
 				ok = true
 			}
@@ -311,8 +325,8 @@ func parseEthtoolModule(out string, p *check.Port) error {
 	return nil
 }
 
-// parseDBm reads a dBm value; "-inf" (no light) is -40.
-func parseDBm(s string) float64 {
+// collectParseDBm reads a dBm value; "-inf" (no light) is -40.
+func collectParseDBm(s string) float64 {
 	if s == "-inf" {
 		return -40
 	}
@@ -323,11 +337,11 @@ func parseDBm(s string) float64 {
 	return v
 }
 
-var reFECBlocks = regexp.MustCompile(`(?m)^\s*(corrected_blocks|uncorrectable_blocks):\s*(\d+)`)
+var collectReFECBlocks = regexp.MustCompile(`(?m)^\s*(corrected_blocks|uncorrectable_blocks):\s*(\d+)`)
 
-// parseEthtoolFEC reads `ethtool -I --show-fec`.
-func parseEthtoolFEC(out string, p *check.Port) error {
-	ms := reFECBlocks.FindAllStringSubmatch(out, -1)
+// collectParseEthtoolFEC reads `ethtool -I --show-fec`.
+func collectParseEthtoolFEC(out string, p *check.Port) error {
+	ms := collectReFECBlocks.FindAllStringSubmatch(out, -1)
 	if ms == nil {
 		return fmt.Errorf("no FEC statistics")
 	}
@@ -348,8 +362,8 @@ func parseEthtoolFEC(out string, p *check.Port) error {
 	return nil
 }
 
-// parseRDMAStat reads `rdma -j statistic show link DEV/1`.
-func parseRDMAStat(out string, p *check.Port) error {
+// collectParseRDMAStat reads `rdma -j statistic show link DEV/1`.
+func collectParseRDMAStat(out string, p *check.Port) error {
 	var stats []map[string]any
 	if err := json.Unmarshal([]byte(out), &stats); err != nil {
 		return err
@@ -366,8 +380,8 @@ func parseRDMAStat(out string, p *check.Port) error {
 	return nil
 }
 
-// parseRDMAQPs reads `rdma -j resource show qp link DEV/1`.
-func parseRDMAQPs(out, port string) ([]check.QP, error) {
+// collectParseRDMAQPs reads `rdma -j resource show qp link DEV/1`.
+func collectParseRDMAQPs(out, port string) ([]check.QP, error) {
 	var qps []struct {
 		LQPN  uint32 `json:"lqpn"`
 		Type  string `json:"type"`
@@ -385,8 +399,8 @@ func parseRDMAQPs(out, port string) ([]check.QP, error) {
 	return res, nil
 }
 
-// parseDCBApp reads `dcb -j app show dev IF`: dscp_prio as [DSCP, PRIO] pairs.
-func parseDCBApp(out string, q *check.QoS) error {
+// collectParseDCBApp reads `dcb -j app show dev IF`: dscp_prio as [DSCP, PRIO] pairs.
+func collectParseDCBApp(out string, q *check.QoS) error {
 	var v struct {
 		DSCP [][]int `json:"dscp_prio"`
 	}
@@ -414,8 +428,8 @@ func parseDCBApp(out string, q *check.QoS) error {
 	return nil
 }
 
-// parseDCBPFC reads `dcb -j pfc show dev IF`: prio_pfc as eight booleans.
-func parseDCBPFC(out string, q *check.QoS) error {
+// collectParseDCBPFC reads `dcb -j pfc show dev IF`: prio_pfc as eight booleans.
+func collectParseDCBPFC(out string, q *check.QoS) error {
 	var v struct {
 		PrioPFC []bool `json:"prio_pfc"`
 	}
@@ -432,22 +446,22 @@ func parseDCBPFC(out string, q *check.QoS) error {
 }
 
 var (
-	reCQEHead = regexp.MustCompile(`dump error cqe`)
-	reCQELine = regexp.MustCompile(`(0000003[0-9a-f]):((?: [0-9a-f]{2}){16})\s*$`)
+	collectReCQEHead = regexp.MustCompile(`dump error cqe`)
+	collectReCQELine = regexp.MustCompile(`(0000003[0-9a-f]):((?: [0-9a-f]{2}){16})\s*$`)
 )
 
-// parseCQEDumps reads mlx5 "dump error cqe" hex dumps from the kernel
+// collectParseCQEDumps reads mlx5 "dump error cqe" hex dumps from the kernel
 // log: byte 55 of the 64-byte error CQE is the syndrome, bytes 57–59 the
 // QP number. It returns syndrome by QP number.
-func parseCQEDumps(out string) map[uint32]string {
+func collectParseCQEDumps(out string) map[uint32]string {
 	res := map[uint32]string{}
 	inDump := false
 	for _, l := range strings.Split(out, "\n") {
-		if reCQEHead.MatchString(l) {
+		if collectReCQEHead.MatchString(l) {
 			inDump = true
 			continue
 		}
-		m := reCQELine.FindStringSubmatch(strings.TrimRight(l, " \r"))
+		m := collectReCQELine.FindStringSubmatch(strings.TrimRight(l, " \r"))
 		if !inDump || m == nil {
 			continue
 		}

@@ -1,4 +1,4 @@
-package collect
+package snapshot
 
 import (
 	"context"
@@ -22,7 +22,7 @@ func TestCheckReadsBounded(t *testing.T) {
 	opts := fl.opts
 	opts.MaxOutput = 4 << 20
 	start := time.Now()
-	snap, err := Snapshot(context.Background(), fl.f.Devices, opts)
+	snap, err := Take(context.Background(), fl.f.Devices, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

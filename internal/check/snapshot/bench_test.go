@@ -1,4 +1,4 @@
-package collect
+package snapshot
 
 import (
 	"bufio"
@@ -231,7 +231,7 @@ func benchmarkCheck(b *testing.B, delay time.Duration) {
 		defer func() { _ = o.Sessions.Close() }()
 		now := clock()
 		o.Now = func() time.Time { return now }
-		before, err := Snapshot(context.Background(), devs, o)
+		before, err := Take(context.Background(), devs, o)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -239,7 +239,7 @@ func benchmarkCheck(b *testing.B, delay time.Duration) {
 			b.Fatal(err)
 		}
 		now = clock()
-		after, err := Snapshot(context.Background(), devs, o)
+		after, err := Take(context.Background(), devs, o)
 		if err != nil {
 			b.Fatal(err)
 		}

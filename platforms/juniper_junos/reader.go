@@ -1,35 +1,37 @@
-package qosread
+package juniperjunos
 
 import (
 	"strconv"
 	"strings"
+
+	"github.com/fabricgen/fabricgen/internal/qosread"
 )
 
-// readJunos reads `show configuration | display set` of Junos (QFX
+// read reads `show configuration | display set` of Junos (QFX
 // class of service): forwarding classes (queue-num, pfc-priority), DSCP
 // classifiers (6-bit code points), congestion-notification profiles (PFC),
 // schedulers with explicit-congestion-notification through scheduler
 // maps, and the per-interface bindings.
-// junosBinding is what an interface binds under class-of-service.
-type junosBinding struct{ classifier, cnp, smap string }
+// readBinding is what an interface binds under class-of-service.
+type readBinding struct{ classifier, cnp, smap string }
 
-// junosReader collects the class-of-service statements readJunos reads.
-type junosReader struct {
+// readState collects the class-of-service statements read reads.
+type readState struct {
 	fcQueue, fcPrio map[string]int
 	classifiers     map[string]map[int]string
 	cnpPFC          map[string][8]bool
 	schedECN        map[string]bool
 	smaps           map[string]map[string]string
-	ifs             map[string]*junosBinding
+	ifs             map[string]*readBinding
 	order           []string
 }
 
-func readJunos(text string) (*Device, error) {
-	j := &junosReader{fcQueue: map[string]int{}, fcPrio: map[string]int{}, classifiers: map[string]map[int]string{},
-		cnpPFC: map[string][8]bool{}, schedECN: map[string]bool{}, smaps: map[string]map[string]string{}, ifs: map[string]*junosBinding{}}
+func read(text string) (*qosread.Device, error) {
+	j := &readState{fcQueue: map[string]int{}, fcPrio: map[string]int{}, classifiers: map[string]map[int]string{},
+		cnpPFC: map[string][8]bool{}, schedECN: map[string]bool{}, smaps: map[string]map[string]string{}, ifs: map[string]*readBinding{}}
 	n := 0
 	for _, raw := range strings.Split(text, "\n") {
-		if n++; n > maxLines {
+		if n++; n > qosread.MaxLines {
 			break
 		}
 		f := strings.Fields(raw)
@@ -42,14 +44,14 @@ func readJunos(text string) (*Device, error) {
 }
 
 // statement reads one "set class-of-service …" statement (without the prefix).
-func (j *junosReader) statement(f []string) {
+func (j *readState) statement(f []string) {
 	switch {
 	case len(f) >= 5 && f[0] == "forwarding-classes" && f[1] == "class" && f[3] == "queue-num":
-		if q, ok := atoi(f[4]); ok && prio(q) {
+		if q, ok := qosread.Atoi(f[4]); ok && qosread.Prio(q) {
 			j.fcQueue[f[2]] = q
 		}
 	case len(f) >= 5 && f[0] == "forwarding-classes" && f[1] == "class" && f[3] == "pfc-priority":
-		if p, ok := atoi(f[4]); ok && prio(p) {
+		if p, ok := qosread.Atoi(f[4]); ok && qosread.Prio(p) {
 			j.fcPrio[f[2]] = p
 		}
 	case len(f) >= 9 && f[0] == "classifiers" && f[1] == "dscp" && f[3] == "forwarding-class" && f[7] == "code-points":
@@ -84,10 +86,10 @@ func (j *junosReader) statement(f []string) {
 }
 
 // binding reads "interfaces IF …".
-func (j *junosReader) binding(f []string) {
+func (j *readState) binding(f []string) {
 	b := j.ifs[f[0]]
 	if b == nil {
-		b = &junosBinding{}
+		b = &readBinding{}
 		j.ifs[f[0]] = b
 		j.order = append(j.order, f[0])
 	}
@@ -102,7 +104,7 @@ func (j *junosReader) binding(f []string) {
 }
 
 // prioOf is a forwarding class's priority: its pfc-priority, else its queue.
-func (j *junosReader) prioOf(fc string) int {
+func (j *readState) prioOf(fc string) int {
 	if p, ok := j.fcPrio[fc]; ok {
 		return p
 	}
@@ -113,14 +115,14 @@ func (j *junosReader) prioOf(fc string) int {
 }
 
 // device builds the device from the statements read.
-func (j *junosReader) device() *Device {
-	d := newDevice()
+func (j *readState) device() *qosread.Device {
+	d := qosread.NewDevice()
 	for fc, q := range j.fcQueue {
 		d.Default.Queue[j.prioOf(fc)] = q
 	}
 	for _, name := range j.order {
 		b := j.ifs[name]
-		p := d.port(name)
+		p := d.Named(name)
 		if m := j.classifiers[b.classifier]; m != nil {
 			var dm [64]int
 			for cp, fc := range m {

@@ -1,4 +1,4 @@
-package collect
+package snapshot
 
 import (
 	"os"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/fabricgen/fabricgen/internal/lab/dataplane"
+	"github.com/fabricgen/fabricgen/platforms"
 )
 
 // TestCheckDocListsCommandsAndFaults keeps docs/check.md in step with the
@@ -17,10 +18,14 @@ func TestCheckDocListsCommandsAndFaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	doc := strings.ReplaceAll(string(b), `\|`, "|")
-	for p, c := range collectors() {
-		for _, cmd := range c.Commands() {
+	for _, pl := range platforms.All() {
+		if pl.Collector == nil {
+			t.Errorf("platforms/%s: no check collector", pl.Folder)
+			continue
+		}
+		for _, cmd := range pl.Collector.Commands() {
 			if !strings.Contains(doc, "`"+cmd+"`") {
-				t.Errorf("docs/check.md does not list %s's command `%s`", p, cmd)
+				t.Errorf("docs/check.md does not list %s's command `%s`", pl.Name, cmd)
 			}
 		}
 	}

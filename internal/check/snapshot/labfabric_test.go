@@ -1,4 +1,4 @@
-package collect
+package snapshot
 
 import (
 	"context"
@@ -112,12 +112,12 @@ func (fl *fabricLab) check(t testing.TB, interval time.Duration) ([]check.Findin
 	opts := fl.opts
 	opts.Sessions = NewSessions(ctx)
 	defer func() { _ = opts.Sessions.Close() }()
-	before, err := Snapshot(ctx, fl.f.Devices, opts)
+	before, err := Take(ctx, fl.f.Devices, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	fl.lab.Clock().Advance(interval)
-	after, err := Snapshot(ctx, fl.f.Devices, opts)
+	after, err := Take(ctx, fl.f.Devices, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
