@@ -7,12 +7,13 @@ import (
 )
 
 // dataPlatform is what the data plane takes of platform p, from its
-// folder in the platform registry: its running-config reader. A platform
-// the registry lacks gets its name only (a factory configuration).
+// folder in the platform registry: its running-config reader and its
+// data-plane responder. A platform the registry lacks gets its name only
+// (a factory configuration, no data-plane answers).
 func dataPlatform(p schema.Platform) dataplane.Platform {
 	pl, ok := platforms.Get(p)
 	if !ok {
 		return dataplane.Platform{Name: p}
 	}
-	return dataplane.Platform{Name: p, Read: pl.Reader}
+	return dataplane.Platform{Name: p, Read: pl.Reader, Responder: pl.Responder}
 }

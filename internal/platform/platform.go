@@ -10,6 +10,7 @@ import (
 	"sort"
 
 	"github.com/fabricgen/fabricgen/internal/check/collect"
+	"github.com/fabricgen/fabricgen/internal/lab/dataplane"
 	"github.com/fabricgen/fabricgen/internal/qosread"
 
 	"github.com/fabricgen/fabricgen/schema"
@@ -38,6 +39,11 @@ type Platform struct {
 	// (platforms/<name>/collector.go; the hosts share
 	// platforms/internal/hostcheck).
 	Collector collect.Collector
+	// Responder answers the platform's data-plane commands in the lab
+	// (platforms/<name>/responder.go; the hosts share
+	// platforms/internal/hostcheck): the read-only commands its collector
+	// runs, in their documented shapes.
+	Responder dataplane.Responder
 
 	// Render parts (templates, view builder, fidelity rows) go below
 	// this line.
@@ -65,6 +71,7 @@ func Parts() []Part {
 		// to read (see Platform.Reader).
 		{Name: "running-config reader", File: "reader.go", Present: func(p Platform) bool { return p.Reader != nil || p.Name.IsHost() }},
 		{Name: "check collector", File: "collector.go", Present: func(p Platform) bool { return p.Collector != nil }},
+		{Name: "data-plane responder", File: "responder.go", Present: func(p Platform) bool { return p.Responder.Show != nil || p.Responder.Exec != nil }},
 
 		// Render parts.
 	}

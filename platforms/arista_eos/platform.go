@@ -3,6 +3,7 @@
 package aristaeos
 
 import (
+	"github.com/fabricgen/fabricgen/internal/lab/dataplane"
 	"github.com/fabricgen/fabricgen/internal/platform"
 	"github.com/fabricgen/fabricgen/schema"
 )
@@ -21,6 +22,7 @@ func Platform() platform.Platform {
 		// Read-back, data-plane and check parts.
 		Reader:    read,
 		Collector: collector{},
+		Responder: dataplane.Responder{Show: answerShow},
 
 		// Render parts.
 	}

@@ -3,6 +3,7 @@
 package linuxdcb
 
 import (
+	"github.com/fabricgen/fabricgen/internal/lab/dataplane"
 	"github.com/fabricgen/fabricgen/internal/platform"
 	"github.com/fabricgen/fabricgen/platforms/internal/hostcheck"
 	"github.com/fabricgen/fabricgen/schema"
@@ -21,6 +22,7 @@ func Platform() platform.Platform {
 
 		// Read-back, data-plane and check parts.
 		Collector: hostcheck.Collector{},
+		Responder: dataplane.Responder{Exec: hostcheck.Exec},
 
 		// Render parts.
 	}

@@ -106,6 +106,9 @@ type Platform struct {
 	// Read reads a switch's running config (nil: the device's traffic
 	// sees a factory configuration; hosts are read from their NIC state).
 	Read qosread.Reader
+	// Responder answers the platform's data-plane commands (none: the
+	// device answers none, its emulator does).
+	Responder Responder
 }
 
 // AddDevice registers a device of platform p and its ports (the intent's

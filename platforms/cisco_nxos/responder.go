@@ -1,11 +1,13 @@
-package dataplane
+package cisconxos
 
 import (
 	"fmt"
 	"strings"
+
+	"github.com/fabricgen/fabricgen/internal/lab/dataplane"
 )
 
-// nxosShow answers the Cisco NX-OS commands fabricgen check runs, each
+// answerShow answers the Cisco NX-OS commands fabricgen check runs, each
 // with `| json`, in NX-API's TABLE_/ROW_ shape:
 //
 //	show interface                       TABLE_interface.ROW_interface[]: state, eth_speed, eth_bw, eth_crc, eth_inerr, eth_link_flaps, bytes
@@ -16,7 +18,7 @@ import (
 //
 // NX-OS shows FEC codewords and the pre-FEC BER only in commands this
 // lab does not emulate, so check does not evaluate those there.
-func nxosShow(v *DeviceView, line string) (string, int, bool) {
+func answerShow(v *dataplane.DeviceView, line string) (string, int, bool) {
 	cmd, ok := strings.CutSuffix(line, " | json")
 	if !ok {
 		return "", 0, false
@@ -33,10 +35,10 @@ func nxosShow(v *DeviceView, line string) (string, int, bool) {
 			}
 			rows = append(rows, map[string]any{"interface": p.Name, "state": state, "admin_state": "up",
 				"eth_speed": fmt.Sprintf("%d Gb/s", p.Speed/1e9), "eth_bw": p.Speed / 1000, "eth_lanes": p.Lanes,
-				"eth_crc": p.C(FCSErrors), "eth_inerr": p.C(FCSErrors) + p.C(SymbolErrors), "eth_link_flaps": p.C(LinkDown),
-				"eth_inbytes": p.C(RxBytes), "eth_outbytes": p.C(TxBytes), "eth_inpkts": p.C(RxPackets), "eth_outpkts": p.C(TxPackets)})
+				"eth_crc": p.C(dataplane.FCSErrors), "eth_inerr": p.C(dataplane.FCSErrors) + p.C(dataplane.SymbolErrors), "eth_link_flaps": p.C(dataplane.LinkDown),
+				"eth_inbytes": p.C(dataplane.RxBytes), "eth_outbytes": p.C(dataplane.TxBytes), "eth_inpkts": p.C(dataplane.RxPackets), "eth_outpkts": p.C(dataplane.TxPackets)})
 		}
-		return jsonText(map[string]any{"TABLE_interface": map[string]any{"ROW_interface": rows}}), 0, true
+		return dataplane.JSONText(map[string]any{"TABLE_interface": map[string]any{"ROW_interface": rows}}), 0, true
 	case "show interface transceiver details":
 		var rows []any
 		for i := range ports {
@@ -53,36 +55,36 @@ func nxosShow(v *DeviceView, line string) (string, int, bool) {
 					tx = p.TxPower[l]
 				}
 				lanes = append(lanes, map[string]any{"lane_number": l + 1,
-					"temperature": round(p.Temp, 2), "temp_alrm_hi": TempHighAlarm, "temp_warn_hi": TempHighWarn, "temp_warn_lo": TempLowWarn, "temp_alrm_lo": TempLowAlarm,
-					"voltage": round(p.Vcc, 4), "volt_alrm_hi": VccHighAlarm, "volt_warn_hi": VccHighWarn, "volt_warn_lo": VccLowWarn, "volt_alrm_lo": VccLowAlarm,
-					"tx_pwr": round(tx, 2), "tx_pwr_alrm_hi": TxHighAlarm, "tx_pwr_warn_hi": TxHighWarn, "tx_pwr_warn_lo": TxLowWarn, "tx_pwr_alrm_lo": TxLowAlarm,
-					"rx_pwr": round(p.RxPower[l], 2), "rx_pwr_alrm_hi": RxHighAlarm, "rx_pwr_warn_hi": RxHighWarn, "rx_pwr_warn_lo": RxLowWarn, "rx_pwr_alrm_lo": RxLowAlarm})
+					"temperature": dataplane.Round(p.Temp, 2), "temp_alrm_hi": dataplane.TempHighAlarm, "temp_warn_hi": dataplane.TempHighWarn, "temp_warn_lo": dataplane.TempLowWarn, "temp_alrm_lo": dataplane.TempLowAlarm,
+					"voltage": dataplane.Round(p.Vcc, 4), "volt_alrm_hi": dataplane.VccHighAlarm, "volt_warn_hi": dataplane.VccHighWarn, "volt_warn_lo": dataplane.VccLowWarn, "volt_alrm_lo": dataplane.VccLowAlarm,
+					"tx_pwr": dataplane.Round(tx, 2), "tx_pwr_alrm_hi": dataplane.TxHighAlarm, "tx_pwr_warn_hi": dataplane.TxHighWarn, "tx_pwr_warn_lo": dataplane.TxLowWarn, "tx_pwr_alrm_lo": dataplane.TxLowAlarm,
+					"rx_pwr": dataplane.Round(p.RxPower[l], 2), "rx_pwr_alrm_hi": dataplane.RxHighAlarm, "rx_pwr_warn_hi": dataplane.RxHighWarn, "rx_pwr_warn_lo": dataplane.RxLowWarn, "rx_pwr_alrm_lo": dataplane.RxLowAlarm})
 			}
 			rows = append(rows, map[string]any{"interface": p.Name, "sfp": "present", "type": "QSFP-DD-400G-DR4", "name": "FABRICGEN-LAB",
 				"TABLE_lane": map[string]any{"ROW_lane": lanes}})
 		}
-		return jsonText(map[string]any{"TABLE_interface": map[string]any{"ROW_interface": rows}}), 0, true
+		return dataplane.JSONText(map[string]any{"TABLE_interface": map[string]any{"ROW_interface": rows}}), 0, true
 	case "show queuing interface":
 		var rows []any
 		for i := range ports {
 			p := &ports[i]
 			var groups, pfc []any
 			for q := 0; q < 8; q++ {
-				m := Metric(q)
+				m := dataplane.Metric(q)
 				entry := func(typ string, val uint64) map[string]any {
 					return map[string]any{"eq-stat-type": typ, "eq-stat-units": "Packets", "eq-uc-stat-value": val}
 				}
-				stats := []any{entry("Tx Pkts", p.C(QueueTxPackets+m)),
-					map[string]any{"eq-stat-type": "Tx Byts", "eq-stat-units": "Bytes", "eq-uc-stat-value": p.C(QueueTxBytes + m)},
-					entry("WRED/AFD & Tail Drop Pkts", p.C(QueueDrops+m)), entry("ECN Pkts", p.C(QueueECNMarked+m))}
+				stats := []any{entry("Tx Pkts", p.C(dataplane.QueueTxPackets+m)),
+					map[string]any{"eq-stat-type": "Tx Byts", "eq-stat-units": "Bytes", "eq-uc-stat-value": p.C(dataplane.QueueTxBytes + m)},
+					entry("WRED/AFD & Tail Drop Pkts", p.C(dataplane.QueueDrops+m)), entry("ECN Pkts", p.C(dataplane.QueueECNMarked+m))}
 				groups = append(groups, map[string]any{"eq-qosgrp": q, "TABLE_qosgrp_egress_stats_entry": map[string]any{"ROW_qosgrp_egress_stats_entry": stats}})
-				pfc = append(pfc, map[string]any{"eq-pfc-cos": q, "eq-pfc-rx-ppp": p.C(PFCRxFrames + m), "eq-pfc-tx-ppp": p.C(PFCTxFrames + m)})
+				pfc = append(pfc, map[string]any{"eq-pfc-cos": q, "eq-pfc-rx-ppp": p.C(dataplane.PFCRxFrames + m), "eq-pfc-tx-ppp": p.C(dataplane.PFCTxFrames + m)})
 			}
 			rows = append(rows, map[string]any{"if_name_str": p.Name,
 				"TABLE_qosgrp_egress_stats": map[string]any{"ROW_qosgrp_egress_stats": groups},
 				"TABLE_pfc_stats":           map[string]any{"ROW_pfc_stats": pfc}})
 		}
-		return jsonText(map[string]any{"TABLE_queuing_interface": map[string]any{"ROW_queuing_interface": rows}}), 0, true
+		return dataplane.JSONText(map[string]any{"TABLE_queuing_interface": map[string]any{"ROW_queuing_interface": rows}}), 0, true
 	case "show queuing pfc-queue detail":
 		var rows []any
 		for i := range ports {
@@ -93,13 +95,13 @@ func nxosShow(v *DeviceView, line string) (string, int, bool) {
 				if p.Stormed[q] {
 					state = "Stormed"
 				}
-				qs = append(qs, map[string]any{"eq-qosgrp": q, "eq-qosgrp-state": state, "q-shutdown": p.C(WDStorms + Metric(q)),
-					"q-restored": p.C(WDRestored + Metric(q)), "q-pkt-dropped": p.C(WDDropped + Metric(q))})
+				qs = append(qs, map[string]any{"eq-qosgrp": q, "eq-qosgrp-state": state, "q-shutdown": p.C(dataplane.WDStorms + dataplane.Metric(q)),
+					"q-restored": p.C(dataplane.WDRestored + dataplane.Metric(q)), "q-pkt-dropped": p.C(dataplane.WDDropped + dataplane.Metric(q))})
 			}
 			rows = append(rows, map[string]any{"if_name_str": p.Name, "watchdog": map[bool]string{true: "Enabled", false: "Disabled"}[p.Watchdog],
 				"TABLE_qosgrp_stats": map[string]any{"ROW_qosgrp_stats": qs}})
 		}
-		return jsonText(map[string]any{"glb-wd-status": "Enabled", "TABLE_pfc_queue": map[string]any{"ROW_pfc_queue": rows}}), 0, true
+		return dataplane.JSONText(map[string]any{"glb-wd-status": "Enabled", "TABLE_pfc_queue": map[string]any{"ROW_pfc_queue": rows}}), 0, true
 	}
 	return "", 0, false
 }

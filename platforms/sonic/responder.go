@@ -1,12 +1,14 @@
-package dataplane
+package sonic
 
 import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/fabricgen/fabricgen/internal/lab/dataplane"
 )
 
-// sonicExec answers the SONiC commands fabricgen check runs:
+// answerExec answers the SONiC commands fabricgen check runs:
 //
 //	sonic-db-cli COUNTERS_DB HGETALL COUNTERS_PORT_NAME_MAP    port → oid (a Python dict, as sonic-db-cli prints it)
 //	sonic-db-cli COUNTERS_DB HGETALL COUNTERS_QUEUE_NAME_MAP   "PORT:Q" → oid
@@ -19,7 +21,7 @@ import (
 //
 // sonic-db-dump prints {"KEY": {"type": "hash", "value": {...}}}, every
 // value a string.
-func sonicExec(v *DeviceView, argv []string) (string, string, int, bool) {
+func answerExec(v *dataplane.DeviceView, argv []string) (string, string, int, bool) {
 	args := strings.Join(argv, " ")
 	ports := v.Ports()
 	portOID := func(i int) string { return fmt.Sprintf("oid:0x1000000000%03x", i+1) }
@@ -31,7 +33,7 @@ func sonicExec(v *DeviceView, argv []string) (string, string, int, bool) {
 		for i, p := range ports {
 			m[p.Name] = portOID(i)
 		}
-		return pyDict(m), "", 0, true
+		return answerPyDict(m), "", 0, true
 	case "sonic-db-cli COUNTERS_DB HGETALL COUNTERS_QUEUE_NAME_MAP":
 		m := map[string]string{}
 		for i, p := range ports {
@@ -39,46 +41,46 @@ func sonicExec(v *DeviceView, argv []string) (string, string, int, bool) {
 				m[fmt.Sprintf("%s:%d", p.Name, q)] = queueOID(i, q)
 			}
 		}
-		return pyDict(m), "", 0, true
+		return answerPyDict(m), "", 0, true
 	case "sonic-db-dump -n COUNTERS_DB -y -k COUNTERS:oid:*":
 		out := map[string]any{}
 		for i := range ports {
 			p := &ports[i]
-			st := map[string]string{"SAI_PORT_STAT_IF_IN_OCTETS": u(p.C(RxBytes)), "SAI_PORT_STAT_IF_OUT_OCTETS": u(p.C(TxBytes)),
-				"SAI_PORT_STAT_IF_IN_UCAST_PKTS": u(p.C(RxPackets)), "SAI_PORT_STAT_IF_OUT_UCAST_PKTS": u(p.C(TxPackets)),
-				"SAI_PORT_STAT_IF_IN_ERRORS": u(p.C(FCSErrors) + p.C(SymbolErrors)), "SAI_PORT_STAT_ETHER_STATS_CRC_ALIGN_ERRORS": u(p.C(FCSErrors)),
-				"SAI_PORT_STAT_IF_IN_FEC_CORRECTABLE_FRAMES": u(p.C(FECCorrected)), "SAI_PORT_STAT_IF_IN_FEC_NOT_CORRECTABLE_FRAMES": u(p.C(FECUncorrected)),
-				"SAI_PORT_STAT_IF_IN_FEC_SYMBOL_ERRORS": u(p.C(SymbolErrors))}
+			st := map[string]string{"SAI_PORT_STAT_IF_IN_OCTETS": u(p.C(dataplane.RxBytes)), "SAI_PORT_STAT_IF_OUT_OCTETS": u(p.C(dataplane.TxBytes)),
+				"SAI_PORT_STAT_IF_IN_UCAST_PKTS": u(p.C(dataplane.RxPackets)), "SAI_PORT_STAT_IF_OUT_UCAST_PKTS": u(p.C(dataplane.TxPackets)),
+				"SAI_PORT_STAT_IF_IN_ERRORS": u(p.C(dataplane.FCSErrors) + p.C(dataplane.SymbolErrors)), "SAI_PORT_STAT_ETHER_STATS_CRC_ALIGN_ERRORS": u(p.C(dataplane.FCSErrors)),
+				"SAI_PORT_STAT_IF_IN_FEC_CORRECTABLE_FRAMES": u(p.C(dataplane.FECCorrected)), "SAI_PORT_STAT_IF_IN_FEC_NOT_CORRECTABLE_FRAMES": u(p.C(dataplane.FECUncorrected)),
+				"SAI_PORT_STAT_IF_IN_FEC_SYMBOL_ERRORS": u(p.C(dataplane.SymbolErrors))}
 			for pr := 0; pr < 8; pr++ {
-				st[fmt.Sprintf("SAI_PORT_STAT_PFC_%d_RX_PKTS", pr)] = u(p.C(PFCRxFrames + Metric(pr)))
-				st[fmt.Sprintf("SAI_PORT_STAT_PFC_%d_TX_PKTS", pr)] = u(p.C(PFCTxFrames + Metric(pr)))
+				st[fmt.Sprintf("SAI_PORT_STAT_PFC_%d_RX_PKTS", pr)] = u(p.C(dataplane.PFCRxFrames + dataplane.Metric(pr)))
+				st[fmt.Sprintf("SAI_PORT_STAT_PFC_%d_TX_PKTS", pr)] = u(p.C(dataplane.PFCTxFrames + dataplane.Metric(pr)))
 			}
 			out["COUNTERS:"+portOID(i)] = map[string]any{"type": "hash", "value": st}
 			for q := 0; q < 8; q++ {
-				m := Metric(q)
-				qs := map[string]string{"SAI_QUEUE_STAT_PACKETS": u(p.C(QueueTxPackets + m)), "SAI_QUEUE_STAT_BYTES": u(p.C(QueueTxBytes + m)),
-					"SAI_QUEUE_STAT_DROPPED_PACKETS": u(p.C(QueueDrops + m)), "SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS": u(p.C(QueueECNMarked + m))}
+				m := dataplane.Metric(q)
+				qs := map[string]string{"SAI_QUEUE_STAT_PACKETS": u(p.C(dataplane.QueueTxPackets + m)), "SAI_QUEUE_STAT_BYTES": u(p.C(dataplane.QueueTxBytes + m)),
+					"SAI_QUEUE_STAT_DROPPED_PACKETS": u(p.C(dataplane.QueueDrops + m)), "SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS": u(p.C(dataplane.QueueECNMarked + m))}
 				if p.Watchdog {
 					status := "operational"
 					if p.Stormed[q] {
 						status = "stormed"
 					}
 					qs["PFC_WD_STATUS"] = status
-					qs["PFC_WD_QUEUE_STATS_DEADLOCK_DETECTED"] = u(p.C(WDStorms + m))
-					qs["PFC_WD_QUEUE_STATS_DEADLOCK_RESTORED"] = u(p.C(WDRestored + m))
-					qs["PFC_WD_QUEUE_STATS_TX_DROPPED_PACKETS"] = u(p.C(WDDropped + m))
+					qs["PFC_WD_QUEUE_STATS_DEADLOCK_DETECTED"] = u(p.C(dataplane.WDStorms + m))
+					qs["PFC_WD_QUEUE_STATS_DEADLOCK_RESTORED"] = u(p.C(dataplane.WDRestored + m))
+					qs["PFC_WD_QUEUE_STATS_TX_DROPPED_PACKETS"] = u(p.C(dataplane.WDDropped + m))
 				}
 				out["COUNTERS:"+queueOID(i, q)] = map[string]any{"type": "hash", "value": qs}
 			}
 		}
-		return jsonText(out), "", 0, true
+		return dataplane.JSONText(out), "", 0, true
 	case "sonic-db-dump -n COUNTERS_DB -y -k RATES:oid:*":
 		out := map[string]any{}
 		for i := range ports {
 			out["RATES:"+portOID(i)] = map[string]any{"type": "hash", "value": map[string]string{
 				"FEC_PRE_BER": fmt.Sprintf("%.2e", ports[i].PreFECBER), "FEC_POST_BER": "0.00e+00"}}
 		}
-		return jsonText(out), "", 0, true
+		return dataplane.JSONText(out), "", 0, true
 	case "sonic-db-dump -n STATE_DB -y -k TRANSCEIVER_DOM_*":
 		out := map[string]any{}
 		f := func(x float64) string { return fmt.Sprintf("%.4f", x) }
@@ -96,12 +98,12 @@ func sonicExec(v *DeviceView, argv []string) (string, string, int, bool) {
 			}
 			out["TRANSCEIVER_DOM_SENSOR|"+p.Name] = map[string]any{"type": "hash", "value": sensor}
 			out["TRANSCEIVER_DOM_THRESHOLD|"+p.Name] = map[string]any{"type": "hash", "value": map[string]string{
-				"rxpowerlowalarm": f(RxLowAlarm), "rxpowerlowwarning": f(RxLowWarn), "rxpowerhighwarning": f(RxHighWarn), "rxpowerhighalarm": f(RxHighAlarm),
-				"txpowerlowalarm": f(TxLowAlarm), "txpowerlowwarning": f(TxLowWarn), "txpowerhighwarning": f(TxHighWarn), "txpowerhighalarm": f(TxHighAlarm),
-				"temphighwarning": f(TempHighWarn), "temphighalarm": f(TempHighAlarm), "vcclowwarning": f(VccLowWarn), "vcchighwarning": f(VccHighWarn),
-				"vcclowalarm": f(VccLowAlarm), "vcchighalarm": f(VccHighAlarm)}}
+				"rxpowerlowalarm": f(dataplane.RxLowAlarm), "rxpowerlowwarning": f(dataplane.RxLowWarn), "rxpowerhighwarning": f(dataplane.RxHighWarn), "rxpowerhighalarm": f(dataplane.RxHighAlarm),
+				"txpowerlowalarm": f(dataplane.TxLowAlarm), "txpowerlowwarning": f(dataplane.TxLowWarn), "txpowerhighwarning": f(dataplane.TxHighWarn), "txpowerhighalarm": f(dataplane.TxHighAlarm),
+				"temphighwarning": f(dataplane.TempHighWarn), "temphighalarm": f(dataplane.TempHighAlarm), "vcclowwarning": f(dataplane.VccLowWarn), "vcchighwarning": f(dataplane.VccHighWarn),
+				"vcclowalarm": f(dataplane.VccLowAlarm), "vcchighalarm": f(dataplane.VccHighAlarm)}}
 		}
-		return jsonText(out), "", 0, true
+		return dataplane.JSONText(out), "", 0, true
 	case "sonic-db-dump -n APPL_DB -y -k PORT_TABLE:*":
 		out := map[string]any{}
 		for i := range ports {
@@ -115,28 +117,28 @@ func sonicExec(v *DeviceView, argv []string) (string, string, int, bool) {
 				lanes[l] = fmt.Sprint(i*8 + l)
 			}
 			out["PORT_TABLE:"+p.Name] = map[string]any{"type": "hash", "value": map[string]string{"oper_status": state, "admin_status": "up",
-				"speed": fmt.Sprint(p.Speed / 1e6), "lanes": strings.Join(lanes, ","), "fec": p.FEC, "flap_count": u(p.C(LinkDown)), "mtu": "9214"}}
+				"speed": fmt.Sprint(p.Speed / 1e6), "lanes": strings.Join(lanes, ","), "fec": p.FEC, "flap_count": u(p.C(dataplane.LinkDown)), "mtu": "9214"}}
 		}
-		return jsonText(out), "", 0, true
+		return dataplane.JSONText(out), "", 0, true
 	case "show queue counters --json":
 		out := map[string]any{}
 		for i := range ports {
 			p := &ports[i]
 			qs := map[string]any{}
 			for q := 0; q < 8; q++ {
-				m := Metric(q)
-				qs[fmt.Sprintf("UC%d", q)] = map[string]string{"totalpacket": u(p.C(QueueTxPackets + m)), "totalbytes": u(p.C(QueueTxBytes + m)),
-					"droppacket": u(p.C(QueueDrops + m)), "dropbytes": u(p.C(QueueDrops+m) * rocePacket)}
+				m := dataplane.Metric(q)
+				qs[fmt.Sprintf("UC%d", q)] = map[string]string{"totalpacket": u(p.C(dataplane.QueueTxPackets + m)), "totalbytes": u(p.C(dataplane.QueueTxBytes + m)),
+					"droppacket": u(p.C(dataplane.QueueDrops + m)), "dropbytes": u(p.C(dataplane.QueueDrops+m) * dataplane.RoCEPacket)}
 			}
 			out[p.Name] = qs
 		}
-		return jsonText(out), "", 0, true
+		return dataplane.JSONText(out), "", 0, true
 	}
 	return "", "", 0, false
 }
 
-// pyDict prints a string map as Python prints a dict (sonic-db-cli HGETALL).
-func pyDict(m map[string]string) string {
+// answerPyDict prints a string map as Python prints a dict (sonic-db-cli HGETALL).
+func answerPyDict(m map[string]string) string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
