@@ -16,7 +16,7 @@ import (
 
 	"github.com/fabricgen/fabricgen/check"
 	"github.com/fabricgen/fabricgen/diag"
-	"github.com/fabricgen/fabricgen/internal/check/collect"
+	"github.com/fabricgen/fabricgen/internal/check/snapshot"
 	"github.com/fabricgen/fabricgen/internal/lab"
 	"github.com/fabricgen/fabricgen/internal/push/session"
 	"github.com/fabricgen/fabricgen/internal/readlimit"
@@ -323,10 +323,10 @@ func readings(ctx context.Context, cmd *cobra.Command, s *streams, f *schema.Fab
 		return nil, err
 	}
 	// Both readings on one session per device: one login, not two.
-	opts.Sessions = collect.NewSessions(ctx)
+	opts.Sessions = snapshot.NewSessions(ctx)
 	defer func() { _ = opts.Sessions.Close() }()
 	if cf.baseline == "" {
-		first, err := collect.Snapshot(ctx, devs, opts)
+		first, err := snapshot.Take(ctx, devs, opts)
 		if err != nil {
 			return nil, withCode(exitFailed, err)
 		}
@@ -335,7 +335,7 @@ func readings(ctx context.Context, cmd *cobra.Command, s *streams, f *schema.Fab
 			return nil, err
 		}
 	}
-	second, err := collect.Snapshot(ctx, devs, opts)
+	second, err := snapshot.Take(ctx, devs, opts)
 	if err != nil {
 		return nil, withCode(exitFailed, err)
 	}
@@ -363,32 +363,32 @@ func waitInterval(ctx context.Context, cf *checkFlags) error {
 }
 
 // collectOptions builds the collection options and selects the devices.
-func collectOptions(cmd *cobra.Command, s *streams, f *schema.Fabric, cf *checkFlags) (collect.Options, []*schema.Device, error) {
+func collectOptions(cmd *cobra.Command, s *streams, f *schema.Fabric, cf *checkFlags) (snapshot.Options, []*schema.Device, error) {
 	if cf.parallelism < 1 {
-		return collect.Options{}, nil, withCode(exitFailed, fmt.Errorf("--parallelism %d: give at least 1", cf.parallelism))
+		return snapshot.Options{}, nil, withCode(exitFailed, fmt.Errorf("--parallelism %d: give at least 1", cf.parallelism))
 	}
 	if cf.timeout <= 0 {
-		return collect.Options{}, nil, withCode(exitFailed, fmt.Errorf("--timeout %s: give a positive duration such as 30s", cf.timeout))
+		return snapshot.Options{}, nil, withCode(exitFailed, fmt.Errorf("--timeout %s: give a positive duration such as 30s", cf.timeout))
 	}
 	if cf.maxOutput < 0 {
-		return collect.Options{}, nil, withCode(exitFailed, fmt.Errorf("--max-device-output %d: give a number of MiB, at least 1", cf.maxOutput))
+		return snapshot.Options{}, nil, withCode(exitFailed, fmt.Errorf("--max-device-output %d: give a number of MiB, at least 1", cf.maxOutput))
 	}
 	if cf.insecure {
 		fmt.Fprintln(cmd.ErrOrStderr(), "Warning: --insecure-ignore-host-key: device host keys are NOT verified; anyone on the path can impersonate a device and read its state.")
 	}
 	hk, err := newHostKeys(cf.knownHosts, cf.insecure)
 	if err != nil {
-		return collect.Options{}, nil, withCode(exitFailed, err)
+		return snapshot.Options{}, nil, withCode(exitFailed, err)
 	}
 	inv, err := readInventory(cf.inventory)
 	if err != nil {
-		return collect.Options{}, nil, withCode(exitFailed, err)
+		return snapshot.Options{}, nil, withCode(exitFailed, err)
 	}
 	devs, err := push.SelectDevices(f, cf.devices)
 	if err != nil {
-		return collect.Options{}, nil, withCode(exitFailed, err)
+		return snapshot.Options{}, nil, withCode(exitFailed, err)
 	}
-	o := collect.Options{Parallelism: cf.parallelism, Timeout: cf.timeout, MaxOutput: int64(cf.maxOutput) << 20, HostKeys: hk, Inventory: inv, Getenv: s.getenv}
+	o := snapshot.Options{Parallelism: cf.parallelism, Timeout: cf.timeout, MaxOutput: int64(cf.maxOutput) << 20, HostKeys: hk, Inventory: inv, Getenv: s.getenv}
 	if fh, ok := s.in.(*os.File); ok && term.IsTerminal(int(fh.Fd())) {
 		o.Prompt = func(msg string) (string, error) {
 			fmt.Fprint(cmd.ErrOrStderr(), msg)
@@ -401,7 +401,7 @@ func collectOptions(cmd *cobra.Command, s *streams, f *schema.Fabric, cf *checkF
 		o.Clock = check.ClockLab
 		o.Now = func() time.Time { return labTime(cmd.Context(), cf.labDir) }
 		if _, err := labRequest(cmd.Context(), cf.labDir, lab.ControlRequest{Op: "clock"}); err != nil {
-			return collect.Options{}, nil, withCode(exitFailed, fmt.Errorf("--lab-dir: %w", err))
+			return snapshot.Options{}, nil, withCode(exitFailed, fmt.Errorf("--lab-dir: %w", err))
 		}
 	}
 	return o, devs, nil

@@ -19,7 +19,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/fabricgen/fabricgen/check"
-	"github.com/fabricgen/fabricgen/internal/check/collect"
+	"github.com/fabricgen/fabricgen/internal/check/snapshot"
 	"github.com/fabricgen/fabricgen/internal/lab"
 	"github.com/fabricgen/fabricgen/internal/push/dialect"
 	"github.com/fabricgen/fabricgen/internal/push/state"
@@ -525,15 +525,15 @@ func (d *demo) checkDirtyOptic(l *lab.Lab, run *planRun, opts push.Options) erro
 		devs = append(devs, in.Device)
 	}
 	ctx := d.cmd.Context()
-	co := collect.Options{Parallelism: opts.Parallelism, Timeout: opts.Timeout, HostKeys: opts.HostKeys, Inventory: opts.Inventory,
-		Getenv: opts.Getenv, Now: l.Clock().Time, Clock: check.ClockLab, Sessions: collect.NewSessions(ctx)}
+	co := snapshot.Options{Parallelism: opts.Parallelism, Timeout: opts.Timeout, HostKeys: opts.HostKeys, Inventory: opts.Inventory,
+		Getenv: opts.Getenv, Now: l.Clock().Time, Clock: check.ClockLab, Sessions: snapshot.NewSessions(ctx)}
 	defer func() { _ = co.Sessions.Close() }()
-	before, err := collect.Snapshot(ctx, devs, co)
+	before, err := snapshot.Take(ctx, devs, co)
 	if err != nil {
 		return withCode(exitFailed, err)
 	}
 	l.Clock().Advance(10 * time.Second)
-	after, err := collect.Snapshot(ctx, devs, co)
+	after, err := snapshot.Take(ctx, devs, co)
 	if err != nil {
 		return withCode(exitFailed, err)
 	}

@@ -299,7 +299,7 @@ func (d *Device) CheckFault(f Fault) error {
 		return nil
 	}
 	probe := dataplane.New(nil, nil)
-	probe.AddDevice(d.spec.Name, d.spec.Platform, d.portNames())
+	probe.AddDevice(d.spec.Name, dataPlatform(d.spec.Platform), d.portNames())
 	if err := probe.SetFaults(d.spec.Name, f.Data); err != nil {
 		return fmt.Errorf("fault: %w", err)
 	}

@@ -132,7 +132,7 @@ func Start(ctx context.Context, specs []DeviceSpec, opts Options) (*Lab, error) 
 			port = opts.BasePort + i
 		}
 		sp.RunningConfig = normalizeText(sp.RunningConfig)
-		l.dp.AddDevice(sp.Name, sp.Platform, sp.Ports)
+		l.dp.AddDevice(sp.Name, dataPlatform(sp.Platform), sp.Ports)
 		d, err := startDevice(sp, signer, port, l.dp)
 		if err != nil {
 			_ = l.Close()

@@ -9,6 +9,10 @@ package platform
 import (
 	"sort"
 
+	"github.com/fabricgen/fabricgen/internal/check/collect"
+	"github.com/fabricgen/fabricgen/internal/lab/dataplane"
+	"github.com/fabricgen/fabricgen/internal/qosread"
+
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -25,6 +29,21 @@ type Platform struct {
 
 	// Read-back, data-plane and check parts (reader, responder,
 	// collector) go below this line.
+
+	// Reader reads the QoS the platform runs from its running-config
+	// text (platforms/<name>/reader.go). Hosts have none: a host's
+	// configuration is a script of commands, not a text a device prints
+	// back, and its read-back is per setting (the check collector's).
+	Reader qosread.Reader
+	// Collector reads a live device of the platform for fabricgen check
+	// (platforms/<name>/collector.go; the hosts share
+	// platforms/internal/hostcheck).
+	Collector collect.Collector
+	// Responder answers the platform's data-plane commands in the lab
+	// (platforms/<name>/responder.go; the hosts share
+	// platforms/internal/hostcheck): the read-only commands its collector
+	// runs, in their documented shapes.
+	Responder dataplane.Responder
 
 	// Render parts (templates, view builder, fidelity rows) go below
 	// this line.
@@ -48,6 +67,11 @@ func Parts() []Part {
 		// Push and lab parts.
 
 		// Read-back, data-plane and check parts.
+		// A switch must have a reader; a host has no running-config text
+		// to read (see Platform.Reader).
+		{Name: "running-config reader", File: "reader.go", Present: func(p Platform) bool { return p.Reader != nil || p.Name.IsHost() }},
+		{Name: "check collector", File: "collector.go", Present: func(p Platform) bool { return p.Collector != nil }},
+		{Name: "data-plane responder", File: "responder.go", Present: func(p Platform) bool { return p.Responder.Show != nil || p.Responder.Exec != nil }},
 
 		// Render parts.
 	}

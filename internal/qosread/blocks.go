@@ -2,28 +2,28 @@ package qosread
 
 import "strings"
 
-// block is one configuration line with the lines indented under it.
-type block struct {
-	head string
-	kids []*block
+// Block is one configuration line with the lines indented under it.
+type Block struct {
+	Head string
+	Kids []*Block
 }
 
-// maxLines bounds what a reader looks at.
-const maxLines = 4 << 20
+// MaxLines bounds what a reader looks at.
+const MaxLines = 4 << 20
 
-// parseBlocks splits indented configuration text into a tree: a line
+// ParseBlocks splits indented configuration text into a tree: a line
 // indented deeper than the one before is its child. Lines starting with
 // one of comments (after the indentation) and blank lines are skipped.
-func parseBlocks(text string, comments ...string) []*block {
+func ParseBlocks(text string, comments ...string) []*Block {
 	type frame struct {
 		indent int
-		b      *block
+		b      *Block
 	}
-	root := &block{}
+	root := &Block{}
 	stack := []frame{{-1, root}}
 	n := 0
 	for _, raw := range strings.Split(text, "\n") {
-		if n++; n > maxLines {
+		if n++; n > MaxLines {
 			break
 		}
 		line := strings.TrimRight(raw, " \t\r")
@@ -44,16 +44,16 @@ func parseBlocks(text string, comments ...string) []*block {
 		for len(stack) > 1 && stack[len(stack)-1].indent >= ind {
 			stack = stack[:len(stack)-1]
 		}
-		b := &block{head: strings.Join(strings.Fields(t), " ")}
+		b := &Block{Head: strings.Join(strings.Fields(t), " ")}
 		parent := stack[len(stack)-1].b
-		parent.kids = append(parent.kids, b)
+		parent.Kids = append(parent.Kids, b)
 		stack = append(stack, frame{ind, b})
 	}
-	return root.kids
+	return root.Kids
 }
 
-// cut returns what follows prefix (and true) when s starts with it.
-func cut(s, prefix string) (string, bool) {
+// Cut returns what follows prefix (and true) when s starts with it.
+func Cut(s, prefix string) (string, bool) {
 	if s == prefix {
 		return "", true
 	}

@@ -2,7 +2,9 @@
 // (the form each platform's running-config command prints): how each port
 // classifies a packet (trust, DSCP to priority, ACL and policy re-marking),
 // which egress queue a priority uses, PFC, ECN marking, and DSCP rewrites.
-// One reader per platform, in a registry keyed by schema.Platform.
+// This package is the kit: the types and parsing helpers. Each switch
+// platform's reader lives in its folder (platforms/<name>/reader.go), and
+// the registry (package platforms) lists them.
 //
 // The lab's data plane uses it to send traffic through each device's
 // current configuration, and fabricgen check to compare what a switch runs
@@ -12,7 +14,6 @@
 package qosread
 
 import (
-	"fmt"
 	"sort"
 	"strings"
 
@@ -129,48 +130,16 @@ func (d *Device) PortNames() []string {
 	return out
 }
 
-// reader reads one platform's configuration text.
-type reader func(text string) (*Device, error)
+// Reader reads one platform's configuration text (the form its
+// running-config command prints) into a Device. Each switch platform's
+// folder (platforms/<name>/reader.go) gives one; the registry in package
+// platforms lists them.
+type Reader func(text string) (*Device, error)
 
-// readers is the registry: one reader per switch platform. Hosts have no
-// configuration text (their read-back is per setting).
-func readers() map[schema.Platform]reader {
-	return map[schema.Platform]reader{
-		schema.AristaEOS:     readEOS,
-		schema.CiscoNXOS:     readNXOS,
-		schema.JuniperJunos:  readJunos,
-		schema.NvidiaCumulus: readCumulus,
-		schema.SONiC:         readSONiC,
-	}
-}
-
-// Supported reports whether the platform has a reader.
-func Supported(p schema.Platform) bool { return readers()[p] != nil }
-
-// Platforms lists the platforms with a reader, in schema order.
-func Platforms() []schema.Platform {
-	var out []schema.Platform
-	for _, p := range schema.Platforms() {
-		if Supported(p) {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
-// Read reads a configuration of platform p.
-func Read(p schema.Platform, text string) (*Device, error) {
-	r := readers()[p]
-	if r == nil {
-		return nil, fmt.Errorf("qosread: no reader for platform %q", p)
-	}
-	return r(text)
-}
-
-// newPort is a port as a factory switch has it: DSCP trusted with the
+// NewPort is a port as a factory switch has it: DSCP trusted with the
 // class-selector map (priority = DSCP >> 3), priority n in queue n, no
 // PFC, no ECN, no rewrite.
-func newPort() Port {
+func NewPort() Port {
 	p := Port{Trust: "dscp", Rewrite: -1}
 	for d := range p.DSCP {
 		p.DSCP[d] = d >> 3
@@ -181,10 +150,11 @@ func newPort() Port {
 	return p
 }
 
-func newDevice() *Device { return &Device{Default: newPort(), Ports: map[string]*Port{}} }
+// NewDevice is a device whose every port is a factory port (NewPort).
+func NewDevice() *Device { return &Device{Default: NewPort(), Ports: map[string]*Port{}} }
 
-// port returns the named port, made from Default on first use.
-func (d *Device) port(name string) *Port {
+// Named returns the named port, made from Default on first use.
+func (d *Device) Named(name string) *Port {
 	if p := d.Ports[name]; p != nil {
 		return p
 	}
@@ -203,19 +173,19 @@ func containsInt(xs []int, x int) bool {
 	return false
 }
 
-// ints parses a list of numbers and ranges in any of "1,2,5-7" or "1 2 3"
+// Ints parses a list of numbers and ranges in any of "1,2,5-7" or "1 2 3"
 // forms; bad items are skipped.
-func ints(s string) []int {
+func Ints(s string) []int {
 	var out []int
 	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' }) {
 		lo, hi, isRange := strings.Cut(f, "-")
-		a, ok := atoi(lo)
+		a, ok := Atoi(lo)
 		if !ok {
 			continue
 		}
 		b := a
 		if isRange {
-			if b, ok = atoi(hi); !ok || b < a || b-a > 4096 {
+			if b, ok = Atoi(hi); !ok || b < a || b-a > 4096 {
 				continue
 			}
 		}
@@ -226,8 +196,8 @@ func ints(s string) []int {
 	return out
 }
 
-// atoi parses a small non-negative decimal.
-func atoi(s string) (int, bool) {
+// Atoi parses a small non-negative decimal.
+func Atoi(s string) (int, bool) {
 	if s == "" || len(s) > 6 {
 		return 0, false
 	}
@@ -241,8 +211,8 @@ func atoi(s string) (int, bool) {
 	return n, true
 }
 
-// prio bounds a priority or queue number.
-func prio(n int) bool { return n >= 0 && n < 8 }
+// Prio bounds a priority or queue number.
+func Prio(n int) bool { return n >= 0 && n < 8 }
 
-// dscpOK bounds a code point.
-func dscpOK(n int) bool { return n >= 0 && n < 64 }
+// DSCPOK bounds a code point.
+func DSCPOK(n int) bool { return n >= 0 && n < 64 }

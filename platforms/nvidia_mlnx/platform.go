@@ -3,7 +3,9 @@
 package nvidiamlnx
 
 import (
+	"github.com/fabricgen/fabricgen/internal/lab/dataplane"
 	"github.com/fabricgen/fabricgen/internal/platform"
+	"github.com/fabricgen/fabricgen/platforms/internal/hostcheck"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -19,6 +21,8 @@ func Platform() platform.Platform {
 		// Push and lab parts.
 
 		// Read-back, data-plane and check parts.
+		Collector: hostcheck.Collector{DCQCN: true},
+		Responder: dataplane.Responder{Exec: hostcheck.Exec},
 
 		// Render parts.
 	}

@@ -3,6 +3,7 @@
 package sonic
 
 import (
+	"github.com/fabricgen/fabricgen/internal/lab/dataplane"
 	"github.com/fabricgen/fabricgen/internal/platform"
 	"github.com/fabricgen/fabricgen/schema"
 )
@@ -19,6 +20,9 @@ func Platform() platform.Platform {
 		// Push and lab parts.
 
 		// Read-back, data-plane and check parts.
+		Reader:    read,
+		Collector: collector{},
+		Responder: dataplane.Responder{Exec: answerExec},
 
 		// Render parts.
 	}

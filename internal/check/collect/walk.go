@@ -17,33 +17,42 @@ import (
 // its own, and the walks over parsed show output (ports by name,
 // priorities and queues by number, fields to metric families).
 
-// deviceCommand is a read of the whole device: the command, the families
+// DeviceCommand is a read of the whole device: the command, the families
 // it feeds and its parser, which files what it reads into the ports by
 // name.
-type deviceCommand struct {
-	cmd   string
-	fams  []string
-	parse func(string, map[string]*check.Port) error
+type DeviceCommand struct {
+	// Cmd is the command.
+	Cmd string
+	// Fams are the metric families it feeds.
+	Fams []string
+	// Parse files its output into the ports by name.
+	Parse func(string, map[string]*check.Port) error
 }
 
-// portCommand is a read of one port into v (the port, or its QoS): the
+// PortCommand is a read of one port into v (the port, or its QoS): the
 // command, the families it feeds and its parser. The device's source is
 // the command with IF in place of the port unless template is set.
-type portCommand[T any] struct {
-	cmd      string
-	fams     []string
-	parse    func(string, T) error
-	template string
+type PortCommand[T any] struct {
+	// Cmd is the command.
+	Cmd string
+	// Fams are the metric families it feeds.
+	Fams []string
+	// Parse files its output into v.
+	Parse func(string, T) error
+	// Template, when set, is the device's source for the command.
+	Template string
 }
 
-// domFamilies are the transceiver families: per-lane powers, module
+// DOMFamilies are the transceiver families: per-lane powers, module
 // temperature and voltage, and their thresholds.
-var domFamilies = []string{check.RxPower, check.TxPower, check.RxPowerLoAlarm, check.RxPowerLoWarn,
-	check.TxPowerLoAlarm, check.TxPowerLoWarn, check.TxPowerHiWarn, check.TxPowerHiAlarm, check.Temperature, check.TempHiWarn, check.TempHiAlarm,
-	check.Voltage, check.VoltLoWarn, check.VoltHiWarn}
+func DOMFamilies() []string {
+	return []string{check.RxPower, check.TxPower, check.RxPowerLoAlarm, check.RxPowerLoWarn,
+		check.TxPowerLoAlarm, check.TxPowerLoWarn, check.TxPowerHiWarn, check.TxPowerHiAlarm, check.Temperature, check.TempHiWarn, check.TempHiAlarm,
+		check.Voltage, check.VoltLoWarn, check.VoltHiWarn}
+}
 
-// runParse runs cmd and parses its output; a parse error names the command.
-func runParse(r Runner, cmd string, parse func(string) error) error {
+// RunParse runs cmd and parses its output; a parse error names the command.
+func RunParse(r Runner, cmd string, parse func(string) error) error {
 	out, err := r.Run(cmd)
 	if err != nil {
 		return err
@@ -54,108 +63,113 @@ func runParse(r Runner, cmd string, parse func(string) error) error {
 	return nil
 }
 
-// commandList is the commands of a table, then the read-back's.
-func commandList(cmds []deviceCommand, readbackCmd string) []string {
+// CommandList is the commands of a table, then the read-back's.
+func CommandList(cmds []DeviceCommand, readbackCmd string) []string {
 	out := make([]string, 0, len(cmds)+1)
 	for _, c := range cmds {
-		out = append(out, c.cmd)
+		out = append(out, c.Cmd)
 	}
 	return append(out, readbackCmd)
 }
 
-// collectDevice runs a table of whole-device reads, records the families
+// CollectDevice runs a table of whole-device reads, records the families
 // the platform does not expose, and reads the QoS back with readbackCmd.
-func collectDevice(r Runner, dev *schema.Device, cmds []deviceCommand, p schema.Platform, readbackCmd string, absent ...string) (*check.Device, error) {
-	d := newDevice(dev)
-	byName := portMap(d)
+func CollectDevice(r Runner, dev *schema.Device, cmds []DeviceCommand, read qosread.Reader, readbackCmd string, absent ...string) (*check.Device, error) {
+	d := NewDevice(dev)
+	byName := PortMap(d)
 	for _, c := range cmds {
-		if err := runParse(r, c.cmd, func(out string) error { return c.parse(out, byName) }); err != nil {
+		if err := RunParse(r, c.Cmd, func(out string) error { return c.Parse(out, byName) }); err != nil {
 			return nil, err
 		}
-		source(d, c.cmd, c.fams...)
+		Source(d, c.Cmd, c.Fams...)
 	}
 	if len(absent) > 0 {
-		missing(d, absent...)
+		Missing(d, absent...)
 	}
-	return d, readback(r, d, p, readbackCmd)
+	return d, Readback(r, d, read, readbackCmd)
 }
 
-// readPort runs per-port reads of port p into v, recording each command
+// ReadPort runs per-port reads of port p into v, recording each command
 // as the port's source and its template as the device's.
-func readPort[T any](r Runner, d *check.Device, p *check.Port, v T, cmds ...portCommand[T]) error {
+func ReadPort[T any](r Runner, d *check.Device, p *check.Port, v T, cmds ...PortCommand[T]) error {
 	for _, c := range cmds {
-		if err := runParse(r, c.cmd, func(out string) error { return c.parse(out, v) }); err != nil {
+		if err := RunParse(r, c.Cmd, func(out string) error { return c.Parse(out, v) }); err != nil {
 			return err
 		}
-		tmpl := c.template
+		tmpl := c.Template
 		if tmpl == "" {
-			tmpl = portTemplate(c.cmd, p.Name)
+			tmpl = PortTemplate(c.Cmd, p.Name)
 		}
-		portSource(d, p, c.cmd, tmpl, c.fams...)
+		PortSource(d, p, c.Cmd, tmpl, c.Fams...)
 	}
 	return nil
 }
 
-// field maps a key of a device's output to a metric family.
-type field struct{ key, fam string }
+// Field maps a key of a device's output to a metric family.
+type Field struct {
+	// Key is the key in the device's output.
+	Key string
+	// Fam is the metric family.
+	Fam string
+}
 
-// fill files each field present in src that read accepts into dst under
+// Fill files each field present in src that read accepts into dst under
 // its family.
-func fill[V, N any](dst map[string]N, src map[string]V, read func(V) (N, bool), fields ...field) {
+func Fill[V, N any](dst map[string]N, src map[string]V, read func(V) (N, bool), fields ...Field) {
 	for _, f := range fields {
-		if x, ok := src[f.key]; ok {
+		if x, ok := src[f.Key]; ok {
 			if n, ok := read(x); ok {
-				dst[f.fam] = n
+				dst[f.Fam] = n
 			}
 		}
 	}
 }
 
-// fillAt is fill for the families of priority, queue or lane i.
-func fillAt[V, N any](dst map[string]N, src map[string]V, read func(V) (N, bool), i int, fields ...field) {
+// FillAt is Fill for the families of priority, queue or lane i.
+func FillAt[V, N any](dst map[string]N, src map[string]V, read func(V) (N, bool), i int, fields ...Field) {
 	for _, f := range fields {
-		if x, ok := src[f.key]; ok {
+		if x, ok := src[f.Key]; ok {
 			if n, ok := read(x); ok {
-				dst[check.Key(f.fam, i)] = n
+				dst[check.Key(f.Fam, i)] = n
 			}
 		}
 	}
 }
 
-// index reads a number 0–highest from a key, after prefix.
-func index(k, prefix string, highest int) (int, bool) {
+// Index reads a number 0–highest from a key, after prefix.
+func Index(k, prefix string, highest int) (int, bool) {
 	i, err := strconv.Atoi(strings.TrimPrefix(k, prefix))
 	return i, err == nil && i >= 0 && i <= highest
 }
 
-// eachIndex calls fn for each entry of m keyed (after prefix) by a
+// EachIndex calls fn for each entry of m keyed (after prefix) by a
 // number 0–highest, in m's order.
-func eachIndex(m map[string]any, prefix string, highest int, fn func(int, any)) {
+func EachIndex(m map[string]any, prefix string, highest int, fn func(int, any)) {
 	for k, x := range m {
-		if i, ok := index(k, prefix, highest); ok {
+		if i, ok := Index(k, prefix, highest); ok {
 			fn(i, x)
 		}
 	}
 }
 
-// numIndex reads v with read as a number 0–highest.
-func numIndex(read func(any) (uint64, bool), v any, highest uint64) (int, bool) {
+// NumIndex reads v with read as a number 0–highest.
+func NumIndex(read func(any) (uint64, bool), v any, highest uint64) (int, bool) {
 	n, ok := read(v)
 	return int(n), ok && n <= highest
 }
 
-// objsByPort calls fn for each object of m whose key is a port in ports.
-func objsByPort(m map[string]any, ports map[string]*check.Port, fn func(*check.Port, map[string]any)) {
+// ObjsByPort calls fn for each object of m whose key is a port in ports.
+func ObjsByPort(m map[string]any, ports map[string]*check.Port, fn func(*check.Port, map[string]any)) {
 	for name, v := range m {
-		if p, o := ports[name], obj(v); p != nil && o != nil {
+		if p, o := ports[name], Obj(v); p != nil && o != nil {
 			fn(p, o)
 		}
 	}
 }
 
-// rowsByPort calls fn for each row whose name (as name reads it) is a
+// RowsByPort calls fn for each row whose name (as name reads it) is a
 // port in ports.
-func rowsByPort(rows []map[string]any, name func(map[string]any) string, ports map[string]*check.Port, fn func(*check.Port, map[string]any)) {
+func RowsByPort(rows []map[string]any, name func(map[string]any) string, ports map[string]*check.Port, fn func(*check.Port, map[string]any)) {
 	for _, row := range rows {
 		if p := ports[name(row)]; p != nil {
 			fn(p, row)
@@ -163,27 +177,27 @@ func rowsByPort(rows []map[string]any, name func(map[string]any) string, ports m
 	}
 }
 
-// upDown is a port's operational state.
-func upDown(up bool) string {
+// UpDown is a port's operational state.
+func UpDown(up bool) string {
 	if up {
 		return "up"
 	}
 	return "down"
 }
 
-// flag is a state gauge: 1 when set.
-func flag(set bool) float64 {
+// Flag is a state gauge: 1 when set.
+func Flag(set bool) float64 {
 	if set {
 		return 1
 	}
 	return 0
 }
 
-// readback reads the running config with cmd and files each port's QoS.
-func readback(r Runner, d *check.Device, p schema.Platform, cmd string) error {
+// Readback reads the running config with cmd and files each port's QoS.
+func Readback(r Runner, d *check.Device, read qosread.Reader, cmd string) error {
 	var q *qosread.Device
-	if err := runParse(r, cmd, func(out string) (err error) {
-		q, err = qosread.Read(p, out)
+	if err := RunParse(r, cmd, func(out string) (err error) {
+		q, err = read(out)
 		return err
 	}); err != nil {
 		return err
@@ -206,12 +220,12 @@ func readback(r Runner, d *check.Device, p schema.Platform, cmd string) error {
 		}
 		port.QoS = rb
 	}
-	source(d, cmd, check.QoSReadback)
+	Source(d, cmd, check.QoSReadback)
 	return nil
 }
 
-// portMap is the device's ports by name.
-func portMap(d *check.Device) map[string]*check.Port {
+// PortMap is the device's ports by name.
+func PortMap(d *check.Device) map[string]*check.Port {
 	m := map[string]*check.Port{}
 	for _, p := range d.Ports {
 		m[p.Name] = p
@@ -219,21 +233,21 @@ func portMap(d *check.Device) map[string]*check.Port {
 	return m
 }
 
-// num reads a JSON number (or a numeric string) as uint64.
-func num(v any) (uint64, bool) {
+// Num reads a JSON number (or a numeric string) as uint64.
+func Num(v any) (uint64, bool) {
 	switch x := v.(type) {
 	case float64:
 		if x >= 0 && x < 1.8e19 {
 			return uint64(x), true
 		}
 	case string:
-		return u64(x)
+		return U64(x)
 	}
 	return 0, false
 }
 
-// flt reads a JSON number as float64.
-func flt(v any) (float64, bool) {
+// Flt reads a JSON number as float64.
+func Flt(v any) (float64, bool) {
 	switch x := v.(type) {
 	case float64:
 		return x, true
@@ -244,14 +258,14 @@ func flt(v any) (float64, bool) {
 	return 0, false
 }
 
-// obj is v as a JSON object (nil when it is not one).
-func obj(v any) map[string]any {
+// Obj is v as a JSON object (nil when it is not one).
+func Obj(v any) map[string]any {
 	m, _ := v.(map[string]any)
 	return m
 }
 
-// decodeTop decodes a JSON object and returns its key's object.
-func decodeTop(out, key string) (map[string]any, error) {
+// DecodeTop decodes a JSON object and returns its key's object.
+func DecodeTop(out, key string) (map[string]any, error) {
 	var top map[string]any
 	if err := json.Unmarshal([]byte(out), &top); err != nil {
 		return nil, err
@@ -263,14 +277,20 @@ func decodeTop(out, key string) (map[string]any, error) {
 	return m, nil
 }
 
-// decodeAny decodes show output that must be a JSON object.
-func decodeAny(out string) (any, error) {
+// DecodeAny decodes show output that must be a JSON object.
+func DecodeAny(out string) (any, error) {
 	var v any
 	if err := json.Unmarshal([]byte(out), &v); err != nil {
 		return nil, err
 	}
-	if obj(v) == nil {
+	if Obj(v) == nil {
 		return nil, fmt.Errorf("not a JSON object")
 	}
 	return v, nil
+}
+
+// U64 reads a counter, commas allowed.
+func U64(s string) (uint64, bool) {
+	n, err := strconv.ParseUint(strings.ReplaceAll(strings.TrimSpace(s), ",", ""), 10, 64)
+	return n, err == nil
 }

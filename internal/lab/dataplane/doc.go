@@ -5,7 +5,7 @@
 // background traffic to a partner NIC across the fabric, over every
 // equal-cost path) through each device's current configuration: each hop
 // classifies, queues and re-marks as its running config says (read with
-// internal/qosread, hosts from their NIC state), so a DSCP rewrite made
+// its platform folder's reader, hosts from their NIC state), so a DSCP rewrite made
 // out of band changes the counters downstream. From the resulting rates
 // each port's counters are value = accumulated + rate × (now − since);
 // a configuration or fault change re-integrates at the lab time it
@@ -13,4 +13,10 @@
 // and data-plane faults (Fault) for broken optics, storms and broken
 // congestion control. The clock moves only when advanced (Clock.Advance,
 // `fabricgen lab clock advance`, check --lab-dir), so tests never sleep.
+//
+// This package is a kit: it looks no platform up. The lab engine gives
+// each device its platform's parts (Platform: the running-config reader
+// and the Responder answering the collector's commands, from
+// platforms/<name>/), and the responders build their answers from a
+// DeviceView.
 package dataplane

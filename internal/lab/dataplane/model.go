@@ -53,6 +53,7 @@ type Model struct {
 type device struct {
 	name     string
 	platform schema.Platform
+	parts    Platform
 	intent   *schema.Device
 	text     string
 	sw       *qosread.Device
@@ -95,12 +96,27 @@ func New(f *schema.Fabric, c *Clock) *Model {
 // Clock returns the model's clock.
 func (m *Model) Clock() *Clock { return m.clock }
 
-// AddDevice registers a device and its ports (the intent's ports when
-// the fabric has the device, else the given names).
-func (m *Model) AddDevice(name string, p schema.Platform, ports []string) {
+// Platform is what the data plane takes of a device's platform: its name,
+// how to read its running config, and how to answer its data-plane
+// commands. The lab engine gives it from the platform registry (package
+// platforms); the data plane never looks a platform up itself.
+type Platform struct {
+	// Name is the platform's name.
+	Name schema.Platform
+	// Read reads a switch's running config (nil: the device's traffic
+	// sees a factory configuration; hosts are read from their NIC state).
+	Read qosread.Reader
+	// Responder answers the platform's data-plane commands (none: the
+	// device answers none, its emulator does).
+	Responder Responder
+}
+
+// AddDevice registers a device of platform p and its ports (the intent's
+// ports when the fabric has the device, else the given names).
+func (m *Model) AddDevice(name string, p Platform, ports []string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	d := &device{name: name, platform: p, ports: map[string]*port{}}
+	d := &device{name: name, platform: p.Name, parts: p, ports: map[string]*port{}}
 	if m.f != nil {
 		d.intent = m.f.Device(name)
 	}

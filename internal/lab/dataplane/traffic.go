@@ -8,13 +8,18 @@ import (
 	"github.com/fabricgen/fabricgen/schema"
 )
 
+// RoCEPacket is the size (bytes) of a RoCE packet of the lab's traffic,
+// for the responders' byte counters of dropped packets.
+const RoCEPacket = 4200
+
 // Load profile: what every NIC sends to its partner.
 const (
 	// roceShare and bgShare are RoCE's and background traffic's shares
 	// of the sender's port speed.
 	roceShare, bgShare = 0.4, 0.02
-	// rocePacket, bgPacket and cnpPacket are the packet sizes (bytes).
-	rocePacket, bgPacket, cnpPacket = 4200, 1500, 64
+	// bgPacket and cnpPacket are the packet sizes (bytes) of background
+	// traffic and CNPs (RoCEPacket is RoCE's).
+	bgPacket, cnpPacket = 1500, 64
 	// markShare is the share of a congested queue's packets marked CE.
 	markShare = 0.05
 	// dropShare is the share a congested lossy (or drop-mode) queue drops.
@@ -57,10 +62,10 @@ func (d *device) parse() {
 		d.host = readHost(d.text)
 		return
 	}
-	if !qosread.Supported(d.platform) || d.text == "" {
+	if d.parts.Read == nil || d.text == "" {
 		return
 	}
-	if q, err := qosread.Read(d.platform, d.text); err == nil {
+	if q, err := d.parts.Read(d.text); err == nil {
 		d.sw = q
 	}
 }
@@ -68,8 +73,7 @@ func (d *device) parse() {
 // swPort is a switch port's QoS (factory when the configuration is unknown).
 func (d *device) swPort(name string) *qosread.Port {
 	if d.sw == nil {
-		f, _ := qosread.Read(schema.AristaEOS, "")
-		return f.Port(name)
+		return qosread.NewDevice().Port(name)
 	}
 	return d.sw.Port(name)
 }
@@ -372,7 +376,7 @@ func (m *Model) distances(dst *device) map[*device]int {
 // send pushes one flow from src to dst through every equal-cost path,
 // counting it on every port it crosses, and returns what arrived.
 func (m *Model) send(src, dst endpoint, dist map[*device]int, kind flowKind, dscp, prio int, rate float64) flowResult {
-	pkt := float64(rocePacket)
+	pkt := float64(RoCEPacket)
 	switch kind {
 	case background:
 		pkt = bgPacket
@@ -597,7 +601,7 @@ func (m *Model) traffic() {
 		dn := dst.d.nic(dst.p.name)
 		dp := dst.p
 		rp := dn.prioOf(dscp)
-		dp.rate[RxWriteRequests] += res.rate / rocePacket
+		dp.rate[RxWriteRequests] += res.rate / RoCEPacket
 		dp.rate[NPECNMarked] += res.marked
 		dp.rate[OutOfSequence] += res.lost
 		src.p.rate[PacketSeqErr] += res.lost

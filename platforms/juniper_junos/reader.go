@@ -1,0 +1,142 @@
+package juniperjunos
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/fabricgen/fabricgen/internal/qosread"
+)
+
+// read reads `show configuration | display set` of Junos (QFX
+// class of service): forwarding classes (queue-num, pfc-priority), DSCP
+// classifiers (6-bit code points), congestion-notification profiles (PFC),
+// schedulers with explicit-congestion-notification through scheduler
+// maps, and the per-interface bindings.
+// readBinding is what an interface binds under class-of-service.
+type readBinding struct{ classifier, cnp, smap string }
+
+// readState collects the class-of-service statements read reads.
+type readState struct {
+	fcQueue, fcPrio map[string]int
+	classifiers     map[string]map[int]string
+	cnpPFC          map[string][8]bool
+	schedECN        map[string]bool
+	smaps           map[string]map[string]string
+	ifs             map[string]*readBinding
+	order           []string
+}
+
+func read(text string) (*qosread.Device, error) {
+	j := &readState{fcQueue: map[string]int{}, fcPrio: map[string]int{}, classifiers: map[string]map[int]string{},
+		cnpPFC: map[string][8]bool{}, schedECN: map[string]bool{}, smaps: map[string]map[string]string{}, ifs: map[string]*readBinding{}}
+	n := 0
+	for _, raw := range strings.Split(text, "\n") {
+		if n++; n > qosread.MaxLines {
+			break
+		}
+		f := strings.Fields(raw)
+		if len(f) < 3 || f[0] != "set" || f[1] != "class-of-service" {
+			continue
+		}
+		j.statement(f[2:])
+	}
+	return j.device(), nil
+}
+
+// statement reads one "set class-of-service …" statement (without the prefix).
+func (j *readState) statement(f []string) {
+	switch {
+	case len(f) >= 5 && f[0] == "forwarding-classes" && f[1] == "class" && f[3] == "queue-num":
+		if q, ok := qosread.Atoi(f[4]); ok && qosread.Prio(q) {
+			j.fcQueue[f[2]] = q
+		}
+	case len(f) >= 5 && f[0] == "forwarding-classes" && f[1] == "class" && f[3] == "pfc-priority":
+		if p, ok := qosread.Atoi(f[4]); ok && qosread.Prio(p) {
+			j.fcPrio[f[2]] = p
+		}
+	case len(f) >= 9 && f[0] == "classifiers" && f[1] == "dscp" && f[3] == "forwarding-class" && f[7] == "code-points":
+		m := j.classifiers[f[2]]
+		if m == nil {
+			m = map[int]string{}
+			j.classifiers[f[2]] = m
+		}
+		for _, cp := range f[8:] {
+			if v, err := strconv.ParseUint(strings.Trim(cp, "[]"), 2, 8); err == nil && len(cp) == 6 {
+				m[int(v)] = f[4]
+			}
+		}
+	case len(f) >= 7 && f[0] == "congestion-notification-profile" && f[2] == "output" && f[3] == "ieee-802.1" && f[4] == "code-point":
+		if v, err := strconv.ParseUint(f[5], 2, 8); err == nil && v < 8 {
+			pfc := j.cnpPFC[f[1]]
+			pfc[v] = true
+			j.cnpPFC[f[1]] = pfc
+		}
+	case len(f) >= 3 && f[0] == "schedulers" && f[2] == "explicit-congestion-notification":
+		j.schedECN[f[1]] = true
+	case len(f) >= 6 && f[0] == "scheduler-maps" && f[2] == "forwarding-class" && f[4] == "scheduler":
+		m := j.smaps[f[1]]
+		if m == nil {
+			m = map[string]string{}
+			j.smaps[f[1]] = m
+		}
+		m[f[3]] = f[5]
+	case len(f) >= 4 && f[0] == "interfaces":
+		j.binding(f[1:])
+	}
+}
+
+// binding reads "interfaces IF …".
+func (j *readState) binding(f []string) {
+	b := j.ifs[f[0]]
+	if b == nil {
+		b = &readBinding{}
+		j.ifs[f[0]] = b
+		j.order = append(j.order, f[0])
+	}
+	switch {
+	case f[1] == "scheduler-map":
+		b.smap = f[2]
+	case f[1] == "congestion-notification-profile":
+		b.cnp = f[2]
+	case len(f) >= 6 && f[1] == "unit" && f[3] == "classifiers" && f[4] == "dscp":
+		b.classifier = f[5]
+	}
+}
+
+// prioOf is a forwarding class's priority: its pfc-priority, else its queue.
+func (j *readState) prioOf(fc string) int {
+	if p, ok := j.fcPrio[fc]; ok {
+		return p
+	}
+	if q, ok := j.fcQueue[fc]; ok {
+		return q
+	}
+	return 0
+}
+
+// device builds the device from the statements read.
+func (j *readState) device() *qosread.Device {
+	d := qosread.NewDevice()
+	for fc, q := range j.fcQueue {
+		d.Default.Queue[j.prioOf(fc)] = q
+	}
+	for _, name := range j.order {
+		b := j.ifs[name]
+		p := d.Named(name)
+		if m := j.classifiers[b.classifier]; m != nil {
+			var dm [64]int
+			for cp, fc := range m {
+				dm[cp] = j.prioOf(fc)
+			}
+			p.DSCP = dm
+		}
+		p.PFC = j.cnpPFC[b.cnp]
+		p.Watchdog = b.cnp != "" && p.Lossless() != nil
+		for fc, s := range j.smaps[b.smap] {
+			if q, ok := j.fcQueue[fc]; ok && j.schedECN[s] {
+				p.ECN[q] = true
+			}
+		}
+	}
+	return d
+}

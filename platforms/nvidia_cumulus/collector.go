@@ -1,0 +1,187 @@
+package nvidiacumulus
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/fabricgen/fabricgen/check"
+	"github.com/fabricgen/fabricgen/internal/check/collect"
+	"github.com/fabricgen/fabricgen/schema"
+)
+
+// collector reads NVIDIA Cumulus Linux through NVUE's -o json
+// views and `nv config show -o commands` for the QoS read-back: the QoS
+// counters (Cumulus Linux 5.5 and later) give every traffic class's
+// bytes and drops and every priority's pauses, the RoCE counters the
+// RoCE queue's ECN marks and the RoCE priority's ingress discards. FEC
+// counters are not in what it reads.
+type collector struct{}
+
+func (collector) Commands() []string {
+	return []string{"nv show interface -o json", "nv show interface IF counters qos -o json", "nv show interface IF qos roce counters -o json",
+		"nv show platform transceiver IF -o json", "nv show interface IF qos pfc-watchdog -o json", "nv config show -o commands"}
+}
+
+func (collector) Collect(r collect.Runner, dev *schema.Device) (*check.Device, error) {
+	d := collect.NewDevice(dev)
+	byName := collect.PortMap(d)
+	const ifCmd = "nv show interface -o json"
+	if err := collect.RunParse(r, ifCmd, func(out string) error { return collectParseNVUEInterfaces(out, byName) }); err != nil {
+		return nil, err
+	}
+	collect.Source(d, ifCmd, check.Oper, check.LinkFlaps, check.RxErrors, check.FCSErrors, check.RxBytes, check.TxBytes)
+	for _, p := range d.Ports {
+		prio, queue := collectRoceAt(dev, p.Name)
+		if err := collect.ReadPort(r, d, p, p,
+			collect.PortCommand[*check.Port]{Cmd: "nv show interface " + p.Name + " counters qos -o json",
+				Fams: []string{check.PFCRx, check.PFCTx, check.QueueTxBytes, check.QueueDrops}, Parse: collectParseNVUEQoSCounters},
+			collect.PortCommand[*check.Port]{Cmd: "nv show interface " + p.Name + " qos roce counters -o json", Fams: []string{check.QueueECN, check.PrioDrops},
+				Parse: func(s string, p *check.Port) error { return collectParseNVUERoCE(s, p, prio, queue) }},
+			collect.PortCommand[*check.Port]{Cmd: "nv show platform transceiver " + p.Name + " -o json", Fams: collect.DOMFamilies(), Parse: collectParseNVUETransceiver},
+			collect.PortCommand[*check.Port]{Cmd: "nv show interface " + p.Name + " qos pfc-watchdog -o json", Fams: []string{check.WDStorms, check.WDStormed},
+				Parse: collectParseNVUEWatchdog},
+		); err != nil {
+			return nil, err
+		}
+	}
+	collect.Missing(d, check.FECUncorrected, check.FECCorrected, check.PreFECBER)
+	return d, collect.Readback(r, d, read, "nv config show -o commands")
+}
+
+// collectRoceAt is the intent's RoCE priority and queue on a port (3/3 without one).
+func collectRoceAt(dev *schema.Device, port string) (int, int) {
+	p := dev.Port(port)
+	if p == nil || p.QoS == nil {
+		return 3, 3
+	}
+	for _, pr := range p.QoS.Lossless().List() {
+		return pr, p.QoS.Queue[pr].V
+	}
+	return 3, 3
+}
+
+var collectReNVUESpeed = regexp.MustCompile(`^(\d+)G$`)
+
+func collectParseNVUEInterfaces(out string, ports map[string]*check.Port) error {
+	v, err := collect.DecodeAny(out)
+	if err != nil {
+		return err
+	}
+	collect.ObjsByPort(collect.Obj(v), ports, func(p *check.Port, x map[string]any) {
+		link := collect.Obj(x["link"])
+		if link == nil {
+			return
+		}
+		if s, ok := link["state"].(string); ok {
+			p.Oper = collect.UpDown(s == "up")
+		}
+		if s, ok := link["speed"].(string); ok {
+			if m := collectReNVUESpeed.FindStringSubmatch(s); m != nil {
+				n, _ := strconv.ParseInt(m[1], 10, 64)
+				p.Speed = n * 1e9
+			}
+		}
+		if n, ok := collect.Num(link["lanes"]); ok && n < 64 {
+			p.Lanes = int(n)
+		}
+		st := collect.Obj(link["stats"])
+		if n, ok := collect.Num(st["carrier-transitions"]); ok {
+			p.Counters[check.LinkFlaps] = n / 2
+		}
+		collect.Fill(p.Counters, st, collect.Num, collect.Field{Key: "in-errors", Fam: check.RxErrors}, collect.Field{Key: "in-errors", Fam: check.FCSErrors},
+			collect.Field{Key: "in-bytes", Fam: check.RxBytes}, collect.Field{Key: "out-bytes", Fam: check.TxBytes})
+	})
+	return nil
+}
+
+// collectParseNVUEQoSCounters reads `nv show interface IF counters qos -o json`:
+// egress-queue-stats per traffic class (tx-bytes, tx-uc-buffer-discards)
+// and pfc-stats per switch priority (rx/tx-pause-frames).
+func collectParseNVUEQoSCounters(out string, p *check.Port) error {
+	v, err := collect.DecodeAny(out)
+	if err != nil {
+		return err
+	}
+	eq, pfc := collect.Obj(collect.Obj(v)["egress-queue-stats"]), collect.Obj(collect.Obj(v)["pfc-stats"])
+	if eq == nil || pfc == nil {
+		return fmt.Errorf("no egress-queue-stats/pfc-stats (Cumulus Linux 5.5 or later has them)")
+	}
+	each := func(m map[string]any, fields ...collect.Field) {
+		collect.EachIndex(m, "", 7, func(i int, x any) { collect.FillAt(p.Counters, collect.Obj(x), collect.Num, i, fields...) })
+	}
+	each(eq, collect.Field{Key: "tx-bytes", Fam: check.QueueTxBytes}, collect.Field{Key: "tx-uc-buffer-discards", Fam: check.QueueDrops})
+	each(pfc, collect.Field{Key: "rx-pause-frames", Fam: check.PFCRx}, collect.Field{Key: "tx-pause-frames", Fam: check.PFCTx})
+	return nil
+}
+
+// collectParseNVUERoCE reads the RoCE counters of a port: its queue's ECN marks
+// and its priority's ingress discards (they count the RoCE class only).
+func collectParseNVUERoCE(out string, p *check.Port, prio, queue int) error {
+	v, err := collect.DecodeAny(out)
+	if err != nil {
+		return err
+	}
+	rx, tx := collect.Obj(collect.Obj(v)["rx-stats"]), collect.Obj(collect.Obj(v)["tx-stats"])
+	if rx == nil || tx == nil {
+		return fmt.Errorf("no rx-stats/tx-stats")
+	}
+	collect.FillAt(p.Counters, collect.Obj(tx["tx-ecn-stats"]), collect.Num, queue, collect.Field{Key: "ecn-marked-packets", Fam: check.QueueECN})
+	collect.FillAt(p.Counters, collect.Obj(rx["rx-roce-stats"]), collect.Num, prio, collect.Field{Key: "no-buffer-discard", Fam: check.PrioDrops})
+	return nil
+}
+
+var collectReNVUEValue = regexp.MustCompile(`(-?[\d.]+) (dBm|C|V)\b`)
+
+// collectNvueValue reads "0.5623 mW / -2.50 dBm", "45.00 C", "3.3000 V".
+func collectNvueValue(v any) (float64, bool) {
+	s, ok := v.(string)
+	if !ok {
+		return collect.Flt(v)
+	}
+	ms := collectReNVUEValue.FindAllStringSubmatch(s, -1)
+	if ms == nil {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(ms[len(ms)-1][1], 64)
+	return f, err == nil
+}
+
+func collectParseNVUETransceiver(out string, p *check.Port) error {
+	v, err := collect.DecodeAny(out)
+	if err != nil {
+		return err
+	}
+	top := collect.Obj(v)
+	if ct, _ := top["cable-type"].(string); strings.Contains(strings.ToLower(ct), "copper") {
+		p.Copper = true
+	}
+	collect.EachIndex(collect.Obj(top["channel"]), "channel-", 63, func(lane int, ch any) {
+		rx, tx := collect.Obj(collect.Obj(ch)["rx-power"]), collect.Obj(collect.Obj(ch)["tx-power"])
+		collect.FillAt(p.Gauges, rx, collectNvueValue, lane, collect.Field{Key: "power", Fam: check.RxPower})
+		collect.FillAt(p.Gauges, tx, collectNvueValue, lane, collect.Field{Key: "power", Fam: check.TxPower})
+		collect.Fill(p.Gauges, rx, collectNvueValue, collect.Field{Key: "low-alarm-threshold", Fam: check.RxPowerLoAlarm}, collect.Field{Key: "low-warning-threshold", Fam: check.RxPowerLoWarn})
+		collect.Fill(p.Gauges, tx, collectNvueValue, collect.Field{Key: "low-alarm-threshold", Fam: check.TxPowerLoAlarm}, collect.Field{Key: "low-warning-threshold", Fam: check.TxPowerLoWarn},
+			collect.Field{Key: "high-warning-threshold", Fam: check.TxPowerHiWarn}, collect.Field{Key: "high-alarm-threshold", Fam: check.TxPowerHiAlarm})
+	})
+	collect.Fill(p.Gauges, collect.Obj(top["temperature"]), collectNvueValue, collect.Field{Key: "temperature", Fam: check.Temperature},
+		collect.Field{Key: "high-warning-threshold", Fam: check.TempHiWarn}, collect.Field{Key: "high-alarm-threshold", Fam: check.TempHiAlarm})
+	collect.Fill(p.Gauges, collect.Obj(top["voltage"]), collectNvueValue, collect.Field{Key: "voltage", Fam: check.Voltage},
+		collect.Field{Key: "low-warning-threshold", Fam: check.VoltLoWarn}, collect.Field{Key: "high-warning-threshold", Fam: check.VoltHiWarn})
+	return nil
+}
+
+func collectParseNVUEWatchdog(out string, p *check.Port) error {
+	v, err := collect.DecodeAny(out)
+	if err != nil {
+		return err
+	}
+	collect.EachIndex(collect.Obj(collect.Obj(collect.Obj(v)["status"])["traffic-class"]), "", 7, func(q int, x any) {
+		collect.FillAt(p.Counters, collect.Obj(x), collect.Num, q, collect.Field{Key: "deadlock-count", Fam: check.WDStorms})
+		if s, ok := collect.Obj(x)["status"].(string); ok {
+			p.Gauges[check.Key(check.WDStormed, q)] = collect.Flag(s == "stormed")
+		}
+	})
+	return nil
+}

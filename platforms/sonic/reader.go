@@ -1,0 +1,97 @@
+package sonic
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/fabricgen/fabricgen/internal/qosread"
+)
+
+// read reads CONFIG_DB as `sonic-cfggen -d --print-data` prints it:
+// DSCP_TO_TC_MAP and TC_TO_QUEUE_MAP bound per port (or globally) in
+// PORT_QOS_MAP, pfc_enable, QUEUE wred_profile with ECN, and PFC_WD.
+func read(text string) (*qosread.Device, error) {
+	var db map[string]map[string]map[string]any
+	if err := json.Unmarshal([]byte(text), &db); err != nil {
+		return nil, fmt.Errorf("qosread: CONFIG_DB is not JSON: %w", err)
+	}
+	d := qosread.NewDevice()
+	str := func(v any) string {
+		s, _ := v.(string)
+		return s
+	}
+	dscpMaps := map[string][64]int{}
+	for name, m := range db["DSCP_TO_TC_MAP"] {
+		var dm [64]int
+		for k, v := range m {
+			dk, ok1 := qosread.Atoi(k)
+			tc, ok2 := qosread.Atoi(str(v))
+			if ok1 && ok2 && qosread.DSCPOK(dk) && qosread.Prio(tc) {
+				dm[dk] = tc
+			}
+		}
+		dscpMaps[name] = dm
+	}
+	queueMaps := map[string][8]int{}
+	for name, m := range db["TC_TO_QUEUE_MAP"] {
+		qm := qosread.NewPort().Queue
+		for k, v := range m {
+			tc, ok1 := qosread.Atoi(k)
+			q, ok2 := qosread.Atoi(str(v))
+			if ok1 && ok2 && qosread.Prio(tc) && qosread.Prio(q) {
+				qm[tc] = q
+			}
+		}
+		queueMaps[name] = qm
+	}
+	apply := func(p *qosread.Port, m map[string]any) {
+		if dm, ok := dscpMaps[str(m["dscp_to_tc_map"])]; ok {
+			p.DSCP, p.Trust = dm, "dscp"
+		}
+		if qm, ok := queueMaps[str(m["tc_to_queue_map"])]; ok {
+			p.Queue = qm
+		}
+		if v, ok := m["pfc_enable"]; ok {
+			p.PFC = [8]bool{}
+			for _, c := range qosread.Ints(str(v)) {
+				if qosread.Prio(c) {
+					p.PFC[c] = true
+				}
+			}
+		}
+	}
+	if g, ok := db["PORT_QOS_MAP"]["global"]; ok {
+		apply(&d.Default, g)
+	}
+	for name := range db["PORT"] {
+		d.Named(name)
+	}
+	for name, m := range db["PORT_QOS_MAP"] {
+		if name != "global" {
+			apply(d.Named(name), m)
+		}
+	}
+	for key, m := range db["QUEUE"] {
+		port, qs, ok := strings.Cut(key, "|")
+		if !ok {
+			continue
+		}
+		prof := db["WRED_PROFILE"][str(m["wred_profile"])]
+		ecn := str(prof["ecn"])
+		if prof == nil || ecn == "" || ecn == "ecn_none" {
+			continue
+		}
+		for _, q := range qosread.Ints(qs) {
+			if qosread.Prio(q) {
+				d.Named(port).ECN[q] = true
+			}
+		}
+	}
+	for name := range db["PFC_WD"] {
+		if name != "GLOBAL" {
+			d.Named(name).Watchdog = true
+		}
+	}
+	return d, nil
+}
