@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"github.com/fabricgen/fabricgen/templates/view"
 	"strings"
 	"testing"
 
@@ -97,7 +98,7 @@ func TestBothFamiliesICMP(t *testing.T) {
 			f, d := aclFabric(c.plat, both()...)
 			o, err := r.Render(f, d)
 			if c.refused != "" {
-				if err == nil || !strings.Contains(err.Error(), c.refused) || len(AllUnsupported(err)) != 1 {
+				if err == nil || !strings.Contains(err.Error(), c.refused) || len(view.AllUnsupported(err)) != 1 {
 					t.Fatalf("render error %v, want one refusal saying %q", err, c.refused)
 				}
 				return

@@ -2,6 +2,7 @@ package templates
 
 import (
 	"errors"
+	"github.com/fabricgen/fabricgen/templates/view"
 	"os"
 	"path/filepath"
 	"strings"
@@ -212,7 +213,7 @@ func TestUnsupportedValues(t *testing.T) {
 			f, d := tinyFabric(tc.platform, portName(tc.platform))
 			tc.mutate(f, d)
 			_, err := r.Render(f, d)
-			var ue *UnsupportedError
+			var ue *view.UnsupportedError
 			if !errors.As(err, &ue) {
 				t.Fatalf("want an UnsupportedError, got %v", err)
 			}

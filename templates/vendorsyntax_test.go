@@ -1,28 +1,12 @@
 package templates
 
 import (
+	"github.com/fabricgen/fabricgen/templates/view"
 	"strings"
 	"testing"
 
 	"github.com/fabricgen/fabricgen/schema"
 )
-
-// TestEOSSpeedKeywords: every speed in the table renders its EOS keyword.
-func TestEOSSpeedKeywords(t *testing.T) {
-	r := newTestRenderer(t)
-	for speed, kw := range eosSpeeds {
-		f, d := tinyFabric(schema.AristaEOS, "Ethernet1")
-		d.Ports[0].Speed = set(speed)
-		o, err := r.Render(f, d)
-		if err != nil {
-			t.Errorf("%s: %v", bps(speed), err)
-			continue
-		}
-		if !strings.Contains(string(o.Text), "\n   speed "+kw+"\n") {
-			t.Errorf("%s: no \"speed %s\" line", bps(speed), kw)
-		}
-	}
-}
 
 // TestNXOSFECBySpeed: "fec rs-fec" up to 100G, no fec line at 200G and more.
 func TestNXOSFECBySpeed(t *testing.T) {
@@ -39,16 +23,16 @@ func TestNXOSFECBySpeed(t *testing.T) {
 		d.Ports[0].Speed, d.Ports[0].FEC = set(c.speed), set(c.fec)
 		o, err := r.Render(f, d)
 		if err != nil {
-			t.Errorf("%s fec %s: %v", bps(c.speed), c.fec, err)
+			t.Errorf("%s fec %s: %v", view.Bps(c.speed), c.fec, err)
 			continue
 		}
 		text := string(o.Text)
 		if c.want == "" {
 			if strings.Contains(text, "\n  fec ") {
-				t.Errorf("%s fec %s: want no fec line, got\n%s", bps(c.speed), c.fec, text)
+				t.Errorf("%s fec %s: want no fec line, got\n%s", view.Bps(c.speed), c.fec, text)
 			}
 		} else if !strings.Contains(text, "\n  "+c.want+"\n") {
-			t.Errorf("%s fec %s: no %q line", bps(c.speed), c.fec, c.want)
+			t.Errorf("%s fec %s: no %q line", view.Bps(c.speed), c.fec, c.want)
 		}
 	}
 }

@@ -7,7 +7,10 @@
 package platform
 
 import (
+	"io/fs"
 	"sort"
+
+	"github.com/fabricgen/fabricgen/templates/view"
 
 	"github.com/fabricgen/fabricgen/schema"
 )
@@ -28,6 +31,15 @@ type Platform struct {
 
 	// Render parts (templates, view builder, fidelity rows) go below
 	// this line.
+
+	// Render is how the platform's files are named and commented
+	// (extension, comment marker, vendor docs) and what its header adds.
+	Render view.Info
+	// View builds the data the platform's templates print (view.go).
+	View view.Builder
+	// Templates holds the platform's embedded templates, device.tmpl and
+	// its sub-templates (templates/*.tmpl).
+	Templates fs.FS
 }
 
 // Part is one piece a platform folder provides, and how to tell it is
@@ -50,6 +62,15 @@ func Parts() []Part {
 		// Read-back, data-plane and check parts.
 
 		// Render parts.
+		{Name: "render info", File: "platform.go", Present: func(p Platform) bool { return p.Render.Ext != "" && p.Render.Docs != "" }},
+		{Name: "view builder", File: "view.go", Present: func(p Platform) bool { return p.View != nil }},
+		{Name: "templates", File: "templates/device.tmpl", Present: func(p Platform) bool {
+			if p.Templates == nil {
+				return false
+			}
+			_, err := fs.Stat(p.Templates, "device.tmpl")
+			return err == nil
+		}},
 	}
 	sort.SliceStable(parts, func(i, j int) bool { return parts[i].Name < parts[j].Name })
 	return parts

@@ -5,6 +5,7 @@ package juniperjunos
 import (
 	"github.com/fabricgen/fabricgen/internal/platform"
 	"github.com/fabricgen/fabricgen/schema"
+	"github.com/fabricgen/fabricgen/templates/view"
 )
 
 // name is the platform's name in the intent; the folder refers to itself
@@ -21,5 +22,14 @@ func Platform() platform.Platform {
 		// Read-back, data-plane and check parts.
 
 		// Render parts.
+		Render: view.Info{
+			Ext:           "set",
+			Comment:       "#",
+			Docs:          "Junos OS Traffic Management (QFX): classifiers, forwarding-classes, congestion-notification-profile, schedulers",
+			NoRestoration: "",
+			ReleaseNote:   viewReleaseNote,
+		},
+		View:      viewBuildJunos,
+		Templates: Templates(),
 	}
 }

@@ -5,6 +5,7 @@ package linuxdcb
 import (
 	"github.com/fabricgen/fabricgen/internal/platform"
 	"github.com/fabricgen/fabricgen/schema"
+	"github.com/fabricgen/fabricgen/templates/view"
 )
 
 // name is the platform's name in the intent; the folder refers to itself
@@ -21,5 +22,14 @@ func Platform() platform.Platform {
 		// Read-back, data-plane and check parts.
 
 		// Render parts.
+		Render: view.Info{
+			Ext:           "sh",
+			Comment:       "#",
+			Docs:          "iproute2 dcb(8), dcb-app(8), dcb-pfc(8), dcb-ets(8) man pages",
+			NoRestoration: "",
+			HeaderNote:    viewDriverNote,
+		},
+		View:      viewBuild,
+		Templates: Templates(),
 	}
 }

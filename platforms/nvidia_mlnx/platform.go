@@ -5,6 +5,7 @@ package nvidiamlnx
 import (
 	"github.com/fabricgen/fabricgen/internal/platform"
 	"github.com/fabricgen/fabricgen/schema"
+	"github.com/fabricgen/fabricgen/templates/view"
 )
 
 // name is the platform's name in the intent; the folder refers to itself
@@ -21,5 +22,13 @@ func Platform() platform.Platform {
 		// Read-back, data-plane and check parts.
 
 		// Render parts.
+		Render: view.Info{
+			Ext:           "sh",
+			Comment:       "#",
+			Docs:          "NVIDIA MLNX_OFED user manual (mlnx_qos, ECN sysfs), mlnx-tools cma_roce_tos",
+			NoRestoration: "",
+		},
+		View:      viewBuild,
+		Templates: Templates(),
 	}
 }

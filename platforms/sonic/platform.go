@@ -5,6 +5,7 @@ package sonic
 import (
 	"github.com/fabricgen/fabricgen/internal/platform"
 	"github.com/fabricgen/fabricgen/schema"
+	"github.com/fabricgen/fabricgen/templates/view"
 )
 
 // name is the platform's name in the intent; the folder refers to itself
@@ -21,5 +22,13 @@ func Platform() platform.Platform {
 		// Read-back, data-plane and check parts.
 
 		// Render parts.
+		Render: view.Info{
+			Ext:           "json",
+			Comment:       "",
+			Docs:          "SONiC CONFIG_DB schema (sonic-buildimage src/sonic-yang-models)",
+			NoRestoration: "",
+		},
+		View:      viewBuildSONiC,
+		Templates: Templates(),
 	}
 }

@@ -1,7 +1,8 @@
-package templates
+package juniperjunos
 
 import (
 	"fmt"
+	"github.com/fabricgen/fabricgen/templates/view"
 	"strconv"
 	"strings"
 
@@ -10,7 +11,7 @@ import (
 
 // JunosView is the juniper_junos template data: "set" commands, grouped.
 type JunosView struct {
-	Base
+	view.Base
 	// Family is the hardware family the model names (qfx5000, qfx10000,
 	// ex, mx), which picks the strict-high rate cap and the filter actions.
 	Family string
@@ -56,7 +57,7 @@ type JunosTerm struct {
 	// Src and Dst are prefixes, or "".
 	Src, Dst string
 	// SrcPorts and DstPorts are the L4 ports or ranges matched.
-	SrcPorts, DstPorts []PortRangeView
+	SrcPorts, DstPorts []view.PortRangeView
 	// DSCP lists the matched code points ("from dscp", "from
 	// traffic-class" for inet6).
 	DSCP []int
@@ -100,7 +101,7 @@ type JunosInterface struct {
 
 // junosIfKey is a JunosInterface without its identity fields (name,
 // description, address): the key of its cached stanza.
-type junosIfKey struct {
+type viewJunosIfKey struct {
 	desc, ip                  bool
 	mtu                       int
 	family                    string
@@ -112,46 +113,46 @@ type junosIfKey struct {
 
 // junosObject is the name of every class-of-service object fabricgen
 // defines (classifiers, scheduler map, congestion-notification profile).
-const junosObject = "FABRICGEN"
+const viewJunosObject = "FABRICGEN"
 
 // junosStrictCapPercent caps a strict-high queue whose intent sets no
 // shaper: Juniper recommends a rate on every strict-high queue ("Defining
 // CoS Queue Scheduling Priority", Traffic Management for QFX) so it cannot
 // starve the others; congestion notifications need a small fraction.
-const junosStrictCapPercent = 5
+const viewJunosStrictCapPercent = 5
 
 // junosWDPollMS is the Junos PFC watchdog's default poll interval (Junos
 // "Configuring PFC Watchdog": poll 100 ms, detection 2 polls, recovery 200 ms).
-const junosWDPollMS = 100
+const viewJunosWDPollMS = 100
 
-func buildJunos(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
+func viewBuildJunos(f *schema.Fabric, d *schema.Device, b view.Base) (any, error) {
 	const global = "fabricgen writes one Junos classifier, scheduler map and congestion-notification profile per device; attach the same policy to every port"
-	var rej refusals // every refusal of the device, not only the first
-	rej.add(requireUniform(d, global, aspTrust, aspDSCP, aspPCP, aspQueueMap, aspQueues, aspPFCSet, aspWatchdog))
-	rej.add(rejectBuffers(d, b, "Junos derives PFC headroom from cable-length and MRU and sizes buffers in percent; fabricgen renders no Junos buffer statements"))
+	var rej view.Collector // every refusal of the device, not only the first
+	rej.Add(view.RequireUniform(d, global, view.AspTrust, view.AspDSCP, view.AspPCP, view.AspQueueMap, view.AspQueues, view.AspPFCSet, view.AspWatchdog))
+	rej.Add(view.RejectBuffers(d, b, "Junos derives PFC headroom from cable-length and MRU and sizes buffers in percent; fabricgen renders no Junos buffer statements"))
 	q := b.QoS
-	qq := firstQoS(d)
-	names := classNames(f)
+	qq := view.FirstQoS(d)
+	names := view.ClassNames(f)
 	fam := d.Family
 	if fam == "" {
 		fam = schema.JunosQFX5000
 	}
 	v := &JunosView{Base: b, Family: string(fam)}
-	v.Sections = append(v.Sections, JunosSection{"forwarding classes", junosForwardingClasses(q, names)})
+	v.Sections = append(v.Sections, JunosSection{"forwarding classes", viewJunosForwardingClasses(q, names)})
 	trust := schema.Trust(q.Trust)
 	if trust == schema.TrustNone {
-		rej.add(unsupported(d, "trust none", "a Junos interface always has a classifier (default or explicit); fabricgen binds DSCP and/or 802.1p classifiers", qq.Trust.Src))
+		rej.Add(view.Unsupported(d, "trust none", "a Junos interface always has a classifier (default or explicit); fabricgen binds DSCP and/or 802.1p classifiers", qq.Trust.Src))
 	}
-	v.Sections = append(v.Sections, JunosSection{"classifiers", junosClassifiers(q, trust, names)})
+	v.Sections = append(v.Sections, JunosSection{"classifiers", viewJunosClassifiers(q, trust, names)})
 	if len(q.PFC) > 0 {
-		cnp, err := junosPFC(d, q, qq, trust)
-		if !rej.add(err) {
+		cnp, err := viewJunosPFC(d, q, qq, trust)
+		if !rej.Add(err) {
 			return nil, err
 		}
 		v.Sections = append(v.Sections, JunosSection{"priority-based flow control", cnp})
 	}
-	drops, sch, err := junosSchedulers(f, d, q, names, fam)
-	if !rej.add(err) {
+	drops, sch, err := viewJunosSchedulers(f, d, q, names, fam)
+	if !rej.Add(err) {
 		return nil, err
 	}
 	if len(drops) > 0 {
@@ -159,30 +160,30 @@ func buildJunos(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 	}
 	v.Sections = append(v.Sections, JunosSection{"schedulers", sch})
 	for _, a := range b.ACLs {
-		fs, err := junosFilters(f, d, a, names, q, fam)
-		if !rej.add(err) {
+		fs, err := viewJunosFilters(f, d, a, names, q, fam)
+		if !rej.Add(err) {
 			return nil, err
 		}
 		v.Filters = append(v.Filters, fs...)
 	}
-	if err := junosACLText(b.stanzas, d, v.Filters); !rej.add(err) {
+	if err := viewJunosACLText(b.Stanzas, d, v.Filters); !rej.Add(err) {
 		return nil, err
 	}
-	ifs, err := junosInterfaces(b.stanzas, d, b.Ports, b.ACLs, qq != nil, trust)
-	if !rej.add(err) {
+	ifs, err := viewJunosInterfaces(b.Stanzas, d, b.Ports, b.ACLs, qq != nil, trust)
+	if !rej.Add(err) {
 		return nil, err
 	}
 	v.Interfaces = ifs
-	return v, rej.err()
+	return v, rej.Err()
 }
 
 // junosCoS prefixes every class-of-service statement.
-const junosCoS = "set class-of-service "
+const viewJunosCoS = "set class-of-service "
 
 // junosForwardingClasses renders one forwarding class per priority, lossless
 // ones with no-loss and their PFC priority.
-func junosForwardingClasses(q QoSView, names [8]string) []string {
-	const cos = junosCoS
+func viewJunosForwardingClasses(q view.QoSView, names [8]string) []string {
+	const cos = viewJunosCoS
 	var fc []string
 	for pr := 0; pr < 8; pr++ {
 		line := fmt.Sprintf("%sforwarding-classes class %s queue-num %d", cos, names[pr], q.QueueOf[pr])
@@ -198,8 +199,8 @@ func junosForwardingClasses(q QoSView, names [8]string) []string {
 }
 
 // junosClassifiers renders the DSCP and/or 802.1p classifiers trust asks for.
-func junosClassifiers(q QoSView, trust schema.Trust, names [8]string) []string {
-	const cos = junosCoS
+func viewJunosClassifiers(q view.QoSView, trust schema.Trust, names [8]string) []string {
+	const cos = viewJunosCoS
 	var cl []string
 	if trust != schema.TrustPCP {
 		for _, g := range q.DSCPByPriority {
@@ -220,8 +221,8 @@ func junosClassifiers(q QoSView, trust schema.Trust, names [8]string) []string {
 
 // junosPFC renders the congestion notification profile: DSCP-based (or
 // 802.1p) PFC input, 802.1p output, and the PFC watchdog.
-func junosPFC(d *schema.Device, q QoSView, qq *schema.PortQoS, trust schema.Trust) ([]string, error) {
-	const cos = junosCoS
+func viewJunosPFC(d *schema.Device, q view.QoSView, qq *schema.PortQoS, trust schema.Trust) ([]string, error) {
+	const cos = viewJunosCoS
 	lossless := q.Lossless
 	var cnp []string
 	if trust == schema.TrustPCP {
@@ -238,11 +239,11 @@ func junosPFC(d *schema.Device, q QoSView, qq *schema.PortQoS, trust schema.Trus
 	for _, p := range q.PFC {
 		cnp = append(cnp, fmt.Sprintf("%scongestion-notification-profile FABRICGEN output ieee-802.1 code-point %03b flow-control-queue %d", cos, p, q.QueueOf[p]))
 	}
-	var rej refusals
+	var rej view.Collector
 	if w := q.Watchdog; w != nil {
 		src := qq.Watchdog.Src
 		if w.Action != "" && w.Action != string(schema.WatchdogDrop) {
-			rej.add(unsupported(d, "pfc_watchdog "+w.Name+" action "+w.Action,
+			rej.Add(view.Unsupported(d, "pfc_watchdog "+w.Name+" action "+w.Action,
 				"the Junos PFC watchdog disables (drops) a stormed queue for the recovery time; use action drop", src))
 		}
 		wd := cos + "congestion-notification-profile FABRICGEN pfc-watchdog"
@@ -251,14 +252,14 @@ func junosPFC(d *schema.Device, q QoSView, qq *schema.PortQoS, trust schema.Trus
 		// the bare line is added only when nothing follows it.
 		bare := len(cnp)
 		cnp = append(cnp, wd)
-		poll := int64(junosWDPollMS)
+		poll := int64(viewJunosWDPollMS)
 		if w.PollSet {
 			poll = w.PollMS
 			cnp = append(cnp, fmt.Sprintf("%s poll-interval %d", wd, poll))
 		}
 		if w.DetectionSet {
 			if poll <= 0 || w.DetectionMS%poll != 0 || w.DetectionMS/poll < 1 {
-				rej.add(unsupported(d, fmt.Sprintf("pfc_watchdog %s detection %d ms", w.Name, w.DetectionMS),
+				rej.Add(view.Unsupported(d, fmt.Sprintf("pfc_watchdog %s detection %d ms", w.Name, w.DetectionMS),
 					"Junos detects a storm after a whole number of poll intervals (detection); make detection a multiple of poll_interval", src))
 			} else {
 				cnp = append(cnp, fmt.Sprintf("%s detection %d", wd, w.DetectionMS/poll))
@@ -270,19 +271,19 @@ func junosPFC(d *schema.Device, q QoSView, qq *schema.PortQoS, trust schema.Trus
 			cnp = append(cnp[:bare], cnp[bare+1:]...)
 		}
 	}
-	return cnp, rej.err()
+	return cnp, rej.Err()
 }
 
 // junosSchedulers renders the ECN drop profiles, and the schedulers
 // followed by the scheduler map.
-func junosSchedulers(f *schema.Fabric, d *schema.Device, q QoSView, names [8]string, fam schema.JunosFamily) (drops, sched []string, err error) {
-	const cos = junosCoS
+func viewJunosSchedulers(f *schema.Fabric, d *schema.Device, q view.QoSView, names [8]string, fam schema.JunosFamily) (drops, sched []string, err error) {
+	const cos = viewJunosCoS
 	var sch, smap []string
 	dropSeen := map[string]bool{}
-	var rej refusals
+	var rej view.Collector
 	for _, qu := range q.Queues {
 		if qu.ShaperBps > 0 && !qu.Strict {
-			rej.add(unsupported(d, fmt.Sprintf("queue %d shaper %s", qu.ID, bps(qu.ShaperBps)), "fabricgen renders no Junos shaping-rate; remove the shaper", queueSrc(d, qu.ID, qShaper)))
+			rej.Add(view.Unsupported(d, fmt.Sprintf("queue %d shaper %s", qu.ID, view.Bps(qu.ShaperBps)), "fabricgen renders no Junos shaping-rate; remove the shaper", view.QueueSrc(d, qu.ID, view.QShaper)))
 		}
 		name := "FABRICGEN-Q" + strconv.Itoa(qu.ID)
 		// ECN: an interpolated drop profile (fill level in percent of the
@@ -293,8 +294,8 @@ func junosSchedulers(f *schema.Fabric, d *schema.Device, q QoSView, names [8]str
 		var ecn []string
 		if e := qu.ECN; e != nil {
 			if !e.HasFill {
-				rej.add(unsupported(d, fmt.Sprintf("ecn_profile %s on queue %d (%d–%d bytes)", e.Name, qu.ID, e.MinBytes, e.MaxBytes),
-					"Junos drop profiles take thresholds as fill levels in percent of the queue buffer, not bytes; give the ecn_profile min_fill_level and max_fill_level", ecnProfileSrc(f, e.Name, queueSrc(d, qu.ID, qECN))))
+				rej.Add(view.Unsupported(d, fmt.Sprintf("ecn_profile %s on queue %d (%d–%d bytes)", e.Name, qu.ID, e.MinBytes, e.MaxBytes),
+					"Junos drop profiles take thresholds as fill levels in percent of the queue buffer, not bytes; give the ecn_profile min_fill_level and max_fill_level", viewEcnProfileSrc(f, e.Name, view.QueueSrc(d, qu.ID, view.QECN))))
 			}
 			dp := "FABRICGEN-ECN-" + e.Name
 			if !dropSeen[dp] {
@@ -313,7 +314,7 @@ func junosSchedulers(f *schema.Fabric, d *schema.Device, q QoSView, names [8]str
 		switch {
 		case qu.Strict:
 			sch = append(sch, cos+"schedulers "+name+" priority strict-high")
-			sch = append(sch, cos+"schedulers "+name+" "+junosStrictCap(fam, qu.ShaperBps))
+			sch = append(sch, cos+"schedulers "+name+" "+viewJunosStrictCap(fam, qu.ShaperBps))
 		case qu.Sched == string(schema.SchedDWRR) || qu.Weight > 0:
 			sch = append(sch, fmt.Sprintf("%sschedulers %s transmit-rate percent %d", cos, name, qu.Weight))
 		case len(ecn) == 0:
@@ -324,7 +325,7 @@ func junosSchedulers(f *schema.Fabric, d *schema.Device, q QoSView, names [8]str
 			smap = append(smap, fmt.Sprintf("%sscheduler-maps FABRICGEN forwarding-class %s scheduler %s", cos, names[pr], name))
 		}
 	}
-	if err := rej.err(); err != nil {
+	if err := rej.Err(); err != nil {
 		return nil, nil, err
 	}
 	return drops, append(sch, smap...), nil
@@ -333,9 +334,9 @@ func junosSchedulers(f *schema.Fabric, d *schema.Device, q QoSView, names [8]str
 // junosInterfaces builds the ports' stanzas (description, MTU, address,
 // filters and, when the device has QoS, the class-of-service bindings) and
 // renders each through the "interface" template.
-func junosInterfaces(st *stanzaSet, d *schema.Device, ports []PortView, acls []ACLView, hasQoS bool, trust schema.Trust) ([]JunosInterface, error) {
+func viewJunosInterfaces(st *view.StanzaSet, d *schema.Device, ports []view.PortView, acls []view.ACLView, hasQoS bool, trust schema.Trust) ([]JunosInterface, error) {
 	var ifs []JunosInterface
-	var rej refusals
+	var rej view.Collector
 	families := map[string][]string{}
 	for _, a := range acls {
 		if a.HasIPv4 {
@@ -351,7 +352,7 @@ func junosInterfaces(st *stanzaSet, d *schema.Device, ports []PortView, acls []A
 			in.Description = strconv.Quote(p.Description)
 		}
 		if p.LinkPause {
-			rej.add(unsupported(d, "link_pause on "+p.Name, "fabricgen renders no Junos 802.3x flow-control; turn link_pause off", d.Ports[i].QoS.LinkPause.Src))
+			rej.Add(view.Unsupported(d, "link_pause on "+p.Name, "fabricgen renders no Junos 802.3x flow-control; turn link_pause off", d.Ports[i].QoS.LinkPause.Src))
 		}
 		if p.IPFamily == "ipv6" {
 			in.Family = "inet6"
@@ -375,45 +376,45 @@ func junosInterfaces(st *stanzaSet, d *schema.Device, ports []PortView, acls []A
 				if dir.word == "output" {
 					pdir = "out"
 				}
-				rej.add(unsupported(d, fmt.Sprintf("%d ACLs bound %s on %s (%s)", len(dir.names), pdir, p.Name, strings.Join(dir.names, ", ")),
-					"a QFX interface takes one firewall filter per direction and family (filter "+dir.word+" NAME); merge the ACLs", portACLSrc(d, p.Name, pdir)))
+				rej.Add(view.Unsupported(d, fmt.Sprintf("%d ACLs bound %s on %s (%s)", len(dir.names), pdir, p.Name, strings.Join(dir.names, ", ")),
+					"a QFX interface takes one firewall filter per direction and family (filter "+dir.word+" NAME); merge the ACLs", view.PortACLSrc(d, p.Name, pdir)))
 			}
 		}
 		if hasQoS {
-			in.SchedulerMap = junosObject
+			in.SchedulerMap = viewJunosObject
 			if len(p.PFC) > 0 {
-				in.CNP = junosObject
+				in.CNP = viewJunosObject
 			}
 			if trust != schema.TrustPCP {
-				in.DSCPClassifier = junosObject
+				in.DSCPClassifier = viewJunosObject
 			}
 			if trust == schema.TrustPCP || trust == schema.TrustBoth {
-				in.PCPClassifier = junosObject
+				in.PCPClassifier = viewJunosObject
 			}
 		}
-		key := junosIfKey{in.Description != "", in.IP != "", in.MTU, in.Family, in.Routed, in.FilterIn, in.FilterOut,
+		key := viewJunosIfKey{in.Description != "", in.IP != "", in.MTU, in.Family, in.Routed, in.FilterIn, in.FilterOut,
 			strings.Join(in.FilterInFamilies, " "), strings.Join(in.FilterOutFamilies, " "),
 			in.SchedulerMap, in.CNP, in.DSCPClassifier, in.PCPClassifier}
-		text, err := renderStanza(st, "interface", key, &in, junosMarked, in.Name, in.Description, in.IP)
+		text, err := view.RenderStanza(st, "interface", key, &in, viewJunosMarked, in.Name, in.Description, in.IP)
 		if err != nil {
 			return nil, fmt.Errorf("device %s interface %s: %w", d.Name, p.Name, err)
 		}
 		in.Text = strings.TrimPrefix(text, "\n")
 		ifs = append(ifs, in)
 	}
-	return ifs, rej.err()
+	return ifs, rej.Err()
 }
 
 // junosMarked is in with its identity values replaced by marks.
-func junosMarked(in JunosInterface) JunosInterface {
-	in.Name, in.Description, in.IP = mark(0, in.Name), mark(1, in.Description), mark(2, in.IP)
+func viewJunosMarked(in JunosInterface) JunosInterface {
+	in.Name, in.Description, in.IP = view.Mark(0, in.Name), view.Mark(1, in.Description), view.Mark(2, in.IP)
 	return in
 }
 
 // junosACLText renders each filter through the "filter" template.
-func junosACLText(st *stanzaSet, d *schema.Device, filters []JunosFilter) error {
+func viewJunosACLText(st *view.StanzaSet, d *schema.Device, filters []JunosFilter) error {
 	for i := range filters {
-		text, err := st.execute("filter", &filters[i])
+		text, err := st.Execute("filter", &filters[i])
 		if err != nil {
 			return fmt.Errorf("device %s filter %s: %w", d.Name, filters[i].Name, err)
 		}
@@ -425,9 +426,9 @@ func junosACLText(st *stanzaSet, d *schema.Device, filters []JunosFilter) error 
 // junosFilters builds one ACL's firewall filters, one per family. Terms
 // are named after the rule's sequence number; Junos discards what no term
 // accepts.
-func junosFilters(f *schema.Fabric, d *schema.Device, a ACLView, names [8]string, q QoSView, family schema.JunosFamily) ([]JunosFilter, error) {
+func viewJunosFilters(f *schema.Fabric, d *schema.Device, a view.ACLView, names [8]string, q view.QoSView, family schema.JunosFamily) ([]JunosFilter, error) {
 	var out []JunosFilter
-	var rej refusals
+	var rej view.Collector
 	for _, fam := range []struct {
 		on       bool
 		name, fm string
@@ -437,7 +438,7 @@ func junosFilters(f *schema.Fabric, d *schema.Device, a ACLView, names [8]string
 		}
 		fl := JunosFilter{Family: fam.name, Name: a.Name}
 		for _, r := range a.Rules {
-			if !ruleInFamily(r, fam.fm) {
+			if !view.RuleInFamily(r, fam.fm) {
 				continue
 			}
 			t := JunosTerm{Family: fam.name, Filter: a.Name, Seq: r.Seq, Src: r.Src, Dst: r.Dst,
@@ -454,10 +455,10 @@ func junosFilters(f *schema.Fabric, d *schema.Device, a ACLView, names [8]string
 			} else if r.SetDSCP >= 0 {
 				switch {
 				case family.IsQFX():
-					rej.add(unsupported(d, fmt.Sprintf("acl %s rule %d set_dscp %d", a.Name, r.Seq, r.SetDSCP),
-						"the firewall filter action \"then dscp\" is documented for MX and EX, not QFX; re-mark on the host or on another hop, or set model to the MX/EX the device is", ruleSrc(f, a.Name, r.Seq)))
+					rej.Add(view.Unsupported(d, fmt.Sprintf("acl %s rule %d set_dscp %d", a.Name, r.Seq, r.SetDSCP),
+						"the firewall filter action \"then dscp\" is documented for MX and EX, not QFX; re-mark on the host or on another hop, or set model to the MX/EX the device is", view.RuleSrc(f, a.Name, r.Seq)))
 				case fam.name == "inet6":
-					rej.add(unsupported(d, fmt.Sprintf("acl %s rule %d set_dscp on IPv6", a.Name, r.Seq), "fabricgen renders Junos DSCP re-marking for family inet only", ruleSrc(f, a.Name, r.Seq)))
+					rej.Add(view.Unsupported(d, fmt.Sprintf("acl %s rule %d set_dscp on IPv6", a.Name, r.Seq), "fabricgen renders Junos DSCP re-marking for family inet only", view.RuleSrc(f, a.Name, r.Seq)))
 				default:
 					t.SetDSCP, t.ForwardingClass = r.SetDSCP, names[q.DSCP[r.SetDSCP]]
 				}
@@ -466,7 +467,7 @@ func junosFilters(f *schema.Fabric, d *schema.Device, a ACLView, names [8]string
 		}
 		out = append(out, fl)
 	}
-	return out, rej.err()
+	return out, rej.Err()
 }
 
 // junosStrictCap is the statement that caps a strict-high queue: a shaping
@@ -475,19 +476,19 @@ func junosFilters(f *schema.Fabric, d *schema.Device, a ACLView, names [8]string
 // where it limits the traffic treated as strict-high ("transmit-rate",
 // QFX10000 Switches). The rate is the queue's shaper, else
 // junosStrictCapPercent.
-func junosStrictCap(fam schema.JunosFamily, shaperBps int64) string {
+func viewJunosStrictCap(fam schema.JunosFamily, shaperBps int64) string {
 	kw := "shaping-rate"
 	if fam == schema.JunosQFX10000 {
 		kw = "transmit-rate"
 	}
 	if shaperBps > 0 {
-		return kw + " " + junosRate(shaperBps)
+		return kw + " " + viewJunosRate(shaperBps)
 	}
-	return fmt.Sprintf("%s percent %d", kw, junosStrictCapPercent)
+	return fmt.Sprintf("%s percent %d", kw, viewJunosStrictCapPercent)
 }
 
 // junosRate writes bit/s with Junos's k, m and g suffixes (exact values only).
-func junosRate(v int64) string {
+func viewJunosRate(v int64) string {
 	switch {
 	case v%1_000_000_000 == 0:
 		return strconv.FormatInt(v/1_000_000_000, 10) + "g"
@@ -501,11 +502,24 @@ func junosRate(v int64) string {
 
 // ecnProfileSrc is the ecn_profile block's range (the block to add fill
 // levels to), else fallback.
-func ecnProfileSrc(f *schema.Fabric, name string, fallback schema.Range) schema.Range {
+func viewEcnProfileSrc(f *schema.Fabric, name string, fallback schema.Range) schema.Range {
 	for _, e := range f.ECNProfiles {
 		if e.Name == name && !e.Range.IsZero() {
 			return e.Range
 		}
 	}
 	return fallback
+}
+
+// viewReleaseNote is what a Junos header's release line adds: the
+// hardware family (and model) the render is for.
+func viewReleaseNote(d *schema.Device) string {
+	if d.Family == "" {
+		return ""
+	}
+	line := ", hardware family " + string(d.Family)
+	if d.Model.V != "" {
+		line += " (model " + view.OneLine(d.Model.V) + ")"
+	}
+	return line
 }

@@ -1,4 +1,4 @@
-package templates
+package view
 
 import (
 	"fmt"
@@ -6,31 +6,32 @@ import (
 	"github.com/fabricgen/fabricgen/schema"
 )
 
-// aspect names a part of the effective QoS that some platforms configure
+// Aspect names a part of the effective QoS that some platforms configure
 // once per device rather than per port.
-type aspect int
+type Aspect int
 
+// The aspects RequireUniform compares.
 const (
-	aspTrust aspect = iota
-	aspDSCP
-	aspPCP
-	aspQueueMap
-	aspQueues
-	// aspPFCSet: every port uses the same lossless priorities or none.
-	aspPFCSet
-	aspWatchdog
-	aspBuffer
+	AspTrust Aspect = iota
+	AspDSCP
+	AspPCP
+	AspQueueMap
+	AspQueues
+	// AspPFCSet means every port uses the same lossless priorities or none.
+	AspPFCSet
+	AspWatchdog
+	AspBuffer
 	aspMTU
 )
 
-// requireUniform fails when two ports of d disagree on an aspect the platform
+// RequireUniform fails when two ports of d disagree on an Aspect the platform
 // can only configure device-wide. The error names both ports and the value.
-// Every differing aspect is refused, once per line that sets it.
-func requireUniform(d *schema.Device, reason string, aspects ...aspect) error {
+// Every differing Aspect is refused, once per line that sets it.
+func RequireUniform(d *schema.Device, reason string, aspects ...Aspect) error {
 	var ref *schema.Port
-	var rej refusals
+	var rej Collector
 	type seenKey struct {
-		a   aspect
+		a   Aspect
 		src schema.Range
 	}
 	var seen map[seenKey]bool
@@ -52,44 +53,44 @@ func requireUniform(d *schema.Device, reason string, aspects ...aspect) error {
 				}
 				if k := (seenKey{a, src}); !seen[k] {
 					seen[k] = true
-					rej.add(unsupported(d, what, reason, src))
+					rej.Add(Unsupported(d, what, reason, src))
 				}
 			}
 		}
 	}
-	return rej.err()
+	return rej.Err()
 }
 
-// differ describes how p differs from ref in aspect a, or returns "".
-func differ(a aspect, ref, p *schema.Port) (string, schema.Range) {
+// differ describes how p differs from ref in Aspect a, or returns "".
+func differ(a Aspect, ref, p *schema.Port) (string, schema.Range) {
 	r, q := ref.QoS, p.QoS
 	per := func(what string, rv, pv any) string {
 		return fmt.Sprintf("%s %v on %s but %v on %s", what, pv, p.Name, rv, ref.Name)
 	}
 	switch a {
-	case aspTrust:
+	case AspTrust:
 		if r.Trust.V != q.Trust.V {
 			return per("trust", r.Trust.V, q.Trust.V), q.Trust.Src
 		}
-	case aspDSCP:
+	case AspDSCP:
 		for i := range r.DSCP {
 			if r.DSCP[i].V != q.DSCP[i].V {
 				return per(fmt.Sprintf("DSCP %d → priority", i), r.DSCP[i].V, q.DSCP[i].V), q.DSCP[i].Src
 			}
 		}
-	case aspPCP:
+	case AspPCP:
 		for i := range r.PCP {
 			if r.PCP[i].V != q.PCP[i].V {
 				return per(fmt.Sprintf("PCP %d → priority", i), r.PCP[i].V, q.PCP[i].V), q.PCP[i].Src
 			}
 		}
-	case aspQueueMap:
+	case AspQueueMap:
 		for i := range r.Queue {
 			if r.Queue[i].V != q.Queue[i].V {
 				return per(fmt.Sprintf("priority %d → queue", i), r.Queue[i].V, q.Queue[i].V), q.Queue[i].Src
 			}
 		}
-	case aspQueues:
+	case AspQueues:
 		for i := range r.Queues {
 			a, b := r.Queues[i], q.Queues[i]
 			switch {
@@ -103,16 +104,16 @@ func differ(a aspect, ref, p *schema.Port) (string, schema.Range) {
 				return per(fmt.Sprintf("queue %d shaper", i), a.Shaper.V, b.Shaper.V), b.Shaper.Src
 			}
 		}
-	case aspPFCSet:
+	case AspPFCSet:
 		rp, qp := r.Lossless(), q.Lossless()
 		if rp != 0 && qp != 0 && rp != qp {
 			return per("PFC priorities", rp.List(), qp.List()), q.PFC[firstSet(q)].Src
 		}
-	case aspWatchdog:
+	case AspWatchdog:
 		if r.Lossless() != 0 && q.Lossless() != 0 && r.Watchdog.V != q.Watchdog.V {
 			return per("pfc_watchdog", wdName(r.Watchdog.V), wdName(q.Watchdog.V)), q.Watchdog.Src
 		}
-	case aspBuffer:
+	case AspBuffer:
 		if !bufferEqual(r.Buffer, q.Buffer) {
 			return fmt.Sprintf("buffer settings on %s that differ from %s", p.Name, ref.Name), q.Buffer.Headroom.Src
 		}

@@ -1,4 +1,4 @@
-package templates
+package view
 
 import (
 	"strings"
@@ -33,20 +33,20 @@ func isShellWord(s string) bool {
 	return true
 }
 
-// shellWord returns s as one POSIX shell word: s itself when every
+// ShellWord returns s as one POSIX shell word: s itself when every
 // character is plain, otherwise s in single quotes (a quote inside is
 // closed, escaped with a backslash and reopened).
-func shellWord(s string) string {
+func ShellWord(s string) string {
 	if isShellWord(s) {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// shellString quotes a message for echo: in double quotes when nothing in
+// ShellString quotes a message for echo: in double quotes when nothing in
 // it is special there ($, `, \, " and the interactive shell's !) and it
 // holds no control character, otherwise in single quotes.
-func shellString(s string) string {
+func ShellString(s string) string {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c < 0x20 || c == 0x7f || strings.IndexByte("$`\\\"!", c) >= 0 {
 			return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
@@ -55,10 +55,10 @@ func shellString(s string) string {
 	return `"` + s + `"`
 }
 
-// oneLine makes s safe inside a comment line or a CLI argument: each
+// OneLine makes s safe inside a comment line or a CLI argument: each
 // control character (a newline would start a new line) becomes its
 // visible escape \xNN. Text without them is returned as is.
-func oneLine(s string) string {
+func OneLine(s string) string {
 	clean := true
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c < 0x20 || c == 0x7f {

@@ -1,7 +1,11 @@
-package templates
+// Package hostrender is the view builder the two host platforms share
+// (nvidia_mlnx, linux_dcb): one bash script per host, each platform
+// folder giving its own flavour and templates.
+package hostrender
 
 import (
 	"fmt"
+	"github.com/fabricgen/fabricgen/templates/view"
 	"strconv"
 	"strings"
 
@@ -11,7 +15,7 @@ import (
 // HostView is the nvidia_mlnx and linux_dcb template data: a bash script
 // whose state-changing lines are each one simple command.
 type HostView struct {
-	Base
+	view.Base
 	// Tools lists the commands the script checks for before changing anything.
 	Tools []HostTool
 	// Probes check each optional capability the script uses (a driver's
@@ -127,7 +131,7 @@ type HostStanza struct {
 // the key of its cached stanza (and, with the name, of its filled text).
 type hostIfKey struct {
 	q     *schema.PortQoS
-	fl    hostFlavour
+	fl    Flavour
 	rdma  hostRDMAKey
 	setup bool
 	mtu   int
@@ -157,10 +161,10 @@ func rdmaKey(rd *schema.RDMA) hostRDMAKey {
 
 // hostMarked is h with its name-derived words replaced by marks.
 func hostMarked(h HostStanza) HostStanza {
-	h.Word, h.IBDev = mark(0, h.Word), mark(1, h.IBDev)
-	h.ECNNotify, h.ECNReact = mark(2, h.ECNNotify), mark(3, h.ECNReact)
-	h.CNPDSCPFile, h.CNPPriorityFile = mark(4, h.CNPDSCPFile), mark(5, h.CNPPriorityFile)
-	h.DSCPCheckMessage = mark(6, h.DSCPCheckMessage)
+	h.Word, h.IBDev = view.Mark(0, h.Word), view.Mark(1, h.IBDev)
+	h.ECNNotify, h.ECNReact = view.Mark(2, h.ECNNotify), view.Mark(3, h.ECNReact)
+	h.CNPDSCPFile, h.CNPPriorityFile = view.Mark(4, h.CNPDSCPFile), view.Mark(5, h.CNPPriorityFile)
+	h.DSCPCheckMessage = view.Mark(6, h.DSCPCheckMessage)
 	return h
 }
 
@@ -177,60 +181,54 @@ func (h HostInterface) Commands() []string {
 	return strings.Split(h.Text, "\n")
 }
 
-type hostFlavour struct {
-	mlnx bool
-	// driver is the NIC's kernel driver: mlx5_core (nvidia_mlnx: MLNX_OFED's),
+// Flavour is what sets one host platform's script apart from the other's:
+// each host folder's view builder passes its own.
+type Flavour struct {
+	// MLNX is true for MLNX_OFED's tools (mlnx_qos, cma_roce_tos), false
+	// for iproute2 dcb and the kernel's configfs.
+	MLNX bool
+	// Driver is the NIC's kernel driver: mlx5_core (nvidia_mlnx: MLNX_OFED's),
 	// ice or bnxt_en.
-	driver string
+	Driver string
 }
 
 // stormGuard reports whether the driver has the ethtool tunable
 // pfc-prevention-tout (mlx5 only: "net/mlx5e: PFC stall prevention support").
-func (fl hostFlavour) stormGuard() bool { return fl.driver == schema.DefaultNICDriver }
-
-func buildMLNX(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
-	return buildHost(f, d, b, hostFlavour{mlnx: true, driver: schema.DefaultNICDriver})
-}
-
-func buildDCB(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
-	drv := d.Driver.V
-	if drv == "" {
-		drv = schema.DefaultNICDriver
-	}
-	return buildHost(f, d, b, hostFlavour{driver: drv})
-}
+func (fl Flavour) stormGuard() bool { return fl.Driver == schema.DefaultNICDriver }
 
 // hostRDMADrivers names the RDMA driver that gives each NIC driver its
 // infiniband device.
 var hostRDMADrivers = map[string]string{"mlx5_core": "mlx5_ib", "ice": "irdma", "bnxt_en": "bnxt_re"}
 
-func buildHost(f *schema.Fabric, d *schema.Device, b Base, fl hostFlavour) (any, error) {
+// Build is the host platforms' view builder: the script's view for
+// device d, with the flavour fl of the platform.
+func Build(f *schema.Fabric, d *schema.Device, b view.Base, fl Flavour) (any, error) {
 	v := &HostView{Base: b}
 	rd := d.RDMA
 	v.Tools = hostTools(d, fl)
-	needIB := rd != nil && (rd.ToS.Set || (rd.RoCEMode.Set && fl.mlnx))
+	needIB := rd != nil && (rd.ToS.Set || (rd.RoCEMode.Set && fl.MLNX))
 	// configfsReady is set once the linux_dcb script has loaded rdma_cm and
 	// mounted configfs; later ports need not repeat it.
 	configfsReady := false
 	notes := map[string]bool{}
-	var rej refusals // every refusal of the device, not only the first
+	var rej view.Collector // every refusal of the device, not only the first
 	for i, p := range b.Ports {
 		pq := d.Ports[i].QoS
 		ibvar := "ibdev_" + shellVar(p.Name)
 		if needIB {
 			ibdir := "/sys/class/net/" + p.Name + "/device/infiniband"
-			v.Probes = append(v.Probes, HostProbe{Test: "[ -d " + shellWord(ibdir) + " ]",
-				Message: p.Name + " has no RDMA device (" + ibdir + "): load " + hostRDMADrivers[fl.driver] + ", the RDMA driver of " + fl.driver})
-			v.Lookups = append(v.Lookups, HostLookup{Var: ibvar, Command: "find " + shellWord(ibdir) + " -mindepth 1 -maxdepth 1 -printf '%f'"})
+			v.Probes = append(v.Probes, HostProbe{Test: "[ -d " + view.ShellWord(ibdir) + " ]",
+				Message: p.Name + " has no RDMA device (" + ibdir + "): load " + hostRDMADrivers[fl.Driver] + ", the RDMA driver of " + fl.Driver})
+			v.Lookups = append(v.Lookups, HostLookup{Var: ibvar, Command: "find " + view.ShellWord(ibdir) + " -mindepth 1 -maxdepth 1 -printf '%f'"})
 		}
 		if pq != nil {
 			v.Probes = append(v.Probes, hostProbes(d, p, pq, fl)...)
 			hostNotes(p, pq, fl, notes)
 		}
-		setup := pq != nil && rd != nil && rd.ToS.Set && !fl.mlnx && !configfsReady
+		setup := pq != nil && rd != nil && rd.ToS.Set && !fl.MLNX && !configfsReady
 		key := hostIfKey{q: pq, fl: fl, rdma: rdmaKey(rd), setup: setup, mtu: p.MTU, pause: hostPause(p, pq)}
-		text, err := hostInterfaceText(b.stanzas, d, p, pq, key, ibvar)
-		if !rej.add(err) {
+		text, err := hostInterfaceText(b.Stanzas, d, p, pq, key, ibvar)
+		if !rej.Add(err) {
 			return nil, err
 		}
 		configfsReady = configfsReady || setup
@@ -242,9 +240,9 @@ func buildHost(f *schema.Fabric, d *schema.Device, b Base, fl hostFlavour) (any,
 	for n := range notes {
 		v.Notes = append(v.Notes, n)
 	}
-	sortStrings(v.Notes)
+	view.SortStrings(v.Notes)
 	v.Preamble = hostPreamble(v)
-	return v, rej.err()
+	return v, rej.Err()
 }
 
 // hostInterfaceText renders one port's commands through the "interface"
@@ -252,8 +250,8 @@ func buildHost(f *schema.Fabric, d *schema.Device, b Base, fl hostFlavour) (any,
 // of one name and key (NICs mostly share "eth0") share the rendered text,
 // and the view is built only when it is not cached yet: a cached text had
 // no refusal, and neither has a port of the same key.
-func hostInterfaceText(st *stanzaSet, d *schema.Device, p PortView, pq *schema.PortQoS, key hostIfKey, ibvar string) (string, error) {
-	if text, ok := st.cachedNamed("interface", key, p.Name); ok {
+func hostInterfaceText(st *view.StanzaSet, d *schema.Device, p view.PortView, pq *schema.PortQoS, key hostIfKey, ibvar string) (string, error) {
+	if text, ok := st.CachedNamed("interface", key, p.Name); ok {
 		return text, nil
 	}
 	h, err := hostStanza(d, p, pq, key, ibvar)
@@ -261,11 +259,11 @@ func hostInterfaceText(st *stanzaSet, d *schema.Device, p PortView, pq *schema.P
 		// Render nothing, and cache nothing, for a refused port.
 		return "", err
 	}
-	text, err := renderStanza(st, "interface", key, &h, hostMarked, h.identity()...)
+	text, err := view.RenderStanza(st, "interface", key, &h, hostMarked, h.identity()...)
 	if err != nil {
 		return "", fmt.Errorf("device %s interface %s: %w", d.Name, p.Name, err)
 	}
-	st.storeNamed("interface", key, p.Name, text)
+	st.StoreNamed("interface", key, p.Name, text)
 	return text, nil
 }
 
@@ -276,7 +274,7 @@ func hostInterfaceText(st *stanzaSet, d *schema.Device, p PortView, pq *schema.P
 // (ethtool before 5.6, or a kernel without ethtool netlink), and only that
 // status is accepted, so a re-run passes and a real failure still stops
 // the script.
-func hostPause(p PortView, pq *schema.PortQoS) string {
+func hostPause(p view.PortView, pq *schema.PortQoS) string {
 	switch {
 	case p.LinkPause:
 		return "on"
@@ -288,41 +286,41 @@ func hostPause(p PortView, pq *schema.PortQoS) string {
 
 // hostStanza builds the "interface" template's view of one port, with
 // every refusal of its values.
-func hostStanza(d *schema.Device, p PortView, pq *schema.PortQoS, key hostIfKey, ibvar string) (HostStanza, error) {
-	h := HostStanza{Word: shellWord(p.Name), IBDev: ibvar, MTU: p.MTU, Pause: key.pause}
+func hostStanza(d *schema.Device, p view.PortView, pq *schema.PortQoS, key hostIfKey, ibvar string) (HostStanza, error) {
+	h := HostStanza{Word: view.ShellWord(p.Name), IBDev: ibvar, MTU: p.MTU, Pause: key.pause}
 	if pq == nil {
 		return h, nil
 	}
-	var rej refusals
+	var rej view.Collector
 	if p.LinkPause && len(p.PFC) > 0 {
-		rej.add(unsupported(d, "link_pause with PFC on "+p.Name, "a NIC port runs either 802.3x pause or PFC; turn one off", pq.LinkPause.Src))
+		rej.Add(view.Unsupported(d, "link_pause with PFC on "+p.Name, "a NIC port runs either 802.3x pause or PFC; turn one off", pq.LinkPause.Src))
 	}
 	h.QoS = true
-	rej.add(hostStanzaQoS(&h, d, p, pq, key.fl))
-	rej.add(hostStanzaETS(&h, d, pq, key.fl))
+	rej.Add(hostStanzaQoS(&h, d, p, pq, key.fl))
+	rej.Add(hostStanzaETS(&h, d, pq, key.fl))
 	if rd := d.RDMA; rd != nil {
-		rej.add(hostStanzaRDMA(&h, d, p, pq, rd, key.fl))
+		rej.Add(hostStanzaRDMA(&h, d, p, pq, rd, key.fl))
 		h.ConfigfsSetup = key.setup
 	}
 	if p.Watchdog && key.fl.stormGuard() {
 		if w := pq.Watchdog.V; w.Detection.Set && w.Detection.V > 0 {
-			tout := ms(w.Detection.V)
-			if key.fl.mlnx && (tout < 80 || tout > 8000) {
-				rej.add(unsupported(d, fmt.Sprintf("pfc_watchdog %s detection %d ms on %s", w.Name, tout, p.Name),
+			tout := view.Millis(w.Detection.V)
+			if key.fl.MLNX && (tout < 80 || tout > 8000) {
+				rej.Add(view.Unsupported(d, fmt.Sprintf("pfc_watchdog %s detection %d ms on %s", w.Name, tout, p.Name),
 					"mlx5 takes pfc-prevention-tout from 80 to 8000 ms; give the watchdog a detection time in that range", w.Detection.Src))
 			}
 			h.StormTimeout = tout
 		}
 	}
-	return h, rej.err()
+	return h, rej.Err()
 }
 
 // hostNotes records the intent values of one port a NIC does not apply.
-func hostNotes(p PortView, pq *schema.PortQoS, fl hostFlavour, notes map[string]bool) {
+func hostNotes(p view.PortView, pq *schema.PortQoS, fl Flavour, notes map[string]bool) {
 	if p.Watchdog {
 		w := pq.Watchdog.V
 		if !fl.stormGuard() {
-			notes["pfc_watchdog "+w.Name+": "+fl.driver+" has no NIC pause-storm guard (ethtool pfc-prevention-tout is mlx5-only); the switch watchdog covers the port"] = true
+			notes["pfc_watchdog "+w.Name+": "+fl.Driver+" has no NIC pause-storm guard (ethtool pfc-prevention-tout is mlx5-only); the switch watchdog covers the port"] = true
 		} else if w.Restoration.Set || w.PollInterval.Set || (w.Action.Set && w.Action.V != schema.WatchdogDrop) {
 			notes["pfc_watchdog "+w.Name+": the NIC's PFC storm prevention takes only a timeout (pfc-prevention-tout = detection); restoration, poll_interval and action are switch-side"] = true
 		}
@@ -332,31 +330,31 @@ func hostNotes(p PortView, pq *schema.PortQoS, fl hostFlavour, notes map[string]
 			notes["queue "+strconv.Itoa(qid)+" ecn_profile "+qq.ECN.V.Name+": an ECN marking curve is applied by switches; the NIC reacts to marks (rdma ecn)"] = true
 		}
 	}
-	if bufferSrc(pq) != (schema.Range{}) {
+	if view.BufferSrc(pq) != (schema.Range{}) {
 		notes["buffer: PFC headroom and pools are switch-side; the NIC's buffers are not changed"] = true
 	}
 }
 
 // hostTools lists the commands the script needs, with install hints.
-func hostTools(d *schema.Device, fl hostFlavour) []HostTool {
+func hostTools(d *schema.Device, fl Flavour) []HostTool {
 	tools := []HostTool{{"ip", "install iproute2"}, {"ethtool", "install ethtool"}}
 	rd := d.RDMA
-	if fl.mlnx {
+	if fl.MLNX {
 		tools = append(tools, HostTool{"mlnx_qos", "install MLNX_OFED or mlnx-tools"})
 	} else {
 		// dcb app (and its -N) came with iproute2 5.12 (dcb-app(8)).
 		tools = append(tools, HostTool{"dcb", "install iproute2 5.12 or later"})
-		if fl.driver == "ice" {
+		if fl.Driver == "ice" {
 			tools = append(tools, HostTool{"grep", "install grep"})
 		}
 		if rd != nil && rd.ToS.Set {
 			tools = append(tools, HostTool{"modprobe", "install kmod"}, HostTool{"mountpoint", "install util-linux"})
 		}
 	}
-	if rd != nil && rd.ToS.Set && fl.mlnx {
+	if rd != nil && rd.ToS.Set && fl.MLNX {
 		tools = append(tools, HostTool{"cma_roce_tos", "install MLNX_OFED or mlnx-tools"})
 	}
-	if rd != nil && rd.RoCEMode.Set && fl.mlnx {
+	if rd != nil && rd.RoCEMode.Set && fl.MLNX {
 		tools = append(tools, HostTool{"cma_roce_mode", "install MLNX_OFED or mlnx-tools"})
 	}
 	return tools
@@ -365,16 +363,16 @@ func hostTools(d *schema.Device, fl hostFlavour) []HostTool {
 // hostProbes lists the capability checks one port's commands need: the
 // MLNX_OFED ECN sysfs files (inbox mlx5 has none), mlx5's storm-prevention
 // tunable, DCB netlink for dcb, and ice's firmware LLDP agent flag.
-func hostProbes(d *schema.Device, p PortView, pq *schema.PortQoS, fl hostFlavour) []HostProbe {
+func hostProbes(d *schema.Device, p view.PortView, pq *schema.PortQoS, fl Flavour) []HostProbe {
 	var out []HostProbe
 	rd := d.RDMA
-	dev := shellWord(p.Name)
+	dev := view.ShellWord(p.Name)
 	sysfs := func(rest string) {
 		path := "/sys/class/net/" + p.Name + "/ecn/" + rest
-		out = append(out, HostProbe{Test: "[ -e " + shellWord(path) + " ]",
+		out = append(out, HostProbe{Test: "[ -e " + view.ShellWord(path) + " ]",
 			Message: path + " is missing: the ECN sysfs comes with MLNX_OFED's mlx5_core driver, not the kernel's inbox mlx5 (install MLNX_OFED, or use platform linux_dcb)"})
 	}
-	if fl.mlnx && rd != nil {
+	if fl.MLNX && rd != nil {
 		if rd.ECN.Set {
 			prio := pq.DSCP[rd.DSCP()].V
 			sysfs(fmt.Sprintf("roce_np/enable/%d", prio))
@@ -387,10 +385,10 @@ func hostProbes(d *schema.Device, p PortView, pq *schema.PortQoS, fl hostFlavour
 			sysfs("roce_np/cnp_802p_prio")
 		}
 	}
-	if !fl.mlnx {
+	if !fl.MLNX {
 		out = append(out, HostProbe{Test: "dcb pfc show dev " + dev + " >/dev/null 2>&1",
-			Message: p.Name + " does not answer DCB netlink (dcb pfc show): its driver " + fl.driver + " is not loaded or has no dcbnl support"})
-		if fl.driver == "ice" {
+			Message: p.Name + " does not answer DCB netlink (dcb pfc show): its driver " + fl.Driver + " is not loaded or has no dcbnl support"})
+		if fl.Driver == "ice" {
 			out = append(out, HostProbe{Test: "ethtool --show-priv-flags " + dev + " | grep -q '^fw-lldp-agent'",
 				Message: p.Name + " has no private flag fw-lldp-agent: the ice driver provides it, and DCB from the host needs the firmware LLDP agent off"})
 		}
@@ -413,14 +411,14 @@ func hostPreamble(v *HostView) string {
 		b.WriteString("\ncommand -v ")
 		b.WriteString(t.Name)
 		b.WriteString(` >/dev/null || { echo `)
-		b.WriteString(shellString(v.Device + ": " + t.Name + " not found (" + t.Hint + ")"))
+		b.WriteString(view.ShellString(v.Device + ": " + t.Name + " not found (" + t.Hint + ")"))
 		b.WriteString(` >&2; exit 1; }`)
 	}
 	for _, p := range v.Probes {
 		b.WriteString("\n")
 		b.WriteString(p.Test)
 		b.WriteString(` || { echo `)
-		b.WriteString(shellString(v.Device + ": " + p.Message))
+		b.WriteString(view.ShellString(v.Device + ": " + p.Message))
 		b.WriteString(` >&2; exit 1; }`)
 	}
 	for _, l := range v.Lookups {
@@ -447,10 +445,10 @@ func shellVar(s string) string {
 }
 
 // hostStanzaQoS sets trust, the DSCP map and PFC.
-func hostStanzaQoS(h *HostStanza, d *schema.Device, p PortView, q *schema.PortQoS, fl hostFlavour) error {
+func hostStanzaQoS(h *HostStanza, d *schema.Device, p view.PortView, q *schema.PortQoS, fl Flavour) error {
 	trust := q.Trust.V
 	h.Trust = string(trust)
-	var rej refusals
+	var rej view.Collector
 	h.DSCP = make([]int, len(q.DSCP))
 	for dscp := range q.DSCP {
 		h.DSCP[dscp] = q.DSCP[dscp].V
@@ -460,16 +458,16 @@ func hostStanzaQoS(h *HostStanza, d *schema.Device, p PortView, q *schema.PortQo
 		h.PFC[pr] = p.Lossless.Has(pr)
 	}
 	h.PFCVector = p.PFCVector
-	if fl.mlnx {
+	if fl.MLNX {
 		switch trust {
 		case schema.TrustBoth, schema.TrustNone:
-			rej.add(unsupported(d, "trust "+string(trust)+" on "+h.Word, "mlnx_qos --trust takes pcp or dscp", q.Trust.Src))
+			rej.Add(view.Unsupported(d, "trust "+string(trust)+" on "+h.Word, "mlnx_qos --trust takes pcp or dscp", q.Trust.Src))
 		case schema.TrustPCP:
 			if pcpRemapped(q) {
-				rej.add(unsupported(d, "pcp_map on "+h.Word, "mlnx_qos has no PCP→priority remap; PCP is the priority", q.PCP[0].Src))
+				rej.Add(view.Unsupported(d, "pcp_map on "+h.Word, "mlnx_qos has no PCP→priority remap; PCP is the priority", q.PCP[0].Src))
 			}
 		}
-		return rej.err()
+		return rej.Err()
 	}
 	// No "dcb apptrust": only lan966x, sparx5 and DSA switch ports
 	// implement dcbnl_setapptrust, and on mlx5, bnxt and ice it fails with
@@ -478,24 +476,24 @@ func hostStanzaQoS(h *HostStanza, d *schema.Device, p PortView, q *schema.PortQo
 	// side door, so a script for them would stop at its first dcb line.
 	switch trust {
 	case schema.TrustNone:
-		rej.add(unsupported(d, "trust none on "+h.Word, "a linux_dcb port classifies by DSCP (its DSCP app entries); set trust = \"dscp\"", q.Trust.Src))
+		rej.Add(view.Unsupported(d, "trust none on "+h.Word, "a linux_dcb port classifies by DSCP (its DSCP app entries); set trust = \"dscp\"", q.Trust.Src))
 	case schema.TrustPCP, schema.TrustBoth:
 		fix := "set trust = \"dscp\""
-		if fl.driver == "mlx5_core" {
+		if fl.Driver == "mlx5_core" {
 			fix += ", or platform = \"nvidia_mlnx\" (mlnx_qos --trust pcp, which mlnx-tools also runs on the inbox mlx5 driver)"
 		}
-		rej.add(unsupported(d, "trust "+string(trust)+" on "+h.Word,
-			"PCP trust needs dcb apptrust, which "+fl.driver+" does not implement (the kernel answers EOPNOTSUPP; only lan966x, sparx5 and DSA switch ports do); "+fix, q.Trust.Src))
+		rej.Add(view.Unsupported(d, "trust "+string(trust)+" on "+h.Word,
+			"PCP trust needs dcb apptrust, which "+fl.Driver+" does not implement (the kernel answers EOPNOTSUPP; only lan966x, sparx5 and DSA switch ports do); "+fix, q.Trust.Src))
 	}
 	// ice takes DCB from the host only in software DCBX mode, with the
 	// firmware LLDP agent off (kernel Documentation/networking/
 	// device_drivers/ethernet/intel/ice.rst, "DCB", "FW-LLDP").
-	h.LLDPOff = fl.driver == "ice"
+	h.LLDPOff = fl.Driver == "ice"
 	// "dcb app replace" exits 0 even when the kernel refuses an entry
 	// (dcb/dcb_app.c): the script reads the table back and stops unless
 	// it is exactly what was written, naming the port.
-	h.DSCPCheckMessage = shellString(p.Name + ": dcb app dscp-prio did not take")
-	return rej.err()
+	h.DSCPCheckMessage = view.ShellString(p.Name + ": dcb app dscp-prio did not take")
+	return rej.Err()
 }
 
 func pcpOf(q *schema.PortQoS, pcp int) int {
@@ -516,8 +514,8 @@ func pcpRemapped(q *schema.PortQoS) bool {
 
 // hostStanzaETS sets priority→TC, transmission selection and bandwidth,
 // and the per-TC rate limits of shapers.
-func hostStanzaETS(h *HostStanza, d *schema.Device, q *schema.PortQoS, fl hostFlavour) error {
-	var rej refusals
+func hostStanzaETS(h *HostStanza, d *schema.Device, q *schema.PortQoS, fl Flavour) error {
+	var rej view.Collector
 	sum := 0
 	h.PrioTC, h.TSA, h.BW = make([]int, 8), make([]string, 8), make([]int, 8)
 	for pr := 0; pr < 8; pr++ {
@@ -542,8 +540,8 @@ func hostStanzaETS(h *HostStanza, d *schema.Device, q *schema.PortQoS, fl hostFl
 		}
 	}
 	if h.ETS && sum != 100 {
-		rej.add(unsupported(d, fmt.Sprintf("ETS weights summing to %d%% on %s", sum, h.Word),
-			"NIC ETS bandwidths of the ETS traffic classes must add up to exactly 100; adjust the weights", subjectOrRange(q.WeightSumSource(), firstSchedSrc(q))))
+		rej.Add(view.Unsupported(d, fmt.Sprintf("ETS weights summing to %d%% on %s", sum, h.Word),
+			"NIC ETS bandwidths of the ETS traffic classes must add up to exactly 100; adjust the weights", view.SubjectOrRange(q.WeightSumSource(), view.FirstSchedSrc(q))))
 	}
 	h.Shaper, h.ShaperGbps = make([]int64, 8), make([]int64, 8)
 	for tc := 0; tc < 8; tc++ {
@@ -553,11 +551,11 @@ func hostStanzaETS(h *HostStanza, d *schema.Device, q *schema.PortQoS, fl hostFl
 		}
 		h.Shaped = true
 		h.Shaper[tc], h.ShaperGbps[tc] = s, s/1_000_000_000
-		if fl.mlnx && s%1_000_000_000 != 0 {
-			rej.add(unsupported(d, fmt.Sprintf("queue %d shaper %s on %s", tc, bps(s), h.Word), "mlnx_qos --ratelimit takes whole Gb/s", q.Queues[tc].Shaper.Src))
+		if fl.MLNX && s%1_000_000_000 != 0 {
+			rej.Add(view.Unsupported(d, fmt.Sprintf("queue %d shaper %s on %s", tc, view.Bps(s), h.Word), "mlnx_qos --ratelimit takes whole Gb/s", q.Queues[tc].Shaper.Src))
 		}
 	}
-	return rej.err()
+	return rej.Err()
 }
 
 // hostStanzaRDMA sets RoCE mode, ToS, and DCQCN enablement and CNP
@@ -567,33 +565,33 @@ func hostStanzaETS(h *HostStanza, d *schema.Device, q *schema.PortQoS, fl hostFl
 // with rdma_cm loaded and configfs mounted (kernel Documentation/ABI/testing/
 // configfs-rdma_cm), so the first port with a ToS (ConfigfsSetup) loads and
 // mounts them first, as mlnx-tools' cma_roce_tos does for the mount.
-func hostStanzaRDMA(h *HostStanza, d *schema.Device, p PortView, q *schema.PortQoS, rd *schema.RDMA, fl hostFlavour) error {
+func hostStanzaRDMA(h *HostStanza, d *schema.Device, p view.PortView, q *schema.PortQoS, rd *schema.RDMA, fl Flavour) error {
 	dev := p.Name
-	sysfs := func(rest string) string { return shellWord("/sys/class/net/" + dev + "/ecn/" + rest) }
-	var rej refusals
-	if rd.Transport.V == schema.TransportIWARP && fl.mlnx {
+	sysfs := func(rest string) string { return view.ShellWord("/sys/class/net/" + dev + "/ecn/" + rest) }
+	var rej view.Collector
+	if rd.Transport.V == schema.TransportIWARP && fl.MLNX {
 		// NVIDIA/Mellanox ConnectX adapters implement RoCE and InfiniBand, not iWARP.
-		rej.add(unsupported(d, "rdma transport iwarp", "ConnectX NICs (nvidia_mlnx) speak RoCE, not iWARP; use platform linux_dcb for an iWARP NIC", rd.Transport.Src))
+		rej.Add(view.Unsupported(d, "rdma transport iwarp", "ConnectX NICs (nvidia_mlnx) speak RoCE, not iWARP; use platform linux_dcb for an iWARP NIC", rd.Transport.Src))
 	}
 	switch {
-	case rd.RoCEMode.Set && fl.mlnx:
+	case rd.RoCEMode.Set && fl.MLNX:
 		if rd.RoCEMode.V != "v1" && rd.RoCEMode.V != "v2" {
-			rej.add(unsupported(d, "rdma roce_mode "+rd.RoCEMode.V, "cma_roce_mode takes v1 or v2", rd.RoCEMode.Src))
+			rej.Add(view.Unsupported(d, "rdma roce_mode "+rd.RoCEMode.V, "cma_roce_mode takes v1 or v2", rd.RoCEMode.Src))
 		} else {
 			h.RoCEMode = rd.RoCEMode.V
 		}
 	case rd.RoCEMode.Set && rd.RoCEMode.V != "v2":
-		rej.add(unsupported(d, "rdma roce_mode "+rd.RoCEMode.V, "upstream rdma_cm uses RoCE v2 where the GID allows; fabricgen has no vendor-neutral switch for v1", rd.RoCEMode.Src))
+		rej.Add(view.Unsupported(d, "rdma roce_mode "+rd.RoCEMode.V, "upstream rdma_cm uses RoCE v2 where the GID allows; fabricgen has no vendor-neutral switch for v1", rd.RoCEMode.Src))
 	}
 	h.HasToS, h.ToS = rd.ToS.Set, rd.ToS.V
-	if !fl.mlnx {
+	if !fl.MLNX {
 		if rd.ECN.Set && rd.ECN.V {
-			rej.add(unsupported(d, "rdma ecn on "+dev, "linux_dcb has no vendor-neutral DCQCN switch; use platform nvidia_mlnx for ConnectX NICs", rd.ECN.Src))
+			rej.Add(view.Unsupported(d, "rdma ecn on "+dev, "linux_dcb has no vendor-neutral DCQCN switch; use platform nvidia_mlnx for ConnectX NICs", rd.ECN.Src))
 		}
 		if rd.CNPDSCP.Set || rd.CNPPriority.Set {
-			rej.add(unsupported(d, "rdma cnp_dscp/cnp_priority on "+dev, "linux_dcb has no vendor-neutral CNP marking setting; use platform nvidia_mlnx for ConnectX NICs", subjectOrRange(rd.CNPDSCP.Src, rd.CNPPriority.Src)))
+			rej.Add(view.Unsupported(d, "rdma cnp_dscp/cnp_priority on "+dev, "linux_dcb has no vendor-neutral CNP marking setting; use platform nvidia_mlnx for ConnectX NICs", view.SubjectOrRange(rd.CNPDSCP.Src, rd.CNPPriority.Src)))
 		}
-		return rej.err()
+		return rej.Err()
 	}
 	if rd.ECN.Set {
 		prio := q.DSCP[rd.DSCP()].V
@@ -606,5 +604,5 @@ func hostStanzaRDMA(h *HostStanza, d *schema.Device, p PortView, q *schema.PortQ
 	if rd.CNPPriority.Set {
 		h.HasCNPPriority, h.CNPPriority, h.CNPPriorityFile = true, rd.CNPPriority.V, sysfs("roce_np/cnp_802p_prio")
 	}
-	return rej.err()
+	return rej.Err()
 }

@@ -1,7 +1,8 @@
-package templates
+package aristaeos
 
 import (
 	"fmt"
+	"github.com/fabricgen/fabricgen/templates/view"
 	"strconv"
 	"strings"
 
@@ -10,7 +11,7 @@ import (
 
 // EOSView is the arista_eos template data.
 type EOSView struct {
-	Base
+	view.Base
 	// DSCPMaps are "qos map dscp <Values> to traffic-class <TC>" lines; EOS
 	// traffic classes are the intent's priorities.
 	DSCPMaps []EOSMap
@@ -62,7 +63,7 @@ type EOSACLEntry struct {
 	// Src and Dst are prefixes, or "any".
 	Src, Dst string
 	// SrcPort and DstPort are the one L4 port or range matched, or nil.
-	SrcPort, DstPort *PortRangeView
+	SrcPort, DstPort *view.PortRangeView
 	// DSCP is the one code point matched when HasDSCP.
 	DSCP    int
 	HasDSCP bool
@@ -116,7 +117,7 @@ type EOSInterface struct {
 
 // eosIfKey is an EOSInterface without its identity fields (name,
 // description, address): the key of its cached stanza.
-type eosIfKey struct {
+type viewEOSIfKey struct {
 	desc, ip              bool
 	mtu                   int
 	speed, fec            string
@@ -145,15 +146,15 @@ type EOSTxQueue struct {
 // MTU on 7280R3/7500R3/7800R3": 68 to 9214 bytes) and the largest
 // random-detect threshold (AVD schema: 256000000).
 const (
-	eosMinMTU       = 68
-	eosMaxMTU       = 9214
-	eosMaxThreshold = 256_000_000
+	viewEOSMinMTU       = 68
+	viewEOSMaxMTU       = 9214
+	viewEOSMaxThreshold = 256_000_000
 )
 
 // eosSpeeds maps a port speed (bit/s) to its EOS fixed "speed" keyword
 // (the valid_values of AVD's ethernet_interfaces schema). Speeds EOS only
 // reaches by auto-negotiation (2.5G, 5G) have no entry.
-var eosSpeeds = map[int64]string{
+var viewEOSSpeeds = map[int64]string{
 	10_000_000: "10full", 100_000_000: "100full",
 	1_000_000_000: "1g", 10_000_000_000: "10g", 25_000_000_000: "25g", 40_000_000_000: "40g", 50_000_000_000: "50g",
 	100_000_000_000: "100g", 200_000_000_000: "200g", 400_000_000_000: "400g-8",
@@ -163,31 +164,31 @@ var eosSpeeds = map[int64]string{
 // eosLaneSpeedsSince is the first EOS release fabricgen writes 400G as
 // "400g-8" (the lane-count form AVD's schema lists and running configs
 // show); earlier releases get "400g".
-var eosLaneSpeedsSince = []int{4, 22}
+var viewEOSLaneSpeedsSince = []int{4, 22}
 
 // eosSpeed is the "speed" keyword for a port speed on release rel.
-func eosSpeed(bps int64, rel schema.Version) (string, bool) {
-	kw, ok := eosSpeeds[bps]
-	if ok && kw == "400g-8" && len(rel.Parts) > 0 && !rel.AtLeast(eosLaneSpeedsSince...) {
+func viewEOSSpeed(bps int64, rel schema.Version) (string, bool) {
+	kw, ok := viewEOSSpeeds[bps]
+	if ok && kw == "400g-8" && len(rel.Parts) > 0 && !rel.AtLeast(viewEOSLaneSpeedsSince...) {
 		kw = "400g"
 	}
 	return kw, ok
 }
 
-func buildEOS(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
+func viewBuildEOS(f *schema.Fabric, d *schema.Device, b view.Base) (any, error) {
 	const global = "EOS applies qos map and watchdog timers to the whole switch; attach the same policy to every port of the device"
-	var rej refusals // every refusal of the device, not only the first
-	rej.add(requireUniform(d, global, aspDSCP, aspPCP, aspQueueMap, aspTrust))
-	rej.add(requireUniform(d, "EOS sets PFC watchdog timers once per switch", aspWatchdog))
-	rej.add(rejectBuffers(d, b, "EOS sizes PFC headroom and shared pools in hardware profiles fabricgen does not render; remove the buffer block from policies attached to arista_eos devices"))
+	var rej view.Collector // every refusal of the device, not only the first
+	rej.Add(view.RequireUniform(d, global, view.AspDSCP, view.AspPCP, view.AspQueueMap, view.AspTrust))
+	rej.Add(view.RequireUniform(d, "EOS sets PFC watchdog timers once per switch", view.AspWatchdog))
+	rej.Add(view.RejectBuffers(d, b, "EOS sizes PFC headroom and shared pools in hardware profiles fabricgen does not render; remove the buffer block from policies attached to arista_eos devices"))
 	v := &EOSView{Base: b}
 	q := b.QoS
 	for _, g := range q.DSCPByPriority {
-		v.DSCPMaps = append(v.DSCPMaps, EOSMap{Values: joinInts(g.Values, " "), TC: g.Priority})
+		v.DSCPMaps = append(v.DSCPMaps, EOSMap{Values: view.JoinInts(g.Values, " "), TC: g.Priority})
 	}
 	if q.Trust == string(schema.TrustPCP) || q.Trust == string(schema.TrustBoth) {
 		for _, g := range q.PCPByPriority {
-			v.CoSMaps = append(v.CoSMaps, EOSMap{Values: joinInts(g.Values, " "), TC: g.Priority})
+			v.CoSMaps = append(v.CoSMaps, EOSMap{Values: view.JoinInts(g.Values, " "), TC: g.Priority})
 		}
 	}
 	for tc := 0; tc < 8; tc++ {
@@ -202,28 +203,28 @@ func buildEOS(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 	case schema.TrustNone:
 		trust = "no qos trust"
 	case schema.TrustBoth:
-		qq := firstQoS(d)
-		rej.add(unsupported(d, "trust both", "an EOS port trusts either DSCP (qos trust dscp) or CoS (qos trust cos), not both", qq.Trust.Src))
+		qq := view.FirstQoS(d)
+		rej.Add(view.Unsupported(d, "trust both", "an EOS port trusts either DSCP (qos trust dscp) or CoS (qos trust cos), not both", qq.Trust.Src))
 	}
 	if q.Watchdog != nil && len(q.PFC) > 0 {
-		w, err := eosWatchdog(d, q.Watchdog)
-		if !rej.add(err) {
+		w, err := viewEOSWatchdog(d, q.Watchdog)
+		if !rej.Add(err) {
 			return nil, err
 		}
 		v.Watchdog = w
 	}
-	txq, err := eosTxQueues(d, q.Queues)
-	if !rej.add(err) {
+	txq, err := viewEOSTxQueues(d, q.Queues)
+	if !rej.Add(err) {
 		return nil, err
 	}
-	if err := eosACLs(f, d, v); !rej.add(err) {
+	if err := viewEOSACLs(f, d, v); !rej.Add(err) {
 		return nil, err
 	}
-	txqKey := eosTxQueueKey(txq)
+	txqKey := viewEOSTxQueueKey(txq)
 	for _, p := range b.Ports {
-		if p.MTU != 0 && (p.MTU < eosMinMTU || p.MTU > eosMaxMTU) {
-			rej.add(unsupported(d, fmt.Sprintf("mtu %d on %s", p.MTU, p.Name),
-				fmt.Sprintf("EOS interface MTU is %d–%d (the L3 MTU; EOS adds the L2 header)", eosMinMTU, eosMaxMTU), portQoS(d, p.Name).MTU.Src))
+		if p.MTU != 0 && (p.MTU < viewEOSMinMTU || p.MTU > viewEOSMaxMTU) {
+			rej.Add(view.Unsupported(d, fmt.Sprintf("mtu %d on %s", p.MTU, p.Name),
+				fmt.Sprintf("EOS interface MTU is %d–%d (the L3 MTU; EOS adds the L2 header)", viewEOSMinMTU, viewEOSMaxMTU), view.PortQoSOf(d, p.Name).MTU.Src))
 		}
 		in := EOSInterface{
 			Name: p.Name, Description: p.Description, MTU: p.MTU, Trust: trust,
@@ -234,12 +235,12 @@ func buildEOS(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 		if p.Description == "" && p.Peer != "" {
 			in.Description = "to " + p.Peer
 		}
-		in.Description = oneLine(in.Description)
+		in.Description = view.OneLine(in.Description)
 		if p.SpeedBps > 0 {
-			kw, ok := eosSpeed(p.SpeedBps, d.OSVersion.V)
+			kw, ok := viewEOSSpeed(p.SpeedBps, d.OSVersion.V)
 			if !ok {
-				rej.add(unsupported(d, fmt.Sprintf("speed %s on %s", bps(p.SpeedBps), p.Name),
-					"EOS fixed-speed keywords are 10full, 100full, 1g, 10g, 25g, 40g, 50g, 100g, 200g, 400g-8 (400g before 4.22), 800g-8 and 1.6t-8", eosSpeedSrc(d, p.Name)))
+				rej.Add(view.Unsupported(d, fmt.Sprintf("speed %s on %s", view.Bps(p.SpeedBps), p.Name),
+					"EOS fixed-speed keywords are 10full, 100full, 1g, 10g, 25g, 40g, 50g, 100g, 200g, 400g-8 (400g before 4.22), 800g-8 and 1.6t-8", viewEOSSpeedSrc(d, p.Name)))
 			}
 			in.Speed = kw
 		}
@@ -249,31 +250,31 @@ func buildEOS(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 		case "fc":
 			in.FEC = "fire-code"
 		}
-		groups, pm, err := eosBindings(f, d, p, v)
-		if !rej.add(err) {
+		groups, pm, err := viewEOSBindings(f, d, p, v)
+		if !rej.Add(err) {
 			return nil, err
 		}
 		in.AccessGroups, in.ServicePolicy = groups, pm
-		key := eosIfKey{in.Description != "", in.IP != "", in.MTU, in.Speed, in.FEC, in.Routed, in.IPv6, in.FlowControl,
+		key := viewEOSIfKey{in.Description != "", in.IP != "", in.MTU, in.Speed, in.FEC, in.Routed, in.IPv6, in.FlowControl,
 			strings.Join(in.AccessGroups, "\n"), in.ServicePolicy, in.Trust, p.Lossless, in.Watchdog, txqKey}
-		text, err := renderStanza(b.stanzas, "interface", key, &in, eosMarked, in.Name, in.Description, in.IP)
+		text, err := view.RenderStanza(b.Stanzas, "interface", key, &in, viewEOSMarked, in.Name, in.Description, in.IP)
 		if err != nil {
 			return nil, fmt.Errorf("device %s interface %s: %w", d.Name, p.Name, err)
 		}
 		in.Text = text
 		v.Interfaces = append(v.Interfaces, in)
 	}
-	return v, rej.err()
+	return v, rej.Err()
 }
 
-func eosWatchdog(d *schema.Device, w *WatchdogView) (*EOSWatchdog, error) {
-	src := firstQoS(d).Watchdog.Src
-	timeout, ok1 := seconds(w.DetectionMS, 2)
-	recovery, ok2 := seconds(w.RestorationMS, 2)
-	polling, ok3 := seconds(w.PollMS, 3)
-	var rej refusals
+func viewEOSWatchdog(d *schema.Device, w *view.WatchdogView) (*EOSWatchdog, error) {
+	src := view.FirstQoS(d).Watchdog.Src
+	timeout, ok1 := view.Seconds(w.DetectionMS, 2)
+	recovery, ok2 := view.Seconds(w.RestorationMS, 2)
+	polling, ok3 := view.Seconds(w.PollMS, 3)
+	var rej view.Collector
 	if !ok1 || !ok2 || !ok3 {
-		rej.add(unsupported(d, fmt.Sprintf("pfc_watchdog %s timers %d/%d/%d ms", w.Name, w.DetectionMS, w.RestorationMS, w.PollMS),
+		rej.Add(view.Unsupported(d, fmt.Sprintf("pfc_watchdog %s timers %d/%d/%d ms", w.Name, w.DetectionMS, w.RestorationMS, w.PollMS),
 			"EOS takes timeout and recovery-time in steps of 10 ms and polling-interval in steps of 1 ms", src))
 	}
 	ew := &EOSWatchdog{Action: "drop"}
@@ -290,15 +291,15 @@ func eosWatchdog(d *schema.Device, w *WatchdogView) (*EOSWatchdog, error) {
 	case schema.WatchdogDrop, "":
 		ew.Action = "drop"
 	default:
-		rej.add(unsupported(d, "pfc_watchdog "+w.Name+" action "+w.Action,
+		rej.Add(view.Unsupported(d, "pfc_watchdog "+w.Name+" action "+w.Action,
 			"EOS watchdog actions are drop, errdisable and notify-only; none forwards through a storm, so use action drop", src))
 	}
-	return ew, rej.err()
+	return ew, rej.Err()
 }
 
-func eosTxQueues(d *schema.Device, qs []QueueView) ([]EOSTxQueue, error) {
+func viewEOSTxQueues(d *schema.Device, qs []view.QueueView) ([]EOSTxQueue, error) {
 	var out []EOSTxQueue
-	var rej refusals
+	var rej view.Collector
 	for _, q := range qs {
 		if q.Sched == "" && q.Weight == 0 && q.ECN == nil && q.ShaperBps == 0 {
 			continue
@@ -312,20 +313,20 @@ func eosTxQueues(d *schema.Device, qs []QueueView) ([]EOSTxQueue, error) {
 		}
 		if q.ShaperBps > 0 {
 			if q.ShaperBps%1000 != 0 {
-				rej.add(unsupported(d, fmt.Sprintf("queue %d shaper %d bit/s", q.ID, q.ShaperBps), "EOS shapes in whole kbps", queueSrc(d, q.ID, qShaper)))
+				rej.Add(view.Unsupported(d, fmt.Sprintf("queue %d shaper %d bit/s", q.ID, q.ShaperBps), "EOS shapes in whole kbps", view.QueueSrc(d, q.ID, view.QShaper)))
 			}
 			t.Shape = strconv.FormatInt(q.ShaperBps/1000, 10) + " kbps"
 		}
 		if e := q.ECN; e != nil {
-			rd, err := eosRandomDetect(d, q.ID, e)
-			if !rej.add(err) {
+			rd, err := viewEOSRandomDetect(d, q.ID, e)
+			if !rej.Add(err) {
 				return nil, err
 			}
 			t.RandomDetect = rd
 		}
 		out = append(out, t)
 	}
-	return out, rej.err()
+	return out, rej.Err()
 }
 
 // eosRandomDetect renders a queue's "random-detect ecn" (marking) or
@@ -333,16 +334,16 @@ func eosTxQueues(d *schema.Device, qs []QueueView) ([]EOSTxQueue, error) {
 // takes kbytes, but no Arista source says whether a kbyte is 1,000 or 1,024
 // bytes. Ranges (thresholds 1–256000000, probability 1–100) are those of
 // AVD's ethernet_interfaces and qos_profiles schemas.
-func eosRandomDetect(d *schema.Device, qid int, e *ECNView) (string, error) {
-	src := queueSrc(d, qid, qECN)
-	var rej refusals
+func viewEOSRandomDetect(d *schema.Device, qid int, e *view.ECNView) (string, error) {
+	src := view.QueueSrc(d, qid, view.QECN)
+	var rej view.Collector
 	for _, th := range []struct {
 		name string
 		v    int64
 	}{{"min_threshold", e.MinBytes}, {"max_threshold", e.MaxBytes}} {
-		if th.v < 1 || th.v > eosMaxThreshold {
-			rej.add(unsupported(d, fmt.Sprintf("ecn_profile %s %s %d B on queue %d", e.Name, th.name, th.v, qid),
-				fmt.Sprintf("EOS random-detect thresholds are 1–%d bytes", eosMaxThreshold), src))
+		if th.v < 1 || th.v > viewEOSMaxThreshold {
+			rej.Add(view.Unsupported(d, fmt.Sprintf("ecn_profile %s %s %d B on queue %d", e.Name, th.name, th.v, qid),
+				fmt.Sprintf("EOS random-detect thresholds are 1–%d bytes", viewEOSMaxThreshold), src))
 		}
 	}
 	if e.Probability < 1 || e.Probability > 100 {
@@ -350,10 +351,10 @@ func eosRandomDetect(d *schema.Device, qid int, e *ECNView) (string, error) {
 		if !e.Mark {
 			word = "drop-probability"
 		}
-		rej.add(unsupported(d, fmt.Sprintf("ecn_profile %s max_probability %d on queue %d", e.Name, e.Probability, qid),
+		rej.Add(view.Unsupported(d, fmt.Sprintf("ecn_profile %s max_probability %d on queue %d", e.Name, e.Probability, qid),
 			"EOS random-detect "+word+" is 1–100 percent", src))
 	}
-	if err := rej.err(); err != nil {
+	if err := rej.Err(); err != nil {
 		return "", err
 	}
 	if e.Mark {
@@ -366,8 +367,8 @@ func eosRandomDetect(d *schema.Device, qid int, e *ECNView) (string, error) {
 
 // eosACLs renders the filter ACLs and the re-marking ACLs, class maps and
 // policy maps (one policy map per ACL that re-marks).
-func eosACLs(f *schema.Fabric, d *schema.Device, v *EOSView) error {
-	var rej refusals
+func viewEOSACLs(f *schema.Fabric, d *schema.Device, v *EOSView) error {
+	var rej view.Collector
 	for _, a := range v.ACLs {
 		for _, fam := range []struct {
 			on      bool
@@ -378,11 +379,11 @@ func eosACLs(f *schema.Fabric, d *schema.Device, v *EOSView) error {
 			}
 			al := EOSAccessList{Keyword: fam.kw, Name: a.Name}
 			for _, r := range a.Rules {
-				if !ruleInFamily(r, fam.fam) {
+				if !view.RuleInFamily(r, fam.fam) {
 					continue
 				}
-				e, err := eosEntry(f, d, a.Name, r, r.Action, fam.fam)
-				if !rej.add(err) {
+				e, err := viewEOSEntry(f, d, a.Name, r, r.Action, fam.fam)
+				if !rej.Add(err) {
 					return err
 				}
 				al.Entries = append(al.Entries, e)
@@ -398,8 +399,8 @@ func eosACLs(f *schema.Fabric, d *schema.Device, v *EOSView) error {
 			if m.Rule.Family == "ipv6" {
 				kw, fam = "ipv6", "ipv6"
 			}
-			entry, err := eosEntry(f, d, a.Name, m.Rule, "permit", fam)
-			if !rej.add(err) {
+			entry, err := viewEOSEntry(f, d, a.Name, m.Rule, "permit", fam)
+			if !rej.Add(err) {
 				return err
 			}
 			v.AccessLists = append(v.AccessLists, EOSAccessList{Keyword: kw, Name: m.Name, Entries: []EOSACLEntry{entry}})
@@ -415,19 +416,15 @@ func eosACLs(f *schema.Fabric, d *schema.Device, v *EOSView) error {
 		}
 		v.PolicyMaps = append(v.PolicyMaps, pm)
 	}
-	return rej.err()
-}
-
-func ruleInFamily(r RuleView, fam string) bool {
-	return r.Family == fam || (r.Family == "any" && fam == "ipv4") || (r.Family == "any" && fam == "ipv6")
+	return rej.Err()
 }
 
 // eosEntry builds one access-list entry for the "acl_entry" template.
 // eosEntry builds one entry of the access list of family fam ("ipv4" or
 // "ipv6"; a rule of either family goes into both lists).
-func eosEntry(f *schema.Fabric, d *schema.Device, acl string, r RuleView, action, fam string) (EOSACLEntry, error) {
-	e := EOSACLEntry{Seq: r.Seq, Action: action, Protocol: eosProtocol(r.Protocol, fam), Src: anyOr(r.Src), Dst: anyOr(r.Dst)}
-	sp, dp, dscp, err := oneMatch(f, d, acl, r, "an EOS access-list entry")
+func viewEOSEntry(f *schema.Fabric, d *schema.Device, acl string, r view.RuleView, action, fam string) (EOSACLEntry, error) {
+	e := EOSACLEntry{Seq: r.Seq, Action: action, Protocol: viewEOSProtocol(r.Protocol, fam), Src: view.AnyOr(r.Src), Dst: view.AnyOr(r.Dst)}
+	sp, dp, dscp, err := view.OneMatch(f, d, acl, r, "an EOS access-list entry")
 	if err != nil {
 		return e, err
 	}
@@ -441,7 +438,7 @@ func eosEntry(f *schema.Fabric, d *schema.Device, acl string, r RuleView, action
 // (AVD's intended ipv6-access-lists config: "10 deny ipv6 2001:db8::/32
 // any"; openconfig/featureprofiles' Arista CLI for IPv6 ACLs: "permit ipv6
 // any any", "permit icmpv6 any any"). "ip" there is not an IPv6 protocol.
-func eosProtocol(proto, fam string) string {
+func viewEOSProtocol(proto, fam string) string {
 	if fam == "ipv6" {
 		switch proto {
 		case "ip":
@@ -453,33 +450,26 @@ func eosProtocol(proto, fam string) string {
 	return proto
 }
 
-func anyOr(prefix string) string {
-	if prefix == "" {
-		return "any"
-	}
-	return prefix
-}
-
 // eosBindings returns a port's access-group lines and inbound policy map.
-func eosBindings(f *schema.Fabric, d *schema.Device, p PortView, v *EOSView) ([]string, string, error) {
-	find := func(name string) ACLView {
+func viewEOSBindings(f *schema.Fabric, d *schema.Device, p view.PortView, v *EOSView) ([]string, string, error) {
+	find := func(name string) view.ACLView {
 		for _, a := range v.ACLs {
 			if a.Name == name {
 				return a
 			}
 		}
-		return ACLView{}
+		return view.ACLView{}
 	}
 	var lines []string
 	policy := ""
-	var rej refusals
+	var rej view.Collector
 	for _, dir := range []struct {
 		names []string
 		word  string
 	}{{p.ACLIn, "in"}, {p.ACLOut, "out"}} {
 		if len(dir.names) > 1 {
-			rej.add(unsupported(d, fmt.Sprintf("%d ACLs bound %s on %s (%s)", len(dir.names), dir.word, p.Name, strings.Join(dir.names, ", ")),
-				"an EOS interface takes one access-group per direction and family; merge the ACLs", portACLSrc(d, p.Name, dir.word)))
+			rej.Add(view.Unsupported(d, fmt.Sprintf("%d ACLs bound %s on %s (%s)", len(dir.names), dir.word, p.Name, strings.Join(dir.names, ", ")),
+				"an EOS interface takes one access-group per direction and family; merge the ACLs", view.PortACLSrc(d, p.Name, dir.word)))
 			continue
 		}
 		for _, n := range dir.names {
@@ -492,19 +482,19 @@ func eosBindings(f *schema.Fabric, d *schema.Device, p PortView, v *EOSView) ([]
 			}
 			if len(a.Marks) > 0 {
 				if dir.word == "out" {
-					rej.add(unsupported(d, "acl "+n+" re-marking DSCP outbound on "+p.Name,
-						"EOS applies QoS re-marking policies inbound only; bind the ACL with acl_in", portACLSrc(d, p.Name, dir.word)))
+					rej.Add(view.Unsupported(d, "acl "+n+" re-marking DSCP outbound on "+p.Name,
+						"EOS applies QoS re-marking policies inbound only; bind the ACL with acl_in", view.PortACLSrc(d, p.Name, dir.word)))
 					continue
 				}
 				policy = "PM-" + n
 			}
 		}
 	}
-	return lines, policy, rej.err()
+	return lines, policy, rej.Err()
 }
 
 // eosSpeedSrc is where a port's speed was set: on the port, or on its link.
-func eosSpeedSrc(d *schema.Device, port string) schema.Range {
+func viewEOSSpeedSrc(d *schema.Device, port string) schema.Range {
 	for _, p := range d.Ports {
 		if p.Name != port {
 			continue
@@ -517,27 +507,15 @@ func eosSpeedSrc(d *schema.Device, port string) schema.Range {
 	return schema.Range{}
 }
 
-func portACLSrc(d *schema.Device, port, dir string) schema.Range {
-	for _, p := range d.Ports {
-		if p.Name == port {
-			if dir == "out" {
-				return p.ACLOutRange
-			}
-			return p.ACLInRange
-		}
-	}
-	return schema.Range{}
-}
-
 // eosMarked is in with its identity values replaced by marks.
-func eosMarked(in EOSInterface) EOSInterface {
-	in.Name, in.Description, in.IP = mark(0, in.Name), mark(1, in.Description), mark(2, in.IP)
+func viewEOSMarked(in EOSInterface) EOSInterface {
+	in.Name, in.Description, in.IP = view.Mark(0, in.Name), view.Mark(1, in.Description), view.Mark(2, in.IP)
 	return in
 }
 
 // eosTxQueueKey encodes the tx-queue sub-stanzas for an interface's cache
 // key: every field, each ended by a byte no field contains.
-func eosTxQueueKey(qs []EOSTxQueue) string {
+func viewEOSTxQueueKey(qs []EOSTxQueue) string {
 	var b []byte
 	for _, q := range qs {
 		b = strconv.AppendInt(b, int64(q.ID), 10)

@@ -1,4 +1,4 @@
-package templates
+package view
 
 import (
 	"bytes"
@@ -9,7 +9,7 @@ import (
 	"text/template"
 )
 
-// stanzaSet runs a platform's named sub-templates ("interface", ...) for
+// StanzaSet runs a platform's named sub-templates ("interface", ...) for
 // the Go builders, which store the result in the view (EOSInterface.Text,
 // ...) for device.tmpl to print. A stanza of the embedded templates is
 // executed once per distinct view: the view's identity fields (the port
@@ -18,11 +18,11 @@ import (
 // view, and the marks are filled in per port. Override templates may do
 // anything with those fields, so they run on the real view every time,
 // within the override limits.
-type stanzaSet struct {
-	// t is the embedded set (nil when the platform's templates are overridden).
-	t *template.Template
-	// over runs the override set, or is nil.
-	over *overrideSet
+type StanzaSet struct {
+	// Embedded is the embedded set (nil when the platform's templates are overridden).
+	Embedded *template.Template
+	// Over runs the override set, or is nil.
+	Over Overrides
 	// cache holds stanzaKey → string for the embedded set.
 	cache sync.Map
 	// named holds namedKey → string, the filled text of stanzas whose view
@@ -31,9 +31,16 @@ type stanzaSet struct {
 	// most maxNamed.
 	named  sync.Map
 	namedN atomic.Int64
-	// checkOnly marks the Checker's set: builders run to the end, for every
+	// CheckOnly marks the Checker's set: builders run to the end, for every
 	// refusal, and stanzas render as nothing (the Checker prints no text).
-	checkOnly bool
+	CheckOnly bool
+}
+
+// Overrides runs a platform's override templates (--templates DIR)
+// within the override limits: Execute writes sub-template name, run on
+// data, to buf.
+type Overrides interface {
+	Execute(buf *bytes.Buffer, name string, data any) error
 }
 
 // stanzaKey identifies a cached stanza: the sub-template and the view
@@ -49,32 +56,32 @@ type stanzaKey struct {
 // descriptions are passed through oneLine).
 const markByte = '\x00'
 
-// mark returns the stand-in of identity value i, or "" when v is "" (an
+// Mark returns the stand-in of identity value i, or "" when v is "" (an
 // empty field prints nothing, and the key records that it is empty).
-func mark(i int, v string) string {
+func Mark(i int, v string) string {
 	if v == "" {
 		return ""
 	}
 	return string([]byte{markByte, byte(i)})
 }
 
-// renderStanza executes sub-template name of s for the view *v. marked
+// RenderStanza executes sub-template name of s for the view *v. marked
 // returns a copy of the view with identity value i replaced by
-// mark(i, values[i]), and key is the comparable rest of the view. With the
+// Mark(i, values[i]), and key is the comparable rest of the view. With the
 // embedded set the text is cached under key and the marks are replaced by
 // values; an override set runs on the view itself. Copies of the view
 // reach the template, so *v does not escape.
-func renderStanza[V any](s *stanzaSet, name string, key any, v *V, marked func(V) V, values ...string) (string, error) {
+func RenderStanza[V any](s *StanzaSet, name string, key any, v *V, marked func(V) V, values ...string) (string, error) {
 	if s == nil {
 		return "", fmt.Errorf("no template set to render the %q stanza with", name)
 	}
-	if s.checkOnly {
+	if s.CheckOnly {
 		return "", nil
 	}
-	if s.over != nil {
+	if s.Over != nil {
 		c := *v
 		var buf bytes.Buffer
-		if err := s.over.execute(&buf, name, &c); err != nil {
+		if err := s.Over.Execute(&buf, name, &c); err != nil {
 			return "", fmt.Errorf("executing the %q template: %w", name, err)
 		}
 		return buf.String(), nil
@@ -86,13 +93,13 @@ func renderStanza[V any](s *stanzaSet, name string, key any, v *V, marked func(V
 	} else {
 		m := marked(*v)
 		var b strings.Builder
-		if err := s.t.ExecuteTemplate(&b, name, &m); err != nil {
+		if err := s.Embedded.ExecuteTemplate(&b, name, &m); err != nil {
 			return "", fmt.Errorf("executing the %q template: %w", name, err)
 		}
 		text = b.String()
 		s.cache.Store(k, text)
 	}
-	return fillMarks(text, values), nil
+	return FillMarks(text, values), nil
 }
 
 // namedKey identifies a filled stanza: its stanzaKey and the name its
@@ -106,11 +113,11 @@ type namedKey struct {
 // ens1f0np0), and past this many distinct ones a stanza is filled anew.
 const maxNamed = 4096
 
-// cachedNamed returns the text storeNamed kept for sub-template name, key
+// CachedNamed returns the text storeNamed kept for sub-template name, key
 // and id. Templates are pure functions of their view (their functions
 // only format), so a view determined by key and id always renders alike.
-func (s *stanzaSet) cachedNamed(name string, key any, id string) (string, bool) {
-	if s == nil || s.checkOnly {
+func (s *StanzaSet) CachedNamed(name string, key any, id string) (string, bool) {
+	if s == nil || s.CheckOnly {
 		return "", false
 	}
 	v, ok := s.named.Load(namedKey{stanzaKey{name, key}, id})
@@ -121,10 +128,10 @@ func (s *stanzaSet) cachedNamed(name string, key any, id string) (string, bool) 
 	return text, ok
 }
 
-// storeNamed keeps text for cachedNamed. Call it only for a view that is
+// StoreNamed keeps text for cachedNamed. Call it only for a view that is
 // a function of key and id, and that had no refusal.
-func (s *stanzaSet) storeNamed(name string, key any, id, text string) {
-	if s == nil || s.checkOnly || s.namedN.Load() >= maxNamed {
+func (s *StanzaSet) StoreNamed(name string, key any, id, text string) {
+	if s == nil || s.CheckOnly || s.namedN.Load() >= maxNamed {
 		return
 	}
 	if _, loaded := s.named.LoadOrStore(namedKey{stanzaKey{name, key}, id}, text); !loaded {
@@ -132,22 +139,22 @@ func (s *stanzaSet) storeNamed(name string, key any, id, text string) {
 	}
 }
 
-// execute runs sub-template name on data without caching (for stanzas
+// Execute runs sub-template name on data without caching (for stanzas
 // that are few per device, such as ACLs), within the override limits when
 // the set is an override.
-func (s *stanzaSet) execute(name string, data any) (string, error) {
+func (s *StanzaSet) Execute(name string, data any) (string, error) {
 	if s == nil {
 		return "", fmt.Errorf("no template set to render the %q stanza with", name)
 	}
-	if s.checkOnly {
+	if s.CheckOnly {
 		return "", nil
 	}
 	var buf bytes.Buffer
 	var err error
-	if s.over != nil {
-		err = s.over.execute(&buf, name, data)
+	if s.Over != nil {
+		err = s.Over.Execute(&buf, name, data)
 	} else {
-		err = s.t.ExecuteTemplate(&buf, name, data)
+		err = s.Embedded.ExecuteTemplate(&buf, name, data)
 	}
 	if err != nil {
 		return "", fmt.Errorf("executing the %q template: %w", name, err)
@@ -155,8 +162,8 @@ func (s *stanzaSet) execute(name string, data any) (string, error) {
 	return buf.String(), nil
 }
 
-// fillMarks replaces each mark in text by its value.
-func fillMarks(text string, values []string) string {
+// FillMarks replaces each mark in text by its value.
+func FillMarks(text string, values []string) string {
 	i := strings.IndexByte(text, markByte)
 	if i < 0 {
 		return text

@@ -1,4 +1,4 @@
-package templates
+package view
 
 import (
 	"fmt"
@@ -9,9 +9,9 @@ import (
 	"github.com/fabricgen/fabricgen/schema"
 )
 
-// seconds formats milliseconds as decimal seconds with at most decimals
+// Seconds formats milliseconds as decimal seconds with at most decimals
 // fractional digits ("0.2", "1", "0.05"); ok is false when that loses precision.
-func seconds(msec int64, decimals int) (string, bool) {
+func Seconds(msec int64, decimals int) (string, bool) {
 	scale := int64(1000)
 	for i := 0; i < decimals; i++ {
 		scale /= 10
@@ -26,8 +26,8 @@ func seconds(msec int64, decimals int) (string, bool) {
 	return s, true
 }
 
-// singlePort returns the one L4 port range of a match, and whether there is at most one.
-func singlePort(rs []PortRangeView) (PortRangeView, bool, bool) {
+// SinglePort returns the one L4 port range of a match, and whether there is at most one.
+func SinglePort(rs []PortRangeView) (PortRangeView, bool, bool) {
 	switch len(rs) {
 	case 0:
 		return PortRangeView{}, false, true
@@ -37,8 +37,8 @@ func singlePort(rs []PortRangeView) (PortRangeView, bool, bool) {
 	return PortRangeView{}, false, false
 }
 
-// ruleSrc finds the source range of an ACL rule by sequence number.
-func ruleSrc(f *schema.Fabric, acl string, seq int) schema.Range {
+// RuleSrc finds the source range of an ACL rule by sequence number.
+func RuleSrc(f *schema.Fabric, acl string, seq int) schema.Range {
 	for _, a := range f.ACLs {
 		if a.Name != acl {
 			continue
@@ -52,8 +52,8 @@ func ruleSrc(f *schema.Fabric, acl string, seq int) schema.Range {
 	return schema.Range{}
 }
 
-// portQoS returns the QoS of the named port of d, or nil.
-func portQoS(d *schema.Device, name string) *schema.PortQoS {
+// PortQoSOf returns the QoS of the named port of d, or nil.
+func PortQoSOf(d *schema.Device, name string) *schema.PortQoS {
 	if p := d.Port(name); p != nil {
 		return p.QoS
 	}
@@ -65,8 +65,8 @@ func portQoS(d *schema.Device, name string) *schema.PortQoS {
 	return nil
 }
 
-// bufferSrc is the range of the first buffer value that is set.
-func bufferSrc(q *schema.PortQoS) schema.Range {
+// BufferSrc is the range of the first buffer value that is set.
+func BufferSrc(q *schema.PortQoS) schema.Range {
 	b := q.Buffer
 	for _, r := range []schema.Range{b.Headroom.Src, b.XOFF.Src, b.XON.Src, b.IngressLosslessPool.Src, b.EgressLossyPool.Src, b.DynamicThreshold.Src} {
 		if !r.IsZero() {
@@ -76,15 +76,15 @@ func bufferSrc(q *schema.PortQoS) schema.Range {
 	return schema.Range{}
 }
 
-// rejectBuffers fails when the device sets buffer values a platform has no
+// RejectBuffers fails when the device sets buffer values a platform has no
 // syntax for: one refusal per value, at the line that sets it.
-func rejectBuffers(d *schema.Device, b Base, reason string) error {
+func RejectBuffers(d *schema.Device, b Base, reason string) error {
 	bv := b.QoS.Buffer
 	var sb schema.BufferSpec
-	if q := firstQoS(d); q != nil {
+	if q := FirstQoS(d); q != nil {
 		sb = q.Buffer
 	}
-	var rej refusals
+	var rej Collector
 	for _, v := range []struct {
 		set  bool
 		what string
@@ -98,20 +98,25 @@ func rejectBuffers(d *schema.Device, b Base, reason string) error {
 		{bv.DynamicThresholdSet, "buffer.dynamic_threshold " + strconv.Itoa(bv.DynamicThreshold), sb.DynamicThreshold.Src},
 	} {
 		if v.set {
-			rej.add(unsupported(d, v.what, reason, v.src))
+			rej.Add(Unsupported(d, v.what, reason, v.src))
 		}
 	}
-	return rej.err()
+	return rej.Err()
 }
 
-// Queue attributes, for queueSrc.
-func qShaper(q *schema.QueueQoS) schema.Range { return q.Shaper.Src }
-func qWeight(q *schema.QueueQoS) schema.Range { return q.Weight.Src }
-func qECN(q *schema.QueueQoS) schema.Range    { return q.ECN.Src }
+// QShaper is where a queue's shaper was set (QShaper, QWeight and QECN
+// are the queue attributes QueueSrc takes).
+func QShaper(q *schema.QueueQoS) schema.Range { return q.Shaper.Src }
 
-// queueSrc is where the attribute attr of queue q was set, on the device's
+// QWeight is where a queue's weight was set.
+func QWeight(q *schema.QueueQoS) schema.Range { return q.Weight.Src }
+
+// QECN is where a queue's ECN profile was set.
+func QECN(q *schema.QueueQoS) schema.Range { return q.ECN.Src }
+
+// QueueSrc is where the attribute attr of queue q was set, on the device's
 // first port that has one: the line a refusal of that value points at.
-func queueSrc(d *schema.Device, q int, attr func(*schema.QueueQoS) schema.Range) schema.Range {
+func QueueSrc(d *schema.Device, q int, attr func(*schema.QueueQoS) schema.Range) schema.Range {
 	for _, p := range d.Ports {
 		if p.QoS != nil {
 			if r := attr(&p.QoS.Queues[q]); !r.IsZero() {
@@ -122,8 +127,8 @@ func queueSrc(d *schema.Device, q int, attr func(*schema.QueueQoS) schema.Range)
 	return schema.Range{}
 }
 
-// firstQoS returns the QoS of the device's first port that has one.
-func firstQoS(d *schema.Device) *schema.PortQoS {
+// FirstQoS returns the QoS of the device's first port that has one.
+func FirstQoS(d *schema.Device) *schema.PortQoS {
 	for _, p := range d.Ports {
 		if p.QoS != nil {
 			return p.QoS
@@ -132,9 +137,9 @@ func firstQoS(d *schema.Device) *schema.PortQoS {
 	return nil
 }
 
-// classNames names each priority after the first traffic class (by name)
+// ClassNames names each priority after the first traffic class (by name)
 // that uses it, or "prio<N>" when no class does.
-func classNames(f *schema.Fabric) [8]string {
+func ClassNames(f *schema.Fabric) [8]string {
 	var out [8]string
 	for _, c := range f.Classes {
 		p := c.Priority.V
@@ -150,22 +155,23 @@ func classNames(f *schema.Fabric) [8]string {
 	return out
 }
 
-func sortStrings(s []string) { sort.Strings(s) }
+// SortStrings sorts s in place.
+func SortStrings(s []string) { sort.Strings(s) }
 
-// oneMatch checks that an ACL rule fits one access-list entry of an IOS-like
+// OneMatch checks that an ACL rule fits one access-list entry of an IOS-like
 // syntax (EOS, NX-OS): at most one L4 port or range per side and at most
 // one DSCP value. It returns the ports (nil: any) and the DSCP (-1: any);
 // entry names the platform's entry in the error ("an EOS access-list entry").
-func oneMatch(f *schema.Fabric, d *schema.Device, acl string, r RuleView, entry string) (src, dst *PortRangeView, dscp int, err error) {
-	where := ruleSrc(f, acl, r.Seq)
+func OneMatch(f *schema.Fabric, d *schema.Device, acl string, r RuleView, entry string) (src, dst *PortRangeView, dscp int, err error) {
+	where := RuleSrc(f, acl, r.Seq)
 	for _, side := range []struct {
 		rs   []PortRangeView
 		what string
 		out  **PortRangeView
 	}{{r.SrcPorts, "source", &src}, {r.DstPorts, "destination", &dst}} {
-		p, has, ok := singlePort(side.rs)
+		p, has, ok := SinglePort(side.rs)
 		if !ok {
-			return nil, nil, -1, unsupported(d, fmt.Sprintf("acl %s rule %d with %d %s port ranges", acl, r.Seq, len(side.rs), side.what),
+			return nil, nil, -1, Unsupported(d, fmt.Sprintf("acl %s rule %d with %d %s port ranges", acl, r.Seq, len(side.rs), side.what),
 				entry+" matches one port or one range; split the rule", where)
 		}
 		if has {
@@ -178,23 +184,51 @@ func oneMatch(f *schema.Fabric, d *schema.Device, acl string, r RuleView, entry 
 	case 1:
 		return src, dst, r.DSCP[0], nil
 	}
-	return nil, nil, -1, unsupported(d, fmt.Sprintf("acl %s rule %d matching %d DSCP values", acl, r.Seq, len(r.DSCP)),
+	return nil, nil, -1, Unsupported(d, fmt.Sprintf("acl %s rule %d matching %d DSCP values", acl, r.Seq, len(r.DSCP)),
 		entry+" matches one DSCP value; split the rule", where)
 }
 
-// subjectOrRange is r, or fallback when r is zero.
-func subjectOrRange(r, fallback schema.Range) schema.Range {
+// SubjectOrRange is r, or fallback when r is zero.
+func SubjectOrRange(r, fallback schema.Range) schema.Range {
 	if r.IsZero() {
 		return fallback
 	}
 	return r
 }
 
-// firstSchedSrc is where the first queue's scheduler was set.
-func firstSchedSrc(q *schema.PortQoS) schema.Range {
+// FirstSchedSrc is where the first queue's scheduler was set.
+func FirstSchedSrc(q *schema.PortQoS) schema.Range {
 	for _, qq := range q.Queues {
 		if !qq.Sched.Src.IsZero() {
 			return qq.Sched.Src
+		}
+	}
+	return schema.Range{}
+}
+
+// RuleInFamily reports whether rule r belongs in an access list of family
+// fam ("ipv4" or "ipv6"): a rule of family "any" belongs in both.
+func RuleInFamily(r RuleView, fam string) bool {
+	return r.Family == fam || (r.Family == "any" && fam == "ipv4") || (r.Family == "any" && fam == "ipv6")
+}
+
+// AnyOr is prefix, or "any" when the rule leaves it unset.
+func AnyOr(prefix string) string {
+	if prefix == "" {
+		return "any"
+	}
+	return prefix
+}
+
+// PortACLSrc is where port's ACL binding of direction dir ("in", "out")
+// was set.
+func PortACLSrc(d *schema.Device, port, dir string) schema.Range {
+	for _, p := range d.Ports {
+		if p.Name == port {
+			if dir == "out" {
+				return p.ACLOutRange
+			}
+			return p.ACLInRange
 		}
 	}
 	return schema.Range{}

@@ -1,7 +1,8 @@
-package templates
+package nvidiacumulus
 
 import (
 	"fmt"
+	"github.com/fabricgen/fabricgen/templates/view"
 	"strings"
 
 	"github.com/fabricgen/fabricgen/schema"
@@ -9,7 +10,7 @@ import (
 
 // CumulusView is the nvidia_cumulus template data: NVUE "nv set" commands.
 type CumulusView struct {
-	Base
+	view.Base
 	// Global holds the qos commands of profile default-global, in order.
 	Global []string
 	// ACLs holds the "nv set acl" commands.
@@ -61,7 +62,7 @@ func (c CumulusInterface) Commands() []string {
 
 // cumulusIfKey is a CumulusInterface without its identity fields (name,
 // description, address): the key of its cached stanza.
-type cumulusIfKey struct {
+type viewCumulusIfKey struct {
 	desc, ip      bool
 	routed        bool
 	family        string
@@ -71,26 +72,26 @@ type cumulusIfKey struct {
 	aclIn, aclOut string
 }
 
-const cumulusProfile = "default-global"
+const viewCumulusProfile = "default-global"
 
 // cumulusLosslessPercent is the share of the switch buffer given to the
 // default-lossless traffic pool when PFC is on; default-lossy gets the rest.
 // The intent has no percent knob (its pool sizes are bytes), so the split is
 // fixed at the 50/50 of NVIDIA's QoS guide.
-const cumulusLosslessPercent = 50
+const viewCumulusLosslessPercent = 50
 
-func buildCumulus(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
+func viewBuildCumulus(f *schema.Fabric, d *schema.Device, b view.Base) (any, error) {
 	const global = "fabricgen writes Cumulus QoS into the default-global profile, which every port uses; attach the same policy to every port"
-	var rej refusals // every refusal of the device, not only the first
-	rej.add(requireUniform(d, global, aspTrust, aspDSCP, aspPCP, aspQueueMap, aspQueues, aspPFCSet, aspWatchdog, aspBuffer))
+	var rej view.Collector // every refusal of the device, not only the first
+	rej.Add(view.RequireUniform(d, global, view.AspTrust, view.AspDSCP, view.AspPCP, view.AspQueueMap, view.AspQueues, view.AspPFCSet, view.AspWatchdog, view.AspBuffer))
 	q := b.QoS
-	qq := firstQoS(d)
+	qq := view.FirstQoS(d)
 	rel := d.OSVersion.V
 	if len(rel.Parts) == 0 {
-		rel = schema.DefaultVersion(schema.NvidiaCumulus)
+		rel = schema.DefaultVersion(name)
 	}
 	if !rel.AtLeast(5, 7) {
-		return nil, unsupported(d, "os_version "+rel.String(), "fabricgen renders Cumulus Linux 5.7 and later (5.7 moved ACL port matches under match ip udp|tcp)", d.OSVersion.Src)
+		return nil, view.Unsupported(d, "os_version "+rel.String(), "fabricgen renders Cumulus Linux 5.7 and later (5.7 moved ACL port matches under match ip udp|tcp)", d.OSVersion.Src)
 	}
 	v := &CumulusView{Base: b}
 	g := func(format string, args ...any) {
@@ -106,33 +107,33 @@ func buildCumulus(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 		}
 	}
 	if pfcOn != "" && pfcOff != "" {
-		rej.add(unsupported(d, "PFC on "+pfcOn+" but not on "+pfcOff,
-			"the Cumulus default-global PFC profile covers every port; give all ports of the device the same pfc_priorities", portQoS(d, pfcOff).PFC[0].Src))
+		rej.Add(view.Unsupported(d, "PFC on "+pfcOn+" but not on "+pfcOff,
+			"the Cumulus default-global PFC profile covers every port; give all ports of the device the same pfc_priorities", view.PortQoSOf(d, pfcOff).PFC[0].Src))
 	}
-	cumulusMapping(q, g)
+	viewCumulusMapping(q, g)
 	if len(q.PFC) > 0 {
-		cumulusPFC(q, b.Ports, g)
+		viewCumulusPFC(q, b.Ports, g)
 	}
-	if err := cumulusBuffers(d, q, qq); !rej.add(err) {
+	if err := viewCumulusBuffers(d, q, qq); !rej.Add(err) {
 		return nil, err
 	}
-	if err := cumulusQueues(d, q, g); !rej.add(err) {
+	if err := viewCumulusQueues(d, q, g); !rej.Add(err) {
 		return nil, err
 	}
 	if w := q.Watchdog; w != nil && len(q.PFC) > 0 {
-		if err := cumulusWatchdog(d, w, qq.Watchdog.Src, g); !rej.add(err) {
+		if err := viewCumulusWatchdog(d, w, qq.Watchdog.Src, g); !rej.Add(err) {
 			return nil, err
 		}
 		v.Notes = append(v.Notes, fmt.Sprintf("pfc_watchdog %s restoration %d ms not applied: the Cumulus PFC watchdog has no restoration time, it restores a queue when the storm ends", w.Name, w.RestorationMS))
 	}
-	acls, err := cumulusACLs(f, d, b)
-	if !rej.add(err) {
+	acls, err := viewCumulusACLs(f, d, b)
+	if !rej.Add(err) {
 		return nil, err
 	}
 	v.ACLCommands = acls
 	for i, p := range b.Ports {
-		in, err := cumulusInterface(d, d.Ports[i], p, q.Watchdog != nil)
-		if !rej.add(err) {
+		in, err := viewCumulusInterface(d, d.Ports[i], p, q.Watchdog != nil)
+		if !rej.Add(err) {
 			return nil, err
 		}
 		// Cumulus Linux 5.15 renamed "interface X ip address" to "ipv4
@@ -146,59 +147,59 @@ func buildCumulus(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 				in.Family = "ipv6"
 			}
 		}
-		key := cumulusIfKey{in.Description != "", in.IP != "", in.Routed, in.Family, in.MTU, in.Speed, in.FEC, in.Watchdog,
+		key := viewCumulusIfKey{in.Description != "", in.IP != "", in.Routed, in.Family, in.MTU, in.Speed, in.FEC, in.Watchdog,
 			strings.Join(in.ACLIn, "\n"), strings.Join(in.ACLOut, "\n")}
-		text, err := renderStanza(b.stanzas, "interface", key, &in, cumulusMarked, in.Word, in.Description, in.IP, in.Name)
+		text, err := view.RenderStanza(b.Stanzas, "interface", key, &in, viewCumulusMarked, in.Word, in.Description, in.IP, in.Name)
 		if err != nil {
 			return nil, fmt.Errorf("device %s interface %s: %w", d.Name, p.Name, err)
 		}
 		in.Text = strings.TrimPrefix(text, "\n")
 		v.Interfaces = append(v.Interfaces, in)
 	}
-	return v, rej.err()
+	return v, rej.Err()
 }
 
 // cumulusMapping renders trust, the DSCP/PCP → switch-priority maps and
 // the switch-priority → traffic-class map of the default-global profile.
-func cumulusMapping(q QoSView, g func(format string, args ...any)) {
+func viewCumulusMapping(q view.QoSView, g func(format string, args ...any)) {
 	switch schema.Trust(q.Trust) {
 	case schema.TrustDSCP:
-		g("mapping %s trust l3", cumulusProfile)
+		g("mapping %s trust l3", viewCumulusProfile)
 	case schema.TrustPCP:
-		g("mapping %s trust l2", cumulusProfile)
+		g("mapping %s trust l2", viewCumulusProfile)
 	case schema.TrustBoth:
-		g("mapping %s trust both", cumulusProfile)
+		g("mapping %s trust both", viewCumulusProfile)
 	case schema.TrustNone:
-		g("mapping %s trust port", cumulusProfile)
-		g("mapping %s port-default-sp %d", cumulusProfile, q.DSCP[0])
+		g("mapping %s trust port", viewCumulusProfile)
+		g("mapping %s port-default-sp %d", viewCumulusProfile, q.DSCP[0])
 	}
 	if q.Trust != string(schema.TrustPCP) && q.Trust != string(schema.TrustNone) {
 		for _, grp := range q.DSCPByPriority {
-			g("mapping %s dscp %s switch-priority %d", cumulusProfile, joinInts(grp.Values, ","), grp.Priority)
+			g("mapping %s dscp %s switch-priority %d", viewCumulusProfile, view.JoinInts(grp.Values, ","), grp.Priority)
 		}
 	}
 	if q.Trust == string(schema.TrustPCP) || q.Trust == string(schema.TrustBoth) {
 		for _, grp := range q.PCPByPriority {
-			g("mapping %s pcp %s switch-priority %d", cumulusProfile, joinInts(grp.Values, ","), grp.Priority)
+			g("mapping %s pcp %s switch-priority %d", viewCumulusProfile, view.JoinInts(grp.Values, ","), grp.Priority)
 		}
 	}
 	for pr := 0; pr < 8; pr++ {
-		g("egress-queue-mapping %s switch-priority %d traffic-class %d", cumulusProfile, pr, q.QueueOf[pr])
+		g("egress-queue-mapping %s switch-priority %d traffic-class %d", viewCumulusProfile, pr, q.QueueOf[pr])
 	}
 }
 
 // cumulusPFC renders the traffic pools and the PFC profile.
-func cumulusPFC(q QoSView, ports []PortView, g func(format string, args ...any)) {
+func viewCumulusPFC(q view.QoSView, ports []view.PortView, g func(format string, args ...any)) {
 	// Cumulus gives 100% of the buffer to the default-lossy pool until
 	// a lossless pool is sized ("Flow Control Buffers": size the pools
 	// before configuring PFC). The intent sizes pools only in bytes,
 	// which NVUE cannot take (cumulusBuffers rejects them), so fabricgen always
 	// splits the buffer 50/50, the guide's own example.
-	g("traffic-pool default-lossless memory-percent %d", cumulusLosslessPercent)
-	g("traffic-pool default-lossy memory-percent %d", 100-cumulusLosslessPercent)
-	g("pfc %s switch-priority %s", cumulusProfile, joinInts(q.PFC, ","))
-	g("pfc %s tx enable", cumulusProfile)
-	g("pfc %s rx enable", cumulusProfile)
+	g("traffic-pool default-lossless memory-percent %d", viewCumulusLosslessPercent)
+	g("traffic-pool default-lossy memory-percent %d", 100-viewCumulusLosslessPercent)
+	g("pfc %s switch-priority %s", viewCumulusProfile, view.JoinInts(q.PFC, ","))
+	g("pfc %s tx enable", viewCumulusProfile)
+	g("pfc %s rx enable", viewCumulusProfile)
 	cable := 0.0
 	for _, p := range ports {
 		if p.CableMeters > cable {
@@ -206,59 +207,59 @@ func cumulusPFC(q QoSView, ports []PortView, g func(format string, args ...any))
 		}
 	}
 	if cable > 0 {
-		g("pfc %s cable-length %d", cumulusProfile, int(ceil(cable)))
+		g("pfc %s cable-length %d", viewCumulusProfile, int(viewCeil(cable)))
 	}
 	bv := q.Buffer
 	if bv.HeadroomBytes > 0 {
-		g("pfc %s port-buffer %d", cumulusProfile, bv.HeadroomBytes)
+		g("pfc %s port-buffer %d", viewCumulusProfile, bv.HeadroomBytes)
 	}
 	if bv.XOFFBytes > 0 {
-		g("pfc %s xoff-threshold %d", cumulusProfile, bv.XOFFBytes)
+		g("pfc %s xoff-threshold %d", viewCumulusProfile, bv.XOFFBytes)
 	}
 	if bv.XONBytes > 0 {
-		g("pfc %s xon-threshold %d", cumulusProfile, bv.XONBytes)
+		g("pfc %s xon-threshold %d", viewCumulusProfile, bv.XONBytes)
 	}
 }
 
 // cumulusBuffers refuses buffer values NVUE cannot take.
-func cumulusBuffers(d *schema.Device, q QoSView, qq *schema.PortQoS) error {
+func viewCumulusBuffers(d *schema.Device, q view.QoSView, qq *schema.PortQoS) error {
 	bv := q.Buffer
-	var rej refusals
+	var rej view.Collector
 	if bv.IngressLosslessPoolBytes > 0 || bv.EgressLossyPoolBytes > 0 {
 		src := qq.Buffer.IngressLosslessPool.Src
 		if bv.IngressLosslessPoolBytes == 0 {
 			src = qq.Buffer.EgressLossyPool.Src
 		}
-		rej.add(unsupported(d, "buffer pool sizes in bytes", "Cumulus sizes traffic pools in percent of the buffer (traffic-pool memory-percent); remove the pool sizes", src))
+		rej.Add(view.Unsupported(d, "buffer pool sizes in bytes", "Cumulus sizes traffic pools in percent of the buffer (traffic-pool memory-percent); remove the pool sizes", src))
 	}
 	if bv.DynamicThresholdSet {
-		rej.add(unsupported(d, "buffer.dynamic_threshold", "fabricgen does not render NVUE alpha (qos advance-buffer-config shared-alpha); remove dynamic_threshold", qq.Buffer.DynamicThreshold.Src))
+		rej.Add(view.Unsupported(d, "buffer.dynamic_threshold", "fabricgen does not render NVUE alpha (qos advance-buffer-config shared-alpha); remove dynamic_threshold", qq.Buffer.DynamicThreshold.Src))
 	}
 	if len(q.PFC) == 0 && (bv.HeadroomBytes > 0 || bv.XOFFBytes > 0 || bv.XONBytes > 0) {
-		rej.add(unsupported(d, "buffer headroom/xoff/xon without PFC", "NVUE sets port-buffer and thresholds on the PFC profile; enable PFC or remove them", bufferSrc(qq)))
+		rej.Add(view.Unsupported(d, "buffer headroom/xoff/xon without PFC", "NVUE sets port-buffer and thresholds on the PFC profile; enable PFC or remove them", view.BufferSrc(qq)))
 	}
-	return rej.err()
+	return rej.Err()
 }
 
 // cumulusQueues renders the egress schedulers and the congestion control
 // (ECN or RED) of each queue.
-func cumulusQueues(d *schema.Device, q QoSView, g func(format string, args ...any)) error {
-	var rej refusals
+func viewCumulusQueues(d *schema.Device, q view.QoSView, g func(format string, args ...any)) error {
+	var rej view.Collector
 	for _, qu := range q.Queues {
 		if qu.ShaperBps > 0 {
-			rej.add(unsupported(d, fmt.Sprintf("queue %d shaper %s", qu.ID, bps(qu.ShaperBps)), "fabricgen renders no NVUE egress shaper; remove the shaper", queueSrc(d, qu.ID, qShaper)))
+			rej.Add(view.Unsupported(d, fmt.Sprintf("queue %d shaper %s", qu.ID, view.Bps(qu.ShaperBps)), "fabricgen renders no NVUE egress shaper; remove the shaper", view.QueueSrc(d, qu.ID, view.QShaper)))
 		}
 		switch {
 		case qu.Strict:
-			g("egress-scheduler %s traffic-class %d mode strict", cumulusProfile, qu.ID)
+			g("egress-scheduler %s traffic-class %d mode strict", viewCumulusProfile, qu.ID)
 		case qu.Sched == string(schema.SchedDWRR) || qu.Weight > 0:
 			if qu.Weight < 1 || qu.Weight > 100 {
-				rej.add(unsupported(d, fmt.Sprintf("queue %d dwrr weight %d", qu.ID, qu.Weight),
-					"NVUE bw-percent is 1–100; give the queue a weight from 1 to 100", queueSrc(d, qu.ID, qWeight)))
+				rej.Add(view.Unsupported(d, fmt.Sprintf("queue %d dwrr weight %d", qu.ID, qu.Weight),
+					"NVUE bw-percent is 1–100; give the queue a weight from 1 to 100", view.QueueSrc(d, qu.ID, view.QWeight)))
 				continue
 			}
-			g("egress-scheduler %s traffic-class %d mode dwrr", cumulusProfile, qu.ID)
-			g("egress-scheduler %s traffic-class %d bw-percent %d", cumulusProfile, qu.ID, qu.Weight)
+			g("egress-scheduler %s traffic-class %d mode dwrr", viewCumulusProfile, qu.ID)
+			g("egress-scheduler %s traffic-class %d bw-percent %d", viewCumulusProfile, qu.ID, qu.Weight)
 		}
 	}
 	for _, qu := range q.Queues {
@@ -266,25 +267,25 @@ func cumulusQueues(d *schema.Device, q QoSView, g func(format string, args ...an
 		if e == nil {
 			continue
 		}
-		g("congestion-control %s traffic-class %d min-threshold %d", cumulusProfile, qu.ID, e.MinBytes)
-		g("congestion-control %s traffic-class %d max-threshold %d", cumulusProfile, qu.ID, e.MaxBytes)
-		g("congestion-control %s traffic-class %d probability %d", cumulusProfile, qu.ID, e.Probability)
+		g("congestion-control %s traffic-class %d min-threshold %d", viewCumulusProfile, qu.ID, e.MinBytes)
+		g("congestion-control %s traffic-class %d max-threshold %d", viewCumulusProfile, qu.ID, e.MaxBytes)
+		g("congestion-control %s traffic-class %d probability %d", viewCumulusProfile, qu.ID, e.Probability)
 		if e.Mark {
-			g("congestion-control %s traffic-class %d ecn enable", cumulusProfile, qu.ID)
-			g("congestion-control %s traffic-class %d red disable", cumulusProfile, qu.ID)
+			g("congestion-control %s traffic-class %d ecn enable", viewCumulusProfile, qu.ID)
+			g("congestion-control %s traffic-class %d red disable", viewCumulusProfile, qu.ID)
 		} else {
-			g("congestion-control %s traffic-class %d ecn disable", cumulusProfile, qu.ID)
-			g("congestion-control %s traffic-class %d red enable", cumulusProfile, qu.ID)
+			g("congestion-control %s traffic-class %d ecn disable", viewCumulusProfile, qu.ID)
+			g("congestion-control %s traffic-class %d red enable", viewCumulusProfile, qu.ID)
 		}
 	}
-	return rej.err()
+	return rej.Err()
 }
 
 // cumulusWatchdog renders the PFC watchdog; src is where it was attached.
-func cumulusWatchdog(d *schema.Device, w *WatchdogView, src schema.Range, g func(format string, args ...any)) error {
-	var rej refusals
+func viewCumulusWatchdog(d *schema.Device, w *view.WatchdogView, src schema.Range, g func(format string, args ...any)) error {
+	var rej view.Collector
 	if w.Action != "" && w.Action != string(schema.WatchdogDrop) {
-		rej.add(unsupported(d, "pfc_watchdog "+w.Name+" action "+w.Action, "the Cumulus PFC watchdog drops on a stormed queue; use action drop", src))
+		rej.Add(view.Unsupported(d, "pfc_watchdog "+w.Name+" action "+w.Action, "the Cumulus PFC watchdog drops on a stormed queue; use action drop", src))
 	}
 	poll := w.PollMS
 	if !w.PollSet {
@@ -293,31 +294,31 @@ func cumulusWatchdog(d *schema.Device, w *WatchdogView, src schema.Range, g func
 	g("pfc-watchdog polling-interval %d", poll)
 	if w.DetectionSet {
 		if poll <= 0 || w.DetectionMS%poll != 0 {
-			rej.add(unsupported(d, fmt.Sprintf("pfc_watchdog %s detection %d ms", w.Name, w.DetectionMS),
+			rej.Add(view.Unsupported(d, fmt.Sprintf("pfc_watchdog %s detection %d ms", w.Name, w.DetectionMS),
 				"Cumulus detects after a whole number of polls (robustness); make detection a multiple of poll_interval", src))
 		} else {
 			g("pfc-watchdog robustness %d", w.DetectionMS/poll)
 		}
 	}
-	return rej.err()
+	return rej.Err()
 }
 
 // cumulusInterface builds one port's settings; sp is the schema port of p.
-func cumulusInterface(d *schema.Device, sp *schema.Port, p PortView, watchdog bool) (CumulusInterface, error) {
-	in := CumulusInterface{Name: p.Name, Word: shellWord(p.Name), IP: p.IP, Routed: p.Routed, MTU: p.MTU, Watchdog: p.Watchdog && watchdog}
-	var rej refusals
+func viewCumulusInterface(d *schema.Device, sp *schema.Port, p view.PortView, watchdog bool) (CumulusInterface, error) {
+	in := CumulusInterface{Name: p.Name, Word: view.ShellWord(p.Name), IP: p.IP, Routed: p.Routed, MTU: p.MTU, Watchdog: p.Watchdog && watchdog}
+	var rej view.Collector
 	if p.Description != "" {
-		in.Description = shellString(p.Description)
+		in.Description = view.ShellString(p.Description)
 	}
 	if p.SpeedBps > 0 {
-		in.Speed = bps(p.SpeedBps)
+		in.Speed = view.Bps(p.SpeedBps)
 	}
 	switch p.FEC {
 	case "rs":
 		in.FEC = "rs"
 	case "fc":
 		if p.SpeedBps > 25_000_000_000 {
-			rej.add(unsupported(d, fmt.Sprintf("fec fc on %s at %s", p.Name, bps(p.SpeedBps)),
+			rej.Add(view.Unsupported(d, fmt.Sprintf("fec fc on %s at %s", p.Name, view.Bps(p.SpeedBps)),
 				"Spectrum switches support Base-R (FC) FEC at 25G only; use fec rs or none above 25G", sp.FEC.Src))
 		}
 		in.FEC = "baser"
@@ -325,18 +326,18 @@ func cumulusInterface(d *schema.Device, sp *schema.Port, p PortView, watchdog bo
 		in.FEC = "off"
 	}
 	if p.LinkPause {
-		rej.add(unsupported(d, "link_pause on "+p.Name, "fabricgen renders no NVUE link-pause profile, and Cumulus forbids link pause and PFC on one port; turn link_pause off", sp.QoS.LinkPause.Src))
+		rej.Add(view.Unsupported(d, "link_pause on "+p.Name, "fabricgen renders no NVUE link-pause profile, and Cumulus forbids link pause and PFC on one port; turn link_pause off", sp.QoS.LinkPause.Src))
 	}
 	for _, n := range p.ACLIn {
-		in.ACLIn = append(in.ACLIn, shellWord(n))
+		in.ACLIn = append(in.ACLIn, view.ShellWord(n))
 	}
 	for _, n := range p.ACLOut {
-		in.ACLOut = append(in.ACLOut, shellWord(n))
+		in.ACLOut = append(in.ACLOut, view.ShellWord(n))
 	}
-	return in, rej.err()
+	return in, rej.Err()
 }
 
-func ceil(x float64) float64 {
+func viewCeil(x float64) float64 {
 	i := float64(int64(x))
 	if i < x {
 		return i + 1
@@ -381,53 +382,53 @@ type CumulusACLRule struct {
 // "match ip" tree. A re-marking permit rule gets "action set dscp N" alone:
 // SETQOS is a terminating action that also accepts the packet, and NVIDIA's
 // examples never add "action permit" to it.
-func cumulusACLs(f *schema.Fabric, d *schema.Device, b Base) ([]string, error) {
+func viewCumulusACLs(f *schema.Fabric, d *schema.Device, b view.Base) ([]string, error) {
 	var out []string
-	var rej refusals
+	var rej view.Collector
 	for _, a := range b.ACLs {
-		acl := CumulusACL{Name: a.Name, Word: shellWord(a.Name), Type: "ipv4"}
+		acl := CumulusACL{Name: a.Name, Word: view.ShellWord(a.Name), Type: "ipv4"}
 		if a.HasIPv6 && a.HasIPv4 {
-			rej.add(unsupported(d, "acl "+a.Name+" mixing IPv4 and IPv6 rules", "an NVUE ACL has one type (ipv4 or ipv6); split it in two", ruleSrc(f, a.Name, a.Rules[0].Seq)))
+			rej.Add(view.Unsupported(d, "acl "+a.Name+" mixing IPv4 and IPv6 rules", "an NVUE ACL has one type (ipv4 or ipv6); split it in two", view.RuleSrc(f, a.Name, a.Rules[0].Seq)))
 		}
 		if a.HasIPv6 {
 			acl.Type = "ipv6"
 		}
 		for _, r := range a.Rules {
-			rule, err := cumulusRule(f, d, a.Name, acl.Word, acl.Type, r)
-			if !rej.add(err) {
+			rule, err := viewCumulusRule(f, d, a.Name, acl.Word, acl.Type, r)
+			if !rej.Add(err) {
 				return nil, err
 			}
 			acl.Rules = append(acl.Rules, rule)
 		}
-		text, err := b.stanzas.execute("acl", &acl)
+		text, err := b.Stanzas.Execute("acl", &acl)
 		if err != nil {
 			return nil, fmt.Errorf("device %s acl %s: %w", d.Name, a.Name, err)
 		}
 		out = append(out, strings.Split(text, "\n")...)
 	}
-	return out, rej.err()
+	return out, rej.Err()
 }
 
 // cumulusRule checks that NVUE can express an ACL rule and builds it.
 // typ is the ACL's type, ipv4 or ipv6.
-func cumulusRule(f *schema.Fabric, d *schema.Device, acl, word, typ string, r RuleView) (CumulusACLRule, error) {
-	src := ruleSrc(f, acl, r.Seq)
+func viewCumulusRule(f *schema.Fabric, d *schema.Device, acl, word, typ string, r view.RuleView) (CumulusACLRule, error) {
+	src := view.RuleSrc(f, acl, r.Seq)
 	rule := CumulusACLRule{ACL: word, Seq: r.Seq, Protocol: r.Protocol, Src: r.Src, Dst: r.Dst, DSCP: r.DSCP, SetDSCP: -1, Action: r.Action}
 	if typ == "ipv6" && rule.Protocol == "icmp" {
 		rule.Protocol = "icmpv6"
 	}
 	if (len(r.SrcPorts) > 0 || len(r.DstPorts) > 0) && r.Protocol != "udp" && r.Protocol != "tcp" {
-		return rule, unsupported(d, fmt.Sprintf("acl %s rule %d port match with protocol %s", acl, r.Seq, r.Protocol),
+		return rule, view.Unsupported(d, fmt.Sprintf("acl %s rule %d port match with protocol %s", acl, r.Seq, r.Protocol),
 			"NVUE matches L4 ports only under match ip udp or match ip tcp; set protocol udp or tcp", src)
 	}
 	for _, pr := range []struct {
-		rs   []PortRangeView
+		rs   []view.PortRangeView
 		what string
 		out  *[]int
 	}{{r.SrcPorts, "source", &rule.SrcPorts}, {r.DstPorts, "destination", &rule.DstPorts}} {
 		for _, p := range pr.rs {
 			if !p.Single {
-				return rule, unsupported(d, fmt.Sprintf("acl %s rule %d %s port range %d-%d", acl, r.Seq, pr.what, p.From, p.To),
+				return rule, view.Unsupported(d, fmt.Sprintf("acl %s rule %d %s port range %d-%d", acl, r.Seq, pr.what, p.From, p.To),
 					"fabricgen renders NVUE port matches as single ports; list the ports", src)
 			}
 			*pr.out = append(*pr.out, p.From)
@@ -440,7 +441,7 @@ func cumulusRule(f *schema.Fabric, d *schema.Device, acl, word, typ string, r Ru
 }
 
 // cumulusMarked is in with its identity values replaced by marks.
-func cumulusMarked(in CumulusInterface) CumulusInterface {
-	in.Word, in.Description, in.IP, in.Name = mark(0, in.Word), mark(1, in.Description), mark(2, in.IP), mark(3, in.Name)
+func viewCumulusMarked(in CumulusInterface) CumulusInterface {
+	in.Word, in.Description, in.IP, in.Name = view.Mark(0, in.Word), view.Mark(1, in.Description), view.Mark(2, in.IP), view.Mark(3, in.Name)
 	return in
 }

@@ -1,7 +1,8 @@
-package templates
+package cisconxos
 
 import (
 	"fmt"
+	"github.com/fabricgen/fabricgen/templates/view"
 	"strconv"
 	"strings"
 
@@ -10,7 +11,7 @@ import (
 
 // NXOSView is the cisco_nxos template data.
 type NXOSView struct {
-	Base
+	view.Base
 	// Watchdog holds the global PFC watchdog lines, or nil.
 	Watchdog *NXOSWatchdog
 	// AccessLists are the filter ACLs and the one-rule ACLs re-marking classes match.
@@ -62,7 +63,7 @@ type NXOSACLEntry struct {
 	// Src and Dst are prefixes, or "any".
 	Src, Dst string
 	// SrcPort and DstPort are the one L4 port or range matched, or nil.
-	SrcPort, DstPort *PortRangeView
+	SrcPort, DstPort *view.PortRangeView
 	// DSCP is the one code point matched when HasDSCP.
 	DSCP    int
 	HasDSCP bool
@@ -134,7 +135,7 @@ type NXOSInterface struct {
 
 // nxosIfKey is an NXOSInterface without its identity fields (name,
 // description, address): the key of its cached stanza.
-type nxosIfKey struct {
+type viewNXOSIfKey struct {
 	desc, ip            bool
 	routed, ipv6        bool
 	speed, fec          string
@@ -143,36 +144,36 @@ type nxosIfKey struct {
 	policy, groups      string
 }
 
-func buildNXOS(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
+func viewBuildNXOS(f *schema.Fabric, d *schema.Device, b view.Base) (any, error) {
 	const global = "NX-OS network-qos and queuing policies apply to the whole switch (system qos); attach the same policy to every port"
-	var rej refusals // every refusal of the device, not only the first
-	rej.add(requireUniform(d, global, aspTrust, aspDSCP, aspPCP, aspQueueMap, aspQueues, aspPFCSet, aspWatchdog))
-	rej.add(rejectBuffers(d, b, "NX-OS sizes PFC headroom from the network-qos MTU and cable; fabricgen renders no buffer commands for cisco_nxos"))
+	var rej view.Collector // every refusal of the device, not only the first
+	rej.Add(view.RequireUniform(d, global, view.AspTrust, view.AspDSCP, view.AspPCP, view.AspQueueMap, view.AspQueues, view.AspPFCSet, view.AspWatchdog))
+	rej.Add(view.RejectBuffers(d, b, "NX-OS sizes PFC headroom from the network-qos MTU and cable; fabricgen renders no buffer commands for cisco_nxos"))
 	q := b.QoS
 	v := &NXOSView{Base: b}
-	names := classNames(f)
+	names := view.ClassNames(f)
 	if q.Watchdog != nil && len(q.PFC) > 0 {
-		w, err := nxosWatchdog(d, q.Watchdog)
-		if !rej.add(err) {
+		w, err := viewNXOSWatchdog(d, q.Watchdog)
+		if !rej.Add(err) {
 			return nil, err
 		}
 		v.Watchdog = w
 	}
-	marks, err := nxosACLs(f, d, v)
-	if !rej.add(err) {
+	marks, err := viewNXOSACLs(f, d, v)
+	if !rej.Add(err) {
 		return nil, err
 	}
 	trust := schema.Trust(q.Trust)
-	base := nxosClassification(v, q, trust, names)
+	base := viewNXOSClassification(v, q, trust, names)
 	for _, a := range b.ACLs {
 		if m, ok := marks[a.Name]; ok {
 			m.Classes = append(m.Classes, base...)
 			v.QoSPolicies = append(v.QoSPolicies, m)
 		}
 	}
-	v.NetworkQoS = nxosNetworkQoS(q)
-	queuing, err := nxosQueuing(d, q)
-	if !rej.add(err) {
+	v.NetworkQoS = viewNXOSNetworkQoS(q)
+	queuing, err := viewNXOSQueuing(d, q)
+	if !rej.Add(err) {
 		return nil, err
 	}
 	v.Queuing = queuing
@@ -184,12 +185,12 @@ func buildNXOS(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 		if in.Description == "" && p.Peer != "" {
 			in.Description = "to " + p.Peer
 		}
-		in.Description = oneLine(in.Description)
+		in.Description = view.OneLine(in.Description)
 		if p.SpeedMbps > 0 {
 			in.Speed = strconv.FormatInt(p.SpeedMbps, 10)
 		}
-		fec, err := nxosFEC(d, p)
-		if !rej.add(err) {
+		fec, err := viewNXOSFEC(d, p)
+		if !rej.Add(err) {
 			return nil, err
 		}
 		in.FEC = fec
@@ -201,8 +202,8 @@ func buildNXOS(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 			word  string
 		}{{p.ACLIn, "in"}, {p.ACLOut, "out"}} {
 			if len(dir.names) > 1 {
-				rej.add(unsupported(d, fmt.Sprintf("%d ACLs bound %s on %s (%s)", len(dir.names), dir.word, p.Name, strings.Join(dir.names, ", ")),
-					"an NX-OS interface takes one access-group per direction and family; merge the ACLs", portACLSrc(d, p.Name, dir.word)))
+				rej.Add(view.Unsupported(d, fmt.Sprintf("%d ACLs bound %s on %s (%s)", len(dir.names), dir.word, p.Name, strings.Join(dir.names, ", ")),
+					"an NX-OS interface takes one access-group per direction and family; merge the ACLs", view.PortACLSrc(d, p.Name, dir.word)))
 				continue
 			}
 			for _, n := range dir.names {
@@ -219,33 +220,33 @@ func buildNXOS(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 				}
 				if m, ok := marks[n]; ok {
 					if dir.word == "out" {
-						rej.add(unsupported(d, "acl "+n+" re-marking DSCP outbound on "+p.Name,
-							"NX-OS applies type qos policies inbound; bind the ACL with acl_in", portACLSrc(d, p.Name, dir.word)))
+						rej.Add(view.Unsupported(d, "acl "+n+" re-marking DSCP outbound on "+p.Name,
+							"NX-OS applies type qos policies inbound; bind the ACL with acl_in", view.PortACLSrc(d, p.Name, dir.word)))
 						continue
 					}
 					in.ServicePolicy = m.Name
 				}
 			}
 		}
-		key := nxosIfKey{in.Description != "", in.IP != "", in.Routed, in.IPv6, in.Speed, in.FEC, in.MTU, in.FlowControl, in.PFC, in.Watchdog,
+		key := viewNXOSIfKey{in.Description != "", in.IP != "", in.Routed, in.IPv6, in.Speed, in.FEC, in.MTU, in.FlowControl, in.PFC, in.Watchdog,
 			in.ServicePolicy, strings.Join(in.AccessGroups, "\n")}
-		text, err := renderStanza(b.stanzas, "interface", key, &in, nxosMarked, in.Name, in.Description, in.IP)
+		text, err := view.RenderStanza(b.Stanzas, "interface", key, &in, viewNXOSMarked, in.Name, in.Description, in.IP)
 		if err != nil {
 			return nil, fmt.Errorf("device %s interface %s: %w", d.Name, p.Name, err)
 		}
 		in.Text = text
 		v.Interfaces = append(v.Interfaces, in)
 	}
-	return v, rej.err()
+	return v, rej.Err()
 }
 
 // nxosACLs renders the filter ACLs and, per ACL that re-marks, the one-rule
 // access lists and class maps of its marks; it returns the re-marking
 // policy of each such ACL by ACL name (classes to be completed with the
 // classification classes).
-func nxosACLs(f *schema.Fabric, d *schema.Device, v *NXOSView) (map[string]NXOSPolicy, error) {
+func viewNXOSACLs(f *schema.Fabric, d *schema.Device, v *NXOSView) (map[string]NXOSPolicy, error) {
 	marks := map[string]NXOSPolicy{}
-	var rej refusals
+	var rej view.Collector
 	for _, a := range v.ACLs {
 		for _, fam := range []struct {
 			on      bool
@@ -256,11 +257,11 @@ func nxosACLs(f *schema.Fabric, d *schema.Device, v *NXOSView) (map[string]NXOSP
 			}
 			al := NXOSAccessList{Keyword: fam.kw, Name: a.Name}
 			for _, r := range a.Rules {
-				if !ruleInFamily(r, fam.fam) {
+				if !view.RuleInFamily(r, fam.fam) {
 					continue
 				}
-				e, err := nxosEntry(f, d, a.Name, r, r.Action, fam.fam)
-				if !rej.add(err) {
+				e, err := viewNXOSEntry(f, d, a.Name, r, r.Action, fam.fam)
+				if !rej.Add(err) {
 					return nil, err
 				}
 				al.Entries = append(al.Entries, e)
@@ -270,16 +271,16 @@ func nxosACLs(f *schema.Fabric, d *schema.Device, v *NXOSView) (map[string]NXOSP
 		var classes []NXOSPolicyClass
 		for _, m := range a.Marks {
 			if m.Queue < 0 {
-				rej.add(unsupported(d, fmt.Sprintf("acl %s rule %d (keeps DSCP of mixed priorities ahead of a re-marking rule)", a.Name, m.Rule.Seq),
-					"an NX-OS qos class must set a qos-group; match DSCPs of one priority in the rule", ruleSrc(f, a.Name, m.Rule.Seq)))
+				rej.Add(view.Unsupported(d, fmt.Sprintf("acl %s rule %d (keeps DSCP of mixed priorities ahead of a re-marking rule)", a.Name, m.Rule.Seq),
+					"an NX-OS qos class must set a qos-group; match DSCPs of one priority in the rule", view.RuleSrc(f, a.Name, m.Rule.Seq)))
 				continue
 			}
 			kw, fam := "ip", "ipv4"
 			if m.Rule.Family == "ipv6" {
 				kw, fam = "ipv6", "ipv6"
 			}
-			entry, err := nxosEntry(f, d, a.Name, m.Rule, "permit", fam)
-			if !rej.add(err) {
+			entry, err := viewNXOSEntry(f, d, a.Name, m.Rule, "permit", fam)
+			if !rej.Add(err) {
 				return nil, err
 			}
 			v.AccessLists = append(v.AccessLists, NXOSAccessList{Keyword: kw, Name: m.Name, Entries: []NXOSACLEntry{entry}})
@@ -295,25 +296,25 @@ func nxosACLs(f *schema.Fabric, d *schema.Device, v *NXOSView) (map[string]NXOSP
 			marks[a.Name] = NXOSPolicy{Name: "FABRICGEN-IN-" + a.Name, Classes: classes}
 		}
 	}
-	return marks, rej.err()
+	return marks, rej.Err()
 }
 
 // nxosClassification adds the DSCP and/or CoS class maps trust asks for and
 // the FABRICGEN-IN policy; it returns that policy's classes.
-func nxosClassification(v *NXOSView, q QoSView, trust schema.Trust, names [8]string) []NXOSPolicyClass {
+func viewNXOSClassification(v *NXOSView, q view.QoSView, trust schema.Trust, names [8]string) []NXOSPolicyClass {
 	var base []NXOSPolicyClass
 	if trust != schema.TrustNone {
 		if trust != schema.TrustPCP {
 			for _, g := range q.DSCPByPriority {
 				n := "FG-DSCP-" + names[g.Priority]
-				v.ClassMaps = append(v.ClassMaps, NXOSClassMap{Name: n, Match: "match-any", Lines: []string{"match dscp " + compactInts(g.Values)}})
+				v.ClassMaps = append(v.ClassMaps, NXOSClassMap{Name: n, Match: "match-any", Lines: []string{"match dscp " + view.CompactInts(g.Values)}})
 				base = append(base, NXOSPolicyClass{Name: n, Sets: []string{"set qos-group " + strconv.Itoa(q.QueueOf[g.Priority])}})
 			}
 		}
 		if trust == schema.TrustPCP || trust == schema.TrustBoth {
 			for _, g := range q.PCPByPriority {
 				n := "FG-COS-" + names[g.Priority]
-				v.ClassMaps = append(v.ClassMaps, NXOSClassMap{Name: n, Match: "match-any", Lines: []string{"match cos " + compactInts(g.Values)}})
+				v.ClassMaps = append(v.ClassMaps, NXOSClassMap{Name: n, Match: "match-any", Lines: []string{"match cos " + view.CompactInts(g.Values)}})
 				base = append(base, NXOSPolicyClass{Name: n, Sets: []string{"set qos-group " + strconv.Itoa(q.QueueOf[g.Priority])}})
 			}
 		}
@@ -323,7 +324,7 @@ func nxosClassification(v *NXOSView, q QoSView, trust schema.Trust, names [8]str
 }
 
 // nxosNetworkQoS is the network-qos policy: MTU and pause per queue class.
-func nxosNetworkQoS(q QoSView) NXOSNetworkQoS {
+func viewNXOSNetworkQoS(q view.QoSView) NXOSNetworkQoS {
 	var nq NXOSNetworkQoS
 	mtu := q.MaxMTU
 	if mtu == 0 {
@@ -346,10 +347,10 @@ func nxosNetworkQoS(q QoSView) NXOSNetworkQoS {
 }
 
 // nxosQueuing is the egress queuing policy: scheduler, ECN, shaper per queue.
-func nxosQueuing(d *schema.Device, q QoSView) (NXOSQueuing, error) {
+func viewNXOSQueuing(d *schema.Device, q view.QoSView) (NXOSQueuing, error) {
 	var out NXOSQueuing
 	out.Name = "FABRICGEN-OUT"
-	var rej refusals
+	var rej view.Collector
 	for qid := 7; qid >= 0; qid-- {
 		qu := q.Queues[qid]
 		c := NXOSQClass{Name: "c-out-8q-q" + strconv.Itoa(qid), Strict: qu.Strict, Bandwidth: qu.Weight}
@@ -358,14 +359,14 @@ func nxosQueuing(d *schema.Device, q QoSView) (NXOSQueuing, error) {
 		}
 		if qu.ShaperBps > 0 {
 			if qu.ShaperBps%1000 != 0 {
-				rej.add(unsupported(d, fmt.Sprintf("queue %d shaper %d bit/s", qid, qu.ShaperBps), "NX-OS shapes in whole kbps", queueSrc(d, qid, qShaper)))
+				rej.Add(view.Unsupported(d, fmt.Sprintf("queue %d shaper %d bit/s", qid, qu.ShaperBps), "NX-OS shapes in whole kbps", view.QueueSrc(d, qid, view.QShaper)))
 			}
 			c.Shape = "min 0 kbps max " + strconv.FormatInt(qu.ShaperBps/1000, 10) + " kbps"
 		}
 		if e := qu.ECN; e != nil {
-			mn, mx := nxosKBytes(e.MinBytes), nxosKBytes(e.MaxBytes)
+			mn, mx := viewNXOSKBytes(e.MinBytes), viewNXOSKBytes(e.MaxBytes)
 			if mn < 1 {
-				rej.add(unsupported(d, fmt.Sprintf("ecn_profile %s minimum threshold %d bytes", e.Name, e.MinBytes), "NX-OS takes WRED thresholds in kbytes; use at least 1024 bytes", queueSrc(d, qid, qECN)))
+				rej.Add(view.Unsupported(d, fmt.Sprintf("ecn_profile %s minimum threshold %d bytes", e.Name, e.MinBytes), "NX-OS takes WRED thresholds in kbytes; use at least 1024 bytes", view.QueueSrc(d, qid, view.QECN)))
 			}
 			c.RandomDetect = fmt.Sprintf("random-detect minimum-threshold %d kbytes maximum-threshold %d kbytes drop-probability %d weight 0",
 				mn, mx, e.Probability)
@@ -375,20 +376,20 @@ func nxosQueuing(d *schema.Device, q QoSView) (NXOSQueuing, error) {
 		}
 		out.Classes = append(out.Classes, c)
 	}
-	return out, rej.err()
+	return out, rej.Err()
 }
 
 // nxosPAM4FECMbps is the speed from which ports run RS-FEC(544,514), on
 // by default (200G and 400G PAM4). The N9K "fec" keywords describe slower
 // ports: "rs-fec" is CL91 (100G) or Consortium (25/50G) RS(528,514) and
 // "fc-fec" CL74 (25/50G) (the "fec ?" help quoted in Cisco bug CSCvy03375).
-const nxosPAM4FECMbps = 200_000
+const viewNXOSPAM4FECMbps = 200_000
 
 // nxosFEC returns a port's "fec" argument. On a 200G or faster port fec "rs"
 // renders no line (the port's default RS-FEC(544,514) is what the intent
 // asks for); "fc" there has no NX-OS form.
-func nxosFEC(d *schema.Device, p PortView) (string, error) {
-	fast := p.SpeedMbps >= nxosPAM4FECMbps
+func viewNXOSFEC(d *schema.Device, p view.PortView) (string, error) {
+	fast := p.SpeedMbps >= viewNXOSPAM4FECMbps
 	switch p.FEC {
 	case "rs":
 		if fast {
@@ -397,8 +398,8 @@ func nxosFEC(d *schema.Device, p PortView) (string, error) {
 		return "rs-fec", nil
 	case "fc":
 		if fast {
-			return "", unsupported(d, fmt.Sprintf("fec fc on %s (%s)", p.Name, bps(p.SpeedBps)),
-				"NX-OS fc-fec is CL74 FireCode for 25/50G; ports of 200G and more use RS-FEC(544,514)", nxosFECSrc(d, p.Name))
+			return "", view.Unsupported(d, fmt.Sprintf("fec fc on %s (%s)", p.Name, view.Bps(p.SpeedBps)),
+				"NX-OS fc-fec is CL74 FireCode for 25/50G; ports of 200G and more use RS-FEC(544,514)", viewNXOSFECSrc(d, p.Name))
 		}
 		return "fc-fec", nil
 	case "none":
@@ -408,7 +409,7 @@ func nxosFEC(d *schema.Device, p PortView) (string, error) {
 }
 
 // nxosFECSrc is where a port's fec was set.
-func nxosFECSrc(d *schema.Device, port string) schema.Range {
+func viewNXOSFECSrc(d *schema.Device, port string) schema.Range {
 	for _, p := range d.Ports {
 		if p.Name == port {
 			return p.FEC.Src
@@ -419,9 +420,9 @@ func nxosFECSrc(d *schema.Device, port string) schema.Range {
 
 // nxosEntry builds one entry of the access list of family fam ("ipv4" or
 // "ipv6") for the "acl_entry" template.
-func nxosEntry(f *schema.Fabric, d *schema.Device, acl string, r RuleView, action, fam string) (NXOSACLEntry, error) {
-	e := NXOSACLEntry{Seq: r.Seq, Action: action, Protocol: nxosProtocol(r.Protocol, fam), Src: anyOr(r.Src), Dst: anyOr(r.Dst)}
-	sp, dp, dscp, err := oneMatch(f, d, acl, r, "an NX-OS access-list entry")
+func viewNXOSEntry(f *schema.Fabric, d *schema.Device, acl string, r view.RuleView, action, fam string) (NXOSACLEntry, error) {
+	e := NXOSACLEntry{Seq: r.Seq, Action: action, Protocol: viewNXOSProtocol(r.Protocol, fam), Src: view.AnyOr(r.Src), Dst: view.AnyOr(r.Dst)}
+	sp, dp, dscp, err := view.OneMatch(f, d, acl, r, "an NX-OS access-list entry")
 	if err != nil {
 		return e, err
 	}
@@ -435,7 +436,7 @@ func nxosEntry(f *schema.Fabric, d *schema.Device, acl string, r RuleView, actio
 // "show access-lists": "10 permit ipv6 any any log"), while ICMPv6 keeps the
 // word icmp (its default CoPP ACL copp-system-p-acl-ndp: "permit icmp any
 // any router-solicitation").
-func nxosProtocol(proto, fam string) string {
+func viewNXOSProtocol(proto, fam string) string {
 	if fam == "ipv6" && proto == "ip" {
 		return "ipv6"
 	}
@@ -446,23 +447,23 @@ func nxosProtocol(proto, fam string) string {
 // "kbytes" without saying whether a kbyte is 1,000 or 1,024 bytes; rounding
 // bytes/1024 down keeps the threshold at or below the intent under either
 // reading, so ECN still marks before PFC's XOFF.
-func nxosKBytes(b int64) int64 { return b / 1024 }
+func viewNXOSKBytes(b int64) int64 { return b / 1024 }
 
-func nxosWatchdog(d *schema.Device, w *WatchdogView) (*NXOSWatchdog, error) {
-	src := firstQoS(d).Watchdog.Src
-	var rej refusals
+func viewNXOSWatchdog(d *schema.Device, w *view.WatchdogView) (*NXOSWatchdog, error) {
+	src := view.FirstQoS(d).Watchdog.Src
+	var rej view.Collector
 	if w.Action != "" && w.Action != string(schema.WatchdogDrop) {
-		rej.add(unsupported(d, "pfc_watchdog "+w.Name+" action "+w.Action, "the NX-OS PFC watchdog drops on a stormed queue; use action drop", src))
+		rej.Add(view.Unsupported(d, "pfc_watchdog "+w.Name+" action "+w.Action, "the NX-OS PFC watchdog drops on a stormed queue; use action drop", src))
 	}
 	timers := fmt.Sprintf("detection %d ms, restoration %d ms", w.DetectionMS, w.RestorationMS)
 	if w.PollSet {
 		timers += fmt.Sprintf(", poll_interval %d ms", w.PollMS)
 	}
-	return &NXOSWatchdog{Name: w.Name, Timers: timers}, rej.err()
+	return &NXOSWatchdog{Name: w.Name, Timers: timers}, rej.Err()
 }
 
 // nxosMarked is in with its identity values replaced by marks.
-func nxosMarked(in NXOSInterface) NXOSInterface {
-	in.Name, in.Description, in.IP = mark(0, in.Name), mark(1, in.Description), mark(2, in.IP)
+func viewNXOSMarked(in NXOSInterface) NXOSInterface {
+	in.Name, in.Description, in.IP = view.Mark(0, in.Name), view.Mark(1, in.Description), view.Mark(2, in.IP)
 	return in
 }

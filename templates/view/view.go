@@ -1,9 +1,10 @@
-package templates
+package view
 
 import (
 	"fmt"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/fabricgen/fabricgen/schema"
@@ -37,9 +38,9 @@ type Base struct {
 	// ACLs lists every ACL bound to a port of the device, by name.
 	ACLs []ACLView
 
-	cache *viewCache
-	// stanzas renders the platform's sub-templates (interface, ...).
-	stanzas *stanzaSet
+	cache *ViewCache
+	// Stanzas renders the platform's sub-templates (interface, ...).
+	Stanzas *StanzaSet
 }
 
 // QoSView is a device's QoS as every platform needs it: all maps are
@@ -215,10 +216,38 @@ type MarkView struct {
 	Priority, Queue int
 }
 
-// buildBase fills the platform-independent view. Device-wide values come
-// from the device's ports; ports that disagree on a value the platform
-// holds device-wide are rejected by the platform builders (see uniform.go).
-func buildBase(f *schema.Fabric, d *schema.Device, cache *viewCache) (Base, error) {
+// Info is how one platform's files are named and commented, and what its
+// header adds to the common lines. Each platform folder gives its own.
+type Info struct {
+	// Ext is the file extension without the dot ("cfg", "json", "sh", ...).
+	Ext string
+	// Comment is the line-comment marker ("!", "#"), or "" when the format has none.
+	Comment string
+	// Docs names the vendor documentation the embedded templates follow.
+	Docs string
+	// NoRestoration says why the platform's render cannot set the PFC
+	// watchdog restoration time ("" when it renders one; lint's WDG005
+	// reports the switches it applies to).
+	NoRestoration string
+	// ReleaseNote, when set, returns what the header's release line adds
+	// for d ("" for nothing).
+	ReleaseNote func(d *schema.Device) string
+	// HeaderNote, when set, returns a header line of its own for d, after
+	// the release line ("" for none).
+	HeaderNote func(d *schema.Device) string
+}
+
+// Builder turns the platform-independent view into the platform's view,
+// or fails with an *UnsupportedError (or Refusals) for each value the
+// platform cannot express.
+type Builder func(f *schema.Fabric, d *schema.Device, b Base) (any, error)
+
+// BuildBase fills the platform-independent view of d for the platform
+// described by info, its sub-templates run by stanzas. Device-wide values
+// come from the device's ports; ports that disagree on a value the
+// platform holds device-wide are rejected by the platform builders (see
+// uniform.go).
+func BuildBase(f *schema.Fabric, d *schema.Device, cache *ViewCache, info Info, stanzas *StanzaSet) (Base, error) {
 	b := Base{
 		cache:    cache,
 		Fabric:   f.Name,
@@ -228,34 +257,40 @@ func buildBase(f *schema.Fabric, d *schema.Device, cache *viewCache) (Base, erro
 		Kind:     string(d.Kind.V),
 	}
 	b.Header = []string{
-		"fabricgen: fabric " + oneLine(f.Name) + ", device " + oneLine(d.Name) + " (" + oneLine(string(d.Platform.V)) + ")",
+		"fabricgen: fabric " + OneLine(f.Name) + ", device " + OneLine(d.Name) + " (" + OneLine(string(d.Platform.V)) + ")",
 		"intent digest " + digestOrNone(f.Digest),
 		"Generated from the fabric intent; edit the intent, not this file.",
 	}
 	if rel := d.OSVersion.V; rel.Raw != "" {
 		b.OSVersion = rel.Raw
-		line := "release " + oneLine(rel.Raw)
+		line := "release " + OneLine(rel.Raw)
 		if d.OSVersion.Set {
 			line += " (os_version)"
 		} else {
 			line += " (fabricgen's default; set os_version to the device's release)"
 		}
-		if d.Platform.V == schema.JuniperJunos && d.Family != "" {
-			line += ", hardware family " + string(d.Family)
-			if d.Model.V != "" {
-				line += " (model " + oneLine(d.Model.V) + ")"
-			}
+		if info.ReleaseNote != nil {
+			line += info.ReleaseNote(d)
 		}
 		b.Header = append(b.Header, line)
 	}
-	if d.Platform.V == schema.LinuxDCB && d.Driver.V != "" {
-		line := "NIC driver " + d.Driver.V
-		if d.Driver.Set {
-			line += " (driver)"
-		} else {
-			line += " (fabricgen's default; set driver to the NIC's kernel driver)"
+	if info.HeaderNote != nil {
+		if line := info.HeaderNote(d); line != "" {
+			b.Header = append(b.Header, line)
 		}
-		b.Header = append(b.Header, line)
+	}
+	b.Comment, b.Docs, b.Stanzas = info.Comment, info.Docs, stanzas
+	if info.Comment != "" {
+		var h strings.Builder
+		for i, l := range append(b.Header, "follows: "+info.Docs) {
+			if i > 0 {
+				h.WriteByte('\n')
+			}
+			h.WriteString(info.Comment)
+			h.WriteByte(' ')
+			h.WriteString(l)
+		}
+		b.HeaderText = h.String()
 	}
 	var acls map[string]*schema.ACL
 	b.Ports = make([]PortView, 0, len(d.Ports))
@@ -280,15 +315,15 @@ func buildBase(f *schema.Fabric, d *schema.Device, cache *viewCache) (Base, erro
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	var rej refusals
+	var rej Collector
 	for _, n := range names {
 		av, err := aclView(d, acls[n], &b.QoS)
-		if !rej.add(err) {
+		if !rej.Add(err) {
 			return b, err
 		}
 		b.ACLs = append(b.ACLs, av)
 	}
-	return b, rej.err()
+	return b, rej.Err()
 }
 
 func digestOrNone(s string) string {
@@ -298,7 +333,7 @@ func digestOrNone(s string) string {
 	return s
 }
 
-func portView(p *schema.Port, cache *viewCache) PortView {
+func portView(p *schema.Port, cache *ViewCache) PortView {
 	pv := PortView{Name: p.Name, Description: p.Description, FEC: p.FEC.V, SpeedBps: p.Speed.V, SpeedMbps: p.Speed.V / 1_000_000}
 	if p.Link != nil {
 		if p.Link.CableLength.Set {
@@ -425,9 +460,9 @@ func qosView(d *schema.Device) (QoSView, error) {
 	if w := ref.Watchdog.V; w != nil {
 		v.Watchdog = &WatchdogView{
 			Name:           w.Name,
-			DetectionMS:    ms(w.Detection.V),
-			RestorationMS:  ms(w.Restoration.V),
-			PollMS:         ms(w.PollInterval.V),
+			DetectionMS:    Millis(w.Detection.V),
+			RestorationMS:  Millis(w.Restoration.V),
+			PollMS:         Millis(w.PollInterval.V),
 			Action:         string(w.Action.V),
 			DetectionSet:   w.Detection.Set,
 			RestorationSet: w.Restoration.Set,
@@ -447,7 +482,8 @@ func qosView(d *schema.Device) (QoSView, error) {
 	return v, nil
 }
 
-func ms(d time.Duration) int64 { return int64(d / time.Millisecond) }
+// Millis is d in whole milliseconds.
+func Millis(d time.Duration) int64 { return int64(d / time.Millisecond) }
 
 // groupCodePoints inverts a code point → priority map into ascending groups.
 func groupCodePoints(m []int) []PriorityCodePoints {
@@ -474,7 +510,7 @@ const icmpv6ProtoNum = 58
 // aclView converts an ACL and derives its re-marking steps.
 func aclView(d *schema.Device, a *schema.ACL, q *QoSView) (ACLView, error) {
 	av := ACLView{Name: a.Name}
-	var rej refusals
+	var rej Collector
 	for _, r := range a.Rules {
 		rv := RuleView{
 			Seq:      r.Seq,
@@ -509,7 +545,7 @@ func aclView(d *schema.Device, a *schema.ACL, q *QoSView) (ACLView, error) {
 			rv.SetDSCP = r.SetDSCP.V
 		}
 		if r.Police.Set && r.Police.V > 0 {
-			rej.add(unsupported(d, "acl "+a.Name+" rule "+strconv.Itoa(r.Seq)+" police "+bps(r.Police.V),
+			rej.Add(Unsupported(d, "acl "+a.Name+" rule "+strconv.Itoa(r.Seq)+" police "+Bps(r.Police.V),
 				"policing needs a burst size, which the intent does not model", r.Police.Src))
 		}
 		if rv.Family == "ipv6" {
@@ -548,7 +584,7 @@ func aclView(d *schema.Device, a *schema.ACL, q *QoSView) (ACLView, error) {
 		}
 		av.Marks = append(av.Marks, m)
 	}
-	return av, rej.err()
+	return av, rej.Err()
 }
 
 func portRanges(rs []schema.PortRange) []PortRangeView {
@@ -559,8 +595,8 @@ func portRanges(rs []schema.PortRange) []PortRangeView {
 	return out
 }
 
-// bps formats a rate in bit/s with the largest exact unit.
-func bps(v int64) string {
+// Bps formats a rate in bit/s with the largest exact unit.
+func Bps(v int64) string {
 	switch {
 	case v%1_000_000_000 == 0:
 		return strconv.FormatInt(v/1_000_000_000, 10) + "G"

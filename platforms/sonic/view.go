@@ -1,8 +1,9 @@
-package templates
+package sonic
 
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/fabricgen/fabricgen/templates/view"
 	"regexp"
 	"slices"
 	"strconv"
@@ -14,7 +15,7 @@ import (
 
 // SONiCView is the sonic template data: CONFIG_DB tables in a stable order.
 type SONiCView struct {
-	Base
+	view.Base
 	// ASIC is the device's ASIC family (asic); BufferModel is
 	// "traditional", the buffer model fabricgen renders for.
 	ASIC, BufferModel string
@@ -65,7 +66,7 @@ type SONiCInterface struct {
 
 // sonicIfKey is a SONiCInterface without its name: the key of its cached
 // stanzas.
-type sonicIfKey struct {
+type viewSONiCIfKey struct {
 	desc   bool
 	mtu    int
 	speed  int64
@@ -91,7 +92,7 @@ type SONiCACLRule struct {
 	// Src and Dst are prefixes, or "".
 	Src, Dst string
 	// SrcPort and DstPort are the one L4 port or range matched, or nil.
-	SrcPort, DstPort *PortRangeView
+	SrcPort, DstPort *view.PortRangeView
 	// DSCP is the one code point matched, or -1.
 	DSCP int
 }
@@ -100,7 +101,7 @@ type SONiCACLRule struct {
 // SONiC's stock AZURE map (which sends DSCP 26 to a lossy TC).
 const SONiCMapName = "FABRICGEN"
 
-var sonicName = regexp.MustCompile(`^[a-zA-Z0-9][-a-zA-Z0-9_]{0,31}$`)
+var viewSONiCName = regexp.MustCompile(`^[a-zA-Z0-9][-a-zA-Z0-9_]{0,31}$`)
 
 // SONiCBufferModel is the buffer model fabricgen renders: traditional, in
 // which buffermgrd takes the lossless profiles CONFIG_DB defines (the
@@ -112,14 +113,14 @@ const SONiCBufferModel = "traditional"
 // PFC_PRIORITY_TO_PRIORITY_GROUP_MAP and PORT_QOS_MAP pfc_to_pg_map
 // (sonic-buildimage files/build_templates/qos_config.j2,
 // pfc_to_pg_map_supported_asics).
-var sonicPFCToPGASICs = map[string]bool{"mellanox": true, "barefoot": true}
+var viewSONiCPFCToPGASICs = map[string]bool{"mellanox": true, "barefoot": true}
 
-type sonicBuilder struct {
+type viewSONiCBuilder struct {
 	d      *schema.Device
-	tables map[string]*sonicTable
+	tables map[string]*viewSONiCTable
 	// stanzas runs the sub-templates; parsed holds, per stanza text, the
 	// fields sonicFieldLines made of it (ports mostly share one).
-	stanzas *stanzaSet
+	stanzas *view.StanzaSet
 	parsed  map[string][]SONiCField
 	// bracketRefs writes references between tables as "[TABLE|name]", the
 	// form SONiC took before release 202111 (sonic-swss "QOS fieldvalue
@@ -129,7 +130,7 @@ type sonicBuilder struct {
 }
 
 // ref is the value of a field that references row name of table.
-func (s *sonicBuilder) ref(table, name string) string {
+func (s *viewSONiCBuilder) ref(table, name string) string {
 	if s.bracketRefs {
 		return "[" + table + "|" + name + "]"
 	}
@@ -139,16 +140,16 @@ func (s *sonicBuilder) ref(table, name string) string {
 // sonicTable keeps rows in insertion order with an index by key: the port
 // loops insert most rows already in natural key order, so emitting a table
 // rarely needs a sort.
-type sonicTable struct {
+type viewSONiCTable struct {
 	index map[string]int
 	rows  []SONiCRow
 }
 
 // row returns the row for key, appending an empty one if there is none.
-func (s *sonicBuilder) row(table, key string) *SONiCRow {
+func (s *viewSONiCBuilder) row(table, key string) *SONiCRow {
 	t := s.tables[table]
 	if t == nil {
-		t = &sonicTable{index: map[string]int{}}
+		t = &viewSONiCTable{index: map[string]int{}}
 		s.tables[table] = t
 	}
 	i, ok := t.index[key]
@@ -161,7 +162,7 @@ func (s *sonicBuilder) row(table, key string) *SONiCRow {
 }
 
 // has reports whether table has a row for key.
-func (s *sonicBuilder) has(table, key string) bool {
+func (s *viewSONiCBuilder) has(table, key string) bool {
 	t := s.tables[table]
 	if t == nil {
 		return false
@@ -170,61 +171,29 @@ func (s *sonicBuilder) has(table, key string) bool {
 	return ok
 }
 
-func (s *sonicBuilder) set(table, key string, fields ...string) {
+func (s *viewSONiCBuilder) set(table, key string, fields ...string) {
 	r := s.row(table, key)
 	if r.Fields == nil {
 		r.Fields = make([]SONiCField, 0, len(fields)/2)
 	}
 	for i := 0; i+1 < len(fields); i += 2 {
-		r.Fields = append(r.Fields, SONiCField{Name: fields[i], JSON: jsonString(fields[i+1])})
+		r.Fields = append(r.Fields, SONiCField{Name: fields[i], JSON: view.JSONString(fields[i+1])})
 	}
 }
 
-func (s *sonicBuilder) setList(table, key, field string, vals []string) {
+func (s *viewSONiCBuilder) setList(table, key, field string, vals []string) {
 	b, _ := json.Marshal(vals)
 	r := s.row(table, key)
 	r.Fields = append(r.Fields, SONiCField{Name: field, JSON: string(b)})
 }
 
 // share sets a row to a shared, read-only field list.
-func (s *sonicBuilder) share(table, key string, fields []SONiCField) {
+func (s *viewSONiCBuilder) share(table, key string, fields []SONiCField) {
 	s.row(table, key).Fields = fields
 }
 
-// jsonString encodes s as a JSON string literal.
-func jsonString(s string) string {
-	if plainJSON(s) {
-		return `"` + s + `"`
-	}
-	b, _ := json.Marshal(s)
-	return string(b)
-}
-
-// writeJSONString writes s as a JSON string literal without building it
-// first.
-func writeJSONString(b *strings.Builder, s string) {
-	if !plainJSON(s) {
-		b.WriteString(jsonString(s))
-		return
-	}
-	b.WriteByte('"')
-	b.WriteString(s)
-	b.WriteByte('"')
-}
-
-// plainJSON reports whether s needs no escaping (encoding/json also
-// escapes <, > and &).
-func plainJSON(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= 0x7f || c == '<' || c == '>' || c == '&' {
-			return false
-		}
-	}
-	return true
-}
-
 // sonicTableOrder is the order tables appear in the output.
-var sonicTableOrder = []string{
+var viewSONiCTableOrder = []string{
 	"DEVICE_METADATA", "PORT", "INTERFACE", "CABLE_LENGTH",
 	"DSCP_TO_TC_MAP", "DOT1P_TO_TC_MAP", "TC_TO_QUEUE_MAP", "TC_TO_PRIORITY_GROUP_MAP",
 	"MAP_PFC_PRIORITY_TO_QUEUE", "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP", "PORT_QOS_MAP",
@@ -233,47 +202,47 @@ var sonicTableOrder = []string{
 	"ACL_TABLE", "ACL_RULE",
 }
 
-func buildSONiC(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
+func viewBuildSONiC(f *schema.Fabric, d *schema.Device, b view.Base) (any, error) {
 	const global = "fabricgen writes one set of SONiC QoS maps, schedulers and WRED profiles per device; attach the same policy to every port"
-	var rej refusals // every refusal of the device, not only the first
-	rej.add(requireUniform(d, global, aspTrust, aspDSCP, aspPCP, aspQueueMap, aspQueues, aspPFCSet, aspWatchdog, aspBuffer))
+	var rej view.Collector // every refusal of the device, not only the first
+	rej.Add(view.RequireUniform(d, global, view.AspTrust, view.AspDSCP, view.AspPCP, view.AspQueueMap, view.AspQueues, view.AspPFCSet, view.AspWatchdog, view.AspBuffer))
 	if d.ASIC.V == "" {
-		return nil, unsupported(d, "a device without asic", "SONiC's QoS tables differ by ASIC family; set asic = "+strings.Join(quoted(schema.ASICs), " | "), d.Range)
+		return nil, view.Unsupported(d, "a device without asic", "SONiC's QoS tables differ by ASIC family; set asic = "+strings.Join(viewQuoted(schema.ASICs), " | "), d.Range)
 	}
 	rel := d.OSVersion.V
 	if len(rel.Parts) == 0 {
-		rel = schema.DefaultVersion(schema.SONiC)
+		rel = schema.DefaultVersion(name)
 	}
 	if !rel.AtLeast(201811) {
-		return nil, unsupported(d, "os_version "+rel.String(), "fabricgen renders SONiC 201811 and later", d.OSVersion.Src)
+		return nil, view.Unsupported(d, "os_version "+rel.String(), "fabricgen renders SONiC 201811 and later", d.OSVersion.Src)
 	}
-	s := &sonicBuilder{d: d, tables: map[string]*sonicTable{}, bracketRefs: !rel.AtLeast(202111), stanzas: b.stanzas, parsed: map[string][]SONiCField{}}
+	s := &viewSONiCBuilder{d: d, tables: map[string]*viewSONiCTable{}, bracketRefs: !rel.AtLeast(202111), stanzas: b.Stanzas, parsed: map[string][]SONiCField{}}
 	q := b.QoS
-	qq := firstQoS(d)
+	qq := view.FirstQoS(d)
 	if q.Trust == string(schema.TrustNone) {
-		rej.add(unsupported(d, "trust none", "a SONiC port classifies by its DSCP_TO_TC_MAP or DOT1P_TO_TC_MAP; it cannot ignore both", qq.Trust.Src))
+		rej.Add(view.Unsupported(d, "trust none", "a SONiC port classifies by its DSCP_TO_TC_MAP or DOT1P_TO_TC_MAP; it cannot ignore both", qq.Trust.Src))
 	}
 	useDSCP := q.Trust != string(schema.TrustPCP)
 	usePCP := q.Trust == string(schema.TrustPCP) || q.Trust == string(schema.TrustBoth)
-	pfcToPG := sonicPFCToPGASICs[d.ASIC.V]
-	sonicMaps(s, q, useDSCP, usePCP, pfcToPG)
-	schedulers, wred, err := sonicQueues(s, d, q)
-	if !rej.add(err) {
+	pfcToPG := viewSONiCPFCToPGASICs[d.ASIC.V]
+	viewSONiCMaps(s, q, useDSCP, usePCP, pfcToPG)
+	schedulers, wred, err := viewSONiCQueues(s, d, q)
+	if !rej.Add(err) {
 		return nil, err
 	}
 	if q.Watchdog != nil && len(q.PFC) > 0 {
-		if err := sonicWatchdog(s, d, q, qq); !rej.add(err) {
+		if err := viewSONiCWatchdog(s, d, q, qq); !rej.Add(err) {
 			return nil, err
 		}
 	}
-	sh := sonicShared(s, q, useDSCP, usePCP, pfcToPG, schedulers, wred)
-	bufs := newSONiCBuffers(s, d, q, qq)
+	sh := viewSONiCShared(s, q, useDSCP, usePCP, pfcToPG, schedulers, wred)
+	bufs := viewNewSONiCBuffers(s, d, q, qq)
 	for i, p := range b.Ports {
-		if err := sonicPort(s, d, d.Ports[i], p, sh, bufs); !rej.add(err) {
+		if err := viewSONiCPort(s, d, d.Ports[i], p, sh, bufs); !rej.Add(err) {
 			return nil, err
 		}
 	}
-	if err := bufs.finish(); !rej.add(err) {
+	if err := bufs.finish(); !rej.Add(err) {
 		return nil, err
 	}
 	if len(q.PFC) > 0 && rel.AtLeast(202012) {
@@ -282,26 +251,26 @@ func buildSONiC(f *schema.Fabric, d *schema.Device, b Base) (any, error) {
 	if useDSCP {
 		s.set("PORT_QOS_MAP", "global", "dscp_to_tc_map", s.ref("DSCP_TO_TC_MAP", SONiCMapName))
 	}
-	if err := sonicACLs(f, s, d, b); !rej.add(err) {
+	if err := viewSONiCACLs(f, s, d, b); !rej.Add(err) {
 		return nil, err
 	}
-	if err := rej.err(); err != nil {
+	if err := rej.Err(); err != nil {
 		return nil, err
 	}
 	v := &SONiCView{Base: b, ASIC: d.ASIC.V, BufferModel: SONiCBufferModel}
-	for _, name := range sonicTableOrder {
+	for _, name := range viewSONiCTableOrder {
 		t := s.tables[name]
 		if t == nil {
 			continue
 		}
-		sortSONiCRows(t.rows)
+		viewSortSONiCRows(t.rows)
 		v.Tables = append(v.Tables, SONiCTable{Name: name, Rows: t.rows})
 	}
-	v.Body = sonicBody(v.Tables)
+	v.Body = viewSONiCBody(v.Tables)
 	return v, nil
 }
 
-func quoted(xs []string) []string {
+func viewQuoted(xs []string) []string {
 	out := make([]string, len(xs))
 	for i, x := range xs {
 		out[i] = strconv.Quote(x)
@@ -310,7 +279,7 @@ func quoted(xs []string) []string {
 }
 
 // sonicMaps fills the DSCP/PCP → TC, TC → queue and priority-group maps.
-func sonicMaps(s *sonicBuilder, q QoSView, useDSCP, usePCP, pfcToPG bool) {
+func viewSONiCMaps(s *viewSONiCBuilder, q view.QoSView, useDSCP, usePCP, pfcToPG bool) {
 	if useDSCP {
 		for dscp := 0; dscp < 64; dscp++ {
 			s.set("DSCP_TO_TC_MAP", SONiCMapName, strconv.Itoa(dscp), strconv.Itoa(q.DSCP[dscp]))
@@ -340,23 +309,23 @@ func sonicMaps(s *sonicBuilder, q QoSView, useDSCP, usePCP, pfcToPG bool) {
 
 // sonicWatchdog checks the PFC watchdog against SONiC's ranges and sets
 // its global poll interval.
-func sonicWatchdog(s *sonicBuilder, d *schema.Device, q QoSView, qq *schema.PortQoS) error {
+func viewSONiCWatchdog(s *viewSONiCBuilder, d *schema.Device, q view.QoSView, qq *schema.PortQoS) error {
 	w := q.Watchdog
-	var rej refusals
+	var rej view.Collector
 	if w.Action != "" && w.Action != "drop" && w.Action != "forward" && w.Action != "alert" {
-		rej.add(unsupported(d, "pfc_watchdog action "+w.Action, "SONiC PFC_WD action is drop, forward or alert", qq.Watchdog.Src))
+		rej.Add(view.Unsupported(d, "pfc_watchdog action "+w.Action, "SONiC PFC_WD action is drop, forward or alert", qq.Watchdog.Src))
 	}
 	if w.PollSet {
 		if w.PollMS < 100 || w.PollMS > 1000 {
-			rej.add(unsupported(d, fmt.Sprintf("pfc_watchdog %s poll_interval %d ms", w.Name, w.PollMS), "SONiC PFC_WD POLL_INTERVAL is 100–1000 ms", wdgSrc(qq, func(w *schema.Watchdog) schema.Range { return w.PollInterval.Src })))
+			rej.Add(view.Unsupported(d, fmt.Sprintf("pfc_watchdog %s poll_interval %d ms", w.Name, w.PollMS), "SONiC PFC_WD POLL_INTERVAL is 100–1000 ms", viewWdgSrc(qq, func(w *schema.Watchdog) schema.Range { return w.PollInterval.Src })))
 		}
 		s.set("PFC_WD", "GLOBAL", "POLL_INTERVAL", strconv.FormatInt(w.PollMS, 10))
 	}
 	if w.DetectionSet && (w.DetectionMS < 100 || w.DetectionMS > 5000) {
-		rej.add(unsupported(d, fmt.Sprintf("pfc_watchdog %s detection %d ms", w.Name, w.DetectionMS), "SONiC PFC_WD detection_time is 100–5000 ms", wdgSrc(qq, func(w *schema.Watchdog) schema.Range { return w.Detection.Src })))
+		rej.Add(view.Unsupported(d, fmt.Sprintf("pfc_watchdog %s detection %d ms", w.Name, w.DetectionMS), "SONiC PFC_WD detection_time is 100–5000 ms", viewWdgSrc(qq, func(w *schema.Watchdog) schema.Range { return w.Detection.Src })))
 	}
 	if w.RestorationMS < 100 || w.RestorationMS > 60000 {
-		rej.add(unsupported(d, fmt.Sprintf("pfc_watchdog %s restoration %d ms", w.Name, w.RestorationMS), "SONiC PFC_WD restoration_time is 100–60000 ms", wdgSrc(qq, func(w *schema.Watchdog) schema.Range { return w.Restoration.Src })))
+		rej.Add(view.Unsupported(d, fmt.Sprintf("pfc_watchdog %s restoration %d ms", w.Name, w.RestorationMS), "SONiC PFC_WD restoration_time is 100–60000 ms", viewWdgSrc(qq, func(w *schema.Watchdog) schema.Range { return w.Restoration.Src })))
 	}
 	if w.PollSet {
 		for _, t := range []struct {
@@ -367,30 +336,30 @@ func sonicWatchdog(s *sonicBuilder, d *schema.Device, q QoSView, qq *schema.Port
 			{"restoration", w.RestorationMS, func(w *schema.Watchdog) schema.Range { return w.Restoration.Src }}} {
 			if w.DetectionSet || t.name == "restoration" {
 				if t.ms < w.PollMS {
-					rej.add(unsupported(d, fmt.Sprintf("pfc_watchdog %s %s %d ms", w.Name, t.name, t.ms), fmt.Sprintf("SONiC PFC_WD %s_time must be at least the poll interval (%d ms)", t.name, w.PollMS), wdgSrc(qq, t.src)))
+					rej.Add(view.Unsupported(d, fmt.Sprintf("pfc_watchdog %s %s %d ms", w.Name, t.name, t.ms), fmt.Sprintf("SONiC PFC_WD %s_time must be at least the poll interval (%d ms)", t.name, w.PollMS), viewWdgSrc(qq, t.src)))
 				}
 			}
 		}
 	}
-	return rej.err()
+	return rej.Err()
 }
 
 // sonicPort fills one port's PORT, INTERFACE, PORT_QOS_MAP, PFC_WD and
 // QUEUE rows and hands a lossless port to bufs; sh holds the rows ports share.
-func sonicPort(s *sonicBuilder, d *schema.Device, sp *schema.Port, p PortView, sh *sonicRows, bufs *sonicBuffers) error {
-	var rej refusals
+func viewSONiCPort(s *viewSONiCBuilder, d *schema.Device, sp *schema.Port, p view.PortView, sh *viewSONiCRows, bufs *viewSONiCBuffers) error {
+	var rej view.Collector
 	in := SONiCInterface{Name: p.Name, Description: p.Description, MTU: p.MTU, Speed: p.SpeedMbps, IP: p.IP, Routed: sp.IsRouted()}
 	if p.MTU != 0 && (p.MTU < 68 || p.MTU > 9216) {
-		rej.add(unsupported(d, fmt.Sprintf("mtu %d on %s", p.MTU, p.Name), "SONiC PORT mtu is 68–9216", portQoS(d, p.Name).MTU.Src))
+		rej.Add(view.Unsupported(d, fmt.Sprintf("mtu %d on %s", p.MTU, p.Name), "SONiC PORT mtu is 68–9216", view.PortQoSOf(d, p.Name).MTU.Src))
 	}
 	switch p.FEC {
 	case "rs", "fc", "none":
 		in.FEC = p.FEC
 	}
 	if p.LinkPause {
-		rej.add(unsupported(d, "link_pause on "+p.Name, "SONiC CONFIG_DB has no 802.3x pause setting; turn link_pause off", portQoS(d, p.Name).LinkPause.Src))
+		rej.Add(view.Unsupported(d, "link_pause on "+p.Name, "SONiC CONFIG_DB has no 802.3x pause setting; turn link_pause off", view.PortQoSOf(d, p.Name).LinkPause.Src))
 	}
-	key := sonicIfKey{in.Description != "", in.MTU, in.Speed, in.FEC, in.IP != "", in.Routed}
+	key := viewSONiCIfKey{in.Description != "", in.MTU, in.Speed, in.FEC, in.IP != "", in.Routed}
 	fields, err := s.stanzaFields("interface", key, &in)
 	if err != nil {
 		return err
@@ -425,18 +394,18 @@ func sonicPort(s *sonicBuilder, d *schema.Device, sp *schema.Port, p PortView, s
 		}
 	}
 	if len(p.PFC) > 0 {
-		if err := bufs.port(sp, p); !rej.add(err) {
+		if err := bufs.port(sp, p); !rej.Add(err) {
 			return err
 		}
 	}
-	return rej.err()
+	return rej.Err()
 }
 
 // stanzaFields renders sub-template name for port view in (cached per
 // key: the embedded stanzas do not print the name) and returns its FIELD
 // VALUE lines as row fields. The result is shared: treat it as read-only.
-func (s *sonicBuilder) stanzaFields(name string, key sonicIfKey, in *SONiCInterface) ([]SONiCField, error) {
-	text, err := renderStanza(s.stanzas, name, key, in, sonicMarked, in.Name, in.IP, in.Description)
+func (s *viewSONiCBuilder) stanzaFields(name string, key viewSONiCIfKey, in *SONiCInterface) ([]SONiCField, error) {
+	text, err := view.RenderStanza(s.stanzas, name, key, in, viewSONiCMarked, in.Name, in.IP, in.Description)
 	if err != nil {
 		return nil, fmt.Errorf("device %s interface %s: %w", s.d.Name, in.Name, err)
 	}
@@ -444,11 +413,11 @@ func (s *sonicBuilder) stanzaFields(name string, key sonicIfKey, in *SONiCInterf
 }
 
 // fieldsOf parses a stanza's text once per device and text.
-func (s *sonicBuilder) fieldsOf(name, text string) ([]SONiCField, error) {
+func (s *viewSONiCBuilder) fieldsOf(name, text string) ([]SONiCField, error) {
 	if f, ok := s.parsed[text]; ok {
 		return f, nil
 	}
-	f, err := sonicFieldLines(text)
+	f, err := viewSONiCFieldLines(text)
 	if err != nil {
 		return nil, fmt.Errorf("device %s: the %q template: %w", s.d.Name, name, err)
 	}
@@ -462,7 +431,7 @@ func (s *sonicBuilder) fieldsOf(name, text string) ([]SONiCField, error) {
 // skipped and blanks around a line dropped. The JSON encoding stays here,
 // so no template can print a key, a quote or a brace into the file: every
 // value becomes one JSON string. A field printed twice is an error.
-func sonicFieldLines(text string) ([]SONiCField, error) {
+func viewSONiCFieldLines(text string) ([]SONiCField, error) {
 	var out []SONiCField
 	for len(text) > 0 {
 		line := text
@@ -484,20 +453,20 @@ func sonicFieldLines(text string) ([]SONiCField, error) {
 				return nil, fmt.Errorf("field %s printed twice", name)
 			}
 		}
-		out = append(out, SONiCField{Name: name, JSON: jsonString(value)})
+		out = append(out, SONiCField{Name: name, JSON: view.JSONString(value)})
 	}
 	return slices.Clip(out), nil
 }
 
 // sonicMarked is in with its identity values replaced by marks.
-func sonicMarked(in SONiCInterface) SONiCInterface {
-	in.Name, in.IP, in.Description = mark(0, in.Name), mark(1, in.IP), mark(2, in.Description)
+func viewSONiCMarked(in SONiCInterface) SONiCInterface {
+	in.Name, in.IP, in.Description = view.Mark(0, in.Name), view.Mark(1, in.IP), view.Mark(2, in.Description)
 	return in
 }
 
 // sonicBody writes the tables as a JSON object with 4-space indentation,
 // tables, keys and fields in view order.
-func sonicBody(tables []SONiCTable) string {
+func viewSONiCBody(tables []SONiCTable) string {
 	size := 4
 	for _, t := range tables {
 		size += len(t.Name) + 16
@@ -516,21 +485,21 @@ func sonicBody(tables []SONiCTable) string {
 			b.WriteByte(',')
 		}
 		b.WriteString("\n    ")
-		writeJSONString(&b, t.Name)
+		view.WriteJSONString(&b, t.Name)
 		b.WriteString(": {")
 		for ri, r := range t.Rows {
 			if ri > 0 {
 				b.WriteByte(',')
 			}
 			b.WriteString("\n        ")
-			writeJSONString(&b, r.Key)
+			view.WriteJSONString(&b, r.Key)
 			b.WriteString(": {")
 			for fi, f := range r.Fields {
 				if fi > 0 {
 					b.WriteByte(',')
 				}
 				b.WriteString("\n            ")
-				writeJSONString(&b, f.Name)
+				view.WriteJSONString(&b, f.Name)
 				b.WriteString(": ")
 				b.WriteString(f.JSON)
 			}
@@ -547,22 +516,22 @@ func sonicBody(tables []SONiCTable) string {
 
 // sonicRows holds field lists shared by every port row of one kind; they
 // are built once per device and never modified.
-type sonicRows struct {
+type viewSONiCRows struct {
 	qosOff, qosOn, qosWD, wd []SONiCField
 	queue                    [8][]SONiCField
 }
 
-func fieldList(kv ...string) []SONiCField {
+func viewFieldList(kv ...string) []SONiCField {
 	out := make([]SONiCField, 0, len(kv)/2)
 	for i := 0; i+1 < len(kv); i += 2 {
-		out = append(out, SONiCField{Name: kv[i], JSON: jsonString(kv[i+1])})
+		out = append(out, SONiCField{Name: kv[i], JSON: view.JSONString(kv[i+1])})
 	}
 	return out
 }
 
 // sonicShared builds the PORT_QOS_MAP, PFC_WD and QUEUE field lists ports share.
-func sonicShared(s *sonicBuilder, q QoSView, useDSCP, usePCP, pfcToPG bool, sched, wred [8]string) *sonicRows {
-	pfcList := joinInts(q.PFC, ",")
+func viewSONiCShared(s *viewSONiCBuilder, q view.QoSView, useDSCP, usePCP, pfcToPG bool, sched, wred [8]string) *viewSONiCRows {
+	pfcList := view.JoinInts(q.PFC, ",")
 	var base []string
 	if useDSCP {
 		base = append(base, "dscp_to_tc_map", s.ref("DSCP_TO_TC_MAP", SONiCMapName))
@@ -577,20 +546,20 @@ func sonicShared(s *sonicBuilder, q QoSView, useDSCP, usePCP, pfcToPG bool, sche
 		on = append(on, "pfc_to_pg_map", s.ref("PFC_PRIORITY_TO_PRIORITY_GROUP_MAP", SONiCMapName))
 	}
 	on = append(on, "pfc_enable", pfcList)
-	sh := &sonicRows{
-		qosOff: fieldList(append(append([]string(nil), base...), "pfc_enable", "")...),
-		qosOn:  fieldList(on...),
-		qosWD:  fieldList(append(on, "pfcwd_sw_enable", pfcList)...),
+	sh := &viewSONiCRows{
+		qosOff: viewFieldList(append(append([]string(nil), base...), "pfc_enable", "")...),
+		qosOn:  viewFieldList(on...),
+		qosWD:  viewFieldList(append(on, "pfcwd_sw_enable", pfcList)...),
 	}
 	if w := q.Watchdog; w != nil {
-		wf := []string{"action", orDefault(w.Action, "drop")}
+		wf := []string{"action", viewOrDefault(w.Action, "drop")}
 		if w.DetectionSet {
 			wf = append(wf, "detection_time", strconv.FormatInt(w.DetectionMS, 10))
 		}
 		// Always explicit: sonic-swss stores an unset restoration time as
 		// "" and pfc_restore.lua then never restores the stormed queue.
 		wf = append(wf, "restoration_time", strconv.FormatInt(w.RestorationMS, 10))
-		sh.wd = fieldList(wf...)
+		sh.wd = viewFieldList(wf...)
 	}
 	for qid := 0; qid < 8; qid++ {
 		var qf []string
@@ -601,7 +570,7 @@ func sonicShared(s *sonicBuilder, q QoSView, useDSCP, usePCP, pfcToPG bool, sche
 			qf = append(qf, "wred_profile", s.ref("WRED_PROFILE", n))
 		}
 		if len(qf) > 0 {
-			sh.queue[qid] = fieldList(qf...)
+			sh.queue[qid] = viewFieldList(qf...)
 		}
 	}
 	return sh
@@ -609,14 +578,14 @@ func sonicShared(s *sonicBuilder, q QoSView, useDSCP, usePCP, pfcToPG bool, sche
 
 // sortSONiCRows orders rows by key naturally: "Ethernet2|3" before
 // "Ethernet10|0" (keys are unique, so the order is total).
-func sortSONiCRows(rows []SONiCRow) {
+func viewSortSONiCRows(rows []SONiCRow) {
 	byKey := func(a, b SONiCRow) int { return schema.NaturalCompare(a.Key, b.Key) }
 	if !slices.IsSortedFunc(rows, byKey) {
 		slices.SortFunc(rows, byKey)
 	}
 }
 
-func orDefault(s, def string) string {
+func viewOrDefault(s, def string) string {
 	if s == "" {
 		return def
 	}
@@ -625,13 +594,13 @@ func orDefault(s, def string) string {
 
 // sonicQueues writes SCHEDULER and WRED_PROFILE objects and returns their
 // names per queue.
-func sonicQueues(s *sonicBuilder, d *schema.Device, q QoSView) ([8]string, [8]string, error) {
+func viewSONiCQueues(s *viewSONiCBuilder, d *schema.Device, q view.QoSView) ([8]string, [8]string, error) {
 	var sched, wred [8]string
-	var rej refusals
+	var rej view.Collector
 	for _, qu := range q.Queues {
 		if qu.ShaperBps > 0 {
-			rej.add(unsupported(d, fmt.Sprintf("queue %d shaper %s", qu.ID, bps(qu.ShaperBps)),
-				"a SONiC SCHEDULER pir needs a guaranteed rate (cir) the intent does not model", queueSrc(d, qu.ID, qShaper)))
+			rej.Add(view.Unsupported(d, fmt.Sprintf("queue %d shaper %s", qu.ID, view.Bps(qu.ShaperBps)),
+				"a SONiC SCHEDULER pir needs a guaranteed rate (cir) the intent does not model", view.QueueSrc(d, qu.ID, view.QShaper)))
 		}
 		switch {
 		case qu.Strict:
@@ -640,14 +609,14 @@ func sonicQueues(s *sonicBuilder, d *schema.Device, q QoSView) ([8]string, [8]st
 		case qu.Sched == string(schema.SchedDWRR) || qu.Weight > 0:
 			sched[qu.ID] = fmt.Sprintf("fabricgen.%d", qu.ID)
 			if qu.Weight < 1 || qu.Weight > 100 {
-				rej.add(unsupported(d, fmt.Sprintf("queue %d DWRR weight %d", qu.ID, qu.Weight), "a SONiC DWRR weight is 1–100", queueSrc(d, qu.ID, qWeight)))
+				rej.Add(view.Unsupported(d, fmt.Sprintf("queue %d DWRR weight %d", qu.ID, qu.Weight), "a SONiC DWRR weight is 1–100", view.QueueSrc(d, qu.ID, view.QWeight)))
 			}
 			s.set("SCHEDULER", sched[qu.ID], "type", "DWRR", "weight", strconv.Itoa(qu.Weight))
 		}
 		if e := qu.ECN; e != nil {
 			name := e.Name
-			if !sonicName.MatchString(name) {
-				rej.add(unsupported(d, "ecn_profile name "+name, "SONiC object names match [a-zA-Z0-9][-a-zA-Z0-9_]{0,31}; rename the profile", queueSrc(d, qu.ID, qECN)))
+			if !viewSONiCName.MatchString(name) {
+				rej.Add(view.Unsupported(d, "ecn_profile name "+name, "SONiC object names match [a-zA-Z0-9][-a-zA-Z0-9_]{0,31}; rename the profile", view.QueueSrc(d, qu.ID, view.QECN)))
 				continue
 			}
 			wred[qu.ID] = name
@@ -667,7 +636,7 @@ func sonicQueues(s *sonicBuilder, d *schema.Device, q QoSView) ([8]string, [8]st
 				"red_min_threshold", mn, "red_max_threshold", mx, "red_drop_probability", p)
 		}
 	}
-	return sched, wred, rej.err()
+	return sched, wred, rej.Err()
 }
 
 // sonicBuffers sizes SONiC's traditional buffer model: per lossless port a
@@ -676,10 +645,10 @@ func sonicQueues(s *sonicBuilder, d *schema.Device, q QoSView) ([8]string, [8]st
 // itself would name, pg_lossless_<speed>_<cable>_profile, defined here with
 // the headroom the SONiC formula gives for that row (or the intent's
 // buffer values), in the ingress_lossless_pool this render also defines.
-type sonicBuffers struct {
-	s  *sonicBuilder
+type viewSONiCBuffers struct {
+	s  *viewSONiCBuilder
 	d  *schema.Device
-	q  QoSView
+	q  view.QoSView
 	qq *schema.PortQoS
 	// profiles lists the profiles ports use, in first-use order.
 	profiles []string
@@ -687,28 +656,28 @@ type sonicBuffers struct {
 }
 
 // sonicLosslessPool is the ingress pool lossless PG profiles draw on.
-const sonicLosslessPool = "ingress_lossless_pool"
+const viewSONiCLosslessPool = "ingress_lossless_pool"
 
-func newSONiCBuffers(s *sonicBuilder, d *schema.Device, q QoSView, qq *schema.PortQoS) *sonicBuffers {
-	return &sonicBuffers{s: s, d: d, q: q, qq: qq, seen: map[string]bool{}}
+func viewNewSONiCBuffers(s *viewSONiCBuilder, d *schema.Device, q view.QoSView, qq *schema.PortQoS) *viewSONiCBuffers {
+	return &viewSONiCBuffers{s: s, d: d, q: q, qq: qq, seen: map[string]bool{}}
 }
 
 // port writes a lossless port's CABLE_LENGTH, BUFFER_PG rows and profile.
-func (b *sonicBuffers) port(sp *schema.Port, p PortView) error {
+func (b *viewSONiCBuffers) port(sp *schema.Port, p view.PortView) error {
 	d := b.d
 	if p.SpeedMbps <= 0 {
-		return unsupported(d, "lossless port "+p.Name+" without a speed", "SONiC's traditional buffer model picks the lossless PG profile by port speed and cable length; set speed on the port or its link", sp.Range)
+		return view.Unsupported(d, "lossless port "+p.Name+" without a speed", "SONiC's traditional buffer model picks the lossless PG profile by port speed and cable length; set speed on the port or its link", sp.Range)
 	}
 	cable, src := p.CableMeters, sp.Range
 	if sp.Link != nil && sp.Link.CableLength.Set {
 		src = sp.Link.CableLength.Src
 	}
 	if cable <= 0 {
-		cable = defaultCable(sp)
+		cable = viewDefaultCable(sp)
 	}
 	row, ok := headroom.LookupRow(cable)
 	if !ok {
-		return unsupported(d, fmt.Sprintf("cable length %gm on lossless port %s", cable, p.Name),
+		return view.Unsupported(d, fmt.Sprintf("cable length %gm on lossless port %s", cable, p.Name),
 			fmt.Sprintf("SONiC's pg_profile_lookup.ini has rows up to %dm; a longer lossless link needs a headroom profile fabricgen does not render", headroom.LookupRows[len(headroom.LookupRows)-1]), src)
 	}
 	cableKey := strconv.Itoa(row) + "m"
@@ -727,7 +696,7 @@ func (b *sonicBuffers) port(sp *schema.Port, p PortView) error {
 
 // profile defines one lossless PG profile: the SONiC headroom formula for
 // the lookup row's cable length, with the intent's buffer values on top.
-func (b *sonicBuffers) profile(name string, speedBps int64, cableM float64, mtu int) {
+func (b *viewSONiCBuffers) profile(name string, speedBps int64, cableM float64, mtu int) {
 	h := headroom.Required(speedBps, cableM, mtu)
 	bv := b.q.Buffer
 	// The size is XON + XOFF, as in the headroom model, after the overrides.
@@ -745,7 +714,7 @@ func (b *sonicBuffers) profile(name string, speedBps int64, cableM float64, mtu 
 			xoff = max(size-xon, 0)
 		}
 	}
-	fields := []string{"pool", b.s.ref("BUFFER_POOL", sonicLosslessPool), "size", strconv.FormatInt(size, 10),
+	fields := []string{"pool", b.s.ref("BUFFER_POOL", viewSONiCLosslessPool), "size", strconv.FormatInt(size, 10),
 		"xon", strconv.FormatInt(xon, 10), "xoff", strconv.FormatInt(xoff, 10)}
 	th := 0
 	if bv.DynamicThresholdSet {
@@ -757,12 +726,12 @@ func (b *sonicBuffers) profile(name string, speedBps int64, cableM float64, mtu 
 
 // finish writes the pools the profiles reference and refuses buffer
 // values that no lossless port uses.
-func (b *sonicBuffers) finish() error {
+func (b *viewSONiCBuffers) finish() error {
 	bv := b.q.Buffer
 	if len(b.profiles) == 0 {
 		if bv.HeadroomBytes != 0 || bv.XOFFBytes != 0 || bv.XONBytes != 0 || bv.DynamicThresholdSet {
-			return unsupported(b.d, "buffer headroom, xoff, xon or dynamic_threshold without a lossless port",
-				"SONiC sizes lossless priority groups only; enable PFC on a port or remove the buffer values", bufferSrc(b.qq))
+			return view.Unsupported(b.d, "buffer headroom, xoff, xon or dynamic_threshold without a lossless port",
+				"SONiC sizes lossless priority groups only; enable PFC on a port or remove the buffer values", view.BufferSrc(b.qq))
 		}
 	}
 	if len(b.profiles) > 0 || bv.IngressLosslessPoolBytes > 0 {
@@ -770,7 +739,7 @@ func (b *sonicBuffers) finish() error {
 		if bv.IngressLosslessPoolBytes > 0 {
 			fields = append(fields, "size", strconv.FormatInt(bv.IngressLosslessPoolBytes, 10))
 		}
-		b.s.set("BUFFER_POOL", sonicLosslessPool, fields...)
+		b.s.set("BUFFER_POOL", viewSONiCLosslessPool, fields...)
 	}
 	if bv.EgressLossyPoolBytes > 0 {
 		b.s.set("BUFFER_POOL", "egress_lossy_pool", "type", "egress", "mode", "dynamic", "size", strconv.FormatInt(bv.EgressLossyPoolBytes, 10))
@@ -781,7 +750,7 @@ func (b *sonicBuffers) finish() error {
 // defaultCable is the cable length SONiC assumes for a port whose link has
 // none: by the tiers of the two ends, or, for a port without a peer, the
 // link one tier down (a leaf's host port: 5 m).
-func defaultCable(p *schema.Port) float64 {
+func viewDefaultCable(p *schema.Port) float64 {
 	t := p.Device.Kind.V.Tier()
 	if p.Peer != nil {
 		return headroom.DefaultCable(t, p.Peer.Device.Kind.V.Tier())
@@ -791,13 +760,13 @@ func defaultCable(p *schema.Port) float64 {
 
 // sonicACLs writes one ACL_TABLE per ACL and direction, with a rule per
 // ACL rule and a closing drop rule (the implicit deny every ACL ends with).
-func sonicACLs(f *schema.Fabric, s *sonicBuilder, d *schema.Device, b Base) error {
-	var rej refusals
+func viewSONiCACLs(f *schema.Fabric, s *viewSONiCBuilder, d *schema.Device, b view.Base) error {
+	var rej view.Collector
 	for _, a := range b.ACLs {
 		for _, m := range a.Marks {
 			if m.SetDSCP >= 0 {
-				rej.add(unsupported(d, fmt.Sprintf("acl %s rule %d set_dscp %d", a.Name, m.Rule.Seq, m.SetDSCP),
-					"SONiC ACL rules cannot re-mark DSCP; mark on the host (rdma tos) and classify with the DSCP map", ruleSrc(f, a.Name, m.Rule.Seq)))
+				rej.Add(view.Unsupported(d, fmt.Sprintf("acl %s rule %d set_dscp %d", a.Name, m.Rule.Seq, m.SetDSCP),
+					"SONiC ACL rules cannot re-mark DSCP; mark on the host (rdma tos) and classify with the DSCP map", view.RuleSrc(f, a.Name, m.Rule.Seq)))
 			}
 		}
 		for _, dir := range []string{"ingress", "egress"} {
@@ -827,8 +796,8 @@ func sonicACLs(f *schema.Fabric, s *sonicBuilder, d *schema.Device, b Base) erro
 			s.set("ACL_TABLE", table, "policy_desc", "fabricgen acl "+a.Name, "type", typ, "stage", dir)
 			s.setList("ACL_TABLE", table, "ports", ports)
 			for _, r := range a.Rules {
-				rule, err := sonicRule(f, d, a.Name, table, typ, r)
-				if !rej.add(err) {
+				rule, err := viewSONiCRule(f, d, a.Name, table, typ, r)
+				if !rej.Add(err) {
 					return err
 				}
 				if err != nil {
@@ -844,12 +813,12 @@ func sonicACLs(f *schema.Fabric, s *sonicBuilder, d *schema.Device, b Base) erro
 			}
 		}
 	}
-	return rej.err()
+	return rej.Err()
 }
 
 // aclRow renders one ACL_RULE row through sub-template name.
-func (s *sonicBuilder) aclRow(name, key string, rule *SONiCACLRule) error {
-	text, err := s.stanzas.execute(name, rule)
+func (s *viewSONiCBuilder) aclRow(name, key string, rule *SONiCACLRule) error {
+	text, err := s.stanzas.Execute(name, rule)
 	if err != nil {
 		return fmt.Errorf("device %s acl rule %s: %w", s.d.Name, key, err)
 	}
@@ -863,28 +832,28 @@ func (s *sonicBuilder) aclRow(name, key string, rule *SONiCACLRule) error {
 
 // sonicRule checks that one rule fits an ACL_RULE row of a table of type
 // typ (L3, L3V6 or L3V4V6) and builds it.
-func sonicRule(f *schema.Fabric, d *schema.Device, acl, table, typ string, r RuleView) (SONiCACLRule, error) {
-	src := ruleSrc(f, acl, r.Seq)
+func viewSONiCRule(f *schema.Fabric, d *schema.Device, acl, table, typ string, r view.RuleView) (SONiCACLRule, error) {
+	src := view.RuleSrc(f, acl, r.Seq)
 	rule := SONiCACLRule{Table: table, Seq: r.Seq, Priority: 10000 - r.Seq, Action: r.Action, Family: r.Family,
 		Protocol: r.Protocol, ProtoNum: r.ProtoNum, Src: r.Src, Dst: r.Dst, DSCP: -1}
 	if r.Seq < 1 || r.Seq > 9998 {
-		return rule, unsupported(d, fmt.Sprintf("acl %s rule seq %d", acl, r.Seq), "fabricgen maps seq to SONiC PRIORITY 10000-seq; use seq 1–9998", src)
+		return rule, view.Unsupported(d, fmt.Sprintf("acl %s rule seq %d", acl, r.Seq), "fabricgen maps seq to SONiC PRIORITY 10000-seq; use seq 1–9998", src)
 	}
 	// ICMP is IP_PROTOCOL 1 over IPv4 and 58 (ICMPv6) over IPv6, the
 	// numbers SONiC's acl-loader writes for IPv4 and IPv6 tables; a rule of
 	// both families in an L3V4V6 table would need both in one row.
 	if r.Protocol == "icmp" && r.Family == "any" && typ == "L3V4V6" {
-		return rule, unsupported(d, fmt.Sprintf("acl %s rule %d protocol icmp for both IPv4 and IPv6", acl, r.Seq),
+		return rule, view.Unsupported(d, fmt.Sprintf("acl %s rule %d protocol icmp for both IPv4 and IPv6", acl, r.Seq),
 			"a SONiC ACL_RULE has one IP_PROTOCOL: 1 matches ICMPv4 only, 58 ICMPv6 only; set family = \"ipv4\" or \"ipv6\" on the rule, or split it into one rule per family", src)
 	}
 	for _, pr := range []struct {
-		rs   []PortRangeView
+		rs   []view.PortRangeView
 		what string
-		out  **PortRangeView
+		out  **view.PortRangeView
 	}{{r.SrcPorts, "source", &rule.SrcPort}, {r.DstPorts, "destination", &rule.DstPort}} {
-		p, has, ok := singlePort(pr.rs)
+		p, has, ok := view.SinglePort(pr.rs)
 		if !ok {
-			return rule, unsupported(d, fmt.Sprintf("acl %s rule %d with %d %s port ranges", acl, r.Seq, len(pr.rs), pr.what),
+			return rule, view.Unsupported(d, fmt.Sprintf("acl %s rule %d with %d %s port ranges", acl, r.Seq, len(pr.rs), pr.what),
 				"a SONiC ACL_RULE matches one port or one range; split the rule", src)
 		}
 		if has {
@@ -896,14 +865,14 @@ func sonicRule(f *schema.Fabric, d *schema.Device, acl, table, typ string, r Rul
 	case 1:
 		rule.DSCP = r.DSCP[0]
 	default:
-		return rule, unsupported(d, fmt.Sprintf("acl %s rule %d matching %d DSCP values", acl, r.Seq, len(r.DSCP)),
+		return rule, view.Unsupported(d, fmt.Sprintf("acl %s rule %d matching %d DSCP values", acl, r.Seq, len(r.DSCP)),
 			"a SONiC ACL_RULE matches one DSCP value; split the rule", src)
 	}
 	return rule, nil
 }
 
 // wdgSrc is where the watchdog's field was set, else where the watchdog was attached.
-func wdgSrc(q *schema.PortQoS, field func(*schema.Watchdog) schema.Range) schema.Range {
+func viewWdgSrc(q *schema.PortQoS, field func(*schema.Watchdog) schema.Range) schema.Range {
 	if w := q.Watchdog.V; w != nil {
 		if r := field(w); !r.IsZero() {
 			return r
