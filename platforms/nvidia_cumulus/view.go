@@ -22,6 +22,62 @@ type CumulusView struct {
 	Notes []string
 }
 
+// CumulusQoS is the default-global profile's settings, which the "qos"
+// sub-template turns into the "nv set qos" commands of .Global.
+type CumulusQoS struct {
+	// Profile is the NVUE profile every port uses (default-global).
+	Profile string
+	// Trust is the "mapping trust" word (l3, l2, both, port), or "" to
+	// leave the platform default.
+	Trust string
+	// PortDefaultSP is the switch priority of untrusted traffic (Trust
+	// port).
+	PortDefaultSP int
+	// DSCP and PCP map code points to switch priorities (empty when the
+	// trust mode ignores them).
+	DSCP, PCP []view.PriorityCodePoints
+	// QueueOf is switch priority → traffic class, for all eight.
+	QueueOf []int
+	// PFC is true when a port runs PFC: the pools and the PFC profile
+	// follow.
+	PFC bool
+	// LosslessPercent and LossyPercent split the buffer between the
+	// traffic pools.
+	LosslessPercent, LossyPercent int
+	// PFCPriorities lists the lossless switch priorities.
+	PFCPriorities []int
+	// CableMeters is the longest cable, rounded up (0: unknown).
+	CableMeters int
+	// PortBuffer, XOFF and XON are the PFC buffer knobs in bytes (0: not set).
+	PortBuffer, XOFF, XON int64
+	// Schedulers are the egress schedulers, in traffic-class order.
+	Schedulers []CumulusScheduler
+	// ECN are the congestion-control curves, in traffic-class order.
+	ECN []CumulusECN
+	// Watchdog is true when the PFC watchdog is rendered; PollMS is its
+	// polling interval and Robustness its detection in polls (0: not set).
+	Watchdog   bool
+	PollMS     int64
+	Robustness int64
+}
+
+// CumulusScheduler is one traffic class's egress scheduler: Mode strict,
+// or dwrr with Weight (bw-percent).
+type CumulusScheduler struct {
+	TC     int
+	Mode   string
+	Weight int
+}
+
+// CumulusECN is one traffic class's congestion control: thresholds in
+// bytes, the marking probability, and ECN marking (Mark) or RED dropping.
+type CumulusECN struct {
+	TC          int
+	Min, Max    int64
+	Probability int
+	Mark        bool
+}
+
 // CumulusInterface is one port's "nv set interface" settings, which the
 // "interface" template turns into commands.
 type CumulusInterface struct {
@@ -94,9 +150,7 @@ func viewBuildCumulus(f *schema.Fabric, d *schema.Device, b view.Base) (any, err
 		return nil, view.Unsupported(d, "os_version "+rel.String(), "fabricgen renders Cumulus Linux 5.7 and later (5.7 moved ACL port matches under match ip udp|tcp)", d.OSVersion.Src)
 	}
 	v := &CumulusView{Base: b}
-	g := func(format string, args ...any) {
-		v.Global = append(v.Global, "nv set qos "+fmt.Sprintf(format, args...))
-	}
+	cq := &CumulusQoS{Profile: viewCumulusProfile}
 	// PFC runs on every port of the profile: a port without it cannot be expressed.
 	var pfcOn, pfcOff string
 	for _, p := range b.Ports {
@@ -110,21 +164,28 @@ func viewBuildCumulus(f *schema.Fabric, d *schema.Device, b view.Base) (any, err
 		rej.Add(view.Unsupported(d, "PFC on "+pfcOn+" but not on "+pfcOff,
 			"the Cumulus default-global PFC profile covers every port; give all ports of the device the same pfc_priorities", view.PortQoSOf(d, pfcOff).PFC[0].Src))
 	}
-	viewCumulusMapping(q, g)
+	viewCumulusMapping(q, cq)
 	if len(q.PFC) > 0 {
-		viewCumulusPFC(q, b.Ports, g)
+		viewCumulusPFC(q, b.Ports, cq)
 	}
 	if err := viewCumulusBuffers(d, q, qq); !rej.Add(err) {
 		return nil, err
 	}
-	if err := viewCumulusQueues(d, q, g); !rej.Add(err) {
+	if err := viewCumulusQueues(d, q, cq); !rej.Add(err) {
 		return nil, err
 	}
 	if w := q.Watchdog; w != nil && len(q.PFC) > 0 {
-		if err := viewCumulusWatchdog(d, w, qq.Watchdog.Src, g); !rej.Add(err) {
+		if err := viewCumulusWatchdog(d, w, qq.Watchdog.Src, cq); !rej.Add(err) {
 			return nil, err
 		}
 		v.Notes = append(v.Notes, fmt.Sprintf("pfc_watchdog %s restoration %d ms not applied: the Cumulus PFC watchdog has no restoration time, it restores a queue when the storm ends", w.Name, w.RestorationMS))
+	}
+	qosText, err := b.Stanzas.Execute("qos", cq)
+	if err != nil {
+		return nil, fmt.Errorf("device %s qos: %w", d.Name, err)
+	}
+	if qosText = strings.TrimSuffix(qosText, "\n"); qosText != "" {
+		v.Global = strings.Split(qosText, "\n")
 	}
 	acls, err := viewCumulusACLs(f, d, b)
 	if !rej.Add(err) {
@@ -159,47 +220,39 @@ func viewBuildCumulus(f *schema.Fabric, d *schema.Device, b view.Base) (any, err
 	return v, rej.Err()
 }
 
-// cumulusMapping renders trust, the DSCP/PCP → switch-priority maps and
+// viewCumulusMapping sets trust, the DSCP/PCP → switch-priority maps and
 // the switch-priority → traffic-class map of the default-global profile.
-func viewCumulusMapping(q view.QoSView, g func(format string, args ...any)) {
+func viewCumulusMapping(q view.QoSView, cq *CumulusQoS) {
 	switch schema.Trust(q.Trust) {
 	case schema.TrustDSCP:
-		g("mapping %s trust l3", viewCumulusProfile)
+		cq.Trust = "l3"
 	case schema.TrustPCP:
-		g("mapping %s trust l2", viewCumulusProfile)
+		cq.Trust = "l2"
 	case schema.TrustBoth:
-		g("mapping %s trust both", viewCumulusProfile)
+		cq.Trust = "both"
 	case schema.TrustNone:
-		g("mapping %s trust port", viewCumulusProfile)
-		g("mapping %s port-default-sp %d", viewCumulusProfile, q.DSCP[0])
+		cq.Trust = "port"
+		cq.PortDefaultSP = q.DSCP[0]
 	}
 	if q.Trust != string(schema.TrustPCP) && q.Trust != string(schema.TrustNone) {
-		for _, grp := range q.DSCPByPriority {
-			g("mapping %s dscp %s switch-priority %d", viewCumulusProfile, view.JoinInts(grp.Values, ","), grp.Priority)
-		}
+		cq.DSCP = q.DSCPByPriority
 	}
 	if q.Trust == string(schema.TrustPCP) || q.Trust == string(schema.TrustBoth) {
-		for _, grp := range q.PCPByPriority {
-			g("mapping %s pcp %s switch-priority %d", viewCumulusProfile, view.JoinInts(grp.Values, ","), grp.Priority)
-		}
+		cq.PCP = q.PCPByPriority
 	}
-	for pr := 0; pr < 8; pr++ {
-		g("egress-queue-mapping %s switch-priority %d traffic-class %d", viewCumulusProfile, pr, q.QueueOf[pr])
-	}
+	cq.QueueOf = q.QueueOf[:]
 }
 
-// cumulusPFC renders the traffic pools and the PFC profile.
-func viewCumulusPFC(q view.QoSView, ports []view.PortView, g func(format string, args ...any)) {
+// viewCumulusPFC sets the traffic pools and the PFC profile.
+func viewCumulusPFC(q view.QoSView, ports []view.PortView, cq *CumulusQoS) {
 	// Cumulus gives 100% of the buffer to the default-lossy pool until
 	// a lossless pool is sized ("Flow Control Buffers": size the pools
 	// before configuring PFC). The intent sizes pools only in bytes,
-	// which NVUE cannot take (cumulusBuffers rejects them), so fabricgen always
+	// which NVUE cannot take (viewCumulusBuffers rejects them), so fabricgen always
 	// splits the buffer 50/50, the guide's own example.
-	g("traffic-pool default-lossless memory-percent %d", viewCumulusLosslessPercent)
-	g("traffic-pool default-lossy memory-percent %d", 100-viewCumulusLosslessPercent)
-	g("pfc %s switch-priority %s", viewCumulusProfile, view.JoinInts(q.PFC, ","))
-	g("pfc %s tx enable", viewCumulusProfile)
-	g("pfc %s rx enable", viewCumulusProfile)
+	cq.PFC = true
+	cq.LosslessPercent, cq.LossyPercent = viewCumulusLosslessPercent, 100-viewCumulusLosslessPercent
+	cq.PFCPriorities = q.PFC
 	cable := 0.0
 	for _, p := range ports {
 		if p.CableMeters > cable {
@@ -207,18 +260,9 @@ func viewCumulusPFC(q view.QoSView, ports []view.PortView, g func(format string,
 		}
 	}
 	if cable > 0 {
-		g("pfc %s cable-length %d", viewCumulusProfile, int(viewCeil(cable)))
+		cq.CableMeters = int(viewCeil(cable))
 	}
-	bv := q.Buffer
-	if bv.HeadroomBytes > 0 {
-		g("pfc %s port-buffer %d", viewCumulusProfile, bv.HeadroomBytes)
-	}
-	if bv.XOFFBytes > 0 {
-		g("pfc %s xoff-threshold %d", viewCumulusProfile, bv.XOFFBytes)
-	}
-	if bv.XONBytes > 0 {
-		g("pfc %s xon-threshold %d", viewCumulusProfile, bv.XONBytes)
-	}
+	cq.PortBuffer, cq.XOFF, cq.XON = q.Buffer.HeadroomBytes, q.Buffer.XOFFBytes, q.Buffer.XONBytes
 }
 
 // cumulusBuffers refuses buffer values NVUE cannot take.
@@ -243,7 +287,7 @@ func viewCumulusBuffers(d *schema.Device, q view.QoSView, qq *schema.PortQoS) er
 
 // cumulusQueues renders the egress schedulers and the congestion control
 // (ECN or RED) of each queue.
-func viewCumulusQueues(d *schema.Device, q view.QoSView, g func(format string, args ...any)) error {
+func viewCumulusQueues(d *schema.Device, q view.QoSView, cq *CumulusQoS) error {
 	var rej view.Collector
 	for _, qu := range q.Queues {
 		if qu.ShaperBps > 0 {
@@ -251,15 +295,14 @@ func viewCumulusQueues(d *schema.Device, q view.QoSView, g func(format string, a
 		}
 		switch {
 		case qu.Strict:
-			g("egress-scheduler %s traffic-class %d mode strict", viewCumulusProfile, qu.ID)
+			cq.Schedulers = append(cq.Schedulers, CumulusScheduler{TC: qu.ID, Mode: "strict"})
 		case qu.Sched == string(schema.SchedDWRR) || qu.Weight > 0:
 			if qu.Weight < 1 || qu.Weight > 100 {
 				rej.Add(view.Unsupported(d, fmt.Sprintf("queue %d dwrr weight %d", qu.ID, qu.Weight),
 					"NVUE bw-percent is 1–100; give the queue a weight from 1 to 100", view.QueueSrc(d, qu.ID, view.QWeight)))
 				continue
 			}
-			g("egress-scheduler %s traffic-class %d mode dwrr", viewCumulusProfile, qu.ID)
-			g("egress-scheduler %s traffic-class %d bw-percent %d", viewCumulusProfile, qu.ID, qu.Weight)
+			cq.Schedulers = append(cq.Schedulers, CumulusScheduler{TC: qu.ID, Mode: "dwrr", Weight: qu.Weight})
 		}
 	}
 	for _, qu := range q.Queues {
@@ -267,22 +310,13 @@ func viewCumulusQueues(d *schema.Device, q view.QoSView, g func(format string, a
 		if e == nil {
 			continue
 		}
-		g("congestion-control %s traffic-class %d min-threshold %d", viewCumulusProfile, qu.ID, e.MinBytes)
-		g("congestion-control %s traffic-class %d max-threshold %d", viewCumulusProfile, qu.ID, e.MaxBytes)
-		g("congestion-control %s traffic-class %d probability %d", viewCumulusProfile, qu.ID, e.Probability)
-		if e.Mark {
-			g("congestion-control %s traffic-class %d ecn enable", viewCumulusProfile, qu.ID)
-			g("congestion-control %s traffic-class %d red disable", viewCumulusProfile, qu.ID)
-		} else {
-			g("congestion-control %s traffic-class %d ecn disable", viewCumulusProfile, qu.ID)
-			g("congestion-control %s traffic-class %d red enable", viewCumulusProfile, qu.ID)
-		}
+		cq.ECN = append(cq.ECN, CumulusECN{TC: qu.ID, Min: e.MinBytes, Max: e.MaxBytes, Probability: e.Probability, Mark: e.Mark})
 	}
 	return rej.Err()
 }
 
 // cumulusWatchdog renders the PFC watchdog; src is where it was attached.
-func viewCumulusWatchdog(d *schema.Device, w *view.WatchdogView, src schema.Range, g func(format string, args ...any)) error {
+func viewCumulusWatchdog(d *schema.Device, w *view.WatchdogView, src schema.Range, cq *CumulusQoS) error {
 	var rej view.Collector
 	if w.Action != "" && w.Action != string(schema.WatchdogDrop) {
 		rej.Add(view.Unsupported(d, "pfc_watchdog "+w.Name+" action "+w.Action, "the Cumulus PFC watchdog drops on a stormed queue; use action drop", src))
@@ -291,13 +325,13 @@ func viewCumulusWatchdog(d *schema.Device, w *view.WatchdogView, src schema.Rang
 	if !w.PollSet {
 		poll = 100
 	}
-	g("pfc-watchdog polling-interval %d", poll)
+	cq.Watchdog, cq.PollMS = true, poll
 	if w.DetectionSet {
 		if poll <= 0 || w.DetectionMS%poll != 0 {
 			rej.Add(view.Unsupported(d, fmt.Sprintf("pfc_watchdog %s detection %d ms", w.Name, w.DetectionMS),
 				"Cumulus detects after a whole number of polls (robustness); make detection a multiple of poll_interval", src))
 		} else {
-			g("pfc-watchdog robustness %d", w.DetectionMS/poll)
+			cq.Robustness = w.DetectionMS / poll
 		}
 	}
 	return rej.Err()
