@@ -83,7 +83,9 @@ type EOSPolicyMap struct {
 // EOSPolicyClass is one class of a policy map and its set actions.
 type EOSPolicyClass struct {
 	Name string
-	Sets []string // "set dscp 46", "set traffic-class 5"
+	// SetDSCP is the "set dscp" value and SetTC the "set traffic-class"
+	// value, each -1 when the class does not set it.
+	SetDSCP, SetTC int
 }
 
 // EOSInterface is one "interface" stanza.
@@ -102,8 +104,9 @@ type EOSInterface struct {
 	AccessGroups []string
 	// ServicePolicy is the re-marking policy map bound inbound, or "".
 	ServicePolicy string
-	// Trust is the trust line ("qos trust dscp", "qos trust cos", "no qos trust") or "".
-	Trust string
+	// TrustMode is what the port trusts: "dscp" (qos trust dscp), "cos"
+	// (qos trust cos), "none" (no qos trust), or "" (no trust line).
+	TrustMode string
 	// FlowControl is true for 802.3x link pause (flowcontrol send/receive on).
 	FlowControl bool
 	// PFC lists the no-drop priorities; Watchdog enables the PFC watchdog on the port.
@@ -137,9 +140,18 @@ type EOSTxQueue struct {
 	Bandwidth int
 	// Shape is the "shape rate" argument ("10000000 kbps") or "".
 	Shape string
-	// RandomDetect is the "random-detect ..." line or "" (thresholds in
-	// "bytes", the one unit whose size is not in doubt).
-	RandomDetect string
+	// ECN is the queue's "random-detect" curve, or nil (thresholds in
+	// bytes, the one unit whose size is not in doubt).
+	ECN *EOSRandomDetect
+}
+
+// EOSRandomDetect is one tx-queue's random-detect line: ECN marking
+// ("random-detect ecn", Mark) or WRED dropping ("random-detect drop"),
+// thresholds in bytes and the probability in percent.
+type EOSRandomDetect struct {
+	Mark        bool
+	Min, Max    int64
+	Probability int
 }
 
 // EOS interface MTU limits (Arista EOS User Manual, "Support for Layer 3
@@ -197,11 +209,11 @@ func viewBuildEOS(f *schema.Fabric, d *schema.Device, b view.Base) (any, error) 
 	trust := ""
 	switch schema.Trust(q.Trust) {
 	case schema.TrustDSCP:
-		trust = "qos trust dscp"
+		trust = "dscp"
 	case schema.TrustPCP:
-		trust = "qos trust cos"
+		trust = "cos"
 	case schema.TrustNone:
-		trust = "no qos trust"
+		trust = "none"
 	case schema.TrustBoth:
 		qq := view.FirstQoS(d)
 		rej.Add(view.Unsupported(d, "trust both", "an EOS port trusts either DSCP (qos trust dscp) or CoS (qos trust cos), not both", qq.Trust.Src))
@@ -227,7 +239,7 @@ func viewBuildEOS(f *schema.Fabric, d *schema.Device, b view.Base) (any, error) 
 				fmt.Sprintf("EOS interface MTU is %d–%d (the L3 MTU; EOS adds the L2 header)", viewEOSMinMTU, viewEOSMaxMTU), view.PortQoSOf(d, p.Name).MTU.Src))
 		}
 		in := EOSInterface{
-			Name: p.Name, Description: p.Description, MTU: p.MTU, Trust: trust,
+			Name: p.Name, Description: p.Description, MTU: p.MTU, TrustMode: trust,
 			Routed: p.Routed, IP: p.IP, IPv6: p.IPFamily == "ipv6",
 			FlowControl: p.LinkPause, PFC: p.PFC, Watchdog: p.Watchdog && v.Watchdog != nil,
 			TxQueues: txq,
@@ -256,7 +268,7 @@ func viewBuildEOS(f *schema.Fabric, d *schema.Device, b view.Base) (any, error) 
 		}
 		in.AccessGroups, in.ServicePolicy = groups, pm
 		key := viewEOSIfKey{in.Description != "", in.IP != "", in.MTU, in.Speed, in.FEC, in.Routed, in.IPv6, in.FlowControl,
-			strings.Join(in.AccessGroups, "\n"), in.ServicePolicy, in.Trust, p.Lossless, in.Watchdog, txqKey}
+			strings.Join(in.AccessGroups, "\n"), in.ServicePolicy, in.TrustMode, p.Lossless, in.Watchdog, txqKey}
 		text, err := view.RenderStanza(b.Stanzas, "interface", key, &in, viewEOSMarked, in.Name, in.Description, in.IP)
 		if err != nil {
 			return nil, fmt.Errorf("device %s interface %s: %w", d.Name, p.Name, err)
@@ -322,7 +334,7 @@ func viewEOSTxQueues(d *schema.Device, qs []view.QueueView) ([]EOSTxQueue, error
 			if !rej.Add(err) {
 				return nil, err
 			}
-			t.RandomDetect = rd
+			t.ECN = rd
 		}
 		out = append(out, t)
 	}
@@ -334,7 +346,7 @@ func viewEOSTxQueues(d *schema.Device, qs []view.QueueView) ([]EOSTxQueue, error
 // takes kbytes, but no Arista source says whether a kbyte is 1,000 or 1,024
 // bytes. Ranges (thresholds 1–256000000, probability 1–100) are those of
 // AVD's ethernet_interfaces and qos_profiles schemas.
-func viewEOSRandomDetect(d *schema.Device, qid int, e *view.ECNView) (string, error) {
+func viewEOSRandomDetect(d *schema.Device, qid int, e *view.ECNView) (*EOSRandomDetect, error) {
 	src := view.QueueSrc(d, qid, view.QECN)
 	var rej view.Collector
 	for _, th := range []struct {
@@ -355,14 +367,9 @@ func viewEOSRandomDetect(d *schema.Device, qid int, e *view.ECNView) (string, er
 			"EOS random-detect "+word+" is 1–100 percent", src))
 	}
 	if err := rej.Err(); err != nil {
-		return "", err
+		return nil, err
 	}
-	if e.Mark {
-		return fmt.Sprintf("random-detect ecn minimum-threshold %d bytes maximum-threshold %d bytes max-mark-probability %d",
-			e.MinBytes, e.MaxBytes, e.Probability), nil
-	}
-	return fmt.Sprintf("random-detect drop minimum-threshold %d bytes maximum-threshold %d bytes drop-probability %d",
-		e.MinBytes, e.MaxBytes, e.Probability), nil
+	return &EOSRandomDetect{Mark: e.Mark, Min: e.MinBytes, Max: e.MaxBytes, Probability: e.Probability}, nil
 }
 
 // eosACLs renders the filter ACLs and the re-marking ACLs, class maps and
@@ -405,13 +412,7 @@ func viewEOSACLs(f *schema.Fabric, d *schema.Device, v *EOSView) error {
 			}
 			v.AccessLists = append(v.AccessLists, EOSAccessList{Keyword: kw, Name: m.Name, Entries: []EOSACLEntry{entry}})
 			v.ClassMaps = append(v.ClassMaps, EOSClassMap{Name: m.Name, Keyword: kw, ACL: m.Name})
-			c := EOSPolicyClass{Name: m.Name}
-			if m.SetDSCP >= 0 {
-				c.Sets = append(c.Sets, "set dscp "+strconv.Itoa(m.SetDSCP))
-			}
-			if m.Priority >= 0 {
-				c.Sets = append(c.Sets, "set traffic-class "+strconv.Itoa(m.Priority))
-			}
+			c := EOSPolicyClass{Name: m.Name, SetDSCP: m.SetDSCP, SetTC: m.Priority}
 			pm.Classes = append(pm.Classes, c)
 		}
 		v.PolicyMaps = append(v.PolicyMaps, pm)
@@ -526,7 +527,16 @@ func viewEOSTxQueueKey(qs []EOSTxQueue) string {
 		b = append(b, 0)
 		b = append(b, q.Shape...)
 		b = append(b, 0)
-		b = append(b, q.RandomDetect...)
+		if e := q.ECN; e != nil {
+			if e.Mark {
+				b = append(b, 'm')
+			}
+			b = strconv.AppendInt(b, e.Min, 10)
+			b = append(b, ',')
+			b = strconv.AppendInt(b, e.Max, 10)
+			b = append(b, ',')
+			b = strconv.AppendInt(b, int64(e.Probability), 10)
+		}
 		b = append(b, 0)
 	}
 	return string(b)

@@ -38,10 +38,15 @@ type NXOSWatchdog struct {
 	Timers string
 }
 
-// NXOSClassMap is "class-map type qos match-any|match-all NAME" with its match lines.
+// NXOSClassMap is "class-map type qos match-any|match-all NAME" with its
+// match line: the access list ACL, or the code points DSCP or CoS.
 type NXOSClassMap struct {
 	Name, Match string
-	Lines       []string
+	// ACL is the access list matched ("match access-group name ACL"), or "".
+	ACL string
+	// DSCP and CoS are the code points matched ("match dscp 24-27,48",
+	// "match cos 3"), or empty.
+	DSCP, CoS []int
 }
 
 // NXOSAccessList is "ip access-list NAME" or "ipv6 access-list NAME" with its entries.
@@ -78,7 +83,9 @@ type NXOSPolicy struct {
 // NXOSPolicyClass is one class of a type qos policy map and its set actions.
 type NXOSPolicyClass struct {
 	Name string
-	Sets []string // "set dscp 46", "set qos-group 3"
+	// SetDSCP is the "set dscp" value (-1: none); QoSGroup the "set
+	// qos-group" value every class sets.
+	SetDSCP, QoSGroup int
 }
 
 // NXOSNetworkQoS is the network-qos policy: per queue class, MTU and pause.
@@ -109,8 +116,16 @@ type NXOSQClass struct {
 	Bandwidth int
 	// Shape is the "shape" argument or "".
 	Shape string
-	// RandomDetect is the "random-detect ..." line or "".
-	RandomDetect string
+	// ECN is the queue's "random-detect" curve, or nil.
+	ECN *NXOSRandomDetect
+}
+
+// NXOSRandomDetect is one queuing class's WRED curve: thresholds in
+// kbytes, the drop probability in percent, and ECN marking (Mark).
+type NXOSRandomDetect struct {
+	MinKBytes, MaxKBytes int64
+	Probability          int
+	Mark                 bool
 }
 
 // NXOSInterface is one "interface" stanza.
@@ -284,12 +299,8 @@ func viewNXOSACLs(f *schema.Fabric, d *schema.Device, v *NXOSView) (map[string]N
 				return nil, err
 			}
 			v.AccessLists = append(v.AccessLists, NXOSAccessList{Keyword: kw, Name: m.Name, Entries: []NXOSACLEntry{entry}})
-			v.ClassMaps = append(v.ClassMaps, NXOSClassMap{Name: m.Name, Match: "match-all", Lines: []string{"match access-group name " + m.Name}})
-			c := NXOSPolicyClass{Name: m.Name}
-			if m.SetDSCP >= 0 {
-				c.Sets = append(c.Sets, "set dscp "+strconv.Itoa(m.SetDSCP))
-			}
-			c.Sets = append(c.Sets, "set qos-group "+strconv.Itoa(m.Queue))
+			v.ClassMaps = append(v.ClassMaps, NXOSClassMap{Name: m.Name, Match: "match-all", ACL: m.Name})
+			c := NXOSPolicyClass{Name: m.Name, SetDSCP: m.SetDSCP, QoSGroup: m.Queue}
 			classes = append(classes, c)
 		}
 		if len(classes) > 0 {
@@ -307,15 +318,15 @@ func viewNXOSClassification(v *NXOSView, q view.QoSView, trust schema.Trust, nam
 		if trust != schema.TrustPCP {
 			for _, g := range q.DSCPByPriority {
 				n := "FG-DSCP-" + names[g.Priority]
-				v.ClassMaps = append(v.ClassMaps, NXOSClassMap{Name: n, Match: "match-any", Lines: []string{"match dscp " + view.CompactInts(g.Values)}})
-				base = append(base, NXOSPolicyClass{Name: n, Sets: []string{"set qos-group " + strconv.Itoa(q.QueueOf[g.Priority])}})
+				v.ClassMaps = append(v.ClassMaps, NXOSClassMap{Name: n, Match: "match-any", DSCP: g.Values})
+				base = append(base, NXOSPolicyClass{Name: n, SetDSCP: -1, QoSGroup: q.QueueOf[g.Priority]})
 			}
 		}
 		if trust == schema.TrustPCP || trust == schema.TrustBoth {
 			for _, g := range q.PCPByPriority {
 				n := "FG-COS-" + names[g.Priority]
-				v.ClassMaps = append(v.ClassMaps, NXOSClassMap{Name: n, Match: "match-any", Lines: []string{"match cos " + view.CompactInts(g.Values)}})
-				base = append(base, NXOSPolicyClass{Name: n, Sets: []string{"set qos-group " + strconv.Itoa(q.QueueOf[g.Priority])}})
+				v.ClassMaps = append(v.ClassMaps, NXOSClassMap{Name: n, Match: "match-any", CoS: g.Values})
+				base = append(base, NXOSPolicyClass{Name: n, SetDSCP: -1, QoSGroup: q.QueueOf[g.Priority]})
 			}
 		}
 		v.QoSPolicies = append(v.QoSPolicies, NXOSPolicy{Name: "FABRICGEN-IN", Classes: base})
@@ -368,11 +379,7 @@ func viewNXOSQueuing(d *schema.Device, q view.QoSView) (NXOSQueuing, error) {
 			if mn < 1 {
 				rej.Add(view.Unsupported(d, fmt.Sprintf("ecn_profile %s minimum threshold %d bytes", e.Name, e.MinBytes), "NX-OS takes WRED thresholds in kbytes; use at least 1024 bytes", view.QueueSrc(d, qid, view.QECN)))
 			}
-			c.RandomDetect = fmt.Sprintf("random-detect minimum-threshold %d kbytes maximum-threshold %d kbytes drop-probability %d weight 0",
-				mn, mx, e.Probability)
-			if e.Mark {
-				c.RandomDetect += " ecn"
-			}
+			c.ECN = &NXOSRandomDetect{MinKBytes: mn, MaxKBytes: mx, Probability: e.Probability, Mark: e.Mark}
 		}
 		out.Classes = append(out.Classes, c)
 	}
