@@ -27,10 +27,11 @@ type JunosView struct {
 	Interfaces []JunosInterface
 }
 
-// JunosSection is a titled group of set commands.
+// JunosSection is a titled group of class-of-service statements: each
+// of Statements is printed after "set class-of-service ".
 type JunosSection struct {
-	Title    string
-	Commands []string
+	Title      string
+	Statements []string
 }
 
 // JunosFilter is one "set firewall family FAMILY filter NAME" filter.
@@ -177,22 +178,18 @@ func viewBuildJunos(f *schema.Fabric, d *schema.Device, b view.Base) (any, error
 	return v, rej.Err()
 }
 
-// junosCoS prefixes every class-of-service statement.
-const viewJunosCoS = "set class-of-service "
-
 // junosForwardingClasses renders one forwarding class per priority, lossless
 // ones with no-loss and their PFC priority.
 func viewJunosForwardingClasses(q view.QoSView, names [8]string) []string {
-	const cos = viewJunosCoS
 	var fc []string
 	for pr := 0; pr < 8; pr++ {
-		line := fmt.Sprintf("%sforwarding-classes class %s queue-num %d", cos, names[pr], q.QueueOf[pr])
+		line := fmt.Sprintf("forwarding-classes class %s queue-num %d", names[pr], q.QueueOf[pr])
 		if q.Lossless.Has(pr) {
 			line += " no-loss"
 		}
 		fc = append(fc, line)
 		if q.Lossless.Has(pr) {
-			fc = append(fc, fmt.Sprintf("%sforwarding-classes class %s pfc-priority %d", cos, names[pr], pr))
+			fc = append(fc, fmt.Sprintf("forwarding-classes class %s pfc-priority %d", names[pr], pr))
 		}
 	}
 	return fc
@@ -200,19 +197,18 @@ func viewJunosForwardingClasses(q view.QoSView, names [8]string) []string {
 
 // junosClassifiers renders the DSCP and/or 802.1p classifiers trust asks for.
 func viewJunosClassifiers(q view.QoSView, trust schema.Trust, names [8]string) []string {
-	const cos = viewJunosCoS
 	var cl []string
 	if trust != schema.TrustPCP {
 		for _, g := range q.DSCPByPriority {
 			for _, c := range g.Values {
-				cl = append(cl, fmt.Sprintf("%sclassifiers dscp FABRICGEN forwarding-class %s loss-priority low code-points %06b", cos, names[g.Priority], c))
+				cl = append(cl, fmt.Sprintf("classifiers dscp FABRICGEN forwarding-class %s loss-priority low code-points %06b", names[g.Priority], c))
 			}
 		}
 	}
 	if trust == schema.TrustPCP || trust == schema.TrustBoth {
 		for _, g := range q.PCPByPriority {
 			for _, c := range g.Values {
-				cl = append(cl, fmt.Sprintf("%sclassifiers ieee-802.1 FABRICGEN forwarding-class %s loss-priority low code-points %03b", cos, names[g.Priority], c))
+				cl = append(cl, fmt.Sprintf("classifiers ieee-802.1 FABRICGEN forwarding-class %s loss-priority low code-points %03b", names[g.Priority], c))
 			}
 		}
 	}
@@ -222,22 +218,21 @@ func viewJunosClassifiers(q view.QoSView, trust schema.Trust, names [8]string) [
 // junosPFC renders the congestion notification profile: DSCP-based (or
 // 802.1p) PFC input, 802.1p output, and the PFC watchdog.
 func viewJunosPFC(d *schema.Device, q view.QoSView, qq *schema.PortQoS, trust schema.Trust) ([]string, error) {
-	const cos = viewJunosCoS
 	lossless := q.Lossless
 	var cnp []string
 	if trust == schema.TrustPCP {
 		for _, p := range q.PFC {
-			cnp = append(cnp, fmt.Sprintf("%scongestion-notification-profile FABRICGEN input ieee-802.1 code-point %03b pfc", cos, p))
+			cnp = append(cnp, fmt.Sprintf("congestion-notification-profile FABRICGEN input ieee-802.1 code-point %03b pfc", p))
 		}
 	} else {
 		for dscp := 0; dscp < 64; dscp++ {
 			if lossless.Has(q.DSCP[dscp]) {
-				cnp = append(cnp, fmt.Sprintf("%scongestion-notification-profile FABRICGEN input dscp code-point %06b pfc", cos, dscp))
+				cnp = append(cnp, fmt.Sprintf("congestion-notification-profile FABRICGEN input dscp code-point %06b pfc", dscp))
 			}
 		}
 	}
 	for _, p := range q.PFC {
-		cnp = append(cnp, fmt.Sprintf("%scongestion-notification-profile FABRICGEN output ieee-802.1 code-point %03b flow-control-queue %d", cos, p, q.QueueOf[p]))
+		cnp = append(cnp, fmt.Sprintf("congestion-notification-profile FABRICGEN output ieee-802.1 code-point %03b flow-control-queue %d", p, q.QueueOf[p]))
 	}
 	var rej view.Collector
 	if w := q.Watchdog; w != nil {
@@ -246,7 +241,7 @@ func viewJunosPFC(d *schema.Device, q view.QoSView, qq *schema.PortQoS, trust sc
 			rej.Add(view.Unsupported(d, "pfc_watchdog "+w.Name+" action "+w.Action,
 				"the Junos PFC watchdog disables (drops) a stormed queue for the recovery time; use action drop", src))
 		}
-		wd := cos + "congestion-notification-profile FABRICGEN pfc-watchdog"
+		wd := "congestion-notification-profile FABRICGEN pfc-watchdog"
 		// The bare statement enables the watchdog with its defaults;
 		// with sub-statements Junos shows (display set) only those, so
 		// the bare line is added only when nothing follows it.
@@ -277,7 +272,6 @@ func viewJunosPFC(d *schema.Device, q view.QoSView, qq *schema.PortQoS, trust sc
 // junosSchedulers renders the ECN drop profiles, and the schedulers
 // followed by the scheduler map.
 func viewJunosSchedulers(f *schema.Fabric, d *schema.Device, q view.QoSView, names [8]string, fam schema.JunosFamily) (drops, sched []string, err error) {
-	const cos = viewJunosCoS
 	var sch, smap []string
 	dropSeen := map[string]bool{}
 	var rej view.Collector
@@ -301,28 +295,28 @@ func viewJunosSchedulers(f *schema.Fabric, d *schema.Device, q view.QoSView, nam
 			if !dropSeen[dp] {
 				dropSeen[dp] = true
 				drops = append(drops,
-					fmt.Sprintf("%sdrop-profiles %s interpolate fill-level %d", cos, dp, e.MinFill),
-					fmt.Sprintf("%sdrop-profiles %s interpolate fill-level %d", cos, dp, e.MaxFill),
-					fmt.Sprintf("%sdrop-profiles %s interpolate drop-probability 0", cos, dp),
-					fmt.Sprintf("%sdrop-profiles %s interpolate drop-probability %d", cos, dp, e.Probability))
+					fmt.Sprintf("drop-profiles %s interpolate fill-level %d", dp, e.MinFill),
+					fmt.Sprintf("drop-profiles %s interpolate fill-level %d", dp, e.MaxFill),
+					fmt.Sprintf("drop-profiles %s interpolate drop-probability 0", dp),
+					fmt.Sprintf("drop-profiles %s interpolate drop-probability %d", dp, e.Probability))
 			}
-			ecn = append(ecn, fmt.Sprintf("%sschedulers %s drop-profile-map loss-priority low protocol any drop-profile %s", cos, name, dp))
+			ecn = append(ecn, fmt.Sprintf("schedulers %s drop-profile-map loss-priority low protocol any drop-profile %s", name, dp))
 			if e.Mark {
-				ecn = append(ecn, fmt.Sprintf("%sschedulers %s explicit-congestion-notification", cos, name))
+				ecn = append(ecn, fmt.Sprintf("schedulers %s explicit-congestion-notification", name))
 			}
 		}
 		switch {
 		case qu.Strict:
-			sch = append(sch, cos+"schedulers "+name+" priority strict-high")
-			sch = append(sch, cos+"schedulers "+name+" "+viewJunosStrictCap(fam, qu.ShaperBps))
+			sch = append(sch, "schedulers "+name+" priority strict-high")
+			sch = append(sch, "schedulers "+name+" "+viewJunosStrictCap(fam, qu.ShaperBps))
 		case qu.Sched == string(schema.SchedDWRR) || qu.Weight > 0:
-			sch = append(sch, fmt.Sprintf("%sschedulers %s transmit-rate percent %d", cos, name, qu.Weight))
+			sch = append(sch, fmt.Sprintf("schedulers %s transmit-rate percent %d", name, qu.Weight))
 		case len(ecn) == 0:
 			continue
 		}
 		sch = append(sch, ecn...)
 		for _, pr := range qu.Priorities {
-			smap = append(smap, fmt.Sprintf("%sscheduler-maps FABRICGEN forwarding-class %s scheduler %s", cos, names[pr], name))
+			smap = append(smap, fmt.Sprintf("scheduler-maps FABRICGEN forwarding-class %s scheduler %s", names[pr], name))
 		}
 	}
 	if err := rej.Err(); err != nil {
