@@ -40,6 +40,10 @@ type Platform struct {
 	// Templates holds the platform's embedded templates, device.tmpl and
 	// its sub-templates (templates/*.tmpl).
 	Templates fs.FS
+	// Fidelity is the platform's fidelity rows (fidelity.md): a markdown
+	// table of every line shape its templates emit, with its public
+	// source and status; docs/templates.md's table is made from them.
+	Fidelity string
 }
 
 // Part is one piece a platform folder provides, and how to tell it is
@@ -71,6 +75,7 @@ func Parts() []Part {
 			_, err := fs.Stat(p.Templates, "device.tmpl")
 			return err == nil
 		}},
+		{Name: "fidelity rows", File: "fidelity.md", Present: func(p Platform) bool { return p.Fidelity != "" }},
 	}
 	sort.SliceStable(parts, func(i, j int) bool { return parts[i].Name < parts[j].Name })
 	return parts

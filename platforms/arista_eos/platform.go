@@ -30,5 +30,6 @@ func Platform() platform.Platform {
 		},
 		View:      viewBuildEOS,
 		Templates: Templates(),
+		Fidelity:  viewFidelity,
 	}
 }

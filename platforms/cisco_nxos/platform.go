@@ -30,5 +30,6 @@ func Platform() platform.Platform {
 		},
 		View:      viewBuildNXOS,
 		Templates: Templates(),
+		Fidelity:  viewFidelity,
 	}
 }

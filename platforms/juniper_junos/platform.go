@@ -31,5 +31,6 @@ func Platform() platform.Platform {
 		},
 		View:      viewBuildJunos,
 		Templates: Templates(),
+		Fidelity:  viewFidelity,
 	}
 }

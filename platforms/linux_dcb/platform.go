@@ -31,5 +31,6 @@ func Platform() platform.Platform {
 		},
 		View:      viewBuild,
 		Templates: Templates(),
+		Fidelity:  viewFidelity,
 	}
 }

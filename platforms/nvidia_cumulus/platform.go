@@ -30,5 +30,6 @@ func Platform() platform.Platform {
 		},
 		View:      viewBuildCumulus,
 		Templates: Templates(),
+		Fidelity:  viewFidelity,
 	}
 }

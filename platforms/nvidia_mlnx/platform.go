@@ -30,5 +30,6 @@ func Platform() platform.Platform {
 		},
 		View:      viewBuild,
 		Templates: Templates(),
+		Fidelity:  viewFidelity,
 	}
 }

@@ -20,3 +20,9 @@ func Templates() fs.FS {
 	}
 	return sub
 }
+
+// viewFidelity is the platform's fidelity rows: every line shape its
+// templates emit, with its public source and status (fidelity.md).
+//
+//go:embed fidelity.md
+var viewFidelity string

@@ -30,5 +30,6 @@ func Platform() platform.Platform {
 		},
 		View:      viewBuildSONiC,
 		Templates: Templates(),
+		Fidelity:  viewFidelity,
 	}
 }
