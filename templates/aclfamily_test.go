@@ -1,11 +1,11 @@
 package templates
 
 import (
-	"github.com/fabricgen/fabricgen/templates/view"
 	"strings"
 	"testing"
 
 	"github.com/fabricgen/fabricgen/schema"
+	"github.com/fabricgen/fabricgen/templates/view"
 )
 
 // aclFabric is tinyFabric with one ACL of rules bound inbound on its port.

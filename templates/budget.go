@@ -3,12 +3,13 @@ package templates
 import (
 	"errors"
 	"fmt"
-	"github.com/fabricgen/fabricgen/templates/view"
 	"reflect"
 	"strconv"
 	"text/template"
 	"text/template/parse"
 	"time"
+
+	"github.com/fabricgen/fabricgen/templates/view"
 )
 
 // An override template's render is bounded four ways, each on its own

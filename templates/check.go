@@ -1,10 +1,10 @@
 package templates
 
 import (
-	"github.com/fabricgen/fabricgen/templates/view"
 	"strings"
 
 	"github.com/fabricgen/fabricgen/schema"
+	"github.com/fabricgen/fabricgen/templates/view"
 )
 
 // Checker finds the intent values a device's platform cannot express. It

@@ -1,13 +1,13 @@
 package templates
 
 import (
-	"github.com/fabricgen/fabricgen/templates/view"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/fabricgen/fabricgen/schema"
+	"github.com/fabricgen/fabricgen/templates/view"
 )
 
 // stanzaFabric loads testdata/stanza: one device per platform and host

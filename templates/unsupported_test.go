@@ -2,7 +2,6 @@ package templates
 
 import (
 	"errors"
-	"github.com/fabricgen/fabricgen/templates/view"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +9,7 @@ import (
 	"time"
 
 	"github.com/fabricgen/fabricgen/schema"
+	"github.com/fabricgen/fabricgen/templates/view"
 )
 
 func set[T any](v T) schema.Value[T] { return schema.Value[T]{V: v, Set: true} }

@@ -1,11 +1,11 @@
 package templates
 
 import (
-	"github.com/fabricgen/fabricgen/templates/view"
 	"strings"
 	"testing"
 
 	"github.com/fabricgen/fabricgen/schema"
+	"github.com/fabricgen/fabricgen/templates/view"
 )
 
 // TestNXOSFECBySpeed: "fec rs-fec" up to 100G, no fec line at 200G and more.

@@ -2,11 +2,11 @@ package aristaeos
 
 import (
 	"fmt"
-	"github.com/fabricgen/fabricgen/templates/view"
 	"strconv"
 	"strings"
 
 	"github.com/fabricgen/fabricgen/schema"
+	"github.com/fabricgen/fabricgen/templates/view"
 )
 
 // EOSView is the arista_eos template data.
@@ -118,7 +118,7 @@ type EOSInterface struct {
 	Text string
 }
 
-// eosIfKey is an EOSInterface without its identity fields (name,
+// viewEOSIfKey is an EOSInterface without its identity fields (name,
 // description, address): the key of its cached stanza.
 type viewEOSIfKey struct {
 	desc, ip              bool
@@ -163,7 +163,7 @@ const (
 	viewEOSMaxThreshold = 256_000_000
 )
 
-// eosSpeeds maps a port speed (bit/s) to its EOS fixed "speed" keyword
+// viewEOSSpeeds maps a port speed (bit/s) to its EOS fixed "speed" keyword
 // (the valid_values of AVD's ethernet_interfaces schema). Speeds EOS only
 // reaches by auto-negotiation (2.5G, 5G) have no entry.
 var viewEOSSpeeds = map[int64]string{
@@ -173,12 +173,12 @@ var viewEOSSpeeds = map[int64]string{
 	800_000_000_000: "800g-8", 1_600_000_000_000: "1.6t-8",
 }
 
-// eosLaneSpeedsSince is the first EOS release fabricgen writes 400G as
+// viewEOSLaneSpeedsSince is the first EOS release fabricgen writes 400G as
 // "400g-8" (the lane-count form AVD's schema lists and running configs
 // show); earlier releases get "400g".
 var viewEOSLaneSpeedsSince = []int{4, 22}
 
-// eosSpeed is the "speed" keyword for a port speed on release rel.
+// viewEOSSpeed is the "speed" keyword for a port speed on release rel.
 func viewEOSSpeed(bps int64, rel schema.Version) (string, bool) {
 	kw, ok := viewEOSSpeeds[bps]
 	if ok && kw == "400g-8" && len(rel.Parts) > 0 && !rel.AtLeast(viewEOSLaneSpeedsSince...) {
@@ -341,7 +341,7 @@ func viewEOSTxQueues(d *schema.Device, qs []view.QueueView) ([]EOSTxQueue, error
 	return out, rej.Err()
 }
 
-// eosRandomDetect renders a queue's "random-detect ecn" (marking) or
+// viewEOSRandomDetect renders a queue's "random-detect ecn" (marking) or
 // "random-detect drop" (WRED) line. Thresholds are given in bytes: EOS also
 // takes kbytes, but no Arista source says whether a kbyte is 1,000 or 1,024
 // bytes. Ranges (thresholds 1–256000000, probability 1–100) are those of
@@ -372,7 +372,7 @@ func viewEOSRandomDetect(d *schema.Device, qid int, e *view.ECNView) (*EOSRandom
 	return &EOSRandomDetect{Mark: e.Mark, Min: e.MinBytes, Max: e.MaxBytes, Probability: e.Probability}, nil
 }
 
-// eosACLs renders the filter ACLs and the re-marking ACLs, class maps and
+// viewEOSACLs renders the filter ACLs and the re-marking ACLs, class maps and
 // policy maps (one policy map per ACL that re-marks).
 func viewEOSACLs(f *schema.Fabric, d *schema.Device, v *EOSView) error {
 	var rej view.Collector
@@ -420,8 +420,8 @@ func viewEOSACLs(f *schema.Fabric, d *schema.Device, v *EOSView) error {
 	return rej.Err()
 }
 
-// eosEntry builds one access-list entry for the "acl_entry" template.
-// eosEntry builds one entry of the access list of family fam ("ipv4" or
+// viewEOSEntry builds one access-list entry for the "acl_entry" template.
+// viewEOSEntry builds one entry of the access list of family fam ("ipv4" or
 // "ipv6"; a rule of either family goes into both lists).
 func viewEOSEntry(f *schema.Fabric, d *schema.Device, acl string, r view.RuleView, action, fam string) (EOSACLEntry, error) {
 	e := EOSACLEntry{Seq: r.Seq, Action: action, Protocol: viewEOSProtocol(r.Protocol, fam), Src: view.AnyOr(r.Src), Dst: view.AnyOr(r.Dst)}
@@ -434,7 +434,7 @@ func viewEOSEntry(f *schema.Fabric, d *schema.Device, acl string, r view.RuleVie
 	return e, nil
 }
 
-// eosProtocol is the protocol word of an entry in an access list of family
+// viewEOSProtocol is the protocol word of an entry in an access list of family
 // fam: an EOS ipv6 access-list names "any protocol" ipv6 and ICMPv6 icmpv6
 // (AVD's intended ipv6-access-lists config: "10 deny ipv6 2001:db8::/32
 // any"; openconfig/featureprofiles' Arista CLI for IPv6 ACLs: "permit ipv6
@@ -451,7 +451,7 @@ func viewEOSProtocol(proto, fam string) string {
 	return proto
 }
 
-// eosBindings returns a port's access-group lines and inbound policy map.
+// viewEOSBindings returns a port's access-group lines and inbound policy map.
 func viewEOSBindings(f *schema.Fabric, d *schema.Device, p view.PortView, v *EOSView) ([]string, string, error) {
 	find := func(name string) view.ACLView {
 		for _, a := range v.ACLs {
@@ -494,7 +494,7 @@ func viewEOSBindings(f *schema.Fabric, d *schema.Device, p view.PortView, v *EOS
 	return lines, policy, rej.Err()
 }
 
-// eosSpeedSrc is where a port's speed was set: on the port, or on its link.
+// viewEOSSpeedSrc is where a port's speed was set: on the port, or on its link.
 func viewEOSSpeedSrc(d *schema.Device, port string) schema.Range {
 	for _, p := range d.Ports {
 		if p.Name != port {
@@ -508,13 +508,13 @@ func viewEOSSpeedSrc(d *schema.Device, port string) schema.Range {
 	return schema.Range{}
 }
 
-// eosMarked is in with its identity values replaced by marks.
+// viewEOSMarked is in with its identity values replaced by marks.
 func viewEOSMarked(in EOSInterface) EOSInterface {
 	in.Name, in.Description, in.IP = view.Mark(0, in.Name), view.Mark(1, in.Description), view.Mark(2, in.IP)
 	return in
 }
 
-// eosTxQueueKey encodes the tx-queue sub-stanzas for an interface's cache
+// viewEOSTxQueueKey encodes the tx-queue sub-stanzas for an interface's cache
 // key: every field, each ended by a byte no field contains.
 func viewEOSTxQueueKey(qs []EOSTxQueue) string {
 	var b []byte

@@ -2,11 +2,11 @@ package cisconxos
 
 import (
 	"fmt"
-	"github.com/fabricgen/fabricgen/templates/view"
 	"strconv"
 	"strings"
 
 	"github.com/fabricgen/fabricgen/schema"
+	"github.com/fabricgen/fabricgen/templates/view"
 )
 
 // NXOSView is the cisco_nxos template data.
@@ -148,7 +148,7 @@ type NXOSInterface struct {
 	Text string
 }
 
-// nxosIfKey is an NXOSInterface without its identity fields (name,
+// viewNXOSIfKey is an NXOSInterface without its identity fields (name,
 // description, address): the key of its cached stanza.
 type viewNXOSIfKey struct {
 	desc, ip            bool
@@ -255,7 +255,7 @@ func viewBuildNXOS(f *schema.Fabric, d *schema.Device, b view.Base) (any, error)
 	return v, rej.Err()
 }
 
-// nxosACLs renders the filter ACLs and, per ACL that re-marks, the one-rule
+// viewNXOSACLs renders the filter ACLs and, per ACL that re-marks, the one-rule
 // access lists and class maps of its marks; it returns the re-marking
 // policy of each such ACL by ACL name (classes to be completed with the
 // classification classes).
@@ -310,7 +310,7 @@ func viewNXOSACLs(f *schema.Fabric, d *schema.Device, v *NXOSView) (map[string]N
 	return marks, rej.Err()
 }
 
-// nxosClassification adds the DSCP and/or CoS class maps trust asks for and
+// viewNXOSClassification adds the DSCP and/or CoS class maps trust asks for and
 // the FABRICGEN-IN policy; it returns that policy's classes.
 func viewNXOSClassification(v *NXOSView, q view.QoSView, trust schema.Trust, names [8]string) []NXOSPolicyClass {
 	var base []NXOSPolicyClass
@@ -334,7 +334,7 @@ func viewNXOSClassification(v *NXOSView, q view.QoSView, trust schema.Trust, nam
 	return base
 }
 
-// nxosNetworkQoS is the network-qos policy: MTU and pause per queue class.
+// viewNXOSNetworkQoS is the network-qos policy: MTU and pause per queue class.
 func viewNXOSNetworkQoS(q view.QoSView) NXOSNetworkQoS {
 	var nq NXOSNetworkQoS
 	mtu := q.MaxMTU
@@ -357,7 +357,7 @@ func viewNXOSNetworkQoS(q view.QoSView) NXOSNetworkQoS {
 	return nq
 }
 
-// nxosQueuing is the egress queuing policy: scheduler, ECN, shaper per queue.
+// viewNXOSQueuing is the egress queuing policy: scheduler, ECN, shaper per queue.
 func viewNXOSQueuing(d *schema.Device, q view.QoSView) (NXOSQueuing, error) {
 	var out NXOSQueuing
 	out.Name = "FABRICGEN-OUT"
@@ -386,13 +386,13 @@ func viewNXOSQueuing(d *schema.Device, q view.QoSView) (NXOSQueuing, error) {
 	return out, rej.Err()
 }
 
-// nxosPAM4FECMbps is the speed from which ports run RS-FEC(544,514), on
+// viewNXOSPAM4FECMbps is the speed from which ports run RS-FEC(544,514), on
 // by default (200G and 400G PAM4). The N9K "fec" keywords describe slower
 // ports: "rs-fec" is CL91 (100G) or Consortium (25/50G) RS(528,514) and
 // "fc-fec" CL74 (25/50G) (the "fec ?" help quoted in Cisco bug CSCvy03375).
 const viewNXOSPAM4FECMbps = 200_000
 
-// nxosFEC returns a port's "fec" argument. On a 200G or faster port fec "rs"
+// viewNXOSFEC returns a port's "fec" argument. On a 200G or faster port fec "rs"
 // renders no line (the port's default RS-FEC(544,514) is what the intent
 // asks for); "fc" there has no NX-OS form.
 func viewNXOSFEC(d *schema.Device, p view.PortView) (string, error) {
@@ -415,7 +415,7 @@ func viewNXOSFEC(d *schema.Device, p view.PortView) (string, error) {
 	return "", nil
 }
 
-// nxosFECSrc is where a port's fec was set.
+// viewNXOSFECSrc is where a port's fec was set.
 func viewNXOSFECSrc(d *schema.Device, port string) schema.Range {
 	for _, p := range d.Ports {
 		if p.Name == port {
@@ -425,7 +425,7 @@ func viewNXOSFECSrc(d *schema.Device, port string) schema.Range {
 	return schema.Range{}
 }
 
-// nxosEntry builds one entry of the access list of family fam ("ipv4" or
+// viewNXOSEntry builds one entry of the access list of family fam ("ipv4" or
 // "ipv6") for the "acl_entry" template.
 func viewNXOSEntry(f *schema.Fabric, d *schema.Device, acl string, r view.RuleView, action, fam string) (NXOSACLEntry, error) {
 	e := NXOSACLEntry{Seq: r.Seq, Action: action, Protocol: viewNXOSProtocol(r.Protocol, fam), Src: view.AnyOr(r.Src), Dst: view.AnyOr(r.Dst)}
@@ -438,7 +438,7 @@ func viewNXOSEntry(f *schema.Fabric, d *schema.Device, acl string, r view.RuleVi
 	return e, nil
 }
 
-// nxosProtocol is the protocol word of an entry in an access list of family
+// viewNXOSProtocol is the protocol word of an entry in an access list of family
 // fam: an NX-OS ipv6 access-list names "any protocol" ipv6 (a Nexus 9000v
 // "show access-lists": "10 permit ipv6 any any log"), while ICMPv6 keeps the
 // word icmp (its default CoPP ACL copp-system-p-acl-ndp: "permit icmp any
@@ -450,7 +450,7 @@ func viewNXOSProtocol(proto, fam string) string {
 	return proto
 }
 
-// nxosKBytes converts a threshold to NX-OS kbytes. Cisco's examples write
+// viewNXOSKBytes converts a threshold to NX-OS kbytes. Cisco's examples write
 // "kbytes" without saying whether a kbyte is 1,000 or 1,024 bytes; rounding
 // bytes/1024 down keeps the threshold at or below the intent under either
 // reading, so ECN still marks before PFC's XOFF.
@@ -469,7 +469,7 @@ func viewNXOSWatchdog(d *schema.Device, w *view.WatchdogView) (*NXOSWatchdog, er
 	return &NXOSWatchdog{Name: w.Name, Timers: timers}, rej.Err()
 }
 
-// nxosMarked is in with its identity values replaced by marks.
+// viewNXOSMarked is in with its identity values replaced by marks.
 func viewNXOSMarked(in NXOSInterface) NXOSInterface {
 	in.Name, in.Description, in.IP = view.Mark(0, in.Name), view.Mark(1, in.Description), view.Mark(2, in.IP)
 	return in

@@ -2,11 +2,11 @@ package juniperjunos
 
 import (
 	"fmt"
-	"github.com/fabricgen/fabricgen/templates/view"
 	"strconv"
 	"strings"
 
 	"github.com/fabricgen/fabricgen/schema"
+	"github.com/fabricgen/fabricgen/templates/view"
 )
 
 // JunosView is the juniper_junos template data: "set" commands, grouped.
@@ -100,7 +100,7 @@ type JunosInterface struct {
 	Text string
 }
 
-// junosIfKey is a JunosInterface without its identity fields (name,
+// viewJunosIfKey is a JunosInterface without its identity fields (name,
 // description, address): the key of its cached stanza.
 type viewJunosIfKey struct {
 	desc, ip                  bool
@@ -112,17 +112,17 @@ type viewJunosIfKey struct {
 	sched, cnp, dscpCl, pcpCl string
 }
 
-// junosObject is the name of every class-of-service object fabricgen
+// viewJunosObject is the name of every class-of-service object fabricgen
 // defines (classifiers, scheduler map, congestion-notification profile).
 const viewJunosObject = "FABRICGEN"
 
-// junosStrictCapPercent caps a strict-high queue whose intent sets no
+// viewJunosStrictCapPercent caps a strict-high queue whose intent sets no
 // shaper: Juniper recommends a rate on every strict-high queue ("Defining
 // CoS Queue Scheduling Priority", Traffic Management for QFX) so it cannot
 // starve the others; congestion notifications need a small fraction.
 const viewJunosStrictCapPercent = 5
 
-// junosWDPollMS is the Junos PFC watchdog's default poll interval (Junos
+// viewJunosWDPollMS is the Junos PFC watchdog's default poll interval (Junos
 // "Configuring PFC Watchdog": poll 100 ms, detection 2 polls, recovery 200 ms).
 const viewJunosWDPollMS = 100
 
@@ -178,7 +178,7 @@ func viewBuildJunos(f *schema.Fabric, d *schema.Device, b view.Base) (any, error
 	return v, rej.Err()
 }
 
-// junosForwardingClasses renders one forwarding class per priority, lossless
+// viewJunosForwardingClasses renders one forwarding class per priority, lossless
 // ones with no-loss and their PFC priority.
 func viewJunosForwardingClasses(q view.QoSView, names [8]string) []string {
 	var fc []string
@@ -195,7 +195,7 @@ func viewJunosForwardingClasses(q view.QoSView, names [8]string) []string {
 	return fc
 }
 
-// junosClassifiers renders the DSCP and/or 802.1p classifiers trust asks for.
+// viewJunosClassifiers renders the DSCP and/or 802.1p classifiers trust asks for.
 func viewJunosClassifiers(q view.QoSView, trust schema.Trust, names [8]string) []string {
 	var cl []string
 	if trust != schema.TrustPCP {
@@ -215,7 +215,7 @@ func viewJunosClassifiers(q view.QoSView, trust schema.Trust, names [8]string) [
 	return cl
 }
 
-// junosPFC renders the congestion notification profile: DSCP-based (or
+// viewJunosPFC renders the congestion notification profile: DSCP-based (or
 // 802.1p) PFC input, 802.1p output, and the PFC watchdog.
 func viewJunosPFC(d *schema.Device, q view.QoSView, qq *schema.PortQoS, trust schema.Trust) ([]string, error) {
 	lossless := q.Lossless
@@ -269,7 +269,7 @@ func viewJunosPFC(d *schema.Device, q view.QoSView, qq *schema.PortQoS, trust sc
 	return cnp, rej.Err()
 }
 
-// junosSchedulers renders the ECN drop profiles, and the schedulers
+// viewJunosSchedulers renders the ECN drop profiles, and the schedulers
 // followed by the scheduler map.
 func viewJunosSchedulers(f *schema.Fabric, d *schema.Device, q view.QoSView, names [8]string, fam schema.JunosFamily) (drops, sched []string, err error) {
 	var sch, smap []string
@@ -325,7 +325,7 @@ func viewJunosSchedulers(f *schema.Fabric, d *schema.Device, q view.QoSView, nam
 	return drops, append(sch, smap...), nil
 }
 
-// junosInterfaces builds the ports' stanzas (description, MTU, address,
+// viewJunosInterfaces builds the ports' stanzas (description, MTU, address,
 // filters and, when the device has QoS, the class-of-service bindings) and
 // renders each through the "interface" template.
 func viewJunosInterfaces(st *view.StanzaSet, d *schema.Device, ports []view.PortView, acls []view.ACLView, hasQoS bool, trust schema.Trust) ([]JunosInterface, error) {
@@ -399,13 +399,13 @@ func viewJunosInterfaces(st *view.StanzaSet, d *schema.Device, ports []view.Port
 	return ifs, rej.Err()
 }
 
-// junosMarked is in with its identity values replaced by marks.
+// viewJunosMarked is in with its identity values replaced by marks.
 func viewJunosMarked(in JunosInterface) JunosInterface {
 	in.Name, in.Description, in.IP = view.Mark(0, in.Name), view.Mark(1, in.Description), view.Mark(2, in.IP)
 	return in
 }
 
-// junosACLText renders each filter through the "filter" template.
+// viewJunosACLText renders each filter through the "filter" template.
 func viewJunosACLText(st *view.StanzaSet, d *schema.Device, filters []JunosFilter) error {
 	for i := range filters {
 		text, err := st.Execute("filter", &filters[i])
@@ -417,7 +417,7 @@ func viewJunosACLText(st *view.StanzaSet, d *schema.Device, filters []JunosFilte
 	return nil
 }
 
-// junosFilters builds one ACL's firewall filters, one per family. Terms
+// viewJunosFilters builds one ACL's firewall filters, one per family. Terms
 // are named after the rule's sequence number; Junos discards what no term
 // accepts.
 func viewJunosFilters(f *schema.Fabric, d *schema.Device, a view.ACLView, names [8]string, q view.QoSView, family schema.JunosFamily) ([]JunosFilter, error) {
@@ -464,12 +464,12 @@ func viewJunosFilters(f *schema.Fabric, d *schema.Device, a view.ACLView, names 
 	return out, rej.Err()
 }
 
-// junosStrictCap is the statement that caps a strict-high queue: a shaping
+// viewJunosStrictCap is the statement that caps a strict-high queue: a shaping
 // rate on QFX5000, EX and MX ("shaping-rate": apply one to strict-high
 // queues so they cannot starve the others), a transmit rate on QFX10000,
 // where it limits the traffic treated as strict-high ("transmit-rate",
 // QFX10000 Switches). The rate is the queue's shaper, else
-// junosStrictCapPercent.
+// viewJunosStrictCapPercent.
 func viewJunosStrictCap(fam schema.JunosFamily, shaperBps int64) string {
 	kw := "shaping-rate"
 	if fam == schema.JunosQFX10000 {
@@ -481,7 +481,7 @@ func viewJunosStrictCap(fam schema.JunosFamily, shaperBps int64) string {
 	return fmt.Sprintf("%s percent %d", kw, viewJunosStrictCapPercent)
 }
 
-// junosRate writes bit/s with Junos's k, m and g suffixes (exact values only).
+// viewJunosRate writes bit/s with Junos's k, m and g suffixes (exact values only).
 func viewJunosRate(v int64) string {
 	switch {
 	case v%1_000_000_000 == 0:
@@ -494,7 +494,7 @@ func viewJunosRate(v int64) string {
 	return strconv.FormatInt(v, 10)
 }
 
-// ecnProfileSrc is the ecn_profile block's range (the block to add fill
+// viewEcnProfileSrc is the ecn_profile block's range (the block to add fill
 // levels to), else fallback.
 func viewEcnProfileSrc(f *schema.Fabric, name string, fallback schema.Range) schema.Range {
 	for _, e := range f.ECNProfiles {

@@ -2,10 +2,10 @@ package nvidiacumulus
 
 import (
 	"fmt"
-	"github.com/fabricgen/fabricgen/templates/view"
 	"strings"
 
 	"github.com/fabricgen/fabricgen/schema"
+	"github.com/fabricgen/fabricgen/templates/view"
 )
 
 // CumulusView is the nvidia_cumulus template data: NVUE "nv set" commands.
@@ -116,7 +116,7 @@ func (c CumulusInterface) Commands() []string {
 	return strings.Split(c.Text, "\n")
 }
 
-// cumulusIfKey is a CumulusInterface without its identity fields (name,
+// viewCumulusIfKey is a CumulusInterface without its identity fields (name,
 // description, address): the key of its cached stanza.
 type viewCumulusIfKey struct {
 	desc, ip      bool
@@ -130,7 +130,7 @@ type viewCumulusIfKey struct {
 
 const viewCumulusProfile = "default-global"
 
-// cumulusLosslessPercent is the share of the switch buffer given to the
+// viewCumulusLosslessPercent is the share of the switch buffer given to the
 // default-lossless traffic pool when PFC is on; default-lossy gets the rest.
 // The intent has no percent knob (its pool sizes are bytes), so the split is
 // fixed at the 50/50 of NVIDIA's QoS guide.
@@ -265,7 +265,7 @@ func viewCumulusPFC(q view.QoSView, ports []view.PortView, cq *CumulusQoS) {
 	cq.PortBuffer, cq.XOFF, cq.XON = q.Buffer.HeadroomBytes, q.Buffer.XOFFBytes, q.Buffer.XONBytes
 }
 
-// cumulusBuffers refuses buffer values NVUE cannot take.
+// viewCumulusBuffers refuses buffer values NVUE cannot take.
 func viewCumulusBuffers(d *schema.Device, q view.QoSView, qq *schema.PortQoS) error {
 	bv := q.Buffer
 	var rej view.Collector
@@ -285,7 +285,7 @@ func viewCumulusBuffers(d *schema.Device, q view.QoSView, qq *schema.PortQoS) er
 	return rej.Err()
 }
 
-// cumulusQueues renders the egress schedulers and the congestion control
+// viewCumulusQueues renders the egress schedulers and the congestion control
 // (ECN or RED) of each queue.
 func viewCumulusQueues(d *schema.Device, q view.QoSView, cq *CumulusQoS) error {
 	var rej view.Collector
@@ -315,7 +315,7 @@ func viewCumulusQueues(d *schema.Device, q view.QoSView, cq *CumulusQoS) error {
 	return rej.Err()
 }
 
-// cumulusWatchdog renders the PFC watchdog; src is where it was attached.
+// viewCumulusWatchdog renders the PFC watchdog; src is where it was attached.
 func viewCumulusWatchdog(d *schema.Device, w *view.WatchdogView, src schema.Range, cq *CumulusQoS) error {
 	var rej view.Collector
 	if w.Action != "" && w.Action != string(schema.WatchdogDrop) {
@@ -337,7 +337,7 @@ func viewCumulusWatchdog(d *schema.Device, w *view.WatchdogView, src schema.Rang
 	return rej.Err()
 }
 
-// cumulusInterface builds one port's settings; sp is the schema port of p.
+// viewCumulusInterface builds one port's settings; sp is the schema port of p.
 func viewCumulusInterface(d *schema.Device, sp *schema.Port, p view.PortView, watchdog bool) (CumulusInterface, error) {
 	in := CumulusInterface{Name: p.Name, Word: view.ShellWord(p.Name), IP: p.IP, Routed: p.Routed, MTU: p.MTU, Watchdog: p.Watchdog && watchdog}
 	var rej view.Collector
@@ -410,7 +410,7 @@ type CumulusACLRule struct {
 	Action  string
 }
 
-// cumulusACLs renders NVUE ACL rules through the "acl" template. Rules
+// viewCumulusACLs renders NVUE ACL rules through the "acl" template. Rules
 // keep their sequence numbers. Port matches sit under the protocol (match
 // ip udp dest-port N, Cumulus Linux 5.7 and later); IPv6 ACLs use the same
 // "match ip" tree. A re-marking permit rule gets "action set dscp N" alone:
@@ -443,7 +443,7 @@ func viewCumulusACLs(f *schema.Fabric, d *schema.Device, b view.Base) ([]string,
 	return out, rej.Err()
 }
 
-// cumulusRule checks that NVUE can express an ACL rule and builds it.
+// viewCumulusRule checks that NVUE can express an ACL rule and builds it.
 // typ is the ACL's type, ipv4 or ipv6.
 func viewCumulusRule(f *schema.Fabric, d *schema.Device, acl, word, typ string, r view.RuleView) (CumulusACLRule, error) {
 	src := view.RuleSrc(f, acl, r.Seq)
@@ -474,7 +474,7 @@ func viewCumulusRule(f *schema.Fabric, d *schema.Device, acl, word, typ string, 
 	return rule, nil
 }
 
-// cumulusMarked is in with its identity values replaced by marks.
+// viewCumulusMarked is in with its identity values replaced by marks.
 func viewCumulusMarked(in CumulusInterface) CumulusInterface {
 	in.Word, in.Description, in.IP, in.Name = view.Mark(0, in.Word), view.Mark(1, in.Description), view.Mark(2, in.IP), view.Mark(3, in.Name)
 	return in

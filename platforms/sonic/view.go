@@ -3,7 +3,6 @@ package sonic
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/fabricgen/fabricgen/templates/view"
 	"regexp"
 	"slices"
 	"strconv"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/fabricgen/fabricgen/internal/headroom"
 	"github.com/fabricgen/fabricgen/schema"
+	"github.com/fabricgen/fabricgen/templates/view"
 )
 
 // SONiCView is the sonic template data: CONFIG_DB tables in a stable order.
@@ -64,7 +64,7 @@ type SONiCInterface struct {
 	Routed bool
 }
 
-// sonicIfKey is a SONiCInterface without its name: the key of its cached
+// viewSONiCIfKey is a SONiCInterface without its name: the key of its cached
 // stanzas.
 type viewSONiCIfKey struct {
 	desc   bool
@@ -109,7 +109,7 @@ var viewSONiCName = regexp.MustCompile(`^[a-zA-Z0-9][-a-zA-Z0-9_]{0,31}$`)
 // platforms ship).
 const SONiCBufferModel = "traditional"
 
-// sonicPFCToPGASICs are the ASIC families whose SONiC QoS template writes
+// viewSONiCPFCToPGASICs are the ASIC families whose SONiC QoS template writes
 // PFC_PRIORITY_TO_PRIORITY_GROUP_MAP and PORT_QOS_MAP pfc_to_pg_map
 // (sonic-buildimage files/build_templates/qos_config.j2,
 // pfc_to_pg_map_supported_asics).
@@ -137,7 +137,7 @@ func (s *viewSONiCBuilder) ref(table, name string) string {
 	return name
 }
 
-// sonicTable keeps rows in insertion order with an index by key: the port
+// viewSONiCTable keeps rows in insertion order with an index by key: the port
 // loops insert most rows already in natural key order, so emitting a table
 // rarely needs a sort.
 type viewSONiCTable struct {
@@ -192,7 +192,7 @@ func (s *viewSONiCBuilder) share(table, key string, fields []SONiCField) {
 	s.row(table, key).Fields = fields
 }
 
-// sonicTableOrder is the order tables appear in the output.
+// viewSONiCTableOrder is the order tables appear in the output.
 var viewSONiCTableOrder = []string{
 	"DEVICE_METADATA", "PORT", "INTERFACE", "CABLE_LENGTH",
 	"DSCP_TO_TC_MAP", "DOT1P_TO_TC_MAP", "TC_TO_QUEUE_MAP", "TC_TO_PRIORITY_GROUP_MAP",
@@ -278,7 +278,7 @@ func viewQuoted(xs []string) []string {
 	return out
 }
 
-// sonicMaps fills the DSCP/PCP → TC, TC → queue and priority-group maps.
+// viewSONiCMaps fills the DSCP/PCP → TC, TC → queue and priority-group maps.
 func viewSONiCMaps(s *viewSONiCBuilder, q view.QoSView, useDSCP, usePCP, pfcToPG bool) {
 	if useDSCP {
 		for dscp := 0; dscp < 64; dscp++ {
@@ -307,7 +307,7 @@ func viewSONiCMaps(s *viewSONiCBuilder, q view.QoSView, useDSCP, usePCP, pfcToPG
 	}
 }
 
-// sonicWatchdog checks the PFC watchdog against SONiC's ranges and sets
+// viewSONiCWatchdog checks the PFC watchdog against SONiC's ranges and sets
 // its global poll interval.
 func viewSONiCWatchdog(s *viewSONiCBuilder, d *schema.Device, q view.QoSView, qq *schema.PortQoS) error {
 	w := q.Watchdog
@@ -344,7 +344,7 @@ func viewSONiCWatchdog(s *viewSONiCBuilder, d *schema.Device, q view.QoSView, qq
 	return rej.Err()
 }
 
-// sonicPort fills one port's PORT, INTERFACE, PORT_QOS_MAP, PFC_WD and
+// viewSONiCPort fills one port's PORT, INTERFACE, PORT_QOS_MAP, PFC_WD and
 // QUEUE rows and hands a lossless port to bufs; sh holds the rows ports share.
 func viewSONiCPort(s *viewSONiCBuilder, d *schema.Device, sp *schema.Port, p view.PortView, sh *viewSONiCRows, bufs *viewSONiCBuffers) error {
 	var rej view.Collector
@@ -425,7 +425,7 @@ func (s *viewSONiCBuilder) fieldsOf(name, text string) ([]SONiCField, error) {
 	return f, nil
 }
 
-// sonicFieldLines reads a SONiC stanza: one field per line, its name up to
+// viewSONiCFieldLines reads a SONiC stanza: one field per line, its name up to
 // the first blank and its value the rest ("mtu 9100", "policy_desc
 // fabricgen acl roce"; a name alone is an empty value). Blank lines are
 // skipped and blanks around a line dropped. The JSON encoding stays here,
@@ -458,13 +458,13 @@ func viewSONiCFieldLines(text string) ([]SONiCField, error) {
 	return slices.Clip(out), nil
 }
 
-// sonicMarked is in with its identity values replaced by marks.
+// viewSONiCMarked is in with its identity values replaced by marks.
 func viewSONiCMarked(in SONiCInterface) SONiCInterface {
 	in.Name, in.IP, in.Description = view.Mark(0, in.Name), view.Mark(1, in.IP), view.Mark(2, in.Description)
 	return in
 }
 
-// sonicBody writes the tables as a JSON object with 4-space indentation,
+// viewSONiCBody writes the tables as a JSON object with 4-space indentation,
 // tables, keys and fields in view order.
 func viewSONiCBody(tables []SONiCTable) string {
 	size := 4
@@ -514,7 +514,7 @@ func viewSONiCBody(tables []SONiCTable) string {
 	return b.String()
 }
 
-// sonicRows holds field lists shared by every port row of one kind; they
+// viewSONiCRows holds field lists shared by every port row of one kind; they
 // are built once per device and never modified.
 type viewSONiCRows struct {
 	qosOff, qosOn, qosWD, wd []SONiCField
@@ -529,7 +529,7 @@ func viewFieldList(kv ...string) []SONiCField {
 	return out
 }
 
-// sonicShared builds the PORT_QOS_MAP, PFC_WD and QUEUE field lists ports share.
+// viewSONiCShared builds the PORT_QOS_MAP, PFC_WD and QUEUE field lists ports share.
 func viewSONiCShared(s *viewSONiCBuilder, q view.QoSView, useDSCP, usePCP, pfcToPG bool, sched, wred [8]string) *viewSONiCRows {
 	pfcList := view.JoinInts(q.PFC, ",")
 	var base []string
@@ -576,7 +576,7 @@ func viewSONiCShared(s *viewSONiCBuilder, q view.QoSView, useDSCP, usePCP, pfcTo
 	return sh
 }
 
-// sortSONiCRows orders rows by key naturally: "Ethernet2|3" before
+// viewSortSONiCRows orders rows by key naturally: "Ethernet2|3" before
 // "Ethernet10|0" (keys are unique, so the order is total).
 func viewSortSONiCRows(rows []SONiCRow) {
 	byKey := func(a, b SONiCRow) int { return schema.NaturalCompare(a.Key, b.Key) }
@@ -592,7 +592,7 @@ func viewOrDefault(s, def string) string {
 	return s
 }
 
-// sonicQueues writes SCHEDULER and WRED_PROFILE objects and returns their
+// viewSONiCQueues writes SCHEDULER and WRED_PROFILE objects and returns their
 // names per queue.
 func viewSONiCQueues(s *viewSONiCBuilder, d *schema.Device, q view.QoSView) ([8]string, [8]string, error) {
 	var sched, wred [8]string
@@ -639,7 +639,7 @@ func viewSONiCQueues(s *viewSONiCBuilder, d *schema.Device, q view.QoSView) ([8]
 	return sched, wred, rej.Err()
 }
 
-// sonicBuffers sizes SONiC's traditional buffer model: per lossless port a
+// viewSONiCBuffers sizes SONiC's traditional buffer model: per lossless port a
 // CABLE_LENGTH row rounded up to a pg_profile_lookup.ini row, and a
 // BUFFER_PG per lossless priority group naming the profile buffermgrd
 // itself would name, pg_lossless_<speed>_<cable>_profile, defined here with
@@ -655,7 +655,7 @@ type viewSONiCBuffers struct {
 	seen     map[string]bool
 }
 
-// sonicLosslessPool is the ingress pool lossless PG profiles draw on.
+// viewSONiCLosslessPool is the ingress pool lossless PG profiles draw on.
 const viewSONiCLosslessPool = "ingress_lossless_pool"
 
 func viewNewSONiCBuffers(s *viewSONiCBuilder, d *schema.Device, q view.QoSView, qq *schema.PortQoS) *viewSONiCBuffers {
@@ -747,7 +747,7 @@ func (b *viewSONiCBuffers) finish() error {
 	return nil
 }
 
-// defaultCable is the cable length SONiC assumes for a port whose link has
+// viewDefaultCable is the cable length SONiC assumes for a port whose link has
 // none: by the tiers of the two ends, or, for a port without a peer, the
 // link one tier down (a leaf's host port: 5 m).
 func viewDefaultCable(p *schema.Port) float64 {
@@ -758,7 +758,7 @@ func viewDefaultCable(p *schema.Port) float64 {
 	return headroom.DefaultCable(max(t-1, 0), t)
 }
 
-// sonicACLs writes one ACL_TABLE per ACL and direction, with a rule per
+// viewSONiCACLs writes one ACL_TABLE per ACL and direction, with a rule per
 // ACL rule and a closing drop rule (the implicit deny every ACL ends with).
 func viewSONiCACLs(f *schema.Fabric, s *viewSONiCBuilder, d *schema.Device, b view.Base) error {
 	var rej view.Collector
@@ -830,7 +830,7 @@ func (s *viewSONiCBuilder) aclRow(name, key string, rule *SONiCACLRule) error {
 	return nil
 }
 
-// sonicRule checks that one rule fits an ACL_RULE row of a table of type
+// viewSONiCRule checks that one rule fits an ACL_RULE row of a table of type
 // typ (L3, L3V6 or L3V4V6) and builds it.
 func viewSONiCRule(f *schema.Fabric, d *schema.Device, acl, table, typ string, r view.RuleView) (SONiCACLRule, error) {
 	src := view.RuleSrc(f, acl, r.Seq)
@@ -871,7 +871,7 @@ func viewSONiCRule(f *schema.Fabric, d *schema.Device, acl, table, typ string, r
 	return rule, nil
 }
 
-// wdgSrc is where the watchdog's field was set, else where the watchdog was attached.
+// viewWdgSrc is where the watchdog's field was set, else where the watchdog was attached.
 func viewWdgSrc(q *schema.PortQoS, field func(*schema.Watchdog) schema.Range) schema.Range {
 	if w := q.Watchdog.V; w != nil {
 		if r := field(w); !r.IsZero() {

@@ -5,11 +5,11 @@ package hostrender
 
 import (
 	"fmt"
-	"github.com/fabricgen/fabricgen/templates/view"
 	"strconv"
 	"strings"
 
 	"github.com/fabricgen/fabricgen/schema"
+	"github.com/fabricgen/fabricgen/templates/view"
 )
 
 // HostView is the nvidia_mlnx and linux_dcb template data: a bash script
