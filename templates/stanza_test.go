@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 	"github.com/fabricgen/fabricgen/templates/view"
 )
@@ -169,7 +170,13 @@ func TestACLOverride(t *testing.T) {
 // instead of writing an unquoted word into the script.
 func TestHostOverrideHasNoRawName(t *testing.T) {
 	f := stanzaFabric(t)
-	for _, p := range []schema.Platform{schema.NvidiaMLNX, schema.LinuxDCB} {
+	hosts := 0
+	for _, pl := range platforms.All() {
+		if !pl.Name.IsHost() {
+			continue
+		}
+		hosts++
+		p := pl.Name
 		dir := t.TempDir()
 		if err := os.MkdirAll(filepath.Join(dir, string(p)), 0o755); err != nil {
 			t.Fatal(err)
@@ -192,6 +199,9 @@ func TestHostOverrideHasNoRawName(t *testing.T) {
 			}
 			break
 		}
+	}
+	if hosts == 0 {
+		t.Error("no host platform in the registry")
 	}
 }
 
