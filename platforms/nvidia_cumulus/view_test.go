@@ -1,10 +1,11 @@
-package templates
+package nvidiacumulus
 
 import (
 	"net/netip"
 	"strings"
 	"testing"
 
+	"github.com/fabricgen/fabricgen/internal/rendertest"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -13,26 +14,24 @@ import (
 // re-marking permit rule with "action set dscp" alone.
 func TestCumulusACLSyntax(t *testing.T) {
 	mark := &schema.ACL{Name: "roce-mark", Rules: []*schema.ACLRule{
-		{Seq: 10, Family: "ipv4", Protocol: set("udp"), Action: set(schema.ActionPermit),
-			DstPorts: set([]schema.PortRange{{From: 4791, To: 4791}}), DSCP: set([]int{48}), SetDSCP: schema.Value[int]{V: -1}},
-		{Seq: 20, Family: "ipv4", Protocol: set("udp"), Action: set(schema.ActionPermit),
-			DstPorts: set([]schema.PortRange{{From: 4791, To: 4791}}), SetDSCP: set(26)},
-		{Seq: 30, Family: "ipv4", Protocol: set("tcp"), Action: set(schema.ActionDeny),
-			SrcPorts: set([]schema.PortRange{{From: 179, To: 179}}), SetDSCP: schema.Value[int]{V: -1}},
+		{Seq: 10, Family: "ipv4", Protocol: rendertest.Set("udp"), Action: rendertest.Set(schema.ActionPermit),
+			DstPorts: rendertest.Set([]schema.PortRange{{From: 4791, To: 4791}}), DSCP: rendertest.Set([]int{48}), SetDSCP: schema.Value[int]{V: -1}},
+		{Seq: 20, Family: "ipv4", Protocol: rendertest.Set("udp"), Action: rendertest.Set(schema.ActionPermit),
+			DstPorts: rendertest.Set([]schema.PortRange{{From: 4791, To: 4791}}), SetDSCP: rendertest.Set(26)},
+		{Seq: 30, Family: "ipv4", Protocol: rendertest.Set("tcp"), Action: rendertest.Set(schema.ActionDeny),
+			SrcPorts: rendertest.Set([]schema.PortRange{{From: 179, To: 179}}), SetDSCP: schema.Value[int]{V: -1}},
 	}}
 	v6 := &schema.ACL{Name: "v6-mark", Rules: []*schema.ACLRule{
-		{Seq: 10, Family: "ipv6", Protocol: set("udp"), Action: set(schema.ActionPermit),
-			DstPrefix: set(netip.MustParsePrefix("2001:db8::/32")), DstPorts: set([]schema.PortRange{{From: 4791, To: 4791}}), SetDSCP: set(26)},
+		{Seq: 10, Family: "ipv6", Protocol: rendertest.Set("udp"), Action: rendertest.Set(schema.ActionPermit),
+			DstPrefix: rendertest.Set(netip.MustParsePrefix("2001:db8::/32")), DstPorts: rendertest.Set([]schema.PortRange{{From: 4791, To: 4791}}), SetDSCP: rendertest.Set(26)},
 	}}
-	r := newTestRenderer(t)
-	f, d := tinyFabric(schema.NvidiaCumulus, "swp1")
+	f, d := rendertest.TinyFabric(Platform(), "swp1")
 	f.ACLs = []*schema.ACL{mark, v6}
 	d.Ports[0].ACLIn = []*schema.ACL{mark, v6}
-	o, err := r.Render(f, d)
+	text, err := rendertest.Render(t, Platform(), f, d)
 	if err != nil {
 		t.Fatal(err)
 	}
-	text := string(o.Text)
 	for _, want := range []string{
 		"nv set acl roce-mark type ipv4\n" +
 			"nv set acl roce-mark rule 10 match ip protocol udp\n" +
@@ -67,14 +66,13 @@ func TestCumulusACLSyntax(t *testing.T) {
 
 // TestCumulusNoPoolsWithoutPFC: without PFC the buffer stays all lossy.
 func TestCumulusNoPoolsWithoutPFC(t *testing.T) {
-	r := newTestRenderer(t)
-	f, d := tinyFabric(schema.NvidiaCumulus, "swp1")
-	d.Ports[0].QoS.PFC[3] = set(false)
-	o, err := r.Render(f, d)
+	f, d := rendertest.TinyFabric(Platform(), "swp1")
+	d.Ports[0].QoS.PFC[3] = rendertest.Set(false)
+	text, err := rendertest.Render(t, Platform(), f, d)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(string(o.Text), "traffic-pool") {
-		t.Errorf("traffic-pool without PFC:\n%s", o.Text)
+	if strings.Contains(text, "traffic-pool") {
+		t.Errorf("traffic-pool without PFC:\n%s", text)
 	}
 }
