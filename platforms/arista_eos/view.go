@@ -100,8 +100,9 @@ type EOSInterface struct {
 	Routed bool
 	IP     string
 	IPv6   bool
-	// AccessGroups are "ip access-group NAME in" style lines.
-	AccessGroups []string
+	// ACLBindings are the port's ACLs ("ip access-group NAME in", "ipv6
+	// access-group NAME out").
+	ACLBindings []view.ACLBinding
 	// ServicePolicy is the re-marking policy map bound inbound, or "".
 	ServicePolicy string
 	// TrustMode is what the port trusts: "dscp" (qos trust dscp), "cos"
@@ -266,9 +267,9 @@ func viewBuildEOS(f *schema.Fabric, d *schema.Device, b view.Base) (any, error) 
 		if !rej.Add(err) {
 			return nil, err
 		}
-		in.AccessGroups, in.ServicePolicy = groups, pm
+		in.ACLBindings, in.ServicePolicy = groups, pm
 		key := viewEOSIfKey{in.Description != "", in.IP != "", in.MTU, in.Speed, in.FEC, in.Routed, in.IPv6, in.FlowControl,
-			strings.Join(in.AccessGroups, "\n"), in.ServicePolicy, in.TrustMode, p.Lossless, in.Watchdog, txqKey}
+			view.ACLBindingsKey(in.ACLBindings), in.ServicePolicy, in.TrustMode, p.Lossless, in.Watchdog, txqKey}
 		text, err := view.RenderStanza(b.Stanzas, "interface", key, &in, viewEOSMarked, in.Name, in.Description, in.IP)
 		if err != nil {
 			return nil, fmt.Errorf("device %s interface %s: %w", d.Name, p.Name, err)
@@ -451,8 +452,8 @@ func viewEOSProtocol(proto, fam string) string {
 	return proto
 }
 
-// viewEOSBindings returns a port's access-group lines and inbound policy map.
-func viewEOSBindings(f *schema.Fabric, d *schema.Device, p view.PortView, v *EOSView) ([]string, string, error) {
+// viewEOSBindings returns a port's ACL bindings and inbound policy map.
+func viewEOSBindings(f *schema.Fabric, d *schema.Device, p view.PortView, v *EOSView) ([]view.ACLBinding, string, error) {
 	find := func(name string) view.ACLView {
 		for _, a := range v.ACLs {
 			if a.Name == name {
@@ -461,7 +462,7 @@ func viewEOSBindings(f *schema.Fabric, d *schema.Device, p view.PortView, v *EOS
 		}
 		return view.ACLView{}
 	}
-	var lines []string
+	var lines []view.ACLBinding
 	policy := ""
 	var rej view.Collector
 	for _, dir := range []struct {
@@ -476,10 +477,10 @@ func viewEOSBindings(f *schema.Fabric, d *schema.Device, p view.PortView, v *EOS
 		for _, n := range dir.names {
 			a := find(n)
 			if a.HasIPv4 {
-				lines = append(lines, "ip access-group "+n+" "+dir.word)
+				lines = append(lines, view.ACLBinding{ACL: n, Dir: dir.word})
 			}
 			if a.HasIPv6 {
-				lines = append(lines, "ipv6 access-group "+n+" "+dir.word)
+				lines = append(lines, view.ACLBinding{IPv6: true, ACL: n, Dir: dir.word})
 			}
 			if len(a.Marks) > 0 {
 				if dir.word == "out" {

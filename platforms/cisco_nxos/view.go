@@ -142,7 +142,9 @@ type NXOSInterface struct {
 	PFC           bool
 	Watchdog      bool
 	ServicePolicy string
-	AccessGroups  []string
+	// ACLBindings are the port's ACLs ("ip access-group NAME in", "ipv6
+	// traffic-filter NAME out").
+	ACLBindings []view.ACLBinding
 	// Text is the whole stanza from "interface NAME", as the "interface"
 	// template renders this view (what device.tmpl prints).
 	Text string
@@ -227,10 +229,10 @@ func viewBuildNXOS(f *schema.Fabric, d *schema.Device, b view.Base) (any, error)
 						continue
 					}
 					if a.HasIPv4 {
-						in.AccessGroups = append(in.AccessGroups, "ip access-group "+n+" "+dir.word)
+						in.ACLBindings = append(in.ACLBindings, view.ACLBinding{ACL: n, Dir: dir.word})
 					}
 					if a.HasIPv6 {
-						in.AccessGroups = append(in.AccessGroups, "ipv6 traffic-filter "+n+" "+dir.word)
+						in.ACLBindings = append(in.ACLBindings, view.ACLBinding{IPv6: true, ACL: n, Dir: dir.word})
 					}
 				}
 				if m, ok := marks[n]; ok {
@@ -244,7 +246,7 @@ func viewBuildNXOS(f *schema.Fabric, d *schema.Device, b view.Base) (any, error)
 			}
 		}
 		key := viewNXOSIfKey{in.Description != "", in.IP != "", in.Routed, in.IPv6, in.Speed, in.FEC, in.MTU, in.FlowControl, in.PFC, in.Watchdog,
-			in.ServicePolicy, strings.Join(in.AccessGroups, "\n")}
+			in.ServicePolicy, view.ACLBindingsKey(in.ACLBindings)}
 		text, err := view.RenderStanza(b.Stanzas, "interface", key, &in, viewNXOSMarked, in.Name, in.Description, in.IP)
 		if err != nil {
 			return nil, fmt.Errorf("device %s interface %s: %w", d.Name, p.Name, err)

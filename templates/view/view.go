@@ -607,3 +607,29 @@ func Bps(v int64) string {
 	}
 	return strconv.FormatInt(v, 10)
 }
+
+// ACLBinding is one ACL bound to a port in one direction and family, for
+// the interface templates to print in the platform's words.
+type ACLBinding struct {
+	// IPv6 is true for the ACL's IPv6 half, false for IPv4.
+	IPv6 bool
+	// ACL is the ACL's name; Dir is "in" or "out".
+	ACL, Dir string
+}
+
+// ACLBindingsKey encodes bindings for a stanza cache key.
+func ACLBindingsKey(bindings []ACLBinding) string {
+	var b strings.Builder
+	for _, x := range bindings {
+		if x.IPv6 {
+			b.WriteString("6 ")
+		} else {
+			b.WriteString("4 ")
+		}
+		b.WriteString(x.ACL)
+		b.WriteByte(' ')
+		b.WriteString(x.Dir)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
