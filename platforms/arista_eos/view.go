@@ -139,8 +139,8 @@ type EOSTxQueue struct {
 	// Bandwidth percent) or "" (scheduling left to the platform).
 	Mode      string
 	Bandwidth int
-	// Shape is the "shape rate" argument ("10000000 kbps") or "".
-	Shape string
+	// ShapeKbps is the "shape rate N kbps" cap (0: none).
+	ShapeKbps int64
 	// ECN is the queue's "random-detect" curve, or nil (thresholds in
 	// bytes, the one unit whose size is not in doubt).
 	ECN *EOSRandomDetect
@@ -328,7 +328,7 @@ func viewEOSTxQueues(d *schema.Device, qs []view.QueueView) ([]EOSTxQueue, error
 			if q.ShaperBps%1000 != 0 {
 				rej.Add(view.Unsupported(d, fmt.Sprintf("queue %d shaper %d bit/s", q.ID, q.ShaperBps), "EOS shapes in whole kbps", view.QueueSrc(d, q.ID, view.QShaper)))
 			}
-			t.Shape = strconv.FormatInt(q.ShaperBps/1000, 10) + " kbps"
+			t.ShapeKbps = q.ShaperBps / 1000
 		}
 		if e := q.ECN; e != nil {
 			rd, err := viewEOSRandomDetect(d, q.ID, e)
@@ -526,7 +526,7 @@ func viewEOSTxQueueKey(qs []EOSTxQueue) string {
 		b = append(b, 0)
 		b = strconv.AppendInt(b, int64(q.Bandwidth), 10)
 		b = append(b, 0)
-		b = append(b, q.Shape...)
+		b = strconv.AppendInt(b, q.ShapeKbps, 10)
 		b = append(b, 0)
 		if e := q.ECN; e != nil {
 			if e.Mark {

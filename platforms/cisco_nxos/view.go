@@ -114,8 +114,8 @@ type NXOSQClass struct {
 	// Strict is "priority level 1"; otherwise Bandwidth is "bandwidth remaining percent".
 	Strict    bool
 	Bandwidth int
-	// Shape is the "shape" argument or "".
-	Shape string
+	// ShapeKbps is the "shape min 0 kbps max N kbps" cap (0: none).
+	ShapeKbps int64
 	// ECN is the queue's "random-detect" curve, or nil.
 	ECN *NXOSRandomDetect
 }
@@ -374,7 +374,7 @@ func viewNXOSQueuing(d *schema.Device, q view.QoSView) (NXOSQueuing, error) {
 			if qu.ShaperBps%1000 != 0 {
 				rej.Add(view.Unsupported(d, fmt.Sprintf("queue %d shaper %d bit/s", qid, qu.ShaperBps), "NX-OS shapes in whole kbps", view.QueueSrc(d, qid, view.QShaper)))
 			}
-			c.Shape = "min 0 kbps max " + strconv.FormatInt(qu.ShaperBps/1000, 10) + " kbps"
+			c.ShapeKbps = qu.ShaperBps / 1000
 		}
 		if e := qu.ECN; e != nil {
 			mn, mx := viewNXOSKBytes(e.MinBytes), viewNXOSKBytes(e.MaxBytes)
