@@ -23,3 +23,17 @@ func TestEOSSpeedKeywords(t *testing.T) {
 		}
 	}
 }
+
+// TestEOSShapeLine: a queue shaper renders "shape rate N kbps" in its
+// tx-queue.
+func TestEOSShapeLine(t *testing.T) {
+	f, d := rendertest.TinyFabric(Platform(), "Ethernet1")
+	d.Ports[0].QoS.Queues[6].Shaper = rendertest.Set(int64(10e9))
+	text, err := rendertest.Render(t, Platform(), f, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "   tx-queue 6\n      priority strict\n      shape rate 10000000 kbps\n"; !strings.Contains(text, want) {
+		t.Errorf("render lacks %q:\n%s", want, text)
+	}
+}

@@ -34,3 +34,17 @@ func TestNXOSFECBySpeed(t *testing.T) {
 		}
 	}
 }
+
+// TestNXOSShapeLine: a queue shaper renders "shape min 0 kbps max N kbps"
+// in its queuing class.
+func TestNXOSShapeLine(t *testing.T) {
+	f, d := rendertest.TinyFabric(Platform(), "Ethernet1/1")
+	d.Ports[0].QoS.Queues[6].Shaper = rendertest.Set(int64(10e9))
+	text, err := rendertest.Render(t, Platform(), f, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "\n    priority level 1\n    shape min 0 kbps max 10000000 kbps\n"; !strings.Contains(text, want) {
+		t.Errorf("render lacks %q:\n%s", want, text)
+	}
+}
