@@ -12,7 +12,7 @@ import (
 // "<acl>-<seq>". The common rule (MaxObjectNameLen) is not enough where
 // the platform's limit is shorter than the rendered name, so those names
 // are checked at load against the platform that renders them. The forms
-// below must match the renderers (templates/nxos.go, view.go); a test in
+// below must match the renderers (platforms/cisco_nxos/view.go, templates/view/view.go); a test in
 // templates renders names at these limits and checks what comes out.
 
 // NX-OS name limits, from the CLI's own help (recorded in Batfish's

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/fabricgen/fabricgen/schema"
+	"github.com/fabricgen/fabricgen/templates/view"
 )
 
 // aclFabric is tinyFabric with one ACL of rules bound inbound on its port.
@@ -97,7 +98,7 @@ func TestBothFamiliesICMP(t *testing.T) {
 			f, d := aclFabric(c.plat, both()...)
 			o, err := r.Render(f, d)
 			if c.refused != "" {
-				if err == nil || !strings.Contains(err.Error(), c.refused) || len(AllUnsupported(err)) != 1 {
+				if err == nil || !strings.Contains(err.Error(), c.refused) || len(view.AllUnsupported(err)) != 1 {
 					t.Fatalf("render error %v, want one refusal saying %q", err, c.refused)
 				}
 				return

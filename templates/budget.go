@@ -8,6 +8,8 @@ import (
 	"text/template"
 	"text/template/parse"
 	"time"
+
+	"github.com/fabricgen/fabricgen/templates/view"
 )
 
 // An override template's render is bounded four ways, each on its own
@@ -177,19 +179,19 @@ func (e *limitedExec) budgetFuncs() template.FuncMap {
 			return b(3*(argLen(args)+int64(len(args))), func() (string, error) { return template.URLQueryEscaper(args...), nil })
 		},
 		"join": func(xs []int, sep string) (string, error) {
-			return b(int64(len(xs))*(20+int64(len(sep))), func() (string, error) { return joinInts(xs, sep), nil })
+			return b(int64(len(xs))*(20+int64(len(sep))), func() (string, error) { return view.JoinInts(xs, sep), nil })
 		},
 		"compact": func(xs []int) (string, error) {
-			return b(int64(len(xs))*21, func() (string, error) { return compactInts(xs), nil })
+			return b(int64(len(xs))*21, func() (string, error) { return view.CompactInts(xs), nil })
 		},
 		"json": func(s string) (string, error) {
-			return b(6*int64(len(s))+2, func() (string, error) { return jsonString(s), nil })
+			return b(6*int64(len(s))+2, func() (string, error) { return view.JSONString(s), nil })
 		},
 		"shellword": func(s string) (string, error) {
-			return b(4*int64(len(s))+2, func() (string, error) { return shellWord(s), nil })
+			return b(4*int64(len(s))+2, func() (string, error) { return view.ShellWord(s), nil })
 		},
 		"oneline": func(s string) (string, error) {
-			return b(4*int64(len(s)), func() (string, error) { return oneLine(s), nil })
+			return b(4*int64(len(s)), func() (string, error) { return view.OneLine(s), nil })
 		},
 		// Comparisons take time in the length of strings they compare.
 		"eq": func(a reflect.Value, bs ...reflect.Value) (bool, error) {

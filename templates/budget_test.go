@@ -111,11 +111,11 @@ func TestOverrideBudgetsFitScale(t *testing.T) {
 		t.Fatal(diags.Errs())
 	}
 	files := map[string]string{}
-	if err := fs.WalkDir(embedded, ".", func(p string, d fs.DirEntry, err error) error {
+	if err := fs.WalkDir(embeddedFS(t), ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
-		b, err := embedded.ReadFile(p)
+		b, err := embeddedFS(t).ReadFile(p)
 		files[p] = string(b)
 		return err
 	}); err != nil {

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/fabricgen/fabricgen/schema"
+	"github.com/fabricgen/fabricgen/templates/view"
 )
 
 // Checker finds the intent values a device's platform cannot express. It
@@ -19,12 +20,12 @@ type Checker struct {
 // templates and prints no stanza: the limits live in the view builders,
 // which it runs to the end for every port.
 func NewChecker() *Checker {
-	check := &stanzaSet{checkOnly: true}
-	stanzas := map[schema.Platform]*stanzaSet{}
+	check := &view.StanzaSet{CheckOnly: true}
+	stanzas := map[schema.Platform]*view.StanzaSet{}
 	for _, p := range schema.Platforms() {
 		stanzas[p] = check
 	}
-	return &Checker{r: &Renderer{specs: registry(), cache: &viewCache{}, stanzas: stanzas}}
+	return &Checker{r: &Renderer{specs: registry(), cache: &view.ViewCache{}, stanzas: stanzas}}
 }
 
 // Check returns every value of d its platform cannot express, in the
@@ -33,9 +34,9 @@ func NewChecker() *Checker {
 // check names them all. Errors other than refusals (an unknown platform,
 // a name the loader would refuse) are not platform limits and yield none:
 // validation reports them.
-func (c *Checker) Check(f *schema.Fabric, d *schema.Device) []*UnsupportedError {
+func (c *Checker) Check(f *schema.Fabric, d *schema.Device) []*view.UnsupportedError {
 	_, err := c.r.View(f, d)
-	return AllUnsupported(err)
+	return view.AllUnsupported(err)
 }
 
 // Signatures assigns keys that are equal for devices Check answers alike,

@@ -13,15 +13,19 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fabricgen/fabricgen/internal/golden"
+	"github.com/fabricgen/fabricgen/internal/platform"
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
-// The fidelity table of docs/templates.md lists every line shape each
-// platform emits, with its public source and a status (confirmed,
-// plausible). TestFidelityTableCoversGoldens extracts the shapes from the
-// golden renders (every folder goldenSources lists) and fails on a shape
-// the table does not list, and on a row no golden emits any more: the
-// table cannot drift from the templates.
+// Each platform folder's fidelity rows (platforms/<dir>/fidelity.md)
+// list every line shape the platform emits, with its public source and a
+// status (confirmed, plausible); the fidelity table of docs/templates.md
+// is made from them (TestFidelityDocCurrent). TestFidelityTableCoversGoldens
+// extracts the shapes from the golden renders (every folder goldenSources
+// lists) and fails on a shape no row lists, and on a row no golden emits
+// any more: the rows cannot drift from the templates.
 
 // A line shape is a rendered line with its variable parts replaced:
 // IPv6 addresses by X::X, numbers by N (rates by Nbit), runs of list items
@@ -376,7 +380,8 @@ func shapesOf(t *testing.T, p schema.Platform, text []byte, sn shapeNames) []str
 // fidelityRow is one row of the fidelity table.
 type fidelityRow struct {
 	source, status string
-	line           int
+	// at is where the row is: "file:line".
+	at string
 }
 
 var reFidelityRow = regexp.MustCompile("^\\| `([a-z_]+)` \\| `(.+)` \\| (.+) \\| (confirmed|plausible) \\|$")
@@ -412,7 +417,7 @@ func fidelityTable(t *testing.T, doc string) map[schema.Platform]map[string]fide
 		if _, dup := out[p][shape]; dup {
 			t.Errorf("docs/templates.md:%d: %s shape %q listed twice", i+1, p, shape)
 		}
-		out[p][shape] = fidelityRow{source: m[3], status: m[4], line: i + 1}
+		out[p][shape] = fidelityRow{source: m[3], status: m[4], at: fmt.Sprintf("docs/templates.md:%d", i+1)}
 	}
 	return out
 }
@@ -423,19 +428,129 @@ func fidelityProblems(emitted map[schema.Platform]map[string]string, table map[s
 	for p, shapes := range emitted {
 		for s, file := range shapes {
 			if _, ok := table[p][s]; !ok {
-				out = append(out, fmt.Sprintf("%s emits %q (%s), which the fidelity table of docs/templates.md does not list: add a row | `%s` | `%s` | source | confirmed or plausible |", p, s, file, p, strings.ReplaceAll(s, "|", `\|`)))
+				out = append(out, fmt.Sprintf("%s emits %q (%s), which no fidelity row lists: add a row | `%s` | source | confirmed or plausible | to platforms/%s/fidelity.md", p, s, file, strings.ReplaceAll(s, "|", `\|`), folderOf(p)))
 			}
 		}
 	}
 	for p, rows := range table {
 		for s, r := range rows {
 			if _, ok := emitted[p][s]; !ok {
-				out = append(out, fmt.Sprintf("docs/templates.md:%d: %s shape %q is emitted by no golden render: remove the row", r.line, p, s))
+				out = append(out, fmt.Sprintf("%s: %s shape %q is emitted by no golden render: remove the row", r.at, p, s))
 			}
 		}
 	}
 	sort.Strings(out)
 	return out
+}
+
+// folderOf is platform p's folder under platforms/ (p itself when no
+// folder has it).
+func folderOf(p schema.Platform) string {
+	if pl, ok := platforms.Get(p); ok {
+		return pl.Folder
+	}
+	return string(p)
+}
+
+// reFolderFidelityRow is one row of a platform folder's fidelity.md.
+var reFolderFidelityRow = regexp.MustCompile("^\\| `(.+)` \\| (.+) \\| (confirmed|plausible) \\|$")
+
+// fidelityHeader opens a folder's table of fidelity rows.
+const fidelityHeader = "| line shape | source | status |"
+
+// folderFidelityRows returns the table rows of a folder's fidelity.md,
+// each with its line number.
+func folderFidelityRows(t *testing.T, p platform.Platform) (rows []string, lines []int) {
+	t.Helper()
+	in := false
+	for i, l := range strings.Split(p.Fidelity, "\n") {
+		switch {
+		case l == fidelityHeader:
+			in = true
+		case !in, strings.HasPrefix(l, "|---"):
+		case !strings.HasPrefix(l, "|"):
+			in = false
+		default:
+			rows, lines = append(rows, l), append(lines, i+1)
+		}
+	}
+	if len(rows) == 0 {
+		t.Errorf("platforms/%s/fidelity.md: no table under %q", p.Folder, fidelityHeader)
+	}
+	return rows, lines
+}
+
+// platformFidelity parses every platform folder's fidelity rows:
+// platform → shape → row.
+func platformFidelity(t *testing.T) map[schema.Platform]map[string]fidelityRow {
+	t.Helper()
+	out := map[schema.Platform]map[string]fidelityRow{}
+	for _, p := range platforms.All() {
+		out[p.Name] = map[string]fidelityRow{}
+		rows, lines := folderFidelityRows(t, p)
+		for i, l := range rows {
+			at := fmt.Sprintf("platforms/%s/fidelity.md:%d", p.Folder, lines[i])
+			m := reFolderFidelityRow.FindStringSubmatch(l)
+			if m == nil {
+				t.Errorf("%s: not a fidelity row (| `shape` | source | confirmed or plausible |): %q", at, l)
+				continue
+			}
+			shape := strings.ReplaceAll(m[1], `\|`, "|")
+			if _, dup := out[p.Name][shape]; dup {
+				t.Errorf("%s: %s shape %q listed twice", at, p.Name, shape)
+			}
+			out[p.Name][shape] = fidelityRow{source: m[2], status: m[3], at: at}
+		}
+	}
+	return out
+}
+
+// fidelityDocTable is the fidelity table of docs/templates.md as the
+// platform folders' rows make it: every folder's rows in registry order,
+// each with its platform column.
+func fidelityDocTable(t *testing.T) string {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("| platform | line shape | source | status |\n|---|---|---|---|\n")
+	for _, p := range platforms.All() {
+		rows, _ := folderFidelityRows(t, p)
+		for _, l := range rows {
+			b.WriteString("| `" + string(p.Name) + "` " + l + "\n")
+		}
+	}
+	return b.String()
+}
+
+// TestFidelityDocCurrent fails when the fidelity table of
+// docs/templates.md is not the one the platform folders' fidelity rows
+// make; -update rewrites it.
+func TestFidelityDocCurrent(t *testing.T) {
+	path := filepath.Join(repoRoot(t), "docs", "templates.md")
+	doc := readTemplatesDoc(t)
+	start := strings.Index(doc, "| platform | line shape | source | status |\n")
+	if start < 0 {
+		t.Fatal("docs/templates.md has no fidelity table")
+	}
+	end := start
+	for end < len(doc) && doc[end] == '|' {
+		nl := strings.IndexByte(doc[end:], '\n')
+		if nl < 0 {
+			end = len(doc)
+			break
+		}
+		end += nl + 1
+	}
+	want := fidelityDocTable(t)
+	if doc[start:end] == want {
+		return
+	}
+	if golden.Updating() {
+		if err := os.WriteFile(path, []byte(doc[:start]+want+doc[end:]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	t.Errorf("the fidelity table of docs/templates.md is not the platform folders' fidelity rows (platforms/<dir>/fidelity.md): run go test ./templates -run TestFidelityDocCurrent -update")
 }
 
 func readTemplatesDoc(t *testing.T) string {
@@ -466,7 +581,7 @@ func TestFidelityTableCoversGoldens(t *testing.T) {
 			}
 		}
 	}
-	for _, prob := range fidelityProblems(emitted, fidelityTable(t, readTemplatesDoc(t))) {
+	for _, prob := range fidelityProblems(emitted, platformFidelity(t)) {
 		t.Error(prob)
 	}
 }

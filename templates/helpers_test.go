@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -9,7 +10,9 @@ import (
 	"sort"
 	"sync"
 	"testing"
+	"testing/fstest"
 
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -119,4 +122,28 @@ func newTestRenderer(t testing.TB) *Renderer {
 		t.Fatal(err)
 	}
 	return r
+}
+
+// embeddedFS gathers every platform folder's embedded templates into one
+// tree, <platform>/<file>.tmpl, as the override folders lay them out.
+func embeddedFS(t testing.TB) fstest.MapFS {
+	t.Helper()
+	out := fstest.MapFS{}
+	for _, p := range platforms.All() {
+		err := fs.WalkDir(p.Templates, ".", func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			b, err := fs.ReadFile(p.Templates, path)
+			if err != nil {
+				return fmt.Errorf("reading %s's %s: %w", p.Name, path, err)
+			}
+			out[string(p.Name)+"/"+path] = &fstest.MapFile{Data: b}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
 }

@@ -163,8 +163,8 @@ func (e *limitedExec) whereText(entry string) string {
 	return loc
 }
 
-// execute renders entry with data into buf within the limits.
-func (o *overrideSet) execute(buf *bytes.Buffer, entry string, data any) error {
+// Execute renders entry with data into buf within the limits.
+func (o *overrideSet) Execute(buf *bytes.Buffer, entry string, data any) error {
 	stopped := fmt.Errorf("not rendered: an override template (%s or a template it calls) already ran past its time limit of %s on another device; fix that first: %w", entry, o.timeLimit, errTimeLimit)
 	if o.stop.Load() {
 		return stopped

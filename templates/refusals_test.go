@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/fabricgen/fabricgen/schema"
+	"github.com/fabricgen/fabricgen/templates/view"
 )
 
 // TestEveryRefusalReported: a device with two values its platform cannot
@@ -25,7 +26,7 @@ func TestEveryRefusalReported(t *testing.T) {
 		t.Errorf("refusals %q at %v, %q at %v", rs[0].Value, rs[0].Src, rs[1].Value, rs[1].Src)
 	}
 	_, err := newTestRenderer(t).Render(f, d)
-	if err == nil || len(AllUnsupported(err)) != 2 || strings.Count(err.Error(), "\n") != 1 {
+	if err == nil || len(view.AllUnsupported(err)) != 2 || strings.Count(err.Error(), "\n") != 1 {
 		t.Errorf("render error %v: want both refusals, one per line", err)
 	}
 	q.Trust.V = schema.TrustDSCP

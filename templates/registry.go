@@ -4,15 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"path"
 	"sort"
 
+	"github.com/fabricgen/fabricgen/internal/platform"
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
+	"github.com/fabricgen/fabricgen/templates/view"
 )
-
-// builder turns the platform-independent view into the platform's view, or
-// fails with an *UnsupportedError for a value the platform cannot express.
-type builder func(f *schema.Fabric, d *schema.Device, b Base) (any, error)
 
 // PlatformInfo describes how one platform's files are named and commented.
 type PlatformInfo struct {
@@ -30,32 +28,34 @@ type PlatformInfo struct {
 	NoRestoration string
 }
 
+// platformSpec is what the engine takes from one platform folder: its
+// render info, view builder and embedded templates.
 type platformSpec struct {
 	PlatformInfo
-	build builder
+	info      view.Info
+	build     view.Builder
+	templates fs.FS
 }
 
-// registry is the one table of platforms: name → view builder, template
-// set (templates/<platform>/), file extension and comment syntax.
-func registry() map[schema.Platform]platformSpec {
-	return map[schema.Platform]platformSpec{
-		schema.AristaEOS: {PlatformInfo{schema.AristaEOS, "cfg", "!",
-			"Arista EOS User Manual (QoS, PFC, ACL chapters); AVD eos_cli_config_gen output", ""}, buildEOS},
-		schema.CiscoNXOS: {PlatformInfo{schema.CiscoNXOS, "cfg", "!",
-			"Cisco Nexus 9000 NX-OS Quality of Service Configuration Guide (classification, queuing, network-qos, PFC)",
-			"no Cisco source confirms an NX-OS restore-timer command, so the switch restores on its own default"}, buildNXOS},
-		schema.JuniperJunos: {PlatformInfo{schema.JuniperJunos, "set", "#",
-			"Junos OS Traffic Management (QFX): classifiers, forwarding-classes, congestion-notification-profile, schedulers", ""}, buildJunos},
-		schema.NvidiaCumulus: {PlatformInfo{schema.NvidiaCumulus, "nvue", "#",
-			"NVIDIA Cumulus Linux 5.7 and later user guides (Quality of Service, RoCE, ACLs) and NVUE command reference",
-			"the Cumulus PFC watchdog has no restoration time; it restores a queue when the storm ends"}, buildCumulus},
-		schema.SONiC: {PlatformInfo{schema.SONiC, "json", "",
-			"SONiC CONFIG_DB schema (sonic-buildimage src/sonic-yang-models)", ""}, buildSONiC},
-		schema.NvidiaMLNX: {PlatformInfo{schema.NvidiaMLNX, "sh", "#",
-			"NVIDIA MLNX_OFED user manual (mlnx_qos, ECN sysfs), mlnx-tools cma_roce_tos", ""}, buildMLNX},
-		schema.LinuxDCB: {PlatformInfo{schema.LinuxDCB, "sh", "#",
-			"iproute2 dcb(8), dcb-app(8), dcb-pfc(8), dcb-ets(8) man pages", ""}, buildDCB},
+// specOf turns a platform folder's render parts into the engine's entry.
+func specOf(p platform.Platform) platformSpec {
+	return platformSpec{
+		PlatformInfo: PlatformInfo{Platform: p.Name, Ext: p.Render.Ext, Comment: p.Render.Comment, Docs: p.Render.Docs, NoRestoration: p.Render.NoRestoration},
+		info:         p.Render,
+		build:        p.View,
+		templates:    p.Templates,
 	}
+}
+
+// registry is every platform folder's render parts (platforms.All), by
+// platform name.
+func registry() map[schema.Platform]platformSpec {
+	all := platforms.All()
+	reg := make(map[schema.Platform]platformSpec, len(all))
+	for _, p := range all {
+		reg[p.Name] = specOf(p)
+	}
+	return reg
 }
 
 // Platforms returns the rendering details of every platform in the stable
@@ -69,38 +69,32 @@ func Platforms() []PlatformInfo {
 	return out
 }
 
-// checkRegistry reports every platform of platforms that lacks a registry
-// entry (or its builder or file extension), or an embedded template folder
-// with the entry template, and every registry entry or folder of a platform
-// schema does not know. The error names them all.
-func checkRegistry(platforms []schema.Platform, reg map[schema.Platform]platformSpec, fsys fs.FS) error {
+// checkRegistry reports every platform of names that lacks a registry
+// entry (or its builder, file extension or templates with the entry
+// template), and every registry entry of a platform schema does not know.
+// The error names them all.
+func checkRegistry(names []schema.Platform, reg map[schema.Platform]platformSpec) error {
 	var errs []error
-	known := make(map[schema.Platform]bool, len(platforms))
-	for _, p := range platforms {
+	known := make(map[schema.Platform]bool, len(names))
+	for _, p := range names {
 		known[p] = true
 		spec, ok := reg[p]
 		switch {
 		case !ok:
-			errs = append(errs, fmt.Errorf("platform %s has no entry in templates/registry.go", p))
+			errs = append(errs, fmt.Errorf("platform %s has no line in platforms/platforms.go", p))
+			continue
 		case spec.build == nil || spec.Ext == "" || spec.Platform != p:
-			errs = append(errs, fmt.Errorf("platform %s: its registry entry lacks a builder, a file extension or its own name", p))
+			errs = append(errs, fmt.Errorf("platform %s: its folder lacks a view builder, a file extension or its own name", p))
 		}
-		if _, err := fs.Stat(fsys, path.Join(string(p), entry)); err != nil {
-			errs = append(errs, fmt.Errorf("platform %s has no template folder templates/%s/ with %s: %w", p, p, entry, err))
+		if spec.templates == nil {
+			errs = append(errs, fmt.Errorf("platform %s has no templates", p))
+		} else if _, err := fs.Stat(spec.templates, entry); err != nil {
+			errs = append(errs, fmt.Errorf("platform %s has no %s among its templates: %w", p, entry, err))
 		}
 	}
 	for p := range reg {
 		if !known[p] {
 			errs = append(errs, fmt.Errorf("registry entry %s is not a schema platform", p))
-		}
-	}
-	dirs, err := fs.ReadDir(fsys, ".")
-	if err != nil {
-		return fmt.Errorf("listing the template folders: %w", err)
-	}
-	for _, d := range dirs {
-		if d.IsDir() && !known[schema.Platform(d.Name())] {
-			errs = append(errs, fmt.Errorf("template folder templates/%s/ is not a schema platform", d.Name()))
 		}
 	}
 	sort.Slice(errs, func(i, j int) bool { return errs[i].Error() < errs[j].Error() })

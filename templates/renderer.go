@@ -3,14 +3,12 @@ package templates
 import (
 	"bytes"
 	"context"
-	"embed"
 	"errors"
 	"fmt"
 	"io/fs"
 	"path/filepath"
 	"runtime"
 	"sort"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"text/template"
@@ -19,16 +17,10 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/fabricgen/fabricgen/internal/readlimit"
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
+	"github.com/fabricgen/fabricgen/templates/view"
 )
-
-// embedded holds every platform's template folder, <platform>/*.tmpl: the
-// folders are found by pattern, so adding a platform adds a folder and its
-// registry entry, and TestRegistryComplete checks that the two agree with
-// schema.Platforms.
-//
-//go:embed */*.tmpl
-var embedded embed.FS
 
 // entry is the template every platform's set must define; it renders one device.
 const entry = "device.tmpl"
@@ -83,7 +75,7 @@ func (o *Output) Release() {
 type Renderer struct {
 	specs map[schema.Platform]platformSpec
 	sets  map[schema.Platform]*template.Template
-	cache *viewCache
+	cache *view.ViewCache
 	// sizes holds, per platform, the length of the last render: the next
 	// render's buffer starts that large, so the output is written once
 	// into the slice it is returned in (no growth copies, no final copy).
@@ -93,15 +85,15 @@ type Renderer struct {
 	// overrides run the platforms whose templates come from Options.Dir.
 	overrides map[schema.Platform]*overrideSet
 	// stanzas run the platforms' sub-templates for the builders.
-	stanzas map[schema.Platform]*stanzaSet
+	stanzas map[schema.Platform]*view.StanzaSet
 	// bufs holds, per platform, output buffers given back by Output.Release.
 	bufs map[schema.Platform]*sync.Pool
 }
 
 // NewRenderer parses the embedded templates and any overrides in opts.Dir.
 func NewRenderer(opts Options) (*Renderer, error) {
-	r := &Renderer{sizes: map[schema.Platform]*atomic.Int64{}, cache: &viewCache{}, specs: registry(), sets: map[schema.Platform]*template.Template{}, sources: map[schema.Platform]string{},
-		overrides: map[schema.Platform]*overrideSet{}, stanzas: map[schema.Platform]*stanzaSet{}, bufs: map[schema.Platform]*sync.Pool{}}
+	r := &Renderer{sizes: map[schema.Platform]*atomic.Int64{}, cache: &view.ViewCache{}, specs: registry(), sets: map[schema.Platform]*template.Template{}, sources: map[schema.Platform]string{},
+		overrides: map[schema.Platform]*overrideSet{}, stanzas: map[schema.Platform]*view.StanzaSet{}, bufs: map[schema.Platform]*sync.Pool{}}
 	lim := limits{time: opts.TimeLimit, out: opts.OutputLimit, steps: opts.StepLimit, strBytes: opts.StringLimit}
 	if lim.time <= 0 {
 		lim.time = DefaultTimeLimit
@@ -125,11 +117,12 @@ func NewRenderer(opts Options) (*Renderer, error) {
 		}
 		defer over.close()
 	}
-	for _, p := range schema.Platforms() {
+	for _, pl := range platforms.All() {
+		p := pl.Name
 		r.sizes[p] = new(atomic.Int64)
 		r.bufs[p] = new(sync.Pool)
 		src := "embedded"
-		t, err := parseSet(template.New(string(p)).Option("missingkey=error").Funcs(funcs()), embedded, string(p))
+		t, err := parseSet(template.New(string(p)).Option("missingkey=error").Funcs(view.Funcs()), pl.Templates, ".")
 		if err != nil {
 			return nil, fmt.Errorf("%s templates (%s): %w", p, src, err)
 		}
@@ -145,14 +138,14 @@ func NewRenderer(opts Options) (*Renderer, error) {
 		}
 		r.sets[p] = t
 		r.sources[p] = src
-		st := &stanzaSet{t: t}
+		st := &view.StanzaSet{Embedded: t}
 		if src != "embedded" {
 			o, err := newOverrideSet(t, lim, stop)
 			if err != nil {
 				return nil, fmt.Errorf("%s templates (%s): %w", p, src, err)
 			}
 			r.overrides[p] = o
-			st = &stanzaSet{over: o}
+			st = &view.StanzaSet{Over: o}
 		}
 		r.stanzas[p] = st
 	}
@@ -209,36 +202,21 @@ func (r *Renderer) View(f *schema.Fabric, d *schema.Device) (any, error) {
 	if !ok {
 		return nil, fmt.Errorf("device %s: unknown platform %q (known: %v)", d.Name, d.Platform.V, schema.Platforms())
 	}
-	if err := r.cache.checkNames(f, d); err != nil {
+	if err := r.cache.CheckNames(f, d); err != nil {
 		return nil, err
 	}
 	// Refusals do not stop the builders: every value the platform cannot
 	// express is named, not only the first.
-	var rej refusals
-	b, err := buildBase(f, d, r.cache)
-	if !rej.add(err) {
+	var rej view.Collector
+	b, err := view.BuildBase(f, d, r.cache, spec.info, r.stanzas[d.Platform.V])
+	if !rej.Add(err) {
 		return nil, err
-	}
-	b.Comment = spec.Comment
-	b.Docs = spec.Docs
-	b.stanzas = r.stanzas[d.Platform.V]
-	if spec.Comment != "" {
-		var h strings.Builder
-		for i, l := range append(b.Header, "follows: "+spec.Docs) {
-			if i > 0 {
-				h.WriteByte('\n')
-			}
-			h.WriteString(spec.Comment)
-			h.WriteByte(' ')
-			h.WriteString(l)
-		}
-		b.HeaderText = h.String()
 	}
 	v, err := spec.build(f, d, b)
-	if !rej.add(err) {
+	if !rej.Add(err) {
 		return nil, err
 	}
-	if err := rej.err(); err != nil {
+	if err := rej.Err(); err != nil {
 		return nil, err
 	}
 	return v, nil
@@ -263,7 +241,7 @@ func (r *Renderer) Render(f *schema.Fabric, d *schema.Device) (*Output, error) {
 	}
 	buf := bytes.NewBuffer(raw)
 	if o := r.overrides[d.Platform.V]; o != nil {
-		err = o.execute(buf, entry, view)
+		err = o.Execute(buf, entry, view)
 	} else {
 		err = r.sets[d.Platform.V].ExecuteTemplate(buf, entry, view)
 	}
@@ -339,85 +317,4 @@ func (r *Renderer) RenderEach(ctx context.Context, f *schema.Fabric, devices []*
 		return err
 	}
 	return nil
-}
-
-// viewCache memoises view parts that depend only on a PortQoS, which ports
-// with identical attachments share (a fabric of 65,536 NICs has a handful).
-// Entries are immutable once stored.
-type viewCache struct {
-	qos  sync.Map // *schema.PortQoS → QoSView (devices whose ports all share it)
-	pfcs sync.Map // schema.PrioSet → pfcEntry
-	// fabrics holds the result of schema.CheckRenderableFabric per fabric.
-	fabrics sync.Map // *schema.Fabric → error (nil: names fine)
-}
-
-// checkNames refuses to render names that schema.Load would have refused
-// (defence in depth: Load checks them, but a Fabric may be built in Go).
-func (c *viewCache) checkNames(f *schema.Fabric, d *schema.Device) error {
-	var ferr error
-	if v, ok := c.fabrics.Load(f); ok {
-		ferr, _ = v.(error)
-	} else {
-		ferr = schema.CheckRenderableFabric(f)
-		c.fabrics.Store(f, ferr)
-	}
-	if ferr == nil {
-		ferr = schema.CheckRenderable(f, d)
-	}
-	if ferr != nil {
-		return fmt.Errorf("device %s: cannot render: %w (names and descriptions must follow the rules of docs/language.md)", oneLine(d.Name), ferr)
-	}
-	return nil
-}
-
-type pfcEntry struct {
-	prios  []int
-	vector string
-}
-
-// pfc returns a PortQoS's lossless priorities and their 0/1 vector. The
-// slice is shared: treat it as read-only.
-func (c *viewCache) pfc(q *schema.PortQoS) ([]int, string) {
-	s := q.Lossless()
-	if c == nil {
-		return s.List(), s.Vector()
-	}
-	if v, ok := c.pfcs.Load(s); ok {
-		if e, ok := v.(pfcEntry); ok {
-			return e.prios, e.vector
-		}
-	}
-	e := pfcEntry{s.List(), s.Vector()}
-	c.pfcs.Store(s, e)
-	return e.prios, e.vector
-}
-
-// cachedQoSView returns qosView(d), shared between devices whose ports all
-// use one PortQoS (the QoSView is then a function of that PortQoS alone).
-// The result is read-only.
-func cachedQoSView(c *viewCache, d *schema.Device) (QoSView, error) {
-	var shared *schema.PortQoS
-	for _, p := range d.Ports {
-		if p.QoS == nil {
-			continue
-		}
-		if shared != nil && p.QoS != shared {
-			return qosView(d)
-		}
-		shared = p.QoS
-	}
-	if c == nil || shared == nil {
-		return qosView(d)
-	}
-	if v, ok := c.qos.Load(shared); ok {
-		if qv, ok := v.(QoSView); ok {
-			return qv, nil
-		}
-	}
-	v, err := qosView(d)
-	if err != nil {
-		return v, err
-	}
-	c.qos.Store(shared, v)
-	return v, nil
 }

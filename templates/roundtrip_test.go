@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fabricgen/fabricgen/platforms/sonic"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -243,10 +244,10 @@ func parseSONiC(t *testing.T, text []byte) *parsedDevice {
 	}
 	p := newParsed()
 	tcQueue := map[string]string{}
-	for k, v := range db["TC_TO_QUEUE_MAP"][SONiCMapName] {
+	for k, v := range db["TC_TO_QUEUE_MAP"][sonic.SONiCMapName] {
 		tcQueue[k] = v
 	}
-	for d, tc := range db["DSCP_TO_TC_MAP"][SONiCMapName] {
+	for d, tc := range db["DSCP_TO_TC_MAP"][sonic.SONiCMapName] {
 		p.dscp[atoi(t, d)] = atoi(t, tc)
 		p.dscpQueue[atoi(t, d)] = atoi(t, tcQueue[tc])
 	}

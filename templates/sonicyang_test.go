@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fabricgen/fabricgen/platforms/sonic"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -386,7 +387,7 @@ func TestSONiCYANGRejectsBrokenRender(t *testing.T) {
 			}
 		}},
 		{"DSCP map to TC 99", func(db map[string]map[string]map[string]any) {
-			db["DSCP_TO_TC_MAP"][SONiCMapName]["26"] = "99"
+			db["DSCP_TO_TC_MAP"][sonic.SONiCMapName]["26"] = "99"
 		}},
 		{"address on a port without its INTERFACE row", func(db map[string]map[string]map[string]any) {
 			for k := range db["INTERFACE"] {

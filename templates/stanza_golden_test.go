@@ -61,12 +61,12 @@ func TestSubTemplatesDocumented(t *testing.T) {
 	}
 	defined := map[string]bool{}
 	for _, p := range schema.Platforms() {
-		files, err := fs.Glob(embedded, string(p)+"/*.tmpl")
+		files, err := fs.Glob(embeddedFS(t), string(p)+"/*.tmpl")
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, file := range files {
-			b, err := embedded.ReadFile(file)
+			b, err := embeddedFS(t).ReadFile(file)
 			if err != nil {
 				t.Fatal(err)
 			}

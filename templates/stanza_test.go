@@ -6,7 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
+	"github.com/fabricgen/fabricgen/templates/view"
 )
 
 // stanzaFabric loads testdata/stanza: one device per platform and host
@@ -39,7 +41,7 @@ type overrideCase struct {
 // marker, the two must be byte for byte the same.
 func checkOverride(t *testing.T, f *schema.Fabric, emb *Renderer, tc overrideCase, marker string) {
 	t.Helper()
-	src, err := embedded.ReadFile(string(tc.platform) + "/" + tc.file)
+	src, err := embeddedFS(t).ReadFile(string(tc.platform) + "/" + tc.file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,7 +170,13 @@ func TestACLOverride(t *testing.T) {
 // instead of writing an unquoted word into the script.
 func TestHostOverrideHasNoRawName(t *testing.T) {
 	f := stanzaFabric(t)
-	for _, p := range []schema.Platform{schema.NvidiaMLNX, schema.LinuxDCB} {
+	hosts := 0
+	for _, pl := range platforms.All() {
+		if !pl.Name.IsHost() {
+			continue
+		}
+		hosts++
+		p := pl.Name
 		dir := t.TempDir()
 		if err := os.MkdirAll(filepath.Join(dir, string(p)), 0o755); err != nil {
 			t.Fatal(err)
@@ -192,6 +200,9 @@ func TestHostOverrideHasNoRawName(t *testing.T) {
 			break
 		}
 	}
+	if hosts == 0 {
+		t.Error("no host platform in the registry")
+	}
 }
 
 func textOf(o *Output) string {
@@ -208,18 +219,18 @@ func TestFillMarks(t *testing.T) {
 		values []string
 		want   string
 	}{
-		{"interface " + mark(0, "x") + "\n   description " + mark(1, "y"), []string{"Ethernet1", "to spine1"}, "interface Ethernet1\n   description to spine1"},
+		{"interface " + view.Mark(0, "x") + "\n   description " + view.Mark(1, "y"), []string{"Ethernet1", "to spine1"}, "interface Ethernet1\n   description to spine1"},
 		{"no marks", []string{"a"}, "no marks"},
-		{mark(1, "x") + mark(0, "x"), []string{"a", "b"}, "ba"},
-		{"value holding a mark " + mark(0, "x"), []string{"\x00\x00"}, "value holding a mark \x00\x00"},
+		{view.Mark(1, "x") + view.Mark(0, "x"), []string{"a", "b"}, "ba"},
+		{"value holding a mark " + view.Mark(0, "x"), []string{"\x00\x00"}, "value holding a mark \x00\x00"},
 		{"trailing \x00", []string{"a"}, "trailing \x00"},
 	}
 	for _, tc := range cases {
-		if got := fillMarks(tc.text, tc.values); got != tc.want {
+		if got := view.FillMarks(tc.text, tc.values); got != tc.want {
 			t.Errorf("fillMarks(%q, %q) = %q, want %q", tc.text, tc.values, got, tc.want)
 		}
 	}
-	if mark(0, "") != "" {
+	if view.Mark(0, "") != "" {
 		t.Error("mark of an empty value must be empty")
 	}
 }
@@ -229,7 +240,7 @@ func TestFillMarks(t *testing.T) {
 // commands, the rest of the render unchanged.
 func TestCumulusACLOverride(t *testing.T) {
 	f, d := cumulusACLFabric(t)
-	src, err := embedded.ReadFile("nvidia_cumulus/acl.tmpl")
+	src, err := embeddedFS(t).ReadFile("nvidia_cumulus/acl.tmpl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -318,44 +329,6 @@ func TestRelease(t *testing.T) {
 	for name, b := range kept {
 		if live, ok := kept[name+"/live"]; ok && string(live) != string(b) {
 			t.Errorf("%s: a held output changed after other outputs were released", name)
-		}
-	}
-}
-
-// TestSONiCFieldLines pins how a SONiC stanza's FIELD VALUE lines become
-// JSON fields: values are always JSON strings (a template cannot print a
-// quote, a brace or a key into the file), blanks around a line and blank
-// lines are dropped, a name alone is an empty value, a field twice fails.
-func TestSONiCFieldLines(t *testing.T) {
-	cases := []struct {
-		text, want, err string
-	}{
-		{"mtu 9214\nspeed 400000\nfec rs", `"mtu":"9214" "speed":"400000" "fec":"rs"`, ""},
-		{"\n  policy_desc   fabricgen acl a b \t\n\n", `"policy_desc":"fabricgen acl a b"`, ""},
-		{"pfc_enable", `"pfc_enable":""`, ""},
-		{`description x", "admin_status": "down`, `"description":"x\", \"admin_status\": \"down"`, ""},
-		{"description }\n{", `"description":"}" "{":""`, ""},
-		{"", "", ""},
-		{"mtu 9214\nmtu 1500", "", "field mtu printed twice"},
-	}
-	for _, tc := range cases {
-		got, err := sonicFieldLines(tc.text)
-		if tc.err != "" {
-			if err == nil || !strings.Contains(err.Error(), tc.err) {
-				t.Errorf("%q: error %v, want %q", tc.text, err, tc.err)
-			}
-			continue
-		}
-		if err != nil {
-			t.Errorf("%q: %v", tc.text, err)
-			continue
-		}
-		var parts []string
-		for _, f := range got {
-			parts = append(parts, jsonString(f.Name)+":"+f.JSON)
-		}
-		if s := strings.Join(parts, " "); s != tc.want {
-			t.Errorf("%q: fields %s, want %s", tc.text, s, tc.want)
 		}
 	}
 }

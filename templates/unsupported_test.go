@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/fabricgen/fabricgen/schema"
+	"github.com/fabricgen/fabricgen/templates/view"
 )
 
 func set[T any](v T) schema.Value[T] { return schema.Value[T]{V: v, Set: true} }
@@ -212,7 +213,7 @@ func TestUnsupportedValues(t *testing.T) {
 			f, d := tinyFabric(tc.platform, portName(tc.platform))
 			tc.mutate(f, d)
 			_, err := r.Render(f, d)
-			var ue *UnsupportedError
+			var ue *view.UnsupportedError
 			if !errors.As(err, &ue) {
 				t.Fatalf("want an UnsupportedError, got %v", err)
 			}

@@ -1,10 +1,14 @@
 package main
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fabricgen/fabricgen/platforms"
+	"github.com/fabricgen/fabricgen/schema"
 )
 
 func TestRenderCommand(t *testing.T) {
@@ -168,7 +172,11 @@ func TestRenderTemplatesOverridesInterface(t *testing.T) {
 	for _, tc := range cases {
 		covered[tc.platform] = true
 		t.Run(tc.platform, func(t *testing.T) {
-			src, err := os.ReadFile(filepath.Join("..", "..", "templates", tc.platform, "interface.tmpl"))
+			pl, ok := platforms.Get(schema.Platform(tc.platform))
+			if !ok {
+				t.Fatalf("no platform folder for %s", tc.platform)
+			}
+			src, err := fs.ReadFile(pl.Templates, "interface.tmpl")
 			if err != nil {
 				t.Fatal(err)
 			}

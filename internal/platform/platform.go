@@ -7,11 +7,13 @@
 package platform
 
 import (
+	"io/fs"
 	"sort"
 
 	"github.com/fabricgen/fabricgen/internal/check/collect"
 	"github.com/fabricgen/fabricgen/internal/lab/dataplane"
 	"github.com/fabricgen/fabricgen/internal/qosread"
+	"github.com/fabricgen/fabricgen/templates/view"
 
 	"github.com/fabricgen/fabricgen/schema"
 )
@@ -47,6 +49,19 @@ type Platform struct {
 
 	// Render parts (templates, view builder, fidelity rows) go below
 	// this line.
+
+	// Render is how the platform's files are named and commented
+	// (extension, comment marker, vendor docs) and what its header adds.
+	Render view.Info
+	// View builds the data the platform's templates print (view.go).
+	View view.Builder
+	// Templates holds the platform's embedded templates, device.tmpl and
+	// its sub-templates (templates/*.tmpl).
+	Templates fs.FS
+	// Fidelity is the platform's fidelity rows (fidelity.md): a markdown
+	// table of every line shape its templates emit, with its public
+	// source and status; docs/templates.md's table is made from them.
+	Fidelity string
 }
 
 // Part is one piece a platform folder provides, and how to tell it is
@@ -74,6 +89,16 @@ func Parts() []Part {
 		{Name: "data-plane responder", File: "responder.go", Present: func(p Platform) bool { return p.Responder.Show != nil || p.Responder.Exec != nil }},
 
 		// Render parts.
+		{Name: "render info", File: "platform.go", Present: func(p Platform) bool { return p.Render.Ext != "" && p.Render.Docs != "" }},
+		{Name: "view builder", File: "view.go", Present: func(p Platform) bool { return p.View != nil }},
+		{Name: "templates", File: "templates/device.tmpl", Present: func(p Platform) bool {
+			if p.Templates == nil {
+				return false
+			}
+			_, err := fs.Stat(p.Templates, "device.tmpl")
+			return err == nil
+		}},
+		{Name: "fidelity rows", File: "fidelity.md", Present: func(p Platform) bool { return p.Fidelity != "" }},
 	}
 	sort.SliceStable(parts, func(i, j int) bool { return parts[i].Name < parts[j].Name })
 	return parts

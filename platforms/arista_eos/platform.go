@@ -6,6 +6,7 @@ import (
 	"github.com/fabricgen/fabricgen/internal/lab/dataplane"
 	"github.com/fabricgen/fabricgen/internal/platform"
 	"github.com/fabricgen/fabricgen/schema"
+	"github.com/fabricgen/fabricgen/templates/view"
 )
 
 // name is the platform's name in the intent; the folder refers to itself
@@ -25,5 +26,14 @@ func Platform() platform.Platform {
 		Responder: dataplane.Responder{Show: answerShow},
 
 		// Render parts.
+		Render: view.Info{
+			Ext:           "cfg",
+			Comment:       "!",
+			Docs:          "Arista EOS User Manual (QoS, PFC, ACL chapters); AVD eos_cli_config_gen output",
+			NoRestoration: "",
+		},
+		View:      viewBuildEOS,
+		Templates: Templates(),
+		Fidelity:  viewFidelity,
 	}
 }

@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/fabricgen/fabricgen/check"
+	"github.com/fabricgen/fabricgen/check/readings"
 	"github.com/fabricgen/fabricgen/internal/check/collect"
 	"github.com/fabricgen/fabricgen/schema"
 )
@@ -15,18 +15,18 @@ import (
 type collector struct{}
 
 var collectNxosCommands = []collect.DeviceCommand{
-	{Cmd: "show interface | json", Fams: []string{check.Oper, check.FCSErrors, check.RxErrors, check.LinkFlaps, check.RxBytes, check.TxBytes}, Parse: collectParseNXOSInterface},
+	{Cmd: "show interface | json", Fams: []string{readings.Oper, readings.FCSErrors, readings.RxErrors, readings.LinkFlaps, readings.RxBytes, readings.TxBytes}, Parse: collectParseNXOSInterface},
 	{Cmd: "show interface transceiver details | json", Fams: collect.DOMFamilies(), Parse: collectParseNXOSTransceiver},
-	{Cmd: "show queuing interface | json", Fams: []string{check.QueueTxBytes, check.QueueDrops, check.QueueECN, check.PFCRx, check.PFCTx}, Parse: collectParseNXOSQueuing},
-	{Cmd: "show queuing pfc-queue detail | json", Fams: []string{check.WDStorms, check.WDRestored, check.WDStormed}, Parse: collectParseNXOSWatchdog},
+	{Cmd: "show queuing interface | json", Fams: []string{readings.QueueTxBytes, readings.QueueDrops, readings.QueueECN, readings.PFCRx, readings.PFCTx}, Parse: collectParseNXOSQueuing},
+	{Cmd: "show queuing pfc-queue detail | json", Fams: []string{readings.WDStorms, readings.WDRestored, readings.WDStormed}, Parse: collectParseNXOSWatchdog},
 }
 
 func (collector) Commands() []string {
 	return collect.CommandList(collectNxosCommands, "show running-config")
 }
 
-func (collector) Collect(r collect.Runner, dev *schema.Device) (*check.Device, error) {
-	return collect.CollectDevice(r, dev, collectNxosCommands, read, "show running-config", check.FECUncorrected, check.FECCorrected, check.PreFECBER)
+func (collector) Collect(r collect.Runner, dev *schema.Device) (*readings.Device, error) {
+	return collect.CollectDevice(r, dev, collectNxosCommands, read, "show running-config", readings.FECUncorrected, readings.FECCorrected, readings.PreFECBER)
 }
 
 // collectRows returns TABLE_x.ROW_x as a list (NX-API gives a lone row as an object).
@@ -59,7 +59,7 @@ func collectNxosSpeed(s string) int64 {
 
 // collectNxosWalk decodes NX-API output and calls fn for each TABLE_table row
 // whose nameKey is a port.
-func collectNxosWalk(out, table, nameKey string, ports map[string]*check.Port, fn func(*check.Port, map[string]any)) error {
+func collectNxosWalk(out, table, nameKey string, ports map[string]*readings.Port, fn func(*readings.Port, map[string]any)) error {
 	v, err := collect.DecodeAny(out)
 	if err != nil {
 		return err
@@ -72,16 +72,16 @@ func collectNxosWalk(out, table, nameKey string, ports map[string]*check.Port, f
 }
 
 var (
-	collectNxosInterfaceFields = []collect.Field{{Key: "eth_crc", Fam: check.FCSErrors}, {Key: "eth_inerr", Fam: check.RxErrors}, {Key: "eth_link_flaps", Fam: check.LinkFlaps},
-		{Key: "eth_inbytes", Fam: check.RxBytes}, {Key: "eth_outbytes", Fam: check.TxBytes}}
-	collectNxosLaneFields = []collect.Field{{Key: "temperature", Fam: check.Temperature}, {Key: "voltage", Fam: check.Voltage},
-		{Key: "rx_pwr_alrm_lo", Fam: check.RxPowerLoAlarm}, {Key: "rx_pwr_warn_lo", Fam: check.RxPowerLoWarn}, {Key: "tx_pwr_alrm_lo", Fam: check.TxPowerLoAlarm},
-		{Key: "tx_pwr_warn_lo", Fam: check.TxPowerLoWarn}, {Key: "tx_pwr_warn_hi", Fam: check.TxPowerHiWarn}, {Key: "tx_pwr_alrm_hi", Fam: check.TxPowerHiAlarm},
-		{Key: "temp_warn_hi", Fam: check.TempHiWarn}, {Key: "temp_alrm_hi", Fam: check.TempHiAlarm}, {Key: "volt_warn_lo", Fam: check.VoltLoWarn}, {Key: "volt_warn_hi", Fam: check.VoltHiWarn}}
+	collectNxosInterfaceFields = []collect.Field{{Key: "eth_crc", Fam: readings.FCSErrors}, {Key: "eth_inerr", Fam: readings.RxErrors}, {Key: "eth_link_flaps", Fam: readings.LinkFlaps},
+		{Key: "eth_inbytes", Fam: readings.RxBytes}, {Key: "eth_outbytes", Fam: readings.TxBytes}}
+	collectNxosLaneFields = []collect.Field{{Key: "temperature", Fam: readings.Temperature}, {Key: "voltage", Fam: readings.Voltage},
+		{Key: "rx_pwr_alrm_lo", Fam: readings.RxPowerLoAlarm}, {Key: "rx_pwr_warn_lo", Fam: readings.RxPowerLoWarn}, {Key: "tx_pwr_alrm_lo", Fam: readings.TxPowerLoAlarm},
+		{Key: "tx_pwr_warn_lo", Fam: readings.TxPowerLoWarn}, {Key: "tx_pwr_warn_hi", Fam: readings.TxPowerHiWarn}, {Key: "tx_pwr_alrm_hi", Fam: readings.TxPowerHiAlarm},
+		{Key: "temp_warn_hi", Fam: readings.TempHiWarn}, {Key: "temp_alrm_hi", Fam: readings.TempHiAlarm}, {Key: "volt_warn_lo", Fam: readings.VoltLoWarn}, {Key: "volt_warn_hi", Fam: readings.VoltHiWarn}}
 )
 
-func collectParseNXOSInterface(out string, ports map[string]*check.Port) error {
-	return collectNxosWalk(out, "interface", "interface", ports, func(p *check.Port, row map[string]any) {
+func collectParseNXOSInterface(out string, ports map[string]*readings.Port) error {
+	return collectNxosWalk(out, "interface", "interface", ports, func(p *readings.Port, row map[string]any) {
 		if s, ok := row["state"].(string); ok {
 			p.Oper = collect.UpDown(s == "up")
 		}
@@ -95,8 +95,8 @@ func collectParseNXOSInterface(out string, ports map[string]*check.Port) error {
 	})
 }
 
-func collectParseNXOSTransceiver(out string, ports map[string]*check.Port) error {
-	return collectNxosWalk(out, "interface", "interface", ports, func(p *check.Port, row map[string]any) {
+func collectParseNXOSTransceiver(out string, ports map[string]*readings.Port) error {
+	return collectNxosWalk(out, "interface", "interface", ports, func(p *readings.Port, row map[string]any) {
 		// Cisco names its passive copper cables …-CUnM (QSFP-100G-CU3M).
 		if t, _ := row["type"].(string); strings.Contains(strings.ToUpper(t), "-CU") {
 			p.Copper = true
@@ -106,14 +106,14 @@ func collectParseNXOSTransceiver(out string, ports map[string]*check.Port) error
 			if !ok {
 				continue
 			}
-			collect.FillAt(p.Gauges, lane, collect.Flt, l, collect.Field{Key: "rx_pwr", Fam: check.RxPower}, collect.Field{Key: "tx_pwr", Fam: check.TxPower})
+			collect.FillAt(p.Gauges, lane, collect.Flt, l, collect.Field{Key: "rx_pwr", Fam: readings.RxPower}, collect.Field{Key: "tx_pwr", Fam: readings.TxPower})
 			collect.Fill(p.Gauges, lane, collect.Flt, collectNxosLaneFields...)
 		}
 	})
 }
 
-func collectParseNXOSQueuing(out string, ports map[string]*check.Port) error {
-	return collectNxosWalk(out, "queuing_interface", "if_name_str", ports, func(p *check.Port, row map[string]any) {
+func collectParseNXOSQueuing(out string, ports map[string]*readings.Port) error {
+	return collectNxosWalk(out, "queuing_interface", "if_name_str", ports, func(p *readings.Port, row map[string]any) {
 		for _, g := range collectRows(row, "qosgrp_egress_stats") {
 			q, ok := collect.NumIndex(collect.Num, g["eq-qosgrp"], 7)
 			if !ok {
@@ -126,32 +126,32 @@ func collectParseNXOSQueuing(out string, ports map[string]*check.Port) error {
 				}
 				switch e["eq-stat-type"] {
 				case "Tx Byts":
-					p.Counters[check.Key(check.QueueTxBytes, q)] = val
+					p.Counters[readings.Key(readings.QueueTxBytes, q)] = val
 				case "WRED/AFD & Tail Drop Pkts":
-					p.Counters[check.Key(check.QueueDrops, q)] = val
+					p.Counters[readings.Key(readings.QueueDrops, q)] = val
 				case "ECN Pkts":
-					p.Counters[check.Key(check.QueueECN, q)] = val
+					p.Counters[readings.Key(readings.QueueECN, q)] = val
 				}
 			}
 		}
 		for _, c := range collectRows(row, "pfc_stats") {
 			if cos, ok := collect.NumIndex(collect.Num, c["eq-pfc-cos"], 7); ok {
-				collect.FillAt(p.Counters, c, collect.Num, cos, collect.Field{Key: "eq-pfc-rx-ppp", Fam: check.PFCRx}, collect.Field{Key: "eq-pfc-tx-ppp", Fam: check.PFCTx})
+				collect.FillAt(p.Counters, c, collect.Num, cos, collect.Field{Key: "eq-pfc-rx-ppp", Fam: readings.PFCRx}, collect.Field{Key: "eq-pfc-tx-ppp", Fam: readings.PFCTx})
 			}
 		}
 	})
 }
 
-func collectParseNXOSWatchdog(out string, ports map[string]*check.Port) error {
-	return collectNxosWalk(out, "pfc_queue", "if_name_str", ports, func(p *check.Port, row map[string]any) {
+func collectParseNXOSWatchdog(out string, ports map[string]*readings.Port) error {
+	return collectNxosWalk(out, "pfc_queue", "if_name_str", ports, func(p *readings.Port, row map[string]any) {
 		for _, q := range collectRows(row, "qosgrp_stats") {
 			qn, ok := collect.NumIndex(collect.Num, q["eq-qosgrp"], 7)
 			if !ok {
 				continue
 			}
-			collect.FillAt(p.Counters, q, collect.Num, qn, collect.Field{Key: "q-shutdown", Fam: check.WDStorms}, collect.Field{Key: "q-restored", Fam: check.WDRestored})
+			collect.FillAt(p.Counters, q, collect.Num, qn, collect.Field{Key: "q-shutdown", Fam: readings.WDStorms}, collect.Field{Key: "q-restored", Fam: readings.WDRestored})
 			if s, ok := q["eq-qosgrp-state"].(string); ok {
-				p.Gauges[check.Key(check.WDStormed, qn)] = collect.Flag(strings.EqualFold(s, "stormed"))
+				p.Gauges[readings.Key(readings.WDStormed, qn)] = collect.Flag(strings.EqualFold(s, "stormed"))
 			}
 		}
 	})

@@ -6,6 +6,7 @@ import (
 	"github.com/fabricgen/fabricgen/internal/lab/dataplane"
 	"github.com/fabricgen/fabricgen/internal/platform"
 	"github.com/fabricgen/fabricgen/schema"
+	"github.com/fabricgen/fabricgen/templates/view"
 )
 
 // name is the platform's name in the intent; the folder refers to itself
@@ -25,5 +26,14 @@ func Platform() platform.Platform {
 		Responder: dataplane.Responder{Show: answerShow},
 
 		// Render parts.
+		Render: view.Info{
+			Ext:           "cfg",
+			Comment:       "!",
+			Docs:          "Cisco Nexus 9000 NX-OS Quality of Service Configuration Guide (classification, queuing, network-qos, PFC)",
+			NoRestoration: "no Cisco source confirms an NX-OS restore-timer command, so the switch restores on its own default",
+		},
+		View:      viewBuildNXOS,
+		Templates: Templates(),
+		Fidelity:  viewFidelity,
 	}
 }

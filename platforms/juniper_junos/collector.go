@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/fabricgen/fabricgen/check"
+	"github.com/fabricgen/fabricgen/check/readings"
 	"github.com/fabricgen/fabricgen/internal/check/collect"
 	"github.com/fabricgen/fabricgen/schema"
 )
@@ -17,8 +17,8 @@ import (
 type collector struct{}
 
 var collectJunosCommands = []collect.DeviceCommand{
-	{Cmd: "show interfaces extensive | display json", Fams: []string{check.Oper, check.FCSErrors, check.RxErrors, check.LinkFlaps, check.RxBytes, check.TxBytes,
-		check.FECCorrected, check.FECUncorrected, check.QueueTxBytes, check.QueueDrops, check.QueueECN, check.PFCRx, check.PFCTx}, Parse: collectParseJunosExtensive},
+	{Cmd: "show interfaces extensive | display json", Fams: []string{readings.Oper, readings.FCSErrors, readings.RxErrors, readings.LinkFlaps, readings.RxBytes, readings.TxBytes,
+		readings.FECCorrected, readings.FECUncorrected, readings.QueueTxBytes, readings.QueueDrops, readings.QueueECN, readings.PFCRx, readings.PFCTx}, Parse: collectParseJunosExtensive},
 	{Cmd: "show interfaces diagnostics optics | display json", Fams: collect.DOMFamilies(), Parse: collectParseJunosOptics},
 }
 
@@ -28,8 +28,8 @@ func (collector) Commands() []string {
 	return collect.CommandList(collectJunosCommands, collectJunosReadback)
 }
 
-func (collector) Collect(r collect.Runner, dev *schema.Device) (*check.Device, error) {
-	return collect.CollectDevice(r, dev, collectJunosCommands, read, collectJunosReadback, check.WDStorms, check.PreFECBER)
+func (collector) Collect(r collect.Runner, dev *schema.Device) (*readings.Device, error) {
+	return collect.CollectDevice(r, dev, collectJunosCommands, read, collectJunosReadback, readings.WDStorms, readings.PreFECBER)
 }
 
 // collectJdata is the first {"data": …} of a Junos JSON leaf.
@@ -82,7 +82,7 @@ func collectJflt(v any) (float64, bool) {
 
 // collectJunosWalk decodes a Junos reply and calls fn for each
 // interface-information[0].physical-interface[] that is a port.
-func collectJunosWalk(out string, ports map[string]*check.Port, fn func(*check.Port, map[string]any)) error {
+func collectJunosWalk(out string, ports map[string]*readings.Port, fn func(*readings.Port, map[string]any)) error {
 	v, err := collect.DecodeAny(out)
 	if err != nil {
 		return err
@@ -107,14 +107,14 @@ func collectJcelsius(v any) (float64, bool) {
 	return collect.Flt(collect.Obj(t["attributes"])["junos:celsius"])
 }
 
-var collectJunosOpticsFields = []collect.Field{{Key: "module-voltage", Fam: check.Voltage}, {Key: "module-voltage-low-warn-threshold", Fam: check.VoltLoWarn},
-	{Key: "module-voltage-high-warn-threshold", Fam: check.VoltHiWarn}, {Key: "laser-rx-power-low-alarm-threshold-dbm", Fam: check.RxPowerLoAlarm},
-	{Key: "laser-rx-power-low-warn-threshold-dbm", Fam: check.RxPowerLoWarn}, {Key: "laser-tx-power-low-alarm-threshold-dbm", Fam: check.TxPowerLoAlarm},
-	{Key: "laser-tx-power-low-warn-threshold-dbm", Fam: check.TxPowerLoWarn}, {Key: "laser-tx-power-high-warn-threshold-dbm", Fam: check.TxPowerHiWarn},
-	{Key: "laser-tx-power-high-alarm-threshold-dbm", Fam: check.TxPowerHiAlarm}}
+var collectJunosOpticsFields = []collect.Field{{Key: "module-voltage", Fam: readings.Voltage}, {Key: "module-voltage-low-warn-threshold", Fam: readings.VoltLoWarn},
+	{Key: "module-voltage-high-warn-threshold", Fam: readings.VoltHiWarn}, {Key: "laser-rx-power-low-alarm-threshold-dbm", Fam: readings.RxPowerLoAlarm},
+	{Key: "laser-rx-power-low-warn-threshold-dbm", Fam: readings.RxPowerLoWarn}, {Key: "laser-tx-power-low-alarm-threshold-dbm", Fam: readings.TxPowerLoAlarm},
+	{Key: "laser-tx-power-low-warn-threshold-dbm", Fam: readings.TxPowerLoWarn}, {Key: "laser-tx-power-high-warn-threshold-dbm", Fam: readings.TxPowerHiWarn},
+	{Key: "laser-tx-power-high-alarm-threshold-dbm", Fam: readings.TxPowerHiAlarm}}
 
-func collectParseJunosExtensive(out string, ports map[string]*check.Port) error {
-	return collectJunosWalk(out, ports, func(p *check.Port, i map[string]any) {
+func collectParseJunosExtensive(out string, ports map[string]*readings.Port) error {
+	return collectJunosWalk(out, ports, func(p *readings.Port, i map[string]any) {
 		if s, ok := collectJdata(i["oper-status"]); ok {
 			p.Oper = collect.UpDown(s == "up")
 		}
@@ -128,38 +128,38 @@ func collectParseJunosExtensive(out string, ports map[string]*check.Port) error 
 		}
 		if f := collectJfirst(i["interface-flapped"]); f != nil {
 			if n, ok := collect.Num(collect.Obj(f["attributes"])["junos:flap-count"]); ok {
-				p.Counters[check.LinkFlaps] = n
+				p.Counters[readings.LinkFlaps] = n
 			}
 		}
-		collect.Fill(p.Counters, collectJfirst(i["traffic-statistics"]), collectJnum, collect.Field{Key: "input-bytes", Fam: check.RxBytes}, collect.Field{Key: "output-bytes", Fam: check.TxBytes})
-		collect.Fill(p.Counters, collectJfirst(i["input-error-list"]), collectJnum, collect.Field{Key: "framing-errors", Fam: check.FCSErrors}, collect.Field{Key: "input-errors", Fam: check.RxErrors})
-		collect.Fill(p.Counters, collectJfirst(i["ethernet-fec-statistics"]), collectJnum, collect.Field{Key: "fec_ccw_count", Fam: check.FECCorrected}, collect.Field{Key: "fec_nccw_count", Fam: check.FECUncorrected})
+		collect.Fill(p.Counters, collectJfirst(i["traffic-statistics"]), collectJnum, collect.Field{Key: "input-bytes", Fam: readings.RxBytes}, collect.Field{Key: "output-bytes", Fam: readings.TxBytes})
+		collect.Fill(p.Counters, collectJfirst(i["input-error-list"]), collectJnum, collect.Field{Key: "framing-errors", Fam: readings.FCSErrors}, collect.Field{Key: "input-errors", Fam: readings.RxErrors})
+		collect.Fill(p.Counters, collectJfirst(i["ethernet-fec-statistics"]), collectJnum, collect.Field{Key: "fec_ccw_count", Fam: readings.FECCorrected}, collect.Field{Key: "fec_nccw_count", Fam: readings.FECUncorrected})
 		for _, q := range collectJlist(collectJfirst(i["queue-counters"])["queue"]) {
 			if qn, ok := collect.NumIndex(collectJnum, q["queue-number"], 7); ok {
-				collect.FillAt(p.Counters, q, collectJnum, qn, collect.Field{Key: "queue-counters-queued-bytes", Fam: check.QueueTxBytes},
-					collect.Field{Key: "queue-counters-tail-drop-packets", Fam: check.QueueDrops}, collect.Field{Key: "queue-counters-ecn-ce-packets", Fam: check.QueueECN})
+				collect.FillAt(p.Counters, q, collectJnum, qn, collect.Field{Key: "queue-counters-queued-bytes", Fam: readings.QueueTxBytes},
+					collect.Field{Key: "queue-counters-tail-drop-packets", Fam: readings.QueueDrops}, collect.Field{Key: "queue-counters-ecn-ce-packets", Fam: readings.QueueECN})
 			}
 		}
 		for _, pf := range collectJlist(collectJfirst(i["mac-priority-flow-control-statistics"])["priority-flow-control-statistics"]) {
 			if pr, ok := collect.NumIndex(collectJnum, pf["priority"], 7); ok {
-				collect.FillAt(p.Counters, pf, collectJnum, pr, collect.Field{Key: "pfc-received", Fam: check.PFCRx}, collect.Field{Key: "pfc-sent", Fam: check.PFCTx})
+				collect.FillAt(p.Counters, pf, collectJnum, pr, collect.Field{Key: "pfc-received", Fam: readings.PFCRx}, collect.Field{Key: "pfc-sent", Fam: readings.PFCTx})
 			}
 		}
 	})
 }
 
-func collectParseJunosOptics(out string, ports map[string]*check.Port) error {
-	return collectJunosWalk(out, ports, func(p *check.Port, i map[string]any) {
+func collectParseJunosOptics(out string, ports map[string]*readings.Port) error {
+	return collectJunosWalk(out, ports, func(p *readings.Port, i map[string]any) {
 		od := collectJfirst(i["optics-diagnostics"])
 		if od == nil {
 			return
 		}
-		collect.Fill(p.Gauges, od, collectJcelsius, collect.Field{Key: "module-temperature", Fam: check.Temperature},
-			collect.Field{Key: "module-temperature-high-warn-threshold", Fam: check.TempHiWarn}, collect.Field{Key: "module-temperature-high-alarm-threshold", Fam: check.TempHiAlarm})
+		collect.Fill(p.Gauges, od, collectJcelsius, collect.Field{Key: "module-temperature", Fam: readings.Temperature},
+			collect.Field{Key: "module-temperature-high-warn-threshold", Fam: readings.TempHiWarn}, collect.Field{Key: "module-temperature-high-alarm-threshold", Fam: readings.TempHiAlarm})
 		collect.Fill(p.Gauges, od, collectJflt, collectJunosOpticsFields...)
 		for _, l := range collectJlist(od["optics-diagnostics-lane-values"]) {
 			if n, ok := collect.NumIndex(collectJnum, l["lane-index"], 63); ok {
-				collect.FillAt(p.Gauges, l, collectJflt, n+1, collect.Field{Key: "laser-rx-optical-power-dbm", Fam: check.RxPower}, collect.Field{Key: "laser-output-power-dbm", Fam: check.TxPower})
+				collect.FillAt(p.Gauges, l, collectJflt, n+1, collect.Field{Key: "laser-rx-optical-power-dbm", Fam: readings.RxPower}, collect.Field{Key: "laser-output-power-dbm", Fam: readings.TxPower})
 			}
 		}
 	})

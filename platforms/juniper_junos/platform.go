@@ -6,6 +6,7 @@ import (
 	"github.com/fabricgen/fabricgen/internal/lab/dataplane"
 	"github.com/fabricgen/fabricgen/internal/platform"
 	"github.com/fabricgen/fabricgen/schema"
+	"github.com/fabricgen/fabricgen/templates/view"
 )
 
 // name is the platform's name in the intent; the folder refers to itself
@@ -25,5 +26,15 @@ func Platform() platform.Platform {
 		Responder: dataplane.Responder{Show: answerShow},
 
 		// Render parts.
+		Render: view.Info{
+			Ext:           "set",
+			Comment:       "#",
+			Docs:          "Junos OS Traffic Management (QFX): classifiers, forwarding-classes, congestion-notification-profile, schedulers",
+			NoRestoration: "",
+			ReleaseNote:   viewReleaseNote,
+		},
+		View:      viewBuildJunos,
+		Templates: Templates(),
+		Fidelity:  viewFidelity,
 	}
 }

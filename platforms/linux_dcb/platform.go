@@ -7,6 +7,7 @@ import (
 	"github.com/fabricgen/fabricgen/internal/platform"
 	"github.com/fabricgen/fabricgen/platforms/internal/hostcheck"
 	"github.com/fabricgen/fabricgen/schema"
+	"github.com/fabricgen/fabricgen/templates/view"
 )
 
 // name is the platform's name in the intent; the folder refers to itself
@@ -25,5 +26,15 @@ func Platform() platform.Platform {
 		Responder: dataplane.Responder{Exec: hostcheck.Exec},
 
 		// Render parts.
+		Render: view.Info{
+			Ext:           "sh",
+			Comment:       "#",
+			Docs:          "iproute2 dcb(8), dcb-app(8), dcb-pfc(8), dcb-ets(8) man pages",
+			NoRestoration: "",
+			HeaderNote:    viewDriverNote,
+		},
+		View:      viewBuild,
+		Templates: Templates(),
+		Fidelity:  viewFidelity,
 	}
 }

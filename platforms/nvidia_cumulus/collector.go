@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/fabricgen/fabricgen/check"
+	"github.com/fabricgen/fabricgen/check/readings"
 	"github.com/fabricgen/fabricgen/internal/check/collect"
 	"github.com/fabricgen/fabricgen/schema"
 )
@@ -24,29 +24,29 @@ func (collector) Commands() []string {
 		"nv show platform transceiver IF -o json", "nv show interface IF qos pfc-watchdog -o json", "nv config show -o commands"}
 }
 
-func (collector) Collect(r collect.Runner, dev *schema.Device) (*check.Device, error) {
+func (collector) Collect(r collect.Runner, dev *schema.Device) (*readings.Device, error) {
 	d := collect.NewDevice(dev)
 	byName := collect.PortMap(d)
 	const ifCmd = "nv show interface -o json"
 	if err := collect.RunParse(r, ifCmd, func(out string) error { return collectParseNVUEInterfaces(out, byName) }); err != nil {
 		return nil, err
 	}
-	collect.Source(d, ifCmd, check.Oper, check.LinkFlaps, check.RxErrors, check.FCSErrors, check.RxBytes, check.TxBytes)
+	collect.Source(d, ifCmd, readings.Oper, readings.LinkFlaps, readings.RxErrors, readings.FCSErrors, readings.RxBytes, readings.TxBytes)
 	for _, p := range d.Ports {
 		prio, queue := collectRoceAt(dev, p.Name)
 		if err := collect.ReadPort(r, d, p, p,
-			collect.PortCommand[*check.Port]{Cmd: "nv show interface " + p.Name + " counters qos -o json",
-				Fams: []string{check.PFCRx, check.PFCTx, check.QueueTxBytes, check.QueueDrops}, Parse: collectParseNVUEQoSCounters},
-			collect.PortCommand[*check.Port]{Cmd: "nv show interface " + p.Name + " qos roce counters -o json", Fams: []string{check.QueueECN, check.PrioDrops},
-				Parse: func(s string, p *check.Port) error { return collectParseNVUERoCE(s, p, prio, queue) }},
-			collect.PortCommand[*check.Port]{Cmd: "nv show platform transceiver " + p.Name + " -o json", Fams: collect.DOMFamilies(), Parse: collectParseNVUETransceiver},
-			collect.PortCommand[*check.Port]{Cmd: "nv show interface " + p.Name + " qos pfc-watchdog -o json", Fams: []string{check.WDStorms, check.WDStormed},
+			collect.PortCommand[*readings.Port]{Cmd: "nv show interface " + p.Name + " counters qos -o json",
+				Fams: []string{readings.PFCRx, readings.PFCTx, readings.QueueTxBytes, readings.QueueDrops}, Parse: collectParseNVUEQoSCounters},
+			collect.PortCommand[*readings.Port]{Cmd: "nv show interface " + p.Name + " qos roce counters -o json", Fams: []string{readings.QueueECN, readings.PrioDrops},
+				Parse: func(s string, p *readings.Port) error { return collectParseNVUERoCE(s, p, prio, queue) }},
+			collect.PortCommand[*readings.Port]{Cmd: "nv show platform transceiver " + p.Name + " -o json", Fams: collect.DOMFamilies(), Parse: collectParseNVUETransceiver},
+			collect.PortCommand[*readings.Port]{Cmd: "nv show interface " + p.Name + " qos pfc-watchdog -o json", Fams: []string{readings.WDStorms, readings.WDStormed},
 				Parse: collectParseNVUEWatchdog},
 		); err != nil {
 			return nil, err
 		}
 	}
-	collect.Missing(d, check.FECUncorrected, check.FECCorrected, check.PreFECBER)
+	collect.Missing(d, readings.FECUncorrected, readings.FECCorrected, readings.PreFECBER)
 	return d, collect.Readback(r, d, read, "nv config show -o commands")
 }
 
@@ -64,12 +64,12 @@ func collectRoceAt(dev *schema.Device, port string) (int, int) {
 
 var collectReNVUESpeed = regexp.MustCompile(`^(\d+)G$`)
 
-func collectParseNVUEInterfaces(out string, ports map[string]*check.Port) error {
+func collectParseNVUEInterfaces(out string, ports map[string]*readings.Port) error {
 	v, err := collect.DecodeAny(out)
 	if err != nil {
 		return err
 	}
-	collect.ObjsByPort(collect.Obj(v), ports, func(p *check.Port, x map[string]any) {
+	collect.ObjsByPort(collect.Obj(v), ports, func(p *readings.Port, x map[string]any) {
 		link := collect.Obj(x["link"])
 		if link == nil {
 			return
@@ -88,10 +88,10 @@ func collectParseNVUEInterfaces(out string, ports map[string]*check.Port) error 
 		}
 		st := collect.Obj(link["stats"])
 		if n, ok := collect.Num(st["carrier-transitions"]); ok {
-			p.Counters[check.LinkFlaps] = n / 2
+			p.Counters[readings.LinkFlaps] = n / 2
 		}
-		collect.Fill(p.Counters, st, collect.Num, collect.Field{Key: "in-errors", Fam: check.RxErrors}, collect.Field{Key: "in-errors", Fam: check.FCSErrors},
-			collect.Field{Key: "in-bytes", Fam: check.RxBytes}, collect.Field{Key: "out-bytes", Fam: check.TxBytes})
+		collect.Fill(p.Counters, st, collect.Num, collect.Field{Key: "in-errors", Fam: readings.RxErrors}, collect.Field{Key: "in-errors", Fam: readings.FCSErrors},
+			collect.Field{Key: "in-bytes", Fam: readings.RxBytes}, collect.Field{Key: "out-bytes", Fam: readings.TxBytes})
 	})
 	return nil
 }
@@ -99,7 +99,7 @@ func collectParseNVUEInterfaces(out string, ports map[string]*check.Port) error 
 // collectParseNVUEQoSCounters reads `nv show interface IF counters qos -o json`:
 // egress-queue-stats per traffic class (tx-bytes, tx-uc-buffer-discards)
 // and pfc-stats per switch priority (rx/tx-pause-frames).
-func collectParseNVUEQoSCounters(out string, p *check.Port) error {
+func collectParseNVUEQoSCounters(out string, p *readings.Port) error {
 	v, err := collect.DecodeAny(out)
 	if err != nil {
 		return err
@@ -111,14 +111,14 @@ func collectParseNVUEQoSCounters(out string, p *check.Port) error {
 	each := func(m map[string]any, fields ...collect.Field) {
 		collect.EachIndex(m, "", 7, func(i int, x any) { collect.FillAt(p.Counters, collect.Obj(x), collect.Num, i, fields...) })
 	}
-	each(eq, collect.Field{Key: "tx-bytes", Fam: check.QueueTxBytes}, collect.Field{Key: "tx-uc-buffer-discards", Fam: check.QueueDrops})
-	each(pfc, collect.Field{Key: "rx-pause-frames", Fam: check.PFCRx}, collect.Field{Key: "tx-pause-frames", Fam: check.PFCTx})
+	each(eq, collect.Field{Key: "tx-bytes", Fam: readings.QueueTxBytes}, collect.Field{Key: "tx-uc-buffer-discards", Fam: readings.QueueDrops})
+	each(pfc, collect.Field{Key: "rx-pause-frames", Fam: readings.PFCRx}, collect.Field{Key: "tx-pause-frames", Fam: readings.PFCTx})
 	return nil
 }
 
 // collectParseNVUERoCE reads the RoCE counters of a port: its queue's ECN marks
 // and its priority's ingress discards (they count the RoCE class only).
-func collectParseNVUERoCE(out string, p *check.Port, prio, queue int) error {
+func collectParseNVUERoCE(out string, p *readings.Port, prio, queue int) error {
 	v, err := collect.DecodeAny(out)
 	if err != nil {
 		return err
@@ -127,8 +127,8 @@ func collectParseNVUERoCE(out string, p *check.Port, prio, queue int) error {
 	if rx == nil || tx == nil {
 		return fmt.Errorf("no rx-stats/tx-stats")
 	}
-	collect.FillAt(p.Counters, collect.Obj(tx["tx-ecn-stats"]), collect.Num, queue, collect.Field{Key: "ecn-marked-packets", Fam: check.QueueECN})
-	collect.FillAt(p.Counters, collect.Obj(rx["rx-roce-stats"]), collect.Num, prio, collect.Field{Key: "no-buffer-discard", Fam: check.PrioDrops})
+	collect.FillAt(p.Counters, collect.Obj(tx["tx-ecn-stats"]), collect.Num, queue, collect.Field{Key: "ecn-marked-packets", Fam: readings.QueueECN})
+	collect.FillAt(p.Counters, collect.Obj(rx["rx-roce-stats"]), collect.Num, prio, collect.Field{Key: "no-buffer-discard", Fam: readings.PrioDrops})
 	return nil
 }
 
@@ -148,7 +148,7 @@ func collectNvueValue(v any) (float64, bool) {
 	return f, err == nil
 }
 
-func collectParseNVUETransceiver(out string, p *check.Port) error {
+func collectParseNVUETransceiver(out string, p *readings.Port) error {
 	v, err := collect.DecodeAny(out)
 	if err != nil {
 		return err
@@ -159,28 +159,28 @@ func collectParseNVUETransceiver(out string, p *check.Port) error {
 	}
 	collect.EachIndex(collect.Obj(top["channel"]), "channel-", 63, func(lane int, ch any) {
 		rx, tx := collect.Obj(collect.Obj(ch)["rx-power"]), collect.Obj(collect.Obj(ch)["tx-power"])
-		collect.FillAt(p.Gauges, rx, collectNvueValue, lane, collect.Field{Key: "power", Fam: check.RxPower})
-		collect.FillAt(p.Gauges, tx, collectNvueValue, lane, collect.Field{Key: "power", Fam: check.TxPower})
-		collect.Fill(p.Gauges, rx, collectNvueValue, collect.Field{Key: "low-alarm-threshold", Fam: check.RxPowerLoAlarm}, collect.Field{Key: "low-warning-threshold", Fam: check.RxPowerLoWarn})
-		collect.Fill(p.Gauges, tx, collectNvueValue, collect.Field{Key: "low-alarm-threshold", Fam: check.TxPowerLoAlarm}, collect.Field{Key: "low-warning-threshold", Fam: check.TxPowerLoWarn},
-			collect.Field{Key: "high-warning-threshold", Fam: check.TxPowerHiWarn}, collect.Field{Key: "high-alarm-threshold", Fam: check.TxPowerHiAlarm})
+		collect.FillAt(p.Gauges, rx, collectNvueValue, lane, collect.Field{Key: "power", Fam: readings.RxPower})
+		collect.FillAt(p.Gauges, tx, collectNvueValue, lane, collect.Field{Key: "power", Fam: readings.TxPower})
+		collect.Fill(p.Gauges, rx, collectNvueValue, collect.Field{Key: "low-alarm-threshold", Fam: readings.RxPowerLoAlarm}, collect.Field{Key: "low-warning-threshold", Fam: readings.RxPowerLoWarn})
+		collect.Fill(p.Gauges, tx, collectNvueValue, collect.Field{Key: "low-alarm-threshold", Fam: readings.TxPowerLoAlarm}, collect.Field{Key: "low-warning-threshold", Fam: readings.TxPowerLoWarn},
+			collect.Field{Key: "high-warning-threshold", Fam: readings.TxPowerHiWarn}, collect.Field{Key: "high-alarm-threshold", Fam: readings.TxPowerHiAlarm})
 	})
-	collect.Fill(p.Gauges, collect.Obj(top["temperature"]), collectNvueValue, collect.Field{Key: "temperature", Fam: check.Temperature},
-		collect.Field{Key: "high-warning-threshold", Fam: check.TempHiWarn}, collect.Field{Key: "high-alarm-threshold", Fam: check.TempHiAlarm})
-	collect.Fill(p.Gauges, collect.Obj(top["voltage"]), collectNvueValue, collect.Field{Key: "voltage", Fam: check.Voltage},
-		collect.Field{Key: "low-warning-threshold", Fam: check.VoltLoWarn}, collect.Field{Key: "high-warning-threshold", Fam: check.VoltHiWarn})
+	collect.Fill(p.Gauges, collect.Obj(top["temperature"]), collectNvueValue, collect.Field{Key: "temperature", Fam: readings.Temperature},
+		collect.Field{Key: "high-warning-threshold", Fam: readings.TempHiWarn}, collect.Field{Key: "high-alarm-threshold", Fam: readings.TempHiAlarm})
+	collect.Fill(p.Gauges, collect.Obj(top["voltage"]), collectNvueValue, collect.Field{Key: "voltage", Fam: readings.Voltage},
+		collect.Field{Key: "low-warning-threshold", Fam: readings.VoltLoWarn}, collect.Field{Key: "high-warning-threshold", Fam: readings.VoltHiWarn})
 	return nil
 }
 
-func collectParseNVUEWatchdog(out string, p *check.Port) error {
+func collectParseNVUEWatchdog(out string, p *readings.Port) error {
 	v, err := collect.DecodeAny(out)
 	if err != nil {
 		return err
 	}
 	collect.EachIndex(collect.Obj(collect.Obj(collect.Obj(v)["status"])["traffic-class"]), "", 7, func(q int, x any) {
-		collect.FillAt(p.Counters, collect.Obj(x), collect.Num, q, collect.Field{Key: "deadlock-count", Fam: check.WDStorms})
+		collect.FillAt(p.Counters, collect.Obj(x), collect.Num, q, collect.Field{Key: "deadlock-count", Fam: readings.WDStorms})
 		if s, ok := collect.Obj(x)["status"].(string); ok {
-			p.Gauges[check.Key(check.WDStormed, q)] = collect.Flag(s == "stormed")
+			p.Gauges[readings.Key(readings.WDStormed, q)] = collect.Flag(s == "stormed")
 		}
 	})
 	return nil

@@ -6,6 +6,7 @@ import (
 	"github.com/fabricgen/fabricgen/internal/lab/dataplane"
 	"github.com/fabricgen/fabricgen/internal/platform"
 	"github.com/fabricgen/fabricgen/schema"
+	"github.com/fabricgen/fabricgen/templates/view"
 )
 
 // name is the platform's name in the intent; the folder refers to itself
@@ -25,5 +26,14 @@ func Platform() platform.Platform {
 		Responder: dataplane.Responder{Exec: answerExec},
 
 		// Render parts.
+		Render: view.Info{
+			Ext:           "nvue",
+			Comment:       "#",
+			Docs:          "NVIDIA Cumulus Linux 5.7 and later user guides (Quality of Service, RoCE, ACLs) and NVUE command reference",
+			NoRestoration: "the Cumulus PFC watchdog has no restoration time; it restores a queue when the storm ends",
+		},
+		View:      viewBuildCumulus,
+		Templates: Templates(),
+		Fidelity:  viewFidelity,
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/fabricgen/fabricgen/internal/platform"
 	"github.com/fabricgen/fabricgen/platforms/internal/hostcheck"
 	"github.com/fabricgen/fabricgen/schema"
+	"github.com/fabricgen/fabricgen/templates/view"
 )
 
 // name is the platform's name in the intent; the folder refers to itself
@@ -25,5 +26,14 @@ func Platform() platform.Platform {
 		Responder: dataplane.Responder{Exec: hostcheck.Exec},
 
 		// Render parts.
+		Render: view.Info{
+			Ext:           "sh",
+			Comment:       "#",
+			Docs:          "NVIDIA MLNX_OFED user manual (mlnx_qos, ECN sysfs), mlnx-tools cma_roce_tos",
+			NoRestoration: "",
+		},
+		View:      viewBuild,
+		Templates: Templates(),
+		Fidelity:  viewFidelity,
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/fabricgen/fabricgen/check"
+	"github.com/fabricgen/fabricgen/check/readings"
 	"github.com/fabricgen/fabricgen/internal/check/collect"
 	"github.com/fabricgen/fabricgen/schema"
 )
@@ -26,7 +26,7 @@ func (collector) Commands() []string {
 		"show queue counters --json", "sonic-cfggen -d --print-data"}
 }
 
-func (c collector) Collect(r collect.Runner, dev *schema.Device) (*check.Device, error) {
+func (c collector) Collect(r collect.Runner, dev *schema.Device) (*readings.Device, error) {
 	d := collect.NewDevice(dev)
 	byName := collect.PortMap(d)
 	cmds := c.Commands()
@@ -51,14 +51,14 @@ func (c collector) Collect(r collect.Runner, dev *schema.Device) (*check.Device,
 		fams  []string
 		parse func(string) error
 	}{
-		{2, []string{check.FCSErrors, check.RxErrors, check.FECCorrected, check.FECUncorrected, check.PFCRx, check.PFCTx, check.QueueECN, check.WDStorms,
-			check.WDRestored, check.WDStormed, check.RxBytes, check.TxBytes}, func(s string) error { return collectParseSONiCCounters(s, byName, portOIDs, queueOIDs) }},
-		{3, []string{check.PreFECBER}, func(s string) error { return collectParseSONiCRates(s, byName, portOIDs) }},
-		{4, []string{check.RxPower, check.TxPower, check.RxPowerLoAlarm, check.RxPowerLoWarn, check.TxPowerLoAlarm, check.TxPowerLoWarn,
-			check.TxPowerHiWarn, check.TxPowerHiAlarm, check.Temperature, check.TempHiWarn, check.TempHiAlarm, check.Voltage, check.VoltLoWarn, check.VoltHiWarn},
+		{2, []string{readings.FCSErrors, readings.RxErrors, readings.FECCorrected, readings.FECUncorrected, readings.PFCRx, readings.PFCTx, readings.QueueECN, readings.WDStorms,
+			readings.WDRestored, readings.WDStormed, readings.RxBytes, readings.TxBytes}, func(s string) error { return collectParseSONiCCounters(s, byName, portOIDs, queueOIDs) }},
+		{3, []string{readings.PreFECBER}, func(s string) error { return collectParseSONiCRates(s, byName, portOIDs) }},
+		{4, []string{readings.RxPower, readings.TxPower, readings.RxPowerLoAlarm, readings.RxPowerLoWarn, readings.TxPowerLoAlarm, readings.TxPowerLoWarn,
+			readings.TxPowerHiWarn, readings.TxPowerHiAlarm, readings.Temperature, readings.TempHiWarn, readings.TempHiAlarm, readings.Voltage, readings.VoltLoWarn, readings.VoltHiWarn},
 			func(s string) error { return collectParseSONiCDOM(s, byName) }},
-		{5, []string{check.Oper, check.LinkFlaps}, func(s string) error { return collectParseSONiCPortTable(s, byName) }},
-		{6, []string{check.QueueTxBytes, check.QueueDrops}, func(s string) error { return collectParseSONiCQueueCounters(s, byName) }},
+		{5, []string{readings.Oper, readings.LinkFlaps}, func(s string) error { return collectParseSONiCPortTable(s, byName) }},
+		{6, []string{readings.QueueTxBytes, readings.QueueDrops}, func(s string) error { return collectParseSONiCQueueCounters(s, byName) }},
 	}
 	for _, st := range steps {
 		if err := st.parse(outs[st.i]); err != nil {
@@ -106,13 +106,13 @@ func collectDbDump(out string) (map[string]map[string]string, error) {
 }
 
 var (
-	collectSonicPortFields = []collect.Field{{Key: "SAI_PORT_STAT_ETHER_STATS_CRC_ALIGN_ERRORS", Fam: check.FCSErrors}, {Key: "SAI_PORT_STAT_IF_IN_ERRORS", Fam: check.RxErrors},
-		{Key: "SAI_PORT_STAT_IF_IN_FEC_CORRECTABLE_FRAMES", Fam: check.FECCorrected}, {Key: "SAI_PORT_STAT_IF_IN_FEC_NOT_CORRECTABLE_FRAMES", Fam: check.FECUncorrected},
-		{Key: "SAI_PORT_STAT_IF_IN_OCTETS", Fam: check.RxBytes}, {Key: "SAI_PORT_STAT_IF_OUT_OCTETS", Fam: check.TxBytes}}
-	collectSonicThresholdFields = []collect.Field{{Key: "rxpowerlowalarm", Fam: check.RxPowerLoAlarm}, {Key: "rxpowerlowwarning", Fam: check.RxPowerLoWarn},
-		{Key: "txpowerlowalarm", Fam: check.TxPowerLoAlarm}, {Key: "txpowerlowwarning", Fam: check.TxPowerLoWarn}, {Key: "txpowerhighwarning", Fam: check.TxPowerHiWarn},
-		{Key: "txpowerhighalarm", Fam: check.TxPowerHiAlarm}, {Key: "temphighwarning", Fam: check.TempHiWarn}, {Key: "temphighalarm", Fam: check.TempHiAlarm},
-		{Key: "vcclowwarning", Fam: check.VoltLoWarn}, {Key: "vcchighwarning", Fam: check.VoltHiWarn}}
+	collectSonicPortFields = []collect.Field{{Key: "SAI_PORT_STAT_ETHER_STATS_CRC_ALIGN_ERRORS", Fam: readings.FCSErrors}, {Key: "SAI_PORT_STAT_IF_IN_ERRORS", Fam: readings.RxErrors},
+		{Key: "SAI_PORT_STAT_IF_IN_FEC_CORRECTABLE_FRAMES", Fam: readings.FECCorrected}, {Key: "SAI_PORT_STAT_IF_IN_FEC_NOT_CORRECTABLE_FRAMES", Fam: readings.FECUncorrected},
+		{Key: "SAI_PORT_STAT_IF_IN_OCTETS", Fam: readings.RxBytes}, {Key: "SAI_PORT_STAT_IF_OUT_OCTETS", Fam: readings.TxBytes}}
+	collectSonicThresholdFields = []collect.Field{{Key: "rxpowerlowalarm", Fam: readings.RxPowerLoAlarm}, {Key: "rxpowerlowwarning", Fam: readings.RxPowerLoWarn},
+		{Key: "txpowerlowalarm", Fam: readings.TxPowerLoAlarm}, {Key: "txpowerlowwarning", Fam: readings.TxPowerLoWarn}, {Key: "txpowerhighwarning", Fam: readings.TxPowerHiWarn},
+		{Key: "txpowerhighalarm", Fam: readings.TxPowerHiAlarm}, {Key: "temphighwarning", Fam: readings.TempHiWarn}, {Key: "temphighalarm", Fam: readings.TempHiAlarm},
+		{Key: "vcclowwarning", Fam: readings.VoltLoWarn}, {Key: "vcchighwarning", Fam: readings.VoltHiWarn}}
 )
 
 // collectFltString reads a Redis collect.Field as float64.
@@ -121,7 +121,7 @@ func collectFltString(s string) (float64, bool) {
 	return f, err == nil
 }
 
-func collectParseSONiCCounters(out string, ports map[string]*check.Port, portOIDs, queueOIDs map[string]string) error {
+func collectParseSONiCCounters(out string, ports map[string]*readings.Port, portOIDs, queueOIDs map[string]string) error {
 	db, err := collectDbDump(out)
 	if err != nil {
 		return err
@@ -134,8 +134,8 @@ func collectParseSONiCCounters(out string, ports map[string]*check.Port, portOID
 		}
 		collect.Fill(p.Counters, st, collect.U64, collectSonicPortFields...)
 		for pr := 0; pr < 8; pr++ {
-			collect.FillAt(p.Counters, st, collect.U64, pr, collect.Field{Key: fmt.Sprintf("SAI_PORT_STAT_PFC_%d_RX_PKTS", pr), Fam: check.PFCRx},
-				collect.Field{Key: fmt.Sprintf("SAI_PORT_STAT_PFC_%d_TX_PKTS", pr), Fam: check.PFCTx})
+			collect.FillAt(p.Counters, st, collect.U64, pr, collect.Field{Key: fmt.Sprintf("SAI_PORT_STAT_PFC_%d_RX_PKTS", pr), Fam: readings.PFCRx},
+				collect.Field{Key: fmt.Sprintf("SAI_PORT_STAT_PFC_%d_TX_PKTS", pr), Fam: readings.PFCTx})
 		}
 	}
 	for key, oid := range queueOIDs {
@@ -146,19 +146,19 @@ func collectParseSONiCCounters(out string, ports map[string]*check.Port, portOID
 		if !ok || err != nil || q < 0 || q > 7 || p == nil || st == nil {
 			continue
 		}
-		collect.FillAt(p.Counters, st, collect.U64, q, collect.Field{Key: "SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS", Fam: check.QueueECN})
+		collect.FillAt(p.Counters, st, collect.U64, q, collect.Field{Key: "SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS", Fam: readings.QueueECN})
 		if s, ok := st["PFC_WD_STATUS"]; ok {
-			p.Gauges[check.Key(check.WDStormed, q)] = collect.Flag(s == "stormed")
+			p.Gauges[readings.Key(readings.WDStormed, q)] = collect.Flag(s == "stormed")
 			n, _ := collect.U64(st["PFC_WD_QUEUE_STATS_DEADLOCK_DETECTED"])
-			p.Counters[check.Key(check.WDStorms, q)] = n
+			p.Counters[readings.Key(readings.WDStorms, q)] = n
 			n, _ = collect.U64(st["PFC_WD_QUEUE_STATS_DEADLOCK_RESTORED"])
-			p.Counters[check.Key(check.WDRestored, q)] = n
+			p.Counters[readings.Key(readings.WDRestored, q)] = n
 		}
 	}
 	return nil
 }
 
-func collectParseSONiCRates(out string, ports map[string]*check.Port, portOIDs map[string]string) error {
+func collectParseSONiCRates(out string, ports map[string]*readings.Port, portOIDs map[string]string) error {
 	db, err := collectDbDump(out)
 	if err != nil {
 		return err
@@ -169,7 +169,7 @@ func collectParseSONiCRates(out string, ports map[string]*check.Port, portOIDs m
 			continue
 		}
 		if f, err := strconv.ParseFloat(db["RATES:"+oid]["FEC_PRE_BER"], 64); err == nil && f >= 0 {
-			p.Gauges[check.PreFECBER] = f
+			p.Gauges[readings.PreFECBER] = f
 		}
 	}
 	return nil
@@ -177,7 +177,7 @@ func collectParseSONiCRates(out string, ports map[string]*check.Port, portOIDs m
 
 var collectReDOMPower = regexp.MustCompile(`^(rx|tx)(\d+)power$`)
 
-func collectParseSONiCDOM(out string, ports map[string]*check.Port) error {
+func collectParseSONiCDOM(out string, ports map[string]*readings.Port) error {
 	db, err := collectDbDump(out)
 	if err != nil {
 		return err
@@ -190,13 +190,13 @@ func collectParseSONiCDOM(out string, ports map[string]*check.Port) error {
 		}
 		switch table {
 		case "TRANSCEIVER_DOM_SENSOR":
-			collect.Fill(p.Gauges, m, collectFltString, collect.Field{Key: "temperature", Fam: check.Temperature}, collect.Field{Key: "voltage", Fam: check.Voltage})
+			collect.Fill(p.Gauges, m, collectFltString, collect.Field{Key: "temperature", Fam: readings.Temperature}, collect.Field{Key: "voltage", Fam: readings.Voltage})
 			for key := range m {
 				if mm := collectReDOMPower.FindStringSubmatch(key); mm != nil {
 					lane, _ := strconv.Atoi(mm[2])
-					fam := check.RxPower
+					fam := readings.RxPower
 					if mm[1] == "tx" {
-						fam = check.TxPower
+						fam = readings.TxPower
 					}
 					if lane < 64 {
 						collect.FillAt(p.Gauges, m, collectFltString, lane, collect.Field{Key: key, Fam: fam})
@@ -210,7 +210,7 @@ func collectParseSONiCDOM(out string, ports map[string]*check.Port) error {
 	return nil
 }
 
-func collectParseSONiCPortTable(out string, ports map[string]*check.Port) error {
+func collectParseSONiCPortTable(out string, ports map[string]*readings.Port) error {
 	db, err := collectDbDump(out)
 	if err != nil {
 		return err
@@ -229,13 +229,13 @@ func collectParseSONiCPortTable(out string, ports map[string]*check.Port) error 
 		}
 		p.FEC = m["fec"]
 		if n, ok := collect.U64(m["flap_count"]); ok {
-			p.Counters[check.LinkFlaps] = n
+			p.Counters[readings.LinkFlaps] = n
 		}
 	}
 	return nil
 }
 
-func collectParseSONiCQueueCounters(out string, ports map[string]*check.Port) error {
+func collectParseSONiCQueueCounters(out string, ports map[string]*readings.Port) error {
 	var v map[string]map[string]map[string]string
 	if err := json.Unmarshal([]byte(out), &v); err != nil {
 		return err
@@ -251,10 +251,10 @@ func collectParseSONiCQueueCounters(out string, ports map[string]*check.Port) er
 				continue
 			}
 			if n, ok := collect.U64(m["totalbytes"]); ok {
-				p.Counters[check.Key(check.QueueTxBytes, q)] = n
+				p.Counters[readings.Key(readings.QueueTxBytes, q)] = n
 			}
 			if n, ok := collect.U64(m["droppacket"]); ok {
-				p.Counters[check.Key(check.QueueDrops, q)] = n
+				p.Counters[readings.Key(readings.QueueDrops, q)] = n
 			}
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"github.com/fabricgen/fabricgen/internal/lab/dataplane"
 	"github.com/fabricgen/fabricgen/internal/platform"
 	"github.com/fabricgen/fabricgen/schema"
+	"github.com/fabricgen/fabricgen/templates/view"
 )
 
 // name is the platform's name in the intent; the folder refers to itself
@@ -25,5 +26,14 @@ func Platform() platform.Platform {
 		Responder: dataplane.Responder{Exec: answerExec},
 
 		// Render parts.
+		Render: view.Info{
+			Ext:           "json",
+			Comment:       "",
+			Docs:          "SONiC CONFIG_DB schema (sonic-buildimage src/sonic-yang-models)",
+			NoRestoration: "",
+		},
+		View:      viewBuildSONiC,
+		Templates: Templates(),
+		Fidelity:  viewFidelity,
 	}
 }

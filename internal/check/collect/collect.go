@@ -5,7 +5,7 @@
 // them, and the engine (internal/check/snapshot) runs them over SSH. A
 // collector runs only read-only commands with structured output where
 // the platform has it.
-// Parsers take the command output as text and fill a check.Device;
+// Parsers take the command output as text and fill a readings.Device;
 // every parser has a fuzz target.
 package collect
 
@@ -13,7 +13,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/fabricgen/fabricgen/check"
+	"github.com/fabricgen/fabricgen/check/readings"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -29,7 +29,7 @@ type Collector interface {
 	// the read-only test), with IF for a port and DEV for an RDMA device.
 	Commands() []string
 	// Collect reads the device into a snapshot device.
-	Collect(r Runner, dev *schema.Device) (*check.Device, error)
+	Collect(r Runner, dev *schema.Device) (*readings.Device, error)
 }
 
 // linkedPorts are the device's intent ports on a link, in natural order.
@@ -44,22 +44,22 @@ func linkedPorts(d *schema.Device) []*schema.Port {
 }
 
 // NewDevice starts a snapshot device with the ports the intent links.
-func NewDevice(d *schema.Device) *check.Device {
-	out := &check.Device{Sources: map[string]string{}}
+func NewDevice(d *schema.Device) *readings.Device {
+	out := &readings.Device{Sources: map[string]string{}}
 	for _, p := range linkedPorts(d) {
-		out.Ports = append(out.Ports, &check.Port{Name: p.Name, Counters: map[string]uint64{}, Gauges: map[string]float64{}})
+		out.Ports = append(out.Ports, &readings.Port{Name: p.Name, Counters: map[string]uint64{}, Gauges: map[string]float64{}})
 	}
 	return out
 }
 
 // Missing records metric families the platform does not expose.
-func Missing(d *check.Device, fams ...string) {
+func Missing(d *readings.Device, fams ...string) {
 	d.Missing = append(d.Missing, fams...)
 	sort.Strings(d.Missing)
 }
 
 // Source records the command a family was read with.
-func Source(d *check.Device, cmd string, fams ...string) {
+func Source(d *readings.Device, cmd string, fams ...string) {
 	for _, f := range fams {
 		d.Sources[f] = cmd
 	}
@@ -79,7 +79,7 @@ func PortTemplate(cmd, port string) string {
 // PortSource records the command a family of one port was read with,
 // for platforms that read each port with its own command; the device
 // keeps the command with IF (and DEV) in place of the port.
-func PortSource(d *check.Device, p *check.Port, cmd, template string, fams ...string) {
+func PortSource(d *readings.Device, p *readings.Port, cmd, template string, fams ...string) {
 	if p.Sources == nil {
 		p.Sources = map[string]string{}
 	}

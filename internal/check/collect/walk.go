@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/fabricgen/fabricgen/check"
+	"github.com/fabricgen/fabricgen/check/readings"
 	"github.com/fabricgen/fabricgen/internal/qosread"
 	"github.com/fabricgen/fabricgen/schema"
 )
@@ -26,7 +26,7 @@ type DeviceCommand struct {
 	// Fams are the metric families it feeds.
 	Fams []string
 	// Parse files its output into the ports by name.
-	Parse func(string, map[string]*check.Port) error
+	Parse func(string, map[string]*readings.Port) error
 }
 
 // PortCommand is a read of one port into v (the port, or its QoS): the
@@ -46,9 +46,9 @@ type PortCommand[T any] struct {
 // DOMFamilies are the transceiver families: per-lane powers, module
 // temperature and voltage, and their thresholds.
 func DOMFamilies() []string {
-	return []string{check.RxPower, check.TxPower, check.RxPowerLoAlarm, check.RxPowerLoWarn,
-		check.TxPowerLoAlarm, check.TxPowerLoWarn, check.TxPowerHiWarn, check.TxPowerHiAlarm, check.Temperature, check.TempHiWarn, check.TempHiAlarm,
-		check.Voltage, check.VoltLoWarn, check.VoltHiWarn}
+	return []string{readings.RxPower, readings.TxPower, readings.RxPowerLoAlarm, readings.RxPowerLoWarn,
+		readings.TxPowerLoAlarm, readings.TxPowerLoWarn, readings.TxPowerHiWarn, readings.TxPowerHiAlarm, readings.Temperature, readings.TempHiWarn, readings.TempHiAlarm,
+		readings.Voltage, readings.VoltLoWarn, readings.VoltHiWarn}
 }
 
 // RunParse runs cmd and parses its output; a parse error names the command.
@@ -74,7 +74,7 @@ func CommandList(cmds []DeviceCommand, readbackCmd string) []string {
 
 // CollectDevice runs a table of whole-device reads, records the families
 // the platform does not expose, and reads the QoS back with readbackCmd.
-func CollectDevice(r Runner, dev *schema.Device, cmds []DeviceCommand, read qosread.Reader, readbackCmd string, absent ...string) (*check.Device, error) {
+func CollectDevice(r Runner, dev *schema.Device, cmds []DeviceCommand, read qosread.Reader, readbackCmd string, absent ...string) (*readings.Device, error) {
 	d := NewDevice(dev)
 	byName := PortMap(d)
 	for _, c := range cmds {
@@ -91,7 +91,7 @@ func CollectDevice(r Runner, dev *schema.Device, cmds []DeviceCommand, read qosr
 
 // ReadPort runs per-port reads of port p into v, recording each command
 // as the port's source and its template as the device's.
-func ReadPort[T any](r Runner, d *check.Device, p *check.Port, v T, cmds ...PortCommand[T]) error {
+func ReadPort[T any](r Runner, d *readings.Device, p *readings.Port, v T, cmds ...PortCommand[T]) error {
 	for _, c := range cmds {
 		if err := RunParse(r, c.Cmd, func(out string) error { return c.Parse(out, v) }); err != nil {
 			return err
@@ -130,7 +130,7 @@ func FillAt[V, N any](dst map[string]N, src map[string]V, read func(V) (N, bool)
 	for _, f := range fields {
 		if x, ok := src[f.Key]; ok {
 			if n, ok := read(x); ok {
-				dst[check.Key(f.Fam, i)] = n
+				dst[readings.Key(f.Fam, i)] = n
 			}
 		}
 	}
@@ -159,7 +159,7 @@ func NumIndex(read func(any) (uint64, bool), v any, highest uint64) (int, bool) 
 }
 
 // ObjsByPort calls fn for each object of m whose key is a port in ports.
-func ObjsByPort(m map[string]any, ports map[string]*check.Port, fn func(*check.Port, map[string]any)) {
+func ObjsByPort(m map[string]any, ports map[string]*readings.Port, fn func(*readings.Port, map[string]any)) {
 	for name, v := range m {
 		if p, o := ports[name], Obj(v); p != nil && o != nil {
 			fn(p, o)
@@ -169,7 +169,7 @@ func ObjsByPort(m map[string]any, ports map[string]*check.Port, fn func(*check.P
 
 // RowsByPort calls fn for each row whose name (as name reads it) is a
 // port in ports.
-func RowsByPort(rows []map[string]any, name func(map[string]any) string, ports map[string]*check.Port, fn func(*check.Port, map[string]any)) {
+func RowsByPort(rows []map[string]any, name func(map[string]any) string, ports map[string]*readings.Port, fn func(*readings.Port, map[string]any)) {
 	for _, row := range rows {
 		if p := ports[name(row)]; p != nil {
 			fn(p, row)
@@ -194,7 +194,7 @@ func Flag(set bool) float64 {
 }
 
 // Readback reads the running config with cmd and files each port's QoS.
-func Readback(r Runner, d *check.Device, read qosread.Reader, cmd string) error {
+func Readback(r Runner, d *readings.Device, read qosread.Reader, cmd string) error {
 	var q *qosread.Device
 	if err := RunParse(r, cmd, func(out string) (err error) {
 		q, err = read(out)
@@ -204,7 +204,7 @@ func Readback(r Runner, d *check.Device, read qosread.Reader, cmd string) error 
 	}
 	for _, port := range d.Ports {
 		qp := q.Port(port.Name)
-		rb := &check.QoS{Trust: qp.Trust, DSCP: map[int]int{}, PFC: qp.Lossless(), ECN: qp.ECNQueues()}
+		rb := &readings.QoS{Trust: qp.Trust, DSCP: map[int]int{}, PFC: qp.Lossless(), ECN: qp.ECNQueues()}
 		if rb.PFC == nil {
 			rb.PFC = []int{}
 		}
@@ -220,13 +220,13 @@ func Readback(r Runner, d *check.Device, read qosread.Reader, cmd string) error 
 		}
 		port.QoS = rb
 	}
-	Source(d, cmd, check.QoSReadback)
+	Source(d, cmd, readings.QoSReadback)
 	return nil
 }
 
 // PortMap is the device's ports by name.
-func PortMap(d *check.Device) map[string]*check.Port {
-	m := map[string]*check.Port{}
+func PortMap(d *readings.Device) map[string]*readings.Port {
+	m := map[string]*readings.Port{}
 	for _, p := range d.Ports {
 		m[p.Name] = p
 	}

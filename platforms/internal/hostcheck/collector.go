@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/fabricgen/fabricgen/check"
+	"github.com/fabricgen/fabricgen/check/readings"
 	"github.com/fabricgen/fabricgen/internal/check/collect"
 	"github.com/fabricgen/fabricgen/schema"
 )
@@ -52,7 +52,7 @@ type collectStatusRunner interface {
 // priority, on hosts whose intent sets rdma ecn (when the collector reads
 // DCQCN): files that are not there (no MLNX_OFED) are Missing, not an
 // error of the device.
-func (c Collector) collectReadDCQCN(r collect.Runner, dev *schema.Device, p *check.Port) (*check.DCQCN, string, error) {
+func (c Collector) collectReadDCQCN(r collect.Runner, dev *schema.Device, p *readings.Port) (*readings.DCQCN, string, error) {
 	ip := dev.Port(p.Name)
 	if !c.DCQCN || dev.RDMA == nil || !dev.RDMA.ECN.Set || ip == nil || ip.QoS == nil {
 		return nil, "", nil
@@ -67,7 +67,7 @@ func (c Collector) collectReadDCQCN(r collect.Runner, dev *schema.Device, p *che
 	if err != nil {
 		return nil, "", err
 	}
-	d := &check.DCQCN{Priority: prio}
+	d := &readings.DCQCN{Priority: prio}
 	vals := strings.Fields(out)
 	if status != 0 || len(vals) != 2 {
 		d.Missing = true
@@ -78,7 +78,7 @@ func (c Collector) collectReadDCQCN(r collect.Runner, dev *schema.Device, p *che
 }
 
 // Collect reads the host.
-func (c Collector) Collect(r collect.Runner, dev *schema.Device) (*check.Device, error) {
+func (c Collector) Collect(r collect.Runner, dev *schema.Device) (*readings.Device, error) {
 	d := collect.NewDevice(dev)
 	var links map[string]string
 	if err := collect.RunParse(r, "rdma -j link show", func(out string) (err error) {
@@ -87,23 +87,23 @@ func (c Collector) Collect(r collect.Runner, dev *schema.Device) (*check.Device,
 	}); err != nil {
 		return nil, err
 	}
-	collect.Source(d, "rdma -j link show", check.Oper)
+	collect.Source(d, "rdma -j link show", readings.Oper)
 	for _, p := range d.Ports {
 		if err := collect.ReadPort(r, d, p, p,
-			collect.PortCommand[*check.Port]{Cmd: "ethtool " + p.Name, Parse: collectParseEthtoolSettings, Fams: []string{check.Oper}},
-			collect.PortCommand[*check.Port]{Cmd: "ethtool -S " + p.Name, Parse: collectParseEthtoolStats, Fams: []string{check.FCSErrors, check.RxErrors, check.LinkFlaps,
-				check.PrioRxBytes, check.PrioTxBytes, check.PrioDrops, check.PFCRx, check.PFCTx, check.PFCTxDuration, check.PFCRxDuration, check.NICStormWarn,
-				check.NICStormErr, check.PreFECBER, check.RxBytes, check.TxBytes, check.FECCorrectedBits, check.RxBits}},
-			collect.PortCommand[*check.Port]{Cmd: "ethtool -m " + p.Name, Parse: collectParseEthtoolModule, Fams: collect.DOMFamilies()},
-			collect.PortCommand[*check.Port]{Cmd: "ethtool -I --show-fec " + p.Name, Parse: collectParseEthtoolFEC, Fams: []string{check.FECCorrected, check.FECUncorrected}},
+			collect.PortCommand[*readings.Port]{Cmd: "ethtool " + p.Name, Parse: collectParseEthtoolSettings, Fams: []string{readings.Oper}},
+			collect.PortCommand[*readings.Port]{Cmd: "ethtool -S " + p.Name, Parse: collectParseEthtoolStats, Fams: []string{readings.FCSErrors, readings.RxErrors, readings.LinkFlaps,
+				readings.PrioRxBytes, readings.PrioTxBytes, readings.PrioDrops, readings.PFCRx, readings.PFCTx, readings.PFCTxDuration, readings.PFCRxDuration, readings.NICStormWarn,
+				readings.NICStormErr, readings.PreFECBER, readings.RxBytes, readings.TxBytes, readings.FECCorrectedBits, readings.RxBits}},
+			collect.PortCommand[*readings.Port]{Cmd: "ethtool -m " + p.Name, Parse: collectParseEthtoolModule, Fams: collect.DOMFamilies()},
+			collect.PortCommand[*readings.Port]{Cmd: "ethtool -I --show-fec " + p.Name, Parse: collectParseEthtoolFEC, Fams: []string{readings.FECCorrected, readings.FECUncorrected}},
 		); err != nil {
 			return nil, err
 		}
-		q := &check.QoS{}
+		q := &readings.QoS{}
 		if err := collect.ReadPort(r, d, p, q,
-			collect.PortCommand[*check.QoS]{Cmd: "dcb -j app show dev " + p.Name, Parse: collectParseDCBApp,
-				Fams: []string{check.QoSReadback, check.QoSReadback + ":dscp", check.QoSReadback + ":trust"}},
-			collect.PortCommand[*check.QoS]{Cmd: "dcb -j pfc show dev " + p.Name, Parse: collectParseDCBPFC, Fams: []string{check.QoSReadback + ":pfc"}},
+			collect.PortCommand[*readings.QoS]{Cmd: "dcb -j app show dev " + p.Name, Parse: collectParseDCBApp,
+				Fams: []string{readings.QoSReadback, readings.QoSReadback + ":dscp", readings.QoSReadback + ":trust"}},
+			collect.PortCommand[*readings.QoS]{Cmd: "dcb -j pfc show dev " + p.Name, Parse: collectParseDCBPFC, Fams: []string{readings.QoSReadback + ":pfc"}},
 		); err != nil {
 			return nil, err
 		}
@@ -113,21 +113,21 @@ func (c Collector) Collect(r collect.Runner, dev *schema.Device) (*check.Device,
 		}
 		if dq != nil {
 			q.DCQCN = dq
-			collect.PortSource(d, p, cmd, collectDcqcnCommand("IF", "PRIO"), check.QoSReadback+":dcqcn")
+			collect.PortSource(d, p, cmd, collectDcqcnCommand("IF", "PRIO"), readings.QoSReadback+":dcqcn")
 		}
 		p.QoS = q
 		rdma := links[p.Name]
 		if rdma == "" {
-			collect.Missing(d, check.NPECNMarked)
+			collect.Missing(d, readings.NPECNMarked)
 			continue
 		}
-		var qps []check.QP
+		var qps []readings.QP
 		if err := collect.ReadPort(r, d, p, p,
-			collect.PortCommand[*check.Port]{Cmd: "rdma -j statistic show link " + rdma + "/1", Parse: collectParseRDMAStat, Template: "rdma -j statistic show link DEV/1",
-				Fams: []string{check.NPECNMarked, check.NPCNPSent, check.RPCNPHandled, check.RPCNPIgnored, check.OutOfSequence,
-					check.PacketSeqErr, check.LocalAckTimeout, check.ImpliedNakSeqErr}},
-			collect.PortCommand[*check.Port]{Cmd: "rdma -j resource show qp link " + rdma + "/1", Template: "rdma -j resource show qp link DEV/1",
-				Fams: []string{check.QPState}, Parse: func(out string, p *check.Port) (err error) {
+			collect.PortCommand[*readings.Port]{Cmd: "rdma -j statistic show link " + rdma + "/1", Parse: collectParseRDMAStat, Template: "rdma -j statistic show link DEV/1",
+				Fams: []string{readings.NPECNMarked, readings.NPCNPSent, readings.RPCNPHandled, readings.RPCNPIgnored, readings.OutOfSequence,
+					readings.PacketSeqErr, readings.LocalAckTimeout, readings.ImpliedNakSeqErr}},
+			collect.PortCommand[*readings.Port]{Cmd: "rdma -j resource show qp link " + rdma + "/1", Template: "rdma -j resource show qp link DEV/1",
+				Fams: []string{readings.QPState}, Parse: func(out string, p *readings.Port) (err error) {
 					qps, err = collectParseRDMAQPs(out, p.Name)
 					return err
 				}},
@@ -175,7 +175,7 @@ var (
 )
 
 // collectParseEthtoolSettings reads `ethtool IF`: speed, lanes, link.
-func collectParseEthtoolSettings(out string, p *check.Port) error {
+func collectParseEthtoolSettings(out string, p *readings.Port) error {
 	m := collectReLink.FindStringSubmatch(out)
 	if m == nil {
 		return fmt.Errorf("no \"Link detected\" line")
@@ -210,7 +210,7 @@ func collectStatLines(out string) map[string]uint64 {
 }
 
 // collectParseEthtoolStats reads `ethtool -S` with the mlx5 counter names.
-func collectParseEthtoolStats(out string, p *check.Port) error {
+func collectParseEthtoolStats(out string, p *readings.Port) error {
 	m := collectStatLines(out)
 	if len(m) == 0 {
 		return fmt.Errorf("no statistics")
@@ -220,29 +220,29 @@ func collectParseEthtoolStats(out string, p *check.Port) error {
 			p.Counters[key] = v
 		}
 	}
-	set(check.FCSErrors, "rx_crc_errors_phy")
-	set(check.RxErrors, "rx_symbol_err_phy")
-	set(check.LinkFlaps, "link_down_events_phy")
-	set(check.RxBytes, "rx_bytes_phy")
-	set(check.TxBytes, "tx_bytes_phy")
-	set(check.NICStormWarn, "tx_pause_storm_warning_events")
-	set(check.NICStormErr, "tx_pause_storm_error_events")
+	set(readings.FCSErrors, "rx_crc_errors_phy")
+	set(readings.RxErrors, "rx_symbol_err_phy")
+	set(readings.LinkFlaps, "link_down_events_phy")
+	set(readings.RxBytes, "rx_bytes_phy")
+	set(readings.TxBytes, "tx_bytes_phy")
+	set(readings.NICStormWarn, "tx_pause_storm_warning_events")
+	set(readings.NICStormErr, "tx_pause_storm_error_events")
 	for i := 0; i < 8; i++ {
-		set(check.Key(check.PrioRxBytes, i), fmt.Sprintf("rx_prio%d_bytes", i))
-		set(check.Key(check.PrioTxBytes, i), fmt.Sprintf("tx_prio%d_bytes", i))
-		set(check.Key(check.PrioDrops, i), fmt.Sprintf("rx_prio%d_discards", i))
-		set(check.Key(check.PFCRx, i), fmt.Sprintf("rx_prio%d_pause", i))
-		set(check.Key(check.PFCTx, i), fmt.Sprintf("tx_prio%d_pause", i))
-		set(check.Key(check.PFCTxDuration, i), fmt.Sprintf("tx_prio%d_pause_duration", i))
-		set(check.Key(check.PFCRxDuration, i), fmt.Sprintf("rx_prio%d_pause_duration", i))
+		set(readings.Key(readings.PrioRxBytes, i), fmt.Sprintf("rx_prio%d_bytes", i))
+		set(readings.Key(readings.PrioTxBytes, i), fmt.Sprintf("tx_prio%d_bytes", i))
+		set(readings.Key(readings.PrioDrops, i), fmt.Sprintf("rx_prio%d_discards", i))
+		set(readings.Key(readings.PFCRx, i), fmt.Sprintf("rx_prio%d_pause", i))
+		set(readings.Key(readings.PFCTx, i), fmt.Sprintf("tx_prio%d_pause", i))
+		set(readings.Key(readings.PFCTxDuration, i), fmt.Sprintf("tx_prio%d_pause_duration", i))
+		set(readings.Key(readings.PFCRxDuration, i), fmt.Sprintf("rx_prio%d_pause_duration", i))
 	}
 	// Pre-FEC BER: corrected bits per bit received, over the window (the
 	// counters) or the port's life (the gauge, for a single reading).
-	set(check.FECCorrectedBits, "rx_corrected_bits_phy")
-	set(check.RxBits, "rx_bits_phy")
+	set(readings.FECCorrectedBits, "rx_corrected_bits_phy")
+	set(readings.RxBits, "rx_bits_phy")
 	if cb, ok := m["rx_corrected_bits_phy"]; ok {
 		if bits := m["rx_bits_phy"]; bits > 0 {
-			p.Gauges[check.PreFECBER] = float64(cb) / float64(bits)
+			p.Gauges[readings.PreFECBER] = float64(cb) / float64(bits)
 		}
 	}
 	return nil
@@ -262,7 +262,7 @@ var (
 // passive copper cable (transmitter technology "Copper cable …") has no
 // diagnostics: the port is marked copper and has no optics gauges. A
 // module without diagnostics lines is read as one without DDM.
-func collectParseEthtoolModule(out string, p *check.Port) error {
+func collectParseEthtoolModule(out string, p *readings.Port) error {
 	if !strings.Contains(out, "Identifier") {
 		return fmt.Errorf("no module identifier (no module plugged in?)")
 	}
@@ -276,18 +276,18 @@ func collectParseEthtoolModule(out string, p *check.Port) error {
 			lane, _ := strconv.Atoi(m[2])
 			v := collectParseDBm(m[3])
 			if m[1] == "Transmit avg optical power" {
-				p.Gauges[check.Key(check.TxPower, lane)] = v
+				p.Gauges[readings.Key(readings.TxPower, lane)] = v
 			} else {
-				p.Gauges[check.Key(check.RxPower, lane)] = v
+				p.Gauges[readings.Key(readings.RxPower, lane)] = v
 			}
 			continue
 		}
 		if m := collectReTemp.FindStringSubmatch(l); m != nil {
-			p.Gauges[check.Temperature], _ = strconv.ParseFloat(m[1], 64)
+			p.Gauges[readings.Temperature], _ = strconv.ParseFloat(m[1], 64)
 			continue
 		}
 		if m := collectReVolt.FindStringSubmatch(l); m != nil {
-			p.Gauges[check.Voltage], _ = strconv.ParseFloat(m[1], 64)
+			p.Gauges[readings.Voltage], _ = strconv.ParseFloat(m[1], 64)
 			continue
 		}
 		m := collectReThreshold.FindStringSubmatch(l)
@@ -302,21 +302,21 @@ func collectParseEthtoolModule(out string, p *check.Port) error {
 			if mm := collectReDBm.FindStringSubmatch(m[4]); mm != nil {
 				val, ok = collectParseDBm(mm[1]), true
 			}
-			key = map[string]string{"Laser output power low alarm": check.TxPowerLoAlarm, "Laser output power low warning": check.TxPowerLoWarn,
-				"Laser output power high warning": check.TxPowerHiWarn, "Laser output power high alarm": check.TxPowerHiAlarm,
-				"Laser rx power low alarm": check.RxPowerLoAlarm, "Laser rx power low warning": check.RxPowerLoWarn}[m[1]+" "+m[2]+" "+m[3]]
+			key = map[string]string{"Laser output power low alarm": readings.TxPowerLoAlarm, "Laser output power low warning": readings.TxPowerLoWarn,
+				"Laser output power high warning": readings.TxPowerHiWarn, "Laser output power high alarm": readings.TxPowerHiAlarm,
+				"Laser rx power low alarm": readings.RxPowerLoAlarm, "Laser rx power low warning": readings.RxPowerLoWarn}[m[1]+" "+m[2]+" "+m[3]]
 		case "Module temperature":
 			if mm := collectReDegC.FindStringSubmatch(m[4]); mm != nil {
 				val, _ = strconv.ParseFloat(mm[1], 64)
 				ok = true
 			}
-			key = map[string]string{"high warning": check.TempHiWarn, "high alarm": check.TempHiAlarm}[m[2]+" "+m[3]]
+			key = map[string]string{"high warning": readings.TempHiWarn, "high alarm": readings.TempHiAlarm}[m[2]+" "+m[3]]
 		case "Module voltage":
 			if mm := collectReVolts.FindStringSubmatch(m[4]); mm != nil {
 				val, _ = strconv.ParseFloat(mm[1], 64)
 				ok = true
 			}
-			key = map[string]string{"low warning": check.VoltLoWarn, "high warning": check.VoltHiWarn}[m[2]+" "+m[3]]
+			key = map[string]string{"low warning": readings.VoltLoWarn, "high warning": readings.VoltHiWarn}[m[2]+" "+m[3]]
 		}
 		if ok && key != "" {
 			p.Gauges[key] = val
@@ -340,7 +340,7 @@ func collectParseDBm(s string) float64 {
 var collectReFECBlocks = regexp.MustCompile(`(?m)^\s*(corrected_blocks|uncorrectable_blocks):\s*(\d+)`)
 
 // collectParseEthtoolFEC reads `ethtool -I --show-fec`.
-func collectParseEthtoolFEC(out string, p *check.Port) error {
+func collectParseEthtoolFEC(out string, p *readings.Port) error {
 	ms := collectReFECBlocks.FindAllStringSubmatch(out, -1)
 	if ms == nil {
 		return fmt.Errorf("no FEC statistics")
@@ -351,9 +351,9 @@ func collectParseEthtoolFEC(out string, p *check.Port) error {
 			continue
 		}
 		if m[1] == "corrected_blocks" {
-			p.Counters[check.FECCorrected] = v
+			p.Counters[readings.FECCorrected] = v
 		} else {
-			p.Counters[check.FECUncorrected] = v
+			p.Counters[readings.FECUncorrected] = v
 		}
 	}
 	if strings.Contains(out, "Active FEC encoding: RS") {
@@ -363,7 +363,7 @@ func collectParseEthtoolFEC(out string, p *check.Port) error {
 }
 
 // collectParseRDMAStat reads `rdma -j statistic show link DEV/1`.
-func collectParseRDMAStat(out string, p *check.Port) error {
+func collectParseRDMAStat(out string, p *readings.Port) error {
 	var stats []map[string]any
 	if err := json.Unmarshal([]byte(out), &stats); err != nil {
 		return err
@@ -371,8 +371,8 @@ func collectParseRDMAStat(out string, p *check.Port) error {
 	if len(stats) == 0 {
 		return fmt.Errorf("no statistics")
 	}
-	for _, name := range []string{check.NPECNMarked, check.NPCNPSent, check.RPCNPHandled, check.RPCNPIgnored,
-		check.OutOfSequence, check.PacketSeqErr, check.LocalAckTimeout, check.ImpliedNakSeqErr} {
+	for _, name := range []string{readings.NPECNMarked, readings.NPCNPSent, readings.RPCNPHandled, readings.RPCNPIgnored,
+		readings.OutOfSequence, readings.PacketSeqErr, readings.LocalAckTimeout, readings.ImpliedNakSeqErr} {
 		if v, ok := stats[0][name].(float64); ok && v >= 0 {
 			p.Counters[name] = uint64(v)
 		}
@@ -381,7 +381,7 @@ func collectParseRDMAStat(out string, p *check.Port) error {
 }
 
 // collectParseRDMAQPs reads `rdma -j resource show qp link DEV/1`.
-func collectParseRDMAQPs(out, port string) ([]check.QP, error) {
+func collectParseRDMAQPs(out, port string) ([]readings.QP, error) {
 	var qps []struct {
 		LQPN  uint32 `json:"lqpn"`
 		Type  string `json:"type"`
@@ -392,15 +392,15 @@ func collectParseRDMAQPs(out, port string) ([]check.QP, error) {
 	if err := json.Unmarshal([]byte(out), &qps); err != nil {
 		return nil, err
 	}
-	var res []check.QP
+	var res []readings.QP
 	for _, q := range qps {
-		res = append(res, check.QP{Port: port, LQPN: q.LQPN, Type: q.Type, State: q.State, Comm: q.Comm, PID: q.PID})
+		res = append(res, readings.QP{Port: port, LQPN: q.LQPN, Type: q.Type, State: q.State, Comm: q.Comm, PID: q.PID})
 	}
 	return res, nil
 }
 
 // collectParseDCBApp reads `dcb -j app show dev IF`: dscp_prio as [DSCP, PRIO] pairs.
-func collectParseDCBApp(out string, q *check.QoS) error {
+func collectParseDCBApp(out string, q *readings.QoS) error {
 	var v struct {
 		DSCP [][]int `json:"dscp_prio"`
 	}
@@ -429,7 +429,7 @@ func collectParseDCBApp(out string, q *check.QoS) error {
 }
 
 // collectParseDCBPFC reads `dcb -j pfc show dev IF`: prio_pfc as eight booleans.
-func collectParseDCBPFC(out string, q *check.QoS) error {
+func collectParseDCBPFC(out string, q *readings.QoS) error {
 	var v struct {
 		PrioPFC []bool `json:"prio_pfc"`
 	}

@@ -3,12 +3,12 @@ package hostcheck
 import (
 	"testing"
 
-	"github.com/fabricgen/fabricgen/check"
+	"github.com/fabricgen/fabricgen/check/readings"
 )
 
 // collectFuzzPorts is a port map for the parsers.
-func collectFuzzPorts() map[string]*check.Port {
-	return map[string]*check.Port{"Ethernet1": {Name: "Ethernet1", Counters: map[string]uint64{}, Gauges: map[string]float64{}},
+func collectFuzzPorts() map[string]*readings.Port {
+	return map[string]*readings.Port{"Ethernet1": {Name: "Ethernet1", Counters: map[string]uint64{}, Gauges: map[string]float64{}},
 		"et-0/0/0": {Name: "et-0/0/0", Counters: map[string]uint64{}, Gauges: map[string]float64{}},
 		"swp1":     {Name: "swp1", Counters: map[string]uint64{}, Gauges: map[string]float64{}}}
 }
@@ -28,7 +28,7 @@ func FuzzParseHost(f *testing.F) {
 		_ = collectParseEthtoolFEC(out, p)
 		_ = collectParseRDMAStat(out, p)
 		_, _ = collectParseRDMAQPs(out, "swp1")
-		q := &check.QoS{}
+		q := &readings.QoS{}
 		_ = collectParseDCBApp(out, q)
 		_ = collectParseDCBPFC(out, q)
 		_ = collectParseCQEDumps(out)
