@@ -9,6 +9,7 @@ package platform
 import (
 	"sort"
 
+	"github.com/fabricgen/fabricgen/internal/push/dialect"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -22,6 +23,11 @@ type Platform struct {
 	Folder string
 
 	// Push and lab parts (dialect, emulator) go below this line.
+
+	// Dialect builds the platform's push dialect (a fresh value each
+	// call, so a caller may keep or change it): how push opens a
+	// session, reads, diffs and applies (dialect.go).
+	Dialect func() *dialect.Dialect
 
 	// Read-back, data-plane and check parts (reader, responder,
 	// collector) go below this line.
@@ -46,6 +52,7 @@ func Parts() []Part {
 	parts := []Part{
 		{Name: "name", File: "platform.go", Present: func(p Platform) bool { return p.Name != "" && p.Folder != "" }},
 		// Push and lab parts.
+		{Name: "push dialect", File: "dialect.go", Present: func(p Platform) bool { return p.Dialect != nil }},
 
 		// Read-back, data-plane and check parts.
 

@@ -17,6 +17,7 @@ func Platform() platform.Platform {
 		Name:   name,
 		Folder: "cisco_nxos",
 		// Push and lab parts.
+		Dialect: dialect,
 
 		// Read-back, data-plane and check parts.
 

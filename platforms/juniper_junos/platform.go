@@ -17,6 +17,7 @@ func Platform() platform.Platform {
 		Name:   name,
 		Folder: "juniper_junos",
 		// Push and lab parts.
+		Dialect: dialect,
 
 		// Read-back, data-plane and check parts.
 

@@ -21,6 +21,7 @@ import (
 	"github.com/fabricgen/fabricgen/check"
 	"github.com/fabricgen/fabricgen/internal/push/dialect"
 	"github.com/fabricgen/fabricgen/internal/push/session"
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -168,7 +169,7 @@ func Snapshot(ctx context.Context, devs []*schema.Device, opts Options) (*check.
 	dialects := map[schema.Platform]*dialect.Dialect{}
 	for _, d := range devs {
 		if _, ok := dialects[d.Platform.V]; !ok {
-			dl, err := dialect.Lookup(d.Platform.V)
+			dl, err := platforms.Dialect(d.Platform.V)
 			if err == nil {
 				dialects[d.Platform.V] = dl
 			}
@@ -202,7 +203,7 @@ func readDevice(ctx context.Context, d *schema.Device, dl *dialect.Dialect, opts
 		return fail(err)
 	}
 	if dl == nil {
-		if dl, err = dialect.Lookup(d.Platform.V); err != nil {
+		if dl, err = platforms.Dialect(d.Platform.V); err != nil {
 			return fail(err)
 		}
 	}
