@@ -9,6 +9,7 @@ package platform
 import (
 	"sort"
 
+	"github.com/fabricgen/fabricgen/internal/lab/cli"
 	"github.com/fabricgen/fabricgen/internal/push/dialect"
 	"github.com/fabricgen/fabricgen/schema"
 )
@@ -28,12 +29,28 @@ type Platform struct {
 	// call, so a caller may keep or change it): how push opens a
 	// session, reads, diffs and applies (dialect.go).
 	Dialect func() *dialect.Dialect
+	// Emulator builds the lab's emulator of one of the platform's
+	// devices (emulator/).
+	Emulator func(env *cli.Env) (cli.Emulator, error)
+	// RunningConfig is the form of the configuration the lab exports
+	// and starts from (lab show, lab up --running-config).
+	RunningConfig RunningConfig
 
 	// Read-back, data-plane and check parts (reader, responder,
 	// collector) go below this line.
 
 	// Render parts (templates, view builder, fidelity rows) go below
 	// this line.
+}
+
+// RunningConfig is what one platform's saved configuration looks like:
+// the file `fabricgen lab up --running-config` reads for a device
+// (NAME.Ext) and the form `fabricgen lab show` prints.
+type RunningConfig struct {
+	// Ext is the file extension, without the dot.
+	Ext string
+	// Form says in words what the file holds, for help texts.
+	Form string
 }
 
 // Part is one piece a platform folder provides, and how to tell it is
@@ -53,6 +70,10 @@ func Parts() []Part {
 		{Name: "name", File: "platform.go", Present: func(p Platform) bool { return p.Name != "" && p.Folder != "" }},
 		// Push and lab parts.
 		{Name: "push dialect", File: "dialect.go", Present: func(p Platform) bool { return p.Dialect != nil }},
+		{Name: "lab emulator", File: "emulator/", Present: func(p Platform) bool { return p.Emulator != nil }},
+		{Name: "running-config file form", File: "platform.go", Present: func(p Platform) bool {
+			return p.RunningConfig.Ext != "" && p.RunningConfig.Form != ""
+		}},
 
 		// Read-back, data-plane and check parts.
 

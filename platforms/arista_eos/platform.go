@@ -4,6 +4,7 @@ package aristaeos
 
 import (
 	"github.com/fabricgen/fabricgen/internal/platform"
+	"github.com/fabricgen/fabricgen/platforms/arista_eos/emulator"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -17,7 +18,9 @@ func Platform() platform.Platform {
 		Name:   name,
 		Folder: "arista_eos",
 		// Push and lab parts.
-		Dialect: dialect,
+		Dialect:       dialect,
+		Emulator:      emulator.New,
+		RunningConfig: platform.RunningConfig{Ext: "cfg", Form: "show running-config text"},
 
 		// Read-back, data-plane and check parts.
 

@@ -4,6 +4,7 @@ package juniperjunos
 
 import (
 	"github.com/fabricgen/fabricgen/internal/platform"
+	"github.com/fabricgen/fabricgen/platforms/juniper_junos/emulator"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -17,7 +18,9 @@ func Platform() platform.Platform {
 		Name:   name,
 		Folder: "juniper_junos",
 		// Push and lab parts.
-		Dialect: dialect,
+		Dialect:       dialect,
+		Emulator:      emulator.New,
+		RunningConfig: platform.RunningConfig{Ext: "cfg", Form: "show configuration | display set"},
 
 		// Read-back, data-plane and check parts.
 

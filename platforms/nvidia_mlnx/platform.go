@@ -4,6 +4,7 @@ package nvidiamlnx
 
 import (
 	"github.com/fabricgen/fabricgen/internal/platform"
+	"github.com/fabricgen/fabricgen/platforms/internal/hostemu"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -17,7 +18,9 @@ func Platform() platform.Platform {
 		Name:   name,
 		Folder: "nvidia_mlnx",
 		// Push and lab parts.
-		Dialect: dialect,
+		Dialect:       dialect,
+		Emulator:      hostemu.New(hostemu.NvidiaTools),
+		RunningConfig: platform.RunningConfig{Ext: "sh", Form: hostemu.RunningConfigForm},
 
 		// Read-back, data-plane and check parts.
 

@@ -1,4 +1,4 @@
-package sonic
+package emulator
 
 import (
 	"github.com/fabricgen/fabricgen/internal/lab/cli"

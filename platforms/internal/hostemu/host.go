@@ -1,4 +1,4 @@
-package host
+package hostemu
 
 import (
 	"fmt"
@@ -82,19 +82,36 @@ type nic struct {
 // linux_dcb port naming: dev_valid_name as a plain shell word).
 var hostIfaceRe = regexp.MustCompile(`^[a-z][a-z0-9_]{1,14}$`)
 
-// New returns the emulator of a Linux RoCE host (mlnx_qos, dcb, ethtool,
-// ip, sysfs and configfs), started from env.Spec.RunningConfig or, when
-// that is empty, from a factory configuration.
-func New(env *cli.Env) (cli.Emulator, error) {
-	e, err := newHost(env)
-	if err != nil {
-		return nil, err
+// Tools is the NIC tool set of a host platform.
+type Tools int
+
+// Tool sets.
+const (
+	// InboxTools is a host with the distribution's tools only (iproute2
+	// dcb, ethtool, ip, sysfs, configfs): linux_dcb.
+	InboxTools Tools = iota
+	// NvidiaTools adds Mellanox/mlnx-tools (mlnx_qos, cma_roce_tos,
+	// cma_roce_mode) and, unless the device has the inbox driver,
+	// MLNX_OFED's mlx5_core with its ECN sysfs: nvidia_mlnx.
+	NvidiaTools
+)
+
+// New returns the constructor of a Linux RoCE host emulator with the
+// given tools (mlnx_qos, dcb, ethtool, ip, sysfs and configfs), started
+// from env.Spec.RunningConfig or, when that is empty, from a factory
+// configuration.
+func New(tools Tools) func(env *cli.Env) (cli.Emulator, error) {
+	return func(env *cli.Env) (cli.Emulator, error) {
+		e, err := newHost(env, tools)
+		if err != nil {
+			return nil, err
+		}
+		return e, nil
 	}
-	return e, nil
 }
 
-func newHost(env *cli.Env) (*host, error) {
-	tools := env.Spec.Platform == schema.NvidiaMLNX
+func newHost(env *cli.Env, set Tools) (*host, error) {
+	tools := set == NvidiaTools
 	ofed := tools && !env.Spec.InboxDriver
 	driver := env.Spec.Driver
 	switch driver {
@@ -114,7 +131,7 @@ func newHost(env *cli.Env) (*host, error) {
 		h.dynamic = true
 		ports = []string{"ens1f0np0", "ens1f1np1"}
 	}
-	naming := schema.PortNamingOf(schema.LinuxDCB)
+	naming := schema.PortNamingOf(env.Spec.Platform)
 	for _, p := range ports {
 		if !naming.Check(p) {
 			return nil, fmt.Errorf("port %q is not a Linux interface name (%s)", p, naming.Form)
@@ -710,3 +727,7 @@ func (h *host) which(name string) (string, bool) {
 	}
 	return "", false
 }
+
+// RunningConfigForm is what a host's saved configuration holds, for help
+// texts: lab show prints it and lab up --running-config replays it.
+const RunningConfigForm = "the commands that give a factory host its NIC state"

@@ -1,4 +1,4 @@
-package junos
+package emulator
 
 import (
 	"errors"

@@ -1,4 +1,4 @@
-package nxos
+package emulator
 
 import (
 	"strings"

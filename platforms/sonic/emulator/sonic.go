@@ -1,4 +1,4 @@
-package sonic
+package emulator
 
 import (
 	"bytes"
@@ -10,7 +10,6 @@ import (
 
 	"github.com/fabricgen/fabricgen/internal/lab/cli"
 	"github.com/fabricgen/fabricgen/internal/lab/shell"
-	"github.com/fabricgen/fabricgen/schema"
 )
 
 // sonic emulates a SONiC switch's CONFIG_DB through its CLI: `sonic-cfggen
@@ -168,7 +167,7 @@ func (s *sonic) shell() *shell.Shell {
 	}
 	run := func(argv []string, stdin string) (string, string, int) {
 		// Counters, optics and queues come from the lab's data plane.
-		if o, e, st, ok := s.env.DataPlane.Exec(schema.SONiC, argv); ok {
+		if o, e, st, ok := s.env.DataPlane.Exec(s.env.Spec.Platform, argv); ok {
 			return o, e, st
 		}
 		switch argv[0] {

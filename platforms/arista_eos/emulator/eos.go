@@ -1,4 +1,4 @@
-package eos
+package emulator
 
 import (
 	"errors"
@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/fabricgen/fabricgen/internal/lab/cli"
-	"github.com/fabricgen/fabricgen/schema"
 )
 
 // eos emulates Arista EOS: exec and config modes, config sessions with
@@ -747,7 +746,7 @@ func (c *eosCLI) show(line string) cli.Reply {
 		out = c.e.env.Now().UTC().Format("Mon Jan 2 15:04:05 2006") + "\nTimezone: UTC\nClock source: local\n"
 	default:
 		// Counters, optics and queues come from the lab's data plane.
-		if o, st, ok := c.e.env.DataPlane.Show(schema.AristaEOS, line); ok {
+		if o, st, ok := c.e.env.DataPlane.Show(c.e.env.Spec.Platform, line); ok {
 			return cli.Reply{Out: o, Status: st}
 		}
 		return cli.Reply{Out: eosInvalid(cmd, 1), Status: 1}

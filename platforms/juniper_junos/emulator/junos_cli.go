@@ -1,4 +1,4 @@
-package junos
+package emulator
 
 import (
 	"errors"
@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/fabricgen/fabricgen/internal/lab/cli"
-	"github.com/fabricgen/fabricgen/schema"
 )
 
 func (j *junos) NewSession(t *cli.Term, user string) cli.Session {
@@ -207,7 +206,7 @@ func (c *junosCLI) op(line string) cli.Reply {
 		return cli.Reply{Out: fmt.Sprintf("Hostname: %s\nModel: qfx5220-32cd\nJunos: 23.4R1.9\n", j.env.Spec.Name)}
 	}
 	// Counters, optics and queues come from the lab's data plane.
-	if o, st, ok := j.env.DataPlane.Show(schema.JuniperJunos, line); ok {
+	if o, st, ok := j.env.DataPlane.Show(j.env.Spec.Platform, line); ok {
 		return cli.Reply{Out: o, Status: st}
 	}
 	return cli.Reply{Out: c.caret(cmd, 0) + "unknown command.\n", Status: 1}

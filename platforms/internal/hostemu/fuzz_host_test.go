@@ -1,4 +1,4 @@
-package host
+package hostemu
 
 import (
 	"testing"
@@ -25,7 +25,7 @@ func FuzzShell(f *testing.F) {
 	f.Fuzz(func(t *testing.T, line string) {
 		env := &cli.Env{Spec: cli.Spec{Name: "h", Platform: schema.NvidiaMLNX}, Now: time.Now,
 			AfterFunc: func(time.Duration, func()) func() { return func() {} }}
-		h, err := newHost(env)
+		h, err := newHost(env, NvidiaTools)
 		if err != nil {
 			t.Fatal(err)
 		}

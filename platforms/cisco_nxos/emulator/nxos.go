@@ -1,4 +1,4 @@
-package nxos
+package emulator
 
 import (
 	"errors"
@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/fabricgen/fabricgen/internal/lab/cli"
-	"github.com/fabricgen/fabricgen/schema"
 )
 
 // nxos emulates Cisco NX-OS: exec and config modes with IOS-style parent
@@ -517,7 +516,7 @@ func (c *nxosCLI) show(line string) cli.Reply {
 		out = n.env.Spec.Name + "\n"
 	default:
 		// Counters, optics and queues come from the lab's data plane.
-		if o, st, ok := n.env.DataPlane.Show(schema.CiscoNXOS, line); ok {
+		if o, st, ok := n.env.DataPlane.Show(n.env.Spec.Platform, line); ok {
 			return cli.Reply{Out: o, Status: st}
 		}
 		return cli.Reply{Out: c.invalid(cmd, 1, false), Status: 1}

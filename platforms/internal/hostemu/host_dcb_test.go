@@ -1,4 +1,4 @@
-package host
+package hostemu
 
 import (
 	"strings"
@@ -10,11 +10,12 @@ import (
 	"github.com/fabricgen/fabricgen/schema"
 )
 
+// testHost is a linux_dcb host (inbox tools) with one port, eth0.
 func testHost(t *testing.T, p schema.Platform) *host {
 	t.Helper()
 	env := &cli.Env{Spec: cli.Spec{Name: "h", Platform: p, Ports: []string{"eth0"}}, Now: time.Now,
 		AfterFunc: func(time.Duration, func()) func() { return func() {} }}
-	h, err := newHost(env)
+	h, err := newHost(env, InboxTools)
 	if err != nil {
 		t.Fatal(err)
 	}

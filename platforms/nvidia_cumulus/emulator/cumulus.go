@@ -1,4 +1,4 @@
-package cumulus
+package emulator
 
 import (
 	"encoding/json"
@@ -11,7 +11,6 @@ import (
 
 	"github.com/fabricgen/fabricgen/internal/lab/cli"
 	"github.com/fabricgen/fabricgen/internal/lab/shell"
-	"github.com/fabricgen/fabricgen/schema"
 )
 
 // cumulus emulates NVIDIA Cumulus Linux 5.9 with NVUE: `nv set`/`nv
@@ -368,7 +367,7 @@ func (c *cumulus) shell(user string) *shell.Shell {
 	}
 	run := func(argv []string, stdin string) (string, string, int) {
 		// Counters, optics and queues come from the lab's data plane.
-		if o, e, st, ok := c.env.DataPlane.Exec(schema.NvidiaCumulus, argv); ok {
+		if o, e, st, ok := c.env.DataPlane.Exec(c.env.Spec.Platform, argv); ok {
 			return o, e, st
 		}
 		if argv[0] == "nv" {
