@@ -13,6 +13,7 @@ import (
 	"github.com/fabricgen/fabricgen/internal/lab"
 	"github.com/fabricgen/fabricgen/internal/push/config"
 	"github.com/fabricgen/fabricgen/internal/push/dialect"
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/push/planfile"
 	"github.com/fabricgen/fabricgen/schema"
 )
@@ -144,7 +145,7 @@ func TestBrownfieldTakeover(t *testing.T) {
 		t.Run(string(dev.platform), func(t *testing.T) {
 			r := newBrownfieldRig(t, dev, brownfieldFile(t, dev))
 			d := r.lab.Device(dev.name)
-			dl, err := dialect.Lookup(dev.platform)
+			dl, err := platforms.Dialect(dev.platform)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -578,7 +579,7 @@ func hostTakeover(dev string, want ...string) func(t *testing.T, diff, before, a
 }
 
 func mustDialect(p schema.Platform) *dialect.Dialect {
-	d, err := dialect.Lookup(p)
+	d, err := platforms.Dialect(p)
 	if err != nil {
 		panic(err)
 	}
@@ -666,7 +667,7 @@ func TestNoTakeover(t *testing.T) {
 			if res[0].Status != StatusRefused {
 				t.Fatalf("apply --no-takeover: %s (%s)", res[0].Status, res[0].Reason)
 			}
-			dl, _ := dialect.Lookup(dev.platform)
+			dl, _ := platforms.Dialect(dev.platform)
 			sameConfig(t, dl, "a refused device changed", before, ldev.RunningConfig())
 			// Taken over once, the device's lines are fabricgen's: a
 			// second change with --no-takeover goes through.

@@ -3,7 +3,7 @@ package push
 import (
 	"strings"
 
-	"github.com/fabricgen/fabricgen/internal/push/dialect"
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -28,7 +28,7 @@ func (c SettingChange) String() string {
 // IsHost reports whether platform is a host NIC platform, whose diffs are
 // lists of "setting = value" facts rather than configuration text.
 func IsHost(platform string) bool {
-	d, err := dialect.Lookup(schema.Platform(platform))
+	d, err := platforms.Dialect(schema.Platform(platform))
 	return err == nil && d.Host
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/fabricgen/fabricgen/internal/push/config"
 	"github.com/fabricgen/fabricgen/internal/push/dialect"
 	"github.com/fabricgen/fabricgen/internal/push/state"
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/push/planfile"
 	"github.com/fabricgen/fabricgen/schema"
 )
@@ -59,7 +60,7 @@ func TestHostTwoCheckouts(t *testing.T) {
 		t.Run(string(pc.dev.platform), func(t *testing.T) {
 			r := newRig(t, pc.dev)
 			dev := r.lab.Device(pc.dev.name)
-			dl, _ := dialect.Lookup(pc.dev.platform)
+			dl, _ := platforms.Dialect(pc.dev.platform)
 			before, err := fetchDirect(r, pc.dev.name, dl, pc.dev.rendered)
 			if err != nil {
 				t.Fatal(err)

@@ -16,6 +16,7 @@ import (
 	"github.com/fabricgen/fabricgen/internal/lab"
 	"github.com/fabricgen/fabricgen/internal/push/config"
 	"github.com/fabricgen/fabricgen/internal/push/dialect"
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/push/planfile"
 	"github.com/fabricgen/fabricgen/schema"
 )
@@ -209,7 +210,7 @@ func TestPlatformConverges(t *testing.T) {
 			r := newRig(t, pc.dev)
 			dev := r.lab.Device(pc.dev.name)
 			factory := dev.RunningConfig()
-			dl, _ := dialect.Lookup(pc.dev.platform)
+			dl, _ := platforms.Dialect(pc.dev.platform)
 			fetched, err := fetchDirect(r, pc.dev.name, dl, pc.dev.rendered)
 			if err != nil {
 				t.Fatal(err)
@@ -328,7 +329,7 @@ func checkPatch(t *testing.T, r *rig, pc platformCase, diff string) {
 		}
 		t.Skip("patch(1) not found: skipping the patch round trip")
 	}
-	dl, _ := dialect.Lookup(pc.dev.platform)
+	dl, _ := platforms.Dialect(pc.dev.platform)
 	running, err := fetchDirect(r, pc.dev.name, dl, pc.dev.rendered)
 	if err != nil {
 		t.Fatal(err)
@@ -398,7 +399,7 @@ func TestStalePlanRefused(t *testing.T) {
 			if res[0].Status != StatusStale {
 				t.Fatalf("apply after out-of-band change: %s (%s), want stale", res[0].Status, res[0].Reason)
 			}
-			dl, _ := dialect.Lookup(pc.dev.platform)
+			dl, _ := platforms.Dialect(pc.dev.platform)
 			if config.Normalize(dev.RunningConfig(), dl) != config.Normalize(changed, dl) {
 				t.Errorf("a stale device was changed")
 			}
@@ -430,7 +431,7 @@ func TestFailureRollsBack(t *testing.T) {
 				if res[0].Status != StatusRolledBack {
 					t.Fatalf("apply with fault %s: %s (%s), want rolled back", fc.name, res[0].Status, res[0].Reason)
 				}
-				dl, _ := dialect.Lookup(pc.dev.platform)
+				dl, _ := platforms.Dialect(pc.dev.platform)
 				backup := readFile(t, res[0].Backup)
 				if dl.Host {
 					// A host has no config file: what can be compared is
@@ -514,7 +515,7 @@ func TestFailFast(t *testing.T) {
 	if res[0].Status != StatusRolledBack || res[1].Status != StatusSkipped {
 		t.Fatalf("results: %s (%s), %s (%s); want rolled back, skipped", res[0].Status, res[0].Reason, res[1].Status, res[1].Reason)
 	}
-	dl, _ := dialect.Lookup(schema.AristaEOS)
+	dl, _ := platforms.Dialect(schema.AristaEOS)
 	if config.Normalize(r.lab.Device("leaf2").RunningConfig(), dl) != config.Normalize(before, dl) {
 		t.Error("a skipped device was changed")
 	}

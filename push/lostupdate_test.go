@@ -12,7 +12,7 @@ import (
 
 	"github.com/fabricgen/fabricgen/internal/lab"
 	"github.com/fabricgen/fabricgen/internal/push/config"
-	"github.com/fabricgen/fabricgen/internal/push/dialect"
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -151,7 +151,7 @@ func TestManagedLineChangedDuringStage(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			dl, _ := dialect.Lookup(pc.dev.platform)
+			dl, _ := platforms.Dialect(pc.dev.platform)
 			if lu.restoredByLines {
 				cmp, err := config.CompareRestore(pc.dev.name, running, td.RunningConfig(), pc.dev.rendered, dl)
 				if err != nil {

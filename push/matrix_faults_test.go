@@ -13,6 +13,7 @@ import (
 	"github.com/fabricgen/fabricgen/internal/lab"
 	"github.com/fabricgen/fabricgen/internal/push/config"
 	"github.com/fabricgen/fabricgen/internal/push/dialect"
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -60,7 +61,7 @@ func faultCases() []faultCase {
 		{name: "timer expires during the verify read", applies: hasTimer,
 			arm: func(t *testing.T, r *rig, pc platformCase, opts *ApplyOptions) []string {
 				dev := r.lab.Device(pc.dev.name)
-				dl, _ := dialect.Lookup(pc.dev.platform)
+				dl, _ := platforms.Dialect(pc.dev.platform)
 				var once sync.Once
 				opts.Events = func(e Event) {
 					if e.Step == "verify" {
@@ -178,7 +179,7 @@ func TestFaultMatrix(t *testing.T) {
 							t.Fatal(err)
 						}
 					}
-					dl, _ := dialect.Lookup(pc.dev.platform)
+					dl, _ := platforms.Dialect(pc.dev.platform)
 					if !sameNormalized(dl, td.RunningConfig(), dev.RunningConfig()) {
 						verdict = "reported " + string(res[0].Status) + ", but the device is not its state before plus the other administrator's change"
 					}

@@ -11,6 +11,7 @@ import (
 	"github.com/fabricgen/fabricgen/internal/push/dialect"
 	"github.com/fabricgen/fabricgen/internal/push/session"
 	"github.com/fabricgen/fabricgen/internal/push/state"
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -92,9 +93,9 @@ func (o *Options) dialect(p schema.Platform) (*dialect.Dialect, error) {
 	return d, nil
 }
 
-// lookupDialect is dialect.Lookup, checked against the transactions table.
+// lookupDialect is platforms.Dialect, checked against the transactions table.
 func lookupDialect(p schema.Platform) (*dialect.Dialect, error) {
-	d, err := dialect.Lookup(p)
+	d, err := platforms.Dialect(p)
 	if err != nil {
 		return nil, err
 	}

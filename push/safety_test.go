@@ -19,6 +19,7 @@ import (
 	"github.com/fabricgen/fabricgen/internal/push/config"
 	"github.com/fabricgen/fabricgen/internal/push/dialect"
 	"github.com/fabricgen/fabricgen/internal/push/state"
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/push/planfile"
 	"github.com/fabricgen/fabricgen/schema"
 	"golang.org/x/crypto/ssh"
@@ -77,7 +78,7 @@ func TestEditedPlanNeverReachesTheDevice(t *testing.T) {
 			if res[0].Status != StatusRefused || !strings.Contains(res[0].Reason, "plan file does not match its intent") {
 				t.Fatalf("edited plan: %s (%s), want refused", res[0].Status, res[0].Reason)
 			}
-			dl, _ := dialect.Lookup(pc.dev.platform)
+			dl, _ := platforms.Dialect(pc.dev.platform)
 			sameConfig(t, dl, "the device changed after a refused plan", before, dev.RunningConfig())
 			for _, h := range dev.History() {
 				if strings.Contains(h, "evil") {
@@ -161,7 +162,7 @@ func TestPlanMustMatchTheIntent(t *testing.T) {
 			if tc.name == "inventory points elsewhere" && !strings.Contains(res[0].Reason, "127.0.0.1:9") {
 				t.Errorf("the refusal does not name both addresses: %s", res[0].Reason)
 			}
-			dl, _ := dialect.Lookup(pc.dev.platform)
+			dl, _ := platforms.Dialect(pc.dev.platform)
 			sameConfig(t, dl, "device changed", before, dev.RunningConfig())
 		})
 	}
@@ -218,7 +219,7 @@ func TestConcurrentAppliesNeverBothWin(t *testing.T) {
 			if resA[0].Status == StatusApplied && resB[0].Status == StatusApplied {
 				t.Fatal("both runs report applied")
 			}
-			dl, _ := dialect.Lookup(pc.dev.platform)
+			dl, _ := platforms.Dialect(pc.dev.platform)
 			now, err := fetchDirect(r, pc.dev.name, dl, pc.dev.rendered)
 			if err != nil {
 				t.Fatal(err)
@@ -304,7 +305,7 @@ func TestHardStopSaysWhatTheDeviceHas(t *testing.T) {
 		t.Run(string(pc.dev.platform), func(t *testing.T) {
 			r := newRig(t, pc.dev)
 			dev := r.lab.Device(pc.dev.name)
-			dl, _ := dialect.Lookup(pc.dev.platform)
+			dl, _ := platforms.Dialect(pc.dev.platform)
 			before, err := fetchDirect(r, pc.dev.name, dl, pc.dev.rendered)
 			if err != nil {
 				t.Fatal(err)
@@ -391,7 +392,7 @@ func TestKilledRunIsFoundNextTime(t *testing.T) {
 	pc := caseOf(t, schema.CiscoNXOS) // changes apply line by line
 	r := newRig(t, pc.dev)
 	dev := r.lab.Device(pc.dev.name)
-	dl, _ := dialect.Lookup(pc.dev.platform)
+	dl, _ := platforms.Dialect(pc.dev.platform)
 	before, err := fetchDirect(r, pc.dev.name, dl, pc.dev.rendered)
 	if err != nil {
 		t.Fatal(err)
@@ -492,7 +493,7 @@ func TestRollbackRemovesWhatApplyCreated(t *testing.T) {
 		t.Run(string(pc.dev.platform), func(t *testing.T) {
 			r := newRig(t, pc.dev)
 			dev := r.lab.Device(pc.dev.name)
-			dl, _ := dialect.Lookup(pc.dev.platform)
+			dl, _ := platforms.Dialect(pc.dev.platform)
 			before, err := fetchDirect(r, pc.dev.name, dl, pc.dev.rendered)
 			if err != nil {
 				t.Fatal(err)
@@ -777,7 +778,7 @@ func TestNXOSRollsBackFromEveryMode(t *testing.T) {
 			if !strings.Contains(res[0].Reason, "the device rejected") {
 				t.Errorf("the result does not say the command was rejected: %s", res[0].Reason)
 			}
-			dl, _ := dialect.Lookup(schema.CiscoNXOS)
+			dl, _ := platforms.Dialect(schema.CiscoNXOS)
 			sameConfig(t, dl, "device after rollback", before, dev.RunningConfig())
 		})
 	}
@@ -879,7 +880,7 @@ func TestCommitTimerExpiresDuringVerify(t *testing.T) {
 			if res[0].Status != StatusRolledBack {
 				t.Fatalf("%s (%s), want rolled back", res[0].Status, res[0].Reason)
 			}
-			dl, _ := dialect.Lookup(pc.dev.platform)
+			dl, _ := platforms.Dialect(pc.dev.platform)
 			sameConfig(t, dl, "device after its timer rolled it back", before, dev.RunningConfig())
 		})
 	}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/fabricgen/fabricgen/internal/lab"
 	"github.com/fabricgen/fabricgen/internal/push/config"
-	"github.com/fabricgen/fabricgen/internal/push/dialect"
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -86,7 +86,7 @@ func TestRollbackKeepsAnotherAdminsChange(t *testing.T) {
 			pc := pcs[tc.platform]
 			r := newRig(t, pc.dev)
 			dev := r.lab.Device(pc.dev.name)
-			dl, _ := dialect.Lookup(pc.dev.platform)
+			dl, _ := platforms.Dialect(pc.dev.platform)
 			before, err := fetchDirect(r, pc.dev.name, dl, pc.dev.rendered)
 			if err != nil {
 				t.Fatal(err)
@@ -184,7 +184,7 @@ func TestOutOfBandChangeDuringVerify(t *testing.T) {
 		t.Run(string(pc.dev.platform), func(t *testing.T) {
 			r := newRig(t, pc.dev)
 			dev := r.lab.Device(pc.dev.name)
-			dl, _ := dialect.Lookup(pc.dev.platform)
+			dl, _ := platforms.Dialect(pc.dev.platform)
 			if dl.Host {
 				// Hosts: the intent applied, then only the MTU changes.
 				if res := r.apply(r.plan(), t.TempDir()); res[0].Status != StatusApplied {

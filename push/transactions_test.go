@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/fabricgen/fabricgen/internal/push/dialect"
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -22,7 +22,7 @@ func transactionProblems(table map[schema.Platform]transaction) []string {
 			out = append(out, fmt.Sprintf("%s: no transaction (add its line to transactions in push/transactions.go)", p))
 			continue
 		}
-		dl, err := dialect.Lookup(p)
+		dl, err := platforms.Dialect(p)
 		switch {
 		case err != nil:
 			out = append(out, fmt.Sprintf("%s: %v", p, err))

@@ -10,7 +10,7 @@ import (
 
 	"github.com/fabricgen/fabricgen/internal/lab"
 	"github.com/fabricgen/fabricgen/internal/push/config"
-	"github.com/fabricgen/fabricgen/internal/push/dialect"
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -23,7 +23,7 @@ import (
 func truth(t *testing.T, r *rig, platform schema.Platform, res Result, before string) string {
 	t.Helper()
 	dev := r.lab.Device(res.Device)
-	dl, err := dialect.Lookup(platform)
+	dl, err := platforms.Dialect(platform)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +94,7 @@ func truth(t *testing.T, r *rig, platform schema.Platform, res Result, before st
 // script sets), for truth's backup.
 func readBack(t *testing.T, r *rig, d testDevice) string {
 	t.Helper()
-	dl, err := dialect.Lookup(d.platform)
+	dl, err := platforms.Dialect(d.platform)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,7 +181,7 @@ func TestCommitTimerExpiresDuringVerifyRead(t *testing.T) {
 			r := newRig(t, pc.dev)
 			dev := r.lab.Device(pc.dev.name)
 			before := readBack(t, r, pc.dev)
-			dl, _ := dialect.Lookup(pc.dev.platform)
+			dl, _ := platforms.Dialect(pc.dev.platform)
 			p := r.plan()
 			opts := r.applyOpts()
 			var once sync.Once

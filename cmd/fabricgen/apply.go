@@ -14,8 +14,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/fabricgen/fabricgen/internal/push/dialect"
 	"github.com/fabricgen/fabricgen/internal/push/state"
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/push"
 	"github.com/fabricgen/fabricgen/push/planfile"
 	"github.com/fabricgen/fabricgen/schema"
@@ -285,7 +285,7 @@ func notInPlan(f *schema.Fabric, p *planfile.Plan, globs []string) []string {
 		if p.Device(d.Name) != nil {
 			continue
 		}
-		if _, err := dialect.Lookup(d.Platform.V); err != nil {
+		if _, err := platforms.Dialect(d.Platform.V); err != nil {
 			continue
 		}
 		selected := len(globs) == 0

@@ -21,11 +21,11 @@ import (
 	"github.com/fabricgen/fabricgen/check"
 	"github.com/fabricgen/fabricgen/internal/check/snapshot"
 	"github.com/fabricgen/fabricgen/internal/lab"
-	"github.com/fabricgen/fabricgen/internal/push/dialect"
 	"github.com/fabricgen/fabricgen/internal/push/state"
 	"github.com/fabricgen/fabricgen/internal/readlimit"
 	"github.com/fabricgen/fabricgen/lint"
 	"github.com/fabricgen/fabricgen/lint/format"
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/push"
 	"github.com/fabricgen/fabricgen/push/planfile"
 	"github.com/fabricgen/fabricgen/schema"
@@ -143,7 +143,7 @@ func (d *demo) run(args []string, vf *varFlags, parallelism int) error {
 	demoCredentials(f)
 	var pushable []*schema.Device
 	for _, dv := range f.Devices {
-		if _, err := dialect.Lookup(dv.Platform.V); err == nil {
+		if _, err := platforms.Dialect(dv.Platform.V); err == nil {
 			pushable = append(pushable, dv)
 		}
 	}

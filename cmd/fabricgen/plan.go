@@ -15,9 +15,9 @@ import (
 
 	"github.com/fabricgen/fabricgen/diag"
 	"github.com/fabricgen/fabricgen/internal/natsort"
-	"github.com/fabricgen/fabricgen/internal/push/dialect"
 	"github.com/fabricgen/fabricgen/internal/push/session"
 	"github.com/fabricgen/fabricgen/lint"
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/push"
 	"github.com/fabricgen/fabricgen/push/planfile"
 	"github.com/fabricgen/fabricgen/schema"
@@ -196,7 +196,7 @@ func renderDevices(ctx context.Context, f *schema.Fabric, devs []*schema.Device,
 	run := &planRun{f: f}
 	var pushable []*schema.Device
 	for _, d := range devs {
-		if _, err := dialect.Lookup(d.Platform.V); err != nil {
+		if _, err := platforms.Dialect(d.Platform.V); err != nil {
 			run.skipped = append(run.skipped, fmt.Sprintf("%s (%s)", d.Name, d.Platform.V))
 			continue
 		}
@@ -463,7 +463,7 @@ func writePlanHuman(w io.Writer, p *planfile.Plan, skipped []string, v planView)
 		fmt.Fprintf(w, "No changes: %s\n", nameRanges(unchanged))
 	}
 	if len(skipped) > 0 {
-		fmt.Fprintf(w, "Not planned (plan/apply supports %s): %s\n", strings.Join(dialect.Supported(), ", "), termLine(strings.Join(skipped, ", ")))
+		fmt.Fprintf(w, "Not planned (plan/apply supports %s): %s\n", strings.Join(platforms.Pushable(), ", "), termLine(strings.Join(skipped, ", ")))
 	}
 	if v.summary && p.HasChanges() {
 		fmt.Fprintln(w, "\nDiffs not shown (--summary): plan without it shows them, --device NAME one device's.")

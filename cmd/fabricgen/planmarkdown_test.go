@@ -11,7 +11,7 @@ import (
 	"github.com/fabricgen/fabricgen/diag"
 	"github.com/fabricgen/fabricgen/internal/golden"
 	"github.com/fabricgen/fabricgen/internal/push/config"
-	"github.com/fabricgen/fabricgen/internal/push/dialect"
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/push/planfile"
 	"github.com/fabricgen/fabricgen/schema"
 	"github.com/fabricgen/fabricgen/templates"
@@ -32,7 +32,7 @@ func freshPlan(t *testing.T, example string, vars map[string]string) *planfile.P
 	}
 	var devs []*schema.Device
 	for _, d := range f.Devices {
-		if _, err := dialect.Lookup(d.Platform.V); err == nil {
+		if _, err := platforms.Dialect(d.Platform.V); err == nil {
 			devs = append(devs, d)
 		}
 	}
@@ -42,7 +42,7 @@ func freshPlan(t *testing.T, example string, vars map[string]string) *planfile.P
 	}
 	p := &planfile.Plan{FormatVersion: planfile.FormatVersion, Fabric: f.Name, Dir: "examples/" + example}
 	for i, d := range devs {
-		dl, err := dialect.Lookup(d.Platform.V)
+		dl, err := platforms.Dialect(d.Platform.V)
 		if err != nil {
 			t.Fatal(err)
 		}

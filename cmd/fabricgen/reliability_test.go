@@ -19,6 +19,7 @@ import (
 	"github.com/fabricgen/fabricgen/internal/push/config"
 	"github.com/fabricgen/fabricgen/internal/push/dialect"
 	"github.com/fabricgen/fabricgen/internal/push/state"
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/push/planfile"
 	"github.com/fabricgen/fabricgen/schema"
 )
@@ -126,7 +127,7 @@ type relCase struct {
 
 func newRelCase(t *testing.T, pc relPlatform, ref *relRef) *relCase {
 	t.Helper()
-	dl, err := dialect.Lookup(pc.platform)
+	dl, err := platforms.Dialect(pc.platform)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 
 	"github.com/fabricgen/fabricgen/internal/lab/cli"
 	"github.com/fabricgen/fabricgen/internal/push/config"
-	"github.com/fabricgen/fabricgen/internal/push/dialect"
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 	"github.com/fabricgen/fabricgen/templates"
 )
@@ -118,7 +118,7 @@ func acceptConfigDB(t *testing.T, device, rendered string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	dl, err := dialect.Lookup(schema.SONiC)
+	dl, err := platforms.Dialect(schema.SONiC)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,6 +24,7 @@ import (
 	"github.com/fabricgen/fabricgen/internal/lab/cli"
 	"github.com/fabricgen/fabricgen/internal/lab/dataplane"
 	"github.com/fabricgen/fabricgen/internal/readlimit"
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -284,11 +285,11 @@ func (l *Lab) Close() error {
 
 // RunningConfigFile names the file `fabricgen lab up --running-config`
 // reads for a device: NAME.EXT with the platform's extension in the lab's
-// registry (RunningConfigFormats), or NAME.cfg for a platform the lab does
+// platform folder (RunningConfigFormats), or NAME.cfg for a platform the lab does
 // not emulate (Start refuses it with the platforms it knows).
 func RunningConfigFile(name string, p schema.Platform) string {
-	if e, ok := emulators()[p]; ok {
-		return name + "." + e.ext
+	if pl, ok := emulated(platforms.All(), p); ok {
+		return name + "." + pl.RunningConfig.Ext
 	}
 	return name + ".cfg"
 }

@@ -4,46 +4,10 @@ import (
 	"fmt"
 
 	"github.com/fabricgen/fabricgen/internal/lab/cli"
-	"github.com/fabricgen/fabricgen/internal/lab/emulator/cumulus"
-	"github.com/fabricgen/fabricgen/internal/lab/emulator/eos"
-	"github.com/fabricgen/fabricgen/internal/lab/emulator/host"
-	"github.com/fabricgen/fabricgen/internal/lab/emulator/junos"
-	"github.com/fabricgen/fabricgen/internal/lab/emulator/nxos"
-	"github.com/fabricgen/fabricgen/internal/lab/emulator/sonic"
+	"github.com/fabricgen/fabricgen/internal/platform"
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 )
-
-// emulatorFactory builds the emulator of one device.
-type emulatorFactory func(env *cli.Env) (cli.Emulator, error)
-
-// emulatorSpec is one platform's row of the lab's registry: its emulator
-// and the form of the configuration it exports and starts from.
-type emulatorSpec struct {
-	build emulatorFactory
-	// ext is the extension of the file lab up --running-config reads and
-	// lab show's output is saved as: NAME.ext.
-	ext string
-	// form says what that file holds, for help texts.
-	form string
-}
-
-// registry maps every platform the lab emulates to its row. Adding a
-// platform to the lab means adding its row here; TestRegistryComplete fails
-// for a platform of schema.Platforms() without one.
-type registry map[schema.Platform]emulatorSpec
-
-// emulators returns the lab's registry: one emulator per platform.
-func emulators() registry {
-	return registry{
-		schema.AristaEOS:     {eos.New, "cfg", "show running-config text"},
-		schema.CiscoNXOS:     {nxos.New, "cfg", "show running-config text"},
-		schema.JuniperJunos:  {junos.New, "cfg", "show configuration | display set"},
-		schema.NvidiaCumulus: {cumulus.New, "cfg", "nv config show -o commands"},
-		schema.SONiC:         {sonic.New, "json", "config_db.json"},
-		schema.NvidiaMLNX:    {host.New, "sh", "the commands that give a factory host its NIC state"},
-		schema.LinuxDCB:      {host.New, "sh", "the commands that give a factory host its NIC state"},
-	}
-}
 
 // RunningConfigFormat is what one platform's saved configuration looks
 // like: the file `fabricgen lab up --running-config` reads for a device
@@ -59,22 +23,33 @@ type RunningConfigFormat struct {
 // RunningConfigFormats returns every platform's RunningConfigFormat in
 // the order of schema.Platforms.
 func RunningConfigFormats() []RunningConfigFormat {
-	reg := emulators()
-	out := make([]RunningConfigFormat, 0, len(reg))
+	var out []RunningConfigFormat
 	for _, p := range schema.Platforms() {
-		if e, ok := reg[p]; ok {
-			out = append(out, RunningConfigFormat{p, e.ext, e.form})
+		if pl, ok := emulated(platforms.All(), p); ok {
+			out = append(out, RunningConfigFormat{p, pl.RunningConfig.Ext, pl.RunningConfig.Form})
 		}
 	}
 	return out
 }
 
-// missing returns the platforms among want that r has no emulator for, in
-// want's order.
-func (r registry) missing(want []schema.Platform) []schema.Platform {
+// emulated returns the platform p of all when its folder gives the lab
+// all it needs (an emulator and the form of its saved configuration).
+func emulated(all []platform.Platform, p schema.Platform) (platform.Platform, bool) {
+	for _, pl := range all {
+		if pl.Name == p {
+			ok := pl.Emulator != nil && pl.RunningConfig.Ext != "" && pl.RunningConfig.Form != ""
+			return pl, ok
+		}
+	}
+	return platform.Platform{}, false
+}
+
+// missingEmulators returns the platforms among want that all gives the
+// lab no emulator for, in want's order.
+func missingEmulators(all []platform.Platform, want []schema.Platform) []schema.Platform {
 	var out []schema.Platform
 	for _, p := range want {
-		if e := r[p]; e.build == nil || e.ext == "" || e.form == "" {
+		if _, ok := emulated(all, p); !ok {
 			out = append(out, p)
 		}
 	}
@@ -84,11 +59,11 @@ func (r registry) missing(want []schema.Platform) []schema.Platform {
 // newEmulator returns the emulator for a platform, or an error naming the
 // platforms the lab knows.
 func newEmulator(env *cli.Env) (cli.Emulator, error) {
-	f := emulators()[env.Spec.Platform].build
-	if f == nil {
+	pl, ok := emulated(platforms.All(), env.Spec.Platform)
+	if !ok {
 		return nil, fmt.Errorf("unknown platform %q: use one of %v", env.Spec.Platform, schema.Platforms())
 	}
 	// The constructors' errors name the offending line of the running
 	// configuration; callers add the device and file.
-	return f(env)
+	return pl.Emulator(env)
 }

@@ -4,29 +4,29 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/fabricgen/fabricgen/internal/platform"
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
 // TestRegistryComplete fails naming every platform of schema.Platforms()
-// the lab has no emulator for, and checks the check itself on tables with
-// one row removed.
+// the lab has no emulator for, and checks the check itself on registries
+// with one platform's line, emulator or file form removed.
 func TestRegistryComplete(t *testing.T) {
-	if miss := emulators().missing(schema.Platforms()); len(miss) > 0 {
-		t.Fatalf("the lab has no emulator for %v: add a row to emulators() in internal/lab/platform.go", miss)
+	if miss := missingEmulators(platforms.All(), schema.Platforms()); len(miss) > 0 {
+		t.Fatalf("the lab has no emulator for %v: give the folder its emulator/ and RunningConfig (platforms/<name>/platform.go)", miss)
 	}
-	for _, drop := range schema.Platforms() {
-		t.Run("without/"+string(drop), func(t *testing.T) {
-			reg := emulators()
-			delete(reg, drop)
-			if got := reg.missing(schema.Platforms()); !slices.Equal(got, []schema.Platform{drop}) {
-				t.Errorf("missing() = %v, want [%s]", got, drop)
-			}
-			reg = emulators()
-			e := reg[drop]
-			e.ext = ""
-			reg[drop] = e
-			if got := reg.missing(schema.Platforms()); !slices.Equal(got, []schema.Platform{drop}) {
-				t.Errorf("with no file extension: missing() = %v, want [%s]", got, drop)
+	for i, p := range platforms.All() {
+		t.Run("without/"+string(p.Name), func(t *testing.T) {
+			for what, change := range map[string]func(all []platform.Platform) []platform.Platform{
+				"line":      func(all []platform.Platform) []platform.Platform { return slices.Delete(all, i, i+1) },
+				"emulator":  func(all []platform.Platform) []platform.Platform { all[i].Emulator = nil; return all },
+				"extension": func(all []platform.Platform) []platform.Platform { all[i].RunningConfig.Ext = ""; return all },
+				"form":      func(all []platform.Platform) []platform.Platform { all[i].RunningConfig.Form = ""; return all },
+			} {
+				if got := missingEmulators(change(platforms.All()), schema.Platforms()); !slices.Equal(got, []schema.Platform{p.Name}) {
+					t.Errorf("without its %s: missingEmulators() = %v, want [%s]", what, got, p.Name)
+				}
 			}
 		})
 	}
@@ -51,18 +51,20 @@ func TestRegistryBuildsEveryPlatform(t *testing.T) {
 	}
 }
 
-// TestRunningConfigFile pins the saved-configuration file of each
-// platform, which lab show users save and lab up --running-config reads,
-// and RunningConfigFormats lists every platform once, in order.
+// TestRunningConfigFile: the saved-configuration file of each platform,
+// which lab show users save and lab up --running-config reads, is NAME
+// with its folder's extension (NAME.cfg for a platform the lab does not
+// know), and RunningConfigFormats lists every platform once, in order.
+// The extensions and forms themselves are pinned by the CLI docs
+// (TestCLIDocs) and push's brownfield testdata file names.
 func TestRunningConfigFile(t *testing.T) {
-	want := map[schema.Platform]string{
-		schema.AristaEOS: "d.cfg", schema.CiscoNXOS: "d.cfg", schema.JuniperJunos: "d.cfg", schema.NvidiaCumulus: "d.cfg",
-		schema.SONiC: "d.json", schema.NvidiaMLNX: "d.sh", schema.LinuxDCB: "d.sh", "ios": "d.cfg",
-	}
-	for p, file := range want {
-		if got := RunningConfigFile("d", p); got != file {
-			t.Errorf("RunningConfigFile(d, %s) = %s, want %s", p, got, file)
+	for _, p := range platforms.All() {
+		if got, want := RunningConfigFile("d", p.Name), "d."+p.RunningConfig.Ext; got != want {
+			t.Errorf("RunningConfigFile(d, %s) = %s, want %s", p.Name, got, want)
 		}
+	}
+	if got := RunningConfigFile("d", "ios"); got != "d.cfg" {
+		t.Errorf("RunningConfigFile(d, ios) = %s, want d.cfg", got)
 	}
 	var got []schema.Platform
 	for _, f := range RunningConfigFormats() {

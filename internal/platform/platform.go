@@ -11,11 +11,12 @@ import (
 	"sort"
 
 	"github.com/fabricgen/fabricgen/internal/check/collect"
+	"github.com/fabricgen/fabricgen/internal/lab/cli"
 	"github.com/fabricgen/fabricgen/internal/lab/dataplane"
+	"github.com/fabricgen/fabricgen/internal/push/dialect"
 	"github.com/fabricgen/fabricgen/internal/qosread"
-	"github.com/fabricgen/fabricgen/templates/view"
-
 	"github.com/fabricgen/fabricgen/schema"
+	"github.com/fabricgen/fabricgen/templates/view"
 )
 
 // Platform is everything fabricgen knows about one platform, as its folder
@@ -28,6 +29,17 @@ type Platform struct {
 	Folder string
 
 	// Push and lab parts (dialect, emulator) go below this line.
+
+	// Dialect builds the platform's push dialect (a fresh value each
+	// call, so a caller may keep or change it): how push opens a
+	// session, reads, diffs and applies (dialect.go).
+	Dialect func() *dialect.Dialect
+	// Emulator builds the lab's emulator of one of the platform's
+	// devices (emulator/).
+	Emulator func(env *cli.Env) (cli.Emulator, error)
+	// RunningConfig is the form of the configuration the lab exports
+	// and starts from (lab show, lab up --running-config).
+	RunningConfig RunningConfig
 
 	// Read-back, data-plane and check parts (reader, responder,
 	// collector) go below this line.
@@ -64,6 +76,16 @@ type Platform struct {
 	Fidelity string
 }
 
+// RunningConfig is what one platform's saved configuration looks like:
+// the file `fabricgen lab up --running-config` reads for a device
+// (NAME.Ext) and the form `fabricgen lab show` prints.
+type RunningConfig struct {
+	// Ext is the file extension, without the dot.
+	Ext string
+	// Form says in words what the file holds, for help texts.
+	Form string
+}
+
 // Part is one piece a platform folder provides, and how to tell it is
 // there.
 type Part struct {
@@ -80,6 +102,11 @@ func Parts() []Part {
 	parts := []Part{
 		{Name: "name", File: "platform.go", Present: func(p Platform) bool { return p.Name != "" && p.Folder != "" }},
 		// Push and lab parts.
+		{Name: "push dialect", File: "dialect.go", Present: func(p Platform) bool { return p.Dialect != nil }},
+		{Name: "lab emulator", File: "emulator/", Present: func(p Platform) bool { return p.Emulator != nil }},
+		{Name: "running-config file form", File: "platform.go", Present: func(p Platform) bool {
+			return p.RunningConfig.Ext != "" && p.RunningConfig.Form != ""
+		}},
 
 		// Read-back, data-plane and check parts.
 		// A switch must have a reader; a host has no running-config text

@@ -5,6 +5,7 @@ package cisconxos
 import (
 	"github.com/fabricgen/fabricgen/internal/lab/dataplane"
 	"github.com/fabricgen/fabricgen/internal/platform"
+	"github.com/fabricgen/fabricgen/platforms/cisco_nxos/emulator"
 	"github.com/fabricgen/fabricgen/schema"
 	"github.com/fabricgen/fabricgen/templates/view"
 )
@@ -19,6 +20,9 @@ func Platform() platform.Platform {
 		Name:   name,
 		Folder: "cisco_nxos",
 		// Push and lab parts.
+		Dialect:       dialect,
+		Emulator:      emulator.New,
+		RunningConfig: platform.RunningConfig{Ext: "cfg", Form: "show running-config text"},
 
 		// Read-back, data-plane and check parts.
 		Reader:    read,

@@ -5,6 +5,7 @@ package juniperjunos
 import (
 	"github.com/fabricgen/fabricgen/internal/lab/dataplane"
 	"github.com/fabricgen/fabricgen/internal/platform"
+	"github.com/fabricgen/fabricgen/platforms/juniper_junos/emulator"
 	"github.com/fabricgen/fabricgen/schema"
 	"github.com/fabricgen/fabricgen/templates/view"
 )
@@ -19,6 +20,9 @@ func Platform() platform.Platform {
 		Name:   name,
 		Folder: "juniper_junos",
 		// Push and lab parts.
+		Dialect:       dialect,
+		Emulator:      emulator.New,
+		RunningConfig: platform.RunningConfig{Ext: "cfg", Form: "show configuration | display set"},
 
 		// Read-back, data-plane and check parts.
 		Reader:    read,

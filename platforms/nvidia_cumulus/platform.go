@@ -5,6 +5,7 @@ package nvidiacumulus
 import (
 	"github.com/fabricgen/fabricgen/internal/lab/dataplane"
 	"github.com/fabricgen/fabricgen/internal/platform"
+	"github.com/fabricgen/fabricgen/platforms/nvidia_cumulus/emulator"
 	"github.com/fabricgen/fabricgen/schema"
 	"github.com/fabricgen/fabricgen/templates/view"
 )
@@ -19,6 +20,9 @@ func Platform() platform.Platform {
 		Name:   name,
 		Folder: "nvidia_cumulus",
 		// Push and lab parts.
+		Dialect:       dialect,
+		Emulator:      emulator.New,
+		RunningConfig: platform.RunningConfig{Ext: "cfg", Form: "nv config show -o commands"},
 
 		// Read-back, data-plane and check parts.
 		Reader:    read,

@@ -6,6 +6,7 @@ import (
 	"github.com/fabricgen/fabricgen/internal/lab/dataplane"
 	"github.com/fabricgen/fabricgen/internal/platform"
 	"github.com/fabricgen/fabricgen/platforms/internal/hostcheck"
+	"github.com/fabricgen/fabricgen/platforms/internal/hostemu"
 	"github.com/fabricgen/fabricgen/schema"
 	"github.com/fabricgen/fabricgen/templates/view"
 )
@@ -20,6 +21,9 @@ func Platform() platform.Platform {
 		Name:   name,
 		Folder: "nvidia_mlnx",
 		// Push and lab parts.
+		Dialect:       dialect,
+		Emulator:      hostemu.New(hostemu.NvidiaTools),
+		RunningConfig: platform.RunningConfig{Ext: "sh", Form: hostemu.RunningConfigForm},
 
 		// Read-back, data-plane and check parts.
 		Collector: hostcheck.Collector{DCQCN: true},

@@ -5,6 +5,7 @@ package sonic
 import (
 	"github.com/fabricgen/fabricgen/internal/lab/dataplane"
 	"github.com/fabricgen/fabricgen/internal/platform"
+	"github.com/fabricgen/fabricgen/platforms/sonic/emulator"
 	"github.com/fabricgen/fabricgen/schema"
 	"github.com/fabricgen/fabricgen/templates/view"
 )
@@ -19,6 +20,9 @@ func Platform() platform.Platform {
 		Name:   name,
 		Folder: "sonic",
 		// Push and lab parts.
+		Dialect:       dialect,
+		Emulator:      emulator.New,
+		RunningConfig: platform.RunningConfig{Ext: "json", Form: "config_db.json"},
 
 		// Read-back, data-plane and check parts.
 		Reader:    read,

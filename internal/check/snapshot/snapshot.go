@@ -141,7 +141,7 @@ func Take(ctx context.Context, devs []*schema.Device, opts Options) (*check.Snap
 	dialects := map[schema.Platform]*dialect.Dialect{}
 	for _, d := range devs {
 		if _, ok := dialects[d.Platform.V]; !ok {
-			dl, err := dialect.Lookup(d.Platform.V)
+			dl, err := platforms.Dialect(d.Platform.V)
 			if err == nil {
 				dialects[d.Platform.V] = dl
 			}
@@ -175,7 +175,7 @@ func readDevice(ctx context.Context, d *schema.Device, dl *dialect.Dialect, opts
 		return fail(err)
 	}
 	if dl == nil {
-		if dl, err = dialect.Lookup(d.Platform.V); err != nil {
+		if dl, err = platforms.Dialect(d.Platform.V); err != nil {
 			return fail(err)
 		}
 	}

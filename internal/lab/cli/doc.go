@@ -5,6 +5,6 @@
 // between an emulator and the SSH server (Emulator, Session, Reply, Term,
 // Env), and text helpers (UnifiedDiff, output filters, JSON).
 //
-// It knows no platform: each emulator under internal/lab/emulator builds
+// It knows no platform: each emulator under platforms/ builds
 // its grammar and behaviour on top of it.
 package cli

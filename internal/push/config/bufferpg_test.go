@@ -1,9 +1,10 @@
-package config
+package config_test
 
 import (
 	"strings"
 	"testing"
 
+	"github.com/fabricgen/fabricgen/internal/push/config"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -15,7 +16,7 @@ func TestBufferPGTakeover(t *testing.T) {
 	running := `{"PORT": {"Ethernet0": {"speed": "400000", "lanes": "0"}},
 "BUFFER_PG": {"Ethernet0|0": {"profile": "ingress_lossy_profile"}, "Ethernet0|3-4": {"profile": "pg_lossless_400000_5m_profile"}}}`
 	rendered := `{"PORT": {"Ethernet0": {"speed": "400000"}}, "BUFFER_PG": {"Ethernet0|3": {"profile": "pg_lossless_400000_5m_profile"}}}`
-	cmp, err := CompareConfigDB("leaf", running, rendered, d)
+	cmp, err := config.CompareConfigDB("leaf", running, rendered, d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +31,7 @@ func TestBufferPGTakeover(t *testing.T) {
 	}
 	applied := `{"PORT": {"Ethernet0": {"speed": "400000", "lanes": "0"}},
 "BUFFER_PG": {"Ethernet0|0": {"profile": "ingress_lossy_profile"}, "Ethernet0|3": {"profile": "pg_lossless_400000_5m_profile"}}}`
-	back, err := CompareRestore("leaf", applied, running, rendered, d)
+	back, err := config.CompareRestore("leaf", applied, running, rendered, d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,14 +52,14 @@ func TestWholeTableRemoved(t *testing.T) {
 "BUFFER_PG": {"Ethernet0|3": {"profile": "p"}, "Ethernet8|3": {"profile": "p"}}}`
 	rendered := `{"PORT": {"Ethernet0": {"speed": "400000"}, "Ethernet8": {"speed": "400000"}}}`
 	scope := `{"BUFFER_PG": {"Ethernet0|3": {"profile": "p"}, "Ethernet8|3": {"profile": "p"}}}`
-	cmp, err := compareConfigDB("leaf", running, rendered, scope, d)
+	cmp, err := config.CompareScoped("leaf", running, rendered, scope, d)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := strings.Join(cmp.Changes.Commands(), "\n"); got != `{"op":"remove","path":"/BUFFER_PG"}` {
 		t.Errorf("changes %q, want the table removed once", got)
 	}
-	back, err := CompareRestore("leaf", running, rendered, scope, d)
+	back, err := config.CompareRestore("leaf", running, rendered, scope, d)
 	if err != nil {
 		t.Fatal(err)
 	}

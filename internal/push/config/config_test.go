@@ -1,4 +1,4 @@
-package config
+package config_test
 
 import (
 	"fmt"
@@ -10,13 +10,15 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fabricgen/fabricgen/internal/push/config"
 	"github.com/fabricgen/fabricgen/internal/push/dialect"
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
 func mustDialect(t testing.TB, p schema.Platform) *dialect.Dialect {
 	t.Helper()
-	d, err := dialect.Lookup(p)
+	d, err := platforms.Dialect(p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +36,7 @@ func TestNormalizeDropsVolatile(t *testing.T) {
 			"hostname leaf2\n"},
 	}
 	for _, c := range cases {
-		if got := Normalize(c.in, mustDialect(t, c.platform)); got != c.want {
+		if got := config.Normalize(c.in, mustDialect(t, c.platform)); got != c.want {
 			t.Errorf("%s: Normalize = %q, want %q", c.platform, got, c.want)
 		}
 	}
@@ -72,14 +74,14 @@ interface Ethernet1
 
 func TestManagedKeepsOnlyOwnedSections(t *testing.T) {
 	d := mustDialect(t, schema.AristaEOS)
-	run, want := Managed(Parse(eosRunning, d), Parse(eosRendered, d), d)
-	gotRun := Canonical(run, d).Text(d.Indent)
+	run, want := config.Managed(config.Parse(eosRunning, d), config.Parse(eosRendered, d), d)
+	gotRun := config.Canonical(run, d).Text(d.Indent)
 	wantRun := "qos map dscp 26 to traffic-class 1\nip access-list ROCE\n   10 permit udp any any eq 4791\ninterface Ethernet1\n   mtu 1500\n   qos trust cos\n"
 	if gotRun != wantRun {
 		t.Errorf("managed running:\n%s\nwant:\n%s", gotRun, wantRun)
 	}
 	for _, unrelated := range []string{"MGMT", "hostname", "description", "Ethernet9"} {
-		if strings.Contains(gotRun, unrelated) || strings.Contains(Canonical(want, d).Text(d.Indent), unrelated) {
+		if strings.Contains(gotRun, unrelated) || strings.Contains(config.Canonical(want, d).Text(d.Indent), unrelated) {
 			t.Errorf("%s leaked into the managed sections", unrelated)
 		}
 	}
@@ -121,7 +123,7 @@ func TestChanges(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			d := mustDialect(t, c.platform)
-			cmp, err := Compare("dev", c.running, c.rendered, d)
+			cmp, err := config.Compare("dev", c.running, c.rendered, d)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -172,7 +174,7 @@ func TestUnifiedMatchesDiffAndPatch(t *testing.T) {
 		fa, fb := filepath.Join(dir, "a"), filepath.Join(dir, "b")
 		_ = os.WriteFile(fa, []byte(as), 0o600)
 		_ = os.WriteFile(fb, []byte(bs), 0o600)
-		ours := Unified("a", "b", as, bs)
+		ours := config.Unified("a", "b", as, bs)
 		gnu, _ := exec.Command("diff", "-u", fa, fb).Output()
 		if g, o := reHunk.FindAllString(string(gnu), -1), reHunk.FindAllString(ours.Text, -1); strings.Join(g, "\n") != strings.Join(o, "\n") {
 			t.Errorf("case %d: hunks differ from diff -u:\nours: %v\ngnu:  %v", i, o, g)
@@ -189,7 +191,7 @@ func TestUnifiedMatchesDiffAndPatch(t *testing.T) {
 }
 
 func TestUnifiedNoChanges(t *testing.T) {
-	if d := Unified("a", "b", "x\ny", "x\ny\n"); d.Text != "" || d.Added != 0 || d.Removed != 0 {
+	if d := config.Unified("a", "b", "x\ny", "x\ny\n"); d.Text != "" || d.Added != 0 || d.Removed != 0 {
 		t.Errorf("equal texts (modulo final newline) gave %+v", d)
 	}
 }
@@ -217,9 +219,9 @@ func TestHostFactsFromMlnxQos(t *testing.T) {
 	// The DSCP table is read from the APP table, which has the explicit
 	// entries only: 26 is there, 48 is not (mlnx_qos's own table shows
 	// every DSCP, defaults included).
-	state := HostState([]string{"mlnx_qos -i ens1f0np0", "dcb -N app show dev ens1f0np0 dscp-prio"}, []string{mlnxShow, "dscp-prio 26:3\n"})
+	state := config.HostState([]string{"mlnx_qos -i ens1f0np0", "dcb -N app show dev ens1f0np0 dscp-prio"}, []string{mlnxShow, "dscp-prio 26:3\n"})
 	d := mustDialect(t, schema.NvidiaMLNX)
-	cmp, err := Compare("nic", state, script, d)
+	cmp, err := config.Compare("nic", state, script, d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,7 +241,7 @@ func TestHostScriptErrors(t *testing.T) {
 		`echo 1 > "/sys/$UNSET/x"`,
 		"mlnx_qos -i eth0 --bogus 1",
 	} {
-		if _, err := ParseHostScript(bad + "\n"); err == nil {
+		if _, err := config.ParseHostScript(bad + "\n"); err == nil {
 			t.Errorf("%q: no error", bad)
 		}
 	}
@@ -251,13 +253,13 @@ func FuzzParse(f *testing.F) {
 	f.Add("a\n\tb\n  c\n d\ne")
 	d := mustDialect(f, schema.AristaEOS)
 	f.Fuzz(func(t *testing.T, s string) {
-		tr := Parse(s, d)
+		tr := config.Parse(s, d)
 		text := tr.Text(d.Indent)
-		if again := Parse(text, d).Text(d.Indent); again != text {
+		if again := config.Parse(text, d).Text(d.Indent); again != text {
 			t.Errorf("Parse(Text) not stable:\n%q\n%q", text, again)
 		}
-		run, want := Managed(tr, tr, d)
-		if !Changes(run, want, d).Empty() {
+		run, want := config.Managed(tr, tr, d)
+		if !config.Changes(run, want, d).Empty() {
 			t.Errorf("a config compared with itself has changes")
 		}
 	})
@@ -267,11 +269,11 @@ func FuzzParseHostScript(f *testing.F) {
 	f.Add("mlnx_qos -i e --trust dscp\ndcb pfc set dev e prio-pfc all:off 3:on\n")
 	f.Add("x=$(find /sys -printf '%f')\ncma_roce_tos -d \"$x\" -t 106\n")
 	f.Fuzz(func(t *testing.T, s string) {
-		actions, err := ParseHostScript(s)
+		actions, err := config.ParseHostScript(s)
 		if err != nil {
 			return
 		}
-		HostFacts(actions, HostState([]string{"x"}, []string{s}))
+		config.HostFacts(actions, config.HostState([]string{"x"}, []string{s}))
 	})
 }
 
@@ -280,14 +282,14 @@ func FuzzCompareConfigDB(f *testing.F) {
 	f.Add(`{}`, `{"WRED_PROFILE": {"AZURE_LOSSLESS": {"ecn": "ecn_all"}}}`)
 	d := mustDialect(f, schema.SONiC)
 	f.Fuzz(func(t *testing.T, running, rendered string) {
-		c, err := Compare("dev", running, rendered, d)
+		c, err := config.Compare("dev", running, rendered, d)
 		if err != nil {
 			return
 		}
 		if !c.Changes.Empty() && c.Diff.Text == "" {
 			t.Errorf("changes without a diff")
 		}
-		if self, err := Compare("dev", rendered, rendered, d); err == nil && !self.Changes.Empty() {
+		if self, err := config.Compare("dev", rendered, rendered, d); err == nil && !self.Changes.Empty() {
 			t.Errorf("a CONFIG_DB compared with itself has changes: %q", self.Changes.Commands())
 		}
 	})

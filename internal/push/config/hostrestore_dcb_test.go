@@ -1,10 +1,11 @@
-package config
+package config_test
 
 import (
 	"strings"
 	"testing"
 
-	"github.com/fabricgen/fabricgen/internal/push/dialect"
+	"github.com/fabricgen/fabricgen/internal/push/config"
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -15,17 +16,17 @@ import (
 // hybrid (the old TSA with the new bandwidths). The TSA and bandwidth
 // vectors go back together, every index, in one dcb ets set.
 func TestDCBETSRestoredInOneCommand(t *testing.T) {
-	dl, err := dialect.Lookup(schema.LinuxDCB)
+	dl, err := platforms.Dialect(schema.LinuxDCB)
 	if err != nil {
 		t.Fatal(err)
 	}
 	script := "dcb ets set dev enp1 prio-tc 0:0 1:1 2:2 3:3 4:4 5:5 6:6 7:7 tc-tsa 0:ets 1:ets 2:ets 3:ets 4:ets 5:ets 6:strict 7:ets tc-bw 0:50 1:0 2:0 3:50 4:0 5:0 6:0 7:0\n"
-	reads, err := HostReadCommands(script, dl)
+	reads, err := config.HostReadCommands(script, dl)
 	if err != nil || len(reads) != 1 {
 		t.Fatalf("read commands %q: %v", reads, err)
 	}
 	show := func(tsa, bw string) string {
-		return HostState(reads, []string{"prio-tc 0:0 1:1 2:2 3:3 4:4 5:5 6:6 7:7 tc-tsa " + tsa + " tc-bw " + bw + "\n"})
+		return config.HostState(reads, []string{"prio-tc 0:0 1:1 2:2 3:3 4:4 5:5 6:6 7:7 tc-tsa " + tsa + " tc-bw " + bw + "\n"})
 	}
 	backup := show("0:ets 1:ets 2:ets 3:ets 4:ets 5:ets 6:ets 7:strict", "0:30 1:10 2:0 3:0 4:60 5:0 6:0 7:0")
 	tests := []struct{ name, now string }{
@@ -36,7 +37,7 @@ func TestDCBETSRestoredInOneCommand(t *testing.T) {
 	const want = "dcb ets set dev enp1 tc-tsa 0:ets 1:ets 2:ets 3:ets 4:ets 5:ets 6:ets 7:strict tc-bw 0:30 1:10 2:0 3:0 4:60 5:0 6:0 7:0"
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			cmds, err := HostRestoreCommands(script, backup, tc.now)
+			cmds, err := config.HostRestoreCommands(script, backup, tc.now)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -51,7 +52,7 @@ func TestDCBETSRestoredInOneCommand(t *testing.T) {
 			}
 		})
 	}
-	if cmds, err := HostRestoreCommands(script, backup, backup); err != nil || len(cmds) != 0 {
+	if cmds, err := config.HostRestoreCommands(script, backup, backup); err != nil || len(cmds) != 0 {
 		t.Errorf("nothing differs: %q %v", cmds, err)
 	}
 }

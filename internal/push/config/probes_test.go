@@ -1,9 +1,10 @@
-package config
+package config_test
 
 import (
 	"strings"
 	"testing"
 
+	"github.com/fabricgen/fabricgen/internal/push/config"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -20,11 +21,11 @@ ethtool --get-tunable ens2f0 pfc-prevention-tout >/dev/null 2>&1 || { echo "h: n
 ethtool --show-priv-flags ens2f0 | grep -q '^fw-lldp-agent' || { echo "h: no flag" >&2; exit 1; }
 ethtool --set-priv-flags ens2f0 fw-lldp-agent off
 `
-	probes, err := HostProbes(script)
+	probes, err := config.HostProbes(script)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []HostProbe{
+	want := []config.HostProbe{
 		{"test -d /sys/class/net/ens2f0/device/infiniband", "h: ens2f0 has no RDMA device"},
 		{"test -e /sys/class/net/ens2f0/ecn/roce_np/cnp_dscp", "h: cnp_dscp is missing: MLNX_OFED's mlx5_core"},
 		{"dcb pfc show dev ens2f0 >/dev/null 2>&1", "h: no dcbnl"},
@@ -39,7 +40,7 @@ ethtool --set-priv-flags ens2f0 fw-lldp-agent off
 			t.Errorf("probe %d: %+v, want %+v", i, probes[i], want[i])
 		}
 	}
-	acts, err := ParseHostScript(script)
+	acts, err := config.ParseHostScript(script)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +55,7 @@ ethtool --set-priv-flags ens2f0 fw-lldp-agent off
 		"ethtool --get-tunable e`reboot` pfc-prevention-tout >/dev/null 2>&1 || { echo \"x\" >&2; exit 1; }",
 		`ethtool --show-priv-flags e|reboot | grep -q '^x' || { echo "x" >&2; exit 1; }`,
 	} {
-		if p, err := HostProbes(hostile + "\n"); err == nil {
+		if p, err := config.HostProbes(hostile + "\n"); err == nil {
 			t.Errorf("%q: no error (probes %q)", hostile, p)
 		}
 	}
@@ -65,16 +66,16 @@ ethtool --set-priv-flags ens2f0 fw-lldp-agent off
 func TestPrivFlagFacts(t *testing.T) {
 	script := "ethtool --set-priv-flags ens2f0 fw-lldp-agent off\n"
 	show := "Private flags for ens2f0:\nlink-down-on-close     : off\nfw-lldp-agent          : on\n"
-	state := HostState([]string{"ethtool --show-priv-flags ens2f0"}, []string{show})
-	cmp, err := Compare("nic", state, script, mustDialect(t, schema.LinuxDCB))
+	state := config.HostState([]string{"ethtool --show-priv-flags ens2f0"}, []string{show})
+	cmp, err := config.Compare("nic", state, script, mustDialect(t, schema.LinuxDCB))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := strings.Join(cmp.Changes.Commands(), "|"); got != "ethtool --set-priv-flags ens2f0 fw-lldp-agent off" {
 		t.Errorf("changes %q", got)
 	}
-	done := HostState([]string{"ethtool --show-priv-flags ens2f0"}, []string{strings.Replace(show, ": on", ": off", 1)})
-	if cmp, err := Compare("nic", done, script, mustDialect(t, schema.LinuxDCB)); err != nil || !cmp.Changes.Empty() {
+	done := config.HostState([]string{"ethtool --show-priv-flags ens2f0"}, []string{strings.Replace(show, ": on", ": off", 1)})
+	if cmp, err := config.Compare("nic", done, script, mustDialect(t, schema.LinuxDCB)); err != nil || !cmp.Changes.Empty() {
 		t.Errorf("after the change: %v %q", err, cmp.Changes.Commands())
 	}
 }

@@ -1,10 +1,11 @@
-package config
+package config_test
 
 import (
 	"slices"
 	"testing"
 
-	"github.com/fabricgen/fabricgen/internal/push/dialect"
+	"github.com/fabricgen/fabricgen/internal/push/config"
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -14,7 +15,7 @@ import (
 // never had. Found by the reliability suite (fabricgen rollback after an
 // apply left 40 empty keys on a SONiC switch).
 func TestCompareRestoreDBRemovesWholeKeys(t *testing.T) {
-	dl, err := dialect.Lookup(schema.SONiC)
+	dl, err := platforms.Dialect(schema.SONiC)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +36,7 @@ func TestCompareRestoreDBRemovesWholeKeys(t *testing.T) {
  "PORT_QOS_MAP": {"Ethernet0": {"dscp_to_tc_map": "FABRICGEN", "pfc_enable": "3"}, "Ethernet8": {"dscp_to_tc_map": "FABRICGEN"}},
  "PORT": {"Ethernet0": {"mtu": "9214"}, "Ethernet8": {"mtu": "9214"}}
 }`
-	cmp, err := CompareRestore("leaf3", running, backup, scope, dl)
+	cmp, err := config.CompareRestore("leaf3", running, backup, scope, dl)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +55,7 @@ func TestCompareRestoreDBRemovesWholeKeys(t *testing.T) {
 		t.Errorf("restore patch:\n%q\nwant:\n%q", got, want)
 	}
 	// Restored, nothing is left to do.
-	again, err := CompareRestore("leaf3", backup, backup, scope, dl)
+	again, err := config.CompareRestore("leaf3", backup, backup, scope, dl)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,10 +1,11 @@
-package config
+package config_test
 
 import (
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/fabricgen/fabricgen/internal/push/config"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -65,7 +66,7 @@ func TestDerivableScope(t *testing.T) {
 			if tc.platform == schema.SONiC {
 				d = sonic
 			}
-			v, err := VerifiedScope(tc.running, tc.render, tc.scope, d)
+			v, err := config.VerifiedScope(tc.running, tc.render, tc.scope, d)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -74,7 +75,7 @@ func TestDerivableScope(t *testing.T) {
 					t.Errorf("VerifiedScope lacks %q:\n%s", s, v)
 				}
 			}
-			got, held, err := DerivableScope(tc.running, tc.render, tc.scope, d)
+			got, held, err := config.DerivableScope(tc.running, tc.render, tc.scope, d)
 			if err != nil {
 				t.Fatal(err)
 			}

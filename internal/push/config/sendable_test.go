@@ -1,10 +1,11 @@
-package config
+package config_test
 
 import (
 	"strings"
 	"testing"
 
-	"github.com/fabricgen/fabricgen/internal/push/dialect"
+	"github.com/fabricgen/fabricgen/internal/push/config"
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -51,11 +52,11 @@ func TestCheckSendable(t *testing.T) {
 		{schema.SONiC, `{"op":"add","path":"/PORT/Ethernet0/description","value":"$(reboot)"}`, "", ""},
 		{schema.SONiC, "{\"op\":\"add\",\"path\":\"/PORT/Ethernet0/description\",\"value\":\"\x7f\"}", "U+007F", ""},
 	} {
-		d, err := dialect.Lookup(tc.platform)
+		d, err := platforms.Dialect(tc.platform)
 		if err != nil {
 			t.Fatal(err)
 		}
-		err = CheckSendable(&ChangeSet{Blocks: []Block{{Lines: []string{tc.line}}}}, d)
+		err = config.CheckSendable(&config.ChangeSet{Blocks: []config.Block{{Lines: []string{tc.line}}}}, d)
 		switch {
 		case tc.want == "" && err != nil:
 			t.Errorf("%s %q: %v", tc.platform, tc.line, err)
@@ -63,7 +64,7 @@ func TestCheckSendable(t *testing.T) {
 			t.Errorf("%s %q: error %v, want one saying %q and nothing was sent", tc.platform, tc.line, err, tc.want)
 		}
 		if tc.sent != "" {
-			if got, err := ShellWordsCommand(tc.line); err != nil || got != tc.sent {
+			if got, err := config.ShellWordsCommand(tc.line); err != nil || got != tc.sent {
 				t.Errorf("ShellWordsCommand(%q) = %q, %v; want %q", tc.line, got, err, tc.sent)
 			}
 		}
@@ -73,8 +74,8 @@ func TestCheckSendable(t *testing.T) {
 // TestPatchDocumentASCII: the JSON patch written into a shell line is
 // printable ASCII (DEL and non-ASCII escaped), and decodes to the values.
 func TestPatchDocumentASCII(t *testing.T) {
-	cs := &ChangeSet{Blocks: []Block{{Lines: []string{`{"op":"add","path":"/PORT/Ethernet0/description","value":"é😀` + "\x7f" + `"}`}}}}
-	doc := PatchDocument(cs)
+	cs := &config.ChangeSet{Blocks: []config.Block{{Lines: []string{`{"op":"add","path":"/PORT/Ethernet0/description","value":"é😀` + "\x7f" + `"}`}}}}
+	doc := config.PatchDocument(cs)
 	for i := 0; i < len(doc); i++ {
 		if doc[i] < 0x20 || doc[i] >= 0x7f {
 			t.Fatalf("byte %d of %q is not printable ASCII", i, doc)

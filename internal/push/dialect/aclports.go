@@ -89,11 +89,11 @@ var aclPortNames = [...]struct {
 	{"non500-isakmp", 4500},
 }
 
-// canonicalACLPorts rewrites the port names of a tcp or udp ACL entry
+// CanonicalACLPorts rewrites the port names of a tcp or udp ACL entry
 // ("20 permit tcp any any eq bgp") to numbers ("… eq 179"), the form
 // fabricgen renders, so that a device printing a port by name is not a
 // difference; every other line is returned as it is.
-func canonicalACLPorts(line string) string {
+func CanonicalACLPorts(line string) string {
 	f := strings.Fields(line)
 	i := 0
 	if len(f) > 0 && isDigits(f[0]) {

@@ -23,10 +23,10 @@ func TestCanonicalACLPorts(t *testing.T) {
 		{"10 permit tcp any any eq unknown-name", "10 permit tcp any any eq unknown-name"},
 		{"", ""},
 	} {
-		if got := canonicalACLPorts(c.in); got != c.want {
-			t.Errorf("canonicalACLPorts(%q) = %q, want %q", c.in, got, c.want)
+		if got := CanonicalACLPorts(c.in); got != c.want {
+			t.Errorf("CanonicalACLPorts(%q) = %q, want %q", c.in, got, c.want)
 		}
-		if again := canonicalACLPorts(c.want); again != c.want {
+		if again := CanonicalACLPorts(c.want); again != c.want {
 			t.Errorf("not idempotent on %q: %q", c.want, again)
 		}
 	}

@@ -1,7 +1,9 @@
-// Package dialect holds fabricgen's allowlist of push platforms as data:
-// for each platform, how to open a session (scrapligo definition or prompt),
-// how to read the running config, which lines are volatile, which sections
-// fabricgen manages, and which transaction the platform offers.
+// Package dialect is the kit of push dialects: the types a platform
+// folder (platforms/<name>/dialect.go) fills in to say how to open a
+// session (scrapligo definition or prompt), how to read the running
+// config, which lines are volatile, which sections fabricgen manages, and
+// which transaction the platform offers. The allowlist of push platforms
+// is package platforms (platforms.Dialect).
 //
 // Nothing here does I/O. push/session opens sessions from a Dialect,
 // push/config normalises and diffs with it, and push applies with its
@@ -9,9 +11,7 @@
 package dialect
 
 import (
-	"fmt"
 	"regexp"
-	"sort"
 	"strings"
 
 	"github.com/fabricgen/fabricgen/schema"
@@ -32,6 +32,22 @@ const (
 	// TxnHost runs idempotent commands one at a time on a host shell, reads
 	// the state back, and re-applies the saved values on failure.
 	TxnHost Transaction = "host-commands"
+	// TxnCommitConfirmed is Junos: an exclusive candidate (configure
+	// exclusive), set/delete statements, show | compare, commit confirmed
+	// N, verify, then commit to confirm; rollback 1 and commit undo a
+	// confirmed-pending commit.
+	TxnCommitConfirmed Transaction = "commit-confirmed"
+	// TxnNVUE is Cumulus NVUE: nv set / nv unset stage a pending
+	// revision, nv config diff shows it, nv config apply --confirm T
+	// applies it with an automatic rollback, nv config apply
+	// --confirm-yes confirms; nv config detach discards a pending
+	// revision, --confirm-no rolls an applied one back.
+	TxnNVUE Transaction = "nvue-revision"
+	// TxnGCU is SONiC's generic config updater: config checkpoint NAME,
+	// config apply-patch FILE (a JSON Patch validated against the YANG
+	// models), config rollback NAME on failure, config delete-checkpoint
+	// NAME.
+	TxnGCU Transaction = "generic-config-updater"
 )
 
 // Driver says which scrapligo driver a platform uses.
@@ -178,49 +194,8 @@ func (d *Dialect) IsFactoryDefault(line string) bool {
 	return false
 }
 
-// platforms is the registry of push platforms: one entry per platform,
-// each building that platform's Dialect (a fresh value, so a caller may
-// keep or change it). A platform fabricgen can push to has exactly one
-// line here and one file beside this one describing it; Lookup and
-// Supported read nothing else. The table is built on each call, so nothing
-// can change it.
-func platforms() map[schema.Platform]func() *Dialect {
-	return map[schema.Platform]func() *Dialect{
-		schema.AristaEOS:     eos,
-		schema.CiscoNXOS:     nxos,
-		schema.JuniperJunos:  junos,
-		schema.NvidiaCumulus: cumulus,
-		schema.SONiC:         sonic,
-		schema.NvidiaMLNX:    func() *Dialect { return host(schema.NvidiaMLNX) },
-		schema.LinuxDCB:      func() *Dialect { return host(schema.LinuxDCB) },
-	}
-}
-
-// Lookup returns the dialect for a platform, or an error naming the
-// platforms fabricgen can push to. Platform names never reach scrapligo
-// unless they are in this allowlist (scrapligo would read an unknown name
-// as a file path or URL).
-func Lookup(p schema.Platform) (*Dialect, error) {
-	if build, ok := platforms()[p]; ok {
-		return build(), nil
-	}
-	return nil, fmt.Errorf("platform %q: plan and apply support %s; render its config with `fabricgen render` and push it by hand",
-		p, strings.Join(Supported(), ", "))
-}
-
-// Supported lists the platform names Lookup accepts, sorted.
-func Supported() []string {
-	table := platforms()
-	out := make([]string, 0, len(table))
-	for p := range table {
-		out = append(out, string(p))
-	}
-	sort.Strings(out)
-	return out
-}
-
-// negateNo is the Cisco-style negation: "no X" for X, and X for "no X".
-func negateNo(line string) string {
+// NegateNo is the Cisco-style negation: "no X" for X, and X for "no X".
+func NegateNo(line string) string {
 	t := strings.TrimSpace(line)
 	if rest, ok := strings.CutPrefix(t, "no "); ok {
 		return rest
@@ -228,7 +203,10 @@ func negateNo(line string) string {
 	return "no " + t
 }
 
-func re(s string) *regexp.Regexp { return regexp.MustCompile(s) }
+// Re compiles a pattern of a dialect's table; it panics on a bad pattern,
+// as the tables are constants of the code (TestAllowlist builds each).
+func Re(s string) *regexp.Regexp { return regexp.MustCompile(s) }
 
-// ownedNames matches the object names fabricgen's templates generate.
-func ownedNames() *regexp.Regexp { return re(`^(FG-|FABRICGEN)`) }
+// OwnedNames matches the object names fabricgen's templates generate
+// (FG-…, FABRICGEN…), for Dialect.OwnedNames.
+func OwnedNames() *regexp.Regexp { return Re(`^(FG-|FABRICGEN)`) }

@@ -1,4 +1,4 @@
-package session
+package session_test
 
 import (
 	"context"
@@ -12,7 +12,8 @@ import (
 	"time"
 
 	"github.com/fabricgen/fabricgen/internal/lab"
-	"github.com/fabricgen/fabricgen/internal/push/dialect"
+	"github.com/fabricgen/fabricgen/internal/push/session"
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -48,26 +49,26 @@ func heapPeak() (stop func() uint64) {
 }
 
 // labTarget starts one lab device and returns a Target for it.
-func labTarget(t *testing.T, p schema.Platform, ports ...string) (*lab.Lab, Target) {
+func labTarget(t *testing.T, p schema.Platform, ports ...string) (*lab.Lab, session.Target) {
 	t.Helper()
 	l, err := lab.Start(context.Background(), []lab.DeviceSpec{{Name: "d1", Platform: p, Username: "admin", Password: "pw", Ports: ports}}, lab.Options{Dir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = l.Close() })
-	hk, err := NewHostKeys([]string{l.KnownHostsPath()}, false)
+	hk, err := session.NewHostKeys([]string{l.KnownHostsPath()}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	dl, err := dialect.Lookup(p)
+	dl, err := platforms.Dialect(p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	auth, err := ResolveAuth("d1", schema.Credentials{Username: val("admin"), PasswordEnv: val("P")}, func(string) string { return "pw" }, nil)
+	auth, err := session.ResolveAuth("d1", schema.Credentials{Username: val("admin"), PasswordEnv: val("P")}, func(string) string { return "pw" }, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return l, Target{Name: "d1", Addr: l.Addr("d1"), Dialect: dl, Auth: auth, HostKeys: hk, Timeout: 20 * time.Second}
+	return l, session.Target{Name: "d1", Addr: l.Addr("d1"), Dialect: dl, Auth: auth, HostKeys: hk, Timeout: 20 * time.Second}
 }
 
 // TestDeviceOutputBounded: a device whose answer never ends (the lab's
@@ -83,19 +84,19 @@ func TestDeviceOutputBounded(t *testing.T) {
 		platform  schema.Platform
 		ports     []string
 		stream    string
-		run       func(c *Conn) error
+		run       func(c *session.Conn) error
 		maxOutput int64
 		timeout   time.Duration
 		want      []string
 	}{
 		{"eos show running-config", schema.AristaEOS, nil, "^show running-config",
-			func(c *Conn) error { _, err := c.RunningConfig(); return err }, limit, time.Minute,
+			func(c *session.Conn) error { _, err := c.RunningConfig(); return err }, limit, time.Minute,
 			[]string{"d1: show running-config: the device sent more than 4 MiB in answer to \"show running-config\"", "--max-device-output"}},
 		{"eos session diffs", schema.AristaEOS, nil, "^show session-config",
-			func(c *Conn) error { _, err := c.Show("show session-config diffs"); return err }, limit, time.Minute,
+			func(c *session.Conn) error { _, err := c.Show("show session-config diffs"); return err }, limit, time.Minute,
 			[]string{"more than 4 MiB in answer to \"show session-config diffs\""}},
 		{"eos configuration line", schema.AristaEOS, nil, "^qos map",
-			func(c *Conn) error {
+			func(c *session.Conn) error {
 				_, _, err := c.Configure([]string{"qos map dscp 26 to traffic-class 3"}, "")
 				return err
 			}, limit, time.Minute,
@@ -104,19 +105,19 @@ func TestDeviceOutputBounded(t *testing.T) {
 			nil, limit, time.Minute,
 			[]string{"open session to", "more than 4 MiB before its prompt"}},
 		{"junos commit history", schema.JuniperJunos, nil, "^show system commit",
-			func(c *Conn) error { _, err := c.Show("show system commit"); return err }, limit, time.Minute,
+			func(c *session.Conn) error { _, err := c.Show("show system commit"); return err }, limit, time.Minute,
 			[]string{"more than 4 MiB in answer to \"show system commit\""}},
 		{"host shell command", schema.LinuxDCB, []string{"eth0"}, "dcb pfc show",
-			func(c *Conn) error { _, _, _, err := c.Run("dcb pfc show dev eth0"); return err }, limit, time.Minute,
+			func(c *session.Conn) error { _, _, _, err := c.Run("dcb pfc show dev eth0"); return err }, limit, time.Minute,
 			[]string{"more than 4 MiB in answer to \"dcb pfc show dev eth0\""}},
 		{"sonic config db", schema.SONiC, nil, "sonic-cfggen",
-			func(c *Conn) error { _, _, _, err := c.Run("sonic-cfggen -d --print-data"); return err }, limit, time.Minute,
+			func(c *session.Conn) error { _, _, _, err := c.Run("sonic-cfggen -d --print-data"); return err }, limit, time.Minute,
 			[]string{"more than 4 MiB in answer to \"sonic-cfggen -d --print-data\""}},
 		{"eos show running-config: the default limit", schema.AristaEOS, nil, "^show running-config",
-			func(c *Conn) error { _, err := c.RunningConfig(); return err }, 0, 5 * time.Minute,
+			func(c *session.Conn) error { _, err := c.RunningConfig(); return err }, 0, 5 * time.Minute,
 			[]string{"the device sent more than 32 MiB in answer to \"show running-config\""}},
 		{"eos show running-config: time", schema.AristaEOS, nil, "^show running-config",
-			func(c *Conn) error { _, err := c.RunningConfig(); return err }, 1 << 40, 500 * time.Millisecond,
+			func(c *session.Conn) error { _, err := c.RunningConfig(); return err }, 1 << 40, 500 * time.Millisecond,
 			[]string{"no end of output after 500ms", "received in answer to \"show running-config\", and no prompt"}},
 	}
 	for _, c := range cases {
@@ -132,7 +133,7 @@ func TestDeviceOutputBounded(t *testing.T) {
 			runtime.ReadMemStats(&before)
 			peak := heapPeak()
 			start := time.Now()
-			conn, err := Open(context.Background(), tg)
+			conn, err := session.Open(context.Background(), tg)
 			if err == nil {
 				err = c.run(conn)
 				_ = conn.Close()
@@ -151,9 +152,9 @@ func TestDeviceOutputBounded(t *testing.T) {
 			if c.maxOutput <= limit {
 				want := c.maxOutput
 				if want == 0 {
-					want = DefaultMaxOutput
+					want = session.DefaultMaxOutput
 				}
-				if !errors.Is(err, ErrOutputLimit) {
+				if !errors.Is(err, session.ErrOutputLimit) {
 					t.Errorf("not ErrOutputLimit: %v", err)
 				}
 				// scrapligo holds the output in its queue and its read
@@ -225,14 +226,14 @@ func TestHandshakeReadsBounded(t *testing.T) {
 					}()
 				}
 			}()
-			dl, _ := dialect.Lookup(schema.AristaEOS)
-			auth, err := ResolveAuth("d1", schema.Credentials{Username: val("admin"), PasswordEnv: val("P")}, func(string) string { return "x" }, nil)
+			dl, _ := platforms.Dialect(schema.AristaEOS)
+			auth, err := session.ResolveAuth("d1", schema.Credentials{Username: val("admin"), PasswordEnv: val("P")}, func(string) string { return "x" }, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			hk, _ := NewHostKeys(nil, true)
+			hk, _ := session.NewHostKeys(nil, true)
 			start := time.Now()
-			_, err = Open(context.Background(), Target{Name: "d1", Addr: ln.Addr().String(), Dialect: dl, Auth: auth, HostKeys: hk, Timeout: 2 * time.Second})
+			_, err = session.Open(context.Background(), session.Target{Name: "d1", Addr: ln.Addr().String(), Dialect: dl, Auth: auth, HostKeys: hk, Timeout: 2 * time.Second})
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Errorf("error %v, want %q", err, c.want)
 			}

@@ -1,4 +1,4 @@
-package session
+package session_test
 
 import (
 	"context"
@@ -16,7 +16,8 @@ import (
 	"golang.org/x/crypto/ssh/agent"
 
 	"github.com/fabricgen/fabricgen/internal/lab"
-	"github.com/fabricgen/fabricgen/internal/push/dialect"
+	"github.com/fabricgen/fabricgen/internal/push/session"
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -89,13 +90,13 @@ func TestAuthMethods(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	hk, err := NewHostKeys([]string{l.KnownHostsPath()}, false)
+	hk, err := session.NewHostKeys([]string{l.KnownHostsPath()}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	env := map[string]string{"PASS": "key-pass-phrase", "SSH_AUTH_SOCK": sock}
 	getenv := func(k string) string { return env[k] }
-	dl, _ := dialect.Lookup(schema.AristaEOS)
+	dl, _ := platforms.Dialect(schema.AristaEOS)
 
 	cases := []struct {
 		name string
@@ -107,11 +108,11 @@ func TestAuthMethods(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			auth, err := ResolveAuth("leaf1", c.cred, getenv, nil)
+			auth, err := session.ResolveAuth("leaf1", c.cred, getenv, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			conn, err := Open(context.Background(), Target{Name: "leaf1", Addr: l.Addr("leaf1"), Dialect: dl, Auth: auth, HostKeys: hk, Timeout: time.Minute, Getenv: getenv})
+			conn, err := session.Open(context.Background(), session.Target{Name: "leaf1", Addr: l.Addr("leaf1"), Dialect: dl, Auth: auth, HostKeys: hk, Timeout: time.Minute, Getenv: getenv})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -125,11 +126,11 @@ func TestAuthMethods(t *testing.T) {
 
 	// A passphrase-protected key without its passphrase is a clear error
 	// naming the variable to set, not a failed login.
-	_, err = ResolveAuth("leaf1", schema.Credentials{Username: val("admin"), KeyFile: val(lockedKey)}, getenv, nil)
+	_, err = session.ResolveAuth("leaf1", schema.Credentials{Username: val("admin"), KeyFile: val(lockedKey)}, getenv, nil)
 	if err == nil || !strings.Contains(err.Error(), "passphrase_env") {
 		t.Errorf("locked key without passphrase: %v", err)
 	}
-	_, err = ResolveAuth("leaf1", schema.Credentials{Username: val("admin"), PasswordEnv: val("UNSET")}, getenv, nil)
+	_, err = session.ResolveAuth("leaf1", schema.Credentials{Username: val("admin"), PasswordEnv: val("UNSET")}, getenv, nil)
 	if err == nil || !strings.Contains(err.Error(), "UNSET") {
 		t.Errorf("unset password variable: %v", err)
 	}
@@ -152,14 +153,14 @@ func TestHandshakeBounded(t *testing.T) {
 			defer c.Close() // hold the connection open, silent
 		}
 	}()
-	dl, _ := dialect.Lookup(schema.AristaEOS)
-	auth, err := ResolveAuth("mute", schema.Credentials{Username: val("admin"), PasswordEnv: val("P")}, func(string) string { return "x" }, nil)
+	dl, _ := platforms.Dialect(schema.AristaEOS)
+	auth, err := session.ResolveAuth("mute", schema.Credentials{Username: val("admin"), PasswordEnv: val("P")}, func(string) string { return "x" }, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	hk, _ := NewHostKeys(nil, true)
+	hk, _ := session.NewHostKeys(nil, true)
 	start := time.Now()
-	_, err = Open(context.Background(), Target{Name: "mute", Addr: ln.Addr().String(), Dialect: dl, Auth: auth, HostKeys: hk, Timeout: 500 * time.Millisecond})
+	_, err = session.Open(context.Background(), session.Target{Name: "mute", Addr: ln.Addr().String(), Dialect: dl, Auth: auth, HostKeys: hk, Timeout: 500 * time.Millisecond})
 	if err == nil {
 		t.Fatal("Open succeeded against a mute server")
 	}

@@ -1,0 +1,61 @@
+package platforms
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/scrapli/scrapligo/platform"
+
+	"github.com/fabricgen/fabricgen/internal/push/dialect"
+	"github.com/fabricgen/fabricgen/schema"
+)
+
+// TestAllowlist: every platform of the model has a dialect whose scrapligo
+// definition loads from scrapligo's embedded assets, and anything else is
+// refused before it can reach scrapligo (which would read it as a path or URL).
+func TestAllowlist(t *testing.T) {
+	for _, p := range schema.Platforms() {
+		d, err := Dialect(p)
+		if err != nil {
+			t.Errorf("%s: %v", p, err)
+			continue
+		}
+		if d.Driver == dialect.DriverNetwork {
+			if _, err := platform.NewPlatform(d.Scrapli, "localhost"); err != nil {
+				t.Errorf("%s: scrapligo definition %s: %v", p, d.Scrapli, err)
+			}
+		}
+		if d.Negate == nil || d.Transaction == "" {
+			t.Errorf("%s: incomplete dialect", p)
+		}
+	}
+	for _, bad := range []schema.Platform{"../../etc/passwd", "https://example.com/x.yaml", "sonic_vs", ""} {
+		if _, err := Dialect(bad); err == nil || !strings.Contains(err.Error(), "plan and apply support") {
+			t.Errorf("%q: %v", bad, err)
+		}
+	}
+}
+
+// TestDialectsComplete: every folder's dialect describes its own platform
+// (not a copy of another's), is a fresh value on each call, and Pushable
+// names every platform of the model.
+func TestDialectsComplete(t *testing.T) {
+	for _, pl := range All() {
+		d := pl.Dialect()
+		if d.Platform != pl.Name {
+			t.Errorf("platforms/%s: its dialect is the dialect of %s", pl.Folder, d.Platform)
+		}
+		if pl.Dialect() == d {
+			t.Errorf("platforms/%s: Dialect returns the same value twice; build a fresh one", pl.Folder)
+		}
+	}
+	want := make([]string, 0, len(schema.Platforms()))
+	for _, p := range schema.Platforms() {
+		want = append(want, string(p))
+	}
+	slices.Sort(want)
+	if got := Pushable(); !slices.Equal(got, want) {
+		t.Errorf("Pushable() = %v, want %v", got, want)
+	}
+}
