@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/fabricgen/fabricgen/internal/push/dialect"
+	"github.com/fabricgen/fabricgen/internal/textdiff"
 )
 
 // Comparison is one device's running state against its rendered config.
@@ -142,4 +143,13 @@ func nonEmptyLines(s string) []string {
 		}
 	}
 	return out
+}
+
+// Diff is a unified diff and its line counts (textdiff.Diff).
+type Diff = textdiff.Diff
+
+// Unified diffs a against b line by line (textdiff.Unified: go-diff with
+// its timeout off).
+func Unified(fromName, toName, a, b string) Diff {
+	return textdiff.Unified(fromName, toName, a, b)
 }
