@@ -271,7 +271,11 @@ func applyDevice(ctx context.Context, pd *planfile.Device, in Input, ok bool, op
 	defer func() { _ = a.conn.Close() }()
 
 	opts.emit(pd.Name, "check", false)
-	if why, err := a.resolveInterrupted(); err != nil {
+	inflight, err := opts.State.InFlight(pd.Name)
+	if err != nil {
+		return fail(StatusFailed, "%v", err)
+	}
+	if why, err := a.resolveInterrupted(inflight); err != nil {
 		return fail(StatusFailed, "%v", err)
 	} else if why != "" {
 		return fail(StatusRefused, "%s", why)
@@ -380,7 +384,7 @@ func clearInterrupted(ctx context.Context, pd *planfile.Device, in Input, ok boo
 	}
 	defer func() { _ = a.conn.Close() }()
 	opts.emit(pd.Name, "check", false)
-	why, err := a.resolveInterrupted()
+	why, err := a.resolveInterrupted(rec)
 	switch {
 	case err != nil:
 		r.Status, r.Reason = StatusFailed, err.Error()
@@ -434,10 +438,10 @@ func checkUnchanged(ctx context.Context, pd *planfile.Device, in Input, ok bool,
 	defer func() { _ = a.conn.Close() }()
 	opts.emit(pd.Name, "check", false)
 	cleared := false
-	if rec, err := opts.State.InFlight(pd.Name); err != nil {
+	if inflight, err := opts.State.InFlight(pd.Name); err != nil {
 		return fail(StatusFailed, "%v", err)
-	} else if rec != nil {
-		why, err := a.resolveInterrupted()
+	} else if inflight != nil {
+		why, err := a.resolveInterrupted(inflight)
 		switch {
 		case err != nil:
 			return fail(StatusFailed, "%v", err)
