@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/fabricgen/fabricgen/internal/golden"
 	"github.com/fabricgen/fabricgen/lint"
@@ -27,7 +28,8 @@ func TestRegistryValid(t *testing.T) {
 			t.Errorf("Lookup(%q) found nothing", strings.ToLower(r.ID))
 		}
 	}
-	bad := []*Rule{{ID: "CHK1"}, {ID: "CHK001", Title: "t", Layer: Physical, Rationale: "r", Reference: "x", Fix: "f", Thresholds: "t", Severity: 1, Run: func(*Pass) {}, Needs: []string{"nope"}}}
+	bad := []*Rule{{ID: "CHK1"}, {ID: "CHK001", Title: "t", Layer: Physical, Rationale: "r", Reference: "x", Fix: "f", Thresholds: "t", Severity: 1, Run: func(*Pass) {}, Needs: []string{"nope"}},
+		{ID: "CHK002", Title: "t", Layer: Physical, Rationale: "r", Reference: "x", Fix: "f", Severity: 1, Run: func(*Pass) {}}}
 	for _, r := range bad {
 		if ValidateRules([]*Rule{r}) == nil {
 			t.Errorf("ValidateRules accepted %+v", r)
@@ -57,7 +59,7 @@ func TestRulesDocUpToDate(t *testing.T) {
 
 func TestRuleTextIsPlain(t *testing.T) {
 	for _, r := range Rules() {
-		txt := RuleText(r)
+		txt := lint.RuleText(r)
 		for _, part := range []string{r.ID, r.Title, "Documentation: https://github.com/fabricgen/fabricgen/blob/main/docs/check-rules.md#" + strings.ToLower(r.ID)} {
 			if !strings.Contains(txt, part) {
 				t.Errorf("%s: explain text lacks %q:\n%s", r.ID, part, txt)
@@ -73,12 +75,27 @@ func TestRuleTextIsPlain(t *testing.T) {
 				t.Errorf("%s cites %q", r.ID, internal)
 			}
 		}
-		md := RuleMarkdown(r)
+		md := lint.RuleMarkdown(r)
 		if !strings.Contains(string(RulesMarkdown()), "(#"+anchor(r.ID+" — "+r.Title)+")") || !strings.Contains(md, r.Fix) {
 			t.Errorf("%s: markdown entry or anchor missing", r.ID)
 		}
-		if got := (&lint.Rule{ID: r.ID, Title: r.Title, Doc: "docs/check-rules.md"}).HelpURI(); !strings.HasSuffix(got, "#"+anchor(r.ID+" — "+r.Title)) {
+		if got := r.HelpURI(); !strings.HasSuffix(got, "/docs/check-rules.md#"+anchor(r.ID+" — "+r.Title)) {
 			t.Errorf("%s: help URI %s does not point at its heading", r.ID, got)
 		}
 	}
+}
+
+// anchor is GitHub's heading slug, written here independently of lint's
+// docgen: lower case, spaces to dashes, punctuation dropped.
+func anchor(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		switch {
+		case r == ' ':
+			b.WriteByte('-')
+		case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }

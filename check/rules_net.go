@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/fabricgen/fabricgen/diag"
+	"github.com/fabricgen/fabricgen/internal/units"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -331,7 +332,7 @@ func (p *Pass) reportClassChange(cs []*classChange) {
 			Trace: []diag.Step{{Port: up.ID(), Note: fmt.Sprintf("RoCE leaves in its class (queue %d)", queueAt(up, p.topo.roce))},
 				{Port: port.ID(), Note: "arrives in another class"}},
 			Summary: fmt.Sprintf("RoCE data leaves %s in its class toward %s (%s in the window) but arrives in another class: the DSCP changes on the hop from %s (a rewrite on %s's egress, or %s)",
-				c.culprit.dev, toward, bytesText(sent), c.culprit.dev, c.culprit.dev, theirs),
+				c.culprit.dev, toward, units.ApproxSize(sent), c.culprit.dev, c.culprit.dev, theirs),
 			Evidence: evs})
 	case len(c.cands) > 1:
 		var names []string
@@ -350,7 +351,7 @@ func (p *Pass) reportClassChange(cs []*classChange) {
 		}
 		p.Report(Finding{Subject: port.Range.Ptr(), Device: c.r.dev.Name, Port: port.Name, Related: related, Count: len(cs),
 			Trace:    []diag.Step{{Port: c.cands[0].ports[0].ID(), Note: "RoCE leaves in its class"}, {Port: port.ID(), Note: "arrives in another class"}},
-			Summary:  fmt.Sprintf("RoCE data arrives at %s in another class than it left %s in (%s in the window, one neighbour's share at each): the DSCP changes on the hops from one of them, and no configuration read back rewrites it (a hidden rewrite; queue counters cannot tell equal ECMP shares apart: compare the neighbours' egress with a capture or a per-ingress-port counter)", andList(heres), orList(names), bytesText(deficit)),
+			Summary:  fmt.Sprintf("RoCE data arrives at %s in another class than it left %s in (%s in the window, one neighbour's share at each): the DSCP changes on the hops from one of them, and no configuration read back rewrites it (a hidden rewrite; queue counters cannot tell equal ECMP shares apart: compare the neighbours' egress with a capture or a per-ingress-port counter)", andList(heres), orList(names), units.ApproxSize(deficit)),
 			Evidence: evs})
 	default:
 		for _, x := range cs {
@@ -366,7 +367,7 @@ func (p *Pass) reportClassChange(cs []*classChange) {
 			p.Report(Finding{Subject: port.Range.Ptr(), Device: here, Port: port.Name,
 				Trace: []diag.Step{{Port: up.ID(), Note: fmt.Sprintf("RoCE leaves in queue %d", queueAt(up, p.topo.roce))},
 					{Port: port.ID(), Note: "lands in another class"}},
-				Summary:  fmt.Sprintf("RoCE data reaches %s in its class from every neighbour (%s in the window) but %.0f %% of it leaves %s in another class: %s classifies RoCE's DSCP %d outside the intent's class", here, bytesText(x.in.class), 100*x.deficit/x.in.class, here, here, classDSCP(p.topo.roce)),
+				Summary:  fmt.Sprintf("RoCE data reaches %s in its class from every neighbour (%s in the window) but %.0f %% of it leaves %s in another class: %s classifies RoCE's DSCP %d outside the intent's class", here, units.ApproxSize(x.in.class), 100*x.deficit/x.in.class, here, here, classDSCP(p.topo.roce)),
 				Evidence: ev(x, x.ups)})
 		}
 	}
@@ -456,19 +457,6 @@ func abs(x float64) float64 {
 		return -x
 	}
 	return x
-}
-
-// bytesText prints a byte count as "1.2 GB".
-func bytesText(b float64) string {
-	switch {
-	case b >= 1e9:
-		return fmt.Sprintf("%.1f GB", b/1e9)
-	case b >= 1e6:
-		return fmt.Sprintf("%.1f MB", b/1e6)
-	case b >= 1e3:
-		return fmt.Sprintf("%.1f kB", b/1e3)
-	}
-	return fmt.Sprintf("%.0f B", b)
 }
 
 func checkLosslessDrops(p *Pass) {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/fabricgen/fabricgen/diag"
+	"github.com/fabricgen/fabricgen/internal/units"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -471,17 +472,6 @@ func intentSpeed(port *schema.Port) int64 {
 	return port.Speed.V
 }
 
-// speedText prints 400000000000 as 400G.
-func speedText(bps int64) string {
-	switch {
-	case bps >= 1e9 && bps%1e9 == 0:
-		return fmt.Sprintf("%dG", bps/1e9)
-	case bps >= 1e6:
-		return fmt.Sprintf("%dM", bps/1e6)
-	}
-	return fmt.Sprintf("%d bit/s", bps)
-}
-
 func checkSpeed(p *Pass) {
 	seen := map[*schema.Link]bool{}
 	for _, r := range p.Readings() {
@@ -503,9 +493,9 @@ func checkSpeed(p *Pass) {
 				}
 				seen[port.Link] = true
 				p.Report(Finding{Subject: linkRange(port.Link, port), Device: r.dev.Name, Port: port.Name,
-					Summary: fmt.Sprintf("%s runs at %s, but the intent says %s for link %s", port.ID(), speedText(pp.Speed), speedText(intentSpeed(port)), linkName(port.Link)),
+					Summary: fmt.Sprintf("%s runs at %s, but the intent says %s for link %s", port.ID(), units.Speed(pp.Speed), units.Speed(intentSpeed(port)), linkName(port.Link)),
 					Evidence: []diag.Evidence{{Device: r.dev.Name, Port: port.Name, Metric: "speed_bps", Value: float64(pp.Speed), Unit: "bit/s",
-						Threshold: "= " + speedText(intentSpeed(port)) + " (intent)", Source: src}}})
+						Threshold: "= " + units.Speed(intentSpeed(port)) + " (intent)", Source: src}}})
 				continue
 			}
 			if seen[port.Link] {
@@ -616,7 +606,7 @@ func checkDirtyOptic(p *Pass) {
 		r, _ := p.reading(first.Device.Name)
 		speed := ""
 		if pp := r.after.Port(first.Name); pp != nil && pp.Speed > 0 {
-			speed = " at " + speedText(pp.Speed)
+			speed = " at " + units.Speed(pp.Speed)
 		}
 		rx := ev[0].Value
 		cause, fix := "a dirty connector or a failing optic", dirtyFix

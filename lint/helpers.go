@@ -1,8 +1,6 @@
 package lint
 
 import (
-	"fmt"
-
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -112,16 +110,6 @@ func maxPathMTU(f *schema.Fabric) int {
 // roceOverhead is what the kernel adds to the RDMA path MTU for the IP MTU:
 // GRH 40 + UDP 8 + BTH 12 + XRC 4 + AtomicETH 28 + ICRC 4 (iboe_get_mtu).
 const roceOverhead = 96
-
-func bytesString(n int64) string {
-	switch {
-	case n >= 1_000_000 && n%1000 == 0:
-		return fmt.Sprintf("%d B (%.2f MB)", n, float64(n)/1e6)
-	case n >= 1000:
-		return fmt.Sprintf("%d B (%.1f KB)", n, float64(n)/1e3)
-	}
-	return fmt.Sprintf("%d B", n)
-}
 
 // hasPFC reports whether any priority is lossless on the port.
 func hasPFC(q *schema.PortQoS) bool {

@@ -9,10 +9,17 @@ import (
 	"github.com/fabricgen/fabricgen/schema"
 )
 
-// Rule is one check: a plain value, like a go/analysis Analyzer. The
+// Rule is one lint rule: a plain value, like a go/analysis Analyzer. The
 // registry (Rules) is the one source for docs, explain, SARIF and help.
-type Rule struct {
-	// ID is the stable identifier, e.g. "QOS002".
+type Rule = RuleOf[Pass]
+
+// RuleOf is one rule of a registry whose rules run over passes of type P:
+// lint's (Rule, over Pass) and fabricgen check's (check.Rule, over its
+// live-state pass). Both registries are documented, explained, validated
+// and listed in SARIF and JUnit by the same code (RuleMarkdown, RuleText,
+// RulesPage, ValidateRegistry, Meta).
+type RuleOf[P any] struct {
+	// ID is the stable identifier, e.g. "QOS002" (check's: "CHK001").
 	ID string
 	// Title is a one-line summary of what must hold.
 	Title string
@@ -23,7 +30,8 @@ type Rule struct {
 	Reference string
 	// Fix says how to fix a finding.
 	Fix string
-	// Path is true for rules that read the end-to-end walk.
+	// Path is true for rules that read the end-to-end walk (check's:
+	// that correlate both ends of a link or a path).
 	Path bool
 	// Implies lists the rules whose findings this rule's finding explains
 	// when both point at the same line (one cause): they are folded into
@@ -34,8 +42,34 @@ type Rule struct {
 	// (docs/check-rules.md for fabricgen check's CHK rules); empty means
 	// docs/rules.md.
 	Doc string
+	// Layer is the stack layer a live-state rule (check's) watches; empty
+	// for an intent rule. A rule with a Layer is documented as check's:
+	// by its layer, thresholds and the metrics it reads.
+	Layer Layer
+	// Thresholds documents the numbers a live-state rule judges by, with
+	// sources.
+	Thresholds string
+	// Needs are the metric families a live-state rule reads; a device (of
+	// Scope) whose platform does not expose one is "not evaluated" for it.
+	Needs []string
+	// Scope says which devices a live-state rule reads.
+	Scope Scope
 	// Run reports the rule's findings through the pass.
-	Run func(p *Pass)
+	Run func(p *P)
+}
+
+// Layer groups live-state rules as the RoCE stack does (check.Physical…).
+type Layer string
+
+// Scope says which devices a live-state rule reads (check.AllDevices…).
+type Scope int
+
+// Meta is the rule without its Run function: the metadata the output
+// formats list (format.Result.Rules), for a rule of any registry.
+func (r *RuleOf[P]) Meta() *Rule {
+	return &Rule{ID: r.ID, Title: r.Title, Severity: r.Severity, Rationale: r.Rationale, Reference: r.Reference,
+		Fix: r.Fix, Path: r.Path, Implies: r.Implies, Doc: r.Doc, Layer: r.Layer, Thresholds: r.Thresholds,
+		Needs: r.Needs, Scope: r.Scope}
 }
 
 // Pass is a rule's only window on the fabric: the inputs, the shared walk,
@@ -176,22 +210,14 @@ func equalFold(a, b string) bool {
 var ruleIDPattern = regexp.MustCompile(`^[A-Z]{2,4}[0-9]{3}$`)
 
 // ValidateRules checks the registry: well-formed unique IDs, every field
-// filled in, a Run function. A test runs it over Rules().
+// filled in, a Run function, implications between rules of the registry
+// and not circular. A test runs it over Rules().
 func ValidateRules(rs []*Rule) error {
+	if err := ValidateRegistry(rs, ruleIDPattern, "QOS001"); err != nil {
+		return err
+	}
 	seen := map[string]bool{}
 	for _, r := range rs {
-		switch {
-		case !ruleIDPattern.MatchString(r.ID):
-			return fmt.Errorf("rule %q: ID must look like QOS001", r.ID)
-		case seen[r.ID]:
-			return fmt.Errorf("rule %s: duplicate ID", r.ID)
-		case r.Title == "" || r.Rationale == "" || r.Reference == "" || r.Fix == "":
-			return fmt.Errorf("rule %s: title, rationale, reference and fix are all required", r.ID)
-		case r.Severity < schema.SevInfo || r.Severity > schema.SevError:
-			return fmt.Errorf("rule %s: severity must be error, warning or info", r.ID)
-		case r.Run == nil:
-			return fmt.Errorf("rule %s: Run is nil", r.ID)
-		}
 		seen[r.ID] = true
 	}
 	for _, r := range rs {
@@ -208,6 +234,32 @@ func ValidateRules(rs []*Rule) error {
 				return fmt.Errorf("rules %s and %s imply each other: implication must not be circular", a, b)
 			}
 		}
+	}
+	return nil
+}
+
+// ValidateRegistry checks what every registry's rules must have: an ID
+// matching pattern (like example), unique; a title, rationale, reference
+// and fix; a severity; a Run function. A live-state rule (with a Layer or
+// Thresholds) needs both.
+func ValidateRegistry[P any](rs []*RuleOf[P], pattern *regexp.Regexp, example string) error {
+	seen := map[string]bool{}
+	for _, r := range rs {
+		switch {
+		case !pattern.MatchString(r.ID):
+			return fmt.Errorf("rule %q: ID must look like %s", r.ID, example)
+		case seen[r.ID]:
+			return fmt.Errorf("rule %s: duplicate ID", r.ID)
+		case r.Title == "" || r.Rationale == "" || r.Reference == "" || r.Fix == "":
+			return fmt.Errorf("rule %s: title, rationale, reference and fix are all required", r.ID)
+		case (r.Layer == "") != (r.Thresholds == ""):
+			return fmt.Errorf("rule %s: a live-state rule needs both a layer and its thresholds", r.ID)
+		case r.Severity < schema.SevInfo || r.Severity > schema.SevError:
+			return fmt.Errorf("rule %s: severity must be error, warning or info", r.ID)
+		case r.Run == nil:
+			return fmt.Errorf("rule %s: Run is nil", r.ID)
+		}
+		seen[r.ID] = true
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package lint
 import (
 	"fmt"
 
+	"github.com/fabricgen/fabricgen/internal/units"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -95,8 +96,8 @@ func runHeadroom(p *Pass) {
 				}
 			}
 			f := &Finding{Subject: ptr(subj), Device: rx.Device.Name, Port: rx.Name,
-				Summary: fmt.Sprintf("%s: %s %s is below the %s needed for %dG over %gm with MTU %d (xoff %d B + xon %d B; %d B in flight on the cable)",
-					rx.ID(), what, bytesString(have), bytesString(want), speed/1e9, cable, mtu, need.XOFF, need.XON, need.CableBytes),
+				Summary: fmt.Sprintf("%s: %s %s is below the %s needed for %s over %gm with MTU %d (xoff %s + xon %s; %s in flight on the cable)",
+					rx.ID(), what, units.Size(have), units.Size(want), units.Speed(speed), cable, mtu, units.Size(need.XOFF), units.Size(need.XON), units.Size(need.CableBytes)),
 				Related: []Related{{Range: subjectOr(l.CableLength.Src, l.Range), Message: "cable length of link " + l.Name}}}
 			if !ok {
 				byLine[k] = &worst{f: f, want: want, min: want, n: 1}
@@ -110,7 +111,7 @@ func runHeadroom(p *Pass) {
 		w := byLine[k]
 		w.f.Count = w.n
 		if w.n > 1 && w.min < w.want {
-			w.f.Detail = fmt.Sprintf("The value is short on %d ports; the port shown needs the most, the least-demanding one %s.", w.n, bytesString(w.min))
+			w.f.Detail = fmt.Sprintf("The value is short on %d ports; the port shown needs the most, the least-demanding one %s.", w.n, units.Size(w.min))
 		}
 		p.Report(*w.f)
 	}
@@ -139,7 +140,7 @@ func runXonXoff(p *Pass) {
 	for _, g := range groupQoS(p, nil) {
 		b := g.qos.Buffer
 		if b.XON.Set && b.XOFF.Set && b.XON.V >= b.XOFF.V {
-			reportGroup(p, g, b.XON.Src, fmt.Sprintf("%s: xon %s is not below xoff %s", g.ports[0].ID(), bytesString(b.XON.V), bytesString(b.XOFF.V)))
+			reportGroup(p, g, b.XON.Src, fmt.Sprintf("%s: xon %s is not below xoff %s", g.ports[0].ID(), units.Size(b.XON.V), units.Size(b.XOFF.V)))
 		}
 	}
 }

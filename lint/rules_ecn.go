@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/fabricgen/fabricgen/internal/units"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -75,7 +76,7 @@ func runECNSanity(p *Pass) {
 	for _, e := range p.Fabric.ECNProfiles {
 		if e.Min.Set && e.Max.Set && e.Min.V >= e.Max.V {
 			p.Report(Finding{Subject: ptr(subjectOr(e.Min.Src, e.Range)),
-				Summary: fmt.Sprintf("ecn_profile %q: min_threshold %s is not below max_threshold %s", e.Name, bytesString(e.Min.V), bytesString(e.Max.V)),
+				Summary: fmt.Sprintf("ecn_profile %q: min_threshold %s is not below max_threshold %s", e.Name, units.Size(e.Min.V), units.Size(e.Max.V)),
 				Related: []Related{{Range: e.Max.Src, Message: "max_threshold set here"}}})
 		}
 		if e.Probability.Set && (e.Probability.V <= 0 || e.Probability.V > 100) {
@@ -115,7 +116,7 @@ func runECNBeforeXOFF(p *Pass) {
 				continue
 			}
 			reportGroup(p, g, e.Max.Src, fmt.Sprintf("%s: ECN max_threshold %s on queue %d is above the estimated XOFF trigger %s (pool %s, dynamic_threshold %d): PFC fires before ECN marks",
-				g.ports[0].ID(), bytesString(e.Max.V), qn, bytesString(trigger), bytesString(b.IngressLosslessPool.V), b.DynamicThreshold.V))
+				g.ports[0].ID(), units.Size(e.Max.V), qn, units.Size(trigger), units.Size(b.IngressLosslessPool.V), b.DynamicThreshold.V))
 		}
 	}
 }

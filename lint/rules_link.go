@@ -3,6 +3,7 @@ package lint
 import (
 	"fmt"
 
+	"github.com/fabricgen/fabricgen/internal/units"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -89,7 +90,7 @@ func runLinkSpeed(p *Pass) {
 			continue
 		}
 		agg.add(Finding{Subject: ptr(subj), Device: dv.Device.Name, Port: dv.Name,
-			Summary: fmt.Sprintf("link %s: %s runs at %dG but %s at %dG", l.Name, dv.ID(), dv.Speed.V/1e9, other.ID(), other.Speed.V/1e9),
+			Summary: fmt.Sprintf("link %s: %s runs at %s but %s at %s", l.Name, dv.ID(), units.Speed(dv.Speed.V), other.ID(), units.Speed(other.Speed.V)),
 			Related: []Related{{Range: subjectOr(other.Speed.Src, other.Range), Message: "other end's speed set here"}}})
 	}
 	agg.flush(p)

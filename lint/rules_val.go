@@ -19,7 +19,7 @@ func valRules() []*Rule {
 
 // HelpURI is the rule's entry in docs/rules.md (or the page Doc names)
 // on the project's site.
-func (r *Rule) HelpURI() string {
+func (r *RuleOf[P]) HelpURI() string {
 	doc := r.Doc
 	if doc == "" {
 		doc = "docs/rules.md"
@@ -27,5 +27,5 @@ func (r *Rule) HelpURI() string {
 	return "https://github.com/fabricgen/fabricgen/blob/main/" + doc + "#" + ruleAnchor(r)
 }
 
-// ruleAnchor is the GitHub heading slug of the rule's section in docs/rules.md.
-func ruleAnchor(r *Rule) string { return anchor(r.ID + " — " + r.Title) }
+// ruleAnchor is the GitHub heading slug of the rule's section in its page.
+func ruleAnchor[P any](r *RuleOf[P]) string { return anchor(r.ID + " — " + r.Title) }

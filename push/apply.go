@@ -252,16 +252,18 @@ func applyDevice(ctx context.Context, pd *planfile.Device, in Input, ok bool, op
 	if err != nil {
 		return fail(StatusFailed, "%v", err)
 	}
-	scope, verified, err := opts.lastApplied(d)
+	// The last-applied record is read once: it is what the change is
+	// compared with and what finish keeps the host baseline of.
+	rec, err := opts.appliedRecord(d)
 	if err != nil {
 		return fail(StatusFailed, "%v", err)
 	}
-	a := &applier{ctx: ctx, pd: pd, dev: d, dl: dl, opts: opts, rendered: string(in.Rendered), txn: opts.RunID}
-	cm, err := opts.newComparer(d, dl, a.rendered, scope, verified)
+	a := &applier{ctx: ctx, pd: pd, dev: d, dl: dl, opts: opts, rendered: string(in.Rendered), txn: opts.RunID, record: rec}
+	cm, err := opts.newComparer(d, dl, a.rendered, rec)
 	if err != nil {
 		return fail(StatusFailed, "%v", err)
 	}
-	a.compare, a.read, a.scopeOf = cm.compare, cm.read, cm.scope
+	a.compare, a.read, a.scopeOf, a.src = cm.compare, cm.read, cm.scope, cm.rendered
 	opts.emit(pd.Name, "connect", false)
 	if a.conn, err = connect(ctx, d, dl, pd.Address, &opts.Options); err != nil {
 		return fail(StatusFailed, "%v", err)
@@ -269,7 +271,11 @@ func applyDevice(ctx context.Context, pd *planfile.Device, in Input, ok bool, op
 	defer func() { _ = a.conn.Close() }()
 
 	opts.emit(pd.Name, "check", false)
-	if why, err := a.resolveInterrupted(); err != nil {
+	inflight, err := opts.State.InFlight(pd.Name)
+	if err != nil {
+		return fail(StatusFailed, "%v", err)
+	}
+	if why, err := a.resolveInterrupted(inflight); err != nil {
 		return fail(StatusFailed, "%v", err)
 	} else if why != "" {
 		return fail(StatusRefused, "%s", why)
@@ -293,7 +299,7 @@ func applyDevice(ctx context.Context, pd *planfile.Device, in Input, ok bool, op
 	if config.Digest(before, dl) != pd.RunningSHA256 {
 		return fail(StatusStale, "the running config changed since the plan was made; nothing was sent: run fabricgen plan again")
 	}
-	if scopeDigest(scope) != pd.ScopeSHA256 {
+	if scopeDigest(recordScope(rec)) != pd.ScopeSHA256 {
 		return fail(StatusRefused, "plan file does not match its intent: the last-applied record of %s differs from the one plan used (another apply since, or plan ran without this fabric's state directory %s); nothing was sent: run fabricgen plan again", pd.Name, opts.State.Path)
 	}
 	cmp, err := a.compare(before)
@@ -314,14 +320,14 @@ func applyDevice(ctx context.Context, pd *planfile.Device, in Input, ok bool, op
 		r.Status = StatusUnchanged
 		return r
 	}
+	a.before, a.changes = before, cmp.Changes
 	if opts.NoTakeover {
-		if tk, err := takeovers(cmp, cm.scope(before), dl); err != nil {
+		if tk, err := takeovers(cmp, a.scopeSource(), dl); err != nil {
 			return fail(StatusFailed, "%v", err)
 		} else if len(tk) > 0 {
 			return fail(StatusRefused, "%v", errTakeover(tk))
 		}
 	}
-	a.before, a.changes = before, cmp.Changes
 	opts.emit(pd.Name, "backup", false)
 	if r.Backup, err = opts.State.SaveBackup(pd.Name, before, opts.Now()); err != nil {
 		return fail(StatusFailed, "save backup before changing anything: %v", err)
@@ -378,7 +384,7 @@ func clearInterrupted(ctx context.Context, pd *planfile.Device, in Input, ok boo
 	}
 	defer func() { _ = a.conn.Close() }()
 	opts.emit(pd.Name, "check", false)
-	why, err := a.resolveInterrupted()
+	why, err := a.resolveInterrupted(rec)
 	switch {
 	case err != nil:
 		r.Status, r.Reason = StatusFailed, err.Error()
@@ -416,12 +422,12 @@ func checkUnchanged(ctx context.Context, pd *planfile.Device, in Input, ok bool,
 	if err != nil {
 		return fail(StatusFailed, "%v", err)
 	}
-	scope, verified, err := opts.lastApplied(d)
+	rec, err := opts.appliedRecord(d)
 	if err != nil {
 		return fail(StatusFailed, "%v", err)
 	}
 	a := &applier{ctx: ctx, pd: pd, dev: d, dl: dl, opts: opts, rendered: string(in.Rendered), txn: opts.RunID}
-	cm, err := opts.newComparer(d, dl, a.rendered, scope, verified)
+	cm, err := opts.newComparer(d, dl, a.rendered, rec)
 	if err != nil {
 		return fail(StatusFailed, "%v", err)
 	}
@@ -432,10 +438,10 @@ func checkUnchanged(ctx context.Context, pd *planfile.Device, in Input, ok bool,
 	defer func() { _ = a.conn.Close() }()
 	opts.emit(pd.Name, "check", false)
 	cleared := false
-	if rec, err := opts.State.InFlight(pd.Name); err != nil {
+	if inflight, err := opts.State.InFlight(pd.Name); err != nil {
 		return fail(StatusFailed, "%v", err)
-	} else if rec != nil {
-		why, err := a.resolveInterrupted()
+	} else if inflight != nil {
+		why, err := a.resolveInterrupted(inflight)
 		switch {
 		case err != nil:
 			return fail(StatusFailed, "%v", err)
@@ -482,8 +488,8 @@ func (a *applier) finish(st Status) {
 		baseline := ""
 		if a.dl.Host {
 			prev := ""
-			if rec, err := a.opts.appliedRecord(a.dev); err == nil && rec != nil {
-				prev = rec.Baseline
+			if a.record != nil {
+				prev = a.record.Baseline
 			}
 			baseline = config.MergeHostState(prev, a.before)
 		}
@@ -564,7 +570,16 @@ type applier struct {
 	read string
 	// scopeOf is the last-applied config managed for a device state (the
 	// comparer's scope); nil when there is none (rollback).
-	scopeOf func(now string) string
+	scopeOf func(now string) *config.Source
+	// scoped is scopeOf(before), worked out once (scopedFor is the
+	// before it was worked out for).
+	scoped    *config.Source
+	scopedFor string
+	// src is the rendered config parsed once (nil until first needed).
+	src *config.Source
+	// record is the device's last-applied record read at the start of
+	// the run (nil for none): finish keeps a host's baseline from it.
+	record  *state.Applied
 	changes *config.ChangeSet
 	before  string
 	backup  string
@@ -679,10 +694,26 @@ func (p *progress) String() string {
 // by the device before the change (the same for every comparison of
 // this run, so a stanza the change removes stays managed after it).
 func (a *applier) scope() string {
+	return a.scopeSource().Text()
+}
+
+// scopeSource is scope parsed, worked out once per run (per before).
+func (a *applier) scopeSource() *config.Source {
 	if a.scopeOf == nil {
-		return ""
+		return nil
 	}
-	return a.scopeOf(a.before)
+	if a.scoped == nil || a.scopedFor != a.before {
+		a.scoped, a.scopedFor = a.scopeOf(a.before), a.before
+	}
+	return a.scoped
+}
+
+// renderedSource is the rendered config parsed, once.
+func (a *applier) renderedSource() *config.Source {
+	if a.src == nil {
+		a.src = config.NewSource(a.rendered, a.dl)
+	}
+	return a.src
 }
 
 // readScript is the script whose settings are read on a host.
@@ -788,9 +819,9 @@ func (a *applier) converged() (bool, int, error) {
 // differ between the config before the change and now ("" when they do
 // not).
 func (a *applier) unmanagedChange(now string) string {
-	scope := a.scope()
-	was, err1 := config.Unmanaged(a.before, a.rendered, scope, a.dl)
-	is, err2 := config.Unmanaged(now, a.rendered, scope, a.dl)
+	scope := a.scopeSource()
+	was, err1 := config.UnmanagedSource(a.before, a.renderedSource(), scope, a.dl)
+	is, err2 := config.UnmanagedSource(now, a.renderedSource(), scope, a.dl)
 	if a.dl.Host {
 		others, err := config.HostOthers(a.readScript(), a.changes.Commands(), a.before, now)
 		if err != nil || len(others) == 0 {

@@ -138,13 +138,12 @@ func judgeInterrupted(conn *session.Conn, dl *dialect.Dialect, rec *state.InFlig
 }
 
 // resolveInterrupted handles the in-flight record an earlier run left for
-// this device: a clean device has the record (and the run's own leftover
-// transaction) removed and goes on; otherwise the device is refused with
-// what to do.
-func (a *applier) resolveInterrupted() (string, error) {
-	rec, err := a.opts.State.InFlight(a.pd.Name)
-	if err != nil || rec == nil {
-		return "", err
+// this device (rec, as the caller read it; nil for none): a clean device
+// has the record (and the run's own leftover transaction) removed and
+// goes on; otherwise the device is refused with what to do.
+func (a *applier) resolveInterrupted(rec *state.InFlight) (string, error) {
+	if rec == nil {
+		return "", nil
 	}
 	v, err := judgeInterrupted(a.conn, a.dl, rec, rec.Backup, &a.opts.Options)
 	if err != nil {

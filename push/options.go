@@ -105,9 +105,12 @@ func lookupDialect(p schema.Platform) (*dialect.Dialect, error) {
 	return d, nil
 }
 
-// withCache returns a copy of the options with a fresh dialect cache.
+// withCache returns a copy of the options with a fresh dialect cache (a
+// test's own cache, holding the dialects it instruments, is kept).
 func (o Options) withCache() Options {
-	o.dialects = &dialectCache{m: map[schema.Platform]*dialect.Dialect{}}
+	if o.dialects == nil {
+		o.dialects = &dialectCache{m: map[schema.Platform]*dialect.Dialect{}}
+	}
 	return o
 }
 

@@ -89,12 +89,12 @@ func planDevice(ctx context.Context, in Input, opts *Options) *planfile.Device {
 	} else if busy != "" {
 		return fail(errors.New(busy))
 	}
-	scope, verified, err := opts.lastApplied(d)
+	rec, err := opts.appliedRecord(d)
 	if err != nil {
 		return fail(err)
 	}
-	pd.ScopeSHA256 = scopeDigest(scope)
-	cm, err := opts.newComparer(d, dl, pd.Rendered, scope, verified)
+	pd.ScopeSHA256 = scopeDigest(recordScope(rec))
+	cm, err := opts.newComparer(d, dl, pd.Rendered, rec)
 	if err != nil {
 		return fail(err)
 	}
@@ -124,17 +124,13 @@ func planDevice(ctx context.Context, in Input, opts *Options) *planfile.Device {
 	return pd
 }
 
-// lastApplied is the config fabricgen last applied to the device (its
-// last-applied record), or "" when there is none or it was for another
-// platform; verified says the record's signature was checked with
-// FABRICGEN_PLAN_KEY. An unverified record is used only as far as the
-// device bears it out (config.VerifiedScope, in the comparer).
-func (o *Options) lastApplied(d *schema.Device) (scope string, verified bool, err error) {
-	a, err := o.appliedRecord(d)
-	if err != nil || a == nil {
-		return "", false, err
+// recordScope is the config fabricgen last applied to the device (its
+// last-applied record rec, from appliedRecord), or "" when there is none.
+func recordScope(rec *state.Applied) string {
+	if rec == nil {
+		return ""
 	}
-	return a.Rendered, a.Verified, nil
+	return rec.Rendered
 }
 
 // appliedRecord is the device's last-applied record, or nil when there is
@@ -155,12 +151,14 @@ func (o *Options) appliedRecord(d *schema.Device) (*state.Applied, error) {
 // settings the last apply made that the intent dropped) and the
 // comparison.
 type comparer struct {
-	read    string
-	compare func(now string) (*config.Comparison, error)
+	read string
+	// rendered is the rendered config, parsed once for every compare.
+	rendered *config.Source
+	compare  func(now string) (*config.Comparison, error)
 	// scope is the last-applied config the comparison of the device
 	// state now manages: the record's, or when it is unverified the
-	// part of it the device bears out ("" when that cannot be read).
-	scope func(now string) string
+	// part of it the device bears out (empty when that cannot be read).
+	scope func(now string) *config.Source
 	// held lists the record-only claims the last compare held back (an
 	// unverified record without Options.TrustRecords): what the record
 	// says fabricgen made, that the device holds, that nothing else
@@ -184,11 +182,15 @@ func (c *comparer) keptNotes(dir, device string) []string {
 }
 
 // newComparer builds the comparison of a device with its rendered config,
-// managing what the last apply made too (scope). A change set holding a
-// line that may not be sent as it stands (config.CheckSendable) is an
-// error, so plan reports the device and apply sends nothing.
-func (o *Options) newComparer(d *schema.Device, dl *dialect.Dialect, rendered, scope string, verified bool) (*comparer, error) {
-	c, err := o.comparer(d, dl, rendered, scope, verified)
+// managing what the last apply made too (the last-applied record rec, nil
+// for none; an unverified record — its signature not checked with
+// FABRICGEN_PLAN_KEY — is used only as far as the device bears it out,
+// config.VerifiedScope). The rendered config and the record's are parsed
+// here, once for every compare. A change set holding a line that may not
+// be sent as it stands (config.CheckSendable) is an error, so plan
+// reports the device and apply sends nothing.
+func (o *Options) newComparer(d *schema.Device, dl *dialect.Dialect, rendered string, rec *state.Applied) (*comparer, error) {
+	c, err := o.comparer(d, dl, rendered, rec)
 	if err != nil {
 		return nil, err
 	}
@@ -207,26 +209,24 @@ func (o *Options) newComparer(d *schema.Device, dl *dialect.Dialect, rendered, s
 }
 
 // comparer is newComparer without the check of the change set.
-func (o *Options) comparer(d *schema.Device, dl *dialect.Dialect, rendered, scope string, verified bool) (*comparer, error) {
-	c := &comparer{read: rendered, scope: func(string) string { return scope }}
+func (o *Options) comparer(d *schema.Device, dl *dialect.Dialect, rendered string, rec *state.Applied) (*comparer, error) {
+	scope, verified := recordScope(rec), rec != nil && rec.Verified
+	src, last := config.NewSource(rendered, dl), config.NewSource(scope, dl)
+	c := &comparer{read: rendered, rendered: src, scope: func(string) *config.Source { return last }}
 	trust := verified || o.TrustRecords
 	// checked is the scope the device state now lets the comparison
 	// manage, and the record-only claims it held back.
-	checked := func(now string) (string, []string, error) {
-		switch {
-		case verified || scope == "":
-			return scope, nil, nil
-		case trust:
-			sc, err := config.VerifiedScope(now, rendered, scope, dl)
-			return sc, nil, err
+	checked := func(now string) (*config.Source, []string, error) {
+		if verified || scope == "" {
+			return last, nil, nil
 		}
-		return config.DerivableScope(now, rendered, scope, dl)
+		return config.CheckScope(now, src, last, dl, trust)
 	}
 	if !dl.Host || scope == "" {
-		c.scope = func(now string) string {
+		c.scope = func(now string) *config.Source {
 			sc, _, err := checked(now)
 			if err != nil {
-				return ""
+				return nil
 			}
 			return sc
 		}
@@ -236,7 +236,7 @@ func (o *Options) comparer(d *schema.Device, dl *dialect.Dialect, rendered, scop
 				return nil, fmt.Errorf("%s: check the last-applied record against the device: %w", d.Name, err)
 			}
 			c.held = held
-			return config.CompareScoped(d.Name, now, rendered, sc, dl)
+			return config.CompareSource(d.Name, now, src, sc, dl)
 		}
 		return c, nil
 	}
@@ -246,7 +246,7 @@ func (o *Options) comparer(d *schema.Device, dl *dialect.Dialect, rendered, scop
 	}
 	baseline := ""
 	if dropped != "" {
-		if baseline, err = o.hostBaseline(d); err != nil {
+		if baseline, err = o.hostBaseline(d, rec); err != nil {
 			return nil, err
 		}
 	}
@@ -274,12 +274,10 @@ func (o *Options) comparer(d *schema.Device, dl *dialect.Dialect, rendered, scop
 }
 
 // hostBaseline is a host's settings from before fabricgen changed them:
-// the last-applied record's baseline, else its oldest backup.
-func (o *Options) hostBaseline(d *schema.Device) (string, error) {
-	if a, err := o.appliedRecord(d); err != nil {
-		return "", err
-	} else if a != nil && a.Baseline != "" {
-		return a.Baseline, nil
+// the last-applied record's (rec's) baseline, else its oldest backup.
+func (o *Options) hostBaseline(d *schema.Device, rec *state.Applied) (string, error) {
+	if rec != nil && rec.Baseline != "" {
+		return rec.Baseline, nil
 	}
 	bs, err := o.State.Backups(d.Name)
 	if err != nil {
@@ -307,13 +305,13 @@ func scopeDigest(scope string) string {
 // that fabricgen did not apply last: configuration it takes over. A value
 // equal to the platform's factory default (a host's MTU 1500, trust pcp;
 // a SONiC port's MTU 9100) is nobody's configuration and not listed.
-func takeovers(cmp *config.Comparison, scope string, dl *dialect.Dialect) ([]string, error) {
+func takeovers(cmp *config.Comparison, scope *config.Source, dl *dialect.Dialect) ([]string, error) {
 	if len(cmp.Replaced) == 0 {
 		return nil, nil
 	}
 	ours := map[string]bool{}
-	if scope != "" {
-		paths, err := config.ManagedPaths(scope, dl)
+	if scope.Text() != "" {
+		paths, err := config.ManagedPathsSource(scope, dl)
 		if err != nil {
 			return nil, fmt.Errorf("read the last-applied config: %w", err)
 		}

@@ -323,7 +323,8 @@ func rollbackOne(ctx context.Context, t RollbackTarget, pv *RollbackPreview, opt
 	if scope, _, err = t.restoreScope(now, backup, dl); err != nil {
 		return fail(StatusFailed, "%v", err)
 	}
-	a.scopeOf = func(string) string { return scope }
+	scoped := config.NewSource(scope, dl)
+	a.scopeOf = func(string) *config.Source { return scoped }
 	cmp, err := a.compare(now)
 	if err != nil {
 		return fail(StatusFailed, "%v", err)

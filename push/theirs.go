@@ -44,7 +44,7 @@ func (t theirs) summary() string {
 
 // unmanagedOf is the device's unmanaged lines for this change.
 func (a *applier) unmanagedOf(text string) (string, error) {
-	return config.Unmanaged(text, a.rendered, a.scope(), a.dl)
+	return config.UnmanagedSource(text, a.renderedSource(), a.scopeSource(), a.dl)
 }
 
 // othersSince re-reads the device and compares the lines fabricgen does

@@ -80,7 +80,7 @@ func (a *applier) nxosOthers(mark int) ([]nxosRecord, error) {
 	if ours == "" {
 		return nil, fmt.Errorf("the accounting log has no record of our checkpoint %s", a.txn)
 	}
-	scope := a.scope()
+	scope := a.scopeSource()
 	var others []nxosRecord
 	for i, r := range recs {
 		rest, ok := strings.CutPrefix(r.cmd, "configure terminal ; ")
@@ -102,7 +102,7 @@ func (a *applier) nxosOthers(mark int) ([]nxosRecord, error) {
 		for d, p := range parts {
 			frag.WriteString(strings.Repeat("  ", d) + p + "\n")
 		}
-		kept, err := config.Unmanaged(frag.String(), a.rendered, scope, a.dl)
+		kept, err := config.UnmanagedSource(frag.String(), a.renderedSource(), scope, a.dl)
 		if err != nil {
 			return nil, err
 		}

@@ -1,6 +1,8 @@
 package schema
 
 import (
+	"github.com/fabricgen/fabricgen/internal/units"
+
 	"fmt"
 	"math"
 	"math/big"
@@ -100,11 +102,11 @@ func (b *budget) fits(cost int) error {
 // spendBytes charges a string of n bytes.
 func (b *budget) spendBytes(n int) error {
 	if n > MaxStringLen {
-		return fmt.Errorf("the string would be %d bytes long; at most %d (1 MiB)", n, MaxStringLen)
+		return fmt.Errorf("the string would be %d bytes long; at most %d (%s)", n, MaxStringLen, units.Size(MaxStringLen))
 	}
 	if b != nil && b.bytes.Add(int64(n)) > b.limits.bytes {
 		b.spent.Store(true)
-		return &totalError{fmt.Sprintf("this fabric builds more than %d MiB of strings in total while it loads; simplify the expressions", b.limits.bytes>>20)}
+		return &totalError{fmt.Sprintf("this fabric builds more than %s of strings in total while it loads; simplify the expressions", units.Size(b.limits.bytes))}
 	}
 	return nil
 }
@@ -540,7 +542,7 @@ func preChecks(b *budget) map[string]func(args []cty.Value) error {
 // limitArg refuses a result of n bytes, blaming argument i.
 func limitArg(i, n int) error {
 	if n > MaxStringLen {
-		return function.NewArgErrorf(i, "the result would be %d bytes long; strings are at most %d bytes (1 MiB)", n, MaxStringLen)
+		return function.NewArgErrorf(i, "the result would be %d bytes long; strings are at most %d bytes (%s)", n, MaxStringLen, units.Size(MaxStringLen))
 	}
 	return nil
 }
@@ -725,7 +727,7 @@ func templateFunc(b *budget) function.Function {
 				strs[i] = s.AsString()
 				n += len(strs[i])
 				if n > MaxStringLen {
-					return cty.NilVal, function.NewArgErrorf(i, "the string would be more than %d bytes long (1 MiB)", MaxStringLen)
+					return cty.NilVal, function.NewArgErrorf(i, "the string would be more than %d bytes long (%s)", MaxStringLen, units.Size(MaxStringLen))
 				}
 			}
 			if err := b.spendBytes(n); err != nil {
@@ -761,7 +763,7 @@ func templateForFunc(b *budget) function.Function {
 				strs[i] = s.AsString()
 				n += len(strs[i])
 				if n > MaxStringLen {
-					return cty.NilVal, function.NewArgErrorf(0, "the string would be more than %d bytes long (1 MiB)", MaxStringLen)
+					return cty.NilVal, function.NewArgErrorf(0, "the string would be more than %d bytes long (%s)", MaxStringLen, units.Size(MaxStringLen))
 				}
 			}
 			if err := b.spendBytes(n); err != nil {

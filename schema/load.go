@@ -28,6 +28,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 
 	"github.com/fabricgen/fabricgen/internal/readlimit"
+	"github.com/fabricgen/fabricgen/internal/units"
 )
 
 // Options are the inputs of a load besides the directory.
@@ -222,7 +223,7 @@ func (d *decoder) readSource(path string) ([]byte, bool) {
 	}
 	if st.Size() > MaxFileSize {
 		d.add(&Diagnostic{Severity: SevError, Summary: "File too large", Subject: start,
-			Detail: fmt.Sprintf("%s is %d bytes; intent files are limited to %d MiB. Split the fabric into several files or use for_each.", path, st.Size(), MaxFileSize>>20)})
+			Detail: fmt.Sprintf("%s is %d bytes; intent files are limited to %s. Split the fabric into several files or use for_each.", path, st.Size(), units.Size(MaxFileSize))})
 		return nil, false
 	}
 	// Bounded: the size Stat gave is not what a read returns for a
@@ -230,7 +231,7 @@ func (d *decoder) readSource(path string) ([]byte, bool) {
 	src, err := readlimit.File(path, MaxFileSize)
 	if errors.Is(err, readlimit.ErrTooLarge) {
 		d.add(&Diagnostic{Severity: SevError, Summary: "File too large", Subject: start,
-			Detail: fmt.Sprintf("%s holds more than %d MiB; intent files are limited to %d MiB. Split the fabric into several files or use for_each.", path, MaxFileSize>>20, MaxFileSize>>20)})
+			Detail: fmt.Sprintf("%s holds more than %s; intent files are limited to %s. Split the fabric into several files or use for_each.", path, units.Size(MaxFileSize), units.Size(MaxFileSize))})
 		return nil, false
 	}
 	if err != nil {

@@ -20,6 +20,7 @@ import (
 	ctyjson "github.com/zclconf/go-cty/cty/json"
 
 	"github.com/fabricgen/fabricgen/internal/readlimit"
+	"github.com/fabricgen/fabricgen/internal/units"
 )
 
 // EnvVarPrefix prefixes environment variables that set intent variables:
@@ -239,7 +240,7 @@ func sentence(err error) string { return strings.TrimSuffix(err.Error(), ".") }
 // value's source in ranges ("-var spines").
 func parseVarValue(raw string, typ cty.Type, filename string, ctx *hcl.EvalContext, b *budget) (cty.Value, error) {
 	if len(raw) > MaxStringLen {
-		return cty.NilVal, fmt.Errorf("the value is %d bytes long; at most %d (1 MiB)", len(raw), MaxStringLen)
+		return cty.NilVal, fmt.Errorf("the value is %d bytes long; at most %d (%s)", len(raw), MaxStringLen, units.Size(MaxStringLen))
 	}
 	if typ == cty.String {
 		return cty.StringVal(raw), nil

@@ -1,6 +1,8 @@
 package templates
 
 import (
+	"github.com/fabricgen/fabricgen/internal/units"
+
 	"bytes"
 	"errors"
 	"fmt"
@@ -195,9 +197,9 @@ func (o *overrideSet) Execute(buf *bytes.Buffer, entry string, data any) error {
 	case errors.Is(e.hit, errStepLimit):
 		return fmt.Errorf("%s: stopped after %d steps, the step limit of an override template render (%s and the templates it calls; a step is an action, a loop iteration, a template call or a call of a function that builds or compares strings): loop over the view's lists (.Ports, .ACLs, …) rather than over large numbers, and do not let a template call itself: %w", where, o.stepLimit, entry, err)
 	case errors.Is(e.hit, errStringLimit):
-		return fmt.Errorf("%s: stopped after %d MiB of strings, the string limit of an override template render (%s and the templates it calls; every string print, printf, join, … return counts, printed or kept in a variable): print text as it goes instead of growing a variable ({{$s = print $s $s}} doubles it every time): %w", where, o.strLimit>>20, entry, err)
+		return fmt.Errorf("%s: stopped after %s of strings, the string limit of an override template render (%s and the templates it calls; every string print, printf, join, … return counts, printed or kept in a variable): print text as it goes instead of growing a variable ({{$s = print $s $s}} doubles it every time): %w", where, units.Size(int64(o.strLimit)), entry, err)
 	case errors.Is(err, errOutputLimit):
-		return fmt.Errorf("%s (or the text after it): stopped after %d MiB of output, the output limit of an override template render (%s and the templates it calls): print less, or fewer copies of the pre-rendered stanzas (.Text): %w", where, o.outLimit>>20, entry, err)
+		return fmt.Errorf("%s (or the text after it): stopped after %s of output, the output limit of an override template render (%s and the templates it calls): print less, or fewer copies of the pre-rendered stanzas (.Text): %w", where, units.Size(int64(o.outLimit)), entry, err)
 	}
 	return err
 }

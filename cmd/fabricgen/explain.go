@@ -32,7 +32,7 @@ docs/rules.md and docs/check-rules.md, generated from the registries.`,
 				return nil
 			}
 			if cr := check.Lookup(args[0]); cr != nil {
-				fmt.Fprint(w, check.RuleText(cr))
+				fmt.Fprint(w, lint.RuleText(cr))
 				return nil
 			}
 			r := lint.Lookup(args[0])

@@ -12,6 +12,7 @@ import (
 	"github.com/fabricgen/fabricgen/internal/lab"
 	"github.com/fabricgen/fabricgen/internal/nestlimit"
 	"github.com/fabricgen/fabricgen/internal/readlimit"
+	"github.com/fabricgen/fabricgen/internal/units"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -93,7 +94,7 @@ func loadRunningConfigs(ctx context.Context, dir string, fabric []*schema.Device
 func readBounded(path string, limit int) (string, error) {
 	b, err := readlimit.File(path, int64(limit))
 	if errors.Is(err, readlimit.ErrTooLarge) {
-		return "", fmt.Errorf("%w: the lab reads at most %s of configuration per device", err, readlimit.Size(int64(limit)))
+		return "", fmt.Errorf("%w: the lab reads at most %s of configuration per device", err, units.Size(int64(limit)))
 	}
 	return string(b), err
 }

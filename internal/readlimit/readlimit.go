@@ -11,6 +11,8 @@
 package readlimit
 
 import (
+	"github.com/fabricgen/fabricgen/internal/units"
+
 	"context"
 	"errors"
 	"fmt"
@@ -217,18 +219,6 @@ func read(r io.Reader, name string, limit int64) ([]byte, error) {
 	return b, nil
 }
 
-// Size writes a limit the way the errors say it: "1 MiB", "64 MiB",
-// "512 KiB", or bytes.
-func Size(n int64) string {
-	switch {
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return fmt.Sprintf("%d MiB", n>>20)
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return fmt.Sprintf("%d KiB", n>>10)
-	}
-	return fmt.Sprintf("%d bytes", n)
-}
-
 // Reader reads r, failing with an error wrapping ErrTooLarge once more
 // than limit bytes came through: for a stream decoded as it is read (a
 // plan file through a JSON decoder) where buffering the whole file first
@@ -263,5 +253,5 @@ func (l *limited) Read(p []byte) (int, error) {
 func (l *limited) tooLarge() error { return tooLarge(l.name, l.limit) }
 
 func tooLarge(name string, limit int64) error {
-	return fmt.Errorf("%w: %s holds more than %s, the most fabricgen reads from such a file", ErrTooLarge, name, Size(limit))
+	return fmt.Errorf("%w: %s holds more than %s, the most fabricgen reads from such a file", ErrTooLarge, name, units.Size(limit))
 }

@@ -3,7 +3,7 @@
 // Grammar of Rules: EOS, NX-OS), the statement tree of the path CLIs
 // (PathTree: Junos set statements, NVUE paths), the session contract
 // between an emulator and the SSH server (Emulator, Session, Reply, Term,
-// Env), and text helpers (UnifiedDiff, output filters, JSON).
+// Env), and text helpers (UnifiedDiff and LineOps over internal/textdiff, output filters, JSON).
 //
 // It knows no platform: each emulator under platforms/ builds
 // its grammar and behaviour on top of it.

@@ -5,101 +5,16 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
-	"strconv"
 	"strings"
 
-	"github.com/sergi/go-diff/diffmatchpatch"
+	"github.com/fabricgen/fabricgen/internal/textdiff"
 )
 
 // UnifiedDiff returns a unified diff (3 lines of context) from a to b, or
-// "" when they are equal.
+// "" when they are equal: fabricgen's one diff (textdiff.Unified, exact
+// however large the configs).
 func UnifiedDiff(fromName, toName, a, b string) string {
-	if a == b {
-		return ""
-	}
-	dmp := diffmatchpatch.New()
-	ca, cb, lines := dmp.DiffLinesToChars(a, b)
-	diffs := dmp.DiffCharsToLines(dmp.DiffMain(ca, cb, false), lines)
-	type op struct {
-		kind byte
-		text string
-	}
-	var ops []op
-	for _, d := range diffs {
-		k := byte(' ')
-		switch d.Type {
-		case diffmatchpatch.DiffInsert:
-			k = '+'
-		case diffmatchpatch.DiffDelete:
-			k = '-'
-		}
-		for _, l := range strings.SplitAfter(d.Text, "\n") {
-			if l != "" {
-				ops = append(ops, op{k, strings.TrimSuffix(l, "\n")})
-			}
-		}
-	}
-	const ctx = 3
-	var out strings.Builder
-	fmt.Fprintf(&out, "--- %s\n+++ %s\n", fromName, toName)
-	i := 0
-	for i < len(ops) {
-		for i < len(ops) && ops[i].kind == ' ' {
-			i++
-		}
-		if i >= len(ops) {
-			break
-		}
-		start := max(i-ctx, 0)
-		end := i
-		for end < len(ops) {
-			if ops[end].kind != ' ' {
-				end++
-				continue
-			}
-			run := end
-			for run < len(ops) && ops[run].kind == ' ' {
-				run++
-			}
-			if run == len(ops) || run-end > 2*ctx {
-				end = min(end+ctx, len(ops))
-				break
-			}
-			end = run
-		}
-		aStart, bStart := 1, 1
-		for _, o := range ops[:start] {
-			if o.kind != '+' {
-				aStart++
-			}
-			if o.kind != '-' {
-				bStart++
-			}
-		}
-		aLen, bLen := 0, 0
-		var body strings.Builder
-		for _, o := range ops[start:end] {
-			if o.kind != '+' {
-				aLen++
-			}
-			if o.kind != '-' {
-				bLen++
-			}
-			body.WriteByte(o.kind)
-			body.WriteString(o.text)
-			body.WriteByte('\n')
-		}
-		if aLen == 0 {
-			aStart--
-		}
-		if bLen == 0 {
-			bStart--
-		}
-		fmt.Fprintf(&out, "@@ -%d,%d +%d,%d @@\n", aStart, aLen, bStart, bLen)
-		out.WriteString(body.String())
-		i = end
-	}
-	return out.String()
+	return textdiff.Unified(fromName, toName, a, b).Text
 }
 
 // SplitPipe separates `cmd | filter ...` into the command and its filters.
@@ -163,43 +78,9 @@ func filterLines(out, verb string, re *regexp.Regexp) string {
 }
 
 // LineOps returns the edit script from a to b as one byte per line:
-// ' ' keep, '-' delete from a, '+' insert from b.
+// ' ' keep, '-' delete from a, '+' insert from b (textdiff.Lines).
 func LineOps(a, b []string) []byte {
-	dmp := diffmatchpatch.New()
-	// Each element is diffed as one line whatever it holds: equal elements
-	// get the same number, and the numbers are what is diffed (an element
-	// holding a newline would otherwise count as two lines, and the ops
-	// would not line up with a and b).
-	ids := map[string]string{}
-	join := func(ls []string) string {
-		var b strings.Builder
-		for _, l := range ls {
-			id, ok := ids[l]
-			if !ok {
-				id = strconv.Itoa(len(ids))
-				ids[l] = id
-			}
-			b.WriteString(id + "\n")
-		}
-		return b.String()
-	}
-	ja, jb := join(a), join(b)
-	ca, cb, lines := dmp.DiffLinesToChars(ja, jb)
-	diffs := dmp.DiffCharsToLines(dmp.DiffMain(ca, cb, false), lines)
-	var ops []byte
-	for _, d := range diffs {
-		k := byte(' ')
-		switch d.Type {
-		case diffmatchpatch.DiffInsert:
-			k = '+'
-		case diffmatchpatch.DiffDelete:
-			k = '-'
-		}
-		for range strings.Count(d.Text, "\n") {
-			ops = append(ops, k)
-		}
-	}
-	return ops
+	return textdiff.Lines(a, b)
 }
 
 // JSON prints v as indented JSON (four spaces, HTML unescaped) with a

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/fabricgen/fabricgen/internal/push/dialect"
+	"github.com/fabricgen/fabricgen/internal/textdiff"
 )
 
 // Comparison is one device's running state against its rendered config.
@@ -35,23 +36,27 @@ func Compare(device, running, rendered string, d *dialect.Dialect) (*Comparison,
 // longer names loses its managed lines, and a CONFIG_DB field it set that
 // the render no longer sets is removed. Hosts ignore scope.
 func CompareScoped(device, running, rendered, scope string, d *dialect.Dialect) (*Comparison, error) {
+	return CompareSource(device, running, NewSource(rendered, d), NewSource(scope, d), d)
+}
+
+// CompareSource is CompareScoped with the rendered config and the scope
+// parsed once (NewSource), for the many reads of one device a plan or an
+// apply compares; scope may be nil.
+func CompareSource(device, running string, rendered, scope *Source, d *dialect.Dialect) (*Comparison, error) {
 	if d.Host {
-		return CompareHost(device, running, rendered, d)
+		return CompareHost(device, running, rendered.Text(), d)
 	}
 	if d.ConfigDB {
-		return compareConfigDB(device, running, rendered, scope, d)
+		return compareConfigDB(device, running, rendered.Text(), scope.Text(), d)
 	}
-	var sc *Tree
-	if scope != "" {
-		sc = Parse(scope, d)
-	}
-	run, want := managedScoped(Parse(running, d), Parse(rendered, d), sc, d)
+	run, want := managedScoped(Parse(running, d), rendered.orEmpty(), scope.parsed(), d)
+	crun, cwant := Canonical(run, d), Canonical(want, d)
 	c := &Comparison{
 		RunningSHA256: Digest(running, d),
-		Running:       Canonical(run, d).Text(d.Indent),
-		Desired:       Canonical(want, d).Text(d.Indent),
+		Running:       crun.Text(d.Indent),
+		Desired:       cwant.Text(d.Indent),
 		Changes:       Changes(run, want, d),
-		Replaced:      removedPaths(Canonical(run, d).Nodes, Canonical(want, d).Nodes, ""),
+		Replaced:      removedPaths(crun.Nodes, cwant.Nodes, ""),
 	}
 	c.Diff = Unified(device+" (running)", device+" (fabricgen)", c.Running, c.Desired)
 	return c, nil
@@ -81,6 +86,12 @@ func removedPaths(run, want []*Node, prefix string) []string {
 // paths (CONFIG_DB: "TABLE|key|field = value"; hosts: facts): what
 // fabricgen considers its own after applying that config.
 func ManagedPaths(config string, d *dialect.Dialect) ([]string, error) {
+	return ManagedPathsSource(NewSource(config, d), d)
+}
+
+// ManagedPathsSource is ManagedPaths of a config parsed once.
+func ManagedPathsSource(src *Source, d *dialect.Dialect) ([]string, error) {
+	config := src.Text()
 	switch {
 	case d.Host:
 		// The preamble lookups (an RDMA device name the host prints)
@@ -107,7 +118,7 @@ func ManagedPaths(config string, d *dialect.Dialect) ([]string, error) {
 		}
 		return nonEmptyLines(c.Desired), nil
 	}
-	_, want := Managed(&Tree{}, Parse(config, d), d)
+	_, want := Managed(&Tree{}, src.orEmpty(), d)
 	return allPaths(Canonical(want, d).Nodes, ""), nil
 }
 
@@ -132,4 +143,13 @@ func nonEmptyLines(s string) []string {
 		}
 	}
 	return out
+}
+
+// Diff is a unified diff and its line counts (textdiff.Diff).
+type Diff = textdiff.Diff
+
+// Unified diffs a against b line by line (textdiff.Unified: go-diff with
+// its timeout off).
+func Unified(fromName, toName, a, b string) Diff {
+	return textdiff.Unified(fromName, toName, a, b)
 }

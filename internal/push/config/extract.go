@@ -119,17 +119,19 @@ func (mf *managedFilter) scopedOnly(line string) bool { return mf.scoped[line] &
 // did not change give the same text. CONFIG_DB gives the unmanaged fields;
 // hosts have none.
 func Unmanaged(running, rendered, scope string, d *dialect.Dialect) (string, error) {
+	return UnmanagedSource(running, NewSource(rendered, d), NewSource(scope, d), d)
+}
+
+// UnmanagedSource is Unmanaged with the rendered config and the scope
+// parsed once (NewSource); scope may be nil.
+func UnmanagedSource(running string, rendered, scope *Source, d *dialect.Dialect) (string, error) {
 	switch {
 	case d.Host:
 		return "", nil
 	case d.ConfigDB:
-		return unmanagedDB(running, rendered, scope)
+		return unmanagedDB(running, rendered.Text(), scope.Text())
 	}
-	var sc *Tree
-	if scope != "" {
-		sc = Parse(scope, d)
-	}
-	mf := newManagedFilter(Parse(rendered, d), sc, d)
+	mf := newManagedFilter(rendered.orEmpty(), scope.parsed(), d)
 	var b strings.Builder
 	var emit func(n *Node, depth int)
 	emit = func(n *Node, depth int) {

@@ -57,14 +57,27 @@ func DerivableScope(running, desired, scope string, d *dialect.Dialect) (sc stri
 // checkScope is VerifiedScope (trust: a record-only claim the device
 // bears out stays) and DerivableScope (!trust: it is held back).
 func checkScope(running, desired, scope string, d *dialect.Dialect, trust bool) (string, []string, error) {
+	sc, held, err := CheckScope(running, NewSource(desired, d), NewSource(scope, d), d, trust)
+	return sc.Text(), held, err
+}
+
+// CheckScope is VerifiedScope (trust) or DerivableScope (!trust) with the
+// desired config and the scope parsed once (NewSource), for the many
+// reads of one device a plan or an apply compares. The scope it keeps is
+// parsed too; a nil or empty scope is returned as it is.
+func CheckScope(running string, desired, scope *Source, d *dialect.Dialect, trust bool) (*Source, []string, error) {
 	switch {
-	case scope == "" || d.Host:
+	case scope.Text() == "" || d.Host:
 		return scope, nil, nil
 	case d.ConfigDB:
-		return verifiedScopeDB(running, desired, scope, d, trust)
+		kept, held, err := verifiedScopeDB(running, desired.Text(), scope.Text(), d, trust)
+		if err != nil {
+			return nil, nil, err
+		}
+		return NewSource(kept, d), held, nil
 	}
-	mf := newManagedFilter(Parse(desired, d), nil, d)
-	sc := Parse(scope, d)
+	mf := newManagedFilter(desired.orEmpty(), nil, d)
+	sc := scope.orEmpty()
 	run := Parse(running, d)
 	// key names the stanza a scope-only claim is about; "" for a node
 	// managed without the scope.
@@ -115,7 +128,7 @@ func checkScope(running, desired, scope string, d *dialect.Dialect, trust bool) 
 		}
 		keep.Nodes = append(keep.Nodes, n)
 	}
-	return keep.Text(d.Indent), held, nil
+	return &Source{text: keep.Text(d.Indent), tree: keep}, held, nil
 }
 
 // verifiedScopeDB keeps the CONFIG_DB keys of scope whose fields the

@@ -92,6 +92,19 @@ func TestDerivableScope(t *testing.T) {
 			if !reflect.DeepEqual(held, tc.held) {
 				t.Errorf("held %q, want %q", held, tc.held)
 			}
+			// The scope kept from a config parsed once compares as the
+			// same scope parsed again from its text.
+			for _, trust := range []bool{true, false} {
+				kept, _, err := config.CheckScope(tc.running, config.NewSource(tc.render, d), config.NewSource(tc.scope, d), d, trust)
+				if err != nil {
+					t.Fatal(err)
+				}
+				once, err1 := config.CompareSource("d", tc.running, config.NewSource(tc.render, d), kept, d)
+				again, err2 := config.CompareScoped("d", tc.running, tc.render, kept.Text(), d)
+				if err1 != nil || err2 != nil || !reflect.DeepEqual(once, again) {
+					t.Errorf("trust %v: the kept scope parsed once compares otherwise than its text (%v, %v):\n%+v\n%+v", trust, err1, err2, once, again)
+				}
+			}
 		})
 	}
 }

@@ -26,6 +26,7 @@ import (
 
 	"github.com/fabricgen/fabricgen/internal/push/config"
 	"github.com/fabricgen/fabricgen/internal/push/dialect"
+	"github.com/fabricgen/fabricgen/internal/units"
 )
 
 // Target is one device to open a session to.
@@ -417,7 +418,7 @@ func (c *Conn) wrap(what string, err error) error {
 		n := c.tr.answered()
 		_ = c.tr.Close()
 		if n > endlessAfter {
-			return fmt.Errorf("%s: %s: no end of output after %s (%s received in answer to %q, and no prompt): %w", c.t.Name, what, c.t.Timeout, mib(n), c.tr.what(), err)
+			return fmt.Errorf("%s: %s: no end of output after %s (%s received in answer to %q, and no prompt): %w", c.t.Name, what, c.t.Timeout, units.ApproxSize(float64(n)), c.tr.what(), err)
 		}
 		return fmt.Errorf("%s: %s: no answer within %s: %w", c.t.Name, what, c.t.Timeout, err)
 	}

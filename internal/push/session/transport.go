@@ -1,6 +1,8 @@
 package session
 
 import (
+	"github.com/fabricgen/fabricgen/internal/units"
+
 	"errors"
 	"fmt"
 	"io"
@@ -196,9 +198,9 @@ func (t *sshTransport) Read(n int) ([]byte, error) {
 			what := t.what()
 			var e error
 			if what == loginLabel {
-				e = fmt.Errorf("the device sent more than %s before its prompt (%s): %w", mib(t.maxOutput), what, ErrOutputLimit)
+				e = fmt.Errorf("the device sent more than %s before its prompt (%s): %w", units.Size(t.maxOutput), what, ErrOutputLimit)
 			} else {
-				e = fmt.Errorf("the device sent more than %s in answer to %q, the limit of one answer (--max-device-output; a longer output is cut off, not kept): %w", mib(t.maxOutput), what, ErrOutputLimit)
+				e = fmt.Errorf("the device sent more than %s in answer to %q, the limit of one answer (--max-device-output; a longer output is cut off, not kept): %w", units.Size(t.maxOutput), what, ErrOutputLimit)
 			}
 			t.overflow.CompareAndSwap(nil, &e)
 			_ = t.Close()
@@ -228,15 +230,4 @@ func (t *sshTransport) Write(b []byte) error {
 		return fmt.Errorf("%w: %w", ErrConnectionLost, err)
 	}
 	return nil
-}
-
-// mib prints a byte count in MiB (KiB below one MiB).
-func mib(n int64) string {
-	if n < 1<<20 {
-		return strconv.FormatInt(n>>10, 10) + " KiB"
-	}
-	if n%(1<<20) == 0 {
-		return strconv.FormatInt(n>>20, 10) + " MiB"
-	}
-	return strconv.FormatFloat(float64(n)/(1<<20), 'f', 1, 64) + " MiB"
 }

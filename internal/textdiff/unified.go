@@ -1,7 +1,14 @@
-package config
+// Package textdiff is fabricgen's one line diff: the unified diff a plan
+// shows and patch(1) applies, the lab's device diffs (EOS session
+// diffs), and the line edit scripts the lab's emulators replay. Every
+// diff runs go-diff with its timeout off (newDiffer): its default
+// one-second timeout silently degrades a large diff into "delete
+// everything, insert everything".
+package textdiff
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/sergi/go-diff/diffmatchpatch"
@@ -19,19 +26,32 @@ type Diff struct {
 // context is the number of unchanged lines around each hunk, as diff -u.
 const context = 3
 
-// Unified diffs a against b line by line with go-diff. DiffTimeout is 0:
-// go-diff's default one-second timeout silently degrades into "delete
-// everything, insert everything", which would be a wrong plan; the managed
-// sections are small, so the exact diff is always affordable.
+// newDiffer is go-diff with DiffTimeout 0: its default one-second
+// timeout silently degrades into "delete everything, insert everything",
+// which would be a wrong plan (or a lab device's diff of a whole config);
+// the exact line diff is always affordable (it diffs one rune per line).
+func newDiffer() *diffmatchpatch.DiffMatchPatch {
+	dmp := diffmatchpatch.New()
+	dmp.DiffTimeout = 0
+	return dmp
+}
+
+// lineDiffs diffs a against b line by line.
+func lineDiffs(a, b string) []diffmatchpatch.Diff {
+	dmp := newDiffer()
+	ca, cb, lines := dmp.DiffLinesToChars(a, b)
+	return dmp.DiffCharsToLines(dmp.DiffMain(ca, cb, false), lines)
+}
+
+// Unified diffs a against b line by line (a text without a final newline
+// is taken with one): a unified diff with three lines of context, with
+// the hunk ranges diff -u prints, that patch(1) applies.
 func Unified(fromName, toName, a, b string) Diff {
 	a, b = endNL(a), endNL(b)
 	if a == b {
 		return Diff{}
 	}
-	dmp := diffmatchpatch.New()
-	dmp.DiffTimeout = 0
-	ca, cb, lines := dmp.DiffLinesToChars(a, b)
-	diffs := dmp.DiffCharsToLines(dmp.DiffMain(ca, cb, false), lines)
+	diffs := lineDiffs(a, b)
 
 	type op struct {
 		kind byte
@@ -137,4 +157,40 @@ func endNL(s string) string {
 		return s + "\n"
 	}
 	return s
+}
+
+// Lines returns the edit script from a to b as one byte per element: ' '
+// keep, '-' delete from a, '+' insert from b. Each element is diffed as
+// one line whatever it holds (one holding a newline too).
+func Lines(a, b []string) []byte {
+	// Equal elements get the same number, and the numbers are what is
+	// diffed: an element holding a newline would otherwise count as two
+	// lines, and the ops would not line up with a and b.
+	ids := map[string]string{}
+	join := func(ls []string) string {
+		var b strings.Builder
+		for _, l := range ls {
+			id, ok := ids[l]
+			if !ok {
+				id = strconv.Itoa(len(ids))
+				ids[l] = id
+			}
+			b.WriteString(id + "\n")
+		}
+		return b.String()
+	}
+	var ops []byte
+	for _, d := range lineDiffs(join(a), join(b)) {
+		k := byte(' ')
+		switch d.Type {
+		case diffmatchpatch.DiffInsert:
+			k = '+'
+		case diffmatchpatch.DiffDelete:
+			k = '-'
+		}
+		for range strings.Count(d.Text, "\n") {
+			ops = append(ops, k)
+		}
+	}
+	return ops
 }
