@@ -213,8 +213,10 @@ func (b *boundsScan) step(i int) (int, error) {
 		return i + 1, nil
 	case top == ctxDouble || top == ctxDParam:
 		return b.quoted(i, top)
-	case c == '(' && next == '(':
+	case c == '(' && next == '(', c == '$' && strings.HasPrefix(src[i:], "$(("):
 		return i, b.errorAt(i, arithmetic)
+	case (c == '$' || c == '<' || c == '>') && next == '(':
+		return i + 1, b.push(i, ctxParen)
 	case c == '\'':
 		if j := strings.IndexByte(src[i+1:], '\''); j >= 0 {
 			return i + 1 + j, nil
@@ -244,13 +246,15 @@ func (b *boundsScan) step(i int) (int, error) {
 		}
 		return len(src), nil
 	case c == '|' || c == '&' && next == '&':
+		err := b.chained(i)
 		if next == c {
 			i++
 		}
-		return i, b.chained(i)
+		return i, err
 	case b.wordStart(i):
+		// The longest keyword is "function": look no further.
 		j := i
-		for j < len(src) && strings.IndexByte(" \t\n;&|()<>", src[j]) < 0 {
+		for j < len(src) && j-i <= len("function") && strings.IndexByte(" \t\n;&|()<>", src[j]) < 0 {
 			j++
 		}
 		if keywords[src[i:j]] {
