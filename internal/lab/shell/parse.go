@@ -51,10 +51,22 @@ func message(err error) string {
 // after bounding its size and nesting; errors are *Error, with bash's
 // texts for the common syntax errors.
 func Parse(src string) (*syntax.File, error) {
+	return parseWith(newParser(), src)
+}
+
+// newParser returns a parser for the bash variant. A parser is reused
+// line after line (never two lines at once): making one costs more than
+// parsing a typical line.
+func newParser() *syntax.Parser {
+	return syntax.NewParser(syntax.Variant(syntax.LangBash))
+}
+
+// parseWith is Parse with a parser.
+func parseWith(p *syntax.Parser, src string) (*syntax.File, error) {
 	if err := checkBounds(src); err != nil {
 		return nil, err
 	}
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	f, err := p.Parse(strings.NewReader(src), "")
 	if err != nil {
 		var pe syntax.ParseError
 		if errors.As(err, &pe) {

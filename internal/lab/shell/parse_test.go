@@ -93,7 +93,7 @@ func TestParseErrors(t *testing.T) {
 	for _, c := range cases {
 		f, err := Parse(c.line)
 		if err == nil {
-			_, err = staticFile(f, 0)
+			_, err = staticFile(newParser(), f, 0)
 		}
 		if err == nil || err.Error() != c.want {
 			t.Errorf("%q: %v, want %s", c.line, err, c.want)
@@ -123,7 +123,7 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, line string) {
 		_, perr := Parse(line)
-		cmds, serr := staticCommands(line, 0)
+		cmds, serr := staticCommands(newParser(), line, 0)
 		changes := Changes(line, func([]string) bool { return true }, func(string) bool { return true })
 		sh, _, ran := newTestShell()
 		out := sh.Exec(line)

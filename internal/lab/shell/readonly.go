@@ -32,7 +32,7 @@ type shellCommand struct {
 // A command whose name is only known at run time counts as a change; a
 // line that does not parse changes nothing (the shell refuses it).
 func Changes(line string, isChange func(argv []string) bool, writes func(path string) bool) bool {
-	cmds, err := staticCommands(line, 0)
+	cmds, err := staticCommands(newParser(), line, 0)
 	if err != nil {
 		return false
 	}
@@ -94,12 +94,12 @@ func unwrapArgv(argv []string) []string {
 }
 
 // staticCommands lists the simple commands of a line without running it.
-func staticCommands(line string, depth int) ([]shellCommand, error) {
-	f, err := Parse(line)
+func staticCommands(p *syntax.Parser, line string, depth int) ([]shellCommand, error) {
+	f, err := parseWith(p, line)
 	if err != nil {
 		return nil, err
 	}
-	return staticFile(f, depth)
+	return staticFile(p, f, depth)
 }
 
 // staticFile lists the simple commands of a parsed line without running
@@ -108,11 +108,11 @@ func staticCommands(line string, depth int) ([]shellCommand, error) {
 // *Error) what the lab shell does not run: compound commands other than
 // groups and subshells, arithmetic, input redirection and here-documents,
 // and nesting of substitutions, eval and sh -c deeper than the shell's.
-func staticFile(f *syntax.File, depth int) ([]shellCommand, error) {
+func staticFile(p *syntax.Parser, f *syntax.File, depth int) ([]shellCommand, error) {
 	if depth > maxShellDepth {
 		return nil, &Error{Line: 1, Col: 1, Msg: "maximum nesting level exceeded"}
 	}
-	w := &staticWalk{depth: depth}
+	w := &staticWalk{parser: p, depth: depth}
 	if err := w.stmts(f.Stmts); err != nil {
 		return nil, err
 	}
@@ -121,8 +121,10 @@ func staticFile(f *syntax.File, depth int) ([]shellCommand, error) {
 
 // staticWalk collects the commands of a syntax tree.
 type staticWalk struct {
-	depth int
-	cmds  []shellCommand
+	// parser parses what eval and sh -c run.
+	parser *syntax.Parser
+	depth  int
+	cmds   []shellCommand
 }
 
 func (w *staticWalk) stmts(stmts []*syntax.Stmt) error {
@@ -277,7 +279,7 @@ func (w *staticWalk) simple(argv, writes []string) error {
 		w.cmds = append(w.cmds, shellCommand{argv: argv, writes: writes})
 		return nil
 	}
-	cmds, err := staticCommands(inner, w.depth+1)
+	cmds, err := staticCommands(w.parser, inner, w.depth+1)
 	if err != nil {
 		return err
 	}
@@ -341,7 +343,7 @@ func (w *staticWalk) nested(stmts []*syntax.Stmt) error {
 	if w.depth+1 > maxShellDepth {
 		return &Error{Line: 1, Col: 1, Msg: "maximum nesting level exceeded"}
 	}
-	sub := &staticWalk{depth: w.depth + 1}
+	sub := &staticWalk{parser: w.parser, depth: w.depth + 1}
 	if err := sub.stmts(stmts); err != nil {
 		return err
 	}

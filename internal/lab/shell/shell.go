@@ -52,6 +52,9 @@ type Shell struct {
 	// tested is set when the last statement's status came from a command
 	// that && or || tested, or a negated one: set -e lets it fail.
 	tested bool
+	// parser parses the lines, eval's and sh -c's, one after the other;
+	// a child shares it.
+	parser *syntax.Parser
 }
 
 // maxShellDepth bounds nested substitutions, eval and sh -c.
@@ -68,13 +71,13 @@ type FileWriter func(path, data string, appendTo bool) string
 // NewShell returns a shell that hands commands to run, redirections to
 // write, and answers `command -v` with which.
 func NewShell(run Runner, write FileWriter, which func(string) (string, bool)) *Shell {
-	return &Shell{vars: map[string]string{}, run: run, write: write, which: which}
+	return &Shell{vars: map[string]string{}, run: run, write: write, which: which, parser: newParser()}
 }
 
 // child returns a shell for a substitution or `sh -c`: the same tools and
 // recorder, one level deeper.
 func (s *Shell) child() *Shell {
-	c := NewShell(s.run, s.write, s.which)
+	c := &Shell{vars: map[string]string{}, run: s.run, write: s.write, which: s.which, parser: s.parser}
 	c.Record = s.Record
 	c.Stat = s.Stat
 	c.depth = s.depth + 1
@@ -87,11 +90,11 @@ func (s *Shell) child() *Shell {
 // line, as a syntax error does, so nothing of it runs and Changes, which
 // makes the same walk, never misses a command that would run.
 func (s *Shell) check(line string) (*syntax.File, error) {
-	f, err := Parse(line)
+	f, err := parseWith(s.parser, line)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := staticFile(f, s.depth); err != nil {
+	if _, err := staticFile(s.parser, f, s.depth); err != nil {
 		return nil, err
 	}
 	return f, nil
