@@ -100,6 +100,8 @@ func bashSyntaxError(src string, pe syntax.ParseError) string {
 	case strings.HasPrefix(text, "reached EOF without matching"):
 		closer := text[strings.LastIndex(text[:len(text)-1], "`")+1 : len(text)-1]
 		return "unexpected EOF while looking for matching `" + closer + "'"
+	case strings.HasPrefix(text, "unclosed here-document"):
+		return "here-documents are not supported in the lab shell"
 	case text == "invalid parameter name":
 		return "bad substitution"
 	case strings.Contains(text, "must be followed by"):

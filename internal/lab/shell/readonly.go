@@ -306,7 +306,7 @@ func (w *staticWalk) parts(b *strings.Builder, parts []syntax.WordPart, dq bool)
 		case *syntax.Lit:
 			b.WriteString(unescape(p.Value, dq))
 		case *syntax.SglQuoted:
-			b.WriteString(p.Value)
+			b.WriteString(sglQuoted(p))
 		case *syntax.DblQuoted:
 			if err := w.parts(b, p.Parts, true); err != nil {
 				return err
@@ -331,6 +331,8 @@ func (w *staticWalk) parts(b *strings.Builder, parts []syntax.WordPart, dq bool)
 			b.WriteString("/dev/fd/63")
 		case *syntax.ArithmExp:
 			return errorAt(p.Pos(), arithmetic)
+		case *syntax.ExtGlob:
+			return errorAt(p.Pos(), "%s(: extended globs are not supported in the lab shell", p.Op)
 		default:
 			return errorAt(p.Pos(), "%T: not supported in the lab shell", p)
 		}

@@ -447,11 +447,7 @@ func (s *Shell) expandParts(b *strings.Builder, parts []syntax.WordPart, dq bool
 		case *syntax.Lit:
 			b.WriteString(unescape(p.Value, dq))
 		case *syntax.SglQuoted:
-			if p.Dollar {
-				b.WriteString(ansiC(p.Value))
-			} else {
-				b.WriteString(p.Value)
-			}
+			b.WriteString(sglQuoted(p))
 		case *syntax.DblQuoted:
 			if err := s.expandParts(b, p.Parts, true, errOut); err != nil {
 				return err
@@ -510,11 +506,14 @@ func unescape(lit string, dq bool) string {
 	return b.String()
 }
 
-// ansiC expands the escapes of $'...'.
-func ansiC(v string) string {
+// sglQuoted is the text of '...', or of $'...' with its escapes expanded.
+func sglQuoted(q *syntax.SglQuoted) string {
+	if !q.Dollar {
+		return q.Value
+	}
 	r := strings.NewReplacer(`\n`, "\n", `\t`, "\t", `\r`, "\r", `\\`, `\`, `\'`, `'`, `\"`, `"`,
 		`\a`, "\a", `\b`, "\b", `\e`, "\x1b", `\f`, "\f", `\v`, "\v")
-	return r.Replace(v)
+	return r.Replace(q.Value)
 }
 
 // substitute runs a command substitution in a child shell and returns its
