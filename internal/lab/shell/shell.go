@@ -10,15 +10,21 @@ import (
 	"github.com/fabricgen/fabricgen/internal/lab/cli"
 )
 
-// Shell is a small POSIX-shell subset, parsed by mvdan.cc/sh/v3/syntax
-// (Parse) and run by walking the syntax tree for the emulated hosts and the
-// Linux-based switches: lists (`;`, `&`, newline, `&&`, `||`), brace groups
-// and `( ... )` subshells, pipes, redirections (`>`, `>>`, `2>&1`, `>&2`,
-// `/dev/null`), quotes and backslash escapes, variables with `$VAR`,
-// `${VAR}`, `${VAR:-word}`, `$?`, command substitution with `$(...)` and
+// Shell is a small POSIX-shell subset for the emulated hosts and the
+// Linux-based switches, parsed by mvdan.cc/sh/v3/syntax (Parse) and run by
+// walking the syntax tree: lists (`;`, `&`, newline, `&&`, `||`), `!`,
+// brace groups and `( ... )` subshells, pipes (`|`, `|&`; each stage a
+// subshell), redirections of any statement (`>`, `>>`, `>|`, `&>`,
+// `2>&1`, `>&2`, `/dev/null`), quotes, `$'...'` and backslash escapes,
+// comments, variables with `$VAR`, `${VAR}`, `${VAR:-word}` (and `-`,
+// `:=`, `=`, `:+`, `+`), `$?`, command substitution with `$(...)` and
 // backticks, process substitution `<(...)`, assignments, and the builtins
 // exit, set (-e, -u), export, true, false, echo, eval, command, test / [
 // and the wrappers sudo, env, nohup, timeout, nice, exec, time and xargs.
+// Words are neither split nor globbed; an unquoted word that expands to
+// nothing is dropped. A line with anything else (if, for, while, case,
+// functions, arithmetic, [[ ]], input redirection, here-documents) is
+// refused whole with status 2 before any of it runs.
 //
 // Every simple command the shell runs after expansion is reported to
 // record, including those inside substitutions and under wrappers, so a
