@@ -11,8 +11,14 @@ import (
 )
 
 // MaxLine bounds a command line the shell parses (Exec, Changes, eval and
-// sh -c): lines typed or replayed into the lab are a few hundred bytes.
-const MaxLine = 1 << 20
+// sh -c): lines typed or replayed into the lab are a few hundred bytes
+// (push writes SONiC patches in chunks of 384).
+const MaxLine = 64 << 10
+
+// parseBudget bounds the bytes parsed for one line: the line and what its
+// eval and sh -c parse, statically and when they run (a chain of evals
+// parses its text once per level).
+const parseBudget = 16 * MaxLine
 
 // maxNest bounds how deeply the brackets, quotes and substitutions of a
 // line nest before the parser (which recurses once per level) sees it.
@@ -59,6 +65,24 @@ func Parse(src string) (*syntax.File, error) {
 // parsing a typical line.
 func newParser() *syntax.Parser {
 	return syntax.NewParser(syntax.Variant(syntax.LangBash))
+}
+
+// parsing is a parser and what is left of the parse budget of the line
+// being run or scanned; a child shell shares its parent's.
+type parsing struct {
+	parser *syntax.Parser
+	left   int
+}
+
+func newParsing() *parsing { return &parsing{parser: newParser(), left: parseBudget} }
+
+// parse parses src, counting it against the budget.
+func (ps *parsing) parse(src string) (*syntax.File, error) {
+	ps.left -= len(src)
+	if ps.left < 0 {
+		return nil, &Error{Line: 1, Col: 1, Msg: fmt.Sprintf("maximum nesting level exceeded (more than %d bytes to parse for one line, eval and sh -c included)", parseBudget)}
+	}
+	return parseWith(ps.parser, src)
 }
 
 // parseWith is Parse with a parser.
@@ -165,15 +189,14 @@ const (
 	ctxBacktik = '`'
 )
 
-// checkBounds refuses a line longer than MaxLine, nested deeper than
-// maxNest or chaining more than maxChain operators, at the line:col where
+// checkBounds refuses a line nested deeper than maxNest, chaining more
+// than maxChain operators or longer than MaxLine, at the line:col where
 // it passes the bound; and $(( and (( arithmetic, which the lab shell does
 // not run. It scans without recursion; it may over-count (a brace inside
 // a word), never under-count what the parser recurses on.
 func checkBounds(src string) error {
-	if len(src) > MaxLine {
-		return &Error{Line: 1, Col: 1, Msg: fmt.Sprintf("line too long (%d bytes, at most %d in the lab shell)", len(src), MaxLine)}
-	}
+	// Nesting first: its scan is linear and names where the line
+	// passes the bound.
 	b := &boundsScan{src: src}
 	for i := 0; i < len(src); i++ {
 		var err error
@@ -181,6 +204,9 @@ func checkBounds(src string) error {
 		if err != nil {
 			return err
 		}
+	}
+	if len(src) > MaxLine {
+		return &Error{Line: 1, Col: 1, Msg: fmt.Sprintf("line too long (%d bytes, at most %d in the lab shell)", len(src), MaxLine)}
 	}
 	return nil
 }

@@ -59,12 +59,37 @@ func TestParseBounds(t *testing.T) {
 	if out := sh.Exec(deep); out != "x\n" {
 		t.Errorf("%d nested substitutions: %q", maxShellDepth-1, out)
 	}
-	quoted := "echo '" + strings.Repeat("$( { ( ` && |", n/10) + "'"
+	quoted := "echo '" + strings.Repeat("$( { ( ` && |", n/100) + "'"
 	if _, err := Parse(quoted); err != nil {
 		t.Errorf("single-quoted brackets: %v", err)
 	}
 	if _, err := Parse(strings.Repeat("x", MaxLine+1)); err == nil || !strings.Contains(err.Error(), "line too long") {
 		t.Errorf("a line over MaxLine: %v", err)
+	}
+}
+
+// TestParseBudget: a chain of evals (or sh -c) parses its text once per
+// level, statically and again when it runs; the bytes parsed for one line
+// are bounded, so a long chained line is refused quickly, and the budget
+// is the line's, not the shell's.
+func TestParseBudget(t *testing.T) {
+	long := strings.Repeat("eval ", 60) + "echo " + strings.Repeat("x ", (MaxLine-400)/2)
+	sh, _, ran := newTestShell()
+	start := time.Now()
+	if out := sh.Exec(long); !strings.HasPrefix(out, "bash: maximum nesting level exceeded (more than") || len(*ran) > 0 {
+		t.Errorf("Exec: %.100q ran %d commands", out, len(*ran))
+	}
+	if Changes(long, func([]string) bool { return true }, NoFiles) {
+		t.Error("Changes: true for a line the shell refuses")
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("took %v", d)
+	}
+	short := strings.Repeat("eval ", 3) + "echo " + strings.Repeat("x ", (MaxLine-400)/2)
+	for range 2 {
+		if out := sh.Exec(short); len(out) != MaxLine-400 || sh.Status != 0 {
+			t.Fatalf("Exec of a long line with 3 evals: %.100q status %d", out, sh.Status)
+		}
 	}
 }
 
@@ -93,7 +118,7 @@ func TestParseErrors(t *testing.T) {
 	for _, c := range cases {
 		f, err := Parse(c.line)
 		if err == nil {
-			_, err = staticFile(newParser(), f, 0)
+			_, err = staticFile(newParsing(), f, 0)
 		}
 		if err == nil || err.Error() != c.want {
 			t.Errorf("%q: %v, want %s", c.line, err, c.want)
@@ -123,7 +148,7 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, line string) {
 		_, perr := Parse(line)
-		cmds, serr := staticCommands(newParser(), line, 0)
+		cmds, serr := staticCommands(newParsing(), line, 0)
 		changes := Changes(line, func([]string) bool { return true }, func(string) bool { return true })
 		sh, _, ran := newTestShell()
 		out := sh.Exec(line)

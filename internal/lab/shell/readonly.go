@@ -32,7 +32,7 @@ type shellCommand struct {
 // A command whose name is only known at run time counts as a change; a
 // line that does not parse changes nothing (the shell refuses it).
 func Changes(line string, isChange func(argv []string) bool, writes func(path string) bool) bool {
-	cmds, err := staticCommands(newParser(), line, 0)
+	cmds, err := staticCommands(newParsing(), line, 0)
 	if err != nil {
 		return false
 	}
@@ -94,8 +94,8 @@ func unwrapArgv(argv []string) []string {
 }
 
 // staticCommands lists the simple commands of a line without running it.
-func staticCommands(p *syntax.Parser, line string, depth int) ([]shellCommand, error) {
-	f, err := parseWith(p, line)
+func staticCommands(p *parsing, line string, depth int) ([]shellCommand, error) {
+	f, err := p.parse(line)
 	if err != nil {
 		return nil, err
 	}
@@ -108,11 +108,11 @@ func staticCommands(p *syntax.Parser, line string, depth int) ([]shellCommand, e
 // *Error) what the lab shell does not run: compound commands other than
 // groups and subshells, arithmetic, input redirection and here-documents,
 // and nesting of substitutions, eval and sh -c deeper than the shell's.
-func staticFile(p *syntax.Parser, f *syntax.File, depth int) ([]shellCommand, error) {
+func staticFile(p *parsing, f *syntax.File, depth int) ([]shellCommand, error) {
 	if depth > maxShellDepth {
 		return nil, &Error{Line: 1, Col: 1, Msg: "maximum nesting level exceeded"}
 	}
-	w := &staticWalk{parser: p, depth: depth}
+	w := &staticWalk{parse: p, depth: depth}
 	if err := w.stmts(f.Stmts); err != nil {
 		return nil, err
 	}
@@ -121,10 +121,10 @@ func staticFile(p *syntax.Parser, f *syntax.File, depth int) ([]shellCommand, er
 
 // staticWalk collects the commands of a syntax tree.
 type staticWalk struct {
-	// parser parses what eval and sh -c run.
-	parser *syntax.Parser
-	depth  int
-	cmds   []shellCommand
+	// parse parses what eval and sh -c run.
+	parse *parsing
+	depth int
+	cmds  []shellCommand
 }
 
 func (w *staticWalk) stmts(stmts []*syntax.Stmt) error {
@@ -279,7 +279,7 @@ func (w *staticWalk) simple(argv, writes []string) error {
 		w.cmds = append(w.cmds, shellCommand{argv: argv, writes: writes})
 		return nil
 	}
-	cmds, err := staticCommands(w.parser, inner, w.depth+1)
+	cmds, err := staticCommands(w.parse, inner, w.depth+1)
 	if err != nil {
 		return err
 	}
@@ -345,7 +345,7 @@ func (w *staticWalk) nested(stmts []*syntax.Stmt) error {
 	if w.depth+1 > maxShellDepth {
 		return &Error{Line: 1, Col: 1, Msg: "maximum nesting level exceeded"}
 	}
-	sub := &staticWalk{parser: w.parser, depth: w.depth + 1}
+	sub := &staticWalk{parse: w.parse, depth: w.depth + 1}
 	if err := sub.stmts(stmts); err != nil {
 		return err
 	}

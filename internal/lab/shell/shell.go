@@ -58,9 +58,9 @@ type Shell struct {
 	// tested is set when the last statement's status came from a command
 	// that && or || tested, or a negated one: set -e lets it fail.
 	tested bool
-	// parser parses the lines, eval's and sh -c's, one after the other;
-	// a child shares it.
-	parser *syntax.Parser
+	// parse parses the lines, eval's and sh -c's, one after the other,
+	// within the budget of the line Exec runs; a child shares it.
+	parse *parsing
 }
 
 // maxShellDepth bounds nested substitutions, eval and sh -c.
@@ -77,13 +77,13 @@ type FileWriter func(path, data string, appendTo bool) string
 // NewShell returns a shell that hands commands to run, redirections to
 // write, and answers `command -v` with which.
 func NewShell(run Runner, write FileWriter, which func(string) (string, bool)) *Shell {
-	return &Shell{vars: map[string]string{}, run: run, write: write, which: which, parser: newParser()}
+	return &Shell{vars: map[string]string{}, run: run, write: write, which: which, parse: newParsing()}
 }
 
 // child returns a shell for a substitution or `sh -c`: the same tools and
 // recorder, one level deeper.
 func (s *Shell) child() *Shell {
-	c := &Shell{vars: map[string]string{}, run: s.run, write: s.write, which: s.which, parser: s.parser}
+	c := &Shell{vars: map[string]string{}, run: s.run, write: s.write, which: s.which, parse: s.parse}
 	c.Record = s.Record
 	c.Stat = s.Stat
 	c.depth = s.depth + 1
@@ -96,11 +96,11 @@ func (s *Shell) child() *Shell {
 // line, as a syntax error does, so nothing of it runs and Changes, which
 // makes the same walk, never misses a command that would run.
 func (s *Shell) check(line string) (*syntax.File, error) {
-	f, err := parseWith(s.parser, line)
+	f, err := s.parse.parse(line)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := staticFile(s.parser, f, s.depth); err != nil {
+	if _, err := staticFile(s.parse, f, s.depth); err != nil {
 		return nil, err
 	}
 	return f, nil
@@ -108,6 +108,9 @@ func (s *Shell) check(line string) (*syntax.File, error) {
 
 // Exec runs a command line and returns what the terminal shows.
 func (s *Shell) Exec(line string) string {
+	if s.depth == 0 {
+		s.parse.left = parseBudget
+	}
 	f, err := s.check(line)
 	if err != nil {
 		s.Status = 2
