@@ -1,9 +1,10 @@
 package shell
 
 import (
+	"fmt"
 	"strings"
 
-	"github.com/fabricgen/fabricgen/internal/lab/cli"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // Which lines change a device is each emulator's decision (its
@@ -31,8 +32,8 @@ type shellCommand struct {
 // A command whose name is only known at run time counts as a change; a
 // line that does not parse changes nothing (the shell refuses it).
 func Changes(line string, isChange func(argv []string) bool, writes func(path string) bool) bool {
-	cmds, ok := staticCommands(line, 0)
-	if !ok {
+	cmds, err := staticCommands(newParsing(), line, 0)
+	if err != nil {
 		return false
 	}
 	for _, c := range cmds {
@@ -93,209 +94,181 @@ func unwrapArgv(argv []string) []string {
 }
 
 // staticCommands lists the simple commands of a line without running it.
-func staticCommands(line string, depth int) ([]shellCommand, bool) {
-	if depth > maxShellDepth {
-		return nil, false
-	}
-	items, err := splitList(line)
+func staticCommands(p *parsing, line string, depth int) ([]shellCommand, error) {
+	f, err := p.parse(line)
 	if err != nil {
-		return nil, false
+		return nil, err
 	}
-	var out []shellCommand
-	var walk func(items []item) bool
-	walk = func(items []item) bool {
-		for _, it := range items {
-			if it.group != nil {
-				if !walk(it.group) {
-					return false
-				}
-				continue
-			}
-			stages, err := splitPipes(it.text)
-			if err != nil {
-				return false
-			}
-			for _, st := range stages {
-				cmds, ok := staticStage(st, depth)
-				if !ok {
-					return false
-				}
-				out = append(out, cmds...)
-			}
-		}
-		return true
-	}
-	if !walk(items) {
-		return nil, false
-	}
-	return out, true
+	return staticFile(p, f, depth)
 }
 
-// staticStage expands one pipeline stage statically: it returns the
-// commands of its substitutions, then the stage's own command.
-func staticStage(text string, depth int) ([]shellCommand, bool) {
-	st := &staticScan{depth: depth}
-	for i := 0; i < len(text); i++ {
-		c := text[i]
-		ok := true
-		switch {
-		case c == '\\' || c == '\'' || c == '"' || c == '`' || c == '$' ||
-			((c == '<' || c == '>') && i+1 < len(text) && text[i+1] == '('):
-			i, ok = st.quote(text, i)
-		case c == ' ' || c == '\t' || c == '\n':
-			st.emit()
-		case c == '>' || (c == '&' && i+1 < len(text) && text[i+1] == '>'):
-			i = st.redirect(text, i)
-		default:
-			st.cur.WriteByte(c)
-			st.in = true
-		}
-		if !ok {
-			return nil, false
-		}
+// staticFile lists the simple commands of a parsed line without running
+// it: every command of every list, pipeline, group, substitution, eval and
+// sh -c, whatever the control flow would pick. It refuses (with an
+// *Error) what the lab shell does not run: compound commands other than
+// groups and subshells, arithmetic, input redirection and here-documents,
+// and nesting of substitutions, eval and sh -c deeper than the shell's.
+func staticFile(p *parsing, f *syntax.File, depth int) ([]shellCommand, error) {
+	if depth > maxShellDepth {
+		return nil, &Error{Line: 1, Col: 1, Msg: "maximum nesting level exceeded"}
 	}
-	st.emit()
-	return st.commands()
+	w := &staticWalk{parse: p, depth: depth}
+	if err := w.stmts(f.Stmts); err != nil {
+		return nil, err
+	}
+	return w.cmds, nil
 }
 
-// staticScan is the state of staticStage over one pipeline stage.
-type staticScan struct {
+// staticWalk collects the commands of a syntax tree.
+type staticWalk struct {
+	// parse parses what eval and sh -c run.
+	parse *parsing
 	depth int
-	// subs are the commands of the stage's substitutions.
-	subs          []shellCommand
-	words, redirs []string
-	cur           strings.Builder
-	// in is true while a word is open; pendingRedir when that word is the
-	// target of a redirection.
-	in, pendingRedir bool
+	cmds  []shellCommand
 }
 
-// nested adds the commands of a substitution's body.
-func (st *staticScan) nested(body string) bool {
-	cmds, ok := staticCommands(body, st.depth+1)
-	st.subs = append(st.subs, cmds...)
-	return ok
-}
-
-// emit ends the current word: an argument, or the target of the
-// redirection before it.
-func (st *staticScan) emit() {
-	if !st.in {
-		return
-	}
-	w := st.cur.String()
-	st.cur.Reset()
-	st.in = false
-	if st.pendingRedir {
-		st.redirs = append(st.redirs, w)
-		st.pendingRedir = false
-		return
-	}
-	st.words = append(st.words, w)
-}
-
-// add appends text to the open word.
-func (st *staticScan) add(text string) {
-	st.cur.WriteString(text)
-	st.in = true
-}
-
-// quote reads the escape, quotes, substitution or $-expression at
-// text[i]; it returns the index of its last byte, and false when the
-// text cannot be expanded statically.
-func (st *staticScan) quote(text string, i int) (int, bool) {
-	switch text[i] {
-	case '\\':
-		if i+1 < len(text) {
-			st.add(text[i+1 : i+2])
-			i++
+func (w *staticWalk) stmts(stmts []*syntax.Stmt) error {
+	for _, st := range stmts {
+		if err := w.stmt(st); err != nil {
+			return err
 		}
-		return i, true
-	case '\'':
-		j := strings.IndexByte(text[i+1:], '\'')
-		if j < 0 {
-			return i, false
+	}
+	return nil
+}
+
+// stmt walks a statement: its redirections' targets first (a
+// substitution there runs before the command), then its command.
+func (w *staticWalk) stmt(st *syntax.Stmt) error {
+	var writes []string
+	for _, r := range st.Redirs {
+		switch r.Op {
+		case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.RdrAll, syntax.AppAll, syntax.DplOut:
+		case syntax.Hdoc, syntax.DashHdoc:
+			return errorAt(r.OpPos, "here-documents are not supported in the lab shell")
+		default:
+			return errorAt(r.OpPos, "input redirection is not supported in the lab shell")
 		}
-		st.add(text[i+1 : i+1+j])
-		return i + j + 1, true
-	case '"':
-		end, err := skipRegion(text, i)
+		target, err := w.word(r.Word)
 		if err != nil {
-			return i, false
+			return err
 		}
-		v, ok := staticDouble(text[i+1:end-1], st.nested)
-		st.add(v)
-		return end - 1, ok
-	case '`':
-		end, err := skipRegion(text, i)
-		if err != nil || !st.nested(unescapeBacktick(text[i+1:end-1])) {
-			return i, false
+		fd := "1"
+		if r.N != nil {
+			fd = r.N.Value
 		}
-		st.add(Dynamic)
-		return end - 1, true
-	case '$':
-		n, ok := staticDollar(text[i:], st.nested)
-		st.add(Dynamic)
-		return i + n - 1, ok
+		// Standard error into a file and descriptor duplications (2>&1,
+		// >&2) write no device state.
+		if fd == "2" || r.Op == syntax.DplOut || target == "/dev/null" {
+			continue
+		}
+		writes = append(writes, target)
 	}
-	// <( ... ) or >( ... )
-	end, err := matchParen(text, i+1)
-	if err != nil || !st.nested(text[i+2:end]) {
-		return i, false
-	}
-	st.add("/dev/fd/63")
-	return end, true
+	return w.command(st.Cmd, writes)
 }
 
-// redirect reads a redirection operator at text[i]: the next word is its
-// target, except for a descriptor duplication (2>&1) and stderr into a
-// file, whose target is skipped. It returns the index of its last byte.
-func (st *staticScan) redirect(text string, i int) int {
-	c := text[i]
-	prefix := st.cur.String()
-	if c == '&' {
-		i++
+// command walks one command; writes are the files its statement writes.
+func (w *staticWalk) command(cmd syntax.Command, writes []string) error {
+	switch c := cmd.(type) {
+	case nil:
+		if len(writes) > 0 {
+			w.cmds = append(w.cmds, shellCommand{writes: writes})
+		}
+		return nil
+	case *syntax.CallExpr:
+		argv := make([]string, 0, len(c.Args))
+		for _, a := range c.Assigns {
+			if a.Array != nil || a.Index != nil {
+				return errorAt(a.Pos(), "arrays are not supported in the lab shell")
+			}
+			if _, err := w.word(a.Value); err != nil {
+				return err
+			}
+		}
+		for _, word := range c.Args {
+			v, err := w.word(word)
+			if err != nil {
+				return err
+			}
+			argv = append(argv, v)
+		}
+		return w.simple(argv, writes)
+	case *syntax.DeclClause:
+		argv := []string{c.Variant.Value}
+		for _, a := range c.Args {
+			if a.Array != nil || a.Index != nil {
+				return errorAt(a.Pos(), "arrays are not supported in the lab shell")
+			}
+			v, err := w.word(a.Value)
+			if err != nil {
+				return err
+			}
+			if a.Name != nil {
+				v = a.Name.Value + "=" + v
+			}
+			argv = append(argv, v)
+		}
+		return w.simple(argv, writes)
+	case *syntax.Block:
+		return w.group(c.Stmts, writes)
+	case *syntax.Subshell:
+		return w.group(c.Stmts, writes)
+	case *syntax.BinaryCmd:
+		if err := w.stmt(c.X); err != nil {
+			return err
+		}
+		return w.stmt(c.Y)
+	case *syntax.TimeClause:
+		if c.Stmt == nil {
+			return nil
+		}
+		return w.stmt(c.Stmt)
 	}
-	fd := ""
-	if st.in && (prefix == "1" || prefix == "2") {
-		fd = prefix
-		st.cur.Reset()
-		st.in = false
-	}
-	st.emit()
-	for i+1 < len(text) && (text[i+1] == '>' || text[i+1] == '|') {
-		i++
-	}
-	if i+2 < len(text) && text[i+1] == '&' && cli.IsDigit(text[i+2]) {
-		return i + 2
-	}
-	if fd != "2" {
-		st.pendingRedir = true
-		return i
-	}
-	// stderr into a file: skip the target word.
-	st.pendingRedir = false
-	for i+1 < len(text) && text[i+1] == ' ' {
-		i++
-	}
-	j := i + 1
-	for j < len(text) && text[j] != ' ' && text[j] != '\t' {
-		j++
-	}
-	return j - 1
+	return errorAt(cmd.Pos(), "%s: not supported in the lab shell", commandName(cmd))
 }
 
-// commands returns the substitutions' commands, those sh -c, bash -c or
-// eval run, then the stage's own command with the files it writes.
-func (st *staticScan) commands() ([]shellCommand, bool) {
-	out := append([]shellCommand(nil), st.subs...)
-	cmd := shellCommand{argv: st.words}
-	for _, r := range st.redirs {
-		if r != "/dev/null" {
-			cmd.writes = append(cmd.writes, r)
-		}
+// group walks a { ...; } or ( ... ) whose output its statement redirects.
+func (w *staticWalk) group(stmts []*syntax.Stmt, writes []string) error {
+	if len(writes) > 0 {
+		w.cmds = append(w.cmds, shellCommand{writes: writes})
 	}
-	a := unwrapArgv(st.words)
+	return w.stmts(stmts)
+}
+
+// commandName names a compound command the lab shell does not run.
+func commandName(cmd syntax.Command) string {
+	switch c := cmd.(type) {
+	case *syntax.IfClause:
+		return "if"
+	case *syntax.WhileClause:
+		if c.Until {
+			return "until"
+		}
+		return "while"
+	case *syntax.ForClause:
+		if c.Select {
+			return "select"
+		}
+		return "for"
+	case *syntax.CaseClause:
+		return "case"
+	case *syntax.FuncDecl:
+		return "function definition"
+	case *syntax.ArithmCmd:
+		return "(("
+	case *syntax.TestClause:
+		return "[["
+	case *syntax.LetClause:
+		return "let"
+	case *syntax.CoprocClause:
+		return "coproc"
+	}
+	return fmt.Sprintf("%T", cmd)
+}
+
+// simple adds a simple command, after the commands eval, sh -c or bash -c
+// run.
+func (w *staticWalk) simple(argv, writes []string) error {
+	a := unwrapArgv(argv)
 	var inner string
 	switch {
 	case len(a) >= 3 && (a[0] == "sh" || a[0] == "bash") && a[1] == "-c":
@@ -303,91 +276,81 @@ func (st *staticScan) commands() ([]shellCommand, bool) {
 	case len(a) >= 2 && a[0] == "eval":
 		inner = strings.Join(a[1:], " ")
 	default:
-		return append(out, cmd), true
+		w.cmds = append(w.cmds, shellCommand{argv: argv, writes: writes})
+		return nil
 	}
-	cmds, ok := staticCommands(inner, st.depth+1)
-	if !ok {
-		return nil, false
+	cmds, err := staticCommands(w.parse, inner, w.depth+1)
+	if err != nil {
+		return err
 	}
-	return append(append(out, cmds...), cmd), true
+	w.cmds = append(append(w.cmds, cmds...), shellCommand{argv: argv, writes: writes})
+	return nil
 }
 
-// staticDouble expands the inside of double quotes statically.
-func staticDouble(body string, nested func(string) bool) (string, bool) {
+// word expands a word statically: the parts only running the line would
+// know are Dynamic; the commands of its substitutions are walked.
+func (w *staticWalk) word(word *syntax.Word) (string, error) {
+	if word == nil {
+		return "", nil
+	}
 	var b strings.Builder
-	for i := 0; i < len(body); i++ {
-		switch body[i] {
-		case '\\':
-			if i+1 < len(body) {
-				b.WriteByte(body[i+1])
-				i++
+	if err := w.parts(&b, word.Parts, false); err != nil {
+		return "", err
+	}
+	return b.String(), nil
+}
+
+func (w *staticWalk) parts(b *strings.Builder, parts []syntax.WordPart, dq bool) error {
+	for _, p := range parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			b.WriteString(unescape(p.Value, dq))
+		case *syntax.SglQuoted:
+			b.WriteString(sglQuoted(p))
+		case *syntax.DblQuoted:
+			if err := w.parts(b, p.Parts, true); err != nil {
+				return err
 			}
-		case '$':
-			n, ok := staticDollar(body[i:], nested)
-			if !ok {
-				return "", false
+		case *syntax.ParamExp:
+			// A default word may hold substitutions.
+			if p.Exp != nil {
+				if _, err := w.word(p.Exp.Word); err != nil {
+					return err
+				}
 			}
 			b.WriteString(Dynamic)
-			i += n - 1
-		case '`':
-			end, err := skipRegion(body, i)
-			if err != nil || !nested(unescapeBacktick(body[i+1:end-1])) {
-				return "", false
+		case *syntax.CmdSubst:
+			if err := w.nested(p.Stmts); err != nil {
+				return err
 			}
 			b.WriteString(Dynamic)
-			i = end - 1
+		case *syntax.ProcSubst:
+			if err := w.nested(p.Stmts); err != nil {
+				return err
+			}
+			b.WriteString("/dev/fd/63")
+		case *syntax.ArithmExp:
+			return errorAt(p.Pos(), arithmetic)
+		case *syntax.ExtGlob:
+			return errorAt(p.Pos(), "%s(: extended globs are not supported in the lab shell", p.Op)
 		default:
-			b.WriteByte(body[i])
+			return errorAt(p.Pos(), "%T: not supported in the lab shell", p)
 		}
 	}
-	return b.String(), true
+	return nil
 }
 
-// staticDollar measures a $-expression and walks the substitutions in it.
-func staticDollar(text string, nested func(string) bool) (int, bool) {
-	if len(text) < 2 {
-		return 1, true
+// nested walks the commands of a substitution, one level deeper.
+func (w *staticWalk) nested(stmts []*syntax.Stmt) error {
+	if w.depth+1 > maxShellDepth {
+		return &Error{Line: 1, Col: 1, Msg: "maximum nesting level exceeded"}
 	}
-	switch c := text[1]; {
-	case c == '(':
-		end, err := matchParen(text, 1)
-		if err != nil {
-			return 0, false
-		}
-		return end + 1, nested(text[2:end])
-	case c == '{':
-		end, err := matchVarBrace(text, 1)
-		if err != nil {
-			return 0, false
-		}
-		// A default word may hold substitutions.
-		if _, ok := staticDouble(text[2:end], nested); !ok {
-			return 0, false
-		}
-		return end + 1, true
-	case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
-		j := 1
-		for j < len(text) && (text[j] == '_' || text[j] >= 'a' && text[j] <= 'z' || text[j] >= 'A' && text[j] <= 'Z' || cli.IsDigit(text[j])) {
-			j++
-		}
-		return j, true
-	case c == '?' || c == '$':
-		return 2, true
+	sub := &staticWalk{parse: w.parse, depth: w.depth + 1}
+	if err := sub.stmts(stmts); err != nil {
+		return err
 	}
-	return 1, true
-}
-
-func unescapeBacktick(body string) string {
-	var b strings.Builder
-	for i := 0; i < len(body); i++ {
-		if body[i] == '\\' && i+1 < len(body) && strings.IndexByte("`\\$", body[i+1]) >= 0 {
-			b.WriteByte(body[i+1])
-			i++
-			continue
-		}
-		b.WriteByte(body[i])
-	}
-	return b.String()
+	w.cmds = append(w.cmds, sub.cmds...)
+	return nil
 }
 
 // HasOpt reports whether args hold one of the options.

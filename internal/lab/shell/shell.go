@@ -5,17 +5,26 @@ import (
 	"strconv"
 	"strings"
 
+	"mvdan.cc/sh/v3/syntax"
+
 	"github.com/fabricgen/fabricgen/internal/lab/cli"
 )
 
 // Shell is a small POSIX-shell subset for the emulated hosts and the
-// Linux-based switches: lists (`;`, `&`, newline, `&&`, `||`), brace groups
-// and `( ... )` subshells, pipes, redirections (`>`, `>>`, `2>&1`, `>&2`,
-// `/dev/null`), quotes and backslash escapes, variables with `$VAR`,
-// `${VAR}`, `${VAR:-word}`, `$?`, command substitution with `$(...)` and
+// Linux-based switches, parsed by mvdan.cc/sh/v3/syntax (Parse) and run by
+// walking the syntax tree: lists (`;`, `&`, newline, `&&`, `||`), `!`,
+// brace groups and `( ... )` subshells, pipes (`|`, `|&`; each stage a
+// subshell), redirections of any statement (`>`, `>>`, `>|`, `&>`,
+// `2>&1`, `>&2`, `/dev/null`), quotes, `$'...'` and backslash escapes,
+// comments, variables with `$VAR`, `${VAR}`, `${VAR:-word}` (and `-`,
+// `:=`, `=`, `:+`, `+`), `$?`, command substitution with `$(...)` and
 // backticks, process substitution `<(...)`, assignments, and the builtins
 // exit, set (-e, -u), export, true, false, echo, eval, command, test / [
 // and the wrappers sudo, env, nohup, timeout, nice, exec, time and xargs.
+// Words are neither split nor globbed; an unquoted word that expands to
+// nothing is dropped. A line with anything else (if, for, while, case,
+// functions, arithmetic, [[ ]], input redirection, here-documents) is
+// refused whole with status 2 before any of it runs.
 //
 // Every simple command the shell runs after expansion is reported to
 // record, including those inside substitutions and under wrappers, so a
@@ -46,6 +55,12 @@ type Shell struct {
 	// depth counts nested evaluations (substitutions, eval, sh -c), to
 	// bound recursion.
 	depth int
+	// tested is set when the last statement's status came from a command
+	// that && or || tested, or a negated one: set -e lets it fail.
+	tested bool
+	// parse parses the lines, eval's and sh -c's, one after the other,
+	// within the budget of the line Exec runs; a child shares it.
+	parse *parsing
 }
 
 // maxShellDepth bounds nested substitutions, eval and sh -c.
@@ -62,13 +77,13 @@ type FileWriter func(path, data string, appendTo bool) string
 // NewShell returns a shell that hands commands to run, redirections to
 // write, and answers `command -v` with which.
 func NewShell(run Runner, write FileWriter, which func(string) (string, bool)) *Shell {
-	return &Shell{vars: map[string]string{}, run: run, write: write, which: which}
+	return &Shell{vars: map[string]string{}, run: run, write: write, which: which, parse: newParsing()}
 }
 
 // child returns a shell for a substitution or `sh -c`: the same tools and
 // recorder, one level deeper.
 func (s *Shell) child() *Shell {
-	c := NewShell(s.run, s.write, s.which)
+	c := &Shell{vars: map[string]string{}, run: s.run, write: s.write, which: s.which, parse: s.parse}
 	c.Record = s.Record
 	c.Stat = s.Stat
 	c.depth = s.depth + 1
@@ -76,389 +91,528 @@ func (s *Shell) child() *Shell {
 	return c
 }
 
-// item is one pipeline (or group) of a list and the operator that joins it
-// to the next item.
-type item struct {
-	text  string
-	group []item
-	// sub marks a ( ... ) subshell group.
-	sub bool
-	op  string
-}
-
-// skipRegion returns the index just past the quoted, escaped or
-// substituted region that starts at src[i], or i+1 for a plain byte.
-func skipRegion(src string, i int) (int, error) {
-	switch src[i] {
-	case '\\':
-		return min(i+2, len(src)), nil
-	case '\'':
-		j := strings.IndexByte(src[i+1:], '\'')
-		if j < 0 {
-			return 0, fmt.Errorf("unexpected EOF while looking for matching `''")
-		}
-		return i + j + 2, nil
-	case '"':
-		for j := i + 1; j < len(src); {
-			switch src[j] {
-			case '"':
-				return j + 1, nil
-			case '\\', '`':
-				n, err := skipRegion(src, j)
-				if err != nil {
-					return 0, err
-				}
-				j = n
-			case '$':
-				n, err := skipRegion(src, j)
-				if err != nil {
-					return 0, err
-				}
-				j = n
-			default:
-				j++
-			}
-		}
-		return 0, fmt.Errorf("unexpected EOF while looking for matching `\"'")
-	case '`':
-		for j := i + 1; j < len(src); j++ {
-			switch src[j] {
-			case '\\':
-				j++
-			case '`':
-				return j + 1, nil
-			}
-		}
-		return 0, fmt.Errorf("unexpected EOF while looking for matching ``'")
-	case '$':
-		if i+1 < len(src) && src[i+1] == '(' {
-			j, err := matchParen(src, i+1)
-			return j + 1, err
-		}
-		if i+1 < len(src) && src[i+1] == '{' {
-			j, err := matchVarBrace(src, i+1)
-			return j + 1, err
-		}
-	case '<', '>':
-		if i+1 < len(src) && src[i+1] == '(' {
-			j, err := matchParen(src, i+1)
-			return j + 1, err
-		}
+// check parses a line and walks it statically (staticFile) before
+// anything runs: a construct the lab shell does not run refuses the whole
+// line, as a syntax error does, so nothing of it runs and Changes, which
+// makes the same walk, never misses a command that would run.
+func (s *Shell) check(line string) (*syntax.File, error) {
+	f, err := s.parse.parse(line)
+	if err != nil {
+		return nil, err
 	}
-	return i + 1, nil
-}
-
-// matchParen returns the index of the ')' that closes the '(' at open.
-func matchParen(src string, open int) (int, error) {
-	depth := 0
-	for i := open; i < len(src); {
-		switch c := src[i]; c {
-		case '(':
-			depth++
-			i++
-		case ')':
-			depth--
-			if depth == 0 {
-				return i, nil
-			}
-			i++
-		default:
-			n, err := skipRegion(src, i)
-			if err != nil {
-				return 0, err
-			}
-			i = n
-		}
+	if _, err := staticFile(s.parse, f, s.depth); err != nil {
+		return nil, err
 	}
-	return 0, fmt.Errorf("unexpected EOF while looking for matching `)'")
-}
-
-// matchVarBrace returns the index of the '}' that closes "${" at open.
-func matchVarBrace(src string, open int) (int, error) {
-	for i := open + 1; i < len(src); {
-		if src[i] == '}' {
-			return i, nil
-		}
-		n, err := skipRegion(src, i)
-		if err != nil {
-			return 0, err
-		}
-		i = n
-	}
-	return 0, fmt.Errorf("bad substitution")
-}
-
-// matchBrace returns the index of the '}' that closes the group at open.
-func matchBrace(src string, open int) (int, error) {
-	depth := 0
-	for i := open; i < len(src); {
-		switch src[i] {
-		case '{':
-			depth++
-			i++
-		case '}':
-			depth--
-			if depth == 0 {
-				return i, nil
-			}
-			i++
-		default:
-			n, err := skipRegion(src, i)
-			if err != nil {
-				return 0, err
-			}
-			i = n
-		}
-	}
-	return 0, fmt.Errorf("syntax error: unexpected end of file (missing `}')")
-}
-
-// splitList splits a command list at top-level ; & newline && || and
-// groups.
-func splitList(src string) ([]item, error) {
-	var items []item
-	i := 0
-	for {
-		for i < len(src) && (src[i] == ' ' || src[i] == '\t' || src[i] == '\n') {
-			i++
-		}
-		if i >= len(src) {
-			return items, nil
-		}
-		var it item
-		switch {
-		case src[i] == '{' && (i+1 == len(src) || src[i+1] == ' ' || src[i+1] == '\n'):
-			end, err := matchBrace(src, i)
-			if err != nil {
-				return nil, err
-			}
-			sub, err := splitList(src[i+1 : end])
-			if err != nil {
-				return nil, err
-			}
-			it.group = sub
-			i = end + 1
-		case src[i] == '(':
-			end, err := matchParen(src, i)
-			if err != nil {
-				return nil, err
-			}
-			sub, err := splitList(src[i+1 : end])
-			if err != nil {
-				return nil, err
-			}
-			it.group, it.sub = sub, true
-			if it.group == nil {
-				it.group = []item{}
-			}
-			i = end + 1
-		}
-		start := i
-	scan:
-		for i < len(src) {
-			c := src[i]
-			switch {
-			case c == ';' || c == '\n':
-				it.op = ";"
-				break scan
-			case (c == '&' || c == '|') && i+1 < len(src) && src[i+1] == c:
-				it.op = string([]byte{c, c})
-				break scan
-			case c == '&' && (i == 0 || src[i-1] != '>') && (i+1 >= len(src) || src[i+1] != '>'):
-				// A background job runs in the foreground here; bash
-				// runs it too, which is what matters for what executes.
-				it.op = "&"
-				break scan
-			}
-			n, err := skipRegion(src, i)
-			if err != nil {
-				return nil, err
-			}
-			i = n
-		}
-		it.text = strings.TrimSpace(src[start:i])
-		if it.group != nil && it.text != "" {
-			return nil, fmt.Errorf("syntax error near unexpected token `%s'", strings.Fields(it.text)[0])
-		}
-		if it.group == nil && it.text == "" && it.op != "" {
-			return nil, fmt.Errorf("syntax error near unexpected token `%s'", it.op)
-		}
-		i += len(it.op)
-		items = append(items, it)
-	}
+	return f, nil
 }
 
 // Exec runs a command line and returns what the terminal shows.
 func (s *Shell) Exec(line string) string {
-	items, err := splitList(line)
+	if s.depth == 0 {
+		s.parse.left = parseBudget
+	}
+	f, err := s.check(line)
 	if err != nil {
 		s.Status = 2
-		return "bash: " + err.Error() + "\n"
+		return "bash: " + message(err) + "\n"
 	}
 	var out strings.Builder
-	s.runList(items, &out, &out, true)
+	s.runStmts(f.Stmts, "", &out, &out, true)
 	return out.String()
 }
 
-// capture runs a command substitution: standard output is returned,
-// standard error goes to errOut.
-func (s *Shell) capture(line string, errOut *strings.Builder) string {
-	items, err := splitList(line)
-	if err != nil {
-		s.Status = 2
-		errOut.WriteString("bash: " + err.Error() + "\n")
-		return ""
-	}
-	var out strings.Builder
-	s.runList(items, &out, errOut, false)
-	return out.String()
-}
-
-func (s *Shell) runList(items []item, out, errOut *strings.Builder, top bool) {
-	run := true
-	for _, it := range items {
+// runStmts runs a statement list; top is the shell's own list, where set
+// -e ends the shell.
+func (s *Shell) runStmts(stmts []*syntax.Stmt, stdin string, out, errOut *strings.Builder, top bool) {
+	for _, st := range stmts {
 		if s.Exited {
 			return
 		}
-		if run {
-			switch {
-			case it.sub:
-				// A subshell: its exit and variables stay inside.
-				sub := s.child()
-				for k, v := range s.vars {
-					sub.vars[k] = v
-				}
-				sub.errexit, sub.nounset = s.errexit, s.nounset
-				sub.runList(it.group, out, errOut, false)
-				s.Status = sub.Status
-			case it.group != nil:
-				s.runList(it.group, out, errOut, false)
-			default:
-				o, e := s.pipeline(it.text)
-				errOut.WriteString(e)
-				out.WriteString(o)
-			}
-			if it.op == "&" {
-				s.Status = 0
-			}
-			// set -e: a failing command ends the shell unless && or ||
-			// follows it; the command after the last && or || of a list
-			// is not exempt (bash(1), "set -e").
-			tested := it.op == "&&" || it.op == "||"
-			if s.errexit && s.Status != 0 && !tested && top {
-				s.Exited = true
-				return
-			}
+		s.tested = false
+		s.runStmt(st, stdin, out, errOut)
+		if st.Background {
+			// A background job runs in the foreground here; bash runs it
+			// too, which is what matters for what executes.
+			s.Status = 0
 		}
-		switch it.op {
-		case "&&":
-			run = s.Status == 0
-		case "||":
-			run = s.Status != 0
-		default:
-			run = true
+		// set -e: a failing command ends the shell unless && or ||
+		// tested it; the command after the last && or || of a list is
+		// not exempt (bash(1), "set -e").
+		if s.errexit && s.Status != 0 && !s.tested && top {
+			s.Exited = true
+			return
 		}
 	}
 }
 
-// pipeline runs `a | b | c` with redirections; it returns standard output
-// and standard error.
-func (s *Shell) pipeline(text string) (string, string) {
-	stages, err := splitPipes(text)
-	if err != nil {
-		s.Status = 2
-		return "", "bash: " + err.Error() + "\n"
-	}
-	stdin, errs := "", ""
-	for _, st := range stages {
-		var subErr strings.Builder
-		s.substituted = false
-		words, err := s.expand(st, &subErr)
-		errs += subErr.String()
+// runStmt runs one statement with its redirections and negation.
+func (s *Shell) runStmt(st *syntax.Stmt, stdin string, out, errOut *strings.Builder) {
+	if len(st.Redirs) == 0 {
+		s.runCmd(st.Cmd, stdin, out, errOut)
+	} else {
+		r, err := s.redirects(st.Redirs, errOut)
 		if err != nil {
 			s.Status = 1
-			return "", errs + "bash: " + err.Error() + "\n"
+			errOut.WriteString("bash: " + message(err) + "\n")
+			return
 		}
-		var argv []string
-		redir, appendTo, errToOut, outToErr, dropErr := "", false, false, false, false
-		for i := 0; i < len(words); i++ {
-			w := words[i]
-			if w.quoted {
-				argv = append(argv, w.text)
-				continue
-			}
-			switch w.text {
-			case ">", ">>", "1>", "1>>", ">|":
-				if i+1 >= len(words) {
-					s.Status = 2
-					return "", errs + "bash: syntax error near unexpected token `newline'\n"
-				}
-				redir, appendTo = words[i+1].text, strings.HasSuffix(w.text, ">>")
-				i++
-			case ">/dev/null", "1>/dev/null":
-				redir = "/dev/null"
-			case "2>&1":
-				errToOut = true
-			case ">&2", "1>&2":
-				outToErr = true
-			case "2>/dev/null", "&>/dev/null":
-				dropErr = true
-				if w.text == "&>/dev/null" {
-					redir = "/dev/null"
-				}
-			case "2>", "2>>":
-				if i+1 < len(words) {
-					i++
-					if words[i].text == "/dev/null" {
-						dropErr = true
-					}
-				}
-			default:
-				argv = append(argv, w.text)
-			}
+		var o, e strings.Builder
+		s.runCmd(st.Cmd, stdin, &o, &e)
+		stdout, stderr := s.apply(r, o.String(), e.String())
+		errOut.WriteString(stderr)
+		out.WriteString(stdout)
+	}
+	if st.Negated {
+		s.Status = boolStatus(s.Status != 0)
+		s.tested = true
+	}
+}
+
+// boolStatus is 0 for true and 1 for false.
+func boolStatus(b bool) int {
+	if b {
+		return 0
+	}
+	return 1
+}
+
+// runCmd runs one command of a statement.
+func (s *Shell) runCmd(cmd syntax.Command, stdin string, out, errOut *strings.Builder) {
+	switch c := cmd.(type) {
+	case nil:
+		// Redirections alone.
+		s.Status = 0
+	case *syntax.CallExpr:
+		s.call(c.Assigns, c.Args, stdin, out, errOut)
+	case *syntax.Block:
+		s.runStmts(c.Stmts, stdin, out, errOut, false)
+	case *syntax.Subshell:
+		// A subshell: its exit and variables stay inside.
+		sub := s.subshell()
+		sub.runStmts(c.Stmts, stdin, out, errOut, false)
+		s.Status = sub.Status
+	case *syntax.BinaryCmd:
+		s.binary(c, stdin, out, errOut)
+	case *syntax.DeclClause:
+		s.decl(c, stdin, out, errOut)
+	case *syntax.TimeClause:
+		s.Status = 0
+		if c.Stmt != nil {
+			s.runStmt(c.Stmt, stdin, out, errOut)
 		}
-		if len(argv) == 0 {
-			if !s.substituted {
-				s.Status = 0
-			}
-			continue
+	default:
+		// staticFile refused the line before anything ran.
+		s.Status = 2
+		errOut.WriteString("bash: not supported in the lab shell\n")
+	}
+}
+
+// subshell returns a child with a copy of the variables and options.
+func (s *Shell) subshell() *Shell {
+	sub := s.child()
+	for k, v := range s.vars {
+		sub.vars[k] = v
+	}
+	sub.errexit, sub.nounset = s.errexit, s.nounset
+	sub.Status = s.Status
+	return sub
+}
+
+// binary runs a && b, a || b and the pipelines a | b, a |& b (each stage
+// in a subshell, one after the other, standard output into the next
+// stage's input).
+func (s *Shell) binary(c *syntax.BinaryCmd, stdin string, out, errOut *strings.Builder) {
+	switch c.Op {
+	case syntax.AndStmt, syntax.OrStmt:
+		s.runStmt(c.X, stdin, out, errOut)
+		if (s.Status == 0) != (c.Op == syntax.AndStmt) || s.Exited {
+			s.tested = true
+			return
 		}
-		if k, v, ok := strings.Cut(argv[0], "="); ok && isVarName(k) && len(argv) == 1 {
-			s.vars[k] = v
-			if !s.substituted {
-				s.Status = 0
-			}
-			continue
-		}
-		s.note(argv)
-		o, e, code := s.builtin(argv, stdin)
-		if outToErr {
-			o, e = "", e+o
-		}
-		if errToOut {
-			o, e = o+e, ""
-		}
-		if dropErr {
-			e = ""
-		}
-		s.Status = code
-		switch {
-		case redir == "/dev/null":
-			o = ""
-		case redir != "":
-			if msg := s.write(redir, o, appendTo); msg != "" {
-				e += "bash: " + redir + ": " + msg + "\n"
+		s.tested = false
+		s.runStmt(c.Y, stdin, out, errOut)
+		return
+	}
+	var mid strings.Builder
+	left := s.subshell()
+	if c.Op == syntax.PipeAll {
+		left.runStmt(c.X, stdin, &mid, &mid)
+	} else {
+		left.runStmt(c.X, stdin, &mid, errOut)
+	}
+	right := s.subshell()
+	right.runStmt(c.Y, mid.String(), out, errOut)
+	s.Status = right.Status
+	s.tested = false
+}
+
+// decl runs export, declare, local, readonly and typeset as the simple
+// command they are written as.
+func (s *Shell) decl(c *syntax.DeclClause, stdin string, out, errOut *strings.Builder) {
+	s.substituted = false
+	argv := []string{c.Variant.Value}
+	for _, a := range c.Args {
+		var v string
+		if a.Value != nil {
+			w, err := s.expandWord(a.Value, errOut)
+			if err != nil {
 				s.Status = 1
+				errOut.WriteString("bash: " + message(err) + "\n")
+				return
 			}
-			o = ""
+			v = w
 		}
-		errs += e
-		stdin = o
-		if s.Exited {
-			break
+		switch {
+		case a.Name == nil:
+			argv = append(argv, v)
+		case a.Naked:
+			argv = append(argv, a.Name.Value)
+		default:
+			argv = append(argv, a.Name.Value+"="+v)
 		}
 	}
-	return stdin, errs
+	s.simple(argv, stdin, out, errOut)
+}
+
+// call runs a simple command: assignments alone set variables; before a
+// command they are expanded and dropped (the lab's tools have no
+// environment).
+func (s *Shell) call(assigns []*syntax.Assign, args []*syntax.Word, stdin string, out, errOut *strings.Builder) {
+	s.substituted = false
+	vals := make([]string, len(assigns))
+	for i, a := range assigns {
+		if a.Value == nil {
+			continue
+		}
+		v, err := s.expandWord(a.Value, errOut)
+		if err != nil {
+			s.Status = 1
+			errOut.WriteString("bash: " + message(err) + "\n")
+			return
+		}
+		vals[i] = v
+	}
+	argv, err := s.expandArgs(args, errOut)
+	if err != nil {
+		s.Status = 1
+		errOut.WriteString("bash: " + message(err) + "\n")
+		return
+	}
+	if len(argv) == 0 {
+		for i, a := range assigns {
+			if a.Append {
+				vals[i] = s.vars[a.Name.Value] + vals[i]
+			}
+			s.vars[a.Name.Value] = vals[i]
+		}
+		if !s.substituted {
+			s.Status = 0
+		}
+		return
+	}
+	s.simple(argv, stdin, out, errOut)
+}
+
+// simple runs argv: a builtin, a wrapper or a device tool.
+func (s *Shell) simple(argv []string, stdin string, out, errOut *strings.Builder) {
+	s.note(argv)
+	o, e, code := s.builtin(argv, stdin)
+	s.Status = code
+	errOut.WriteString(e)
+	out.WriteString(o)
+}
+
+// redirection is what a statement's redirections do with its output.
+type redirection struct {
+	// path receives standard output ("/dev/null" drops it).
+	path     string
+	appendTo bool
+	// errToOut (2>&1), outToErr (>&2), dropErr (2>/dev/null).
+	errToOut, outToErr, dropErr bool
+	// touch are the files other descriptors (3> FILE) create.
+	touch []string
+}
+
+// redirects expands the targets of a statement's redirections.
+func (s *Shell) redirects(rs []*syntax.Redirect, errOut *strings.Builder) (redirection, error) {
+	var r redirection
+	for _, rd := range rs {
+		target, err := s.expandWord(rd.Word, errOut)
+		if err != nil {
+			return r, err
+		}
+		fd := "1"
+		if rd.N != nil {
+			fd = rd.N.Value
+		}
+		switch rd.Op {
+		case syntax.RdrOut, syntax.AppOut, syntax.RdrClob:
+			switch fd {
+			case "1":
+				r.path, r.appendTo = target, rd.Op == syntax.AppOut
+			case "2":
+				r.dropErr = r.dropErr || target == "/dev/null"
+			default:
+				r.touch = append(r.touch, target)
+			}
+		case syntax.DplOut:
+			switch {
+			case fd == "1" && target == "2":
+				r.outToErr = true
+			case fd == "2" && target == "1":
+				r.errToOut = true
+			}
+		case syntax.RdrAll, syntax.AppAll:
+			if target == "/dev/null" {
+				r.path, r.dropErr = target, true
+			} else {
+				r.path, r.appendTo, r.errToOut = target, rd.Op == syntax.AppAll, true
+			}
+		}
+	}
+	return r, nil
+}
+
+// apply applies a statement's redirections to its output and writes the
+// files; it returns what is left for the terminal (or the pipe).
+func (s *Shell) apply(r redirection, o, e string) (string, string) {
+	if r.outToErr {
+		o, e = "", e+o
+	}
+	if r.errToOut {
+		o, e = o+e, ""
+	}
+	if r.dropErr {
+		e = ""
+	}
+	for _, p := range r.touch {
+		if p != "/dev/null" {
+			if msg := s.write(p, "", true); msg != "" {
+				e += "bash: " + p + ": " + msg + "\n"
+				s.Status = 1
+			}
+		}
+	}
+	switch r.path {
+	case "":
+	case "/dev/null":
+		o = ""
+	default:
+		if msg := s.write(r.path, o, r.appendTo); msg != "" {
+			e += "bash: " + r.path + ": " + msg + "\n"
+			s.Status = 1
+		}
+		o = ""
+	}
+	return o, e
+}
+
+// expandArgs expands the words of a command, one argument each (no field
+// splitting, no globbing); an unquoted word that expands to nothing is
+// dropped, as bash drops it.
+func (s *Shell) expandArgs(words []*syntax.Word, errOut *strings.Builder) ([]string, error) {
+	argv := make([]string, 0, len(words))
+	for _, w := range words {
+		v, err := s.expandWord(w, errOut)
+		if err != nil {
+			return nil, err
+		}
+		if v == "" && !quotedWord(w) {
+			continue
+		}
+		argv = append(argv, v)
+	}
+	return argv, nil
+}
+
+// quotedWord reports whether a word has a quoted part.
+func quotedWord(w *syntax.Word) bool {
+	for _, p := range w.Parts {
+		switch p.(type) {
+		case *syntax.SglQuoted, *syntax.DblQuoted:
+			return true
+		}
+	}
+	return false
+}
+
+// expandWord expands one word: escapes, quotes, parameters and
+// substitutions.
+func (s *Shell) expandWord(w *syntax.Word, errOut *strings.Builder) (string, error) {
+	if w == nil {
+		return "", nil
+	}
+	var b strings.Builder
+	if err := s.expandParts(&b, w.Parts, false, errOut); err != nil {
+		return "", err
+	}
+	return b.String(), nil
+}
+
+// expandParts expands word parts into b; dq is true inside double quotes.
+func (s *Shell) expandParts(b *strings.Builder, parts []syntax.WordPart, dq bool, errOut *strings.Builder) error {
+	for _, p := range parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			b.WriteString(unescape(p.Value, dq))
+		case *syntax.SglQuoted:
+			b.WriteString(sglQuoted(p))
+		case *syntax.DblQuoted:
+			if err := s.expandParts(b, p.Parts, true, errOut); err != nil {
+				return err
+			}
+		case *syntax.ParamExp:
+			v, err := s.param(p, errOut)
+			if err != nil {
+				return err
+			}
+			b.WriteString(v)
+		case *syntax.CmdSubst:
+			b.WriteString(strings.TrimRight(s.substitute(p.Stmts, errOut), "\n"))
+		case *syntax.ProcSubst:
+			// Process substitution: the command runs, its output is a
+			// file descriptor path.
+			s.substitute(p.Stmts, errOut)
+			b.WriteString("/dev/fd/63")
+		default:
+			// staticFile refused the line before anything ran.
+			return errorAt(p.Pos(), "not supported in the lab shell")
+		}
+	}
+	return nil
+}
+
+// unescape removes the backslashes of a literal: every one outside double
+// quotes, and inside them those before $ ` " \ and newline.
+func unescape(lit string, dq bool) string {
+	if strings.IndexByte(lit, '\\') < 0 {
+		return lit
+	}
+	var b strings.Builder
+	for i := 0; i < len(lit); i++ {
+		c := lit[i]
+		if c != '\\' {
+			b.WriteByte(c)
+			continue
+		}
+		if i+1 >= len(lit) {
+			if dq {
+				b.WriteByte(c)
+			}
+			break
+		}
+		n := lit[i+1]
+		switch {
+		case n == '\n':
+		case !dq || strings.IndexByte("$`\"\\", n) >= 0:
+			b.WriteByte(n)
+		default:
+			b.WriteByte('\\')
+			b.WriteByte(n)
+		}
+		i++
+	}
+	return b.String()
+}
+
+// sglQuoted is the text of '...', or of $'...' with its escapes expanded.
+func sglQuoted(q *syntax.SglQuoted) string {
+	if !q.Dollar {
+		return q.Value
+	}
+	r := strings.NewReplacer(`\n`, "\n", `\t`, "\t", `\r`, "\r", `\\`, `\`, `\'`, `'`, `\"`, `"`,
+		`\a`, "\a", `\b`, "\b", `\e`, "\x1b", `\f`, "\f", `\v`, "\v")
+	return r.Replace(q.Value)
+}
+
+// substitute runs a command substitution in a child shell and returns its
+// standard output.
+func (s *Shell) substitute(stmts []*syntax.Stmt, errOut *strings.Builder) string {
+	if s.depth >= maxShellDepth {
+		s.Status = 1
+		errOut.WriteString("bash: maximum nesting level exceeded\n")
+		return ""
+	}
+	sub := s.child()
+	sub.vars = s.vars
+	sub.errexit, sub.nounset = false, s.nounset
+	var out strings.Builder
+	sub.runStmts(stmts, "", &out, errOut, false)
+	s.Status = sub.Status
+	s.substituted = true
+	return out.String()
+}
+
+// param expands $NAME, ${NAME}, the special parameters and ${NAME:-word},
+// ${NAME-word}, ${NAME:=word}, ${NAME=word}, ${NAME:+word}, ${NAME+word};
+// the word is expanded (and any substitution in it runs) only when it is
+// used, as in bash.
+func (s *Shell) param(p *syntax.ParamExp, errOut *strings.Builder) (string, error) {
+	name := p.Param.Value
+	if p.Excl || p.Length || p.Width || p.Index != nil || p.Slice != nil || p.Repl != nil || p.Names != 0 {
+		return "", badSubstitution(p)
+	}
+	if p.Exp == nil {
+		return s.lookup(name)
+	}
+	if !isVarName(name) {
+		return "", badSubstitution(p)
+	}
+	v, set := s.vars[name]
+	word := func() (string, error) { return s.expandWord(p.Exp.Word, errOut) }
+	switch p.Exp.Op {
+	case syntax.DefaultUnsetOrNull, syntax.AssignUnsetOrNull, syntax.DefaultUnset, syntax.AssignUnset:
+		colon := p.Exp.Op == syntax.DefaultUnsetOrNull || p.Exp.Op == syntax.AssignUnsetOrNull
+		if set && (v != "" || !colon) {
+			return v, nil
+		}
+		w, err := word()
+		if err == nil && (p.Exp.Op == syntax.AssignUnsetOrNull || p.Exp.Op == syntax.AssignUnset) {
+			s.vars[name] = w
+		}
+		return w, err
+	case syntax.AlternateUnsetOrNull:
+		if v == "" {
+			return "", nil
+		}
+		return word()
+	case syntax.AlternateUnset:
+		if !set {
+			return "", nil
+		}
+		return word()
+	}
+	return "", badSubstitution(p)
+}
+
+// badSubstitution is bash's error for a parameter expansion the lab shell
+// does not expand.
+func badSubstitution(p *syntax.ParamExp) error {
+	var b strings.Builder
+	_ = syntax.NewPrinter().Print(&b, &syntax.Word{Parts: []syntax.WordPart{p}})
+	return errorAt(p.Pos(), "%s: bad substitution", b.String())
+}
+
+// lookup is the value of a variable or special parameter; with set -u an
+// unset variable is an error.
+func (s *Shell) lookup(name string) (string, error) {
+	switch name {
+	case "?":
+		return strconv.Itoa(s.Status), nil
+	case "$":
+		return "4242", nil
+	case "#":
+		return "0", nil
+	case "0":
+		return "bash", nil
+	case "@", "*", "-", "!":
+		return "", nil
+	}
+	v, ok := s.vars[name]
+	if !ok && s.nounset {
+		return "", fmt.Errorf("%s: unbound variable", name)
+	}
+	return v, nil
 }
 
 // note reports a simple command to the recorder.
@@ -567,13 +721,12 @@ func (s *Shell) eval(argv []string) (string, string, int) {
 	}
 	s.depth++
 	defer func() { s.depth-- }()
-	var out strings.Builder
-	items, err := splitList(strings.Join(argv[1:], " "))
+	f, err := s.check(strings.Join(argv[1:], " "))
 	if err != nil {
-		return "", "bash: eval: " + err.Error() + "\n", 2
+		return "", "bash: eval: " + message(err) + "\n", 2
 	}
-	var errOut strings.Builder
-	s.runList(items, &out, &errOut, false)
+	var out, errOut strings.Builder
+	s.runStmts(f.Stmts, "", &out, &errOut, false)
 	return out.String(), errOut.String(), s.Status
 }
 
@@ -762,354 +915,4 @@ func isVarName(k string) bool {
 		}
 	}
 	return true
-}
-
-// splitPipes splits at top-level single '|'.
-func splitPipes(text string) ([]string, error) {
-	var out []string
-	start := 0
-	for i := 0; i < len(text); {
-		if text[i] == '|' {
-			out = append(out, text[start:i])
-			start = i + 1
-			i++
-			continue
-		}
-		n, err := skipRegion(text, i)
-		if err != nil {
-			return nil, err
-		}
-		i = n
-	}
-	out = append(out, text[start:])
-	for _, st := range out {
-		if strings.TrimSpace(st) == "" {
-			return nil, fmt.Errorf("syntax error near unexpected token `|'")
-		}
-	}
-	return out, nil
-}
-
-// word is an expanded word; quoted words are never operators.
-type word struct {
-	text   string
-	quoted bool
-}
-
-// expand splits a simple command into words, expanding escapes, variables
-// and command substitutions (no field splitting of expansions).
-func (s *Shell) expand(text string, errOut *strings.Builder) ([]word, error) {
-	var x expansion
-	for i := 0; i < len(text); i++ {
-		c := text[i]
-		var err error
-		switch {
-		case c == '\\' || c == '\'' || c == '"' || c == '`' || c == '$':
-			i, err = s.expandQuote(&x, text, i, errOut)
-		case c == ' ' || c == '\t' || c == '\n':
-			x.flush()
-		case (c == '<' || c == '>') && i+1 < len(text) && text[i+1] == '(':
-			// Process substitution: the command runs, its output is a
-			// file descriptor path.
-			end, err := matchParen(text, i+1)
-			if err != nil {
-				return nil, err
-			}
-			s.substitute(text[i+2:end], errOut)
-			x.add("/dev/fd/63", false)
-			i = end
-		case c == '&' && i+1 < len(text) && text[i+1] == '>':
-			i = x.redirectBoth(text, i)
-		case c == '>' || c == '<':
-			i, err = x.redirect(text, i)
-		default:
-			x.cur.WriteByte(c)
-			x.in = true
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
-	x.flush()
-	// Join "2>" "/dev/null" style pairs into one operator word.
-	var out []word
-	for i := 0; i < len(x.words); i++ {
-		w := x.words[i]
-		if !w.quoted && (w.text == "2>" || w.text == ">" || w.text == "&>") && i+1 < len(x.words) && x.words[i+1].text == "/dev/null" {
-			out = append(out, word{text: w.text + "/dev/null"})
-			i++
-			continue
-		}
-		out = append(out, w)
-	}
-	return out, nil
-}
-
-// expansion collects the words of a simple command as expand reads it.
-type expansion struct {
-	words []word
-	cur   strings.Builder
-	// in is true while a word is open; quoted once part of it was quoted.
-	in, quoted bool
-}
-
-// flush ends the open word, if any.
-func (x *expansion) flush() {
-	if x.in {
-		x.words = append(x.words, word{x.cur.String(), x.quoted})
-		x.cur.Reset()
-		x.in, x.quoted = false, false
-	}
-}
-
-// add appends text to the open word.
-func (x *expansion) add(text string, quoted bool) {
-	x.cur.WriteString(text)
-	x.in = true
-	x.quoted = x.quoted || quoted
-}
-
-// expandQuote expands the escape, quote, backtick or $-expression at
-// text[i]; it returns the index of its last byte.
-func (s *Shell) expandQuote(x *expansion, text string, i int, errOut *strings.Builder) (int, error) {
-	switch text[i] {
-	case '\\':
-		if i+1 < len(text) {
-			if text[i+1] != '\n' {
-				x.add(text[i+1:i+2], true)
-			}
-			i++
-		}
-		return i, nil
-	case '\'':
-		j := strings.IndexByte(text[i+1:], '\'')
-		if j < 0 {
-			return i, fmt.Errorf("unexpected EOF while looking for matching `''")
-		}
-		x.add(text[i+1:i+1+j], true)
-		return i + j + 1, nil
-	case '"':
-		end, err := skipRegion(text, i)
-		if err != nil {
-			return i, err
-		}
-		v, err := s.subst(text[i+1:end-1], errOut)
-		if err != nil {
-			return i, err
-		}
-		x.add(v, true)
-		return end - 1, nil
-	case '`':
-		end, err := skipRegion(text, i)
-		if err != nil {
-			return i, err
-		}
-		x.add(s.backtick(text[i+1:end-1], errOut), false)
-		return end - 1, nil
-	}
-	n, v, err := s.dollar(text[i:], errOut)
-	if err != nil {
-		return i, err
-	}
-	x.add(v, false)
-	return i + n - 1, nil
-}
-
-// redirectBoth reads &> or &>> at text[i] as an operator word.
-func (x *expansion) redirectBoth(text string, i int) int {
-	x.flush()
-	op := "&>"
-	i++
-	if i+1 < len(text) && text[i+1] == '>' {
-		op += ">"
-		i++
-	}
-	x.words = append(x.words, word{text: op})
-	return i
-}
-
-// redirect reads a redirection operator at text[i] (>, >>, >|, 2>, 2>&1,
-// >&2) as its own word; input redirection is refused.
-func (x *expansion) redirect(text string, i int) (int, error) {
-	c := text[i]
-	op := string(c)
-	prefix := x.cur.String()
-	if x.in && (prefix == "1" || prefix == "2") && !x.quoted {
-		op = prefix + op
-		x.cur.Reset()
-		x.in = false
-	} else {
-		x.flush()
-	}
-	if i+1 < len(text) && (text[i+1] == '>' || text[i+1] == '|') {
-		op += string(text[i+1])
-		i++
-	}
-	if i+2 < len(text) && text[i+1] == '&' && cli.IsDigit(text[i+2]) {
-		op += text[i+1 : i+3]
-		i += 2
-	}
-	if op == "<" || op == "<<" {
-		return i, fmt.Errorf("input redirection is not supported in the lab shell")
-	}
-	x.words = append(x.words, word{text: op})
-	return i, nil
-}
-
-// subst expands the inside of double quotes: $-expressions, backticks and
-// the escapes \$ \` \" \\ and backslash-newline.
-func (s *Shell) subst(text string, errOut *strings.Builder) (string, error) {
-	var b strings.Builder
-	for i := 0; i < len(text); i++ {
-		switch text[i] {
-		case '\\':
-			if i+1 < len(text) && strings.IndexByte("$`\"\\\n", text[i+1]) >= 0 {
-				if text[i+1] != '\n' {
-					b.WriteByte(text[i+1])
-				}
-				i++
-				continue
-			}
-			b.WriteByte('\\')
-		case '$':
-			n, v, err := s.dollar(text[i:], errOut)
-			if err != nil {
-				return "", err
-			}
-			b.WriteString(v)
-			i += n - 1
-		case '`':
-			end, err := skipRegion(text, i)
-			if err != nil {
-				return "", err
-			}
-			b.WriteString(s.backtick(text[i+1:end-1], errOut))
-			i = end - 1
-		default:
-			b.WriteByte(text[i])
-		}
-	}
-	return b.String(), nil
-}
-
-// backtick runs an old-style command substitution; inside it, \` \\ and
-// \$ stand for the character itself.
-func (s *Shell) backtick(body string, errOut *strings.Builder) string {
-	var b strings.Builder
-	for i := 0; i < len(body); i++ {
-		if body[i] == '\\' && i+1 < len(body) && strings.IndexByte("`\\$", body[i+1]) >= 0 {
-			b.WriteByte(body[i+1])
-			i++
-			continue
-		}
-		b.WriteByte(body[i])
-	}
-	return strings.TrimRight(s.substitute(b.String(), errOut), "\n")
-}
-
-// substitute runs a command substitution in a child shell and returns its
-// standard output.
-func (s *Shell) substitute(body string, errOut *strings.Builder) string {
-	if s.depth >= maxShellDepth {
-		s.Status = 1
-		errOut.WriteString("bash: maximum nesting level exceeded\n")
-		return ""
-	}
-	sub := s.child()
-	sub.vars = s.vars
-	sub.errexit, sub.nounset = false, s.nounset
-	out := sub.capture(body, errOut)
-	s.Status = sub.Status
-	s.substituted = true
-	return out
-}
-
-// dollar expands the $-expression at the start of text; it returns how
-// many bytes it used.
-func (s *Shell) dollar(text string, errOut *strings.Builder) (int, string, error) {
-	if len(text) < 2 {
-		return 1, "$", nil
-	}
-	switch c := text[1]; {
-	case c == '?':
-		return 2, strconv.Itoa(s.Status), nil
-	case c == '$':
-		return 2, "4242", nil
-	case c == '(':
-		end, err := matchParen(text, 1)
-		if err != nil {
-			return 0, "", err
-		}
-		out := s.substitute(text[2:end], errOut)
-		return end + 1, strings.TrimRight(out, "\n"), nil
-	case c == '{':
-		end, err := matchVarBrace(text, 1)
-		if err != nil {
-			return 0, "", err
-		}
-		v, err := s.braced(text[2:end], errOut)
-		return end + 1, v, err
-	case c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
-		j := 1
-		for j < len(text) && (text[j] == '_' || text[j] >= 'a' && text[j] <= 'z' || text[j] >= 'A' && text[j] <= 'Z' || cli.IsDigit(text[j])) {
-			j++
-		}
-		v, err := s.lookup(text[1:j])
-		return j, v, err
-	}
-	return 1, "$", nil
-}
-
-// braced expands ${NAME}, ${NAME:-word} and ${NAME-word}; the word is
-// expanded (and any substitution in it runs) only when it is used, as in
-// bash.
-func (s *Shell) braced(body string, errOut *strings.Builder) (string, error) {
-	name, rest := body, ""
-	for i := 0; i < len(body); i++ {
-		if !nameByte(body[i]) {
-			name, rest = body[:i], body[i:]
-			break
-		}
-	}
-	if rest == "" {
-		return s.lookup(name)
-	}
-	if !isVarName(name) {
-		return "", fmt.Errorf("${%s}: bad substitution", body)
-	}
-	v, set := s.vars[name]
-	switch {
-	case strings.HasPrefix(rest, ":-"), strings.HasPrefix(rest, ":="):
-		if v != "" {
-			return v, nil
-		}
-		w, err := s.subst(rest[2:], errOut)
-		if err == nil && rest[1] == '=' {
-			s.vars[name] = w
-		}
-		return w, err
-	case strings.HasPrefix(rest, "-"), strings.HasPrefix(rest, "="):
-		if set {
-			return v, nil
-		}
-		w, err := s.subst(rest[1:], errOut)
-		if err == nil && rest[0] == '=' {
-			s.vars[name] = w
-		}
-		return w, err
-	case strings.HasPrefix(rest, ":+"):
-		if v == "" {
-			return "", nil
-		}
-		return s.subst(rest[2:], errOut)
-	}
-	return "", fmt.Errorf("${%s}: bad substitution", body)
-}
-
-func (s *Shell) lookup(name string) (string, error) {
-	v, ok := s.vars[name]
-	if !ok && s.nounset {
-		return "", fmt.Errorf("%s: unbound variable", name)
-	}
-	return v, nil
 }
