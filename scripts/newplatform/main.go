@@ -1,0 +1,205 @@
+// Command newplatform adds a platform to fabricgen by copying an existing
+// platform folder: go run ./scripts/newplatform NAME FROM copies
+// platforms/FROM to platforms/NAME, renames its package and the name it
+// gives itself, and adds NAME's line (and its import) to the registry in
+// platforms/platforms.go. Nothing else changes: every layer and every
+// test loops over the registry, so the copy is rendered, emulated, pushed,
+// collected and read back like the folder it came from.
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"go/format"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/fabricgen/fabricgen/internal/readlimit"
+)
+
+// module is the import path every platform folder lives under.
+const module = "github.com/fabricgen/fabricgen/platforms/"
+
+// registryFile is the one registry, relative to the repository root.
+const registryFile = "platforms/platforms.go"
+
+// maxFolderBytes bounds what one folder copy may hold: a platform folder
+// is source, templates and test data, not a data set.
+const maxFolderBytes = 64 << 20
+
+var reName = regexp.MustCompile(`^[a-z][a-z0-9_]{0,39}$`)
+
+func main() {
+	if len(os.Args) != 3 {
+		fmt.Fprintln(os.Stderr, "usage: go run ./scripts/newplatform NAME FROM   (e.g. test_os arista_eos), from the repository root")
+		os.Exit(2)
+	}
+	if err := run(".", os.Args[1], os.Args[2]); err != nil {
+		fmt.Fprintln(os.Stderr, "newplatform:", err)
+		os.Exit(1)
+	}
+	fmt.Printf("platforms/%s is a copy of platforms/%s, and its line is in %s\n", os.Args[1], os.Args[2], registryFile)
+}
+
+// pkgName is the Go package name of a platform folder: its name without
+// underscores ("arista_eos" → "aristaeos").
+func pkgName(folder string) string { return strings.ReplaceAll(folder, "_", "") }
+
+// checkNames refuses a NAME or FROM that is not a plain platform folder
+// name, a NAME that exists, and a FROM that is not a platform folder.
+func checkNames(root, name, from string) error {
+	for _, n := range []string{name, from} {
+		if !reName.MatchString(n) {
+			return fmt.Errorf("%q is not a platform name: use lower-case letters, digits and _, starting with a letter, at most 40 characters", n)
+		}
+		if n == "internal" || n == "testdata" {
+			return fmt.Errorf("%q is reserved under platforms/", n)
+		}
+	}
+	pkg := pkgName(name)
+	if token.IsKeyword(pkg) {
+		return fmt.Errorf("%q would be package %s, a Go keyword: choose another name", name, pkg)
+	}
+	switch pkg {
+	case "platform", "platforms", "schema", "fmt", "sort", "strings", "dialect", "view", "emulator":
+		return fmt.Errorf("%q would be package %s, which the registry or the folders already import: choose another name", name, pkg)
+	}
+	if _, err := os.Lstat(filepath.Join(root, "platforms", name)); err == nil {
+		return fmt.Errorf("platforms/%s exists already", name)
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("platforms/%s: %w", name, err)
+	}
+	st, err := os.Lstat(filepath.Join(root, "platforms", from, "platform.go"))
+	if err != nil || !st.Mode().IsRegular() {
+		return fmt.Errorf("platforms/%s is not a platform folder (no platform.go): give the name of an existing platform to copy", from)
+	}
+	reg, err := readlimit.File(filepath.Join(root, registryFile), maxFolderBytes)
+	if err != nil {
+		return fmt.Errorf("reading the registry: %w", err)
+	}
+	if bytes.Contains(reg, []byte("\t"+pkg+".Platform(),")) || bytes.Contains(reg, []byte(" "+pkg+" \"")) {
+		return fmt.Errorf("%s already names package %s", registryFile, pkg)
+	}
+	return nil
+}
+
+// run copies platforms/from to platforms/name under root and adds the
+// registry line. On an error nothing is left behind.
+func run(root, name, from string) (err error) {
+	if err := checkNames(root, name, from); err != nil {
+		return err
+	}
+	src := filepath.Join(root, "platforms", from)
+	dst := filepath.Join(root, "platforms", name)
+	defer func() {
+		if err != nil {
+			_ = os.RemoveAll(dst)
+		}
+	}()
+	if err := copyFolder(src, dst, from, name); err != nil {
+		return err
+	}
+	return addRegistryLine(filepath.Join(root, registryFile), name, from)
+}
+
+// copyFolder copies the regular files and folders of src to dst,
+// rewriting the Go files; a symlink, named pipe or device is refused.
+func copyFolder(src, dst, from, name string) error {
+	var total int64
+	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return fmt.Errorf("reading %s: %w", path, err)
+		}
+		rel, err := filepath.Rel(src, path)
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		out := filepath.Join(dst, rel)
+		info, err := d.Info()
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		switch {
+		case d.IsDir():
+			return os.MkdirAll(out, 0o755)
+		case !info.Mode().IsRegular():
+			return fmt.Errorf("%s is not a regular file (%s): a platform folder holds only files and folders", path, info.Mode().Type())
+		}
+		if total += info.Size(); total > maxFolderBytes {
+			return fmt.Errorf("platforms/%s holds more than %d MiB: not a platform folder", from, maxFolderBytes>>20)
+		}
+		b, err := readlimit.File(path, maxFolderBytes)
+		if err != nil {
+			return fmt.Errorf("reading %s: %w", path, err)
+		}
+		if strings.HasSuffix(path, ".go") {
+			top := filepath.Dir(rel) == "."
+			if b, err = rewriteGo(b, rel, from, name, top); err != nil {
+				return err
+			}
+		}
+		return readlimit.WriteFile(out, b, info.Mode().Perm())
+	})
+}
+
+var (
+	reConstName = regexp.MustCompile(`(?m)^const name\b.*$`)
+	reFolder    = regexp.MustCompile(`(?m)^(\s*Folder:\s*)"[a-z0-9_]+",`)
+)
+
+// rewriteGo renames the folder's own package (top-level files only), its
+// imports of its own sub-packages, and the name it gives itself.
+func rewriteGo(b []byte, rel, from, name string, top bool) ([]byte, error) {
+	s := string(b)
+	s = strings.ReplaceAll(s, `"`+module+from+`"`, `"`+module+name+`"`)
+	s = strings.ReplaceAll(s, `"`+module+from+`/`, `"`+module+name+`/`)
+	if top {
+		oldPkg, newPkg := pkgName(from), pkgName(name)
+		s = regexp.MustCompile(`(?m)^package `+oldPkg+`(_test)?$`).ReplaceAllString(s, "package "+newPkg+"$1")
+		s = strings.ReplaceAll(s, "// Package "+oldPkg+" ", "// Package "+newPkg+" ")
+		if reConstName.MatchString(s) {
+			s = reConstName.ReplaceAllString(s, `const name schema.Platform = "`+name+`"`)
+		}
+		if reFolder.MatchString(s) {
+			s = reFolder.ReplaceAllString(s, `${1}"`+name+`",`)
+		}
+	}
+	out, err := format.Source([]byte(s))
+	if err != nil {
+		return nil, fmt.Errorf("platforms/%s/%s after renaming: %w", name, rel, err)
+	}
+	return out, nil
+}
+
+// addRegistryLine adds name's import and its line to All(), after from's.
+func addRegistryLine(path, name, from string) error {
+	b, err := readlimit.File(path, maxFolderBytes)
+	if err != nil {
+		return fmt.Errorf("reading the registry: %w", err)
+	}
+	s := string(b)
+	newPkg := pkgName(name)
+	reImport := regexp.MustCompile(`(?m)^\t(?:\w+ )?"` + regexp.QuoteMeta(module+from) + `"\n`)
+	loc := reImport.FindStringIndex(s)
+	if loc == nil {
+		return fmt.Errorf("%s does not import platforms/%s: add the line by hand", registryFile, from)
+	}
+	s = s[:loc[1]] + "\t" + newPkg + ` "` + module + name + "\"\n" + s[loc[1]:]
+	entry := "\t\t" + pkgName(from) + ".Platform(),\n"
+	i := strings.Index(s, entry)
+	if i < 0 {
+		return fmt.Errorf("%s has no line %q: add the line by hand", registryFile, strings.TrimSpace(entry))
+	}
+	i += len(entry)
+	s = s[:i] + "\t\t" + newPkg + ".Platform(),\n" + s[i:]
+	out, err := format.Source([]byte(s))
+	if err != nil {
+		return fmt.Errorf("%s after adding %s: %w", registryFile, name, err)
+	}
+	return readlimit.WriteFile(path, out, 0o644)
+}
