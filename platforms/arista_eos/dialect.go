@@ -36,6 +36,7 @@ func dialect() *pushdialect.Dialect {
 			pushdialect.Re(`^end$`),
 		},
 		Indent:     3,
+		Block:      banner,
 		Canonical:  pushdialect.CanonicalACLPorts,
 		OwnedNames: pushdialect.OwnedNames(),
 		Sections: []pushdialect.Section{
@@ -65,4 +66,18 @@ func negateEOS(line string) string {
 		return "default " + rest
 	}
 	return "no " + t
+}
+
+// banner spans `banner login|motd` and its text up to the line EOF.
+func banner(lines []string, i int) int {
+	f := strings.Fields(lines[i])
+	if len(f) != 2 || f[0] != "banner" {
+		return 0
+	}
+	for j := i + 1; j < len(lines); j++ {
+		if strings.TrimRight(lines[j], " \t\r") == "EOF" {
+			return j - i + 1
+		}
+	}
+	return 0
 }

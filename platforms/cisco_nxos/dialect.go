@@ -39,6 +39,7 @@ func dialect() *pushdialect.Dialect {
 			pushdialect.Re(`^end$`),
 		},
 		Indent:     2,
+		Block:      banner,
 		Canonical:  pushdialect.CanonicalACLPorts,
 		OwnedNames: pushdialect.OwnedNames(),
 		Sections: []pushdialect.Section{
@@ -74,4 +75,25 @@ func dialectInsertBefore(line, before string) string {
 		return ""
 	}
 	return line + " insert-before " + b[1]
+}
+
+// banner spans `banner motd|exec C text C`, where C is any delimiter
+// character and the text may run over several lines.
+func banner(lines []string, i int) int {
+	line := strings.TrimSpace(lines[i])
+	f := strings.Fields(line)
+	if len(f) < 3 || f[0] != "banner" {
+		return 0
+	}
+	rest := strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(line, "banner"), " "+f[1]))
+	delim := rest[:1]
+	if strings.Contains(rest[1:], delim) {
+		return 1
+	}
+	for j := i + 1; j < len(lines); j++ {
+		if strings.Contains(lines[j], delim) {
+			return j - i + 1
+		}
+	}
+	return 0
 }
