@@ -26,19 +26,17 @@ func dialect() *pushdialect.Dialect {
 		// the interface.
 		pushdialect.Re(`^service-profile \S+$`),
 	}
+	form := textForm()
 	return &pushdialect.Dialect{
 		Platform:    name,
 		Driver:      pushdialect.DriverNetwork,
 		Scrapli:     "arista_eos",
 		ShowRunning: "show running-config",
-		Volatile: []*regexp.Regexp{
-			pushdialect.Re(`^!`),
-			pushdialect.Re(`^end$`),
-		},
-		Indent:     3,
-		Block:      banner,
-		Canonical:  pushdialect.CanonicalACLPorts,
-		OwnedNames: pushdialect.OwnedNames(),
+		Volatile:    form.Volatile,
+		Indent:      form.Indent,
+		Block:       form.Block,
+		Canonical:   form.Canonical,
+		OwnedNames:  pushdialect.OwnedNames(),
 		Sections: []pushdialect.Section{
 			{Name: "qos map", Match: pushdialect.Re(`^qos (map|rewrite|random-detect)\b`)},
 			{Name: "pfc watchdog", Match: pushdialect.Re(`^priority-flow-control (pause watchdog|all)\b`)},
@@ -80,4 +78,19 @@ func banner(lines []string, i int) int {
 		}
 	}
 	return 0
+}
+
+// textForm is the running-config text form of Arista EOS, the part of
+// the dialect config.Parse reads: "!" separators and header comments,
+// "end" last, 3-space indentation, ACL ports by number, banners whole.
+// The reader and the lab emulator's load parse with it alone (two
+// regexps to compile, the whole dialect about twenty), and dialect takes
+// these fields from it: the text is described once.
+func textForm() *pushdialect.Dialect {
+	return &pushdialect.Dialect{
+		Volatile:  []*regexp.Regexp{pushdialect.Re(`^!`), pushdialect.Re(`^end$`)},
+		Indent:    3,
+		Canonical: pushdialect.CanonicalACLPorts,
+		Block:     banner,
+	}
 }

@@ -10,7 +10,7 @@ import (
 // read reads `show running-config` of Arista EOS.
 func read(text string) (*qosread.Device, error) {
 	d := qosread.NewDevice()
-	bs := config.Parse(text, dialect()).Nodes
+	bs := config.Parse(text, textForm()).Nodes
 	acls := map[string][]qosread.ACLEntry{}
 	classACL := map[string][]string{}
 	policies := map[string][]qosread.PolicyClass{}

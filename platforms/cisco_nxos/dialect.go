@@ -21,6 +21,7 @@ func dialect() *pushdialect.Dialect {
 		pushdialect.Re(`^ip (port )?access-group \S+ (in|out)$`),
 		pushdialect.Re(`^ipv6 traffic-filter \S+ (in|out)$`),
 	}
+	form := textForm()
 	return &pushdialect.Dialect{
 		Platform: name,
 		Driver:   pushdialect.DriverNetwork,
@@ -33,15 +34,11 @@ func dialect() *pushdialect.Dialect {
 		// session prompts are excluded here.
 		PromptNotContains: map[string][]string{"configuration": {"config-tcl", "(config-s)", "(config-s-"}},
 		ShowRunning:       "show running-config",
-		Volatile: []*regexp.Regexp{
-			pushdialect.Re(`^!`),
-			pushdialect.Re(`^version \S+`),
-			pushdialect.Re(`^end$`),
-		},
-		Indent:     2,
-		Block:      banner,
-		Canonical:  pushdialect.CanonicalACLPorts,
-		OwnedNames: pushdialect.OwnedNames(),
+		Volatile:          form.Volatile,
+		Indent:            form.Indent,
+		Block:             form.Block,
+		Canonical:         form.Canonical,
+		OwnedNames:        pushdialect.OwnedNames(),
 		Sections: []pushdialect.Section{
 			{Name: "pfc watchdog", Match: pushdialect.Re(`^priority-flow-control (watch-dog|fixed-restore|auto-restore|recover)\b`)},
 			{Name: "ip access-list", Match: pushdialect.Re(`^ip access-list (\S+)$`), Named: true},
@@ -96,4 +93,20 @@ func banner(lines []string, i int) int {
 		}
 	}
 	return 0
+}
+
+// textForm is the running-config text form of Cisco NX-OS, the part of
+// the dialect config.Parse reads: "!" header comments, the "version"
+// line (the device's own, printed anew), 2-space indentation, ACL ports
+// by number, banners whole. The reader and the lab emulator's load parse
+// with it alone (three regexps to compile, the whole dialect about
+// twenty), and dialect takes these fields from it: the text is described
+// once.
+func textForm() *pushdialect.Dialect {
+	return &pushdialect.Dialect{
+		Volatile:  []*regexp.Regexp{pushdialect.Re(`^!`), pushdialect.Re(`^version \S+`), pushdialect.Re(`^end$`)},
+		Indent:    2,
+		Canonical: pushdialect.CanonicalACLPorts,
+		Block:     banner,
+	}
 }

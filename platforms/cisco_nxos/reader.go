@@ -15,7 +15,7 @@ import (
 func read(text string) (*qosread.Device, error) {
 	d := qosread.NewDevice()
 	d.Default.Trust = "none"
-	bs := config.Parse(text, dialect()).Nodes
+	bs := config.Parse(text, textForm()).Nodes
 	acls := map[string][]qosread.ACLEntry{}
 	classDSCP := map[string][]int{}
 	classACL := map[string][]string{}
