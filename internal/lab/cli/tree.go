@@ -725,7 +725,13 @@ func (t *Tree) unmap(parent *Node, m Mapped, onlyTarget bool) {
 }
 
 // Load applies an indented configuration text (sub-mode lines indented
-// under their parent); lines starting with '!' or '#' are comments.
+// under their parent); lines starting with '!' or '#' are comments. It
+// replays lines as typed into the CLI (a factory configuration, an
+// out-of-band change): each one goes through Apply, so a line another
+// mode takes leaves the sub-mode as it does on the device, and a line no
+// mode takes is an error. A configuration the device printed is loaded
+// with LoadExisting from the platform's one running-config parser
+// instead.
 func (t *Tree) Load(text string) error {
 	type level struct {
 		indent int
