@@ -35,7 +35,7 @@ budget() {
   case "$1" in
     FuzzLoad) echo 1000x ;;
     FuzzVarValue|FuzzVarFile) echo 2000x ;;
-    FuzzJunosStatement|FuzzShell|FuzzEOSConfig) echo 10000x ;;
+    FuzzJunosStatement|FuzzShell|FuzzEOSConfig|FuzzEOSRunningConfig) echo 10000x ;;
     FuzzJSONPatch|FuzzParseSuppressions|FuzzHostQuoting) echo 25000x ;;
     FuzzParseConfig|FuzzParse) echo 25000x ;;
     FuzzParseHostScript|FuzzCompareConfigDB) echo 50000x ;;

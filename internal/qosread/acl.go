@@ -1,6 +1,10 @@
 package qosread
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/fabricgen/fabricgen/internal/push/config"
+)
 
 // ACLEntry is one permit line of an access list, as a match.
 type ACLEntry struct {
@@ -66,21 +70,22 @@ type PolicyClass struct {
 
 // PolicyClasses reads (EOS and NX-OS policy-maps) "class NAME" children with set dscp / set
 // <prioKey> N lines.
-func PolicyClasses(kids []*Block, prioKey string) []PolicyClass {
+func PolicyClasses(kids []*config.Node, prioKey string) []PolicyClass {
 	var out []PolicyClass
 	for _, k := range kids {
-		name, ok := Cut(k.Head, "class")
+		name, ok := Cut(Head(k), "class")
 		if !ok {
 			continue
 		}
 		pc := PolicyClass{Name: strings.TrimPrefix(name, "type qos "), SetDSCP: -1, SetPrio: -1}
-		for _, kk := range k.Kids {
-			if v, ok := Cut(kk.Head, "set dscp"); ok {
+		for _, kk := range k.Children {
+			h := Head(kk)
+			if v, ok := Cut(h, "set dscp"); ok {
 				if n, ok := Atoi(v); ok && DSCPOK(n) {
 					pc.SetDSCP = n
 				}
 			}
-			if v, ok := Cut(kk.Head, prioKey); ok {
+			if v, ok := Cut(h, prioKey); ok {
 				if n, ok := Atoi(v); ok && Prio(n) {
 					pc.SetPrio = n
 				}

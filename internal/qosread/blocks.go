@@ -1,56 +1,19 @@
 package qosread
 
-import "strings"
+import (
+	"strings"
 
-// Block is one configuration line with the lines indented under it.
-type Block struct {
-	Head string
-	Kids []*Block
-}
+	"github.com/fabricgen/fabricgen/internal/push/config"
+)
 
-// MaxLines bounds what a reader looks at.
+// MaxLines bounds what a line-by-line reader (Junos set lines, NVUE
+// commands) looks at.
 const MaxLines = 4 << 20
 
-// ParseBlocks splits indented configuration text into a tree: a line
-// indented deeper than the one before is its child. Lines starting with
-// one of comments (after the indentation) and blank lines are skipped.
-func ParseBlocks(text string, comments ...string) []*Block {
-	type frame struct {
-		indent int
-		b      *Block
-	}
-	root := &Block{}
-	stack := []frame{{-1, root}}
-	n := 0
-	for _, raw := range strings.Split(text, "\n") {
-		if n++; n > MaxLines {
-			break
-		}
-		line := strings.TrimRight(raw, " \t\r")
-		t := strings.TrimLeft(line, " \t")
-		if t == "" {
-			continue
-		}
-		skip := false
-		for _, c := range comments {
-			if strings.HasPrefix(t, c) {
-				skip = true
-			}
-		}
-		if skip {
-			continue
-		}
-		ind := len(line) - len(t)
-		for len(stack) > 1 && stack[len(stack)-1].indent >= ind {
-			stack = stack[:len(stack)-1]
-		}
-		b := &Block{Head: strings.Join(strings.Fields(t), " ")}
-		parent := stack[len(stack)-1].b
-		parent.Kids = append(parent.Kids, b)
-		stack = append(stack, frame{ind, b})
-	}
-	return root.Kids
-}
+// Head is a node's line with runs of blanks collapsed, the form the
+// readers match on. The tree itself is config.Parse's, with the platform's
+// push dialect: the one parser of indented running-config text.
+func Head(n *config.Node) string { return strings.Join(strings.Fields(n.Line), " ") }
 
 // Cut returns what follows prefix (and true) when s starts with it.
 func Cut(s, prefix string) (string, bool) {

@@ -5,9 +5,24 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/fabricgen/fabricgen/internal/qosread"
 	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 )
+
+// readExamples are the example fabrics whose golden renders the reader
+// tests read.
+var readExamples = []string{"clos-400g", "roce-storage", "ai-training-2subnet"}
+
+// loadExample loads one example fabric.
+func loadExample(t *testing.T, name string) *schema.Fabric {
+	t.Helper()
+	f, diags := schema.Load(filepath.Join("..", "..", "examples", name), schema.Options{Getenv: func(string) string { return "" }})
+	if diags.HasErrors() {
+		t.Fatalf("%s: %v", name, diags)
+	}
+	return f
+}
 
 // TestReadsRenderedConfigs reads every golden render of the example
 // fabrics and checks that each port classifies every class's code points
@@ -18,11 +33,8 @@ import (
 // setting), so they have no reader.
 func TestReadsRenderedConfigs(t *testing.T) {
 	root := filepath.Join("..", "..")
-	for _, ex := range []string{"clos-400g", "roce-storage", "ai-training-2subnet"} {
-		f, diags := schema.Load(filepath.Join(root, "examples", ex), schema.Options{Getenv: func(string) string { return "" }})
-		if diags.HasErrors() {
-			t.Fatalf("%s: %v", ex, diags)
-		}
+	for _, ex := range readExamples {
+		f := loadExample(t, ex)
 		checked := 0
 		for _, dev := range f.Devices {
 			if dev.Platform.V.IsHost() {
@@ -46,42 +58,54 @@ func TestReadsRenderedConfigs(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s/%s: %v", ex, dev.Name, err)
 			}
-			for _, port := range dev.Ports {
-				if port.QoS == nil || port.Link == nil {
-					continue
-				}
-				checked++
-				qp := q.Port(port.Name)
-				for _, c := range f.Classes {
-					for _, d := range c.DSCP {
-						roce := c.Role == schema.RoleRoCE || c.Role == schema.RoleCNP
-						got, out := qp.Classify(d, roce)
-						want := port.QoS.DSCP[out].V
-						if out == d {
-							want = port.QoS.DSCP[d].V
-						}
-						if got != want {
-							t.Errorf("%s/%s:%s: class %s DSCP %d lands in priority %d (DSCP %d out), intent %d", ex, dev.Name, port.Name, c.Name, d, got, out, want)
-						}
-						if qp.Queue[got] != port.QoS.Queue[got].V {
-							t.Errorf("%s/%s:%s: priority %d in queue %d, intent %d", ex, dev.Name, port.Name, got, qp.Queue[got], port.QoS.Queue[got].V)
-						}
-					}
-				}
-				if got, want := schema.PrioSetOf(qp.Lossless()...), port.QoS.Lossless(); got != want {
-					t.Errorf("%s/%s:%s: PFC %s, intent %s", ex, dev.Name, port.Name, got, want)
-				}
-				for qn := 0; qn < 8; qn++ {
-					want := port.QoS.Queues[qn].ECN.V != nil && port.QoS.Queues[qn].ECN.V.Mark.V
-					if want && !qp.ECN[qn] {
-						t.Errorf("%s/%s:%s: queue %d marks no ECN, intent does", ex, dev.Name, port.Name, qn)
-					}
-				}
-			}
+			checked += checkIntent(t, ex+"/"+dev.Name, f, dev, q, false)
 		}
 		t.Logf("%s: %d ports checked", ex, checked)
 		if checked == 0 {
 			t.Errorf("%s: no port checked", ex)
 		}
 	}
+}
+
+// checkIntent compares what a reader read of dev with the intent, port by
+// port: every class's code points land in the intent's priority and
+// queue, PFC is on for the intent's lossless priorities, and every queue
+// the intent marks ECN on marks it. Ports without a link are skipped
+// unless unlinked is set. It returns the number of ports checked.
+func checkIntent(t *testing.T, label string, f *schema.Fabric, dev *schema.Device, q *qosread.Device, unlinked bool) int {
+	t.Helper()
+	checked := 0
+	for _, port := range dev.Ports {
+		if port.QoS == nil || (port.Link == nil && !unlinked) {
+			continue
+		}
+		checked++
+		qp := q.Port(port.Name)
+		for _, c := range f.Classes {
+			for _, d := range c.DSCP {
+				roce := c.Role == schema.RoleRoCE || c.Role == schema.RoleCNP
+				got, out := qp.Classify(d, roce)
+				want := port.QoS.DSCP[out].V
+				if out == d {
+					want = port.QoS.DSCP[d].V
+				}
+				if got != want {
+					t.Errorf("%s:%s: class %s DSCP %d lands in priority %d (DSCP %d out), intent %d", label, port.Name, c.Name, d, got, out, want)
+				}
+				if qp.Queue[got] != port.QoS.Queue[got].V {
+					t.Errorf("%s:%s: priority %d in queue %d, intent %d", label, port.Name, got, qp.Queue[got], port.QoS.Queue[got].V)
+				}
+			}
+		}
+		if got, want := schema.PrioSetOf(qp.Lossless()...), port.QoS.Lossless(); got != want {
+			t.Errorf("%s:%s: PFC %s, intent %s", label, port.Name, got, want)
+		}
+		for qn := 0; qn < 8; qn++ {
+			want := port.QoS.Queues[qn].ECN.V != nil && port.QoS.Queues[qn].ECN.V.Mark.V
+			if want && !qp.ECN[qn] {
+				t.Errorf("%s:%s: queue %d marks no ECN, intent does", label, port.Name, qn)
+			}
+		}
+	}
+	return checked
 }

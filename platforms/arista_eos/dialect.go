@@ -26,18 +26,17 @@ func dialect() *pushdialect.Dialect {
 		// the interface.
 		pushdialect.Re(`^service-profile \S+$`),
 	}
+	form := textForm()
 	return &pushdialect.Dialect{
 		Platform:    name,
 		Driver:      pushdialect.DriverNetwork,
 		Scrapli:     "arista_eos",
 		ShowRunning: "show running-config",
-		Volatile: []*regexp.Regexp{
-			pushdialect.Re(`^!`),
-			pushdialect.Re(`^end$`),
-		},
-		Indent:     3,
-		Canonical:  pushdialect.CanonicalACLPorts,
-		OwnedNames: pushdialect.OwnedNames(),
+		Volatile:    form.Volatile,
+		Indent:      form.Indent,
+		Block:       form.Block,
+		Canonical:   form.Canonical,
+		OwnedNames:  pushdialect.OwnedNames(),
 		Sections: []pushdialect.Section{
 			{Name: "qos map", Match: pushdialect.Re(`^qos (map|rewrite|random-detect)\b`)},
 			{Name: "pfc watchdog", Match: pushdialect.Re(`^priority-flow-control (pause watchdog|all)\b`)},
@@ -65,4 +64,33 @@ func negateEOS(line string) string {
 		return "default " + rest
 	}
 	return "no " + t
+}
+
+// banner spans `banner login|motd` and its text up to the line EOF.
+func banner(lines []string, i int) int {
+	f := strings.Fields(lines[i])
+	if len(f) != 2 || f[0] != "banner" {
+		return 0
+	}
+	for j := i + 1; j < len(lines); j++ {
+		if strings.TrimRight(lines[j], " \t\r") == "EOF" {
+			return j - i + 1
+		}
+	}
+	return 0
+}
+
+// textForm is the running-config text form of Arista EOS, the part of
+// the dialect config.Parse reads: "!" separators and header comments,
+// "end" last, 3-space indentation, ACL ports by number, banners whole.
+// The reader and the lab emulator's load parse with it alone (two
+// regexps to compile, the whole dialect about twenty), and dialect takes
+// these fields from it: the text is described once.
+func textForm() *pushdialect.Dialect {
+	return &pushdialect.Dialect{
+		Volatile:  []*regexp.Regexp{pushdialect.Re(`^!`), pushdialect.Re(`^end$`)},
+		Indent:    3,
+		Canonical: pushdialect.CanonicalACLPorts,
+		Block:     banner,
+	}
 }

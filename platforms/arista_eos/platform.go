@@ -21,7 +21,7 @@ func Platform() platform.Platform {
 		Folder: "arista_eos",
 		// Push and lab parts.
 		Dialect:       dialect,
-		Emulator:      emulator.New,
+		Emulator:      emulator.New(textForm),
 		RunningConfig: platform.RunningConfig{Ext: "cfg", Form: "show running-config text"},
 
 		// Read-back, data-plane and check parts.

@@ -3,21 +3,23 @@ package aristaeos
 import (
 	"strings"
 
+	"github.com/fabricgen/fabricgen/internal/push/config"
 	"github.com/fabricgen/fabricgen/internal/qosread"
 )
 
 // read reads `show running-config` of Arista EOS.
 func read(text string) (*qosread.Device, error) {
 	d := qosread.NewDevice()
-	bs := qosread.ParseBlocks(text, "!")
+	bs := config.Parse(text, textForm()).Nodes
 	acls := map[string][]qosread.ACLEntry{}
 	classACL := map[string][]string{}
 	policies := map[string][]qosread.PolicyClass{}
-	var ifaces []*qosread.Block
+	var ifaces []*config.Node
 	for _, b := range bs {
+		head := qosread.Head(b)
 		switch {
-		case strings.HasPrefix(b.Head, "qos map dscp "):
-			list, tc, ok := strings.Cut(strings.TrimPrefix(b.Head, "qos map dscp "), " to traffic-class ")
+		case strings.HasPrefix(head, "qos map dscp "):
+			list, tc, ok := strings.Cut(strings.TrimPrefix(head, "qos map dscp "), " to traffic-class ")
 			if n, okN := qosread.Atoi(strings.TrimSpace(tc)); ok && okN && qosread.Prio(n) {
 				for _, v := range qosread.Ints(list) {
 					if qosread.DSCPOK(v) {
@@ -25,8 +27,8 @@ func read(text string) (*qosread.Device, error) {
 					}
 				}
 			}
-		case strings.HasPrefix(b.Head, "qos map traffic-class "):
-			tc, q, ok := strings.Cut(strings.TrimPrefix(b.Head, "qos map traffic-class "), " to tx-queue ")
+		case strings.HasPrefix(head, "qos map traffic-class "):
+			tc, q, ok := strings.Cut(strings.TrimPrefix(head, "qos map traffic-class "), " to tx-queue ")
 			if qn, okQ := qosread.Atoi(strings.TrimSpace(q)); ok && okQ && qosread.Prio(qn) {
 				for _, v := range qosread.Ints(tc) {
 					if qosread.Prio(v) {
@@ -34,39 +36,40 @@ func read(text string) (*qosread.Device, error) {
 					}
 				}
 			}
-		case strings.HasPrefix(b.Head, "ip access-list "):
-			name := strings.TrimPrefix(b.Head, "ip access-list ")
-			for _, k := range b.Kids {
-				if e, ok := qosread.ParseACLEntry(k.Head); ok {
+		case strings.HasPrefix(head, "ip access-list "):
+			name := strings.TrimPrefix(head, "ip access-list ")
+			for _, k := range b.Children {
+				if e, ok := qosread.ParseACLEntry(qosread.Head(k)); ok {
 					acls[name] = append(acls[name], e)
 				}
 			}
-		case strings.HasPrefix(b.Head, "class-map type qos "):
-			f := strings.Fields(b.Head)
+		case strings.HasPrefix(head, "class-map type qos "):
+			f := strings.Fields(head)
 			name := f[len(f)-1]
-			for _, k := range b.Kids {
-				if acl, ok := qosread.Cut(k.Head, "match ip access-group"); ok {
+			for _, k := range b.Children {
+				if acl, ok := qosread.Cut(qosread.Head(k), "match ip access-group"); ok {
 					classACL[name] = append(classACL[name], acl)
 				}
 			}
-		case strings.HasPrefix(b.Head, "policy-map type quality-of-service "):
-			name := strings.TrimPrefix(b.Head, "policy-map type quality-of-service ")
-			policies[name] = qosread.PolicyClasses(b.Kids, "set traffic-class")
-		case strings.HasPrefix(b.Head, "interface "):
+		case strings.HasPrefix(head, "policy-map type quality-of-service "):
+			name := strings.TrimPrefix(head, "policy-map type quality-of-service ")
+			policies[name] = qosread.PolicyClasses(b.Children, "set traffic-class")
+		case strings.HasPrefix(head, "interface "):
 			ifaces = append(ifaces, b)
 		}
 	}
 	for _, b := range ifaces {
-		readInterface(d.Named(strings.TrimPrefix(b.Head, "interface ")), b, policies, classACL, acls)
+		head := qosread.Head(b)
+		readInterface(d.Named(strings.TrimPrefix(head, "interface ")), b, policies, classACL, acls)
 	}
 	return d, nil
 }
 
 // readInterface reads one interface stanza into its port.
-func readInterface(p *qosread.Port, b *qosread.Block, policies map[string][]qosread.PolicyClass, classACL map[string][]string, acls map[string][]qosread.ACLEntry) {
+func readInterface(p *qosread.Port, b *config.Node, policies map[string][]qosread.PolicyClass, classACL map[string][]string, acls map[string][]qosread.ACLEntry) {
 	routed, trust := false, ""
-	for _, k := range b.Kids {
-		h := k.Head
+	for _, k := range b.Children {
+		h := qosread.Head(k)
 		switch {
 		case h == "no switchport":
 			routed = true
@@ -87,8 +90,8 @@ func readInterface(p *qosread.Port, b *qosread.Block, policies map[string][]qosr
 			p.Rules = append(p.Rules, qosread.PolicyRules(policies[pm], classACL, acls)...)
 		case strings.HasPrefix(h, "tx-queue "):
 			q, ok := qosread.Atoi(strings.TrimPrefix(h, "tx-queue "))
-			for _, kk := range k.Kids {
-				if ok && qosread.Prio(q) && strings.HasPrefix(kk.Head, "random-detect ecn ") {
+			for _, kk := range k.Children {
+				if ok && qosread.Prio(q) && strings.HasPrefix(qosread.Head(kk), "random-detect ecn ") {
 					p.ECN[q] = true
 				}
 			}

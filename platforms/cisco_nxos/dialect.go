@@ -21,6 +21,7 @@ func dialect() *pushdialect.Dialect {
 		pushdialect.Re(`^ip (port )?access-group \S+ (in|out)$`),
 		pushdialect.Re(`^ipv6 traffic-filter \S+ (in|out)$`),
 	}
+	form := textForm()
 	return &pushdialect.Dialect{
 		Platform: name,
 		Driver:   pushdialect.DriverNetwork,
@@ -33,14 +34,11 @@ func dialect() *pushdialect.Dialect {
 		// session prompts are excluded here.
 		PromptNotContains: map[string][]string{"configuration": {"config-tcl", "(config-s)", "(config-s-"}},
 		ShowRunning:       "show running-config",
-		Volatile: []*regexp.Regexp{
-			pushdialect.Re(`^!`),
-			pushdialect.Re(`^version \S+`),
-			pushdialect.Re(`^end$`),
-		},
-		Indent:     2,
-		Canonical:  pushdialect.CanonicalACLPorts,
-		OwnedNames: pushdialect.OwnedNames(),
+		Volatile:          form.Volatile,
+		Indent:            form.Indent,
+		Block:             form.Block,
+		Canonical:         form.Canonical,
+		OwnedNames:        pushdialect.OwnedNames(),
 		Sections: []pushdialect.Section{
 			{Name: "pfc watchdog", Match: pushdialect.Re(`^priority-flow-control (watch-dog|fixed-restore|auto-restore|recover)\b`)},
 			{Name: "ip access-list", Match: pushdialect.Re(`^ip access-list (\S+)$`), Named: true},
@@ -74,4 +72,41 @@ func dialectInsertBefore(line, before string) string {
 		return ""
 	}
 	return line + " insert-before " + b[1]
+}
+
+// banner spans `banner motd|exec C text C`, where C is any delimiter
+// character and the text may run over several lines.
+func banner(lines []string, i int) int {
+	line := strings.TrimSpace(lines[i])
+	f := strings.Fields(line)
+	if len(f) < 3 || f[0] != "banner" {
+		return 0
+	}
+	rest := strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(line, "banner"), " "+f[1]))
+	delim := rest[:1]
+	if strings.Contains(rest[1:], delim) {
+		return 1
+	}
+	for j := i + 1; j < len(lines); j++ {
+		if strings.Contains(lines[j], delim) {
+			return j - i + 1
+		}
+	}
+	return 0
+}
+
+// textForm is the running-config text form of Cisco NX-OS, the part of
+// the dialect config.Parse reads: "!" header comments, the "version"
+// line (the device's own, printed anew), 2-space indentation, ACL ports
+// by number, banners whole. The reader and the lab emulator's load parse
+// with it alone (three regexps to compile, the whole dialect about
+// twenty), and dialect takes these fields from it: the text is described
+// once.
+func textForm() *pushdialect.Dialect {
+	return &pushdialect.Dialect{
+		Volatile:  []*regexp.Regexp{pushdialect.Re(`^!`), pushdialect.Re(`^version \S+`), pushdialect.Re(`^end$`)},
+		Indent:    2,
+		Canonical: pushdialect.CanonicalACLPorts,
+		Block:     banner,
+	}
 }

@@ -3,6 +3,7 @@ package cisconxos
 import (
 	"strings"
 
+	"github.com/fabricgen/fabricgen/internal/push/config"
 	"github.com/fabricgen/fabricgen/internal/qosread"
 )
 
@@ -14,7 +15,7 @@ import (
 func read(text string) (*qosread.Device, error) {
 	d := qosread.NewDevice()
 	d.Default.Trust = "none"
-	bs := qosread.ParseBlocks(text, "!")
+	bs := config.Parse(text, textForm()).Nodes
 	acls := map[string][]qosread.ACLEntry{}
 	classDSCP := map[string][]int{}
 	classACL := map[string][]string{}
@@ -22,48 +23,50 @@ func read(text string) (*qosread.Device, error) {
 	queuing := map[string][8]bool{}
 	nq := map[string][8]bool{}
 	var sysNQ, sysQueuing string
-	var ifaces []*qosread.Block
+	var ifaces []*config.Node
 	for _, b := range bs {
+		head := qosread.Head(b)
 		switch {
-		case strings.HasPrefix(b.Head, "ip access-list "):
-			name := strings.TrimPrefix(b.Head, "ip access-list ")
-			for _, k := range b.Kids {
-				if e, ok := qosread.ParseACLEntry(k.Head); ok {
+		case strings.HasPrefix(head, "ip access-list "):
+			name := strings.TrimPrefix(head, "ip access-list ")
+			for _, k := range b.Children {
+				if e, ok := qosread.ParseACLEntry(qosread.Head(k)); ok {
 					acls[name] = append(acls[name], e)
 				}
 			}
-		case strings.HasPrefix(b.Head, "class-map type qos "):
-			f := strings.Fields(b.Head)
+		case strings.HasPrefix(head, "class-map type qos "):
+			f := strings.Fields(head)
 			name := f[len(f)-1]
-			for _, k := range b.Kids {
-				if v, ok := qosread.Cut(k.Head, "match dscp"); ok {
+			for _, k := range b.Children {
+				h := qosread.Head(k)
+				if v, ok := qosread.Cut(h, "match dscp"); ok {
 					classDSCP[name] = append(classDSCP[name], qosread.Ints(v)...)
 				}
-				if v, ok := qosread.Cut(k.Head, "match access-group name"); ok {
+				if v, ok := qosread.Cut(h, "match access-group name"); ok {
 					classACL[name] = append(classACL[name], v)
 				}
 			}
-		case strings.HasPrefix(b.Head, "policy-map type qos "):
-			name := strings.TrimPrefix(b.Head, "policy-map type qos ")
-			policies[name] = qosread.PolicyClasses(b.Kids, "set qos-group")
-		case strings.HasPrefix(b.Head, "policy-map type queuing "):
-			name := strings.TrimPrefix(b.Head, "policy-map type queuing ")
+		case strings.HasPrefix(head, "policy-map type qos "):
+			name := strings.TrimPrefix(head, "policy-map type qos ")
+			policies[name] = qosread.PolicyClasses(b.Children, "set qos-group")
+		case strings.HasPrefix(head, "policy-map type queuing "):
+			name := strings.TrimPrefix(head, "policy-map type queuing ")
 			var ecn [8]bool
-			for _, k := range b.Kids {
-				q := readQueue(strings.TrimPrefix(k.Head, "class type queuing "))
-				for _, kk := range k.Kids {
-					if q >= 0 && strings.HasPrefix(kk.Head, "random-detect ") && strings.HasSuffix(kk.Head, " ecn") {
+			for _, k := range b.Children {
+				q := readQueue(strings.TrimPrefix(qosread.Head(k), "class type queuing "))
+				for _, kk := range k.Children {
+					if h := qosread.Head(kk); q >= 0 && strings.HasPrefix(h, "random-detect ") && strings.HasSuffix(h, " ecn") {
 						ecn[q] = true
 					}
 				}
 			}
 			queuing[name] = ecn
-		case strings.HasPrefix(b.Head, "policy-map type network-qos "):
-			name := strings.TrimPrefix(b.Head, "policy-map type network-qos ")
+		case strings.HasPrefix(head, "policy-map type network-qos "):
+			name := strings.TrimPrefix(head, "policy-map type network-qos ")
 			var pfc [8]bool
-			for _, k := range b.Kids {
-				for _, kk := range k.Kids {
-					if v, ok := qosread.Cut(kk.Head, "pause pfc-cos"); ok {
+			for _, k := range b.Children {
+				for _, kk := range k.Children {
+					if v, ok := qosread.Cut(qosread.Head(kk), "pause pfc-cos"); ok {
 						for _, c := range qosread.Ints(v) {
 							if qosread.Prio(c) {
 								pfc[c] = true
@@ -73,27 +76,30 @@ func read(text string) (*qosread.Device, error) {
 				}
 			}
 			nq[name] = pfc
-		case b.Head == "system qos":
-			for _, k := range b.Kids {
-				if v, ok := qosread.Cut(k.Head, "service-policy type network-qos"); ok {
+		case head == "system qos":
+			for _, k := range b.Children {
+				h := qosread.Head(k)
+				if v, ok := qosread.Cut(h, "service-policy type network-qos"); ok {
 					sysNQ = v
 				}
-				if v, ok := qosread.Cut(k.Head, "service-policy type queuing output"); ok {
+				if v, ok := qosread.Cut(h, "service-policy type queuing output"); ok {
 					sysQueuing = v
 				}
 			}
-		case strings.HasPrefix(b.Head, "interface "):
+		case strings.HasPrefix(head, "interface "):
 			ifaces = append(ifaces, b)
 		}
 	}
 	d.Default.PFC = nq[sysNQ]
 	d.Default.ECN = queuing[sysQueuing]
 	for _, b := range ifaces {
-		p := d.Named(strings.TrimPrefix(b.Head, "interface "))
-		for _, k := range b.Kids {
+		head := qosread.Head(b)
+		p := d.Named(strings.TrimPrefix(head, "interface "))
+		for _, k := range b.Children {
+			h := qosread.Head(k)
 			switch {
-			case strings.HasPrefix(k.Head, "service-policy type qos input "):
-				pm := policies[strings.TrimPrefix(k.Head, "service-policy type qos input ")]
+			case strings.HasPrefix(h, "service-policy type qos input "):
+				pm := policies[strings.TrimPrefix(h, "service-policy type qos input ")]
 				p.Trust = "dscp"
 				p.Rules = append(p.Rules, qosread.PolicyRules(pm, classACL, acls)...)
 				// DSCP classes are the port's DSCP map; codes no class
@@ -110,7 +116,7 @@ func read(text string) (*qosread.Device, error) {
 					}
 				}
 				p.DSCP = m
-			case k.Head == "priority-flow-control watch-dog-interval on":
+			case h == "priority-flow-control watch-dog-interval on":
 				p.Watchdog = true
 			}
 		}

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/fabricgen/fabricgen/internal/push/config"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -724,7 +725,13 @@ func (t *Tree) unmap(parent *Node, m Mapped, onlyTarget bool) {
 }
 
 // Load applies an indented configuration text (sub-mode lines indented
-// under their parent); lines starting with '!' or '#' are comments.
+// under their parent); lines starting with '!' or '#' are comments. It
+// replays lines as typed into the CLI (a factory configuration, an
+// out-of-band change): each one goes through Apply, so a line another
+// mode takes leaves the sub-mode as it does on the device, and a line no
+// mode takes is an error. A configuration the device printed is loaded
+// with LoadExisting from the platform's one running-config parser
+// instead.
 func (t *Tree) Load(text string) error {
 	type level struct {
 		indent int
@@ -799,113 +806,74 @@ func Subtree(n *Node, indent, unit string) []string {
 	return out
 }
 
-// LoadOptions tunes loadExisting for a platform.
-type LoadOptions struct {
-	// Skip drops a line the device prints but does not take back (a
-	// header); top is true at the top level.
-	Skip func(line string, top bool) bool
-	// Block returns how many lines a multi-line statement starting at
-	// lines[i] spans (a banner), or 0.
-	Block func(lines []string, i int) int
+// LoadExisting loads a configuration a device printed, parsed by the
+// platform's one running-config parser (config.ParseAsPrinted with its
+// push dialect: volatile lines dropped, their places marked, banners kept
+// whole), never refusing a line: a line the grammar knows in the mode its
+// place in the tree puts it in is applied; any other line is kept
+// verbatim as an opaque line, with the lines under it as its opaque
+// sub-lines, prints back where it was, and is remembered so that typing
+// it again (restoring a backup) is accepted. A `no ...` line is a
+// statement here, never a removal.
+func (t *Tree) LoadExisting(src *config.Tree) {
+	l := &loader{t: t, lastKnown: map[*Node]int{}, lastChild: map[*Node]*Node{}}
+	l.walk([]Frame{{N: t.Root, Mode: "config"}}, src.Nodes)
 }
 
-// indentedNext reports whether the next line with content is indented
-// deeper than indent.
-func indentedNext(lines []string, i, indent int) bool {
-	for _, l := range lines[i+1:] {
-		t := strings.TrimSpace(l)
-		if t == "" || strings.HasPrefix(t, "!") {
-			continue
-		}
-		return len(l)-len(strings.TrimLeft(l, " \t")) > indent
-	}
-	return false
+// loader walks a parsed configuration into a Tree (LoadExisting).
+type loader struct {
+	t *Tree
+	// lastKnown is the rule order of the last known line under a parent
+	// (where an opaque line after it sorts); lastChild the last line.
+	lastKnown map[*Node]int
+	lastChild map[*Node]*Node
 }
 
-// LoadExisting loads a configuration a device printed, never refusing a
-// line: a line the grammar knows in the mode its indentation puts it in is
-// applied; any other line is kept verbatim as an opaque line, with the
-// lines indented under it as its opaque sub-lines, prints back where it
-// was, and is remembered so that typing it again (restoring a backup) is
-// accepted. A `no ...` line is a statement here, never a removal.
-func (t *Tree) LoadExisting(text string, o LoadOptions) {
-	type level struct {
-		indent int
-		depth  int
+// follows records the separator before a new child of parent on the
+// child before it.
+func (l *loader) follows(parent, child *Node, gap bool) {
+	if prev := l.lastChild[parent]; prev != nil && prev != child {
+		prev.GapAfter = gap
+		if prev.lkey != "" {
+			ll := l.t.Learned[prev.lkey]
+			ll.gapAfter = gap
+			l.t.Learned[prev.lkey] = ll
+		}
 	}
-	lines := strings.Split(text, "\n")
-	stack := []Frame{{N: t.Root, Mode: "config"}}
-	var levels []level
-	lastKnown := map[*Node]int{}
-	lastChild := map[*Node]*Node{}
-	// follows records the separator before a new child of parent on the
-	// child before it.
-	follows := func(parent, child *Node, gap bool) {
-		if prev := lastChild[parent]; prev != nil && prev != child {
-			prev.GapAfter = gap
-			if prev.lkey != "" {
-				ll := t.Learned[prev.lkey]
-				ll.gapAfter = gap
-				t.Learned[prev.lkey] = ll
-			}
-		}
-		lastChild[parent] = child
-	}
-	gap := false
-	for i := 0; i < len(lines); i++ {
-		raw := strings.TrimRight(lines[i], " \t\r")
-		trimmed := strings.TrimSpace(raw)
-		if trimmed == "" || strings.HasPrefix(trimmed, "!") {
-			gap = true
-			continue
-		}
-		indent := len(raw) - len(strings.TrimLeft(raw, " \t"))
-		if trimmed == "end" && indent == 0 {
-			continue
-		}
-		for len(levels) > 0 && levels[len(levels)-1].indent >= indent {
-			stack = stack[:levels[len(levels)-1].depth]
-			levels = levels[:len(levels)-1]
-		}
-		if o.Skip != nil && o.Skip(trimmed, len(stack) == 1) {
-			continue
-		}
+	l.lastChild[parent] = child
+}
+
+// walk loads the nodes under the top of stack, each in the mode it is in.
+func (l *loader) walk(stack []Frame, nodes []*config.Node) {
+	t := l.t
+	for _, src := range nodes {
 		parent := stack[len(stack)-1]
 		anchor := -1
-		if v, ok := lastKnown[parent.N]; ok {
+		if v, ok := l.lastKnown[parent.N]; ok {
 			anchor = v
 		}
-		if len(stack) == 1 && o.Block != nil {
-			if n := o.Block(lines, i); n > 0 {
-				var b []string
-				for _, l := range lines[i : i+n] {
-					b = append(b, strings.TrimRight(l, "\r"))
-				}
-				blk := t.addOpaque(parent.N, strings.Join(b, "\n"), anchor, gap, true)
-				blk.lkey = PathKey(stack, Normalize(trimmed))
-				t.Learned[blk.lkey] = LearnedLine{Anchor: anchor, Gap: gap, Seq: blk.seq}
-				follows(parent.N, blk, gap)
-				i += n - 1
-				gap = false
-				continue
-			}
+		if src.Block {
+			head := strings.TrimSpace(strings.SplitN(src.Line, "\n", 2)[0])
+			blk := t.addOpaque(parent.N, src.Line, anchor, src.Gap, true)
+			blk.lkey = PathKey(stack, Normalize(head))
+			t.Learned[blk.lkey] = LearnedLine{Anchor: anchor, Gap: src.Gap, Seq: blk.seq}
+			l.follows(parent.N, blk, src.Gap)
+			continue
 		}
-		line := Normalize(trimmed)
+		line := Normalize(src.Line)
 		if parent.Mode != opaqueMode {
 			// A line the grammar takes for a plain one but that has
-			// lines indented under it is a stanza the lab does not know.
-			if x, args := t.G.match(parent.Mode, line); x != nil && (x.sub != "" || !indentedNext(lines, i, indent)) {
+			// lines under it is a stanza the lab does not know.
+			if x, args := t.G.match(parent.Mode, line); x != nil && (x.sub != "" || len(src.Children) == 0) {
 				ns, n := t.Set(stack, x, args, line, true)
 				if !n.Src {
-					n.Src, n.Gap = true, gap
+					n.Src, n.Gap = true, src.Gap
 				}
-				follows(parent.N, n, gap)
-				lastKnown[parent.N] = x.Order
+				l.follows(parent.N, n, src.Gap)
+				l.lastKnown[parent.N] = x.Order
 				if len(ns) > len(stack) {
-					levels = append(levels, level{indent: indent, depth: len(stack)})
+					l.walk(ns, src.Children)
 				}
-				stack = ns
-				gap = false
 				continue
 			}
 		}
@@ -918,12 +886,10 @@ func (t *Tree) LoadExisting(text string, o LoadOptions) {
 			t.Learned[k] = ll
 			anchor = -1
 		}
-		n := t.addOpaque(parent.N, trimmed, anchor, gap, true)
+		n := t.addOpaque(parent.N, src.Line, anchor, src.Gap, true)
 		n.lkey = PathKey(stack, line)
-		t.Learned[n.lkey] = LearnedLine{Anchor: anchor, Gap: gap, Seq: n.seq}
-		follows(parent.N, n, gap)
-		levels = append(levels, level{indent: indent, depth: len(stack)})
-		stack = append(stack, Frame{N: n, Mode: opaqueMode, Tag: parent.Tag})
-		gap = false
+		t.Learned[n.lkey] = LearnedLine{Anchor: anchor, Gap: src.Gap, Seq: n.seq}
+		l.follows(parent.N, n, src.Gap)
+		l.walk(append(stack[:len(stack):len(stack)], Frame{N: n, Mode: opaqueMode, Tag: parent.Tag}), src.Children)
 	}
 }

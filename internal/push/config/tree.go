@@ -19,9 +19,16 @@ import (
 
 // Node is one configuration line and the lines nested under it.
 type Node struct {
-	// Line is the line without indentation or trailing spaces.
+	// Line is the line without indentation or trailing spaces. A
+	// multi-line statement (Dialect.Block: a banner) is its lines as
+	// printed, joined by newlines.
 	Line     string
 	Children []*Node
+	// Gap reports that dropped lines (blank ones, or volatile ones such as
+	// EOS's "!" separators) came right before this line in its text.
+	Gap bool
+	// Block marks a multi-line statement (Dialect.Block), kept verbatim.
+	Block bool
 	// section is the index of the dialect section a top-level node belongs to.
 	section int
 }
@@ -73,23 +80,55 @@ func volatile(t string, d *dialect.Dialect) bool {
 
 // Parse reads indented configuration text into a tree. A line indented
 // deeper than the one before it is that line's child; tabs count as one
-// level. Volatile lines are dropped first.
-func Parse(text string, d *dialect.Dialect) *Tree {
+// level. Blank and volatile lines are dropped (the next line's Gap marks
+// where), a multi-line statement (Dialect.Block) is one node, and every
+// line is in the dialect's canonical form (as Normalize writes it). This
+// is the one parser of a platform's indented running-config text: push
+// compares with it, each platform's reader reads QoS from it, and the
+// lab's emulators load a saved configuration from it (ParseAsPrinted).
+func Parse(text string, d *dialect.Dialect) *Tree { return parse(text, d, true) }
+
+// ParseAsPrinted is Parse keeping each line as the text has it (not in
+// the dialect's canonical form): what a device loading the text stores
+// and prints back.
+func ParseAsPrinted(text string, d *dialect.Dialect) *Tree { return parse(text, d, false) }
+
+func parse(text string, d *dialect.Dialect, canonical bool) *Tree {
 	type frame struct {
 		indent int
 		node   *Node
 	}
 	t := &Tree{}
 	var stack []frame
-	for _, line := range strings.Split(Normalize(text, d), "\n") {
+	lines := strings.Split(strings.ReplaceAll(text, "\r", ""), "\n")
+	gap := false
+	for i := 0; i < len(lines); i++ {
+		line := strings.TrimRight(lines[i], " \t")
 		trimmed := strings.TrimSpace(line)
-		if trimmed == "" {
+		if trimmed == "" || volatile(trimmed, d) {
+			gap = true
 			continue
 		}
+		text := trimmed
+		if canonical && d.Canonical != nil {
+			if text = strings.TrimSpace(d.Canonical(trimmed)); text == "" {
+				continue
+			}
+		}
 		ind := indentOf(line)
-		n := &Node{Line: trimmed}
 		for len(stack) > 0 && stack[len(stack)-1].indent >= ind {
 			stack = stack[:len(stack)-1]
+		}
+		n := &Node{Line: text, Gap: gap}
+		gap = false
+		if len(stack) == 0 && d.Block != nil {
+			if span := d.Block(lines, i); span > 0 {
+				span = min(span, len(lines)-i)
+				n.Line, n.Block = strings.Join(lines[i:i+span], "\n"), true
+				t.Nodes = append(t.Nodes, n)
+				i += span - 1
+				continue
+			}
 		}
 		if len(stack) == 0 {
 			t.Nodes = append(t.Nodes, n)

@@ -114,6 +114,11 @@ type Dialect struct {
 	Canonical func(line string) string
 	// Indent is the number of spaces per nesting level in the running config.
 	Indent int
+	// Block, when set, returns how many lines a multi-line top-level
+	// statement starting at lines[i] spans (an EOS or NX-OS banner, whose
+	// text is not configuration), or 0: config.Parse keeps those lines
+	// whole, as one node.
+	Block func(lines []string, i int) int
 	// Sections lists the managed stanzas, in the order changes are applied.
 	Sections []Section
 	// OwnedNames matches the names fabricgen's templates give the objects

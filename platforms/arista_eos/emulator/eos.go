@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/fabricgen/fabricgen/internal/lab/cli"
+	"github.com/fabricgen/fabricgen/internal/push/config"
+	pushdialect "github.com/fabricgen/fabricgen/internal/push/dialect"
 )
 
 // eos emulates Arista EOS: exec and config modes, config sessions with
@@ -69,42 +71,33 @@ const (
 	eosSessionTimeout = 24 * time.Hour
 )
 
-// New returns the emulator of an Arista EOS switch (CLI, configure
-// sessions, commit timers), started from env.Spec.RunningConfig or, when
-// that is empty, from a factory configuration.
-func New(env *cli.Env) (cli.Emulator, error) {
-	e, err := newEOS(env)
-	if err != nil {
-		return nil, err
+// New returns the constructor of the emulator of an Arista EOS switch
+// (CLI, configure sessions, commit timers), started from
+// env.Spec.RunningConfig or, when that is empty, from a factory
+// configuration. A saved configuration is parsed as push parses a
+// running config, with the platform's dialect (config.ParseAsPrinted): one
+// parser of EOS running-config text.
+func New(dialect func() *pushdialect.Dialect) func(env *cli.Env) (cli.Emulator, error) {
+	return func(env *cli.Env) (cli.Emulator, error) {
+		e, err := newEOS(env, dialect)
+		if err != nil {
+			return nil, err
+		}
+		return e, nil
 	}
-	return e, nil
 }
 
-func newEOS(env *cli.Env) (*eos, error) {
+func newEOS(env *cli.Env, dialect func() *pushdialect.Dialect) (*eos, error) {
 	e := &eos{env: env, g: eosGrammar(), sessions: map[string]*eosCfgSession{}, started: env.Now(), clis: map[*eosCLI]struct{}{}}
 	e.cur = cli.NewTree(e.g)
 	if env.Spec.RunningConfig != "" {
-		e.cur.LoadExisting(env.Spec.RunningConfig, cli.LoadOptions{Block: eosBanner})
+		e.cur.LoadExisting(config.ParseAsPrinted(env.Spec.RunningConfig, dialect()))
 		return e, nil
 	}
 	if err := e.cur.Load(eosFactory(env.Spec)); err != nil {
 		return nil, fmt.Errorf("factory config (check DeviceSpec.Ports): %w", err)
 	}
 	return e, nil
-}
-
-// eosBanner spans `banner login|motd` and its text up to the line EOF.
-func eosBanner(lines []string, i int) int {
-	f := strings.Fields(lines[i])
-	if len(f) != 2 || f[0] != "banner" {
-		return 0
-	}
-	for j := i + 1; j < len(lines); j++ {
-		if strings.TrimRight(lines[j], " \t\r") == "EOF" {
-			return j - i + 1
-		}
-	}
-	return 0
 }
 
 // Export is `show running-config`, which loadExisting reads back.

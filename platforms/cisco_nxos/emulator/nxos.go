@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/fabricgen/fabricgen/internal/lab/cli"
+	"github.com/fabricgen/fabricgen/internal/push/config"
+	pushdialect "github.com/fabricgen/fabricgen/internal/push/dialect"
 )
 
 // nxos emulates Cisco NX-OS: exec and config modes with IOS-style parent
@@ -96,26 +98,27 @@ type nxosCheckpoint struct {
 	seq         int
 }
 
-// New returns the emulator of a Cisco NX-OS switch (CLI, checkpoints and
-// rollback), started from env.Spec.RunningConfig or, when that is empty,
-// from a factory configuration.
-func New(env *cli.Env) (cli.Emulator, error) {
-	e, err := newNXOS(env)
-	if err != nil {
-		return nil, err
+// New returns the constructor of the emulator of a Cisco NX-OS switch
+// (CLI, checkpoints and rollback), started from env.Spec.RunningConfig or,
+// when that is empty, from a factory configuration. A saved configuration
+// is parsed as push parses a running config, with the platform's dialect
+// (config.ParseAsPrinted; its volatile lines include the version line,
+// the device's own, printed anew).
+func New(dialect func() *pushdialect.Dialect) func(env *cli.Env) (cli.Emulator, error) {
+	return func(env *cli.Env) (cli.Emulator, error) {
+		n, err := newNXOS(env, dialect)
+		if err != nil {
+			return nil, err
+		}
+		return n, nil
 	}
-	return e, nil
 }
 
-func newNXOS(env *cli.Env) (*nxos, error) {
+func newNXOS(env *cli.Env, dialect func() *pushdialect.Dialect) (*nxos, error) {
 	n := &nxos{env: env, g: nxosGrammar(), checkpoints: map[string]*nxosCheckpoint{}}
 	n.cur = cli.NewTree(n.g)
 	if env.Spec.RunningConfig != "" {
-		n.cur.LoadExisting(env.Spec.RunningConfig, cli.LoadOptions{
-			// The version line is the device's own, printed anew.
-			Skip:  func(line string, top bool) bool { return top && strings.HasPrefix(line, "version ") },
-			Block: nxosBanner,
-		})
+		n.cur.LoadExisting(config.ParseAsPrinted(env.Spec.RunningConfig, dialect()))
 		n.lastChange = n.stamp()
 		return n, nil
 	}
@@ -124,27 +127,6 @@ func newNXOS(env *cli.Env) (*nxos, error) {
 	}
 	n.lastChange = n.stamp()
 	return n, nil
-}
-
-// nxosBanner spans `banner motd|exec C text C`, where C is any delimiter
-// character and the text may run over several lines.
-func nxosBanner(lines []string, i int) int {
-	line := strings.TrimSpace(lines[i])
-	f := strings.Fields(line)
-	if len(f) < 3 || f[0] != "banner" {
-		return 0
-	}
-	rest := strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(line, "banner"), " "+f[1]))
-	delim := rest[:1]
-	if strings.Contains(rest[1:], delim) {
-		return 1
-	}
-	for j := i + 1; j < len(lines); j++ {
-		if strings.Contains(lines[j], delim) {
-			return j - i + 1
-		}
-	}
-	return 0
 }
 
 // Export is `show running-config`, which loadExisting reads back (its
