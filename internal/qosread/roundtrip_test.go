@@ -144,23 +144,17 @@ func TestPerPortQueueTreatment(t *testing.T) {
 			t.Errorf("%s: Ethernet2 reads PFC %v; want priority 3 lossy (its own policy)", name, b.PFC)
 		}
 	}
-	t.Run("ecn", func(t *testing.T) {
-		if !rendered.Port("Ethernet2").ECN[3] {
-			return
+	// EOS configures tx-queues per interface: Ethernet2's policy marks no
+	// ECN on queue 3, so neither the render nor the lab may (the render
+	// once gave every port the first port's queues).
+	for name, q := range map[string]*qosread.Device{"render": rendered, "lab": labRead} {
+		if q.Port("Ethernet2").ECN[3] {
+			t.Errorf("%s: Ethernet2 marks ECN on queue 3; its policy does not", name)
 		}
-		// KNOWN BUG, reported (issue 22: "the renderer can collapse
-		// per-port EOS queue treatment while qosread reads it back per
-		// port"): platforms/arista_eos/view.go renders every interface's
-		// tx-queue lines (ECN, scheduling) from the device's one QoS view
-		// (b.QoS), and view.RequireUniform does not refuse a device
-		// whose ports differ there (AspQueues is not in its list). So
-		// Ethernet2 marks ECN on queue 3 although its policy does not;
-		// the reader reads exactly what the render says. Fix in the
-		// view builder (per-port tx-queues, or refuse with AspQueues);
-		// then the subtest passes without reaching this skip, which can
-		// go.
-		t.Skip("KNOWN BUG: the EOS render collapses per-port tx-queue ECN (Ethernet2 marks ECN on queue 3; its policy does not)")
-	})
+		if !q.Port("Ethernet1").ECN[3] {
+			t.Errorf("%s: Ethernet1 does not mark ECN on queue 3; its policy does", name)
+		}
+	}
 }
 
 // readBoth reads text with the platform's reader, and again after the

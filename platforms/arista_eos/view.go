@@ -226,14 +226,33 @@ func viewBuildEOS(f *schema.Fabric, d *schema.Device, b view.Base) (any, error) 
 		}
 		v.Watchdog = w
 	}
-	txq, err := viewEOSTxQueues(d, q.Queues)
-	if !rej.Add(err) {
-		return nil, err
+	// tx-queue sub-stanzas are per interface on EOS: each port gets its
+	// own policy's queues (built once per policy), never the first port's.
+	type portTxq struct {
+		txq []EOSTxQueue
+		key string
+	}
+	txqOf := map[*schema.PortQoS]portTxq{}
+	losslessQ := q.LosslessQueueSet()
+	txqFor := func(pq *schema.PortQoS) (portTxq, error) {
+		if pq == nil {
+			pq = view.FirstQoS(d)
+		}
+		if t, ok := txqOf[pq]; ok || pq == nil {
+			return t, nil
+		}
+		qs := q.Queues
+		if pq != view.FirstQoS(d) {
+			qs = view.QueuesOf(pq, q.QueueOf, losslessQ)
+		}
+		txq, err := viewEOSTxQueues(d, qs)
+		t := portTxq{txq, viewEOSTxQueueKey(txq)}
+		txqOf[pq] = t
+		return t, err
 	}
 	if err := viewEOSACLs(f, d, v); !rej.Add(err) {
 		return nil, err
 	}
-	txqKey := viewEOSTxQueueKey(txq)
 	for _, p := range b.Ports {
 		if p.MTU != 0 && (p.MTU < viewEOSMinMTU || p.MTU > viewEOSMaxMTU) {
 			rej.Add(view.Unsupported(d, fmt.Sprintf("mtu %d on %s", p.MTU, p.Name),
@@ -243,8 +262,12 @@ func viewBuildEOS(f *schema.Fabric, d *schema.Device, b view.Base) (any, error) 
 			Name: p.Name, Description: p.Description, MTU: p.MTU, TrustMode: trust,
 			Routed: p.Routed, IP: p.IP, IPv6: p.IPFamily == "ipv6",
 			FlowControl: p.LinkPause, PFC: p.PFC, Watchdog: p.Watchdog && v.Watchdog != nil,
-			TxQueues: txq,
 		}
+		t, err := txqFor(view.PortQoSOf(d, p.Name))
+		if !rej.Add(err) {
+			return nil, err
+		}
+		in.TxQueues = t.txq
 		if p.Description == "" && p.Peer != "" {
 			in.Description = "to " + p.Peer
 		}
@@ -269,7 +292,7 @@ func viewBuildEOS(f *schema.Fabric, d *schema.Device, b view.Base) (any, error) 
 		}
 		in.ACLBindings, in.ServicePolicy = groups, pm
 		key := viewEOSIfKey{in.Description != "", in.IP != "", in.MTU, in.Speed, in.FEC, in.Routed, in.IPv6, in.FlowControl,
-			view.ACLBindingsKey(in.ACLBindings), in.ServicePolicy, in.TrustMode, p.Lossless, in.Watchdog, txqKey}
+			view.ACLBindingsKey(in.ACLBindings), in.ServicePolicy, in.TrustMode, p.Lossless, in.Watchdog, t.key}
 		text, err := view.RenderStanza(b.Stanzas, "interface", key, &in, viewEOSMarked, in.Name, in.Description, in.IP)
 		if err != nil {
 			return nil, fmt.Errorf("device %s interface %s: %w", d.Name, p.Name, err)

@@ -374,6 +374,45 @@ func portView(p *schema.Port, cache *ViewCache) PortView {
 	return pv
 }
 
+// QueuesOf builds the eight egress queues of one port's QoS: their
+// scheduling, shaper and ECN from q, their priorities from queueOf (the
+// device's priority-to-queue map) and which are lossless from lossless.
+// A platform that configures queues per interface builds each port's own
+// (a per-port intent never becomes the first port's).
+func QueuesOf(q *schema.PortQoS, queueOf [8]int, lossless [8]bool) []QueueView {
+	out := make([]QueueView, 8)
+	for qid := 0; qid < 8; qid++ {
+		qq := q.Queues[qid]
+		qv := QueueView{ID: qid, Lossless: lossless[qid], Sched: string(qq.Sched.V), ShaperBps: qq.Shaper.V}
+		for pr := 0; pr < 8; pr++ {
+			if queueOf[pr] == qid {
+				qv.Priorities = append(qv.Priorities, pr)
+			}
+		}
+		qv.Strict = qq.Sched.V == schema.SchedStrict
+		if !qv.Strict {
+			qv.Weight = qq.Weight.V
+		}
+		if e := qq.ECN.V; e != nil {
+			// schema.Load applies the profile's defaults (probability 100, mode ecn).
+			qv.ECN = &ECNView{Name: e.Name, MinBytes: e.Min.V, MaxBytes: e.Max.V, Probability: e.Probability.V, Mark: e.Mark.V,
+				HasFill: e.MinFill.Set && e.MaxFill.Set, MinFill: e.MinFill.V, MaxFill: e.MaxFill.V}
+		}
+		out[qid] = qv
+	}
+	return out
+}
+
+// LosslessQueueSet reports, per queue, whether it carries a lossless
+// priority of v (the device's lossless queues).
+func (v *QoSView) LosslessQueueSet() [8]bool {
+	var out [8]bool
+	for _, qid := range v.LosslessQueues {
+		out[qid] = true
+	}
+	return out
+}
+
 // qosView builds the device-wide QoS from the device's first port with QoS;
 // uniform.go checks that the other ports agree where the platform needs it.
 func qosView(d *schema.Device) (QoSView, error) {
@@ -437,26 +476,7 @@ func qosView(d *schema.Device) (QoSView, error) {
 			v.LosslessQueues = append(v.LosslessQueues, qid)
 		}
 	}
-	v.Queues = make([]QueueView, 8)
-	for qid := 0; qid < 8; qid++ {
-		qq := ref.Queues[qid]
-		qv := QueueView{ID: qid, Lossless: lossless[qid], Sched: string(qq.Sched.V), ShaperBps: qq.Shaper.V}
-		for pr := 0; pr < 8; pr++ {
-			if v.QueueOf[pr] == qid {
-				qv.Priorities = append(qv.Priorities, pr)
-			}
-		}
-		qv.Strict = qq.Sched.V == schema.SchedStrict
-		if !qv.Strict {
-			qv.Weight = qq.Weight.V
-		}
-		if e := qq.ECN.V; e != nil {
-			// schema.Load applies the profile's defaults (probability 100, mode ecn).
-			qv.ECN = &ECNView{Name: e.Name, MinBytes: e.Min.V, MaxBytes: e.Max.V, Probability: e.Probability.V, Mark: e.Mark.V,
-				HasFill: e.MinFill.Set && e.MaxFill.Set, MinFill: e.MinFill.V, MaxFill: e.MaxFill.V}
-		}
-		v.Queues[qid] = qv
-	}
+	v.Queues = QueuesOf(ref, v.QueueOf, lossless)
 	if w := ref.Watchdog.V; w != nil {
 		v.Watchdog = &WatchdogView{
 			Name:           w.Name,
