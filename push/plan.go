@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/fabricgen/fabricgen/internal/push/txn"
 	"path/filepath"
 	"strings"
 
@@ -445,7 +446,7 @@ func fetch(conn *session.Conn, dl *dialect.Dialect, rendered string) (string, er
 			// A setting whose file does not exist yet (a configfs
 			// directory the script creates) reads as unset.
 			if !strings.Contains(r.Result, "No such file or directory") {
-				return "", fmt.Errorf("read back %q: %w", c, rejection(r))
+				return "", fmt.Errorf("read back %q: %w", c, txn.Rejection(r))
 			}
 			out = ""
 		}

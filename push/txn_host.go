@@ -2,6 +2,7 @@ package push
 
 import (
 	"fmt"
+	"github.com/fabricgen/fabricgen/internal/push/txn"
 	"strings"
 
 	"github.com/fabricgen/fabricgen/internal/push/config"
@@ -10,47 +11,56 @@ import (
 
 // hostTxn is a Linux host's idempotent commands, read back and restored
 // from the backup on failure; a host has no transaction object to find.
-func hostTxn() transaction {
-	return transaction{
-		kind:           dialect.TxnHost,
-		run:            (*applier).hostCommands,
-		named:          true,
-		leftovers:      hostLeftovers,
-		nameNote:       hostLockNote,
-		remove:         removeHostLock,
-		removeRestored: true,
-		lock:           (*applier).lockHost,
-		unlock:         (*applier).unlockHost,
-		interrupted: func(in stopped) (string, string) {
+func hostTxn() txn.Transaction {
+	return txn.Transaction{
+		Kind:           dialect.TxnHost,
+		Run:            func(a txn.Applier) txn.Outcome { return (&hostRun{Applier: a}).hostCommands() },
+		Named:          true,
+		Leftovers:      hostLeftovers,
+		NameNote:       hostLockNote,
+		Remove:         removeHostLock,
+		RemoveRestored: true,
+		Lock:           lockHost,
+		Unlock:         unlockHost,
+		Interrupted: func(in txn.Stopped) (string, string) {
 			switch {
-			case in.step == "stage" && in.sent == nil:
-				return "stopped before any command of the change was sent: the host has the settings of its backup (its lock " + hostLockDir + " may be left: the next plan or apply from this checkout removes it)", in.rollback
-			case in.step == "stage":
-				return "stopped while changing the host: it has the settings of its backup, except what these commands set: " + in.sent.String(), in.rollback
-			case in.step == "verify":
-				return "stopped after every command of the change ran, while reading the settings back: the host has the settings of the intent", in.rollback
-			case in.step == "rollback" && in.sent != nil && in.sent.what == "the restore":
-				return "stopped while setting the host back to its backup: it has the settings the change made, except what these commands set back: " + in.sent.String(), in.rollback
-			case in.step == "rollback" && in.sent != nil:
-				return "stopped before setting the host back to its backup: it has the settings of its backup, except what these commands set: " + in.sent.String(), in.rollback
+			case in.Step == "stage" && in.Sent == nil:
+				return "stopped before any command of the change was sent: the host has the settings of its backup (its lock " + hostLockDir + " may be left: the next plan or apply from this checkout removes it)", in.Rollback
+			case in.Step == "stage":
+				return "stopped while changing the host: it has the settings of its backup, except what these commands set: " + in.Sent.String(), in.Rollback
+			case in.Step == "verify":
+				return "stopped after every command of the change ran, while reading the settings back: the host has the settings of the intent", in.Rollback
+			case in.Step == "rollback" && in.Sent != nil && in.Sent.What == "the restore":
+				return "stopped while setting the host back to its backup: it has the settings the change made, except what these commands set back: " + in.Sent.String(), in.Rollback
+			case in.Step == "rollback" && in.Sent != nil:
+				return "stopped before setting the host back to its backup: it has the settings of its backup, except what these commands set: " + in.Sent.String(), in.Rollback
 			}
-			return "stopped at step " + in.step + ": some of the script's settings may be changed", in.rollback
+			return "stopped at step " + in.Step + ": some of the script's settings may be changed", in.Rollback
 		},
 	}
+}
+
+// hostRun is one run of the host transaction: the applier, and what the
+// change did that its restore must say.
+type hostRun struct {
+	txn.Applier
+	// modprobed: the change ran modprobe rdma_cm on a host;
+	// rdmaCMWasLoaded: the module was loaded before it.
+	modprobed, rdmaCMWasLoaded bool
 }
 
 // hostCommands runs the changed, idempotent action lines one at a time,
 // checking each exit status, then reads the state back. On failure it
 // restores every fact that differs from the backup with the matching
 // setter and checks the host is back to its backup.
-func (a *applier) hostCommands() outcome {
-	sent := a.track("the change", a.changes.Commands())
+func (a *hostRun) hostCommands() txn.Outcome {
+	sent := a.Track("the change", a.Changes().Commands())
 	// modprobe rdma_cm is a setup line no restore undoes (fabricgen
 	// never unloads a kernel module another RDMA user may hold): note
 	// whether the module was loaded before, to say so after a rollback.
-	for _, line := range sent.lines {
+	for _, line := range sent.Lines {
 		if line == "modprobe rdma_cm" {
-			_, st, _, err := a.conn.Run("test -d /sys/module/rdma_cm")
+			_, st, _, err := a.Conn().Run("test -d /sys/module/rdma_cm")
 			if err != nil {
 				return a.hostRestore("read whether rdma_cm is loaded (test -d /sys/module/rdma_cm): " + err.Error())
 			}
@@ -58,7 +68,7 @@ func (a *applier) hostCommands() outcome {
 			break
 		}
 	}
-	for _, line := range sent.lines {
+	for _, line := range sent.Lines {
 		// A host has no lock against another administrator: right
 		// before each line, the settings it sets must still be what
 		// apply read (compare and set), or the line would overwrite
@@ -68,11 +78,11 @@ func (a *applier) hostCommands() outcome {
 		} else if len(theirs) > 0 {
 			return a.hostRestore(fmt.Sprintf("the host changed after apply read it: %s (another administrator's change to a setting this apply sets); %q was not sent", strings.Join(theirs, "; "), line))
 		}
-		_, err := a.shell(line)
-		if err == nil || a.conn.Alive() {
+		_, err := a.Shell(line)
+		if err == nil || a.Conn().Alive() {
 			// Answered (taken or refused); a lost session leaves the
 			// line in flight.
-			sent.done(err == nil)
+			sent.Done(err == nil)
 		}
 		if line == "modprobe rdma_cm" {
 			a.modprobed = true
@@ -81,16 +91,16 @@ func (a *applier) hostCommands() outcome {
 			return a.hostRestore(err.Error())
 		}
 	}
-	ok, left, err := a.converged()
-	if err != nil && !a.conn.Alive() {
+	ok, left, err := a.Converged()
+	if err != nil && !a.Conn().Alive() {
 		// Every line was answered; only the read-back went unanswered
 		// (readNow already reconnected once). Read once more after a
 		// new session before undoing a change that may be complete.
-		if rerr := a.reconnect(); rerr == nil {
-			ok, left, err = a.converged()
+		if rerr := a.Reconnect(); rerr == nil {
+			ok, left, err = a.Converged()
 		}
-		if err != nil && !a.conn.Alive() {
-			return a.unknownState("every line of the change was answered, but reading the host back failed", err.Error(), outcome{})
+		if err != nil && !a.Conn().Alive() {
+			return a.UnknownState("every line of the change was answered, but reading the host back failed", err.Error(), txn.Outcome{})
 		}
 	}
 	if err != nil {
@@ -99,7 +109,7 @@ func (a *applier) hostCommands() outcome {
 	if !ok {
 		return a.hostRestore(fmt.Sprintf("read back: %d settings still differ from the script", left))
 	}
-	return outcome{status: StatusApplied}
+	return txn.Outcome{Status: txn.StatusApplied}
 }
 
 // hostRestore sets every setting that differs from the backup back, with
@@ -108,47 +118,47 @@ func (a *applier) hostCommands() outcome {
 // every command. A connection lost while restoring is re-opened and the
 // restore computed again from what the host has then; a command the host
 // refuses is named in the result.
-func (a *applier) hostRestore(why string) outcome {
-	a.mark("rollback")
-	restore := a.opts.rollbackCommand(a.pd.Name)
+func (a *hostRun) hostRestore(why string) txn.Outcome {
+	a.Mark("rollback")
+	restore := a.RollbackCommand()
 	var refused, keep, theirs []string
 	for attempt := 0; ; attempt++ {
-		if !a.conn.Alive() {
-			if err := a.reconnect(); err != nil {
-				return outcome{status: StatusFailed, reason: why + "; " + err.Error(), restore: restore}
+		if !a.Conn().Alive() {
+			if err := a.Reconnect(); err != nil {
+				return txn.Outcome{Status: txn.StatusFailed, Reason: why + "; " + err.Error(), Restore: restore}
 			}
 		}
-		now, err := fetch(a.conn, a.dl, a.readScript())
+		now, err := a.ReadOnce()
 		if err != nil {
-			if !a.conn.Alive() && attempt == 0 {
+			if !a.Conn().Alive() && attempt == 0 {
 				continue
 			}
-			return outcome{status: StatusFailed, reason: why + "; read state to restore: " + err.Error(), restore: restore}
+			return txn.Outcome{Status: txn.StatusFailed, Reason: why + "; read state to restore: " + err.Error(), Restore: restore}
 		}
 		// Settings our change does not touch that differ from the backup
 		// are someone else's: they stay; so do settings it touches that
 		// hold neither the backup's value nor ours.
-		if keep, err = config.HostOthers(a.readScript(), a.changes.Commands(), a.before, now); err != nil {
-			return outcome{status: StatusFailed, reason: why + "; " + err.Error(), restore: restore}
+		if keep, err = config.HostOthers(a.ReadScript(), a.Changes().Commands(), a.Before(), now); err != nil {
+			return txn.Outcome{Status: txn.StatusFailed, Reason: why + "; " + err.Error(), Restore: restore}
 		}
-		if theirs, err = config.HostTheirs(a.readScript(), a.changes.Commands(), a.before, now); err != nil {
-			return outcome{status: StatusFailed, reason: why + "; " + err.Error(), restore: restore}
+		if theirs, err = config.HostTheirs(a.ReadScript(), a.Changes().Commands(), a.Before(), now); err != nil {
+			return txn.Outcome{Status: txn.StatusFailed, Reason: why + "; " + err.Error(), Restore: restore}
 		}
 		keep = append(keep, theirs...)
-		cmds, err := config.HostRestoreCommandsKeeping(a.readScript(), a.before, now, keep)
+		cmds, err := config.HostRestoreCommandsKeeping(a.ReadScript(), a.Before(), now, keep)
 		if err != nil {
-			return outcome{status: StatusFailed, reason: why + "; " + err.Error(), restore: restore}
+			return txn.Outcome{Status: txn.StatusFailed, Reason: why + "; " + err.Error(), Restore: restore}
 		}
 		refused = refused[:0]
 		lost := false
-		sent := a.track("the restore", cmds)
+		sent := a.Track("the restore", cmds)
 		for _, c := range cmds {
-			_, err := a.shell(c)
-			if err == nil || a.conn.Alive() {
-				sent.done(err == nil)
+			_, err := a.Shell(c)
+			if err == nil || a.Conn().Alive() {
+				sent.Done(err == nil)
 			}
 			if err != nil {
-				if !a.conn.Alive() {
+				if !a.Conn().Alive() {
 					lost = true
 					break
 				}
@@ -159,59 +169,59 @@ func (a *applier) hostRestore(why string) outcome {
 			break
 		}
 		if attempt > 0 {
-			return outcome{status: StatusFailed, reason: why + "; the connection was lost twice while restoring the backup", restore: restore}
+			return txn.Outcome{Status: txn.StatusFailed, Reason: why + "; the connection was lost twice while restoring the backup", Restore: restore}
 		}
 	}
-	var out outcome
+	var out txn.Outcome
 	if len(keep) == 0 {
-		out = a.rolledBack(why)
+		out = a.RolledBack(why)
 	} else {
 		out = a.hostKept(why, keep)
 	}
 	if len(refused) > 0 {
-		out.status, out.restore = StatusFailed, restore
-		out.reason = fmt.Sprintf("%s; restoring the backup: %d command(s) failed: %s; the device is NOT back to its backup", why, len(refused), strings.Join(refused, "; "))
+		out.Status, out.Restore = txn.StatusFailed, restore
+		out.Reason = fmt.Sprintf("%s; restoring the backup: %d command(s) failed: %s; the device is NOT back to its backup", why, len(refused), strings.Join(refused, "; "))
 	}
-	if (out.status == StatusRolledBack || out.status == StatusFailed) && a.modprobed && !a.rdmaCMWasLoaded {
-		out.reason += "; note: the rdma_cm kernel module stays loaded: this apply loaded it (modprobe rdma_cm, a setup line of the change) and a restore never unloads a module, which another RDMA user may hold; it is not a setting of the script, so the backup does not record it; unload it with modprobe -r rdma_cm if nothing on the host needs it"
+	if (out.Status == txn.StatusRolledBack || out.Status == txn.StatusFailed) && a.modprobed && !a.rdmaCMWasLoaded {
+		out.Reason += "; note: the rdma_cm kernel module stays loaded: this apply loaded it (modprobe rdma_cm, a setup line of the change) and a restore never unloads a module, which another RDMA user may hold; it is not a setting of the script, so the backup does not record it; unload it with modprobe -r rdma_cm if nothing on the host needs it"
 	}
-	if out.status == StatusRolledBack && len(theirs) > 0 {
+	if out.Status == txn.StatusRolledBack && len(theirs) > 0 {
 		// Someone else set a setting this apply sets: their value is
 		// kept, everything of ours is undone.
-		out.status = StatusRefused
-		out.reason = fmt.Sprintf("%s; another administrator set %d setting(s) this apply sets (%s): fabricgen set back every setting it had changed and kept theirs, so nothing of this apply is on the host: run fabricgen plan again",
-			out.reason, len(theirs), strings.Join(theirs, "; "))
+		out.Status = txn.StatusRefused
+		out.Reason = fmt.Sprintf("%s; another administrator set %d setting(s) this apply sets (%s): fabricgen set back every setting it had changed and kept theirs, so nothing of this apply is on the host: run fabricgen plan again",
+			out.Reason, len(theirs), strings.Join(theirs, "; "))
 	}
 	return out
 }
 
 // hostKept checks a host restored except for the settings someone else
 // changed during the apply, which it says it kept.
-func (a *applier) hostKept(why string, keep []string) outcome {
-	restore := a.opts.rollbackCommand(a.pd.Name)
-	now, err := fetch(a.conn, a.dl, a.readScript())
+func (a *hostRun) hostKept(why string, keep []string) txn.Outcome {
+	restore := a.RollbackCommand()
+	now, err := a.ReadOnce()
 	if err != nil {
-		return outcome{status: StatusFailed, reason: why + "; could not check the rollback: " + err.Error(), restore: restore}
+		return txn.Outcome{Status: txn.StatusFailed, Reason: why + "; could not check the rollback: " + err.Error(), Restore: restore}
 	}
-	ok, err := config.HostSameExcept(a.readScript(), now, a.before, keep)
+	ok, err := config.HostSameExcept(a.ReadScript(), now, a.Before(), keep)
 	if err != nil || !ok {
-		return outcome{status: StatusFailed, reason: fmt.Sprintf("%s; the device is NOT back to its backup (%v)", why, err), restore: restore}
+		return txn.Outcome{Status: txn.StatusFailed, Reason: fmt.Sprintf("%s; the device is NOT back to its backup (%v)", why, err), Restore: restore}
 	}
-	return outcome{status: StatusRolledBack, reason: fmt.Sprintf("%s; settings someone else changed during the apply are kept: %s; every other setting matches the backup",
+	return txn.Outcome{Status: txn.StatusRolledBack, Reason: fmt.Sprintf("%s; settings someone else changed during the apply are kept: %s; every other setting matches the backup",
 		why, strings.Join(keep, "; "))}
 }
 
 // hostChangedUnder reads the settings one change line sets (with the
 // line's own read-back command) and lists those that differ from the
 // backup: another administrator changed them after apply read the host.
-func (a *applier) hostChangedUnder(line string) ([]string, error) {
+func (a *hostRun) hostChangedUnder(line string) ([]string, error) {
 	acts, err := config.ParseHostScript(line)
 	if err != nil || len(acts) == 0 || acts[0].Read == "" {
 		// A setup line, or a restore line (dcb app del) that is no
 		// script line: it sets nothing to compare first.
 		return nil, nil
 	}
-	out, status, failed, err := a.conn.Run(acts[0].Read)
+	out, status, failed, err := a.Conn().Run(acts[0].Read)
 	if err != nil {
 		return nil, err
 	}
@@ -221,7 +231,7 @@ func (a *applier) hostChangedUnder(line string) ([]string, error) {
 		}
 		out = ""
 	}
-	return config.HostLineChanged(line, acts[0].Read, out, a.before, a.changes.Commands())
+	return config.HostLineChanged(line, acts[0].Read, out, a.Before(), a.Changes().Commands())
 }
 
 // strconvQuote quotes a line for a message.
