@@ -2,7 +2,6 @@ package push
 
 import (
 	"fmt"
-	"github.com/fabricgen/fabricgen/internal/push/txn"
 	"strings"
 	"time"
 
@@ -10,6 +9,7 @@ import (
 	"github.com/fabricgen/fabricgen/internal/push/dialect"
 	"github.com/fabricgen/fabricgen/internal/push/session"
 	"github.com/fabricgen/fabricgen/internal/push/state"
+	"github.com/fabricgen/fabricgen/internal/push/txn"
 )
 
 // Work in flight on a device that is not this run's: another operator's

@@ -2,8 +2,9 @@ package push
 
 import (
 	"fmt"
-	"github.com/fabricgen/fabricgen/internal/push/txn"
 	"strings"
+
+	"github.com/fabricgen/fabricgen/internal/push/txn"
 )
 
 // An apply reports a device applied only when the device, read back after

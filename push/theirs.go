@@ -2,10 +2,10 @@ package push
 
 import (
 	"fmt"
-	"github.com/fabricgen/fabricgen/internal/push/txn"
 	"strings"
 
 	"github.com/fabricgen/fabricgen/internal/push/config"
+	"github.com/fabricgen/fabricgen/internal/push/txn"
 )
 
 // Another administrator's change is never silently lost. A platform

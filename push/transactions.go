@@ -2,12 +2,13 @@ package push
 
 import (
 	"fmt"
-	"github.com/fabricgen/fabricgen/internal/push/txn"
 	"strings"
 
 	"github.com/fabricgen/fabricgen/internal/push/dialect"
 	"github.com/fabricgen/fabricgen/internal/push/session"
 	"github.com/fabricgen/fabricgen/internal/push/state"
+	"github.com/fabricgen/fabricgen/internal/push/txn"
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -18,32 +19,29 @@ type transaction = txn.Transaction
 // stopped is a run interrupted mid-change, as a transaction describes it.
 type stopped = txn.Stopped
 
-// transactions is the registry of push transactions, keyed by platform:
-// a platform fabricgen can apply to has exactly one line here. It is a
-// function (a fresh map per call) because the entries refer to functions
-// that look the table up again.
+// transactions is every platform's push transaction, keyed by platform,
+// as the platform folders give them (platforms.All): a platform fabricgen
+// can apply to has one in its folder's txn.go.
 func transactions() map[schema.Platform]transaction {
-	host := hostTxn()
-	return map[schema.Platform]transaction{
-		schema.AristaEOS:     eosTxn(),
-		schema.CiscoNXOS:     nxosTxn(),
-		schema.JuniperJunos:  junosTxn(),
-		schema.NvidiaCumulus: nvueTxn(),
-		schema.SONiC:         gcuTxn(),
-		schema.NvidiaMLNX:    host,
-		schema.LinuxDCB:      host,
+	out := map[schema.Platform]transaction{}
+	for _, p := range platforms.All() {
+		if p.Transaction.Run != nil {
+			out[p.Name] = p.Transaction
+		}
 	}
+	return out
 }
 
-// transactionFor returns the platform's transaction, or an error when push
-// has none for it or it disagrees with the dialect.
+// transactionFor returns the platform's transaction, or an error when its
+// folder has none or it disagrees with the dialect.
 func transactionFor(dl *dialect.Dialect) (transaction, error) {
-	tx, ok := transactions()[dl.Platform]
-	if !ok {
-		return transaction{}, fmt.Errorf("platform %s: push has no transaction for it (push/transactions.go)", dl.Platform)
+	p, ok := platforms.Get(dl.Platform)
+	if !ok || p.Transaction.Run == nil {
+		return transaction{}, fmt.Errorf("platform %s: push has no transaction for it (platforms/<folder>/txn.go)", dl.Platform)
 	}
+	tx := p.Transaction
 	if tx.Kind != dl.Transaction {
-		return transaction{}, fmt.Errorf("platform %s: the dialect says transaction %s, push's table %s", dl.Platform, dl.Transaction, tx.Kind)
+		return transaction{}, fmt.Errorf("platform %s: the dialect says transaction %s, the folder's txn.go %s", dl.Platform, dl.Transaction, tx.Kind)
 	}
 	return tx, nil
 }

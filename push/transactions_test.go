@@ -19,7 +19,7 @@ func transactionProblems(table map[schema.Platform]transaction) []string {
 	for _, p := range schema.Platforms() {
 		tx, ok := table[p]
 		if !ok {
-			out = append(out, fmt.Sprintf("%s: no transaction (add its line to transactions in push/transactions.go)", p))
+			out = append(out, fmt.Sprintf("%s: no transaction (its folder gives none: platforms/<folder>/txn.go, Platform.Transaction)", p))
 			continue
 		}
 		dl, err := platforms.Dialect(p)

@@ -1,24 +1,24 @@
-package push
+package aristaeos
 
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/fabricgen/fabricgen/internal/push/txn"
 	"strings"
 	"time"
 
 	"github.com/scrapli/scrapligo/driver/network"
 
 	"github.com/fabricgen/fabricgen/internal/push/config"
-	"github.com/fabricgen/fabricgen/internal/push/dialect"
+	pushdialect "github.com/fabricgen/fabricgen/internal/push/dialect"
 	"github.com/fabricgen/fabricgen/internal/push/session"
 	"github.com/fabricgen/fabricgen/internal/push/state"
+	"github.com/fabricgen/fabricgen/internal/push/txn"
 )
 
-// eosTxn is Arista EOS's configuration session.
-func eosTxn() txn.Transaction {
+// transaction is Arista EOS's configuration session.
+func transaction() txn.Transaction {
 	return txn.Transaction{
-		Kind:      dialect.TxnSession,
+		Kind:      pushdialect.TxnSession,
 		Run:       eosSession,
 		Named:     true,
 		Leftovers: eosLeftovers,

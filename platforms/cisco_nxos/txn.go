@@ -1,21 +1,21 @@
-package push
+package cisconxos
 
 import (
 	"fmt"
-	"github.com/fabricgen/fabricgen/internal/push/txn"
 	"regexp"
 	"strings"
 
 	"github.com/fabricgen/fabricgen/internal/push/config"
-	"github.com/fabricgen/fabricgen/internal/push/dialect"
+	pushdialect "github.com/fabricgen/fabricgen/internal/push/dialect"
 	"github.com/fabricgen/fabricgen/internal/push/session"
 	"github.com/fabricgen/fabricgen/internal/push/state"
+	"github.com/fabricgen/fabricgen/internal/push/txn"
 )
 
-// nxosTxn is Cisco NX-OS's checkpoint and rollback.
-func nxosTxn() txn.Transaction {
+// transaction is Cisco NX-OS's checkpoint and rollback.
+func transaction() txn.Transaction {
 	return txn.Transaction{
-		Kind:      dialect.TxnCheckpoint,
+		Kind:      pushdialect.TxnCheckpoint,
 		Run:       nxosCheckpoint,
 		Named:     true,
 		Leftovers: nxosLeftovers,

@@ -1,13 +1,13 @@
-package push
+package cisconxos
 
 import (
 	"fmt"
-	"github.com/fabricgen/fabricgen/internal/push/txn"
 	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/fabricgen/fabricgen/internal/push/config"
+	"github.com/fabricgen/fabricgen/internal/push/txn"
 )
 
 // NX-OS takes a change line by line and has no lock: another administrator

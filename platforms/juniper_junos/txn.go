@@ -1,21 +1,21 @@
-package push
+package juniperjunos
 
 import (
 	"errors"
 	"fmt"
-	"github.com/fabricgen/fabricgen/internal/push/txn"
 	"regexp"
 	"strings"
 
 	"github.com/fabricgen/fabricgen/internal/push/config"
-	"github.com/fabricgen/fabricgen/internal/push/dialect"
+	pushdialect "github.com/fabricgen/fabricgen/internal/push/dialect"
 	"github.com/fabricgen/fabricgen/internal/push/session"
+	"github.com/fabricgen/fabricgen/internal/push/txn"
 )
 
-// junosTxn is Junos's exclusive candidate and commit confirmed.
-func junosTxn() txn.Transaction {
+// transaction is Junos's exclusive candidate and commit confirmed.
+func transaction() txn.Transaction {
 	return txn.Transaction{
-		Kind:      dialect.TxnCommitConfirmed,
+		Kind:      pushdialect.TxnCommitConfirmed,
 		Run:       junosCommit,
 		Leftovers: junosLeftovers,
 		TimerNote: func(timer string) string {

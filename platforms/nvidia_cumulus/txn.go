@@ -1,22 +1,22 @@
-package push
+package nvidiacumulus
 
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/fabricgen/fabricgen/internal/push/txn"
 	"regexp"
 	"strings"
 
 	"github.com/fabricgen/fabricgen/internal/push/config"
-	"github.com/fabricgen/fabricgen/internal/push/dialect"
+	pushdialect "github.com/fabricgen/fabricgen/internal/push/dialect"
 	"github.com/fabricgen/fabricgen/internal/push/session"
 	"github.com/fabricgen/fabricgen/internal/push/state"
+	"github.com/fabricgen/fabricgen/internal/push/txn"
 )
 
-// nvueTxn is Cumulus NVUE's pending revision and apply --confirm.
-func nvueTxn() txn.Transaction {
+// transaction is Cumulus NVUE's pending revision and apply --confirm.
+func transaction() txn.Transaction {
 	return txn.Transaction{
-		Kind:      dialect.TxnNVUE,
+		Kind:      pushdialect.TxnNVUE,
 		Run:       nvue,
 		Leftovers: nvueLeftovers,
 		TimerNote: func(timer string) string {

@@ -1,22 +1,22 @@
-package push
+package sonic
 
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/fabricgen/fabricgen/internal/push/txn"
 	"regexp"
 	"strings"
 
 	"github.com/fabricgen/fabricgen/internal/push/config"
-	"github.com/fabricgen/fabricgen/internal/push/dialect"
+	pushdialect "github.com/fabricgen/fabricgen/internal/push/dialect"
 	"github.com/fabricgen/fabricgen/internal/push/session"
 	"github.com/fabricgen/fabricgen/internal/push/state"
+	"github.com/fabricgen/fabricgen/internal/push/txn"
 )
 
-// gcuTxn is SONiC's generic config updater with a config checkpoint.
-func gcuTxn() txn.Transaction {
+// transaction is SONiC's generic config updater with a config checkpoint.
+func transaction() txn.Transaction {
 	return txn.Transaction{
-		Kind:      dialect.TxnGCU,
+		Kind:      pushdialect.TxnGCU,
 		Run:       sonicGCU,
 		Named:     true,
 		Leftovers: gcuLeftovers,

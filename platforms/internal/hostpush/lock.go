@@ -1,13 +1,13 @@
-package push
+package hostpush
 
 import (
 	"fmt"
-	"github.com/fabricgen/fabricgen/internal/push/txn"
 	"strings"
 
 	"github.com/fabricgen/fabricgen/internal/push/config"
 	"github.com/fabricgen/fabricgen/internal/push/session"
 	"github.com/fabricgen/fabricgen/internal/push/state"
+	"github.com/fabricgen/fabricgen/internal/push/txn"
 )
 
 // A host has no transaction of its own that another run could see, so a

@@ -1,17 +1,17 @@
-package push
+package hostpush
 
 import (
 	"fmt"
-	"github.com/fabricgen/fabricgen/internal/push/txn"
 	"strings"
 
 	"github.com/fabricgen/fabricgen/internal/push/config"
 	"github.com/fabricgen/fabricgen/internal/push/dialect"
+	"github.com/fabricgen/fabricgen/internal/push/txn"
 )
 
-// hostTxn is a Linux host's idempotent commands, read back and restored
+// Transaction is a Linux host's idempotent commands, read back and restored
 // from the backup on failure; a host has no transaction object to find.
-func hostTxn() txn.Transaction {
+func Transaction() txn.Transaction {
 	return txn.Transaction{
 		Kind:           dialect.TxnHost,
 		Run:            func(a txn.Applier) txn.Outcome { return (&hostRun{Applier: a}).hostCommands() },
