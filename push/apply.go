@@ -585,9 +585,6 @@ type applier struct {
 	// answer was lost and which read back as the intent (nil: none; see
 	// txn.Applier.OnSettleApplied).
 	settleApplied func(failed outcome) (outcome, bool)
-	// modprobed: the change ran modprobe rdma_cm on a host;
-	// rdmaCMWasLoaded: the module was loaded before it.
-	modprobed, rdmaCMWasLoaded bool
 	// reconnected is set once the run had to open a new session (an
 	// answer was lost): its outcome is then settled by reading the
 	// device back.
