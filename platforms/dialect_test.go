@@ -59,3 +59,20 @@ func TestDialectsComplete(t *testing.T) {
 		t.Errorf("Pushable() = %v, want %v", got, want)
 	}
 }
+
+// TestTransactionsAgreeWithDialects: every folder's push transaction is of
+// the kind its dialect names, and a named transaction can be found and
+// removed again (push checks the same through transactionFor).
+func TestTransactionsAgreeWithDialects(t *testing.T) {
+	for _, pl := range All() {
+		tx := pl.Transaction
+		switch {
+		case tx.Run == nil:
+			t.Errorf("platforms/%s: no push transaction (txn.go)", pl.Folder)
+		case tx.Kind != pl.Dialect().Transaction:
+			t.Errorf("platforms/%s: transaction %s, its dialect says %s", pl.Folder, tx.Kind, pl.Dialect().Transaction)
+		case tx.Named && (tx.Leftovers == nil || tx.Remove == nil):
+			t.Errorf("platforms/%s: named transaction %s cannot be found or removed", pl.Folder, tx.Kind)
+		}
+	}
+}

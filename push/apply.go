@@ -17,29 +17,31 @@ import (
 	"github.com/fabricgen/fabricgen/internal/push/dialect"
 	"github.com/fabricgen/fabricgen/internal/push/session"
 	"github.com/fabricgen/fabricgen/internal/push/state"
+	"github.com/fabricgen/fabricgen/internal/push/txn"
 	"github.com/fabricgen/fabricgen/push/planfile"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
-// Status is the outcome of applying one device.
-type Status string
+// Status is the outcome of applying one device (the transaction kit's
+// type, which the platform folders' transactions report).
+type Status = txn.Status
 
 // Apply outcomes.
 const (
-	StatusApplied    Status = "applied"
-	StatusUnchanged  Status = "unchanged"
-	StatusRolledBack Status = "rolled back"
-	StatusFailed     Status = "failed"
-	StatusStale      Status = "stale"
-	StatusSkipped    Status = "skipped"
+	StatusApplied    = txn.StatusApplied
+	StatusUnchanged  = txn.StatusUnchanged
+	StatusRolledBack = txn.StatusRolledBack
+	StatusFailed     = txn.StatusFailed
+	StatusStale      = txn.StatusStale
+	StatusSkipped    = txn.StatusSkipped
 	// StatusRefused means nothing was sent: the plan does not match the
 	// intent or the inventory, or another change is in flight on the
 	// device, or an earlier run was interrupted there.
-	StatusRefused Status = "refused"
+	StatusRefused = txn.StatusRefused
 	// StatusInterrupted means the run was stopped while the device was
 	// changing; Reason says what the device has now and Restore how to
 	// undo it.
-	StatusInterrupted Status = "interrupted"
+	StatusInterrupted = txn.StatusInterrupted
 )
 
 // Result is one device's apply outcome.
@@ -287,7 +289,7 @@ func applyDevice(ctx context.Context, pd *planfile.Device, in Input, ok bool, op
 	}
 	release, lout, locked := a.lockDevice()
 	if !locked {
-		return fail(lout.status, "%s", lout.reason)
+		return fail(lout.Status, "%s", lout.Reason)
 	}
 	defer release()
 
@@ -337,10 +339,10 @@ func applyDevice(ctx context.Context, pd *planfile.Device, in Input, ok bool, op
 		return fail(StatusFailed, "record the change in flight before changing anything: %v", err)
 	}
 	out := a.transaction()
-	if out.status == StatusFailed && a.reconnected && ctx.Err() == nil {
+	if out.Status == StatusFailed && a.reconnected && ctx.Err() == nil {
 		out = a.settle(out)
 	}
-	r.Status, r.Reason, r.DeviceDiff, r.Restore = out.status, out.reason, out.deviceDiff, out.restore
+	r.Status, r.Reason, r.DeviceDiff, r.Restore = out.Status, out.Reason, out.DeviceDiff, out.Restore
 	if ctx.Err() != nil && r.Status != StatusApplied && r.Status != StatusRolledBack {
 		// Stopped mid-change: say what the device has now and how to
 		// undo it; the in-flight record stays for the next run.
@@ -521,15 +523,7 @@ func quoteAddr(a string) string {
 }
 
 // outcome is what a transaction reports.
-type outcome struct {
-	status     Status
-	reason     string
-	deviceDiff string
-	restore    string
-	// unread: the device could not be read back, so the outcome says
-	// nothing of what it has (proveApplied).
-	unread bool
-}
+type outcome = txn.Outcome
 
 // unknownState is the outcome of a device whose last command was sent but
 // whose answer was lost, and which could not be read back after: what it
@@ -538,8 +532,8 @@ type outcome struct {
 // platform command such as nv config apply --confirm-no only works in
 // one).
 func (a *applier) unknownState(what, why string, ok outcome) outcome {
-	return outcome{status: StatusFailed, deviceDiff: ok.deviceDiff, restore: a.opts.rollbackCommand(a.pd.Name),
-		reason: fmt.Sprintf("%s; the device could not be read back (%s), so its state is unknown: %s; run fabricgen plan to find out (no changes: the change is applied; changes: it is not, and %s restores the backup from either state)",
+	return outcome{Status: StatusFailed, DeviceDiff: ok.DeviceDiff, Restore: a.opts.rollbackCommand(a.pd.Name),
+		Reason: fmt.Sprintf("%s; the device could not be read back (%s), so its state is unknown: %s; run fabricgen plan to find out (no changes: the change is applied; changes: it is not, and %s restores the backup from either state)",
 			what, why, a.maybeHas(), a.opts.rollbackCommand(a.pd.Name))}
 }
 
@@ -601,13 +595,11 @@ type applier struct {
 	started time.Time
 	// sending is the list of commands being sent one by one (hosts,
 	// NX-OS), nil when none: what a stopped run reports.
-	sending *progress
-	// auditMark is the NX-OS accounting log's index before our
-	// checkpoint (nil before it is read).
-	auditMark *int
-	// modprobed: the change ran modprobe rdma_cm on a host;
-	// rdmaCMWasLoaded: the module was loaded before it.
-	modprobed, rdmaCMWasLoaded bool
+	sending *txn.Progress
+	// settleApplied is the transaction's own check of a device whose
+	// answer was lost and which read back as the intent (nil: none; see
+	// txn.Applier.OnSettleApplied).
+	settleApplied func(failed outcome) (outcome, bool)
 	// reconnected is set once the run had to open a new session (an
 	// answer was lost): its outcome is then settled by reading the
 	// device back.
@@ -643,51 +635,10 @@ func (a *applier) readNow() (string, error) {
 	return read()
 }
 
-// progress is how far the sending of a list of commands got.
-type progress struct {
-	// what names the list ("the change", "the restore").
-	what  string
-	lines []string
-	// answered is the number of lines the device has answered; taken
-	// are those it took (not refused), in order.
-	answered int
-	taken    []string
-}
-
 // track starts the sending of lines.
-func (a *applier) track(what string, lines []string) *progress {
-	a.sending = &progress{what: what, lines: lines}
+func (a *applier) track(what string, lines []string) *txn.Progress {
+	a.sending = &txn.Progress{What: what, Lines: lines}
 	return a.sending
-}
-
-// done records the device's answer to the next line: taken, or refused.
-func (p *progress) done(taken bool) {
-	if taken {
-		p.taken = append(p.taken, p.lines[p.answered])
-	}
-	p.answered++
-}
-
-// String says exactly what of the list the device took: the lines it
-// took, and the one sent without an answer when it stopped.
-func (p *progress) String() string {
-	if p == nil {
-		return ""
-	}
-	var b strings.Builder
-	switch {
-	case len(p.taken) == 0:
-		fmt.Fprintf(&b, "none of the %d command(s) of %s had been taken", len(p.lines), p.what)
-	default:
-		fmt.Fprintf(&b, "%d of the %d command(s) of %s were taken: %s", len(p.taken), len(p.lines), p.what, strings.Join(p.taken, "; "))
-	}
-	if refused := p.answered - len(p.taken); refused > 0 {
-		fmt.Fprintf(&b, " (%d refused)", refused)
-	}
-	if p.answered < len(p.lines) {
-		fmt.Fprintf(&b, "; the next, %q, was being sent and may or may not have taken effect; the %d after it were not sent", p.lines[p.answered], len(p.lines)-p.answered-1)
-	}
-	return b.String()
 }
 
 // scope is the last-applied config this change manages, as borne out
@@ -883,20 +834,20 @@ func (a *applier) restored() (bool, error) {
 func (a *applier) rolledBack(why string) outcome {
 	if !a.conn.Alive() {
 		if err := a.reconnect(); err != nil {
-			return outcome{status: StatusFailed, reason: why + "; could not check the rollback: " + err.Error(),
-				restore: a.opts.rollbackCommand(a.pd.Name)}
+			return outcome{Status: StatusFailed, Reason: why + "; could not check the rollback: " + err.Error(),
+				Restore: a.opts.rollbackCommand(a.pd.Name)}
 		}
 	}
 	ok, err := a.restored()
 	switch {
 	case err != nil:
-		return outcome{status: StatusFailed, reason: why + "; could not check the rollback: " + err.Error(),
-			restore: a.opts.rollbackCommand(a.pd.Name)}
+		return outcome{Status: StatusFailed, Reason: why + "; could not check the rollback: " + err.Error(),
+			Restore: a.opts.rollbackCommand(a.pd.Name)}
 	case !ok:
-		return outcome{status: StatusFailed, reason: why + "; the device is NOT back to its backup",
-			restore: a.opts.rollbackCommand(a.pd.Name)}
+		return outcome{Status: StatusFailed, Reason: why + "; the device is NOT back to its backup",
+			Restore: a.opts.rollbackCommand(a.pd.Name)}
 	}
-	return outcome{status: StatusRolledBack, reason: why + "; the device was rolled back and matches its backup"}
+	return outcome{Status: StatusRolledBack, Reason: why + "; the device was rolled back and matches its backup"}
 }
 
 // errTrustMismatch refuses a plan made with (planned) or without

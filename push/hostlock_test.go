@@ -18,6 +18,10 @@ import (
 	"github.com/fabricgen/fabricgen/schema"
 )
 
+// hostLockDir is the host's lock as the host transaction takes it
+// (platforms/internal/hostpush, which push cannot import).
+const hostLockDir = "/run/lock/fabricgen.lock"
+
 // checkout is one working copy of the fabric: its own rendered script
 // and its own state directory (so its own fabric lock).
 type checkout struct {

@@ -2,7 +2,6 @@ package push
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 	"time"
 
@@ -10,6 +9,7 @@ import (
 	"github.com/fabricgen/fabricgen/internal/push/dialect"
 	"github.com/fabricgen/fabricgen/internal/push/session"
 	"github.com/fabricgen/fabricgen/internal/push/state"
+	"github.com/fabricgen/fabricgen/internal/push/txn"
 )
 
 // Work in flight on a device that is not this run's: another operator's
@@ -19,48 +19,7 @@ import (
 // change such a device, and plan reports it.
 
 // leftovers is what inspect found on a device.
-type leftovers struct {
-	// names are fabricgen transactions on the device (sessions,
-	// checkpoints) other than the caller's own.
-	names []string
-	// timer names a session or commit waiting for confirmation.
-	timer string
-	// foreign describes other work in flight (someone else's).
-	foreign []string
-	// notes say more about a name: who holds it (the host lock's
-	// holder).
-	notes map[string]string
-}
-
-func (l leftovers) empty() bool { return len(l.names) == 0 && l.timer == "" && len(l.foreign) == 0 }
-
-// jsonPart drops anything before the first '{' or '[' (a prompt echo or
-// a banner line).
-func jsonPart(s string) string {
-	if i := strings.IndexAny(s, "{["); i >= 0 {
-		return s[i:]
-	}
-	return s
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
-func countLines(s string) int { return len(strings.Split(strings.TrimSpace(s), "\n")) }
-
-func firstLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i]
-	}
-	return s
-}
+type leftovers = txn.Leftovers
 
 // interrupted is the verdict on a device an earlier run left mid-change.
 type interrupted struct {
@@ -88,14 +47,14 @@ func judgeInterrupted(conn *session.Conn, dl *dialect.Dialect, rec *state.InFlig
 	// can go once the config is clean; a commit waiting on its timer
 	// cannot.
 	var others []string
-	for _, n := range left.names {
+	for _, n := range left.Names {
 		if n == rec.Txn && rec.Txn != "" {
 			v.ownLeftover = n
 			continue
 		}
 		others = append(others, n)
 	}
-	left.names = others
+	left.Names = others
 	now, err := fetch(conn, dl, rec.Rendered)
 	if err != nil {
 		return v, fmt.Errorf("read the device an interrupted run left: %w", err)
@@ -118,7 +77,7 @@ func judgeInterrupted(conn *session.Conn, dl *dialect.Dialect, rec *state.InFlig
 	// Stopped while it held the device's lock, before it staged
 	// anything: the device is as that run found it.
 	nothingSent := rec.Step == "lock"
-	v.clean = left.empty() && (nothingSent || atBackup || atIntent)
+	v.clean = left.Empty() && (nothingSent || atBackup || atIntent)
 	if v.clean {
 		return v, nil
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/fabricgen/fabricgen/internal/push/dialect"
 	"github.com/fabricgen/fabricgen/internal/push/session"
 	"github.com/fabricgen/fabricgen/internal/push/state"
+	"github.com/fabricgen/fabricgen/internal/push/txn"
 	"github.com/fabricgen/fabricgen/push/planfile"
 	"github.com/fabricgen/fabricgen/schema"
 )
@@ -443,7 +444,7 @@ func fetch(conn *session.Conn, dl *dialect.Dialect, rendered string) (string, er
 			// A setting whose file does not exist yet (a configfs
 			// directory the script creates) reads as unset.
 			if !strings.Contains(r.Result, "No such file or directory") {
-				return "", fmt.Errorf("read back %q: %w", c, rejection(r))
+				return "", fmt.Errorf("read back %q: %w", c, txn.Rejection(r))
 			}
 			out = ""
 		}

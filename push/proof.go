@@ -1,9 +1,10 @@
 package push
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/fabricgen/fabricgen/internal/push/txn"
 )
 
 // An apply reports a device applied only when the device, read back after
@@ -19,7 +20,7 @@ import (
 
 // confirmedProof says whether the device's own record shows our commit
 // confirmed; detail says what it shows when it does not.
-type confirmedProof func(a *applier) (ok bool, detail string, err error)
+type confirmedProof = txn.Proof
 
 // proveApplied re-reads the device after the transaction's last command
 // and reports what it has: applied when the managed config re-diffs empty
@@ -31,26 +32,26 @@ func (a *applier) proveApplied(ok outcome, what string, proof confirmedProof) ou
 	restore := a.opts.rollbackCommand(a.pd.Name)
 	if !a.conn.Alive() {
 		if err := a.reconnect(); err != nil {
-			return outcome{status: StatusFailed, restore: restore, deviceDiff: ok.deviceDiff, unread: true,
-				reason: fmt.Sprintf("after %s the device could not be read back to prove the change: %v; it may be applied or rolled back by its own timer", what, err)}
+			return outcome{Status: StatusFailed, Restore: restore, DeviceDiff: ok.DeviceDiff, Unread: true,
+				Reason: fmt.Sprintf("after %s the device could not be read back to prove the change: %v; it may be applied or rolled back by its own timer", what, err)}
 		}
 	}
 	confirmed, detail := true, ""
 	if proof != nil {
 		var err error
 		if confirmed, detail, err = proof(a); err != nil {
-			return outcome{status: StatusFailed, restore: restore, deviceDiff: ok.deviceDiff, unread: !a.conn.Alive(),
-				reason: fmt.Sprintf("after %s, reading the device's commit state failed: %v; the change may or may not be confirmed", what, err)}
+			return outcome{Status: StatusFailed, Restore: restore, DeviceDiff: ok.DeviceDiff, Unread: !a.conn.Alive(),
+				Reason: fmt.Sprintf("after %s, reading the device's commit state failed: %v; the change may or may not be confirmed", what, err)}
 		}
 	}
 	now, err := a.readNow()
 	if err != nil {
-		return outcome{status: StatusFailed, restore: restore, deviceDiff: ok.deviceDiff, unread: true,
-			reason: fmt.Sprintf("after %s the device could not be read back: %v; it may be applied or rolled back by its own timer", what, err)}
+		return outcome{Status: StatusFailed, Restore: restore, DeviceDiff: ok.DeviceDiff, Unread: true,
+			Reason: fmt.Sprintf("after %s the device could not be read back: %v; it may be applied or rolled back by its own timer", what, err)}
 	}
 	cmp, err := a.compare(now)
 	if err != nil {
-		return outcome{status: StatusFailed, restore: restore, deviceDiff: ok.deviceDiff, reason: fmt.Sprintf("after %s: %v", what, err)}
+		return outcome{Status: StatusFailed, Restore: restore, DeviceDiff: ok.DeviceDiff, Reason: fmt.Sprintf("after %s: %v", what, err)}
 	}
 	if confirmed && cmp.Changes.Empty() {
 		return ok
@@ -65,90 +66,12 @@ func (a *applier) proveApplied(ok outcome, what string, proof confirmedProof) ou
 	back, err := a.restored()
 	switch {
 	case err != nil:
-		return outcome{status: StatusFailed, restore: restore, deviceDiff: ok.deviceDiff, reason: why + "; could not compare with the backup: " + err.Error()}
+		return outcome{Status: StatusFailed, Restore: restore, DeviceDiff: ok.DeviceDiff, Reason: why + "; could not compare with the backup: " + err.Error()}
 	case back:
-		return outcome{status: StatusRolledBack, deviceDiff: ok.deviceDiff,
-			reason: why + ": its confirm timer ran out before the confirm took effect and the device rolled the change back by itself; the device matches its backup"}
+		return outcome{Status: StatusRolledBack, DeviceDiff: ok.DeviceDiff,
+			Reason: why + ": its confirm timer ran out before the confirm took effect and the device rolled the change back by itself; the device matches its backup"}
 	}
-	return outcome{status: StatusFailed, restore: restore, deviceDiff: ok.deviceDiff, reason: why + "; the device is NOT back to its backup either"}
-}
-
-// junosConfirmed: `show system commit` has no commit waiting for
-// confirmation (the newest commit, ours, was confirmed; the read-back that
-// follows shows whether our change is what it confirmed).
-func junosConfirmed(a *applier) (bool, string, error) {
-	// Read inside the exclusive candidate, so the lock is held until
-	// the proof is complete: no one else's commit lands before it.
-	hist, rej, err := a.conn.Configure([]string{"run show system commit"}, junosLevel)
-	if err := firstErrOrNil(err, rej); err != nil {
-		return false, "", fmt.Errorf("show system commit: %w", err)
-	}
-	if entry, comment := junosPendingCommit(hist); entry != "" {
-		return false, fmt.Sprintf("commit %q (%s) still waits for confirmation", entry, comment), nil
-	}
-	return true, "", nil
-}
-
-// eosConfirmed: our configuration session is completed in `show
-// configuration sessions | json` (the device drops a session whose commit
-// timer expired, and keeps it pendingCommitTimer until it is confirmed).
-func eosConfirmed(a *applier) (bool, string, error) {
-	out, err := a.conn.Show("show configuration sessions | json")
-	if err != nil {
-		return false, "", fmt.Errorf("list configuration sessions: %w", err)
-	}
-	var doc struct {
-		Sessions map[string]struct {
-			State string `json:"state"`
-		} `json:"sessions"`
-	}
-	if err := json.Unmarshal([]byte(jsonPart(out)), &doc); err != nil {
-		return false, "", fmt.Errorf("show configuration sessions | json: unexpected output: %w", err)
-	}
-	s, ok := doc.Sessions[a.txn]
-	switch {
-	case !ok:
-		return false, "session " + a.txn + " is gone (its commit timer expired, or it was aborted)", nil
-	case s.State != "completed":
-		return false, "session " + a.txn + " is " + s.State, nil
-	}
-	return true, "", nil
-}
-
-// nvueConfirmed returns the proof for NVUE: no apply waits for
-// confirmation and, when the switch named our revision, `nv config
-// revision -o json` shows it applied (an expired one is confirm_fail).
-func nvueConfirmed(rev *string) confirmedProof {
-	return func(a *applier) (bool, string, error) {
-		st, err := a.shell("nv config apply --confirm-status")
-		if err != nil {
-			return false, "", err
-		}
-		if reNVUEWaiting.MatchString(st) {
-			return false, strings.TrimSpace(st), nil
-		}
-		if *rev == "" {
-			return true, "", nil
-		}
-		out, err := a.shell("nv config revision -o json")
-		if err != nil {
-			return false, "", err
-		}
-		var revs map[string]struct {
-			State string `json:"state"`
-		}
-		if err := json.Unmarshal([]byte(jsonPart(out)), &revs); err != nil {
-			return false, "", fmt.Errorf("nv config revision -o json: unexpected output: %w", err)
-		}
-		r, ok := revs[*rev]
-		switch {
-		case !ok:
-			return false, "revision " + *rev + " is not in nv config revision", nil
-		case !strings.HasPrefix(r.State, "applied"):
-			return false, "revision " + *rev + " is " + r.State, nil
-		}
-		return true, "", nil
-	}
+	return outcome{Status: StatusFailed, Restore: restore, DeviceDiff: ok.DeviceDiff, Reason: why + "; the device is NOT back to its backup either"}
 }
 
 // settle re-reads a device whose change failed after an answer was lost
@@ -175,9 +98,9 @@ func (a *applier) settle(failed outcome) outcome {
 	if err != nil {
 		return failed
 	}
-	waiting := left.timer != "" || len(left.foreign) > 0
+	waiting := left.Timer != "" || len(left.Foreign) > 0
 	if waiting {
-		failed.reason += "; read back after the lost answer: " + describeLeftovers(a.dl, left)
+		failed.Reason += "; read back after the lost answer: " + describeLeftovers(a.dl, left)
 		return failed
 	}
 	cmp, err := a.compare(now)
@@ -185,34 +108,30 @@ func (a *applier) settle(failed outcome) outcome {
 		return failed
 	}
 	lead := "read back after the lost answer, "
-	if cmp.Changes.Empty() && a.auditMark != nil {
-		// NX-OS: the change may have overwritten another session's
-		// command to a line we manage, as after a normal verify.
-		others, err := a.nxosOthers(*a.auditMark)
-		if err != nil {
-			failed.reason += "; " + lead + "the device has the change, but its accounting log could not be read: " + err.Error()
-			return failed
-		}
-		if anyManaged(others) {
-			return a.nxosKeepTheirs(failed.reason, others)
+	if cmp.Changes.Empty() && a.settleApplied != nil {
+		// The transaction's own check (NX-OS: the change may have
+		// overwritten another session's command to a line we manage,
+		// as after a normal verify).
+		if out, done := a.settleApplied(failed); done {
+			return out
 		}
 	}
 	if cmp.Changes.Empty() {
-		if a.txnName() != "" && platformTxn(a.dl).removeRestored && contains(left.names, a.txn) {
+		if a.txnName() != "" && platformTxn(a.dl).RemoveRestored && txn.Contains(left.Names, a.txn) {
 			removeTxn(a.conn, a.dl, a.txn)
 		}
-		return outcome{status: StatusApplied, deviceDiff: failed.deviceDiff,
-			reason: "note: " + lead + "the device has the change and nothing waits for confirmation (it carried out the command whose answer was lost); what fabricgen had reported: " + failed.reason}
+		return outcome{Status: StatusApplied, DeviceDiff: failed.DeviceDiff,
+			Reason: "note: " + lead + "the device has the change and nothing waits for confirmation (it carried out the command whose answer was lost); what fabricgen had reported: " + failed.Reason}
 	}
 	if back, err := a.restored(); err == nil && back {
-		if a.txnName() != "" && platformTxn(a.dl).removeRestored && contains(left.names, a.txn) {
+		if a.txnName() != "" && platformTxn(a.dl).RemoveRestored && txn.Contains(left.Names, a.txn) {
 			removeTxn(a.conn, a.dl, a.txn)
 		}
-		return outcome{status: StatusRolledBack, deviceDiff: failed.deviceDiff,
-			reason: failed.reason + "; " + lead + "the device matches its backup and nothing waits for confirmation"}
+		return outcome{Status: StatusRolledBack, DeviceDiff: failed.DeviceDiff,
+			Reason: failed.Reason + "; " + lead + "the device matches its backup and nothing waits for confirmation"}
 	}
-	failed.reason += fmt.Sprintf("; %sthe device is neither at the intent (%d line(s) differ) nor at its backup, and nothing waits for confirmation", lead, cmp.Diff.Added+cmp.Diff.Removed)
-	failed.restore = a.opts.rollbackCommand(a.pd.Name)
+	failed.Reason += fmt.Sprintf("; %sthe device is neither at the intent (%d line(s) differ) nor at its backup, and nothing waits for confirmation", lead, cmp.Diff.Added+cmp.Diff.Removed)
+	failed.Restore = a.opts.rollbackCommand(a.pd.Name)
 	return failed
 }
 
@@ -227,25 +146,25 @@ func (a *applier) lostConfirm(ok outcome, what string, proof confirmedProof, und
 	// A device that answers again a while later is read once more, over
 	// a new session (reconnect tries again, with pauses), before its
 	// state is called unknown.
-	if out.unread && a.ctx.Err() == nil {
+	if out.Unread && a.ctx.Err() == nil {
 		if err := a.reconnect(); err == nil {
 			out = a.proveApplied(ok, what+", whose answer was lost", proof)
 		}
 	}
-	if out.unread {
+	if out.Unread {
 		// Nothing is known: an undo sent now might undo a confirmed
 		// change or fail on a device that does not answer; say so.
-		why := out.reason
+		why := out.Reason
 		for _, guess := range []string{"; the change may or may not be confirmed", "; it may be applied or rolled back by its own timer"} {
 			why = strings.TrimSuffix(why, guess)
 		}
 		return a.unknownState(what+" was sent but its answer was lost", why, ok)
 	}
-	switch out.status {
+	switch out.Status {
 	case StatusFailed:
 		return undo()
 	case StatusApplied:
-		out.reason = strings.TrimPrefix(out.reason+"; note: the answer to "+what+" was lost; read back, the device has the change and its commit is confirmed", "; ")
+		out.Reason = strings.TrimPrefix(out.Reason+"; note: the answer to "+what+" was lost; read back, the device has the change and its commit is confirmed", "; ")
 	}
 	return out
 }

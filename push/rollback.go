@@ -12,6 +12,7 @@ import (
 	"github.com/fabricgen/fabricgen/internal/push/config"
 	"github.com/fabricgen/fabricgen/internal/push/dialect"
 	"github.com/fabricgen/fabricgen/internal/push/state"
+	"github.com/fabricgen/fabricgen/internal/push/txn"
 	"github.com/fabricgen/fabricgen/internal/readlimit"
 	"github.com/fabricgen/fabricgen/push/planfile"
 	"github.com/fabricgen/fabricgen/schema"
@@ -174,15 +175,6 @@ func previewOne(ctx context.Context, t RollbackTarget, opts *Options) *RollbackP
 	return p
 }
 
-func contains(ss []string, s string) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // restoreComparison compares a device with its backup within scope; a
 // restore holding a line that may not be sent is an error.
 func restoreComparison(device, now, backup, scope string, dl *dialect.Dialect) (*config.Comparison, error) {
@@ -293,7 +285,7 @@ func rollbackOne(ctx context.Context, t RollbackTarget, pv *RollbackPreview, opt
 	a.ignore = txnOf(rec)
 	release, lout, locked := a.lockDevice()
 	if !locked {
-		return fail(lout.status, "%s", lout.reason)
+		return fail(lout.Status, "%s", lout.Reason)
 	}
 	defer release()
 	opts.emit(d.Name, "fetch", false)
@@ -342,7 +334,7 @@ func rollbackOne(ctx context.Context, t RollbackTarget, pv *RollbackPreview, opt
 	a.backup = r.Backup
 	opts.emit(d.Name, "stage", false)
 	out := a.transaction()
-	r.Status, r.Reason, r.DeviceDiff, r.Restore = out.status, out.reason, out.deviceDiff, out.restore
+	r.Status, r.Reason, r.DeviceDiff, r.Restore = out.Status, out.Reason, out.DeviceDiff, out.Restore
 	switch {
 	case ctx.Err() != nil && r.Status != StatusApplied && r.Status != StatusRolledBack:
 		r.Status = StatusInterrupted
@@ -392,7 +384,7 @@ func (a *applier) sendCleanup(cmd string) error {
 		if err != nil {
 			return err
 		}
-		if rej := rejection(r); rej != nil {
+		if rej := txn.Rejection(r); rej != nil {
 			return rej
 		}
 		return nil

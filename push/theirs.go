@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/fabricgen/fabricgen/internal/push/config"
+	"github.com/fabricgen/fabricgen/internal/push/txn"
 )
 
 // Another administrator's change is never silently lost. A platform
@@ -17,30 +18,8 @@ import (
 // only its own sections to the backup with derived commands (what
 // fabricgen rollback does), keeps their change, and checks both.
 
-// theirs is another administrator's change since the backup: the unified
-// diff of the lines fabricgen does not manage, backup against now.
-type theirs struct {
-	now  string
-	diff config.Diff
-}
-
-// some reports whether anything differs.
-func (t theirs) some() bool { return t.diff.Added+t.diff.Removed > 0 }
-
-// summary names the changed lines, the first few of them.
-func (t theirs) summary() string {
-	var lines []string
-	for _, l := range strings.Split(t.diff.Text, "\n") {
-		if (strings.HasPrefix(l, "+") || strings.HasPrefix(l, "-")) && !strings.HasPrefix(l, "+++") && !strings.HasPrefix(l, "---") {
-			lines = append(lines, strings.TrimSpace(l))
-		}
-	}
-	more := ""
-	if len(lines) > 3 {
-		lines, more = lines[:3], fmt.Sprintf(" (and %d more)", len(lines)-3)
-	}
-	return fmt.Sprintf("%d line(s) fabricgen does not manage changed since the backup: %s%s", t.diff.Added+t.diff.Removed, strings.Join(lines, "; "), more)
-}
+// theirs is another administrator's change since the backup.
+type theirs = txn.Theirs
 
 // unmanagedOf is the device's unmanaged lines for this change.
 func (a *applier) unmanagedOf(text string) (string, error) {
@@ -62,9 +41,9 @@ func (a *applier) othersSince() (theirs, error) {
 	if err != nil {
 		return theirs{}, err
 	}
-	t := theirs{now: now}
+	t := theirs{Now: now}
 	if was != is {
-		t.diff = config.Unified(a.pd.Name+" (backup)", a.pd.Name+" (now)", was, is)
+		t.Diff = config.Unified(a.pd.Name+" (backup)", a.pd.Name+" (now)", was, is)
 	}
 	return t, nil
 }
@@ -79,11 +58,11 @@ func (a *applier) othersSince() (theirs, error) {
 func (a *applier) keepTheirs(why string, th theirs, blanket string, send func(cs *config.ChangeSet) error) outcome {
 	restore := a.opts.rollbackCommand(a.pd.Name)
 	failed := func(what string) outcome {
-		return outcome{status: StatusFailed, restore: restore,
-			reason: fmt.Sprintf("%s; %s; %s would erase them, so fabricgen did not run it; %s; the device is NOT back to its backup: %s restores fabricgen's sections and keeps their lines (%s would not)",
-				why, th.summary(), blanket, what, restore, blanket)}
+		return outcome{Status: StatusFailed, Restore: restore,
+			Reason: fmt.Sprintf("%s; %s; %s would erase them, so fabricgen did not run it; %s; the device is NOT back to its backup: %s restores fabricgen's sections and keeps their lines (%s would not)",
+				why, th.Summary(), blanket, what, restore, blanket)}
 	}
-	cmp, err := config.CompareRestore(a.pd.Name, th.now, a.before, a.rendered, a.dl)
+	cmp, err := config.CompareRestore(a.pd.Name, th.Now, a.before, a.rendered, a.dl)
 	if err == nil {
 		err = config.CheckSendable(cmp.Changes, a.dl)
 	}
@@ -111,11 +90,11 @@ func (a *applier) keepTheirs(why string, th theirs, blanket string, send func(cs
 	if err != nil {
 		return failed("could not check their lines: " + err.Error())
 	}
-	if after.diff.Text != th.diff.Text {
+	if after.Diff.Text != th.Diff.Text {
 		return failed("their lines changed while fabricgen restored its own")
 	}
-	return outcome{status: StatusRolledBack, reason: fmt.Sprintf("%s; %s, which %s would have erased: fabricgen restored only its own sections, their change is kept; the device matches its backup in every line fabricgen manages",
-		why, th.summary(), blanket)}
+	return outcome{Status: StatusRolledBack, Reason: fmt.Sprintf("%s; %s, which %s would have erased: fabricgen restored only its own sections, their change is kept; the device matches its backup in every line fabricgen manages",
+		why, th.Summary(), blanket)}
 }
 
 // refusedForTheirs reports a device whose change was refused because
@@ -128,23 +107,23 @@ func (a *applier) refusedForTheirs(why, undone string) outcome {
 	restore := a.opts.rollbackCommand(a.pd.Name)
 	if !a.conn.Alive() {
 		if err := a.reconnect(); err != nil {
-			return outcome{status: StatusFailed, restore: restore, reason: why + "; " + undone + "; could not read the device back: " + err.Error()}
+			return outcome{Status: StatusFailed, Restore: restore, Reason: why + "; " + undone + "; could not read the device back: " + err.Error()}
 		}
 	}
 	now, err := a.readNow()
 	if err != nil {
-		return outcome{status: StatusFailed, restore: restore, reason: why + "; " + undone + "; could not read the device back: " + err.Error()}
+		return outcome{Status: StatusFailed, Restore: restore, Reason: why + "; " + undone + "; could not read the device back: " + err.Error()}
 	}
 	cmp, err := config.CompareRestore(a.pd.Name, now, a.before, a.rendered, a.dl)
 	if err != nil {
-		return outcome{status: StatusFailed, restore: restore, reason: why + "; " + undone + "; " + err.Error()}
+		return outcome{Status: StatusFailed, Restore: restore, Reason: why + "; " + undone + "; " + err.Error()}
 	}
 	theirs := "the lines fabricgen manages are as in the backup"
 	if !cmp.Changes.Empty() {
 		theirs = fmt.Sprintf("their change to %d line(s) fabricgen manages is kept (first line of the device-to-backup diff: %s)", cmp.Diff.Added+cmp.Diff.Removed, firstChanged(cmp.Diff.Text))
 	}
-	return outcome{status: StatusRefused,
-		reason: fmt.Sprintf("%s; %s, so nothing of this apply is on the device; %s: run fabricgen plan again", why, undone, theirs)}
+	return outcome{Status: StatusRefused,
+		Reason: fmt.Sprintf("%s; %s, so nothing of this apply is on the device; %s: run fabricgen plan again", why, undone, theirs)}
 }
 
 // firstChanged is the first added or removed line of a unified diff.
@@ -183,15 +162,15 @@ func (a *applier) keepTheirLines(why string, their []string, blanket string, sen
 	}
 	what := fmt.Sprintf("another administrator changed %d line(s) fabricgen manages after its change went in (%s)", len(their), summary)
 	failed := func(problem string) outcome {
-		return outcome{status: StatusFailed, restore: restore,
-			reason: fmt.Sprintf("%s; %s; %s would erase them, so fabricgen did not run it; %s; the device is NOT back to its backup plus their change: %s restores fabricgen's sections (it would put back the backup's value of their lines too)",
+		return outcome{Status: StatusFailed, Restore: restore,
+			Reason: fmt.Sprintf("%s; %s; %s would erase them, so fabricgen did not run it; %s; the device is NOT back to its backup plus their change: %s restores fabricgen's sections (it would put back the backup's value of their lines too)",
 				why, what, blanket, problem, restore)}
 	}
 	th, err := a.othersSince()
 	if err != nil {
 		return failed("could not read the device: " + err.Error())
 	}
-	cmp, err := config.CompareRestore(a.pd.Name, th.now, a.before, a.rendered, a.dl)
+	cmp, err := config.CompareRestore(a.pd.Name, th.Now, a.before, a.rendered, a.dl)
 	if err != nil {
 		return failed("deriving the restore: " + err.Error())
 	}
@@ -214,13 +193,13 @@ func (a *applier) keepTheirLines(why string, their []string, blanket string, sen
 	if err != nil {
 		return failed("could not check the restore: " + err.Error())
 	}
-	if diff := config.RestoredBut(after.now, a.before, a.scope(), their, a.dl); diff != "" {
+	if diff := config.RestoredBut(after.Now, a.before, a.scope(), their, a.dl); diff != "" {
 		return failed("after restoring fabricgen's own lines the device still differs from its backup plus their change: " + diff)
 	}
-	if after.diff.Text != th.diff.Text {
+	if after.Diff.Text != th.Diff.Text {
 		return failed("the lines fabricgen does not manage changed while fabricgen restored its own")
 	}
-	return outcome{status: StatusRefused,
-		reason: fmt.Sprintf("%s; %s, which %s would have erased: fabricgen restored only its own lines, so nothing of this apply is on the device and their change is kept: run fabricgen plan again",
+	return outcome{Status: StatusRefused,
+		Reason: fmt.Sprintf("%s; %s, which %s would have erased: fabricgen restored only its own lines, so nothing of this apply is on the device and their change is kept: run fabricgen plan again",
 			why, what, blanket)}
 }

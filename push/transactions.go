@@ -7,88 +7,41 @@ import (
 	"github.com/fabricgen/fabricgen/internal/push/dialect"
 	"github.com/fabricgen/fabricgen/internal/push/session"
 	"github.com/fabricgen/fabricgen/internal/push/state"
+	"github.com/fabricgen/fabricgen/internal/push/txn"
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
-// transaction is how push changes one platform's devices safely: it
-// stages, verifies and undoes a change, finds the work other runs left in
-// flight, and says what an interrupted run left behind. Each platform has
-// one entry in transactions; the functions live in txn_<platform>.go.
-type transaction struct {
-	// kind is the dialect's Transaction for the platform; the
-	// completeness test checks both layers agree.
-	kind dialect.Transaction
-	// run applies a.changes inside the transaction.
-	run func(a *applier) outcome
-	// named means the device object of the transaction (session,
-	// checkpoint) carries this run's name, kept in the in-flight record.
-	named bool
-	// leftovers reads the device's transactions in flight, leaving out
-	// those isOurs names (nil: the platform has none to read).
-	leftovers func(conn *session.Conn, isOurs func(string) bool) (leftovers, error)
-	// timerNote describes another change waiting for its commit timer.
-	timerNote func(timer string) string
-	// nameNote describes another fabricgen run's transaction object.
-	nameNote func(name string) string
-	// remove deletes a fabricgen transaction object that changes
-	// nothing any more (nil: the platform leaves none).
-	remove func(conn *session.Conn, name string)
-	// removeRestored: once the device is back at its backup, the
-	// interrupted run's transaction object is removed (a checkpoint).
-	removeRestored bool
-	// interrupted says, from the step a stopped run was in, what the
-	// device has now and the command undoing it ("" state: unknown).
-	interrupted func(in stopped) (now, restore string)
-	// cleanup lists the commands removing an interrupted run's own
-	// transaction still pending on the device (nil: none to remove).
-	cleanup func(rec *state.InFlight, left leftovers) []string
-	// lock takes the device's own lock for the run, before the device is
-	// read for the change (nil: the transaction object is the guard);
-	// ok false means the device was not changed and out says why.
-	// unlock releases it.
-	lock   func(a *applier) (out outcome, ok bool)
-	unlock func(a *applier)
-}
+// transaction is how push changes one platform's devices safely (the
+// kit's Transaction, which each platform folder gives in txn.go).
+type transaction = txn.Transaction
 
 // stopped is a run interrupted mid-change, as a transaction describes it.
-type stopped struct {
-	// name is the run's transaction name, step its step.
-	name, step string
-	// wait says how long the device waits before rolling back itself.
-	wait string
-	// rollback is the fabricgen command restoring the device's backup.
-	rollback string
-	// sent is how far the commands being sent one by one got (nil:
-	// none were being sent).
-	sent *progress
-}
+type stopped = txn.Stopped
 
-// transactions is the registry of push transactions, keyed by platform:
-// a platform fabricgen can apply to has exactly one line here. It is a
-// function (a fresh map per call) because the entries refer to functions
-// that look the table up again.
+// transactions is every platform's push transaction, keyed by platform,
+// as the platform folders give them (platforms.All): a platform fabricgen
+// can apply to has one in its folder's txn.go.
 func transactions() map[schema.Platform]transaction {
-	host := hostTxn()
-	return map[schema.Platform]transaction{
-		schema.AristaEOS:     eosTxn(),
-		schema.CiscoNXOS:     nxosTxn(),
-		schema.JuniperJunos:  junosTxn(),
-		schema.NvidiaCumulus: nvueTxn(),
-		schema.SONiC:         gcuTxn(),
-		schema.NvidiaMLNX:    host,
-		schema.LinuxDCB:      host,
+	out := map[schema.Platform]transaction{}
+	for _, p := range platforms.All() {
+		if p.Transaction.Run != nil {
+			out[p.Name] = p.Transaction
+		}
 	}
+	return out
 }
 
-// transactionFor returns the platform's transaction, or an error when push
-// has none for it or it disagrees with the dialect.
+// transactionFor returns the platform's transaction, or an error when its
+// folder has none or it disagrees with the dialect.
 func transactionFor(dl *dialect.Dialect) (transaction, error) {
-	tx, ok := transactions()[dl.Platform]
-	if !ok {
-		return transaction{}, fmt.Errorf("platform %s: push has no transaction for it (push/transactions.go)", dl.Platform)
+	p, ok := platforms.Get(dl.Platform)
+	if !ok || p.Transaction.Run == nil {
+		return transaction{}, fmt.Errorf("platform %s: push has no transaction for it (platforms/<folder>/txn.go)", dl.Platform)
 	}
-	if tx.kind != dl.Transaction {
-		return transaction{}, fmt.Errorf("platform %s: the dialect says transaction %s, push's table %s", dl.Platform, dl.Transaction, tx.kind)
+	tx := p.Transaction
+	if tx.Kind != dl.Transaction {
+		return transaction{}, fmt.Errorf("platform %s: the dialect says transaction %s, the folder's txn.go %s", dl.Platform, dl.Transaction, tx.Kind)
 	}
 	return tx, nil
 }
@@ -98,15 +51,15 @@ func transactionFor(dl *dialect.Dialect) (transaction, error) {
 func platformTxn(dl *dialect.Dialect) transaction {
 	tx, err := transactionFor(dl)
 	if err != nil {
-		return transaction{kind: dl.Transaction, run: func(*applier) outcome {
-			return outcome{status: StatusFailed, reason: err.Error() + "; nothing was sent"}
+		return transaction{Kind: dl.Transaction, Run: func(txn.Applier) outcome {
+			return outcome{Status: StatusFailed, Reason: err.Error() + "; nothing was sent"}
 		}}
 	}
 	return tx
 }
 
 // transaction runs the platform's transaction.
-func (a *applier) transaction() outcome { return platformTxn(a.dl).run(a) }
+func (a *applier) transaction() outcome { return platformTxn(a.dl).Run(a) }
 
 // lockDevice takes the device's own lock, when its platform has one,
 // recording the run in flight first (step "lock": nothing sent yet), so a
@@ -115,13 +68,13 @@ func (a *applier) transaction() outcome { return platformTxn(a.dl).run(a) }
 // was not changed).
 func (a *applier) lockDevice() (release func(), out outcome, ok bool) {
 	tx := platformTxn(a.dl)
-	if tx.lock == nil {
+	if tx.Lock == nil {
 		return func() {}, outcome{}, true
 	}
 	if err := a.step("lock"); err != nil {
-		return nil, outcome{status: StatusFailed, reason: fmt.Sprintf("record the run before locking the device: %v; nothing was changed", err)}, false
+		return nil, outcome{Status: StatusFailed, Reason: fmt.Sprintf("record the run before locking the device: %v; nothing was changed", err)}, false
 	}
-	if out, ok := tx.lock(a); !ok {
+	if out, ok := tx.Lock(a); !ok {
 		if !a.keepRecord {
 			_ = a.opts.State.ClearInFlight(a.pd.Name)
 		}
@@ -134,7 +87,7 @@ func (a *applier) lockDevice() (release func(), out outcome, ok bool) {
 			// both once the device is clean.
 			return
 		}
-		tx.unlock(a)
+		tx.Unlock(a)
 		if a.stepName == "lock" && !a.keepRecord {
 			// Nothing was staged (stale, refused, unchanged): the
 			// record of the lock goes with it.
@@ -146,7 +99,7 @@ func (a *applier) lockDevice() (release func(), out outcome, ok bool) {
 // txnName is the name of this run's transaction on the device, or "" for
 // platforms without one.
 func (a *applier) txnName() string {
-	if platformTxn(a.dl).named {
+	if platformTxn(a.dl).Named {
 		return a.txn
 	}
 	return ""
@@ -169,41 +122,41 @@ func findLeftovers(conn *session.Conn, dl *dialect.Dialect, ours ...string) (lef
 	if err != nil {
 		return leftovers{}, err
 	}
-	if tx.leftovers == nil {
+	if tx.Leftovers == nil {
 		return leftovers{}, nil
 	}
-	return tx.leftovers(conn, func(name string) bool { return name != "" && contains(ours, name) })
+	return tx.Leftovers(conn, func(name string) bool { return name != "" && txn.Contains(ours, name) })
 }
 
 // describeLeftovers says what was found and what to do about it.
 func describeLeftovers(dl *dialect.Dialect, l leftovers) string {
 	tx := platformTxn(dl)
 	var parts []string
-	if l.timer != "" {
-		if tx.timerNote != nil {
-			parts = append(parts, tx.timerNote(l.timer))
+	if l.Timer != "" {
+		if tx.TimerNote != nil {
+			parts = append(parts, tx.TimerNote(l.Timer))
 		} else {
-			parts = append(parts, fmt.Sprintf("a change is waiting for confirmation (%s): another change is in flight; wait until it is confirmed or rolled back", l.timer))
+			parts = append(parts, fmt.Sprintf("a change is waiting for confirmation (%s): another change is in flight; wait until it is confirmed or rolled back", l.Timer))
 		}
 	}
-	for _, n := range l.names {
+	for _, n := range l.Names {
 		note := fmt.Sprintf("fabricgen transaction %s is on the device: another fabricgen run is changing it, or a killed run left it", n)
-		if tx.nameNote != nil {
-			note = tx.nameNote(n)
+		if tx.NameNote != nil {
+			note = tx.NameNote(n)
 		}
-		if who := l.notes[n]; who != "" {
-			note += " (held by " + safeText(who) + ")"
+		if who := l.Notes[n]; who != "" {
+			note += " (held by " + txn.SafeText(who) + ")"
 		}
 		parts = append(parts, note)
 	}
-	parts = append(parts, l.foreign...)
+	parts = append(parts, l.Foreign...)
 	return strings.Join(parts, "; ")
 }
 
 // removeTxn removes a fabricgen transaction object that changes nothing
 // any more (an uncommitted session, a checkpoint of a clean device).
 func removeTxn(conn *session.Conn, dl *dialect.Dialect, name string) {
-	if rm := platformTxn(dl).remove; rm != nil {
+	if rm := platformTxn(dl).Remove; rm != nil {
 		rm(conn, name)
 	}
 }
@@ -211,13 +164,13 @@ func removeTxn(conn *session.Conn, dl *dialect.Dialect, name string) {
 // interruptedState says, from the step the device was in when the run
 // stopped, what the device has now and the command that undoes it.
 func (a *applier) interruptedState() (string, string) {
-	in := stopped{name: a.txn, step: a.stepName, wait: fmtWait(a.opts.CommitTimer), rollback: a.opts.rollbackCommand(a.pd.Name), sent: a.sending}
-	if f := platformTxn(a.dl).interrupted; f != nil {
+	in := stopped{Name: a.txn, Step: a.stepName, Wait: fmtWait(a.opts.CommitTimer), Rollback: a.opts.rollbackCommand(a.pd.Name), Sent: a.sending}
+	if f := platformTxn(a.dl).Interrupted; f != nil {
 		if now, restore := f(in); now != "" {
 			return now, restore
 		}
 	}
-	return "stopped at step " + in.step + ": the change may or may not be in place", in.rollback
+	return "stopped at step " + in.Step + ": the change may or may not be in place", in.Rollback
 }
 
 // ownCleanup lists the commands removing an interrupted run's own
@@ -231,7 +184,7 @@ func ownCleanup(conn *session.Conn, dl *dialect.Dialect, rec *state.InFlight) ([
 	if err != nil {
 		return nil, err
 	}
-	if f := platformTxn(dl).cleanup; f != nil {
+	if f := platformTxn(dl).Cleanup; f != nil {
 		return f(rec, left), nil
 	}
 	return nil, nil
@@ -240,7 +193,7 @@ func ownCleanup(conn *session.Conn, dl *dialect.Dialect, rec *state.InFlight) ([
 // restoredCleanup removes what an interrupted run left once the device is
 // back at its backup (its checkpoint), and the device's in-flight record.
 func (a *applier) restoredCleanup(rec *state.InFlight) {
-	if rec != nil && rec.Txn != "" && platformTxn(a.dl).removeRestored {
+	if rec != nil && rec.Txn != "" && platformTxn(a.dl).RemoveRestored {
 		removeTxn(a.conn, a.dl, rec.Txn)
 	}
 	_ = a.opts.State.ClearInFlight(a.pd.Name)

@@ -19,19 +19,19 @@ func transactionProblems(table map[schema.Platform]transaction) []string {
 	for _, p := range schema.Platforms() {
 		tx, ok := table[p]
 		if !ok {
-			out = append(out, fmt.Sprintf("%s: no transaction (add its line to transactions in push/transactions.go)", p))
+			out = append(out, fmt.Sprintf("%s: no transaction (its folder gives none: platforms/<folder>/txn.go, Platform.Transaction)", p))
 			continue
 		}
 		dl, err := platforms.Dialect(p)
 		switch {
 		case err != nil:
 			out = append(out, fmt.Sprintf("%s: %v", p, err))
-		case tx.kind != dl.Transaction:
-			out = append(out, fmt.Sprintf("%s: transaction %s, the dialect says %s", p, tx.kind, dl.Transaction))
-		case tx.run == nil:
-			out = append(out, fmt.Sprintf("%s: transaction %s has no run function", p, tx.kind))
-		case tx.named && (tx.leftovers == nil || tx.remove == nil):
-			out = append(out, fmt.Sprintf("%s: named transaction %s cannot be found or removed", p, tx.kind))
+		case tx.Kind != dl.Transaction:
+			out = append(out, fmt.Sprintf("%s: transaction %s, the dialect says %s", p, tx.Kind, dl.Transaction))
+		case tx.Run == nil:
+			out = append(out, fmt.Sprintf("%s: transaction %s has no run function", p, tx.Kind))
+		case tx.Named && (tx.Leftovers == nil || tx.Remove == nil):
+			out = append(out, fmt.Sprintf("%s: named transaction %s cannot be found or removed", p, tx.Kind))
 		}
 	}
 	return out
@@ -57,10 +57,10 @@ func TestTransactionsCompleteCanFail(t *testing.T) {
 	for _, p := range schema.Platforms() {
 		for what, change := range map[string]func(map[schema.Platform]transaction){
 			"removed": func(m map[schema.Platform]transaction) { delete(m, p) },
-			"no run":  func(m map[schema.Platform]transaction) { tx := m[p]; tx.run = nil; m[p] = tx },
+			"no run":  func(m map[schema.Platform]transaction) { tx := m[p]; tx.Run = nil; m[p] = tx },
 			"other kind": func(m map[schema.Platform]transaction) {
 				tx := m[p]
-				tx.kind = "other"
+				tx.Kind = "other"
 				m[p] = tx
 			},
 		} {

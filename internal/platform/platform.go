@@ -14,6 +14,7 @@ import (
 	"github.com/fabricgen/fabricgen/internal/lab/cli"
 	"github.com/fabricgen/fabricgen/internal/lab/dataplane"
 	"github.com/fabricgen/fabricgen/internal/push/dialect"
+	"github.com/fabricgen/fabricgen/internal/push/txn"
 	"github.com/fabricgen/fabricgen/internal/qosread"
 	"github.com/fabricgen/fabricgen/schema"
 	"github.com/fabricgen/fabricgen/templates/view"
@@ -40,6 +41,11 @@ type Platform struct {
 	// RunningConfig is the form of the configuration the lab exports
 	// and starts from (lab show, lab up --running-config).
 	RunningConfig RunningConfig
+	// Transaction is how push changes the platform's devices safely:
+	// stage, verify, undo, find other runs' work in flight (txn.go; the
+	// hosts share platforms/internal/hostpush). Its Kind is the
+	// dialect's Transaction.
+	Transaction txn.Transaction
 
 	// Read-back, data-plane and check parts (reader, responder,
 	// collector) go below this line.
@@ -104,6 +110,7 @@ func Parts() []Part {
 		// Push and lab parts.
 		{Name: "push dialect", File: "dialect.go", Present: func(p Platform) bool { return p.Dialect != nil }},
 		{Name: "lab emulator", File: "emulator/", Present: func(p Platform) bool { return p.Emulator != nil }},
+		{Name: "push transaction", File: "txn.go", Present: func(p Platform) bool { return p.Transaction.Run != nil }},
 		{Name: "running-config file form", File: "platform.go", Present: func(p Platform) bool {
 			return p.RunningConfig.Ext != "" && p.RunningConfig.Form != ""
 		}},

@@ -23,6 +23,7 @@ func Platform() platform.Platform {
 		Dialect:       dialect,
 		Emulator:      emulator.New(textForm),
 		RunningConfig: platform.RunningConfig{Ext: "cfg", Form: "show running-config text"},
+		Transaction:   transaction(),
 
 		// Read-back, data-plane and check parts.
 		Reader:    read,

@@ -23,6 +23,7 @@ func Platform() platform.Platform {
 		Dialect:       dialect,
 		Emulator:      emulator.New,
 		RunningConfig: platform.RunningConfig{Ext: "cfg", Form: "nv config show -o commands"},
+		Transaction:   transaction(),
 
 		// Read-back, data-plane and check parts.
 		Reader:    read,

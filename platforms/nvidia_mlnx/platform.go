@@ -7,6 +7,7 @@ import (
 	"github.com/fabricgen/fabricgen/internal/platform"
 	"github.com/fabricgen/fabricgen/platforms/internal/hostcheck"
 	"github.com/fabricgen/fabricgen/platforms/internal/hostemu"
+	"github.com/fabricgen/fabricgen/platforms/internal/hostpush"
 	"github.com/fabricgen/fabricgen/schema"
 	"github.com/fabricgen/fabricgen/templates/view"
 )
@@ -24,6 +25,7 @@ func Platform() platform.Platform {
 		Dialect:       dialect,
 		Emulator:      hostemu.New(hostemu.NvidiaTools),
 		RunningConfig: platform.RunningConfig{Ext: "sh", Form: hostemu.RunningConfigForm},
+		Transaction:   hostpush.Transaction(),
 
 		// Read-back, data-plane and check parts.
 		Collector: hostcheck.Collector{DCQCN: true},

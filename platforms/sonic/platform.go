@@ -23,6 +23,7 @@ func Platform() platform.Platform {
 		Dialect:       dialect,
 		Emulator:      emulator.New,
 		RunningConfig: platform.RunningConfig{Ext: "json", Form: "config_db.json"},
+		Transaction:   transaction(),
 
 		// Read-back, data-plane and check parts.
 		Reader:    read,

@@ -1,4 +1,4 @@
-package push
+package aristaeos
 
 import (
 	"encoding/json"
@@ -9,36 +9,37 @@ import (
 	"github.com/scrapli/scrapligo/driver/network"
 
 	"github.com/fabricgen/fabricgen/internal/push/config"
-	"github.com/fabricgen/fabricgen/internal/push/dialect"
+	pushdialect "github.com/fabricgen/fabricgen/internal/push/dialect"
 	"github.com/fabricgen/fabricgen/internal/push/session"
 	"github.com/fabricgen/fabricgen/internal/push/state"
+	"github.com/fabricgen/fabricgen/internal/push/txn"
 )
 
-// eosTxn is Arista EOS's configuration session.
-func eosTxn() transaction {
-	return transaction{
-		kind:      dialect.TxnSession,
-		run:       (*applier).eosSession,
-		named:     true,
-		leftovers: eosLeftovers,
-		timerNote: func(timer string) string {
+// transaction is Arista EOS's configuration session.
+func transaction() txn.Transaction {
+	return txn.Transaction{
+		Kind:      pushdialect.TxnSession,
+		Run:       eosSession,
+		Named:     true,
+		Leftovers: eosLeftovers,
+		TimerNote: func(timer string) string {
 			return fmt.Sprintf("configuration session %s is waiting for its commit timer: another change is in flight; wait until it is confirmed or rolled back (or abort it on the device: configure session %s abort)", timer, timer)
 		},
-		nameNote: func(n string) string {
+		NameNote: func(n string) string {
 			return fmt.Sprintf("fabricgen configuration session %s is open on the device: another fabricgen run is changing it, or a killed run left it (once sure, remove it with: no configure session %s)", n, n)
 		},
-		remove: func(conn *session.Conn, name string) { _, _ = conn.Command("no configure session " + name) },
-		interrupted: func(in stopped) (string, string) {
-			switch in.step {
+		Remove: func(conn *session.Conn, name string) { _, _ = conn.Command("no configure session " + name) },
+		Interrupted: func(in txn.Stopped) (string, string) {
+			switch in.Step {
 			case "stage":
-				return "stopped while staging configuration session " + in.name + ": nothing was committed, the running config is unchanged", "configure session " + in.name + " abort"
+				return "stopped while staging configuration session " + in.Name + ": nothing was committed, the running config is unchanged", "configure session " + in.Name + " abort"
 			case "commit", "verify":
-				return "stopped after committing session " + in.name + " with a commit timer: the device rolls it back by itself " + in.wait + " unless confirmed", "configure session " + in.name + " abort"
+				return "stopped after committing session " + in.Name + " with a commit timer: the device rolls it back by itself " + in.Wait + " unless confirmed", "configure session " + in.Name + " abort"
 			}
 			return "", ""
 		},
-		cleanup: func(rec *state.InFlight, left leftovers) []string {
-			if rec.Txn != "" && (left.timer == rec.Txn || contains(left.names, rec.Txn)) {
+		Cleanup: func(rec *state.InFlight, left txn.Leftovers) []string {
+			if rec.Txn != "" && (left.Timer == rec.Txn || txn.Contains(left.Names, rec.Txn)) {
 				return []string{"configure session " + rec.Txn + " abort"}
 			}
 			return nil
@@ -48,8 +49,8 @@ func eosTxn() transaction {
 
 // eosLeftovers lists the configuration sessions waiting for a commit
 // timer, and fabricgen's pending sessions.
-func eosLeftovers(conn *session.Conn, isOurs func(string) bool) (leftovers, error) {
-	var l leftovers
+func eosLeftovers(conn *session.Conn, isOurs func(string) bool) (txn.Leftovers, error) {
+	var l txn.Leftovers
 	out, err := conn.Show("show configuration sessions | json")
 	if err != nil {
 		return l, fmt.Errorf("list configuration sessions: %w", err)
@@ -59,18 +60,18 @@ func eosLeftovers(conn *session.Conn, isOurs func(string) bool) (leftovers, erro
 			State string `json:"state"`
 		} `json:"sessions"`
 	}
-	if err := json.Unmarshal([]byte(jsonPart(out)), &doc); err != nil {
+	if err := json.Unmarshal([]byte(txn.JSONPart(out)), &doc); err != nil {
 		return l, fmt.Errorf("show configuration sessions | json: unexpected output: %w", err)
 	}
-	for _, name := range sortedKeys(doc.Sessions) {
+	for _, name := range txn.SortedKeys(doc.Sessions) {
 		if isOurs(name) {
 			continue
 		}
 		switch st := doc.Sessions[name].State; {
 		case st == "pendingCommitTimer":
-			l.timer = name
+			l.Timer = name
 		case strings.HasPrefix(name, state.RunPrefix) && st == "pending":
-			l.names = append(l.names, name)
+			l.Names = append(l.Names, name)
 		}
 	}
 	return l, nil
@@ -83,8 +84,8 @@ func eosLeftovers(conn *session.Conn, isOurs func(string) bool) (leftovers, erro
 // its backup. Commands per the EOS User Manual, "Configuration sessions":
 // configure session NAME, show session-config diffs, commit timer
 // hh:mm:ss, configure session NAME commit, configure session NAME abort.
-func (a *applier) eosSession() outcome {
-	name := a.txn
+func eosSession(a txn.Applier) txn.Outcome {
+	name := a.Txn()
 	level := &network.PrivilegeLevel{
 		Name: name,
 		// EOS shows a truncated session name: leaf1(config-s-fabric)#,
@@ -94,27 +95,27 @@ func (a *applier) eosSession() outcome {
 		Deescalate:   "end",
 		Escalate:     "configure session " + name,
 	}
-	a.conn.AddPrivilege(level)
+	a.Conn().AddPrivilege(level)
 	// committed is when commit timer took effect (zero before): from
 	// then on the device runs our change and reverts it by itself when
 	// the timer expires.
 	var committed time.Time
 	pending := func() string {
 		return fmt.Sprintf("the commit timer is pending: the device runs our change and reverts it by itself at %s (%s after the commit) unless it is confirmed",
-			committed.Add(a.opts.CommitTimer).UTC().Format(time.RFC3339), a.opts.CommitTimer)
+			committed.Add(a.CommitTimer()).UTC().Format(time.RFC3339), a.CommitTimer())
 	}
-	abort := func(why string) outcome {
-		a.mark("rollback")
-		if !a.conn.Alive() {
-			if err := a.reconnect(); err != nil {
+	abort := func(why string) txn.Outcome {
+		a.Mark("rollback")
+		if !a.Conn().Alive() {
+			if err := a.Reconnect(); err != nil {
 				if committed.IsZero() {
-					return outcome{status: StatusFailed, restore: "configure session " + name + " abort",
-						reason: why + "; " + err.Error() + "; nothing was committed: the uncommitted session changes nothing (abort it on the device)"}
+					return txn.Outcome{Status: txn.StatusFailed, Restore: "configure session " + name + " abort",
+						Reason: why + "; " + err.Error() + "; nothing was committed: the uncommitted session changes nothing (abort it on the device)"}
 				}
-				return outcome{status: StatusFailed, restore: "configure session " + name + " abort",
-					reason: why + "; " + err.Error() + "; " + pending()}
+				return txn.Outcome{Status: txn.StatusFailed, Restore: "configure session " + name + " abort",
+					Reason: why + "; " + err.Error() + "; " + pending()}
 			}
-			a.conn.AddPrivilege(level)
+			a.Conn().AddPrivilege(level)
 		}
 		if !committed.IsZero() {
 			// Aborting a session waiting on its commit timer puts back
@@ -123,8 +124,8 @@ func (a *applier) eosSession() outcome {
 			confirmThenUndo := func(cs *config.ChangeSet) error {
 				// Confirm ours (the device then runs ours and
 				// theirs), then undo ours in a session of its own.
-				if r, err := a.conn.Command("configure session " + name + " commit"); err != nil || r.Failed != nil {
-					return fmt.Errorf("confirm the session to keep their change: %w", firstErr(err, rejection(r)))
+				if r, err := a.Conn().Command("configure session " + name + " commit"); err != nil || r.Failed != nil {
+					return fmt.Errorf("confirm the session to keep their change: %w", txn.FirstErr(err, txn.Rejection(r)))
 				}
 				if cs.Empty() {
 					return nil
@@ -132,37 +133,37 @@ func (a *applier) eosSession() outcome {
 				undo := name + "-undo"
 				l2 := *level
 				l2.Name, l2.Escalate = undo, "configure session "+undo
-				a.conn.AddPrivilege(&l2)
-				_, rej, err := a.conn.Configure(append(cs.Commands(), "commit"), undo)
-				if err := firstErrOrNil(err, rej); err != nil {
-					_, _ = a.conn.Command("configure session " + undo + " abort")
+				a.Conn().AddPrivilege(&l2)
+				_, rej, err := a.Conn().Configure(append(cs.Commands(), "commit"), undo)
+				if err := txn.FirstErrOrNil(err, rej); err != nil {
+					_, _ = a.Conn().Command("configure session " + undo + " abort")
 					return err
 				}
 				return nil
 			}
 			// Their change to a line we manage, after our commit: the
 			// abort would put back the backup's value over it.
-			if their, err := a.theirLines(); err == nil && len(their) > 0 {
-				return a.keepTheirLines(why, their, "configure session "+name+" abort", confirmThenUndo)
+			if their, err := a.TheirLines(); err == nil && len(their) > 0 {
+				return a.KeepTheirLines(why, their, "configure session "+name+" abort", confirmThenUndo)
 			}
-			th, err := a.othersSince()
-			if err == nil && th.some() {
-				return a.keepTheirs(why, th, "configure session "+name+" abort", confirmThenUndo)
+			th, err := a.OthersSince()
+			if err == nil && th.Some() {
+				return a.KeepTheirs(why, th, "configure session "+name+" abort", confirmThenUndo)
 			}
 		}
-		r, err := a.conn.Command("configure session " + name + " abort")
+		r, err := a.Conn().Command("configure session " + name + " abort")
 		if (err != nil || r.Failed != nil) && !committed.IsZero() {
 			// The session may be gone because its timer expired and the
 			// device rolled back by itself.
-			if ok, cerr := a.restored(); cerr == nil && ok {
-				return a.rolledBack(why + "; the session was gone (its commit timer expired and the device rolled the change back by itself)")
+			if ok, cerr := a.Restored(); cerr == nil && ok {
+				return a.RolledBack(why + "; the session was gone (its commit timer expired and the device rolled the change back by itself)")
 			}
-			return outcome{status: StatusFailed, restore: "configure session " + name + " abort",
-				reason: fmt.Sprintf("%s; configure session %s abort failed: %v; %s", why, name, firstErr(err, rejection(r)), pending())}
+			return txn.Outcome{Status: txn.StatusFailed, Restore: "configure session " + name + " abort",
+				Reason: fmt.Sprintf("%s; configure session %s abort failed: %v; %s", why, name, txn.FirstErr(err, txn.Rejection(r)), pending())}
 		}
-		return a.rolledBack(why)
+		return a.RolledBack(why)
 	}
-	_, rej, err := a.conn.Configure(a.changes.Commands(), name)
+	_, rej, err := a.Conn().Configure(a.Changes().Commands(), name)
 	if err != nil {
 		return abort(fmt.Sprintf("staging failed: %v", err))
 	}
@@ -172,15 +173,15 @@ func (a *applier) eosSession() outcome {
 	// Another operator may have started while we staged: commit only
 	// when no other session waits on a commit timer and no other
 	// fabricgen session is open.
-	if busy, err := inspect(a.conn, a.dl, name, a.ignore); err != nil || busy != "" {
-		out := abort(fmt.Sprintf("before commit: %s", firstNonEmpty(busy, fmt.Sprint(err))))
-		if out.status == StatusRolledBack && busy != "" {
-			out.status = StatusRefused
-			out.reason = busy + "; our staged session was aborted and nothing changed"
+	if busy, err := a.Inspect(name, a.Ignore()); err != nil || busy != "" {
+		out := abort(fmt.Sprintf("before commit: %s", txn.FirstNonEmpty(busy, fmt.Sprint(err))))
+		if out.Status == txn.StatusRolledBack && busy != "" {
+			out.Status = txn.StatusRefused
+			out.Reason = busy + "; our staged session was aborted and nothing changed"
 		}
 		return out
 	}
-	diffs, rej, err := a.conn.Configure([]string{"show session-config diffs"}, name)
+	diffs, rej, err := a.Conn().Configure([]string{"show session-config diffs"}, name)
 	if err != nil {
 		return abort(fmt.Sprintf("show session-config diffs: %v", err))
 	}
@@ -190,44 +191,44 @@ func (a *applier) eosSession() outcome {
 	// A session commits a copy of the running config taken when it
 	// started: a change someone made to the running config since would
 	// be lost. The session's diff then shows lines we did not send.
-	if extra := foreignEOS(diffs, a.changes.Commands(), a.dl.Canonical); extra != "" {
+	if extra := foreignEOS(diffs, a.Changes().Commands(), a.Dialect().Canonical); extra != "" {
 		why := "the running config changed while the change was staged (another administrator?): the session diff also has " + extra
-		if r, err := a.conn.Command("configure session " + name + " abort"); err != nil || r.Failed != nil {
+		if r, err := a.Conn().Command("configure session " + name + " abort"); err != nil || r.Failed != nil {
 			return abort(why)
 		}
 		// Their change may be to a line we manage (an MTU we set too):
 		// the device is then not at its backup, and rightly so.
-		return a.refusedForTheirs(why, "our session was aborted before its commit")
+		return a.RefusedForTheirs(why, "our session was aborted before its commit")
 	}
-	timer := fmtTimer(a.opts.CommitTimer)
-	a.mark("commit")
-	if _, rej, err = a.conn.Configure([]string{"commit timer " + timer}, name); err != nil || rej != nil {
+	timer := fmtTimer(a.CommitTimer())
+	a.Mark("commit")
+	if _, rej, err = a.Conn().Configure([]string{"commit timer " + timer}, name); err != nil || rej != nil {
 		if err != nil {
 			// The commit may have taken effect before the connection
 			// went: say so if the abort cannot be done.
-			committed = a.opts.Now()
+			committed = a.Now()
 		}
-		return abort(fmt.Sprintf("commit timer %s: %v", timer, firstErr(err, rej)))
+		return abort(fmt.Sprintf("commit timer %s: %v", timer, txn.FirstErr(err, rej)))
 	}
-	committed = a.opts.Now()
-	ok, left, err := a.converged()
+	committed = a.Now()
+	ok, left, err := a.Converged()
 	if err != nil {
 		return abort(fmt.Sprintf("verify after commit: %v", err))
 	}
 	if !ok {
 		return abort(fmt.Sprintf("verify after commit: %d lines still differ from the rendered config", left))
 	}
-	a.mark("confirm")
-	applied := outcome{status: StatusApplied, deviceDiff: strings.TrimSpace(diffs)}
+	a.Mark("confirm")
+	applied := txn.Outcome{Status: txn.StatusApplied, DeviceDiff: strings.TrimSpace(diffs)}
 	confirm := "the confirm (configure session " + name + " commit)"
-	r, err := a.conn.Command("configure session " + name + " commit")
+	r, err := a.Conn().Command("configure session " + name + " commit")
 	if err != nil {
-		return a.lostConfirm(applied, confirm, eosConfirmed, func() outcome { return abort(fmt.Sprintf("confirm the commit: %v", err)) })
+		return a.LostConfirm(applied, confirm, eosConfirmed, func() txn.Outcome { return abort(fmt.Sprintf("confirm the commit: %v", err)) })
 	}
 	if r.Failed != nil {
-		return abort(fmt.Sprintf("confirm the commit: %v", rejection(r)))
+		return abort(fmt.Sprintf("confirm the commit: %v", txn.Rejection(r)))
 	}
-	return a.proveApplied(applied, confirm, eosConfirmed)
+	return a.ProveApplied(applied, confirm, eosConfirmed)
 }
 
 // fmtTimer prints a duration as EOS's hh:mm:ss.
@@ -332,4 +333,30 @@ func foreignEOS(diff string, cmds []string, canon func(string) string) string {
 		}
 	}
 	return ""
+}
+
+// eosConfirmed: our configuration session is completed in `show
+// configuration sessions | json` (the device drops a session whose commit
+// timer expired, and keeps it pendingCommitTimer until it is confirmed).
+func eosConfirmed(a txn.Applier) (bool, string, error) {
+	out, err := a.Conn().Show("show configuration sessions | json")
+	if err != nil {
+		return false, "", fmt.Errorf("list configuration sessions: %w", err)
+	}
+	var doc struct {
+		Sessions map[string]struct {
+			State string `json:"state"`
+		} `json:"sessions"`
+	}
+	if err := json.Unmarshal([]byte(txn.JSONPart(out)), &doc); err != nil {
+		return false, "", fmt.Errorf("show configuration sessions | json: unexpected output: %w", err)
+	}
+	s, ok := doc.Sessions[a.Txn()]
+	switch {
+	case !ok:
+		return false, "session " + a.Txn() + " is gone (its commit timer expired, or it was aborted)", nil
+	case s.State != "completed":
+		return false, "session " + a.Txn() + " is " + s.State, nil
+	}
+	return true, "", nil
 }

@@ -1,4 +1,4 @@
-package push
+package cisconxos
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/fabricgen/fabricgen/internal/push/config"
+	"github.com/fabricgen/fabricgen/internal/push/txn"
 )
 
 // NX-OS takes a change line by line and has no lock: another administrator
@@ -44,14 +45,14 @@ var (
 )
 
 // nxosAuditMark reads the accounting log's last index.
-func (a *applier) nxosAuditMark() (int, error) {
-	out, err := a.conn.Show("show accounting log last-index")
+func nxosAuditMark(a txn.Applier) (int, error) {
+	out, err := a.Conn().Show("show accounting log last-index")
 	if err != nil {
 		return 0, fmt.Errorf("show accounting log last-index: %w", err)
 	}
 	m := reNXOSLastIndex.FindStringSubmatch(out)
 	if m == nil {
-		return 0, fmt.Errorf("show accounting log last-index: unexpected output %q", firstLine(out))
+		return 0, fmt.Errorf("show accounting log last-index: unexpected output %q", txn.FirstLine(out))
 	}
 	return strconv.Atoi(m[1])
 }
@@ -59,8 +60,8 @@ func (a *applier) nxosAuditMark() (int, error) {
 // nxosOthers reads the configuration commands other sessions typed after
 // the accounting log's index mark (our session is the one that took our
 // checkpoint), in order, each marked managed or not.
-func (a *applier) nxosOthers(mark int) ([]nxosRecord, error) {
-	out, err := a.conn.Show(fmt.Sprintf("show accounting log start-seqnum %d", mark+1))
+func nxosOthers(a txn.Applier, mark int) ([]nxosRecord, error) {
+	out, err := a.Conn().Show(fmt.Sprintf("show accounting log start-seqnum %d", mark+1))
 	if err != nil {
 		return nil, fmt.Errorf("show accounting log: %w", err)
 	}
@@ -73,14 +74,14 @@ func (a *applier) nxosOthers(mark int) ([]nxosRecord, error) {
 			continue
 		}
 		recs = append(recs, raw{m[1], m[2], m[3]})
-		if ours == "" && m[3] == "checkpoint "+a.txn {
+		if ours == "" && m[3] == "checkpoint "+a.Txn() {
 			ours = m[1]
 		}
 	}
 	if ours == "" {
-		return nil, fmt.Errorf("the accounting log has no record of our checkpoint %s", a.txn)
+		return nil, fmt.Errorf("the accounting log has no record of our checkpoint %s", a.Txn())
 	}
-	scope := a.scopeSource()
+	scope := a.ScopeSource()
 	var others []nxosRecord
 	for i, r := range recs {
 		rest, ok := strings.CutPrefix(r.cmd, "configure terminal ; ")
@@ -102,7 +103,7 @@ func (a *applier) nxosOthers(mark int) ([]nxosRecord, error) {
 		for d, p := range parts {
 			frag.WriteString(strings.Repeat("  ", d) + p + "\n")
 		}
-		kept, err := config.UnmanagedSource(frag.String(), a.renderedSource(), scope, a.dl)
+		kept, err := config.UnmanagedSource(frag.String(), a.RenderedSource(), scope, a.Dialect())
 		if err != nil {
 			return nil, err
 		}
@@ -137,7 +138,7 @@ func nxosSummary(recs []nxosRecord) string {
 	var s []string
 	for _, r := range recs {
 		if r.managed {
-			s = append(s, fmt.Sprintf("%q by %s (%s)", r.String(), safeText(r.user), safeText(r.id)))
+			s = append(s, fmt.Sprintf("%q by %s (%s)", r.String(), txn.SafeText(r.user), txn.SafeText(r.id)))
 		}
 	}
 	more := ""
@@ -151,32 +152,32 @@ func nxosSummary(recs []nxosRecord) string {
 // commands: rollback to our checkpoint (the config before our change),
 // their commands typed again in their order, then a check that every line
 // fabricgen manages that differs from the backup is one of theirs.
-func (a *applier) nxosKeepTheirs(why string, others []nxosRecord) outcome {
-	name := a.txn
-	a.mark("rollback")
-	restore := a.opts.rollbackCommand(a.pd.Name)
-	failed := func(what string) outcome {
-		return outcome{status: StatusFailed, restore: restore,
-			reason: fmt.Sprintf("%s; another administrator changed line(s) fabricgen manages during the change (accounting log: %s); %s; the device is NOT back to its backup plus their change", why, nxosSummary(others), what)}
+func nxosKeepTheirs(a txn.Applier, why string, others []nxosRecord) txn.Outcome {
+	name := a.Txn()
+	a.Mark("rollback")
+	restore := a.RollbackCommand()
+	failed := func(what string) txn.Outcome {
+		return txn.Outcome{Status: txn.StatusFailed, Restore: restore,
+			Reason: fmt.Sprintf("%s; another administrator changed line(s) fabricgen manages during the change (accounting log: %s); %s; the device is NOT back to its backup plus their change", why, nxosSummary(others), what)}
 	}
-	if r, err := a.conn.Command("rollback running-config checkpoint " + name); err != nil || r.Failed != nil {
-		return failed("rollback running-config checkpoint " + name + " failed: " + firstErr(err, rejection(r)).Error())
+	if r, err := a.Conn().Command("rollback running-config checkpoint " + name); err != nil || r.Failed != nil {
+		return failed("rollback running-config checkpoint " + name + " failed: " + txn.FirstErr(err, txn.Rejection(r)).Error())
 	}
 	for _, r := range others {
 		lines := append(append([]string(nil), r.modes...), r.line)
-		if err := config.CheckSendable(&config.ChangeSet{Blocks: []config.Block{{Lines: lines}}}, a.dl); err != nil {
+		if err := config.CheckSendable(&config.ChangeSet{Blocks: []config.Block{{Lines: lines}}}, a.Dialect()); err != nil {
 			return failed(fmt.Sprintf("their command %q cannot be typed again safely: %v", r.String(), err))
 		}
-		if _, rej, err := a.conn.Configure(lines, ""); err != nil || rej != nil {
-			return failed(fmt.Sprintf("typing their command %q again failed: %v", r.String(), firstErr(err, rej)))
+		if _, rej, err := a.Conn().Configure(lines, ""); err != nil || rej != nil {
+			return failed(fmt.Sprintf("typing their command %q again failed: %v", r.String(), txn.FirstErr(err, rej)))
 		}
 	}
-	_, _ = a.conn.Command("no checkpoint " + name)
-	now, err := a.readNow()
+	_, _ = a.Conn().Command("no checkpoint " + name)
+	now, err := a.ReadNow()
 	if err != nil {
 		return failed("could not read the device back: " + err.Error())
 	}
-	cmp, err := config.CompareRestore(a.pd.Name, now, a.before, a.rendered, a.dl)
+	cmp, err := config.CompareRestore(a.Device(), now, a.Before(), a.Rendered(), a.Dialect())
 	if err != nil {
 		return failed(err.Error())
 	}
@@ -203,7 +204,7 @@ func (a *applier) nxosKeepTheirs(why string, others []nxosRecord) outcome {
 	if plus > len(others) {
 		return failed(fmt.Sprintf("after the rollback and their commands, %d line(s) of the backup are missing, more than their %d command(s) replace", plus, len(others)))
 	}
-	return outcome{status: StatusRefused,
-		reason: fmt.Sprintf("%s; another administrator changed line(s) fabricgen manages while fabricgen's change went in (accounting log: %s), which fabricgen would have overwritten or a rollback erased: fabricgen rolled back to checkpoint %s and typed their %d command(s) again, so nothing of this apply is on the device and their change is kept: run fabricgen plan again",
+	return txn.Outcome{Status: txn.StatusRefused,
+		Reason: fmt.Sprintf("%s; another administrator changed line(s) fabricgen manages while fabricgen's change went in (accounting log: %s), which fabricgen would have overwritten or a rollback erased: fabricgen rolled back to checkpoint %s and typed their %d command(s) again, so nothing of this apply is on the device and their change is kept: run fabricgen plan again",
 			why, nxosSummary(others), name, len(others))}
 }

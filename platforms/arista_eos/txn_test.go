@@ -1,9 +1,7 @@
-package push
+package aristaeos
 
 import (
 	"testing"
-
-	"github.com/fabricgen/fabricgen/schema"
 )
 
 // TestForeignEOS: a line of an EOS session diff is ours when we sent it,
@@ -43,7 +41,7 @@ func TestForeignEOS(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if got := foreignEOS(tc.diff, tc.cmds, mustDialect(schema.AristaEOS).Canonical); got != tc.want {
+			if got := foreignEOS(tc.diff, tc.cmds, dialect().Canonical); got != tc.want {
 				t.Errorf("foreignEOS = %q, want %q", got, tc.want)
 			}
 		})

@@ -1,4 +1,4 @@
-package push
+package hostpush
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"github.com/fabricgen/fabricgen/internal/push/config"
 	"github.com/fabricgen/fabricgen/internal/push/session"
 	"github.com/fabricgen/fabricgen/internal/push/state"
+	"github.com/fabricgen/fabricgen/internal/push/txn"
 )
 
 // A host has no transaction of its own that another run could see, so a
@@ -57,23 +58,23 @@ func readHostLock(conn *session.Conn) (*hostLockOwner, error) {
 // String describes the holder for a message (the text came from the
 // host: anything but printable ASCII is replaced).
 func (o *hostLockOwner) String() string {
-	return fmt.Sprintf("run %s (%s)", safeText(o.run), safeText(o.holder))
+	return fmt.Sprintf("run %s (%s)", txn.SafeText(o.run), txn.SafeText(o.holder))
 }
 
 // hostLeftovers reports the host's lock when a run other than ours holds
 // it.
-func hostLeftovers(conn *session.Conn, isOurs func(string) bool) (leftovers, error) {
-	var l leftovers
+func hostLeftovers(conn *session.Conn, isOurs func(string) bool) (txn.Leftovers, error) {
+	var l txn.Leftovers
 	o, err := readHostLock(conn)
 	if err != nil || o == nil || isOurs(o.run) {
 		return l, err
 	}
 	if !state.ValidRunID(o.run) {
-		l.foreign = append(l.foreign, fmt.Sprintf("the host's lock %s is held by %s, which is not a fabricgen run: find out who made it; once nobody changes the host, remove it with: rm -r %s", hostLockDir, o, hostLockDir))
+		l.Foreign = append(l.Foreign, fmt.Sprintf("the host's lock %s is held by %s, which is not a fabricgen run: find out who made it; once nobody changes the host, remove it with: rm -r %s", hostLockDir, o, hostLockDir))
 		return l, nil
 	}
-	l.names = append(l.names, o.run)
-	l.notes = map[string]string{o.run: o.holder}
+	l.Names = append(l.Names, o.run)
+	l.Notes = map[string]string{o.run: o.holder}
 	return l, nil
 }
 
@@ -90,65 +91,45 @@ func removeHostLock(conn *session.Conn, run string) {
 }
 
 // lockHost takes the host's lock for this run. The lock of the
-// interrupted run this rollback cleans up (a.ignore) is taken over. It
-// returns ok false with the outcome when the lock is another run's or
+// interrupted run this rollback cleans up (a.Ignore()) is taken over. It
+// returns ok false with the txn.Outcome when the lock is another run's or
 // cannot be taken; nothing was changed then.
-func (a *applier) lockHost() (outcome, bool) {
-	holder := safeText(state.Me(a.command(), a.opts.Now()).String())
-	take := "mkdir " + hostLockDir + " && printf '%s\\n' " + config.ShellQuote("run="+a.txn, "holder="+holder) + " > " + hostLockDir + "/owner"
+func lockHost(a txn.Applier) (txn.Outcome, bool) {
+	holder := txn.SafeText(state.Me(a.Command(), a.Now()).String())
+	take := "mkdir " + hostLockDir + " && printf '%s\\n' " + config.ShellQuote("run="+a.Txn(), "holder="+holder) + " > " + hostLockDir + "/owner"
 	for attempt := 0; ; attempt++ {
-		out, st, _, err := a.conn.Run(take)
+		out, st, _, err := a.Conn().Run(take)
 		if err != nil {
-			return outcome{status: StatusFailed, reason: fmt.Sprintf("take the host's lock %s: %v; nothing was changed", hostLockDir, err)}, false
+			return txn.Outcome{Status: txn.StatusFailed, Reason: fmt.Sprintf("take the host's lock %s: %v; nothing was changed", hostLockDir, err)}, false
 		}
 		if st == 0 {
-			return outcome{}, true
+			return txn.Outcome{}, true
 		}
 		if !strings.Contains(out, "File exists") {
-			return outcome{status: StatusFailed, reason: fmt.Sprintf("take the host's lock %s: %s; nothing was changed (the user fabricgen logs in as must be able to make directories in /run/lock)", hostLockDir, safeText(strings.TrimSpace(out)))}, false
+			return txn.Outcome{Status: txn.StatusFailed, Reason: fmt.Sprintf("take the host's lock %s: %s; nothing was changed (the user fabricgen logs in as must be able to make directories in /run/lock)", hostLockDir, txn.SafeText(strings.TrimSpace(out)))}, false
 		}
-		o, err := readHostLock(a.conn)
+		o, err := readHostLock(a.Conn())
 		if err != nil {
-			return outcome{status: StatusFailed, reason: err.Error() + "; nothing was changed"}, false
+			return txn.Outcome{Status: txn.StatusFailed, Reason: err.Error() + "; nothing was changed"}, false
 		}
-		if o != nil && a.ignore != "" && o.run == a.ignore && attempt == 0 {
+		if o != nil && a.Ignore() != "" && o.run == a.Ignore() && attempt == 0 {
 			// The interrupted run this rollback restores left it.
-			_, _, _, _ = a.conn.Run("rm -rf " + hostLockDir)
+			_, _, _, _ = a.Conn().Run("rm -rf " + hostLockDir)
 			continue
 		}
 		who := "a run whose owner file is missing (" + strings.TrimSpace(out) + ")"
 		if o != nil {
 			who = o.String()
 		}
-		return outcome{status: StatusRefused, reason: fmt.Sprintf("the host's lock %s is held by %s: another fabricgen apply or rollback, from another checkout, is changing it (or a killed run left the lock); nothing was changed; once no fabricgen run is changing the host, remove it with: rm -r %s", hostLockDir, who, hostLockDir)}, false
+		return txn.Outcome{Status: txn.StatusRefused, Reason: fmt.Sprintf("the host's lock %s is held by %s: another fabricgen apply or rollback, from another checkout, is changing it (or a killed run left the lock); nothing was changed; once no fabricgen run is changing the host, remove it with: rm -r %s", hostLockDir, who, hostLockDir)}, false
 	}
 }
 
 // unlockHost releases the host's lock this run holds (reconnecting when
 // the session was lost).
-func (a *applier) unlockHost() {
-	if !a.conn.Alive() && a.reconnect() != nil {
+func unlockHost(a txn.Applier) {
+	if !a.Conn().Alive() && a.Reconnect() != nil {
 		return
 	}
-	removeHostLock(a.conn, a.txn)
-}
-
-// command names what this run is, for lock holders.
-func (a *applier) command() string {
-	if a.rollback {
-		return "fabricgen rollback"
-	}
-	return "fabricgen apply"
-}
-
-// safeText keeps printable ASCII, replacing anything else with "?": text
-// that goes into a command line on a device.
-func safeText(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if c < 0x20 || c >= 0x7f {
-			b[i] = '?'
-		}
-	}
-	return string(b)
+	removeHostLock(a.Conn(), a.Txn())
 }
