@@ -573,7 +573,7 @@ func readbackDiffs(p *Pass, r reading, port *schema.Port, q *QoS) ([]string, []d
 	part = "pfc"
 	if q.PFC != nil {
 		got := schema.PrioSetOf(q.PFC...)
-		if want := intent.Lossless(); got != want {
+		if want := intent.Lossless; got != want {
 			add(fmt.Sprintf("PFC is on for priorities %s, the intent says %s", got, want), "qos_pfc_priorities", float64(got.Len()), "= "+want.String()+" (intent)")
 		}
 	}

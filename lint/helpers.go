@@ -84,20 +84,6 @@ func reportGroup(p *Pass, g qosGroup, subject schema.Range, msg string) {
 	})
 }
 
-func pfcSource(q *schema.PortQoS) schema.Range {
-	for _, v := range q.PFC {
-		if v.V && !v.Src.IsZero() {
-			return v.Src
-		}
-	}
-	for _, v := range q.PFC {
-		if !v.Src.IsZero() {
-			return v.Src
-		}
-	}
-	return schema.Range{}
-}
-
 // maxPathMTU is the largest RDMA path MTU any NIC uses (0 when none is set).
 func maxPathMTU(f *schema.Fabric) int {
 	m := 0
@@ -121,16 +107,6 @@ func bytesString(n int64) string {
 		return fmt.Sprintf("%d B (%.1f KB)", n, float64(n)/1e3)
 	}
 	return fmt.Sprintf("%d B", n)
-}
-
-// hasPFC reports whether any priority is lossless on the port.
-func hasPFC(q *schema.PortQoS) bool {
-	for _, v := range q.PFC {
-		if v.V {
-			return true
-		}
-	}
-	return false
 }
 
 // specificity says how specific the attachment that set a port's value is:

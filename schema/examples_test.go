@@ -315,7 +315,7 @@ func checkContract(t *testing.T, f *schema.Fabric) {
 					t.Errorf("%s maps RoCE DSCP %d to priority %d, want %d", p.ID(), ds, q.DSCP[ds].V, prio)
 				}
 			}
-			if got := q.PFCPriorities(); !slices.Equal(got, []int{prio}) {
+			if got := q.Lossless.List(); !slices.Equal(got, []int{prio}) {
 				t.Errorf("%s has PFC on %v, want [%d]", p.ID(), got, prio)
 			}
 			if q.Queues[roce.Queue.V].ECN.V == nil {

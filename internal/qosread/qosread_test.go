@@ -68,7 +68,7 @@ func TestReadsRenderedConfigs(t *testing.T) {
 						}
 					}
 				}
-				if got, want := schema.PrioSetOf(qp.Lossless()...), port.QoS.Lossless(); got != want {
+				if got, want := qp.PFC, port.QoS.Lossless; got != want {
 					t.Errorf("%s/%s:%s: PFC %s, intent %s", ex, dev.Name, port.Name, got, want)
 				}
 				for qn := 0; qn < 8; qn++ {

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/fabricgen/fabricgen/internal/qosread"
+	"github.com/fabricgen/fabricgen/schema"
 )
 
 // read reads `show running-config` of Cisco NX-OS: type qos
@@ -20,7 +21,7 @@ func read(text string) (*qosread.Device, error) {
 	classACL := map[string][]string{}
 	policies := map[string][]qosread.PolicyClass{}
 	queuing := map[string][8]bool{}
-	nq := map[string][8]bool{}
+	nq := map[string]schema.PrioSet{}
 	var sysNQ, sysQueuing string
 	var ifaces []*qosread.Block
 	for _, b := range bs {
@@ -60,13 +61,13 @@ func read(text string) (*qosread.Device, error) {
 			queuing[name] = ecn
 		case strings.HasPrefix(b.Head, "policy-map type network-qos "):
 			name := strings.TrimPrefix(b.Head, "policy-map type network-qos ")
-			var pfc [8]bool
+			var pfc schema.PrioSet
 			for _, k := range b.Kids {
 				for _, kk := range k.Kids {
 					if v, ok := qosread.Cut(kk.Head, "pause pfc-cos"); ok {
 						for _, c := range qosread.Ints(v) {
 							if qosread.Prio(c) {
-								pfc[c] = true
+								pfc = pfc.With(c)
 							}
 						}
 					}
