@@ -479,7 +479,7 @@ func checkLosslessDrops(p *Pass) {
 		var total float64
 		n, what, idx, prio := 0, "", 0, 0
 		for _, port := range linkedPorts(r) {
-			for _, pr := range lossless(port).List() {
+			for pr := range lossless(port).All() {
 				fam, i, w := QueueDrops, port.QoS.Queue[pr].V, "egress queue"
 				if host {
 					fam, i, w = PrioDrops, pr, "receive priority"

@@ -85,7 +85,7 @@ func runLosslessOnlyRoCE(p *Pass) {
 
 func runWREDDrop(p *Pass) {
 	for _, g := range groupQoS(p, nil) {
-		for _, prio := range g.qos.Lossless.List() {
+		for prio := range g.qos.Lossless.All() {
 			qn := g.qos.Queue[prio].V & 7
 			e := g.qos.Queues[qn].ECN.V
 			if e == nil || !e.Mark.Set || e.Mark.V {
