@@ -221,7 +221,7 @@ func viewJunosPFC(d *schema.Device, q view.QoSView, qq *schema.PortQoS, trust sc
 	lossless := q.Lossless
 	var cnp []string
 	if trust == schema.TrustPCP {
-		for p := range q.Lossless.All() {
+		for p := range lossless.All() {
 			cnp = append(cnp, fmt.Sprintf("congestion-notification-profile FABRICGEN input ieee-802.1 code-point %03b pfc", p))
 		}
 	} else {
@@ -231,7 +231,7 @@ func viewJunosPFC(d *schema.Device, q view.QoSView, qq *schema.PortQoS, trust sc
 			}
 		}
 	}
-	for p := range q.Lossless.All() {
+	for p := range lossless.All() {
 		cnp = append(cnp, fmt.Sprintf("congestion-notification-profile FABRICGEN output ieee-802.1 code-point %03b flow-control-queue %d", p, q.QueueOf[p]))
 	}
 	var rej view.Collector
