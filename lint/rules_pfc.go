@@ -169,7 +169,7 @@ func runPFCIntent(p *Pass) {
 				continue
 			}
 			for _, d := range c.DSCP {
-				used |= schema.PrioSetOf(g.qos.DSCP[d&63].V)
+				used = used.With(g.qos.DSCP[d&63].V)
 			}
 		}
 		extra := g.qos.Lossless &^ used
