@@ -24,7 +24,7 @@ func twoPortFabric(t *testing.T) *schema.Fabric {
 	for i := range q.Queue {
 		q.Queue[i] = schema.Value[int]{V: i}
 	}
-	q.PFC[3] = schema.Value[bool]{V: true}
+	q.Lossless = schema.PrioSetOf(3)
 	leaf := &schema.Device{Name: "leaf1", Platform: schema.Value[schema.Platform]{V: schema.AristaEOS}}
 	nic := &schema.Device{Name: "nic1", Platform: schema.Value[schema.Platform]{V: schema.NvidiaMLNX}}
 	a := &schema.Port{Name: "Ethernet1", Device: leaf, QoS: q, Speed: schema.Value[int64]{V: 400e9}}

@@ -195,7 +195,7 @@ func checkWatchdog(p *Pass) {
 			}
 			// Pauses with nothing to pause: a storm the peer has no
 			// watchdog for (a NIC, or a switch that does not show it).
-			for _, prio := range lossless(port).List() {
+			for prio := range lossless(port).All() {
 				ev, ok := p.stormSignal(r, port, prio)
 				if !ok {
 					continue

@@ -467,7 +467,7 @@ func checkLosslessDrops(p *Pass) {
 		var total float64
 		n, what, idx, prio := 0, "", 0, 0
 		for _, port := range linkedPorts(r) {
-			for _, pr := range lossless(port).List() {
+			for pr := range lossless(port).All() {
 				fam, i, w := QueueDrops, port.QoS.Queue[pr].V, "egress queue"
 				if host {
 					fam, i, w = PrioDrops, pr, "receive priority"
@@ -561,7 +561,7 @@ func readbackDiffs(p *Pass, r reading, port *schema.Port, q *QoS) ([]string, []d
 	part = "pfc"
 	if q.PFC != nil {
 		got := schema.PrioSetOf(q.PFC...)
-		if want := intent.Lossless(); got != want {
+		if want := intent.Lossless; got != want {
 			add(fmt.Sprintf("PFC is on for priorities %s, the intent says %s", got, want), "qos_pfc_priorities", float64(got.Len()), "= "+want.String()+" (intent)")
 		}
 	}

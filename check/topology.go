@@ -63,7 +63,7 @@ func lossless(p *schema.Port) schema.PrioSet {
 	if p == nil || p.QoS == nil {
 		return 0
 	}
-	return p.QoS.Lossless()
+	return p.QoS.Lossless
 }
 
 // linkName is "leaf1:Ethernet1 ↔ nic01:eth0".

@@ -41,14 +41,17 @@ func (x *fixture) portQoS(f *schema.Fabric, mtu int, wd *schema.Watchdog) *schem
 	for p := range q.PCP {
 		q.PCP[p] = schema.Value[int]{V: p, Set: true, Src: def}
 		q.Queue[p] = schema.Value[int]{V: p, Set: true, Src: def}
-		q.PFC[p] = schema.Value[bool]{Set: true, Src: def}
+		q.PFCSrc[p] = def
 	}
 	for _, c := range f.Classes {
 		for _, d := range c.DSCP {
 			q.DSCP[d] = schema.Value[int]{V: c.Priority.V, Set: true, Src: c.DSCPRange}
 		}
 		q.Queue[c.Priority.V] = c.Queue
-		q.PFC[c.Priority.V] = c.Lossless
+		q.PFCSrc[c.Priority.V] = c.Lossless.Src
+		if c.Lossless.V {
+			q.Lossless = q.Lossless.With(c.Priority.V)
+		}
 		qq := &q.Queues[c.Queue.V]
 		qq.Sched = c.Sched
 		qq.Weight = c.Weight

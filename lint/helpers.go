@@ -82,20 +82,6 @@ func reportGroup(p *Pass, g qosGroup, subject schema.Range, msg string) {
 	})
 }
 
-func pfcSource(q *schema.PortQoS) schema.Range {
-	for _, v := range q.PFC {
-		if v.V && !v.Src.IsZero() {
-			return v.Src
-		}
-	}
-	for _, v := range q.PFC {
-		if !v.Src.IsZero() {
-			return v.Src
-		}
-	}
-	return schema.Range{}
-}
-
 // maxPathMTU is the largest RDMA path MTU any NIC uses (0 when none is set).
 func maxPathMTU(f *schema.Fabric) int {
 	m := 0
@@ -110,16 +96,6 @@ func maxPathMTU(f *schema.Fabric) int {
 // roceOverhead is what the kernel adds to the RDMA path MTU for the IP MTU:
 // GRH 40 + UDP 8 + BTH 12 + XRC 4 + AtomicETH 28 + ICRC 4 (iboe_get_mtu).
 const roceOverhead = 96
-
-// hasPFC reports whether any priority is lossless on the port.
-func hasPFC(q *schema.PortQoS) bool {
-	for _, v := range q.PFC {
-		if v.V {
-			return true
-		}
-	}
-	return false
-}
 
 // specificity says how specific the attachment that set a port's value is:
 // the port's own attribute beats its policies, which rank fabric < role <

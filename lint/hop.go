@@ -164,7 +164,7 @@ func ingress(in *schema.Port, pkt Packet) Ingress {
 	}
 	r.Priority &= 7
 	r.Queue = q.Queue[r.Priority].V
-	r.Lossless = q.PFC[r.Priority].V
+	r.Lossless = q.Lossless.Has(r.Priority)
 	return r
 }
 

@@ -54,7 +54,7 @@ func runHeadroom(p *Pass) {
 	var order []lineKey
 	for _, l := range p.Fabric.Links {
 		for _, rx := range []*schema.Port{l.A, l.B} {
-			if rx == nil || rx.QoS == nil || !isSwitch(rx) || !hasPFC(rx.QoS) {
+			if rx == nil || rx.QoS == nil || !isSwitch(rx) || rx.QoS.Lossless == 0 {
 				continue
 			}
 			b := rx.QoS.Buffer
@@ -123,7 +123,7 @@ func runCableLength(p *Pass) {
 		if l.CableLength.Set || l.A == nil || l.B == nil || l.A.QoS == nil || l.B.QoS == nil {
 			continue
 		}
-		if !hasPFC(l.A.QoS) && !hasPFC(l.B.QoS) {
+		if l.A.QoS.Lossless == 0 && l.B.QoS.Lossless == 0 {
 			continue
 		}
 		if agg.bump(l.Range) {

@@ -55,7 +55,7 @@ func runLosslessOnlyRoCE(p *Pass) {
 			}
 		}
 	}
-	intent := p.Fabric.IntentLossless()
+	intent := p.Fabric.Lossless
 	for _, g := range groupQoS(p, func(pt *schema.Port) bool {
 		t := pt.QoS.Trust.V
 		return t == schema.TrustDSCP || t == schema.TrustBoth
@@ -64,7 +64,7 @@ func runLosslessOnlyRoCE(p *Pass) {
 		var src schema.Range
 		for d, v := range g.qos.DSCP {
 			// A PFC priority no lossless class uses is PFC008's finding.
-			if g.qos.PFC[v.V&7].V && intent.Has(v.V&7) && !lossless[d] {
+			if g.qos.Lossless.Has(v.V&7) && intent.Has(v.V&7) && !lossless[d] {
 				extra = append(extra, d)
 				if src.IsZero() {
 					src = v.Src
@@ -85,7 +85,7 @@ func runLosslessOnlyRoCE(p *Pass) {
 
 func runWREDDrop(p *Pass) {
 	for _, g := range groupQoS(p, nil) {
-		for _, prio := range g.qos.Lossless().List() {
+		for prio := range g.qos.Lossless.All() {
 			qn := g.qos.Queue[prio].V & 7
 			e := g.qos.Queues[qn].ECN.V
 			if e == nil || !e.Mark.Set || e.Mark.V {

@@ -110,7 +110,7 @@ func runCNPPaused(p *Pass) {
 			return // classified into another priority here: QOS002's finding
 		}
 		q := qosOf(a.Port)
-		subj := portSubject(q.PFC[a.Ingress.Priority].Src, a.Port)
+		subj := portSubject(q.PFCSrc[a.Ingress.Priority&7], a.Port)
 		at := *a
 		agg.add(fmt.Sprintf("%s|%d", subj, at.Ingress.Priority), a.Flow, a.Port, a.Paths, func() Finding {
 			return Finding{Subject: ptr(subj), Summary: fmt.Sprintf("CNP (DSCP %d) lands in priority %d on %s, which PFC pauses",
@@ -122,10 +122,10 @@ func runCNPPaused(p *Pass) {
 			return
 		}
 		q := qosOf(o.Port)
-		if !q.PFC[o.Priority].V {
+		if !q.Lossless.Has(o.Priority) {
 			return
 		}
-		subj := portSubject(q.PFC[o.Priority].Src, o.Port)
+		subj := portSubject(q.PFCSrc[o.Priority&7], o.Port)
 		out := *o
 		// The same cause as a hop pausing CNP: one finding per line.
 		agg.add(fmt.Sprintf("%s|%d", subj, o.Priority), o.Flow, o.Port, o.Paths, func() Finding {

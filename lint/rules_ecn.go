@@ -109,7 +109,7 @@ func runECNBeforeXOFF(p *Pass) {
 			continue
 		}
 		trigger := xoffTrigger(b.IngressLosslessPool.V, b.DynamicThreshold.V)
-		for _, prio := range g.qos.Lossless().List() {
+		for prio := range g.qos.Lossless.All() {
 			qn := g.qos.Queue[prio].V & 7
 			e := g.qos.Queues[qn].ECN.V
 			if e == nil || !e.Max.Set || e.Max.V <= trigger {

@@ -55,10 +55,10 @@ func runSameTierPFC(p *Pass) {
 		}
 		var pa, pb schema.PrioSet
 		if a.QoS != nil {
-			pa = a.QoS.Lossless()
+			pa = a.QoS.Lossless
 		}
 		if b.QoS != nil {
-			pb = b.QoS.Lossless()
+			pb = b.QoS.Lossless
 		}
 		if pa == 0 && pb == 0 {
 			continue
@@ -69,10 +69,10 @@ func runSameTierPFC(p *Pass) {
 		}
 		// The line to change is the link itself (or the ports' policies):
 		// the classes' lossless attribute is the shared intent.
-		p.Report(Finding{Subject: ptr(subjectOr(l.Range, portSubject(pfcSource(on.QoS), on))), Device: on.Device.Name, Port: on.Name,
+		p.Report(Finding{Subject: ptr(subjectOr(l.Range, portSubject(on.QoS.PFCSource(), on))), Device: on.Device.Name, Port: on.Name,
 			Summary: fmt.Sprintf("link %s joins %s and %s, two %s switches, and %s enables PFC on priority %s: lossless traffic can cross the tier down and up again, a pause cycle that can deadlock",
 				l.Name, a.ID(), b.ID(), a.Device.Kind.V, on.ID(), prios),
-			Related: []Related{{Range: portSubject(pfcSource(on.QoS), on), Message: "PFC set here"}}})
+			Related: []Related{{Range: portSubject(on.QoS.PFCSource(), on), Message: "PFC set here"}}})
 	}
 }
 
@@ -122,8 +122,8 @@ func qosDiff(a, b *schema.PortQoS) (diff string, src schema.Range) {
 	switch {
 	case a.Trust.V != b.Trust.V:
 		return fmt.Sprintf("trust %q vs %q", a.Trust.V, b.Trust.V), a.Trust.Src
-	case a.Lossless() != b.Lossless():
-		return fmt.Sprintf("PFC %s vs %s", a.Lossless().Vector(), b.Lossless().Vector()), pfcSource(a)
+	case a.Lossless != b.Lossless:
+		return fmt.Sprintf("PFC %s vs %s", a.Lossless.Vector(), b.Lossless.Vector()), a.PFCSource()
 	case a.MTU.V != b.MTU.V:
 		return fmt.Sprintf("MTU %d vs %d", a.MTU.V, b.MTU.V), a.MTU.Src
 	}

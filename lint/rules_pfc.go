@@ -59,7 +59,7 @@ func pfcRules() []*Rule {
 // breaks many links is one finding with a count.
 func runLinkPFC(nic bool) func(p *Pass) {
 	return func(p *Pass) {
-		intent := p.Fabric.IntentLossless()
+		intent := p.Fabric.Lossless
 		type key struct {
 			subj schema.Range
 			have schema.PrioSet
@@ -80,7 +80,7 @@ func runLinkPFC(nic bool) func(p *Pass) {
 			if nic && a.Device.TransportOf() == schema.TransportIWARP {
 				continue // iWARP runs over TCP: no PFC demands on the NIC
 			}
-			va, vb := a.QoS.Lossless(), b.QoS.Lossless()
+			va, vb := a.QoS.Lossless, b.QoS.Lossless
 			if va == vb {
 				continue
 			}
@@ -95,8 +95,8 @@ func runLinkPFC(nic bool) func(p *Pass) {
 			}
 			for _, dv := range devs {
 				other := l.Other(dv)
-				subj := portSubject(pfcSource(dv.QoS), dv)
-				k := key{subj, dv.QoS.Lossless()}
+				subj := portSubject(dv.QoS.PFCSource(), dv)
+				k := key{subj, dv.QoS.Lossless}
 				if i, ok := seen[k]; ok {
 					out[i].Count++
 					continue
@@ -106,16 +106,16 @@ func runLinkPFC(nic bool) func(p *Pass) {
 				switch {
 				case nic && isNIC(dv):
 					msg = fmt.Sprintf("link %s: NIC %s has PFC vector %s (mlnx_qos --pfc) but %s enables PFC on priority %s",
-						l.Name, dv.ID(), dv.QoS.Lossless().Vector(), other.ID(), other.QoS.Lossless())
+						l.Name, dv.ID(), dv.QoS.Lossless.Vector(), other.ID(), other.QoS.Lossless)
 				case nic:
 					msg = fmt.Sprintf("link %s: %s enables PFC on priority %s but NIC %s pauses %s (mlnx_qos --pfc %s)",
-						l.Name, dv.ID(), dv.QoS.Lossless(), other.ID(), other.QoS.Lossless(), other.QoS.Lossless().Vector())
+						l.Name, dv.ID(), dv.QoS.Lossless, other.ID(), other.QoS.Lossless, other.QoS.Lossless.Vector())
 				default:
-					msg = fmt.Sprintf("link %s: %s enables PFC on priority %s but %s on %s", l.Name, dv.ID(), dv.QoS.Lossless(), other.ID(), other.QoS.Lossless())
+					msg = fmt.Sprintf("link %s: %s enables PFC on priority %s but %s on %s", l.Name, dv.ID(), dv.QoS.Lossless, other.ID(), other.QoS.Lossless)
 				}
 				fix = fmt.Sprintf("Enable PFC on exactly the lossless classes' priorities (%s) here: fix this pfc_priorities, or drop it so the classes decide.", intent)
 				out = append(out, Finding{Subject: ptr(subj), Device: dv.Device.Name, Port: dv.Name, Summary: msg, Fix: fix, Count: 1,
-					Related: []Related{{Range: portSubject(pfcSource(other.QoS), other), Message: "other end's PFC set here"}, {Range: l.Range, Message: "link declared here"}}})
+					Related: []Related{{Range: portSubject(other.QoS.PFCSource(), other), Message: "other end's PFC set here"}, {Range: l.Range, Message: "link declared here"}}})
 			}
 		}
 		for _, f := range out {
@@ -132,11 +132,11 @@ func runPFCOnPath(p *Pass) {
 			return
 		}
 		q := qosOf(a.Port)
-		subj := portSubject(q.PFC[a.Ingress.Priority].Src, a.Port)
+		subj := portSubject(q.PFCSrc[a.Ingress.Priority&7], a.Port)
 		at := *a
 		agg.add(fmt.Sprintf("%s|%d", subj, at.Ingress.Priority), a.Flow, a.Port, a.Paths, func() Finding {
 			return Finding{Subject: ptr(subj), Summary: fmt.Sprintf("PFC is off for priority %d on %s, which carries lossless class %q (PFC on %s)",
-				at.Ingress.Priority, at.Port.ID(), c.Name, q.Lossless())}
+				at.Ingress.Priority, at.Port.ID(), c.Name, q.Lossless)}
 		}, at.Trace)
 	})
 	agg.flush(p)
@@ -144,9 +144,9 @@ func runPFCOnPath(p *Pass) {
 
 func runPFCCount(p *Pass) {
 	for _, g := range groupQoS(p, nil) {
-		ps := g.qos.Lossless()
+		ps := g.qos.Lossless
 		if ps.Len() > 2 {
-			reportGroup(p, g, pfcSource(g.qos), fmt.Sprintf("%s enables PFC on %d priorities (%s); headroom for more than two lossless priorities rarely fits",
+			reportGroup(p, g, g.qos.PFCSource(), fmt.Sprintf("%s enables PFC on %d priorities (%s); headroom for more than two lossless priorities rarely fits",
 				g.ports[0].ID(), ps.Len(), ps))
 		}
 	}
@@ -154,8 +154,8 @@ func runPFCCount(p *Pass) {
 
 func runLinkPause(p *Pass) {
 	for _, g := range groupQoS(p, nil) {
-		if g.qos.LinkPause.V && g.qos.Lossless() != 0 {
-			reportGroup(p, g, g.qos.LinkPause.Src, fmt.Sprintf("%s enables 802.3x link pause and PFC on priority %s", g.ports[0].ID(), g.qos.Lossless()))
+		if g.qos.LinkPause.V && g.qos.Lossless != 0 {
+			reportGroup(p, g, g.qos.LinkPause.Src, fmt.Sprintf("%s enables 802.3x link pause and PFC on priority %s", g.ports[0].ID(), g.qos.Lossless))
 		}
 	}
 }
@@ -163,23 +163,23 @@ func runLinkPause(p *Pass) {
 // runPFCIntent reports PFC priorities no lossless class lands in on the port.
 func runPFCIntent(p *Pass) {
 	for _, g := range groupQoS(p, nil) {
-		used := p.Fabric.IntentLossless()
+		used := p.Fabric.Lossless
 		for _, c := range p.Fabric.Classes {
 			if !c.Lossless.V {
 				continue
 			}
 			for _, d := range c.DSCP {
-				used |= schema.PrioSetOf(g.qos.DSCP[d&63].V)
+				used = used.With(g.qos.DSCP[d&63].V)
 			}
 		}
-		extra := g.qos.Lossless() &^ used
+		extra := g.qos.Lossless &^ used
 		if extra == 0 {
 			continue
 		}
 		var src schema.Range
-		for prio, v := range g.qos.PFC {
-			if extra.Has(prio) && src.IsZero() {
-				src = v.Src
+		for prio := range extra.All() {
+			if src.IsZero() {
+				src = g.qos.PFCSrc[prio]
 			}
 		}
 		reportGroup(p, g, src, fmt.Sprintf("%s enables PFC on priority %s, which no lossless traffic_class uses", g.ports[0].ID(), extra))

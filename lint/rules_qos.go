@@ -149,9 +149,9 @@ func runClassQueue(p *Pass) {
 				return
 			}
 			q := qosOf(o.Port)
-			mine := q.PFC[o.Priority&7].V
+			mine := q.Lossless.Has(o.Priority & 7)
 			for other := 0; other < 8; other++ {
-				if other == o.Priority || q.Queue[other].V&7 != o.Egress.Queue || q.PFC[other].V == mine {
+				if other == o.Priority || q.Queue[other].V&7 != o.Egress.Queue || q.Lossless.Has(other) == mine {
 					continue
 				}
 				// The deviating value is the queue_map entry that merged the

@@ -51,7 +51,7 @@ func wdgRules() []*Rule {
 
 func runNICStormPrevention(p *Pass) {
 	for _, g := range groupQoS(p, func(pt *schema.Port) bool { return isNIC(pt) && pt.Device.TransportOf() != schema.TransportIWARP }) {
-		prios := g.qos.Lossless()
+		prios := g.qos.Lossless
 		if prios == 0 {
 			continue
 		}
@@ -69,7 +69,7 @@ func runNICStormPrevention(p *Pass) {
 			how = "turns the pfc_watchdog off, so its NIC gets no pause-storm prevention"
 		}
 		if src.IsZero() {
-			src = pfcSource(g.qos)
+			src = g.qos.PFCSource()
 		}
 		reportGroup(p, g, src, fmt.Sprintf("%s enables PFC on priority %s but %s", g.ports[0].ID(), prios, how))
 	}
@@ -98,7 +98,7 @@ func runWatchdogRestoration(p *Pass) {
 		}
 		for _, pt := range d.Ports {
 			q := pt.QoS
-			if q == nil || q.Lossless() == 0 || q.Watchdog.V == nil {
+			if q == nil || q.Lossless == 0 || q.Watchdog.V == nil {
 				continue
 			}
 			w := q.Watchdog.V
@@ -118,18 +118,18 @@ func runWatchdogRestoration(p *Pass) {
 
 func runWatchdogPresent(p *Pass) {
 	for _, g := range groupQoS(p, isSwitch) {
-		if g.qos.Lossless() == 0 || g.qos.Watchdog.V != nil {
+		if g.qos.Lossless == 0 || g.qos.Watchdog.V != nil {
 			continue
 		}
 		src := g.qos.Watchdog.Src
 		if src.IsZero() {
-			src = pfcSource(g.qos)
+			src = g.qos.PFCSource()
 		}
 		how := "has no pfc_watchdog"
 		if g.qos.Watchdog.Set {
 			how = "turns the pfc_watchdog off"
 		}
-		reportGroup(p, g, src, fmt.Sprintf("%s enables PFC on priority %s but %s", g.ports[0].ID(), g.qos.Lossless(), how))
+		reportGroup(p, g, src, fmt.Sprintf("%s enables PFC on priority %s but %s", g.ports[0].ID(), g.qos.Lossless, how))
 	}
 }
 

@@ -92,10 +92,70 @@ func TestExamples(t *testing.T) {
 			}
 			checkLinks(t, f)
 			checkContract(t, f)
+			checkLossless(t, f)
 			if c.check != nil {
 				c.check(t, f)
 			}
 		})
+	}
+}
+
+// checkLossless recomputes, from the intent as written, the lossless sets
+// the loader computed once: each port's (its policies' pfc_priorities, else
+// its classes' lossless priorities), each device's (the union of its ports')
+// and the fabric's (its lossless classes' priorities).
+func checkLossless(t *testing.T, f *schema.Fabric) {
+	t.Helper()
+	var intent schema.PrioSet
+	for _, c := range f.Classes {
+		if c.Lossless.V && c.Priority.Set {
+			intent = intent.With(c.Priority.V)
+		}
+	}
+	if f.Lossless != intent {
+		t.Errorf("Fabric.Lossless = %v, the classes say %v", f.Lossless, intent)
+	}
+	seen := map[*schema.PortQoS]bool{}
+	for _, d := range f.Devices {
+		var union schema.PrioSet
+		for _, p := range d.Ports {
+			q := p.QoS
+			if q == nil {
+				continue
+			}
+			union |= q.Lossless
+			if seen[q] {
+				continue
+			}
+			seen[q] = true
+			var classes []*schema.TrafficClass
+			var want schema.PrioSet
+			pfcSet := false
+			for _, pol := range q.Policies {
+				if !pol.ClassesRange.IsZero() {
+					classes = pol.Classes
+				}
+				if pol.PFC.Set {
+					want, pfcSet = pol.PFC.V, true
+				}
+			}
+			if !pfcSet {
+				for _, c := range classes {
+					if c.Lossless.V && c.Priority.Set {
+						want = want.With(c.Priority.V)
+					}
+				}
+			}
+			if q.Lossless != want {
+				t.Errorf("%s: PortQoS.Lossless = %v, its policies say %v", p.ID(), q.Lossless, want)
+			}
+			if q.Lossless != 0 && q.PFCSource().IsZero() {
+				t.Errorf("%s: PFC on %v with no source range", p.ID(), q.Lossless)
+			}
+		}
+		if d.Lossless != union {
+			t.Errorf("%s: Device.Lossless = %v, its ports use %v", d.Name, d.Lossless, union)
+		}
 	}
 }
 
@@ -315,7 +375,7 @@ func checkContract(t *testing.T, f *schema.Fabric) {
 					t.Errorf("%s maps RoCE DSCP %d to priority %d, want %d", p.ID(), ds, q.DSCP[ds].V, prio)
 				}
 			}
-			if got := q.PFCPriorities(); !slices.Equal(got, []int{prio}) {
+			if got := q.Lossless.List(); !slices.Equal(got, []int{prio}) {
 				t.Errorf("%s has PFC on %v, want [%d]", p.ID(), got, prio)
 			}
 			if q.Queues[roce.Queue.V].ECN.V == nil {

@@ -110,10 +110,10 @@ func TestEffectiveQoSPrecedence(t *testing.T) {
 	if e1.DSCP[26].V != 3 || e2.DSCP[26].V != 4 {
 		t.Errorf("dscp 26 → %d / %d, want 3 / 4", e1.DSCP[26].V, e2.DSCP[26].V)
 	}
-	if got := e2.PFCPriorities(); len(got) != 1 || got[0] != 4 {
+	if got := e2.Lossless.List(); len(got) != 1 || got[0] != 4 {
 		t.Errorf("port override pfc = %v, want [4]", got)
 	}
-	if got := e1.PFCPriorities(); len(got) != 1 || got[0] != 3 {
+	if got := e1.Lossless.List(); len(got) != 1 || got[0] != 3 {
 		t.Errorf("class pfc = %v, want [3]", got)
 	}
 	if e1.Queues[3].ECN.V.Name != "e" || e2.Queues[3].ECN.V.Name != "deep" {

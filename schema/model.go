@@ -152,13 +152,19 @@ type Fabric struct {
 	// PFC (fabric attribute lossy_roce, e.g. NICs with their own loss
 	// recovery); lint then accepts a RoCE class without lossless = true.
 	LossyRoCE Value[bool]
+	// Lossless is the set of priorities the fabric's lossless classes use
+	// (classes without a priority do not count): the priorities PFC should
+	// protect on every port. Load and Reindex compute it.
+	Lossless PrioSet
 
 	devices map[string]*Device
 	classes map[string]*TrafficClass
 }
 
-// Reindex rebuilds the name lookups (Device, Class, Device.Port) after a
-// Fabric was built or edited in Go code; Load calls it itself.
+// Reindex rebuilds the name lookups (Device, Class, Device.Port) and the
+// lossless sets derived from the classes and ports (Fabric.Lossless,
+// Device.Lossless) after a Fabric was built or edited in Go code; Load does
+// the same itself. A PortQoS built in Go sets its own Lossless.
 func (f *Fabric) Reindex() {
 	for _, d := range f.Devices {
 		d.ports = make(map[string]*Port, len(d.Ports))
@@ -167,6 +173,7 @@ func (f *Fabric) Reindex() {
 		}
 	}
 	f.indexNames()
+	f.deriveLossless()
 }
 
 // indexNames rebuilds the fabric-level lookups only; Load has built each
@@ -280,8 +287,9 @@ type QoSPolicy struct {
 	QueueMap map[int]Value[int]
 	// PCPMap overrides PCP→priority entries (key PCP 0–7), used with trust pcp/both.
 	PCPMap map[int]Value[int]
-	// PFC overrides the lossless priorities; Set with an empty list disables PFC.
-	PFC Value[[]int]
+	// PFC overrides the lossless priorities (pfc_priorities); Set with the
+	// empty set disables PFC.
+	PFC Value[PrioSet]
 	// Queues overrides per-queue ECN and scheduling (key queue 0–7).
 	Queues map[int]*QueueSpec
 	// Watchdog is the PFC watchdog profile; WatchdogOff disables it explicitly.
@@ -332,8 +340,14 @@ type PortQoS struct {
 	PCP [8]Value[int]
 	// Queue is priority→queue.
 	Queue [8]Value[int]
-	// PFC[p] is true when priority p is lossless (PFC enabled).
-	PFC [8]Value[bool]
+	// Lossless is the set of priorities PFC protects on the port: the
+	// classes' lossless priorities, replaced by the last pfc_priorities of
+	// the attached policies. The loader computes it once per PortQoS.
+	Lossless PrioSet
+	// PFCSrc[p] is the range that decided priority p's PFC (the class's
+	// lossless attribute or the policy's pfc_priorities); zero when
+	// nothing did.
+	PFCSrc [8]Range
 	// Queues holds effective ECN and scheduling per queue.
 	Queues    [8]QueueQoS
 	Watchdog  Value[*Watchdog]
@@ -342,8 +356,22 @@ type PortQoS struct {
 	Buffer    BufferSpec
 }
 
-// PFCPriorities lists the lossless priorities in ascending order.
-func (q *PortQoS) PFCPriorities() []int { return q.Lossless().List() }
+// PFCSource is where the port's PFC was set: the range of its first
+// lossless priority that has one, else the first range that turned PFC off
+// (zero when neither).
+func (q *PortQoS) PFCSource() Range {
+	for p := range q.Lossless.All() {
+		if !q.PFCSrc[p].IsZero() {
+			return q.PFCSrc[p]
+		}
+	}
+	for _, r := range q.PFCSrc {
+		if !r.IsZero() {
+			return r
+		}
+	}
+	return Range{}
+}
 
 // QueueQoS is the effective treatment of one egress queue.
 type QueueQoS struct {
@@ -451,6 +479,9 @@ type Device struct {
 	// for_each/count block with constant rdma attributes share one RDMA.
 	RDMA  *RDMA
 	Ports []*Port // sorted by natural port order (Ethernet2 before Ethernet10)
+	// Lossless is the union of the ports' lossless priorities (ports use
+	// the set or have PFC off). Load and Reindex compute it.
+	Lossless PrioSet
 
 	ports map[string]*Port
 }

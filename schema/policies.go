@@ -62,7 +62,9 @@ func (r *resolver) decodePolicies(blocks hcl.Blocks, ctx *hcl.EvalContext) {
 		p.DefaultPriority = d.integer(c.Attributes, "default_priority", ctx, 0, 7)
 		p.QueueMap = d.intMap(c.Attributes, "queue_map", ctx, 0, 7, 0, 7)
 		p.PCPMap = d.intMap(c.Attributes, "pcp_map", ctx, 0, 7, 0, 7)
-		p.PFC = d.intList(c.Attributes, "pfc_priorities", ctx, 0, 7)
+		if l := d.intList(c.Attributes, "pfc_priorities", ctx, 0, 7); l.Set {
+			p.PFC = Value[PrioSet]{V: PrioSetOf(l.V...), Set: true, Src: l.Src}
+		}
 		if n, rng, ok := r.refAttr(c.Attributes, "pfc_watchdog", ctx, "pfc_watchdog", true); ok {
 			if n == "off" {
 				p.WatchdogOff = Value[bool]{V: true, Set: true, Src: convRange(rng)}

@@ -42,6 +42,7 @@ func (r *resolver) finish() {
 	sort.Slice(f.Subnets, byName(func(i int) string { return f.Subnets[i].Name }, 0))
 	r.effectiveQoS()
 	f.indexNames()
+	f.deriveLossless()
 }
 
 // sortDevices sorts devices by NaturalCompare (names are unique).
@@ -170,9 +171,6 @@ func buildQoS(chain []*QoSPolicy, portMTU Value[int]) *PortQoS {
 			q.DSCP[ds] = Value[int]{V: prio, Set: true, Src: c.DSCPRange}
 		}
 		q.Queue[prio] = c.Queue
-		if c.Lossless.V {
-			q.PFC[prio] = c.Lossless
-		}
 		qq := &q.Queues[c.Queue.V]
 		if c.ECN != nil {
 			qq.ECN = Value[*ECNProfile]{V: c.ECN, Set: true, Src: c.ECNRange}
@@ -197,14 +195,6 @@ func buildQoS(chain []*QoSPolicy, portMTU Value[int]) *PortQoS {
 		}
 		for _, k := range sortedKeys(pol.PCPMap) {
 			q.PCP[k] = pol.PCPMap[k]
-		}
-		if pol.PFC.Set {
-			for p := range 8 {
-				q.PFC[p] = Value[bool]{Set: true, Src: pol.PFC.Src}
-			}
-			for _, p := range pol.PFC.V {
-				q.PFC[p].V = true
-			}
 		}
 		for qn, qs := range pol.Queues {
 			qq := &q.Queues[qn]
@@ -246,6 +236,7 @@ func buildQoS(chain []*QoSPolicy, portMTU Value[int]) *PortQoS {
 	if portMTU.Set {
 		q.MTU = portMTU
 	}
+	q.Lossless, q.PFCSrc = lossless(classes, chain)
 	return q
 }
 

@@ -316,8 +316,8 @@ func compareRoundTrip(t *testing.T, d *schema.Device, got *parsedDevice, withPri
 				t.Errorf("%s: DSCP %d → queue %d in render, %d in intent", where, dscp, got.dscpQueue[dscp], wq)
 			}
 		}
-		if fmt.Sprint(gp.pfc) != fmt.Sprint(q.PFCPriorities()) && (len(gp.pfc) != 0 || q.Lossless() != 0) {
-			t.Errorf("%s: PFC priorities %v in render, %v in intent", where, gp.pfc, q.PFCPriorities())
+		if fmt.Sprint(gp.pfc) != fmt.Sprint(q.Lossless.List()) && (len(gp.pfc) != 0 || q.Lossless != 0) {
+			t.Errorf("%s: PFC priorities %v in render, %v in intent", where, gp.pfc, q.Lossless.List())
 		}
 		for qid := 0; qid < 8; qid++ {
 			wq, gq := q.Queues[qid], gp.queues[qid]

@@ -28,7 +28,7 @@ func tinyFabric(p schema.Platform, port string) (*schema.Fabric, *schema.Device)
 		q.Queue[i] = set(i)
 		q.PCP[i] = set(i)
 	}
-	q.PFC[3] = set(true)
+	q.Lossless = schema.PrioSetOf(3)
 	q.Queues[0] = schema.QueueQoS{Sched: set(schema.SchedDWRR), Weight: set(50)}
 	q.Queues[3] = schema.QueueQoS{Sched: set(schema.SchedDWRR), Weight: set(50), ECN: set(ecn)}
 	q.Queues[6] = schema.QueueQoS{Sched: set(schema.SchedStrict)}

@@ -39,8 +39,9 @@ type Port struct {
 	DefaultPrio int
 	// Queue maps priorities to egress queues.
 	Queue [8]int
-	// PFC marks the priorities with PFC on.
-	PFC [8]bool
+	// PFC is the priorities with PFC on, in the intent's type (compare it
+	// with schema.PortQoS.Lossless).
+	PFC schema.PrioSet
 	// ECN marks the egress queues that mark ECN.
 	ECN [8]bool
 	// Rules are the ingress marking rules (ACLs, policies), first match wins.
@@ -88,17 +89,6 @@ func (p *Port) Classify(dscp int, roce bool) (prio, out int) {
 		}
 	}
 	return p.DefaultPrio, out
-}
-
-// Lossless lists the PFC priorities.
-func (p *Port) Lossless() []int {
-	var out []int
-	for i, on := range p.PFC {
-		if on {
-			out = append(out, i)
-		}
-	}
-	return out
 }
 
 // ECNQueues lists the queues marking ECN.

@@ -97,7 +97,7 @@ func checkIntent(t *testing.T, label string, f *schema.Fabric, dev *schema.Devic
 				}
 			}
 		}
-		if got, want := schema.PrioSetOf(qp.Lossless()...), port.QoS.Lossless(); got != want {
+		if got, want := qp.PFC, port.QoS.Lossless; got != want {
 			t.Errorf("%s:%s: PFC %s, intent %s", label, port.Name, got, want)
 		}
 		for qn := 0; qn < 8; qn++ {

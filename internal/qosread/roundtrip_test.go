@@ -137,10 +137,10 @@ func TestPerPortQueueTreatment(t *testing.T) {
 	}
 	for name, q := range map[string]*qosread.Device{"render": rendered, "lab": labRead} {
 		a, b := q.Port("Ethernet1"), q.Port("Ethernet2")
-		if !a.PFC[3] || !a.ECN[3] {
+		if !a.PFC.Has(3) || !a.ECN[3] {
 			t.Errorf("%s: Ethernet1 reads PFC %v, ECN %v; want priority 3 lossless, ECN on queue 3", name, a.PFC, a.ECN)
 		}
-		if b.PFC[3] {
+		if b.PFC.Has(3) {
 			t.Errorf("%s: Ethernet2 reads PFC %v; want priority 3 lossy (its own policy)", name, b.PFC)
 		}
 	}

@@ -33,7 +33,7 @@ func TinyFabric(p platform.Platform, port string) (*schema.Fabric, *schema.Devic
 		q.Queue[i] = Set(i)
 		q.PCP[i] = Set(i)
 	}
-	q.PFC[3] = Set(true)
+	q.Lossless = schema.PrioSetOf(3)
 	q.Queues[0] = schema.QueueQoS{Sched: Set(schema.SchedDWRR), Weight: Set(50)}
 	q.Queues[3] = schema.QueueQoS{Sched: Set(schema.SchedDWRR), Weight: Set(50), ECN: Set(ecn)}
 	q.Queues[6] = schema.QueueQoS{Sched: Set(schema.SchedStrict)}

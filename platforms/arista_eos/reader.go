@@ -81,7 +81,7 @@ func readInterface(p *qosread.Port, b *config.Node, policies map[string][]qosrea
 			trust = "none"
 		case strings.HasPrefix(h, "priority-flow-control priority ") && strings.HasSuffix(h, " no-drop"):
 			if n, ok := qosread.Atoi(strings.Fields(h)[2]); ok && qosread.Prio(n) {
-				p.PFC[n] = true
+				p.PFC = p.PFC.With(n)
 			}
 		case h == "priority-flow-control pause watchdog":
 			p.Watchdog = true

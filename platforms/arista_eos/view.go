@@ -110,14 +110,18 @@ type EOSInterface struct {
 	TrustMode string
 	// FlowControl is true for 802.3x link pause (flowcontrol send/receive on).
 	FlowControl bool
-	// PFC lists the no-drop priorities; Watchdog enables the PFC watchdog on the port.
-	PFC      []int
+	// Lossless is the no-drop priorities (the template lists them as
+	// .PFC); Watchdog enables the PFC watchdog on the port.
+	Lossless schema.PrioSet
 	Watchdog bool
 	TxQueues []EOSTxQueue
 	// Text is the whole stanza from "interface NAME" to the closing "!",
 	// as the "interface" template renders this view (what device.tmpl prints).
 	Text string
 }
+
+// PFC lists the no-drop priorities in ascending order: the template's .PFC.
+func (in *EOSInterface) PFC() []int { return in.Lossless.List() }
 
 // viewEOSIfKey is an EOSInterface without its identity fields (name,
 // description, address): the key of its cached stanza.
@@ -219,7 +223,7 @@ func viewBuildEOS(f *schema.Fabric, d *schema.Device, b view.Base) (any, error) 
 		qq := view.FirstQoS(d)
 		rej.Add(view.Unsupported(d, "trust both", "an EOS port trusts either DSCP (qos trust dscp) or CoS (qos trust cos), not both", qq.Trust.Src))
 	}
-	if q.Watchdog != nil && len(q.PFC) > 0 {
+	if q.Watchdog != nil && q.Lossless != 0 {
 		w, err := viewEOSWatchdog(d, q.Watchdog)
 		if !rej.Add(err) {
 			return nil, err
@@ -261,7 +265,7 @@ func viewBuildEOS(f *schema.Fabric, d *schema.Device, b view.Base) (any, error) 
 		in := EOSInterface{
 			Name: p.Name, Description: p.Description, MTU: p.MTU, TrustMode: trust,
 			Routed: p.Routed, IP: p.IP, IPv6: p.IPFamily == "ipv6",
-			FlowControl: p.LinkPause, PFC: p.PFC, Watchdog: p.Watchdog && v.Watchdog != nil,
+			FlowControl: p.LinkPause, Lossless: p.Lossless, Watchdog: p.Watchdog && v.Watchdog != nil,
 		}
 		t, err := txqFor(view.PortQoSOf(d, p.Name))
 		if !rej.Add(err) {
@@ -292,7 +296,7 @@ func viewBuildEOS(f *schema.Fabric, d *schema.Device, b view.Base) (any, error) 
 		}
 		in.ACLBindings, in.ServicePolicy = groups, pm
 		key := viewEOSIfKey{in.Description != "", in.IP != "", in.MTU, in.Speed, in.FEC, in.Routed, in.IPv6, in.FlowControl,
-			view.ACLBindingsKey(in.ACLBindings), in.ServicePolicy, in.TrustMode, p.Lossless, in.Watchdog, t.key}
+			view.ACLBindingsKey(in.ACLBindings), in.ServicePolicy, in.TrustMode, in.Lossless, in.Watchdog, t.key}
 		text, err := view.RenderStanza(b.Stanzas, "interface", key, &in, viewEOSMarked, in.Name, in.Description, in.IP)
 		if err != nil {
 			return nil, fmt.Errorf("device %s interface %s: %w", d.Name, p.Name, err)

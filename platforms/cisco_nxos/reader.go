@@ -5,6 +5,7 @@ import (
 
 	"github.com/fabricgen/fabricgen/internal/push/config"
 	"github.com/fabricgen/fabricgen/internal/qosread"
+	"github.com/fabricgen/fabricgen/schema"
 )
 
 // read reads `show running-config` of Cisco NX-OS: type qos
@@ -21,7 +22,7 @@ func read(text string) (*qosread.Device, error) {
 	classACL := map[string][]string{}
 	policies := map[string][]qosread.PolicyClass{}
 	queuing := map[string][8]bool{}
-	nq := map[string][8]bool{}
+	nq := map[string]schema.PrioSet{}
 	var sysNQ, sysQueuing string
 	var ifaces []*config.Node
 	for _, b := range bs {
@@ -63,13 +64,13 @@ func read(text string) (*qosread.Device, error) {
 			queuing[name] = ecn
 		case strings.HasPrefix(head, "policy-map type network-qos "):
 			name := strings.TrimPrefix(head, "policy-map type network-qos ")
-			var pfc [8]bool
+			var pfc schema.PrioSet
 			for _, k := range b.Children {
 				for _, kk := range k.Children {
 					if v, ok := qosread.Cut(qosread.Head(kk), "pause pfc-cos"); ok {
 						for _, c := range qosread.Ints(v) {
 							if qosread.Prio(c) {
-								pfc[c] = true
+								pfc = pfc.With(c)
 							}
 						}
 					}

@@ -169,7 +169,7 @@ func viewBuildNXOS(f *schema.Fabric, d *schema.Device, b view.Base) (any, error)
 	q := b.QoS
 	v := &NXOSView{Base: b}
 	names := view.ClassNames(f)
-	if q.Watchdog != nil && len(q.PFC) > 0 {
+	if q.Watchdog != nil && q.Lossless != 0 {
 		w, err := viewNXOSWatchdog(d, q.Watchdog)
 		if !rej.Add(err) {
 			return nil, err
@@ -197,7 +197,7 @@ func viewBuildNXOS(f *schema.Fabric, d *schema.Device, b view.Base) (any, error)
 	for _, p := range b.Ports {
 		in := NXOSInterface{
 			Name: p.Name, Description: p.Description, Routed: p.Routed, IP: p.IP, IPv6: p.IPFamily == "ipv6",
-			MTU: p.MTU, FlowControl: p.LinkPause, PFC: len(p.PFC) > 0, Watchdog: p.Watchdog && v.Watchdog != nil,
+			MTU: p.MTU, FlowControl: p.LinkPause, PFC: p.Lossless != 0, Watchdog: p.Watchdog && v.Watchdog != nil,
 		}
 		if in.Description == "" && p.Peer != "" {
 			in.Description = "to " + p.Peer
@@ -349,7 +349,7 @@ func viewNXOSNetworkQoS(q view.QoSView) NXOSNetworkQoS {
 		if qid == 0 {
 			c.Name = "c-8q-nq-default"
 		}
-		for _, p := range q.PFC {
+		for p := range q.Lossless.All() {
 			if q.QueueOf[p] == qid {
 				c.PauseCoS = append(c.PauseCoS, p)
 			}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/fabricgen/fabricgen/internal/qosread"
+	"github.com/fabricgen/fabricgen/schema"
 )
 
 // read reads `show configuration | display set` of Junos (QFX
@@ -19,7 +20,7 @@ type readBinding struct{ classifier, cnp, smap string }
 type readState struct {
 	fcQueue, fcPrio map[string]int
 	classifiers     map[string]map[int]string
-	cnpPFC          map[string][8]bool
+	cnpPFC          map[string]schema.PrioSet
 	schedECN        map[string]bool
 	smaps           map[string]map[string]string
 	ifs             map[string]*readBinding
@@ -28,7 +29,7 @@ type readState struct {
 
 func read(text string) (*qosread.Device, error) {
 	j := &readState{fcQueue: map[string]int{}, fcPrio: map[string]int{}, classifiers: map[string]map[int]string{},
-		cnpPFC: map[string][8]bool{}, schedECN: map[string]bool{}, smaps: map[string]map[string]string{}, ifs: map[string]*readBinding{}}
+		cnpPFC: map[string]schema.PrioSet{}, schedECN: map[string]bool{}, smaps: map[string]map[string]string{}, ifs: map[string]*readBinding{}}
 	n := 0
 	for _, raw := range strings.Split(text, "\n") {
 		if n++; n > qosread.MaxLines {
@@ -67,9 +68,7 @@ func (j *readState) statement(f []string) {
 		}
 	case len(f) >= 7 && f[0] == "congestion-notification-profile" && f[2] == "output" && f[3] == "ieee-802.1" && f[4] == "code-point":
 		if v, err := strconv.ParseUint(f[5], 2, 8); err == nil && v < 8 {
-			pfc := j.cnpPFC[f[1]]
-			pfc[v] = true
-			j.cnpPFC[f[1]] = pfc
+			j.cnpPFC[f[1]] = j.cnpPFC[f[1]].With(int(v))
 		}
 	case len(f) >= 3 && f[0] == "schedulers" && f[2] == "explicit-congestion-notification":
 		j.schedECN[f[1]] = true
@@ -131,7 +130,7 @@ func (j *readState) device() *qosread.Device {
 			p.DSCP = dm
 		}
 		p.PFC = j.cnpPFC[b.cnp]
-		p.Watchdog = b.cnp != "" && p.Lossless() != nil
+		p.Watchdog = b.cnp != "" && p.PFC != 0
 		for fc, s := range j.smaps[b.smap] {
 			if q, ok := j.fcQueue[fc]; ok && j.schedECN[s] {
 				p.ECN[q] = true

@@ -145,7 +145,7 @@ func viewBuildJunos(f *schema.Fabric, d *schema.Device, b view.Base) (any, error
 		rej.Add(view.Unsupported(d, "trust none", "a Junos interface always has a classifier (default or explicit); fabricgen binds DSCP and/or 802.1p classifiers", qq.Trust.Src))
 	}
 	v.Sections = append(v.Sections, JunosSection{"classifiers", viewJunosClassifiers(q, trust, names)})
-	if len(q.PFC) > 0 {
+	if q.Lossless != 0 {
 		cnp, err := viewJunosPFC(d, q, qq, trust)
 		if !rej.Add(err) {
 			return nil, err
@@ -221,7 +221,7 @@ func viewJunosPFC(d *schema.Device, q view.QoSView, qq *schema.PortQoS, trust sc
 	lossless := q.Lossless
 	var cnp []string
 	if trust == schema.TrustPCP {
-		for _, p := range q.PFC {
+		for p := range lossless.All() {
 			cnp = append(cnp, fmt.Sprintf("congestion-notification-profile FABRICGEN input ieee-802.1 code-point %03b pfc", p))
 		}
 	} else {
@@ -231,7 +231,7 @@ func viewJunosPFC(d *schema.Device, q view.QoSView, qq *schema.PortQoS, trust sc
 			}
 		}
 	}
-	for _, p := range q.PFC {
+	for p := range lossless.All() {
 		cnp = append(cnp, fmt.Sprintf("congestion-notification-profile FABRICGEN output ieee-802.1 code-point %03b flow-control-queue %d", p, q.QueueOf[p]))
 	}
 	var rej view.Collector
@@ -376,7 +376,7 @@ func viewJunosInterfaces(st *view.StanzaSet, d *schema.Device, ports []view.Port
 		}
 		if hasQoS {
 			in.SchedulerMap = viewJunosObject
-			if len(p.PFC) > 0 {
+			if p.Lossless != 0 {
 				in.CNP = viewJunosObject
 			}
 			if trust != schema.TrustPCP {

@@ -56,7 +56,7 @@ func collectRoceAt(dev *schema.Device, port string) (int, int) {
 	if p == nil || p.QoS == nil {
 		return 3, 3
 	}
-	for _, pr := range p.QoS.Lossless().List() {
+	for pr := range p.QoS.Lossless.All() {
 		return pr, p.QoS.Queue[pr].V
 	}
 	return 3, 3

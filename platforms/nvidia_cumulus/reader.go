@@ -94,7 +94,7 @@ func (c *readState) qos(f []string) {
 	case len(f) >= 4 && f[0] == "pfc" && f[2] == "switch-priority":
 		for _, v := range qosread.Ints(f[3]) {
 			if qosread.Prio(v) {
-				d.Default.PFC[v] = true
+				d.Default.PFC = d.Default.PFC.With(v)
 			}
 		}
 	case len(f) >= 6 && f[0] == "congestion-control" && f[2] == "traffic-class" && f[4] == "ecn" && f[5] == "enable":

@@ -44,8 +44,9 @@ type CumulusQoS struct {
 	// LosslessPercent and LossyPercent split the buffer between the
 	// traffic pools.
 	LosslessPercent, LossyPercent int
-	// PFCPriorities lists the lossless switch priorities.
-	PFCPriorities []int
+	// Lossless is the lossless switch priorities (the template lists
+	// them as .PFCPriorities).
+	Lossless schema.PrioSet
 	// CableMeters is the longest cable, rounded up (0: unknown).
 	CableMeters int
 	// PortBuffer, XOFF and XON are the PFC buffer knobs in bytes (0: not set).
@@ -60,6 +61,10 @@ type CumulusQoS struct {
 	PollMS     int64
 	Robustness int64
 }
+
+// PFCPriorities lists the lossless switch priorities in ascending order:
+// the template's .PFCPriorities.
+func (c *CumulusQoS) PFCPriorities() []int { return c.Lossless.List() }
 
 // CumulusScheduler is one traffic class's egress scheduler: Mode strict,
 // or dwrr with Weight (bw-percent).
@@ -154,7 +159,7 @@ func viewBuildCumulus(f *schema.Fabric, d *schema.Device, b view.Base) (any, err
 	// PFC runs on every port of the profile: a port without it cannot be expressed.
 	var pfcOn, pfcOff string
 	for _, p := range b.Ports {
-		if len(p.PFC) > 0 {
+		if p.Lossless != 0 {
 			pfcOn = p.Name
 		} else {
 			pfcOff = p.Name
@@ -162,10 +167,10 @@ func viewBuildCumulus(f *schema.Fabric, d *schema.Device, b view.Base) (any, err
 	}
 	if pfcOn != "" && pfcOff != "" {
 		rej.Add(view.Unsupported(d, "PFC on "+pfcOn+" but not on "+pfcOff,
-			"the Cumulus default-global PFC profile covers every port; give all ports of the device the same pfc_priorities", view.PortQoSOf(d, pfcOff).PFC[0].Src))
+			"the Cumulus default-global PFC profile covers every port; give all ports of the device the same pfc_priorities", view.PortQoSOf(d, pfcOff).PFCSrc[0]))
 	}
 	viewCumulusMapping(q, cq)
-	if len(q.PFC) > 0 {
+	if q.Lossless != 0 {
 		viewCumulusPFC(q, b.Ports, cq)
 	}
 	if err := viewCumulusBuffers(d, q, qq); !rej.Add(err) {
@@ -174,7 +179,7 @@ func viewBuildCumulus(f *schema.Fabric, d *schema.Device, b view.Base) (any, err
 	if err := viewCumulusQueues(d, q, cq); !rej.Add(err) {
 		return nil, err
 	}
-	if w := q.Watchdog; w != nil && len(q.PFC) > 0 {
+	if w := q.Watchdog; w != nil && q.Lossless != 0 {
 		if err := viewCumulusWatchdog(d, w, qq.Watchdog.Src, cq); !rej.Add(err) {
 			return nil, err
 		}
@@ -252,7 +257,7 @@ func viewCumulusPFC(q view.QoSView, ports []view.PortView, cq *CumulusQoS) {
 	// splits the buffer 50/50, the guide's own example.
 	cq.PFC = true
 	cq.LosslessPercent, cq.LossyPercent = viewCumulusLosslessPercent, 100-viewCumulusLosslessPercent
-	cq.PFCPriorities = q.PFC
+	cq.Lossless = q.Lossless
 	cable := 0.0
 	for _, p := range ports {
 		if p.CableMeters > cable {
@@ -279,7 +284,7 @@ func viewCumulusBuffers(d *schema.Device, q view.QoSView, qq *schema.PortQoS) er
 	if bv.DynamicThresholdSet {
 		rej.Add(view.Unsupported(d, "buffer.dynamic_threshold", "fabricgen does not render NVUE alpha (qos advance-buffer-config shared-alpha); remove dynamic_threshold", qq.Buffer.DynamicThreshold.Src))
 	}
-	if len(q.PFC) == 0 && (bv.HeadroomBytes > 0 || bv.XOFFBytes > 0 || bv.XONBytes > 0) {
+	if q.Lossless == 0 && (bv.HeadroomBytes > 0 || bv.XOFFBytes > 0 || bv.XONBytes > 0) {
 		rej.Add(view.Unsupported(d, "buffer headroom/xoff/xon without PFC", "NVUE sets port-buffer and thresholds on the PFC profile; enable PFC or remove them", view.BufferSrc(qq)))
 	}
 	return rej.Err()

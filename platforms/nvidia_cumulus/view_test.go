@@ -67,7 +67,8 @@ func TestCumulusACLSyntax(t *testing.T) {
 // TestCumulusNoPoolsWithoutPFC: without PFC the buffer stays all lossy.
 func TestCumulusNoPoolsWithoutPFC(t *testing.T) {
 	f, d := rendertest.TinyFabric(Platform(), "swp1")
-	d.Ports[0].QoS.PFC[3] = rendertest.Set(false)
+	d.Ports[0].QoS.Lossless = 0
+	f.Reindex()
 	text, err := rendertest.Render(t, Platform(), f, d)
 	if err != nil {
 		t.Fatal(err)

@@ -53,10 +53,10 @@ func read(text string) (*qosread.Device, error) {
 			p.Queue = qm
 		}
 		if v, ok := m["pfc_enable"]; ok {
-			p.PFC = [8]bool{}
+			p.PFC = 0
 			for _, c := range qosread.Ints(str(v)) {
 				if qosread.Prio(c) {
-					p.PFC[c] = true
+					p.PFC = p.PFC.With(c)
 				}
 			}
 		}

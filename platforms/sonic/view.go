@@ -230,7 +230,7 @@ func viewBuildSONiC(f *schema.Fabric, d *schema.Device, b view.Base) (any, error
 	if !rej.Add(err) {
 		return nil, err
 	}
-	if q.Watchdog != nil && len(q.PFC) > 0 {
+	if q.Watchdog != nil && q.Lossless != 0 {
 		if err := viewSONiCWatchdog(s, d, q, qq); !rej.Add(err) {
 			return nil, err
 		}
@@ -245,7 +245,7 @@ func viewBuildSONiC(f *schema.Fabric, d *schema.Device, b view.Base) (any, error
 	if err := bufs.finish(); !rej.Add(err) {
 		return nil, err
 	}
-	if len(q.PFC) > 0 && rel.AtLeast(202012) {
+	if q.Lossless != 0 && rel.AtLeast(202012) {
 		s.set("DEVICE_METADATA", "localhost", "buffer_model", SONiCBufferModel)
 	}
 	if useDSCP {
@@ -302,7 +302,7 @@ func viewSONiCMaps(s *viewSONiCBuilder, q view.QoSView, useDSCP, usePCP, pfcToPG
 	if !pfcToPG {
 		return
 	}
-	for _, p := range q.PFC {
+	for p := range q.Lossless.All() {
 		s.set("PFC_PRIORITY_TO_PRIORITY_GROUP_MAP", SONiCMapName, strconv.Itoa(p), strconv.Itoa(p))
 	}
 }
@@ -380,7 +380,7 @@ func viewSONiCPort(s *viewSONiCBuilder, d *schema.Device, sp *schema.Port, p vie
 		}
 	}
 	switch {
-	case len(p.PFC) == 0:
+	case p.Lossless == 0:
 		s.share("PORT_QOS_MAP", p.Name, sh.qosOff)
 	case p.Watchdog:
 		s.share("PORT_QOS_MAP", p.Name, sh.qosWD)
@@ -393,7 +393,7 @@ func viewSONiCPort(s *viewSONiCBuilder, d *schema.Device, sp *schema.Port, p vie
 			s.share("QUEUE", p.Name+"|"+strconv.Itoa(qid), sh.queue[qid])
 		}
 	}
-	if len(p.PFC) > 0 {
+	if p.Lossless != 0 {
 		if err := bufs.port(sp, p); !rej.Add(err) {
 			return err
 		}
@@ -531,7 +531,7 @@ func viewFieldList(kv ...string) []SONiCField {
 
 // viewSONiCShared builds the PORT_QOS_MAP, PFC_WD and QUEUE field lists ports share.
 func viewSONiCShared(s *viewSONiCBuilder, q view.QoSView, useDSCP, usePCP, pfcToPG bool, sched, wred [8]string) *viewSONiCRows {
-	pfcList := view.JoinInts(q.PFC, ",")
+	pfcList := q.Lossless.Join(",")
 	var base []string
 	if useDSCP {
 		base = append(base, "dscp_to_tc_map", s.ref("DSCP_TO_TC_MAP", SONiCMapName))
@@ -688,7 +688,7 @@ func (b *viewSONiCBuffers) port(sp *schema.Port, p view.PortView) error {
 		b.profiles = append(b.profiles, name)
 		b.profile(name, p.SpeedBps, float64(row), p.MTU)
 	}
-	for _, pr := range p.PFC {
+	for pr := range p.Lossless.All() {
 		b.s.set("BUFFER_PG", p.Name+"|"+strconv.Itoa(pr), "profile", b.s.ref("BUFFER_PROFILE", name))
 	}
 	return nil

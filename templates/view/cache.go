@@ -11,8 +11,7 @@ import (
 // with identical attachments share (a fabric of 65,536 NICs has a handful).
 // Entries are immutable once stored.
 type ViewCache struct {
-	qos  sync.Map // *schema.PortQoS → QoSView (devices whose ports all share it)
-	pfcs sync.Map // schema.PrioSet → pfcEntry
+	qos sync.Map // *schema.PortQoS → QoSView (devices whose ports all share it)
 	// fabrics holds the result of schema.CheckRenderableFabric per fabric.
 	fabrics sync.Map // *schema.Fabric → error (nil: names fine)
 }
@@ -34,28 +33,6 @@ func (c *ViewCache) CheckNames(f *schema.Fabric, d *schema.Device) error {
 		return fmt.Errorf("device %s: cannot render: %w (names and descriptions must follow the rules of docs/language.md)", OneLine(d.Name), ferr)
 	}
 	return nil
-}
-
-type pfcEntry struct {
-	prios  []int
-	vector string
-}
-
-// pfc returns a PortQoS's lossless priorities and their 0/1 vector. The
-// slice is shared: treat it as read-only.
-func (c *ViewCache) pfc(q *schema.PortQoS) ([]int, string) {
-	s := q.Lossless()
-	if c == nil {
-		return s.List(), s.Vector()
-	}
-	if v, ok := c.pfcs.Load(s); ok {
-		if e, ok := v.(pfcEntry); ok {
-			return e.prios, e.vector
-		}
-	}
-	e := pfcEntry{s.List(), s.Vector()}
-	c.pfcs.Store(s, e)
-	return e.prios, e.vector
 }
 
 // cachedQoSView returns qosView(d), shared between devices whose ports all

@@ -105,12 +105,12 @@ func differ(a Aspect, ref, p *schema.Port) (string, schema.Range) {
 			}
 		}
 	case AspPFCSet:
-		rp, qp := r.Lossless(), q.Lossless()
+		rp, qp := r.Lossless, q.Lossless
 		if rp != 0 && qp != 0 && rp != qp {
-			return per("PFC priorities", rp.List(), qp.List()), q.PFC[firstSet(q)].Src
+			return per("PFC priorities", rp.List(), qp.List()), q.PFCSrc[firstSet(q)]
 		}
 	case AspWatchdog:
-		if r.Lossless() != 0 && q.Lossless() != 0 && r.Watchdog.V != q.Watchdog.V {
+		if r.Lossless != 0 && q.Lossless != 0 && r.Watchdog.V != q.Watchdog.V {
 			return per("pfc_watchdog", wdName(r.Watchdog.V), wdName(q.Watchdog.V)), q.Watchdog.Src
 		}
 	case AspBuffer:
@@ -126,10 +126,8 @@ func differ(a Aspect, ref, p *schema.Port) (string, schema.Range) {
 }
 
 func firstSet(q *schema.PortQoS) int {
-	for i, v := range q.PFC {
-		if v.V {
-			return i
-		}
+	for p := range q.Lossless.All() {
+		return p
 	}
 	return 0
 }

@@ -59,12 +59,11 @@ type QoSView struct {
 	PCPByPriority []PriorityCodePoints
 	// QueueOf is priority→queue.
 	QueueOf [8]int
-	// PFC lists the lossless priorities (ascending) that the device's PFC
-	// ports use; LosslessQueues the queues they map to.
-	PFC            []int
+	// Lossless is the device's lossless priorities (schema.Device.Lossless,
+	// the union of its ports'; templates list them as .PFC);
+	// LosslessQueues the queues they map to.
+	Lossless       schema.PrioSet
 	LosslessQueues []int
-	// Lossless is PFC as a set (the union of the ports' lossless priorities).
-	Lossless schema.PrioSet
 	// Queues lists all eight egress queues with their treatment.
 	Queues []QueueView
 	// Watchdog is the PFC watchdog, or nil when none is configured.
@@ -74,6 +73,10 @@ type QoSView struct {
 	// Buffer holds the buffer knobs the intent sets (zero: platform default).
 	Buffer BufferView
 }
+
+// PFC lists the device's lossless priorities in ascending order (nil when
+// none): the templates' .PFC.
+func (v QoSView) PFC() []int { return v.Lossless.List() }
 
 // PriorityCodePoints is one priority and the code points (DSCP or PCP) that map to it.
 type PriorityCodePoints struct {
@@ -148,11 +151,9 @@ type PortView struct {
 	// Routed is true for an L3 port: one with an address, or routed = true
 	// without one (BGP unnumbered over the IPv6 link-local address).
 	Routed bool
-	// PFC lists this port's lossless priorities (empty: PFC off on the port).
-	PFC []int
-	// PFCVector is "0,0,0,1,0,0,0,0": 1 for each lossless priority.
-	PFCVector string
-	// Lossless is PFC as a set.
+	// Lossless is the port's lossless priorities (schema.PortQoS.Lossless;
+	// empty: PFC off on the port). Templates read it as .PFC and
+	// .PFCVector too.
 	Lossless schema.PrioSet
 	// Watchdog is true when the PFC watchdog covers the port (PFC on and a watchdog set).
 	Watchdog bool
@@ -165,6 +166,14 @@ type PortView struct {
 	// Peer is "device:port" at the other end of the link, or "".
 	Peer string
 }
+
+// PFC lists the port's lossless priorities in ascending order (nil: PFC
+// off on the port): the templates' .PFC.
+func (p PortView) PFC() []int { return p.Lossless.List() }
+
+// PFCVector is "0,0,0,1,0,0,0,0", 1 for each lossless priority: the
+// templates' .PFCVector.
+func (p PortView) PFCVector() string { return p.Lossless.Vector() }
 
 // ACLView is an ACL with its rules in order.
 type ACLView struct {
@@ -295,7 +304,7 @@ func BuildBase(f *schema.Fabric, d *schema.Device, cache *ViewCache, info Info, 
 	var acls map[string]*schema.ACL
 	b.Ports = make([]PortView, 0, len(d.Ports))
 	for _, p := range d.Ports {
-		b.Ports = append(b.Ports, portView(p, cache))
+		b.Ports = append(b.Ports, portView(p))
 		for _, list := range [][]*schema.ACL{p.ACLIn, p.ACLOut} {
 			for _, a := range list {
 				if acls == nil {
@@ -333,7 +342,7 @@ func digestOrNone(s string) string {
 	return s
 }
 
-func portView(p *schema.Port, cache *ViewCache) PortView {
+func portView(p *schema.Port) PortView {
 	pv := PortView{Name: p.Name, Description: p.Description, FEC: p.FEC.V, SpeedBps: p.Speed.V, SpeedMbps: p.Speed.V / 1_000_000}
 	if p.Link != nil {
 		if p.Link.CableLength.Set {
@@ -363,13 +372,11 @@ func portView(p *schema.Port, cache *ViewCache) PortView {
 	}
 	q := p.QoS
 	if q == nil {
-		pv.PFCVector = schema.PrioSet(0).Vector()
 		return pv
 	}
 	pv.MTU = q.MTU.V
-	pv.Lossless = q.Lossless()
-	pv.PFC, pv.PFCVector = cache.pfc(q)
-	pv.Watchdog = len(pv.PFC) > 0 && q.Watchdog.V != nil
+	pv.Lossless = q.Lossless
+	pv.Watchdog = q.Lossless != 0 && q.Watchdog.V != nil
 	pv.LinkPause = q.LinkPause.V
 	return pv
 }
@@ -457,18 +464,14 @@ func qosView(d *schema.Device) (QoSView, error) {
 	v.PCPByPriority = groupCodePoints(v.PCP[:])
 	// PFC: the union of the ports' lossless priorities (ports either use the
 	// set or have PFC off; uniform.go enforces that where the platform needs it).
+	v.Lossless = d.Lossless
 	for _, p := range d.Ports {
-		if p.QoS == nil {
-			continue
-		}
-		v.Lossless |= p.QoS.Lossless()
-		if p.QoS.MTU.V > v.MaxMTU {
+		if p.QoS != nil && p.QoS.MTU.V > v.MaxMTU {
 			v.MaxMTU = p.QoS.MTU.V
 		}
 	}
-	v.PFC = v.Lossless.List()
 	var lossless [8]bool
-	for _, pr := range v.PFC {
+	for pr := range v.Lossless.All() {
 		lossless[v.QueueOf[pr]] = true
 	}
 	for qid := 0; qid < 8; qid++ {

@@ -204,7 +204,7 @@ func Readback(r Runner, d *readings.Device, read qosread.Reader, cmd string) err
 	}
 	for _, port := range d.Ports {
 		qp := q.Port(port.Name)
-		rb := &readings.QoS{Trust: qp.Trust, DSCP: map[int]int{}, PFC: qp.Lossless(), ECN: qp.ECNQueues()}
+		rb := &readings.QoS{Trust: qp.Trust, DSCP: map[int]int{}, PFC: qp.PFC.List(), ECN: qp.ECNQueues()}
 		if rb.PFC == nil {
 			rb.PFC = []int{}
 		}

@@ -507,13 +507,13 @@ func (m *Model) forward(f *frag, dist map[*device]int, kind flowKind, pkt float6
 			}
 			continue
 		}
-		lossless := in.PFC[prio] || eq.PFC[prio]
+		lossless := in.PFC.Has(prio) || eq.PFC.Has(prio)
 		if congested && kind == roceData && lossless {
 			mode := congest
 			if mode == "marks" && !eq.ECN[q] {
 				mode = "pauses"
 			}
-			if mode == "pauses" && !in.PFC[prio] {
+			if mode == "pauses" && !in.PFC.Has(prio) {
 				mode = "drops"
 			}
 			switch mode {
@@ -567,7 +567,7 @@ func pfcOn(d *device, port string) [8]bool {
 	if d.platform.IsHost() {
 		return d.nic(port).pfc
 	}
-	return d.swPort(port).PFC
+	return d.swPort(port).PFC.Flags()
 }
 
 // traffic sends every NIC's flows and the CNPs their marks cause.

@@ -80,10 +80,9 @@ type HostStanza struct {
 	// DSCP is DSCP→priority for the 64 code points (a host classifies by
 	// PCP only as the identity: mlnx_qos --trust pcp).
 	DSCP []int
-	// PFC says per priority whether PFC is on; PFCVector is the same as
-	// 0/1 joined by commas ("0,0,0,1,0,0,0,0").
-	PFC       []bool
-	PFCVector string
+	// Lossless is the port's lossless priorities: the templates print it
+	// per priority (.PFC) or as mlnx_qos's 0/1 vector (.PFCVector).
+	Lossless schema.PrioSet
 	// PrioTC is priority→traffic class.
 	PrioTC []int
 	// ETS is true when the intent schedules a queue; TSA ("strict", "ets")
@@ -167,6 +166,17 @@ func hostMarked(h HostStanza) HostStanza {
 	h.DSCPCheckMessage = view.Mark(6, h.DSCPCheckMessage)
 	return h
 }
+
+// PFC says per priority whether PFC is on, priority 0 first: the
+// templates' .PFC.
+func (h *HostStanza) PFC() []bool {
+	f := h.Lossless.Flags()
+	return f[:]
+}
+
+// PFCVector is the same as 0/1 joined by commas ("0,0,0,1,0,0,0,0"): the
+// templates' .PFCVector.
+func (h *HostStanza) PFCVector() string { return h.Lossless.Vector() }
 
 // identity lists h's name-derived words in the order of hostMarked.
 func (h *HostStanza) identity() []string {
@@ -292,7 +302,7 @@ func hostStanza(d *schema.Device, p view.PortView, pq *schema.PortQoS, key hostI
 		return h, nil
 	}
 	var rej view.Collector
-	if p.LinkPause && len(p.PFC) > 0 {
+	if p.LinkPause && p.Lossless != 0 {
 		rej.Add(view.Unsupported(d, "link_pause with PFC on "+p.Name, "a NIC port runs either 802.3x pause or PFC; turn one off", pq.LinkPause.Src))
 	}
 	h.QoS = true
@@ -453,11 +463,7 @@ func hostStanzaQoS(h *HostStanza, d *schema.Device, p view.PortView, q *schema.P
 	for dscp := range q.DSCP {
 		h.DSCP[dscp] = q.DSCP[dscp].V
 	}
-	h.PFC = make([]bool, 8)
-	for pr := range h.PFC {
-		h.PFC[pr] = p.Lossless.Has(pr)
-	}
-	h.PFCVector = p.PFCVector
+	h.Lossless = p.Lossless
 	if fl.MLNX {
 		switch trust {
 		case schema.TrustBoth, schema.TrustNone:
