@@ -38,6 +38,11 @@ type Options struct {
 	VarFiles []string
 	// Getenv looks up FABRICGEN_VAR_name settings; nil means os.Getenv.
 	Getenv func(string) string
+	// Platforms is the catalog of platforms a device may name, with
+	// everything the intent language needs of each (platforms.Catalog()
+	// builds it from the platform folders). It is required: a load
+	// without it fails.
+	Platforms []PlatformSpec
 
 	// limits replaces the load-wide totals (tests shrink them).
 	limits *evalLimits
@@ -126,6 +131,11 @@ func loadWith(ctx context.Context, dir string, opts Options, d *decoder) (*Fabri
 
 func load(cctx context.Context, dir string, opts Options, d *decoder) (*Fabric, Diagnostics) {
 	f := &Fabric{Dir: dir, Files: map[string][]byte{}}
+	if len(opts.Platforms) == 0 {
+		d.add(&Diagnostic{Severity: SevError, Summary: "No platform catalog",
+			Detail: "The loader was given no platforms (Options.Platforms is empty), so it cannot check any device's platform. Pass platforms.Catalog()."})
+		return nil, d.diags
+	}
 	paths, err := IntentFiles(dir)
 	if err != nil {
 		d.add(&Diagnostic{Severity: SevError, Summary: "Cannot read fabric directory",
@@ -185,7 +195,7 @@ func load(cctx context.Context, dir string, opts Options, d *decoder) (*Fabric, 
 	f.Digest = hex.EncodeToString(h.Sum(nil))
 
 	ctx := &hcl.EvalContext{Variables: map[string]cty.Value{"var": cty.ObjectVal(vars)}, Functions: functions(d.budget)}
-	r := newResolver(d, f)
+	r := newResolver(d, f, opts.Platforms)
 	r.declareRefs(ctx, blocks)
 	ctx.Variables["local"] = cty.ObjectVal(d.decodeLocals(blocks["locals"], ctx))
 

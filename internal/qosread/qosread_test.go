@@ -19,13 +19,13 @@ import (
 func TestReadsRenderedConfigs(t *testing.T) {
 	root := filepath.Join("..", "..")
 	for _, ex := range []string{"clos-400g", "roce-storage", "ai-training-2subnet"} {
-		f, diags := schema.Load(filepath.Join(root, "examples", ex), schema.Options{Getenv: func(string) string { return "" }})
+		f, diags := schema.Load(filepath.Join(root, "examples", ex), schema.Options{Getenv: func(string) string { return "" }, Platforms: platforms.Catalog()})
 		if diags.HasErrors() {
 			t.Fatalf("%s: %v", ex, diags)
 		}
 		checked := 0
 		for _, dev := range f.Devices {
-			if dev.Platform.V.IsHost() {
+			if dev.HostPlatform {
 				continue
 			}
 			pl, ok := platforms.Get(dev.Platform.V)
