@@ -46,7 +46,7 @@ func TestCatalogComplete(t *testing.T) {
 			"port check": func(s *schema.PlatformSpec) { s.Ports.Check = nil },
 			"port form":  func(s *schema.PlatformSpec) { s.Ports.Form = "" },
 			"text why":   func(s *schema.PlatformSpec) { s.Text = schema.TextRule{} },
-			"release":    func(s *schema.PlatformSpec) { s.Host, s.Release = false, nil },
+			"release":    func(s *schema.PlatformSpec) { s.Release = &schema.ReleaseForm{} },
 		} {
 			broken := slices.Clone(all)
 			blank(&broken[i].Spec)

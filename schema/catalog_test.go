@@ -74,4 +74,16 @@ func TestLoadNeedsCatalog(t *testing.T) {
 	if f != nil || !diags.HasErrors() || !strings.Contains(diags.Error(), "No platform catalog") {
 		t.Errorf("load without a catalog: %v %v", f, diags)
 	}
+	// A folder whose spec is missing (its entry left zero) or listed
+	// twice is refused by name, not a panic at the first port.
+	for name, catalog := range map[string][]schema.PlatformSpec{
+		"an empty entry": append(platforms.Catalog(), schema.PlatformSpec{}),
+		"no port rule":   append(platforms.Catalog(), schema.PlatformSpec{Name: "test_os", Text: schema.TextRule{Why: "x"}, Host: true}),
+		"a name twice":   append(platforms.Catalog(), platforms.Catalog()[0]),
+	} {
+		f, diags := schema.Load(dir, schema.Options{Platforms: catalog})
+		if f != nil || !diags.HasErrors() || !strings.Contains(diags.Error(), "catalog is incomplete") {
+			t.Errorf("%s: %v %v", name, f, diags)
+		}
+	}
 }

@@ -131,9 +131,8 @@ func loadWith(ctx context.Context, dir string, opts Options, d *decoder) (*Fabri
 
 func load(cctx context.Context, dir string, opts Options, d *decoder) (*Fabric, Diagnostics) {
 	f := &Fabric{Dir: dir, Files: map[string][]byte{}}
-	if len(opts.Platforms) == 0 {
-		d.add(&Diagnostic{Severity: SevError, Summary: "No platform catalog",
-			Detail: "The loader was given no platforms (Options.Platforms is empty), so it cannot check any device's platform. Pass platforms.Catalog()."})
+	if summary, detail := catalogProblems(opts.Platforms); summary != "" {
+		d.add(&Diagnostic{Severity: SevError, Summary: summary, Detail: detail})
 		return nil, d.diags
 	}
 	paths, err := IntentFiles(dir)

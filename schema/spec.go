@@ -166,6 +166,9 @@ func (s PlatformSpec) DefaultVersion() Version {
 // Problems names what spec lacks for the loader (no name, port-name
 // check or form, free-text reason; a release form without a default
 // that parses; an attribute without what it needs), in a stable order.
+// A spec without a release form is one whose devices take no os_version;
+// that a switch has one is checked on the registry (platform part
+// "release forms").
 func (s PlatformSpec) Problems() []string {
 	var out []string
 	if s.Name == "" {
@@ -183,8 +186,6 @@ func (s PlatformSpec) Problems() []string {
 		} else if _, err := s.ParseVersion(s.Release.Default); err != nil {
 			out = append(out, "a default release that does not parse: "+err.Error())
 		}
-	} else if !s.Host {
-		out = append(out, "no release form (a switch's os_version syntax)")
 	}
 	if len(s.Attrs.ASICs) > 0 && s.Attrs.ASICWhy == "" {
 		out = append(out, "asic without the reason it is required")
@@ -198,6 +199,30 @@ func (s PlatformSpec) Problems() []string {
 		}
 	}
 	return out
+}
+
+// catalogProblems says what makes specs unusable as the loader's catalog
+// (none at all, a spec with a field missing, a name twice), as a
+// diagnostic's summary and detail, or "" and "".
+func catalogProblems(specs []PlatformSpec) (summary, detail string) {
+	if len(specs) == 0 {
+		return "No platform catalog", "The loader was given no platforms (Options.Platforms is empty), so it cannot check any device's platform. Pass platforms.Catalog()."
+	}
+	var out []string
+	seen := map[Platform]bool{}
+	for i, s := range specs {
+		for _, p := range s.Problems() {
+			out = append(out, fmt.Sprintf("platform %q (entry %d): %s", s.Name, i+1, p))
+		}
+		if seen[s.Name] {
+			out = append(out, fmt.Sprintf("platform %q (entry %d): listed twice", s.Name, i+1))
+		}
+		seen[s.Name] = true
+	}
+	if len(out) == 0 {
+		return "", ""
+	}
+	return "Incomplete platform catalog", "The loader's platform catalog is incomplete (each platform folder's spec.go gives its entry): " + strings.Join(out, "; ") + "."
 }
 
 // catalog is the loader's view of Options.Platforms.
