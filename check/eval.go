@@ -260,7 +260,7 @@ func notEvaluated(p *Pass) []Finding {
 	devs := map[key][]string{}
 	var order []key
 	for _, r := range p.Readings() {
-		host := r.dev.Platform.V.IsHost()
+		host := r.dev.HostPlatform
 		if (p.Rule.Scope == SwitchesOnly && host) || (p.Rule.Scope == HostsOnly && !host) {
 			continue
 		}

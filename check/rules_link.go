@@ -120,20 +120,20 @@ func (p *Pass) stormSignal(r reading, port *schema.Port, prio int) ([]diag.Evide
 	}
 	peer := port.Peer
 	ev := []diag.Evidence{p.evidence(r, port.Name, Key(PFCTx, prio), pauses, "frames", "")}
-	if !peer.Device.Platform.V.IsHost() && peer.QoS != nil {
+	if !peer.Device.HostPlatform && peer.QoS != nil {
 		q := peer.QoS.Queue[prio].V
 		if d, ok := p.delta(pr, peer.Name, Key(WDStorms, q)); ok && d > 0 {
 			return append(ev, p.evidence(pr, peer.Name, Key(WDStorms, q), d, "storms", "> 0")), true
 		}
 	}
-	if peer.Device.Platform.V.IsHost() {
+	if peer.Device.HostPlatform {
 		if d, ok := p.delta(pr, peer.Name, Key(PFCRxDuration, prio)); ok && d >= p.T.StormPausedShare*pr.window().Seconds()*1e6 {
 			return append(ev, p.evidence(pr, peer.Name, Key(PFCRxDuration, prio), d/1e6, "s",
 				fmt.Sprintf("paused < %.0f %% of the window", 100*p.T.StormPausedShare))), true
 		}
 	}
 	fam, idx := QueueTxBytes, -1
-	if peer.Device.Platform.V.IsHost() {
+	if peer.Device.HostPlatform {
 		fam, idx = PrioTxBytes, prio
 	} else if peer.QoS != nil {
 		idx = peer.QoS.Queue[prio].V
@@ -161,7 +161,7 @@ func checkWatchdog(p *Pass) {
 		by[l] = append(by[l], h)
 	}
 	for _, r := range p.Readings() {
-		host := r.dev.Platform.V.IsHost()
+		host := r.dev.HostPlatform
 		for _, port := range linkedPorts(r) {
 			if host {
 				if d, ok := p.delta(r, port.Name, NICStormErr); ok && d > 0 {
@@ -238,7 +238,7 @@ func checkWatchdog(p *Pass) {
 
 func checkPauseWithoutECN(p *Pass) {
 	for _, r := range p.Readings() {
-		if r.dev.Platform.V.IsHost() {
+		if r.dev.HostPlatform {
 			continue
 		}
 		ports := linkedPorts(r)

@@ -49,7 +49,7 @@ func (p *Pass) sent(up *schema.Port, toward string) (fc flowCounts, ev diag.Evid
 		return fc, ev, up.Device.Name + " could not be read", false
 	}
 	fam, idx := QueueTxBytes, queueAt(up, p.topo.roce)
-	if up.Device.Platform.V.IsHost() {
+	if up.Device.HostPlatform {
 		fam, idx = PrioTxBytes, prioAt(up, p.topo.roce)
 	}
 	if !r.after.Exposes(fam) {
@@ -82,7 +82,7 @@ func (p *Pass) received(r reading) (flowCounts, bool) {
 	got := false
 	for _, port := range linkedPorts(r) {
 		fam, idx := QueueTxBytes, queueAt(port, p.topo.roce)
-		if r.dev.Platform.V.IsHost() {
+		if r.dev.HostPlatform {
 			fam, idx = PrioRxBytes, prioAt(port, p.topo.roce)
 		}
 		for i := 0; i < 8; i++ {
@@ -439,7 +439,7 @@ func (p *Pass) rewritesRoCE(name string) bool {
 // the other classes gained over what the neighbours sent in them.
 func (p *Pass) classEvidence(r reading, out flowCounts, gained float64) []diag.Evidence {
 	src, where := r.after.Source(QueueTxBytes), "RoCE's egress queue, every port"
-	if r.dev.Platform.V.IsHost() {
+	if r.dev.HostPlatform {
 		src, where = r.after.Source(PrioRxBytes), "RoCE's receive priority"
 		if ports := linkedPorts(r); len(ports) == 1 {
 			src = r.after.PortSource(ports[0].Name, PrioRxBytes)
@@ -461,7 +461,7 @@ func abs(x float64) float64 {
 
 func checkLosslessDrops(p *Pass) {
 	for _, r := range p.Readings() {
-		host := r.dev.Platform.V.IsHost()
+		host := r.dev.HostPlatform
 		var first *schema.Port
 		var ev []diag.Evidence
 		var total float64
@@ -594,7 +594,7 @@ func readbackDiffs(p *Pass, r reading, port *schema.Port, q *QoS) ([]string, []d
 		}
 	}
 	part = "ecn"
-	if q.ECN != nil && p.topo.roce != nil && !r.dev.Platform.V.IsHost() {
+	if q.ECN != nil && p.topo.roce != nil && !r.dev.HostPlatform {
 		qr := queueAt(port, p.topo.roce)
 		if qr >= 0 && intent.Queues[qr].ECN.V != nil && !contains(q.ECN, qr) {
 			add(fmt.Sprintf("queue %d does not mark ECN, the intent gives it ecn_profile %s", qr, intent.Queues[qr].ECN.V.Name), Key("qos_ecn_queue", qr), 0, "ECN on (intent)")

@@ -57,7 +57,7 @@ func metaRules() []*Rule {
 func hostReadings(p *Pass) []reading {
 	var out []reading
 	for _, r := range p.Readings() {
-		if r.dev.Platform.V.IsHost() {
+		if r.dev.HostPlatform {
 			out = append(out, r)
 		}
 	}
@@ -82,7 +82,7 @@ func checkMarksWithoutCNP(p *Pass) {
 			// Marks made toward this NIC by the switch at the other end.
 			sw := port.Peer
 			sr, ok := p.reading(sw.Device.Name)
-			if !ok || sw.Device.Platform.V.IsHost() {
+			if !ok || sw.Device.HostPlatform {
 				continue
 			}
 			q := queueAt(sw, p.topo.roce)
@@ -140,7 +140,7 @@ func checkCNPHandled(p *Pass) {
 	var dev, port string
 	if p.topo.cnp != nil {
 		for _, r := range p.Readings() {
-			if r.dev.Platform.V.IsHost() {
+			if r.dev.HostPlatform {
 				continue
 			}
 			for _, sp := range linkedPorts(r) {

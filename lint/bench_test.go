@@ -6,6 +6,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -13,7 +14,7 @@ import (
 // 32 NICs per leaf): 512 is a quarter of the full 2,048-leaf fabric.
 func loadScale(tb testing.TB, leaves int) *schema.Fabric {
 	tb.Helper()
-	f, diags := schema.Load("../examples/scale", schema.Options{Vars: map[string]string{"leaves": fmt.Sprint(leaves)}})
+	f, diags := schema.Load("../examples/scale", schema.Options{Vars: map[string]string{"leaves": fmt.Sprint(leaves)}, Platforms: platforms.Catalog()})
 	if diags.HasErrors() {
 		tb.Fatalf("examples/scale: %v", diags)
 	}

@@ -6,13 +6,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
 // TestETS001MessageListsQueues pins the ETS001 message to a readable list
 // of the DWRR queues' weights (it once printed "50 0 0 60 0 0 s 0").
 func TestETS001MessageListsQueues(t *testing.T) {
-	f, diags := schema.Load(filepath.Join("..", "examples", "broken", "ets-sum"), schema.Options{})
+	f, diags := schema.Load(filepath.Join("..", "examples", "broken", "ets-sum"), schema.Options{Platforms: platforms.Catalog()})
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}

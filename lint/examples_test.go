@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"testing"
 
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -33,7 +34,7 @@ func TestBrokenExamples(t *testing.T) {
 				t.Fatal("README.md has no line `Expected finding: `RULE` at `FILE:LINE``")
 			}
 			want, wantFile, wantLine := string(m[1]), string(m[2]), string(m[3])
-			f, diags := schema.Load(dir, schema.Options{})
+			f, diags := schema.Load(dir, schema.Options{Platforms: platforms.Catalog()})
 			if diags.HasErrors() {
 				t.Fatalf("does not load: %v", diags)
 			}
@@ -69,7 +70,7 @@ func TestCorrectExamplesClean(t *testing.T) {
 			if _, err := os.Stat(dir); err != nil {
 				t.Fatalf("example missing: %v", err)
 			}
-			f, diags := schema.Load(dir, schema.Options{})
+			f, diags := schema.Load(dir, schema.Options{Platforms: platforms.Catalog()})
 			if diags.HasErrors() {
 				t.Fatalf("does not load: %v", diags)
 			}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -81,7 +82,7 @@ func fixtureWants(t *testing.T, dir string) map[wantKey][]*regexp.Regexp {
 func lintFixture(t *testing.T, dir string) map[wantKey][]string {
 	t.Helper()
 	got := map[wantKey][]string{}
-	f, diags := schema.Load(dir, schema.Options{})
+	f, diags := schema.Load(dir, schema.Options{Platforms: platforms.Catalog()})
 	for _, d := range diags {
 		r := d.Range()
 		k := wantKey{filepath.Base(r.Filename), int(r.Start.Line), ValidationRule, false}

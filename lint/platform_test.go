@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -33,7 +34,7 @@ func TestLintReportsEveryRenderRefusal(t *testing.T) {
 		dir := filepath.Join("..", "examples", rel)
 		fs, ok := byDir[dir]
 		if !ok {
-			f, diags := schema.Load(dir, schema.Options{})
+			f, diags := schema.Load(dir, schema.Options{Platforms: platforms.Catalog()})
 			if diags.HasErrors() {
 				t.Fatalf("%s: %v", dir, diags)
 			}

@@ -9,11 +9,11 @@ import (
 )
 
 // Platform-limit rules: one per platform, PLT001 for the first platform of
-// schema.Platforms() and so on. Their findings come from templates.Checker,
+// the registry (platforms.All) and so on. Their findings come from templates.Checker,
 // the code render runs before it writes a line, so lint and render never
 // disagree.
 
-// pltRuleID is the rule of platform number i (0-based) of schema.Platforms().
+// pltRuleID is the rule of platform number i (0-based) of the registry (platforms.All).
 func pltRuleID(i int) string { return fmt.Sprintf("PLT%03d", i+1) }
 
 // PlatformRule is the platform-limit rule of a platform ("PLT001" for

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -153,7 +154,7 @@ func TestSelfPathsExact(t *testing.T) {
 		t.Fatal(err)
 	}
 	load := func(dir string, vars map[string]string) *schema.Fabric {
-		f, diags := schema.Load(dir, schema.Options{Vars: vars})
+		f, diags := schema.Load(dir, schema.Options{Vars: vars, Platforms: platforms.Catalog()})
 		if diags.HasErrors() {
 			t.Fatalf("%s: %v", dir, diags)
 		}
@@ -204,7 +205,7 @@ func TestSelfPathsExact(t *testing.T) {
 // itself, so a broken hop on its paths is on no NIC-to-NIC path: no finding
 // (before, ECN001 reported a path from the host to itself).
 func TestLoneDualHomedHostHasNoPaths(t *testing.T) {
-	f, diags := schema.Load("../examples/roce-storage", schema.Options{Vars: map[string]string{"storage_nodes": "1"}})
+	f, diags := schema.Load("../examples/roce-storage", schema.Options{Vars: map[string]string{"storage_nodes": "1"}, Platforms: platforms.Catalog()})
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}

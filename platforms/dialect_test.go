@@ -15,7 +15,7 @@ import (
 // definition loads from scrapligo's embedded assets, and anything else is
 // refused before it can reach scrapligo (which would read it as a path or URL).
 func TestAllowlist(t *testing.T) {
-	for _, p := range schema.Platforms() {
+	for _, p := range List() {
 		d, err := Dialect(p)
 		if err != nil {
 			t.Errorf("%s: %v", p, err)
@@ -50,8 +50,8 @@ func TestDialectsComplete(t *testing.T) {
 			t.Errorf("platforms/%s: Dialect returns the same value twice; build a fresh one", pl.Folder)
 		}
 	}
-	want := make([]string, 0, len(schema.Platforms()))
-	for _, p := range schema.Platforms() {
+	want := make([]string, 0, len(List()))
+	for _, p := range List() {
 		want = append(want, string(p))
 	}
 	slices.Sort(want)

@@ -84,10 +84,25 @@ func Problems(all []platform.Platform, names []schema.Platform) []string {
 }
 
 // Check returns an error naming every problem of the registry (nil when
-// it is complete).
+// it is complete): a folder without a part, or two lines of one name. The
+// registry is the list of platforms, so every name it holds is one the
+// intent accepts (Catalog).
 func Check() error {
-	if p := Problems(All(), schema.Platforms()); len(p) > 0 {
+	if p := Problems(All(), unique(List())); len(p) > 0 {
 		return fmt.Errorf("platform registry incomplete:\n  %s", strings.Join(p, "\n  "))
 	}
 	return nil
+}
+
+// unique returns names without repeats, in order.
+func unique(names []schema.Platform) []schema.Platform {
+	var out []schema.Platform
+	seen := map[schema.Platform]bool{}
+	for _, n := range names {
+		if !seen[n] {
+			seen[n] = true
+			out = append(out, n)
+		}
+	}
+	return out
 }

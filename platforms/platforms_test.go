@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/fabricgen/fabricgen/internal/platform"
-	"github.com/fabricgen/fabricgen/schema"
 )
 
 // TestRegistryComplete: every platform the intent accepts has one folder
@@ -23,7 +22,7 @@ func TestRegistryComplete(t *testing.T) {
 // and the part.
 func TestRegistryNamesWhatIsMissing(t *testing.T) {
 	all := All()
-	names := schema.Platforms()
+	names := List()
 	for i, p := range all {
 		drop := slices.Delete(slices.Clone(all), i, i+1)
 		got := Problems(drop, names)

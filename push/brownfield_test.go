@@ -119,7 +119,7 @@ func TestBrownfieldRoundTrip(t *testing.T) {
 				return l.Device(dev.name)
 			}
 			d := start(text)
-			if dev.platform.IsHost() {
+			if platforms.IsHost(dev.platform) {
 				again := start(d.Export())
 				if a, b := d.RunningConfig(), again.RunningConfig(); a != b {
 					t.Fatalf("replaying the host's export gives another state:\n%s", config.Unified("file", "export", a, b).Text)
@@ -190,7 +190,7 @@ func TestBrownfieldTakeover(t *testing.T) {
 // the exported form for switches (Junos as set statements), the NIC state
 // dump for hosts.
 func brownfieldState(d *lab.Device, p schema.Platform) string {
-	if p.IsHost() {
+	if platforms.IsHost(p) {
 		return d.RunningConfig()
 	}
 	// NX-OS heads its running config with "!Time: <now>": the clock, not

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -39,7 +40,7 @@ func TestHostileDescriptionsFromHCL(t *testing.T) {
 		{file: "hostile.fab.hcl", new: locals.String()},
 	})
 	for _, md := range matrixDevices {
-		if md.platform.IsHost() {
+		if platforms.IsHost(md.platform) {
 			continue
 		}
 		t.Run(string(md.platform), func(t *testing.T) {

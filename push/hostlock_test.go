@@ -58,7 +58,7 @@ func hostCheckouts(t *testing.T, r *rig, pc platformCase) [2]*checkout {
 // ends at the intent of the one that reports applied (or its backup).
 func TestHostTwoCheckouts(t *testing.T) {
 	for _, pc := range platformCases(t) {
-		if !pc.dev.platform.IsHost() {
+		if !platforms.IsHost(pc.dev.platform) {
 			continue
 		}
 		t.Run(string(pc.dev.platform), func(t *testing.T) {
@@ -170,7 +170,7 @@ func mustFetch(t *testing.T, r *rig, name string, dl *dialect.Dialect, script st
 // flight — instead of "may be partly applied".
 func TestHardStopListsWhatWasTaken(t *testing.T) {
 	for _, pc := range platformCases(t) {
-		if pc.dev.platform != schema.CiscoNXOS && !pc.dev.platform.IsHost() {
+		if pc.dev.platform != schema.CiscoNXOS && !platforms.IsHost(pc.dev.platform) {
 			continue
 		}
 		t.Run(string(pc.dev.platform), func(t *testing.T) {
@@ -240,7 +240,7 @@ func TestHardStopListsWhatWasTaken(t *testing.T) {
 			if !strings.Contains(got.Restore, "rollback") {
 				t.Errorf("restore: %q", got.Restore)
 			}
-			if pc.dev.platform.IsHost() && !strings.Contains(got.Restore, "--fabric "+r.dir) {
+			if platforms.IsHost(pc.dev.platform) && !strings.Contains(got.Restore, "--fabric "+r.dir) {
 				t.Errorf("the restore command does not name the fabric: %q", got.Restore)
 			}
 		})
@@ -252,7 +252,7 @@ func TestHardStopListsWhatWasTaken(t *testing.T) {
 // and how to remove the lock, and apply refuse it with nothing changed;
 // once the lock is removed the host is applied.
 func TestStaleHostLockIsReported(t *testing.T) {
-	pc := caseWhere(t, "a host platform", func(pc platformCase) bool { return pc.dev.platform.IsHost() })
+	pc := caseWhere(t, "a host platform", func(pc platformCase) bool { return platforms.IsHost(pc.dev.platform) })
 	r := newRig(t, pc.dev)
 	dev := r.lab.Device(pc.dev.name)
 	const run = "fabricgen-20261201-000000-0badc0de"

@@ -15,6 +15,7 @@ import (
 	"github.com/fabricgen/fabricgen/internal/push/dialect"
 	"github.com/fabricgen/fabricgen/internal/push/session"
 	"github.com/fabricgen/fabricgen/internal/push/state"
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/push/planfile"
 	"github.com/fabricgen/fabricgen/schema"
 	"github.com/fabricgen/fabricgen/templates"
@@ -106,7 +107,7 @@ func loadMatrixIntent(t *testing.T, edits []fixtureEdit) *matrixIntent {
 			t.Fatal(err)
 		}
 	}
-	f, diags := schema.Load(dir, schema.Options{Getenv: func(string) string { return "" }})
+	f, diags := schema.Load(dir, schema.Options{Getenv: func(string) string { return "" }, Platforms: platforms.Catalog()})
 	if diags.HasErrors() {
 		t.Fatalf("loading the mutated fixture: %v", diags)
 	}
@@ -178,7 +179,7 @@ func newMatrixRig(t *testing.T, md matrixDevice, running string) *matrixRig {
 	t.Cleanup(cancel)
 	dir := t.TempDir()
 	user := "admin"
-	if md.platform.IsHost() {
+	if platforms.IsHost(md.platform) {
 		user = "root"
 	}
 	l, err := lab.Start(ctx, []lab.DeviceSpec{{Name: md.name, Platform: md.platform, Username: user, Password: testSecret,

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/fabricgen/fabricgen/internal/push/config"
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -118,7 +119,7 @@ func containsLine(lines []string, l string) bool {
 // switch platform covered.
 func TestMatrixManagedPatternsCompile(t *testing.T) {
 	for _, md := range matrixDevices {
-		if md.platform.IsHost() {
+		if platforms.IsHost(md.platform) {
 			continue
 		}
 		if len(matrixManaged[md.platform]) == 0 || len(matrixKeep[md.platform]) == 0 {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -15,7 +16,7 @@ import (
 // "restored". A host that had the module loaded before gets no such note.
 func TestRollbackReportsRdmaCMStaysLoaded(t *testing.T) {
 	for _, pc := range platformCases(t) {
-		if !pc.dev.platform.IsHost() {
+		if !platforms.IsHost(pc.dev.platform) {
 			continue
 		}
 		t.Run(string(pc.dev.platform), func(t *testing.T) {

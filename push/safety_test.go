@@ -195,7 +195,7 @@ func TestPlanMustMatchTheIntent(t *testing.T) {
 // the device has.
 func TestConcurrentAppliesNeverBothWin(t *testing.T) {
 	for _, pc := range platformCases(t) {
-		if pc.dev.platform.IsHost() {
+		if platforms.IsHost(pc.dev.platform) {
 			continue // hosts have no device-side transaction; the local lock is their guard
 		}
 		t.Run(string(pc.dev.platform), func(t *testing.T) {

@@ -296,7 +296,7 @@ func TestSlowDeviceOutcomeIsTrue(t *testing.T) {
 // MLNX_OFED loads it at boot: nothing to say.
 func TestRdmaCMLoadIsReported(t *testing.T) {
 	for _, pc := range platformCases(t) {
-		if !pc.dev.platform.IsHost() {
+		if !platforms.IsHost(pc.dev.platform) {
 			continue
 		}
 		t.Run(string(pc.dev.platform), func(t *testing.T) {

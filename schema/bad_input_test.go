@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -514,7 +515,7 @@ func writeDeepJSON(t *testing.T, dir string) {
 func TestBadBaseIsValid(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, dir, baseFile, badBase)
-	f, diags := schema.Load(dir, schema.Options{Getenv: func(string) string { return "" }})
+	f, diags := schema.Load(dir, schema.Options{Getenv: func(string) string { return "" }, Platforms: platforms.Catalog()})
 	for _, d := range diags {
 		t.Errorf("%s: %s", d.Severity, d.Error())
 	}
@@ -561,7 +562,7 @@ func TestBadInput(t *testing.T) {
 			if c.dir != "" {
 				dir = filepath.Join(dir, c.dir)
 			}
-			diags := loadNoPanic(t, dir, schema.Options{Vars: c.vars, VarFiles: varFiles, Getenv: func(k string) string { return c.env[k] }})
+			diags := loadNoPanic(t, dir, schema.Options{Vars: c.vars, VarFiles: varFiles, Getenv: func(k string) string { return c.env[k] }, Platforms: platforms.Catalog()})
 			if !diags.HasErrors() {
 				t.Fatalf("no error; want %q", c.summary)
 			}
@@ -694,7 +695,7 @@ func TestBusyButValid(t *testing.T) {
 			dir := t.TempDir()
 			writeFile(t, dir, baseFile, badBase)
 			writeFile(t, dir, "busy.fab.hcl", c.src)
-			for _, d := range loadNoPanic(t, dir, schema.Options{Getenv: func(string) string { return "" }}) {
+			for _, d := range loadNoPanic(t, dir, schema.Options{Getenv: func(string) string { return "" }, Platforms: platforms.Catalog()}) {
 				t.Errorf("%s: %s", d.Severity, d.Error())
 			}
 		})

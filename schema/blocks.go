@@ -37,12 +37,12 @@ type resolver struct {
 	invariantBodies sync.Map
 	// nameLists caches portNames of invariant expressions: hclsyntax.Expression → []string.
 	nameLists sync.Map
-	// kindNames and platformNames are the allowed device kinds and
-	// platforms, listed once rather than per device instance.
-	kindNames, platformNames []string
-	// platforms is platformTable as a map, built once per load: the
-	// loader looks a platform up for every device and port.
-	platforms map[Platform]platformSpec
+	// kindNames are the allowed device kinds, listed once rather than
+	// per device instance.
+	kindNames []string
+	// platforms is the catalog (Options.Platforms), indexed once per
+	// load: the loader looks a platform up for every device and port.
+	platforms catalog
 }
 
 type gatewayRef struct {
@@ -50,14 +50,14 @@ type gatewayRef struct {
 	rng  hcl.Range
 }
 
-func newResolver(d *decoder, f *Fabric) *resolver {
+func newResolver(d *decoder, f *Fabric, platforms []PlatformSpec) *resolver {
 	return &resolver{
 		d: d, f: f, declared: map[string]map[string]hcl.Range{},
 		ecn: map[string]*ECNProfile{}, wd: map[string]*Watchdog{}, classes: map[string]*TrafficClass{},
 		acls: map[string]*ACL{}, policies: map[string]*QoSPolicy{}, devices: map[string]*Device{},
 		subnetGateways: map[*Subnet]gatewayRef{},
-		kindNames:      kindNames(), platformNames: platformNames(),
-		platforms: platformMap(),
+		kindNames:      kindNames(),
+		platforms:      newCatalog(platforms),
 	}
 }
 
@@ -151,7 +151,7 @@ func (r *resolver) decodeECNProfiles(blocks hcl.Blocks, ctx *hcl.EvalContext) {
 		}
 		c := r.content(b.Body, ecnSchema, ctx)
 		e := &ECNProfile{Name: b.Labels[0], Range: convRange(b.DefRange)}
-		r.d.text(c.Attributes, "description", ctx, textRule{})
+		r.d.text(c.Attributes, "description", ctx, TextRule{})
 		e.Min = unitValue(r.d, c.Attributes, "min_threshold", ctx, ParseSize)
 		e.Max = unitValue(r.d, c.Attributes, "max_threshold", ctx, ParseSize)
 		e.Probability = r.d.integer(c.Attributes, "max_probability", ctx, 0, 100)
@@ -185,7 +185,7 @@ func (r *resolver) decodeWatchdogs(blocks hcl.Blocks, ctx *hcl.EvalContext) {
 		}
 		c := r.content(b.Body, watchdogSchema, ctx)
 		w := &Watchdog{Name: b.Labels[0], Range: convRange(b.DefRange)}
-		r.d.text(c.Attributes, "description", ctx, textRule{})
+		r.d.text(c.Attributes, "description", ctx, TextRule{})
 		w.Detection = unitValue(r.d, c.Attributes, "detection", ctx, ParseDuration)
 		w.Restoration = unitValue(r.d, c.Attributes, "restoration", ctx, ParseDuration)
 		w.PollInterval = unitValue(r.d, c.Attributes, "poll_interval", ctx, ParseDuration)
@@ -219,7 +219,7 @@ func (r *resolver) decodeClasses(blocks hcl.Blocks, ctx *hcl.EvalContext) {
 		}
 		c := r.content(b.Body, classSchema, ctx)
 		tc := &TrafficClass{Name: b.Labels[0], Range: convRange(b.DefRange)}
-		r.d.text(c.Attributes, "description", ctx, textRule{})
+		r.d.text(c.Attributes, "description", ctx, TextRule{})
 		role := r.d.enum(c.Attributes, "role", ctx, classRoles...)
 		tc.Role, tc.RoleRange = ClassRole(role.V), role.Src
 		if !role.Set {
@@ -268,7 +268,7 @@ func (r *resolver) decodeACLs(blocks hcl.Blocks, ctx *hcl.EvalContext) {
 		}
 		c := r.content(b.Body, aclSchema, ctx)
 		acl := &ACL{Name: b.Labels[0], Range: convRange(b.DefRange)}
-		r.d.text(c.Attributes, "description", ctx, textRule{})
+		r.d.text(c.Attributes, "description", ctx, TextRule{})
 		seqs := map[int]hcl.Range{}
 		for i, rb := range c.Blocks {
 			rc := r.content(rb.Body, ruleSchema, ctx)
@@ -291,7 +291,7 @@ func (r *resolver) decodeACLs(blocks hcl.Blocks, ctx *hcl.EvalContext) {
 func (r *resolver) decodeRule(c *hcl.BodyContent, b *hcl.Block, ctx *hcl.EvalContext, i int) *ACLRule {
 	d := r.d
 	rule := &ACLRule{Range: convRange(b.DefRange), Seq: (i + 1) * 10}
-	d.text(c.Attributes, "description", ctx, textRule{})
+	d.text(c.Attributes, "description", ctx, TextRule{})
 	if s := d.integer(c.Attributes, "seq", ctx, 1, 1<<30); s.Set {
 		rule.Seq = s.V
 	}
@@ -362,7 +362,7 @@ func (r *resolver) decodeFabric(blocks hcl.Blocks, ctx *hcl.EvalContext, files [
 	if !r.checkLabel(b, "fabric") {
 		r.f.Name = ""
 	}
-	r.f.Description = r.d.text(c.Attributes, "description", ctx, textRule{}).V
+	r.f.Description = r.d.text(c.Attributes, "description", ctx, TextRule{}).V
 	r.f.PFCOnly = r.d.boolean(c.Attributes, "pfc_only", ctx)
 	r.f.LossyRoCE = r.d.boolean(c.Attributes, "lossy_roce", ctx)
 	if n, _, ok := r.refAttr(c.Attributes, "qos_policy", ctx, "qos_policy", false); ok {
@@ -404,14 +404,6 @@ func kindNames() []string {
 	return out
 }
 
-func platformNames() []string {
-	var out []string
-	for _, p := range Platforms() {
-		out = append(out, string(p))
-	}
-	return out
-}
-
 func contains(xs []string, s string) bool {
 	for _, x := range xs {
 		if x == s {
@@ -432,7 +424,7 @@ func (r *resolver) decodeSubnets(blocks hcl.Blocks, ctx *hcl.EvalContext) {
 		}
 		c := r.content(b.Body, subnetSchema, ctx)
 		s := &Subnet{Name: b.Labels[0], Range: convRange(b.DefRange)}
-		r.d.text(c.Attributes, "description", ctx, textRule{})
+		r.d.text(c.Attributes, "description", ctx, TextRule{})
 		s.Prefix = r.d.prefix(c.Attributes, "prefix", ctx, false)
 		s.RequireRoCEACL = r.d.boolean(c.Attributes, "require_roce_acl", ctx)
 		if g := r.d.str(c.Attributes, "gateway", ctx); g.Set {

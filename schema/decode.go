@@ -235,7 +235,7 @@ func (d *decoder) str(attrs hcl.Attributes, name string, ctx *hcl.EvalContext) V
 }
 
 // text reads a description: free text checked by checkText with rule.
-func (d *decoder) text(attrs hcl.Attributes, name string, ctx *hcl.EvalContext, rule textRule) Value[string] {
+func (d *decoder) text(attrs hcl.Attributes, name string, ctx *hcl.EvalContext, rule TextRule) Value[string] {
 	s := d.str(attrs, name, ctx)
 	if !s.Set {
 		return s

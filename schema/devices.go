@@ -266,13 +266,15 @@ func (r *resolver) decodeDeviceAttrs(dev *Device, c *hcl.BodyContent, ctx *hcl.E
 	d := r.d
 	k := d.enum(c.Attributes, "kind", ctx, r.kindNames...)
 	dev.Kind = Value[Kind]{V: Kind(k.V), Set: k.Set, Src: k.Src}
-	p := d.enum(c.Attributes, "platform", ctx, r.platformNames...)
+	p := d.enum(c.Attributes, "platform", ctx, r.platforms.names...)
 	dev.Platform = Value[Platform]{V: Platform(p.V), Set: p.Set, Src: p.Src}
+	spec := r.platforms.spec(dev.Platform.V)
+	dev.HostPlatform, dev.text = spec.Host, spec.Text
 	if k.Set && p.Set {
-		if isNIC := dev.Kind.V == KindNIC; isNIC != r.platforms[dev.Platform.V].host {
+		if isNIC := dev.Kind.V == KindNIC; isNIC != spec.Host {
 			what := "a switch platform"
 			if isNIC {
-				what = "a host platform (nvidia_mlnx or linux_dcb)"
+				what = "a host platform (" + r.platforms.hostNames() + ")"
 			}
 			d.errorf(c.Attributes["platform"].Expr.Range(), "Platform does not fit the kind", "Device %q is a %s, so it needs %s; %q is not.", dev.Name, dev.Kind.V, what, dev.Platform.V)
 		}
@@ -291,15 +293,16 @@ func (r *resolver) decodeDeviceAttrs(dev *Device, c *hcl.BodyContent, ctx *hcl.E
 			dev.Host = Value[string]{}
 		}
 	}
-	d.text(c.Attributes, "description", ctx, r.platforms[dev.Platform.V].text)
-	r.decodeRelease(dev, c, ctx)
+	d.text(c.Attributes, "description", ctx, spec.Text)
+	r.decodeRelease(dev, spec, c, ctx)
 }
 
 // decodeRelease reads what selects a platform's syntax variant: os_version,
-// asic (required on sonic), model (juniper_junos) and driver (linux_dcb).
-func (r *resolver) decodeRelease(dev *Device, c *hcl.BodyContent, ctx *hcl.EvalContext) {
+// and the platform-only attributes its spec reads (asic, model, driver).
+func (r *resolver) decodeRelease(dev *Device, spec *PlatformSpec, c *hcl.BodyContent, ctx *hcl.EvalContext) {
 	d := r.d
 	plat := dev.Platform.V
+	attrs := spec.Attrs
 	// present returns the attribute when it is written with a non-null value.
 	present := func(name string) *hcl.Attribute {
 		at, ok := c.Attributes[name]
@@ -311,45 +314,47 @@ func (r *resolver) decodeRelease(dev *Device, c *hcl.BodyContent, ctx *hcl.EvalC
 		}
 		return at
 	}
-	// only refuses attr on a platform that does not read it.
-	only := func(attr string, ok bool, what string) bool {
-		if at := present(attr); at != nil && dev.Platform.Set && !ok {
-			d.errorf(at.NameRange, "Attribute not used by this platform", "%s is read by %s only; device %q is %s. Remove it.", attr, what, dev.Name, plat)
+	// only refuses attr on a platform that does not read it, and reports
+	// whether the platform reads it.
+	only := func(attr string) bool {
+		reads := contains(attrs.Names(), attr)
+		if at := present(attr); at != nil && dev.Platform.Set && !reads {
+			d.errorf(at.NameRange, "Attribute not used by this platform", "%s is read by %s only; device %q is %s. Remove it.", attr, r.platforms.readers(attr), dev.Name, plat)
 			return false
 		}
-		return true
+		return reads
 	}
-	dev.OSVersion = Value[Version]{V: DefaultVersion(plat), Src: dev.Range}
+	dev.OSVersion = Value[Version]{V: spec.DefaultVersion(), Src: dev.Range}
 	if v := d.str(c.Attributes, "os_version", ctx); v.Set && dev.Platform.Set {
-		ver, err := ParseVersion(plat, v.V)
+		ver, err := spec.ParseVersion(v.V)
 		if err != nil {
 			d.errorf(c.Attributes["os_version"].Expr.Range(), "Invalid os_version", "%v.", err)
 		} else {
 			dev.OSVersion = Value[Version]{V: ver, Set: true, Src: v.Src}
 		}
 	}
-	if only("asic", plat == SONiC, "sonic") && plat == SONiC {
-		if present("asic") == nil {
+	if only(AttrASIC) {
+		if present(AttrASIC) == nil {
 			d.add(&Diagnostic{Severity: SevError, Summary: "Missing asic",
-				Detail:  fmt.Sprintf("Device %q is a sonic switch: give its ASIC family, asic = %s. SONiC's own QoS templates differ by ASIC (the PFC priority to priority-group map exists only on mellanox and barefoot).", dev.Name, strings.Join(quoteEach(ASICs), " | ")),
+				Detail:  fmt.Sprintf("Device %q is a %s switch: give its ASIC family, asic = %s. %s", dev.Name, plat, strings.Join(quoteEach(attrs.ASICs), " | "), attrs.ASICWhy),
 				Subject: &dev.Range})
 		} else {
-			dev.ASIC = d.enum(c.Attributes, "asic", ctx, ASICs...)
+			dev.ASIC = d.enum(c.Attributes, AttrASIC, ctx, attrs.ASICs...)
 		}
 	}
-	if only("model", plat == JuniperJunos, "juniper_junos") && plat == JuniperJunos {
-		dev.Model = d.str(c.Attributes, "model", ctx)
-		fam, err := JunosFamilyOf(dev.Model.V)
+	if only(AttrModel) {
+		dev.Model = d.str(c.Attributes, AttrModel, ctx)
+		fam, err := attrs.Family(dev.Model.V)
 		if err != nil {
-			d.errorf(c.Attributes["model"].Expr.Range(), "Invalid model", "%v.", err)
-			fam = JunosQFX5000
+			d.errorf(c.Attributes[AttrModel].Expr.Range(), "Invalid model", "%v.", err)
+			fam, _ = attrs.Family("")
 		}
 		dev.Family = fam
 	}
-	if only("driver", plat == LinuxDCB, "linux_dcb") && plat == LinuxDCB {
-		dev.Driver = d.enum(c.Attributes, "driver", ctx, NICDrivers...)
+	if only(AttrDriver) {
+		dev.Driver = d.enum(c.Attributes, AttrDriver, ctx, attrs.Drivers...)
 		if !dev.Driver.Set {
-			dev.Driver = Value[string]{V: DefaultNICDriver, Src: dev.Range}
+			dev.Driver = Value[string]{V: attrs.DefaultDriver, Src: dev.Range}
 		}
 	}
 }
@@ -389,7 +394,7 @@ func (r *resolver) decodeDevice(b *hcl.Block, body hcl.Body, in instance) decode
 		d.errorf(b.DefRange, "Too many objects", "The fabric would have more than %d devices, ports and links together; that is the limit of one fabric.", MaxObjects)
 		return decodedDevice{}
 	}
-	naming := PortNamingOf(dev.Platform.V)
+	naming := r.platforms.spec(dev.Platform.V).Ports
 	var portFolds foldIndex[*Port]
 	// checkPort refuses a name that is not a port name at all, or that
 	// repeats one of the device's ports (exactly or in another letter
@@ -635,7 +640,7 @@ func (r *resolver) decodePort(dev *Device, blk *hcl.Block, c *hcl.BodyContent, c
 	p.MTU = d.integer(c.Attributes, "mtu", ctx, MinMTU, MaxMTU)
 	p.IP = d.prefix(c.Attributes, "ip", ctx, true)
 	p.Routed = d.boolean(c.Attributes, "routed", ctx)
-	p.Description = d.text(c.Attributes, "description", ctx, r.platforms[dev.Platform.V].text).V
+	p.Description = d.text(c.Attributes, "description", ctx, dev.text).V
 	if n, _, ok := r.refAttr(c.Attributes, "qos_policy", ctx, "qos_policy", false); ok {
 		p.Policy = r.policies[n]
 	}

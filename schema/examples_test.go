@@ -10,9 +10,11 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/fabricgen/fabricgen/schema"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/fabricgen/fabricgen/platforms"
+	"github.com/fabricgen/fabricgen/schema"
 )
 
 // exampleDir is the examples folder relative to this package.
@@ -239,7 +241,7 @@ func varsName(vars map[string]string) string {
 
 func loadExample(t *testing.T, dir string, vars map[string]string) *schema.Fabric {
 	t.Helper()
-	f, diags := schema.Load(filepath.Join(exampleDir, dir), schema.Options{Vars: vars, Getenv: func(string) string { return "" }})
+	f, diags := schema.Load(filepath.Join(exampleDir, dir), schema.Options{Vars: vars, Getenv: func(string) string { return "" }, Platforms: platforms.Catalog()})
 	for _, d := range diags {
 		t.Errorf("%s: %s", d.Severity, d.Error())
 	}
@@ -327,7 +329,8 @@ func checkReleases(t *testing.T, f *schema.Fabric) {
 			drivers[d.Driver.V]++
 		}
 	}
-	for _, drv := range schema.NICDrivers {
+	dcb, _ := platforms.Get(schema.LinuxDCB)
+	for _, drv := range dcb.Spec.Attrs.Drivers {
 		if drivers[drv] == 0 {
 			t.Errorf("no linux_dcb NIC with driver %s", drv)
 		}
@@ -473,14 +476,14 @@ func hasPort(rs []schema.PortRange, p int) bool {
 }
 
 func checkClos400G(t *testing.T, f *schema.Fabric) {
-	platforms := countBy(f, func(d *schema.Device) string { return string(d.Platform.V) })
+	byPlatform := countBy(f, func(d *schema.Device) string { return string(d.Platform.V) })
 	for _, p := range schema.Platforms() {
-		if platforms[string(p)] == 0 {
+		if byPlatform[string(p)] == 0 {
 			t.Errorf("clos-400g has no %s device; it must use all seven platforms", p)
 		}
 	}
-	if platforms["nvidia_mlnx"] != 16 || platforms["linux_dcb"] != 16 {
-		t.Errorf("NIC platforms = %d mlnx, %d dcb; want 16 each", platforms["nvidia_mlnx"], platforms["linux_dcb"])
+	if byPlatform["nvidia_mlnx"] != 16 || byPlatform["linux_dcb"] != 16 {
+		t.Errorf("NIC platforms = %d mlnx, %d dcb; want 16 each", byPlatform["nvidia_mlnx"], byPlatform["linux_dcb"])
 	}
 	for _, d := range f.Devices {
 		if d.Credentials.PasswordEnv.V != "FABRICGEN_PASSWORD" {
@@ -535,7 +538,7 @@ func TestLanguageDocExamples(t *testing.T) {
 				if err := os.WriteFile(filepath.Join(dir, name), src, 0o644); err != nil {
 					t.Fatal(err)
 				}
-				if _, diags := schema.Load(dir, schema.Options{Getenv: func(string) string { return "" }}); diags.HasErrors() {
+				if _, diags := schema.Load(dir, schema.Options{Getenv: func(string) string { return "" }, Platforms: platforms.Catalog()}); diags.HasErrors() {
 					t.Errorf("docs/language.md code block %d (a complete fabric) does not load:\n%s", i, diags.Error())
 				}
 			}

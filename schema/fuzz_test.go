@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -46,6 +47,7 @@ func fuzzOptions(o schema.Options) schema.Options {
 	if o.Getenv == nil {
 		o.Getenv = func(string) string { return "" }
 	}
+	o.Platforms = platforms.Catalog()
 	return schema.WithFuzzLimits(o)
 }
 

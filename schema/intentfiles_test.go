@@ -27,7 +27,7 @@ func TestIntentFilesFollowSymlinks(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(dir, "old.fab.hcl"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	f := mustLoad(t, dir, Options{})
+	f := mustLoad(t, dir, Options{Platforms: testCatalog()})
 	if len(f.Devices) == 0 {
 		t.Fatal("the symlinked intent file was not loaded")
 	}
@@ -51,7 +51,7 @@ func TestIntentFilesFollowSymlinks(t *testing.T) {
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			defer cancel()
-			_, ds := LoadContext(ctx, d, Options{})
+			_, ds := LoadContext(ctx, d, Options{Platforms: testCatalog()})
 			if ctx.Err() != nil {
 				t.Fatal("the load did not return: it waited on the file")
 			}

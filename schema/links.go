@@ -53,7 +53,7 @@ func (r *resolver) decodeLinks(blocks hcl.Blocks, ctx *hcl.EvalContext) {
 		l.Speed = unitValue(r.d, c.Attributes, "speed", j.inst.ctx, ParseSpeed)
 		l.CableLength = unitValue(r.d, c.Attributes, "cable_length", j.inst.ctx, ParseLength)
 		l.Media = r.d.enum(c.Attributes, "media", j.inst.ctx, "dac", "aoc", "fiber", "backplane")
-		r.d.text(c.Attributes, "description", j.inst.ctx, textRule{})
+		r.d.text(c.Attributes, "description", j.inst.ctx, TextRule{})
 		if !a.Set || !b.Set {
 			return
 		}

@@ -39,6 +39,11 @@ type Options struct {
 	VarFiles []string
 	// Getenv looks up FABRICGEN_VAR_name settings; nil means os.Getenv.
 	Getenv func(string) string
+	// Platforms is the catalog of platforms a device may name, with
+	// everything the intent language needs of each (platforms.Catalog()
+	// builds it from the platform folders). It is required: a load
+	// without it fails.
+	Platforms []PlatformSpec
 
 	// limits replaces the load-wide totals (tests shrink them).
 	limits *evalLimits
@@ -127,6 +132,10 @@ func loadWith(ctx context.Context, dir string, opts Options, d *decoder) (*Fabri
 
 func load(cctx context.Context, dir string, opts Options, d *decoder) (*Fabric, Diagnostics) {
 	f := &Fabric{Dir: dir, Files: map[string][]byte{}}
+	if summary, detail := catalogProblems(opts.Platforms); summary != "" {
+		d.add(&Diagnostic{Severity: SevError, Summary: summary, Detail: detail})
+		return nil, d.diags
+	}
 	paths, err := IntentFiles(dir)
 	if err != nil {
 		d.add(&Diagnostic{Severity: SevError, Summary: "Cannot read fabric directory",
@@ -186,7 +195,7 @@ func load(cctx context.Context, dir string, opts Options, d *decoder) (*Fabric, 
 	f.Digest = hex.EncodeToString(h.Sum(nil))
 
 	ctx := &hcl.EvalContext{Variables: map[string]cty.Value{"var": cty.ObjectVal(vars)}, Functions: functions(d.budget)}
-	r := newResolver(d, f)
+	r := newResolver(d, f, opts.Platforms)
 	r.declareRefs(ctx, blocks)
 	ctx.Variables["local"] = cty.ObjectVal(d.decodeLocals(blocks["locals"], ctx))
 

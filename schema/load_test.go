@@ -98,7 +98,7 @@ link "l" {
 `
 
 func TestEffectiveQoSPrecedence(t *testing.T) {
-	f := mustLoad(t, mkFabric(t, map[string]string{"f.fab.hcl": precedenceFabric}), Options{})
+	f := mustLoad(t, mkFabric(t, map[string]string{"f.fab.hcl": precedenceFabric}), Options{Platforms: testCatalog()})
 	leaf1 := f.Device("leaf1")
 	e1, e2, e3 := leaf1.Port("Ethernet1").QoS, leaf1.Port("Ethernet2").QoS, leaf1.Port("Ethernet3").QoS
 	spine := f.Device("spine1").Port("Ethernet0").QoS
@@ -168,23 +168,23 @@ device "d" {
 	env := func(k string) string {
 		return map[string]string{"FABRICGEN_VAR_mtu": "3000"}[k]
 	}
-	if got := mtu(Options{Getenv: func(string) string { return "" }}); got != 1500 {
+	if got := mtu(Options{Getenv: func(string) string { return "" }, Platforms: testCatalog()}); got != 1500 {
 		t.Errorf("default: %d", got)
 	}
-	if got := mtu(Options{Getenv: env}); got != 3000 {
+	if got := mtu(Options{Getenv: env, Platforms: testCatalog()}); got != 3000 {
 		t.Errorf("env: %d", got)
 	}
-	if got := mtu(Options{Getenv: env, VarFiles: []string{filepath.Join(dir, "vals.hcl")}}); got != 4000 {
+	if got := mtu(Options{Getenv: env, VarFiles: []string{filepath.Join(dir, "vals.hcl")}, Platforms: testCatalog()}); got != 4000 {
 		t.Errorf("var-file over env: %d", got)
 	}
-	if got := mtu(Options{Getenv: env, VarFiles: []string{filepath.Join(dir, "vals.hcl")}, Vars: map[string]string{"mtu": "9000"}}); got != 9000 {
+	if got := mtu(Options{Getenv: env, VarFiles: []string{filepath.Join(dir, "vals.hcl")}, Vars: map[string]string{"mtu": "9000"}, Platforms: testCatalog()}); got != 9000 {
 		t.Errorf("-var over all: %d", got)
 	}
-	_, ds := Load(dir, Options{Vars: map[string]string{"mut": "1"}, Getenv: func(string) string { return "" }})
+	_, ds := Load(dir, Options{Vars: map[string]string{"mut": "1"}, Getenv: func(string) string { return "" }, Platforms: testCatalog()})
 	if !ds.HasErrors() || !strings.Contains(ds.Error(), `Did you mean "mtu"`) {
 		t.Errorf("undeclared -var: %v", ds)
 	}
-	_, ds = Load(dir, Options{Vars: map[string]string{"mtu": "big"}, Getenv: func(string) string { return "" }})
+	_, ds = Load(dir, Options{Vars: map[string]string{"mtu": "big"}, Getenv: func(string) string { return "" }, Platforms: testCatalog()})
 	if !ds.HasErrors() || !strings.Contains(ds.Error(), "Invalid value for variable") {
 		t.Errorf("bad -var: %v", ds)
 	}
@@ -221,7 +221,7 @@ link "up" {
 `
 	jsonSrc := `{"device": {"spine1": {"kind": "spine", "platform": "sonic", "asic": "broadcom", "port": {"Ethernet0": {"speed": "400G"}}}},
  "link": {"s": {"a": "spine1:Ethernet0", "b": "la:Ethernet2"}}}`
-	f := mustLoad(t, mkFabric(t, map[string]string{"a.fab.hcl": hclSrc, "b.fab.json": jsonSrc}), Options{})
+	f := mustLoad(t, mkFabric(t, map[string]string{"a.fab.hcl": hclSrc, "b.fab.json": jsonSrc}), Options{Platforms: testCatalog()})
 	var names []string
 	for _, d := range f.Devices {
 		names = append(names, d.Name)
@@ -243,19 +243,19 @@ link "up" {
 
 func TestDigestDeterministic(t *testing.T) {
 	dir := mkFabric(t, map[string]string{"f.fab.hcl": precedenceFabric})
-	a, b := mustLoad(t, dir, Options{}), mustLoad(t, dir, Options{})
+	a, b := mustLoad(t, dir, Options{Platforms: testCatalog()}), mustLoad(t, dir, Options{Platforms: testCatalog()})
 	if a.Digest != b.Digest || len(a.Digest) != 64 {
 		t.Fatalf("digest %q vs %q", a.Digest, b.Digest)
 	}
 	other := mkFabric(t, map[string]string{"f.fab.hcl": strings.Replace(precedenceFabric, "9216", "9100", 1)})
-	if mustLoad(t, other, Options{}).Digest == a.Digest {
+	if mustLoad(t, other, Options{Platforms: testCatalog()}).Digest == a.Digest {
 		t.Error("digest ignores content")
 	}
 }
 
 func TestDiagnosticsText(t *testing.T) {
 	dir := mkFabric(t, map[string]string{"f.fab.hcl": strings.Replace(precedenceFabric, "traffic_class.cnp]", "traffic_class.cpn]", 1)})
-	f, ds := Load(dir, Options{})
+	f, ds := Load(dir, Options{Platforms: testCatalog()})
 	if !ds.HasErrors() {
 		t.Fatal("no error for a misspelt reference")
 	}
@@ -293,7 +293,7 @@ link "first" {
   b = "b:Ethernet4"
 }
 `
-	f := mustLoad(t, mkFabric(t, map[string]string{"o.fab.hcl": src}), Options{})
+	f := mustLoad(t, mkFabric(t, map[string]string{"o.fab.hcl": src}), Options{Platforms: testCatalog()})
 	if len(f.Links) != 2 || f.Links[0].Name != "first" || f.Links[1].Name != "a:Ethernet0" {
 		t.Errorf("links not in declaration order: %v, %v", f.Links[0].Name, f.Links[1].Name)
 	}
@@ -306,13 +306,28 @@ device "x" {
   asic     = "broadcom"
 }
 `
-	_, ds := Load(mkFabric(t, map[string]string{"o.fab.hcl": bad}), Options{})
+	_, ds := Load(mkFabric(t, map[string]string{"o.fab.hcl": bad}), Options{Platforms: testCatalog()})
 	if !ds.HasErrors() || !strings.Contains(ds.Error(), "Invalid device name") {
 		t.Errorf("empty for_each key: %v", ds)
 	}
 	huge := "fabric \"o\" {}\ndevice \"x\" {\n  count    = 1000000\n  name     = \"n${count.index}\"\n  kind     = \"leaf\"\n  platform = \"sonic\"\n}\n"
-	_, ds = Load(mkFabric(t, map[string]string{"o.fab.hcl": huge}), Options{})
+	_, ds = Load(mkFabric(t, map[string]string{"o.fab.hcl": huge}), Options{Platforms: testCatalog()})
 	if !ds.HasErrors() || !strings.Contains(ds.Error(), "between 0 and 262144") {
 		t.Errorf("huge count: %v", ds)
 	}
+}
+
+// testCatalog is a small catalog for schema's own tests: the platforms
+// they name, with generic facts (any port name, no release form). The
+// vendors' own facts are in the platform folders, whose tests load with
+// platforms.Catalog().
+func testCatalog() []PlatformSpec {
+	anyName := PortNaming{func(string) bool { return true }, "any name"}
+	sw := func(n Platform) PlatformSpec {
+		return PlatformSpec{Name: n, Ports: anyName, Text: TextRule{Why: "a test platform refuses nothing more"}}
+	}
+	sonic := sw(SONiC)
+	sonic.Attrs = DeviceAttrs{ASICs: []string{"broadcom", "mellanox"}, ASICWhy: "A test platform reads asic."}
+	host := PlatformSpec{Name: LinuxDCB, Host: true, Ports: HostPorts(), Text: TextRule{Refuse: ShellRefuse, Why: ShellWhy}}
+	return []PlatformSpec{sw(AristaEOS), sw(CiscoNXOS), sonic, host}
 }

@@ -5,11 +5,14 @@ import (
 	"time"
 )
 
-// Platform names one template set and SSH dialect. The values are the
-// only platforms fabricgen knows; Platforms lists them in a stable order.
+// Platform names one platform: its folder under platforms/, template set
+// and SSH dialect. The platforms a fabric may name are those of the
+// catalog its loader is given (Options.Platforms).
 type Platform string
 
-// The seven platforms of the design.
+// The seven platforms of the design. Only the platform folders and the
+// tests need these names; the loader reads every platform fact from the
+// catalog.
 const (
 	AristaEOS     Platform = "arista_eos"
 	CiscoNXOS     Platform = "cisco_nxos"
@@ -20,20 +23,11 @@ const (
 	LinuxDCB      Platform = "linux_dcb"
 )
 
-// Platforms returns every known platform in a stable order (that of
-// platformTable).
+// Platforms returns the seven platform constants in a stable order. It is
+// a list for the tests that predate the catalog; production code lists
+// platforms through package platforms (platforms.All, platforms.Catalog).
 func Platforms() []Platform {
-	var out []Platform
-	for s := range platformTable {
-		out = append(out, s.platform)
-	}
-	return out
-}
-
-// IsHost reports whether the platform configures a host NIC rather than a switch.
-func (p Platform) IsHost() bool {
-	s, _ := specOf(p)
-	return s.host
+	return []Platform{AristaEOS, CiscoNXOS, JuniperJunos, NvidiaCumulus, SONiC, NvidiaMLNX, LinuxDCB}
 }
 
 // Kind is a device's role in the fabric.
@@ -458,18 +452,29 @@ type Device struct {
 	Platform Value[Platform]
 	// MgmtAddress is host or host:port for SSH.
 	MgmtAddress Value[string]
-	// OSVersion is the release the device runs; unset, it is
-	// DefaultVersion(Platform) with Src at the device block.
+	// HostPlatform is true when the device's platform configures a host
+	// NIC rather than a switch (its PlatformSpec's Host), recorded by the
+	// loader.
+	HostPlatform bool
+	// OSVersion is the release the device runs, parsed by the loader;
+	// unset, it is its platform's default release (PlatformSpec's
+	// DefaultVersion) with Src at the device block.
 	OSVersion Value[Version]
-	// ASIC is the switch ASIC family (one of ASICs); required for sonic.
+	// ASIC is the switch ASIC family (one of its platform's
+	// DeviceAttrs.ASICs); required where the platform reads asic.
 	ASIC Value[string]
-	// Model is the hardware model (juniper_junos: selects the family's
-	// statements, see JunosFamilyOf); Family is its family ("" off Junos).
+	// Model is the hardware model, where the platform reads model (its
+	// DeviceAttrs.Family selects the family's statements); Family is its
+	// family ("" elsewhere).
 	Model  Value[string]
 	Family JunosFamily
-	// Driver is a linux_dcb NIC's kernel driver (one of NICDrivers; unset:
-	// DefaultNICDriver with Src at the device block).
-	Driver      Value[string]
+	// Driver is a NIC's kernel driver, where the platform reads driver
+	// (one of its DeviceAttrs.Drivers; unset: DefaultDriver with Src at
+	// the device block).
+	Driver Value[string]
+	// text is the platform's free-text rule, recorded by the loader for
+	// CheckRenderable.
+	text        TextRule
 	Credentials Credentials
 	// Policy is the device-level QoS attachment, or nil.
 	Policy *QoSPolicy

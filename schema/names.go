@@ -175,24 +175,9 @@ func checkPath(s string) error {
 	return nil
 }
 
-// textRule is what one platform refuses in free text beyond the common
-// rule, and why.
-type textRule struct {
-	refuse string
-	why    string
-}
-
-// textRuleOf returns the characters platform p refuses in a port
-// description (its row of platformTable); the common rule (checkText)
-// applies to all, and is all for a platform schema does not know.
-func textRuleOf(p Platform) textRule {
-	s, _ := specOf(p)
-	return s.text
-}
-
 // checkText checks free text (a description). rule adds the characters a
 // platform treats specially.
-func checkText(s string, rule textRule) error {
+func checkText(s string, rule TextRule) error {
 	if n := utf8.RuneCountInString(s); n > MaxTextLen {
 		return fmt.Errorf("the text is %d characters long; at most %d", n, MaxTextLen)
 	}
@@ -200,8 +185,8 @@ func checkText(s string, rule textRule) error {
 		if !isPlainRune(r) || (r != ' ' && unicode.IsSpace(r)) {
 			return fmt.Errorf("it contains %s", describeRune(r))
 		}
-		if rule.refuse != "" && strings.ContainsRune(rule.refuse, r) {
-			return fmt.Errorf("it contains %q, which %s", r, rule.why)
+		if rule.Refuse != "" && strings.ContainsRune(rule.Refuse, r) {
+			return fmt.Errorf("it contains %q, which %s", r, rule.Why)
 		}
 	}
 	return nil
@@ -311,8 +296,7 @@ func CheckRenderable(f *Fabric, d *Device) error {
 			return fmt.Errorf("fabric name %q: %w", f.Name, err)
 		}
 	}
-	spec, _ := specOf(d.Platform.V)
-	rule, host := spec.text, spec.host
+	rule, host := d.text, d.HostPlatform
 	for _, p := range d.Ports {
 		check := checkPortName
 		if host {

@@ -11,38 +11,32 @@ import (
 // re-marks DSCP a policy-map "FABRICGEN-IN-<acl>" and class-maps
 // "<acl>-<seq>". The common rule (MaxObjectNameLen) is not enough where
 // the platform's limit is shorter than the rendered name, so those names
-// are checked at load against the platform that renders them. The forms
-// below must match the renderers (platforms/cisco_nxos/view.go, templates/view/view.go); a test in
-// templates renders names at these limits and checks what comes out.
-
-// NX-OS name limits, from the CLI's own help (recorded in Batfish's
-// NX-OS grammar, CiscoNxos_common.g4): class-map and policy-map names of
-// type qos, queuing and network-qos are 1–40 characters, IP access-list
-// names 1–64.
-const (
-	NXOSClassMapNameLen  = 40
-	NXOSPolicyMapNameLen = 40
-	NXOSACLNameLen       = 64
-)
-
-// Prefixes the NX-OS renderer puts before intent names.
-const (
-	nxosClassPrefix     = "FG-DSCP-" // the longest of FG-DSCP- and FG-COS-
-	nxosACLPolicyPrefix = "FABRICGEN-IN-"
-)
+// are checked at load against the platform that renders them: each
+// platform's spec lists its NameLimits (the forms must match its
+// renderer; the folder's tests render names at these limits).
 
 // checkRenderedNames refuses names that the platforms of the fabric's
 // devices would render longer than they accept, at the object's
-// declaration.
+// declaration: per platform with name limits (catalog order), the
+// fabric's classes on its first device, and each ACL on the first of its
+// devices the ACL is attached to.
 func (r *resolver) checkRenderedNames() {
-	var nxos *Device
-	acls := map[*ACL]*Device{} // ACL → the first NX-OS device it is attached to
+	for _, spec := range r.platforms.specs {
+		if len(spec.NameLimits) > 0 {
+			r.checkPlatformNames(spec)
+		}
+	}
+}
+
+func (r *resolver) checkPlatformNames(spec PlatformSpec) {
+	var first *Device
+	acls := map[*ACL]*Device{} // ACL → the first device of the platform it is attached to
 	for _, d := range r.f.Devices {
-		if d.Platform.V != CiscoNXOS {
+		if d.Platform.V != spec.Name {
 			continue
 		}
-		if nxos == nil {
-			nxos = d
+		if first == nil {
+			first = d
 		}
 		for _, p := range d.Ports {
 			for _, list := range [][]*ACL{p.ACLIn, p.ACLOut} {
@@ -54,11 +48,15 @@ func (r *resolver) checkRenderedNames() {
 			}
 		}
 	}
-	if nxos == nil {
+	if first == nil {
 		return
 	}
 	for _, c := range r.f.Classes {
-		r.checkRendered(c.Range, "traffic_class", c.Name, nxos, "class-map", nxosClassPrefix+c.Name, NXOSClassMapNameLen, len(nxosClassPrefix))
+		for _, l := range spec.NameLimits {
+			if l.Object == NameOfClass {
+				r.checkRendered(c.Range, NameOfClass, c.Name, first, l, -1)
+			}
+		}
 	}
 	sorted := make([]*ACL, 0, len(acls))
 	for a := range acls {
@@ -66,15 +64,13 @@ func (r *resolver) checkRenderedNames() {
 	}
 	sort.Slice(sorted, func(i, j int) bool { return sorted[i].Name < sorted[j].Name })
 	for _, a := range sorted {
-		d := acls[a]
-		r.checkRendered(a.Range, "acl", a.Name, d, "access-list", a.Name, NXOSACLNameLen, 0)
 		seq := remarkSeq(a)
-		if seq < 0 {
-			continue
+		for _, l := range spec.NameLimits {
+			if l.Object != NameOfACL || (l.Remarking && seq < 0) {
+				continue
+			}
+			r.checkRendered(a.Range, NameOfACL, a.Name, acls[a], l, seq)
 		}
-		r.checkRendered(a.Range, "acl", a.Name, d, "policy-map", nxosACLPolicyPrefix+a.Name, NXOSPolicyMapNameLen, len(nxosACLPolicyPrefix))
-		suffix := "-" + strconv.Itoa(seq)
-		r.checkRendered(a.Range, "acl", a.Name, d, "class-map", a.Name+suffix, NXOSClassMapNameLen, len(suffix))
 	}
 }
 
@@ -98,13 +94,18 @@ func remarkSeq(a *ACL) int {
 }
 
 // checkRendered reports the object kind/name declared at rng when it
-// renders on d as a what named rendered, longer than limit; extra is
-// what the renderer adds to the name.
-func (r *resolver) checkRendered(rng Range, kind, name string, d *Device, what, rendered string, limit, extra int) {
-	if len(rendered) <= limit {
+// renders on d (under limit l, seq the ACL's re-marking sequence) longer
+// than the limit.
+func (r *resolver) checkRendered(rng Range, kind, name string, d *Device, l NameLimit, seq int) {
+	rendered, extra := l.Prefix+name, len(l.Prefix)
+	if l.SeqSuffix {
+		suffix := "-" + strconv.Itoa(seq)
+		rendered, extra = rendered+suffix, extra+len(suffix)
+	}
+	if len(rendered) <= l.Max {
 		return
 	}
 	r.d.add(&Diagnostic{Severity: SevError, Summary: "Name too long for the platform", Subject: &rng,
 		Detail: fmt.Sprintf("%s %q renders on %s (device %s) as %s %q, %d characters; %s allows %s names of at most %d. Shorten the name to at most %d characters.",
-			kind, name, d.Platform.V, d.Name, what, rendered, len(rendered), d.Platform.V, what, limit, limit-extra)})
+			kind, name, d.Platform.V, d.Name, l.What, rendered, len(rendered), d.Platform.V, l.What, l.Max, l.Max-extra)})
 }

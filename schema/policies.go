@@ -38,7 +38,7 @@ func (r *resolver) decodePolicies(blocks hcl.Blocks, ctx *hcl.EvalContext) {
 		c := r.content(b.Body, policySchema, ctx)
 		d := r.d
 		p := &QoSPolicy{Name: b.Labels[0], Range: convRange(b.DefRange), Queues: map[int]*QueueSpec{}}
-		d.text(c.Attributes, "description", ctx, textRule{})
+		d.text(c.Attributes, "description", ctx, TextRule{})
 		t := d.enum(c.Attributes, "trust", ctx, "dscp", "pcp", "both", "none")
 		p.Trust = Value[Trust]{V: Trust(t.V), Set: t.Set, Src: t.Src}
 		if names, rng, ok := r.refList(c.Attributes, "classes", ctx, "traffic_class"); ok || names != nil {

@@ -12,19 +12,9 @@ type PortNaming struct {
 	Form  string
 }
 
-// PortNamingOf returns how platform p names its data ports (its row of
-// platformTable). An unknown platform accepts every name (the platform
-// itself is reported).
-func PortNamingOf(p Platform) PortNaming {
-	if s, ok := specOf(p); ok {
-		return s.ports
-	}
-	return PortNaming{func(string) bool { return true }, "any name"}
-}
-
-// slashNumbers matches prefix followed by min–max "/"-separated decimal
-// numbers.
-func slashNumbers(s, prefix string, minGroups, maxGroups int) bool {
+// SlashNumbers matches prefix followed by min–max "/"-separated decimal
+// numbers: the port names of several switch platforms (EOS "Ethernet49/1").
+func SlashNumbers(s, prefix string, minGroups, maxGroups int) bool {
 	rest, ok := strings.CutPrefix(s, prefix)
 	if !ok {
 		return false
@@ -47,42 +37,27 @@ func slashNumbers(s, prefix string, minGroups, maxGroups int) bool {
 	}
 }
 
-func junosPortName(s string) bool {
-	typ, rest, ok := strings.Cut(s, "-")
-	if !ok {
-		return false
-	}
-	switch typ {
-	case "et", "xe", "ge", "mge":
-	default:
-		return false
-	}
-	if port, channel, ok := strings.Cut(rest, ":"); ok {
-		if channel == "" || digitRun(channel) != len(channel) {
-			return false
-		}
-		rest = port
-	}
-	return slashNumbers(rest, "", 3, 3)
-}
-
-func cumulusPortName(s string) bool {
-	rest, ok := strings.CutPrefix(s, "swp")
-	if !ok {
-		return false
-	}
-	n := digitRun(rest)
-	if n == 0 {
-		return false
-	}
-	rest = rest[n:]
-	if rest == "" {
-		return true
-	}
-	sub, ok := strings.CutPrefix(rest, "s")
-	return ok && sub != "" && digitRun(sub) == len(sub)
-}
-
 // linuxIfName follows the kernel's dev_valid_name (at most IFNAMSIZ-1
 // bytes, not "." or "..") and narrows it to a plain shell word.
 func linuxIfName(s string) bool { return checkHostPortName(s) == nil }
+
+// DigitRun returns the length of the run of ASCII digits s starts with.
+func DigitRun(s string) int { return digitRun(s) }
+
+// HostPorts is the port-name rule of the platforms that configure a host
+// NIC: a Linux interface name.
+func HostPorts() PortNaming { return PortNaming{linuxIfName, hostPortForm} }
+
+// Free-text rules shared by several platforms: the characters refused, and why.
+const (
+	// CLIRefuse are the characters an interactive switch CLI treats
+	// specially.
+	CLIRefuse = "?|"
+	// CLIWhy says why.
+	CLIWhy = "the interactive CLI treats ? as a help request and | as an output filter"
+	// ShellRefuse are the characters a shell quotes, expands or recalls
+	// history with.
+	ShellRefuse = "\"$`\\!'"
+	// ShellWhy says why a host refuses them.
+	ShellWhy = "host scripts run in a shell"
+)

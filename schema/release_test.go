@@ -6,8 +6,19 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 )
+
+// specOf returns the intent spec of platform p, from its folder.
+func specOf(t *testing.T, p schema.Platform) schema.PlatformSpec {
+	t.Helper()
+	pl, ok := platforms.Get(p)
+	if !ok {
+		t.Fatalf("no platform %s", p)
+	}
+	return pl.Spec
+}
 
 func TestParseVersion(t *testing.T) {
 	tests := []struct {
@@ -42,7 +53,7 @@ func TestParseVersion(t *testing.T) {
 		{schema.LinuxDCB, "6.1", nil, true},
 	}
 	for _, tc := range tests {
-		v, err := schema.ParseVersion(tc.p, tc.in)
+		v, err := specOf(t, tc.p).ParseVersion(tc.in)
 		if (err != nil) != tc.bad {
 			t.Errorf("%s %q: error %v, want bad=%v", tc.p, tc.in, err, tc.bad)
 			continue
@@ -54,7 +65,7 @@ func TestParseVersion(t *testing.T) {
 }
 
 func TestVersionAtLeast(t *testing.T) {
-	v, err := schema.ParseVersion(schema.NvidiaCumulus, "5.15")
+	v, err := specOf(t, schema.NvidiaCumulus).ParseVersion("5.15")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,25 +77,26 @@ func TestVersionAtLeast(t *testing.T) {
 			t.Errorf("5.15 AtLeast %v = %v, want %v", tc.want, got, tc.ok)
 		}
 	}
-	for _, p := range schema.Platforms() {
-		d := schema.DefaultVersion(p)
-		if p.IsHost() != (d.Raw == "") {
-			t.Errorf("%s: default release %q", p, d.Raw)
+	for _, s := range platforms.Catalog() {
+		d := s.DefaultVersion()
+		if s.Host != (d.Raw == "") {
+			t.Errorf("%s: default release %q", s.Name, d.Raw)
 		}
 	}
 }
 
 func TestJunosFamilyOf(t *testing.T) {
+	familyOf := specOf(t, schema.JuniperJunos).Attrs.Family
 	for model, want := range map[string]schema.JunosFamily{
 		"": schema.JunosQFX5000, "QFX5120-48Y": schema.JunosQFX5000, "qfx5240-64od": schema.JunosQFX5000, "ex4650-48y": schema.JunosQFX5000,
 		"qfx10002-36q": schema.JunosQFX10000, "ex4400-48mp": schema.JunosEX, "mx304": schema.JunosMX,
 	} {
-		got, err := schema.JunosFamilyOf(model)
+		got, err := familyOf(model)
 		if err != nil || got != want {
 			t.Errorf("%q: %v %v, want %v", model, got, err, want)
 		}
 	}
-	if _, err := schema.JunosFamilyOf("ptx10008"); err == nil {
+	if _, err := familyOf("ptx10008"); err == nil {
 		t.Error("ptx10008 accepted")
 	}
 }
@@ -130,7 +142,7 @@ device "m" {
   platform = "linux_dcb"
 }
 `)
-	f, diags := schema.Load(filepath.Clean(dir), schema.Options{})
+	f, diags := schema.Load(filepath.Clean(dir), schema.Options{Platforms: platforms.Catalog()})
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}
@@ -144,7 +156,7 @@ device "m" {
 	if j.Family != schema.JunosQFX10000 || j.Model.V != "QFX10002-36Q" {
 		t.Errorf("junos: %q %q", j.Model.V, j.Family)
 	}
-	if n.Driver.V != "ice" || !n.Driver.Set || m.Driver.V != schema.DefaultNICDriver || m.Driver.Set {
+	if n.Driver.V != "ice" || !n.Driver.Set || m.Driver.V != specOf(t, schema.LinuxDCB).Attrs.DefaultDriver || m.Driver.Set {
 		t.Errorf("drivers: %+v %+v", n.Driver, m.Driver)
 	}
 	want := map[string]time.Duration{"quick": 200 * time.Millisecond, "slowpoll": 500 * time.Millisecond, "own": time.Second}

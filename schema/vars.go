@@ -86,7 +86,7 @@ func (d *decoder) decodeVariables(ctx context.Context, p *hclparse.Parser, block
 		}
 		if a, ok := content.Attributes["description"]; ok {
 			if val, ds := a.Expr.Value(nil); !ds.HasErrors() && val.Type() == cty.String && val.IsKnown() && !val.IsNull() {
-				if err := checkText(val.AsString(), textRule{}); err != nil {
+				if err := checkText(val.AsString(), TextRule{}); err != nil {
 					d.errorf(a.Expr.Range(), "Invalid description", "%q cannot be a description: %v. A description is %s.", val.AsString(), err, textForm)
 				}
 			}

@@ -25,9 +25,9 @@ func TestComplexVariableTypes(t *testing.T) {
 				"fabric.fab.hcl": precedenceFabric,
 				"vars.fab.hcl":   "variable \"v\" {\n  type    = " + c.typ + "\n  default = " + c.def + "\n}\n",
 			})
-			mustLoad(t, dir, Options{})
-			mustLoad(t, dir, Options{Vars: map[string]string{"v": c.set}})
-			_, ds := Load(dir, Options{Vars: map[string]string{"v": c.bad}})
+			mustLoad(t, dir, Options{Platforms: testCatalog()})
+			mustLoad(t, dir, Options{Vars: map[string]string{"v": c.set}, Platforms: testCatalog()})
+			_, ds := Load(dir, Options{Vars: map[string]string{"v": c.bad}, Platforms: testCatalog()})
 			if !ds.HasErrors() || !strings.Contains(ds.Error(), "Invalid value for variable") {
 				t.Fatalf("-var v=%s: want an invalid value error, got %v", c.bad, ds.Error())
 			}

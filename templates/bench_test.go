@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -16,7 +17,7 @@ import (
 // whose platform cannot express the intent fail fast and are counted.
 func BenchmarkRender(b *testing.B) {
 	start := time.Now()
-	f, diags := schema.Load(filepath.Join(repoRoot(b), "examples", "scale"), schema.Options{})
+	f, diags := schema.Load(filepath.Join(repoRoot(b), "examples", "scale"), schema.Options{Platforms: platforms.Catalog()})
 	if diags.HasErrors() {
 		b.Fatalf("loading examples/scale: %v", diags.Errs())
 	}

@@ -12,6 +12,7 @@ import (
 	"text/template"
 	"time"
 
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -106,7 +107,7 @@ func TestOverrideBudgets(t *testing.T) {
 // render within a tenth of each default budget: the defaults must leave
 // real templates plenty of room. The figures are logged (go test -v).
 func TestOverrideBudgetsFitScale(t *testing.T) {
-	scale, diags := schema.Load(filepath.Join(repoRoot(t), "examples", "scale"), schema.Options{Vars: map[string]string{"spines": "2", "leaves": "2048", "nics_per_leaf": "2"}})
+	scale, diags := schema.Load(filepath.Join(repoRoot(t), "examples", "scale"), schema.Options{Vars: map[string]string{"spines": "2", "leaves": "2048", "nics_per_leaf": "2"}, Platforms: platforms.Catalog()})
 	if diags.HasErrors() {
 		t.Fatal(diags.Errs())
 	}

@@ -3,6 +3,7 @@ package templates
 import (
 	"strings"
 
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 	"github.com/fabricgen/fabricgen/templates/view"
 )
@@ -22,7 +23,7 @@ type Checker struct {
 func NewChecker() *Checker {
 	check := &view.StanzaSet{CheckOnly: true}
 	stanzas := map[schema.Platform]*view.StanzaSet{}
-	for _, p := range schema.Platforms() {
+	for _, p := range platforms.List() {
 		stanzas[p] = check
 	}
 	return &Checker{r: &Renderer{specs: registry(), cache: &view.ViewCache{}, stanzas: stanzas}}

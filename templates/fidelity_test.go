@@ -181,7 +181,7 @@ func lineShape(p schema.Platform, line string, sn shapeNames) string {
 			return kw + " CLASS"
 		})
 	}
-	if p.IsHost() {
+	if platforms.IsHost(p) {
 		// Host messages are prose: keep the command, not the text.
 		s = regexp.MustCompile(`\{ echo "[^"]*" >&2; exit 1; \}`).ReplaceAllString(s, `{ echo "MESSAGE" >&2; exit 1; }`)
 	}

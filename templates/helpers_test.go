@@ -59,7 +59,7 @@ func loadExample(t testing.TB, name string) *schema.Fabric {
 	if f, ok := exCache[name]; ok {
 		return f
 	}
-	opts := schema.Options{}
+	opts := schema.Options{Platforms: platforms.Catalog()}
 	if name == "scale" {
 		// The golden and validation tests use a small instance of the
 		// parametric example; BenchmarkRender uses the full size.

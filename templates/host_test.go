@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -24,7 +25,7 @@ func hostScripts(t *testing.T) map[string][]byte {
 	}
 	for ex, f := range fabrics {
 		for _, d := range sampleDevices(f) {
-			if !d.Platform.V.IsHost() {
+			if !d.HostPlatform {
 				continue
 			}
 			o, err := r.Render(f, d)
@@ -128,7 +129,8 @@ func TestHostScriptShape(t *testing.T) {
 func TestDCBPCPTrustRefused(t *testing.T) {
 	r := newTestRenderer(t)
 	src := schema.Range{Filename: "hosts.fab.hcl", Start: schema.Pos{Line: 4, Column: 3}}
-	for _, driver := range schema.NICDrivers {
+	dcb, _ := platforms.Get(schema.LinuxDCB)
+	for _, driver := range dcb.Spec.Attrs.Drivers {
 		for _, trust := range []schema.Trust{schema.TrustPCP, schema.TrustBoth} {
 			t.Run(driver+"/"+string(trust), func(t *testing.T) {
 				f, d := tinyFabric(schema.LinuxDCB, "eth0")

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -16,7 +17,7 @@ import (
 // naming a port must name it as one plain shell word.
 func TestEdgeNamesRender(t *testing.T) {
 	plain := loadExample(t, "clos-400g")
-	edge, diags := schema.Load(filepath.Join(repoRoot(t), "examples", "clos-400g"), schema.Options{})
+	edge, diags := schema.Load(filepath.Join(repoRoot(t), "examples", "clos-400g"), schema.Options{Platforms: platforms.Catalog()})
 	if diags.HasErrors() {
 		t.Fatal(diags.Errs())
 	}
@@ -29,7 +30,7 @@ func TestEdgeNamesRender(t *testing.T) {
 	}
 	for _, d := range edge.Devices {
 		for i, p := range d.Ports {
-			if d.Platform.V.IsHost() {
+			if d.HostPlatform {
 				p.Name = []string{"e.x-y@z_1", "_a.b-c@d", "x@y", "n-0.1_2@3"}[i%4]
 				continue
 			}
@@ -55,7 +56,7 @@ func TestEdgeNamesRender(t *testing.T) {
 		if d.Platform.V != schema.SONiC && bytes.Count(got.Text, []byte("\n")) != bytes.Count(want.Text, []byte("\n")) {
 			t.Errorf("%s (%s): %d lines with edge names, %d without", d.Name, d.Platform.V, bytes.Count(got.Text, []byte("\n")), bytes.Count(want.Text, []byte("\n")))
 		}
-		if !d.Platform.V.IsHost() {
+		if !d.HostPlatform {
 			continue
 		}
 		for _, line := range strings.Split(string(got.Text), "\n") {
@@ -81,7 +82,7 @@ func TestRenderRefusesUnsafeNames(t *testing.T) {
 		{schema.NvidiaMLNX, func(p *schema.Port) { p.Name = "e$(reboot)" }},
 		{schema.LinuxDCB, func(p *schema.Port) { p.Name = "e;reboot" }},
 	} {
-		f, diags := schema.Load(filepath.Join(repoRoot(t), "examples", "clos-400g"), schema.Options{})
+		f, diags := schema.Load(filepath.Join(repoRoot(t), "examples", "clos-400g"), schema.Options{Platforms: platforms.Catalog()})
 		if diags.HasErrors() {
 			t.Fatal(diags.Errs())
 		}

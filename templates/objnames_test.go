@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fabricgen/fabricgen/platforms"
+	cisconxos "github.com/fabricgen/fabricgen/platforms/cisco_nxos"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -37,8 +39,8 @@ func TestNXOSRenderedNameLimits(t *testing.T) {
 		}
 		for _, m := range nxosNamed.FindAllStringSubmatch(string(out.Text), -1) {
 			kind, name := strings.Fields(m[1])[0], m[2]
-			limit := map[string]int{"class-map": schema.NXOSClassMapNameLen, "policy-map": schema.NXOSPolicyMapNameLen,
-				"ip": schema.NXOSACLNameLen, "ipv6": schema.NXOSACLNameLen}[kind]
+			limit := map[string]int{"class-map": cisconxos.ClassMapNameLen, "policy-map": cisconxos.PolicyMapNameLen,
+				"ip": cisconxos.ACLNameLen, "ipv6": cisconxos.ACLNameLen}[kind]
 			if len(name) > limit {
 				t.Errorf("%s: %s %q is %d characters; NX-OS allows %d", d.Name, kind, name, len(name), limit)
 			}
@@ -47,10 +49,10 @@ func TestNXOSRenderedNameLimits(t *testing.T) {
 	}
 	// The renamed objects must have reached the configuration: otherwise
 	// this test checks nothing.
-	if longest["class-map"] != schema.NXOSClassMapNameLen {
-		t.Errorf("longest class-map name is %d characters; want %d (FG-DSCP-%s)", longest["class-map"], schema.NXOSClassMapNameLen, class)
+	if longest["class-map"] != cisconxos.ClassMapNameLen {
+		t.Errorf("longest class-map name is %d characters; want %d (FG-DSCP-%s)", longest["class-map"], cisconxos.ClassMapNameLen, class)
 	}
-	if longest["policy-map"] != schema.NXOSPolicyMapNameLen {
+	if longest["policy-map"] != cisconxos.PolicyMapNameLen {
 		t.Errorf("longest policy-map name is %d characters; want FABRICGEN-IN-%s", longest["policy-map"], acl)
 	}
 	for _, c := range []struct{ class, acl, want string }{
@@ -93,5 +95,5 @@ func loadRenamedDiags(t *testing.T, class, acl string) (*schema.Fabric, schema.D
 			t.Fatal(err)
 		}
 	}
-	return schema.Load(dir, schema.Options{})
+	return schema.Load(dir, schema.Options{Platforms: platforms.Catalog()})
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/fabricgen/fabricgen/internal/readlimit"
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -54,7 +55,7 @@ func openOverrides(dir string) (*overridesFolder, error) {
 	o := &overridesFolder{path: dir, real: real, root: root, folders: map[schema.Platform]bool{}}
 	known := map[schema.Platform]bool{}
 	var names []string
-	for _, p := range schema.Platforms() {
+	for _, p := range platforms.List() {
 		known[p] = true
 		names = append(names, string(p))
 	}

@@ -63,7 +63,7 @@ func registry() map[schema.Platform]platformSpec {
 func Platforms() []PlatformInfo {
 	reg := registry()
 	out := make([]PlatformInfo, 0, len(reg))
-	for _, p := range schema.Platforms() {
+	for _, p := range platforms.List() {
 		out = append(out, reg[p].PlatformInfo)
 	}
 	return out

@@ -200,7 +200,7 @@ func (r *Renderer) Source(p schema.Platform) string { return r.sources[p] }
 func (r *Renderer) View(f *schema.Fabric, d *schema.Device) (any, error) {
 	spec, ok := r.specs[d.Platform.V]
 	if !ok {
-		return nil, fmt.Errorf("device %s: unknown platform %q (known: %v)", d.Name, d.Platform.V, schema.Platforms())
+		return nil, fmt.Errorf("device %s: unknown platform %q (known: %v)", d.Name, d.Platform.V, platforms.List())
 	}
 	if err := r.cache.CheckNames(f, d); err != nil {
 		return nil, err

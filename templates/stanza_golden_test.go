@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/fabricgen/fabricgen/internal/golden"
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -18,7 +19,7 @@ import (
 // variants; these pin them, so moving a stanza between Go and a template
 // cannot change a byte unnoticed.
 func TestStanzaGolden(t *testing.T) {
-	f, diags := schema.Load(filepath.Join("testdata", "stanza"), schema.Options{})
+	f, diags := schema.Load(filepath.Join("testdata", "stanza"), schema.Options{Platforms: platforms.Catalog()})
 	if diags.HasErrors() {
 		t.Fatal(diags.Errs())
 	}

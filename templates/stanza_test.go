@@ -15,7 +15,7 @@ import (
 // variant, with every port and ACL entry shape the sub-templates print.
 func stanzaFabric(t *testing.T) *schema.Fabric {
 	t.Helper()
-	f, diags := schema.Load(filepath.Join("testdata", "stanza"), schema.Options{})
+	f, diags := schema.Load(filepath.Join("testdata", "stanza"), schema.Options{Platforms: platforms.Catalog()})
 	if diags.HasErrors() {
 		t.Fatal(diags.Errs())
 	}
@@ -172,7 +172,7 @@ func TestHostOverrideHasNoRawName(t *testing.T) {
 	f := stanzaFabric(t)
 	hosts := 0
 	for _, pl := range platforms.All() {
-		if !pl.Name.IsHost() {
+		if !pl.Spec.Host {
 			continue
 		}
 		hosts++

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 	"github.com/fabricgen/fabricgen/templates/view"
 )
@@ -36,8 +37,8 @@ func tinyFabric(p schema.Platform, port string) (*schema.Fabric, *schema.Device)
 	if p == schema.SONiC {
 		d.ASIC = set("broadcom")
 	}
-	if p.IsHost() {
-		d.Kind = set(schema.KindNIC)
+	if platforms.IsHost(p) {
+		d.Kind, d.HostPlatform = set(schema.KindNIC), true
 	}
 	d.Ports = []*schema.Port{{Name: port, Device: d, Speed: set(int64(100e9)), QoS: q}}
 	f := &schema.Fabric{Name: "tiny", Digest: "0123", Devices: []*schema.Device{d}, ECNProfiles: []*schema.ECNProfile{ecn}}

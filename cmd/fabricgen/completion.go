@@ -9,6 +9,7 @@ import (
 
 	"github.com/fabricgen/fabricgen/lint"
 	"github.com/fabricgen/fabricgen/lint/format"
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -135,7 +136,7 @@ func completionDir(cmd *cobra.Command, args []string) string {
 // it has them) and returns its devices, described by their platform; a
 // fabric that does not load completes to nothing.
 func deviceNames(cmd *cobra.Command, s *streams, dir string) []string {
-	opts := schema.Options{Getenv: s.getenv, Vars: map[string]string{}}
+	opts := schema.Options{Getenv: s.getenv, Vars: map[string]string{}, Platforms: platforms.Catalog()}
 	if v, err := cmd.Flags().GetStringArray("var"); err == nil {
 		for _, kv := range v {
 			if k, val, ok := strings.Cut(kv, "="); ok {

@@ -587,7 +587,7 @@ func demoOpticalPort(inputs []push.Input) (string, string) {
 	for _, leafOnly := range []bool{true, false} {
 		for _, in := range inputs {
 			sd := in.Device
-			if sd.Platform.V.IsHost() {
+			if sd.HostPlatform {
 				continue
 			}
 			facesNIC, first := false, ""
@@ -595,7 +595,7 @@ func demoOpticalPort(inputs []push.Input) (string, string) {
 				if p.Peer == nil || p.Link == nil {
 					continue
 				}
-				if p.Peer.Device.Platform.V.IsHost() {
+				if p.Peer.Device.HostPlatform {
 					facesNIC = true
 				}
 				if m := p.Link.Media.V; first == "" && m != "dac" && m != "backplane" {

@@ -7,9 +7,11 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/fabricgen/fabricgen/internal/readlimit"
-	"github.com/fabricgen/fabricgen/schema"
 	"github.com/spf13/cobra"
+
+	"github.com/fabricgen/fabricgen/internal/readlimit"
+	"github.com/fabricgen/fabricgen/platforms"
+	"github.com/fabricgen/fabricgen/schema"
 )
 
 // varFlags are the -var / -var-file flags shared by every command that loads a fabric.
@@ -25,7 +27,7 @@ func (v *varFlags) register(cmd *cobra.Command) {
 
 // options converts the flags into schema options.
 func (v *varFlags) options(s *streams) (schema.Options, error) {
-	opts := schema.Options{Vars: map[string]string{}, VarFiles: v.varFiles, Getenv: s.getenv}
+	opts := schema.Options{Vars: map[string]string{}, VarFiles: v.varFiles, Getenv: s.getenv, Platforms: platforms.Catalog()}
 	for _, kv := range v.vars {
 		k, val, ok := strings.Cut(kv, "=")
 		if !ok || k == "" {

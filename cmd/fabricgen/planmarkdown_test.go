@@ -22,7 +22,7 @@ import (
 // against devices that have none of the managed config yet.
 func freshPlan(t *testing.T, example string, vars map[string]string) *planfile.Plan {
 	t.Helper()
-	f, diags := schema.Load(filepath.Join(repoRoot(t), "examples", example), schema.Options{Vars: vars, Getenv: func(string) string { return "" }})
+	f, diags := schema.Load(filepath.Join(repoRoot(t), "examples", example), schema.Options{Vars: vars, Getenv: func(string) string { return "" }, Platforms: platforms.Catalog()})
 	if diags.HasErrors() {
 		t.Fatalf("load %s: %v", example, diags)
 	}

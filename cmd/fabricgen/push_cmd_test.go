@@ -12,6 +12,7 @@ import (
 
 	"github.com/fabricgen/fabricgen/internal/lab"
 	"github.com/fabricgen/fabricgen/internal/push/state"
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/push"
 	"github.com/fabricgen/fabricgen/schema"
 )
@@ -76,7 +77,7 @@ func TestPlanApplyCLI(t *testing.T) {
 	t.Chdir(dir)
 	fabric := "fabric"
 	s, _, _ := pushStreams("")
-	f, diags := schema.Load(fabric, schema.Options{Getenv: s.getenv})
+	f, diags := schema.Load(fabric, schema.Options{Getenv: s.getenv, Platforms: platforms.Catalog()})
 	if diags.HasErrors() {
 		t.Fatalf("load %s: %v", fabric, diags.Error())
 	}
@@ -157,7 +158,7 @@ func TestApplyNeedsYes(t *testing.T) {
 	dir := t.TempDir()
 	fabric := copyExample(t, "ai-training-2subnet", dir)
 	s, _, _ := pushStreams("")
-	f, diags := schema.Load(fabric, schema.Options{Getenv: s.getenv})
+	f, diags := schema.Load(fabric, schema.Options{Getenv: s.getenv, Platforms: platforms.Catalog()})
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}
@@ -196,7 +197,7 @@ func newPushRig(t *testing.T, example string) *pushRig {
 	copyExample(t, example, dir)
 	t.Chdir(dir)
 	s, _, _ := pushStreams("")
-	f, diags := schema.Load("fabric", schema.Options{Getenv: s.getenv})
+	f, diags := schema.Load("fabric", schema.Options{Getenv: s.getenv, Platforms: platforms.Catalog()})
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}

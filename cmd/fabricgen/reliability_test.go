@@ -898,7 +898,7 @@ func relConfigFile(pc relPlatform) string {
 	switch {
 	case pc.platform == schema.SONiC:
 		return pc.device + ".json"
-	case pc.platform.IsHost():
+	case platforms.IsHost(pc.platform):
 		return pc.device + ".sh"
 	}
 	return pc.device + ".cfg"

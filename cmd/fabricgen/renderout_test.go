@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 	"github.com/fabricgen/fabricgen/templates"
 )
@@ -31,7 +32,7 @@ func dirNames(t *testing.T, dir string) []string {
 // renderSmall loads ai-training-2subnet for writeRenders.
 func renderSmall(t *testing.T) (*templates.Renderer, *schema.Fabric) {
 	t.Helper()
-	f, diags := schema.Load(filepath.Join(repoRoot(t), "examples", "ai-training-2subnet"), schema.Options{Getenv: func(string) string { return "" }})
+	f, diags := schema.Load(filepath.Join(repoRoot(t), "examples", "ai-training-2subnet"), schema.Options{Getenv: func(string) string { return "" }, Platforms: platforms.Catalog()})
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}
@@ -190,7 +191,7 @@ func TestRenderOutputIsAFile(t *testing.T) {
 // (16,912 devices) into a fresh folder per iteration: what render -o does
 // after lint.
 func BenchmarkWriteRenders(b *testing.B) {
-	f, diags := schema.Load(filepath.Join("..", "..", "examples", "scale"), schema.Options{Vars: map[string]string{"leaves": "512"}, Getenv: func(string) string { return "" }})
+	f, diags := schema.Load(filepath.Join("..", "..", "examples", "scale"), schema.Options{Vars: map[string]string{"leaves": "512"}, Getenv: func(string) string { return "" }, Platforms: platforms.Catalog()})
 	if diags.HasErrors() {
 		b.Fatal(diags.Error())
 	}

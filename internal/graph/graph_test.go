@@ -11,6 +11,7 @@ import (
 
 	"github.com/fabricgen/fabricgen/diag"
 	"github.com/fabricgen/fabricgen/internal/golden"
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -18,7 +19,7 @@ const update = "go test ./internal/graph -update"
 
 func load(t *testing.T, example string, vars map[string]string) *schema.Fabric {
 	t.Helper()
-	f, diags := schema.Load(filepath.Join("..", "..", "examples", example), schema.Options{Vars: vars, Getenv: func(string) string { return "" }})
+	f, diags := schema.Load(filepath.Join("..", "..", "examples", example), schema.Options{Vars: vars, Getenv: func(string) string { return "" }, Platforms: platforms.Catalog()})
 	if diags.HasErrors() {
 		t.Fatalf("load %s: %v", example, diags)
 	}

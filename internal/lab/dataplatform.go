@@ -15,5 +15,5 @@ func dataPlatform(p schema.Platform) dataplane.Platform {
 	if !ok {
 		return dataplane.Platform{Name: p}
 	}
-	return dataplane.Platform{Name: p, Read: pl.Reader, Responder: pl.Responder}
+	return dataplane.Platform{Name: p, Host: pl.Spec.Host, Read: pl.Reader, Responder: pl.Responder}
 }

@@ -22,7 +22,7 @@ func TestDataPlatformFromRegistry(t *testing.T) {
 		if (dp.Read == nil) != (pl.Reader == nil) {
 			t.Errorf("platforms/%s: the data plane does not get the folder's running-config reader", pl.Folder)
 		}
-		if dp.Read == nil && !pl.Name.IsHost() {
+		if dp.Read == nil && !pl.Spec.Host {
 			t.Errorf("platforms/%s: a switch without a running-config reader (reader.go)", pl.Folder)
 		}
 	}

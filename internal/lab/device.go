@@ -13,6 +13,7 @@ import (
 	"github.com/fabricgen/fabricgen/internal/lab/cli"
 	"github.com/fabricgen/fabricgen/internal/lab/dataplane"
 	"github.com/fabricgen/fabricgen/internal/lab/sshserver"
+	"github.com/fabricgen/fabricgen/platforms"
 )
 
 // Device is one running emulated device.
@@ -346,7 +347,7 @@ func (d *Device) pushConfig() {
 	if d.dp == nil || d.emu == nil {
 		return
 	}
-	if d.spec.Platform.IsHost() {
+	if platforms.IsHost(d.spec.Platform) {
 		d.dp.SetConfig(d.spec.Name, d.emu.Running())
 		return
 	}

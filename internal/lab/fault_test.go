@@ -12,6 +12,7 @@ import (
 	"golang.org/x/crypto/ssh/knownhosts"
 
 	"github.com/fabricgen/fabricgen/internal/lab/cli"
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -102,7 +103,7 @@ func TestFaultReject(t *testing.T) {
 }
 
 func portsFor(p schema.Platform) []string {
-	if p.IsHost() {
+	if platforms.IsHost(p) {
 		return []string{"eth0"}
 	}
 	return nil
@@ -308,7 +309,7 @@ func TestFaultStream(t *testing.T) {
 			dev.ClearFault()
 			sh.buf.Reset()
 			sh.wait()
-			if out := sh.run("echo hello"); c.platform.IsHost() && !strings.Contains(out, "hello") {
+			if out := sh.run("echo hello"); platforms.IsHost(c.platform) && !strings.Contains(out, "hello") {
 				t.Errorf("after ClearFault: %q", out)
 			}
 		})

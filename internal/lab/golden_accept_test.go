@@ -72,7 +72,7 @@ func TestTemplatesGoldenAccepted(t *testing.T) {
 			if dm := goldenDriverRe.FindStringSubmatch(string(data)); dm != nil {
 				spec.Driver = dm[1]
 			}
-			if schema.Platform(m[2]).IsHost() {
+			if platforms.IsHost(schema.Platform(m[2])) {
 				for _, pm := range goldenHostPortRe.FindAllStringSubmatch(string(data), -1) {
 					spec.Ports = append(spec.Ports, pm[1])
 				}
@@ -87,7 +87,7 @@ func TestTemplatesGoldenAccepted(t *testing.T) {
 				t.Fatal(err)
 			}
 			lines := strings.Split(string(data), "\n")
-			if p := schema.Platform(m[2]); p.IsHost() || p == schema.NvidiaCumulus {
+			if p := schema.Platform(m[2]); platforms.IsHost(p) || p == schema.NvidiaCumulus {
 				lines = scriptBody(lines)
 			}
 			if err := emu.OutOfBand(lines); err != nil {
@@ -205,7 +205,7 @@ device "cumulus1" {
 	if err := os.WriteFile(filepath.Join(dir, "u.fab.hcl"), []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	f, diags := schema.Load(dir, schema.Options{})
+	f, diags := schema.Load(dir, schema.Options{Platforms: platforms.Catalog()})
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}

@@ -164,12 +164,12 @@ func validateSpec(sp DeviceSpec) error {
 		return fmt.Errorf("name %q is not a valid hostname: use letters, digits, '-', '_' and '.' (at most 63)", sp.Name)
 	}
 	known := false
-	for _, p := range schema.Platforms() {
+	for _, p := range platforms.List() {
 		known = known || p == sp.Platform
 	}
 	if !known {
 		names := make([]string, 0, 7)
-		for _, p := range schema.Platforms() {
+		for _, p := range platforms.List() {
 			names = append(names, string(p))
 		}
 		return fmt.Errorf("device %s: unknown platform %q: use one of %s", sp.Name, sp.Platform, strings.Join(names, ", "))

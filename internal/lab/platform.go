@@ -24,7 +24,7 @@ type RunningConfigFormat struct {
 // the order of schema.Platforms.
 func RunningConfigFormats() []RunningConfigFormat {
 	var out []RunningConfigFormat
-	for _, p := range schema.Platforms() {
+	for _, p := range platforms.List() {
 		if pl, ok := emulated(platforms.All(), p); ok {
 			out = append(out, RunningConfigFormat{p, pl.RunningConfig.Ext, pl.RunningConfig.Form})
 		}
@@ -61,7 +61,7 @@ func missingEmulators(all []platform.Platform, want []schema.Platform) []schema.
 func newEmulator(env *cli.Env) (cli.Emulator, error) {
 	pl, ok := emulated(platforms.All(), env.Spec.Platform)
 	if !ok {
-		return nil, fmt.Errorf("unknown platform %q: use one of %v", env.Spec.Platform, schema.Platforms())
+		return nil, fmt.Errorf("unknown platform %q: use one of %v", env.Spec.Platform, platforms.List())
 	}
 	// The constructors' errors name the offending line of the running
 	// configuration; callers add the device and file.

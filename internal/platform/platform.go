@@ -28,6 +28,11 @@ type Platform struct {
 	// Folder is the platform's folder under platforms/ (its name), so a
 	// completeness error can say where the missing part belongs.
 	Folder string
+	// Spec is what the intent language needs of the platform (spec.go):
+	// host or switch, port names, free-text refusals, release form,
+	// platform-only device attributes, rendered-name limits. The loader
+	// takes the catalog of them (platforms.Catalog).
+	Spec schema.PlatformSpec
 
 	// Push and lab parts (dialect, emulator) go below this line.
 
@@ -107,6 +112,20 @@ type Part struct {
 func Parts() []Part {
 	parts := []Part{
 		{Name: "name", File: "platform.go", Present: func(p Platform) bool { return p.Name != "" && p.Folder != "" }},
+		// Intent parts: what the loader needs of the platform.
+		{Name: "intent spec", File: "spec.go", Present: func(p Platform) bool {
+			s := p.Spec
+			return s.Name == p.Name && s.Ports.Check != nil && s.Ports.Form != "" && s.Text.Why != ""
+		}},
+		// A switch has a release syntax; a host renders the same for every
+		// release.
+		{Name: "release forms", File: "spec.go", Present: func(p Platform) bool {
+			if p.Spec.Release == nil {
+				return p.Spec.Host
+			}
+			_, err := p.Spec.ParseVersion(p.Spec.Release.Default)
+			return err == nil
+		}},
 		// Push and lab parts.
 		{Name: "push dialect", File: "dialect.go", Present: func(p Platform) bool { return p.Dialect != nil }},
 		{Name: "lab emulator", File: "emulator/", Present: func(p Platform) bool { return p.Emulator != nil }},
@@ -118,7 +137,7 @@ func Parts() []Part {
 		// Read-back, data-plane and check parts.
 		// A switch must have a reader; a host has no running-config text
 		// to read (see Platform.Reader).
-		{Name: "running-config reader", File: "reader.go", Present: func(p Platform) bool { return p.Reader != nil || p.Name.IsHost() }},
+		{Name: "running-config reader", File: "reader.go", Present: func(p Platform) bool { return p.Reader != nil || p.Spec.Host }},
 		{Name: "check collector", File: "collector.go", Present: func(p Platform) bool { return p.Collector != nil }},
 		{Name: "data-plane responder", File: "responder.go", Present: func(p Platform) bool { return p.Responder.Show != nil || p.Responder.Exec != nil }},
 

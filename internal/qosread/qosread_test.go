@@ -17,7 +17,7 @@ var readExamples = []string{"clos-400g", "roce-storage", "ai-training-2subnet"}
 // loadExample loads one example fabric.
 func loadExample(t *testing.T, name string) *schema.Fabric {
 	t.Helper()
-	f, diags := schema.Load(filepath.Join("..", "..", "examples", name), schema.Options{Getenv: func(string) string { return "" }})
+	f, diags := schema.Load(filepath.Join("..", "..", "examples", name), schema.Options{Getenv: func(string) string { return "" }, Platforms: platforms.Catalog()})
 	if diags.HasErrors() {
 		t.Fatalf("%s: %v", name, diags)
 	}
@@ -37,7 +37,7 @@ func TestReadsRenderedConfigs(t *testing.T) {
 		f := loadExample(t, ex)
 		checked := 0
 		for _, dev := range f.Devices {
-			if dev.Platform.V.IsHost() {
+			if dev.HostPlatform {
 				continue
 			}
 			pl, ok := platforms.Get(dev.Platform.V)

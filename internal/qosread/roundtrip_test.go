@@ -42,14 +42,14 @@ func TestReaderRoundTrip(t *testing.T) {
 	for _, ex := range readExamples {
 		sources = append(sources, source{ex, loadExample(t, ex), filepath.Join(root, "templates", "testdata", "golden", ex), true, false})
 	}
-	stanza, diags := schema.Load(filepath.Join(root, "templates", "testdata", "stanza"), schema.Options{})
+	stanza, diags := schema.Load(filepath.Join(root, "templates", "testdata", "stanza"), schema.Options{Platforms: platforms.Catalog()})
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
 	// The stanza fixture is not linted (its ACLs re-mark on purpose): its
 	// reads are compared with each other only.
 	sources = append(sources, source{"stanza", stanza, filepath.Join(root, "templates", "testdata", "stanza", "golden"), false, false})
-	perport, diags := schema.Load(filepath.Join("testdata", "perport"), schema.Options{})
+	perport, diags := schema.Load(filepath.Join("testdata", "perport"), schema.Options{Platforms: platforms.Catalog()})
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
@@ -111,7 +111,7 @@ func TestReaderRoundTrip(t *testing.T) {
 // 3, Ethernet2 lossy without) read back different, from the render and
 // from the lab.
 func TestPerPortQueueTreatment(t *testing.T) {
-	f, diags := schema.Load(filepath.Join("testdata", "perport"), schema.Options{})
+	f, diags := schema.Load(filepath.Join("testdata", "perport"), schema.Options{Platforms: platforms.Catalog()})
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}

@@ -37,8 +37,8 @@ func TinyFabric(p platform.Platform, port string) (*schema.Fabric, *schema.Devic
 	q.Queues[0] = schema.QueueQoS{Sched: Set(schema.SchedDWRR), Weight: Set(50)}
 	q.Queues[3] = schema.QueueQoS{Sched: Set(schema.SchedDWRR), Weight: Set(50), ECN: Set(ecn)}
 	q.Queues[6] = schema.QueueQoS{Sched: Set(schema.SchedStrict)}
-	d := &schema.Device{Name: "dut", Kind: Set(schema.KindLeaf), Platform: Set(p.Name)}
-	if p.Name.IsHost() {
+	d := &schema.Device{Name: "dut", Kind: Set(schema.KindLeaf), Platform: Set(p.Name), HostPlatform: p.Spec.Host}
+	if p.Spec.Host {
 		d.Kind = Set(schema.KindNIC)
 	}
 	d.Ports = []*schema.Port{{Name: port, Device: d, Speed: Set(int64(100e9)), QoS: q}}

@@ -19,6 +19,7 @@ func Platform() platform.Platform {
 	return platform.Platform{
 		Name:   name,
 		Folder: "cisco_nxos",
+		Spec:   spec(),
 		// Push and lab parts.
 		Dialect:       dialect,
 		Emulator:      emulator.New(textForm),

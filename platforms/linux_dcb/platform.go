@@ -21,6 +21,7 @@ func Platform() platform.Platform {
 	return platform.Platform{
 		Name:   name,
 		Folder: "linux_dcb",
+		Spec:   spec(),
 		// Push and lab parts.
 		Dialect:       dialect,
 		Emulator:      hostemu.New(hostemu.InboxTools),

@@ -2,6 +2,7 @@ package linuxdcb
 
 import (
 	"github.com/fabricgen/fabricgen/platforms/internal/hostrender"
+	"github.com/fabricgen/fabricgen/platforms/internal/hostspec"
 	"github.com/fabricgen/fabricgen/schema"
 	"github.com/fabricgen/fabricgen/templates/view"
 )
@@ -11,7 +12,7 @@ import (
 func viewBuild(f *schema.Fabric, d *schema.Device, b view.Base) (any, error) {
 	drv := d.Driver.V
 	if drv == "" {
-		drv = schema.DefaultNICDriver
+		drv = hostspec.DefaultDriver
 	}
 	return hostrender.Build(f, d, b, hostrender.Flavour{Driver: drv})
 }

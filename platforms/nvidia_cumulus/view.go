@@ -149,7 +149,7 @@ func viewBuildCumulus(f *schema.Fabric, d *schema.Device, b view.Base) (any, err
 	qq := view.FirstQoS(d)
 	rel := d.OSVersion.V
 	if len(rel.Parts) == 0 {
-		rel = schema.DefaultVersion(name)
+		rel = spec().DefaultVersion()
 	}
 	if !rel.AtLeast(5, 7) {
 		return nil, view.Unsupported(d, "os_version "+rel.String(), "fabricgen renders Cumulus Linux 5.7 and later (5.7 moved ACL port matches under match ip udp|tcp)", d.OSVersion.Src)

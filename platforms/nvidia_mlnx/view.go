@@ -2,6 +2,7 @@ package nvidiamlnx
 
 import (
 	"github.com/fabricgen/fabricgen/platforms/internal/hostrender"
+	"github.com/fabricgen/fabricgen/platforms/internal/hostspec"
 	"github.com/fabricgen/fabricgen/schema"
 	"github.com/fabricgen/fabricgen/templates/view"
 )
@@ -9,5 +10,5 @@ import (
 // viewBuild is the nvidia_mlnx view builder: the shared host script with
 // MLNX_OFED's tools, on the mlx5 driver.
 func viewBuild(f *schema.Fabric, d *schema.Device, b view.Base) (any, error) {
-	return hostrender.Build(f, d, b, hostrender.Flavour{MLNX: true, Driver: schema.DefaultNICDriver})
+	return hostrender.Build(f, d, b, hostrender.Flavour{MLNX: true, Driver: hostspec.DefaultDriver})
 }

@@ -19,6 +19,7 @@ func Platform() platform.Platform {
 	return platform.Platform{
 		Name:   name,
 		Folder: "sonic",
+		Spec:   spec(),
 		// Push and lab parts.
 		Dialect:       dialect,
 		Emulator:      emulator.New,

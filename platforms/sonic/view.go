@@ -207,11 +207,11 @@ func viewBuildSONiC(f *schema.Fabric, d *schema.Device, b view.Base) (any, error
 	var rej view.Collector // every refusal of the device, not only the first
 	rej.Add(view.RequireUniform(d, global, view.AspTrust, view.AspDSCP, view.AspPCP, view.AspQueueMap, view.AspQueues, view.AspPFCSet, view.AspWatchdog, view.AspBuffer))
 	if d.ASIC.V == "" {
-		return nil, view.Unsupported(d, "a device without asic", "SONiC's QoS tables differ by ASIC family; set asic = "+strings.Join(viewQuoted(schema.ASICs), " | "), d.Range)
+		return nil, view.Unsupported(d, "a device without asic", "SONiC's QoS tables differ by ASIC family; set asic = "+strings.Join(viewQuoted(ASICs), " | "), d.Range)
 	}
 	rel := d.OSVersion.V
 	if len(rel.Parts) == 0 {
-		rel = schema.DefaultVersion(name)
+		rel = spec().DefaultVersion()
 	}
 	if !rel.AtLeast(201811) {
 		return nil, view.Unsupported(d, "os_version "+rel.String(), "fabricgen renders SONiC 201811 and later", d.OSVersion.Src)

@@ -20,6 +20,7 @@ import (
 	"github.com/fabricgen/fabricgen/check"
 	"github.com/fabricgen/fabricgen/internal/lab"
 	"github.com/fabricgen/fabricgen/internal/push/session"
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 	"github.com/fabricgen/fabricgen/templates"
 )
@@ -47,7 +48,7 @@ func TestMain(m *testing.M) {
 // benchFabric loads the benchmark's fabric, every device logging in as
 // admin with the lab password.
 func benchFabric() (*schema.Fabric, error) {
-	f, diags := schema.Load(filepath.Join("..", "..", "..", "examples", "scale"), schema.Options{Vars: benchVars, Getenv: getenv})
+	f, diags := schema.Load(filepath.Join("..", "..", "..", "examples", "scale"), schema.Options{Vars: benchVars, Getenv: getenv, Platforms: platforms.Catalog()})
 	if diags.HasErrors() {
 		return nil, diags
 	}
@@ -258,7 +259,7 @@ func benchmarkCheck(b *testing.B, delay time.Duration) {
 	// the ideal.
 	var oneDev *schema.Device
 	for _, d := range f.Devices {
-		if d.Platform.V.IsHost() {
+		if d.HostPlatform {
 			oneDev = d
 			break
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/fabricgen/fabricgen/internal/lab"
 	"github.com/fabricgen/fabricgen/internal/push/session"
 	"github.com/fabricgen/fabricgen/internal/push/state"
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/push"
 	"github.com/fabricgen/fabricgen/schema"
 	"github.com/fabricgen/fabricgen/templates"
@@ -37,7 +38,7 @@ type fabricLab struct {
 // check then share it, as if the HCL said so).
 func startFabricLab(t testing.TB, name string, tweaks ...func(*schema.Fabric)) *fabricLab {
 	t.Helper()
-	f, diags := schema.Load(filepath.Join("..", "..", "..", "examples", name), schema.Options{Getenv: getenv})
+	f, diags := schema.Load(filepath.Join("..", "..", "..", "examples", name), schema.Options{Getenv: getenv, Platforms: platforms.Catalog()})
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}

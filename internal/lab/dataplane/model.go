@@ -103,6 +103,9 @@ func (m *Model) Clock() *Clock { return m.clock }
 type Platform struct {
 	// Name is the platform's name.
 	Name schema.Platform
+	// Host is true for a platform that configures a host NIC (its
+	// PlatformSpec's Host).
+	Host bool
 	// Read reads a switch's running config (nil: the device's traffic
 	// sees a factory configuration; hosts are read from their NIC state).
 	Read qosread.Reader
@@ -203,10 +206,10 @@ func (d *device) fits(fs []Fault) error {
 		if p := d.ports[f.Value]; f.Kind.optical() && p != nil && p.isCopper() {
 			return fmt.Errorf("%s: %s:%s is on a passive copper (%s) link: it has no optics to fault; use bad-cable=%s for a faulty cable, or an optical port", f, name, f.Value, p.intent.Link.Media.V, f.Value)
 		}
-		if f.Kind.hostOnly() && !d.platform.IsHost() {
+		if f.Kind.hostOnly() && !d.parts.Host {
 			return fmt.Errorf("%s: %s is a switch; %s is a host NIC fault", f, name, f.Kind)
 		}
-		if f.Kind.switchOnly() && d.platform.IsHost() {
+		if f.Kind.switchOnly() && d.parts.Host {
 			return fmt.Errorf("%s: %s is a host; %s is a switch fault", f, name, f.Kind)
 		}
 	}

@@ -58,7 +58,7 @@ func (m *Model) compute() {
 func (d *device) parse() {
 	d.parsed = true
 	d.sw, d.host = nil, nil
-	if d.platform.IsHost() {
+	if d.parts.Host {
 		d.host = readHost(d.text)
 		return
 	}
@@ -153,7 +153,7 @@ func (m *Model) baseline(d *device, p *port) {
 	p.ber = 5e-10 * (1.5 + jitter(d.name, p.name, 97))
 	p.stormed = [8]bool{}
 	p.watchdog = false
-	if d.platform.IsHost() {
+	if d.parts.Host {
 		p.watchdog = d.nic(p.name).pfcTout > 0
 	} else {
 		p.watchdog = d.swPort(p.name).Watchdog
@@ -298,12 +298,12 @@ type endpoint struct {
 func (m *Model) endpoints() []endpoint {
 	var out []endpoint
 	for _, d := range m.devs {
-		if !d.platform.IsHost() {
+		if !d.parts.Host {
 			continue
 		}
 		for _, name := range d.order {
 			p := d.ports[name]
-			if pd, pp := m.peerOf(p); pd != nil && pp != nil && !pd.platform.IsHost() {
+			if pd, pp := m.peerOf(p); pd != nil && pp != nil && !pd.parts.Host {
 				out = append(out, endpoint{d, p})
 			}
 		}
@@ -356,7 +356,7 @@ func (m *Model) distances(dst *device) map[*device]int {
 	for len(queue) > 0 {
 		u := queue[0]
 		queue = queue[1:]
-		if u != dst && u.platform.IsHost() {
+		if u != dst && u.parts.Host {
 			continue
 		}
 		for _, name := range u.order {
@@ -446,7 +446,7 @@ func (m *Model) send(src, dst endpoint, dist map[*device]int, kind flowKind, dsc
 				res.lost += f.lost
 				continue
 			}
-			if d.platform.IsHost() {
+			if d.parts.Host {
 				continue
 			}
 			m.forward(f, dist, kind, pkt, func(g *frag, nd *device, np *port) { arrive(g, nd, np) })
@@ -564,7 +564,7 @@ func stormsToward(d *device, p *port, prio int) bool {
 
 // pfcOn is a port's PFC priorities per its configuration.
 func pfcOn(d *device, port string) [8]bool {
-	if d.platform.IsHost() {
+	if d.parts.Host {
 		return d.nic(port).pfc
 	}
 	return d.swPort(port).PFC.Flags()
@@ -642,7 +642,7 @@ func (m *Model) storms() {
 				}
 				p.rate[PFCTxFrames+Metric(prio)] += pauseFrames
 				p.rate[PFCTxPauseUS+Metric(prio)] += 1e6
-				if d.platform.IsHost() && d.nic(p.name).pfcTout > 0 {
+				if d.parts.Host && d.nic(p.name).pfcTout > 0 {
 					p.rate[StormErr] += 0.2
 					p.rate[StormWarn] += 0.2
 				}
@@ -651,7 +651,7 @@ func (m *Model) storms() {
 				}
 				pp.rate[PFCRxFrames+Metric(prio)] += pauseFrames
 				pp.rate[PFCRxPauseUS+Metric(prio)] += 1e6
-				if pd != nil && !pd.platform.IsHost() && pp.watchdog {
+				if pd != nil && !pd.parts.Host && pp.watchdog {
 					q := pd.swPort(pp.name).Queue[prio]
 					pp.rate[WDStorms+Metric(q)] += 0.2
 					pp.stormed[q] = true
@@ -664,7 +664,7 @@ func (m *Model) storms() {
 // queuePairs lists a host's queue pairs: one RC QP per port in RTS, plus
 // one in SQE per qp-error fault.
 func (m *Model) queuePairs(d *device) {
-	if !d.platform.IsHost() {
+	if !d.parts.Host {
 		return
 	}
 	for i, name := range d.order {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/fabricgen/fabricgen/internal/lab/cli"
 	"github.com/fabricgen/fabricgen/internal/lab/shell"
+	"github.com/fabricgen/fabricgen/platforms/internal/hostspec"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -116,12 +117,12 @@ func newHost(env *cli.Env, set Tools) (*host, error) {
 	driver := env.Spec.Driver
 	switch driver {
 	case "":
-		driver = schema.DefaultNICDriver
+		driver = hostspec.DefaultDriver
 	case "mlx5_core", "ice", "bnxt_en":
 	default:
 		return nil, fmt.Errorf("driver %q: the lab emulates mlx5_core, ice and bnxt_en NICs", driver)
 	}
-	if tools && driver != schema.DefaultNICDriver {
+	if tools && driver != hostspec.DefaultDriver {
 		return nil, fmt.Errorf("driver %q: an nvidia_mlnx host has ConnectX (mlx5_core) NICs", driver)
 	}
 	h := &host{env: env, nics: map[string]*nic{}, tools: tools, ofed: ofed, driver: driver, rdmaCM: ofed, configfs: true, lock: shell.NewMemFS(env.Spec.Username)}
@@ -131,7 +132,7 @@ func newHost(env *cli.Env, set Tools) (*host, error) {
 		h.dynamic = true
 		ports = []string{"ens1f0np0", "ens1f1np1"}
 	}
-	naming := schema.PortNamingOf(env.Spec.Platform)
+	naming := schema.HostPorts()
 	for _, p := range ports {
 		if !naming.Check(p) {
 			return nil, fmt.Errorf("port %q is not a Linux interface name (%s)", p, naming.Form)
@@ -379,7 +380,7 @@ func (h *host) Running() string {
 		fmt.Fprintf(&b, "  tsa %s\n", strings.Join(n.tsa[:], ","))
 		fmt.Fprintf(&b, "  tc-bw %s\n", ints(n.tcbw))
 		fmt.Fprintf(&b, "  pause rx %s tx %s\n", onOff(n.pauseRX), onOff(n.pauseTX))
-		if h.driver == schema.DefaultNICDriver {
+		if h.driver == hostspec.DefaultDriver {
 			fmt.Fprintf(&b, "  pfc-prevention-tout %d\n", n.pfcTout)
 		}
 		if h.driver == "ice" {

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/fabricgen/fabricgen/internal/lab/cli"
-	"github.com/fabricgen/fabricgen/schema"
+	"github.com/fabricgen/fabricgen/platforms/internal/hostspec"
 )
 
 // sysfsRef is a parsed path of the emulated sysfs/configfs.
@@ -219,7 +219,7 @@ func (h *host) ethtool(args []string) (string, string, int) {
 		if len(args) != 4 || args[2] != "pfc-prevention-tout" {
 			return "", "ethtool: bad command line argument(s)\n", 1
 		}
-		if h.driver != schema.DefaultNICDriver {
+		if h.driver != hostspec.DefaultDriver {
 			// Only mlx5 implements the PFC stall prevention tunable.
 			return "", "Cannot set tunable pfc-prevention-tout: Operation not supported\n", 1
 		}
@@ -237,7 +237,7 @@ func (h *host) ethtool(args []string) (string, string, int) {
 		if len(args) != 3 || args[2] != "pfc-prevention-tout" {
 			return "", "ethtool: bad command line argument(s)\n", 1
 		}
-		if h.driver != schema.DefaultNICDriver {
+		if h.driver != hostspec.DefaultDriver {
 			return "", "Cannot get tunable pfc-prevention-tout: Operation not supported\n", 1
 		}
 		return fmt.Sprintf("PFC prevention: %d msecs\n", n.pfcTout), "", 0

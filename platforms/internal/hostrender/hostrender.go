@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fabricgen/fabricgen/platforms/internal/hostspec"
 	"github.com/fabricgen/fabricgen/schema"
 	"github.com/fabricgen/fabricgen/templates/view"
 )
@@ -204,7 +205,7 @@ type Flavour struct {
 
 // stormGuard reports whether the driver has the ethtool tunable
 // pfc-prevention-tout (mlx5 only: "net/mlx5e: PFC stall prevention support").
-func (fl Flavour) stormGuard() bool { return fl.Driver == schema.DefaultNICDriver }
+func (fl Flavour) stormGuard() bool { return fl.Driver == hostspec.DefaultDriver }
 
 // hostRDMADrivers names the RDMA driver that gives each NIC driver its
 // infiniband device.

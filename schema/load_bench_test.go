@@ -1,10 +1,13 @@
-package schema
+package schema_test
 
 import (
 	"fmt"
 	"path/filepath"
 	"runtime"
 	"testing"
+
+	"github.com/fabricgen/fabricgen/platforms"
+	"github.com/fabricgen/fabricgen/schema"
 )
 
 // BenchmarkLoad loads and resolves examples/scale (64 spines, 32 NICs per
@@ -14,11 +17,11 @@ func BenchmarkLoad(b *testing.B) {
 	dir := filepath.Join("..", "examples", "scale")
 	for _, leaves := range []int{512, 1024, 2048} {
 		b.Run(fmt.Sprintf("leaves=%d", leaves), func(b *testing.B) {
-			opts := Options{Vars: map[string]string{"leaves": fmt.Sprint(leaves)}, Getenv: func(string) string { return "" }}
-			var f *Fabric
+			opts := schema.Options{Vars: map[string]string{"leaves": fmt.Sprint(leaves)}, Getenv: func(string) string { return "" }, Platforms: platforms.Catalog()}
+			var f *schema.Fabric
 			for b.Loop() {
-				var ds Diagnostics
-				f, ds = Load(dir, opts)
+				var ds schema.Diagnostics
+				f, ds = schema.Load(dir, opts)
 				if ds.HasErrors() {
 					b.Fatal(ds.Error())
 				}

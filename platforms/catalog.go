@@ -1,0 +1,34 @@
+package platforms
+
+import "github.com/fabricgen/fabricgen/schema"
+
+// Catalog returns what the intent language needs of every platform, in
+// the registry's order: the catalog schema.Load takes in
+// Options.Platforms. The loader knows no platform of its own, so a
+// platform added to All is one the intent may name.
+func Catalog() []schema.PlatformSpec {
+	all := All()
+	out := make([]schema.PlatformSpec, 0, len(all))
+	for _, p := range all {
+		out = append(out, p.Spec)
+	}
+	return out
+}
+
+// List returns every platform's name in the registry's order.
+func List() []schema.Platform {
+	all := All()
+	out := make([]schema.Platform, 0, len(all))
+	for _, p := range all {
+		out = append(out, p.Name)
+	}
+	return out
+}
+
+// IsHost reports whether platform p configures a host NIC rather than a
+// switch (false for a platform no folder has). For engines that hold a
+// platform's name only; a loaded device records it (Device.HostPlatform).
+func IsHost(p schema.Platform) bool {
+	pl, ok := Get(p)
+	return ok && pl.Spec.Host
+}
