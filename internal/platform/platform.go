@@ -102,6 +102,8 @@ type RunningConfig struct {
 type Part struct {
 	// Name is the part in messages ("push dialect", "lab emulator").
 	Name string
+	// Doc says in a line what the part is, for docs/adding-a-platform.md.
+	Doc string
 	// File is where the part lives in the folder ("dialect.go").
 	File string
 	// Present reports whether p has the part.
@@ -111,15 +113,15 @@ type Part struct {
 // Parts lists every part a platform folder must provide, in a stable order.
 func Parts() []Part {
 	parts := []Part{
-		{Name: "name", File: "platform.go", Present: func(p Platform) bool { return p.Name != "" && p.Folder != "" }},
+		{Name: "name", Doc: "the platform's name in the intent and its folder", File: "platform.go", Present: func(p Platform) bool { return p.Name != "" && p.Folder != "" }},
 		// Intent parts: what the loader needs of the platform.
-		{Name: "intent spec", File: "spec.go", Present: func(p Platform) bool {
+		{Name: "intent spec", Doc: "what the loader needs: host or switch, port names, characters refused in free text, platform-only attributes, name limits", File: "spec.go", Present: func(p Platform) bool {
 			s := p.Spec
 			return s.Name == p.Name && s.Ports.Check != nil && s.Ports.Form != "" && s.Text.Why != ""
 		}},
 		// A switch has a release syntax; a host renders the same for every
 		// release.
-		{Name: "release forms", File: "spec.go", Present: func(p Platform) bool {
+		{Name: "release forms", Doc: "the os_version syntax and the release rendered when none is set (switches)", File: "spec.go", Present: func(p Platform) bool {
 			if p.Spec.Release == nil {
 				return p.Spec.Host
 			}
@@ -127,31 +129,31 @@ func Parts() []Part {
 			return err == nil
 		}},
 		// Push and lab parts.
-		{Name: "push dialect", File: "dialect.go", Present: func(p Platform) bool { return p.Dialect != nil }},
-		{Name: "lab emulator", File: "emulator/", Present: func(p Platform) bool { return p.Emulator != nil }},
-		{Name: "push transaction", File: "txn.go", Present: func(p Platform) bool { return p.Transaction.Run != nil }},
-		{Name: "running-config file form", File: "platform.go", Present: func(p Platform) bool {
+		{Name: "push dialect", Doc: "how push opens a session, reads the running config, which sections it manages and how a line is undone", File: "dialect.go", Present: func(p Platform) bool { return p.Dialect != nil }},
+		{Name: "lab emulator", Doc: "the lab device: prompts, modes, `show running-config`, transactions, vendor-style errors", File: "emulator/", Present: func(p Platform) bool { return p.Emulator != nil }},
+		{Name: "push transaction", Doc: "how a change is staged, verified, confirmed and undone, and what an interrupted run left", File: "txn.go", Present: func(p Platform) bool { return p.Transaction.Run != nil }},
+		{Name: "running-config file form", Doc: "the file `lab up --running-config` reads and `lab show` prints", File: "platform.go", Present: func(p Platform) bool {
 			return p.RunningConfig.Ext != "" && p.RunningConfig.Form != ""
 		}},
 
 		// Read-back, data-plane and check parts.
 		// A switch must have a reader; a host has no running-config text
 		// to read (see Platform.Reader).
-		{Name: "running-config reader", File: "reader.go", Present: func(p Platform) bool { return p.Reader != nil || p.Spec.Host }},
-		{Name: "check collector", File: "collector.go", Present: func(p Platform) bool { return p.Collector != nil }},
-		{Name: "data-plane responder", File: "responder.go", Present: func(p Platform) bool { return p.Responder.Show != nil || p.Responder.Exec != nil }},
+		{Name: "running-config reader", Doc: "running-config text to the vendor-neutral QoS facts (switches; a host is read back per setting)", File: "reader.go", Present: func(p Platform) bool { return p.Reader != nil || p.Spec.Host }},
+		{Name: "check collector", Doc: "the read-only commands `check` runs and their parsers", File: "collector.go", Present: func(p Platform) bool { return p.Collector != nil }},
+		{Name: "data-plane responder", Doc: "the lab's answers to the collector's commands", File: "responder.go", Present: func(p Platform) bool { return p.Responder.Show != nil || p.Responder.Exec != nil }},
 
 		// Render parts.
-		{Name: "render info", File: "platform.go", Present: func(p Platform) bool { return p.Render.Ext != "" && p.Render.Docs != "" }},
-		{Name: "view builder", File: "view.go", Present: func(p Platform) bool { return p.View != nil }},
-		{Name: "templates", File: "templates/device.tmpl", Present: func(p Platform) bool {
+		{Name: "render info", Doc: "file extension, comment marker, vendor documentation", File: "platform.go", Present: func(p Platform) bool { return p.Render.Ext != "" && p.Render.Docs != "" }},
+		{Name: "view builder", Doc: "the intent to the data the templates print, refusing what the platform cannot express", File: "view.go", Present: func(p Platform) bool { return p.View != nil }},
+		{Name: "templates", Doc: "`device.tmpl` and its sub-templates", File: "templates/device.tmpl", Present: func(p Platform) bool {
 			if p.Templates == nil {
 				return false
 			}
 			_, err := fs.Stat(p.Templates, "device.tmpl")
 			return err == nil
 		}},
-		{Name: "fidelity rows", File: "fidelity.md", Present: func(p Platform) bool { return p.Fidelity != "" }},
+		{Name: "fidelity rows", Doc: "every line shape the templates emit, with its vendor source", File: "fidelity.md", Present: func(p Platform) bool { return p.Fidelity != "" }},
 	}
 	sort.SliceStable(parts, func(i, j int) bool { return parts[i].Name < parts[j].Name })
 	return parts

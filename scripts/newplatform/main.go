@@ -149,6 +149,7 @@ func copyFolder(src, dst, from, name string) error {
 
 var (
 	reConstName = regexp.MustCompile(`(?m)^const name\b.*$`)
+	reEntry     = regexp.MustCompile(`(?m)^\t\t\w+\.Platform\(\),\n`)
 	reFolder    = regexp.MustCompile(`(?m)^(\s*Folder:\s*)"[a-z0-9_]+",`)
 )
 
@@ -176,7 +177,7 @@ func rewriteGo(b []byte, rel, from, name string, top bool) ([]byte, error) {
 	return out, nil
 }
 
-// addRegistryLine adds name's import and its line to All(), after from's.
+// addRegistryLine adds name's import and its line to All(), last.
 func addRegistryLine(path, name, from string) error {
 	b, err := readlimit.File(path, maxFolderBytes)
 	if err != nil {
@@ -190,12 +191,14 @@ func addRegistryLine(path, name, from string) error {
 		return fmt.Errorf("%s does not import platforms/%s: add the line by hand", registryFile, from)
 	}
 	s = s[:loc[1]] + "\t" + newPkg + ` "` + module + name + "\"\n" + s[loc[1]:]
-	entry := "\t\t" + pkgName(from) + ".Platform(),\n"
-	i := strings.Index(s, entry)
-	if i < 0 {
-		return fmt.Errorf("%s has no line %q: add the line by hand", registryFile, strings.TrimSpace(entry))
+	// The new line goes last: registry order numbers the platform-limit
+	// lint rules (PLT001 is the first platform's), so the platforms
+	// before it keep theirs.
+	lines := reEntry.FindAllStringIndex(s, -1)
+	if len(lines) == 0 || !strings.Contains(s, "\t\t"+pkgName(from)+".Platform(),\n") {
+		return fmt.Errorf("%s has no line %s.Platform(): add the line by hand", registryFile, pkgName(from))
 	}
-	i += len(entry)
+	i := lines[len(lines)-1][1]
 	s = s[:i] + "\t\t" + newPkg + ".Platform(),\n" + s[i:]
 	out, err := format.Source([]byte(s))
 	if err != nil {

@@ -104,6 +104,13 @@ func TestCopiesAFolder(t *testing.T) {
 	if strings.Join(added, "\n") != strings.Join(want, "\n") {
 		t.Errorf("registry lines added: %q, want %q", added, want)
 	}
+	// The new platform is the last: the others keep their place, and so
+	// their platform-limit rule numbers.
+	all := after[strings.Index(after, "func All()"):]
+	all = all[:strings.Index(all, "\n\t}\n")]
+	if !strings.HasSuffix(strings.TrimSpace(all), "testos.Platform(),") {
+		t.Errorf("test_os is not the registry's last line:\n%s", all)
+	}
 	if err := run(root, "test_os", "arista_eos"); err == nil || !strings.Contains(err.Error(), "exists already") {
 		t.Errorf("second run: %v, want a refusal", err)
 	}
