@@ -101,7 +101,7 @@ func TestLosslessSets(t *testing.T) {
 // by ports with equal attachments, so every reader sees one value), every
 // device's and the fabric's set, each equal to what the intent says.
 func TestLoaderComputesLossless(t *testing.T) {
-	f := mustLoad(t, mkFabric(t, map[string]string{"f.fab.hcl": precedenceFabric}), Options{})
+	f := mustLoad(t, mkFabric(t, map[string]string{"f.fab.hcl": precedenceFabric}), Options{Platforms: testCatalog()})
 	leaf1 := f.Device("leaf1")
 	e1, e2 := leaf1.Port("Ethernet1").QoS, leaf1.Port("Ethernet2").QoS
 	if e1.Lossless != PrioSetOf(3) || e2.Lossless != PrioSetOf(4) {
