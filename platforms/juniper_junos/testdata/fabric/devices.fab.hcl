@@ -1,0 +1,31 @@
+device "junos1" {
+  kind     = "leaf"
+  platform = "juniper_junos"
+  model    = "mx304"
+
+  port "et-0/0/0" {
+    speed       = "400G"
+    fec         = "rs"
+    ip          = "10.9.0.0/31"
+    description = "to a; b && c {f} ~i #j"
+    acl_in      = [acl.roce-mark]
+    acl_out     = [acl.edge-v4]
+  }
+  port "et-0/0/1" {
+    speed       = "100G"
+    ip          = "2001:db8:9::/127"
+    description = "v6 uplink"
+    acl_in      = [acl.edge-v6]
+  }
+  port "et-0/0/2" {
+    speed  = "400G"
+    fec    = "none"
+    routed = true
+    acl_in = [acl.edge-v4]
+  }
+  port "xe-0/0/3:1" {
+    speed = "25G"
+    fec   = "fc"
+    mtu   = 1500
+  }
+}
