@@ -15,10 +15,27 @@ type JunosView struct {
 	// Family is the hardware family the model names (qfx5000, qfx10000,
 	// ex, mx), which picks the strict-high rate cap and the filter actions.
 	Family string
-	// Sections are the class-of-service groups of set commands (forwarding
-	// classes, classifiers, PFC, drop profiles, schedulers) with a comment
-	// title each, in order.
-	Sections []JunosSection
+	// Object names every class-of-service object fabricgen defines
+	// (classifiers, scheduler map, congestion-notification profile).
+	Object string
+	// Classes are the forwarding classes, one per priority 0–7
+	// ("forwarding-classes class NAME queue-num N [no-loss]", and
+	// "pfc-priority P" for a lossless one).
+	Classes []JunosClass
+	// DSCPClassifier and PCPClassifier are the "classifiers dscp" and
+	// "classifiers ieee-802.1" entries trust asks for (code points in
+	// binary, as Junos writes them).
+	DSCPClassifier, PCPClassifier []JunosCodePoint
+	// PFC is the congestion-notification profile, nil when no priority
+	// is lossless.
+	PFC *JunosPFC
+	// DropProfiles are the interpolated ECN drop profiles, one per
+	// ecn_profile the queues use.
+	DropProfiles []JunosDropProfile
+	// Schedulers are the queues' schedulers, in queue order, and
+	// SchedulerMap maps each forwarding class to its queue's scheduler.
+	Schedulers   []JunosScheduler
+	SchedulerMap []JunosMapEntry
 	// Filters are the firewall filters, one per ACL and family (inet
 	// first), by ACL name; each is printed by the "filter" template.
 	Filters []JunosFilter
@@ -27,11 +44,64 @@ type JunosView struct {
 	Interfaces []JunosInterface
 }
 
-// JunosSection is a titled group of class-of-service statements: each
-// of Statements is printed after "set class-of-service ".
-type JunosSection struct {
-	Title      string
-	Statements []string
+// JunosClass is one forwarding class: its name, queue and priority, and
+// whether it is lossless (no-loss, with pfc-priority Priority).
+type JunosClass struct {
+	Name            string
+	Queue, Priority int
+	NoLoss          bool
+}
+
+// JunosCodePoint is one classifier entry: the code point (DSCP or PCP)
+// and the forwarding class it selects.
+type JunosCodePoint struct {
+	Class     string
+	CodePoint int
+}
+
+// JunosPFC is the congestion-notification profile: the code points that
+// pause on input (InputDSCP, or InputPCP under 802.1p trust), the
+// priorities that flow-control a queue on output, and the watchdog.
+type JunosPFC struct {
+	InputDSCP, InputPCP []int
+	Output              []JunosFlowControl
+	Watchdog            *JunosWatchdog
+}
+
+// JunosFlowControl is one output entry: priority Priority pauses queue
+// Queue.
+type JunosFlowControl struct {
+	Priority, Queue int
+}
+
+// JunosWatchdog is the profile's pfc-watchdog: Poll (ms) and Detection
+// (in polls) when the intent sets them (0: Junos's default, not printed),
+// Recovery (ms) always.
+type JunosWatchdog struct {
+	Poll, Detection, Recovery int64
+}
+
+// JunosDropProfile is one interpolated drop profile: fill levels (percent
+// of the queue buffer) from MinFill to MaxFill, drop probability 0 to
+// Probability.
+type JunosDropProfile struct {
+	Name                          string
+	MinFill, MaxFill, Probability int
+}
+
+// JunosScheduler is one queue's scheduler: strict-high with its rate
+// Cap ("shaping-rate …" or "transmit-rate …"), or a transmit-rate of
+// Weight percent (Rate), and the drop profile of its ECN curve (with
+// explicit-congestion-notification when ECN).
+type JunosScheduler struct {
+	Name, Cap, DropProfile string
+	Strict, Rate, ECN      bool
+	Weight                 int
+}
+
+// JunosMapEntry is one scheduler-map entry: forwarding class to scheduler.
+type JunosMapEntry struct {
+	Class, Scheduler string
 }
 
 // JunosFilter is one "set firewall family FAMILY filter NAME" filter.
@@ -138,28 +208,25 @@ func viewBuildJunos(f *schema.Fabric, d *schema.Device, b view.Base) (any, error
 	if fam == "" {
 		fam = schema.JunosQFX5000
 	}
-	v := &JunosView{Base: b, Family: string(fam)}
-	v.Sections = append(v.Sections, JunosSection{"forwarding classes", viewJunosForwardingClasses(q, names)})
+	v := &JunosView{Base: b, Family: string(fam), Object: viewJunosObject}
+	v.Classes = viewJunosForwardingClasses(q, names)
 	trust := schema.Trust(q.Trust)
 	if trust == schema.TrustNone {
 		rej.Add(view.Unsupported(d, "trust none", "a Junos interface always has a classifier (default or explicit); fabricgen binds DSCP and/or 802.1p classifiers", qq.Trust.Src))
 	}
-	v.Sections = append(v.Sections, JunosSection{"classifiers", viewJunosClassifiers(q, trust, names)})
+	v.DSCPClassifier, v.PCPClassifier = viewJunosClassifiers(q, trust, names)
 	if q.Lossless != 0 {
-		cnp, err := viewJunosPFC(d, q, qq, trust)
+		pfc, err := viewJunosPFC(d, q, qq, trust)
 		if !rej.Add(err) {
 			return nil, err
 		}
-		v.Sections = append(v.Sections, JunosSection{"priority-based flow control", cnp})
+		v.PFC = pfc
 	}
-	drops, sch, err := viewJunosSchedulers(f, d, q, names, fam)
+	drops, sch, smap, err := viewJunosSchedulers(f, d, q, names, fam)
 	if !rej.Add(err) {
 		return nil, err
 	}
-	if len(drops) > 0 {
-		v.Sections = append(v.Sections, JunosSection{"drop profiles (ECN)", drops})
-	}
-	v.Sections = append(v.Sections, JunosSection{"schedulers", sch})
+	v.DropProfiles, v.Schedulers, v.SchedulerMap = drops, sch, smap
 	for _, a := range b.ACLs {
 		fs, err := viewJunosFilters(f, d, a, names, q, fam)
 		if !rej.Add(err) {
@@ -178,61 +245,54 @@ func viewBuildJunos(f *schema.Fabric, d *schema.Device, b view.Base) (any, error
 	return v, rej.Err()
 }
 
-// viewJunosForwardingClasses renders one forwarding class per priority, lossless
-// ones with no-loss and their PFC priority.
-func viewJunosForwardingClasses(q view.QoSView, names [8]string) []string {
-	var fc []string
+// viewJunosForwardingClasses lists one forwarding class per priority,
+// lossless ones with no-loss and their PFC priority.
+func viewJunosForwardingClasses(q view.QoSView, names [8]string) []JunosClass {
+	var fc []JunosClass
 	for pr := 0; pr < 8; pr++ {
-		line := fmt.Sprintf("forwarding-classes class %s queue-num %d", names[pr], q.QueueOf[pr])
-		if q.Lossless.Has(pr) {
-			line += " no-loss"
-		}
-		fc = append(fc, line)
-		if q.Lossless.Has(pr) {
-			fc = append(fc, fmt.Sprintf("forwarding-classes class %s pfc-priority %d", names[pr], pr))
-		}
+		fc = append(fc, JunosClass{Name: names[pr], Queue: q.QueueOf[pr], NoLoss: q.Lossless.Has(pr), Priority: pr})
 	}
 	return fc
 }
 
-// viewJunosClassifiers renders the DSCP and/or 802.1p classifiers trust asks for.
-func viewJunosClassifiers(q view.QoSView, trust schema.Trust, names [8]string) []string {
-	var cl []string
+// viewJunosClassifiers lists the DSCP and/or 802.1p classifier entries
+// trust asks for.
+func viewJunosClassifiers(q view.QoSView, trust schema.Trust, names [8]string) (dscp, pcp []JunosCodePoint) {
 	if trust != schema.TrustPCP {
 		for _, g := range q.DSCPByPriority {
 			for _, c := range g.Values {
-				cl = append(cl, fmt.Sprintf("classifiers dscp FABRICGEN forwarding-class %s loss-priority low code-points %06b", names[g.Priority], c))
+				dscp = append(dscp, JunosCodePoint{Class: names[g.Priority], CodePoint: c})
 			}
 		}
 	}
 	if trust == schema.TrustPCP || trust == schema.TrustBoth {
 		for _, g := range q.PCPByPriority {
 			for _, c := range g.Values {
-				cl = append(cl, fmt.Sprintf("classifiers ieee-802.1 FABRICGEN forwarding-class %s loss-priority low code-points %03b", names[g.Priority], c))
+				pcp = append(pcp, JunosCodePoint{Class: names[g.Priority], CodePoint: c})
 			}
 		}
 	}
-	return cl
+	return dscp, pcp
 }
 
-// viewJunosPFC renders the congestion notification profile: DSCP-based (or
+// viewJunosPFC builds the congestion notification profile: DSCP-based (or
 // 802.1p) PFC input, 802.1p output, and the PFC watchdog.
-func viewJunosPFC(d *schema.Device, q view.QoSView, qq *schema.PortQoS, trust schema.Trust) ([]string, error) {
+func viewJunosPFC(d *schema.Device, q view.QoSView, qq *schema.PortQoS, trust schema.Trust) (*JunosPFC, error) {
 	lossless := q.Lossless
-	var cnp []string
+	pfc := &JunosPFC{}
 	if trust == schema.TrustPCP {
 		for p := range lossless.All() {
-			cnp = append(cnp, fmt.Sprintf("congestion-notification-profile FABRICGEN input ieee-802.1 code-point %03b pfc", p))
+			pfc.InputPCP = append(pfc.InputPCP, p)
 		}
 	} else {
 		for dscp := 0; dscp < 64; dscp++ {
 			if lossless.Has(q.DSCP[dscp]) {
-				cnp = append(cnp, fmt.Sprintf("congestion-notification-profile FABRICGEN input dscp code-point %06b pfc", dscp))
+				pfc.InputDSCP = append(pfc.InputDSCP, dscp)
 			}
 		}
 	}
 	for p := range lossless.All() {
-		cnp = append(cnp, fmt.Sprintf("congestion-notification-profile FABRICGEN output ieee-802.1 code-point %03b flow-control-queue %d", p, q.QueueOf[p]))
+		pfc.Output = append(pfc.Output, JunosFlowControl{Priority: p, Queue: q.QueueOf[p]})
 	}
 	var rej view.Collector
 	if w := q.Watchdog; w != nil {
@@ -241,88 +301,76 @@ func viewJunosPFC(d *schema.Device, q view.QoSView, qq *schema.PortQoS, trust sc
 			rej.Add(view.Unsupported(d, "pfc_watchdog "+w.Name+" action "+w.Action,
 				"the Junos PFC watchdog disables (drops) a stormed queue for the recovery time; use action drop", src))
 		}
-		wd := "congestion-notification-profile FABRICGEN pfc-watchdog"
-		// The bare statement enables the watchdog with its defaults;
-		// with sub-statements Junos shows (display set) only those, so
-		// the bare line is added only when nothing follows it.
-		bare := len(cnp)
-		cnp = append(cnp, wd)
+		// The bare pfc-watchdog statement enables the watchdog with its
+		// defaults; with sub-statements Junos shows (display set) only
+		// those, and recovery-time is always explicit (the intent's
+		// restoration or fabricgen's default), so the bare line is never
+		// printed.
+		wd := &JunosWatchdog{Recovery: w.RestorationMS}
 		poll := int64(viewJunosWDPollMS)
 		if w.PollSet {
 			poll = w.PollMS
-			cnp = append(cnp, fmt.Sprintf("%s poll-interval %d", wd, poll))
+			wd.Poll = poll
 		}
 		if w.DetectionSet {
 			if poll <= 0 || w.DetectionMS%poll != 0 || w.DetectionMS/poll < 1 {
 				rej.Add(view.Unsupported(d, fmt.Sprintf("pfc_watchdog %s detection %d ms", w.Name, w.DetectionMS),
 					"Junos detects a storm after a whole number of poll intervals (detection); make detection a multiple of poll_interval", src))
 			} else {
-				cnp = append(cnp, fmt.Sprintf("%s detection %d", wd, w.DetectionMS/poll))
+				wd.Detection = w.DetectionMS / poll
 			}
 		}
-		// Always explicit: the intent's restoration or fabricgen's default.
-		cnp = append(cnp, fmt.Sprintf("%s recovery-time %d", wd, w.RestorationMS))
-		if len(cnp) > bare+1 {
-			cnp = append(cnp[:bare], cnp[bare+1:]...)
-		}
+		pfc.Watchdog = wd
 	}
-	return cnp, rej.Err()
+	return pfc, rej.Err()
 }
 
-// viewJunosSchedulers renders the ECN drop profiles, and the schedulers
-// followed by the scheduler map.
-func viewJunosSchedulers(f *schema.Fabric, d *schema.Device, q view.QoSView, names [8]string, fam schema.JunosFamily) (drops, sched []string, err error) {
-	var sch, smap []string
+// viewJunosSchedulers builds the ECN drop profiles, the schedulers and the
+// scheduler map.
+func viewJunosSchedulers(f *schema.Fabric, d *schema.Device, q view.QoSView, names [8]string, fam schema.JunosFamily) (drops []JunosDropProfile, sch []JunosScheduler, smap []JunosMapEntry, err error) {
 	dropSeen := map[string]bool{}
 	var rej view.Collector
 	for _, qu := range q.Queues {
 		if qu.ShaperBps > 0 && !qu.Strict {
 			rej.Add(view.Unsupported(d, fmt.Sprintf("queue %d shaper %s", qu.ID, view.Bps(qu.ShaperBps)), "fabricgen renders no Junos shaping-rate; remove the shaper", view.QueueSrc(d, qu.ID, view.QShaper)))
 		}
-		name := "FABRICGEN-Q" + strconv.Itoa(qu.ID)
+		s := JunosScheduler{Name: "FABRICGEN-Q" + strconv.Itoa(qu.ID)}
 		// ECN: an interpolated drop profile (fill level in percent of the
 		// queue buffer → probability) mapped into the scheduler, plus
 		// explicit-congestion-notification to mark instead of drop
 		// ("Example: Configuring WRED Drop Profiles", "CoS Explicit
 		// Congestion Notification", Traffic Management for QFX).
-		var ecn []string
 		if e := qu.ECN; e != nil {
 			if !e.HasFill {
 				rej.Add(view.Unsupported(d, fmt.Sprintf("ecn_profile %s on queue %d (%d–%d bytes)", e.Name, qu.ID, e.MinBytes, e.MaxBytes),
 					"Junos drop profiles take thresholds as fill levels in percent of the queue buffer, not bytes; give the ecn_profile min_fill_level and max_fill_level", viewEcnProfileSrc(f, e.Name, view.QueueSrc(d, qu.ID, view.QECN))))
 			}
-			dp := "FABRICGEN-ECN-" + e.Name
-			if !dropSeen[dp] {
-				dropSeen[dp] = true
-				drops = append(drops,
-					fmt.Sprintf("drop-profiles %s interpolate fill-level %d", dp, e.MinFill),
-					fmt.Sprintf("drop-profiles %s interpolate fill-level %d", dp, e.MaxFill),
-					fmt.Sprintf("drop-profiles %s interpolate drop-probability 0", dp),
-					fmt.Sprintf("drop-profiles %s interpolate drop-probability %d", dp, e.Probability))
-			}
-			ecn = append(ecn, fmt.Sprintf("schedulers %s drop-profile-map loss-priority low protocol any drop-profile %s", name, dp))
-			if e.Mark {
-				ecn = append(ecn, fmt.Sprintf("schedulers %s explicit-congestion-notification", name))
+			s.DropProfile = "FABRICGEN-ECN-" + e.Name
+			s.ECN = e.Mark
+			if !dropSeen[s.DropProfile] {
+				dropSeen[s.DropProfile] = true
+				drops = append(drops, JunosDropProfile{Name: s.DropProfile, MinFill: e.MinFill, MaxFill: e.MaxFill, Probability: e.Probability})
 			}
 		}
 		switch {
 		case qu.Strict:
-			sch = append(sch, "schedulers "+name+" priority strict-high")
-			sch = append(sch, "schedulers "+name+" "+viewJunosStrictCap(fam, qu.ShaperBps))
+			s.Strict = true
+			s.Cap = viewJunosStrictCap(fam, qu.ShaperBps)
 		case qu.Sched == string(schema.SchedDWRR) || qu.Weight > 0:
-			sch = append(sch, fmt.Sprintf("schedulers %s transmit-rate percent %d", name, qu.Weight))
-		case len(ecn) == 0:
+			s.Rate = true
+			s.Weight = qu.Weight
+		case s.DropProfile == "":
 			continue
 		}
-		sch = append(sch, ecn...)
+		sch = append(sch, s)
 		for _, pr := range qu.Priorities {
-			smap = append(smap, fmt.Sprintf("scheduler-maps FABRICGEN forwarding-class %s scheduler %s", names[pr], name))
+			smap = append(smap, JunosMapEntry{Class: names[pr], Scheduler: s.Name})
 		}
 	}
 	if err := rej.Err(); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
-	return drops, append(sch, smap...), nil
+	return drops, sch, smap, nil
 }
 
 // viewJunosInterfaces builds the ports' stanzas (description, MTU, address,
