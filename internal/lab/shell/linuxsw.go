@@ -460,8 +460,9 @@ func (c *LinuxCLI) Handle(raw string) cli.Reply {
 	if line == "logout" {
 		return cli.Reply{Out: "logout\n", Exit: true}
 	}
-	config := c.Changes(line)
-	out := c.Sh.Exec(line)
+	pl := c.Sh.Prepare(line)
+	config := pl.Changes(c.IsChange, c.Writes)
+	out := c.Sh.Run(pl)
 	r := cli.Reply{Out: out, Status: c.Sh.Status, Config: config}
 	if c.Sh.Exited {
 		r.Exit = true

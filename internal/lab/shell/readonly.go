@@ -33,9 +33,11 @@ type shellCommand struct {
 // line that does not parse changes nothing (the shell refuses it).
 func Changes(line string, isChange func(argv []string) bool, writes func(path string) bool) bool {
 	cmds, err := staticCommands(newParsing(), line, 0)
-	if err != nil {
-		return false
-	}
+	return err == nil && commandsChange(cmds, isChange, writes)
+}
+
+// commandsChange is Changes for the commands a line holds.
+func commandsChange(cmds []shellCommand, isChange func(argv []string) bool, writes func(path string) bool) bool {
 	for _, c := range cmds {
 		for _, w := range c.writes {
 			if writes(w) {

@@ -95,31 +95,56 @@ func (s *Shell) child() *Shell {
 // anything runs: a construct the lab shell does not run refuses the whole
 // line, as a syntax error does, so nothing of it runs and Changes, which
 // makes the same walk, never misses a command that would run.
-func (s *Shell) check(line string) (*syntax.File, error) {
+func (s *Shell) check(line string) (*syntax.File, []shellCommand, error) {
 	f, err := s.parse.parse(line)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if _, err := staticFile(s.parse, f, s.depth); err != nil {
-		return nil, err
+	cmds, err := staticFile(s.parse, f, s.depth)
+	if err != nil {
+		return nil, nil, err
 	}
-	return f, nil
+	return f, cmds, nil
 }
 
-// Exec runs a command line and returns what the terminal shows.
-func (s *Shell) Exec(line string) string {
+// Line is a command line parsed and walked once (Prepare): Changes
+// decides from it what Changes(line, …) would, and Run runs it, so a
+// caller that needs both parses the line once.
+type Line struct {
+	f    *syntax.File
+	cmds []shellCommand
+	err  error
+}
+
+// Prepare parses and checks a line for Run, within a new parse budget
+// (at the top level, as Exec).
+func (s *Shell) Prepare(line string) *Line {
 	if s.depth == 0 {
 		s.parse.left = parseBudget
 	}
-	f, err := s.check(line)
-	if err != nil {
+	f, cmds, err := s.check(line)
+	return &Line{f: f, cmds: cmds, err: err}
+}
+
+// Changes is Changes for the prepared line: false for a line the shell
+// refuses.
+func (l *Line) Changes(isChange func(argv []string) bool, writes func(path string) bool) bool {
+	return l.err == nil && commandsChange(l.cmds, isChange, writes)
+}
+
+// Run runs a prepared line and returns what the terminal shows.
+func (s *Shell) Run(l *Line) string {
+	if l.err != nil {
 		s.Status = 2
-		return "bash: " + message(err) + "\n"
+		return "bash: " + message(l.err) + "\n"
 	}
 	var out strings.Builder
-	s.runStmts(f.Stmts, "", &out, &out, true)
+	s.runStmts(l.f.Stmts, "", &out, &out, true)
 	return out.String()
 }
+
+// Exec runs a command line and returns what the terminal shows.
+func (s *Shell) Exec(line string) string { return s.Run(s.Prepare(line)) }
 
 // runStmts runs a statement list; top is the shell's own list, where set
 // -e ends the shell.
@@ -721,7 +746,7 @@ func (s *Shell) eval(argv []string) (string, string, int) {
 	}
 	s.depth++
 	defer func() { s.depth-- }()
-	f, err := s.check(strings.Join(argv[1:], " "))
+	f, _, err := s.check(strings.Join(argv[1:], " "))
 	if err != nil {
 		return "", "bash: eval: " + message(err) + "\n", 2
 	}

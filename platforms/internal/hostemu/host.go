@@ -536,12 +536,14 @@ func (c *hostCLI) Handle(raw string) cli.Reply {
 	if line == "logout" {
 		return cli.Reply{Out: "logout\n", Exit: true, Status: c.sh.Status}
 	}
-	changes := c.Changes(line)
+	// One parse of the line decides and runs it.
+	pl := c.sh.Prepare(line)
+	changes := pl.Changes(hostChanges, hostWrites)
 	if !changes {
 		// A line with no command that changes the host (the decision
 		// Reject uses too) leaves its state as it was: no need to print
 		// the state twice to compare it.
-		out := c.sh.Exec(line)
+		out := c.sh.Run(pl)
 		r := cli.Reply{Out: out, Status: c.sh.Status}
 		if c.sh.Exited {
 			r.Exit = true
@@ -550,7 +552,7 @@ func (c *hostCLI) Handle(raw string) cli.Reply {
 		return r
 	}
 	before := c.h.Running()
-	out := c.sh.Exec(line)
+	out := c.sh.Run(pl)
 	r := cli.Reply{Out: out, Status: c.sh.Status, Config: c.h.Running() != before || changes}
 	if c.sh.Exited {
 		r.Exit = true
@@ -562,9 +564,13 @@ func (c *hostCLI) Handle(raw string) cli.Reply {
 // Changes reports whether the line sets NIC or kernel state: a write into
 // /sys, or a tool run with options that set something.
 func (c *hostCLI) Changes(line string) bool {
-	return shell.Changes(line, hostChanges, func(p string) bool {
-		return strings.HasPrefix(p, "/sys/") || strings.HasPrefix(p, shell.Dynamic)
-	})
+	return shell.Changes(line, hostChanges, hostWrites)
+}
+
+// hostWrites is true for a redirect into /sys (or a path known only when
+// the line runs): a write of NIC or kernel state.
+func hostWrites(p string) bool {
+	return strings.HasPrefix(p, "/sys/") || strings.HasPrefix(p, shell.Dynamic)
 }
 
 // hostChanges decides for one command of a host: mlnx_qos with any
