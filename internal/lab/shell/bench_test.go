@@ -6,12 +6,16 @@ import (
 	"testing"
 )
 
-// benchLines returns the lines of a typical host setup script (a copy of
-// a rendered nvidia_mlnx script), without comments and blank lines, as
-// the host emulator's replay feeds them to the shell.
+// benchScript is a typical host setup script: the clos-400g example's
+// golden render of a ConnectX NIC, read where the templates' tests keep it
+// current (not a copy that could fall behind the renderer).
+const benchScript = "../../../templates/testdata/golden/clos-400g/nic01.sh"
+
+// benchLines returns the lines of benchScript, without comments and blank
+// lines, as the host emulator's replay feeds them to the shell.
 func benchLines(b *testing.B) []string {
 	b.Helper()
-	src, err := os.ReadFile("testdata/host_setup.sh")
+	src, err := os.ReadFile(benchScript)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -26,13 +30,15 @@ func benchLines(b *testing.B) []string {
 }
 
 // BenchmarkChanges measures the static scan (parsing, nothing runs) of a
-// whole host setup script, one line at a time.
+// whole host setup script, one line at a time, as the emulators make it:
+// Prepare with the shell's own parser, then Changes of the prepared line.
 func BenchmarkChanges(b *testing.B) {
 	lines := benchLines(b)
 	isChange := func([]string) bool { return false }
+	sh := NewShell(nil, nil, nil)
 	for b.Loop() {
 		for _, l := range lines {
-			Changes(l, isChange, NoFiles)
+			sh.Prepare(l).Changes(isChange, NoFiles)
 		}
 	}
 }
