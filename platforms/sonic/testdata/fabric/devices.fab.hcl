@@ -28,6 +28,11 @@ device "sonic1" {
     fec   = "fc"
     mtu   = 1500
   }
+  port "Ethernet32" {
+    speed = "400G"
+    fec   = "rs"
+    ip    = "10.9.2.0/31"
+  }
 }
 
 device "sonic2106" {
@@ -61,4 +66,17 @@ device "sonic2106" {
     fec   = "fc"
     mtu   = 1500
   }
+  port "Ethernet32" {
+    speed = "400G"
+    fec   = "rs"
+    ip    = "10.9.2.1/31"
+  }
+}
+
+# A long fabric cable between the two devices: the headroom of a 100m run.
+link "long-run" {
+  a            = "sonic1:Ethernet32"
+  b            = "sonic2106:Ethernet32"
+  cable_length = "100m"
+  media        = "fiber"
 }
