@@ -80,3 +80,18 @@ link "long-run" {
   cable_length = "100m"
   media        = "fiber"
 }
+
+# A release before 202012 (no buffer_model) on another ASIC.
+device "sonic201911" {
+  kind       = "leaf"
+  platform   = "sonic"
+  asic       = "marvell"
+  os_version = "201911"
+
+  port "Ethernet0" {
+    speed = "100G"
+    fec   = "rs"
+    ip     = "10.9.3.0/31"
+    acl_in = [acl.edge-v4]
+  }
+}
