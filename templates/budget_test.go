@@ -12,6 +12,7 @@ import (
 	"text/template"
 	"time"
 
+	"github.com/fabricgen/fabricgen/internal/platformtest"
 	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 )
@@ -49,7 +50,7 @@ func slowCompares(n int) string {
 // names the limit and the template line, and says how to fix it.
 func TestOverrideBudgets(t *testing.T) {
 	f := loadExample(t, "clos-400g")
-	leaf := firstOf(t, f, schema.AristaEOS)
+	leaf := firstSwitch(t, f)
 	const far = 1 << 40
 	cases := []struct {
 		name string
@@ -77,7 +78,7 @@ func TestOverrideBudgets(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			dir := overrideDir(t, map[string]string{"arista_eos/device.tmpl": c.tmpl})
+			dir := overrideDir(t, map[string]string{string(leaf.Platform.V) + "/device.tmpl": c.tmpl})
 			c.opts.Dir = dir
 			r, err := NewRenderer(c.opts)
 			if err != nil {
@@ -153,6 +154,28 @@ func TestOverrideBudgetsFitScale(t *testing.T) {
 			t.Fatalf("%s: %v", d.Name, err)
 		}
 	}
+	// Every registry platform's own fixture, so a platform no example
+	// has is measured too.
+	for _, fx := range platformtest.All("..") {
+		f, err := fx.Load()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range fx.Devices(f) {
+			if _, err := r.Render(f, d); err != nil {
+				t.Fatalf("platforms/%s: %s: %v", fx.Platform.Folder, d.Name, err)
+			}
+		}
+	}
+	var spine *schema.Device
+	for _, d := range devs {
+		if d.Name == "spine01" {
+			spine = d
+		}
+	}
+	if spine == nil {
+		t.Fatal("scale has no spine01")
+	}
 	// An override that rebuilds every interface of the spine from the
 	// view's fields, one printf per line, instead of printing .Text.
 	rebuild := `{{range .Ports}}interface {{.Name}}
@@ -164,21 +187,18 @@ func TestOverrideBudgetsFitScale(t *testing.T) {
 {{end}}{{range .ACLIn}}{{printf "   ip access-group %s in" .}}
 {{end}}{{with .Peer}}{{printf "   ! peer %s" (oneline .)}}
 {{end}}{{end}}`
-	r2, err := NewRenderer(Options{Dir: overrideDir(t, map[string]string{"arista_eos/device.tmpl": rebuild})})
+	sp := spine.Platform.V
+	r2, err := NewRenderer(Options{Dir: overrideDir(t, map[string]string{string(sp) + "/device.tmpl": rebuild})})
 	if err != nil {
 		t.Fatal(err)
 	}
-	r2.overrides[schema.AristaEOS].observe = func(entry string, s execStats) {
+	r2.overrides[sp].observe = func(entry string, s execStats) {
 		mu.Lock()
 		defer mu.Unlock()
-		most["arista_eos device.tmpl rebuilding the ports"] = s
+		most[string(sp)+" device.tmpl rebuilding the ports"] = s
 	}
-	for _, d := range devs {
-		if d.Name == "spine01" {
-			if _, err := r2.Render(scale, d); err != nil {
-				t.Fatal(err)
-			}
-		}
+	if _, err := r2.Render(scale, spine); err != nil {
+		t.Fatal(err)
 	}
 	var all execStats
 	for k, s := range most {
@@ -189,8 +209,14 @@ func TestOverrideBudgetsFitScale(t *testing.T) {
 	if all.Steps*10 > DefaultStepLimit || all.StringBytes*10 > DefaultStringLimit || all.OutputBytes*10 > DefaultOutputLimit {
 		t.Errorf("a copy of the embedded templates uses more than a tenth of a default budget: %+v", all)
 	}
-	if len(most) < len(schema.Platforms()) {
-		t.Errorf("measured %d renders, want every platform: %v", len(most), most)
+	for _, pl := range platforms.All() {
+		measured := false
+		for k := range most {
+			measured = measured || strings.HasPrefix(k, string(pl.Name)+" ")
+		}
+		if !measured {
+			t.Errorf("no render of %s measured: %v", pl.Name, most)
+		}
 	}
 }
 
@@ -243,15 +269,4 @@ func overrideDir(t *testing.T, files map[string]string) string {
 		}
 	}
 	return dir
-}
-
-func firstOf(t *testing.T, f *schema.Fabric, p schema.Platform) *schema.Device {
-	t.Helper()
-	for _, d := range f.Devices {
-		if d.Platform.V == p {
-			return d
-		}
-	}
-	t.Fatalf("no %s device", p)
-	return nil
 }

@@ -13,19 +13,18 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fabricgen/fabricgen/internal/golden"
-	"github.com/fabricgen/fabricgen/internal/platform"
+	"github.com/fabricgen/fabricgen/internal/platformtest"
 	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
 // Each platform folder's fidelity rows (platforms/<dir>/fidelity.md)
 // list every line shape the platform emits, with its public source and a
-// status (confirmed, plausible); the fidelity table of docs/templates.md
-// is made from them (TestFidelityDocCurrent). TestFidelityTableCoversGoldens
-// extracts the shapes from the golden renders (every folder goldenSources
-// lists) and fails on a shape no row lists, and on a row no golden emits
-// any more: the rows cannot drift from the templates.
+// status (confirmed, plausible). TestFidelityTableCoversGoldens extracts
+// the shapes from the golden renders (every folder goldenSources lists)
+// and fails on a shape no row lists, on a row no golden emits any more,
+// and on a row the folder's own fixture goldens do not emit: the rows
+// cannot drift from the templates, and a copy of a folder passes.
 
 // A line shape is a rendered line with its variable parts replaced:
 // IPv6 addresses by X::X, numbers by N (rates by Nbit), runs of list items
@@ -70,12 +69,11 @@ func newShapeNames(f *schema.Fabric, d *schema.Device) shapeNames {
 		add(p.Name, "IF")
 		for _, a := range append(append([]*schema.ACL{}, p.ACLIn...), p.ACLOut...) {
 			add(a.Name, "ACL")
-			if d.Platform.V == schema.SONiC {
-				// sonicACLs names a table after the ACL and its stage.
-				table := strings.ToUpper(strings.ReplaceAll(a.Name, "-", "_"))
-				add(table+"_IN", "ACL")
-				add(table+"_EG", "ACL")
-			}
+			// A CONFIG_DB render names an ACL table after the ACL and
+			// its stage.
+			table := strings.ToUpper(strings.ReplaceAll(a.Name, "-", "_"))
+			add(table+"_IN", "ACL")
+			add(table+"_EG", "ACL")
 		}
 	}
 	for _, w := range f.Watchdogs {
@@ -168,20 +166,23 @@ var (
 	fixedNumbers = []string{"g-8", "t-8", "ieee-802.1", "2>&1", ">&2", "exit 1", "-eq 78", " -p 1", "ports/1/", "-mindepth 1 -maxdepth 1"}
 )
 
-// lineShape normalises one rendered line of platform p.
-func lineShape(p schema.Platform, line string, sn shapeNames) string {
+// lineShape normalises one rendered line; host is true for a host
+// script's line.
+func lineShape(host bool, line string, sn shapeNames) string {
 	s := strings.TrimSpace(line)
 	if i := strings.Index(s, "description "); i >= 0 && !strings.Contains(s[:i], "policy_desc") {
 		s = s[:i] + "description TEXT"
 	}
 	s = sn.replaceTokens(s)
-	if p == schema.JuniperJunos {
+	if strings.HasPrefix(s, "set ") {
+		// A set-form line (Junos) names forwarding classes after the
+		// intent's classes.
 		s = reJunosClass.ReplaceAllStringFunc(s, func(m string) string {
 			kw, _, _ := strings.Cut(m, " ")
 			return kw + " CLASS"
 		})
 	}
-	if platforms.IsHost(p) {
+	if host {
 		// Host messages are prose: keep the command, not the text.
 		s = regexp.MustCompile(`\{ echo "[^"]*" >&2; exit 1; \}`).ReplaceAllString(s, `{ echo "MESSAGE" >&2; exit 1; }`)
 	}
@@ -231,7 +232,7 @@ func sonicShapes(t *testing.T, text []byte, sn shapeNames) []string {
 		for key, fields := range rows {
 			k := table + "|" + key
 			if len(fields) == 0 {
-				out = append(out, lineShape(schema.SONiC, k, sn))
+				out = append(out, lineShape(false, k, sn))
 			}
 			for f, v := range fields {
 				val := fmt.Sprint(v)
@@ -245,7 +246,7 @@ func sonicShapes(t *testing.T, text []byte, sn shapeNames) []string {
 				if table == "ACL_TABLE" && f == "policy_desc" || table == "PORT" && f == "description" {
 					val = "TEXT"
 				}
-				s := lineShape(schema.SONiC, k+" "+f+"="+val, sn)
+				s := lineShape(false, k+" "+f+"="+val, sn)
 				// A list of ports is a list, however long.
 				s = strings.ReplaceAll(s, "[IF,IF", "[IF")
 				for strings.Contains(s, "IF,IF") {
@@ -261,32 +262,53 @@ func sonicShapes(t *testing.T, text []byte, sn shapeNames) []string {
 // goldenSource is one folder of golden renders and the fabric each file
 // was rendered from.
 type goldenSource struct {
-	root string // under templates/, slash-separated
+	root string // slash-separated, relative to templates/
+	// folder is the platform folder whose fixture the renders are ("" for
+	// the examples' goldens, which hold every platform).
+	folder string
 	// fabric returns the fabric of the golden file at rel (relative to
 	// root, slash-separated).
 	fabric func(t *testing.T, rel string) *schema.Fabric
 }
 
-// goldenSources lists every folder of golden renders the templates package
-// has: the examples' (TestGolden) and the stanza fixture's
-// (TestStanzaGolden). TestFidelityCoversEveryGoldenFolder fails on a golden
-// folder under testdata this list does not name.
+// goldenSources lists every folder of golden renders the fidelity rows are
+// checked against: the examples' (TestGolden) and every registry folder's
+// fixture goldens (TestPlatformFixtureGoldens).
+// TestFidelityCoversEveryGoldenFolder fails on a golden folder under
+// testdata this list does not name.
 func goldenSources() []goldenSource {
-	return []goldenSource{
+	out := []goldenSource{
 		{root: "testdata/golden", fabric: func(t *testing.T, rel string) *schema.Fabric {
 			return loadExample(t, path.Dir(rel))
 		}},
-		{root: "testdata/stanza/golden", fabric: func(t *testing.T, _ string) *schema.Fabric {
-			return stanzaFabric(t)
-		}},
 	}
+	for _, fx := range platformtest.All("..") {
+		out = append(out, goldenSource{root: filepath.ToSlash(fx.GoldenDir()), folder: fx.Platform.Folder, fabric: func(t *testing.T, _ string) *schema.Fabric {
+			f, err := fx.Load()
+			if err != nil {
+				t.Fatal(err)
+			}
+			return f
+		}})
+	}
+	return out
 }
 
 // goldenShapes extracts the line shapes of every golden render of every
-// golden source, by platform, each with one golden file that emits it.
-func goldenShapes(t *testing.T) map[schema.Platform]map[string]string {
+// golden source, by platform, each with one golden file that emits it;
+// own holds, by platform, the shapes its own folder's fixture goldens
+// emit.
+func goldenShapes(t *testing.T) (all, own map[schema.Platform]map[string]string) {
 	t.Helper()
-	out := map[schema.Platform]map[string]string{}
+	all, own = map[schema.Platform]map[string]string{}, map[schema.Platform]map[string]string{}
+	add := func(m map[schema.Platform]map[string]string, p schema.Platform, s, file string) {
+		if m[p] == nil {
+			m[p] = map[string]string{}
+		}
+		if _, ok := m[p][s]; !ok {
+			m[p][s] = file
+		}
+	}
 	for _, src := range goldenSources() {
 		root := filepath.FromSlash(src.root)
 		var fab *schema.Fabric
@@ -311,12 +333,11 @@ func goldenShapes(t *testing.T) map[schema.Platform]map[string]string {
 				return err
 			}
 			pl := d.Platform.V
-			if out[pl] == nil {
-				out[pl] = map[string]string{}
-			}
+			mine := src.folder != "" && src.folder == folderOf(pl)
 			for _, s := range shapesOf(t, pl, text, newShapeNames(fab, d)) {
-				if _, ok := out[pl][s]; !ok {
-					out[pl][s] = src.root + "/" + rel
+				add(all, pl, s, src.root+"/"+rel)
+				if mine {
+					add(own, pl, s, src.root+"/"+rel)
 				}
 			}
 			return nil
@@ -325,8 +346,12 @@ func goldenShapes(t *testing.T) map[schema.Platform]map[string]string {
 			t.Fatal(err)
 		}
 	}
-	return out
+	return all, own
 }
+
+// retiredStanza is the fixture the platform folders' fixtures replaced:
+// no templates test reads it (other packages still do, until it goes).
+const retiredStanza = "testdata/stanza"
 
 // TestFidelityCoversEveryGoldenFolder: every folder named golden under
 // testdata is one goldenSources reads, so a new golden render test cannot
@@ -344,7 +369,7 @@ func TestFidelityCoversEveryGoldenFolder(t *testing.T) {
 			return err
 		}
 		p = filepath.ToSlash(p)
-		if known[p] {
+		if known[p] || p == retiredStanza {
 			return fs.SkipDir
 		}
 		if de.Name() == "golden" {
@@ -357,69 +382,33 @@ func TestFidelityCoversEveryGoldenFolder(t *testing.T) {
 	}
 }
 
-// shapesOf lists the shapes of one render of platform p.
+// shapesOf lists the shapes of one render of platform p: a render whose
+// format has no comment marker is CONFIG_DB JSON.
 func shapesOf(t *testing.T, p schema.Platform, text []byte, sn shapeNames) []string {
-	if p == schema.SONiC {
+	pl, ok := platforms.Get(p)
+	if !ok {
+		t.Fatalf("%s is no registry platform", p)
+	}
+	if pl.Render.Comment == "" {
 		return sonicShapes(t, text, sn)
 	}
-	comment := "#"
-	if p == schema.AristaEOS || p == schema.CiscoNXOS {
-		comment = "!"
-	}
+	comment := pl.Render.Comment
 	var out []string
 	for _, l := range strings.Split(string(text), "\n") {
 		l = strings.TrimSpace(l)
 		if l == "" || strings.HasPrefix(l, comment) || strings.HasPrefix(l, "#!") {
 			continue
 		}
-		out = append(out, lineShape(p, l, sn))
+		out = append(out, lineShape(pl.Spec.Host, l, sn))
 	}
 	return out
 }
 
-// fidelityRow is one row of the fidelity table.
+// fidelityRow is one row of a folder's fidelity table.
 type fidelityRow struct {
 	source, status string
 	// at is where the row is: "file:line".
 	at string
-}
-
-var reFidelityRow = regexp.MustCompile("^\\| `([a-z_]+)` \\| `(.+)` \\| (.+) \\| (confirmed|plausible) \\|$")
-
-// fidelityTable parses the fidelity table of doc: platform → shape → row.
-func fidelityTable(t *testing.T, doc string) map[schema.Platform]map[string]fidelityRow {
-	t.Helper()
-	out := map[schema.Platform]map[string]fidelityRow{}
-	in := false
-	for i, l := range strings.Split(doc, "\n") {
-		switch {
-		case strings.HasPrefix(l, "| platform | line shape | source | status |"):
-			in = true
-			continue
-		case !in:
-			continue
-		case strings.HasPrefix(l, "|---"):
-			continue
-		case !strings.HasPrefix(l, "|"):
-			in = false
-			continue
-		}
-		m := reFidelityRow.FindStringSubmatch(l)
-		if m == nil {
-			t.Errorf("docs/templates.md:%d: not a fidelity row (| `platform` | `shape` | source | confirmed or plausible |): %q", i+1, l)
-			continue
-		}
-		p := schema.Platform(m[1])
-		if out[p] == nil {
-			out[p] = map[string]fidelityRow{}
-		}
-		shape := strings.ReplaceAll(m[2], `\|`, "|")
-		if _, dup := out[p][shape]; dup {
-			t.Errorf("docs/templates.md:%d: %s shape %q listed twice", i+1, p, shape)
-		}
-		out[p][shape] = fidelityRow{source: m[3], status: m[4], at: fmt.Sprintf("docs/templates.md:%d", i+1)}
-	}
-	return out
 }
 
 // fidelityProblems compares emitted shapes with the table.
@@ -458,119 +447,67 @@ var reFolderFidelityRow = regexp.MustCompile("^\\| `(.+)` \\| (.+) \\| (confirme
 // fidelityHeader opens a folder's table of fidelity rows.
 const fidelityHeader = "| line shape | source | status |"
 
-// folderFidelityRows returns the table rows of a folder's fidelity.md,
-// each with its line number.
-func folderFidelityRows(t *testing.T, p platform.Platform) (rows []string, lines []int) {
-	t.Helper()
-	in := false
-	for i, l := range strings.Split(p.Fidelity, "\n") {
+// parseFidelity parses the table of a folder's fidelity.md (text):
+// shape → row, and a problem for each line that is not a row, each shape
+// listed twice and a file without a table.
+func parseFidelity(folder, text string) (map[string]fidelityRow, []string) {
+	out := map[string]fidelityRow{}
+	var probs []string
+	in, n := false, 0
+	for i, l := range strings.Split(text, "\n") {
 		switch {
 		case l == fidelityHeader:
 			in = true
+			continue
 		case !in, strings.HasPrefix(l, "|---"):
+			continue
 		case !strings.HasPrefix(l, "|"):
 			in = false
-		default:
-			rows, lines = append(rows, l), append(lines, i+1)
+			continue
 		}
+		n++
+		at := fmt.Sprintf("platforms/%s/fidelity.md:%d", folder, i+1)
+		m := reFolderFidelityRow.FindStringSubmatch(l)
+		if m == nil {
+			probs = append(probs, fmt.Sprintf("%s: not a fidelity row (| `shape` | source | confirmed or plausible |): %q", at, l))
+			continue
+		}
+		shape := strings.ReplaceAll(m[1], `\|`, "|")
+		if _, dup := out[shape]; dup {
+			probs = append(probs, fmt.Sprintf("%s: shape %q listed twice", at, shape))
+		}
+		out[shape] = fidelityRow{source: m[2], status: m[3], at: at}
 	}
-	if len(rows) == 0 {
-		t.Errorf("platforms/%s/fidelity.md: no table under %q", p.Folder, fidelityHeader)
+	if n == 0 {
+		probs = append(probs, fmt.Sprintf("platforms/%s/fidelity.md: no table under %q", folder, fidelityHeader))
 	}
-	return rows, lines
+	return out, probs
 }
 
-// platformFidelity parses every platform folder's fidelity rows:
+// platformFidelity parses every registry folder's fidelity rows:
 // platform → shape → row.
 func platformFidelity(t *testing.T) map[schema.Platform]map[string]fidelityRow {
 	t.Helper()
 	out := map[schema.Platform]map[string]fidelityRow{}
 	for _, p := range platforms.All() {
-		out[p.Name] = map[string]fidelityRow{}
-		rows, lines := folderFidelityRows(t, p)
-		for i, l := range rows {
-			at := fmt.Sprintf("platforms/%s/fidelity.md:%d", p.Folder, lines[i])
-			m := reFolderFidelityRow.FindStringSubmatch(l)
-			if m == nil {
-				t.Errorf("%s: not a fidelity row (| `shape` | source | confirmed or plausible |): %q", at, l)
-				continue
-			}
-			shape := strings.ReplaceAll(m[1], `\|`, "|")
-			if _, dup := out[p.Name][shape]; dup {
-				t.Errorf("%s: %s shape %q listed twice", at, p.Name, shape)
-			}
-			out[p.Name][shape] = fidelityRow{source: m[2], status: m[3], at: at}
+		rows, probs := parseFidelity(p.Folder, p.Fidelity)
+		for _, prob := range probs {
+			t.Error(prob)
 		}
+		out[p.Name] = rows
 	}
 	return out
 }
 
-// fidelityDocTable is the fidelity table of docs/templates.md as the
-// platform folders' rows make it: every folder's rows in registry order,
-// each with its platform column.
-func fidelityDocTable(t *testing.T) string {
-	t.Helper()
-	var b strings.Builder
-	b.WriteString("| platform | line shape | source | status |\n|---|---|---|---|\n")
-	for _, p := range platforms.All() {
-		rows, _ := folderFidelityRows(t, p)
-		for _, l := range rows {
-			b.WriteString("| `" + string(p.Name) + "` " + l + "\n")
-		}
-	}
-	return b.String()
-}
-
-// TestFidelityDocCurrent fails when the fidelity table of
-// docs/templates.md is not the one the platform folders' fidelity rows
-// make; -update rewrites it.
-func TestFidelityDocCurrent(t *testing.T) {
-	path := filepath.Join(repoRoot(t), "docs", "templates.md")
-	doc := readTemplatesDoc(t)
-	start := strings.Index(doc, "| platform | line shape | source | status |\n")
-	if start < 0 {
-		t.Fatal("docs/templates.md has no fidelity table")
-	}
-	end := start
-	for end < len(doc) && doc[end] == '|' {
-		nl := strings.IndexByte(doc[end:], '\n')
-		if nl < 0 {
-			end = len(doc)
-			break
-		}
-		end += nl + 1
-	}
-	want := fidelityDocTable(t)
-	if doc[start:end] == want {
-		return
-	}
-	if golden.Updating() {
-		if err := os.WriteFile(path, []byte(doc[:start]+want+doc[end:]), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	t.Errorf("the fidelity table of docs/templates.md is not the platform folders' fidelity rows (platforms/<dir>/fidelity.md): run go test ./templates -run TestFidelityDocCurrent -update")
-}
-
-func readTemplatesDoc(t *testing.T) string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join(repoRoot(t), "docs", "templates.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
-
 func TestFidelityTableCoversGoldens(t *testing.T) {
-	emitted := goldenShapes(t)
-	for _, p := range schema.Platforms() {
-		if len(emitted[p]) == 0 {
-			t.Errorf("no golden render of %s: the fidelity table would cover nothing", p)
+	emitted, own := goldenShapes(t)
+	table := platformFidelity(t)
+	for _, pl := range platforms.All() {
+		p := pl.Name
+		if len(own[p]) == 0 {
+			t.Errorf("platforms/%s: its fixture goldens render no %s device: the fidelity rows would cover nothing", pl.Folder, p)
 		}
-	}
-	if os.Getenv("FABRICGEN_FIDELITY_DUMP") != "" {
-		for _, p := range schema.Platforms() {
+		if os.Getenv("FABRICGEN_FIDELITY_DUMP") != "" {
 			shapes := make([]string, 0, len(emitted[p]))
 			for s := range emitted[p] {
 				shapes = append(shapes, s)
@@ -580,15 +517,28 @@ func TestFidelityTableCoversGoldens(t *testing.T) {
 				fmt.Printf("%s\t%s\n", p, s)
 			}
 		}
+		// A folder's own fixture emits every row of its fidelity.md, so
+		// a copy of the folder, which has no other goldens, passes.
+		var missing []string
+		for s, r := range table[p] {
+			if _, ok := own[p][s]; !ok {
+				missing = append(missing, fmt.Sprintf("%s: %s shape %q is emitted by no golden render of platforms/%s/testdata/golden: grow the folder's fixture (testdata/fabric) until it does", r.at, p, s, pl.Folder))
+			}
+		}
+		sort.Strings(missing)
+		for _, m := range missing {
+			t.Error(m)
+		}
 	}
-	for _, prob := range fidelityProblems(emitted, platformFidelity(t)) {
+	for _, prob := range fidelityProblems(emitted, table) {
 		t.Error(prob)
 	}
 }
 
 // TestFidelityTableCanFail proves the check: a line shape the table does
-// not list, and a row nothing emits, are both reported; normalisation maps
-// different values and names onto one shape.
+// not list, and a row nothing emits, are both reported; a malformed row
+// and a file without a table are reported; normalisation maps different
+// values and names onto one shape.
 func TestFidelityTableCanFail(t *testing.T) {
 	f := loadExample(t, "clos-400g")
 	leaf1 := newShapeNames(f, f.Device("leaf1"))
@@ -599,45 +549,57 @@ func TestFidelityTableCanFail(t *testing.T) {
 		{"qos map dscp 0 1 2 3 4 to traffic-class 0", "qos map dscp LIST to traffic-class N"},
 		{"priority-flow-control pause watchdog default recovery-time 0.2", "priority-flow-control pause watchdog default recovery-time N.N"},
 	} {
-		if got := lineShape(schema.AristaEOS, pair[0], leaf1); got != pair[1] {
+		if got := lineShape(false, pair[0], leaf1); got != pair[1] {
 			t.Errorf("shape of %q = %q, want %q", pair[0], got, pair[1])
 		}
 	}
 	// Addresses, ranges and maps: one shape per syntax, whatever the
 	// values, but a range is not a list and two prefixes stay two.
-	st := stanzaFabric(t)
-	sonic1 := newShapeNames(st, st.Device("sonic1"))
+	edge := shapeNames{pairs: []string{"EDGE_V4_IN", "ACL", "EDGE_V4_EG", "ACL", "Ethernet8", "IF"}}
 	for _, c := range []struct {
-		p        schema.Platform
 		sn       shapeNames
 		in, want string
 	}{
-		{schema.AristaEOS, leaf1, "   10 permit udp 2001:db8:1::/48 2001:db8:2::/48 eq 4791", "N permit udp X::X/N X::X/N eq N"},
-		{schema.AristaEOS, leaf1, "   20 deny ip any 2001:db8::/32", "N deny ip any X::X/N"},
-		{schema.AristaEOS, leaf1, "   20 permit udp any 10.9.0.0/16 range 4791 4792 dscp 26", "N permit udp any N.N.N.N/N range N N dscp N"},
-		{schema.CiscoNXOS, shapeNames{}, "  match dscp 0-25,27-47,49-63", "match dscp LIST"},
-		{schema.JuniperJunos, shapeNames{}, "set firewall family inet filter f term 20 from destination-port 4791-4792", "set firewall family inet filter f term N from destination-port N-N"},
-		{schema.LinuxDCB, shapeNames{}, "dcb maxrate set dev eth0 tc-maxrate 6:10000000000bit 7:25000000000bit", "dcb maxrate set dev eth0 tc-maxrate LIST"},
-		{schema.LinuxDCB, shapeNames{}, "dcb maxrate set dev eth0 tc-maxrate 6:10000000000bit", "dcb maxrate set dev eth0 tc-maxrate LIST"},
-		{schema.LinuxDCB, shapeNames{}, "dcb app replace dev eth0 pcp-prio 0nd:0 0de:0 7nd:7 7de:7", "dcb app replace dev eth0 pcp-prio LIST"},
-		{schema.LinuxDCB, shapeNames{}, "dcb app replace dev eth0 dscp-prio 0:0 1:0 26:3", "dcb app replace dev eth0 dscp-prio LIST"},
-		{schema.SONiC, sonic1, "ACL_TABLE|EDGE_V4_IN stage=ingress", "ACL_TABLE|ACL stage=ingress"},
-		{schema.SONiC, sonic1, "ACL_RULE|EDGE_V4_EG|RULE_20 L4_DST_PORT_RANGE=4791-4792", "ACL_RULE|ACL|RULE_N L4_DST_PORT_RANGE=N-N"},
-		{schema.SONiC, sonic1, "INTERFACE|Ethernet8|2001:db8:9::/127", "INTERFACE|IF|X::X/N"},
+		{leaf1, "   10 permit udp 2001:db8:1::/48 2001:db8:2::/48 eq 4791", "N permit udp X::X/N X::X/N eq N"},
+		{leaf1, "   20 deny ip any 2001:db8::/32", "N deny ip any X::X/N"},
+		{leaf1, "   20 permit udp any 10.9.0.0/16 range 4791 4792 dscp 26", "N permit udp any N.N.N.N/N range N N dscp N"},
+		{shapeNames{}, "  match dscp 0-25,27-47,49-63", "match dscp LIST"},
+		{shapeNames{}, "set firewall family inet filter f term 20 from destination-port 4791-4792", "set firewall family inet filter f term N from destination-port N-N"},
+		{shapeNames{}, "set class-of-service forwarding-classes class roce queue-num 3", "set class-of-service forwarding-classes class CLASS queue-num N"},
+		{shapeNames{}, "dcb maxrate set dev eth0 tc-maxrate 6:10000000000bit 7:25000000000bit", "dcb maxrate set dev eth0 tc-maxrate LIST"},
+		{shapeNames{}, "dcb maxrate set dev eth0 tc-maxrate 6:10000000000bit", "dcb maxrate set dev eth0 tc-maxrate LIST"},
+		{shapeNames{}, "dcb app replace dev eth0 pcp-prio 0nd:0 0de:0 7nd:7 7de:7", "dcb app replace dev eth0 pcp-prio LIST"},
+		{shapeNames{}, "dcb app replace dev eth0 dscp-prio 0:0 1:0 26:3", "dcb app replace dev eth0 dscp-prio LIST"},
+		{edge, "ACL_TABLE|EDGE_V4_IN stage=ingress", "ACL_TABLE|ACL stage=ingress"},
+		{edge, "ACL_RULE|EDGE_V4_EG|RULE_20 L4_DST_PORT_RANGE=4791-4792", "ACL_RULE|ACL|RULE_N L4_DST_PORT_RANGE=N-N"},
+		{edge, "INTERFACE|Ethernet8|2001:db8:9::/127", "INTERFACE|IF|X::X/N"},
 	} {
-		if got := lineShape(c.p, c.in, c.sn); got != c.want {
-			t.Errorf("%s shape of %q = %q, want %q", c.p, c.in, got, c.want)
+		if got := lineShape(false, c.in, c.sn); got != c.want {
+			t.Errorf("shape of %q = %q, want %q", c.in, got, c.want)
 		}
 	}
-	table := fidelityTable(t, "| platform | line shape | source | status |\n|---|---|---|---|\n"+
-		"| `arista_eos` | `speed 400g-8` | AVD schema | confirmed |\n"+
-		"| `arista_eos` | `shape rate N kbps` | AVD schema | plausible |\n")
-	emitted := map[schema.Platform]map[string]string{schema.AristaEOS: {
+	if got, want := lineShape(true, `[ -e x ] || { echo "no such file" >&2; exit 1; }`, shapeNames{}), `[ -e x ] || { echo "MESSAGE" >&2; exit 1; }`; got != want {
+		t.Errorf("host shape = %q, want %q", got, want)
+	}
+	const p = schema.Platform("some_os")
+	rows, probs := parseFidelity("some_os", "# Fidelity rows\n\n"+fidelityHeader+"\n|---|---|---|\n"+
+		"| `speed 400g-8` | AVD schema | confirmed |\n"+
+		"| `shape rate N kbps` | AVD schema | plausible |\n")
+	if len(probs) != 0 {
+		t.Fatalf("parse problems %q", probs)
+	}
+	emitted := map[schema.Platform]map[string]string{p: {
 		"speed 400g-8":                  "x.cfg",
 		"priority-flow-control bogus N": "x.cfg",
 	}}
-	probs := fidelityProblems(emitted, table)
+	probs = fidelityProblems(emitted, map[schema.Platform]map[string]fidelityRow{p: rows})
 	if len(probs) != 2 || !strings.Contains(probs[0]+probs[1], `"priority-flow-control bogus N"`) || !strings.Contains(probs[0]+probs[1], `"shape rate N kbps" is emitted by no golden`) {
 		t.Errorf("problems %q, want the unlisted shape and the stale row", probs)
+	}
+	if _, probs := parseFidelity("x", fidelityHeader+"\n|---|---|---|\n| `a` | b | maybe |\n| `c` | d | confirmed |\n| `c` | d | confirmed |\n"); len(probs) != 2 {
+		t.Errorf("problems %q, want the malformed row and the duplicate", probs)
+	}
+	if _, probs := parseFidelity("x", "# no table\n"); len(probs) != 1 {
+		t.Errorf("problems %q, want the missing table", probs)
 	}
 }

@@ -26,11 +26,6 @@ func repoRoot(t testing.TB) string {
 	return filepath.Dir(filepath.Dir(file))
 }
 
-// sharedDir is ../shared next to the checkout (CI and the development tree).
-func sharedDir(t testing.TB) string {
-	return filepath.Join(repoRoot(t), "..", "shared")
-}
-
 // needTool returns the path of an external tool, skipping the test when it
 // is missing, except under CI=true where a missing tool fails the test.
 func needTool(t testing.TB, name, pkg string) string {

@@ -8,18 +8,28 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fabricgen/fabricgen/platforms"
+	"github.com/fabricgen/fabricgen/internal/platformtest"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
-// hostScripts renders every host NIC script of every example and of
-// testdata/stanza (every driver, trust and RDMA variant, names full of
-// "_ . - @").
+// hostScripts renders every host NIC script of every example and of every
+// host platform folder's fixture (every driver, trust and RDMA variant,
+// names full of "_ . - @").
 func hostScripts(t *testing.T) map[string][]byte {
 	t.Helper()
 	r := newTestRenderer(t)
 	out := map[string][]byte{}
-	fabrics := map[string]*schema.Fabric{"testdata/stanza": stanzaFabric(t)}
+	fabrics := map[string]*schema.Fabric{}
+	for _, fx := range platformtest.All("..") {
+		if !fx.Platform.Spec.Host {
+			continue
+		}
+		f, err := fx.Load()
+		if err != nil {
+			t.Fatal(err)
+		}
+		fabrics["platforms/"+fx.Platform.Folder] = f
+	}
 	for _, ex := range exampleNames(t) {
 		fabrics[ex] = loadExample(t, ex)
 	}
@@ -118,41 +128,6 @@ func TestHostScriptShape(t *testing.T) {
 					}
 				}
 			}
-		}
-	}
-}
-
-// TestDCBPCPTrustRefused: PCP and both-field trust need dcb apptrust, which
-// none of the drivers linux_dcb supports implements (a script with it
-// stopped at that line): render and lint refuse them on every driver, at
-// the trust attribute, and on mlx5 point at nvidia_mlnx.
-func TestDCBPCPTrustRefused(t *testing.T) {
-	r := newTestRenderer(t)
-	src := schema.Range{Filename: "hosts.fab.hcl", Start: schema.Pos{Line: 4, Column: 3}}
-	dcb, _ := platforms.Get(schema.LinuxDCB)
-	for _, driver := range dcb.Spec.Attrs.Drivers {
-		for _, trust := range []schema.Trust{schema.TrustPCP, schema.TrustBoth} {
-			t.Run(driver+"/"+string(trust), func(t *testing.T) {
-				f, d := tinyFabric(schema.LinuxDCB, "eth0")
-				d.Driver = set(driver)
-				d.Ports[0].QoS.Trust = schema.Value[schema.Trust]{V: trust, Set: true, Src: src}
-				_, err := r.Render(f, d)
-				if err == nil {
-					t.Fatal("rendered")
-				}
-				for _, want := range []string{"trust " + string(trust) + " on eth0", "dcb apptrust, which " + driver + " does not implement", `set trust = "dscp"`} {
-					if !strings.Contains(err.Error(), want) {
-						t.Errorf("error lacks %q: %v", want, err)
-					}
-				}
-				if mlnx := strings.Contains(err.Error(), "nvidia_mlnx"); mlnx != (driver == "mlx5_core") {
-					t.Errorf("nvidia_mlnx named: %v, want only for mlx5_core: %v", mlnx, err)
-				}
-				rs := NewChecker().Check(f, d)
-				if len(rs) != 1 || rs[0].Src != src {
-					t.Errorf("lint's check: %v, want one refusal at the trust attribute", rs)
-				}
-			})
 		}
 	}
 }

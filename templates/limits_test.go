@@ -6,6 +6,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/fabricgen/fabricgen/platforms"
+	"github.com/fabricgen/fabricgen/schema"
 )
 
 // TestOverrideLimits: an override template that loops for ever, recurses,
@@ -13,6 +16,10 @@ import (
 // the limit and the template set, in well under the test's time.
 func TestOverrideLimits(t *testing.T) {
 	f := loadExample(t, "clos-400g")
+	// The engine's limits hold for every platform: one switch of the
+	// example stands for them.
+	leaf := firstSwitch(t, f)
+	p := string(leaf.Platform.V)
 	cases := []struct{ name, tmpl, want string }{
 		{"empty loop of 2e9", `{{range 2000000000}}{{end}}`, "time limit"},
 		{"nested loops", `{{range 100000}}{{range 100000}}{{end}}{{end}}`, "time limit"},
@@ -24,10 +31,10 @@ func TestOverrideLimits(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
-			if err := os.MkdirAll(filepath.Join(dir, "arista_eos"), 0o755); err != nil {
+			if err := os.MkdirAll(filepath.Join(dir, p), 0o755); err != nil {
 				t.Fatal(err)
 			}
-			if err := os.WriteFile(filepath.Join(dir, "arista_eos", "device.tmpl"), []byte(c.tmpl), 0o644); err != nil {
+			if err := os.WriteFile(filepath.Join(dir, p, "device.tmpl"), []byte(c.tmpl), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			limit := 200 * time.Millisecond
@@ -37,13 +44,6 @@ func TestOverrideLimits(t *testing.T) {
 			r, err := NewRenderer(Options{Dir: dir, TimeLimit: limit, OutputLimit: 1 << 20})
 			if err != nil {
 				t.Fatal(err)
-			}
-			var leaf = f.Devices[0]
-			for _, d := range f.Devices {
-				if d.Platform.V == "arista_eos" {
-					leaf = d
-					break
-				}
 			}
 			start := time.Now()
 			_, err = r.Render(f, leaf)
@@ -60,10 +60,10 @@ func TestOverrideLimits(t *testing.T) {
 	}
 	// Embedded templates and well-behaved overrides are unaffected.
 	dir := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(dir, "arista_eos"), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Join(dir, p), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "arista_eos", "device.tmpl"), []byte(`{{range .Ports}}{{printf "%-12s" .Name}}{{end}}`), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, p, "device.tmpl"), []byte(`{{range .Ports}}{{printf "%-12s" .Name}}{{end}}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	r, err := NewRenderer(Options{Dir: dir})
@@ -71,10 +71,23 @@ func TestOverrideLimits(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, d := range f.Devices {
-		if d.Platform.V == "arista_eos" {
+		if string(d.Platform.V) == p {
 			if _, err := r.Render(f, d); err != nil {
 				t.Fatal(err)
 			}
 		}
 	}
+}
+
+// firstSwitch is the first device of f whose platform is a switch
+// platform of the registry.
+func firstSwitch(t *testing.T, f *schema.Fabric) *schema.Device {
+	t.Helper()
+	for _, d := range f.Devices {
+		if pl, ok := platforms.Get(d.Platform.V); ok && !pl.Spec.Host {
+			return d
+		}
+	}
+	t.Fatal("no switch in the fabric")
+	return nil
 }

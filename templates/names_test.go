@@ -10,38 +10,53 @@ import (
 	"github.com/fabricgen/fabricgen/schema"
 )
 
-// TestEdgeNamesRender renders every platform of clos-400g twice: as it is,
-// and with names and descriptions at the edge of what the loader allows
-// (host ports full of "_ . - @", descriptions holding everything their
-// platform lets through). No name may add a line, and on hosts every line
-// naming a port must name it as one plain shell word.
+// edgeText is a description holding every character the loader's common
+// rule lets through that some platform quotes, expands or treats as
+// syntax; edgeDescription drops those platform p refuses
+// (Spec.Text.Refuse).
+const edgeText = "to a; b, && c $(d) `e` | {f} 'g' \"h\" \\ ~i #j ? < >"
+
+func edgeDescription(p schema.Platform) string {
+	pl, _ := platforms.Get(p)
+	return strings.Map(func(r rune) rune {
+		if strings.ContainsRune(pl.Spec.Text.Refuse, r) {
+			return -1
+		}
+		return r
+	}, edgeText)
+}
+
+// TestEdgeNamesRender renders every platform of clos-400g twice: with
+// plain descriptions, and with names and descriptions at the edge of what
+// the loader allows (host ports full of "_ . - @", descriptions holding
+// everything their platform lets through), each on the same ports. No
+// name may add a line, and on hosts every line naming a port must name it
+// as one plain shell word.
 func TestEdgeNamesRender(t *testing.T) {
-	plain := loadExample(t, "clos-400g")
-	edge, diags := schema.Load(filepath.Join(repoRoot(t), "examples", "clos-400g"), schema.Options{Platforms: platforms.Catalog()})
-	if diags.HasErrors() {
-		t.Fatal(diags.Errs())
+	load := func() *schema.Fabric {
+		f, diags := schema.Load(filepath.Join(repoRoot(t), "examples", "clos-400g"), schema.Options{Platforms: platforms.Catalog()})
+		if diags.HasErrors() {
+			t.Fatal(diags.Errs())
+		}
+		return f
 	}
-	edgeDesc := map[schema.Platform]string{
-		schema.AristaEOS:     "to a; b && c $(d) `e` {f} 'g' \"h\" ~i #j",
-		schema.CiscoNXOS:     "to a, b && c $(d) `e` {f} 'g' \"h\" ~i #j",
-		schema.JuniperJunos:  "to a; b && c $(d) `e` | {f} 'g' ~i #j ?",
-		schema.NvidiaCumulus: "to a; b && c | {f} ~i #j ? < >",
-		schema.SONiC:         "to a; b && c $(d) `e` | \"h\" \\ ' ? < >",
-	}
-	for _, d := range edge.Devices {
-		for i, p := range d.Ports {
+	plain, edge := load(), load()
+	for i, d := range edge.Devices {
+		for j, p := range d.Ports {
 			if d.HostPlatform {
-				p.Name = []string{"e.x-y@z_1", "_a.b-c@d", "x@y", "n-0.1_2@3"}[i%4]
+				p.Name = []string{"e.x-y@z_1", "_a.b-c@d", "x@y", "n-0.1_2@3"}[j%4]
 				continue
 			}
-			// Only ports that have a description (or, on EOS and
-			// NX-OS, get one naming the peer) print one.
-			if desc, ok := edgeDesc[d.Platform.V]; ok && (p.Description != "" || p.Peer != nil && (d.Platform.V == schema.AristaEOS || d.Platform.V == schema.CiscoNXOS)) {
-				p.Description = desc
+			// A port with a description, or a peer some platforms
+			// name in one, prints one.
+			if p.Description != "" || p.Peer != nil {
+				p.Description = edgeDescription(d.Platform.V)
+				plain.Devices[i].Ports[j].Description = "to the peer"
 			}
 		}
 	}
 	edge.Reindex()
+	plain.Reindex()
 	r := newTestRenderer(t)
 	for i, d := range edge.Devices {
 		want, err := r.Render(plain, plain.Devices[i])
@@ -53,7 +68,8 @@ func TestEdgeNamesRender(t *testing.T) {
 			t.Errorf("%s: %v", d.Name, err)
 			continue
 		}
-		if d.Platform.V != schema.SONiC && bytes.Count(got.Text, []byte("\n")) != bytes.Count(want.Text, []byte("\n")) {
+		pl, _ := platforms.Get(d.Platform.V)
+		if pl.Render.Comment != "" && bytes.Count(got.Text, []byte("\n")) != bytes.Count(want.Text, []byte("\n")) {
 			t.Errorf("%s (%s): %d lines with edge names, %d without", d.Name, d.Platform.V, bytes.Count(got.Text, []byte("\n")), bytes.Count(want.Text, []byte("\n")))
 		}
 		if !d.HostPlatform {
@@ -70,35 +86,53 @@ func TestEdgeNamesRender(t *testing.T) {
 }
 
 // TestRenderRefusesUnsafeNames: a Fabric edited in Go code past the
-// loader's rules cannot put a newline or a command into a configuration.
+// loader's rules cannot put a newline or a command into a configuration:
+// on every registry platform, a description with a newline (switches) or a
+// port name with a command (hosts) is refused, and so is a description
+// with a command substitution where the platform refuses "$".
 func TestRenderRefusesUnsafeNames(t *testing.T) {
 	r := newTestRenderer(t)
-	for _, bad := range []struct {
-		platform schema.Platform
-		edit     func(p *schema.Port)
-	}{
-		{schema.AristaEOS, func(p *schema.Port) { p.Description = "x\nusername evil privilege 15" }},
-		{schema.NvidiaCumulus, func(p *schema.Port) { p.Description = "$(reboot)" }},
-		{schema.NvidiaMLNX, func(p *schema.Port) { p.Name = "e$(reboot)" }},
-		{schema.LinuxDCB, func(p *schema.Port) { p.Name = "e;reboot" }},
-	} {
-		f, diags := schema.Load(filepath.Join(repoRoot(t), "examples", "clos-400g"), schema.Options{Platforms: platforms.Catalog()})
-		if diags.HasErrors() {
-			t.Fatal(diags.Errs())
-		}
-		for _, d := range f.Devices {
-			if d.Platform.V != bad.platform {
-				continue
+	type edit struct {
+		name string
+		do   func(p *schema.Port)
+	}
+	for _, pl := range platforms.All() {
+		var edits []edit
+		switch {
+		case pl.Spec.Host:
+			edits = []edit{{"name e$(reboot)", func(p *schema.Port) { p.Name = "e$(reboot)" }}, {"name e;reboot", func(p *schema.Port) { p.Name = "e;reboot" }}}
+		default:
+			edits = []edit{{"description with a newline", func(p *schema.Port) { p.Description = "x\nusername evil privilege 15" }}}
+			if strings.Contains(pl.Spec.Text.Refuse, "$") {
+				edits = append(edits, edit{"description $(reboot)", func(p *schema.Port) { p.Description = "$(reboot)" }})
 			}
-			bad.edit(d.Ports[0])
+		}
+		for _, e := range edits {
+			// A device of the platform in clos-400g, or the tiny fabric
+			// when the example has none.
+			f, diags := schema.Load(filepath.Join(repoRoot(t), "examples", "clos-400g"), schema.Options{Platforms: platforms.Catalog()})
+			if diags.HasErrors() {
+				t.Fatal(diags.Errs())
+			}
+			var d *schema.Device
+			for _, x := range f.Devices {
+				if x.Platform.V == pl.Name {
+					d = x
+					break
+				}
+			}
+			if d == nil {
+				f, d = tinyFabric(pl.Name, portName(t, pl.Name))
+				d.Ports[0].QoS.Queues[3].ECN = schema.Value[*schema.ECNProfile]{}
+			}
+			e.do(d.Ports[0])
 			f.Reindex()
 			out, err := r.Render(f, d)
 			if err == nil {
-				t.Errorf("%s: rendered:\n%s", d.Name, out.Text)
+				t.Errorf("%s, %s: rendered:\n%s", pl.Name, e.name, out.Text)
 			} else if !strings.Contains(err.Error(), "cannot render") {
-				t.Errorf("%s: %v", d.Name, err)
+				t.Errorf("%s, %s: %v", pl.Name, e.name, err)
 			}
-			break
 		}
 	}
 }

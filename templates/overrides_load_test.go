@@ -7,15 +7,27 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 )
+
+// oneOff is name with its last letter changed: a misspelling one edit
+// away.
+func oneOff(name string) string {
+	last := byte('x')
+	if name[len(name)-1] == 'x' {
+		last = 'y'
+	}
+	return name[:len(name)-1] + string(last)
+}
 
 // TestOverrideFolderRules: what a --templates folder may hold (issue 21
 // item 8). A symlink may not lead out of the folder (device.tmpl linked
 // to a secret printed the secret into leaf1.cfg), a misnamed platform
 // folder is an error naming it (it was silently ignored), and templates
 // are regular files. Each case sets up the folder and wants NewRenderer's
-// error to hold every fragment of want, or no error and the sonic render
+// error to hold every fragment of want, or no error and the render of a
+// switch platform (sw)
 // to start with render.
 func TestOverrideFolderRules(t *testing.T) {
 	secret := filepath.Join(t.TempDir(), "shadow")
@@ -47,47 +59,60 @@ func TestOverrideFolderRules(t *testing.T) {
 			}
 		}
 	}
+	// sw and other are two switch platforms of the registry; the
+	// misspellings are one letter off their names.
+	var sws []string
+	for _, pl := range platforms.All() {
+		if !pl.Spec.Host {
+			sws = append(sws, string(pl.Name))
+		}
+	}
+	if len(sws) < 2 {
+		t.Skip("fewer than two switch platforms in the registry")
+	}
+	sw, other := sws[len(sws)-1], sws[len(sws)-2]
+	misspelt, missp2 := oneOff(other), oneOff(sw)
 	for _, c := range []struct {
 		name   string
 		files  map[string]string
 		want   []string // error fragments; nil: no error
-		render string   // with no error: the sonic render's start
+		render string   // with no error: the sw render's start
 	}{
 		{name: "device.tmpl linked to a secret outside",
-			files: map[string]string{"sonic/device.tmpl": "->SECRET"},
-			want:  []string{"sonic/device.tmpl is a symlink to", "outside the --templates folder", "/etc/shadow", "Copy the file"}},
+			files: map[string]string{sw + "/device.tmpl": "->SECRET"},
+			want:  []string{sw + "/device.tmpl is a symlink to", "outside the --templates folder", "/etc/shadow", "Copy the file"}},
 		{name: "sub-template linked outside by a relative path",
-			files: map[string]string{"sonic/device.tmpl": "x", "sonic/interface.tmpl": "->../../" + "escape.tmpl", "../escape.tmpl": "y"},
+			files: map[string]string{sw + "/device.tmpl": "x", sw + "/interface.tmpl": "->../../" + "escape.tmpl", "../escape.tmpl": "y"},
 			want:  []string{"interface.tmpl is a symlink to", "outside the --templates folder"}},
 		{name: "platform folder linked outside",
-			files: map[string]string{"sonic": "->" + "/etc"},
-			want:  []string{"sonic is a symlink to /etc", "outside the --templates folder"}},
+			files: map[string]string{sw: "->" + "/etc"},
+			want:  []string{sw + " is a symlink to /etc", "outside the --templates folder"}},
 		{name: "template linked to /dev/zero",
-			files: map[string]string{"sonic/device.tmpl": "->/dev/zero"},
+			files: map[string]string{sw + "/device.tmpl": "->/dev/zero"},
 			want:  []string{"outside the --templates folder"}},
 		{name: "dangling symlink",
-			files: map[string]string{"sonic/device.tmpl": "->nowhere.tmpl"},
-			want:  []string{"sonic/device.tmpl is a symlink that leads nowhere"}},
+			files: map[string]string{sw + "/device.tmpl": "->nowhere.tmpl"},
+			want:  []string{sw + "/device.tmpl is a symlink that leads nowhere"}},
 		{name: "symlink inside the folder is followed",
-			files:  map[string]string{"arista_eos/device.tmpl": "shared\n", "sonic/device.tmpl": "->../arista_eos/device.tmpl"},
+			files:  map[string]string{other + "/device.tmpl": "shared\n", sw + "/device.tmpl": "->../" + other + "/device.tmpl"},
 			render: "shared"},
 		{name: "named pipe as a template",
-			files: map[string]string{"sonic/device.tmpl": "|"},
-			want:  []string{"sonic/device.tmpl is a named pipe"}},
+			files: map[string]string{sw + "/device.tmpl": "|"},
+			want:  []string{sw + "/device.tmpl is a named pipe"}},
 		{name: "misnamed platform folder",
 			files: map[string]string{"bogus_os/device.tmpl": "x"},
-			want:  []string{"bogus_os is not named after a platform", "arista_eos, cisco_nxos", "sonic"}},
+			want:  []string{"bogus_os is not named after a platform", "Rename it to one of"}},
 		{name: "misspelt platform folder gets a suggestion",
-			files: map[string]string{"arista_eso/device.tmpl": "x"},
-			want:  []string{"arista_eso is not named after a platform", `Did you mean "arista_eos"?`}},
+			files: map[string]string{misspelt + "/device.tmpl": "x"},
+			want:  []string{misspelt + " is not named after a platform", `Did you mean "` + other + `"?`}},
 		{name: "every misnamed folder is named",
-			files: map[string]string{"bogus_os/device.tmpl": "x", "sonix/device.tmpl": "x"},
-			want:  []string{"bogus_os is not named", "sonix is not named", `Did you mean "sonic"?`}},
+			files: map[string]string{"bogus_os/device.tmpl": "x", missp2 + "/device.tmpl": "x"},
+			want:  []string{"bogus_os is not named", missp2 + " is not named", `Did you mean "` + sw + `"?`}},
 		{name: "template beside the platform folders",
 			files: map[string]string{"device.tmpl": "x"},
 			want:  []string{"device.tmpl is not in a platform folder", "<platform>"}},
 		{name: "hidden folders and other files are left alone",
-			files:  map[string]string{".git/HEAD": "x", "README.md": "notes", "sonic/device.tmpl": "mine\n"},
+			files:  map[string]string{".git/HEAD": "x", "README.md": "notes", sw + "/device.tmpl": "mine\n"},
 			render: "mine"},
 		{name: "missing --templates folder",
 			files: map[string]string{},
@@ -107,7 +132,7 @@ func TestOverrideFolderRules(t *testing.T) {
 				if err != nil {
 					t.Fatalf("NewRenderer: %v", err)
 				}
-				f, d := tinyFabric(schema.SONiC, "Ethernet0")
+				f, d := tinyFabric(schema.Platform(sw), portName(t, schema.Platform(sw)))
 				o, err := r.Render(f, d)
 				if err != nil {
 					t.Fatalf("render: %v", err)
@@ -124,6 +149,13 @@ func TestOverrideFolderRules(t *testing.T) {
 			for _, w := range c.want {
 				if !strings.Contains(msg, w) {
 					t.Errorf("error lacks %q:\n%s", w, msg)
+				}
+			}
+			if strings.Contains(c.name, "misnamed") {
+				for _, n := range platforms.Names() {
+					if !strings.Contains(msg, n) {
+						t.Errorf("error does not list the valid name %s:\n%s", n, msg)
+					}
 				}
 			}
 			if strings.Contains(msg, "$6$secret") {

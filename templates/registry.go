@@ -59,7 +59,7 @@ func registry() map[schema.Platform]platformSpec {
 }
 
 // Platforms returns the rendering details of every platform in the stable
-// order of schema.Platforms.
+// order of platforms.List.
 func Platforms() []PlatformInfo {
 	reg := registry()
 	out := make([]PlatformInfo, 0, len(reg))
@@ -69,10 +69,11 @@ func Platforms() []PlatformInfo {
 	return out
 }
 
-// checkRegistry reports every platform of names that lacks a registry
-// entry (or its builder, file extension or templates with the entry
-// template), and every registry entry of a platform schema does not know.
-// The error names them all.
+// checkRegistry reports every platform of names (the registry's,
+// platforms.List) that lacks an engine entry (or its builder, file
+// extension, own name or templates with the entry template), and every
+// engine entry of a platform names does not hold. The error names them
+// all.
 func checkRegistry(names []schema.Platform, reg map[schema.Platform]platformSpec) error {
 	var errs []error
 	known := make(map[schema.Platform]bool, len(names))
@@ -83,8 +84,12 @@ func checkRegistry(names []schema.Platform, reg map[schema.Platform]platformSpec
 		case !ok:
 			errs = append(errs, fmt.Errorf("platform %s has no line in platforms/platforms.go", p))
 			continue
-		case spec.build == nil || spec.Ext == "" || spec.Platform != p:
-			errs = append(errs, fmt.Errorf("platform %s: its folder lacks a view builder, a file extension or its own name", p))
+		case spec.build == nil:
+			errs = append(errs, fmt.Errorf("platform %s: its folder lacks a view builder", p))
+		case spec.Ext == "":
+			errs = append(errs, fmt.Errorf("platform %s: its folder lacks a file extension", p))
+		case spec.Platform != p:
+			errs = append(errs, fmt.Errorf("platform %s: its folder's render info names %s, not its own name", p, spec.Platform))
 		}
 		if spec.templates == nil {
 			errs = append(errs, fmt.Errorf("platform %s has no templates", p))
@@ -94,7 +99,7 @@ func checkRegistry(names []schema.Platform, reg map[schema.Platform]platformSpec
 	}
 	for p := range reg {
 		if !known[p] {
-			errs = append(errs, fmt.Errorf("registry entry %s is not a schema platform", p))
+			errs = append(errs, fmt.Errorf("registry entry %s is no platform of the registry (platforms.All)", p))
 		}
 	}
 	sort.Slice(errs, func(i, j int) bool { return errs[i].Error() < errs[j].Error() })

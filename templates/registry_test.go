@@ -5,21 +5,23 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
-// TestRegistryComplete fails naming any schema platform without a folder
-// giving its render parts (view builder, extension, templates).
+// TestRegistryComplete fails naming any registry platform without a
+// folder giving its render parts (view builder, extension, templates).
 func TestRegistryComplete(t *testing.T) {
-	if err := checkRegistry(schema.Platforms(), registry()); err != nil {
+	if err := checkRegistry(platforms.List(), registry()); err != nil {
 		t.Fatal(err)
 	}
 }
 
 // TestCheckRegistryFails shows the check can fail: each case breaks every
-// platform's entry of the real table in turn, in one way, and wants the
-// culprit named.
+// platform's entry of the real table in turn, in one way (one case per
+// part), and wants the culprit named.
 func TestCheckRegistryFails(t *testing.T) {
+	const other = schema.Platform("other_os")
 	cases := []struct {
 		name  string
 		reg   func(map[schema.Platform]platformSpec, schema.Platform)
@@ -32,10 +34,26 @@ func TestCheckRegistryFails(t *testing.T) {
 			s.build = nil
 			r[p] = s
 		}, func(p schema.Platform) []string {
-			return []string{"platform " + string(p) + ": its folder lacks"}
+			return []string{"platform " + string(p) + ": its folder lacks a view builder"}
 		}},
-		{"unknown entry", func(r map[schema.Platform]platformSpec, p schema.Platform) { r["vyos"] = r[p] },
-			func(schema.Platform) []string { return []string{"registry entry vyos is not a schema platform"} }},
+		{"extension missing", func(r map[schema.Platform]platformSpec, p schema.Platform) {
+			s := r[p]
+			s.Ext = ""
+			r[p] = s
+		}, func(p schema.Platform) []string {
+			return []string{"platform " + string(p) + ": its folder lacks a file extension"}
+		}},
+		{"another name", func(r map[schema.Platform]platformSpec, p schema.Platform) {
+			s := r[p]
+			s.Platform = other
+			r[p] = s
+		}, func(p schema.Platform) []string {
+			return []string{"platform " + string(p) + ": its folder's render info names " + string(other)}
+		}},
+		{"unknown entry", func(r map[schema.Platform]platformSpec, p schema.Platform) { r[other] = r[p] },
+			func(schema.Platform) []string {
+				return []string{"registry entry " + string(other) + " is no platform of the registry"}
+			}},
 		{"templates removed", func(r map[schema.Platform]platformSpec, p schema.Platform) {
 			s := r[p]
 			s.templates = nil
@@ -50,11 +68,11 @@ func TestCheckRegistryFails(t *testing.T) {
 		}},
 	}
 	for _, tc := range cases {
-		for p := range registry() {
+		for _, p := range platforms.List() {
 			t.Run(tc.name+"/"+string(p), func(t *testing.T) {
 				reg := registry()
 				tc.reg(reg, p)
-				err := checkRegistry(schema.Platforms(), reg)
+				err := checkRegistry(platforms.List(), reg)
 				if err == nil {
 					t.Fatal("checkRegistry passed a broken registry")
 				}
@@ -67,8 +85,8 @@ func TestCheckRegistryFails(t *testing.T) {
 		}
 	}
 	t.Run("all at once", func(t *testing.T) {
-		err := checkRegistry(schema.Platforms(), map[schema.Platform]platformSpec{})
-		for p := range registry() {
+		err := checkRegistry(platforms.List(), map[schema.Platform]platformSpec{})
+		for _, p := range platforms.List() {
 			if err == nil || !strings.Contains(err.Error(), "platform "+string(p)+" has no line") {
 				t.Errorf("an empty registry: %v does not name %s", err, p)
 			}

@@ -30,3 +30,22 @@ device "eos1" {
     mtu   = 1500
   }
 }
+
+# An EOS release before 4.22 (400G ports are "speed 400g") on a hop that
+# trusts nothing ("no qos trust").
+qos_policy "untrusted" {
+  trust = "none"
+}
+
+device "eos421" {
+  kind       = "core"
+  platform   = "arista_eos"
+  os_version = "4.21.3F"
+  qos_policy = qos_policy.untrusted
+
+  port "Ethernet1/1" {
+    speed = "400G"
+    fec   = "rs"
+    ip    = "10.9.1.0/31"
+  }
+}

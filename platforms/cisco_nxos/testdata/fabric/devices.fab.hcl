@@ -22,6 +22,11 @@ device "nxos1" {
     routed = true
     acl_in = [acl.edge-v4]
   }
+  port "Ethernet1/5" {
+    speed = "100G"
+    fec   = "rs"
+    ip    = "10.9.0.4/31"
+  }
   port "Ethernet1/4/1" {
     speed = "25G"
     fec   = "fc"

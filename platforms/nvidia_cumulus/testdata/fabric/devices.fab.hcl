@@ -27,6 +27,11 @@ device "cl1" {
     fec   = "fc"
     mtu   = 1500
   }
+  port "swp5" {
+    speed = "400G"
+    fec   = "rs"
+    ip    = "10.9.2.0/31"
+  }
 }
 
 device "cl515" {
@@ -59,4 +64,17 @@ device "cl515" {
     fec   = "fc"
     mtu   = 1500
   }
+  port "swp5" {
+    speed = "400G"
+    fec   = "rs"
+    ip    = "10.9.2.1/31"
+  }
+}
+
+# A long fabric cable between the two devices: the headroom of a 100m run.
+link "long-run" {
+  a            = "cl1:swp5"
+  b            = "cl515:swp5"
+  cable_length = "100m"
+  media        = "fiber"
 }

@@ -28,6 +28,11 @@ device "sonic1" {
     fec   = "fc"
     mtu   = 1500
   }
+  port "Ethernet32" {
+    speed = "400G"
+    fec   = "rs"
+    ip    = "10.9.2.0/31"
+  }
 }
 
 device "sonic2106" {
@@ -60,5 +65,33 @@ device "sonic2106" {
     speed = "25G"
     fec   = "fc"
     mtu   = 1500
+  }
+  port "Ethernet32" {
+    speed = "400G"
+    fec   = "rs"
+    ip    = "10.9.2.1/31"
+  }
+}
+
+# A long fabric cable between the two devices: the headroom of a 100m run.
+link "long-run" {
+  a            = "sonic1:Ethernet32"
+  b            = "sonic2106:Ethernet32"
+  cable_length = "100m"
+  media        = "fiber"
+}
+
+# A release before 202012 (no buffer_model) on another ASIC.
+device "sonic201911" {
+  kind       = "leaf"
+  platform   = "sonic"
+  asic       = "marvell"
+  os_version = "201911"
+
+  port "Ethernet0" {
+    speed = "100G"
+    fec   = "rs"
+    ip     = "10.9.3.0/31"
+    acl_in = [acl.edge-v4]
   }
 }

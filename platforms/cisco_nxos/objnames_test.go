@@ -1,4 +1,4 @@
-package templates
+package cisconxos_test
 
 import (
 	"os"
@@ -10,13 +10,14 @@ import (
 	"github.com/fabricgen/fabricgen/platforms"
 	cisconxos "github.com/fabricgen/fabricgen/platforms/cisco_nxos"
 	"github.com/fabricgen/fabricgen/schema"
+	"github.com/fabricgen/fabricgen/templates"
 )
 
 // nxosNamed matches the NX-OS lines that name a class-map, a policy-map
 // or an access-list, with the name.
 var nxosNamed = regexp.MustCompile(`(?m)^(class-map type qos (?:match-any|match-all) |policy-map type qos |ip access-list |ipv6 access-list )(\S+)$`)
 
-// TestNXOSRenderedNameLimits renders ai-training-2subnet with a traffic
+// TestNXOSRenderedNameLimits renders this folder's fixture with a traffic
 // class and a re-marking ACL renamed to the longest names the loader
 // accepts for NX-OS (schema.NXOS*NameLen less what the renderer adds),
 // and checks that every class-map, policy-map and access-list name on the
@@ -27,10 +28,13 @@ func TestNXOSRenderedNameLimits(t *testing.T) {
 	class := "c" + strings.Repeat("x", 31) // 32: FG-DSCP-<class> is 40
 	acl := "a" + strings.Repeat("y", 26)   // 27: FABRICGEN-IN-<acl> is 40
 	f := loadRenamed(t, class, acl)
-	r := newTestRenderer(t)
+	r, err := templates.NewRenderer(templates.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	longest := map[string]int{}
 	for _, d := range f.Devices {
-		if d.Platform.V != schema.CiscoNXOS {
+		if d.Platform.V != cisconxos.Platform().Name {
 			continue
 		}
 		out, err := r.Render(f, d)
@@ -65,8 +69,8 @@ func TestNXOSRenderedNameLimits(t *testing.T) {
 	}
 }
 
-// loadRenamed loads ai-training-2subnet with its "roce" class and its
-// "roce-mark" ACL renamed.
+// loadRenamed loads this folder's fixture (testdata/fabric) with its
+// "roce" class and its "roce-mark" ACL renamed.
 func loadRenamed(t *testing.T, class, acl string) *schema.Fabric {
 	t.Helper()
 	f, diags := loadRenamedDiags(t, class, acl)
@@ -78,7 +82,7 @@ func loadRenamed(t *testing.T, class, acl string) *schema.Fabric {
 
 func loadRenamedDiags(t *testing.T, class, acl string) (*schema.Fabric, schema.Diagnostics) {
 	t.Helper()
-	src := filepath.Join(repoRoot(t), "examples", "ai-training-2subnet")
+	src := filepath.Join("testdata", "fabric")
 	dir := t.TempDir()
 	files, err := schema.IntentFiles(src)
 	if err != nil {

@@ -1,4 +1,4 @@
-package templates
+package sonic_test
 
 import (
 	"encoding/json"
@@ -12,8 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fabricgen/fabricgen/internal/platformtest"
 	"github.com/fabricgen/fabricgen/platforms/sonic"
-	"github.com/fabricgen/fabricgen/schema"
 )
 
 // yangTable says where a CONFIG_DB table lives in the SONiC YANG models.
@@ -269,53 +269,62 @@ func plainRefs(db map[string]map[string]map[string]any) {
 	}
 }
 
+// sonicRenders reads the golden render of every device of this folder's
+// fixture (testdata/golden, which TestPlatformFixtureGoldens in templates
+// pins to the render of testdata/fabric): its ports and ACL tables (both
+// families, both stages, ranges, DSCP matches), releases and ASICs.
 func sonicRenders(t *testing.T) map[string]sonicRender {
 	t.Helper()
-	r := newTestRenderer(t)
-	out := map[string]sonicRender{}
-	for _, ex := range exampleNames(t) {
-		f := loadExample(t, ex)
-		for _, d := range sampleDevices(f) {
-			if d.Platform.V != schema.SONiC {
-				continue
-			}
-			o, err := r.Render(f, d)
-			if err != nil {
-				t.Errorf("%s/%s: %v", ex, d.Name, err)
-				continue
-			}
-			out[ex+"/"+d.Name] = sonicRender{o.Text, !d.OSVersion.V.AtLeast(202111)}
-		}
+	fx := platformtest.Of(filepath.Join("..", ".."), sonic.Platform())
+	f, err := fx.Load()
+	if err != nil {
+		t.Fatal(err)
 	}
-	// The stanza fixture: its ports and ACL tables (both families, both
-	// stages, ranges, DSCP matches) are rows no example renders.
-	f := stanzaFabric(t)
-	for _, d := range f.Devices {
-		if d.Platform.V != schema.SONiC {
-			continue
-		}
-		o, err := r.Render(f, d)
+	out := map[string]sonicRender{}
+	for _, d := range fx.Devices(f) {
+		text, err := os.ReadFile(fx.Golden(d.Name))
 		if err != nil {
-			t.Errorf("stanza/%s: %v", d.Name, err)
+			t.Errorf("%s: %v", d.Name, err)
 			continue
 		}
-		out["stanza/"+d.Name] = sonicRender{o.Text, !d.OSVersion.V.AtLeast(202111)}
+		out[d.Name] = sonicRender{text, !d.OSVersion.V.AtLeast(202111)}
 	}
 	return out
 }
 
-// TestSONiCYANG converts every SONiC render of every example and of the
-// stanza fixture to YANG JSON and validates it with yanglint against
-// ../shared/yang/sonic.
+// needTool returns the path of an external tool, skipping the test when it
+// is missing, except under CI=true where a missing tool fails the test.
+func needTool(t testing.TB, name, pkg string) string {
+	t.Helper()
+	p, err := exec.LookPath(name)
+	if err == nil {
+		return p
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatalf("%s not found (install the Debian package %s); CI=true, so this fails instead of skipping", name, pkg)
+	}
+	t.Skipf("%s not found: install the Debian package %s to run this test", name, pkg)
+	return ""
+}
+
+// yangModels is the directory of the SONiC YANG models, beside the
+// repository (../shared/yang/sonic).
+func yangModels() string {
+	return filepath.Join("..", "..", "..", "shared", "yang", "sonic")
+}
+
+// TestSONiCYANG converts the golden render of every device of this
+// folder's fixture to YANG JSON and validates it with yanglint against
+// ../shared/yang/sonic (moved from templates/sonicyang_test.go).
 func TestSONiCYANG(t *testing.T) {
 	tool := needTool(t, "yanglint", "libyang2-tools")
-	yangDir := filepath.Join(sharedDir(t), "yang", "sonic")
+	yangDir := yangModels()
 	if _, err := os.Stat(yangDir); err != nil {
 		t.Fatalf("SONiC YANG models not found at %s: %v", yangDir, err)
 	}
 	renders := sonicRenders(t)
 	if len(renders) == 0 {
-		t.Fatal("no example has a sonic device")
+		t.Fatal("the fixture has no device of the platform")
 	}
 	names := make([]string, 0, len(renders))
 	for n := range renders {
@@ -345,14 +354,14 @@ func TestSONiCYANG(t *testing.T) {
 // mutation of a valid render must be rejected by yanglint.
 func TestSONiCYANGRejectsBrokenRender(t *testing.T) {
 	tool := needTool(t, "yanglint", "libyang2-tools")
-	yangDir := filepath.Join(sharedDir(t), "yang", "sonic")
+	yangDir := yangModels()
 	renders := sonicRenders(t)
 	var good []byte
-	for _, n := range []string{"clos-400g/leaf3"} {
+	for _, n := range []string{"sonic1"} {
 		good = renders[n].text
 	}
 	if good == nil {
-		t.Fatal("clos-400g/leaf3 (sonic) did not render")
+		t.Fatal("sonic1 has no golden render")
 	}
 	tests := []struct {
 		name   string
@@ -390,9 +399,11 @@ func TestSONiCYANGRejectsBrokenRender(t *testing.T) {
 			db["DSCP_TO_TC_MAP"][sonic.SONiCMapName]["26"] = "99"
 		}},
 		{"address on a port without its INTERFACE row", func(db map[string]map[string]map[string]any) {
+			// A port's row whose address row stays (an unnumbered
+			// routed port has no address row).
 			for k := range db["INTERFACE"] {
-				if !strings.Contains(k, "|") {
-					delete(db["INTERFACE"], k)
+				if port, _, ok := strings.Cut(k, "|"); ok {
+					delete(db["INTERFACE"], port)
 					return
 				}
 			}
