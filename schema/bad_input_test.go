@@ -71,14 +71,14 @@ acl "roce-mark" {
 
 device "leaf1" {
   kind     = "leaf"
-  platform = "arista_eos"
+  platform = "probe_a"
   port "Ethernet1" { speed = "100G" }
   port "Ethernet2" { speed = "100G" }
 }
 
 device "nic1" {
   kind     = "nic"
-  platform = "nvidia_mlnx"
+  platform = "probe_host"
   port "eth0" { speed = "100G" }
 }
 
@@ -87,6 +87,15 @@ link "host1" {
   b = "leaf1:Ethernet1"
 }
 `
+
+// loadCatalog is the catalog the bad inputs load with: the registry's
+// platforms and schema's probe platforms (probe_a, probe_b, probe_asic,
+// probe_host), which the table names; what each folder's platform
+// refuses is tested in its spec_test.go and on the registry
+// (registry_test.go).
+func loadCatalog() []schema.PlatformSpec {
+	return append(platforms.Catalog(), schema.ProbeCatalog()...)
+}
 
 // badCase is one broken input and the diagnostic it must produce.
 type badCase struct {
@@ -144,125 +153,41 @@ func badCases() []badCase {
 		{name: "missing required attribute", bad: "\ntraffic_class \"x\" {\n  dscp = [10]\n}\n",
 			summary: "Missing required argument", line: 2},
 
-		// Release, ASIC, model and driver (issue 13).
-		{name: "sonic without asic", bad: "\n\ndevice \"x\" {\n  kind     = \"leaf\"\n  platform = \"sonic\"\n}\n",
+		// Release, ASIC, model and driver (issue 13), on the probe
+		// platforms; each folder's own forms are in its spec_test.go.
+		{name: "asic missing", bad: "\n\ndevice \"x\" {\n  kind     = \"leaf\"\n  platform = \"probe_asic\"\n}\n",
 			summary: "Missing asic", detail: `asic = "mellanox" | "broadcom"`, line: 3},
-		{name: "sonic asic null", bad: "device \"x\" {\n  kind     = \"leaf\"\n  platform = \"sonic\"\n  asic     = null\n}\n",
+		{name: "asic null", bad: "device \"x\" {\n  kind     = \"leaf\"\n  platform = \"probe_asic\"\n  asic     = null\n}\n",
 			summary: "Missing asic", line: 1},
-		{name: "sonic asic misspelt", bad: "device \"x\" {\n  kind     = \"leaf\"\n  platform = \"sonic\"\n  asic     = \"melanox\"\n}\n",
+		{name: "asic misspelt", bad: "device \"x\" {\n  kind     = \"leaf\"\n  platform = \"probe_asic\"\n  asic     = \"melanox\"\n}\n",
 			summary: "Invalid value for \"asic\"", detail: "mellanox", line: 4},
-		{name: "asic on eos", bad: "device \"x\" {\n  kind     = \"leaf\"\n  platform = \"arista_eos\"\n  asic     = \"broadcom\"\n}\n",
-			summary: "Attribute not used by this platform", detail: "asic is read by sonic only", line: 4},
-		{name: "eos os_version garbage", bad: "device \"x\" {\n  kind       = \"leaf\"\n  platform   = \"arista_eos\"\n  os_version = \"latest\"\n}\n",
-			summary: "Invalid os_version", detail: "4.30.1F", line: 4},
-		{name: "cumulus os_version with letters", bad: "device \"x\" {\n  kind       = \"leaf\"\n  platform   = \"nvidia_cumulus\"\n  os_version = \"5.15a\"\n}\n",
+		{name: "asic on a platform that does not read it", bad: "device \"x\" {\n  kind     = \"leaf\"\n  platform = \"probe_b\"\n  asic     = \"broadcom\"\n}\n",
+			summary: "Attribute not used by this platform", detail: "probe_asic", line: 4},
+		{name: "os_version garbage", bad: "device \"x\" {\n  kind       = \"leaf\"\n  platform   = \"probe_a\"\n  os_version = \"latest\"\n}\n",
+			summary: "Invalid os_version", detail: "5.15", line: 4},
+		{name: "os_version with letters", bad: "device \"x\" {\n  kind       = \"leaf\"\n  platform   = \"probe_a\"\n  os_version = \"5.15a\"\n}\n",
 			summary: "Invalid os_version", detail: "MAJOR.MINOR", line: 4},
-		{name: "sonic os_version month 13", bad: "device \"x\" {\n  kind       = \"leaf\"\n  platform   = \"sonic\"\n  asic       = \"broadcom\"\n  os_version = \"202313\"\n}\n",
+		{name: "os_version month 13", bad: "device \"x\" {\n  kind       = \"leaf\"\n  platform   = \"probe_asic\"\n  asic       = \"broadcom\"\n  os_version = \"202313\"\n}\n",
 			summary: "Invalid os_version", detail: "YYYYMM", line: 5},
-		{name: "nxos os_version train only", bad: "device \"x\" {\n  kind       = \"leaf\"\n  platform   = \"cisco_nxos\"\n  os_version = \"I7(9)\"\n}\n",
-			summary: "Invalid os_version", detail: "10.3(2)F", line: 4},
-		{name: "junos os_version number", bad: "device \"x\" {\n  kind       = \"spine\"\n  platform   = \"juniper_junos\"\n  os_version = 23.4\n}\n",
+		{name: "os_version number", bad: "device \"x\" {\n  kind       = \"spine\"\n  platform   = \"probe_a\"\n  os_version = 23.4\n}\n",
 			summary: "Incorrect attribute type", detail: "os_version", line: 4},
-		{name: "os_version on a host", bad: "device \"x\" {\n  kind       = \"nic\"\n  platform   = \"linux_dcb\"\n  os_version = \"6.1\"\n}\n",
+		{name: "os_version on a host", bad: "device \"x\" {\n  kind       = \"nic\"\n  platform   = \"probe_host\"\n  os_version = \"6.1\"\n}\n",
 			summary: "Invalid os_version", detail: "takes no os_version", line: 4},
-		{name: "junos model unknown", bad: "device \"x\" {\n  kind     = \"spine\"\n  platform = \"juniper_junos\"\n  model    = \"ptx10008\"\n}\n",
-			summary: "Invalid model", detail: "qfx5120-48y", line: 4},
-		{name: "model on cumulus", bad: "device \"x\" {\n  kind     = \"leaf\"\n  platform = \"nvidia_cumulus\"\n  model    = \"sn5600\"\n}\n",
-			summary: "Attribute not used by this platform", detail: "juniper_junos only", line: 4},
-		{name: "dcb driver unknown", bad: "device \"x\" {\n  kind     = \"nic\"\n  platform = \"linux_dcb\"\n  driver   = \"i40e\"\n}\n",
-			summary: "Invalid value for \"driver\"", detail: "bnxt_en", line: 4},
-		{name: "driver on mlnx", bad: "device \"x\" {\n  kind     = \"nic\"\n  platform = \"nvidia_mlnx\"\n  driver   = \"ice\"\n}\n",
-			summary: "Attribute not used by this platform", detail: "linux_dcb only", line: 4},
+		{name: "model unknown", bad: "device \"x\" {\n  kind     = \"spine\"\n  platform = \"probe_a\"\n  model    = \"ptx10008\"\n}\n",
+			summary: "Invalid model", detail: "big-N", line: 4},
+		{name: "model on a platform that does not read it", bad: "device \"x\" {\n  kind     = \"leaf\"\n  platform = \"probe_b\"\n  model    = \"sn5600\"\n}\n",
+			summary: "Attribute not used by this platform", detail: "probe_a", line: 4},
+		{name: "driver unknown", bad: "device \"x\" {\n  kind     = \"nic\"\n  platform = \"probe_host\"\n  driver   = \"i40e\"\n}\n",
+			summary: "Invalid value for \"driver\"", detail: "mlx5_core", line: 4},
+		{name: "driver on a platform that does not read it", bad: "device \"x\" {\n  kind     = \"leaf\"\n  platform = \"probe_b\"\n  driver   = \"ice\"\n}\n",
+			summary: "Attribute not used by this platform", detail: "probe_host", line: 4},
 
-		// Wrong types.
-		{name: "priority is a string", bad: "traffic_class \"x\" {\n  priority = \"high\"\n}\n",
-			summary: "Incorrect attribute type", detail: "priority", line: 2},
-		{name: "lossless is a string", bad: "traffic_class \"x\" {\n  priority = 1\n  lossless = \"yes\"\n}\n",
-			summary: "Incorrect attribute type", detail: "true or false", line: 3},
-		{name: "dscp is a map", bad: "traffic_class \"x\" {\n  priority = 1\n  dscp     = { a = 1 }\n}\n",
-			summary: "Incorrect attribute type", line: 3},
-		{name: "priority is fractional", bad: "traffic_class \"x\" {\n  priority = 2.5\n}\n",
-			summary: "Invalid value", detail: "whole number", line: 2},
-		{name: "dscp_map is a list", bad: "qos_policy \"x\" {\n  dscp_map = [26, 3]\n}\n",
-			summary: "Incorrect attribute type", line: 2},
-
-		// Out of range.
-		{name: "dscp 64", bad: "traffic_class \"x\" {\n  priority = 1\n  dscp     = [10, 64]\n}\n",
-			summary: "Value out of range", detail: "between 0 and 63", line: 3},
-		{name: "dscp negative", bad: "traffic_class \"x\" {\n  priority = 1\n  dscp     = -1\n}\n",
-			summary: "Value out of range", line: 3},
-		{name: "priority 8", bad: "traffic_class \"x\" {\n  priority = 8\n}\n",
-			summary: "Value out of range", detail: "between 0 and 7", line: 2},
-		{name: "queue 9", bad: "traffic_class \"x\" {\n  priority = 1\n  queue    = 9\n}\n",
-			summary: "Value out of range", line: 3},
-		{name: "weight 101", bad: "traffic_class \"x\" {\n  priority = 1\n  weight   = 101\n}\n",
-			summary: "Value out of range", detail: "between 0 and 100", line: 3},
-		{name: "probability 101", bad: "ecn_profile \"x\" {\n  min_threshold   = \"1KB\"\n  max_threshold   = \"2KB\"\n  max_probability = 101\n}\n",
-			summary: "Value out of range", detail: "between 0 and 100", line: 4},
-		{name: "policy mtu 67", bad: "qos_policy \"x\" {\n  mtu = 67\n}\n",
-			summary: "Value out of range", detail: "between 68 and 9216", line: 2},
-		{name: "port mtu 9217", bad: "device \"x\" {\n  kind     = \"leaf\"\n  platform = \"sonic\"\n  port \"Ethernet0\" {\n    mtu = 9217\n  }\n}\n",
-			summary: "Value out of range", detail: "between 68 and 9216", line: 5},
-		{name: "pfc priority 8", bad: "qos_policy \"x\" {\n  pfc_priorities = [3, 8]\n}\n",
-			summary: "Value out of range", line: 2},
-		{name: "dscp_map key 64", bad: "qos_policy \"x\" {\n  dscp_map = { \"64\" = 3 }\n}\n",
-			summary: "Invalid map key", line: 2},
-		{name: "tos 256", bad: "device \"x\" {\n  kind     = \"nic\"\n  platform = \"linux_dcb\"\n  rdma {\n    tos = 256\n  }\n}\n",
-			summary: "Value out of range", line: 5},
-		{name: "set_dscp 64", bad: "acl \"x\" {\n  rule {\n    action   = \"permit\"\n    set_dscp = 64\n  }\n}\n",
-			summary: "Value out of range", line: 4},
-		{name: "dynamic threshold 8", bad: "qos_policy \"x\" {\n  buffer {\n    dynamic_threshold = 8\n  }\n}\n",
-			summary: "Value out of range", line: 3},
-		{name: "queue label 8", bad: "qos_policy \"x\" {\n  queue \"8\" {\n    weight = 10\n  }\n}\n",
-			summary: "Invalid queue number", line: 2},
-		{name: "rdma path mtu 4000", bad: "device \"x\" {\n  kind     = \"nic\"\n  platform = \"linux_dcb\"\n  rdma {\n    path_mtu = 4000\n  }\n}\n",
-			summary: "Invalid RDMA path MTU", line: 5},
-
-		// Units.
-		{name: "size without unit", bad: "ecn_profile \"x\" {\n  min_threshold = 150\n  max_threshold = \"2KB\"\n}\n",
-			summary: "Missing unit", detail: "150KB", line: 2},
-		{name: "size with a wrong unit", bad: "ecn_profile \"x\" {\n  min_threshold = \"1KB\"\n  max_threshold = \"150XB\"\n}\n",
-			summary: `Invalid value for "max_threshold"`, line: 3},
-		{name: "speed without unit", bad: "device \"x\" {\n  kind     = \"leaf\"\n  platform = \"sonic\"\n  port \"Ethernet0\" {\n    speed = \"100\"\n  }\n}\n",
-			summary: `Invalid value for "speed"`, detail: "no unit", line: 5},
-		{name: "duration without unit", bad: "pfc_watchdog \"x\" {\n  detection   = \"200\"\n  restoration = \"200ms\"\n}\n",
-			summary: `Invalid value for "detection"`, detail: "no unit", line: 2},
-		{name: "length in words", bad: "link \"x\" {\n  a            = \"leaf1:Ethernet2\"\n  b            = \"leaf9:Ethernet1\"\n  cable_length = \"3 meters\"\n}\n",
-			summary: `Invalid value for "cable_length"`, line: 4},
-		{name: "negative size", bad: "qos_policy \"x\" {\n  buffer {\n    headroom = \"-5KB\"\n  }\n}\n",
-			summary: `Invalid value for "headroom"`, detail: "negative", line: 3},
-
-		// Enumerations, with suggestions.
-		{name: "unknown platform", bad: "device \"x\" {\n  kind     = \"leaf\"\n  platform = \"arista_eso\"\n}\n",
-			summary: `Invalid value for "platform"`, detail: `Did you mean "arista_eos"?`, line: 3},
-		{name: "unknown kind", bad: "device \"x\" {\n  kind     = \"lef\"\n  platform = \"sonic\"\n}\n",
-			summary: `Invalid value for "kind"`, detail: `Did you mean "leaf"?`, line: 2},
-		{name: "host platform on a switch", bad: "device \"x\" {\n  kind     = \"spine\"\n  platform = \"nvidia_mlnx\"\n}\n",
-			summary: "Platform does not fit the kind", line: 3},
-		{name: "unknown trust", bad: "qos_policy \"x\" {\n  trust = \"dscpp\"\n}\n",
-			summary: `Invalid value for "trust"`, detail: `Did you mean "dscp"?`, line: 2},
-		{name: "unknown scheduler", bad: "traffic_class \"x\" {\n  priority  = 1\n  scheduler = \"wrr\"\n}\n",
-			summary: `Invalid value for "scheduler"`, line: 3},
-		{name: "unknown acl action", bad: "acl \"x\" {\n  rule {\n    action = \"allow\"\n  }\n}\n",
-			summary: `Invalid value for "action"`, line: 3},
-		{name: "unknown watchdog action", bad: "pfc_watchdog \"x\" {\n  detection   = \"200ms\"\n  restoration = \"200ms\"\n  action      = \"shutdown\"\n}\n",
-			summary: `Invalid value for "action"`, line: 4},
-		{name: "unknown role label", bad: "role \"tor\" {\n  qos_policy = qos_policy.lossless\n}\n",
-			summary: "Unknown role", line: 1},
-
-		// References.
-		{name: "unknown policy reference", bad: "role \"leaf\" {\n  qos_policy = qos_policy.losless\n}\n",
-			summary: "Reference to undeclared qos_policy", detail: `Did you mean "lossless"?`, line: 2},
-		{name: "unknown ecn profile", bad: "traffic_class \"x\" {\n  priority = 1\n  ecn      = ecn_profile.rocee\n}\n",
-			summary: "Reference to undeclared ecn_profile", detail: `Did you mean "roce"?`, line: 3},
-		{name: "wrong kind of reference", bad: "traffic_class \"x\" {\n  priority = 1\n  ecn      = pfc_watchdog.standard\n}\n",
-			summary: "Wrong kind of reference", line: 3},
-		{name: "unknown acl in a port", bad: "device \"x\" {\n  kind     = \"leaf\"\n  platform = \"sonic\"\n  port \"Ethernet0\" {\n    acl_in = [acl.roce-mrk]\n  }\n}\n",
+		{name: "unknown acl in a port", bad: "device \"x\" {\n  kind     = \"leaf\"\n  platform = \"probe_b\"\n  port \"Ethernet0\" {\n    acl_in = [acl.roce-mrk]\n  }\n}\n",
 			summary: "Reference to undeclared acl", detail: `Did you mean "roce-mark"?`, line: 5},
 		// Names that the platform renders longer than it accepts.
-		{name: "class name too long for NX-OS", bad: "traffic_class \"" + strings.Repeat("c", 33) + "\" {\n  priority = 1\n  dscp     = [10]\n}\ndevice \"n9k\" {\n  kind     = \"leaf\"\n  platform = \"cisco_nxos\"\n}\n",
+		{name: "class name too long for the platform", bad: "traffic_class \"" + strings.Repeat("c", 33) + "\" {\n  priority = 1\n  dscp     = [10]\n}\ndevice \"p\" {\n  kind     = \"leaf\"\n  platform = \"probe_b\"\n}\n",
 			summary: "Name too long for the platform", detail: "class-map \"FG-DSCP-" + strings.Repeat("c", 33) + "\", 41 characters", line: 1},
-		{name: "re-marking acl name too long for NX-OS", bad: "acl \"" + strings.Repeat("a", 28) + "\" {\n  rule {\n    action   = \"permit\"\n    set_dscp = 26\n  }\n}\ndevice \"n9k\" {\n  kind     = \"leaf\"\n  platform = \"cisco_nxos\"\n  port \"Ethernet1/1\" {\n    speed  = \"100G\"\n    acl_in = acl." + strings.Repeat("a", 28) + "\n  }\n}\n",
+		{name: "re-marking acl name too long for the platform", bad: "acl \"" + strings.Repeat("a", 28) + "\" {\n  rule {\n    action   = \"permit\"\n    set_dscp = 26\n  }\n}\ndevice \"p\" {\n  kind     = \"leaf\"\n  platform = \"probe_b\"\n  port \"Ethernet1/1\" {\n    speed  = \"100G\"\n    acl_in = acl." + strings.Repeat("a", 28) + "\n  }\n}\n",
 			summary: "Name too long for the platform", detail: "policy-map \"FABRICGEN-IN-", line: 1},
 		// Null in a list is no element: dropping it would drop what it
 		// stood for (a class from a policy), and a typed null crashed.
@@ -294,11 +219,11 @@ func badCases() []badCase {
 		// Duplicates.
 		{name: "duplicate traffic class", bad: "traffic_class \"roce\" {\n  priority = 3\n}\n",
 			summary: "Duplicate traffic_class", line: 1},
-		{name: "duplicate device", bad: "\ndevice \"leaf1\" {\n  kind     = \"leaf\"\n  platform = \"sonic\"\n}\n",
+		{name: "duplicate device", bad: "\ndevice \"leaf1\" {\n  kind     = \"leaf\"\n  platform = \"probe_b\"\n}\n",
 			summary: "Duplicate device", line: 2},
-		{name: "duplicate device from for_each", bad: "device \"x\" {\n  for_each = toset([\"a\", \"b\"])\n  name     = \"same\"\n  kind     = \"leaf\"\n  platform = \"sonic\"\n}\n",
+		{name: "duplicate device from for_each", bad: "device \"x\" {\n  for_each = toset([\"a\", \"b\"])\n  name     = \"same\"\n  kind     = \"leaf\"\n  platform = \"probe_b\"\n}\n",
 			summary: "Duplicate device", line: 3},
-		{name: "duplicate port", bad: "device \"x\" {\n  kind     = \"leaf\"\n  platform = \"sonic\"\n  port \"Ethernet0\" {}\n  port \"Ethernet0\" {}\n}\n",
+		{name: "duplicate port", bad: "device \"x\" {\n  kind     = \"leaf\"\n  platform = \"probe_b\"\n  port \"Ethernet0\" {}\n  port \"Ethernet0\" {}\n}\n",
 			summary: "Duplicate port", line: 5},
 		{name: "duplicate variable", bad: "variable \"n\" {\n  default = 1\n}\nvariable \"n\" {\n  default = 2\n}\n",
 			summary: "Duplicate variable", line: 4},
@@ -334,61 +259,55 @@ func badCases() []badCase {
 			summary: "Empty acl", line: 1},
 		{name: "subnet prefix with host bits", bad: "subnet \"x\" {\n  prefix = \"10.0.1.1/24\"\n}\n",
 			summary: "Invalid prefix", detail: "10.0.1.0/24", line: 2},
-		{name: "port ip without length", bad: "device \"x\" {\n  kind     = \"leaf\"\n  platform = \"sonic\"\n  port \"Ethernet0\" {\n    ip = \"10.0.0.1\"\n  }\n}\n",
+		{name: "port ip without length", bad: "device \"x\" {\n  kind     = \"leaf\"\n  platform = \"probe_b\"\n  port \"Ethernet0\" {\n    ip = \"10.0.0.1\"\n  }\n}\n",
 			summary: "Invalid prefix", line: 5},
-		{name: "literal password", bad: "device \"x\" {\n  kind     = \"leaf\"\n  platform = \"sonic\"\n  credentials {\n    username = \"admin\"\n    password = \"hunter2\"\n  }\n}\n",
+		{name: "literal password", bad: "device \"x\" {\n  kind     = \"leaf\"\n  platform = \"probe_b\"\n  credentials {\n    username = \"admin\"\n    password = \"hunter2\"\n  }\n}\n",
 			summary: "Literal secret", detail: "password_env", line: 6},
-		{name: "password_env holding a secret", bad: "device \"x\" {\n  kind     = \"leaf\"\n  platform = \"sonic\"\n  credentials {\n    password_env = \"hunter2!\"\n  }\n}\n",
+		{name: "password_env holding a secret", bad: "device \"x\" {\n  kind     = \"leaf\"\n  platform = \"probe_b\"\n  credentials {\n    password_env = \"hunter2!\"\n  }\n}\n",
 			summary: "Not an environment variable name", line: 5},
-		{name: "rdma on a switch", bad: "device \"x\" {\n  kind     = \"leaf\"\n  platform = \"sonic\"\n  rdma {\n    tos = 106\n  }\n}\n",
+		{name: "rdma on a switch", bad: "device \"x\" {\n  kind     = \"leaf\"\n  platform = \"probe_b\"\n  rdma {\n    tos = 106\n  }\n}\n",
 			summary: "rdma on a switch", line: 4},
 
-		{name: "device name with a colon", bad: "device \"leaf:1\" {\n  kind     = \"leaf\"\n  platform = \"sonic\"\n}\n",
+		{name: "device name with a colon", bad: "device \"leaf:1\" {\n  kind     = \"leaf\"\n  platform = \"probe_b\"\n}\n",
 			summary: "Invalid device name", line: 1},
-		{name: "empty port name", bad: "device \"x\" {\n  kind     = \"leaf\"\n  platform = \"sonic\"\n  port \"\" {}\n}\n",
+		{name: "empty port name", bad: "device \"x\" {\n  kind     = \"leaf\"\n  platform = \"probe_b\"\n  port \"\" {}\n}\n",
 			summary: "Invalid port name", line: 4},
-		{name: "EOS port named like Cumulus", bad: "device \"x\" {\n  kind     = \"leaf\"\n  platform = \"arista_eos\"\n  port \"swp1\" {}\n}\n",
-			summary: "Port name does not fit the platform", detail: `"swp1" is not an interface name on arista_eos`, line: 4},
-		{name: "Cumulus ports block named like EOS", bad: "device \"x\" {\n  kind     = \"leaf\"\n  platform = \"nvidia_cumulus\"\n  ports {\n    names = [\"swp1\", \"Ethernet2\"]\n  }\n}\n",
-			summary: "Port name does not fit the platform", detail: `"Ethernet2"`, line: 5},
-		{name: "NX-OS port without a slot", bad: "device \"x\" {\n  kind     = \"leaf\"\n  platform = \"cisco_nxos\"\n  port \"Ethernet1\" {}\n}\n",
-			summary: "Port name does not fit the platform", detail: "EthernetS/P", line: 4},
-		{name: "host NIC name longer than IFNAMSIZ", bad: "device \"x\" {\n  kind     = \"nic\"\n  platform = \"linux_dcb\"\n  port \"enp65s0f0np0verylong\" {}\n}\n",
+		{name: "host NIC name longer than IFNAMSIZ", bad: "device \"x\" {\n  kind     = \"nic\"\n  platform = \"probe_host\"\n  port \"enp65s0f0np0verylong\" {}\n}\n",
 			summary: "Port name does not fit the platform", line: 4},
-		{name: "management port out of range", bad: "device \"x\" {\n  kind         = \"leaf\"\n  platform     = \"sonic\"\n  mgmt_address = \"192.0.2.1:99999\"\n}\n",
+		{name: "management port out of range", bad: "device \"x\" {\n  kind         = \"leaf\"\n  platform     = \"probe_b\"\n  mgmt_address = \"192.0.2.1:99999\"\n}\n",
 			summary: "Invalid management address", line: 4},
-		{name: "zero speed", bad: "device \"x\" {\n  kind     = \"leaf\"\n  platform = \"sonic\"\n  port \"Ethernet0\" {\n    speed = \"0G\"\n  }\n}\n",
+		{name: "zero speed", bad: "device \"x\" {\n  kind     = \"leaf\"\n  platform = \"probe_b\"\n  port \"Ethernet0\" {\n    speed = \"0G\"\n  }\n}\n",
 			summary: `Invalid value for "speed"`, line: 5},
 
 		{name: "mesh size mismatch", bad: "mesh \"m\" {\n  lower       = [\"leaf1\"]\n  lower_ports = [\"Ethernet2\", \"Ethernet3\"]\n  upper       = [\"nic1\"]\n  upper_ports = [\"eth0\"]\n}\n",
 			summary: "Mesh sizes do not match", line: 3},
 		{name: "mesh to an unknown device", bad: "mesh \"m\" {\n  lower       = [\"leaf1\"]\n  lower_ports = [\"Ethernet2\"]\n  upper       = [\"spine1\"]\n  upper_ports = [\"Ethernet1\"]\n}\n",
 			summary: "Link to unknown device", line: 5},
-		{name: "peer to an unknown port", bad: "device \"x\" {\n  kind     = \"leaf\"\n  platform = \"sonic\"\n  port \"Ethernet0\" {\n    peer = \"leaf1:Ethernet7\"\n  }\n}\n",
+		{name: "peer to an unknown port", bad: "device \"x\" {\n  kind     = \"leaf\"\n  platform = \"probe_b\"\n  port \"Ethernet0\" {\n    peer = \"leaf1:Ethernet7\"\n  }\n}\n",
 			summary: "Link to unknown port", line: 5},
-		{name: "two peers on one port", bad: "device \"x\" {\n  kind     = \"leaf\"\n  platform = \"sonic\"\n  port \"Ethernet0\" {\n    peer = \"leaf1:Ethernet2\"\n  }\n}\ndevice \"y\" {\n  kind     = \"leaf\"\n  platform = \"sonic\"\n  port \"Ethernet0\" {\n    peer = \"leaf1:Ethernet2\"\n  }\n}\n",
+		{name: "two peers on one port", bad: "device \"x\" {\n  kind     = \"leaf\"\n  platform = \"probe_b\"\n  port \"Ethernet0\" {\n    peer = \"leaf1:Ethernet2\"\n  }\n}\ndevice \"y\" {\n  kind     = \"leaf\"\n  platform = \"probe_b\"\n  port \"Ethernet0\" {\n    peer = \"leaf1:Ethernet2\"\n  }\n}\n",
 			summary: "Port used by two links", detail: "x:Ethernet0", line: 12},
-		{name: "cable length without peer", bad: "device \"x\" {\n  kind     = \"leaf\"\n  platform = \"sonic\"\n  port \"Ethernet0\" {\n    cable_length = \"3m\"\n  }\n}\n",
+		{name: "cable length without peer", bad: "device \"x\" {\n  kind     = \"leaf\"\n  platform = \"probe_b\"\n  port \"Ethernet0\" {\n    cable_length = \"3m\"\n  }\n}\n",
 			summary: "Link attribute without peer", line: 5},
-		{name: "ports names not a list", bad: "device \"x\" {\n  kind     = \"leaf\"\n  platform = \"sonic\"\n  ports {\n    names = \"Ethernet0\"\n  }\n}\n",
+		{name: "ports names not a list", bad: "device \"x\" {\n  kind     = \"leaf\"\n  platform = \"probe_b\"\n  ports {\n    names = \"Ethernet0\"\n  }\n}\n",
 			summary: "Incorrect attribute type", line: 5},
-		{name: "ports repeating a port", bad: "device \"x\" {\n  kind     = \"leaf\"\n  platform = \"sonic\"\n  port \"Ethernet0\" {}\n  ports {\n    names = [\"Ethernet4\", \"Ethernet0\"]\n  }\n}\n",
+		{name: "ports repeating a port", bad: "device \"x\" {\n  kind     = \"leaf\"\n  platform = \"probe_b\"\n  port \"Ethernet0\" {}\n  ports {\n    names = [\"Ethernet4\", \"Ethernet0\"]\n  }\n}\n",
 			summary: "Duplicate port", line: 6},
-		{name: "device name with a slash", bad: "device \"x\" {\n  name     = \"rack1/leaf1\"\n  kind     = \"leaf\"\n  platform = \"sonic\"\n}\n",
+		{name: "device name with a slash", bad: "device \"x\" {\n  name     = \"rack1/leaf1\"\n  kind     = \"leaf\"\n  platform = \"probe_b\"\n}\n",
 			summary: "Invalid device name", line: 2},
-		{name: "management address with a space", bad: "device \"x\" {\n  kind         = \"leaf\"\n  platform     = \"sonic\"\n  mgmt_address = \"192.0.2.1 22\"\n}\n",
+		{name: "management address with a space", bad: "device \"x\" {\n  kind         = \"leaf\"\n  platform     = \"probe_b\"\n  mgmt_address = \"192.0.2.1 22\"\n}\n",
 			summary: "Invalid management address", line: 4},
 
 		// Expansion.
-		{name: "for_each over a number", bad: "device \"x\" {\n  for_each = 3\n  kind     = \"leaf\"\n  platform = \"sonic\"\n}\n",
+		{name: "for_each over a number", bad: "device \"x\" {\n  for_each = 3\n  kind     = \"leaf\"\n  platform = \"probe_b\"\n}\n",
 			summary: "Invalid for_each", line: 2},
 		{name: "negative count", bad: "link \"x\" {\n  count = -1\n  a     = \"leaf1:Ethernet2\"\n  b     = \"nic1:eth0\"\n}\n",
 			summary: "Value out of range", line: 2},
-		{name: "for_each and count", bad: "device \"x\" {\n  for_each = toset([\"a\"])\n  count    = 1\n  kind     = \"leaf\"\n  platform = \"sonic\"\n}\n",
+		{name: "for_each and count", bad: "device \"x\" {\n  for_each = toset([\"a\"])\n  count    = 1\n  kind     = \"leaf\"\n  platform = \"probe_b\"\n}\n",
 			summary: "Both for_each and count", line: 3},
-		{name: "count without name", bad: "device \"x\" {\n  count    = 2\n  kind     = \"leaf\"\n  platform = \"sonic\"\n}\n",
+		{name: "count without name", bad: "device \"x\" {\n  count    = 2\n  kind     = \"leaf\"\n  platform = \"probe_b\"\n}\n",
 			summary: "Missing device name", line: 1},
-		{name: "function error", bad: "device \"x\" {\n  kind     = \"leaf\"\n  platform = \"sonic\"\n  port \"Ethernet0\" {\n    ip = cidrsubnet(\"10.0.0.0/30\", 4, 1)\n  }\n}\n",
+		{name: "function error", bad: "device \"x\" {\n  kind     = \"leaf\"\n  platform = \"probe_b\"\n  port \"Ethernet0\" {\n    ip = cidrsubnet(\"10.0.0.0/30\", 4, 1)\n  }\n}\n",
 			summary: "Invalid function argument", detail: "cannot add 4 bits", line: 5},
 
 		// Variables.
@@ -515,7 +434,7 @@ func writeDeepJSON(t *testing.T, dir string) {
 func TestBadBaseIsValid(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, dir, baseFile, badBase)
-	f, diags := schema.Load(dir, schema.Options{Getenv: func(string) string { return "" }, Platforms: platforms.Catalog()})
+	f, diags := schema.Load(dir, schema.Options{Getenv: func(string) string { return "" }, Platforms: loadCatalog()})
 	for _, d := range diags {
 		t.Errorf("%s: %s", d.Severity, d.Error())
 	}
@@ -562,7 +481,7 @@ func TestBadInput(t *testing.T) {
 			if c.dir != "" {
 				dir = filepath.Join(dir, c.dir)
 			}
-			diags := loadNoPanic(t, dir, schema.Options{Vars: c.vars, VarFiles: varFiles, Getenv: func(k string) string { return c.env[k] }, Platforms: platforms.Catalog()})
+			diags := loadNoPanic(t, dir, schema.Options{Vars: c.vars, VarFiles: varFiles, Getenv: func(k string) string { return c.env[k] }, Platforms: loadCatalog()})
 			if !diags.HasErrors() {
 				t.Fatalf("no error; want %q", c.summary)
 			}
@@ -695,7 +614,7 @@ func TestBusyButValid(t *testing.T) {
 			dir := t.TempDir()
 			writeFile(t, dir, baseFile, badBase)
 			writeFile(t, dir, "busy.fab.hcl", c.src)
-			for _, d := range loadNoPanic(t, dir, schema.Options{Getenv: func(string) string { return "" }, Platforms: platforms.Catalog()}) {
+			for _, d := range loadNoPanic(t, dir, schema.Options{Getenv: func(string) string { return "" }, Platforms: loadCatalog()}) {
 				t.Errorf("%s: %s", d.Severity, d.Error())
 			}
 		})

@@ -66,8 +66,8 @@ func boundedCases() []boundedCase {
 			want: []string{"Nested too deeply", "bad.fab.json:2:"}},
 		{name: "for expression in a JSON template string", files: map[string]string{"bad.fab.json": "{\"locals\": {\n  \"x\": \"${[for i in range(1000000): [for j in range(1000000): j]]}\"\n}}\n"},
 			want: []string{"Template too complex for JSON", "bad.fab.json:2:"}},
-		{name: "a large local in a JSON template's function call", bad: "locals {\n  big = range(100000)\n}\ndevice \"n\" {\n  count    = 20000\n  kind     = \"nic\"\n  platform = \"linux_dcb\"\n}\n",
-			files: map[string]string{"bad.fab.json": "{\"device\": {\"m\": {\"count\": 20000, \"kind\": \"nic\", \"platform\": \"linux_dcb\",\n  \"name\": \"m${length(local.big) + count.index}\"}}}\n"},
+		{name: "a large local in a JSON template's function call", bad: "locals {\n  big = range(100000)\n}\ndevice \"n\" {\n  count    = 20000\n  kind     = \"nic\"\n  platform = \"probe_host\"\n}\n",
+			files: map[string]string{"bad.fab.json": "{\"device\": {\"m\": {\"count\": 20000, \"kind\": \"nic\", \"platform\": \"probe_host\",\n  \"name\": \"m${length(local.big) + count.index}\"}}}\n"},
 			want:  []string{"Template too complex for JSON", "local.big", "bad.fab.json:2:"}},
 		{name: "-var with deep nesting", bad: "variable \"v\" {\n}\n", args: []string{"-var", "v=" + deep("[", "]", 60000)},
 			want: []string{"Invalid value for variable", "-var v", "nested too deeply"}},
@@ -87,7 +87,7 @@ func boundedCases() []boundedCase {
 			want: []string{"Missing required value", "priority", "bad.fab.hcl:5:"}},
 		{name: "size overflowing int64", bad: "ecn_profile \"x\" {\n  min_threshold = \"1KB\"\n  max_threshold = \"100000000000000000000GB\"\n}\n",
 			want: []string{"too large: at most", "bad.fab.hcl:3:"}},
-		{name: "speed overflowing int64", bad: "device \"x\" {\n  kind     = \"leaf\"\n  platform = \"sonic\"\n  port \"Ethernet0\" {\n    speed = \"100000000000T\"\n  }\n}\n",
+		{name: "speed overflowing int64", bad: "device \"x\" {\n  kind     = \"leaf\"\n  platform = \"probe_b\"\n  port \"Ethernet0\" {\n    speed = \"100000000000T\"\n  }\n}\n",
 			want: []string{"too large: at most", "bad.fab.hcl:5:"}},
 		{name: "template doubling", bad: "locals {\n  a = format(\"%1000000s\", \"x\")\n  b = \"${local.a}${local.a}\"\n}\n",
 			want: []string{"bad.fab.hcl:3:", "more than 1048576 bytes"}},
@@ -142,7 +142,7 @@ func boundedCases() []boundedCase {
 			want: []string{"Evaluation limit reached", "bad.fab.hcl:3:", "walk more than 20000000"}},
 		{name: "setproduct repeating a large value", bad: "locals {\n  big = [range(100000)]\n  x = setproduct(range(1000), local.big)\n}\n",
 			want: []string{"bad.fab.hcl:3:", "expands to more than 2000000"}},
-		{name: "dynamic blocks from a huge range", bad: "device \"x\" {\n  kind     = \"leaf\"\n  platform = \"sonic\"\n  dynamic \"port\" {\n    for_each = range(2000000)\n    labels   = [\"Ethernet${port.value}\"]\n    content {}\n  }\n}\n",
+		{name: "dynamic blocks from a huge range", bad: "device \"x\" {\n  kind     = \"leaf\"\n  platform = \"probe_b\"\n  dynamic \"port\" {\n    for_each = range(2000000)\n    labels   = [\"Ethernet${port.value}\"]\n    content {}\n  }\n}\n",
 			want: []string{"bad.fab.hcl:5:", "range would produce"}},
 	}
 }

@@ -9,59 +9,66 @@ import (
 	"github.com/fabricgen/fabricgen/schema"
 )
 
-// testOSFabric is a fabric of one switch of platform test_os, named the
-// way arista_eos names ports.
-const testOSFabric = `fabric "t" {}
-device "leaf1" {
-  kind       = "leaf"
-  platform   = "test_os"
-  os_version = "4.31.2F"
-  port "Ethernet1" {
-    description = "uplink"
-  }
-}
-`
+// copyName is the name of a copied platform spec: a name no registry
+// platform takes (the trial adds test_os to the registry).
+const copyName = "probe_copy"
 
-// TestCatalogAddsAPlatform: a catalog with one more platform (a copy of
-// arista_eos's spec renamed test_os, what scripts/newplatform makes) loads
+// TestCatalogAddsAPlatform: a catalog with one more platform (a copy of a
+// registry platform's spec renamed, what scripts/newplatform makes) loads
 // a fabric that names it, with nothing in schema changed; without it the
 // same fabric is refused at the platform attribute, the error listing the
-// catalog's names.
+// catalog's names. The copy's port rule is the original's. Each registry
+// platform is copied in turn.
 func TestCatalogAddsAPlatform(t *testing.T) {
-	dir := t.TempDir()
-	writeFile(t, dir, "f.fab.hcl", testOSFabric)
-	eos := specOf(t, schema.AristaEOS)
-	testOS := eos
-	testOS.Name = "test_os"
-	catalog := append(platforms.Catalog(), testOS)
-	f, diags := schema.Load(filepath.Clean(dir), schema.Options{Platforms: catalog})
-	if diags.HasErrors() {
-		t.Fatal(diags.Error())
-	}
-	d := f.Device("leaf1")
-	if d.Platform.V != "test_os" || d.HostPlatform || !d.OSVersion.V.AtLeast(4, 31, 2) || d.Port("Ethernet1") == nil {
-		t.Errorf("test_os device: platform %q host %v release %v", d.Platform.V, d.HostPlatform, d.OSVersion.V)
-	}
+	for _, pl := range platforms.All() {
+		t.Run(pl.Folder, func(t *testing.T) {
+			if _, taken := platforms.Get(copyName); taken {
+				t.Fatalf("%s is a registry platform", copyName)
+			}
+			cp := pl.Spec
+			cp.Name = copyName
+			catalog := append(platforms.Catalog(), cp)
+			kind := "leaf"
+			if cp.Host {
+				kind = "nic"
+			}
+			dev := "fabric \"t\" {}\ndevice \"d1\" {\n  kind     = \"" + kind + "\"\n  platform = \"" + copyName + "\"\n"
+			if len(cp.Attrs.ASICs) > 0 {
+				dev += "  asic     = \"" + cp.Attrs.ASICs[0] + "\"\n"
+			}
+			dir := t.TempDir()
+			writeFile(t, dir, "f.fab.hcl", dev+"}\n")
+			f, diags := schema.Load(filepath.Clean(dir), schema.Options{Platforms: catalog})
+			if diags.HasErrors() {
+				t.Fatal(diags.Error())
+			}
+			d := f.Device("d1")
+			if d.Platform.V != copyName || d.HostPlatform != cp.Host || d.OSVersion.V.Raw != cp.DefaultVersion().Raw {
+				t.Errorf("copy's device: platform %q host %v release %v", d.Platform.V, d.HostPlatform, d.OSVersion.V)
+			}
 
-	_, diags = schema.Load(filepath.Clean(dir), schema.Options{Platforms: platforms.Catalog()})
-	if !diags.HasErrors() {
-		t.Fatal("test_os loaded without its spec in the catalog")
-	}
-	msg := diags.Error()
-	if !strings.Contains(msg, "f.fab.hcl:4:") || !strings.Contains(msg, `"test_os" is not one of`) {
-		t.Errorf("error does not point at the platform attribute: %s", msg)
-	}
-	for _, n := range platforms.List() {
-		if !strings.Contains(msg, string(n)) {
-			t.Errorf("error does not list %s: %s", n, msg)
-		}
-	}
+			_, diags = schema.Load(filepath.Clean(dir), schema.Options{Platforms: platforms.Catalog()})
+			if !diags.HasErrors() {
+				t.Fatal("the copy loaded without its spec in the catalog")
+			}
+			msg := diags.Error()
+			if !strings.Contains(msg, "f.fab.hcl:4:") || !strings.Contains(msg, `"`+copyName+`" is not one of`) {
+				t.Errorf("error does not point at the platform attribute: %s", msg)
+			}
+			for _, n := range platforms.List() {
+				if !strings.Contains(msg, string(n)) {
+					t.Errorf("error does not list %s: %s", n, msg)
+				}
+			}
 
-	// The copy's port rule is arista_eos's: a port it does not name is
-	// refused on test_os too.
-	writeFile(t, dir, "f.fab.hcl", strings.Replace(testOSFabric, "Ethernet1", "swp1", 1))
-	if _, diags := schema.Load(filepath.Clean(dir), schema.Options{Platforms: catalog}); !diags.HasErrors() || !strings.Contains(diags.Error(), "test_os") {
-		t.Errorf("swp1 on test_os: %v", diags)
+			for _, port := range []string{"Ethernet1", "Ethernet1/1", "swp1", "et-0/0/0", "eth0"} {
+				writeFile(t, dir, "f.fab.hcl", dev+"  port \""+port+"\" {}\n}\n")
+				_, diags := schema.Load(filepath.Clean(dir), schema.Options{Platforms: catalog})
+				if refused := diags.HasErrors() && strings.Contains(diags.Error(), "Port name does not fit"); refused == pl.Spec.Ports.Check(port) {
+					t.Errorf("port %s on the copy: refused %v, the original's rule accepts it %v: %v", port, refused, pl.Spec.Ports.Check(port), diags)
+				}
+			}
+		})
 	}
 }
 
@@ -78,8 +85,8 @@ func TestLoadNeedsCatalog(t *testing.T) {
 	// twice is refused by name, not a panic at the first port.
 	for name, catalog := range map[string][]schema.PlatformSpec{
 		"an empty entry": append(platforms.Catalog(), schema.PlatformSpec{}),
-		"no port rule":   append(platforms.Catalog(), schema.PlatformSpec{Name: "test_os", Text: schema.TextRule{Why: "x"}, Host: true}),
-		"a name twice":   append(platforms.Catalog(), platforms.Catalog()[0]),
+		"no port rule":   append(platforms.Catalog(), schema.PlatformSpec{Name: copyName, Text: schema.TextRule{Why: "x"}, Host: true}),
+		"names twice":    append(platforms.Catalog(), platforms.Catalog()...),
 	} {
 		f, diags := schema.Load(dir, schema.Options{Platforms: catalog})
 		if f != nil || !diags.HasErrors() || !strings.Contains(diags.Error(), "catalog is incomplete") {

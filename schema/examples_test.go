@@ -308,32 +308,50 @@ func checkLinks(t *testing.T, f *schema.Fabric) {
 // syntax variant.
 func checkReleases(t *testing.T, f *schema.Fabric) {
 	t.Helper()
+	// Each device shows one release syntax (with its ASIC or model
+	// family): "ASIC-or-family release", on a platform with a release form.
 	want := map[string]string{
-		"spine1": "juniper_junos qfx10000 22.4R3-S2", "leaf-eos421": "arista_eos  4.21.3F", "leaf-mlnx": "sonic mellanox 202405",
-		"leaf-202106": "sonic broadcom 202106", "leaf-201911": "sonic marvell 201911", "leaf-cl515": "nvidia_cumulus  5.15",
+		"spine1": "qfx10000 22.4R3-S2", "leaf-eos421": " 4.21.3F", "leaf-mlnx": "mellanox 202405",
+		"leaf-202106": "broadcom 202106", "leaf-201911": "marvell 201911", "leaf-cl515": " 5.15",
 	}
+	platformsShown := map[schema.Platform]bool{}
 	for name, w := range want {
 		d := f.Device(name)
 		if d == nil {
 			t.Errorf("no device %s", name)
 			continue
 		}
-		got := string(d.Platform.V) + " " + d.ASIC.V + string(d.Family) + " " + d.OSVersion.V.Raw
-		if got != w || !d.OSVersion.Set {
-			t.Errorf("%s: %q, want %q (set)", name, got, w)
+		platformsShown[d.Platform.V] = true
+		got := d.ASIC.V + string(d.Family) + " " + d.OSVersion.V.Raw
+		if pl, ok := platforms.Get(d.Platform.V); !ok || pl.Spec.Release == nil || got != w || !d.OSVersion.Set {
+			t.Errorf("%s (%s, a platform with a release form): %q, want %q (set)", name, d.Platform.V, got, w)
 		}
 	}
-	drivers := map[string]int{}
+	if len(platformsShown) < 4 {
+		t.Errorf("the release devices show %d platforms, want 4", len(platformsShown))
+	}
+	// Every driver of a platform that reads driver is on one of its NICs.
+	drivers := map[schema.Platform]map[string]int{}
 	for _, d := range f.Devices {
-		if d.Platform.V == schema.LinuxDCB {
-			drivers[d.Driver.V]++
+		if drivers[d.Platform.V] == nil {
+			drivers[d.Platform.V] = map[string]int{}
+		}
+		drivers[d.Platform.V][d.Driver.V]++
+	}
+	readers := 0
+	for _, pl := range platforms.All() {
+		if len(pl.Spec.Attrs.Drivers) == 0 || drivers[pl.Name] == nil {
+			continue
+		}
+		readers++
+		for _, drv := range pl.Spec.Attrs.Drivers {
+			if drivers[pl.Name][drv] == 0 {
+				t.Errorf("no %s NIC with driver %s", pl.Name, drv)
+			}
 		}
 	}
-	dcb, _ := platforms.Get(schema.LinuxDCB)
-	for _, drv := range dcb.Spec.Attrs.Drivers {
-		if drivers[drv] == 0 {
-			t.Errorf("no linux_dcb NIC with driver %s", drv)
-		}
+	if readers == 0 {
+		t.Errorf("no NIC of a platform that reads driver")
 	}
 }
 
@@ -477,13 +495,26 @@ func hasPort(rs []schema.PortRange, p int) bool {
 
 func checkClos400G(t *testing.T, f *schema.Fabric) {
 	byPlatform := countBy(f, func(d *schema.Device) string { return string(d.Platform.V) })
-	for _, p := range schema.Platforms() {
-		if byPlatform[string(p)] == 0 {
-			t.Errorf("clos-400g has no %s device; it must use all seven platforms", p)
+	// It shows seven platforms, all of the registry, with 16 NICs of each
+	// host platform.
+	if len(byPlatform) < 7 {
+		t.Errorf("clos-400g uses %d platforms (%v); it must use seven", len(byPlatform), byPlatform)
+	}
+	hosts := 0
+	for p, n := range byPlatform {
+		pl, ok := platforms.Get(schema.Platform(p))
+		switch {
+		case !ok:
+			t.Errorf("clos-400g uses %s, not a registry platform", p)
+		case pl.Spec.Host:
+			hosts++
+			if n != 16 {
+				t.Errorf("clos-400g has %d %s NICs, want 16", n, p)
+			}
 		}
 	}
-	if byPlatform["nvidia_mlnx"] != 16 || byPlatform["linux_dcb"] != 16 {
-		t.Errorf("NIC platforms = %d mlnx, %d dcb; want 16 each", byPlatform["nvidia_mlnx"], byPlatform["linux_dcb"])
+	if hosts < 2 {
+		t.Errorf("clos-400g uses %d host platforms, want 2", hosts)
 	}
 	for _, d := range f.Devices {
 		if d.Credentials.PasswordEnv.V != "FABRICGEN_PASSWORD" {

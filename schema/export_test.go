@@ -8,3 +8,8 @@ func WithFuzzLimits(opts Options) Options {
 	opts.limits = &evalLimits{elems: MaxEvalElements / 20, bytes: MaxEvalBytes / 16, walk: MaxEvalWalk / 20}
 	return opts
 }
+
+// ProbeCatalog is testCatalog for the external tests: probe platforms
+// named like no platform folder (probe_a, probe_b, probe_asic,
+// probe_host), to load next to the registry's catalog.
+func ProbeCatalog() []PlatformSpec { return testCatalog() }

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -47,7 +46,7 @@ func fuzzOptions(o schema.Options) schema.Options {
 	if o.Getenv == nil {
 		o.Getenv = func(string) string { return "" }
 	}
-	o.Platforms = platforms.Catalog()
+	o.Platforms = loadCatalog()
 	return schema.WithFuzzLimits(o)
 }
 
@@ -63,7 +62,7 @@ func FuzzLoad(f *testing.F) {
 	}
 	f.Add([]byte(`{"fabric": {"j": {"qos_policy": "qos_policy.lossless"}}}`), true, false)
 	f.Add([]byte(`{"traffic_class": {"x": {"priority": 3, "dscp": [26, 27]}}}`), true, true)
-	f.Add([]byte(`{"device": {"x": {"kind": "leaf", "platform": "sonic", "port": {"Ethernet0": {"speed": "100G"}}}}}`), true, true)
+	f.Add([]byte(`{"device": {"x": {"kind": "leaf", "platform": "probe_b", "port": {"Ethernet0": {"speed": "100G"}}}}}`), true, true)
 	limitMinimize(f)
 	// One directory for all inputs of this process (the fuzz function
 	// runs one input at a time): a fresh one each time cost more than

@@ -1,8 +1,10 @@
 package schema
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -74,20 +76,20 @@ qos_policy "noecn" {
 role "leaf" { qos_policy = qos_policy.leafy }
 device "leaf1" {
   kind     = "leaf"
-  platform = "arista_eos"
+  platform = "probe_a"
   port "Ethernet1" {}
   port "Ethernet2" { qos_policy = qos_policy.odd }
   port "Ethernet3" { mtu = 1500 }
 }
 device "leaf2" {
   kind       = "leaf"
-  platform   = "cisco_nxos"
+  platform   = "probe_b"
   qos_policy = qos_policy.noecn
   port "Ethernet1/1" {}
 }
 device "spine1" {
   kind     = "spine"
-  platform = "sonic"
+  platform = "probe_asic"
   asic     = "broadcom"
   port "Ethernet0" {}
 }
@@ -152,7 +154,7 @@ variable "mtu" {
   type    = number
   default = 1500
 }
-variable "plat" { default = "arista_eos" }
+variable "plat" { default = "probe_a" }
 fabric "v" { qos_policy = qos_policy.p }
 qos_policy "p" { mtu = var.mtu }
 device "d" {
@@ -197,7 +199,7 @@ locals { leaves = ["la", "lb"] }
 device "leaf" {
   for_each = toset(local.leaves)
   kind     = "leaf"
-  platform = "arista_eos"
+  platform = "probe_a"
   dynamic "port" {
     for_each = range(2)
     labels   = ["Ethernet${port.value + 1}"]
@@ -210,7 +212,7 @@ device "nic" {
   count    = 2
   name     = format("nic%d", count.index)
   kind     = "nic"
-  platform = "linux_dcb"
+  platform = "probe_host"
   port "eth0" {}
 }
 link "up" {
@@ -219,7 +221,7 @@ link "up" {
   b     = "${local.leaves[count.index]}:Ethernet1"
 }
 `
-	jsonSrc := `{"device": {"spine1": {"kind": "spine", "platform": "sonic", "asic": "broadcom", "port": {"Ethernet0": {"speed": "400G"}}}},
+	jsonSrc := `{"device": {"spine1": {"kind": "spine", "platform": "probe_asic", "asic": "broadcom", "port": {"Ethernet0": {"speed": "400G"}}}},
  "link": {"s": {"a": "spine1:Ethernet0", "b": "la:Ethernet2"}}}`
 	f := mustLoad(t, mkFabric(t, map[string]string{"a.fab.hcl": hclSrc, "b.fab.json": jsonSrc}), Options{Platforms: testCatalog()})
 	var names []string
@@ -276,14 +278,14 @@ func TestLinkOrderAndEmptyKey(t *testing.T) {
 fabric "o" {}
 device "a" {
   kind     = "leaf"
-  platform = "sonic"
+  platform = "probe_asic"
   asic     = "broadcom"
   port "Ethernet0" { peer = "b:Ethernet0" }
   port "Ethernet4" {}
 }
 device "b" {
   kind     = "spine"
-  platform = "sonic"
+  platform = "probe_asic"
   asic     = "broadcom"
   port "Ethernet0" {}
   port "Ethernet4" {}
@@ -302,7 +304,7 @@ fabric "o" {}
 device "x" {
   for_each = { "" = 1, "b" = 2 }
   kind     = "leaf"
-  platform = "sonic"
+  platform = "probe_asic"
   asic     = "broadcom"
 }
 `
@@ -310,24 +312,48 @@ device "x" {
 	if !ds.HasErrors() || !strings.Contains(ds.Error(), "Invalid device name") {
 		t.Errorf("empty for_each key: %v", ds)
 	}
-	huge := "fabric \"o\" {}\ndevice \"x\" {\n  count    = 1000000\n  name     = \"n${count.index}\"\n  kind     = \"leaf\"\n  platform = \"sonic\"\n}\n"
+	huge := "fabric \"o\" {}\ndevice \"x\" {\n  count    = 1000000\n  name     = \"n${count.index}\"\n  kind     = \"leaf\"\n  platform = \"probe_asic\"\n}\n"
 	_, ds = Load(mkFabric(t, map[string]string{"o.fab.hcl": huge}), Options{Platforms: testCatalog()})
 	if !ds.HasErrors() || !strings.Contains(ds.Error(), "between 0 and 262144") {
 		t.Errorf("huge count: %v", ds)
 	}
 }
 
-// testCatalog is a small catalog for schema's own tests: the platforms
-// they name, with generic facts (any port name, no release form). The
-// vendors' own facts are in the platform folders, whose tests load with
-// platforms.Catalog().
+// testCatalog is a small catalog for schema's own tests: probe platforms,
+// named like no platform folder, with generic facts. probe_a is a switch
+// with a MAJOR.MINOR release form (default 5.14) that reads model
+// ("big…" is the QFX10000 family); probe_b a switch that renders class
+// and re-marking ACL names with a prefix, 40 characters at most;
+// probe_asic a switch that requires asic, with a YYYYMM release form;
+// probe_host a host NIC (host port names, shell quoting) that reads
+// driver. The switches accept every port name and refuse the CLI's
+// characters in free text. The vendors' own facts are in the platform
+// folders, tested there (platforms/<name>/spec_test.go) and on the
+// registry.
 func testCatalog() []PlatformSpec {
 	anyName := PortNaming{func(string) bool { return true }, "any name"}
-	sw := func(n Platform) PlatformSpec {
-		return PlatformSpec{Name: n, Ports: anyName, Text: TextRule{Why: "a test platform refuses nothing more"}}
-	}
-	sonic := sw(SONiC)
-	sonic.Attrs = DeviceAttrs{ASICs: []string{"broadcom", "mellanox"}, ASICWhy: "A test platform reads asic."}
-	host := PlatformSpec{Name: LinuxDCB, Host: true, Ports: HostPorts(), Text: TextRule{Refuse: ShellRefuse, Why: ShellWhy}}
-	return []PlatformSpec{sw(AristaEOS), sw(CiscoNXOS), sonic, host}
+	cli := TextRule{Refuse: CLIRefuse, Why: CLIWhy}
+	a := PlatformSpec{Name: "probe_a", Ports: anyName, Text: cli,
+		Release: &ReleaseForm{Re: regexp.MustCompile(`^(\d{1,2})\.(\d{1,3})(?:\.(\d{1,3}))?$`), Groups: []int{1, 2, 3},
+			Form: "MAJOR.MINOR[.PATCH]", Example: `"5.15"`, Default: "5.14"},
+		Attrs: DeviceAttrs{Family: func(model string) (JunosFamily, error) {
+			switch {
+			case model == "":
+				return JunosQFX5000, nil
+			case strings.HasPrefix(strings.ToLower(model), "big"):
+				return JunosQFX10000, nil
+			}
+			return "", fmt.Errorf("%q is not a probe_a model: write big-N", model)
+		}}}
+	b := PlatformSpec{Name: "probe_b", Ports: anyName, Text: cli, NameLimits: []NameLimit{
+		{Object: NameOfClass, What: "class-map", Prefix: "FG-DSCP-", Max: 40},
+		{Object: NameOfACL, What: "policy-map", Prefix: "FABRICGEN-IN-", Remarking: true, Max: 40},
+	}}
+	asic := PlatformSpec{Name: "probe_asic", Ports: anyName, Text: cli,
+		Release: &ReleaseForm{Re: regexp.MustCompile(`^(20\d{2}(?:0[1-9]|1[0-2]))$`), Groups: []int{1},
+			Form: "YYYYMM", Example: `"202311"`, Default: "202305"},
+		Attrs: DeviceAttrs{ASICs: []string{"mellanox", "broadcom"}, ASICWhy: "A probe platform reads asic."}}
+	host := PlatformSpec{Name: "probe_host", Host: true, Ports: HostPorts(), Text: TextRule{Refuse: ShellRefuse, Why: ShellWhy},
+		Attrs: DeviceAttrs{Drivers: []string{"mlx5_core", "ice"}, DefaultDriver: "mlx5_core"}}
+	return []PlatformSpec{a, b, asic, host}
 }

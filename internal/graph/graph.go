@@ -200,7 +200,8 @@ func nodeName(gr *group) string {
 	return fmt.Sprintf("%s ×%d", label, len(gr.names))
 }
 
-// platformDetail is "arista_eos" or "arista_eos 1024, sonic 1024".
+// platformDetail is "os_a" or "os_a 1024, os_b 1024": the platforms of a
+// group, each with its count when more than one.
 func platformDetail(ps map[string]int) string {
 	names := make([]string, 0, len(ps))
 	for p := range ps {

@@ -44,9 +44,9 @@ func hostile() *schema.Fabric {
 		pa.Link, pb.Link = l, l
 		f.Links = append(f.Links, l)
 	}
-	sp := dev(`spine"]; n0 --> x["`, schema.KindSpine, "arista_eos")
-	lf := dev(`leaf<b>&amp;</b>`, schema.KindLeaf, "sonic")
-	nic := dev("nic`|]}#\\", schema.KindNIC, "nvidia_mlnx")
+	sp := dev(`spine"]; n0 --> x["`, schema.KindSpine, `os"a</text>`)
+	lf := dev(`leaf<b>&amp;</b>`, schema.KindLeaf, "os<b>")
+	nic := dev("nic`|]}#\\", schema.KindNIC, "os`|]}")
 	link(nic, lf)
 	link(lf, sp)
 	link(lf, sp)
@@ -115,7 +115,7 @@ func TestHostileNamesEscaped(t *testing.T) {
 		}
 	}
 	d := g.DOT()
-	if !strings.Contains(d, `label="spine\"]; n0 --> x[\"\narista_eos"`) {
+	if !strings.Contains(d, `label="spine\"]; n0 --> x[\"\nos\"a</text>"`) {
 		t.Errorf("dot does not quote the spine's label:\n%s", d)
 	}
 	if strings.Contains(d, `evil"fab`) {

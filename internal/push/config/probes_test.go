@@ -1,11 +1,9 @@
 package config_test
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/fabricgen/fabricgen/internal/push/config"
-	"github.com/fabricgen/fabricgen/schema"
 )
 
 // TestHostProbes: the preamble's capability probes come back as commands
@@ -58,24 +56,5 @@ ethtool --set-priv-flags ens2f0 fw-lldp-agent off
 		if p, err := config.HostProbes(hostile + "\n"); err == nil {
 			t.Errorf("%q: no error (probes %q)", hostile, p)
 		}
-	}
-}
-
-// TestPrivFlagFacts reads ethtool --show-priv-flags back and restores a
-// flag to its old value.
-func TestPrivFlagFacts(t *testing.T) {
-	script := "ethtool --set-priv-flags ens2f0 fw-lldp-agent off\n"
-	show := "Private flags for ens2f0:\nlink-down-on-close     : off\nfw-lldp-agent          : on\n"
-	state := config.HostState([]string{"ethtool --show-priv-flags ens2f0"}, []string{show})
-	cmp, err := config.Compare("nic", state, script, mustDialect(t, schema.LinuxDCB))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := strings.Join(cmp.Changes.Commands(), "|"); got != "ethtool --set-priv-flags ens2f0 fw-lldp-agent off" {
-		t.Errorf("changes %q", got)
-	}
-	done := config.HostState([]string{"ethtool --show-priv-flags ens2f0"}, []string{strings.Replace(show, ": on", ": off", 1)})
-	if cmp, err := config.Compare("nic", done, script, mustDialect(t, schema.LinuxDCB)); err != nil || !cmp.Changes.Empty() {
-		t.Errorf("after the change: %v %q", err, cmp.Changes.Commands())
 	}
 }

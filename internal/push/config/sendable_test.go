@@ -1,73 +1,108 @@
 package config_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/fabricgen/fabricgen/internal/push/config"
+	"github.com/fabricgen/fabricgen/internal/push/dialect"
 	"github.com/fabricgen/fabricgen/platforms"
-	"github.com/fabricgen/fabricgen/schema"
 )
 
+// checkSendable checks one line against d: want is "" for a line that may
+// be sent, else part of the error, which also says nothing was sent.
+func checkSendable(t *testing.T, who string, d *dialect.Dialect, line, want string) {
+	t.Helper()
+	err := config.CheckSendable(&config.ChangeSet{Blocks: []config.Block{{Lines: []string{line}}}}, d)
+	switch {
+	case want == "" && err != nil:
+		t.Errorf("%s %q: %v", who, line, err)
+	case want != "" && (err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "nothing was sent")):
+		t.Errorf("%s %q: error %v, want one saying %q and nothing was sent", who, line, err, want)
+	}
+}
+
 // TestCheckSendable: every line of a change set is checked against the
-// way it reaches the device; a refusal names the line and the reason, and
-// an NVUE line is sent as the words it shows, re-quoted.
+// way it reaches the device (each registry platform's dialect, by its
+// line form); a refusal names the line and the reason, and an NVUE line
+// is sent as the words it shows, re-quoted.
 func TestCheckSendable(t *testing.T) {
-	for _, tc := range []struct {
-		platform schema.Platform
-		line     string
-		// want is "" for a line that may be sent, else part of the error.
-		want string
-		// sent is what ShellWordsCommand makes of an NVUE line.
+	// Every dialect refuses what a terminal would act on or not show.
+	terminal := []struct{ tail, want string }{
+		{"\x03username evil", "control character U+0003"},
+		{"\x15", "U+0015"},
+		{"\x7f\x7f", "U+007F"},
+		{"\t", "U+0009"},
+		{"\u200b", "U+200B"},
+		{"\u202e", "U+202E"},
+		{"\xff", "invalid UTF-8"},
+	}
+	// A shell-words line (NVUE) is refused or sent as its words re-quoted.
+	shellWords := []struct {
+		line, want string
+		// sent is what ShellWordsCommand makes of the line.
 		sent string
 	}{
-		{schema.AristaEOS, "qos map dscp 26 to traffic-class 3", "", ""},
-		{schema.AristaEOS, "qos map dscp 26 to traffic-class 3\x03username evil", "control character U+0003", ""},
-		{schema.AristaEOS, "qos map dscp 26 to traffic-class 3\x15", "U+0015", ""},
-		{schema.AristaEOS, "qos map dscp 26 to traffic-class 3\x7f\x7f", "U+007F", ""},
-		{schema.AristaEOS, "qos map dscp 26 to traffic-class 3\t", "U+0009", ""},
-		{schema.AristaEOS, "qos map dscp 26 to traffic-class 3 ?", `"?"`, ""},
-		{schema.AristaEOS, "qos map dscp 26 to traffic-class 3 | bash", `"|"`, ""},
-		{schema.AristaEOS, "ip access-list FG\u200b", "U+200B", ""},
-		{schema.AristaEOS, "ip access-list FG\u202e", "U+202E", ""},
-		{schema.AristaEOS, "ip access-list FG\xff", "invalid UTF-8", ""},
-		{schema.AristaEOS, "ip access-list FG-é", "", ""},
-		{schema.CiscoNXOS, "match dscp 26 ; username evil", `";"`, ""},
-		{schema.JuniperJunos, "set class-of-service forwarding-classes class roce queue-num 3 ?", `"?"`, ""},
-		{schema.NvidiaCumulus, "nv set qos pfc default-global switch-priority 3", "", "nv set qos pfc default-global switch-priority 3"},
-		{schema.NvidiaCumulus, "nv set interface swp1 description 'RoCE uplink'", "", "nv set interface swp1 description 'RoCE uplink'"},
-		{schema.NvidiaCumulus, `nv set interface swp1 description "RoCE uplink"`, "", "nv set interface swp1 description 'RoCE uplink'"},
-		{schema.NvidiaCumulus, "nv set qos x 50$(reboot)", "unquoted $", ""},
-		{schema.NvidiaCumulus, `nv set qos x "$(reboot)"`, "unquoted $", ""},
-		{schema.NvidiaCumulus, "nv set qos x 50`reboot`", "`", ""},
-		{schema.NvidiaCumulus, "nv set qos x 50;reboot", "shell operator", ""},
-		{schema.NvidiaCumulus, "nv set qos x 50|reboot", "shell operator", ""},
-		{schema.NvidiaCumulus, "nv set qos x 50 > /etc/passwd", "shell operator", ""},
-		{schema.NvidiaCumulus, "nv set qos x '50$(reboot)'", "", "nv set qos x '50$(reboot)'"},
-		{schema.NvidiaCumulus, "nv set qos x 'it'\\''s'", "", `nv set qos x 'it'\''s'`},
-		{schema.NvidiaCumulus, "nv set qos x '5", "unterminated", ""},
-		{schema.NvidiaCumulus, "reboot", "not an nv set", ""},
-		{schema.NvidiaCumulus, "nv set interface swp1 description 'why?'", `"?"`, ""},
-		{schema.NvidiaCumulus, "nv config apply -y", "not an nv set", ""},
-		{schema.SONiC, `{"op":"add","path":"/PORT/Ethernet0/description","value":"$(reboot)"}`, "", ""},
-		{schema.SONiC, "{\"op\":\"add\",\"path\":\"/PORT/Ethernet0/description\",\"value\":\"\x7f\"}", "U+007F", ""},
-	} {
-		d, err := platforms.Dialect(tc.platform)
-		if err != nil {
-			t.Fatal(err)
+		{"nv set qos pfc default-global switch-priority 3", "", "nv set qos pfc default-global switch-priority 3"},
+		{"nv set interface swp1 description 'RoCE uplink'", "", "nv set interface swp1 description 'RoCE uplink'"},
+		{`nv set interface swp1 description "RoCE uplink"`, "", "nv set interface swp1 description 'RoCE uplink'"},
+		{"nv set qos x 50$(reboot)", "unquoted $", ""},
+		{`nv set qos x "$(reboot)"`, "unquoted $", ""},
+		{"nv set qos x 50`reboot`", "`", ""},
+		{"nv set qos x 50;reboot", "shell operator", ""},
+		{"nv set qos x 50|reboot", "shell operator", ""},
+		{"nv set qos x 50 > /etc/passwd", "shell operator", ""},
+		{"nv set qos x '50$(reboot)'", "", "nv set qos x '50$(reboot)'"},
+		{"nv set qos x 'it'\\''s'", "", `nv set qos x 'it'\''s'`},
+		{"nv set qos x '5", "unterminated", ""},
+		{"reboot", "not an nv set", ""},
+		{"nv set interface swp1 description 'why?'", `"?"`, ""},
+		{"nv config apply -y", "not an nv set", ""},
+	}
+	for _, tc := range shellWords {
+		if tc.sent == "" {
+			continue
 		}
-		err = config.CheckSendable(&config.ChangeSet{Blocks: []config.Block{{Lines: []string{tc.line}}}}, d)
-		switch {
-		case tc.want == "" && err != nil:
-			t.Errorf("%s %q: %v", tc.platform, tc.line, err)
-		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "nothing was sent")):
-			t.Errorf("%s %q: error %v, want one saying %q and nothing was sent", tc.platform, tc.line, err, tc.want)
+		if got, err := config.ShellWordsCommand(tc.line); err != nil || got != tc.sent {
+			t.Errorf("ShellWordsCommand(%q) = %q, %v; want %q", tc.line, got, err, tc.sent)
 		}
-		if tc.sent != "" {
-			if got, err := config.ShellWordsCommand(tc.line); err != nil || got != tc.sent {
-				t.Errorf("ShellWordsCommand(%q) = %q, %v; want %q", tc.line, got, err, tc.sent)
+	}
+	forms := map[dialect.LineForm]int{}
+	for _, pl := range platforms.All() {
+		d := pl.Dialect()
+		forms[d.Lines]++
+		who := fmt.Sprintf("%s (line form %d)", pl.Name, d.Lines)
+		var plain string
+		switch d.Lines {
+		case dialect.LinesCLI:
+			plain = "ip access-list FG-é"
+			checkSendable(t, who, d, plain, "")
+			if d.Unsafe == "" || d.UnsafeWhy == "" {
+				t.Errorf("%s: a CLI dialect without the characters its CLI acts on, or why", who)
 			}
+			for _, c := range d.Unsafe {
+				checkSendable(t, who, d, "qos map dscp 26 to traffic-class 3 "+string(c)+" bash", fmt.Sprintf("%q", string(c)))
+			}
+		case dialect.LinesShellWords:
+			plain = shellWords[0].line
+			for _, tc := range shellWords {
+				checkSendable(t, who, d, tc.line, tc.want)
+			}
+		case dialect.LinesJSONPatch:
+			// A JSON patch value is data, whatever it holds.
+			plain = `{"op":"add","path":"/PORT/Ethernet0/description","value":"$(reboot)"}`
+			checkSendable(t, who, d, plain, "")
+			checkSendable(t, who, d, "{\"op\":\"add\",\"path\":\"/PORT/Ethernet0/description\",\"value\":\"\x7f\"}", "U+007F")
+		default:
+			plain = "ethtool --set-priv-flags ens2f0 fw-lldp-agent off"
 		}
+		for _, tc := range terminal {
+			checkSendable(t, who, d, plain+tc.tail, tc.want)
+		}
+	}
+	if forms[dialect.LinesCLI] == 0 || forms[dialect.LinesShellWords] == 0 || forms[dialect.LinesJSONPatch] == 0 {
+		t.Errorf("the registry's line forms %v leave a form unchecked", forms)
 	}
 }
 

@@ -3,8 +3,10 @@ package session_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
+	"regexp"
 	"runtime"
 	"strings"
 	"sync"
@@ -12,6 +14,7 @@ import (
 	"time"
 
 	"github.com/fabricgen/fabricgen/internal/lab"
+	"github.com/fabricgen/fabricgen/internal/push/dialect"
 	"github.com/fabricgen/fabricgen/internal/push/session"
 	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
@@ -71,6 +74,69 @@ func labTarget(t *testing.T, p schema.Platform, ports ...string) (*lab.Lab, sess
 	return l, session.Target{Name: "d1", Addr: l.Addr("d1"), Dialect: dl, Auth: auth, HostKeys: hk, Timeout: 20 * time.Second}
 }
 
+// boundCase is one command a lab device answers without end.
+type boundCase struct {
+	name      string
+	platform  schema.Platform
+	ports     []string
+	stream    string
+	run       func(c *session.Conn) error
+	maxOutput int64
+	timeout   time.Duration
+	want      []string
+}
+
+// boundCases are, for every registry platform the lab emulates, the
+// commands of each kind its dialect sends: the running config (at 4 MiB,
+// at the default limit and at a timeout); with the network driver, the
+// login commands, a show and a configuration line; with the generic
+// driver, a shell command.
+func boundCases(t *testing.T, limit int64) []boundCase {
+	t.Helper()
+	var out []boundCase
+	for _, pl := range platforms.All() {
+		if pl.Emulator == nil {
+			continue
+		}
+		d := pl.Dialect()
+		var ports []string
+		if pl.Spec.Host {
+			ports = []string{"eth0"}
+		}
+		add := func(what, stream string, run func(c *session.Conn) error, maxOutput int64, timeout time.Duration, want ...string) {
+			out = append(out, boundCase{pl.Folder + " " + what, pl.Name, ports, stream, run, maxOutput, timeout, want})
+		}
+		if cmd := d.ShowRunning; cmd != "" {
+			running := func(c *session.Conn) error { _, err := c.RunningConfig(); return err }
+			add("running config", "^"+regexp.QuoteMeta(cmd), running, limit, time.Minute,
+				fmt.Sprintf("d1: %s: the device sent more than 4 MiB in answer to %q", cmd, cmd), "--max-device-output")
+			add("running config: the default limit", "^"+regexp.QuoteMeta(cmd), running, 0, 5*time.Minute,
+				fmt.Sprintf("the device sent more than 32 MiB in answer to %q", cmd))
+			add("running config: time", "^"+regexp.QuoteMeta(cmd), running, 1<<40, 500*time.Millisecond,
+				"no end of output after 500ms", fmt.Sprintf("received in answer to %q, and no prompt", cmd))
+		}
+		if d.Driver == dialect.DriverNetwork {
+			// The network driver sends commands at login (paging off):
+			// the first one, whatever it is, never ends.
+			add("login", ".", nil, limit, time.Minute,
+				"open session to", "more than 4 MiB before its prompt")
+			const show, line = "show bound-probe", "description bound-probe"
+			add("show", "^"+show, func(c *session.Conn) error { _, err := c.Show(show); return err }, limit, time.Minute,
+				fmt.Sprintf("more than 4 MiB in answer to %q", show))
+			add("configuration line", "^"+line, func(c *session.Conn) error { _, _, err := c.Configure([]string{line}, ""); return err }, limit, time.Minute,
+				fmt.Sprintf("more than 4 MiB in answer to %q", line))
+		} else {
+			const cmd = "echo bound-probe"
+			add("shell command", cmd, func(c *session.Conn) error { _, _, _, err := c.Run(cmd); return err }, limit, time.Minute,
+				fmt.Sprintf("more than 4 MiB in answer to %q", cmd))
+		}
+	}
+	if len(out) == 0 {
+		t.Fatal("no registry platform the lab emulates")
+	}
+	return out
+}
+
 // TestDeviceOutputBounded: a device whose answer never ends (the lab's
 // stream fault) fails the command with the limit and the command named,
 // once the limit is passed, without the output growing in memory; a
@@ -79,47 +145,7 @@ func labTarget(t *testing.T, p schema.Platform, ports ...string) (*lab.Lab, sess
 // out of reach, the time case a byte limit far out of reach.
 func TestDeviceOutputBounded(t *testing.T) {
 	const limit = 4 << 20
-	cases := []struct {
-		name      string
-		platform  schema.Platform
-		ports     []string
-		stream    string
-		run       func(c *session.Conn) error
-		maxOutput int64
-		timeout   time.Duration
-		want      []string
-	}{
-		{"eos show running-config", schema.AristaEOS, nil, "^show running-config",
-			func(c *session.Conn) error { _, err := c.RunningConfig(); return err }, limit, time.Minute,
-			[]string{"d1: show running-config: the device sent more than 4 MiB in answer to \"show running-config\"", "--max-device-output"}},
-		{"eos session diffs", schema.AristaEOS, nil, "^show session-config",
-			func(c *session.Conn) error { _, err := c.Show("show session-config diffs"); return err }, limit, time.Minute,
-			[]string{"more than 4 MiB in answer to \"show session-config diffs\""}},
-		{"eos configuration line", schema.AristaEOS, nil, "^qos map",
-			func(c *session.Conn) error {
-				_, _, err := c.Configure([]string{"qos map dscp 26 to traffic-class 3"}, "")
-				return err
-			}, limit, time.Minute,
-			[]string{"more than 4 MiB in answer to \"qos map dscp 26 to traffic-class 3\""}},
-		{"eos login (paging off)", schema.AristaEOS, nil, "^terminal",
-			nil, limit, time.Minute,
-			[]string{"open session to", "more than 4 MiB before its prompt"}},
-		{"junos commit history", schema.JuniperJunos, nil, "^show system commit",
-			func(c *session.Conn) error { _, err := c.Show("show system commit"); return err }, limit, time.Minute,
-			[]string{"more than 4 MiB in answer to \"show system commit\""}},
-		{"host shell command", schema.LinuxDCB, []string{"eth0"}, "dcb pfc show",
-			func(c *session.Conn) error { _, _, _, err := c.Run("dcb pfc show dev eth0"); return err }, limit, time.Minute,
-			[]string{"more than 4 MiB in answer to \"dcb pfc show dev eth0\""}},
-		{"sonic config db", schema.SONiC, nil, "sonic-cfggen",
-			func(c *session.Conn) error { _, _, _, err := c.Run("sonic-cfggen -d --print-data"); return err }, limit, time.Minute,
-			[]string{"more than 4 MiB in answer to \"sonic-cfggen -d --print-data\""}},
-		{"eos show running-config: the default limit", schema.AristaEOS, nil, "^show running-config",
-			func(c *session.Conn) error { _, err := c.RunningConfig(); return err }, 0, 5 * time.Minute,
-			[]string{"the device sent more than 32 MiB in answer to \"show running-config\""}},
-		{"eos show running-config: time", schema.AristaEOS, nil, "^show running-config",
-			func(c *session.Conn) error { _, err := c.RunningConfig(); return err }, 1 << 40, 500 * time.Millisecond,
-			[]string{"no end of output after 500ms", "received in answer to \"show running-config\", and no prompt"}},
-	}
+	cases := boundCases(t, limit)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			l, tg := labTarget(t, c.platform, c.ports...)
@@ -226,7 +252,7 @@ func TestHandshakeReadsBounded(t *testing.T) {
 					}()
 				}
 			}()
-			dl, _ := platforms.Dialect(schema.AristaEOS)
+			dl := cliPlatform(t).Dialect()
 			auth, err := session.ResolveAuth("d1", schema.Credentials{Username: val("admin"), PasswordEnv: val("P")}, func(string) string { return "x" }, nil)
 			if err != nil {
 				t.Fatal(err)

@@ -16,6 +16,8 @@ import (
 	"golang.org/x/crypto/ssh/agent"
 
 	"github.com/fabricgen/fabricgen/internal/lab"
+	"github.com/fabricgen/fabricgen/internal/platform"
+	"github.com/fabricgen/fabricgen/internal/push/dialect"
 	"github.com/fabricgen/fabricgen/internal/push/session"
 	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
@@ -84,7 +86,7 @@ func TestAuthMethods(t *testing.T) {
 		}
 	}()
 
-	l, err := lab.Start(context.Background(), []lab.DeviceSpec{{Name: "leaf1", Platform: schema.AristaEOS, Username: "admin",
+	l, err := lab.Start(context.Background(), []lab.DeviceSpec{{Name: "leaf1", Platform: cliPlatform(t).Name, Username: "admin",
 		AuthorizedKeys: []ssh.PublicKey{plainPub, lockedPub, agentPub}}}, lab.Options{Dir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
@@ -96,7 +98,7 @@ func TestAuthMethods(t *testing.T) {
 	}
 	env := map[string]string{"PASS": "key-pass-phrase", "SSH_AUTH_SOCK": sock}
 	getenv := func(k string) string { return env[k] }
-	dl, _ := platforms.Dialect(schema.AristaEOS)
+	dl := cliPlatform(t).Dialect()
 
 	cases := []struct {
 		name string
@@ -153,7 +155,7 @@ func TestHandshakeBounded(t *testing.T) {
 			defer c.Close() // hold the connection open, silent
 		}
 	}()
-	dl, _ := platforms.Dialect(schema.AristaEOS)
+	dl := cliPlatform(t).Dialect()
 	auth, err := session.ResolveAuth("mute", schema.Credentials{Username: val("admin"), PasswordEnv: val("P")}, func(string) string { return "x" }, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -172,4 +174,18 @@ func TestHandshakeBounded(t *testing.T) {
 	if !strings.Contains(err.Error(), "did not finish within") {
 		t.Errorf("error %q does not say the handshake timed out", err)
 	}
+}
+
+// cliPlatform is a switch platform of the registry the lab emulates whose
+// session is a network CLI (the first such, in registry order): what the
+// tests of authentication and of a silent device need of a platform.
+func cliPlatform(t *testing.T) platform.Platform {
+	t.Helper()
+	for _, pl := range platforms.All() {
+		if pl.Emulator != nil && !pl.Spec.Host && pl.Dialect().Driver == dialect.DriverNetwork {
+			return pl
+		}
+	}
+	t.Fatal("no registry platform the lab emulates with a network CLI")
+	return platform.Platform{}
 }

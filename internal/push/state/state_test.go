@@ -360,7 +360,7 @@ func TestRecordsSignedWithTheKey(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			d := ForFabric(t.TempDir())
 			d.Key = tc.writeKey
-			if err := d.WriteApplied(Applied{Device: "spine2", Platform: "arista_eos", Rendered: "ip access-list FG-ROCE\n   10 permit udp any any eq 4791\n"}); err != nil {
+			if err := d.WriteApplied(Applied{Device: "spine2", Platform: "probe_os", Rendered: "ip access-list FG-ROCE\n   10 permit udp any any eq 4791\n"}); err != nil {
 				t.Fatal(err)
 			}
 			if err := d.WriteInFlight(InFlight{Run: "fabricgen-x", Device: "spine2", Rendered: "x"}); err != nil {

@@ -1,25 +1,21 @@
-package config_test
+package linuxdcb_test
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/fabricgen/fabricgen/internal/push/config"
-	"github.com/fabricgen/fabricgen/platforms"
-	"github.com/fabricgen/fabricgen/schema"
+	linuxdcb "github.com/fabricgen/fabricgen/platforms/linux_dcb"
 )
 
-// TestDCBETSRestoredInOneCommand: iproute2 dcb refuses an ETS vector that
+// TestConfigDCBETSRestoredInOneCommand: iproute2 dcb refuses an ETS vector that
 // does not add up (a TSA of ets with a bandwidth of 0, bandwidths not
 // summing to 100), so a restore that set tc-tsa and then tc-bw would be
 // refused half way or, with the connection lost between the two, leave a
 // hybrid (the old TSA with the new bandwidths). The TSA and bandwidth
 // vectors go back together, every index, in one dcb ets set.
-func TestDCBETSRestoredInOneCommand(t *testing.T) {
-	dl, err := platforms.Dialect(schema.LinuxDCB)
-	if err != nil {
-		t.Fatal(err)
-	}
+func TestConfigDCBETSRestoredInOneCommand(t *testing.T) {
+	dl := linuxdcb.Platform().Dialect()
 	script := "dcb ets set dev enp1 prio-tc 0:0 1:1 2:2 3:3 4:4 5:5 6:6 7:7 tc-tsa 0:ets 1:ets 2:ets 3:ets 4:ets 5:ets 6:strict 7:ets tc-bw 0:50 1:0 2:0 3:50 4:0 5:0 6:0 7:0\n"
 	reads, err := config.HostReadCommands(script, dl)
 	if err != nil || len(reads) != 1 {
@@ -54,5 +50,24 @@ func TestDCBETSRestoredInOneCommand(t *testing.T) {
 	}
 	if cmds, err := config.HostRestoreCommands(script, backup, backup); err != nil || len(cmds) != 0 {
 		t.Errorf("nothing differs: %q %v", cmds, err)
+	}
+}
+
+// TestConfigPrivFlagFacts reads ethtool --show-priv-flags back and restores a
+// flag to its old value.
+func TestConfigPrivFlagFacts(t *testing.T) {
+	script := "ethtool --set-priv-flags ens2f0 fw-lldp-agent off\n"
+	show := "Private flags for ens2f0:\nlink-down-on-close     : off\nfw-lldp-agent          : on\n"
+	state := config.HostState([]string{"ethtool --show-priv-flags ens2f0"}, []string{show})
+	cmp, err := config.Compare("nic", state, script, linuxdcb.Platform().Dialect())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(cmp.Changes.Commands(), "|"); got != "ethtool --set-priv-flags ens2f0 fw-lldp-agent off" {
+		t.Errorf("changes %q", got)
+	}
+	done := config.HostState([]string{"ethtool --show-priv-flags ens2f0"}, []string{strings.Replace(show, ": on", ": off", 1)})
+	if cmp, err := config.Compare("nic", done, script, linuxdcb.Platform().Dialect()); err != nil || !cmp.Changes.Empty() {
+		t.Errorf("after the change: %v %q", err, cmp.Changes.Commands())
 	}
 }
