@@ -1,0 +1,26 @@
+package main
+
+import (
+	"testing"
+
+	"github.com/fabricgen/fabricgen/platforms"
+)
+
+// pickPlatforms picks the platforms the formatting tests label devices
+// with, from the registry by property, never by name: the first two
+// switch platforms and the first host platform, in registry order.
+func pickPlatforms(t *testing.T) (swA, swB, hostA string) {
+	t.Helper()
+	var sw, host []string
+	for _, pl := range platforms.All() {
+		if pl.Spec.Host {
+			host = append(host, string(pl.Name))
+		} else {
+			sw = append(sw, string(pl.Name))
+		}
+	}
+	if len(sw) < 2 || len(host) < 1 {
+		t.Fatalf("the registry has %d switch and %d host platforms; the tests need two and one", len(sw), len(host))
+	}
+	return sw[0], sw[1], host[0]
+}
