@@ -1,9 +1,11 @@
 package main
 
 import (
+	"path/filepath"
 	"testing"
 
 	"github.com/fabricgen/fabricgen/platforms"
+	"github.com/fabricgen/fabricgen/schema"
 )
 
 // pickPlatforms picks the platforms the formatting tests label devices
@@ -23,4 +25,19 @@ func pickPlatforms(t *testing.T) (swA, swB, hostA string) {
 		t.Fatalf("the registry has %d switch and %d host platforms; the tests need two and one", len(sw), len(host))
 	}
 	return sw[0], sw[1], host[0]
+}
+
+// examplePlatform is the platform of device in examples/<example>, as the
+// loader reads it, so a test that expects it printed does not name it.
+func examplePlatform(t *testing.T, example, device string) string {
+	t.Helper()
+	f, diags := schema.Load(filepath.Join(repoRoot(t), "examples", example), schema.Options{Getenv: func(string) string { return "" }, Platforms: platforms.Catalog()})
+	if diags.HasErrors() {
+		t.Fatalf("examples/%s: %v", example, diags)
+	}
+	d := f.Device(device)
+	if d == nil {
+		t.Fatalf("examples/%s has no device %s", example, device)
+	}
+	return string(d.Platform.V)
 }
