@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+
+	"github.com/fabricgen/fabricgen/schema"
 )
 
 // RuleMarkdown documents one rule of any registry in Markdown (also what
@@ -47,7 +49,41 @@ func RulesMarkdown() []byte {
 	b.WriteString("Every rule has an ID, a default severity (change it, or turn the rule off, in `.fabricgen.hcl`),\n")
 	b.WriteString("a rationale with a reference, and a fix. `fabricgen explain RULE-ID` prints one entry.\n\n")
 	b.WriteString(rulesPreamble)
-	return RulesPage(b.String(), Rules())
+	var rs []*Rule
+	var plt *Rule
+	for _, r := range Rules() {
+		if !IsPlatformRule(r.ID) {
+			rs = append(rs, r)
+		} else if plt == nil {
+			plt = r
+		}
+	}
+	if plt == nil {
+		return RulesPage(b.String(), rs)
+	}
+	// The platform-limit rules are one family, documented once: one rule
+	// per platform of the registry, so adding a platform leaves this page
+	// as it is (fabricgen platforms lists each platform's rule).
+	row := fmt.Sprintf("| [PLT001…](#%s) | %s | object | Every value is expressible on the device's platform (one rule per platform) |\n", anchor(platformFamilyTitle), plt.Severity)
+	page := rulesPage(b.String(), rs, row)
+	return append(page, []byte("\n\n"+platformFamilyMarkdown(plt.Severity))...)
+}
+
+// platformFamilyTitle is the heading of the platform-limit family's entry
+// in docs/rules.md; every PLT rule's HelpURI points at it.
+const platformFamilyTitle = "PLT001 and on — Every value is expressible on the device's platform"
+
+// platformFamilyMarkdown documents the platform-limit rules once, for
+// every platform of the registry.
+func platformFamilyMarkdown(sev schema.Severity) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "## %s\n\n", platformFamilyTitle)
+	fmt.Fprintf(&b, "- Default severity: **%s**\n- Checked: per device, one rule per platform\n- Rules: PLT001 for the first platform of the registry, PLT002 for the second, and so on; `fabricgen platforms` shows each platform's rule and `fabricgen explain PLT00N` prints one\n\n", sev)
+	b.WriteString("**Why.** Render refuses a device whose platform cannot express an intent value rather than drop it silently; lint reports the same refusal first, at the attribute's line, with the words render would use, so a clean lint means every device renders. The checks are the ones the platform's view builder makes; the platform's own documentation says why each is a limit.\n\n")
+	b.WriteString("**Fix.** Change the value for the platform's devices (the finding says what the platform takes), or attach a different qos_policy to them.\n\n")
+	b.WriteString("**Reference.** Each platform's vendor documentation, which `fabricgen platforms` lists and `fabricgen explain PLT00N` cites.\n\n")
+	b.WriteString("Suppress one occurrence with `# fabricgen:ignore PLT00N <reason>` above the block or attribute.\n")
+	return b.String()
 }
 
 // RulesPage is a registry's rules page (docs/rules.md, docs/check-rules.md):
@@ -55,6 +91,11 @@ func RulesMarkdown() []byte {
 // rule's scope, a live-state rule's layer), then each rule's entry
 // (RuleMarkdown).
 func RulesPage[P any](header string, rs []*RuleOf[P]) []byte {
+	return rulesPage(header, rs, "")
+}
+
+// rulesPage is RulesPage with extra (a table row, or "") ending the table.
+func rulesPage[P any](header string, rs []*RuleOf[P], extra string) []byte {
 	var b bytes.Buffer
 	b.WriteString(header)
 	live := len(rs) > 0 && rs[0].Layer != ""
@@ -75,6 +116,7 @@ func RulesPage[P any](header string, rs []*RuleOf[P]) []byte {
 		}
 		fmt.Fprintf(&b, "| [%s](#%s) | %s | %s | %s |\n", r.ID, ruleAnchor(r), r.Severity, scope, title)
 	}
+	b.WriteString(extra)
 	b.WriteString("\n")
 	for _, r := range rs {
 		b.WriteString(RuleMarkdown(r))
@@ -141,7 +183,8 @@ func RuleText[P any](r *RuleOf[P]) string {
 }
 
 // impliesText lists the rules r implies, the platform-limit rules as one
-// range ("PFC001, NIC001 and the platform-limit rules PLT001–PLT007").
+// family ("PFC001, NIC001 and the platform-limit rules PLT001 and on"), so
+// the text does not change when a platform is added.
 func impliesText[P any](r *RuleOf[P]) string {
 	var ids, plt []string
 	for _, id := range r.Implies {
@@ -152,7 +195,7 @@ func impliesText[P any](r *RuleOf[P]) string {
 		}
 	}
 	if len(plt) > 0 {
-		ids = append(ids, "the platform-limit rules "+plt[0]+"–"+plt[len(plt)-1])
+		ids = append(ids, "the platform-limit rules "+plt[0]+" and on")
 	}
 	switch len(ids) {
 	case 0:

@@ -3,8 +3,10 @@ package lint
 import (
 	"fmt"
 	"net/netip"
+	"slices"
 	"time"
 
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -68,10 +70,32 @@ func (x *fixture) portQoS(f *schema.Fabric, mtu int, wd *schema.Watchdog) *schem
 func (x *fixture) device(name string, kind schema.Kind, plat schema.Platform) *schema.Device {
 	d := &schema.Device{Name: name, Range: x.rng(), Kind: schema.Value[schema.Kind]{V: kind, Set: true, Src: x.rng()},
 		Platform: schema.Value[schema.Platform]{V: plat, Set: true, Src: x.rng()}}
-	if plat == schema.SONiC {
-		d.ASIC = schema.Value[string]{V: "broadcom", Set: true, Src: x.rng()}
+	if pl, ok := platforms.Get(plat); ok && len(pl.Spec.Attrs.ASICs) > 0 {
+		asic := pl.Spec.Attrs.ASICs[0]
+		if slices.Contains(pl.Spec.Attrs.ASICs, "broadcom") {
+			asic = "broadcom"
+		}
+		d.ASIC = schema.Value[string]{V: asic, Set: true, Src: x.rng()}
 	}
 	return d
+}
+
+// fixturePlatforms are the platforms of the fixture's devices, picked from
+// the registry by what the fixture needs: switches that take a Broadcom
+// ASIC (so the buffer rules see a chip), and the first host NIC platform.
+func fixturePlatforms() (sw, nic schema.Platform) {
+	for _, pl := range platforms.All() {
+		switch {
+		case pl.Spec.Host && nic == "":
+			nic = pl.Name
+		case !pl.Spec.Host && sw == "" && slices.Contains(pl.Spec.Attrs.ASICs, "broadcom"):
+			sw = pl.Name
+		}
+	}
+	if sw == "" || nic == "" {
+		panic("the registry has no switch platform with a Broadcom ASIC or no host platform")
+	}
+	return sw, nic
 }
 
 func (x *fixture) port(d *schema.Device, name string, q *schema.PortQoS, ip string) *schema.Port {
@@ -115,11 +139,12 @@ func baseFabric() *schema.Fabric {
 	}
 	sw := x.portQoS(f, 9216, wd)
 	host := x.portQoS(f, 4200, wd)
-	leaves := []*schema.Device{x.device("leaf1", schema.KindLeaf, schema.SONiC), x.device("leaf2", schema.KindLeaf, schema.SONiC)}
-	spines := []*schema.Device{x.device("spine1", schema.KindSpine, schema.SONiC), x.device("spine2", schema.KindSpine, schema.SONiC)}
+	swPlat, nicPlat := fixturePlatforms()
+	leaves := []*schema.Device{x.device("leaf1", schema.KindLeaf, swPlat), x.device("leaf2", schema.KindLeaf, swPlat)}
+	spines := []*schema.Device{x.device("spine1", schema.KindSpine, swPlat), x.device("spine2", schema.KindSpine, swPlat)}
 	var nics []*schema.Device
 	for i, name := range []string{"gpu01", "gpu02", "gpu03", "gpu04"} {
-		n := x.device(name, schema.KindNIC, schema.NvidiaMLNX)
+		n := x.device(name, schema.KindNIC, nicPlat)
 		n.RDMA = &schema.RDMA{Range: x.rng(), RoCEMode: schema.Value[string]{V: "v2", Set: true, Src: x.rng()},
 			PathMTU: iv(x, 4096), ToS: iv(x, 106), CNPDSCP: iv(x, 56), CNPPriority: iv(x, 7), ECN: bv(x, true)}
 		np := x.port(n, "eth0", host, netip.PrefixFrom(netip.AddrFrom4([4]byte{10, 0, byte(1 + i/2), byte(10 + i)}), 24).String())

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fabricgen/fabricgen/internal/platformtest"
 	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 )
@@ -29,6 +30,22 @@ import (
 // is a finding of VAL001. Directories are named <rule>-fail-… (at least one
 // want for the rule) or <rule>-pass-… (a near miss: no finding of the rule),
 // and every rule of the registry has at least one of each.
+//
+// A platform's own rule (PLT001 and on) has its fixtures in its folder,
+// platforms/<name>/testdata/lint/{fail,pass}/<case>/, so a copy of the
+// folder brings its own: there the rule is written PLTxxx, which stands
+// for the folder's rule (PlatformRule), whatever its number.
+
+// platformRuleMark stands for the folder's platform-limit rule in the
+// fixtures of a platform folder.
+const platformRuleMark = "PLTxxx"
+
+// lintCase is one fixture directory: its name (<rule>-fail-… or
+// <rule>-pass-…), its path, and the rule PLTxxx stands for ("" outside
+// a platform folder).
+type lintCase struct {
+	name, dir, rule string
+}
 
 var (
 	wantComment = regexp.MustCompile(`#\s*want\s+(.*)$`)
@@ -43,9 +60,10 @@ type wantKey struct {
 	implied bool
 }
 
-// fixtureWants reads the want markers of every *.fab.hcl file in dir.
-func fixtureWants(t *testing.T, dir string) map[wantKey][]*regexp.Regexp {
+// fixtureWants reads the want markers of every *.fab.hcl file of c.
+func fixtureWants(t *testing.T, c lintCase) map[wantKey][]*regexp.Regexp {
 	t.Helper()
+	dir := c.dir
 	files, err := filepath.Glob(filepath.Join(dir, "*.fab.hcl"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("%s: no *.fab.hcl files (%v)", dir, err)
@@ -57,6 +75,9 @@ func fixtureWants(t *testing.T, dir string) map[wantKey][]*regexp.Regexp {
 			t.Fatal(err)
 		}
 		for i, line := range strings.Split(string(src), "\n") {
+			if c.rule != "" {
+				line = strings.ReplaceAll(line, platformRuleMark, c.rule)
+			}
 			m := wantComment.FindStringSubmatch(line)
 			if m == nil {
 				continue
@@ -115,21 +136,45 @@ func plus(k wantKey) string {
 	return ""
 }
 
-func fixtureDirs(t *testing.T) []string {
+// fixtureDirs is every fixture: lint's own under testdata/fixtures, then
+// each registry platform's under its folder's testdata/lint.
+func fixtureDirs(t *testing.T) []lintCase {
 	t.Helper()
 	dirs, err := filepath.Glob(filepath.Join("testdata", "fixtures", "*"))
 	if err != nil || len(dirs) == 0 {
 		t.Fatalf("no fixtures under testdata/fixtures (%v)", err)
 	}
-	return dirs
+	var out []lintCase
+	for _, d := range dirs {
+		out = append(out, lintCase{name: filepath.Base(d), dir: d})
+	}
+	for _, fx := range platformtest.All("..") {
+		rule := PlatformRule(fx.Platform.Name)
+		if rule == "" {
+			t.Fatalf("platform %s has no platform-limit rule", fx.Platform.Name)
+		}
+		for _, kind := range []string{"fail", "pass"} {
+			ds, err := filepath.Glob(filepath.Join(fx.Dir, "lint", kind, "*"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(ds) == 0 {
+				t.Errorf("platforms/%s: no %s fixture under testdata/lint/%s/ for its rule %s (written %s there)", fx.Platform.Folder, kind, kind, rule, platformRuleMark)
+			}
+			for _, d := range ds {
+				out = append(out, lintCase{name: strings.ToLower(rule) + "-" + kind + "-" + fx.Platform.Folder + "-" + filepath.Base(d), dir: d, rule: rule})
+			}
+		}
+	}
+	return out
 }
 
 // TestFixtures runs every fixture through the loader and lint.
 func TestFixtures(t *testing.T) {
-	for _, dir := range fixtureDirs(t) {
-		t.Run(filepath.Base(dir), func(t *testing.T) {
-			wants := fixtureWants(t, dir)
-			got := lintFixture(t, dir)
+	for _, c := range fixtureDirs(t) {
+		t.Run(c.name, func(t *testing.T) {
+			wants := fixtureWants(t, c)
+			got := lintFixture(t, c.dir)
 			for k, res := range wants {
 				msgs, ok := got[k]
 				if !ok {
@@ -167,15 +212,15 @@ func TestFixtures(t *testing.T) {
 // and a passing fixture through the loader.
 func TestEveryRuleHasLoaderFixtures(t *testing.T) {
 	fail, pass := map[string]bool{}, map[string]bool{}
-	for _, dir := range fixtureDirs(t) {
-		name := filepath.Base(dir)
+	for _, c := range fixtureDirs(t) {
+		name := c.name
 		id, kind, ok := strings.Cut(name, "-")
 		if !ok {
 			t.Errorf("fixture %s: name it <rule>-fail-… or <rule>-pass-…", name)
 			continue
 		}
 		id = strings.ToUpper(id)
-		wants := fixtureWants(t, dir)
+		wants := fixtureWants(t, c)
 		has := false
 		for k := range wants {
 			has = has || (k.rule == id && !k.implied)

@@ -48,7 +48,7 @@ func TestLintReportsEveryRenderRefusal(t *testing.T) {
 			t.Fatal(err)
 		}
 		// One refusal per line: "fabric.fab.hcl:60:5: device leaf2 (platform
-		// arista_eos) cannot express VALUE: REASON".
+		// P) cannot express VALUE: REASON".
 		for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
 			at, rest, ok := strings.Cut(line, ": device ")
 			if !ok {

@@ -16,8 +16,22 @@ import (
 // pltRuleID is the rule of platform number i (0-based) of the registry (platforms.All).
 func pltRuleID(i int) string { return fmt.Sprintf("PLT%03d", i+1) }
 
-// PlatformRule is the platform-limit rule of a platform ("PLT001" for
-// arista_eos), or "" for a platform the registry does not know.
+// IsPlatformRule reports whether id is a platform-limit rule (PLT001 and
+// on, one per platform of the registry).
+func IsPlatformRule(id string) bool {
+	if len(id) != 6 || !strings.HasPrefix(id, "PLT") {
+		return false
+	}
+	for _, c := range id[3:] {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return id != "PLT000"
+}
+
+// PlatformRule is the platform-limit rule of a platform ("PLT001" for the
+// registry's first), or "" for a platform the registry does not know.
 func PlatformRule(p schema.Platform) string {
 	for i, pi := range templates.Platforms() {
 		if pi.Platform == p {

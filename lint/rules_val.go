@@ -28,4 +28,10 @@ func (r *RuleOf[P]) HelpURI() string {
 }
 
 // ruleAnchor is the GitHub heading slug of the rule's section in its page.
-func ruleAnchor[P any](r *RuleOf[P]) string { return anchor(r.ID + " — " + r.Title) }
+// The platform-limit rules share one section, their family's.
+func ruleAnchor[P any](r *RuleOf[P]) string {
+	if r.Doc == "" && IsPlatformRule(r.ID) {
+		return anchor(platformFamilyTitle)
+	}
+	return anchor(r.ID + " — " + r.Title)
+}

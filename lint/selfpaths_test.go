@@ -60,8 +60,9 @@ func brutePaths(g *flowGraph) (states, edges map[int32]int64) {
 
 // threeTierHCL is a small three-tier fabric: single-homed NICs, whose
 // packets can still climb to the superspine and come down to their own
-// leaf through the other spine.
-const threeTierHCL = `
+// leaf through the other spine. SWITCH and NIC stand for the fixture's
+// platforms (fixturePlatforms; threeTier writes them in).
+const threeTierText = `
 traffic_class "roce" {
   role     = "roce"
   dscp     = [26]
@@ -84,7 +85,7 @@ fabric "t3" {
 }
 device "ss1" {
   kind     = "superspine"
-  platform = "sonic"
+  platform = "SWITCH"
   asic     = "broadcom"
   ports {
     names = ["Ethernet0", "Ethernet4"]
@@ -94,7 +95,7 @@ device "sp" {
   for_each = toset(["sp1", "sp2"])
   name     = each.key
   kind     = "spine"
-  platform = "sonic"
+  platform = "SWITCH"
   asic     = "broadcom"
   ports {
     names = ["Ethernet0", "Ethernet4", "Ethernet8"]
@@ -104,7 +105,7 @@ device "lf" {
   for_each = toset(["lf1", "lf2"])
   name     = each.key
   kind     = "leaf"
-  platform = "sonic"
+  platform = "SWITCH"
   asic     = "broadcom"
   ports {
     names = ["Ethernet0", "Ethernet4", "Ethernet48", "Ethernet52"]
@@ -114,7 +115,7 @@ device "nic" {
   for_each = toset(["n1", "n2", "n3"])
   name     = each.key
   kind     = "nic"
-  platform = "nvidia_mlnx"
+  platform = "NIC"
   port "eth0" {}
 }
 link "ss" {
@@ -134,6 +135,12 @@ link "host" {
 }
 `
 
+// threeTierHCL is threeTierText with the fixture's platforms.
+func threeTierHCL() string {
+	sw, nic := fixturePlatforms()
+	return strings.NewReplacer(`"SWITCH"`, `"`+string(sw)+`"`, `"NIC"`, `"`+string(nic)+`"`).Replace(threeTierText)
+}
+
 // TestSelfPathsExact: in every fabric the walk's path counts, per state and
 // per edge, equal a brute-force count of the NIC-to-NIC paths that end at
 // another NIC than they start from: dual-homed NICs in two tiers, a lone
@@ -141,12 +148,12 @@ link "host" {
 // NICs in three tiers.
 func TestSelfPathsExact(t *testing.T) {
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "t3.fab.hcl"), []byte(threeTierHCL), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "t3.fab.hcl"), []byte(threeTierHCL()), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	// The same with n3 dual-homed: a second port on lf1 as well.
 	dir2 := t.TempDir()
-	dualT3 := strings.Replace(threeTierHCL, `names = ["Ethernet0", "Ethernet4", "Ethernet48", "Ethernet52"]`, `names = ["Ethernet0", "Ethernet4", "Ethernet8", "Ethernet48", "Ethernet52"]`, 1)
+	dualT3 := strings.Replace(threeTierHCL(), `names = ["Ethernet0", "Ethernet4", "Ethernet48", "Ethernet52"]`, `names = ["Ethernet0", "Ethernet4", "Ethernet8", "Ethernet48", "Ethernet52"]`, 1)
 	dualT3 = strings.Replace(dualT3, `  port "eth0" {}`, `  port "eth0" {}
   port "eth1" {}`, 1)
 	dualT3 += "link \"n3b\" {\n  a = \"n3:eth1\"\n  b = \"lf1:Ethernet8\"\n}\n"

@@ -251,7 +251,8 @@ func writeDemoFabric(dir string) error {
 	return nil
 }
 
-// platformCounts is ["arista_eos 2", "cisco_nxos 1", …] in platform order.
+// platformCounts is ["p1 2", "p2 1", …] (platform and its number of
+// devices), sorted by platform name.
 func platformCounts(devs []*schema.Device) []string {
 	n := map[string]int{}
 	for _, d := range devs {
@@ -442,20 +443,24 @@ func (d *demo) replan(run *planRun, opts push.Options) error {
 	return nil
 }
 
-// eosDSCPMap matches a rendered EOS line mapping one DSCP value.
-var eosDSCPMap = regexp.MustCompile(`^qos map dscp (\d+) to traffic-class (\d+)$`)
+// dscpMapLine matches a rendered switch line mapping one DSCP value to a
+// traffic class on its own line (EOS's form), which one out-of-band line
+// can change and the lab can be made to refuse.
+var dscpMapLine = regexp.MustCompile(`^qos map dscp (\d+) to traffic-class (\d+)$`)
 
-// rehearse changes an Arista switch by hand, makes it refuse the repair,
-// shows apply rolling it back to exactly what it had, then clears the
-// fault and repairs it.
+// rehearse changes by hand a switch whose render maps a DSCP to a traffic
+// class on a line of its own (the first such device; the platform is
+// picked by property, not by name), makes it refuse the repair, shows
+// apply rolling it back to exactly what it had, then clears the fault and
+// repairs it.
 func (d *demo) rehearse(l *lab.Lab, run *planRun, opts push.Options) error {
 	var name, line, dscp string
 	for _, in := range run.inputs {
-		if in.Device.Platform.V != schema.AristaEOS {
+		if pl, ok := platforms.Get(in.Device.Platform.V); !ok || pl.Spec.Host {
 			continue
 		}
 		for _, rl := range strings.Split(string(in.Rendered), "\n") {
-			if m := eosDSCPMap.FindStringSubmatch(rl); m != nil && m[2] != "0" {
+			if m := dscpMapLine.FindStringSubmatch(rl); m != nil && m[2] != "0" {
 				name, line, dscp = in.Device.Name, "qos map dscp "+m[1]+" to traffic-class 0", m[1]
 				break
 			}
@@ -466,7 +471,7 @@ func (d *demo) rehearse(l *lab.Lab, run *planRun, opts push.Options) error {
 	}
 	dev := l.Device(name)
 	if dev == nil {
-		fmt.Fprintln(d.w, "Skipped: the fabric has no arista_eos device mapping a DSCP to a traffic class.")
+		fmt.Fprintln(d.w, "Skipped: the fabric has no switch mapping a DSCP to a traffic class on a line of its own.")
 		return nil
 	}
 	fmt.Fprintf(d.w, "Someone maps DSCP %s to traffic class 0 on %s by hand, and %s is made to\nrefuse the repair (fabricgen lab fault %s 'reject=^qos map').\n", dscp, name, name, name)

@@ -67,6 +67,7 @@ func TestVersionFlags(t *testing.T) {
 
 func TestChdir(t *testing.T) {
 	root := repoRoot(t)
+	spinePlat := examplePlatform(t, "roce-storage", "spine1")
 	t.Chdir(t.TempDir())
 	cases := []struct {
 		name    string
@@ -80,7 +81,7 @@ func TestChdir(t *testing.T) {
 		{"after the command", []string{"validate", "-chdir=" + root}, 1, "", "must come before the command name"},
 		{"missing directory", []string{"-chdir=" + filepath.Join(root, "no-such-dir"), "validate"}, 1, "", "-chdir:"},
 		{"no directory", []string{"-chdir="}, 1, "", "-chdir needs a directory"},
-		{"completion", []string{"__complete", "-chdir=" + filepath.Join(root, "examples", "roce-storage"), "plan", "--device", "sp"}, 0, "spine1\tarista_eos", ""},
+		{"completion", []string{"__complete", "-chdir=" + filepath.Join(root, "examples", "roce-storage"), "plan", "--device", "sp"}, 0, "spine1\t" + spinePlat, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -176,9 +177,9 @@ func TestCompletion(t *testing.T) {
 		{"rule ids", []string{"lint", "--rule", ""}, []string{"QOS001\t", "ETS001\t", ":4\n"}, []string{".go"}},
 		{"explain rule ids", []string{"explain", "PFC"}, []string{"PFC001\t"}, []string{"QOS001"}},
 		{"formats", []string{"lint", "--format", ""}, []string{"sarif\n", "json\n", "github\n", ":4\n"}, nil},
-		{"device names with their platform", []string{"plan", filepath.Join(ex, "roce-storage"), "--device", ""}, []string{"leaf1\tarista_eos", ":4\n"}, nil},
+		{"device names with their platform", []string{"plan", filepath.Join(ex, "roce-storage"), "--device", ""}, []string{"leaf1\t" + examplePlatform(t, "roce-storage", "leaf1"), ":4\n"}, nil},
 		{"devices of a file argument's fabric", []string{"render", filepath.Join(ex, "clos-400g", "devices.fab.hcl"), "--device", "sp"}, []string{"spine1\t"}, []string{"leaf1"}},
-		{"rollback devices", []string{"rollback", "--fabric", filepath.Join(ex, "roce-storage"), ""}, []string{"leaf1\tarista_eos"}, nil},
+		{"rollback devices", []string{"rollback", "--fabric", filepath.Join(ex, "roce-storage"), ""}, []string{"leaf1\t" + examplePlatform(t, "roce-storage", "leaf1")}, nil},
 		{"fabric files for lint", []string{"lint", ""}, []string{"fab.hcl\n", ":8\n"}, nil},
 		{"directories for plan", []string{"plan", ""}, []string{":16\n"}, nil},
 	}

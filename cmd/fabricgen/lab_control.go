@@ -105,8 +105,8 @@ func newLabShowCommand(s *streams) *cobra.Command {
 		Short: "Print a device's configuration in a running lab",
 		Long: wrapHelp("lab show prints the configuration of a device of a lab that fabricgen lab up "+
 			"serves, through the control socket in --dir, in the form lab up "+
-			"--running-config reads: "+runningConfigForms()+". Save it as "+
-			runningConfigFiles("DEVICE")+" to start a later lab from it.", 76),
+			"--running-config reads. Save it as DEVICE.EXT to start a later lab from it; "+
+			"fabricgen platforms lists each platform's form and EXT.", 76),
 		Example: `  fabricgen lab show leaf1
   fabricgen lab show --dir /tmp/lab leaf3 > saved/leaf3.json`,
 		Args: cobra.ExactArgs(1),

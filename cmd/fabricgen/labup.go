@@ -51,9 +51,9 @@ until interrupted (Ctrl-C).
 Each device accepts the username of its credentials block and the password
 in the environment variable its password_env names; export it first.
 
-` + wrapHelp("--running-config CFGDIR starts each device from "+runningConfigFiles("CFGDIR/DEVICE")+
-			" instead of its factory config, in the form lab show prints: "+runningConfigForms()+
-			". A device without a file starts from factory. Configuration the lab "+
+` + wrapHelp("--running-config CFGDIR starts each device from CFGDIR/DEVICE.EXT "+
+			"instead of its factory config, in the form lab show prints; fabricgen platforms "+
+			"lists each platform's EXT and form. A device without a file starts from factory. Configuration the lab "+
 			"has no grammar for is kept as it is.", 76) + `
 
 --fault DEVICE:KEY=VALUE (repeatable; faults on one device add up) makes a
@@ -147,7 +147,7 @@ socket the lab serves in --dir (removed when the lab stops).`,
 	cmd.Flags().StringVar(&dir, "dir", defaultLabDir(), "where host keys, known_hosts, inventory.json and the control socket go")
 	cmd.Flags().StringArrayVar(&devices, "device", nil, "only these devices (glob, repeatable)")
 	cmd.Flags().StringArrayVar(&faultFlags, "fault", nil, "DEVICE:KEY=VALUE with drop-after=N, reject=REGEXP or delay=DURATION, or a data-plane fault DEVICE:KIND[=VALUE] such as leaf1:dirty-optic=Ethernet1/1 (repeatable; one device's faults add up)")
-	cmd.Flags().StringVar(&runningDir, "running-config", "", "start devices from "+runningConfigExts("CFGDIR/DEVICE", "|")+" instead of factory")
+	cmd.Flags().StringVar(&runningDir, "running-config", "", "start devices from CFGDIR/DEVICE.EXT instead of factory (EXT by platform: fabricgen platforms)")
 	return cmd
 }
 

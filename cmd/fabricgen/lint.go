@@ -16,10 +16,20 @@ import (
 	"github.com/fabricgen/fabricgen/schema"
 )
 
-// ruleListHelp lists the registry's rules for --help.
+// ruleListHelp lists the registry's rules for --help; the platform-limit
+// rules, one per platform, are one line (fabricgen platforms shows each
+// platform's), so adding a platform leaves the help as it is.
 func ruleListHelp() string {
 	var b strings.Builder
+	plt := false
 	for _, r := range lint.Rules() {
+		if lint.IsPlatformRule(r.ID) {
+			if !plt {
+				plt = true
+				fmt.Fprintf(&b, "  %s  %-7s  %s\n", "PLT001…", r.Severity, "Every value is expressible on the device's platform (one rule per platform: fabricgen platforms)")
+			}
+			continue
+		}
 		fmt.Fprintf(&b, "  %s  %-7s  %s\n", r.ID, r.Severity, r.Title)
 	}
 	return b.String()

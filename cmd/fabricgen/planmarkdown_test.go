@@ -129,30 +129,32 @@ func mdDevice(name, platform string, n int, seed string) *planfile.Device {
 }
 
 func TestPlanMarkdownGolden(t *testing.T) {
+	swA, swB, hostA := pickPlatforms(t)
 	p := &planfile.Plan{Fabric: "demo | <b>x</b>", Devices: []*planfile.Device{
-		{Name: "spine1", Platform: "sonic", Status: planfile.StatusUnchanged},
-		{Name: "bad`|name", Platform: "arista_eos", Status: planfile.StatusError, Error: "dial: <refused> | try again"},
-		{Name: "h1", Platform: "nvidia_mlnx", Status: planfile.StatusChange, Diff: config.Unified("h1 (running)", "h1 (fabricgen)",
+		{Name: "spine1", Platform: swB, Status: planfile.StatusUnchanged},
+		{Name: "bad`|name", Platform: swA, Status: planfile.StatusError, Error: "dial: <refused> | try again"},
+		{Name: "h1", Platform: hostA, Status: planfile.StatusChange, Diff: config.Unified("h1 (running)", "h1 (fabricgen)",
 			"eth0 dscp2prio 0 = <unset>\neth0 dscp2prio 26 = <unset>\neth0 trust = pcp\n", "eth0 dscp2prio 0 = 0\neth0 dscp2prio 26 = 3\neth0 trust = dscp\n")},
 	}}
 	for i := 1; i <= 12; i++ {
-		p.Devices = append(p.Devices, mdDevice(fmt.Sprintf("leaf%d", i), "arista_eos", 2, ""))
+		p.Devices = append(p.Devices, mdDevice(fmt.Sprintf("leaf%d", i), swA, 2, ""))
 	}
-	p.Devices = append(p.Devices, mdDevice("leaf14", "arista_eos", 2, ""), mdDevice("leaf13", "arista_eos", 1, "other"),
-		mdDevice("<details>", "arista_eos", 1, "```"))
+	p.Devices = append(p.Devices, mdDevice("leaf14", swA, 2, ""), mdDevice("leaf13", swA, 1, "other"),
+		mdDevice("<details>", swA, 1, "```"))
 	findings := diag.Diagnostics{{Severity: diag.Warning, Rule: "MTU002", Summary: "core1:Ethernet3 has MTU 1500",
 		Device: "core1", Port: "Ethernet3",
 		Trace: []diag.Step{{Port: "gpu01:eth2"}, {Port: "core1:Ethernet3"}, {Port: `gpu"77":eth0]`}}}}
 	var b strings.Builder
 	md := planMarkdown{Limit: DefaultMarkdownLimit, PlanFile: "plan.json", Findings: findings}
-	if err := md.write(&b, p, []string{"x1 (cisco_nxos)"}); err != nil {
+	if err := md.write(&b, p, []string{"x1 (" + swB + ")"}); err != nil {
 		t.Fatal(err)
 	}
 	golden.Check(t, "testdata/plan-markdown.golden", []byte(b.String()), "go test ./cmd/fabricgen -run TestPlanMarkdownGolden -update")
 }
 
 func TestPlanMarkdownLimits(t *testing.T) {
-	huge := mdDevice("leaf1", "arista_eos", 5000, "")
+	swA, swB, _ := pickPlatforms(t)
+	huge := mdDevice("leaf1", swA, 5000, "")
 	tests := []struct {
 		name    string
 		devices []*planfile.Device
@@ -162,13 +164,13 @@ func TestPlanMarkdownLimits(t *testing.T) {
 	}{
 		{"one device bigger than the limit is cut inside its diff", []*planfile.Device{huge}, 10000,
 			[]string{"more lines: see the full plan", "stops at its 10000-character limit", "0 of 1 changed"}, nil},
-		{"hostile names stay inside their cells", []*planfile.Device{mdDevice("a|b`c</details><details>*x*", "arista_eos", 1, "")}, DefaultMarkdownLimit,
+		{"hostile names stay inside their cells", []*planfile.Device{mdDevice("a|b`c</details><details>*x*", swA, 1, "")}, DefaultMarkdownLimit,
 			[]string{"a&#124;b&#96;c&#60;/details&#62;&#60;details&#62;&#42;x&#42;"}, []string{"a|b", "</details><details>*x*", "stops at"}},
-		{"backticks in a diff get a longer fence", []*planfile.Device{mdDevice("leaf1", "arista_eos", 1, "````")}, DefaultMarkdownLimit,
+		{"backticks in a diff get a longer fence", []*planfile.Device{mdDevice("leaf1", swA, 1, "````")}, DefaultMarkdownLimit,
 			[]string{"`````diff\n"}, nil},
-		{"many different devices stop at the limit", manyDevices(400), minMarkdownLimit,
+		{"many different devices stop at the limit", manyDevices(400, swA), minMarkdownLimit,
 			[]string{"stops at its 2000-character limit"}, nil},
-		{"unchanged devices are counted, not listed", []*planfile.Device{mdDevice("leaf1", "arista_eos", 1, ""), {Name: "quiet7", Platform: "sonic", Status: planfile.StatusUnchanged}}, DefaultMarkdownLimit,
+		{"unchanged devices are counted, not listed", []*planfile.Device{mdDevice("leaf1", swA, 1, ""), {Name: "quiet7", Platform: swB, Status: planfile.StatusUnchanged}}, DefaultMarkdownLimit,
 			[]string{"1 device(s) unchanged."}, []string{"quiet7"}},
 	}
 	for _, tt := range tests {
@@ -200,10 +202,10 @@ func TestPlanMarkdownLimits(t *testing.T) {
 	}
 }
 
-func manyDevices(n int) []*planfile.Device {
+func manyDevices(n int, swA string) []*planfile.Device {
 	var ds []*planfile.Device
 	for i := 0; i < n; i++ {
-		ds = append(ds, mdDevice(fmt.Sprintf("sw%03d", i), "arista_eos", 3, fmt.Sprint(i)))
+		ds = append(ds, mdDevice(fmt.Sprintf("sw%03d", i), swA, 3, fmt.Sprint(i)))
 	}
 	return ds
 }
@@ -212,6 +214,7 @@ func manyDevices(n int) []*planfile.Device {
 // errors, diffs of every size, hosts) under random limits: the output
 // never exceeds the limit, and says so whenever it leaves devices out.
 func TestPlanMarkdownNeverOverLimit(t *testing.T) {
+	_, swB, _ := pickPlatforms(t)
 	rng := rand.New(rand.NewPCG(15, 6))
 	alphabet := []rune("ab|`<>*_[]&#\\\"'é漢 \t1234567890-")
 	word := func(n int) string {
@@ -221,18 +224,18 @@ func TestPlanMarkdownNeverOverLimit(t *testing.T) {
 		}
 		return string(r)
 	}
-	platforms := []string{"arista_eos", "sonic", "nvidia_mlnx", "linux_dcb", "juniper_junos"}
+	names := platforms.Names()
 	for i := 0; i < 60; i++ {
 		p := &planfile.Plan{Fabric: word(300)}
 		for j := rng.IntN(30); j >= 0; j-- {
 			name := fmt.Sprintf("%s%d", word(12), j)
 			switch rng.IntN(5) {
 			case 0:
-				p.Devices = append(p.Devices, &planfile.Device{Name: name, Platform: platforms[rng.IntN(len(platforms))], Status: planfile.StatusError, Error: word(2000)})
+				p.Devices = append(p.Devices, &planfile.Device{Name: name, Platform: names[rng.IntN(len(names))], Status: planfile.StatusError, Error: word(2000)})
 			case 1:
-				p.Devices = append(p.Devices, &planfile.Device{Name: name, Platform: "sonic", Status: planfile.StatusUnchanged})
+				p.Devices = append(p.Devices, &planfile.Device{Name: name, Platform: swB, Status: planfile.StatusUnchanged})
 			default:
-				d := mdDevice(name, platforms[rng.IntN(len(platforms))], rng.IntN(150), word(40))
+				d := mdDevice(name, names[rng.IntN(len(names))], rng.IntN(150), word(40))
 				d.Takeover = []string{word(500)}
 				p.Devices = append(p.Devices, d)
 			}
@@ -280,20 +283,21 @@ func TestPlanMarkdownLimitFlag(t *testing.T) {
 // header naming it, one with another platform or other lines its own
 // diff, and --summary shows headers only with a pointer to the diffs.
 func TestPlanHumanSameChangeOnce(t *testing.T) {
+	swA, swB, _ := pickPlatforms(t)
 	p := &planfile.Plan{Devices: []*planfile.Device{
-		mdDevice("leaf1", "arista_eos", 3, "a"),
-		mdDevice("leaf2", "arista_eos", 3, "a"),
-		mdDevice("leaf3", "arista_eos", 3, "b"),
-		mdDevice("leaf4", "cisco_nxos", 3, "a"),
-		mdDevice("leaf5", "arista_eos", 3, "a"),
-		{Name: "spine1", Platform: "arista_eos", Status: planfile.StatusUnchanged},
+		mdDevice("leaf1", swA, 3, "a"),
+		mdDevice("leaf2", swA, 3, "a"),
+		mdDevice("leaf3", swA, 3, "b"),
+		mdDevice("leaf4", swB, 3, "a"),
+		mdDevice("leaf5", swA, 3, "a"),
+		{Name: "spine1", Platform: swA, Status: planfile.StatusUnchanged},
 	}}
 	var b strings.Builder
 	writePlanHuman(&b, p, nil, planView{})
 	out := b.String()
 	for _, want := range []string{
-		"leaf2 (arista_eos, ) will change: +3 -3 lines, the same as leaf1\n",
-		"leaf5 (arista_eos, ) will change: +3 -3 lines, the same as leaf1\n",
+		"leaf2 (" + swA + ", ) will change: +3 -3 lines, the same as leaf1\n",
+		"leaf5 (" + swA + ", ) will change: +3 -3 lines, the same as leaf1\n",
 		"No changes: spine1\n",
 		"Plan: 5 to change, 1 unchanged; +15 -15 lines.",
 	} {
@@ -308,7 +312,7 @@ func TestPlanHumanSameChangeOnce(t *testing.T) {
 	b.Reset()
 	writePlanHuman(&b, p, nil, planView{summary: true})
 	sum := b.String()
-	if strings.Contains(sum, "+++ ") || !strings.Contains(sum, "Diffs not shown (--summary)") || !strings.Contains(sum, "leaf3 (arista_eos, ) will change: +3 -3 lines\n") {
+	if strings.Contains(sum, "+++ ") || !strings.Contains(sum, "Diffs not shown (--summary)") || !strings.Contains(sum, "leaf3 ("+swA+", ) will change: +3 -3 lines\n") {
 		t.Errorf("the summary:\n%s", sum)
 	}
 	if lines := strings.Count(sum, "\n"); lines > 12 {

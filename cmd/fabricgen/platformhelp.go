@@ -4,12 +4,13 @@ import (
 	"strings"
 
 	"github.com/fabricgen/fabricgen/internal/lab"
-	"github.com/fabricgen/fabricgen/templates"
 )
 
-// Help texts that name platforms are built from the layers' registries
-// (templates.Platforms, lab.RunningConfigFormats), so a new platform
-// appears in them without an edit here.
+// Help texts name no platform (fabricgen platforms lists them, so a new
+// platform changes no generated doc); the error messages that list each
+// platform's files are built from the lab's registry
+// (lab.RunningConfigFormats), so a new platform appears in them without
+// an edit here.
 
 // platformGroup is a key (a file extension, a form of configuration) and
 // the platforms that share it.
@@ -49,34 +50,14 @@ func joinGroups(groups []platformGroup, format func(string) string, last string)
 	return strings.Join(parts[:len(parts)-1], ", ") + " " + last + " " + parts[len(parts)-1]
 }
 
-// renderExtensions lists the rendered file's extension per platform:
-// ".cfg (arista_eos, cisco_nxos), .set (juniper_junos), ...".
-func renderExtensions() string {
-	var platforms, exts []string
-	for _, p := range templates.Platforms() {
-		platforms, exts = append(platforms, string(p.Platform)), append(exts, p.Ext)
-	}
-	return joinGroups(groupPlatforms(platforms, exts), func(ext string) string { return "." + ext }, "or")
-}
-
 // runningConfigFiles lists the file lab up --running-config reads per
-// platform: "<device>.cfg (arista_eos, ...), <device>.json (sonic) or ...".
+// platform: "<device>.cfg (p1, p2), <device>.json (p3) or ...".
 func runningConfigFiles(device string) string {
 	var platforms, exts []string
 	for _, f := range lab.RunningConfigFormats() {
 		platforms, exts = append(platforms, string(f.Platform)), append(exts, f.Ext)
 	}
 	return joinGroups(groupPlatforms(platforms, exts), func(ext string) string { return device + "." + ext }, "or")
-}
-
-// runningConfigForms says what those files hold per platform:
-// "show running-config text (arista_eos, cisco_nxos), ...".
-func runningConfigForms() string {
-	var platforms, forms []string
-	for _, f := range lab.RunningConfigFormats() {
-		platforms, forms = append(platforms, string(f.Platform)), append(forms, f.Form)
-	}
-	return joinGroups(groupPlatforms(platforms, forms), func(form string) string { return form }, "or")
 }
 
 // runningConfigExts is the extensions of those files joined by sep,

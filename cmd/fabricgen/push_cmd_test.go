@@ -123,7 +123,7 @@ func TestPlanApplyCLI(t *testing.T) {
 	}
 
 	out = exec(0, "apply", planFile, "--backup-dir", backups, "--device-diff")
-	if !strings.Contains(out, "leaf1 (arista_eos) reported:\n--- system:/running-config") {
+	if !strings.Contains(out, "leaf1 ("+string(f.Device("leaf1").Platform.V)+") reported:\n--- system:/running-config") {
 		t.Errorf("apply --device-diff does not show EOS's session diff:\n%s", out)
 	}
 	if !strings.Contains(out, "applied") || strings.Contains(out, "rolled back") {

@@ -258,7 +258,7 @@ func (c *relCase) plan(l *relLab, fabric, file string) *planfile.Plan {
 // made, so a statement restored by a command moves in the lab's output.
 func (c *relCase) canon(text string) string {
 	n := config.Normalize(text, c.dl)
-	if c.pc.platform == schema.JuniperJunos || c.pc.platform == schema.NvidiaCumulus {
+	if c.dl.Transaction == dialect.TxnCommitConfirmed || c.dl.Transaction == dialect.TxnNVUE {
 		lines := strings.Split(strings.TrimSuffix(n, "\n"), "\n")
 		slices.Sort(lines)
 		n = strings.Join(lines, "\n") + "\n"
@@ -747,7 +747,7 @@ var relScenarios = []relScenario{
 			if run.status == "applied" {
 				continue
 			}
-			if run.status == "failed" && c.pc.platform == schema.NvidiaCumulus {
+			if run.status == "failed" && c.dl.Transaction == dialect.TxnNVUE {
 				// Known issue (docs/push.md, "What happens when …"): the
 				// NVUE pending revision is shared, and a run whose nv
 				// config apply is refused because the other run's apply
@@ -895,11 +895,9 @@ func (c *relCase) faultNow(l *relLab, clear bool, settings ...string) error {
 
 // relConfigFile is the --running-config file name of the device.
 func relConfigFile(pc relPlatform) string {
-	switch {
-	case pc.platform == schema.SONiC:
-		return pc.device + ".json"
-	case platforms.IsHost(pc.platform):
-		return pc.device + ".sh"
+	pl, ok := platforms.Get(pc.platform)
+	if !ok {
+		return pc.device + ".unknown-platform"
 	}
-	return pc.device + ".cfg"
+	return pc.device + "." + pl.RunningConfig.Ext
 }

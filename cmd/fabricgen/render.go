@@ -34,7 +34,7 @@ func newRenderCommand(s *streams) *cobra.Command {
 		Short: "Write each device's configuration from the intent",
 		Long: wrapHelp("render loads the fabric in DIR (default: the current directory), runs the "+
 			"lint rules, and writes one configuration file per device to OUT as "+
-			"OUT/DEVICE.EXT, with EXT by platform: "+renderExtensions()+". "+
+			"OUT/DEVICE.EXT, with EXT by platform (fabricgen platforms lists each platform's). "+
 			"docs/templates.md describes each platform's output; host scripts are bash, "+
 			"safe to run twice, and executable.", 76) + `
 

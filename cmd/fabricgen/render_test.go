@@ -144,37 +144,57 @@ func TestRenderMatchesGoldens(t *testing.T) {
 }
 
 // TestRenderTemplatesOverridesInterface changes one line of the
-// "interface" sub-template of every platform through --templates DIR, with
-// only that file in DIR/<platform>/, and sees it in the written
-// configuration once per port, the rest of the file as without DIR.
+// "interface" sub-template of every platform the examples use through
+// --templates DIR, with only that file in DIR/<platform>/, and sees it in
+// the written configuration once per port, the rest of the file as
+// without DIR. A case names an example's device; its platform is the
+// device's.
 func TestRenderTemplatesOverridesInterface(t *testing.T) {
 	const marker = "SITE-LINE"
 	cases := []struct {
-		platform, example, device, file string
-		anchor, add, want               string
-		ports                           int // one added line per port: the device's ports (0: at least two)
+		example, device, file string
+		anchor, add, want     string
+		ports                 int // one added line per port: the device's ports (0: at least two)
 	}{
-		{"arista_eos", "clos-400g", "leaf1", "leaf1.cfg", "   priority-flow-control on\n", "   !! SITE-LINE {{.Name}}\n", "   priority-flow-control on\n   !! SITE-LINE Ethernet1/1\n", 0},
-		{"cisco_nxos", "clos-400g", "leaf2", "leaf2.cfg", "  priority-flow-control mode on\n", "  ! SITE-LINE {{.Name}}\n", "  priority-flow-control mode on\n  ! SITE-LINE Ethernet1/1\n", 0},
-		{"juniper_junos", "releases", "spine1", "spine1.set", "set interfaces {{.Name}} mtu {{.MTU}}\n", "set interfaces {{.Name}} apply-groups SITE-LINE\n",
+		{"clos-400g", "leaf1", "leaf1.cfg", "   priority-flow-control on\n", "   !! SITE-LINE {{.Name}}\n", "   priority-flow-control on\n   !! SITE-LINE Ethernet1/1\n", 0},
+		{"clos-400g", "leaf2", "leaf2.cfg", "  priority-flow-control mode on\n", "  ! SITE-LINE {{.Name}}\n", "  priority-flow-control mode on\n  ! SITE-LINE Ethernet1/1\n", 0},
+		{"releases", "spine1", "spine1.set", "set interfaces {{.Name}} mtu {{.MTU}}\n", "set interfaces {{.Name}} apply-groups SITE-LINE\n",
 			"set interfaces et-0/0/0 mtu 9214\nset interfaces et-0/0/0 apply-groups SITE-LINE\n", 0},
-		{"nvidia_cumulus", "clos-400g", "leaf4", "leaf4.nvue", "nv set interface {{.Word}} link mtu {{.MTU}}\n", "nv set interface {{.Word}} link state up # SITE-LINE\n",
+		{"clos-400g", "leaf4", "leaf4.nvue", "nv set interface {{.Word}} link mtu {{.MTU}}\n", "nv set interface {{.Word}} link state up # SITE-LINE\n",
 			"link mtu 9214\nnv set interface swp1 link state up # SITE-LINE\n", 0},
 		// The first field of each PORT row: the rows keep their commas.
-		{"sonic", "clos-400g", "leaf3", "leaf3.json", `{{- define "interface" -}}` + "\n", "admin_status up-SITE-LINE\n",
+		{"clos-400g", "leaf3", "leaf3.json", `{{- define "interface" -}}` + "\n", "admin_status up-SITE-LINE\n",
 			"\"Ethernet0\": {\n            \"admin_status\": \"up-SITE-LINE\",\n            \"mtu\"", 0},
-		{"nvidia_mlnx", "clos-400g", "nic01", "nic01.sh", "ip link set dev {{.Word}} mtu {{.MTU}}\n", "ip link set dev {{.Word}} up # SITE-LINE\n",
+		{"clos-400g", "nic01", "nic01.sh", "ip link set dev {{.Word}} mtu {{.MTU}}\n", "ip link set dev {{.Word}} up # SITE-LINE\n",
 			"mtu 4200\nip link set dev ens1f0np0 up # SITE-LINE\n", 1},
-		{"linux_dcb", "clos-400g", "nic02", "nic02.sh", "ip link set dev {{.Word}} mtu {{.MTU}}\n", "ip link set dev {{.Word}} up # SITE-LINE\n",
+		{"clos-400g", "nic02", "nic02.sh", "ip link set dev {{.Word}} mtu {{.MTU}}\n", "ip link set dev {{.Word}} up # SITE-LINE\n",
 			"mtu 4200\nip link set dev enp65s0f0np0 up # SITE-LINE\n", 1},
 	}
-	covered := map[string]bool{}
+	// used is every platform of the examples' devices, and the platform
+	// of each example device.
+	used := map[schema.Platform]bool{}
+	platformOf := map[string]schema.Platform{}
+	for _, example := range []string{"clos-400g", "releases"} {
+		f, diags := schema.Load(filepath.Join("..", "..", "examples", example), schema.Options{Getenv: func(string) string { return "" }, Platforms: platforms.Catalog()})
+		if diags.HasErrors() {
+			t.Fatalf("%s: %v", example, diags)
+		}
+		for _, d := range f.Devices {
+			used[d.Platform.V] = true
+			platformOf[example+"/"+d.Name] = d.Platform.V
+		}
+	}
+	covered := map[schema.Platform]bool{}
 	for _, tc := range cases {
-		covered[tc.platform] = true
-		t.Run(tc.platform, func(t *testing.T) {
-			pl, ok := platforms.Get(schema.Platform(tc.platform))
+		plat, ok := platformOf[tc.example+"/"+tc.device]
+		if !ok {
+			t.Fatalf("examples/%s has no device %s", tc.example, tc.device)
+		}
+		covered[plat] = true
+		t.Run(string(plat), func(t *testing.T) {
+			pl, ok := platforms.Get(plat)
 			if !ok {
-				t.Fatalf("no platform folder for %s", tc.platform)
+				t.Fatalf("no platform folder for %s", plat)
 			}
 			src, err := fs.ReadFile(pl.Templates, "interface.tmpl")
 			if err != nil {
@@ -184,11 +204,11 @@ func TestRenderTemplatesOverridesInterface(t *testing.T) {
 				t.Fatalf("interface.tmpl has no line %q", tc.anchor)
 			}
 			dir := t.TempDir()
-			if err := os.MkdirAll(filepath.Join(dir, tc.platform), 0o755); err != nil {
+			if err := os.MkdirAll(filepath.Join(dir, string(pl.Name)), 0o755); err != nil {
 				t.Fatal(err)
 			}
 			over := strings.Replace(string(src), tc.anchor, tc.anchor+tc.add, 1)
-			if err := os.WriteFile(filepath.Join(dir, tc.platform, "interface.tmpl"), []byte(over), 0o644); err != nil {
+			if err := os.WriteFile(filepath.Join(dir, string(pl.Name), "interface.tmpl"), []byte(over), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			example := filepath.Join("..", "..", "examples", tc.example)
@@ -226,9 +246,9 @@ func TestRenderTemplatesOverridesInterface(t *testing.T) {
 			}
 		})
 	}
-	for _, p := range []string{"arista_eos", "cisco_nxos", "juniper_junos", "nvidia_cumulus", "sonic", "nvidia_mlnx", "linux_dcb"} {
-		if !covered[p] {
-			t.Errorf("no case for platform %s", p)
+	for _, pl := range platforms.All() {
+		if used[pl.Name] && !covered[pl.Name] {
+			t.Errorf("no case for platform %s, which examples/clos-400g or examples/releases uses", pl.Name)
 		}
 	}
 }

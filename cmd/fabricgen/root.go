@@ -82,6 +82,7 @@ func commandConstructors() []func(*streams) *cobra.Command {
 		newLintCommand,
 		newRenderCommand,
 		newExplainCommand,
+		newPlatformsCommand,
 		newFmtCommand,
 		newPlanCommand,
 		newApplyCommand,

@@ -55,6 +55,7 @@ func rawControl(out string) string {
 // writers that print them, and wants no raw control or invisible
 // character in the output, and the payload shown escaped.
 func TestNoRawControlReachesTheTerminal(t *testing.T) {
+	sw, swB, _ := pickPlatforms(t)
 	sinks := []struct {
 		name  string
 		write func(w *bytes.Buffer, p string)
@@ -63,7 +64,7 @@ func TestNoRawControlReachesTheTerminal(t *testing.T) {
 			writePlanHuman(w, &planfile.Plan{Devices: []*planfile.Device{{Name: "n" + p, Platform: "pl" + p, Address: "ad" + p, Status: planfile.StatusError, Error: "device said " + p}}}, nil, planView{})
 		}},
 		{"plan: changing device (name, address, diff, takeover)", func(w *bytes.Buffer, p string) {
-			writePlanHuman(w, &planfile.Plan{Devices: []*planfile.Device{{Name: "n" + p, Platform: "arista_eos", Address: "ad" + p, Status: planfile.StatusChange,
+			writePlanHuman(w, &planfile.Plan{Devices: []*planfile.Device{{Name: "n" + p, Platform: sw, Address: "ad" + p, Status: planfile.StatusChange,
 				Takeover: []string{"line " + p}, Diff: config.Diff{Added: 1, Removed: 1, Text: "--- a\n+++ b\n@@ -1 +1 @@\n-old " + p + "\n+new " + p + "\n"}}}}, []string{"skipped" + p}, planView{})
 		}},
 		{"plan: unchanged device", func(w *bytes.Buffer, p string) {
@@ -74,30 +75,30 @@ func TestNoRawControlReachesTheTerminal(t *testing.T) {
 		}},
 		{"plan markdown", func(w *bytes.Buffer, p string) {
 			_ = planMarkdown{Limit: 60000}.write(w, &planfile.Plan{Fabric: "f" + p, Devices: []*planfile.Device{
-				{Name: "n" + p, Platform: "arista_eos", Address: "ad" + p, Status: planfile.StatusChange, Diff: config.Diff{Added: 1, Text: "--- a\n+++ b\n@@ -1 +1 @@\n+new " + p + "\n"}},
-				{Name: "e" + p, Platform: "sonic", Status: planfile.StatusError, Error: "device said " + p},
+				{Name: "n" + p, Platform: sw, Address: "ad" + p, Status: planfile.StatusChange, Diff: config.Diff{Added: 1, Text: "--- a\n+++ b\n@@ -1 +1 @@\n+new " + p + "\n"}},
+				{Name: "e" + p, Platform: swB, Status: planfile.StatusError, Error: "device said " + p},
 			}}, []string{"s" + p})
 		}},
 		{"apply results (name, platform, reason, backup, restore)", func(w *bytes.Buffer, p string) {
 			_ = writeResults(w, "Apply", []push.Result{{Device: "n" + p, Platform: "pl" + p, Status: push.StatusFailed, Reason: "the device rejected " + p, Backup: "/b/" + p, Restore: "fabricgen rollback " + p}}, nil)
 		}},
 		{"apply: the device's own diff", func(w *bytes.Buffer, p string) {
-			writeDeviceDiffs(w, []push.Result{{Device: "n" + p, Platform: "arista_eos", DeviceDiff: "+ line " + p + "\n"}})
+			writeDeviceDiffs(w, []push.Result{{Device: "n" + p, Platform: sw, DeviceDiff: "+ line " + p + "\n"}})
 		}},
 		{"rollback preview (error; restore with cleanup and diff)", func(w *bytes.Buffer, p string) {
 			writeRollbackPreview(w, []*push.RollbackPreview{
 				{Device: "n" + p, Platform: "pl" + p, Address: "ad" + p, Error: "e " + p},
-				{Device: "m" + p, Platform: "arista_eos", Address: "ad" + p, Backup: "/b/" + p, Cleanup: []string{"c " + p}, Diff: config.Diff{Added: 1, Text: "+x " + p + "\n"}},
+				{Device: "m" + p, Platform: sw, Address: "ad" + p, Backup: "/b/" + p, Cleanup: []string{"c " + p}, Diff: config.Diff{Added: 1, Text: "+x " + p + "\n"}},
 			})
 		}},
 		{"drift (name, error, run, diff)", func(w *bytes.Buffer, p string) {
 			writeDriftText(w, []push.DriftResult{
-				{Device: "n" + p, Platform: "arista_eos", Status: push.DriftError, Error: "e " + p},
-				{Device: "m" + p, Platform: "arista_eos", Status: push.DriftDrifted, LastApplied: time.Unix(1, 0), Run: "r" + p, Drift: config.Diff{Added: 1, Text: "+x " + p + "\n"}},
+				{Device: "n" + p, Platform: sw, Status: push.DriftError, Error: "e " + p},
+				{Device: "m" + p, Platform: sw, Status: push.DriftDrifted, LastApplied: time.Unix(1, 0), Run: "r" + p, Drift: config.Diff{Added: 1, Text: "+x " + p + "\n"}},
 			})
 		}},
 		{"drift markdown", func(w *bytes.Buffer, p string) {
-			writeDriftMarkdown(w, "f"+p, []push.DriftResult{{Device: "m" + p, Platform: "arista_eos", Status: push.DriftDrifted, Drift: config.Diff{Added: 1, Text: "+x " + p + "\n"}}})
+			writeDriftMarkdown(w, "f"+p, []push.DriftResult{{Device: "m" + p, Platform: sw, Status: push.DriftDrifted, Drift: config.Diff{Added: 1, Text: "+x " + p + "\n"}}})
 		}},
 		{"progress", func(w *bytes.Buffer, p string) {
 			pr := newPlainProgress(w, "applying", time.Now, nil)

@@ -1,10 +1,13 @@
 // Command newplatform adds a platform to fabricgen by copying an existing
 // platform folder: go run ./scripts/newplatform NAME FROM copies
 // platforms/FROM to platforms/NAME, renames its package and the name it
-// gives itself, and adds NAME's line (and its import) to the registry in
-// platforms/platforms.go. Nothing else changes: every layer and every
-// test loops over the registry, so the copy is rendered, emulated, pushed,
-// collected and read back like the folder it came from.
+// gives itself, renames the platform in the copy's test data (FROM to NAME,
+// whole words, in its .hcl, .json and .md files; fuzz corpora are left as
+// they are), adds NAME's line (and its import) to the registry in
+// platforms/platforms.go, and renders the copy's golden files anew from its
+// fixture fabric, so they are its own. Nothing else changes: every layer
+// and every test loops over the registry, so the copy is rendered,
+// emulated, pushed, collected and read back like the folder it came from.
 package main
 
 import (
@@ -15,6 +18,7 @@ import (
 	"go/token"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -39,11 +43,33 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: go run ./scripts/newplatform NAME FROM   (e.g. test_os arista_eos), from the repository root")
 		os.Exit(2)
 	}
-	if err := run(".", os.Args[1], os.Args[2]); err != nil {
+	if err := run(".", os.Args[1], os.Args[2], goRender); err != nil {
 		fmt.Fprintln(os.Stderr, "newplatform:", err)
 		os.Exit(1)
 	}
-	fmt.Printf("platforms/%s is a copy of platforms/%s, and its line is in %s\n", os.Args[1], os.Args[2], registryFile)
+	fmt.Printf("platforms/%s is a copy of platforms/%s with its own goldens, and its line is in %s\n", os.Args[1], os.Args[2], registryFile)
+}
+
+// renderFunc renders the fixture fabric in fabricDir into outDir, both
+// relative to root (the repository root).
+type renderFunc func(root, fabricDir, outDir string) error
+
+// maxRenderOutput bounds what a failed render's output an error quotes.
+const maxRenderOutput = 4 << 10
+
+// goRender renders with the fabricgen of the checkout at root, which
+// holds the new registry line: go run ./cmd/fabricgen render FABRIC -o OUT.
+func goRender(root, fabricDir, outDir string) error {
+	cmd := exec.Command("go", "run", "./cmd/fabricgen", "render", fabricDir, "-o", outDir)
+	cmd.Dir = root
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		if len(out) > maxRenderOutput {
+			out = out[len(out)-maxRenderOutput:]
+		}
+		return fmt.Errorf("go run ./cmd/fabricgen render %s -o %s: %w\n%s", fabricDir, outDir, err, out)
+	}
+	return nil
 }
 
 // pkgName is the Go package name of a platform folder: its name without
@@ -88,23 +114,108 @@ func checkNames(root, name, from string) error {
 	return nil
 }
 
-// run copies platforms/from to platforms/name under root and adds the
-// registry line. On an error nothing is left behind.
-func run(root, name, from string) (err error) {
+// run copies platforms/from to platforms/name under root, renames the
+// platform in the copy's test data, adds the registry line, and renders
+// the copy's goldens with render (nil: not rendered). On an error nothing
+// is left behind: the copy is removed and the registry restored.
+func run(root, name, from string, render renderFunc) (err error) {
 	if err := checkNames(root, name, from); err != nil {
 		return err
 	}
 	src := filepath.Join(root, "platforms", from)
 	dst := filepath.Join(root, "platforms", name)
+	regPath := filepath.Join(root, registryFile)
+	reg, err := readlimit.File(regPath, maxFolderBytes)
+	if err != nil {
+		return fmt.Errorf("reading the registry: %w", err)
+	}
 	defer func() {
 		if err != nil {
 			_ = os.RemoveAll(dst)
+			if werr := readlimit.WriteFile(regPath, reg, 0o644); werr != nil {
+				err = errors.Join(err, fmt.Errorf("restoring %s: %w", registryFile, werr))
+			}
 		}
 	}()
 	if err := copyFolder(src, dst, from, name); err != nil {
 		return err
 	}
-	return addRegistryLine(filepath.Join(root, registryFile), name, from)
+	if err := renameInTestdata(filepath.Join(dst, "testdata"), from, name); err != nil {
+		return err
+	}
+	if err := addRegistryLine(regPath, name, from); err != nil {
+		return err
+	}
+	return renderGoldens(root, name, render)
+}
+
+// renamesIn reports whether path is a text file of a folder's test data
+// in which the platform is renamed: fixture fabrics and lint fixtures
+// (.hcl), push cases (.json), notes (.md).
+func renamesIn(path string) bool {
+	switch filepath.Ext(path) {
+	case ".hcl", ".json", ".md":
+		return true
+	}
+	return false
+}
+
+// renameInTestdata renames the platform from to name, as a whole word, in
+// the text files of dir (a copy's testdata); fuzz corpora (any folder
+// named fuzz) keep their bytes, and a missing dir is no error.
+func renameInTestdata(dir, from, name string) error {
+	if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	word := regexp.MustCompile(`\b` + regexp.QuoteMeta(from) + `\b`)
+	return filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return fmt.Errorf("reading %s: %w", path, err)
+		}
+		if d.IsDir() {
+			if d.Name() == "fuzz" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() || !renamesIn(path) {
+			return nil
+		}
+		b, err := readlimit.File(path, maxFolderBytes)
+		if err != nil {
+			return fmt.Errorf("reading %s: %w", path, err)
+		}
+		out := word.ReplaceAll(b, []byte(name))
+		if bytes.Equal(out, b) {
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		return readlimit.WriteFile(path, out, info.Mode().Perm())
+	})
+}
+
+// renderGoldens replaces the copy's golden renders
+// (platforms/NAME/testdata/golden) with renders of its own fixture fabric
+// (platforms/NAME/testdata/fabric), when it has one.
+func renderGoldens(root, name string, render renderFunc) error {
+	fabric := filepath.Join("platforms", name, "testdata", "fabric")
+	golden := filepath.Join("platforms", name, "testdata", "golden")
+	if render == nil {
+		return nil
+	}
+	if _, err := os.Lstat(filepath.Join(root, fabric)); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err := os.RemoveAll(filepath.Join(root, golden)); err != nil {
+		return fmt.Errorf("removing the copied goldens: %w", err)
+	}
+	if err := render(root, fabric, golden); err != nil {
+		return fmt.Errorf("rendering platforms/%s's goldens: %w", name, err)
+	}
+	return nil
 }
 
 // copyFolder copies the regular files and folders of src to dst,
