@@ -16,6 +16,7 @@ import (
 	"golang.org/x/crypto/ssh"
 	"golang.org/x/crypto/ssh/knownhosts"
 
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -64,7 +65,7 @@ func TestKnownHostsAuthAndExec(t *testing.T) {
 		t.Fatal(err)
 	}
 	var specs []DeviceSpec
-	for _, p := range schema.Platforms() {
+	for _, p := range platforms.List() {
 		specs = append(specs, DeviceSpec{Name: "d-" + strings.ReplaceAll(string(p), "_", "-"), Platform: p,
 			Username: testUser, Password: testPass, AuthorizedKeys: []ssh.PublicKey{signer.PublicKey()}})
 	}
@@ -256,7 +257,7 @@ func execOnce(l *Lab, sp DeviceSpec, hk ssh.HostKeyCallback) error {
 }
 
 func benchSpecs(n int) []DeviceSpec {
-	ps := schema.Platforms()
+	ps := platforms.List()
 	specs := make([]DeviceSpec, n)
 	for i := range specs {
 		specs[i] = DeviceSpec{Name: fmt.Sprintf("dev%04d", i), Platform: ps[i%len(ps)], Username: "admin", Password: "bench-pw"}
