@@ -228,4 +228,10 @@ func scrapliPlatform(t testing.TB, l *Lab, name, scrapliName string) *network.Dr
 	return d
 }
 
-func regexpMust(s string) *regexp.Regexp { return regexp.MustCompile(s) }
+
+// stripJunosHeader drops the version line a Junos configuration starts
+// with.
+func stripJunosHeader(s string) string {
+	_, rest, _ := strings.Cut(s, "version 23.4R1.9;\n")
+	return rest
+}
