@@ -228,7 +228,6 @@ func scrapliPlatform(t testing.TB, l *Lab, name, scrapliName string) *network.Dr
 	return d
 }
 
-
 // stripJunosHeader drops the version line a Junos configuration starts
 // with.
 func stripJunosHeader(s string) string {
