@@ -234,3 +234,16 @@ func stripJunosHeader(s string) string {
 	_, rest, _ := strings.Cut(s, "version 23.4R1.9;\n")
 	return rest
 }
+
+// stripNXOSHeader drops the clock lines an NX-OS configuration starts
+// with.
+func stripNXOSHeader(s string) string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if strings.HasPrefix(l, "!Time:") || strings.HasPrefix(l, "!Running configuration last done") {
+			continue
+		}
+		out = append(out, l)
+	}
+	return strings.Join(out, "\n")
+}
