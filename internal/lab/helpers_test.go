@@ -4,21 +4,13 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/scrapli/scrapligo/driver/network"
-	"github.com/scrapli/scrapligo/driver/options"
-	"github.com/scrapli/scrapligo/platform"
-	"github.com/scrapli/scrapligo/transport"
 	"golang.org/x/crypto/ssh"
 	"golang.org/x/crypto/ssh/knownhosts"
-
-	"github.com/fabricgen/fabricgen/schema"
 )
 
 const (
@@ -189,43 +181,6 @@ func (c *shellClient) send(cmd string) {
 	if _, err := io.WriteString(c.in, cmd+"\n"); err != nil {
 		c.t.Fatalf("write %q: %v", cmd, err)
 	}
-}
-
-// scrapli opens a scrapligo network driver on a lab device with strict
-// host-key checking.
-func scrapli(t testing.TB, l *Lab, name string, p schema.Platform) *network.Driver {
-	t.Helper()
-	return scrapliPlatform(t, l, name, string(p))
-}
-
-// scrapliPlatform opens a device with a scrapligo platform definition name.
-func scrapliPlatform(t testing.TB, l *Lab, name, scrapliName string) *network.Driver {
-	t.Helper()
-	host, portS, _ := net.SplitHostPort(l.Addr(name))
-	port, _ := strconv.Atoi(portS)
-	pl, err := platform.NewPlatform(scrapliName, host,
-		options.WithTransportType(transport.StandardTransport),
-		options.WithPort(port),
-		options.WithAuthUsername(testUser),
-		options.WithAuthPassword(testPass),
-		options.WithAuthSecondary(testPass),
-		options.WithSSHKnownHostsFile(l.KnownHostsPath()),
-		options.WithStandardTransportHostKeyAlgorithms([]string{ssh.KeyAlgoED25519}),
-		options.WithTimeoutSocket(patience(t)),
-		options.WithTimeoutOps(patience(t)),
-	)
-	if err != nil {
-		t.Fatalf("platform: %v", err)
-	}
-	d, err := pl.GetNetworkDriver()
-	if err != nil {
-		t.Fatalf("driver: %v", err)
-	}
-	if err := d.Open(); err != nil {
-		t.Fatalf("open %s: %v", name, err)
-	}
-	t.Cleanup(func() { _ = d.Close() })
-	return d
 }
 
 // stripJunosHeader drops the version line a Junos configuration starts

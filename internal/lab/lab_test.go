@@ -100,12 +100,7 @@ func TestKnownHostsAuthAndExec(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			cmd := map[schema.Platform]string{
-				schema.AristaEOS: "show hostname", schema.CiscoNXOS: "show hostname", schema.JuniperJunos: "show version",
-			}[sp.Platform]
-			if cmd == "" {
-				cmd = "hostname"
-			}
+			cmd := showRunning(t, sp.Platform, "hostname")
 			out, err := sess.CombinedOutput(cmd)
 			if err != nil || !strings.Contains(string(out), sp.Name) {
 				t.Errorf("exec %q: %v %q", cmd, err, out)
@@ -243,11 +238,9 @@ func execOnce(l *Lab, sp DeviceSpec, hk ssh.HostKeyCallback) error {
 	if err != nil {
 		return err
 	}
-	cmd := map[schema.Platform]string{schema.AristaEOS: "show running-config", schema.CiscoNXOS: "show running-config",
-		schema.JuniperJunos: "show configuration | display set", schema.NvidiaCumulus: "nv config show -o commands",
-		schema.SONiC: "show runningconfiguration all"}[sp.Platform]
-	if cmd == "" {
-		cmd = "ip link show"
+	cmd := "ip link show"
+	if pl, ok := platforms.Get(sp.Platform); ok && !pl.Spec.Host && pl.Dialect != nil {
+		cmd = pl.Dialect().ShowRunning
 	}
 	out, err := sess.Output(cmd)
 	if err != nil || len(out) == 0 {
@@ -263,4 +256,18 @@ func benchSpecs(n int) []DeviceSpec {
 		specs[i] = DeviceSpec{Name: fmt.Sprintf("dev%04d", i), Platform: ps[i%len(ps)], Username: "admin", Password: "bench-pw"}
 	}
 	return specs
+}
+
+// showRunning is the command printing platform p's running configuration
+// (its push dialect's, which names the device), or host's for a host.
+func showRunning(t testing.TB, p schema.Platform, host string) string {
+	t.Helper()
+	pl, ok := platforms.Get(p)
+	if !ok {
+		t.Fatalf("platform %s is not in the registry", p)
+	}
+	if pl.Spec.Host || pl.Dialect == nil {
+		return host
+	}
+	return pl.Dialect().ShowRunning
 }
