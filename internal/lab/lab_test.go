@@ -21,7 +21,8 @@ import (
 )
 
 func TestStartValidation(t *testing.T) {
-	ok := DeviceSpec{Name: "a", Platform: schema.AristaEOS, Username: "u", Password: "p"}
+	sw, host := anySwitch(t), anyHost(t)
+	ok := DeviceSpec{Name: "a", Platform: sw, Username: "u", Password: "p"}
 	cases := []struct {
 		name  string
 		specs []DeviceSpec
@@ -31,11 +32,10 @@ func TestStartValidation(t *testing.T) {
 		{"no dir", []DeviceSpec{ok}, "", "Options.Dir is empty"},
 		{"no devices", nil, "x", "no devices"},
 		{"bad platform", []DeviceSpec{{Name: "a", Platform: "ios", Username: "u", Password: "p"}}, "x", `unknown platform "ios"`},
-		{"bad name", []DeviceSpec{{Name: "a b", Platform: schema.AristaEOS, Username: "u", Password: "p"}}, "x", "not a valid hostname"},
+		{"bad name", []DeviceSpec{{Name: "a b", Platform: sw, Username: "u", Password: "p"}}, "x", "not a valid hostname"},
 		{"duplicate", []DeviceSpec{ok, ok}, "x", "listed twice"},
-		{"no credentials", []DeviceSpec{{Name: "a", Platform: schema.AristaEOS, Username: "u"}}, "x", "no Password"},
-		{"bad host port", []DeviceSpec{{Name: "a", Platform: schema.NvidiaMLNX, Username: "u", Password: "p", Ports: []string{"Eth 1"}}}, "x", "not a Linux interface name"},
-		{"bad junos port", []DeviceSpec{{Name: "a", Platform: schema.JuniperJunos, Username: "u", Password: "p", Ports: []string{"swp1"}}}, "x", "not a Junos interface name"},
+		{"no credentials", []DeviceSpec{{Name: "a", Platform: sw, Username: "u"}}, "x", "no Password"},
+		{"bad host port", []DeviceSpec{{Name: "a", Platform: host, Username: "u", Password: "p", Ports: []string{"Eth 1"}}}, "x", "not a Linux interface name"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -116,7 +116,7 @@ func TestKnownHostsAuthAndExec(t *testing.T) {
 
 func TestHostKeysReusedAndBasePort(t *testing.T) {
 	dir := t.TempDir()
-	specs := []DeviceSpec{{Name: "a", Platform: schema.AristaEOS, Username: "u", Password: "p"}}
+	specs := []DeviceSpec{{Name: "a", Platform: anySwitch(t), Username: "u", Password: "p"}}
 	l1, err := Start(context.Background(), specs, Options{Dir: dir})
 	if err != nil {
 		t.Fatal(err)
@@ -144,7 +144,7 @@ func TestHostKeysReusedAndBasePort(t *testing.T) {
 
 func TestContextCancelCloses(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	l, err := Start(ctx, []DeviceSpec{{Name: "a", Platform: schema.LinuxDCB, Username: "u", Password: "p"}}, Options{Dir: t.TempDir()})
+	l, err := Start(ctx, []DeviceSpec{{Name: "a", Platform: anyHost(t), Username: "u", Password: "p"}}, Options{Dir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -270,4 +270,29 @@ func showRunning(t testing.TB, p schema.Platform, host string) string {
 		return host
 	}
 	return pl.Dialect().ShowRunning
+}
+
+// anySwitch is the registry's first switch platform the lab emulates: a
+// test about the lab, not about a platform, starts one of those.
+func anySwitch(t testing.TB) schema.Platform {
+	t.Helper()
+	for _, pl := range platforms.All() {
+		if !pl.Spec.Host && pl.Emulator != nil {
+			return pl.Name
+		}
+	}
+	t.Fatal("the registry has no switch platform the lab emulates")
+	return ""
+}
+
+// anyHost is the registry's first host platform the lab emulates.
+func anyHost(t testing.TB) schema.Platform {
+	t.Helper()
+	for _, pl := range platforms.All() {
+		if pl.Spec.Host && pl.Emulator != nil {
+			return pl.Name
+		}
+	}
+	t.Fatal("the registry has no host platform the lab emulates")
+	return ""
 }

@@ -1,6 +1,7 @@
 package juniperjunos_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -165,5 +166,19 @@ func TestJunosOutOfBandCommit(t *testing.T) {
 	cfg := dev.RunningConfig()
 	if !strings.Contains(cfg, "mtu 9000") || !strings.Contains(cfg, "192.0.2.124") {
 		t.Errorf("the device lost a commit:\n%s", cfg)
+	}
+}
+
+// TestStartRefusesOtherPortNames: a Junos lab device takes Junos interface
+// names only.
+func TestStartRefusesOtherPortNames(t *testing.T) {
+	specs := []lab.DeviceSpec{{Name: "a", Platform: plat().Name, Username: "u", Password: "p", Ports: []string{"swp1"}}}
+	l, err := lab.Start(context.Background(), specs, lab.Options{Dir: t.TempDir()})
+	if err == nil {
+		_ = l.Close()
+		t.Fatal("Start succeeded, want the port name refused")
+	}
+	if !strings.Contains(err.Error(), "not a Junos interface name") {
+		t.Errorf("error %q does not say the port is not a Junos interface name", err)
 	}
 }
