@@ -202,3 +202,16 @@ func stripNXOSHeader(s string) string {
 	}
 	return strings.Join(out, "\n")
 }
+
+// until polls cond until it holds or patience runs out (a poll every
+// millisecond: the wait itself is bounded by the test's deadline).
+func until(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(patience(t))
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("never: %s", what)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}

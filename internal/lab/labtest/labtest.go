@@ -85,6 +85,7 @@ func Patience(t testing.TB) time.Duration {
 // prompts, as an operator would.
 type Shell struct {
 	t      testing.TB
+	client *ssh.Client
 	in     io.WriteCloser
 	out    chan []byte
 	buf    strings.Builder
@@ -138,7 +139,7 @@ func OpenShell(t testing.TB, l *lab.Lab, name, prompt string) *Shell {
 	if err := sess.Shell(); err != nil {
 		t.Fatal(err)
 	}
-	c := &Shell{t: t, in: in, out: make(chan []byte, 64), prompt: regexp.MustCompile(prompt)}
+	c := &Shell{t: t, client: cl, in: in, out: make(chan []byte, 64), prompt: regexp.MustCompile(prompt)}
 	go func() {
 		b := make([]byte, 4096)
 		for {
@@ -255,4 +256,12 @@ func (c *Shell) Write(b []byte) (int, error) {
 		return n, fmt.Errorf("write: %w", err)
 	}
 	return n, nil
+}
+
+// Close closes the SSH connection (a client going away mid-session).
+func (c *Shell) Close() error {
+	if err := c.client.Close(); err != nil {
+		return fmt.Errorf("close: %w", err)
+	}
+	return nil
 }
