@@ -162,32 +162,10 @@ func (c *shellClient) run(cmd string) string {
 	return strings.TrimPrefix(out, "\n")
 }
 
-// closed reports whether the server closed the connection in time.
-func (c *shellClient) closed() bool {
-	deadline := time.After(patience(c.t))
-	for {
-		select {
-		case _, ok := <-c.out:
-			if !ok {
-				return true
-			}
-		case <-deadline:
-			return false
-		}
-	}
-}
-
 func (c *shellClient) send(cmd string) {
 	if _, err := io.WriteString(c.in, cmd+"\n"); err != nil {
 		c.t.Fatalf("write %q: %v", cmd, err)
 	}
-}
-
-// stripJunosHeader drops the version line a Junos configuration starts
-// with.
-func stripJunosHeader(s string) string {
-	_, rest, _ := strings.Cut(s, "version 23.4R1.9;\n")
-	return rest
 }
 
 // stripNXOSHeader drops the clock lines an NX-OS configuration starts
