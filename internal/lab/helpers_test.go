@@ -162,12 +162,6 @@ func (c *shellClient) run(cmd string) string {
 	return strings.TrimPrefix(out, "\n")
 }
 
-func (c *shellClient) send(cmd string) {
-	if _, err := io.WriteString(c.in, cmd+"\n"); err != nil {
-		c.t.Fatalf("write %q: %v", cmd, err)
-	}
-}
-
 // stripNXOSHeader drops the clock lines an NX-OS configuration starts
 // with.
 func stripNXOSHeader(s string) string {
