@@ -76,7 +76,7 @@ func TestControlSocket(t *testing.T) {
 		t.Errorf("show: %v %q", err, rep.Output)
 	}
 	rep, err = c.Do(ctx, ControlRequest{Op: "devices"})
-	if err != nil || len(rep.Devices) != 2 || rep.Devices[1].Platform != "nvidia_mlnx" || rep.Devices[0].Addr != l.Addr("leaf1") {
+	if err != nil || len(rep.Devices) != 2 || rep.Devices[1].Platform != string(anyHost(t)) || rep.Devices[0].Addr != l.Addr("leaf1") {
 		t.Errorf("devices: %v %+v", err, rep.Devices)
 	}
 
