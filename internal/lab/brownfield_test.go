@@ -2,7 +2,6 @@ package lab
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -229,41 +228,5 @@ func TestEOSRestoreWholeConfigInSession(t *testing.T) {
 	}
 	if got := dev.Export(); got != text {
 		t.Errorf("restored configuration differs from the backup:\n%s", cli.UnifiedDiff("backup", "restored", text, got))
-	}
-}
-
-// TestLargeRunningConfigLoads: loading stays linear in the size of the
-// configuration (thousands of siblings: opaque lines, ACL entries,
-// interfaces, prefix lists); a quadratic loader would not finish a few MiB
-// within the test's deadline.
-func TestLargeRunningConfigLoads(t *testing.T) {
-	const size = 2 << 20
-	gen := map[schema.Platform]func(b *strings.Builder, i int){
-		schema.AristaEOS: func(b *strings.Builder, i int) {
-			fmt.Fprintf(b, "some unknown feature line %d\ninterface Ethernet%d\n   description port %d\n", i, i, i)
-		},
-		schema.CiscoNXOS: func(b *strings.Builder, i int) {
-			if i == 0 {
-				b.WriteString("ip access-list BIG\n")
-			}
-			fmt.Fprintf(b, "  %d permit udp any any eq %d\n", (i+1)*10, i%65535)
-		},
-		schema.JuniperJunos: func(b *strings.Builder, i int) {
-			fmt.Fprintf(b, "set policy-options prefix-list BIG 10.%d.%d.%d/32\n", i>>16&255, i>>8&255, i&255)
-		},
-		schema.NvidiaCumulus: func(b *strings.Builder, i int) {
-			fmt.Fprintf(b, "nv set acl BIG rule %d match ip source-ip 10.%d.%d.0/24\n", i+1, i>>8&255, i&255)
-		},
-	}
-	for p, g := range gen {
-		t.Run(string(p), func(t *testing.T) {
-			var b strings.Builder
-			for i := 0; b.Len() < size; i++ {
-				g(&b, i)
-			}
-			if err := CheckRunningConfig(DeviceSpec{Name: "big", Platform: p, Username: "u", Password: "p", RunningConfig: b.String()}); err != nil {
-				t.Fatal(err)
-			}
-		})
 	}
 }
