@@ -14,6 +14,13 @@ import (
 )
 
 // twoPortFabric is leaf1:Ethernet1 ↔ nic1:eth0, 400G, priority 3 lossless.
+// The platforms of the test fabric's devices: Evaluate only names them
+// (no registry part is looked up), so any name does.
+const (
+	leafPlatform schema.Platform = "leaf_os"
+	nicPlatform  schema.Platform = "nic_os"
+)
+
 func twoPortFabric(t *testing.T) *schema.Fabric {
 	t.Helper()
 	q := &schema.PortQoS{}
@@ -25,8 +32,8 @@ func twoPortFabric(t *testing.T) *schema.Fabric {
 		q.Queue[i] = schema.Value[int]{V: i}
 	}
 	q.Lossless = schema.PrioSetOf(3)
-	leaf := &schema.Device{Name: "leaf1", Platform: schema.Value[schema.Platform]{V: schema.AristaEOS}}
-	nic := &schema.Device{Name: "nic1", Platform: schema.Value[schema.Platform]{V: schema.NvidiaMLNX}}
+	leaf := &schema.Device{Name: "leaf1", Platform: schema.Value[schema.Platform]{V: leafPlatform}}
+	nic := &schema.Device{Name: "nic1", Platform: schema.Value[schema.Platform]{V: nicPlatform}}
 	a := &schema.Port{Name: "Ethernet1", Device: leaf, QoS: q, Speed: schema.Value[int64]{V: 400e9}}
 	b := &schema.Port{Name: "eth0", Device: nic, QoS: q, Speed: schema.Value[int64]{V: 400e9}}
 	l := &schema.Link{Name: "l", A: a, B: b}
@@ -40,9 +47,9 @@ func twoPortFabric(t *testing.T) *schema.Fabric {
 
 func snap(at time.Time, leafCounters, nicCounters map[string]uint64, missing ...string) *Snapshot {
 	return &Snapshot{Taken: at, Clock: ClockLab, Devices: []*Device{
-		{Name: "leaf1", Platform: schema.AristaEOS, Taken: at, Missing: missing, Sources: map[string]string{PFCRx: "show priority-flow-control counters detail | json"},
+		{Name: "leaf1", Platform: leafPlatform, Taken: at, Missing: missing, Sources: map[string]string{PFCRx: "show priority-flow-control counters detail | json"},
 			Ports: []*Port{{Name: "Ethernet1", Oper: "up", Speed: 400e9, Counters: leafCounters, Gauges: map[string]float64{}}}},
-		{Name: "nic1", Platform: schema.NvidiaMLNX, Taken: at, Ports: []*Port{{Name: "eth0", Oper: "up", Speed: 400e9, Counters: nicCounters, Gauges: map[string]float64{}}}},
+		{Name: "nic1", Platform: nicPlatform, Taken: at, Ports: []*Port{{Name: "eth0", Oper: "up", Speed: 400e9, Counters: nicCounters, Gauges: map[string]float64{}}}},
 	}}
 }
 
@@ -64,7 +71,7 @@ func TestEvaluateDeltasResetsAndNotEvaluated(t *testing.T) {
 		case fd.Rule == resetRule:
 			reset = fd.Severity == schema.SevInfo && strings.Contains(fd.Summary, "Ethernet1 fcs_errors")
 		case fd.Rule == "CHK012" && fd.Severity == schema.SevInfo:
-			notEval = strings.Contains(fd.Summary, "not evaluated on arista_eos (leaf1)")
+			notEval = strings.Contains(fd.Summary, "not evaluated on "+string(leafPlatform)+" (leaf1)")
 		case fd.Rule == "CHK007":
 			fcs = true
 		}

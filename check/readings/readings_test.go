@@ -15,7 +15,7 @@ import (
 func sampleFile() *File {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	dev := func(at time.Time, fcs uint64) *Device {
-		return &Device{Name: "leaf1", Platform: "arista_eos", Taken: at, Sources: map[string]string{FCSErrors: "show interfaces counters errors | json"},
+		return &Device{Name: "leaf1", Platform: "leaf_os", Taken: at, Sources: map[string]string{FCSErrors: "show interfaces counters errors | json"},
 			Ports: []*Port{{Name: "Ethernet2", Oper: "up", Counters: map[string]uint64{FCSErrors: fcs}}, {Name: "Ethernet10", Counters: map[string]uint64{}}}}
 	}
 	return &File{FormatVersion: FileFormat, Fabric: "f", Snapshots: []*Snapshot{

@@ -193,9 +193,10 @@ func (d *Device) afterFunc(dur time.Duration, fn func()) func() {
 	}
 }
 
-// fireTimers runs every pending timer now (tests: the 24-hour EOS session
-// timeout, confirm timers), as if all the time had passed.
-func (d *Device) fireTimers() {
+// FireTimers runs every pending timer of the device now, as if all the
+// time had passed: the tests of a platform folder use it for the 24-hour
+// EOS session timeout and the confirm timers.
+func (d *Device) FireTimers() {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	for len(d.timers) > 0 {

@@ -5,11 +5,13 @@ import (
 	"testing"
 
 	"github.com/fabricgen/fabricgen/internal/lab/cli"
+	"github.com/fabricgen/fabricgen/internal/push/dialect"
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
 // TestExecutedRecordsInjection drives the shells of every platform that
-// has one over SSH and checks which commands Device.Executed says ran: an
+// has one (shellPlatforms) over SSH and checks which commands Device.Executed says ran: an
 // injected command in an unquoted or double-quoted substitution runs (as
 // in bash), a quoted or escaped one does not.
 func TestExecutedRecordsInjection(t *testing.T) {
@@ -39,9 +41,8 @@ func TestExecutedRecordsInjection(t *testing.T) {
 		{`cat <(reboot)`, "reboot"},
 		{`echo "$(echo "$(reboot)")"`, "reboot"},
 	}
-	platforms := []schema.Platform{schema.NvidiaMLNX, schema.LinuxDCB, schema.NvidiaCumulus, schema.SONiC}
 	var specs []DeviceSpec
-	for _, p := range platforms {
+	for _, p := range shellPlatforms(t) {
 		specs = append(specs, DeviceSpec{Name: "d-" + strings.ReplaceAll(string(p), "_", "-"), Platform: p, Ports: portsFor(p)})
 	}
 	l := startLab(t, specs...)
@@ -69,15 +70,20 @@ func TestExecutedRecordsInjection(t *testing.T) {
 // TestUnknownCommandAnsweredLikeBash: commands the lab does not know are
 // recorded and answered "command not found" with status 127.
 func TestUnknownCommandAnsweredLikeBash(t *testing.T) {
-	cases := []struct {
+	type tcase struct {
 		platform schema.Platform
 		cmd      string
-	}{
-		{schema.NvidiaMLNX, "reboot"},
-		{schema.NvidiaMLNX, "rm"},
-		{schema.LinuxDCB, "curl"},
-		{schema.NvidiaCumulus, "touch"},
-		{schema.SONiC, "reboot"},
+	}
+	var cases []tcase
+	for _, p := range shellPlatforms(t) {
+		cmds := []string{"reboot", "curl", "touch"}
+		if platforms.IsHost(p) {
+			// A switch's shell has rm (push removes its patch files).
+			cmds = append(cmds, "rm")
+		}
+		for _, cmd := range cmds {
+			cases = append(cases, tcase{p, cmd})
+		}
 	}
 	for _, c := range cases {
 		t.Run(string(c.platform)+"/"+c.cmd, func(t *testing.T) {
@@ -115,4 +121,21 @@ func TestQuoteArgv(t *testing.T) {
 			t.Errorf("quoteArgv(%q) = %q, want %q", c.argv, got, c.want)
 		}
 	}
+}
+
+// shellPlatforms are the registry's platforms whose lab device is a shell
+// (push sends them shell words, a host script or a JSON patch, not CLI
+// lines), in registry order.
+func shellPlatforms(t testing.TB) []schema.Platform {
+	t.Helper()
+	var out []schema.Platform
+	for _, pl := range platforms.All() {
+		if pl.Emulator != nil && pl.Dialect != nil && pl.Dialect().Lines != dialect.LinesCLI {
+			out = append(out, pl.Name)
+		}
+	}
+	if len(out) == 0 {
+		t.Fatal("no platform of the registry has a shell")
+	}
+	return out
 }

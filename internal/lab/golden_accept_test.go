@@ -12,10 +12,12 @@ import (
 	"time"
 
 	"github.com/fabricgen/fabricgen/internal/lab/cli"
+	"github.com/fabricgen/fabricgen/internal/platform"
+	"github.com/fabricgen/fabricgen/internal/platformtest"
 	"github.com/fabricgen/fabricgen/internal/push/config"
+	"github.com/fabricgen/fabricgen/internal/push/dialect"
 	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
-	"github.com/fabricgen/fabricgen/templates"
 )
 
 var (
@@ -27,38 +29,60 @@ var (
 	goldenHostPortRe = regexp.MustCompile(`(?m)^\n# (\S+)$`)
 )
 
-// TestTemplatesGoldenAccepted loads every rendered configuration the
-// templates package keeps as a golden file into the matching emulator:
-// each line the templates produce must be accepted.
+// TestTemplatesGoldenAccepted loads every rendered configuration kept as
+// a golden file, the examples' (templates/testdata/golden) and every
+// registry folder's fixture goldens (platforms/<name>/testdata/golden:
+// every port and ACL entry shape of the platform, IPv6 ACLs included),
+// into the matching emulator: each line the templates produce must be
+// accepted.
 func TestTemplatesGoldenAccepted(t *testing.T) {
-	var files []string
-	// The examples' goldens and the stanza fixture's (every port and ACL
-	// entry shape of every platform, IPv6 ACLs included).
-	for _, root := range []string{"../../templates/testdata/golden", "../../templates/testdata/stanza/golden"} {
-		err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-			if err == nil && !d.IsDir() {
-				files = append(files, p)
-			}
-			return err
-		})
+	type golden struct {
+		path, label string
+		// pl is the platform of the file, when known from where it is.
+		pl *platform.Platform
+	}
+	var files []golden
+	const examples = "../../templates/testdata/golden"
+	err := filepath.WalkDir(examples, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			rel, _ := filepath.Rel("../../templates/testdata", p)
+			files = append(files, golden{path: p, label: filepath.ToSlash(rel)})
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, fx := range platformtest.All("../..") {
+		paths, err := fx.Goldens()
 		if err != nil {
 			t.Fatal(err)
+		}
+		if len(paths) == 0 {
+			t.Errorf("platforms/%s: no fixture goldens (testdata/golden)", fx.Platform.Folder)
+		}
+		for _, p := range paths {
+			files = append(files, golden{path: p, label: "platforms/" + fx.Platform.Folder + "/" + filepath.Base(p), pl: &fx.Platform})
 		}
 	}
 	n := 0
 	for _, f := range files {
-		if strings.HasSuffix(f, ".err") {
+		if strings.HasSuffix(f.path, ".err") {
 			continue
 		}
-		data, err := os.ReadFile(f)
+		data, err := os.ReadFile(f.path)
 		if err != nil {
 			t.Fatal(err)
 		}
 		n++
-		name, _ := filepath.Rel("../../templates/testdata", f)
-		if strings.HasSuffix(f, ".json") {
-			t.Run(filepath.ToSlash(name), func(t *testing.T) {
-				acceptConfigDB(t, strings.TrimSuffix(filepath.Base(f), ".json"), string(data))
+		name := f.label
+		if strings.HasSuffix(f.path, ".json") {
+			t.Run(name, func(t *testing.T) {
+				pl := f.pl
+				if pl == nil {
+					pl = configDBPlatform(t)
+				}
+				acceptConfigDB(t, *pl, strings.TrimSuffix(filepath.Base(f.path), ".json"), string(data))
 			})
 			continue
 		}
@@ -67,12 +91,16 @@ func TestTemplatesGoldenAccepted(t *testing.T) {
 			t.Errorf("%s: no \"device NAME (PLATFORM)\" header and not CONFIG_DB JSON: the lab cannot tell which emulator takes it", name)
 			continue
 		}
-		t.Run(filepath.ToSlash(name), func(t *testing.T) {
-			spec := cli.Spec{Name: m[1], Platform: schema.Platform(m[2]), Username: testUser, Password: testPass}
+		t.Run(name, func(t *testing.T) {
+			p := schema.Platform(m[2])
+			if f.pl != nil && f.pl.Name != p {
+				t.Fatalf("the golden of platforms/%s says it is a %s device", f.pl.Folder, p)
+			}
+			spec := cli.Spec{Name: m[1], Platform: p, Username: testUser, Password: testPass}
 			if dm := goldenDriverRe.FindStringSubmatch(string(data)); dm != nil {
 				spec.Driver = dm[1]
 			}
-			if platforms.IsHost(schema.Platform(m[2])) {
+			if platforms.IsHost(p) {
 				for _, pm := range goldenHostPortRe.FindAllStringSubmatch(string(data), -1) {
 					spec.Ports = append(spec.Ports, pm[1])
 				}
@@ -87,7 +115,7 @@ func TestTemplatesGoldenAccepted(t *testing.T) {
 				t.Fatal(err)
 			}
 			lines := strings.Split(string(data), "\n")
-			if p := schema.Platform(m[2]); platforms.IsHost(p) || p == schema.NvidiaCumulus {
+			if isScript(t, p) {
 				lines = scriptBody(lines)
 			}
 			if err := emu.OutOfBand(lines); err != nil {
@@ -98,11 +126,35 @@ func TestTemplatesGoldenAccepted(t *testing.T) {
 	t.Logf("%d golden configurations checked", n)
 }
 
+// isScript reports whether platform p's render is a script (shell words
+// or a host script), whose shebang and comments are no configuration.
+func isScript(t *testing.T, p schema.Platform) bool {
+	t.Helper()
+	dl, err := platforms.Dialect(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dl.Lines == dialect.LinesShellWords || dl.Lines == dialect.LinesHostScript
+}
+
+// configDBPlatform returns the registry's platform whose configuration is
+// CONFIG_DB JSON (an example's golden .json file).
+func configDBPlatform(t *testing.T) *platform.Platform {
+	t.Helper()
+	for _, pl := range platforms.All() {
+		if pl.Dialect != nil && pl.Dialect().ConfigDB && pl.Render.Ext == "json" {
+			return &pl
+		}
+	}
+	t.Fatal("no platform of the registry renders CONFIG_DB JSON")
+	return nil
+}
+
 // acceptConfigDB applies a rendered CONFIG_DB fragment to a SONiC
 // emulator the way push does: compare it with the running CONFIG_DB, write
 // the JSON Patch to a file in a shell session and run `sudo config
 // apply-patch` on it; the switch must then hold every rendered field.
-func acceptConfigDB(t *testing.T, device, rendered string) {
+func acceptConfigDB(t *testing.T, pl platform.Platform, device, rendered string) {
 	t.Helper()
 	var doc map[string]map[string]any
 	if err := json.Unmarshal([]byte(rendered), &doc); err != nil {
@@ -112,13 +164,13 @@ func acceptConfigDB(t *testing.T, device, rendered string) {
 	if len(ports) == 0 {
 		t.Fatal("the rendered CONFIG_DB has no PORT table")
 	}
-	env := testEnv(device, schema.SONiC)
+	env := testEnv(device, pl.Name)
 	env.Spec.Ports = ports
 	emu, err := newEmulator(env)
 	if err != nil {
 		t.Fatal(err)
 	}
-	dl, err := platforms.Dialect(schema.SONiC)
+	dl, err := platforms.Dialect(pl.Name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,81 +212,32 @@ func scriptBody(lines []string) []string {
 	return out
 }
 
-// TestUnnumberedPortsAccepted renders a routed port without an address
-// (routed = true: BGP unnumbered on the IPv6 link-local address) for every
-// switch platform whose templates render one, and loads each into its
-// emulator: the examples' goldens cover EOS only.
+// TestUnnumberedPortsAccepted: every switch folder's fixture keeps a
+// routed port without an address (routed = true: BGP unnumbered on the
+// IPv6 link-local address), so TestTemplatesGoldenAccepted loads one
+// render of it into each switch platform's emulator (the examples'
+// goldens cover only some platforms).
 func TestUnnumberedPortsAccepted(t *testing.T) {
-	dir := t.TempDir()
-	src := `
-traffic_class "roce" {
-  role     = "roce"
-  dscp     = [26]
-  priority = 3
-  queue    = 3
-  lossless = true
-}
-qos_policy "p" {
-  trust   = "dscp"
-  classes = [traffic_class.roce]
-}
-fabric "unnumbered" {
-  qos_policy = qos_policy.p
-}
-device "eos1" {
-  kind     = "leaf"
-  platform = "arista_eos"
-  port "Ethernet1" { routed = true }
-}
-device "nxos1" {
-  kind     = "leaf"
-  platform = "cisco_nxos"
-  port "Ethernet1/1" { routed = true }
-}
-device "junos1" {
-  kind     = "leaf"
-  platform = "juniper_junos"
-  port "et-0/0/0" { routed = true }
-}
-device "cumulus1" {
-  kind     = "leaf"
-  platform = "nvidia_cumulus"
-  port "swp1" { routed = true }
-}
-`
-	if err := os.WriteFile(filepath.Join(dir, "u.fab.hcl"), []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	f, diags := schema.Load(dir, schema.Options{Platforms: platforms.Catalog()})
-	if diags.HasErrors() {
-		t.Fatal(diags)
-	}
-	r, err := templates.NewRenderer(templates.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range f.Devices {
-		t.Run(string(d.Platform.V), func(t *testing.T) {
-			out, err := r.Render(f, d)
+	for _, fx := range platformtest.All("../..") {
+		if fx.Platform.Spec.Host {
+			continue // a host port is not routed
+		}
+		t.Run(string(fx.Platform.Name), func(t *testing.T) {
+			fab, err := fx.Load()
 			if err != nil {
 				t.Fatal(err)
 			}
-			env := &cli.Env{
-				Spec:      cli.Spec{Name: d.Name, Platform: d.Platform.V, Username: testUser, Password: testPass},
-				AfterFunc: func(time.Duration, func()) func() { return func() {} },
-				Now:       time.Now,
+			for _, d := range fx.Devices(fab) {
+				for _, p := range d.Ports {
+					if p.Routed.V && !p.IP.Set {
+						if _, err := os.Stat(fx.Golden(d.Name)); err != nil {
+							t.Fatalf("%s has the unnumbered port %s but no golden render: %v", d.Name, p.Name, err)
+						}
+						return
+					}
+				}
 			}
-			emu, err := newEmulator(env)
-			if err != nil {
-				t.Fatal(err)
-			}
-			lines := strings.Split(string(out.Text), "\n")
-			if d.Platform.V == schema.NvidiaCumulus {
-				lines = scriptBody(lines)
-			}
-			if err := emu.OutOfBand(lines); err != nil {
-				t.Errorf("%v\n%s", err, out.Text)
-			}
+			t.Errorf("platforms/%s: the fixture (testdata/fabric) has no routed port without an address (routed = true)", fx.Platform.Folder)
 		})
 	}
 }

@@ -4,21 +4,13 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/scrapli/scrapligo/driver/network"
-	"github.com/scrapli/scrapligo/driver/options"
-	"github.com/scrapli/scrapligo/platform"
-	"github.com/scrapli/scrapligo/transport"
 	"golang.org/x/crypto/ssh"
 	"golang.org/x/crypto/ssh/knownhosts"
-
-	"github.com/fabricgen/fabricgen/schema"
 )
 
 const (
@@ -170,62 +162,28 @@ func (c *shellClient) run(cmd string) string {
 	return strings.TrimPrefix(out, "\n")
 }
 
-// closed reports whether the server closed the connection in time.
-func (c *shellClient) closed() bool {
-	deadline := time.After(patience(c.t))
-	for {
-		select {
-		case _, ok := <-c.out:
-			if !ok {
-				return true
-			}
-		case <-deadline:
-			return false
+// stripNXOSHeader drops the clock lines an NX-OS configuration starts
+// with.
+func stripNXOSHeader(s string) string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if strings.HasPrefix(l, "!Time:") || strings.HasPrefix(l, "!Running configuration last done") {
+			continue
 		}
+		out = append(out, l)
 	}
+	return strings.Join(out, "\n")
 }
 
-func (c *shellClient) send(cmd string) {
-	if _, err := io.WriteString(c.in, cmd+"\n"); err != nil {
-		c.t.Fatalf("write %q: %v", cmd, err)
-	}
-}
-
-// scrapli opens a scrapligo network driver on a lab device with strict
-// host-key checking.
-func scrapli(t testing.TB, l *Lab, name string, p schema.Platform) *network.Driver {
+// until polls cond until it holds or patience runs out (a poll every
+// millisecond: the wait itself is bounded by the test's deadline).
+func until(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	return scrapliPlatform(t, l, name, string(p))
+	deadline := time.Now().Add(patience(t))
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("never: %s", what)
+		}
+		time.Sleep(time.Millisecond)
+	}
 }
-
-// scrapliPlatform opens a device with a scrapligo platform definition name.
-func scrapliPlatform(t testing.TB, l *Lab, name, scrapliName string) *network.Driver {
-	t.Helper()
-	host, portS, _ := net.SplitHostPort(l.Addr(name))
-	port, _ := strconv.Atoi(portS)
-	pl, err := platform.NewPlatform(scrapliName, host,
-		options.WithTransportType(transport.StandardTransport),
-		options.WithPort(port),
-		options.WithAuthUsername(testUser),
-		options.WithAuthPassword(testPass),
-		options.WithAuthSecondary(testPass),
-		options.WithSSHKnownHostsFile(l.KnownHostsPath()),
-		options.WithStandardTransportHostKeyAlgorithms([]string{ssh.KeyAlgoED25519}),
-		options.WithTimeoutSocket(patience(t)),
-		options.WithTimeoutOps(patience(t)),
-	)
-	if err != nil {
-		t.Fatalf("platform: %v", err)
-	}
-	d, err := pl.GetNetworkDriver()
-	if err != nil {
-		t.Fatalf("driver: %v", err)
-	}
-	if err := d.Open(); err != nil {
-		t.Fatalf("open %s: %v", name, err)
-	}
-	t.Cleanup(func() { _ = d.Close() })
-	return d
-}
-
-func regexpMust(s string) *regexp.Regexp { return regexp.MustCompile(s) }

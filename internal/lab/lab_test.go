@@ -16,11 +16,13 @@ import (
 	"golang.org/x/crypto/ssh"
 	"golang.org/x/crypto/ssh/knownhosts"
 
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
 func TestStartValidation(t *testing.T) {
-	ok := DeviceSpec{Name: "a", Platform: schema.AristaEOS, Username: "u", Password: "p"}
+	sw, host := anySwitch(t), anyHost(t)
+	ok := DeviceSpec{Name: "a", Platform: sw, Username: "u", Password: "p"}
 	cases := []struct {
 		name  string
 		specs []DeviceSpec
@@ -30,11 +32,10 @@ func TestStartValidation(t *testing.T) {
 		{"no dir", []DeviceSpec{ok}, "", "Options.Dir is empty"},
 		{"no devices", nil, "x", "no devices"},
 		{"bad platform", []DeviceSpec{{Name: "a", Platform: "ios", Username: "u", Password: "p"}}, "x", `unknown platform "ios"`},
-		{"bad name", []DeviceSpec{{Name: "a b", Platform: schema.AristaEOS, Username: "u", Password: "p"}}, "x", "not a valid hostname"},
+		{"bad name", []DeviceSpec{{Name: "a b", Platform: sw, Username: "u", Password: "p"}}, "x", "not a valid hostname"},
 		{"duplicate", []DeviceSpec{ok, ok}, "x", "listed twice"},
-		{"no credentials", []DeviceSpec{{Name: "a", Platform: schema.AristaEOS, Username: "u"}}, "x", "no Password"},
-		{"bad host port", []DeviceSpec{{Name: "a", Platform: schema.NvidiaMLNX, Username: "u", Password: "p", Ports: []string{"Eth 1"}}}, "x", "not a Linux interface name"},
-		{"bad junos port", []DeviceSpec{{Name: "a", Platform: schema.JuniperJunos, Username: "u", Password: "p", Ports: []string{"swp1"}}}, "x", "not a Junos interface name"},
+		{"no credentials", []DeviceSpec{{Name: "a", Platform: sw, Username: "u"}}, "x", "no Password"},
+		{"bad host port", []DeviceSpec{{Name: "a", Platform: host, Username: "u", Password: "p", Ports: []string{"Eth 1"}}}, "x", "not a Linux interface name"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -64,7 +65,7 @@ func TestKnownHostsAuthAndExec(t *testing.T) {
 		t.Fatal(err)
 	}
 	var specs []DeviceSpec
-	for _, p := range schema.Platforms() {
+	for _, p := range platforms.List() {
 		specs = append(specs, DeviceSpec{Name: "d-" + strings.ReplaceAll(string(p), "_", "-"), Platform: p,
 			Username: testUser, Password: testPass, AuthorizedKeys: []ssh.PublicKey{signer.PublicKey()}})
 	}
@@ -99,12 +100,7 @@ func TestKnownHostsAuthAndExec(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			cmd := map[schema.Platform]string{
-				schema.AristaEOS: "show hostname", schema.CiscoNXOS: "show hostname", schema.JuniperJunos: "show version",
-			}[sp.Platform]
-			if cmd == "" {
-				cmd = "hostname"
-			}
+			cmd := showRunning(t, sp.Platform, "hostname")
 			out, err := sess.CombinedOutput(cmd)
 			if err != nil || !strings.Contains(string(out), sp.Name) {
 				t.Errorf("exec %q: %v %q", cmd, err, out)
@@ -120,7 +116,7 @@ func TestKnownHostsAuthAndExec(t *testing.T) {
 
 func TestHostKeysReusedAndBasePort(t *testing.T) {
 	dir := t.TempDir()
-	specs := []DeviceSpec{{Name: "a", Platform: schema.AristaEOS, Username: "u", Password: "p"}}
+	specs := []DeviceSpec{{Name: "a", Platform: anySwitch(t), Username: "u", Password: "p"}}
 	l1, err := Start(context.Background(), specs, Options{Dir: dir})
 	if err != nil {
 		t.Fatal(err)
@@ -148,7 +144,7 @@ func TestHostKeysReusedAndBasePort(t *testing.T) {
 
 func TestContextCancelCloses(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
-	l, err := Start(ctx, []DeviceSpec{{Name: "a", Platform: schema.LinuxDCB, Username: "u", Password: "p"}}, Options{Dir: t.TempDir()})
+	l, err := Start(ctx, []DeviceSpec{{Name: "a", Platform: anyHost(t), Username: "u", Password: "p"}}, Options{Dir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,11 +238,9 @@ func execOnce(l *Lab, sp DeviceSpec, hk ssh.HostKeyCallback) error {
 	if err != nil {
 		return err
 	}
-	cmd := map[schema.Platform]string{schema.AristaEOS: "show running-config", schema.CiscoNXOS: "show running-config",
-		schema.JuniperJunos: "show configuration | display set", schema.NvidiaCumulus: "nv config show -o commands",
-		schema.SONiC: "show runningconfiguration all"}[sp.Platform]
-	if cmd == "" {
-		cmd = "ip link show"
+	cmd := "ip link show"
+	if pl, ok := platforms.Get(sp.Platform); ok && !pl.Spec.Host && pl.Dialect != nil {
+		cmd = pl.Dialect().ShowRunning
 	}
 	out, err := sess.Output(cmd)
 	if err != nil || len(out) == 0 {
@@ -256,10 +250,49 @@ func execOnce(l *Lab, sp DeviceSpec, hk ssh.HostKeyCallback) error {
 }
 
 func benchSpecs(n int) []DeviceSpec {
-	ps := schema.Platforms()
+	ps := platforms.List()
 	specs := make([]DeviceSpec, n)
 	for i := range specs {
 		specs[i] = DeviceSpec{Name: fmt.Sprintf("dev%04d", i), Platform: ps[i%len(ps)], Username: "admin", Password: "bench-pw"}
 	}
 	return specs
+}
+
+// showRunning is the command printing platform p's running configuration
+// (its push dialect's, which names the device), or host's for a host.
+func showRunning(t testing.TB, p schema.Platform, host string) string {
+	t.Helper()
+	pl, ok := platforms.Get(p)
+	if !ok {
+		t.Fatalf("platform %s is not in the registry", p)
+	}
+	if pl.Spec.Host || pl.Dialect == nil {
+		return host
+	}
+	return pl.Dialect().ShowRunning
+}
+
+// anySwitch is the registry's first switch platform the lab emulates: a
+// test about the lab, not about a platform, starts one of those.
+func anySwitch(t testing.TB) schema.Platform {
+	t.Helper()
+	for _, pl := range platforms.All() {
+		if !pl.Spec.Host && pl.Emulator != nil {
+			return pl.Name
+		}
+	}
+	t.Fatal("the registry has no switch platform the lab emulates")
+	return ""
+}
+
+// anyHost is the registry's first host platform the lab emulates.
+func anyHost(t testing.TB) schema.Platform {
+	t.Helper()
+	for _, pl := range platforms.All() {
+		if pl.Spec.Host && pl.Emulator != nil {
+			return pl.Name
+		}
+	}
+	t.Fatal("the registry has no host platform the lab emulates")
+	return ""
 }

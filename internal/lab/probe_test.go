@@ -21,18 +21,17 @@ func TestHostScriptStopsOnMissingCapability(t *testing.T) {
 	cases := []struct {
 		name, golden string
 		port         string
-		platform     schema.Platform
 		// missing is the host that lacks the capability, good one that has it.
 		missing, good cli.Spec
 		want          string
 	}{
-		{name: "ofed sysfs on inbox mlx5", golden: "clos-400g/nic01.sh", port: "ens1f0np0", platform: schema.NvidiaMLNX,
+		{name: "ofed sysfs on inbox mlx5", golden: "clos-400g/nic01.sh", port: "ens1f0np0",
 			missing: cli.Spec{InboxDriver: true}, good: cli.Spec{},
 			want: "nic01: /sys/class/net/ens1f0np0/ecn/roce_np/enable/3 is missing: the ECN sysfs comes with MLNX_OFED's mlx5_core driver"},
-		{name: "pfc-prevention-tout on bnxt_en", golden: "clos-400g/nic02.sh", port: "enp65s0f0np0", platform: schema.LinuxDCB,
+		{name: "pfc-prevention-tout on bnxt_en", golden: "clos-400g/nic02.sh", port: "enp65s0f0np0",
 			missing: cli.Spec{Driver: "bnxt_en"}, good: cli.Spec{Driver: "mlx5_core"},
 			want: "nic02: enp65s0f0np0 has no ethtool tunable pfc-prevention-tout: the mlx5_core driver provides it"},
-		{name: "fw-lldp-agent on mlx5", golden: "releases/leaf-eos421-dcb.sh", port: "ens2f0", platform: schema.LinuxDCB,
+		{name: "fw-lldp-agent on mlx5", golden: "releases/leaf-eos421-dcb.sh", port: "ens2f0",
 			missing: cli.Spec{Driver: "mlx5_core"}, good: cli.Spec{Driver: "ice"},
 			want: "leaf-eos421-dcb: ens2f0 has no private flag fw-lldp-agent: the ice driver provides it"},
 	}
@@ -42,12 +41,18 @@ func TestHostScriptStopsOnMissingCapability(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			// The golden's header names its device's platform.
+			m := goldenPlatformRe.FindStringSubmatch(string(data))
+			if m == nil {
+				t.Fatalf("%s: no \"device NAME (PLATFORM)\" header", tc.golden)
+			}
+			platform := schema.Platform(m[2])
 			body := scriptBody(strings.Split(string(data), "\n"))
 			for _, host := range []struct {
 				spec cli.Spec
 				ok   bool
 			}{{tc.missing, false}, {tc.good, true}} {
-				env := testEnv("h", tc.platform)
+				env := testEnv("h", platform)
 				env.Spec.Ports = []string{tc.port}
 				env.Spec.Driver, env.Spec.InboxDriver = host.spec.Driver, host.spec.InboxDriver
 				emu, err := newEmulator(env)

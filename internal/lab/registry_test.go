@@ -9,11 +9,11 @@ import (
 	"github.com/fabricgen/fabricgen/schema"
 )
 
-// TestRegistryComplete fails naming every platform of schema.Platforms()
-// the lab has no emulator for, and checks the check itself on registries
+// TestRegistryComplete fails naming every platform of the registry
+// (platforms.List) the lab has no emulator for, and checks the check itself on registries
 // with one platform's line, emulator or file form removed.
 func TestRegistryComplete(t *testing.T) {
-	if miss := missingEmulators(platforms.All(), schema.Platforms()); len(miss) > 0 {
+	if miss := missingEmulators(platforms.All(), platforms.List()); len(miss) > 0 {
 		t.Fatalf("the lab has no emulator for %v: give the folder its emulator/ and RunningConfig (platforms/<name>/platform.go)", miss)
 	}
 	for i, p := range platforms.All() {
@@ -24,7 +24,7 @@ func TestRegistryComplete(t *testing.T) {
 				"extension": func(all []platform.Platform) []platform.Platform { all[i].RunningConfig.Ext = ""; return all },
 				"form":      func(all []platform.Platform) []platform.Platform { all[i].RunningConfig.Form = ""; return all },
 			} {
-				if got := missingEmulators(change(platforms.All()), schema.Platforms()); !slices.Equal(got, []schema.Platform{p.Name}) {
+				if got := missingEmulators(change(platforms.All()), platforms.List()); !slices.Equal(got, []schema.Platform{p.Name}) {
 					t.Errorf("without its %s: missingEmulators() = %v, want [%s]", what, got, p.Name)
 				}
 			}
@@ -35,7 +35,7 @@ func TestRegistryComplete(t *testing.T) {
 // TestRegistryBuildsEveryPlatform starts each platform's emulator from its
 // factory configuration through the registry.
 func TestRegistryBuildsEveryPlatform(t *testing.T) {
-	for _, p := range schema.Platforms() {
+	for _, p := range platforms.List() {
 		t.Run(string(p), func(t *testing.T) {
 			emu, err := newEmulator(testEnv("reg1", p))
 			if err != nil {
@@ -73,7 +73,7 @@ func TestRunningConfigFile(t *testing.T) {
 			t.Errorf("%s: empty format %+v", f.Platform, f)
 		}
 	}
-	if !slices.Equal(got, schema.Platforms()) {
-		t.Errorf("RunningConfigFormats platforms %v, want %v", got, schema.Platforms())
+	if want := platforms.List(); !slices.Equal(got, want) {
+		t.Errorf("RunningConfigFormats platforms %v, want %v", got, want)
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/fabricgen/fabricgen/internal/lab/cli"
 	"github.com/fabricgen/fabricgen/internal/platform"
+	"github.com/fabricgen/fabricgen/internal/platformtest"
 	"github.com/fabricgen/fabricgen/internal/qosread"
 	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
@@ -17,8 +18,8 @@ import (
 )
 
 // TestReaderRoundTrip: for every switch platform of the registry, each
-// render of one of its devices (the example fabrics' and the stanza
-// fixture's goldens, and testdata/perport rendered here) is read by the
+// render of one of its devices (the example fabrics' goldens, each
+// platform folder's fixture goldens, and testdata/perport rendered here) is read by the
 // platform folder's reader twice: directly, and after the lab's emulator
 // of the platform was started from it (lab up --running-config) and
 // printed it back (Export: show running-config, what lab show prints and
@@ -37,23 +38,32 @@ func TestReaderRoundTrip(t *testing.T) {
 		// intent compares the reads with the intent (unlinked: the
 		// ports without a link too).
 		intent, unlinked bool
+		// only, when set, is the one platform whose devices are read.
+		only schema.Platform
 	}
 	var sources []source
 	for _, ex := range readExamples {
-		sources = append(sources, source{ex, loadExample(t, ex), filepath.Join(root, "templates", "testdata", "golden", ex), true, false})
+		sources = append(sources, source{ex, loadExample(t, ex), filepath.Join(root, "templates", "testdata", "golden", ex), true, false, ""})
 	}
-	stanza, diags := schema.Load(filepath.Join(root, "templates", "testdata", "stanza"), schema.Options{Platforms: platforms.Catalog()})
-	if diags.HasErrors() {
-		t.Fatal(diags)
+	// Each platform folder's own fixture (platformtest) is not linted
+	// (its ACLs re-mark on purpose): its reads are compared with each
+	// other only. Only the folder's own devices are read from it, so a
+	// copy of a folder (scripts/newplatform) is round-tripped too.
+	for _, fx := range platformtest.All(root) {
+		if fx.Platform.Reader == nil {
+			continue // hosts
+		}
+		fab, err := fx.Load()
+		if err != nil {
+			t.Fatal(err)
+		}
+		sources = append(sources, source{"platforms/" + fx.Platform.Folder, fab, fx.GoldenDir(), false, false, fx.Platform.Name})
 	}
-	// The stanza fixture is not linted (its ACLs re-mark on purpose): its
-	// reads are compared with each other only.
-	sources = append(sources, source{"stanza", stanza, filepath.Join(root, "templates", "testdata", "stanza", "golden"), false, false})
 	perport, diags := schema.Load(filepath.Join("testdata", "perport"), schema.Options{Platforms: platforms.Catalog()})
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	sources = append(sources, source{"perport", perport, "", true, true})
+	sources = append(sources, source{"perport", perport, "", true, true, ""})
 
 	r, err := templates.NewRenderer(templates.Options{})
 	if err != nil {
@@ -64,6 +74,9 @@ func TestReaderRoundTrip(t *testing.T) {
 			pl, ok := platforms.Get(dev.Platform.V)
 			if !ok || pl.Reader == nil {
 				continue // hosts; a switch without a reader fails TestReadsRenderedConfigs
+			}
+			if src.only != "" && dev.Platform.V != src.only {
+				continue // a folder fixture's peers belong to their own folders
 			}
 			label := src.label + "/" + dev.Name
 			var text string
@@ -100,7 +113,7 @@ func TestReaderRoundTrip(t *testing.T) {
 			continue
 		}
 		if covered[p.Name] == 0 {
-			t.Errorf("platforms/%s: no render of a %s device was round-tripped (add one to an example or the stanza fixture)", p.Folder, p.Name)
+			t.Errorf("platforms/%s: no render of a %s device was round-tripped (add one to its folder's fixture, testdata/fabric)", p.Folder, p.Name)
 		}
 	}
 	t.Logf("devices round-tripped per platform: %v", covered)

@@ -27,7 +27,9 @@ func getenv(k string) string {
 
 // fabricLab is a lab serving an example fabric with its intent applied.
 type fabricLab struct {
-	f    *schema.Fabric
+	f *schema.Fabric
+	// devs are the devices of f the lab serves.
+	devs []*schema.Device
 	lab  *lab.Lab
 	opts Options
 }
@@ -45,8 +47,17 @@ func startFabricLab(t testing.TB, name string, tweaks ...func(*schema.Fabric)) *
 	for _, tw := range tweaks {
 		tw(f)
 	}
+	fl := startLabOf(t, f, f.Devices)
+	fl.apply(t)
+	return fl
+}
+
+// startLabOf starts a lab of devs, with f's data plane (the intent is not
+// applied: fabricLab.apply does that).
+func startLabOf(t testing.TB, f *schema.Fabric, devs []*schema.Device) *fabricLab {
+	t.Helper()
 	var specs []lab.DeviceSpec
-	for _, d := range f.Devices {
+	for _, d := range devs {
 		sp := lab.DeviceSpec{Name: d.Name, Platform: d.Platform.V, Username: d.Credentials.Username.V, Password: labSecret}
 		for _, p := range d.Ports {
 			sp.Ports = append(sp.Ports, p.Name)
@@ -66,9 +77,8 @@ func startFabricLab(t testing.TB, name string, tweaks ...func(*schema.Fabric)) *
 	for _, n := range l.Names() {
 		inv[n] = l.Addr(n)
 	}
-	fl := &fabricLab{f: f, lab: l, opts: Options{Parallelism: 16, Timeout: time.Minute, HostKeys: hk, Inventory: inv, Getenv: getenv,
+	fl := &fabricLab{f: f, devs: devs, lab: l, opts: Options{Parallelism: 16, Timeout: time.Minute, HostKeys: hk, Inventory: inv, Getenv: getenv,
 		Now: l.Clock().Time, Clock: check.ClockLab}}
-	fl.apply(t)
 	return fl
 }
 
@@ -80,13 +90,13 @@ func (fl *fabricLab) apply(t testing.TB) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	outs, err := r.RenderAll(ctx, fl.f, fl.f.Devices)
+	outs, err := r.RenderAll(ctx, fl.f, fl.devs)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var inputs []push.Input
 	for i, o := range outs {
-		inputs = append(inputs, push.Input{Device: fl.f.Devices[i], Rendered: o.Text})
+		inputs = append(inputs, push.Input{Device: fl.devs[i], Rendered: o.Text})
 	}
 	opts := push.Options{Parallelism: 16, Timeout: time.Minute, HostKeys: fl.opts.HostKeys, Inventory: fl.opts.Inventory, Getenv: getenv,
 		State: state.Dir{Path: t.TempDir()}}

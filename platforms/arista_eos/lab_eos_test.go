@@ -1,4 +1,4 @@
-package lab
+package aristaeos_test
 
 import (
 	"strings"
@@ -8,8 +8,9 @@ import (
 	"github.com/scrapli/scrapligo/driver/network"
 	"github.com/scrapli/scrapligo/driver/opoptions"
 
+	"github.com/fabricgen/fabricgen/internal/lab"
 	"github.com/fabricgen/fabricgen/internal/lab/cli"
-	"github.com/fabricgen/fabricgen/schema"
+	"github.com/fabricgen/fabricgen/internal/lab/labtest"
 )
 
 // eosSession registers a scrapligo privilege level for a config session,
@@ -26,8 +27,8 @@ func eosSession(d *network.Driver, name string) {
 }
 
 func TestEOSScrapliConfigAndErrors(t *testing.T) {
-	l := startLab(t, DeviceSpec{Name: "leaf1", Platform: schema.AristaEOS})
-	d := scrapli(t, l, "leaf1", schema.AristaEOS)
+	l := labtest.Start(t, lab.DeviceSpec{Name: "leaf1", Platform: plat().Name})
+	d := labtest.Scrapli(t, l, "leaf1", plat().Dialect().Scrapli)
 	mr, err := d.SendConfigs([]string{"interface Ethernet1", "mtu 9214", "tx-queue 3", "bandwidth percent 50", "qos map dscp 26 to traffic-class 3", "bogus line"}, opoptions.WithStopOnFailed())
 	if err != nil {
 		t.Fatal(err)
@@ -64,14 +65,14 @@ func TestEOSSessions(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			l := startLab(t, DeviceSpec{Name: "leaf1", Platform: schema.AristaEOS})
+			l := labtest.Start(t, lab.DeviceSpec{Name: "leaf1", Platform: plat().Name})
 			dev := l.Device("leaf1")
 			before := dev.RunningConfig()
-			sh := openShell(t, l, "leaf1", `leaf1[^\n]*#$`)
-			sh.run("configure session fg")
-			sh.run("interface Ethernet2")
-			sh.run("mtu 9214")
-			diff := sh.run("show session-config diffs")
+			sh := labtest.OpenShell(t, l, "leaf1", `leaf1[^\n]*#$`)
+			sh.Run("configure session fg")
+			sh.Run("interface Ethernet2")
+			sh.Run("mtu 9214")
+			diff := sh.Run("show session-config diffs")
 			if !strings.Contains(diff, " interface Ethernet2\n+   mtu 9214\n") {
 				t.Fatalf("session diff:\n%s", diff)
 			}
@@ -79,7 +80,7 @@ func TestEOSSessions(t *testing.T) {
 				t.Fatal("session change visible before commit")
 			}
 			for _, cmd := range c.finish {
-				if out := sh.run(cmd); strings.Contains(out, "%") {
+				if out := sh.Run(cmd); strings.Contains(out, "%") {
 					t.Fatalf("%s: %s", cmd, out)
 				}
 			}
@@ -97,17 +98,17 @@ func TestEOSSessions(t *testing.T) {
 }
 
 func TestEOSCommitTimerExpiresOnItsOwn(t *testing.T) {
-	l := startLab(t, DeviceSpec{Name: "leaf1", Platform: schema.AristaEOS})
+	l := labtest.Start(t, lab.DeviceSpec{Name: "leaf1", Platform: plat().Name})
 	dev := l.Device("leaf1")
 	before := dev.RunningConfig()
-	sh := openShell(t, l, "leaf1", `leaf1[^\n]*#$`)
-	sh.run("configure session fg")
-	sh.run("hostname changed")
-	sh.run("commit timer 00:00:01")
+	sh := labtest.OpenShell(t, l, "leaf1", `leaf1[^\n]*#$`)
+	sh.Run("configure session fg")
+	sh.Run("hostname changed")
+	sh.Run("commit timer 00:00:01")
 	if !strings.Contains(dev.RunningConfig(), "hostname changed") {
 		t.Fatal("commit timer did not apply the session")
 	}
-	deadline := time.Now().Add(patience(t))
+	deadline := time.Now().Add(labtest.Patience(t))
 	for dev.RunningConfig() != before {
 		if time.Now().After(deadline) {
 			t.Fatal("commit timer did not roll back")
@@ -117,8 +118,8 @@ func TestEOSCommitTimerExpiresOnItsOwn(t *testing.T) {
 }
 
 func TestEOSScrapliSessionPrivilege(t *testing.T) {
-	l := startLab(t, DeviceSpec{Name: "leaf1", Platform: schema.AristaEOS})
-	d := scrapli(t, l, "leaf1", schema.AristaEOS)
+	l := labtest.Start(t, lab.DeviceSpec{Name: "leaf1", Platform: plat().Name})
+	d := labtest.Scrapli(t, l, "leaf1", plat().Dialect().Scrapli)
 	eosSession(d, "fabricgen-1")
 	mr, err := d.SendConfigs([]string{"interface Ethernet3", "mtu 9000"}, opoptions.WithPrivilegeLevel("fabricgen-1"), opoptions.WithStopOnFailed())
 	if err != nil || mr.Failed != nil {
@@ -141,8 +142,8 @@ func TestEOSScrapliSessionPrivilege(t *testing.T) {
 // speed words outside its keyword list, the watchdog action no-drop) get
 // EOS's answers; the accepted forms are stored.
 func TestEOSPlatformLimits(t *testing.T) {
-	l := startLab(t, DeviceSpec{Name: "leaf1", Platform: schema.AristaEOS})
-	d := scrapli(t, l, "leaf1", schema.AristaEOS)
+	l := labtest.Start(t, lab.DeviceSpec{Name: "leaf1", Platform: plat().Name})
+	d := labtest.Scrapli(t, l, "leaf1", plat().Dialect().Scrapli)
 	for _, c := range []struct {
 		mode, line, err string // err "" means accepted
 	}{
@@ -204,7 +205,7 @@ func TestEOSPlatformLimits(t *testing.T) {
 		}
 	}
 	// A configuration file is held to the same range.
-	emu, err := newEmulator(testEnv("leaf9", schema.AristaEOS))
+	emu, err := plat().Emulator(labtest.Env("leaf9", plat().Name))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package lab_test
+package aristaeos_test
 
 import (
 	"context"
@@ -7,11 +7,12 @@ import (
 	"strings"
 
 	"github.com/fabricgen/fabricgen/internal/lab"
-	"github.com/fabricgen/fabricgen/schema"
+	aristaeos "github.com/fabricgen/fabricgen/platforms/arista_eos"
 )
 
-// Start a leaf, change it behind fabricgen's back, and read the result.
-func Example() {
+// Start a lab leaf of this platform, change it behind fabricgen's back,
+// and read the result.
+func Example_lab() {
 	dir, err := os.MkdirTemp("", "lab")
 	if err != nil {
 		fmt.Println(err)
@@ -19,7 +20,7 @@ func Example() {
 	}
 	defer os.RemoveAll(dir)
 	l, err := lab.Start(context.Background(), []lab.DeviceSpec{
-		{Name: "leaf1", Platform: schema.AristaEOS, Username: "admin", Password: "example-only"},
+		{Name: "leaf1", Platform: aristaeos.Platform().Name, Username: "admin", Password: "example-only"},
 	}, lab.Options{Dir: dir})
 	if err != nil {
 		fmt.Println(err)

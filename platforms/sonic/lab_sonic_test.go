@@ -1,4 +1,4 @@
-package lab
+package sonic_test
 
 import (
 	"encoding/json"
@@ -6,8 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fabricgen/fabricgen/internal/lab"
 	"github.com/fabricgen/fabricgen/internal/lab/cli"
-	"github.com/fabricgen/fabricgen/schema"
+	"github.com/fabricgen/fabricgen/internal/lab/labtest"
 )
 
 // patchFor builds the JSON Patch that merges a config_db fragment into db.
@@ -52,7 +53,7 @@ func TestSONiCApplyPatchCheckpointRollback(t *testing.T) {
 	if err := json.Unmarshal(golden, &frag); err != nil {
 		t.Fatal(err)
 	}
-	l := startLab(t, DeviceSpec{Name: "leaf3", Platform: schema.SONiC})
+	l := labtest.Start(t, lab.DeviceSpec{Name: "leaf3", Platform: plat().Name})
 	dev := l.Device("leaf3")
 	before := dev.RunningConfig()
 	var db map[string]any
@@ -60,31 +61,31 @@ func TestSONiCApplyPatchCheckpointRollback(t *testing.T) {
 		t.Fatalf("running config is not JSON: %v", err)
 	}
 	patch := patchFor(t, db, frag)
-	sh := openShell(t, l, "leaf3", `admin@leaf3:~\$ $`)
-	if out := sh.run("config apply-patch /tmp/x.json"); !strings.Contains(out, "Root privileges are required") {
+	sh := labtest.OpenShell(t, l, "leaf3", `admin@leaf3:~\$ $`)
+	if out := sh.Run("config apply-patch /tmp/x.json"); !strings.Contains(out, "Root privileges are required") {
 		t.Errorf("apply-patch without sudo: %q", out)
 	}
-	sh.run("sudo config checkpoint fg-pre")
-	if out := sh.run("printf '%s' '" + patch + "' > /tmp/fg.json; echo $?"); out != "0\n" {
+	sh.Run("sudo config checkpoint fg-pre")
+	if out := sh.Run("printf '%s' '" + patch + "' > /tmp/fg.json; echo $?"); out != "0\n" {
 		t.Fatalf("write patch: %q", out)
 	}
-	out := sh.run("sudo config apply-patch /tmp/fg.json")
+	out := sh.Run("sudo config apply-patch /tmp/fg.json")
 	if !strings.Contains(out, "Patch applied successfully.") {
 		t.Fatalf("apply-patch:\n%s", out)
 	}
-	shown := sh.run("sonic-cfggen -d --print-data")
+	shown := sh.Run("sonic-cfggen -d --print-data")
 	if shown != dev.RunningConfig() || !strings.Contains(shown, `"DSCP_TO_TC_MAP"`) {
 		t.Errorf("sonic-cfggen output differs from RunningConfig or lacks the patch")
 	}
-	if got := sh.run("show runningconfiguration all"); got != shown {
+	if got := sh.Run("show runningconfiguration all"); got != shown {
 		t.Errorf("show runningconfiguration all differs from sonic-cfggen")
 	}
 	bad := `[{"op": "add", "path": "/PORT_QOS_MAP/Ethernet999", "value": {"pfc_enable": "3"}}]`
-	sh.run("echo '" + bad + "' > /tmp/bad.json")
-	if out := sh.run("sudo config apply-patch /tmp/bad.json; echo $?"); !strings.Contains(out, "leafref to PORT Ethernet999") || !strings.HasSuffix(out, "1\n") {
+	sh.Run("echo '" + bad + "' > /tmp/bad.json")
+	if out := sh.Run("sudo config apply-patch /tmp/bad.json; echo $?"); !strings.Contains(out, "leafref to PORT Ethernet999") || !strings.HasSuffix(out, "1\n") {
 		t.Errorf("bad patch: %q", out)
 	}
-	if out := sh.run("sudo config rollback fg-pre"); !strings.Contains(out, "Config rolled back successfully.") {
+	if out := sh.Run("sudo config rollback fg-pre"); !strings.Contains(out, "Config rolled back successfully.") {
 		t.Fatalf("rollback: %s", out)
 	}
 	if dev.RunningConfig() != before {

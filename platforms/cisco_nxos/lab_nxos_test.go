@@ -1,4 +1,4 @@
-package lab
+package cisconxos_test
 
 import (
 	"strings"
@@ -6,13 +6,14 @@ import (
 
 	"github.com/scrapli/scrapligo/driver/opoptions"
 
+	"github.com/fabricgen/fabricgen/internal/lab"
 	"github.com/fabricgen/fabricgen/internal/lab/cli"
-	"github.com/fabricgen/fabricgen/schema"
+	"github.com/fabricgen/fabricgen/internal/lab/labtest"
 )
 
 func TestNXOSCheckpointRollback(t *testing.T) {
-	l := startLab(t, DeviceSpec{Name: "spine1", Platform: schema.CiscoNXOS})
-	d := scrapli(t, l, "spine1", schema.CiscoNXOS)
+	l := labtest.Start(t, lab.DeviceSpec{Name: "spine1", Platform: plat().Name})
+	d := labtest.Scrapli(t, l, "spine1", plat().Dialect().Scrapli)
 	before := l.Device("spine1").RunningConfig()
 	if r, err := d.SendCommand("checkpoint fg1"); err != nil || r.Failed != nil {
 		t.Fatalf("checkpoint: %v %v", err, r.Failed)
@@ -53,59 +54,12 @@ func stripNXOSHeader(s string) string {
 	return strings.Join(out, "\n")
 }
 
-func TestHostCommands(t *testing.T) {
-	l := startLab(t, DeviceSpec{Name: "gpu1", Platform: schema.NvidiaMLNX, Ports: []string{"ens1f0np0"}},
-		DeviceSpec{Name: "gpu2", Platform: schema.LinuxDCB, Ports: []string{"eth2"}})
-	sh := openShell(t, l, "gpu1", `admin@gpu1:~\$ $`)
-	cases := []struct{ cmd, want string }{
-		{"command -v mlnx_qos", "/usr/sbin/mlnx_qos\n"},
-		{"echo $?", "0\n"},
-		{"mlnx_qos -i ens1f0np0 --trust dscp --pfc 0,0,0,1,0,0,0,0 --dscp2prio set,26,3", "Priority trust state: dscp"},
-		{"cma_roce_tos -d mlx5_0 -t 106", ""},
-		{"cma_roce_tos -d mlx5_0", "106\n"},
-		{"echo 0 > /sys/class/net/ens1f0np0/ecn/roce_np/enable/5", ""},
-		{"cat /sys/class/net/ens1f0np0/ecn/roce_np/enable/5", "0\n"},
-		{"ip link set dev ens1f0np0 mtu 9000", ""},
-		{"ip link show dev ens1f0np0", "mtu 9000"},
-		{"frobnicate", "bash: frobnicate: command not found\n"},
-		{"echo $?", "127\n"},
-		{"mlnx_qos -i ens1f0np0 --tsa ets,ets,ets,ets,ets,ets,strict,ets --tcbw 50,0,0,40,0,0,0,0", "must sum to 100"},
-	}
-	for _, c := range cases {
-		got := sh.run(c.cmd)
-		if (c.want == "" && got != "") || !strings.Contains(got, c.want) {
-			t.Errorf("%s: got %q, want %q", c.cmd, got, c.want)
-		}
-	}
-	run := l.Device("gpu1").RunningConfig()
-	for _, want := range []string{"trust dscp", "pfc 0,0,0,1,0,0,0,0", "dscp-prio 26:3", "mtu 9000", "default_roce_tos 106", "ecn roce_np enable 1,1,1,1,1,0,1,1"} {
-		if !strings.Contains(run, want) {
-			t.Errorf("state lacks %q:\n%s", want, run)
-		}
-	}
-	sh2 := openShell(t, l, "gpu2", `admin@gpu2:~\$ $`)
-	for _, c := range []struct{ cmd, want string }{
-		{"command -v mlnx_qos; echo $?", "1\n"},
-		{"dcb app add dev eth2 dscp-prio 26:3 48:6", ""},
-		{"dcb app show dev eth2 dscp-prio", "dscp-prio AF31:3 CS6:6 \n"},
-		{"dcb -N app show dev eth2 dscp-prio", "dscp-prio 26:3 48:6 \n"},
-		{"dcb pfc set dev eth2 prio-pfc all:off 3:on", ""},
-		{"dcb pfc show dev eth2", "3:on"},
-		{"dcb ets set dev eth2 prio-tc all:0 3:3 6:6 tc-tsa all:strict 0:ets 3:ets tc-bw all:0 0:50 3:50", ""},
-		{"dcb ets show dev eth2", "tc-bw 0:50 1:0 2:0 3:50"},
-	} {
-		if got := sh2.run(c.cmd); (c.want == "" && got != "") || !strings.Contains(got, c.want) {
-			t.Errorf("%s: got %q, want %q", c.cmd, got, c.want)
-		}
-	}
-}
-
 // TestNXOSIPv6ACLWords: an NX-OS ipv6 access-list says "ipv6" for any
 // protocol and "icmp" for ICMPv6; the IPv4 word "ip" is refused there, and
 // an interface takes one routed ACL per direction and family.
 func TestNXOSIPv6ACLWords(t *testing.T) {
-	l := startLab(t, DeviceSpec{Name: "spine1", Platform: schema.CiscoNXOS})
-	d := scrapli(t, l, "spine1", schema.CiscoNXOS)
+	l := labtest.Start(t, lab.DeviceSpec{Name: "spine1", Platform: plat().Name})
+	d := labtest.Scrapli(t, l, "spine1", plat().Dialect().Scrapli)
 	for _, c := range []struct {
 		mode, line string
 		ok         bool

@@ -1,11 +1,12 @@
-package lab
+package nvidiacumulus_test
 
 import (
 	"strings"
 	"testing"
 
+	"github.com/fabricgen/fabricgen/internal/lab"
 	"github.com/fabricgen/fabricgen/internal/lab/cli"
-	"github.com/fabricgen/fabricgen/schema"
+	"github.com/fabricgen/fabricgen/internal/lab/labtest"
 )
 
 func TestCumulusRevisions(t *testing.T) {
@@ -23,21 +24,21 @@ func TestCumulusRevisions(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			l := startLab(t, DeviceSpec{Name: "leaf4", Platform: schema.NvidiaCumulus})
+			l := labtest.Start(t, lab.DeviceSpec{Name: "leaf4", Platform: plat().Name})
 			dev := l.Device("leaf4")
 			before := dev.RunningConfig()
-			sh := openShell(t, l, "leaf4", `admin@leaf4:mgmt:~\$ $`)
+			sh := labtest.OpenShell(t, l, "leaf4", `admin@leaf4:mgmt:~\$ $`)
 			for _, cmd := range []string{"nv set interface swp1 link mtu 9216", "nv set qos pfc default-global switch-priority 3"} {
-				if out := sh.run(cmd); out != "" {
+				if out := sh.Run(cmd); out != "" {
 					t.Fatalf("%s: %s", cmd, out)
 				}
 			}
-			diff := sh.run("nv config diff")
+			diff := sh.Run("nv config diff")
 			if diff != "nv set interface swp1 link mtu 9216\nnv set qos pfc default-global switch-priority 3\n" {
 				t.Errorf("nv config diff:\n%s", diff)
 			}
 			for _, cmd := range c.finish {
-				sh.run(cmd)
+				sh.Run(cmd)
 			}
 			// Expiring the timers must not undo a confirmed change.
 			dev.ExpireTimers()
@@ -53,8 +54,8 @@ func TestCumulusRevisions(t *testing.T) {
 }
 
 func TestCumulusErrors(t *testing.T) {
-	l := startLab(t, DeviceSpec{Name: "leaf4", Platform: schema.NvidiaCumulus})
-	sh := openShell(t, l, "leaf4", `:~\$ $`)
+	l := labtest.Start(t, lab.DeviceSpec{Name: "leaf4", Platform: plat().Name})
+	sh := labtest.OpenShell(t, l, "leaf4", `:~\$ $`)
 	cases := []struct{ cmd, want string }{
 		{"nv set interface swp1 link mtu 99999", "Error: Invalid value for mtu"},
 		{"nv set frobnicate 1", "Error: Invalid Command"},
@@ -72,7 +73,7 @@ func TestCumulusErrors(t *testing.T) {
 		{"nv set qos traffic-pool default-lossy memory-percent 101", "Error: Invalid value for memory-percent"},
 	}
 	for _, c := range cases {
-		if got := sh.run(c.cmd); !strings.Contains(got, c.want) {
+		if got := sh.Run(c.cmd); !strings.Contains(got, c.want) {
 			t.Errorf("%s: got %q, want %q", c.cmd, got, c.want)
 		}
 	}
@@ -83,8 +84,8 @@ func TestCumulusErrors(t *testing.T) {
 }
 
 func TestCumulusScrapli(t *testing.T) {
-	l := startLab(t, DeviceSpec{Name: "leaf4", Platform: schema.NvidiaCumulus})
-	d := scrapliPlatform(t, l, "leaf4", "cumulus_linux")
+	l := labtest.Start(t, lab.DeviceSpec{Name: "leaf4", Platform: plat().Name})
+	d := labtest.Scrapli(t, l, "leaf4", "cumulus_linux")
 	r, err := d.SendCommand("nv set interface swp2 link mtu 9216")
 	if err != nil || r.Failed != nil {
 		t.Fatalf("nv set: %v %v", err, r.Failed)

@@ -1,10 +1,11 @@
-package lab
+package aristaeos_test
 
 import (
 	"strings"
 	"testing"
 
-	"github.com/fabricgen/fabricgen/schema"
+	"github.com/fabricgen/fabricgen/internal/lab"
+	"github.com/fabricgen/fabricgen/internal/lab/labtest"
 )
 
 // TestEOSNoRemovesOnlyItsLine: `no LINE` removes LINE and lines of the
@@ -31,10 +32,10 @@ func TestEOSNoRemovesOnlyItsLine(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			l := startLab(t, DeviceSpec{Name: "leaf1", Platform: schema.AristaEOS, RunningConfig: start})
-			sh := openShell(t, l, "leaf1", `leaf1[^\n]*#$`)
+			l := labtest.Start(t, lab.DeviceSpec{Name: "leaf1", Platform: plat().Name, RunningConfig: start})
+			sh := labtest.OpenShell(t, l, "leaf1", `leaf1[^\n]*#$`)
 			for _, cmd := range append([]string{"configure", "interface Ethernet1/1", "tx-queue 0"}, append(c.lines, "end")...) {
-				if out := sh.run(cmd); strings.Contains(out, "%") {
+				if out := sh.Run(cmd); strings.Contains(out, "%") {
 					t.Fatalf("%s: %s", cmd, out)
 				}
 			}

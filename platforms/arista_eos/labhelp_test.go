@@ -1,0 +1,10 @@
+package aristaeos_test
+
+import (
+	"github.com/fabricgen/fabricgen/internal/platform"
+	aristaeos "github.com/fabricgen/fabricgen/platforms/arista_eos"
+)
+
+// plat is the folder's platform: the lab tests here name it only through
+// the folder, so a copy of the folder (scripts/newplatform) runs them too.
+func plat() platform.Platform { return aristaeos.Platform() }

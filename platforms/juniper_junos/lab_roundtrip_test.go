@@ -1,0 +1,52 @@
+package juniperjunos_test
+
+import (
+	"testing"
+
+	"github.com/fabricgen/fabricgen/internal/lab/cli"
+	"github.com/fabricgen/fabricgen/internal/lab/labtest"
+)
+
+// TestRunningConfigRoundTrip changes the lab device, reads its running
+// configuration, loads that text into a fresh device, and expects the
+// same running configuration back: what the lab prints, it parses.
+func TestRunningConfigRoundTrip(t *testing.T) {
+	c := struct {
+		changes []string
+		// reload turns a running config into lines OutOfBand takes; nil:
+		// start a fresh device from the export, as lab up
+		// --running-config does.
+		reload func(string) []string
+		strip  func(string) string
+	}{[]string{
+		"set class-of-service forwarding-classes class NO-LOSS queue-num 3 no-loss",
+		`set interfaces et-0/0/1 description "to gpu01"`, "set interfaces et-0/0/1 unit 0 family inet filter input-list [ A B ]",
+	}, nil, stripJunosHeader}
+	a, err := plat().Emulator(labtest.Env("rt1", plat().Name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := a.OutOfBand(c.changes); err != nil {
+		t.Fatal(err)
+	}
+	first := a.Running()
+	env := labtest.Env("rt1", plat().Name)
+	var lines []string
+	if c.reload != nil {
+		lines = c.reload(first)
+	} else {
+		// Junos: start a fresh device from the set form, as
+		// lab up --running-config does.
+		env.Spec.RunningConfig = a.Export()
+	}
+	b, err := plat().Emulator(env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.OutOfBand(lines); err != nil {
+		t.Fatalf("reload: %v", err)
+	}
+	if got, want := c.strip(b.Running()), c.strip(first); got != want {
+		t.Errorf("round trip differs:\n%s", cli.UnifiedDiff("first", "reloaded", want, got))
+	}
+}

@@ -1,0 +1,10 @@
+package nvidiacumulus_test
+
+import (
+	"github.com/fabricgen/fabricgen/internal/platform"
+	nvidiacumulus "github.com/fabricgen/fabricgen/platforms/nvidia_cumulus"
+)
+
+// plat is the folder's platform: the lab tests here name it only through
+// the folder, so a copy of the folder (scripts/newplatform) runs them too.
+func plat() platform.Platform { return nvidiacumulus.Platform() }

@@ -1,0 +1,47 @@
+package nvidiamlnx_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/fabricgen/fabricgen/internal/lab"
+	"github.com/fabricgen/fabricgen/internal/lab/cli"
+	"github.com/fabricgen/fabricgen/internal/lab/labtest"
+)
+
+// TestRejectSparesReadOnly: under a reject-everything fault, over real
+// SSH, every read-back push uses for plan still answers, and a change is
+// refused and leaves the device as it was.
+func TestRejectSparesReadOnly(t *testing.T) {
+	c := struct {
+		prompt string
+		reads  []string
+		// enter runs before change (and is never refused).
+		enter  string
+		change string
+		refuse string
+	}{`\$ $`, []string{"mlnx_qos -i eth0", "cma_roce_tos -d mlx5_0", "cat /sys/class/net/eth0/ecn/roce_np/enable/3",
+		"find /sys/class/net/eth0/device/infiniband -mindepth 1 -maxdepth 1 -printf '%f'", "ip link show dev eth0", "ethtool -a eth0"},
+		"true", "mlnx_qos -i eth0 --trust dscp", "Operation not permitted"}
+	var ports []string
+	if plat().Spec.Host {
+		ports = []string{"eth0"}
+	}
+	l := labtest.Start(t, lab.DeviceSpec{Name: "d1", Platform: plat().Name, Ports: ports})
+	dev := l.Device("d1")
+	before := dev.Export()
+	dev.SetFault(lab.Fault{Reject: `.*`})
+	sh := labtest.OpenShell(t, l, "d1", c.prompt)
+	for _, r := range c.reads {
+		if got := sh.Run(r); strings.Contains(got, c.refuse) || strings.Contains(got, "Operation not permitted") {
+			t.Errorf("read-only %q refused: %q", r, got)
+		}
+	}
+	sh.Run(c.enter)
+	if got := sh.Run(c.change); !strings.Contains(got, c.refuse) {
+		t.Errorf("%s: got %q, want the refusal %q", c.change, got, c.refuse)
+	}
+	if after := dev.Export(); after != before {
+		t.Errorf("refused change changed the device:\n%s", cli.UnifiedDiff("before", "after", before, after))
+	}
+}
