@@ -73,8 +73,10 @@ var allowed = map[string]string{
 	"templates/overrides_load.go:openOverrides:os.OpenRoot": "the --templates folder, read only through readlimit.Root",
 	// Tests' helper (not linked into fabricgen): golden files are the
 	// repository's own testdata.
-	"internal/golden/golden.go:Check:os.ReadFile":  "test helper reading the repository's golden files",
-	"internal/golden/golden.go:Write:os.WriteFile": "test helper writing the repository's golden files (-update)",
+	"internal/golden/golden.go:Check:os.ReadFile":             "test helper reading the repository's golden files",
+	"internal/golden/golden.go:Write:os.WriteFile":            "test helper writing the repository's golden files (-update)",
+	"internal/platformtest/intent.go:LoadIntent:os.WriteFile": "test helper writing an intent file into the test's own TempDir",
+	"internal/lab/labtest/labtest.go:Dial:knownhosts.New":     "test helper reading the known_hosts file the test's own lab wrote",
 	// x/crypto's knownhosts.New opens files by name: it is given only
 	// private copies of the known_hosts files, each read with
 	// readlimit.File (knownHostsCallback).

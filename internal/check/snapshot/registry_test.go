@@ -127,7 +127,11 @@ func TestCollectorsOnFolderFixtures(t *testing.T) {
 			if len(s.Devices) != len(devs) {
 				t.Fatalf("%d devices read, want %d", len(s.Devices), len(devs))
 			}
-			for i, d := range s.Devices {
+			byName := map[string]*schema.Device{}
+			for _, d := range devs {
+				byName[d.Name] = d
+			}
+			for _, d := range s.Devices {
 				if d.Error != "" {
 					t.Errorf("%s: %s", d.Name, d.Error)
 					continue
@@ -136,7 +140,12 @@ func TestCollectorsOnFolderFixtures(t *testing.T) {
 				for _, p := range d.Ports {
 					read[p.Name] = true
 				}
-				for _, p := range devs[i].Ports {
+				dev := byName[d.Name]
+				if dev == nil {
+					t.Errorf("%s: read, but not a device of the fixture", d.Name)
+					continue
+				}
+				for _, p := range dev.Ports {
 					if p.Link != nil && !read[p.Name] {
 						t.Errorf("%s: port %s was not read", d.Name, p.Name)
 					}
