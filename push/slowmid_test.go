@@ -40,7 +40,9 @@ func TestSlowDeviceMidApplyReportIsTrue(t *testing.T) {
 	nvue := func(pc platformCase) bool { return pc.dialect().Transaction == dialect.TxnNVUE }
 	// iproute2 dcb hosts (on an mlnx_qos host the verify read's probes
 	// outlast the 4 s window: reported to the lead, not covered here).
-	host := func(pc platformCase) bool { return pc.pl.Spec.Host && strings.Contains(pc.dev.rendered, "\ndcb ets set ") }
+	host := func(pc platformCase) bool {
+		return pc.pl.Spec.Host && strings.Contains(pc.dev.rendered, "\ndcb ets set ")
+	}
 	cases := map[string]slowMid{
 		"nvue-commit-stays-slow": {on: nvue, step: "commit", at: `^nv config apply --confirm \d+s`,
 			says: []string{"waiting for confirmation", "rolls it back by itself", "unless it is confirmed"}},
