@@ -56,8 +56,12 @@ func peakHeap() func() uint64 {
 func TestEndlessDevicesFailAlone(t *testing.T) {
 	const limit = 8 << 20
 	var devs []testDevice
-	for _, pc := range platformCases(t) {
-		devs = append(devs, pc.dev)
+	// One device of every platform, each named for its place in the
+	// registry (a copied folder's device has its original's name).
+	for i, pc := range platformCases(t) {
+		dev := pc.dev
+		dev.name = fmt.Sprintf("dev%d-%s", i+1, pc.dev.name)
+		devs = append(devs, dev)
 	}
 	// The endless switches are copies of the registry's first switch
 	// that streams its running config ("show running-config"), the
