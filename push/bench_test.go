@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -17,7 +16,10 @@ import (
 	"time"
 
 	"github.com/fabricgen/fabricgen/internal/lab"
+	"github.com/fabricgen/fabricgen/internal/platform"
+	"github.com/fabricgen/fabricgen/internal/platformtest"
 	"github.com/fabricgen/fabricgen/internal/push/session"
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/push/planfile"
 	"github.com/fabricgen/fabricgen/schema"
 )
@@ -44,6 +46,18 @@ type labInfo struct {
 	Inventory  map[string]string `json:"inventory"`
 }
 
+// benchPlatform is the platform of the benchmark's devices: the
+// registry's first switch (the lab helper process and the benchmark agree
+// on it without passing it).
+func benchPlatform() (platform.Platform, bool) {
+	for _, pl := range platforms.All() {
+		if !pl.Spec.Host {
+			return pl, true
+		}
+	}
+	return platform.Platform{}, false
+}
+
 func serveLab(count string) int {
 	n, err := strconv.Atoi(count)
 	if err != nil || n < 1 {
@@ -56,9 +70,14 @@ func serveLab(count string) int {
 		return 2
 	}
 	defer os.RemoveAll(dir)
+	pl, ok := benchPlatform()
+	if !ok {
+		fmt.Fprintln(os.Stderr, "the registry has no switch platform")
+		return 2
+	}
 	specs := make([]lab.DeviceSpec, n)
 	for i := range specs {
-		specs[i] = lab.DeviceSpec{Name: fmt.Sprintf("leaf%04d", i), Platform: schema.AristaEOS, Username: "admin", Password: testSecret}
+		specs[i] = lab.DeviceSpec{Name: fmt.Sprintf("leaf%04d", i), Platform: pl.Name, Username: "admin", Password: testSecret}
 	}
 	l, err := lab.Start(context.Background(), specs, lab.Options{Dir: dir})
 	if err != nil {
@@ -157,16 +176,21 @@ func benchmarkPlan(b *testing.B, delay time.Duration) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	rendered, err := os.ReadFile(filepath.Join(goldenDir, e2eCases()[schema.AristaEOS].golden))
+	pl, ok := benchPlatform()
+	if !ok {
+		b.Fatal("the registry has no switch platform")
+	}
+	pc, err := caseFrom(platformtest.Of(repoRoot, pl))
 	if err != nil {
 		b.Fatal(err)
 	}
+	rendered := []byte(pc.dev.rendered)
 	f := &schema.Fabric{Name: "bench", Digest: "bench"}
 	var inputs []Input
 	for i := range devices {
 		d := &schema.Device{
 			Name:     fmt.Sprintf("leaf%04d", i),
-			Platform: schema.Value[schema.Platform]{V: schema.AristaEOS, Set: true},
+			Platform: schema.Value[schema.Platform]{V: pl.Name, Set: true},
 			Credentials: schema.Credentials{
 				Username:    schema.Value[string]{V: "admin", Set: true},
 				PasswordEnv: schema.Value[string]{V: passwordEnv, Set: true},

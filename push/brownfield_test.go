@@ -46,10 +46,37 @@ type brownfieldCase struct {
 	takenOver func(path []string) bool
 }
 
+// legacyGoldenDir holds the clos-400g template goldens the brownfield
+// corpus (testdata/brownfield/<device>) was written for.
+const legacyGoldenDir = "../templates/testdata/golden/clos-400g"
+
+// brownfieldDevices are the brownfield corpus's devices: the clos-400g
+// device each file was written for, its render and a host's ports.
+var brownfieldDevices = map[schema.Platform]struct {
+	device, golden string
+	ports          []string
+}{
+	schema.AristaEOS: {"leaf1", "leaf1.cfg", nil}, schema.CiscoNXOS: {"leaf2", "leaf2.cfg", nil},
+	schema.JuniperJunos: {"spine1", "spine1.set", nil}, schema.NvidiaCumulus: {"leaf4", "leaf4.nvue", nil},
+	schema.SONiC: {"leaf3", "leaf3.json", nil}, schema.NvidiaMLNX: {"nic01", "nic01.sh", []string{"ens1f0np0"}},
+	schema.LinuxDCB: {"nic02", "nic02.sh", []string{"enp65s0f0np0"}},
+}
+
+// brownfieldCase0 is platform p's brownfield device, its render the
+// clos-400g golden.
+func brownfieldCase0(t testing.TB, p schema.Platform) platformCase {
+	t.Helper()
+	pc := caseWhere(t, "platform "+string(p), func(pc platformCase) bool { return pc.dev.platform == p })
+	b := brownfieldDevices[p]
+	pc.dev.name, pc.dev.ports, pc.dev.driver = b.device, b.ports, ""
+	pc.dev.rendered = readFile(t, filepath.Join(legacyGoldenDir, b.golden))
+	return pc
+}
+
 func brownfieldCases(t *testing.T) []brownfieldCase {
 	pcs := map[schema.Platform]platformCase{}
-	for _, pc := range platformCases(t) {
-		pcs[pc.dev.platform] = pc
+	for p := range brownfieldDevices {
+		pcs[p] = brownfieldCase0(t, p)
 	}
 	return []brownfieldCase{
 		{pc: pcs[schema.AristaEOS],
@@ -501,7 +528,7 @@ func sonicTakeover(t *testing.T, diff, before, after string) {
 	for _, x := range []struct {
 		text string
 		v    any
-	}{{goldenRender(t, schema.SONiC), &rendered}, {after, &db}, {before, &old}} {
+	}{{brownfieldCase0(t, schema.SONiC).dev.rendered, &rendered}, {after, &db}, {before, &old}} {
 		if err := json.Unmarshal([]byte(x.text), x.v); err != nil {
 			t.Fatal(err)
 		}
@@ -593,7 +620,7 @@ func mustDialect(p schema.Platform) *dialect.Dialect {
 // with the removed one, so verify failed), the second plan is empty, and
 // each tx-queue 3 keeps "no priority" and "bandwidth percent 50".
 func TestBrownfieldECNChange(t *testing.T) {
-	pc := caseOf(t, schema.AristaEOS)
+	pc := brownfieldCase0(t, schema.AristaEOS)
 	r := newBrownfieldRig(t, pc.dev, brownfieldFile(t, pc.dev))
 	if res := r.apply(r.plan(), t.TempDir()); res[0].Status != StatusApplied {
 		t.Fatalf("first apply: %s: %s", res[0].Status, res[0].Reason)
@@ -688,9 +715,19 @@ func TestNoTakeover(t *testing.T) {
 // 9100 or 5m cable length are the factory's values: before, every host
 // and a factory SONiC switch were refused ("would remove or replace 10
 // line(s) fabricgen did not create: ens1f0np0 mtu = 1500; …").
+//
+// A CONFIG_DB port's speed is its hardware's: the lab's factory ports are
+// 400G, and a render of another speed (the fixture's 100G and 25G ports)
+// changes a setting the factory made, which --no-takeover rightly
+// refuses; those ports are rendered at the factory speed here.
+var reDBSpeed = regexp.MustCompile(`"speed": "\d+"`)
+
 func TestNoTakeoverFactory(t *testing.T) {
 	for _, pc := range platformCases(t) {
 		t.Run(string(pc.dev.platform), func(t *testing.T) {
+			if pc.dialect().ConfigDB {
+				pc.dev.rendered = reDBSpeed.ReplaceAllString(pc.dev.rendered, `"speed": "400000"`)
+			}
 			r := newRig(t, pc.dev)
 			r.opts.NoTakeover = true
 			p := r.plan()
@@ -710,13 +747,17 @@ func TestNoTakeoverFactory(t *testing.T) {
 	}
 	// A value that is not the factory's is still a takeover: the same
 	// host with an MTU someone set.
-	pc := caseOf(t, schema.NvidiaMLNX)
-	r := newRig(t, pc.dev)
-	if err := r.lab.Device(pc.dev.name).ConfigureOutOfBand([]string{"ip link set dev ens1f0np0 mtu 9000"}); err != nil {
-		t.Fatal(err)
-	}
-	r.opts.NoTakeover = true
-	if d := r.plan().Devices[0]; d.Status != planfile.StatusError || !strings.Contains(d.Error, "ens1f0np0 mtu = 9000") {
-		t.Errorf("plan --no-takeover of a host with MTU 9000: %s (%s), want refused naming it", d.Status, d.Error)
+	for _, pc := range casesWhere(t, "a host", func(pc platformCase) bool { return pc.pl.Spec.Host }) {
+		t.Run(string(pc.dev.platform)+"/mtu-set", func(t *testing.T) {
+			port := pc.dev.ports[0]
+			r := newRig(t, pc.dev)
+			if err := r.lab.Device(pc.dev.name).ConfigureOutOfBand([]string{"ip link set dev " + port + " mtu 9000"}); err != nil {
+				t.Fatal(err)
+			}
+			r.opts.NoTakeover = true
+			if d := r.plan().Devices[0]; d.Status != planfile.StatusError || !strings.Contains(d.Error, port+" mtu = 9000") {
+				t.Errorf("plan --no-takeover of a host with MTU 9000: %s (%s), want refused naming it", d.Status, d.Error)
+			}
+		})
 	}
 }

@@ -66,7 +66,7 @@ func TestHostileDescriptionsFromHCL(t *testing.T) {
 					t.Fatalf("the device's shell ran %q", argv)
 				}
 			}
-			if md.platform == schema.SONiC && !renderedPortDescription(t, rendered, want) {
+			if mustDialect(md.platform).ConfigDB && !renderedPortDescription(t, rendered, want) {
 				t.Errorf("the render has no PORT description %q", want)
 			}
 			if p := r.plan(t, in); strings.Contains(p.Devices[0].Diff.Text, "reboot") {

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fabricgen/fabricgen/schema"
+	"github.com/fabricgen/fabricgen/internal/push/dialect"
 )
 
 // TestDriftReportsAChangeInFlight: a Cumulus switch fabricgen applied
@@ -17,7 +17,7 @@ import (
 // in-sync.
 func TestDriftReportsAChangeInFlight(t *testing.T) {
 	for _, pc := range platformCases(t) {
-		if pc.dev.platform != schema.NvidiaCumulus {
+		if pc.dialect().Transaction != dialect.TxnNVUE {
 			continue
 		}
 		r := newRig(t, pc.dev)

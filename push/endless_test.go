@@ -3,7 +3,9 @@ package push
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -11,7 +13,6 @@ import (
 
 	"github.com/fabricgen/fabricgen/internal/lab"
 	"github.com/fabricgen/fabricgen/push/planfile"
-	"github.com/fabricgen/fabricgen/schema"
 )
 
 // peakHeap samples the live heap every 10ms until the returned function
@@ -55,18 +56,31 @@ func peakHeap() func() uint64 {
 func TestEndlessDevicesFailAlone(t *testing.T) {
 	const limit = 8 << 20
 	var devs []testDevice
-	for _, pc := range platformCases(t) {
-		devs = append(devs, pc.dev)
+	// One device of every platform, each named for its place in the
+	// registry (a copied folder's device has its original's name).
+	for i, pc := range platformCases(t) {
+		dev := pc.dev
+		dev.name = fmt.Sprintf("dev%d-%s", i+1, pc.dev.name)
+		devs = append(devs, dev)
 	}
-	eos := goldenRender(t, schema.AristaEOS)
+	// The endless switches are copies of the registry's first switch
+	// that streams its running config ("show running-config"), the
+	// endless host a copy of its first host.
+	sw := caseWhere(t, "a switch that shows its running config", func(pc platformCase) bool {
+		return !pc.pl.Spec.Host && strings.HasPrefix(pc.dialect().ShowRunning, "show running-config")
+	})
+	show := sw.dialect().ShowRunning
 	endless := map[string]string{}
 	for i := range 4 {
-		name := fmt.Sprintf("endless%d", i+1)
-		devs = append(devs, testDevice{name: name, platform: schema.AristaEOS, rendered: eos})
-		endless[name] = "^show running-config"
+		dev := sw.dev
+		dev.name = fmt.Sprintf("endless%d", i+1)
+		devs = append(devs, dev)
+		endless[dev.name] = "^" + regexp.QuoteMeta(show)
 	}
-	devs = append(devs, testDevice{name: "endless-nic", platform: schema.NvidiaMLNX, rendered: goldenRender(t, schema.NvidiaMLNX), ports: []string{"ens1f0np0"}})
-	endless["endless-nic"] = "^(mlnx_qos|cat|ip|ethtool|cma_roce)"
+	nic := caseWhere(t, "a host", func(pc platformCase) bool { return pc.pl.Spec.Host }).dev
+	nic.name = "endless-nic"
+	devs = append(devs, nic)
+	endless["endless-nic"] = "^(mlnx_qos|cat|ip|ethtool|cma_roce|dcb) "
 	r := newRig(t, devs...)
 	r.opts.Parallelism = 16
 	r.opts.MaxOutput = limit
@@ -113,7 +127,7 @@ func TestEndlessDevicesFailAlone(t *testing.T) {
 	}
 	p = r.plan()
 	for i := range 4 {
-		r.lab.Device(fmt.Sprintf("endless%d", i+1)).SetFault(lab.Fault{Stream: "^show running-config"})
+		r.lab.Device(fmt.Sprintf("endless%d", i+1)).SetFault(lab.Fault{Stream: "^" + regexp.QuoteMeta(show)})
 	}
 	res, err := Apply(context.Background(), p, r.f, r.inputs, r.applyOpts())
 	if err != nil {
@@ -122,7 +136,7 @@ func TestEndlessDevicesFailAlone(t *testing.T) {
 	for _, x := range res {
 		switch {
 		case strings.HasPrefix(x.Device, "endless") && x.Device != "endless-nic":
-			if x.OK() || !strings.Contains(x.Reason, "the device sent more than 8 MiB in answer to \"show running-config\"") {
+			if x.OK() || !strings.Contains(x.Reason, "the device sent more than 8 MiB in answer to "+strconv.Quote(show)) {
 				t.Errorf("%s: %s %q, want the output limit", x.Device, x.Status, x.Reason)
 			}
 			if x.Backup != "" {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/fabricgen/fabricgen/internal/push/config"
+	"github.com/fabricgen/fabricgen/platforms"
 )
 
 func TestHostSettingChanges(t *testing.T) {
@@ -50,7 +51,11 @@ func TestHostSettingChanges(t *testing.T) {
 }
 
 func TestIsHost(t *testing.T) {
-	for p, want := range map[string]bool{"nvidia_mlnx": true, "linux_dcb": true, "arista_eos": false, "sonic": false, "bogus": false} {
+	want := map[string]bool{"bogus": false}
+	for _, pl := range platforms.All() {
+		want[string(pl.Name)] = pl.Spec.Host
+	}
+	for p, want := range want {
 		if got := IsHost(p); got != want {
 			t.Errorf("IsHost(%q) = %v, want %v", p, got, want)
 		}

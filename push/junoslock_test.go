@@ -7,8 +7,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/fabricgen/fabricgen/internal/push/dialect"
 	"github.com/fabricgen/fabricgen/internal/push/state"
-	"github.com/fabricgen/fabricgen/schema"
 )
 
 // TestJunosLockHeldByAnotherRunIsRefused: two applies on the same Junos
@@ -20,7 +20,7 @@ import (
 // applies.
 func TestJunosLockHeldByAnotherRunIsRefused(t *testing.T) {
 	for _, pc := range platformCases(t) {
-		if pc.dev.platform != schema.JuniperJunos {
+		if pc.dialect().Transaction != dialect.TxnCommitConfirmed {
 			continue
 		}
 		r := newRig(t, pc.dev)

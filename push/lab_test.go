@@ -4,25 +4,29 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/fabricgen/fabricgen/internal/golden"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strings"
 	"testing"
 
+	"github.com/fabricgen/fabricgen/internal/golden"
 	"github.com/fabricgen/fabricgen/internal/lab"
+	"github.com/fabricgen/fabricgen/internal/platform"
+	"github.com/fabricgen/fabricgen/internal/platformtest"
 	"github.com/fabricgen/fabricgen/internal/push/config"
 	"github.com/fabricgen/fabricgen/internal/push/dialect"
 	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/push/planfile"
-	"github.com/fabricgen/fabricgen/schema"
 )
 
-// platformCase is one platform's lab device and rendered config.
+// platformCase is one platform's lab device and rendered config: its
+// folder's push end-to-end case (platforms/<f>/testdata/push.json).
 type platformCase struct {
+	// pl is the platform's registry entry, fx its folder's fixture.
+	pl  platform.Platform
+	fx  platformtest.Fixture
 	dev testDevice
 	// oob is an out-of-band change another administrator makes.
 	oob []string
@@ -33,108 +37,46 @@ type platformCase struct {
 	dropAfter int
 }
 
-// goldenDir holds the template goldens of the clos-400g example, which has
-// a device of every platform: push's end-to-end cases apply those renders,
-// so what is pushed in tests is what fabricgen renders today.
-const goldenDir = "../templates/testdata/golden/clos-400g"
+// repoRoot is the repository's root as push's tests see it.
+const repoRoot = ".."
 
-// e2eCase is one platform's push end-to-end case: a device of the golden
-// example and what the tests do to it.
-type e2eCase struct {
-	// device is the device of goldenDir, golden its render's file name.
-	device, golden string
-	// ports are the lab host's interfaces (hosts only).
-	ports []string
-	// oob is an out-of-band change another administrator makes.
-	oob []string
-	// reject matches a line of the change set, for the rejected-command test.
-	reject string
-	// dropAfter is the number of config commands after which the
-	// disconnect test drops the connection (default 3).
-	dropAfter int
-}
-
-// e2eCases is the registry of push end-to-end cases, keyed by platform: a
-// new platform adds its line here (TestE2ECasesComplete fails until then).
-func e2eCases() map[schema.Platform]e2eCase {
-	return map[schema.Platform]e2eCase{
-		schema.AristaEOS: {device: "leaf1", golden: "leaf1.cfg",
-			oob: []string{"logging host 192.0.2.99"}, reject: `^priority-flow-control priority 3`},
-		schema.CiscoNXOS: {device: "leaf2", golden: "leaf2.cfg",
-			oob: []string{"logging server 192.0.2.99"}, reject: `^priority-flow-control mode on`},
-		schema.JuniperJunos: {device: "spine1", golden: "spine1.set",
-			oob: []string{"set system ntp server 192.0.2.124"}, reject: `pfc-priority`},
-		schema.NvidiaCumulus: {device: "leaf4", golden: "leaf4.nvue",
-			oob: []string{"nv set system timezone Europe/Paris"}, reject: `pfc default-global switch-priority`},
-		schema.SONiC: {device: "leaf3", golden: "leaf3.json",
-			oob: []string{`[{"op":"add","path":"/NTP_SERVER/192.0.2.124","value":{}}]`}, reject: `apply-patch`, dropAfter: 2},
-		schema.NvidiaMLNX: {device: "nic01", golden: "nic01.sh", ports: []string{"ens1f0np0"},
-			oob: []string{"ip link set dev ens1f0np0 mtu 1600"}, reject: `--pfc`},
-		schema.LinuxDCB: {device: "nic02", golden: "nic02.sh", ports: []string{"enp65s0f0np0"},
-			oob: []string{"ip link set dev enp65s0f0np0 mtu 1600"}, reject: `^dcb pfc set`},
+// caseFrom reads fixture fx's push end-to-end case.
+func caseFrom(fx platformtest.Fixture) (platformCase, error) {
+	c, err := fx.Push()
+	if err != nil {
+		return platformCase{}, err
 	}
+	return platformCase{
+		pl: fx.Platform, fx: fx,
+		dev: testDevice{name: c.Device, platform: fx.Platform.Name, rendered: c.Rendered, ports: c.Ports, driver: c.Driver},
+		oob: c.OOB, reject: c.Reject, dropAfter: c.DropAfter,
+	}, nil
 }
 
-// e2eCaseProblems lists, naming the platform, every platform of the model
-// without an end-to-end case in table, or whose case's golden render is
-// missing or belongs to another device or platform.
-func e2eCaseProblems(dir string, table map[schema.Platform]e2eCase) []string {
-	var out []string
-	for _, p := range schema.Platforms() {
-		c, ok := table[p]
-		if !ok {
-			out = append(out, fmt.Sprintf("%s: no push end-to-end case (add its line to e2eCases in push/lab_test.go)", p))
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join(dir, c.golden))
-		if err != nil {
-			out = append(out, fmt.Sprintf("%s: %v", p, err))
-			continue
-		}
-		// Every render but SONiC's JSON names its device and platform
-		// in its header.
-		if head := fmt.Sprintf("device %s (%s)", c.device, p); p != schema.SONiC && !strings.Contains(firstLines(string(b), 3), head) {
-			out = append(out, fmt.Sprintf("%s: %s is not the render of %s", p, c.golden, head))
-		}
-	}
-	return out
-}
-
-func firstLines(s string, n int) string {
-	lines := strings.SplitN(s, "\n", n+1)
-	return strings.Join(lines[:min(n, len(lines))], "\n")
-}
-
-// platformCases returns the end-to-end case of every platform, in
-// schema.Platforms order, its config read from the template golden; it
-// fails the test naming any platform without one.
+// platformCases returns the end-to-end case of every platform of the
+// registry, in registry order, its config the folder's golden render; it
+// fails the test naming every folder without a usable case.
 func platformCases(t testing.TB) []platformCase {
 	t.Helper()
-	cases := e2eCases()
-	if problems := e2eCaseProblems(goldenDir, cases); len(problems) > 0 {
-		t.Fatalf("push end-to-end cases:\n%s", strings.Join(problems, "\n"))
-	}
 	var out []platformCase
-	for _, p := range schema.Platforms() {
-		c := cases[p]
-		out = append(out, platformCase{
-			dev:    testDevice{name: c.device, platform: p, rendered: readFile(t, filepath.Join(goldenDir, c.golden)), ports: c.ports},
-			oob:    c.oob,
-			reject: c.reject, dropAfter: c.dropAfter,
-		})
+	var problems []string
+	for _, fx := range platformtest.All(repoRoot) {
+		pc, err := caseFrom(fx)
+		if err != nil {
+			problems = append(problems, err.Error())
+			continue
+		}
+		out = append(out, pc)
+	}
+	if len(problems) > 0 {
+		t.Fatalf("push end-to-end cases:\n%s", strings.Join(problems, "\n"))
 	}
 	return out
 }
 
-// caseOf returns platform p's end-to-end case, failing the test when
-// there is none (never a case found by its position in the list).
-func caseOf(t testing.TB, p schema.Platform) platformCase {
-	t.Helper()
-	return caseWhere(t, "platform "+string(p), func(pc platformCase) bool { return pc.dev.platform == p })
-}
-
-// caseWhere returns the first end-to-end case that is what, failing the
-// test when none is.
+// caseWhere returns the first end-to-end case, in registry order, that is
+// what, failing the test when none is (never a case found by its position
+// in the list or by its platform's name).
 func caseWhere(t testing.TB, what string, is func(platformCase) bool) platformCase {
 	t.Helper()
 	for _, pc := range platformCases(t) {
@@ -146,37 +88,88 @@ func caseWhere(t testing.TB, what string, is func(platformCase) bool) platformCa
 	return platformCase{}
 }
 
-// goldenRender is the current template render of the platform's case.
-func goldenRender(t testing.TB, p schema.Platform) string {
+// casesWhere returns every end-to-end case that is what, failing the test
+// when none is.
+func casesWhere(t testing.TB, what string, is func(platformCase) bool) []platformCase {
 	t.Helper()
-	c, ok := e2eCases()[p]
-	if !ok {
-		t.Fatalf("%s: no push end-to-end case", p)
+	var out []platformCase
+	for _, pc := range platformCases(t) {
+		if is(pc) {
+			out = append(out, pc)
+		}
 	}
-	return readFile(t, filepath.Join(goldenDir, c.golden))
+	if len(out) == 0 {
+		t.Fatalf("no push end-to-end case for %s", what)
+	}
+	return out
 }
 
-// TestE2ECasesComplete: every platform has an end-to-end case built from
-// its current template golden, and the check names a platform whose case
-// is removed or points at another device's render.
+// dialectOf is the case's platform dialect.
+func (pc platformCase) dialect() *dialect.Dialect { return pc.pl.Dialect() }
+
+// planGolden is the golden file of the case's first plan diff, in its
+// platform's folder.
+func (pc platformCase) planGolden() string { return filepath.Join(pc.fx.Dir, "push", "plan.diff") }
+
+// TestE2ECasesComplete: every platform of the registry has an end-to-end
+// case whose device has a golden render, and a folder whose push.json is
+// missing, broken or names another device fails naming the folder (on a
+// temporary copy of the fixture).
 func TestE2ECasesComplete(t *testing.T) {
-	for _, problem := range e2eCaseProblems(goldenDir, e2eCases()) {
-		t.Error(problem)
-	}
-	for _, p := range schema.Platforms() {
-		table := e2eCases()
-		delete(table, p)
-		if got := e2eCaseProblems(goldenDir, table); len(got) != 1 || !strings.HasPrefix(got[0], string(p)+":") {
-			t.Errorf("with %s removed: problems %q", p, got)
+	for _, fx := range platformtest.All(repoRoot) {
+		if _, err := caseFrom(fx); err != nil {
+			t.Error(err)
+			continue
 		}
-		table = e2eCases()
-		c := table[p]
-		c.device = "no-such-device"
-		table[p] = c
-		if got := e2eCaseProblems(goldenDir, table); p != schema.SONiC && (len(got) != 1 || !strings.HasPrefix(got[0], string(p)+":")) {
-			t.Errorf("with %s pointing at another render: problems %q", p, got)
+		want := "platforms/" + fx.Platform.Folder + ":"
+		for name, edit := range map[string]func(string) error{
+			"missing": os.Remove,
+			"broken":  func(p string) error { return os.WriteFile(p, []byte(`{"device": `), 0o600) },
+			"other device": func(p string) error {
+				ports := ""
+				if fx.Platform.Spec.Host {
+					ports = `, "ports": ["p"]`
+				}
+				return os.WriteFile(p, []byte(`{"device": "no-such-device", "oob": ["x"], "reject": "x"`+ports+`}`), 0o600)
+			},
+			"unknown field": func(p string) error {
+				b, err := os.ReadFile(p)
+				if err != nil {
+					return err
+				}
+				return os.WriteFile(p, []byte(strings.Replace(string(b), "{", `{"devise": "x",`, 1)), 0o600)
+			},
+		} {
+			cp := copyFixture(t, fx)
+			if err := edit(filepath.Join(cp.Dir, "push.json")); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := caseFrom(cp); err == nil || !strings.HasPrefix(err.Error(), want) {
+				t.Errorf("%s with push.json %s: error %v, want one naming the folder", fx.Platform.Folder, name, err)
+			}
 		}
 	}
+}
+
+// copyFixture copies the fixture's push.json and golden renders to a
+// temporary testdata directory.
+func copyFixture(t *testing.T, fx platformtest.Fixture) platformtest.Fixture {
+	t.Helper()
+	cp := platformtest.Fixture{Platform: fx.Platform, Dir: filepath.Join(t.TempDir(), "testdata")}
+	goldens, err := fx.Goldens()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, src := range append(goldens, filepath.Join(fx.Dir, "push.json")) {
+		rel, err := filepath.Rel(fx.Dir, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := golden.Write(filepath.Join(cp.Dir, rel), []byte(readFile(t, src))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return cp
 }
 
 func (r *rig) plan() *planfile.Plan {
@@ -221,7 +214,7 @@ func TestPlatformConverges(t *testing.T) {
 			if d.Status != planfile.StatusChange {
 				t.Fatalf("first plan: status %s (%s), want change", d.Status, d.Error)
 			}
-			checkGolden(t, filepath.Join("testdata", "golden", string(pc.dev.platform)+".diff"), d.Diff.Text)
+			checkGolden(t, pc.planGolden(), d.Diff.Text)
 			checkPatch(t, r, pc, d.Diff.Text)
 
 			backups := t.TempDir()
@@ -468,7 +461,7 @@ var reFingerprint = regexp.MustCompile(`SHA256:[A-Za-z0-9+/]{43}`)
 // TestHostKeyRefused: a changed host key and an unknown one are refused
 // with the fingerprint; nothing is fetched.
 func TestHostKeyRefused(t *testing.T) {
-	pc := caseOf(t, schema.AristaEOS)
+	pc := caseWhere(t, "a switch", func(pc platformCase) bool { return !pc.pl.Spec.Host })
 	r := newRig(t, pc.dev)
 	if err := r.lab.RotateHostKey(pc.dev.name); err != nil {
 		t.Fatal(err)
@@ -498,12 +491,12 @@ func TestHostKeyRefused(t *testing.T) {
 // TestFailFast: with --fail-fast and one device at a time, a failure on
 // the first device leaves the second untouched and reported as skipped.
 func TestFailFast(t *testing.T) {
-	eos := goldenRender(t, schema.AristaEOS)
-	r := newRig(t,
-		testDevice{name: "leaf1", platform: schema.AristaEOS, rendered: eos},
-		testDevice{name: "leaf2", platform: schema.AristaEOS, rendered: eos})
+	pc := caseWhere(t, "a switch", func(pc platformCase) bool { return !pc.pl.Spec.Host })
+	first, second := pc.dev, pc.dev
+	first.name, second.name = "leaf1", "leaf2"
+	r := newRig(t, first, second)
 	p := r.plan()
-	r.lab.Device("leaf1").SetFault(lab.Fault{Reject: `^qos map`})
+	r.lab.Device("leaf1").SetFault(lab.Fault{Reject: pc.reject})
 	before := r.lab.Device("leaf2").RunningConfig()
 	opts := r.opts
 	opts.Parallelism = 1
@@ -515,39 +508,22 @@ func TestFailFast(t *testing.T) {
 	if res[0].Status != StatusRolledBack || res[1].Status != StatusSkipped {
 		t.Fatalf("results: %s (%s), %s (%s); want rolled back, skipped", res[0].Status, res[0].Reason, res[1].Status, res[1].Reason)
 	}
-	dl, _ := platforms.Dialect(schema.AristaEOS)
+	dl := pc.dialect()
 	if config.Normalize(r.lab.Device("leaf2").RunningConfig(), dl) != config.Normalize(before, dl) {
 		t.Error("a skipped device was changed")
 	}
 }
 
-// missingPlatforms lists the platforms of the model missing from have,
-// naming what was looked for.
-func missingPlatforms(what string, have []schema.Platform) []string {
-	var out []string
-	for _, p := range schema.Platforms() {
-		if !slices.Contains(have, p) {
-			out = append(out, fmt.Sprintf("%s: no %s", p, what))
-		}
-	}
-	return out
-}
-
-// TestDay2CasesComplete: the brownfield takeover cases and the change
-// matrix cover every platform, and the check names one left out.
+// TestDay2CasesComplete: every platform of the registry has an end-to-end
+// case and a day-2 change (TestDay2ChangeEveryPlatform), and the check
+// names a folder whose fixture cannot take the day-2 change.
 func TestDay2CasesComplete(t *testing.T) {
-	var brownfield, matrix []schema.Platform
-	for _, bc := range brownfieldCases(t) {
-		brownfield = append(brownfield, bc.pc.dev.platform)
-	}
-	for _, md := range matrixDevices {
-		matrix = append(matrix, md.platform)
-	}
-	for _, problem := range append(missingPlatforms("brownfield case (brownfieldCases in push/brownfield_test.go)", brownfield),
-		missingPlatforms("change-matrix device (matrixDevices in push/matrix_helpers_test.go)", matrix)...) {
-		t.Error(problem)
-	}
-	if got := missingPlatforms("case", matrix[1:]); len(got) != 1 || !strings.HasPrefix(got[0], string(matrix[0])+":") {
-		t.Errorf("with %s left out: problems %q", matrix[0], got)
+	for _, pc := range platformCases(t) {
+		text := readFile(t, filepath.Join(pc.fx.FabricDir(), "qos.fab.hcl"))
+		for _, e := range day2Edit {
+			if !strings.Contains(text, e.old) {
+				t.Errorf("platforms/%s: testdata/fabric/qos.fab.hcl has no %q for the day-2 change", pc.pl.Folder, e.old)
+			}
+		}
 	}
 }

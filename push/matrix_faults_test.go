@@ -22,23 +22,30 @@ import (
 type faultCase struct {
 	name string
 	// applies reports whether the fault exists on the platform.
-	applies func(p schema.Platform) bool
+	applies func(pc platformCase) bool
 	// arm sets the fault up; it may set opts.Events and opts.Timeout.
 	// It returns what to check the device against when the outcome is
 	// refused because someone else changed it (nil: the backup).
 	arm func(t *testing.T, r *rig, pc platformCase, opts *ApplyOptions) (theirs []string)
 }
 
-// confirmPatterns is the line that confirms, per platform with a confirm
-// timer.
-var confirmPatterns = map[schema.Platform]string{
-	schema.AristaEOS:     `^configure session fabricgen-\S+ commit$`,
-	schema.JuniperJunos:  `^commit comment fabricgen-`,
-	schema.NvidiaCumulus: `^nv config apply --confirm-yes`,
+// confirmPatterns is the line that confirms, per transaction with a
+// confirm timer.
+var confirmPatterns = map[dialect.Transaction]string{
+	dialect.TxnSession:         `^configure session fabricgen-\S+ commit$`,
+	dialect.TxnCommitConfirmed: `^commit comment fabricgen-`,
+	dialect.TxnNVUE:            `^nv config apply --confirm-yes`,
 }
 
-func hasTimer(p schema.Platform) bool    { _, ok := confirmPatterns[p]; return ok }
-func everyPlatform(schema.Platform) bool { return true }
+// confirmPattern is the line that confirms the case's change, if its
+// transaction has a confirm timer.
+func confirmPattern(pc platformCase) (string, bool) {
+	p, ok := confirmPatterns[pc.dialect().Transaction]
+	return p, ok
+}
+
+func hasTimer(pc platformCase) bool   { _, ok := confirmPattern(pc); return ok }
+func everyPlatform(platformCase) bool { return true }
 
 // faultCases are the fault matrix's rows.
 func faultCases() []faultCase {
@@ -50,7 +57,7 @@ func faultCases() []faultCase {
 				opts.Events = func(e Event) {
 					if e.Step == "confirm" {
 						once.Do(func() {
-							if _, err := dev.Before(confirmPatterns[pc.dev.platform], lab.Happening{ExpireTimers: true}); err != nil {
+							if _, err := dev.Before(confirmPatterns[pc.dialect().Transaction], lab.Happening{ExpireTimers: true}); err != nil {
 								t.Error(err)
 							}
 						})
@@ -75,11 +82,15 @@ func faultCases() []faultCase {
 				return nil
 			}},
 		{name: "another admin changes a managed line before the commit",
-			applies: func(p schema.Platform) bool { _, ok := lostUpdates()[p]; return ok },
+			applies: func(pc platformCase) bool { _, err := lostUpdates(pc); return err == nil },
 			arm: func(t *testing.T, r *rig, pc platformCase, opts *ApplyOptions) []string {
-				lu := lostUpdates()[pc.dev.platform]
+				lus, err := lostUpdates(pc)
+				if err != nil {
+					t.Fatal(err)
+				}
+				lu := lus[0]
 				armLostUpdate(t, r.lab.Device(pc.dev.name), lu, opts)
-				return lu.theirs
+				return lu.Theirs
 			}},
 		{name: "slow at the last command, answers again later", applies: everyPlatform,
 			arm: func(t *testing.T, r *rig, pc platformCase, opts *ApplyOptions) []string {
@@ -121,10 +132,10 @@ func faultCases() []faultCase {
 // lastCommandPattern matches the last command of the change: the confirm,
 // SONiC's apply-patch, or the last line NX-OS and hosts take one by one.
 func lastCommandPattern(t *testing.T, r *rig, pc platformCase) string {
-	if p, ok := confirmPatterns[pc.dev.platform]; ok {
+	if p, ok := confirmPattern(pc); ok {
 		return p
 	}
-	if pc.dev.platform == schema.SONiC {
+	if pc.dialect().Transaction == dialect.TxnGCU {
 		return `^sudo config apply-patch`
 	}
 	p := r.plan()
@@ -146,7 +157,7 @@ func TestFaultMatrix(t *testing.T) {
 	var mu sync.Mutex
 	for _, fc := range faultCases() {
 		for _, pc := range platformCases(t) {
-			if !fc.applies(pc.dev.platform) {
+			if !fc.applies(pc) {
 				continue
 			}
 			t.Run(fc.name+"/"+string(pc.dev.platform), func(t *testing.T) {
@@ -204,7 +215,10 @@ func TestFaultMatrix(t *testing.T) {
 	// The summary: one row per fault, one column per platform; every
 	// cell names the outcome and that it was verified against the device.
 	var b strings.Builder
-	plats := schema.Platforms()
+	var plats []schema.Platform
+	for _, pl := range platforms.All() {
+		plats = append(plats, pl.Name)
+	}
 	fmt.Fprintf(&b, "%-56s", "fault")
 	for _, p := range plats {
 		fmt.Fprintf(&b, " | %-22s", p)

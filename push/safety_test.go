@@ -40,17 +40,23 @@ func sameConfig(t *testing.T, dl *dialect.Dialect, what, want, got string) {
 	}
 }
 
-// evilLine is a command an attacker adds to a plan file.
-func evilLine(p schema.Platform) string {
-	switch p {
-	case schema.JuniperJunos:
-		return "set system login user evil class super-user"
-	case schema.NvidiaCumulus:
-		return "nv set system aaa user evil role system-admin"
-	case schema.SONiC:
-		return `{"op":"add","path":"/NTP_SERVER/203.0.113.66","value":{}}`
-	case schema.NvidiaMLNX, schema.LinuxDCB:
+// txnIs picks the cases whose platform has transaction txn.
+func txnIs(txn dialect.Transaction) func(platformCase) bool {
+	return func(pc platformCase) bool { return pc.dialect().Transaction == txn }
+}
+
+// evilLine is a command an attacker adds to a plan file, in the syntax of
+// the platforms with dialect dl's transaction.
+func evilLine(dl *dialect.Dialect) string {
+	switch {
+	case dl.Host:
 		return "touch /tmp/evil"
+	case dl.ConfigDB:
+		return `{"op":"add","path":"/NTP_SERVER/203.0.113.66","value":{}}`
+	case dl.Transaction == dialect.TxnCommitConfirmed:
+		return "set system login user evil class super-user"
+	case dl.Transaction == dialect.TxnNVUE:
+		return "nv set system aaa user evil role system-admin"
 	}
 	return "username evil privilege 15 secret evil"
 }
@@ -69,7 +75,7 @@ func TestEditedPlanNeverReachesTheDevice(t *testing.T) {
 			if d.Status != planfile.StatusChange {
 				t.Fatalf("plan: %s %s", d.Status, d.Error)
 			}
-			evil := evilLine(pc.dev.platform)
+			evil := evilLine(pc.dialect())
 			d.Changes.Blocks = append(d.Changes.Blocks, config.Block{Lines: []string{evil}})
 			res, err := Apply(context.Background(), p, r.f, r.inputs, r.applyOpts())
 			if err != nil {
@@ -96,7 +102,14 @@ func TestEditedPlanNeverReachesTheDevice(t *testing.T) {
 // address or device list no longer matches the intent and the inventory
 // changes nothing.
 func TestPlanMustMatchTheIntent(t *testing.T) {
-	pc := caseOf(t, schema.CiscoNXOS)
+	pc := caseWhere(t, "a checkpoint platform", func(pc platformCase) bool { return pc.dialect().Transaction == dialect.TxnCheckpoint })
+	var other schema.Platform
+	for _, pl := range platforms.All() {
+		if pl.Name != pc.dev.platform {
+			other = pl.Name
+			break
+		}
+	}
 	tests := []struct {
 		name string
 		edit func(r *rig, p *planfile.Plan) []Input
@@ -108,7 +121,7 @@ func TestPlanMustMatchTheIntent(t *testing.T) {
 			return in
 		}, "rendered now differs"},
 		{"plan platform edited", func(r *rig, p *planfile.Plan) []Input {
-			p.Devices[0].Platform = string(schema.AristaEOS)
+			p.Devices[0].Platform = string(other)
 			return r.inputs
 		}, "platform"},
 		{"inventory points elsewhere", func(r *rig, p *planfile.Plan) []Input {
@@ -248,7 +261,7 @@ func TestConcurrentAppliesNeverBothWin(t *testing.T) {
 func otherIntent(t *testing.T, p schema.Platform, rendered string) string {
 	t.Helper()
 	mtus := []string{"9214", "9216"}
-	if p == schema.SONiC {
+	if mustDialect(p).ConfigDB {
 		mtus = []string{`"9214"`, `"9100"`} // CONFIG_DB holds strings
 	}
 	for _, m := range mtus {
@@ -265,10 +278,10 @@ func otherIntent(t *testing.T, p schema.Platform, rendered string) string {
 // device starts, the device already changing finishes, and Apply says it
 // was interrupted.
 func TestInterruptFinishesDevicesInFlight(t *testing.T) {
-	eos := goldenRender(t, schema.CiscoNXOS)
-	r := newRig(t,
-		testDevice{name: "leaf1", platform: schema.CiscoNXOS, rendered: eos},
-		testDevice{name: "leaf2", platform: schema.CiscoNXOS, rendered: eos})
+	pc := caseWhere(t, "a checkpoint platform", func(pc platformCase) bool { return pc.dialect().Transaction == dialect.TxnCheckpoint })
+	first, second := pc.dev, pc.dev
+	first.name, second.name = "leaf1", "leaf2"
+	r := newRig(t, first, second)
 	p := r.plan()
 	r.lab.Device("leaf1").SetFault(lab.Fault{Delay: 30 * time.Millisecond})
 	intr := make(chan struct{})
@@ -337,7 +350,7 @@ func TestHardStopSaysWhatTheDeviceHas(t *testing.T) {
 			if got.Status != StatusInterrupted || got.Reason == "" {
 				t.Fatalf("status %s (%s), want interrupted with what the device has", got.Status, got.Reason)
 			}
-			if pc.dev.platform != schema.JuniperJunos && got.Restore == "" {
+			if pc.dialect().Transaction != dialect.TxnCommitConfirmed && got.Restore == "" {
 				t.Error("no restore command")
 			}
 			// Read with the backup folder the run used: a record's
@@ -389,7 +402,8 @@ func TestHardStopSaysWhatTheDeviceHas(t *testing.T) {
 // the device and apply refuse it, naming the rollback command; a device
 // the killed run left clean has the record removed and is applied.
 func TestKilledRunIsFoundNextTime(t *testing.T) {
-	pc := caseOf(t, schema.CiscoNXOS) // changes apply line by line
+	// A platform whose changes apply line by line.
+	pc := caseWhere(t, "a checkpoint platform", func(pc platformCase) bool { return pc.dialect().Transaction == dialect.TxnCheckpoint })
 	r := newRig(t, pc.dev)
 	dev := r.lab.Device(pc.dev.name)
 	dl, _ := platforms.Dialect(pc.dev.platform)
@@ -452,7 +466,7 @@ func TestKilledRunIsFoundNextTime(t *testing.T) {
 
 // TestBackupsArePruned: --keep-backups keeps the newest N per device.
 func TestBackupsArePruned(t *testing.T) {
-	pc := caseOf(t, schema.AristaEOS)
+	pc := caseWhere(t, "a switch", func(pc platformCase) bool { return !pc.pl.Spec.Host })
 	r := newRig(t, pc.dev)
 	dev := r.lab.Device(pc.dev.name)
 	opts := r.applyOpts()
@@ -547,15 +561,16 @@ func TestRollbackRemovesWhatApplyCreated(t *testing.T) {
 
 // oobMarker is a piece of text the out-of-band change leaves in the
 // running config.
+// (the documentation address it names, else its last word).
 func oobMarker(pc platformCase) string {
-	switch pc.dev.platform {
-	case schema.SONiC, schema.JuniperJunos:
-		return "192.0.2.124"
-	case schema.NvidiaCumulus:
-		return "Europe/Paris"
+	if m := reDocAddress.FindString(strings.Join(pc.oob, "\n")); m != "" {
+		return m
 	}
-	return "192.0.2.99"
+	f := strings.Fields(pc.oob[len(pc.oob)-1])
+	return f[len(f)-1]
 }
+
+var reDocAddress = regexp.MustCompile(`192\.0\.2\.\d+`)
 
 // injections are payloads a hostile name or template could carry into a
 // command line; none may run on the device. A payload in quotes gets out
@@ -585,13 +600,13 @@ func injected(argv []string) bool {
 func shellInjection(t *testing.T, pc platformCase, payload string) string {
 	t.Helper()
 	var hostile string
-	switch pc.dev.platform {
-	case schema.NvidiaMLNX, schema.LinuxDCB:
+	switch dl := pc.dialect(); {
+	case dl.Host:
 		hostile = strings.ReplaceAll(pc.dev.rendered, pc.dev.ports[0], pc.dev.ports[0]+payload)
-	case schema.NvidiaCumulus:
+	case dl.Transaction == dialect.TxnNVUE:
 		const line = "traffic-class 3 bw-percent 50\n"
 		hostile = strings.Replace(pc.dev.rendered, line, "traffic-class 3 bw-percent 50"+payload+"\n", 1)
-	case schema.SONiC:
+	case dl.ConfigDB:
 		q, err := json.Marshal("rs" + payload)
 		if err != nil {
 			t.Fatal(err)
@@ -612,9 +627,7 @@ func shellInjection(t *testing.T, pc platformCase, payload string) string {
 // every command its shells run, in $(...) and backquotes too).
 func TestNoInjectedCommandRuns(t *testing.T) {
 	for _, pc := range platformCases(t) {
-		switch pc.dev.platform {
-		case schema.NvidiaMLNX, schema.LinuxDCB, schema.NvidiaCumulus, schema.SONiC:
-		default:
+		if dl := pc.dialect(); !dl.Host && !dl.ConfigDB && dl.Transaction != dialect.TxnNVUE {
 			continue
 		}
 		for _, payload := range injections {
@@ -657,13 +670,13 @@ func TestNoInjectedCommandRuns(t *testing.T) {
 // after NX-OS's ";" command separator — is planned and applied: the second
 // command never reaches the device's configuration.
 func TestNoInjectedConfigLine(t *testing.T) {
-	evil := map[schema.Platform]string{
-		schema.AristaEOS:    "username evil privilege 15 secret evil",
-		schema.CiscoNXOS:    "username evil password evil role network-admin",
-		schema.JuniperJunos: "set system login user evil class super-user",
+	evil := map[dialect.Transaction]string{
+		dialect.TxnSession:         "username evil privilege 15 secret evil",
+		dialect.TxnCheckpoint:      "username evil password evil role network-admin",
+		dialect.TxnCommitConfirmed: "set system login user evil class super-user",
 	}
 	for _, pc := range platformCases(t) {
-		cmd, ok := evil[pc.dev.platform]
+		cmd, ok := evil[pc.dialect().Transaction]
 		if !ok {
 			continue
 		}
@@ -677,7 +690,7 @@ func TestNoInjectedConfigLine(t *testing.T) {
 			"backspace": strings.Repeat("\x7f", len(line)+8) + cmd,
 			"question":  " ?",
 		}
-		if pc.dev.platform == schema.CiscoNXOS {
+		if pc.dialect().Transaction == dialect.TxnCheckpoint {
 			payloads["semicolon"] = " ; " + cmd
 		}
 		for name, payload := range payloads {
@@ -744,8 +757,19 @@ func typeRaw(t *testing.T, r *rig, device, line string) {
 // its checkpoint; scrapligo's built-in NX-OS platform does not know the
 // (config-sys-qos)# prompt, and the rollback then failed. The render is
 // the change matrix's leaf2 (QoS and ACLs), so every mode is entered.
+//
+// It runs on every checkpoint platform (NX-OS and its copies), with its
+// folder's render (QoS and ACLs).
 func TestNXOSRollsBackFromEveryMode(t *testing.T) {
-	rendered := loadMatrixIntent(t, nil).rendered["leaf2"]
+	for _, pc := range casesWhere(t, "a checkpoint platform", func(pc platformCase) bool {
+		return pc.dialect().Transaction == dialect.TxnCheckpoint
+	}) {
+		t.Run(string(pc.dev.platform), func(t *testing.T) { nxosRollsBackFromEveryMode(t, pc) })
+	}
+}
+
+func nxosRollsBackFromEveryMode(t *testing.T, pc platformCase) {
+	rendered := pc.dev.rendered
 	for _, tc := range []struct{ reject, mode string }{
 		{`^service-policy type queuing output`, "config-sys-qos"},
 		{`^random-detect minimum-threshold`, "config-pmap-c-que"},
@@ -756,14 +780,14 @@ func TestNXOSRollsBackFromEveryMode(t *testing.T) {
 		{`^class type network-qos c-8q-nq3`, "config-pmap-nqos"},
 		{`^set qos-group 3`, "config-pmap-c-qos"},
 		{`^class FG-DSCP-cnp`, "config-pmap-qos"},
-		{`^30 deny udp any any eq 4791`, "config-acl"},
+		{`^30 permit icmp any any`, "config-acl"},
 	} {
 		t.Run(tc.mode, func(t *testing.T) {
 			if !regexp.MustCompile(`(?m)^\s*` + strings.TrimPrefix(tc.reject, "^")).MatchString(rendered) {
 				t.Fatalf("the render has no line matching %s: the case proves nothing", tc.reject)
 			}
-			r := newRig(t, testDevice{name: "leaf2", platform: schema.CiscoNXOS, rendered: rendered})
-			dev := r.lab.Device("leaf2")
+			r := newRig(t, pc.dev)
+			dev := r.lab.Device(pc.dev.name)
 			before := dev.RunningConfig()
 			p := r.plan()
 			dev.SetFault(lab.Fault{Reject: tc.reject})
@@ -778,8 +802,7 @@ func TestNXOSRollsBackFromEveryMode(t *testing.T) {
 			if !strings.Contains(res[0].Reason, "the device rejected") {
 				t.Errorf("the result does not say the command was rejected: %s", res[0].Reason)
 			}
-			dl, _ := platforms.Dialect(schema.CiscoNXOS)
-			sameConfig(t, dl, "device after rollback", before, dev.RunningConfig())
+			sameConfig(t, pc.dialect(), "device after rollback", before, dev.RunningConfig())
 		})
 	}
 }
@@ -792,7 +815,10 @@ func TestNXOSRollsBackFromEveryMode(t *testing.T) {
 // change, which is kept. A change to a line fabricgen manages is refused
 // on every platform: TestManagedLineChangedDuringStage.
 func TestOutOfBandChangeDuringApply(t *testing.T) {
-	for _, pc := range []platformCase{caseOf(t, schema.AristaEOS), caseOf(t, schema.CiscoNXOS)} {
+	for _, pc := range casesWhere(t, "a config-session or checkpoint platform", func(pc platformCase) bool {
+		txn := pc.dialect().Transaction
+		return txn == dialect.TxnSession || txn == dialect.TxnCheckpoint
+	}) {
 		t.Run(string(pc.dev.platform), func(t *testing.T) {
 			r := newRig(t, pc.dev)
 			dev := r.lab.Device(pc.dev.name)
@@ -835,8 +861,8 @@ func TestOutOfBandChangeDuringApply(t *testing.T) {
 			if !strings.Contains(dev.RunningConfig(), "192.0.2.99") {
 				t.Fatal("the other administrator's change was lost")
 			}
-			switch pc.dev.platform {
-			case schema.AristaEOS:
+			switch pc.dialect().Transaction {
+			case dialect.TxnSession:
 				if res[0].Status != StatusRefused || !strings.Contains(res[0].Reason, "changed while the change was staged") {
 					t.Errorf("EOS: %s (%s), want refused", res[0].Status, res[0].Reason)
 				}
@@ -856,9 +882,7 @@ func TestOutOfBandChangeDuringApply(t *testing.T) {
 // change); it reports the device rolled back and equal to its backup.
 func TestCommitTimerExpiresDuringVerify(t *testing.T) {
 	for _, pc := range platformCases(t) {
-		switch pc.dev.platform {
-		case schema.AristaEOS, schema.JuniperJunos, schema.NvidiaCumulus:
-		default:
+		if !hasTimer(pc) {
 			continue
 		}
 		t.Run(string(pc.dev.platform), func(t *testing.T) {
@@ -895,7 +919,14 @@ func TestCommitTimerExpiresDuringVerify(t *testing.T) {
 // FABRICGEN_PLAN_KEY the record must carry a matching signature, and an
 // edited one is refused naming the file.
 func TestEditedAppliedRecordRemovesNothing(t *testing.T) {
-	cases := platformCases(t)
+	// The cases are in the syntax of the first platform with the
+	// property; $port is the host's first port.
+	eos := caseWhere(t, "a config-session platform", txnIs(dialect.TxnSession))
+	nxos := caseWhere(t, "a checkpoint platform", txnIs(dialect.TxnCheckpoint))
+	sonic := caseWhere(t, "a CONFIG_DB platform", func(pc platformCase) bool { return pc.dialect().ConfigDB })
+	mlnx := caseWhere(t, "a host with MLNX_OFED's ECN sysfs", func(pc platformCase) bool {
+		return pc.pl.Spec.Host && strings.Contains(pc.dev.rendered, "/ecn/roce_np/enable/")
+	})
 	tests := []struct {
 		name     string
 		pc       platformCase
@@ -911,22 +942,22 @@ func TestEditedAppliedRecordRemovesNothing(t *testing.T) {
 		// (SONiC's record is one JSON document).
 		edit func(t *testing.T, rendered string) string
 	}{
-		{name: "eos: another team's ACL claimed", pc: cases[0],
+		{name: "eos: another team's ACL claimed", pc: eos,
 			theirs: []string{"ip access-list MGMT-SSH", "   10 permit tcp any any eq ssh"},
 			claim:  "ip access-list MGMT-SSH\n", survives: "ip access-list MGMT-SSH"},
-		{name: "eos: another team's ACL claimed with other entries", pc: cases[0],
+		{name: "eos: another team's ACL claimed with other entries", pc: eos,
 			theirs: []string{"ip access-list MGMT-SSH", "   10 permit tcp any any eq ssh"},
 			claim:  "ip access-list MGMT-SSH\n   10 permit tcp any any eq 23\n", survives: "10 permit tcp any any eq ssh"},
-		{name: "eos: an interface the render does not configure claimed", pc: cases[0],
+		{name: "eos: an interface the render does not configure claimed", pc: eos,
 			theirs: []string{"interface Ethernet30/1", "   mtu 9000"},
 			claim:  "interface Ethernet30/1\n   mtu 9214\n", survives: "mtu 9000"},
-		{name: "nxos: another team's ACL claimed", pc: cases[1],
+		{name: "nxos: another team's ACL claimed", pc: nxos,
 			theirs: []string{"ip access-list MGMT-SSH", "  10 permit tcp any any eq 22"},
 			claim:  "ip access-list MGMT-SSH\n", survives: "ip access-list MGMT-SSH"},
-		{name: "mlnx: a setting the host has otherwise claimed", pc: cases[5],
-			theirs: []string{"echo 0 > /sys/class/net/ens1f0np0/ecn/roce_np/enable/5"},
-			claim:  "echo 1 > /sys/class/net/ens1f0np0/ecn/roce_np/enable/5\n", survives: "echo 0 > /sys/class/net/ens1f0np0/ecn/roce_np/enable/5"},
-		{name: "sonic: another team's WRED profile claimed", pc: cases[4],
+		{name: "mlnx: a setting the host has otherwise claimed", pc: mlnx,
+			theirs: []string{"echo 0 > /sys/class/net/$port/ecn/roce_np/enable/5"},
+			claim:  "echo 1 > /sys/class/net/$port/ecn/roce_np/enable/5\n", survives: "echo 0 > /sys/class/net/$port/ecn/roce_np/enable/5"},
+		{name: "sonic: another team's WRED profile claimed", pc: sonic,
 			theirs:   []string{`[{"op":"add","path":"/WRED_PROFILE/OTHER-TEAM","value":{"ecn":"ecn_none","wred_green_enable":"false"}}]`},
 			survives: "OTHER-TEAM",
 			edit: func(t *testing.T, rendered string) string {
@@ -938,22 +969,22 @@ func TestEditedAppliedRecordRemovesNothing(t *testing.T) {
 				b, _ := json.Marshal(doc)
 				return string(b)
 			}},
-		{name: "eos: an exact copy of another team's ACL claimed", pc: cases[0],
+		{name: "eos: an exact copy of another team's ACL claimed", pc: eos,
 			theirs: []string{"ip access-list MGMT-SSH", "   10 permit tcp 10.0.0.0/8 any eq ssh"},
 			claim:  "!\nip access-list MGMT-SSH\n   10 permit tcp 10.0.0.0/8 any eq ssh\n", survives: "ip access-list MGMT-SSH",
 			kept: "ip access-list MGMT-SSH"},
-		{name: "eos: an exact copy of an interface the render does not configure claimed", pc: cases[0],
+		{name: "eos: an exact copy of an interface the render does not configure claimed", pc: eos,
 			theirs: []string{"interface Ethernet30/1", "   mtu 9000"},
 			claim:  "interface Ethernet30/1\n   mtu 9000\n", survives: "mtu 9000", kept: "interface Ethernet30/1"},
-		{name: "nxos: an exact copy of another team's ACL claimed", pc: cases[1],
+		{name: "nxos: an exact copy of another team's ACL claimed", pc: nxos,
 			theirs: []string{"ip access-list MGMT-SSH", "  10 permit tcp 10.0.0.0/8 any eq 22"},
 			claim:  "ip access-list MGMT-SSH\n  10 permit tcp 10.0.0.0/8 any eq 22\n", survives: "ip access-list MGMT-SSH",
 			kept: "ip access-list MGMT-SSH"},
-		{name: "mlnx: an exact copy of a host setting claimed", pc: cases[5],
-			theirs: []string{"echo 0 > /sys/class/net/ens1f0np0/ecn/roce_np/enable/5"},
-			claim:  "echo 0 > /sys/class/net/ens1f0np0/ecn/roce_np/enable/5\n", survives: "echo 0 > /sys/class/net/ens1f0np0/ecn/roce_np/enable/5",
-			kept: "echo 0 > /sys/class/net/ens1f0np0/ecn/roce_np/enable/5"},
-		{name: "sonic: an exact copy of another team's WRED profile claimed", pc: cases[4],
+		{name: "mlnx: an exact copy of a host setting claimed", pc: mlnx,
+			theirs: []string{"echo 0 > /sys/class/net/$port/ecn/roce_np/enable/5"},
+			claim:  "echo 0 > /sys/class/net/$port/ecn/roce_np/enable/5\n", survives: "echo 0 > /sys/class/net/$port/ecn/roce_np/enable/5",
+			kept: "echo 0 > /sys/class/net/$port/ecn/roce_np/enable/5"},
+		{name: "sonic: an exact copy of another team's WRED profile claimed", pc: sonic,
 			theirs:   []string{`[{"op":"add","path":"/WRED_PROFILE/OTHER-TEAM","value":{"ecn":"ecn_none","wred_green_enable":"false"}}]`},
 			survives: "OTHER-TEAM", kept: "WRED_PROFILE|OTHER-TEAM",
 			edit: func(t *testing.T, rendered string) string {
@@ -965,11 +996,18 @@ func TestEditedAppliedRecordRemovesNothing(t *testing.T) {
 				b, _ := json.Marshal(doc)
 				return string(b)
 			}},
-		{name: "eos, signed records: the edit is refused", pc: cases[0], key: true,
+		{name: "eos, signed records: the edit is refused", pc: eos, key: true,
 			theirs: []string{"ip access-list MGMT-SSH", "   10 permit tcp any any eq ssh"},
 			claim:  "ip access-list MGMT-SSH\n   10 permit tcp any any eq ssh\n", survives: "ip access-list MGMT-SSH"},
 	}
 	for _, tc := range tests {
+		if tc.pc.pl.Spec.Host {
+			port := func(s string) string { return strings.ReplaceAll(s, "$port", tc.pc.dev.ports[0]) }
+			for i := range tc.theirs {
+				tc.theirs[i] = port(tc.theirs[i])
+			}
+			tc.claim, tc.survives, tc.kept = port(tc.claim), port(tc.survives), port(tc.kept)
+		}
 		t.Run(tc.name, func(t *testing.T) {
 			r := newRig(t, tc.pc.dev)
 			if tc.key {
@@ -1051,15 +1089,17 @@ func TestEditedAppliedRecordRemovesNothing(t *testing.T) {
 // to have it removed. An FG-… object is fabricgen's by its name and is
 // removed either way.
 func TestDay2RemovalNeedsATrustedRecord(t *testing.T) {
-	cases := platformCases(t)
+	// EOS and NX-OS text: the first platform of each transaction.
+	eos := caseWhere(t, "a config-session platform", txnIs(dialect.TxnSession))
+	nxos := caseWhere(t, "a checkpoint platform", txnIs(dialect.TxnCheckpoint))
 	platforms := []struct {
 		pc     platformCase
 		acl    string // the user-named ACL the first intent renders
 		owned  string // an FG-… ACL the first intent renders too
 		header string
 	}{
-		{cases[0], "ip access-list TEAM-ROCE\n   10 permit udp any any eq 4791\n", "ip access-list FG-EXTRA\n   10 permit udp any any eq 4792\n", "ip access-list TEAM-ROCE"},
-		{cases[1], "ip access-list TEAM-ROCE\n  10 permit udp any any eq 4791\n", "ip access-list FG-EXTRA\n  10 permit udp any any eq 4792\n", "ip access-list TEAM-ROCE"},
+		{eos, "ip access-list TEAM-ROCE\n   10 permit udp any any eq 4791\n", "ip access-list FG-EXTRA\n   10 permit udp any any eq 4792\n", "ip access-list TEAM-ROCE"},
+		{nxos, "ip access-list TEAM-ROCE\n  10 permit udp any any eq 4791\n", "ip access-list FG-EXTRA\n  10 permit udp any any eq 4792\n", "ip access-list TEAM-ROCE"},
 	}
 	modes := []struct {
 		name         string
@@ -1138,7 +1178,7 @@ func TestApplyRefusesATrustMismatch(t *testing.T) {
 		{false, true, "apply was given --trust-records but the plan was made without it"},
 	} {
 		t.Run(fmt.Sprintf("plan %v, apply %v", tc.plan, tc.apply), func(t *testing.T) {
-			r := newRig(t, caseOf(t, schema.AristaEOS).dev)
+			r := newRig(t, caseWhere(t, "a switch", func(pc platformCase) bool { return !pc.pl.Spec.Host }).dev)
 			r.opts.TrustRecords = tc.plan
 			p := r.plan()
 			ao := r.applyOpts()
@@ -1163,7 +1203,8 @@ func TestRollbackHoldsBackRecordOnlyClaims(t *testing.T) {
 		trust bool
 	}{{"unsigned record", false}, {"unsigned record, --trust-records", true}} {
 		t.Run(tc.name, func(t *testing.T) {
-			d := caseOf(t, schema.AristaEOS).dev
+			// EOS text: the platforms of EOS's transaction.
+			d := caseWhere(t, "a config-session platform", func(pc platformCase) bool { return pc.dialect().Transaction == dialect.TxnSession }).dev
 			d.rendered += "ip access-list TEAM-ROCE\n   10 permit udp any any eq 4791\n"
 			r := newRig(t, d)
 			res, err := Apply(context.Background(), r.plan(), r.f, r.inputs, r.applyOpts())

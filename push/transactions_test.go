@@ -11,12 +11,13 @@ import (
 )
 
 // transactionProblems lists, naming the platform, every platform of the
-// model that table has no usable transaction for: no entry, no run
+// registry that table has no usable transaction for: no entry, no run
 // function, a kind other than the dialect's, or a named transaction that
 // cannot be found or removed again.
 func transactionProblems(table map[schema.Platform]transaction) []string {
 	var out []string
-	for _, p := range schema.Platforms() {
+	for _, pl := range platforms.All() {
+		p := pl.Name
 		tx, ok := table[p]
 		if !ok {
 			out = append(out, fmt.Sprintf("%s: no transaction (its folder gives none: platforms/<folder>/txn.go, Platform.Transaction)", p))
@@ -43,7 +44,8 @@ func TestTransactionsComplete(t *testing.T) {
 	for _, problem := range transactionProblems(transactions()) {
 		t.Error(problem)
 	}
-	for _, p := range schema.Platforms() {
+	for _, pl := range platforms.All() {
+		p := pl.Name
 		if _, err := lookupDialect(p); err != nil {
 			t.Errorf("%s: %v", p, err)
 		}
@@ -54,7 +56,8 @@ func TestTransactionsComplete(t *testing.T) {
 // is removed, has no run function, or disagrees with the dialect.
 func TestTransactionsCompleteCanFail(t *testing.T) {
 	full := transactions()
-	for _, p := range schema.Platforms() {
+	for _, pl := range platforms.All() {
+		p := pl.Name
 		for what, change := range map[string]func(map[schema.Platform]transaction){
 			"removed": func(m map[schema.Platform]transaction) { delete(m, p) },
 			"no run":  func(m map[schema.Platform]transaction) { tx := m[p]; tx.Run = nil; m[p] = tx },

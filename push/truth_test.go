@@ -10,6 +10,7 @@ import (
 
 	"github.com/fabricgen/fabricgen/internal/lab"
 	"github.com/fabricgen/fabricgen/internal/push/config"
+	"github.com/fabricgen/fabricgen/internal/push/dialect"
 	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 )
@@ -120,14 +121,9 @@ func timerPending(dev *lab.Device) bool {
 // applied.
 func TestCommitTimerExpiresDuringConfirm(t *testing.T) {
 	// The line that confirms (Junos: a commit in the exclusive candidate
-	// fabricgen holds from stage to confirm).
-	confirm := map[schema.Platform]string{
-		schema.AristaEOS:     `^configure session fabricgen-\S+ commit$`,
-		schema.JuniperJunos:  `^commit comment fabricgen-`,
-		schema.NvidiaCumulus: `^nv config apply --confirm-yes`,
-	}
+	// fabricgen holds from stage to confirm): confirmPatterns.
 	for _, pc := range platformCases(t) {
-		pattern, ok := confirm[pc.dev.platform]
+		pattern, ok := confirmPattern(pc)
 		if !ok {
 			continue
 		}
@@ -172,9 +168,7 @@ func TestCommitTimerExpiresDuringConfirm(t *testing.T) {
 // may show either state.
 func TestCommitTimerExpiresDuringVerifyRead(t *testing.T) {
 	for _, pc := range platformCases(t) {
-		switch pc.dev.platform {
-		case schema.AristaEOS, schema.JuniperJunos, schema.NvidiaCumulus:
-		default:
+		if !hasTimer(pc) {
 			continue
 		}
 		t.Run(string(pc.dev.platform), func(t *testing.T) {
@@ -225,12 +219,6 @@ func TestCommitTimerExpiresDuringVerifyRead(t *testing.T) {
 // once it answers again: at once, or only after apply's first reconnect
 // has failed.
 func TestSlowDeviceOutcomeIsTrue(t *testing.T) {
-	last := map[schema.Platform]string{
-		schema.AristaEOS:     `^configure session fabricgen-\S+ commit$`,
-		schema.JuniperJunos:  `^commit comment fabricgen-`,
-		schema.NvidiaCumulus: `^nv config apply --confirm-yes`,
-		schema.SONiC:         `^sudo config apply-patch`,
-	}
 	for _, pc := range platformCases(t) {
 		for _, later := range []bool{false, true} {
 			name := string(pc.dev.platform) + "/answers-again-at-once"
@@ -242,7 +230,10 @@ func TestSlowDeviceOutcomeIsTrue(t *testing.T) {
 				dev := r.lab.Device(pc.dev.name)
 				before := readBack(t, r, pc.dev)
 				p := r.plan()
-				pattern, ok := last[pc.dev.platform]
+				pattern, ok := confirmPattern(pc)
+				if pc.dialect().Transaction == dialect.TxnGCU {
+					pattern, ok = `^sudo config apply-patch`, true
+				}
 				if !ok {
 					// NX-OS and hosts take the change line by line: the
 					// last line.
@@ -296,7 +287,7 @@ func TestSlowDeviceOutcomeIsTrue(t *testing.T) {
 // MLNX_OFED loads it at boot: nothing to say.
 func TestRdmaCMLoadIsReported(t *testing.T) {
 	for _, pc := range platformCases(t) {
-		if !platforms.IsHost(pc.dev.platform) {
+		if !pc.pl.Spec.Host {
 			continue
 		}
 		t.Run(string(pc.dev.platform), func(t *testing.T) {
@@ -305,7 +296,13 @@ func TestRdmaCMLoadIsReported(t *testing.T) {
 			loadedBefore := strings.Contains(dev.RunningConfig(), "module rdma_cm loaded")
 			before := readBack(t, r, pc.dev)
 			p := r.plan()
-			dev.SetFault(lab.Fault{Reject: `^ethtool --set-tunable`})
+			// A line after rdma_cm is loaded: the tunable, else the
+			// case's reject line.
+			reject := `^ethtool --set-tunable`
+			if !strings.Contains(pc.dev.rendered, "ethtool --set-tunable") {
+				reject = pc.reject
+			}
+			dev.SetFault(lab.Fault{Reject: reject})
 			res, err := Apply(context.Background(), p, r.f, r.inputs, r.applyOpts())
 			dev.ClearFault()
 			if err != nil {

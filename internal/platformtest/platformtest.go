@@ -94,6 +94,9 @@ type Push struct {
 	Device string `json:"device"`
 	// Ports are the lab host's interfaces (hosts only).
 	Ports []string `json:"ports,omitempty"`
+	// Driver is the lab host's NIC kernel driver (hosts only; empty: the
+	// lab's default), as the device's render names it.
+	Driver string `json:"driver,omitempty"`
 	// OOB is an out-of-band change another administrator makes.
 	OOB []string `json:"oob"`
 	// Reject matches a line of the change set, for the rejected-command
@@ -158,4 +161,25 @@ func (f Fixture) Goldens() ([]string, error) {
 	}
 	slices.Sort(out)
 	return out, nil
+}
+
+// PushData decodes the folder's push test data testdata/push/<name>.json
+// into v (unknown fields are an error): the per-platform tables of push's
+// tests (races, takeovers) that a copy of the folder copies. It fails,
+// naming the folder, when the file is missing or does not decode.
+func (f Fixture) PushData(name string, v any) error {
+	path := filepath.Join(f.Dir, "push", name+".json")
+	b, err := readlimit.File(path, maxCase)
+	if err != nil {
+		return fmt.Errorf("platforms/%s: no push test data testdata/push/%s.json: %w", f.Platform.Folder, name, err)
+	}
+	if err := nestlimit.JSON(b, path); err != nil {
+		return fmt.Errorf("platforms/%s: %w", f.Platform.Folder, err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("platforms/%s: testdata/push/%s.json: %w", f.Platform.Folder, name, err)
+	}
+	return nil
 }

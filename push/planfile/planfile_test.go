@@ -12,15 +12,15 @@ func sample() *Plan {
 	return &Plan{
 		FormatVersion: FormatVersion, ToolVersion: "test", Fabric: "f", Dir: "fabric", IntentDigest: "abc",
 		Devices: []*Device{
-			{Name: "leaf1", Platform: "arista_eos", Address: "127.0.0.1:2222", Status: StatusChange, RunningSHA256: "r",
+			{Name: "leaf1", Platform: "os_a", Address: "127.0.0.1:2222", Status: StatusChange, RunningSHA256: "r",
 				Rendered: "qos map dscp 26 to traffic-class 3\n", RenderedSHA256: "s",
 				Changes: &config.ChangeSet{Blocks: []config.Block{{Lines: []string{"qos map dscp 26 to traffic-class 3"}}}},
 				Diff:    config.Diff{Text: "--- a\n+++ b\n@@ -0,0 +1 @@\n+qos map dscp 26 to traffic-class 3\n", Added: 1}},
-			{Name: "leaf2", Platform: "arista_eos", Status: StatusUnchanged},
-			{Name: "leaf3", Platform: "cisco_nxos", Status: StatusError, Error: "unreachable"},
+			{Name: "leaf2", Platform: "os_a", Status: StatusUnchanged},
+			{Name: "leaf3", Platform: "os_b", Status: StatusError, Error: "unreachable"},
 			// A --no-takeover refusal keeps the diff it refused: its
 			// lines are not part of the plan's total.
-			{Name: "leaf4", Platform: "cisco_nxos", Status: StatusError, Error: "--no-takeover: …", Diff: config.Diff{Added: 7, Removed: 5}},
+			{Name: "leaf4", Platform: "os_b", Status: StatusError, Error: "--no-takeover: …", Diff: config.Diff{Added: 7, Removed: 5}},
 		},
 	}
 }
@@ -44,12 +44,12 @@ func TestRoundTrip(t *testing.T) {
 
 func TestReadRefuses(t *testing.T) {
 	cases := map[string]string{
-		"other version":   `{"format_version": 99, "devices": [{"name": "a", "platform": "arista_eos", "status": "change"}]}`,
+		"other version":   `{"format_version": 99, "devices": [{"name": "a", "platform": "os_a", "status": "change"}]}`,
 		"unknown field":   `{"format_version": 1, "password": "x", "devices": []}`,
 		"no devices":      `{"format_version": 1, "devices": []}`,
-		"bad status":      `{"format_version": 1, "devices": [{"name": "a", "platform": "arista_eos", "status": "maybe"}]}`,
+		"bad status":      `{"format_version": 1, "devices": [{"name": "a", "platform": "os_a", "status": "maybe"}]}`,
 		"not json":        `plan`,
-		"nameless device": `{"format_version": 1, "devices": [{"platform": "arista_eos", "status": "change"}]}`,
+		"nameless device": `{"format_version": 1, "devices": [{"platform": "os_a", "status": "change"}]}`,
 	}
 	for name, doc := range cases {
 		if _, err := Read(strings.NewReader(doc)); err == nil {
@@ -62,7 +62,7 @@ func FuzzRead(f *testing.F) {
 	var b bytes.Buffer
 	_ = sample().Write(&b)
 	f.Add(b.String())
-	f.Add(`{"format_version": 1, "devices": [{"name": "a", "platform": "sonic", "status": "change", "changes": {"blocks": [{"lines": ["x"]}]}}]}`)
+	f.Add(`{"format_version": 1, "devices": [{"name": "a", "platform": "os_c", "status": "change", "changes": {"blocks": [{"lines": ["x"]}]}}]}`)
 	f.Fuzz(func(t *testing.T, s string) {
 		p, err := Read(strings.NewReader(s))
 		if err != nil {
