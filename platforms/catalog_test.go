@@ -72,11 +72,11 @@ func TestPlatformFacts(t *testing.T) {
 			t.Errorf("IsHost(%s) = %v, its spec says %v", s.Name, IsHost(s.Name), s.Host)
 		}
 	}
-	if !slices.Equal(hosts, []schema.Platform{schema.NvidiaMLNX, schema.LinuxDCB}) {
+	if !slices.Equal(hosts, []schema.Platform{schema.Platform("nvidia_mlnx"), schema.Platform("linux_dcb")}) {
 		t.Errorf("host platforms %v", hosts)
 	}
-	if text[schema.CiscoNXOS] != "?|;" || text[schema.SONiC] != "" || text[schema.LinuxDCB] == "" {
-		t.Errorf("free-text rules: nxos %q sonic %q linux_dcb %q", text[schema.CiscoNXOS], text[schema.SONiC], text[schema.LinuxDCB])
+	if text[schema.Platform("cisco_nxos")] != "?|;" || text[schema.Platform("sonic")] != "" || text[schema.Platform("linux_dcb")] == "" {
+		t.Errorf("free-text rules: nxos %q sonic %q linux_dcb %q", text[schema.Platform("cisco_nxos")], text[schema.Platform("sonic")], text[schema.Platform("linux_dcb")])
 	}
 	if IsHost("ios") {
 		t.Error("an unknown platform is not a host")

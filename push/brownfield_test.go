@@ -56,10 +56,10 @@ var brownfieldDevices = map[schema.Platform]struct {
 	device, golden string
 	ports          []string
 }{
-	schema.AristaEOS: {"leaf1", "leaf1.cfg", nil}, schema.CiscoNXOS: {"leaf2", "leaf2.cfg", nil},
-	schema.JuniperJunos: {"spine1", "spine1.set", nil}, schema.NvidiaCumulus: {"leaf4", "leaf4.nvue", nil},
-	schema.SONiC: {"leaf3", "leaf3.json", nil}, schema.NvidiaMLNX: {"nic01", "nic01.sh", []string{"ens1f0np0"}},
-	schema.LinuxDCB: {"nic02", "nic02.sh", []string{"enp65s0f0np0"}},
+	aristaEOS: {"leaf1", "leaf1.cfg", nil}, ciscoNXOS: {"leaf2", "leaf2.cfg", nil},
+	juniperJunos: {"spine1", "spine1.set", nil}, nvidiaCumulus: {"leaf4", "leaf4.nvue", nil},
+	sonicOS: {"leaf3", "leaf3.json", nil}, nvidiaMLNX: {"nic01", "nic01.sh", []string{"ens1f0np0"}},
+	linuxDCB: {"nic02", "nic02.sh", []string{"enp65s0f0np0"}},
 }
 
 // brownfieldCase0 is platform p's brownfield device, its render the
@@ -79,33 +79,33 @@ func brownfieldCases(t *testing.T) []brownfieldCase {
 		pcs[p] = brownfieldCase0(t, p)
 	}
 	return []brownfieldCase{
-		{pc: pcs[schema.AristaEOS],
+		{pc: pcs[aristaEOS],
 			notInPlan: []string{"router bgp", "neighbor SPINES", "snmp-server", "username", "ntp server", "logging", "qos profile QP-STORAGE",
 				"bandwidth percent 60", "description gpu-a01", "ip address 10.0.1.0/31", "Ethernet9/1", "banner", "daemon TerminAttr"},
 			takeover:  eosTakeover,
-			takenOver: eosServiceProfile(pcs[schema.AristaEOS].dev.rendered)},
-		{pc: pcs[schema.CiscoNXOS],
+			takenOver: eosServiceProfile(pcs[aristaEOS].dev.rendered)},
+		{pc: pcs[ciscoNXOS],
 			notInPlan: []string{"router bgp", "template peer", "snmp-server", "username", "ntp server", "logging", "policy-map type network-qos JUMBO-NQ",
 				"policy-map type qos PM-STORAGE-IN", "class-map type qos match-any CM-STORAGE", "description gpu-b01", "Ethernet1/9", "vrf context"},
 			takeover: nxosTakeover},
-		{pc: pcs[schema.JuniperJunos],
+		{pc: pcs[juniperJunos],
 			notInPlan: []string{"protocols bgp", "system login", "system syslog", "snmp", "routing-options", "policy-options",
 				"description", "family inet address", "routing-instances", "group TENANT"},
-			takeover: sectionTakeover("set class-of-service ", pcs[schema.JuniperJunos].dev.rendered)},
-		{pc: pcs[schema.NvidiaCumulus],
+			takeover: sectionTakeover("set class-of-service ", pcs[juniperJunos].dev.rendered)},
+		{pc: pcs[nvidiaCumulus],
 			notInPlan: []string{"router bgp", "system aaa", "service ntp", "service syslog", "acl MGMT-IN", "description", "ip address"},
-			takeover:  sectionTakeover("nv set qos ", pcs[schema.NvidiaCumulus].dev.rendered)},
-		{pc: pcs[schema.SONiC],
+			takeover:  sectionTakeover("nv set qos ", pcs[nvidiaCumulus].dev.rendered)},
+		{pc: pcs[sonicOS],
 			notInPlan: []string{"BGP_NEIGHBOR", "DEVICE_METADATA|localhost|hostname", "DEVICE_METADATA|localhost|bgp_asn", "NTP_SERVER", "SYSLOG_SERVER", "LOOPBACK_INTERFACE", "MGMT_INTERFACE",
 				"PORT_QOS_MAP|Ethernet64|", "QUEUE|Ethernet64|", "PORT|Ethernet0|lanes", "PORT|Ethernet0|alias", "DSCP_TO_TC_MAP|AZURE", "VRF|", "Vrf_storage"},
 			takeover:  sonicTakeover,
-			takenOver: sonicPortKeys(t, pcs[schema.SONiC].dev.rendered)},
-		{pc: pcs[schema.NvidiaMLNX],
+			takenOver: sonicPortKeys(t, pcs[sonicOS].dev.rendered)},
+		{pc: pcs[nvidiaMLNX],
 			notInPlan: []string{"cable", "ratelimit", "maxrate"},
 			hostManaged: hostKeys("ens1f0np0", "mtu", "trust", "pfc", "dscp-prio", "prio-tc", "tsa", "tc-bw", "pause",
 				"pfc-prevention-tout", "default_roce_tos", "ecn", "roce-mode"),
 			takeover: hostTakeover("ens1f0np0", "trust dscp", "pfc 0,0,0,1,0,0,0,0", "tc-bw 50,0,0,50,0,0,0,0")},
-		{pc: pcs[schema.LinuxDCB],
+		{pc: pcs[linuxDCB],
 			notInPlan: []string{"maxrate"},
 			hostManaged: hostKeys("enp65s0f0np0", "mtu", "trust", "pfc", "dscp-prio", "prio-tc", "tsa", "tc-bw", "pause",
 				"pfc-prevention-tout", "default_roce_tos", "module", "configfs"),
@@ -432,7 +432,7 @@ func eosTakeover(t *testing.T, diff, before, after string) {
 	if !regexp.MustCompile(`(?m)^-\s+service-profile QP-STORAGE$`).MatchString(diff) {
 		t.Errorf("the plan does not show the QoS profile's service-profile removed from the interfaces the intent configures")
 	}
-	tree := config.Parse(after, mustDialect(schema.AristaEOS))
+	tree := config.Parse(after, mustDialect(aristaEOS))
 	for _, n := range tree.Nodes {
 		for _, c := range n.Children {
 			if c.Line != "service-profile QP-STORAGE" {
@@ -466,7 +466,7 @@ func nxosTakeover(t *testing.T, diff, before, after string) {
 
 func systemQoS(text string) []string {
 	var out []string
-	for _, n := range config.Parse(text, mustDialect(schema.CiscoNXOS)).Nodes {
+	for _, n := range config.Parse(text, mustDialect(ciscoNXOS)).Nodes {
 		if n.Line == "system qos" {
 			for _, c := range n.Children {
 				out = append(out, c.Line)
@@ -528,7 +528,7 @@ func sonicTakeover(t *testing.T, diff, before, after string) {
 	for _, x := range []struct {
 		text string
 		v    any
-	}{{brownfieldCase0(t, schema.SONiC).dev.rendered, &rendered}, {after, &db}, {before, &old}} {
+	}{{brownfieldCase0(t, sonicOS).dev.rendered, &rendered}, {after, &db}, {before, &old}} {
 		if err := json.Unmarshal([]byte(x.text), x.v); err != nil {
 			t.Fatal(err)
 		}
@@ -591,7 +591,7 @@ func hostKeys(dev string, keys ...string) func([]string) bool {
 func hostTakeover(dev string, want ...string) func(t *testing.T, diff, before, after string) {
 	return func(t *testing.T, diff, before, after string) {
 		lines := map[string]bool{}
-		for _, l := range qualified(config.Parse(after, mustDialect(schema.NvidiaMLNX)).Nodes, nil) {
+		for _, l := range qualified(config.Parse(after, mustDialect(nvidiaMLNX)).Nodes, nil) {
 			lines[l] = true
 		}
 		for _, w := range want {
@@ -620,7 +620,7 @@ func mustDialect(p schema.Platform) *dialect.Dialect {
 // with the removed one, so verify failed), the second plan is empty, and
 // each tx-queue 3 keeps "no priority" and "bandwidth percent 50".
 func TestBrownfieldECNChange(t *testing.T) {
-	pc := brownfieldCase0(t, schema.AristaEOS)
+	pc := brownfieldCase0(t, aristaEOS)
 	r := newBrownfieldRig(t, pc.dev, brownfieldFile(t, pc.dev))
 	if res := r.apply(r.plan(), t.TempDir()); res[0].Status != StatusApplied {
 		t.Fatalf("first apply: %s: %s", res[0].Status, res[0].Reason)
@@ -645,7 +645,7 @@ func TestBrownfieldECNChange(t *testing.T) {
 		t.Errorf("second plan: %s:\n%s", d.Status, d.Diff.Text)
 	}
 	running := r.lab.Device(pc.dev.name).RunningConfig()
-	for _, n := range config.Parse(running, mustDialect(schema.AristaEOS)).Nodes {
+	for _, n := range config.Parse(running, mustDialect(aristaEOS)).Nodes {
 		for _, q := range n.Children {
 			if q.Line != "tx-queue 3" || !strings.HasPrefix(n.Line, "interface ") {
 				continue

@@ -14,11 +14,11 @@ import (
 // "Names"): every shell and CLI character the platform's description may
 // hold, command substitutions included.
 var hostileDescriptions = map[schema.Platform]string{
-	schema.AristaEOS:     "a; b && c $(reboot) `reboot` {f} 'g' \\\"h\\\" ~i #j",
-	schema.CiscoNXOS:     "a && c $(reboot) `reboot` {f} 'g' \\\"h\\\" ~i #j",
-	schema.JuniperJunos:  "a; b && c $(reboot) `reboot` | {f} 'g' ~i #j ?",
-	schema.NvidiaCumulus: "a; b && c | reboot {f} ~i #j ? < >",
-	schema.SONiC:         "a; b && c $(reboot) `reboot` | \\\"h\\\" \\\\ ' ? < >",
+	aristaEOS:     "a; b && c $(reboot) `reboot` {f} 'g' \\\"h\\\" ~i #j",
+	ciscoNXOS:     "a && c $(reboot) `reboot` {f} 'g' \\\"h\\\" ~i #j",
+	juniperJunos:  "a; b && c $(reboot) `reboot` | {f} 'g' ~i #j ?",
+	nvidiaCumulus: "a; b && c | reboot {f} ~i #j ? < >",
+	sonicOS:       "a; b && c $(reboot) `reboot` | \\\"h\\\" \\\\ ' ? < >",
 }
 
 // TestHostileDescriptionsFromHCL: port descriptions full of shell and CLI

@@ -45,7 +45,7 @@ func (r *matrixRig) applyOpts() ApplyOptions { return ApplyOptions{Options: r.op
 // what the new render sets was restored ("the device is NOT back to its
 // backup", roce_np/enable/3 stayed 0).
 func TestHostRestoreBringsBackDroppedSettings(t *testing.T) {
-	r, _ := hostRig(t, schema.NvidiaMLNX)
+	r, _ := hostRig(t, nvidiaMLNX)
 	in := loadMatrixIntent(t, matrixEdits(t, "lossless-priority"))
 	before := r.state()
 	dev := r.lab.Device(r.dev.name)
@@ -70,7 +70,7 @@ func TestHostRestoreBringsBackDroppedSettings(t *testing.T) {
 // restore the backup once the host accepts the command again (before,
 // rollback found "nothing to restore" while roce_np/enable/3 differed).
 func TestHostRestoreNamesRefusedCommands(t *testing.T) {
-	r, _ := hostRig(t, schema.NvidiaMLNX)
+	r, _ := hostRig(t, nvidiaMLNX)
 	in := loadMatrixIntent(t, matrixEdits(t, "lossless-priority"))
 	before := r.state()
 	dev := r.lab.Device(r.dev.name)
@@ -125,7 +125,7 @@ func TestHostRestoreNamesRefusedCommands(t *testing.T) {
 // dcb ets command it sent carried the TSA and bandwidth vectors together,
 // so no moment had a hybrid of old TSAs and new bandwidths.
 func TestDCBRestoreSurvivesADrop(t *testing.T) {
-	r, _ := hostRig(t, schema.LinuxDCB)
+	r, _ := hostRig(t, linuxDCB)
 	edits := append(matrixEdits(t, "class-added"), matrixEdits(t, "ets-weights")...)
 	edits = append(edits, matrixEdits(t, "watchdog-timers")...)
 	in := loadMatrixIntent(t, edits)

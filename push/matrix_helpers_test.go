@@ -43,13 +43,13 @@ type matrixDevice struct {
 // configuration for (testdata/brownfield/<name>.*), so the device starts
 // with years of configuration fabricgen does not manage.
 var matrixDevices = []matrixDevice{
-	{name: "leaf1", platform: schema.AristaEOS},
-	{name: "leaf2", platform: schema.CiscoNXOS},
-	{name: "spine1", platform: schema.JuniperJunos},
-	{name: "leaf4", platform: schema.NvidiaCumulus},
-	{name: "leaf3", platform: schema.SONiC},
-	{name: "nic01", platform: schema.NvidiaMLNX, ports: []string{"ens1f0np0", "ens1f1np1"}},
-	{name: "nic02", platform: schema.LinuxDCB, ports: []string{"enp65s0f0np0", "enp65s0f1np1"}},
+	{name: "leaf1", platform: aristaEOS},
+	{name: "leaf2", platform: ciscoNXOS},
+	{name: "spine1", platform: juniperJunos},
+	{name: "leaf4", platform: nvidiaCumulus},
+	{name: "leaf3", platform: sonicOS},
+	{name: "nic01", platform: nvidiaMLNX, ports: []string{"ens1f0np0", "ens1f1np1"}},
+	{name: "nic02", platform: linuxDCB, ports: []string{"enp65s0f0np0", "enp65s0f1np1"}},
 }
 
 // fixtureEdit is one textual change of a fixture file: every occurrence of old

@@ -59,13 +59,13 @@ type matrixExpect struct {
 
 // platform shorthands for the table.
 const (
-	mEOS   = schema.AristaEOS
-	mNXOS  = schema.CiscoNXOS
-	mJunos = schema.JuniperJunos
-	mNVUE  = schema.NvidiaCumulus
-	mSONiC = schema.SONiC
-	mMLNX  = schema.NvidiaMLNX
-	mDCB   = schema.LinuxDCB
+	mEOS   = aristaEOS
+	mNXOS  = ciscoNXOS
+	mJunos = juniperJunos
+	mNVUE  = nvidiaCumulus
+	mSONiC = sonicOS
+	mMLNX  = nvidiaMLNX
+	mDCB   = linuxDCB
 )
 
 // matrixNegation is the form of a command that removes or replaces an old value,

@@ -10,26 +10,6 @@ import (
 // catalog its loader is given (Options.Platforms).
 type Platform string
 
-// The seven platforms of the design. Only the platform folders and the
-// tests need these names; the loader reads every platform fact from the
-// catalog.
-const (
-	AristaEOS     Platform = "arista_eos"
-	CiscoNXOS     Platform = "cisco_nxos"
-	JuniperJunos  Platform = "juniper_junos"
-	NvidiaCumulus Platform = "nvidia_cumulus"
-	SONiC         Platform = "sonic"
-	NvidiaMLNX    Platform = "nvidia_mlnx"
-	LinuxDCB      Platform = "linux_dcb"
-)
-
-// Platforms returns the seven platform constants in a stable order. It is
-// a list for the tests that predate the catalog; production code lists
-// platforms through package platforms (platforms.All, platforms.Catalog).
-func Platforms() []Platform {
-	return []Platform{AristaEOS, CiscoNXOS, JuniperJunos, NvidiaCumulus, SONiC, NvidiaMLNX, LinuxDCB}
-}
-
 // Kind is a device's role in the fabric.
 type Kind string
 

@@ -77,19 +77,19 @@ type relPlatform struct {
 }
 
 var relPlatforms = []relPlatform{
-	{device: "leaf1", platform: schema.AristaEOS, reject: `^priority-flow-control priority 3`, dropAfter: 3, slowStep: "commit",
+	{device: "leaf1", platform: aristaEOS, reject: `^priority-flow-control priority 3`, dropAfter: 3, slowStep: "commit",
 		evil: "username evil privilege 15 secret evil", marker: "username evil"},
-	{device: "leaf2", platform: schema.CiscoNXOS, reject: `^priority-flow-control mode on`, dropAfter: 3, slowStep: "stage", slowAfter: 5,
+	{device: "leaf2", platform: ciscoNXOS, reject: `^priority-flow-control mode on`, dropAfter: 3, slowStep: "stage", slowAfter: 5,
 		evil: "username evil password evil role network-admin", marker: "username evil"},
-	{device: "spine1", platform: schema.JuniperJunos, reject: `pfc-priority`, dropAfter: 3, slowStep: "commit",
+	{device: "spine1", platform: juniperJunos, reject: `pfc-priority`, dropAfter: 3, slowStep: "commit",
 		evil: "set system login user evil class super-user", marker: "user evil"},
-	{device: "leaf4", platform: schema.NvidiaCumulus, reject: `pfc default-global switch-priority`, dropAfter: 3, slowStep: "stage",
+	{device: "leaf4", platform: nvidiaCumulus, reject: `pfc default-global switch-priority`, dropAfter: 3, slowStep: "stage",
 		evil: "nv set system aaa user evil role system-admin", marker: "user evil"},
-	{device: "leaf3", platform: schema.SONiC, reject: `apply-patch`, dropAfter: 2, killAfter: 1, slowStep: "commit",
+	{device: "leaf3", platform: sonicOS, reject: `apply-patch`, dropAfter: 2, killAfter: 1, slowStep: "commit",
 		evil: `{"op":"add","path":"/NTP_SERVER/203.0.113.66","value":{}}`, marker: "203.0.113.66"},
-	{device: "nic01", platform: schema.NvidiaMLNX, reject: `^mlnx_qos -i \S+ --tsa`, dropAfter: 3, slowStep: "stage",
+	{device: "nic01", platform: nvidiaMLNX, reject: `^mlnx_qos -i \S+ --tsa`, dropAfter: 3, slowStep: "stage",
 		evil: "ip link set dev ens1f0np0 mtu 1337", marker: "mtu 1337"},
-	{device: "nic02", platform: schema.LinuxDCB, reject: `^dcb ets set`, dropAfter: 3, slowStep: "stage",
+	{device: "nic02", platform: linuxDCB, reject: `^dcb ets set`, dropAfter: 3, slowStep: "stage",
 		evil: "ip link set dev enp65s0f0np0 mtu 1337", marker: "mtu 1337"},
 }
 

@@ -29,20 +29,20 @@ type brownfieldFixture struct {
 
 func brownfieldFixtures() []brownfieldFixture {
 	return []brownfieldFixture{
-		{schema.AristaEOS, "arista_eos.cfg", nil, `leaf1[^\n]*#$`, "show running-config",
+		{aristaEOS, "arista_eos.cfg", nil, `leaf1[^\n]*#$`, "show running-config",
 			[]string{"configure", "interface Ethernet3", "mtu 9214", "end"}, []string{"interface Ethernet3"}},
-		{schema.CiscoNXOS, "cisco_nxos.cfg", nil, `leaf1[^\n]*# $`, "show running-config",
+		{ciscoNXOS, "cisco_nxos.cfg", nil, `leaf1[^\n]*# $`, "show running-config",
 			[]string{"configure terminal", "interface Ethernet1/3", "mtu 9216", "end"}, []string{"interface Ethernet1/3"}},
-		{schema.JuniperJunos, "juniper_junos.cfg", nil, `admin@leaf1[>#] $`, "show configuration | display set | no-more",
+		{juniperJunos, "juniper_junos.cfg", nil, `admin@leaf1[>#] $`, "show configuration | display set | no-more",
 			[]string{"configure private", "set interfaces et-0/0/3 mtu 9216", "commit and-quit"}, nil},
-		{schema.NvidiaCumulus, "nvidia_cumulus.cfg", nil, `admin@leaf1:mgmt:~\$ $`, "nv config show -o commands",
+		{nvidiaCumulus, "nvidia_cumulus.cfg", nil, `admin@leaf1:mgmt:~\$ $`, "nv config show -o commands",
 			[]string{"nv set interface swp3 link mtu 9216", "nv config apply -y"}, []string{"nv set interface swp3 type swp"}},
-		{schema.SONiC, "sonic.json", nil, `admin@leaf1:~\$ $`, "show runningconfiguration all",
+		{sonicOS, "sonic.json", nil, `admin@leaf1:~\$ $`, "show runningconfiguration all",
 			[]string{`printf '%s' '[{"op":"replace","path":"/PORT/Ethernet24/mtu","value":"9216"}]' > /tmp/p.json`, "sudo config apply-patch /tmp/p.json"},
 			[]string{`            "mtu": "9100",`}},
-		{schema.NvidiaMLNX, "nvidia_mlnx.sh", nil, `\$ $`, "",
+		{nvidiaMLNX, "nvidia_mlnx.sh", nil, `\$ $`, "",
 			[]string{"ip link set dev ens1f1np1 mtu 4200"}, []string{"ip link set dev ens1f1np1 mtu 1500"}},
-		{schema.LinuxDCB, "linux_dcb.sh", []string{"enp65s0f0np0"}, `\$ $`, "",
+		{linuxDCB, "linux_dcb.sh", []string{"enp65s0f0np0"}, `\$ $`, "",
 			[]string{"dcb pfc set dev enp65s0f0np0 prio-pfc 4:on"}, []string{"dcb pfc set dev enp65s0f0np0 prio-pfc"}},
 	}
 }
@@ -134,11 +134,11 @@ func TestBrownfieldRestoreOpaque(t *testing.T) {
 		remove   []string
 		restore  []string
 	}{
-		{schema.AristaEOS, "arista_eos.cfg", `leaf1[^\n]*#$`,
+		{aristaEOS, "arista_eos.cfg", `leaf1[^\n]*#$`,
 			[]string{"configure session restore", "no router ospf 1", "router bgp 65101", "no address-family ipv4", "commit"},
 			[]string{"configure session restore2", "router ospf 1", "router-id 10.255.0.1", "passive-interface default",
 				"no passive-interface Ethernet1", "max-lsa 12000", "router bgp 65101", "address-family ipv4", "neighbor SPINES activate", "commit"}},
-		{schema.CiscoNXOS, "cisco_nxos.cfg", `leaf1[^\n]*# $`,
+		{ciscoNXOS, "cisco_nxos.cfg", `leaf1[^\n]*# $`,
 			[]string{"configure terminal", "no router ospf 1", "router bgp 65101", "no neighbor 10.255.1.0", "end"},
 			[]string{"configure terminal", "router ospf 1", "router-id 10.255.0.1", "log-adjacency-changes",
 				"router bgp 65101", "neighbor 10.255.1.0", "remote-as 65000", "address-family ipv4 unicast", "send-community", "end"}},
@@ -196,7 +196,7 @@ func TestRunningConfigErrors(t *testing.T) {
 // included.
 func TestEOSRestoreWholeConfigInSession(t *testing.T) {
 	text := readFixture(t, "arista_eos.cfg")
-	l := startLab(t, DeviceSpec{Name: "leaf1", Platform: schema.AristaEOS, RunningConfig: text})
+	l := startLab(t, DeviceSpec{Name: "leaf1", Platform: aristaEOS, RunningConfig: text})
 	dev := l.Device("leaf1")
 	if err := dev.ConfigureOutOfBand([]string{"interface Ethernet3", "   mtu 9000", "no router bgp 65101"}); err != nil {
 		t.Fatal(err)

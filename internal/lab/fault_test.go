@@ -115,8 +115,8 @@ func TestFaultStream(t *testing.T) {
 		prompt   string
 		cmd      string
 	}{
-		{schema.AristaEOS, `#$`, "show running-config"},
-		{schema.LinuxDCB, `\$ $`, "dcb pfc show dev eth0"},
+		{aristaEOS, `#$`, "show running-config"},
+		{linuxDCB, `\$ $`, "dcb pfc show dev eth0"},
 	} {
 		t.Run(string(c.platform), func(t *testing.T) {
 			l := startLab(t, DeviceSpec{Name: "d1", Platform: c.platform, Ports: portsFor(c.platform)})

@@ -21,7 +21,7 @@ type RunningConfigFormat struct {
 }
 
 // RunningConfigFormats returns every platform's RunningConfigFormat in
-// the order of schema.Platforms.
+// registry order (platforms.All).
 func RunningConfigFormats() []RunningConfigFormat {
 	var out []RunningConfigFormat
 	for _, p := range platforms.List() {

@@ -303,7 +303,7 @@ func removalPlatforms() []removalPlatform {
 	ciscoErr := func(o string) bool { return strings.Contains(o, "% ") || strings.Contains(o, "ERROR") }
 	eosIf := "interface Ethernet1"
 	return []removalPlatform{{
-		platform: schema.AristaEOS, prompt: `r1[^\n]*#$`, setup: strings.Split(eosRemovalSetup, "\n"),
+		platform: aristaEOS, prompt: `r1[^\n]*#$`, setup: strings.Split(eosRemovalSetup, "\n"),
 		typeIn: cliIn([]string{"configure"}, "end"), errOut: ciscoErr,
 		lines: func(d *Device) []string { return indentedLines(d.Export()) },
 		cases: []removalCase{
@@ -391,7 +391,7 @@ func removalPlatforms() []removalPlatform {
 			{name: "an unknown line is refused", cmds: []string{eosIf, "tx-queue 3", "random-detect bogus"}, fails: true},
 		},
 	}, {
-		platform: schema.CiscoNXOS, prompt: `r1[^\n]*# $`, setup: strings.Split(nxosRemovalSetup, "\n"),
+		platform: ciscoNXOS, prompt: `r1[^\n]*# $`, setup: strings.Split(nxosRemovalSetup, "\n"),
 		typeIn: cliIn([]string{"configure terminal"}, "end"), errOut: ciscoErr,
 		lines: func(d *Device) []string { return indentedLines(d.Export()) },
 		cases: []removalCase{
@@ -438,7 +438,7 @@ func removalPlatforms() []removalPlatform {
 					nxosEth1 + " > service-policy type qos input FABRICGEN-IN", nxosEth1 + " > ip port access-group FG-ACL in"}},
 		},
 	}, {
-		platform: schema.JuniperJunos, prompt: `admin@r1[>#] $`, setup: strings.Split(junosRemovalSetup, "\n"),
+		platform: juniperJunos, prompt: `admin@r1[>#] $`, setup: strings.Split(junosRemovalSetup, "\n"),
 		typeIn: cliIn([]string{"configure"}, "commit and-quit"),
 		errOut: func(o string) bool { return strings.Contains(o, "error") || strings.Contains(o, "unknown command") },
 		lines:  func(d *Device) []string { return plainLines(d.Export()) },
@@ -471,7 +471,7 @@ func removalPlatforms() []removalPlatform {
 			{name: "delete of a value that is not there warns and changes nothing", cmds: []string{"delete interfaces et-0/0/1 mtu 9000"}},
 		},
 	}, {
-		platform: schema.NvidiaCumulus, prompt: `admin@r1:mgmt:~\$ $`, setup: strings.Split(nvRemovalSetup, "\n"),
+		platform: nvidiaCumulus, prompt: `admin@r1:mgmt:~\$ $`, setup: strings.Split(nvRemovalSetup, "\n"),
 		typeIn: cliIn(nil, "nv config apply -y"),
 		errOut: func(o string) bool { return strings.Contains(o, "Error") },
 		lines:  func(d *Device) []string { return plainLines(d.Export()) },
@@ -496,7 +496,7 @@ func removalPlatforms() []removalPlatform {
 			{name: "nv unset of another value changes nothing", cmds: []string{"nv unset interface swp1 link mtu 9000"}},
 		},
 	}, {
-		platform: schema.SONiC, prompt: `admin@r1:~\$ $`, setup: []string{sonicRemovalSetup},
+		platform: sonicOS, prompt: `admin@r1:~\$ $`, setup: []string{sonicRemovalSetup},
 		typeIn: func(t *testing.T, sh *shellClient, cmds []string) []string {
 			patch := "[" + strings.Join(cmds, ",") + "]"
 			sh.run("printf '%s' '" + patch + "' > /tmp/p.json")
@@ -525,7 +525,7 @@ func removalPlatforms() []removalPlatform {
 			{name: "a refused patch changes nothing", cmds: []string{`{"op":"remove","path":"/QUEUE/Ethernet0|3"}`, `{"op":"remove","path":"/QUEUE/Ethernet8|3"}`}, fails: true},
 		},
 	}, {
-		platform: schema.NvidiaMLNX, prompt: `\$ $`, ports: []string{"ens1f0np0"}, setup: strings.Split(mlnxRemovalSetup, "\n"),
+		platform: nvidiaMLNX, prompt: `\$ $`, ports: []string{"ens1f0np0"}, setup: strings.Split(mlnxRemovalSetup, "\n"),
 		typeIn: hostIn, errOut: hostErr, lines: func(d *Device) []string { return indentedLines(d.RunningConfig()) },
 		cases: []removalCase{
 			{name: "dscp2prio del removes one mapping", cmds: []string{"mlnx_qos -i ens1f0np0 --dscp2prio del,26,3"},
@@ -543,7 +543,7 @@ func removalPlatforms() []removalPlatform {
 				gone: []string{hostIf + " > default_roce_tos 106"}, added: []string{hostIf + " > default_roce_tos 0"}},
 		},
 	}, {
-		platform: schema.LinuxDCB, prompt: `\$ $`, ports: []string{"enp65s0f0np0"}, setup: strings.Split(dcbRemovalSetup, "\n"),
+		platform: linuxDCB, prompt: `\$ $`, ports: []string{"enp65s0f0np0"}, setup: strings.Split(dcbRemovalSetup, "\n"),
 		typeIn: hostIn, errOut: hostErr, lines: func(d *Device) []string { return indentedLines(d.RunningConfig()) },
 		cases: []removalCase{
 			{name: "dcb app del removes one entry", cmds: []string{"dcb app del dev enp65s0f0np0 dscp-prio 26:3"},

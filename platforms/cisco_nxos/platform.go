@@ -12,7 +12,7 @@ import (
 
 // name is the platform's name in the intent; the folder refers to itself
 // only through it.
-const name = schema.CiscoNXOS
+const name schema.Platform = "cisco_nxos"
 
 // Platform returns everything this folder gives fabricgen.
 func Platform() platform.Platform {

@@ -14,7 +14,7 @@ import (
 
 // name is the platform's name in the intent; the folder refers to itself
 // only through it.
-const name = schema.LinuxDCB
+const name schema.Platform = "linux_dcb"
 
 // Platform returns everything this folder gives fabricgen.
 func Platform() platform.Platform {

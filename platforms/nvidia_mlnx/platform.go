@@ -14,7 +14,7 @@ import (
 
 // name is the platform's name in the intent; the folder refers to itself
 // only through it.
-const name = schema.NvidiaMLNX
+const name schema.Platform = "nvidia_mlnx"
 
 // Platform returns everything this folder gives fabricgen.
 func Platform() platform.Platform {

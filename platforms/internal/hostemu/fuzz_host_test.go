@@ -23,7 +23,7 @@ func FuzzShell(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
-		env := &cli.Env{Spec: cli.Spec{Name: "h", Platform: schema.NvidiaMLNX}, Now: time.Now,
+		env := &cli.Env{Spec: cli.Spec{Name: "h", Platform: schema.Platform("nvidia_mlnx")}, Now: time.Now,
 			AfterFunc: func(time.Duration, func()) func() { return func() {} }}
 		h, err := newHost(env, NvidiaTools)
 		if err != nil {

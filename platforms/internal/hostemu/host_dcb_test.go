@@ -26,7 +26,7 @@ func testHost(t *testing.T, p schema.Platform) *host {
 // replace exits 0 even when the driver refuses, which only a read-back
 // check catches.
 func TestHostMlx5DCB(t *testing.T) {
-	h := testHost(t, schema.LinuxDCB)
+	h := testHost(t, schema.Platform("linux_dcb"))
 	sh := h.shell()
 	for _, c := range []struct {
 		line, out string
@@ -70,7 +70,7 @@ func TestHostMlx5DCB(t *testing.T) {
 // TestHostConfigfs: rdma_cm configfs writes need the module loaded and
 // configfs mounted; the linux_dcb script's setup lines provide both.
 func TestHostConfigfs(t *testing.T) {
-	h := testHost(t, schema.LinuxDCB)
+	h := testHost(t, schema.Platform("linux_dcb"))
 	h.configfs = false
 	sh := h.shell()
 	if out := sh.Exec("mkdir -p /sys/kernel/config/rdma_cm/mlx5_0"); sh.Status != 1 || !strings.Contains(out, "No such file or directory") {

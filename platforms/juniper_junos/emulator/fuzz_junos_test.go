@@ -16,7 +16,7 @@ func FuzzJunosStatement(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
-		env := &cli.Env{Spec: cli.Spec{Name: "j", Platform: schema.JuniperJunos, Username: "u"}, Now: time.Now,
+		env := &cli.Env{Spec: cli.Spec{Name: "j", Platform: schema.Platform("juniper_junos"), Username: "u"}, Now: time.Now,
 			AfterFunc: func(time.Duration, func()) func() { return func() {} }}
 		j, err := newJunos(env)
 		if err != nil {
