@@ -71,3 +71,47 @@ func TestConfigPrivFlagFacts(t *testing.T) {
 		t.Errorf("after the change: %v %q", err, cmp.Changes.Commands())
 	}
 }
+
+// TestConfigFirmwareLLDPRestoredLast: on ice, the script turns the
+// firmware LLDP agent off before its dcb lines (with it on, the driver
+// refuses DCB changes from the host). A restore turns it back on only
+// after the dcb entries are restored, or the dcb app del would be refused
+// ("Operation not permitted") and the rollback would stop half way.
+func TestConfigFirmwareLLDPRestoredLast(t *testing.T) {
+	dl := linuxdcb.Platform().Dialect()
+	script := "ethtool --set-priv-flags ens2f0 fw-lldp-agent off\ndcb app replace dev ens2f0 dscp-prio 26:3\n"
+	reads, err := config.HostReadCommands(script, dl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	state := func(flag, app string) string {
+		var outs []string
+		for _, r := range reads {
+			switch {
+			case strings.HasPrefix(r, "ethtool --show-priv-flags"):
+				outs = append(outs, "Private flags for ens2f0:\nfw-lldp-agent          : "+flag+"\n")
+			case strings.Contains(r, "app show"):
+				outs = append(outs, app)
+			default:
+				t.Fatalf("unexpected read %q", r)
+			}
+		}
+		return config.HostState(reads, outs)
+	}
+	cmds, err := config.HostRestoreCommands(script, state("on", ""), state("off", "dscp-prio 26:3\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	flag, app := -1, -1
+	for i, c := range cmds {
+		switch {
+		case strings.HasPrefix(c, "ethtool --set-priv-flags ens2f0 fw-lldp-agent on"):
+			flag = i
+		case strings.HasPrefix(c, "dcb app del dev ens2f0"):
+			app = i
+		}
+	}
+	if flag < 0 || app < 0 || flag < app {
+		t.Errorf("restore commands %q: want the dcb app entry deleted, then fw-lldp-agent on", cmds)
+	}
+}

@@ -50,15 +50,19 @@ func hostRestore(script, backup, now string, skip map[string]bool) ([]string, er
 			r.out = append(r.out, quoteWords("mlnx_qos", "-i", i, "--trust", v))
 		}
 	}
-	return append(r.first, r.out...), nil
+	return append(append(r.first, r.out...), r.last...), nil
 }
 
 // restorer collects restore commands, grouping facts a tool sets together.
 type restorer struct {
 	old, cur map[string]string
 	done     map[string]bool
-	// first runs before the rest (a dscp2prio flush before trust).
-	first, out []string
+	// first runs before the rest (a dscp2prio flush before trust); last
+	// after it (private flags: on ice, fw-lldp-agent on hands DCB back to
+	// the firmware, and the driver then refuses the host's own DCB
+	// changes, so the dcb entries are restored first; kernel ice.rst,
+	// "FW-LLDP").
+	first, out, last []string
 	// force builds commands even for facts that do not differ.
 	force bool
 	// trustAfter lists interfaces whose trust is set back after their
@@ -118,7 +122,7 @@ func (r *restorer) fact(f Fact) error {
 		}
 	case "privflag":
 		if !unset {
-			r.out = append(r.out, q("ethtool", "--set-priv-flags", f.Target, strings.TrimPrefix(f.Key, "priv-flag "), old))
+			r.last = append(r.last, q("ethtool", "--set-priv-flags", f.Target, strings.TrimPrefix(f.Key, "priv-flag "), old))
 			return nil
 		}
 	case "roce_tos":
