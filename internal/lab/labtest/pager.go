@@ -23,7 +23,7 @@ func CheckPager(t *testing.T, platform schema.Platform, show, more, off string) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cl.Close()
+	defer func() { _ = cl.Close() }()
 	sess, err := cl.NewSession()
 	if err != nil {
 		t.Fatal(err)
