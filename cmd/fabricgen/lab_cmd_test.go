@@ -15,6 +15,9 @@ import (
 	"time"
 
 	"github.com/fabricgen/fabricgen/internal/lab"
+	"github.com/fabricgen/fabricgen/internal/platformtest"
+	"github.com/fabricgen/fabricgen/platforms"
+	"github.com/fabricgen/fabricgen/schema"
 )
 
 // labFabric is the example the lab command tests start (three of its
@@ -158,11 +161,16 @@ func TestLabUpFaultShow(t *testing.T) {
 	if err := os.Mkdir(cfg, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	eos, err := os.ReadFile(filepath.Join("..", "..", "internal", "lab", "testdata", "brownfield", "arista_eos.cfg"))
+	// leaf1 starts from its platform folder's brownfield configuration.
+	pl, ok := platforms.Get(schema.Platform(examplePlatform(t, "clos-400g", "leaf1")))
+	if !ok {
+		t.Fatal("leaf1's platform is not in the registry")
+	}
+	_, eos, err := platformtest.Of(repoRoot(t), pl).Brownfield()
 	if err != nil {
 		t.Fatal(err)
 	}
-	writeFile(t, filepath.Join(cfg, "leaf1.cfg"), strings.ReplaceAll(string(eos), "\n", "\r\n"))
+	writeFile(t, filepath.Join(cfg, "leaf1.cfg"), strings.ReplaceAll(eos, "\n", "\r\n"))
 	writeFile(t, filepath.Join(cfg, "nic01.sh"), "mlnx_qos -i ens1f0np0 --pfc 0,0,0,1,0,0,0,0\n")
 	writeFile(t, filepath.Join(cfg, "leaf2.cfg"), "not loaded: leaf2 is not in this lab\n")
 	writeFile(t, filepath.Join(cfg, ".gitkeep"), "")

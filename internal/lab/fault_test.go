@@ -109,24 +109,25 @@ func TestFaultSettings(t *testing.T) {
 	}
 }
 
+// TestFaultStream: on every platform, a command matching the stream
+// fault prints without end and no prompt; clearing the fault gives the
+// shell back. Each platform types its brownfield case's show command (a
+// host, which has none, its change), at the case's prompt.
 func TestFaultStream(t *testing.T) {
-	for _, c := range []struct {
-		platform schema.Platform
-		prompt   string
-		cmd      string
-	}{
-		{aristaEOS, `#$`, "show running-config"},
-		{linuxDCB, `\$ $`, "dcb pfc show dev eth0"},
-	} {
+	for _, c := range brownfieldCases(t) {
+		cmd := c.Show
+		if cmd == "" {
+			cmd = c.Change[0]
+		}
 		t.Run(string(c.platform), func(t *testing.T) {
-			l := startLab(t, DeviceSpec{Name: "d1", Platform: c.platform, Ports: portsFor(c.platform)})
-			dev := l.Device("d1")
-			dev.SetFault(Fault{Stream: "^(show running|dcb pfc show)"})
+			l := startLab(t, DeviceSpec{Name: "leaf1", Platform: c.platform, Ports: c.Ports})
+			dev := l.Device("leaf1")
+			dev.SetFault(Fault{Stream: "^" + regexp.QuoteMeta(cmd) + "$"})
 			if got := dev.Fault().String(); !strings.Contains(got, "stream=") {
 				t.Errorf("Fault() = %q", got)
 			}
-			sh := openShell(t, l, "d1", c.prompt)
-			if _, err := sh.in.Write([]byte(c.cmd + "\n")); err != nil {
+			sh := openShell(t, l, "leaf1", c.Prompt)
+			if _, err := sh.in.Write([]byte(cmd + "\n")); err != nil {
 				t.Fatal(err)
 			}
 			const want = 8 << 20
@@ -152,7 +153,7 @@ func TestFaultStream(t *testing.T) {
 			if lines < want/len(StreamLine)/2 {
 				t.Errorf("%d bytes held %d stream lines", got, lines)
 			}
-			if re := regexp.MustCompile(c.prompt); re.Match(bytes.ReplaceAll(tail, []byte("\r"), nil)) {
+			if re := regexp.MustCompile(c.Prompt); re.Match(bytes.ReplaceAll(tail, []byte("\r"), nil)) {
 				t.Errorf("a prompt in the endless output: %q", tail)
 			}
 			dev.ClearFault()

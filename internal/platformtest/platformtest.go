@@ -183,3 +183,42 @@ func (f Fixture) PushData(name string, v any) error {
 	}
 	return nil
 }
+
+// LabData decodes the folder's lab test data testdata/lab/<name>.json
+// into v (unknown fields are an error), as PushData does for push's.
+func (f Fixture) LabData(name string, v any) error {
+	path := filepath.Join(f.Dir, "lab", name+".json")
+	b, err := readlimit.File(path, maxCase)
+	if err != nil {
+		return fmt.Errorf("platforms/%s: no lab test data testdata/lab/%s.json: %w", f.Platform.Folder, name, err)
+	}
+	if err := nestlimit.JSON(b, path); err != nil {
+		return fmt.Errorf("platforms/%s: %w", f.Platform.Folder, err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("platforms/%s: testdata/lab/%s.json: %w", f.Platform.Folder, name, err)
+	}
+	return nil
+}
+
+// Brownfield reads the folder's brownfield configuration
+// (testdata/brownfield.<ext>, in the lab's normalised form: a realistic
+// existing configuration full of lines the lab has no grammar for) and
+// returns its path and text. It fails, naming the folder, when there is
+// not exactly one such file.
+func (f Fixture) Brownfield() (path, text string, err error) {
+	paths, err := filepath.Glob(filepath.Join(f.Dir, "brownfield.*"))
+	if err != nil {
+		return "", "", fmt.Errorf("platforms/%s: %w", f.Platform.Folder, err)
+	}
+	if len(paths) != 1 {
+		return "", "", fmt.Errorf("platforms/%s: want one brownfield configuration testdata/brownfield.<ext>, found %d", f.Platform.Folder, len(paths))
+	}
+	b, err := readlimit.File(paths[0], maxGolden)
+	if err != nil {
+		return "", "", fmt.Errorf("platforms/%s: %w", f.Platform.Folder, err)
+	}
+	return paths[0], string(b), nil
+}
