@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -30,6 +31,7 @@ func TestBoundedCLIFiles(t *testing.T) {
 		t.Skip("prlimit not found: install util-linux to run fabricgen under a 2 GiB data limit")
 	}
 	bin := relBinary(t)
+	pl, _ := plainSwitch(t) // the platform of writeInterruptFabric's leaf1
 	// zeroAt makes rel (under the case's directory) a symlink to
 	// /dev/zero.
 	zeroAt := func(rel string) func(t *testing.T, dir string) {
@@ -51,7 +53,7 @@ func TestBoundedCLIFiles(t *testing.T) {
 	}{
 		{"intent file /dev/zero", zeroAt("fabric/zero.fab.hcl"), []string{"validate", "fabric"}, []string{"zero.fab.hcl", "Not a regular file", "character device"}},
 		{".fabricgen.hcl /dev/zero", zeroAt("fabric/.fabricgen.hcl"), []string{"lint", "fabric"}, []string{".fabricgen.hcl", "character device"}},
-		{"override template /dev/zero", zeroAt("tmpl/sonic/device.tmpl"), []string{"render", "fabric", "--templates", "tmpl", "-o", "out"}, []string{"device.tmpl", "outside the --templates folder"}},
+		{"override template /dev/zero", zeroAt(fmt.Sprintf("tmpl/%s/device.tmpl", pl.Name)), []string{"render", "fabric", "--templates", "tmpl", "-o", "out"}, []string{"device.tmpl", "outside the --templates folder"}},
 		{"inventory /dev/zero", nil, []string{"plan", "fabric", "--inventory", "/dev/zero", "--insecure-ignore-host-key"}, []string{"--inventory", "/dev/zero", "character device"}},
 		{"plan file /dev/zero", nil, []string{"apply", "/dev/zero", "--insecure-ignore-host-key"}, []string{"/dev/zero", "character device"}},
 		{"var file /dev/zero", nil, []string{"validate", "fabric", "-var-file", "/dev/zero"}, []string{"/dev/zero", "character device"}},
@@ -101,6 +103,7 @@ func TestBoundedCLITemplates(t *testing.T) {
 		t.Skip("prlimit not found: install util-linux to run fabricgen under a 2 GiB data limit")
 	}
 	bin := relBinary(t)
+	pl, _ := plainSwitch(t) // the platform of writeInterruptFabric's leaf1
 	for _, n := range []int{25, 40} {
 		t.Run(strconv.Itoa(n)+" doublings", func(t *testing.T) {
 			dir := t.TempDir()
@@ -111,10 +114,10 @@ func TestBoundedCLITemplates(t *testing.T) {
 				tmpl.WriteString("{{$s = print $s $s}}\n")
 			}
 			tmpl.WriteString("{{len $s}}\n")
-			if err := os.MkdirAll(filepath.Join(dir, "tmpl", "sonic"), 0o755); err != nil {
+			if err := os.MkdirAll(filepath.Join(dir, "tmpl", string(pl.Name)), 0o755); err != nil {
 				t.Fatal(err)
 			}
-			if err := os.WriteFile(filepath.Join(dir, "tmpl", "sonic", "device.tmpl"), []byte(tmpl.String()), 0o644); err != nil {
+			if err := os.WriteFile(filepath.Join(dir, "tmpl", string(pl.Name), "device.tmpl"), []byte(tmpl.String()), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)

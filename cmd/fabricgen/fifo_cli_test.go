@@ -22,6 +22,7 @@ import (
 // SIGINT was ignored; it now never blocks, so no signal is needed.
 func TestCLIRefusesNamedPipes(t *testing.T) {
 	bin := relBinary(t)
+	pl, _ := plainSwitch(t) // the platform of writeInterruptFabric's leaf1
 	for _, c := range []struct {
 		name string
 		pipe string // under the case's directory
@@ -30,7 +31,7 @@ func TestCLIRefusesNamedPipes(t *testing.T) {
 		{"intent file", "fabric/pipe.fab.hcl", []string{"lint", "fabric"}},
 		{".fabricgen.hcl", "fabric/.fabricgen.hcl", []string{"lint", "fabric"}},
 		{"applied state record", "fabric/.fabricgen/applied/leaf1.json", []string{"rollback", "leaf1", "--fabric", "fabric", "--to", "backup.cfg", "--insecure-ignore-host-key", "-auto-approve"}},
-		{"--templates file", "tmpl/sonic/device.tmpl", []string{"render", "fabric", "--templates", "tmpl", "-o", "out"}},
+		{"--templates file", fmt.Sprintf("tmpl/%s/device.tmpl", pl.Name), []string{"render", "fabric", "--templates", "tmpl", "-o", "out"}},
 		{"--inventory", "inventory.json", []string{"plan", "fabric", "--inventory", "inventory.json", "--insecure-ignore-host-key"}},
 		{"-var-file", "vars.hcl", []string{"validate", "fabric", "-var-file", "vars.hcl"}},
 		// Not among the six, found by TestEveryFileOpenIsBounded.
@@ -147,20 +148,22 @@ func lowerFirstErr(s string) string {
 // file or folder, and nothing is written.
 func TestCLITemplatesStayInside(t *testing.T) {
 	bin := relBinary(t)
+	pl, _ := plainSwitch(t) // the platform of writeInterruptFabric's leaf1
+	name := string(pl.Name)
 	for _, c := range []struct {
 		name  string
 		setup func(t *testing.T, dir, secret string) error
 		want  []string
 	}{
 		{"device.tmpl linked to a secret", func(t *testing.T, dir, secret string) error {
-			return os.Symlink(secret, filepath.Join(dir, "tmpl", "sonic", "device.tmpl"))
+			return os.Symlink(secret, filepath.Join(dir, "tmpl", name, "device.tmpl"))
 		}, []string{"device.tmpl is a symlink to", "outside the --templates folder"}},
 		{"misnamed platform folder", func(t *testing.T, dir, _ string) error {
-			if err := os.Rename(filepath.Join(dir, "tmpl", "sonic"), filepath.Join(dir, "tmpl", "bogus_os")); err != nil {
+			if err := os.Rename(filepath.Join(dir, "tmpl", name), filepath.Join(dir, "tmpl", "bogus_os")); err != nil {
 				return err
 			}
 			return os.WriteFile(filepath.Join(dir, "tmpl", "bogus_os", "device.tmpl"), []byte("x\n"), 0o600)
-		}, []string{"bogus_os is not named after a platform", "sonic"}},
+		}, []string{"bogus_os is not named after a platform", name}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -169,7 +172,7 @@ func TestCLITemplatesStayInside(t *testing.T) {
 			if err := os.WriteFile(secret, []byte("root:$6$secret-hash\n"), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			if err := os.MkdirAll(filepath.Join(dir, "tmpl", "sonic"), 0o755); err != nil {
+			if err := os.MkdirAll(filepath.Join(dir, "tmpl", name), 0o755); err != nil {
 				t.Fatal(err)
 			}
 			if err := c.setup(t, dir, secret); err != nil {
@@ -187,8 +190,8 @@ func TestCLITemplatesStayInside(t *testing.T) {
 			if strings.Contains(out, "secret-hash") {
 				t.Errorf("the secret reached the output:\n%s", out)
 			}
-			if _, err := os.Stat(filepath.Join(dir, "out", "leaf1.json")); err == nil {
-				t.Errorf("out/leaf1.json was written")
+			if _, err := os.Stat(filepath.Join(dir, "out", "leaf1."+pl.Render.Ext)); err == nil {
+				t.Errorf("out/leaf1.%s was written", pl.Render.Ext)
 			}
 		})
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -99,18 +100,18 @@ func TestChdir(t *testing.T) {
 // number is wanted.
 func TestUntypedVar(t *testing.T) {
 	dir := t.TempDir()
-	src := `variable "site" {}
+	pl, _ := plainSwitch(t)
+	src := fmt.Sprintf(`variable "site" {}
 variable "spines" { default = 1 }
 fabric "x" {}
 device "spine" {
   count    = var.spines
   name     = "spine${count.index}"
   kind     = "spine"
-  platform = "sonic"
-  asic     = "broadcom"
+  platform = %q
   description = "site ${var.site}"
 }
-`
+`, pl.Name)
 	if err := os.WriteFile(filepath.Join(dir, "f.fab.hcl"), []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -11,8 +12,12 @@ import (
 	"time"
 )
 
-// interruptBase is a small valid fabric the interrupted loads sit next to.
-const interruptBase = `fabric "lab" {
+// interruptBase is a small valid fabric the interrupted loads sit next to:
+// one leaf1 of the plain switch platform (plainSwitch) with one port.
+func interruptBase(t *testing.T) string {
+	t.Helper()
+	pl, port := plainSwitch(t)
+	return fmt.Sprintf(`fabric "lab" {
   qos_policy = qos_policy.p
 }
 traffic_class "roce" {
@@ -25,14 +30,14 @@ qos_policy "p" {
 }
 device "leaf1" {
   kind     = "leaf"
-  platform = "sonic"
-  asic     = "mellanox"
-  port "Ethernet0" { speed = "100G" }
+  platform = %q
+  port %q { speed = "100G" }
 }
 variable "v" {
   default = 1
 }
-`
+`, pl.Name, port)
+}
 
 // TestLoadInterrupted sends real signals to fabricgen validate while it
 // evaluates a large (but allowed) expression. (A -var-file that is a
@@ -57,7 +62,7 @@ func writeInterruptFabric(t *testing.T, dir, extra string) {
 	if err := os.MkdirAll(fab, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(fab, "base.fab.hcl"), []byte(interruptBase+extra), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(fab, "base.fab.hcl"), []byte(interruptBase(t)+extra), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }

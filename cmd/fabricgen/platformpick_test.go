@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/fabricgen/fabricgen/internal/platform"
+	"github.com/fabricgen/fabricgen/internal/platformtest"
 	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 )
@@ -40,4 +42,30 @@ func examplePlatform(t *testing.T, example, device string) string {
 		t.Fatalf("examples/%s has no device %s", example, device)
 	}
 	return string(d.Platform.V)
+}
+
+// plainSwitch picks, from the registry by property, the first switch
+// platform that reads no platform-only device attribute (asic, model,
+// driver), so an inline device needs only kind and platform; port is the
+// first port of a device of that platform's own fixture, a name its
+// port rule accepts.
+func plainSwitch(t *testing.T) (pl platform.Platform, port string) {
+	t.Helper()
+	for _, fx := range platformtest.All(repoRoot(t)) {
+		a := fx.Platform.Spec.Attrs
+		if fx.Platform.Spec.Host || len(a.ASICs) > 0 || a.Family != nil || len(a.Drivers) > 0 {
+			continue
+		}
+		fab, err := fx.Load()
+		if err != nil {
+			t.Fatalf("%s fixture: %v", fx.Platform.Name, err)
+		}
+		for _, d := range fx.Devices(fab) {
+			if len(d.Ports) > 0 {
+				return fx.Platform, d.Ports[0].Name
+			}
+		}
+	}
+	t.Fatal("the registry has no switch platform that reads no platform-only attribute and has a fixture port")
+	return platform.Platform{}, ""
 }

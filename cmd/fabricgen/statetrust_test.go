@@ -13,13 +13,16 @@ import (
 	"time"
 )
 
-// hostilePlan is a plan file of the interrupt fabric (one SONiC device)
-// whose dir is dir, for the cases that never reach a device.
-func hostilePlan(dir string) string {
+// hostilePlan is a plan file of the interrupt fabric (one device of the
+// plain switch platform, plainSwitch) whose dir is dir, for the cases
+// that never reach a device.
+func hostilePlan(t *testing.T, dir string) string {
+	t.Helper()
+	pl, _ := plainSwitch(t)
 	b, _ := json.Marshal(map[string]any{
 		"format_version": 2, "tool_version": "test", "fabric": "lab", "dir": dir,
 		"intent_digest": "0000", "devices": []map[string]any{{
-			"name": "leaf1", "platform": "sonic", "address": "", "status": "change",
+			"name": "leaf1", "platform": pl.Name, "address": "", "status": "change",
 			"rendered": "", "rendered_sha256": "", "diff": map[string]any{"added": 0, "removed": 0},
 		}},
 	})
@@ -48,8 +51,9 @@ func writeAt(t *testing.T, dir, rel, body string) {
 func TestStateAndPlanPathsStayInside(t *testing.T) {
 	bin := relBinary(t)
 	const stamp = "20261201T101500.000000000Z.cfg"
+	pl, _ := plainSwitch(t) // the platform of writeInterruptFabric's leaf1
 	inflight := func(backup, device string) string {
-		b, _ := json.Marshal(map[string]any{"run": "fabricgen-20261201-101500-deadbeef", "device": device, "platform": "sonic",
+		b, _ := json.Marshal(map[string]any{"run": "fabricgen-20261201-101500-deadbeef", "device": device, "platform": pl.Name,
 			"step": "stage", "backup": backup, "rendered": "{}"})
 		return string(b)
 	}
@@ -83,7 +87,7 @@ func TestStateAndPlanPathsStayInside(t *testing.T) {
 			}
 		}, []string{"rollback", "leaf1", "--fabric", "fabric", "-auto-approve", "--insecure-ignore-host-key"}, []string{"leaf1.json", "symlink in the state directory"}, nil},
 		{"plan dir leaves the working directory", func(t *testing.T, dir string) {
-			writeAt(t, dir, "plan.json", hostilePlan("../../../../other/fabric"))
+			writeAt(t, dir, "plan.json", hostilePlan(t, "../../../../other/fabric"))
 		}, []string{"apply", "plan.json", "--insecure-ignore-host-key"}, []string{"plan.json", `dir "../../../../other/fabric" leaves the working directory`, "--fabric DIR"}, nil},
 		{"plan dir is a link out", func(t *testing.T, dir string) {
 			other := t.TempDir()
@@ -91,12 +95,12 @@ func TestStateAndPlanPathsStayInside(t *testing.T) {
 			if err := os.Symlink(filepath.Join(other, "fabric"), filepath.Join(dir, "link")); err != nil {
 				t.Fatal(err)
 			}
-			writeAt(t, dir, "plan.json", hostilePlan("link"))
+			writeAt(t, dir, "plan.json", hostilePlan(t, "link"))
 		}, []string{"apply", "plan.json", "--insecure-ignore-host-key"}, []string{"plan.json", `dir "link" leads out of the working directory through a symlink`}, nil},
 		// --fabric names the fabric; the plan's dir is not followed and
 		// its intent digest is checked against the fabric.
 		{"plan dir replaced by --fabric", func(t *testing.T, dir string) {
-			writeAt(t, dir, "plan.json", hostilePlan("../../../../other/fabric"))
+			writeAt(t, dir, "plan.json", hostilePlan(t, "../../../../other/fabric"))
 		}, []string{"apply", "plan.json", "--fabric", "fabric", "--insecure-ignore-host-key"}, []string{"intent changed since plan", "in fabric has digest"}, []string{"leaves the working directory"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
