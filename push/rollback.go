@@ -361,8 +361,8 @@ func rollbackOne(ctx context.Context, t RollbackTarget, pv *RollbackPreview, opt
 // backup, a list of settings, does not record it. "" otherwise, and on a
 // switch or when the host cannot be asked.
 func (a *applier) rdmaCMStays(backup string) string {
-	// Only a script that sets default_roce_tos (linux_dcb's rdma_cm
-	// configfs) reads it: another host's backup lacks it either way.
+	// Only a script that sets default_roce_tos (the rdma_cm configfs)
+	// reads it: another host's backup lacks it either way.
 	if !a.dl.Host || a.conn == nil || !a.conn.Alive() || !strings.Contains(a.rendered, "/default_roce_tos") {
 		return ""
 	}

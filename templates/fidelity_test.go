@@ -349,10 +349,6 @@ func goldenShapes(t *testing.T) (all, own map[schema.Platform]map[string]string)
 	return all, own
 }
 
-// retiredStanza is the fixture the platform folders' fixtures replaced:
-// no templates test reads it (other packages still do, until it goes).
-const retiredStanza = "testdata/stanza"
-
 // TestFidelityCoversEveryGoldenFolder: every folder named golden under
 // testdata is one goldenSources reads, so a new golden render test cannot
 // add line shapes the fidelity table never sees.
@@ -369,7 +365,7 @@ func TestFidelityCoversEveryGoldenFolder(t *testing.T) {
 			return err
 		}
 		p = filepath.ToSlash(p)
-		if known[p] || p == retiredStanza {
+		if known[p] {
 			return fs.SkipDir
 		}
 		if de.Name() == "golden" {

@@ -44,20 +44,19 @@ type DeviceSpec struct {
 	// and a host with no Ports creates a netdev on first use.
 	Ports []string
 	// RunningConfig, when not empty, is the device's configuration at
-	// start instead of the factory one, in the form Device.Export prints:
-	// `show running-config` text (arista_eos, cisco_nxos), `show
-	// configuration | display set` (juniper_junos), `nv config show -o
-	// commands` (nvidia_cumulus), config_db.json (sonic), or shell commands
-	// replayed on the factory host (nvidia_mlnx, linux_dcb). Statements
+	// start instead of the factory one, in the form Device.Export prints
+	// (the platform folder's RunningConfig: running-config text, set
+	// statements, CONFIG_DB JSON, or shell commands replayed on the
+	// factory host; fabricgen platforms lists them). Statements
 	// the lab does not know are kept verbatim and printed back where they
 	// were. CRLF line endings are accepted; at most MaxRunningConfig bytes.
 	RunningConfig string
 	// Driver is a host's NIC kernel driver: mlx5_core (the default), ice
-	// or bnxt_en (linux_dcb). It decides the optional capabilities of the
+	// or bnxt_en (the hosts whose spec takes a driver). It decides the optional capabilities of the
 	// emulated NICs: pfc-prevention-tout is mlx5's, the fw-lldp-agent
 	// private flag ice's.
 	Driver string
-	// InboxDriver makes an nvidia_mlnx host run the kernel's own mlx5
+	// InboxDriver makes an MLNX_OFED host run the kernel's own mlx5
 	// driver with mlnx-tools installed: mlnx_qos and cma_roce_tos work, the
 	// MLNX_OFED ECN sysfs (ecn/roce_np, ecn/roce_rp) does not exist.
 	InboxDriver bool

@@ -99,9 +99,6 @@ func TestCollectorsOnlyRead(t *testing.T) {
 // collector lists is run (IF, DEV, PRIO on at least one device). A copy
 // of a folder (scripts/newplatform) is checked the same way.
 func TestCollectorsOnFolderFixtures(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts a lab per platform")
-	}
 	for _, fx := range platformtest.All(filepath.Join("..", "..", "..")) {
 		t.Run(string(fx.Platform.Name), func(t *testing.T) {
 			f, err := fx.Load()
