@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/fabricgen/fabricgen/internal/lab"
+	"github.com/fabricgen/fabricgen/internal/platformtest"
 	"github.com/fabricgen/fabricgen/internal/push/config"
 	"github.com/fabricgen/fabricgen/internal/push/dialect"
 	"github.com/fabricgen/fabricgen/platforms"
@@ -116,7 +117,24 @@ func brownfieldCases(t *testing.T) []brownfieldCase {
 // brownfieldFile reads the existing configuration of a device.
 func brownfieldFile(t *testing.T, dev testDevice) string {
 	t.Helper()
-	return readFile(t, filepath.Join("testdata", "brownfield", lab.RunningConfigFile(dev.name, dev.platform)))
+	return seatBrownfield(t, dev.platform)
+}
+
+// seatBrownfield reads the existing configuration of platform p's seat in
+// the shared clos fabric (platforms/<folder>/testdata/push/brownfield.<ext>).
+func seatBrownfield(t *testing.T, p schema.Platform) string {
+	t.Helper()
+	for _, fx := range platformtest.All(repoRoot) {
+		if fx.Platform.Name == p {
+			_, text, err := fx.ClosBrownfield()
+			if err != nil {
+				t.Fatal(err)
+			}
+			return text
+		}
+	}
+	t.Fatalf("no platform %s in the registry", p)
+	return ""
 }
 
 func newBrownfieldRig(t *testing.T, d testDevice, running string) *rig {

@@ -35,8 +35,8 @@ func TestHostileDescriptionsFromHCL(t *testing.T) {
 	}
 	locals.WriteString("  }\n}\n")
 	in := loadMatrixIntent(t, []fixtureEdit{
-		{file: "devices.fab.hcl", old: `description = "to ${port.value.spine}"`, new: `description = "to ${port.value.spine}: ${local.hostile[each.value.platform]}"`},
-		{file: "devices.fab.hcl", old: `description = "to ${port.value.leaf}"`, new: `description = "to ${port.value.leaf}: ${local.hostile[each.value.platform]}"`},
+		{file: "devices.fab.hcl", old: `description = "to ${port.value.spine}"`, new: `description = "to ${port.value.spine}: ${local.hostile[local.seat[each.key]]}"`},
+		{file: "devices.fab.hcl", old: `description = "to ${port.value.leaf}"`, new: `description = "to ${port.value.leaf}: ${local.hostile[local.seat[each.key]]}"`},
 		{file: "hostile.fab.hcl", new: locals.String()},
 	})
 	for _, md := range matrixDevices {

@@ -26,7 +26,7 @@ import (
 // and change set.
 
 // matrixFixture is the fabric every mutation edits.
-const matrixFixture = "testdata/matrix"
+const matrixFixture = "../internal/platformtest/testdata/clos"
 
 // matrixPasswordEnv is the variable the fixture's credentials name.
 const matrixPasswordEnv = "FABRICGEN_PASSWORD"
@@ -168,7 +168,7 @@ func matrixGetenv(k string) string {
 // brownfield is the device's configuration in the brownfield corpus.
 func (md matrixDevice) brownfield(t *testing.T) string {
 	t.Helper()
-	return readFile(t, filepath.Join("testdata", "brownfield", lab.RunningConfigFile(md.name, md.platform)))
+	return seatBrownfield(t, md.platform)
 }
 
 // newMatrixRig starts the device from a configuration in the form

@@ -1,28 +1,44 @@
-# The change matrix's fabric (push/matrix_test.go): examples/clos-400g cut
-# down to 2 NICs per leaf, with ACLs on every switch, a spare port on every
-# switch and a second port on every NIC (what "a port removed" removes), and
-# device-level policy attachments (what "a device's QoS policy swapped"
-# swaps). The test edits these files textually, so the values a mutation
-# changes are written once, in an obvious place.
+# The shared clos fabric (internal/platformtest, Fixture.Clos): examples/clos-400g
+# cut down to 2 NICs per leaf, with ACLs on every switch, a spare port on every
+# switch and a second port on every NIC (what the change matrix's "a port
+# removed" removes), and device-level policy attachments (what "a device's
+# QoS policy swapped" swaps). Every device is a seat: a platform folder names
+# its seat in testdata/push/clos.json, and Fixture.Clos puts the folder's
+# platform in that seat by rewriting the seat's one line in local.seat below,
+# so a folder copied by scripts/newplatform sits where the folder it copied
+# sat. The change matrix (push) edits these files textually, so the values a
+# mutation changes are written once, in an obvious place.
 
 locals {
-  # Interface naming per platform: port n (1-based) is format(fmt, n * step + base).
-  naming = {
-    arista_eos     = { fmt = "Ethernet%d/1", step = 1, base = 0 }
-    cisco_nxos     = { fmt = "Ethernet1/%d", step = 1, base = 0 }
-    sonic          = { fmt = "Ethernet%d", step = 8, base = -8 }
-    nvidia_cumulus = { fmt = "swp%d", step = 1, base = 0 }
-    juniper_junos  = { fmt = "et-0/0/%d", step = 1, base = -1 }
+  # The platform in each seat: one line per seat, "name = platform".
+  seat = {
+    spine1 = "juniper_junos"
+    spine2 = "arista_eos"
+    leaf1  = "arista_eos"
+    leaf2  = "cisco_nxos"
+    leaf3  = "sonic"
+    leaf4  = "nvidia_cumulus"
+    nic01  = "nvidia_mlnx"
+    nic02  = "linux_dcb"
+    nic03  = "nvidia_mlnx"
+    nic04  = "linux_dcb"
+    nic05  = "nvidia_mlnx"
+    nic06  = "linux_dcb"
+    nic07  = "nvidia_mlnx"
+    nic08  = "linux_dcb"
   }
+  # Each switch seat's interface naming: port n (1-based) is
+  # format(fmt, n * step + base). asic: SONiC renders differ by ASIC family
+  # (the PFC priority-group map is for mellanox and barefoot only).
   spines = {
-    spine1 = { platform = "juniper_junos", n = 1 }
-    spine2 = { platform = "arista_eos", n = 2 }
+    spine1 = { n = 1, fmt = "et-0/0/%d", step = 1, base = -1, asic = null }
+    spine2 = { n = 2, fmt = "Ethernet%d/1", step = 1, base = 0, asic = null }
   }
   leaves = {
-    leaf1 = { platform = "arista_eos", n = 1 }
-    leaf2 = { platform = "cisco_nxos", n = 2 }
-    leaf3 = { platform = "sonic", n = 3 }
-    leaf4 = { platform = "nvidia_cumulus", n = 4 }
+    leaf1 = { n = 1, fmt = "Ethernet%d/1", step = 1, base = 0, asic = null }
+    leaf2 = { n = 2, fmt = "Ethernet1/%d", step = 1, base = 0, asic = null }
+    leaf3 = { n = 3, fmt = "Ethernet%d", step = 8, base = -8, asic = "broadcom" }
+    leaf4 = { n = 4, fmt = "swp%d", step = 1, base = 0, asic = null }
   }
   nics_per_leaf = 2
   # A spare port on every switch (leaf port 8, spine port 8), no link: the
@@ -30,14 +46,15 @@ locals {
   spare_port = true
   # Host-facing ports are 1-2; uplinks are the last two ports (31, 32) of a 32 x 400G leaf.
   uplink_base = 30
-  # nic01 … nic08; odd NICs are ConnectX-7 (mlnx_qos), even ones use iproute2 dcb.
+  # nic01 … nic08; odd NICs are ConnectX-7 seats (mlnx_qos names), even
+  # ones iproute2 dcb seats.
   nics = { for i in range(length(keys(local.leaves)) * local.nics_per_leaf) : format("nic%02d", i + 1) => {
-    leaf     = format("leaf%d", floor(i / local.nics_per_leaf) + 1)
-    port     = i % local.nics_per_leaf + 1
-    index    = i
-    platform = i % 2 == 0 ? "nvidia_mlnx" : "linux_dcb"
-    ifname   = i % 2 == 0 ? "ens1f0np0" : "enp65s0f0np0"
-    spare    = i % 2 == 0 ? "ens1f1np1" : "enp65s0f1np1"
+    leaf   = format("leaf%d", floor(i / local.nics_per_leaf) + 1)
+    port   = i % local.nics_per_leaf + 1
+    index  = i
+    cx7    = i % 2 == 0
+    ifname = i % 2 == 0 ? "ens1f0np0" : "enp65s0f0np0"
+    spare  = i % 2 == 0 ? "ens1f1np1" : "enp65s0f1np1"
   } }
   fabric_cable = { leaf1 = "30m", leaf2 = "50m", leaf3 = "70m", leaf4 = "100m" }
   fabric_links = { for pair in setproduct(keys(local.leaves), keys(local.spines)) : "${pair[0]}-${pair[1]}" => {
@@ -48,15 +65,16 @@ locals {
 }
 
 locals {
-  mlnx       = { for n, v in local.nics : n => v.platform == "nvidia_mlnx" }
-  leaf_port  = { for l, v in local.leaves : l => { for n in range(1, 33) : n => format(local.naming[v.platform].fmt, n * local.naming[v.platform].step + local.naming[v.platform].base) } }
-  spine_port = { for s, v in local.spines : s => { for n in range(1, 33) : n => format(local.naming[v.platform].fmt, n * local.naming[v.platform].step + local.naming[v.platform].base) } }
+  mlnx       = { for n, v in local.nics : n => v.cx7 }
+  leaf_port  = { for l, v in local.leaves : l => { for n in range(1, 33) : n => format(v.fmt, n * v.step + v.base) } }
+  spine_port = { for s, v in local.spines : s => { for n in range(1, 33) : n => format(v.fmt, n * v.step + v.base) } }
 }
 
 device "spine" {
   for_each     = local.spines
   kind         = "spine"
-  platform     = each.value.platform
+  platform     = local.seat[each.key]
+  asic         = each.value.asic
   mgmt_address = "192.0.2.${10 + each.value.n}"
   qos_policy   = qos_policy.fabric
 
@@ -88,13 +106,11 @@ device "spine" {
   }
 }
 
-# asic: SONiC renders differ by ASIC family (the PFC priority-group map is
-# for mellanox and barefoot only).
 device "leaf" {
   for_each     = local.leaves
   kind         = "leaf"
-  platform     = each.value.platform
-  asic         = each.value.platform == "sonic" ? "broadcom" : null
+  platform     = local.seat[each.key]
+  asic         = each.value.asic
   mgmt_address = "192.0.2.${20 + each.value.n}"
   qos_policy   = qos_policy.fabric
 
@@ -140,7 +156,7 @@ device "leaf" {
 device "nic" {
   for_each     = local.nics
   kind         = "nic"
-  platform     = each.value.platform
+  platform     = local.seat[each.key]
   host         = "gpu${substr(each.key, 3, 2)}"
   mgmt_address = "192.0.2.${101 + each.value.index}"
   qos_policy   = qos_policy.host
