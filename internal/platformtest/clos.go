@@ -6,7 +6,6 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/fabricgen/fabricgen/internal/lab"
 	"github.com/fabricgen/fabricgen/internal/readlimit"
 )
 
@@ -88,7 +87,9 @@ func (f Fixture) ClosFiles() (map[string]string, ClosSeat, error) {
 // ClosBrownfield reads the existing configuration of the folder's seat
 // (testdata/push/brownfield.<ext>, the form `fabricgen lab up
 // --running-config` reads) and returns the file name the lab's
-// --running-config directory gives it and its text.
+// --running-config directory gives it (the seat's name and the
+// platform's running-config extension, as lab.RunningConfigFile names
+// it) and its text.
 func (f Fixture) ClosBrownfield() (name, text string, err error) {
 	s, err := f.ClosSeat()
 	if err != nil {
@@ -100,5 +101,5 @@ func (f Fixture) ClosBrownfield() (name, text string, err error) {
 	if err != nil {
 		return "", "", fmt.Errorf("platforms/%s: no brownfield configuration of its clos seat (testdata/push/brownfield.%s): %w", f.Platform.Folder, ext, err)
 	}
-	return lab.RunningConfigFile(s.Seat, f.Platform.Name), string(b), nil
+	return s.Seat + "." + ext, string(b), nil
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fabricgen/fabricgen/internal/lab"
 	"github.com/fabricgen/fabricgen/internal/platformtest"
 	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
@@ -45,8 +46,8 @@ func TestClosSeats(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !strings.HasPrefix(name, seat.Seat+".") || strings.TrimSpace(text) == "" {
-				t.Errorf("brownfield %s: %d bytes", name, len(text))
+			if want := lab.RunningConfigFile(seat.Seat, fx.Platform.Name); name != want || strings.TrimSpace(text) == "" {
+				t.Errorf("brownfield %s (%d bytes), want the file lab up --running-config reads, %s", name, len(text), want)
 			}
 		})
 	}
