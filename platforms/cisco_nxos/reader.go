@@ -119,6 +119,11 @@ func read(text string) (*qosread.Device, error) {
 				p.DSCP = m
 			case h == "priority-flow-control watch-dog-interval on":
 				p.Watchdog = true
+			case h == "priority-flow-control mode off":
+				// The switch's no-drop classes do not pause on this
+				// port (mode on and auto, the default, leave them to
+				// the system network-qos policy and DCBX).
+				p.PFC = 0
 			}
 		}
 	}

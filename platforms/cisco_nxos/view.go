@@ -136,10 +136,15 @@ type NXOSInterface struct {
 	IPv6              bool
 	// Speed is Mb/s ("100000"); FEC the "fec" argument ("rs-fec"), empty on
 	// 200G and faster ports, whose RS-FEC(544,514) is on by default.
-	Speed, FEC    string
-	MTU           int
-	FlowControl   bool
-	PFC           bool
+	Speed, FEC  string
+	MTU         int
+	FlowControl bool
+	PFC         bool
+	// PFCOff turns PFC off on a port whose intent has no lossless
+	// priority while other ports of the switch have some: an interface
+	// without a "priority-flow-control mode" line is in mode auto, where
+	// DCBX may enable the switch's no-drop classes with the peer.
+	PFCOff        bool
 	Watchdog      bool
 	ServicePolicy string
 	// ACLBindings are the port's ACLs ("ip access-group NAME in", "ipv6
@@ -158,6 +163,7 @@ type viewNXOSIfKey struct {
 	speed, fec          string
 	mtu                 int
 	flow, pfc, watchdog bool
+	pfcOff              bool
 	policy, groups      string
 }
 
@@ -194,10 +200,15 @@ func viewBuildNXOS(f *schema.Fabric, d *schema.Device, b view.Base) (any, error)
 		return nil, err
 	}
 	v.Queuing = queuing
+	anyPFC := false
+	for _, p := range b.Ports {
+		anyPFC = anyPFC || p.Lossless != 0
+	}
 	for _, p := range b.Ports {
 		in := NXOSInterface{
 			Name: p.Name, Description: p.Description, Routed: p.Routed, IP: p.IP, IPv6: p.IPFamily == "ipv6",
-			MTU: p.MTU, FlowControl: p.LinkPause, PFC: p.Lossless != 0, Watchdog: p.Watchdog && v.Watchdog != nil,
+			MTU: p.MTU, FlowControl: p.LinkPause, PFC: p.Lossless != 0, PFCOff: p.Lossless == 0 && anyPFC,
+			Watchdog: p.Watchdog && v.Watchdog != nil,
 		}
 		if in.Description == "" && p.Peer != "" {
 			in.Description = "to " + p.Peer
@@ -246,7 +257,7 @@ func viewBuildNXOS(f *schema.Fabric, d *schema.Device, b view.Base) (any, error)
 			}
 		}
 		key := viewNXOSIfKey{in.Description != "", in.IP != "", in.Routed, in.IPv6, in.Speed, in.FEC, in.MTU, in.FlowControl, in.PFC, in.Watchdog,
-			in.ServicePolicy, view.ACLBindingsKey(in.ACLBindings)}
+			in.PFCOff, in.ServicePolicy, view.ACLBindingsKey(in.ACLBindings)}
 		text, err := view.RenderStanza(b.Stanzas, "interface", key, &in, viewNXOSMarked, in.Name, in.Description, in.IP)
 		if err != nil {
 			return nil, fmt.Errorf("device %s interface %s: %w", d.Name, p.Name, err)

@@ -32,4 +32,15 @@ device "nxos1" {
     fec   = "fc"
     mtu   = 1500
   }
+  # A lossy port on a lossless switch: "priority-flow-control mode off"
+  # (mode auto, the default, may let DCBX turn the no-drop class on).
+  port "Ethernet1/6" {
+    speed      = "100G"
+    qos_policy = qos_policy.lossy-port
+  }
+}
+
+qos_policy "lossy-port" {
+  pfc_priorities = []
+  pfc_watchdog   = "off"
 }
