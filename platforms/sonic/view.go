@@ -103,6 +103,10 @@ const SONiCMapName = "FABRICGEN"
 
 var viewSONiCName = regexp.MustCompile(`^[a-zA-Z0-9][-a-zA-Z0-9_]{0,31}$`)
 
+// viewSONiCGlobalMapSince is the first release with the switch-level
+// PORT_QOS_MAP|global row.
+var viewSONiCGlobalMapSince = []int{202111}
+
 // SONiCBufferModel is the buffer model fabricgen renders: traditional, in
 // which buffermgrd takes the lossless profiles CONFIG_DB defines (the
 // dynamic model computes headroom from per-ASIC parameters only Mellanox
@@ -248,7 +252,11 @@ func viewBuildSONiC(f *schema.Fabric, d *schema.Device, b view.Base) (any, error
 	if q.Lossless != 0 && rel.AtLeast(202012) {
 		s.set("DEVICE_METADATA", "localhost", "buffer_model", SONiCBufferModel)
 	}
-	if useDSCP {
+	// The switch-level map (PORT_QOS_MAP|global) arrived in 202111
+	// (sonic-swss #2023, "Support for setting switch level DSCP to TC QoS
+	// map"); an earlier orchagent logs an error and drops the row, and
+	// the per-port dscp_to_tc_map is what classifies.
+	if useDSCP && rel.AtLeast(viewSONiCGlobalMapSince...) {
 		s.set("PORT_QOS_MAP", "global", "dscp_to_tc_map", s.ref("DSCP_TO_TC_MAP", SONiCMapName))
 	}
 	if err := viewSONiCACLs(f, s, d, b); !rej.Add(err) {
