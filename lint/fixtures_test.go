@@ -34,17 +34,62 @@ import (
 // A platform's own rule (PLT001 and on) has its fixtures in its folder,
 // platforms/<name>/testdata/lint/{fail,pass}/<case>/, so a copy of the
 // folder brings its own: there the rule is written PLTxxx, which stands
-// for the folder's rule (PlatformRule), whatever its number.
+// for the folder's rule (PlatformRule), whatever its number. The folder's
+// cases share one base, platforms/<name>/testdata/lint/base.fab.hcl (the
+// QoS every case lints against, wants included): a case directory holds
+// only what the case adds, and is loaded together with the base.
 
 // platformRuleMark stands for the folder's platform-limit rule in the
 // fixtures of a platform folder.
 const platformRuleMark = "PLTxxx"
 
+// platformLintBase is the file of a platform folder's testdata/lint that
+// every case of the folder is loaded with.
+const platformLintBase = "base.fab.hcl"
+
 // lintCase is one fixture directory: its name (<rule>-fail-… or
-// <rule>-pass-…), its path, and the rule PLTxxx stands for ("" outside
-// a platform folder).
+// <rule>-pass-…), its path, the rule PLTxxx stands for and the base file
+// loaded with it ("" outside a platform folder).
 type lintCase struct {
-	name, dir, rule string
+	name, dir, rule, base string
+}
+
+// files are the *.fab.hcl files of c: its directory's, then its base.
+func (c lintCase) files(t *testing.T) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(c.dir, "*.fab.hcl"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("%s: no *.fab.hcl files (%v)", c.dir, err)
+	}
+	if c.base == "" {
+		return files
+	}
+	for _, fn := range files {
+		if filepath.Base(fn) == platformLintBase {
+			t.Fatalf("%s: a case holds no %s (the folder's testdata/lint has it)", fn, platformLintBase)
+		}
+	}
+	return append(files, c.base)
+}
+
+// loadDir is the directory to load c from: its own, or, with a base, a
+// copy of its files and the base in a temporary directory.
+func (c lintCase) loadDir(t *testing.T) string {
+	t.Helper()
+	if c.base == "" {
+		return c.dir
+	}
+	dir := t.TempDir()
+	for _, fn := range c.files(t) {
+		src, err := os.ReadFile(fn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, filepath.Base(fn)), src, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
 }
 
 var (
@@ -60,14 +105,11 @@ type wantKey struct {
 	implied bool
 }
 
-// fixtureWants reads the want markers of every *.fab.hcl file of c.
+// fixtureWants reads the want markers of every *.fab.hcl file of c (its
+// base's included).
 func fixtureWants(t *testing.T, c lintCase) map[wantKey][]*regexp.Regexp {
 	t.Helper()
-	dir := c.dir
-	files, err := filepath.Glob(filepath.Join(dir, "*.fab.hcl"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("%s: no *.fab.hcl files (%v)", dir, err)
-	}
+	files := c.files(t)
 	wants := map[wantKey][]*regexp.Regexp{}
 	for _, fn := range files {
 		src, err := os.ReadFile(fn)
@@ -153,6 +195,11 @@ func fixtureDirs(t *testing.T) []lintCase {
 		if rule == "" {
 			t.Fatalf("platform %s has no platform-limit rule", fx.Platform.Name)
 		}
+		base := filepath.Join(fx.Dir, "lint", platformLintBase)
+		if _, err := os.Stat(base); err != nil {
+			t.Errorf("platforms/%s: no testdata/lint/%s, the base its lint cases load with (%v)", fx.Platform.Folder, platformLintBase, err)
+			continue
+		}
 		for _, kind := range []string{"fail", "pass"} {
 			ds, err := filepath.Glob(filepath.Join(fx.Dir, "lint", kind, "*"))
 			if err != nil {
@@ -162,7 +209,7 @@ func fixtureDirs(t *testing.T) []lintCase {
 				t.Errorf("platforms/%s: no %s fixture under testdata/lint/%s/ for its rule %s (written %s there)", fx.Platform.Folder, kind, kind, rule, platformRuleMark)
 			}
 			for _, d := range ds {
-				out = append(out, lintCase{name: strings.ToLower(rule) + "-" + kind + "-" + fx.Platform.Folder + "-" + filepath.Base(d), dir: d, rule: rule})
+				out = append(out, lintCase{name: strings.ToLower(rule) + "-" + kind + "-" + fx.Platform.Folder + "-" + filepath.Base(d), dir: d, rule: rule, base: base})
 			}
 		}
 	}
@@ -174,7 +221,7 @@ func TestFixtures(t *testing.T) {
 	for _, c := range fixtureDirs(t) {
 		t.Run(c.name, func(t *testing.T) {
 			wants := fixtureWants(t, c)
-			got := lintFixture(t, c.dir)
+			got := lintFixture(t, c.loadDir(t))
 			for k, res := range wants {
 				msgs, ok := got[k]
 				if !ok {

@@ -322,7 +322,7 @@ device "x" {
 // testCatalog is a small catalog for schema's own tests: probe platforms,
 // named like no platform folder, with generic facts. probe_a is a switch
 // with a MAJOR.MINOR release form (default 5.14) that reads model
-// ("big…" is the QFX10000 family); probe_b a switch that renders class
+// ("big…" is family "big", the default "small"); probe_b a switch that renders class
 // and re-marking ACL names with a prefix, 40 characters at most;
 // probe_asic a switch that requires asic, with a YYYYMM release form;
 // probe_host a host NIC (host port names, shell quoting) that reads
@@ -336,12 +336,12 @@ func testCatalog() []PlatformSpec {
 	a := PlatformSpec{Name: "probe_a", Ports: anyName, Text: cli,
 		Release: &ReleaseForm{Re: regexp.MustCompile(`^(\d{1,2})\.(\d{1,3})(?:\.(\d{1,3}))?$`), Groups: []int{1, 2, 3},
 			Form: "MAJOR.MINOR[.PATCH]", Example: `"5.15"`, Default: "5.14"},
-		Attrs: DeviceAttrs{Family: func(model string) (JunosFamily, error) {
+		Attrs: DeviceAttrs{Family: func(model string) (HardwareFamily, error) {
 			switch {
 			case model == "":
-				return JunosQFX5000, nil
+				return "small", nil
 			case strings.HasPrefix(strings.ToLower(model), "big"):
-				return JunosQFX10000, nil
+				return "big", nil
 			}
 			return "", fmt.Errorf("%q is not a probe_a model: write big-N", model)
 		}}}

@@ -447,7 +447,7 @@ type Device struct {
 	// DeviceAttrs.Family selects the family's statements); Family is its
 	// family ("" elsewhere).
 	Model  Value[string]
-	Family JunosFamily
+	Family HardwareFamily
 	// Driver is a NIC's kernel driver, where the platform reads driver
 	// (one of its DeviceAttrs.Drivers; unset: DefaultDriver with Src at
 	// the device block).

@@ -39,21 +39,7 @@ func (v Version) AtLeast(parts ...int) bool {
 // restoration knob.
 const DefaultRestoration = 200 * time.Millisecond
 
-// JunosFamily is the hardware family a juniper_junos model belongs to; it
-// selects the statements the family documents.
-type JunosFamily string
-
-// The Junos hardware families fabricgen renders for.
-const (
-	// JunosQFX5000 is QFX5100 … QFX5700 and EX4600 (the default).
-	JunosQFX5000 JunosFamily = "qfx5000"
-	// JunosQFX10000 is QFX10002, QFX10008 and QFX10016.
-	JunosQFX10000 JunosFamily = "qfx10000"
-	// JunosEX is the EX Series other than EX4600.
-	JunosEX JunosFamily = "ex"
-	// JunosMX is the MX Series routers.
-	JunosMX JunosFamily = "mx"
-)
-
-// IsQFX reports whether the family is a QFX switch.
-func (f JunosFamily) IsQFX() bool { return f == JunosQFX5000 || f == JunosQFX10000 }
+// HardwareFamily is the hardware family a platform's spec assigns a
+// device's model (DeviceAttrs.Family); its values belong to the platform
+// folder, which selects the statements the family documents.
+type HardwareFamily string

@@ -106,7 +106,7 @@ device "m" {
 	if c.OSVersion.Set || c.OSVersion.V.Raw != "5.14" || c.OSVersion.Src != c.Range {
 		t.Errorf("probe_a default release %+v", c.OSVersion)
 	}
-	if j.Family != schema.JunosQFX10000 || j.Model.V != "BIG-36Q" {
+	if j.Family != "big" || j.Model.V != "BIG-36Q" {
 		t.Errorf("probe_a model: %q %q", j.Model.V, j.Family)
 	}
 	if n.Driver.V != "ice" || !n.Driver.Set || m.Driver.V != probe(t, "probe_host").Attrs.DefaultDriver || m.Driver.Set {

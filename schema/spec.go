@@ -75,7 +75,7 @@ type DeviceAttrs struct {
 	ASICWhy string
 	// Family, when set, makes the platform read model: it returns the
 	// hardware family of a model name ("" for the default family).
-	Family func(model string) (JunosFamily, error)
+	Family func(model string) (HardwareFamily, error)
 	// Drivers, when not empty, makes the platform read driver, one of
 	// these; DefaultDriver is the driver of a device that names none.
 	Drivers       []string

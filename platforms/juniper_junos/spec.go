@@ -48,19 +48,19 @@ func portName(s string) bool {
 
 // FamilyOf returns the family of a juniper_junos model name ("" for the
 // default family), matched on its prefix without letter case.
-func FamilyOf(model string) (schema.JunosFamily, error) {
+func FamilyOf(model string) (schema.HardwareFamily, error) {
 	m := strings.ToLower(model)
 	switch {
 	case m == "":
-		return schema.JunosQFX5000, nil
+		return FamilyQFX5000, nil
 	case strings.HasPrefix(m, "qfx10"):
-		return schema.JunosQFX10000, nil
+		return FamilyQFX10000, nil
 	case strings.HasPrefix(m, "qfx5"), strings.HasPrefix(m, "ex46"):
-		return schema.JunosQFX5000, nil
+		return FamilyQFX5000, nil
 	case strings.HasPrefix(m, "ex"):
-		return schema.JunosEX, nil
+		return FamilyEX, nil
 	case strings.HasPrefix(m, "mx"):
-		return schema.JunosMX, nil
+		return FamilyMX, nil
 	}
 	return "", fmt.Errorf("%q is not a model fabricgen renders Junos for: use a QFX5000 (qfx5120-48y, qfx5240-64od, ex4650-48y), QFX10000 (qfx10002-36q), EX (ex4400-48mp) or MX (mx304) model name", model)
 }

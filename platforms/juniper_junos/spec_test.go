@@ -25,9 +25,9 @@ func TestSpecPortNames(t *testing.T) {
 // TestSpecFamilyOf pins the hardware family of Junos model names.
 func TestSpecFamilyOf(t *testing.T) {
 	familyOf := juniperjunos.Platform().Spec.Attrs.Family
-	for model, want := range map[string]schema.JunosFamily{
-		"": schema.JunosQFX5000, "QFX5120-48Y": schema.JunosQFX5000, "qfx5240-64od": schema.JunosQFX5000, "ex4650-48y": schema.JunosQFX5000,
-		"qfx10002-36q": schema.JunosQFX10000, "ex4400-48mp": schema.JunosEX, "mx304": schema.JunosMX,
+	for model, want := range map[string]schema.HardwareFamily{
+		"": juniperjunos.FamilyQFX5000, "QFX5120-48Y": juniperjunos.FamilyQFX5000, "qfx5240-64od": juniperjunos.FamilyQFX5000, "ex4650-48y": juniperjunos.FamilyQFX5000,
+		"qfx10002-36q": juniperjunos.FamilyQFX10000, "ex4400-48mp": juniperjunos.FamilyEX, "mx304": juniperjunos.FamilyMX,
 	} {
 		got, err := familyOf(model)
 		if err != nil || got != want {
@@ -49,7 +49,7 @@ func TestSpecAtLoad(t *testing.T) {
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}
-	if j := f.Device("x"); j.Family != schema.JunosQFX10000 || j.Model.V != "QFX10002-36Q" {
+	if j := f.Device("x"); j.Family != juniperjunos.FamilyQFX10000 || j.Model.V != "QFX10002-36Q" {
 		t.Errorf("model %q family %q", j.Model.V, j.Family)
 	}
 	platformtest.CheckRefused(t, spec, []platformtest.RefusedCase{

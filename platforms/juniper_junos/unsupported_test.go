@@ -33,7 +33,7 @@ func TestUnsupportedValues(t *testing.T) {
 		{func(f *schema.Fabric, d *schema.Device) {
 			d.Ports[0].QoS.Queues[3].ECN = schema.Value[*schema.ECNProfile]{}
 			a, b := *acl, *acl
-			d.Family = schema.JunosMX
+			d.Family = FamilyMX
 			a.Name, b.Name = "roce-a", "roce-b"
 			f.ACLs = []*schema.ACL{&a, &b}
 			d.Ports[0].ACLIn = []*schema.ACL{&a, &b}
@@ -41,7 +41,7 @@ func TestUnsupportedValues(t *testing.T) {
 		{func(f *schema.Fabric, d *schema.Device) {
 			d.Ports[0].QoS.Queues[3].ECN = schema.Value[*schema.ECNProfile]{}
 			a, b := *acl, *acl
-			d.Family = schema.JunosMX
+			d.Family = FamilyMX
 			a.Name, b.Name = "out-a", "out-b"
 			f.ACLs = []*schema.ACL{&a, &b}
 			d.Ports[0].ACLOut = []*schema.ACL{&a, &b}

@@ -206,7 +206,7 @@ func viewBuildJunos(f *schema.Fabric, d *schema.Device, b view.Base) (any, error
 	names := view.ClassNames(f)
 	fam := d.Family
 	if fam == "" {
-		fam = schema.JunosQFX5000
+		fam = FamilyQFX5000
 	}
 	v := &JunosView{Base: b, Family: string(fam), Object: viewJunosObject}
 	v.Classes = viewJunosForwardingClasses(q, names)
@@ -327,7 +327,7 @@ func viewJunosPFC(d *schema.Device, q view.QoSView, qq *schema.PortQoS, trust sc
 
 // viewJunosSchedulers builds the ECN drop profiles, the schedulers and the
 // scheduler map.
-func viewJunosSchedulers(f *schema.Fabric, d *schema.Device, q view.QoSView, names [8]string, fam schema.JunosFamily) (drops []JunosDropProfile, sch []JunosScheduler, smap []JunosMapEntry, err error) {
+func viewJunosSchedulers(f *schema.Fabric, d *schema.Device, q view.QoSView, names [8]string, fam schema.HardwareFamily) (drops []JunosDropProfile, sch []JunosScheduler, smap []JunosMapEntry, err error) {
 	dropSeen := map[string]bool{}
 	var rej view.Collector
 	for _, qu := range q.Queues {
@@ -468,7 +468,7 @@ func viewJunosACLText(st *view.StanzaSet, d *schema.Device, filters []JunosFilte
 // viewJunosFilters builds one ACL's firewall filters, one per family. Terms
 // are named after the rule's sequence number; Junos discards what no term
 // accepts.
-func viewJunosFilters(f *schema.Fabric, d *schema.Device, a view.ACLView, names [8]string, q view.QoSView, family schema.JunosFamily) ([]JunosFilter, error) {
+func viewJunosFilters(f *schema.Fabric, d *schema.Device, a view.ACLView, names [8]string, q view.QoSView, family schema.HardwareFamily) ([]JunosFilter, error) {
 	var out []JunosFilter
 	var rej view.Collector
 	for _, fam := range []struct {
@@ -496,7 +496,7 @@ func viewJunosFilters(f *schema.Fabric, d *schema.Device, a view.ACLView, names 
 				t.Discard = true
 			} else if r.SetDSCP >= 0 {
 				switch {
-				case family.IsQFX():
+				case IsQFX(family):
 					rej.Add(view.Unsupported(d, fmt.Sprintf("acl %s rule %d set_dscp %d", a.Name, r.Seq, r.SetDSCP),
 						"the firewall filter action \"then dscp\" is documented for MX and EX, not QFX; re-mark on the host or on another hop, or set model to the MX/EX the device is", view.RuleSrc(f, a.Name, r.Seq)))
 				case fam.name == "inet6":
@@ -518,9 +518,9 @@ func viewJunosFilters(f *schema.Fabric, d *schema.Device, a view.ACLView, names 
 // where it limits the traffic treated as strict-high ("transmit-rate",
 // QFX10000 Switches). The rate is the queue's shaper, else
 // viewJunosStrictCapPercent.
-func viewJunosStrictCap(fam schema.JunosFamily, shaperBps int64) string {
+func viewJunosStrictCap(fam schema.HardwareFamily, shaperBps int64) string {
 	kw := "shaping-rate"
-	if fam == schema.JunosQFX10000 {
+	if fam == FamilyQFX10000 {
 		kw = "transmit-rate"
 	}
 	if shaperBps > 0 {

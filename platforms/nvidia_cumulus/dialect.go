@@ -36,5 +36,9 @@ func dialect() *pushdialect.Dialect {
 		},
 		Transaction: pushdialect.TxnNVUE,
 		Lines:       pushdialect.LinesShellWords,
+		Commands:    []string{"nv set", "nv unset"},
+		// NVUE answers a ? typed after a command with help, at once
+		// (Cumulus Linux user guide, NVUE CLI, "Command Question Mark").
+		Unsafe: "?", UnsafeWhy: "the NVUE CLI answers it with help as it is typed",
 	}
 }

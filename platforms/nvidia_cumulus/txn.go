@@ -119,7 +119,7 @@ func nvue(a txn.Applier) txn.Outcome {
 	// sent; a line that does not parse here is refused all the same).
 	var cmds []string
 	for _, line := range a.Changes().Commands() {
-		cmd, err := config.ShellWordsCommand(line)
+		cmd, err := config.ShellWordsCommand(line, a.Dialect())
 		if err != nil {
 			return txn.Outcome{Status: txn.StatusRefused, Reason: fmt.Sprintf("refusing to send %q: %v; nothing was sent", line, err)}
 		}

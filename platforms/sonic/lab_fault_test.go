@@ -1,47 +1,18 @@
 package sonic_test
 
 import (
-	"strings"
 	"testing"
 
-	"github.com/fabricgen/fabricgen/internal/lab"
-	"github.com/fabricgen/fabricgen/internal/lab/cli"
 	"github.com/fabricgen/fabricgen/internal/lab/labtest"
 )
 
 // TestFaultDropMidChange: the connection drops after three config
-// commands (sonic nothing staged); the device keeps or discards what the session staged as
-// the platform does, and the fault fires once.
+// commands (nothing is staged): the device keeps or discards what the
+// session staged as the platform does, and the fault fires once.
 func TestFaultDropMidChange(t *testing.T) {
-	c := struct {
-		prompt string
-		script []string
-		// unchanged: the platform discards what the dropped session staged.
-		unchanged bool
-		// kept is a line the running config must contain after the drop.
-		kept string
-	}{`:~\$ $`,
-		[]string{"sudo config checkpoint a", "sudo config checkpoint b", "sudo config checkpoint c"}, true, ""}
-	l := labtest.Start(t, lab.DeviceSpec{Name: "leaf1", Platform: plat().Name})
-	dev := l.Device("leaf1")
-	before := dev.RunningConfig()
-	dev.SetFault(lab.Fault{DropAfter: 3})
-	sh := labtest.OpenShell(t, l, "leaf1", c.prompt)
-	for _, cmd := range c.script[:len(c.script)-1] {
-		sh.Run(cmd)
-	}
-	sh.Send(c.script[len(c.script)-1])
-	if !sh.Closed() {
-		t.Fatal("connection not dropped after 3 config commands")
-	}
-	after := dev.RunningConfig()
-	if c.unchanged && after != before {
-		t.Errorf("running config changed:\n%s", cli.UnifiedDiff("before", "after", before, after))
-	}
-	if c.kept != "" && !strings.Contains(after, c.kept) {
-		t.Errorf("running config lacks %q after the drop:\n%s", c.kept, after)
-	}
-	// The fault fires once: a new connection works.
-	sh2 := labtest.OpenShell(t, l, "leaf1", c.prompt)
-	sh2.Run("")
+	labtest.CheckFaultDropMidChange(t, plat(), labtest.DropCase{
+		Prompt:    `:~\$ $`,
+		Script:    []string{"sudo config checkpoint a", "sudo config checkpoint b", "sudo config checkpoint c"},
+		Unchanged: true,
+	})
 }

@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -40,7 +41,7 @@ func checkLine(line string, d *dialect.Dialect) error {
 			return fmt.Errorf("it holds %q (column %d): %s", line[i:i+1], i+1, d.UnsafeWhy)
 		}
 	case dialect.LinesShellWords:
-		if _, err := ShellWordsCommand(line); err != nil {
+		if _, err := ShellWordsCommand(line, d); err != nil {
 			return err
 		}
 	}
@@ -68,12 +69,12 @@ func CheckTerminalSafe(s string) error {
 }
 
 // ShellWordsCommand parses a shell command line made only of words
-// (NVUE's "nv set qos … 50", with POSIX quoting) and returns it re-quoted,
-// each word as one safe shell word: what is sent is exactly the words the
-// line shows. A line the shell would expand or interpret anywhere ($,
-// backquotes, globs, operators such as ; | & > <), or that is not "nv set"
-// or "nv unset", is refused.
-func ShellWordsCommand(line string) (string, error) {
+// (with POSIX quoting) for a device of d, and returns it re-quoted, each
+// word as one safe shell word: what is sent is exactly the words the line
+// shows. A line the shell would expand or interpret anywhere ($,
+// backquotes, globs, operators such as ; | & > <), that is none of d's
+// Commands, or that holds one of d's Unsafe characters, is refused.
+func ShellWordsCommand(line string, d *dialect.Dialect) (string, error) {
 	toks, err := shellWords(line)
 	if errors.Is(err, errShellVar) {
 		return "", errors.New("it holds an unquoted $, which the shell would expand (a variable or $(command))")
@@ -85,15 +86,25 @@ func ShellWordsCommand(line string) (string, error) {
 	if !plain {
 		return "", fmt.Errorf("it holds a shell operator (; | & < > ( )), which would run or redirect another command")
 	}
-	if len(words) < 3 || words[0] != "nv" || (words[1] != "set" && words[1] != "unset") {
-		return "", fmt.Errorf("it is not an nv set or nv unset command")
+	if !isCommand(words, d.Commands) {
+		return "", fmt.Errorf("it is not an %s command", strings.Join(d.Commands, " or "))
 	}
-	if strings.Contains(line, "?") {
-		// NVUE answers a ? typed after a command with help, at once
-		// (Cumulus Linux user guide, NVUE CLI, "Command Question Mark").
-		return "", errors.New(`it holds "?", which the NVUE CLI answers with help as it is typed`)
+	if i := strings.IndexAny(line, d.Unsafe); i >= 0 {
+		return "", fmt.Errorf("it holds %q (column %d): %s", line[i:i+1], i+1, d.UnsafeWhy)
 	}
 	return quoteWords(words...), nil
+}
+
+// isCommand reports whether words start with the words of one of
+// commands and go on after them.
+func isCommand(words, commands []string) bool {
+	for _, c := range commands {
+		cw := strings.Fields(c)
+		if len(cw) > 0 && len(words) > len(cw) && slices.Equal(words[:len(cw)], cw) {
+			return true
+		}
+	}
+	return false
 }
 
 // quoteLine quotes a line for a message: control characters escaped,

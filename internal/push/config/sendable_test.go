@@ -25,8 +25,8 @@ func checkSendable(t *testing.T, who string, d *dialect.Dialect, line, want stri
 
 // TestCheckSendable: every line of a change set is checked against the
 // way it reaches the device (each registry platform's dialect, by its
-// line form); a refusal names the line and the reason, and an NVUE line
-// is sent as the words it shows, re-quoted.
+// line form); a refusal names the line and the reason, and a shell-words
+// line is sent as the words it shows, re-quoted.
 func TestCheckSendable(t *testing.T) {
 	// Every dialect refuses what a terminal would act on or not show.
 	terminal := []struct{ tail, want string }{
@@ -37,36 +37,6 @@ func TestCheckSendable(t *testing.T) {
 		{"\u200b", "U+200B"},
 		{"\u202e", "U+202E"},
 		{"\xff", "invalid UTF-8"},
-	}
-	// A shell-words line (NVUE) is refused or sent as its words re-quoted.
-	shellWords := []struct {
-		line, want string
-		// sent is what ShellWordsCommand makes of the line.
-		sent string
-	}{
-		{"nv set qos pfc default-global switch-priority 3", "", "nv set qos pfc default-global switch-priority 3"},
-		{"nv set interface swp1 description 'RoCE uplink'", "", "nv set interface swp1 description 'RoCE uplink'"},
-		{`nv set interface swp1 description "RoCE uplink"`, "", "nv set interface swp1 description 'RoCE uplink'"},
-		{"nv set qos x 50$(reboot)", "unquoted $", ""},
-		{`nv set qos x "$(reboot)"`, "unquoted $", ""},
-		{"nv set qos x 50`reboot`", "`", ""},
-		{"nv set qos x 50;reboot", "shell operator", ""},
-		{"nv set qos x 50|reboot", "shell operator", ""},
-		{"nv set qos x 50 > /etc/passwd", "shell operator", ""},
-		{"nv set qos x '50$(reboot)'", "", "nv set qos x '50$(reboot)'"},
-		{"nv set qos x 'it'\\''s'", "", `nv set qos x 'it'\''s'`},
-		{"nv set qos x '5", "unterminated", ""},
-		{"reboot", "not an nv set", ""},
-		{"nv set interface swp1 description 'why?'", `"?"`, ""},
-		{"nv config apply -y", "not an nv set", ""},
-	}
-	for _, tc := range shellWords {
-		if tc.sent == "" {
-			continue
-		}
-		if got, err := config.ShellWordsCommand(tc.line); err != nil || got != tc.sent {
-			t.Errorf("ShellWordsCommand(%q) = %q, %v; want %q", tc.line, got, err, tc.sent)
-		}
 	}
 	forms := map[dialect.LineForm]int{}
 	for _, pl := range platforms.All() {
@@ -85,9 +55,23 @@ func TestCheckSendable(t *testing.T) {
 				checkSendable(t, who, d, "qos map dscp 26 to traffic-class 3 "+string(c)+" bash", fmt.Sprintf("%q", string(c)))
 			}
 		case dialect.LinesShellWords:
-			plain = shellWords[0].line
-			for _, tc := range shellWords {
+			if len(d.Commands) == 0 {
+				t.Errorf("%s: a shell-words dialect without the commands its lines may be", who)
+				continue
+			}
+			cases := shellWordsCases(d.Commands[0])
+			plain = cases[0].line
+			for _, tc := range cases {
 				checkSendable(t, who, d, tc.line, tc.want)
+				if tc.sent == "" {
+					continue
+				}
+				if got, err := config.ShellWordsCommand(tc.line, d); err != nil || got != tc.sent {
+					t.Errorf("%s: ShellWordsCommand(%q) = %q, %v; want %q", who, tc.line, got, err, tc.sent)
+				}
+			}
+			for _, c := range d.Unsafe {
+				checkSendable(t, who, d, d.Commands[0]+" x 'why"+string(c)+"'", fmt.Sprintf("%q", string(c)))
 			}
 		case dialect.LinesJSONPatch:
 			// A JSON patch value is data, whatever it holds.
@@ -118,5 +102,35 @@ func TestPatchDocumentASCII(t *testing.T) {
 	}
 	if want := `\u00e9\ud83d\ude00\u007f`; !strings.Contains(doc, want) {
 		t.Errorf("%s lacks %s", doc, want)
+	}
+}
+
+// shellWordsCase is a shell-words line: want is "" for a line that may be
+// sent, else part of the refusal; sent is what ShellWordsCommand makes of
+// the line ("": not checked).
+type shellWordsCase struct {
+	line, want, sent string
+}
+
+// shellWordsCases are the lines of a shell-words dialect whose first
+// command is cmd ("nv set"): a line is refused or sent as its words
+// re-quoted. The platform's own lines are in its folder's tests.
+func shellWordsCases(cmd string) []shellWordsCase {
+	first := strings.Fields(cmd)[0]
+	return []shellWordsCase{
+		{cmd + " qos pfc default-global switch-priority 3", "", cmd + " qos pfc default-global switch-priority 3"},
+		{cmd + " interface x1 description 'RoCE uplink'", "", cmd + " interface x1 description 'RoCE uplink'"},
+		{cmd + ` interface x1 description "RoCE uplink"`, "", cmd + " interface x1 description 'RoCE uplink'"},
+		{cmd + " qos x 50$(reboot)", "unquoted $", ""},
+		{cmd + ` qos x "$(reboot)"`, "unquoted $", ""},
+		{cmd + " qos x 50`reboot`", "`", ""},
+		{cmd + " qos x 50;reboot", "shell operator", ""},
+		{cmd + " qos x 50|reboot", "shell operator", ""},
+		{cmd + " qos x 50 > /etc/passwd", "shell operator", ""},
+		{cmd + " qos x '50$(reboot)'", "", cmd + " qos x '50$(reboot)'"},
+		{cmd + " qos x 'it'\\''s'", "", cmd + ` qos x 'it'\''s'`},
+		{cmd + " qos x '5", "unterminated", ""},
+		{"reboot", "is not a", ""},
+		{first + " config apply -y", "is not a", ""},
 	}
 }

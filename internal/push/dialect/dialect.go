@@ -144,9 +144,14 @@ type Dialect struct {
 	// a line may hold (config.CheckSendable checks every line before any
 	// is sent).
 	Lines LineForm
-	// Unsafe lists the characters a CLI line may not hold, and UnsafeWhy
-	// says why (LinesCLI only).
+	// Unsafe lists the characters a CLI or shell-words line may not hold
+	// (a shell-words line not even quoted), and UnsafeWhy says why
+	// (LinesCLI and LinesShellWords).
 	Unsafe, UnsafeWhy string
+	// Commands are the commands a shell-words line may be, each its
+	// leading words ("nv set"): a line that starts with none of them is
+	// refused (LinesShellWords only).
+	Commands []string
 	// Factory lists settings a device fresh from the factory already
 	// has, where push reads them as values (hosts, CONFIG_DB): a value
 	// equal to its factory default is nobody's configuration, so
