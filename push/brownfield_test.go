@@ -35,6 +35,8 @@ import (
 // service-profile QP-STORAGE"), CONFIG_DB as "TABLE|key|field = value", a
 // host's NIC state as "netdev X > setting".
 type takeoverData struct {
+	// Why says what the platform takes over and why (checks nothing).
+	Why string `json:"why,omitempty"`
 	// NotInPlan are strings of the existing configuration that fabricgen
 	// does not manage: none may appear in the plan's diff.
 	NotInPlan []string `json:"not_in_plan"`

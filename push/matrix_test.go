@@ -28,6 +28,9 @@ import (
 // CONFIG_DB as "TABLE|key|field = value", a host's NIC state as "netdev X >
 // setting".
 type matrixExpect struct {
+	// Why says what is particular about the platform's answer (the
+	// table's notes; checks nothing).
+	Why string `json:"why,omitempty"`
 	// RenderErr: the platform cannot express the mutation; the render
 	// fails with an error naming the device, the intent's file and these
 	// strings.
