@@ -3,8 +3,6 @@ package push
 import (
 	"strings"
 	"testing"
-
-	"github.com/fabricgen/fabricgen/platforms"
 )
 
 // guard6 is an IPv6 egress ACL for the matrix fixture's fabric links:
@@ -38,27 +36,22 @@ const guard6 = `acl "guard6" {
 // ipv6 access-list nor its binding, so apply silently left it out), the
 // next plan is empty, and dropping it from the intent removes it.
 func TestIPv6ACLApplied(t *testing.T) {
-	base := loadMatrixIntent(t, nil)
-	with := loadMatrixIntent(t, []fixtureEdit{
-		{file: "guard6.fab.hcl", new: guard6},
-		{file: "devices.fab.hcl", old: "      acl_in      = [acl.guard]\n", new: "      acl_in      = [acl.guard]\n      acl_out     = [acl.guard6]\n"},
-	})
-	want := map[string][]string{
-		"leaf1":  {"ipv6 access-list guard6\n   10 deny udp any 2001:db8:66::/48 eq 5000\n   20 permit icmpv6 any any\n   30 permit ipv6 any any\n", "   ipv6 access-group guard6 out\n"},
-		"leaf2":  {"ipv6 access-list guard6\n  10 deny udp any 2001:db8:66::/48 eq 5000\n  20 permit icmp any any\n  30 permit ipv6 any any\n", "  ipv6 traffic-filter guard6 out\n"},
-		"spine1": {"set firewall family inet6 filter guard6 term 20 from next-header icmp6\n", "family inet6 filter output guard6\n"},
-		"leaf4":  {"nv set acl guard6 type ipv6\n", "nv set acl guard6 rule 20 match ip protocol icmpv6\n", " acl guard6 outbound\n"},
-		"leaf3":  {`"GUARD6_EG|RULE_20"`, `"IP_PROTOCOL": "58"`, `"IP_TYPE": "IPV6ANY"`},
-	}
-	for _, md := range matrixDevices {
-		if platforms.IsHost(md.platform) {
+	for _, md := range matrixDevices(t) {
+		if md.host {
 			continue
 		}
 		t.Run(string(md.platform), func(t *testing.T) {
+			base := loadMatrixIntent(t, md, nil)
+			with := loadMatrixIntent(t, md, []fixtureEdit{
+				{file: "guard6.fab.hcl", new: guard6},
+				{file: "devices.fab.hcl", old: "      acl_in      = [acl.guard]\n", new: "      acl_in      = [acl.guard]\n      acl_out     = [acl.guard6]\n"},
+			})
+			// What the render and the device hold: the folder's matrix.json.
+			want := md.data.IPv6ACL
 			if err := with.renderErr[md.name]; err != nil {
 				t.Fatalf("%s does not render the IPv6 ACL: %v", md.name, err)
 			}
-			for _, w := range want[md.name] {
+			for _, w := range want {
 				if !strings.Contains(with.rendered[md.name], w) && !strings.Contains(with.rendered[md.name], strings.TrimPrefix(w, " ")) {
 					t.Fatalf("the render lacks %q:\n%s", w, with.rendered[md.name])
 				}
@@ -67,7 +60,7 @@ func TestIPv6ACLApplied(t *testing.T) {
 			r.converge(t, base, "base")
 			r.converge(t, with, "IPv6 ACL added")
 			got := r.state()
-			for _, w := range want[md.name] {
+			for _, w := range want {
 				if !strings.Contains(got, w) {
 					t.Errorf("after apply the device lacks %q:\n%s", w, got)
 				}

@@ -4,14 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/fabricgen/fabricgen/internal/lab"
-	"github.com/fabricgen/fabricgen/internal/platformtest"
 	"github.com/fabricgen/fabricgen/internal/push/config"
 	"github.com/fabricgen/fabricgen/internal/push/dialect"
 	"github.com/fabricgen/fabricgen/platforms"
@@ -19,122 +17,128 @@ import (
 	"github.com/fabricgen/fabricgen/schema"
 )
 
-// Brownfield devices (issue 10): every platform starts from a realistic
-// existing configuration (testdata/brownfield/<device>.<ext>, in the form
-// `fabricgen lab up --running-config` reads) and gets its platform's
-// current template golden (platformCases). The plan may show only what fabricgen manages,
-// apply converges, the second plan is empty, everything fabricgen does not
-// manage is byte-identical afterwards, and configuration that conflicts
-// with the intent is taken over: shown in the plan as removed or replaced,
-// and gone after apply.
+// Brownfield devices (issue 10): every platform of the registry starts
+// its folder's seat of the shared clos fabric from the seat's realistic
+// existing configuration (platforms/<f>/testdata/push/brownfield.<ext>, in
+// the form `fabricgen lab up --running-config` reads) and gets the seat's
+// render. The plan may show only what fabricgen manages, apply converges,
+// the second plan is empty, everything fabricgen does not manage is
+// byte-identical afterwards, and configuration that conflicts with the
+// intent is taken over: shown in the plan as removed or replaced, and gone
+// after apply. What each platform shows and does is in its folder's
+// testdata/push/takeover.json (takeoverData).
 
-// brownfieldCase is one platform's existing device.
-type brownfieldCase struct {
-	pc platformCase
-	// notInPlan are strings of the existing configuration that fabricgen
+// takeoverData is a platform folder's brownfield takeover
+// (testdata/push/takeover.json). Patterns over state lines match the
+// device's configuration as the change matrix's do (matrixExpect): one
+// line per statement qualified by its parents ("interface Ethernet1/1 >
+// service-profile QP-STORAGE"), CONFIG_DB as "TABLE|key|field = value", a
+// host's NIC state as "netdev X > setting".
+type takeoverData struct {
+	// Why says what the platform takes over and why (checks nothing).
+	Why string `json:"why,omitempty"`
+	// NotInPlan are strings of the existing configuration that fabricgen
 	// does not manage: none may appear in the plan's diff.
-	notInPlan []string
-	// hostManaged reports the keys of a host's state dump ("netdev X >
-	// key value") that the rendered script sets.
-	hostManaged func(path []string) bool
-	// takeover checks that the plan shows the configuration that
-	// conflicts with the intent as removed or replaced ("-" lines of the
-	// diff) and that the device no longer has it after apply.
-	takeover func(t *testing.T, diff string, before, after string)
-	// takenOver reports an existing line that the issue says the intent
-	// takes over although today's dialect does not manage it (it is
-	// left out of the byte-identical comparison).
-	takenOver func(path []string) bool
+	NotInPlan []string `json:"not_in_plan"`
+	// HostManaged (hosts) match the state lines the rendered script sets;
+	// every other line is the NIC's own.
+	HostManaged []string `json:"host_managed,omitempty"`
+	// TakenOver match existing state lines that the issue says the
+	// intent takes over although today's dialect does not manage them
+	// (they are left out of the byte-identical comparison).
+	TakenOver []string `json:"taken_over,omitempty"`
+	// Takeover is what the plan and the device show of the configuration
+	// that conflicts with the intent.
+	Takeover takeoverExpect `json:"takeover"`
 }
 
-// legacyGoldenDir holds the clos-400g template goldens the brownfield
-// corpus (testdata/brownfield/<device>) was written for.
-const legacyGoldenDir = "../templates/testdata/golden/clos-400g"
-
-// brownfieldDevices are the brownfield corpus's devices: the clos-400g
-// device each file was written for, its render and a host's ports.
-var brownfieldDevices = map[schema.Platform]struct {
-	device, golden string
-	ports          []string
-}{
-	aristaEOS: {"leaf1", "leaf1.cfg", nil}, ciscoNXOS: {"leaf2", "leaf2.cfg", nil},
-	juniperJunos: {"spine1", "spine1.set", nil}, nvidiaCumulus: {"leaf4", "leaf4.nvue", nil},
-	sonicOS: {"leaf3", "leaf3.json", nil}, nvidiaMLNX: {"nic01", "nic01.sh", []string{"ens1f0np0"}},
-	linuxDCB: {"nic02", "nic02.sh", []string{"enp65s0f0np0"}},
+// takeoverExpect proves the conflicting configuration is shown removed in
+// the plan and gone after apply.
+type takeoverExpect struct {
+	// Minus and Plus are whole lines (without the diff's sign and
+	// indentation) the plan's diff must remove / add.
+	Minus []string `json:"minus,omitempty"`
+	Plus  []string `json:"plus,omitempty"`
+	// Gone match state lines before apply and none after; Now match none
+	// before and some after; Kept match before and after.
+	Gone []string `json:"gone,omitempty"`
+	Now  []string `json:"now,omitempty"`
+	Kept []string `json:"kept,omitempty"`
+	// Removed match state lines before apply: each such line must be a
+	// removed line of the plan's diff, exactly, and gone after apply (at
+	// least one line must match; for platforms whose diff prints state
+	// lines: CONFIG_DB fields, set statements).
+	Removed []string `json:"removed,omitempty"`
+	// Section (set-form platforms) is a statement prefix: every existing
+	// line with it that the render does not have must be a removed line
+	// of the diff and gone after apply (at least one).
+	Section string `json:"section,omitempty"`
+	// Exactly maps a pattern to the state lines matching it after apply,
+	// all of them, in order.
+	Exactly map[string][]string `json:"exactly,omitempty"`
 }
 
-// brownfieldCase0 is platform p's brownfield device, its render the
-// clos-400g golden.
-func brownfieldCase0(t testing.TB, p schema.Platform) platformCase {
-	t.Helper()
-	pc := caseWhere(t, "platform "+string(p), func(pc platformCase) bool { return pc.dev.platform == p })
-	b := brownfieldDevices[p]
-	pc.dev.name, pc.dev.ports, pc.dev.driver = b.device, b.ports, ""
-	pc.dev.rendered = readFile(t, filepath.Join(legacyGoldenDir, b.golden))
-	return pc
+// brownfieldCase is one platform's existing device: its seat, rendered
+// by the clos fabric with the platform in it.
+type brownfieldCase struct {
+	md   matrixDevice
+	dev  testDevice
+	data takeoverData
 }
 
+// brownfieldCases returns every registry platform's brownfield case, in
+// registry order; it fails naming every folder without usable data.
 func brownfieldCases(t *testing.T) []brownfieldCase {
-	pcs := map[schema.Platform]platformCase{}
-	for p := range brownfieldDevices {
-		pcs[p] = brownfieldCase0(t, p)
+	t.Helper()
+	var out []brownfieldCase
+	var problems []string
+	for _, md := range matrixDevices(t) {
+		var d takeoverData
+		if err := md.fx.PushData("takeover", &d); err != nil {
+			problems = append(problems, err.Error())
+			continue
+		}
+		if err := checkTakeoverData(md, d); err != nil {
+			problems = append(problems, err.Error())
+			continue
+		}
+		in := loadMatrixIntent(t, md, nil)
+		out = append(out, brownfieldCase{md: md, data: d,
+			dev: testDevice{name: md.name, platform: md.platform, rendered: in.rendered[md.name], ports: md.ports, running: md.brownfield(t)}})
 	}
-	return []brownfieldCase{
-		{pc: pcs[aristaEOS],
-			notInPlan: []string{"router bgp", "neighbor SPINES", "snmp-server", "username", "ntp server", "logging", "qos profile QP-STORAGE",
-				"bandwidth percent 60", "description gpu-a01", "ip address 10.0.1.0/31", "Ethernet9/1", "banner", "daemon TerminAttr"},
-			takeover:  eosTakeover,
-			takenOver: eosServiceProfile(pcs[aristaEOS].dev.rendered)},
-		{pc: pcs[ciscoNXOS],
-			notInPlan: []string{"router bgp", "template peer", "snmp-server", "username", "ntp server", "logging", "policy-map type network-qos JUMBO-NQ",
-				"policy-map type qos PM-STORAGE-IN", "class-map type qos match-any CM-STORAGE", "description gpu-b01", "Ethernet1/9", "vrf context"},
-			takeover: nxosTakeover},
-		{pc: pcs[juniperJunos],
-			notInPlan: []string{"protocols bgp", "system login", "system syslog", "snmp", "routing-options", "policy-options",
-				"description", "family inet address", "routing-instances", "group TENANT"},
-			takeover: sectionTakeover("set class-of-service ", pcs[juniperJunos].dev.rendered)},
-		{pc: pcs[nvidiaCumulus],
-			notInPlan: []string{"router bgp", "system aaa", "service ntp", "service syslog", "acl MGMT-IN", "description", "ip address"},
-			takeover:  sectionTakeover("nv set qos ", pcs[nvidiaCumulus].dev.rendered)},
-		{pc: pcs[sonicOS],
-			notInPlan: []string{"BGP_NEIGHBOR", "DEVICE_METADATA|localhost|hostname", "DEVICE_METADATA|localhost|bgp_asn", "NTP_SERVER", "SYSLOG_SERVER", "LOOPBACK_INTERFACE", "MGMT_INTERFACE",
-				"PORT_QOS_MAP|Ethernet64|", "QUEUE|Ethernet64|", "PORT|Ethernet0|lanes", "PORT|Ethernet0|alias", "DSCP_TO_TC_MAP|AZURE", "VRF|", "Vrf_storage"},
-			takeover:  sonicTakeover,
-			takenOver: sonicPortKeys(t, pcs[sonicOS].dev.rendered)},
-		{pc: pcs[nvidiaMLNX],
-			notInPlan: []string{"cable", "ratelimit", "maxrate"},
-			hostManaged: hostKeys("ens1f0np0", "mtu", "trust", "pfc", "dscp-prio", "prio-tc", "tsa", "tc-bw", "pause",
-				"pfc-prevention-tout", "default_roce_tos", "ecn", "roce-mode"),
-			takeover: hostTakeover("ens1f0np0", "trust dscp", "pfc 0,0,0,1,0,0,0,0", "tc-bw 50,0,0,50,0,0,0,0")},
-		{pc: pcs[linuxDCB],
-			notInPlan: []string{"maxrate"},
-			hostManaged: hostKeys("enp65s0f0np0", "mtu", "trust", "pfc", "dscp-prio", "prio-tc", "tsa", "tc-bw", "pause",
-				"pfc-prevention-tout", "default_roce_tos", "module", "configfs"),
-			takeover: hostTakeover("enp65s0f0np0", "trust dscp", "pfc 0,0,0,1,0,0,0,0", "tc-bw 50,0,0,50,0,0,0,0")},
+	if len(problems) > 0 {
+		t.Fatalf("brownfield takeover data:\n%s", strings.Join(problems, "\n"))
 	}
+	return out
 }
 
-// brownfieldFile reads the existing configuration of a device.
-func brownfieldFile(t *testing.T, dev testDevice) string {
-	t.Helper()
-	return seatBrownfield(t, dev.platform)
-}
-
-// seatBrownfield reads the existing configuration of platform p's seat in
-// the shared clos fabric (platforms/<folder>/testdata/push/brownfield.<ext>).
-func seatBrownfield(t *testing.T, p schema.Platform) string {
-	t.Helper()
-	for _, fx := range platformtest.All(repoRoot) {
-		if fx.Platform.Name == p {
-			_, text, err := fx.ClosBrownfield()
-			if err != nil {
-				t.Fatal(err)
-			}
-			return text
+// checkTakeoverData: the patterns compile, a host names what its script
+// sets, and the takeover proves something.
+func checkTakeoverData(md matrixDevice, d takeoverData) error {
+	e := d.Takeover
+	var problems []string
+	var patterns []string
+	for _, ps := range [][]string{d.HostManaged, d.TakenOver, e.Gone, e.Now, e.Kept, e.Removed} {
+		patterns = append(patterns, ps...)
+	}
+	for p := range e.Exactly {
+		patterns = append(patterns, p)
+	}
+	for _, p := range patterns {
+		if _, err := regexp.Compile(p); err != nil {
+			problems = append(problems, err.Error())
 		}
 	}
-	t.Fatalf("no platform %s in the registry", p)
-	return ""
+	if md.host != (len(d.HostManaged) > 0) {
+		problems = append(problems, "host_managed is for hosts, and a host needs it")
+	}
+	if len(d.NotInPlan) == 0 || len(e.Minus)+len(e.Removed)+len(e.Section) == 0 || len(e.Gone)+len(e.Now)+len(e.Removed)+len(e.Section)+len(e.Exactly) == 0 {
+		problems = append(problems, "the takeover must name unmanaged strings, something the plan removes and something the device loses or gains")
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("platforms/%s/testdata/push/takeover.json: %s", md.fx.Platform.Folder, strings.Join(problems, "; "))
+	}
+	return nil
 }
 
 func newBrownfieldRig(t *testing.T, d testDevice, running string) *rig {
@@ -151,9 +155,9 @@ func newBrownfieldRig(t *testing.T, d testDevice, running string) *rig {
 // state.
 func TestBrownfieldRoundTrip(t *testing.T) {
 	for _, bc := range brownfieldCases(t) {
-		dev := bc.pc.dev
+		dev := bc.dev
 		t.Run(string(dev.platform), func(t *testing.T) {
-			text := brownfieldFile(t, dev)
+			text := dev.running
 			start := func(running string) *lab.Device {
 				l, err := lab.Start(context.Background(), []lab.DeviceSpec{{Name: dev.name, Platform: dev.platform, Username: "admin",
 					Password: testSecret, Ports: dev.ports, RunningConfig: running}}, lab.Options{Dir: t.TempDir()})
@@ -164,7 +168,7 @@ func TestBrownfieldRoundTrip(t *testing.T) {
 				return l.Device(dev.name)
 			}
 			d := start(text)
-			if platforms.IsHost(dev.platform) {
+			if bc.md.host {
 				again := start(d.Export())
 				if a, b := d.RunningConfig(), again.RunningConfig(); a != b {
 					t.Fatalf("replaying the host's export gives another state:\n%s", config.Unified("file", "export", a, b).Text)
@@ -186,15 +190,12 @@ func stripHeaderTimes(s string) string { return reHeaderTime.ReplaceAllString(s,
 // brownfield device.
 func TestBrownfieldTakeover(t *testing.T) {
 	for _, bc := range brownfieldCases(t) {
-		dev := bc.pc.dev
+		dev := bc.dev
 		t.Run(string(dev.platform), func(t *testing.T) {
-			r := newBrownfieldRig(t, dev, brownfieldFile(t, dev))
+			r := newBrownfieldRig(t, dev, dev.running)
 			d := r.lab.Device(dev.name)
-			dl, err := platforms.Dialect(dev.platform)
-			if err != nil {
-				t.Fatal(err)
-			}
-			before := brownfieldState(d, dev.platform)
+			dl := bc.md.fx.Platform.Dialect()
+			before := brownfieldState(d, dl)
 			keep := unmanaged(t, bc, dl, before)
 			if len(keep) == 0 {
 				t.Fatal("the brownfield configuration has no unmanaged lines: the test would prove nothing")
@@ -215,18 +216,14 @@ func TestBrownfieldTakeover(t *testing.T) {
 			if d2 := p2.Devices[0]; d2.Status != planfile.StatusUnchanged || d2.Diff.Text != "" {
 				t.Errorf("second plan: status %s (%s), diff:\n%s", d2.Status, d2.Error, d2.Diff.Text)
 			}
-			after := brownfieldState(d, dev.platform)
+			after := brownfieldState(d, dl)
 			if got := unmanaged(t, bc, dl, after); strings.Join(got, "\n") != strings.Join(keep, "\n") {
 				t.Errorf("lines fabricgen does not manage changed:\n%s",
 					config.Unified("before", "after", strings.Join(keep, "\n")+"\n", strings.Join(got, "\n")+"\n").Text)
 			}
 
 			// Issue 10: conflicting configuration is taken over by default.
-			// EOS (service-profile on rendered interfaces) and SONiC (the
-			// rendered ports' QUEUE, BUFFER_PG and PORT_QOS_MAP keys) need
-			// push's takeover; the other platforms already manage the
-			// conflicting sections.
-			t.Run("takeover", func(t *testing.T) { bc.takeover(t, pd.Diff.Text, before, after) })
+			t.Run("takeover", func(t *testing.T) { checkTakeover(t, bc, dl, pd.Diff.Text, before, after) })
 		})
 	}
 }
@@ -234,8 +231,8 @@ func TestBrownfieldTakeover(t *testing.T) {
 // brownfieldState is the device's configuration in the form compared:
 // the exported form for switches (Junos as set statements), the NIC state
 // dump for hosts.
-func brownfieldState(d *lab.Device, p schema.Platform) string {
-	if platforms.IsHost(p) {
+func brownfieldState(d *lab.Device, dl *dialect.Dialect) string {
+	if dl.Host {
 		return d.RunningConfig()
 	}
 	// NX-OS heads its running config with "!Time: <now>": the clock, not
@@ -262,8 +259,9 @@ func unmanaged(t *testing.T, bc brownfieldCase, dl *dialect.Dialect, text string
 	switch {
 	case dl.Host:
 		var out []string
+		managed := compileAll(bc.data.HostManaged...)
 		for _, l := range qualified(config.Parse(text, dl).Nodes, nil) {
-			if !bc.hostManaged(strings.Split(l, " > ")) {
+			if !matchesAny(l, managed) {
 				out = append(out, l)
 			}
 		}
@@ -271,7 +269,8 @@ func unmanaged(t *testing.T, bc brownfieldCase, dl *dialect.Dialect, text string
 	case dl.ConfigDB:
 		return unmanagedDB(t, bc, text)
 	}
-	rendered := config.Parse(bc.pc.dev.rendered, dl)
+	takenOver := compileAll(bc.data.TakenOver...)
+	rendered := config.Parse(bc.dev.rendered, dl)
 	names, headers := map[int]map[string]bool{}, map[string]bool{}
 	for _, n := range rendered.Nodes {
 		i, name := sectionOf(n.Line, dl)
@@ -287,7 +286,7 @@ func unmanaged(t *testing.T, bc brownfieldCase, dl *dialect.Dialect, text string
 	var out []string
 	emit := func(ns []*config.Node, parents []string) {
 		for _, l := range qualified(ns, parents) {
-			if bc.takenOver == nil || !bc.takenOver(strings.Split(l, " > ")) {
+			if !matchesAny(l, takenOver) {
 				out = append(out, l)
 			}
 		}
@@ -377,7 +376,8 @@ func dbFields(t *testing.T, text string) map[string]string {
 }
 
 func unmanagedDB(t *testing.T, bc brownfieldCase, text string) []string {
-	rendered := dbFields(t, bc.pc.dev.rendered)
+	takenOver := compileAll(bc.data.TakenOver...)
+	rendered := dbFields(t, bc.dev.rendered)
 	renderedKeys := map[string]bool{}
 	for f := range rendered {
 		p := strings.Split(f, "|")
@@ -389,7 +389,7 @@ func unmanagedDB(t *testing.T, bc brownfieldCase, text string) []string {
 		if _, ours := rendered[f]; ours || sonicOwned[p[0]] && renderedKeys[strings.Join(p[:len(p)-1], "|")] {
 			continue
 		}
-		if bc.takenOver != nil && bc.takenOver(p) {
+		if matchesAny(f+" = "+v, takenOver) {
 			continue
 		}
 		out = append(out, f+" = "+v)
@@ -402,7 +402,7 @@ func unmanagedDB(t *testing.T, bc brownfieldCase, text string) []string {
 // plan, by the device's qualified lines and by the case's spot checks.
 func checkPlanManagedOnly(t *testing.T, bc brownfieldCase, dl *dialect.Dialect, diff string, keep []string) {
 	t.Helper()
-	for _, s := range bc.notInPlan {
+	for _, s := range bc.data.NotInPlan {
 		if strings.Contains(diff, s) {
 			t.Errorf("the plan shows %q, which fabricgen does not manage", s)
 		}
@@ -425,258 +425,123 @@ func checkPlanManagedOnly(t *testing.T, bc brownfieldCase, dl *dialect.Dialect, 
 	}
 }
 
-// eosServiceProfile reports `service-profile` lines of the interfaces the
-// render configures: the intent's tx-queue settings conflict with a QoS
-// profile's, so the intent takes them over (issue 10).
-func eosServiceProfile(rendered string) func([]string) bool {
-	ifs := renderedInterfaces(rendered, `^interface (\S+)$`)
-	return func(p []string) bool {
-		return len(p) == 2 && ifs[strings.TrimPrefix(p[0], "interface ")] && strings.HasPrefix(p[1], "service-profile ")
+// checkTakeover checks the plan's diff and the device before and after
+// apply against the folder's takeover expectation.
+func checkTakeover(t *testing.T, bc brownfieldCase, dl *dialect.Dialect, diff, before, after string) {
+	e := bc.data.Takeover
+	removed, added := matrixDiffLines(diff)
+	trim := func(ls []string) map[string]bool {
+		out := map[string]bool{}
+		for _, l := range ls {
+			out[strings.TrimSpace(l)] = true
+		}
+		return out
 	}
-}
-
-func renderedInterfaces(rendered, pattern string) map[string]bool {
-	re := regexp.MustCompile(pattern)
-	out := map[string]bool{}
-	for _, l := range strings.Split(rendered, "\n") {
-		if m := re.FindStringSubmatch(strings.TrimSpace(l)); m != nil {
-			out[m[1]] = true
+	rm, add := trim(removed), trim(added)
+	for _, l := range e.Minus {
+		if !rm[l] {
+			t.Errorf("the plan does not show %q removed", l)
 		}
 	}
-	return out
-}
-
-func eosTakeover(t *testing.T, diff, before, after string) {
-	if !regexp.MustCompile(`(?m)^-\s+service-profile QP-STORAGE$`).MatchString(diff) {
-		t.Errorf("the plan does not show the QoS profile's service-profile removed from the interfaces the intent configures")
-	}
-	tree := config.Parse(after, mustDialect(aristaEOS))
-	for _, n := range tree.Nodes {
-		for _, c := range n.Children {
-			if c.Line != "service-profile QP-STORAGE" {
-				continue
-			}
-			if n.Line != "interface Ethernet9/1" {
-				t.Errorf("%s still has %q after apply", n.Line, c.Line)
-			}
+	for _, l := range e.Plus {
+		if !add[l] {
+			t.Errorf("the plan does not show %q added", l)
 		}
 	}
-	if !strings.Contains(after, "interface Ethernet9/1\n") || !strings.Contains(after, "\nqos profile QP-STORAGE\n") {
-		t.Errorf("the QoS profile or the interface the intent does not configure is gone")
-	}
-}
-
-func nxosTakeover(t *testing.T, diff, before, after string) {
-	for _, want := range []string{"-  service-policy type network-qos JUMBO-NQ", "-  service-policy type queuing output default-8q-out-policy",
-		"-  service-policy type qos input default-in-policy", "+  service-policy type network-qos FABRICGEN-NQ"} {
-		if !strings.Contains(diff, want+"\n") {
-			t.Errorf("the plan does not show %q", want)
+	bl, al := takeoverStateLines(t, dl, before), takeoverStateLines(t, dl, after)
+	for _, p := range e.Gone {
+		re := regexp.MustCompile(p)
+		if !anyLineMatches(re, bl) {
+			t.Errorf("gone %q matches nothing before apply: the check proves nothing", p)
+		}
+		if l := firstLineMatching(re, al); l != "" {
+			t.Errorf("%q is still there after apply", l)
 		}
 	}
-	sys := systemQoS(after)
-	if want := []string{"service-policy type network-qos FABRICGEN-NQ", "service-policy type queuing output FABRICGEN-OUT"}; strings.Join(sys, "\n") != strings.Join(want, "\n") {
-		t.Errorf("system qos after apply: %q, want %q", sys, want)
-	}
-	if !strings.Contains(after, "\npolicy-map type network-qos JUMBO-NQ\n") {
-		t.Errorf("the customer's network-qos policy definition is gone")
-	}
-}
-
-func systemQoS(text string) []string {
-	var out []string
-	for _, n := range config.Parse(text, mustDialect(ciscoNXOS)).Nodes {
-		if n.Line == "system qos" {
-			for _, c := range n.Children {
-				out = append(out, c.Line)
-			}
+	for _, p := range e.Now {
+		re := regexp.MustCompile(p)
+		if l := firstLineMatching(re, bl); l != "" {
+			t.Errorf("now %q matches %q before apply: the check proves nothing", p, l)
+		}
+		if !anyLineMatches(re, al) {
+			t.Errorf("after apply nothing matches %q", p)
 		}
 	}
-	return out
-}
-
-// sectionTakeover: every existing line of the section (set-form
-// platforms) the render does not have is shown removed and is gone after
-// apply.
-func sectionTakeover(prefix, rendered string) func(t *testing.T, diff, before, after string) {
-	ours := map[string]bool{}
-	for _, l := range strings.Split(rendered, "\n") {
-		ours[strings.TrimSpace(l)] = true
+	for _, p := range e.Kept {
+		re := regexp.MustCompile(p)
+		if !anyLineMatches(re, bl) || !anyLineMatches(re, al) {
+			t.Errorf("%q is not on the device both before and after apply", p)
+		}
 	}
-	return func(t *testing.T, diff, before, after string) {
-		n := 0
-		for _, l := range strings.Split(before, "\n") {
-			if !strings.HasPrefix(l, prefix) || ours[l] {
-				continue
-			}
-			n++
-			if !strings.Contains(diff, "\n-"+l+"\n") {
+	exactRemoved := map[string]bool{}
+	for _, l := range removed {
+		exactRemoved[l] = true
+	}
+	afterSet := map[string]bool{}
+	for _, l := range al {
+		afterSet[l] = true
+	}
+	takenOver := func(what string, lines []string) {
+		if len(lines) == 0 {
+			t.Errorf("the brownfield configuration has no %s to take over", what)
+		}
+		for _, l := range lines {
+			if !exactRemoved[l] {
 				t.Errorf("the plan does not show the existing %q removed", l)
 			}
-			if strings.Contains(after, l+"\n") {
+			if afterSet[l] {
 				t.Errorf("%q is still there after apply", l)
 			}
 		}
-		if n == 0 {
-			t.Errorf("the brownfield configuration has no %s... lines to take over", prefix)
+	}
+	if len(e.Removed) > 0 {
+		res := compileAll(e.Removed...)
+		var lines []string
+		for _, l := range bl {
+			if matchesAny(l, res) {
+				lines = append(lines, l)
+			}
+		}
+		takenOver(fmt.Sprintf("lines matching %q", e.Removed), lines)
+	}
+	if e.Section != "" {
+		ours := trim(strings.Split(bc.dev.rendered, "\n"))
+		var lines []string
+		for _, l := range strings.Split(before, "\n") {
+			if strings.HasPrefix(l, e.Section) && !ours[l] {
+				lines = append(lines, l)
+			}
+		}
+		takenOver(e.Section+"... lines", lines)
+	}
+	for p, want := range e.Exactly {
+		var got []string
+		re := regexp.MustCompile(p)
+		for _, l := range al {
+			if re.MatchString(l) {
+				got = append(got, l)
+			}
+		}
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("after apply the lines matching %q are %q, want %q", p, got, want)
 		}
 	}
 }
 
-// sonicPortTables are the per-port tables whose keys of a rendered port
-// the intent takes over (issue 10: "a SONiC port bound to AZURE maps, its
-// queues and buffers"), and PFC_WD, whose rendered ports' entries are
-// fabricgen's whole (docs/push.md, internal/push/config portTable).
-var sonicPortTables = map[string]bool{"QUEUE": true, "BUFFER_PG": true, "PORT_QOS_MAP": true, "PFC_WD": true}
-
-func sonicPortKeys(t *testing.T, rendered string) func([]string) bool {
-	ports := map[string]bool{}
-	var db map[string]map[string]any
-	if err := json.Unmarshal([]byte(rendered), &db); err != nil {
-		t.Fatalf("rendered CONFIG_DB: %v", err)
-	}
-	for p := range db["PORT"] {
-		ports[p] = true
-	}
-	return func(p []string) bool { return len(p) >= 2 && sonicPortTables[p[0]] && ports[p[1]] }
-}
-
-func sonicTakeover(t *testing.T, diff, before, after string) {
-	var rendered map[string]map[string]any
-	var db, old map[string]map[string]map[string]any
-	for _, x := range []struct {
-		text string
-		v    any
-	}{{brownfieldCase0(t, sonicOS).dev.rendered, &rendered}, {after, &db}, {before, &old}} {
-		if err := json.Unmarshal([]byte(x.text), x.v); err != nil {
-			t.Fatal(err)
+// takeoverStateLines is a device's state as the takeover's patterns see
+// it: CONFIG_DB fields ("TABLE|key|field = value", sorted), otherwise the
+// lines qualified by their parents.
+func takeoverStateLines(t *testing.T, dl *dialect.Dialect, text string) []string {
+	t.Helper()
+	if dl.ConfigDB {
+		var out []string
+		for k, v := range dbFields(t, text) {
+			out = append(out, k+" = "+v)
 		}
+		sort.Strings(out)
+		return out
 	}
-	// The stock objects a rendered port must no longer use: the AZURE
-	// maps, the AZURE_LOSSLESS WRED profile and the stock schedulers.
-	// Buffers are taken over only where the render has buffers of its
-	// own for the port (an intent buffer block): without one, the stock
-	// lossless PG keeps the headroom the lossless priority needs.
-	stock := regexp.MustCompile(`^(AZURE|AZURE_LOSSLESS|scheduler\.\d+|pg_lossless_\w+)$`)
-	for table := range sonicPortTables {
-		if _, renders := rendered[table]; table == "BUFFER_PG" && !renders {
-			continue
-		}
-		for key, fields := range old[table] {
-			port, _, _ := strings.Cut(key, "|")
-			_, ours := rendered["PORT"][port]
-			if _, rendersKey := rendered[table][key]; !ours && !rendersKey {
-				if fmt.Sprint(db[table][key]) != fmt.Sprint(fields) {
-					t.Errorf("%s|%s of a port the intent does not configure changed", table, key)
-				}
-				continue
-			}
-			for f, v := range fields {
-				if !stock.MatchString(fmt.Sprint(v)) {
-					continue
-				}
-				line := fmt.Sprintf("%s|%s|%s = %v", table, key, f, v)
-				if !strings.Contains(diff, "\n-"+line+"\n") {
-					t.Errorf("the plan does not show %s removed or replaced", line)
-				}
-				if now, ok := db[table][key][f]; ok && fmt.Sprint(now) == fmt.Sprint(v) {
-					t.Errorf("%s is still there after apply", line)
-				}
-			}
-		}
-	}
-	if _, ok := db["DSCP_TO_TC_MAP"]["AZURE"]; !ok {
-		t.Errorf("the stock AZURE map is gone, but ports the intent does not configure still use it")
-	}
-}
-
-// hostKeys: on netdev dev, the keys the rendered script sets; on any
-// other netdev nothing; "module" and "configfs" lines are managed when
-// listed.
-func hostKeys(dev string, keys ...string) func([]string) bool {
-	set := map[string]bool{}
-	for _, k := range keys {
-		set[k] = true
-	}
-	return func(p []string) bool {
-		key := strings.Fields(p[len(p)-1])[0]
-		if len(p) == 1 {
-			return set[key]
-		}
-		return p[0] == "netdev "+dev && set[key]
-	}
-}
-
-func hostTakeover(dev string, want ...string) func(t *testing.T, diff, before, after string) {
-	return func(t *testing.T, diff, before, after string) {
-		lines := map[string]bool{}
-		for _, l := range qualified(config.Parse(after, mustDialect(nvidiaMLNX)).Nodes, nil) {
-			lines[l] = true
-		}
-		for _, w := range want {
-			if !lines["netdev "+dev+" > "+w] {
-				t.Errorf("after apply %s does not have %q", dev, w)
-			}
-		}
-		if diff == "" {
-			t.Errorf("the plan shows no change to the NIC's hand-made state")
-		}
-	}
-}
-
-func mustDialect(p schema.Platform) *dialect.Dialect {
-	d, err := platforms.Dialect(p)
-	if err != nil {
-		panic(err)
-	}
-	return d
-}
-
-// TestBrownfieldECNChange is issue 10's report on a brownfield EOS leaf:
-// after the first apply, one ECN threshold changes (150 KB to 200 KB). The
-// plan replaces only the random-detect line of each tx-queue 3, apply
-// converges (the lab removed every tx-queue line sharing a rule identity
-// with the removed one, so verify failed), the second plan is empty, and
-// each tx-queue 3 keeps "no priority" and "bandwidth percent 50".
-func TestBrownfieldECNChange(t *testing.T) {
-	pc := brownfieldCase0(t, aristaEOS)
-	r := newBrownfieldRig(t, pc.dev, brownfieldFile(t, pc.dev))
-	if res := r.apply(r.plan(), t.TempDir()); res[0].Status != StatusApplied {
-		t.Fatalf("first apply: %s: %s", res[0].Status, res[0].Reason)
-	}
-	const old, new = "random-detect ecn minimum-threshold 150000 bytes", "random-detect ecn minimum-threshold 200000 bytes"
-	if !strings.Contains(pc.dev.rendered, old) {
-		t.Fatalf("the arista_eos golden render has no %q", old)
-	}
-	r.inputs[0].Rendered = []byte(strings.ReplaceAll(pc.dev.rendered, old, new))
-	p := r.plan()
-	for _, l := range strings.Split(p.Devices[0].Diff.Text, "\n") {
-		if (strings.HasPrefix(l, "-") || strings.HasPrefix(l, "+")) && !strings.HasPrefix(l, "---") && !strings.HasPrefix(l, "+++") &&
-			!strings.Contains(l, "random-detect ecn minimum-threshold") {
-			t.Errorf("the plan changes more than the threshold: %q", l)
-		}
-	}
-	res := r.apply(p, t.TempDir())
-	if res[0].Status != StatusApplied {
-		t.Fatalf("apply of the threshold change: %s: %s", res[0].Status, res[0].Reason)
-	}
-	if d := r.plan().Devices[0]; d.Status != planfile.StatusUnchanged {
-		t.Errorf("second plan: %s:\n%s", d.Status, d.Diff.Text)
-	}
-	running := r.lab.Device(pc.dev.name).RunningConfig()
-	for _, n := range config.Parse(running, mustDialect(aristaEOS)).Nodes {
-		for _, q := range n.Children {
-			if q.Line != "tx-queue 3" || !strings.HasPrefix(n.Line, "interface ") {
-				continue
-			}
-			var lines []string
-			for _, c := range q.Children {
-				lines = append(lines, c.Line)
-			}
-			if got := strings.Join(lines, "\n"); got != "no priority\nbandwidth percent 50\n"+new+" maximum-threshold 1500000 bytes max-mark-probability 100" {
-				t.Errorf("%s tx-queue 3 is now:\n%s", n.Line, got)
-			}
-		}
-	}
+	return qualified(config.Parse(text, dl).Nodes, nil)
 }
 
 // TestNoTakeover: with --no-takeover, a brownfield device whose change
@@ -685,9 +550,9 @@ func TestBrownfieldECNChange(t *testing.T) {
 // applied it, its own lines are no takeover.
 func TestNoTakeover(t *testing.T) {
 	for _, bc := range brownfieldCases(t) {
-		dev := bc.pc.dev
+		dev := bc.dev
 		t.Run(string(dev.platform), func(t *testing.T) {
-			r := newBrownfieldRig(t, dev, brownfieldFile(t, dev))
+			r := newBrownfieldRig(t, dev, dev.running)
 			ldev := r.lab.Device(dev.name)
 			before := ldev.RunningConfig()
 			r.opts.NoTakeover = true
@@ -712,7 +577,7 @@ func TestNoTakeover(t *testing.T) {
 			if res[0].Status != StatusRefused {
 				t.Fatalf("apply --no-takeover: %s (%s)", res[0].Status, res[0].Reason)
 			}
-			dl, _ := platforms.Dialect(dev.platform)
+			dl := bc.md.fx.Platform.Dialect()
 			sameConfig(t, dl, "a refused device changed", before, ldev.RunningConfig())
 			// Taken over once, the device's lines are fabricgen's: a
 			// second change with --no-takeover goes through.
@@ -778,4 +643,12 @@ func TestNoTakeoverFactory(t *testing.T) {
 			}
 		})
 	}
+}
+
+func mustDialect(p schema.Platform) *dialect.Dialect {
+	d, err := platforms.Dialect(p)
+	if err != nil {
+		panic(err)
+	}
+	return d
 }

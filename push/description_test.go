@@ -4,21 +4,15 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
-
-	"github.com/fabricgen/fabricgen/platforms"
-	"github.com/fabricgen/fabricgen/schema"
 )
 
-// hostileDescriptions are port descriptions written in HCL at the edge of
-// what the loader allows on each switch platform (docs/language.md,
-// "Names"): every shell and CLI character the platform's description may
-// hold, command substitutions included.
-var hostileDescriptions = map[schema.Platform]string{
-	aristaEOS:     "a; b && c $(reboot) `reboot` {f} 'g' \\\"h\\\" ~i #j",
-	ciscoNXOS:     "a && c $(reboot) `reboot` {f} 'g' \\\"h\\\" ~i #j",
-	juniperJunos:  "a; b && c $(reboot) `reboot` | {f} 'g' ~i #j ?",
-	nvidiaCumulus: "a; b && c | reboot {f} ~i #j ? < >",
-	sonicOS:       "a; b && c $(reboot) `reboot` | \\\"h\\\" \\\\ ' ? < >",
+// hostileDescription is a switch folder's testdata/push/hostile.json: a
+// port description written in HCL (its escapes included) at the edge of
+// what the loader allows on the platform (docs/language.md, "Names"):
+// every shell and CLI character the platform's description may hold,
+// command substitutions included.
+type hostileDescription struct {
+	Description string `json:"description"`
 }
 
 // TestHostileDescriptionsFromHCL: port descriptions full of shell and CLI
@@ -28,22 +22,26 @@ var hostileDescriptions = map[schema.Platform]string{
 // description is not fabricgen's on any switch (the device keeps its own,
 // as it keeps its addresses): it is in the render, never in a change.
 func TestHostileDescriptionsFromHCL(t *testing.T) {
-	var locals strings.Builder
-	locals.WriteString("locals {\n  hostile = {\n")
-	for p, d := range hostileDescriptions {
-		locals.WriteString("    " + string(p) + " = \"" + d + "\"\n")
-	}
-	locals.WriteString("  }\n}\n")
-	in := loadMatrixIntent(t, []fixtureEdit{
-		{file: "devices.fab.hcl", old: `description = "to ${port.value.spine}"`, new: `description = "to ${port.value.spine}: ${local.hostile[local.seat[each.key]]}"`},
-		{file: "devices.fab.hcl", old: `description = "to ${port.value.leaf}"`, new: `description = "to ${port.value.leaf}: ${local.hostile[local.seat[each.key]]}"`},
-		{file: "hostile.fab.hcl", new: locals.String()},
-	})
-	for _, md := range matrixDevices {
-		if platforms.IsHost(md.platform) {
+	for _, md := range matrixDevices(t) {
+		if md.host {
 			continue
 		}
 		t.Run(string(md.platform), func(t *testing.T) {
+			var h hostileDescription
+			if err := md.fx.PushData("hostile", &h); err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(h.Description, "reboot") {
+				t.Fatalf("platforms/%s/testdata/push/hostile.json: the description runs no reboot", md.fx.Platform.Folder)
+			}
+			// The seat's fabric ports carry the description; the other
+			// devices keep theirs.
+			hostile := `${each.key == local.hostile_seat ? ": ${local.hostile}" : ""}`
+			in := loadMatrixIntent(t, md, []fixtureEdit{
+				{file: "devices.fab.hcl", old: `description = "to ${port.value.spine}"`, new: `description = "to ${port.value.spine}` + hostile + `"`},
+				{file: "devices.fab.hcl", old: `description = "to ${port.value.leaf}"`, new: `description = "to ${port.value.leaf}` + hostile + `"`},
+				{file: "hostile.fab.hcl", new: "locals {\n  hostile_seat = \"" + md.name + "\"\n  hostile      = \"" + h.Description + "\"\n}\n"},
+			})
 			d := in.f.Device(md.name)
 			var want string
 			for _, p := range d.Ports {
@@ -66,7 +64,7 @@ func TestHostileDescriptionsFromHCL(t *testing.T) {
 					t.Fatalf("the device's shell ran %q", argv)
 				}
 			}
-			if mustDialect(md.platform).ConfigDB && !renderedPortDescription(t, rendered, want) {
+			if r.dl.ConfigDB && !renderedPortDescription(t, rendered, want) {
 				t.Errorf("the render has no PORT description %q", want)
 			}
 			if p := r.plan(t, in); strings.Contains(p.Devices[0].Diff.Text, "reboot") {

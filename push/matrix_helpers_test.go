@@ -2,6 +2,7 @@ package push
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/fabricgen/fabricgen/internal/lab"
+	"github.com/fabricgen/fabricgen/internal/platformtest"
 	"github.com/fabricgen/fabricgen/internal/push/config"
 	"github.com/fabricgen/fabricgen/internal/push/dialect"
 	"github.com/fabricgen/fabricgen/internal/push/session"
@@ -25,31 +27,107 @@ import (
 // mutations, one lab device per platform, and the checks of a plan's diff
 // and change set.
 
-// matrixFixture is the fabric every mutation edits.
-const matrixFixture = "../internal/platformtest/testdata/clos"
-
 // matrixPasswordEnv is the variable the fixture's credentials name.
 const matrixPasswordEnv = "FABRICGEN_PASSWORD"
 
-// matrixDevice is the fixture's device the matrix tests for a platform.
+// matrixDevice is the device the matrix tests for a platform: the folder's
+// seat of the shared clos fabric (platformtest.Fixture.ClosSeat).
 type matrixDevice struct {
 	name     string
 	platform schema.Platform
+	// host is the platform's Spec.Host.
+	host bool
 	// ports are a host's netdevs (the lab creates them).
 	ports []string
+	// fx is the platform's folder, data its matrix.json.
+	fx   platformtest.Fixture
+	data matrixData
 }
 
-// matrixDevices: one per platform, each one the brownfield corpus has a
-// configuration for (testdata/brownfield/<name>.*), so the device starts
-// with years of configuration fabricgen does not manage.
-var matrixDevices = []matrixDevice{
-	{name: "leaf1", platform: aristaEOS},
-	{name: "leaf2", platform: ciscoNXOS},
-	{name: "spine1", platform: juniperJunos},
-	{name: "leaf4", platform: nvidiaCumulus},
-	{name: "leaf3", platform: sonicOS},
-	{name: "nic01", platform: nvidiaMLNX, ports: []string{"ens1f0np0", "ens1f1np1"}},
-	{name: "nic02", platform: linuxDCB, ports: []string{"enp65s0f0np0", "enp65s0f1np1"}},
+// matrixDevices returns, for every platform of the registry in registry
+// order, its seat and its folder's matrix.json; it fails the test naming
+// every folder whose seat or matrix.json is missing or incomplete.
+func matrixDevices(t *testing.T) []matrixDevice {
+	t.Helper()
+	mutations := allMatrixMutations(t)
+	var out []matrixDevice
+	var problems []string
+	for _, fx := range platformtest.All(repoRoot) {
+		md, err := matrixDeviceOf(fx, mutations)
+		if err != nil {
+			problems = append(problems, err.Error())
+			continue
+		}
+		out = append(out, md)
+	}
+	if len(problems) > 0 {
+		t.Fatalf("the change matrix's data:\n%s", strings.Join(problems, "\n"))
+	}
+	return out
+}
+
+// matrixDeviceOf reads folder fx's seat and matrix.json.
+func matrixDeviceOf(fx platformtest.Fixture, mutations []matrixMutation) (matrixDevice, error) {
+	seat, err := fx.ClosSeat()
+	if err != nil {
+		return matrixDevice{}, err
+	}
+	var d matrixData
+	if err := fx.PushData("matrix", &d); err != nil {
+		return matrixDevice{}, err
+	}
+	if err := checkMatrixData(fx, d, mutations); err != nil {
+		return matrixDevice{}, err
+	}
+	return matrixDevice{name: seat.Seat, platform: fx.Platform.Name, host: fx.Platform.Spec.Host, ports: seat.Ports, fx: fx, data: d}, nil
+}
+
+// checkMatrixData checks a folder's matrix.json against push's mutations:
+// one expectation for each and no other, every pattern valid, a switch's
+// managed patterns and keep lines given.
+func checkMatrixData(fx platformtest.Fixture, d matrixData, mutations []matrixMutation) error {
+	var problems []string
+	known := map[string]bool{}
+	for _, m := range mutations {
+		known[m.name] = true
+		if _, ok := d.Mutations[m.name]; !ok {
+			problems = append(problems, "no expectation for the mutation "+m.name)
+		}
+	}
+	var names []string
+	for n := range d.Mutations {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	patterns := append([]string{d.Negation}, d.Managed...)
+	for _, n := range names {
+		if !known[n] {
+			problems = append(problems, "an expectation for "+n+", which is no mutation of push's matrix")
+		}
+		e := d.Mutations[n]
+		if e.RenderErr == nil && e.Unchanged == "" && e.Lines == "" {
+			problems = append(problems, "mutation "+n+": no lines pattern (nor unchanged or render_err)")
+		}
+		patterns = append(patterns, e.Lines)
+		for _, ps := range [][]string{e.Cmds, e.NoCmds, e.Gone, e.Now, e.Kept, e.Order, e.Touched} {
+			patterns = append(patterns, ps...)
+		}
+	}
+	if d.Negation == "" {
+		problems = append(problems, "no negation pattern")
+	}
+	for _, p := range patterns {
+		if _, err := regexp.Compile(p); err != nil {
+			problems = append(problems, err.Error())
+		}
+	}
+	if !fx.Platform.Spec.Host && (len(d.Managed) == 0 || len(d.Keep) == 0 || len(d.IPv6ACL) == 0) {
+		problems = append(problems, "a switch needs managed patterns, keep lines and ipv6_acl strings")
+	}
+	if len(problems) > 0 {
+		return fmt.Errorf("platforms/%s/testdata/push/matrix.json: %s", fx.Platform.Folder, strings.Join(problems, "; "))
+	}
+	return nil
 }
 
 // fixtureEdit is one textual change of a fixture file: every occurrence of old
@@ -69,18 +147,15 @@ type matrixIntent struct {
 	renderErr map[string]error
 }
 
-// loadMatrixIntent copies the fixture, applies the edits, loads the fabric and
-// renders the matrix's devices.
-func loadMatrixIntent(t *testing.T, edits []fixtureEdit) *matrixIntent {
+// loadMatrixIntent writes the clos fabric with md's platform in its seat
+// (platformtest.Fixture.ClosFiles), applies the edits, loads the fabric
+// and renders md's device.
+func loadMatrixIntent(t *testing.T, md matrixDevice, edits []fixtureEdit) *matrixIntent {
 	t.Helper()
 	dir := t.TempDir()
-	files, err := filepath.Glob(filepath.Join(matrixFixture, "*.fab.hcl"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no fixture files in %s: %v", matrixFixture, err)
-	}
-	text := map[string]string{}
-	for _, p := range files {
-		text[filepath.Base(p)] = readFile(t, p)
+	text, _, err := md.fx.ClosFiles()
+	if err != nil {
+		t.Fatal(err)
 	}
 	for _, e := range edits {
 		cur, ok := text[e.file]
@@ -116,26 +191,22 @@ func loadMatrixIntent(t *testing.T, edits []fixtureEdit) *matrixIntent {
 		t.Fatal(err)
 	}
 	in := &matrixIntent{f: f, rendered: map[string]string{}, renderErr: map[string]error{}}
-	var devs []*schema.Device
-	for _, md := range matrixDevices {
-		d := f.Device(md.name)
-		if d == nil {
-			t.Fatalf("the fixture has no device %s", md.name)
-		}
-		devs = append(devs, d)
+	d := f.Device(md.name)
+	if d == nil {
+		t.Fatalf("the fixture has no device %s", md.name)
 	}
-	outs, _ := r.RenderAll(context.Background(), f, devs)
-	for i, d := range devs {
-		if outs[i] != nil {
-			in.rendered[d.Name] = string(outs[i].Text)
-			continue
-		}
-		_, err := r.Render(f, d)
-		if err == nil {
-			t.Fatalf("%s: RenderAll failed but Render did not", d.Name)
-		}
-		in.renderErr[d.Name] = err
+	if d.Platform.V != md.platform {
+		t.Fatalf("seat %s is a %s device, want %s", md.name, d.Platform.V, md.platform)
 	}
+	if outs, _ := r.RenderAll(context.Background(), f, []*schema.Device{d}); outs[0] != nil {
+		in.rendered[d.Name] = string(outs[0].Text)
+		return in
+	}
+	_, err = r.Render(f, d)
+	if err == nil {
+		t.Fatalf("%s: RenderAll failed but Render did not", d.Name)
+	}
+	in.renderErr[d.Name] = err
 	return in
 }
 
@@ -165,10 +236,15 @@ func matrixGetenv(k string) string {
 	return ""
 }
 
-// brownfield is the device's configuration in the brownfield corpus.
+// brownfield is the existing configuration of the device's seat
+// (platforms/<f>/testdata/push/brownfield.<ext>).
 func (md matrixDevice) brownfield(t *testing.T) string {
 	t.Helper()
-	return seatBrownfield(t, md.platform)
+	_, text, err := md.fx.ClosBrownfield()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return text
 }
 
 // newMatrixRig starts the device from a configuration in the form
@@ -179,7 +255,7 @@ func newMatrixRig(t *testing.T, md matrixDevice, running string) *matrixRig {
 	t.Cleanup(cancel)
 	dir := t.TempDir()
 	user := "admin"
-	if platforms.IsHost(md.platform) {
+	if md.host {
 		user = "root"
 	}
 	l, err := lab.Start(ctx, []lab.DeviceSpec{{Name: md.name, Platform: md.platform, Username: user, Password: testSecret,
@@ -198,7 +274,7 @@ func newMatrixRig(t *testing.T, md matrixDevice, running string) *matrixRig {
 	// naming re-derives (TestDay2RemovalNeedsATrustedRecord).
 	st := state.ForFabric(dir)
 	st.Key = []byte("matrix-record-key")
-	return &matrixRig{dev: md, lab: l, dl: mustDialect(md.platform), opts: Options{
+	return &matrixRig{dev: md, lab: l, dl: md.fx.Platform.Dialect(), opts: Options{
 		Parallelism: 1, Timeout: time.Minute, HostKeys: hk, Getenv: matrixGetenv,
 		Inventory: map[string]string{md.name: l.Addr(md.name)},
 		State:     st,
@@ -245,7 +321,7 @@ func (r *matrixRig) converge(t *testing.T, in *matrixIntent, what string) {
 // state is the device's configuration in the form push reads: Junos as
 // set statements, a host's NIC state dump.
 func (r *matrixRig) state() string {
-	return brownfieldState(r.lab.Device(r.dev.name), r.dev.platform)
+	return brownfieldState(r.lab.Device(r.dev.name), r.dl)
 }
 
 // matrixDiffLines splits a unified diff into its removed and added lines
@@ -357,4 +433,72 @@ func checkLineOrder(t *testing.T, patterns []string, lines []string) {
 		}
 		last = at
 	}
+}
+
+// matrixData is a platform folder's part of the change matrix
+// (platforms/<f>/testdata/push/matrix.json): what the platform does with
+// each of push's mutations, and the facts the matrix's checks need about
+// the folder's seat of the clos fabric.
+type matrixData struct {
+	// Negation matches a command that removes or replaces an old value
+	// (hosts set the new value over the old one).
+	Negation string `json:"negation"`
+	// Managed (switches) are the matrix's own patterns over the seat's
+	// state lines for what fabricgen may change, written from
+	// docs/push.md's managed sections and the seat's render,
+	// independently of the product's filter (config.Unmanaged).
+	Managed []string `json:"managed,omitempty"`
+	// Keep (switches) are state lines of the brownfield device that sit
+	// next to what fabricgen manages and are not its: each must be on the
+	// device before and after every mutation.
+	Keep []string `json:"keep,omitempty"`
+	// IPv6ACL (switches) are strings the seat's render and then its
+	// device must hold once the IPv6 ACL of TestIPv6ACLApplied is bound.
+	IPv6ACL []string `json:"ipv6_acl,omitempty"`
+	// Mutations maps every mutation of push's matrix (by name) to what
+	// the platform does with it.
+	Mutations map[string]matrixExpect `json:"mutations"`
+	// Restore (hosts) drives the host rollback tests on the seat
+	// (hostrestore_test.go); a test runs on every host folder that gives
+	// its part.
+	Restore matrixRestore `json:"restore,omitzero"`
+}
+
+// matrixRestore is a host's part of the rollback tests.
+type matrixRestore struct {
+	// Dropped: the lossless-priority mutation sets back (Cmd, a command
+	// of the change set) a setting the new render no longer sets; the
+	// host rejects a later command (Reject, a pattern) and the restore
+	// must bring the dropped setting back.
+	Dropped *restoreDropped `json:"dropped,omitempty"`
+	// Refused: the host refuses restore commands too (Reject); the result
+	// names the refused command (Names), and the in-flight record's read
+	// script names the dropped setting (ReadScript).
+	Refused *restoreRefused `json:"refused,omitempty"`
+	// ETS: the class-added, ets-weights and watchdog-timers mutations at
+	// once change both ETS vectors; the change set has one command
+	// starting with Cmd that holds every string of Has, a later command is
+	// rejected (Reject), and the connection drops right after the
+	// restore's first command starting with Tool: the restore finishes and
+	// every command starting with Tool sets both Vectors or neither.
+	ETS *restoreETS `json:"ets,omitempty"`
+}
+
+type restoreDropped struct {
+	Cmd    string `json:"cmd"`
+	Reject string `json:"reject"`
+}
+
+type restoreRefused struct {
+	Reject     string `json:"reject"`
+	Names      string `json:"names"`
+	ReadScript string `json:"read_script"`
+}
+
+type restoreETS struct {
+	Cmd     string    `json:"cmd"`
+	Has     []string  `json:"has"`
+	Reject  string    `json:"reject"`
+	Tool    string    `json:"tool"`
+	Vectors [2]string `json:"vectors"`
 }
