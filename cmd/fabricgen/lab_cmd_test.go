@@ -80,6 +80,17 @@ func writeFile(t *testing.T, path, text string) {
 func TestLabUpBadFlags(t *testing.T) {
 	cfg := t.TempDir()
 	writeFile(t, filepath.Join(cfg, "leaf9.cfg"), "hostname leaf9\n")
+	// leaf3 of the lab's fabric is of a platform whose running config is
+	// not a .cfg file; the refusal of a file that names no device lists
+	// every platform's file form.
+	leaf3, ok := platforms.Get(schema.Platform(examplePlatform(t, "clos-400g", "leaf3")))
+	if !ok || leaf3.RunningConfig.Ext == "cfg" {
+		t.Fatalf("leaf3 of clos-400g: a registry platform whose running config is not .cfg, got %+v", leaf3.RunningConfig)
+	}
+	var everyPlatform []string
+	for _, pl := range platforms.All() {
+		everyPlatform = append(everyPlatform, string(pl.Name))
+	}
 	wrong := t.TempDir()
 	writeFile(t, filepath.Join(wrong, "leaf3.cfg"), "{}\n")
 	junos := t.TempDir()
@@ -115,8 +126,8 @@ func TestLabUpBadFlags(t *testing.T) {
 		{"bad value", []string{"--fault", "leaf1:drop-after=many"}, []string{`"leaf1:drop-after=many"`, "whole number"}},
 		{"bad regexp", []string{"--fault", "leaf1:reject=(("}, []string{`"leaf1:reject=(("`, "regular expression"}},
 		{"no device part", []string{"--fault", "delay=1s"}, []string{`"delay=1s"`, "DEVICE:KEY=VALUE"}},
-		{"file names no device", []string{"--running-config", cfg}, []string{"leaf9.cfg names no device of the fabric", "<device>.json (sonic)"}},
-		{"wrong extension", []string{"--running-config", wrong}, []string{"leaf3.cfg: device leaf3 is sonic, whose running config is leaf3.json"}},
+		{"file names no device", []string{"--running-config", cfg}, append([]string{"leaf9.cfg names no device of the fabric", "<device>." + leaf3.RunningConfig.Ext}, everyPlatform...)},
+		{"wrong extension", []string{"--running-config", wrong}, []string{"leaf3.cfg: device leaf3 is " + string(leaf3.Name) + ", whose running config is leaf3." + leaf3.RunningConfig.Ext}},
 		{"bad line", []string{"--running-config", junos, "--device", "spine1"}, []string{"spine1.cfg", `line 2 "reboot now"`}},
 		{"too big", []string{"--running-config", big}, []string{"leaf1.cfg holds more than 16 MiB", "the lab reads at most 16 MiB of configuration per device"}},
 		{"not a directory", []string{"--running-config", filepath.Join(big, "leaf1.cfg")}, []string{"is not a directory"}},

@@ -349,31 +349,6 @@ func (p *relProc) signal(sig os.Signal) {
 	}
 }
 
-// copyTree copies the regular files of src (not its subdirectories) into
-// dst.
-func copyTree(t *testing.T, src, dst string) {
-	t.Helper()
-	if err := os.MkdirAll(dst, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	ents, err := os.ReadDir(src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range ents {
-		if !e.Type().IsRegular() {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join(src, e.Name()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dst, e.Name()), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
 // readJSONFile decodes a JSON file into v.
 func readJSONFile(t *testing.T, path string, v any) {
 	t.Helper()

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -16,6 +15,7 @@ import (
 	"time"
 
 	"github.com/fabricgen/fabricgen/internal/lab"
+	"github.com/fabricgen/fabricgen/internal/platformtest"
 	"github.com/fabricgen/fabricgen/internal/push/config"
 	"github.com/fabricgen/fabricgen/internal/push/dialect"
 	"github.com/fabricgen/fabricgen/internal/push/state"
@@ -24,9 +24,11 @@ import (
 	"github.com/fabricgen/fabricgen/schema"
 )
 
-// TestReliability is issue 9's reliability suite: for one device of each
-// of the seven platforms of examples/clos-400g, started from a brownfield
-// configuration (testdata/reliability/brownfield), every way an apply can
+// TestReliability is issue 9's reliability suite: for every platform of
+// the registry, its seat in the shared clos fabric (platformtest's
+// testdata/clos, with the folder's platform in the seat), started from the
+// seat's brownfield configuration (platforms/<folder>/testdata/push/
+// brownfield.<ext>), every way an apply can
 // go wrong — a rejected command, a dropped connection, a device slower
 // than --timeout, Ctrl-C once and twice, SIGKILL, a commit left to its
 // confirm timer, two operators at once, a stale plan, an edited plan, the
@@ -40,9 +42,10 @@ import (
 // is the table of these outcomes.
 func TestReliability(t *testing.T) {
 	relBinary(t)
-	for _, pc := range relPlatforms {
-		t.Run(string(pc.platform), func(t *testing.T) {
+	for _, fx := range platformtest.All(repoRoot(t)) {
+		t.Run(string(fx.Platform.Name), func(t *testing.T) {
 			t.Parallel()
+			pc := relPlatformOf(t, fx)
 			ref := relReference(t, pc)
 			for _, sc := range relScenarios {
 				t.Run(sc.name, func(t *testing.T) {
@@ -54,43 +57,69 @@ func TestReliability(t *testing.T) {
 	}
 }
 
-// relPlatform is the device of examples/clos-400g the suite uses for one
-// platform, and the platform's specifics for the scenarios.
+// relPlatform is one platform's device for the suite: the folder's seat
+// in the shared clos fabric, with intent A (the clos fabric with the
+// folder's platform in the seat), the seat's brownfield configuration,
+// and the folder's knobs for the scenarios.
 type relPlatform struct {
 	device   string
 	platform schema.Platform
-	// reject matches a line of the brownfield device's change set (one
-	// that changes it, in the middle of the change where possible).
-	reject string
-	// dropAfter is the number of configuration commands after which the
-	// lab drops the connection; killAfter (default 3) the number after
-	// which the sigkill scenario kills apply.
-	dropAfter, killAfter int
-	// slowStep is the progress step at which the device starts answering
-	// slower than --timeout, once it has applied slowAfter more
-	// configuration commands.
-	slowStep  string
-	slowAfter int
-	// evil is a line added to a saved plan by hand; marker is what it
-	// would leave in the device's configuration.
-	evil, marker string
+	relKnobs
+	// fabric is intent A: the clos fabric's files, base name to text.
+	fabric map[string]string
+	// brownfieldFile and brownfield are the seat's existing configuration:
+	// the file name lab up --running-config reads, and its text.
+	brownfieldFile, brownfield string
 }
 
-var relPlatforms = []relPlatform{
-	{device: "leaf1", platform: aristaEOS, reject: `^priority-flow-control priority 3`, dropAfter: 3, slowStep: "commit",
-		evil: "username evil privilege 15 secret evil", marker: "username evil"},
-	{device: "leaf2", platform: ciscoNXOS, reject: `^priority-flow-control mode on`, dropAfter: 3, slowStep: "stage", slowAfter: 5,
-		evil: "username evil password evil role network-admin", marker: "username evil"},
-	{device: "spine1", platform: juniperJunos, reject: `pfc-priority`, dropAfter: 3, slowStep: "commit",
-		evil: "set system login user evil class super-user", marker: "user evil"},
-	{device: "leaf4", platform: nvidiaCumulus, reject: `pfc default-global switch-priority`, dropAfter: 3, slowStep: "stage",
-		evil: "nv set system aaa user evil role system-admin", marker: "user evil"},
-	{device: "leaf3", platform: sonicOS, reject: `apply-patch`, dropAfter: 2, killAfter: 1, slowStep: "commit",
-		evil: `{"op":"add","path":"/NTP_SERVER/203.0.113.66","value":{}}`, marker: "203.0.113.66"},
-	{device: "nic01", platform: nvidiaMLNX, reject: `^mlnx_qos -i \S+ --tsa`, dropAfter: 3, slowStep: "stage",
-		evil: "ip link set dev ens1f0np0 mtu 1337", marker: "mtu 1337"},
-	{device: "nic02", platform: linuxDCB, reject: `^dcb ets set`, dropAfter: 3, slowStep: "stage",
-		evil: "ip link set dev enp65s0f0np0 mtu 1337", marker: "mtu 1337"},
+// relKnobs are a platform's specifics for the scenarios, in its folder's
+// testdata/push/reliability.json.
+type relKnobs struct {
+	// Reject matches a line of the brownfield device's change set (one
+	// that changes it, in the middle of the change where possible).
+	Reject string `json:"reject"`
+	// DropAfter is the number of configuration commands after which the
+	// lab drops the connection; KillAfter the number after which the
+	// sigkill and sigint-twice scenarios act.
+	DropAfter int `json:"drop_after"`
+	KillAfter int `json:"kill_after"`
+	// SlowStep is the progress step at which the device starts answering
+	// slower than --timeout, once it has applied SlowAfter more
+	// configuration commands.
+	SlowStep  string `json:"slow_step"`
+	SlowAfter int    `json:"slow_after"`
+	// Evil is a line added to a saved plan by hand; Marker is what it
+	// would leave in the device's configuration.
+	Evil   string `json:"evil"`
+	Marker string `json:"marker"`
+}
+
+// relPlatformOf reads a folder's device for the suite: its clos seat, the
+// seat's brownfield configuration and its reliability.json. It fails,
+// naming the folder, when a knob is missing.
+func relPlatformOf(t *testing.T, fx platformtest.Fixture) relPlatform {
+	t.Helper()
+	pc := relPlatform{platform: fx.Platform.Name}
+	if err := fx.PushData("reliability", &pc.relKnobs); err != nil {
+		t.Fatal(err)
+	}
+	k := pc.relKnobs
+	if k.Reject == "" || k.DropAfter <= 0 || k.KillAfter <= 0 || k.SlowAfter < 0 || k.Evil == "" || k.Marker == "" ||
+		(k.SlowStep != "stage" && k.SlowStep != "commit") {
+		t.Fatalf("platforms/%s: testdata/push/reliability.json needs reject, drop_after and kill_after (> 0), slow_step (stage or commit), evil and marker: %+v", fx.Platform.Folder, k)
+	}
+	if _, err := regexp.Compile(k.Reject); err != nil {
+		t.Fatalf("platforms/%s: testdata/push/reliability.json: reject: %v", fx.Platform.Folder, err)
+	}
+	files, seat, err := fx.ClosFiles()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pc.device, pc.fabric = seat.Seat, files
+	if pc.brownfieldFile, pc.brownfield, err = fx.ClosBrownfield(); err != nil {
+		t.Fatal(err)
+	}
+	return pc
 }
 
 // relTimer reports whether the platform's transaction commits with a
@@ -105,7 +134,7 @@ func relTimer(dl *dialect.Dialect) bool {
 
 // relRef is what one platform's device looks like at the states a
 // scenario may end in, measured once on a lab of its own: as started
-// (the brownfield config), with intent A (examples/clos-400g) fully
+// (the brownfield config), with intent A (the clos fabric) fully
 // applied, and with intent B (the same fabric with other ETS weights)
 // fully applied.
 type relRef struct {
@@ -115,8 +144,9 @@ type relRef struct {
 	backup string
 }
 
-// relCase is one scenario's working directory, with fabric/ (intent A)
-// and fabricB/ (intent B) beside each other.
+// relCase is one scenario's working directory, with fabric/ (intent A),
+// fabricB/ (intent B) and brownfield/ (the device's starting
+// configuration) beside each other.
 type relCase struct {
 	t   *testing.T
 	pc  relPlatform
@@ -144,21 +174,27 @@ func newRelCase(t *testing.T, pc relPlatform, ref *relRef) *relCase {
 			return nil
 		})
 	})
-	src := filepath.Join(repoRoot(t), "examples", "clos-400g")
-	copyTree(t, src, filepath.Join(c.dir, "fabric"))
-	copyTree(t, src, filepath.Join(c.dir, "fabricB"))
-	qos := filepath.Join(c.dir, "fabricB", "qos.fab.hcl")
-	b, err := os.ReadFile(qos)
-	if err != nil {
-		t.Fatal(err)
+	for _, d := range []string{"fabric", "fabricB", "brownfield"} {
+		if err := os.MkdirAll(filepath.Join(c.dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
 	}
-	text := string(b)
+	for name, text := range pc.fabric {
+		writeFile(t, filepath.Join(c.dir, "fabric", name), text)
+		writeFile(t, filepath.Join(c.dir, "fabricB", name), text)
+	}
+	writeFile(t, filepath.Join(c.dir, "brownfield", pc.brownfieldFile), pc.brownfield)
+	qos := filepath.Join(c.dir, "fabricB", "qos.fab.hcl")
+	text := pc.fabric["qos.fab.hcl"]
 	for _, w := range []struct{ class, from, to string }{
 		{`traffic_class "default"`, "weight    = 50", "weight    = 40"},
 		{`traffic_class "roce"`, "weight    = 50", "weight    = 60"},
 	} {
 		i := strings.Index(text, w.class)
-		j := strings.Index(text[i:], w.from)
+		j := -1
+		if i >= 0 {
+			j = strings.Index(text[i:], w.from)
+		}
 		if i < 0 || j < 0 {
 			t.Fatalf("intent B: no %q in %s of %s", w.from, w.class, qos)
 		}
@@ -168,11 +204,6 @@ func newRelCase(t *testing.T, pc relPlatform, ref *relRef) *relCase {
 		t.Fatal(err)
 	}
 	return c
-}
-
-// brownfield is the directory lab up starts devices from.
-func brownfield(t *testing.T) string {
-	return filepath.Join(repoRoot(t), "cmd", "fabricgen", "testdata", "reliability", "brownfield")
 }
 
 // relLab is a fabricgen lab up child serving the case's device.
@@ -203,7 +234,7 @@ func (l *relLab) addr(t *testing.T, device string) string {
 func (c *relCase) lab(name, cfgDir string, faults ...string) *relLab {
 	c.t.Helper()
 	if cfgDir == "" {
-		cfgDir = brownfield(c.t)
+		cfgDir = filepath.Join(c.dir, "brownfield")
 	}
 	l := &relLab{dir: filepath.Join(c.dir, name)}
 	args := []string{"lab", "up", "fabric", "--dir", l.dir, "--device", c.pc.device, "--running-config", cfgDir}
@@ -508,7 +539,7 @@ const relSlow = "delay=20ms"
 
 var relScenarios = []relScenario{
 	{"reject", func(t *testing.T, c *relCase) {
-		l := c.lab("lab", "", "reject="+c.pc.reject)
+		l := c.lab("lab", "", "reject="+c.pc.Reject)
 		c.plan(l, "fabric", "plan.json")
 		r := c.fg(with(l, "apply", "plan.json")...).want(t, exitFailed)
 		_, detail := c.wantResult(r, "rolled back")
@@ -522,7 +553,7 @@ var relScenarios = []relScenario{
 		c.applyIntent(l, "fabric")
 	}},
 	{"drop", func(t *testing.T, c *relCase) {
-		l := c.lab("lab", "", fmt.Sprintf("drop-after=%d", c.pc.dropAfter))
+		l := c.lab("lab", "", fmt.Sprintf("drop-after=%d", c.pc.DropAfter))
 		c.plan(l, "fabric", "plan.json")
 		r := c.fg(with(l, "apply", "plan.json")...).want(t, exitFailed)
 		_, detail := c.wantResult(r, "rolled back")
@@ -541,12 +572,12 @@ var relScenarios = []relScenario{
 		c.plan(l, "fabric", "plan.json")
 		p := relStart(t, c.dir, with(l, "apply", "plan.json", "--timeout", "2s")...)
 		slow := make(chan error, 1)
-		if c.pc.slowAfter == 0 {
+		if c.pc.SlowAfter == 0 {
 			// At the step, before the device answers its first command.
-			p.err.onLine(c.pc.device+": "+c.pc.slowStep, func() { slow <- c.faultNow(l, false, "delay=6s") })
+			p.err.onLine(c.pc.device+": "+c.pc.SlowStep, func() { slow <- c.faultNow(l, false, "delay=6s") })
 		} else {
-			p.waitLine(p.err, c.pc.device+": "+c.pc.slowStep)
-			c.waitCommands(l, p, c.pc.slowAfter)
+			p.waitLine(p.err, c.pc.device+": "+c.pc.SlowStep)
+			c.waitCommands(l, p, c.pc.SlowAfter)
 			slow <- c.faultNow(l, false, "delay=6s")
 		}
 		// The device answers again once apply has given up on it and
@@ -563,7 +594,7 @@ var relScenarios = []relScenario{
 		if !strings.Contains(detail, "no answer within 2s") {
 			t.Errorf("the result does not say the device did not answer in time: %s", detail)
 		}
-		t.Logf("slowed at %s, then %q; rolled back: %s", c.pc.slowStep, line, detail)
+		t.Logf("slowed at %s, then %q; rolled back: %s", c.pc.SlowStep, line, detail)
 		c.expect("after the timeout", c.show(l), "before")
 		c.checkBackup("fabric")
 		c.noInflight("fabric", "after a rollback")
@@ -594,7 +625,7 @@ var relScenarios = []relScenario{
 		slow := make(chan error, 1)
 		p.err.onLine("Interrupt received", func() { slow <- c.faultNow(l, false, "delay=1s") })
 		p.waitLine(p.err, c.pc.device+": stage")
-		c.waitCommands(l, p, cmp.Or(c.pc.killAfter, 3))
+		c.waitCommands(l, p, c.pc.KillAfter)
 		p.signal(syscall.SIGINT)
 		p.waitLine(p.err, "Interrupt received")
 		if err := <-slow; err != nil {
@@ -622,7 +653,7 @@ var relScenarios = []relScenario{
 		c.plan(l, "fabric", "plan.json")
 		p := relStart(t, c.dir, with(l, "apply", "plan.json")...)
 		p.waitLine(p.err, c.pc.device+": stage")
-		c.waitCommands(l, p, cmp.Or(c.pc.killAfter, 3))
+		c.waitCommands(l, p, c.pc.KillAfter)
 		// Hold the device where it is, then kill.
 		if err := c.faultNow(l, false, "delay=1s"); err != nil {
 			t.Fatal(err)
@@ -648,7 +679,7 @@ var relScenarios = []relScenario{
 		if err := os.MkdirAll(cfg, 0o700); err != nil {
 			t.Fatal(err)
 		}
-		writeFile(t, filepath.Join(cfg, relConfigFile(c.pc)), c.ref.b)
+		writeFile(t, filepath.Join(cfg, c.pc.brownfieldFile), c.ref.b)
 		l := c.lab("lab", cfg, "delay=50ms")
 		c.expect("the lab started from intent B", c.show(l), "intent B")
 		c.plan(l, "fabric", "plan.json")
@@ -802,7 +833,7 @@ var relScenarios = []relScenario{
 		dev := doc["devices"].([]any)[0].(map[string]any)
 		blocks := dev["changes"].(map[string]any)["blocks"].([]any)
 		b := blocks[len(blocks)/2].(map[string]any)
-		b["lines"] = append(b["lines"].([]any), c.pc.evil)
+		b["lines"] = append(b["lines"].([]any), c.pc.Evil)
 		raw, err := json.MarshalIndent(doc, "", "  ")
 		if err != nil {
 			t.Fatal(err)
@@ -815,8 +846,8 @@ var relScenarios = []relScenario{
 		}
 		now := c.show(l)
 		c.expect("after an edited plan", now, "before")
-		if strings.Contains(now, c.pc.marker) {
-			t.Errorf("the line added to the plan reached the device: %q", c.pc.marker)
+		if strings.Contains(now, c.pc.Marker) {
+			t.Errorf("the line added to the plan reached the device: %q", c.pc.Marker)
 		}
 		if bs := c.backups("fabric"); len(bs) != 0 {
 			t.Errorf("a refused device got a backup: %v", bs)
@@ -891,13 +922,4 @@ func (c *relCase) waitCommands(l *relLab, p *relProc, n int) {
 func (c *relCase) faultNow(l *relLab, clear bool, settings ...string) error {
 	_, err := labRequest(context.Background(), l.dir, lab.ControlRequest{Op: "fault", Device: c.pc.device, Clear: clear, Set: settings})
 	return err
-}
-
-// relConfigFile is the --running-config file name of the device.
-func relConfigFile(pc relPlatform) string {
-	pl, ok := platforms.Get(pc.platform)
-	if !ok {
-		return pc.device + ".unknown-platform"
-	}
-	return pc.device + "." + pl.RunningConfig.Ext
 }

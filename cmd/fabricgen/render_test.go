@@ -13,6 +13,7 @@ import (
 
 func TestRenderCommand(t *testing.T) {
 	ex := filepath.Join("..", "..", "examples")
+	etsPlatform := examplePlatform(t, filepath.Join("broken", "ets-sum"), "gpu01-cx6")
 	cases := []struct {
 		name    string
 		args    []string
@@ -29,7 +30,7 @@ func TestRenderCommand(t *testing.T) {
 		{"glob matching nothing", []string{filepath.Join(ex, "ai-training-2subnet"), "--device", "nope*"}, 1, "", `"nope*" matches no device`, nil, true},
 		{"lint errors refuse", []string{filepath.Join(ex, "broken", "core-zeroes-dscp")}, 1, "", "lint reported", nil, true},
 		{"force renders anyway", []string{filepath.Join(ex, "broken", "core-zeroes-dscp"), "--force"}, -1, "Rendered", "Rendering anyway (--force)", nil, false},
-		{"unrenderable device named", []string{filepath.Join(ex, "broken", "ets-sum"), "--force", "--device", "gpu01-cx6"}, 1, "Rendered 0 of 1", "device gpu01-cx6 (platform nvidia_mlnx) cannot express ETS weights summing to 110% on eth0", nil, true},
+		{"unrenderable device named", []string{filepath.Join(ex, "broken", "ets-sum"), "--force", "--device", "gpu01-cx6"}, 1, "Rendered 0 of 1", "device gpu01-cx6 (platform " + etsPlatform + ") cannot express ETS weights summing to 110% on eth0", nil, true},
 		{"no output folder", []string{filepath.Join(ex, "roce-storage"), "-o", ""}, 1, "", "pass -o OUT", nil, true},
 	}
 	for _, tc := range cases {

@@ -6,12 +6,26 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fabricgen/fabricgen/platforms"
 )
 
+// TestValidateCommand runs validate on a valid fabric and on one whose
+// device names a platform misspelled, for every platform of the registry
+// (validate suggests the platform meant).
 func TestValidateCommand(t *testing.T) {
+	for _, pl := range platforms.All() {
+		t.Run(string(pl.Name), func(t *testing.T) { validateCommand(t, string(pl.Name)) })
+	}
+}
+
+// validateCommand checks validate with a fabric whose device names
+// platform with one letter too many.
+func validateCommand(t *testing.T, platform string) {
 	ex := filepath.Join("..", "..", "examples")
 	bad := t.TempDir()
-	if err := os.WriteFile(filepath.Join(bad, "f.fab.hcl"), []byte("fabric \"x\" {}\ndevice \"d\" {\n  kind     = \"leaf\"\n  platform = \"arista_eso\"\n}\n"), 0o644); err != nil {
+	typo := platform + "x"
+	if err := os.WriteFile(filepath.Join(bad, "f.fab.hcl"), []byte("fabric \"x\" {}\ndevice \"d\" {\n  kind     = \"leaf\"\n  platform = \""+typo+"\"\n}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
@@ -22,8 +36,8 @@ func TestValidateCommand(t *testing.T) {
 	}{
 		{"valid", []string{"validate", filepath.Join(ex, "roce-storage")}, 0, `Success! Fabric "roce-storage" is valid: 8 devices, 24 ports, 12 links.`, ""},
 		{"variable", []string{"validate", "-var", "leaves=8", "-var", "spines=2", "-var", "nics_per_leaf=2", filepath.Join(ex, "scale")}, 0, "26 devices", ""},
-		{"invalid", []string{"validate", bad}, 1, "", `Did you mean "arista_eos"?`},
-		{"snippet", []string{"validate", bad}, 1, "", `4 |   platform = "arista_eso"`},
+		{"invalid", []string{"validate", bad}, 1, "", `Did you mean "` + platform + `"?`},
+		{"snippet", []string{"validate", bad}, 1, "", `4 |   platform = "` + typo + `"`},
 		{"json invalid", []string{"validate", "-json", bad}, 1, `"valid": false`, ""},
 		{"missing dir", []string{"validate", filepath.Join(bad, "nope")}, 1, "", "Cannot read fabric directory"},
 		{"bad -var", []string{"validate", "-var", "novalue", bad}, 1, "", "write -var name=value"},

@@ -144,3 +144,49 @@ func TestConfigCompareRestoreDBRemovesWholeKeys(t *testing.T) {
 		t.Errorf("restoring the backup itself: %q", again.Changes.Commands())
 	}
 }
+
+// TestConfigCompareRestoreDBBringsBackTakenOverPortKeys: apply takes over
+// every key of a per-port table (QUEUE, PORT_QOS_MAP …) for a port the
+// render configures in it, so a brownfield port's stock queues and
+// pfc_to_pg_map binding go; restoring the backup puts them back, and
+// leaves another port's keys alone. Found by the reliability suite
+// (fabricgen rollback after a clean apply on the clos seat's brownfield
+// switch left its stock QUEUE keys and pfc_to_pg_map out).
+func TestConfigCompareRestoreDBBringsBackTakenOverPortKeys(t *testing.T) {
+	dl := sonic.Platform().Dialect()
+	backup := `{
+ "PORT_QOS_MAP": {"Ethernet0": {"dscp_to_tc_map": "AZURE", "pfc_to_pg_map": "AZURE"}},
+ "QUEUE": {"Ethernet0|0": {"scheduler": "scheduler.0"}, "Ethernet0|1": {"scheduler": "scheduler.0"}, "Ethernet8|1": {"scheduler": "scheduler.0"}}
+}`
+	scope := `{
+ "PORT_QOS_MAP": {"Ethernet0": {"dscp_to_tc_map": "FABRICGEN"}},
+ "QUEUE": {"Ethernet0|0": {"scheduler": "FABRICGEN.0"}}
+}`
+	running := `{
+ "PORT_QOS_MAP": {"Ethernet0": {"dscp_to_tc_map": "FABRICGEN"}},
+ "QUEUE": {"Ethernet0|0": {"scheduler": "FABRICGEN.0"}, "Ethernet8|1": {"scheduler": "scheduler.0"}}
+}`
+	cmp, err := config.CompareRestore("leaf3", running, backup, scope, dl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := cmp.Changes.Commands()
+	want := []string{
+		`{"op":"replace","path":"/PORT_QOS_MAP/Ethernet0/dscp_to_tc_map","value":"AZURE"}`,
+		`{"op":"add","path":"/PORT_QOS_MAP/Ethernet0/pfc_to_pg_map","value":"AZURE"}`,
+		`{"op":"replace","path":"/QUEUE/Ethernet0|0/scheduler","value":"scheduler.0"}`,
+		`{"op":"add","path":"/QUEUE/Ethernet0|1","value":{"scheduler":"scheduler.0"}}`,
+	}
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("restore patch:\n%q\nwant:\n%q", got, want)
+	}
+	again, err := config.CompareRestore("leaf3", backup, backup, scope, dl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !again.Changes.Empty() {
+		t.Errorf("restoring the backup itself: %q", again.Changes.Commands())
+	}
+}

@@ -36,11 +36,34 @@ func CompareRestore(device, running, backup, scope string, d *dialect.Dialect) (
 }
 
 // restoreManaged is the set of fields a restore puts back: those scope
-// sets, whole keys in the QoS tables fabricgen owns, and BUFFER_PG keys
-// the applied render displaced (a stock "Ethernet0|3-4" under a rendered
-// "Ethernet0|3"), which come back with the backup.
+// sets, whole keys in the QoS tables fabricgen owns, every key of a
+// per-port table for a port scope configures in that table (what apply
+// took over, dbManaged: the stock AZURE bindings and queues of a
+// brownfield port come back), and BUFFER_PG keys the applied render
+// displaced (a stock "Ethernet0|3-4" under a rendered "Ethernet0|3"),
+// which come back with the backup.
 func restoreManaged(sc, bk, run map[string]map[string]map[string]any) map[dbField]bool {
 	managed := map[dbField]bool{}
+	ports := map[[2]string]bool{} // table, port scope configures
+	for t, keys := range sc {
+		if portTable(t) {
+			for k := range keys {
+				ports[[2]string{t, portOf(k)}] = true
+			}
+		}
+	}
+	for _, doc := range []map[string]map[string]map[string]any{bk, run} {
+		for t, keys := range doc {
+			for k, fields := range keys {
+				if !portTable(t) || !ports[[2]string{t, portOf(k)}] {
+					continue
+				}
+				for f := range fields {
+					managed[dbField{t, k, f}] = true
+				}
+			}
+		}
+	}
 	for t, keys := range sc {
 		for k, fields := range keys {
 			if ownedTable(t) {
