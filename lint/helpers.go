@@ -45,20 +45,43 @@ func groupQoS(p *Pass, keep func(pt *schema.Port) bool) []qosGroup {
 
 // buildGroups groups the ports keep accepts by their shared PortQoS, in first-seen order.
 func buildGroups(f *schema.Fabric, keep func(p *schema.Port) bool) []qosGroup {
+	// Two passes: count each group's ports, then fill slices of that
+	// size (a group may hold hundreds of thousands of ports, which
+	// appending would copy about twice over).
 	idx := map[*schema.PortQoS]int{}
 	var out []qosGroup
+	var counts []int
+	last, li := (*schema.PortQoS)(nil), -1
+	group := func(q *schema.PortQoS) int {
+		if q == last {
+			return li
+		}
+		i, ok := idx[q]
+		if !ok {
+			i = len(out)
+			idx[q] = i
+			out = append(out, qosGroup{qos: q})
+			counts = append(counts, 0)
+		}
+		last, li = q, i
+		return i
+	}
 	for _, d := range f.Devices {
 		for _, p := range d.Ports {
-			if p.QoS == nil || !keep(p) {
-				continue
+			if p.QoS != nil && keep(p) {
+				counts[group(p.QoS)]++
 			}
-			i, ok := idx[p.QoS]
-			if !ok {
-				i = len(out)
-				idx[p.QoS] = i
-				out = append(out, qosGroup{qos: p.QoS})
+		}
+	}
+	for i := range out {
+		out[i].ports = make([]*schema.Port, 0, counts[i])
+	}
+	for _, d := range f.Devices {
+		for _, p := range d.Ports {
+			if p.QoS != nil && keep(p) {
+				i := group(p.QoS)
+				out[i].ports = append(out[i].ports, p)
 			}
-			out[i].ports = append(out[i].ports, p)
 		}
 	}
 	return out

@@ -327,10 +327,13 @@ func buildFlow(ctx context.Context, f *schema.Fabric, fl Flow, t *topology) (*fl
 		sc:      newScratch(nports),
 	}
 	g := b.g
+	// Every port holds about one state, and a fabric has about as many
+	// edges again as ports: the slices are sized for that up front, not
+	// copied over and over while they grow.
 	g.states = make([]state, 0, nports)
 	g.ingIdx = make([]uint32, 0, nports)
-	g.edges = make([]edge, 0, nports)
-	g.egIdx = make([]uint32, 0, nports)
+	g.edges = make([]edge, 0, nports+nports/4)
+	g.egIdx = make([]uint32, 0, nports+nports/4)
 	for i := range b.slot {
 		b.slot[i] = -1
 		b.devMids[i] = -1
@@ -420,6 +423,19 @@ func (b *flowBuilder) addEdge(mi int32, oi int32, flow int64, devTier int8) {
 // addSources adds the sources: every linked NIC port sends the flow.
 func (b *flowBuilder) addSources(f *schema.Fabric, fl Flow) {
 	g, t := b.g, b.t
+	// A source mid has one edge: the sources' edge lists share one
+	// array, and the mids are sized for the sources and a few mids per
+	// switch.
+	nsrc, nsw := 0, 0
+	for _, d := range f.Devices {
+		if d.Kind.V == schema.KindNIC {
+			nsrc += len(d.Ports)
+		} else {
+			nsw++
+		}
+	}
+	g.mids = make([]mid, 0, nsrc+4*nsw)
+	srcEdges := make([]int32, nsrc)
 	for _, d := range f.Devices {
 		if d.Kind.V != schema.KindNIC {
 			continue
@@ -435,7 +451,9 @@ func (b *flowBuilder) addSources(f *schema.Fabric, fl Flow) {
 				continue
 			}
 			mi := int32(len(g.mids))
-			g.mids = append(g.mids, mid{dev: d, up: true, prio: prio, dscp: dscp, v6: p.IP.Set && p.IP.V.Addr().Is6(), l2: l2, src: p, base: base, next: -1, fwd: 1, feed: [2]int32{-1, -1}})
+			g.mids = append(g.mids, mid{dev: d, up: true, prio: prio, dscp: dscp, v6: p.IP.Set && p.IP.V.Addr().Is6(), l2: l2, src: p, base: base, next: -1, fwd: 1, feed: [2]int32{-1, -1},
+				edges: srcEdges[:0:1]})
+			srcEdges = srcEdges[1:]
 			b.addEdge(mi, oi, 1, 0)
 		}
 	}

@@ -46,6 +46,10 @@ func (c *Checker) Check(f *schema.Fabric, d *schema.Device) []*view.UnsupportedE
 // ACLs. Lint checks one device per signature. Not safe for concurrent use.
 type Signatures struct {
 	ids map[any]uint32
+	// size is the length of the last signature: the next one's builder
+	// starts with that much room (neighbouring devices are alike), not
+	// growing and copying through every size below it.
+	size int
 }
 
 // NewSignatures returns an empty signature table.
@@ -63,6 +67,8 @@ func (s *Signatures) id(v any) uint32 {
 // Of returns d's signature.
 func (s *Signatures) Of(d *schema.Device) string {
 	var b strings.Builder
+	b.Grow(s.size)
+	defer func() { s.size = b.Len() }()
 	b.WriteString(string(d.Platform.V))
 	b.WriteByte(0)
 	// What selects a syntax variant, and the tier the default cable

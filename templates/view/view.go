@@ -290,15 +290,23 @@ func BuildBase(f *schema.Fabric, d *schema.Device, cache *ViewCache, info Info, 
 	}
 	b.Comment, b.Docs, b.Stanzas = info.Comment, info.Docs, stanzas
 	if info.Comment != "" {
+		// Sized once: the header is written into the string it becomes.
+		const follows = "follows: "
+		n := (len(b.Header)+1)*(len(info.Comment)+2) + len(follows) + len(info.Docs)
+		for _, l := range b.Header {
+			n += len(l)
+		}
 		var h strings.Builder
-		for i, l := range append(b.Header, "follows: "+info.Docs) {
-			if i > 0 {
-				h.WriteByte('\n')
-			}
+		h.Grow(n)
+		for _, l := range b.Header {
 			h.WriteString(info.Comment)
 			h.WriteByte(' ')
 			h.WriteString(l)
+			h.WriteByte('\n')
 		}
+		h.WriteString(info.Comment)
+		h.WriteString(" " + follows)
+		h.WriteString(info.Docs)
 		b.HeaderText = h.String()
 	}
 	var acls map[string]*schema.ACL
