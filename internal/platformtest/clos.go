@@ -63,8 +63,11 @@ func (f Fixture) ClosFiles() (map[string]string, ClosSeat, error) {
 		return nil, ClosSeat{}, err
 	}
 	paths, err := filepath.Glob(filepath.Join(f.ClosDir(), "*.fab.hcl"))
-	if err != nil || len(paths) == 0 {
-		return nil, ClosSeat{}, fmt.Errorf("platforms/%s: the shared clos fabric %s has no files: %v", f.Platform.Folder, f.ClosDir(), err)
+	if err != nil {
+		return nil, ClosSeat{}, fmt.Errorf("platforms/%s: the shared clos fabric: %w", f.Platform.Folder, err)
+	}
+	if len(paths) == 0 {
+		return nil, ClosSeat{}, fmt.Errorf("platforms/%s: the shared clos fabric %s has no files", f.Platform.Folder, f.ClosDir())
 	}
 	out := map[string]string{}
 	for _, p := range paths {
