@@ -449,30 +449,7 @@ func checkTakeover(t *testing.T, bc brownfieldCase, dl *dialect.Dialect, diff, b
 		}
 	}
 	bl, al := takeoverStateLines(t, dl, before), takeoverStateLines(t, dl, after)
-	for _, p := range e.Gone {
-		re := regexp.MustCompile(p)
-		if !anyLineMatches(re, bl) {
-			t.Errorf("gone %q matches nothing before apply: the check proves nothing", p)
-		}
-		if l := firstLineMatching(re, al); l != "" {
-			t.Errorf("%q is still there after apply", l)
-		}
-	}
-	for _, p := range e.Now {
-		re := regexp.MustCompile(p)
-		if l := firstLineMatching(re, bl); l != "" {
-			t.Errorf("now %q matches %q before apply: the check proves nothing", p, l)
-		}
-		if !anyLineMatches(re, al) {
-			t.Errorf("after apply nothing matches %q", p)
-		}
-	}
-	for _, p := range e.Kept {
-		re := regexp.MustCompile(p)
-		if !anyLineMatches(re, bl) || !anyLineMatches(re, al) {
-			t.Errorf("%q is not on the device both before and after apply", p)
-		}
-	}
+	checkGoneNowKept(t, e.Gone, e.Now, e.Kept, bl, al)
 	exactRemoved := map[string]bool{}
 	for _, l := range removed {
 		exactRemoved[l] = true

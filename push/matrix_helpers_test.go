@@ -502,3 +502,36 @@ type restoreETS struct {
 	Tool    string    `json:"tool"`
 	Vectors [2]string `json:"vectors"`
 }
+
+// checkGoneNowKept checks state lines before and after a change: each gone
+// pattern matches a line before and none after (the old value), each now
+// pattern none before and one after (the new value), each kept pattern a
+// line both before and after. A gone or now pattern that holds already
+// before the change proves nothing, and fails.
+func checkGoneNowKept(t *testing.T, gone, now, kept, before, after []string) {
+	t.Helper()
+	for _, p := range gone {
+		re := regexp.MustCompile(p)
+		if !anyLineMatches(re, before) {
+			t.Errorf("gone %q matches nothing before the change: the check proves nothing", p)
+		}
+		if l := firstLineMatching(re, after); l != "" {
+			t.Errorf("old value still on the device after apply: %q", l)
+		}
+	}
+	for _, p := range now {
+		re := regexp.MustCompile(p)
+		if l := firstLineMatching(re, before); l != "" {
+			t.Errorf("now %q matches %q before the change: the check proves nothing", p, l)
+		}
+		if !anyLineMatches(re, after) {
+			t.Errorf("new value %q not on the device after apply", p)
+		}
+	}
+	for _, p := range kept {
+		re := regexp.MustCompile(p)
+		if !anyLineMatches(re, before) || !anyLineMatches(re, after) {
+			t.Errorf("%q is not on the device both before and after the change", p)
+		}
+	}
+}

@@ -219,30 +219,7 @@ func (r *matrixRig) mutate(t *testing.T, base, in *matrixIntent, e matrixExpect)
 
 	// (d) the old values are gone, the new ones there.
 	after, afterLines := r.state(), r.stateLines(t)
-	for _, p := range e.Gone {
-		re := regexp.MustCompile(p)
-		if !anyLineMatches(re, beforeLines) {
-			t.Errorf("gone %q matches nothing before the change: the check proves nothing", p)
-		}
-		if l := firstLineMatching(re, afterLines); l != "" {
-			t.Errorf("old value still on the device after apply: %q", l)
-		}
-	}
-	for _, p := range e.Now {
-		re := regexp.MustCompile(p)
-		if l := firstLineMatching(re, beforeLines); l != "" {
-			t.Errorf("now %q matches %q before the change: the check proves nothing", p, l)
-		}
-		if !anyLineMatches(re, afterLines) {
-			t.Errorf("new value %q not on the device after apply", p)
-		}
-	}
-	for _, p := range e.Kept {
-		re := regexp.MustCompile(p)
-		if !anyLineMatches(re, beforeLines) || !anyLineMatches(re, afterLines) {
-			t.Errorf("%q is not on the device both before and after the change", p)
-		}
-	}
+	checkGoneNowKept(t, e.Gone, e.Now, e.Kept, beforeLines, afterLines)
 	checkLineOrder(t, e.Order, afterLines)
 
 	// (e) what fabricgen does not manage is byte-identical.
