@@ -176,7 +176,7 @@ var deviceSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
 		{Name: "name"}, {Name: "kind", Required: true}, {Name: "platform", Required: true},
 		{Name: "mgmt_address"}, {Name: "qos_policy"}, {Name: "host"}, {Name: "description"},
-		{Name: "os_version"}, {Name: "asic"}, {Name: "model"}, {Name: "driver"},
+		{Name: "os_version"}, {Name: "asic"}, {Name: "model"}, {Name: "driver"}, {Name: "hwsku"},
 	},
 	Blocks: []hcl.BlockHeaderSchema{
 		{Type: "credentials"}, {Type: "rdma"}, {Type: "port", LabelNames: []string{"name"}}, {Type: "ports"},
@@ -350,6 +350,15 @@ func (r *resolver) decodeRelease(dev *Device, spec *PlatformSpec, c *hcl.BodyCon
 			fam, _ = attrs.Family("")
 		}
 		dev.Family = fam
+	}
+	if only(AttrHWSKU) {
+		if v := d.str(c.Attributes, AttrHWSKU, ctx); v.Set {
+			if err := attrs.HWSKU(v.V, dev.ASIC.V); err != nil {
+				d.errorf(c.Attributes[AttrHWSKU].Expr.Range(), "Invalid hwsku", "%v.", err)
+			} else {
+				dev.HWSKU = v
+			}
+		}
 	}
 	if only(AttrDriver) {
 		dev.Driver = d.enum(c.Attributes, AttrDriver, ctx, attrs.Drivers...)

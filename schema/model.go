@@ -452,6 +452,9 @@ type Device struct {
 	// (one of its DeviceAttrs.Drivers; unset: DefaultDriver with Src at
 	// the device block).
 	Driver Value[string]
+	// HWSKU is a switch's hardware SKU (DEVICE_METADATA hwsku on SONiC),
+	// where the platform reads hwsku; unset when the intent names none.
+	HWSKU Value[string]
 	// text is the platform's free-text rule, recorded by the loader for
 	// CheckRenderable.
 	text        TextRule

@@ -31,7 +31,7 @@ func registryDevice(pl schema.PlatformSpec, extra string) string {
 // shell or CLI metacharacter of the corpus its free-text rule refuses are
 // refused, and the metacharacters it does not refuse are not.
 func TestRegistrySpecsAtLoad(t *testing.T) {
-	values := map[string]string{schema.AttrASIC: "broadcom", schema.AttrModel: "m1", schema.AttrDriver: "ice"}
+	values := map[string]string{schema.AttrASIC: "broadcom", schema.AttrModel: "m1", schema.AttrDriver: "ice", schema.AttrHWSKU: "sku1"}
 	for _, pl := range platforms.Catalog() {
 		t.Run(string(pl.Name), func(t *testing.T) {
 			load := func(src string) schema.Diagnostics {

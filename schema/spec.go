@@ -64,6 +64,7 @@ const (
 	AttrASIC   = "asic"
 	AttrModel  = "model"
 	AttrDriver = "driver"
+	AttrHWSKU  = "hwsku"
 )
 
 // DeviceAttrs says which platform-only device attributes a platform
@@ -80,6 +81,11 @@ type DeviceAttrs struct {
 	// these; DefaultDriver is the driver of a device that names none.
 	Drivers       []string
 	DefaultDriver string
+	// HWSKU, when set, makes the platform read hwsku (optional): it checks
+	// a hardware SKU name against the device's asic, and returns an error
+	// saying what is wrong for a SKU the platform does not know or one of
+	// another ASIC.
+	HWSKU func(hwsku, asic string) error
 }
 
 // Names returns the attributes a reads, in a stable order.
@@ -93,6 +99,9 @@ func (a DeviceAttrs) Names() []string {
 	}
 	if len(a.Drivers) > 0 {
 		out = append(out, AttrDriver)
+	}
+	if a.HWSKU != nil {
+		out = append(out, AttrHWSKU)
 	}
 	return out
 }

@@ -1,8 +1,12 @@
 package sonic
 
 import (
+	"fmt"
 	"regexp"
+	"slices"
+	"strings"
 
+	"github.com/fabricgen/fabricgen/platforms/sonic/skus"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -28,6 +32,42 @@ func spec() schema.PlatformSpec {
 		Release: &schema.ReleaseForm{Re: releaseRe, Groups: []int{1, 2},
 			Form: "YYYYMM[.N] (the release branch)", Example: `"202311"`, Default: "202311"},
 		Attrs: schema.DeviceAttrs{ASICs: ASICs,
-			ASICWhy: "SONiC's own QoS templates differ by ASIC (the PFC priority to priority-group map exists only on mellanox and barefoot)."},
+			ASICWhy: "SONiC's own QoS templates differ by ASIC (the PFC priority to priority-group map exists only on mellanox and barefoot).",
+			HWSKU:   checkHWSKU},
 	}
+}
+
+// checkHWSKU accepts a SKU of sonic-buildimage that has a
+// pg_profile_lookup.ini (platforms/sonic/skus) whose platform_asic is of
+// the device's ASIC family ("broadcom-dnx" is a broadcom).
+func checkHWSKU(hwsku, asic string) error {
+	t, err := skus.Load()
+	if err != nil {
+		return err
+	}
+	found := t.Find(hwsku)
+	if len(found) == 0 {
+		var near []string
+		for _, s := range t.SKUs {
+			if strings.EqualFold(s.HWSKU, hwsku) && !slices.Contains(near, s.HWSKU) {
+				near = append(near, s.HWSKU)
+			}
+		}
+		hint := ""
+		if len(near) > 0 {
+			hint = fmt.Sprintf(" (did you mean %q?)", near[0])
+		}
+		return fmt.Errorf("%q is not a SKU with a pg_profile_lookup.ini in sonic-buildimage%s: write the name DEVICE_METADATA|localhost|hwsku shows, or leave hwsku unset, and fabricgen does not check the lossless rows", hwsku, hint)
+	}
+	if asic == "" {
+		return nil
+	}
+	var others []string
+	for _, s := range found {
+		if s.ASIC == "" || s.ASIC == asic || strings.HasPrefix(s.ASIC, asic+"-") {
+			return nil
+		}
+		others = append(others, s.ASIC+" ("+s.Platform+")")
+	}
+	return fmt.Errorf("%q is a SKU of another ASIC family, %s, than asic = %q", hwsku, strings.Join(others, ", "), asic)
 }

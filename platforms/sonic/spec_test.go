@@ -44,3 +44,27 @@ func TestSpecAtLoad(t *testing.T) {
 			Summary: "Invalid os_version", Detail: "YYYYMM", Line: 5},
 	})
 }
+
+// TestSpecHWSKU: hwsku is optional, one of the SKUs with a lookup file in
+// sonic-buildimage (platforms/sonic/skus), of the device's ASIC family
+// ("broadcom-dnx" counts as broadcom); a name in another case is refused
+// with the spelling that exists.
+func TestSpecHWSKU(t *testing.T) {
+	spec := sonic.Platform().Spec
+	dev := "device \"x\" {\n  kind     = \"leaf\"\n  platform = \"" + string(spec.Name) + "\"\n"
+	f, diags := platformtest.LoadIntent(t, "fabric \"r\" {}\n"+dev+"  asic     = \"broadcom\"\n  hwsku    = \"DellEMC-Z9332f-O32\"\n}\n", spec)
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	if s := f.Device("x"); !s.HWSKU.Set || s.HWSKU.V != "DellEMC-Z9332f-O32" {
+		t.Errorf("hwsku %+v", s.HWSKU)
+	}
+	platformtest.CheckRefused(t, spec, []platformtest.RefusedCase{
+		{Name: "unknown SKU", Src: dev + "  asic     = \"broadcom\"\n  hwsku    = \"My-Own-SKU\"\n}\n",
+			Summary: "Invalid hwsku", Detail: "not a SKU with a pg_profile_lookup.ini in sonic-buildimage", Line: 5},
+		{Name: "another case", Src: dev + "  asic     = \"broadcom\"\n  hwsku    = \"dellemc-z9332f-o32\"\n}\n",
+			Summary: "Invalid hwsku", Detail: `did you mean "DellEMC-Z9332f-O32"?`, Line: 5},
+		{Name: "another ASIC", Src: dev + "  asic     = \"broadcom\"\n  hwsku    = \"ACS-SN5600\"\n}\n",
+			Summary: "Invalid hwsku", Detail: `another ASIC family, mellanox`, Line: 5},
+	})
+}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/fabricgen/fabricgen/internal/headroom"
+	"github.com/fabricgen/fabricgen/platforms/sonic/skus"
 	"github.com/fabricgen/fabricgen/schema"
 	"github.com/fabricgen/fabricgen/templates/view"
 )
@@ -683,18 +684,33 @@ func (b *viewSONiCBuffers) port(sp *schema.Port, p view.PortView) error {
 	if cable <= 0 {
 		cable = viewDefaultCable(sp)
 	}
-	row, ok := headroom.LookupRow(cable)
-	if !ok {
-		return view.Unsupported(d, fmt.Sprintf("cable length %gm on lossless port %s", cable, p.Name),
-			fmt.Sprintf("SONiC's pg_profile_lookup.ini has rows up to %dm; a longer lossless link needs a headroom profile fabricgen does not render", headroom.LookupRows[len(headroom.LookupRows)-1]), src)
+	// With the SKU known, CABLE_LENGTH names its row and the profile
+	// takes the row's values, as buffermgrd itself would; else the row is
+	// SONiC's common 5/40/300 m and the values SONiC's headroom formula.
+	var skuRow *skus.Row
+	var cableKey string
+	var rowM float64
+	if d.HWSKU.Set {
+		r, key, err := viewSONiCSKURow(d, p, cable, src)
+		if err != nil {
+			return err
+		}
+		skuRow, cableKey = &r, key
+		rowM, _ = skus.Meters(key)
+	} else {
+		row, ok := headroom.LookupRow(cable)
+		if !ok {
+			return view.Unsupported(d, fmt.Sprintf("cable length %gm on lossless port %s", cable, p.Name),
+				fmt.Sprintf("SONiC's pg_profile_lookup.ini has rows up to %dm; a longer lossless link needs a headroom profile fabricgen does not render", headroom.LookupRows[len(headroom.LookupRows)-1]), src)
+		}
+		cableKey, rowM = strconv.Itoa(row)+"m", float64(row)
 	}
-	cableKey := strconv.Itoa(row) + "m"
 	b.s.set("CABLE_LENGTH", "AZURE", p.Name, cableKey)
 	name := "pg_lossless_" + strconv.FormatInt(p.SpeedMbps, 10) + "_" + cableKey + "_profile"
 	if !b.seen[name] {
 		b.seen[name] = true
 		b.profiles = append(b.profiles, name)
-		b.profile(name, p.SpeedBps, float64(row), p.MTU)
+		b.profile(name, p.SpeedBps, rowM, p.MTU, skuRow)
 	}
 	for pr := range p.Lossless.All() {
 		b.s.set("BUFFER_PG", p.Name+"|"+strconv.Itoa(pr), "profile", b.s.ref("BUFFER_PROFILE", name))
@@ -702,11 +718,21 @@ func (b *viewSONiCBuffers) port(sp *schema.Port, p view.PortView) error {
 	return nil
 }
 
-// profile defines one lossless PG profile: the SONiC headroom formula for
-// the lookup row's cable length, with the intent's buffer values on top.
-func (b *viewSONiCBuffers) profile(name string, speedBps int64, cableM float64, mtu int) {
-	h := headroom.Required(speedBps, cableM, mtu)
+// profile defines one lossless PG profile: the SKU's lookup row when it is
+// known (sku), else the SONiC headroom formula for the lookup row's cable
+// length, with the intent's buffer values on top.
+func (b *viewSONiCBuffers) profile(name string, speedBps int64, cableM float64, mtu int, sku *skus.Row) {
 	bv := b.q.Buffer
+	if sku != nil && bv.HeadroomBytes == 0 && bv.XOFFBytes == 0 && bv.XONBytes == 0 && !bv.DynamicThresholdSet {
+		fields := []string{"pool", b.s.ref("BUFFER_POOL", viewSONiCLosslessPool), "xon", sku.Xon}
+		if sku.XonOffset != "" {
+			fields = append(fields, "xon_offset", sku.XonOffset)
+		}
+		fields = append(fields, "xoff", sku.Xoff, "size", sku.Size, "dynamic_th", sku.Threshold)
+		b.s.set("BUFFER_PROFILE", name, fields...)
+		return
+	}
+	h := headroom.Required(speedBps, cableM, mtu)
 	// The size is XON + XOFF, as in the headroom model, after the overrides.
 	xon, xoff := h.XON, h.XOFF
 	if bv.XONBytes > 0 {
@@ -887,4 +913,40 @@ func viewWdgSrc(q *schema.PortQoS, field func(*schema.Watchdog) schema.Range) sc
 		}
 	}
 	return q.Watchdog.Src
+}
+
+// viewSONiCSKURow refuses a lossless port whose speed and cable length
+// have no row in the device's SKU's pg_profile_lookup.ini: buffermgrd
+// (sonic-swss cfgmgr/buffermgr.cpp, traditional model) then logs "No PG
+// profile configured for speed … and cable length …" and creates no
+// lossless priority group, so the class is lossy on that port. A SKU
+// name several platforms share must have the row on every one of them.
+func viewSONiCSKURow(d *schema.Device, p view.PortView, cable float64, src schema.Range) (skus.Row, string, error) {
+	t, err := skus.Load()
+	if err != nil {
+		return skus.Row{}, "", err
+	}
+	speed := strconv.FormatInt(p.SpeedMbps, 10)
+	var row skus.Row
+	key := ""
+	for i, s := range t.Find(d.HWSKU.V) {
+		if c, ok := s.CableFor(speed, cable); ok {
+			if i == 0 {
+				key = c
+				row, _ = s.Row(speed, c)
+			}
+			continue
+		}
+		have := "none"
+		if cs := s.Cables(speed); len(cs) > 0 {
+			have = strings.Join(cs, ", ")
+		}
+		return skus.Row{}, "", view.Unsupported(d, fmt.Sprintf("cable length %gm at speed %s on lossless port %s", cable, speed, p.Name),
+			fmt.Sprintf("hwsku %s (%s) has no pg_profile_lookup.ini row for speed %s with a cable of %gm or more (its cable lengths at that speed: %s), so buffermgrd creates no lossless priority group and the class is lossy on this port; use a cable length the SKU has a row for, or another speed",
+				d.HWSKU.V, s.Platform, speed, cable, have), src)
+	}
+	if key == "" {
+		return skus.Row{}, "", fmt.Errorf("device %s: hwsku %s is not in the SKU table", d.Name, d.HWSKU.V)
+	}
+	return row, key, nil
 }

@@ -17,7 +17,9 @@ import (
 	_ "embed"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 )
 
 //go:embed lookup.tsv
@@ -89,13 +91,43 @@ func (t *Table) Find(hwsku string) []SKU {
 	return out
 }
 
-// Load parses the embedded lookup.tsv.
-func Load() (*Table, error) {
+// Load returns the embedded lookup.tsv, parsed once per process: the
+// table is read-only, shared by every caller.
+func Load() (*Table, error) { return loadOnce() }
+
+var loadOnce = sync.OnceValues(func() (*Table, error) {
 	t, err := ParseTable(lookupTSV)
 	if err != nil {
 		return nil, fmt.Errorf("platforms/sonic/skus/lookup.tsv: %w", err)
 	}
 	return t, nil
+})
+
+// Meters is a cable length as a lookup row writes it ("5m", "40m") in
+// metres, false for any other form.
+func Meters(cable string) (float64, bool) {
+	n, ok := strings.CutSuffix(cable, "m")
+	if !ok {
+		return 0, false
+	}
+	v, err := strconv.ParseFloat(n, 64)
+	return v, err == nil && v >= 0
+}
+
+// CableFor returns the cable length of the row buffermgrd would use for a
+// port of this speed whose cable is meters long: the shortest of the
+// SKU's cable lengths at that speed that is at least as long, which is
+// what CABLE_LENGTH must say (buffermgrd matches the string exactly).
+// It is false when the SKU has no row at that speed that long.
+func (s SKU) CableFor(speed string, meters float64) (string, bool) {
+	best, bestM := "", -1.0
+	for _, c := range s.Cables(speed) {
+		m, ok := Meters(c)
+		if ok && m >= meters && (bestM < 0 || m < bestM) {
+			best, bestM = c, m
+		}
+	}
+	return best, bestM >= 0
 }
 
 // ParseTable parses the lookup.tsv form: "# source: COMMIT" comment,

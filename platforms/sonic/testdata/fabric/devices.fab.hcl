@@ -95,3 +95,19 @@ device "sonic201911" {
     acl_in = [acl.edge-v4]
   }
 }
+
+# A switch whose hardware SKU is known: CABLE_LENGTH names the SKU's own
+# pg_profile_lookup.ini row and the lossless profile takes that row's
+# values (Dell Z9332f, Broadcom TH3: xoff 178562, xon_offset 2540).
+device "sonic3" {
+  kind     = "leaf"
+  platform = "sonic"
+  asic     = "broadcom"
+  hwsku    = "DellEMC-Z9332f-O32"
+
+  port "Ethernet0" {
+    speed  = "400G"
+    fec    = "rs"
+    acl_in = [acl.edge-v4]
+  }
+}
