@@ -360,6 +360,12 @@ func (r *resolver) decodeRelease(dev *Device, spec *PlatformSpec, c *hcl.BodyCon
 			}
 		}
 	}
+	if only(AttrBufferModel) {
+		dev.BufferModel = d.enum(c.Attributes, AttrBufferModel, ctx, attrs.BufferModels...)
+		if !dev.BufferModel.Set && attrs.DefaultBufferModel != nil {
+			dev.BufferModel = Value[string]{V: attrs.DefaultBufferModel(dev.ASIC.V, dev.OSVersion.V), Src: dev.Range}
+		}
+	}
 	if only(AttrDriver) {
 		dev.Driver = d.enum(c.Attributes, AttrDriver, ctx, attrs.Drivers...)
 		if !dev.Driver.Set {

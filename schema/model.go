@@ -455,6 +455,11 @@ type Device struct {
 	// HWSKU is a switch's hardware SKU (DEVICE_METADATA hwsku on SONiC),
 	// where the platform reads hwsku; unset when the intent names none.
 	HWSKU Value[string]
+	// BufferModel is a SONiC switch's buffer model, "traditional" or
+	// "dynamic", where the platform reads buffer_model: the intent's, or
+	// (Set false, Src at the device block) the one the vendor's image
+	// for the device's asic and release is built with.
+	BufferModel Value[string]
 	// text is the platform's free-text rule, recorded by the loader for
 	// CheckRenderable.
 	text        TextRule

@@ -65,6 +65,9 @@ const (
 	AttrModel  = "model"
 	AttrDriver = "driver"
 	AttrHWSKU  = "hwsku"
+	// AttrBufferModel is SONiC's buffer model (DEVICE_METADATA
+	// buffer_model): which buffermgrd the switch runs.
+	AttrBufferModel = "buffer_model"
 )
 
 // DeviceAttrs says which platform-only device attributes a platform
@@ -86,6 +89,12 @@ type DeviceAttrs struct {
 	// saying what is wrong for a SKU the platform does not know or one of
 	// another ASIC.
 	HWSKU func(hwsku, asic string) error
+	// BufferModels, when not empty, makes the platform read
+	// buffer_model, one of these; DefaultBufferModel gives the model of
+	// a device that names none, from its asic and release (what the
+	// vendor's image is built with).
+	BufferModels       []string
+	DefaultBufferModel func(asic string, release Version) string
 }
 
 // Names returns the attributes a reads, in a stable order.
@@ -102,6 +111,9 @@ func (a DeviceAttrs) Names() []string {
 	}
 	if a.HWSKU != nil {
 		out = append(out, AttrHWSKU)
+	}
+	if len(a.BufferModels) > 0 {
+		out = append(out, AttrBufferModel)
 	}
 	return out
 }

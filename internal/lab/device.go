@@ -144,7 +144,8 @@ func (d *Device) runHooks(line string) {
 // specOf is the part of a DeviceSpec an emulator sees.
 func specOf(sp DeviceSpec) cli.Spec {
 	return cli.Spec{Name: sp.Name, Platform: sp.Platform, Username: sp.Username, Password: sp.Password,
-		Ports: sp.Ports, RunningConfig: sp.RunningConfig, Driver: sp.Driver, InboxDriver: sp.InboxDriver}
+		Ports: sp.Ports, RunningConfig: sp.RunningConfig, Driver: sp.Driver, InboxDriver: sp.InboxDriver,
+		ASIC: sp.ASIC, HWSKU: sp.HWSKU, Release: sp.Release, BufferModel: sp.BufferModel}
 }
 
 func startDevice(sp DeviceSpec, signer ssh.Signer, port int, dp *dataplane.Model) (*Device, error) {

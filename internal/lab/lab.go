@@ -60,6 +60,12 @@ type DeviceSpec struct {
 	// driver with mlnx-tools installed: mlnx_qos and cma_roce_tos work, the
 	// MLNX_OFED ECN sysfs (ecn/roce_np, ecn/roce_rp) does not exist.
 	InboxDriver bool
+	// ASIC, HWSKU, Release and BufferModel describe a switch as the
+	// intent gives them (asic, hwsku, os_version, the effective
+	// buffer_model), for an emulator whose factory state depends on them
+	// (SONiC's DEVICE_METADATA and buffer tables). Empty: the
+	// emulator's default.
+	ASIC, HWSKU, Release, BufferModel string
 }
 
 // MaxRunningConfig is the largest DeviceSpec.RunningConfig the lab takes.

@@ -32,9 +32,29 @@ func spec() schema.PlatformSpec {
 		Release: &schema.ReleaseForm{Re: releaseRe, Groups: []int{1, 2},
 			Form: "YYYYMM[.N] (the release branch)", Example: `"202311"`, Default: "202311"},
 		Attrs: schema.DeviceAttrs{ASICs: ASICs,
-			ASICWhy: "SONiC's own QoS templates differ by ASIC (the PFC priority to priority-group map exists only on mellanox and barefoot).",
-			HWSKU:   checkHWSKU},
+			ASICWhy:      "SONiC's own QoS templates differ by ASIC (the PFC priority to priority-group map exists only on mellanox and barefoot).",
+			HWSKU:        checkHWSKU,
+			BufferModels: BufferModels, DefaultBufferModel: DefaultBufferModel},
 	}
+}
+
+// BufferModels are SONiC's buffer models (DEVICE_METADATA buffer_model):
+// "traditional", where buffermgrd looks the lossless headroom up in the
+// SKU's pg_profile_lookup.ini, and "dynamic" (202012 on), where
+// buffermgrd computes it.
+var BufferModels = []string{"traditional", "dynamic"}
+
+// DefaultBufferModel is the buffer model SONiC's image for the asic and
+// release is built with: sonic-buildimage's platform/mellanox/rules.mk
+// exports SONIC_BUFFER_MODEL=dynamic since the dynamic model arrived
+// (#6194, 2020-12, release 202012), and files/build_templates/
+// init_cfg.json.j2 writes it to DEVICE_METADATA; every other image is
+// traditional.
+func DefaultBufferModel(asic string, release schema.Version) string {
+	if asic == "mellanox" && release.AtLeast(202012) {
+		return "dynamic"
+	}
+	return "traditional"
 }
 
 // checkHWSKU accepts a SKU of sonic-buildimage that has a

@@ -25,6 +25,9 @@ type Spec struct {
 	// Driver and InboxDriver describe a host's NICs (see lab.DeviceSpec).
 	Driver      string
 	InboxDriver bool
+	// ASIC, HWSKU, Release and BufferModel describe a switch (see
+	// lab.DeviceSpec); empty for the emulator's default.
+	ASIC, HWSKU, Release, BufferModel string
 }
 
 // Env is what an emulator may use from its device.
