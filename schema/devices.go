@@ -176,7 +176,7 @@ var deviceSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
 		{Name: "name"}, {Name: "kind", Required: true}, {Name: "platform", Required: true},
 		{Name: "mgmt_address"}, {Name: "qos_policy"}, {Name: "host"}, {Name: "description"},
-		{Name: "os_version"}, {Name: "asic"}, {Name: "model"}, {Name: "driver"}, {Name: "hwsku"},
+		{Name: "os_version"}, {Name: "asic"}, {Name: "model"}, {Name: "driver"}, {Name: "hwsku"}, {Name: "buffer_model"},
 	},
 	Blocks: []hcl.BlockHeaderSchema{
 		{Type: "credentials"}, {Type: "rdma"}, {Type: "port", LabelNames: []string{"name"}}, {Type: "ports"},
