@@ -104,6 +104,15 @@ func planDevice(ctx context.Context, in Input, opts *Options) *planfile.Device {
 	if err != nil {
 		return fail(err)
 	}
+	if dl.Vet != nil {
+		run := func(cmd string) (string, int, error) {
+			out, st, _, err := conn.Run(cmd)
+			return out, st, err
+		}
+		if err := dl.Vet(dialect.Vetting{Device: d, Rendered: pd.Rendered, Running: running, Run: run}); err != nil {
+			return fail(fmt.Errorf("%s: %w", d.Name, err))
+		}
+	}
 	cmp, err := cm.compare(running)
 	if err != nil {
 		return fail(err)

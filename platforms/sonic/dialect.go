@@ -32,5 +32,6 @@ func dialect() *pushdialect.Dialect {
 			{Key: regexp.MustCompile(`^PORT\|[^|]+\|mtu$`), Value: "9100"},
 			{Key: regexp.MustCompile(`^CABLE_LENGTH\|AZURE\|[^|]+$`), Value: "5m"},
 		},
+		Vet: vet,
 	}
 }
