@@ -357,6 +357,10 @@ func (r *resolver) decodeRelease(dev *Device, spec *PlatformSpec, c *hcl.BodyCon
 				d.errorf(c.Attributes[AttrHWSKU].Expr.Range(), "Invalid hwsku", "%v.", err)
 			} else {
 				dev.HWSKU = v
+				if attrs.SKUHeadroom != nil {
+					f, sku := attrs.SKUHeadroom, v.V
+					dev.SKUHeadroom = func(speedMbps int64, cableM float64) (SKUHeadroom, bool) { return f(sku, speedMbps, cableM) }
+				}
 			}
 		}
 	}
