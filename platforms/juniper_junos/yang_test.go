@@ -942,6 +942,8 @@ func TestJunosYANGRejectsBrokenRender(t *testing.T) {
 		{"value of a leaf of type empty", `explicit-congestion-notification`, `explicit-congestion-notification on`, `has no statement "on"`},
 		{"filter action misspelled", `then discard`, `then dicard`, `has no statement "dicard"`},
 		{"unquoted description", `description "v6 uplink"`, `description v6 uplink`, `has no statement "uplink"`},
+		{"unknown loss priority in a filter action", `then loss-priority low`, `then loss-priority lowest`, `Invalid enumeration value "lowest"`},
+		{"a term that both accepts and discards", `(set firewall family inet filter (\S+) term (\S+) then discard)`, "$1\nset firewall family inet filter $2 term $3 then accept", `Data for both cases`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -977,21 +979,24 @@ func TestSetToXML(t *testing.T) {
 		line string
 		want []string // substrings of the XML, in order
 		err  string
+		lint bool // yanglint must accept the XML too
 	}{
+		{"set groups G class-of-service forwarding-classes class roce queue-num 3\nset apply-groups G",
+			[]string{"<groups>", "<name>G</name>", `<class-of-service xmlns="http://yang.juniper.net/junos-qfx/conf/class-of-service">`, "<queue-num>3</queue-num>", "<apply-groups>G</apply-groups>"}, "", true},
 		{`set interfaces et-0/0/0 unit 0 family inet filter input roce-mark`,
-			[]string{"<interface>", "<name>et-0/0/0</name>", "<unit>", "<name>0</name>", "<inet>", "<filter>", "<input>", "<filter-name>roce-mark</filter-name>"}, ""},
+			[]string{"<interface>", "<name>et-0/0/0</name>", "<unit>", "<name>0</name>", "<inet>", "<filter>", "<input>", "<filter-name>roce-mark</filter-name>"}, "", true},
 		{`set class-of-service schedulers S drop-profile-map loss-priority low protocol any drop-profile D`,
-			[]string{"<drop-profile-map>", "<loss-priority>low</loss-priority>", "<protocol>any</protocol>", "<drop-profile>D</drop-profile>"}, ""},
+			[]string{"<drop-profile-map>", "<loss-priority>low</loss-priority>", "<protocol>any</protocol>", "<drop-profile>D</drop-profile>"}, "", true},
 		{`set class-of-service forwarding-classes class roce queue-num 3 no-loss`,
-			[]string{"<class>", "<name>roce</name>", "<queue-num>3</queue-num>", "<no-loss/>"}, ""},
+			[]string{"<class>", "<name>roce</name>", "<queue-num>3</queue-num>", "<no-loss/>"}, "", true},
 		{`set interfaces et-0/0/0 description "a \"b\" & c"`,
-			[]string{"<description>a &#34;b&#34; &amp; c</description>"}, ""},
+			[]string{"<description>a &#34;b&#34; &amp; c</description>"}, "", true},
 		{`set class-of-service drop-profiles D interpolate fill-level [ 10 20 ]`,
-			[]string{"<fill-level>10</fill-level>", "<fill-level>20</fill-level>"}, ""},
-		{`set class-of-service no-such-thing`, nil, `configuration class-of-service has no statement "no-such-thing"`},
-		{`set class-of-service schedulers S drop-profile-map low any`, nil, `want key loss-priority`},
-		{`set interfaces et-0/0/0 mtu`, nil, `needs a value`},
-		{`delete interfaces et-0/0/0`, nil, `not a set command`},
+			[]string{"<fill-level>10</fill-level>", "<fill-level>20</fill-level>"}, "", true},
+		{`set class-of-service no-such-thing`, nil, `configuration class-of-service has no statement "no-such-thing"`, false},
+		{`set class-of-service schedulers S drop-profile-map low any`, nil, `want key loss-priority`, false},
+		{`set interfaces et-0/0/0 mtu`, nil, `needs a value`, false},
+		{`delete interfaces et-0/0/0`, nil, `not a set command`, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.line, func(t *testing.T) {
@@ -1004,6 +1009,11 @@ func TestSetToXML(t *testing.T) {
 			}
 			if err != nil {
 				t.Fatal(err)
+			}
+			if tc.lint {
+				if out, ok := junosYANGLint(t, tool, s, got); !ok {
+					t.Errorf("yanglint rejects\n%s\n%s", got, out)
+				}
 			}
 			rest := string(got)
 			for _, w := range tc.want {
