@@ -191,10 +191,12 @@ type viewJunosIfKey struct {
 // defines (classifiers, scheduler map, congestion-notification profile).
 const viewJunosObject = "FABRICGEN"
 
-// viewJunosStrictCapPercent caps a strict-high queue whose intent sets no
-// shaper: Juniper recommends a rate on every strict-high queue ("Defining
-// CoS Queue Scheduling Priority", Traffic Management for QFX) so it cannot
-// starve the others; congestion notifications need a small fraction.
+// viewJunosStrictCapPercent is fabricgen's default cap on a strict-high
+// queue whose intent sets no shaper (the render says so in a comment; the
+// queue's shaper overrides it): Juniper recommends a rate on every
+// strict-high queue ("Defining CoS Queue Scheduling Priority", Traffic
+// Management for QFX) so it cannot starve the others, without naming a
+// value; congestion notifications need a small fraction.
 const viewJunosStrictCapPercent = 5
 
 // viewJunosWDPollMS is the Junos PFC watchdog's default poll interval (Junos
