@@ -35,7 +35,7 @@ func wdgRules() []*Rule {
 		{
 			ID: "WDG005", Title: "The switch can apply the PFC watchdog's restoration time", Severity: schema.SevInfo,
 			Rationale: "A stormed queue stays dropped for the restoration time, then the watchdog gives it back. fabricgen renders an explicit restoration everywhere it can (the intent's, or 200 ms); on a platform or release with no restoration command (Cumulus; NX-OS before 9.3(3)) the queue comes back on the switch's own schedule, which may differ from the rest of the fabric.",
-			Reference: "SONiC pfcwd (restoration_time), Junos pfc-watchdog recovery-time, EOS pause watchdog recovery-time, NX-OS priority-flow-control fixed-restore multiplier (NX-API REST SDK guide 9.3x, from 9.3(3)); Cumulus PFC watchdog",
+			Reference: "SONiC pfcwd (restoration_time), Junos pfc-watchdog recovery, EOS pause watchdog recovery-time, NX-OS priority-flow-control fixed-restore multiplier (NX-API REST SDK guide 9.3x, from 9.3(3)); Cumulus PFC watchdog",
 			Fix:       "Nothing to change in the intent: know that these switches restore on their own schedule; if the switch runs a release that takes a restoration time (NX-OS 9.3(3) or later), set its os_version to that release.",
 			Run:       runWatchdogRestoration,
 		},

@@ -395,20 +395,35 @@ func viewJunosPFC(d *schema.Device, q view.QoSView, qq *schema.PortQoS, trust sc
 		}
 		// The bare pfc-watchdog statement enables the watchdog with its
 		// defaults; with sub-statements Junos shows (display set) only
-		// those, and recovery-time is always explicit (the intent's
+		// those, and recovery is always explicit (the intent's
 		// restoration or fabricgen's default), so the bare line is never
-		// printed.
+		// printed. The statements and their ranges are Juniper's YANG
+		// (junos-conf- and junos-qfx-conf-class-of-service 23.4R1,
+		// container pfc-watchdog: poll-interval 100..1000 ms, detection
+		// 2..10 polls, recovery 200..1000 ms).
 		wd := &JunosWatchdog{Recovery: w.RestorationMS}
+		if w.RestorationMS < 200 || w.RestorationMS > 1000 {
+			rej.Add(view.Unsupported(d, fmt.Sprintf("pfc_watchdog %s restoration %d ms", w.Name, w.RestorationMS),
+				"the Junos pfc-watchdog recovery is 200–1000 ms; set restoration within that range", view.WatchdogSrc(qq, func(w *schema.Watchdog) schema.Range { return w.Restoration.Src })))
+		}
 		poll := int64(viewJunosWDPollMS)
 		if w.PollSet {
 			poll = w.PollMS
 			wd.Poll = poll
+			if poll < 100 || poll > 1000 {
+				rej.Add(view.Unsupported(d, fmt.Sprintf("pfc_watchdog %s poll_interval %d ms", w.Name, poll),
+					"the Junos pfc-watchdog poll-interval is 100–1000 ms; set poll_interval within that range", view.WatchdogSrc(qq, func(w *schema.Watchdog) schema.Range { return w.PollInterval.Src })))
+			}
 		}
 		if w.DetectionSet {
-			if poll <= 0 || w.DetectionMS%poll != 0 || w.DetectionMS/poll < 1 {
+			switch {
+			case poll <= 0 || w.DetectionMS%poll != 0:
 				rej.Add(view.Unsupported(d, fmt.Sprintf("pfc_watchdog %s detection %d ms", w.Name, w.DetectionMS),
 					"Junos detects a storm after a whole number of poll intervals (detection); make detection a multiple of poll_interval", src))
-			} else {
+			case w.DetectionMS/poll < 2 || w.DetectionMS/poll > 10:
+				rej.Add(view.Unsupported(d, fmt.Sprintf("pfc_watchdog %s detection %d ms (%d polls)", w.Name, w.DetectionMS, w.DetectionMS/poll),
+					"the Junos pfc-watchdog detection is 2–10 poll intervals; set detection between 2 and 10 times poll_interval", src))
+			default:
 				wd.Detection = w.DetectionMS / poll
 			}
 		}

@@ -832,10 +832,6 @@ type junosYANGFinding struct {
 }
 
 var junosYANGFindings = []junosYANGFinding{
-	{"junos", regexp.MustCompile(`^set class-of-service congestion-notification-profile \S+ pfc-watchdog recovery-time \d+$`),
-		"the pfc-watchdog leaf is recovery (junos-conf-class-of-service, container pfc-watchdog: poll-interval, detection, recovery, watchdog-action), not recovery-time"},
-	{"junos-qfx", regexp.MustCompile(`^set class-of-service congestion-notification-profile \S+ pfc-watchdog recovery-time \d+$`),
-		"the pfc-watchdog leaf is recovery (junos-qfx-conf-class-of-service, container pfc-watchdog: poll-interval, detection, recovery 200..1000, watchdog-action), not recovery-time"},
 	{"junos-ex", regexp.MustCompile(`^set class-of-service forwarding-classes class \S+ queue-num \d+ no-loss$`),
 		"junos-ex-conf-class-of-service has no forwarding-classes class no-loss"},
 	{"junos-ex", regexp.MustCompile(`^set class-of-service congestion-notification-profile \S+ (input dscp|output ieee-802\.1|pfc-watchdog) `),
