@@ -34,9 +34,9 @@ func wdgRules() []*Rule {
 		},
 		{
 			ID: "WDG005", Title: "The switch can apply the PFC watchdog's restoration time", Severity: schema.SevInfo,
-			Rationale: "A stormed queue stays dropped for the restoration time, then the watchdog gives it back. fabricgen renders an explicit restoration everywhere it can (the intent's, or 200 ms); on a platform with no restoration command the queue comes back on the switch's own schedule, which may differ from the rest of the fabric.",
-			Reference: "SONiC pfcwd (restoration_time), Junos pfc-watchdog recovery-time, EOS pause watchdog recovery-time; Cumulus PFC watchdog; Cisco NX-OS QoS guide",
-			Fix:       "Nothing to change in the intent: know that these switches restore on their own schedule, or use a platform that takes a restoration time for them.",
+			Rationale: "A stormed queue stays dropped for the restoration time, then the watchdog gives it back. fabricgen renders an explicit restoration everywhere it can (the intent's, or 200 ms); on a platform or release with no restoration command (Cumulus; NX-OS before 9.3(3)) the queue comes back on the switch's own schedule, which may differ from the rest of the fabric.",
+			Reference: "SONiC pfcwd (restoration_time), Junos pfc-watchdog recovery, EOS pause watchdog recovery-time, NX-OS priority-flow-control fixed-restore multiplier (NX-API REST SDK guide 9.3x, from 9.3(3)); Cumulus PFC watchdog",
+			Fix:       "Nothing to change in the intent: know that these switches restore on their own schedule; if the switch runs a release that takes a restoration time (NX-OS 9.3(3) or later), set its os_version to that release.",
 			Run:       runWatchdogRestoration,
 		},
 		{
@@ -75,16 +75,15 @@ func runNICStormPrevention(p *Pass) {
 	}
 }
 
-// runWatchdogRestoration reports the switches whose platform renders no
-// restoration time (templates.PlatformInfo.NoRestoration), once per
-// device and watchdog profile, at the profile's restoration (or the block
-// when it uses the default).
+// runWatchdogRestoration reports the switches whose platform (or
+// release) renders no restoration time
+// (templates.PlatformInfo.NoRestorationOn), once per device and watchdog
+// profile, at the profile's restoration (or the block when it uses the
+// default).
 func runWatchdogRestoration(p *Pass) {
-	why := map[schema.Platform]string{}
+	info := map[schema.Platform]templates.PlatformInfo{}
 	for _, pi := range templates.Platforms() {
-		if pi.NoRestoration != "" {
-			why[pi.Platform] = pi.NoRestoration
-		}
+		info[pi.Platform] = pi
 	}
 	type key struct {
 		d *schema.Device
@@ -92,8 +91,8 @@ func runWatchdogRestoration(p *Pass) {
 	}
 	seen := map[key]bool{}
 	for _, d := range p.Fabric.Devices {
-		reason, ok := why[d.Platform.V]
-		if !ok {
+		reason := info[d.Platform.V].NoRestorationOn(d)
+		if reason == "" {
 			continue
 		}
 		for _, pt := range d.Ports {

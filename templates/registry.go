@@ -24,8 +24,20 @@ type PlatformInfo struct {
 	Docs string
 	// NoRestoration says why the platform's render cannot set the PFC
 	// watchdog restoration time ("" when it renders one; lint's WDG005
-	// reports the switches it applies to).
+	// reports the switches it applies to, see NoRestorationOn).
 	NoRestoration string
+	// RendersRestoration, when set, reports whether the render sets the
+	// restoration time on a device (view.Info.RendersRestoration).
+	RendersRestoration func(d *schema.Device) bool
+}
+
+// NoRestorationOn says why the render of d cannot set the PFC watchdog
+// restoration time, or "" when it sets one.
+func (pi PlatformInfo) NoRestorationOn(d *schema.Device) string {
+	if pi.RendersRestoration != nil && pi.RendersRestoration(d) {
+		return ""
+	}
+	return pi.NoRestoration
 }
 
 // platformSpec is what the engine takes from one platform folder: its
@@ -40,10 +52,11 @@ type platformSpec struct {
 // specOf turns a platform folder's render parts into the engine's entry.
 func specOf(p platform.Platform) platformSpec {
 	return platformSpec{
-		PlatformInfo: PlatformInfo{Platform: p.Name, Ext: p.Render.Ext, Comment: p.Render.Comment, Docs: p.Render.Docs, NoRestoration: p.Render.NoRestoration},
-		info:         p.Render,
-		build:        p.View,
-		templates:    p.Templates,
+		PlatformInfo: PlatformInfo{Platform: p.Name, Ext: p.Render.Ext, Comment: p.Render.Comment, Docs: p.Render.Docs, NoRestoration: p.Render.NoRestoration,
+			RendersRestoration: p.Render.RendersRestoration},
+		info:      p.Render,
+		build:     p.View,
+		templates: p.Templates,
 	}
 }
 

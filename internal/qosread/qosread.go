@@ -51,6 +51,11 @@ type Port struct {
 	Rewrite int
 	// Watchdog is true when the PFC watchdog is on for the port.
 	Watchdog bool
+	// WatchdogRestoreMS is the PFC watchdog's restoration time in ms when
+	// the configuration sets one the platform's reader reads (NX-OS:
+	// "priority-flow-control fixed-restore multiplier"); 0 leaves it to the
+	// switch.
+	WatchdogRestoreMS int
 }
 
 // Rule is one ingress marking rule.

@@ -90,3 +90,37 @@ func TestNXOSIPv6ACLWords(t *testing.T) {
 		t.Errorf("running config holds the refused entry:\n%s", run)
 	}
 }
+
+// TestNXOSFixedRestoreLine: the lab takes the switch-wide "priority-flow-control
+// fixed-restore multiplier N" (9.3(3) and later), shows it in the running
+// configuration, replaces it when N changes, and the reader reads it back as
+// N × the 100 ms watch-dog interval.
+func TestNXOSFixedRestoreLine(t *testing.T) {
+	l := labtest.Start(t, lab.DeviceSpec{Name: "spine1", Platform: plat().Name})
+	d := labtest.Scrapli(t, l, "spine1", plat().Dialect().Scrapli)
+	for _, c := range []struct {
+		lines  []string
+		show   string // the line the running config must hold, "" for none
+		wantMS int
+	}{
+		{[]string{"priority-flow-control watch-dog-interval on", "priority-flow-control fixed-restore multiplier 3"}, "priority-flow-control fixed-restore multiplier 3", 300},
+		{[]string{"priority-flow-control fixed-restore multiplier 5"}, "priority-flow-control fixed-restore multiplier 5", 500},
+		{[]string{"no priority-flow-control fixed-restore multiplier 5"}, "", 0},
+	} {
+		mr, err := d.SendConfigs(c.lines, opoptions.WithStopOnFailed())
+		if err != nil || mr.Failed != nil {
+			t.Fatalf("%q: %v %v", c.lines, err, mr.Failed)
+		}
+		run := l.Device("spine1").RunningConfig()
+		if n := strings.Count(run, "\npriority-flow-control fixed-restore multiplier "); c.show == "" && n != 0 || c.show != "" && (n != 1 || !strings.Contains(run, "\n"+c.show+"\n")) {
+			t.Errorf("after %q: want %q once in the running config (found %d fixed-restore lines):\n%s", c.lines, c.show, n, run)
+		}
+		rd, err := plat().Reader(run)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := rd.Default.WatchdogRestoreMS; got != c.wantMS {
+			t.Errorf("after %q: read restore %d ms, want %d", c.lines, got, c.wantMS)
+		}
+	}
+}

@@ -36,7 +36,9 @@ func Platform() platform.Platform {
 			Ext:           "cfg",
 			Comment:       "!",
 			Docs:          "Cisco Nexus 9000 NX-OS Quality of Service Configuration Guide (classification, queuing, network-qos, PFC)",
-			NoRestoration: "no Cisco source confirms an NX-OS restore-timer command, so the switch restores on its own default",
+			NoRestoration: "NX-OS before 9.3(3) has no PFC watchdog fixed-restore multiplier (Cisco's NX-API REST SDK guide 9.3x adds it in 9.3(3)), so the switch restores on its own schedule",
+			// From 9.3(3) the render sets it (viewNXOSRestores).
+			RendersRestoration: viewNXOSRestores,
 		},
 		View:      viewBuildNXOS,
 		Templates: Templates(),

@@ -1,6 +1,7 @@
 package cisconxos
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/fabricgen/fabricgen/internal/push/config"
@@ -11,7 +12,8 @@ import (
 // read reads `show running-config` of Cisco NX-OS: type qos
 // class-maps and policy-maps (DSCP and ACL classes setting a qos-group,
 // set dscp), the system network-qos (pause pfc-cos) and queuing (ECN)
-// policies, and each interface's input policy. Without an input policy
+// policies, the PFC watchdog (per port, and its switch-wide fixed-restore
+// multiplier), and each interface's input policy. Without an input policy
 // a port puts everything in qos-group 0.
 func read(text string) (*qosread.Device, error) {
 	d := qosread.NewDevice()
@@ -89,6 +91,8 @@ func read(text string) (*qosread.Device, error) {
 			}
 		case strings.HasPrefix(head, "interface "):
 			ifaces = append(ifaces, b)
+		default:
+			readFixedRestore(d, head)
 		}
 	}
 	d.Default.PFC = nq[sysNQ]
@@ -128,6 +132,19 @@ func read(text string) (*qosread.Device, error) {
 		}
 	}
 	return d, nil
+}
+
+// readFixedRestore reads the switch-wide "priority-flow-control
+// fixed-restore multiplier N" into d's default port (so every port): the
+// restoration is N × the default watch-dog interval
+// (viewNXOSWatchdogIntervalMS). Any other line, or an N that is no
+// positive number, changes nothing.
+func readFixedRestore(d *qosread.Device, line string) {
+	if v, ok := qosread.Cut(line, "priority-flow-control fixed-restore multiplier"); ok {
+		if n, err := strconv.Atoi(v); err == nil && n > 0 {
+			d.Default.WatchdogRestoreMS = n * viewNXOSWatchdogIntervalMS
+		}
+	}
 }
 
 // readQueue is the queue of an 8-queue class name (c-out-8q-q3, c-8q-nq3,

@@ -23,6 +23,10 @@ const (
 )
 
 // releaseRe is the NX-OS release syntax: MAJOR.MINOR[(MAINTENANCE)][TRAIN].
+// What the release changes: the PFC watchdog restoration renders from
+// 9.3(3) (viewNXOSRestores); a device without os_version renders for the
+// default, 10.3(2)F, so it gets the restoration ("9.3" without a
+// maintenance release counts as before 9.3(3)).
 var releaseRe = regexp.MustCompile(`^(\d{1,2})\.(\d{1,2})(?:\((\d{1,3})[a-z]?\))?([A-Z])?$`)
 
 // spec is what the intent language needs of the platform. Port names

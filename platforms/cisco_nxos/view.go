@@ -27,15 +27,64 @@ type NXOSView struct {
 	Interfaces []NXOSInterface
 }
 
-// NXOSWatchdog is the PFC watchdog as NX-OS renders it: only the enable
-// line ("priority-flow-control watch-dog-interval on", globally and per
-// port) has a Cisco source; the timers stay at the switch's defaults.
+// NXOSWatchdog is the PFC watchdog as NX-OS renders it: the enable line
+// ("priority-flow-control watch-dog-interval on", globally and per port)
+// and, from 9.3(3), the restoration as "priority-flow-control
+// fixed-restore multiplier N" (Cisco's NX-API REST SDK guide 9.3x); the
+// other timers stay at the switch's defaults.
 type NXOSWatchdog struct {
 	// Name is the pfc_watchdog profile.
 	Name string
-	// Timers lists the intent's timers ("detection 200 ms, restoration 200
-	// ms"), which the render names in a comment as not applied.
-	Timers string
+	// FixedRestore is the fixed-restore multiplier: the intent's
+	// restoration over the switch's watch-dog interval
+	// (viewNXOSWatchdogIntervalMS); 0 on a release without the command.
+	FixedRestore int64
+	// Note is what the render's comment says of the intent's timers
+	// ("detection 200 ms, poll_interval 100 ms not applied ...").
+	Note string
+}
+
+// viewNXOSRestoreSince is the first release with the PFC watchdog's
+// fixed-restore multiplier: Cisco's NX-API REST SDK guide 9.3x
+// ("Configuring Priority Flow Control", "Configuring Fixed Restore
+// Multiplier": platformPriorFlowCtrlWd fixedRestoreMultiplier, "added in
+// Release 9.3(3)").
+var viewNXOSRestoreSince = []int{9, 3, 3}
+
+// viewNXOSWatchdogIntervalMS is the switch's PFC watchdog interval, which
+// fabricgen leaves at its default (no Cisco source found gives the
+// interval command's spelling): 100 ms, the "poll timer of 100ms" of
+// Cisco's Nexus 9000 QoS guide (10.5x, "Workflow of Priority Flow Control
+// Watchdog"). The restore time is the multiplier times this interval.
+const viewNXOSWatchdogIntervalMS = 100
+
+// viewNXOSRestores reports whether d's release renders the watchdog
+// restoration (9.3(3) and later; a device without a release, as in
+// tests, counts as fabricgen's default release).
+func viewNXOSRestores(d *schema.Device) bool {
+	rel := d.OSVersion.V
+	if len(rel.Parts) == 0 {
+		rel = spec().DefaultVersion()
+	}
+	return rel.AtLeast(viewNXOSRestoreSince...)
+}
+
+// viewNXOSFixedRestore converts a restoration of ms into the fixed-restore
+// multiplier of the switch's watch-dog interval, or returns 0 and the
+// nearest restorations (ms) the switch can take.
+func viewNXOSFixedRestore(ms int64) (int64, []int64) {
+	const iv = viewNXOSWatchdogIntervalMS
+	if ms >= iv && ms%iv == 0 {
+		return ms / iv, nil
+	}
+	lo, hi := ms/iv*iv, ms/iv*iv+iv
+	switch {
+	case lo == 0 || ms-lo > hi-ms:
+		return 0, []int64{hi}
+	case ms-lo < hi-ms:
+		return 0, []int64{lo}
+	}
+	return 0, []int64{lo, hi}
 }
 
 // NXOSClassMap is "class-map type qos match-any|match-all NAME" with its
@@ -475,11 +524,39 @@ func viewNXOSWatchdog(d *schema.Device, w *view.WatchdogView) (*NXOSWatchdog, er
 	if w.Action != "" && w.Action != string(schema.WatchdogDrop) {
 		rej.Add(view.Unsupported(d, "pfc_watchdog "+w.Name+" action "+w.Action, "the NX-OS PFC watchdog drops on a stormed queue; use action drop", src))
 	}
-	timers := fmt.Sprintf("detection %d ms, restoration %d ms", w.DetectionMS, w.RestorationMS)
+	out := &NXOSWatchdog{Name: w.Name}
+	poll := ""
 	if w.PollSet {
-		timers += fmt.Sprintf(", poll_interval %d ms", w.PollMS)
+		poll = fmt.Sprintf(", poll_interval %d ms", w.PollMS)
 	}
-	return &NXOSWatchdog{Name: w.Name, Timers: timers}, rej.Err()
+	if !viewNXOSRestores(d) {
+		out.Note = fmt.Sprintf("detection %d ms, restoration %d ms%s not applied (no confirmed NX-OS timer command; the fixed-restore multiplier arrived in 9.3(3)); the switch keeps its defaults",
+			w.DetectionMS, w.RestorationMS, poll)
+		return out, rej.Err()
+	}
+	m, nearest := viewNXOSFixedRestore(w.RestorationMS)
+	if m == 0 {
+		var is, set []string
+		for _, n := range nearest {
+			is = append(is, fmt.Sprintf("%dms", n))
+			set = append(set, fmt.Sprintf("restoration = %q", fmt.Sprintf("%dms", n)))
+		}
+		wsrc := src
+		if sw := view.FirstQoS(d).Watchdog.V; sw != nil {
+			wsrc = sw.Range
+			if sw.Restoration.Set {
+				wsrc = sw.Restoration.Src
+			}
+		}
+		rej.Add(view.Unsupported(d, fmt.Sprintf("pfc_watchdog %s restoration %dms", w.Name, w.RestorationMS),
+			fmt.Sprintf("NX-OS restores a stormed queue after fixed-restore multiplier × its %d ms watch-dog interval (which fabricgen leaves at the default), so the restoration must be a multiple of %d ms; the nearest is %s: set %s",
+				viewNXOSWatchdogIntervalMS, viewNXOSWatchdogIntervalMS, strings.Join(is, " or "), strings.Join(set, " or ")), wsrc))
+		return out, rej.Err()
+	}
+	out.FixedRestore = m
+	out.Note = fmt.Sprintf("restoration %d ms = fixed-restore multiplier %d × the %d ms default watch-dog interval; detection %d ms%s not applied (no confirmed NX-OS timer command); the switch keeps its defaults",
+		w.RestorationMS, m, viewNXOSWatchdogIntervalMS, w.DetectionMS, poll)
+	return out, rej.Err()
 }
 
 // viewNXOSMarked is in with its identity values replaced by marks.

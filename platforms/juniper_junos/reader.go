@@ -1,6 +1,7 @@
 package juniperjunos
 
 import (
+	"sort"
 	"strconv"
 	"strings"
 
@@ -25,6 +26,8 @@ type readState struct {
 	smaps           map[string]map[string]string
 	ifs             map[string]*readBinding
 	order           []string
+	// prio is each forwarding class's priority (assignPrios).
+	prio map[string]int
 }
 
 func read(text string) (*qosread.Device, error) {
@@ -102,20 +105,96 @@ func (j *readState) binding(f []string) {
 	}
 }
 
-// prioOf is a forwarding class's priority: its pfc-priority, else its queue.
+// prioOf is a forwarding class's priority (assignPrios), else 0.
 func (j *readState) prioOf(fc string) int {
-	if p, ok := j.fcPrio[fc]; ok {
-		return p
-	}
-	if q, ok := j.fcQueue[fc]; ok {
-		return q
-	}
-	return 0
+	return j.prio[fc]
 }
 
-// device builds the device from the statements read.
+// assignPrios gives each forwarding class a priority: its pfc-priority;
+// else N for a class named "prioN" (fabricgen's name for a priority no
+// traffic class names); else its queue, when no class above took that
+// priority; else the lowest priority still free. Classes are taken in
+// name order, so the assignment does not depend on map order.
+func (j *readState) assignPrios() {
+	j.prio = map[string]int{}
+	var taken [8]bool
+	take := func(fc string, p int) {
+		j.prio[fc] = p
+		taken[p] = true
+	}
+	for fc, p := range j.fcPrio {
+		take(fc, p)
+	}
+	var rest []string
+	for fc := range j.fcQueue {
+		if _, ok := j.fcPrio[fc]; !ok {
+			rest = append(rest, fc)
+		}
+	}
+	sort.Strings(rest)
+	var unnamed []string
+	for _, fc := range rest {
+		if n, ok := strings.CutPrefix(fc, "prio"); ok {
+			if p, ok := qosread.Atoi(n); ok && qosread.Prio(p) && !taken[p] {
+				take(fc, p)
+				continue
+			}
+		}
+		unnamed = append(unnamed, fc)
+	}
+	var last []string
+	for _, fc := range unnamed {
+		if q := j.fcQueue[fc]; qosread.Prio(q) && !taken[q] {
+			take(fc, q)
+			continue
+		}
+		last = append(last, fc)
+	}
+	for _, fc := range last {
+		for p := 0; p < 8; p++ {
+			if !taken[p] {
+				take(fc, p)
+				break
+			}
+		}
+	}
+}
+
+// readQFXDefaultClass reports whether fc is one of QFX's default forwarding
+// classes, which fabricgen redeclares (fcoe, no-loss: lossy on a lossy
+// queue) without giving them a priority.
+func readQFXDefaultClass(fc string) bool {
+	switch fc {
+	case "best-effort", "fcoe", "no-loss", "network-control", "mcast":
+		return true
+	}
+	return false
+}
+
+// classified reports whether a DSCP classifier selects the forwarding class.
+func (j *readState) classified(fc string) bool {
+	for _, m := range j.classifiers {
+		for _, c := range m {
+			if c == fc {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// device builds the device from the statements read. A QFX default class
+// without pfc-priority that no classifier selects carries no priority: it
+// does not move its queue's priority (fcoe on queue 3 says nothing about
+// priority 3).
 func (j *readState) device() *qosread.Device {
 	d := qosread.NewDevice()
+	for fc := range j.fcQueue {
+		if _, ok := j.fcPrio[fc]; !ok && readQFXDefaultClass(fc) && !j.classified(fc) {
+			delete(j.fcQueue, fc)
+		}
+	}
+	j.assignPrios()
 	for fc, q := range j.fcQueue {
 		d.Default.Queue[j.prioOf(fc)] = q
 	}

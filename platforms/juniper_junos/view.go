@@ -45,11 +45,14 @@ type JunosView struct {
 }
 
 // JunosClass is one forwarding class: its name, queue and priority, and
-// whether it is lossless (no-loss, with pfc-priority Priority).
+// whether it is lossless (no-loss, with pfc-priority Priority). Default is
+// true for a QFX default class (fcoe, no-loss) that fabricgen redeclares
+// lossy because the intent keeps its queue lossy: it has no priority and
+// no pfc-priority.
 type JunosClass struct {
 	Name            string
 	Queue, Priority int
-	NoLoss          bool
+	NoLoss, Default bool
 }
 
 // JunosCodePoint is one classifier entry: the code point (DSCP or PCP)
@@ -90,13 +93,15 @@ type JunosDropProfile struct {
 }
 
 // JunosScheduler is one queue's scheduler: strict-high with its rate
-// Cap ("shaping-rate …" or "transmit-rate …"), or a transmit-rate of
-// Weight percent (Rate), and the drop profile of its ECN curve (with
+// Cap ("shaping-rate …" or "transmit-rate …"; DefaultCap when it is
+// fabricgen's default, not the intent's shaper), or a transmit-rate of
+// Weight percent (Rate) with the intent's shaper as Shape ("shaping-rate
+// RATE", or ""), and the drop profile of its ECN curve (with
 // explicit-congestion-notification when ECN).
 type JunosScheduler struct {
-	Name, Cap, DropProfile string
-	Strict, Rate, ECN      bool
-	Weight                 int
+	Name, Cap, Shape, DropProfile string
+	Strict, DefaultCap, Rate, ECN bool
+	Weight                        int
 }
 
 // JunosMapEntry is one scheduler-map entry: forwarding class to scheduler.
@@ -186,10 +191,12 @@ type viewJunosIfKey struct {
 // defines (classifiers, scheduler map, congestion-notification profile).
 const viewJunosObject = "FABRICGEN"
 
-// viewJunosStrictCapPercent caps a strict-high queue whose intent sets no
-// shaper: Juniper recommends a rate on every strict-high queue ("Defining
-// CoS Queue Scheduling Priority", Traffic Management for QFX) so it cannot
-// starve the others; congestion notifications need a small fraction.
+// viewJunosStrictCapPercent is fabricgen's default cap on a strict-high
+// queue whose intent sets no shaper (the render says so in a comment; the
+// queue's shaper overrides it): Juniper recommends a rate on every
+// strict-high queue ("Defining CoS Queue Scheduling Priority", Traffic
+// Management for QFX) so it cannot starve the others, without naming a
+// value; congestion notifications need a small fraction.
 const viewJunosStrictCapPercent = 5
 
 // viewJunosWDPollMS is the Junos PFC watchdog's default poll interval (Junos
@@ -209,7 +216,11 @@ func viewBuildJunos(f *schema.Fabric, d *schema.Device, b view.Base) (any, error
 		fam = FamilyQFX5000
 	}
 	v := &JunosView{Base: b, Family: string(fam), Object: viewJunosObject}
-	v.Classes = viewJunosForwardingClasses(q, names)
+	classes, err := viewJunosForwardingClasses(d, q, qq, names, fam)
+	if !rej.Add(err) {
+		return nil, err
+	}
+	v.Classes = classes
 	trust := schema.Trust(q.Trust)
 	if trust == schema.TrustNone {
 		rej.Add(view.Unsupported(d, "trust none", "a Junos interface always has a classifier (default or explicit); fabricgen binds DSCP and/or 802.1p classifiers", qq.Trust.Src))
@@ -245,14 +256,95 @@ func viewBuildJunos(f *schema.Fabric, d *schema.Device, b view.Base) (any, error
 	return v, rej.Err()
 }
 
+// viewJunosDefaultClass is one of the forwarding classes a QFX switch
+// defines by default, on its default queue, lossless or not ("Understanding
+// CoS Forwarding Classes", "Defining CoS Forwarding Classes", Traffic
+// Management for QFX): best-effort (0), fcoe (3, no-loss), no-loss (4,
+// no-loss), network-control (7). They stay beside the classes a
+// configuration defines.
+type viewJunosDefaultClass struct {
+	name   string
+	queue  int
+	noLoss bool
+}
+
+// viewJunosDefaultClasses are the QFX default unicast forwarding classes.
+func viewJunosDefaultClasses() []viewJunosDefaultClass {
+	return []viewJunosDefaultClass{{"best-effort", 0, false}, {"fcoe", 3, true}, {"no-loss", 4, true}, {"network-control", 7, false}}
+}
+
 // viewJunosForwardingClasses lists one forwarding class per priority,
-// lossless ones with no-loss and their PFC priority.
-func viewJunosForwardingClasses(q view.QoSView, names [8]string) []JunosClass {
+// lossless ones with no-loss and their PFC priority. Junos requires every
+// forwarding class mapped to one queue to have the same packet drop
+// attribute ("forwarding-classes", Traffic Management for QFX), so two
+// priorities of different PFC on one queue are refused, and on QFX a
+// default lossless class (fcoe, no-loss) on a queue the intent keeps lossy
+// is redeclared without no-loss, which makes it lossy ("class (Forwarding
+// Classes)": an explicitly configured fcoe class without no-loss is
+// lossy). A lossless priority on the queue of a default lossy class
+// (best-effort, network-control) is refused: the switch's unclassified and
+// control traffic would share a lossless queue.
+func viewJunosForwardingClasses(d *schema.Device, q view.QoSView, qq *schema.PortQoS, names [8]string, fam schema.HardwareFamily) ([]JunosClass, error) {
 	var fc []JunosClass
+	var rej view.Collector
+	var lossless, lossy [8][]int // priorities by queue
 	for pr := 0; pr < 8; pr++ {
-		fc = append(fc, JunosClass{Name: names[pr], Queue: q.QueueOf[pr], NoLoss: q.Lossless.Has(pr), Priority: pr})
+		qu := q.QueueOf[pr]
+		fc = append(fc, JunosClass{Name: names[pr], Queue: qu, NoLoss: q.Lossless.Has(pr), Priority: pr})
+		if qu < 0 || qu > 7 {
+			continue
+		}
+		if q.Lossless.Has(pr) {
+			lossless[qu] = append(lossless[qu], pr)
+		} else {
+			lossy[qu] = append(lossy[qu], pr)
+		}
 	}
-	return fc
+	src := func(pr int) schema.Range {
+		if qq == nil {
+			return schema.Range{}
+		}
+		if r := qq.Queue[pr].Src; !r.IsZero() {
+			return r
+		}
+		return qq.PFCSource()
+	}
+	for qu := 0; qu < 8; qu++ {
+		if len(lossless[qu]) > 0 && len(lossy[qu]) > 0 {
+			rej.Add(view.Unsupported(d, fmt.Sprintf("queue %d with lossless priorities %s and lossy priorities %s", qu, viewJunosInts(lossless[qu]), viewJunosInts(lossy[qu])),
+				"Junos requires every forwarding class of a queue to have the same packet drop attribute (all no-loss or all lossy); map the lossy priorities to another queue in queue_map, or make them lossless in pfc_priorities", src(lossy[qu][0])))
+		}
+	}
+	if !IsQFX(fam) {
+		return fc, rej.Err()
+	}
+	named := map[string]bool{}
+	for _, n := range names {
+		named[n] = true
+	}
+	for _, dc := range viewJunosDefaultClasses() {
+		if named[dc.name] {
+			continue // the intent's own class of that name replaces the default
+		}
+		switch {
+		case dc.noLoss && len(lossy[dc.queue]) > 0 && len(lossless[dc.queue]) == 0:
+			fc = append(fc, JunosClass{Name: dc.name, Queue: dc.queue, Default: true})
+		case !dc.noLoss && len(lossless[dc.queue]) > 0:
+			rej.Add(view.Unsupported(d, fmt.Sprintf("lossless priorities %s on queue %d", viewJunosInts(lossless[dc.queue]), dc.queue),
+				fmt.Sprintf("queue %d carries the QFX default lossy forwarding class %s, and Junos requires every forwarding class of a queue to have the same packet drop attribute; map the lossless priorities to another queue in queue_map (QFX's lossless queues are 3 and 4 by default)", dc.queue, dc.name),
+				src(lossless[dc.queue][0])))
+		}
+	}
+	return fc, rej.Err()
+}
+
+// viewJunosInts writes priorities as "3" or "3, 4".
+func viewJunosInts(v []int) string {
+	s := make([]string, len(v))
+	for i, n := range v {
+		s[i] = strconv.Itoa(n)
+	}
+	return strings.Join(s, ", ")
 }
 
 // viewJunosClassifiers lists the DSCP and/or 802.1p classifier entries
@@ -303,20 +395,35 @@ func viewJunosPFC(d *schema.Device, q view.QoSView, qq *schema.PortQoS, trust sc
 		}
 		// The bare pfc-watchdog statement enables the watchdog with its
 		// defaults; with sub-statements Junos shows (display set) only
-		// those, and recovery-time is always explicit (the intent's
+		// those, and recovery is always explicit (the intent's
 		// restoration or fabricgen's default), so the bare line is never
-		// printed.
+		// printed. The statements and their ranges are Juniper's YANG
+		// (junos-conf- and junos-qfx-conf-class-of-service 23.4R1,
+		// container pfc-watchdog: poll-interval 100..1000 ms, detection
+		// 2..10 polls, recovery 200..1000 ms).
 		wd := &JunosWatchdog{Recovery: w.RestorationMS}
+		if w.RestorationMS < 200 || w.RestorationMS > 1000 {
+			rej.Add(view.Unsupported(d, fmt.Sprintf("pfc_watchdog %s restoration %d ms", w.Name, w.RestorationMS),
+				"the Junos pfc-watchdog recovery is 200–1000 ms; set restoration within that range", view.WatchdogSrc(qq, func(w *schema.Watchdog) schema.Range { return w.Restoration.Src })))
+		}
 		poll := int64(viewJunosWDPollMS)
 		if w.PollSet {
 			poll = w.PollMS
 			wd.Poll = poll
+			if poll < 100 || poll > 1000 {
+				rej.Add(view.Unsupported(d, fmt.Sprintf("pfc_watchdog %s poll_interval %d ms", w.Name, poll),
+					"the Junos pfc-watchdog poll-interval is 100–1000 ms; set poll_interval within that range", view.WatchdogSrc(qq, func(w *schema.Watchdog) schema.Range { return w.PollInterval.Src })))
+			}
 		}
 		if w.DetectionSet {
-			if poll <= 0 || w.DetectionMS%poll != 0 || w.DetectionMS/poll < 1 {
+			switch {
+			case poll <= 0 || w.DetectionMS%poll != 0:
 				rej.Add(view.Unsupported(d, fmt.Sprintf("pfc_watchdog %s detection %d ms", w.Name, w.DetectionMS),
 					"Junos detects a storm after a whole number of poll intervals (detection); make detection a multiple of poll_interval", src))
-			} else {
+			case w.DetectionMS/poll < 2 || w.DetectionMS/poll > 10:
+				rej.Add(view.Unsupported(d, fmt.Sprintf("pfc_watchdog %s detection %d ms (%d polls)", w.Name, w.DetectionMS, w.DetectionMS/poll),
+					"the Junos pfc-watchdog detection is 2–10 poll intervals; set detection between 2 and 10 times poll_interval", src))
+			default:
 				wd.Detection = w.DetectionMS / poll
 			}
 		}
@@ -331,10 +438,17 @@ func viewJunosSchedulers(f *schema.Fabric, d *schema.Device, q view.QoSView, nam
 	dropSeen := map[string]bool{}
 	var rej view.Collector
 	for _, qu := range q.Queues {
-		if qu.ShaperBps > 0 && !qu.Strict {
-			rej.Add(view.Unsupported(d, fmt.Sprintf("queue %d shaper %s", qu.ID, view.Bps(qu.ShaperBps)), "fabricgen renders no Junos shaping-rate; remove the shaper", view.QueueSrc(d, qu.ID, view.QShaper)))
-		}
 		s := JunosScheduler{Name: "FABRICGEN-Q" + strconv.Itoa(qu.ID)}
+		if qu.ShaperBps > 0 && !qu.Strict {
+			// "shaping-rate (Schedulers)": the queue's maximum
+			// bandwidth, in bit/s with k, m or g.
+			if fam == FamilyQFX10000 {
+				rej.Add(view.Unsupported(d, fmt.Sprintf("queue %d shaper %s", qu.ID, view.Bps(qu.ShaperBps)),
+					"fabricgen caps a QFX10000 queue only when it is strict-high (transmit-rate); remove the shaper or make the queue strict", view.QueueSrc(d, qu.ID, view.QShaper)))
+			} else {
+				s.Shape = "shaping-rate " + viewJunosRate(qu.ShaperBps)
+			}
+		}
 		// ECN: an interpolated drop profile (fill level in percent of the
 		// queue buffer → probability) mapped into the scheduler, plus
 		// explicit-congestion-notification to mark instead of drop
@@ -356,10 +470,11 @@ func viewJunosSchedulers(f *schema.Fabric, d *schema.Device, q view.QoSView, nam
 		case qu.Strict:
 			s.Strict = true
 			s.Cap = viewJunosStrictCap(fam, qu.ShaperBps)
+			s.DefaultCap = qu.ShaperBps <= 0
 		case qu.Sched == string(schema.SchedDWRR) || qu.Weight > 0:
 			s.Rate = true
 			s.Weight = qu.Weight
-		case s.DropProfile == "":
+		case s.DropProfile == "" && s.Shape == "":
 			continue
 		}
 		sch = append(sch, s)

@@ -319,15 +319,15 @@ func viewSONiCWatchdog(s *viewSONiCBuilder, d *schema.Device, q view.QoSView, qq
 	}
 	if w.PollSet {
 		if w.PollMS < 100 || w.PollMS > 1000 {
-			rej.Add(view.Unsupported(d, fmt.Sprintf("pfc_watchdog %s poll_interval %d ms", w.Name, w.PollMS), "SONiC PFC_WD POLL_INTERVAL is 100–1000 ms", viewWdgSrc(qq, func(w *schema.Watchdog) schema.Range { return w.PollInterval.Src })))
+			rej.Add(view.Unsupported(d, fmt.Sprintf("pfc_watchdog %s poll_interval %d ms", w.Name, w.PollMS), "SONiC PFC_WD POLL_INTERVAL is 100–1000 ms", view.WatchdogSrc(qq, func(w *schema.Watchdog) schema.Range { return w.PollInterval.Src })))
 		}
 		s.set("PFC_WD", "GLOBAL", "POLL_INTERVAL", strconv.FormatInt(w.PollMS, 10))
 	}
 	if w.DetectionSet && (w.DetectionMS < 100 || w.DetectionMS > 5000) {
-		rej.Add(view.Unsupported(d, fmt.Sprintf("pfc_watchdog %s detection %d ms", w.Name, w.DetectionMS), "SONiC PFC_WD detection_time is 100–5000 ms", viewWdgSrc(qq, func(w *schema.Watchdog) schema.Range { return w.Detection.Src })))
+		rej.Add(view.Unsupported(d, fmt.Sprintf("pfc_watchdog %s detection %d ms", w.Name, w.DetectionMS), "SONiC PFC_WD detection_time is 100–5000 ms", view.WatchdogSrc(qq, func(w *schema.Watchdog) schema.Range { return w.Detection.Src })))
 	}
 	if w.RestorationMS < 100 || w.RestorationMS > 60000 {
-		rej.Add(view.Unsupported(d, fmt.Sprintf("pfc_watchdog %s restoration %d ms", w.Name, w.RestorationMS), "SONiC PFC_WD restoration_time is 100–60000 ms", viewWdgSrc(qq, func(w *schema.Watchdog) schema.Range { return w.Restoration.Src })))
+		rej.Add(view.Unsupported(d, fmt.Sprintf("pfc_watchdog %s restoration %d ms", w.Name, w.RestorationMS), "SONiC PFC_WD restoration_time is 100–60000 ms", view.WatchdogSrc(qq, func(w *schema.Watchdog) schema.Range { return w.Restoration.Src })))
 	}
 	if w.PollSet {
 		for _, t := range []struct {
@@ -338,7 +338,7 @@ func viewSONiCWatchdog(s *viewSONiCBuilder, d *schema.Device, q view.QoSView, qq
 			{"restoration", w.RestorationMS, func(w *schema.Watchdog) schema.Range { return w.Restoration.Src }}} {
 			if w.DetectionSet || t.name == "restoration" {
 				if t.ms < w.PollMS {
-					rej.Add(view.Unsupported(d, fmt.Sprintf("pfc_watchdog %s %s %d ms", w.Name, t.name, t.ms), fmt.Sprintf("SONiC PFC_WD %s_time must be at least the poll interval (%d ms)", t.name, w.PollMS), viewWdgSrc(qq, t.src)))
+					rej.Add(view.Unsupported(d, fmt.Sprintf("pfc_watchdog %s %s %d ms", w.Name, t.name, t.ms), fmt.Sprintf("SONiC PFC_WD %s_time must be at least the poll interval (%d ms)", t.name, w.PollMS), view.WatchdogSrc(qq, t.src)))
 				}
 			}
 		}
@@ -986,16 +986,6 @@ func viewSONiCRule(f *schema.Fabric, d *schema.Device, acl, table, typ string, r
 			"a SONiC ACL_RULE matches one DSCP value; split the rule", src)
 	}
 	return rule, nil
-}
-
-// viewWdgSrc is where the watchdog's field was set, else where the watchdog was attached.
-func viewWdgSrc(q *schema.PortQoS, field func(*schema.Watchdog) schema.Range) schema.Range {
-	if w := q.Watchdog.V; w != nil {
-		if r := field(w); !r.IsZero() {
-			return r
-		}
-	}
-	return q.Watchdog.Src
 }
 
 // viewSONiCSKURow refuses a lossless port whose speed and cable length

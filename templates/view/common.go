@@ -65,6 +65,17 @@ func PortQoSOf(d *schema.Device, name string) *schema.PortQoS {
 	return nil
 }
 
+// WatchdogSrc is where the port's watchdog field was set, else where the
+// watchdog was attached.
+func WatchdogSrc(q *schema.PortQoS, field func(*schema.Watchdog) schema.Range) schema.Range {
+	if w := q.Watchdog.V; w != nil {
+		if r := field(w); !r.IsZero() {
+			return r
+		}
+	}
+	return q.Watchdog.Src
+}
+
 // BufferSrc is the range of the first buffer value that is set.
 func BufferSrc(q *schema.PortQoS) schema.Range {
 	b := q.Buffer

@@ -236,8 +236,13 @@ type Info struct {
 	Docs string
 	// NoRestoration says why the platform's render cannot set the PFC
 	// watchdog restoration time ("" when it renders one; lint's WDG005
-	// reports the switches it applies to).
+	// reports the switches it applies to). With RendersRestoration set,
+	// it applies only to the devices that returns false for.
 	NoRestoration string
+	// RendersRestoration, when set, reports whether the render sets the
+	// restoration time on d (a platform whose command arrived in some
+	// release); nil means NoRestoration applies to every device.
+	RendersRestoration func(d *schema.Device) bool
 	// ReleaseNote, when set, returns what the header's release line adds
 	// for d ("" for nothing).
 	ReleaseNote func(d *schema.Device) string

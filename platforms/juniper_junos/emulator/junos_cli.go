@@ -515,17 +515,20 @@ func (c *junosCLI) commitCmd(o junosCommitOpts) cli.Reply {
 	if c.mode == "private" && j.sharedModified() {
 		return cli.Reply{Out: "error: shared configuration database modified\nerror: configuration check-out failed\n", Status: 1, Config: true}
 	}
-	if j.confirm != nil {
-		// Any commit confirms a pending commit confirmed.
-		j.confirm.cancel()
-		j.confirm = nil
-	}
 	merged := c.cand.Clone()
 	if c.mode == "private" {
 		// A private candidate's changes are merged into the configuration
 		// committed meanwhile.
 		merged = j.active.Clone()
 		merged.MergeChanges(c.base, c.cand)
+	}
+	if err := checkForwardingClasses(merged); err != nil {
+		return cli.Reply{Out: "error: " + err.Error() + "\nerror: configuration check-out failed\n", Status: 1, Config: true}
+	}
+	if j.confirm != nil {
+		// Any commit confirms a pending commit confirmed.
+		j.confirm.cancel()
+		j.confirm = nil
 	}
 	how := "cli"
 	if minutes > 0 {

@@ -14,7 +14,7 @@ ecn_profile "roce" {
 
 pfc_watchdog "standard" {
   detection     = "200ms"
-  restoration   = "200ms" # want WDG005 "restoration of 200ms is not applied: no Cisco source"
+  restoration   = "200ms"
   poll_interval = "100ms"
   action        = "drop"
 }

@@ -29,3 +29,19 @@ device "junos1" {
     mtu   = 1500
   }
 }
+
+# A QFX5000 leaf: QFX's default lossless class no-loss shares queue 4 with
+# the lossy prio4 (redeclared lossy), and the queues' shapers replace the
+# strict-high default cap and shape a DWRR queue.
+device "junos2" {
+  kind       = "leaf"
+  platform   = "juniper_junos"
+  model      = "qfx5120-48y"
+  qos_policy = qos_policy.junos-shaped
+
+  port "et-0/0/0" {
+    speed  = "100G"
+    ip     = "10.9.1.0/31"
+    acl_in = [acl.edge-v4]
+  }
+}

@@ -96,6 +96,17 @@ qos_policy "host-shaped" {
   }
 }
 
+# A Junos QFX leaf shaping its default queue and its strict-high CNP queue
+# (the CNP shaper replaces fabricgen's 5 percent default cap).
+qos_policy "junos-shaped" {
+  queue "0" {
+    shaper = "10G"
+  }
+  queue "6" {
+    shaper = "10G"
+  }
+}
+
 role "nic" {
   qos_policy = qos_policy.host
 }
