@@ -296,28 +296,51 @@ func TestBufferMgrdDynamic(t *testing.T) {
 func TestBufferMgrdEveryWrite(t *testing.T) {
 	const pg = "BUFFER_PG|Ethernet0|3-4|profile"
 	const patchFile = `[{"op":"add","path":"/CABLE_LENGTH/AZURE/Ethernet0","value":"40m"},{"op":"add","path":"/PORT_QOS_MAP","value":{"Ethernet0":{"pfc_enable":"3,4"}}}]`
+	const load = `{"CABLE_LENGTH":{"AZURE":{"Ethernet0":"40m"}},"PORT_QOS_MAP":{"Ethernet0":{"pfc_enable":"3,4"}}}`
 	cases := []struct {
 		name  string
 		lines []string
 		want  string
+		model string
 	}{
-		{"apply-patch", []string{"printf '%s' '" + patchFile + "' > /tmp/p.json", "sudo config apply-patch /tmp/p.json"}, "pg_lossless_400000_40m_profile"},
-		{"dry run", []string{"printf '%s' '" + patchFile + "' > /tmp/p.json", "sudo config apply-patch -n /tmp/p.json"}, "-"},
-		{"sonic-db-cli", []string{"sudo sonic-db-cli CONFIG_DB HSET 'CABLE_LENGTH|AZURE' Ethernet0 40m", "sudo sonic-db-cli CONFIG_DB HSET 'PORT_QOS_MAP|Ethernet0' pfc_enable 3,4"}, "pg_lossless_400000_40m_profile"},
+		{name: "config load", lines: []string{"printf '%s' '" + load + "' > /tmp/c.json", "sudo config load -y /tmp/c.json"}, want: "pg_lossless_400000_40m_profile"},
+		// buffermgrd reads the model at start: a reload starts it again.
+		{name: "reload into the traditional model", model: "dynamic", lines: []string{
+			"sudo sonic-db-cli CONFIG_DB HSET 'DEVICE_METADATA|localhost' buffer_model traditional",
+			"sudo sonic-db-cli CONFIG_DB DEL 'BUFFER_PG|Ethernet0|3-4'",
+			"sudo sonic-db-cli CONFIG_DB HSET 'CABLE_LENGTH|AZURE' Ethernet0 40m",
+			"sudo sonic-db-cli CONFIG_DB HSET 'PORT_QOS_MAP|Ethernet0' pfc_enable 3,4",
+			"sudo config save -y", "sudo config reload -y"}, want: "pg_lossless_400000_40m_profile"},
+		{name: "still dynamic before the reload", model: "dynamic", lines: []string{
+			"sudo sonic-db-cli CONFIG_DB HSET 'DEVICE_METADATA|localhost' buffer_model traditional",
+			"sudo sonic-db-cli CONFIG_DB DEL 'BUFFER_PG|Ethernet0|3-4'",
+			"sudo sonic-db-cli CONFIG_DB HSET 'CABLE_LENGTH|AZURE' Ethernet0 40m",
+			"sudo sonic-db-cli CONFIG_DB HSET 'PORT_QOS_MAP|Ethernet0' pfc_enable 3,4"}, want: "-"},
+		{name: "reload into the dynamic model", lines: []string{
+			"sudo sonic-db-cli CONFIG_DB HSET 'DEVICE_METADATA|localhost' buffer_model dynamic", "sudo config save -y", "sudo config reload -y",
+			"sudo sonic-db-cli CONFIG_DB HSET 'CABLE_LENGTH|AZURE' Ethernet0 40m",
+			"sudo sonic-db-cli CONFIG_DB HSET 'PORT_QOS_MAP|Ethernet0' pfc_enable 3,4"}, want: "-"},
+		{"apply-patch", []string{"printf '%s' '" + patchFile + "' > /tmp/p.json", "sudo config apply-patch /tmp/p.json"}, "pg_lossless_400000_40m_profile", ""},
+		{"dry run", []string{"printf '%s' '" + patchFile + "' > /tmp/p.json", "sudo config apply-patch -n /tmp/p.json"}, "-", ""},
+		{"sonic-db-cli", []string{"sudo sonic-db-cli CONFIG_DB HSET 'CABLE_LENGTH|AZURE' Ethernet0 40m", "sudo sonic-db-cli CONFIG_DB HSET 'PORT_QOS_MAP|Ethernet0' pfc_enable 3,4"}, "pg_lossless_400000_40m_profile", ""},
 		// The checkpoint has pfc_enable 3,4 without its PG (deleted by
 		// hand, which buffermgrd does not notice): rolling back changes
 		// pfc_enable, and buffermgrd makes the PG.
 		{"rollback", []string{"sudo sonic-db-cli CONFIG_DB HSET 'CABLE_LENGTH|AZURE' Ethernet0 40m",
 			"sudo sonic-db-cli CONFIG_DB HSET 'PORT_QOS_MAP|Ethernet0' pfc_enable 3,4",
 			"sudo sonic-db-cli CONFIG_DB DEL 'BUFFER_PG|Ethernet0|3-4'", "sudo config checkpoint cp",
-			"sudo sonic-db-cli CONFIG_DB HSET 'PORT_QOS_MAP|Ethernet0' pfc_enable 3,5", "sudo config rollback cp"}, "pg_lossless_400000_40m_profile"},
+			"sudo sonic-db-cli CONFIG_DB HSET 'PORT_QOS_MAP|Ethernet0' pfc_enable 3,5", "sudo config rollback cp"}, "pg_lossless_400000_40m_profile", ""},
 		{"hand deletion is not noticed", []string{"sudo sonic-db-cli CONFIG_DB HSET 'CABLE_LENGTH|AZURE' Ethernet0 40m",
 			"sudo sonic-db-cli CONFIG_DB HSET 'PORT_QOS_MAP|Ethernet0' pfc_enable 3,4",
-			"sudo sonic-db-cli CONFIG_DB DEL 'BUFFER_PG|Ethernet0|3-4'"}, "-"},
+			"sudo sonic-db-cli CONFIG_DB DEL 'BUFFER_PG|Ethernet0|3-4'"}, "-", ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			s := newSwitch(t, "mellanox", "", "202311", "traditional")
+			model := c.model
+			if model == "" {
+				model = "traditional"
+			}
+			s := newSwitch(t, "mellanox", "", "202311", model)
 			sh := s.shell()
 			for _, l := range c.lines {
 				out := sh.Exec(l)
@@ -327,6 +350,19 @@ func TestBufferMgrdEveryWrite(t *testing.T) {
 			}
 			check(t, s.db, map[string]string{pg: c.want})
 		})
+	}
+}
+
+// TestConfigLoadConfirm: without -y, config load and reload abort.
+func TestConfigLoadConfirm(t *testing.T) {
+	for _, cmd := range []string{"load", "reload"} {
+		s := newSwitch(t, "mellanox", "", "202311", "traditional")
+		before := s.Export()
+		sh := s.shell()
+		out := sh.Exec("sudo config " + cmd)
+		if sh.Status != 1 || !strings.Contains(out, "Aborted!") || s.Export() != before {
+			t.Errorf("config %s without -y: status %d, %q", cmd, sh.Status, out)
+		}
 	}
 }
 

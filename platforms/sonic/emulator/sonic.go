@@ -31,6 +31,9 @@ type sonic struct {
 	bm *bufferMgr
 	// syslog are the lines of /var/log/syslog.
 	syslog []string
+	// saved is /etc/sonic/config_db.json: the configuration at start,
+	// then what `config save` wrote.
+	saved map[string]any
 }
 
 // sonicTables are the CONFIG_DB tables with YANG models the lab accepts.
@@ -81,6 +84,7 @@ func newSONiC(env *cli.Env) (*sonic, error) {
 			s.bm = newBufferMgr(s.id, s.logf)
 			s.bm.prime(s.db)
 		}
+		s.saved = copyDB(s.db)
 		return s, nil
 	}
 	id, err := newIdentity(env.Spec)
@@ -132,10 +136,13 @@ func newSONiC(env *cli.Env) (*sonic, error) {
 	if id.model == "traditional" {
 		s.bm = newBufferMgr(id, s.logf)
 		if id.sku == nil {
-			s.logf("WARNING", "readPgProfileLookupFile: PG profile lookup file: "+lookupPath(id.platform, id.hwsku)+" is not readable")
+			// dockers/docker-orchagent/buffermgrd.sh passes the SKU's
+			// file as the container sees it.
+			s.logf("WARNING", "readPgProfileLookupFile: PG profile lookup file: /usr/share/sonic/hwsku/pg_profile_lookup.ini is not readable")
 		}
 		s.bm.run(s.db)
 	}
+	s.saved = copyDB(s.db)
 	return s, nil
 }
 
@@ -350,9 +357,81 @@ func (s *sonic) config(args []string, root bool) (string, string, int) {
 		delete(s.checkpoints, args[1])
 		return "Checkpoint deleted successfully.\n", "", 0
 	case "save":
+		s.saved = copyDB(s.db)
 		return "Running command: /usr/local/bin/sonic-cfggen -d --print-data > /etc/sonic/config_db.json\n", "", 0
+	case "load", "reload":
+		return s.load(args[0], args[1:])
 	}
 	return "", "Usage: config [OPTIONS] COMMAND [ARGS]...\nError: No such command \"" + args[0] + "\".\n", 2
+}
+
+// load handles `config load [-y] [FILE]` (sonic-cfggen -j FILE
+// --write-to-db: the file's entries are written over CONFIG_DB's) and
+// `config reload [-y] [FILE]` (CONFIG_DB flushed and loaded from the file,
+// the services restarted: buffermgrd starts again, in the model the new
+// DEVICE_METADATA names). FILE defaults to /etc/sonic/config_db.json.
+// Without -y click asks, and with no answer aborts.
+func (s *sonic) load(cmd string, args []string) (string, string, int) {
+	file, yes := "/etc/sonic/config_db.json", false
+	for _, a := range args {
+		switch {
+		case a == "-y" || a == "--yes":
+			yes = true
+		case strings.HasPrefix(a, "-"):
+			return "", "Error: No such option: " + a + "\n", 2
+		default:
+			file = a
+		}
+	}
+	verb := map[string]string{"load": "Load config from the file(s)", "reload": "Clear current config and reload config in config_db format from the file(s)"}[cmd]
+	if !yes {
+		return verb + " " + file + " ? [y/N]: ", "Aborted!\n", 1
+	}
+	src := s.saved
+	if file != "/etc/sonic/config_db.json" {
+		text, ok := s.fs.Read(file)
+		if !ok {
+			return "", fmt.Sprintf("Error: Invalid value for \"FILENAME\": Path \"%s\" does not exist.\n", file), 2
+		}
+		db, err := sonicLoad(text)
+		if err != nil {
+			return "", "Error: " + err.Error() + "\n", 1
+		}
+		src = db
+	}
+	out := "Running command: /usr/local/bin/sonic-cfggen -j " + file + " --write-to-db\n"
+	if cmd == "load" {
+		next := copyDB(s.db)
+		for t, tv := range src {
+			tab, _ := next[t].(map[string]any)
+			if tab == nil {
+				tab = map[string]any{}
+				next[t] = tab
+			}
+			entries, _ := tv.(map[string]any)
+			for k, e := range entries {
+				cur, _ := tab[k].(map[string]any)
+				fields, _ := e.(map[string]any)
+				if cur == nil {
+					cur = map[string]any{}
+				}
+				for f, v := range fields {
+					cur[f] = sonicCopy(v)
+				}
+				tab[k] = cur
+			}
+		}
+		s.commit(next)
+		return out, "", 0
+	}
+	s.db = copyDB(src)
+	s.id = runningIdentity(s.env.Spec, s.db)
+	s.bm = nil
+	if s.id.model == "traditional" {
+		s.bm = newBufferMgr(s.id, s.logf)
+		s.bm.run(s.db)
+	}
+	return "Stopping SONiC target ...\n" + out + "Restarting SONiC target ...\nReloading Monit configuration ...\n", "", 0
 }
 
 // applyPatch handles `config apply-patch FILE [-n|--dry-run] [-f CONFIGDB]`.
