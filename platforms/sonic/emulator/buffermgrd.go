@@ -13,8 +13,9 @@ import (
 
 // bufferMgr is buffermgrd of the traditional buffer model, sonic-swss
 // cfgmgr/buffermgr.cpp, as the release the switch runs has it. It reacts
-// to CONFIG_DB changes as the daemon does to its table notifications, in
-// the order CABLE_LENGTH, PORT, PORT_QOS_MAP, and writes CONFIG_DB itself:
+// to CONFIG_DB changes as the daemon does to its table notifications
+// (all of one change's notifications first, then each port named once),
+// and writes CONFIG_DB itself:
 //
 //   - a PORT entry written (any field) caches the port's speed and
 //     admin_status (missing: down) and runs doSpeedUpdateTask;
@@ -120,32 +121,33 @@ func (b *bufferMgr) run(db map[string]any) {
 		return
 	}
 	b.seen = in
-	var todo []string
+	// Every notification of the change updates the caches first; then
+	// doSpeedUpdateTask runs once for each port a notification named, on
+	// the newest caches (the daemon drains each table's queue; the lab
+	// takes all of one change's queues as drained before it acts, so no
+	// port acts on a half-applied change).
+	todo := map[string]bool{}
 	// CABLE_LENGTH: doCableTask for each field of the entry.
 	for _, p := range sortedKeys(in.cable) {
 		c := in.cable[p]
-		if old.cable[p] == c && old.cable != nil {
+		if old.cable != nil && old.cable[p] == c {
 			continue
 		}
 		if b.release >= 202511 {
 			if c != "None" && b.cable[p] != c {
 				b.cable[p] = c
-				todo = append(todo, p)
+				todo[p] = true
 			}
 			continue
 		}
 		b.cable[p] = c
 	}
-	for _, p := range todo {
-		b.speedUpdate(db, p)
-	}
-	// PORT: a SET of a changed entry, when the lookup file was read.
+	// PORT: a SET of a changed entry, read only when the lookup file was.
 	if b.rows != nil {
 		for _, p := range sortedKeys(in.port) {
 			if old.port[p] == in.port[p] && !b.retry[p] {
 				continue
 			}
-			delete(b.retry, p)
 			f := entry(db, "PORT", p)
 			if v, ok := f["speed"]; ok {
 				b.speed[p] = fmt.Sprint(v)
@@ -155,13 +157,12 @@ func (b *bufferMgr) run(db map[string]any) {
 				b.admin[p] = fmt.Sprint(v)
 			}
 			if _, ok := b.speed[p]; ok {
-				if b.speedUpdate(db, p) == taskRetry {
-					b.retry[p] = true
-				}
+				todo[p] = true
 			}
 		}
 	}
-	// PORT_QOS_MAP: a changed pfc_enable (202205 on).
+	// PORT_QOS_MAP: a changed pfc_enable (202205 on); a deleted key
+	// clears the port's.
 	if b.release >= 202205 {
 		for _, p := range sortedKeys(old.qos) {
 			if _, ok := in.qos[p]; !ok && p != "global" {
@@ -169,19 +170,22 @@ func (b *bufferMgr) run(db map[string]any) {
 			}
 		}
 		for _, p := range sortedKeys(in.qos) {
-			if p == "global" {
-				continue
-			}
 			v, ok := in.qos[p]["pfc_enable"]
-			if !ok {
+			if p == "global" || !ok {
 				continue
 			}
-			s := fmt.Sprint(v)
-			if cur, had := b.pfc[p]; had && cur == s {
-				continue
+			if cur, had := b.pfc[p]; !had || cur != fmt.Sprint(v) {
+				b.pfc[p] = fmt.Sprint(v)
+				todo[p] = true
 			}
-			b.pfc[p] = s
-			b.speedUpdate(db, p)
+		}
+	}
+	for _, p := range sortedKeys(todo) {
+		// Only a PORT task is kept for retrying.
+		wasPort := b.rows != nil && (old.port[p] != in.port[p] || b.retry[p])
+		delete(b.retry, p)
+		if b.speedUpdate(db, p) == taskRetry && wasPort {
+			b.retry[p] = true
 		}
 	}
 }
