@@ -383,9 +383,16 @@ func (s *sonic) load(cmd string, args []string) (string, string, int) {
 			file = a
 		}
 	}
-	verb := map[string]string{"load": "Load config from the file(s)", "reload": "Clear current config and reload config in config_db format from the file(s)"}[cmd]
+	// sonic-utilities config/main.py: load's and reload's click.confirm
+	// questions.
+	def := file == "/etc/sonic/config_db.json"
+	question := map[bool]string{true: "Load config from the default config file(s) ?", false: "Load config from the file(s) " + file + " ?"}[def]
+	if cmd == "reload" {
+		question = map[bool]string{true: "Clear current config and reload config in config_db format from the default config file(s) ?",
+			false: "Clear current config and reload config in config_db from the file(s) " + file + " ?"}[def]
+	}
 	if !yes {
-		return verb + " " + file + " ? [y/N]: ", "Aborted!\n", 1
+		return question + " [y/N]: ", "Aborted!\n", 1
 	}
 	src := s.saved
 	if file != "/etc/sonic/config_db.json" {
@@ -400,6 +407,9 @@ func (s *sonic) load(cmd string, args []string) (string, string, int) {
 		src = db
 	}
 	out := "Running command: /usr/local/bin/sonic-cfggen -j " + file + " --write-to-db\n"
+	if cmd == "reload" {
+		out = "Running command: /usr/local/bin/sonic-cfggen  -j /etc/sonic/init_cfg.json  -j " + file + "  --write-to-db\n"
+	}
 	if cmd == "load" {
 		next := copyDB(s.db)
 		for t, tv := range src {
@@ -431,7 +441,8 @@ func (s *sonic) load(cmd string, args []string) (string, string, int) {
 		s.bm = newBufferMgr(s.id, s.logf)
 		s.bm.run(s.db)
 	}
-	return "Stopping SONiC target ...\n" + out + "Restarting SONiC target ...\nReloading Monit configuration ...\n", "", 0
+	return "Disabling container monitoring ...\nStopping SONiC target ...\n" + out +
+		"Restarting SONiC target ...\nEnabling container monitoring ...\nReloading Monit configuration ...\n", "", 0
 }
 
 // applyPatch handles `config apply-patch FILE [-n|--dry-run] [-f CONFIGDB]`.
