@@ -456,3 +456,26 @@ func TestBufferValidation(t *testing.T) {
 		})
 	}
 }
+
+// FuzzBufferMgrd: any accepted change leaves buffermgrd's CONFIG_DB
+// valid to the lab's checks and the emulator able to export.
+func FuzzBufferMgrd(f *testing.F) {
+	f.Add(`[{"op":"add","path":"/CABLE_LENGTH/AZURE/Ethernet0","value":"40m"},{"op":"add","path":"/PORT_QOS_MAP","value":{"Ethernet0":{"pfc_enable":"3,5"}}}]`, "202311")
+	f.Add(`[{"op":"remove","path":"/PORT/Ethernet0/speed"}]`, "202106")
+	f.Add(`[{"op":"add","path":"/PORT_QOS_MAP","value":{"Ethernet8":{"pfc_enable":7}}}]`, "202511")
+	f.Fuzz(func(t *testing.T, doc, release string) {
+		s := newSwitch(t, "mellanox", "", release, "traditional")
+		before := copyDB(s.db)
+		if err := s.OutOfBand([]string{doc}); err != nil {
+			return
+		}
+		patched, err := sonicPatch(before, []byte(doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sonicValidate(patched, s.db); err != nil {
+			t.Errorf("buffermgrd made the config invalid: %v", err)
+		}
+		_ = s.Export()
+	})
+}
