@@ -129,7 +129,11 @@ func UnmanagedSource(running string, rendered, scope *Source, d *dialect.Dialect
 	case d.Host:
 		return "", nil
 	case d.ConfigDB:
-		return unmanagedDB(running, rendered.Text(), scope.Text())
+		text, err := unmanagedDB(running, rendered.Text(), scope.Text())
+		if err != nil || len(d.Derived) == 0 {
+			return text, err
+		}
+		return withoutDerived(text, d), nil
 	}
 	mf := newManagedFilter(rendered.orEmpty(), scope.parsed(), d)
 	var b strings.Builder
@@ -284,4 +288,26 @@ func sortNodes(ns []*Node) {
 	for _, n := range ns {
 		sortNodes(n.Children)
 	}
+}
+
+// withoutDerived drops the lines the device derives itself (d.Derived)
+// from an unmanaged listing.
+func withoutDerived(text string, d *dialect.Dialect) string {
+	var b strings.Builder
+	for _, l := range strings.SplitAfter(text, "\n") {
+		if l == "" {
+			continue
+		}
+		derived := false
+		for _, re := range d.Derived {
+			if re.MatchString(strings.TrimSuffix(l, "\n")) {
+				derived = true
+				break
+			}
+		}
+		if !derived {
+			b.WriteString(l)
+		}
+	}
+	return b.String()
 }

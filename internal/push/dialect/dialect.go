@@ -157,6 +157,13 @@ type Dialect struct {
 	// equal to its factory default is nobody's configuration, so
 	// replacing it is no takeover (plan --no-takeover).
 	Factory []FactoryDefault
+	// Derived matches the settings the device writes itself in response
+	// to the ones fabricgen manages ("TABLE|key|field = value" lines of
+	// CONFIG_DB: SONiC's buffermgrd creates lossless priority groups and
+	// their pg_lossless_* profiles from CABLE_LENGTH and pfc_enable).
+	// They are neither fabricgen's nor another admin's change: push does
+	// not count them among the unmanaged lines a change must leave alone.
+	Derived []*regexp.Regexp
 	// Vet, when set, checks a device before its plan: facts of the
 	// running device the render depends on but does not set (SONiC's
 	// buffer model, its SKU's lossless lookup rows). An error refuses the
