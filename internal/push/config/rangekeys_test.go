@@ -540,3 +540,129 @@ func TestRangeKeysBadBaseline(t *testing.T) {
 		t.Errorf("err = %v, want the baseline named", err)
 	}
 }
+
+// keysFrom reads pairs of bytes as "Ethernet<0|4>|lo[-hi]" BUFFER_QUEUE keys
+// with profile p<n>, skipping a pair whose key the document has.
+func keysFrom(b string) map[string]map[string]any {
+	out := map[string]map[string]any{}
+	for i := 0; i+1 < len(b); i += 2 {
+		port := "Ethernet" + strconv.Itoa(int(b[i]>>7)*4)
+		lo, hi := int(b[i]&7), int(b[i+1]&7)
+		k := port + "|" + strconv.Itoa(lo)
+		if hi > lo {
+			k += "-" + strconv.Itoa(hi)
+		}
+		out[k] = map[string]any{"profile": "p" + strconv.Itoa(int(b[i+1]>>3&3))}
+	}
+	return out
+}
+
+// FuzzRangeKeys: for any running and rendered BUFFER_QUEUE keys of two
+// ports (queues 0..7), the patch is valid, idempotent, and leaves no
+// index the running keys alone covered by two keys.
+func FuzzRangeKeys(f *testing.F) {
+	f.Add("\x00\x02\x03\x0c\x05\x06", "\x05\x0d")
+	f.Add("\x00\x07", "\x03\x04\x85\x86")
+	f.Add("\x05\x06\x06\x06\x00\x07", "\x05\x05")
+	f.Fuzz(func(t *testing.T, running, rendered string) {
+		d := sonicDialect(t)
+		run := cdb{"BUFFER_QUEUE": keysFrom(running), "PORT": {"Ethernet0": {"mtu": "9100"}, "Ethernet4": {"mtu": "9100"}}}
+		if len(run["BUFFER_QUEUE"]) == 0 {
+			delete(run, "BUFFER_QUEUE")
+		}
+		want := cdb{"BUFFER_QUEUE": keysFrom(rendered)}
+		if len(want["BUFFER_QUEUE"]) == 0 || len(byIndexLoose(want)) < indexCount(want) {
+			return // no render, or one whose own keys overlap
+		}
+		// The running keys' own overlaps (someone's hazard) may stay;
+		// the patch adds none.
+		hazard := map[string]int{}
+		for k := range run["BUFFER_QUEUE"] {
+			port, ids, _ := strings.Cut(k, "|")
+			a, b, isRange := strings.Cut(ids, "-")
+			lo, _ := strconv.Atoi(a)
+			hi := lo
+			if isRange {
+				hi, _ = strconv.Atoi(b)
+			}
+			for i := lo; i <= hi; i++ {
+				hazard[port+"|"+strconv.Itoa(i)]++
+			}
+		}
+		cmp, err := config.CompareScoped("leaf", encode(t, run), encode(t, want), "", d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		after := decode(t, applyPatch(t, encode(t, run), cmp.Changes))
+		seen := map[string]int{}
+		for k := range after["BUFFER_QUEUE"] {
+			port, ids, _ := strings.Cut(k, "|")
+			a, b, isRange := strings.Cut(ids, "-")
+			lo, _ := strconv.Atoi(a)
+			hi := lo
+			if isRange {
+				hi, _ = strconv.Atoi(b)
+			}
+			for i := lo; i <= hi; i++ {
+				seen[port+"|"+strconv.Itoa(i)]++
+			}
+		}
+		for id, n := range seen {
+			if n > 1 && n > hazard[id] {
+				t.Errorf("index %s has %d keys after the patch (%d before)", id, n, hazard[id])
+			}
+		}
+		for id := range hazard {
+			if seen[id] == 0 {
+				t.Errorf("index %s lost its profile", id)
+			}
+		}
+		for k, fields := range want["BUFFER_QUEUE"] {
+			if !reflect.DeepEqual(after["BUFFER_QUEUE"][k], fields) {
+				t.Errorf("rendered key %s is %v after the patch", k, after["BUFFER_QUEUE"][k])
+			}
+		}
+		again, err := config.CompareScoped("leaf", encode(t, after), encode(t, want), "", d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !again.Changes.Empty() {
+			t.Errorf("not idempotent: %q", again.Changes.Commands())
+		}
+	})
+}
+
+// byIndexLoose is byIndex without the overlap check.
+func byIndexLoose(db cdb) map[string]bool {
+	out := map[string]bool{}
+	for k := range db["BUFFER_QUEUE"] {
+		port, ids, _ := strings.Cut(k, "|")
+		a, b, isRange := strings.Cut(ids, "-")
+		lo, _ := strconv.Atoi(a)
+		hi := lo
+		if isRange {
+			hi, _ = strconv.Atoi(b)
+		}
+		for i := lo; i <= hi; i++ {
+			out[port+"|"+strconv.Itoa(i)] = true
+		}
+	}
+	return out
+}
+
+// indexCount is the number of indexes a document's BUFFER_QUEUE keys
+// hold, an index counted once per key.
+func indexCount(db cdb) int {
+	n := 0
+	for k := range db["BUFFER_QUEUE"] {
+		_, ids, _ := strings.Cut(k, "|")
+		a, b, isRange := strings.Cut(ids, "-")
+		lo, _ := strconv.Atoi(a)
+		hi := lo
+		if isRange {
+			hi, _ = strconv.Atoi(b)
+		}
+		n += hi - lo + 1
+	}
+	return n
+}
