@@ -13,7 +13,9 @@ import (
 // them, "Ethernet0|5-6" (buffers_config.j2 writes "0-2", "3-4", "5-6";
 // sonic-swss orchagent/bufferorch.cpp processQueue/processPriorityGroup
 // split the key at "|", and Orch::parseIndexRange in orch.cpp reads
-// "lo-hi" with lo < hi, or one index). Two keys that
+// "lo-hi" with lo < hi, or one index; sonic-yang-models' sonic-buffer-queue.yang
+// and sonic-buffer-pg.yang key them by port and a qindex / pg_num of the
+// pattern "n" or "n-m"). Two keys that
 // share an index of one port are a hazard: bufferorch applies both, in no
 // set order. So when fabricgen renders a key that shares indexes with a
 // device's key without being that key, the device's key is removed and the
