@@ -302,7 +302,7 @@ func (tp tablePort) plan(rc *rangeChange, runs, wants, bases []keyedSpan) {
 // one key: adjacent, with equal fields, all within one origin, and at
 // least one of them new (device keys that were apart before stay apart).
 func mergePieces(pieces []*piece) [][]*piece {
-	sort.Slice(pieces, func(i, j int) bool { return pieces[i].lo < pieces[j].lo })
+	sort.SliceStable(pieces, func(i, j int) bool { return pieces[i].lo < pieces[j].lo })
 	var out [][]*piece
 	for _, p := range pieces {
 		if n := len(out); n > 0 {
