@@ -298,14 +298,7 @@ func withoutDerived(text string, d *dialect.Dialect) string {
 		if l == "" {
 			continue
 		}
-		derived := false
-		for _, re := range d.Derived {
-			if re.MatchString(strings.TrimSuffix(l, "\n")) {
-				derived = true
-				break
-			}
-		}
-		if !derived {
+		if !matchesLine(strings.TrimSuffix(l, "\n"), d.Derived) {
 			b.WriteString(l)
 		}
 	}
