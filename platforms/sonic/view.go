@@ -109,7 +109,6 @@ var viewSONiCName = regexp.MustCompile(`^[a-zA-Z0-9][-a-zA-Z0-9_]{0,31}$`)
 // PORT_QOS_MAP|global row.
 var viewSONiCGlobalMapSince = []int{202111}
 
-
 // viewSONiCPFCToPGASICs are the ASIC families whose SONiC QoS template writes
 // PFC_PRIORITY_TO_PRIORITY_GROUP_MAP and PORT_QOS_MAP pfc_to_pg_map
 // (sonic-buildimage files/build_templates/qos_config.j2,
