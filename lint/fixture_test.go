@@ -63,7 +63,11 @@ func (x *fixture) portQoS(f *schema.Fabric, mtu int, wd *schema.Watchdog) *schem
 	}
 	q.Watchdog = schema.Value[*schema.Watchdog]{V: wd, Set: wd != nil, Src: x.rng()}
 	q.MTU = iv(x, mtu)
+	// The whole lossless profile: a SONiC render takes no partial one.
 	q.Buffer.Headroom = schema.Value[int64]{V: 160_000, Set: true, Src: x.rng()}
+	q.Buffer.XOFF = schema.Value[int64]{V: 140_000, Set: true, Src: x.rng()}
+	q.Buffer.XON = schema.Value[int64]{V: 20_000, Set: true, Src: x.rng()}
+	q.Buffer.DynamicThreshold = schema.Value[int]{V: -2, Set: true, Src: x.rng()}
 	return q
 }
 

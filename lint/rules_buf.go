@@ -11,8 +11,8 @@ func bufRules() []*Rule {
 	return []*Rule{
 		{
 			ID: "BUF001", Title: "PFC headroom covers the link's speed, cable length and MTU", Severity: schema.SevError,
-			Rationale: "After a port sends XOFF, data already on the cable and in the peer's pipeline still arrives; headroom smaller than that drops lossless traffic. The required size grows with speed and cable length (a 300 m 400G link needs about 370 KB per PG).",
-			Reference: "SONiC buffer_headroom_mellanox.lua; Cisco PFC white paper",
+			Rationale: "After a port sends XOFF, data already on the cable and in the peer's pipeline still arrives; headroom smaller than that drops lossless traffic. The required size grows with speed and cable length (a 300 m 400G link needs about 290 KB per PG on Spectrum). On a SONiC switch whose hwsku is known the requirement is the SKU's own pg_profile_lookup.ini row, the values buffermgrd applies for that ASIC (sonic-buildimage device/<vendor>/<platform>/<hwsku>/; e.g. 400G at 5 m: xoff 178,562 B on Broadcom TH3, 231,424 B on Spectrum-4 without a shared headroom pool); elsewhere it is SONiC's Mellanox formula with Spectrum-2/3 parameters, a lower bound for ASICs with larger cells or pipelines.",
+			Reference: "sonic-buildimage device/*/*/<hwsku>/pg_profile_lookup.ini (per SKU); sonic-swss cfgmgr/buffer_headroom_mellanox.lua with platform/mellanox/asic_table.j2 (Spectrum-2/3: cell 144 B, pipeline latency 19 KiB, MAC/PHY 0.8 KiB); IEEE 802.3 31B.3.7 pause quanta",
 			Fix:       "Raise buffer { headroom } (or xoff) in the qos_policy of the port to at least the required size, or leave it unset so the platform computes it.",
 			Run:       runHeadroom,
 		},
@@ -74,6 +74,14 @@ func runHeadroom(p *Pass) {
 				mtu = 9100
 			}
 			need := RequiredHeadroom(speed, cable, mtu)
+			basis := fmt.Sprintf("xoff %s + xon %s; %s in flight on the cable", units.Size(need.XOFF), units.Size(need.XON), units.Size(need.CableBytes))
+			if f := rx.Device.SKUHeadroom; f != nil {
+				// The SKU's own row: what buffermgrd applies on this ASIC.
+				if row, ok := f(speed/1_000_000, cable); ok {
+					need = Headroom{XOFF: row.XOFF, Size: row.Size}
+					basis = "the row of " + row.Source
+				}
+			}
 			var have, want int64
 			var src schema.Range
 			var what string
@@ -96,8 +104,8 @@ func runHeadroom(p *Pass) {
 				}
 			}
 			f := &Finding{Subject: ptr(subj), Device: rx.Device.Name, Port: rx.Name,
-				Summary: fmt.Sprintf("%s: %s %s is below the %s needed for %s over %gm with MTU %d (xoff %s + xon %s; %s in flight on the cable)",
-					rx.ID(), what, units.Size(have), units.Size(want), units.Speed(speed), cable, mtu, units.Size(need.XOFF), units.Size(need.XON), units.Size(need.CableBytes)),
+				Summary: fmt.Sprintf("%s: %s %s is below the %s needed for %s over %gm with MTU %d (%s)",
+					rx.ID(), what, units.Size(have), units.Size(want), units.Speed(speed), cable, mtu, basis),
 				Related: []Related{{Range: subjectOr(l.CableLength.Src, l.Range), Message: "cable length of link " + l.Name}}}
 			if !ok {
 				byLine[k] = &worst{f: f, want: want, min: want, n: 1}

@@ -104,6 +104,15 @@ func planDevice(ctx context.Context, in Input, opts *Options) *planfile.Device {
 	if err != nil {
 		return fail(err)
 	}
+	if dl.Vet != nil {
+		run := func(cmd string) (string, int, error) {
+			out, st, _, err := conn.Run(cmd)
+			return out, st, err
+		}
+		if err := dl.Vet(dialect.Vetting{Device: d, Rendered: pd.Rendered, Running: running, Run: run}); err != nil {
+			return fail(fmt.Errorf("%s: %w", d.Name, err))
+		}
+	}
 	cmp, err := cm.compare(running)
 	if err != nil {
 		return fail(err)
@@ -224,6 +233,16 @@ func (o *Options) comparer(d *schema.Device, dl *dialect.Dialect, rendered strin
 		return config.CheckScope(now, src, last, dl, trust)
 	}
 	if !dl.Host || scope == "" {
+		// A CONFIG_DB's BUFFER_QUEUE/BUFFER_PG key the last apply set
+		// and the render drops gives its queues back the profile they
+		// had before fabricgen: the baseline's.
+		baseline := ""
+		if dl.ConfigDB && scope != "" {
+			var err error
+			if baseline, err = o.deviceBaseline(d, rec); err != nil {
+				return nil, err
+			}
+		}
 		c.scope = func(now string) *config.Source {
 			sc, _, err := checked(now)
 			if err != nil {
@@ -237,7 +256,7 @@ func (o *Options) comparer(d *schema.Device, dl *dialect.Dialect, rendered strin
 				return nil, fmt.Errorf("%s: check the last-applied record against the device: %w", d.Name, err)
 			}
 			c.held = held
-			return config.CompareSource(d.Name, now, src, sc, dl)
+			return config.CompareSourceBaseline(d.Name, now, src, sc, baseline, dl)
 		}
 		return c, nil
 	}
@@ -247,7 +266,7 @@ func (o *Options) comparer(d *schema.Device, dl *dialect.Dialect, rendered strin
 	}
 	baseline := ""
 	if dropped != "" {
-		if baseline, err = o.hostBaseline(d, rec); err != nil {
+		if baseline, err = o.deviceBaseline(d, rec); err != nil {
 			return nil, err
 		}
 	}
@@ -274,9 +293,11 @@ func (o *Options) comparer(d *schema.Device, dl *dialect.Dialect, rendered strin
 	return c, nil
 }
 
-// hostBaseline is a host's settings from before fabricgen changed them:
-// the last-applied record's (rec's) baseline, else its oldest backup.
-func (o *Options) hostBaseline(d *schema.Device, rec *state.Applied) (string, error) {
+// deviceBaseline is a device's settings (a host's) or config (a
+// CONFIG_DB) from before fabricgen changed them: the last-applied
+// record's (rec's) baseline, else its oldest backup (once old backups are
+// pruned, the oldest kept one).
+func (o *Options) deviceBaseline(d *schema.Device, rec *state.Applied) (string, error) {
 	if rec != nil && rec.Baseline != "" {
 		return rec.Baseline, nil
 	}

@@ -176,7 +176,7 @@ var deviceSchema = &hcl.BodySchema{
 	Attributes: []hcl.AttributeSchema{
 		{Name: "name"}, {Name: "kind", Required: true}, {Name: "platform", Required: true},
 		{Name: "mgmt_address"}, {Name: "qos_policy"}, {Name: "host"}, {Name: "description"},
-		{Name: "os_version"}, {Name: "asic"}, {Name: "model"}, {Name: "driver"}, {Name: "hwsku"},
+		{Name: "os_version"}, {Name: "asic"}, {Name: "model"}, {Name: "driver"}, {Name: "hwsku"}, {Name: "buffer_model"},
 	},
 	Blocks: []hcl.BlockHeaderSchema{
 		{Type: "credentials"}, {Type: "rdma"}, {Type: "port", LabelNames: []string{"name"}}, {Type: "ports"},
@@ -357,6 +357,10 @@ func (r *resolver) decodeRelease(dev *Device, spec *PlatformSpec, c *hcl.BodyCon
 				d.errorf(c.Attributes[AttrHWSKU].Expr.Range(), "Invalid hwsku", "%v.", err)
 			} else {
 				dev.HWSKU = v
+				if attrs.SKUHeadroom != nil {
+					f, sku := attrs.SKUHeadroom, v.V
+					dev.SKUHeadroom = func(speedMbps int64, cableM float64) (SKUHeadroom, bool) { return f(sku, speedMbps, cableM) }
+				}
 			}
 		}
 	}

@@ -460,6 +460,10 @@ type Device struct {
 	// (Set false, Src at the device block) the one the vendor's image
 	// for the device's asic and release is built with.
 	BufferModel Value[string]
+	// SKUHeadroom, when the device's hwsku is known and its platform has
+	// the data, is the lossless headroom the SKU's own data requires of a
+	// port (see DeviceAttrs.SKUHeadroom); nil otherwise.
+	SKUHeadroom func(speedMbps int64, cableM float64) (SKUHeadroom, bool)
 	// text is the platform's free-text rule, recorded by the loader for
 	// CheckRenderable.
 	text        TextRule

@@ -95,6 +95,19 @@ type DeviceAttrs struct {
 	// vendor's image is built with).
 	BufferModels       []string
 	DefaultBufferModel func(asic string, release Version) string
+	// SKUHeadroom, when set, gives the lossless headroom the vendor's
+	// data for a hardware SKU (hwsku) requires of a port of the speed
+	// (Mb/s) and cable length (m): SONiC's pg_profile_lookup.ini row.
+	SKUHeadroom func(hwsku string, speedMbps int64, cableM float64) (SKUHeadroom, bool)
+}
+
+// SKUHeadroom is the lossless headroom a SKU's own data gives one port.
+type SKUHeadroom struct {
+	// XOFF and Size are the row's xoff and size, in bytes.
+	XOFF, Size int64
+	// Source names the data ("DellEMC-Z9332f-O32 pg_profile_lookup.ini,
+	// 400000 5m").
+	Source string
 }
 
 // Names returns the attributes a reads, in a stable order.

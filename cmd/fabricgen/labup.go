@@ -188,8 +188,8 @@ func labSpecs(devs []*schema.Device, getenv func(string) string) ([]lab.DeviceSp
 		if c.Username.V == "" {
 			return nil, fmt.Errorf("device %s: its credentials block gives no username for the lab to accept", d.Name)
 		}
-		sp := lab.DeviceSpec{Name: d.Name, Platform: d.Platform.V, Username: c.Username.V, Driver: d.Driver.V,
-			ASIC: d.ASIC.V, HWSKU: d.HWSKU.V, Release: d.OSVersion.V.String(), BufferModel: d.BufferModel.V}
+		sp := lab.SpecOf(d)
+		sp.Username = c.Username.V
 		if env := c.PasswordEnv.V; env != "" {
 			if sp.Password = getenv(env); sp.Password == "" {
 				return nil, fmt.Errorf("device %s: environment variable %s (credentials.password_env) is empty; export it before starting the lab", d.Name, env)

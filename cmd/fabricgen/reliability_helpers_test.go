@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -386,12 +387,41 @@ func unmanaged(t *testing.T, dl *dialect.Dialect, text string, rendered ...strin
 		if err := json.Unmarshal([]byte(text), &doc); err != nil {
 			t.Fatalf("CONFIG_DB is not JSON: %v", err)
 		}
+		// BUFFER_QUEUE and BUFFER_PG are compared by queue / priority
+		// group: a stock "Ethernet0|3-4" split into the render's "3" and
+		// the device's "4" leaves the device's profile of queue 4 as it
+		// was.
+		ours := map[string]bool{}
+		for _, r := range rendered {
+			var rd map[string]map[string]map[string]any
+			_ = json.Unmarshal([]byte(r), &rd)
+			for _, tb := range []string{"BUFFER_QUEUE", "BUFFER_PG"} {
+				for k := range rd[tb] {
+					for _, i := range bufferIndexes(k) {
+						ours[tb+"|"+i] = true
+					}
+				}
+			}
+		}
 		for tb, keys := range doc {
 			for k, fields := range keys {
 				for f, v := range fields {
+					// What the switch derives itself (buffermgrd's
+					// lossless PGs and profiles) is nobody's change.
+					if sv, ok := v.(string); ok && derived(dl, tb+"|"+k+"|"+f+" = "+sv) {
+						continue
+					}
+					b, _ := json.Marshal(v)
+					if ids := bufferIndexes(k); (tb == "BUFFER_QUEUE" || tb == "BUFFER_PG") && ids != nil {
+						for _, i := range ids {
+							if !ours[tb+"|"+i] {
+								out[tb+"|"+i+"|"+f+" = "+string(b)]++
+							}
+						}
+						continue
+					}
 					name := tb + "|" + k + "|" + f
 					if !managed[name] {
-						b, _ := json.Marshal(v)
 						out[name+" = "+string(b)]++
 					}
 				}
@@ -467,4 +497,71 @@ func sameUnmanaged(t *testing.T, dl *dialect.Dialect, what, before, now string, 
 	if len(a) == 0 {
 		t.Errorf("%s: no line outside the managed sections to check: the brownfield config is missing", what)
 	}
+}
+
+// withoutDerivedDB is a CONFIG_DB text without the fields the device
+// writes itself (dialect.Derived), so a state compares the same whatever
+// buffermgrd did after it (the text as is when it is not JSON).
+func withoutDerivedDB(dl *dialect.Dialect, text string) string {
+	var doc map[string]map[string]map[string]any
+	if err := json.Unmarshal([]byte(text), &doc); err != nil {
+		return text
+	}
+	for tb, keys := range doc {
+		dropped := false
+		for k, fields := range keys {
+			n := len(fields)
+			for f, v := range fields {
+				if sv, ok := v.(string); ok && derived(dl, tb+"|"+k+"|"+f+" = "+sv) {
+					delete(fields, f)
+				}
+			}
+			if n > 0 && len(fields) == 0 {
+				delete(keys, k)
+				dropped = true
+			}
+		}
+		if dropped && len(keys) == 0 {
+			delete(doc, tb)
+		}
+	}
+	b, err := json.MarshalIndent(doc, "", "    ")
+	if err != nil {
+		return text
+	}
+	return string(b) + "\n"
+}
+
+// derived reports whether the device writes the line itself
+// (dialect.Derived).
+func derived(dl *dialect.Dialect, line string) bool {
+	for _, re := range dl.Derived {
+		if re.MatchString(line) {
+			return true
+		}
+	}
+	return false
+}
+
+// bufferIndexes lists a BUFFER_QUEUE / BUFFER_PG key's "port|index" for
+// each index of "port|lo" or "port|lo-hi" (nil for another form).
+func bufferIndexes(key string) []string {
+	port, ids, ok := strings.Cut(key, "|")
+	if !ok || strings.ContainsAny(port, ",") {
+		return nil
+	}
+	a, b, isRange := strings.Cut(ids, "-")
+	lo, err1 := strconv.Atoi(a)
+	hi, err2 := lo, error(nil)
+	if isRange {
+		hi, err2 = strconv.Atoi(b)
+	}
+	if err1 != nil || err2 != nil || lo < 0 || hi < lo || hi-lo > 64 {
+		return nil
+	}
+	var out []string
+	for i := lo; i <= hi; i++ {
+		out = append(out, port+"|"+strconv.Itoa(i))
+	}
+	return out
 }

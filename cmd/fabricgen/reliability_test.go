@@ -288,6 +288,9 @@ func (c *relCase) plan(l *relLab, fabric, file string) *planfile.Plan {
 // print them in their own schema order, the lab in the order they were
 // made, so a statement restored by a command moves in the lab's output.
 func (c *relCase) canon(text string) string {
+	if c.dl.ConfigDB && len(c.dl.Derived) > 0 {
+		text = withoutDerivedDB(c.dl, text)
+	}
 	n := config.Normalize(text, c.dl)
 	if c.dl.Transaction == dialect.TxnCommitConfirmed || c.dl.Transaction == dialect.TxnNVUE {
 		lines := strings.Split(strings.TrimSuffix(n, "\n"), "\n")

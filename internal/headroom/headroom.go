@@ -1,16 +1,19 @@
 // Package headroom computes the PFC headroom a lossless priority group
-// needs, by SONiC's dynamic headroom formula, and the cable lengths SONiC
-// assumes by role. lint checks intents against it and templates sizes
-// SONiC's traditional buffer profiles with it.
+// needs, by SONiC's Mellanox headroom formula, and the cable lengths SONiC
+// assumes by role. lint checks intents against it where no SKU data gives
+// the vendor's own figure.
 package headroom
 
 import "math"
 
 // Headroom is the PFC headroom one lossless PG needs on the receiving port
-// of a link, by the SONiC dynamic headroom formula
-// (sonic-swss cfgmgr/buffer_headroom_mellanox.lua) with Spectrum-2/3 ASIC
-// values: cell 144 B, pipeline latency 18 KiB, MAC/PHY delay 0.8 KiB, 50 %
-// small packets, lossless MTU 1024, no gearbox, no shared headroom pool.
+// of a link, by SONiC's dynamic headroom formula for Mellanox Spectrum
+// (sonic-swss cfgmgr/buffer_headroom_mellanox.lua, as of sonic-swss
+// e6b0c5b) with the Spectrum-2/3 row of sonic-buildimage
+// platform/mellanox/asic_table.j2 (cell 144 B, pipeline latency 19 KiB,
+// MAC/PHY delay 0.8 KiB), buffers_config.j2's LOSSLESS_TRAFFIC_PATTERN
+// (lossless MTU 1024, 50 % small packets), a 4-lane port (an 8-lane port
+// doubles the pipeline latency), no gearbox and no shared headroom pool.
 type Headroom struct {
 	XOFF int64
 	XON  int64
@@ -31,15 +34,18 @@ var pauseQuanta = []struct {
 const DefaultMTU = 9100
 
 // Required computes the headroom for a link of speed (bit/s), cable length
-// (m) and port MTU (bytes; 0: DefaultMTU).
+// (m) and port MTU (bytes; 0: DefaultMTU), step for step as
+// buffer_headroom_mellanox.lua does.
 func Required(speedBps int64, cableM float64, portMTU int) Headroom {
 	const (
 		cell            = 144.0
+		minPacket       = 64.0
 		smallPercent    = 50.0
-		pipelineLatency = 18 * 1024
+		pipelineLatency = 19 * 1024
 		macPhyDelay     = 0.8 * 1024
-		losslessMTU     = 1024
+		losslessMTU     = 1024.0
 		lightSpeed      = 198e6
+		compensation    = 2 * 1024
 	)
 	if portMTU <= 0 {
 		portMTU = DefaultMTU
@@ -52,17 +58,28 @@ func Required(speedBps int64, cableM float64, portMTU int) Headroom {
 			break
 		}
 	}
-	worst := cell / 64
-	if cell <= 128 {
-		worst = 2 * cell / (1 + cell)
+	worst := 2 * cell / (1 + cell)
+	if cell > 2*minPacket {
+		worst = cell / minPacket
 	}
-	occupancy := (100 - smallPercent + smallPercent*worst) / 100
+	worst = math.Ceil(worst)
+	// The small-packet share by bytes, of a mix of 64 B and lossless-MTU
+	// packets.
+	smallByByte := 100 * minPacket / ((smallPercent*minPacket + (100-smallPercent)*losslessMTU) / 100)
+	occupancy := (100 - smallByByte + smallByByte*worst) / 100
 	peer := float64(quanta * 512 / 8)
-	cable := 2 * cableM * mbps * 1e9 / lightSpeed / (8 * 1024)
+	cable := 2 * cableM * mbps * 1e9 / lightSpeed / (8 * 1000)
 	prop := float64(portMTU) + cable + macPhyDelay + peer
-	xoff := int64(math.Ceil((losslessMTU+prop*occupancy)/1024)) * 1024
-	xon := int64(math.Ceil(pipelineLatency/1024.0)) * 1024
-	return Headroom{XOFF: xoff, XON: xon, Size: xoff + xon, CableBytes: int64(math.Round(cable))}
+	xoff := math.Ceil((losslessMTU+prop*occupancy)/1024) * 1024
+	// Without a shared headroom pool, 2 KiB more when the mix is still
+	// short of the all-small-packets worst case.
+	full := math.Ceil((losslessMTU+prop*worst)/1024) * 1024
+	if xoff+compensation < full {
+		xoff += compensation
+	}
+	xon := math.Ceil(pipelineLatency/1024.0) * 1024
+	size := math.Ceil((xoff+xon)/1024) * 1024
+	return Headroom{XOFF: int64(xoff), XON: int64(xon), Size: int64(size), CableBytes: int64(math.Round(cable))}
 }
 
 // DefaultCable is SONiC's default cable length by the tiers a link joins

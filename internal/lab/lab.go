@@ -68,6 +68,15 @@ type DeviceSpec struct {
 	ASIC, HWSKU, Release, BufferModel string
 }
 
+// SpecOf is the lab device of an intent device: its name, platform, NIC
+// driver and, for a switch, the identity its emulator's factory state
+// follows (asic, hwsku, release, effective buffer model). The caller adds
+// credentials, ports and a running config.
+func SpecOf(d *schema.Device) DeviceSpec {
+	return DeviceSpec{Name: d.Name, Platform: d.Platform.V, Driver: d.Driver.V,
+		ASIC: d.ASIC.V, HWSKU: d.HWSKU.V, Release: d.OSVersion.V.String(), BufferModel: d.BufferModel.V}
+}
+
 // MaxRunningConfig is the largest DeviceSpec.RunningConfig the lab takes.
 const MaxRunningConfig = 16 << 20
 

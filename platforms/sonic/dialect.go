@@ -32,5 +32,14 @@ func dialect() *pushdialect.Dialect {
 			{Key: regexp.MustCompile(`^PORT\|[^|]+\|mtu$`), Value: "9100"},
 			{Key: regexp.MustCompile(`^CABLE_LENGTH\|AZURE\|[^|]+$`), Value: "5m"},
 		},
+		// buffermgrd (traditional model, sonic-swss cfgmgr/buffermgr.cpp
+		// doSpeedUpdateTask) writes pg_lossless_<speed>_<cable>_profile and
+		// the BUFFER_PG keys naming it into CONFIG_DB whenever a port's
+		// speed, cable length or pfc_enable changes.
+		Derived: []*regexp.Regexp{
+			regexp.MustCompile(`^BUFFER_PROFILE\|pg_lossless_[^|]*_profile\|`),
+			regexp.MustCompile(`^BUFFER_PG\|[^|]+\|[0-9-]+\|profile = \[?(BUFFER_PROFILE\|)?pg_lossless_[^|\]]*_profile\]?$`),
+		},
+		Vet: vet,
 	}
 }

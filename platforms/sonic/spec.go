@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/fabricgen/fabricgen/platforms/sonic/skus"
@@ -34,7 +35,8 @@ func spec() schema.PlatformSpec {
 		Attrs: schema.DeviceAttrs{ASICs: ASICs,
 			ASICWhy:      "SONiC's own QoS templates differ by ASIC (the PFC priority to priority-group map exists only on mellanox and barefoot).",
 			HWSKU:        checkHWSKU,
-			BufferModels: BufferModels, DefaultBufferModel: DefaultBufferModel},
+			BufferModels: BufferModels, DefaultBufferModel: DefaultBufferModel,
+			SKUHeadroom: skuHeadroom},
 	}
 }
 
@@ -55,6 +57,37 @@ func DefaultBufferModel(asic string, release schema.Version) string {
 		return "dynamic"
 	}
 	return "traditional"
+}
+
+// skuHeadroom is the lossless headroom a SKU's pg_profile_lookup.ini row
+// gives a port of the speed and cable length (the row buffermgrd would
+// take: the shortest cable at least that long); false when the SKU has no
+// such row (the view refuses the port then).
+func skuHeadroom(hwsku string, speedMbps int64, cableM float64) (schema.SKUHeadroom, bool) {
+	t, err := skus.Load()
+	if err != nil {
+		return schema.SKUHeadroom{}, false
+	}
+	found := t.Find(hwsku)
+	if len(found) == 0 {
+		return schema.SKUHeadroom{}, false
+	}
+	s := found[0]
+	speed := strconv.FormatInt(speedMbps, 10)
+	cable, ok := s.CableFor(speed, cableM)
+	if !ok {
+		return schema.SKUHeadroom{}, false
+	}
+	r, ok := s.Row(speed, cable)
+	if !ok {
+		return schema.SKUHeadroom{}, false
+	}
+	xoff, err1 := strconv.ParseInt(r.Xoff, 10, 64)
+	size, err2 := strconv.ParseInt(r.Size, 10, 64)
+	if err1 != nil || err2 != nil {
+		return schema.SKUHeadroom{}, false
+	}
+	return schema.SKUHeadroom{XOFF: xoff, Size: size, Source: fmt.Sprintf("%s pg_profile_lookup.ini, speed %s cable %s", hwsku, speed, cable)}, true
 }
 
 // checkHWSKU accepts a SKU of sonic-buildimage that has a

@@ -125,7 +125,7 @@ func sonicGCU(a txn.Applier) txn.Outcome {
 		// to a field our patch sets too (after the patch went in, before
 		// verify) as well as to one it does not.
 		if now, err := a.ReadNow(); err == nil {
-			if their, undo, err := config.PatchTheirs(a.Changes(), a.Before(), now); err == nil && len(their) > 0 {
+			if their, undo, err := config.PatchTheirs(a.Changes(), a.Before(), now, a.Dialect().Derived...); err == nil && len(their) > 0 {
 				out := sonicKeepTheirs(a, why, their, undo, func(cs *config.ChangeSet) error {
 					if err := writePatch(config.PatchDocument(cs)); err != nil {
 						return err
@@ -243,7 +243,7 @@ func sonicKeepTheirs(a txn.Applier, why string, their []string, undo *config.Cha
 	if err != nil {
 		return failed("could not check the undo: " + err.Error())
 	}
-	after, left, err := config.PatchTheirs(a.Changes(), a.Before(), now)
+	after, left, err := config.PatchTheirs(a.Changes(), a.Before(), now, a.Dialect().Derived...)
 	switch {
 	case err != nil:
 		return failed("could not check the undo: " + err.Error())

@@ -17,8 +17,9 @@ import (
 // SONiCView is the sonic template data: CONFIG_DB tables in a stable order.
 type SONiCView struct {
 	view.Base
-	// ASIC is the device's ASIC family (asic); BufferModel is
-	// "traditional", the buffer model fabricgen renders for.
+	// ASIC is the device's ASIC family (asic); BufferModel is the
+	// buffer model the render is for (buffer_model, "traditional" or
+	// "dynamic"), which plan checks against the switch's.
 	ASIC, BufferModel string
 	// Tables lists the CONFIG_DB tables, each with its rows sorted by key.
 	Tables []SONiCTable
@@ -107,12 +108,6 @@ var viewSONiCName = regexp.MustCompile(`^[a-zA-Z0-9][-a-zA-Z0-9_]{0,31}$`)
 // viewSONiCGlobalMapSince is the first release with the switch-level
 // PORT_QOS_MAP|global row.
 var viewSONiCGlobalMapSince = []int{202111}
-
-// SONiCBufferModel is the buffer model fabricgen renders: traditional, in
-// which buffermgrd takes the lossless profiles CONFIG_DB defines (the
-// dynamic model computes headroom from per-ASIC parameters only Mellanox
-// platforms ship).
-const SONiCBufferModel = "traditional"
 
 // viewSONiCPFCToPGASICs are the ASIC families whose SONiC QoS template writes
 // PFC_PRIORITY_TO_PRIORITY_GROUP_MAP and PORT_QOS_MAP pfc_to_pg_map
@@ -203,7 +198,7 @@ var viewSONiCTableOrder = []string{
 	"DSCP_TO_TC_MAP", "DOT1P_TO_TC_MAP", "TC_TO_QUEUE_MAP", "TC_TO_PRIORITY_GROUP_MAP",
 	"MAP_PFC_PRIORITY_TO_QUEUE", "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP", "PORT_QOS_MAP",
 	"WRED_PROFILE", "SCHEDULER", "QUEUE", "PFC_WD",
-	"BUFFER_POOL", "BUFFER_PROFILE", "BUFFER_PG",
+	"BUFFER_POOL", "BUFFER_PROFILE", "BUFFER_PG", "BUFFER_QUEUE",
 	"ACL_TABLE", "ACL_RULE",
 }
 
@@ -240,8 +235,8 @@ func viewBuildSONiC(f *schema.Fabric, d *schema.Device, b view.Base) (any, error
 			return nil, err
 		}
 	}
-	sh := viewSONiCShared(s, q, useDSCP, usePCP, pfcToPG, schedulers, wred)
-	bufs := viewNewSONiCBuffers(s, d, q, qq)
+	sh := viewSONiCShared(s, q, useDSCP, usePCP, pfcToPG, rel.AtLeast(viewSONiCPGFromPFCSince), schedulers, wred)
+	bufs := viewNewSONiCBuffers(s, d, q, qq, rel)
 	for i, p := range b.Ports {
 		if err := viewSONiCPort(s, d, d.Ports[i], p, sh, bufs); !rej.Add(err) {
 			return nil, err
@@ -249,9 +244,6 @@ func viewBuildSONiC(f *schema.Fabric, d *schema.Device, b view.Base) (any, error
 	}
 	if err := bufs.finish(); !rej.Add(err) {
 		return nil, err
-	}
-	if q.Lossless != 0 && rel.AtLeast(202012) {
-		s.set("DEVICE_METADATA", "localhost", "buffer_model", SONiCBufferModel)
 	}
 	// The switch-level map (PORT_QOS_MAP|global) arrived in 202111
 	// (sonic-swss #2023, "Support for setting switch level DSCP to TC QoS
@@ -266,7 +258,7 @@ func viewBuildSONiC(f *schema.Fabric, d *schema.Device, b view.Base) (any, error
 	if err := rej.Err(); err != nil {
 		return nil, err
 	}
-	v := &SONiCView{Base: b, ASIC: d.ASIC.V, BufferModel: SONiCBufferModel}
+	v := &SONiCView{Base: b, ASIC: d.ASIC.V, BufferModel: d.BufferModel.V}
 	for _, name := range viewSONiCTableOrder {
 		t := s.tables[name]
 		if t == nil {
@@ -539,7 +531,12 @@ func viewFieldList(kv ...string) []SONiCField {
 }
 
 // viewSONiCShared builds the PORT_QOS_MAP, PFC_WD and QUEUE field lists ports share.
-func viewSONiCShared(s *viewSONiCBuilder, q view.QoSView, useDSCP, usePCP, pfcToPG bool, sched, wred [8]string) *viewSONiCRows {
+//
+// pfcwd_sw_enable (the priorities the watchdog guards, apart from
+// pfc_enable) arrived with sonic-swss #2171 and sonic-port-qos-map.yang
+// #10444 (2022-04, release 202205); before it the watchdog guards the
+// pfc_enable priorities and the field is not in the YANG model.
+func viewSONiCShared(s *viewSONiCBuilder, q view.QoSView, useDSCP, usePCP, pfcToPG, swEnable bool, sched, wred [8]string) *viewSONiCRows {
 	pfcList := q.Lossless.Join(",")
 	var base []string
 	if useDSCP {
@@ -558,7 +555,10 @@ func viewSONiCShared(s *viewSONiCBuilder, q view.QoSView, useDSCP, usePCP, pfcTo
 	sh := &viewSONiCRows{
 		qosOff: viewFieldList(append(append([]string(nil), base...), "pfc_enable", "")...),
 		qosOn:  viewFieldList(on...),
-		qosWD:  viewFieldList(append(on, "pfcwd_sw_enable", pfcList)...),
+		qosWD:  viewFieldList(on...),
+	}
+	if swEnable {
+		sh.qosWD = viewFieldList(append(on, "pfcwd_sw_enable", pfcList)...)
 	}
 	if w := q.Watchdog; w != nil {
 		wf := []string{"action", viewOrDefault(w.Action, "drop")}
@@ -648,34 +648,67 @@ func viewSONiCQueues(s *viewSONiCBuilder, d *schema.Device, q view.QoSView) ([8]
 	return sched, wred, rej.Err()
 }
 
-// viewSONiCBuffers sizes SONiC's traditional buffer model: per lossless port a
-// CABLE_LENGTH row rounded up to a pg_profile_lookup.ini row, and a
-// BUFFER_PG per lossless priority group naming the profile buffermgrd
-// itself would name, pg_lossless_<speed>_<cable>_profile, defined here with
-// the headroom the SONiC formula gives for that row (or the intent's
-// buffer values), in the ingress_lossless_pool this render also defines.
+// viewSONiCBuffers writes what makes a lossless class lossless on a SONiC
+// switch and no more: SONiC owns its buffers. buffermgrd sizes the
+// lossless headroom itself, from what the render writes (CABLE_LENGTH, the
+// port's speed, PORT_QOS_MAP pfc_enable): in the traditional model it looks
+// the profile up in the SKU's pg_profile_lookup.ini
+// (pg_lossless_<speed>_<cable>_profile), in the dynamic model it computes
+// it. What the render adds is only what differs from the SKU's stock
+// buffers, whose lossless priority groups and egress queues are 3-4
+// (sonic-buildimage files/build_templates/buffers_config.j2):
+//   - BUFFER_QUEUE <port>|<q> egress_lossless_profile, for a lossless
+//     queue outside 3-4;
+//   - BUFFER_PG <port>|<p>, for a lossless priority outside 3-4 where
+//     buffermgrd does not make it lossless itself: "NULL" (headroom
+//     computed) in the dynamic model, buffermgrd's own profile (with the
+//     SKU's row) in the traditional model before 202205 (sonic-swss #2171
+//     derives the lossless PGs from pfc_enable from 202205 on);
+//   - BUFFER_PROFILE pg_lossless_<speed>_<cable>_profile with the intent's
+//     buffer values, in the traditional model, when the intent sets them
+//     (buffermgrd reuses a profile of that name it finds).
 type viewSONiCBuffers struct {
-	s  *viewSONiCBuilder
-	d  *schema.Device
-	q  view.QoSView
-	qq *schema.PortQoS
-	// profiles lists the profiles ports use, in first-use order.
-	profiles []string
+	s   *viewSONiCBuilder
+	d   *schema.Device
+	q   view.QoSView
+	qq  *schema.PortQoS
+	rel schema.Version
+	// lossless counts the lossless ports.
+	lossless int
 	seen     map[string]bool
 }
 
-// viewSONiCLosslessPool is the ingress pool lossless PG profiles draw on.
-const viewSONiCLosslessPool = "ingress_lossless_pool"
+// viewSONiCStockLossless are the priority groups and egress queues a SKU's
+// stock buffers make lossless (buffers_config.j2: BUFFER_QUEUE <port>|3-4
+// egress_lossless_profile; buffermgrd before 202205: BUFFER_PG <port>|3-4).
+const viewSONiCStockLossless = 1<<3 | 1<<4
 
-func viewNewSONiCBuffers(s *viewSONiCBuilder, d *schema.Device, q view.QoSView, qq *schema.PortQoS) *viewSONiCBuffers {
-	return &viewSONiCBuffers{s: s, d: d, q: q, qq: qq, seen: map[string]bool{}}
+// viewSONiCPGFromPFCSince is the release whose buffermgrd derives the
+// lossless priority groups from PORT_QOS_MAP pfc_enable (sonic-swss #2171,
+// 2022-04, in 202205); before it they are 3-4 whatever pfc_enable says.
+// The same change brought PORT_QOS_MAP pfcwd_sw_enable.
+var viewSONiCPGFromPFCSince = 202205
+
+func viewNewSONiCBuffers(s *viewSONiCBuilder, d *schema.Device, q view.QoSView, qq *schema.PortQoS, rel schema.Version) *viewSONiCBuffers {
+	return &viewSONiCBuffers{s: s, d: d, q: q, qq: qq, rel: rel, seen: map[string]bool{}}
 }
 
-// port writes a lossless port's CABLE_LENGTH, BUFFER_PG rows and profile.
+// dynamic reports whether the device runs SONiC's dynamic buffer model.
+func (b *viewSONiCBuffers) dynamic() bool { return b.d.BufferModel.V == "dynamic" }
+
+// overrides reports whether the intent sets lossless headroom values.
+func (b *viewSONiCBuffers) overrides() bool {
+	bv := b.q.Buffer
+	return bv.HeadroomBytes != 0 || bv.XOFFBytes != 0 || bv.XONBytes != 0 || bv.DynamicThresholdSet
+}
+
+// port writes a lossless port's CABLE_LENGTH and what its lossless
+// priorities and queues need beyond the SKU's stock buffers.
 func (b *viewSONiCBuffers) port(sp *schema.Port, p view.PortView) error {
 	d := b.d
+	b.lossless++
 	if p.SpeedMbps <= 0 {
-		return view.Unsupported(d, "lossless port "+p.Name+" without a speed", "SONiC's traditional buffer model picks the lossless PG profile by port speed and cable length; set speed on the port or its link", sp.Range)
+		return view.Unsupported(d, "lossless port "+p.Name+" without a speed", "SONiC's buffermgrd sizes a lossless priority group by the port's speed and cable length; set speed on the port or its link", sp.Range)
 	}
 	cable, src := p.CableMeters, sp.Range
 	if sp.Link != nil && sp.Link.CableLength.Set {
@@ -684,96 +717,145 @@ func (b *viewSONiCBuffers) port(sp *schema.Port, p view.PortView) error {
 	if cable <= 0 {
 		cable = viewDefaultCable(sp)
 	}
-	// With the SKU known, CABLE_LENGTH names its row and the profile
-	// takes the row's values, as buffermgrd itself would; else the row is
-	// SONiC's common 5/40/300 m and the values SONiC's headroom formula.
+	// With the SKU known, CABLE_LENGTH names a row of its lookup file (or
+	// the port is refused: no row, no lossless PG); else it is SONiC's
+	// common 5/40/300 m row, which plan checks against the device's own
+	// file.
 	var skuRow *skus.Row
 	var cableKey string
-	var rowM float64
 	if d.HWSKU.Set {
 		r, key, err := viewSONiCSKURow(d, p, cable, src)
 		if err != nil {
 			return err
 		}
 		skuRow, cableKey = &r, key
-		rowM, _ = skus.Meters(key)
 	} else {
 		row, ok := headroom.LookupRow(cable)
 		if !ok {
 			return view.Unsupported(d, fmt.Sprintf("cable length %gm on lossless port %s", cable, p.Name),
-				fmt.Sprintf("SONiC's pg_profile_lookup.ini has rows up to %dm; a longer lossless link needs a headroom profile fabricgen does not render", headroom.LookupRows[len(headroom.LookupRows)-1]), src)
+				fmt.Sprintf("SONiC's common pg_profile_lookup.ini rows go up to %dm; set hwsku so fabricgen knows the SKU's own rows", headroom.LookupRows[len(headroom.LookupRows)-1]), src)
 		}
-		cableKey, rowM = strconv.Itoa(row)+"m", float64(row)
+		cableKey = strconv.Itoa(row) + "m"
 	}
 	b.s.set("CABLE_LENGTH", "AZURE", p.Name, cableKey)
 	name := "pg_lossless_" + strconv.FormatInt(p.SpeedMbps, 10) + "_" + cableKey + "_profile"
-	if !b.seen[name] {
-		b.seen[name] = true
-		b.profiles = append(b.profiles, name)
-		b.profile(name, p.SpeedBps, rowM, p.MTU, skuRow)
-	}
+	oldPGs := !b.dynamic() && !b.rel.AtLeast(viewSONiCPGFromPFCSince)
+	var extra []int // lossless priorities outside the stock 3-4
 	for pr := range p.Lossless.All() {
-		b.s.set("BUFFER_PG", p.Name+"|"+strconv.Itoa(pr), "profile", b.s.ref("BUFFER_PROFILE", name))
+		if viewSONiCStockLossless&(1<<pr) == 0 {
+			extra = append(extra, pr)
+		}
+	}
+	switch {
+	case b.overrides() && b.dynamic():
+		return view.Unsupported(d, "buffer headroom, xoff, xon or dynamic_threshold on the dynamic buffer model",
+			"in SONiC's dynamic buffer model buffermgrd computes the lossless headroom of every port; remove the buffer values, or set buffer_model = \"traditional\" if the switch runs that model", view.BufferSrc(b.qq))
+	case b.overrides():
+		if err := b.profile(name, skuRow); err != nil {
+			return err
+		}
+	case oldPGs && len(extra) > 0:
+		if skuRow == nil {
+			return view.Unsupported(d, fmt.Sprintf("lossless priority %d on port %s of SONiC %s without hwsku", extra[0], p.Name, b.rel),
+				"before 202205 buffermgrd makes priority groups 3-4 lossless whatever pfc_enable says; fabricgen adds the PG with buffermgrd's own profile, whose values come from the SKU's pg_profile_lookup.ini: set hwsku, or move the class to priority 3 or 4", sp.Range)
+		}
+		b.skuProfile(name, *skuRow)
+	}
+	for _, pr := range extra {
+		switch {
+		case b.dynamic():
+			b.s.set("BUFFER_PG", p.Name+"|"+strconv.Itoa(pr), "profile", "NULL")
+		case oldPGs:
+			b.s.set("BUFFER_PG", p.Name+"|"+strconv.Itoa(pr), "profile", b.s.ref("BUFFER_PROFILE", name))
+		}
+	}
+	queues := map[int]bool{}
+	for pr := range p.Lossless.All() {
+		if qu := b.q.QueueOf[pr]; viewSONiCStockLossless&(1<<qu) == 0 && !queues[qu] {
+			queues[qu] = true
+			b.s.set("BUFFER_QUEUE", p.Name+"|"+strconv.Itoa(qu), "profile", b.s.ref("BUFFER_PROFILE", viewSONiCEgressLossless))
+		}
 	}
 	return nil
 }
 
-// profile defines one lossless PG profile: the SKU's lookup row when it is
-// known (sku), else the SONiC headroom formula for the lookup row's cable
-// length, with the intent's buffer values on top.
-func (b *viewSONiCBuffers) profile(name string, speedBps int64, cableM float64, mtu int, sku *skus.Row) {
-	bv := b.q.Buffer
-	if sku != nil && bv.HeadroomBytes == 0 && bv.XOFFBytes == 0 && bv.XONBytes == 0 && !bv.DynamicThresholdSet {
-		fields := []string{"pool", b.s.ref("BUFFER_POOL", viewSONiCLosslessPool), "xon", sku.Xon}
-		if sku.XonOffset != "" {
-			fields = append(fields, "xon_offset", sku.XonOffset)
-		}
-		fields = append(fields, "xoff", sku.Xoff, "size", sku.Size, "dynamic_th", sku.Threshold)
-		b.s.set("BUFFER_PROFILE", name, fields...)
+// viewSONiCEgressLossless is the stock egress profile of lossless queues
+// (buffers_defaults_t*.j2 of every SKU: egress_lossless_profile).
+const viewSONiCEgressLossless = "egress_lossless_profile"
+
+// skuProfile writes buffermgrd's own profile for a lookup row, field for
+// field as buffermgr.cpp doSpeedUpdateTask creates it, so a BUFFER_PG
+// naming it is valid in the same change; buffermgrd reuses it.
+func (b *viewSONiCBuffers) skuProfile(name string, r skus.Row) {
+	if b.seen[name] {
 		return
 	}
-	h := headroom.Required(speedBps, cableM, mtu)
-	// The size is XON + XOFF, as in the headroom model, after the overrides.
-	xon, xoff := h.XON, h.XOFF
-	if bv.XONBytes > 0 {
-		xon = bv.XONBytes
+	b.seen[name] = true
+	fields := []string{"pool", b.s.ref("BUFFER_POOL", viewSONiCLosslessPool), "xon", r.Xon}
+	if r.XonOffset != "" {
+		fields = append(fields, "xon_offset", r.XonOffset)
 	}
-	if bv.XOFFBytes > 0 {
-		xoff = bv.XOFFBytes
-	}
-	size := xon + xoff
-	if bv.HeadroomBytes > 0 {
-		size = bv.HeadroomBytes
-		if bv.XOFFBytes == 0 {
-			xoff = max(size-xon, 0)
-		}
-	}
-	fields := []string{"pool", b.s.ref("BUFFER_POOL", viewSONiCLosslessPool), "size", strconv.FormatInt(size, 10),
-		"xon", strconv.FormatInt(xon, 10), "xoff", strconv.FormatInt(xoff, 10)}
-	th := 0
-	if bv.DynamicThresholdSet {
-		th = bv.DynamicThreshold
-	}
-	fields = append(fields, "dynamic_th", strconv.Itoa(th))
+	fields = append(fields, "xoff", r.Xoff, "size", r.Size, "dynamic_th", r.Threshold)
 	b.s.set("BUFFER_PROFILE", name, fields...)
 }
 
-// finish writes the pools the profiles reference and refuses buffer
-// values that no lossless port uses.
-func (b *viewSONiCBuffers) finish() error {
+// profile writes the lossless profile with the intent's buffer values,
+// the rest from the SKU's lookup row; without a SKU every value must come
+// from the intent (fabricgen invents no headroom).
+func (b *viewSONiCBuffers) profile(name string, sku *skus.Row) error {
+	if b.seen[name] {
+		return nil
+	}
+	b.seen[name] = true
 	bv := b.q.Buffer
-	if len(b.profiles) == 0 {
-		if bv.HeadroomBytes != 0 || bv.XOFFBytes != 0 || bv.XONBytes != 0 || bv.DynamicThresholdSet {
-			return view.Unsupported(b.d, "buffer headroom, xoff, xon or dynamic_threshold without a lossless port",
-				"SONiC sizes lossless priority groups only; enable PFC on a port or remove the buffer values", view.BufferSrc(b.qq))
+	var xon, xoff, size, th string
+	if sku != nil {
+		xon, xoff, size, th = sku.Xon, sku.Xoff, sku.Size, sku.Threshold
+	}
+	if bv.XONBytes > 0 {
+		xon = strconv.FormatInt(bv.XONBytes, 10)
+	}
+	if bv.XOFFBytes > 0 {
+		xoff = strconv.FormatInt(bv.XOFFBytes, 10)
+	}
+	if bv.HeadroomBytes > 0 {
+		size = strconv.FormatInt(bv.HeadroomBytes, 10)
+	}
+	if bv.DynamicThresholdSet {
+		th = strconv.Itoa(bv.DynamicThreshold)
+	}
+	var missing []string
+	for _, m := range []struct{ v, attr string }{{xon, "xon"}, {xoff, "xoff"}, {size, "headroom"}, {th, "dynamic_threshold"}} {
+		if m.v == "" {
+			missing = append(missing, m.attr)
 		}
 	}
-	if len(b.profiles) > 0 || bv.IngressLosslessPoolBytes > 0 {
-		fields := []string{"type", "ingress", "mode", "dynamic"}
-		if bv.IngressLosslessPoolBytes > 0 {
-			fields = append(fields, "size", strconv.FormatInt(bv.IngressLosslessPoolBytes, 10))
-		}
-		b.s.set("BUFFER_POOL", viewSONiCLosslessPool, fields...)
+	if len(missing) > 0 {
+		return view.Unsupported(b.d, "buffer values without "+strings.Join(missing, ", "),
+			"a SONiC lossless profile the intent sizes replaces buffermgrd's whole profile (xon, xoff, size, dynamic_th); set "+strings.Join(missing, ", ")+" too, or set hwsku so the SKU's pg_profile_lookup.ini row gives the values the intent leaves out", view.BufferSrc(b.qq))
+	}
+	fields := []string{"pool", b.s.ref("BUFFER_POOL", viewSONiCLosslessPool), "xon", xon}
+	if sku != nil && sku.XonOffset != "" && bv.XONBytes == 0 {
+		fields = append(fields, "xon_offset", sku.XonOffset)
+	}
+	fields = append(fields, "xoff", xoff, "size", size, "dynamic_th", th)
+	b.s.set("BUFFER_PROFILE", name, fields...)
+	return nil
+}
+
+// viewSONiCLosslessPool is the ingress pool lossless PG profiles draw on.
+const viewSONiCLosslessPool = "ingress_lossless_pool"
+
+// finish writes the pool sizes the intent sets and refuses buffer values
+// that no lossless port uses.
+func (b *viewSONiCBuffers) finish() error {
+	bv := b.q.Buffer
+	if b.lossless == 0 && b.overrides() {
+		return view.Unsupported(b.d, "buffer headroom, xoff, xon or dynamic_threshold without a lossless port",
+			"SONiC sizes lossless priority groups only; enable PFC on a port or remove the buffer values", view.BufferSrc(b.qq))
+	}
+	if bv.IngressLosslessPoolBytes > 0 {
+		b.s.set("BUFFER_POOL", viewSONiCLosslessPool, "type", "ingress", "mode", "dynamic", "size", strconv.FormatInt(bv.IngressLosslessPoolBytes, 10))
 	}
 	if bv.EgressLossyPoolBytes > 0 {
 		b.s.set("BUFFER_POOL", "egress_lossy_pool", "type", "egress", "mode", "dynamic", "size", strconv.FormatInt(bv.EgressLossyPoolBytes, 10))

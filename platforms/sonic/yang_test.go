@@ -44,6 +44,7 @@ var yangTables = map[string]yangTable{
 	"BUFFER_POOL":                        {module: "sonic-buffer-pool", list: "BUFFER_POOL_LIST", keys: []string{"name"}},
 	"BUFFER_PROFILE":                     {module: "sonic-buffer-profile", list: "BUFFER_PROFILE_LIST", keys: []string{"name"}},
 	"BUFFER_PG":                          {module: "sonic-buffer-pg", list: "BUFFER_PG_LIST", keys: []string{"port", "pg_num"}},
+	"BUFFER_QUEUE":                       {module: "sonic-buffer-queue", list: "BUFFER_QUEUE_LIST", keys: []string{"port", "qindex"}},
 	"ACL_TABLE":                          {module: "sonic-acl", list: "ACL_TABLE_LIST", keys: []string{"ACL_TABLE_NAME"}},
 	"ACL_RULE":                           {module: "sonic-acl", list: "ACL_RULE_LIST", keys: []string{"ACL_TABLE_NAME", "RULE_NAME"}},
 }
@@ -269,6 +270,31 @@ func plainRefs(db map[string]map[string]map[string]any) {
 	}
 }
 
+// overStock merges a render (whose references are plain names) over the
+// SKU's stock buffer pools and profiles (testdata/yang/stock.json), which
+// a switch has from its first boot and the render refers to; the render's
+// rows win.
+func overStock(t *testing.T, db map[string]map[string]map[string]any) map[string]map[string]map[string]any {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", "yang", "stock.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stock map[string]map[string]map[string]any
+	if err := json.Unmarshal(b, &stock); err != nil {
+		t.Fatalf("testdata/yang/stock.json: %v", err)
+	}
+	for tn, rows := range db {
+		if stock[tn] == nil {
+			stock[tn] = map[string]map[string]any{}
+		}
+		for k, fields := range rows {
+			stock[tn][k] = fields
+		}
+	}
+	return stock
+}
+
 // sonicRenders reads the golden render of every device of this folder's
 // fixture (testdata/golden, which TestPlatformFixtureGoldens in templates
 // pins to the render of testdata/fabric): its ports and ACL tables (both
@@ -343,7 +369,7 @@ func TestSONiCYANG(t *testing.T) {
 		if renders[n].bracketRefs {
 			plainRefs(db)
 		}
-		out, ok := yanglint(t, tool, yangDir, configDBToYANG(t, yangDir, db))
+		out, ok := yanglint(t, tool, yangDir, configDBToYANG(t, yangDir, overStock(t, db)))
 		if !ok {
 			t.Errorf("%s: yanglint rejected the render:\n%s", n, out)
 		}
@@ -356,18 +382,12 @@ func TestSONiCYANGRejectsBrokenRender(t *testing.T) {
 	tool := needTool(t, "yanglint", "libyang2-tools")
 	yangDir := yangModels()
 	renders := sonicRenders(t)
-	var good []byte
-	for _, n := range []string{"sonic1"} {
-		good = renders[n].text
-	}
-	if good == nil {
-		t.Fatal("sonic1 has no golden render")
-	}
 	tests := []struct {
 		name   string
+		device string // the fixture device whose render is broken (sonic1 when empty)
 		mutate func(db map[string]map[string]map[string]any)
 	}{
-		{"PFC priority out of range", func(db map[string]map[string]map[string]any) {
+		{"PFC priority out of range", "", func(db map[string]map[string]map[string]any) {
 			for k, row := range db["PORT_QOS_MAP"] {
 				if k != "global" {
 					row["pfc_enable"] = "9"
@@ -375,7 +395,7 @@ func TestSONiCYANGRejectsBrokenRender(t *testing.T) {
 				}
 			}
 		}},
-		{"queue references a missing WRED profile", func(db map[string]map[string]map[string]any) {
+		{"queue references a missing WRED profile", "", func(db map[string]map[string]map[string]any) {
 			for _, row := range db["QUEUE"] {
 				if _, ok := row["wred_profile"]; ok {
 					row["wred_profile"] = "NO_SUCH_PROFILE"
@@ -383,22 +403,22 @@ func TestSONiCYANGRejectsBrokenRender(t *testing.T) {
 				}
 			}
 		}},
-		{"ECN max below min", func(db map[string]map[string]map[string]any) {
+		{"ECN max below min", "", func(db map[string]map[string]map[string]any) {
 			for _, row := range db["WRED_PROFILE"] {
 				row["green_max_threshold"] = "1"
 				return
 			}
 		}},
-		{"MTU above 9216", func(db map[string]map[string]map[string]any) {
+		{"MTU above 9216", "", func(db map[string]map[string]map[string]any) {
 			for _, row := range db["PORT"] {
 				row["mtu"] = "9300"
 				return
 			}
 		}},
-		{"DSCP map to TC 99", func(db map[string]map[string]map[string]any) {
+		{"DSCP map to TC 99", "", func(db map[string]map[string]map[string]any) {
 			db["DSCP_TO_TC_MAP"][sonic.SONiCMapName]["26"] = "99"
 		}},
-		{"address on a port without its INTERFACE row", func(db map[string]map[string]map[string]any) {
+		{"address on a port without its INTERFACE row", "", func(db map[string]map[string]map[string]any) {
 			// A port's row whose address row stays (an unnumbered
 			// routed port has no address row).
 			for k := range db["INTERFACE"] {
@@ -408,27 +428,51 @@ func TestSONiCYANGRejectsBrokenRender(t *testing.T) {
 				}
 			}
 		}},
-		{"INTERFACE on a port that does not exist", func(db map[string]map[string]map[string]any) {
+		{"INTERFACE on a port that does not exist", "", func(db map[string]map[string]map[string]any) {
 			db["INTERFACE"]["Ethernet999"] = map[string]any{}
 		}},
-		{"lossless PG names a missing profile", func(db map[string]map[string]map[string]any) {
+		{"lossless PG names a missing profile", "sonic5", func(db map[string]map[string]map[string]any) {
 			for _, row := range db["BUFFER_PG"] {
 				row["profile"] = "pg_lossless_400000_7m_profile"
 				return
 			}
 		}},
-		{"profile draws on a missing pool", func(db map[string]map[string]map[string]any) {
-			delete(db, "BUFFER_POOL")
+		{"lossless egress queue names a missing profile", "sonic5", func(db map[string]map[string]map[string]any) {
+			for _, row := range db["BUFFER_QUEUE"] {
+				row["profile"] = "egress_lossless_profil"
+				return
+			}
 		}},
-		{"restoration shorter than the poll interval", func(db map[string]map[string]map[string]any) {
+		{"egress queue index out of range", "sonic5", func(db map[string]map[string]map[string]any) {
+			for k, row := range db["BUFFER_QUEUE"] {
+				port, _, _ := strings.Cut(k, "|")
+				db["BUFFER_QUEUE"][port+"|99"] = row
+				return
+			}
+		}},
+		{"profile draws on a missing pool", "sonic6", func(db map[string]map[string]map[string]any) {
+			for _, row := range db["BUFFER_PROFILE"] {
+				row["pool"] = "no_such_pool"
+				return
+			}
+		}},
+		{"restoration shorter than the poll interval", "", func(db map[string]map[string]map[string]any) {
 			db["PFC_WD"]["GLOBAL"]["POLL_INTERVAL"] = "500"
 		}},
-		{"unknown buffer model", func(db map[string]map[string]map[string]any) {
-			db["DEVICE_METADATA"]["localhost"]["buffer_model"] = "static"
+		{"unknown buffer model", "", func(db map[string]map[string]map[string]any) {
+			db["DEVICE_METADATA"] = map[string]map[string]any{"localhost": {"buffer_model": "static"}}
 		}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			dev := tc.device
+			if dev == "" {
+				dev = "sonic1"
+			}
+			good := renders[dev].text
+			if good == nil {
+				t.Fatalf("%s has no golden render", dev)
+			}
 			var db map[string]map[string]map[string]any
 			if err := json.Unmarshal(good, &db); err != nil {
 				t.Fatal(err)
@@ -438,7 +482,10 @@ func TestSONiCYANGRejectsBrokenRender(t *testing.T) {
 			if fmt.Sprint(db) == before {
 				t.Fatal("mutation changed nothing: the render lacks the table it targets")
 			}
-			out, ok := yanglint(t, tool, yangDir, configDBToYANG(t, yangDir, db))
+			if renders[dev].bracketRefs {
+				plainRefs(db)
+			}
+			out, ok := yanglint(t, tool, yangDir, configDBToYANG(t, yangDir, overStock(t, db)))
 			if ok {
 				t.Errorf("yanglint accepted a broken render:\n%s", out)
 			}

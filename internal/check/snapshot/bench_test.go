@@ -94,7 +94,8 @@ func serveBenchLab(delay string) int {
 	}
 	specs := make([]lab.DeviceSpec, len(f.Devices))
 	for i, d := range f.Devices {
-		specs[i] = lab.DeviceSpec{Name: d.Name, Platform: d.Platform.V, Username: "admin", Password: labSecret, RunningConfig: string(outs[i].Text)}
+		specs[i] = lab.SpecOf(d)
+		specs[i].Username, specs[i].Password, specs[i].RunningConfig = "admin", labSecret, string(outs[i].Text)
 		for _, p := range d.Ports {
 			specs[i].Ports = append(specs[i].Ports, p.Name)
 		}

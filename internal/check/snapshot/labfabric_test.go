@@ -58,7 +58,8 @@ func startLabOf(t testing.TB, f *schema.Fabric, devs []*schema.Device) *fabricLa
 	t.Helper()
 	var specs []lab.DeviceSpec
 	for _, d := range devs {
-		sp := lab.DeviceSpec{Name: d.Name, Platform: d.Platform.V, Username: d.Credentials.Username.V, Password: labSecret}
+		sp := lab.SpecOf(d)
+		sp.Username, sp.Password = d.Credentials.Username.V, labSecret
 		for _, p := range d.Ports {
 			sp.Ports = append(sp.Ports, p.Name)
 		}

@@ -47,7 +47,7 @@ func CompareSource(device, running string, rendered, scope *Source, d *dialect.D
 		return CompareHost(device, running, rendered.Text(), d)
 	}
 	if d.ConfigDB {
-		return compareConfigDB(device, running, rendered.Text(), scope.Text(), d)
+		return compareConfigDB(device, running, rendered.Text(), scope.Text(), "", d)
 	}
 	run, want := managedScoped(Parse(running, d), rendered.orEmpty(), scope.parsed(), d)
 	crun, cwant := Canonical(run, d), Canonical(want, d)
@@ -112,7 +112,7 @@ func ManagedPathsSource(src *Source, d *dialect.Dialect) ([]string, error) {
 		}
 		return out, nil
 	case d.ConfigDB:
-		c, err := compareConfigDB("", "", config, "", d)
+		c, err := compareConfigDB("", "", config, "", "", d)
 		if err != nil {
 			return nil, err
 		}

@@ -75,6 +75,8 @@ func FuzzParseHostScript(f *testing.F) {
 func FuzzCompareConfigDB(f *testing.F) {
 	f.Add(`{"PORT": {"Ethernet0": {"mtu": "9100", "lanes": "0,1"}}}`, `{"PORT": {"Ethernet0": {"mtu": "9216"}}, "DSCP_TO_TC_MAP": {"AZURE": {"26": "3"}}}`)
 	f.Add(`{}`, `{"WRED_PROFILE": {"AZURE_LOSSLESS": {"ecn": "ecn_all"}}}`)
+	f.Add(`{"BUFFER_QUEUE": {"Ethernet0|0-2": {"profile": "l"}, "Ethernet0|3-4": {"profile": "ll"}, "Ethernet0|5-6": {"profile": "l"}, "Ethernet0|x-y": {"profile": "h"}}}`,
+		`{"BUFFER_QUEUE": {"Ethernet0|5": {"profile": "ll"}, "Ethernet0|1-3": {"profile": "ll"}, "Ethernet0|6-5": {"profile": "ll"}}}`)
 	ds := dialectsOf(f, dialect.LinesJSONPatch)
 	f.Fuzz(func(t *testing.T, running, rendered string) {
 		for _, d := range ds {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"github.com/fabricgen/fabricgen/schema"
 	"sort"
-	"strconv"
 	"strings"
 	"unicode/utf16"
 
@@ -104,48 +103,37 @@ func parseRendered(text, what string) (map[string]map[string]map[string]any, err
 // portTables are the per-port tables whose keys begin with the port name
 // ("Ethernet0" or "Ethernet0|3"). When the render has a key of one of them
 // for a port, every key of that table for that port is fabricgen's: a
-// queue, priority group or binding the render lacks is removed (a queue
-// left bound to another scheduler after the lossless priority moved, the
-// stock AZURE bindings a brownfield port has).
+// queue or binding the render lacks is removed (a queue left bound to
+// another scheduler after the lossless priority moved, the stock AZURE
+// bindings a brownfield port has).
 //
-// BUFFER_PG is not one of them: a port's lossy PG 0 (the stock
-// ingress_lossy_profile) is not fabricgen's. Its keys that overlap a
-// priority group the render sizes are (pgOverlaps), so a stock
-// "Ethernet0|3-4" makes way for the rendered "Ethernet0|3".
+// BUFFER_QUEUE and BUFFER_PG are not: they are range tables (rangekeys.go),
+// where a port's other queues and priority groups keep the device's
+// profiles.
 func portTable(t string) bool {
 	switch t {
-	case "QUEUE", "BUFFER_QUEUE", "PORT_QOS_MAP", "PFC_WD":
+	case "QUEUE", "PORT_QOS_MAP", "PFC_WD":
 		return true
 	}
 	return false
 }
 
-// pgRange reads the priority groups of a BUFFER_PG key, "Ethernet0|3" or
-// "Ethernet0|3-4" (ok false for another form).
-func pgRange(key string) (port string, lo, hi int, ok bool) {
-	port, pg, found := strings.Cut(key, "|")
-	if !found {
-		return "", 0, 0, false
+// rangeManaged reports whether a running key of a range table is managed
+// for a render: it is a rendered key (all of its fields), or shares an
+// index of its port with one without being it (it makes way).
+func rangeManaged(t, key string, want map[string]map[string]map[string]any) bool {
+	if !rangeTable(t) {
+		return false
 	}
-	a, b, isRange := strings.Cut(pg, "-")
-	lo, err1 := strconv.Atoi(a)
-	hi, err2 := lo, error(nil)
-	if isRange {
-		hi, err2 = strconv.Atoi(b)
+	if want[t][key] != nil {
+		return true
 	}
-	return port, lo, hi, err1 == nil && err2 == nil && lo <= hi
-}
-
-// pgOverlaps reports whether a running BUFFER_PG key shares a priority
-// group of its port with a key the render sets.
-func pgOverlaps(key string, rendered map[string]map[string]any) bool {
-	port, lo, hi, ok := pgRange(key)
+	s, ok := parseSpan(key)
 	if !ok {
 		return false
 	}
-	for k := range rendered {
-		p, l, h, ok := pgRange(k)
-		if ok && p == port && l <= hi && lo <= h {
+	for k := range want[t] {
+		if w, ok := parseSpan(k); ok && w.overlaps(s) {
 			return true
 		}
 	}
@@ -160,27 +148,76 @@ func portOf(key string) string {
 
 // CompareConfigDB compares a device's CONFIG_DB with the rendered fragment.
 func CompareConfigDB(device, running, rendered string, d *dialect.Dialect) (*Comparison, error) {
-	return compareConfigDB(device, running, rendered, "", d)
+	return compareConfigDB(device, running, rendered, "", "", d)
+}
+
+// CompareSourceBaseline is CompareSource with, for CONFIG_DB, the
+// device's CONFIG_DB from before fabricgen first changed it (baseline,
+// its oldest backup; "" for none): a BUFFER_QUEUE or BUFFER_PG key the
+// last apply set and the render drops gives its queues or priority groups
+// back the baseline's profile (rangekeys.go). Other dialects ignore it.
+func CompareSourceBaseline(device, running string, rendered, scope *Source, baseline string, d *dialect.Dialect) (*Comparison, error) {
+	if d.ConfigDB && !d.Host {
+		return compareConfigDB(device, running, rendered.Text(), scope.Text(), baseline, d)
+	}
+	return CompareSource(device, running, rendered, scope, d)
+}
+
+// dbSides parses compareConfigDB's documents: the running CONFIG_DB, the
+// fragment the patch must reach (the render and the range tables' keys
+// it adds for the device, rc), and the fields it manages.
+func dbSides(running, rendered, scope, baseline string) (run, want map[string]map[string]map[string]any, managed map[dbField]bool, rc *rangeChange, err error) {
+	if run, err = parseDB(running, "the running CONFIG_DB"); err != nil {
+		return nil, nil, nil, nil, err
+	}
+	rendDoc, err := parseRendered(rendered, "the rendered config")
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	prev, err := parseRendered(scope, "the config applied last")
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	var base map[string]map[string]map[string]any
+	if strings.TrimSpace(baseline) != "" {
+		if base, err = parseDB(baseline, "the baseline CONFIG_DB (the oldest backup)"); err != nil {
+			return nil, nil, nil, nil, err
+		}
+	}
+	managed = dbManaged(run, rendDoc, prev)
+	// The range tables' keys split or given back (rangekeys.go): the
+	// patch sets them whole, as the device's.
+	rc = planRanges(run, rendDoc, prev, base)
+	want = withRanges(rendDoc, rc)
+	for t, keys := range rc.add {
+		for k, fields := range keys {
+			for f := range fields {
+				managed[dbField{t, k, f}] = true
+			}
+			for f := range run[t][k] {
+				managed[dbField{t, k, f}] = true
+			}
+		}
+	}
+	for tk := range rc.merged {
+		for f := range run[tk[0]][tk[1]] {
+			managed[dbField{tk[0], tk[1], f}] = true
+		}
+	}
+	return run, want, managed, rc, nil
 }
 
 // compareConfigDB compares a device's CONFIG_DB with the rendered
 // fragment; scope is the fragment applied last, whose fields are managed
-// too (removed when the render no longer sets them).
-func compareConfigDB(device, running, rendered, scope string, d *dialect.Dialect) (*Comparison, error) {
-	run, err := parseDB(running, "the running CONFIG_DB")
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", device, err)
-	}
-	want, err := parseRendered(rendered, "the rendered config")
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", device, err)
-	}
-	prev, err := parseRendered(scope, "the config applied last")
+// too (removed when the render no longer sets them); baseline is the
+// CONFIG_DB from before fabricgen changed the device ("" for none), read
+// only for the range tables' dropped keys.
+func compareConfigDB(device, running, rendered, scope, baseline string, d *dialect.Dialect) (*Comparison, error) {
+	run, want, managed, rc, err := dbSides(running, rendered, scope, baseline)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", device, err)
 	}
 	rf, wf := flatten(run), flatten(want)
-	managed := dbManaged(run, want, prev)
 	fields := make([]dbField, 0, len(managed))
 	for f := range managed {
 		fields = append(fields, f)
@@ -205,7 +242,9 @@ func compareConfigDB(device, running, rendered, scope string, d *dialect.Dialect
 		if inWant {
 			fmt.Fprintf(&wantText, "%s = %s\n", f, wv)
 		}
-		if inRun && (!inWant || rv != wv) {
+		if inRun && (!inWant || rv != wv) && !rc.merged[[2]string{f.table, f.key}] {
+			// A device key merged into a wider one keeps its value
+			// on every index: nothing is taken over.
 			replaced = append(replaced, fmt.Sprintf("%s = %s", f, rv))
 		}
 		switch {
@@ -266,6 +305,33 @@ func compareConfigDB(device, running, rendered, scope string, d *dialect.Dialect
 	return c, nil
 }
 
+// withRanges is the rendered fragment with the range tables' keys the
+// patch adds for the device (rc), as a new document.
+func withRanges(rendered map[string]map[string]map[string]any, rc *rangeChange) map[string]map[string]map[string]any {
+	if len(rc.add) == 0 {
+		return rendered
+	}
+	out := make(map[string]map[string]map[string]any, len(rendered))
+	for t, keys := range rendered {
+		out[t] = make(map[string]map[string]any, len(keys))
+		for k, fields := range keys {
+			out[t][k] = fields
+		}
+	}
+	put := func(t, k string, fields map[string]any) {
+		if out[t] == nil {
+			out[t] = map[string]map[string]any{}
+		}
+		out[t][k] = fields
+	}
+	for t, keys := range rc.add {
+		for k, fields := range keys {
+			put(t, k, fields)
+		}
+	}
+	return out
+}
+
 // wholeTablesRemoved is the set of running tables the render no longer
 // has and every field of which fabricgen manages.
 func wholeTablesRemoved(run, want map[string]map[string]map[string]any, managed map[dbField]bool) map[string]bool {
@@ -289,8 +355,9 @@ func wholeTablesRemoved(run, want map[string]map[string]map[string]any, managed 
 
 // dbManaged is the set of CONFIG_DB fields fabricgen manages: every
 // field the render or the last-applied fragment sets, whole keys of the
-// QoS tables it owns, and every key of a per-port table for a port the
-// render configures in that table.
+// QoS tables it owns, every key of a per-port table for a port the
+// render configures in that table, and the range-table keys the render
+// sets or displaces (rangeManaged).
 func dbManaged(run, want, prev map[string]map[string]map[string]any) map[dbField]bool {
 	managed := map[dbField]bool{}
 	for f := range flatten(want) {
@@ -318,7 +385,7 @@ func dbManaged(run, want, prev map[string]map[string]map[string]any) map[dbField
 			managed[f] = true
 		case portTable(f.table) && ports[[2]string{f.table, portOf(f.key)}]:
 			managed[f] = true
-		case f.table == "BUFFER_PG" && pgOverlaps(f.key, want["BUFFER_PG"]):
+		case rangeManaged(f.table, f.key, want):
 			managed[f] = true
 		}
 	}
@@ -326,7 +393,8 @@ func dbManaged(run, want, prev map[string]map[string]map[string]any) map[dbField
 }
 
 // unmanagedDB lists the running CONFIG_DB fields fabricgen does not
-// manage, one "TABLE|key|field = value" line each, sorted.
+// manage, one "TABLE|key|field = value" line each, sorted; range-table
+// keys of a port fabricgen sets keys of are listed by index (rangeOurs).
 func unmanagedDB(running, rendered, scope string) (string, error) {
 	run, err := parseDB(running, "the running CONFIG_DB")
 	if err != nil {
@@ -341,9 +409,22 @@ func unmanagedDB(running, rendered, scope string) (string, error) {
 		return "", err
 	}
 	managed := dbManaged(run, want, prev)
+	ours := rangeOurs(want, prev)
 	var lines []string
 	for f, v := range flatten(run) {
-		if !managed[f] {
+		s, isRange := parseSpan(f.key)
+		switch {
+		case isRange && ours[f.table][s.port] != nil:
+			// A range-table key on a port fabricgen sets keys of is
+			// listed by index, without fabricgen's: a stock range
+			// split into the render's index and the device's
+			// remainder lists as it did before the split.
+			for i := s.lo; i <= s.hi; i++ {
+				if !ours[f.table][s.port][i] {
+					lines = append(lines, fmt.Sprintf("%s|%s|%d|%s = %s", f.table, s.port, i, f.field, v))
+				}
+			}
+		case !managed[f]:
 			lines = append(lines, fmt.Sprintf("%s = %s", f, v))
 		}
 	}
@@ -361,6 +442,35 @@ func unmanagedDB(running, rendered, scope string) (string, error) {
 	}
 	sort.Slice(lines, func(i, j int) bool { return schema.NaturalLess(lines[i], lines[j]) })
 	return strings.Join(lines, "\n") + "\n", nil
+}
+
+// rangeOurs is, by range table and port, the indexes the render's or the
+// last-applied fragment's keys hold.
+func rangeOurs(want, prev map[string]map[string]map[string]any) map[string]map[string]indexSet {
+	out := map[string]map[string]indexSet{}
+	for _, doc := range []map[string]map[string]map[string]any{want, prev} {
+		for t, keys := range doc {
+			if !rangeTable(t) {
+				continue
+			}
+			for k := range keys {
+				s, ok := parseSpan(k)
+				if !ok {
+					continue
+				}
+				if out[t] == nil {
+					out[t] = map[string]indexSet{}
+				}
+				if out[t][s.port] == nil {
+					out[t][s.port] = indexSet{}
+				}
+				for i := s.lo; i <= s.hi; i++ {
+					out[t][s.port][i] = true
+				}
+			}
+		}
+	}
+	return out
 }
 
 // wholeKeyManaged reports whether every field the running key has is

@@ -3,6 +3,7 @@ package config
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -16,7 +17,10 @@ import (
 // It returns their fields ("TABLE|key|field = value", "… (removed)"),
 // sorted, and the JSON Patch that puts back to before only the fields that
 // hold cs's value, keeping theirs (an empty change set when none does).
-func PatchTheirs(cs *ChangeSet, before, now string) ([]string, *ChangeSet, error) {
+// A field whose line (before's or now's) matches one of derived is the
+// device's own response to the change (dialect.Derived: SONiC buffermgrd's
+// lossless PGs) and is neither.
+func PatchTheirs(cs *ChangeSet, before, now string, derived ...*regexp.Regexp) ([]string, *ChangeSet, error) {
 	wasDB, err := parseDB(before, "the CONFIG_DB before")
 	if err != nil {
 		return nil, nil, err
@@ -43,6 +47,9 @@ func PatchTheirs(cs *ChangeSet, before, now string) ([]string, *ChangeSet, error
 		wv, inWas := was[f]
 		iv, inIs := is[f]
 		if inWas == inIs && wv == iv {
+			continue
+		}
+		if (inWas && matchesLine(f.String()+" = "+wv, derived)) || (inIs && matchesLine(f.String()+" = "+iv, derived)) {
 			continue
 		}
 		o, touched := ours[f]
@@ -170,4 +177,14 @@ func patchLeaves(cs *ChangeSet, was map[dbField]string) (map[dbField]leaf, error
 		}
 	}
 	return ours, nil
+}
+
+// matchesLine reports whether line matches one of res.
+func matchesLine(line string, res []*regexp.Regexp) bool {
+	for _, re := range res {
+		if re.MatchString(line) {
+			return true
+		}
+	}
+	return false
 }

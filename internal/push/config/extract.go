@@ -129,7 +129,11 @@ func UnmanagedSource(running string, rendered, scope *Source, d *dialect.Dialect
 	case d.Host:
 		return "", nil
 	case d.ConfigDB:
-		return unmanagedDB(running, rendered.Text(), scope.Text())
+		text, err := unmanagedDB(running, rendered.Text(), scope.Text())
+		if err != nil || len(d.Derived) == 0 {
+			return text, err
+		}
+		return withoutDerived(text, d), nil
 	}
 	mf := newManagedFilter(rendered.orEmpty(), scope.parsed(), d)
 	var b strings.Builder
@@ -284,4 +288,19 @@ func sortNodes(ns []*Node) {
 	for _, n := range ns {
 		sortNodes(n.Children)
 	}
+}
+
+// withoutDerived drops the lines the device derives itself (d.Derived)
+// from an unmanaged listing.
+func withoutDerived(text string, d *dialect.Dialect) string {
+	var b strings.Builder
+	for _, l := range strings.SplitAfter(text, "\n") {
+		if l == "" {
+			continue
+		}
+		if !matchesLine(strings.TrimSuffix(l, "\n"), d.Derived) {
+			b.WriteString(l)
+		}
+	}
+	return b.String()
 }

@@ -39,9 +39,10 @@ func CompareRestore(device, running, backup, scope string, d *dialect.Dialect) (
 // sets, whole keys in the QoS tables fabricgen owns, every key of a
 // per-port table for a port scope configures in that table (what apply
 // took over, dbManaged: the stock AZURE bindings and queues of a
-// brownfield port come back), and BUFFER_PG keys the applied render
-// displaced (a stock "Ethernet0|3-4" under a rendered "Ethernet0|3"),
-// which come back with the backup.
+// brownfield port come back), and in the range tables every backup and
+// running key of a port scope sets keys of: the remainder keys go, and
+// the stock range keys (a "Ethernet0|3-4" under a rendered
+// "Ethernet0|3") come back whole.
 func restoreManaged(sc, bk, run map[string]map[string]map[string]any) map[dbField]bool {
 	managed := map[dbField]bool{}
 	ports := map[[2]string]bool{} // table, port scope configures
@@ -79,10 +80,23 @@ func restoreManaged(sc, bk, run map[string]map[string]map[string]any) map[dbFiel
 			}
 		}
 	}
-	for k, fields := range bk["BUFFER_PG"] {
-		if pgOverlaps(k, sc["BUFFER_PG"]) {
-			for f := range fields {
-				managed[dbField{"BUFFER_PG", k, f}] = true
+	for _, t := range []string{"BUFFER_PG", "BUFFER_QUEUE"} {
+		// Every index of a port scope sets keys of: the remainder
+		// and given-back keys the applies left go, and the stock
+		// range keys come back whole, exactly the backup's.
+		touched := map[string]bool{}
+		for k := range sc[t] {
+			if s, ok := parseSpan(k); ok {
+				touched[s.port] = true
+			}
+		}
+		for _, doc := range []map[string]map[string]map[string]any{bk, run} {
+			for k, fields := range doc[t] {
+				if s, ok := parseSpan(k); ok && touched[s.port] {
+					for f := range fields {
+						managed[dbField{t, k, f}] = true
+					}
+				}
 			}
 		}
 	}

@@ -157,6 +157,29 @@ type Dialect struct {
 	// equal to its factory default is nobody's configuration, so
 	// replacing it is no takeover (plan --no-takeover).
 	Factory []FactoryDefault
+	// Derived matches the settings the device writes itself in response
+	// to the ones fabricgen manages ("TABLE|key|field = value" lines of
+	// CONFIG_DB: SONiC's buffermgrd creates lossless priority groups and
+	// their pg_lossless_* profiles from CABLE_LENGTH and pfc_enable).
+	// They are neither fabricgen's nor another admin's change: push does
+	// not count them among the unmanaged lines a change must leave alone.
+	Derived []*regexp.Regexp
+	// Vet, when set, checks a device before its plan: facts of the
+	// running device the render depends on but does not set (SONiC's
+	// buffer model, its SKU's lossless lookup rows). An error refuses the
+	// device's plan, saying what to change.
+	Vet func(v Vetting) error
+}
+
+// Vetting is what a dialect's Vet sees of one device before its plan.
+type Vetting struct {
+	// Device is the device in the intent.
+	Device *schema.Device
+	// Rendered and Running are the render and the running config.
+	Rendered, Running string
+	// Run runs a read-only shell command on the device and returns its
+	// output and exit status.
+	Run func(cmd string) (out string, status int, err error)
 }
 
 // LineForm is how a platform's change-set lines are sent.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -98,7 +99,10 @@ func sonicProblems(old, next map[string]any) []string {
 	table := func(name string) map[string]any { m, _ := next[name].(map[string]any); return m }
 	for _, t := range []string{"PORT_QOS_MAP", "QUEUE", "BUFFER_PG", "BUFFER_QUEUE"} {
 		for _, key := range sortedKeys(table(t)) {
-			port, _, _ := strings.Cut(key, "|")
+			port, ids, _ := strings.Cut(key, "|")
+			if pat := bufferIDs[t]; pat != "" && !bufferIDRe[t].MatchString(ids) {
+				out = append(out, fmt.Sprintf("Given patch will produce invalid config. Error: %s|%s: %q does not match the pattern %s", t, key, ids, pat))
+			}
 			for _, p := range strings.Split(port, ",") {
 				if _, ok := ports[p]; !ok && p != "global" {
 					out = append(out, fmt.Sprintf("Given patch will produce invalid config. Error: %s|%s: leafref to PORT %s not satisfied", t, key, p))
@@ -119,6 +123,13 @@ func sonicProblems(old, next map[string]any) []string {
 					continue
 				}
 				name, _ := fields[f].(string)
+				// sonic-buffer-pg.yang (202111 on, sonic-buildimage
+				// #10353): a PG's profile is a BUFFER_PROFILE or "NULL",
+				// which the dynamic model's buffermgrd fills in. A
+				// queue's profile stays a plain leafref.
+				if t == "BUFFER_PG" && f == "profile" && name == "NULL" {
+					continue
+				}
 				// Older releases write references as [TABLE|name].
 				if inner, ok := strings.CutPrefix(name, "["+target+"|"); ok {
 					name = strings.TrimSuffix(inner, "]")
@@ -130,6 +141,19 @@ func sonicProblems(old, next map[string]any) []string {
 		}
 	}
 	return out
+}
+
+// bufferIDs are the patterns of the id part of BUFFER_PG and BUFFER_QUEUE
+// keys: pg_num in sonic-buffer-pg.yang, qindex in sonic-buffer-queue.yang.
+var bufferIDs = map[string]string{
+	"BUFFER_PG":    `[0-7]((-)[0-7])?`,
+	"BUFFER_QUEUE": `(1[0-5]|[0-9])((-)(1[0-5]|[0-9]))?`,
+}
+
+// bufferIDRe are bufferIDs anchored, as YANG patterns are.
+var bufferIDRe = map[string]*regexp.Regexp{
+	"BUFFER_PG":    regexp.MustCompile("^(?:" + bufferIDs["BUFFER_PG"] + ")$"),
+	"BUFFER_QUEUE": regexp.MustCompile("^(?:" + bufferIDs["BUFFER_QUEUE"] + ")$"),
 }
 
 func sortedKeys[V any](m map[string]V) []string {

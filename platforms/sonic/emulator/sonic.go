@@ -24,6 +24,16 @@ type sonic struct {
 	db          map[string]any
 	checkpoints map[string]map[string]any
 	fs          *shell.MemFS
+	// id is the switch the emulator is (SKU, release, buffer model).
+	id identity
+	// bm is buffermgrd of the traditional buffer model; nil in the
+	// dynamic model, whose buffermgrd writes APPL_DB only.
+	bm *bufferMgr
+	// syslog are the lines of /var/log/syslog.
+	syslog []string
+	// saved is /etc/sonic/config_db.json: the configuration at start,
+	// then what `config save` wrote.
+	saved map[string]any
 }
 
 // sonicTables are the CONFIG_DB tables with YANG models the lab accepts.
@@ -34,6 +44,7 @@ var sonicTables = map[string]bool{
 	"MAP_PFC_PRIORITY_TO_QUEUE": true, "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP": true, "TC_TO_DSCP_MAP": true,
 	"PORT_QOS_MAP": true, "WRED_PROFILE": true, "SCHEDULER": true, "QUEUE": true, "PFC_WD": true,
 	"BUFFER_POOL": true, "BUFFER_PROFILE": true, "BUFFER_PG": true, "BUFFER_QUEUE": true,
+	"BUFFER_PORT_INGRESS_PROFILE_LIST": true, "BUFFER_PORT_EGRESS_PROFILE_LIST": true,
 	"DEFAULT_LOSSLESS_BUFFER_PARAMETER": true, "LOSSLESS_TRAFFIC_PATTERN": true, "ACL_TABLE": true, "ACL_RULE": true,
 	"FEATURE": true, "BGP_NEIGHBOR": true,
 }
@@ -46,8 +57,10 @@ var sonicMapRefs = map[string]string{
 }
 
 // New returns the emulator of a SONiC switch (CONFIG_DB, config apply-
-// patch, sonic-db-cli), started from env.Spec.RunningConfig or, when that
-// is empty, from a factory configuration.
+// patch, sonic-db-cli, buffermgrd), started from env.Spec.RunningConfig
+// as it is or, when that is empty, from the factory configuration of the
+// switch env.Spec describes (asic, hwsku, release, buffer model: see
+// factory.go).
 func New(env *cli.Env) (cli.Emulator, error) {
 	e, err := newSONiC(env)
 	if err != nil {
@@ -64,8 +77,21 @@ func newSONiC(env *cli.Env) (*sonic, error) {
 			return nil, err
 		}
 		s.db = db
+		s.id = runningIdentity(env.Spec, db)
+		if s.id.model == "traditional" {
+			// A running configuration is a live switch's: its buffermgrd
+			// has already acted on every table.
+			s.bm = newBufferMgr(s.id, s.logf)
+			s.bm.prime(s.db)
+		}
+		s.saved = copyDB(s.db)
 		return s, nil
 	}
+	id, err := newIdentity(env.Spec)
+	if err != nil {
+		return nil, err
+	}
+	s.id = id
 	ports := env.Spec.Ports
 	if len(ports) == 0 {
 		for i := 0; i < 32; i++ {
@@ -73,7 +99,6 @@ func newSONiC(env *cli.Env) (*sonic, error) {
 		}
 	}
 	port := map[string]any{}
-	cable := map[string]any{}
 	for i, p := range ports {
 		if !strings.HasPrefix(p, "Ethernet") {
 			return nil, fmt.Errorf("port %q is not a SONiC port name (EthernetN)", p)
@@ -88,21 +113,46 @@ func newSONiC(env *cli.Env) (*sonic, error) {
 		}
 		port[p] = map[string]any{"admin_status": "up", "alias": fmt.Sprintf("etp%d", i+1), "index": strconv.Itoa(i + 1),
 			"lanes": strings.Join(lanes, ","), "mtu": "9100", "speed": "400000"}
-		cable[p] = "5m"
+	}
+	meta := map[string]any{
+		"hostname": env.Spec.Name, "type": "LeafRouter", "buffer_model": id.model,
+		"mac": fmt.Sprintf("1c:34:da:00:%02x:00", cli.MgmtOctet(env.Spec.Name)),
+	}
+	if id.hwsku != "" {
+		meta["hwsku"] = id.hwsku
+	}
+	if id.platform != "" {
+		meta["platform"] = id.platform
 	}
 	s.db = map[string]any{
-		"DEVICE_METADATA": map[string]any{"localhost": map[string]any{
-			"hostname": env.Spec.Name, "hwsku": "ACS-MSN4700", "platform": "x86_64-mlnx_msn4700-r0",
-			"type": "LeafRouter", "mac": fmt.Sprintf("1c:34:da:00:%02x:00", cli.MgmtOctet(env.Spec.Name)),
-		}},
-		"MGMT_INTERFACE": map[string]any{fmt.Sprintf("eth0|192.0.2.%d/24", cli.MgmtOctet(env.Spec.Name)): map[string]any{"gwaddr": "192.0.2.1"}},
-		"NTP_SERVER":     map[string]any{"192.0.2.123": map[string]any{}},
-		"SYSLOG_SERVER":  map[string]any{"192.0.2.10": map[string]any{}},
-		"SNMP_COMMUNITY": map[string]any{"fabricgen-ro": map[string]any{"TYPE": "RO"}},
-		"PORT":           port,
-		"CABLE_LENGTH":   map[string]any{"AZURE": cable},
+		"DEVICE_METADATA": map[string]any{"localhost": meta},
+		"MGMT_INTERFACE":  map[string]any{fmt.Sprintf("eth0|192.0.2.%d/24", cli.MgmtOctet(env.Spec.Name)): map[string]any{"gwaddr": "192.0.2.1"}},
+		"NTP_SERVER":      map[string]any{"192.0.2.123": map[string]any{}},
+		"SYSLOG_SERVER":   map[string]any{"192.0.2.10": map[string]any{}},
+		"SNMP_COMMUNITY":  map[string]any{"fabricgen-ro": map[string]any{"TYPE": "RO"}},
+		"PORT":            port,
 	}
+	id.factoryBuffers(s.db, ports)
+	if id.model == "traditional" {
+		s.bm = newBufferMgr(id, s.logf)
+		if id.sku == nil {
+			// dockers/docker-orchagent/buffermgrd.sh passes the SKU's
+			// file as the container sees it.
+			s.logf("WARNING", "readPgProfileLookupFile: PG profile lookup file: /usr/share/sonic/hwsku/pg_profile_lookup.ini is not readable")
+		}
+		s.bm.run(s.db)
+	}
+	s.saved = copyDB(s.db)
 	return s, nil
+}
+
+// commit makes next the running CONFIG_DB, and lets buffermgrd act on
+// the change.
+func (s *sonic) commit(next map[string]any) {
+	s.db = next
+	if s.bm != nil {
+		s.bm.run(s.db)
+	}
 }
 
 func (s *sonic) Running() string { return cli.JSON(s.db) }
@@ -144,7 +194,7 @@ func (s *sonic) OutOfBand(lines []string) error {
 	if err := sonicValidate(s.db, next); err != nil {
 		return err
 	}
-	s.db = next
+	s.commit(next)
 	return nil
 }
 
@@ -182,6 +232,11 @@ func (s *sonic) shell() *shell.Shell {
 			return s.config(argv[1:], sh.Elevated)
 		case "sonic-db-cli":
 			return s.dbCLI(argv[1:], sh.Elevated)
+		}
+		if argv[0] == "cat" {
+			if o, e, st, ok := s.cat(argv, stdin); ok {
+				return o, e, st
+			}
 		}
 		if o, e, st, ok := s.fs.Common(s.env.Spec.Name, argv, stdin); ok {
 			return o, e, st
@@ -280,7 +335,7 @@ func (s *sonic) config(args []string, root bool) (string, string, int) {
 			return "", "Config Rollbacker: Config rollbacking starting.\nConfig Rollbacker: Checkpoint name: " + args[1] +
 				".\nError: Config rollback failed due to: Checkpoint '" + args[1] + "' does not exist\n", 1
 		}
-		s.db = copyDB(cp)
+		s.commit(copyDB(cp))
 		return "Config Rollbacker: Config rollbacking starting.\nConfig Rollbacker: Checkpoint name: " + args[1] +
 			".\nConfig Rollbacker: Verifying '" + args[1] + "' exists.\nConfig Rollbacker: Loading checkpoint into memory.\n" +
 			"Config Rollbacker: Replacing config using 'Config Replacer'.\nConfig Rollbacker: Config rollbacking completed.\n" +
@@ -302,9 +357,92 @@ func (s *sonic) config(args []string, root bool) (string, string, int) {
 		delete(s.checkpoints, args[1])
 		return "Checkpoint deleted successfully.\n", "", 0
 	case "save":
+		s.saved = copyDB(s.db)
 		return "Running command: /usr/local/bin/sonic-cfggen -d --print-data > /etc/sonic/config_db.json\n", "", 0
+	case "load", "reload":
+		return s.load(args[0], args[1:])
 	}
 	return "", "Usage: config [OPTIONS] COMMAND [ARGS]...\nError: No such command \"" + args[0] + "\".\n", 2
+}
+
+// load handles `config load [-y] [FILE]` (sonic-cfggen -j FILE
+// --write-to-db: the file's entries are written over CONFIG_DB's) and
+// `config reload [-y] [FILE]` (CONFIG_DB flushed and loaded from the file,
+// the services restarted: buffermgrd starts again, in the model the new
+// DEVICE_METADATA names). FILE defaults to /etc/sonic/config_db.json.
+// Without -y click asks, and with no answer aborts.
+func (s *sonic) load(cmd string, args []string) (string, string, int) {
+	file, yes := "/etc/sonic/config_db.json", false
+	for _, a := range args {
+		switch {
+		case a == "-y" || a == "--yes":
+			yes = true
+		case strings.HasPrefix(a, "-"):
+			return "", "Error: No such option: " + a + "\n", 2
+		default:
+			file = a
+		}
+	}
+	// sonic-utilities config/main.py: load's and reload's click.confirm
+	// questions.
+	def := file == "/etc/sonic/config_db.json"
+	question := map[bool]string{true: "Load config from the default config file(s) ?", false: "Load config from the file(s) " + file + " ?"}[def]
+	if cmd == "reload" {
+		question = map[bool]string{true: "Clear current config and reload config in config_db format from the default config file(s) ?",
+			false: "Clear current config and reload config in config_db from the file(s) " + file + " ?"}[def]
+	}
+	if !yes {
+		return question + " [y/N]: ", "Aborted!\n", 1
+	}
+	src := s.saved
+	if file != "/etc/sonic/config_db.json" {
+		text, ok := s.fs.Read(file)
+		if !ok {
+			return "", fmt.Sprintf("Error: Invalid value for \"FILENAME\": Path \"%s\" does not exist.\n", file), 2
+		}
+		db, err := sonicLoad(text)
+		if err != nil {
+			return "", "Error: " + err.Error() + "\n", 1
+		}
+		src = db
+	}
+	out := "Running command: /usr/local/bin/sonic-cfggen -j " + file + " --write-to-db\n"
+	if cmd == "reload" {
+		out = "Running command: /usr/local/bin/sonic-cfggen  -j /etc/sonic/init_cfg.json  -j " + file + "  --write-to-db\n"
+	}
+	if cmd == "load" {
+		next := copyDB(s.db)
+		for t, tv := range src {
+			tab, _ := next[t].(map[string]any)
+			if tab == nil {
+				tab = map[string]any{}
+				next[t] = tab
+			}
+			entries, _ := tv.(map[string]any)
+			for k, e := range entries {
+				cur, _ := tab[k].(map[string]any)
+				fields, _ := e.(map[string]any)
+				if cur == nil {
+					cur = map[string]any{}
+				}
+				for f, v := range fields {
+					cur[f] = sonicCopy(v)
+				}
+				tab[k] = cur
+			}
+		}
+		s.commit(next)
+		return out, "", 0
+	}
+	s.db = copyDB(src)
+	s.id = runningIdentity(s.env.Spec, s.db)
+	s.bm = nil
+	if s.id.model == "traditional" {
+		s.bm = newBufferMgr(s.id, s.logf)
+		s.bm.run(s.db)
+	}
+	return "Disabling container monitoring ...\nStopping SONiC target ...\n" + out +
+		"Restarting SONiC target ...\nEnabling container monitoring ...\nReloading Monit configuration ...\n", "", 0
 }
 
 // applyPatch handles `config apply-patch FILE [-n|--dry-run] [-f CONFIGDB]`.
@@ -343,7 +481,7 @@ func (s *sonic) applyPatch(args []string) (string, string, int) {
 		return head, "Failed to apply patch due to: " + err.Error() + "\nUsage: config apply-patch [OPTIONS] PATCH_FILE_PATH\nTry \"config apply-patch -h\" for help.\n\nError: " + err.Error() + "\n", 1
 	}
 	if !dry {
-		s.db = next
+		s.commit(next)
 	}
 	return head + "Patch Applier: localhost getting current config db.\n" +
 		"Patch Applier: localhost: simulating the target full config after applying the patch.\n" +

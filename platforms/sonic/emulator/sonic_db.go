@@ -179,7 +179,7 @@ func (s *sonic) dbHSet(a []string) (string, string, int) {
 	if err := sonicValidate(s.db, next); err != nil {
 		return "", err.Error() + "\n", 1
 	}
-	s.db = next
+	s.commit(next)
 	return strconv.Itoa(added) + "\n", "", 0
 }
 
@@ -218,7 +218,7 @@ func (s *sonic) dbDel(op string, a []string) (string, string, int) {
 	if err := sonicValidate(s.db, next); err != nil {
 		return "", err.Error() + "\n", 1
 	}
-	s.db = next
+	s.commit(next)
 	return strconv.Itoa(n) + "\n", "", 0
 }
 

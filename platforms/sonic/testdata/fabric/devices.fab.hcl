@@ -36,8 +36,8 @@ device "sonic1" {
 }
 
 device "sonic2106" {
-  kind     = "leaf"
-  platform = "sonic"
+  kind       = "leaf"
+  platform   = "sonic"
   asic       = "broadcom"
   os_version = "202106"
 
@@ -89,8 +89,8 @@ device "sonic201911" {
   os_version = "201911"
 
   port "Ethernet0" {
-    speed = "100G"
-    fec   = "rs"
+    speed  = "100G"
+    fec    = "rs"
     ip     = "10.9.3.0/31"
     acl_in = [acl.edge-v4]
   }
@@ -104,6 +104,54 @@ device "sonic3" {
   platform = "sonic"
   asic     = "broadcom"
   hwsku    = "DellEMC-Z9332f-O32"
+
+  port "Ethernet0" {
+    speed  = "400G"
+    fec    = "rs"
+    acl_in = [acl.edge-v4]
+  }
+}
+
+# The dynamic buffer model (the default of mellanox images from 202012):
+# the extra lossless priority group is BUFFER_PG "NULL", sized by buffermgrd.
+device "sonic5" {
+  kind       = "leaf"
+  platform   = "sonic"
+  asic       = "mellanox"
+  qos_policy = qos_policy.lossless5
+
+  port "Ethernet0" {
+    speed  = "400G"
+    fec    = "rs"
+    acl_in = [acl.edge-v4]
+  }
+}
+
+# The traditional model before 202205, whose buffermgrd makes only PGs 3-4
+# lossless: the extra PG names buffermgrd's profile, written with the
+# SKU's row so the reference holds in the same change.
+device "sonic2106sku" {
+  kind       = "leaf"
+  platform   = "sonic"
+  asic       = "broadcom"
+  hwsku      = "DellEMC-Z9332f-O32"
+  os_version = "202106"
+  qos_policy = qos_policy.lossless5
+
+  port "Ethernet0" {
+    speed  = "400G"
+    fec    = "rs"
+    acl_in = [acl.edge-v4]
+  }
+}
+
+# Headroom the intent sizes, in the traditional model.
+device "sonic6" {
+  kind         = "leaf"
+  platform     = "sonic"
+  asic         = "broadcom"
+  buffer_model = "traditional"
+  qos_policy   = qos_policy.sized
 
   port "Ethernet0" {
     speed  = "400G"

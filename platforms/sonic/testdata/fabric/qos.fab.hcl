@@ -214,3 +214,21 @@ acl "nvue-v4" {
     protocol = "ip"
   }
 }
+
+# A second lossless priority, 5, outside the SKUs' stock lossless 3-4: its
+# egress queue needs BUFFER_QUEUE egress_lossless_profile, and its priority
+# group what the release and buffer model need.
+qos_policy "lossless5" {
+  pfc_priorities = [3, 5]
+}
+
+# Lossless headroom the operator sizes: the whole profile comes from the
+# intent (no SKU known).
+qos_policy "sized" {
+  buffer {
+    headroom          = "160KB"
+    xoff              = "140KB"
+    xon               = "20KB"
+    dynamic_threshold = -2
+  }
+}
