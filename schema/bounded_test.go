@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/fabricgen/fabricgen/internal/testtool"
 )
 
 // boundedCase is an input that once exhausted memory, the stack or the
@@ -155,13 +157,7 @@ func boundedCases() []boundedCase {
 // run to run, and a case using 300 MB failed at random. Reservations are
 // not data; mapped heap is, so --data bounds what the loader builds.
 func TestBoundedEvaluation(t *testing.T) {
-	prlimit, err := exec.LookPath("prlimit")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("prlimit not found (install util-linux); CI=true, so this fails instead of skipping")
-		}
-		t.Skip("prlimit not found: install util-linux to run the loader under a 2 GiB data limit")
-	}
+	prlimit := testtool.Need(t, "prlimit", "util-linux")
 	if testing.Short() {
 		t.Skip("builds the CLI")
 	}

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fabricgen/fabricgen/internal/testtool"
 )
 
 // fakeBuild stands in for go build: it writes its environment's GOOS and
@@ -22,12 +24,7 @@ printf '%s %s %s\n' "$GOOS" "$GOARCH" "$args" > "$out"
 // man page and a stand-in go; it returns the repository and the stand-in.
 func releaseRepo(t *testing.T) (string, string) {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("git not installed; CI=true, so this fails instead of skipping")
-		}
-		t.Skip("git not installed")
-	}
+	testtool.Need(t, "git", "git")
 	dir := t.TempDir()
 	script, err := os.ReadFile("release.sh")
 	if err != nil {

@@ -3,8 +3,6 @@ package templates
 import (
 	"fmt"
 	"io/fs"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"sort"
@@ -24,21 +22,6 @@ func repoRoot(t testing.TB) string {
 		t.Fatal("cannot locate the test file")
 	}
 	return filepath.Dir(filepath.Dir(file))
-}
-
-// needTool returns the path of an external tool, skipping the test when it
-// is missing, except under CI=true where a missing tool fails the test.
-func needTool(t testing.TB, name, pkg string) string {
-	t.Helper()
-	p, err := exec.LookPath(name)
-	if err == nil {
-		return p
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatalf("%s not found (install the Debian package %s); CI=true, so this fails instead of skipping", name, pkg)
-	}
-	t.Skipf("%s not found: install the Debian package %s to run this test", name, pkg)
-	return ""
 }
 
 var (

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/fabricgen/fabricgen/internal/platformtest"
+	"github.com/fabricgen/fabricgen/internal/testtool"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -53,8 +54,8 @@ func hostScripts(t *testing.T) map[string][]byte {
 
 // TestHostScriptsParseAndLint runs bash -n and shellcheck on every NIC script.
 func TestHostScriptsParseAndLint(t *testing.T) {
-	bash := needTool(t, "bash", "bash")
-	sc := needTool(t, "shellcheck", "shellcheck")
+	bash := testtool.Need(t, "bash", "bash")
+	sc := testtool.Need(t, "shellcheck", "shellcheck")
 	dir := t.TempDir()
 	for name, text := range hostScripts(t) {
 		path := filepath.Join(dir, strings.ReplaceAll(name, "/", "_"))

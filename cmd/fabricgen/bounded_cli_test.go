@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/fabricgen/fabricgen/internal/testtool"
 )
 
 // TestBoundedCLIFiles runs fabricgen on files that never end, under a
@@ -23,13 +25,7 @@ import (
 // character device, refused before a byte is read (readlimit.Open); an
 // override template linked to it leads out of the --templates folder.
 func TestBoundedCLIFiles(t *testing.T) {
-	prlimit, err := exec.LookPath("prlimit")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("prlimit not found (install util-linux); CI=true, so this fails instead of skipping")
-		}
-		t.Skip("prlimit not found: install util-linux to run fabricgen under a 2 GiB data limit")
-	}
+	prlimit := testtool.Need(t, "prlimit", "util-linux")
 	bin := relBinary(t)
 	pl, _ := plainSwitch(t) // the platform of writeInterruptFabric's leaf1
 	// zeroAt makes rel (under the case's directory) a symlink to
@@ -95,13 +91,7 @@ func TestBoundedCLIFiles(t *testing.T) {
 // each must end within seconds with exit 1, the string limit and the
 // template line named, and a small peak RSS.
 func TestBoundedCLITemplates(t *testing.T) {
-	prlimit, err := exec.LookPath("prlimit")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("prlimit not found (install util-linux); CI=true, so this fails instead of skipping")
-		}
-		t.Skip("prlimit not found: install util-linux to run fabricgen under a 2 GiB data limit")
-	}
+	prlimit := testtool.Need(t, "prlimit", "util-linux")
 	bin := relBinary(t)
 	pl, _ := plainSwitch(t) // the platform of writeInterruptFabric's leaf1
 	for _, n := range []int{25, 40} {
@@ -167,13 +157,7 @@ func TestBoundedCLITemplates(t *testing.T) {
 // named, every other device is planned, and plan's peak RSS stays a
 // small fraction of what six endless answers would take unbounded.
 func TestBoundedCLIEndlessDevices(t *testing.T) {
-	prlimit, err := exec.LookPath("prlimit")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("prlimit not found (install util-linux); CI=true, so this fails instead of skipping")
-		}
-		t.Skip("prlimit not found: install util-linux to run fabricgen under a 2 GiB data limit")
-	}
+	prlimit := testtool.Need(t, "prlimit", "util-linux")
 	bin := relBinary(t)
 	dir := shortTemp(t)
 	copyExample(t, "clos-400g", dir)
@@ -197,7 +181,7 @@ func TestBoundedCLIEndlessDevices(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	start := time.Now()
-	err = cmd.Run()
+	err := cmd.Run()
 	took := time.Since(start)
 	var exit *exec.ExitError
 	if !errors.As(err, &exit) || exit.ExitCode() != exitFailed {

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/fabricgen/fabricgen/internal/testtool"
 )
 
 // docBlock is a fenced shell block of a Markdown file, with the output
@@ -440,12 +442,7 @@ func TestParseDocBlocks(t *testing.T) {
 // TestBlockScriptFails proves a README command with another exit status
 // than the one written fails the block.
 func TestBlockScriptFails(t *testing.T) {
-	if _, err := exec.LookPath("bash"); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("bash not installed; CI=true, so this fails instead of skipping")
-		}
-		t.Skip("bash not installed")
-	}
+	testtool.Need(t, "bash", "bash")
 	cases := []struct {
 		text string
 		ok   bool

@@ -14,6 +14,7 @@ import (
 
 	"github.com/fabricgen/fabricgen/internal/platformtest"
 	"github.com/fabricgen/fabricgen/internal/rendertest"
+	"github.com/fabricgen/fabricgen/internal/testtool"
 	juniperjunos "github.com/fabricgen/fabricgen/platforms/juniper_junos"
 	"github.com/fabricgen/fabricgen/schema"
 )
@@ -714,21 +715,6 @@ func validateJunos(t *testing.T, tool string, s *junosSchema, render string) (st
 	return junosYANGLint(t, tool, s, data)
 }
 
-// junosNeedTool returns the path of an external tool, skipping the test
-// when it is missing, except under CI=true where a missing tool fails it.
-func junosNeedTool(t *testing.T, name, pkg string) string {
-	t.Helper()
-	p, err := exec.LookPath(name)
-	if err == nil {
-		return p
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatalf("%s not found (install the Debian package %s); CI=true, so this fails instead of skipping", name, pkg)
-	}
-	t.Skipf("%s not found: install the Debian package %s to run this test", name, pkg)
-	return ""
-}
-
 // junosFamilyModels is a model of each family, to render the fixture's
 // devices as each family's.
 var junosFamilyModels = []struct {
@@ -894,7 +880,7 @@ func junosGoldens(t *testing.T) []junosRender {
 // fixture's render for each hardware family against Juniper's YANG of the
 // family (testdata/yang).
 func TestJunosYANG(t *testing.T) {
-	tool := junosNeedTool(t, "yanglint", "libyang2-tools")
+	tool := testtool.Need(t, "yanglint", "libyang2-tools")
 	schemas := map[string]*junosSchema{}
 	used := map[int]bool{}
 	for _, r := range junosRenders(t) {
@@ -924,7 +910,7 @@ func TestJunosYANG(t *testing.T) {
 // TestJunosYANGRejectsBrokenRender proves the validation can fail: each
 // edit of the fixture's golden render must be rejected.
 func TestJunosYANGRejectsBrokenRender(t *testing.T) {
-	tool := junosNeedTool(t, "yanglint", "libyang2-tools")
+	tool := testtool.Need(t, "yanglint", "libyang2-tools")
 	good := junosGoldens(t)[0]
 	mods := junosYANGFamily[good.family]
 	s := loadJunosSchema(t, tool, mods)
@@ -983,7 +969,7 @@ func firstLines(s string, n int) string {
 
 // TestSetToXML pins the walker on the CLI shapes the renders use.
 func TestSetToXML(t *testing.T) {
-	tool := junosNeedTool(t, "yanglint", "libyang2-tools")
+	tool := testtool.Need(t, "yanglint", "libyang2-tools")
 	s := loadJunosSchema(t, tool, "junos-qfx")
 	tests := []struct {
 		line string

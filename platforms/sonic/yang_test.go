@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/fabricgen/fabricgen/internal/platformtest"
+	"github.com/fabricgen/fabricgen/internal/testtool"
 	"github.com/fabricgen/fabricgen/platforms/sonic"
 )
 
@@ -318,21 +319,6 @@ func sonicRenders(t *testing.T) map[string]sonicRender {
 	return out
 }
 
-// needTool returns the path of an external tool, skipping the test when it
-// is missing, except under CI=true where a missing tool fails the test.
-func needTool(t testing.TB, name, pkg string) string {
-	t.Helper()
-	p, err := exec.LookPath(name)
-	if err == nil {
-		return p
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatalf("%s not found (install the Debian package %s); CI=true, so this fails instead of skipping", name, pkg)
-	}
-	t.Skipf("%s not found: install the Debian package %s to run this test", name, pkg)
-	return ""
-}
-
 // yangModels is the directory of the SONiC YANG models, beside the
 // repository (../shared/yang/sonic).
 func yangModels() string {
@@ -343,7 +329,7 @@ func yangModels() string {
 // folder's fixture to YANG JSON and validates it with yanglint against
 // ../shared/yang/sonic (moved from templates/sonicyang_test.go).
 func TestSONiCYANG(t *testing.T) {
-	tool := needTool(t, "yanglint", "libyang2-tools")
+	tool := testtool.Need(t, "yanglint", "libyang2-tools")
 	yangDir := yangModels()
 	if _, err := os.Stat(yangDir); err != nil {
 		t.Fatalf("SONiC YANG models not found at %s: %v", yangDir, err)
@@ -379,7 +365,7 @@ func TestSONiCYANG(t *testing.T) {
 // TestSONiCYANGRejectsBrokenRender proves the validation can fail: each
 // mutation of a valid render must be rejected by yanglint.
 func TestSONiCYANGRejectsBrokenRender(t *testing.T) {
-	tool := needTool(t, "yanglint", "libyang2-tools")
+	tool := testtool.Need(t, "yanglint", "libyang2-tools")
 	yangDir := yangModels()
 	renders := sonicRenders(t)
 	tests := []struct {
