@@ -47,16 +47,14 @@ func spec() schema.PlatformSpec {
 var BufferModels = []string{"traditional", "dynamic"}
 
 // DefaultBufferModel is the buffer model SONiC's image for the asic and
-// release is built with: sonic-buildimage's platform/mellanox/rules.mk
-// exports SONIC_BUFFER_MODEL=dynamic since the dynamic model arrived
-// (#6194, 2020-12, release 202012), and files/build_templates/
-// init_cfg.json.j2 writes it to DEVICE_METADATA; every other image is
-// traditional.
+// release is built with (skus.DefaultBufferModel: dynamic on mellanox
+// from 202012, traditional elsewhere).
 func DefaultBufferModel(asic string, release schema.Version) string {
-	if asic == "mellanox" && release.AtLeast(202012) {
-		return "dynamic"
+	branch := 0
+	if len(release.Parts) > 0 {
+		branch = release.Parts[0]
 	}
-	return "traditional"
+	return skus.DefaultBufferModel(asic, branch)
 }
 
 // skuHeadroom is the lossless headroom a SKU's pg_profile_lookup.ini row

@@ -13,18 +13,11 @@ import (
 // platform's default os_version (platforms/sonic/spec.go, ReleaseForm).
 const DefaultRelease = "202311"
 
-// DefaultBufferModel is the buffer model SONiC's image for the asic family
-// and release is built with: dynamic on mellanox from 202012
-// (sonic-buildimage platform/mellanox/rules.mk SONIC_BUFFER_MODEL,
-// written to DEVICE_METADATA by files/build_templates/init_cfg.json.j2),
-// traditional everywhere else. It is platforms/sonic's DefaultBufferModel
-// (which this package cannot import); a test in platforms/sonic checks
-// the two agree.
+// DefaultBufferModel is the buffer model of a switch whose spec names
+// none: skus.DefaultBufferModel for the asic's family (mellanox when the
+// spec names no asic) and the release (DefaultRelease when it names none).
 func DefaultBufferModel(asic, release string) string {
-	if family(asic) == "mellanox" && releaseNumber(release) >= 202012 {
-		return "dynamic"
-	}
-	return "traditional"
+	return skus.DefaultBufferModel(family(asic), releaseNumber(release))
 }
 
 // releaseNumber is a SONiC release's branch, YYYYMM ("202311.2" is

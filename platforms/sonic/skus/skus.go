@@ -230,3 +230,21 @@ func ParseLookup(text string) ([]Row, error) {
 	}
 	return out, nil
 }
+
+// DynamicModelSince is the first release branch whose images for
+// Mellanox are built with the dynamic buffer model (sonic-buildimage
+// #6194, 2020-12: platform/mellanox/rules.mk SONIC_BUFFER_MODEL=dynamic,
+// written to DEVICE_METADATA by files/build_templates/init_cfg.json.j2).
+const DynamicModelSince = 202012
+
+// DefaultBufferModel is the buffer model SONiC's image for an ASIC family
+// and release branch (YYYYMM) is built with: dynamic on mellanox from
+// DynamicModelSince, traditional everywhere else. The platform's default
+// for a device (platforms/sonic) and the lab's factory switch both take it
+// from here.
+func DefaultBufferModel(asic string, branch int) string {
+	if asic == "mellanox" && branch >= DynamicModelSince {
+		return "dynamic"
+	}
+	return "traditional"
+}
