@@ -29,6 +29,22 @@ func TestUnsupportedValues(t *testing.T) {
 			f.ACLs = []*schema.ACL{acl}
 			d.Ports[0].ACLIn = []*schema.ACL{acl}
 		}, `acl mark rule 10 set_dscp 46: the firewall filter action "then dscp" is documented for MX and EX, not QFX`},
+		// EX models (junos-ex 23.4R1) have no no-loss class, DSCP PFC,
+		// output flow-control-queue or pfc-watchdog, and no scheduler ECN.
+		{func(_ *schema.Fabric, d *schema.Device) {
+			d.Family, d.Model = FamilyEX, rendertest.Set("ex4400-48mp")
+			e := *d.Ports[0].QoS.Queues[3].ECN.V
+			e.MinFill, e.MaxFill = rendertest.Set(20), rendertest.Set(80)
+			e.Mark = rendertest.Set(false)
+			d.Ports[0].QoS.Queues[3].ECN.V = &e
+		}, "lossless priorities 3 on an EX model (ex4400-48mp)"},
+		{func(_ *schema.Fabric, d *schema.Device) {
+			d.Family, d.Model = FamilyEX, rendertest.Set("ex4400-48mp")
+			d.Lossless, d.Ports[0].QoS.Lossless = 0, 0
+			e := *d.Ports[0].QoS.Queues[3].ECN.V
+			e.MinFill, e.MaxFill = rendertest.Set(20), rendertest.Set(80)
+			d.Ports[0].QoS.Queues[3].ECN.V = &e
+		}, "ecn_profile roce marking on queue 3 of an EX model"},
 		// juniper_junos: one firewall filter per direction and family.
 		{func(f *schema.Fabric, d *schema.Device) {
 			d.Ports[0].QoS.Queues[3].ECN = schema.Value[*schema.ECNProfile]{}

@@ -2,6 +2,7 @@ package juniperjunos
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -226,7 +227,17 @@ func viewBuildJunos(f *schema.Fabric, d *schema.Device, b view.Base) (any, error
 		rej.Add(view.Unsupported(d, "trust none", "a Junos interface always has a classifier (default or explicit); fabricgen binds DSCP and/or 802.1p classifiers", qq.Trust.Src))
 	}
 	v.DSCPClassifier, v.PCPClassifier = viewJunosClassifiers(q, trust, names)
-	if q.Lossless != 0 {
+	switch {
+	case q.Lossless != 0 && fam == FamilyEX:
+		// Juniper's EX models (junos-ex-conf-class-of-service 23.4R1,
+		// testdata/yang) have no forwarding-classes class no-loss, and a
+		// congestion-notification-profile with input ieee-802.1 only: no
+		// input dscp, no output flow-control-queue, no pfc-watchdog. A
+		// class cannot be made lossless there by statements the schema
+		// has, so the device is refused rather than rendered lossy.
+		rej.Add(view.Unsupported(d, "lossless priorities "+viewJunosInts(slices.Collect(q.Lossless.All()))+" on an EX model ("+d.Model.V+")",
+			"Juniper's EX Series models (junos-ex 23.4R1) have no no-loss forwarding class, no DSCP-based PFC, no output flow-control-queue and no pfc-watchdog; give a device on the lossless path a QFX5000 model (qfx5120-48y, or ex4650-48y of the EX4600 line), or keep this device's classes lossy", qq.PFCSource()))
+	case q.Lossless != 0:
 		pfc, err := viewJunosPFC(d, q, qq, trust)
 		if !rej.Add(err) {
 			return nil, err
@@ -458,6 +469,10 @@ func viewJunosSchedulers(f *schema.Fabric, d *schema.Device, q view.QoSView, nam
 			if !e.HasFill {
 				rej.Add(view.Unsupported(d, fmt.Sprintf("ecn_profile %s on queue %d (%d–%d bytes)", e.Name, qu.ID, e.MinBytes, e.MaxBytes),
 					"Junos drop profiles take thresholds as fill levels in percent of the queue buffer, not bytes; give the ecn_profile min_fill_level and max_fill_level", viewEcnProfileSrc(f, e.Name, view.QueueSrc(d, qu.ID, view.QECN))))
+			}
+			if e.Mark && fam == FamilyEX {
+				rej.Add(view.Unsupported(d, fmt.Sprintf("ecn_profile %s marking on queue %d of an EX model", e.Name, qu.ID),
+					"Juniper's EX Series models (junos-ex 23.4R1) have no scheduler explicit-congestion-notification; give the device a QFX5000 model, or give the ecn_profile mode = \"drop\" for a WRED drop curve on a lossy queue", viewEcnProfileSrc(f, e.Name, view.QueueSrc(d, qu.ID, view.QECN))))
 			}
 			s.DropProfile = "FABRICGEN-ECN-" + e.Name
 			s.ECN = e.Mark
