@@ -11,6 +11,7 @@ import (
 	"sort"
 
 	"github.com/fabricgen/fabricgen/internal/check/collect"
+	"github.com/fabricgen/fabricgen/internal/importer"
 	"github.com/fabricgen/fabricgen/internal/lab/cli"
 	"github.com/fabricgen/fabricgen/internal/lab/dataplane"
 	"github.com/fabricgen/fabricgen/internal/push/dialect"
@@ -69,6 +70,11 @@ type Platform struct {
 	// platforms/internal/hostcheck): the read-only commands its collector
 	// runs, in their documented shapes.
 	Responder dataplane.Responder
+	// Import reads a configuration file of the platform (running
+	// config, host script or host state, in any of the forms the
+	// platform prints) back into intent terms for fabricgen import
+	// (platforms/<name>/importer.go).
+	Import importer.Func
 
 	// Render parts (templates, view builder, fidelity rows) go below
 	// this line.

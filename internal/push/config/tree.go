@@ -29,6 +29,9 @@ type Node struct {
 	Gap bool
 	// Block marks a multi-line statement (Dialect.Block), kept verbatim.
 	Block bool
+	// Num is the line's 1-based number in the parsed text (0 for a node
+	// built by hand), so an importer can say FILE:LINE.
+	Num int
 	// section is the index of the dialect section a top-level node belongs to.
 	section int
 }
@@ -119,7 +122,7 @@ func parse(text string, d *dialect.Dialect, canonical bool) *Tree {
 		for len(stack) > 0 && stack[len(stack)-1].indent >= ind {
 			stack = stack[:len(stack)-1]
 		}
-		n := &Node{Line: text, Gap: gap}
+		n := &Node{Line: text, Gap: gap, Num: i + 1}
 		gap = false
 		if len(stack) == 0 && d.Block != nil {
 			if span := d.Block(lines, i); span > 0 {

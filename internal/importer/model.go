@@ -1,0 +1,174 @@
+// Package importer turns a running device's configuration into fabricgen
+// intent: the reverse of rendering. Each platform folder reads its own
+// configuration forms into a Device (platforms/<name>/importer.go, listed
+// in the registry); this package holds that vendor-neutral model, the
+// report of what no intent expresses, and the writer that factors devices
+// into qos_policy, traffic_class, ecn_profile, pfc_watchdog and device
+// blocks (hclwrite, with a provenance comment on every block).
+//
+// A Device says what the device does, as effective values per port (the
+// same facts as schema.PortQoS), never how its configuration spelled them:
+// the writer decides how to factor them into policies and classes.
+package importer
+
+// Span is where something was read: a file and its first and last line
+// (1-based; To == From for one line; both 0 for the whole file).
+type Span struct {
+	File     string `json:"file"`
+	From, To int    `json:"-"`
+}
+
+// Line is one line of a file the import reports: where, the text as read
+// (control characters escaped by the report), and why.
+type Line struct {
+	File string `json:"file"`
+	Line int    `json:"line"`
+	Text string `json:"text"`
+	Why  string `json:"why"`
+}
+
+// Device is one device read back from its configuration.
+type Device struct {
+	// Name is the configuration's own hostname; "" lets the caller use the
+	// file's stem.
+	Name string
+	// Platform is the registry name of the platform that read it.
+	Platform string
+	// Kind is "nic" for a host, else "" (the writer makes switches leaves
+	// unless links say otherwise).
+	Kind string
+	// OSVersion, Model, ASIC, HWSKU and Driver are the device attributes the
+	// configuration names ("" when it does not).
+	OSVersion, Model, ASIC, HWSKU, Driver string
+	// Src is the file the device was read from.
+	Src Span
+	// Default is the QoS of a port the configuration names no QoS for (the
+	// switch-wide maps); nil when the device has no switch-wide QoS.
+	Default *QoS
+	// Ports are the ports the configuration names, in its order.
+	Ports []*Port
+	// ACLs are the access lists the configuration defines, in its order.
+	ACLs []*ACL
+	// ClassNames names priorities (0–7) with the configuration's own names
+	// (class-maps, forwarding classes, map names), where it has some.
+	ClassNames map[int]string
+	// Unmapped lists the QoS-relevant lines no intent expresses, and why.
+	Unmapped []Line
+	// Twice lists ports configured more than once (the device's own
+	// precedence was applied, as the device applies it).
+	Twice []Line
+}
+
+// Port is one port of a device.
+type Port struct {
+	Name        string
+	Description string
+	// IP is the address with its prefix length ("10.0.0.1/31"), "" for none.
+	IP string
+	// Routed is true for an L3 port (with or without an address).
+	Routed bool
+	// MTU is the port's MTU (0: the configuration sets none).
+	MTU int
+	// Speed is the configured speed in bit/s (0: none); FEC is "rs", "fc",
+	// "none" or "".
+	Speed int64
+	FEC   string
+	// QoS is the port's effective QoS; nil means the device's Default.
+	QoS *QoS
+	// ACLIn and ACLOut name the bound ACLs.
+	ACLIn, ACLOut []string
+	// Src is the port's stanza.
+	Src Span
+}
+
+// QoS is the effective QoS of a port: every field the configuration
+// decides. A nil pointer or map means the configuration leaves it to the
+// platform's default.
+type QoS struct {
+	// Trust is "dscp", "pcp", "both" or "none"; "" is the platform default.
+	Trust string
+	// DSCP maps code points to priorities (all 64 when the device has a
+	// map); DefaultPriority, when set, is the priority of those it omits.
+	DSCP            map[int]int
+	DefaultPriority *int
+	// PCP maps PCP values to priorities.
+	PCP map[int]int
+	// Queue maps priorities to egress queues.
+	Queue map[int]int
+	// PFC is the lossless priorities; PFCSet is true when the configuration
+	// decides them (PFCSet with no priorities: PFC off).
+	PFC    []int
+	PFCSet bool
+	// Queues are the egress queues' treatment, by queue number.
+	Queues map[int]*Queue
+	// Watchdog is the PFC watchdog; WatchdogOff an explicit "off".
+	Watchdog    *Watchdog
+	WatchdogOff bool
+	// MTU from a policy (0: none); LinkPause the 802.3x pause setting.
+	MTU       int
+	LinkPause *bool
+	// Src is where the QoS was read (the stanzas that decided it).
+	Src []Span
+}
+
+// Queue is one egress queue's treatment.
+type Queue struct {
+	// Sched is "strict", "dwrr" or "".
+	Sched string
+	// Weight is the DWRR/ETS percent (nil: none).
+	Weight *int
+	// ShaperBps caps the queue's rate in bit/s (0: none).
+	ShaperBps int64
+	// ECN is the queue's marking curve (nil: none); ECNOff an explicit off.
+	ECN    *ECN
+	ECNOff bool
+}
+
+// ECN is a WRED/ECN curve.
+type ECN struct {
+	// Name is the configuration's own name for the curve, if any.
+	Name string
+	// MinBytes and MaxBytes are the thresholds in bytes (0: not given).
+	MinBytes, MaxBytes int64
+	// MinFill and MaxFill are the thresholds in percent of the queue
+	// buffer (nil: not given).
+	MinFill, MaxFill *int
+	// Probability is the marking probability at the max threshold, percent.
+	Probability int
+	// Mark is true for ECN marking, false for WRED drop.
+	Mark bool
+}
+
+// Watchdog is a PFC watchdog's timers (0: not given) and action ("drop",
+// "forward", "alert" or "").
+type Watchdog struct {
+	Name                               string
+	DetectionMS, RestorationMS, PollMS int64
+	Action                             string
+}
+
+// ACL is an access list.
+type ACL struct {
+	Name  string
+	Rules []*ACLRule
+	Src   Span
+}
+
+// ACLRule is one entry of an access list, in the intent's terms.
+type ACLRule struct {
+	Seq int
+	// Action is "permit" or "deny"; Family "ipv4", "ipv6" or "any".
+	Action, Family string
+	// Protocol is "ip", "tcp", "udp", "icmp" or a number; "" for any.
+	Protocol string
+	// SrcPrefix and DstPrefix are CIDR prefixes ("" for any).
+	SrcPrefix, DstPrefix string
+	// SrcPorts and DstPorts are port ranges [from, to].
+	SrcPorts, DstPorts [][2]int
+	// DSCP are the matched code points; SetDSCP the re-mark (nil: none).
+	DSCP    []int
+	SetDSCP *int
+	// PoliceBps caps the matched traffic in bit/s (0: none).
+	PoliceBps int64
+	Src       Span
+}
