@@ -52,6 +52,9 @@ type Device struct {
 	// ClassNames names priorities (0–7) with the configuration's own names
 	// (class-maps, forwarding classes, map names), where it has some.
 	ClassNames map[int]string
+	// RDMA is a host's rdma block (nil: a switch, or a host script that
+	// sets none of it).
+	RDMA *RDMA
 	// Unmapped lists the QoS-relevant lines no intent expresses, and why.
 	Unmapped []Line
 	// Twice lists ports configured more than once (the device's own
@@ -171,4 +174,19 @@ type ACLRule struct {
 	// PoliceBps caps the matched traffic in bit/s (0: none).
 	PoliceBps int64
 	Src       Span
+}
+
+// RDMA is a NIC's rdma settings (the device block's rdma attributes);
+// a nil pointer or "" is not set by the host's configuration.
+type RDMA struct {
+	// Transport is "roce_v2", "roce_v1" or "iwarp".
+	Transport string
+	// PathMTU is the RDMA path MTU (256–4096).
+	PathMTU *int
+	// ToS is rdma_cm's type of service (DSCP << 2 | ECN bits).
+	ToS *int
+	// CNPDSCP and CNPPriority are the congestion notifications' marking.
+	CNPDSCP, CNPPriority *int
+	// ECN is DCQCN on the RoCE priority.
+	ECN *bool
 }
