@@ -19,8 +19,9 @@ type JunosView struct {
 	// Object names every class-of-service object fabricgen defines
 	// (classifiers, scheduler map, congestion-notification profile).
 	Object string
-	// Classes are the forwarding classes, one per priority 0–7
-	// ("forwarding-classes class NAME queue-num N [no-loss]", and
+	// Classes are the forwarding classes, one per priority that can carry
+	// traffic (viewJunosCarried), then the QFX default classes redeclared
+	// lossy ("forwarding-classes class NAME queue-num N [no-loss]", and
 	// "pfc-priority P" for a lossless one).
 	Classes []JunosClass
 	// DSCPClassifier and PCPClassifier are the "classifiers dscp" and
