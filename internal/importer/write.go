@@ -633,6 +633,7 @@ func (w *writer) printQoS(classes []*class, pols []*policy, atFabric bool) {
 func (w *writer) printDevices(devs []*Device, devPol map[*Device]*policy, portPol map[*Port]*policy, atFabric bool, acls aclRef) {
 	f := hclwrite.NewEmptyFile()
 	body := f.Body()
+	specs := map[string]*schema.PlatformSpec{}
 	for i, d := range devs {
 		if i > 0 {
 			body.AppendNewline()
@@ -645,9 +646,10 @@ func (w *writer) printDevices(devs []*Device, devPol map[*Device]*policy, portPo
 		}
 		b.SetAttributeValue("kind", cty.StringVal(kind))
 		b.SetAttributeValue("platform", cty.StringVal(d.Platform))
-		var spec *schema.PlatformSpec
-		if w.o.Spec != nil {
+		spec, ok := specs[d.Platform]
+		if !ok && w.o.Spec != nil {
 			spec = w.o.Spec(d.Platform)
+			specs[d.Platform] = spec
 		}
 		for _, a := range []struct{ name, v string }{{"os_version", d.OSVersion}, {"model", d.Model}, {"asic", d.ASIC}, {"hwsku", d.HWSKU}, {"driver", d.Driver}, {"buffer_model", d.BufferModel}} {
 			if a.v == "" {
