@@ -5,14 +5,18 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/fabricgen/fabricgen/diag"
 	"github.com/fabricgen/fabricgen/internal/brownfield"
 	"github.com/fabricgen/fabricgen/internal/importer"
+	"github.com/fabricgen/fabricgen/internal/readlimit"
 	"github.com/fabricgen/fabricgen/lint"
 	"github.com/fabricgen/fabricgen/lint/format"
 	"github.com/fabricgen/fabricgen/platforms"
@@ -27,12 +31,21 @@ type importFlags struct {
 	osVersion string
 	attrs     []string
 	format    string
+	// Live import.
+	inventory  string
+	device     string
+	knownHosts []string
+	insecure   bool
+	username   string
+	passEnv    string
+	keyFile    string
+	timeout    time.Duration
 }
 
 func newImportCommand(s *streams) *cobra.Command {
 	var f importFlags
 	cmd := &cobra.Command{
-		Use:   "import --platform P [-o DIR] FILE...",
+		Use:   "import --platform P [-o DIR] (FILE... | --inventory FILE [--device GLOB])",
 		Short: "Read running configurations back into intent, report what no intent expresses, and lint it",
 		Long: `import reads configuration files of one platform (one device each) and
 writes the intent they amount to into DIR (default ./imported, which must not
@@ -57,6 +70,14 @@ no intent expresses and why, every port configured twice, and every value the
 intent could not keep as read. Device strings are data: the intent escapes
 them, the report prints control characters as \xNN.
 
+With --inventory (a JSON object {"device": "host:port"}, as lab up writes),
+import reads the running configuration of each device the --device glob
+selects over SSH instead, with plan's host key policy (--known-hosts,
+--insecure-ignore-host-key) and the credentials given by --username with
+--password-env or --key-file; the configurations read are saved under
+DIR/running/, which the report and the provenance comments name. Hosts have
+no running configuration: import them from files.
+
 Then the written intent is linted: what the fabric already gets wrong.
 
 Exit status: 0 imported with no findings and nothing reported; 2 imported,
@@ -64,7 +85,9 @@ with lint findings (warning or error) or reported lines; 1 a file could not
 be read at all (FILE:LINE), or bad flags.`,
 		Example: `  fabricgen import --platform arista_eos -o fabric/ leaf1.cfg leaf2.cfg
   fabricgen import --platform sonic --os-version 202305 --attr asic=mellanox -o fabric/ leaf3.json
-  fabricgen import --platform juniper_junos -f json -o fabric/ spine1.conf > report.json`,
+  fabricgen import --platform juniper_junos -f json -o fabric/ spine1.conf > report.json
+  fabricgen import --platform arista_eos --inventory .fabricgen/lab/inventory.json --device 'leaf*' \
+      --known-hosts .fabricgen/lab/known_hosts --username admin --key-file ~/.ssh/fabricgen_ed25519 -o fabric/`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runImport(cmd, s, args, &f)
@@ -76,6 +99,14 @@ be read at all (FILE:LINE), or bad flags.`,
 	cmd.Flags().StringVar(&f.osVersion, "os-version", "", "the release of devices whose configuration does not name it")
 	cmd.Flags().StringSliceVar(&f.attrs, "attr", nil, "a device attribute for devices whose configuration does not name it: asic=, hwsku=, model=, driver=, buffer_model= (repeatable)")
 	cmd.Flags().StringVarP(&f.format, "format", "f", "text", "output format: text or json")
+	cmd.Flags().StringVar(&f.inventory, "inventory", "", "read the devices live: a JSON file mapping device names to \"host:port\" (lab up writes one)")
+	cmd.Flags().StringVar(&f.device, "device", "", "with --inventory: only the devices whose names match this glob")
+	cmd.Flags().StringSliceVar(&f.knownHosts, "known-hosts", nil, "with --inventory: known_hosts file(s) to verify host keys against (default ~/.ssh/known_hosts)")
+	cmd.Flags().BoolVar(&f.insecure, "insecure-ignore-host-key", false, "with --inventory: accept any host key (lab use only)")
+	cmd.Flags().StringVar(&f.username, "username", "", "with --inventory: the SSH user")
+	cmd.Flags().StringVar(&f.passEnv, "password-env", "", "with --inventory: the environment variable holding the password")
+	cmd.Flags().StringVar(&f.keyFile, "key-file", "", "with --inventory: the private key file")
+	cmd.Flags().DurationVar(&f.timeout, "timeout", 30*time.Second, "with --inventory: how long one device may take to connect and answer")
 	return cmd
 }
 
@@ -104,8 +135,11 @@ func runImport(cmd *cobra.Command, s *streams, args []string, f *importFlags) er
 	if f.platform == "" {
 		return withCode(exitFailed, fmt.Errorf("--platform is required: one of %s", strings.Join(brownfield.Names(), ", ")))
 	}
-	if len(args) == 0 {
-		return withCode(exitFailed, errors.New("no files: give one configuration file per device"))
+	if len(args) == 0 && f.inventory == "" {
+		return withCode(exitFailed, errors.New("no files: give one configuration file per device, or --inventory to read the devices live"))
+	}
+	if len(args) > 0 && f.inventory != "" {
+		return withCode(exitFailed, errors.New("give files or --inventory, not both"))
 	}
 	attrs := map[string]string{}
 	for _, a := range f.attrs {
@@ -120,7 +154,13 @@ func runImport(cmd *cobra.Command, s *streams, args []string, f *importFlags) er
 		}
 		attrs[k] = v
 	}
-	srcs, err := brownfield.ReadFiles(ctx, args)
+	var srcs []brownfield.Source
+	var err error
+	if f.inventory != "" {
+		srcs, err = readLiveSources(cmd, s, f)
+	} else {
+		srcs, err = brownfield.ReadFiles(ctx, args)
+	}
 	if err != nil {
 		return withCode(exitFailed, err)
 	}
@@ -130,6 +170,11 @@ func runImport(cmd *cobra.Command, s *streams, args []string, f *importFlags) er
 	}
 	if err := brownfield.WriteDir(f.out, in); err != nil {
 		return withCode(exitFailed, err)
+	}
+	if f.inventory != "" {
+		if err := saveRunning(f.out, srcs); err != nil {
+			return withCode(exitFailed, err)
+		}
 	}
 	fab, diags := schema.LoadContext(ctx, f.out, schema.Options{Getenv: func(string) string { return "" }, Platforms: platforms.Catalog()})
 	if diags.HasErrors() {
@@ -206,4 +251,60 @@ func importText(w io.Writer, s *streams, dir string, files []string, in *importe
 	res := &format.Result{Sources: sourcesOf(fab, nil), Rules: lint.Rules(), Version: version, BasePath: ".", Color: s.colour(s.outTTY), Valid: true}
 	res.Diagnostics = append(res.Diagnostics, lint.Diagnostics(findings)...)
 	return out.Write(w, res)
+}
+
+// readLiveSources reads the running configuration of the inventory's
+// selected devices; each source is named DIR/running/<device>.<ext>, where
+// saveRunning keeps it.
+func readLiveSources(cmd *cobra.Command, s *streams, f *importFlags) ([]brownfield.Source, error) {
+	inv, err := readInventory(f.inventory)
+	if err != nil {
+		return nil, err
+	}
+	names, err := brownfield.Select(inv, f.device)
+	if err != nil {
+		return nil, err
+	}
+	if len(names) == 0 {
+		return nil, fmt.Errorf("--inventory %s: no device matches --device %q", f.inventory, f.device)
+	}
+	if f.username == "" {
+		return nil, errors.New("--username is required with --inventory (with --password-env or --key-file)")
+	}
+	hk, err := newHostKeys(f.knownHosts, f.insecure)
+	if err != nil {
+		return nil, err
+	}
+	creds := schema.Credentials{Username: schema.Value[string]{V: f.username, Set: true}}
+	if f.passEnv != "" {
+		creds.PasswordEnv = schema.Value[string]{V: f.passEnv, Set: true}
+	}
+	if f.keyFile != "" {
+		creds.KeyFile = schema.Value[string]{V: f.keyFile, Set: true}
+	}
+	var devs []brownfield.Live
+	for _, n := range names {
+		devs = append(devs, brownfield.Live{Name: n, Addr: inv[n], Platform: schema.Platform(f.platform), Creds: creds})
+	}
+	srcs, err := brownfield.ReadLive(cmd.Context(), devs, brownfield.LiveOptions{HostKeys: hk, Timeout: f.timeout, Getenv: s.getenv})
+	if err != nil {
+		return nil, err
+	}
+	for i := range srcs {
+		srcs[i].Name = filepath.Join(f.out, "running", srcs[i].Name)
+	}
+	return srcs, nil
+}
+
+// saveRunning keeps the configurations read live where the report points.
+func saveRunning(dir string, srcs []brownfield.Source) error {
+	if err := os.MkdirAll(filepath.Join(dir, "running"), 0o755); err != nil {
+		return fmt.Errorf("creating %s: %w", filepath.Join(dir, "running"), err)
+	}
+	for _, src := range srcs {
+		if err := readlimit.WriteFile(src.Name, src.Data, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }
