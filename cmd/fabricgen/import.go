@@ -78,6 +78,9 @@ selects over SSH instead, with plan's host key policy (--known-hosts,
 DIR/running/, which the report and the provenance comments name. Hosts have
 no running configuration: import them from files.
 
+--username (with --password-env or --key-file) writes a credentials block
+into every device, so plan can reach them (references only, never secrets).
+
 Then the written intent is linted: what the fabric already gets wrong.
 
 Exit status: 0 imported with no findings and nothing reported; 2 imported,
@@ -103,9 +106,9 @@ be read at all (FILE:LINE), or bad flags.`,
 	cmd.Flags().StringVar(&f.device, "device", "", "with --inventory: only the devices whose names match this glob")
 	cmd.Flags().StringSliceVar(&f.knownHosts, "known-hosts", nil, "with --inventory: known_hosts file(s) to verify host keys against (default ~/.ssh/known_hosts)")
 	cmd.Flags().BoolVar(&f.insecure, "insecure-ignore-host-key", false, "with --inventory: accept any host key (lab use only)")
-	cmd.Flags().StringVar(&f.username, "username", "", "with --inventory: the SSH user")
-	cmd.Flags().StringVar(&f.passEnv, "password-env", "", "with --inventory: the environment variable holding the password")
-	cmd.Flags().StringVar(&f.keyFile, "key-file", "", "with --inventory: the private key file")
+	cmd.Flags().StringVar(&f.username, "username", "", "the SSH user: written as every device's credentials (with --password-env or --key-file), and used by --inventory")
+	cmd.Flags().StringVar(&f.passEnv, "password-env", "", "the environment variable holding the password (credentials, --inventory)")
+	cmd.Flags().StringVar(&f.keyFile, "key-file", "", "the private key file (credentials, --inventory)")
 	cmd.Flags().DurationVar(&f.timeout, "timeout", 30*time.Second, "with --inventory: how long one device may take to connect and answer")
 	return cmd
 }
@@ -164,7 +167,8 @@ func runImport(cmd *cobra.Command, s *streams, args []string, f *importFlags) er
 	if err != nil {
 		return withCode(exitFailed, err)
 	}
-	in, _, err := brownfield.Import(ctx, srcs, brownfield.Options{Platform: schema.Platform(f.platform), Fabric: f.fabric, OSVersion: f.osVersion, Attrs: attrs})
+	in, _, err := brownfield.Import(ctx, srcs, brownfield.Options{Platform: schema.Platform(f.platform), Fabric: f.fabric, OSVersion: f.osVersion, Attrs: attrs,
+		Username: f.username, PasswordEnv: f.passEnv, KeyFile: f.keyFile})
 	if err != nil {
 		return withCode(exitFailed, err)
 	}

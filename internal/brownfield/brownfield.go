@@ -40,6 +40,9 @@ type Options struct {
 	// Attrs are device attributes to give every device whose
 	// configuration does not name them (asic, hwsku, model, driver, buffer_model).
 	Attrs map[string]string
+	// Username, PasswordEnv and KeyFile become every device's
+	// credentials block when Username is set.
+	Username, PasswordEnv, KeyFile string
 }
 
 // ReadFiles reads paths as sources, each bounded by importer.MaxFileBytes
@@ -71,7 +74,7 @@ func Import(ctx context.Context, srcs []Source, o Options) (*importer.Intent, []
 	if err != nil {
 		return nil, nil, err
 	}
-	in, err := importer.Write(devs, importer.Options{Fabric: o.Fabric, Spec: Spec})
+	in, err := importer.Write(devs, importer.Options{Fabric: o.Fabric, Spec: Spec, Username: o.Username, PasswordEnv: o.PasswordEnv, KeyFile: o.KeyFile})
 	if err != nil {
 		return nil, nil, err
 	}

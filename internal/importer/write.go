@@ -25,6 +25,9 @@ type Options struct {
 	// Spec returns a platform's spec (port names, description rule,
 	// attributes), nil for an unknown platform.
 	Spec func(platform string) *schema.PlatformSpec
+	// Username, PasswordEnv and KeyFile, when Username is set, are
+	// written as every device's credentials block (references only).
+	Username, PasswordEnv, KeyFile string
 }
 
 // Intent is the written fabric: its files and the import report.
@@ -672,6 +675,16 @@ func (w *writer) printDevices(devs []*Device, devPol map[*Device]*policy, portPo
 		}
 		if pol := devPol[d]; pol != nil && !atFabric {
 			b.SetAttributeRaw("qos_policy", ref("qos_policy", pol.name))
+		}
+		if w.o.Username != "" {
+			cb := b.AppendNewBlock("credentials", nil).Body()
+			cb.SetAttributeValue("username", cty.StringVal(w.o.Username))
+			if w.o.PasswordEnv != "" {
+				cb.SetAttributeValue("password_env", cty.StringVal(w.o.PasswordEnv))
+			}
+			if w.o.KeyFile != "" {
+				cb.SetAttributeValue("key_file", cty.StringVal(w.o.KeyFile))
+			}
 		}
 		if r := d.RDMA; r != nil {
 			rb := b.AppendNewBlock("rdma", nil).Body()
