@@ -184,6 +184,9 @@ func runImport(cmd *cobra.Command, s *streams, args []string, f *importFlags) er
 	if diags.HasErrors() {
 		return withCode(exitFailed, fmt.Errorf("the intent written to %s does not load (a fabricgen bug: please report it with the input): %w", f.out, diags))
 	}
+	if err := brownfield.Renders(fab); err != nil {
+		return withCode(exitFailed, fmt.Errorf("the intent written to %s does not render (a fabricgen bug: please report it with the input): %w", f.out, err))
+	}
 	findings, err := lint.Run(ctx, fab, lint.Options{})
 	if err != nil {
 		return withCode(exitFailed, err)

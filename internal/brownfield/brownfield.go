@@ -19,6 +19,7 @@ import (
 	"github.com/fabricgen/fabricgen/internal/readlimit"
 	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
+	"github.com/fabricgen/fabricgen/templates"
 )
 
 // Source is one configuration to import: a name (its file's path, as the
@@ -201,4 +202,24 @@ func WriteDir(dir string, in *importer.Intent) error {
 		}
 	}
 	return nil
+}
+
+// Renders renders every device of an imported fabric and returns the
+// refusals: import never writes intent that render refuses, so an error
+// here is a bug of an importer or the writer.
+func Renders(f *schema.Fabric) error {
+	r, err := templates.NewRenderer(templates.Options{})
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, d := range f.Devices {
+		out, err := r.Render(f, d)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", d.Name, err))
+			continue
+		}
+		out.Release()
+	}
+	return errors.Join(errs...)
 }
