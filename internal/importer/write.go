@@ -861,27 +861,43 @@ func (w *writer) links(devs []*Device, byName map[string]*Device) []link {
 		d.Ports = append(d.Ports, p)
 		return p
 	}
-	peer := map[end]end{}
+	// Every end's claim first, imported far end or not, so a link is
+	// written only where the far end agrees or says nothing.
+	type claim struct{ system, port string }
+	claims := map[end]claim{}
+	for _, d := range devs {
+		for _, n := range d.Neighbors {
+			if _, dup := claims[end{d, n.LocalPort}]; !dup {
+				claims[end{d, n.LocalPort}] = claim{n.RemoteSystem, n.RemotePort}
+			}
+		}
+	}
+	done := map[end]bool{}
 	var out []link
 	for _, d := range devs {
 		for _, n := range d.Neighbors {
+			a := end{d, n.LocalPort}
+			if done[a] {
+				if c := claims[a]; c.system != n.RemoteSystem || c.port != n.RemotePort {
+					w.report(d.Src, "%s %s: LLDP names two neighbours (%s %s and %s %s); no link written for the second", d.Name, Clean(n.LocalPort), Clean(c.system), Clean(c.port), Clean(n.RemoteSystem), Clean(n.RemotePort))
+				}
+				continue
+			}
+			done[a] = true
 			far, ok := byName[n.RemoteSystem]
 			if !ok {
 				w.report(d.Src, "%s %s: LLDP neighbour %s %s is not among the imported devices; no link written", d.Name, Clean(n.LocalPort), Clean(n.RemoteSystem), Clean(n.RemotePort))
 				continue
 			}
-			a, b := end{d, n.LocalPort}, end{far, n.RemotePort}
-			if got, ok := peer[a]; ok {
-				if got != b {
-					w.report(d.Src, "%s %s: LLDP names two neighbours (%s %s and %s %s); no link written for the second", d.Name, Clean(n.LocalPort), got.d.Name, Clean(got.p), far.Name, Clean(n.RemotePort))
-				}
+			b := end{far, n.RemotePort}
+			if done[b] {
+				continue // written from the far end
+			}
+			if c, ok := claims[b]; ok && (byName[c.system] != d || c.port != n.LocalPort) {
+				w.report(d.Src, "%s %s: LLDP says %s %s, which names %s %s instead; no link written", d.Name, Clean(n.LocalPort), far.Name, Clean(n.RemotePort), Clean(c.system), Clean(c.port))
 				continue
 			}
-			if got, ok := peer[b]; ok && got != a {
-				w.report(d.Src, "%s %s: LLDP on %s %s names %s %s instead; no link written", d.Name, Clean(n.LocalPort), far.Name, Clean(n.RemotePort), got.d.Name, Clean(got.p))
-				continue
-			}
-			peer[a], peer[b] = b, a
+			done[b] = true
 			if schema.CheckPortName(a.p, d.host()) != nil || schema.CheckPortName(b.p, far.host()) != nil {
 				w.report(d.Src, "%s %s: LLDP neighbour port %q is no port name; no link written", d.Name, Clean(n.LocalPort), Clean(n.RemotePort))
 				continue
