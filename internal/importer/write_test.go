@@ -149,7 +149,7 @@ func TestWriteFactors(t *testing.T) {
 func TestWriteLinks(t *testing.T) {
 	devs := []*Device{
 		{Name: "leaf1", Platform: "arista_eos", Src: Span{File: "leaf1.cfg"}, Default: tinyQoS(),
-			Ports: []*Port{{Name: "Ethernet49", CableM: 30}},
+			Ports:     []*Port{{Name: "Ethernet49", CableM: 30}},
 			Neighbors: []Neighbor{{"Ethernet49", "spine1", "Ethernet1"}, {"Ethernet1", "gpu01", "eth0"}, {"Ethernet50", "spine1", "Ethernet9"}}},
 		{Name: "spine1", Platform: "arista_eos", Src: Span{File: "spine1.cfg"}, Default: tinyQoS(),
 			Neighbors: []Neighbor{{"Ethernet1", "leaf1", "Ethernet49"}, {"Ethernet9", "leaf2", "Ethernet50"}}},
