@@ -153,6 +153,12 @@ func badCases() []badCase {
 		{name: "missing required attribute", bad: "\ntraffic_class \"x\" {\n  dscp = [10]\n}\n",
 			summary: "Missing required argument", line: 2},
 
+		// ECN curves: bytes, fill levels, or both; never half of one.
+		{name: "ecn profile without a curve", bad: "\necn_profile \"x\" {\n  max_probability = 50\n}\n",
+			summary: "ECN profile without a curve", detail: "min_threshold and max_threshold", line: 2},
+		{name: "ecn profile with one threshold", bad: "\necn_profile \"x\" {\n  min_threshold  = \"150KB\"\n  min_fill_level = 10\n  max_fill_level = 50\n}\n",
+			summary: "Incomplete thresholds", line: 2},
+
 		// Release, ASIC, model and driver (issue 13), on the probe
 		// platforms; each folder's own forms are in its spec_test.go.
 		{name: "asic missing", bad: "\n\ndevice \"x\" {\n  kind     = \"leaf\"\n  platform = \"probe_asic\"\n}\n",
@@ -287,7 +293,7 @@ func badCases() []badCase {
 			summary: "Link to unknown port", line: 5},
 		{name: "two peers on one port", bad: "device \"x\" {\n  kind     = \"leaf\"\n  platform = \"probe_b\"\n  port \"Ethernet0\" {\n    peer = \"leaf1:Ethernet2\"\n  }\n}\ndevice \"y\" {\n  kind     = \"leaf\"\n  platform = \"probe_b\"\n  port \"Ethernet0\" {\n    peer = \"leaf1:Ethernet2\"\n  }\n}\n",
 			summary: "Port used by two links", detail: "x:Ethernet0", line: 12},
-		{name: "cable length without peer", bad: "device \"x\" {\n  kind     = \"leaf\"\n  platform = \"probe_b\"\n  port \"Ethernet0\" {\n    cable_length = \"3m\"\n  }\n}\n",
+		{name: "media without peer", bad: "device \"x\" {\n  kind     = \"leaf\"\n  platform = \"probe_b\"\n  port \"Ethernet0\" {\n    media = \"dac\"\n  }\n}\n",
 			summary: "Link attribute without peer", line: 5},
 		{name: "ports names not a list", bad: "device \"x\" {\n  kind     = \"leaf\"\n  platform = \"probe_b\"\n  ports {\n    names = \"Ethernet0\"\n  }\n}\n",
 			summary: "Incorrect attribute type", line: 5},

@@ -139,7 +139,7 @@ func (r *resolver) unique(kind string, b *hcl.Block) bool {
 }
 
 var ecnSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
-	{Name: "min_threshold", Required: true}, {Name: "max_threshold", Required: true},
+	{Name: "min_threshold"}, {Name: "max_threshold"},
 	{Name: "max_probability"}, {Name: "mode"}, {Name: "description"},
 	{Name: "min_fill_level"}, {Name: "max_fill_level"},
 }}
@@ -162,6 +162,12 @@ func (r *resolver) decodeECNProfiles(blocks hcl.Blocks, ctx *hcl.EvalContext) {
 		e.MaxFill = r.d.integer(c.Attributes, "max_fill_level", ctx, 0, 100)
 		if e.MinFill.Set != e.MaxFill.Set {
 			r.d.errorf(b.DefRange, "Incomplete fill levels", "ecn_profile %q sets only one of min_fill_level and max_fill_level; set both (percent of the queue buffer) or neither.", e.Name)
+		}
+		switch {
+		case e.Min.Set != e.Max.Set:
+			r.d.errorf(b.DefRange, "Incomplete thresholds", "ecn_profile %q sets only one of min_threshold and max_threshold; set both (bytes) or neither.", e.Name)
+		case !e.Min.Set && !e.MinFill.Set && !e.MaxFill.Set:
+			r.d.errorf(b.DefRange, "ECN profile without a curve", "ecn_profile %q gives no thresholds: set min_threshold and max_threshold (bytes, e.g. \"150KB\" and \"1500KB\"), and for Junos min_fill_level and max_fill_level (percent of the queue buffer).", e.Name)
 		}
 		mode := r.d.enum(c.Attributes, "mode", ctx, "ecn", "drop")
 		e.Mark = Value[bool]{V: mode.V != "drop", Set: mode.Set, Src: mode.Src}

@@ -21,7 +21,7 @@ var corpusQoS = map[schema.Platform]*regexp.Regexp{
 	"cisco_nxos":    regexp.MustCompile(`^\s*(policy-map type (qos|queuing|network-qos)|class-map type (qos|queuing|network-qos)|pause pfc-cos|priority-flow-control|random-detect|system qos|service-policy type|hardware qos|set qos-group|set dscp|set cos|bandwidth (remaining )?percent|priority level)`),
 	"juniper_junos": regexp.MustCompile(`^\s*(set class-of-service|class-of-service|forwarding-classes|classifiers|congestion-notification-profile|drop-profiles|schedulers|scheduler-maps|rewrite-rules)`),
 	"sonic":         regexp.MustCompile(`"(DSCP_TO_TC_MAP|DOT1P_TO_TC_MAP|TC_TO_QUEUE_MAP|TC_TO_PRIORITY_GROUP_MAP|PORT_QOS_MAP|QUEUE|SCHEDULER|WRED_PROFILE|PFC_WD|BUFFER_POOL|BUFFER_PROFILE|BUFFER_PG|BUFFER_QUEUE|CABLE_LENGTH|TC_TO_DSCP_MAP|MAP_PFC_PRIORITY_TO_QUEUE|PFC_PRIORITY_TO_PRIORITY_GROUP_MAP)"`),
-	"nvidia_mlnx":   regexp.MustCompile(`^\s*[^#]*\b(mlnx_qos|cma_roce_tos|cma_roce_mode|/ecn/|roce_np|roce_rp|lldptool)`),
+	"nvidia_mlnx":   regexp.MustCompile(`^\s*(sudo\s+)?(mlnx_qos|cma_roce_tos|cma_roce_mode|lldptool)\b|^[^#]*>\s*\S*/(ecn/|roce_np|roce_rp)`),
 }
 
 // TestCorpus imports every public configuration of the corpus
@@ -110,6 +110,11 @@ func coveredLines(d *importer.Device) map[int]bool {
 		}
 	}
 	qos(d.Default)
+	if d.RDMA != nil {
+		for _, s := range d.RDMA.Src {
+			span(s)
+		}
+	}
 	for _, p := range d.Ports {
 		span(p.Src)
 		qos(p.QoS)

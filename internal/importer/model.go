@@ -207,6 +207,8 @@ type RDMA struct {
 	CNPDSCP, CNPPriority *int
 	// ECN is DCQCN on the RoCE priority.
 	ECN *bool
+	// Src is where the settings were read.
+	Src []Span
 }
 
 // Neighbor is one LLDP neighbour of a port: the system name and port the

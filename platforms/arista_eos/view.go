@@ -376,6 +376,9 @@ func viewEOSTxQueues(d *schema.Device, qs []view.QueueView) ([]EOSTxQueue, error
 // AVD's ethernet_interfaces and qos_profiles schemas.
 func viewEOSRandomDetect(d *schema.Device, qid int, e *view.ECNView) (*EOSRandomDetect, error) {
 	src := view.QueueSrc(d, qid, view.QECN)
+	if err := view.RequireBytes(d, qid, e); err != nil {
+		return nil, err
+	}
 	var rej view.Collector
 	for _, th := range []struct {
 		name string

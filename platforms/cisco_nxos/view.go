@@ -438,7 +438,9 @@ func viewNXOSQueuing(d *schema.Device, q view.QoSView) (NXOSQueuing, error) {
 		}
 		if e := qu.ECN; e != nil {
 			mn, mx := viewNXOSKBytes(e.MinBytes), viewNXOSKBytes(e.MaxBytes)
-			if mn < 1 {
+			if err := view.RequireBytes(d, qid, e); err != nil {
+				rej.Add(err)
+			} else if mn < 1 {
 				rej.Add(view.Unsupported(d, fmt.Sprintf("ecn_profile %s minimum threshold %d bytes", e.Name, e.MinBytes), "NX-OS takes WRED thresholds in kbytes; use at least 1024 bytes", view.QueueSrc(d, qid, view.QECN)))
 			}
 			c.ECN = &NXOSRandomDetect{MinKBytes: mn, MaxKBytes: mx, Probability: e.Probability, Mark: e.Mark}

@@ -315,6 +315,10 @@ func viewCumulusQueues(d *schema.Device, q view.QoSView, cq *CumulusQoS) error {
 		if e == nil {
 			continue
 		}
+		if err := view.RequireBytes(d, qu.ID, e); err != nil {
+			rej.Add(err)
+			continue
+		}
 		cq.ECN = append(cq.ECN, CumulusECN{TC: qu.ID, Min: e.MinBytes, Max: e.MaxBytes, Probability: e.Probability, Mark: e.Mark})
 	}
 	return rej.Err()

@@ -624,6 +624,10 @@ func viewSONiCQueues(s *viewSONiCBuilder, d *schema.Device, q view.QoSView) ([8]
 		}
 		if e := qu.ECN; e != nil {
 			name := e.Name
+			if err := view.RequireBytes(d, qu.ID, e); err != nil {
+				rej.Add(err)
+				continue
+			}
 			if !viewSONiCName.MatchString(name) {
 				rej.Add(view.Unsupported(d, "ecn_profile name "+name, "SONiC object names match [a-zA-Z0-9][-a-zA-Z0-9_]{0,31}; rename the profile", view.QueueSrc(d, qu.ID, view.QECN)))
 				continue

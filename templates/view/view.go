@@ -112,6 +112,10 @@ type ECNView struct {
 	Probability int
 	// Mark is true for ECN marking, false for WRED dropping.
 	Mark bool
+	// HasBytes is true when the profile gives the curve in bytes
+	// (MinBytes, MaxBytes): a profile may give fill levels only, which the
+	// platforms that take bytes refuse (RequireBytes).
+	HasBytes bool
 	// HasFill is true when the profile also gives the curve as fill levels
 	// (MinFill, MaxFill: percent of the queue buffer), for Junos.
 	HasFill          bool
@@ -416,7 +420,7 @@ func QueuesOf(q *schema.PortQoS, queueOf [8]int, lossless [8]bool) []QueueView {
 		if e := qq.ECN.V; e != nil {
 			// schema.Load applies the profile's defaults (probability 100, mode ecn).
 			qv.ECN = &ECNView{Name: e.Name, MinBytes: e.Min.V, MaxBytes: e.Max.V, Probability: e.Probability.V, Mark: e.Mark.V,
-				HasFill: e.MinFill.Set && e.MaxFill.Set, MinFill: e.MinFill.V, MaxFill: e.MaxFill.V}
+				HasBytes: e.Min.Set && e.Max.Set, HasFill: e.MinFill.Set && e.MaxFill.Set, MinFill: e.MinFill.V, MaxFill: e.MaxFill.V}
 		}
 		out[qid] = qv
 	}
@@ -668,4 +672,15 @@ func ACLBindingsKey(bindings []ACLBinding) string {
 		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+// RequireBytes refuses an ECN curve given as fill levels only on a
+// platform whose WRED thresholds are bytes (every switch platform but
+// Junos).
+func RequireBytes(d *schema.Device, qid int, e *ECNView) error {
+	if e == nil || e.HasBytes {
+		return nil
+	}
+	return Unsupported(d, fmt.Sprintf("ecn_profile %s on queue %d (fill levels %d–%d %%)", e.Name, qid, e.MinFill, e.MaxFill),
+		"this platform takes WRED/ECN thresholds in bytes; give the ecn_profile min_threshold and max_threshold", QueueSrc(d, qid, QECN))
 }
