@@ -1,0 +1,628 @@
+package juniperjunos_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/netip"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fabricgen/fabricgen/internal/importer"
+	"github.com/fabricgen/fabricgen/internal/lab/cli"
+	"github.com/fabricgen/fabricgen/internal/platformtest"
+	juniperjunos "github.com/fabricgen/fabricgen/platforms/juniper_junos"
+	"github.com/fabricgen/fabricgen/platforms/juniper_junos/emulator"
+	"github.com/fabricgen/fabricgen/schema"
+)
+
+// importConfig is the platform's importer.
+func importConfig() importer.Func { return juniperjunos.Platform().Import }
+
+// importFile imports one file of testdata, failing t.
+func importFile(t *testing.T, path string) *importer.Device {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := importConfig()(context.Background(), path, data)
+	if err != nil {
+		t.Fatalf("import %s: %v", path, err)
+	}
+	return d
+}
+
+// importEffective is a port's effective imported QoS.
+func importEffective(d *importer.Device, p *importer.Port) *importer.QoS {
+	if p.QoS != nil {
+		return p.QoS
+	}
+	return d.Default
+}
+
+// TestImportFixtureGoldens imports each golden render of the fixture and
+// compares the Device's facts with the resolved intent, port by port.
+func TestImportFixtureGoldens(t *testing.T) {
+	fx := platformtest.Of("../..", juniperjunos.Platform())
+	fab, err := fx.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dev := range fx.Devices(fab) {
+		t.Run(dev.Name, func(t *testing.T) {
+			got := importFile(t, fx.Golden(dev.Name))
+			if got.Name != dev.Name || got.Model != dev.Model.V || got.Platform != "juniper_junos" {
+				t.Errorf("device %q model %q platform %q, want %q %q %q", got.Name, got.Model, got.Platform, dev.Name, dev.Model.V, "juniper_junos")
+			}
+			if len(got.Unmapped) != 0 || len(got.Twice) != 0 {
+				t.Errorf("a render of fabricgen's own reports lines: unmapped %v twice %v", got.Unmapped, got.Twice)
+			}
+			if len(got.Ports) != len(dev.Ports) {
+				t.Fatalf("%d ports imported, want %d", len(got.Ports), len(dev.Ports))
+			}
+			for i, want := range dev.Ports {
+				p := got.Ports[i]
+				q := importEffective(got, p)
+				if q == nil {
+					t.Fatalf("port %s has no QoS", want.Name)
+				}
+				for _, c := range importPortChecks(want, p, q) {
+					if c.got != c.want {
+						t.Errorf("port %s %s = %v, want %v", want.Name, c.what, c.got, c.want)
+					}
+				}
+			}
+			acls := map[string]*importer.ACL{}
+			for _, a := range got.ACLs {
+				acls[a.Name] = a
+			}
+			for _, p := range dev.Ports {
+				for _, a := range append(slices.Clone(p.ACLIn), p.ACLOut...) {
+					importCheckACL(t, a, acls[a.Name])
+				}
+			}
+		})
+	}
+}
+
+// importCheck is one fact compared: what, the imported value, the
+// intent's.
+type importCheck struct {
+	what      string
+	got, want any
+}
+
+// importPortChecks lists the facts of a port that must match.
+func importPortChecks(want *schema.Port, p *importer.Port, q *importer.QoS) []importCheck {
+	wq := want.QoS
+	ip := ""
+	if want.IP.Set {
+		ip = want.IP.V.String()
+	}
+	out := []importCheck{
+		{"name", p.Name, want.Name},
+		{"description", p.Description, want.Description},
+		{"ip", p.IP, ip},
+		{"routed", p.Routed, want.IsRouted()},
+		{"mtu", p.MTU, wq.MTU.V},
+		{"acl in", fmt.Sprint(p.ACLIn), fmt.Sprint(importACLNames(want.ACLIn))},
+		{"acl out", fmt.Sprint(p.ACLOut), fmt.Sprint(importACLNames(want.ACLOut))},
+		{"trust", q.Trust, string(wq.Trust.V)},
+		{"pfc", fmt.Sprint(q.PFC), fmt.Sprint(slices.Collect(wq.Lossless.All()))},
+		{"pfc set", q.PFCSet, true},
+	}
+	for c := 0; c < 64; c++ {
+		out = append(out, importCheck{fmt.Sprintf("dscp %d", c), q.DSCP[c], wq.DSCP[c].V})
+	}
+	// A priority that carries traffic (classified or lossless) has its
+	// forwarding class and so its queue; others may have none.
+	for pr := 0; pr < 8; pr++ {
+		qn, ok := q.Queue[pr]
+		if !ok && (slices.ContainsFunc(wq.DSCP[:], func(v schema.Value[int]) bool { return v.V == pr }) || wq.Lossless.Has(pr)) {
+			out = append(out, importCheck{fmt.Sprintf("priority %d has a queue", pr), false, true})
+		}
+		if ok {
+			out = append(out, importCheck{fmt.Sprintf("queue of priority %d", pr), qn, wq.Queue[pr].V})
+		}
+	}
+	for qn := 0; qn < 8; qn++ {
+		w := wq.Queues[qn]
+		g := q.Queues[qn]
+		if g == nil {
+			g = &importer.Queue{}
+		}
+		weight := 0
+		if g.Weight != nil {
+			weight = *g.Weight
+		}
+		out = append(out, importCheck{fmt.Sprintf("queue %d scheduler", qn), g.Sched, string(w.Sched.V)},
+			importCheck{fmt.Sprintf("queue %d weight", qn), weight, w.Weight.V},
+			importCheck{fmt.Sprintf("queue %d shaper", qn), g.ShaperBps, w.Shaper.V})
+		e := w.ECN.V
+		out = append(out, importCheck{fmt.Sprintf("queue %d ecn", qn), g.ECN != nil, e != nil})
+		if e != nil && g.ECN != nil {
+			out = append(out, importCheck{fmt.Sprintf("queue %d ecn", qn), fmt.Sprint(g.ECN.Name, *g.ECN.MinFill, *g.ECN.MaxFill, g.ECN.Probability, g.ECN.Mark),
+				fmt.Sprint(e.Name, e.MinFill.V, e.MaxFill.V, e.Probability.V, e.Mark.V)})
+		}
+	}
+	wd := wq.Watchdog.V
+	out = append(out, importCheck{"watchdog", q.Watchdog != nil, wd != nil})
+	if wd != nil && q.Watchdog != nil {
+		out = append(out, importCheck{"watchdog", fmt.Sprint(q.Watchdog.DetectionMS, q.Watchdog.PollMS, q.Watchdog.RestorationMS, q.Watchdog.Action),
+			fmt.Sprint(wd.Detection.V.Milliseconds(), wd.PollInterval.V.Milliseconds(), wd.Restoration.V.Milliseconds(), wd.Action.V)})
+	}
+	return out
+}
+
+// importACLNames is the names of ACLs.
+func importACLNames(as []*schema.ACL) []string {
+	var out []string
+	for _, a := range as {
+		out = append(out, a.Name)
+	}
+	return out
+}
+
+// importCheckACL compares an imported ACL with the intent's, rule by rule.
+func importCheckACL(t *testing.T, want *schema.ACL, got *importer.ACL) {
+	t.Helper()
+	if got == nil {
+		t.Errorf("ACL %s not imported", want.Name)
+		return
+	}
+	if len(got.Rules) != len(want.Rules) {
+		t.Errorf("ACL %s: %d rules, want %d", want.Name, len(got.Rules), len(want.Rules))
+		return
+	}
+	for i, w := range want.Rules {
+		g := got.Rules[i]
+		proto := w.Protocol.V
+		if proto == "ip" {
+			proto = ""
+		}
+		pfx := func(v schema.Value[netip.Prefix]) string {
+			if !v.Set {
+				return ""
+			}
+			return v.V.String()
+		}
+		set := -1
+		if w.SetDSCP.Set {
+			set = w.SetDSCP.V
+		}
+		gset := -1
+		if g.SetDSCP != nil {
+			gset = *g.SetDSCP
+		}
+		var ports [2]string
+		for k, rs := range [][]schema.PortRange{w.SrcPorts.V, w.DstPorts.V} {
+			for _, r := range rs {
+				ports[k] += fmt.Sprintf("[%d %d]", r.From, r.To)
+			}
+		}
+		wantS := fmt.Sprint(w.Seq, w.Action.V, proto, pfx(w.SrcPrefix), pfx(w.DstPrefix), ports, w.DSCP.V, set)
+		var gports [2]string
+		for k, rs := range [][][2]int{g.SrcPorts, g.DstPorts} {
+			for _, r := range rs {
+				gports[k] += fmt.Sprintf("[%d %d]", r[0], r[1])
+			}
+		}
+		gotS := fmt.Sprint(g.Seq, g.Action, g.Protocol, g.SrcPrefix, g.DstPrefix, gports, g.DSCP, gset)
+		if gotS != wantS {
+			t.Errorf("ACL %s rule %d: %s, want %s", want.Name, w.Seq, gotS, wantS)
+		}
+	}
+}
+
+// importBrace is text (display set) as the emulator prints it in the
+// brace form (`show configuration`): an independent printer of the form.
+func importBrace(t *testing.T, text string) string {
+	t.Helper()
+	env := &cli.Env{Spec: cli.Spec{Name: "j", Platform: "juniper_junos", Username: "u", RunningConfig: text},
+		Now: func() time.Time { return time.Unix(0, 0) }, AfterFunc: func(time.Duration, func()) func() { return func() {} }}
+	em, err := emulator.New(env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return em.Running()
+}
+
+// importFacts is a Device's facts without spans, for comparing two forms.
+func importFacts(d *importer.Device, ports map[string]bool) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "name %q classes %v\n", d.Name, d.ClassNames)
+	q := func(q *importer.QoS) {
+		if q == nil {
+			b.WriteString("qos nil\n")
+			return
+		}
+		fmt.Fprintf(&b, "trust %s dscp %v pcp %v queue %v pfc %v %v wd %+v off %v\n", q.Trust, q.DSCP, q.PCP, q.Queue, q.PFC, q.PFCSet, q.Watchdog, q.WatchdogOff)
+		for n := 0; n < 8; n++ {
+			if u := q.Queues[n]; u != nil {
+				fmt.Fprintf(&b, "queue %d %s %v %d", n, u.Sched, u.Weight != nil && *u.Weight > 0, u.ShaperBps)
+				if u.ECN != nil {
+					fmt.Fprintf(&b, " ecn %s %d %d %d %v", u.ECN.Name, *u.ECN.MinFill, *u.ECN.MaxFill, u.ECN.Probability, u.ECN.Mark)
+				}
+				b.WriteString("\n")
+			}
+		}
+	}
+	q(d.Default)
+	for _, p := range d.Ports {
+		if ports != nil && !ports[p.Name] {
+			continue
+		}
+		fmt.Fprintf(&b, "port %s %q %s %v %d %v %v\n", p.Name, p.Description, p.IP, p.Routed, p.MTU, p.ACLIn, p.ACLOut)
+		if p.QoS != nil {
+			q(p.QoS)
+		}
+	}
+	acls := slices.Clone(d.ACLs)
+	slices.SortFunc(acls, func(a, b *importer.ACL) int { return strings.Compare(a.Name, b.Name) }) // the emulator prints filters by name
+	for _, a := range acls {
+		fmt.Fprintf(&b, "acl %s\n", a.Name)
+		for _, r := range a.Rules {
+			set := -1
+			if r.SetDSCP != nil {
+				set = *r.SetDSCP
+			}
+			fmt.Fprintf(&b, "  %d %s %s %s %s %s %v %v %v %d\n", r.Seq, r.Action, r.Family, r.Protocol, r.SrcPrefix, r.DstPrefix, r.SrcPorts, r.DstPorts, r.DSCP, set)
+		}
+	}
+	return b.String()
+}
+
+// TestImportBraceForm: the brace form of each golden (printed by the lab
+// emulator) imports to the same facts as its set form.
+func TestImportBraceForm(t *testing.T) {
+	fx := platformtest.Of("../..", juniperjunos.Platform())
+	goldens, err := fx.Goldens()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range goldens {
+		t.Run(filepath.Base(g), func(t *testing.T) {
+			set := importFile(t, g)
+			data, _ := os.ReadFile(g)
+			brace := importBrace(t, string(data))
+			if !strings.Contains(brace, "class-of-service {") {
+				t.Fatalf("the emulator printed no brace form:\n%s", brace)
+			}
+			got, err := importConfig()(context.Background(), "brace.conf", []byte(brace))
+			if err != nil {
+				t.Fatalf("%v\n%s", err, brace)
+			}
+			ports := map[string]bool{}
+			for _, p := range set.Ports {
+				ports[p.Name] = true
+			}
+			set.Name = got.Name // the brace form has no fabricgen header
+			if a, b := importFacts(got, ports), importFacts(set, nil); a != b {
+				t.Errorf("brace form facts:\n%s\nset form facts:\n%s\nbrace form:\n%s", a, b, brace)
+			}
+		})
+	}
+}
+
+// importWant is one reported line: its number and a part of its why.
+type importWant struct {
+	line int
+	why  string
+}
+
+// TestImportUnmapped: hand-written configurations in Junos's own syntax,
+// with statements no intent expresses, report each at its line.
+func TestImportUnmapped(t *testing.T) {
+	setForm := `## Last changed: 2026-01-01 10:00:00 UTC
+set version 23.4R1.9
+set system host-name "leaf 7"
+set interfaces et-0/0/0 description "uplink $(reboot) ${x} ` + "\x1b[31m" + `red"
+set interfaces et-0/0/0 mtu 9216
+set interfaces et-0/0/0 ether-options flow-control
+set interfaces et-0/0/0 unit 0 family inet address 10.0.0.1/31
+set interfaces et-0/0/0 unit 0 family inet filter input MARK
+set interfaces et-0/0/1 mtu 9000
+set interfaces et-0/0/1 mtu 1500
+set interfaces ae0 mtu 9216
+set class-of-service forwarding-classes class BE queue-num 0
+set class-of-service forwarding-classes class ROCE queue-num 3 no-loss
+set class-of-service forwarding-classes class ROCE pfc-priority 3
+set class-of-service forwarding-classes class CNP queue-num 6
+set class-of-service classifiers dscp DC forwarding-class ROCE loss-priority low code-points [ 011010 af31 ]
+set class-of-service classifiers dscp DC forwarding-class CNP loss-priority low code-points 110000
+set class-of-service classifiers exp MPLS forwarding-class BE loss-priority low code-points 000
+set class-of-service rewrite-rules dscp RW forwarding-class CNP loss-priority low code-point 101110
+set class-of-service shared-buffer ingress percent 90
+set class-of-service traffic-control-profiles TCP shaping-rate 10g
+set class-of-service host-outbound-traffic forwarding-class CNP
+set class-of-service congestion-notification-profile CN input dscp code-point 011010 pfc
+set class-of-service congestion-notification-profile CN output ieee-802.1 code-point 011 flow-control-queue 3
+set class-of-service congestion-notification-profile CN pfc-watchdog
+set class-of-service drop-profiles DP interpolate fill-level [ 30 80 ]
+set class-of-service drop-profiles DP interpolate drop-probability [ 0 50 ]
+set class-of-service schedulers S-BE transmit-rate percent 40
+set class-of-service schedulers S-BE buffer-size percent 50
+set class-of-service schedulers S-ROCE transmit-rate percent 60
+set class-of-service schedulers S-ROCE drop-profile-map loss-priority low protocol any drop-profile DP
+set class-of-service schedulers S-ROCE explicit-congestion-notification
+set class-of-service schedulers S-CNP priority strict-high
+set class-of-service schedulers S-CNP shaping-rate percent 10
+set class-of-service scheduler-maps SM forwarding-class BE scheduler S-BE
+set class-of-service scheduler-maps SM forwarding-class ROCE scheduler S-ROCE
+set class-of-service scheduler-maps SM forwarding-class CNP scheduler S-CNP
+set class-of-service interfaces et-0/0/* scheduler-map SM
+set class-of-service interfaces et-0/0/* congestion-notification-profile CN
+set class-of-service interfaces et-0/0/0 unit 0 classifiers dscp DC
+set class-of-service interfaces et-0/0/0 shaping-rate 40g
+set class-of-service interfaces et-0/0/1 unit 0 classifiers dscp DC
+set firewall family inet filter MARK term roce from protocol udp
+set firewall family inet filter MARK term roce from destination-port 4791
+set firewall family inet filter MARK term roce then dscp 26
+set firewall family inet filter MARK term roce then forwarding-class ROCE
+set firewall family inet filter MARK term roce then loss-priority low
+set firewall family inet filter MARK term roce then policer P1
+set firewall family inet filter MARK term rest then accept
+set firewall policer P1 if-exceeding bandwidth-limit 1g
+set class-of-service classifiers dscp OLD forwarding-class BE loss-priority low code-points 000000
+deactivate class-of-service classifiers dscp OLD
+`
+	braceForm := `/* a QFX leaf */
+## Last changed: 2026-01-01
+version 23.4R1.9;
+system {
+    host-name leaf8;
+}
+interfaces {
+    et-0/0/0 {
+        description "a \"quoted\" { brace";
+        mtu 9216;
+        unit 0 {
+            family inet {
+                address 10.0.0.1/31;
+            }
+        }
+    }
+    et-0/0/0 {
+        mtu 1500;
+    }
+    inactive: et-0/0/2 {
+        mtu 9000;
+    }
+}
+class-of-service {
+    forwarding-classes {
+        class ROCE queue-num 3 no-loss;
+        class ROCE pfc-priority 3;
+    }
+    classifiers {
+        dscp DC {
+            forwarding-class ROCE {
+                loss-priority low code-points [ 011010 011011 ];
+            }
+        }
+    }
+    protect: interfaces {
+        et-0/0/0 {
+            unit 0 {
+                classifiers {
+                    dscp DC;
+                }
+            }
+        }
+    }
+    rewrite-rules {
+        dscp RW {                       # egress re-marking
+            forwarding-class ROCE {
+                loss-priority low code-point 011010;
+            }
+        }
+    }
+}
+`
+	tests := []struct {
+		name, text string
+		unmapped   []importWant
+		twice      []importWant
+		check      func(t *testing.T, d *importer.Device)
+	}{
+		{"set form", setForm, []importWant{
+			{6, "802.3x flow control"},
+			{11, "ae0 is not a port"},
+			{18, "MPLS EXP"},
+			{19, "egress rewrite"},
+			{20, "buffer knob"},
+			{21, "ETS"},
+			{22, "switch's own traffic"},
+			{29, "buffer knob"},
+			{34, "strict-high cap of 10 percent"},
+			{41, "port shaper"},
+			{48, "filter action"},
+			{50, "policer"},
+			{51, "inactive"},
+		}, []importWant{{10, "mtu is also set at line 9"}}, func(t *testing.T, d *importer.Device) {
+			if d.Name != "leaf 7" || d.OSVersion != "23.4R1.9" {
+				t.Errorf("name %q release %q", d.Name, d.OSVersion)
+			}
+			if p := d.Ports[0]; !strings.Contains(p.Description, "$(reboot) ${x} \x1b[31m") {
+				t.Errorf("description %q: want the device's string as it is", p.Description)
+			}
+			if d.Ports[1].MTU != 1500 {
+				t.Errorf("et-0/0/1 mtu %d, want the later 1500", d.Ports[1].MTU)
+			}
+			q := d.Default
+			if q == nil || q.Trust != "dscp" || q.DSCP[26] != 3 || q.DSCP[26+0] != q.DSCP[26] || q.DSCP[48] != 6 || q.DSCP[0] != 0 || q.DefaultPriority == nil {
+				t.Fatalf("default QoS %+v", q)
+			}
+			if fmt.Sprint(q.PFC) != "[3]" || q.Watchdog == nil || q.Watchdog.RestorationMS != 200 {
+				t.Errorf("pfc %v watchdog %+v", q.PFC, q.Watchdog)
+			}
+			if e := q.Queues[3].ECN; e == nil || *e.MinFill != 30 || *e.MaxFill != 80 || e.Probability != 50 || !e.Mark || e.Name != "DP" {
+				t.Errorf("queue 3 ECN %+v", q.Queues[3].ECN)
+			}
+			if q.Queues[6].Sched != "strict" || *q.Queues[0].Weight != 40 {
+				t.Errorf("queues %+v %+v", q.Queues[6], q.Queues[0])
+			}
+			if d.ClassNames[3] != "ROCE" || d.ClassNames[6] != "CNP" || d.ClassNames[0] != "BE" {
+				t.Errorf("class names %v", d.ClassNames)
+			}
+			r := d.ACLs[0].Rules[0]
+			if r.SetDSCP == nil || *r.SetDSCP != 26 || r.Protocol != "udp" || r.Seq != 10 || d.ACLs[0].Rules[1].Seq != 20 {
+				t.Errorf("rule %+v", r)
+			}
+		}},
+		{"brace form", braceForm, []importWant{
+			{21, "inactive"},
+			{48, "egress rewrite"},
+		}, []importWant{{18, "mtu is also set at line 10"}, {17, "also opened at line 8"}}, func(t *testing.T, d *importer.Device) {
+			if d.Name != "leaf8" || d.OSVersion != "23.4R1.9" || len(d.Ports) != 1 {
+				t.Fatalf("device %q %q ports %d", d.Name, d.OSVersion, len(d.Ports))
+			}
+			p := d.Ports[0]
+			if p.Description != `a "quoted" { brace` || p.MTU != 1500 || p.IP != "10.0.0.1/31" || p.Src.From != 9 {
+				t.Errorf("port %+v", p)
+			}
+			if q := d.Default; q == nil || q.DSCP[26] != 3 || q.DSCP[27] != 3 || q.DSCP[0] == 3 {
+				t.Errorf("default %+v", d.Default)
+			}
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			d, err := importConfig()(context.Background(), "x.conf", []byte(tc.text))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range []struct {
+				kind string
+				got  []importer.Line
+				want []importWant
+			}{{"unmapped", d.Unmapped, tc.unmapped}, {"twice", d.Twice, tc.twice}} {
+				for _, w := range c.want {
+					if !slices.ContainsFunc(c.got, func(l importer.Line) bool {
+						return l.Line == w.line && strings.Contains(l.Why, w.why) && l.File == "x.conf"
+					}) {
+						t.Errorf("%s: no line %d %q in %s", c.kind, w.line, w.why, importLines(c.got))
+					}
+				}
+			}
+			tc.check(t, d)
+		})
+	}
+}
+
+// importLines prints reported lines.
+func importLines(ls []importer.Line) string {
+	var b strings.Builder
+	for _, l := range ls {
+		fmt.Fprintf(&b, "\n  %d %s: %s", l.Line, l.Text, l.Why)
+	}
+	return b.String()
+}
+
+// TestImportHostile: hostile input gives an *importer.Error at its line,
+// or a clean import, quickly.
+func TestImportHostile(t *testing.T) {
+	golden, err := os.ReadFile(platformtest.Of("../..", juniperjunos.Platform()).Golden("junos1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	big := strings.Repeat(string(golden), 50<<20/len(golden)+1)
+	tests := []struct {
+		name string
+		text string
+		line int    // the error's line; -1: a clean import
+		msg  string // part of the error
+	}{
+		{"binary", "set system host-name a\n\x00\x01\x02", 2, "binary"},
+		{"line too long", "set system host-name a\nset interfaces et-0/0/0 description " + strings.Repeat("x", importer.MaxLineBytes+1), 2, "longer than"},
+		{"2 MB line", "set interfaces et-0/0/0 description \"" + strings.Repeat("x", 2<<20) + "\"\n", -1, ""},
+		{"50 MB config", big, -1, ""},
+		{"unterminated brace", "system {\n  host-name a;\ninterfaces {\n  et-0/0/0 {\n    mtu 9216;\n  }\n", 3, "no closing }"},
+		{"extra brace", "system {\n  host-name a;\n}\n}\n", 4, "without its {"},
+		{"unterminated quote", "set system host-name a\nset interfaces et-0/0/0 description \"abc\n", 2, "unterminated quoted string"},
+		{"unterminated brace-form quote", "system {\n host-name \"a;\n}\n", 2, "unterminated quoted string"},
+		{"unterminated comment", "/* a\nsystem { host-name a; }\n", 1, "unterminated comment"},
+		{"unterminated list", "set class-of-service classifiers dscp A forwarding-class B loss-priority low code-points [ 000000\n", 1, "unterminated list"},
+		{"nested 10000 deep", strings.Repeat("a {\n", 10000) + strings.Repeat("}\n", 10000), importer.MaxDepth + 1, "nested deeper"},
+		{"not a configuration", "hello world\n", 1, "no ; or {"},
+		{"JSON", strings.Repeat("[", 10000), 1, "unterminated list"},
+		{"shell and escapes", "set interfaces et-0/0/0 description \"$(rm -rf /) ${jndi} %{x} \x1b]0;pwned\x07\"\n", -1, ""},
+		{"empty", "", -1, ""},
+		{"comments only", "# nothing\n/* nothing */\n", -1, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			start := time.Now()
+			d, err := importConfig()(context.Background(), "h.conf", []byte(tc.text))
+			if el := time.Since(start); el > 20*time.Second {
+				t.Errorf("took %v", el)
+			}
+			if tc.line < 0 {
+				if err != nil {
+					t.Fatalf("want a clean import, got %v", err)
+				}
+				if d == nil {
+					t.Fatal("no device")
+				}
+				return
+			}
+			var ie *importer.Error
+			if !errors.As(err, &ie) {
+				t.Fatalf("want an *importer.Error, got %T %v", err, err)
+			}
+			if ie.File != "h.conf" || ie.Line != tc.line || !strings.Contains(ie.Msg, tc.msg) {
+				t.Errorf("error %q at line %d, want line %d with %q", ie.Msg, ie.Line, tc.line, tc.msg)
+			}
+		})
+	}
+}
+
+// TestImportTooBig: a file over importer.MaxFileBytes is refused whole.
+func TestImportTooBig(t *testing.T) {
+	_, err := importConfig()(context.Background(), "big.conf", make([]byte, importer.MaxFileBytes+1))
+	var ie *importer.Error
+	if !errors.As(err, &ie) || ie.Line != 0 {
+		t.Fatalf("got %v", err)
+	}
+}
+
+// TestImportCanceled: a canceled context stops a long import.
+func TestImportCanceled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	text := strings.Repeat("set system host-name a\n", 1<<16)
+	for _, form := range []string{text, "system {\n" + strings.Repeat("host-name a;\n", 1<<16) + "}\n"} {
+		if _, err := importConfig()(ctx, "c.conf", []byte(form)); !errors.Is(err, context.Canceled) {
+			t.Errorf("got %v, want context.Canceled", err)
+		}
+	}
+}
+
+func FuzzImport(f *testing.F) {
+	golden, err := os.ReadFile(platformtest.Of("../..", juniperjunos.Platform()).Golden("junos1"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, s := range []string{string(golden), "system {\n host-name \"a b\";\n}\ninterfaces { inactive: et-0/0/0 { mtu 9216; } }\n",
+		"set class-of-service interfaces et-0/0/* scheduler-map X\n", "a { b [ c d ]; /* x */ }", "set a \"b\n", "}", "set firewall family inet filter F term t from dscp [ ef 26 ]\n"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		d, err := importConfig()(context.Background(), "f.conf", data)
+		if err != nil {
+			var ie *importer.Error
+			if !errors.As(err, &ie) {
+				t.Fatalf("error %T %v is no *importer.Error", err, err)
+			}
+			return
+		}
+		if d == nil {
+			t.Fatal("no device and no error")
+		}
+	})
+}
