@@ -492,6 +492,7 @@ type importClassifier struct {
 type importCNP struct {
 	inDSCP, inPCP         []int
 	out                   map[int]int // priority → flow-control queue
+	outLine               map[int]int // priority → its output statement's line
 	wd                    bool
 	poll, detect, recover int64
 	from, to              int
@@ -530,11 +531,14 @@ type importBind struct{ dscp, pcp, cnp, smap string }
 
 // importPort is one interface being read.
 type importPort struct {
-	port   *importer.Port
-	bind   importBind
-	bound  bool
-	cosSrc int
-	ipLine int
+	port  *importer.Port
+	bind  importBind
+	bound bool
+	// disabled is a port shut by "disable" (no report of its missing
+	// bindings: it carries no traffic).
+	disabled bool
+	cosSrc   int
+	ipLine   int
 }
 
 // importTerm is one firewall filter term being read.
@@ -681,7 +685,7 @@ func importCoSWhy(w string) string {
 	switch w {
 	case "rewrite-rules":
 		return "egress rewrite rule: the intent has no egress re-marking"
-	case "shared-buffer":
+	case "shared-buffer", "dedicated-buffer":
 		return "buffer knob: fabricgen renders no Junos shared-buffer statements (Junos sizes buffers in percent)"
 	case "traffic-control-profiles", "forwarding-class-sets":
 		return "hierarchical (ETS) port scheduling: the intent schedules queues with one scheduler map"
@@ -863,7 +867,7 @@ func (im *importState) cnp(s importStmt, w []string) {
 	}
 	c := im.cnps[w[0]]
 	if c == nil {
-		c = &importCNP{out: map[int]int{}}
+		c = &importCNP{out: map[int]int{}, outLine: map[int]int{}}
 		im.cnps[w[0]] = c
 	}
 	importSpan(&c.from, &c.to, s.Line)
@@ -888,7 +892,7 @@ func (im *importState) cnp(s importStmt, w []string) {
 			im.unmapped(s, "an output entry of several queues or a queue outside 0–7: the intent pauses one queue per priority")
 			return
 		}
-		c.out[p] = q
+		c.out[p], c.outLine[p] = q, s.Line
 	case r[0] == "pfc-watchdog":
 		c.wd = true
 		if len(r) == 1 {
@@ -1031,7 +1035,7 @@ func (im *importState) sched(s importStmt, w []string) {
 		sc.drop, sc.dropLine = r[6], s.Line
 	case len(r) == 1 && r[0] == "explicit-congestion-notification":
 		sc.ecn, sc.ecnLine = true, s.Line
-	case r[0] == "buffer-size":
+	case strings.HasPrefix(r[0], "buffer-"):
 		im.unmapped(s, "buffer knob: fabricgen renders no Junos buffer statements")
 	default:
 		im.unmapped(s, "a scheduler statement the intent does not express")
@@ -1161,8 +1165,12 @@ func (im *importState) iface(s importStmt, w []string) {
 		im.unmapped(s, "802.3x flow control: fabricgen renders no Junos link pause")
 	case len(r) >= 4 && r[0] == "unit" && r[2] == "family" && (r[3] == "inet" || r[3] == "inet6"):
 		im.family(s, p, r[1], r[3], r[4:])
+	case len(r) >= 4 && r[0] == "unit" && r[2] == "family" && importIfaceQoS(r[4:]):
+		im.unmapped(s, "a family "+r[3]+" filter or MTU: the intent's ACLs are IPv4 and IPv6 filters of unit 0")
 	case len(r) >= 2 && r[0] == "unit" && importIfaceQoS(r[2:]):
 		im.unmapped(s, "a unit statement the intent does not express")
+	case len(r) == 1 && r[0] == "disable":
+		p.disabled = true
 	}
 }
 
@@ -1559,6 +1567,16 @@ func (im *importState) classes() (prio, queue map[string]int) {
 			delete(j.fcQueue, fc)
 		}
 	}
+	// Code points a classifier leaves out go to the class of queue 0
+	// (Juniper "Default Forwarding Classes": best-effort when the
+	// configuration puts no class there).
+	onZero := false
+	for _, q := range j.fcQueue {
+		onZero = onZero || q == 0
+	}
+	if !onZero && len(im.cls) > 0 {
+		j.fcQueue["best-effort"] = 0
+	}
 	j.assignPrios()
 	return j.prio, j.fcQueue
 }
@@ -1622,7 +1640,7 @@ func (im *importState) device() *importer.Device {
 		switch {
 		case ip.bound && ip.bind != best:
 			p.QoS = memo[ip.bind]
-		case !ip.bound && d.Default != nil:
+		case !ip.bound && !ip.disabled && d.Default != nil:
 			im.dev.Unmapped = append(im.dev.Unmapped, importer.Line{File: im.file, Line: p.Src.From, Text: "interfaces " + p.Name,
 				Why: "the port has no class-of-service bindings (Junos's defaults apply); the imported intent gives it the device's QoS"})
 		}
@@ -1742,6 +1760,17 @@ func (im *importState) qos(b importBind, prio, queue map[string]int) *importer.Q
 	case q.PCP != nil:
 		q.Trust = "pcp"
 	}
+	im.pfc(q, b)
+	im.schedule(q, b, queue)
+	return q
+}
+
+// pfc sets the PFC and watchdog of q from b's congestion-notification
+// profile.
+func (im *importState) pfc(q *importer.QoS, b importBind) {
+	src := func(from, to int) {
+		q.Src = append(q.Src, importer.Span{File: im.file, From: from, To: to})
+	}
 	if c := im.cnps[b.cnp]; c != nil {
 		c.used = true
 		src(c.from, c.to)
@@ -1765,6 +1794,10 @@ func (im *importState) qos(b importBind, prio, queue map[string]int) *importer.Q
 			if set[p] {
 				q.PFC = append(q.PFC, p)
 			}
+			if qn, ok := c.out[p]; ok && qn != q.Queue[p] {
+				im.note(c.outLine[p], fmt.Sprintf("class-of-service congestion-notification-profile %s output ieee-802.1 code-point %03b flow-control-queue %d", b.cnp, p, qn),
+					fmt.Sprintf("PFC priority %d pauses queue %d, not the queue of its forwarding class: the intent pauses a priority's own queue", p, qn))
+			}
 		}
 		switch {
 		case c.wd:
@@ -1787,6 +1820,13 @@ func (im *importState) qos(b importBind, prio, queue map[string]int) *importer.Q
 	} else if b.cnp != "" {
 		im.note(im.bindLine["congestion-notification-profile "+b.cnp], "class-of-service interfaces … congestion-notification-profile "+b.cnp, "binds a congestion-notification profile the configuration does not define: no PFC")
 	}
+}
+
+// schedule sets the queues of q from b's scheduler map.
+func (im *importState) schedule(q *importer.QoS, b importBind, queue map[string]int) {
+	src := func(from, to int) {
+		q.Src = append(q.Src, importer.Span{File: im.file, From: from, To: to})
+	}
 	if m := im.smaps[b.smap]; m != nil {
 		m.used = true
 		src(m.from, m.to)
@@ -1808,7 +1848,6 @@ func (im *importState) qos(b importBind, prio, queue map[string]int) *importer.Q
 			}
 		}
 	}
-	return q
 }
 
 // queue is one scheduler's queue treatment (nil: none).
@@ -1818,8 +1857,11 @@ func (im *importState) queue(n string, sc *importSched, srcs *[]importer.Span) *
 	fam, _ := FamilyOf(im.dev.Model)
 	if sc.strict {
 		qu.Sched = "strict"
+		// The cap of a strict-high queue is its transmit-rate on
+		// QFX10000, else its shaping-rate (viewJunosStrictCap); the
+		// other rate is a guarantee the intent does not express.
 		capPct, capBps, capLine, other := sc.shPct, sc.shBps, sc.shLine, sc.trLine
-		if fam == FamilyQFX10000 || capLine == 0 && sc.trLine != 0 {
+		if fam == FamilyQFX10000 {
 			capPct, capBps, capLine, other = sc.trPct, sc.trBps, sc.trLine, sc.shLine
 		}
 		switch {
@@ -1829,7 +1871,7 @@ func (im *importState) queue(n string, sc *importSched, srcs *[]importer.Span) *
 			qu.ShaperBps = capBps
 		}
 		if other != 0 {
-			im.note(other, text, "a second rate on a strict-high queue: the intent caps it once")
+			im.note(other, text, "a rate on a strict-high queue that is not its cap on this model (the cap is shaping-rate, transmit-rate on QFX10000): the imported queue gets fabricgen's cap")
 		}
 	} else {
 		if sc.trPct != nil {

@@ -626,3 +626,80 @@ func FuzzImport(f *testing.F) {
 		}
 	})
 }
+
+// TestImportCorpus imports the public Junos configurations of the
+// importer's corpus (internal/importer/testdata/corpus/SOURCES.md): each
+// reads, and its QoS facts and reported lines are the ones the file says.
+func TestImportCorpus(t *testing.T) {
+	dir := "../../internal/importer/testdata/corpus/juniper_junos"
+	tests := []struct {
+		file     string
+		name     string
+		unmapped []importWant
+		check    func(t *testing.T, d *importer.Device)
+	}{
+		{"batfish-class-of-service-qfx-fcoe-no-loss.set", "cos-qfx-fcoe-no-loss", []importWant{
+			{6, "bound to no interface"}, {10, "egress rewrite"}, {11, "egress rewrite"},
+		}, func(t *testing.T, d *importer.Device) {
+			if d.Default != nil || d.ClassNames[3] != "fcoe" || d.ClassNames[4] != "no-loss" {
+				t.Errorf("default %+v class names %v", d.Default, d.ClassNames)
+			}
+		}},
+		{"jvd-leaf1_qfx5240-64od.conf", "GPU-R1-L1", []importWant{
+			{57, "family MTU"}, {581, "irb is not a port"}, {1147, "buffer knob"}, {1168, "buffer knob"}, {1220, "not its cap"},
+		}, func(t *testing.T, d *importer.Device) {
+			q := d.Default
+			if q == nil {
+				t.Fatal("no default QoS: the et-* wildcard binds every port")
+			}
+			got := fmt.Sprintln(q.Trust, q.DSCP[26], q.DSCP[48] != 0, q.DSCP[0], q.Queue[3], q.PFC, q.Watchdog != nil, q.Queues[3].Sched)
+			if want := "dscp 3 true 0 4 [3] true strict\n"; got != want {
+				t.Errorf("QoS %s, want %s", got, want)
+			}
+			if e := q.Queues[4].ECN; e == nil || *e.MinFill != 55 || *e.MaxFill != 90 || e.Probability != 100 || !e.Mark {
+				t.Errorf("queue 4 ECN %+v", e)
+			}
+			if d.ClassNames[3] != "NO-LOSS" {
+				t.Errorf("class names %v", d.ClassNames)
+			}
+			for _, p := range d.Ports {
+				if p.QoS != nil {
+					t.Errorf("port %s has its own QoS", p.Name)
+				}
+			}
+		}},
+		{"jvd-storage-leaf1_qfx5130-32cd.conf", "leaf002-001-1", []importWant{
+			{54, "second address"}, {1935, "pauses queue 5"}, {2015, "buffer knob"},
+		}, func(t *testing.T, d *importer.Device) {
+			if d.Default == nil || len(d.Default.PFC) != 0 || d.Default.Queues[6].Sched != "strict" || d.Default.Queues[6].ShaperBps != 16e9 {
+				t.Fatalf("default %+v", d.Default)
+			}
+			own := 0
+			for _, p := range d.Ports {
+				if p.QoS != nil {
+					own++
+					if p.Name != "et-0/0/2" || fmt.Sprint(p.QoS.PFC) != "[3]" {
+						t.Errorf("port %s QoS PFC %v", p.Name, p.QoS.PFC)
+					}
+				}
+			}
+			if own != 1 {
+				t.Errorf("%d ports with their own QoS, want et-0/0/2", own)
+			}
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.file, func(t *testing.T) {
+			d := importFile(t, filepath.Join(dir, tc.file))
+			if d.Name != tc.name {
+				t.Errorf("name %q, want %q", d.Name, tc.name)
+			}
+			for _, w := range tc.unmapped {
+				if !slices.ContainsFunc(d.Unmapped, func(l importer.Line) bool { return l.Line == w.line && strings.Contains(l.Why, w.why) }) {
+					t.Errorf("no line %d %q in %s", w.line, w.why, importLines(d.Unmapped))
+				}
+			}
+			tc.check(t, d)
+		})
+	}
+}
