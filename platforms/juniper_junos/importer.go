@@ -1054,7 +1054,7 @@ func (im *importState) cosIface(s importStmt, w []string) {
 		kind, value = w[1], w[2]
 	case len(w) == 6 && w[1] == "unit" && (w[2] == "0" || w[2] == "*") && w[3] == "classifiers" && (w[4] == "dscp" || w[4] == "ieee-802.1"):
 		kind, value = w[4], w[5]
-	case len(w) >= 4 && w[1] == "unit" && w[3] == "classifiers" && (w[4] == "dscp" || w[4] == "ieee-802.1"):
+	case len(w) >= 5 && w[1] == "unit" && w[3] == "classifiers" && (w[4] == "dscp" || w[4] == "ieee-802.1"):
 		im.unmapped(s, "a classifier on unit "+w[2]+": the intent classifies a port's unit 0")
 		return
 	case w[1] == "shaping-rate":
