@@ -15,6 +15,7 @@ import (
 	"github.com/fabricgen/fabricgen/internal/importer"
 	"github.com/fabricgen/fabricgen/internal/lab/cli"
 	"github.com/fabricgen/fabricgen/internal/platformtest"
+	"github.com/fabricgen/fabricgen/internal/rendertest"
 	juniperjunos "github.com/fabricgen/fabricgen/platforms/juniper_junos"
 	"github.com/fabricgen/fabricgen/platforms/juniper_junos/emulator"
 	"github.com/fabricgen/fabricgen/schema"
@@ -116,8 +117,16 @@ func importPortChecks(want *schema.Port, p *importer.Port, q *importer.QoS) []im
 		{"pfc", fmt.Sprint(q.PFC), fmt.Sprint(slices.Collect(wq.Lossless.All()))},
 		{"pfc set", q.PFCSet, true},
 	}
-	for c := 0; c < 64; c++ {
-		out = append(out, importCheck{fmt.Sprintf("dscp %d", c), q.DSCP[c], wq.DSCP[c].V})
+	// The render prints the maps its trust uses.
+	if wq.Trust.V != schema.TrustPCP {
+		for c := 0; c < 64; c++ {
+			out = append(out, importCheck{fmt.Sprintf("dscp %d", c), q.DSCP[c], wq.DSCP[c].V})
+		}
+	}
+	if wq.Trust.V == schema.TrustPCP || wq.Trust.V == schema.TrustBoth {
+		for c := 0; c < 8; c++ {
+			out = append(out, importCheck{fmt.Sprintf("pcp %d", c), q.PCP[c], wq.PCP[c].V})
+		}
 	}
 	// A priority that carries traffic (classified or lossless) has its
 	// forwarding class and so its queue; others may have none.
@@ -700,6 +709,80 @@ func TestImportCorpus(t *testing.T) {
 				}
 			}
 			tc.check(t, d)
+		})
+	}
+}
+
+// TestImportRenderVariants renders generated variants of a one-port
+// device (trust, lossless priority, queue numbers, shapers, the QFX10000
+// cap, watchdog timers, WRED drop) and imports each render: the facts
+// read back are the intent's.
+func TestImportRenderVariants(t *testing.T) {
+	p := juniperjunos.Platform()
+	tests := []struct {
+		name   string
+		mutate func(d *schema.Device, q *schema.PortQoS)
+	}{
+		{"dscp trust", func(*schema.Device, *schema.PortQoS) {}},
+		{"pcp trust", func(_ *schema.Device, q *schema.PortQoS) { q.Trust = rendertest.Set(schema.TrustPCP) }},
+		{"both trusts", func(_ *schema.Device, q *schema.PortQoS) { q.Trust = rendertest.Set(schema.TrustBoth) }},
+		{"lossless on priority 5", func(_ *schema.Device, q *schema.PortQoS) {
+			q.Lossless = schema.PrioSetOf(5)
+			q.DSCP[34] = rendertest.Set(5)
+			q.Queues[5], q.Queues[3] = q.Queues[3], schema.QueueQoS{}
+		}},
+		{"queues renumbered", func(_ *schema.Device, q *schema.PortQoS) {
+			q.Queue[1], q.Queue[3], q.Queue[4] = rendertest.Set(3), rendertest.Set(1), rendertest.Set(2)
+			q.Queues[1], q.Queues[3] = q.Queues[3], schema.QueueQoS{}
+		}},
+		{"shapers", func(_ *schema.Device, q *schema.PortQoS) {
+			q.Queues[0].Shaper = rendertest.Set(int64(10e9))
+			q.Queues[6].Shaper = rendertest.Set(int64(2500e6))
+		}},
+		{"QFX10000 cap", func(d *schema.Device, q *schema.PortQoS) {
+			// As the loader gives it: the release line of the header
+			// names the model.
+			d.Model, d.Family = rendertest.Set("qfx10002-36q"), juniperjunos.FamilyQFX10000
+			d.OSVersion = schema.Value[schema.Version]{V: schema.Version{Raw: "23.4R1"}}
+			q.Queues[6].Shaper = rendertest.Set(int64(5e9))
+		}},
+		{"watchdog timers", func(_ *schema.Device, q *schema.PortQoS) {
+			q.Watchdog = rendertest.Set(&schema.Watchdog{Name: "wd", Detection: rendertest.Set(300 * time.Millisecond),
+				PollInterval: rendertest.Set(150 * time.Millisecond), Restoration: rendertest.Set(400 * time.Millisecond), Action: rendertest.Set(schema.WatchdogDrop)})
+		}},
+		{"WRED drop", func(_ *schema.Device, q *schema.PortQoS) {
+			e := *q.Queues[3].ECN.V
+			e.Mark = rendertest.Set(false)
+			q.Queues[3].ECN = rendertest.Set(&e)
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			f, d := rendertest.TinyFabric(p, "et-0/0/0")
+			q := d.Ports[0].QoS
+			e := *q.Queues[3].ECN.V
+			e.MinFill, e.MaxFill = rendertest.Set(55), rendertest.Set(90)
+			q.Queues[3].ECN = rendertest.Set(&e)
+			tc.mutate(d, q)
+			d.Lossless = q.Lossless
+			f.Reindex()
+			text, err := rendertest.Render(t, p, f, d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := importConfig()(context.Background(), "dut.set", []byte(text))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got.Unmapped) != 0 {
+				t.Errorf("unmapped lines in a render of fabricgen's own: %s", importLines(got.Unmapped))
+			}
+			port := got.Ports[0]
+			for _, c := range importPortChecks(d.Ports[0], port, importEffective(got, port)) {
+				if c.got != c.want {
+					t.Errorf("%s = %v, want %v\n%s", c.what, c.got, c.want, text)
+				}
+			}
 		})
 	}
 }
