@@ -440,8 +440,8 @@ func importShort(s string) string {
 	return s
 }
 
-// header reads the header comment of a fabricgen render: the device's name
-// ("device NAME (juniper_junos)"), its release when the intent set it
+// header reads the header comment of a fabricgen render: the fabric's
+// and the device's names ("fabric F, device NAME (juniper_junos)"), its release when the intent set it
 // ("release R (os_version)") and its model ("(model M)").
 func (im *importState) header(text string) {
 	for n := 0; n < 12 && len(text) > 0; n++ {
@@ -457,7 +457,8 @@ func (im *importState) header(text string) {
 		t = strings.TrimSpace(strings.TrimLeft(t, "#"))
 		switch {
 		case strings.HasPrefix(t, "fabricgen: fabric "):
-			if _, dev, ok := strings.Cut(t, ", device "); ok {
+			if fab, dev, ok := strings.Cut(strings.TrimPrefix(t, "fabricgen: fabric "), ", device "); ok {
+				im.dev.Fabric = fab
 				if i := strings.LastIndex(dev, " ("); i > 0 {
 					im.headerName = dev[:i]
 				}

@@ -713,6 +713,15 @@ func TestImportCorpus(t *testing.T) {
 	}
 }
 
+// importFewPCP maps PCP values to the priorities the DSCP map uses (0, 3
+// and 6), so a QFX5000 has forwarding classes enough for them.
+func importFewPCP(q *schema.PortQoS) {
+	for i := range q.PCP {
+		q.PCP[i] = rendertest.Set(0)
+	}
+	q.PCP[3], q.PCP[6] = rendertest.Set(3), rendertest.Set(6)
+}
+
 // TestImportRenderVariants renders generated variants of a one-port
 // device (trust, lossless priority, queue numbers, shapers, the QFX10000
 // cap, watchdog timers, WRED drop) and imports each render: the facts
@@ -724,8 +733,8 @@ func TestImportRenderVariants(t *testing.T) {
 		mutate func(d *schema.Device, q *schema.PortQoS)
 	}{
 		{"dscp trust", func(*schema.Device, *schema.PortQoS) {}},
-		{"pcp trust", func(_ *schema.Device, q *schema.PortQoS) { q.Trust = rendertest.Set(schema.TrustPCP) }},
-		{"both trusts", func(_ *schema.Device, q *schema.PortQoS) { q.Trust = rendertest.Set(schema.TrustBoth) }},
+		{"pcp trust", func(_ *schema.Device, q *schema.PortQoS) { q.Trust = rendertest.Set(schema.TrustPCP); importFewPCP(q) }},
+		{"both trusts", func(_ *schema.Device, q *schema.PortQoS) { q.Trust = rendertest.Set(schema.TrustBoth); importFewPCP(q) }},
 		{"lossless on priority 5", func(_ *schema.Device, q *schema.PortQoS) {
 			q.Lossless = schema.PrioSetOf(5)
 			q.DSCP[34] = rendertest.Set(5)
