@@ -1105,6 +1105,10 @@ func (im *importState) cosIface(s importStmt, w []string) {
 // port returns the port named ifn, creating it, or nil (reporting s) when
 // ifn is no port the intent names.
 func (im *importState) port(s importStmt, ifn string) *importPort {
+	if ifn == "interface-range" {
+		im.unmapped(s, "an interface-range: the import does not expand ranges; save the configuration with `| display inheritance`, or give the ports their own statements")
+		return nil
+	}
 	if !portName(ifn) {
 		im.unmapped(s, "interface "+ifn+" is not a port the intent names (et-, xe-, ge- or mge-FPC/PIC/PORT[:CHANNEL])")
 		return nil

@@ -57,6 +57,9 @@ func TestImportFixtureGoldens(t *testing.T) {
 	for _, dev := range fx.Devices(fab) {
 		t.Run(dev.Name, func(t *testing.T) {
 			got := importFile(t, fx.Golden(dev.Name))
+			if got.Fabric != fab.Name {
+				t.Errorf("fabric %q, want the header's %q", got.Fabric, fab.Name)
+			}
 			if got.Name != dev.Name || got.Model != dev.Model.V || got.Platform != "juniper_junos" {
 				t.Errorf("device %q model %q platform %q, want %q %q %q", got.Name, got.Model, got.Platform, dev.Name, dev.Model.V, "juniper_junos")
 			}
@@ -379,6 +382,8 @@ set firewall family inet filter MARK term rest then accept
 set firewall policer P1 if-exceeding bandwidth-limit 1g
 set class-of-service classifiers dscp OLD forwarding-class BE loss-priority low code-points 000000
 deactivate class-of-service classifiers dscp OLD
+set interfaces interface-range SERVERS member et-0/0/[10-20]
+set interfaces interface-range SERVERS mtu 9216
 `
 	braceForm := `/* a QFX leaf */
 ## Last changed: 2026-01-01
@@ -453,6 +458,7 @@ class-of-service {
 			{48, "filter action"},
 			{50, "policer"},
 			{51, "inactive"},
+			{54, "interface-range"},
 		}, []importWant{{10, "mtu is also set at line 9"}}, func(t *testing.T, d *importer.Device) {
 			if d.Name != "leaf 7" || d.OSVersion != "23.4R1.9" {
 				t.Errorf("name %q release %q", d.Name, d.OSVersion)
