@@ -540,6 +540,8 @@ type importPort struct {
 	disabled bool
 	cosSrc   int
 	ipLine   int
+	// aclLine is the line binding each filter.
+	aclLine map[string]int
 }
 
 // importTerm is one firewall filter term being read.
@@ -1209,6 +1211,12 @@ func (im *importState) family(s importStmt, p *importPort, unit, fam string, r [
 			}
 		}
 		*list = append(*list, r[2])
+		if p.aclLine == nil {
+			p.aclLine = map[string]int{}
+		}
+		if p.aclLine[r[2]] == 0 {
+			p.aclLine[r[2]] = s.Line
+		}
 	case r[0] == "filter":
 		im.unmapped(s, "a filter list or group: the intent binds one ACL per direction")
 	case r[0] == "mtu":
@@ -1429,6 +1437,19 @@ func (im *importState) rule(t *importTerm, fam string, line func(string) importS
 	if (t.fc != "" || t.lp != "") && r.SetDSCP == nil {
 		im.unmapped(line("then"), "classifies into a forwarding class or loss priority by filter: the intent's ACLs re-mark DSCP")
 	}
+	if r.SetDSCP != nil {
+		// What viewJunosFilters refuses: re-marking on QFX (the action
+		// is documented for MX and EX) and in an IPv6 filter.
+		fam2, _ := FamilyOf(im.dev.Model)
+		switch {
+		case fam == "inet6":
+			im.unmapped(importStmt{W: line("then").W, Line: t.setLine}, "a DSCP re-mark in an IPv6 filter: fabricgen renders Junos re-marking for family inet only; the imported rule keeps the DSCP")
+			r.SetDSCP = nil
+		case IsQFX(fam2):
+			im.unmapped(importStmt{W: line("then").W, Line: t.setLine}, "a DSCP re-mark on a QFX (the model, or fabricgen's default family): fabricgen renders `then dscp` for MX and EX only; the imported rule keeps the DSCP")
+			r.SetDSCP = nil
+		}
+	}
 	r.Family = map[string]string{"inet": "ipv4", "inet6": "ipv6"}[fam]
 }
 
@@ -1488,6 +1509,35 @@ func (im *importState) acls() {
 			out = append(out, r)
 		}
 		a.Rules = out
+	}
+}
+
+// bindings drops a port's filters that the configuration does not define,
+// and keeps one per direction (the Junos render binds one filter per
+// direction, viewJunosInterfaces), reporting the others.
+func (im *importState) bindings() {
+	defined := map[string]bool{}
+	for _, a := range im.dev.ACLs {
+		defined[a.Name] = true
+	}
+	for _, p := range im.dev.Ports {
+		ip := im.ports[p.Name]
+		for _, dir := range []*[]string{&p.ACLIn, &p.ACLOut} {
+			var keep []string
+			for _, n := range *dir {
+				switch {
+				case !defined[n]:
+					im.dev.Unmapped = append(im.dev.Unmapped, importer.Line{File: im.file, Line: ip.aclLine[n], Text: "interfaces " + p.Name + " … filter " + n,
+						Why: "binds filter " + n + ", which the configuration does not define (or defines for another family): the imported port binds none"})
+				case len(keep) > 0:
+					im.dev.Unmapped = append(im.dev.Unmapped, importer.Line{File: im.file, Line: ip.aclLine[n], Text: "interfaces " + p.Name + " … filter " + n,
+						Why: "a second filter in one direction (" + keep[0] + " is the first): fabricgen binds one filter per direction on Junos; merge them"})
+				default:
+					keep = append(keep, n)
+				}
+			}
+			*dir = keep
+		}
 	}
 }
 
@@ -1617,6 +1667,9 @@ func (im *importState) device() *importer.Device {
 			}{{"scheduler-map", &b.smap}, {"congestion-notification-profile", &b.cnp}, {"dscp", &b.dscp}, {"ieee-802.1", &b.pcp}} {
 				if f.kind == wc.kind && *f.v == "" {
 					*f.v, ip.bound = wc.value, true
+					if ip.cosSrc == 0 {
+						ip.cosSrc = wc.line
+					}
 				}
 			}
 		}
@@ -1644,7 +1697,12 @@ func (im *importState) device() *importer.Device {
 		ip := im.ports[p.Name]
 		switch {
 		case ip.bound && ip.bind != best:
-			p.QoS = memo[ip.bind]
+			// The Junos render binds one classifier, scheduler map and
+			// congestion-notification profile to every port
+			// (viewBuildJunos: the QoS must be uniform), so a port that
+			// binds others keeps the device's QoS, reported.
+			im.dev.Unmapped = append(im.dev.Unmapped, importer.Line{File: im.file, Line: ip.cosSrc, Text: "class-of-service interfaces " + p.Name,
+				Why: "the port's class-of-service bindings differ from the device's: fabricgen renders one classifier, scheduler map and congestion-notification profile per Junos device, so the imported port gets the device's QoS"})
 		case !ip.bound && !ip.disabled && d.Default != nil:
 			im.dev.Unmapped = append(im.dev.Unmapped, importer.Line{File: im.file, Line: p.Src.From, Text: "interfaces " + p.Name,
 				Why: "the port has no class-of-service bindings (Junos's defaults apply); the imported intent gives it the device's QoS"})
@@ -1652,6 +1710,7 @@ func (im *importState) device() *importer.Device {
 	}
 	im.unused()
 	im.acls()
+	im.bindings()
 	sort.SliceStable(d.Unmapped, func(i, j int) bool { return d.Unmapped[i].Line < d.Unmapped[j].Line })
 	sort.SliceStable(d.Twice, func(i, j int) bool { return d.Twice[i].Line < d.Twice[j].Line })
 	return d
@@ -1886,7 +1945,10 @@ func (im *importState) queue(n string, sc *importSched, srcs *[]importer.Span) *
 		if sc.trBps > 0 {
 			im.note(sc.trLine, text, "a transmit-rate in bit/s: the intent's DWRR weight is a percent")
 		}
-		if sc.shBps > 0 {
+		switch {
+		case sc.shBps > 0 && fam == FamilyQFX10000:
+			im.note(sc.shLine, text, "a shaping-rate on a queue that is not strict-high of a QFX10000: fabricgen caps a QFX10000 queue only when it is strict-high")
+		case sc.shBps > 0:
 			qu.ShaperBps = sc.shBps
 		}
 		if sc.shPct != nil {
