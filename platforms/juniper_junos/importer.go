@@ -553,6 +553,8 @@ type importTerm struct {
 	fc, lp    string
 	setLine   int
 	hasAction bool
+	// skip leaves the term out: it matches what no intent rule can.
+	skip bool
 }
 
 // importFilter is one firewall filter of a family being read.
@@ -1235,11 +1237,14 @@ var importServices = map[string]int{
 	"bgp": 179, "ldap": 389, "https": 443, "syslog": 514, "radius": 1812,
 }
 
-// importProtocols are protocol names to the intent's words or numbers.
+// importProtocols are the protocol names (and numbers) the intent's ACL
+// rules match, in the intent's words.
 var importProtocols = map[string]string{
-	"tcp": "tcp", "udp": "udp", "icmp": "icmp", "icmp6": "icmp", "icmpv6": "icmp", "igmp": "2", "gre": "47",
-	"esp": "50", "ah": "51", "ospf": "89", "pim": "103", "vrrp": "112", "sctp": "132", "rsvp": "46",
+	"tcp": "tcp", "udp": "udp", "icmp": "icmp", "icmp6": "icmp", "icmpv6": "icmp", "6": "tcp", "17": "udp", "1": "icmp", "58": "icmp",
 }
+
+// importLeftOut ends the why of a match no intent rule expresses.
+const importLeftOut = ": an intent rule cannot match it, so the term is left out of the imported ACL"
 
 // firewall reads "firewall [family inet|inet6] filter NAME term T from|then …".
 func (im *importState) firewall(s importStmt, w []string) {
@@ -1297,7 +1302,7 @@ func (im *importState) firewall(s importStmt, w []string) {
 func (im *importState) termFrom(s importStmt, t *importTerm, fam, what string, v []string) {
 	items := importItems(v[0])
 	if len(v) > 1 {
-		im.unmapped(s, "a match with except or options: the imported rule matches without it")
+		im.skip(s, t, "a match with except or options")
 		return
 	}
 	switch what {
@@ -1305,12 +1310,7 @@ func (im *importState) termFrom(s importStmt, t *importTerm, fam, what string, v
 		for _, it := range items {
 			p, ok := importProtocols[it]
 			if !ok {
-				if n, err := strconv.Atoi(it); err == nil && n >= 0 && n < 256 {
-					p, ok = strconv.Itoa(n), true
-				}
-			}
-			if !ok {
-				im.unmapped(s, "protocol "+it+": the imported rule matches any protocol")
+				im.skip(s, t, "protocol "+it)
 				return
 			}
 			t.proto = append(t.proto, p)
@@ -1332,13 +1332,13 @@ func (im *importState) termFrom(s importStmt, t *importTerm, fam, what string, v
 		}
 	case "source-port", "destination-port", "port":
 		if what == "port" {
-			im.unmapped(s, "a match on either port: the imported rule matches any port")
+			im.skip(s, t, "a match on either port")
 			return
 		}
 		for _, it := range items {
 			from, to, ok := importPortRange(it)
 			if !ok {
-				im.unmapped(s, "port "+it+": the imported rule matches any port")
+				im.skip(s, t, "port "+it)
 				return
 			}
 			if what == "source-port" {
@@ -1355,14 +1355,21 @@ func (im *importState) termFrom(s importStmt, t *importTerm, fam, what string, v
 				d, ok = n, err == nil && n >= 0 && n < 64
 			}
 			if !ok {
-				im.unmapped(s, "DSCP "+it+": the imported rule matches any DSCP")
+				im.skip(s, t, "DSCP "+it)
 				return
 			}
 			t.rule.DSCP = append(t.rule.DSCP, d)
 		}
 	default:
-		im.unmapped(s, "a match on "+what+": the imported rule matches without it")
+		im.skip(s, t, "a match on "+what)
 	}
+}
+
+// skip reports a match of term t no intent rule expresses, and leaves
+// the term out.
+func (im *importState) skip(s importStmt, t *importTerm, what string) {
+	t.skip = true
+	im.unmapped(s, what+importLeftOut)
 }
 
 // importPortRange reads a port match: N, A-B or a service name.
@@ -1417,11 +1424,11 @@ func (im *importState) termThen(s importStmt, t *importTerm, v []string) {
 // forwarding class only with a DSCP re-mark.
 func (im *importState) rule(t *importTerm, fam string, line func(string) importStmt) {
 	r := t.rule
-	if len(t.proto) == 1 {
+	if len(t.proto) > 0 {
 		r.Protocol = t.proto[0]
-	} else if len(t.proto) > 1 {
-		im.unmapped(line("protocol"), "a term of several protocols: the imported rule matches "+t.proto[0]+" only")
-		r.Protocol = t.proto[0]
+	}
+	if len(t.proto) > 1 {
+		im.skip(line("protocol"), t, "a term of several protocols")
 	}
 	for _, side := range []struct {
 		v   []string
@@ -1431,7 +1438,7 @@ func (im *importState) rule(t *importTerm, fam string, line func(string) importS
 			*side.out = side.v[0]
 		}
 		if len(side.v) > 1 {
-			im.unmapped(line("address"), "a term of several prefixes: the imported rule matches the first only")
+			im.skip(line("address"), t, "a term of several prefixes")
 		}
 	}
 	if (t.fc != "" || t.lp != "") && r.SetDSCP == nil {
@@ -1489,7 +1496,9 @@ func (im *importState) acls() {
 			im.rule(t, f.family, func(what string) importStmt {
 				return importStmt{W: []string{"firewall", "family", f.family, "filter", f.name, "term", t.name, what}, Line: t.rule.Src.From}
 			})
-			a.Rules = append(a.Rules, t.rule)
+			if !t.skip {
+				a.Rules = append(a.Rules, t.rule)
+			}
 		}
 	}
 	for _, a := range im.dev.ACLs {
@@ -1869,14 +1878,16 @@ func (im *importState) pfc(q *importer.QoS, b importBind) {
 			if rec == 0 {
 				rec = 200 // Junos's default recovery (PFC Watchdog)
 			}
-			w := &importer.Watchdog{RestorationMS: rec, PollMS: c.poll, Action: "drop"}
-			if c.detect > 0 {
-				poll := c.poll
-				if poll == 0 {
-					poll = viewJunosWDPollMS
-				}
-				w.DetectionMS = c.detect * poll
+			// Detection is in polls: 2 when not given (Junos's
+			// default), of the poll interval (100 ms when not given).
+			detect, poll := c.detect, c.poll
+			if detect == 0 {
+				detect = 2
 			}
+			if poll == 0 {
+				poll = viewJunosWDPollMS
+			}
+			w := &importer.Watchdog{RestorationMS: rec, PollMS: c.poll, Action: "drop", DetectionMS: detect * poll}
 			q.Watchdog = w
 		case len(q.PFC) > 0:
 			q.WatchdogOff = true

@@ -12,13 +12,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fabricgen/fabricgen/internal/brownfield"
 	"github.com/fabricgen/fabricgen/internal/importer"
 	"github.com/fabricgen/fabricgen/internal/lab/cli"
 	"github.com/fabricgen/fabricgen/internal/platformtest"
 	"github.com/fabricgen/fabricgen/internal/rendertest"
+	"github.com/fabricgen/fabricgen/platforms"
 	juniperjunos "github.com/fabricgen/fabricgen/platforms/juniper_junos"
 	"github.com/fabricgen/fabricgen/platforms/juniper_junos/emulator"
 	"github.com/fabricgen/fabricgen/schema"
+	"github.com/fabricgen/fabricgen/templates"
 )
 
 // importConfig is the platform's importer.
@@ -812,6 +815,44 @@ func TestImportRenderVariants(t *testing.T) {
 				if c.got != c.want {
 					t.Errorf("%s = %v, want %v\n%s", c.what, c.got, c.want, text)
 				}
+			}
+		})
+	}
+}
+
+// TestImportedIntentRenders: configurations fabricgen did not write import
+// to intent that loads and renders (what the render cannot take back is
+// reported, not written). The JVD designs wait for the writer to write an
+// ecn_profile with fill levels only (Junos has no byte thresholds; the
+// schema requires min_threshold).
+func TestImportedIntentRenders(t *testing.T) {
+	r, err := templates.NewRenderer(templates.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"../../internal/importer/testdata/corpus/juniper_junos/batfish-class-of-service-qfx-fcoe-no-loss.set", "testdata/brownfield.cfg"} {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			srcs, err := brownfield.ReadFiles(context.Background(), []string{f})
+			if err != nil {
+				t.Fatal(err)
+			}
+			in, _, err := brownfield.Import(context.Background(), srcs, brownfield.Options{Platform: "juniper_junos"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			dir := t.TempDir()
+			if err := brownfield.WriteDir(dir, in); err != nil {
+				t.Fatal(err)
+			}
+			g, diags := schema.Load(dir, schema.Options{Getenv: func(string) string { return "" }, Platforms: platforms.Catalog()})
+			if diags.HasErrors() {
+				t.Fatalf("the imported intent does not load: %v", diags)
+			}
+			if len(g.Devices) != 1 {
+				t.Fatalf("%d devices", len(g.Devices))
+			}
+			if _, err := r.Render(g, g.Devices[0]); err != nil {
+				t.Errorf("the imported intent does not render: %v", err)
 			}
 		})
 	}
