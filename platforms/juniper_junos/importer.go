@@ -480,6 +480,7 @@ type importFC struct {
 	queue, prio int // -1: not set
 	noLoss      bool
 	line        int
+	stmts       []importStmt
 }
 
 // importClassifier is a DSCP or 802.1p classifier: code point → class.
@@ -487,6 +488,7 @@ type importClassifier struct {
 	cp       map[int]string
 	from, to int
 	used     bool
+	stmts    []importStmt
 }
 
 // importCNP is a congestion-notification profile.
@@ -498,6 +500,7 @@ type importCNP struct {
 	poll, detect, recover int64
 	from, to              int
 	used                  bool
+	stmts                 []importStmt
 }
 
 // importDrop is a drop profile's curve points.
@@ -505,6 +508,7 @@ type importDrop struct {
 	fill, prob []int
 	from, to   int
 	used       bool
+	stmts      []importStmt
 }
 
 // importSched is a scheduler's statements.
@@ -518,6 +522,7 @@ type importSched struct {
 	ecn               bool
 	ecnLine, from, to int
 	used              bool
+	stmts             []importStmt
 }
 
 // importSmap is a scheduler map: class → scheduler.
@@ -525,6 +530,7 @@ type importSmap struct {
 	fc       map[string]string
 	from, to int
 	used     bool
+	stmts    []importStmt
 }
 
 // importBind is what class-of-service binds to an interface.
@@ -588,6 +594,8 @@ type importState struct {
 	forder     []string
 	seen       map[string]importSeen
 	blocks     map[string]int
+	// cosBlocks are the lines opening class-of-service blocks (brace form).
+	cosBlocks []int
 	// bindLine is the first line binding each class-of-service object
 	// ("dscp NAME", "congestion-notification-profile NAME", …).
 	bindLine map[string]int
@@ -597,6 +605,8 @@ type importState struct {
 type importWild struct {
 	pattern, kind, value string
 	line                 int
+	// applied is true when it binds a port.
+	applied bool
 }
 
 func newImport(file string) *importState {
@@ -626,6 +636,9 @@ func (im *importState) scalar(s importStmt, port, key, value string) {
 // opened notes a brace-form block: an interface's block opened twice is a
 // port configured twice.
 func (im *importState) opened(path []string, line int) {
+	if path[0] == "class-of-service" {
+		im.cosBlocks = append(im.cosBlocks, line)
+	}
 	if len(path) != 2 || path[0] != "interfaces" && path[0] != "class-of-service" {
 		if len(path) != 3 || path[0] != "class-of-service" || path[1] != "interfaces" {
 			return
@@ -731,6 +744,7 @@ func (im *importState) cos(s importStmt, w []string) {
 			}
 			m.fc[w[3]] = w[5]
 			importSpan(&m.from, &m.to, s.Line)
+			m.stmts = append(m.stmts, s)
 			return
 		}
 		im.unmapped(s, "a scheduler-map statement the intent does not express")
@@ -762,7 +776,8 @@ func (im *importState) fc(s importStmt, w []string) {
 	}
 	if len(w) == 3 && w[0] == "queue" {
 		if q, err := strconv.Atoi(w[1]); err == nil && q >= 0 && q < 8 {
-			get(w[2]).queue = q
+			c := get(w[2])
+			c.queue, c.stmts = q, append(c.stmts, s)
 			return
 		}
 	}
@@ -771,6 +786,7 @@ func (im *importState) fc(s importStmt, w []string) {
 		return
 	}
 	c := get(w[1])
+	c.stmts = append(c.stmts, s)
 	for i := 2; i < len(w); i++ {
 		switch {
 		case w[i] == "no-loss":
@@ -854,6 +870,7 @@ func (im *importState) classifier(s importStmt, w []string) {
 		im.cls[k] = c
 	}
 	importSpan(&c.from, &c.to, s.Line)
+	c.stmts = append(c.stmts, s)
 	for _, it := range importItems(w[7]) {
 		v, ok := importCodePoint(it, bits)
 		if !ok {
@@ -876,6 +893,7 @@ func (im *importState) cnp(s importStmt, w []string) {
 		im.cnps[w[0]] = c
 	}
 	importSpan(&c.from, &c.to, s.Line)
+	c.stmts = append(c.stmts, s)
 	r := w[1:]
 	switch {
 	case len(r) == 5 && r[0] == "input" && (r[1] == "dscp" || r[1] == "ieee-802.1") && r[2] == "code-point" && r[4] == "pfc":
@@ -937,6 +955,7 @@ func (im *importState) drop(s importStmt, w []string) {
 		im.drops[w[0]] = d
 	}
 	importSpan(&d.from, &d.to, s.Line)
+	d.stmts = append(d.stmts, s)
 	r := w[1:]
 	if r[0] == "interpolate" {
 		r = r[1:]
@@ -997,6 +1016,7 @@ func (im *importState) sched(s importStmt, w []string) {
 		im.scheds[w[0]] = sc
 	}
 	importSpan(&sc.from, &sc.to, s.Line)
+	sc.stmts = append(sc.stmts, s)
 	r := w[1:]
 	rate := func(pct **int, bps *int64, line *int) bool {
 		*line = s.Line
@@ -1663,7 +1683,7 @@ func (im *importState) device() *importer.Device {
 			d.ClassNames = nil
 		}
 	}
-	for _, wc := range im.wild {
+	for i, wc := range im.wild {
 		for _, p := range im.dev.Ports {
 			ip := im.ports[p.Name]
 			if !importWildMatch(wc.pattern, p.Name) {
@@ -1675,7 +1695,7 @@ func (im *importState) device() *importer.Device {
 				v    *string
 			}{{"scheduler-map", &b.smap}, {"congestion-notification-profile", &b.cnp}, {"dscp", &b.dscp}, {"ieee-802.1", &b.pcp}} {
 				if f.kind == wc.kind && *f.v == "" {
-					*f.v, ip.bound = wc.value, true
+					*f.v, ip.bound, im.wild[i].applied = wc.value, true, true
 					if ip.cosSrc == 0 {
 						ip.cosSrc = wc.line
 					}
@@ -1718,6 +1738,7 @@ func (im *importState) device() *importer.Device {
 		}
 	}
 	im.unused()
+	im.devicewide()
 	im.acls()
 	im.bindings()
 	sort.SliceStable(d.Unmapped, func(i, j int) bool { return d.Unmapped[i].Line < d.Unmapped[j].Line })
@@ -1725,36 +1746,67 @@ func (im *importState) device() *importer.Device {
 	return d
 }
 
-// unused reports the class-of-service objects no interface uses.
+// unused reports each statement of the class-of-service objects no
+// interface uses.
 func (im *importState) unused() {
-	report := func(kind, n string, line int) {
-		im.dev.Unmapped = append(im.dev.Unmapped, importer.Line{File: im.file, Line: line, Text: kind + " " + n,
-			Why: "defined but bound to no interface: it has no effect"})
+	report := func(stmts []importStmt) {
+		for _, st := range stmts {
+			im.unmapped(st, "defined but bound to no interface: it has no effect")
+		}
 	}
 	for _, k := range importSorted(im.cls) {
 		if !im.cls[k].used {
-			report("class-of-service classifiers", k, im.cls[k].from)
+			report(im.cls[k].stmts)
 		}
 	}
 	for _, k := range importSorted(im.cnps) {
 		if !im.cnps[k].used {
-			report("class-of-service congestion-notification-profile", k, im.cnps[k].from)
+			report(im.cnps[k].stmts)
 		}
 	}
 	for _, k := range importSorted(im.smaps) {
 		if !im.smaps[k].used {
-			report("class-of-service scheduler-maps", k, im.smaps[k].from)
+			report(im.smaps[k].stmts)
 		}
 	}
 	for _, k := range importSorted(im.scheds) {
 		if !im.scheds[k].used {
-			report("class-of-service schedulers", k, im.scheds[k].from)
+			report(im.scheds[k].stmts)
 		}
 	}
 	for _, k := range importSorted(im.drops) {
 		if !im.drops[k].used {
-			report("class-of-service drop-profiles", k, im.drops[k].from)
+			report(im.drops[k].stmts)
 		}
+	}
+}
+
+// devicewide records where the device-wide statements were read: the
+// forwarding classes and the class-of-service blocks of the brace form
+// are part of the default QoS; with no QoS bound anywhere they are
+// reported.
+func (im *importState) devicewide() {
+	var stmts []importStmt
+	for _, k := range importSorted(im.fcs) {
+		stmts = append(stmts, im.fcs[k].stmts...)
+	}
+	for _, l := range im.cosBlocks {
+		stmts = append(stmts, importStmt{W: []string{"class-of-service", "…", "{"}, Line: l})
+	}
+	for _, wc := range im.wild {
+		st := importStmt{W: []string{"class-of-service", "interfaces", wc.pattern, wc.kind, wc.value}, Line: wc.line}
+		if !wc.applied {
+			im.unmapped(st, "a wildcard binding that binds no port of the configuration (each matching port binds its own)")
+			continue
+		}
+		stmts = append(stmts, st)
+	}
+	for _, st := range stmts {
+		if q := im.dev.Default; q != nil {
+			q.Src = append(q.Src, importer.Span{File: im.file, From: st.Line, To: st.Line})
+			continue
+		}
+		im.unmapped(st, "no interface binds a classifier, scheduler map or congestion-notification profile: the class-of-service statements decide nothing the intent expresses")
 	}
 }
 
