@@ -7,6 +7,7 @@ import (
 	"net/netip"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -547,9 +548,49 @@ class-of-service {
 					}
 				}
 			}
+			// Every class-of-service and firewall line is read (inside a
+			// span of the device) or reported.
+			covered := importCovered(d)
+			for i, l := range strings.Split(tc.text, "\n") {
+				if importQoSLine.MatchString(l) && !covered[i+1] {
+					t.Errorf("line %d %q is neither read nor reported", i+1, l)
+				}
+			}
 			tc.check(t, d)
 		})
 	}
+}
+
+// importQoSLine is a line that speaks of QoS in either form.
+var importQoSLine = regexp.MustCompile(`^\s*(set (class-of-service|firewall)|class-of-service|forwarding-classes|classifiers|congestion-notification-profile|drop-profiles|schedulers|scheduler-maps|rewrite-rules|dscp |forwarding-class |loss-priority )`)
+
+// importCovered is the lines a Device says it read (spans) or reported.
+func importCovered(d *importer.Device) map[int]bool {
+	out := map[int]bool{}
+	span := func(s importer.Span) {
+		for l := s.From; l > 0 && l <= max(s.To, s.From); l++ {
+			out[l] = true
+		}
+	}
+	qos := func(q *importer.QoS) {
+		if q != nil {
+			for _, s := range q.Src {
+				span(s)
+			}
+		}
+	}
+	qos(d.Default)
+	for _, p := range d.Ports {
+		span(p.Src)
+		qos(p.QoS)
+	}
+	for _, a := range d.ACLs {
+		span(a.Src)
+	}
+	for _, l := range append(slices.Clone(d.Unmapped), d.Twice...) {
+		out[l.Line] = true
+	}
+	return out
 }
 
 // importLines prints reported lines.
