@@ -3,6 +3,7 @@ package juniperjunos
 import (
 	"context"
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -703,7 +704,7 @@ func importCoSWhy(w string) string {
 	switch w {
 	case "rewrite-rules":
 		return "egress rewrite rule: the intent has no egress re-marking"
-	case "shared-buffer", "dedicated-buffer":
+	case "shared-buffer", "dedicated-buffer", "dedicated-buffer-profile":
 		return "buffer knob: fabricgen renders no Junos shared-buffer statements (Junos sizes buffers in percent)"
 	case "traffic-control-profiles", "forwarding-class-sets":
 		return "hierarchical (ETS) port scheduling: the intent schedules queues with one scheduler map"
@@ -1442,25 +1443,8 @@ func (im *importState) termThen(s importStmt, t *importTerm, v []string) {
 
 // rule finishes a term's rule: one protocol and prefix per side, and a
 // forwarding class only with a DSCP re-mark.
-func (im *importState) rule(t *importTerm, fam string, line func(string) importStmt) {
+func (im *importState) rule(t *importTerm, fam string, next int, line func(string) importStmt) []*importer.ACLRule {
 	r := t.rule
-	if len(t.proto) > 0 {
-		r.Protocol = t.proto[0]
-	}
-	if len(t.proto) > 1 {
-		im.skip(line("protocol"), t, "a term of several protocols")
-	}
-	for _, side := range []struct {
-		v   []string
-		out *string
-	}{{t.src, &r.SrcPrefix}, {t.dst, &r.DstPrefix}} {
-		if len(side.v) > 0 {
-			*side.out = side.v[0]
-		}
-		if len(side.v) > 1 {
-			im.skip(line("address"), t, "a term of several prefixes")
-		}
-	}
 	if (t.fc != "" || t.lp != "") && r.SetDSCP == nil {
 		im.unmapped(line("then"), "classifies into a forwarding class or loss priority by filter: the intent's ACLs re-mark DSCP")
 	}
@@ -1478,6 +1462,32 @@ func (im *importState) rule(t *importTerm, fam string, line func(string) importS
 		}
 	}
 	r.Family = map[string]string{"inet": "ipv4", "inet6": "ipv6"}[fam]
+	// A term of several protocols or prefixes is one rule per
+	// combination, numbered from the term's sequence number up, when the
+	// numbers before the next term leave room.
+	or := func(v []string) []string {
+		if len(v) == 0 {
+			return []string{""}
+		}
+		return v
+	}
+	protos, srcs, dsts := or(t.proto), or(t.src), or(t.dst)
+	n := len(protos) * len(srcs) * len(dsts)
+	if n > 1 && r.Seq+n-1 >= next {
+		im.skip(line("from"), t, fmt.Sprintf("a term of %d protocol and prefix combinations, more than the sequence numbers from %d to the next term's leave room for", n, r.Seq))
+		return nil
+	}
+	var out []*importer.ACLRule
+	for _, p := range protos {
+		for _, sp := range srcs {
+			for _, dp := range dsts {
+				c := *r
+				c.Seq, c.Protocol, c.SrcPrefix, c.DstPrefix = r.Seq+len(out), p, sp, dp
+				out = append(out, &c)
+			}
+		}
+	}
+	return out
 }
 
 // acls builds the ACLs from the filters: one per name, its inet terms
@@ -1513,11 +1523,17 @@ func (im *importState) acls() {
 			if numeric {
 				t.rule.Seq, _ = strconv.Atoi(t.name)
 			}
-			im.rule(t, f.family, func(what string) importStmt {
+		}
+		for i, t := range f.terms {
+			next := math.MaxInt
+			if i+1 < len(f.terms) {
+				next = f.terms[i+1].rule.Seq
+			}
+			rules := im.rule(t, f.family, next, func(what string) importStmt {
 				return importStmt{W: []string{"firewall", "family", f.family, "filter", f.name, "term", t.name, what}, Line: t.rule.Src.From}
 			})
 			if !t.skip {
-				a.Rules = append(a.Rules, t.rule)
+				a.Rules = append(a.Rules, rules...)
 			}
 		}
 	}

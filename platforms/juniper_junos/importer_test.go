@@ -399,6 +399,12 @@ set interfaces interface-range SERVERS mtu 9216
 set interfaces et-0/0/1 unit 0 family inet filter input NOPE
 set interfaces et-0/0/0 unit 0 family inet6 filter input MARK6
 set firewall family inet6 filter MARK6 term 1 then accept
+set firewall family inet filter MULTI term 10 from protocol [ tcp udp ]
+set firewall family inet filter MULTI term 10 from source-address 192.0.2.0/24
+set firewall family inet filter MULTI term 10 from source-address 198.51.100.0/24
+set firewall family inet filter MULTI term 10 then discard
+set firewall family inet filter MULTI term 20 from destination-address [ 10.0.0.0/8 172.16.0.0/12 ]
+set firewall family inet filter MULTI term 21 then accept
 `
 	braceForm := `/* a QFX leaf */
 ## Last changed: 2026-01-01
@@ -477,6 +483,7 @@ class-of-service {
 			{54, "interface-range"},
 			{55, "does not define"},
 			{56, "second filter"},
+			{62, "2 protocol and prefix combinations"},
 		}, []importWant{{10, "mtu is also set at line 9"}}, func(t *testing.T, d *importer.Device) {
 			if d.Name != "leaf 7" || d.OSVersion != "23.4R1.9" {
 				t.Errorf("name %q release %q", d.Name, d.OSVersion)
@@ -486,6 +493,16 @@ class-of-service {
 			}
 			if fmt.Sprint(d.Ports[0].ACLIn, d.Ports[1].ACLIn) != "[MARK] []" {
 				t.Errorf("filters in %v %v, want [MARK] []", d.Ports[0].ACLIn, d.Ports[1].ACLIn)
+			}
+			// A term of two protocols and two prefixes is four rules
+			// (10–13); one whose split would reach the next term's
+			// number is left out.
+			var multi []string
+			for _, r := range d.ACLs[len(d.ACLs)-1].Rules {
+				multi = append(multi, fmt.Sprintf("%d %s %s %s", r.Seq, r.Action, r.Protocol, r.SrcPrefix))
+			}
+			if got, want := strings.Join(multi, ","), "10 deny tcp 192.0.2.0/24,11 deny tcp 198.51.100.0/24,12 deny udp 192.0.2.0/24,13 deny udp 198.51.100.0/24,21 permit  "; got != want {
+				t.Errorf("MULTI rules %s, want %s", got, want)
 			}
 			if d.Ports[1].MTU != 1500 {
 				t.Errorf("et-0/0/1 mtu %d, want the later 1500", d.Ports[1].MTU)
