@@ -1473,7 +1473,7 @@ func (im *importState) rule(t *importTerm, fam string, next int, line func(strin
 	}
 	protos, srcs, dsts := or(t.proto), or(t.src), or(t.dst)
 	n := len(protos) * len(srcs) * len(dsts)
-	if n > 1 && r.Seq+n-1 >= next {
+	if n > 1 && (n > importMaxSplit || r.Seq > math.MaxInt32 || r.Seq+n-1 >= next) {
 		im.skip(line("from"), t, fmt.Sprintf("a term of %d protocol and prefix combinations, more than the sequence numbers from %d to the next term's leave room for", n, r.Seq))
 		return nil
 	}
@@ -1489,6 +1489,10 @@ func (im *importState) rule(t *importTerm, fam string, next int, line func(strin
 	}
 	return out
 }
+
+// importMaxSplit bounds the rules one term becomes (lists of thousands of
+// prefixes would otherwise multiply).
+const importMaxSplit = 64
 
 // acls builds the ACLs from the filters: one per name, its inet terms
 // and inet6 terms by sequence, a term without prefixes in both families

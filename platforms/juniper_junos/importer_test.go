@@ -647,6 +647,7 @@ func TestImportHostile(t *testing.T) {
 		{"not a configuration", "hello world\n", 1, "no ; or {"},
 		{"JSON", strings.Repeat("[", 10000), 1, "unterminated list"},
 		{"shell and escapes", "set interfaces et-0/0/0 description \"$(rm -rf /) ${jndi} %{x} \x1b]0;pwned\x07\"\n", -1, ""},
+		{"term of a million combinations", "set firewall filter F term 1 from source-address [ " + strings.Repeat("10.0.0.0/8 ", 1000) + "]\nset firewall filter F term 1 from destination-address [ " + strings.Repeat("10.0.0.0/8 ", 1000) + "]\n", -1, ""},
 		{"empty", "", -1, ""},
 		{"comments only", "# nothing\n/* nothing */\n", -1, ""},
 	}
