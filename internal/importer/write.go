@@ -64,7 +64,26 @@ func Write(devs []*Device, o Options) (*Intent, error) {
 	}
 	w := &writer{o: o, out: &Intent{Files: map[string][]byte{}}}
 	devs = slices.Clone(devs)
+	orig := map[string]*Device{} // a device by the name its neighbours know it by
+	for i, d := range devs {
+		c := *d
+		c.Ports = make([]*Port, len(d.Ports))
+		for j, p := range d.Ports {
+			pc := *p
+			c.Ports[j] = &pc
+		}
+		devs[i] = &c
+		if d.Name != "" {
+			orig[d.Name] = &c
+		}
+	}
 	w.names(devs)
+	for _, d := range devs {
+		if _, ok := orig[d.Name]; !ok {
+			orig[d.Name] = d
+		}
+	}
+	w.lnks = w.links(devs, orig)
 	sort.SliceStable(devs, func(i, j int) bool { return schema.NaturalLess(devs[i].Name, devs[j].Name) })
 	for _, d := range devs {
 		w.out.Report = append(w.out.Report, d.Unmapped...)
@@ -83,8 +102,9 @@ func Write(devs []*Device, o Options) (*Intent, error) {
 }
 
 type writer struct {
-	o   Options
-	out *Intent
+	o    Options
+	out  *Intent
+	lnks []link
 	// ecns and wds name each curve and watchdog by value.
 	ecns    map[string]string
 	ecnList []*ECN
@@ -644,6 +664,16 @@ func (w *writer) printDevices(devs []*Device, devPol map[*Device]*policy, portPo
 			w.printPort(b, d, p, spec, portPol[p], acls)
 		}
 	}
+	for _, l := range w.lnks {
+		body.AppendNewline()
+		comment(body, l.src)
+		lb := body.AppendNewBlock("link", []string{l.name}).Body()
+		lb.SetAttributeValue("a", cty.StringVal(l.a))
+		lb.SetAttributeValue("b", cty.StringVal(l.b))
+		if l.cableM > 0 {
+			lb.SetAttributeValue("cable_length", cty.StringVal(strconv.FormatFloat(l.cableM, 'f', -1, 64)+"m"))
+		}
+	}
 	w.out.Files[FileDevices] = hclwrite.Format(f.Bytes())
 }
 
@@ -801,4 +831,84 @@ func (w *writer) printPort(b *hclwrite.Body, d *Device, p *Port, spec *schema.Pl
 			pb.SetAttributeRaw(dir.attr, refList("acl", out))
 		}
 	}
+}
+
+// link is one link block: two "device:port" ends, from LLDP.
+type link struct {
+	name, a, b string
+	cableM     float64
+	src        []Span
+}
+
+// links pairs the devices' LLDP neighbours into links between imported
+// devices: one per cable (both ends' reports agree, or one end reports
+// and the other is silent). A neighbour that is no imported device, or
+// two ends that disagree, is reported. A port a link names that the
+// configuration did not is added; a port's own cable length moves to its
+// link.
+func (w *writer) links(devs []*Device, byName map[string]*Device) []link {
+	type end struct {
+		d *Device
+		p string
+	}
+	portOf := func(d *Device, name string) *Port {
+		for _, p := range d.Ports {
+			if p.Name == name {
+				return p
+			}
+		}
+		p := &Port{Name: name, Src: d.Src}
+		d.Ports = append(d.Ports, p)
+		return p
+	}
+	// Every end's claim first, imported far end or not, so a link is
+	// written only where the far end agrees or says nothing.
+	type claim struct{ system, port string }
+	claims := map[end]claim{}
+	for _, d := range devs {
+		for _, n := range d.Neighbors {
+			if _, dup := claims[end{d, n.LocalPort}]; !dup {
+				claims[end{d, n.LocalPort}] = claim{n.RemoteSystem, n.RemotePort}
+			}
+		}
+	}
+	done := map[end]bool{}
+	var out []link
+	for _, d := range devs {
+		for _, n := range d.Neighbors {
+			a := end{d, n.LocalPort}
+			if done[a] {
+				if c := claims[a]; c.system != n.RemoteSystem || c.port != n.RemotePort {
+					w.report(d.Src, "%s %s: LLDP names two neighbours (%s %s and %s %s); no link written for the second", d.Name, Clean(n.LocalPort), Clean(c.system), Clean(c.port), Clean(n.RemoteSystem), Clean(n.RemotePort))
+				}
+				continue
+			}
+			done[a] = true
+			far, ok := byName[n.RemoteSystem]
+			if !ok {
+				w.report(d.Src, "%s %s: LLDP neighbour %s %s is not among the imported devices; no link written", d.Name, Clean(n.LocalPort), Clean(n.RemoteSystem), Clean(n.RemotePort))
+				continue
+			}
+			b := end{far, n.RemotePort}
+			if done[b] {
+				continue // written from the far end
+			}
+			if c, ok := claims[b]; ok && (byName[c.system] != d || c.port != n.LocalPort) {
+				w.report(d.Src, "%s %s: LLDP says %s %s, which names %s %s instead; no link written", d.Name, Clean(n.LocalPort), far.Name, Clean(n.RemotePort), Clean(c.system), Clean(c.port))
+				continue
+			}
+			done[b] = true
+			if schema.CheckPortName(a.p, d.host()) != nil || schema.CheckPortName(b.p, far.host()) != nil {
+				w.report(d.Src, "%s %s: LLDP neighbour port %q is no port name; no link written", d.Name, Clean(n.LocalPort), Clean(n.RemotePort))
+				continue
+			}
+			pa, pb := portOf(d, a.p), portOf(far, b.p)
+			l := link{a: d.Name + ":" + a.p, b: far.Name + ":" + b.p, src: []Span{pa.Src, pb.Src}}
+			l.cableM = max(pa.CableM, pb.CableM)
+			pa.CableM, pb.CableM = 0, 0
+			l.name = w.objName("link", d.Name+"-"+a.p, "link")
+			out = append(out, l)
+		}
+	}
+	return out
 }
