@@ -29,6 +29,7 @@ func Platform() platform.Platform {
 		// Read-back, data-plane and check parts.
 		Reader:    read,
 		Collector: collector{},
+		Import:    importConfig,
 		Responder: dataplane.Responder{Show: answerShow},
 
 		// Render parts.
