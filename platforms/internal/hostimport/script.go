@@ -1,0 +1,807 @@
+package hostimport
+
+import (
+	"context"
+	"path"
+	"strconv"
+	"strings"
+)
+
+// command is one simple command of a script: its words, its output
+// redirection, and where it is.
+type command struct {
+	words []word
+	// out is the file of a > or >> redirection (nil: none).
+	out *word
+	// pipedFrom is the command whose output this one reads (a | b).
+	pipedFrom *command
+	line      int
+	start     int
+	end       int
+}
+
+// text is the command as written, on one line.
+func (r *reader) text(c *command) string {
+	if c.start >= c.end || c.end > len(r.src) {
+		return ""
+	}
+	s := string(r.src[c.start:c.end])
+	s = strings.ReplaceAll(s, "\\\n", " ")
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// readScript reads a setup script, command by command.
+func (r *reader) readScript(ctx context.Context) error {
+	lx := newLexer(r.name, r.src)
+	cur := &command{}
+	var prev *command
+	pipe := false
+	redirect := ""
+	n := 0
+	flush := func(op string) {
+		if len(cur.words) > 0 || cur.out != nil {
+			if pipe {
+				cur.pipedFrom = prev
+			}
+			r.command(cur)
+			prev = cur
+			if r.err != nil {
+				return
+			}
+		}
+		pipe = op == "|"
+		cur = &command{}
+	}
+	for {
+		n++
+		if n%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		if r.err != nil {
+			return r.err
+		}
+		t, err := lx.next()
+		if err != nil {
+			return err
+		}
+		switch t.kind {
+		case tEOF:
+			flush("")
+			return r.err
+		case tComment:
+			r.comment(t.line, t.op)
+		case tNewline:
+			flush("\n")
+			redirect = ""
+		case tOp:
+			switch t.op {
+			case ">", ">>", ">|", "&>", "<", "<<", "<&", ">&":
+				// An fd number written against the operator (2>) is not a word.
+				if k := len(cur.words); k > 0 && cur.words[k-1].end == t.start && digitsOnly(cur.words[k-1].text) {
+					cur.words = cur.words[:k-1]
+				}
+				redirect = t.op
+				if len(cur.words) == 0 && cur.start == 0 {
+					cur.start, cur.line = t.start, t.line
+				}
+				cur.end = t.end
+			default:
+				flush(t.op)
+				redirect = ""
+			}
+		case tWord:
+			if len(cur.words) == 0 && cur.out == nil && redirect == "" {
+				cur.start, cur.line = t.start, t.line
+			}
+			cur.end = t.end
+			if redirect != "" {
+				if redirect == ">" || redirect == ">>" || redirect == ">|" || redirect == "&>" {
+					w := t.w
+					cur.out = &w
+				}
+				redirect = ""
+				continue
+			}
+			cur.words = append(cur.words, t.w)
+		}
+	}
+}
+
+func digitsOnly(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// comment reads fabricgen's own header lines; other comments are ignored.
+func (r *reader) comment(line int, c string) {
+	body := strings.TrimSpace(strings.TrimPrefix(c, "#"))
+	switch {
+	case strings.HasPrefix(body, "fabricgen: fabric "):
+		// "fabricgen: fabric F, device NAME (PLATFORM)"
+		if i := strings.LastIndex(body, ", device "); i >= 0 {
+			rest := body[i+len(", device "):]
+			if j := strings.LastIndex(rest, " ("); j >= 0 {
+				r.dev.Name = rest[:j]
+				r.fabricgen = true
+			}
+		}
+	case strings.HasPrefix(body, "fabricgen lab: NIC state of "):
+		// The lab's saved host state: "fabricgen lab: NIC state of NAME (PLATFORM); ..."
+		rest := strings.TrimPrefix(body, "fabricgen lab: NIC state of ")
+		if j := strings.Index(rest, " ("); j >= 0 {
+			r.dev.Name = rest[:j]
+		}
+	case !r.fabricgen:
+	case strings.HasPrefix(body, "NIC driver "):
+		// "NIC driver ice (driver)": the intent set it; "(fabricgen's
+		// default; ...)": the intent named none, so neither does import.
+		rest := strings.TrimPrefix(body, "NIC driver ")
+		if drv, how, ok := strings.Cut(rest, " ("); ok && how == "driver)" {
+			r.driver = drv
+		}
+	case strings.HasPrefix(body, "release "):
+		rest := strings.TrimPrefix(body, "release ")
+		if rel, how, ok := strings.Cut(rest, " ("); ok && strings.HasPrefix(how, "os_version)") {
+			r.dev.OSVersion = rel
+		}
+	case strings.HasPrefix(body, "not applied on a host NIC: "):
+		r.note(line, c, strings.TrimPrefix(body, "not applied on a host NIC: "))
+	}
+}
+
+// note reads one of fabricgen's "not applied on a host NIC" header notes:
+// intent values the script does not apply but names.
+func (r *reader) note(line int, text, n string) {
+	f := strings.Fields(n)
+	switch {
+	case len(f) >= 2 && f[0] == "pfc_watchdog":
+		r.wdName = strings.TrimSuffix(f[1], ":")
+	case len(f) >= 4 && f[0] == "queue" && f[2] == "ecn_profile":
+		if q, ok := atoiRange(f[1], 0, 7); ok {
+			r.ecnNotes[q] = strings.TrimSuffix(f[3], ":")
+		}
+	case len(f) >= 3 && f[0] == "rdma" && f[1] == "path_mtu":
+		if v, ok := atoiRange(strings.TrimSuffix(f[2], ":"), 256, 4096); ok {
+			r.setRDMAInt("path_mtu", &r.rdma.PathMTU, v, line, text)
+		}
+	default:
+		r.unmapped(line, text, "an intent value fabricgen's render noted but a host script does not carry (switch-side)")
+	}
+}
+
+// shellKeywords start a compound command; the command after them is read.
+var shellKeywords = map[string]bool{"if": true, "then": true, "else": true, "elif": true, "do": true,
+	"while": true, "until": true, "!": true, "{": true, "}": true, "time": true, "sudo": true, "exec": true, "command": false}
+
+// command reads one simple command.
+func (r *reader) command(c *command) {
+	ws := c.words
+	for len(ws) > 0 && !ws[0].expand && shellKeywords[ws[0].text] {
+		ws = ws[1:]
+	}
+	for len(ws) > 0 && !ws[0].expand && isAssignment(ws[0].text) {
+		ws = ws[1:]
+	}
+	if len(ws) == 0 {
+		return
+	}
+	text := r.text(c)
+	if ws[0].expand {
+		if looksQoS(text) {
+			r.unmapped(c.line, text, "the command is named by a shell variable or substitution, which import does not expand")
+		}
+		return
+	}
+	name := path.Base(ws[0].text)
+	args := ws[1:]
+	if c.out != nil && (name == "echo" || name == "printf") {
+		r.echoWrite(c, text, args, *c.out)
+		return
+	}
+	if name == "tee" && c.pipedFrom != nil && len(c.pipedFrom.words) > 0 && c.pipedFrom.words[0].text == "echo" {
+		for _, a := range args {
+			if !strings.HasPrefix(a.text, "-") {
+				r.echoWrite(c, text, c.pipedFrom.words[1:], a)
+			}
+		}
+		return
+	}
+	switch name {
+	case "mlnx_qos":
+		r.mlnxQoS(c, text, args)
+	case "dcb":
+		r.dcb(c, text, args)
+	case "ethtool":
+		r.ethtool(c, text, args)
+	case "ip":
+		r.ip(c, text, args)
+	case "cma_roce_tos":
+		r.cmaRoCETos(c, text, args)
+	case "cma_roce_mode":
+		r.cmaRoCEMode(c, text, args)
+	default:
+		r.otherCommand(c, text, name, args)
+	}
+}
+
+// otherCommand reads the commands beside the QoS tools: the hostname, and
+// QoS-relevant tools fabricgen does not render (tc, lldptool, mlxconfig,
+// sysctl), which are reported.
+func (r *reader) otherCommand(c *command, text, name string, args []word) {
+	switch name {
+	case "ifconfig":
+		// ifconfig IF mtu N (net-tools).
+		if ws, ok := literal(args); ok && len(ws) >= 3 {
+			for i := 1; i+1 < len(ws); i++ {
+				if v, okM := atoiRange(ws[i+1], 68, 65535); ws[i] == "mtu" && okM {
+					p := r.port(ws[0], c.line)
+					r.set(p, "mtu", c.line, text, false)
+					p.mtu = v
+				}
+			}
+		} else if hasWord(args, "mtu") {
+			r.unmapped(c.line, text, "the interface or MTU "+whyVar)
+		}
+	case "tc":
+		if len(args) > 1 && !readOnly(args) {
+			r.unmapped(c.line, text, "a tc qdisc, class or filter: fabricgen renders no Linux traffic control on hosts")
+		}
+	case "hostnamectl":
+		if len(args) == 2 && args[0].text == "set-hostname" && !args[1].expand {
+			r.dev.Name = args[1].text
+		}
+	case "hostname":
+		if len(args) == 1 && !args[0].expand && !strings.HasPrefix(args[0].text, "-") {
+			r.dev.Name = args[0].text
+		}
+	case "lldptool":
+		if hasWord(args, "-T") || hasWord(args, "set-tlv") {
+			r.unmapped(c.line, text, "an lldpad DCBX setting: fabricgen configures host DCB directly (mlnx_qos or dcb), not through lldpad")
+		}
+	case "mlxconfig":
+		if hasWord(args, "set") || hasWord(args, "s") {
+			r.unmapped(c.line, text, "a ConnectX firmware setting (mlxconfig): fabricgen renders no NIC firmware configuration")
+		}
+	case "sysctl":
+		for _, a := range args {
+			if strings.Contains(a.text, "ecn") || strings.Contains(a.text, "dscp") || strings.Contains(a.text, "tos") {
+				r.unmapped(c.line, text, "a kernel IP stack setting (sysctl): fabricgen renders the NIC's QoS, not the host's TCP/IP ECN or ToS")
+				break
+			}
+		}
+	}
+}
+
+func isAssignment(s string) bool {
+	i := strings.IndexByte(s, '=')
+	if i <= 0 {
+		return false
+	}
+	for j := 0; j < i; j++ {
+		if !isNameByte(s[j]) {
+			return false
+		}
+	}
+	return s[0] < '0' || s[0] > '9'
+}
+
+// looksQoS reports whether an unreadable command names something QoS.
+func looksQoS(s string) bool {
+	s = strings.ToLower(s)
+	for _, k := range []string{"mlnx_qos", "dcb", "pfc", "dscp", "trust", "prio", "ecn", "roce", "tos", "mtu", "ets", "tsa"} {
+		if strings.Contains(s, k) {
+			return true
+		}
+	}
+	return false
+}
+
+func hasWord(ws []word, s string) bool {
+	for _, w := range ws {
+		if w.text == s {
+			return true
+		}
+	}
+	return false
+}
+
+// readOnly reports whether a tc or dcb command only shows.
+func readOnly(args []word) bool {
+	for _, a := range args {
+		switch a.text {
+		case "show", "ls", "list", "help", "-s", "-d", "-j":
+			return true
+		}
+	}
+	return false
+}
+
+// literal returns the words' texts, or false when one needs expanding.
+func literal(ws []word) ([]string, bool) {
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		if w.expand {
+			return nil, false
+		}
+		out[i] = w.text
+	}
+	return out, true
+}
+
+const whyVar = "its values need a shell variable, command substitution or glob expanded, which import never does; write the literal values"
+
+// echoWrite reads echo VALUE > FILE (or echo VALUE | tee FILE).
+func (r *reader) echoWrite(c *command, text string, args []word, file word) {
+	var vals []word
+	for i, a := range args {
+		if i == 0 && (a.text == "-n" || a.text == "-e" || a.text == "%s" || a.text == "%s\\n" || a.text == "%d") {
+			continue
+		}
+		vals = append(vals, a)
+	}
+	p := file.text
+	if !strings.HasPrefix(p, "/sys/") {
+		return
+	}
+	v, ok := literal(vals)
+	value := strings.Join(v, " ")
+	r.sysfsWrite(c.line, text, p, value, ok, file.expand)
+}
+
+// sysfsWrite reads one sysfs or configfs write. pathExpand says the path
+// holds a variable (allowed only where it names the RDMA device).
+func (r *reader) sysfsWrite(line int, text, p, value string, valueOK, pathExpand bool) {
+	parts := strings.Split(strings.Trim(p, "/"), "/")
+	switch {
+	case len(parts) == 8 && parts[0] == "sys" && parts[1] == "kernel" && parts[2] == "config" && parts[3] == "rdma_cm" && parts[5] == "ports":
+		// /sys/kernel/config/rdma_cm/DEV/ports/N/ATTR (the device may be a variable).
+		if strings.ContainsAny(parts[6]+parts[7], "$`*?") {
+			r.unmapped(line, text, "an rdma_cm configfs path fabricgen cannot read; "+whyVar)
+			return
+		}
+		if !valueOK {
+			r.unmapped(line, text, "the rdma_cm value "+whyVar)
+			return
+		}
+		switch parts[7] {
+		case "default_roce_tos":
+			if v, ok := atoiRange(value, 0, 255); ok {
+				r.setRDMAInt("tos", &r.rdma.ToS, v, line, text)
+				return
+			}
+		case "default_roce_mode":
+			switch strings.ToLower(value) {
+			case "roce v2", "2":
+				r.setTransport("roce_v2", line, text)
+				return
+			case "ib/roce v1", "roce v1", "1":
+				r.setTransport("roce_v1", line, text)
+				return
+			}
+		}
+		r.unmapped(line, text, "an rdma_cm configfs setting fabricgen does not render")
+	case len(parts) >= 5 && parts[0] == "sys" && parts[1] == "class" && parts[2] == "net":
+		if pathExpand && strings.ContainsAny(parts[3], "$`*?") {
+			r.unmapped(line, text, "the interface "+whyVar)
+			return
+		}
+		r.netSysfs(line, text, parts[3], parts[4:], value, valueOK)
+	case len(parts) >= 4 && parts[0] == "sys" && parts[1] == "class" && parts[2] == "infiniband":
+		if len(parts) == 7 && parts[4] == "tc" && parts[6] == "traffic_class" {
+			r.unmapped(line, text, "the RDMA device's traffic class for every QP (mlx5 tc/N/traffic_class): fabricgen renders the ToS through rdma_cm (rdma tos)")
+			return
+		}
+		r.unmapped(line, text, "an RDMA device sysfs write fabricgen does not render")
+	default:
+		r.unmapped(line, text, "a sysfs write fabricgen does not render")
+	}
+}
+
+// netSysfs reads a write under /sys/class/net/IF/.
+func (r *reader) netSysfs(line int, text, ifname string, rest []string, value string, ok bool) {
+	if !ok {
+		r.unmapped(line, text, "the value "+whyVar)
+		return
+	}
+	if len(rest) == 1 && rest[0] == "mtu" {
+		if v, ok := atoiRange(value, 68, 65535); ok {
+			p := r.port(ifname, line)
+			r.set(p, "mtu", line, text, false)
+			p.mtu = v
+			return
+		}
+	}
+	if len(rest) < 2 || rest[0] != "ecn" {
+		r.unmapped(line, text, "a network device sysfs write fabricgen does not render")
+		return
+	}
+	if !r.fl.MLNX {
+		r.unmapped(line, text, "MLNX_OFED's ECN sysfs: linux_dcb renders no DCQCN or CNP setting; import with --platform nvidia_mlnx to keep it")
+		return
+	}
+	p := r.port(ifname, line)
+	switch {
+	case len(rest) == 4 && (rest[1] == "roce_np" || rest[1] == "roce_rp") && rest[2] == "enable":
+		prio, okP := atoiRange(rest[3], 0, 7)
+		v, okV := atoiRange(value, 0, 1)
+		if !okP || !okV {
+			break
+		}
+		r.set(p, "ecn "+rest[1]+" "+rest[3], line, text, false)
+		if rest[1] == "roce_np" {
+			p.ecnNP[prio], p.ecnNPLine[prio] = v, line
+		} else {
+			p.ecnRP[prio], p.ecnRPLine[prio] = v, line
+		}
+		return
+	case len(rest) == 3 && rest[1] == "roce_np" && rest[2] == "cnp_dscp":
+		if v, ok := atoiRange(value, 0, 63); ok {
+			r.setRDMAInt("cnp_dscp", &r.rdma.CNPDSCP, v, line, text)
+			return
+		}
+	case len(rest) == 3 && rest[1] == "roce_np" && rest[2] == "cnp_802p_prio":
+		if v, ok := atoiRange(value, 0, 7); ok {
+			r.setRDMAInt("cnp_priority", &r.rdma.CNPPriority, v, line, text)
+			return
+		}
+	}
+	r.unmapped(line, text, "a DCQCN parameter of MLNX_OFED's ECN sysfs fabricgen does not render (it renders the enables, cnp_dscp and cnp_802p_prio)")
+}
+
+// mlnxQoS reads mlnx_qos -i IF OPTIONS (mlnx-tools python/mlnx_qos).
+func (r *reader) mlnxQoS(c *command, text string, args []word) {
+	type opt struct {
+		name string
+		val  word
+	}
+	var opts []opt
+	var ifw *word
+	for i := 0; i < len(args); i++ {
+		a := args[i].text
+		if !strings.HasPrefix(a, "-") {
+			continue
+		}
+		name, val, hasEq := strings.Cut(a, "=")
+		var vw word
+		switch {
+		case hasEq:
+			vw = word{text: val, expand: args[i].expand}
+		case name == "-a" || name == "-h" || name == "--help" || name == "-v" || name == "--version":
+			continue
+		case i+1 < len(args):
+			vw = args[i+1]
+			i++
+		default:
+			r.unmapped(c.line, text, "mlnx_qos option "+name+" has no value")
+			return
+		}
+		if name == "-i" || name == "--interface" {
+			w := vw
+			ifw = &w
+			continue
+		}
+		opts = append(opts, opt{name, vw})
+	}
+	if ifw == nil || len(opts) == 0 {
+		return // mlnx_qos -i IF alone only shows.
+	}
+	if ifw.expand {
+		r.unmapped(c.line, text, "the interface "+whyVar)
+		return
+	}
+	p := r.port(ifw.text, c.line)
+	for _, o := range opts {
+		if o.val.expand {
+			r.unmapped(c.line, text, "mlnx_qos "+o.name+": "+whyVar)
+			continue
+		}
+		r.mlnxOpt(p, c.line, text, o.name, o.val.text)
+	}
+}
+
+// mlnxOpt reads one mlnx_qos option of port p.
+func (r *reader) mlnxOpt(p *portAcc, line int, text, name, v string) {
+	bad := func() { r.unmapped(line, text, "mlnx_qos "+name+" "+v+": a value fabricgen cannot read") }
+	switch name {
+	case "--trust":
+		switch v {
+		case "dscp":
+			r.set(p, "trust", line, text, true)
+			p.trust = "dscp"
+		case "pcp":
+			if !r.fl.MLNX {
+				r.unmapped(line, text, "PCP trust: linux_dcb classifies by DSCP only (its render refuses trust pcp); import with --platform nvidia_mlnx to keep it")
+				return
+			}
+			r.set(p, "trust", line, text, true)
+			p.trust = "pcp"
+		default:
+			bad()
+		}
+	case "--dscp2prio":
+		op := strings.Split(v, ",")
+		switch {
+		case len(op) == 1 && op[0] == "flush":
+			r.set(p, "dscp2prio flush", line, text, true)
+			p.dscp = nil
+		case len(op) == 3 && (op[0] == "set" || op[0] == "del"):
+			d, ok1 := atoiRange(op[1], 0, 63)
+			pr, ok2 := atoiRange(op[2], 0, 7)
+			if !ok1 || !ok2 {
+				bad()
+				return
+			}
+			r.set(p, "dscp2prio "+op[1], line, text, true)
+			if op[0] == "del" {
+				if cur, ok := p.dscp[d]; ok && cur == pr {
+					delete(p.dscp, d)
+				}
+				return
+			}
+			if p.dscp == nil {
+				p.dscp = map[int]int{}
+			}
+			p.dscp[d] = pr
+		default:
+			bad()
+		}
+	case "--pfc", "-f":
+		vec, ok := list8(v, 0, 1)
+		if !ok {
+			bad()
+			return
+		}
+		r.set(p, "pfc", line, text, true)
+		p.pfc, p.pfcSet = nil, true
+		for i, on := range vec {
+			if on == 1 {
+				p.pfc = append(p.pfc, i)
+			}
+		}
+	case "--prio_tc", "-p":
+		m, ok := list8(v, 0, 7)
+		if !ok {
+			bad()
+			return
+		}
+		r.set(p, "prio_tc", line, text, true)
+		p.prioTC = m
+	case "--tsa", "-s":
+		parts := strings.Split(strings.TrimSuffix(v, ","), ",")
+		if len(parts) != 8 {
+			bad()
+			return
+		}
+		for _, t := range parts {
+			if t != "ets" && t != "strict" {
+				r.unmapped(line, text, "mlnx_qos --tsa "+t+": fabricgen schedules a traffic class as strict or ETS only (the vendor TSA is the NIC's own)")
+				return
+			}
+		}
+		r.set(p, "tsa", line, text, true)
+		copy(p.tsa[:], parts)
+	case "--tcbw", "-t":
+		bw, ok := list8(v, 0, 100)
+		if !ok {
+			bad()
+			return
+		}
+		r.set(p, "tcbw", line, text, true)
+		copy(p.bw[:], bw)
+		p.bwSet = true
+	case "--ratelimit", "-r":
+		parts := strings.Split(strings.TrimSuffix(v, ","), ",")
+		if len(parts) != 8 {
+			bad()
+			return
+		}
+		var rates [8]int64
+		for i, s := range parts {
+			g, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+			if err != nil || g < 0 || g > 1e6 {
+				bad()
+				return
+			}
+			rates[i] = int64(g * 1e9)
+		}
+		r.set(p, "ratelimit", line, text, true)
+		p.shaper = rates
+	case "--cable_len":
+		r.unmapped(line, text, "mlnx_qos --cable_len: the NIC's PFC headroom from the cable length; fabricgen renders no NIC buffer setting (cable_length is a switch-side link attribute)")
+	case "--buffer_size", "--prio2buffer":
+		r.unmapped(line, text, "mlnx_qos "+name+": a NIC receive buffer setting; fabricgen renders no NIC buffers (PFC headroom is switch-side)")
+	case "-d", "--dcbx":
+		r.unmapped(line, text, "mlnx_qos --dcbx: the DCBX mode; fabricgen configures the host (OS controlled) and renders no DCBX setting")
+	default:
+		r.unmapped(line, text, "mlnx_qos "+name+": an option fabricgen does not render")
+	}
+}
+
+// cmaRoCETos reads cma_roce_tos -d DEV [-p PORT] -t TOS (mlnx-tools).
+func (r *reader) cmaRoCETos(c *command, text string, args []word) {
+	for i := 0; i+1 < len(args); i++ {
+		if args[i].text != "-t" {
+			continue
+		}
+		if args[i+1].expand {
+			r.unmapped(c.line, text, "the ToS "+whyVar)
+			return
+		}
+		v, ok := atoiRange(args[i+1].text, 0, 255)
+		if !ok {
+			r.unmapped(c.line, text, "cma_roce_tos -t "+args[i+1].text+": not a ToS (0-255)")
+			return
+		}
+		r.setRDMAInt("tos", &r.rdma.ToS, v, c.line, text)
+		return
+	}
+}
+
+// cmaRoCEMode reads cma_roce_mode -d DEV [-p PORT] -m 1|2 (mlnx-tools).
+func (r *reader) cmaRoCEMode(c *command, text string, args []word) {
+	for i := 0; i+1 < len(args); i++ {
+		if args[i].text != "-m" {
+			continue
+		}
+		if args[i+1].expand {
+			r.unmapped(c.line, text, "the RoCE mode "+whyVar)
+			return
+		}
+		switch args[i+1].text {
+		case "2":
+			r.setTransport("roce_v2", c.line, text)
+		case "1":
+			r.setTransport("roce_v1", c.line, text)
+		default:
+			r.unmapped(c.line, text, "cma_roce_mode -m "+args[i+1].text+": not a RoCE mode (1 or 2)")
+		}
+		return
+	}
+}
+
+// ip reads ip link set [dev] IF ... mtu N and ip addr add A/N dev IF.
+func (r *reader) ip(c *command, text string, args []word) {
+	ws, ok := literal(args)
+	if len(args) >= 2 && (args[0].text == "link" || args[0].text == "l") && args[1].text == "set" {
+		mtuAt := -1
+		for i, a := range args {
+			if a.text == "mtu" {
+				mtuAt = i
+			}
+		}
+		if mtuAt < 0 {
+			return
+		}
+		if !ok || mtuAt+1 >= len(ws) {
+			r.unmapped(c.line, text, "the interface or MTU "+whyVar)
+			return
+		}
+		dev := ws[2]
+		if dev == "dev" && len(ws) > 3 {
+			dev = ws[3]
+		}
+		if dev == "mtu" || dev == "dev" {
+			r.unmapped(c.line, text, "ip link set names no interface")
+			return
+		}
+		v, okM := atoiRange(ws[mtuAt+1], 68, 65535)
+		if !okM {
+			r.unmapped(c.line, text, "ip link mtu "+ws[mtuAt+1]+": not an MTU")
+			return
+		}
+		p := r.port(dev, c.line)
+		r.set(p, "mtu", c.line, text, false)
+		p.mtu = v
+		return
+	}
+	if ok && len(ws) >= 5 && (ws[0] == "addr" || ws[0] == "address" || ws[0] == "a") && (ws[1] == "add" || ws[1] == "replace") {
+		dev := ""
+		for i := 2; i+1 < len(ws); i++ {
+			if ws[i] == "dev" {
+				dev = ws[i+1]
+			}
+		}
+		if dev != "" && strings.Contains(ws[2], "/") {
+			p := r.port(dev, c.line)
+			if p.ip == "" {
+				p.ip = ws[2]
+			}
+		}
+	}
+}
+
+// ethtool reads ethtool -A (pause), --set-tunable pfc-prevention-tout,
+// --set-priv-flags, -s speed and -G (reported).
+func (r *reader) ethtool(c *command, text string, args []word) {
+	if len(args) < 2 {
+		return
+	}
+	ws, ok := literal(args)
+	op := args[0].text
+	switch op {
+	case "-A", "--pause", "-G", "--set-ring", "--set-tunable", "--set-priv-flags", "-s", "--change":
+	default:
+		return // read-only or not QoS
+	}
+	if !ok {
+		r.unmapped(c.line, text, "ethtool "+op+": "+whyVar)
+		return
+	}
+	dev := ws[1]
+	rest := ws[2:]
+	switch op {
+	case "-A", "--pause":
+		var rx, tx string
+		for i := 0; i+1 < len(rest); i += 2 {
+			switch rest[i] {
+			case "rx":
+				rx = rest[i+1]
+			case "tx":
+				tx = rest[i+1]
+			case "autoneg":
+				if rest[i+1] == "on" {
+					r.unmapped(c.line, text, "pause autonegotiation on: fabricgen sets 802.3x pause on or off (link_pause), not negotiated")
+				}
+			}
+		}
+		switch {
+		case rx == "" && tx == "":
+		case rx == tx && (rx == "on" || rx == "off"):
+			p := r.port(dev, c.line)
+			r.set(p, "pause", c.line, text, true)
+			on := rx == "on"
+			p.pause = &on
+		default:
+			r.unmapped(c.line, text, "asymmetric or partial 802.3x pause (rx "+rx+", tx "+tx+"): fabricgen's link_pause sets rx and tx alike")
+		}
+	case "-G", "--set-ring":
+		r.unmapped(c.line, text, "NIC ring sizes (ethtool -G): fabricgen renders no ring or buffer setting")
+	case "--set-tunable":
+		if len(rest) == 2 && rest[0] == "pfc-prevention-tout" {
+			v, okV := atoiRange(rest[1], 0, 1_000_000)
+			if !okV {
+				r.unmapped(c.line, text, "pfc-prevention-tout "+rest[1]+": not a timeout in ms")
+				return
+			}
+			p := r.port(dev, c.line)
+			r.set(p, "pfc-prevention-tout", c.line, text, true)
+			p.tout = int64(v)
+			return
+		}
+		if strings.Contains(text, "pfc") || strings.Contains(text, "prio") {
+			r.unmapped(c.line, text, "an ethtool tunable fabricgen does not render")
+		}
+	case "--set-priv-flags":
+		for i := 0; i+1 < len(rest); i += 2 {
+			switch {
+			case rest[i] == "fw-lldp-agent" && rest[i+1] == "off":
+				p := r.port(dev, c.line)
+				r.set(p, "fw-lldp-agent", c.line, text, false)
+				p.lldpOff = true
+				r.driverHint = "ice"
+			case rest[i] == "fw-lldp-agent":
+				r.unmapped(c.line, text, "ice's firmware LLDP agent on: the NIC takes DCB from the switch (DCBX), not from the host; fabricgen turns it off")
+			default:
+				r.unmapped(c.line, text, "NIC private flag "+rest[i]+": fabricgen renders no driver private flag but ice's fw-lldp-agent")
+			}
+		}
+	case "-s", "--change":
+		for i := 0; i+1 < len(rest); i++ {
+			if rest[i] == "speed" {
+				if v, okS := atoiRange(rest[i+1], 1, 10_000_000); okS {
+					p := r.port(dev, c.line)
+					p.speed = int64(v) * 1_000_000
+				}
+			}
+		}
+	}
+}
