@@ -212,7 +212,7 @@ func (c *dcbCmd) dscpPrio(vs []string) {
 		}
 		switch {
 		case c.verb == "del":
-			r.set(p, "dscp2prio "+strconv.Itoa(d), c.line, c.text, true)
+			p.qos(c.line)
 			if cur, ok := p.dscp[d]; ok && cur == pr {
 				delete(p.dscp, d)
 			}
@@ -223,7 +223,7 @@ func (c *dcbCmd) dscpPrio(vs []string) {
 			r.set(p, "dscp2prio "+strconv.Itoa(d), c.line, c.text, true)
 		}
 		if p.dscp == nil {
-			p.dscp = map[int]int{}
+			p.dscp, p.dscpLine = map[int]int{}, c.line
 		}
 		p.dscp[d] = pr
 	}

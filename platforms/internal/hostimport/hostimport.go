@@ -123,6 +123,7 @@ type portAcc struct {
 	pause    *bool
 	trust    string
 	dscp     map[int]int
+	dscpLine int
 	defPrio  *int
 	pfc      []int
 	pfcSet   bool
@@ -137,6 +138,7 @@ type portAcc struct {
 	// (-1 unset), with their lines.
 	ecnNP, ecnRP         [8]int
 	ecnNPLine, ecnRPLine [8]int
+	ecnText              [8]string
 	// seen maps a setting to the line that first set it (for Twice).
 	seen map[string]int
 }
@@ -349,6 +351,10 @@ func (r *reader) portQoS(p *portAcc) *importer.QoS {
 		// app entry (mlx5e_dcbnl_ieee_setapp).
 		q.Trust = "dscp"
 	}
+	if q.Trust != "dscp" && len(p.dscp) > 0 {
+		r.unmapped(p.dscpLine, fmt.Sprintf("%d DSCP→priority entries on %s", len(p.dscp), p.name),
+			"DSCP→priority entries on a port that trusts "+q.Trust+": the NIC ignores them, and an intent that trusts PCP has no DSCP map")
+	}
 	if q.Trust == "dscp" {
 		q.DSCP = make(map[int]int, 64)
 		for d := 0; d < 64; d++ {
@@ -454,7 +460,7 @@ func (r *reader) checkECN() {
 				continue
 			}
 			line := max(p.ecnNPLine[prio], p.ecnRPLine[prio])
-			text := fmt.Sprintf("ecn roce_np/roce_rp enable %d on %s", prio, name)
+			text := p.ecnText[prio]
 			switch {
 			case prio != roce:
 				why := fmt.Sprintf("DCQCN enable on priority %d of %s, which is not the RoCE priority", prio, name)

@@ -337,7 +337,7 @@ func literal(ws []word) ([]string, bool) {
 	return out, true
 }
 
-const whyVar = "its values need a shell variable, command substitution or glob expanded, which import never does; write the literal values"
+const whyVar = "needs a shell variable, command substitution or glob expanded, which import never does; write the literal values"
 
 // echoWrite reads echo VALUE > FILE (or echo VALUE | tee FILE).
 func (r *reader) echoWrite(c *command, text string, args []word, file word) {
@@ -442,6 +442,7 @@ func (r *reader) netSysfs(line int, text, ifname string, rest []string, value st
 		} else {
 			p.ecnRP[prio], p.ecnRPLine[prio] = v, line
 		}
+		p.ecnText[prio] = text
 		return
 	case len(rest) == 3 && rest[1] == "roce_np" && rest[2] == "cnp_dscp":
 		if v, ok := atoiRange(value, 0, 63); ok {
@@ -540,15 +541,16 @@ func (r *reader) mlnxOpt(p *portAcc, line int, text, name, v string) {
 				bad()
 				return
 			}
-			r.set(p, "dscp2prio "+op[1], line, text, true)
 			if op[0] == "del" {
+				p.qos(line)
 				if cur, ok := p.dscp[d]; ok && cur == pr {
 					delete(p.dscp, d)
 				}
 				return
 			}
+			r.set(p, "dscp2prio "+op[1], line, text, true)
 			if p.dscp == nil {
-				p.dscp = map[int]int{}
+				p.dscp, p.dscpLine = map[int]int{}, line
 			}
 			p.dscp[d] = pr
 		default:

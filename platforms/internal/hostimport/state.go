@@ -103,7 +103,7 @@ func (r *reader) stateBlock(b *stateBlock) error {
 		files := args[1:]
 		for i, l := range b.lines {
 			if i < len(files) {
-				r.sysfsWrite(l.n, files[i]+" = "+strings.TrimSpace(l.text), files[i], strings.TrimSpace(l.text), true, false)
+				r.sysfsWrite(l.n, "echo "+strings.TrimSpace(l.text)+" > "+files[i], files[i], strings.TrimSpace(l.text), true, false)
 			}
 		}
 	case name == "cma_roce_tos" || name == "cma_roce_mode":
@@ -209,6 +209,7 @@ var (
 // mlnxShow reads the output of mlnx_qos -i IF.
 func (r *reader) mlnxShow(dev string, lines []stateLine) {
 	p := r.port(dev, lines[0].n)
+	r.port(dev, lines[len(lines)-1].n)
 	tc := -1
 	vendor := false
 	var prioTC []int
@@ -237,7 +238,7 @@ func (r *reader) mlnxShow(dev string, lines []stateLine) {
 				}
 				if n, ok := atoiRange(d, 0, 63); ok {
 					if p.dscp == nil {
-						p.dscp = map[int]int{}
+						p.dscp, p.dscpLine = map[int]int{}, l.n
 					}
 					p.dscp[n] = pr
 				}
