@@ -108,10 +108,13 @@ func qosSummary(q *importer.QoS) string {
 	return b.String()
 }
 
+// corpus holds the public host scripts import is tested against.
+const corpus = "../../../internal/importer/testdata/corpus/nvidia_mlnx/"
+
 // TestImportFiles imports the hand-written scripts and host states of
 // testdata/import (each FILE.sh or FILE.state with a FILE.want summary
-// beside it, FILE.dcb.* read as linux_dcb) and the folders' brownfield
-// scripts: facts, unmapped lines with their numbers, twice. go test
+// beside it; a FILE naming dcb is read as linux_dcb), the folders'
+// brownfield scripts and the public host scripts of the import corpus: facts, unmapped lines with their numbers, twice. go test
 // -update rewrites the .want files.
 func TestImportFiles(t *testing.T) {
 	inputs, err := filepath.Glob("testdata/import/*")
@@ -121,6 +124,9 @@ func TestImportFiles(t *testing.T) {
 	cases := map[string]string{
 		"../../nvidia_mlnx/testdata/brownfield.sh": "testdata/import/brownfield-mlnx.want",
 		"../../linux_dcb/testdata/brownfield.sh":   "testdata/import/brownfield-dcb.want",
+		// The public host scripts of the import corpus (SOURCES.md there).
+		corpus + "netarbiter-setup-nic-lossless-layer3.sh": "testdata/import/corpus-netarbiter.want",
+		corpus + "mlnx-tools-roce_config.sh":               "testdata/import/corpus-mlnx-tools-roce_config.want",
 	}
 	for _, in := range inputs {
 		if strings.HasSuffix(in, ".want") || strings.HasSuffix(in, ".md") {

@@ -56,6 +56,10 @@ type lexer struct {
 	// here-document's delimiter.
 	pendingDelim bool
 	pendingStrip bool
+	// unended is the line of a here-document whose end line never came
+	// (0: none), and unendedDelim its delimiter.
+	unended      int
+	unendedDelim string
 }
 
 type heredoc struct {
@@ -122,6 +126,11 @@ func (l *lexer) operator() token {
 			op += string(n)
 			l.pos++
 		}
+	}
+	if op == "<<" && l.pos < len(l.src) && l.src[l.pos] == '<' {
+		// A here-string (<<< WORD): the word is data, no body follows.
+		l.pos++
+		return token{kind: tOp, op: "<<<", line: l.line, start: start, end: l.pos}
 	}
 	if op == "<<" {
 		l.pendingDelim = true
@@ -327,6 +336,7 @@ func isNameByte(c byte) bool {
 // just ended: they are data for the command, not commands.
 func (l *lexer) skipHeredocs() {
 	for _, h := range l.heredocs {
+		start, found := l.line, false
 		for l.pos < len(l.src) {
 			end := indexFrom(l.src, l.pos, '\n')
 			ln := string(l.src[l.pos:end])
@@ -339,8 +349,12 @@ func (l *lexer) skipHeredocs() {
 				l.line++
 			}
 			if strings.TrimRight(ln, "\r") == h.delim {
+				found = true
 				break
 			}
+		}
+		if !found && l.unended == 0 {
+			l.unended, l.unendedDelim = start-1, h.delim
 		}
 	}
 	l.heredocs = l.heredocs[:0]

@@ -15,45 +15,116 @@ type command struct {
 	out *word
 	// pipedFrom is the command whose output this one reads (a | b).
 	pipedFrom *command
-	line      int
-	start     int
-	end       int
+	// src is the script the command is in (the file, or an sh -c string);
+	// start and end are its offsets there.
+	src   []byte
+	line  int
+	start int
+	end   int
+	// depth counts the sh -c scripts the command is nested in.
+	depth int
+	// outs counts the output redirections (the last one gets the output).
+	outs int
 }
 
 // text is the command as written, on one line.
 func (r *reader) text(c *command) string {
-	if c.start >= c.end || c.end > len(r.src) {
+	if c.start >= c.end || c.end > len(c.src) {
 		return ""
 	}
-	s := string(r.src[c.start:c.end])
+	s := string(c.src[c.start:c.end])
 	s = strings.ReplaceAll(s, "\\\n", " ")
 	return strings.Join(strings.Fields(s), " ")
 }
 
+// maxNested bounds sh -c scripts within sh -c scripts.
+const maxNested = 4
+
 // readScript reads a setup script, command by command.
 func (r *reader) readScript(ctx context.Context) error {
-	lx := newLexer(r.name, r.src)
-	cur := &command{}
-	var prev *command
-	pipe := false
-	redirect := ""
-	n := 0
-	flush := func(op string) {
-		if len(cur.words) > 0 || cur.out != nil {
-			if pipe {
-				cur.pipedFrom = prev
-			}
-			r.command(cur)
-			prev = cur
-			if r.err != nil {
-				return
-			}
+	return r.script(ctx, r.src, 0, 0)
+}
+
+// scriptState is the command being assembled from a script's tokens.
+type scriptState struct {
+	r        *reader
+	src      []byte
+	base     int
+	depth    int
+	cur      *command
+	prev     *command
+	pipe     bool
+	redirect string
+	// inTest is true inside [[ ... ]], whose && || < > are not the shell's.
+	inTest bool
+}
+
+func (st *scriptState) flush(op string) {
+	if len(st.cur.words) > 0 || st.cur.out != nil {
+		if st.pipe {
+			st.cur.pipedFrom = st.prev
 		}
-		pipe = op == "|"
-		cur = &command{}
+		st.r.command(st.cur)
+		st.prev = st.cur
 	}
-	for {
-		n++
+	st.pipe = op == "|"
+	st.cur = &command{src: st.src, depth: st.depth}
+}
+
+func (st *scriptState) op(t token) {
+	if st.inTest {
+		return
+	}
+	switch t.op {
+	case ">", ">>", ">|", "&>", "<", "<<", "<&", ">&":
+		cur := st.cur
+		// An fd number written against the operator (2>) is not a word.
+		if k := len(cur.words); k > 0 && cur.words[k-1].end == t.start && digitsOnly(cur.words[k-1].text) {
+			cur.words = cur.words[:k-1]
+		}
+		st.redirect = t.op
+		if len(cur.words) == 0 && cur.end == 0 {
+			cur.start, cur.line = t.start, st.base+t.line
+		}
+		cur.end = t.end
+	default:
+		st.flush(t.op)
+		st.redirect = ""
+	}
+}
+
+func (st *scriptState) word(t token) {
+	cur := st.cur
+	if len(cur.words) == 0 && cur.out == nil && st.redirect == "" && cur.end == 0 {
+		cur.start, cur.line = t.start, st.base+t.line
+	}
+	cur.end = t.end
+	if st.redirect != "" {
+		if st.redirect == ">" || st.redirect == ">>" || st.redirect == ">|" || st.redirect == "&>" {
+			w := t.w
+			if cur.out == nil || !strings.HasPrefix(cur.out.text, "/sys/") {
+				cur.out = &w
+			}
+			cur.outs++
+		}
+		st.redirect = ""
+		return
+	}
+	switch {
+	case t.w.text == "[[" && !t.w.expand:
+		st.inTest = true
+	case t.w.text == "]]" && !t.w.expand:
+		st.inTest = false
+	}
+	cur.words = append(cur.words, t.w)
+}
+
+// script reads src (the file, or an sh -c string at line base+1 of the
+// file) command by command.
+func (r *reader) script(ctx context.Context, src []byte, base, depth int) error {
+	lx := newLexer(r.name, src)
+	st := &scriptState{r: r, src: src, base: base, depth: depth, cur: &command{src: src, depth: depth}}
+	for n := 1; ; n++ {
 		if n%4096 == 0 {
 			if err := ctx.Err(); err != nil {
 				return err
@@ -68,43 +139,22 @@ func (r *reader) readScript(ctx context.Context) error {
 		}
 		switch t.kind {
 		case tEOF:
-			flush("")
+			st.flush("")
+			if lx.unended > 0 {
+				r.unmapped(base+lx.unended, "<<"+lx.unendedDelim, "a here-document whose end line ("+lx.unendedDelim+") never comes: bash reads the rest of the file as its data, and so does import")
+			}
 			return r.err
 		case tComment:
-			r.comment(t.line, t.op)
+			if depth == 0 {
+				r.comment(t.line, t.op)
+			}
 		case tNewline:
-			flush("\n")
-			redirect = ""
+			st.flush("\n")
+			st.redirect, st.inTest = "", false
 		case tOp:
-			switch t.op {
-			case ">", ">>", ">|", "&>", "<", "<<", "<&", ">&":
-				// An fd number written against the operator (2>) is not a word.
-				if k := len(cur.words); k > 0 && cur.words[k-1].end == t.start && digitsOnly(cur.words[k-1].text) {
-					cur.words = cur.words[:k-1]
-				}
-				redirect = t.op
-				if len(cur.words) == 0 && cur.start == 0 {
-					cur.start, cur.line = t.start, t.line
-				}
-				cur.end = t.end
-			default:
-				flush(t.op)
-				redirect = ""
-			}
+			st.op(t)
 		case tWord:
-			if len(cur.words) == 0 && cur.out == nil && redirect == "" {
-				cur.start, cur.line = t.start, t.line
-			}
-			cur.end = t.end
-			if redirect != "" {
-				if redirect == ">" || redirect == ">>" || redirect == ">|" || redirect == "&>" {
-					w := t.w
-					cur.out = &w
-				}
-				redirect = ""
-				continue
-			}
-			cur.words = append(cur.words, t.w)
+			st.word(t)
 		}
 	}
 }
@@ -188,7 +238,7 @@ func (r *reader) command(c *command) {
 	for len(ws) > 0 && !ws[0].expand && shellKeywords[ws[0].text] {
 		ws = ws[1:]
 	}
-	for len(ws) > 0 && !ws[0].expand && isAssignment(ws[0].text) {
+	for len(ws) > 0 && isAssignment(ws[0].text) {
 		ws = ws[1:]
 	}
 	if len(ws) == 0 {
@@ -204,6 +254,10 @@ func (r *reader) command(c *command) {
 	name := path.Base(ws[0].text)
 	args := ws[1:]
 	if c.out != nil && (name == "echo" || name == "printf") {
+		if c.outs > 1 && strings.HasPrefix(c.out.text, "/sys/") {
+			r.unmapped(c.line, text, "two output redirections: the shell sends the value to the last one only, so this write does not happen as written")
+			return
+		}
 		r.echoWrite(c, text, args, *c.out)
 		return
 	}
@@ -216,6 +270,12 @@ func (r *reader) command(c *command) {
 		return
 	}
 	switch name {
+	case "sh", "bash", "dash":
+		r.shellC(c, text, args)
+	case "[", "[[", "test", "eval":
+		if name == "eval" && looksQoS(text) {
+			r.unmapped(c.line, text, "eval builds its command at run time, which import never does; write the command itself")
+		}
 	case "mlnx_qos":
 		r.mlnxQoS(c, text, args)
 	case "dcb":
@@ -278,6 +338,26 @@ func (r *reader) otherCommand(c *command, text, name string, args []word) {
 				break
 			}
 		}
+	}
+}
+
+// shellC reads the script of sh -c SCRIPT (sudo sh -c "echo V > FILE"),
+// as if its commands were on the line.
+func (r *reader) shellC(c *command, text string, args []word) {
+	for i := 0; i+1 < len(args); i++ {
+		if args[i].text != "-c" {
+			continue
+		}
+		if c.depth >= maxNested {
+			r.unmapped(c.line, text, "sh -c nested too deep to read")
+			return
+		}
+		if err := r.script(context.Background(), []byte(args[i+1].text), c.line-1, c.depth+1); err != nil && r.err == nil {
+			if looksQoS(text) {
+				r.unmapped(c.line, text, "an sh -c script import cannot split into commands")
+			}
+		}
+		return
 	}
 }
 
@@ -389,6 +469,8 @@ func (r *reader) sysfsWrite(line int, text, p, value string, valueOK, pathExpand
 			}
 		}
 		r.unmapped(line, text, "an rdma_cm configfs setting fabricgen does not render")
+	case len(parts) >= 4 && parts[0] == "sys" && parts[1] == "kernel" && parts[2] == "config" && parts[3] == "rdma_cm":
+		r.unmapped(line, text, "an rdma_cm configfs setting fabricgen does not render (it renders ports/N/default_roce_tos and default_roce_mode)")
 	case len(parts) >= 5 && parts[0] == "sys" && parts[1] == "class" && parts[2] == "net":
 		if pathExpand && strings.ContainsAny(parts[3], "$`*?") {
 			r.unmapped(line, text, "the interface "+whyVar)
