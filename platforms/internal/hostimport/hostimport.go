@@ -158,8 +158,8 @@ type reader struct {
 	// fabricgen is true once a fabricgen header comment was read: the
 	// "not applied on a host NIC" notes after it are fabricgen's own.
 	fabricgen bool
-	wdName    string
-	ecnNotes  map[int]string
+	wd        *importer.Watchdog
+	ecnNotes  map[int]*importer.ECN
 	driver    string
 	// driverHint is the driver a command implies (ice: fw-lldp-agent).
 	driverHint string
@@ -173,7 +173,7 @@ type reader struct {
 }
 
 func newReader(fl Flavour, name string, src []byte) *reader {
-	r := &reader{fl: fl, name: name, src: src, ports: map[string]*portAcc{}, rdmaLines: map[string]int{}, ecnNotes: map[int]string{}}
+	r := &reader{fl: fl, name: name, src: src, ports: map[string]*portAcc{}, rdmaLines: map[string]int{}, ecnNotes: map[int]*importer.ECN{}}
 	r.dev.Platform, r.dev.Kind = fl.Platform, "nic"
 	r.dev.Src = importer.Span{File: name}
 	return r
@@ -402,17 +402,26 @@ func (r *reader) portQoS(p *portAcc) *importer.QoS {
 		if p.shaper[tc] > 0 {
 			queue(tc).ShaperBps = p.shaper[tc]
 		}
-		if n, ok := r.ecnNotes[tc]; ok {
-			// fabricgen's note names the queue's switch-side profile; its
-			// curve is not in a host script.
-			queue(tc).ECN = &importer.ECN{Name: n, Mark: true}
+		if e, ok := r.ecnNotes[tc]; ok {
+			// fabricgen's note names the queue's switch-side profile and
+			// its curve.
+			c := *e
+			queue(tc).ECN = &c
 		}
 	}
 	switch {
 	case p.tout > 0:
-		q.Watchdog = &importer.Watchdog{Name: r.wdName, DetectionMS: p.tout}
-	case r.wdName != "" && len(q.PFC) > 0:
-		q.Watchdog = &importer.Watchdog{Name: r.wdName}
+		w := importer.Watchdog{DetectionMS: p.tout}
+		if r.wd != nil {
+			w = *r.wd
+			w.DetectionMS = p.tout
+		}
+		q.Watchdog = &w
+	case r.wd != nil && len(q.PFC) > 0:
+		// A driver without pfc-prevention-tout: fabricgen's note keeps
+		// the watchdog.
+		w := *r.wd
+		q.Watchdog = &w
 	}
 	q.Src = spans(r.name, p.qosLines)
 	return q

@@ -5,6 +5,8 @@ import (
 	"path"
 	"strconv"
 	"strings"
+
+	"github.com/fabricgen/fabricgen/internal/importer"
 )
 
 // command is one simple command of a script: its words, its output
@@ -209,16 +211,32 @@ func (r *reader) comment(line int, c string) {
 }
 
 // note reads one of fabricgen's "not applied on a host NIC" header notes:
-// intent values the script does not apply but names.
+// intent values the script does not apply but names, with their values
+// ("pfc_watchdog NAME (detection 200ms, ...): why").
 func (r *reader) note(line int, text, n string) {
 	f := strings.Fields(n)
 	switch {
 	case len(f) >= 2 && f[0] == "pfc_watchdog":
-		r.wdName = strings.TrimSuffix(f[1], ":")
+		name, vals := noteValues(strings.TrimPrefix(n, "pfc_watchdog "))
+		w := &importer.Watchdog{Name: name, Action: vals["action"]}
+		w.DetectionMS, w.RestorationMS, w.PollMS = millis(vals["detection"]), millis(vals["restoration"]), millis(vals["poll_interval"])
+		r.wd = w
 	case len(f) >= 4 && f[0] == "queue" && f[2] == "ecn_profile":
-		if q, ok := atoiRange(f[1], 0, 7); ok {
-			r.ecnNotes[q] = strings.TrimSuffix(f[3], ":")
+		q, ok := atoiRange(f[1], 0, 7)
+		if !ok {
+			break
 		}
+		name, vals := noteValues(strings.SplitN(n, " ecn_profile ", 2)[1])
+		e := &importer.ECN{Name: name, Mark: vals["mode"] != "drop"}
+		e.MinBytes, e.MaxBytes = int64(bytesOf(vals["min_threshold"])), int64(bytesOf(vals["max_threshold"]))
+		e.Probability, _ = atoiRange(vals["max_probability"], 0, 100)
+		if v, ok := atoiRange(vals["min_fill_level"], 0, 100); ok {
+			e.MinFill = &v
+		}
+		if v, ok := atoiRange(vals["max_fill_level"], 0, 100); ok {
+			e.MaxFill = &v
+		}
+		r.ecnNotes[q] = e
 	case len(f) >= 3 && f[0] == "rdma" && f[1] == "path_mtu":
 		if v, ok := atoiRange(strings.TrimSuffix(f[2], ":"), 256, 4096); ok {
 			r.setRDMAInt("path_mtu", &r.rdma.PathMTU, v, line, text)
@@ -226,6 +244,34 @@ func (r *reader) note(line int, text, n string) {
 	default:
 		r.unmapped(line, text, "an intent value fabricgen's render noted but a host script does not carry (switch-side)")
 	}
+}
+
+// noteValues splits "NAME (k v, k v): why" into the name and the values.
+func noteValues(s string) (string, map[string]string) {
+	vals := map[string]string{}
+	head, _, _ := strings.Cut(s, ": ")
+	name, rest, ok := strings.Cut(head, " (")
+	if !ok {
+		return strings.TrimSuffix(head, ":"), vals
+	}
+	for _, kv := range strings.Split(strings.TrimSuffix(rest, ")"), ", ") {
+		if k, v, ok := strings.Cut(kv, " "); ok {
+			vals[k] = v
+		}
+	}
+	return name, vals
+}
+
+// millis reads "200ms" (0: none).
+func millis(s string) int64 {
+	v, _ := atoiRange(strings.TrimSuffix(s, "ms"), 0, 1<<30)
+	return int64(v)
+}
+
+// bytesOf reads "153600B" (0: none).
+func bytesOf(s string) int {
+	v, _ := atoiRange(strings.TrimSuffix(s, "B"), 0, 1<<40)
+	return v
 }
 
 // shellKeywords start a compound command; the command after them is read.

@@ -119,8 +119,15 @@ var portFacts = []fact{
 			if qq.Shaper.V > 0 {
 				fmt.Fprintf(&b, "%d:shaper/%d ", tc, qq.Shaper.V)
 			}
-			if qq.ECN.V != nil {
-				fmt.Fprintf(&b, "%d:ecn/%s ", tc, qq.ECN.V.Name)
+			if e := qq.ECN.V; e != nil {
+				var minF, maxF string
+				if e.MinFill.Set {
+					minF = fmt.Sprint(e.MinFill.V)
+				}
+				if e.MaxFill.Set {
+					maxF = fmt.Sprint(e.MaxFill.V)
+				}
+				fmt.Fprintf(&b, "%d:ecn/%s/%d-%d/p%d/fill%s-%s/mark=%v ", tc, e.Name, e.Min.V, e.Max.V, e.Probability.V, minF, maxF, !e.Mark.Set || e.Mark.V)
 			}
 		}
 		return b.String()
@@ -140,8 +147,15 @@ var portFacts = []fact{
 			if qq.ShaperBps > 0 {
 				fmt.Fprintf(&b, "%d:shaper/%d ", tc, qq.ShaperBps)
 			}
-			if qq.ECN != nil {
-				fmt.Fprintf(&b, "%d:ecn/%s ", tc, qq.ECN.Name)
+			if e := qq.ECN; e != nil {
+				var minF, maxF string
+				if e.MinFill != nil {
+					minF = fmt.Sprint(*e.MinFill)
+				}
+				if e.MaxFill != nil {
+					maxF = fmt.Sprint(*e.MaxFill)
+				}
+				fmt.Fprintf(&b, "%d:ecn/%s/%d-%d/p%d/fill%s-%s/mark=%v ", tc, e.Name, e.MinBytes, e.MaxBytes, e.Probability, minF, maxF, e.Mark)
 			}
 		}
 		return b.String()
@@ -151,15 +165,32 @@ var portFacts = []fact{
 		if w == nil || c.q.Lossless == 0 {
 			return "none"
 		}
-		if !c.mlx5() || !w.Detection.Set {
-			return w.Name + "/0"
+		// fabricgen's note names the watchdog and its values where the
+		// NIC applies less than all of it; mlx5 applies the detection.
+		noted := !c.mlx5() || w.Restoration.Set || w.PollInterval.Set || (w.Action.Set && w.Action.V != schema.WatchdogDrop)
+		ms := func(v schema.Value[time.Duration]) time.Duration {
+			if !v.Set {
+				return 0
+			}
+			return v.V / time.Millisecond
 		}
-		return fmt.Sprintf("%s/%d", w.Name, w.Detection.V/time.Millisecond)
+		switch {
+		case noted:
+			action := ""
+			if w.Action.Set {
+				action = string(w.Action.V)
+			}
+			return fmt.Sprintf("%s/%d/%d/%d/%s", w.Name, ms(w.Detection), ms(w.Restoration), ms(w.PollInterval), action)
+		case ms(w.Detection) > 0:
+			return fmt.Sprintf("/%d/0/0/", ms(w.Detection))
+		}
+		return "none"
 	}, func(c *portCase) string {
-		if c.gq.Watchdog == nil {
+		w := c.gq.Watchdog
+		if w == nil {
 			return "none"
 		}
-		return fmt.Sprintf("%s/%d", c.gq.Watchdog.Name, c.gq.Watchdog.DetectionMS)
+		return fmt.Sprintf("%s/%d/%d/%d/%s", w.Name, w.DetectionMS, w.RestorationMS, w.PollMS, w.Action)
 	}},
 }
 
