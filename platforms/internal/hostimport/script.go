@@ -2,6 +2,7 @@ package hostimport
 
 import (
 	"context"
+	"fmt"
 	"path"
 	"strconv"
 	"strings"
@@ -27,7 +28,13 @@ type command struct {
 	depth int
 	// outs counts the output redirections (the last one gets the output).
 	outs int
+	// dropped counts the words past maxWords, which are not kept.
+	dropped int
 }
+
+// maxWords bounds the words kept of one command (a host command has tens;
+// a command continued over a huge file must not hold them all).
+const maxWords = 1 << 16
 
 // text is the command as written, on one line.
 func (r *reader) text(c *command) string {
@@ -117,6 +124,10 @@ func (st *scriptState) word(t token) {
 		st.inTest = true
 	case t.w.text == "]]" && !t.w.expand:
 		st.inTest = false
+	}
+	if len(cur.words) >= maxWords {
+		cur.dropped++
+		return
 	}
 	cur.words = append(cur.words, t.w)
 }
@@ -291,6 +302,10 @@ func (r *reader) command(c *command) {
 		return
 	}
 	text := r.text(c)
+	if c.dropped > 0 {
+		r.unmapped(c.line, text, fmt.Sprintf("a command of more than %d words, which import does not read", maxWords))
+		return
+	}
 	if ws[0].expand {
 		if looksQoS(text) {
 			r.unmapped(c.line, text, "the command is named by a shell variable or substitution, which import does not expand")

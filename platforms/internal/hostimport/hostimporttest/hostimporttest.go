@@ -388,6 +388,18 @@ var Hostile = []HostileCase{
 			t.Errorf("want eth0 trust dscp pfc [3], got %+v", d.Ports)
 		}
 	}},
+	{Name: "one command over 50 MB", Data: func() []byte {
+		var b bytes.Buffer
+		b.WriteString("mlnx_qos -i eth0")
+		for b.Len() < 50<<20 {
+			b.WriteString(" --trust dscp \\\n")
+		}
+		return b.Bytes()
+	}, Check: func(t *testing.T, d *importer.Device) {
+		if len(d.Unmapped) != 1 || d.Unmapped[0].Line != 1 || len(d.Unmapped[0].Text) > 1024 {
+			t.Errorf("unmapped %v: want the huge command reported once at line 1, its text bounded", len(d.Unmapped))
+		}
+	}},
 	{Name: "many interfaces", Data: func() []byte {
 		var b bytes.Buffer
 		for i := 0; i < 5000; i++ {
