@@ -159,6 +159,7 @@ type reader struct {
 	// "not applied on a host NIC" notes after it are fabricgen's own.
 	fabricgen bool
 	wd        *importer.Watchdog
+	buffer    *importer.Buffer
 	ecnNotes  map[int]*importer.ECN
 	driver    string
 	// driverHint is the driver a command implies (ice: fw-lldp-agent).
@@ -422,6 +423,10 @@ func (r *reader) portQoS(p *portAcc) *importer.QoS {
 		// the watchdog.
 		w := *r.wd
 		q.Watchdog = &w
+	}
+	if r.buffer != nil {
+		b := *r.buffer
+		q.Buffer = &b
 	}
 	q.Src = spans(r.name, p.qosLines)
 	return q

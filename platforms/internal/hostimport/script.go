@@ -194,6 +194,7 @@ func (r *reader) comment(line int, c string) {
 			rest := body[i+len(", device "):]
 			if j := strings.LastIndex(rest, " ("); j >= 0 {
 				r.dev.Name = rest[:j]
+				r.dev.Fabric = strings.TrimPrefix(body[:i], "fabricgen: fabric ")
 				r.fabricgen = true
 			}
 		}
@@ -252,6 +253,20 @@ func (r *reader) note(line int, text, n string) {
 		if v, ok := atoiRange(strings.TrimSuffix(f[2], ":"), 256, 4096); ok {
 			r.setRDMAInt("path_mtu", &r.rdma.PathMTU, v, line, text)
 		}
+	case len(f) >= 1 && (f[0] == "buffer" || f[0] == "buffer:"):
+		_, vals := noteValues(n)
+		b := &importer.Buffer{Headroom: int64(bytesOf(vals["headroom"])), XOFF: int64(bytesOf(vals["xoff"])), XON: int64(bytesOf(vals["xon"])),
+			IngressLosslessPool: int64(bytesOf(vals["ingress_lossless_pool"])), EgressLossyPool: int64(bytesOf(vals["egress_lossy_pool"]))}
+		if v, ok := vals["dynamic_threshold"]; ok {
+			if x, err := strconv.Atoi(v); err == nil && x >= -7 && x <= 7 {
+				b.DynamicThreshold = &x
+			}
+		}
+		if *b == (importer.Buffer{}) {
+			r.unmapped(line, text, "buffer values the render noted without their values; a host script does not carry them (switch-side)")
+			return
+		}
+		r.buffer = b
 	default:
 		r.unmapped(line, text, "an intent value fabricgen's render noted but a host script does not carry (switch-side)")
 	}
@@ -385,7 +400,7 @@ func (r *reader) otherCommand(c *command, text, name string, args []word) {
 			r.dev.Name = args[0].text
 		}
 	case "lldptool":
-		if hasWord(args, "-T") || hasWord(args, "set-tlv") {
+		if hasWord(args, "-T") || hasWord(args, "set-tlv") || hasWord(args, "-L") || hasWord(args, "set-lldp") {
 			r.unmapped(c.line, text, "an lldpad DCBX setting: fabricgen configures host DCB directly (mlnx_qos or dcb), not through lldpad")
 		}
 	case "mlxconfig":

@@ -346,7 +346,7 @@ func hostNotes(p view.PortView, pq *schema.PortQoS, fl Flavour, notes map[string
 		}
 	}
 	if view.BufferSrc(pq) != (schema.Range{}) {
-		notes["buffer: PFC headroom and pools are switch-side; the NIC's buffers are not changed"] = true
+		notes["buffer"+bufferValues(pq.Buffer)+": PFC headroom and pools are switch-side; the NIC's buffers are not changed"] = true
 	}
 }
 
@@ -369,7 +369,8 @@ func watchdogValues(w *schema.Watchdog) string {
 }
 
 // ecnValues lists an ECN profile's curve as a note prints it: " (min_threshold
-// 153600B, max_threshold 1536000B, max_probability 100, mode ecn)".
+// 153600B, max_threshold 1536000B, max_probability 100, mode ecn)"; the
+// mode always (ecn unless the profile drops).
 func ecnValues(e *schema.ECNProfile) string {
 	var vals []string
 	if e.Min.Set {
@@ -378,21 +379,37 @@ func ecnValues(e *schema.ECNProfile) string {
 	if e.Max.Set {
 		vals = append(vals, fmt.Sprintf("max_threshold %dB", e.Max.V))
 	}
-	if e.Probability.Set {
-		vals = append(vals, fmt.Sprintf("max_probability %d", e.Probability.V))
-	}
+	// The probability and the mode always: unset, they are their
+	// defaults (100, ecn), which import gives back as values.
+	vals = append(vals, fmt.Sprintf("max_probability %d", e.Probability.V))
 	if e.MinFill.Set {
 		vals = append(vals, fmt.Sprintf("min_fill_level %d", e.MinFill.V))
 	}
 	if e.MaxFill.Set {
 		vals = append(vals, fmt.Sprintf("max_fill_level %d", e.MaxFill.V))
 	}
-	if e.Mark.Set {
-		mode := "drop"
-		if e.Mark.V {
-			mode = "ecn"
+	mode := "drop"
+	if e.Mark.V {
+		mode = "ecn"
+	}
+	vals = append(vals, "mode "+mode)
+	return noteValues(vals)
+}
+
+// bufferValues lists the buffer values a policy sets as a note prints
+// them: " (headroom 20480B, xoff 10240B, dynamic_threshold 1)".
+func bufferValues(b schema.BufferSpec) string {
+	var vals []string
+	for _, v := range []struct {
+		name string
+		v    schema.Value[int64]
+	}{{"headroom", b.Headroom}, {"xoff", b.XOFF}, {"xon", b.XON}, {"ingress_lossless_pool", b.IngressLosslessPool}, {"egress_lossy_pool", b.EgressLossyPool}} {
+		if v.v.Set {
+			vals = append(vals, fmt.Sprintf("%s %dB", v.name, v.v.V))
 		}
-		vals = append(vals, "mode "+mode)
+	}
+	if b.DynamicThreshold.Set {
+		vals = append(vals, fmt.Sprintf("dynamic_threshold %d", b.DynamicThreshold.V))
 	}
 	return noteValues(vals)
 }

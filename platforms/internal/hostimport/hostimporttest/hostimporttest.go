@@ -285,6 +285,9 @@ func CheckGoldens(t *testing.T, root string, p platform.Platform, mlnx bool) {
 					t.Errorf("%s: intent %q, import %q", f.name, w, h)
 				}
 			}
+			if g.Fabric != fab.Name {
+				t.Errorf("fabric: intent %q, import %q", fab.Name, g.Fabric)
+			}
 			if len(g.Unmapped) > 0 || len(g.Twice) > 0 {
 				t.Errorf("a fixture render has unmapped lines %v or twice %v", g.Unmapped, g.Twice)
 			}
