@@ -283,10 +283,12 @@ func (r *reader) setTransport(t string, line int, text string) {
 // device builds the Device from what was read.
 func (r *reader) device() *importer.Device {
 	d := &r.dev
+	// nvidia_mlnx takes no driver attribute (its NIC is mlx5_core).
 	switch {
+	case r.fl.MLNX:
 	case r.driver != "":
 		d.Driver = r.driver
-	case !r.fl.MLNX && !r.fabricgen && r.driverHint != "":
+	case !r.fabricgen && r.driverHint != "":
 		d.Driver = r.driverHint
 	}
 	for _, name := range r.order {

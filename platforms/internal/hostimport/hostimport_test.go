@@ -113,7 +113,7 @@ const corpus = "../../../internal/importer/testdata/corpus/nvidia_mlnx/"
 
 // TestImportFiles imports the hand-written scripts and host states of
 // testdata/import (each FILE.sh or FILE.state with a FILE.want summary
-// beside it; a FILE naming dcb is read as linux_dcb), the folders'
+// beside it; a FILE-dcb is read as linux_dcb, any other as nvidia_mlnx), the folders'
 // brownfield scripts and the public host scripts of the import corpus: facts, unmapped lines with their numbers, twice. go test
 // -update rewrites the .want files.
 func TestImportFiles(t *testing.T) {
@@ -127,6 +127,9 @@ func TestImportFiles(t *testing.T) {
 		// The public host scripts of the import corpus (SOURCES.md there).
 		corpus + "netarbiter-setup-nic-lossless-layer3.sh": "testdata/import/corpus-netarbiter.want",
 		corpus + "mlnx-tools-roce_config.sh":               "testdata/import/corpus-mlnx-tools-roce_config.want",
+		// One host platform's render read by the other.
+		"../../nvidia_mlnx/testdata/golden/mlnx1.sh": "testdata/import/cross-mlnx1-as-dcb.want",
+		"../../linux_dcb/testdata/golden/dcb1.sh":    "testdata/import/cross-dcb1-as-mlnx.want",
 	}
 	for _, in := range inputs {
 		if strings.HasSuffix(in, ".want") || strings.HasSuffix(in, ".md") {
@@ -144,7 +147,7 @@ func TestImportFiles(t *testing.T) {
 				t.Fatal(err)
 			}
 			fl := Flavour{Platform: "nvidia_mlnx", MLNX: true}
-			if strings.Contains(want, "dcb") {
+			if strings.HasSuffix(want, "-dcb.want") {
 				fl = Flavour{Platform: "linux_dcb"}
 			}
 			d, err := Import(context.Background(), fl, filepath.Base(in), data)

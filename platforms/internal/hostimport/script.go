@@ -943,6 +943,8 @@ func (r *reader) ethtool(c *command, text string, args []word) {
 	case "--set-priv-flags":
 		for i := 0; i+1 < len(rest); i += 2 {
 			switch {
+			case rest[i] == "fw-lldp-agent" && rest[i+1] == "off" && r.fl.MLNX:
+				r.unmapped(c.line, text, "ice's firmware LLDP agent off: nvidia_mlnx renders it for no NIC (a ConnectX has no such flag); import with --platform linux_dcb to keep it (driver ice)")
 			case rest[i] == "fw-lldp-agent" && rest[i+1] == "off":
 				p := r.port(dev, c.line)
 				r.set(p, "fw-lldp-agent", c.line, text, false)
