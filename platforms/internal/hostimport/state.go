@@ -123,6 +123,15 @@ func (r *reader) ethtoolShow(args []string, lines []stateLine) {
 		out[i] = l.text
 	}
 	switch {
+	case len(args) == 2 && !strings.HasPrefix(args[1], "-"):
+		// ethtool IF: "Speed: 100000Mb/s" (the check collector reads it).
+		for _, l := range lines {
+			if m := reSpeed.FindStringSubmatch(l.text); m != nil {
+				if v, ok := atoiRange(m[1], 1, 10_000_000); ok {
+					r.port(args[1], l.n).speed = int64(v) * 1_000_000
+				}
+			}
+		}
 	case len(args) == 3 && (args[1] == "-a" || args[1] == "--show-pause"):
 		vals := map[string]string{}
 		for _, l := range lines {
@@ -203,6 +212,7 @@ var (
 	reMlnxPrio  = regexp.MustCompile(`^\s*priority:\s*([\d\s,]+)$`)
 	reMlnxCable = regexp.MustCompile(`^\s*Cable len:\s*(\d+)`)
 	reMlnxBuf   = regexp.MustCompile(`^\s*Receive buffer size`)
+	reSpeed     = regexp.MustCompile(`^\s*Speed:\s*(\d+)Mb/s`)
 	reIPLink    = regexp.MustCompile(`^\d+:\s+([^:@\s]+)(?:@[^:\s]*)?:\s.*\bmtu (\d+)\b`)
 )
 
