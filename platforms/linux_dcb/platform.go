@@ -43,5 +43,8 @@ func Platform() platform.Platform {
 		View:      viewBuild,
 		Templates: Templates(),
 		Fidelity:  viewFidelity,
+
+		// Import reads a host script or host state back into intent.
+		Import: importConfig,
 	}
 }

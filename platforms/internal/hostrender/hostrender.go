@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/fabricgen/fabricgen/platforms/internal/hostspec"
 	"github.com/fabricgen/fabricgen/schema"
@@ -327,23 +328,97 @@ func hostStanza(d *schema.Device, p view.PortView, pq *schema.PortQoS, key hostI
 }
 
 // hostNotes records the intent values of one port a NIC does not apply.
+// Each note names the values it leaves out (the watchdog's timers, the ECN
+// profile's curve), so that fabricgen import can read them back from the
+// script and render it again unchanged.
 func hostNotes(p view.PortView, pq *schema.PortQoS, fl Flavour, notes map[string]bool) {
 	if p.Watchdog {
 		w := pq.Watchdog.V
 		if !fl.stormGuard() {
-			notes["pfc_watchdog "+w.Name+": "+fl.Driver+" has no NIC pause-storm guard (ethtool pfc-prevention-tout is mlx5-only); the switch watchdog covers the port"] = true
+			notes["pfc_watchdog "+w.Name+watchdogValues(w)+": "+fl.Driver+" has no NIC pause-storm guard (ethtool pfc-prevention-tout is mlx5-only); the switch watchdog covers the port"] = true
 		} else if w.Restoration.Set || w.PollInterval.Set || (w.Action.Set && w.Action.V != schema.WatchdogDrop) {
-			notes["pfc_watchdog "+w.Name+": the NIC's PFC storm prevention takes only a timeout (pfc-prevention-tout = detection); restoration, poll_interval and action are switch-side"] = true
+			notes["pfc_watchdog "+w.Name+watchdogValues(w)+": the NIC's PFC storm prevention takes only a timeout (pfc-prevention-tout = detection); restoration, poll_interval and action are switch-side"] = true
 		}
 	}
 	for qid, qq := range pq.Queues {
-		if qq.ECN.V != nil {
-			notes["queue "+strconv.Itoa(qid)+" ecn_profile "+qq.ECN.V.Name+": an ECN marking curve is applied by switches; the NIC reacts to marks (rdma ecn)"] = true
+		if e := qq.ECN.V; e != nil {
+			notes["queue "+strconv.Itoa(qid)+" ecn_profile "+e.Name+ecnValues(e)+": an ECN marking curve is applied by switches; the NIC reacts to marks (rdma ecn)"] = true
 		}
 	}
 	if view.BufferSrc(pq) != (schema.Range{}) {
-		notes["buffer: PFC headroom and pools are switch-side; the NIC's buffers are not changed"] = true
+		notes["buffer"+bufferValues(pq.Buffer)+": PFC headroom and pools are switch-side; the NIC's buffers are not changed"] = true
 	}
+}
+
+// watchdogValues lists a watchdog's timers and action as a note prints
+// them: " (detection 200ms, poll_interval 100ms, action drop)", or "".
+func watchdogValues(w *schema.Watchdog) string {
+	var vals []string
+	for _, t := range []struct {
+		name string
+		v    schema.Value[time.Duration]
+	}{{"detection", w.Detection}, {"restoration", w.Restoration}, {"poll_interval", w.PollInterval}} {
+		if t.v.Set {
+			vals = append(vals, fmt.Sprintf("%s %dms", t.name, t.v.V/time.Millisecond))
+		}
+	}
+	if w.Action.Set {
+		vals = append(vals, "action "+string(w.Action.V))
+	}
+	return noteValues(vals)
+}
+
+// ecnValues lists an ECN profile's curve as a note prints it: " (min_threshold
+// 153600B, max_threshold 1536000B, max_probability 100, mode ecn)"; the
+// mode always (ecn unless the profile drops).
+func ecnValues(e *schema.ECNProfile) string {
+	var vals []string
+	if e.Min.Set {
+		vals = append(vals, fmt.Sprintf("min_threshold %dB", e.Min.V))
+	}
+	if e.Max.Set {
+		vals = append(vals, fmt.Sprintf("max_threshold %dB", e.Max.V))
+	}
+	// The probability and the mode always: unset, they are their
+	// defaults (100, ecn), which import gives back as values.
+	vals = append(vals, fmt.Sprintf("max_probability %d", e.Probability.V))
+	if e.MinFill.Set {
+		vals = append(vals, fmt.Sprintf("min_fill_level %d", e.MinFill.V))
+	}
+	if e.MaxFill.Set {
+		vals = append(vals, fmt.Sprintf("max_fill_level %d", e.MaxFill.V))
+	}
+	mode := "drop"
+	if e.Mark.V {
+		mode = "ecn"
+	}
+	vals = append(vals, "mode "+mode)
+	return noteValues(vals)
+}
+
+// bufferValues lists the buffer values a policy sets as a note prints
+// them: " (headroom 20480B, xoff 10240B, dynamic_threshold 1)".
+func bufferValues(b schema.BufferSpec) string {
+	var vals []string
+	for _, v := range []struct {
+		name string
+		v    schema.Value[int64]
+	}{{"headroom", b.Headroom}, {"xoff", b.XOFF}, {"xon", b.XON}, {"ingress_lossless_pool", b.IngressLosslessPool}, {"egress_lossy_pool", b.EgressLossyPool}} {
+		if v.v.Set {
+			vals = append(vals, fmt.Sprintf("%s %dB", v.name, v.v.V))
+		}
+	}
+	if b.DynamicThreshold.Set {
+		vals = append(vals, fmt.Sprintf("dynamic_threshold %d", b.DynamicThreshold.V))
+	}
+	return noteValues(vals)
+}
+
+func noteValues(vals []string) string {
+	if len(vals) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(vals, ", ") + ")"
 }
 
 // hostTools lists the commands the script needs, with install hints.

@@ -4,8 +4,8 @@
 # Generated from the fabric intent; edit the intent, not this file.
 # NIC driver ice (driver)
 # follows: iproute2 dcb(8), dcb-app(8), dcb-pfc(8), dcb-ets(8) man pages
-# not applied on a host NIC: pfc_watchdog standard: ice has no NIC pause-storm guard (ethtool pfc-prevention-tout is mlx5-only); the switch watchdog covers the port
-# not applied on a host NIC: queue 3 ecn_profile roce: an ECN marking curve is applied by switches; the NIC reacts to marks (rdma ecn)
+# not applied on a host NIC: pfc_watchdog standard (detection 200ms, poll_interval 100ms, action drop): ice has no NIC pause-storm guard (ethtool pfc-prevention-tout is mlx5-only); the switch watchdog covers the port
+# not applied on a host NIC: queue 3 ecn_profile roce (min_threshold 150000B, max_threshold 1500000B, max_probability 100, min_fill_level 55, max_fill_level 90, mode ecn): an ECN marking curve is applied by switches; the NIC reacts to marks (rdma ecn)
 set -eu
 command -v ip >/dev/null || { echo "dcb1: ip not found (install iproute2)" >&2; exit 1; }
 command -v ethtool >/dev/null || { echo "dcb1: ethtool not found (install ethtool)" >&2; exit 1; }

@@ -3,7 +3,7 @@
 # intent digest 33c7776162cf900cb7975d77efa26026c0e719743bfb1a7ca1a90417423e0385
 # Generated from the fabric intent; edit the intent, not this file.
 # follows: NVIDIA MLNX_OFED user manual (mlnx_qos, ECN sysfs), mlnx-tools cma_roce_tos
-# not applied on a host NIC: queue 3 ecn_profile roce: an ECN marking curve is applied by switches; the NIC reacts to marks (rdma ecn)
+# not applied on a host NIC: queue 3 ecn_profile roce (min_threshold 150000B, max_threshold 1500000B, max_probability 100, mode ecn): an ECN marking curve is applied by switches; the NIC reacts to marks (rdma ecn)
 # not applied on a host NIC: rdma path_mtu 4096: applications set it per QP; rdma_cm derives it from the interface MTU
 set -eu
 command -v ip >/dev/null || { echo "leaf0007-nic01: ip not found (install iproute2)" >&2; exit 1; }

@@ -3,7 +3,7 @@
 # intent digest 559374f7832ffd0e66547e58a5950f09b8773500e1d54ea8e0817321d259d407
 # Generated from the fabric intent; edit the intent, not this file.
 # follows: NVIDIA MLNX_OFED user manual (mlnx_qos, ECN sysfs), mlnx-tools cma_roce_tos
-# not applied on a host NIC: pfc_watchdog standard: the NIC's PFC storm prevention takes only a timeout (pfc-prevention-tout = detection); restoration, poll_interval and action are switch-side
+# not applied on a host NIC: pfc_watchdog standard (detection 200ms, restoration 200ms, poll_interval 100ms, action drop): the NIC's PFC storm prevention takes only a timeout (pfc-prevention-tout = detection); restoration, poll_interval and action are switch-side
 # not applied on a host NIC: rdma path_mtu 4096: applications set it per QP; rdma_cm derives it from the interface MTU
 set -eu
 command -v ip >/dev/null || { echo "gpu04-cx6: ip not found (install iproute2)" >&2; exit 1; }
