@@ -1,0 +1,523 @@
+package cisconxos_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"net/netip"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fabricgen/fabricgen/internal/importer"
+	"github.com/fabricgen/fabricgen/internal/platformtest"
+	cisconxos "github.com/fabricgen/fabricgen/platforms/cisco_nxos"
+	"github.com/fabricgen/fabricgen/schema"
+)
+
+// nxImport imports text with the platform's importer.
+func nxImport(t testing.TB, file string, text []byte) (*importer.Device, error) {
+	t.Helper()
+	return cisconxos.Platform().Import(context.Background(), file, text)
+}
+
+// effective is port p's effective imported QoS.
+func effective(d *importer.Device, p *importer.Port) *importer.QoS {
+	if p.QoS != nil {
+		return p.QoS
+	}
+	return d.Default
+}
+
+// TestImportFixture imports the fixture's golden renders and compares the
+// QoS facts, ports and ACLs with the resolved intent, fact by fact.
+func TestImportFixture(t *testing.T) {
+	fx := platformtest.Of("../..", cisconxos.Platform())
+	fab, err := fx.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sd := range fx.Devices(fab) {
+		path := fx.Golden(sd.Name)
+		text, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := nxImport(t, path, text)
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		if len(d.Unmapped) > 0 || len(d.Twice) > 0 {
+			t.Errorf("%s: a render of fabricgen's own has unmapped lines %v, twice %v", sd.Name, d.Unmapped, d.Twice)
+		}
+		if d.Platform != "cisco_nxos" || d.Default == nil {
+			t.Fatalf("%s: platform %q, default %v", sd.Name, d.Platform, d.Default)
+		}
+		got := map[string]*importer.Port{}
+		for _, p := range d.Ports {
+			got[p.Name] = p
+		}
+		if len(d.Ports) != len(sd.Ports) {
+			t.Errorf("%s: %d ports imported, the intent has %d", sd.Name, len(d.Ports), len(sd.Ports))
+		}
+		for _, sp := range sd.Ports {
+			ip := got[sp.Name]
+			if ip == nil {
+				t.Errorf("%s: port %s not imported", sd.Name, sp.Name)
+				continue
+			}
+			checkPort(t, sd.Name+" "+sp.Name, sp, ip, effective(d, ip))
+		}
+		checkACLs(t, sd, d)
+		for p, c := range fab.Classes {
+			if n := d.ClassNames[c.Priority.V]; n != c.Name {
+				t.Errorf("%s: class %d: priority %d named %q, want %q", sd.Name, p, c.Priority.V, n, c.Name)
+			}
+		}
+	}
+}
+
+// checkPort compares one port's facts.
+func checkPort(t *testing.T, where string, sp *schema.Port, ip *importer.Port, q *importer.QoS) {
+	t.Helper()
+	sq := sp.QoS
+	mtu := ip.MTU
+	if mtu == 0 {
+		mtu = q.MTU
+	}
+	want := func(v bool) string { return fmt.Sprint(v) }
+	used := map[int]bool{}
+	for p := range 8 {
+		for v := range 64 {
+			if sq.DSCP[v].V == p {
+				used[sq.Queue[p].V] = true
+			}
+		}
+	}
+	for _, c := range []struct {
+		fact      string
+		got, want string
+	}{
+		{"description", ip.Description, sp.Description},
+		{"ip", ip.IP, map[bool]string{true: sp.IP.V.String(), false: ""}[sp.IP.Set]},
+		{"routed", want(ip.Routed), want(sp.IsRouted())},
+		{"speed", fmt.Sprint(ip.Speed), fmt.Sprint(sp.Speed.V)},
+		{"fec", ip.FEC, sp.FEC.V},
+		{"mtu", fmt.Sprint(mtu), fmt.Sprint(sq.MTU.V)},
+		{"trust", q.Trust, string(sq.Trust.V)},
+		{"dscp map", fmt.Sprint(mapOf(q.DSCP, 64)), fmt.Sprint(valuesOf(sq.DSCP[:]))},
+		{"queue map", fmt.Sprint(queueMap(q, sq)), fmt.Sprint(valuesOf(sq.Queue[:]))},
+		{"pfc", fmt.Sprint(q.PFC), fmt.Sprint(sq.Lossless.List())},
+		{"queues", queuesOf(q, used), schemaQueues(sq, used)},
+		{"watchdog", watchdogOf(q), schemaWatchdog(sq)},
+		{"link pause", fmt.Sprint(q.LinkPause != nil && *q.LinkPause), fmt.Sprint(sq.LinkPause.V)},
+		{"acl in", fmt.Sprint(ip.ACLIn), fmt.Sprint(aclNames(sp.ACLIn))},
+		{"acl out", fmt.Sprint(ip.ACLOut), fmt.Sprint(aclNames(sp.ACLOut))},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s: %s %s, want %s", where, c.fact, c.got, c.want)
+		}
+	}
+	if ip.Src.From == 0 || ip.Src.To < ip.Src.From {
+		t.Errorf("%s: span %+v", where, ip.Src)
+	}
+}
+
+func mapOf(m map[int]int, n int) []int {
+	out := make([]int, n)
+	for i := range n {
+		out[i] = -1
+		if v, ok := m[i]; ok {
+			out[i] = v
+		}
+	}
+	return out
+}
+
+func valuesOf(vs []schema.Value[int]) []int {
+	out := make([]int, len(vs))
+	for i, v := range vs {
+		out[i] = v.V
+	}
+	return out
+}
+
+// queueMap is the imported priority→queue map, with the intent's value
+// where the configuration says nothing (a priority no class uses).
+func queueMap(q *importer.QoS, sq *schema.PortQoS) []int {
+	out := valuesOf(sq.Queue[:])
+	for p := range 8 {
+		if v, ok := q.Queue[p]; ok {
+			out[p] = v
+		}
+	}
+	return out
+}
+
+// queuesOf prints the used queues' treatment: scheduler, weight, shaper
+// and the ECN curve in NX-OS kbytes.
+func queuesOf(q *importer.QoS, used map[int]bool) string {
+	var b strings.Builder
+	for id := range 8 {
+		if !used[id] {
+			continue
+		}
+		qu := q.Queues[id]
+		if qu == nil {
+			qu = &importer.Queue{}
+		}
+		w := 0
+		if qu.Weight != nil {
+			w = *qu.Weight
+		}
+		fmt.Fprintf(&b, "q%d %s w%d s%d", id, strictOr(qu.Sched == "strict"), w, qu.ShaperBps)
+		if e := qu.ECN; e != nil {
+			fmt.Fprintf(&b, " ecn %d-%dK p%d mark %v", e.MinBytes/1024, e.MaxBytes/1024, e.Probability, e.Mark)
+		}
+		b.WriteString("; ")
+	}
+	return b.String()
+}
+
+func schemaQueues(sq *schema.PortQoS, used map[int]bool) string {
+	var b strings.Builder
+	for id := range 8 {
+		if !used[id] {
+			continue
+		}
+		qu := sq.Queues[id]
+		w := qu.Weight.V
+		if qu.Sched.V == schema.SchedStrict {
+			w = 0
+		}
+		fmt.Fprintf(&b, "q%d %s w%d s%d", id, strictOr(qu.Sched.V == schema.SchedStrict), w, qu.Shaper.V)
+		if e := qu.ECN.V; e != nil {
+			fmt.Fprintf(&b, " ecn %d-%dK p%d mark %v", e.Min.V/1024, e.Max.V/1024, e.Probability.V, e.Mark.V)
+		}
+		b.WriteString("; ")
+	}
+	return b.String()
+}
+
+func strictOr(s bool) string {
+	if s {
+		return "strict"
+	}
+	return "dwrr"
+}
+
+func watchdogOf(q *importer.QoS) string {
+	if q.Watchdog == nil {
+		return "off"
+	}
+	w := q.Watchdog
+	return fmt.Sprintf("%s detect %d restore %d poll %d", w.Name, w.DetectionMS, w.RestorationMS, w.PollMS)
+}
+
+func schemaWatchdog(sq *schema.PortQoS) string {
+	w := sq.Watchdog.V
+	if w == nil || sq.Lossless.Len() == 0 {
+		return "off"
+	}
+	return fmt.Sprintf("%s detect %d restore %d poll %d", w.Name, w.Detection.V/time.Millisecond, w.Restoration.V/time.Millisecond, w.PollInterval.V/time.Millisecond)
+}
+
+func aclNames(as []*schema.ACL) []string {
+	var out []string
+	for _, a := range as {
+		out = append(out, a.Name)
+	}
+	return out
+}
+
+// checkACLs compares the imported access lists with the intent's ACLs the
+// device binds, rule by rule.
+func checkACLs(t *testing.T, sd *schema.Device, d *importer.Device) {
+	t.Helper()
+	want := map[string]*schema.ACL{}
+	for _, p := range sd.Ports {
+		for _, a := range slices.Concat(p.ACLIn, p.ACLOut) {
+			want[a.Name] = a
+		}
+	}
+	if len(d.ACLs) != len(want) {
+		t.Errorf("%s: %d ACLs imported, the device binds %d", sd.Name, len(d.ACLs), len(want))
+	}
+	for _, a := range d.ACLs {
+		sa := want[a.Name]
+		if sa == nil {
+			t.Errorf("%s: acl %s imported, not bound in the intent", sd.Name, a.Name)
+			continue
+		}
+		var got, exp []string
+		for _, r := range a.Rules {
+			set := -1
+			if r.SetDSCP != nil {
+				set = *r.SetDSCP
+			}
+			got = append(got, fmt.Sprint(r.Seq, r.Action, r.Protocol, r.SrcPrefix, r.DstPrefix, r.SrcPorts, r.DstPorts, r.DSCP, set))
+		}
+		for _, r := range sa.Rules {
+			var sp, dp [][2]int
+			for _, x := range r.SrcPorts.V {
+				sp = append(sp, [2]int{x.From, x.To})
+			}
+			for _, x := range r.DstPorts.V {
+				dp = append(dp, [2]int{x.From, x.To})
+			}
+			pfx := func(v schema.Value[netip.Prefix]) string {
+				if !v.Set {
+					return ""
+				}
+				return v.V.String()
+			}
+			set := -1
+			if r.SetDSCP.Set {
+				set = r.SetDSCP.V
+			}
+			var dscp []int
+			if len(r.DSCP.V) > 0 {
+				dscp = r.DSCP.V
+			}
+			exp = append(exp, fmt.Sprint(r.Seq, r.Action.V, r.Protocol.V, pfx(r.SrcPrefix), pfx(r.DstPrefix), sp, dp, dscp, set))
+		}
+		if strings.Join(got, "\n") != strings.Join(exp, "\n") {
+			t.Errorf("%s: acl %s rules\n%s\nwant\n%s", sd.Name, a.Name, strings.Join(got, "\n"), strings.Join(exp, "\n"))
+		}
+	}
+}
+
+// nxBrownfield is a hand-written NX-OS running configuration in the
+// vendor's syntax (the Nexus 9000 QoS guide's RoCE example, grown with
+// things fabricgen does not render). Line numbers matter: the test names
+// them.
+const nxBrownfield = `!Command: show running-config
+!Running configuration last done at: Mon Nov 30 10:00:00 2026
+!Time: Mon Nov 30 10:05:00 2026
+
+version 9.3(8) Bios:version 05.45
+hostname leaf-07
+feature lldp
+hardware access-list tcam region ing-racl 1536
+hardware qos ns-buffer-profile mesh
+
+class-map type qos match-all RoCE
+  match dscp 24,26
+class-map type qos match-all CNP
+  match dscp 48
+class-map type qos match-any VOICE
+  match precedence 5
+policy-map type qos QOS_CLASSIFICATION
+  class RoCE
+    set qos-group 3
+  class CNP
+    set qos-group 7
+  class VOICE
+    set qos-group 5
+  class class-default
+    set qos-group 0
+    set cos 1
+policy-map type queuing QOS_EGRESS_PORT
+  class type queuing c-out-8q-q3
+    bandwidth remaining percent 50
+    random-detect minimum-threshold 150 kbytes maximum-threshold 3000 kbytes drop-probability 7 weight 0 ecn
+  class type queuing c-out-8q-q-default
+    bandwidth remaining percent 50
+  class type queuing c-out-8q-q7
+    priority level 1
+    shape min 0 kbps max 10000000 kbps
+  class type queuing c-out-8q-q5
+    bandwidth remaining percent 0
+    queue-limit percent 10
+policy-map type network-qos QOS_NETWORK
+  class type network-qos c-8q-nq3
+    pause pfc-cos 3
+    mtu 9216
+  class type network-qos c-8q-nq-default
+    mtu 9216
+system qos
+  service-policy type network-qos QOS_NETWORK
+  service-policy type queuing output QOS_EGRESS_PORT
+priority-flow-control watch-dog-interval on
+priority-flow-control auto-restore multiplier 10
+
+interface Ethernet1/1
+  description host-1 $(reboot) ${x}
+  priority-flow-control mode on
+  priority-flow-control watch-dog-interval on
+  mtu 9216
+  service-policy type qos input QOS_CLASSIFICATION
+  service-policy type queuing output QOS_EGRESS_PORT
+  no shutdown
+
+interface Ethernet1/2
+  priority-flow-control mode on
+  mtu 9216
+  service-policy type qos input QOS_CLASSIFICATION
+
+interface Ethernet1/1
+  speed 100000
+
+interface mgmt0
+  vrf member management
+  ip address 192.168.0.7/24
+`
+
+// TestImportBrownfield: a real-syntax configuration imports its QoS, and
+// every QoS line no intent expresses is reported at its line.
+func TestImportBrownfield(t *testing.T) {
+	d, err := nxImport(t, "leaf-07.cfg", []byte(nxBrownfield))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(nxBrownfield, "\n")
+	var unmapped []string
+	for _, l := range d.Unmapped {
+		if l.File != "leaf-07.cfg" || l.Line < 1 || l.Line > len(lines) {
+			t.Errorf("unmapped %+v: not a line of the file", l)
+			continue
+		}
+		unmapped = append(unmapped, strings.TrimSpace(lines[l.Line-1]))
+		if !strings.Contains(lines[l.Line-1], strings.TrimSpace(l.Text)) && !strings.HasPrefix(l.Text, "class ") {
+			t.Errorf("unmapped line %d text %q is not the file's %q", l.Line, l.Text, lines[l.Line-1])
+		}
+		if l.Why == "" {
+			t.Errorf("unmapped line %d has no why", l.Line)
+		}
+	}
+	wantUnmapped := []string{
+		"hardware access-list tcam region ing-racl 1536",
+		"hardware qos ns-buffer-profile mesh",
+		"match precedence 5",
+		"set cos 1",
+		"queue-limit percent 10",
+		"priority-flow-control auto-restore multiplier 10",
+		"service-policy type queuing output QOS_EGRESS_PORT",
+	}
+	if strings.Join(unmapped, "\n") != strings.Join(wantUnmapped, "\n") {
+		t.Errorf("unmapped lines\n%s\nwant\n%s", strings.Join(unmapped, "\n"), strings.Join(wantUnmapped, "\n"))
+	}
+	if len(d.Twice) != 1 || d.Twice[0].Line != 65 {
+		t.Errorf("twice %+v, want interface Ethernet1/1 again at line 65", d.Twice)
+	}
+	q := d.Default
+	for _, c := range []struct{ fact, got, want string }{
+		{"name", d.Name, "leaf-07"},
+		{"release", d.OSVersion, "9.3(8)"},
+		{"ports", fmt.Sprint(len(d.Ports)), "2"},
+		{"trust", q.Trust, "dscp"},
+		{"dscp 26", fmt.Sprint(q.DSCP[26]), "3"},
+		{"dscp 24", fmt.Sprint(q.DSCP[24]), "3"},
+		{"dscp 48 (qos-group 7)", fmt.Sprint(q.DSCP[48]), "7"},
+		{"dscp 0", fmt.Sprint(q.DSCP[0]), "0"},
+		{"pfc", fmt.Sprint(q.PFC), "[3]"},
+		{"queue 3", queuesOf(q, map[int]bool{3: true}), "q3 dwrr w50 s0 ecn 150-3000K p7 mark true; "},
+		{"queue 7", queuesOf(q, map[int]bool{7: true}), "q7 strict w0 s10000000000; "},
+		{"watchdog", fmt.Sprint(q.Watchdog != nil), "true"},
+		{"mtu", fmt.Sprint(q.MTU), "9216"},
+		{"description kept as data", d.Ports[0].Description, "host-1 $(reboot) ${x}"},
+		{"twice: later stanza's speed", fmt.Sprint(d.Ports[0].Speed), "100000000000"},
+		{"port 2 without watchdog", fmt.Sprint(effective(d, d.Ports[1]).WatchdogOff), "true"},
+		{"class names", fmt.Sprint(d.ClassNames), "map[3:RoCE 7:CNP]"},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s: %s, want %s", c.fact, c.got, c.want)
+		}
+	}
+}
+
+// TestImportHostile: input that is no running-config gives an
+// *importer.Error at the line, or a clean import; never a panic or hang.
+func TestImportHostile(t *testing.T) {
+	big := bytes.Repeat([]byte("interface Ethernet1/1\n  description "+strings.Repeat("x", 1000)+"\n"), 50<<10) // ~50 MB
+	for _, c := range []struct {
+		name string
+		data []byte
+		line int // the error's line; 0: a clean import
+	}{
+		{"binary", []byte("hostname a\n\x00\x01\x02\xff"), 2},
+		{"invalid utf-8", []byte("hostname a\ninterface Ethernet1/1\n  description \xff\xfe\n"), 3},
+		{"2 MB line", []byte("hostname a\n  description " + strings.Repeat("y", 2<<20) + "\n"), 0},
+		{"line over the limit", []byte("hostname a\n" + strings.Repeat("y", importer.MaxLineBytes+1)), 2},
+		{"json nested 10000 deep", []byte(strings.Repeat("[", 10000) + strings.Repeat("]", 10000)), 1},
+		{"json object", []byte("\n\n  {\"cmds\": {}}"), 3},
+		{"unterminated braces", []byte("policy-map type qos P {\n  class X {\n"), 0},
+		{"indentation 10000 deep", func() []byte {
+			var b bytes.Buffer
+			for i := range 10000 {
+				b.WriteString(strings.Repeat(" ", i) + "class-map type qos match-any X\n")
+			}
+			return b.Bytes()
+		}(), 0},
+		{"terminal escapes", []byte("interface Ethernet1/1\n  description \x1b[2J\x1b]0;pwned\x07 $(rm -rf /) ${var} %{x}\n"), 0},
+		{"banner without its end", []byte("banner motd #\nunterminated\n"), 0},
+		{"empty", nil, 0},
+		{"50 MB config", big, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			done := make(chan struct{})
+			var d *importer.Device
+			var err error
+			go func() {
+				defer close(done)
+				d, err = nxImport(t, "x.cfg", c.data)
+			}()
+			select {
+			case <-done:
+			case <-time.After(2 * time.Minute):
+				t.Fatal("import did not finish in 2 minutes")
+			}
+			if c.line == 0 {
+				if err != nil || d == nil {
+					t.Fatalf("want a clean import, got %v", err)
+				}
+				return
+			}
+			var ie *importer.Error
+			if !errors.As(err, &ie) || ie.Line != c.line || ie.File != "x.cfg" {
+				t.Fatalf("error %v, want an *importer.Error at x.cfg:%d", err, c.line)
+			}
+		})
+	}
+	// A description's control characters stay data in the model (the
+	// writer and the report escape them).
+	d, err := nxImport(t, "x.cfg", []byte("interface Ethernet1/1\n  description a\x1b[31mb\n"))
+	if err != nil || d.Ports[0].Description != "a\x1b[31mb" {
+		t.Errorf("description %q, %v", d.Ports[0].Description, err)
+	}
+}
+
+// TestImportCancelled: a cancelled context stops the import.
+func TestImportCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := cisconxos.Platform().Import(ctx, "x.cfg", []byte("hostname a\n")); !errors.Is(err, context.Canceled) {
+		t.Errorf("err %v, want context.Canceled", err)
+	}
+}
+
+func FuzzImport(f *testing.F) {
+	for _, s := range []string{nxBrownfield, "hostname a\n", "interface Ethernet1/1\n  fec rs-fec\n  speed 400000\n",
+		"ip access-list a\n  10 permit udp any any eq 4791 dscp af31\n", "policy-map type queuing Q\n  class type queuing c-out-8q-q3\n    random-detect minimum-threshold 1 mbytes maximum-threshold 2 mbytes drop-probability 5 weight 3\n"} {
+		f.Add([]byte(s))
+	}
+	if b, err := os.ReadFile("testdata/golden/nxos1.cfg"); err == nil {
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		d, err := cisconxos.Platform().Import(context.Background(), "f.cfg", data)
+		if err != nil {
+			var ie *importer.Error
+			if !errors.As(err, &ie) {
+				t.Fatalf("error %T %v is no *importer.Error", err, err)
+			}
+			return
+		}
+		if d == nil {
+			t.Fatal("nil device without an error")
+		}
+	})
+}
