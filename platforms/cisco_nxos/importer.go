@@ -850,8 +850,11 @@ func (in *nxImport) ifaceQoS(p *nxPort, k *config.Node) {
 		} else {
 			p.txPause, p.txPauseL = on, k.Num
 		}
-	case len(f) == 3 && f[0] == "priority-flow-control" && f[1] == "mode":
+	case len(f) >= 3 && f[0] == "priority-flow-control" && f[1] == "mode":
 		p.pfcMode = f[2]
+		if len(f) > 3 {
+			p.unmapped = append(p.unmapped, in.line(k, "\""+strings.Join(f[3:], " ")+"\" (what DCBX advertises): no intent attribute; the PFC mode is read"))
+		}
 	case h == "priority-flow-control watch-dog-interval on":
 		p.watchdog, p.watchdogLine = true, k.Num
 	case h == "priority-flow-control watch-dog-interval off":

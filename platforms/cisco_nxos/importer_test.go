@@ -521,3 +521,45 @@ func FuzzImport(f *testing.F) {
 		}
 	})
 }
+
+// TestImportAzureLocal imports Microsoft's Azure Local reference ToR QoS
+// (testdata/import/SOURCE.md): CoS classification, the no-drop class,
+// ECN and bandwidth per queue; "send-tlv" is the one line reported.
+func TestImportAzureLocal(t *testing.T) {
+	const path = "testdata/import/azurelocal-tor.cfg"
+	text, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := nxImport(t, path, text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var unmapped []string
+	for _, l := range d.Unmapped {
+		unmapped = append(unmapped, fmt.Sprintf("%d %s", l.Line, l.Text))
+	}
+	q := d.Default
+	if q == nil || len(d.Ports) != 1 {
+		t.Fatalf("default %v, %d ports", q, len(d.Ports))
+	}
+	p := d.Ports[0]
+	for _, c := range []struct{ fact, got, want string }{
+		{"unmapped", strings.Join(unmapped, "; "), "48 priority-flow-control mode on send-tlv"},
+		{"trust", q.Trust, "pcp"},
+		{"pcp map", fmt.Sprint(mapOf(q.PCP, 8)), "[0 0 0 3 0 0 0 7]"},
+		{"dscp map", fmt.Sprint(q.DSCP), "map[]"},
+		{"queue map", fmt.Sprint(q.Queue), "map[3:3 7:7]"},
+		{"pfc", fmt.Sprint(q.PFC, q.PFCSet), "[3] true"},
+		{"queues", queuesOf(q, map[int]bool{0: true, 3: true, 7: true}), "q0 dwrr w48 s0; q3 dwrr w50 s0 ecn 300-300K p100 mark true; q7 dwrr w1 s0; "},
+		{"unused queues left to the default", fmt.Sprint(len(q.Queues)), "3"},
+		{"mtu", fmt.Sprint(q.MTU, p.MTU), "9216 9216"},
+		{"watchdog", fmt.Sprint(q.Watchdog, q.WatchdogOff), "<nil> false"},
+		{"port", fmt.Sprint(p.Name, " ", p.Description, " routed ", p.Routed), "Ethernet1/17 Storage Intent routed false"},
+		{"class names", fmt.Sprint(d.ClassNames), "map[3:RDMA 7:CLUSTER]"},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s: %s, want %s", c.fact, c.got, c.want)
+		}
+	}
+}
