@@ -825,7 +825,13 @@ func (in *nxImport) ifaceLine(p *nxPort, k *config.Node) bool {
 		}
 	case len(f) == 3 && f[0] == "ip" && f[1] == "address",
 		len(f) == 3 && f[0] == "ipv6" && f[1] == "address" && strings.Contains(f[2], "/"):
+		if pt.IP != "" && pt.IP != f[2] {
+			p.unmapped = append(p.unmapped, in.line(k, "a second address: the intent's port has one ip ("+pt.IP+" kept)"))
+			break
+		}
 		pt.IP, pt.Routed = f[2], true
+	case len(f) == 4 && f[0] == "ip" && f[1] == "address" && f[3] == "secondary":
+		p.unmapped = append(p.unmapped, in.line(k, "a secondary address: the intent's port has one ip"))
 	case h == "ipv6 address use-link-local-only":
 		pt.Routed = true
 	default:
@@ -834,9 +840,10 @@ func (in *nxImport) ifaceLine(p *nxPort, k *config.Node) bool {
 	return true
 }
 
-// importFEC is the intent's fec of each NX-OS "fec" argument (auto: the
-// port's default, no intent value).
-var importFEC = map[string]string{"rs-fec": "rs", "rs-cons16": "rs", "rs-ieee": "rs", "fc-fec": "fc", "off": "none", "auto": ""}
+// importFEC is the intent's fec of each N9K "fec" argument (the "fec ?"
+// help quoted in Cisco bug CSCvy03375: auto, fc-fec, off, rs-fec; auto is
+// the port's default, no intent value). Other keywords are reported.
+var importFEC = map[string]string{"rs-fec": "rs", "fc-fec": "fc", "off": "none", "auto": ""}
 
 // ifaceQoS reads an interface's QoS and ACL lines.
 func (in *nxImport) ifaceQoS(p *nxPort, k *config.Node) {
@@ -900,6 +907,9 @@ type nxClassified struct {
 	defaultPrio *int
 	names       map[int]string
 	src         []importer.Span
+	// coerced: no port keeps this classification (the switch's majority
+	// replaced it).
+	coerced bool
 }
 
 // prioOf is the priority of qos-group g: the CoS its network-qos class
@@ -1139,11 +1149,22 @@ func (in *nxImport) resolve() {
 	d := in.dev
 	sys := in.system()
 	cache := map[string]*nxClassified{}
-	var classified []*nxClassified
+	cls := make([]*nxClassified, len(in.order))
 	qs := make([]*importer.QoS, len(in.order))
 	usedQ := map[int]bool{}
 	for g := range sys.pause {
 		usedQ[g] = true
+	}
+	for _, p := range in.order {
+		if p.rxPause != p.txPause {
+			l, text := p.txPauseL, "flowcontrol send on"
+			if p.rxPause {
+				l, text = p.rxPauseL, "flowcontrol receive on"
+			}
+			in.unmappedLine(importer.Line{File: in.file, Line: l, Text: text,
+				Why: "802.3x pause in one direction only: the intent's link_pause turns both on or off"})
+		}
+		sys.wide = sys.wide || p.rxPause && p.txPause
 	}
 	for i, p := range in.order {
 		for _, l := range p.unmapped {
@@ -1167,8 +1188,8 @@ func (in *nxImport) resolve() {
 		if c == nil {
 			c = in.classify(pol, pt.ACLIn, sys.pause)
 			cache[key] = c
-			classified = append(classified, c)
 		}
+		cls[i] = c
 		if pol == nil && !sys.wide {
 			continue
 		}
@@ -1184,7 +1205,7 @@ func (in *nxImport) resolve() {
 			delete(sys.queues, id)
 		}
 	}
-	in.defaults(qs, classified, sys)
+	in.defaults(qs, cls, sys)
 	for _, nm := range importSortedACLs(in.acls) {
 		a := in.acls[nm]
 		if !a.used {
@@ -1250,10 +1271,6 @@ func (in *nxImport) portQoS(p *nxPort, c *nxClassified, sys nxSystem) *importer.
 			Why: "a port's PFC watchdog without the global one: the intent's pfc_watchdog enables both"})
 	}
 	lp := p.rxPause && p.txPause
-	if p.rxPause != p.txPause {
-		in.unmappedLine(importer.Line{File: in.file, Line: max(p.rxPauseL, p.txPauseL), Text: "flowcontrol",
-			Why: "802.3x pause in one direction only: the intent's link_pause turns both on or off"})
-	}
 	q.LinkPause = &lp
 	if sp := in.sysNQ; sp.name != "" {
 		q.Src = append(slices.Clip(q.Src), importer.Span{File: in.file, From: sp.line, To: sp.line})
@@ -1272,57 +1289,49 @@ func importSortedACLs(m map[string]*nxACL) []string {
 }
 
 // defaults picks the QoS most ports share as Default (the first port's
-// on a tie), gives the others theirs, and the MTU most ports set as the
-// policy MTU.
-func (in *nxImport) defaults(qs []*importer.QoS, classified []*nxClassified, sys nxSystem) {
+// on a tie) and gives the others theirs. NX-OS holds classification and
+// the PFC watchdog switch-wide (viewBuildNXOS refuses ports that differ),
+// so a port that differs there takes the majority's, and its lines are
+// reported. The policy MTU is the one every port sets, if they all set
+// the same.
+func (in *nxImport) defaults(qs []*importer.QoS, cls []*nxClassified, sys nxSystem) {
 	d := in.dev
-	mtus := map[int]int{}
-	bestMTU := 0
+	mtu := -1
 	for _, p := range in.order {
 		d.Ports = append(d.Ports, p.port)
-		if m := p.port.MTU; m > 0 {
-			mtus[m]++
-			if mtus[m] > mtus[bestMTU] || (mtus[m] == mtus[bestMTU] && m > bestMTU) {
-				bestMTU = m
-			}
+		switch m := p.port.MTU; {
+		case mtu == -1:
+			mtu = m
+		case m != mtu:
+			mtu = 0
 		}
 	}
-	keys := make([]string, len(qs))
-	count := map[string]int{}
-	best := -1
-	for i, q := range qs {
-		if q == nil {
-			continue
-		}
-		q.MTU = bestMTU
-		src := q.Src
-		q.Src = nil
-		b, _ := json.Marshal(q)
-		q.Src = src
-		keys[i] = string(b)
-		count[keys[i]]++
-		if best < 0 || count[keys[i]] > count[keys[best]] {
-			best = i
-		}
-	}
-	switch {
-	case best >= 0:
+	mtu = max(mtu, 0)
+	in.uniformWatchdog(qs)
+	best := importMajority(qs, mtu)
+	if best >= 0 {
 		d.Default = qs[best]
+		in.uniformClasses(qs, cls, best)
+		key := importKey(d.Default)
 		for i, q := range qs {
-			if q != nil && keys[i] != keys[best] {
+			if q != nil && importKey(q) != key {
 				in.order[i].port.QoS = q
 			}
 		}
-	case sys.wide:
+	} else if sys.wide {
 		c := in.classify(in.qos[in.sysIn.name], nil, sys.pause)
-		classified = append(classified, c)
+		cls = append(cls, c)
 		d.Default = &importer.QoS{Trust: c.trust, DSCP: c.dscp, PCP: c.pcp, DefaultPriority: c.defaultPrio, Queue: c.queue,
-			PFC: sys.pfc, PFCSet: in.sysNQ.name != "", Queues: sys.queues, Watchdog: sys.wd, MTU: bestMTU}
+			PFC: sys.pfc, PFCSet: in.sysNQ.name != "", Queues: sys.queues, Watchdog: sys.wd, MTU: mtu}
 	}
-	for _, c := range classified {
+	if best >= 0 {
+		// The Default's classes name the priorities first.
+		cls = append([]*nxClassified{cls[best]}, cls...)
+	}
+	for _, c := range cls {
 		for p := range 8 {
 			n, ok := c.names[p]
-			if !ok {
+			if !ok || c.coerced {
 				continue
 			}
 			if d.ClassNames == nil {
@@ -1334,20 +1343,133 @@ func (in *nxImport) defaults(qs []*importer.QoS, classified []*nxClassified, sys
 		}
 	}
 	if d.Default != nil {
-		want := 9216
-		if bestMTU > 0 {
-			want = 0
-			for m := range mtus {
-				want = max(want, m)
-			}
-		}
-		if nq := in.nq[in.sysNQ.name]; nq != nil {
-			for _, m := range nq.mtu {
-				if m.v != want && m.v > 0 {
-					in.unmappedLine(importer.Line{File: in.file, Line: m.line, Text: fmt.Sprintf("mtu %d", m.v),
-						Why: fmt.Sprintf("a network-qos MTU other than %d: fabricgen gives the classes the ports' largest MTU (9216 when no port sets one)", want)})
-				}
-			}
+		in.checkNQMTU()
+	}
+}
+
+// checkNQMTU reports a network-qos MTU other than the one the render
+// derives: the ports' largest MTU, 9216 when no port sets one.
+func (in *nxImport) checkNQMTU() {
+	nq := in.nq[in.sysNQ.name]
+	if nq == nil {
+		return
+	}
+	want := 0
+	for _, p := range in.order {
+		want = max(want, p.port.MTU)
+	}
+	if want == 0 {
+		want = 9216
+	}
+	for _, m := range nq.mtu {
+		if m.v != want && m.v > 0 {
+			in.unmappedLine(importer.Line{File: in.file, Line: m.line, Text: fmt.Sprintf("mtu %d", m.v),
+				Why: fmt.Sprintf("a network-qos MTU other than %d: fabricgen gives the classes the ports' largest MTU (9216 when no port sets one)", want)})
 		}
 	}
+}
+
+// importKey is q's facts without its spans, for comparing ports.
+func importKey(q *importer.QoS) string {
+	c := *q
+	c.Src = nil
+	b, err := json.Marshal(&c)
+	if err != nil {
+		return fmt.Sprint(err)
+	}
+	return string(b)
+}
+
+// importMajority sets every port's policy MTU and returns the index of
+// the QoS most ports share (-1: none).
+func importMajority(qs []*importer.QoS, mtu int) int {
+	count := map[string]int{}
+	best, bestKey := -1, ""
+	for i, q := range qs {
+		if q == nil {
+			continue
+		}
+		q.MTU = mtu
+		k := importKey(q)
+		count[k]++
+		if best < 0 || count[k] > count[bestKey] {
+			best, bestKey = i, k
+		}
+	}
+	return best
+}
+
+// uniformWatchdog gives every lossless port the watchdog most lossless
+// ports have (on where tied): the intent has one per switch on NX-OS.
+func (in *nxImport) uniformWatchdog(qs []*importer.QoS) {
+	var on, off int
+	var wd *importer.Watchdog
+	for _, q := range qs {
+		if q == nil || len(q.PFC) == 0 {
+			continue
+		}
+		if q.Watchdog != nil {
+			on, wd = on+1, q.Watchdog
+		} else {
+			off++
+		}
+	}
+	if on == 0 || off == 0 {
+		return
+	}
+	for i, q := range qs {
+		if q == nil || len(q.PFC) == 0 || (q.Watchdog != nil) == (on >= off) {
+			continue
+		}
+		p := in.order[i]
+		line, why := p.port.Src.From, "a lossless port without \"priority-flow-control watch-dog-interval on\" while most lossless ports have it: the intent gives NX-OS one PFC watchdog for all lossless ports; imported with it"
+		if on < off {
+			line, why = p.watchdogLine, "a lossless port with the PFC watchdog while most lossless ports have none: the intent gives NX-OS one PFC watchdog for all lossless ports; imported without"
+			q.Watchdog, q.WatchdogOff = nil, true
+		} else {
+			q.Watchdog, q.WatchdogOff = wd, false
+		}
+		in.unmappedLine(importer.Line{File: in.file, Line: line, Text: importLineText(p, line), Why: why})
+	}
+}
+
+// uniformClasses gives every port the Default's classification: NX-OS
+// intent classifies one way per switch. A port whose input policy differs
+// is reported at its service-policy line (or its interface line when it
+// has none).
+func (in *nxImport) uniformClasses(qs []*importer.QoS, cls []*nxClassified, best int) {
+	def := qs[best]
+	dk := importClassKey(def)
+	for i, q := range qs {
+		if q == nil || importClassKey(q) == dk {
+			continue
+		}
+		p := in.order[i]
+		line := p.policy.line
+		if line == 0 {
+			line = p.port.Src.From
+		}
+		in.unmappedLine(importer.Line{File: in.file, Line: line, Text: importLineText(p, line),
+			Why: fmt.Sprintf("classification (trust %s) unlike most ports' (trust %s): NX-OS intent classifies one way per switch; imported with theirs", q.Trust, def.Trust)})
+		q.Trust, q.DSCP, q.PCP, q.DefaultPriority, q.Queue = def.Trust, def.DSCP, def.PCP, def.DefaultPriority, def.Queue
+		if cls[i] != cls[best] {
+			cls[i].coerced = true
+		}
+	}
+}
+
+// importClassKey is q's classification: trust, maps and queue map.
+func importClassKey(q *importer.QoS) string {
+	return importKey(&importer.QoS{Trust: q.Trust, DSCP: q.DSCP, PCP: q.PCP, DefaultPriority: q.DefaultPriority, Queue: q.Queue})
+}
+
+// importLineText is the text of line of port p's stanza, as read.
+func importLineText(p *nxPort, line int) string {
+	if line == p.port.Src.From {
+		return "interface " + p.port.Name
+	}
+	if line == p.policy.line {
+		return "service-policy type qos input " + p.policy.name
+	}
+	return "priority-flow-control watch-dog-interval on"
 }

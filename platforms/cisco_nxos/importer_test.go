@@ -364,6 +364,10 @@ interface Ethernet1/1
 interface mgmt0
   vrf member management
   ip address 192.168.0.7/24
+
+interface Ethernet1/3
+  priority-flow-control mode off
+  mtu 9216
 `
 
 // TestImportBrownfield: a real-syntax configuration imports its QoS, and
@@ -396,6 +400,8 @@ func TestImportBrownfield(t *testing.T) {
 		"queue-limit percent 10",
 		"priority-flow-control auto-restore multiplier 10",
 		"service-policy type queuing output QOS_EGRESS_PORT",
+		"interface Ethernet1/2",
+		"interface Ethernet1/3",
 	}
 	if strings.Join(unmapped, "\n") != strings.Join(wantUnmapped, "\n") {
 		t.Errorf("unmapped lines\n%s\nwant\n%s", strings.Join(unmapped, "\n"), strings.Join(wantUnmapped, "\n"))
@@ -407,7 +413,7 @@ func TestImportBrownfield(t *testing.T) {
 	for _, c := range []struct{ fact, got, want string }{
 		{"name", d.Name, "leaf-07"},
 		{"release", d.OSVersion, "9.3(8)"},
-		{"ports", fmt.Sprint(len(d.Ports)), "2"},
+		{"ports", fmt.Sprint(len(d.Ports)), "3"},
 		{"trust", q.Trust, "dscp"},
 		{"dscp 26", fmt.Sprint(q.DSCP[26]), "3"},
 		{"dscp 24", fmt.Sprint(q.DSCP[24]), "3"},
@@ -420,7 +426,8 @@ func TestImportBrownfield(t *testing.T) {
 		{"mtu", fmt.Sprint(q.MTU), "9216"},
 		{"description kept as data", d.Ports[0].Description, "host-1 $(reboot) ${x}"},
 		{"twice: later stanza's speed", fmt.Sprint(d.Ports[0].Speed), "100000000000"},
-		{"port 2 without watchdog", fmt.Sprint(effective(d, d.Ports[1]).WatchdogOff), "true"},
+		{"port 2 without its watchdog line: the switch's", fmt.Sprint(d.Ports[1].QoS), "<nil>"},
+		{"port 3 lossy, with the switch's classification", fmt.Sprintf("%v %v %v %v", d.Ports[2].QoS.PFC, d.Ports[2].QoS.PFCSet, d.Ports[2].QoS.Trust, d.Ports[2].QoS.WatchdogOff), "[] true dscp true"},
 		{"class names", fmt.Sprint(d.ClassNames), "map[3:RoCE 7:CNP]"},
 	} {
 		if c.got != c.want {
@@ -561,5 +568,22 @@ func TestImportAzureLocal(t *testing.T) {
 		if c.got != c.want {
 			t.Errorf("%s: %s, want %s", c.fact, c.got, c.want)
 		}
+	}
+}
+
+// TestImportPortLines: the port lines the intent holds one of, or none,
+// are reported at their line; the first address is kept.
+func TestImportPortLines(t *testing.T) {
+	const text = "interface Ethernet1/1\n  no switchport\n  ip address 10.0.0.0/31\n  ip address 10.0.1.0/31 secondary\n  ipv6 address 2001:db8::/127\n  fec cl108\n  flowcontrol receive on\n"
+	d, err := nxImport(t, "p.cfg", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, l := range d.Unmapped {
+		got = append(got, fmt.Sprint(l.Line))
+	}
+	if strings.Join(got, " ") != "4 5 6 7" || d.Ports[0].IP != "10.0.0.0/31" {
+		t.Errorf("unmapped at lines %v, ip %s; want lines 4 5 6 7, ip 10.0.0.0/31", got, d.Ports[0].IP)
 	}
 }
