@@ -810,10 +810,9 @@ func (in *nxImport) ifaceLine(p *nxPort, k *config.Node) bool {
 		pt.Routed = false
 	case len(f) == 2 && f[0] == "speed":
 		if s, ok := qosread.Atoi(f[1]); ok {
-			pt.Speed, p.speedSet = int64(s)*1_000_000, true
+			pt.Speed = int64(s) * 1_000_000
 		}
 	case len(f) == 2 && f[0] == "fec":
-		p.fecSet = true
 		fec, ok := importFEC[f[1]]
 		if !ok {
 			in.unmapped(k, "a FEC mode the intent's fec (rs, fc, none) does not name")
@@ -970,6 +969,9 @@ func (in *nxImport) classify(pol *nxPolicy, aclIn []string, pause map[int][]int)
 				Why: "a DSCP re-mark of a DSCP or CoS class: the intent re-marks only in acl rules (set_dscp)"})
 		}
 		pr := prioOf(pause, pc.setQG)
+		if n, ok := importPlaceholder(pc.name); ok {
+			pr = n
+		}
 		c.setQueue(pr, pc.setQG)
 		if len(cm.dscp) > 0 {
 			dscpSeen = true
@@ -1038,6 +1040,19 @@ func (c *nxClassified) setQueue(prio, queue int) {
 	if _, ok := c.queue[prio]; !ok {
 		c.queue[prio] = queue
 	}
+}
+
+// importPlaceholder is the priority of a class fabricgen's render names
+// after a priority no traffic_class names: "FG-DSCP-prioN" or
+// "FG-COS-prioN" (view.ClassNames).
+func importPlaceholder(class string) (int, bool) {
+	for _, prefix := range []string{"FG-DSCP-prio", "FG-COS-prio"} {
+		if v, ok := strings.CutPrefix(class, prefix); ok {
+			n, ok := qosread.Atoi(v)
+			return n, ok && qosread.Prio(n)
+		}
+	}
+	return 0, false
 }
 
 // name records the configuration's name of priority p: a class-map's,
@@ -1172,9 +1187,6 @@ func (in *nxImport) resolve() {
 		}
 		in.portACLs(p)
 		pt := p.port
-		if !p.fecSet && p.speedSet && pt.Speed >= viewNXOSPAM4FECMbps*1_000_000 {
-			pt.FEC = "rs" // RS-FEC(544,514), on by default on 200G and faster ports
-		}
 		ref := p.policy
 		if ref.name == "" {
 			ref = in.sysIn

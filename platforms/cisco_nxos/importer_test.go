@@ -14,8 +14,10 @@ import (
 
 	"github.com/fabricgen/fabricgen/internal/importer"
 	"github.com/fabricgen/fabricgen/internal/platformtest"
+	"github.com/fabricgen/fabricgen/platforms"
 	cisconxos "github.com/fabricgen/fabricgen/platforms/cisco_nxos"
 	"github.com/fabricgen/fabricgen/schema"
+	"github.com/fabricgen/fabricgen/templates"
 )
 
 // nxImport imports text with the platform's importer.
@@ -105,10 +107,11 @@ func checkPort(t *testing.T, where string, sp *schema.Port, ip *importer.Port, q
 		{"ip", ip.IP, map[bool]string{true: sp.IP.V.String(), false: ""}[sp.IP.Set]},
 		{"routed", want(ip.Routed), want(sp.IsRouted())},
 		{"speed", fmt.Sprint(ip.Speed), fmt.Sprint(sp.Speed.V)},
-		{"fec", ip.FEC, sp.FEC.V},
+		{"fec", ip.FEC, nxFEC(sp)},
 		{"mtu", fmt.Sprint(mtu), fmt.Sprint(sq.MTU.V)},
 		{"trust", q.Trust, string(sq.Trust.V)},
-		{"dscp map", fmt.Sprint(mapOf(q.DSCP, 64)), fmt.Sprint(valuesOf(sq.DSCP[:]))},
+		{"dscp → queue", fmt.Sprint(toQueue(mapOf(q.DSCP, 64), queueMap(q, sq))), fmt.Sprint(toQueue(trusted(sq, schema.TrustDSCP, sq.DSCP[:]), valuesOf(sq.Queue[:])))},
+		{"pcp → queue", fmt.Sprint(toQueue(mapOf(q.PCP, 8), queueMap(q, sq))), fmt.Sprint(toQueue(trusted(sq, schema.TrustPCP, sq.PCP[:]), valuesOf(sq.Queue[:])))},
 		{"queue map", fmt.Sprint(queueMap(q, sq)), fmt.Sprint(valuesOf(sq.Queue[:]))},
 		{"pfc", fmt.Sprint(q.PFC), fmt.Sprint(sq.Lossless.List())},
 		{"queues", queuesOf(q, used), schemaQueues(sq, used)},
@@ -124,6 +127,38 @@ func checkPort(t *testing.T, where string, sp *schema.Port, ip *importer.Port, q
 	if ip.Src.From == 0 || ip.Src.To < ip.Src.From {
 		t.Errorf("%s: span %+v", where, ip.Src)
 	}
+}
+
+// nxFEC is the fec a render says of port sp: none on a 200G or faster
+// port whose fec is rs (RS-FEC(544,514) is its default: no line).
+func nxFEC(sp *schema.Port) string {
+	if sp.FEC.V == "rs" && sp.Speed.V >= 200_000_000_000 {
+		return ""
+	}
+	return sp.FEC.V
+}
+
+// toQueue maps code points through their priorities to queues (-1 stays):
+// NX-OS classifies into qos-groups, the queues, and a priority shows in
+// the render only where PFC pauses it (the pfc fact compares those).
+func toQueue(prio, queue []int) []int {
+	out := make([]int, len(prio))
+	for i, p := range prio {
+		out[i] = -1
+		if p >= 0 {
+			out[i] = queue[p]
+		}
+	}
+	return out
+}
+
+// trusted is the map vs of the port's trust field, or -1s when the port
+// does not trust that field (the render has no classes for it).
+func trusted(sq *schema.PortQoS, field schema.Trust, vs []schema.Value[int]) []int {
+	if sq.Trust.V == field || sq.Trust.V == schema.TrustBoth || field == schema.TrustDSCP && sq.Trust.V == "" {
+		return valuesOf(vs)
+	}
+	return mapOf(nil, len(vs))
 }
 
 func mapOf(m map[int]int, n int) []int {
@@ -585,5 +620,132 @@ func TestImportPortLines(t *testing.T) {
 	}
 	if strings.Join(got, " ") != "4 5 6 7" || d.Ports[0].IP != "10.0.0.0/31" {
 		t.Errorf("unmapped at lines %v, ip %s; want lines 4 5 6 7, ip 10.0.0.0/31", got, d.Ports[0].IP)
+	}
+}
+
+// nxVariantBase is an intent the variants of TestImportVariants complete:
+// a lossless priority in another queue (priority 3 → queue 4), two
+// priorities of the default class's queue, a shaped strict queue.
+const nxVariantBase = `
+fabric "v" {
+  qos_policy = qos_policy.p
+}
+ecn_profile "e" {
+  min_threshold   = "100KB"
+  max_threshold   = "2MB"
+  max_probability = 20
+}
+pfc_watchdog "w" {
+  detection     = "100ms"
+  restoration   = "300ms"
+  action        = "drop"
+}
+traffic_class "be" {
+  role      = "default"
+  dscp      = [0]
+  priority  = 0
+  queue     = 0
+  scheduler = "dwrr"
+  weight    = 40
+}
+traffic_class "roce" {
+  role      = "roce"
+  dscp      = [24, 26]
+  priority  = 3
+  queue     = 4
+  lossless  = true
+  ecn       = ecn_profile.e
+  scheduler = "dwrr"
+  weight    = 60
+}
+traffic_class "cnp" {
+  role      = "cnp"
+  dscp      = [48]
+  priority  = 6
+  queue     = 6
+  scheduler = "strict"
+}
+qos_policy "lossy" {
+  pfc_priorities = []
+  pfc_watchdog   = "off"
+}
+device "sw" {
+  kind     = "leaf"
+  platform = "cisco_nxos"
+  %s
+  port "Ethernet1/1" {
+    speed = "100G"
+    ip    = "10.0.0.0/31"
+  }
+  port "Ethernet1/2" {
+    speed       = "400G"
+    description = "d $(x) $${y}"
+    mtu         = 4200
+  }
+  port "Ethernet1/3" {
+    speed      = "25G"
+    fec        = "fc"
+    qos_policy = qos_policy.lossy
+  }
+}
+qos_policy "p" {
+  classes        = [traffic_class.be, traffic_class.roce, traffic_class.cnp]
+  mtu            = 9216
+  %s
+  queue "6" {
+    shaper = "10G"
+  }
+}
+`
+
+// TestImportVariants renders intents beyond the fixture (CoS trust, both,
+// none, a release without the fixed-restore multiplier, 802.3x pause),
+// imports each render and compares the facts with the intent, port by
+// port, as TestImportFixture does.
+func TestImportVariants(t *testing.T) {
+	r, err := templates.NewRenderer(templates.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name, device, policy string
+	}{
+		{"dscp trust, 10.3(2)F", `os_version = "10.3(2)F"`, `trust = "dscp"
+  pfc_watchdog = pfc_watchdog.w`},
+		{"pcp trust", ``, `trust = "pcp"
+  pfc_watchdog = pfc_watchdog.w
+  pcp_map = { "1" = 3, "3" = 3, "6" = 6 }`},
+		{"both, 9.3(2)", `os_version = "9.3(2)"`, `trust = "both"
+  pfc_watchdog = pfc_watchdog.w`},
+		{"none", ``, `trust = "none"`},
+		{"802.3x pause, no PFC", ``, `trust = "dscp"
+  pfc_priorities = []
+  pfc_watchdog = "off"
+  link_pause = true`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f, diags := platformtest.LoadIntent(t, fmt.Sprintf(nxVariantBase, c.device, c.policy), platforms.Catalog()...)
+			if diags.HasErrors() {
+				t.Fatal(diags)
+			}
+			sd := f.Devices[0]
+			out, err := r.Render(f, sd)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d, err := nxImport(t, "sw.cfg", out.Text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(d.Unmapped) > 0 || len(d.Twice) > 0 {
+				t.Errorf("unmapped %v, twice %v in\n%s", d.Unmapped, d.Twice, out.Text)
+			}
+			for i, sp := range sd.Ports {
+				checkPort(t, sp.Name, sp, d.Ports[i], effective(d, d.Ports[i]))
+			}
+			if t.Failed() {
+				t.Logf("render:\n%s", out.Text)
+			}
+		})
 	}
 }
