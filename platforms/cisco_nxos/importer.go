@@ -186,7 +186,6 @@ type nxPort struct {
 	aclIn4, aclOut4    string
 	aclIn6, aclOut6    string
 	aclLines           map[string]int
-	fecSet, speedSet   bool
 	first              int
 	unmapped           []importer.Line
 }
