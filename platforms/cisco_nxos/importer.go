@@ -55,6 +55,9 @@ func importConfig(ctx context.Context, file string, data []byte) (*importer.Devi
 		in.top(n)
 	}
 	in.resolve()
+	if in.dev.Name == "" {
+		in.dev.Name = in.headerName
+	}
 	return in.dev, nil
 }
 
@@ -116,6 +119,9 @@ type nxImport struct {
 	ports      map[string]*nxPort
 	order      []*nxPort
 	unmappedAt map[int]bool
+	// headerName is the device a fabricgen render's header names (the
+	// name when the configuration has no hostname).
+	headerName string
 }
 
 // nxRef is a policy named at a line.
@@ -191,13 +197,14 @@ type nxPort struct {
 }
 
 var (
+	importFabricRe   = regexp.MustCompile(`^fabricgen: fabric (\S+), device (\S+) \(`)
 	importReleaseRe  = regexp.MustCompile(`^release (\S+) \((os_version|fabricgen's default)`)
 	importWatchdogRe = regexp.MustCompile(`^pfc_watchdog (\S+): `)
 	importTimerRe    = regexp.MustCompile(`\b(detection|restoration|poll_interval) (\d{1,9}) ms\b`)
 )
 
-// header reads the leading "!" comments of a fabricgen render (the
-// release it was rendered for when os_version set it; the pfc_watchdog
+// header reads the leading "!" comments of a fabricgen render (its
+// fabric and device; the release it was rendered for when os_version set it; the pfc_watchdog
 // profile's name and timers the switch keeps at its defaults) and a
 // device's own "version" line.
 func (in *nxImport) header(text string) {
@@ -213,6 +220,9 @@ func (in *nxImport) header(text string) {
 			}
 		case strings.HasPrefix(t, "! "):
 			c := strings.TrimPrefix(t, "! ")
+			if m := importFabricRe.FindStringSubmatch(c); m != nil {
+				in.dev.Fabric, in.headerName = m[1], m[2]
+			}
 			if m := importReleaseRe.FindStringSubmatch(c); m != nil && m[2] == "os_version" {
 				in.dev.OSVersion = m[1]
 			}

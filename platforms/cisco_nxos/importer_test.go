@@ -58,6 +58,9 @@ func TestImportFixture(t *testing.T) {
 		if d.Platform != "cisco_nxos" || d.Default == nil {
 			t.Fatalf("%s: platform %q, default %v", sd.Name, d.Platform, d.Default)
 		}
+		if d.Name != sd.Name || d.Fabric != fab.Name {
+			t.Errorf("device %q of fabric %q, want %q of %q (the render's header)", d.Name, d.Fabric, sd.Name, fab.Name)
+		}
 		got := map[string]*importer.Port{}
 		for _, p := range d.Ports {
 			got[p.Name] = p
