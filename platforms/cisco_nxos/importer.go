@@ -46,6 +46,13 @@ func importConfig(ctx context.Context, file string, data []byte) (*importer.Devi
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("import %s: %w", file, err)
 	}
+	for _, n := range tree.Nodes {
+		// A network-qos or queuing class-map may follow the policy
+		// naming it.
+		if f := strings.Fields(n.Line); len(f) >= 4 && f[0] == "class-map" && f[1] == "type" && (f[2] == "network-qos" || f[2] == "queuing") {
+			in.systemClassMap(n, f[len(f)-1])
+		}
+	}
 	for i, n := range tree.Nodes {
 		if i%4096 == 0 {
 			if err := ctx.Err(); err != nil {
@@ -53,6 +60,9 @@ func importConfig(ctx context.Context, file string, data []byte) (*importer.Devi
 			}
 		}
 		in.top(n)
+		if in.err != nil {
+			return nil, in.err
+		}
 	}
 	in.resolve()
 	if in.dev.Name == "" {
@@ -122,6 +132,9 @@ type nxImport struct {
 	// headerName is the device a fabricgen render's header names (the
 	// name when the configuration has no hostname).
 	headerName string
+	// stanzas counts the port stanzas read; err stops the import.
+	stanzas int
+	err     *importer.Error
 }
 
 // nxRef is a policy named at a line.
@@ -285,16 +298,21 @@ func (in *nxImport) top(n *config.Node) {
 		}
 	case len(f) == 3 && (f[0] == "ip" || f[0] == "ipv6") && f[1] == "access-list":
 		in.accessList(n, f[0] == "ipv6", f[2])
-	case strings.HasPrefix(head, "class-map type qos "):
+	case strings.HasPrefix(head, "class-map type qos "),
+		// An untyped class-map or policy-map is of type qos (Cisco Nexus
+		// 9000 QoS guide: "type qos" is the default).
+		len(f) >= 2 && len(f) <= 3 && f[0] == "class-map" && f[1] != "type":
 		in.classMap(n, f)
+	case len(f) == 2 && f[0] == "policy-map":
+		in.policy(n, f[1])
 	case len(f) >= 4 && f[0] == "class-map" && f[1] == "type" && (f[2] == "network-qos" || f[2] == "queuing"):
-		in.systemClassMap(n, f[len(f)-1])
+		// Read before the stanzas (importConfig).
 	case len(f) == 4 && f[0] == "policy-map" && f[1] == "type" && (f[2] == "qos" || f[2] == "network-qos" || f[2] == "queuing"):
 		in.policyMap(n, f[2], f[3])
 	case head == "system qos":
 		in.systemQoS(n)
-	case len(f) == 2 && f[0] == "interface":
-		in.iface(n, f[1])
+	case len(f) >= 2 && f[0] == "interface":
+		in.iface(n, f[1:])
 	default:
 		in.global(n, head, f)
 	}
@@ -495,10 +513,16 @@ func importACLRule(f []string, v6 bool) (*importer.ACLRule, string) {
 
 // classMap reads "class-map type qos [match-any|match-all] NAME".
 func (in *nxImport) classMap(n *config.Node, f []string) {
-	c := &nxClassMap{name: f[len(f)-1], span: in.span(n)}
-	in.classMaps[c.name] = c
+	c := in.classMaps[f[len(f)-1]]
+	if c == nil {
+		c = &nxClassMap{name: f[len(f)-1], span: in.span(n)}
+		in.classMaps[c.name] = c
+	}
 	for _, k := range n.Children {
 		h := qosread.Head(k)
+		if importDescription(k) {
+			continue
+		}
 		switch {
 		case strings.HasPrefix(h, "match dscp "):
 			vs, ok := importCodes(strings.TrimPrefix(h, "match dscp "), importDSCP)
@@ -519,10 +543,16 @@ func (in *nxImport) classMap(n *config.Node, f []string) {
 			c.cos = append(c.cos, vs...)
 		case strings.HasPrefix(h, "match access-group name "):
 			c.acl = append(c.acl, strings.TrimPrefix(h, "match access-group name "))
-		case strings.HasPrefix(h, "match "):
-			c.bad = append(c.bad, in.line(k, "a class matching "+strings.Fields(h)[1]+": the intent classifies by DSCP, PCP (CoS) or ACL only"))
+		case strings.HasPrefix(h, "match "), strings.HasPrefix(h, "no match "):
+			c.bad = append(c.bad, in.line(k, "a class matching "+strings.TrimPrefix(h, "no ")+": the intent classifies by DSCP, PCP (CoS) or ACL only"))
 		}
 	}
+}
+
+// importDescription reports whether k is a "description" line (a
+// policy's or class's comment, no QoS).
+func importDescription(k *config.Node) bool {
+	return strings.HasPrefix(qosread.Head(k), "description ")
 }
 
 // importCodes reads "0-25,27-47,49" or "af31 cs3" with one value reader.
@@ -549,12 +579,18 @@ func importCodes(s string, one func(string) (int, bool)) ([]int, bool) {
 
 // policy reads "policy-map type qos NAME".
 func (in *nxImport) policy(n *config.Node, nm string) {
-	p := &nxPolicy{name: nm, span: in.span(n)}
-	in.qos[nm] = p
+	// A policy given twice is one policy: NX-OS adds to it.
+	p := in.qos[nm]
+	if p == nil {
+		p = &nxPolicy{name: nm, span: in.span(n)}
+		in.qos[nm] = p
+	}
 	for _, k := range n.Children {
 		cn, ok := qosread.Cut(qosread.Head(k), "class")
 		if !ok {
-			p.bad = append(p.bad, in.line(k, "a type qos policy line fabricgen does not render"))
+			if !importDescription(k) {
+				p.bad = append(p.bad, in.line(k, "a type qos policy line fabricgen does not render"))
+			}
 			continue
 		}
 		c := &nxPolicyClass{name: strings.TrimPrefix(cn, "type qos "), line: k.Num, setQG: -1, setDSCP: -1}
@@ -598,12 +634,18 @@ func (in *nxImport) queueOf(class string) int {
 
 // networkQoS reads "policy-map type network-qos NAME".
 func (in *nxImport) networkQoS(n *config.Node, nm string) {
-	p := &nxNQPolicy{span: in.span(n), mtu: map[int]nxInt{}, pause: map[int][]int{}}
-	in.nq[nm] = p
+	p := in.nq[nm]
+	if p == nil {
+		p = &nxNQPolicy{span: in.span(n), mtu: map[int]nxInt{}, pause: map[int][]int{}}
+		in.nq[nm] = p
+	}
 	for _, k := range n.Children {
+		if importDescription(k) {
+			continue
+		}
 		q := in.queueOf(strings.TrimPrefix(qosread.Head(k), "class type network-qos "))
 		if q < 0 {
-			p.bad = append(p.bad, in.line(k, "a network-qos class that is none of the 8 qos-groups"))
+			p.bad = append(p.bad, in.line(k, "a network-qos class that is no system class (c-8q-nqN) and that no class-map type network-qos ties to a qos-group"))
 			continue
 		}
 		for _, kk := range k.Children {
@@ -634,12 +676,18 @@ func (in *nxImport) networkQoS(n *config.Node, nm string) {
 
 // queuingPolicy reads "policy-map type queuing NAME".
 func (in *nxImport) queuingPolicy(n *config.Node, nm string) {
-	p := &nxQueuingPolicy{span: in.span(n), queues: map[int]*importer.Queue{}}
-	in.queuing[nm] = p
+	p := in.queuing[nm]
+	if p == nil {
+		p = &nxQueuingPolicy{span: in.span(n), queues: map[int]*importer.Queue{}}
+		in.queuing[nm] = p
+	}
 	for _, k := range n.Children {
+		if importDescription(k) {
+			continue
+		}
 		q := in.queueOf(strings.TrimPrefix(qosread.Head(k), "class type queuing "))
 		if q < 0 {
-			p.bad = append(p.bad, in.line(k, "a queuing class that is none of the 8 egress queues"))
+			p.bad = append(p.bad, in.line(k, "a queuing class that is no system class (c-out-8q-qN) and that no class-map type queuing ties to a qos-group"))
 			continue
 		}
 		qu := &importer.Queue{}
@@ -775,31 +823,93 @@ func (in *nxImport) systemQoS(n *config.Node) {
 
 // iface reads "interface NAME" (Ethernet ports; QoS on other interfaces is
 // reported).
-func (in *nxImport) iface(n *config.Node, nm string) {
-	if !strings.HasPrefix(nm, "Ethernet") {
+func (in *nxImport) iface(n *config.Node, args []string) {
+	names, ok := importIfaceNames(args)
+	if !ok {
+		nm := strings.Join(args, " ")
 		for _, k := range n.Children {
 			h := qosread.Head(k)
 			if strings.HasPrefix(h, "service-policy ") || strings.HasPrefix(h, "priority-flow-control ") {
-				in.unmapped(k, "QoS on "+nm+": the intent's ports are Ethernet interfaces")
+				in.unmapped(k, "QoS on "+nm+": the intent's ports are Ethernet interfaces (one, or a range of one module)")
 			}
 		}
 		return
 	}
-	p := in.ports[nm]
-	if p == nil {
-		p = &nxPort{port: &importer.Port{Name: nm, Src: in.span(n)}, first: n.Num, aclLines: map[string]int{}}
-		in.ports[nm] = p
-		in.order = append(in.order, p)
-	} else {
-		in.dev.Twice = append(in.dev.Twice, importer.Line{File: in.file, Line: n.Num, Text: n.Line,
-			Why: fmt.Sprintf("interface %s is configured again (first at line %d); NX-OS applies both stanzas in order, so the later lines win", nm, p.first)})
-		p.port.Src.To = max(p.port.Src.To, in.span(n).To)
+	in.stanzas += len(names)
+	if in.stanzas > importMaxPortStanzas {
+		in.err = importer.Errorf(in.file, n.Num, "more than %d interface stanzas (ranges counted port by port): this is no one switch's configuration", importMaxPortStanzas)
+		return
 	}
-	for _, k := range n.Children {
-		if !in.ifaceLine(p, k) {
-			in.ifaceQoS(p, k)
+	for _, nm := range names {
+		p := in.ports[nm]
+		if p == nil {
+			p = &nxPort{port: &importer.Port{Name: nm, Src: in.span(n)}, first: n.Num, aclLines: map[string]int{}}
+			in.ports[nm] = p
+			in.order = append(in.order, p)
+		} else {
+			in.dev.Twice = append(in.dev.Twice, importer.Line{File: in.file, Line: n.Num, Text: n.Line,
+				Why: fmt.Sprintf("interface %s is configured again (first at line %d); NX-OS applies both stanzas in order, so the later lines win", nm, p.first)})
+			p.port.Src.To = max(p.port.Src.To, in.span(n).To)
+		}
+		for _, k := range n.Children {
+			if !in.ifaceLine(p, k) {
+				in.ifaceQoS(p, k)
+			}
 		}
 	}
+}
+
+// importMaxPortStanzas bounds the interface stanzas of one file, a range
+// counting once per port (a switch has a few hundred ports; a file of
+// repeated ranges must not grow the import without bound).
+const importMaxPortStanzas = 1 << 16
+
+// importMaxRange bounds the ports of one range.
+const importMaxRange = 512
+
+// importIfaceNames is the Ethernet ports an "interface" line names, as
+// NX-OS prints them ("Ethernet1/1", "Ethernet1/49/1"): also as typed at
+// the CLI, with a blank, in any case, as a range of one module
+// ("Ethernet 1/1-1/16", "ethernet1/1-16") or a list of those. false: no
+// Ethernet port (a VLAN, port-channel, loopback or mgmt interface).
+func importIfaceNames(args []string) ([]string, bool) {
+	var out []string
+	for _, item := range strings.Split(strings.Join(args, ""), ",") {
+		if len(item) < len("ethernet") || !strings.EqualFold(item[:len("ethernet")], "ethernet") {
+			return nil, false
+		}
+		rest := item[len("ethernet"):]
+		lo, hi, isRange := strings.Cut(rest, "-")
+		parts := strings.Split(lo, "/")
+		for _, x := range parts {
+			if _, ok := qosread.Atoi(x); !ok {
+				return nil, false
+			}
+		}
+		if len(parts) < 2 || len(parts) > 3 {
+			return nil, false
+		}
+		if !isRange {
+			out = append(out, "Ethernet"+lo)
+			continue
+		}
+		if i := strings.LastIndexByte(hi, '/'); i >= 0 {
+			if hi[:i] != strings.Join(parts[:len(parts)-1], "/") {
+				return nil, false // a range across modules
+			}
+			hi = hi[i+1:]
+		}
+		from, _ := qosread.Atoi(parts[len(parts)-1])
+		to, ok := qosread.Atoi(hi)
+		if !ok || to < from || to-from >= importMaxRange {
+			return nil, false
+		}
+		prefix := "Ethernet" + strings.Join(parts[:len(parts)-1], "/") + "/"
+		for n := from; n <= to; n++ {
+			out = append(out, prefix+strconv.Itoa(n))
+		}
+	}
+	return out, len(out) > 0
 }
 
 // ifaceLine reads an interface's description, L1 and L3 lines; it
@@ -1329,10 +1439,10 @@ func (in *nxImport) defaults(qs []*importer.QoS, cls []*nxClassified, sys nxSyst
 	}
 	mtu = max(mtu, 0)
 	in.uniformWatchdog(qs)
+	in.uniformClasses(qs, cls)
 	best := importMajority(qs, mtu)
 	if best >= 0 {
 		d.Default = qs[best]
-		in.uniformClasses(qs, cls, best)
 		key := importKey(d.Default)
 		for i, q := range qs {
 			if q != nil && importKey(q) != key {
@@ -1454,15 +1564,31 @@ func (in *nxImport) uniformWatchdog(qs []*importer.QoS) {
 	}
 }
 
-// uniformClasses gives every port the Default's classification: NX-OS
-// intent classifies one way per switch. A port whose input policy differs
-// is reported at its service-policy line (or its interface line when it
-// has none).
-func (in *nxImport) uniformClasses(qs []*importer.QoS, cls []*nxClassified, best int) {
-	def := qs[best]
-	dk := importClassKey(def)
+// uniformClasses gives every port the classification most ports with
+// an input policy have (the first port's on a tie): NX-OS intent
+// classifies one way per switch, and the policy the configuration
+// attaches is kept over ports that have none. A port whose classification
+// differs is reported at its service-policy line (or its interface line
+// when it has none).
+func (in *nxImport) uniformClasses(qs []*importer.QoS, cls []*nxClassified) {
+	count := map[string]int{}
+	ref, refKey := -1, ""
 	for i, q := range qs {
-		if q == nil || importClassKey(q) == dk {
+		if q == nil || q.Trust == "none" {
+			continue
+		}
+		k := importClassKey(q)
+		count[k]++
+		if ref < 0 || count[k] > count[refKey] {
+			ref, refKey = i, k
+		}
+	}
+	if ref < 0 {
+		return
+	}
+	def := qs[ref]
+	for i, q := range qs {
+		if q == nil || importClassKey(q) == refKey {
 			continue
 		}
 		p := in.order[i]
@@ -1471,9 +1597,9 @@ func (in *nxImport) uniformClasses(qs []*importer.QoS, cls []*nxClassified, best
 			line = p.port.Src.From
 		}
 		in.unmappedLine(importer.Line{File: in.file, Line: line, Text: importLineText(p, line),
-			Why: fmt.Sprintf("classification (trust %s) unlike most ports' (trust %s): NX-OS intent classifies one way per switch; imported with theirs", q.Trust, def.Trust)})
+			Why: fmt.Sprintf("classification (trust %s) unlike the switch's (trust %s, as most ports with an input policy): NX-OS intent classifies one way per switch; imported with the switch's", q.Trust, def.Trust)})
 		q.Trust, q.DSCP, q.PCP, q.DefaultPriority, q.Queue = def.Trust, def.DSCP, def.PCP, def.DefaultPriority, def.Queue
-		if cls[i] != cls[best] {
+		if cls[i] != cls[ref] {
 			cls[i].coerced = true
 		}
 	}

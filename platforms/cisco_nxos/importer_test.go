@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/netip"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -750,5 +751,94 @@ func TestImportVariants(t *testing.T) {
 				t.Logf("render:\n%s", out.Text)
 			}
 		})
+	}
+}
+
+// TestImportCorpus imports the public NX-OS configurations of the shared
+// corpus (internal/importer/testdata/corpus/SOURCES.md: Microsoft's Azure
+// Local ToR generator outputs, Batfish's NX-OS grammar tests), each whole:
+// hostname (not the one inside the banner), port ranges as typed, CoS
+// classification, the no-drop class, and a count of the lines reported.
+func TestImportCorpus(t *testing.T) {
+	for _, c := range []struct {
+		file, name, trust, pfc string
+		ports, unmapped, twice int
+		classes                string
+	}{
+		{"azurestack-s46-r21-93180hl-24-1a.cfg", "s46-r21-93180hl-24-1a", "pcp", "[3]", 54, 62, 0, "map[3:RDMA 7:CLUSTER]"},
+		// Its network-qos classes name class-maps the file does not
+		// define: no lossless class can be read (3 lines reported).
+		{"azurestack-switched-s46-r21-93180hl-24-1a.cfg", "s46-r21-93180hl-24-1a", "pcp", "[]", 54, 7, 40, "map[3:AZLOCAL-QOS-RDMA 7:AZLOCAL-QOS-CLUSTER]"},
+		{"batfish-nxos_interface_show_all_2.cfg", "nxos_interface_show_all_2", "", "[]", 1, 0, 0, "map[]"},
+		{"batfish-nxos_policy_map.cfg", "nxos_policy_map", "dscp", "[]", 0, 9, 0, "map[]"},
+	} {
+		t.Run(c.file, func(t *testing.T) {
+			path := filepath.Join("..", "..", "internal", "importer", "testdata", "corpus", "cisco_nxos", c.file)
+			text, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d, err := nxImport(t, c.file, text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			trust, pfc := "", "[]"
+			if d.Default != nil {
+				trust, pfc = d.Default.Trust, fmt.Sprint(d.Default.PFC)
+			}
+			got := fmt.Sprintf("%s %s %s %d ports, %d unmapped, %d twice, %v", d.Name, trust, pfc, len(d.Ports), len(d.Unmapped), len(d.Twice), d.ClassNames)
+			want := fmt.Sprintf("%s %s %s %d ports, %d unmapped, %d twice, %s", c.name, c.trust, c.pfc, c.ports, c.unmapped, c.twice, c.classes)
+			if got != want {
+				t.Errorf("got  %s\nwant %s", got, want)
+				for _, l := range d.Unmapped {
+					t.Logf("unmapped %d: %s (%s)", l.Line, l.Text, l.Why)
+				}
+			}
+			for _, l := range d.Unmapped {
+				if l.File != c.file || l.Line < 1 || l.Why == "" {
+					t.Errorf("unmapped %+v: no line or why", l)
+				}
+			}
+		})
+	}
+}
+
+// TestImportInterfaceNames: an interface line names ports as NX-OS prints
+// them or as typed (a blank, any case, ranges of one module, lists); other
+// interfaces are no ports.
+func TestImportInterfaceNames(t *testing.T) {
+	for _, c := range []struct{ line, want string }{
+		{"interface Ethernet1/1", "[Ethernet1/1]"},
+		{"interface Ethernet1/49/2", "[Ethernet1/49/2]"},
+		{"interface Ethernet 1/1-1/3", "[Ethernet1/1 Ethernet1/2 Ethernet1/3]"},
+		{"interface ethernet1/5-6, Ethernet1/8", "[Ethernet1/5 Ethernet1/6 Ethernet1/8]"},
+		{"interface Ethernet1/49/1-2", "[Ethernet1/49/1 Ethernet1/49/2]"},
+		{"interface Ethernet1/1-2/3", "[]"},
+		{"interface Ethernet1/3-1", "[]"},
+		{"interface Ethernet1/1-100000", "[]"},
+		{"interface port-channel10", "[]"},
+		{"interface Vlan10", "[]"},
+		{"interface Ethernet", "[]"},
+		{"interface Ethernetx/1", "[]"},
+	} {
+		d, err := nxImport(t, "i.cfg", []byte(c.line+"\n  mtu 9216\n"))
+		if err != nil {
+			t.Errorf("%s: %v", c.line, err)
+			continue
+		}
+		var got []string
+		for _, p := range d.Ports {
+			got = append(got, p.Name)
+		}
+		if fmt.Sprint(got) != c.want {
+			t.Errorf("%s: ports %v, want %s", c.line, got, c.want)
+		}
+	}
+	// Ranges repeated without end are refused at the line that passes the bound.
+	text := strings.Repeat("interface Ethernet1/1-500\n", 200)
+	_, err := nxImport(t, "r.cfg", []byte(text))
+	var ie *importer.Error
+	if !errors.As(err, &ie) || ie.Line != 132 {
+		t.Errorf("err %v, want an *importer.Error at r.cfg:132", err)
 	}
 }
