@@ -19,6 +19,7 @@ import (
 	"github.com/fabricgen/fabricgen/internal/readlimit"
 	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
+	"github.com/fabricgen/fabricgen/templates"
 )
 
 // Source is one configuration to import: a name (its file's path, as the
@@ -40,6 +41,9 @@ type Options struct {
 	// Attrs are device attributes to give every device whose
 	// configuration does not name them (asic, hwsku, model, driver, buffer_model).
 	Attrs map[string]string
+	// Username, PasswordEnv and KeyFile become every device's
+	// credentials block when Username is set.
+	Username, PasswordEnv, KeyFile string
 }
 
 // ReadFiles reads paths as sources, each bounded by importer.MaxFileBytes
@@ -71,7 +75,7 @@ func Import(ctx context.Context, srcs []Source, o Options) (*importer.Intent, []
 	if err != nil {
 		return nil, nil, err
 	}
-	in, err := importer.Write(devs, importer.Options{Fabric: o.Fabric, Spec: Spec})
+	in, err := importer.Write(devs, importer.Options{Fabric: o.Fabric, Spec: Spec, Username: o.Username, PasswordEnv: o.PasswordEnv, KeyFile: o.KeyFile})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -198,4 +202,24 @@ func WriteDir(dir string, in *importer.Intent) error {
 		}
 	}
 	return nil
+}
+
+// Renders renders every device of an imported fabric and returns the
+// refusals: import never writes intent that render refuses, so an error
+// here is a bug of an importer or the writer.
+func Renders(f *schema.Fabric) error {
+	r, err := templates.NewRenderer(templates.Options{})
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, d := range f.Devices {
+		out, err := r.Render(f, d)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", d.Name, err))
+			continue
+		}
+		out.Release()
+	}
+	return errors.Join(errs...)
 }

@@ -25,6 +25,9 @@ type Options struct {
 	// Spec returns a platform's spec (port names, description rule,
 	// attributes), nil for an unknown platform.
 	Spec func(platform string) *schema.PlatformSpec
+	// Username, PasswordEnv and KeyFile, when Username is set, are
+	// written as every device's credentials block (references only).
+	Username, PasswordEnv, KeyFile string
 }
 
 // Intent is the written fabric: its files and the import report.
@@ -132,7 +135,7 @@ func cleanName(s, fallback string) string {
 		}
 	}
 	out := strings.Trim(b.String(), "-")
-	if out == "" || !(out[0] >= 'a' && out[0] <= 'z' || out[0] >= 'A' && out[0] <= 'Z') {
+	if out == "" || (out[0] < 'a' || out[0] > 'z') && (out[0] < 'A' || out[0] > 'Z') {
 		out = fallback + "-" + out
 	}
 	return strings.TrimRight(out, "-")
@@ -553,78 +556,7 @@ func (w *writer) printQoS(classes []*class, pols []*policy, atFabric bool) {
 	for _, p := range pols {
 		body.AppendNewline()
 		comment(body, p.src)
-		b := body.AppendNewBlock("qos_policy", []string{p.name}).Body()
-		if p.trust != "" {
-			b.SetAttributeValue("trust", cty.StringVal(p.trust))
-		}
-		if p.classes && len(classNames) > 0 {
-			b.SetAttributeRaw("classes", refList("traffic_class", classNames))
-		}
-		if p.defaultPriority != nil {
-			b.SetAttributeValue("default_priority", cty.NumberIntVal(int64(*p.defaultPriority)))
-		}
-		if len(p.dscpMap) > 0 {
-			b.SetAttributeValue("dscp_map", intMap(p.dscpMap))
-		}
-		if len(p.pcpMap) > 0 {
-			b.SetAttributeValue("pcp_map", intMap(p.pcpMap))
-		}
-		if len(p.queueMap) > 0 {
-			b.SetAttributeValue("queue_map", intMap(p.queueMap))
-		}
-		if p.pfcSet {
-			b.SetAttributeValue("pfc_priorities", intList(p.pfc))
-		}
-		switch {
-		case p.watchdog != nil:
-			b.SetAttributeRaw("pfc_watchdog", ref("pfc_watchdog", w.wds[wdKey(p.watchdog)]))
-		case p.watchdogOff:
-			b.SetAttributeValue("pfc_watchdog", cty.StringVal("off"))
-		}
-		if p.mtu != 0 {
-			b.SetAttributeValue("mtu", cty.NumberIntVal(int64(p.mtu)))
-		}
-		if p.linkPause != nil {
-			b.SetAttributeValue("link_pause", cty.BoolVal(*p.linkPause))
-		}
-		if bk := p.buffer; bufferKey(bk) != bufferKey(Buffer{}) {
-			bb := b.AppendNewBlock("buffer", nil).Body()
-			for _, f := range []struct {
-				name string
-				v    int64
-			}{{"headroom", bk.Headroom}, {"xoff", bk.XOFF}, {"xon", bk.XON}, {"ingress_lossless_pool", bk.IngressLosslessPool}, {"egress_lossy_pool", bk.EgressLossyPool}} {
-				if f.v != 0 {
-					bb.SetAttributeValue(f.name, cty.StringVal(size(f.v)))
-				}
-			}
-			if bk.DynamicThreshold != nil {
-				bb.SetAttributeValue("dynamic_threshold", cty.NumberIntVal(int64(*bk.DynamicThreshold)))
-			}
-		}
-		qs := make([]int, 0, len(p.queues))
-		for q := range p.queues {
-			qs = append(qs, q)
-		}
-		sort.Ints(qs)
-		for _, qn := range qs {
-			q := p.queues[qn]
-			qb := b.AppendNewBlock("queue", []string{strconv.Itoa(qn)}).Body()
-			if q.sched != "" {
-				qb.SetAttributeValue("scheduler", cty.StringVal(q.sched))
-			}
-			if q.weight != nil {
-				qb.SetAttributeValue("weight", cty.NumberIntVal(int64(*q.weight)))
-			}
-			if q.shaperBps != 0 {
-				qb.SetAttributeValue("shaper", cty.StringVal(units.Speed(q.shaperBps)))
-			}
-			switch {
-			case q.ecn != nil:
-				qb.SetAttributeRaw("ecn", ref("ecn_profile", w.ecns[ecnKey(q.ecn)]))
-			case q.ecnOff:
-				qb.SetAttributeValue("ecn", cty.StringVal("off"))
-			}
-		}
+		w.printPolicy(body, p, classNames)
 	}
 	w.out.Files[FileQoS] = hclwrite.Format(f.Bytes())
 }
@@ -633,6 +565,7 @@ func (w *writer) printQoS(classes []*class, pols []*policy, atFabric bool) {
 func (w *writer) printDevices(devs []*Device, devPol map[*Device]*policy, portPol map[*Port]*policy, atFabric bool, acls aclRef) {
 	f := hclwrite.NewEmptyFile()
 	body := f.Body()
+	specs := map[string]*schema.PlatformSpec{}
 	for i, d := range devs {
 		if i > 0 {
 			body.AppendNewline()
@@ -645,9 +578,10 @@ func (w *writer) printDevices(devs []*Device, devPol map[*Device]*policy, portPo
 		}
 		b.SetAttributeValue("kind", cty.StringVal(kind))
 		b.SetAttributeValue("platform", cty.StringVal(d.Platform))
-		var spec *schema.PlatformSpec
-		if w.o.Spec != nil {
+		spec, ok := specs[d.Platform]
+		if !ok && w.o.Spec != nil {
 			spec = w.o.Spec(d.Platform)
+			specs[d.Platform] = spec
 		}
 		for _, a := range []struct{ name, v string }{{"os_version", d.OSVersion}, {"model", d.Model}, {"asic", d.ASIC}, {"hwsku", d.HWSKU}, {"driver", d.Driver}, {"buffer_model", d.BufferModel}} {
 			if a.v == "" {
@@ -670,6 +604,16 @@ func (w *writer) printDevices(devs []*Device, devPol map[*Device]*policy, portPo
 		}
 		if pol := devPol[d]; pol != nil && !atFabric {
 			b.SetAttributeRaw("qos_policy", ref("qos_policy", pol.name))
+		}
+		if w.o.Username != "" {
+			cb := b.AppendNewBlock("credentials", nil).Body()
+			cb.SetAttributeValue("username", cty.StringVal(w.o.Username))
+			if w.o.PasswordEnv != "" {
+				cb.SetAttributeValue("password_env", cty.StringVal(w.o.PasswordEnv))
+			}
+			if w.o.KeyFile != "" {
+				cb.SetAttributeValue("key_file", cty.StringVal(w.o.KeyFile))
+			}
 		}
 		if r := d.RDMA; r != nil {
 			rb := b.AppendNewBlock("rdma", nil).Body()
@@ -697,58 +641,7 @@ func (w *writer) printDevices(devs []*Device, devPol map[*Device]*policy, portPo
 				w.report(p.Src, "%s: port %q left out: %s", d.Name, Clean(p.Name), why)
 				continue
 			}
-			pb := b.AppendNewBlock("port", []string{p.Name}).Body()
-			if p.Description != "" {
-				rule := schema.TextRule{}
-				if spec != nil {
-					rule = spec.Text
-				}
-				if err := schema.CheckText(p.Description, rule); err != nil {
-					w.report(p.Src, "%s %s: description %q left out: %v", d.Name, p.Name, Clean(p.Description), err)
-				} else {
-					pb.SetAttributeValue("description", cty.StringVal(p.Description))
-				}
-			}
-			if p.Speed > 0 {
-				pb.SetAttributeValue("speed", cty.StringVal(units.Speed(p.Speed)))
-			}
-			if p.FEC != "" {
-				pb.SetAttributeValue("fec", cty.StringVal(p.FEC))
-			}
-			if p.MTU != 0 {
-				pb.SetAttributeValue("mtu", cty.NumberIntVal(int64(p.MTU)))
-			}
-			if p.CableM > 0 {
-				pb.SetAttributeValue("cable_length", cty.StringVal(strconv.FormatFloat(p.CableM, 'f', -1, 64)+"m"))
-			}
-			switch {
-			case p.IP != "":
-				pb.SetAttributeValue("ip", cty.StringVal(p.IP))
-			case p.Routed:
-				pb.SetAttributeValue("routed", cty.True)
-			}
-			if pol := portPol[p]; pol != nil {
-				pb.SetAttributeRaw("qos_policy", ref("qos_policy", pol.name))
-			}
-			for _, dir := range []struct {
-				attr  string
-				names []string
-			}{{"acl_in", p.ACLIn}, {"acl_out", p.ACLOut}} {
-				if len(dir.names) == 0 {
-					continue
-				}
-				var out []string
-				for _, n := range dir.names {
-					if m, ok := acls[d][n]; ok {
-						out = append(out, m)
-					} else {
-						w.report(p.Src, "%s %s: ACL %q is bound but not defined; binding left out", d.Name, p.Name, Clean(n))
-					}
-				}
-				if len(out) > 0 {
-					pb.SetAttributeRaw(dir.attr, refList("acl", out))
-				}
-			}
+			w.printPort(b, d, p, spec, portPol[p], acls)
 		}
 	}
 	w.out.Files[FileDevices] = hclwrite.Format(f.Bytes())
@@ -776,4 +669,136 @@ func commonFabric(devs []*Device) string {
 		return "imported"
 	}
 	return name
+}
+
+// printPolicy writes one qos_policy block.
+func (w *writer) printPolicy(body *hclwrite.Body, p *policy, classNames []string) {
+	b := body.AppendNewBlock("qos_policy", []string{p.name}).Body()
+	if p.trust != "" {
+		b.SetAttributeValue("trust", cty.StringVal(p.trust))
+	}
+	if p.classes && len(classNames) > 0 {
+		b.SetAttributeRaw("classes", refList("traffic_class", classNames))
+	}
+	if p.defaultPriority != nil {
+		b.SetAttributeValue("default_priority", cty.NumberIntVal(int64(*p.defaultPriority)))
+	}
+	if len(p.dscpMap) > 0 {
+		b.SetAttributeValue("dscp_map", intMap(p.dscpMap))
+	}
+	if len(p.pcpMap) > 0 {
+		b.SetAttributeValue("pcp_map", intMap(p.pcpMap))
+	}
+	if len(p.queueMap) > 0 {
+		b.SetAttributeValue("queue_map", intMap(p.queueMap))
+	}
+	if p.pfcSet {
+		b.SetAttributeValue("pfc_priorities", intList(p.pfc))
+	}
+	switch {
+	case p.watchdog != nil:
+		b.SetAttributeRaw("pfc_watchdog", ref("pfc_watchdog", w.wds[wdKey(p.watchdog)]))
+	case p.watchdogOff:
+		b.SetAttributeValue("pfc_watchdog", cty.StringVal("off"))
+	}
+	if p.mtu != 0 {
+		b.SetAttributeValue("mtu", cty.NumberIntVal(int64(p.mtu)))
+	}
+	if p.linkPause != nil {
+		b.SetAttributeValue("link_pause", cty.BoolVal(*p.linkPause))
+	}
+	if bk := p.buffer; bufferKey(bk) != bufferKey(Buffer{}) {
+		bb := b.AppendNewBlock("buffer", nil).Body()
+		for _, f := range []struct {
+			name string
+			v    int64
+		}{{"headroom", bk.Headroom}, {"xoff", bk.XOFF}, {"xon", bk.XON}, {"ingress_lossless_pool", bk.IngressLosslessPool}, {"egress_lossy_pool", bk.EgressLossyPool}} {
+			if f.v != 0 {
+				bb.SetAttributeValue(f.name, cty.StringVal(size(f.v)))
+			}
+		}
+		if bk.DynamicThreshold != nil {
+			bb.SetAttributeValue("dynamic_threshold", cty.NumberIntVal(int64(*bk.DynamicThreshold)))
+		}
+	}
+	qs := make([]int, 0, len(p.queues))
+	for q := range p.queues {
+		qs = append(qs, q)
+	}
+	sort.Ints(qs)
+	for _, qn := range qs {
+		q := p.queues[qn]
+		qb := b.AppendNewBlock("queue", []string{strconv.Itoa(qn)}).Body()
+		if q.sched != "" {
+			qb.SetAttributeValue("scheduler", cty.StringVal(q.sched))
+		}
+		if q.weight != nil {
+			qb.SetAttributeValue("weight", cty.NumberIntVal(int64(*q.weight)))
+		}
+		if q.shaperBps != 0 {
+			qb.SetAttributeValue("shaper", cty.StringVal(units.Speed(q.shaperBps)))
+		}
+		switch {
+		case q.ecn != nil:
+			qb.SetAttributeRaw("ecn", ref("ecn_profile", w.ecns[ecnKey(q.ecn)]))
+		case q.ecnOff:
+			qb.SetAttributeValue("ecn", cty.StringVal("off"))
+		}
+	}
+}
+
+// printPort writes one port block into a device's body.
+func (w *writer) printPort(b *hclwrite.Body, d *Device, p *Port, spec *schema.PlatformSpec, pol *policy, acls aclRef) {
+	pb := b.AppendNewBlock("port", []string{p.Name}).Body()
+	if p.Description != "" {
+		rule := schema.TextRule{}
+		if spec != nil {
+			rule = spec.Text
+		}
+		if err := schema.CheckText(p.Description, rule); err != nil {
+			w.report(p.Src, "%s %s: description %q left out: %v", d.Name, p.Name, Clean(p.Description), err)
+		} else {
+			pb.SetAttributeValue("description", cty.StringVal(p.Description))
+		}
+	}
+	if p.Speed > 0 {
+		pb.SetAttributeValue("speed", cty.StringVal(units.Speed(p.Speed)))
+	}
+	if p.FEC != "" {
+		pb.SetAttributeValue("fec", cty.StringVal(p.FEC))
+	}
+	if p.MTU != 0 {
+		pb.SetAttributeValue("mtu", cty.NumberIntVal(int64(p.MTU)))
+	}
+	if p.CableM > 0 {
+		pb.SetAttributeValue("cable_length", cty.StringVal(strconv.FormatFloat(p.CableM, 'f', -1, 64)+"m"))
+	}
+	switch {
+	case p.IP != "":
+		pb.SetAttributeValue("ip", cty.StringVal(p.IP))
+	case p.Routed:
+		pb.SetAttributeValue("routed", cty.True)
+	}
+	if pol != nil {
+		pb.SetAttributeRaw("qos_policy", ref("qos_policy", pol.name))
+	}
+	for _, dir := range []struct {
+		attr  string
+		names []string
+	}{{"acl_in", p.ACLIn}, {"acl_out", p.ACLOut}} {
+		if len(dir.names) == 0 {
+			continue
+		}
+		var out []string
+		for _, n := range dir.names {
+			if m, ok := acls[d][n]; ok {
+				out = append(out, m)
+			} else {
+				w.report(p.Src, "%s %s: ACL %q is bound but not defined; binding left out", d.Name, p.Name, Clean(n))
+			}
+		}
+		if len(out) > 0 {
+			pb.SetAttributeRaw(dir.attr, refList("acl", out))
+		}
+	}
 }
