@@ -38,7 +38,7 @@ func importConfig(ctx context.Context, file string, data []byte) (*importer.Devi
 	in := &nxImport{
 		file: file, acls: map[string]*nxACL{}, classMaps: map[string]*nxClassMap{},
 		qos: map[string]*nxPolicy{}, nq: map[string]*nxNQPolicy{}, queuing: map[string]*nxQueuingPolicy{},
-		customQ: map[string]int{}, ports: map[string]*nxPort{}, unmappedAt: map[int]bool{},
+		customQ: map[string]int{}, customNodes: map[string][]*config.Node{}, customUsed: map[string]bool{}, ports: map[string]*nxPort{}, unmappedAt: map[int]bool{},
 		dev: &importer.Device{Platform: string(name), Src: importer.Span{File: file}},
 	}
 	in.header(text)
@@ -118,8 +118,13 @@ type nxImport struct {
 	nq        map[string]*nxNQPolicy
 	queuing   map[string]*nxQueuingPolicy
 	// customQ maps a class-map type network-qos or queuing to the
-	// qos-group it matches.
-	customQ map[string]int
+	// qos-group it matches; customNodes are its stanzas.
+	customQ     map[string]int
+	customNodes map[string][]*config.Node
+	customUsed  map[string]bool
+	// sysNodes are the system qos stanzas and the global PFC watchdog
+	// lines.
+	sysNodes []*config.Node
 	// sysNQ, sysQueuing and sysIn are the system qos service policies.
 	sysNQ, sysQueuing, sysIn nxRef
 	// watchdog is the global "priority-flow-control watch-dog-interval on".
@@ -152,17 +157,33 @@ type nxACL struct {
 
 // nxClassMap is a class-map type qos.
 type nxClassMap struct {
+	nxObject
 	name      string
-	span      importer.Span
 	dscp, cos []int
 	acl       []string
 	bad       []importer.Line
 }
 
+// nxObject is a class-map or policy-map: its stanzas (one given twice is
+// one object) and whether the switch uses it.
+type nxObject struct {
+	nodes []*config.Node
+	used  bool
+}
+
+// spans are the lines of the object's stanzas.
+func (o *nxObject) spans(in *nxImport) []importer.Span {
+	out := make([]importer.Span, 0, len(o.nodes))
+	for _, n := range o.nodes {
+		out = append(out, in.span(n))
+	}
+	return out
+}
+
 // nxPolicy is a policy-map type qos.
 type nxPolicy struct {
+	nxObject
 	name    string
-	span    importer.Span
 	classes []*nxPolicyClass
 	bad     []importer.Line
 }
@@ -177,10 +198,12 @@ type nxPolicyClass struct {
 
 // nxNQPolicy is a policy-map type network-qos: per qos-group, MTU and paused CoS.
 type nxNQPolicy struct {
-	span  importer.Span
-	mtu   map[int]nxInt
-	pause map[int][]int
-	bad   []importer.Line
+	nxObject
+	// custom are the class-maps type network-qos its classes name.
+	custom []string
+	mtu    map[int]nxInt
+	pause  map[int][]int
+	bad    []importer.Line
 }
 
 // nxInt is a number read at a line.
@@ -188,7 +211,9 @@ type nxInt struct{ v, line int }
 
 // nxQueuingPolicy is a policy-map type queuing.
 type nxQueuingPolicy struct {
-	span   importer.Span
+	nxObject
+	// custom are the class-maps type queuing its classes name.
+	custom []string
 	queues map[int]*importer.Queue
 	bad    []importer.Line
 }
@@ -262,6 +287,20 @@ func (in *nxImport) unmapped(n *config.Node, why string) {
 	in.unmappedLine(importer.Line{File: in.file, Line: n.Num, Text: n.Line, Why: why})
 }
 
+// unmappedTree lists n and every line nested under it (iteratively: a
+// configuration may nest without bound).
+func (in *nxImport) unmappedTree(n *config.Node, why string) {
+	stack := []*config.Node{n}
+	for len(stack) > 0 {
+		k := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		in.unmapped(k, why)
+		for i := len(k.Children) - 1; i >= 0; i-- {
+			stack = append(stack, k.Children[i])
+		}
+	}
+}
+
 func (in *nxImport) unmappedLine(l importer.Line) {
 	if in.unmappedAt[l.Line] {
 		return
@@ -321,6 +360,7 @@ func (in *nxImport) top(n *config.Node) {
 // systemClassMap reads a class-map type network-qos or queuing: the
 // qos-group it matches.
 func (in *nxImport) systemClassMap(n *config.Node, nm string) {
+	in.customNodes[nm] = append(in.customNodes[nm], n)
 	for _, k := range n.Children {
 		if v, ok := qosread.Cut(qosread.Head(k), "match qos-group"); ok {
 			if g, ok := qosread.Atoi(v); ok && qosread.Prio(g) {
@@ -348,9 +388,11 @@ func (in *nxImport) global(n *config.Node, head string, f []string) {
 	switch {
 	case head == "priority-flow-control watch-dog-interval on":
 		in.watchdog = n.Num
+		in.sysNodes = append(in.sysNodes, n)
 	case strings.HasPrefix(head, "priority-flow-control fixed-restore multiplier "):
 		if m, ok := qosread.Atoi(f[len(f)-1]); ok && m > 0 && len(f) == 4 {
 			in.restoreMS = int64(m) * viewNXOSWatchdogIntervalMS
+			in.sysNodes = append(in.sysNodes, n)
 		} else {
 			in.unmapped(n, "a fixed-restore multiplier that is no positive number")
 		}
@@ -361,7 +403,7 @@ func (in *nxImport) global(n *config.Node, head string, f []string) {
 	case len(f) >= 2 && f[0] == "hardware" && f[1] == "qos":
 		in.unmapped(n, "a buffer or QoS hardware knob: fabricgen renders no buffer commands for cisco_nxos")
 	case f[0] == "table-map" || (f[0] == "class-map" && len(f) > 2 && f[2] != "qos") || f[0] == "policy-map" || f[0] == "qos" || f[0] == "wred-queue":
-		in.unmapped(n, "a QoS object of a kind no intent expresses")
+		in.unmappedTree(n, "a QoS object of a kind no intent expresses")
 	}
 }
 
@@ -515,9 +557,10 @@ func importACLRule(f []string, v6 bool) (*importer.ACLRule, string) {
 func (in *nxImport) classMap(n *config.Node, f []string) {
 	c := in.classMaps[f[len(f)-1]]
 	if c == nil {
-		c = &nxClassMap{name: f[len(f)-1], span: in.span(n)}
+		c = &nxClassMap{name: f[len(f)-1]}
 		in.classMaps[c.name] = c
 	}
+	c.nodes = append(c.nodes, n)
 	for _, k := range n.Children {
 		h := qosread.Head(k)
 		if importDescription(k) {
@@ -582,9 +625,10 @@ func (in *nxImport) policy(n *config.Node, nm string) {
 	// A policy given twice is one policy: NX-OS adds to it.
 	p := in.qos[nm]
 	if p == nil {
-		p = &nxPolicy{name: nm, span: in.span(n)}
+		p = &nxPolicy{name: nm}
 		in.qos[nm] = p
 	}
+	p.nodes = append(p.nodes, n)
 	for _, k := range n.Children {
 		cn, ok := qosread.Cut(qosread.Head(k), "class")
 		if !ok {
@@ -636,14 +680,19 @@ func (in *nxImport) queueOf(class string) int {
 func (in *nxImport) networkQoS(n *config.Node, nm string) {
 	p := in.nq[nm]
 	if p == nil {
-		p = &nxNQPolicy{span: in.span(n), mtu: map[int]nxInt{}, pause: map[int][]int{}}
+		p = &nxNQPolicy{mtu: map[int]nxInt{}, pause: map[int][]int{}}
 		in.nq[nm] = p
 	}
+	p.nodes = append(p.nodes, n)
 	for _, k := range n.Children {
 		if importDescription(k) {
 			continue
 		}
-		q := in.queueOf(strings.TrimPrefix(qosread.Head(k), "class type network-qos "))
+		cn := strings.TrimPrefix(qosread.Head(k), "class type network-qos ")
+		if _, ok := in.customNodes[cn]; ok {
+			p.custom = append(p.custom, cn)
+		}
+		q := in.queueOf(cn)
 		if q < 0 {
 			p.bad = append(p.bad, in.line(k, "a network-qos class that is no system class (c-8q-nqN) and that no class-map type network-qos ties to a qos-group"))
 			continue
@@ -678,14 +727,19 @@ func (in *nxImport) networkQoS(n *config.Node, nm string) {
 func (in *nxImport) queuingPolicy(n *config.Node, nm string) {
 	p := in.queuing[nm]
 	if p == nil {
-		p = &nxQueuingPolicy{span: in.span(n), queues: map[int]*importer.Queue{}}
+		p = &nxQueuingPolicy{queues: map[int]*importer.Queue{}}
 		in.queuing[nm] = p
 	}
+	p.nodes = append(p.nodes, n)
 	for _, k := range n.Children {
 		if importDescription(k) {
 			continue
 		}
-		q := in.queueOf(strings.TrimPrefix(qosread.Head(k), "class type queuing "))
+		cn := strings.TrimPrefix(qosread.Head(k), "class type queuing ")
+		if _, ok := in.customNodes[cn]; ok {
+			p.custom = append(p.custom, cn)
+		}
+		q := in.queueOf(cn)
 		if q < 0 {
 			p.bad = append(p.bad, in.line(k, "a queuing class that is no system class (c-out-8q-qN) and that no class-map type queuing ties to a qos-group"))
 			continue
@@ -807,6 +861,7 @@ func importRandomDetect(f []string) (*importer.ECN, string) {
 
 // systemQoS reads "system qos" and its service policies.
 func (in *nxImport) systemQoS(n *config.Node) {
+	in.sysNodes = append(in.sysNodes, n)
 	for _, k := range n.Children {
 		h := qosread.Head(k)
 		if v, ok := qosread.Cut(h, "service-policy type network-qos"); ok {
@@ -1052,7 +1107,8 @@ func (in *nxImport) classify(pol *nxPolicy, aclIn []string, pause map[int][]int)
 	if pol == nil {
 		return c
 	}
-	c.src = append(c.src, pol.span)
+	pol.used = true
+	c.src = append(c.src, pol.spans(in)...)
 	for _, l := range pol.bad {
 		in.unmappedLine(l)
 	}
@@ -1071,7 +1127,8 @@ func (in *nxImport) classify(pol *nxPolicy, aclIn []string, pause map[int][]int)
 			in.unmappedLine(importer.Line{File: in.file, Line: pc.line, Text: "class " + pc.name, Why: "a class whose class-map type qos the configuration does not define"})
 			continue
 		}
-		c.src = append(c.src, cm.span)
+		cm.used = true
+		c.src = append(c.src, cm.spans(in)...)
 		for _, l := range cm.bad {
 			in.unmappedLine(l)
 		}
@@ -1230,6 +1287,8 @@ func (in *nxImport) mark(pc *nxPolicyClass, cm *nxClassMap, aclIn []string) {
 // nxSystem is the switch-wide QoS: system qos's network-qos (paused CoS
 // per qos-group) and queuing policies, and the PFC watchdog.
 type nxSystem struct {
+	// src are the lines read for it.
+	src    []importer.Span
 	pause  map[int][]int
 	pfc    []int
 	queues map[int]*importer.Queue
@@ -1241,7 +1300,14 @@ type nxSystem struct {
 // system reads the policies system qos attaches.
 func (in *nxImport) system() nxSystem {
 	s := nxSystem{queues: map[int]*importer.Queue{}}
+	for _, n := range in.sysNodes {
+		s.src = append(s.src, in.span(n))
+	}
+	var custom []string
 	if nq := in.nq[in.sysNQ.name]; nq != nil {
+		nq.used = true
+		s.src = append(s.src, nq.spans(in)...)
+		custom = append(custom, nq.custom...)
 		s.pause = nq.pause
 		for _, l := range nq.bad {
 			in.unmappedLine(l)
@@ -1255,6 +1321,9 @@ func (in *nxImport) system() nxSystem {
 	slices.Sort(s.pfc)
 	s.pfc = slices.Compact(s.pfc)
 	if qp := in.queuing[in.sysQueuing.name]; qp != nil {
+		qp.used = true
+		s.src = append(s.src, qp.spans(in)...)
+		custom = append(custom, qp.custom...)
 		for _, l := range qp.bad {
 			in.unmappedLine(l)
 		}
@@ -1272,6 +1341,12 @@ func (in *nxImport) system() nxSystem {
 		if len(s.pfc) == 0 {
 			in.unmappedLine(importer.Line{File: in.file, Line: in.watchdog, Text: "priority-flow-control watch-dog-interval on", Why: "a PFC watchdog on a switch without lossless priorities"})
 		}
+	}
+	for _, c := range custom {
+		for _, n := range in.customNodes[c] {
+			s.src = append(s.src, in.span(n))
+		}
+		in.customUsed[c] = true
 	}
 	s.wide = in.sysNQ.name != "" || in.sysQueuing.name != "" || s.wd != nil
 	return s
@@ -1347,8 +1422,42 @@ func (in *nxImport) resolve() {
 		}
 		d.ACLs = append(d.ACLs, a.acl)
 	}
+	in.unused()
 	slices.SortStableFunc(d.Unmapped, func(a, b importer.Line) int { return a.Line - b.Line })
 }
+
+// unused reports the class-maps and policy-maps nothing attaches, line by
+// line: they have no effect on traffic, and the intent does not keep them.
+func (in *nxImport) unused() {
+	var nodes []*config.Node
+	for _, m := range []map[string]*nxObject{objects(in.classMaps), objects(in.qos), objects(in.nq), objects(in.queuing)} {
+		for _, o := range m {
+			if !o.used {
+				nodes = append(nodes, o.nodes...)
+			}
+		}
+	}
+	for nm, ns := range in.customNodes {
+		if !in.customUsed[nm] {
+			nodes = append(nodes, ns...)
+		}
+	}
+	slices.SortFunc(nodes, func(a, b *config.Node) int { return a.Num - b.Num })
+	for _, n := range nodes {
+		in.unmappedTree(n, "defined but attached nowhere (no port, no system qos uses it): no effect on traffic, and no intent keeps it")
+	}
+}
+
+// objects is the nxObject of each value of m.
+func objects[T interface{ object() *nxObject }](m map[string]T) map[string]*nxObject {
+	out := make(map[string]*nxObject, len(m))
+	for k, v := range m {
+		out[k] = v.object()
+	}
+	return out
+}
+
+func (o *nxObject) object() *nxObject { return o }
 
 // portACLs binds the port's access lists (those the configuration defines).
 func (in *nxImport) portACLs(p *nxPort) {
@@ -1403,9 +1512,7 @@ func (in *nxImport) portQoS(p *nxPort, c *nxClassified, sys nxSystem) *importer.
 	}
 	lp := p.rxPause && p.txPause
 	q.LinkPause = &lp
-	if sp := in.sysNQ; sp.name != "" {
-		q.Src = append(slices.Clip(q.Src), importer.Span{File: in.file, From: sp.line, To: sp.line})
-	}
+	q.Src = append(slices.Clip(q.Src), sys.src...)
 	return q
 }
 
@@ -1453,7 +1560,8 @@ func (in *nxImport) defaults(qs []*importer.QoS, cls []*nxClassified, sys nxSyst
 		c := in.classify(in.qos[in.sysIn.name], nil, sys.pause)
 		cls = append(cls, c)
 		d.Default = &importer.QoS{Trust: c.trust, DSCP: c.dscp, PCP: c.pcp, DefaultPriority: c.defaultPrio, Queue: c.queue,
-			PFC: sys.pfc, PFCSet: in.sysNQ.name != "", Queues: sys.queues, Watchdog: sys.wd, MTU: mtu}
+			PFC: sys.pfc, PFCSet: in.sysNQ.name != "", Queues: sys.queues, Watchdog: sys.wd, MTU: mtu,
+			Src: append(slices.Clip(c.src), sys.src...)}
 	}
 	if best >= 0 {
 		// The Default's classes name the priorities first.
@@ -1599,6 +1707,7 @@ func (in *nxImport) uniformClasses(qs []*importer.QoS, cls []*nxClassified) {
 		in.unmappedLine(importer.Line{File: in.file, Line: line, Text: importLineText(p, line),
 			Why: fmt.Sprintf("classification (trust %s) unlike the switch's (trust %s, as most ports with an input policy): NX-OS intent classifies one way per switch; imported with the switch's", q.Trust, def.Trust)})
 		q.Trust, q.DSCP, q.PCP, q.DefaultPriority, q.Queue = def.Trust, def.DSCP, def.PCP, def.DefaultPriority, def.Queue
+		q.Src = def.Src // the stanzas that now decide it
 		if cls[i] != cls[ref] {
 			cls[i].coerced = true
 		}
