@@ -3,7 +3,6 @@ package cisconxos
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"slices"
@@ -1608,15 +1607,54 @@ func (in *nxImport) checkNQMTU() {
 	}
 }
 
-// importKey is q's facts without its spans, for comparing ports.
+// importKey is q's facts without its spans, for comparing ports: every
+// field of importer.QoS the import sets, in a fixed order.
 func importKey(q *importer.QoS) string {
-	c := *q
-	c.Src = nil
-	b, err := json.Marshal(&c)
-	if err != nil {
-		return fmt.Sprint(err)
+	var b strings.Builder
+	b.Grow(512)
+	intMap := func(m map[int]int, n int) {
+		b.WriteByte('|')
+		if m == nil {
+			b.WriteByte('-')
+			return
+		}
+		for i := range n {
+			if v, ok := m[i]; ok {
+				b.WriteString(strconv.Itoa(v))
+			}
+			b.WriteByte(',')
+		}
 	}
-	return string(b)
+	optInt := func(p *int) {
+		b.WriteByte('|')
+		if p != nil {
+			b.WriteString(strconv.Itoa(*p))
+		}
+	}
+	b.WriteString(q.Trust)
+	optInt(q.DefaultPriority)
+	intMap(q.DSCP, 64)
+	intMap(q.PCP, 8)
+	intMap(q.Queue, 8)
+	fmt.Fprintf(&b, "|%v %v|%v|%d|", q.PFC, q.PFCSet, q.WatchdogOff, q.MTU)
+	if q.LinkPause != nil {
+		fmt.Fprint(&b, *q.LinkPause)
+	}
+	if w := q.Watchdog; w != nil {
+		fmt.Fprintf(&b, "|wd %q %d %d %d %s", w.Name, w.DetectionMS, w.RestorationMS, w.PollMS, w.Action)
+	}
+	for id := range 8 {
+		qu := q.Queues[id]
+		if qu == nil {
+			continue
+		}
+		fmt.Fprintf(&b, "|q%d %s %d %v", id, qu.Sched, qu.ShaperBps, qu.ECNOff)
+		optInt(qu.Weight)
+		if e := qu.ECN; e != nil {
+			fmt.Fprintf(&b, " ecn %d %d %d %v", e.MinBytes, e.MaxBytes, e.Probability, e.Mark)
+		}
+	}
+	return b.String()
 }
 
 // importMajority sets every port's policy MTU and returns the index of
