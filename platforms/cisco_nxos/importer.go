@@ -589,6 +589,15 @@ func (in *nxImport) classMap(n *config.Node, f []string) {
 			c.bad = append(c.bad, in.line(k, "a class matching "+strings.TrimPrefix(h, "no ")+": the intent classifies by DSCP, PCP (CoS) or ACL only"))
 		}
 	}
+	kinds := 0
+	for _, has := range []bool{len(c.dscp) > 0, len(c.cos) > 0, len(c.acl) > 0} {
+		if has {
+			kinds++
+		}
+	}
+	if kinds > 1 && slices.Contains(f, "match-all") {
+		c.bad = append(c.bad, in.line(n, "a match-all class of DSCP, CoS or an ACL together (packets matching all of them): the intent classifies by one field per class; read as matching each"))
+	}
 }
 
 // importDescription reports whether k is a "description" line (a

@@ -842,3 +842,16 @@ func TestImportInterfaceNames(t *testing.T) {
 		t.Errorf("err %v, want an *importer.Error at r.cfg:132", err)
 	}
 }
+
+// TestImportMatchAll: a match-all class of DSCP and CoS together is read
+// as matching each and reported at its class-map line.
+func TestImportMatchAll(t *testing.T) {
+	const text = "class-map type qos match-all X\n  match dscp 26\n  match cos 3\npolicy-map type qos P\n  class X\n    set qos-group 3\ninterface Ethernet1/1\n  service-policy type qos input P\n"
+	d, err := nxImport(t, "m.cfg", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Unmapped) != 1 || d.Unmapped[0].Line != 1 || d.Default.Trust != "both" {
+		t.Errorf("unmapped %v, trust %s; want line 1 reported, trust both", d.Unmapped, d.Default.Trust)
+	}
+}
