@@ -337,8 +337,10 @@ func (in *nxImport) top(n *config.Node) {
 	case len(f) == 3 && (f[0] == "ip" || f[0] == "ipv6") && f[1] == "access-list":
 		in.accessList(n, f[0] == "ipv6", f[2])
 	case strings.HasPrefix(head, "class-map type qos "),
-		// An untyped class-map or policy-map is of type qos (Cisco Nexus
-		// 9000 QoS guide: "type qos" is the default).
+		// An untyped class-map or policy-map is of type qos: Batfish's
+		// NX-OS grammar test nxos_policy_map (corpus
+		// batfish-nxos_policy_map.cfg) defines "class-map match-any
+		// cm_qos2" and uses it as "class type qos cm_qos2".
 		len(f) >= 2 && len(f) <= 3 && f[0] == "class-map" && f[1] != "type":
 		in.classMap(n, f)
 	case len(f) == 2 && f[0] == "policy-map":
