@@ -147,7 +147,7 @@ func importRender(t *testing.T, r *templates.Renderer, p platform.Platform, name
 	}
 	g, diags := schema.Load(dir, schema.Options{Getenv: func(string) string { return "" }, Platforms: platforms.Catalog()})
 	if diags.HasErrors() {
-		return "", fmt.Errorf("the imported intent does not load: %v\n%s", diags, dump(in))
+		return "", fmt.Errorf("the imported intent does not load: %w\n%s", diags, dump(in))
 	}
 	for _, gd := range g.Devices {
 		if gd.Name == "dut" {
