@@ -1,0 +1,162 @@
+package aristaeos
+
+import (
+	"maps"
+	"sort"
+
+	"github.com/fabricgen/fabricgen/internal/importer"
+)
+
+// checkTC reports a fabricgen-shaped class whose "set traffic-class" is not
+// the one the intent derives: the DSCP map's class of the code point the
+// rule sets, or of the code points it matches (view.go's MarkView).
+func (im *eosImport) checkTC(pm *eosPolicy, c eosPolicyClass, a *eosACL, seq int) {
+	if im.dscp == nil || c.tcLn == nil {
+		return
+	}
+	want := -1
+	r := ruleBySeq(a.v4, seq)
+	if r == nil {
+		r = ruleBySeq(a.v6, seq)
+	}
+	switch {
+	case c.setDSCP >= 0:
+		if v, ok := im.dscp[c.setDSCP]; ok {
+			want = v
+		}
+	case r != nil && len(r.DSCP) > 0:
+		want = -2
+		for _, d := range r.DSCP {
+			v, ok := im.dscp[d]
+			if !ok || (want != -2 && v != want) {
+				want = -1
+				break
+			}
+			want = v
+		}
+	}
+	if want != c.setTC {
+		im.unmapped(c.tcLn, "policy-map "+pm.name+" class "+c.name+": the intent puts a re-marked packet in the DSCP map's traffic class of its code point, not a class of its own")
+	}
+}
+
+// finish builds the Device's ports, default QoS and ACLs from what was read.
+func (im *eosImport) finish() {
+	d := im.dev
+	if im.dscp != nil || im.pcp != nil || im.queue != nil {
+		d.Default = &importer.QoS{DSCP: maps.Clone(im.dscp), PCP: maps.Clone(im.pcp), Queue: maps.Clone(im.queue), Src: append([]importer.Span(nil), im.mapSrc...)}
+		if im.dscp != nil && len(im.dscp) < 64 {
+			im.unmapped(im.firstDSCP, "the qos map dscp lines name some code points only; the others keep EOS's default traffic class, which the intent cannot name (the imported DSCP map lists only the mapped ones)")
+		}
+	}
+	wdUsed := false
+	referenced := map[string]bool{}
+	for _, pn := range im.order {
+		ep := im.ports[pn]
+		p := ep.p
+		p.ACLIn = im.bindings(ep, "in", ep.aclIn4, ep.aclIn6)
+		p.ACLOut = im.bindings(ep, "out", ep.aclOut4, ep.aclOut6)
+		for _, n := range append(append([]string(nil), p.ACLIn...), p.ACLOut...) {
+			referenced[n] = true
+			if im.acls[n] == nil {
+				im.unmapped(ep.aclLn[bindingKey(ep, n)], "the access list "+n+" is not in the configuration")
+			}
+		}
+		if ep.qos {
+			q := &importer.QoS{Trust: ep.trust, Src: append(append([]importer.Span(nil), im.mapSrc...), p.Src)}
+			if d.Default != nil {
+				// The switch-wide maps, shared by every port (read-only, as
+				// the whole Device is to its readers): a 50 MB configuration
+				// has 100,000 ports.
+				q.DSCP, q.PCP, q.Queue = d.Default.DSCP, d.Default.PCP, d.Default.Queue
+			}
+			switch {
+			case ep.pfcOn:
+				q.PFC, q.PFCSet = append([]int(nil), ep.pfc...), true
+				sort.Ints(q.PFC)
+			case len(ep.pfc) > 0:
+				q.PFCSet = true // no-drop priorities without "priority-flow-control on": PFC is off
+			}
+			if len(q.PFC) > 0 {
+				if ep.wdOn {
+					w := importer.Watchdog{}
+					if im.wd != nil {
+						w = *im.wd
+						q.Src = append(q.Src, im.wdSrc...)
+					}
+					q.Watchdog, wdUsed = &w, true
+				} else {
+					q.WatchdogOff = true
+				}
+			}
+			im.linkPause(ep, q)
+			if len(ep.queues) > 0 {
+				q.Queues = map[int]*importer.Queue{}
+				for id, qq := range ep.queues {
+					cp := *qq
+					q.Queues[id] = &cp
+				}
+			}
+			p.QoS = q
+		}
+		d.Ports = append(d.Ports, p)
+	}
+	if im.wd != nil && !wdUsed {
+		for _, n := range im.wdLines {
+			im.unmapped(n, "no port with PFC enables the watchdog (priority-flow-control pause watchdog), so its timers apply nowhere")
+		}
+	}
+	for _, n := range im.aclOrder {
+		a := im.acls[n]
+		if a.helper && !referenced[n] {
+			continue
+		}
+		d.ACLs = append(d.ACLs, im.merged(a))
+	}
+	sort.SliceStable(d.Unmapped, func(i, j int) bool { return d.Unmapped[i].Line < d.Unmapped[j].Line })
+}
+
+// bindings is a port's ACLs of one direction: one name for the ip and ipv6
+// access-groups of the same list; two lists in one direction are one too
+// many for the intent (the renderer binds one ACL per direction), so the
+// ipv6 one is reported.
+func (im *eosImport) bindings(ep *eosPort, dir, v4, v6 string) []string {
+	switch {
+	case v4 == "" && v6 == "":
+		return nil
+	case v4 == "" || v4 == v6:
+		return []string{v6}
+	case v6 == "":
+		return []string{v4}
+	}
+	im.unmapped(ep.aclLn[dir+"6"], "a second ACL bound "+dir+" ("+v6+" besides "+v4+"): the intent binds one ACL per direction, whose rules may be of both families; merge them")
+	return []string{v4}
+}
+
+// bindingKey finds the access-group line that binds n on the port.
+func bindingKey(ep *eosPort, n string) string {
+	for _, k := range []string{"in4", "in6", "out4", "out6"} {
+		if l := ep.aclLn[k]; l != nil && (k == "in4" && ep.aclIn4 == n || k == "in6" && ep.aclIn6 == n || k == "out4" && ep.aclOut4 == n || k == "out6" && ep.aclOut6 == n) {
+			return k
+		}
+	}
+	return "in4"
+}
+
+// linkPause reads "flowcontrol send|receive on|off": 802.3x pause is the
+// intent's link_pause when both directions agree.
+func (im *eosImport) linkPause(ep *eosPort, q *importer.QoS) {
+	switch {
+	case ep.fcSend == nil && ep.fcRecv == nil:
+	case ep.fcSend != nil && ep.fcRecv != nil && *ep.fcSend == *ep.fcRecv:
+		v := *ep.fcSend
+		q.LinkPause = &v
+	case (ep.fcSend == nil || !*ep.fcSend) && (ep.fcRecv == nil || !*ep.fcRecv):
+		v := false
+		q.LinkPause = &v
+	default:
+		for _, n := range ep.fcLn {
+			im.unmapped(n, "802.3x pause in one direction only: the intent's link_pause turns both on or off")
+		}
+	}
+}
