@@ -473,8 +473,6 @@ func TestImportBrownfieldUnmapped(t *testing.T) {
 		{8, "qos map dscp 26 to traffic-class 3"}, // a partial map
 		{11, "qos map exp 3 to traffic-class 3"},
 		{12, "qos rewrite dscp"},
-		{14, "qos profile LOSSLESS"},
-		{15, "qos trust dscp"},
 		{17, "hardware tcam"},
 		{18, "profile qos-extended"},
 		{20, "platform trident mmu queue profile RDMA"},
@@ -486,7 +484,6 @@ func TestImportBrownfieldUnmapped(t *testing.T) {
 		{53, "random-detect ecn minimum-threshold 150 kbytes maximum-threshold 1500 kbytes max-mark-probability 20 weight 0"},
 		{55, "mc-tx-queue 1"},
 		{56, "priority strict"},
-		{59, "service-profile LOSSLESS"},
 		{60, "flowcontrol send on"},
 		{66, "qos trust cos"},
 	}
@@ -530,6 +527,9 @@ func TestImportBrownfieldUnmapped(t *testing.T) {
 	}
 	if q.DSCP[26] != 3 || q.DSCP[46] != 6 || len(q.DSCP) != 3 {
 		t.Errorf("DSCP map %v, want the three mapped code points", q.DSCP)
+	}
+	if q2 := d.Ports[1].QoS; q2 == nil || q2.Trust != "dscp" || len(q2.Src) == 0 || q2.Src[len(q2.Src)-1].From != 14 {
+		t.Errorf("Ethernet1/2 QoS %+v, want the trust of the qos profile it applies (line 14)", q2)
 	}
 	if d.ClassNames[3] != "ROCEV2" {
 		t.Errorf("class names %v, want 3: ROCEV2", d.ClassNames)
@@ -707,4 +707,146 @@ func goldenSeeds(f *testing.F) [][]byte {
 		out = append(out, b)
 	}
 	return out
+}
+
+// TestImportSnippets reads small configurations, each proving one rule of
+// the reverse view: what is mapped, what is reported at which line.
+func TestImportSnippets(t *testing.T) {
+	for _, c := range []struct {
+		name, text string
+		unmapped   []int // the reported lines, in order
+		check      func(d *importer.Device) string
+	}{
+		{
+			name:     "a qos profile is read as the port's own lines and beats them",
+			text:     "qos profile P\n   qos trust cos\n   priority-flow-control on\n   priority-flow-control priority 3 no-drop\n   !\n   uc-tx-queue 3\n      random-detect ecn minimum-threshold 2000 segments maximum-threshold 10000 segments\n      random-detect ecn count\n!\ninterface Ethernet1\n   qos trust dscp\n   service-profile P\ninterface Ethernet2\n   service-profile P\n",
+			unmapped: []int{6, 7, 8},
+			check: func(d *importer.Device) string {
+				for _, p := range d.Ports {
+					if p.QoS == nil || p.QoS.Trust != "pcp" || !slices.Equal(p.QoS.PFC, []int{3}) {
+						return fmt.Sprintf("%s QoS %+v, want the profile's trust cos and PFC 3", p.Name, p.QoS)
+					}
+				}
+				return ""
+			},
+		},
+		{
+			name:     "a qos profile no port applies is reported whole",
+			text:     "qos profile UNUSED\n   qos trust dscp\n   !\n   tx-queue 1\n      priority strict\n",
+			unmapped: []int{1, 2, 4, 5},
+		},
+		{
+			name:     "defaults spelled out by show running-config all are not reported",
+			text:     "interface Ethernet1\n   qos cos 0\n   qos dscp 0\n   no shape rate\n   service-policy type pdp input default-pdp-policy\n   no priority-flow-control\n   no priority-flow-control priority 3\n   !\n   tx-queue 0\n      no bandwidth guaranteed\n      no random-detect ecn\n      no shape rate\n",
+			check: func(d *importer.Device) string {
+				if q := d.Ports[0].QoS; q == nil || !q.PFCSet || len(q.PFC) != 0 {
+					return fmt.Sprintf("QoS %+v, want PFC explicitly off", q)
+				}
+				return ""
+			},
+		},
+		{
+			name:     "a binding of an undefined list is reported and dropped",
+			text:     "ip access-list A\n   10 permit ip any any\ninterface Ethernet1\n   ip access-group A in\n   ipv6 access-group B out\n",
+			unmapped: []int{5},
+			check: func(d *importer.Device) string {
+				p := d.Ports[0]
+				if !slices.Equal(p.ACLIn, []string{"A"}) || len(p.ACLOut) != 0 {
+					return fmt.Sprintf("bindings in %v out %v, want A and none", p.ACLIn, p.ACLOut)
+				}
+				return ""
+			},
+		},
+		{
+			name:     "two lists in one direction: the ipv6 one is reported",
+			text:     "ip access-list A\n   10 permit ip any any\nipv6 access-list B\n   10 permit ipv6 any any\ninterface Ethernet1\n   ip access-group A in\n   ipv6 access-group B in\n",
+			unmapped: []int{7},
+		},
+		{
+			name:     "an ip and an ipv6 list of one name are one ACL; a prefix-free rule in both is of family any",
+			text:     "ip access-list A\n   10 permit udp any any eq 4791\n   20 deny ip 10.0.0.0/8 any\nipv6 access-list A\n   10 permit udp any any eq 4791\n   30 deny ipv6 host 2001:db8::1 any\ninterface Ethernet1\n   ip access-group A in\n   ipv6 access-group A in\n",
+			check: func(d *importer.Device) string {
+				if len(d.ACLs) != 1 || len(d.ACLs[0].Rules) != 3 {
+					return fmt.Sprintf("ACLs %+v, want one with 3 rules", d.ACLs)
+				}
+				var got []string
+				for _, r := range d.ACLs[0].Rules {
+					got = append(got, fmt.Sprintf("%d %s %s%s", r.Seq, r.Family, r.SrcPrefix, r.Protocol))
+				}
+				if want := []string{"10 any udp", "20 ipv4 10.0.0.0/8ip", "30 ipv6 2001:db8::1/128ip"}; !slices.Equal(got, want) {
+					return fmt.Sprintf("rules %q, want %q", got, want)
+				}
+				if !slices.Equal(d.Ports[0].ACLIn, []string{"A"}) {
+					return fmt.Sprintf("acl_in %v", d.Ports[0].ACLIn)
+				}
+				return ""
+			},
+		},
+		{
+			name:     "drop precedence is reported, the traffic class kept",
+			text:     "qos map dscp 26 to traffic-class 3 drop-precedence 2\n",
+			unmapped: []int{1, 1},
+			check: func(d *importer.Device) string {
+				if d.Default == nil || d.Default.DSCP[26] != 3 {
+					return fmt.Sprintf("default %+v, want DSCP 26 in class 3", d.Default)
+				}
+				return ""
+			},
+		},
+		{
+			name: "a fabricgen-shaped re-marking policy whose traffic class is not the map's is reported",
+			text: "qos map dscp 26 to traffic-class 3\nip access-list R\n   10 permit udp any any eq 4791\nip access-list R-10\n   10 permit udp any any eq 4791\nclass-map type qos match-any R-10\n   match ip access-group R-10\npolicy-map type quality-of-service PM-R\n   class R-10\n      set dscp 26\n      set traffic-class 5\ninterface Ethernet1\n   ip access-group R in\n   service-policy type qos input PM-R\n",
+			// the partial map (1) and the class (11)
+			unmapped: []int{1, 11},
+			check: func(d *importer.Device) string {
+				if len(d.ACLs) != 1 || d.ACLs[0].Rules[0].SetDSCP == nil || *d.ACLs[0].Rules[0].SetDSCP != 26 {
+					return fmt.Sprintf("ACLs %+v, want R with set_dscp 26 and no R-10", d.ACLs)
+				}
+				return ""
+			},
+		},
+		{
+			name:     "watchdog timers no PFC port enables are reported",
+			text:     "priority-flow-control pause watchdog default timeout 0.2\ninterface Ethernet1\n   priority-flow-control on\n   priority-flow-control priority 3 no-drop\n",
+			unmapped: []int{1},
+			check: func(d *importer.Device) string {
+				if q := d.Ports[0].QoS; q == nil || !q.WatchdogOff {
+					return fmt.Sprintf("QoS %+v, want the watchdog explicitly off", q)
+				}
+				return ""
+			},
+		},
+		{
+			name:     "a banner's lines are not configuration",
+			text:     "banner motd\ninterface Ethernet9\n   qos rewrite dscp\nEOF\ninterface Ethernet1\n   mtu 9000\n",
+			check: func(d *importer.Device) string {
+				if len(d.Ports) != 1 || d.Ports[0].Name != "Ethernet1" {
+					return fmt.Sprintf("ports %+v, want Ethernet1 only", d.Ports)
+				}
+				return ""
+			},
+		},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			d, err := importEOS(context.Background(), "s.cfg", []byte(c.text))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var lines []int
+			for _, l := range d.Unmapped {
+				lines = append(lines, l.Line)
+			}
+			if !slices.Equal(lines, c.unmapped) {
+				for _, l := range d.Unmapped {
+					t.Logf("unmapped %d %q: %s", l.Line, l.Text, l.Why)
+				}
+				t.Errorf("unmapped lines %v, want %v", lines, c.unmapped)
+			}
+			if c.check != nil {
+				if msg := c.check(d); msg != "" {
+					t.Error(msg)
+				}
+			}
+		})
+	}
 }

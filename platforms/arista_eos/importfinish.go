@@ -56,14 +56,12 @@ func (im *eosImport) finish() {
 		p := ep.p
 		p.ACLIn = im.bindings(ep, "in", ep.aclIn4, ep.aclIn6)
 		p.ACLOut = im.bindings(ep, "out", ep.aclOut4, ep.aclOut6)
+		p.ACLIn, p.ACLOut = im.defined(ep, p.ACLIn), im.defined(ep, p.ACLOut)
 		for _, n := range append(append([]string(nil), p.ACLIn...), p.ACLOut...) {
 			referenced[n] = true
-			if im.acls[n] == nil {
-				im.unmapped(ep.aclLn[bindingKey(ep, n)], "the access list "+n+" is not in the configuration")
-			}
 		}
 		if ep.qos {
-			q := &importer.QoS{Trust: ep.trust, Src: append(append([]importer.Span(nil), im.mapSrc...), p.Src)}
+			q := &importer.QoS{Trust: ep.trust, Src: append(append(append([]importer.Span(nil), im.mapSrc...), p.Src), ep.profSrc...)}
 			if d.Default != nil {
 				// The switch-wide maps, shared by every port (read-only, as
 				// the whole Device is to its readers): a 50 MB configuration
@@ -74,8 +72,8 @@ func (im *eosImport) finish() {
 			case ep.pfcOn:
 				q.PFC, q.PFCSet = append([]int(nil), ep.pfc...), true
 				sort.Ints(q.PFC)
-			case len(ep.pfc) > 0:
-				q.PFCSet = true // no-drop priorities without "priority-flow-control on": PFC is off
+			case len(ep.pfc) > 0 || ep.pfcSet:
+				q.PFCSet = true // off, or no-drop priorities without "priority-flow-control on"
 			}
 			if len(q.PFC) > 0 {
 				if ep.wdOn {
@@ -131,6 +129,21 @@ func (im *eosImport) bindings(ep *eosPort, dir, v4, v6 string) []string {
 	}
 	im.unmapped(ep.aclLn[dir+"6"], "a second ACL bound "+dir+" ("+v6+" besides "+v4+"): the intent binds one ACL per direction, whose rules may be of both families; merge them")
 	return []string{v4}
+}
+
+// defined keeps the bound ACLs the configuration defines, reporting the
+// others (EOS accepts a binding of a list not yet written; the intent
+// cannot name one).
+func (im *eosImport) defined(ep *eosPort, names []string) []string {
+	var out []string
+	for _, n := range names {
+		if im.acls[n] == nil {
+			im.unmapped(ep.aclLn[bindingKey(ep, n)], "the access list "+n+" is not in the configuration")
+			continue
+		}
+		out = append(out, n)
+	}
+	return out
 }
 
 // bindingKey finds the access-group line that binds n on the port.

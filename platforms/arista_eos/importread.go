@@ -24,6 +24,12 @@ import (
 type eosImport struct {
 	file string
 	dev  *importer.Device
+	// reported dedupes Unmapped: a qos profile's line is read once per
+	// port that applies it.
+	reported map[importer.Line]bool
+	// profiles are the "qos profile" stanzas by name; used those a port applies.
+	profiles map[string]*config.Node
+	used     map[string]bool
 	// Switch-wide maps, and the lines that set them.
 	dscp, pcp, queue map[int]int
 	mapSrc           []importer.Span
@@ -80,6 +86,7 @@ type eosPort struct {
 	qos      bool // any QoS line
 	trust    string
 	pfcOn    bool
+	pfcSet   bool // an explicit on or off
 	pfc      []int
 	wdOn     bool
 	fcSend   *bool
@@ -87,6 +94,9 @@ type eosPort struct {
 	queues   map[int]*importer.Queue
 	policy   string
 	policyLn *config.Node
+	profile  string
+	profLn   *config.Node
+	profSrc  []importer.Span
 	aclIn4   string
 	aclIn6   string
 	aclOut4  string
@@ -100,7 +110,15 @@ func (im *eosImport) unmapped(n *config.Node, why string) {
 	if n == nil {
 		return
 	}
-	im.dev.Unmapped = append(im.dev.Unmapped, importer.Line{File: im.file, Line: n.Num, Text: n.Line, Why: why})
+	l := importer.Line{File: im.file, Line: n.Num, Text: n.Line, Why: why}
+	if im.reported[l] {
+		return
+	}
+	if im.reported == nil {
+		im.reported = map[importer.Line]bool{}
+	}
+	im.reported[l] = true
+	im.dev.Unmapped = append(im.dev.Unmapped, l)
 }
 
 // unmappedAll records a stanza and every line under it.
@@ -137,7 +155,7 @@ func importTree(ctx context.Context, file string, nodes iter.Seq[*config.Node], 
 		file: file,
 		dev:  &importer.Device{Platform: string(name), Src: importer.Span{File: file}},
 		acls: map[string]*eosACL{}, classes: map[string]eosClass{}, policies: map[string]*eosPolicy{},
-		ports: map[string]*eosPort{},
+		ports: map[string]*eosPort{}, profiles: map[string]*config.Node{}, used: map[string]bool{},
 	}
 	im.readHeader(header)
 	i := 0
@@ -150,6 +168,7 @@ func importTree(ctx context.Context, file string, nodes iter.Seq[*config.Node], 
 		i++
 		im.top(n)
 	}
+	im.applyProfiles()
 	im.resolvePolicies()
 	im.finish()
 	return im.dev, nil
@@ -195,7 +214,7 @@ func (im *eosImport) top(n *config.Node) {
 	case strings.HasPrefix(h, "qos rewrite "):
 		im.unmappedAll(n, "an egress rewrite map: the intent keeps the DSCP/CoS a packet arrives with (re-marking is an ACL's set_dscp)")
 	case strings.HasPrefix(h, "qos profile "):
-		im.unmappedAll(n, "a qos profile (applied with service-profile): fabricgen writes the interface's own QoS lines instead")
+		im.profiles[strings.TrimSpace(strings.TrimPrefix(h, "qos profile "))] = n
 	case strings.HasPrefix(h, "qos "), h == "qos":
 		im.unmappedAll(n, "a switch-wide QoS setting the intent has no attribute for")
 	case strings.HasPrefix(h, "priority-flow-control "):
@@ -234,14 +253,22 @@ func (im *eosImport) qosMap(n *config.Node, rest string) {
 	kind, _, _ := strings.Cut(rest, " ")
 	list, to, ok := strings.Cut(strings.TrimPrefix(rest, kind+" "), " to ")
 	target, val, ok2 := strings.Cut(to, " ")
-	v, ok3 := qosread.Atoi(strings.TrimSpace(val))
+	val, extra, _ := strings.Cut(strings.TrimSpace(val), " ")
+	v, ok3 := qosread.Atoi(val)
 	vals, okVals := eosInts(list)
 	if !ok || !ok2 || !ok3 || !okVals {
 		im.unmapped(n, "a qos map line fabricgen cannot read")
 		return
 	}
 	switch {
+	case extra != "" && (kind == "dscp" || kind == "cos") && target == "traffic-class":
+		im.unmapped(n, "a qos map with "+extra+": the intent has no drop precedence (the traffic class was kept)")
+		fallthrough
 	case kind == "dscp" && target == "traffic-class" && qosread.Prio(v):
+		if kind == "cos" {
+			im.cosMap(vals, v)
+			break
+		}
 		if im.dscp == nil {
 			im.dscp, im.firstDSCP = map[int]int{}, n
 		}
@@ -255,14 +282,7 @@ func (im *eosImport) qosMap(n *config.Node, rest string) {
 			im.dscp[c] = v
 		}
 	case kind == "cos" && target == "traffic-class" && qosread.Prio(v):
-		if im.pcp == nil {
-			im.pcp = map[int]int{}
-		}
-		for _, c := range vals {
-			if qosread.Prio(c) {
-				im.pcp[c] = v
-			}
-		}
+		im.cosMap(vals, v)
 	case kind == "traffic-class" && target == "tx-queue" && qosread.Prio(v):
 		if im.queue == nil {
 			im.queue = map[int]int{}
@@ -280,6 +300,18 @@ func (im *eosImport) qosMap(n *config.Node, rest string) {
 		return
 	}
 	im.mapSrc = append(im.mapSrc, im.line(n))
+}
+
+// cosMap maps CoS values to traffic class tc.
+func (im *eosImport) cosMap(vals []int, tc int) {
+	if im.pcp == nil {
+		im.pcp = map[int]int{}
+	}
+	for _, c := range vals {
+		if qosread.Prio(c) {
+			im.pcp[c] = tc
+		}
+	}
 }
 
 // eosInts parses "0 1 2 8-15" (EOS lists code points separated by spaces,
@@ -455,8 +487,51 @@ func (im *eosImport) iface(n *config.Node, ifName string) {
 	}
 }
 
+// applyProfiles reads the qos profile each port applies (service-profile)
+// as the port's own QoS lines, after them: a profile's settings override
+// the interface's (the push dialect takes service-profile over for that
+// reason). The render writes them on the interface, so they are mapped;
+// a profile no port applies is reported.
+func (im *eosImport) applyProfiles() {
+	for _, pn := range im.order {
+		ep := im.ports[pn]
+		if ep.profile == "" {
+			continue
+		}
+		prof := im.profiles[ep.profile]
+		if prof == nil {
+			im.unmapped(ep.profLn, "the qos profile is not in the configuration")
+			continue
+		}
+		im.used[ep.profile] = true
+		ep.profSrc = append(ep.profSrc, im.span(prof))
+		for _, k := range prof.Children {
+			im.ifQoSLine(ep, k, qosread.Head(k))
+		}
+	}
+	for name, n := range im.profiles {
+		if !im.used[name] {
+			im.unmappedAll(n, "a qos profile no Ethernet interface applies (service-profile)")
+		}
+	}
+}
+
+// eosDefaultLine reports an interface line that spells out EOS's default
+// (show running-config all), configuring nothing.
+func eosDefaultLine(h string) bool {
+	switch h {
+	case "qos cos 0", "qos dscp 0", "service-policy type pdp input default-pdp-policy":
+		return true
+	}
+	return strings.HasPrefix(h, "no shape rate") || strings.HasPrefix(h, "no service-") || strings.HasPrefix(h, "no dcbx") ||
+		strings.HasPrefix(h, "no flowcontrol") || strings.HasPrefix(h, "no qos cos") || strings.HasPrefix(h, "no qos dscp")
+}
+
 // eosQoSLine reports an interface line that is about QoS.
 func eosQoSLine(h string) bool {
+	if strings.HasPrefix(h, "service-policy type pbr ") || eosDefaultLine(h) {
+		return false // policy-based routing, or a default spelled out
+	}
 	for _, p := range []string{"qos ", "no qos ", "priority-flow-control", "tx-queue", "uc-tx-queue", "mc-tx-queue", "service-policy", "service-profile", "shape ", "dcbx", "flowcontrol"} {
 		if strings.HasPrefix(h, p) {
 			return true
@@ -554,9 +629,9 @@ func (im *eosImport) ifQoSLine(ep *eosPort, k *config.Node, h string) {
 	case h == "no qos trust":
 		ep.trust, ep.qos = "none", true
 	case h == "priority-flow-control on", h == "priority-flow-control mode on":
-		ep.pfcOn, ep.qos = true, true
+		ep.pfcOn, ep.pfcSet, ep.qos = true, true, true
 	case h == "no priority-flow-control", h == "priority-flow-control off", h == "priority-flow-control mode off", h == "no priority-flow-control mode":
-		ep.pfcOn, ep.qos = false, true
+		ep.pfcOn, ep.pfcSet, ep.qos = false, true, true
 	case strings.HasPrefix(h, "priority-flow-control priority "):
 		f := strings.Fields(h)
 		v, ok := qosread.Atoi(f[2])
@@ -596,10 +671,12 @@ func (im *eosImport) ifQoSLine(ep *eosPort, k *config.Node, h string) {
 		}
 		ep.qos = true
 		im.txQueue(ep, q, k)
-	case strings.HasPrefix(h, "shape rate"), strings.HasPrefix(h, "no shape rate"):
+	case eosDefaultLine(h):
+		// A default spelled out (show running-config all): nothing set.
+	case strings.HasPrefix(h, "shape rate"):
 		im.unmapped(k, "a port shaper: the intent shapes queues (queue shaper), not a whole port")
 	case strings.HasPrefix(h, "service-profile "):
-		im.unmapped(k, "a qos profile bound to the port: fabricgen writes the interface's own QoS lines instead")
+		ep.profile, ep.profLn, ep.qos = strings.TrimSpace(strings.TrimPrefix(h, "service-profile ")), k, true
 	case eosQoSLine(h):
 		im.unmappedAll(k, "an interface QoS setting the intent has no attribute for")
 	}
@@ -701,6 +778,9 @@ func (im *eosImport) txQueue(ep *eosPort, id int, n *config.Node) {
 			if why != "" {
 				im.unmapped(k, why)
 			}
+		case strings.HasPrefix(h, "no "):
+			// "no shape rate", "no random-detect ecn" (show running-config
+			// all): the setting is absent.
 		default:
 			im.unmapped(k, "a tx-queue setting the intent has no attribute for")
 		}
@@ -713,7 +793,7 @@ func (im *eosImport) txQueue(ep *eosPort, id int, n *config.Node) {
 // not kept (nil ECN: none of it).
 func eosRandomDetect(f []string) (*importer.ECN, string) {
 	e := &importer.ECN{Mark: f[1] == "ecn", Probability: 100}
-	why := ""
+	var whys []string
 	for i := 2; i < len(f); i++ {
 		switch f[i] {
 		case "minimum-threshold", "maximum-threshold":
@@ -733,7 +813,9 @@ func eosRandomDetect(f []string) (*importer.ECN, string) {
 				if f[i+2] == "mbytes" {
 					v *= 1024
 				}
-				why = "random-detect thresholds in " + f[i+2] + " were read at 1,024 bytes per kbyte; no Arista source fixes the unit, so check the ecn_profile's thresholds"
+				if len(whys) == 0 || !strings.Contains(whys[0], "1,024") {
+					whys = append(whys, "random-detect thresholds in "+f[i+2]+" were read at 1,024 bytes per kbyte; no Arista source fixes the unit, so check the ecn_profile's thresholds")
+				}
 			default:
 				return nil, "random-detect thresholds in " + f[i+2] + ": the intent's thresholds are bytes or fill levels"
 			}
@@ -754,9 +836,7 @@ func eosRandomDetect(f []string) (*importer.ECN, string) {
 			e.Probability = v
 			i++
 		default:
-			if why == "" {
-				why = "random-detect option " + f[i] + " has no intent attribute; the curve's thresholds and probability were kept"
-			}
+			whys = append(whys, "random-detect option "+f[i]+" has no intent attribute (the curve's thresholds and probability were kept)")
 			// Skip the option's value.
 			if i+1 < len(f) {
 				if _, err := strconv.ParseFloat(f[i+1], 64); err == nil {
@@ -768,5 +848,5 @@ func eosRandomDetect(f []string) (*importer.ECN, string) {
 	if e.MinBytes == 0 || e.MaxBytes == 0 {
 		return nil, "a random-detect line without both thresholds"
 	}
-	return e, why
+	return e, strings.Join(whys, "; ")
 }
