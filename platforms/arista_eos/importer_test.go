@@ -736,8 +736,8 @@ func TestImportSnippets(t *testing.T) {
 			unmapped: []int{1, 2, 4, 5},
 		},
 		{
-			name:     "defaults spelled out by show running-config all are not reported",
-			text:     "interface Ethernet1\n   qos cos 0\n   qos dscp 0\n   no shape rate\n   service-policy type pdp input default-pdp-policy\n   no priority-flow-control\n   no priority-flow-control priority 3\n   !\n   tx-queue 0\n      no bandwidth guaranteed\n      no random-detect ecn\n      no shape rate\n",
+			name: "defaults spelled out by show running-config all are not reported",
+			text: "interface Ethernet1\n   qos cos 0\n   qos dscp 0\n   no shape rate\n   service-policy type pdp input default-pdp-policy\n   no priority-flow-control\n   no priority-flow-control priority 3\n   !\n   tx-queue 0\n      no bandwidth guaranteed\n      no random-detect ecn\n      no shape rate\n",
 			check: func(d *importer.Device) string {
 				if q := d.Ports[0].QoS; q == nil || !q.PFCSet || len(q.PFC) != 0 {
 					return fmt.Sprintf("QoS %+v, want PFC explicitly off", q)
@@ -763,8 +763,8 @@ func TestImportSnippets(t *testing.T) {
 			unmapped: []int{7},
 		},
 		{
-			name:     "an ip and an ipv6 list of one name are one ACL; a prefix-free rule in both is of family any",
-			text:     "ip access-list A\n   10 permit udp any any eq 4791\n   20 deny ip 10.0.0.0/8 any\nipv6 access-list A\n   10 permit udp any any eq 4791\n   30 deny ipv6 host 2001:db8::1 any\ninterface Ethernet1\n   ip access-group A in\n   ipv6 access-group A in\n",
+			name: "an ip and an ipv6 list of one name are one ACL; a prefix-free rule in both is of family any",
+			text: "ip access-list A\n   10 permit udp any any eq 4791\n   20 deny ip 10.0.0.0/8 any\nipv6 access-list A\n   10 permit udp any any eq 4791\n   30 deny ipv6 host 2001:db8::1 any\ninterface Ethernet1\n   ip access-group A in\n   ipv6 access-group A in\n",
 			check: func(d *importer.Device) string {
 				if len(d.ACLs) != 1 || len(d.ACLs[0].Rules) != 3 {
 					return fmt.Sprintf("ACLs %+v, want one with 3 rules", d.ACLs)
@@ -817,8 +817,8 @@ func TestImportSnippets(t *testing.T) {
 			},
 		},
 		{
-			name:     "a banner's lines are not configuration",
-			text:     "banner motd\ninterface Ethernet9\n   qos rewrite dscp\nEOF\ninterface Ethernet1\n   mtu 9000\n",
+			name: "a banner's lines are not configuration",
+			text: "banner motd\ninterface Ethernet9\n   qos rewrite dscp\nEOF\ninterface Ethernet1\n   mtu 9000\n",
 			check: func(d *importer.Device) string {
 				if len(d.Ports) != 1 || d.Ports[0].Name != "Ethernet1" {
 					return fmt.Sprintf("ports %+v, want Ethernet1 only", d.Ports)
