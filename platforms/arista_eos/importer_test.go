@@ -150,6 +150,9 @@ func TestImportFixtureGoldens(t *testing.T) {
 			if d.OSVersion.Set {
 				wantRel = d.OSVersion.V.Raw
 			}
+			if got.Name != d.Name {
+				t.Errorf("name %q, want %q (from fabricgen's header)", got.Name, d.Name)
+			}
 			if got.OSVersion != wantRel {
 				t.Errorf("os version %q, want %q", got.OSVersion, wantRel)
 			}

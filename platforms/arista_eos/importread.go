@@ -174,15 +174,28 @@ func importTree(ctx context.Context, file string, nodes iter.Seq[*config.Node], 
 	return im.dev, nil
 }
 
-// readHeader takes the release from fabricgen's header ("! release 4.21.3F
-// (os_version)"; fabricgen's default release is not the device's) or
-// from the device's own ("! device: leaf1 (DCS-7050CX3-32S, EOS-4.27.0F)").
+// readHeader takes the device's name and release from fabricgen's header
+// ("! fabricgen: fabric F, device D (arista_eos)", "! release 4.21.3F
+// (os_version)"; fabricgen's default release is not the device's) or the
+// release from the device's own ("! device: leaf1 (DCS-7050CX3-32S,
+// EOS-4.27.0F)"). A hostname line read later replaces the name.
 func (im *eosImport) readHeader(header []headerLine) {
 	for _, h := range header {
 		t := strings.TrimSpace(strings.TrimPrefix(h.text, "!"))
 		if rest, ok := strings.CutPrefix(t, "release "); ok {
 			if rel, note, ok := strings.Cut(rest, " "); ok && strings.HasPrefix(note, "(os_version)") {
 				im.dev.OSVersion = rel
+			}
+			continue
+		}
+		if rest, ok := strings.CutPrefix(t, "fabricgen: fabric "); ok && im.dev.Name == "" {
+			// fabricgen's own header names the device: "fabricgen: fabric
+			// F, device D (arista_eos)". A hostname line, if any, wins.
+			if i := strings.LastIndex(rest, ", device "); i >= 0 {
+				dev := rest[i+len(", device "):]
+				if j := strings.LastIndex(dev, " ("); j > 0 {
+					im.dev.Name = dev[:j]
+				}
 			}
 			continue
 		}
