@@ -43,12 +43,30 @@ func (im *eosImport) accessList(n *config.Node, aclName string, v6, standard boo
 			im.unmapped(k, why)
 		}
 		r.Src = im.line(k)
+		if r.Seq == 0 {
+			// An entry without a number (a configuration written by hand or
+			// by a generator): EOS numbers it 10 after the last.
+			r.Seq = lastSeq(a, v6) + 10
+		}
 		if v6 {
 			a.v6 = append(a.v6, r)
 		} else {
 			a.v4 = append(a.v4, r)
 		}
 	}
+}
+
+// lastSeq is the highest entry number of a's list of the family.
+func lastSeq(a *eosACL, v6 bool) int {
+	rs := a.v4
+	if v6 {
+		rs = a.v6
+	}
+	last := 0
+	for _, r := range rs {
+		last = max(last, r.Seq)
+	}
+	return last
 }
 
 // eosProtocols are the IP protocol names an EOS entry may use beyond

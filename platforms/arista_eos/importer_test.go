@@ -786,6 +786,20 @@ func TestImportSnippets(t *testing.T) {
 			},
 		},
 		{
+			name: "entries without numbers are numbered 10 after the last, as EOS does",
+			text: "ip access-list A\n   remark no numbers\n   permit udp any any eq 4791\n   deny ip any any\n   35 permit tcp any any\n   permit icmp any any\n",
+			check: func(d *importer.Device) string {
+				var seqs []int
+				for _, r := range d.ACLs[0].Rules {
+					seqs = append(seqs, r.Seq)
+				}
+				if !slices.Equal(seqs, []int{10, 20, 35, 45}) {
+					return fmt.Sprintf("seqs %v, want 10 20 35 45", seqs)
+				}
+				return ""
+			},
+		},
+		{
 			name:     "drop precedence is reported, the traffic class kept",
 			text:     "qos map dscp 26 to traffic-class 3 drop-precedence 2\n",
 			unmapped: []int{1, 1},

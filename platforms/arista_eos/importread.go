@@ -559,7 +559,7 @@ func (im *eosImport) ifLine(ep *eosPort, k *config.Node) {
 	h := qosread.Head(k)
 	switch {
 	case strings.HasPrefix(h, "description "):
-		p.Description = strings.TrimPrefix(strings.TrimLeft(k.Line, " \t"), "description ")
+		p.Description = strings.TrimLeft(strings.TrimPrefix(strings.TrimLeft(k.Line, " \t"), "description"), " \t")
 	case h == "no description":
 		p.Description = ""
 	case strings.HasPrefix(h, "mtu "):
