@@ -189,9 +189,11 @@ func (im *eosImport) readHeader(header []headerLine) {
 			continue
 		}
 		if rest, ok := strings.CutPrefix(t, "fabricgen: fabric "); ok && im.dev.Name == "" {
-			// fabricgen's own header names the device: "fabricgen: fabric
-			// F, device D (arista_eos)". A hostname line, if any, wins.
+			// fabricgen's own header names the fabric and the device:
+			// "fabricgen: fabric F, device D (arista_eos)". A hostname
+			// line, if any, wins.
 			if i := strings.LastIndex(rest, ", device "); i >= 0 {
+				im.dev.Fabric = rest[:i]
 				dev := rest[i+len(", device "):]
 				if j := strings.LastIndex(dev, " ("); j > 0 {
 					im.dev.Name = dev[:j]
