@@ -10,16 +10,21 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/fabricgen/fabricgen/internal/brownfield"
 	"github.com/fabricgen/fabricgen/internal/importer"
 	"github.com/fabricgen/fabricgen/internal/platformtest"
 	"github.com/fabricgen/fabricgen/internal/push/config"
+	"github.com/fabricgen/fabricgen/internal/textdiff"
+	"github.com/fabricgen/fabricgen/platforms"
 	aristaeos "github.com/fabricgen/fabricgen/platforms/arista_eos"
 	"github.com/fabricgen/fabricgen/schema"
+	"github.com/fabricgen/fabricgen/templates"
 )
 
 // importEOS is the platform's importer.
@@ -865,5 +870,56 @@ func TestImportSnippets(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// digestLine is the one header line a round trip may change.
+var digestLine = regexp.MustCompile(`(?m)^(.*intent digest )[0-9a-f]{64}`)
+
+// TestImportJSONRoundTrip: the `| json` form of each golden render, imported
+// and written as intent, renders the golden again line for line (the
+// text form's round trip is internal/brownfield's TestRoundTrip).
+func TestImportJSONRoundTrip(t *testing.T) {
+	_, devs, texts := fixtureGoldens(t)
+	var srcs []brownfield.Source
+	for _, d := range devs {
+		srcs = append(srcs, brownfield.Source{Name: d.Name + ".json", Data: eapiJSON(t, string(texts[d.Name]))})
+	}
+	in, _, err := brownfield.Import(context.Background(), srcs, brownfield.Options{Platform: aristaeos.Platform().Name})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := brownfield.WriteDir(dir, in); err != nil {
+		t.Fatal(err)
+	}
+	g, diags := schema.Load(dir, schema.Options{Getenv: func(string) string { return "" }, Platforms: platforms.Catalog()})
+	if diags.HasErrors() {
+		t.Fatalf("the imported intent does not load: %v", diags)
+	}
+	r, err := templates.NewRenderer(templates.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := 0
+	for _, d := range g.Devices {
+		want, ok := texts[d.Name]
+		if !ok {
+			continue
+		}
+		seen++
+		out, err := r.Render(g, d)
+		if err != nil {
+			t.Errorf("%s: the imported intent does not render: %v", d.Name, err)
+			continue
+		}
+		got := digestLine.ReplaceAllString(string(out.Text), "${1}X")
+		exp := digestLine.ReplaceAllString(string(want), "${1}X")
+		if got != exp {
+			t.Errorf("%s: render(import(json(render))) differs:\n%s", d.Name, textdiff.Unified("golden", "round trip", exp, got).Text)
+		}
+	}
+	if seen != len(devs) {
+		t.Errorf("%d of %d devices came back", seen, len(devs))
 	}
 }
