@@ -1,6 +1,7 @@
 package aristaeos
 
 import (
+	"fmt"
 	"net/netip"
 	"sort"
 	"strconv"
@@ -69,12 +70,6 @@ func lastSeq(a *eosACL, v6 bool) int {
 	return last
 }
 
-// eosProtocols are the IP protocol names an EOS entry may use beyond
-// ip/ipv6, tcp, udp and icmp/icmpv6, as numbers.
-var eosProtocols = map[string]string{
-	"igmp": "2", "gre": "47", "esp": "50", "ahp": "51", "ospf": "89", "pim": "103", "vrrp": "112", "sctp": "132",
-}
-
 // eosEntry reads one access-list entry into an intent rule; the second
 // result says why the entry (nil rule) or part of it was not kept.
 func eosEntry(h string, v6, standard bool) (*importer.ACLRule, string) {
@@ -102,13 +97,7 @@ func eosEntry(h string, v6, standard bool) (*importer.ACLRule, string) {
 		case "tcp", "udp":
 			r.Protocol = p
 		default:
-			if num, ok := eosProtocols[p]; ok {
-				r.Protocol = num
-			} else if v, ok := qosread.Atoi(p); ok && v <= 255 {
-				r.Protocol = p
-			} else {
-				return nil, "an access-list entry on protocol " + p + ", which the intent cannot name"
-			}
+			return nil, "an access-list entry on protocol " + p + ": the intent's rules match ip, udp, tcp or icmp"
 		}
 		f = f[1:]
 	}
@@ -129,6 +118,13 @@ func eosEntry(h string, v6, standard bool) (*importer.ACLRule, string) {
 		}
 	}
 	var extra []string
+	for _, ps := range []*[][2]int{&r.SrcPorts, &r.DstPorts} {
+		if len(*ps) > 1 {
+			// fabricgen renders one port or range per side of an entry.
+			extra = append(extra, fmt.Sprintf("ports after the first (%d more)", len(*ps)-1))
+			*ps = (*ps)[:1]
+		}
+	}
 	for i := 0; i < len(f); i++ {
 		if f[i] == "dscp" && i+1 < len(f) {
 			if d, ok := eosDSCP(f[i+1]); ok {
@@ -140,7 +136,7 @@ func eosEntry(h string, v6, standard bool) (*importer.ACLRule, string) {
 		extra = append(extra, f[i])
 	}
 	if len(extra) > 0 {
-		why = "the entry's " + strings.Join(extra, " ") + " has no intent attribute; the rule was kept without it"
+		why = "the entry's " + strings.Join(extra, " ") + ": no intent attribute fabricgen renders on EOS; the rule was kept without it"
 	}
 	return r, why
 }

@@ -805,6 +805,47 @@ func TestImportSnippets(t *testing.T) {
 			},
 		},
 		{
+			name:     "ports disagreeing on trust: the most common wins, the others are reported",
+			text:     "interface Ethernet1\n   qos trust dscp\ninterface Ethernet2\n   qos trust dscp\ninterface Ethernet3\n   qos trust cos\ninterface Ethernet4\n   mtu 9000\n",
+			unmapped: []int{6, 7},
+			check: func(d *importer.Device) string {
+				for _, p := range d.Ports {
+					if p.QoS == nil || p.QoS.Trust != "dscp" {
+						return fmt.Sprintf("%s QoS %+v, want trust dscp", p.Name, p.QoS)
+					}
+				}
+				return ""
+			},
+		},
+		{
+			name:     "lossless ports disagreeing on the watchdog: the most common wins",
+			text:     "priority-flow-control pause watchdog default timeout 0.2\ninterface Ethernet1\n   priority-flow-control on\n   priority-flow-control priority 3 no-drop\n   priority-flow-control pause watchdog\ninterface Ethernet2\n   priority-flow-control on\n   priority-flow-control priority 3 no-drop\n   priority-flow-control pause watchdog\ninterface Ethernet3\n   priority-flow-control on\n   priority-flow-control priority 3 no-drop\n",
+			unmapped: []int{10},
+			check: func(d *importer.Device) string {
+				for _, p := range d.Ports {
+					if w := p.QoS.Watchdog; w == nil || w.DetectionMS != 200 || p.QoS.WatchdogOff {
+						return fmt.Sprintf("%s watchdog %+v, want the 200 ms one", p.Name, w)
+					}
+				}
+				return ""
+			},
+		},
+		{
+			name:     "values the EOS render cannot write are reported, not imported",
+			text:     "priority-flow-control pause watchdog default timeout 0.005\nip access-list A\n   10 permit ospf any any\n   20 permit udp any any eq 4791 4792\ninterface Ethernet1\n   speed 2.5g\n   mtu 9216\n   ip access-group A in\n   !\n   tx-queue 3\n      random-detect ecn minimum-threshold 300000 kbytes maximum-threshold 400000 kbytes\n",
+			unmapped: []int{1, 3, 4, 6, 7, 11},
+			check: func(d *importer.Device) string {
+				p := d.Ports[0]
+				if p.Speed != 0 || p.MTU != 0 || p.QoS != nil && p.QoS.Queues[3].ECN != nil {
+					return fmt.Sprintf("port %+v kept a value the render refuses", p)
+				}
+				if r := d.ACLs[0].Rules; len(r) != 1 || len(r[0].DstPorts) != 1 {
+					return fmt.Sprintf("rules %+v, want rule 20 with its first port only", r)
+				}
+				return ""
+			},
+		},
+		{
 			name:     "drop precedence is reported, the traffic class kept",
 			text:     "qos map dscp 26 to traffic-class 3 drop-precedence 2\n",
 			unmapped: []int{1, 1},
@@ -921,5 +962,50 @@ func TestImportJSONRoundTrip(t *testing.T) {
 	}
 	if seen != len(devs) {
 		t.Errorf("%d of %d devices came back", seen, len(devs))
+	}
+}
+
+// TestImportWritesRenderableIntent: configurations with what the EOS
+// render cannot take back (ports disagreeing on trust and on the watchdog,
+// speeds, MTUs, curves and ACL entries it cannot write, qos profiles)
+// import into intent that loads and renders.
+func TestImportWritesRenderableIntent(t *testing.T) {
+	mixed := "hostname mixed\nqos map dscp 26 to traffic-class 3\npriority-flow-control pause watchdog default timeout 0.2\n" +
+		"ip access-list A\n   10 permit gre any any\n   20 permit udp any any eq 4791 4792\n   30 permit tcp any any established\n" +
+		"qos profile P\n   qos trust cos\n   priority-flow-control on\n   priority-flow-control priority 3 no-drop\n   priority-flow-control pause watchdog\n" +
+		"interface Ethernet1\n   service-profile P\n   ip access-group A in\n   speed 2.5g\n" +
+		"interface Ethernet2\n   qos trust dscp\n   priority-flow-control on\n   priority-flow-control priority 3 no-drop\n   mtu 9216\n" +
+		"interface Ethernet3\n   no qos trust\n   !\n   tx-queue 3\n      random-detect ecn minimum-threshold 300000 kbytes maximum-threshold 400000 kbytes\n" +
+		"interface Ethernet4\n   description plain\n"
+	for _, c := range []struct{ name, text string }{
+		{"leaf-7.cfg", brownfieldEOS},
+		{"mixed.cfg", mixed},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			in, devs, err := brownfield.Import(context.Background(), []brownfield.Source{{Name: c.name, Data: []byte(c.text)}}, brownfield.Options{Platform: aristaeos.Platform().Name})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(devs) != 1 || len(devs[0].Unmapped) == 0 {
+				t.Fatalf("devices %d, want one with unmapped lines", len(devs))
+			}
+			dir := t.TempDir()
+			if err := brownfield.WriteDir(dir, in); err != nil {
+				t.Fatal(err)
+			}
+			g, diags := schema.Load(dir, schema.Options{Getenv: func(string) string { return "" }, Platforms: platforms.Catalog()})
+			if diags.HasErrors() {
+				t.Fatalf("the imported intent does not load: %v", diags)
+			}
+			r, err := templates.NewRenderer(templates.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, d := range g.Devices {
+				if _, err := r.Render(g, d); err != nil {
+					t.Errorf("%s: the imported intent does not render: %v", d.Name, err)
+				}
+			}
+		})
 	}
 }

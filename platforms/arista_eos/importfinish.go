@@ -1,6 +1,7 @@
 package aristaeos
 
 import (
+	"fmt"
 	"maps"
 	"sort"
 
@@ -111,7 +112,132 @@ func (im *eosImport) finish() {
 		}
 		d.ACLs = append(d.ACLs, im.merged(a))
 	}
+	im.uniform()
 	sort.SliceStable(d.Unmapped, func(i, j int) bool { return d.Unmapped[i].Line < d.Unmapped[j].Line })
+}
+
+// uniform makes the ports agree where the EOS render holds one setting
+// per switch (view.go refuses ports that differ): the trust of every port
+// and the watchdog of every lossless port. The value most ports have wins
+// (the first seen on a tie); each other port's line is reported, so the
+// imported intent renders and nothing changes silently.
+func (im *eosImport) uniform() {
+	d := im.dev
+	trustOf := func(p *importer.Port) string {
+		if p.QoS != nil {
+			return p.QoS.Trust
+		}
+		if d.Default != nil {
+			return d.Default.Trust
+		}
+		return ""
+	}
+	best, n, split := majority(d.Ports, trustOf)
+	if split {
+		for _, p := range d.Ports {
+			if trustOf(p) == best {
+				continue
+			}
+			ep := im.ports[p.Name]
+			if ep.trustLn != nil {
+				im.unmapped(ep.trustLn, fmt.Sprintf("EOS renders one trust per switch: this port's is not kept; the imported intent gives it the trust of %s (%s)", ports(n), trustWords(best)))
+			} else {
+				im.unmapped(ep.node, fmt.Sprintf("this port has no qos trust line (EOS's default); EOS renders one trust per switch, so the imported intent gives it the trust of %s (%s)", ports(n), trustWords(best)))
+			}
+			im.ownQoS(p).Trust = best
+		}
+	}
+	var lossless []*importer.Port
+	for _, p := range d.Ports {
+		if p.QoS != nil && len(p.QoS.PFC) > 0 {
+			lossless = append(lossless, p)
+		}
+	}
+	wdOf := func(p *importer.Port) string {
+		if p.QoS.Watchdog != nil {
+			return "on"
+		}
+		return "off"
+	}
+	best, n, split = majority(lossless, wdOf)
+	if !split {
+		return
+	}
+	for _, p := range lossless {
+		if wdOf(p) == best {
+			continue
+		}
+		ep := im.ports[p.Name]
+		if best == "off" {
+			im.unmapped(ep.wdLn, fmt.Sprintf("EOS renders the PFC watchdog of every lossless port alike: %s run without it, so this port's is not kept", ports(n)))
+			p.QoS.Watchdog, p.QoS.WatchdogOff = nil, true
+			continue
+		}
+		im.unmapped(ep.node, fmt.Sprintf("this lossless port runs without the PFC watchdog; EOS renders the watchdog of every lossless port alike, so the imported intent gives it the watchdog of %s", ports(n)))
+		w := importer.Watchdog{}
+		if im.wd != nil {
+			w = *im.wd
+		}
+		p.QoS.Watchdog, p.QoS.WatchdogOff = &w, false
+	}
+}
+
+// majority is the value of most ports (the first seen on a tie), how many
+// ports have it, and whether any port has another.
+func majority(ports []*importer.Port, of func(*importer.Port) string) (string, int, bool) {
+	count := map[string]int{}
+	var order []string
+	for _, p := range ports {
+		v := of(p)
+		if count[v] == 0 {
+			order = append(order, v)
+		}
+		count[v]++
+	}
+	if len(order) < 2 {
+		return "", 0, false
+	}
+	best := order[0]
+	for _, v := range order[1:] {
+		if count[v] > count[best] {
+			best = v
+		}
+	}
+	return best, count[best], true
+}
+
+// ports says "1 other port" or "N other ports".
+func ports(n int) string {
+	if n == 1 {
+		return "1 other port"
+	}
+	return fmt.Sprintf("%d other ports", n)
+}
+
+// trustWords says a trust value in EOS's words.
+func trustWords(t string) string {
+	switch t {
+	case "dscp":
+		return "qos trust dscp"
+	case "pcp":
+		return "qos trust cos"
+	case "none":
+		return "no qos trust"
+	}
+	return "no trust line, EOS's default"
+}
+
+// ownQoS is p's QoS, made from the switch-wide maps when p had none.
+func (im *eosImport) ownQoS(p *importer.Port) *importer.QoS {
+	if p.QoS != nil {
+		return p.QoS
+	}
+	q := &importer.QoS{Src: append(append([]importer.Span(nil), im.mapSrc...), p.Src)}
+	if d := im.dev.Default; d != nil {
+		q.DSCP, q.PCP, q.Queue = d.DSCP, d.PCP, d.Queue
+	}
+	p.QoS = q
+	return q
 }
 
 // bindings is a port's ACLs of one direction: one name for the ip and ipv6

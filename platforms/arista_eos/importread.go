@@ -85,6 +85,9 @@ type eosPort struct {
 	p        *importer.Port
 	qos      bool // any QoS line
 	trust    string
+	node     *config.Node // the first "interface" line
+	trustLn  *config.Node
+	wdLn     *config.Node
 	pfcOn    bool
 	pfcSet   bool // an explicit on or off
 	pfc      []int
@@ -373,18 +376,18 @@ func (im *eosImport) watchdog(n *config.Node, rest string) {
 	}
 	switch {
 	case len(f) == 2 && f[0] == "timeout":
-		if v, ok := ms(f[1]); ok {
+		if v, ok := ms(f[1]); ok && v%10 == 0 {
 			im.wd.DetectionMS = v
 			break
 		}
-		im.unmapped(n, "a watchdog timeout fabricgen cannot read (seconds)")
+		im.unmapped(n, "a watchdog timeout fabricgen cannot read or render (seconds, in steps of 10 ms)")
 		return
 	case len(f) == 2 && f[0] == "recovery-time":
-		if v, ok := ms(f[1]); ok {
+		if v, ok := ms(f[1]); ok && v%10 == 0 {
 			im.wd.RestorationMS = v
 			break
 		}
-		im.unmapped(n, "a watchdog recovery-time fabricgen cannot read (seconds)")
+		im.unmapped(n, "a watchdog recovery-time fabricgen cannot read or render (seconds, in steps of 10 ms)")
 		return
 	case len(f) == 2 && f[0] == "polling-interval":
 		if v, ok := ms(f[1]); ok {
@@ -493,7 +496,7 @@ func (im *eosImport) iface(n *config.Node, ifName string) {
 		sp := im.span(n)
 		ep.p.Src.To = max(ep.p.Src.To, sp.To)
 	} else {
-		ep = &eosPort{p: &importer.Port{Name: ifName, Src: im.span(n)}, queues: map[int]*importer.Queue{}}
+		ep = &eosPort{p: &importer.Port{Name: ifName, Src: im.span(n)}, node: n, queues: map[int]*importer.Queue{}}
 		im.ports[ifName] = ep
 		im.order = append(im.order, ifName)
 	}
@@ -565,13 +568,20 @@ func (im *eosImport) ifLine(ep *eosPort, k *config.Node) {
 	case h == "no description":
 		p.Description = ""
 	case strings.HasPrefix(h, "mtu "):
-		if v, ok := qosread.Atoi(strings.TrimPrefix(h, "mtu ")); ok {
+		if v, ok := qosread.Atoi(strings.TrimPrefix(h, "mtu ")); ok && v >= viewEOSMinMTU && v <= viewEOSMaxMTU {
 			p.MTU = v
+			break
 		}
+		im.unmapped(k, fmt.Sprintf("an MTU fabricgen cannot read or render (EOS takes %d-%d)", viewEOSMinMTU, viewEOSMaxMTU))
 	case strings.HasPrefix(h, "speed "):
-		if bps, ok := eosSpeed(strings.TrimPrefix(h, "speed ")); ok {
+		bps, ok := eosSpeed(strings.TrimPrefix(h, "speed "))
+		_, fixed := viewEOSSpeeds[bps]
+		switch {
+		case ok && fixed:
 			p.Speed = bps
-		} else if !strings.HasPrefix(h, "speed auto") {
+		case ok:
+			im.unmapped(k, "a speed fabricgen renders no fixed EOS keyword for (the port is left to negotiate)")
+		case !strings.HasPrefix(h, "speed auto"):
 			im.unmapped(k, "a speed fabricgen cannot read")
 		}
 	case strings.HasPrefix(h, "error-correction encoding "):
@@ -638,11 +648,11 @@ func (im *eosImport) ifQoSLine(ep *eosPort, k *config.Node, h string) {
 		f := strings.Fields(h)
 		ep.policy, ep.policyLn = f[len(f)-1], k
 	case h == "qos trust dscp":
-		ep.trust, ep.qos = "dscp", true
+		ep.trust, ep.trustLn, ep.qos = "dscp", k, true
 	case h == "qos trust cos":
-		ep.trust, ep.qos = "pcp", true
+		ep.trust, ep.trustLn, ep.qos = "pcp", k, true
 	case h == "no qos trust":
-		ep.trust, ep.qos = "none", true
+		ep.trust, ep.trustLn, ep.qos = "none", k, true
 	case h == "priority-flow-control on", h == "priority-flow-control mode on":
 		ep.pfcOn, ep.pfcSet, ep.qos = true, true, true
 	case h == "no priority-flow-control", h == "priority-flow-control off", h == "priority-flow-control mode off", h == "no priority-flow-control mode":
@@ -660,7 +670,7 @@ func (im *eosImport) ifQoSLine(ep *eosPort, k *config.Node, h string) {
 			im.unmapped(k, "a PFC priority line fabricgen cannot read")
 		}
 	case h == "priority-flow-control pause watchdog":
-		ep.wdOn, ep.qos = true, true
+		ep.wdOn, ep.wdLn, ep.qos = true, k, true
 	case h == "no priority-flow-control pause watchdog":
 		ep.wdOn = false
 	case strings.HasPrefix(h, "flowcontrol send "), strings.HasPrefix(h, "flowcontrol receive "):
@@ -785,6 +795,9 @@ func (im *eosImport) txQueue(ep *eosPort, id int, n *config.Node) {
 			im.unmapped(k, "a queue shaper not in kbps: the intent shapes in bit/s")
 		case strings.HasPrefix(h, "random-detect ecn minimum-threshold "), strings.HasPrefix(h, "random-detect drop minimum-threshold "):
 			e, why := eosRandomDetect(strings.Fields(h))
+			if e != nil && (e.MinBytes > viewEOSMaxThreshold || e.MaxBytes > viewEOSMaxThreshold || e.Probability < 1) {
+				e, why = nil, fmt.Sprintf("a random-detect curve fabricgen cannot render (thresholds 1-%d bytes, probability 1-100)", viewEOSMaxThreshold)
+			}
 			if e == nil {
 				im.unmapped(k, why)
 				continue
