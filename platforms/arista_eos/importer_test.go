@@ -980,6 +980,7 @@ func TestImportWritesRenderableIntent(t *testing.T) {
 	for _, c := range []struct{ name, text string }{
 		{"leaf-7.cfg", brownfieldEOS},
 		{"mixed.cfg", mixed},
+		{"no-maps.cfg", "interface Ethernet1\n   qos trust dscp\n   priority-flow-control on\n   priority-flow-control priority 3 no-drop\n   !\n   tx-queue 3\n      random-detect ecn minimum-threshold 150000 bytes maximum-threshold 1500000 bytes max-mark-probability 100\n   qos rewrite dscp\n"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			in, devs, err := brownfield.Import(context.Background(), []brownfield.Source{{Name: c.name, Data: []byte(c.text)}}, brownfield.Options{Platform: aristaeos.Platform().Name})
