@@ -169,7 +169,7 @@ func textHeader(text string) []headerLine {
 // strings is the comment header. The input is read as a token stream, so
 // its nesting is bounded (importer.MaxDepth) before it costs anything.
 func jsonNodes(ctx context.Context, name string, data []byte) ([]*config.Node, []headerLine, error) {
-	p := &jsonReader{ctx: ctx, name: name, data: data, dec: json.NewDecoder(bytes.NewReader(data))}
+	p := &jsonReader{ctx: ctx, name: name, data: data, dec: json.NewDecoder(bytes.NewReader(data)), lineNum: 1, canonical: textForm().Canonical}
 	p.dec.UseNumber()
 	root := &config.Node{}
 	var header []headerLine
@@ -212,10 +212,24 @@ type jsonReader struct {
 	data  []byte
 	dec   *json.Decoder
 	steps int
+	// canonical is the text form's canonical line (ACL ports by number).
+	canonical func(string) string
+	// lineOff and lineNum are the last offset line counted to and its
+	// line (1-based).
+	lineOff, lineNum int
 }
 
-// line is the line the decoder has reached.
-func (p *jsonReader) line() int { return lineAt(p.data, int(p.dec.InputOffset())) }
+// line is the line the decoder has reached, counted from where the last
+// call left off (offsets only grow), so a large file is scanned once.
+func (p *jsonReader) line() int {
+	off := min(max(int(p.dec.InputOffset()), 0), len(p.data))
+	if off < p.lineOff {
+		return lineAt(p.data, off)
+	}
+	p.lineNum += bytes.Count(p.data[p.lineOff:off], []byte{'\n'})
+	p.lineOff = off
+	return p.lineNum
+}
 
 func (p *jsonReader) fail(format string, args ...any) error {
 	return importer.Errorf(p.name, p.line(), format, args...)
@@ -295,8 +309,8 @@ func (p *jsonReader) cmds(parent *config.Node, depth int) error {
 			}
 			continue
 		}
-		if textForm().Canonical != nil {
-			n.Line = strings.TrimSpace(textForm().Canonical(n.Line))
+		if p.canonical != nil {
+			n.Line = strings.TrimSpace(p.canonical(n.Line))
 		}
 		if strings.Contains(key, "\n") {
 			n.Block = true
