@@ -33,7 +33,10 @@ func importConfig(ctx context.Context, name string, data []byte) (*importer.Devi
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	trimmed := bytes.TrimLeft(data, " \t\r\n\ufeff")
+	// A byte-order mark (a file saved by a Windows editor) is no content;
+	// dropping it moves no line.
+	data = bytes.TrimPrefix(data, []byte("\ufeff"))
+	trimmed := bytes.TrimLeft(data, " \t\r\n")
 	if len(trimmed) > 0 && trimmed[0] == '{' {
 		nodes, header, err := jsonNodes(ctx, name, data)
 		if err != nil {

@@ -617,6 +617,7 @@ func TestImportHostile(t *testing.T) {
 		{"a stanza value not an object", []byte(`{"cmds": {"interface Ethernet1": 7}}`), 1, "null or an object", ""},
 		{"unterminated braces in text", []byte("interface Ethernet1\n   description {{{\ninterface Ethernet2 {\n"), -1, "", "Ethernet1"},
 		{"shell and template syntax", []byte("interface Ethernet1\n   description $(rm -rf /) ${jndi} %{x}\n"), -1, "", "Ethernet1"},
+		{"a byte-order mark before JSON", []byte("\ufeff{\"cmds\": {\"interface Ethernet1\": null}}"), -1, "", "Ethernet1"},
 		{"CRLF lines", []byte("hostname a\r\ninterface Ethernet1\r\n   mtu 9000\r\n"), -1, "", "Ethernet1"},
 		{"empty", nil, -1, "", ""},
 		{"deep indentation", []byte("interface Ethernet1\n" + indentStair(3000)), -1, "", "Ethernet1"},
