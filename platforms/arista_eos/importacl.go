@@ -309,6 +309,23 @@ func ruleBySeq(rs []*importer.ACLRule, seq int) *importer.ACLRule {
 // policy's classes are reported.
 func (im *eosImport) resolvePolicies() {
 	done := map[string]bool{}
+	// marks are the lines of each policy read back into set_dscp (the
+	// policy-map, its class-maps and their one-entry lists): the QoS
+	// source of every port that binds it.
+	marks := map[string][]importer.Span{}
+	usedClass := map[string]bool{}
+	defer func() {
+		for _, pn := range im.order {
+			if ep := im.ports[pn]; marks[ep.policy] != nil {
+				ep.markSrc, ep.qos = marks[ep.policy], true
+			}
+		}
+		for name, c := range im.classes {
+			if !usedClass[name] {
+				im.unmappedAll(c.node, "a class-map no bound policy-map uses")
+			}
+		}
+	}()
 	for _, pn := range im.order {
 		ep := im.ports[pn]
 		if ep.policy == "" {
@@ -329,9 +346,12 @@ func (im *eosImport) resolvePolicies() {
 		done[pm.name] = true
 		if im.shaped(pm) && (ep.aclIn4 == parent || ep.aclIn6 == parent) {
 			a := im.acls[parent]
+			marks[pm.name] = []importer.Span{im.span(pm.node)}
 			for _, c := range pm.classes {
 				seq, _ := strconv.Atoi(strings.TrimPrefix(c.name, parent+"-"))
+				usedClass[c.name] = true
 				im.acls[c.name].helper = true
+				marks[pm.name] = append(marks[pm.name], im.span(im.classes[c.name].node), im.acls[c.name].src)
 				im.checkTC(pm, c, a, seq)
 				for _, r := range []*importer.ACLRule{ruleBySeq(a.v4, seq), ruleBySeq(a.v6, seq)} {
 					if r != nil && c.setDSCP >= 0 {
@@ -342,7 +362,14 @@ func (im *eosImport) resolvePolicies() {
 			}
 			continue
 		}
+		const why = "a re-marking policy the intent expresses only as an inbound ACL's set_dscp (policy-map PM-<acl>, one class <acl>-<seq> per rule)"
+		im.unmapped(pm.node, why)
 		for _, c := range pm.classes {
+			im.unmapped(c.node, why)
+			if cls, ok := im.classes[c.name]; ok && !usedClass[c.name] {
+				usedClass[c.name] = true
+				im.unmapped(cls.node, "a class-map of "+pm.name+", "+why)
+			}
 			if c.setTC >= 0 && c.name != "class-default" {
 				if im.dev.ClassNames == nil {
 					im.dev.ClassNames = map[int]string{}
@@ -353,7 +380,7 @@ func (im *eosImport) resolvePolicies() {
 			}
 			for _, n := range append([]*config.Node{c.dscpLn, c.tcLn}, c.other...) {
 				if n != nil {
-					im.unmapped(n, "policy-map "+pm.name+" class "+c.name+": a re-marking policy the intent expresses only as an inbound ACL's set_dscp (policy-map PM-<acl>, one class <acl>-<seq> per rule)")
+					im.unmapped(n, "policy-map "+pm.name+" class "+c.name+": "+why)
 				}
 			}
 		}

@@ -486,7 +486,11 @@ func TestImportBrownfieldUnmapped(t *testing.T) {
 		{20, "platform trident mmu queue profile RDMA"},
 		{23, "priority-flow-control pause watchdog action notify-only"},
 		{26, "10 permit udp any any eq 4791 log"},
+		{28, "class-map type qos match-any CM-DSCP"},
 		{29, "match dscp 46"},
+		{31, "class-map type qos match-any ROCEV2"},
+		{34, "policy-map type quality-of-service MARK"},
+		{35, "class ROCEV2"},
 		{36, "set traffic-class 3"},
 		{45, "shape rate 50 percent"},
 		{53, "random-detect ecn minimum-threshold 150 kbytes maximum-threshold 1500 kbytes max-mark-probability 20 weight 0"},
@@ -853,10 +857,13 @@ func TestImportSnippets(t *testing.T) {
 		{
 			name:     "drop precedence is reported, the traffic class kept",
 			text:     "qos map dscp 26 to traffic-class 3 drop-precedence 2\n",
-			unmapped: []int{1, 1},
+			unmapped: []int{1}, // two reasons: the drop precedence, the partial map
 			check: func(d *importer.Device) string {
 				if d.Default == nil || d.Default.DSCP[26] != 3 {
 					return fmt.Sprintf("default %+v, want DSCP 26 in class 3", d.Default)
+				}
+				if why := d.Unmapped[0].Why; !strings.Contains(why, "drop-precedence") || !strings.Contains(why, "some code points only") {
+					return "reason " + why + ", want both the drop precedence and the partial map"
 				}
 				return ""
 			},

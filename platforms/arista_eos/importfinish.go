@@ -62,7 +62,7 @@ func (im *eosImport) finish() {
 			referenced[n] = true
 		}
 		if ep.qos {
-			q := &importer.QoS{Trust: ep.trust, Src: append(append(append([]importer.Span(nil), im.mapSrc...), p.Src), ep.profSrc...)}
+			q := &importer.QoS{Trust: ep.trust, Src: append(append(append(append([]importer.Span(nil), im.mapSrc...), p.Src), ep.profSrc...), ep.markSrc...)}
 			if d.Default != nil {
 				// The switch-wide maps, shared by every port (read-only, as
 				// the whole Device is to its readers): a 50 MB configuration

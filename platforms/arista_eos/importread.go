@@ -24,9 +24,10 @@ import (
 type eosImport struct {
 	file string
 	dev  *importer.Device
-	// reported dedupes Unmapped: a qos profile's line is read once per
-	// port that applies it.
-	reported map[importer.Line]bool
+	// reported indexes Unmapped by line: a line is listed once (a qos
+	// profile's line is read once per port that applies it), with each
+	// distinct reason.
+	reported map[int]int
 	// profiles are the "qos profile" stanzas by name; used those a port applies.
 	profiles map[string]*config.Node
 	used     map[string]bool
@@ -100,6 +101,7 @@ type eosPort struct {
 	profile  string
 	profLn   *config.Node
 	profSrc  []importer.Span
+	markSrc  []importer.Span // the re-marking policy read into set_dscp
 	aclIn4   string
 	aclIn6   string
 	aclOut4  string
@@ -113,15 +115,17 @@ func (im *eosImport) unmapped(n *config.Node, why string) {
 	if n == nil {
 		return
 	}
-	l := importer.Line{File: im.file, Line: n.Num, Text: n.Line, Why: why}
-	if im.reported[l] {
+	if i, ok := im.reported[n.Num]; ok {
+		if l := &im.dev.Unmapped[i]; !strings.Contains(l.Why, why) {
+			l.Why += "; " + why
+		}
 		return
 	}
 	if im.reported == nil {
-		im.reported = map[importer.Line]bool{}
+		im.reported = map[int]int{}
 	}
-	im.reported[l] = true
-	im.dev.Unmapped = append(im.dev.Unmapped, l)
+	im.reported[n.Num] = len(im.dev.Unmapped)
+	im.dev.Unmapped = append(im.dev.Unmapped, importer.Line{File: im.file, Line: n.Num, Text: n.Line, Why: why})
 }
 
 // unmappedAll records a stanza and every line under it.
@@ -425,9 +429,7 @@ func (im *eosImport) classMap(n *config.Node, f []string) {
 		}
 		im.unmapped(k, "a class-map match the intent cannot express (fabricgen classifies by DSCP maps and ACL rules, one access list per class)")
 	}
-	if acl != "" {
-		im.classes[name] = eosClass{acl: acl, node: n}
-	}
+	im.classes[name] = eosClass{acl: acl, node: n}
 }
 
 // policyMap reads "policy-map type quality-of-service NAME".
