@@ -1,0 +1,1258 @@
+package sonic
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"reflect"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/fabricgen/fabricgen/internal/importer"
+	"github.com/fabricgen/fabricgen/platforms/sonic/skus"
+)
+
+// importConfig reads a SONiC CONFIG_DB (config_db.json, `show
+// runningconfiguration all`, `sonic-cfggen -d --print-data`, or
+// fabricgen's own render) into a Device. References between tables may
+// be written either way SONiC has written them: "[DSCP_TO_TC_MAP|AZURE]"
+// (before 202111) or "AZURE".
+func importConfig(ctx context.Context, file string, data []byte) (*importer.Device, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("sonic import %s: %w", file, err)
+	}
+	root, err := parseConfigDB(file, data)
+	if err != nil {
+		return nil, err
+	}
+	im := &sonicImport{file: file, root: root, dev: &importer.Device{Platform: string(name), Src: importer.Span{File: file}},
+		ports: map[string]*sonicPort{}, reported: map[int]bool{}}
+	if err := im.checkShape(); err != nil {
+		return nil, err
+	}
+	im.run()
+	return im.dev, nil
+}
+
+// sonicImport is one import in progress.
+type sonicImport struct {
+	file string
+	root *jsonNode
+	dev  *importer.Device
+	// ports by CONFIG_DB name, in the order they were first named.
+	ports map[string]*sonicPort
+	order []string
+	// brackets is true when a reference was written "[TABLE|name]".
+	brackets bool
+	// reported keeps Unmapped to one line per source line.
+	reported map[int]bool
+	// inferredSKU are the SKUs whose lookup rows the lossless profiles
+	// hold, when DEVICE_METADATA names no hwsku.
+	inferredSKU []skus.SKU
+}
+
+// sonicPort is one port and the rows that decide its QoS.
+type sonicPort struct {
+	p      *importer.Port
+	qos    *jsonMember // PORT_QOS_MAP row
+	queues [8]*jsonMember
+	wd     *jsonMember
+}
+
+// checkShape refuses a JSON text that is not tables of rows: CONFIG_DB
+// is {TABLE: {KEY: {FIELD: VALUE}}}.
+func (im *sonicImport) checkShape() error {
+	for _, t := range im.root.Members {
+		if t.Val.Kind != jsonObject {
+			return importer.Errorf(im.file, t.Line, "CONFIG_DB table %q is not an object of rows; CONFIG_DB JSON is {TABLE: {KEY: {FIELD: VALUE}}}", importer.Clean(t.Key))
+		}
+		for _, r := range t.Val.Members {
+			if r.Val.Kind != jsonObject {
+				return importer.Errorf(im.file, r.Line, "row %q of CONFIG_DB table %q is not an object of fields; CONFIG_DB JSON is {TABLE: {KEY: {FIELD: VALUE}}}", importer.Clean(r.Key), importer.Clean(t.Key))
+			}
+		}
+	}
+	return nil
+}
+
+// table returns the rows of a table (nil when absent).
+func (im *sonicImport) table(name string) *jsonNode {
+	if m := im.root.member(name); m != nil {
+		return m.Val
+	}
+	return nil
+}
+
+// row returns row key of table name (the last, if duplicated).
+func (im *sonicImport) row(table, key string) *jsonMember {
+	return im.table(table).member(key)
+}
+
+// unmapped reports a line no intent expresses; text is its CONFIG_DB
+// path ("TABLE|key|field = value").
+func (im *sonicImport) unmapped(line int, text, why string) {
+	if im.reported[line] && line > 0 {
+		return
+	}
+	im.reported[line] = true
+	im.dev.Unmapped = append(im.dev.Unmapped, importer.Line{File: im.file, Line: line, Text: text, Why: why})
+}
+
+// unmappedRow reports a whole row.
+func (im *sonicImport) unmappedRow(table string, r *jsonMember, why string) {
+	im.unmapped(r.Line, table+"|"+r.Key, why)
+}
+
+// unmappedField reports one field of a row.
+func (im *sonicImport) unmappedField(table, key string, f *jsonMember, why string) {
+	v := f.Val.Str
+	if f.Val.Kind != jsonScalar {
+		v = "[…]"
+	}
+	im.unmapped(f.Line, table+"|"+key+"|"+f.Key+" = "+v, why)
+}
+
+func (im *sonicImport) span(m *jsonMember) importer.Span {
+	return importer.Span{File: im.file, From: m.Line, To: max(m.Val.End, m.Line)}
+}
+
+// port returns the port named n, adding it in first-named order.
+func (im *sonicImport) port(n string, src *jsonMember) *sonicPort {
+	if p, ok := im.ports[n]; ok {
+		return p
+	}
+	p := &sonicPort{p: &importer.Port{Name: n, Src: im.span(src)}}
+	im.ports[n] = p
+	im.order = append(im.order, n)
+	return p
+}
+
+// ref is the row name a reference field names, in either form SONiC has
+// written ("[TABLE|name]" before 202111, "name" since).
+func (im *sonicImport) ref(v string) string {
+	if strings.HasPrefix(v, "[") && strings.HasSuffix(v, "]") {
+		if _, n, ok := strings.Cut(v[1:len(v)-1], "|"); ok {
+			im.brackets = true
+			return n
+		}
+	}
+	return v
+}
+
+// sonicQoSTables are the QoS tables import reads; a table of this list the
+// import does not map is reported row by row.
+var sonicUnmappedTables = map[string]string{
+	"TC_TO_DSCP_MAP":                    "an egress DSCP rewrite (TC to DSCP) map: fabricgen's intent never re-marks on egress",
+	"TC_TO_DOT1P_MAP":                   "an egress PCP rewrite (TC to 802.1p) map: fabricgen's intent never re-marks on egress",
+	"MPLS_TC_TO_TC_MAP":                 "an MPLS TC (EXP) map: fabricgen's intent classifies by DSCP and PCP only",
+	"DSCP_TO_FC_MAP":                    "a DSCP to forwarding-class map: fabricgen's intent has no forwarding classes",
+	"EXP_TO_FC_MAP":                     "an MPLS EXP to forwarding-class map: fabricgen's intent has no forwarding classes",
+	"POLICER":                           "a policer: fabricgen's intent has no SONiC policers",
+	"BUFFER_POOL":                       "a buffer pool size: the import model carries no buffer sizes (the intent's buffer block sets the lossless pools)",
+	"BUFFER_PORT_INGRESS_PROFILE_LIST":  "a port's ingress buffer profiles: SONiC's own buffers, which fabricgen leaves as they are",
+	"BUFFER_PORT_EGRESS_PROFILE_LIST":   "a port's egress buffer profiles: SONiC's own buffers, which fabricgen leaves as they are",
+	"DEFAULT_LOSSLESS_BUFFER_PARAMETER": "the dynamic buffer model's default headroom parameters: no intent sets them",
+	"SYSTEM_DEFAULTS":                   "a system default (tunnel QoS remap and similar): no intent sets it",
+}
+
+// run reads every table into the device.
+func (im *sonicImport) run() {
+	im.metadata()
+	im.portRows()
+	im.interfaces()
+	im.qos()
+	im.acls()
+	im.buffers()
+	for _, t := range im.root.Members {
+		if why, ok := sonicUnmappedTables[t.Key]; ok {
+			for _, r := range t.Val.Members {
+				im.unmappedRow(t.Key, r, why)
+			}
+		}
+	}
+	im.attributes()
+	for _, n := range im.order {
+		im.dev.Ports = append(im.dev.Ports, im.ports[n].p)
+	}
+	slices.SortStableFunc(im.dev.Unmapped, func(a, b importer.Line) int { return a.Line - b.Line })
+}
+
+// metadata reads DEVICE_METADATA|localhost.
+func (im *sonicImport) metadata() {
+	r := im.row("DEVICE_METADATA", "localhost")
+	if r == nil {
+		return
+	}
+	im.dev.Name, _ = r.Val.str("hostname")
+}
+
+// portRows reads PORT: description, mtu, speed, fec; a port twice is
+// reported (the later row wins, as json.load keeps the last).
+func (im *sonicImport) portRows() {
+	t := im.table("PORT")
+	if t == nil {
+		return
+	}
+	seen := map[string]int{}
+	for _, r := range t.Members {
+		if first, ok := seen[r.Key]; ok {
+			im.dev.Twice = append(im.dev.Twice, importer.Line{File: im.file, Line: r.Line, Text: "PORT|" + r.Key,
+				Why: fmt.Sprintf("port %s has a PORT row at line %d too; the later row wins (a JSON reader keeps the last key)", r.Key, first)})
+		}
+		seen[r.Key] = r.Line
+	}
+	for _, r := range t.Members {
+		if t.member(r.Key) != r {
+			continue
+		}
+		p := im.port(r.Key, r).p
+		p.Src = im.span(r)
+		p.Description, _ = r.Val.str("description")
+		if v, ok := r.Val.str("mtu"); ok {
+			if n, err := strconv.Atoi(v); err == nil && n > 0 {
+				p.MTU = n
+			}
+		}
+		if v, ok := r.Val.str("speed"); ok {
+			if n, err := strconv.ParseInt(v, 10, 64); err == nil && n > 0 && n <= 10_000_000 {
+				p.Speed = n * 1_000_000
+			}
+		}
+		if v, ok := r.Val.str("fec"); ok {
+			switch v {
+			case "rs", "fc", "none":
+				p.FEC = v
+			default:
+				im.unmappedField("PORT", r.Key, r.Val.member("fec"), "FEC mode "+v+": the intent's fec is rs, fc or none")
+			}
+		}
+		for _, f := range r.Val.Members {
+			switch f.Key {
+			case "pfc_asym":
+				if f.Val.Str != "off" {
+					im.unmappedField("PORT", r.Key, f, "asymmetric PFC: the intent's PFC is symmetric")
+				}
+			case "tx_power", "laser_freq":
+			}
+		}
+	}
+}
+
+// interfaces reads INTERFACE: a row per routed port and one per address.
+func (im *sonicImport) interfaces() {
+	t := im.table("INTERFACE")
+	if t == nil {
+		return
+	}
+	for _, r := range t.Members {
+		n, ip, _ := strings.Cut(r.Key, "|")
+		sp, ok := im.ports[n]
+		if !ok {
+			continue // a port the PORT table does not name
+		}
+		sp.p.Routed = true
+		if ip != "" && sp.p.IP == "" {
+			sp.p.IP = ip
+		}
+	}
+}
+
+// sonicPortList splits a row key naming one port or several
+// ("Ethernet0,Ethernet4", the form of older qos_config.j2 renders).
+func sonicPortList(key string) []string {
+	return strings.Split(key, ",")
+}
+
+// sonicRange reads "3" or "3-4" (a queue or priority range) as numbers 0-7.
+func sonicRange(s string) ([]int, bool) {
+	a, b, isRange := strings.Cut(s, "-")
+	from, err1 := strconv.Atoi(a)
+	to := from
+	var err2 error
+	if isRange {
+		to, err2 = strconv.Atoi(b)
+	}
+	if err1 != nil || err2 != nil || from < 0 || to > 7 || from > to {
+		return nil, false
+	}
+	var out []int
+	for i := from; i <= to; i++ {
+		out = append(out, i)
+	}
+	return out, true
+}
+
+// sonicInts reads "3,4" (pfc_enable) as priorities 0-7.
+func sonicInts(s string) ([]int, bool) {
+	var out []int
+	if strings.TrimSpace(s) == "" {
+		return nil, true
+	}
+	for _, f := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 0 || n > 7 {
+			return nil, false
+		}
+		if !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	slices.Sort(out)
+	return out, true
+}
+
+// sonicMap is one of the map tables (DSCP_TO_TC_MAP…) read as numbers.
+type sonicMap struct {
+	row *jsonMember
+	m   map[int]int
+	// lines are the source lines of the entries.
+	lines map[int]int
+}
+
+// maps reads the rows of a map table whose keys are 0..keyMax and values 0-7.
+func (im *sonicImport) maps(table string, keyMax int) map[string]*sonicMap {
+	out := map[string]*sonicMap{}
+	t := im.table(table)
+	if t == nil {
+		return out
+	}
+	for _, r := range t.Members {
+		sm := &sonicMap{row: r, m: map[int]int{}, lines: map[int]int{}}
+		for _, f := range r.Val.Members {
+			k, err1 := strconv.Atoi(f.Key)
+			v, err2 := strconv.Atoi(f.Val.Str)
+			if err1 != nil || err2 != nil || k < 0 || k > keyMax || v < 0 || v > 7 || f.Val.Kind != jsonScalar {
+				im.unmappedField(table, r.Key, f, "not a map entry fabricgen reads (keys 0-"+strconv.Itoa(keyMax)+", values 0-7)")
+				continue
+			}
+			sm.m[k], sm.lines[k] = v, f.Line
+		}
+		out[r.Key] = sm
+	}
+	return out
+}
+
+// sonicQoSFields are the PORT_QOS_MAP fields import reads or checks.
+var sonicQoSFields = map[string]bool{
+	"dscp_to_tc_map": true, "dot1p_to_tc_map": true, "tc_to_queue_map": true, "tc_to_pg_map": true,
+	"pfc_to_queue_map": true, "pfc_to_pg_map": true, "pfc_enable": true, "pfcwd_sw_enable": true,
+}
+
+// sonicQoSFieldWhy says why a PORT_QOS_MAP field is not read.
+var sonicQoSFieldWhy = map[string]string{
+	"tc_to_dscp_map":    "an egress DSCP rewrite on the port: fabricgen's intent never re-marks on egress",
+	"tc_to_dot1p_map":   "an egress PCP rewrite on the port: fabricgen's intent never re-marks on egress",
+	"mpls_tc_to_tc_map": "an MPLS TC (EXP) map on the port: fabricgen's intent classifies by DSCP and PCP only",
+	"dscp_to_fc_map":    "a forwarding-class map on the port: fabricgen's intent has no forwarding classes",
+	"exp_to_fc_map":     "a forwarding-class map on the port: fabricgen's intent has no forwarding classes",
+	"scheduler":         "a port shaper (a port SCHEDULER): fabricgen's intent shapes queues, not ports",
+	"pfc_asym":          "asymmetric PFC: the intent's PFC is symmetric",
+}
+
+// qos reads PORT_QOS_MAP, QUEUE, SCHEDULER, WRED_PROFILE and PFC_WD into
+// the ports' effective QoS and the device's Default.
+func (im *sonicImport) qos() {
+	dscp := im.maps("DSCP_TO_TC_MAP", 63)
+	pcp := im.maps("DOT1P_TO_TC_MAP", 7)
+	queue := im.maps("TC_TO_QUEUE_MAP", 7)
+	tcPG := im.maps("TC_TO_PRIORITY_GROUP_MAP", 7)
+	pfcQ := im.maps("MAP_PFC_PRIORITY_TO_QUEUE", 7)
+	pfcPG := im.maps("PFC_PRIORITY_TO_PRIORITY_GROUP_MAP", 7)
+
+	// Rows naming ports, each port's last row winning; a port twice in
+	// a table (a duplicate key, or a port list and its own row) is Twice.
+	pqm := im.table("PORT_QOS_MAP")
+	var global *jsonMember
+	if pqm != nil {
+		seen := map[string]int{}
+		for _, r := range pqm.Members {
+			if r.Key == "global" {
+				global = r
+				continue
+			}
+			for _, n := range sonicPortList(r.Key) {
+				if l, ok := seen[n]; ok {
+					im.twice("PORT_QOS_MAP", r, n, l)
+				}
+				seen[n] = r.Line
+				im.port(n, r).qos = r
+			}
+		}
+	}
+	if t := im.table("QUEUE"); t != nil {
+		seen := map[string]int{}
+		for _, r := range t.Members {
+			ps, qs, ok := strings.Cut(r.Key, "|")
+			ids, ok2 := sonicRange(qs)
+			if !ok || !ok2 {
+				im.unmappedRow("QUEUE", r, "not a QUEUE key fabricgen reads (PORT|QUEUE or PORT|FROM-TO, queues 0-7)")
+				continue
+			}
+			for _, n := range sonicPortList(ps) {
+				sp := im.port(n, r)
+				for _, q := range ids {
+					k := n + "|" + strconv.Itoa(q)
+					if l, ok := seen[k]; ok {
+						im.twice("QUEUE", r, k, l)
+					}
+					seen[k] = r.Line
+					sp.queues[q] = r
+				}
+			}
+		}
+	}
+	pollMS := int64(0)
+	if t := im.table("PFC_WD"); t != nil {
+		for _, r := range t.Members {
+			if r.Key == "GLOBAL" {
+				for _, f := range r.Val.Members {
+					switch f.Key {
+					case "POLL_INTERVAL":
+						pollMS, _ = strconv.ParseInt(f.Val.Str, 10, 64)
+					case "BIG_RED_SWITCH":
+						if f.Val.Str == "enable" {
+							im.unmappedField("PFC_WD", r.Key, f, "the PFC watchdog's big red switch: no intent sets it")
+						}
+					default:
+						im.unmappedField("PFC_WD", r.Key, f, "a PFC watchdog setting no intent expresses")
+					}
+				}
+				continue
+			}
+			for _, n := range sonicPortList(r.Key) {
+				im.port(n, r).wd = r
+			}
+		}
+	}
+	if fc := im.row("FLEX_COUNTER", "PFCWD"); fc != nil {
+		if v, _ := fc.Val.str("FLEX_COUNTER_STATUS"); v == "disable" {
+			im.unmappedField("FLEX_COUNTER", "PFCWD", fc.Val.member("FLEX_COUNTER_STATUS"), "the PFC watchdog's counter polling is off, so the PFC_WD rows detect no storm: the intent cannot say that")
+		}
+	}
+
+	// The switch-wide map (PORT_QOS_MAP|global, 202111 on) is the Default.
+	var def *importer.QoS
+	if global != nil {
+		def = &importer.QoS{Src: []importer.Span{im.span(global)}}
+		for _, f := range global.Val.Members {
+			if f.Key != "dscp_to_tc_map" {
+				im.unmappedField("PORT_QOS_MAP", "global", f, "a switch-wide map fabricgen does not write (its global row has dscp_to_tc_map only)")
+				continue
+			}
+			if m := im.mapOf(dscp, "DSCP_TO_TC_MAP", "global", f); m != nil {
+				def.Trust, def.DSCP = "dscp", full(m, 64, func(int) int { return 0 })
+				def.Src = append(def.Src, im.span(m.row))
+			}
+		}
+	}
+	im.dev.Default = def
+
+	ctx := &sonicQoSCtx{dscp: dscp, pcp: pcp, queue: queue, tcPG: tcPG, pfcQ: pfcQ, pfcPG: pfcPG, pollMS: pollMS,
+		schedulers: im.table("SCHEDULER"), wred: im.table("WRED_PROFILE")}
+	for _, n := range im.order {
+		sp := im.ports[n]
+		q := im.portQoS(ctx, n, sp, def)
+		if q != nil && def != nil && sameQoS(q, def) {
+			q = nil
+		}
+		sp.p.QoS = q
+	}
+}
+
+// twice reports a port configured by two rows of a table.
+func (im *sonicImport) twice(table string, r *jsonMember, what string, first int) {
+	im.dev.Twice = append(im.dev.Twice, importer.Line{File: im.file, Line: r.Line, Text: table + "|" + r.Key,
+		Why: fmt.Sprintf("%s has a %s row at line %d too; the later row wins (a JSON reader keeps the last key, and SONiC applies rows in the order written)", what, table, first)})
+}
+
+// sonicQoSCtx holds the tables a port's QoS is read from.
+type sonicQoSCtx struct {
+	dscp, pcp, queue, tcPG, pfcQ, pfcPG map[string]*sonicMap
+	pollMS                              int64
+	schedulers, wred                    *jsonNode
+}
+
+// mapOf returns the map a reference field names, reporting a dangling
+// reference.
+func (im *sonicImport) mapOf(maps map[string]*sonicMap, table, key string, f *jsonMember) *sonicMap {
+	n := im.ref(f.Val.Str)
+	if m, ok := maps[n]; ok {
+		return m
+	}
+	im.unmappedField("PORT_QOS_MAP", key, f, "names "+table+" "+n+", which the configuration does not define (orchagent waits for it; the port has no such map)")
+	return nil
+}
+
+// full returns the map with every key 0..n-1, missing keys from def.
+func full(m *sonicMap, n int, def func(int) int) map[int]int {
+	out := make(map[int]int, n)
+	for k := range n {
+		v, ok := m.m[k]
+		if !ok {
+			v = def(k)
+		}
+		out[k] = v
+	}
+	return out
+}
+
+// portQoS is the effective QoS of one port (nil: no row of its own).
+func (im *sonicImport) portQoS(c *sonicQoSCtx, n string, sp *sonicPort, def *importer.QoS) *importer.QoS {
+	hasQueue := slices.ContainsFunc(sp.queues[:], func(m *jsonMember) bool { return m != nil })
+	if sp.qos == nil && !hasQueue && sp.wd == nil {
+		return nil
+	}
+	q := &importer.QoS{}
+	if def != nil {
+		q.Trust, q.DSCP = def.Trust, maps.Clone(def.DSCP)
+	}
+	var tcPG, pfcQ, pfcPG *sonicMap
+	var pfcwd *jsonMember
+	if r := sp.qos; r != nil {
+		q.Src = append(q.Src, im.span(r))
+		q.PFCSet = true // SONiC enables PFC by pfc_enable only: a row without it is PFC off
+		usesPCP := false
+		for _, f := range r.Val.Members {
+			if !sonicQoSFields[f.Key] {
+				why, ok := sonicQoSFieldWhy[f.Key]
+				if !ok {
+					why = "a PORT_QOS_MAP field no intent expresses"
+				}
+				im.unmappedField("PORT_QOS_MAP", r.Key, f, why)
+				continue
+			}
+			switch f.Key {
+			case "dscp_to_tc_map":
+				if m := im.mapOf(c.dscp, "DSCP_TO_TC_MAP", r.Key, f); m != nil {
+					q.DSCP = full(m, 64, func(int) int { return 0 })
+					q.Src = append(q.Src, im.span(m.row))
+				}
+			case "dot1p_to_tc_map":
+				if m := im.mapOf(c.pcp, "DOT1P_TO_TC_MAP", r.Key, f); m != nil {
+					q.PCP = full(m, 8, func(int) int { return 0 })
+					usesPCP = true
+					q.Src = append(q.Src, im.span(m.row))
+				}
+			case "tc_to_queue_map":
+				if m := im.mapOf(c.queue, "TC_TO_QUEUE_MAP", r.Key, f); m != nil {
+					q.Queue = full(m, 8, func(k int) int { return k })
+					q.Src = append(q.Src, im.span(m.row))
+				}
+			case "tc_to_pg_map":
+				tcPG = im.mapOf(c.tcPG, "TC_TO_PRIORITY_GROUP_MAP", r.Key, f)
+			case "pfc_to_queue_map":
+				pfcQ = im.mapOf(c.pfcQ, "MAP_PFC_PRIORITY_TO_QUEUE", r.Key, f)
+			case "pfc_to_pg_map":
+				pfcPG = im.mapOf(c.pfcPG, "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP", r.Key, f)
+			case "pfc_enable":
+				ps, ok := sonicInts(f.Val.Str)
+				if !ok {
+					im.unmappedField("PORT_QOS_MAP", r.Key, f, "not a list of priorities 0-7")
+				}
+				q.PFC = ps
+			case "pfcwd_sw_enable":
+				pfcwd = f
+			}
+		}
+		switch {
+		case q.DSCP != nil && usesPCP:
+			q.Trust = "both"
+		case usesPCP:
+			q.Trust = "pcp"
+		case q.DSCP != nil:
+			q.Trust = "dscp"
+		}
+	}
+	im.derivedMaps(sp, q, tcPG, pfcQ, pfcPG)
+	if pfcwd != nil {
+		ps, ok := sonicInts(pfcwd.Val.Str)
+		if !ok || !slices.Equal(ps, q.PFC) {
+			im.unmappedField("PORT_QOS_MAP", sp.qos.Key, pfcwd, "the PFC watchdog guards other priorities than PFC protects: the intent's watchdog guards every lossless priority")
+		}
+	}
+	for id, r := range sp.queues {
+		if r == nil {
+			continue
+		}
+		if qu := im.queue(c, r, id); qu != nil {
+			if q.Queues == nil {
+				q.Queues = map[int]*importer.Queue{}
+			}
+			q.Queues[id] = qu
+			q.Src = append(q.Src, im.span(r))
+		}
+	}
+	if r := sp.wd; r != nil {
+		w := &importer.Watchdog{PollMS: c.pollMS}
+		for _, f := range r.Val.Members {
+			v := f.Val.Str
+			switch f.Key {
+			case "action":
+				switch v {
+				case "drop", "forward", "alert":
+					w.Action = v
+				default:
+					im.unmappedField("PFC_WD", r.Key, f, "a watchdog action the intent has no word for (drop, forward or alert)")
+				}
+			case "detection_time":
+				w.DetectionMS, _ = strconv.ParseInt(v, 10, 64)
+			case "restoration_time":
+				w.RestorationMS, _ = strconv.ParseInt(v, 10, 64)
+			default:
+				im.unmappedField("PFC_WD", r.Key, f, "a PFC watchdog setting no intent expresses")
+			}
+		}
+		q.Watchdog = w
+		q.Src = append(q.Src, im.span(r))
+	} else if len(q.PFC) > 0 {
+		q.WatchdogOff = true
+	}
+	return q
+}
+
+// derivedMaps checks the maps fabricgen derives from the classes (TC to
+// priority group, PFC priority to queue and to priority group) against
+// what the render would write, and reports the entries that differ.
+func (im *sonicImport) derivedMaps(sp *sonicPort, q *importer.QoS, tcPG, pfcQ, pfcPG *sonicMap) {
+	lossless := func(p int) bool { return slices.Contains(q.PFC, p) }
+	if tcPG != nil {
+		for tc := range 8 {
+			want := 0
+			if lossless(tc) {
+				want = tc
+			}
+			if v, ok := tcPG.m[tc]; ok && v != want && !im.reported[tcPG.lines[tc]] {
+				im.unmapped(tcPG.lines[tc], fmt.Sprintf("TC_TO_PRIORITY_GROUP_MAP|%s|%d = %d", tcPG.row.Key, tc, v),
+					fmt.Sprintf("TC %d in priority group %d: fabricgen puts a lossless TC in its own group and every other TC in group 0 (%s uses this map)", tc, v, sp.p.Name))
+			}
+		}
+	}
+	if pfcQ != nil {
+		for p := range 8 {
+			want := p
+			if q.Queue != nil {
+				want = q.Queue[p]
+			}
+			if v, ok := pfcQ.m[p]; ok && v != want && !im.reported[pfcQ.lines[p]] {
+				im.unmapped(pfcQ.lines[p], fmt.Sprintf("MAP_PFC_PRIORITY_TO_QUEUE|%s|%d = %d", pfcQ.row.Key, p, v),
+					fmt.Sprintf("PFC priority %d pauses queue %d: fabricgen pauses the queue the TC-to-queue map gives priority %d (%s uses this map)", p, v, p, sp.p.Name))
+			}
+		}
+	}
+	if pfcPG != nil {
+		for p := range 8 {
+			if v, ok := pfcPG.m[p]; ok && v != p && !im.reported[pfcPG.lines[p]] {
+				im.unmapped(pfcPG.lines[p], fmt.Sprintf("PFC_PRIORITY_TO_PRIORITY_GROUP_MAP|%s|%d = %d", pfcPG.row.Key, p, v),
+					fmt.Sprintf("PFC priority %d maps to priority group %d: fabricgen maps each lossless priority to its own group (%s uses this map)", p, v, sp.p.Name))
+			}
+		}
+	}
+}
+
+// queue reads one QUEUE row: its SCHEDULER and WRED_PROFILE.
+func (im *sonicImport) queue(c *sonicQoSCtx, r *jsonMember, id int) *importer.Queue {
+	qu := &importer.Queue{}
+	set := false
+	for _, f := range r.Val.Members {
+		switch f.Key {
+		case "scheduler":
+			n := im.ref(f.Val.Str)
+			s := c.schedulers.member(n)
+			if s == nil {
+				im.unmappedField("QUEUE", r.Key, f, "names SCHEDULER "+n+", which the configuration does not define")
+				continue
+			}
+			if im.scheduler(s, qu) {
+				set = true
+			}
+		case "wred_profile":
+			n := im.ref(f.Val.Str)
+			w := c.wred.member(n)
+			if w == nil {
+				im.unmappedField("QUEUE", r.Key, f, "names WRED_PROFILE "+n+", which the configuration does not define")
+				continue
+			}
+			if e := im.wredProfile(w); e != nil {
+				qu.ECN = e
+				set = true
+			}
+		default:
+			im.unmappedField("QUEUE", r.Key, f, "a queue setting no intent expresses")
+		}
+	}
+	if !set {
+		return nil
+	}
+	return qu
+}
+
+// scheduler reads a SCHEDULER row into qu: STRICT, or DWRR (WRR too, which
+// the render writes as DWRR) with its weight; a shaper is reported.
+func (im *sonicImport) scheduler(s *jsonMember, qu *importer.Queue) bool {
+	set := false
+	typ, _ := s.Val.str("type")
+	for _, f := range s.Val.Members {
+		v := f.Val.Str
+		switch f.Key {
+		case "type":
+			switch v {
+			case "STRICT":
+				qu.Sched, set = "strict", true
+			case "DWRR", "WRR":
+				qu.Sched, set = "dwrr", true
+				if v == "WRR" {
+					im.unmappedField("SCHEDULER", s.Key, f, "WRR counts packets; fabricgen's dwrr renders DWRR, which counts bytes")
+				}
+			default:
+				im.unmappedField("SCHEDULER", s.Key, f, "a scheduler type fabricgen does not render (STRICT, DWRR)")
+			}
+		case "weight":
+			if typ == "STRICT" {
+				continue // SONiC ignores a strict queue's weight
+			}
+			if w, err := strconv.Atoi(v); err == nil && w >= 1 && w <= 100 {
+				qu.Weight, set = &w, true
+			} else {
+				im.unmappedField("SCHEDULER", s.Key, f, "a DWRR weight outside 1-100")
+			}
+		case "pir", "cir", "pbs", "cbs", "meter_type":
+			im.unmappedField("SCHEDULER", s.Key, f, "a queue shaper: fabricgen renders no SONiC SCHEDULER rate (a pir needs a cir the intent does not model)")
+		default:
+			im.unmappedField("SCHEDULER", s.Key, f, "a scheduler setting no intent expresses")
+		}
+	}
+	return set
+}
+
+// wredProfile reads a WRED_PROFILE row as the queue's curve (the green
+// one; yellow and red differing from it are reported).
+func (im *sonicImport) wredProfile(w *jsonMember) *importer.ECN {
+	v := func(k string) string { s, _ := w.Val.str(k); return s }
+	ecn := v("ecn")
+	e := &importer.ECN{Name: w.Key}
+	switch ecn {
+	case "ecn_all", "ecn_green", "ecn_green_yellow", "ecn_green_red":
+		e.Mark = true
+	case "ecn_none", "":
+		if v("wred_green_enable") != "true" {
+			return nil // neither marks nor drops early
+		}
+	default:
+		e.Mark = true
+		im.unmappedField("WRED_PROFILE", w.Key, w.Val.member("ecn"), "ECN marks only non-green traffic: the intent's curve applies to all")
+	}
+	if ecn != "ecn_all" && ecn != "ecn_none" && ecn != "" && e.Mark && ecn != "ecn_yellow" && ecn != "ecn_red" && ecn != "ecn_yellow_red" {
+		im.unmappedField("WRED_PROFILE", w.Key, w.Val.member("ecn"), "ECN marks only some colours ("+ecn+"): the intent's curve applies to all")
+	}
+	num := func(k string) int64 {
+		n, _ := strconv.ParseInt(v(k), 10, 64)
+		return n
+	}
+	e.MinBytes, e.MaxBytes = num("green_min_threshold"), num("green_max_threshold")
+	e.Probability = int(num("green_drop_probability"))
+	for _, c := range []string{"yellow", "red"} {
+		if v("wred_"+c+"_enable") != "true" {
+			continue
+		}
+		for _, k := range []string{"min_threshold", "max_threshold", "drop_probability"} {
+			if f := w.Val.member(c + "_" + k); f != nil && f.Val.Str != v("green_"+k) {
+				im.unmappedField("WRED_PROFILE", w.Key, f, "the "+c+" curve differs from the green one: the intent has one curve for all colours")
+			}
+		}
+	}
+	return e
+}
+
+// sameQoS compares two QoS values, their sources aside.
+func sameQoS(a, b *importer.QoS) bool {
+	x, y := *a, *b
+	x.Src, y.Src = nil, nil
+	return reflect.DeepEqual(x, y)
+}
+
+// sonicProtocols are the IP_PROTOCOL numbers an intent rule names.
+var sonicProtocols = map[string]string{"6": "tcp", "17": "udp", "1": "icmp", "58": "icmp"}
+
+// sonicACLFields are the ACL_RULE fields import reads.
+var sonicACLFields = map[string]bool{
+	"PRIORITY": true, "PACKET_ACTION": true, "IP_TYPE": true, "IP_PROTOCOL": true, "SRC_IP": true, "DST_IP": true,
+	"SRC_IPV6": true, "DST_IPV6": true, "L4_SRC_PORT": true, "L4_DST_PORT": true, "L4_SRC_PORT_RANGE": true,
+	"L4_DST_PORT_RANGE": true, "DSCP": true,
+}
+
+// sonicACLDesc is the policy_desc fabricgen writes: "fabricgen acl NAME".
+var sonicACLDesc = regexp.MustCompile(`^fabricgen acl (\S+)$`)
+
+// acls reads ACL_TABLE and ACL_RULE: an L3 table is an ACL bound to its
+// ports; tables fabricgen wrote for one ACL in both directions become
+// that one ACL again.
+func (im *sonicImport) acls() {
+	tables := im.table("ACL_TABLE")
+	if tables == nil {
+		return
+	}
+	rules := map[string][]*jsonMember{}
+	if t := im.table("ACL_RULE"); t != nil {
+		for _, r := range t.Members {
+			tn, _, ok := strings.Cut(r.Key, "|")
+			if !ok {
+				im.unmappedRow("ACL_RULE", r, "not an ACL_RULE key (TABLE|RULE)")
+				continue
+			}
+			rules[tn] = append(rules[tn], r)
+		}
+	}
+	byName := map[string]*importer.ACL{}
+	for _, t := range tables.Members {
+		typ, _ := t.Val.str("type")
+		switch strings.ToUpper(typ) {
+		case "L3", "L3V6", "L3V4V6":
+		case "CTRLPLANE":
+			continue // control-plane ACLs guard the switch's services, not QoS
+		default:
+			im.unmappedRow("ACL_TABLE", t, "an ACL table of type "+typ+": fabricgen's ACLs are L3, L3V6 or L3V4V6 tables")
+			continue
+		}
+		stage, _ := t.Val.str("stage")
+		stage = strings.ToLower(stage)
+		if stage == "" {
+			stage = "ingress"
+		}
+		name := t.Key
+		if desc, _ := t.Val.str("policy_desc"); sonicACLDesc.MatchString(desc) {
+			n := sonicACLDesc.FindStringSubmatch(desc)[1]
+			if strings.ToUpper(strings.ReplaceAll(n, "-", "_"))+"_"+strings.ToUpper(stage[:min(2, len(stage))]) == t.Key {
+				name = n
+			}
+		}
+		acl := im.aclRules(t, name, rules[t.Key])
+		if prev, ok := byName[name]; ok {
+			if !sameRules(prev, acl) {
+				name = t.Key
+				acl.Name = name
+			} else {
+				acl = prev
+			}
+		}
+		if _, ok := byName[name]; !ok {
+			byName[name] = acl
+			im.dev.ACLs = append(im.dev.ACLs, acl)
+		}
+		if f := t.Val.member("ports"); f != nil {
+			var ports []string
+			switch f.Val.Kind {
+			case jsonArray:
+				for _, it := range f.Val.Items {
+					ports = append(ports, it.Str)
+				}
+			case jsonScalar:
+				ports = strings.Split(f.Val.Str, ",")
+			}
+			for _, pn := range ports {
+				sp, ok := im.ports[pn]
+				if !ok {
+					im.unmappedField("ACL_TABLE", t.Key, f, "binds the ACL to "+pn+", which is not a port of the PORT table (fabricgen binds ACLs to ports)")
+					continue
+				}
+				if stage == "egress" {
+					sp.p.ACLOut = append(sp.p.ACLOut, name)
+				} else {
+					sp.p.ACLIn = append(sp.p.ACLIn, name)
+				}
+			}
+		}
+	}
+}
+
+// aclRules reads the rules of one table.
+func (im *sonicImport) aclRules(t *jsonMember, name string, rows []*jsonMember) *importer.ACL {
+	acl := &importer.ACL{Name: name, Src: im.span(t)}
+	type prio struct {
+		p int
+		r *importer.ACLRule
+	}
+	var rs []prio
+	for _, r := range rows {
+		pr, _ := r.Val.str("PRIORITY")
+		p, err := strconv.Atoi(pr)
+		if err != nil {
+			im.unmappedRow("ACL_RULE", r, "a rule without a numeric PRIORITY")
+			continue
+		}
+		rule, ok := im.aclRule(r)
+		if !ok {
+			continue
+		}
+		if rule == nil {
+			continue // the closing drop-all
+		}
+		rs = append(rs, prio{p, rule})
+	}
+	// SONiC evaluates higher priorities first; the intent lower sequence
+	// numbers: seq is 10000-PRIORITY (fabricgen's own mapping) when that
+	// fits 1-9998 for every rule, else 10, 20, … in priority order.
+	slices.SortStableFunc(rs, func(a, b prio) int { return b.p - a.p })
+	fits := true
+	for i, x := range rs {
+		if x.p < 2 || x.p > 9999 || (i > 0 && rs[i-1].p == x.p) {
+			fits = false
+		}
+	}
+	for i, x := range rs {
+		x.r.Seq = 10000 - x.p
+		if !fits {
+			x.r.Seq = 10 * (i + 1)
+		}
+		acl.Rules = append(acl.Rules, x.r)
+	}
+	return acl
+}
+
+// aclRule reads one ACL_RULE row; nil with true is the table's closing
+// drop-all rule (the implicit deny every intent ACL ends with).
+func (im *sonicImport) aclRule(r *jsonMember) (*importer.ACLRule, bool) {
+	v := func(k string) string { s, _ := r.Val.str(k); return s }
+	rule := &importer.ACLRule{Family: "any", Protocol: "ip", Src: im.span(r)}
+	for _, f := range r.Val.Members {
+		if !sonicACLFields[f.Key] {
+			im.unmappedField("ACL_RULE", r.Key, f, "matches or acts on "+f.Key+", which an intent ACL rule cannot express; the rule is left out")
+			return nil, false
+		}
+	}
+	switch v("PACKET_ACTION") {
+	case "FORWARD":
+		rule.Action = "permit"
+	case "DROP":
+		rule.Action = "deny"
+	default:
+		im.unmappedRow("ACL_RULE", r, "PACKET_ACTION "+v("PACKET_ACTION")+": an intent ACL rule permits or denies; the rule is left out")
+		return nil, false
+	}
+	switch v("IP_TYPE") {
+	case "IPV4ANY", "IPv4ANY":
+		rule.Family = "ipv4"
+	case "IPV6ANY", "IPv6ANY":
+		rule.Family = "ipv6"
+	case "", "IP", "ANY":
+	default:
+		im.unmappedRow("ACL_RULE", r, "IP_TYPE "+v("IP_TYPE")+": an intent rule matches IPv4, IPv6 or both; the rule is left out")
+		return nil, false
+	}
+	if p := v("IP_PROTOCOL"); p != "" {
+		w, ok := sonicProtocols[p]
+		if !ok || (p == "58" && rule.Family == "ipv4") || (p == "1" && rule.Family == "ipv6") {
+			im.unmappedField("ACL_RULE", r.Key, r.Val.member("IP_PROTOCOL"), "IP protocol "+p+": an intent rule matches tcp, udp, icmp or any; the rule is left out")
+			return nil, false
+		}
+		rule.Protocol = w
+		if p == "58" && rule.Family == "any" {
+			rule.Family = "ipv6"
+		}
+	}
+	rule.SrcPrefix = v("SRC_IP") + v("SRC_IPV6")
+	rule.DstPrefix = v("DST_IP") + v("DST_IPV6")
+	for _, k := range []struct {
+		field string
+		out   *[][2]int
+	}{{"L4_SRC_PORT", &rule.SrcPorts}, {"L4_DST_PORT", &rule.DstPorts}, {"L4_SRC_PORT_RANGE", &rule.SrcPorts}, {"L4_DST_PORT_RANGE", &rule.DstPorts}} {
+		s := v(k.field)
+		if s == "" {
+			continue
+		}
+		a, b, isRange := strings.Cut(s, "-")
+		from, err1 := strconv.Atoi(a)
+		to := from
+		var err2 error
+		if isRange {
+			to, err2 = strconv.Atoi(b)
+		}
+		if err1 != nil || err2 != nil || from < 0 || to > 65535 || from > to {
+			im.unmappedField("ACL_RULE", r.Key, r.Val.member(k.field), "not a port or port range; the rule is left out")
+			return nil, false
+		}
+		*k.out = append(*k.out, [2]int{from, to})
+	}
+	if s := v("DSCP"); s != "" {
+		d, err := strconv.Atoi(s)
+		if err != nil || d < 0 || d > 63 {
+			im.unmappedField("ACL_RULE", r.Key, r.Val.member("DSCP"), "not a DSCP value (0-63; a DSCP/mask match has no intent form); the rule is left out")
+			return nil, false
+		}
+		rule.DSCP = []int{d}
+	}
+	if rule.Action == "deny" && v("IP_TYPE") == "" && v("IP_PROTOCOL") == "" && rule.SrcPrefix == "" && rule.DstPrefix == "" &&
+		rule.SrcPorts == nil && rule.DstPorts == nil && rule.DSCP == nil {
+		return nil, true
+	}
+	return rule, true
+}
+
+// sameRules compares two ACLs' rules, their sources aside.
+func sameRules(a, b *importer.ACL) bool {
+	if len(a.Rules) != len(b.Rules) {
+		return false
+	}
+	for i := range a.Rules {
+		x, y := *a.Rules[i], *b.Rules[i]
+		x.Src, y.Src = importer.Span{}, importer.Span{}
+		if !reflect.DeepEqual(x, y) {
+			return false
+		}
+	}
+	return true
+}
+
+// sonicStockProfiles are the buffer profiles of SONiC's stock buffers
+// (buffers_config.j2 and the SKUs' buffers_defaults_t*.j2), which
+// fabricgen leaves as they are: rows naming them are not reported.
+var sonicStockProfiles = map[string]bool{
+	"ingress_lossy_profile": true, "egress_lossy_profile": true, "egress_lossless_profile": true,
+	"ingress_lossless_profile": true, "q_lossy_profile": true, "pg_lossless_profile": true,
+}
+
+// sonicDerivedProfile is buffermgrd's own lossless profile name.
+var sonicDerivedProfile = regexp.MustCompile(`^pg_lossless_([0-9]+)_([0-9]+m)_profile$`)
+
+// buffers reads BUFFER_PROFILE, BUFFER_PG, BUFFER_QUEUE and CABLE_LENGTH:
+// what buffermgrd derives (pg_lossless_* profiles with the SKU's values,
+// rows naming them, NULL rows of the dynamic model) and the stock rows are
+// SONiC's; a profile sized by hand, rows naming other profiles and cable
+// lengths are reported.
+func (im *sonicImport) buffers() {
+	if t := im.table("BUFFER_PROFILE"); t != nil {
+		for _, r := range t.Members {
+			if sonicStockProfiles[r.Key] {
+				continue
+			}
+			if m := sonicDerivedProfile.FindStringSubmatch(r.Key); m != nil {
+				if im.skuProfile(r, m[1], m[2]) {
+					continue
+				}
+				im.unmappedRow("BUFFER_PROFILE", r, "a lossless headroom profile with values no SKU lookup row gives (the intent's buffer block sizes it; the import model carries no buffer sizes)")
+				continue
+			}
+			im.unmappedRow("BUFFER_PROFILE", r, "a buffer profile SONiC's stock buffers do not have: no intent expresses it")
+		}
+	}
+	for _, table := range []string{"BUFFER_PG", "BUFFER_QUEUE"} {
+		t := im.table(table)
+		if t == nil {
+			continue
+		}
+		for _, r := range t.Members {
+			p, _ := r.Val.str("profile")
+			p = im.ref(p)
+			if p == "NULL" || sonicStockProfiles[p] || sonicDerivedProfile.MatchString(p) {
+				continue
+			}
+			im.unmappedRow(table, r, "names buffer profile "+p+", not one of SONiC's stock or buffermgrd's profiles: no intent expresses it")
+		}
+	}
+	if r := im.row("CABLE_LENGTH", "AZURE"); r != nil {
+		for _, f := range r.Val.Members {
+			if f.Val.Str != "5m" {
+				im.unmappedField("CABLE_LENGTH", "AZURE", f, "a cable length is a link's cable_length; import writes links only from LLDP, so a port here gets SONiC's 5m")
+			}
+		}
+	}
+}
+
+// skuProfile reports whether a pg_lossless_<speed>_<cable>_profile holds
+// the values of a SKU lookup row for that speed and cable (buffermgrd's
+// own profile): the device's hwsku when it names one, else the first SKU
+// of the table that has the row (then the import takes that SKU as the
+// device's hwsku, which renders the same profile).
+func (im *sonicImport) skuProfile(r *jsonMember, speed, cable string) bool {
+	t, err := skus.Load()
+	if err != nil {
+		return false
+	}
+	v := func(k string) string { s, _ := r.Val.str(k); return s }
+	match := func(row skus.Row) bool {
+		return row.Xon == v("xon") && row.Xoff == v("xoff") && row.Size == v("size") && row.Threshold == v("dynamic_th") && row.XonOffset == v("xon_offset")
+	}
+	if hw := im.hwsku(); hw != "" {
+		for _, s := range t.Find(hw) {
+			if row, ok := s.Row(speed, cable); ok && match(row) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, s := range t.SKUs {
+		if row, ok := s.Row(speed, cable); ok && match(row) {
+			im.inferredSKU = append(im.inferredSKU, s)
+			return true
+		}
+	}
+	return false
+}
+
+// meta is DEVICE_METADATA|localhost (nil when absent).
+func (im *sonicImport) meta() *jsonNode {
+	if r := im.row("DEVICE_METADATA", "localhost"); r != nil {
+		return r.Val
+	}
+	return nil
+}
+
+// hwsku is DEVICE_METADATA|localhost|hwsku.
+func (im *sonicImport) hwsku() string {
+	s, _ := im.meta().str("hwsku")
+	return s
+}
+
+// sonicASICFamily is the fabricgen asic of a SONiC asic_type or SKU
+// platform_asic ("broadcom-dnx" is a broadcom), or "".
+func sonicASICFamily(a string) string {
+	for _, f := range ASICs {
+		if a == f || strings.HasPrefix(a, f+"-") {
+			return f
+		}
+	}
+	return ""
+}
+
+// attributes sets the device's asic, release and hwsku: from
+// DEVICE_METADATA where it says them (asic_type, or the SKU table by
+// hwsku or platform), else from what the configuration's own shape shows
+// (see templates.md, Import). A fabricgen render has no DEVICE_METADATA
+// (its device, release and digest are in the file name and the render
+// output, not in the JSON).
+func (im *sonicImport) attributes() {
+	meta := im.meta()
+	t, _ := skus.Load()
+	hw := im.hwsku()
+	plat, _ := meta.str("platform")
+	asic := ""
+	if a, ok := meta.str("asic_type"); ok {
+		asic = sonicASICFamily(a)
+	}
+	if asic == "" && t != nil && hw != "" {
+		for _, s := range t.Find(hw) {
+			if plat == "" || s.Platform == plat {
+				asic = sonicASICFamily(s.ASIC)
+				break
+			}
+		}
+	}
+	if asic == "" && t != nil && plat != "" {
+		for _, s := range t.SKUs {
+			if s.Platform == plat && sonicASICFamily(s.ASIC) != "" {
+				asic = sonicASICFamily(s.ASIC)
+				break
+			}
+		}
+	}
+	if asic == "" && (strings.Contains(plat, "-mlnx_") || strings.Contains(plat, "-nvidia_")) {
+		asic = "mellanox"
+	}
+	// The shape of the QoS: pfc_to_pg_map is written on mellanox and
+	// barefoot only; a NULL lossless priority group is the dynamic model
+	// (mellanox's default from 202012); a pg_lossless profile, or a
+	// priority group naming one, the traditional model.
+	pfcToPG, dynamic, traditional := false, false, false
+	if pqm := im.table("PORT_QOS_MAP"); pqm != nil {
+		for _, r := range pqm.Members {
+			if _, ok := r.Val.str("pfc_to_pg_map"); ok {
+				pfcToPG = true
+			}
+		}
+	}
+	if pg := im.table("BUFFER_PG"); pg != nil {
+		for _, r := range pg.Members {
+			p, _ := r.Val.str("profile")
+			if p == "NULL" {
+				dynamic = true
+			} else if sonicDerivedProfile.MatchString(im.ref(p)) {
+				traditional = true
+			}
+		}
+	}
+	if bp := im.table("BUFFER_PROFILE"); bp != nil {
+		for _, r := range bp.Members {
+			if sonicDerivedProfile.MatchString(r.Key) {
+				traditional = true
+			}
+		}
+	}
+	if m, ok := meta.str("buffer_model"); ok {
+		dynamic, traditional = m == "dynamic", m == "traditional"
+	}
+	// The release: references in brackets are before 202111; a lossless
+	// watchdog port without pfcwd_sw_enable, or a lossless priority
+	// group outside 3-4 naming buffermgrd's profile, before 202205.
+	rel := ""
+	switch {
+	case im.brackets && asic == "mellanox" && traditional:
+		rel = "201911" // mellanox images are dynamic from 202012
+	case im.brackets:
+		rel = "202106"
+	case im.before202205():
+		rel = "202111"
+	}
+	if asic == "" {
+		switch {
+		case pfcToPG && traditional && rel != "201911":
+			asic = "barefoot"
+		case pfcToPG || dynamic:
+			asic = "mellanox"
+		default:
+			asic = "broadcom"
+		}
+	}
+	im.dev.ASIC, im.dev.OSVersion = asic, rel
+	if hw != "" {
+		if err := checkHWSKU(hw, asic); err == nil {
+			im.dev.HWSKU = hw
+		} else {
+			im.unmappedField("DEVICE_METADATA", "localhost", meta.member("hwsku"), "fabricgen's SKU table cannot take this hwsku ("+err.Error()+"); the intent leaves hwsku unset")
+		}
+	} else {
+		for _, s := range im.inferredSKU {
+			if checkHWSKU(s.HWSKU, asic) == nil {
+				im.dev.HWSKU = s.HWSKU
+				break
+			}
+		}
+	}
+	if f := meta.member("buffer_model"); f != nil {
+		version := spec().DefaultVersion()
+		if rel != "" {
+			if v, err := spec().ParseVersion(rel); err == nil {
+				version = v
+			}
+		}
+		if def := DefaultBufferModel(asic, version); f.Val.Str != def {
+			im.unmappedField("DEVICE_METADATA", "localhost", f, fmt.Sprintf("the import model has no buffer model, and SONiC's default for asic %s at release %s is %s: set buffer_model = %q on the device", asic, version, def, f.Val.Str))
+		}
+	}
+}
+
+// before202205 reports a configuration only a release before 202205
+// writes: a lossless port with a watchdog and no pfcwd_sw_enable, or a
+// traditional-model priority group outside 3-4 naming buffermgrd's
+// profile.
+func (im *sonicImport) before202205() bool {
+	for _, n := range im.order {
+		sp := im.ports[n]
+		if sp.qos == nil || sp.wd == nil {
+			continue
+		}
+		pfc, _ := sp.qos.Val.str("pfc_enable")
+		if _, ok := sp.qos.Val.str("pfcwd_sw_enable"); !ok && strings.TrimSpace(pfc) != "" {
+			return true
+		}
+	}
+	if pg := im.table("BUFFER_PG"); pg != nil {
+		for _, r := range pg.Members {
+			p, _ := r.Val.str("profile")
+			if sonicDerivedProfile.MatchString(im.ref(p)) && !strings.HasSuffix(r.Key, "|3-4") && !strings.HasSuffix(r.Key, "|3") && !strings.HasSuffix(r.Key, "|4") {
+				return true
+			}
+		}
+	}
+	return false
+}
