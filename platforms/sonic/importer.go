@@ -204,8 +204,8 @@ func (im *sonicImport) portRows() {
 		seen[r.Key] = r.Line
 	}
 	for _, r := range t.Members {
-		if t.member(r.Key) != r {
-			continue
+		if seen[r.Key] != r.Line {
+			continue // a later row of the port wins
 		}
 		p := im.port(r.Key, r).p
 		p.Src = im.span(r)
@@ -384,6 +384,10 @@ func (im *sonicImport) qos() {
 	if t := im.table("QUEUE"); t != nil {
 		seen := map[string]int{}
 		for _, r := range t.Members {
+			if strings.Count(r.Key, "|") > 1 {
+				im.unmappedRow("QUEUE", r, "a VOQ chassis system-port queue (HOST|ASIC|PORT|QUEUE): fabricgen renders single-ASIC switches")
+				continue
+			}
 			ps, qs, ok := strings.Cut(r.Key, "|")
 			ids, ok2 := sonicRange(qs)
 			if !ok || !ok2 {
@@ -426,9 +430,9 @@ func (im *sonicImport) qos() {
 			}
 		}
 	}
-	if fc := im.row("FLEX_COUNTER", "PFCWD"); fc != nil {
+	if fc := im.row("FLEX_COUNTER_TABLE", "PFCWD"); fc != nil {
 		if v, _ := fc.Val.str("FLEX_COUNTER_STATUS"); v == "disable" {
-			im.unmappedField("FLEX_COUNTER", "PFCWD", fc.Val.member("FLEX_COUNTER_STATUS"), "the PFC watchdog's counter polling is off, so the PFC_WD rows detect no storm: the intent cannot say that")
+			im.unmappedField("FLEX_COUNTER_TABLE", "PFCWD", fc.Val.member("FLEX_COUNTER_STATUS"), "the PFC watchdog's counter polling is off, so the PFC_WD rows detect no storm: the intent cannot say that")
 		}
 	}
 
@@ -841,19 +845,26 @@ func (im *sonicImport) acls() {
 			im.dev.ACLs = append(im.dev.ACLs, acl)
 		}
 		if f := t.Val.member("ports"); f != nil {
-			var ports []string
+			type bound struct {
+				name string
+				line int
+			}
+			var ports []bound
 			switch f.Val.Kind {
 			case jsonArray:
 				for _, it := range f.Val.Items {
-					ports = append(ports, it.Str)
+					ports = append(ports, bound{it.Str, it.Line})
 				}
 			case jsonScalar:
-				ports = strings.Split(f.Val.Str, ",")
+				for _, pn := range strings.Split(f.Val.Str, ",") {
+					ports = append(ports, bound{pn, f.Line})
+				}
 			}
-			for _, pn := range ports {
+			for _, b := range ports {
+				pn := b.name
 				sp, ok := im.ports[pn]
 				if !ok {
-					im.unmappedField("ACL_TABLE", t.Key, f, "binds the ACL to "+pn+", which is not a port of the PORT table (fabricgen binds ACLs to ports)")
+					im.unmapped(b.line, "ACL_TABLE|"+t.Key+"|ports = "+pn, "binds the ACL to "+pn+", which is not a port of the PORT table (fabricgen binds ACLs to ports)")
 					continue
 				}
 				if stage == "egress" {
@@ -873,7 +884,8 @@ func (im *sonicImport) aclRules(t *jsonMember, name string, rows []*jsonMember) 
 		p int
 		r *importer.ACLRule
 	}
-	var rs []prio
+	var rs, denyAll []prio
+	var denyRows []*jsonMember
 	for _, r := range rows {
 		pr, _ := r.Val.str("PRIORITY")
 		p, err := strconv.Atoi(pr)
@@ -886,9 +898,24 @@ func (im *sonicImport) aclRules(t *jsonMember, name string, rows []*jsonMember) 
 			continue
 		}
 		if rule == nil {
-			continue // the closing drop-all
+			denyAll = append(denyAll, prio{p, nil})
+			denyRows = append(denyRows, r)
+			continue
 		}
 		rs = append(rs, prio{p, rule})
+	}
+	// A drop-all below every rule is the implicit deny; one above a
+	// rule shadows it, which an intent ACL cannot say.
+	lowest := 0
+	for i, x := range rs {
+		if i == 0 || x.p < lowest {
+			lowest = x.p
+		}
+	}
+	for i, x := range denyAll {
+		if len(rs) > 0 && lowest < x.p {
+			im.unmappedRow("ACL_RULE", denyRows[i], "a drop-all above other rules (they never match): an intent ACL denies everything only at its end")
+		}
 	}
 	// SONiC evaluates higher priorities first; the intent lower sequence
 	// numbers: seq is 10000-PRIORITY (fabricgen's own mapping) when that
@@ -915,6 +942,13 @@ func (im *sonicImport) aclRules(t *jsonMember, name string, rows []*jsonMember) 
 func (im *sonicImport) aclRule(r *jsonMember) (*importer.ACLRule, bool) {
 	v := func(k string) string { s, _ := r.Val.str(k); return s }
 	rule := &importer.ACLRule{Family: "any", Protocol: "ip", Src: im.span(r)}
+	// acl-loader closes a table with a drop of every IPv4 or IPv6 packet
+	// (ETHER_TYPE 2048 / 34525): the implicit deny.
+	if v("PACKET_ACTION") == "DROP" && !slices.ContainsFunc(r.Val.Members, func(f *jsonMember) bool {
+		return f.Key != "PRIORITY" && f.Key != "PACKET_ACTION" && f.Key != "ETHER_TYPE" && f.Key != "IP_TYPE"
+	}) && (v("ETHER_TYPE") == "" || v("ETHER_TYPE") == "2048" || v("ETHER_TYPE") == "34525" || v("ETHER_TYPE") == "0x0800" || v("ETHER_TYPE") == "0x86DD") {
+		return nil, true
+	}
 	for _, f := range r.Val.Members {
 		if !sonicACLFields[f.Key] {
 			im.unmappedField("ACL_RULE", r.Key, f, "matches or acts on "+f.Key+", which an intent ACL rule cannot express; the rule is left out")
@@ -982,10 +1016,6 @@ func (im *sonicImport) aclRule(r *jsonMember) (*importer.ACLRule, bool) {
 		}
 		rule.DSCP = []int{d}
 	}
-	if rule.Action == "deny" && v("IP_TYPE") == "" && v("IP_PROTOCOL") == "" && rule.SrcPrefix == "" && rule.DstPrefix == "" &&
-		rule.SrcPorts == nil && rule.DstPorts == nil && rule.DSCP == nil {
-		return nil, true
-	}
 	return rule, true
 }
 
@@ -1047,7 +1077,7 @@ func (im *sonicImport) buffers() {
 			if p == "NULL" || sonicStockProfiles[p] || sonicDerivedProfile.MatchString(p) {
 				continue
 			}
-			im.unmappedRow(table, r, "names buffer profile "+p+", not one of SONiC's stock or buffermgrd's profiles: no intent expresses it")
+			im.unmappedField(table, r.Key, r.Val.member("profile"), "names buffer profile "+p+", not one of SONiC's stock or buffermgrd's profiles: no intent expresses it")
 		}
 	}
 	if r := im.row("CABLE_LENGTH", "AZURE"); r != nil {
@@ -1123,32 +1153,8 @@ func sonicASICFamily(a string) string {
 // output, not in the JSON).
 func (im *sonicImport) attributes() {
 	meta := im.meta()
-	t, _ := skus.Load()
 	hw := im.hwsku()
-	plat, _ := meta.str("platform")
-	asic := ""
-	if a, ok := meta.str("asic_type"); ok {
-		asic = sonicASICFamily(a)
-	}
-	if asic == "" && t != nil && hw != "" {
-		for _, s := range t.Find(hw) {
-			if plat == "" || s.Platform == plat {
-				asic = sonicASICFamily(s.ASIC)
-				break
-			}
-		}
-	}
-	if asic == "" && t != nil && plat != "" {
-		for _, s := range t.SKUs {
-			if s.Platform == plat && sonicASICFamily(s.ASIC) != "" {
-				asic = sonicASICFamily(s.ASIC)
-				break
-			}
-		}
-	}
-	if asic == "" && (strings.Contains(plat, "-mlnx_") || strings.Contains(plat, "-nvidia_")) {
-		asic = "mellanox"
-	}
+	asic := im.metaASIC(meta, hw)
 	// The shape of the QoS: pfc_to_pg_map is written on mellanox and
 	// barefoot only; a NULL lossless priority group is the dynamic model
 	// (mellanox's default from 202012); a pg_lossless profile, or a
@@ -1229,6 +1235,36 @@ func (im *sonicImport) attributes() {
 			im.unmappedField("DEVICE_METADATA", "localhost", f, fmt.Sprintf("the import model has no buffer model, and SONiC's default for asic %s at release %s is %s: set buffer_model = %q on the device", asic, version, def, f.Val.Str))
 		}
 	}
+}
+
+// metaASIC is the asic DEVICE_METADATA says: asic_type, or the ASIC of
+// the SKU table's entry for its hwsku or platform ("" when none).
+func (im *sonicImport) metaASIC(meta *jsonNode, hw string) string {
+	t, _ := skus.Load()
+	plat, _ := meta.str("platform")
+	if a, ok := meta.str("asic_type"); ok && sonicASICFamily(a) != "" {
+		return sonicASICFamily(a)
+	}
+	if t != nil && hw != "" {
+		for _, s := range t.Find(hw) {
+			if plat == "" || s.Platform == plat {
+				if a := sonicASICFamily(s.ASIC); a != "" {
+					return a
+				}
+			}
+		}
+	}
+	if t != nil && plat != "" {
+		for _, s := range t.SKUs {
+			if s.Platform == plat && sonicASICFamily(s.ASIC) != "" {
+				return sonicASICFamily(s.ASIC)
+			}
+		}
+	}
+	if strings.Contains(plat, "-mlnx_") || strings.Contains(plat, "-nvidia_") {
+		return "mellanox"
+	}
+	return ""
 }
 
 // before202205 reports a configuration only a release before 202205
