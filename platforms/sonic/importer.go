@@ -64,6 +64,15 @@ type sonicPort struct {
 // checkShape refuses a JSON text that is not tables of rows: CONFIG_DB
 // is {TABLE: {KEY: {FIELD: VALUE}}}.
 func (im *sonicImport) checkShape() error {
+	known := false
+	for _, t := range im.root.Members {
+		_, unmapped := sonicUnmappedTables[t.Key]
+		known = known || sonicTables[t.Key] || unmapped
+	}
+	if !known && len(im.root.Members) > 0 {
+		first := im.root.Members[0]
+		return importer.Errorf(im.file, first.Line, "none of the file's top-level keys (%q…) is a CONFIG_DB table (DEVICE_METADATA, PORT, PORT_QOS_MAP…): import one device's config_db.json, not a file that wraps it", importer.Clean(first.Key))
+	}
 	for _, t := range im.root.Members {
 		if t.Val.Kind != jsonObject {
 			return importer.Errorf(im.file, t.Line, "CONFIG_DB table %q is not an object of rows; CONFIG_DB JSON is {TABLE: {KEY: {FIELD: VALUE}}}", importer.Clean(t.Key))
@@ -141,7 +150,16 @@ func (im *sonicImport) ref(v string) string {
 	return v
 }
 
-// sonicQoSTables are the QoS tables import reads; a table of this list the
+// sonicTables are the CONFIG_DB tables import reads.
+var sonicTables = map[string]bool{
+	"DEVICE_METADATA": true, "PORT": true, "INTERFACE": true, "CABLE_LENGTH": true,
+	"DSCP_TO_TC_MAP": true, "DOT1P_TO_TC_MAP": true, "TC_TO_QUEUE_MAP": true, "TC_TO_PRIORITY_GROUP_MAP": true,
+	"MAP_PFC_PRIORITY_TO_QUEUE": true, "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP": true, "PORT_QOS_MAP": true,
+	"WRED_PROFILE": true, "SCHEDULER": true, "QUEUE": true, "PFC_WD": true, "FLEX_COUNTER_TABLE": true,
+	"BUFFER_PROFILE": true, "BUFFER_PG": true, "BUFFER_QUEUE": true, "ACL_TABLE": true, "ACL_RULE": true,
+}
+
+// sonicUnmappedTables are the QoS tables import reads; a table of this list the
 // import does not map is reported row by row.
 var sonicUnmappedTables = map[string]string{
 	"TC_TO_DSCP_MAP":                    "an egress DSCP rewrite (TC to DSCP) map: fabricgen's intent never re-marks on egress",

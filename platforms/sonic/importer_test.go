@@ -381,6 +381,7 @@ func TestImportHostile(t *testing.T) {
 		{"deep", "{\"A\": {\"B\": " + deep + "}}", 1, "nested more than 200 levels"},
 		{"deep objects", strings.Repeat("{\"a\":", 10000) + "1" + strings.Repeat("}", 10000), 1, "nested more than 200 levels"},
 		{"text after", "{}\n{}", 2, "text after"},
+		{"wrapped", "{\n\"SAMPLE_CONFIG_DB_JSON\": {\"PORT\": {}}}", 2, "is a CONFIG_DB table"},
 		{"table not an object", "{\n\"PORT\": \"x\"}", 2, "not an object of rows"},
 		{"row not an object", "{\"PORT\": {\n\"Ethernet0\": 1}}", 2, "not an object of fields"},
 		{"2 MB line", bigLine, -1, ""},
@@ -459,4 +460,97 @@ func FuzzImport(f *testing.F) {
 			t.Fatal("nil device without an error")
 		}
 	})
+}
+
+// TestImportPublic imports CONFIG_DB texts SONiC's own test suite
+// publishes (testdata/import/public, with their source and licence):
+// what must be read, and every line that must be reported.
+func TestImportPublic(t *testing.T) {
+	for _, c := range []struct {
+		file     string
+		ports    int
+		reported []string // the texts of every Unmapped line, in order
+		check    func(t *testing.T, d *importer.Device)
+	}{
+		{"qos-dell6100.json", 44, []string{
+			"TC_TO_PRIORITY_GROUP_MAP|AZURE|7 = 7",
+			"WRED_PROFILE|AZURE_LOSSLESS|yellow_min_threshold = 1048576",
+			"WRED_PROFILE|AZURE_LOSSLESS|red_min_threshold = 1048576",
+		}, func(t *testing.T, d *importer.Device) {
+			q := d.Ports[0].QoS
+			if d.Default == nil || d.Default.DSCP[46] != 5 || q == nil || q.Trust != "dscp" || q.DSCP[3] != 3 || q.DSCP[0] != 1 ||
+				fmt.Sprint(q.PFC) != "[3 4]" || q.Watchdog != nil || q.WatchdogOff != true {
+				t.Errorf("Ethernet0 QoS %+v, default %+v", q, d.Default)
+			}
+			q3 := q.Queues[3]
+			if q3 == nil || q3.Sched != "dwrr" || *q3.Weight != 15 || q3.ECN == nil || q3.ECN.Name != "AZURE_LOSSLESS" ||
+				q3.ECN.MinBytes != 250000 || q3.ECN.MaxBytes != 2097152 || q3.ECN.Probability != 5 || !q3.ECN.Mark {
+				t.Errorf("Ethernet0 queue 3 %+v", q3)
+			}
+		}},
+		{"qos-mellanox4600c-c64.json", 28, nil, func(t *testing.T, d *importer.Device) {
+			var lossless2 []string
+			for _, p := range d.Ports {
+				if p.QoS != nil && slices.Contains(p.QoS.PFC, 2) {
+					lossless2 = append(lossless2, p.Name)
+				}
+			}
+			if len(lossless2) != 20 {
+				t.Errorf("%d ports with PFC on priority 2 (%v), want the 20 with pfc_enable 2,3,4,6", len(lossless2), lossless2)
+			}
+			n := 0
+			for _, u := range d.Unmapped {
+				if strings.Contains(u.Text, "pfcwd_sw_enable = 3,4") {
+					n++
+				}
+			}
+			if n != 20 {
+				t.Errorf("%d pfcwd_sw_enable lines reported, want the 20 that guard fewer priorities than pfc_enable", n)
+			}
+		}},
+		{"buffers-dell6100.json", 0, []string{
+			"BUFFER_POOL|ingress_lossless_pool", "BUFFER_POOL|egress_lossy_pool", "BUFFER_POOL|egress_lossless_pool",
+		}, nil},
+	} {
+		t.Run(c.file, func(t *testing.T) {
+			path := filepath.Join("testdata", "import", "public", c.file)
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d, err := importSONiC(t, path, data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(d.Ports) != c.ports {
+				t.Errorf("%d ports, want %d", len(d.Ports), c.ports)
+			}
+			if c.reported != nil {
+				var got []string
+				for _, u := range d.Unmapped {
+					got = append(got, u.Text)
+				}
+				if !slices.Equal(got, c.reported) {
+					t.Errorf("unmapped:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(c.reported, "\n"))
+				}
+			}
+			for _, u := range d.Unmapped {
+				if u.Line < 1 || !strings.Contains(lineText(data, u.Line), strings.Split(strings.Split(u.Text, " = ")[0], "|")[len(strings.Split(strings.Split(u.Text, " = ")[0], "|"))-1]) {
+					t.Errorf("%+v: line %d is %q", u, u.Line, lineText(data, u.Line))
+				}
+			}
+			if c.check != nil {
+				c.check(t, d)
+			}
+		})
+	}
+}
+
+// lineText is line n (1-based) of data.
+func lineText(data []byte, n int) string {
+	lines := bytes.Split(data, []byte("\n"))
+	if n < 1 || n > len(lines) {
+		return ""
+	}
+	return string(lines[n-1])
 }
