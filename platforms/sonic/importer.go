@@ -48,6 +48,9 @@ type sonicImport struct {
 	brackets bool
 	// reported keeps Unmapped to one line per source line.
 	reported map[int]bool
+	// buffer is the lossless headroom and pool sizes the configuration
+	// sets (nil: none), which every port's QoS carries.
+	buffer *importer.Buffer
 	// inferredSKU are the SKUs whose lookup rows the lossless profiles
 	// hold, when DEVICE_METADATA names no hwsku.
 	inferredSKU []skus.SKU
@@ -156,7 +159,7 @@ var sonicTables = map[string]bool{
 	"DSCP_TO_TC_MAP": true, "DOT1P_TO_TC_MAP": true, "TC_TO_QUEUE_MAP": true, "TC_TO_PRIORITY_GROUP_MAP": true,
 	"MAP_PFC_PRIORITY_TO_QUEUE": true, "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP": true, "PORT_QOS_MAP": true,
 	"WRED_PROFILE": true, "SCHEDULER": true, "QUEUE": true, "PFC_WD": true, "FLEX_COUNTER_TABLE": true,
-	"BUFFER_PROFILE": true, "BUFFER_PG": true, "BUFFER_QUEUE": true, "ACL_TABLE": true, "ACL_RULE": true,
+	"BUFFER_POOL": true, "BUFFER_PROFILE": true, "BUFFER_PG": true, "BUFFER_QUEUE": true, "ACL_TABLE": true, "ACL_RULE": true,
 }
 
 // sonicUnmappedTables are the QoS tables import reads; a table of this list the
@@ -168,7 +171,6 @@ var sonicUnmappedTables = map[string]string{
 	"DSCP_TO_FC_MAP":                    "a DSCP to forwarding-class map: fabricgen's intent has no forwarding classes",
 	"EXP_TO_FC_MAP":                     "an MPLS EXP to forwarding-class map: fabricgen's intent has no forwarding classes",
 	"POLICER":                           "a policer: fabricgen's intent has no SONiC policers",
-	"BUFFER_POOL":                       "a buffer pool size: the import model carries no buffer sizes (the intent's buffer block sets the lossless pools)",
 	"BUFFER_PORT_INGRESS_PROFILE_LIST":  "a port's ingress buffer profiles: SONiC's own buffers, which fabricgen leaves as they are",
 	"BUFFER_PORT_EGRESS_PROFILE_LIST":   "a port's egress buffer profiles: SONiC's own buffers, which fabricgen leaves as they are",
 	"DEFAULT_LOSSLESS_BUFFER_PARAMETER": "the dynamic buffer model's default headroom parameters: no intent sets them",
@@ -192,7 +194,16 @@ func (im *sonicImport) run() {
 	}
 	im.attributes()
 	for _, n := range im.order {
-		im.dev.Ports = append(im.dev.Ports, im.ports[n].p)
+		p := im.ports[n].p
+		if im.buffer != nil && p.QoS != nil {
+			b := *im.buffer
+			p.QoS.Buffer = &b
+		}
+		im.dev.Ports = append(im.dev.Ports, p)
+	}
+	if im.buffer != nil && im.dev.Default != nil {
+		b := *im.buffer
+		im.dev.Default.Buffer = &b
 	}
 	slices.SortStableFunc(im.dev.Unmapped, func(a, b importer.Line) int { return a.Line - b.Line })
 }
@@ -1078,7 +1089,7 @@ func (im *sonicImport) buffers() {
 				if im.skuProfile(r, m[1], m[2]) {
 					continue
 				}
-				im.unmappedRow("BUFFER_PROFILE", r, "a lossless headroom profile with values no SKU lookup row gives (the intent's buffer block sizes it; the import model carries no buffer sizes)")
+				im.handSized(r)
 				continue
 			}
 			im.unmappedRow("BUFFER_PROFILE", r, "a buffer profile SONiC's stock buffers do not have: no intent expresses it")
@@ -1098,10 +1109,98 @@ func (im *sonicImport) buffers() {
 			im.unmappedField(table, r.Key, r.Val.member("profile"), "names buffer profile "+p+", not one of SONiC's stock or buffermgrd's profiles: no intent expresses it")
 		}
 	}
+	im.pools()
 	if r := im.row("CABLE_LENGTH", "AZURE"); r != nil {
 		for _, f := range r.Val.Members {
-			if f.Val.Str != "5m" {
-				im.unmappedField("CABLE_LENGTH", "AZURE", f, "a cable length is a link's cable_length; import writes links only from LLDP, so a port here gets SONiC's 5m")
+			m, ok := strings.CutSuffix(f.Val.Str, "m")
+			n, err := strconv.ParseFloat(m, 64)
+			if !ok || err != nil || n <= 0 || n > 100000 {
+				im.unmappedField("CABLE_LENGTH", "AZURE", f, "not a cable length in metres")
+				continue
+			}
+			if sp, ok := im.ports[f.Key]; ok {
+				sp.p.CableM = n
+			}
+		}
+	}
+}
+
+// handSized reads a pg_lossless_* profile whose values no SKU row gives:
+// the lossless headroom the intent's buffer block sizes (one per device:
+// a second one with other values is reported).
+func (im *sonicImport) handSized(r *jsonMember) {
+	num := func(k string) int64 {
+		s, _ := r.Val.str(k)
+		n, _ := strconv.ParseInt(s, 10, 64)
+		return n
+	}
+	b := importer.Buffer{Headroom: num("size"), XOFF: num("xoff"), XON: num("xon")}
+	if s, ok := r.Val.str("dynamic_th"); ok {
+		if n, err := strconv.Atoi(s); err == nil {
+			b.DynamicThreshold = &n
+		}
+	}
+	if im.buffer != nil && (im.buffer.Headroom != 0 || im.buffer.XOFF != 0 || im.buffer.XON != 0) {
+		if im.buffer.Headroom != b.Headroom || im.buffer.XOFF != b.XOFF || im.buffer.XON != b.XON || fmt.Sprint(im.buffer.DynamicThreshold) != fmt.Sprint(b.DynamicThreshold) {
+			im.unmappedRow("BUFFER_PROFILE", r, "a second hand-sized lossless profile with other values: the intent's buffer block sizes one")
+		}
+		return
+	}
+	for _, f := range r.Val.Members {
+		switch f.Key {
+		case "size", "xoff", "xon", "dynamic_th":
+		case "pool":
+			if im.ref(f.Val.Str) != "ingress_lossless_pool" {
+				im.unmappedField("BUFFER_PROFILE", r.Key, f, "a lossless profile on another pool than ingress_lossless_pool")
+			}
+		default:
+			im.unmappedField("BUFFER_PROFILE", r.Key, f, "a lossless profile setting the intent's buffer block has no word for")
+		}
+	}
+	if im.buffer == nil {
+		im.buffer = &importer.Buffer{}
+	}
+	im.buffer.Headroom, im.buffer.XOFF, im.buffer.XON, im.buffer.DynamicThreshold = b.Headroom, b.XOFF, b.XON, b.DynamicThreshold
+}
+
+// pools reads BUFFER_POOL: the sizes of ingress_lossless_pool and
+// egress_lossy_pool are the intent's buffer block's; other pools and
+// fields are reported.
+func (im *sonicImport) pools() {
+	t := im.table("BUFFER_POOL")
+	if t == nil {
+		return
+	}
+	for _, r := range t.Members {
+		var dst *int64
+		switch r.Key {
+		case "ingress_lossless_pool", "egress_lossy_pool":
+			if im.buffer == nil {
+				im.buffer = &importer.Buffer{}
+			}
+			dst = &im.buffer.IngressLosslessPool
+			if r.Key == "egress_lossy_pool" {
+				dst = &im.buffer.EgressLossyPool
+			}
+		default:
+			im.unmappedRow("BUFFER_POOL", r, "a buffer pool the intent does not size (its buffer block sizes ingress_lossless_pool and egress_lossy_pool)")
+			continue
+		}
+		for _, f := range r.Val.Members {
+			switch f.Key {
+			case "size":
+				if n, err := strconv.ParseInt(f.Val.Str, 10, 64); err == nil && n > 0 {
+					*dst = n
+				} else {
+					im.unmappedField("BUFFER_POOL", r.Key, f, "not a size in bytes")
+				}
+			case "type":
+			case "mode":
+				if f.Val.Str != "dynamic" {
+					im.unmappedField("BUFFER_POOL", r.Key, f, "a pool of mode "+f.Val.Str+": fabricgen sizes dynamic pools")
+				}
+			default:
+				im.unmappedField("BUFFER_POOL", r.Key, f, "a pool setting the intent's buffer block has no word for")
 			}
 		}
 	}
@@ -1202,32 +1301,42 @@ func (im *sonicImport) attributes() {
 			}
 		}
 	}
-	if m, ok := meta.str("buffer_model"); ok {
-		dynamic, traditional = m == "dynamic", m == "traditional"
-	}
 	// The release: references in brackets are before 202111; a lossless
 	// watchdog port without pfcwd_sw_enable, or a lossless priority
 	// group outside 3-4 naming buffermgrd's profile, before 202205.
 	rel := ""
 	switch {
-	case im.brackets && asic == "mellanox" && traditional:
-		rel = "201911" // mellanox images are dynamic from 202012
 	case im.brackets:
 		rel = "202106"
 	case im.before202205():
 		rel = "202111"
 	}
 	if asic == "" {
-		switch {
-		case pfcToPG && traditional && rel != "201911":
-			asic = "barefoot"
-		case pfcToPG || dynamic:
+		asic = "broadcom"
+		if pfcToPG || dynamic {
 			asic = "mellanox"
-		default:
-			asic = "broadcom"
 		}
 	}
 	im.dev.ASIC, im.dev.OSVersion = asic, rel
+	// The buffer model DEVICE_METADATA says, else the one the buffers
+	// show where it is not the default of the asic and release.
+	version := spec().DefaultVersion()
+	if rel != "" {
+		if v, err := spec().ParseVersion(rel); err == nil {
+			version = v
+		}
+	}
+	if f := meta.member("buffer_model"); f != nil {
+		if slices.Contains(BufferModels, f.Val.Str) {
+			im.dev.BufferModel = f.Val.Str
+		} else {
+			im.unmappedField("DEVICE_METADATA", "localhost", f, "not a buffer model (traditional or dynamic)")
+		}
+	} else if def := DefaultBufferModel(asic, version); dynamic != traditional {
+		if m := map[bool]string{true: "dynamic", false: "traditional"}[dynamic]; m != def {
+			im.dev.BufferModel = m
+		}
+	}
 	if hw != "" {
 		if err := checkHWSKU(hw, asic); err == nil {
 			im.dev.HWSKU = hw
@@ -1242,17 +1351,7 @@ func (im *sonicImport) attributes() {
 			}
 		}
 	}
-	if f := meta.member("buffer_model"); f != nil {
-		version := spec().DefaultVersion()
-		if rel != "" {
-			if v, err := spec().ParseVersion(rel); err == nil {
-				version = v
-			}
-		}
-		if def := DefaultBufferModel(asic, version); f.Val.Str != def {
-			im.unmappedField("DEVICE_METADATA", "localhost", f, fmt.Sprintf("the import model has no buffer model, and SONiC's default for asic %s at release %s is %s: set buffer_model = %q on the device", asic, version, def, f.Val.Str))
-		}
-	}
+
 }
 
 // metaASIC is the asic DEVICE_METADATA says: asic_type, or the ASIC of

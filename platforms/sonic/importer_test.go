@@ -116,6 +116,23 @@ func checkDevice(t *testing.T, d *schema.Device, got *importer.Device) {
 				t.Errorf("port %s %s = %v, want %v", sp.Name, f.what, f.got, f.want)
 			}
 		}
+		var gb importer.Buffer
+		if q.Buffer != nil {
+			gb = *q.Buffer
+		}
+		wb := want.Buffer
+		wdt := "<nil>"
+		if wb.DynamicThreshold.Set {
+			wdt = fmt.Sprint(wb.DynamicThreshold.V)
+		}
+		gdt := "<nil>"
+		if gb.DynamicThreshold != nil {
+			gdt = fmt.Sprint(*gb.DynamicThreshold)
+		}
+		if g, w := fmt.Sprint(gb.Headroom, gb.XOFF, gb.XON, gb.IngressLosslessPool, gb.EgressLossyPool, gdt),
+			fmt.Sprint(wb.Headroom.V, wb.XOFF.V, wb.XON.V, wb.IngressLosslessPool.V, wb.EgressLossyPool.V, wdt); g != w {
+			t.Errorf("port %s buffer (headroom xoff xon pools dynamic_th) = %s, want %s", sp.Name, g, w)
+		}
 		checkQueues(t, sp.Name, q, want)
 		checkWatchdog(t, sp.Name, q, want)
 	}
@@ -308,16 +325,13 @@ func TestImportUnmapped(t *testing.T) {
 		{``, `"tc_to_dscp_map": "[TC_TO_DSCP_MAP|AZURE_REWRITE]"`, "egress DSCP rewrite on the port"},
 		{``, `"scheduler": "[SCHEDULER|port_shaper]"`, "port shaper"},
 		{``, `"pir": "1250000000"`, "queue shaper"},
-		{``, `"ingress_lossless_pool": {`, "buffer pool size"},
 		{``, `"yellow_max_threshold": "1000000"`, "yellow curve differs"},
 		{`"TC_TO_PRIORITY_GROUP_MAP"`, `"7": "7"`, "TC 7 in priority group 7"},
 		{`"ACL_TABLE"`, `"PortChannel0001"`, "not a port of the PORT table"},
 		{``, `"MIRROR_TBL": {`, "type MIRROR"},
 		{``, `"MIRROR_ACTION": "everflow0"`, "MIRROR_ACTION"},
-		{``, `"Ethernet4": "40m"`, "cable_length"},
 		{``, `"profile": "[BUFFER_PROFILE|custom_lossy_profile]"`, "custom_lossy_profile"},
 		{``, `"custom_lossy_profile": {`, "stock buffers do not have"},
-		{``, `"buffer_model": "dynamic"`, "no buffer model"},
 	} {
 		if c.why == "" {
 			continue
@@ -341,8 +355,16 @@ func TestImportUnmapped(t *testing.T) {
 		}
 	}
 	// The facts that are mapped.
-	if d.Name != "leaf7" || d.HWSKU != "Force10-S6100" || d.ASIC != "broadcom" || d.OSVersion != "202106" {
-		t.Errorf("name %q hwsku %q asic %q os_version %q, want leaf7 Force10-S6100 broadcom 202106", d.Name, d.HWSKU, d.ASIC, d.OSVersion)
+	if d.Name != "leaf7" || d.HWSKU != "Force10-S6100" || d.ASIC != "broadcom" || d.OSVersion != "202106" || d.BufferModel != "dynamic" {
+		t.Errorf("name %q hwsku %q asic %q os_version %q buffer_model %q, want leaf7 Force10-S6100 broadcom 202106 dynamic", d.Name, d.HWSKU, d.ASIC, d.OSVersion, d.BufferModel)
+	}
+	if d.Ports[0].CableM != 5 || d.Ports[1].CableM != 40 {
+		t.Errorf("cable lengths %v and %v, want 5 and 40 (CABLE_LENGTH)", d.Ports[0].CableM, d.Ports[1].CableM)
+	}
+	for _, p := range d.Ports {
+		if b := p.QoS.Buffer; b == nil || b.IngressLosslessPool != 12766208 || b.EgressLossyPool != 7326924 || b.Headroom != 0 {
+			t.Errorf("port %s buffer %+v, want the two pool sizes of BUFFER_POOL (the lossless profile is the SKU's)", p.Name, b)
+		}
 	}
 	if len(d.Twice) != 1 || d.Twice[0].Text != "PORT_QOS_MAP|Ethernet0" || d.Twice[0].Line <= lineOf(t, data, `"Ethernet0,Ethernet4": {`) {
 		t.Errorf("twice = %+v, want Ethernet0's own PORT_QOS_MAP row, after the port list row", d.Twice)
@@ -509,7 +531,7 @@ func TestImportPublic(t *testing.T) {
 			}
 		}},
 		{"buffers-dell6100.json", 0, []string{
-			"BUFFER_POOL|ingress_lossless_pool", "BUFFER_POOL|egress_lossy_pool", "BUFFER_POOL|egress_lossless_pool",
+			"BUFFER_POOL|ingress_lossless_pool|xoff = 4194112", "BUFFER_POOL|egress_lossless_pool",
 		}, nil},
 	} {
 		t.Run(c.file, func(t *testing.T) {
