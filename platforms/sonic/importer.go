@@ -64,8 +64,9 @@ type sonicPort struct {
 	wd     *jsonMember
 }
 
-// checkShape refuses a JSON text that is not tables of rows: CONFIG_DB
-// is {TABLE: {KEY: {FIELD: VALUE}}}.
+// checkShape refuses a JSON text whose tables import reads are not
+// tables of rows (CONFIG_DB is {TABLE: {KEY: {FIELD: VALUE}}}), or that
+// has no CONFIG_DB table at all.
 func (im *sonicImport) checkShape() error {
 	known := false
 	for _, t := range im.root.Members {
@@ -74,15 +75,18 @@ func (im *sonicImport) checkShape() error {
 	}
 	if !known && len(im.root.Members) > 0 {
 		first := im.root.Members[0]
-		return importer.Errorf(im.file, first.Line, "none of the file's top-level keys (%q…) is a CONFIG_DB table (DEVICE_METADATA, PORT, PORT_QOS_MAP…): import one device's config_db.json, not a file that wraps it", importer.Clean(first.Key))
+		return importer.Errorf(im.file, first.Line, "none of the file's top-level keys ('%s'…) is a CONFIG_DB table (DEVICE_METADATA, PORT, PORT_QOS_MAP…): import one device's config_db.json, not a file that wraps it", importer.Clean(first.Key))
 	}
 	for _, t := range im.root.Members {
+		if _, unmapped := sonicUnmappedTables[t.Key]; !sonicTables[t.Key] && !unmapped {
+			continue // a table import does not read may have any shape
+		}
 		if t.Val.Kind != jsonObject {
-			return importer.Errorf(im.file, t.Line, "CONFIG_DB table %q is not an object of rows; CONFIG_DB JSON is {TABLE: {KEY: {FIELD: VALUE}}}", importer.Clean(t.Key))
+			return importer.Errorf(im.file, t.Line, "CONFIG_DB table '%s' is not an object of rows; CONFIG_DB JSON is {TABLE: {KEY: {FIELD: VALUE}}}", importer.Clean(t.Key))
 		}
 		for _, r := range t.Val.Members {
 			if r.Val.Kind != jsonObject {
-				return importer.Errorf(im.file, r.Line, "row %q of CONFIG_DB table %q is not an object of fields; CONFIG_DB JSON is {TABLE: {KEY: {FIELD: VALUE}}}", importer.Clean(r.Key), importer.Clean(t.Key))
+				return importer.Errorf(im.file, r.Line, "row '%s' of CONFIG_DB table '%s' is not an object of fields; CONFIG_DB JSON is {TABLE: {KEY: {FIELD: VALUE}}}", importer.Clean(r.Key), importer.Clean(t.Key))
 			}
 		}
 	}

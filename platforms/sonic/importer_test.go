@@ -410,7 +410,8 @@ func TestImportHostile(t *testing.T) {
 		{"50 MB config", big.String(), -1, ""},
 		{"shell and template text", `{"DEVICE_METADATA": {"localhost": {"hostname": "$(reboot)"}}, "PORT": {"Ethernet0": {"description": "${file(\"/etc/passwd\")} %{ if 1 } $(rm -rf /)"}}}`, -1, ""},
 		{"terminal escapes", "{\"PORT\": {\"Ethernet0\": {\"description\": \"\\u001b[2J\\u001b]0;pwned\\u0007\"}}}", -1, ""},
-		{"escape in a key", "{\"PORT\": {\"Ethernet0\": {\"fec\": \"\\u001b[31mrs\"}}, \"X\\u001b[2J\": 1}", 1, `\x1b`},
+		{"escape in a key", "{\"PORT\": {\"Ethernet0\\u001b[2J\": 1}}", 1, `Ethernet0\x1b[2J`},
+		{"other tables any shape", "{\"VERSIONS|DATABASE\": {\"VERSION\": \"version_3_0_1\"}, \"PORT\": {\"Ethernet0\": {}}}", -1, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			done := make(chan struct{})
@@ -575,4 +576,82 @@ func lineText(data []byte, n int) string {
 		return ""
 	}
 	return string(lines[n-1])
+}
+
+// TestImportReferenceStyles imports the same device in both reference
+// styles (sonic-utilities' db_migrator test input before and after the
+// 202111 migration, internal/importer/testdata/corpus/sonic): the facts
+// are the same; only the release the style shows differs.
+func TestImportReferenceStyles(t *testing.T) {
+	dir := filepath.Join("..", "..", "internal", "importer", "testdata", "corpus", "sonic")
+	var devs []*importer.Device
+	for _, f := range []string{"sonic-utilities-qos_tables_reference_format_3_0_1.json", "sonic-utilities-qos_tables_reference_format_3_0_3.json"} {
+		data, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := importSONiC(t, f, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		devs = append(devs, d)
+	}
+	old, cur := devs[0], devs[1]
+	if old.OSVersion != "202106" || cur.OSVersion != "" {
+		t.Errorf("os_version %q and %q, want 202106 (bracketed references) and the default", old.OSVersion, cur.OSVersion)
+	}
+	if len(old.Ports) != 66 || len(old.Ports) != len(cur.Ports) {
+		t.Fatalf("%d and %d ports, want 66", len(old.Ports), len(cur.Ports))
+	}
+	facts := func(d *importer.Device) string {
+		var b strings.Builder
+		fmt.Fprintf(&b, "%s %s %s %s\n", d.Name, d.ASIC, d.HWSKU, d.BufferModel)
+		for _, p := range d.Ports {
+			q := *p.QoS
+			q.Src = nil
+			fmt.Fprintf(&b, "%s %q %d %d %s %v trust=%s dscp=%v queue=%v pfc=%v wd=%v off=%v buf=%v dt=%d\n", p.Name, p.Description, p.MTU, p.Speed, p.FEC, p.CableM,
+				q.Trust, q.DSCP, q.Queue, q.PFC, q.Watchdog, q.WatchdogOff, []int64{q.Buffer.Headroom, q.Buffer.XOFF, q.Buffer.XON, q.Buffer.IngressLosslessPool, q.Buffer.EgressLossyPool}, *q.Buffer.DynamicThreshold)
+			for id := range 8 {
+				if qu := q.Queues[id]; qu != nil {
+					w, e := "-", "-"
+					if qu.Weight != nil {
+						w = fmt.Sprint(*qu.Weight)
+					}
+					if qu.ECN != nil {
+						e = fmt.Sprintf("%+v", *qu.ECN)
+					}
+					fmt.Fprintf(&b, "  q%d %s %s %s\n", id, qu.Sched, w, e)
+				}
+			}
+		}
+		for _, u := range d.Unmapped {
+			fmt.Fprintf(&b, "unmapped %s: %s\n", u.Text, u.Why)
+		}
+		return b.String()
+	}
+	if a, b := facts(old), facts(cur); a != b {
+		t.Errorf("the two styles import differently (-[TABLE|name] +name):\n%s", textdiffLines(a, b))
+	}
+	if q := cur.Ports[0].QoS; q.Trust != "dscp" || fmt.Sprint(q.PFC) != "[3 4]" || q.Queues[3] == nil || q.Queues[3].ECN == nil || q.Queues[3].ECN.MinBytes != 1048576 {
+		t.Errorf("Ethernet0 QoS %+v", q)
+	}
+}
+
+// textdiffLines lists the lines of a and b that differ.
+func textdiffLines(a, b string) string {
+	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
+	var out []string
+	for i := range max(len(al), len(bl)) {
+		var x, y string
+		if i < len(al) {
+			x = al[i]
+		}
+		if i < len(bl) {
+			y = bl[i]
+		}
+		if x != y {
+			out = append(out, "-"+x, "+"+y)
+		}
+	}
+	return strings.Join(out, "\n")
 }

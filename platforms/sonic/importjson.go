@@ -181,7 +181,7 @@ func parseConfigDB(name string, data []byte) (*jsonNode, error) {
 		}
 		s.ws()
 		if s.pos >= len(data) || data[s.pos] != ':' {
-			return s.errf("expected ':' after key %q, found %s", importer.Clean(k), s.found())
+			return s.errf("expected ':' after key '%s', found %s", importer.Clean(k), s.found())
 		}
 		s.pos++
 		key = &jsonMember{Key: k, Line: line}
