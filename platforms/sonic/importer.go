@@ -2,6 +2,7 @@ package sonic
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"maps"
 	"reflect"
@@ -58,7 +59,9 @@ type sonicImport struct {
 
 // sonicPort is one port and the rows that decide its QoS.
 type sonicPort struct {
-	p      *importer.Port
+	p *importer.Port
+	// inPORT is true for a port the PORT table names.
+	inPORT bool
 	qos    *jsonMember // PORT_QOS_MAP row
 	queues [8]*jsonMember
 	wd     *jsonMember
@@ -240,7 +243,9 @@ func (im *sonicImport) portRows() {
 		if seen[r.Key] != r.Line {
 			continue // a later row of the port wins
 		}
-		p := im.port(r.Key, r).p
+		sp := im.port(r.Key, r)
+		sp.inPORT = true
+		p := sp.p
 		p.Src = im.span(r)
 		p.Description, _ = r.Val.str("description")
 		if v, ok := r.Val.str("mtu"); ok {
@@ -488,14 +493,133 @@ func (im *sonicImport) qos() {
 
 	ctx := &sonicQoSCtx{dscp: dscp, pcp: pcp, queue: queue, tcPG: tcPG, pfcQ: pfcQ, pfcPG: pfcPG, pollMS: pollMS,
 		schedulers: im.table("SCHEDULER"), wred: im.table("WRED_PROFILE")}
-	for _, n := range im.order {
-		sp := im.ports[n]
-		q := im.portQoS(ctx, n, sp, def)
+	im.dropUnknownPorts()
+	qs := make([]*importer.QoS, len(im.order))
+	for i, n := range im.order {
+		qs[i] = im.portQoS(ctx, n, im.ports[n], def)
+	}
+	im.uniform(qs, def)
+	for i, n := range im.order {
+		q := qs[i]
 		if q != nil && def != nil && sameQoS(q, def) {
 			q = nil
 		}
-		sp.p.QoS = q
+		im.ports[n].p.QoS = q
 	}
+}
+
+// dropUnknownPorts leaves out the ports only QoS rows name when the
+// configuration has a PORT table: the switch has no such port (a QoS
+// fragment without PORT keeps them).
+func (im *sonicImport) dropUnknownPorts() {
+	if im.table("PORT") == nil {
+		return
+	}
+	kept := make([]string, 0, len(im.order))
+	for _, n := range im.order {
+		sp := im.ports[n]
+		if sp.inPORT {
+			kept = append(kept, n)
+			continue
+		}
+		im.unmapped(sp.p.Src.From, n, "port "+n+" has QoS rows but no PORT row: the switch has no such port")
+		delete(im.ports, n)
+	}
+	im.order = kept
+}
+
+// qosKey is a QoS's facts as text (its sources aside), to compare ports.
+func qosKey(q *importer.QoS) string {
+	if q == nil {
+		return ""
+	}
+	x := *q
+	x.Src = nil
+	b, _ := json.Marshal(x)
+	return string(b)
+}
+
+// uniform gives every port the QoS most ports with QoS rows have:
+// fabricgen renders one set of SONiC maps, schedulers and WRED profiles
+// per device (view.RequireUniform), so a port that differs cannot be
+// kept; its rows are reported, with what differs.
+func (im *sonicImport) uniform(qs []*importer.QoS, def *importer.QoS) {
+	count := map[string]int{}
+	best, bestN := -1, 0
+	for i, q := range qs {
+		if q == nil {
+			continue
+		}
+		k := qosKey(q)
+		count[k]++
+		if count[k] > bestN {
+			best, bestN = i, count[k]
+		}
+	}
+	if best < 0 {
+		return
+	}
+	want := qs[best]
+	wk := qosKey(want)
+	for i, n := range im.order {
+		q := qs[i]
+		eff := q
+		if eff == nil {
+			eff = def
+		}
+		if qosKey(eff) == wk {
+			continue
+		}
+		sp := im.ports[n]
+		line, text := sp.p.Src.From, "PORT|"+n
+		switch {
+		case sp.qos != nil:
+			line, text = sp.qos.Line, "PORT_QOS_MAP|"+sp.qos.Key
+		case sp.wd != nil:
+			line, text = sp.wd.Line, "PFC_WD|"+sp.wd.Key
+		default:
+			for _, r := range sp.queues {
+				if r != nil {
+					line, text = r.Line, "QUEUE|"+r.Key
+					break
+				}
+			}
+		}
+		what := "has no QoS rows"
+		if eff != nil {
+			what = "differs in " + strings.Join(qosDiff(eff, want), ", ")
+		}
+		im.unmapped(line, text, fmt.Sprintf("%s's QoS %s from %d of the %d ports: fabricgen renders one set of SONiC QoS maps, schedulers and WRED profiles per device, so the intent gives %s theirs", n, what, bestN, len(qs), n))
+		c := *want
+		if q != nil {
+			c.Src = q.Src
+		} else {
+			c.Src = nil
+		}
+		qs[i] = &c
+	}
+}
+
+// qosDiff names the aspects in which two QoS values differ.
+func qosDiff(a, b *importer.QoS) []string {
+	var out []string
+	for _, f := range []struct {
+		name string
+		x, y any
+	}{
+		{"trust", a.Trust, b.Trust}, {"DSCP map", a.DSCP, b.DSCP}, {"PCP map", a.PCP, b.PCP}, {"queue map", a.Queue, b.Queue},
+		{"PFC priorities", a.PFC, b.PFC}, {"queues", a.Queues, b.Queues}, {"PFC watchdog", []any{a.Watchdog, a.WatchdogOff}, []any{b.Watchdog, b.WatchdogOff}},
+	} {
+		x, _ := json.Marshal(f.x)
+		y, _ := json.Marshal(f.y)
+		if string(x) != string(y) {
+			out = append(out, f.name)
+		}
+	}
+	if len(out) == 0 {
+		out = append(out, "other settings")
+	}
+	return out
 }
 
 // twice reports a port configured by two rows of a table.
