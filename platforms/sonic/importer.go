@@ -249,8 +249,10 @@ func (im *sonicImport) portRows() {
 		p.Src = im.span(r)
 		p.Description, _ = r.Val.str("description")
 		if v, ok := r.Val.str("mtu"); ok {
-			if n, err := strconv.Atoi(v); err == nil && n > 0 {
+			if n, err := strconv.Atoi(v); err == nil && n >= 68 && n <= 9216 {
 				p.MTU = n
+			} else {
+				im.unmappedField("PORT", r.Key, r.Val.member("mtu"), "not an MTU SONiC takes (68-9216)")
 			}
 		}
 		if v, ok := r.Val.str("speed"); ok {
@@ -765,12 +767,34 @@ func (im *sonicImport) portQoS(c *sonicQoSCtx, n string, sp *sonicPort, def *imp
 				im.unmappedField("PFC_WD", r.Key, f, "a PFC watchdog setting no intent expresses")
 			}
 		}
-		q.Watchdog = w
-		q.Src = append(q.Src, im.span(r))
+		if why := sonicWatchdogRange(w); why != "" {
+			im.unmappedRow("PFC_WD", r, why+": fabricgen renders SONiC's ranges only, so the intent has no watchdog here")
+			q.WatchdogOff = len(q.PFC) > 0
+		} else {
+			q.Watchdog = w
+			q.Src = append(q.Src, im.span(r))
+		}
 	} else if len(q.PFC) > 0 {
 		q.WatchdogOff = true
 	}
 	return q
+}
+
+// sonicWatchdogRange says why a watchdog is outside SONiC's ranges (the
+// view's: detection 100-5000 ms, restoration 100-60000 ms, poll
+// 100-1000 ms and at most the other two), or "".
+func sonicWatchdogRange(w *importer.Watchdog) string {
+	switch {
+	case w.PollMS != 0 && (w.PollMS < 100 || w.PollMS > 1000):
+		return fmt.Sprintf("poll interval %d ms is outside 100-1000", w.PollMS)
+	case w.DetectionMS != 0 && (w.DetectionMS < 100 || w.DetectionMS > 5000):
+		return fmt.Sprintf("detection_time %d ms is outside 100-5000", w.DetectionMS)
+	case w.RestorationMS < 100 || w.RestorationMS > 60000:
+		return fmt.Sprintf("restoration_time %d ms is outside 100-60000", w.RestorationMS)
+	case w.PollMS != 0 && (w.RestorationMS < w.PollMS || w.DetectionMS != 0 && w.DetectionMS < w.PollMS):
+		return fmt.Sprintf("a watchdog time is below the poll interval (%d ms)", w.PollMS)
+	}
+	return ""
 }
 
 // derivedMaps checks the maps fabricgen derives from the classes (TC to
@@ -988,7 +1012,7 @@ func (im *sonicImport) acls() {
 				name = n
 			}
 		}
-		acl := im.aclRules(t, name, rules[t.Key])
+		acl := im.aclRules(t, name, strings.ToUpper(typ), rules[t.Key])
 		if prev, ok := byName[name]; ok {
 			if !sameRules(prev, acl) {
 				name = t.Key
@@ -1035,7 +1059,7 @@ func (im *sonicImport) acls() {
 }
 
 // aclRules reads the rules of one table.
-func (im *sonicImport) aclRules(t *jsonMember, name string, rows []*jsonMember) *importer.ACL {
+func (im *sonicImport) aclRules(t *jsonMember, name, typ string, rows []*jsonMember) *importer.ACL {
 	acl := &importer.ACL{Name: name, Src: im.span(t)}
 	type prio struct {
 		p int
@@ -1050,7 +1074,7 @@ func (im *sonicImport) aclRules(t *jsonMember, name string, rows []*jsonMember) 
 			im.unmappedRow("ACL_RULE", r, "a rule without a numeric PRIORITY")
 			continue
 		}
-		rule, ok := im.aclRule(r)
+		rule, ok := im.aclRule(r, typ)
 		if !ok {
 			continue
 		}
@@ -1096,7 +1120,7 @@ func (im *sonicImport) aclRules(t *jsonMember, name string, rows []*jsonMember) 
 
 // aclRule reads one ACL_RULE row; nil with true is the table's closing
 // drop-all rule (the implicit deny every intent ACL ends with).
-func (im *sonicImport) aclRule(r *jsonMember) (*importer.ACLRule, bool) {
+func (im *sonicImport) aclRule(r *jsonMember, typ string) (*importer.ACLRule, bool) {
 	v := func(k string) string { s, _ := r.Val.str(k); return s }
 	rule := &importer.ACLRule{Family: "any", Protocol: "ip", Src: im.span(r)}
 	// acl-loader closes a table with a drop of every IPv4 or IPv6 packet
@@ -1138,8 +1162,11 @@ func (im *sonicImport) aclRule(r *jsonMember) (*importer.ACLRule, bool) {
 			return nil, false
 		}
 		rule.Protocol = w
-		if p == "58" && rule.Family == "any" {
+		switch {
+		case p == "58" && rule.Family == "any":
 			rule.Family = "ipv6"
+		case p == "1" && rule.Family == "any" && typ == "L3V4V6":
+			rule.Family = "ipv4" // IP_PROTOCOL 1 is ICMPv4 only; an L3 table is IPv4 only anyway
 		}
 	}
 	rule.SrcPrefix = v("SRC_IP") + v("SRC_IPV6")

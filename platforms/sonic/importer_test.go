@@ -721,3 +721,48 @@ func TestImportWritesIntentThatRenders(t *testing.T) {
 		})
 	}
 }
+
+// TestImportValuesTheRenderRefuses: values outside what fabricgen renders
+// on SONiC are reported and left out of the model, so the intent written
+// from it renders.
+func TestImportValuesTheRenderRefuses(t *testing.T) {
+	const head = `{"PORT": {"Ethernet0": {"speed": "100000", "mtu": "%s"}},
+"PORT_QOS_MAP": {"Ethernet0": {"pfc_enable": "3"}},
+"PFC_WD": {"Ethernet0": {"action": "drop", "detection_time": "%s", "restoration_time": "200"}, "GLOBAL": {"POLL_INTERVAL": "100"}},
+"ACL_TABLE": {"BOTH": {"type": "L3V4V6", "stage": "ingress", "ports": ["Ethernet0"]}},
+"ACL_RULE": {"BOTH|RULE_1": {"PRIORITY": "9999", "PACKET_ACTION": "FORWARD", "IP_PROTOCOL": "1"}}}`
+	for _, c := range []struct {
+		name, mtu, detection string
+		reported             string
+		mtuWant              int
+		watchdog             bool
+	}{
+		{"in range", "9100", "200", "", 9100, true},
+		{"mtu too large", "10000", "200", "PORT|Ethernet0|mtu = 10000", 0, true},
+		{"detection too short", "9100", "50", "PFC_WD|Ethernet0", 9100, false},
+		{"detection below poll", "9100", "99", "PFC_WD|Ethernet0", 9100, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			d, err := importSONiC(t, "leaf.json", []byte(fmt.Sprintf(head, c.mtu, c.detection)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var texts []string
+			for _, u := range d.Unmapped {
+				texts = append(texts, u.Text)
+			}
+			if got := strings.Join(texts, "; "); got != c.reported {
+				t.Errorf("reported %q, want %q", got, c.reported)
+			}
+			p := d.Ports[0]
+			if p.MTU != c.mtuWant || (p.QoS.Watchdog != nil) != c.watchdog || p.QoS.WatchdogOff == c.watchdog {
+				t.Errorf("mtu %d watchdog %+v off %v, want mtu %d watchdog %v", p.MTU, p.QoS.Watchdog, p.QoS.WatchdogOff, c.mtuWant, c.watchdog)
+			}
+			// IP_PROTOCOL 1 in an L3V4V6 table is ICMPv4 only: family ipv4,
+			// which the render accepts there (icmp for both is refused).
+			if r := d.ACLs[0].Rules[0]; r.Protocol != "icmp" || r.Family != "ipv4" {
+				t.Errorf("rule %+v, want icmp over ipv4", r)
+			}
+		})
+	}
+}
