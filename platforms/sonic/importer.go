@@ -1123,11 +1123,7 @@ func (im *sonicImport) aclRules(t *jsonMember, name, typ string, rows []*jsonMem
 func (im *sonicImport) aclRule(r *jsonMember, typ string) (*importer.ACLRule, bool) {
 	v := func(k string) string { s, _ := r.Val.str(k); return s }
 	rule := &importer.ACLRule{Family: "any", Protocol: "ip", Src: im.span(r)}
-	// acl-loader closes a table with a drop of every IPv4 or IPv6 packet
-	// (ETHER_TYPE 2048 / 34525): the implicit deny.
-	if v("PACKET_ACTION") == "DROP" && !slices.ContainsFunc(r.Val.Members, func(f *jsonMember) bool {
-		return f.Key != "PRIORITY" && f.Key != "PACKET_ACTION" && f.Key != "ETHER_TYPE" && f.Key != "IP_TYPE"
-	}) && (v("ETHER_TYPE") == "" || v("ETHER_TYPE") == "2048" || v("ETHER_TYPE") == "34525" || v("ETHER_TYPE") == "0x0800" || v("ETHER_TYPE") == "0x86DD") {
+	if sonicDropAll(r) {
 		return nil, true
 	}
 	for _, f := range r.Val.Members {
@@ -1201,6 +1197,26 @@ func (im *sonicImport) aclRule(r *jsonMember, typ string) (*importer.ACLRule, bo
 		rule.DSCP = []int{d}
 	}
 	return rule, true
+}
+
+// sonicDropAll reports a rule that drops every packet (acl-loader closes
+// a table with a drop of every IPv4 or IPv6 packet, ETHER_TYPE 2048 or
+// 34525): the implicit deny.
+func sonicDropAll(r *jsonMember) bool {
+	v := func(k string) string { s, _ := r.Val.str(k); return s }
+	if v("PACKET_ACTION") != "DROP" {
+		return false
+	}
+	for _, f := range r.Val.Members {
+		if f.Key != "PRIORITY" && f.Key != "PACKET_ACTION" && f.Key != "ETHER_TYPE" && f.Key != "IP_TYPE" {
+			return false
+		}
+	}
+	switch v("ETHER_TYPE") {
+	case "", "2048", "34525", "0x0800", "0x86DD", "0x86dd":
+		return true
+	}
+	return false
 }
 
 // sameRules compares two ACLs' rules, their sources aside.
