@@ -29,7 +29,7 @@ func importConfig(ctx context.Context, file string, data []byte) (*importer.Devi
 		return nil, err
 	}
 	im := &sonicImport{file: file, root: root, dev: &importer.Device{Platform: string(name), Src: importer.Span{File: file}},
-		ports: map[string]*sonicPort{}, reported: map[int]bool{}}
+		ports: map[string]*sonicPort{}, reported: map[sonicLine]bool{}}
 	if err := im.checkShape(); err != nil {
 		return nil, err
 	}
@@ -47,8 +47,9 @@ type sonicImport struct {
 	order []string
 	// brackets is true when a reference was written "[TABLE|name]".
 	brackets bool
-	// reported keeps Unmapped to one line per source line.
-	reported map[int]bool
+	// reported keeps Unmapped to one entry per line and text (a map row
+	// many ports use is reported once).
+	reported map[sonicLine]bool
 	// buffer is the lossless headroom and pool sizes the configuration
 	// sets (nil: none), which every port's QoS carries.
 	buffer *importer.Buffer
@@ -112,11 +113,19 @@ func (im *sonicImport) row(table, key string) *jsonMember {
 // unmapped reports a line no intent expresses; text is its CONFIG_DB
 // path ("TABLE|key|field = value").
 func (im *sonicImport) unmapped(line int, text, why string) {
-	if im.reported[line] && line > 0 {
+	k := sonicLine{line, text}
+	if im.reported[k] {
 		return
 	}
-	im.reported[line] = true
+	im.reported[k] = true
 	im.dev.Unmapped = append(im.dev.Unmapped, importer.Line{File: im.file, Line: line, Text: text, Why: why})
+}
+
+// sonicLine is a reported line: where, and its CONFIG_DB path (a
+// minified file has every row on one line).
+type sonicLine struct {
+	line int
+	text string
 }
 
 // unmappedRow reports a whole row.
@@ -808,7 +817,7 @@ func (im *sonicImport) derivedMaps(sp *sonicPort, q *importer.QoS, tcPG, pfcQ, p
 			if lossless(tc) {
 				want = tc
 			}
-			if v, ok := tcPG.m[tc]; ok && v != want && !im.reported[tcPG.lines[tc]] {
+			if v, ok := tcPG.m[tc]; ok && v != want {
 				im.unmapped(tcPG.lines[tc], fmt.Sprintf("TC_TO_PRIORITY_GROUP_MAP|%s|%d = %d", tcPG.row.Key, tc, v),
 					fmt.Sprintf("TC %d in priority group %d: fabricgen puts a lossless TC in its own group and every other TC in group 0 (%s uses this map)", tc, v, sp.p.Name))
 			}
@@ -820,7 +829,7 @@ func (im *sonicImport) derivedMaps(sp *sonicPort, q *importer.QoS, tcPG, pfcQ, p
 			if q.Queue != nil {
 				want = q.Queue[p]
 			}
-			if v, ok := pfcQ.m[p]; ok && v != want && !im.reported[pfcQ.lines[p]] {
+			if v, ok := pfcQ.m[p]; ok && v != want {
 				im.unmapped(pfcQ.lines[p], fmt.Sprintf("MAP_PFC_PRIORITY_TO_QUEUE|%s|%d = %d", pfcQ.row.Key, p, v),
 					fmt.Sprintf("PFC priority %d pauses queue %d: fabricgen pauses the queue the TC-to-queue map gives priority %d (%s uses this map)", p, v, p, sp.p.Name))
 			}
@@ -828,7 +837,7 @@ func (im *sonicImport) derivedMaps(sp *sonicPort, q *importer.QoS, tcPG, pfcQ, p
 	}
 	if pfcPG != nil {
 		for p := range 8 {
-			if v, ok := pfcPG.m[p]; ok && v != p && !im.reported[pfcPG.lines[p]] {
+			if v, ok := pfcPG.m[p]; ok && v != p {
 				im.unmapped(pfcPG.lines[p], fmt.Sprintf("PFC_PRIORITY_TO_PRIORITY_GROUP_MAP|%s|%d = %d", pfcPG.row.Key, p, v),
 					fmt.Sprintf("PFC priority %d maps to priority group %d: fabricgen maps each lossless priority to its own group (%s uses this map)", p, v, sp.p.Name))
 			}

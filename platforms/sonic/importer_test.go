@@ -3,6 +3,7 @@ package sonic_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/netip"
@@ -379,6 +380,24 @@ func TestImportUnmapped(t *testing.T) {
 	}
 	if len(d.ACLs) != 1 || d.ACLs[0].Name != "DATAACL" || len(d.ACLs[0].Rules) != 2 {
 		t.Errorf("ACLs = %+v, want DATAACL with its two plain rules", d.ACLs)
+	}
+	// The same configuration on one line reports the same things, each
+	// at line 1.
+	var one bytes.Buffer
+	if err := json.Compact(&one, data); err != nil {
+		t.Fatal(err)
+	}
+	m, err := importSONiC(t, path, one.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Unmapped) != len(d.Unmapped) || len(m.Twice) != len(d.Twice) {
+		t.Errorf("minified: %d unmapped and %d twice, want %d and %d", len(m.Unmapped), len(m.Twice), len(d.Unmapped), len(d.Twice))
+	}
+	for _, u := range m.Unmapped {
+		if u.Line != 1 {
+			t.Errorf("minified: %+v not at line 1", u)
+		}
 	}
 }
 
