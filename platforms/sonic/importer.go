@@ -544,10 +544,59 @@ func qosKey(q *importer.QoS) string {
 	if q == nil {
 		return ""
 	}
-	x := *q
-	x.Src = nil
-	b, _ := json.Marshal(x)
-	return string(b)
+	var b strings.Builder
+	b.Grow(256)
+	nums := func(m map[int]int, n int) {
+		if m == nil {
+			b.WriteString("-|")
+			return
+		}
+		for k := range n {
+			if v, ok := m[k]; ok {
+				b.WriteString(strconv.Itoa(v))
+			}
+			b.WriteByte(',')
+		}
+		b.WriteByte('|')
+	}
+	ptr := func(p *int) string {
+		if p == nil {
+			return "-"
+		}
+		return strconv.Itoa(*p)
+	}
+	fmt.Fprintf(&b, "%s|%s|", q.Trust, ptr(q.DefaultPriority))
+	nums(q.DSCP, 64)
+	nums(q.PCP, 8)
+	nums(q.Queue, 8)
+	fmt.Fprintf(&b, "%v%v|%v|%d|", q.PFC, q.PFCSet, q.WatchdogOff, q.MTU)
+	if q.Watchdog != nil {
+		fmt.Fprintf(&b, "%+v|", *q.Watchdog)
+	}
+	if q.LinkPause != nil {
+		fmt.Fprintf(&b, "lp%v|", *q.LinkPause)
+	}
+	if q.Buffer != nil {
+		x := *q.Buffer
+		fmt.Fprintf(&b, "%d,%d,%d,%d,%d,%s|", x.Headroom, x.XOFF, x.XON, x.IngressLosslessPool, x.EgressLossyPool, ptr(x.DynamicThreshold))
+	}
+	for id := range 8 {
+		qu := q.Queues[id]
+		if qu == nil {
+			continue
+		}
+		fmt.Fprintf(&b, "q%d:%s,%s,%d,%v", id, qu.Sched, ptr(qu.Weight), qu.ShaperBps, qu.ECNOff)
+		if qu.ECN != nil {
+			e := qu.ECN
+			fmt.Fprintf(&b, ",%q,%d,%d,%d,%v,%s,%s", e.Name, e.MinBytes, e.MaxBytes, e.Probability, e.Mark, ptr(e.MinFill), ptr(e.MaxFill))
+		}
+		b.WriteByte('|')
+	}
+	if len(q.Queues) > 0 {
+		// Queues outside 0-7 (never read, but keep the key total).
+		fmt.Fprintf(&b, "n%d", len(q.Queues))
+	}
+	return b.String()
 }
 
 // uniform gives every port the QoS most ports with QoS rows have:
@@ -556,29 +605,29 @@ func qosKey(q *importer.QoS) string {
 // kept; its rows are reported, with what differs.
 func (im *sonicImport) uniform(qs []*importer.QoS, def *importer.QoS) {
 	count := map[string]int{}
+	keys := make([]string, len(qs))
 	best, bestN := -1, 0
 	for i, q := range qs {
 		if q == nil {
 			continue
 		}
-		k := qosKey(q)
-		count[k]++
-		if count[k] > bestN {
-			best, bestN = i, count[k]
+		keys[i] = qosKey(q)
+		count[keys[i]]++
+		if count[keys[i]] > bestN {
+			best, bestN = i, count[keys[i]]
 		}
 	}
 	if best < 0 {
 		return
 	}
-	want := qs[best]
-	wk := qosKey(want)
+	want, wk, dk := qs[best], keys[best], qosKey(def)
 	for i, n := range im.order {
-		q := qs[i]
+		q, k := qs[i], keys[i]
 		eff := q
 		if eff == nil {
-			eff = def
+			eff, k = def, dk
 		}
-		if qosKey(eff) == wk {
+		if k == wk {
 			continue
 		}
 		sp := im.ports[n]
