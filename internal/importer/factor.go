@@ -325,7 +325,8 @@ func deriveClasses(ref *QoS, names map[int]string) ([]*class, int) {
 			}
 		}
 		name := names[p]
-		if len(dscp) == 0 && !lossless[p] && (name == "" || name == "prio"+strconv.Itoa(p)) && !(ref != nil && p == def && len(ref.DSCP) > 0) {
+		catchAll := ref != nil && p == def && len(ref.DSCP) > 0
+		if len(dscp) == 0 && !lossless[p] && (name == "" || name == "prio"+strconv.Itoa(p)) && !catchAll {
 			continue
 		}
 		if name == "" {
@@ -343,6 +344,12 @@ func deriveClasses(ref *QoS, names map[int]string) ([]*class, int) {
 		c.ecn, c.sched, c.weight = q.ECN, q.Sched, q.Weight
 	}
 	guessRoles(out, def)
+	// A class the configuration names nothing is named by its role.
+	for _, c := range out {
+		if names[c.priority] == "" && c.role != "" {
+			c.name = c.role
+		}
+	}
 	return out, def
 }
 
