@@ -221,7 +221,34 @@ func (im *sonicImport) run() {
 		b := *im.buffer
 		im.dev.Default.Buffer = &b
 	}
+	im.tableSpans()
 	slices.SortStableFunc(im.dev.Unmapped, func(a, b importer.Line) int { return a.Line - b.Line })
+}
+
+// tableSpans adds the header line of every QoS table import read or
+// reported row by row to the QoS sources (the device's default, else
+// every port's QoS): the table was read, its rows are in the spans or
+// the report.
+func (im *sonicImport) tableSpans() {
+	var spans []importer.Span
+	for _, t := range im.root.Members {
+		_, unmapped := sonicUnmappedTables[t.Key]
+		if (sonicTables[t.Key] || unmapped) && t.Key != "DEVICE_METADATA" && t.Key != "PORT" && t.Key != "INTERFACE" && t.Key != "ACL_TABLE" && t.Key != "ACL_RULE" {
+			spans = append(spans, importer.Span{File: im.file, From: t.Line, To: t.Line})
+		}
+	}
+	if len(spans) == 0 {
+		return
+	}
+	if d := im.dev.Default; d != nil {
+		d.Src = append(d.Src, spans...)
+		return
+	}
+	for _, p := range im.dev.Ports {
+		if p.QoS != nil {
+			p.QoS.Src = append(p.QoS.Src, spans...)
+		}
+	}
 }
 
 // metadata reads DEVICE_METADATA|localhost.
