@@ -28,6 +28,7 @@ func Platform() platform.Platform {
 
 		// Read-back, data-plane and check parts.
 		Reader:    read,
+		Import:    importConfig,
 		Collector: collector{},
 		Responder: dataplane.Responder{Exec: answerExec},
 
