@@ -41,5 +41,8 @@ func Platform() platform.Platform {
 		View:      viewBuildCumulus,
 		Templates: Templates(),
 		Fidelity:  viewFidelity,
+
+		// Import reads nv set lines and NVUE YAML back into intent.
+		Import: importConfig,
 	}
 }

@@ -1,0 +1,556 @@
+package nvidiacumulus_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/netip"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fabricgen/fabricgen/internal/importer"
+	"github.com/fabricgen/fabricgen/internal/platformtest"
+	nvidiacumulus "github.com/fabricgen/fabricgen/platforms/nvidia_cumulus"
+	"github.com/fabricgen/fabricgen/schema"
+)
+
+// importCfg imports text with the platform's importer.
+func importCfg(t testing.TB, name, text string) (*importer.Device, error) {
+	t.Helper()
+	return nvidiacumulus.Platform().Import(context.Background(), name, []byte(text))
+}
+
+// mustImport imports text and fails the test on an error.
+func mustImport(t *testing.T, name, text string) *importer.Device {
+	t.Helper()
+	d, err := importCfg(t, name, text)
+	if err != nil {
+		t.Fatalf("import %s: %v", name, err)
+	}
+	return d
+}
+
+// TestImportGoldens imports the fixture's golden renders and compares the
+// Device's QoS facts, ports and ACLs with the resolved intent they were
+// rendered from: every fact of the table must match.
+func TestImportGoldens(t *testing.T) {
+	fx := platformtest.Of(filepath.Join("..", ".."), nvidiacumulus.Platform())
+	fab, err := fx.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	devs := fx.Devices(fab)
+	if len(devs) == 0 {
+		t.Fatal("the fixture has no nvidia_cumulus device")
+	}
+	for _, sd := range devs {
+		t.Run(sd.Name, func(t *testing.T) {
+			path := fx.Golden(sd.Name)
+			data, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := mustImport(t, path, string(data))
+			want, got := intentFacts(fab, sd), deviceFacts(d)
+			keys := map[string]bool{}
+			for k := range want {
+				keys[k] = true
+			}
+			for k := range got {
+				keys[k] = true
+			}
+			var ks []string
+			for k := range keys {
+				ks = append(ks, k)
+			}
+			sort.Strings(ks)
+			for _, k := range ks {
+				if want[k] != got[k] {
+					t.Errorf("%s: imported %q, intent %q", k, got[k], want[k])
+				}
+			}
+			if len(ks) < 40 {
+				t.Errorf("only %d facts compared: the table lost its rows", len(ks))
+			}
+			// What cannot come back: the cable length (a link's), nothing else.
+			var un []string
+			for _, l := range d.Unmapped {
+				un = append(un, l.Text)
+			}
+			if len(un) != 1 || !strings.Contains(un[0], "cable-length 100") {
+				t.Errorf("unmapped = %q, want only the cable-length line", un)
+			}
+			if sd.OSVersion.Set && d.OSVersion != sd.OSVersion.V.Raw || !sd.OSVersion.Set && d.OSVersion != "" {
+				t.Errorf("os version %q, intent %q (set %v)", d.OSVersion, sd.OSVersion.V.Raw, sd.OSVersion.Set)
+			}
+		})
+	}
+}
+
+// intentFacts lists the facts of a resolved device that a Cumulus render
+// carries.
+func intentFacts(fab *schema.Fabric, d *schema.Device) map[string]string {
+	m := map[string]string{}
+	q := d.Ports[0].QoS
+	m["trust"] = string(q.Trust.V)
+	var dscp, queue []string
+	for i := range 64 {
+		dscp = append(dscp, fmt.Sprint(q.DSCP[i].V))
+	}
+	for i := range 8 {
+		queue = append(queue, fmt.Sprint(q.Queue[i].V))
+	}
+	m["dscp"], m["queue"] = strings.Join(dscp, ","), strings.Join(queue, ",")
+	m["pfc"] = fmt.Sprint(q.Lossless.List())
+	for i, qu := range q.Queues {
+		if s := string(qu.Sched.V); s != "" {
+			m[fmt.Sprintf("queue %d sched", i)] = s
+		}
+		if qu.Weight.V > 0 {
+			m[fmt.Sprintf("queue %d weight", i)] = fmt.Sprint(qu.Weight.V)
+		}
+		if e := qu.ECN.V; e != nil {
+			m[fmt.Sprintf("queue %d ecn", i)] = fmt.Sprint(e.Min.V, e.Max.V, e.Probability.V, e.Mark.V)
+		}
+	}
+	if w := q.Watchdog.V; w != nil {
+		ms := func(v schema.Value[time.Duration]) int64 { return v.V.Milliseconds() }
+		m["watchdog"] = fmt.Sprint(w.Name, " ", ms(w.Detection), " ", ms(w.PollInterval), " ", ms(w.Restoration), " ", w.Action.V)
+	}
+	for _, p := range d.Ports {
+		k := "port " + p.Name + " "
+		m[k+"description"] = p.Description
+		if p.IP.Set {
+			m[k+"ip"] = p.IP.V.String()
+		}
+		m[k+"routed"] = fmt.Sprint(p.IP.Set || p.Routed.V)
+		m[k+"mtu"] = fmt.Sprint(p.QoS.MTU.V)
+		m[k+"speed"] = fmt.Sprint(p.Speed.V)
+		m[k+"fec"] = p.FEC.V
+		m[k+"acl"] = fmt.Sprint(aclNames(p.ACLIn), aclNames(p.ACLOut))
+	}
+	for _, a := range fab.ACLs {
+		if !deviceBinds(d, a.Name) {
+			continue
+		}
+		for _, r := range a.Rules {
+			k := fmt.Sprintf("acl %s rule %d", a.Name, r.Seq)
+			m[k] = ruleFact(string(r.Action.V), r.Protocol.V, prefix(r.SrcPrefix), prefix(r.DstPrefix),
+				portRanges(r.SrcPorts.V), portRanges(r.DstPorts.V), r.DSCP.V, r.SetDSCP.V)
+			fam := r.Family
+			if fam == "any" {
+				fam = "ipv4" // an NVUE ACL is ipv6 when any rule is
+				for _, o := range a.Rules {
+					if o.Family == "ipv6" {
+						fam = "ipv6"
+					}
+				}
+			}
+			m[k+" family"] = fam
+		}
+	}
+	return m
+}
+
+// deviceFacts lists the same facts of an imported Device.
+func deviceFacts(d *importer.Device) map[string]string {
+	m := map[string]string{}
+	q := d.Default
+	if q == nil {
+		return m
+	}
+	m["trust"] = q.Trust
+	var dscp, queue []string
+	for i := range 64 {
+		dscp = append(dscp, fmt.Sprint(q.DSCP[i]))
+	}
+	for i := range 8 {
+		queue = append(queue, fmt.Sprint(q.Queue[i]))
+	}
+	m["dscp"], m["queue"] = strings.Join(dscp, ","), strings.Join(queue, ",")
+	m["pfc"] = fmt.Sprint(q.PFC)
+	for i, qu := range q.Queues {
+		if qu.Sched != "" {
+			m[fmt.Sprintf("queue %d sched", i)] = qu.Sched
+		}
+		if qu.Weight != nil {
+			m[fmt.Sprintf("queue %d weight", i)] = fmt.Sprint(*qu.Weight)
+		}
+		if e := qu.ECN; e != nil {
+			m[fmt.Sprintf("queue %d ecn", i)] = fmt.Sprint(e.MinBytes, e.MaxBytes, e.Probability, e.Mark)
+		}
+	}
+	if w := q.Watchdog; w != nil {
+		m["watchdog"] = fmt.Sprint(w.Name, " ", w.DetectionMS, " ", w.PollMS, " ", w.RestorationMS, " ", w.Action)
+	}
+	for _, p := range d.Ports {
+		k := "port " + p.Name + " "
+		m[k+"description"] = p.Description
+		if p.IP != "" {
+			m[k+"ip"] = p.IP
+		}
+		m[k+"routed"] = fmt.Sprint(p.Routed)
+		m[k+"mtu"] = fmt.Sprint(p.MTU)
+		m[k+"speed"] = fmt.Sprint(p.Speed)
+		m[k+"fec"] = p.FEC
+		m[k+"acl"] = fmt.Sprint(nonNil(p.ACLIn), nonNil(p.ACLOut))
+	}
+	for _, a := range d.ACLs {
+		for _, r := range a.Rules {
+			k := fmt.Sprintf("acl %s rule %d", a.Name, r.Seq)
+			set := -1
+			if r.SetDSCP != nil {
+				set = *r.SetDSCP
+			}
+			m[k] = ruleFact(r.Action, r.Protocol, r.SrcPrefix, r.DstPrefix, r.SrcPorts, r.DstPorts, r.DSCP, set)
+			m[k+" family"] = r.Family
+		}
+	}
+	return m
+}
+
+func ruleFact(action, proto, src, dst string, sp, dp [][2]int, dscp []int, set int) string {
+	return fmt.Sprint(action, " ", proto, " ", src, " ", dst, " ", sp, " ", dp, " ", nonNilInts(dscp), " ", set)
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func nonNilInts(s []int) []int {
+	if s == nil {
+		return []int{}
+	}
+	return s
+}
+
+func aclNames(as []*schema.ACL) []string {
+	out := []string{}
+	for _, a := range as {
+		out = append(out, a.Name)
+	}
+	return out
+}
+
+func deviceBinds(d *schema.Device, acl string) bool {
+	for _, p := range d.Ports {
+		if slices.Contains(aclNames(p.ACLIn), acl) || slices.Contains(aclNames(p.ACLOut), acl) {
+			return true
+		}
+	}
+	return false
+}
+
+func prefix(v schema.Value[netip.Prefix]) string {
+	if !v.Set {
+		return ""
+	}
+	return v.V.String()
+}
+
+func portRanges(rs []schema.PortRange) [][2]int {
+	var out [][2]int
+	for _, r := range rs {
+		for p := r.From; p <= r.To; p++ {
+			out = append(out, [2]int{p, p})
+		}
+	}
+	return out
+}
+
+// unmappedAt lists a device's unmapped lines as "LINE why-prefix".
+func unmappedAt(d *importer.Device) []string {
+	var out []string
+	for _, l := range d.Unmapped {
+		why, _, _ := strings.Cut(l.Why, ":")
+		out = append(out, fmt.Sprintf("%d %s", l.Line, why))
+	}
+	return out
+}
+
+// handWritten is a Cumulus configuration in NVIDIA's own syntax (the
+// user guide's Quality of Service examples) with what fabricgen does not
+// render: port groups, a remark map, a shaper, link pause, buffer
+// tuning, the RoCE profile, PFC in one direction, an ACL match on
+// something the intent cannot say.
+const handWritten = `nv set system hostname leaf07
+nv set qos mapping default-global trust l3
+nv set qos mapping default-global dscp 22 switch-priority 4
+nv set qos egress-queue-mapping default-global switch-priority 2 traffic-class 7
+nv set qos remark default-global rewrite l3
+nv set qos remark default-global switch-priority 0 dscp 22
+nv set qos traffic-pool default-lossless memory-percent 50
+nv set qos traffic-pool default-lossy memory-percent 50
+nv set qos pfc default-global switch-priority 3
+nv set qos pfc default-global tx enable
+nv set qos pfc default-global rx disable
+nv set qos pfc default-global cable-length 50
+nv set qos pfc default-global xoff-threshold 1500
+nv set qos congestion-control default-global traffic-class 4,5,7 min-threshold 40000
+nv set qos congestion-control default-global traffic-class 4,5,7 max-threshold 200000
+nv set qos congestion-control default-global traffic-class 4,5,7 red enable
+nv set qos congestion-control default-global traffic-class 0 ecn disable
+nv set qos egress-scheduler default-global traffic-class 2,6 mode dwrr
+nv set qos egress-scheduler default-global traffic-class 2,6 bw-percent 30
+nv set qos egress-scheduler default-global traffic-class 0,1,5,7 mode strict
+nv set qos egress-shaper shaper1 traffic-class 2 max-rate 500
+nv set interface swp1,swp2,swp3,swp5 qos egress-shaper profile shaper1
+nv set qos link-pause my_pause_ports tx enable
+nv set interface swp6 qos link-pause profile my_pause_ports
+nv set qos mapping customer1 trust l2
+nv set interface swp1-4,swp6 qos mapping profile customer1
+nv set qos advance-buffer-config default-global ingress-lossless-buffer shared-alpha alpha_2
+nv set qos roce mode lossless
+nv set qos pfc-watchdog polling-interval 200
+nv set qos pfc-watchdog robustness 5
+nv set interface swp1 qos pfc-watchdog
+nv set interface swp1 link mtu 9216
+nv set interface swp1 link mtu 9000
+nv set interface lo qos pfc-watchdog
+nv set acl cp type ipv4
+nv set acl cp rule 10 match ip protocol tcp
+nv set acl cp rule 10 match ip tcp-flags syn
+nv set acl cp rule 10 action deny
+nv set acl cp rule 20 match ip dscp af13
+nv set acl cp rule 20 action permit
+nv set interface swp2 acl cp inbound
+`
+
+// TestImportUnmapped proves that what fabricgen does not render is
+// reported with its line number, and the rest is read.
+func TestImportUnmapped(t *testing.T) {
+	d := mustImport(t, "leaf07.cfg", handWritten)
+	want := []string{
+		"5 an egress 802.1p/DSCP remark map", "6 an egress 802.1p/DSCP remark map",
+		"11 PFC in one direction only", "12 the PFC cable length", "13 a PFC port-buffer/xoff/xon threshold in bytes",
+		"21 an egress shaper", "22 an egress shaper", "23 802.3x link pause", "24 802.3x link pause",
+		"25 a QoS port group (profile other than default-global)", "26 a QoS port group (profile other than default-global)",
+		"27 an advanced buffer setting", "28 NVIDIA's RoCE profile (qos roce)",
+		"34 QoS or an ACL on an interface that is not a switch port (swpN, swpNsM)",
+		"37 an ACL match or action the intent cannot say; the rule is left out of the imported ACL",
+		// swp2..swp6 have no watchdog while swp1 has: reported at their first line.
+		"22 the port has no PFC watchdog while other ports do",
+	}
+	got := unmappedAt(d)
+	for _, w := range want {
+		if !slices.Contains(got, w) {
+			t.Errorf("unmapped lacks %q; got:\n%s", w, strings.Join(got, "\n"))
+		}
+	}
+	for _, g := range got {
+		if !slices.Contains(want, g) {
+			t.Errorf("unexpected unmapped %q", g)
+		}
+	}
+	if d.Name != "leaf07" {
+		t.Errorf("name %q", d.Name)
+	}
+	q := d.Default
+	if q == nil {
+		t.Fatal("no default QoS")
+	}
+	checks := []struct {
+		what      string
+		got, want any
+	}{
+		{"trust", q.Trust, "dscp"},
+		{"dscp 22 (set)", q.DSCP[22], 4},
+		{"dscp 46 (Cumulus default d/8)", q.DSCP[46], 5},
+		{"queue of sp 2", q.Queue[2], 7},
+		{"queue of sp 3 (default)", q.Queue[3], 3},
+		{"pfc", fmt.Sprint(q.PFC, q.PFCSet), "[3] true"},
+		{"tc 4 red", fmt.Sprint(*q.Queues[4].ECN), fmt.Sprint(importer.ECN{MinBytes: 40000, MaxBytes: 200000, Mark: true})},
+		{"tc 0 ecn off", q.Queues[0].ECNOff, true},
+		{"tc 0 strict", q.Queues[0].Sched, "strict"},
+		{"tc 2 dwrr 30", fmt.Sprintf("%s %d", q.Queues[2].Sched, *q.Queues[2].Weight), "dwrr 30"},
+		{"watchdog", fmt.Sprint(*q.Watchdog), fmt.Sprint(importer.Watchdog{DetectionMS: 1000, PollMS: 200, Action: "drop"})},
+		{"swp1 mtu (the later line)", d.Ports[0].MTU, 9000},
+		{"twice", len(d.Twice), 1},
+		{"acl rules kept", len(d.ACLs[0].Rules), 1},
+		{"acl dscp name af13", fmt.Sprint(d.ACLs[0].Rules[0].DSCP), "[14]"},
+	}
+	for _, c := range checks {
+		if fmt.Sprint(c.got) != fmt.Sprint(c.want) {
+			t.Errorf("%s: %v, want %v", c.what, c.got, c.want)
+		}
+	}
+	if len(d.Twice) == 1 && d.Twice[0].Line != 33 {
+		t.Errorf("twice at line %d, want 33", d.Twice[0].Line)
+	}
+}
+
+// TestImportForms reads the same configuration as nv set lines and as
+// NVUE YAML (ranges, lists, {} leaves, quoted words, nv unset) and
+// expects the same device.
+func TestImportForms(t *testing.T) {
+	const cmds = `nv set system hostname 'spine 1'
+nv set interface swp1-2,swp4 link mtu 9216
+nv set interface swp1 description 'uplink "a" $(x) ${y}'
+nv set interface swp1-3 type swp
+nv set interface swp2 ipv4 address 10.0.0.1/31
+nv set qos mapping default-global trust l3
+nv set qos pfc default-global switch-priority 3,4
+nv unset interface swp4
+nv set interface swp3 link speed 100G
+`
+	const yml = `- header:
+    model: SN5600
+    version: Cumulus Linux 5.15.0
+- set:
+    system:
+      hostname: spine 1
+    interface:
+      swp1-2,swp4:
+        link:
+          mtu: 9216
+      swp1:
+        description: uplink "a" $(x) ${y}
+      swp1-3:
+        type: swp
+      swp2:
+        ipv4:
+          address:
+            10.0.0.1/31: {}
+      swp3:
+        link:
+          speed: 100G
+    qos:
+      mapping:
+        default-global:
+          trust: l3
+      pfc:
+        default-global:
+          switch-priority:
+            '3': {}
+            '4': {}
+- unset:
+    interface:
+      swp4: {}
+`
+	a, b := mustImport(t, "a.cfg", cmds), mustImport(t, "b.yaml", yml)
+	for _, d := range []*importer.Device{a, b} {
+		var ports []string
+		for _, p := range d.Ports {
+			ports = append(ports, fmt.Sprintf("%s/%d/%q/%s/%d", p.Name, p.MTU, p.Description, p.IP, p.Speed))
+		}
+		got := fmt.Sprint(d.Name, " ", d.Default.Trust, " ", d.Default.PFC, " ", ports)
+		const want = `spine 1 dscp [3 4] [swp1/9216/"uplink \"a\" $(x) ${y}"//0 swp2/9216/""/10.0.0.1/31/0 swp3/0/""//100000000000]`
+		if got != want {
+			t.Errorf("%s:\n got %s\nwant %s", d.Src.File, got, want)
+		}
+	}
+	if b.OSVersion != "5.15.0" || b.Model != "SN5600" {
+		t.Errorf("yaml header: os %q model %q", b.OSVersion, b.Model)
+	}
+	if a.OSVersion != "" {
+		t.Errorf("nv set lines without a fabricgen header: os %q", a.OSVersion)
+	}
+}
+
+// TestImportHostile feeds input no switch would print: each gives a clean
+// import or an *importer.Error at a line, never a panic or a hang.
+func TestImportHostile(t *testing.T) {
+	deep := strings.Repeat("[", 10000) + strings.Repeat("]", 10000)
+	deepMap := "- set:\n" + func() string {
+		var b strings.Builder
+		for i := range 300 {
+			b.WriteString(strings.Repeat(" ", 4+2*i) + "k:\n")
+		}
+		return b.String()
+	}()
+	bomb := "- set:\n    a: &a [x, x, x, x, x, x, x, x, x, x]\n"
+	prev := "a"
+	for i := range 12 {
+		n := fmt.Sprintf("b%d", i)
+		bomb += fmt.Sprintf("    %s: &%s [*%s, *%s, *%s, *%s, *%s, *%s, *%s, *%s, *%s, *%s]\n", n, n, prev, prev, prev, prev, prev, prev, prev, prev, prev, prev)
+		prev = n
+	}
+	big := strings.Repeat("nv set interface swp1 description 'x'\n", 50<<20/38)
+	cases := []struct {
+		name, text string
+		line       int    // the error's line; 0: a clean import
+		msg        string // in the error
+	}{
+		{"binary", "nv set system hostname a\n\x00\x01\x02\xff", 2, "binary data"},
+		{"invalid utf-8", "nv set interface swp1 description '\xff\xfe'\n", 1, "binary data"},
+		{"2 MB line", "nv set system hostname a\nnv set interface swp1 description '" + strings.Repeat("x", 2<<20) + "'\n", 0, ""},
+		{"5 MB line", "nv set system hostname a\n" + strings.Repeat("y", 5<<20) + "\n", 2, "more than"},
+		{"unterminated quote", "nv set system hostname a\nnv set interface swp1 description 'open\n", 2, "unterminated single quote"},
+		{"unterminated double quote", "nv set interface swp1 description \"open\n", 1, "unterminated double quote"},
+		{"yaml nested 10000 deep (flow)", "- set: " + deep + "\n", 1, "YAML"},
+		{"yaml nested 300 deep (block)", deepMap, 0, "nested more than"},
+		{"yaml alias bomb", bomb, 0, "alias"},
+		{"yaml unterminated flow", "- set: {interface: {swp1: {link: {mtu: 9216}\n", 1, "YAML"},
+		{"not a config", "hello\nworld\n", 1, "not an NVUE command"},
+		{"shell in description", "nv set interface swp1 description \"$(rm -rf /) ${HOME} `id`\"\n", 0, ""},
+		{"terminal escapes in description", "nv set interface swp1 description $'\x1b[31mred\x1b]0;title\x07'\n", 0, ""},
+		{"huge range", "nv set interface swp1-99999999 link mtu 9000\n", 0, ""},
+		{"empty", "", 0, ""},
+		{"50 MB config", big, 0, ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			done := make(chan struct{})
+			var d *importer.Device
+			var err error
+			go func() {
+				defer close(done)
+				d, err = importCfg(t, "hostile.cfg", c.text)
+			}()
+			select {
+			case <-done:
+			case <-time.After(60 * time.Second):
+				t.Fatal("import hangs")
+			}
+			if c.msg == "" {
+				if err != nil {
+					t.Fatalf("want a clean import, got %v", err)
+				}
+				for _, p := range d.Ports {
+					_ = importer.Clean(p.Description)
+				}
+				return
+			}
+			var ie *importer.Error
+			if !errors.As(err, &ie) {
+				t.Fatalf("want an *importer.Error, got %T %v", err, err)
+			}
+			if !strings.Contains(ie.Msg, c.msg) || c.line != 0 && ie.Line != c.line {
+				t.Errorf("error %v, want line %d with %q", ie, c.line, c.msg)
+			}
+			if strings.ContainsAny(ie.Error(), "\x00\x1b\x07") {
+				t.Errorf("error echoes control characters: %q", ie.Error())
+			}
+		})
+	}
+}
+
+// FuzzImport feeds arbitrary bytes to the importer: no panic, and every
+// error is an *importer.Error.
+func FuzzImport(f *testing.F) {
+	f.Add([]byte(handWritten))
+	f.Add([]byte("- set:\n    interface:\n      swp1-2,4:\n        link:\n          mtu: 9216\n"))
+	f.Add([]byte("nv set interface swp1 description 'a\nnv unset qos\n"))
+	f.Add([]byte("- header: {version: Cumulus Linux 5.9.2}\n- set: &a {x: *a}\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		d, err := nvidiacumulus.Platform().Import(context.Background(), "fuzz.cfg", data)
+		if err != nil {
+			var ie *importer.Error
+			if !errors.As(err, &ie) {
+				t.Fatalf("error %T %v is not an *importer.Error", err, err)
+			}
+			return
+		}
+		if d == nil {
+			t.Fatal("nil device without an error")
+		}
+	})
+}
