@@ -554,3 +554,40 @@ func FuzzImport(f *testing.F) {
 		}
 	})
 }
+
+// TestImportPublic imports a public NVUE configuration someone else
+// wrote (testdata/import/SOURCE.md says where from and its licence).
+func TestImportPublic(t *testing.T) {
+	path := filepath.Join("testdata", "import", "oxidized-msn2010-5.9.2.yaml")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := mustImport(t, path, string(data))
+	var names []string
+	desc := map[string]string{}
+	for _, p := range d.Ports {
+		names = append(names, p.Name)
+		desc[p.Name] = p.Description
+	}
+	checks := []struct {
+		what      string
+		got, want any
+	}{
+		{"name", d.Name, "spine1-nyc2"},
+		{"os version", d.OSVersion, "5.9.2"},
+		{"model", d.Model, "MSN2010"},
+		{"ports", len(d.Ports), 22},
+		{"first port (the config's order)", names[0], "swp19"},
+		{"swp5 description (swp1-18)", desc["swp5"], "UNUSED 25G PORTS"},
+		{"swp21 description", desc["swp21"], "100G Link to leaf1"},
+		{"no QoS", d.Default == nil, true},
+		{"nothing unmapped", len(d.Unmapped), 0},
+		{"nothing twice", len(d.Twice), 0},
+	}
+	for _, c := range checks {
+		if fmt.Sprint(c.got) != fmt.Sprint(c.want) {
+			t.Errorf("%s: %v, want %v", c.what, c.got, c.want)
+		}
+	}
+}
