@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"regexp"
 	"strconv"
@@ -167,14 +168,30 @@ func importCommands(ctx context.Context, name string, data []byte) ([]nvCmd, nvH
 			importHeaderComment(s, &hdr)
 		case strings.HasPrefix(s, "nv set ") || strings.HasPrefix(s, "nv unset "):
 			words, err := importWords(s)
-			if err != nil {
-				return nil, hdr, importer.Errorf(name, line, "%v: %s", err, importer.Clean(importShort(s)))
+			// A quoted value may hold newlines (nv set system message
+			// pre-login '…'): the command goes on until its quote closes.
+			start, full := line, s
+			for extra := 0; err != nil && errors.Is(err, errUnterminated) && text != "" && extra < importMaxQuotedLines; extra++ {
+				n := strings.IndexByte(text, '\n')
+				next := text
+				if n >= 0 {
+					next, text = text[:n], text[n+1:]
+				} else {
+					text = ""
+				}
+				line++
+				full += "\n" + strings.TrimSuffix(next, "\r")
+				words, err = importWords(full)
 			}
+			if err != nil {
+				return nil, hdr, importer.Errorf(name, start, "%v: %s", err, importer.Clean(importShort(s)))
+			}
+			s = full
 			unset := words[1] == "unset"
 			if len(words) < 3 {
 				continue
 			}
-			cmds = append(cmds, nvCmd{line: line, unset: unset, words: words[2:], text: s})
+			cmds = append(cmds, nvCmd{line: start, unset: unset, words: words[2:], text: s})
 		case strings.HasPrefix(s, "nv "):
 			// nv config apply, nv show …: not configuration.
 		default:
@@ -209,6 +226,12 @@ func importHeaderComment(s string, hdr *nvHeader) {
 	}
 }
 
+// errUnterminated is a quote a line does not close.
+var errUnterminated = errors.New("unterminated")
+
+// importMaxQuotedLines bounds the lines one quoted value may span.
+const importMaxQuotedLines = 256
+
 // importWords splits an NVUE command line into words with POSIX quoting
 // ('…', "…" with \ escapes, \ outside quotes). Nothing is expanded: a $
 // or a backquote is a character of its word.
@@ -230,7 +253,7 @@ func importWords(line string) ([]string, error) {
 		case c == '\'':
 			j := strings.IndexByte(line[i+1:], '\'')
 			if j < 0 {
-				return nil, errors.New("unterminated single quote")
+				return nil, fmt.Errorf("%w single quote", errUnterminated)
 			}
 			cur.WriteString(line[i+1 : i+1+j])
 			inWord = true
@@ -244,7 +267,7 @@ func importWords(line string) ([]string, error) {
 				cur.WriteByte(line[i])
 			}
 			if i >= len(line) {
-				return nil, errors.New("unterminated double quote")
+				return nil, fmt.Errorf("%w double quote", errUnterminated)
 			}
 			inWord = true
 		case c == '\\' && i+1 < len(line):

@@ -397,6 +397,9 @@ nv set interface swp1 description 'uplink "a" $(x) ${y}'
 nv set interface swp1-3 type swp
 nv set interface swp2 ipv4 address 10.0.0.1/31
 nv set qos mapping default-global trust l3
+nv set system message pre-login '####
+#  a banner, its quote open over lines
+####'
 nv set qos pfc default-global switch-priority 3,4
 nv unset interface swp4
 nv set interface swp3 link speed 100G
