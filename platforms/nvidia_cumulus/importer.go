@@ -52,6 +52,9 @@ type nvCmd struct {
 // the YAML header's model and version, fabricgen's render header.
 type nvHeader struct {
 	model, version string
+	// device is the device name of fabricgen's header ("# fabricgen:
+	// fabric F, device D (nvidia_cumulus)").
+	device string
 	// restoration is fabricgen's note of the watchdog's restoration time
 	// ("# pfc_watchdog NAME restoration N ms not applied").
 	wdName        string
@@ -63,6 +66,7 @@ type nvHeader struct {
 
 var (
 	importReleaseRe = regexp.MustCompile(`^# release (\S+) \((os_version|fabricgen's default)`)
+	importDeviceRe  = regexp.MustCompile(`^# fabricgen: fabric .*, device (\S+) \(nvidia_cumulus\)$`)
 	importWDNoteRe  = regexp.MustCompile(`^# pfc_watchdog (\S+) restoration (\d{1,9}) ms not applied`)
 	importYAMLErrRe = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 	importVersionRe = regexp.MustCompile(`(\d{1,2}\.\d{1,2}(?:\.\d{1,2})?)`)
@@ -218,6 +222,10 @@ func importShort(s string) string {
 func importHeaderComment(s string, hdr *nvHeader) {
 	if m := importReleaseRe.FindStringSubmatch(s); m != nil {
 		hdr.version, hdr.osSet = m[1], m[2] == "os_version"
+		return
+	}
+	if m := importDeviceRe.FindStringSubmatch(s); m != nil {
+		hdr.device = m[1]
 		return
 	}
 	if m := importWDNoteRe.FindStringSubmatch(s); m != nil {

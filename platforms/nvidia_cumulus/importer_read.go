@@ -862,6 +862,9 @@ func importSpeed(s string) int64 {
 func (st *impState) device(hdr nvHeader) *importer.Device {
 	d := st.dev
 	d.Name = st.hostname
+	if d.Name == "" {
+		d.Name = hdr.device // fabricgen's render names its device in the header
+	}
 	d.Model = hdr.model
 	if hdr.osSet {
 		d.OSVersion = hdr.version

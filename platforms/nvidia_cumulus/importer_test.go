@@ -85,6 +85,9 @@ func TestImportGoldens(t *testing.T) {
 			if len(un) != 1 || !strings.Contains(un[0], "cable-length 100") {
 				t.Errorf("unmapped = %q, want only the cable-length line", un)
 			}
+			if d.Name != sd.Name {
+				t.Errorf("name %q, want %q (the render header's)", d.Name, sd.Name)
+			}
 			if sd.OSVersion.Set && d.OSVersion != sd.OSVersion.V.Raw || !sd.OSVersion.Set && d.OSVersion != "" {
 				t.Errorf("os version %q, intent %q (set %v)", d.OSVersion, sd.OSVersion.V.Raw, sd.OSVersion.Set)
 			}
