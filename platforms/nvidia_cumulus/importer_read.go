@@ -108,6 +108,10 @@ type impState struct {
 	seen map[string]bool // unmapped (line, why) already reported
 
 	hostname string
+	// syntax515 is true when an interface uses "ipv4 …"/"ipv6 …", the
+	// words Cumulus Linux 5.15 gave "ip …" ("New and Changed NVUE
+	// Commands", 5.15).
+	syntax515 bool
 
 	trust     string
 	defaultSP *int
@@ -269,6 +273,9 @@ func (st *impState) command(c nvCmd) {
 	case "acl":
 		st.acl(c, w[1:])
 	case "interface":
+		if len(w) >= 4 && (w[2] == "ipv4" || w[2] == "ipv6") {
+			st.syntax515 = true
+		}
 		if len(w) >= 2 {
 			st.iface(c, w[1], w[2:])
 		}
@@ -866,8 +873,13 @@ func (st *impState) device(hdr nvHeader) *importer.Device {
 		d.Name = hdr.device // fabricgen's render names its device in the header
 	}
 	d.Model = hdr.model
-	if hdr.osSet {
+	switch {
+	case hdr.osSet:
 		d.OSVersion = hdr.version
+	case hdr.version == "" && st.syntax515:
+		// No release said: the lowest that takes the config's words, so
+		// the intent renders them as the device has them.
+		d.OSVersion = "5.15"
 	}
 	q := &importer.QoS{}
 	has := false

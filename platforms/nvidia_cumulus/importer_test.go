@@ -456,8 +456,11 @@ nv set interface swp3 link speed 100G
 	if b.OSVersion != "5.15.0" || b.Model != "SN5600" {
 		t.Errorf("yaml header: os %q model %q", b.OSVersion, b.Model)
 	}
-	if a.OSVersion != "" {
-		t.Errorf("nv set lines without a fabricgen header: os %q", a.OSVersion)
+	if a.OSVersion != "5.15" {
+		t.Errorf("nv set lines with ipv4 address and no header: os %q, want 5.15 (the first release with those words)", a.OSVersion)
+	}
+	if d := mustImport(t, "old.cfg", "nv set interface swp1 ip address 10.0.0.1/31\n"); d.OSVersion != "" {
+		t.Errorf("ip address and no header: os %q, want none", d.OSVersion)
 	}
 }
 
