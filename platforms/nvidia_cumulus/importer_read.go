@@ -892,10 +892,11 @@ func (st *impState) device(hdr nvHeader) *importer.Device {
 	// A partial map keeps Cumulus's defaults for the values it does not
 	// name ("Trust DSCP": DSCP d → switch priority d/8; "Trust 802.1p":
 	// PCP p → p; "Egress Queues": switch priority p → queue p).
-	if st.dscp != nil && st.trust != "none" && st.trust != "pcp" {
+	// Trusting DSCP or PCP without a map line uses the default map.
+	if st.dscp != nil && st.trust == "" || st.trust == "dscp" || st.trust == "both" {
 		q.DSCP, has = importFull(st.dscp, 64, func(v int) int { return v >> 3 }), true
 	}
-	if st.pcp != nil && (st.trust == "pcp" || st.trust == "both") {
+	if st.trust == "pcp" || st.trust == "both" {
 		q.PCP, has = importFull(st.pcp, 8, func(v int) int { return v }), true
 	}
 	if st.queue != nil {
@@ -932,6 +933,9 @@ func (st *impState) device(hdr nvHeader) *importer.Device {
 	}
 	if st.watchdog(q, hdr) {
 		has = true
+	}
+	if has && q.Queue == nil {
+		q.Queue = importFull(nil, 8, func(v int) int { return v })
 	}
 	if has {
 		q.Src = append(q.Src, importSpans(st.name, st.qosSrc)...)

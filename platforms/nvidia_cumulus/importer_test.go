@@ -600,3 +600,38 @@ func TestImportPublic(t *testing.T) {
 		}
 	}
 }
+
+// TestImportDefaultMaps: a trust mode without map lines, or a partial map,
+// is Cumulus's default map for the rest ("Trust DSCP", "Trust 802.1p",
+// "Egress Queues" of the Quality of Service guide).
+func TestImportDefaultMaps(t *testing.T) {
+	cases := []struct {
+		name, text string
+		want       string // trust dscp[46] dscp[22] pcp[3] queue[5]
+	}{
+		{"trust l3", "nv set qos mapping default-global trust l3\n", "dscp 5 2 - 5"},
+		{"trust l3, dscp 22", "nv set qos mapping default-global trust l3\nnv set qos mapping default-global dscp 22 switch-priority 4\n", "dscp 5 4 - 5"},
+		{"trust l2", "nv set qos mapping default-global trust l2\n", "pcp - - 3 5"},
+		{"trust both, pcp 3", "nv set qos mapping default-global trust both\nnv set qos mapping default-global pcp 3 switch-priority 1\n", "both 5 2 1 5"},
+		{"trust port", "nv set qos mapping default-global trust port\nnv set qos mapping default-global port-default-sp 3\n", "none - - - 5"},
+		{"queue map only", "nv set qos egress-queue-mapping default-global switch-priority 5 traffic-class 7\n", " - - - 7"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			q := mustImport(t, "maps.cfg", c.text).Default
+			if q == nil {
+				t.Fatal("no default QoS")
+			}
+			at := func(m map[int]int, k int) string {
+				if m == nil {
+					return "-"
+				}
+				return fmt.Sprint(m[k])
+			}
+			got := strings.Join([]string{q.Trust, at(q.DSCP, 46), at(q.DSCP, 22), at(q.PCP, 3), at(q.Queue, 5)}, " ")
+			if got != c.want {
+				t.Errorf("got %q, want %q", got, c.want)
+			}
+		})
+	}
+}
