@@ -881,6 +881,25 @@ func (st *impState) device(hdr nvHeader) *importer.Device {
 		// the intent renders them as the device has them.
 		d.OSVersion = "5.15"
 	}
+	d.Default = st.defaultQoS(hdr)
+	for _, n := range st.portOrder {
+		p := st.ports[n]
+		d.Ports = append(d.Ports, &importer.Port{
+			Name: p.name, Description: p.desc, IP: p.ip, Routed: p.routed, MTU: p.mtu,
+			Speed: p.speed, FEC: p.fec, ACLIn: p.in, ACLOut: p.out,
+			Src: importer.Span{File: st.name, From: p.from, To: p.to},
+		})
+	}
+	d.ACLs = st.deviceACLs()
+	// The report in file order (the watchdog, pools and ACL rules are
+	// judged after the whole file).
+	slices.SortStableFunc(d.Unmapped, func(a, b importer.Line) int { return a.Line - b.Line })
+	return d
+}
+
+// defaultQoS is the default-global profile's effective QoS (nil: the
+// configuration sets none).
+func (st *impState) defaultQoS(hdr nvHeader) *importer.QoS {
 	q := &importer.QoS{}
 	has := false
 	if st.trust != "" {
@@ -937,18 +956,17 @@ func (st *impState) device(hdr nvHeader) *importer.Device {
 	if has && q.Queue == nil {
 		q.Queue = importFull(nil, 8, func(v int) int { return v })
 	}
-	if has {
-		q.Src = append(q.Src, importSpans(st.name, st.qosSrc)...)
-		d.Default = q
+	if !has {
+		return nil
 	}
-	for _, n := range st.portOrder {
-		p := st.ports[n]
-		d.Ports = append(d.Ports, &importer.Port{
-			Name: p.name, Description: p.desc, IP: p.ip, Routed: p.routed, MTU: p.mtu,
-			Speed: p.speed, FEC: p.fec, ACLIn: p.in, ACLOut: p.out,
-			Src: importer.Span{File: st.name, From: p.from, To: p.to},
-		})
-	}
+	q.Src = append(q.Src, importSpans(st.name, st.qosSrc)...)
+	return q
+}
+
+// deviceACLs are the ACLs, their rules in sequence order; a rule with a
+// part the intent cannot say is left out and reported.
+func (st *impState) deviceACLs() []*importer.ACL {
+	var out []*importer.ACL
 	for _, n := range st.aclOrder {
 		a := st.acls[n]
 		acl := &importer.ACL{Name: a.name, Src: importer.Span{File: st.name, From: a.from, To: a.to}}
@@ -978,9 +996,9 @@ func (st *impState) device(hdr nvHeader) *importer.Device {
 			rule.Src = importer.Span{File: st.name, From: r.from, To: r.to}
 			acl.Rules = append(acl.Rules, &rule)
 		}
-		d.ACLs = append(d.ACLs, acl)
+		out = append(out, acl)
 	}
-	return d
+	return out
 }
 
 // importFull is the complete map of n values: m over the defaults def.
