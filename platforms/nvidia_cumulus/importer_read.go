@@ -33,6 +33,7 @@ const (
 	whyPFCDir     = "PFC in one direction only: the intent's PFC sends and honours pause frames"
 	whyWatchdogNo = "PFC watchdog timers while no port enables the watchdog"
 	whyQoSOther   = "a QoS setting fabricgen does not express"
+	whyDWRRZero   = "DWRR without a bw-percent from 1 to 100: Cumulus gives the queue no share, which the intent's dwrr (weight 1–100) cannot say"
 	whyNotPort    = "QoS or an ACL on an interface that is not a switch port (swpN, swpNsM)"
 	whyACL        = "an ACL match or action the intent cannot say; the rule is left out of the imported ACL"
 	whyACLNoAct   = "an ACL rule without a permit, deny or set dscp action; the rule is left out"
@@ -74,10 +75,11 @@ type impECN struct {
 	ecn, red *bool
 }
 
-// impSched is one traffic class's egress scheduler.
+// impSched is one traffic class's egress scheduler and its lines.
 type impSched struct {
-	mode string
-	bw   *int
+	mode  string
+	bw    *int
+	lines []nvCmd
 }
 
 // impRule is one ACL rule as its lines build it.
@@ -330,7 +332,7 @@ func (st *impState) qos(c nvCmd, w []string) {
 	case "congestion-control":
 		ok = st.congestion(w[2:])
 	case "egress-scheduler":
-		ok = st.scheduler(w[2:])
+		ok = st.scheduler(c, w[2:])
 	case "traffic-pool":
 		st.poolLines = append(st.poolLines, c)
 		if len(w) == 4 && w[2] == "memory-percent" {
@@ -504,7 +506,7 @@ func (st *impState) congestion(w []string) bool {
 }
 
 // scheduler reads "egress-scheduler default-global traffic-class L …".
-func (st *impState) scheduler(w []string) bool {
+func (st *impState) scheduler(c nvCmd, w []string) bool {
 	if len(w) != 4 || w[0] != "traffic-class" {
 		return false
 	}
@@ -518,6 +520,7 @@ func (st *impState) scheduler(w []string) bool {
 			s = &impSched{}
 			st.sched[tc] = s
 		}
+		s.lines = append(s.lines, c)
 		switch w[2] {
 		case "mode":
 			if w[3] != "strict" && w[3] != "dwrr" {
@@ -932,18 +935,18 @@ func (st *impState) defaultQoS(hdr nvHeader) *importer.QoS {
 		}
 		qu := &importer.Queue{}
 		if s != nil {
-			qu.Sched = s.mode
-			if s.mode == "dwrr" || s.mode == "" && s.bw != nil {
-				qu.Sched, qu.Weight = "dwrr", s.bw
-			}
+			st.schedOf(qu, s)
 		}
 		if e != nil {
 			switch {
 			case e.ecn != nil && !*e.ecn && (e.red == nil || !*e.red):
 				qu.ECNOff = true
 			default:
-				qu.ECN = &importer.ECN{MinBytes: e.min, MaxBytes: e.max, Probability: e.prob, Mark: e.ecn == nil || *e.ecn}
+				qu.ECN = impECNOf(e)
 			}
+		}
+		if qu.Sched == "" && qu.ECN == nil && !qu.ECNOff {
+			continue
 		}
 		if q.Queues == nil {
 			q.Queues = map[int]*importer.Queue{}
@@ -997,6 +1000,40 @@ func (st *impState) deviceACLs() []*importer.ACL {
 			acl.Rules = append(acl.Rules, &rule)
 		}
 		out = append(out, acl)
+	}
+	return out
+}
+
+// schedOf sets a queue's scheduler: strict, or dwrr with its bw-percent.
+// A DWRR queue without a bw-percent from 1 to 100 gets no share on
+// Cumulus ("Egress Scheduler": no value is DWRR 0, no scheduling), which
+// the intent's dwrr cannot say: its lines are reported.
+func (st *impState) schedOf(qu *importer.Queue, s *impSched) {
+	switch {
+	case s.mode == "strict":
+		qu.Sched = "strict"
+	case s.bw != nil && *s.bw >= 1 && *s.bw <= 100:
+		qu.Sched, qu.Weight = "dwrr", s.bw
+	default:
+		for _, c := range s.lines {
+			st.unmapped(c, whyDWRRZero)
+		}
+	}
+}
+
+// impECNOf is a traffic class's curve, with the default-global profile's
+// documented values where the configuration gives none ("Congestion
+// Control (ECN)": min 150000 bytes, max 1500000 bytes; probability 100).
+func impECNOf(e *impECN) *importer.ECN {
+	out := &importer.ECN{MinBytes: e.min, MaxBytes: e.max, Probability: e.prob, Mark: e.ecn == nil || *e.ecn}
+	if out.MinBytes == 0 {
+		out.MinBytes = 150000
+	}
+	if out.MaxBytes == 0 {
+		out.MaxBytes = 1500000
+	}
+	if !e.probSet {
+		out.Probability = 100
 	}
 	return out
 }

@@ -325,6 +325,8 @@ nv set acl cp rule 10 action deny
 nv set acl cp rule 20 match ip dscp af13
 nv set acl cp rule 20 action permit
 nv set interface swp2 acl cp inbound
+nv set qos egress-scheduler default-global traffic-class 3 mode dwrr
+nv set qos congestion-control default-global traffic-class 1 ecn enable
 `
 
 // TestImportUnmapped proves that what fabricgen does not render is
@@ -341,6 +343,7 @@ func TestImportUnmapped(t *testing.T) {
 		"37 an ACL match or action the intent cannot say; the rule is left out of the imported ACL",
 		// swp2..swp6 have no watchdog while swp1 has: reported at their first line.
 		"22 the port has no PFC watchdog while other ports do",
+		"42 DWRR without a bw-percent from 1 to 100",
 	}
 	got := unmappedAt(d)
 	for _, w := range want {
@@ -370,7 +373,7 @@ func TestImportUnmapped(t *testing.T) {
 		{"queue of sp 2", q.Queue[2], 7},
 		{"queue of sp 3 (default)", q.Queue[3], 3},
 		{"pfc", fmt.Sprint(q.PFC, q.PFCSet), "[3] true"},
-		{"tc 4 red", fmt.Sprint(*q.Queues[4].ECN), fmt.Sprint(importer.ECN{MinBytes: 40000, MaxBytes: 200000, Mark: true})},
+		{"tc 4 red", fmt.Sprint(*q.Queues[4].ECN), fmt.Sprint(importer.ECN{MinBytes: 40000, MaxBytes: 200000, Probability: 100, Mark: true})},
 		{"tc 0 ecn off", q.Queues[0].ECNOff, true},
 		{"tc 0 strict", q.Queues[0].Sched, "strict"},
 		{"tc 2 dwrr 30", fmt.Sprintf("%s %d", q.Queues[2].Sched, *q.Queues[2].Weight), "dwrr 30"},
@@ -379,6 +382,8 @@ func TestImportUnmapped(t *testing.T) {
 		{"twice", len(d.Twice), 1},
 		{"acl rules kept", len(d.ACLs[0].Rules), 1},
 		{"acl dscp name af13", fmt.Sprint(d.ACLs[0].Rules[0].DSCP), "[14]"},
+		{"tc 3 dwrr without bw: no scheduler", q.Queues[3] == nil, true},
+		{"tc 1 ecn alone: the documented defaults", fmt.Sprint(*q.Queues[1].ECN), fmt.Sprint(importer.ECN{MinBytes: 150000, MaxBytes: 1500000, Probability: 100, Mark: true})},
 	}
 	for _, c := range checks {
 		if fmt.Sprint(c.got) != fmt.Sprint(c.want) {
