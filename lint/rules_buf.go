@@ -52,67 +52,77 @@ func runHeadroom(p *Pass) {
 	}
 	byLine := map[lineKey]*worst{}
 	var order []lineKey
+	check := func(rx *schema.Port, speed int64, cable float64, rel Related) {
+		if rx == nil || rx.QoS == nil || !isSwitch(rx) || rx.QoS.Lossless == 0 {
+			return
+		}
+		b := rx.QoS.Buffer
+		if !b.Headroom.Set && !b.XOFF.Set || speed <= 0 {
+			return
+		}
+		mtu := rx.QoS.MTU.V
+		if mtu == 0 {
+			mtu = 9100
+		}
+		need := RequiredHeadroom(speed, cable, mtu)
+		basis := fmt.Sprintf("xoff %s + xon %s; %s in flight on the cable", units.Size(need.XOFF), units.Size(need.XON), units.Size(need.CableBytes))
+		if f := rx.Device.SKUHeadroom; f != nil {
+			// The SKU's own row: what buffermgrd applies on this ASIC.
+			if row, ok := f(speed/1_000_000, cable); ok {
+				need = Headroom{XOFF: row.XOFF, Size: row.Size}
+				basis = "the row of " + row.Source
+			}
+		}
+		var have, want int64
+		var src schema.Range
+		var what string
+		switch {
+		case b.Headroom.Set && b.Headroom.V < need.Size:
+			have, want, src, what = b.Headroom.V, need.Size, b.Headroom.Src, "headroom"
+		case b.XOFF.Set && b.XOFF.V < need.XOFF:
+			have, want, src, what = b.XOFF.V, need.XOFF, b.XOFF.Src, "xoff"
+		default:
+			return
+		}
+		subj := portSubject(src, rx)
+		k := lineKey{subj.Filename, subj.Start.Line}
+		w, ok := byLine[k]
+		if ok {
+			w.n++
+			w.min = min(w.min, want)
+			if want <= w.want {
+				return
+			}
+		}
+		f := &Finding{Subject: ptr(subj), Device: rx.Device.Name, Port: rx.Name,
+			Summary: fmt.Sprintf("%s: %s %s is below the %s needed for %s over %gm with MTU %d (%s)",
+				rx.ID(), what, units.Size(have), units.Size(want), units.Speed(speed), cable, mtu, basis),
+			Related: []Related{rel}}
+		if !ok {
+			byLine[k] = &worst{f: f, want: want, min: want, n: 1}
+			order = append(order, k)
+			return
+		}
+		w.f, w.want = f, want
+	}
 	for _, l := range p.Fabric.Links {
+		cable := l.CableLength.V
+		if !l.CableLength.Set && l.A != nil && l.B != nil {
+			cable = defaultCable(tierOf(l.A.Device), tierOf(l.B.Device))
+		}
 		for _, rx := range []*schema.Port{l.A, l.B} {
-			if rx == nil || rx.QoS == nil || !isSwitch(rx) || rx.QoS.Lossless == 0 {
-				continue
+			if rx != nil {
+				check(rx, linkSpeed(l, rx), cable, Related{Range: subjectOr(l.CableLength.Src, l.Range), Message: "cable length of link " + l.Name})
 			}
-			b := rx.QoS.Buffer
-			if !b.Headroom.Set && !b.XOFF.Set {
-				continue
+		}
+	}
+	// A port's own cable (cable_length without peer: a far end the intent
+	// does not model).
+	for _, d := range p.Fabric.Devices {
+		for _, rx := range d.Ports {
+			if rx.Link == nil && rx.CableLength.Set {
+				check(rx, rx.Speed.V, rx.CableLength.V, Related{Range: rx.CableLength.Src, Message: "cable length of port " + rx.ID()})
 			}
-			speed := linkSpeed(l, rx)
-			if speed <= 0 {
-				continue
-			}
-			cable := l.CableLength.V
-			if !l.CableLength.Set {
-				cable = defaultCable(tierOf(l.A.Device), tierOf(l.B.Device))
-			}
-			mtu := rx.QoS.MTU.V
-			if mtu == 0 {
-				mtu = 9100
-			}
-			need := RequiredHeadroom(speed, cable, mtu)
-			basis := fmt.Sprintf("xoff %s + xon %s; %s in flight on the cable", units.Size(need.XOFF), units.Size(need.XON), units.Size(need.CableBytes))
-			if f := rx.Device.SKUHeadroom; f != nil {
-				// The SKU's own row: what buffermgrd applies on this ASIC.
-				if row, ok := f(speed/1_000_000, cable); ok {
-					need = Headroom{XOFF: row.XOFF, Size: row.Size}
-					basis = "the row of " + row.Source
-				}
-			}
-			var have, want int64
-			var src schema.Range
-			var what string
-			switch {
-			case b.Headroom.Set && b.Headroom.V < need.Size:
-				have, want, src, what = b.Headroom.V, need.Size, b.Headroom.Src, "headroom"
-			case b.XOFF.Set && b.XOFF.V < need.XOFF:
-				have, want, src, what = b.XOFF.V, need.XOFF, b.XOFF.Src, "xoff"
-			default:
-				continue
-			}
-			subj := portSubject(src, rx)
-			k := lineKey{subj.Filename, subj.Start.Line}
-			w, ok := byLine[k]
-			if ok {
-				w.n++
-				w.min = min(w.min, want)
-				if want <= w.want {
-					continue
-				}
-			}
-			f := &Finding{Subject: ptr(subj), Device: rx.Device.Name, Port: rx.Name,
-				Summary: fmt.Sprintf("%s: %s %s is below the %s needed for %s over %gm with MTU %d (%s)",
-					rx.ID(), what, units.Size(have), units.Size(want), units.Speed(speed), cable, mtu, basis),
-				Related: []Related{{Range: subjectOr(l.CableLength.Src, l.Range), Message: "cable length of link " + l.Name}}}
-			if !ok {
-				byLine[k] = &worst{f: f, want: want, min: want, n: 1}
-				order = append(order, k)
-				continue
-			}
-			w.f, w.want = f, want
 		}
 	}
 	for _, k := range order {

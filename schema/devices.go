@@ -523,10 +523,12 @@ func (r *resolver) portLink(p *Port, c *hcl.BodyContent, ctx *hcl.EvalContext) *
 	cable := unitValue(r.d, c.Attributes, "cable_length", ctx, ParseLength)
 	media := r.d.enum(c.Attributes, "media", ctx, "dac", "aoc", "fiber", "backplane")
 	if !peer.Set {
-		for _, a := range []string{"cable_length", "media"} {
-			if at, ok := c.Attributes[a]; ok {
-				r.d.errorf(at.NameRange, "Link attribute without peer", "%s describes a link; set peer = \"DEVICE:PORT\" on this port too, or move it to a link block.", a)
-			}
+		// A cable without a peer is the port's own: its far end is not
+		// in the intent (a host fabricgen does not manage, a fabric
+		// imported one platform at a time).
+		p.CableLength = cable
+		if at, ok := c.Attributes["media"]; ok {
+			r.d.errorf(at.NameRange, "Link attribute without peer", "media describes a link; set peer = \"DEVICE:PORT\" on this port too, or move it to a link block.")
 		}
 		return nil
 	}

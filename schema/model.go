@@ -565,12 +565,25 @@ type Port struct {
 	ACLIn                   []*ACL
 	ACLOut                  []*ACL
 	ACLInRange, ACLOutRange Range
+	// CableLength is the cable in this port, in metres, when no link
+	// names the port (cable_length without peer: a far end the intent
+	// does not model); Cable gives the one that applies.
+	CableLength Value[float64]
 	// Link is the link this port is on, or nil; Peer the port at its other end.
 	Link *Link
 	Peer *Port
 	// QoS is the effective QoS. Ports whose attachments are identical share
 	// one PortQoS (a fabric of 260,000 ports has a handful): treat it as read-only.
 	QoS *PortQoS
+}
+
+// Cable is the cable length of the port: its link's, else its own
+// cable_length.
+func (p *Port) Cable() Value[float64] {
+	if p.Link != nil && p.Link.CableLength.Set {
+		return p.Link.CableLength
+	}
+	return p.CableLength
 }
 
 // IsRouted reports whether the port is an L3 interface.

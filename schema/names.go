@@ -352,3 +352,24 @@ func CheckRenderableFabric(f *Fabric) error {
 func nameRune(r rune, extra string) bool {
 	return r < utf8.RuneSelf && (isLetter(byte(r)) || isDigit(byte(r)) || strings.ContainsRune(extra, r))
 }
+
+// CheckObjectName reports whether s may label a traffic_class,
+// ecn_profile, pfc_watchdog, qos_policy, acl, subnet, link, mesh or
+// fabric block: the error Load gives for it, or nil.
+func CheckObjectName(s string) error { return checkObjectName(s) }
+
+// CheckDeviceName reports whether s may name a device (or a host).
+func CheckDeviceName(s string) error { return checkDeviceName(s) }
+
+// CheckPortName reports whether s may name a port of a switch (host
+// false) or of a host's NIC (host true), before the platform's own form.
+func CheckPortName(s string, host bool) error {
+	if host {
+		return checkHostPortName(s)
+	}
+	return checkPortName(s)
+}
+
+// CheckText reports whether s may be a description under rule (a
+// platform's Spec.Text).
+func CheckText(s string, rule TextRule) error { return checkText(s, rule) }

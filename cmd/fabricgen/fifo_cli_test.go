@@ -38,6 +38,8 @@ func TestCLIRefusesNamedPipes(t *testing.T) {
 		{"--known-hosts", "known_hosts", []string{"plan", "fabric", "--known-hosts", "known_hosts"}},
 		{"the fabric directory", "pipe", []string{"validate", "pipe"}},
 		{"plan file", "plan.json", []string{"apply", "plan.json", "--insecure-ignore-host-key"}},
+		{"import configuration", "leaf1.cfg", []string{"import", "--platform", "arista_eos", "-o", "imported", "leaf1.cfg"}},
+		{"import --inventory", "inventory.json", []string{"import", "--platform", "arista_eos", "-o", "imported", "--inventory", "inventory.json", "--username", "admin", "--insecure-ignore-host-key"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()

@@ -84,6 +84,7 @@ func commandConstructors() []func(*streams) *cobra.Command {
 		newExplainCommand,
 		newPlatformsCommand,
 		newFmtCommand,
+		newImportCommand,
 		newPlanCommand,
 		newApplyCommand,
 		newRollbackCommand,

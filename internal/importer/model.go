@@ -32,14 +32,17 @@ type Device struct {
 	// Name is the configuration's own hostname; "" lets the caller use the
 	// file's stem.
 	Name string
+	// Fabric is the fabric name a fabricgen render's header names ("" in
+	// a configuration fabricgen did not write).
+	Fabric string
 	// Platform is the registry name of the platform that read it.
 	Platform string
 	// Kind is "nic" for a host, else "" (the writer makes switches leaves
 	// unless links say otherwise).
 	Kind string
-	// OSVersion, Model, ASIC, HWSKU and Driver are the device attributes the
-	// configuration names ("" when it does not).
-	OSVersion, Model, ASIC, HWSKU, Driver string
+	// OSVersion, Model, ASIC, HWSKU, Driver and BufferModel are the device
+	// attributes the configuration names ("" when it does not).
+	OSVersion, Model, ASIC, HWSKU, Driver, BufferModel string
 	// Src is the file the device was read from.
 	Src Span
 	// Default is the QoS of a port the configuration names no QoS for (the
@@ -76,6 +79,9 @@ type Port struct {
 	// "none" or "".
 	Speed int64
 	FEC   string
+	// CableM is the cable length in metres the configuration gives the
+	// port (SONiC CABLE_LENGTH, a Cumulus PFC cable length); 0: none.
+	CableM float64
 	// QoS is the port's effective QoS; nil means the device's Default.
 	QoS *QoS
 	// ACLIn and ACLOut name the bound ACLs.
@@ -110,8 +116,17 @@ type QoS struct {
 	// MTU from a policy (0: none); LinkPause the 802.3x pause setting.
 	MTU       int
 	LinkPause *bool
+	// Buffer is the buffer knobs the configuration sets (nil: none).
+	Buffer *Buffer
 	// Src is where the QoS was read (the stanzas that decided it).
 	Src []Span
+}
+
+// Buffer is a policy's buffer knobs, in bytes (0: not set).
+type Buffer struct {
+	Headroom, XOFF, XON, IngressLosslessPool, EgressLossyPool int64
+	// DynamicThreshold is the alpha (dynamic_th), nil when not set.
+	DynamicThreshold *int
 }
 
 // Queue is one egress queue's treatment.

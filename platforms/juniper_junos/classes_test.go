@@ -20,6 +20,7 @@ func TestJunosClassesNeverMixDropAttributes(t *testing.T) {
 		noLossLossy = "set class-of-service forwarding-classes class no-loss queue-num 4\n"
 	)
 	swap := func(q *schema.PortQoS, a, b int) { q.Queue[a], q.Queue[b] = q.Queue[b], q.Queue[a] }
+	reach := func(d *schema.Device, prios ...int) { junosReach(d.Ports[0].QoS, prios...) }
 	tests := []struct {
 		name   string
 		mutate func(d *schema.Device)
@@ -27,22 +28,31 @@ func TestJunosClassesNeverMixDropAttributes(t *testing.T) {
 		absent []string // lines it must not have
 		err    string   // the refusal, when the render fails
 	}{
-		{name: "lossy prio4 on the no-loss queue", mutate: func(*schema.Device) {},
+		{name: "lossy prio4 on the no-loss queue", mutate: func(d *schema.Device) { reach(d, 4) },
 			want: []string{noLossLossy, "# no-loss: QFX's default lossless class, redeclared without no-loss (lossy)"}, absent: []string{"class fcoe "}},
+		{name: "prio4 carries nothing: no class, no-loss stays lossless", mutate: func(*schema.Device) {},
+			absent: []string{"class prio4 ", "class no-loss ", "class fcoe ", "# no-loss:"}},
 		{name: "lossless on 3 and 4", mutate: func(d *schema.Device) { d.Ports[0].QoS.Lossless = schema.PrioSetOf(3, 4) },
 			absent: []string{"class fcoe ", "class no-loss ", "# no-loss:"}},
-		{name: "lossless moved to queue 5, lossy prio5 on queue 3", mutate: func(d *schema.Device) { swap(d.Ports[0].QoS, 3, 5) },
+		{name: "lossless moved to queue 5, lossy prio5 on queue 3", mutate: func(d *schema.Device) { swap(d.Ports[0].QoS, 3, 5); reach(d, 4, 5) },
 			want: []string{fcoeLossy, noLossLossy, "set class-of-service forwarding-classes class prio3 queue-num 5 no-loss\n"}},
-		{name: "lossless priority 5 on queue 5", mutate: func(d *schema.Device) { d.Ports[0].QoS.Lossless = schema.PrioSetOf(5) },
+		{name: "lossless priority 5 on queue 5", mutate: func(d *schema.Device) { d.Ports[0].QoS.Lossless = schema.PrioSetOf(5); reach(d, 4) },
 			want: []string{fcoeLossy, noLossLossy, "class prio5 queue-num 5 no-loss\n"}},
 		{name: "nothing on queue 4", mutate: func(d *schema.Device) { d.Ports[0].QoS.Queue[4] = rendertest.Set(5) },
 			absent: []string{"class no-loss ", "class fcoe "}},
 		{name: "MX has no default lossless classes", mutate: func(d *schema.Device) { d.Family = FamilyMX },
 			absent: []string{"class no-loss ", "class fcoe "}},
-		{name: "QFX10000 has them", mutate: func(d *schema.Device) { d.Family = FamilyQFX10000 },
+		{name: "QFX10000 has them", mutate: func(d *schema.Device) { d.Family = FamilyQFX10000; reach(d, 4) },
 			want: []string{noLossLossy}},
-		{name: "lossy priority on the lossless queue", mutate: func(d *schema.Device) { d.Ports[0].QoS.Queue[4] = rendertest.Set(3) },
+		{name: "lossy priority on the lossless queue", mutate: func(d *schema.Device) { d.Ports[0].QoS.Queue[4] = rendertest.Set(3); reach(d, 4) },
 			err: "queue 3 with lossless priorities 3 and lossy priorities 4: Junos requires every forwarding class of a queue to have the same packet drop attribute"},
+		{name: "lossy priority nothing reaches on the lossless queue", mutate: func(d *schema.Device) { d.Ports[0].QoS.Queue[4] = rendertest.Set(3) },
+			want: []string{"class prio3 queue-num 3 no-loss\n"}, absent: []string{"class prio4 "}},
+		{name: "lossy priority reached by the 802.1p classifier on the lossless queue", mutate: func(d *schema.Device) {
+			q := d.Ports[0].QoS
+			q.Queue[4] = rendertest.Set(3)
+			q.Trust = rendertest.Set(schema.TrustPCP)
+		}, err: "queue 3 with lossless priorities 3 and lossy priorities 4"},
 		{name: "lossless on the network-control queue", mutate: func(d *schema.Device) { swap(d.Ports[0].QoS, 3, 7) },
 			err: "lossless priorities 3 on queue 7: queue 7 carries the QFX default lossy forwarding class network-control"},
 		{name: "lossless on the best-effort queue", mutate: func(d *schema.Device) {
@@ -152,9 +162,16 @@ func TestJunosShapers(t *testing.T) {
 		{name: "DWRR queue shaper", mutate: shape(0, 40e9), want: []string{
 			"set class-of-service schedulers FABRICGEN-Q0 transmit-rate percent 50\nset class-of-service schedulers FABRICGEN-Q0 shaping-rate 40g\n",
 			defaultCap}},
-		{name: "shaper alone", mutate: shape(1, 1500e3), want: []string{
+		{name: "shaper alone", mutate: func(d *schema.Device) { shape(1, 1500e3)(d); junosReach(d.Ports[0].QoS, 1) }, want: []string{
 			"set class-of-service schedulers FABRICGEN-Q1 shaping-rate 1500k\n",
 			"set class-of-service scheduler-maps FABRICGEN forwarding-class prio1 scheduler FABRICGEN-Q1\n"}},
+		{name: "shaper on a queue nothing reaches", mutate: shape(1, 1500e3),
+			absent: []string{"FABRICGEN-Q1", "class prio1 "}},
+		{name: "DWRR queue nothing reaches", mutate: func(d *schema.Device) {
+			d.Ports[0].QoS.Queues[2] = schema.QueueQoS{Sched: rendertest.Set(schema.SchedDWRR), Weight: rendertest.Set(10)}
+		}, absent: []string{"FABRICGEN-Q2", "class prio2 "}},
+		{name: "shaper on a QFX10000 queue nothing reaches", family: FamilyQFX10000, mutate: shape(1, 40e9),
+			absent: []string{"FABRICGEN-Q1"}},
 		{name: "DWRR queue shaper on QFX10000", family: FamilyQFX10000, mutate: shape(0, 40e9),
 			err: "queue 0 shaper 40G: fabricgen caps a QFX10000 queue only when it is strict-high"},
 	}
@@ -185,5 +202,13 @@ func TestJunosShapers(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// junosReach maps DSCP 40+P to each priority P, so the DSCP classifier
+// reaches it and the render gives it a forwarding class.
+func junosReach(q *schema.PortQoS, prios ...int) {
+	for _, p := range prios {
+		q.DSCP[40+p] = rendertest.Set(p)
 	}
 }

@@ -22,10 +22,11 @@ func TestReadRedeclaredDefaultClasses(t *testing.T) {
 		name   string
 		mutate func(q *schema.PortQoS)
 	}{
-		{"lossless moved to queue 5", func(q *schema.PortQoS) { q.Queue[3], q.Queue[5] = q.Queue[5], q.Queue[3] }},
+		{"lossless moved to queue 5", func(q *schema.PortQoS) { q.Queue[3], q.Queue[5] = q.Queue[5], q.Queue[3]; junosReach(q, 4, 5) }},
 		{"lossless on priority 5", func(q *schema.PortQoS) { q.Lossless = schema.PrioSetOf(5) }},
 		{"queues renumbered", func(q *schema.PortQoS) {
 			q.Queue[1], q.Queue[3], q.Queue[4] = rendertest.Set(3), rendertest.Set(1), rendertest.Set(2)
+			junosReach(q, 1, 4)
 		}},
 	}
 	for _, tc := range tests {

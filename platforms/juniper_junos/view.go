@@ -19,8 +19,9 @@ type JunosView struct {
 	// Object names every class-of-service object fabricgen defines
 	// (classifiers, scheduler map, congestion-notification profile).
 	Object string
-	// Classes are the forwarding classes, one per priority 0–7
-	// ("forwarding-classes class NAME queue-num N [no-loss]", and
+	// Classes are the forwarding classes, one per priority that can carry
+	// traffic (viewJunosCarried), then the QFX default classes redeclared
+	// lossy ("forwarding-classes class NAME queue-num N [no-loss]", and
 	// "pfc-priority P" for a lossless one).
 	Classes []JunosClass
 	// DSCPClassifier and PCPClassifier are the "classifiers dscp" and
@@ -217,12 +218,13 @@ func viewBuildJunos(f *schema.Fabric, d *schema.Device, b view.Base) (any, error
 		fam = FamilyQFX5000
 	}
 	v := &JunosView{Base: b, Family: string(fam), Object: viewJunosObject}
-	classes, err := viewJunosForwardingClasses(d, q, qq, names, fam)
+	trust := schema.Trust(q.Trust)
+	carried := viewJunosCarried(q, qq, trust, b.ACLs, fam)
+	classes, err := viewJunosForwardingClasses(d, q, qq, names, fam, carried)
 	if !rej.Add(err) {
 		return nil, err
 	}
 	v.Classes = classes
-	trust := schema.Trust(q.Trust)
 	if trust == schema.TrustNone {
 		rej.Add(view.Unsupported(d, "trust none", "a Junos interface always has a classifier (default or explicit); fabricgen binds DSCP and/or 802.1p classifiers", qq.Trust.Src))
 	}
@@ -244,7 +246,7 @@ func viewBuildJunos(f *schema.Fabric, d *schema.Device, b view.Base) (any, error
 		}
 		v.PFC = pfc
 	}
-	drops, sch, smap, err := viewJunosSchedulers(f, d, q, names, fam)
+	drops, sch, smap, err := viewJunosSchedulers(f, d, q, names, fam, carried)
 	if !rej.Add(err) {
 		return nil, err
 	}
@@ -284,22 +286,112 @@ func viewJunosDefaultClasses() []viewJunosDefaultClass {
 	return []viewJunosDefaultClass{{"best-effort", 0, false}, {"fcoe", 3, true}, {"no-loss", 4, true}, {"network-control", 7, false}}
 }
 
-// viewJunosForwardingClasses lists one forwarding class per priority,
-// lossless ones with no-loss and their PFC priority. Junos requires every
-// forwarding class mapped to one queue to have the same packet drop
-// attribute ("forwarding-classes", Traffic Management for QFX), so two
-// priorities of different PFC on one queue are refused, and on QFX a
-// default lossless class (fcoe, no-loss) on a queue the intent keeps lossy
-// is redeclared without no-loss, which makes it lossy ("class (Forwarding
-// Classes)": an explicitly configured fcoe class without no-loss is
-// lossy). A lossless priority on the queue of a default lossy class
-// (best-effort, network-control) is refused: the switch's unclassified and
-// control traffic would share a lossless queue.
-func viewJunosForwardingClasses(d *schema.Device, q view.QoSView, qq *schema.PortQoS, names [8]string, fam schema.HardwareFamily) ([]JunosClass, error) {
+// viewJunosCarried is the set of priorities that can carry traffic on the
+// device, the ones that get a forwarding class: the targets of the DSCP
+// classifier (bound unless trust is pcp) and of the 802.1p classifier
+// (bound under trust pcp or both), the lossless priorities, the priority of
+// traffic no code point names (the policy's default_priority, 0 when
+// unset), and on MX and EX the priorities an ACL re-marks into ("then
+// forwarding-class"; QFX refuses re-marking).
+func viewJunosCarried(q view.QoSView, qq *schema.PortQoS, trust schema.Trust, acls []view.ACLView, fam schema.HardwareFamily) schema.PrioSet {
+	set := q.Lossless
+	if trust != schema.TrustPCP {
+		for _, pr := range q.DSCP {
+			set = set.With(pr)
+		}
+	}
+	if trust == schema.TrustPCP || trust == schema.TrustBoth {
+		for _, pr := range q.PCP {
+			set = set.With(pr)
+		}
+	}
+	def := 0
+	if qq != nil {
+		for _, pol := range qq.Policies {
+			if pol.DefaultPriority.Set {
+				def = pol.DefaultPriority.V
+			}
+		}
+	}
+	set = set.With(def)
+	if !IsQFX(fam) {
+		for _, a := range acls {
+			for _, r := range a.Rules {
+				if r.Action != string(schema.ActionDeny) && r.SetDSCP >= 0 && r.SetDSCP < 64 {
+					set = set.With(q.DSCP[r.SetDSCP])
+				}
+			}
+		}
+	}
+	return set
+}
+
+// viewJunosMaxLossless is how many lossless forwarding classes a QFX
+// switch supports, the default lossless classes fcoe and no-loss included
+// ("Understanding CoS IEEE 802.1p Priorities for Lossless Traffic Flows",
+// "class (Forwarding Classes)", Traffic Management for QFX).
+const viewJunosMaxLossless = 6
+
+// viewJunosQFX10000Classes16 is the first release in which QFX10000
+// switches support 16 forwarding classes instead of 8 ("Defining CoS
+// Forwarding Classes", Traffic Management for QFX: 22.1R1).
+var viewJunosQFX10000Classes16 = []int{22, 1, 1}
+
+// viewJunosClassLimit is how many forwarding classes the device's switch
+// supports, default classes included ("Defining CoS Forwarding Classes",
+// "Example: Configuring Forwarding Classes", Traffic Management for QFX):
+// 8 on QFX10000 (16 from Junos 22.1R1, by the device's os_version, else
+// fabricgen's default release), 10 on QFX5200 (model qfx52…), 12 on the
+// other QFX switches; 0 for the EX and MX families, whose 16 classes
+// (Junos "Configuring Up to 16 Custom Forwarding Classes") hold the eight
+// priorities and their four defaults. what names the switch: family,
+// model and, on QFX10000, the release.
+func viewJunosClassLimit(d *schema.Device, fam schema.HardwareFamily) (limit int, what string) {
+	model := ""
+	if d.Model.V != "" {
+		model = ", model " + view.OneLine(d.Model.V)
+	}
+	switch fam {
+	case FamilyQFX10000:
+		rel := d.OSVersion.V
+		if len(rel.Parts) == 0 {
+			rel = spec().DefaultVersion()
+		}
+		what = fmt.Sprintf("QFX10000 switch (family %s%s, os_version %s)", fam, model, rel.Raw)
+		if rel.AtLeast(viewJunosQFX10000Classes16...) {
+			return 16, what
+		}
+		return 8, what
+	case FamilyQFX5000:
+		what = fmt.Sprintf("QFX5000 switch (family %s%s)", fam, model)
+		if strings.HasPrefix(strings.ToLower(d.Model.V), "qfx52") {
+			return 10, "QFX5200 " + strings.TrimPrefix(what, "QFX5000 ")
+		}
+		return 12, what
+	}
+	return 0, ""
+}
+
+// viewJunosForwardingClasses lists one forwarding class per priority that
+// can carry traffic (carried, viewJunosCarried), lossless ones with
+// no-loss and their PFC priority. Junos requires every forwarding class
+// mapped to one queue to have the same packet drop attribute
+// ("forwarding-classes", Traffic Management for QFX), so two rendered
+// classes of different PFC on one queue are refused, and on QFX a default
+// lossless class (fcoe, no-loss) on a queue the rendered classes keep
+// lossy is redeclared without no-loss, which makes it lossy ("class
+// (Forwarding Classes)": an explicitly configured fcoe class without
+// no-loss is lossy). A lossless priority on the queue of a default lossy
+// class (best-effort, network-control) is refused: the switch's
+// unclassified and control traffic would share a lossless queue. On QFX
+// the classes the switch then has (the rendered ones, the defaults they do
+// not replace, and mcast except on QFX10000) must fit the family's limit
+// (viewJunosClassLimit), and its lossless ones viewJunosMaxLossless.
+func viewJunosForwardingClasses(d *schema.Device, q view.QoSView, qq *schema.PortQoS, names [8]string, fam schema.HardwareFamily, carried schema.PrioSet) ([]JunosClass, error) {
 	var fc []JunosClass
 	var rej view.Collector
-	var lossless, lossy [8][]int // priorities by queue
-	for pr := 0; pr < 8; pr++ {
+	var lossless, lossy [8][]int // rendered priorities by queue
+	for pr := range carried.All() {
 		qu := q.QueueOf[pr]
 		fc = append(fc, JunosClass{Name: names[pr], Queue: qu, NoLoss: q.Lossless.Has(pr), Priority: pr})
 		if qu < 0 || qu > 7 {
@@ -330,23 +422,96 @@ func viewJunosForwardingClasses(d *schema.Device, q view.QoSView, qq *schema.Por
 		return fc, rej.Err()
 	}
 	named := map[string]bool{}
-	for _, n := range names {
-		named[n] = true
+	all := map[string]bool{} // every class the switch will have
+	var noLoss []string      // its lossless classes
+	for _, c := range fc {
+		named[c.Name] = true
+		all[c.Name] = true
+		if c.NoLoss {
+			noLoss = append(noLoss, c.Name)
+		}
 	}
 	for _, dc := range viewJunosDefaultClasses() {
 		if named[dc.name] {
 			continue // the intent's own class of that name replaces the default
 		}
+		all[dc.name] = true
 		switch {
 		case dc.noLoss && len(lossy[dc.queue]) > 0 && len(lossless[dc.queue]) == 0:
 			fc = append(fc, JunosClass{Name: dc.name, Queue: dc.queue, Default: true})
-		case !dc.noLoss && len(lossless[dc.queue]) > 0:
+		case dc.noLoss:
+			noLoss = append(noLoss, dc.name) // stays lossless
+		case len(lossless[dc.queue]) > 0:
 			rej.Add(view.Unsupported(d, fmt.Sprintf("lossless priorities %s on queue %d", viewJunosInts(lossless[dc.queue]), dc.queue),
 				fmt.Sprintf("queue %d carries the QFX default lossy forwarding class %s, and Junos requires every forwarding class of a queue to have the same packet drop attribute; map the lossless priorities to another queue in queue_map (QFX's lossless queues are 3 and 4 by default)", dc.queue, dc.name),
 				src(lossless[dc.queue][0])))
 		}
 	}
+	if fam != FamilyQFX10000 && !named["mcast"] {
+		all["mcast"] = true // the default multidestination class
+	}
+	rej.Add(viewJunosClassCount(d, qq, fam, fc, all, noLoss))
 	return fc, rej.Err()
+}
+
+// viewJunosClassCount refuses a QFX device whose switch would have more
+// forwarding classes (all: rendered and default) than its family supports,
+// or more than viewJunosMaxLossless lossless ones (noLoss).
+func viewJunosClassCount(d *schema.Device, qq *schema.PortQoS, fam schema.HardwareFamily, fc []JunosClass, all map[string]bool, noLoss []string) error {
+	var rej view.Collector
+	limit, what := viewJunosClassLimit(d, fam)
+	if limit > 0 && len(all) > limit {
+		var own, defaults []string
+		for _, c := range fc {
+			if !c.Default {
+				own = append(own, c.Name)
+			}
+		}
+		for _, n := range []string{"best-effort", "fcoe", "no-loss", "network-control", "mcast"} {
+			if all[n] && !slices.Contains(own, n) {
+				defaults = append(defaults, n)
+			}
+		}
+		fix := "map fewer priorities: only the priorities the classifiers (trust, dscp_map, pcp_map, default_priority) and pfc_priorities reach get a class, so trust = \"dscp\" instead of pcp/both, or a dscp_map onto fewer priorities, removes classes; or name a traffic class after a QFX default class it may replace (best-effort, fcoe, no-loss, network-control)"
+		if fam == FamilyQFX10000 && limit == 8 {
+			fix = "if the switch runs Junos 22.1R1 or later (16 forwarding classes), set its os_version; else " + fix
+		}
+		rej.Add(view.Unsupported(d, fmt.Sprintf("%d forwarding classes on a %s", len(all), what),
+			fmt.Sprintf("the switch supports %d forwarding classes, its default classes included; fabricgen would define %s beside the defaults %s; %s",
+				limit, strings.Join(own, ", "), strings.Join(defaults, ", "), fix), viewJunosClassSrc(d, qq)))
+	}
+	if len(noLoss) > viewJunosMaxLossless {
+		var pfcSrc schema.Range
+		if qq != nil {
+			pfcSrc = qq.PFCSource()
+		}
+		rej.Add(view.Unsupported(d, fmt.Sprintf("%d lossless forwarding classes (%s) on a %s", len(noLoss), strings.Join(noLoss, ", "), viewJunosFamilyName(d, fam)),
+			fmt.Sprintf("QFX switches support up to %d lossless forwarding classes, counting the default fcoe and no-loss classes while queues 3 and 4 carry no lossy class; make fewer priorities lossless in pfc_priorities, or map a lossy priority to queue 3 or 4 (which makes fcoe or no-loss lossy)", viewJunosMaxLossless),
+			pfcSrc))
+	}
+	return rej.Err()
+}
+
+// viewJunosFamilyName names the device's switch for an error: its family
+// and model.
+func viewJunosFamilyName(d *schema.Device, fam schema.HardwareFamily) string {
+	if _, what := viewJunosClassLimit(d, fam); what != "" {
+		return what
+	}
+	return string(fam)
+}
+
+// viewJunosClassSrc is where a class-count refusal points: the trust that
+// decides which classifiers (and so which priorities) the device binds,
+// else the device's model, else the device.
+func viewJunosClassSrc(d *schema.Device, qq *schema.PortQoS) schema.Range {
+	if qq != nil && !qq.Trust.Src.IsZero() {
+		return qq.Trust.Src
+	}
+	if !d.Model.Src.IsZero() {
+		return d.Model.Src
+	}
+	return d.Range
 }
 
 // viewJunosInts writes priorities as "3" or "3, 4".
@@ -444,11 +609,23 @@ func viewJunosPFC(d *schema.Device, q view.QoSView, qq *schema.PortQoS, trust sc
 }
 
 // viewJunosSchedulers builds the ECN drop profiles, the schedulers and the
-// scheduler map.
-func viewJunosSchedulers(f *schema.Fabric, d *schema.Device, q view.QoSView, names [8]string, fam schema.HardwareFamily) (drops []JunosDropProfile, sch []JunosScheduler, smap []JunosMapEntry, err error) {
+// scheduler map. They follow the forwarding classes: a queue none of
+// whose priorities carries traffic (carried) has no class, so no
+// scheduler, drop profile or scheduler-map entry, and its settings are
+// not checked.
+func viewJunosSchedulers(f *schema.Fabric, d *schema.Device, q view.QoSView, names [8]string, fam schema.HardwareFamily, carried schema.PrioSet) (drops []JunosDropProfile, sch []JunosScheduler, smap []JunosMapEntry, err error) {
 	dropSeen := map[string]bool{}
 	var rej view.Collector
 	for _, qu := range q.Queues {
+		var prios []int
+		for _, pr := range qu.Priorities {
+			if carried.Has(pr) {
+				prios = append(prios, pr)
+			}
+		}
+		if len(prios) == 0 {
+			continue
+		}
 		s := JunosScheduler{Name: "FABRICGEN-Q" + strconv.Itoa(qu.ID)}
 		if qu.ShaperBps > 0 && !qu.Strict {
 			// "shaping-rate (Schedulers)": the queue's maximum
@@ -493,7 +670,7 @@ func viewJunosSchedulers(f *schema.Fabric, d *schema.Device, q view.QoSView, nam
 			continue
 		}
 		sch = append(sch, s)
-		for _, pr := range qu.Priorities {
+		for _, pr := range prios {
 			smap = append(smap, JunosMapEntry{Class: names[pr], Scheduler: s.Name})
 		}
 	}

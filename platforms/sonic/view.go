@@ -711,8 +711,8 @@ func (b *viewSONiCBuffers) port(sp *schema.Port, p view.PortView) error {
 		return view.Unsupported(d, "lossless port "+p.Name+" without a speed", "SONiC's buffermgrd sizes a lossless priority group by the port's speed and cable length; set speed on the port or its link", sp.Range)
 	}
 	cable, src := p.CableMeters, sp.Range
-	if sp.Link != nil && sp.Link.CableLength.Set {
-		src = sp.Link.CableLength.Src
+	if c := sp.Cable(); c.Set {
+		src = c.Src
 	}
 	if cable <= 0 {
 		cable = viewDefaultCable(sp)

@@ -357,10 +357,10 @@ func digestOrNone(s string) string {
 
 func portView(p *schema.Port) PortView {
 	pv := PortView{Name: p.Name, Description: p.Description, FEC: p.FEC.V, SpeedBps: p.Speed.V, SpeedMbps: p.Speed.V / 1_000_000}
+	if c := p.Cable(); c.Set {
+		pv.CableMeters = c.V
+	}
 	if p.Link != nil {
-		if p.Link.CableLength.Set {
-			pv.CableMeters = p.Link.CableLength.V
-		}
 		if pv.SpeedBps == 0 && p.Link.Speed.Set {
 			pv.SpeedBps = p.Link.Speed.V
 			pv.SpeedMbps = pv.SpeedBps / 1_000_000

@@ -406,8 +406,8 @@ func (m *Model) viewOf(p *port) PortView {
 	pv := PortView{Name: p.name, Up: p.up, Speed: p.speed, Lanes: p.lanes, FEC: p.fec,
 		RxPower: append([]float64(nil), p.rx...), TxPower: append([]float64(nil), p.tx...),
 		Temp: p.temp, Vcc: p.vcc, PreFECBER: p.ber, Stormed: p.stormed, Watchdog: p.watchdog, Copper: p.copper}
-	if p.intent != nil && p.intent.Link != nil {
-		pv.CableLength = p.intent.Link.CableLength.V
+	if p.intent != nil {
+		pv.CableLength = p.intent.Cable().V
 	}
 	pv.c = p.acc
 	pv.c.addScaled(&p.rate, (m.clock.Now() - m.since).Seconds())

@@ -31,8 +31,9 @@ device "junos1" {
 }
 
 # A QFX5000 leaf: QFX's default lossless class no-loss shares queue 4 with
-# the lossy prio4 (redeclared lossy), and the queues' shapers replace the
-# strict-high default cap and shape a DWRR queue.
+# the lossy prio4 that DSCP 32 reaches (redeclared lossy), and the queues'
+# shapers replace the strict-high default cap and shape a DWRR queue. The
+# priorities no classifier reaches (1, 2, 5, 7) get no forwarding class.
 device "junos2" {
   kind       = "leaf"
   platform   = "juniper_junos"

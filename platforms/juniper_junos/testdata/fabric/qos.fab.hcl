@@ -97,8 +97,11 @@ qos_policy "host-shaped" {
 }
 
 # A Junos QFX leaf shaping its default queue and its strict-high CNP queue
-# (the CNP shaper replaces fabricgen's 5 percent default cap).
+# (the CNP shaper replaces fabricgen's 5 percent default cap); DSCP 32
+# reaches priority 4, whose lossy class shares queue 4 with QFX's default
+# no-loss class (redeclared lossy).
 qos_policy "junos-shaped" {
+  dscp_map = { 32 = 4 }
   queue "0" {
     shaper = "10G"
   }

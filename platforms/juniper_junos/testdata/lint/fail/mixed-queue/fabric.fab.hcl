@@ -1,5 +1,6 @@
 # Junos: the forwarding classes of a queue must all be lossless or all lossy;
-# priority 4 (lossy) cannot share queue 3 with the lossless priority 3.
+# priority 4 (lossy, reached by DSCP 32) cannot share queue 3 with the
+# lossless priority 3.
 
 ecn_profile "roce" {
   min_threshold   = "150KB"
@@ -10,6 +11,7 @@ ecn_profile "roce" {
 }
 
 qos_policy "shared" {
+  dscp_map  = { 32 = 4 }
   queue_map = { "4" = 3 } # want PLT003 "queue 3 with lossless priorities 3 and lossy priorities 4"
 }
 

@@ -1,0 +1,781 @@
+package importer
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/hashicorp/hcl/v2/hclwrite"
+	"github.com/zclconf/go-cty/cty"
+
+	"github.com/fabricgen/fabricgen/internal/units"
+	"github.com/fabricgen/fabricgen/schema"
+)
+
+// Options are the writer's settings.
+type Options struct {
+	// Fabric is the fabric block's name ("imported" when empty).
+	Fabric string
+	// Spec returns a platform's spec (port names, description rule,
+	// attributes), nil for an unknown platform.
+	Spec func(platform string) *schema.PlatformSpec
+}
+
+// Intent is the written fabric: its files and the import report.
+type Intent struct {
+	// Files maps a file name (no directory) to its HCL.
+	Files map[string][]byte
+	// Report lists, sorted by file and line, every line no intent
+	// expresses, every port configured twice, and every value the
+	// intent could not keep as read.
+	Report []Line
+	// Devices are the names the devices were written under, in order.
+	Devices []string
+}
+
+// File names the writer uses.
+const (
+	FileQoS     = "qos.fab.hcl"
+	FileDevices = "devices.fab.hcl"
+	FileACLs    = "acl.fab.hcl"
+)
+
+// Write factors devices into intent: one traffic_class per priority the
+// configurations select, ECN profiles and watchdogs shared by value, one
+// qos_policy per group of devices whose QoS is the same (attached at the
+// fabric when every device shares it), port-level policies only for
+// ports that differ from their device, ACLs, and one device block per
+// device. Every block carries a comment naming where it was read.
+func Write(devs []*Device, o Options) (*Intent, error) {
+	if o.Fabric == "" {
+		o.Fabric = commonFabric(devs)
+	}
+	if err := schema.CheckObjectName(o.Fabric); err != nil {
+		return nil, fmt.Errorf("fabric name %q: %w", o.Fabric, err)
+	}
+	w := &writer{o: o, out: &Intent{Files: map[string][]byte{}}}
+	devs = slices.Clone(devs)
+	w.names(devs)
+	sort.SliceStable(devs, func(i, j int) bool { return schema.NaturalLess(devs[i].Name, devs[j].Name) })
+	for _, d := range devs {
+		w.out.Report = append(w.out.Report, d.Unmapped...)
+		w.out.Report = append(w.out.Report, d.Twice...)
+		w.out.Devices = append(w.out.Devices, d.Name)
+	}
+	w.build(devs)
+	sort.SliceStable(w.out.Report, func(i, j int) bool {
+		a, b := w.out.Report[i], w.out.Report[j]
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		return a.Line < b.Line
+	})
+	return w.out, nil
+}
+
+type writer struct {
+	o   Options
+	out *Intent
+	// ecns and wds name each curve and watchdog by value.
+	ecns    map[string]string
+	ecnList []*ECN
+	wds     map[string]string
+	wdList  []*Watchdog
+	used    map[string]bool // object names taken, "kind.name" (folded)
+}
+
+func (w *writer) report(s Span, why string, args ...any) {
+	w.out.Report = append(w.out.Report, Line{File: s.File, Line: s.From, Why: fmt.Sprintf(why, args...)})
+}
+
+// names gives every device a valid, unique name: its own, else a cleaned
+// form of it (reported), with -2, -3 … on a clash.
+func (w *writer) names(devs []*Device) {
+	seen := map[string]bool{}
+	for _, d := range devs {
+		name := d.Name
+		if err := schema.CheckDeviceName(name); err != nil {
+			clean := cleanName(name, "device")
+			w.report(d.Src, "hostname %q is no valid device name (%v); written as %q", Clean(name), err, clean)
+			name = clean
+		}
+		base := name
+		for i := 2; seen[strings.ToLower(name)]; i++ {
+			name = base + "-" + strconv.Itoa(i)
+		}
+		if name != base {
+			w.report(d.Src, "device name %q is taken by another file; written as %q", base, name)
+		}
+		seen[strings.ToLower(name)] = true
+		d.Name = name
+	}
+}
+
+// cleanName keeps letters, digits, '_' and '-', starting with a letter.
+func cleanName(s, fallback string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '_', r == '-':
+			b.WriteRune(r)
+		default:
+			b.WriteByte('-')
+		}
+		if b.Len() >= 60 {
+			break
+		}
+	}
+	out := strings.Trim(b.String(), "-")
+	if out == "" || !(out[0] >= 'a' && out[0] <= 'z' || out[0] >= 'A' && out[0] <= 'Z') {
+		out = fallback + "-" + out
+	}
+	return strings.TrimRight(out, "-")
+}
+
+// objName returns a free object name from want (cleaned), else prefix-N.
+func (w *writer) objName(kind, want, prefix string) string {
+	if w.used == nil {
+		w.used = map[string]bool{}
+	}
+	name := want
+	if name == "" || schema.CheckObjectName(name) != nil {
+		name = cleanName(want, prefix)
+		if want == "" {
+			name = prefix
+		}
+	}
+	base := name
+	for i := 2; w.used[kind+"."+strings.ToLower(name)]; i++ {
+		name = base + "-" + strconv.Itoa(i)
+	}
+	w.used[kind+"."+strings.ToLower(name)] = true
+	return name
+}
+
+func (w *writer) ecnName(e *ECN, hint string) string {
+	if e == nil {
+		return ""
+	}
+	k := ecnKey(e)
+	if n, ok := w.ecns[k]; ok {
+		return n
+	}
+	want := e.Name
+	if want == "" {
+		want = hint
+	}
+	n := w.objName("ecn_profile", want, "ecn")
+	w.ecns[k] = n
+	w.ecnList = append(w.ecnList, e)
+	return n
+}
+
+func (w *writer) wdName(x *Watchdog) string {
+	k := wdKey(x)
+	if n, ok := w.wds[k]; ok {
+		return n
+	}
+	want := x.Name
+	if want == "" {
+		want = "watchdog"
+	}
+	n := w.objName("pfc_watchdog", want, "watchdog")
+	w.wds[k] = n
+	w.wdList = append(w.wdList, x)
+	return n
+}
+
+// build factors and prints.
+func (w *writer) build(devs []*Device) {
+	w.ecns, w.wds = map[string]string{}, map[string]string{}
+	// The reference QoS: the most common device QoS (switches first).
+	groups := map[string][]*Device{}
+	var order []string
+	for _, d := range devs {
+		if d.Default == nil {
+			continue
+		}
+		k := want(d.Default).key()
+		if groups[k] == nil {
+			order = append(order, k)
+		}
+		groups[k] = append(groups[k], d)
+	}
+	var ref *QoS
+	best := 0
+	for _, k := range order {
+		n := len(groups[k])
+		if !groups[k][0].host() {
+			n += 1 << 20 // switches carry the classes
+		}
+		if n > best {
+			best, ref = n, groups[k][0].Default
+		}
+	}
+	names := map[int]string{}
+	for _, d := range devs {
+		for p, n := range d.ClassNames {
+			if _, ok := names[p]; !ok && p >= 0 && p < 8 && n != "" {
+				names[p] = n
+			}
+		}
+	}
+	classes, _ := deriveClasses(ref, names)
+	for _, c := range classes {
+		c.name = w.objName("traffic_class", c.name, "class")
+		if c.ecn != nil {
+			w.ecnName(c.ecn, c.name)
+		}
+	}
+	// Device policies: one per group of equal QoS.
+	devPol := map[*Device]*policy{}
+	var pols []*policy
+	for gi, k := range order {
+		g := groups[k]
+		name := "fabric"
+		if len(order) > 1 {
+			name = g[0].Name
+			if len(g) > 1 {
+				name = "group-" + strconv.Itoa(gi+1)
+			}
+		}
+		pol := devicePolicy(w.objName("qos_policy", name, "policy"), classes, g[0].Default)
+		for _, d := range g {
+			pol.src = append(pol.src, d.Default.Src...)
+			devPol[d] = pol
+			for _, why := range lost(classes, []*policy{pol}, want(d.Default)) {
+				w.report(d.Src, "%s: %s", d.Name, why)
+			}
+		}
+		pols = append(pols, pol)
+	}
+	atFabric := len(order) == 1 && len(groups[order[0]]) == len(devs)
+	// Port policies: one per distinct (device policy, port QoS).
+	portPol := map[*Port]*policy{}
+	portKeys := map[string]*policy{}
+	for _, d := range devs {
+		dk := ""
+		if d.Default != nil {
+			dk = want(d.Default).key()
+		}
+		for _, p := range d.Ports {
+			if p.QoS == nil || want(p.QoS).key() == dk {
+				continue
+			}
+			dev := devPol[d]
+			if dev == nil {
+				dev = &policy{}
+			}
+			k := dev.name + "\x00" + want(p.QoS).key()
+			pol := portKeys[k]
+			if pol == nil {
+				pol = portPolicy("", classes, dev, p.QoS)
+				if dev.name == "" {
+					pol = devicePolicy("", classes, p.QoS)
+				}
+				pol.name = w.objName("qos_policy", d.Name+"-"+p.Name, "port")
+				portKeys[k] = pol
+				pols = append(pols, pol)
+			}
+			portPol[p] = pol
+			chain := []*policy{pol}
+			if dev.name != "" {
+				chain = []*policy{dev, pol}
+			}
+			for _, why := range lost(classes, chain, want(p.QoS)) {
+				w.report(p.Src, "%s %s: %s", d.Name, p.Name, why)
+			}
+		}
+	}
+	for _, p := range pols {
+		for _, q := range p.queues {
+			if q.ecn != nil {
+				w.ecnName(q.ecn, "")
+			}
+		}
+		if p.watchdog != nil {
+			w.wdName(p.watchdog)
+		}
+	}
+	acls := w.acls(devs)
+	w.printQoS(classes, pols, atFabric)
+	w.printDevices(devs, devPol, portPol, atFabric, acls)
+}
+
+func (d *Device) host() bool { return d.Kind == "nic" }
+
+// aclRef is an ACL as written: its name per (device, configured name).
+type aclRef map[*Device]map[string]string
+
+// acls names every ACL (one block per distinct content; a name two
+// devices use for different rules gets the device's name as suffix).
+func (w *writer) acls(devs []*Device) aclRef {
+	refs := aclRef{}
+	byKey := map[string]string{}
+	var blocks []*ACL
+	for _, d := range devs {
+		refs[d] = map[string]string{}
+		for _, a := range d.ACLs {
+			k := a.Name + "\x00" + aclKey(a)
+			name, ok := byKey[k]
+			if !ok {
+				name = w.objName("acl", a.Name, "acl")
+				byKey[k] = name
+				b := *a
+				b.Name = name
+				blocks = append(blocks, &b)
+			}
+			refs[d][a.Name] = name
+		}
+	}
+	if len(blocks) > 0 {
+		f := hclwrite.NewEmptyFile()
+		body := f.Body()
+		for i, a := range blocks {
+			if i > 0 {
+				body.AppendNewline()
+			}
+			comment(body, []Span{a.Src})
+			blk := body.AppendNewBlock("acl", []string{a.Name}).Body()
+			for _, r := range a.Rules {
+				rb := blk.AppendNewBlock("rule", nil).Body()
+				rb.SetAttributeValue("seq", cty.NumberIntVal(int64(r.Seq)))
+				rb.SetAttributeValue("action", cty.StringVal(r.Action))
+				if r.Family == "ipv4" || r.Family == "ipv6" {
+					rb.SetAttributeValue("family", cty.StringVal(r.Family))
+				}
+				if r.Protocol != "" {
+					rb.SetAttributeValue("protocol", cty.StringVal(r.Protocol))
+				}
+				if r.SrcPrefix != "" {
+					rb.SetAttributeValue("src_prefix", cty.StringVal(r.SrcPrefix))
+				}
+				if r.DstPrefix != "" {
+					rb.SetAttributeValue("dst_prefix", cty.StringVal(r.DstPrefix))
+				}
+				if v, ok := portsVal(r.SrcPorts); ok {
+					rb.SetAttributeValue("src_port", v)
+				}
+				if v, ok := portsVal(r.DstPorts); ok {
+					rb.SetAttributeValue("dst_port", v)
+				}
+				if len(r.DSCP) == 1 {
+					rb.SetAttributeValue("dscp", cty.NumberIntVal(int64(r.DSCP[0])))
+				} else if len(r.DSCP) > 1 {
+					rb.SetAttributeValue("dscp", intList(r.DSCP))
+				}
+				if r.SetDSCP != nil {
+					rb.SetAttributeValue("set_dscp", cty.NumberIntVal(int64(*r.SetDSCP)))
+				}
+				if r.PoliceBps > 0 {
+					rb.SetAttributeValue("police", cty.StringVal(units.Speed(r.PoliceBps)))
+				}
+			}
+		}
+		w.out.Files[FileACLs] = hclwrite.Format(f.Bytes())
+	}
+	return refs
+}
+
+func aclKey(a *ACL) string {
+	var b strings.Builder
+	for _, r := range a.Rules {
+		fmt.Fprintf(&b, "%d %s %s %s %s %s %v %v %v %s %d;", r.Seq, r.Action, r.Family, r.Protocol, r.SrcPrefix, r.DstPrefix, r.SrcPorts, r.DstPorts, r.DSCP, intp(r.SetDSCP), r.PoliceBps)
+	}
+	return b.String()
+}
+
+func portsVal(rs [][2]int) (cty.Value, bool) {
+	if len(rs) == 0 {
+		return cty.NilVal, false
+	}
+	one := func(r [2]int) cty.Value {
+		if r[0] == r[1] {
+			return cty.NumberIntVal(int64(r[0]))
+		}
+		return cty.StringVal(fmt.Sprintf("%d-%d", r[0], r[1]))
+	}
+	if len(rs) == 1 {
+		return one(rs[0]), true
+	}
+	vals := make([]cty.Value, len(rs))
+	for i, r := range rs {
+		vals[i] = one(r)
+	}
+	return cty.TupleVal(vals), true
+}
+
+func intList(v []int) cty.Value {
+	if len(v) == 0 {
+		return cty.EmptyTupleVal
+	}
+	vals := make([]cty.Value, len(v))
+	for i, n := range v {
+		vals[i] = cty.NumberIntVal(int64(n))
+	}
+	return cty.TupleVal(vals)
+}
+
+func intMap(m map[int]int) cty.Value {
+	keys := make([]int, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Ints(keys)
+	vals := map[string]cty.Value{}
+	for _, k := range keys {
+		vals[strconv.Itoa(k)] = cty.NumberIntVal(int64(m[k]))
+	}
+	return cty.ObjectVal(vals)
+}
+
+// comment appends "# FILE:FROM-TO, …" naming where a block was read.
+func comment(body *hclwrite.Body, spans []Span) {
+	var parts []string
+	seen := map[string]bool{}
+	for _, s := range spans {
+		if s.File == "" {
+			continue
+		}
+		p := Clean(filepath.Base(s.File))
+		switch {
+		case s.From > 0 && s.To > s.From:
+			p += ":" + strconv.Itoa(s.From) + "-" + strconv.Itoa(s.To)
+		case s.From > 0:
+			p += ":" + strconv.Itoa(s.From)
+		}
+		if !seen[p] {
+			seen[p] = true
+			parts = append(parts, p)
+		}
+	}
+	if len(parts) == 0 {
+		return
+	}
+	if len(parts) > 4 {
+		parts = append(parts[:4], fmt.Sprintf("and %d more", len(parts)-4))
+	}
+	body.AppendUnstructuredTokens(hclwrite.Tokens{
+		{Type: hclsyntax.TokenComment, Bytes: []byte("# " + strings.Join(parts, ", ") + "\n")},
+	})
+}
+
+func ref(kind, name string) hclwrite.Tokens {
+	return hclwrite.TokensForTraversal(traversal(kind, name))
+}
+
+func refList(kind string, names []string) hclwrite.Tokens {
+	ts := make([]hclwrite.Tokens, len(names))
+	for i, n := range names {
+		ts[i] = ref(kind, n)
+	}
+	return hclwrite.TokensForTuple(ts)
+}
+
+func ms(v int64) string { return (time.Duration(v) * time.Millisecond).String() }
+
+func size(n int64) string { return strings.ReplaceAll(units.Size(n), " ", "") }
+
+// printQoS writes the fabric block, ECN profiles, watchdogs, classes and
+// policies.
+func (w *writer) printQoS(classes []*class, pols []*policy, atFabric bool) {
+	f := hclwrite.NewEmptyFile()
+	body := f.Body()
+	body.AppendUnstructuredTokens(hclwrite.Tokens{{Type: hclsyntax.TokenComment, Bytes: []byte("# Written by fabricgen import: the QoS the configurations run, factored into classes and policies.\n")}})
+	fb := body.AppendNewBlock("fabric", []string{w.o.Fabric}).Body()
+	if atFabric && len(pols) > 0 {
+		fb.SetAttributeRaw("qos_policy", ref("qos_policy", pols[0].name))
+	}
+	for _, e := range w.ecnList {
+		body.AppendNewline()
+		b := body.AppendNewBlock("ecn_profile", []string{w.ecns[ecnKey(e)]}).Body()
+		if e.MinBytes > 0 || e.MaxBytes > 0 {
+			b.SetAttributeValue("min_threshold", cty.StringVal(size(e.MinBytes)))
+			b.SetAttributeValue("max_threshold", cty.StringVal(size(e.MaxBytes)))
+		}
+		b.SetAttributeValue("max_probability", cty.NumberIntVal(int64(e.Probability)))
+		if e.MinFill != nil && e.MaxFill != nil {
+			b.SetAttributeValue("min_fill_level", cty.NumberIntVal(int64(*e.MinFill)))
+			b.SetAttributeValue("max_fill_level", cty.NumberIntVal(int64(*e.MaxFill)))
+		}
+		mode := "ecn"
+		if !e.Mark {
+			mode = "drop"
+		}
+		b.SetAttributeValue("mode", cty.StringVal(mode))
+	}
+	for _, x := range w.wdList {
+		body.AppendNewline()
+		b := body.AppendNewBlock("pfc_watchdog", []string{w.wds[wdKey(x)]}).Body()
+		b.SetAttributeValue("detection", cty.StringVal(ms(x.DetectionMS)))
+		if x.RestorationMS > 0 {
+			b.SetAttributeValue("restoration", cty.StringVal(ms(x.RestorationMS)))
+		}
+		if x.PollMS > 0 {
+			b.SetAttributeValue("poll_interval", cty.StringVal(ms(x.PollMS)))
+		}
+		if x.Action != "" {
+			b.SetAttributeValue("action", cty.StringVal(x.Action))
+		}
+	}
+	for _, c := range classes {
+		body.AppendNewline()
+		b := body.AppendNewBlock("traffic_class", []string{c.name}).Body()
+		if c.role != "" {
+			b.SetAttributeValue("role", cty.StringVal(c.role))
+		}
+		b.SetAttributeValue("dscp", intList(c.dscp))
+		b.SetAttributeValue("priority", cty.NumberIntVal(int64(c.priority)))
+		b.SetAttributeValue("queue", cty.NumberIntVal(int64(c.queue)))
+		if c.lossless {
+			b.SetAttributeValue("lossless", cty.True)
+		}
+		if c.ecn != nil {
+			b.SetAttributeRaw("ecn", ref("ecn_profile", w.ecns[ecnKey(c.ecn)]))
+		}
+		if c.sched != "" {
+			b.SetAttributeValue("scheduler", cty.StringVal(c.sched))
+		}
+		if c.weight != nil {
+			b.SetAttributeValue("weight", cty.NumberIntVal(int64(*c.weight)))
+		}
+	}
+	classNames := make([]string, len(classes))
+	for i, c := range classes {
+		classNames[i] = c.name
+	}
+	for _, p := range pols {
+		body.AppendNewline()
+		comment(body, p.src)
+		b := body.AppendNewBlock("qos_policy", []string{p.name}).Body()
+		if p.trust != "" {
+			b.SetAttributeValue("trust", cty.StringVal(p.trust))
+		}
+		if p.classes && len(classNames) > 0 {
+			b.SetAttributeRaw("classes", refList("traffic_class", classNames))
+		}
+		if p.defaultPriority != nil {
+			b.SetAttributeValue("default_priority", cty.NumberIntVal(int64(*p.defaultPriority)))
+		}
+		if len(p.dscpMap) > 0 {
+			b.SetAttributeValue("dscp_map", intMap(p.dscpMap))
+		}
+		if len(p.pcpMap) > 0 {
+			b.SetAttributeValue("pcp_map", intMap(p.pcpMap))
+		}
+		if len(p.queueMap) > 0 {
+			b.SetAttributeValue("queue_map", intMap(p.queueMap))
+		}
+		if p.pfcSet {
+			b.SetAttributeValue("pfc_priorities", intList(p.pfc))
+		}
+		switch {
+		case p.watchdog != nil:
+			b.SetAttributeRaw("pfc_watchdog", ref("pfc_watchdog", w.wds[wdKey(p.watchdog)]))
+		case p.watchdogOff:
+			b.SetAttributeValue("pfc_watchdog", cty.StringVal("off"))
+		}
+		if p.mtu != 0 {
+			b.SetAttributeValue("mtu", cty.NumberIntVal(int64(p.mtu)))
+		}
+		if p.linkPause != nil {
+			b.SetAttributeValue("link_pause", cty.BoolVal(*p.linkPause))
+		}
+		if bk := p.buffer; bufferKey(bk) != bufferKey(Buffer{}) {
+			bb := b.AppendNewBlock("buffer", nil).Body()
+			for _, f := range []struct {
+				name string
+				v    int64
+			}{{"headroom", bk.Headroom}, {"xoff", bk.XOFF}, {"xon", bk.XON}, {"ingress_lossless_pool", bk.IngressLosslessPool}, {"egress_lossy_pool", bk.EgressLossyPool}} {
+				if f.v != 0 {
+					bb.SetAttributeValue(f.name, cty.StringVal(size(f.v)))
+				}
+			}
+			if bk.DynamicThreshold != nil {
+				bb.SetAttributeValue("dynamic_threshold", cty.NumberIntVal(int64(*bk.DynamicThreshold)))
+			}
+		}
+		qs := make([]int, 0, len(p.queues))
+		for q := range p.queues {
+			qs = append(qs, q)
+		}
+		sort.Ints(qs)
+		for _, qn := range qs {
+			q := p.queues[qn]
+			qb := b.AppendNewBlock("queue", []string{strconv.Itoa(qn)}).Body()
+			if q.sched != "" {
+				qb.SetAttributeValue("scheduler", cty.StringVal(q.sched))
+			}
+			if q.weight != nil {
+				qb.SetAttributeValue("weight", cty.NumberIntVal(int64(*q.weight)))
+			}
+			if q.shaperBps != 0 {
+				qb.SetAttributeValue("shaper", cty.StringVal(units.Speed(q.shaperBps)))
+			}
+			switch {
+			case q.ecn != nil:
+				qb.SetAttributeRaw("ecn", ref("ecn_profile", w.ecns[ecnKey(q.ecn)]))
+			case q.ecnOff:
+				qb.SetAttributeValue("ecn", cty.StringVal("off"))
+			}
+		}
+	}
+	w.out.Files[FileQoS] = hclwrite.Format(f.Bytes())
+}
+
+// printDevices writes one device block per device.
+func (w *writer) printDevices(devs []*Device, devPol map[*Device]*policy, portPol map[*Port]*policy, atFabric bool, acls aclRef) {
+	f := hclwrite.NewEmptyFile()
+	body := f.Body()
+	specs := map[string]*schema.PlatformSpec{}
+	for i, d := range devs {
+		if i > 0 {
+			body.AppendNewline()
+		}
+		comment(body, []Span{d.Src})
+		b := body.AppendNewBlock("device", []string{d.Name}).Body()
+		kind := d.Kind
+		if kind == "" {
+			kind = "leaf"
+		}
+		b.SetAttributeValue("kind", cty.StringVal(kind))
+		b.SetAttributeValue("platform", cty.StringVal(d.Platform))
+		spec, ok := specs[d.Platform]
+		if !ok && w.o.Spec != nil {
+			spec = w.o.Spec(d.Platform)
+			specs[d.Platform] = spec
+		}
+		for _, a := range []struct{ name, v string }{{"os_version", d.OSVersion}, {"model", d.Model}, {"asic", d.ASIC}, {"hwsku", d.HWSKU}, {"driver", d.Driver}, {"buffer_model", d.BufferModel}} {
+			if a.v == "" {
+				continue
+			}
+			if a.name != "os_version" && spec != nil && !slices.Contains(spec.Attrs.Names(), a.name) {
+				w.report(d.Src, "%s: %s %q is not an attribute the %s platform reads; left out", d.Name, a.name, Clean(a.v), d.Platform)
+				continue
+			}
+			if a.name == "os_version" && spec != nil {
+				if spec.Release == nil {
+					continue
+				}
+				if _, err := spec.ParseVersion(a.v); err != nil {
+					w.report(d.Src, "%s: release %q is not one fabricgen reads (%v); os_version left to the default", d.Name, Clean(a.v), err)
+					continue
+				}
+			}
+			b.SetAttributeValue(a.name, cty.StringVal(a.v))
+		}
+		if pol := devPol[d]; pol != nil && !atFabric {
+			b.SetAttributeRaw("qos_policy", ref("qos_policy", pol.name))
+		}
+		if r := d.RDMA; r != nil {
+			rb := b.AppendNewBlock("rdma", nil).Body()
+			if r.Transport != "" {
+				rb.SetAttributeValue("transport", cty.StringVal(r.Transport))
+			}
+			for _, a := range []struct {
+				name string
+				v    *int
+			}{{"path_mtu", r.PathMTU}, {"tos", r.ToS}, {"cnp_dscp", r.CNPDSCP}, {"cnp_priority", r.CNPPriority}} {
+				if a.v != nil {
+					rb.SetAttributeValue(a.name, cty.NumberIntVal(int64(*a.v)))
+				}
+			}
+			if r.ECN != nil {
+				rb.SetAttributeValue("ecn", cty.BoolVal(*r.ECN))
+			}
+		}
+		for _, p := range d.Ports {
+			if err := schema.CheckPortName(p.Name, d.host()); err != nil || (spec != nil && spec.Ports.Check != nil && !spec.Ports.Check(p.Name)) {
+				why := "not a port name of the platform"
+				if err != nil {
+					why = err.Error()
+				}
+				w.report(p.Src, "%s: port %q left out: %s", d.Name, Clean(p.Name), why)
+				continue
+			}
+			pb := b.AppendNewBlock("port", []string{p.Name}).Body()
+			if p.Description != "" {
+				rule := schema.TextRule{}
+				if spec != nil {
+					rule = spec.Text
+				}
+				if err := schema.CheckText(p.Description, rule); err != nil {
+					w.report(p.Src, "%s %s: description %q left out: %v", d.Name, p.Name, Clean(p.Description), err)
+				} else {
+					pb.SetAttributeValue("description", cty.StringVal(p.Description))
+				}
+			}
+			if p.Speed > 0 {
+				pb.SetAttributeValue("speed", cty.StringVal(units.Speed(p.Speed)))
+			}
+			if p.FEC != "" {
+				pb.SetAttributeValue("fec", cty.StringVal(p.FEC))
+			}
+			if p.MTU != 0 {
+				pb.SetAttributeValue("mtu", cty.NumberIntVal(int64(p.MTU)))
+			}
+			if p.CableM > 0 {
+				pb.SetAttributeValue("cable_length", cty.StringVal(strconv.FormatFloat(p.CableM, 'f', -1, 64)+"m"))
+			}
+			switch {
+			case p.IP != "":
+				pb.SetAttributeValue("ip", cty.StringVal(p.IP))
+			case p.Routed:
+				pb.SetAttributeValue("routed", cty.True)
+			}
+			if pol := portPol[p]; pol != nil {
+				pb.SetAttributeRaw("qos_policy", ref("qos_policy", pol.name))
+			}
+			for _, dir := range []struct {
+				attr  string
+				names []string
+			}{{"acl_in", p.ACLIn}, {"acl_out", p.ACLOut}} {
+				if len(dir.names) == 0 {
+					continue
+				}
+				var out []string
+				for _, n := range dir.names {
+					if m, ok := acls[d][n]; ok {
+						out = append(out, m)
+					} else {
+						w.report(p.Src, "%s %s: ACL %q is bound but not defined; binding left out", d.Name, p.Name, Clean(n))
+					}
+				}
+				if len(out) > 0 {
+					pb.SetAttributeRaw(dir.attr, refList("acl", out))
+				}
+			}
+		}
+	}
+	w.out.Files[FileDevices] = hclwrite.Format(f.Bytes())
+}
+
+func traversal(kind, name string) hcl.Traversal {
+	return hcl.Traversal{hcl.TraverseRoot{Name: kind}, hcl.TraverseAttr{Name: name}}
+}
+
+// commonFabric is the fabric name every device's header names, else
+// "imported".
+func commonFabric(devs []*Device) string {
+	name := ""
+	for _, d := range devs {
+		switch {
+		case d.Fabric == "":
+			return "imported"
+		case name == "":
+			name = d.Fabric
+		case name != d.Fabric:
+			return "imported"
+		}
+	}
+	if name == "" || schema.CheckObjectName(name) != nil {
+		return "imported"
+	}
+	return name
+}
