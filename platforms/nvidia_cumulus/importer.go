@@ -54,7 +54,7 @@ type nvHeader struct {
 	model, version string
 	// device is the device name of fabricgen's header ("# fabricgen:
 	// fabric F, device D (nvidia_cumulus)").
-	device string
+	device, fabric string
 	// restoration is fabricgen's note of the watchdog's restoration time
 	// ("# pfc_watchdog NAME restoration N ms not applied").
 	wdName        string
@@ -66,7 +66,7 @@ type nvHeader struct {
 
 var (
 	importReleaseRe = regexp.MustCompile(`^# release (\S+) \((os_version|fabricgen's default)`)
-	importDeviceRe  = regexp.MustCompile(`^# fabricgen: fabric .*, device (\S+) \(nvidia_cumulus\)$`)
+	importDeviceRe  = regexp.MustCompile(`^# fabricgen: fabric (\S+), device (\S+) \(nvidia_cumulus\)$`)
 	importWDNoteRe  = regexp.MustCompile(`^# pfc_watchdog (\S+) restoration (\d{1,9}) ms not applied`)
 	importYAMLErrRe = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 	importVersionRe = regexp.MustCompile(`(\d{1,2}\.\d{1,2}(?:\.\d{1,2})?)`)
@@ -225,7 +225,7 @@ func importHeaderComment(s string, hdr *nvHeader) {
 		return
 	}
 	if m := importDeviceRe.FindStringSubmatch(s); m != nil {
-		hdr.device = m[1]
+		hdr.fabric, hdr.device = m[1], m[2]
 		return
 	}
 	if m := importWDNoteRe.FindStringSubmatch(s); m != nil {

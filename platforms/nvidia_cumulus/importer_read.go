@@ -28,8 +28,8 @@ const (
 	whyBuffer     = "an advanced buffer setting: the intent has no NVUE buffer region or service pool"
 	whyRoCE       = "NVIDIA's RoCE profile (qos roce): its values are not in the configuration; spell them out with nv set qos mapping/pfc/congestion-control, or read nv show qos roce"
 	whyPool       = "a traffic pool other than fabricgen's 50/50 default-lossless/default-lossy split with PFC on"
-	whyCable      = "the PFC cable length: the intent keeps it on a link block (cable_length), which import does not write from one device's file"
-	whyPFCBuffer  = "a PFC port-buffer/xoff/xon threshold in bytes: the import model has no buffer values"
+	whyPFCKnob    = "a PFC cable length or port-buffer/xoff/xon threshold without PFC priorities: fabricgen renders them only on a PFC profile"
+	whyCableNone  = "a PFC cable length with no switch port in the configuration to carry it"
 	whyPFCDir     = "PFC in one direction only: the intent's PFC sends and honours pause frames"
 	whyWatchdogNo = "PFC watchdog timers while no port enables the watchdog"
 	whyQoSOther   = "a QoS setting fabricgen does not express"
@@ -103,6 +103,13 @@ type impACL struct {
 	to    int
 }
 
+// impKnob is one numeric PFC profile setting and its line.
+type impKnob struct {
+	what string
+	val  int64
+	cmd  nvCmd
+}
+
 // impState is the whole file as its commands set it.
 type impState struct {
 	name string
@@ -110,6 +117,8 @@ type impState struct {
 	seen map[string]bool // unmapped (line, why) already reported
 
 	hostname string
+	// cableM is the PFC cable length every port gets (0: none).
+	cableM float64
 	// syntax515 is true when an interface uses "ipv4 …"/"ipv6 …", the
 	// words Cumulus Linux 5.15 gave "ip …" ("New and Changed NVUE
 	// Commands", 5.15).
@@ -129,7 +138,10 @@ type impState struct {
 	wdPoll    int64
 	wdRobust  int64
 	wdLines   []nvCmd
-	qosSrc    []int
+	// pfcKnobs are the default-global PFC profile's cable-length,
+	// port-buffer, xoff-threshold and xon-threshold.
+	pfcKnobs []impKnob
+	qosSrc   []int
 
 	ports     map[string]*impPort
 	portOrder []string
@@ -444,12 +456,12 @@ func (st *impState) pfcLine(c nvCmd, w []string) bool {
 		}
 		st.unmapped(c, whyPFCDir)
 		return false
-	case len(w) == 2 && w[0] == "cable-length":
-		st.unmapped(c, whyCable)
-		return false
-	case len(w) == 2 && (w[0] == "port-buffer" || w[0] == "xoff-threshold" || w[0] == "xon-threshold"):
-		st.unmapped(c, whyPFCBuffer)
-		return false
+	case len(w) == 2 && (w[0] == "cable-length" || w[0] == "port-buffer" || w[0] == "xoff-threshold" || w[0] == "xon-threshold"):
+		// Judged with the whole file: they take effect only with PFC on.
+		if v, err := strconv.ParseInt(w[1], 10, 64); err == nil && v > 0 && v < 1<<40 {
+			st.pfcKnobs = append(st.pfcKnobs, impKnob{what: w[0], val: v, cmd: c})
+			return false
+		}
 	}
 	st.unmapped(c, whyQoSOther)
 	return false
@@ -876,6 +888,7 @@ func (st *impState) device(hdr nvHeader) *importer.Device {
 		d.Name = hdr.device // fabricgen's render names its device in the header
 	}
 	d.Model = hdr.model
+	d.Fabric = hdr.fabric
 	switch {
 	case hdr.osSet:
 		d.OSVersion = hdr.version
@@ -889,7 +902,7 @@ func (st *impState) device(hdr nvHeader) *importer.Device {
 		p := st.ports[n]
 		d.Ports = append(d.Ports, &importer.Port{
 			Name: p.name, Description: p.desc, IP: p.ip, Routed: p.routed, MTU: p.mtu,
-			Speed: p.speed, FEC: p.fec, ACLIn: p.in, ACLOut: p.out,
+			Speed: p.speed, FEC: p.fec, ACLIn: p.in, ACLOut: p.out, CableM: st.cableM,
 			Src: importer.Span{File: st.name, From: p.from, To: p.to},
 		})
 	}
@@ -928,6 +941,7 @@ func (st *impState) defaultQoS(hdr nvHeader) *importer.QoS {
 		q.PFC, q.PFCSet, has = st.pfc, true, true
 	}
 	st.pools_(q)
+	st.knobs(q)
 	for tc := range 8 {
 		e, s := st.ecn[tc], st.sched[tc]
 		if e == nil && s == nil {
@@ -1064,6 +1078,40 @@ func (st *impState) pools_(q *importer.QoS) {
 		} else {
 			st.unmapped(c, whyPool)
 		}
+	}
+}
+
+// knobs sets the PFC profile's buffer thresholds (port-buffer is the
+// headroom) and its cable length, which every port has (the
+// default-global profile covers every port, and fabricgen renders the
+// longest port's cable), when PFC is on.
+func (st *impState) knobs(q *importer.QoS) {
+	for _, k := range st.pfcKnobs {
+		if len(q.PFC) == 0 {
+			st.unmapped(k.cmd, whyPFCKnob)
+			continue
+		}
+		switch k.what {
+		case "cable-length":
+			if len(st.portOrder) == 0 {
+				st.unmapped(k.cmd, whyCableNone)
+				continue
+			}
+			st.cableM = float64(k.val)
+		default:
+			if q.Buffer == nil {
+				q.Buffer = &importer.Buffer{}
+			}
+			switch k.what {
+			case "port-buffer":
+				q.Buffer.Headroom = k.val
+			case "xoff-threshold":
+				q.Buffer.XOFF = k.val
+			case "xon-threshold":
+				q.Buffer.XON = k.val
+			}
+		}
+		st.qosSrc = append(st.qosSrc, k.cmd.line)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"net/netip"
 	"os"
 	"path/filepath"
@@ -77,13 +78,12 @@ func TestImportGoldens(t *testing.T) {
 			if len(ks) < 40 {
 				t.Errorf("only %d facts compared: the table lost its rows", len(ks))
 			}
-			// What cannot come back: the cable length (a link's), nothing else.
-			var un []string
+			// Everything comes back: nothing is reported.
 			for _, l := range d.Unmapped {
-				un = append(un, l.Text)
+				t.Errorf("unmapped %d %q: %s", l.Line, l.Text, l.Why)
 			}
-			if len(un) != 1 || !strings.Contains(un[0], "cable-length 100") {
-				t.Errorf("unmapped = %q, want only the cable-length line", un)
+			if d.Fabric != fab.Name {
+				t.Errorf("fabric %q, want %q (the render header's)", d.Fabric, fab.Name)
 			}
 			if d.Name != sd.Name {
 				t.Errorf("name %q, want %q (the render header's)", d.Name, sd.Name)
@@ -110,6 +110,11 @@ func intentFacts(fab *schema.Fabric, d *schema.Device) map[string]string {
 	}
 	m["dscp"], m["queue"] = strings.Join(dscp, ","), strings.Join(queue, ",")
 	m["pfc"] = fmt.Sprint(q.Lossless.List())
+	cable := 0.0
+	for _, p := range d.Ports {
+		cable = max(cable, math.Ceil(p.Cable().V))
+	}
+	m["cable metres (the longest; NVUE has one for the profile)"] = fmt.Sprint(cable)
 	for i, qu := range q.Queues {
 		if s := string(qu.Sched.V); s != "" {
 			m[fmt.Sprintf("queue %d sched", i)] = s
@@ -177,6 +182,11 @@ func deviceFacts(d *importer.Device) map[string]string {
 	}
 	m["dscp"], m["queue"] = strings.Join(dscp, ","), strings.Join(queue, ",")
 	m["pfc"] = fmt.Sprint(q.PFC)
+	cable := 0.0
+	for _, p := range d.Ports {
+		cable = max(cable, p.CableM)
+	}
+	m["cable metres (the longest; NVUE has one for the profile)"] = fmt.Sprint(cable)
 	for i, qu := range q.Queues {
 		if qu.Sched != "" {
 			m[fmt.Sprintf("queue %d sched", i)] = qu.Sched
@@ -335,7 +345,7 @@ func TestImportUnmapped(t *testing.T) {
 	d := mustImport(t, "leaf07.cfg", handWritten)
 	want := []string{
 		"5 an egress 802.1p/DSCP remark map", "6 an egress 802.1p/DSCP remark map",
-		"11 PFC in one direction only", "12 the PFC cable length", "13 a PFC port-buffer/xoff/xon threshold in bytes",
+		"11 PFC in one direction only",
 		"21 an egress shaper", "22 an egress shaper", "23 802.3x link pause", "24 802.3x link pause",
 		"25 a QoS port group (profile other than default-global)", "26 a QoS port group (profile other than default-global)",
 		"27 an advanced buffer setting", "28 NVIDIA's RoCE profile (qos roce)",
@@ -380,6 +390,8 @@ func TestImportUnmapped(t *testing.T) {
 		{"watchdog", fmt.Sprint(*q.Watchdog), fmt.Sprint(importer.Watchdog{DetectionMS: 1000, PollMS: 200, Action: "drop"})},
 		{"swp1 mtu (the later line)", d.Ports[0].MTU, 9000},
 		{"twice", len(d.Twice), 1},
+		{"cable length on every port (default-global covers them all)", fmt.Sprint(d.Ports[0].CableM, d.Ports[len(d.Ports)-1].CableM), "50 50"},
+		{"xoff threshold", fmt.Sprint(q.Buffer.XOFF, q.Buffer.Headroom), "1500 0"},
 		{"acl rules kept", len(d.ACLs[0].Rules), 1},
 		{"acl dscp name af13", fmt.Sprint(d.ACLs[0].Rules[0].DSCP), "[14]"},
 		{"tc 3 dwrr without bw: no scheduler", q.Queues[3] == nil, true},
@@ -638,5 +650,18 @@ func TestImportDefaultMaps(t *testing.T) {
 				t.Errorf("got %q, want %q", got, c.want)
 			}
 		})
+	}
+}
+
+// TestImportPFCKnobsWithoutPFC: a cable length or buffer threshold on a
+// PFC profile with no priorities does nothing fabricgen can render, and
+// is reported.
+func TestImportPFCKnobsWithoutPFC(t *testing.T) {
+	d := mustImport(t, "nopfc.cfg", "nv set interface swp1 link mtu 9216\nnv set qos pfc default-global cable-length 10\nnv set qos pfc default-global port-buffer 25000\n")
+	if got, want := unmappedAt(d), []string{"2 a PFC cable length or port-buffer/xoff/xon threshold without PFC priorities", "3 a PFC cable length or port-buffer/xoff/xon threshold without PFC priorities"}; !slices.Equal(got, want) {
+		t.Errorf("unmapped %q, want %q", got, want)
+	}
+	if d.Ports[0].CableM != 0 || d.Default != nil {
+		t.Errorf("cable %v default %+v, want none", d.Ports[0].CableM, d.Default)
 	}
 }
