@@ -35,6 +35,9 @@ import (
 const (
 	importMaxPorts    = 4096
 	importMaxPortCmds = 4 << 20
+	// importMaxYAMLBytes bounds the YAML form: its node tree costs tens
+	// of times the file's size (a switch's startup.yaml is kilobytes).
+	importMaxYAMLBytes = 16 << 20
 	// importMaxYAMLNodes bounds the YAML nodes walked.
 	importMaxYAMLNodes = 8 << 20
 )
@@ -87,6 +90,9 @@ func importConfig(ctx context.Context, name string, data []byte) (*importer.Devi
 		err  error
 	)
 	if importIsYAML(data) {
+		if len(data) > importMaxYAMLBytes {
+			return nil, importer.Errorf(name, 0, "NVUE YAML of %d bytes, more than the %d import reads in that form (a YAML tree costs many times its size): export the configuration with nv config show -o commands", len(data), importMaxYAMLBytes)
+		}
 		cmds, hdr, err = importYAML(ctx, name, data)
 	} else {
 		cmds, hdr, err = importCommands(ctx, name, data)
@@ -153,6 +159,7 @@ func importCommands(ctx context.Context, name string, data []byte) ([]nvCmd, nvH
 	line := 0
 	// One string for the file: each command's text is a slice of it.
 	text := string(data)
+	cmds = make([]nvCmd, 0, strings.Count(text, "\n")+1)
 	for len(text) > 0 {
 		line++
 		if line%4096 == 0 && ctx.Err() != nil {
@@ -244,6 +251,9 @@ const importMaxQuotedLines = 256
 // ('…', "…" with \ escapes, \ outside quotes). Nothing is expanded: a $
 // or a backquote is a character of its word.
 func importWords(line string) ([]string, error) {
+	if !strings.ContainsAny(line, "'\"\\") {
+		return strings.Fields(line), nil // no quoting: the words are the fields
+	}
 	var (
 		out    []string
 		cur    strings.Builder

@@ -178,7 +178,7 @@ const importPlatform = name
 // drops every set an nv unset after it removes (an unset removes the
 // subtree its words name, as NVUE does).
 func importApplyUnsets(ctx context.Context, name string, cmds []nvCmd) ([]nvCmd, error) {
-	var out []nvCmd
+	out := make([]nvCmd, 0, len(cmds))
 	total := 0
 	for _, c := range cmds {
 		if len(c.words) >= 2 && c.words[0] == "interface" {
@@ -189,6 +189,10 @@ func importApplyUnsets(ctx context.Context, name string, cmds []nvCmd) ([]nvCmd,
 			}
 			if total += len(ports); total > importMaxPortCmds {
 				return nil, importer.Errorf(name, c.line, "the interface commands name more than %d ports in all", importMaxPortCmds)
+			}
+			if len(ports) == 1 && ports[0] == c.words[1] {
+				out = append(out, c)
+				continue
 			}
 			for _, p := range ports {
 				w := make([]string, len(c.words))

@@ -520,6 +520,7 @@ func TestImportHostile(t *testing.T) {
 		{"terminal escapes in description", "nv set interface swp1 description $'\x1b[31mred\x1b]0;title\x07'\n", 0, ""},
 		{"huge range", "nv set interface swp1-99999999 link mtu 9000\n", 0, ""},
 		{"empty", "", 0, ""},
+		{"17 MB YAML", "- set:\n    system:\n      hostname: a\n" + strings.Repeat("# pad\n", 17<<20/6), 0, "nv config show -o commands"},
 		{"50 MB config", big, 0, ""},
 	}
 	for _, c := range cases {
