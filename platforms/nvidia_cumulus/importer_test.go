@@ -666,3 +666,42 @@ func TestImportPFCKnobsWithoutPFC(t *testing.T) {
 		t.Errorf("cable %v default %+v, want none", d.Ports[0].CableM, d.Default)
 	}
 }
+
+// TestImportYAMLLines: in the YAML form, what is reported carries the
+// line of its last key and the nv set command it spells.
+func TestImportYAMLLines(t *testing.T) {
+	const yml = `- set:
+    qos:
+      mapping:
+        default-global:
+          trust: l3
+      remark:
+        default-global:
+          rewrite: l3
+      egress-scheduler:
+        default-global:
+          traffic-class:
+            '3':
+              mode: dwrr
+              bw-percent: 50
+    interface:
+      lo:
+        qos:
+          pfc-watchdog: {}
+`
+	d := mustImport(t, "leaf.yaml", yml)
+	var got []string
+	for _, l := range d.Unmapped {
+		got = append(got, fmt.Sprintf("%d %s", l.Line, l.Text))
+	}
+	want := []string{"8 nv set qos remark default-global rewrite l3", "18 nv set interface lo qos pfc-watchdog"}
+	if !slices.Equal(got, want) {
+		t.Errorf("unmapped %q, want %q", got, want)
+	}
+	if q := d.Default.Queues[3]; q == nil || q.Sched != "dwrr" || *q.Weight != 50 {
+		t.Errorf("queue 3 %+v, want dwrr 50", q)
+	}
+	if len(d.Default.Src) == 0 || d.Default.Src[0].From != 5 {
+		t.Errorf("qos spans %+v, want the first at line 5", d.Default.Src)
+	}
+}
