@@ -47,7 +47,8 @@ func newImportCommand(s *streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "import --platform P [-o DIR] (FILE... | --inventory FILE [--device GLOB])",
 		Short: "Read running configurations back into intent, report what no intent expresses, and lint it",
-		Long: `import reads configuration files of one platform (one device each) and
+		Long: `import reads configuration files (one device each; --platform names their
+platform, or GLOB=PLATFORM rules name one per file) and
 writes the intent they amount to into DIR (default ./imported, which must not
 hold a fabric yet): traffic classes, ECN profiles and watchdogs shared by
 value, one qos_policy per group of devices whose QoS is the same (at the
@@ -78,6 +79,9 @@ selects over SSH instead, with plan's host key policy (--known-hosts,
 DIR/running/, which the report and the provenance comments name. Hosts have
 no running configuration: import them from files.
 
+--username (with --password-env or --key-file) writes a credentials block
+into every device, so plan can reach them (references only, never secrets).
+
 Then the written intent is linted: what the fabric already gets wrong.
 
 Exit status: 0 imported with no findings and nothing reported; 2 imported,
@@ -93,7 +97,7 @@ be read at all (FILE:LINE), or bad flags.`,
 			return runImport(cmd, s, args, &f)
 		},
 	}
-	cmd.Flags().StringVar(&f.platform, "platform", "", "the platform of every file (required): "+strings.Join(brownfield.Names(), ", "))
+	cmd.Flags().StringVar(&f.platform, "platform", "", "the platform of every file or device (required): one of "+strings.Join(brownfield.Names(), ", ")+"; or GLOB=PLATFORM rules, comma-separated, on file base names or device names (first match wins)")
 	cmd.Flags().StringVarP(&f.out, "out", "o", "imported", "directory to write the intent into (new or empty)")
 	cmd.Flags().StringVar(&f.fabric, "fabric", "", "the fabric's name (default: the one fabricgen's render headers name, else imported)")
 	cmd.Flags().StringVar(&f.osVersion, "os-version", "", "the release of devices whose configuration does not name it")
@@ -103,9 +107,9 @@ be read at all (FILE:LINE), or bad flags.`,
 	cmd.Flags().StringVar(&f.device, "device", "", "with --inventory: only the devices whose names match this glob")
 	cmd.Flags().StringSliceVar(&f.knownHosts, "known-hosts", nil, "with --inventory: known_hosts file(s) to verify host keys against (default ~/.ssh/known_hosts)")
 	cmd.Flags().BoolVar(&f.insecure, "insecure-ignore-host-key", false, "with --inventory: accept any host key (lab use only)")
-	cmd.Flags().StringVar(&f.username, "username", "", "with --inventory: the SSH user")
-	cmd.Flags().StringVar(&f.passEnv, "password-env", "", "with --inventory: the environment variable holding the password")
-	cmd.Flags().StringVar(&f.keyFile, "key-file", "", "with --inventory: the private key file")
+	cmd.Flags().StringVar(&f.username, "username", "", "the SSH user: written as every device's credentials (with --password-env or --key-file), and used by --inventory")
+	cmd.Flags().StringVar(&f.passEnv, "password-env", "", "the environment variable holding the password (credentials, --inventory)")
+	cmd.Flags().StringVar(&f.keyFile, "key-file", "", "the private key file (credentials, --inventory)")
 	cmd.Flags().DurationVar(&f.timeout, "timeout", 30*time.Second, "with --inventory: how long one device may take to connect and answer")
 	return cmd
 }
@@ -133,7 +137,11 @@ func runImport(cmd *cobra.Command, s *streams, args []string, f *importFlags) er
 		return withCode(exitFailed, fmt.Errorf("--format %q: use text or json", f.format))
 	}
 	if f.platform == "" {
-		return withCode(exitFailed, fmt.Errorf("--platform is required: one of %s", strings.Join(brownfield.Names(), ", ")))
+		return withCode(exitFailed, fmt.Errorf("--platform is required: one of %s, or GLOB=PLATFORM rules", strings.Join(brownfield.Names(), ", ")))
+	}
+	def, rules, err := brownfield.ParsePlatforms(f.platform)
+	if err != nil {
+		return withCode(exitFailed, err)
 	}
 	if len(args) == 0 && f.inventory == "" {
 		return withCode(exitFailed, errors.New("no files: give one configuration file per device, or --inventory to read the devices live"))
@@ -155,16 +163,21 @@ func runImport(cmd *cobra.Command, s *streams, args []string, f *importFlags) er
 		attrs[k] = v
 	}
 	var srcs []brownfield.Source
-	var err error
 	if f.inventory != "" {
-		srcs, err = readLiveSources(cmd, s, f)
+		srcs, err = readLiveSources(cmd, s, f, def, rules)
 	} else {
 		srcs, err = brownfield.ReadFiles(ctx, args)
+		for i := range srcs {
+			if srcs[i].Platform = brownfield.PlatformOf(filepath.Base(srcs[i].Name), def, rules); srcs[i].Platform == "" {
+				err = fmt.Errorf("%s: no --platform rule matches the file; add one (GLOB=PLATFORM) or a catch-all (*=PLATFORM)", srcs[i].Name)
+			}
+		}
 	}
 	if err != nil {
 		return withCode(exitFailed, err)
 	}
-	in, _, err := brownfield.Import(ctx, srcs, brownfield.Options{Platform: schema.Platform(f.platform), Fabric: f.fabric, OSVersion: f.osVersion, Attrs: attrs})
+	in, _, err := brownfield.Import(ctx, srcs, brownfield.Options{Platform: def, Fabric: f.fabric, OSVersion: f.osVersion, Attrs: attrs,
+		Username: f.username, PasswordEnv: f.passEnv, KeyFile: f.keyFile})
 	if err != nil {
 		return withCode(exitFailed, err)
 	}
@@ -179,6 +192,9 @@ func runImport(cmd *cobra.Command, s *streams, args []string, f *importFlags) er
 	fab, diags := schema.LoadContext(ctx, f.out, schema.Options{Getenv: func(string) string { return "" }, Platforms: platforms.Catalog()})
 	if diags.HasErrors() {
 		return withCode(exitFailed, fmt.Errorf("the intent written to %s does not load (a fabricgen bug: please report it with the input): %w", f.out, diags))
+	}
+	if err := brownfield.Renders(fab); err != nil {
+		return withCode(exitFailed, fmt.Errorf("the intent written to %s does not render (a fabricgen bug: please report it with the input): %w", f.out, err))
 	}
 	findings, err := lint.Run(ctx, fab, lint.Options{})
 	if err != nil {
@@ -256,7 +272,7 @@ func importText(w io.Writer, s *streams, dir string, files []string, in *importe
 // readLiveSources reads the running configuration of the inventory's
 // selected devices; each source is named DIR/running/<device>.<ext>, where
 // saveRunning keeps it.
-func readLiveSources(cmd *cobra.Command, s *streams, f *importFlags) ([]brownfield.Source, error) {
+func readLiveSources(cmd *cobra.Command, s *streams, f *importFlags, def schema.Platform, rules []brownfield.PlatformRule) ([]brownfield.Source, error) {
 	inv, err := readInventory(f.inventory)
 	if err != nil {
 		return nil, err
@@ -284,7 +300,11 @@ func readLiveSources(cmd *cobra.Command, s *streams, f *importFlags) ([]brownfie
 	}
 	var devs []brownfield.Live
 	for _, n := range names {
-		devs = append(devs, brownfield.Live{Name: n, Addr: inv[n], Platform: schema.Platform(f.platform), Creds: creds})
+		p := brownfield.PlatformOf(n, def, rules)
+		if p == "" {
+			return nil, fmt.Errorf("%s: no --platform rule matches the device; add one (GLOB=PLATFORM) or a catch-all (*=PLATFORM)", n)
+		}
+		devs = append(devs, brownfield.Live{Name: n, Addr: inv[n], Platform: p, Creds: creds})
 	}
 	srcs, err := brownfield.ReadLive(cmd.Context(), devs, brownfield.LiveOptions{HostKeys: hk, Timeout: f.timeout, Getenv: s.getenv})
 	if err != nil {

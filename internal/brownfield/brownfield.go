@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -19,6 +20,7 @@ import (
 	"github.com/fabricgen/fabricgen/internal/readlimit"
 	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
+	"github.com/fabricgen/fabricgen/templates"
 )
 
 // Source is one configuration to import: a name (its file's path, as the
@@ -26,6 +28,10 @@ import (
 type Source struct {
 	Name string
 	Data []byte
+	// Platform is the source's platform ("": the import's --platform).
+	Platform schema.Platform
+	// Neighbors are the device's LLDP neighbours, read live.
+	Neighbors []importer.Neighbor
 }
 
 // Options are an import's settings.
@@ -40,6 +46,9 @@ type Options struct {
 	// Attrs are device attributes to give every device whose
 	// configuration does not name them (asic, hwsku, model, driver, buffer_model).
 	Attrs map[string]string
+	// Username, PasswordEnv and KeyFile become every device's
+	// credentials block when Username is set.
+	Username, PasswordEnv, KeyFile string
 }
 
 // ReadFiles reads paths as sources, each bounded by importer.MaxFileBytes
@@ -60,18 +69,26 @@ func ReadFiles(ctx context.Context, paths []string) ([]Source, error) {
 // intent. An error is a source that cannot be read at all (an
 // *importer.Error names its file and line).
 func Import(ctx context.Context, srcs []Source, o Options) (*importer.Intent, []*importer.Device, error) {
-	p, ok := platforms.Get(o.Platform)
-	if !ok {
-		return nil, nil, fmt.Errorf("unknown platform %q: use one of %s", o.Platform, strings.Join(Names(), ", "))
+	var devs []*importer.Device
+	for _, s := range srcs {
+		name := s.Platform
+		if name == "" {
+			name = o.Platform
+		}
+		p, ok := platforms.Get(name)
+		if !ok {
+			return nil, nil, fmt.Errorf("%s: unknown platform %q: use one of %s", s.Name, name, strings.Join(Names(), ", "))
+		}
+		if p.Import == nil {
+			return nil, nil, fmt.Errorf("%s: platform %s has no importer yet", s.Name, p.Name)
+		}
+		ds, err := readAll(ctx, p, []Source{s}, o)
+		if err != nil {
+			return nil, nil, err
+		}
+		devs = append(devs, ds...)
 	}
-	if p.Import == nil {
-		return nil, nil, fmt.Errorf("platform %s has no importer yet", p.Name)
-	}
-	devs, err := readAll(ctx, p, srcs, o)
-	if err != nil {
-		return nil, nil, err
-	}
-	in, err := importer.Write(devs, importer.Options{Fabric: o.Fabric, Spec: Spec})
+	in, err := importer.Write(devs, importer.Options{Fabric: o.Fabric, Spec: Spec, Username: o.Username, PasswordEnv: o.PasswordEnv, KeyFile: o.KeyFile})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -134,6 +151,9 @@ func readAll(ctx context.Context, p platform.Platform, srcs []Source, o Options)
 		}
 		if p.Spec.Host && d.Kind == "" {
 			d.Kind = "nic"
+		}
+		if len(s.Neighbors) > 0 {
+			d.Neighbors = s.Neighbors
 		}
 		devs = append(devs, d)
 	}
@@ -198,4 +218,71 @@ func WriteDir(dir string, in *importer.Intent) error {
 		}
 	}
 	return nil
+}
+
+// Renders renders every device of an imported fabric and returns the
+// refusals: import never writes intent that render refuses, so an error
+// here is a bug of an importer or the writer.
+func Renders(f *schema.Fabric) error {
+	r, err := templates.NewRenderer(templates.Options{})
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, d := range f.Devices {
+		out, err := r.Render(f, d)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", d.Name, err))
+			continue
+		}
+		out.Release()
+	}
+	return errors.Join(errs...)
+}
+
+// PlatformRule gives the files or devices whose names match Glob
+// (path.Match syntax, on a file's base name or a device's name) a
+// platform.
+type PlatformRule struct {
+	Glob     string
+	Platform schema.Platform
+}
+
+// ParsePlatforms reads --platform: one platform for every source
+// ("arista_eos"), or a comma-separated list of GLOB=PLATFORM rules
+// ("leaf3*=sonic,spine*=juniper_junos,*=arista_eos"), the first match
+// winning.
+func ParsePlatforms(flag string) (schema.Platform, []PlatformRule, error) {
+	if !strings.Contains(flag, "=") {
+		if _, ok := platforms.Get(schema.Platform(flag)); !ok {
+			return "", nil, fmt.Errorf("--platform %q: use one of %s, or GLOB=PLATFORM rules", flag, strings.Join(Names(), ", "))
+		}
+		return schema.Platform(flag), nil, nil
+	}
+	var out []PlatformRule
+	for _, part := range strings.Split(flag, ",") {
+		g, p, ok := strings.Cut(strings.TrimSpace(part), "=")
+		if !ok || g == "" {
+			return "", nil, fmt.Errorf("--platform %q: write GLOB=PLATFORM rules separated by commas", part)
+		}
+		if _, err := path.Match(g, ""); err != nil {
+			return "", nil, fmt.Errorf("--platform %q: %w", g, err)
+		}
+		if _, ok := platforms.Get(schema.Platform(p)); !ok {
+			return "", nil, fmt.Errorf("--platform %q: unknown platform %q: use one of %s", part, p, strings.Join(Names(), ", "))
+		}
+		out = append(out, PlatformRule{Glob: g, Platform: schema.Platform(p)})
+	}
+	return "", out, nil
+}
+
+// PlatformOf is the platform rules give name (a file's base name or a
+// device's name), else def; "" when none applies.
+func PlatformOf(name string, def schema.Platform, rules []PlatformRule) schema.Platform {
+	for _, r := range rules {
+		if ok, _ := path.Match(r.Glob, name); ok {
+			return r.Platform
+		}
+	}
+	return def
 }

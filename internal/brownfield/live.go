@@ -91,7 +91,17 @@ func ReadLive(ctx context.Context, devs []Live, o LiveOptions) ([]Source, error)
 			if err != nil {
 				return fmt.Errorf("%s: reading the running configuration: %w", d.Name, err)
 			}
-			out[i] = Source{Name: d.Name + "." + p.RunningConfig.Ext, Data: []byte(text)}
+			src := Source{Name: d.Name + "." + p.RunningConfig.Ext, Data: []byte(text), Platform: d.Platform}
+			if p.LLDP.Command != "" && p.LLDP.Parse != nil {
+				lldp, err := conn.Show(p.LLDP.Command)
+				if err != nil {
+					return fmt.Errorf("%s: reading LLDP neighbours: %w", d.Name, err)
+				}
+				if src.Neighbors, err = p.LLDP.Parse(lldp); err != nil {
+					return fmt.Errorf("%s: %s: %w", d.Name, p.LLDP.Command, err)
+				}
+			}
+			out[i] = src
 			return nil
 		})
 	}

@@ -325,7 +325,8 @@ func deriveClasses(ref *QoS, names map[int]string) ([]*class, int) {
 			}
 		}
 		name := names[p]
-		if len(dscp) == 0 && !lossless[p] && (name == "" || name == "prio"+strconv.Itoa(p)) && !(ref != nil && p == def && len(ref.DSCP) > 0) {
+		catchAll := ref != nil && p == def && len(ref.DSCP) > 0
+		if len(dscp) == 0 && !lossless[p] && (name == "" || name == "prio"+strconv.Itoa(p)) && !catchAll {
 			continue
 		}
 		if name == "" {

@@ -55,6 +55,9 @@ type Device struct {
 	// ClassNames names priorities (0–7) with the configuration's own names
 	// (class-maps, forwarding classes, map names), where it has some.
 	ClassNames map[int]string
+	// Neighbors are the device's LLDP neighbours, when it was read live
+	// (import --inventory): the writer's link blocks.
+	Neighbors []Neighbor
 	// RDMA is a host's rdma block (nil: a switch, or a host script that
 	// sets none of it).
 	RDMA *RDMA
@@ -204,4 +207,12 @@ type RDMA struct {
 	CNPDSCP, CNPPriority *int
 	// ECN is DCQCN on the RoCE priority.
 	ECN *bool
+}
+
+// Neighbor is one LLDP neighbour of a port: the system name and port the
+// far end advertises.
+type Neighbor struct {
+	LocalPort    string `json:"local_port"`
+	RemoteSystem string `json:"remote_system"`
+	RemotePort   string `json:"remote_port"`
 }

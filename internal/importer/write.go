@@ -25,6 +25,9 @@ type Options struct {
 	// Spec returns a platform's spec (port names, description rule,
 	// attributes), nil for an unknown platform.
 	Spec func(platform string) *schema.PlatformSpec
+	// Username, PasswordEnv and KeyFile, when Username is set, are
+	// written as every device's credentials block (references only).
+	Username, PasswordEnv, KeyFile string
 }
 
 // Intent is the written fabric: its files and the import report.
@@ -61,7 +64,26 @@ func Write(devs []*Device, o Options) (*Intent, error) {
 	}
 	w := &writer{o: o, out: &Intent{Files: map[string][]byte{}}}
 	devs = slices.Clone(devs)
+	orig := map[string]*Device{} // a device by the name its neighbours know it by
+	for i, d := range devs {
+		c := *d
+		c.Ports = make([]*Port, len(d.Ports))
+		for j, p := range d.Ports {
+			pc := *p
+			c.Ports[j] = &pc
+		}
+		devs[i] = &c
+		if d.Name != "" {
+			orig[d.Name] = &c
+		}
+	}
 	w.names(devs)
+	for _, d := range devs {
+		if _, ok := orig[d.Name]; !ok {
+			orig[d.Name] = d
+		}
+	}
+	w.lnks = w.links(devs, orig)
 	sort.SliceStable(devs, func(i, j int) bool { return schema.NaturalLess(devs[i].Name, devs[j].Name) })
 	for _, d := range devs {
 		w.out.Report = append(w.out.Report, d.Unmapped...)
@@ -80,8 +102,9 @@ func Write(devs []*Device, o Options) (*Intent, error) {
 }
 
 type writer struct {
-	o   Options
-	out *Intent
+	o    Options
+	out  *Intent
+	lnks []link
 	// ecns and wds name each curve and watchdog by value.
 	ecns    map[string]string
 	ecnList []*ECN
@@ -132,7 +155,7 @@ func cleanName(s, fallback string) string {
 		}
 	}
 	out := strings.Trim(b.String(), "-")
-	if out == "" || !(out[0] >= 'a' && out[0] <= 'z' || out[0] >= 'A' && out[0] <= 'Z') {
+	if out == "" || (out[0] < 'a' || out[0] > 'z') && (out[0] < 'A' || out[0] > 'Z') {
 		out = fallback + "-" + out
 	}
 	return strings.TrimRight(out, "-")
@@ -553,78 +576,7 @@ func (w *writer) printQoS(classes []*class, pols []*policy, atFabric bool) {
 	for _, p := range pols {
 		body.AppendNewline()
 		comment(body, p.src)
-		b := body.AppendNewBlock("qos_policy", []string{p.name}).Body()
-		if p.trust != "" {
-			b.SetAttributeValue("trust", cty.StringVal(p.trust))
-		}
-		if p.classes && len(classNames) > 0 {
-			b.SetAttributeRaw("classes", refList("traffic_class", classNames))
-		}
-		if p.defaultPriority != nil {
-			b.SetAttributeValue("default_priority", cty.NumberIntVal(int64(*p.defaultPriority)))
-		}
-		if len(p.dscpMap) > 0 {
-			b.SetAttributeValue("dscp_map", intMap(p.dscpMap))
-		}
-		if len(p.pcpMap) > 0 {
-			b.SetAttributeValue("pcp_map", intMap(p.pcpMap))
-		}
-		if len(p.queueMap) > 0 {
-			b.SetAttributeValue("queue_map", intMap(p.queueMap))
-		}
-		if p.pfcSet {
-			b.SetAttributeValue("pfc_priorities", intList(p.pfc))
-		}
-		switch {
-		case p.watchdog != nil:
-			b.SetAttributeRaw("pfc_watchdog", ref("pfc_watchdog", w.wds[wdKey(p.watchdog)]))
-		case p.watchdogOff:
-			b.SetAttributeValue("pfc_watchdog", cty.StringVal("off"))
-		}
-		if p.mtu != 0 {
-			b.SetAttributeValue("mtu", cty.NumberIntVal(int64(p.mtu)))
-		}
-		if p.linkPause != nil {
-			b.SetAttributeValue("link_pause", cty.BoolVal(*p.linkPause))
-		}
-		if bk := p.buffer; bufferKey(bk) != bufferKey(Buffer{}) {
-			bb := b.AppendNewBlock("buffer", nil).Body()
-			for _, f := range []struct {
-				name string
-				v    int64
-			}{{"headroom", bk.Headroom}, {"xoff", bk.XOFF}, {"xon", bk.XON}, {"ingress_lossless_pool", bk.IngressLosslessPool}, {"egress_lossy_pool", bk.EgressLossyPool}} {
-				if f.v != 0 {
-					bb.SetAttributeValue(f.name, cty.StringVal(size(f.v)))
-				}
-			}
-			if bk.DynamicThreshold != nil {
-				bb.SetAttributeValue("dynamic_threshold", cty.NumberIntVal(int64(*bk.DynamicThreshold)))
-			}
-		}
-		qs := make([]int, 0, len(p.queues))
-		for q := range p.queues {
-			qs = append(qs, q)
-		}
-		sort.Ints(qs)
-		for _, qn := range qs {
-			q := p.queues[qn]
-			qb := b.AppendNewBlock("queue", []string{strconv.Itoa(qn)}).Body()
-			if q.sched != "" {
-				qb.SetAttributeValue("scheduler", cty.StringVal(q.sched))
-			}
-			if q.weight != nil {
-				qb.SetAttributeValue("weight", cty.NumberIntVal(int64(*q.weight)))
-			}
-			if q.shaperBps != 0 {
-				qb.SetAttributeValue("shaper", cty.StringVal(units.Speed(q.shaperBps)))
-			}
-			switch {
-			case q.ecn != nil:
-				qb.SetAttributeRaw("ecn", ref("ecn_profile", w.ecns[ecnKey(q.ecn)]))
-			case q.ecnOff:
-				qb.SetAttributeValue("ecn", cty.StringVal("off"))
-			}
-		}
+		w.printPolicy(body, p, classNames)
 	}
 	w.out.Files[FileQoS] = hclwrite.Format(f.Bytes())
 }
@@ -673,6 +625,16 @@ func (w *writer) printDevices(devs []*Device, devPol map[*Device]*policy, portPo
 		if pol := devPol[d]; pol != nil && !atFabric {
 			b.SetAttributeRaw("qos_policy", ref("qos_policy", pol.name))
 		}
+		if w.o.Username != "" {
+			cb := b.AppendNewBlock("credentials", nil).Body()
+			cb.SetAttributeValue("username", cty.StringVal(w.o.Username))
+			if w.o.PasswordEnv != "" {
+				cb.SetAttributeValue("password_env", cty.StringVal(w.o.PasswordEnv))
+			}
+			if w.o.KeyFile != "" {
+				cb.SetAttributeValue("key_file", cty.StringVal(w.o.KeyFile))
+			}
+		}
 		if r := d.RDMA; r != nil {
 			rb := b.AppendNewBlock("rdma", nil).Body()
 			if r.Transport != "" {
@@ -699,58 +661,17 @@ func (w *writer) printDevices(devs []*Device, devPol map[*Device]*policy, portPo
 				w.report(p.Src, "%s: port %q left out: %s", d.Name, Clean(p.Name), why)
 				continue
 			}
-			pb := b.AppendNewBlock("port", []string{p.Name}).Body()
-			if p.Description != "" {
-				rule := schema.TextRule{}
-				if spec != nil {
-					rule = spec.Text
-				}
-				if err := schema.CheckText(p.Description, rule); err != nil {
-					w.report(p.Src, "%s %s: description %q left out: %v", d.Name, p.Name, Clean(p.Description), err)
-				} else {
-					pb.SetAttributeValue("description", cty.StringVal(p.Description))
-				}
-			}
-			if p.Speed > 0 {
-				pb.SetAttributeValue("speed", cty.StringVal(units.Speed(p.Speed)))
-			}
-			if p.FEC != "" {
-				pb.SetAttributeValue("fec", cty.StringVal(p.FEC))
-			}
-			if p.MTU != 0 {
-				pb.SetAttributeValue("mtu", cty.NumberIntVal(int64(p.MTU)))
-			}
-			if p.CableM > 0 {
-				pb.SetAttributeValue("cable_length", cty.StringVal(strconv.FormatFloat(p.CableM, 'f', -1, 64)+"m"))
-			}
-			switch {
-			case p.IP != "":
-				pb.SetAttributeValue("ip", cty.StringVal(p.IP))
-			case p.Routed:
-				pb.SetAttributeValue("routed", cty.True)
-			}
-			if pol := portPol[p]; pol != nil {
-				pb.SetAttributeRaw("qos_policy", ref("qos_policy", pol.name))
-			}
-			for _, dir := range []struct {
-				attr  string
-				names []string
-			}{{"acl_in", p.ACLIn}, {"acl_out", p.ACLOut}} {
-				if len(dir.names) == 0 {
-					continue
-				}
-				var out []string
-				for _, n := range dir.names {
-					if m, ok := acls[d][n]; ok {
-						out = append(out, m)
-					} else {
-						w.report(p.Src, "%s %s: ACL %q is bound but not defined; binding left out", d.Name, p.Name, Clean(n))
-					}
-				}
-				if len(out) > 0 {
-					pb.SetAttributeRaw(dir.attr, refList("acl", out))
-				}
-			}
+			w.printPort(b, d, p, spec, portPol[p], acls)
+		}
+	}
+	for _, l := range w.lnks {
+		body.AppendNewline()
+		comment(body, l.src)
+		lb := body.AppendNewBlock("link", []string{l.name}).Body()
+		lb.SetAttributeValue("a", cty.StringVal(l.a))
+		lb.SetAttributeValue("b", cty.StringVal(l.b))
+		if l.cableM > 0 {
+			lb.SetAttributeValue("cable_length", cty.StringVal(strconv.FormatFloat(l.cableM, 'f', -1, 64)+"m"))
 		}
 	}
 	w.out.Files[FileDevices] = hclwrite.Format(f.Bytes())
@@ -778,4 +699,216 @@ func commonFabric(devs []*Device) string {
 		return "imported"
 	}
 	return name
+}
+
+// printPolicy writes one qos_policy block.
+func (w *writer) printPolicy(body *hclwrite.Body, p *policy, classNames []string) {
+	b := body.AppendNewBlock("qos_policy", []string{p.name}).Body()
+	if p.trust != "" {
+		b.SetAttributeValue("trust", cty.StringVal(p.trust))
+	}
+	if p.classes && len(classNames) > 0 {
+		b.SetAttributeRaw("classes", refList("traffic_class", classNames))
+	}
+	if p.defaultPriority != nil {
+		b.SetAttributeValue("default_priority", cty.NumberIntVal(int64(*p.defaultPriority)))
+	}
+	if len(p.dscpMap) > 0 {
+		b.SetAttributeValue("dscp_map", intMap(p.dscpMap))
+	}
+	if len(p.pcpMap) > 0 {
+		b.SetAttributeValue("pcp_map", intMap(p.pcpMap))
+	}
+	if len(p.queueMap) > 0 {
+		b.SetAttributeValue("queue_map", intMap(p.queueMap))
+	}
+	if p.pfcSet {
+		b.SetAttributeValue("pfc_priorities", intList(p.pfc))
+	}
+	switch {
+	case p.watchdog != nil:
+		b.SetAttributeRaw("pfc_watchdog", ref("pfc_watchdog", w.wds[wdKey(p.watchdog)]))
+	case p.watchdogOff:
+		b.SetAttributeValue("pfc_watchdog", cty.StringVal("off"))
+	}
+	if p.mtu != 0 {
+		b.SetAttributeValue("mtu", cty.NumberIntVal(int64(p.mtu)))
+	}
+	if p.linkPause != nil {
+		b.SetAttributeValue("link_pause", cty.BoolVal(*p.linkPause))
+	}
+	if bk := p.buffer; bufferKey(bk) != bufferKey(Buffer{}) {
+		bb := b.AppendNewBlock("buffer", nil).Body()
+		for _, f := range []struct {
+			name string
+			v    int64
+		}{{"headroom", bk.Headroom}, {"xoff", bk.XOFF}, {"xon", bk.XON}, {"ingress_lossless_pool", bk.IngressLosslessPool}, {"egress_lossy_pool", bk.EgressLossyPool}} {
+			if f.v != 0 {
+				bb.SetAttributeValue(f.name, cty.StringVal(size(f.v)))
+			}
+		}
+		if bk.DynamicThreshold != nil {
+			bb.SetAttributeValue("dynamic_threshold", cty.NumberIntVal(int64(*bk.DynamicThreshold)))
+		}
+	}
+	qs := make([]int, 0, len(p.queues))
+	for q := range p.queues {
+		qs = append(qs, q)
+	}
+	sort.Ints(qs)
+	for _, qn := range qs {
+		q := p.queues[qn]
+		qb := b.AppendNewBlock("queue", []string{strconv.Itoa(qn)}).Body()
+		if q.sched != "" {
+			qb.SetAttributeValue("scheduler", cty.StringVal(q.sched))
+		}
+		if q.weight != nil {
+			qb.SetAttributeValue("weight", cty.NumberIntVal(int64(*q.weight)))
+		}
+		if q.shaperBps != 0 {
+			qb.SetAttributeValue("shaper", cty.StringVal(units.Speed(q.shaperBps)))
+		}
+		switch {
+		case q.ecn != nil:
+			qb.SetAttributeRaw("ecn", ref("ecn_profile", w.ecns[ecnKey(q.ecn)]))
+		case q.ecnOff:
+			qb.SetAttributeValue("ecn", cty.StringVal("off"))
+		}
+	}
+}
+
+// printPort writes one port block into a device's body.
+func (w *writer) printPort(b *hclwrite.Body, d *Device, p *Port, spec *schema.PlatformSpec, pol *policy, acls aclRef) {
+	pb := b.AppendNewBlock("port", []string{p.Name}).Body()
+	if p.Description != "" {
+		rule := schema.TextRule{}
+		if spec != nil {
+			rule = spec.Text
+		}
+		if err := schema.CheckText(p.Description, rule); err != nil {
+			w.report(p.Src, "%s %s: description %q left out: %v", d.Name, p.Name, Clean(p.Description), err)
+		} else {
+			pb.SetAttributeValue("description", cty.StringVal(p.Description))
+		}
+	}
+	if p.Speed > 0 {
+		pb.SetAttributeValue("speed", cty.StringVal(units.Speed(p.Speed)))
+	}
+	if p.FEC != "" {
+		pb.SetAttributeValue("fec", cty.StringVal(p.FEC))
+	}
+	if p.MTU != 0 {
+		pb.SetAttributeValue("mtu", cty.NumberIntVal(int64(p.MTU)))
+	}
+	if p.CableM > 0 {
+		pb.SetAttributeValue("cable_length", cty.StringVal(strconv.FormatFloat(p.CableM, 'f', -1, 64)+"m"))
+	}
+	switch {
+	case p.IP != "":
+		pb.SetAttributeValue("ip", cty.StringVal(p.IP))
+	case p.Routed:
+		pb.SetAttributeValue("routed", cty.True)
+	}
+	if pol != nil {
+		pb.SetAttributeRaw("qos_policy", ref("qos_policy", pol.name))
+	}
+	for _, dir := range []struct {
+		attr  string
+		names []string
+	}{{"acl_in", p.ACLIn}, {"acl_out", p.ACLOut}} {
+		if len(dir.names) == 0 {
+			continue
+		}
+		var out []string
+		for _, n := range dir.names {
+			if m, ok := acls[d][n]; ok {
+				out = append(out, m)
+			} else {
+				w.report(p.Src, "%s %s: ACL %q is bound but not defined; binding left out", d.Name, p.Name, Clean(n))
+			}
+		}
+		if len(out) > 0 {
+			pb.SetAttributeRaw(dir.attr, refList("acl", out))
+		}
+	}
+}
+
+// link is one link block: two "device:port" ends, from LLDP.
+type link struct {
+	name, a, b string
+	cableM     float64
+	src        []Span
+}
+
+// links pairs the devices' LLDP neighbours into links between imported
+// devices: one per cable (both ends' reports agree, or one end reports
+// and the other is silent). A neighbour that is no imported device, or
+// two ends that disagree, is reported. A port a link names that the
+// configuration did not is added; a port's own cable length moves to its
+// link.
+func (w *writer) links(devs []*Device, byName map[string]*Device) []link {
+	type end struct {
+		d *Device
+		p string
+	}
+	portOf := func(d *Device, name string) *Port {
+		for _, p := range d.Ports {
+			if p.Name == name {
+				return p
+			}
+		}
+		p := &Port{Name: name, Src: d.Src}
+		d.Ports = append(d.Ports, p)
+		return p
+	}
+	// Every end's claim first, imported far end or not, so a link is
+	// written only where the far end agrees or says nothing.
+	type claim struct{ system, port string }
+	claims := map[end]claim{}
+	for _, d := range devs {
+		for _, n := range d.Neighbors {
+			if _, dup := claims[end{d, n.LocalPort}]; !dup {
+				claims[end{d, n.LocalPort}] = claim{n.RemoteSystem, n.RemotePort}
+			}
+		}
+	}
+	done := map[end]bool{}
+	var out []link
+	for _, d := range devs {
+		for _, n := range d.Neighbors {
+			a := end{d, n.LocalPort}
+			if done[a] {
+				if c := claims[a]; c.system != n.RemoteSystem || c.port != n.RemotePort {
+					w.report(d.Src, "%s %s: LLDP names two neighbours (%s %s and %s %s); no link written for the second", d.Name, Clean(n.LocalPort), Clean(c.system), Clean(c.port), Clean(n.RemoteSystem), Clean(n.RemotePort))
+				}
+				continue
+			}
+			done[a] = true
+			far, ok := byName[n.RemoteSystem]
+			if !ok {
+				w.report(d.Src, "%s %s: LLDP neighbour %s %s is not among the imported devices; no link written", d.Name, Clean(n.LocalPort), Clean(n.RemoteSystem), Clean(n.RemotePort))
+				continue
+			}
+			b := end{far, n.RemotePort}
+			if done[b] {
+				continue // written from the far end
+			}
+			if c, ok := claims[b]; ok && (byName[c.system] != d || c.port != n.LocalPort) {
+				w.report(d.Src, "%s %s: LLDP says %s %s, which names %s %s instead; no link written", d.Name, Clean(n.LocalPort), far.Name, Clean(n.RemotePort), Clean(c.system), Clean(c.port))
+				continue
+			}
+			done[b] = true
+			if schema.CheckPortName(a.p, d.host()) != nil || schema.CheckPortName(b.p, far.host()) != nil {
+				w.report(d.Src, "%s %s: LLDP neighbour port %q is no port name; no link written", d.Name, Clean(n.LocalPort), Clean(n.RemotePort))
+				continue
+			}
+			pa, pb := portOf(d, a.p), portOf(far, b.p)
+			l := link{a: d.Name + ":" + a.p, b: far.Name + ":" + b.p, src: []Span{pa.Src, pb.Src}}
+			l.cableM = max(pa.CableM, pb.CableM)
+			pa.CableM, pb.CableM = 0, 0
+			l.name = w.objName("link", d.Name+"-"+a.p, "link")
+			out = append(out, l)
+		}
+	}
+	return out
 }

@@ -141,3 +141,41 @@ func TestWriteFactors(t *testing.T) {
 		t.Errorf("the port policy is not a delta:\n%s", port)
 	}
 }
+
+// TestWriteLinks: LLDP neighbours that name each other are one link; a
+// neighbour no file imports, or a far end that names someone else, is
+// reported; a port only LLDP names is added; a port's cable length moves
+// to its link.
+func TestWriteLinks(t *testing.T) {
+	devs := []*Device{
+		{Name: "leaf1", Platform: "arista_eos", Src: Span{File: "leaf1.cfg"}, Default: tinyQoS(),
+			Ports:     []*Port{{Name: "Ethernet49", CableM: 30}},
+			Neighbors: []Neighbor{{"Ethernet49", "spine1", "Ethernet1"}, {"Ethernet1", "gpu01", "eth0"}, {"Ethernet50", "spine1", "Ethernet9"}}},
+		{Name: "spine1", Platform: "arista_eos", Src: Span{File: "spine1.cfg"}, Default: tinyQoS(),
+			Neighbors: []Neighbor{{"Ethernet1", "leaf1", "Ethernet49"}, {"Ethernet9", "leaf2", "Ethernet50"}}},
+	}
+	in, err := Write(devs, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(in.Files[FileDevices])
+	if strings.Count(text, "link \"") != 1 || !strings.Contains(text, `a            = "leaf1:Ethernet49"`) || !strings.Contains(text, `b            = "spine1:Ethernet1"`) || !strings.Contains(text, `cable_length = "30m"`) {
+		t.Errorf("want one link leaf1:Ethernet49 - spine1:Ethernet1 of 30m:\n%s", text)
+	}
+	if !strings.Contains(text, `port "Ethernet1"`) {
+		t.Errorf("spine1's Ethernet1, named only by LLDP, was not added:\n%s", text)
+	}
+	var why []string
+	for _, l := range in.Report {
+		why = append(why, l.Why)
+	}
+	all := strings.Join(why, "\n")
+	for _, w := range []string{"gpu01 eth0 is not among the imported devices", "which names leaf2 Ethernet50 instead", "leaf2 Ethernet50 is not among"} {
+		if !strings.Contains(all, w) {
+			t.Errorf("report lacks %q:\n%s", w, all)
+		}
+	}
+	if devs[0].Ports[0].CableM != 30 {
+		t.Error("Write changed the caller's port")
+	}
+}

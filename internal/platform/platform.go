@@ -70,6 +70,11 @@ type Platform struct {
 	// platforms/internal/hostcheck): the read-only commands its collector
 	// runs, in their documented shapes.
 	Responder dataplane.Responder
+	// LLDP reads the device's LLDP neighbours for fabricgen import
+	// --inventory (platforms/<name>/lldp.go): a read-only command and its
+	// parser. The lab's responder answers the command from the intent's
+	// links.
+	LLDP LLDP
 	// Import reads a configuration file of the platform (running
 	// config, host script or host state, in any of the forms the
 	// platform prints) back into intent terms for fabricgen import
@@ -175,4 +180,12 @@ func (p Platform) Missing() []string {
 		}
 	}
 	return out
+}
+
+// LLDP is how a platform's LLDP neighbours are read: Command is the
+// read-only CLI line (switches) or shell command (hosts), Parse its
+// output's parser. A zero LLDP reads none.
+type LLDP struct {
+	Command string
+	Parse   func(out string) ([]importer.Neighbor, error)
 }
