@@ -42,7 +42,9 @@ func Platform() platform.Platform {
 		Templates: Templates(),
 		Fidelity:  viewFidelity,
 
-		// Import reads nv set lines and NVUE YAML back into intent.
+		// Import reads nv set lines and NVUE YAML back into intent, and
+		// LLDP the neighbours import --inventory turns into links.
 		Import: importConfig,
+		LLDP:   lldp(),
 	}
 }
