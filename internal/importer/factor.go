@@ -344,6 +344,12 @@ func deriveClasses(ref *QoS, names map[int]string) ([]*class, int) {
 		c.ecn, c.sched, c.weight = q.ECN, q.Sched, q.Weight
 	}
 	guessRoles(out, def)
+	// A class the configuration names nothing is named by its role.
+	for _, c := range out {
+		if names[c.priority] == "" && c.role != "" {
+			c.name = c.role
+		}
+	}
 	return out, def
 }
 

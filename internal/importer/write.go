@@ -217,14 +217,20 @@ func (w *writer) wdName(x *Watchdog) string {
 // build factors and prints.
 func (w *writer) build(devs []*Device) {
 	w.ecns, w.wds = map[string]string{}, map[string]string{}
-	// The reference QoS: the most common device QoS (switches first).
+	// A device's QoS is the one most of its ports have (its switch-wide
+	// default when it names no port); the reference QoS, whose classes
+	// the intent gets, is the most common device QoS (switches first).
+	base := map[*Device]*QoS{}
+	for _, d := range devs {
+		base[d] = baseQoS(d)
+	}
 	groups := map[string][]*Device{}
 	var order []string
 	for _, d := range devs {
-		if d.Default == nil {
+		if base[d] == nil {
 			continue
 		}
-		k := want(d.Default).key()
+		k := want(base[d]).key()
 		if groups[k] == nil {
 			order = append(order, k)
 		}
@@ -238,7 +244,7 @@ func (w *writer) build(devs []*Device) {
 			n += 1 << 20 // switches carry the classes
 		}
 		if n > best {
-			best, ref = n, groups[k][0].Default
+			best, ref = n, base[groups[k][0]]
 		}
 	}
 	names := map[int]string{}
@@ -268,11 +274,11 @@ func (w *writer) build(devs []*Device) {
 				name = "group-" + strconv.Itoa(gi+1)
 			}
 		}
-		pol := devicePolicy(w.objName("qos_policy", name, "policy"), classes, g[0].Default)
+		pol := devicePolicy(w.objName("qos_policy", name, "policy"), classes, base[g[0]])
 		for _, d := range g {
-			pol.src = append(pol.src, d.Default.Src...)
+			pol.src = append(pol.src, base[d].Src...)
 			devPol[d] = pol
-			for _, why := range lost(classes, []*policy{pol}, want(d.Default)) {
+			for _, why := range lost(classes, []*policy{pol}, want(base[d])) {
 				w.report(d.Src, "%s: %s", d.Name, why)
 			}
 		}
@@ -284,23 +290,27 @@ func (w *writer) build(devs []*Device) {
 	portKeys := map[string]*policy{}
 	for _, d := range devs {
 		dk := ""
-		if d.Default != nil {
-			dk = want(d.Default).key()
+		if base[d] != nil {
+			dk = want(base[d]).key()
 		}
 		for _, p := range d.Ports {
-			if p.QoS == nil || want(p.QoS).key() == dk {
+			q := p.QoS
+			if q == nil {
+				q = d.Default
+			}
+			if q == nil || want(q).key() == dk {
 				continue
 			}
 			dev := devPol[d]
 			if dev == nil {
 				dev = &policy{}
 			}
-			k := dev.name + "\x00" + want(p.QoS).key()
+			k := dev.name + "\x00" + want(q).key()
 			pol := portKeys[k]
 			if pol == nil {
-				pol = portPolicy("", classes, dev, p.QoS)
+				pol = portPolicy("", classes, dev, q)
 				if dev.name == "" {
-					pol = devicePolicy("", classes, p.QoS)
+					pol = devicePolicy("", classes, q)
 				}
 				pol.name = w.objName("qos_policy", d.Name+"-"+p.Name, "port")
 				portKeys[k] = pol
@@ -311,7 +321,7 @@ func (w *writer) build(devs []*Device) {
 			if dev.name != "" {
 				chain = []*policy{dev, pol}
 			}
-			for _, why := range lost(classes, chain, want(p.QoS)) {
+			for _, why := range lost(classes, chain, want(q)) {
 				w.report(p.Src, "%s %s: %s", d.Name, p.Name, why)
 			}
 		}
@@ -458,31 +468,61 @@ func intMap(m map[int]int) cty.Value {
 	return cty.ObjectVal(vals)
 }
 
-// comment appends "# FILE:FROM-TO, …" naming where a block was read.
+// comment appends "# FILE:FROM-TO, …" naming where a block was read:
+// per file, its spans merged where they touch or lie within a few lines
+// of each other.
 func comment(body *hclwrite.Body, spans []Span) {
-	var parts []string
-	seen := map[string]bool{}
+	type rng struct{ from, to int }
+	byFile := map[string][]rng{}
+	var files []string
 	for _, s := range spans {
 		if s.File == "" {
 			continue
 		}
-		p := Clean(filepath.Base(s.File))
-		switch {
-		case s.From > 0 && s.To > s.From:
-			p += ":" + strconv.Itoa(s.From) + "-" + strconv.Itoa(s.To)
-		case s.From > 0:
-			p += ":" + strconv.Itoa(s.From)
+		f := Clean(filepath.Base(s.File))
+		if _, ok := byFile[f]; !ok {
+			files = append(files, f)
+			byFile[f] = nil
 		}
-		if !seen[p] {
-			seen[p] = true
-			parts = append(parts, p)
+		if s.From > 0 {
+			byFile[f] = append(byFile[f], rng{s.From, max(s.To, s.From)})
 		}
 	}
-	if len(parts) == 0 {
+	if len(files) == 0 {
 		return
 	}
+	var parts []string
+	for _, f := range files {
+		rs := byFile[f]
+		sort.Slice(rs, func(i, j int) bool { return rs[i].from < rs[j].from })
+		var merged []rng
+		for _, r := range rs {
+			if n := len(merged); n > 0 && r.from <= merged[n-1].to+4 {
+				merged[n-1].to = max(merged[n-1].to, r.to)
+				continue
+			}
+			merged = append(merged, r)
+		}
+		if len(merged) == 0 {
+			parts = append(parts, f)
+			continue
+		}
+		var lines []string
+		for i, r := range merged {
+			if i == 3 {
+				lines = append(lines, fmt.Sprintf("and %d more", len(merged)-3))
+				break
+			}
+			if r.to > r.from {
+				lines = append(lines, fmt.Sprintf("%d-%d", r.from, r.to))
+			} else {
+				lines = append(lines, strconv.Itoa(r.from))
+			}
+		}
+		parts = append(parts, f+":"+strings.Join(lines, ","))
+	}
 	if len(parts) > 4 {
-		parts = append(parts[:4], fmt.Sprintf("and %d more", len(parts)-4))
+		parts = append(parts[:4], fmt.Sprintf("and %d more files", len(parts)-4))
 	}
 	body.AppendUnstructuredTokens(hclwrite.Tokens{
 		{Type: hclsyntax.TokenComment, Bytes: []byte("# " + strings.Join(parts, ", ") + "\n")},
@@ -911,4 +951,31 @@ func (w *writer) links(devs []*Device, byName map[string]*Device) []link {
 		}
 	}
 	return out
+}
+
+// baseQoS is the QoS most of a device's ports have (a port naming none
+// has the device's Default), the first on a tie; the Default for a
+// device without ports.
+func baseQoS(d *Device) *QoS {
+	count := map[string]int{}
+	var best *QoS
+	bestN := 0
+	for _, p := range d.Ports {
+		q := p.QoS
+		if q == nil {
+			q = d.Default
+		}
+		if q == nil {
+			continue
+		}
+		k := want(q).key()
+		count[k]++
+		if count[k] > bestN {
+			best, bestN = q, count[k]
+		}
+	}
+	if best == nil {
+		return d.Default
+	}
+	return best
 }
