@@ -41,5 +41,10 @@ func Platform() platform.Platform {
 		View:      viewBuildCumulus,
 		Templates: Templates(),
 		Fidelity:  viewFidelity,
+
+		// Import reads nv set lines and NVUE YAML back into intent, and
+		// LLDP the neighbours import --inventory turns into links.
+		Import: importConfig,
+		LLDP:   lldp(),
 	}
 }
