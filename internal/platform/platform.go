@@ -151,6 +151,7 @@ func Parts() []Part {
 		// A switch must have a reader; a host has no running-config text
 		// to read (see Platform.Reader).
 		{Name: "running-config reader", Doc: "running-config text to the vendor-neutral QoS facts (switches; a host is read back per setting)", File: "reader.go", Present: func(p Platform) bool { return p.Reader != nil || p.Spec.Host }},
+		{Name: "importer", Doc: "a configuration file (running config, host script or read-back output, in every form the platform prints) back into intent terms, for `fabricgen import`", File: "importer.go", Present: func(p Platform) bool { return p.Import != nil }},
 		{Name: "check collector", Doc: "the read-only commands `check` runs and their parsers", File: "collector.go", Present: func(p Platform) bool { return p.Collector != nil }},
 		{Name: "data-plane responder", Doc: "the lab's answers to the collector's commands", File: "responder.go", Present: func(p Platform) bool { return p.Responder.Show != nil || p.Responder.Exec != nil }},
 
