@@ -262,6 +262,7 @@ func (r *reader) setRDMAInt(key string, dst **int, v, line int, text string) {
 	x := v
 	*dst = &x
 	r.rdmaOn = true
+	r.rdma.Src = append(r.rdma.Src, importer.Span{File: r.name, From: line, To: line})
 }
 
 func (r *reader) setTransport(t string, line int, text string) {
@@ -278,6 +279,7 @@ func (r *reader) setTransport(t string, line int, text string) {
 	}
 	r.rdma.Transport = t
 	r.rdmaOn = true
+	r.rdma.Src = append(r.rdma.Src, importer.Span{File: r.name, From: line, To: line})
 }
 
 // device builds the Device from what was read.
