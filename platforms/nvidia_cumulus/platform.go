@@ -30,6 +30,7 @@ func Platform() platform.Platform {
 		Reader:    read,
 		Collector: collector{},
 		Responder: dataplane.Responder{Exec: answerExec},
+		LLDP:      lldpRead(),
 
 		// Render parts.
 		Render: view.Info{

@@ -24,6 +24,9 @@ import (
 // priority's pauses. FEC codewords and the pre-FEC BER are not in these
 // views.
 func answerExec(v *dataplane.DeviceView, argv []string) (string, string, int, bool) {
+	if o, e, st, ok := answerLLDP(v, argv); ok {
+		return o, e, st, true
+	}
 	if len(argv) < 4 || argv[0] != "nv" || argv[1] != "show" || argv[len(argv)-2] != "-o" || argv[len(argv)-1] != "json" {
 		return "", "", 0, false
 	}
