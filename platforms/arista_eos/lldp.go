@@ -10,8 +10,8 @@ import (
 )
 
 // lldpCommand is EOS's LLDP neighbour table in eAPI's JSON (Arista EOS
-// User Manual, "LLDP" chapter, `show lldp neighbors`; eAPI field names as
-// Arista's own eAPI examples and ANTA read them): {"lldpNeighbors":
+// User Manual, "LLDP" chapter, `show lldp neighbors`; the eAPI reply as
+// public eAPI examples print it, see templates.md): {"lldpNeighbors":
 // [{"port": "Ethernet1", "neighborDevice": "spine1", "neighborPort":
 // "Ethernet1", "ttl": 120}], "tablesLastChangeTime": ..., ...}.
 const lldpCommand = "show lldp neighbors | json"

@@ -14,8 +14,8 @@ import (
 // lldpCommand is NX-OS's LLDP neighbour detail in NX-API's JSON (Cisco
 // Nexus 9000 NX-OS Interfaces/System Management Configuration Guide,
 // "Configuring LLDP", `show lldp neighbors detail`; NX-API's TABLE_/ROW_
-// form as Cisco's NX-API sandbox and ONOS's Cisco Nexus link discovery
-// driver read it): {"TABLE_nbor_detail": {"ROW_nbor_detail": [{"l_port_id":
+// form as ONOS's Cisco Nexus link discovery reads it,
+// opennetworkinglab/onos drivers/cisco/rest/.../LinkDiscoveryCiscoImpl.java): {"TABLE_nbor_detail": {"ROW_nbor_detail": [{"l_port_id":
 // "Eth1/49", "sys_name": "spine1", "port_id": "Ethernet1/1", "port_desc":
 // ..., "chassis_id": ...}]}}, a single row as an object, not a list.
 const lldpCommand = "show lldp neighbors detail | json"

@@ -12,8 +12,8 @@ import (
 
 // lldpCommand is Junos's LLDP neighbour table as the JSON rendering of its
 // XML RPC reply (Junos OS CLI Reference, `show lldp neighbors`; the
-// <lldp-neighbors-information> elements as Juniper's PyEZ tables and
-// Suzieq's Junos LLDP service read them): {"lldp-neighbors-information":
+// <lldp-neighbors-information> elements as ONOS's Juniper driver reads
+// them, opennetworkinglab/onos drivers/juniper/.../JuniperUtils.java): {"lldp-neighbors-information":
 // [{"lldp-neighbor-information": [{"lldp-local-port-id" (or, in newer
 // releases, "lldp-local-interface"): [{"data": "et-0/0/1"}],
 // "lldp-remote-system-name": [...], "lldp-remote-port-id-subtype":

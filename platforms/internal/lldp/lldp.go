@@ -57,7 +57,7 @@ func Add(what string, out []importer.Neighbor, n importer.Neighbor) ([]importer.
 	}
 	for _, f := range []struct{ name, v string }{{"local port", n.LocalPort}, {"system name", n.RemoteSystem}, {"port", n.RemotePort}} {
 		if err := checkName(f.v); err != nil {
-			return out, fmt.Errorf("%s: neighbour on %s: %s %s", what, Quote(n.LocalPort), f.name, err)
+			return out, fmt.Errorf("%s: neighbour on %s: %s %w", what, Quote(n.LocalPort), f.name, err)
 		}
 	}
 	if n.RemoteSystem == "" || n.RemotePort == "" {
