@@ -154,6 +154,7 @@ func Parts() []Part {
 		{Name: "importer", Doc: "a configuration file (running config, host script or read-back output, in every form the platform prints) back into intent terms, for `fabricgen import`", File: "importer.go", Present: func(p Platform) bool { return p.Import != nil }},
 		{Name: "check collector", Doc: "the read-only commands `check` runs and their parsers", File: "collector.go", Present: func(p Platform) bool { return p.Collector != nil }},
 		{Name: "data-plane responder", Doc: "the lab's answers to the collector's commands", File: "responder.go", Present: func(p Platform) bool { return p.Responder.Show != nil || p.Responder.Exec != nil }},
+		{Name: "lldp reader", Doc: "the read-only command that lists LLDP neighbours, and its parser, for `import --inventory` link blocks", File: "lldp.go", Present: func(p Platform) bool { return p.LLDP.Command != "" && p.LLDP.Parse != nil }},
 
 		// Render parts.
 		{Name: "render info", Doc: "file extension, comment marker, vendor documentation", File: "platform.go", Present: func(p Platform) bool { return p.Render.Ext != "" && p.Render.Docs != "" }},

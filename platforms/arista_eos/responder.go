@@ -20,6 +20,7 @@ import (
 //	show priority-flow-control counters watchdog  interfaces.IF.txQueues.Q.{stuckCount, recoveryCount}
 //	show qos interfaces ecn counters queue        intfQueueCounters.IF.queueCounters.Q ("-": no ECN)
 //	show interfaces counters queue detail         egressQueueCounters.interfaces.IF.ucastQueues.trafficClasses.TCn
+//	show lldp neighbors                           lldpNeighbors[].{port, neighborDevice, neighborPort} (import, lldp.go)
 func answerShow(v *dataplane.DeviceView, line string) (string, int, bool) {
 	cmd, ok := strings.CutSuffix(line, " | json")
 	if !ok {
@@ -27,6 +28,8 @@ func answerShow(v *dataplane.DeviceView, line string) (string, int, bool) {
 	}
 	ports := v.Ports()
 	switch cmd {
+	case "show lldp neighbors":
+		return answerLLDP(v), 0, true
 	case "show interfaces":
 		ifs := map[string]any{}
 		for i := range ports {

@@ -25,6 +25,8 @@ func answerShow(v *dataplane.DeviceView, line string) (string, int, bool) {
 	}
 	ports := v.Ports()
 	switch cmd {
+	case "show lldp neighbors detail":
+		return answerLLDP(v), 0, true
 	case "show interface":
 		var rows []any
 		for i := range ports {

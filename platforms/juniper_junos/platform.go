@@ -31,6 +31,7 @@ func Platform() platform.Platform {
 		Collector: collector{},
 		Import:    importConfig,
 		Responder: dataplane.Responder{Show: answerShow},
+		LLDP:      lldpRead(),
 
 		// Render parts.
 		Render: view.Info{

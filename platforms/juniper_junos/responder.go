@@ -32,6 +32,8 @@ func answerShow(v *dataplane.DeviceView, line string) (string, int, bool) {
 	d := func(x any) []any { return []any{map[string]any{"data": fmt.Sprint(x)}} }
 	ports := v.Ports()
 	switch cmd {
+	case "show lldp neighbors":
+		return answerLLDP(v), 0, true
 	case "show interfaces extensive":
 		var ifs []any
 		for i := range ports {

@@ -30,6 +30,7 @@ func Platform() platform.Platform {
 		Reader:    read,
 		Collector: collector{},
 		Responder: dataplane.Responder{Exec: answerExec},
+		LLDP:      lldpRead(),
 
 		// Render parts.
 		Render: view.Info{
@@ -42,9 +43,7 @@ func Platform() platform.Platform {
 		Templates: Templates(),
 		Fidelity:  viewFidelity,
 
-		// Import reads nv set lines and NVUE YAML back into intent, and
-		// LLDP the neighbours import --inventory turns into links.
+		// Import reads nv set lines and NVUE YAML back into intent.
 		Import: importConfig,
-		LLDP:   lldp(),
 	}
 }

@@ -3,14 +3,12 @@ package nvidiacumulus
 import (
 	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/fabricgen/fabricgen/internal/lab/dataplane"
 )
 
-// answerExec answers nv show interface lldp, the table fabricgen import
-// --inventory reads (answerLLDP), and the NVUE commands fabricgen check
-// runs, each with -o json (NVUE's object tree):
+// answerExec answers the NVUE commands fabricgen check runs, each with
+// -o json (NVUE's object tree):
 //
 //	nv show interface                         IF.link.{state, speed, fec, lanes, stats.{carrier-transitions, in-bytes, in-errors, …}}
 //	nv show interface IF counters qos         egress-queue-stats.TC.{tx-frames, tx-bytes, tx-uc-buffer-discards, wred-discards},
@@ -26,14 +24,9 @@ import (
 // priority's pauses. FEC codewords and the pre-FEC BER are not in these
 // views.
 func answerExec(v *dataplane.DeviceView, argv []string) (string, string, int, bool) {
-	if len(argv) == 4 && argv[0] == "nv" && argv[1] == "show" && argv[2] == "interface" && argv[3] == "lldp" {
-		return answerLLDP(v), "", 0, true // import --inventory's neighbours (lldp.go)
+	if o, e, st, ok := answerLLDP(v, argv); ok {
+		return o, e, st, true
 	}
-	return answerJSON(v, argv)
-}
-
-// answerJSON answers the -o json commands answerExec lists.
-func answerJSON(v *dataplane.DeviceView, argv []string) (string, string, int, bool) {
 	if len(argv) < 4 || argv[0] != "nv" || argv[1] != "show" || argv[len(argv)-2] != "-o" || argv[len(argv)-1] != "json" {
 		return "", "", 0, false
 	}
@@ -128,47 +121,4 @@ func answerJSON(v *dataplane.DeviceView, argv []string) (string, string, int, bo
 		return dataplane.JSONText(map[string]any{"enable": p.Watchdog, "status": map[string]any{"traffic-class": tcs}}), "", 0, true
 	}
 	return "", "", 0, false
-}
-
-// answerLLDP is the table of nv show interface lldp (lldp.go): one row a
-// port. The data plane's port view names no far end, so the remote
-// columns are empty and import writes no link from the lab.
-func answerLLDP(v *dataplane.DeviceView) string {
-	rows := [][]string{{"Interface", "Speed", "Type", "Remote Host", "Remote Port"}}
-	for _, p := range v.Ports() {
-		rows = append(rows, []string{p.Name, fmt.Sprintf("%dG", p.Speed/1e9), "swp", "", ""})
-	}
-	return lldpTable(rows)
-}
-
-// lldpTable prints rows (the first the header) as NVUE prints a table:
-// columns two spaces apart, padded to their widest cell, dashes under
-// the header.
-func lldpTable(rows [][]string) string {
-	width := make([]int, len(rows[0]))
-	for _, r := range rows {
-		for i, c := range r {
-			width[i] = max(width[i], len(c))
-		}
-	}
-	var b strings.Builder
-	line := func(cells []string) {
-		for i, c := range cells {
-			if i > 0 {
-				b.WriteString("  ")
-			}
-			b.WriteString(c + strings.Repeat(" ", width[i]-len(c)))
-		}
-		b.WriteString("\n")
-	}
-	line(rows[0])
-	dashes := make([]string, len(width))
-	for i, w := range width {
-		dashes[i] = strings.Repeat("-", w)
-	}
-	line(dashes)
-	for _, r := range rows[1:] {
-		line(r)
-	}
-	return b.String()
 }

@@ -31,6 +31,7 @@ func Platform() platform.Platform {
 		// Read-back, data-plane and check parts.
 		Collector: hostcheck.Collector{DCQCN: true},
 		Responder: dataplane.Responder{Exec: hostcheck.Exec},
+		LLDP:      hostcheck.LLDP(),
 
 		// Render parts.
 		Render: view.Info{

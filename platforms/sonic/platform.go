@@ -31,6 +31,7 @@ func Platform() platform.Platform {
 		Import:    importConfig,
 		Collector: collector{},
 		Responder: dataplane.Responder{Exec: answerExec},
+		LLDP:      lldpRead(),
 
 		// Render parts.
 		Render: view.Info{

@@ -22,6 +22,9 @@ import (
 // sonic-db-dump prints {"KEY": {"type": "hash", "value": {...}}}, every
 // value a string.
 func answerExec(v *dataplane.DeviceView, argv []string) (string, string, int, bool) {
+	if o, e, st, ok := answerLLDP(v, argv); ok {
+		return o, e, st, true
+	}
 	args := strings.Join(argv, " ")
 	ports := v.Ports()
 	portOID := func(i int) string { return fmt.Sprintf("oid:0x1000000000%03x", i+1) }

@@ -97,3 +97,22 @@ func FuzzReadHost(f *testing.F) {
 		}
 	})
 }
+
+func TestPortViewNeighbor(t *testing.T) {
+	for _, c := range []struct {
+		peer, sys, port string
+		ok              bool
+	}{
+		{"spine1:Ethernet1/1", "spine1", "Ethernet1/1", true},
+		{"leaf1:et-0/0/1:2", "leaf1", "et-0/0/1:2", true},
+		{"", "", "", false},
+		{"spine1:", "", "", false},
+		{":eth0", "", "", false},
+	} {
+		p := PortView{Peer: c.peer}
+		sys, port, ok := p.Neighbor()
+		if ok != c.ok || (ok && (sys != c.sys || port != c.port)) {
+			t.Errorf("Neighbor of %q = %q, %q, %v", c.peer, sys, port, ok)
+		}
+	}
+}

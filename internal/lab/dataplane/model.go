@@ -316,7 +316,11 @@ type PortView struct {
 	Copper bool
 	// CableLength is the intent's cable length in metres (0: unknown).
 	CableLength float64
-	c           vec
+	// Peer is the port at the other end of the intent's link, as
+	// "device:port" ("" for a port on no link): what the port's LLDP
+	// neighbour advertises.
+	Peer string
+	c    vec
 }
 
 // C is a counter's value now.
@@ -408,8 +412,18 @@ func (m *Model) viewOf(p *port) PortView {
 		Temp: p.temp, Vcc: p.vcc, PreFECBER: p.ber, Stormed: p.stormed, Watchdog: p.watchdog, Copper: p.copper}
 	if p.intent != nil {
 		pv.CableLength = p.intent.Cable().V
+		if p.intent.Peer != nil && p.intent.Peer.Device != nil {
+			pv.Peer = p.intent.Peer.ID()
+		}
 	}
 	pv.c = p.acc
 	pv.c.addScaled(&p.rate, (m.clock.Now() - m.since).Seconds())
 	return pv
+}
+
+// Neighbor is what the port's LLDP neighbour advertises: the peer device's
+// name and the peer port's (ok false for a port on no link).
+func (p *PortView) Neighbor() (system, port string, ok bool) {
+	system, port, ok = strings.Cut(p.Peer, ":")
+	return system, port, ok && system != "" && port != ""
 }

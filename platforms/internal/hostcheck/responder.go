@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/fabricgen/fabricgen/internal/lab/dataplane"
+	"github.com/fabricgen/fabricgen/platforms/internal/lldp"
 )
 
 // Exec answers the host commands fabricgen check runs (all read-only):
@@ -20,9 +21,12 @@ import (
 //	dcb -j app show dev IF          DSCP to priority
 //	dcb -j pfc show dev IF          PFC enables
 //	dmesg                           kernel log (mlx5 error CQE dumps)
+//	lldpctl -f json                 LLDP neighbours, for import (lldp.go)
 func Exec(v *dataplane.DeviceView, argv []string) (string, string, int, bool) {
 	args := argv[1:]
 	switch argv[0] {
+	case "lldpctl":
+		return lldp.ExecLLDPD(v, argv)
 	case "ethtool":
 		return answerHostEthtool(v, args)
 	case "rdma":

@@ -723,7 +723,7 @@ func (h *host) which(name string) (string, bool) {
 	switch name {
 	case "cat", "tee", "true", "false", "hostname", "uname", "sh", "bash", "sudo", "which", "find", "mkdir", "rmdir", "mountpoint", "mount", "grep", "rm", "printf":
 		return "/usr/bin/" + name, true
-	case "ip", "dcb", "ethtool", "modprobe", "rdma":
+	case "ip", "dcb", "ethtool", "modprobe", "rdma", "lldpctl":
 		return "/usr/sbin/" + name, true
 	case "dmesg":
 		return "/usr/bin/dmesg", true
