@@ -3,6 +3,7 @@ package importer
 import (
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -67,6 +68,7 @@ func Write(devs []*Device, o Options) (*Intent, error) {
 	orig := map[string]*Device{} // a device by the name its neighbours know it by
 	for i, d := range devs {
 		c := *d
+		c.Neighbors = slices.Clone(d.Neighbors)
 		c.Ports = make([]*Port, len(d.Ports))
 		for j, p := range d.Ports {
 			pc := *p
@@ -83,6 +85,7 @@ func Write(devs []*Device, o Options) (*Intent, error) {
 			orig[d.Name] = d
 		}
 	}
+	describedPeers(devs, orig)
 	w.lnks = w.links(devs, orig)
 	sort.SliceStable(devs, func(i, j int) bool { return schema.NaturalLess(devs[i].Name, devs[j].Name) })
 	for _, d := range devs {
@@ -634,7 +637,7 @@ func (w *writer) printDevices(devs []*Device, devPol map[*Device]*policy, portPo
 		b := body.AppendNewBlock("device", []string{d.Name}).Body()
 		kind := d.Kind
 		if kind == "" {
-			kind = "leaf"
+			kind = guessKind(d.Name)
 		}
 		b.SetAttributeValue("kind", cty.StringVal(kind))
 		b.SetAttributeValue("platform", cty.StringVal(d.Platform))
@@ -978,4 +981,45 @@ func baseQoS(d *Device) *QoS {
 		return d.Default
 	}
 	return best
+}
+
+// peerDescription is a port description naming its peer the way EOS and
+// NX-OS renders (and many operators) write it: "to DEVICE:PORT".
+var peerDescription = regexp.MustCompile(`^to ([A-Za-z0-9][A-Za-z0-9_.-]*):(\S+)$`)
+
+// describedPeers adds, for a port whose description names a port of an
+// imported device ("to spine1:Ethernet1/1") and that LLDP says nothing
+// about, that neighbour: an offline import then gets the links its
+// configurations describe. The far end must agree or say nothing, as
+// with LLDP.
+func describedPeers(devs []*Device, byName map[string]*Device) {
+	for _, d := range devs {
+		known := map[string]bool{}
+		for _, n := range d.Neighbors {
+			known[n.LocalPort] = true
+		}
+		for _, p := range d.Ports {
+			m := peerDescription.FindStringSubmatch(p.Description)
+			if m == nil || known[p.Name] || byName[m[1]] == nil {
+				continue
+			}
+			d.Neighbors = append(d.Neighbors, Neighbor{LocalPort: p.Name, RemoteSystem: m[1], RemotePort: m[2]})
+		}
+	}
+}
+
+// guessKind is a switch's tier from its name, as fabrics name them
+// (superspine1, spine-02, dc1-core-a); any other switch is a leaf. Lint's
+// tier rules (DLK004, cable defaults) read it: check it.
+func guessKind(name string) string {
+	n := strings.ToLower(name)
+	switch {
+	case strings.Contains(n, "superspine"):
+		return "superspine"
+	case strings.Contains(n, "spine"):
+		return "spine"
+	case strings.Contains(n, "core"):
+		return "core"
+	}
+	return "leaf"
 }

@@ -8,7 +8,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -18,6 +17,7 @@ import (
 	"github.com/fabricgen/fabricgen/internal/importer"
 	"github.com/fabricgen/fabricgen/internal/platform"
 	"github.com/fabricgen/fabricgen/internal/platformtest"
+	"github.com/fabricgen/fabricgen/internal/readlimit"
 	"github.com/fabricgen/fabricgen/platforms/internal/hostspec"
 	"github.com/fabricgen/fabricgen/schema"
 )
@@ -272,7 +272,7 @@ func CheckGoldens(t *testing.T, root string, p platform.Platform, mlnx bool) {
 	for _, d := range fx.Devices(fab) {
 		t.Run(d.Name, func(t *testing.T) {
 			path := fx.Golden(d.Name)
-			data, err := os.ReadFile(path)
+			data, err := readlimit.File(path, importer.MaxFileBytes)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -442,7 +442,7 @@ func FuzzSeeds(f *testing.F, root string, p platform.Platform) {
 	fx := platformtest.Of(root, p)
 	goldens, _ := filepath.Glob(filepath.Join(fx.GoldenDir(), "*"))
 	for _, g := range goldens {
-		if data, err := os.ReadFile(g); err == nil {
+		if data, err := readlimit.File(g, importer.MaxFileBytes); err == nil {
 			f.Add(data)
 		}
 	}
