@@ -51,8 +51,6 @@ func BenchmarkRenderSlice(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.ReportMetric(float64(len(devs)), "devices")
-	b.ResetTimer()
 	for b.Loop() {
 		for _, d := range devs {
 			out, err := r.Render(f, d)
@@ -62,15 +60,14 @@ func BenchmarkRenderSlice(b *testing.B) {
 			out.Release()
 		}
 	}
+	b.ReportMetric(float64(len(devs)), "devices")
 }
 
 // BenchmarkImport imports the slice's rendered configurations (each with
 // its platform's importer) and writes the intent.
 func BenchmarkImport(b *testing.B) {
 	_, devs, srcs := benchFabric(b)
-	b.ReportMetric(float64(len(srcs)), "devices")
 	ctx := context.Background()
-	b.ResetTimer()
 	for b.Loop() {
 		var read []*importer.Device
 		for i, s := range srcs {
@@ -86,4 +83,5 @@ func BenchmarkImport(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+	b.ReportMetric(float64(len(srcs)), "devices")
 }
