@@ -149,7 +149,14 @@ func roundTrip(t *testing.T, r *templates.Renderer, p platform.Platform, dir str
 		fill("driver", &d.Driver, orig.Driver)
 		fill("buffer_model", &d.BufferModel, orig.BufferModel)
 	}
-	in, err := importer.Write(devsIn, importer.Options{Spec: Spec})
+	writeAndCompare(t, r, devsIn, want, "round trip")
+}
+
+// writeAndCompare writes devs as intent, loads it, renders each device
+// want names and compares with want (the digest line aside).
+func writeAndCompare(t *testing.T, r *templates.Renderer, devs []*importer.Device, want map[string]string, what string) {
+	t.Helper()
+	in, err := importer.Write(devs, importer.Options{Spec: Spec})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +169,7 @@ func roundTrip(t *testing.T, r *templates.Renderer, p platform.Platform, dir str
 	}
 	g, diags := schema.Load(out, schema.Options{Getenv: func(string) string { return "" }, Platforms: platforms.Catalog()})
 	if diags.HasErrors() {
-		t.Fatalf("the imported intent does not load: %v\n%s", diags, dump(in))
+		t.Fatalf("the written intent does not load: %v\n%s", diags, dump(in))
 	}
 	for _, d := range g.Devices {
 		w, ok := want[d.Name]
@@ -171,13 +178,13 @@ func roundTrip(t *testing.T, r *templates.Renderer, p platform.Platform, dir str
 		}
 		o, err := r.Render(g, d)
 		if err != nil {
-			t.Errorf("%s: the imported intent does not render: %v\n%s", d.Name, err, dump(in))
+			t.Errorf("%s: the written intent does not render: %v\n%s", d.Name, err, dump(in))
 			continue
 		}
 		got := digestLine.ReplaceAllString(string(o.Text), "${1}X")
 		exp := digestLine.ReplaceAllString(w, "${1}X")
 		if got != exp {
-			t.Errorf("%s: render(import(render)) differs from the render (-render +round trip):\n%s", d.Name, textdiff.Unified("render", "round trip", exp, got).Text)
+			t.Errorf("%s: the %s differs from the render:\n%s\n%s", d.Name, what, textdiff.Unified("render", what, exp, got).Text, dump(in))
 		}
 	}
 }

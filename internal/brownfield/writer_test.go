@@ -9,7 +9,6 @@ import (
 
 	"github.com/fabricgen/fabricgen/internal/importer"
 	"github.com/fabricgen/fabricgen/internal/platform"
-	"github.com/fabricgen/fabricgen/internal/textdiff"
 	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 	"github.com/fabricgen/fabricgen/templates"
@@ -310,35 +309,5 @@ func writerRoundTrip(t *testing.T, r *templates.Renderer, p platform.Platform, d
 	if len(devs) == 0 {
 		return
 	}
-	in, err := importer.Write(devs, importer.Options{Spec: Spec})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, l := range in.Report {
-		t.Logf("report: %s:%d: %s", l.File, l.Line, l.Why)
-	}
-	out := t.TempDir()
-	if err := WriteDir(out, in); err != nil {
-		t.Fatal(err)
-	}
-	g, diags := schema.Load(out, schema.Options{Getenv: func(string) string { return "" }, Platforms: platforms.Catalog()})
-	if diags.HasErrors() {
-		t.Fatalf("the written intent does not load: %v\n%s", diags, dump(in))
-	}
-	for _, d := range g.Devices {
-		w, ok := want[d.Name]
-		if !ok {
-			continue
-		}
-		o, err := r.Render(g, d)
-		if err != nil {
-			t.Errorf("%s: the written intent does not render: %v\n%s", d.Name, err, dump(in))
-			continue
-		}
-		got := digestLine.ReplaceAllString(string(o.Text), "${1}X")
-		exp := digestLine.ReplaceAllString(w, "${1}X")
-		if got != exp {
-			t.Errorf("%s: render(write(model)) differs from the render:\n%s\n%s", d.Name, textdiff.Unified("render", "written", exp, got).Text, dump(in))
-		}
-	}
+	writeAndCompare(t, r, devs, want, "written intent's render")
 }
