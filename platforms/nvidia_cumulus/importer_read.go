@@ -314,6 +314,13 @@ func (st *impState) qos(c nvCmd, w []string) {
 	if len(w) == 0 {
 		return
 	}
+	switch w[0] {
+	case "mapping", "egress-queue-mapping", "pfc", "congestion-control", "egress-scheduler", "traffic-pool", "pfc-watchdog":
+		if len(w) < 2 {
+			st.unmapped(c, whyQoSOther)
+			return
+		}
+	}
 	if len(w) >= 2 {
 		switch w[0] {
 		case "mapping", "egress-queue-mapping", "pfc", "congestion-control", "egress-scheduler":

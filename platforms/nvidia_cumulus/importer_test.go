@@ -567,6 +567,13 @@ func FuzzImport(f *testing.F) {
 	f.Add([]byte("- set:\n    interface:\n      swp1-2,4:\n        link:\n          mtu: 9216\n"))
 	f.Add([]byte("nv set interface swp1 description 'a\nnv unset qos\n"))
 	f.Add([]byte("- header: {version: Cumulus Linux 5.9.2}\n- set: &a {x: *a}\n"))
+	// Every "qos" word with nothing after it: a short command once
+	// sliced past its end (CI's fuzzing found "nv set qos mapping").
+	for _, w := range []string{"mapping", "egress-queue-mapping", "pfc", "congestion-control",
+		"egress-scheduler", "traffic-pool", "pfc-watchdog", "remark", "roce"} {
+		f.Add([]byte("nv set qos " + w + "\n"))
+		f.Add([]byte("nv set qos " + w + " default-global\n"))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		d, err := nvidiacumulus.Platform().Import(context.Background(), "fuzz.cfg", data)
 		if err != nil {
