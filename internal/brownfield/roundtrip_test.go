@@ -1,6 +1,8 @@
 package brownfield
 
 import (
+	"bytes"
+
 	"context"
 	"fmt"
 	"os"
@@ -17,6 +19,7 @@ import (
 	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 	"github.com/fabricgen/fabricgen/templates"
+	"github.com/hashicorp/hcl/v2/hclwrite"
 )
 
 // digestLine is the one header line a round trip may change: the digest
@@ -162,6 +165,11 @@ func writeAndCompare(t *testing.T, r *templates.Renderer, devs []*importer.Devic
 	}
 	for _, l := range in.Report {
 		t.Logf("report: %s:%d: %s", l.File, l.Line, l.Why)
+	}
+	for name, data := range in.Files {
+		if f := hclwrite.Format(data); !bytes.Equal(f, data) {
+			t.Errorf("%s is not fmt-clean:\n%s", name, textdiff.Unified("written", "formatted", string(data), string(f)).Text)
+		}
 	}
 	out := t.TempDir()
 	if err := WriteDir(out, in); err != nil {

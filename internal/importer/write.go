@@ -475,6 +475,15 @@ func intMap(m map[int]int) cty.Value {
 // per file, its spans merged where they touch or lie within a few lines
 // of each other.
 func comment(body *hclwrite.Body, spans []Span) {
+	if text := commentText(spans); text != "" {
+		body.AppendUnstructuredTokens(hclwrite.Tokens{
+			{Type: hclsyntax.TokenComment, Bytes: []byte(text + "\n")},
+		})
+	}
+}
+
+// commentText is comment's line, "" when the spans name no file.
+func commentText(spans []Span) string {
 	type rng struct{ from, to int }
 	byFile := map[string][]rng{}
 	var files []string
@@ -492,7 +501,7 @@ func comment(body *hclwrite.Body, spans []Span) {
 		}
 	}
 	if len(files) == 0 {
-		return
+		return ""
 	}
 	var parts []string
 	for _, f := range files {
@@ -527,9 +536,7 @@ func comment(body *hclwrite.Body, spans []Span) {
 	if len(parts) > 4 {
 		parts = append(parts[:4], fmt.Sprintf("and %d more files", len(parts)-4))
 	}
-	body.AppendUnstructuredTokens(hclwrite.Tokens{
-		{Type: hclsyntax.TokenComment, Bytes: []byte("# " + strings.Join(parts, ", ") + "\n")},
-	})
+	return "# " + strings.Join(parts, ", ")
 }
 
 func ref(kind, name string) hclwrite.Tokens {
@@ -626,15 +633,16 @@ func (w *writer) printQoS(classes []*class, pols []*policy, atFabric bool) {
 
 // printDevices writes one device block per device.
 func (w *writer) printDevices(devs []*Device, devPol map[*Device]*policy, portPol map[*Port]*policy, atFabric bool, acls aclRef) {
-	f := hclwrite.NewEmptyFile()
-	body := f.Body()
+	body := &emitBody{}
 	specs := map[string]*schema.PlatformSpec{}
 	for i, d := range devs {
 		if i > 0 {
 			body.AppendNewline()
 		}
-		comment(body, []Span{d.Src})
-		b := body.AppendNewBlock("device", []string{d.Name}).Body()
+		if text := commentText([]Span{d.Src}); text != "" {
+			body.AppendComment(text)
+		}
+		b := body.AppendNewBlock("device", []string{d.Name})
 		kind := d.Kind
 		if kind == "" {
 			kind = guessKind(d.Name)
@@ -666,10 +674,10 @@ func (w *writer) printDevices(devs []*Device, devPol map[*Device]*policy, portPo
 			b.SetAttributeValue(a.name, cty.StringVal(a.v))
 		}
 		if pol := devPol[d]; pol != nil && !atFabric {
-			b.SetAttributeRaw("qos_policy", ref("qos_policy", pol.name))
+			b.SetAttributeRef("qos_policy", "qos_policy", pol.name)
 		}
 		if w.o.Username != "" {
-			cb := b.AppendNewBlock("credentials", nil).Body()
+			cb := b.AppendNewBlock("credentials", nil)
 			cb.SetAttributeValue("username", cty.StringVal(w.o.Username))
 			if w.o.PasswordEnv != "" {
 				cb.SetAttributeValue("password_env", cty.StringVal(w.o.PasswordEnv))
@@ -679,7 +687,7 @@ func (w *writer) printDevices(devs []*Device, devPol map[*Device]*policy, portPo
 			}
 		}
 		if r := d.RDMA; r != nil {
-			rb := b.AppendNewBlock("rdma", nil).Body()
+			rb := b.AppendNewBlock("rdma", nil)
 			if r.Transport != "" {
 				rb.SetAttributeValue("transport", cty.StringVal(r.Transport))
 			}
@@ -709,15 +717,17 @@ func (w *writer) printDevices(devs []*Device, devPol map[*Device]*policy, portPo
 	}
 	for _, l := range w.lnks {
 		body.AppendNewline()
-		comment(body, l.src)
-		lb := body.AppendNewBlock("link", []string{l.name}).Body()
+		if text := commentText(l.src); text != "" {
+			body.AppendComment(text)
+		}
+		lb := body.AppendNewBlock("link", []string{l.name})
 		lb.SetAttributeValue("a", cty.StringVal(l.a))
 		lb.SetAttributeValue("b", cty.StringVal(l.b))
 		if l.cableM > 0 {
 			lb.SetAttributeValue("cable_length", cty.StringVal(strconv.FormatFloat(l.cableM, 'f', -1, 64)+"m"))
 		}
 	}
-	w.out.Files[FileDevices] = hclwrite.Format(f.Bytes())
+	w.out.Files[FileDevices] = body.Bytes()
 }
 
 func traversal(kind, name string) hcl.Traversal {
@@ -821,8 +831,8 @@ func (w *writer) printPolicy(body *hclwrite.Body, p *policy, classNames []string
 }
 
 // printPort writes one port block into a device's body.
-func (w *writer) printPort(b *hclwrite.Body, d *Device, p *Port, spec *schema.PlatformSpec, pol *policy, acls aclRef) {
-	pb := b.AppendNewBlock("port", []string{p.Name}).Body()
+func (w *writer) printPort(b *emitBody, d *Device, p *Port, spec *schema.PlatformSpec, pol *policy, acls aclRef) {
+	pb := b.AppendNewBlock("port", []string{p.Name})
 	if p.Description != "" {
 		rule := schema.TextRule{}
 		if spec != nil {
@@ -853,7 +863,7 @@ func (w *writer) printPort(b *hclwrite.Body, d *Device, p *Port, spec *schema.Pl
 		pb.SetAttributeValue("routed", cty.True)
 	}
 	if pol != nil {
-		pb.SetAttributeRaw("qos_policy", ref("qos_policy", pol.name))
+		pb.SetAttributeRef("qos_policy", "qos_policy", pol.name)
 	}
 	for _, dir := range []struct {
 		attr  string
@@ -871,7 +881,7 @@ func (w *writer) printPort(b *hclwrite.Body, d *Device, p *Port, spec *schema.Pl
 			}
 		}
 		if len(out) > 0 {
-			pb.SetAttributeRaw(dir.attr, refList("acl", out))
+			pb.SetAttributeRefs(dir.attr, "acl", out)
 		}
 	}
 }

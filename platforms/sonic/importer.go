@@ -135,6 +135,10 @@ func (im *sonicImport) unmappedRow(table string, r *jsonMember, why string) {
 
 // unmappedField reports one field of a row.
 func (im *sonicImport) unmappedField(table, key string, f *jsonMember, why string) {
+	if f == nil { // every caller passes a field it found; a guard all the same
+		im.unmapped(0, table+"|"+key, why)
+		return
+	}
 	v := f.Val.Str
 	if f.Val.Kind != jsonScalar {
 		v = "[…]"
@@ -1362,7 +1366,12 @@ func (im *sonicImport) buffers() {
 			if p == "NULL" || sonicStockProfiles[p] || sonicDerivedProfile.MatchString(p) {
 				continue
 			}
-			im.unmappedField(table, r.Key, r.Val.member("profile"), "names buffer profile "+p+", not one of SONiC's stock or buffermgrd's profiles: no intent expresses it")
+			f := r.Val.member("profile")
+			if f == nil {
+				im.unmappedRow(table, r, "a row with no buffer profile: buffermgrd and orchagent skip it")
+				continue
+			}
+			im.unmappedField(table, r.Key, f, "names buffer profile "+p+", not one of SONiC's stock or buffermgrd's profiles: no intent expresses it")
 		}
 	}
 	im.pools()
