@@ -11,9 +11,12 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/fabricgen/fabricgen/internal/importer"
 	"github.com/fabricgen/fabricgen/internal/platform"
@@ -69,24 +72,49 @@ func ReadFiles(ctx context.Context, paths []string) ([]Source, error) {
 // intent. An error is a source that cannot be read at all (an
 // *importer.Error names its file and line).
 func Import(ctx context.Context, srcs []Source, o Options) (*importer.Intent, []*importer.Device, error) {
-	var devs []*importer.Device
-	for _, s := range srcs {
+	byName := map[schema.Platform]platform.Platform{}
+	for _, p := range platforms.All() {
+		byName[p.Name] = p
+	}
+	plats := make([]platform.Platform, len(srcs))
+	for i, s := range srcs {
 		name := s.Platform
 		if name == "" {
 			name = o.Platform
 		}
-		p, ok := platforms.Get(name)
+		p, ok := byName[name]
 		if !ok {
 			return nil, nil, fmt.Errorf("%s: unknown platform %q: use one of %s", s.Name, name, strings.Join(Names(), ", "))
 		}
 		if p.Import == nil {
 			return nil, nil, fmt.Errorf("%s: platform %s has no importer yet", s.Name, p.Name)
 		}
-		ds, err := readAll(ctx, p, []Source{s}, o)
+		plats[i] = p
+	}
+	// The sources are read in parallel, one worker per CPU (as render
+	// renders); the devices keep the sources' order, and an error is the
+	// first source's in that order, whichever worker met it first.
+	devs := make([]*importer.Device, len(srcs))
+	errs := make([]error, len(srcs))
+	workers := runtime.GOMAXPROCS(0)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(srcs) {
+					return
+				}
+				devs[i], errs[i] = readOne(ctx, plats[i], srcs[i], o)
+			}
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
 		if err != nil {
 			return nil, nil, err
 		}
-		devs = append(devs, ds...)
 	}
 	in, err := importer.Write(devs, importer.Options{Fabric: o.Fabric, Spec: Spec, Username: o.Username, PasswordEnv: o.PasswordEnv, KeyFile: o.KeyFile})
 	if err != nil {
@@ -95,69 +123,67 @@ func Import(ctx context.Context, srcs []Source, o Options) (*importer.Intent, []
 	return in, devs, nil
 }
 
-func readAll(ctx context.Context, p platform.Platform, srcs []Source, o Options) ([]*importer.Device, error) {
-	var devs []*importer.Device
-	for _, s := range srcs {
-		if err := ctx.Err(); err != nil {
+// readOne reads one source with its platform's importer and fills in
+// what the source does not say (name, release, attributes).
+func readOne(ctx context.Context, p platform.Platform, s Source, o Options) (*importer.Device, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if len(s.Data) > importer.MaxFileBytes {
+		return nil, importer.Errorf(s.Name, 0, "%d bytes is more than an import reads (%d): split the file per device", len(s.Data), importer.MaxFileBytes)
+	}
+	d, err := p.Import(ctx, s.Name, s.Data)
+	if err != nil {
+		var ie *importer.Error
+		if errors.As(err, &ie) {
 			return nil, err
 		}
-		if len(s.Data) > importer.MaxFileBytes {
-			return nil, importer.Errorf(s.Name, 0, "%d bytes is more than an import reads (%d): split the file per device", len(s.Data), importer.MaxFileBytes)
-		}
-		d, err := p.Import(ctx, s.Name, s.Data)
-		if err != nil {
-			var ie *importer.Error
-			if errors.As(err, &ie) {
-				return nil, err
-			}
-			return nil, importer.Errorf(s.Name, 0, "%v", err)
-		}
-		if d == nil {
-			return nil, importer.Errorf(s.Name, 0, "the %s importer read no device", p.Name)
-		}
-		d.Platform = string(p.Name)
-		if d.Src.File == "" {
-			d.Src.File = s.Name
-		}
-		if d.Name == "" {
-			d.Name = stem(s.Name)
-		}
-		if d.OSVersion == "" {
-			d.OSVersion = o.OSVersion
-		}
-		for k, v := range o.Attrs {
-			switch k {
-			case "asic":
-				if d.ASIC == "" {
-					d.ASIC = v
-				}
-			case "hwsku":
-				if d.HWSKU == "" {
-					d.HWSKU = v
-				}
-			case "model":
-				if d.Model == "" {
-					d.Model = v
-				}
-			case "driver":
-				if d.Driver == "" {
-					d.Driver = v
-				}
-			case "buffer_model":
-				if d.BufferModel == "" {
-					d.BufferModel = v
-				}
-			}
-		}
-		if p.Spec.Host && d.Kind == "" {
-			d.Kind = "nic"
-		}
-		if len(s.Neighbors) > 0 {
-			d.Neighbors = s.Neighbors
-		}
-		devs = append(devs, d)
+		return nil, importer.Errorf(s.Name, 0, "%v", err)
 	}
-	return devs, nil
+	if d == nil {
+		return nil, importer.Errorf(s.Name, 0, "the %s importer read no device", p.Name)
+	}
+	d.Platform = string(p.Name)
+	if d.Src.File == "" {
+		d.Src.File = s.Name
+	}
+	if d.Name == "" {
+		d.Name = stem(s.Name)
+	}
+	if d.OSVersion == "" {
+		d.OSVersion = o.OSVersion
+	}
+	for k, v := range o.Attrs {
+		switch k {
+		case "asic":
+			if d.ASIC == "" {
+				d.ASIC = v
+			}
+		case "hwsku":
+			if d.HWSKU == "" {
+				d.HWSKU = v
+			}
+		case "model":
+			if d.Model == "" {
+				d.Model = v
+			}
+		case "driver":
+			if d.Driver == "" {
+				d.Driver = v
+			}
+		case "buffer_model":
+			if d.BufferModel == "" {
+				d.BufferModel = v
+			}
+		}
+	}
+	if p.Spec.Host && d.Kind == "" {
+		d.Kind = "nic"
+	}
+	if len(s.Neighbors) > 0 {
+		d.Neighbors = s.Neighbors
+	}
+	return d, nil
 }
 
 // stem is a file's base name without its extension.

@@ -122,9 +122,13 @@ func roundTrip(t *testing.T, r *templates.Renderer, p platform.Platform, dir str
 		return
 	}
 	ctx := context.Background()
-	devsIn, err := readAll(ctx, p, srcs, Options{Platform: p.Name})
-	if err != nil {
-		t.Fatalf("import: %v", err)
+	var devsIn []*importer.Device
+	for _, s := range srcs {
+		d, err := readOne(ctx, p, s, Options{Platform: p.Name})
+		if err != nil {
+			t.Fatalf("import: %v", err)
+		}
+		devsIn = append(devsIn, d)
 	}
 	byName := map[string]*schema.Device{}
 	for _, d := range devs {

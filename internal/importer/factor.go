@@ -193,7 +193,9 @@ func want(q *QoS) resolved {
 	}
 	for d := range 64 {
 		r.dscp[d] = def
-		if v, ok := q.DSCP[d]; ok {
+	}
+	for d, v := range q.DSCP {
+		if d >= 0 && d < 64 {
 			r.dscp[d] = v
 		}
 	}
@@ -252,21 +254,42 @@ func sortedSet(v []int) []int {
 
 // key is a canonical text of a QoS's resolved facts, to group equal ones.
 func (r resolved) key() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "t=%s d=%v p=%v q=%v pfc=%v mtu=%d buf=%s", r.trust, r.dscp, r.pcp, r.queue, r.pfc, r.mtu, bufferKey(r.buffer))
+	b := make([]byte, 0, 320)
+	b = append(b, "t="...)
+	b = append(b, r.trust...)
+	b = appendInts(append(b, " d="...), r.dscp[:])
+	b = appendInts(append(b, " p="...), r.pcp[:])
+	b = appendInts(append(b, " q="...), r.queue[:])
+	b = appendInts(append(b, " pfc="...), r.pfc)
+	b = strconv.AppendInt(append(b, " mtu="...), int64(r.mtu), 10)
+	b = append(append(b, " buf="...), bufferKey(r.buffer)...)
 	if r.linkPause != nil {
-		fmt.Fprintf(&b, " lp=%v", *r.linkPause)
+		b = strconv.AppendBool(append(b, " lp="...), *r.linkPause)
 	}
 	if r.watchdog != nil {
-		fmt.Fprintf(&b, " wd=%s", wdKey(r.watchdog))
+		b = append(append(b, " wd="...), wdKey(r.watchdog)...)
 	}
 	for i, q := range r.queues {
-		fmt.Fprintf(&b, " q%d=%s/%s/%d", i, q.Sched, intp(q.Weight), q.ShaperBps)
+		b = append(strconv.AppendInt(append(b, " q"...), int64(i), 10), '=')
+		b = append(append(append(b, q.Sched...), '/'), intp(q.Weight)...)
+		b = strconv.AppendInt(append(b, '/'), q.ShaperBps, 10)
 		if q.ECN != nil {
-			fmt.Fprintf(&b, "/%s", ecnKey(q.ECN))
+			b = append(append(b, '/'), ecnKey(q.ECN)...)
 		}
 	}
-	return b.String()
+	return string(b)
+}
+
+// appendInts appends v as "[1 2 3]".
+func appendInts(b []byte, v []int) []byte {
+	b = append(b, '[')
+	for i, n := range v {
+		if i > 0 {
+			b = append(b, ' ')
+		}
+		b = strconv.AppendInt(b, int64(n), 10)
+	}
+	return append(b, ']')
 }
 
 func intp(p *int) string {

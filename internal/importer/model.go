@@ -11,6 +11,11 @@
 // the writer decides how to factor them into policies and classes.
 package importer
 
+import (
+	"maps"
+	"slices"
+)
+
 // Span is where something was read: a file and its first and last line
 // (1-based; To == From for one line; both 0 for the whole file).
 type Span struct {
@@ -217,4 +222,50 @@ type Neighbor struct {
 	LocalPort    string `json:"local_port"`
 	RemoteSystem string `json:"remote_system"`
 	RemotePort   string `json:"remote_port"`
+}
+
+// SameQoS reports whether two QoS readings are the same, where they were
+// read aside (Src). An empty map is the same as none.
+func SameQoS(a, b *QoS) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.Trust == b.Trust && maps.Equal(a.DSCP, b.DSCP) && sameIntP(a.DefaultPriority, b.DefaultPriority) &&
+		maps.Equal(a.PCP, b.PCP) && maps.Equal(a.Queue, b.Queue) && slices.Equal(a.PFC, b.PFC) && a.PFCSet == b.PFCSet &&
+		maps.EqualFunc(a.Queues, b.Queues, sameQueue) && sameWatchdog(a.Watchdog, b.Watchdog) && a.WatchdogOff == b.WatchdogOff &&
+		a.MTU == b.MTU && samePtr(a.LinkPause, b.LinkPause) && sameBuffer(a.Buffer, b.Buffer)
+}
+
+func samePtr[T comparable](a, b *T) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return *a == *b
+}
+
+func sameIntP(a, b *int) bool { return samePtr(a, b) }
+
+func sameQueue(a, b *Queue) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.Sched == b.Sched && samePtr(a.Weight, b.Weight) && a.ShaperBps == b.ShaperBps && sameECNValue(a.ECN, b.ECN) && a.ECNOff == b.ECNOff
+}
+
+func sameECNValue(a, b *ECN) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.Name == b.Name && a.MinBytes == b.MinBytes && a.MaxBytes == b.MaxBytes && samePtr(a.MinFill, b.MinFill) &&
+		samePtr(a.MaxFill, b.MaxFill) && a.Probability == b.Probability && a.Mark == b.Mark
+}
+
+func sameWatchdog(a, b *Watchdog) bool { return samePtr(a, b) }
+
+func sameBuffer(a, b *Buffer) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return a.Headroom == b.Headroom && a.XOFF == b.XOFF && a.XON == b.XON && a.IngressLosslessPool == b.IngressLosslessPool &&
+		a.EgressLossyPool == b.EgressLossyPool && samePtr(a.DynamicThreshold, b.DynamicThreshold)
 }

@@ -114,6 +114,22 @@ type writer struct {
 	wds     map[string]string
 	wdList  []*Watchdog
 	used    map[string]bool // object names taken, "kind.name" (folded)
+	// keys caches each QoS's resolved key: a device's ports are grouped
+	// by it more than once.
+	keys map[*QoS]string
+}
+
+// key is want(q).key(), once per QoS.
+func (w *writer) key(q *QoS) string {
+	if k, ok := w.keys[q]; ok {
+		return k
+	}
+	if w.keys == nil {
+		w.keys = map[*QoS]string{}
+	}
+	k := want(q).key()
+	w.keys[q] = k
+	return k
 }
 
 func (w *writer) report(s Span, why string, args ...any) {
@@ -225,7 +241,7 @@ func (w *writer) build(devs []*Device) {
 	// the intent gets, is the most common device QoS (switches first).
 	base := map[*Device]*QoS{}
 	for _, d := range devs {
-		base[d] = baseQoS(d)
+		base[d] = w.baseQoS(d)
 	}
 	groups := map[string][]*Device{}
 	var order []string
@@ -233,7 +249,7 @@ func (w *writer) build(devs []*Device) {
 		if base[d] == nil {
 			continue
 		}
-		k := want(base[d]).key()
+		k := w.key(base[d])
 		if groups[k] == nil {
 			order = append(order, k)
 		}
@@ -294,21 +310,21 @@ func (w *writer) build(devs []*Device) {
 	for _, d := range devs {
 		dk := ""
 		if base[d] != nil {
-			dk = want(base[d]).key()
+			dk = w.key(base[d])
 		}
 		for _, p := range d.Ports {
 			q := p.QoS
 			if q == nil {
 				q = d.Default
 			}
-			if q == nil || want(q).key() == dk {
+			if q == nil || w.key(q) == dk {
 				continue
 			}
 			dev := devPol[d]
 			if dev == nil {
 				dev = &policy{}
 			}
-			k := dev.name + "\x00" + want(q).key()
+			k := dev.name + "\x00" + w.key(q)
 			pol := portKeys[k]
 			if pol == nil {
 				pol = portPolicy("", classes, dev, q)
@@ -969,7 +985,7 @@ func (w *writer) links(devs []*Device, byName map[string]*Device) []link {
 // baseQoS is the QoS most of a device's ports have (a port naming none
 // has the device's Default), the first on a tie; the Default for a
 // device without ports.
-func baseQoS(d *Device) *QoS {
+func (w *writer) baseQoS(d *Device) *QoS {
 	count := map[string]int{}
 	var best *QoS
 	bestN := 0
@@ -981,7 +997,7 @@ func baseQoS(d *Device) *QoS {
 		if q == nil {
 			continue
 		}
-		k := want(q).key()
+		k := w.key(q)
 		count[k]++
 		if count[k] > bestN {
 			best, bestN = q, count[k]

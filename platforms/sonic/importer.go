@@ -543,7 +543,7 @@ func (im *sonicImport) qos() {
 	im.uniform(qs, def)
 	for i, n := range im.order {
 		q := qs[i]
-		if q != nil && def != nil && sameQoS(q, def) {
+		if q != nil && def != nil && importer.SameQoS(q, def) {
 			q = nil
 		}
 		im.ports[n].p.QoS = q
@@ -1040,11 +1040,6 @@ func (im *sonicImport) wredProfile(w *jsonMember) *importer.ECN {
 }
 
 // sameQoS compares two QoS values, their sources aside.
-func sameQoS(a, b *importer.QoS) bool {
-	x, y := *a, *b
-	x.Src, y.Src = nil, nil
-	return reflect.DeepEqual(x, y)
-}
 
 // sonicProtocols are the IP_PROTOCOL numbers an intent rule names.
 var sonicProtocols = map[string]string{"6": "tcp", "17": "udp", "1": "icmp", "58": "icmp"}

@@ -66,7 +66,7 @@ func dcbGroups(ws []string) (keys []string, vals map[string][]string) {
 
 // dcbMap reads K:V pairs (all:V expanding to 0-7) with K parsed by key.
 func dcbMap(vs []string, key func(string) (int, bool), n int) (map[int]string, bool) {
-	out := map[int]string{}
+	out := make(map[int]string, max(len(vs), n))
 	for _, v := range vs {
 		k, val, ok := strings.Cut(v, ":")
 		if !ok {
@@ -220,10 +220,10 @@ func (c *dcbCmd) dscpPrio(vs []string) {
 		case c.state:
 			p.qos(c.line)
 		default:
-			r.set(p, "dscp2prio "+strconv.Itoa(d), c.line, c.text, true)
+			r.setDSCP(p, d, c.line, c.text)
 		}
 		if p.dscp == nil {
-			p.dscp, p.dscpLine = map[int]int{}, c.line
+			p.dscp, p.dscpLine = make(map[int]int, 64), c.line
 		}
 		p.dscp[d] = pr
 	}

@@ -139,8 +139,10 @@ type portAcc struct {
 	ecnNP, ecnRP         [8]int
 	ecnNPLine, ecnRPLine [8]int
 	ecnText              [8]string
-	// seen maps a setting to the line that first set it (for Twice).
-	seen map[string]int
+	// seen maps a setting to the line that first set it (for Twice);
+	// dscpSeen does for dscp2prio D (0: not yet).
+	seen     map[string]int
+	dscpSeen [64]int
 }
 
 // reader accumulates one file's settings.
@@ -190,7 +192,7 @@ func (r *reader) port(name string, line int) *portAcc {
 		return p
 	}
 	if p == nil {
-		p = &portAcc{name: name, first: line, seen: map[string]int{}}
+		p = &portAcc{name: name, first: line, seen: make(map[string]int, 16)}
 		for i := range p.ecnNP {
 			p.ecnNP[i], p.ecnRP[i] = -1, -1
 		}
@@ -210,20 +212,41 @@ func (r *reader) port(name string, line int) *portAcc {
 // (the later line wins: the shell runs lines in order).
 func (r *reader) set(p *portAcc, key string, line int, text string, qos bool) {
 	if first, ok := p.seen[key]; ok && first != line && r.twiceLine != line {
-		r.twiceLine = line
-		r.lastLine = max(r.lastLine, line)
-		if len(r.dev.Twice) >= maxReport {
-			r.moreTwice++
-			return
-		}
-		r.dev.Twice = append(r.dev.Twice, importer.Line{File: r.name, Line: line, Text: clip(text),
-			Why: fmt.Sprintf("sets %s of %s again (first at line %d); the later line holds, as the shell runs the lines in order", key, p.name, first)})
+		r.twice(p, key, first, line, text)
 	} else if !ok {
 		p.seen[key] = line
 	}
 	if qos {
 		p.qos(line)
 	}
+}
+
+// setDSCP is set for "dscp2prio D", the setting a host script writes most
+// (64 a port): kept in an array, not as a key.
+func (r *reader) setDSCP(p *portAcc, d, line int, text string) {
+	if d < 0 || d > 63 {
+		r.set(p, "dscp2prio "+strconv.Itoa(d), line, text, true)
+		return
+	}
+	switch first := p.dscpSeen[d]; {
+	case first != 0 && first != line && r.twiceLine != line:
+		r.twice(p, "dscp2prio "+strconv.Itoa(d), first, line, text)
+	case first == 0:
+		p.dscpSeen[d] = line
+	}
+	p.qos(line)
+}
+
+// twice reports that line sets key of p again, first set at first.
+func (r *reader) twice(p *portAcc, key string, first, line int, text string) {
+	r.twiceLine = line
+	r.lastLine = max(r.lastLine, line)
+	if len(r.dev.Twice) >= maxReport {
+		r.moreTwice++
+		return
+	}
+	r.dev.Twice = append(r.dev.Twice, importer.Line{File: r.name, Line: line, Text: clip(text),
+		Why: fmt.Sprintf("sets %s of %s again (first at line %d); the later line holds, as the shell runs the lines in order", key, p.name, first)})
 }
 
 // unmapped reports a QoS-relevant line no intent expresses.

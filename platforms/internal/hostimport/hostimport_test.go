@@ -237,3 +237,15 @@ func TestImportCancelled(t *testing.T) {
 		t.Error("a cancelled import of a long file returned no error")
 	}
 }
+
+// TestSplitComma holds splitComma to strings.Split for up to cap parts.
+func TestSplitComma(t *testing.T) {
+	for _, v := range []string{"", ",", "set,1,2", "flush", "a,b,c,d", "a,b,c,d,e,f", ",,,"} {
+		var buf [4]string
+		got := splitComma(v, buf[:0])
+		want := strings.SplitN(v, ",", 4)
+		if strings.Join(got, "|") != strings.Join(want, "|") || len(got) != len(want) {
+			t.Errorf("splitComma(%q) = %q, want %q", v, got, want)
+		}
+	}
+}

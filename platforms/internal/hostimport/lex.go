@@ -47,8 +47,10 @@ type token struct {
 type lexer struct {
 	src  []byte
 	name string
-	pos  int
-	line int
+	// words are the plain words read so far, shared (intern).
+	words map[string]string
+	pos   int
+	line  int
 	// heredocs are the delimiters of here-documents opened on the current
 	// line; their bodies follow the next newline and are skipped as data.
 	heredocs []heredoc
@@ -146,6 +148,16 @@ func (l *lexer) operator() token {
 // word reads one word.
 func (l *lexer) word() (token, error) {
 	start, line := l.pos, l.line
+	// Most words are plain: no quote, escape or expansion. Such a word is
+	// its own bytes.
+	end := start
+	for end < len(l.src) && plainByte[l.src[end]] {
+		end++
+	}
+	if end == len(l.src) || wordEnd[l.src[end]] {
+		l.pos = end
+		return l.endWord(start, line, l.intern(l.src[start:end]), false), nil
+	}
 	var b strings.Builder
 	expand := false
 	for l.pos < len(l.src) {
@@ -194,8 +206,43 @@ func (l *lexer) word() (token, error) {
 	return l.endWord(start, line, b.String(), expand), nil
 }
 
+// maxIntern bounds the words a lexer keeps to share: a script repeats
+// its commands, options and interface names, and each copy would cost an
+// allocation of its own.
+const maxIntern = 4096
+
+// intern returns b as a string, the same string for the same bytes.
+func (l *lexer) intern(b []byte) string {
+	if s, ok := l.words[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	if len(l.words) < maxIntern && len(s) <= 64 {
+		if l.words == nil {
+			l.words = make(map[string]string, 64)
+		}
+		l.words[s] = s
+	}
+	return s
+}
+
+// plainByte marks the bytes a word may hold as they are; wordEnd the
+// bytes that end one.
+var plainByte, wordEnd = func() (plain, end [256]bool) {
+	for c := range 256 {
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || strings.IndexByte(";&|<>()", byte(c)) >= 0:
+			end[c] = true
+		case strings.IndexByte("\\'\"$`*?~", byte(c)) >= 0:
+		default:
+			plain[c] = true
+		}
+	}
+	return plain, end
+}()
+
 func (l *lexer) endWord(start, line int, text string, expand bool) token {
-	if !expand && strings.Contains(text, "{") && strings.Contains(text, ",") && strings.Contains(text, "}") && text != "{" && text != "}" {
+	if !expand && strings.IndexByte(text, '{') >= 0 && strings.IndexByte(text, ',') >= 0 && strings.IndexByte(text, '}') >= 0 && text != "{" && text != "}" {
 		expand = true // brace expansion: eth{0,1}
 	}
 	w := word{text: text, expand: expand, start: start, end: l.pos}

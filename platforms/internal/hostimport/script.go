@@ -41,9 +41,45 @@ func (r *reader) text(c *command) string {
 	if c.start >= c.end || c.end > len(c.src) {
 		return ""
 	}
-	s := string(c.src[c.start:c.end])
-	s = strings.ReplaceAll(s, "\\\n", " ")
+	src := c.src[c.start:c.end]
+	if oneLine(src) {
+		return string(src)
+	}
+	s := strings.ReplaceAll(string(src), "\\\n", " ")
 	return strings.Join(strings.Fields(s), " ")
+}
+
+// oneLine reports whether a command's text is already on one line, its
+// words one space apart: what text would make of it.
+func oneLine(b []byte) bool {
+	if len(b) == 0 || b[0] == ' ' || b[len(b)-1] == ' ' {
+		return false
+	}
+	for i, c := range b {
+		switch {
+		case c == ' ' && b[i-1] == ' ':
+			return false
+		case c < 0x20 || c == 0x7f:
+			return false // tabs, newlines and what strings.Fields may split on
+		case c >= 0x80:
+			return false // unicode spaces: leave them to strings.Fields
+		}
+	}
+	return true
+}
+
+// splitComma is strings.Split(v, ",") into buf, for at most cap(buf)
+// parts: the last part keeps the rest, commas and all.
+func splitComma(v string, buf []string) []string {
+	for len(buf) < cap(buf)-1 {
+		i := strings.IndexByte(v, ',')
+		if i < 0 {
+			break
+		}
+		buf = append(buf, v[:i])
+		v = v[i+1:]
+	}
+	return append(buf, v)
 }
 
 // maxNested bounds sh -c scripts within sh -c scripts.
@@ -74,10 +110,16 @@ func (st *scriptState) flush(op string) {
 			st.cur.pipedFrom = st.prev
 		}
 		st.r.command(st.cur)
-		st.prev = st.cur
+		// The command just read is the next one's pipe source; the one
+		// before it is read and done with, so it holds the next command
+		// (commands are read as they end; nothing keeps one after).
+		st.cur, st.prev = st.prev, st.cur
 	}
 	st.pipe = op == "|"
-	st.cur = &command{src: st.src, depth: st.depth}
+	if st.cur == nil {
+		st.cur = &command{words: make([]word, 0, 8)}
+	}
+	*st.cur = command{src: st.src, depth: st.depth, words: st.cur.words[:0]}
 }
 
 func (st *scriptState) op(t token) {
@@ -622,8 +664,10 @@ func (r *reader) mlnxQoS(c *command, text string, args []word) {
 		name string
 		val  word
 	}
-	var opts []opt
-	var ifw *word
+	var optBuf [8]opt
+	opts := optBuf[:0]
+	var ifw word
+	hasIf := false
 	for i := 0; i < len(args); i++ {
 		a := args[i].text
 		if !strings.HasPrefix(a, "-") {
@@ -644,13 +688,12 @@ func (r *reader) mlnxQoS(c *command, text string, args []word) {
 			return
 		}
 		if name == "-i" || name == "--interface" {
-			w := vw
-			ifw = &w
+			ifw, hasIf = vw, true
 			continue
 		}
 		opts = append(opts, opt{name, vw})
 	}
-	if ifw == nil || len(opts) == 0 {
+	if !hasIf || len(opts) == 0 {
 		return // mlnx_qos -i IF alone only shows.
 	}
 	if ifw.expand {
@@ -687,7 +730,8 @@ func (r *reader) mlnxOpt(p *portAcc, line int, text, name, v string) {
 			bad()
 		}
 	case "--dscp2prio":
-		op := strings.Split(v, ",")
+		var buf [4]string
+		op := splitComma(v, buf[:0])
 		switch {
 		case len(op) == 1 && op[0] == "flush":
 			r.set(p, "dscp2prio flush", line, text, true)
@@ -706,9 +750,9 @@ func (r *reader) mlnxOpt(p *portAcc, line int, text, name, v string) {
 				}
 				return
 			}
-			r.set(p, "dscp2prio "+op[1], line, text, true)
+			r.setDSCP(p, d, line, text)
 			if p.dscp == nil {
-				p.dscp, p.dscpLine = map[int]int{}, line
+				p.dscp, p.dscpLine = make(map[int]int, 64), line
 			}
 			p.dscp[d] = pr
 		default:
