@@ -62,6 +62,9 @@ func parseFences(name string, src []byte) ([]mdFence, error) {
 	mline := 0
 	for i := 0; i < len(lines); i++ {
 		l := strings.TrimSpace(lines[i])
+		if strings.HasPrefix(lines[i], "    ") {
+			l = "" // an indented code block's text
+		}
 		if strings.HasPrefix(l, "<!-- fabricgen:") {
 			if len(markers) == 0 {
 				mline = i + 1
@@ -477,8 +480,11 @@ func (c *snippetChecker) fabric(name string) ([]snippetFile, error) {
 	}
 	if dir, ok := strings.CutPrefix(name, "examples/"); ok {
 		paths, err := schema.IntentFiles(filepath.Join(c.root, "examples", dir))
-		if err != nil || len(paths) == 0 {
-			return nil, fmt.Errorf("base %s: no fabric there (%v)", name, err)
+		if err != nil {
+			return nil, fmt.Errorf("base %s: %w", name, err)
+		}
+		if len(paths) == 0 {
+			return nil, fmt.Errorf("base %s: no fabric there", name)
 		}
 		var out []snippetFile
 		for _, p := range paths {
