@@ -564,6 +564,17 @@ func TestDocSnippets(t *testing.T) {
 	for _, p := range checkSnippets(context.Background(), root, files) {
 		t.Error(p)
 	}
+	// docMarkdown leaves the generated docs/cli out: it must hold no
+	// intent, or it would go unchecked.
+	generated, err := filepath.Glob(filepath.Join(root, "docs", "cli", "*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range generated {
+		if src, err := os.ReadFile(p); err != nil || strings.Contains(string(src), "```hcl") {
+			t.Errorf("%s: a command's help shows HCL (%v): check it here, or move it to docs/language.md", p, err)
+		}
+	}
 }
 
 // TestSnippetCheckerFails proves each kind of bad snippet is reported at
