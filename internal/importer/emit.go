@@ -63,6 +63,20 @@ func (b *emitBody) SetAttributeValue(name string, v cty.Value) {
 	b.setAttr(name, valueBytes(v))
 }
 
+// SetString sets an attribute to a quoted string.
+func (b *emitBody) SetString(name, v string) {
+	out := make([]byte, 0, len(v)+2)
+	out = append(out, '"')
+	out = append(out, escapeString(v)...)
+	b.setAttr(name, append(out, '"'))
+}
+
+// SetInt sets an attribute to a whole number.
+func (b *emitBody) SetInt(name string, v int64) { b.setAttr(name, strconv.AppendInt(nil, v, 10)) }
+
+// SetBool sets an attribute to true or false.
+func (b *emitBody) SetBool(name string, v bool) { b.setAttr(name, strconv.AppendBool(nil, v)) }
+
 // SetAttributeRef sets an attribute to the reference kind.name.
 func (b *emitBody) SetAttributeRef(name, kind, ref string) {
 	b.setAttr(name, []byte(kind+"."+ref))

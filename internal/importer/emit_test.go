@@ -25,15 +25,28 @@ func emitScript(script []byte, texts []string) (got, want []byte) {
 	for i, op := range script {
 		top := stack[len(stack)-1]
 		name := names[int(op>>3)%len(names)]
+		typed := op&64 != 0 // the typed setters, else SetAttributeValue
 		switch op % 8 {
 		case 0:
-			top.e.SetAttributeValue(name, cty.StringVal(text(i)))
+			if typed {
+				top.e.SetString(name, text(i))
+			} else {
+				top.e.SetAttributeValue(name, cty.StringVal(text(i)))
+			}
 			top.h.SetAttributeValue(name, cty.StringVal(text(i)))
 		case 1:
-			top.e.SetAttributeValue(name, cty.NumberIntVal(int64(i)*int64(op)-100))
+			if typed {
+				top.e.SetInt(name, int64(i)*int64(op)-100)
+			} else {
+				top.e.SetAttributeValue(name, cty.NumberIntVal(int64(i)*int64(op)-100))
+			}
 			top.h.SetAttributeValue(name, cty.NumberIntVal(int64(i)*int64(op)-100))
 		case 2:
-			top.e.SetAttributeValue(name, cty.BoolVal(op&16 != 0))
+			if typed {
+				top.e.SetBool(name, op&16 != 0)
+			} else {
+				top.e.SetAttributeValue(name, cty.BoolVal(op&16 != 0))
+			}
 			top.h.SetAttributeValue(name, cty.BoolVal(op&16 != 0))
 		case 3:
 			if len(stack) < 6 {
@@ -80,6 +93,7 @@ func TestEmitMatchesHCLWrite(t *testing.T) {
 		{24, 5, 24, 3, 3, 3, 0, 4, 0, 4, 4, 8},
 		{35, 4, 35, 0, 40, 48, 1, 2, 6, 14, 7},
 		[]byte("the quick brown fox jumps over the lazy dog 0123456789"),
+		{64, 65, 66, 3, 72, 73, 74, 4, 80, 81, 82},
 	} {
 		got, want := emitScript(script, emitTexts)
 		if string(got) != string(want) {
@@ -105,4 +119,17 @@ func FuzzEmit(f *testing.F) {
 			t.Fatalf("got:\n%q\nwant:\n%q", got, want)
 		}
 	})
+}
+
+// TestCommentTextOneSpan holds the one-span shortcut to the general path.
+func TestCommentTextOneSpan(t *testing.T) {
+	for _, s := range []Span{{File: "dir/leaf1.cfg", From: 3, To: 9}, {File: "leaf1.cfg", From: 3, To: 3}, {File: "a.cfg", From: 5},
+		{File: "a.cfg"}, {File: "a.cfg", From: 7, To: 2}, {File: "we\x1bird.cfg", From: 1, To: 2}} {
+		got := commentText([]Span{s})
+		// The general path, forced by a second span of no file.
+		want := commentText([]Span{s, {}})
+		if got != want {
+			t.Errorf("%+v: %q, the general path gives %q", s, got, want)
+		}
+	}
 }

@@ -116,7 +116,8 @@ type writer struct {
 	used    map[string]bool // object names taken, "kind.name" (folded)
 	// keys caches each QoS's resolved key: a device's ports are grouped
 	// by it more than once.
-	keys map[*QoS]string
+	keys  map[*QoS]string
+	lastQ *QoS
 }
 
 // key is want(q).key(), once per QoS.
@@ -127,8 +128,13 @@ func (w *writer) key(q *QoS) string {
 	if w.keys == nil {
 		w.keys = map[*QoS]string{}
 	}
-	k := want(q).key()
-	w.keys[q] = k
+	var k string
+	if w.lastQ != nil && SameQoS(q, w.lastQ) {
+		k = w.keys[w.lastQ] // ports in a row mostly read the same
+	} else {
+		k = want(q).key()
+	}
+	w.keys[q], w.lastQ = k, q
 	return k
 }
 
@@ -500,6 +506,19 @@ func comment(body *hclwrite.Body, spans []Span) {
 
 // commentText is comment's line, "" when the spans name no file.
 func commentText(spans []Span) string {
+	if len(spans) == 1 && spans[0].File != "" {
+		// One span, the most common (a device read from its file).
+		s := spans[0]
+		f := "# " + Clean(filepath.Base(s.File))
+		switch {
+		case s.From <= 0:
+			return f
+		case max(s.To, s.From) > s.From:
+			return f + ":" + strconv.Itoa(s.From) + "-" + strconv.Itoa(s.To)
+		default:
+			return f + ":" + strconv.Itoa(s.From)
+		}
+	}
 	type rng struct{ from, to int }
 	byFile := map[string][]rng{}
 	var files []string
@@ -542,7 +561,7 @@ func commentText(spans []Span) string {
 				break
 			}
 			if r.to > r.from {
-				lines = append(lines, fmt.Sprintf("%d-%d", r.from, r.to))
+				lines = append(lines, strconv.Itoa(r.from)+"-"+strconv.Itoa(r.to))
 			} else {
 				lines = append(lines, strconv.Itoa(r.from))
 			}
@@ -663,8 +682,8 @@ func (w *writer) printDevices(devs []*Device, devPol map[*Device]*policy, portPo
 		if kind == "" {
 			kind = guessKind(d.Name)
 		}
-		b.SetAttributeValue("kind", cty.StringVal(kind))
-		b.SetAttributeValue("platform", cty.StringVal(d.Platform))
+		b.SetString("kind", kind)
+		b.SetString("platform", d.Platform)
 		spec, ok := specs[d.Platform]
 		if !ok && w.o.Spec != nil {
 			spec = w.o.Spec(d.Platform)
@@ -687,36 +706,36 @@ func (w *writer) printDevices(devs []*Device, devPol map[*Device]*policy, portPo
 					continue
 				}
 			}
-			b.SetAttributeValue(a.name, cty.StringVal(a.v))
+			b.SetString(a.name, a.v)
 		}
 		if pol := devPol[d]; pol != nil && !atFabric {
 			b.SetAttributeRef("qos_policy", "qos_policy", pol.name)
 		}
 		if w.o.Username != "" {
 			cb := b.AppendNewBlock("credentials", nil)
-			cb.SetAttributeValue("username", cty.StringVal(w.o.Username))
+			cb.SetString("username", w.o.Username)
 			if w.o.PasswordEnv != "" {
-				cb.SetAttributeValue("password_env", cty.StringVal(w.o.PasswordEnv))
+				cb.SetString("password_env", w.o.PasswordEnv)
 			}
 			if w.o.KeyFile != "" {
-				cb.SetAttributeValue("key_file", cty.StringVal(w.o.KeyFile))
+				cb.SetString("key_file", w.o.KeyFile)
 			}
 		}
 		if r := d.RDMA; r != nil {
 			rb := b.AppendNewBlock("rdma", nil)
 			if r.Transport != "" {
-				rb.SetAttributeValue("transport", cty.StringVal(r.Transport))
+				rb.SetString("transport", r.Transport)
 			}
 			for _, a := range []struct {
 				name string
 				v    *int
 			}{{"path_mtu", r.PathMTU}, {"tos", r.ToS}, {"cnp_dscp", r.CNPDSCP}, {"cnp_priority", r.CNPPriority}} {
 				if a.v != nil {
-					rb.SetAttributeValue(a.name, cty.NumberIntVal(int64(*a.v)))
+					rb.SetInt(a.name, int64(*a.v))
 				}
 			}
 			if r.ECN != nil {
-				rb.SetAttributeValue("ecn", cty.BoolVal(*r.ECN))
+				rb.SetBool("ecn", *r.ECN)
 			}
 		}
 		for _, p := range d.Ports {
@@ -737,10 +756,10 @@ func (w *writer) printDevices(devs []*Device, devPol map[*Device]*policy, portPo
 			body.AppendComment(text)
 		}
 		lb := body.AppendNewBlock("link", []string{l.name})
-		lb.SetAttributeValue("a", cty.StringVal(l.a))
-		lb.SetAttributeValue("b", cty.StringVal(l.b))
+		lb.SetString("a", l.a)
+		lb.SetString("b", l.b)
 		if l.cableM > 0 {
-			lb.SetAttributeValue("cable_length", cty.StringVal(strconv.FormatFloat(l.cableM, 'f', -1, 64)+"m"))
+			lb.SetString("cable_length", strconv.FormatFloat(l.cableM, 'f', -1, 64)+"m")
 		}
 	}
 	w.out.Files[FileDevices] = body.Bytes()
@@ -857,26 +876,26 @@ func (w *writer) printPort(b *emitBody, d *Device, p *Port, spec *schema.Platfor
 		if err := schema.CheckText(p.Description, rule); err != nil {
 			w.report(p.Src, "%s %s: description %q left out: %v", d.Name, p.Name, Clean(p.Description), err)
 		} else {
-			pb.SetAttributeValue("description", cty.StringVal(p.Description))
+			pb.SetString("description", p.Description)
 		}
 	}
 	if p.Speed > 0 {
-		pb.SetAttributeValue("speed", cty.StringVal(units.Speed(p.Speed)))
+		pb.SetString("speed", units.Speed(p.Speed))
 	}
 	if p.FEC != "" {
-		pb.SetAttributeValue("fec", cty.StringVal(p.FEC))
+		pb.SetString("fec", p.FEC)
 	}
 	if p.MTU != 0 {
-		pb.SetAttributeValue("mtu", cty.NumberIntVal(int64(p.MTU)))
+		pb.SetInt("mtu", int64(p.MTU))
 	}
 	if p.CableM > 0 {
-		pb.SetAttributeValue("cable_length", cty.StringVal(strconv.FormatFloat(p.CableM, 'f', -1, 64)+"m"))
+		pb.SetString("cable_length", strconv.FormatFloat(p.CableM, 'f', -1, 64)+"m")
 	}
 	switch {
 	case p.IP != "":
-		pb.SetAttributeValue("ip", cty.StringVal(p.IP))
+		pb.SetString("ip", p.IP)
 	case p.Routed:
-		pb.SetAttributeValue("routed", cty.True)
+		pb.SetBool("routed", true)
 	}
 	if pol != nil {
 		pb.SetAttributeRef("qos_policy", "qos_policy", pol.name)

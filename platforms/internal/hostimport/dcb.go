@@ -199,13 +199,32 @@ func (c *dcbCmd) dscpPrio(vs []string) {
 		p.dscp = nil
 		return
 	}
-	m, ok := dcbMap(vs, dscpKey, 0)
-	if !ok {
-		c.bad("dscp-prio")
-		return
+	// The entries by DSCP (a later one for the same DSCP wins, as in
+	// dcbMap; "all" names no DSCP): a fixed table, not a map, as a host
+	// script writes 64 of them a port.
+	var vals [64]string
+	var has [64]bool
+	for _, v := range vs {
+		k, val, ok := strings.Cut(v, ":")
+		if !ok {
+			c.bad("dscp-prio")
+			return
+		}
+		if k == "all" {
+			continue
+		}
+		d, ok := dscpKey(k)
+		if !ok {
+			c.bad("dscp-prio")
+			return
+		}
+		vals[d], has[d] = val, true
 	}
-	for _, d := range sortedKeys(m) {
-		pr, ok := atoiRange(m[d], 0, 7)
+	for d := range 64 {
+		if !has[d] {
+			continue
+		}
+		pr, ok := atoiRange(vals[d], 0, 7)
 		if !ok {
 			c.bad("dscp-prio")
 			return

@@ -45,12 +45,13 @@ type token struct {
 
 // lexer splits a script into tokens, one pass, in linear time.
 type lexer struct {
-	src  []byte
+	src []byte
+	// str is src as one string: words, operators and comments are
+	// substrings of it, not an allocation each.
+	str  string
 	name string
-	// words are the plain words read so far, shared (intern).
-	words map[string]string
-	pos   int
-	line  int
+	pos  int
+	line int
 	// heredocs are the delimiters of here-documents opened on the current
 	// line; their bodies follow the next newline and are skipped as data.
 	heredocs []heredoc
@@ -69,7 +70,9 @@ type heredoc struct {
 	strip bool
 }
 
-func newLexer(name string, src []byte) *lexer { return &lexer{src: src, name: name, line: 1} }
+func newLexer(name string, src []byte) *lexer {
+	return &lexer{src: src, str: string(src), name: name, line: 1}
+}
 
 // next returns the next token, or an *importer.Error for an unterminated
 // quote or substitution.
@@ -95,7 +98,7 @@ func (l *lexer) next() (token, error) {
 			start := l.pos
 			end := indexFrom(l.src, l.pos, '\n')
 			l.pos = end
-			return token{kind: tComment, op: string(l.src[start:end]), line: l.line, start: start, end: end}, nil
+			return token{kind: tComment, op: l.str[start:end], line: l.line, start: start, end: end}, nil
 		case strings.IndexByte(";&|<>()", c) >= 0:
 			return l.operator(), nil
 		default:
@@ -117,18 +120,16 @@ func indexFrom(b []byte, from int, c byte) int {
 func (l *lexer) operator() token {
 	start, c := l.pos, l.src[l.pos]
 	l.pos++
-	op := string(c)
 	if l.pos < len(l.src) {
 		n := l.src[l.pos]
 		switch {
 		case c == n && c != '(' && c != ')':
-			op += string(n)
 			l.pos++
 		case (c == '>' || c == '<') && n == '&', c == '&' && n == '>', c == '>' && n == '|':
-			op += string(n)
 			l.pos++
 		}
 	}
+	op := l.str[start:l.pos]
 	if op == "<<" && l.pos < len(l.src) && l.src[l.pos] == '<' {
 		// A here-string (<<< WORD): the word is data, no body follows.
 		l.pos++
@@ -156,7 +157,7 @@ func (l *lexer) word() (token, error) {
 	}
 	if end == len(l.src) || wordEnd[l.src[end]] {
 		l.pos = end
-		return l.endWord(start, line, l.intern(l.src[start:end]), false), nil
+		return l.endWord(start, line, l.str[start:end], false), nil
 	}
 	var b strings.Builder
 	expand := false
@@ -204,26 +205,6 @@ func (l *lexer) word() (token, error) {
 		}
 	}
 	return l.endWord(start, line, b.String(), expand), nil
-}
-
-// maxIntern bounds the words a lexer keeps to share: a script repeats
-// its commands, options and interface names, and each copy would cost an
-// allocation of its own.
-const maxIntern = 4096
-
-// intern returns b as a string, the same string for the same bytes.
-func (l *lexer) intern(b []byte) string {
-	if s, ok := l.words[string(b)]; ok {
-		return s
-	}
-	s := string(b)
-	if len(l.words) < maxIntern && len(s) <= 64 {
-		if l.words == nil {
-			l.words = make(map[string]string, 64)
-		}
-		l.words[s] = s
-	}
-	return s
 }
 
 // plainByte marks the bytes a word may hold as they are; wordEnd the

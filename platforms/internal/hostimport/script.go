@@ -18,9 +18,10 @@ type command struct {
 	out *word
 	// pipedFrom is the command whose output this one reads (a | b).
 	pipedFrom *command
-	// src is the script the command is in (the file, or an sh -c string);
-	// start and end are its offsets there.
+	// src is the script the command is in (the file, or an sh -c string),
+	// str the same as a string; start and end are its offsets there.
 	src   []byte
+	str   string
 	line  int
 	start int
 	end   int
@@ -43,6 +44,9 @@ func (r *reader) text(c *command) string {
 	}
 	src := c.src[c.start:c.end]
 	if oneLine(src) {
+		if len(c.str) == len(c.src) {
+			return c.str[c.start:c.end]
+		}
 		return string(src)
 	}
 	s := strings.ReplaceAll(string(src), "\\\n", " ")
@@ -94,6 +98,7 @@ func (r *reader) readScript(ctx context.Context) error {
 type scriptState struct {
 	r        *reader
 	src      []byte
+	str      string
 	base     int
 	depth    int
 	cur      *command
@@ -119,7 +124,7 @@ func (st *scriptState) flush(op string) {
 	if st.cur == nil {
 		st.cur = &command{words: make([]word, 0, 8)}
 	}
-	*st.cur = command{src: st.src, depth: st.depth, words: st.cur.words[:0]}
+	*st.cur = command{src: st.src, str: st.str, depth: st.depth, words: st.cur.words[:0]}
 }
 
 func (st *scriptState) op(t token) {
@@ -178,7 +183,7 @@ func (st *scriptState) word(t token) {
 // file) command by command.
 func (r *reader) script(ctx context.Context, src []byte, base, depth int) error {
 	lx := newLexer(r.name, src)
-	st := &scriptState{r: r, src: src, base: base, depth: depth, cur: &command{src: src, depth: depth}}
+	st := &scriptState{r: r, src: src, str: lx.str, base: base, depth: depth, cur: &command{src: src, str: lx.str, depth: depth}}
 	for n := 1; ; n++ {
 		if n%4096 == 0 {
 			if err := ctx.Err(); err != nil {
