@@ -7,8 +7,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/fabricgen/fabricgen/check"
+	"github.com/fabricgen/fabricgen/internal/brownfield"
 	"github.com/fabricgen/fabricgen/lint"
-	"github.com/fabricgen/fabricgen/lint/format"
 	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 )
@@ -45,12 +46,19 @@ func completeFlagsOf(c *cobra.Command, s *streams) {
 	add("device", func(cmd *cobra.Command, args []string, prefix string) ([]string, cobra.ShellCompDirective) {
 		return withPrefix(deviceNames(cmd, s, completionDir(cmd, args)), prefix), cobra.ShellCompDirectiveNoFileComp
 	})
+	rules := ruleIDs
+	if c.Name() == "check" {
+		rules = checkRuleIDs
+	}
 	add("rule", func(_ *cobra.Command, _ []string, prefix string) ([]string, cobra.ShellCompDirective) {
-		return withPrefix(ruleIDs(), prefix), cobra.ShellCompDirectiveNoFileComp
+		return listCompletion(rules(), prefix), cobra.ShellCompDirectiveNoFileComp
+	})
+	add("platform", func(_ *cobra.Command, _ []string, prefix string) ([]string, cobra.ShellCompDirective) {
+		return withPrefix(brownfield.Names(), prefix), cobra.ShellCompDirectiveNoFileComp
 	})
 	add("fail-level", cobra.FixedCompletions([]string{"warning\tany finding but info fails", "error\tonly errors fail"}, cobra.ShellCompDirectiveNoFileComp))
-	if c.Name() == "lint" {
-		add("format", cobra.FixedCompletions(format.Names(), cobra.ShellCompDirectiveNoFileComp))
+	if names, ok := formatFlagNames()[c.CommandPath()]; ok {
+		add("format", cobra.FixedCompletions(names(), cobra.ShellCompDirectiveNoFileComp))
 	}
 	for _, dirFlag := range []string{"templates", "backup-dir", "running-config", "dir", "fabric"} {
 		add(dirFlag, func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
@@ -68,9 +76,20 @@ func argCompletion(c *cobra.Command, s *streams) cobra.CompletionFunc {
 			if len(args) > 0 {
 				return nil, cobra.ShellCompDirectiveNoFileComp
 			}
-			return withPrefix(ruleIDs(), prefix), cobra.ShellCompDirectiveNoFileComp
+			return withPrefix(append(ruleIDs(), checkRuleIDs()...), prefix), cobra.ShellCompDirectiveNoFileComp
 		}
-	case "fabricgen validate", "fabricgen lint":
+	case "fabricgen show":
+		return func(_ *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
+			if len(args) > 0 {
+				return nil, cobra.ShellCompDirectiveNoFileComp
+			}
+			return []string{"json"}, cobra.ShellCompDirectiveFilterFileExt
+		}
+	case "fabricgen lint":
+		return func(_ *cobra.Command, _ []string, _ string) ([]string, cobra.ShellCompDirective) {
+			return []string{"fab.hcl", "fab.json"}, cobra.ShellCompDirectiveFilterFileExt
+		}
+	case "fabricgen validate":
 		return func(_ *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
 			if len(args) > 0 {
 				return nil, cobra.ShellCompDirectiveNoFileComp
@@ -108,6 +127,30 @@ func withPrefix(candidates []string, prefix string) []string {
 		if strings.HasPrefix(c, prefix) {
 			out = append(out, c)
 		}
+	}
+	return out
+}
+
+// listCompletion completes the last item of a comma-separated list
+// (--rule QOS001,PF): the candidates that start with what is typed of it,
+// each after the items before it.
+func listCompletion(candidates []string, prefix string) []string {
+	head, typed := "", prefix
+	if i := strings.LastIndex(prefix, ","); i >= 0 {
+		head, typed = prefix[:i+1], prefix[i+1:]
+	}
+	out := withPrefix(candidates, typed)
+	for i := range out {
+		out[i] = head + out[i]
+	}
+	return out
+}
+
+// checkRuleIDs is every check rule id, described by its title.
+func checkRuleIDs() []string {
+	var out []string
+	for _, r := range check.Rules() {
+		out = append(out, r.ID+"\t"+r.Title)
 	}
 	return out
 }
