@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -168,9 +169,17 @@ func ruleIDs() []string {
 // directory argument (or the directory of a file argument), else ".".
 func completionDir(cmd *cobra.Command, args []string) string {
 	if cmd.Name() == "rollback" {
-		if f := cmd.Flags().Lookup("fabric"); f != nil && f.Value.String() != "" {
+		if f := cmd.Flags().Lookup("fabric"); f != nil && f.Changed {
 			return f.Value.String()
 		}
+		// rollback [DIR] DEVICE...: a first argument that is a directory
+		// is the fabric, else the fabric is the working directory's.
+		if len(args) > 0 {
+			if st, err := os.Stat(args[0]); err == nil && st.IsDir() {
+				return args[0]
+			}
+		}
+		return "."
 	}
 	return fabricDir(args)
 }

@@ -154,7 +154,10 @@ func TestJSONFlagIsFormatJSON(t *testing.T) {
 func TestJSONFlagIsFormatJSONLive(t *testing.T) {
 	r := newPushRig(t, "ai-training-2subnet")
 	planOut, _ := r.run(0, nil, "plan", "fabric", "-out", "plan.json")
-	shown, _ := r.run(0, nil, "show", "plan.json")
+	code, shown, errs := lintRun(t, "show", "plan.json")
+	if code != 0 {
+		t.Fatalf("show: exit %d\n%s", code, errs)
+	}
 	if want, _, _ := strings.Cut(planOut, "\nSaved the plan to"); shown != want+"\n" && shown != want {
 		t.Errorf("show prints:\n%s\nplan printed:\n%s", shown, planOut)
 	}
@@ -388,5 +391,51 @@ func TestLintRecursiveHostileTrees(t *testing.T) {
 	}
 	if strings.Join(dirs, " ") != "deep/er/fabric pipe" {
 		t.Errorf("fabrics past the unreadable directory: %q", dirs)
+	}
+}
+
+// TestCompletionEverywhere: every flag and argument that takes a device,
+// a rule, a platform or a format completes, through cobra's __complete.
+func TestCompletionEverywhere(t *testing.T) {
+	ex := filepath.Join(repoRoot(t), "examples")
+	rs := filepath.Join(ex, "roce-storage")
+	cases := []struct {
+		args    []string
+		want    []string
+		notWant []string
+	}{
+		{[]string{"check", "--rule", "CHK01"}, []string{"CHK010\t", "CHK011\t"}, []string{"QOS001", "CHK001\t"}},
+		{[]string{"lint", "--rule", "QOS001,PFC00"}, []string{"QOS001,PFC001\t"}, []string{"\nPFC001"}},
+		{[]string{"explain", "CHK00"}, []string{"CHK001\t"}, []string{"QOS"}},
+		{[]string{"import", "--platform", "ari"}, []string{"arista_eos\n"}, []string{"sonic"}},
+		{[]string{"rollback", "--fabric", rs, "sp"}, []string{"spine1\t"}, []string{"leaf1"}},
+		{[]string{"rollback", rs, "le"}, []string{"leaf1\t"}, nil},
+		{[]string{"check", rs, "--device", "sp"}, []string{"spine1\t"}, []string{"leaf1"}},
+		{[]string{"drift", rs, "--device", ""}, []string{"leaf1\t", "spine2\t"}, nil},
+		{[]string{"apply", rs, "--device", ""}, []string{"leaf1\t"}, nil},
+		{[]string{"show", ""}, []string{"json\n", ":8\n"}, nil},
+	}
+	for _, c := range []string{"validate", "lint", "plan", "drift", "check", "import", "platforms", "version", "show", "precommit lint"} {
+		args := append(strings.Fields(c), "--format", "")
+		cases = append(cases, struct {
+			args    []string
+			want    []string
+			notWant []string
+		}{args, []string{"text\n", "json\n"}, nil})
+	}
+	for _, c := range cases {
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			_, out, errs := lintRun(t, append([]string{"__complete"}, c.args...)...)
+			for _, w := range c.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("completion lacks %q:\n%s%s", w, out, errs)
+				}
+			}
+			for _, w := range c.notWant {
+				if strings.Contains(out, w) {
+					t.Errorf("completion has %q:\n%s", w, out)
+				}
+			}
+		})
 	}
 }
