@@ -16,7 +16,9 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/push/planfile"
+	"github.com/fabricgen/fabricgen/schema"
 )
 
 // TestOneMeaningPerShorthand walks the command tree: a shorthand names
@@ -83,6 +85,11 @@ func TestEveryFormatFlagIsListed(t *testing.T) {
 func savedFreshPlan(t *testing.T, example, dir string) (*planfile.Plan, string) {
 	t.Helper()
 	p := freshPlan(t, example, nil)
+	f, diags := schema.Load(filepath.Join(repoRoot(t), "examples", example), schema.Options{Getenv: func(string) string { return "" }, Platforms: platforms.Catalog()})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	p.IntentDigest = f.Digest
 	path := filepath.Join(dir, "plan.json")
 	if err := p.Save(path); err != nil {
 		t.Fatal(err)
@@ -161,7 +168,10 @@ func TestJSONFlagIsFormatJSONLive(t *testing.T) {
 	if want, _, _ := strings.Cut(planOut, "\nSaved the plan to"); shown != want+"\n" && shown != want {
 		t.Errorf("show prints:\n%s\nplan printed:\n%s", shown, planOut)
 	}
-	md, _ := r.run(0, nil, "plan", "fabric", "-format", "markdown")
+	md, _ := r.run(0, nil, "plan", "fabric", "-format", "markdown", "-out", "plan.json")
+	if _, mdShown, errs := lintRun(t, "show", "plan.json", "-format", "markdown"); mdShown != md {
+		t.Errorf("show -format markdown:\n%s\nplan -format markdown printed:\n%s\n%s", mdShown, md, errs)
+	}
 	mdAlias, _ := r.run(0, nil, "plan", "fabric", "--markdown")
 	if md != mdAlias || !strings.HasPrefix(md, "### fabricgen plan") {
 		t.Errorf("plan -format markdown:\n%s\nplan --markdown:\n%s", md, mdAlias)
@@ -180,6 +190,7 @@ func TestJSONFlagIsFormatJSONLive(t *testing.T) {
 // TestShow: show prints a saved plan as plan prints it, in text, JSON and
 // Markdown, without a fabric or devices, and refuses what is no plan.
 func TestShow(t *testing.T) {
+	repo := repoRoot(t)
 	dir := t.TempDir()
 	p, path := savedFreshPlan(t, "clos-400g", dir)
 	t.Chdir(t.TempDir())
@@ -205,6 +216,12 @@ func TestShow(t *testing.T) {
 	}
 	if !strings.Contains(out, "read it with <code>fabricgen show "+path+"</code>") {
 		t.Errorf("a cut Markdown plan does not point at fabricgen show:\n%s", out)
+	}
+	// From the repository root, the plan's dir (examples/clos-400g) holds
+	// its intent: the Markdown lists the lint note plan listed.
+	t.Chdir(repo)
+	if _, out, _ = lintRun(t, "show", path, "-format", "markdown"); !strings.Contains(out, "Lint: 1 finding(s) that do not block the plan") || !strings.Contains(out, "WDG005") {
+		t.Errorf("show -format markdown beside the fabric lacks its lint note:\n%s", out)
 	}
 	if _, out, _ = lintRun(t, "show", path, "--summary"); strings.Contains(out, "@@") || !strings.Contains(out, "Plan:") {
 		t.Errorf("show --summary:\n%s", out)

@@ -5,15 +5,21 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
+	"github.com/fabricgen/fabricgen/diag"
 	"github.com/fabricgen/fabricgen/internal/readlimit"
+	"github.com/fabricgen/fabricgen/lint"
 	"github.com/fabricgen/fabricgen/push/planfile"
+	"github.com/fabricgen/fabricgen/schema"
 )
 
 func newShowCommand(s *streams) *cobra.Command {
 	var asJSON, markdown, summary bool
+	var vf varFlags
 	mdLimit := DefaultMarkdownLimit
 	cmd := &cobra.Command{
 		Use:   "show PLANFILE",
@@ -23,9 +29,11 @@ printed it: per device the diff (a host's settings as "setting: old ->
 new"), the devices that could not be planned, the unchanged ones and the
 total. -json prints the plan file itself, -format markdown (or --markdown)
 the pull-request comment of plan --markdown. Nothing is read but the file:
-no SSH, no fabric directory. What plan printed from the fabric rather than
-from the devices (lint warnings, devices on platforms plan does not push
-to) is not in the file, so show leaves it out.
+no SSH, no device. The Markdown plan's lint warnings come from the fabric,
+not the file: show lints the plan's fabric directory (relative to the
+working directory, as plan recorded it; give the -var flags plan had) when
+it still holds the intent the plan was made from, and leaves them out
+otherwise.
 
 A file that is not a plan (another JSON document, a plan of another
 format version, an edited device entry) is refused, at its line and column
@@ -60,7 +68,8 @@ was not checked.`,
 			case asJSON:
 				err = p.Write(w)
 			case markdown:
-				err = planMarkdown{Limit: mdLimit, PlanFile: args[0], Dir: p.Dir}.write(w, p, nil)
+				md := planMarkdown{Limit: mdLimit, PlanFile: args[0], Dir: p.Dir, Findings: planFindings(cmd, s, p, &vf)}
+				err = md.write(w, p, nil)
 			default:
 				writePlanHuman(w, p, nil, planView{colour: s.colour(s.outTTY), summary: summary})
 			}
@@ -70,12 +79,44 @@ was not checked.`,
 			return nil
 		},
 	}
+	vf.register(cmd)
 	fl := cmd.Flags()
 	fl.BoolVar(&asJSON, "json", false, "print the plan file as JSON (as plan -json)")
 	fl.BoolVar(&markdown, "markdown", false, "print the plan as Markdown for a review comment (as plan --markdown)")
 	fl.IntVar(&mdLimit, "markdown-limit", DefaultMarkdownLimit, "with --markdown, stop before this many characters; GitHub comments hold 65,536")
 	fl.BoolVar(&summary, "summary", false, "one line per device and no diffs")
 	return cmd
+}
+
+// planFindings is what plan's Markdown listed of the lint findings: those
+// that do not block, of the fabric in the plan's directory when it still
+// holds the intent the plan was made from (the same digest), else none.
+// Only files are read.
+func planFindings(cmd *cobra.Command, s *streams, p *planfile.Plan, vf *varFlags) diag.Diagnostics {
+	dir := filepath.FromSlash(p.Dir)
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return nil
+	}
+	ctx := cmd.Context()
+	f, diags, err := loadIntent(ctx, s, dir, vf)
+	if err != nil || f == nil || diags.HasErrors() || f.Digest != p.IntentDigest {
+		return nil
+	}
+	cfg, err := gateConfig(ctx, dir, io.Discard, false)
+	if err != nil {
+		return nil
+	}
+	findings, err := lint.Run(ctx, f, lint.Options{Config: cfg})
+	if err != nil {
+		return nil
+	}
+	var other diag.Diagnostics
+	for i, fd := range findings {
+		if fd.Severity != schema.SevError {
+			other = append(other, &findings[i])
+		}
+	}
+	return other
 }
 
 // loadPlanToShow reads a plan file (planfile.Load: bounded, decoded as it
