@@ -109,10 +109,6 @@ Rules (fabricgen explain RULE-ID for one):
 	return cmd
 }
 
-func runLint(cmd *cobra.Command, s *streams, dir string, lf *lintFlags) error {
-	return runLintDirs(cmd, s, []string{dir}, nil, lf)
-}
-
 // runLintDirs lints every fabric of dirs into one report in lf's format
 // (walkErrs, the directories a --recursive walk could not read, count as
 // failed fabrics) and returns the worst exit: 1 when a fabric could not be

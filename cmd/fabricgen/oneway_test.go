@@ -115,7 +115,7 @@ func TestJSONFlagIsFormatJSON(t *testing.T) {
 		{"validate", []string{"validate", ex("roce-storage")}, 0},
 		{"lint", []string{"lint", ex("roce-storage")}, 0},
 		{"lint several", []string{"lint", ex("roce-storage"), ex("clos-400g")}, 0},
-		{"precommit lint", []string{"precommit", "lint", filepath.Join(ex("roce-storage"), "fabric.fab.hcl")}, 0},
+		{"precommit lint", []string{"precommit", "lint", filepath.Join(ex("roce-storage"), "devices.fab.hcl"), filepath.Join(ex("clos-400g"), "qos.fab.hcl")}, 0},
 		{"platforms", []string{"platforms"}, 0},
 		{"version", []string{"version"}, 0},
 		{"import", []string{"import", "--platform", "arista_eos", "-o", "out", eosCfg}, 0},
