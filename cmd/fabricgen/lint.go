@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -65,7 +66,8 @@ Several DIRs, or --recursive (every fabric under each DIR: each directory
 holding *.fab.hcl or *.fab.json files; hidden directories, node_modules and
 symbolic links to directories are skipped), give one report in one format,
 file names relative to the working directory; each fabric keeps its own
-.fabricgen.hcl. The exit status is the worst of the fabrics'.
+.fabricgen.hcl. A fabric that does not load shows its errors beside the
+others' findings. The exit status is the worst of the fabrics'.
 
 Every format carries load and validation errors too (rule ` + lint.ValidationRule + `), so
 CI gets a SARIF, JSON, GitHub, JUnit or Checkstyle report of an invalid intent.
@@ -138,7 +140,8 @@ func runLintDirs(cmd *cobra.Command, s *streams, dirs []string, walkErrs []error
 	}
 	all := &format.Result{Sources: map[string][]byte{}, Rules: lint.Rules(), Version: version, BasePath: base,
 		Color: lf.formatName == "text" && s.colour(s.outTTY), Valid: true}
-	var unloaded, failed []string
+	var unloaded, unloadedIn, failed []string
+	linted := 0
 	var exits []error
 	for _, dir := range dirs {
 		res, exit := lintFabric(cmd, s, dir, lf, flagLevel)
@@ -153,23 +156,22 @@ func runLintDirs(cmd *cobra.Command, s *streams, dirs []string, walkErrs []error
 		for name, src := range res.Sources {
 			all.Sources[name] = src
 		}
-		if !res.Valid {
-			all.Valid = false
-			what := res.Unloaded
-			if what == "" {
-				what = "intent"
-			}
-			if len(dirs) > 1 {
-				what += " in " + dir
-			}
-			unloaded = append(unloaded, what)
+		if res.Valid {
+			linted++
+		} else {
+			unloaded = append(unloaded, res.Unloaded)
+			unloadedIn = append(unloadedIn, dir)
 		}
 	}
 	for _, err := range walkErrs {
 		exits = append(exits, withCode(exitFailed, err))
 	}
-	if len(unloaded) > 0 && (len(unloaded) > 1 || unloaded[0] != "intent") {
-		all.Unloaded = strings.Join(unloaded, ", ")
+	// The report is of an invalid intent only when no fabric was linted;
+	// a fabric that did not load among others that did is its errors (and
+	// exit 1), beside their findings.
+	if len(unloaded) > 0 && linted == 0 {
+		all.Valid = false
+		all.Unloaded = unloadedText(unloaded, unloadedIn)
 	}
 	if len(dirs) > len(failed) || len(dirs) == 0 {
 		if err := out.Write(cmd.OutOrStdout(), all); err != nil {
@@ -177,6 +179,26 @@ func runLintDirs(cmd *cobra.Command, s *streams, dirs []string, walkErrs []error
 		}
 	}
 	return worstExit(cmd, exits)
+}
+
+// unloadedText names what did not load for the report's last line: ""
+// (the intent) or the one configuration as before, else per directory.
+func unloadedText(unloaded, dirs []string) string {
+	if len(dirs) == 1 {
+		return unloaded[0]
+	}
+	parts := make([]string, len(dirs))
+	for i, d := range dirs {
+		what := unloaded[i]
+		if what == "" {
+			what = "intent"
+		}
+		parts[i] = what + " in " + d
+	}
+	if !slices.ContainsFunc(unloaded, func(u string) bool { return u != "" }) {
+		return "intent in " + strings.Join(dirs, ", ")
+	}
+	return strings.Join(parts, ", ")
 }
 
 // worstExit prints every exit error but the worst and returns the worst:

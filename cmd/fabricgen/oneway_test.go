@@ -336,10 +336,15 @@ func TestLintManyFabrics(t *testing.T) {
 	if code, _, errs := lintRun(t, "lint", "--recursive", "docs"); code != exitFailed || !strings.Contains(errs, "no fabric under it") {
 		t.Errorf("--recursive without fabrics: exit %d, %q", code, errs)
 	}
-	// An invalid fabric among valid ones: exit 1, the others reported.
+	// An invalid fabric among valid ones: exit 1, its errors beside the
+	// others' findings (the report is not that of an invalid intent).
 	code, out, errs = lintRun(t, "lint", "examples/brownfield", "examples/roce-storage", "-f", "json")
-	if code != exitFailed || !strings.Contains(errs, "examples/brownfield is not a valid fabric") || !strings.Contains(out, `"valid": false`) {
+	if code != exitFailed || !strings.Contains(errs, "examples/brownfield is not a valid fabric") || !strings.Contains(out, `"valid": true`) || !strings.Contains(out, `"VAL001"`) {
 		t.Errorf("an invalid fabric among two: exit %d\n%s\n%s", code, out, errs)
+	}
+	code, out, errs = lintRun(t, "lint", "examples/brownfield", "examples/broken", "-f", "json")
+	if code != exitFailed || !strings.Contains(out, `"valid": false`) || !strings.Contains(errs, "examples/broken is not a valid fabric") {
+		t.Errorf("two invalid fabrics: exit %d\n%s\n%s", code, out, errs)
 	}
 }
 
