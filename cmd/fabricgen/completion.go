@@ -1,14 +1,16 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/fabricgen/fabricgen/check"
+	"github.com/fabricgen/fabricgen/internal/brownfield"
 	"github.com/fabricgen/fabricgen/lint"
-	"github.com/fabricgen/fabricgen/lint/format"
 	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 )
@@ -45,12 +47,19 @@ func completeFlagsOf(c *cobra.Command, s *streams) {
 	add("device", func(cmd *cobra.Command, args []string, prefix string) ([]string, cobra.ShellCompDirective) {
 		return withPrefix(deviceNames(cmd, s, completionDir(cmd, args)), prefix), cobra.ShellCompDirectiveNoFileComp
 	})
+	rules := ruleIDs
+	if c.Name() == "check" {
+		rules = checkRuleIDs
+	}
 	add("rule", func(_ *cobra.Command, _ []string, prefix string) ([]string, cobra.ShellCompDirective) {
-		return withPrefix(ruleIDs(), prefix), cobra.ShellCompDirectiveNoFileComp
+		return listCompletion(rules(), prefix), cobra.ShellCompDirectiveNoFileComp
+	})
+	add("platform", func(_ *cobra.Command, _ []string, prefix string) ([]string, cobra.ShellCompDirective) {
+		return withPrefix(brownfield.Names(), prefix), cobra.ShellCompDirectiveNoFileComp
 	})
 	add("fail-level", cobra.FixedCompletions([]string{"warning\tany finding but info fails", "error\tonly errors fail"}, cobra.ShellCompDirectiveNoFileComp))
-	if c.Name() == "lint" {
-		add("format", cobra.FixedCompletions(format.Names(), cobra.ShellCompDirectiveNoFileComp))
+	if names, ok := formatFlagNames()[c.CommandPath()]; ok {
+		add("format", cobra.FixedCompletions(names(), cobra.ShellCompDirectiveNoFileComp))
 	}
 	for _, dirFlag := range []string{"templates", "backup-dir", "running-config", "dir", "fabric"} {
 		add(dirFlag, func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
@@ -68,9 +77,20 @@ func argCompletion(c *cobra.Command, s *streams) cobra.CompletionFunc {
 			if len(args) > 0 {
 				return nil, cobra.ShellCompDirectiveNoFileComp
 			}
-			return withPrefix(ruleIDs(), prefix), cobra.ShellCompDirectiveNoFileComp
+			return withPrefix(append(ruleIDs(), checkRuleIDs()...), prefix), cobra.ShellCompDirectiveNoFileComp
 		}
-	case "fabricgen validate", "fabricgen lint":
+	case "fabricgen show":
+		return func(_ *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
+			if len(args) > 0 {
+				return nil, cobra.ShellCompDirectiveNoFileComp
+			}
+			return []string{"json"}, cobra.ShellCompDirectiveFilterFileExt
+		}
+	case "fabricgen lint":
+		return func(_ *cobra.Command, _ []string, _ string) ([]string, cobra.ShellCompDirective) {
+			return []string{"fab.hcl", "fab.json"}, cobra.ShellCompDirectiveFilterFileExt
+		}
+	case "fabricgen validate":
 		return func(_ *cobra.Command, args []string, _ string) ([]string, cobra.ShellCompDirective) {
 			if len(args) > 0 {
 				return nil, cobra.ShellCompDirectiveNoFileComp
@@ -112,6 +132,30 @@ func withPrefix(candidates []string, prefix string) []string {
 	return out
 }
 
+// listCompletion completes the last item of a comma-separated list
+// (--rule QOS001,PF): the candidates that start with what is typed of it,
+// each after the items before it.
+func listCompletion(candidates []string, prefix string) []string {
+	head, typed := "", prefix
+	if i := strings.LastIndex(prefix, ","); i >= 0 {
+		head, typed = prefix[:i+1], prefix[i+1:]
+	}
+	out := withPrefix(candidates, typed)
+	for i := range out {
+		out[i] = head + out[i]
+	}
+	return out
+}
+
+// checkRuleIDs is every check rule id, described by its title.
+func checkRuleIDs() []string {
+	var out []string
+	for _, r := range check.Rules() {
+		out = append(out, r.ID+"\t"+r.Title)
+	}
+	return out
+}
+
 // ruleIDs is every lint rule id, described by its title.
 func ruleIDs() []string {
 	var out []string
@@ -125,9 +169,17 @@ func ruleIDs() []string {
 // directory argument (or the directory of a file argument), else ".".
 func completionDir(cmd *cobra.Command, args []string) string {
 	if cmd.Name() == "rollback" {
-		if f := cmd.Flags().Lookup("fabric"); f != nil && f.Value.String() != "" {
+		if f := cmd.Flags().Lookup("fabric"); f != nil && f.Changed {
 			return f.Value.String()
 		}
+		// rollback [DIR] DEVICE...: a first argument that is a directory
+		// is the fabric, else the fabric is the working directory's.
+		if len(args) > 0 {
+			if st, err := os.Stat(args[0]); err == nil && st.IsDir() {
+				return args[0]
+			}
+		}
+		return "."
 	}
 	return fabricDir(args)
 }

@@ -48,11 +48,14 @@ func TestResolveBuild(t *testing.T) {
 }
 
 func TestVersionFlags(t *testing.T) {
-	for _, args := range [][]string{{"version"}, {"-v"}, {"--version"}, {"-version"}} {
+	for _, args := range [][]string{{"version"}, {"--version"}, {"-version"}} {
 		code, out, errs := lintRun(t, args...)
 		if code != 0 || !strings.HasPrefix(out, "fabricgen ") || !strings.Contains(out, "go1.") {
 			t.Errorf("%v: exit %d, out %q, err %q", args, code, out, errs)
 		}
+	}
+	if code, _, errs := lintRun(t, "-v"); code != exitFailed || !strings.Contains(errs, "fabricgen --version") {
+		t.Errorf("-v: exit %d, want 1 and a pointer at --version: %q", code, errs)
 	}
 	code, out, _ := lintRun(t, "version", "-json")
 	var doc map[string]any

@@ -246,7 +246,9 @@ with another change in flight, is reported as an error. Host keys are checked ag
 known_hosts. Passwords come from the environment variable named by
 credentials.password_env and are never printed or saved.
 
---markdown writes a pull-request comment: the changed devices only, a
+fabricgen show FILE prints a saved plan again, without SSH.
+
+-format json is -json, -format markdown is --markdown, which writes a pull-request comment: the changed devices only, a
 summary table first, devices with the same change grouped ("leaf1–leaf32
 (32): same change"), one collapsed diff per group, the hop paths of lint
 warnings as Mermaid diagrams, and never more than --markdown-limit
@@ -264,13 +266,16 @@ Exit status: 0 no changes (or changes without -detailed-exitcode), 1 error
 (including any unreachable device), 2 changes with -detailed-exitcode.`,
 		Example: `  fabricgen plan examples/roce-storage
   fabricgen plan . -out plan.json -detailed-exitcode
-  fabricgen plan . --device 'leaf*' --markdown > plan.md
+  fabricgen plan . --device 'leaf*' -format markdown > plan.md
   fabricgen plan . --markdown -out plan.json --markdown-limit 30000 > comment.md
   fabricgen plan . --inventory .fabricgen/lab/inventory.json --known-hosts .fabricgen/lab/known_hosts`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if asJSON && markdown {
 				return withCode(exitFailed, fmt.Errorf("-json and --markdown exclude each other"))
+			}
+			if err := notAPlanFile(args); err != nil {
+				return withCode(exitFailed, err)
 			}
 			if mdLimit < minMarkdownLimit {
 				return withCode(exitFailed, fmt.Errorf("--markdown-limit %d: give at least %d", mdLimit, minMarkdownLimit))
@@ -331,7 +336,7 @@ Exit status: 0 no changes (or changes without -detailed-exitcode), 1 error
 					return withCode(exitFailed, err)
 				}
 				if !asJSON && !markdown {
-					fmt.Fprintf(w, "\nSaved the plan to %s. Apply exactly this plan with:\n  %s\n", out, applyHint(out, &pf))
+					fmt.Fprintf(w, "\nSaved the plan to %s (fabricgen show %s prints it again). Apply exactly this plan with:\n  %s\n", out, out, applyHint(out, &pf))
 				}
 			}
 			return planExit(p, detailed)
@@ -349,6 +354,18 @@ Exit status: 0 no changes (or changes without -detailed-exitcode), 1 error
 	fl.StringVar(&backupDir, "backup-dir", "", "the folder an interrupted apply saved its backups in (its --backup-dir), to judge whether it left the device clean (default DIR/.fabricgen/backups)")
 	fl.BoolVar(&refreshOnly, "refresh-only", false, "report drift instead: devices whose config changed since fabricgen applied it (as fabricgen drift)")
 	return cmd
+}
+
+// notAPlanFile refuses a plan argument that is a file but no fabric file:
+// most likely a saved plan, which show prints.
+func notAPlanFile(args []string) error {
+	if len(args) == 0 || strings.HasSuffix(args[0], schema.HCLSuffix) || strings.HasSuffix(args[0], schema.JSONSuffix) {
+		return nil
+	}
+	if st, err := os.Stat(args[0]); err == nil && !st.IsDir() {
+		return fmt.Errorf("%s is a file, and plan takes the fabric's directory; to print a plan saved with -out, run fabricgen show %s", args[0], args[0])
+	}
+	return nil
 }
 
 // relativeDir is the fabric directory relative to the working directory,

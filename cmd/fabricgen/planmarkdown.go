@@ -346,9 +346,9 @@ func (o planMarkdown) writeCut(m *mdBuf, g *planGroup) {
 
 // truncated is the note ending a plan cut at the limit.
 func (o planMarkdown) truncated(shown, total int) string {
-	where := "save the full plan with `fabricgen plan " + mdText(clip(o.Dir, 200)) + " -out plan.json` and read it with `fabricgen plan` (text) or in the file"
+	where := "save the full plan with `fabricgen plan " + mdText(clip(o.Dir, 200)) + " -out plan.json` and read it with `fabricgen show plan.json`"
 	if o.PlanFile != "" {
-		where = "the full plan is in " + mdCode(clip(o.PlanFile, 200)) + " (`fabricgen plan -out`)"
+		where = "the full plan is in " + mdCode(clip(o.PlanFile, 200)) + ": read it with " + mdCode("fabricgen show "+clip(o.PlanFile, 200))
 	}
 	return fmt.Sprintf("\n---\n**This comment stops at its %d-character limit** (`--markdown-limit`): it shows the changes of %d of %d changed device(s); %s.\n",
 		o.Limit, shown, total, where)

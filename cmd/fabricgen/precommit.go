@@ -60,10 +60,17 @@ func newPrecommitLintCommand(s *streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:     "lint FILE...",
 		Short:   "Lint the fabric of each changed file",
-		Long:    "precommit lint runs fabricgen lint on each fabric directory the files belong to (see fabricgen precommit --help), with lint's flags.",
+		Long:    "precommit lint runs fabricgen lint on the fabric directories the files belong to (see fabricgen precommit --help), with lint's flags: one report, as lint DIR... gives.",
 		Example: "  fabricgen precommit lint --format compact fabric/leaves.fab.hcl",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return eachFabric(cmd, args, func(dir string) error { return runLint(cmd, s, dir, &lf) })
+			dirs, err := fabricDirsOf(args)
+			if err != nil {
+				return withCode(exitFailed, err)
+			}
+			if len(dirs) == 0 {
+				return nil
+			}
+			return runLintDirs(cmd, s, dirs, nil, &lf)
 		},
 	}
 	lf.vf.register(cmd)

@@ -86,6 +86,7 @@ func commandConstructors() []func(*streams) *cobra.Command {
 		newFmtCommand,
 		newImportCommand,
 		newPlanCommand,
+		newShowCommand,
 		newApplyCommand,
 		newRollbackCommand,
 		newDriftCommand,
@@ -127,7 +128,15 @@ as in terraform: fabricgen -chdir=examples/clos-400g lint.`,
 	root.SetErr(s.err)
 	root.PersistentFlags().BoolVar(&s.noColour, "no-color", false, "never colour the output")
 	root.PersistentFlags().StringVar(&s.chdirLate, "chdir", "", "switch to this directory before anything else (give it before the command name)")
-	root.Flags().BoolP("version", "v", false, "print the version (as fabricgen version)")
+	// -v is no version flag: one shorthand means one long flag on every
+	// command (TestOneMeaningPerShorthand), and demo's -v is --verbose.
+	root.Flags().Bool("version", false, "print the version (as fabricgen version)")
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
+		if strings.Contains(err.Error(), "'v' in -v") {
+			return fmt.Errorf("%w: fabricgen --version or fabricgen version prints the version", err)
+		}
+		return err
+	})
 	// One meaning for -o: --out everywhere; render's --output is the same flag.
 	root.SetGlobalNormalizationFunc(func(_ *pflag.FlagSet, name string) pflag.NormalizedName {
 		if name == "output" {
@@ -138,6 +147,7 @@ as in terraform: fabricgen -chdir=examples/clos-400g lint.`,
 	for _, c := range commandConstructors() {
 		root.AddCommand(c(s))
 	}
+	unifyOutputFlags(root)
 	registerCompletions(root, s)
 	return root
 }

@@ -91,14 +91,14 @@ func newVersionCommand(*streams) *cobra.Command {
 Go toolchain. A release build carries its tag (-ldflags
 "-X main.releaseVersion=v1.2.3"); "go install ./cmd/fabricgen" in a clone
 gets a pseudo-version and the commit from git; a build without VCS
-information (-buildvcs=false) says (devel). fabricgen --version and
-fabricgen -v print the same.
+information (-buildvcs=false) says (devel). fabricgen --version prints the
+same (-v is no version flag: one shorthand means one flag everywhere).
 
 -json prints {"fabricgen_version", "revision", "revision_time", "modified",
 "go_version", "platform"}.`,
 		Example: `  fabricgen version
   fabricgen version -json
-  fabricgen -v`,
+  fabricgen --version`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			bi := resolveBuild(releaseVersion, debug.ReadBuildInfo)
