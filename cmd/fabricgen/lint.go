@@ -153,8 +153,14 @@ func runLint(cmd *cobra.Command, s *streams, dir string, lf *lintFlags) error {
 	res.Diagnostics.Sort()
 	var findings []lint.Finding
 	if res.Valid {
-		if findings, err = lint.Run(ctx, f, lint.Options{Config: cfg, Only: lf.only}); err != nil {
+		// SARIF shows suppressed findings as suppressed results.
+		rep, err := lint.RunReport(ctx, f, lint.Options{Config: cfg, Only: lf.only})
+		if err != nil {
 			return withCode(exitFailed, err)
+		}
+		findings = rep.Findings
+		if lf.formatName == "sarif" {
+			res.Suppressed = rep.Suppressed
 		}
 		res.Diagnostics = append(res.Diagnostics, lint.Diagnostics(findings)...)
 	}
