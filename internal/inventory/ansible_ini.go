@@ -80,6 +80,11 @@ func parseINI(name string, b []byte) (*Inventory, error) {
 		default:
 			f := strings.Fields(l)
 			h := f[0]
+			// "name:port", as Ansible's INI form allows: the port is the host's.
+			if n, p, ok := strings.Cut(h, ":"); ok && !strings.Contains(p, ":") && isPort(p) {
+				h = n
+				g.hostVars[h] = append(g.hostVars[h], [2]string{"ansible_port", p})
+			}
 			g.hosts = append(g.hosts, h)
 			for _, kv := range f[1:] {
 				k, v, ok := strings.Cut(kv, "=")
@@ -206,4 +211,17 @@ func (g *iniGroup) hostsOrNil() []string {
 		return nil
 	}
 	return g.hosts
+}
+
+// isPort reports whether s is all digits (checkAddr checks the range).
+func isPort(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }

@@ -76,6 +76,8 @@ func TestParse(t *testing.T) {
 		{"Ansible INI", "hosts", ansibleINI, "ansible-ini", wantAddr, wantUser},
 		{"Ansible JSON (ansible-inventory --list shape)", "inv.json", `{"all": {"hosts": {"leaf1": {"ansible_host": "192.0.2.11"}}}}`, "ansible-yaml",
 			map[string]string{"leaf1": "192.0.2.11:22"}, map[string]string{}},
+		{"INI host:port", "hosts", "[leaves]\nleaf1:2222 ansible_host=192.0.2.11\nleaf2.example.net:2200\n", "ansible-ini",
+			map[string]string{"leaf1": "192.0.2.11:2222", "leaf2.example.net": "leaf2.example.net:2200"}, map[string]string{}},
 		{"YAML anchors", "hosts.yml", "all:\n  vars: &v\n    ansible_user: a\n  children:\n    g:\n      vars: *v\n      hosts:\n        h1:\n", "ansible-yaml",
 			map[string]string{"h1": "h1:22"}, map[string]string{"h1": "a"}},
 	}
