@@ -1,7 +1,7 @@
 GO ?= go
 PKGS := ./...
 
-.PHONY: build install release docs test vet fmt-check lint bench demo fuzz
+.PHONY: build install tag release docs test vet fmt-check lint bench demo fuzz
 
 # VERSION, when set, is stamped into the binary (fabricgen version);
 # without it the version comes from the build info (module version and
@@ -17,6 +17,11 @@ build:
 
 install:
 	$(GO) install $(BUILDFLAGS) -ldflags "$(LDFLAGS)" ./cmd/fabricgen
+
+# A release tag: make tag VERSION=v0.3.0 (scripts/release.sh tag: clean
+# tree, above the latest tag, pre-commit `rev:` pins moved to it, annotated tag).
+tag:
+	scripts/release.sh tag $(VERSION)
 
 # Release archives for a tag: make release VERSION=v0.2.0 (scripts/release.sh;
 # the tag must exist and point at HEAD).

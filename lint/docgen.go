@@ -297,6 +297,12 @@ format carries load and validation errors (rule VAL001) as well as findings.
   the working directory holding ` + "`.git`" + `), with ` + "`uriBaseId`" + ` ` + "`%SRCROOT%`" + `; a file outside it gets an
   absolute ` + "`file:`" + ` URI and no ` + "`uriBaseId`" + `. A value given on the command line (` + "`-var NAME=VALUE`" + `)
   is no file: its diagnostics carry no location in any format, and name the variable.
+  Every other place of a finding (the other end of a link, the shared definition, the other
+  places of a merged finding) is in ` + "`relatedLocations`" + `. Findings that a
+  ` + "`# fabricgen:ignore`" + ` comment hides are results with ` + "`suppressions`" + ` kind
+  ` + "`inSource`" + ` and the comment's reason as ` + "`justification`" + `; findings of a rule that
+  ` + "`.fabricgen.hcl`" + ` turns off are results with kind ` + "`external`" + `. Code scanning lists
+  them as dismissed; they never count towards the exit code, and no other format shows them.
 - **json**, format_version **2.1** (also what ` + "`fabricgen validate -json`" + ` prints): an object
   with ` + "`format_version`" + ` (string), ` + "`valid`" + ` (false when the intent did not load),
   ` + "`error_count`" + `, ` + "`warning_count`" + `, ` + "`info_count`" + ` and ` + "`diagnostics`" + ` (always an
@@ -315,6 +321,7 @@ format carries load and validation errors (rule VAL001) as well as findings.
 - **github**: workflow commands with file names relative to the base path (the ` + "`see:`" + ` lines too);
   load errors without a file are plain ` + "`::error title=VAL001::`" + `.
 - **junit**: one test case per rule (VAL001 included), a failure per finding.
-- **checkstyle**, **compact**, **markdown**: one entry per diagnostic.
+- **checkstyle**, **compact**, **markdown**: one entry per diagnostic. Related places are
+  ` + "`see:`" + ` lines in the message of every format but compact (one line per diagnostic).
 
 `

@@ -25,14 +25,30 @@ type Options struct {
 // sorted deterministically. The error is non-nil only when linting could
 // not run (ctx cancelled, nil fabric).
 func Run(ctx context.Context, f *schema.Fabric, opts Options) ([]Finding, error) {
+	rep, err := run(ctx, f, opts, false)
+	return rep.Findings, err
+}
+
+// RunReport lints like Run and also returns the findings that suppressions
+// hid (an ignore comment, or a rule the configuration turns off), each with
+// why, for outputs that show them as suppressed (SARIF). The rules the
+// configuration turns off run for this, so it costs more than Run.
+func RunReport(ctx context.Context, f *schema.Fabric, opts Options) (Report, error) {
+	return run(ctx, f, opts, true)
+}
+
+func run(ctx context.Context, f *schema.Fabric, opts Options, keep bool) (Report, error) {
 	if f == nil {
-		return nil, fmt.Errorf("lint: no fabric to check")
+		return Report{}, fmt.Errorf("lint: no fabric to check")
 	}
 	var rules []*Rule
+	var off []bool // off[i]: rules[i] runs only for its suppressed findings
 	needWalk, needLimits := false, false
 	for _, r := range Rules() {
-		if enabled(r, opts) {
+		on := enabled(r, opts)
+		if on || (keep && configOff(r, opts)) {
 			rules = append(rules, r)
+			off = append(off, !on)
 			needWalk = needWalk || r.Path
 			needLimits = needLimits || strings.HasPrefix(r.ID, "PLT")
 		}
@@ -52,13 +68,14 @@ func Run(ctx context.Context, f *schema.Fabric, opts Options) ([]Finding, error)
 		var err error
 		if walk, err = NewWalk(ctx, f); err != nil {
 			<-done
-			return nil, fmt.Errorf("lint: %w", err)
+			return Report{}, fmt.Errorf("lint: %w", err)
 		}
 	}
 	<-done
 	groups := buildGroups(f, linked)
 	sups := ParseSuppressions(f)
 	results := make([][]Finding, len(rules))
+	hidden := make([][]Suppressed, len(rules))
 	eg, ctx := errgroup.WithContext(ctx)
 	eg.SetLimit(runtime.GOMAXPROCS(0))
 	for i, r := range rules {
@@ -77,8 +94,16 @@ func Run(ctx context.Context, f *schema.Fabric, opts Options) ([]Finding, error)
 				if hasRC && rc.Severity != 0 {
 					fd.Severity = rc.Severity
 				}
-				for i := range sups {
-					if sups[i].covers(&fd) {
+				if off[i] {
+					hidden[i] = append(hidden[i], Suppressed{Finding: fd, Kind: SuppressedExternal,
+						Justification: "rule " + r.ID + " is turned off (enabled = false) in " + configName(opts.Config)})
+					return
+				}
+				for j := range sups {
+					if sups[j].covers(&fd) {
+						if keep {
+							hidden[i] = append(hidden[i], Suppressed{Finding: fd, Kind: SuppressedInSource, Justification: sups[j].Reason})
+						}
 						return
 					}
 				}
@@ -89,14 +114,14 @@ func Run(ctx context.Context, f *schema.Fabric, opts Options) ([]Finding, error)
 		})
 	}
 	if err := eg.Wait(); err != nil {
-		return nil, err
+		return Report{}, err
 	}
 	var out []Finding
 	for _, rs := range results {
 		out = append(out, mergeSameLine(rs)...)
 	}
 	SortFindings(out)
-	return foldImplied(out, impliesClosure(Rules())), nil
+	return Report{Findings: foldImplied(out, impliesClosure(Rules())), Suppressed: mergeSuppressed(hidden)}, nil
 }
 
 func enabled(r *Rule, opts Options) bool {

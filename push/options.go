@@ -32,6 +32,9 @@ type Options struct {
 	HostKeys *session.HostKeys
 	// Inventory maps device names to "host:port", overriding mgmt_address.
 	Inventory map[string]string
+	// Users maps device names to the SSH user, overriding the username of
+	// the device's credentials (an Ansible inventory's ansible_user).
+	Users map[string]string
 	// Getenv reads password and passphrase variables (default: none set).
 	Getenv func(string) string
 	// Prompt asks for a key passphrase when no variable holds it; nil

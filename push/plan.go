@@ -390,7 +390,7 @@ func planInspect(conn *session.Conn, dl *dialect.Dialect, device string, opts *O
 
 // connect resolves the device's credentials and opens a session.
 func connect(ctx context.Context, d *schema.Device, dl *dialect.Dialect, addr string, opts *Options) (*session.Conn, error) {
-	auth, err := session.ResolveAuth(d.Name, d.Credentials, opts.getenv, opts.Prompt)
+	auth, err := session.ResolveAuth(d.Name, session.WithUser(d.Credentials, opts.Users[d.Name]), opts.getenv, opts.Prompt)
 	if err != nil {
 		return nil, err
 	}

@@ -111,7 +111,7 @@ Rules (fabricgen explain CHKnnn for one):
 	fl.IntVar(&cf.parallelism, "parallelism", push.DefaultParallelism, "devices read at once")
 	fl.DurationVar(&cf.timeout, "timeout", 30*time.Second, "per-device SSH handshake and per-command timeout")
 	fl.IntVar(&cf.maxOutput, "max-device-output", session.DefaultMaxOutput>>20, "MiB a device may send in answer to one command (or before its prompt); a device sending more fails (0: the default)")
-	fl.StringVar(&cf.inventory, "inventory", "", "JSON file mapping device names to \"host:port\", overriding mgmt_address (fabricgen lab up writes one)")
+	fl.StringVar(&cf.inventory, "inventory", "", inventoryHelp)
 	fl.DurationVar(&cf.interval, "interval", 10*time.Second, "time between the two readings")
 	fl.StringVar(&cf.save, "save", "", "write the readings to FILE (JSON), for --baseline and --from")
 	fl.StringVar(&cf.baseline, "baseline", "", "use the last reading saved in FILE as the first of the pair")
@@ -380,7 +380,7 @@ func collectOptions(cmd *cobra.Command, s *streams, f *schema.Fabric, cf *checkF
 	if err != nil {
 		return snapshot.Options{}, nil, withCode(exitFailed, err)
 	}
-	inv, err := readInventory(cf.inventory)
+	inv, err := readInventoryFile(cf.inventory)
 	if err != nil {
 		return snapshot.Options{}, nil, withCode(exitFailed, err)
 	}
@@ -388,7 +388,7 @@ func collectOptions(cmd *cobra.Command, s *streams, f *schema.Fabric, cf *checkF
 	if err != nil {
 		return snapshot.Options{}, nil, withCode(exitFailed, err)
 	}
-	o := snapshot.Options{Parallelism: cf.parallelism, Timeout: cf.timeout, MaxOutput: int64(cf.maxOutput) << 20, HostKeys: hk, Inventory: inv, Getenv: s.getenv}
+	o := snapshot.Options{Parallelism: cf.parallelism, Timeout: cf.timeout, MaxOutput: int64(cf.maxOutput) << 20, HostKeys: hk, Inventory: inv.Addr, Users: inv.User, Getenv: s.getenv}
 	if fh, ok := s.in.(*os.File); ok && term.IsTerminal(int(fh.Fd())) {
 		o.Prompt = func(msg string) (string, error) {
 			fmt.Fprint(cmd.ErrOrStderr(), msg)

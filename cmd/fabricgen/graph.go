@@ -24,11 +24,12 @@ cores, with one edge per pair of connected devices (labelled "N links" when
 there are several).
 
 Up to --max-switches switches (default 64) every switch is drawn; NICs too,
-unless there are more than four per switch allowed, when the NICs on the same
-switches are one node ("NICs on leaf1 ×32"). Above it devices are grouped
-by role and pod (a connected set of leaves and spines), so a fabric of
-thousands of devices is a picture of a few nodes ("leaf ×2048", with its
-platforms).
+up to 64 of them; with more, the NICs on the same switches are one node
+("NICs on leaf1 ×32"). Above it devices are grouped by role and pod (a
+connected set of leaves and spines), so a fabric of thousands of devices is
+a picture of a few nodes ("leaf ×2048", with its platforms). The SVG wraps
+a tier wider than 1600 px into rows, so 36 switches and 256 NICs are 1622 px
+wide.
 
 -format mermaid prints a Mermaid flowchart (GitHub renders it in a
 ` + "```mermaid" + ` block), dot a Graphviz graph, svg a self-contained SVG laid

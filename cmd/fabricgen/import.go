@@ -103,7 +103,7 @@ be read at all (FILE:LINE), or bad flags.`,
 	cmd.Flags().StringVar(&f.osVersion, "os-version", "", "the release of devices whose configuration does not name it")
 	cmd.Flags().StringSliceVar(&f.attrs, "attr", nil, "a device attribute for devices whose configuration does not name it: asic=, hwsku=, model=, driver=, buffer_model= (repeatable)")
 	cmd.Flags().StringVarP(&f.format, "format", "f", "text", "output format: text or json")
-	cmd.Flags().StringVar(&f.inventory, "inventory", "", "read the devices live: a JSON file mapping device names to \"host:port\" (lab up writes one)")
+	cmd.Flags().StringVar(&f.inventory, "inventory", "", "read the devices live: "+inventoryHelp)
 	cmd.Flags().StringVar(&f.device, "device", "", "with --inventory: only the devices whose names match this glob")
 	cmd.Flags().StringSliceVar(&f.knownHosts, "known-hosts", nil, "with --inventory: known_hosts file(s) to verify host keys against (default ~/.ssh/known_hosts)")
 	cmd.Flags().BoolVar(&f.insecure, "insecure-ignore-host-key", false, "with --inventory: accept any host key (lab use only)")

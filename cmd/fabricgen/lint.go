@@ -153,6 +153,7 @@ func runLintDirs(cmd *cobra.Command, s *streams, dirs []string, walkErrs []error
 			continue
 		}
 		all.Diagnostics = append(all.Diagnostics, res.Diagnostics...)
+		all.Suppressed = append(all.Suppressed, res.Suppressed...)
 		for name, src := range res.Sources {
 			all.Sources[name] = src
 		}
@@ -268,9 +269,14 @@ func lintFabric(cmd *cobra.Command, s *streams, dir string, lf *lintFlags, flagL
 	if !res.Valid {
 		return res, withCode(exitFailed, fmt.Errorf("%s is not a valid fabric: %d error(s)", dir, len(diags.Errs())))
 	}
-	findings, err := lint.Run(ctx, f, lint.Options{Config: cfg, Only: lf.only})
+	rep, err := lint.RunReport(ctx, f, lint.Options{Config: cfg, Only: lf.only})
 	if err != nil {
 		return nil, withCode(exitFailed, err)
+	}
+	findings := rep.Findings
+	if lf.formatName == "sarif" {
+		// SARIF shows suppressed findings as suppressed results.
+		res.Suppressed = rep.Suppressed
 	}
 	res.Diagnostics = append(res.Diagnostics, lint.Diagnostics(findings)...)
 	if lint.AtOrAbove(findings, level) > 0 {

@@ -52,7 +52,7 @@ func (pf *pushFlags) register(cmd *cobra.Command) {
 	fl.IntVar(&pf.parallelism, "parallelism", push.DefaultParallelism, "devices worked on at once")
 	fl.DurationVar(&pf.timeout, "timeout", 30*time.Second, "per-device SSH handshake and per-command timeout")
 	fl.IntVar(&pf.maxOutput, "max-device-output", session.DefaultMaxOutput>>20, "MiB a device may send in answer to one command (or before its prompt); a device sending more fails (0: the default)")
-	fl.StringVar(&pf.inventory, "inventory", "", "JSON file mapping device names to \"host:port\", overriding mgmt_address (fabricgen lab up writes one)")
+	fl.StringVar(&pf.inventory, "inventory", "", inventoryHelp)
 	fl.StringVar(&pf.templates, "templates", "", "folder of per-platform template overrides (DIR/PLATFORM/*.tmpl; see docs/templates.md)")
 	fl.BoolVar(&pf.noTakeover, "no-takeover", false, "refuse a device whose change would remove or replace managed lines fabricgen did not create (brownfield config), instead of taking them over")
 }
@@ -81,7 +81,7 @@ func (pf *pushFlags) options(cmd *cobra.Command, s *streams) (push.Options, erro
 	if err != nil {
 		return push.Options{}, err
 	}
-	inv, err := readInventory(pf.inventory)
+	inv, err := readInventoryFile(pf.inventory)
 	if err != nil {
 		return push.Options{}, err
 	}
@@ -90,7 +90,8 @@ func (pf *pushFlags) options(cmd *cobra.Command, s *streams) (push.Options, erro
 		Timeout:     pf.timeout,
 		MaxOutput:   int64(pf.maxOutput) << 20,
 		HostKeys:    hk,
-		Inventory:   inv,
+		Inventory:   inv.Addr,
+		Users:       inv.User,
 		Getenv:      s.getenv,
 		NoTakeover:  pf.noTakeover,
 
@@ -105,22 +106,6 @@ func (pf *pushFlags) options(cmd *cobra.Command, s *streams) (push.Options, erro
 		}
 	}
 	return o, nil
-}
-
-// readInventory reads {"device": "host:port"}.
-func readInventory(path string) (map[string]string, error) {
-	if path == "" {
-		return nil, nil
-	}
-	b, err := readFileBounded(path, maxInventorySize)
-	if err != nil {
-		return nil, fmt.Errorf("--inventory: %w", err)
-	}
-	inv := map[string]string{}
-	if err := unmarshalJSON(b, path, &inv); err != nil {
-		return nil, fmt.Errorf("--inventory %s: want a JSON object {\"device\": \"host:port\"}: %w", path, err)
-	}
-	return inv, nil
 }
 
 // planRun is a fabric made ready for push: loaded, linted, rendered.

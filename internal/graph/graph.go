@@ -24,13 +24,19 @@ import (
 // the graph aggregates by role and pod.
 const DefaultMaxSwitches = 64
 
+// DefaultMaxNICs is how many NICs are drawn one by one; above it the NICs
+// on the same switches are one node with their count. NICs outnumber
+// switches, so a fabric of 36 switches and 256 NICs is drawn as 36
+// switches and a node per leaf's NICs.
+const DefaultMaxNICs = 64
+
 // Options tune Build.
 type Options struct {
 	// MaxSwitches: with more switches, devices are aggregated by role and
 	// pod. 0 means DefaultMaxSwitches.
 	MaxSwitches int
 	// MaxNICs: in a device-by-device graph with more NICs, the NICs on
-	// each switch are drawn as one node. 0 means 4 × MaxSwitches.
+	// each switch are drawn as one node. 0 means DefaultMaxNICs.
 	MaxNICs int
 }
 
@@ -97,7 +103,7 @@ func Build(f *schema.Fabric, o Options) *Graph {
 		o.MaxSwitches = DefaultMaxSwitches
 	}
 	if o.MaxNICs <= 0 {
-		o.MaxNICs = 4 * o.MaxSwitches
+		o.MaxNICs = DefaultMaxNICs
 	}
 	switches, nics := 0, 0
 	for _, d := range f.Devices {

@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"io"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -63,6 +66,9 @@ func TestGolden(t *testing.T) {
 		{"hostile", func(*testing.T) *schema.Fabric { return hostile() }, Options{}},
 		{"scale-small-grouped-nics", func(t *testing.T) *schema.Fabric {
 			return load(t, "scale", map[string]string{"leaves": "8", "spines": "2", "nics_per_leaf": "40"})
+		}, Options{}},
+		{"36-switches-256-nics", func(t *testing.T) *schema.Fabric {
+			return load(t, "scale", map[string]string{"leaves": "32", "spines": "4", "nics_per_leaf": "8"})
 		}, Options{}},
 		{"scale-aggregated", func(t *testing.T) *schema.Fabric {
 			return load(t, "scale", map[string]string{"leaves": "80", "spines": "4", "nics_per_leaf": "2"})
@@ -148,6 +154,65 @@ func TestScaleMermaidSize(t *testing.T) {
 		if !strings.Contains(m, want) {
 			t.Errorf("no %q in:\n%s", want, m)
 		}
+	}
+}
+
+// svgSize is the width and height an SVG declares.
+func svgSize(t *testing.T, svg string) (w, h int) {
+	t.Helper()
+	if _, err := fmt.Sscanf(svg, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d"`, &w, &h); err != nil {
+		t.Fatalf("no size in %.120s: %v", svg, err)
+	}
+	return w, h
+}
+
+// TestWideTiersWrap: a fabric of 36 switches and 256 NICs stays a picture
+// a screen can show: NICs grouped per leaf, wide tiers wrapped into rows,
+// the SVG at most svgMaxRowW plus margins wide and every box inside it.
+func TestWideTiersWrap(t *testing.T) {
+	maxW := svgMaxRowW + 2*svgMargin
+	tests := []struct {
+		name      string
+		vars      map[string]string
+		nodes     int // at most
+		wantGroup string
+	}{
+		{"36 switches, 256 NICs", map[string]string{"leaves": "32", "spines": "4", "nics_per_leaf": "8"}, 36 + 32, "NICs on leaf0001 ×8"},
+		{"64 switches, 120 NICs", map[string]string{"leaves": "60", "spines": "4", "nics_per_leaf": "2"}, 64 + 60, "NICs on leaf0001 ×2"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := Build(load(t, "scale", tt.vars), Options{})
+			if g.Aggregated {
+				t.Fatal("drawn aggregated by pod; want switch by switch")
+			}
+			if len(g.Nodes) > tt.nodes {
+				t.Errorf("%d nodes, want at most %d (NICs grouped per leaf)", len(g.Nodes), tt.nodes)
+			}
+			if !strings.Contains(g.Mermaid(), tt.wantGroup) {
+				t.Errorf("no node %q", tt.wantGroup)
+			}
+			svg := g.SVG()
+			w, h := svgSize(t, svg)
+			if w > maxW {
+				t.Errorf("SVG is %d px wide, want at most %d", w, maxW)
+			}
+			for _, m := range regexp.MustCompile(`<rect x="(\d+)" y="(\d+)" width="(\d+)"`).FindAllStringSubmatch(svg, -1) {
+				x, _ := strconv.Atoi(m[1])
+				y, _ := strconv.Atoi(m[2])
+				bw, _ := strconv.Atoi(m[3])
+				if x+bw > w || y+svgNodeH > h {
+					t.Errorf("box at %d,%d (width %d) outside the %dx%d picture", x, y, bw, w, h)
+				}
+			}
+		})
+	}
+	if testing.Short() {
+		return
+	}
+	w, _ := svgSize(t, Build(load(t, "scale", nil), Options{}).SVG())
+	if w > maxW {
+		t.Errorf("examples/scale SVG is %d px wide, want at most %d", w, maxW)
 	}
 }
 

@@ -140,38 +140,68 @@ const (
 	svgGapY   = 90
 	svgMargin = 24
 	svgTitleH = 28
+	// svgMaxRowW is the widest a row of nodes gets: a wider tier wraps
+	// into several rows, svgWrapGapY apart.
+	svgMaxRowW  = 1600
+	svgWrapGapY = 24
 )
 
-// SVG is a self-contained picture: one row per tier, cores at the top,
-// nodes centred in their row, links as straight lines (labelled with
-// their count when more than one). The layout depends only on the graph,
-// so the bytes are the same on every run. Text is XML-escaped.
+// SVG is a self-contained picture: one band per tier, cores at the top,
+// a tier wider than svgMaxRowW wrapped into rows, nodes centred in their
+// row, links as straight lines (labelled with their count when more than
+// one). The layout depends only on the graph, so the bytes are the same
+// on every run. Text is XML-escaped.
 func (g *Graph) SVG() string {
 	type box struct{ x, y, w int }
 	boxes := make([]box, len(g.Nodes))
-	tiers := g.tiers()
-	widths := make([]int, len(tiers))
+	type row struct {
+		nodes []int
+		w     int
+	}
+	var rows []row
+	var tierOfRow []int // the tier band of each row, 0 at the top
 	width := 0
-	for r, tier := range tiers {
+	for r, tier := range g.tiers() {
+		cur := row{}
 		for _, i := range tier {
 			n := g.Nodes[i]
 			w := max(svgMinW, svgCharW*max(runeLen(n.Name), runeLen(n.Detail))+16)
 			boxes[i].w = w
-			widths[r] += w + svgGapX
+			if len(cur.nodes) > 0 && cur.w+svgGapX+w > svgMaxRowW {
+				rows, tierOfRow = append(rows, cur), append(tierOfRow, r)
+				cur = row{}
+			}
+			if len(cur.nodes) > 0 {
+				cur.w += svgGapX
+			}
+			cur.nodes = append(cur.nodes, i)
+			cur.w += w
 		}
-		widths[r] -= svgGapX
-		width = max(width, widths[r])
+		rows, tierOfRow = append(rows, cur), append(tierOfRow, r)
 	}
-	for r, tier := range tiers {
-		x := svgMargin + (width-widths[r])/2
-		y := svgMargin + svgTitleH + r*(svgNodeH+svgGapY)
-		for _, i := range tier {
+	for _, rw := range rows {
+		width = max(width, rw.w)
+	}
+	y := svgMargin + svgTitleH
+	for k, rw := range rows {
+		if k > 0 {
+			if tierOfRow[k] != tierOfRow[k-1] {
+				y += svgNodeH + svgGapY
+			} else {
+				y += svgNodeH + svgWrapGapY
+			}
+		}
+		x := svgMargin + (width-rw.w)/2
+		for _, i := range rw.nodes {
 			boxes[i].x, boxes[i].y = x, y
 			x += boxes[i].w + svgGapX
 		}
 	}
 	totalW := width + 2*svgMargin
-	totalH := 2*svgMargin + svgTitleH + len(tiers)*svgNodeH + max(0, len(tiers)-1)*svgGapY
+	totalH := 2*svgMargin + svgTitleH
+	if len(rows) > 0 {
+		totalH = y + svgNodeH + svgMargin
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d" font-family="Helvetica, Arial, sans-serif" font-size="12">`+"\n", totalW, totalH, totalW, totalH)
 	fmt.Fprintf(&b, "<title>%s</title>\n", html.EscapeString(g.Fabric))

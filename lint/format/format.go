@@ -40,6 +40,11 @@ type Result struct {
 	Color bool
 	// Version is the fabricgen version, for SARIF's tool driver.
 	Version string
+	// Suppressed are the findings suppressions hid (lint.RunReport). Only
+	// SARIF shows them, as results with suppressions (GitHub code scanning
+	// lists them as dismissed); the other formats leave them out, as they
+	// leave them out of the counts.
+	Suppressed []lint.Suppressed
 	// BasePath, when set, is the directory SARIF and GitHub file names are
 	// made relative to (the repository root), so code scanning and
 	// annotations find the files; other formats print names as given.

@@ -56,7 +56,79 @@ func sampleResult() *Result {
 			rules = append(rules, r)
 		}
 	}
-	return &Result{Diagnostics: lint.Diagnostics(fs), Valid: true, Sources: map[string][]byte{"core.fab.hcl": []byte(source)}, Rules: rules, Version: "0.1.0-test"}
+	hidden := []lint.Suppressed{
+		{Kind: lint.SuppressedInSource, Justification: "lab fabric, jumbo frames are not needed",
+			Finding: lint.Finding{Rule: "MTU002", Severity: schema.SevWarning, Subject: rng(3, 3, 15), Device: "core2", Port: "Ethernet4", Count: 3,
+				Summary: "core2:Ethernet4 has MTU 1500 on the RoCE path", Fix: "Raise the mtu.",
+				Related: []lint.Related{{Range: *rng(6, 1, 19), Message: "another place"}, {Range: *rng(7, 3, 28), Message: "a third place"}}}},
+		{Kind: lint.SuppressedExternal, Justification: "rule PFC001 is turned off (enabled = false) in .fabricgen.hcl",
+			Finding: lint.Finding{Rule: "PFC001", Severity: schema.SevError, Subject: rng(2, 3, 17), Summary: "PFC is off on core1:Ethernet3"}},
+	}
+	return &Result{Diagnostics: lint.Diagnostics(fs), Suppressed: hidden, Valid: true, Sources: map[string][]byte{"core.fab.hcl": []byte(source)}, Rules: rules, Version: "0.1.0-test"}
+}
+
+// TestSARIFSuppressions: suppressed findings are SARIF results with a
+// suppression of the right kind and justification, and every other format
+// leaves them out.
+func TestSARIFSuppressions(t *testing.T) {
+	var log struct {
+		Runs []struct {
+			Results []struct {
+				RuleID           string
+				RelatedLocations []json.RawMessage
+				Suppressions     []struct{ Kind, Justification string }
+			}
+		}
+	}
+	if err := json.Unmarshal(render(t, "sarif", sampleResult()), &log); err != nil {
+		t.Fatal(err)
+	}
+	type got struct {
+		rule, kind, why string
+		related         int
+	}
+	var sup []got
+	for _, res := range log.Runs[0].Results {
+		for _, s := range res.Suppressions {
+			sup = append(sup, got{res.RuleID, s.Kind, s.Justification, len(res.RelatedLocations)})
+		}
+	}
+	want := []got{
+		{"MTU002", "inSource", "lab fabric, jumbo frames are not needed", 2},
+		{"PFC001", "external", "rule PFC001 is turned off (enabled = false) in .fabricgen.hcl", 0},
+	}
+	if len(sup) != len(want) {
+		t.Fatalf("suppressed results = %+v, want %+v", sup, want)
+	}
+	for i := range want {
+		if sup[i] != want[i] {
+			t.Errorf("suppressed result %d = %+v, want %+v", i, sup[i], want[i])
+		}
+	}
+	bare := sampleResult()
+	bare.Suppressed = nil
+	for _, f := range Formats() {
+		if f.Name == "sarif" {
+			continue
+		}
+		if !bytes.Equal(render(t, f.Name, sampleResult()), render(t, f.Name, bare)) {
+			t.Errorf("%s shows suppressed findings", f.Name)
+		}
+	}
+}
+
+// TestRelatedPlacesInEveryFormat: a finding's related places reach every
+// format that can carry more than its main location.
+func TestRelatedPlacesInEveryFormat(t *testing.T) {
+	for _, f := range Formats() {
+		if f.Name == "compact" {
+			continue // one line per diagnostic, by definition
+		}
+		out := string(render(t, f.Name, sampleResult()))
+		if !strings.Contains(out, "max_threshold set here") {
+			t.Errorf("%s lacks the related place \"max_threshold set here\"", f.Name)
+		}
+	}
 }
 
 // invalidResult is an intent that does not load: one error with a source
@@ -64,6 +136,7 @@ func sampleResult() *Result {
 func invalidResult() *Result {
 	r := sampleResult()
 	r.Valid = false
+	r.Suppressed = nil
 	r.Diagnostics = diag.Diagnostics{
 		diag.Sourceless(diag.Error, "Cannot read fabric directory", "open fabric/: permission denied"),
 		{Severity: diag.Error, Summary: "Unsupported argument", Detail: "An argument named \"trst\" is not expected here.\x1b[2J Did you mean \"trust\"?", Subject: rng(2, 3, 7)},
@@ -94,7 +167,7 @@ func TestGolden(t *testing.T) {
 		t.Run(f.Name, func(t *testing.T) {
 			checkGolden(t, f.Name, render(t, f.Name, sampleResult()))
 			empty := sampleResult()
-			empty.Diagnostics = nil
+			empty.Diagnostics, empty.Suppressed = nil, nil
 			checkGolden(t, f.Name+"-clean", render(t, f.Name, empty))
 			checkGolden(t, f.Name+"-invalid", render(t, f.Name, invalidResult()))
 		})

@@ -48,6 +48,13 @@ func writeMarkdown(w io.Writer, r *Result) error {
 		if len(d.Trace) > 0 {
 			problem += "\npath: " + d.TraceString()
 		}
+		for _, rel := range d.Related {
+			if !rel.Range.IsZero() {
+				rr := rel.Range
+				rr.Filename, _ = relPath(r.BasePath, rr.Filename)
+				problem += "\nsee: " + rr.String() + ": " + rel.Message
+			}
+		}
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", d.Severity, rule, where,
 			mdCell.Replace(diag.EscapeText(problem, true)), mdCell.Replace(diag.EscapeText(d.Fix, false)))
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/fabricgen/fabricgen/diag"
+	"github.com/fabricgen/fabricgen/internal/mdtable"
 )
 
 // TestMarkdownHopPathsHostile: names and messages with fence, HTML and
@@ -43,5 +44,27 @@ func TestMarkdownHopPathsHostile(t *testing.T) {
 	}
 	if !strings.Contains(out, "class h1 bad") {
 		t.Errorf("the noted hop is not marked:\n%s", out)
+	}
+}
+
+// TestMarkdownTableColumns: the report's table keeps its header's column
+// count as GitHub counts cells, whatever a finding says (pipes, pipes in
+// file names and code, line breaks).
+func TestMarkdownTableColumns(t *testing.T) {
+	r := sampleResult()
+	hostile := *r.Diagnostics[0]
+	hostile.Summary = "match ip udp|tcp | `a|b` \\| c"
+	hostile.Detail = "line one |\nline | two"
+	hostile.Fix = "use `x|y`"
+	sub := *hostile.Subject
+	sub.Filename = "a|b.fab.hcl"
+	hostile.Subject = &sub
+	r.Diagnostics = append(r.Diagnostics, &hostile)
+	out := string(render(t, "markdown", r))
+	if ps := mdtable.Check(out); len(ps) > 0 {
+		t.Errorf("markdown report has rows GitHub draws with the wrong column count:\n%v\n%s", ps, out)
+	}
+	if !strings.Contains(out, "| Severity |") {
+		t.Fatalf("no table in:\n%s", out)
 	}
 }

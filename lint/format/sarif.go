@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/fabricgen/fabricgen/diag"
+	"github.com/fabricgen/fabricgen/lint"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -76,15 +77,23 @@ type sarifCodeFlow struct {
 }
 
 type sarifResult struct {
-	RuleID              string            `json:"ruleId"`
-	RuleIndex           int               `json:"ruleIndex"`
-	Level               string            `json:"level"`
-	Message             sarifText         `json:"message"`
-	Locations           []sarifLocation   `json:"locations,omitempty"`
-	RelatedLocations    []sarifLocation   `json:"relatedLocations,omitempty"`
-	CodeFlows           []sarifCodeFlow   `json:"codeFlows,omitempty"`
-	PartialFingerprints map[string]string `json:"partialFingerprints,omitempty"`
-	Properties          map[string]any    `json:"properties,omitempty"`
+	RuleID              string             `json:"ruleId"`
+	RuleIndex           int                `json:"ruleIndex"`
+	Level               string             `json:"level"`
+	Message             sarifText          `json:"message"`
+	Locations           []sarifLocation    `json:"locations,omitempty"`
+	RelatedLocations    []sarifLocation    `json:"relatedLocations,omitempty"`
+	CodeFlows           []sarifCodeFlow    `json:"codeFlows,omitempty"`
+	PartialFingerprints map[string]string  `json:"partialFingerprints,omitempty"`
+	Suppressions        []sarifSuppression `json:"suppressions,omitempty"`
+	Properties          map[string]any     `json:"properties,omitempty"`
+}
+
+// sarifSuppression says a result was suppressed: "inSource" by an ignore
+// comment, "external" by the lint configuration.
+type sarifSuppression struct {
+	Kind          string `json:"kind"`
+	Justification string `json:"justification,omitempty"`
 }
 
 type sarifDriver struct {
@@ -153,7 +162,19 @@ func writeSARIF(w io.Writer, r *Result) error {
 	var run sarifRun
 	run.ColumnKind = "unicodeCodePoints"
 	run.Tool.Driver = sarifDriver{Name: "fabricgen", Version: r.Version, InformationURI: "https://github.com/fabricgen/fabricgen", Rules: []sarifRule{}}
-	rules, idx := withDiagnosticRules(r.Rules, r.Diagnostics)
+	ds := r.Diagnostics
+	sups := make([]*sarifSuppression, len(ds), len(ds)+len(r.Suppressed))
+	if len(r.Suppressed) > 0 {
+		hidden := make([]lint.Finding, len(r.Suppressed))
+		for i := range r.Suppressed {
+			hidden[i] = r.Suppressed[i].Finding
+		}
+		ds = append(ds[:len(ds):len(ds)], prepared(lint.Diagnostics(hidden))...)
+		for _, s := range r.Suppressed {
+			sups = append(sups, &sarifSuppression{Kind: s.Kind, Justification: s.Justification})
+		}
+	}
+	rules, idx := withDiagnosticRules(r.Rules, ds)
 	for _, rule := range rules {
 		tags := []string{"rocev2", "lossless"}
 		if rule.Path {
@@ -169,23 +190,26 @@ func writeSARIF(w io.Writer, r *Result) error {
 		})
 	}
 	run.Results = []sarifResult{}
-	uris := make([]string, len(r.Diagnostics))
-	locs := make([]*sarifPhysical, len(r.Diagnostics))
-	for i, d := range r.Diagnostics {
+	uris := make([]string, len(ds))
+	locs := make([]*sarifPhysical, len(ds))
+	for i, d := range ds {
 		if d.Subject != nil {
 			if pl := physical(*d.Subject, r.BasePath); pl != nil {
 				locs[i], uris[i] = pl, pl.ArtifactLocation.URI
 			}
 		}
 	}
-	prints := fingerprints(r.Diagnostics, uris, r.Sources)
-	for i, d := range r.Diagnostics {
+	prints := fingerprints(ds, uris, r.Sources)
+	for i, d := range ds {
 		id := ruleID(d)
 		res := sarifResult{RuleID: id, RuleIndex: idx[id], Level: sarifLevelOf(d.Severity), Message: sarifText{Text: message(d, r.BasePath)}}
 		if pl := locs[i]; pl != nil {
 			res.Locations = []sarifLocation{{PhysicalLocation: pl}}
 		}
 		res.PartialFingerprints = map[string]string{fingerprintKey: prints[i]}
+		if sups[i] != nil {
+			res.Suppressions = []sarifSuppression{*sups[i]}
+		}
 		for j, rel := range d.Related {
 			if pl := physical(rel.Range, r.BasePath); pl != nil {
 				id := j + 1

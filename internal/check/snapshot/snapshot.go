@@ -45,6 +45,9 @@ type Options struct {
 	HostKeys  *session.HostKeys
 	// Inventory maps device names to "host:port", overriding mgmt_address.
 	Inventory map[string]string
+	// Users maps device names to the SSH user, overriding the username of
+	// the device's credentials (an Ansible inventory's ansible_user).
+	Users map[string]string
 	// Getenv reads password and passphrase variables.
 	Getenv func(string) string
 	// Prompt asks for a key passphrase; nil when not interactive.
@@ -214,7 +217,7 @@ func connect(ctx context.Context, d *schema.Device, dl *dialect.Dialect, opts *O
 	if getenv == nil {
 		getenv = func(string) string { return "" }
 	}
-	auth, err := session.ResolveAuth(d.Name, d.Credentials, getenv, opts.Prompt)
+	auth, err := session.ResolveAuth(d.Name, session.WithUser(d.Credentials, opts.Users[d.Name]), getenv, opts.Prompt)
 	if err != nil {
 		return nil, err
 	}

@@ -43,6 +43,15 @@ func (a *Auth) Secrets() []string {
 // prompt on platforms that ask for it again.
 func (a *Auth) Password() string { return a.password }
 
+// WithUser is c with its username replaced by user, when user is given
+// (an inventory's ansible_user overrides the intent's credentials).
+func WithUser(c schema.Credentials, user string) schema.Credentials {
+	if user != "" {
+		c.Username = schema.Value[string]{V: user, Set: true}
+	}
+	return c
+}
+
 // ResolveAuth turns a device's credential references into an Auth: the
 // password from the environment variable the intent names, the key file
 // and its passphrase (from its variable, or prompt when interactive), the
