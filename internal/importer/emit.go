@@ -8,6 +8,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2/hclwrite"
 	"github.com/zclconf/go-cty/cty"
+	"golang.org/x/text/unicode/norm"
 )
 
 // emitBody is a block body laid out directly in the form hclwrite.Format
@@ -66,8 +67,7 @@ func (b *emitBody) SetAttributeValue(name string, v cty.Value) {
 // SetString sets an attribute to a quoted string.
 func (b *emitBody) SetString(name, v string) {
 	out := make([]byte, 0, len(v)+2)
-	out = append(out, '"')
-	out = append(out, escapeString(v)...)
+	out = appendEscaped(append(out, '"'), v)
 	b.setAttr(name, append(out, '"'))
 }
 
@@ -110,13 +110,22 @@ func (b *emitBody) setAttr(name string, value []byte) {
 
 // Bytes lays the body out as a file.
 func (b *emitBody) Bytes() []byte {
-	var sb strings.Builder
-	b.write(&sb, 0)
-	return []byte(sb.String())
+	return b.write(make([]byte, 0, 4096), 0)
 }
 
-func (b *emitBody) write(sb *strings.Builder, depth int) {
-	indent := strings.Repeat("  ", depth)
+// blanks is the indentation and padding the layout cuts from.
+const blanks = "                                                                "
+
+// spaces appends n spaces.
+func spaces(out []byte, n int) []byte {
+	for n > len(blanks) {
+		out = append(out, blanks...)
+		n -= len(blanks)
+	}
+	return append(out, blanks[:n]...)
+}
+
+func (b *emitBody) write(out []byte, depth int) []byte {
 	for i := 0; i < len(b.items); {
 		it := b.items[i]
 		switch it.kind {
@@ -128,36 +137,37 @@ func (b *emitBody) write(sb *strings.Builder, depth int) {
 				width = max(width, utf8.RuneCountInString(b.items[j].name))
 			}
 			for _, a := range b.items[i:j] {
-				sb.WriteString(indent)
-				sb.WriteString(a.name)
-				sb.WriteString(strings.Repeat(" ", width-utf8.RuneCountInString(a.name)+1))
-				sb.WriteString("= ")
-				sb.Write(a.value)
-				sb.WriteByte('\n')
+				out = spaces(out, 2*depth)
+				out = append(out, a.name...)
+				out = spaces(out, width-utf8.RuneCountInString(a.name)+1)
+				out = append(out, "= "...)
+				out = append(out, a.value...)
+				out = append(out, '\n')
 			}
 			i = j
 			continue
 		case emitBlock:
-			sb.WriteString(indent)
-			sb.WriteString(it.name)
+			out = spaces(out, 2*depth)
+			out = append(out, it.name...)
 			for _, l := range it.labels {
-				sb.WriteString(" \"")
-				sb.Write(escapeString(l))
-				sb.WriteByte('"')
+				out = append(out, " \""...)
+				out = appendEscaped(out, l)
+				out = append(out, '"')
 			}
-			sb.WriteString(" {\n")
-			it.body.write(sb, depth+1)
-			sb.WriteString(indent)
-			sb.WriteString("}\n")
+			out = append(out, " {\n"...)
+			out = it.body.write(out, depth+1)
+			out = spaces(out, 2*depth)
+			out = append(out, "}\n"...)
 		case emitComment:
-			sb.WriteString(indent)
-			sb.WriteString(it.text)
-			sb.WriteByte('\n')
+			out = spaces(out, 2*depth)
+			out = append(out, it.text...)
+			out = append(out, '\n')
 		case emitBlank:
-			sb.WriteByte('\n')
+			out = append(out, '\n')
 		}
 		i++
 	}
+	return out
 }
 
 // valueBytes is a value's expression: strings, whole numbers and bools
@@ -168,8 +178,7 @@ func valueBytes(v cty.Value) []byte {
 		case cty.String:
 			s := v.AsString()
 			out := make([]byte, 0, len(s)+2)
-			out = append(out, '"')
-			out = append(out, escapeString(s)...)
+			out = appendEscaped(append(out, '"'), s)
 			return append(out, '"')
 		case cty.Bool:
 			return []byte(strconv.FormatBool(v.True()))
@@ -184,11 +193,11 @@ func valueBytes(v cty.Value) []byte {
 	return hclwrite.TokensForValue(v).Bytes()
 }
 
-// escapeString escapes a quoted string's content the way hclwrite does:
+// appendEscaped appends a quoted string's content the way hclwrite does:
 // quotes, backslashes and control characters escaped, "${" and "%{"
-// doubled so that no text becomes a template. Plain text is returned
+// doubled so that no text becomes a template. Plain text is appended
 // as is.
-func escapeString(s string) []byte {
+func appendEscaped(buf []byte, s string) []byte {
 	plain := true
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -198,9 +207,11 @@ func escapeString(s string) []byte {
 		}
 	}
 	if plain {
-		return []byte(s)
+		return append(buf, s...)
 	}
-	buf := make([]byte, 0, len(s)+8)
+	// A string is written in NFC, as cty (and so hclwrite) holds every
+	// string: a label or value in decomposed form reads back the same.
+	s = norm.NFC.String(s)
 	for i, r := range s {
 		switch r {
 		case '\n':

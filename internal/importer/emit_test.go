@@ -81,7 +81,7 @@ func emitScript(script []byte, texts []string) (got, want []byte) {
 
 var emitTexts = []string{
 	"plain", "", "to spine1:Ethernet1/1", `a "quoted" \ back`, "${oops}", "%{if x}y", "$ and % alone",
-	"tab\there\nnewline\r", "\x1b[31mred\x1b[0m", "\u200bzero-width", "é ü 日本", "bad\xffutf8", "\U0001F600", "\u0085nel",
+	"tab\there\nnewline\r", "\x1b[31mred\x1b[0m", "\u200bzero-width", "é ü 日本", "bad\xffutf8", "\U0001F600", "\u0085nel", "decomposed A\u030c and e\u0301",
 }
 
 // TestEmitMatchesHCLWrite holds the emitter to hclwrite's own layout
