@@ -107,6 +107,22 @@ func TestRollbackIsOwnWork(t *testing.T) {
 	if strings.Contains(o, "takes over") {
 		t.Errorf("plan after rollback takes over lines the rollback put there:\n%s", o)
 	}
+
+	// A host rolled back to the backup taken before fabricgen first
+	// applied it is as it was before fabricgen: no record, pending.
+	o, _ = r.run(0, nil, "rollback", "fabric", "gpu01-cx6", "-auto-approve")
+	if !strings.Contains(o, "Rollback: 1 restored") || !strings.Contains(o, "before fabricgen first applied") {
+		t.Errorf("rollback of a host to its brownfield backup:\n%s", o)
+	}
+	o, _ = r.run(0, nil, "drift", "fabric")
+	if st := driftLine(t, o, "gpu01-cx6"); st != "pending" {
+		t.Errorf("drift after a rollback to before the first apply: gpu01-cx6 is %s, want pending:\n%s", st, o)
+	}
+	r.run(0, nil, "apply", "fabric", "-auto-approve")
+	o, _ = r.run(0, nil, "drift", "fabric")
+	if st := driftLine(t, o, "gpu01-cx6"); st != "in-sync" {
+		t.Errorf("drift after applying again: gpu01-cx6 is %s:\n%s", st, o)
+	}
 }
 
 // TestRollbackEditedRecord: the last-applied record kept beside a backup
