@@ -240,7 +240,7 @@ func TestHardStopListsWhatWasTaken(t *testing.T) {
 			if !strings.Contains(got.Restore, "rollback") {
 				t.Errorf("restore: %q", got.Restore)
 			}
-			if platforms.IsHost(pc.dev.platform) && !strings.Contains(got.Restore, "--fabric "+r.dir) {
+			if platforms.IsHost(pc.dev.platform) && !strings.Contains(got.Restore, "rollback "+config.ShellQuote(r.dir)+" ") {
 				t.Errorf("the restore command does not name the fabric: %q", got.Restore)
 			}
 		})

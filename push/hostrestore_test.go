@@ -101,7 +101,7 @@ func TestHostRestoreNamesRefusedCommands(t *testing.T) {
 				t.Errorf("the result does not say %q: %s", want, res.Reason)
 			}
 		}
-		if res.Restore != "fabricgen rollback "+r.dev.name+" --fabric "+filepath.Dir(r.opts.State.Path) {
+		if res.Restore != "fabricgen rollback "+config.ShellQuote(filepath.Dir(r.opts.State.Path), r.dev.name) {
 			t.Errorf("restore: %q", res.Restore)
 		}
 		rec, err := r.opts.State.InFlight(r.dev.name)

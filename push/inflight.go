@@ -92,7 +92,7 @@ func judgeInterrupted(conn *session.Conn, dl *dialect.Dialect, rec *state.InFlig
 	if rec.Backup != "" {
 		restore += " (backup " + rec.Backup + ")"
 	}
-	v.message = who + ": " + strings.Join(what, "; ") + "; restore the device with " + restore + ", then plan again"
+	v.message = who + ": " + strings.Join(what, "; ") + "; restore the device with " + restore + ", then plan again (" + opts.planCommand(opts.fabricDir()) + ")"
 	return v, nil
 }
 

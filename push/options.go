@@ -60,6 +60,11 @@ type Options struct {
 	// and plan lists it (planfile.Device.Kept). A signed record checked
 	// with the key is obeyed either way.
 	TrustRecords bool
+	// FollowUp are the flags of the invoking command that a command it
+	// prints must carry to work as printed (the connection flags:
+	// --inventory, --known-hosts, variables, templates), each already
+	// shell-quoted; see rollbackCommand.
+	FollowUp []string
 
 	// intentDigest is the fabric's digest, for the records Apply writes.
 	intentDigest string
@@ -205,16 +210,44 @@ func SelectDevices(f *schema.Fabric, globs []string) ([]*schema.Device, error) {
 	return out, nil
 }
 
-// rollbackCommand is the command restoring device from its backup, to
-// run from the directory this command runs in: fabricgen rollback DEVICE
-// --fabric DIR, DIR the fabric whose state directory holds the backup.
-func (o *Options) rollbackCommand(device string) string {
-	cmd := "fabricgen rollback " + config.ShellQuote(device)
-	if o.State.IsZero() || filepath.Base(o.State.Path) != state.DirName {
-		return cmd
+// planCommand is the plan of the fabric in dir, as printed, with the
+// invoking command's FollowUp flags: what a report asks to run again.
+func (o *Options) planCommand(dir string) string {
+	cmd := "fabricgen plan"
+	if dir != "" && dir != "." {
+		cmd += " " + config.ShellQuote(dir)
 	}
-	if dir := filepath.Dir(o.State.Path); dir != "." {
-		cmd += " --fabric " + config.ShellQuote(dir)
+	for _, f := range o.FollowUp {
+		cmd += " " + f
+	}
+	return cmd
+}
+
+// fabricDir is the fabric directory of the state directory, "" when it
+// is not DIR/.fabricgen.
+func (o *Options) fabricDir() string {
+	if o.State.IsZero() || filepath.Base(o.State.Path) != state.DirName {
+		return ""
+	}
+	return filepath.Dir(o.State.Path)
+}
+
+// rollbackCommand is the command restoring device from its backup, to
+// run from the directory this command runs in, as printed: fabricgen
+// rollback [DIR] DEVICE, DIR the fabric whose state directory holds the
+// backup (left out when it is "."), then --backup-dir when backups are
+// kept elsewhere, and the invoking command's FollowUp flags.
+func (o *Options) rollbackCommand(device string) string {
+	cmd := "fabricgen rollback"
+	if dir := o.fabricDir(); dir != "" && dir != "." {
+		cmd += " " + config.ShellQuote(dir)
+	}
+	cmd += " " + config.ShellQuote(device)
+	if o.State.BackupRoot != "" {
+		cmd += " --backup-dir " + config.ShellQuote(o.State.BackupRoot)
+	}
+	for _, f := range o.FollowUp {
+		cmd += " " + f
 	}
 	return cmd
 }

@@ -294,7 +294,7 @@ func rollbackOne(ctx context.Context, t RollbackTarget, pv *RollbackPreview, opt
 		return fail(StatusFailed, "fetch running config: %v", err)
 	}
 	if config.Digest(now, dl) != pv.RunningSHA256 {
-		return fail(StatusStale, "the device changed since the preview; nothing was sent: run fabricgen rollback again")
+		return fail(StatusStale, "the device changed since the preview; nothing was sent: run %s again", opts.rollbackCommand(d.Name))
 	}
 	for _, c := range pv.Cleanup {
 		opts.emit(d.Name, "cleanup", false)
@@ -324,7 +324,7 @@ func rollbackOne(ctx context.Context, t RollbackTarget, pv *RollbackPreview, opt
 	r.Added, r.Removed = cmp.Diff.Added, cmp.Diff.Removed
 	if cmp.Changes.Empty() {
 		a.restoredCleanup(rec)
-		r.Status, r.Reason = StatusRestored, "the managed sections already match the backup "+t.Backup+a.rdmaCMStays(backup)
+		r.Status, r.Reason = StatusRestored, "the managed sections already match the backup "+t.Backup+a.rdmaCMStays(backup)+a.recordRestore(t, backup, scope)
 		return r
 	}
 	a.before, a.changes = now, cmp.Changes
@@ -341,7 +341,7 @@ func rollbackOne(ctx context.Context, t RollbackTarget, pv *RollbackPreview, opt
 		r.Reason, r.Restore = a.interruptedState()
 	case r.Status == StatusApplied:
 		a.restoredCleanup(rec)
-		r.Status, r.Reason = StatusRestored, "restored the managed sections of backup "+t.Backup+a.rdmaCMStays(backup)
+		r.Status, r.Reason = StatusRestored, "restored the managed sections of backup "+t.Backup+a.rdmaCMStays(backup)+a.recordRestore(t, backup, scope)
 	case r.Status == StatusFailed:
 		r.Reason += a.rdmaCMStays(backup)
 	case r.Status == StatusRolledBack && rec == nil:

@@ -434,7 +434,7 @@ func TestKilledRunIsFoundNextTime(t *testing.T) {
 		t.Fatal(err)
 	}
 	p = r.plan()
-	if d := p.Devices[0]; d.Status != planfile.StatusError || !strings.Contains(d.Error, "interrupted") || !strings.Contains(d.Error, "fabricgen rollback "+pc.dev.name) {
+	if d := p.Devices[0]; d.Status != planfile.StatusError || !strings.Contains(d.Error, "interrupted") || !strings.Contains(d.Error, r.opts.rollbackCommand(pc.dev.name)) || !strings.Contains(d.Error, " "+pc.dev.name+" ") {
 		t.Fatalf("plan of a half-changed device: %s (%s)", d.Status, d.Error)
 	}
 	res, err := Apply(context.Background(), p, r.f, r.inputs, r.applyOpts())

@@ -123,7 +123,7 @@ func (a *applier) refusedForTheirs(why, undone string) outcome {
 		theirs = fmt.Sprintf("their change to %d line(s) fabricgen manages is kept (first line of the device-to-backup diff: %s)", cmp.Diff.Added+cmp.Diff.Removed, firstChanged(cmp.Diff.Text))
 	}
 	return outcome{Status: StatusRefused,
-		Reason: fmt.Sprintf("%s; %s, so nothing of this apply is on the device; %s: run fabricgen plan again", why, undone, theirs)}
+		Reason: fmt.Sprintf("%s; %s, so nothing of this apply is on the device; %s: run %s again", why, undone, theirs, a.opts.planCommand(a.opts.fabricDir()))}
 }
 
 // firstChanged is the first added or removed line of a unified diff.
@@ -200,6 +200,6 @@ func (a *applier) keepTheirLines(why string, their []string, blanket string, sen
 		return failed("the lines fabricgen does not manage changed while fabricgen restored its own")
 	}
 	return outcome{Status: StatusRefused,
-		Reason: fmt.Sprintf("%s; %s, which %s would have erased: fabricgen restored only its own lines, so nothing of this apply is on the device and their change is kept: run fabricgen plan again",
-			why, what, blanket)}
+		Reason: fmt.Sprintf("%s; %s, which %s would have erased: fabricgen restored only its own lines, so nothing of this apply is on the device and their change is kept: run %s again",
+			why, what, blanket, a.opts.planCommand(a.opts.fabricDir()))}
 }

@@ -72,7 +72,18 @@ tagged=$(git rev-parse -q --verify "refs/tags/$version^{commit}" || true)
 [ -n "$tagged" ] || fail "no tag $version: make tag VERSION=$version first"
 head=$(git rev-parse HEAD)
 [ "$tagged" = "$head" ] || fail "tag $version is commit $tagged but HEAD is $head: git checkout $version"
-[ -z "$(git status --porcelain)" ] || fail "the work tree has uncommitted changes: commit or stash them"
+# The dirty-tree check names what it objects to: the changed files, and
+# the untracked ones (outputs of the README tour such as plan.json or out/
+# are untracked, not changed, and need another fix).
+dirty=$(git status --porcelain --untracked-files=all)
+if [ -n "$dirty" ]; then
+	changed=$(printf '%s\n' "$dirty" | grep -v '^?? ' | cut -c4- | head -n 20 || true)
+	untracked=$(printf '%s\n' "$dirty" | sed -n 's/^?? //p' | head -n 20)
+	msg="the work tree is not clean"
+	[ -z "$changed" ] || msg+=$'\n'"uncommitted changes (commit or stash them):"$'\n'"$(printf '%s\n' "$changed" | sed 's/^/  /')"
+	[ -z "$untracked" ] || msg+=$'\n'"untracked files (remove them, or git stash -u; or add them to .gitignore):"$'\n'"$(printf '%s\n' "$untracked" | sed 's/^/  /')"
+	fail "$msg"
+fi
 
 mtime=$(git log -1 --format=%ct "$version")
 rm -rf "$dist"

@@ -110,7 +110,18 @@ func TestReleaseRefuses(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(dir, "README.md"), []byte("changed\n"), 0o644); err != nil {
 				t.Fatal(err)
 			}
-		}, []string{"v1.2.3"}, "uncommitted changes"},
+		}, []string{"v1.2.3"}, "uncommitted changes (commit or stash them):\n  README.md"},
+		{"untracked files are named", func(t *testing.T, dir string) {
+			git(t, dir, "tag", "-a", "v1.2.3", "-m", "v1.2.3")
+			for _, f := range []string{"plan.json", "out/leaf1.cfg"} {
+				if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(f)), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(dir, f), []byte("x\n"), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}, []string{"v1.2.3"}, "untracked files (remove them, or git stash -u; or add them to .gitignore):\n  out/leaf1.cfg\n  plan.json"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/fabricgen/fabricgen/internal/lab"
 	"github.com/fabricgen/fabricgen/internal/push/session"
+	"github.com/fabricgen/fabricgen/internal/push/state"
 	"github.com/fabricgen/fabricgen/internal/readlimit"
 	"github.com/fabricgen/fabricgen/push"
 	"github.com/fabricgen/fabricgen/schema"
@@ -223,6 +224,13 @@ func labSpecs(devs []*schema.Device, getenv func(string) string) ([]lab.DeviceSp
 func startLab(ctx context.Context, f *schema.Fabric, specs []lab.DeviceSpec, dir string) (*lab.Lab, string, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, "", fmt.Errorf("create %s: %w", dir, err)
+	}
+	// The lab's private keys must never be committed (docs/push.md,
+	// "State and git").
+	if sd, ok := state.EnclosingDir(dir); ok {
+		if err := state.EnsureGitignore(sd); err != nil {
+			return nil, "", err
+		}
 	}
 	l, err := lab.Start(ctx, specs, lab.Options{Dir: dir, Fabric: f})
 	if err != nil {

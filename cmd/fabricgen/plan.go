@@ -96,6 +96,7 @@ func (pf *pushFlags) options(cmd *cobra.Command, s *streams) (push.Options, erro
 		NoTakeover:  pf.noTakeover,
 
 		TrustRecords: pf.trustRecords,
+		FollowUp:     pf.followUp(),
 	}
 	if f, ok := s.in.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		o.Prompt = func(msg string) (string, error) {

@@ -448,7 +448,7 @@ func (c *relCase) recover(l *relLab, why string) {
 		st := c.expect(why+", then plan", c.show(l), "before", "intent A")
 		c.t.Logf("after %s: plan finds the device clean (%s)", why, st)
 	case exitFailed:
-		for _, want := range []string{c.pc.device, "interrupted", "fabricgen rollback " + c.pc.device} {
+		for _, want := range []string{c.pc.device, "interrupted", "fabricgen rollback fabric " + c.pc.device} {
 			if !strings.Contains(p.stdout, want) {
 				c.t.Errorf("plan after %s does not say %q: %s", why, want, p)
 			}

@@ -20,15 +20,22 @@ func newRollbackCommand(s *streams) *cobra.Command {
 	var fabric, to string
 	var autoApprove bool
 	cmd := &cobra.Command{
-		Use:   "rollback DEVICE...",
+		Use:   "rollback [DIR] DEVICE...",
 		Short: "Restore devices to a backup taken before a change",
-		Long: `rollback restores each DEVICE (a name or a glob of the fabric in --fabric,
+		Long: `rollback restores each DEVICE (a name or a glob of the fabric in DIR,
 default ".") to a backup apply saved before changing it: by default the
 backup of the run an interrupted apply left behind (its in-flight record),
 else the newest backup apply saved in DIR/.fabricgen/backups (so running
 rollback twice changes nothing the second time); --to FILE picks one (with
 a single device), such as the TIME.before-rollback.cfg a rollback saves
 to undo itself.
+
+DIR or DEVICE: the first argument is the fabric directory DIR when more
+arguments follow it and it is a directory holding *.fab.hcl files;
+otherwise every argument is a device. A single argument is always a
+device. --fabric DIR (kept as an alias) names the directory outright, and
+then every argument is a device: "rollback --fabric fabric spine" rolls
+back a device named like a directory. "rollback . spine" does too.
 
 It restores what fabricgen manages — the sections the backup has and the
 ones the applied config added (an ACL apply created is removed) — and
@@ -38,12 +45,17 @@ removed first (its EOS session aborted, its NVUE confirm refused). The
 change goes through the platform's transaction, like apply, and is
 verified; a failure puts the device back as it was before the rollback.
 
+A rollback is fabricgen's own work: the device's last-applied record
+(DIR/.fabricgen/applied) then says what the restore left, read back from
+the device, so drift does not report it and plan does not take it over
+(docs/push.md, "Rollback").
+
 rollback shows what it would do and asks for "yes" unless -auto-approve.
 It takes the fabric's lock like apply.
 
 Exit status: 0 every device restored (or already at its backup), 1 otherwise.`,
 		Example: `  fabricgen rollback leaf1
-  fabricgen rollback 'leaf*' --fabric fabric/ -auto-approve
+  fabricgen rollback fabric/ 'leaf*' -auto-approve
   fabricgen rollback leaf1 --to fabric/.fabricgen/backups/leaf1/20261201T101500.000000000Z.cfg`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -54,7 +66,8 @@ Exit status: 0 every device restored (or already at its backup), 1 otherwise.`,
 			if err != nil {
 				return withCode(exitFailed, err)
 			}
-			f, _, err := loadFabric(cmd, s, fabric, &pf.vf)
+			dir, args := rollbackArgs(args, fabric, cmd.Flags().Changed("fabric"))
+			f, _, err := loadFabric(cmd, s, dir, &pf.vf)
 			if err != nil {
 				return err
 			}
@@ -114,10 +127,58 @@ Exit status: 0 every device restored (or already at its backup), 1 otherwise.`,
 	pf.registerTrust(cmd)
 	sf.register(cmd)
 	fl := cmd.Flags()
-	fl.StringVar(&fabric, "fabric", ".", "the fabric directory (its state directory holds the backups)")
+	fl.StringVar(&fabric, "fabric", ".", "the fabric directory, as DIR (its state directory holds the backups); with it every argument is a device")
 	fl.StringVar(&to, "to", "", "the backup file to restore (default: the interrupted run's backup, else the newest)")
 	fl.BoolVar(&autoApprove, "auto-approve", false, "do not ask for confirmation")
 	return cmd
+}
+
+// rollbackArgs splits rollback's arguments into the fabric directory and
+// the devices: with --fabric (fabricSet) every argument is a device;
+// otherwise the first is DIR when more follow it and it is a directory
+// holding *.fab.hcl files (isFabricDir). A single argument is a device.
+func rollbackArgs(args []string, fabric string, fabricSet bool) (string, []string) {
+	if !fabricSet && len(args) > 1 && isFabricDir(args[0]) {
+		return args[0], args[1:]
+	}
+	return fabric, args
+}
+
+// isFabricDir reports whether path is a directory holding *.fab.hcl
+// files: rollback's first argument is then DIR, not a device.
+func isFabricDir(path string) bool {
+	if st, err := os.Stat(path); err != nil || !st.IsDir() {
+		return false
+	}
+	m, err := filepath.Glob(filepath.Join(path, "*.fab.hcl"))
+	return err == nil && len(m) > 0
+}
+
+// followUp are the flags of a push command that a command it prints
+// (the rollback an interrupted apply names) needs again to work as
+// printed: variables, inventory, known_hosts, host-key policy and
+// templates, each shell-quoted.
+func (pf *pushFlags) followUp() []string {
+	var out []string
+	for _, v := range pf.vf.vars {
+		out = append(out, "-var", shellWord(v))
+	}
+	for _, v := range pf.vf.varFiles {
+		out = append(out, "-var-file", shellWord(v))
+	}
+	if pf.inventory != "" {
+		out = append(out, "--inventory", shellWord(pf.inventory))
+	}
+	for _, k := range pf.knownHosts {
+		out = append(out, "--known-hosts", shellWord(k))
+	}
+	if pf.insecure {
+		out = append(out, "--insecure-ignore-host-key")
+	}
+	if pf.templates != "" {
+		out = append(out, "--templates", shellWord(pf.templates))
+	}
+	return out
 }
 
 // rollbackTargets picks each device's backup and the config applied since

@@ -71,5 +71,11 @@ func mkdirReal(root, dir string, checkRoot bool) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("create %s: %w", dir, err)
 	}
-	return realDirs(root, dir, checkRoot)
+	if err := realDirs(root, dir, checkRoot); err != nil {
+		return err
+	}
+	if checkRoot && filepath.Base(root) == DirName {
+		return EnsureGitignore(root)
+	}
+	return nil
 }

@@ -66,7 +66,120 @@ func (d Dir) saveBackup(device, running string, now time.Time, suffix string) (s
 	if err := errors.Join(werr, serr, f.Close()); err != nil {
 		return "", fmt.Errorf("write %s: %w", path, err)
 	}
+	if err := d.saveAppliedBeside(device, path); err != nil {
+		return "", err
+	}
 	return path, nil
+}
+
+// appliedBeside is the file beside a backup that holds the device's
+// last-applied record as it was when the backup was taken:
+// <UTC time>.applied.json for <UTC time>.cfg.
+func appliedBeside(backup string) string {
+	return strings.TrimSuffix(backup, ".cfg") + appliedSuffix
+}
+
+// appliedSuffix ends the name of the last-applied record kept beside a
+// backup (appliedBeside).
+const appliedSuffix = ".applied.json"
+
+// saveAppliedBeside copies the device's last-applied record, if any,
+// beside the backup just written, as fabricgen wrote it (its signature
+// with it): a rollback to that backup puts the device back to what this
+// record describes, and records it again (BackupApplied).
+func (d Dir) saveAppliedBeside(device, backup string) error {
+	p, err := d.recordPath("applied", device)
+	if err != nil {
+		return err
+	}
+	b := []byte(noRecord)
+	if st, err := os.Lstat(p); err == nil && st.Mode().IsRegular() {
+		if b, err = readlimit.File(p, maxStateFile); err != nil {
+			return fmt.Errorf("read %s: %w", p, err)
+		}
+	} else if err == nil {
+		return nil // a link is never followed, nor copied: nothing known
+	}
+	dst := appliedBeside(backup)
+	f, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return fmt.Errorf("write %s: %w", dst, err)
+	}
+	_, werr := f.Write(b)
+	serr := f.Sync()
+	if err := errors.Join(werr, serr, f.Close()); err != nil {
+		return fmt.Errorf("write %s: %w", dst, err)
+	}
+	return nil
+}
+
+// noRecord is what stands beside a backup taken when the device had no
+// last-applied record: it was not applied from this state directory.
+const noRecord = "null\n"
+
+// BackupRecord is what the state directory recorded about a device when
+// one of its backups was taken.
+type BackupRecord struct {
+	// Known is true when the backup has a record beside it (a backup
+	// fabricgen took); false for a file elsewhere (--to FILE) or one an
+	// older fabricgen took.
+	Known bool
+	// Applied is the device's last-applied record then; nil when it had
+	// none (the backup predates fabricgen's first apply of the device).
+	Applied *Applied
+}
+
+// BackupApplied returns the last-applied record the device had when the
+// backup was taken (saved beside it by SaveBackup). The record is checked
+// like Applied's: with Key, one that is unsigned or edited is an error
+// naming the file; without, it is returned unverified, and the caller
+// must check it against the device before recording it again. A record
+// edited to say there was none only makes fabricgen claim less.
+func (d Dir) BackupApplied(device, backup string) (BackupRecord, error) {
+	if backup == "" || !isBackupName(filepath.Base(backup)) {
+		return BackupRecord{}, nil
+	}
+	own, err := d.backupFile(device, filepath.Base(backup))
+	if err != nil {
+		return BackupRecord{}, err
+	}
+	a, errA := filepath.Abs(own)
+	b, errB := filepath.Abs(backup)
+	if errA != nil || errB != nil || a != b {
+		return BackupRecord{}, nil // a --to FILE elsewhere: no record beside it
+	}
+	p := appliedBeside(own)
+	var r *Applied
+	ok, err := readJSON(p, &r)
+	if !ok || err != nil {
+		return BackupRecord{}, err
+	}
+	if r == nil {
+		return BackupRecord{Known: true}, nil
+	}
+	if r.Device != device {
+		return BackupRecord{}, fmt.Errorf("%s: the record names device %q, not %s: it was not written by fabricgen for this device; look at it, then remove it", p, r.Device, device)
+	}
+	sig := r.Signature
+	r.Signature = ""
+	if r.Verified, err = d.verify(p, sig, *r); err != nil {
+		return BackupRecord{}, err
+	}
+	r.Signature = sig
+	return BackupRecord{Known: true, Applied: r}, nil
+}
+
+// ClearApplied removes the device's last-applied record: fabricgen no
+// longer claims what is on the device.
+func (d Dir) ClearApplied(device string) error {
+	p, err := d.recordPath("applied", device)
+	if err != nil {
+		return err
+	}
+	if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("remove %s: %w", p, err)
+	}
+	return nil
 }
 
 // Backups lists the device's backups, oldest first.
@@ -114,8 +227,10 @@ func (d Dir) PruneBackups(device string, keep int) error {
 	}
 	var errs []error
 	for i := 0; i < len(bs)-keep; i++ {
-		if err := os.Remove(bs[i].Path); err != nil && !errors.Is(err, os.ErrNotExist) {
-			errs = append(errs, err)
+		for _, p := range []string{bs[i].Path, appliedBeside(bs[i].Path)} {
+			if err := os.Remove(p); err != nil && !errors.Is(err, os.ErrNotExist) {
+				errs = append(errs, err)
+			}
 		}
 	}
 	if err := errors.Join(errs...); err != nil {
