@@ -116,3 +116,34 @@ func TestPortViewNeighbor(t *testing.T) {
 		}
 	}
 }
+
+// TestRealClock: a real-time clock moves with its wall source, adds what
+// Advance adds, and never goes back when the wall does; a manual clock
+// ignores the wall.
+func TestRealClock(t *testing.T) {
+	wall := Epoch
+	src := func() time.Time { return wall }
+	c := NewRealClock(src)
+	steps := []struct {
+		wall    time.Duration // wall clock moved by
+		advance time.Duration
+		want    time.Duration
+	}{
+		{0, 0, 0},
+		{3 * time.Second, 0, 3 * time.Second},
+		{0, 10 * time.Second, 13 * time.Second},
+		{2 * time.Second, 0, 15 * time.Second},
+		{-20 * time.Second, 0, 15 * time.Second},
+		{30 * time.Second, 0, 25 * time.Second},
+	}
+	for i, st := range steps {
+		wall = wall.Add(st.wall)
+		c.Advance(st.advance)
+		if got := c.Now(); got != st.want {
+			t.Errorf("step %d: clock at %s, want %s", i, got, st.want)
+		}
+	}
+	if !c.Real() || NewClock().Real() {
+		t.Error("Real() does not tell the clocks apart")
+	}
+}
