@@ -613,9 +613,10 @@ func demoSpine(inputs []push.Input) (string, []string) {
 // in traffic class tc (the intent's RoCE priority, which fabricgen's EOS
 // render maps to RoCE's queue), as the seed's core switch did; nil when the demo has
 // none for p. EOS: an ACL-matched class in a QoS policy-map with set
-// dscp, applied per interface with service-policy type qos input (Arista
-// EOS User Manual, "Quality of Service": policy-map type
-// quality-of-service, class actions set dscp / set traffic-class).
+// dscp, applied per interface with service-policy type qos input, the
+// forms fabricgen's own EOS render uses (platforms/arista_eos/fidelity.md:
+// policy-map type quality-of-service, set dscp, service-policy type qos
+// input, from Arista AVD's policy-maps-qos templates).
 func demoZeroDSCP(p schema.Platform, ports []string, tc int) []string {
 	if p != "arista_eos" {
 		return nil
