@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -21,6 +20,7 @@ import (
 	"github.com/fabricgen/fabricgen/check"
 	"github.com/fabricgen/fabricgen/internal/check/snapshot"
 	"github.com/fabricgen/fabricgen/internal/lab"
+	"github.com/fabricgen/fabricgen/internal/lab/dataplane"
 	"github.com/fabricgen/fabricgen/internal/push/state"
 	"github.com/fabricgen/fabricgen/internal/readlimit"
 	"github.com/fabricgen/fabricgen/lint"
@@ -42,7 +42,7 @@ var demoFabricFS embed.FS
 const demoFabricName = "clos-400g"
 
 // demoDiffLines is how much of one device's diff the demo shows without -v.
-const demoDiffLines = 18
+const demoDiffLines = 8
 
 func newDemoCommand(s *streams) *cobra.Command {
 	var vf varFlags
@@ -50,28 +50,39 @@ func newDemoCommand(s *streams) *cobra.Command {
 	var verbose bool
 	cmd := &cobra.Command{
 		Use:   "demo [DIR]",
-		Short: "Lint, plan, apply, re-plan and rehearse a failure against an in-process lab",
+		Short: "Lint, plan, apply, then find the seed's two field cases live in an in-process lab",
 		Long: `demo shows the whole workflow with nothing to set up, in one screen: it
 starts emulated devices for the fabric (default: the built-in copy of
 examples/clos-400g, 2 spines, 4 leaves and 32 NICs on all seven platforms)
-on 127.0.0.1 inside this process, then runs lint, plan (showing one
-device's diff), apply, plan again (which must show no changes), and
-rehearses a failure: an Arista switch is changed by hand and made to refuse
-the repair, apply rolls it back to exactly what it had, and once the fault
-is cleared apply repairs it. Last, a dirty connector is put on one link and
-fabricgen check finds it from the optics and error counters, naming the link
-and the fix.
+on 127.0.0.1 inside this process, then runs lint, plan (showing part of one
+device's diff), apply, and plan again (which must show no changes). Then
+it plays the seed's two field cases against the lab, each found live by
+fabricgen check (two readings, the lab clock advanced 10 s between them):
 
--v (--verbose) shows everything: every device's diff, every progress step
-and every result table.
+  - a dirty connector on one link: check names the link and the fix
+    (CHK010), and every other finding it counts is shown;
+  - a spine (or core) resets RoCE's DSCP to 0: a QoS policy added by hand
+    on a switch whose ports all face switches (an EOS one; on other
+    platforms the lab's remark=0 fault). It measures the RoCE goodput
+    across subnets from the lab's data plane (the receiving NICs'
+    rx_write_requests counters), lets check pin the hop (CHK014, CHK016),
+    shows the goodput meanwhile (about half on the built-in fabric),
+    applies the intent to that switch and measures the goodput again.
+
+The last line says how to run the lab yourself, by a path that works from
+the current directory.
+
+--verbose shows everything: every device's diff, every progress step,
+every check report and every result table.
 
 The lab password is generated in-process and handed to the devices and to
 the SSH sessions directly; it is never printed or written. Host keys are
 verified against the lab's known_hosts. Nothing outside a temporary
-directory is written.`,
+directory is written. The lab's clock is manual here (lab up --clock
+manual), so the demo never waits on the wall clock.`,
 		Example: `  fabricgen demo
-  fabricgen demo -v
-  fabricgen demo examples/roce-storage`,
+  fabricgen demo --verbose
+  fabricgen demo examples/ai-training-2subnet`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			d, err := newDemo(cmd, s, verbose)
@@ -84,7 +95,7 @@ directory is written.`,
 	}
 	vf.register(cmd)
 	cmd.Flags().IntVar(&parallelism, "parallelism", push.DefaultParallelism, "devices worked on at once")
-	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "show every diff, progress step and result table")
+	cmd.Flags().BoolVar(&verbose, "verbose", false, "show every diff, progress step, finding and result table")
 	return cmd
 }
 
@@ -198,14 +209,14 @@ func (d *demo) run(args []string, vf *varFlags, parallelism int) error {
 	if err := d.replan(run, opts); err != nil {
 		return err
 	}
-	d.header("A rehearsed failure, rolled back")
-	if err := d.rehearse(l, run, opts); err != nil {
-		return err
-	}
 	if err := d.checkDirtyOptic(l, run, opts); err != nil {
 		return err
 	}
-	fmt.Fprintf(d.w, "\nDone: the lab matches the intent. Next: fabricgen lab up %s,\nthen plan and apply against it yourself (README: \"A tour\").\n", demoNextDir(args))
+	if err := d.dscpReset(l, run, opts); err != nil {
+		return err
+	}
+	cwd, _ := os.Getwd()
+	fmt.Fprintf(d.w, "\nDone: the lab matches the intent. %s\n", demoNext(args, cwd))
 	return nil
 }
 
@@ -222,13 +233,34 @@ func (d *demo) fabricDir(args []string) (dir, label string, err error) {
 	return dir, demoFabricName + " (built in)", nil
 }
 
-// demoNextDir is the directory the closing hint points lab up at.
-func demoNextDir(args []string) string {
+// demoNext is the closing hint: lab up on the fabric the demo ran, by a
+// path that works from cwd (the argument as given; for the built-in
+// fabric, examples/clos-400g of the fabricgen clone cwd is in, if any,
+// relative to cwd), else how to get the fabric.
+func demoNext(args []string, cwd string) string {
+	const then = `then plan and apply against it yourself (README: "A tour").`
 	if len(args) == 1 {
-		return args[0]
+		return fmt.Sprintf("Next: fabricgen lab up %s,\n%s", shellQuote(args[0]), then)
 	}
-	return filepath.Join("examples", demoFabricName)
+	if cwd != "" {
+		for dir := cwd; ; dir = filepath.Dir(dir) {
+			ex := filepath.Join(dir, "examples", demoFabricName)
+			if _, err := os.Stat(filepath.Join(ex, "devices.fab.hcl")); err == nil {
+				if rel, err := filepath.Rel(cwd, ex); err == nil {
+					return fmt.Sprintf("Next: fabricgen lab up %s,\n%s", shellQuote(rel), then)
+				}
+			}
+			if filepath.Dir(dir) == dir {
+				break
+			}
+		}
+	}
+	return fmt.Sprintf("Next: in a clone of\n%s, fabricgen lab up examples/%s,\n%s", demoRepo, demoFabricName, then)
 }
+
+// demoRepo is where the built-in fabric's original, examples/clos-400g,
+// lives.
+const demoRepo = "https://github.com/fabricgen/fabricgen"
 
 // writeDemoFabric writes the embedded fabric's files into dir.
 func writeDemoFabric(dir string) error {
@@ -338,7 +370,7 @@ func (d *demo) oneDiff(p *planfile.Plan) {
 	if pick != nil {
 		writeShortDiff(d.w, pick, demoDiffLines, d.s.colour(d.s.outTTY))
 		if changing > 1 {
-			fmt.Fprintf(d.w, "... and %d more devices will change (-v shows every diff).\n", changing-1)
+			fmt.Fprintf(d.w, "... and %d more devices will change (--verbose shows every diff).\n", changing-1)
 		}
 	}
 	fmt.Fprintf(d.w, "%s %s.\n", d.bold("Plan:"), summaryLine(p))
@@ -403,7 +435,7 @@ func (d *demo) apply(p *planfile.Plan, run *planRun, opts push.Options, wantOK b
 	}
 	fmt.Fprintf(d.w, "%s %s.\n", d.bold("Apply:"), resultCounts(results))
 	if bad > 0 && wantOK {
-		return withCode(exitFailed, fmt.Errorf("%d device(s) did not end as intended (fabricgen demo -v shows the table)", bad))
+		return withCode(exitFailed, fmt.Errorf("%d device(s) did not end as intended (fabricgen demo --verbose shows the table)", bad))
 	}
 	return nil
 }
@@ -443,78 +475,215 @@ func (d *demo) replan(run *planRun, opts push.Options) error {
 	return nil
 }
 
-// dscpMapLine matches a rendered switch line mapping one DSCP value to a
-// traffic class on its own line (EOS's form), which one out-of-band line
-// can change and the lab can be made to refuse.
-var dscpMapLine = regexp.MustCompile(`^qos map dscp (\d+) to traffic-class (\d+)$`)
+// demoGoodputWindow is how far the demo advances the lab clock for one
+// goodput reading or check.
+const demoGoodputWindow = 10 * time.Second
 
-// rehearse changes by hand a switch whose render maps a DSCP to a traffic
-// class on a line of its own (the first such device; the platform is
-// picked by property, not by name), makes it refuse the repair, shows
-// apply rolling it back to exactly what it had, then clears the fault and
-// repairs it.
-func (d *demo) rehearse(l *lab.Lab, run *planRun, opts push.Options) error {
-	var name, line, dscp string
-	for _, in := range run.inputs {
-		if pl, ok := platforms.Get(in.Device.Platform.V); !ok || pl.Spec.Host {
-			continue
-		}
-		for _, rl := range strings.Split(string(in.Rendered), "\n") {
-			if m := dscpMapLine.FindStringSubmatch(rl); m != nil && m[2] != "0" {
-				name, line, dscp = in.Device.Name, "qos map dscp "+m[1]+" to traffic-class 0", m[1]
-				break
-			}
-		}
-		if name != "" {
-			break
-		}
-	}
-	dev := l.Device(name)
-	if dev == nil {
-		fmt.Fprintln(d.w, "Skipped: the fabric has no switch mapping a DSCP to a traffic class on a line of its own.")
+// dscpReset is the seed's second case: a spine resets RoCE's DSCP to 0
+// (a QoS policy added by hand on a spine whose platform the demo can
+// write it for, else the lab's remark=0 fault). It measures the
+// cross-subnet RoCE goodput in the lab's data plane, lets fabricgen check
+// pin the hop, applies the intent (clearing the fault instead when there
+// is no hand edit to repair) and measures again.
+func (d *demo) dscpReset(l *lab.Lab, run *planRun, opts push.Options) error {
+	spine, down := demoSpine(run.inputs)
+	if spine == "" {
+		d.header("Seed case 2: a spine resets RoCE's DSCP to 0")
+		fmt.Fprintln(d.w, "Skipped: the fabric has no switch whose ports all face other switches.")
 		return nil
 	}
-	fmt.Fprintf(d.w, "Someone maps DSCP %s to traffic class 0 on %s by hand, and %s is made to\nrefuse the repair (fabricgen lab fault %s 'reject=^qos map').\n", dscp, name, name, name)
-	if err := dev.ConfigureOutOfBand([]string{line}); err != nil {
-		return withCode(exitFailed, err)
+	dev := l.Device(spine)
+	tc := 0
+	if roce := run.f.ClassByRole(schema.RoleRoCE); roce != nil {
+		tc = roce.Priority.V
 	}
-	before := dev.RunningConfig()
-	dev.SetFault(lab.Fault{Reject: "^qos map"})
-	p, err := push.Plan(d.cmd.Context(), run.f, run.inputs, version, opts)
+	edit := demoZeroDSCP(run.f.Device(spine).Platform.V, down, tc)
+	d.header(fmt.Sprintf("Seed case 2: %s resets RoCE's DSCP to 0", spine))
+	before, flows, err := d.goodput(l)
 	if err != nil {
-		return withCode(exitFailed, err)
-	}
-	if err := planExit(p, false); err != nil {
 		return err
 	}
-	d.oneDiff(p)
-	if err := d.apply(p, run, opts, false); err != nil {
-		return err
+	if flows == 0 {
+		fmt.Fprintln(d.w, "Skipped: no RoCE flow of the lab crosses from one leaf (subnet) to another.")
+		return nil
 	}
-	if dev.RunningConfig() != before {
-		return withCode(exitFailed, fmt.Errorf("%s's running config changed although the apply was rolled back", name))
+	fmt.Fprintf(d.w, "RoCE goodput across subnets (%d flows, read from the lab's data plane):\n%s per NIC.\n", flows, gbps(before))
+	if edit != nil {
+		fmt.Fprintln(d.w, wrapText(fmt.Sprintf("Someone gives %s by hand a QoS policy that sets DSCP 0 on RoCE (UDP 4791) arriving on its %d leaf-facing ports, as the seed's core switch did.", spine, len(down)), 78, ""))
+		if err := dev.ConfigureOutOfBand(edit); err != nil {
+			return withCode(exitFailed, err)
+		}
+	} else {
+		fmt.Fprintf(d.w, "%s rewrites RoCE's DSCP to 0 on egress (fabricgen lab fault %s remark=0).\n", spine, spine)
+		var f lab.Fault
+		if err := f.Set("remark=0"); err != nil {
+			return withCode(exitFailed, err)
+		}
+		dev.SetFault(f)
 	}
-	fmt.Fprintf(d.w, "%s's running config is exactly what it was before the apply.\n", name)
-	dev.ClearFault()
-	fmt.Fprintf(d.w, "Fault cleared (fabricgen lab fault %s clear); apply again:\n", name)
-	p, err = push.Plan(d.cmd.Context(), run.f, run.inputs, version, opts)
+	broken, _, err := d.goodput(l)
 	if err != nil {
-		return withCode(exitFailed, err)
-	}
-	if err := d.apply(p, run, opts, true); err != nil {
 		return err
+	}
+	findings, n, err := d.check(l, run, opts)
+	if err != nil {
+		return err
+	}
+	e, w := d.printFindings(findings, map[string]bool{"CHK014": true, "CHK016": true})
+	d.checkLine(n, e, w, findings)
+	if !demoHasRule(findings, "CHK014") && !demoHasRule(findings, "CHK016") {
+		return withCode(exitFailed, fmt.Errorf("check did not find %s's DSCP reset (no CHK014 or CHK016)", spine))
+	}
+	if broken < 0.99*before {
+		fmt.Fprintln(d.w, wrapText(fmt.Sprintf("Goodput across subnets meanwhile: %s per NIC, %.0f%% of %s: with its DSCP reset at %s, RoCE crossed a lossy queue, where each drop costs a go-back-N resend.",
+			gbps(broken), 100*broken/before, gbps(before), spine), 78, ""))
+	} else {
+		fmt.Fprintln(d.w, wrapText(fmt.Sprintf("Goodput across subnets meanwhile: %s per NIC, unchanged: the hops after %s put RoCE back in its class, as this intent marks it on every hop.",
+			gbps(broken), spine), 78, ""))
+	}
+	if edit != nil {
+		fmt.Fprintf(d.w, "The fix: fabricgen apply puts %s back to the intent.\n", spine)
+		p, err := push.Plan(d.cmd.Context(), run.f, run.inputs, version, opts)
+		if err != nil {
+			return withCode(exitFailed, err)
+		}
+		if err := planExit(p, false); err != nil {
+			return err
+		}
+		if d.verbose {
+			writePlanHuman(d.w, p, run.skipped, planView{colour: d.s.colour(d.s.outTTY)})
+		} else {
+			fmt.Fprintf(d.w, "%s %s.\n", d.bold("Plan:"), summaryLine(p))
+		}
+		if err := d.apply(p, run, opts, true); err != nil {
+			return err
+		}
+	} else {
+		dev.ClearFault()
+		fmt.Fprintf(d.w, "The fix (fabricgen lab fault %s clear): the rewrite is gone.\n", spine)
+	}
+	after, _, err := d.goodput(l)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(d.w, "Goodput across subnets after the fix: %s per NIC.\n", gbps(after))
+	if after < 0.99*before {
+		return withCode(exitFailed, fmt.Errorf("goodput %s before the DSCP reset, %s after the fix: the fix did not restore it", gbps(before), gbps(after)))
 	}
 	return d.replan(run, opts)
 }
 
+// demoSpine is the first switch whose every linked port faces another
+// switch (a spine or core), preferring one whose platform the demo can
+// write a DSCP reset for, and those ports.
+func demoSpine(inputs []push.Input) (string, []string) {
+	var name string
+	var ports []string
+	for _, in := range inputs {
+		sd := in.Device
+		if sd.HostPlatform {
+			continue
+		}
+		var down []string
+		for _, p := range sd.Ports {
+			if p.Peer == nil {
+				continue
+			}
+			if p.Peer.Device.HostPlatform {
+				down = nil
+				break
+			}
+			down = append(down, p.Name)
+		}
+		if len(down) == 0 {
+			continue
+		}
+		if demoZeroDSCP(sd.Platform.V, down, 0) != nil {
+			return sd.Name, down
+		}
+		if name == "" {
+			name, ports = sd.Name, down
+		}
+	}
+	return name, ports
+}
+
+// demoZeroDSCP is a hand edit that makes a switch of platform p set DSCP
+// 0 on RoCE (UDP 4791) arriving on ports while still queueing it itself
+// in traffic class tc (the intent's RoCE priority, which fabricgen's EOS
+// render maps to RoCE's queue), as the seed's core switch did; nil when the demo has
+// none for p. EOS: an ACL-matched class in a QoS policy-map with set
+// dscp, applied per interface with service-policy type qos input, the
+// forms fabricgen's own EOS render uses (platforms/arista_eos/fidelity.md:
+// policy-map type quality-of-service, set dscp, service-policy type qos
+// input, from Arista AVD's policy-maps-qos templates).
+func demoZeroDSCP(p schema.Platform, ports []string, tc int) []string {
+	if p != "arista_eos" {
+		return nil
+	}
+	lines := []string{"ip access-list DEMO-ROCE", "   10 permit udp any any eq 4791",
+		"class-map type qos match-any DEMO-ROCE", "   match ip access-group DEMO-ROCE",
+		"policy-map type quality-of-service DEMO-ZERO", "   class DEMO-ROCE", "      set dscp 0", fmt.Sprintf("      set traffic-class %d", tc)}
+	for _, port := range ports {
+		lines = append(lines, "interface "+port, "   service-policy type qos input DEMO-ZERO")
+	}
+	return lines
+}
+
+// goodput advances the lab clock by demoGoodputWindow and returns the
+// mean RoCE goodput (bytes/s) per receiving NIC of the flows that cross
+// from one switch to another (another subnet), read from the receivers'
+// rx_write_requests counters in the lab's data plane, and their number.
+func (d *demo) goodput(l *lab.Lab) (float64, int, error) {
+	dp := l.DataPlane()
+	type rx struct{ dev, port string }
+	var rxs []rx
+	for _, fl := range dp.Flows() {
+		if fl.SrcSwitch != fl.DstSwitch {
+			rxs = append(rxs, rx{fl.Dst, fl.DstPort})
+		}
+	}
+	read := func() ([]uint64, error) {
+		out := make([]uint64, len(rxs))
+		for i, r := range rxs {
+			pv, ok := dp.View(r.dev).Port(r.port)
+			if !ok {
+				return nil, fmt.Errorf("lab data plane: no port %s:%s", r.dev, r.port)
+			}
+			out[i] = pv.C(dataplane.RxWriteRequests)
+		}
+		return out, nil
+	}
+	a, err := read()
+	if err != nil {
+		return 0, 0, withCode(exitFailed, err)
+	}
+	l.Clock().Advance(demoGoodputWindow)
+	b, err := read()
+	if err != nil {
+		return 0, 0, withCode(exitFailed, err)
+	}
+	if len(rxs) == 0 {
+		return 0, 0, nil
+	}
+	var sum float64
+	for i := range rxs {
+		sum += float64(b[i]-a[i]) * dataplane.RoCEPacket
+	}
+	return sum / demoGoodputWindow.Seconds() / float64(len(rxs)), len(rxs), nil
+}
+
+// gbps prints bytes/s as Gb/s.
+func gbps(bytesPerSec float64) string { return fmt.Sprintf("%.1f Gb/s", bytesPerSec*8/1e9) }
+
 // checkDirtyOptic puts a dirty connector on an optical link (a leaf's
 // uplink: DAC host links have no optics), runs fabricgen check over the
-// lab (its clock advanced 10 s between the two readings) and shows the
-// finding that names the link and the fix.
+// lab (its clock advanced between the two readings) and shows every
+// finding it counts, the one naming the link and the fix in full.
 func (d *demo) checkDirtyOptic(l *lab.Lab, run *planRun, opts push.Options) error {
 	dev, port := demoOpticalPort(run.inputs)
 	setting := "dirty-optic=" + port
-	d.header(fmt.Sprintf("fabricgen check: a dirty optic on %s:%s", dev, port))
+	d.header(fmt.Sprintf("Seed case 1: a dirty optic on %s:%s", dev, port))
 	if dev == "" {
 		fmt.Fprintln(d.w, "Skipped: no switch port of the fabric is on an optical link.")
 		return nil
@@ -525,6 +694,22 @@ func (d *demo) checkDirtyOptic(l *lab.Lab, run *planRun, opts push.Options) erro
 	}
 	l.Device(dev).SetFault(f)
 	defer l.Device(dev).ClearFault()
+	findings, n, err := d.check(l, run, opts)
+	if err != nil {
+		return err
+	}
+	e, w := d.printFindings(findings, map[string]bool{"CHK010": true})
+	d.checkLine(n, e, w, findings)
+	if !demoHasRule(findings, "CHK010") {
+		return withCode(exitFailed, fmt.Errorf("check did not find the dirty optic on %s:%s", dev, port))
+	}
+	return nil
+}
+
+// check runs fabricgen check over the lab: two readings of every device
+// with the lab clock advanced demoGoodputWindow between them. It returns
+// the findings and the number of devices read.
+func (d *demo) check(l *lab.Lab, run *planRun, opts push.Options) ([]check.Finding, int, error) {
 	var devs []*schema.Device
 	for _, in := range run.inputs {
 		devs = append(devs, in.Device)
@@ -535,16 +720,16 @@ func (d *demo) checkDirtyOptic(l *lab.Lab, run *planRun, opts push.Options) erro
 	defer func() { _ = co.Sessions.Close() }()
 	before, err := snapshot.Take(ctx, devs, co)
 	if err != nil {
-		return withCode(exitFailed, err)
+		return nil, 0, withCode(exitFailed, err)
 	}
-	l.Clock().Advance(10 * time.Second)
+	l.Clock().Advance(demoGoodputWindow)
 	after, err := snapshot.Take(ctx, devs, co)
 	if err != nil {
-		return withCode(exitFailed, err)
+		return nil, 0, withCode(exitFailed, err)
 	}
 	findings, err := check.Evaluate(run.f, before, after, check.Options{})
 	if err != nil {
-		return withCode(exitFailed, err)
+		return nil, 0, withCode(exitFailed, err)
 	}
 	if d.verbose {
 		res := &format.Result{Sources: run.f.Files, Rules: check.LintRules(), Valid: true, Color: d.s.colour(d.s.outTTY)}
@@ -555,9 +740,14 @@ func (d *demo) checkDirtyOptic(l *lab.Lab, run *planRun, opts push.Options) erro
 			_ = f.Write(d.w, res)
 		}
 	}
-	rules := map[string]bool{}
-	var ids []string
-	var e, w int
+	return findings, len(devs), nil
+}
+
+// printFindings prints (without --verbose, which prints the whole
+// report) every error and warning the check line counts: those of the
+// rules in full, with their fix, the others as one shortened line each.
+// It returns the errors and warnings.
+func (d *demo) printFindings(findings []check.Finding, full map[string]bool) (e, w int) {
 	for i := range findings {
 		fd := &findings[i]
 		switch fd.Severity {
@@ -568,22 +758,79 @@ func (d *demo) checkDirtyOptic(l *lab.Lab, run *planRun, opts push.Options) erro
 		default:
 			continue
 		}
-		if !rules[fd.Rule] {
-			rules[fd.Rule] = true
-			ids = append(ids, fd.Rule)
+		if d.verbose {
+			continue
 		}
-		if fd.Rule == "CHK010" && !d.verbose {
-			fmt.Fprintln(d.w, wrapText("error[CHK010]: "+fd.Summary, 78, "  "))
+		head := fmt.Sprintf("%s[%s]: ", fd.Severity, fd.Rule)
+		if full[fd.Rule] {
+			fmt.Fprintln(d.w, wrapText(head+demoShorten(fd.Summary, 230), 78, "  "))
 			fix, _, _ := strings.Cut(fd.Fix, ":")
-			fmt.Fprintln(d.w, wrapText("fix: "+fix+".", 78, "  "))
+			fmt.Fprintln(d.w, wrapText("fix: "+strings.TrimSuffix(fix, ".")+".", 78, "  "))
+			continue
+		}
+		fmt.Fprintln(d.w, wrapText(head+demoShorten(fd.Summary, 140), 78, "  "))
+	}
+	return e, w
+}
+
+// checkLine prints the check's counts, every one of them shown above it.
+func (d *demo) checkLine(devices, e, w int, findings []check.Finding) {
+	line := wrapText(fmt.Sprintf("Check: %d devices, read %d s apart: %d error(s), %d warning(s) (%s).",
+		devices, int(demoGoodputWindow.Seconds()), e, w, ruleList(findings)), 78, "  ")
+	fmt.Fprintln(d.w, d.bold("Check:")+strings.TrimPrefix(line, "Check:"))
+}
+
+// demoShorten cuts s at the end of a clause (": ", "; " or " (") before
+// max runes, else at a word, marking the cut with "…".
+func demoShorten(s string, max int) string {
+	r := []rune(s)
+	if len(r) <= max {
+		return s
+	}
+	cut := string(r[:max])
+	best := -1
+	for _, sep := range []string{": ", "; ", " ("} {
+		if i := strings.LastIndex(cut, sep); i > best && i > max/3 {
+			best = i
+		}
+	}
+	if best < 0 {
+		best = strings.LastIndex(cut, " ")
+	}
+	if best < 0 {
+		best = len(cut)
+	}
+	return strings.TrimRight(cut[:best], " ,;:") + " …"
+}
+
+// ruleList is the sorted rules of the errors and warnings, comma-separated.
+func ruleList(findings []check.Finding) string {
+	seen := map[string]bool{}
+	var ids []string
+	for _, fd := range findings {
+		if fd.Severity != schema.SevError && fd.Severity != schema.SevWarning {
+			continue
+		}
+		if !seen[fd.Rule] {
+			seen[fd.Rule] = true
+			ids = append(ids, fd.Rule)
 		}
 	}
 	sort.Strings(ids)
-	fmt.Fprintf(d.w, "%s %d devices, read 10 s apart: %d error(s), %d warning(s) (%s).\n", d.bold("Check:"), len(devs), e, w, strings.Join(ids, ", "))
-	if !rules["CHK010"] {
-		return withCode(exitFailed, fmt.Errorf("check did not find the dirty optic on %s:%s", dev, port))
+	if len(ids) == 0 {
+		return "none"
 	}
-	return nil
+	return strings.Join(ids, ", ")
+}
+
+// demoHasRule reports whether an error or warning of rule is among findings.
+func demoHasRule(findings []check.Finding, rule string) bool {
+	for _, fd := range findings {
+		if fd.Rule == rule && (fd.Severity == schema.SevError || fd.Severity == schema.SevWarning) {
+			return true
+		}
+	}
+	return false
 }
 
 // demoOpticalPort is the first optical port (a link whose media is not

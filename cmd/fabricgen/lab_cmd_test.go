@@ -3,16 +3,24 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"encoding/pem"
 	"errors"
+	"io/fs"
 	"os"
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"regexp"
+	"sort"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"golang.org/x/crypto/ssh"
 
 	"github.com/fabricgen/fabricgen/internal/lab"
 	"github.com/fabricgen/fabricgen/internal/platformtest"
@@ -331,5 +339,227 @@ func TestLabUpAcrossProcesses(t *testing.T) {
 				t.Errorf("output:\n%s", out.String())
 			}
 		})
+	}
+}
+
+// startLabUp runs fabricgen lab up with args in this process until the
+// test ends; it returns the lab's directory once the lab answers.
+func startLabUp(t *testing.T, args ...string) string {
+	t.Helper()
+	dir := filepath.Join(shortTemp(t), "lab")
+	ctx, cancel := context.WithCancel(context.Background())
+	s, out, errb := pushStreams("")
+	var mu sync.Mutex
+	s.out, s.err = &lockedWriter{w: out, mu: &mu}, &lockedWriter{w: errb, mu: &mu}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if code := run(ctx, append([]string{"lab", "up", "--dir", dir}, args...), s); code != 0 {
+			mu.Lock()
+			t.Errorf("lab up %s: exit %d\n%s%s", strings.Join(args, " "), code, out, errb)
+			mu.Unlock()
+		}
+	}()
+	t.Cleanup(func() { cancel(); <-done })
+	waitForLab(t, dir, done)
+	return dir
+}
+
+// labExampleStep is one lab up of TestLabUpEveryExample: fix changes
+// what the step before refused (it may return another fabric directory
+// and more arguments), then lab up refuses saying refuse (in order; KEY
+// is the case's ~/.ssh/fabricgen_ed25519), or serves when refuse is nil.
+type labExampleStep struct {
+	fix    func(t *testing.T, fdir string) (string, []string)
+	refuse []string
+}
+
+// TestLabUpEveryExample runs lab up on every fabric under examples/: it
+// serves, or it refuses with the exact change that makes it serve, and
+// after that change it serves. A new example must be added to the table.
+func TestLabUpEveryExample(t *testing.T) {
+	root := repoRoot(t)
+	writeKey := func(t *testing.T, fdir string) (string, []string) {
+		writeKeyPair(t, filepath.Join(os.Getenv("HOME"), ".ssh", "fabricgen_ed25519"))
+		return fdir, nil
+	}
+	cases := map[string][]labExampleStep{
+		"ai-training-2subnet": {{}},
+		"clos-400g":           {{}},
+		"releases":            {{}},
+		"roce-storage": {
+			{refuse: []string{"stor01-cx6 (", "devices.fab.hcl:", "KEY.pub, which does not exist", "ssh-keygen -t ed25519 -N '' -f KEY\n"}},
+			{fix: writeKey},
+		},
+		"scale": {
+			{refuse: []string{"fabric scale has 67648 devices; lab up serves at most 1024", "--device GLOB", "-var NAME=VALUE"}},
+			{fix: func(t *testing.T, fdir string) (string, []string) {
+				return fdir, []string{"-var", "spines=2", "-var", "leaves=2", "-var", "nics_per_leaf=2"}
+			}, refuse: []string{"device leaf0001 (", "scale.fab.hcl:", "has no credentials block", labCredentialsBlock, "export FABRICGEN_PASSWORD=", "(7 more devices have none"}},
+			{fix: func(t *testing.T, fdir string) (string, []string) {
+				// The fix as printed: the block in every device block.
+				b, err := os.ReadFile(filepath.Join(fdir, "scale.fab.hcl"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				text := regexp.MustCompile(`(?m)^(device "[a-z]+" \{\n)`).ReplaceAllString(string(b), "${1}"+labCredentialsBlock+"\n")
+				dst := filepath.Join(shortTemp(t), "scale")
+				if err := os.Mkdir(dst, 0o700); err != nil {
+					t.Fatal(err)
+				}
+				writeFile(t, filepath.Join(dst, "scale.fab.hcl"), text)
+				return dst, nil
+			}},
+		},
+	}
+	// The broken fabrics are wrong on purpose, but they are fabrics: the
+	// lab serves them once their NICs' key exists (roce-storage shows the
+	// refusal without it).
+	broken, err := filepath.Glob(filepath.Join(root, "examples", "broken", "*", "*.fab.hcl"))
+	if err != nil || len(broken) == 0 {
+		t.Fatalf("no examples/broken fabrics: %v", err)
+	}
+	for _, b := range broken {
+		cases["broken/"+filepath.Base(filepath.Dir(b))] = []labExampleStep{{fix: writeKey}}
+	}
+	// Every directory of examples/ holding a fabric file is in the table.
+	err = filepath.WalkDir(filepath.Join(root, "examples"), func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || (!strings.HasSuffix(path, ".fab.hcl") && !strings.HasSuffix(path, ".fab.json")) {
+			return err
+		}
+		rel, _ := filepath.Rel(filepath.Join(root, "examples"), filepath.Dir(path))
+		if _, ok := cases[filepath.ToSlash(rel)]; !ok {
+			t.Errorf("examples/%s is a fabric without a case in TestLabUpEveryExample", rel)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := make([]string, 0, len(cases))
+	for n := range cases {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		t.Run(name, func(t *testing.T) {
+			home := shortTemp(t)
+			t.Setenv("HOME", home)
+			key := filepath.Join(home, ".ssh", "fabricgen_ed25519")
+			fdir := filepath.Join(root, "examples", filepath.FromSlash(name))
+			var extra []string
+			for i, st := range cases[name] {
+				if st.fix != nil {
+					var more []string
+					fdir, more = st.fix(t, fdir)
+					extra = append(extra, more...)
+				}
+				args := append([]string{fdir}, extra...)
+				if st.refuse == nil {
+					dir := startLabUp(t, args...)
+					rep, err := labRequest(context.Background(), dir, lab.ControlRequest{Op: "devices"})
+					if err != nil || len(rep.Devices) == 0 {
+						t.Errorf("the lab of %s lists no devices: %v", name, err)
+					}
+					continue
+				}
+				// A lab that serves instead of refusing is stopped, not waited for.
+				ctx, cancel := context.WithTimeout(context.Background(), waitPatience(t))
+				s, out, errb := pushStreams("")
+				code := run(ctx, append([]string{"lab", "up", "--dir", filepath.Join(shortTemp(t), "lab")}, args...), s)
+				cancel()
+				if code != exitFailed {
+					t.Fatalf("step %d: lab up %s: exit %d, want %d (a refusal)\n%s%s", i+1, strings.Join(args, " "), code, exitFailed, out, errb)
+				}
+				text := out.String() + errb.String()
+				rest := text
+				for _, w := range st.refuse {
+					w = strings.ReplaceAll(w, "KEY", key)
+					at := strings.Index(rest, w)
+					if at < 0 {
+						t.Fatalf("step %d: the refusal lacks %q (in order):\n%s", i+1, w, text)
+					}
+					rest = rest[at+len(w):]
+				}
+			}
+		})
+	}
+}
+
+// writeKeyPair writes an ed25519 key pair at key and key.pub, as
+// ssh-keygen -t ed25519 with an empty passphrase does.
+func writeKeyPair(t *testing.T, key string) {
+	t.Helper()
+	if _, err := os.Stat(key + ".pub"); err == nil {
+		return
+	}
+	pub, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	blk, err := ssh.MarshalPrivateKey(priv, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sp, err := ssh.NewPublicKey(pub)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(key), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, key, string(pem.EncodeToMemory(blk)))
+	writeFile(t, key+".pub", string(ssh.MarshalAuthorizedKey(sp)))
+}
+
+// TestLabUpRealTime: a plain lab up (its clock on real time) and a plain
+// check (no --lab-dir: it waits --interval on the wall) see traffic, and
+// check finds a DSCP rewrite injected with --fault; --clock manual keeps
+// the counters still.
+func TestLabUpRealTime(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a lab and waits on the wall clock")
+	}
+	fabric := copyExample(t, "clos-400g", shortTemp(t))
+	dir := startLabUp(t, fabric, "--fault", "spine1:remark=0")
+	common := []string{"--inventory", filepath.Join(dir, "inventory.json"), "--known-hosts", filepath.Join(dir, "known_hosts")}
+	// As the README's tour: apply the intent (factory configurations
+	// have no RoCE class to follow), then check.
+	s, out, errb := pushStreams("")
+	if code := run(context.Background(), append([]string{"apply", fabric, "-auto-approve"}, common...), s); code != 0 {
+		t.Fatalf("apply: exit %d\n%s%s", code, out, errb)
+	}
+	s, out, errb = pushStreams("")
+	code := run(context.Background(), append([]string{"check", fabric, "--interval", "2s", "-format", "json"}, common...), s)
+	if code != exitFindings {
+		t.Fatalf("check against a lab with spine1:remark=0: exit %d, want %d\n%s%s", code, exitFindings, out, errb)
+	}
+	for _, want := range []string{`"CHK014"`, "spine1"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("check lacks %s:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out.String(), "not verified") {
+		t.Errorf("check saw no traffic on a real-time lab:\n%s", out)
+	}
+
+	manual := startLabUp(t, labFabric, "--clock", "manual")
+	for _, d := range []string{dir, manual} {
+		a, err := labRequest(context.Background(), d, lab.ControlRequest{Op: "clock"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(20 * time.Millisecond)
+		b, err := labRequest(context.Background(), d, lab.ControlRequest{Op: "clock"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if moved := a.ClockTime != b.ClockTime; moved != (d == dir) {
+			t.Errorf("lab %s: clock %s then %s (real time: %v)", d, a.Clock, b.Clock, d == dir)
+		}
+	}
+	s, out, errb = pushStreams("")
+	if code := run(context.Background(), []string{"lab", "up", labFabric, "--clock", "wall"}, s); code != exitFailed || !strings.Contains(errb.String(), "--clock real (the default") {
+		t.Errorf("lab up --clock wall: exit %d\n%s%s", code, out, errb)
 	}
 }

@@ -136,10 +136,12 @@ func newLabClockCommand(s *streams) *cobra.Command {
 control socket in --dir; lab clock advance DURATION moves it forward first.
 
 The lab's counters (bytes, errors, pauses, ECN marks, CNPs, retransmits) are
-functions of this clock and move only when it is advanced: by this command,
-by fabricgen check --lab-dir (which advances it by --interval between its
-two readings instead of waiting), or by a test. Data-plane faults (lab fault
-DEVICE dirty-optic=PORT, …) show in the counters once the clock moves.`,
+functions of this clock. It runs on real time (lab up --clock real, the
+default), and moves further at once when advanced: by this command, or by
+fabricgen check --lab-dir (which advances it by --interval between its two
+readings instead of waiting). A lab started with --clock manual moves only
+when advanced, as tests and fabricgen demo want. Data-plane faults (lab
+fault DEVICE dirty-optic=PORT, …) show in the counters once the clock moves.`,
 		Example: `  fabricgen lab clock
   fabricgen lab clock advance 10s
   fabricgen lab clock --dir /tmp/lab advance 1m`,

@@ -3,15 +3,19 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/crypto/ssh"
 
 	"github.com/fabricgen/fabricgen/internal/lab"
+	"github.com/fabricgen/fabricgen/internal/lab/dataplane"
 	"github.com/fabricgen/fabricgen/internal/push/session"
 	"github.com/fabricgen/fabricgen/internal/push/state"
 	"github.com/fabricgen/fabricgen/internal/readlimit"
@@ -38,7 +42,7 @@ func defaultLabDir() string { return filepath.Join(".fabricgen", "lab") }
 
 func newLabUpCommand(s *streams) *cobra.Command {
 	var vf varFlags
-	var dir, runningDir string
+	var dir, runningDir, clockMode string
 	var devices, faultFlags []string
 	cmd := &cobra.Command{
 		Use:   "up [DIR]",
@@ -67,8 +71,12 @@ apply: ` + lab.DataFaultForms + `.
 
 The lab has a data plane: every NIC sends RoCE and background traffic to a
 partner NIC over the intent's links, through each device's current
-configuration. Its counters move with the lab clock, which moves only when
-advanced (fabricgen lab clock advance 10s, or fabricgen check --lab-dir). fabricgen lab fault changes them while the lab runs and
+configuration. Its counters move with the lab clock, which runs on real
+time (--clock real, the default), so fabricgen check against the lab sees
+traffic as on real devices; fabricgen lab clock advance 10s, or fabricgen
+check --lab-dir, moves it further at once. --clock manual stops it: the
+counters move only when it is advanced, as tests and fabricgen demo want.
+fabricgen lab fault changes them while the lab runs and
 fabricgen lab show prints a device's configuration, through the control
 socket the lab serves in --dir (removed when the lab stops).`,
 		Example: `  export FABRICGEN_PASSWORD=lab-only-secret
@@ -77,6 +85,10 @@ socket the lab serves in --dir (removed when the lab stops).`,
   fabricgen lab up examples/clos-400g --running-config backups/ --fault 'leaf1:reject=^qos map' --fault nic01:delay=2s`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			clock, err := labClock(clockMode)
+			if err != nil {
+				return withCode(exitFailed, err)
+			}
 			fdir := fabricDir(args)
 			f, _, err := loadFabric(cmd, s, fdir, &vf)
 			if err != nil {
@@ -84,6 +96,9 @@ socket the lab serves in --dir (removed when the lab stops).`,
 			}
 			devs, err := push.SelectDevices(f, devices)
 			if err != nil {
+				return withCode(exitFailed, err)
+			}
+			if err := labSize(f, devs); err != nil {
 				return withCode(exitFailed, err)
 			}
 			specs, err := labSpecs(devs, s.getenv)
@@ -101,7 +116,7 @@ socket the lab serves in --dir (removed when the lab stops).`,
 				}
 			}
 			ctx := cmd.Context()
-			l, inv, err := startLab(ctx, f, specs, dir)
+			l, inv, err := startLabClock(ctx, f, specs, dir, clock)
 			if err != nil {
 				return withCode(exitFailed, err)
 			}
@@ -132,8 +147,13 @@ socket the lab serves in --dir (removed when the lab stops).`,
 			}
 			fmt.Fprintf(w, "\nPoint plan and apply at it:\n  fabricgen plan %s --inventory %s --known-hosts %s\n  fabricgen apply %s --inventory %s --known-hosts %s\n",
 				fdir, inv, l.KnownHostsPath(), fdir, inv, l.KnownHostsPath())
-			fmt.Fprintf(w, "\nCheck the live fabric (the lab clock moves only when advanced; --lab-dir advances it by --interval):\n  fabricgen check %s --inventory %s --known-hosts %s --lab-dir %s\n",
-				fdir, inv, l.KnownHostsPath(), dir)
+			if clock.Real() {
+				fmt.Fprintf(w, "\nCheck the live fabric (the lab clock runs on real time; --lab-dir DIR advances it by --interval instead of waiting):\n  fabricgen check %s --inventory %s --known-hosts %s\n",
+					fdir, inv, l.KnownHostsPath())
+			} else {
+				fmt.Fprintf(w, "\nCheck the live fabric (--clock manual: the lab clock moves only when advanced; --lab-dir advances it by --interval):\n  fabricgen check %s --inventory %s --known-hosts %s --lab-dir %s\n",
+					fdir, inv, l.KnownHostsPath(), dir)
+			}
 			fmt.Fprintf(w, "\nChange faults and read configurations while it runs (control socket %s):\n  fabricgen lab fault --dir %s DEVICE KEY=VALUE... | clear\n  fabricgen lab show --dir %s DEVICE\n  fabricgen lab clock --dir %s [advance 10s]\n\nServing until interrupted (Ctrl-C).\n",
 				srv.Path(), dir, dir, dir)
 			<-ctx.Done()
@@ -148,8 +168,20 @@ socket the lab serves in --dir (removed when the lab stops).`,
 	cmd.Flags().StringVar(&dir, "dir", defaultLabDir(), "where host keys, known_hosts, inventory.json and the control socket go")
 	cmd.Flags().StringArrayVar(&devices, "device", nil, "only these devices (glob, repeatable)")
 	cmd.Flags().StringArrayVar(&faultFlags, "fault", nil, "DEVICE:KEY=VALUE with drop-after=N, reject=REGEXP or delay=DURATION, or a data-plane fault DEVICE:KIND[=VALUE] such as leaf1:dirty-optic=Ethernet1/1 (repeatable; one device's faults add up)")
+	cmd.Flags().StringVar(&clockMode, "clock", "real", "the data plane's clock: real (moves with wall time) or manual (moves only when advanced: lab clock advance, check --lab-dir)")
 	cmd.Flags().StringVar(&runningDir, "running-config", "", "start devices from CFGDIR/DEVICE.EXT instead of factory (EXT by platform: fabricgen platforms)")
 	return cmd
+}
+
+// labClock is the data plane's clock for lab up --clock mode.
+func labClock(mode string) (*dataplane.Clock, error) {
+	switch mode {
+	case "real":
+		return dataplane.NewRealClock(time.Now), nil
+	case "manual":
+		return dataplane.NewClock(), nil
+	}
+	return nil, fmt.Errorf("--clock %q: use --clock real (the default: counters move with wall time) or --clock manual (they move only when advanced)", mode)
 }
 
 // labFaults reads the --fault flags into one Fault per device; settings
@@ -179,37 +211,57 @@ func labFaults(flags []string, specs []lab.DeviceSpec) (map[string]lab.Fault, er
 	return out, nil
 }
 
+// labCredentialsBlock is the credentials block the lab's refusals
+// suggest: a username and a password from the environment.
+const labCredentialsBlock = `  credentials {
+    username     = "admin"
+    password_env = "FABRICGEN_PASSWORD"
+  }`
+
 // labSpecs makes one lab device per fabric device, accepting the username
 // of its credentials with the password from the variable they name and/or
-// the public key next to their key file (KEY.pub).
+// the public key next to their key file (KEY.pub). A device the lab
+// cannot serve is refused with the change that makes it servable.
 func labSpecs(devs []*schema.Device, getenv func(string) string) ([]lab.DeviceSpec, error) {
 	var specs []lab.DeviceSpec
 	for _, d := range devs {
 		c := d.Credentials
+		at := d.Name
+		if !d.Range.IsZero() {
+			at = fmt.Sprintf("%s (%s)", d.Name, d.Range)
+		}
+		if c.Range.IsZero() && c.Username.V == "" && c.PasswordEnv.V == "" && c.KeyFile.V == "" && !c.Agent.V {
+			return nil, fmt.Errorf("device %s has no credentials block, so the lab does not know which login to accept (nor plan how to log in): add one to its device block,\n%s\nthen export FABRICGEN_PASSWORD=SOME-LAB-SECRET and run lab up again%s",
+				at, labCredentialsBlock, othersLike(devs, d, func(o *schema.Device) bool { return o.Credentials.Range.IsZero() && o.Credentials.Username.V == "" }))
+		}
 		if c.Username.V == "" {
-			return nil, fmt.Errorf("device %s: its credentials block gives no username for the lab to accept", d.Name)
+			return nil, fmt.Errorf("device %s: its credentials block gives no username for the lab to accept: add username = \"admin\" (or the login the device really has) to it", at)
 		}
 		sp := lab.SpecOf(d)
 		sp.Username = c.Username.V
 		if env := c.PasswordEnv.V; env != "" {
 			if sp.Password = getenv(env); sp.Password == "" {
-				return nil, fmt.Errorf("device %s: environment variable %s (credentials.password_env) is empty; export it before starting the lab", d.Name, env)
+				return nil, fmt.Errorf("device %s: environment variable %s (credentials.password_env) is empty: export %s=SOME-LAB-SECRET before starting the lab (plan and apply read the same variable)", at, env, env)
 			}
 		}
 		if c.KeyFile.V != "" {
-			pub := session.ExpandHome(c.KeyFile.V) + ".pub"
+			key := session.ExpandHome(c.KeyFile.V)
+			pub := key + ".pub"
 			b, err := readFileBounded(pub, maxPublicKeySize)
 			if err != nil {
-				return nil, fmt.Errorf("device %s: the lab accepts its key through %s: %w", d.Name, pub, err)
+				if errors.Is(err, fs.ErrNotExist) {
+					return nil, fmt.Errorf("device %s: the lab accepts the key of its credentials.key_file through %s, which does not exist: create the key pair with\n  ssh-keygen -t ed25519 -N '' -f %s\n(plan and apply log in with %s), or give the device password_env instead of key_file", at, pub, shellQuote(key), key)
+				}
+				return nil, fmt.Errorf("device %s: the lab accepts its key through %s: %w", at, pub, err)
 			}
 			k, _, _, _, err := ssh.ParseAuthorizedKey(b)
 			if err != nil {
-				return nil, fmt.Errorf("device %s: %s: %w", d.Name, pub, err)
+				return nil, fmt.Errorf("device %s: %s is not an OpenSSH public key (%w): make it again with ssh-keygen -y -f %s > %s", at, pub, err, shellQuote(key), shellQuote(pub))
 			}
 			sp.AuthorizedKeys = []ssh.PublicKey{k}
 		}
 		if sp.Password == "" && len(sp.AuthorizedKeys) == 0 {
-			return nil, fmt.Errorf("device %s: give its credentials password_env or key_file so the lab knows what to accept", d.Name)
+			return nil, fmt.Errorf("device %s: its credentials use only the SSH agent, which the lab cannot ask for a public key: add password_env = \"FABRICGEN_PASSWORD\" (and export it) or key_file = \"~/.ssh/KEY\" (with KEY.pub beside it) to the credentials block", at)
 		}
 		for _, p := range d.Ports {
 			sp.Ports = append(sp.Ports, p.Name)
@@ -219,9 +271,60 @@ func labSpecs(devs []*schema.Device, getenv func(string) string) ([]lab.DeviceSp
 	return specs, nil
 }
 
-// startLab starts the devices, with the fabric's data plane, and writes
-// inventory.json next to the known_hosts file.
+// othersLike is " (so do N more devices: a, b, …)" for the devices other
+// than d for which like holds, or "".
+func othersLike(devs []*schema.Device, d *schema.Device, like func(*schema.Device) bool) string {
+	var names []string
+	n := 0
+	for _, o := range devs {
+		if o == d || !like(o) {
+			continue
+		}
+		n++
+		if len(names) < 3 {
+			names = append(names, o.Name)
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	more := ""
+	if n > len(names) {
+		more = ", …"
+	}
+	return fmt.Sprintf(" (%d more devices have none: %s%s)", n, strings.Join(names, ", "), more)
+}
+
+// shellQuote quotes path for a POSIX shell when it needs it.
+func shellQuote(path string) string {
+	if path != "" && strings.Trim(path, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-~+") == "" {
+		return path
+	}
+	return "'" + strings.ReplaceAll(path, "'", `'\''`) + "'"
+}
+
+// maxLabDevices is the most devices one lab up serves: each is an SSH
+// server with its own listener and goroutines in this process.
+const maxLabDevices = 1024
+
+// labSize refuses a lab of more than maxLabDevices devices, saying how to
+// pick fewer.
+func labSize(f *schema.Fabric, devs []*schema.Device) error {
+	if len(devs) <= maxLabDevices {
+		return nil
+	}
+	return fmt.Errorf("fabric %s has %d devices; lab up serves at most %d in one process: pick some with --device GLOB (repeatable, e.g. --device 'spine0[12]' --device 'leaf000[12]*'), or make the fabric smaller (one sized by variables takes -var NAME=VALUE, as examples/scale does)", f.Name, len(devs), maxLabDevices)
+}
+
+// startLab starts the devices, with the fabric's data plane on a manual
+// clock, and writes inventory.json next to the known_hosts file.
 func startLab(ctx context.Context, f *schema.Fabric, specs []lab.DeviceSpec, dir string) (*lab.Lab, string, error) {
+	return startLabClock(ctx, f, specs, dir, nil)
+}
+
+// startLabClock is startLab with the data plane on clock c (a manual
+// clock when nil).
+func startLabClock(ctx context.Context, f *schema.Fabric, specs []lab.DeviceSpec, dir string, c *dataplane.Clock) (*lab.Lab, string, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, "", fmt.Errorf("create %s: %w", dir, err)
 	}
@@ -232,7 +335,7 @@ func startLab(ctx context.Context, f *schema.Fabric, specs []lab.DeviceSpec, dir
 			return nil, "", err
 		}
 	}
-	l, err := lab.Start(ctx, specs, lab.Options{Dir: dir, Fabric: f})
+	l, err := lab.Start(ctx, specs, lab.Options{Dir: dir, Fabric: f, Clock: c})
 	if err != nil {
 		return nil, "", fmt.Errorf("start lab: %w", err)
 	}

@@ -1,6 +1,7 @@
 package dataplane
 
 import (
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -114,5 +115,64 @@ func TestPortViewNeighbor(t *testing.T) {
 		if ok != c.ok || (ok && (sys != c.sys || port != c.port)) {
 			t.Errorf("Neighbor of %q = %q, %q, %v", c.peer, sys, port, ok)
 		}
+	}
+}
+
+// TestRealClock: a real-time clock moves with its wall source, adds what
+// Advance adds, and never goes back when the wall does; a manual clock
+// ignores the wall.
+func TestRealClock(t *testing.T) {
+	wall := Epoch
+	src := func() time.Time { return wall }
+	c := NewRealClock(src)
+	steps := []struct {
+		wall    time.Duration // wall clock moved by
+		advance time.Duration
+		want    time.Duration
+	}{
+		{0, 0, 0},
+		{3 * time.Second, 0, 3 * time.Second},
+		{0, 10 * time.Second, 13 * time.Second},
+		{2 * time.Second, 0, 15 * time.Second},
+		{-20 * time.Second, 0, 15 * time.Second},
+		{30 * time.Second, 0, 25 * time.Second},
+	}
+	for i, st := range steps {
+		wall = wall.Add(st.wall)
+		c.Advance(st.advance)
+		if got := c.Now(); got != st.want {
+			t.Errorf("step %d: clock at %s, want %s", i, got, st.want)
+		}
+	}
+	if !c.Real() || NewClock().Real() {
+		t.Error("Real() does not tell the clocks apart")
+	}
+}
+
+// TestGoodput: RC's go-back-N goodput is what arrives without loss, and
+// falls as 1/(1 + p·W) with the loss ratio p and the window W of the
+// path's bandwidth × round trip.
+func TestGoodput(t *testing.T) {
+	const arrived = 20e9 // bytes/s
+	pkts := arrived / RoCEPacket
+	cases := []struct {
+		name        string
+		lost, speed float64
+		hops        int
+		want        float64
+	}{
+		{"no loss", 0, 400e9, 4, arrived},
+		// W = 50e9 × 16 µs / 4200 = 190.5 packets; p = 1/191.5.
+		{"one loss per window at 400G", pkts / 190.476, 400e9, 4, arrived / (1 + 190.476/(190.476+1))},
+		{"same loss at 100G: a quarter of the window", pkts / 190.476, 100e9, 4, arrived / (1 + 47.619/(190.476+1))},
+		{"longer path, larger window", pkts / 190.476, 400e9, 8, arrived / (1 + 2*190.476/(190.476+1))},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got := goodput(arrived, c.lost, c.speed, c.hops)
+			if math.Abs(got-c.want) > c.want*1e-3 {
+				t.Errorf("goodput = %.4g, want %.4g", got, c.want)
+			}
+		})
 	}
 }

@@ -11,8 +11,13 @@
 // a configuration or fault change re-integrates at the lab time it
 // happened. Queue regimes stand in for congestion (marks, pauses, drops),
 // and data-plane faults (Fault) for broken optics, storms and broken
-// congestion control. The clock moves only when advanced (Clock.Advance,
-// `fabricgen lab clock advance`, check --lab-dir), so tests never sleep.
+// congestion control. RoCE that a hop queues with neither PFC nor ECN
+// loses some packets there, and each receiver counts the go-back-N
+// goodput left (Flow, rx_write_requests). A manual clock (NewClock: tests,
+// the demo, lab up --clock manual) moves only when advanced
+// (Clock.Advance, `fabricgen lab clock advance`, check --lab-dir), so tests
+// never sleep; lab up's default clock (NewRealClock) also moves with the
+// wall clock.
 //
 // This package is a kit: it looks no platform up. The lab engine gives
 // each device its platform's parts (Platform: the running-config reader

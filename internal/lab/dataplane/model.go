@@ -48,6 +48,8 @@ type Model struct {
 	changeAt time.Duration
 	// since is the lab time the current rates apply from.
 	since time.Duration
+	// flows are the NICs' RoCE flows of the current rates.
+	flows []Flow
 }
 
 type device struct {
@@ -267,6 +269,14 @@ func (m *Model) refresh() {
 	m.since = m.changeAt
 	m.compute()
 	m.stale = false
+}
+
+// Flows lists every NIC's RoCE flow to its partner under the current
+// configurations and faults, in sender order.
+func (m *Model) Flows() []Flow {
+	m.rlock()
+	defer m.mu.RUnlock()
+	return append([]Flow(nil), m.flows...)
 }
 
 // ClearCounters zeroes a device's counters now, as `clear counters` or a

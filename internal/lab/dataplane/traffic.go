@@ -32,7 +32,32 @@ const (
 	pauseFrames = 20000
 	// linkLossDB is the optical loss of a healthy link.
 	linkLossDB = 2.5
+	// lossyDrop is the share of RoCE data a queue with neither PFC nor
+	// ECN drops: nothing holds RDMA's line-rate bursts back there (no
+	// pause, no rate reduction), so a shared lossy queue overflows now
+	// and then (the same share a congested lossy queue drops).
+	lossyDrop = dropShare
+	// hopLatency is one link's share of a flow's round trip, each way
+	// (serialisation, switching and queueing at the next device): the
+	// round trip of a path of n links is 2 × n × hopLatency.
+	hopLatency = 2e-6
 )
+
+// goodput is the RoCE data (bytes/s) a reliable-connection QP delivers
+// in order from arrived bytes/s of which lost packets/s were lost, over a
+// path of hops links at speed bits/s. RC retransmits go-back-N: each loss
+// resends what was in flight, a window of W = bandwidth × round trip
+// packets, so the efficiency is 1/(1 + p·W) for a loss ratio p (the
+// go-back-N throughput bound).
+func goodput(arrived, lost float64, speed float64, hops int) float64 {
+	pkts := arrived / RoCEPacket
+	if pkts <= 0 || lost <= 0 {
+		return arrived
+	}
+	p := lost / (pkts + lost)
+	w := speed / 8 * (2 * float64(hops) * hopLatency) / RoCEPacket
+	return arrived / (1 + p*w)
+}
 
 // compute recomputes every port's rates and gauges from the
 // configurations and faults; m.mu is held.
@@ -534,6 +559,11 @@ func (m *Model) forward(f *frag, dist map[*device]int, kind flowKind, pkt float6
 				g.rate *= 1 - dropShare
 			}
 		}
+		if kind == roceData && !lossless && !eq.ECN[q] {
+			h.ep.rate[QueueDrops+Metric(q)] += pkts * lossyDrop
+			g.lost += pkts * lossyDrop
+			g.rate *= 1 - lossyDrop
+		}
 		wire := out
 		if eq.Rewrite >= 0 {
 			wire = eq.Rewrite
@@ -570,8 +600,31 @@ func pfcOn(d *device, port string) [8]bool {
 	return d.swPort(port).PFC.Flags()
 }
 
+// Flow is one NIC's RoCE flow to its partner NIC, as the data plane last
+// computed it.
+type Flow struct {
+	// Src and SrcPort send to Dst and DstPort; SrcSwitch and DstSwitch
+	// are the switches their ports connect to.
+	Src, SrcPort, Dst, DstPort string
+	SrcSwitch, DstSwitch       string
+	// Sent is the RoCE data the sender puts on the wire (bytes/s,
+	// retransmissions included); Goodput is what the receiver's QP
+	// delivers in order (bytes/s), which its rx_write_requests counter
+	// counts.
+	Sent, Goodput float64
+}
+
+// srcSwitch is the name of the switch e's port connects to.
+func srcSwitch(m *Model, e endpoint) string {
+	if d, _ := m.peerOf(e.p); d != nil {
+		return d.name
+	}
+	return ""
+}
+
 // traffic sends every NIC's flows and the CNPs their marks cause.
 func (m *Model) traffic() {
+	m.flows = m.flows[:0]
 	eps := m.endpoints()
 	n := len(eps)
 	if n < 2 {
@@ -601,7 +654,10 @@ func (m *Model) traffic() {
 		dn := dst.d.nic(dst.p.name)
 		dp := dst.p
 		rp := dn.prioOf(dscp)
-		dp.rate[RxWriteRequests] += res.rate / RoCEPacket
+		good := goodput(res.rate, res.lost, speed, distTo(dst.d)[src.d])
+		dp.rate[RxWriteRequests] += good / RoCEPacket
+		m.flows = append(m.flows, Flow{Src: src.d.name, SrcPort: src.p.name, Dst: dst.d.name, DstPort: dst.p.name,
+			SrcSwitch: srcSwitch(m, src), DstSwitch: srcSwitch(m, dst), Sent: roceShare * speed / 8, Goodput: good})
 		dp.rate[NPECNMarked] += res.marked
 		dp.rate[OutOfSequence] += res.lost
 		src.p.rate[PacketSeqErr] += res.lost
