@@ -388,7 +388,26 @@ func summaryLine(p *planfile.Plan) string {
 	if s.Errors > 0 {
 		line += fmt.Sprintf(", %d failed", s.Errors)
 	}
-	return line + fmt.Sprintf("; +%d -%d lines", s.Added, s.Removed)
+	// A host's diff has a removed and an added line per setting: its
+	// settings are counted as settings, not as lines.
+	added, removed, settings, hosts := s.Added, s.Removed, 0, 0
+	for _, d := range p.Devices {
+		if d.Status == planfile.StatusChange && push.IsHost(d.Platform) {
+			n, _ := push.HostSettingCount(d.Diff.Text)
+			added, removed, settings, hosts = added-d.Diff.Added, removed-d.Diff.Removed, settings+n, hosts+1
+		}
+	}
+	if hosts == 0 || added+removed > 0 {
+		line += fmt.Sprintf("; +%d -%d lines", added, removed)
+	}
+	if hosts > 0 {
+		sep := "; "
+		if added+removed > 0 {
+			sep = ", "
+		}
+		line += fmt.Sprintf("%s%d host setting(s)", sep, settings)
+	}
+	return line
 }
 
 // planView is how writePlanHuman shows a plan.
@@ -425,7 +444,7 @@ func writePlanHuman(w io.Writer, p *planfile.Plan, skipped []string, v planView)
 			name, platform, addr := termLine(d.Name), termLine(d.Platform), termLine(d.Address)
 			header := fmt.Sprintf("%s (%s, %s) will change: +%d -%d lines", bold(name), platform, addr, d.Diff.Added, d.Diff.Removed)
 			if host {
-				header = fmt.Sprintf("%s (%s, %s) will change %d setting(s):", bold(name), platform, addr, len(push.HostSettingChanges(d.Diff.Text)))
+				header = fmt.Sprintf("%s (%s, %s) will change %s", bold(name), platform, addr, hostCount(d.Diff.Text))
 			}
 			switch {
 			case seen && host:
@@ -434,6 +453,9 @@ func writePlanHuman(w io.Writer, p *planfile.Plan, skipped []string, v planView)
 			case seen:
 				fmt.Fprintf(w, "%s, the same as %s\n", header, same)
 				continue
+			}
+			if host && !v.summary {
+				header += ":" // the settings follow
 			}
 			fmt.Fprintln(w, header)
 			if n := len(d.Takeover); n > 0 {
@@ -505,9 +527,21 @@ func nameRanges(names []string) string {
 // line per setting that changes, the old value in del's colour and the
 // new in add's.
 func writeHostSettings(w io.Writer, diffText string, del, add func(string) string) {
-	for _, c := range push.HostSettingChanges(diffText) {
+	for _, c := range push.HostSettingSummary(diffText) {
+		if c.Entries > 1 {
+			fmt.Fprintf(w, "  %s\n", add(termLine(c.String())))
+			continue
+		}
 		fmt.Fprintf(w, "  %s: %s%s%s\n", termLine(c.Setting), del(termLine(c.Old)), push.SettingArrow, add(termLine(c.New)))
 	}
+}
+
+// hostCount is "74 setting(s)": what a host's diff changes, counted in
+// settings (an unset table entry given a value is one) rather than the
+// diff's removed and added lines.
+func hostCount(diffText string) string {
+	changed, _ := push.HostSettingCount(diffText)
+	return fmt.Sprintf("%d setting(s)", changed)
 }
 
 // painter returns a function colouring text when colour is on; the colour
