@@ -22,6 +22,7 @@ import (
 	"github.com/fabricgen/fabricgen/push/planfile"
 	"github.com/fabricgen/fabricgen/schema"
 	"github.com/fabricgen/fabricgen/templates"
+	"github.com/fabricgen/fabricgen/templates/view"
 )
 
 // pushFlags are the flags plan and apply share.
@@ -133,6 +134,9 @@ type planRun struct {
 	// findings are the lint findings that did not block (warnings and
 	// notes), for the Markdown plan's hop-path diagrams.
 	findings diag.Diagnostics
+	// rounded lists, per rendered device, the intent values its render
+	// rounds to what the platform takes (one note each).
+	rounded [][]view.Rounding
 }
 
 // prepare loads, lints (error findings block) and renders the fabric's
@@ -206,6 +210,7 @@ func renderDevices(ctx context.Context, f *schema.Fabric, devs []*schema.Device,
 	if err == nil {
 		for i, o := range outs {
 			run.inputs = append(run.inputs, push.Input{Device: pushable[i], Rendered: o.Text})
+			run.rounded = append(run.rounded, o.Rounded)
 		}
 		return run, nil
 	}
@@ -219,6 +224,7 @@ func renderDevices(ctx context.Context, f *schema.Fabric, devs []*schema.Device,
 			continue
 		}
 		run.inputs = append(run.inputs, push.Input{Device: d, Rendered: o.Text})
+		run.rounded = append(run.rounded, o.Rounded)
 	}
 	return run, nil
 }
@@ -322,6 +328,7 @@ Exit status: 0 no changes (or changes without -detailed-exitcode), 1 error
 				err = md.write(w, p, run.skipped)
 			default:
 				writePlanHuman(w, p, run.skipped, planView{colour: s.colour(s.outTTY), summary: summary})
+				writeRoundingNotes(cmd.ErrOrStderr(), run.rounded)
 			}
 			if err != nil {
 				return withCode(exitFailed, err)

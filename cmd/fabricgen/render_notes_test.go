@@ -48,3 +48,17 @@ func TestRenderSaysWhereItRounds(t *testing.T) {
 		})
 	}
 }
+
+// TestPlanSaysWhereItRounds: plan, which renders what it compares, prints
+// the same notes (to the error stream: the plan itself is unchanged).
+func TestPlanSaysWhereItRounds(t *testing.T) {
+	r := newPushRig(t, "clos-400g")
+	stdout, stderr := r.run(0, nil, "plan", "--device", "leaf3", "fabric")
+	want := `leaf3:Ethernet240 and 1 more: cable_length 70m is rendered as 300m: buffermgrd`
+	if !strings.Contains(stderr, want) || !strings.Contains(stderr, "devices.fab.hcl:") {
+		t.Errorf("plan's stderr lacks %q at the intent's line:\n%s", want, stderr)
+	}
+	if strings.Contains(stdout, "note:") {
+		t.Errorf("the notes went into the plan:\n%s", stdout)
+	}
+}
