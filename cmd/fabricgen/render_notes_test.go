@@ -62,3 +62,22 @@ func TestPlanSaysWhereItRounds(t *testing.T) {
 		t.Errorf("the notes went into the plan:\n%s", stdout)
 	}
 }
+
+// TestRenderSaysWhereNXOSRoundsECN: NX-OS WRED thresholds are whole
+// kbytes; a byte threshold that is not one is rendered rounded down, and
+// render says so at the ecn_profile's line.
+func TestRenderSaysWhereNXOSRoundsECN(t *testing.T) {
+	out := t.TempDir()
+	code, stdout, stderr := lintRun(t, "render", "-o", out, filepath.Join("..", "..", "examples", "ai-training-2subnet"))
+	if code != 0 {
+		t.Fatalf("exit %d\nstdout: %s\nstderr: %s", code, stdout, stderr)
+	}
+	for _, want := range []string{
+		"qos.fab.hcl:18:3: leaf2: ecn_profile roce min_threshold 150000 bytes is rendered as 146 kbytes",
+		"qos.fab.hcl:19:3: leaf2: ecn_profile roce max_threshold 1500000 bytes is rendered as 1464 kbytes",
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+}
