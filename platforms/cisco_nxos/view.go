@@ -249,7 +249,7 @@ func viewBuildNXOS(f *schema.Fabric, d *schema.Device, b view.Base) (any, error)
 		return nil, err
 	}
 	v.Queuing = queuing
-	v.Base.Rounded = append(v.Base.Rounded, viewNXOSRoundedECN(f, d, q)...)
+	v.Rounded = append(v.Rounded, viewNXOSRoundedECN(f, d, q)...)
 	anyPFC := false
 	for _, p := range b.Ports {
 		anyPFC = anyPFC || p.Lossless != 0
