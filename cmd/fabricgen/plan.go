@@ -455,7 +455,7 @@ func writePlanHuman(w io.Writer, p *planfile.Plan, skipped []string, v planView)
 			}
 			switch {
 			case seen && host:
-				fmt.Fprintf(w, "%s the same as %s\n", header, same)
+				fmt.Fprintf(w, "%s: the same as %s\n", header, same)
 				continue
 			case seen:
 				fmt.Fprintf(w, "%s, the same as %s\n", header, same)

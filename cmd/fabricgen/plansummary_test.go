@@ -27,6 +27,8 @@ func TestHostPlanWording(t *testing.T) {
 		Diff: config.Unified("nic1 (running)", "nic1 (fabricgen)", run.String(), want.String())}
 	sw := &planfile.Device{Name: "leaf1", Platform: "arista_eos", Address: "10.0.0.2:22", Status: planfile.StatusChange,
 		Diff: config.Unified("leaf1 (running)", "leaf1 (fabricgen)", "a\n", "b\nc\n")}
+	host2 := *host
+	host2.Name = "nic2"
 	tests := []struct {
 		name    string
 		devices []*planfile.Device
@@ -40,6 +42,9 @@ func TestHostPlanWording(t *testing.T) {
 		{"host summary", []*planfile.Device{host}, true,
 			[]string{"will change 74 setting(s)\n"},
 			[]string{":\n", "dscp2prio"}},
+		{"two hosts alike", []*planfile.Device{host, &host2}, true,
+			[]string{"nic2 (nvidia_mlnx, 10.0.0.1:22) will change 74 setting(s): the same as nic1\n"},
+			[]string{"setting(s)\n  "}},
 		{"host and switch", []*planfile.Device{sw, host}, true,
 			[]string{"will change: +2 -1 lines\n", "Plan: 2 to change, 0 unchanged; +2 -1 lines, 74 host setting(s)."},
 			[]string{"setting(s):"}},
