@@ -3,6 +3,7 @@ package check
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/fabricgen/fabricgen/diag"
@@ -448,7 +449,7 @@ func (p *Pass) classEvidence(r reading, out flowCounts, gained float64) []diag.E
 	return []diag.Evidence{
 		{Device: r.dev.Name, Metric: "roce_bytes_in_class_forwarded", Value: out.class, Unit: "bytes", Window: r.window(),
 			Threshold: fmt.Sprintf(">= %.0f %% of what the neighbours sent in RoCE's class (%s)", 100*(1-p.T.ClassShare), where), Source: src},
-		{Device: r.dev.Name, Metric: "other_class_bytes_gained", Value: gained, Unit: "bytes", Window: r.window(), Threshold: "≈ 0", Source: src},
+		{Device: r.dev.Name, Metric: "other_class_bytes_gained", Value: gained, Unit: "bytes", Window: r.window(), Threshold: "expected about 0 B", Source: src},
 	}
 }
 
@@ -479,7 +480,7 @@ func checkLosslessDrops(p *Pass) {
 				n++
 				total += d
 				if len(ev) < 4 {
-					ev = append(ev, p.evidence(r, port.Name, Key(fam, i), d, "packets", "0 in a lossless class"))
+					ev = append(ev, p.evidence(r, port.Name, Key(fam, i), d, "packets", "expected 0 in a lossless class"))
 				}
 				if first == nil {
 					first, what, idx, prio = port, w, i, pr
@@ -540,9 +541,11 @@ func readbackDiffs(p *Pass, r reading, port *schema.Port, q *QoS) ([]string, []d
 		return r.after.PortSource(port.Name, QoSReadback)
 	}
 	part := "dscp"
-	add := func(msg, metric string, v float64, want string) {
+	// add records a difference: the reading v (in words: reading) and
+	// what the intent says, in the intent's words.
+	add := func(msg, metric string, v float64, reading, want string) {
 		out = append(out, msg)
-		ev = append(ev, diag.Evidence{Device: r.dev.Name, Port: port.Name, Metric: metric, Value: v, Threshold: want, Source: src(part)})
+		ev = append(ev, diag.Evidence{Device: r.dev.Name, Port: port.Name, Metric: metric, Value: v, Reading: reading, Intent: want, Source: src(part)})
 	}
 	intent := port.QoS
 	if q.DSCP != nil {
@@ -553,7 +556,7 @@ func readbackDiffs(p *Pass, r reading, port *schema.Port, q *QoS) ([]string, []d
 					got = 0
 				}
 				if want := intent.DSCP[d].V; got != want {
-					add(fmt.Sprintf("DSCP %d (%s) maps to priority %d, the intent says %d", d, c.Name, got, want), Key("qos_dscp_priority", d), float64(got), fmt.Sprintf("= %d (intent)", want))
+					add(fmt.Sprintf("DSCP %d (%s) maps to priority %d, the intent says %d", d, c.Name, got, want), Key("qos_dscp_priority", d), float64(got), "", strconv.Itoa(want))
 				}
 			}
 		}
@@ -562,17 +565,17 @@ func readbackDiffs(p *Pass, r reading, port *schema.Port, q *QoS) ([]string, []d
 	if q.PFC != nil {
 		got := schema.PrioSetOf(q.PFC...)
 		if want := intent.Lossless; got != want {
-			add(fmt.Sprintf("PFC is on for priorities %s, the intent says %s", got, want), "qos_pfc_priorities", float64(got.Len()), "= "+want.String()+" (intent)")
+			add(fmt.Sprintf("PFC is on for priorities %s, the intent says %s", got, want), "qos_pfc_priorities", float64(got.Len()), got.String(), want.String())
 		}
 	}
 	part = "trust"
 	if q.Trust != "" && intent.Trust.V != "" && !trustEqual(q.Trust, string(intent.Trust.V)) {
-		add(fmt.Sprintf("trusts %s, the intent says %s", q.Trust, intent.Trust.V), "qos_trust", 0, "= "+string(intent.Trust.V)+" (intent)")
+		add(fmt.Sprintf("trusts %s, the intent says %s", q.Trust, intent.Trust.V), "qos_trust", 0, q.Trust, string(intent.Trust.V))
 	}
 	part = "remark"
 	if d := classDSCP(p.topo.roce); d >= 0 && q.Remark != nil {
 		if out, ok := q.Remark[d]; ok && out != d && !intentRemarks(port, d, out) {
-			add(fmt.Sprintf("RoCE (UDP 4791) arriving with DSCP %d is rewritten to DSCP %d, which the intent does not do", d, out), Key("qos_roce_remark", d), float64(out), fmt.Sprintf("= %d (intent)", d))
+			add(fmt.Sprintf("RoCE (UDP 4791) arriving with DSCP %d is rewritten to DSCP %d, which the intent does not do", d, out), Key("qos_roce_remark", d), float64(out), "", fmt.Sprintf("%d (kept)", d))
 		}
 	}
 	part = "dcqcn"
@@ -580,7 +583,7 @@ func readbackDiffs(p *Pass, r reading, port *schema.Port, q *QoS) ([]string, []d
 		want := rd.ECN.V
 		switch {
 		case dq.Missing:
-			add(fmt.Sprintf("it has no DCQCN controls to read (no MLNX_OFED ECN sysfs), but the intent sets rdma ecn = %t", want), "qos_dcqcn_controls", 0, "present (MLNX_OFED)")
+			add(fmt.Sprintf("it has no DCQCN controls to read (no MLNX_OFED ECN sysfs), but the intent sets rdma ecn = %t", want), "qos_dcqcn_controls", 0, "absent", "present (MLNX_OFED ECN sysfs), for rdma ecn = true")
 		default:
 			for _, pt := range []struct {
 				name, metric string
@@ -588,7 +591,7 @@ func readbackDiffs(p *Pass, r reading, port *schema.Port, q *QoS) ([]string, []d
 			}{{"notification point (CNPs for ECN marks)", "qos_dcqcn_np", dq.NP}, {"reaction point (rate control on CNPs)", "qos_dcqcn_rp", dq.RP}} {
 				if pt.on != want {
 					add(fmt.Sprintf("the DCQCN %s is %s on priority %d, the intent says rdma ecn = %t", pt.name, onOff(pt.on), dq.Priority, want),
-						Key(pt.metric, dq.Priority), b2f(pt.on), fmt.Sprintf("= %s (intent)", onOff(want)))
+						Key(pt.metric, dq.Priority), b2f(pt.on), onOff(pt.on), onOff(want))
 				}
 			}
 		}
@@ -597,7 +600,7 @@ func readbackDiffs(p *Pass, r reading, port *schema.Port, q *QoS) ([]string, []d
 	if q.ECN != nil && p.topo.roce != nil && !r.dev.HostPlatform {
 		qr := queueAt(port, p.topo.roce)
 		if qr >= 0 && intent.Queues[qr].ECN.V != nil && !contains(q.ECN, qr) {
-			add(fmt.Sprintf("queue %d does not mark ECN, the intent gives it ecn_profile %s", qr, intent.Queues[qr].ECN.V.Name), Key("qos_ecn_queue", qr), 0, "ECN on (intent)")
+			add(fmt.Sprintf("queue %d does not mark ECN, the intent gives it ecn_profile %s", qr, intent.Queues[qr].ECN.V.Name), Key("qos_ecn_queue", qr), 0, "off", "on (ecn_profile "+intent.Queues[qr].ECN.V.Name+")")
 		}
 	}
 	return out, ev

@@ -485,7 +485,7 @@ func checkSpeed(p *Pass) {
 			case pp.Oper == "down":
 				p.Report(Finding{Subject: linkRange(port.Link, port), Device: r.dev.Name, Port: port.Name,
 					Summary:  fmt.Sprintf("%s is down, but the intent has link %s", port.ID(), linkName(port.Link)),
-					Evidence: []diag.Evidence{{Device: r.dev.Name, Port: port.Name, Metric: "oper", Value: 0, Threshold: "up", Source: src}}})
+					Evidence: []diag.Evidence{{Device: r.dev.Name, Port: port.Name, Metric: "oper", Value: 0, Reading: "down", Intent: "up (link " + linkName(port.Link) + ")", Source: src}}})
 				continue
 			case pp.Speed > 0 && intentSpeed(port) > 0 && pp.Speed != intentSpeed(port):
 				if seen[port.Link] {
@@ -495,7 +495,7 @@ func checkSpeed(p *Pass) {
 				p.Report(Finding{Subject: linkRange(port.Link, port), Device: r.dev.Name, Port: port.Name,
 					Summary: fmt.Sprintf("%s runs at %s, but the intent says %s for link %s", port.ID(), units.Speed(pp.Speed), units.Speed(intentSpeed(port)), linkName(port.Link)),
 					Evidence: []diag.Evidence{{Device: r.dev.Name, Port: port.Name, Metric: "speed_bps", Value: float64(pp.Speed), Unit: "bit/s",
-						Threshold: "= " + units.Speed(intentSpeed(port)) + " (intent)", Source: src}}})
+						Reading: units.Speed(pp.Speed), Intent: units.Speed(intentSpeed(port)), Source: src}}})
 				continue
 			}
 			if seen[port.Link] {

@@ -125,7 +125,7 @@ func checkCNPHandled(p *Pass) {
 			if d, ok := p.delta(r, port.Name, RPCNPIgnored); ok && d > 0 {
 				p.Report(Finding{Subject: subjectOfNIC(r.dev, port), Device: r.dev.Name, Port: port.Name,
 					Summary:  fmt.Sprintf("%s ignored %s CNPs: its reaction point is off on the RoCE priority, so it never slows down", port.ID(), diag.FormatValue(d)),
-					Evidence: []diag.Evidence{p.evidence(r, port.Name, RPCNPIgnored, d, "CNPs", "0")}})
+					Evidence: []diag.Evidence{p.evidence(r, port.Name, RPCNPIgnored, d, "CNPs", "expected 0")}})
 			}
 		}
 	}
@@ -259,7 +259,7 @@ func checkQPs(p *Pass) {
 		}
 		p.Report(Finding{Subject: subject, Device: r.dev.Name, Port: qp.Port, Count: len(bad),
 			Summary:  fmt.Sprintf("%s: %s QP 0x%x%s on %s is in state %s%s: %s", r.dev.Name, qp.Type, qp.LQPN, comm, qp.Port, qp.State, more, why),
-			Evidence: []diag.Evidence{{Device: r.dev.Name, Port: qp.Port, Metric: "qp_state", Value: float64(qp.LQPN), Threshold: "RTS (not SQE or ERR)", Source: r.after.Source(QPState)}}})
+			Evidence: []diag.Evidence{{Device: r.dev.Name, Port: qp.Port, Metric: "qp_state", Value: float64(qp.LQPN), Reading: fmt.Sprintf("%s (QP 0x%x)", qp.State, qp.LQPN), Threshold: "expected RTS, not SQE or ERR", Source: r.after.Source(QPState)}}})
 	}
 }
 

@@ -15,6 +15,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/fabricgen/fabricgen/internal/units"
 )
 
 // Pos is a position in a source file: 1-based line and column (in
@@ -186,6 +188,14 @@ type Evidence struct {
 	Window time.Duration
 	// Source is the command or database key the value came from.
 	Source string
+	// Reading is the value in the device's words when it is not a
+	// quantity (trust "none", a PFC priority set, "down"); Value is then
+	// only for machines that want a number.
+	Reading string
+	// Intent is what the intent says the value should be, in its words
+	// ("dscp", "3,4"), for a reading compared with the intent rather than
+	// judged against a threshold.
+	Intent string
 }
 
 // Sourceless makes a diagnostic without a source range (a missing file,
@@ -263,9 +273,9 @@ func (e Evidence) String() string {
 		}
 		b.WriteByte(' ')
 	}
-	fmt.Fprintf(&b, "%s = %s", e.Metric, FormatValue(e.Value))
-	if e.Unit != "" {
-		b.WriteString(" " + e.Unit)
+	fmt.Fprintf(&b, "%s = %s", e.Metric, e.ValueText())
+	if e.Intent != "" {
+		b.WriteString(", intent " + e.Intent)
 	}
 	if e.Threshold != "" {
 		b.WriteString(" (" + e.Threshold + ")")
@@ -277,6 +287,20 @@ func (e Evidence) String() string {
 		b.WriteString(", from `" + e.Source + "`")
 	}
 	return b.String()
+}
+
+// ValueText is the reading as a person reads it: Reading when set, a
+// byte count in B/KB/MB/GB ("100 GB"), else the number and its unit.
+func (e Evidence) ValueText() string {
+	switch {
+	case e.Reading != "":
+		return e.Reading
+	case e.Unit == "bytes":
+		return units.ApproxSize(e.Value)
+	case e.Unit != "":
+		return FormatValue(e.Value) + " " + e.Unit
+	}
+	return FormatValue(e.Value)
 }
 
 // FormatValue prints a measurement compactly: integers without a

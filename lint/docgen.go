@@ -303,7 +303,7 @@ format carries load and validation errors (rule VAL001) as well as findings.
   ` + "`inSource`" + ` and the comment's reason as ` + "`justification`" + `; findings of a rule that
   ` + "`.fabricgen.hcl`" + ` turns off are results with kind ` + "`external`" + `. Code scanning lists
   them as dismissed; they never count towards the exit code, and no other format shows them.
-- **json**, format_version **2.1** (also what ` + "`fabricgen validate -json`" + ` prints): an object
+- **json**, format_version **2.2** (also what ` + "`fabricgen validate -json`" + ` prints): an object
   with ` + "`format_version`" + ` (string), ` + "`valid`" + ` (false when the intent did not load),
   ` + "`error_count`" + `, ` + "`warning_count`" + `, ` + "`info_count`" + ` and ` + "`diagnostics`" + ` (always an
   array). Each diagnostic has ` + "`severity`" + ` (error, warning, info), ` + "`rule`" + ` (VAL001 for load and
@@ -317,7 +317,9 @@ format carries load and validation errors (rule VAL001) as well as findings.
   removed one the major version: 2.0 made ` + "`paths`" + ` per flow (1.0 had one number adding RoCE
   data and CNP), added ` + "`implied`" + `, and gives load errors ` + "`rule`" + ` VAL001; 2.1 added
   ` + "`evidence`" + ` for findings of ` + "`fabricgen check`" + ` (each ` + "`device`" + `, ` + "`port`" + `, ` + "`metric`" + `, ` + "`value`" + `,
-  ` + "`unit`" + `, ` + "`threshold`" + `, ` + "`window_seconds`" + `, ` + "`source`" + `).
+  ` + "`unit`" + `, ` + "`threshold`" + `, ` + "`window_seconds`" + `, ` + "`source`" + `); 2.2 added
+  the evidence's ` + "`reading`" + ` (the value in words, when it is not a quantity: trust ` + "`none`" + `)
+  and ` + "`intent`" + ` (what the intent says, in its words).
 - **github**: workflow commands with file names relative to the base path (the ` + "`see:`" + ` lines too);
   load errors without a file are plain ` + "`::error title=VAL001::`" + `.
 - **junit**: one test case per rule (VAL001 included), a failure per finding.

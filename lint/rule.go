@@ -85,7 +85,7 @@ type Pass struct {
 	walk      func() *Walk
 	qosGroups func() []qosGroup
 	limits    func() map[schema.Platform][]Finding
-	report    func(Finding)
+	report    func(Finding, *Alike)
 }
 
 // Walk returns the end-to-end walk, computed once per Run and shared by all rules.
@@ -105,7 +105,7 @@ func (p *Pass) Report(f Finding) {
 	if f.Count == 0 {
 		f.Count = 1
 	}
-	p.report(f)
+	p.report(f, nil)
 }
 
 // Reportf reports a finding at subject for a port (nil allowed) with a formatted message.

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/fabricgen/fabricgen/internal/units"
 	"github.com/fabricgen/fabricgen/schema"
@@ -136,7 +137,11 @@ func runHeadroom(p *Pass) {
 }
 
 func runCableLength(p *Pass) {
+	// One line (a for_each link) is one finding; links on different lines
+	// that assume the same length are one problem with one fix: one
+	// finding, every link a related place.
 	var agg lineAgg
+	assumed := map[lineKey]float64{}
 	for _, l := range p.Fabric.Links {
 		if l.CableLength.Set || l.A == nil || l.B == nil || l.A.QoS == nil || l.B.QoS == nil {
 			continue
@@ -148,10 +153,24 @@ func runCableLength(p *Pass) {
 			continue
 		}
 		def := defaultCable(tierOf(l.A.Device), tierOf(l.B.Device))
+		assumed[lineKey{l.Range.Filename, l.Range.Start.Line}] = def
 		agg.add(Finding{Subject: ptr(l.Range), Device: l.A.Device.Name, Port: l.A.Name,
-			Summary: fmt.Sprintf("lossless link %s (%s–%s) has no cable_length; headroom assumes %gm", l.Name, l.A.ID(), l.B.ID(), def)})
+			Summary: fmt.Sprintf("lossless link %s (%s–%s) has no cable_length; headroom assumes %gm", l.Name, l.A.ID(), l.B.ID(), def),
+			Fix:     cableFix(def)})
 	}
-	agg.flush(p)
+	for _, f := range agg.out {
+		def := assumed[lineKey{f.Subject.Filename, f.Subject.Start.Line}]
+		place := strings.TrimPrefix(f.Summary[:strings.Index(f.Summary, " has no cable_length")], "lossless ")
+		p.ReportAlike(f, Alike{Key: fmt.Sprintf("no cable_length; assumes %gm", def), Place: place,
+			Summary: func(n int) string {
+				return fmt.Sprintf("%d lossless links have no cable_length; headroom assumes %gm for each", n, def)
+			}})
+	}
+}
+
+// cableFix is BUF002's fix for links whose headroom assumes def metres.
+func cableFix(def float64) string {
+	return fmt.Sprintf("Set cable_length on each link to its measured length (e.g. cable_length = \"30m\"); until then headroom is sized for %gm.", def)
 }
 
 func runXonXoff(p *Pass) {

@@ -60,8 +60,34 @@ func runETSSum(p *Pass) {
 		}
 		// The line to change: a device's or port's queue weight that
 		// deviates from the classes' weights, else the first class weight.
-		reportGroup(p, g, g.qos.WeightSumSource(), fmt.Sprintf("%s: DWRR weights sum to %d, not 100 (%s)", g.ports[0].ID(), sum, etsVector(g.qos)))
+		msg := fmt.Sprintf("%s: DWRR weights sum to %d, not 100 (%s)", g.ports[0].ID(), sum, etsVector(g.qos))
+		if sum < 100 && !hasDefaultClass(p.Fabric) {
+			// The usual cause: the classes leave out the default class,
+			// whose queue takes the rest of the bandwidth.
+			msg += fmt.Sprintf("; no traffic_class has role \"default\", so the traffic no class names (priority %d) has no weight: add a default class with weight = %d", g.qos.DSCP[0].V, 100-sum)
+			first := g.ports[0]
+			p.Report(Finding{Subject: ptr(portSubject(g.qos.WeightSumSource(), first)), Device: first.Device.Name, Port: first.Name,
+				Summary: msg, Count: len(g.ports), Fix: defaultClassFix(g.qos.DSCP[0].V, 100-sum)})
+			continue
+		}
+		reportGroup(p, g, g.qos.WeightSumSource(), msg)
 	}
+}
+
+// hasDefaultClass reports whether a traffic class has role "default".
+func hasDefaultClass(f *schema.Fabric) bool {
+	for _, c := range f.Classes {
+		if c.Role == schema.RoleDefault {
+			return true
+		}
+	}
+	return false
+}
+
+// defaultClassFix is ETS001's fix when the default class is missing: the
+// block to add, its weight the rest of 100.
+func defaultClassFix(prio, weight int) string {
+	return fmt.Sprintf("Add a block traffic_class \"default\" with role = \"default\", dscp = [0], priority = %d and weight = %d, and list traffic_class.default in the qos_policy's classes; or adjust the other classes' weights to sum to 100.", prio, weight)
 }
 
 // usedQueues returns the queues some priority reachable from the DSCP/PCP maps lands in.

@@ -74,7 +74,7 @@ func run(ctx context.Context, f *schema.Fabric, opts Options, keep bool) (Report
 	<-done
 	groups := buildGroups(f, linked)
 	sups := ParseSuppressions(f)
-	results := make([][]Finding, len(rules))
+	results := make([][]reported, len(rules))
 	hidden := make([][]Suppressed, len(rules))
 	eg, ctx := errgroup.WithContext(ctx)
 	eg.SetLimit(runtime.GOMAXPROCS(0))
@@ -90,7 +90,7 @@ func run(ctx context.Context, f *schema.Fabric, opts Options, keep bool) (Report
 			p := &Pass{Fabric: f, Rule: r, Suppressions: sups,
 				walk: func() *Walk { return walk }, qosGroups: func() []qosGroup { return groups },
 				limits: func() map[schema.Platform][]Finding { return limits }}
-			p.report = func(fd Finding) {
+			p.report = func(fd Finding, a *Alike) {
 				if hasRC && rc.Severity != 0 {
 					fd.Severity = rc.Severity
 				}
@@ -107,7 +107,7 @@ func run(ctx context.Context, f *schema.Fabric, opts Options, keep bool) (Report
 						return
 					}
 				}
-				results[i] = append(results[i], fd)
+				results[i] = append(results[i], reported{fd, a})
 			}
 			r.Run(p)
 			return nil
@@ -118,7 +118,7 @@ func run(ctx context.Context, f *schema.Fabric, opts Options, keep bool) (Report
 	}
 	var out []Finding
 	for _, rs := range results {
-		out = append(out, mergeSameLine(rs)...)
+		out = append(out, mergeSameLine(groupAlike(rs))...)
 	}
 	SortFindings(out)
 	return Report{Findings: foldImplied(out, impliesClosure(Rules())), Suppressed: mergeSuppressed(hidden)}, nil
@@ -137,6 +137,92 @@ func enabled(r *Rule, opts Options) bool {
 		}
 	}
 	return true
+}
+
+// reported is a finding as a rule reported it, with what makes it alike
+// others (nil: nothing).
+type reported struct {
+	f     Finding
+	alike *Alike
+}
+
+// Alike says that a finding is one place of a problem that other findings
+// of its rule may share: the same message but for the place, the same fix.
+type Alike struct {
+	// Key is the finding's summary without its place ("lossless link
+	// without cable_length; headroom assumes 40m").
+	Key string
+	// Place names the finding's place, for the grouped finding's related
+	// locations ("link leaf2-Ethernet49-1 (leaf2:Ethernet49/1–spine1:Ethernet2/1)").
+	Place string
+	// Summary words the grouped finding for n places (n > 1).
+	Summary func(n int) string
+}
+
+// ReportAlike records a finding that is one place of a problem: the
+// rule's findings with the same a.Key, fix and severity become one
+// finding at the first place, with every other place a related location
+// (so a SARIF viewer marks them all), their counts added and the summary
+// a.Summary. Rule, Severity and Fix default as for Report.
+func (p *Pass) ReportAlike(f Finding, a Alike) {
+	if f.Rule == "" {
+		f.Rule = p.Rule.ID
+	}
+	if f.Severity == 0 {
+		f.Severity = p.Rule.Severity
+	}
+	if f.Fix == "" {
+		f.Fix = p.Rule.Fix
+	}
+	f.Count = max(f.Count, 1)
+	p.report(f, &a)
+}
+
+// groupAlike makes one finding of the findings reported alike with the
+// same key, fix and severity (after suppressions and severity overrides):
+// the first stands at its place, names it in its detail, and lists every
+// other place as a related location. Findings with different fixes stay
+// apart, as do findings reported with Report.
+func groupAlike(rs []reported) []Finding {
+	type key struct {
+		alike, fix string
+		sev        schema.Severity
+	}
+	idx := map[key]int{}
+	out := make([]Finding, 0, len(rs))
+	alike := make([]*Alike, 0, len(rs))
+	grouped := map[int]bool{}
+	for _, r := range rs {
+		if r.alike == nil || r.f.Subject == nil {
+			out, alike = append(out, r.f), append(alike, nil)
+			continue
+		}
+		k := key{r.alike.Key, r.f.Fix, r.f.Severity}
+		i, ok := idx[k]
+		if !ok {
+			idx[k] = len(out)
+			out, alike = append(out, r.f), append(alike, r.alike)
+			continue
+		}
+		m := &out[i]
+		grouped[i] = true
+		m.Count = max(m.Count, 1) + max(r.f.Count, 1)
+		m.Related = append(m.Related, Related{Range: *r.f.Subject, Message: r.alike.Place})
+		m.Related = addRelated(m.Related, r.f.Related)
+	}
+	for i := range out {
+		a := alike[i]
+		if a == nil || !grouped[i] || a.Summary == nil {
+			continue
+		}
+		m := &out[i]
+		here := "Here: " + a.Place + "."
+		if m.Detail != "" {
+			here = m.Detail + "\n" + here
+		}
+		m.Summary, m.Detail = a.Summary(m.Count), here
+	}
+	return out
 }
 
 // mergeSameLine makes one finding of a rule's findings whose subjects

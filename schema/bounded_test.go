@@ -84,7 +84,7 @@ func boundedCases() []boundedCase {
 		{name: "-var-file /dev/zero", bad: "variable \"v\" {\n  default = 1\n}\n", args: []string{"-var-file", "/dev/zero"},
 			want: []string{"Cannot read variable file", "/dev/zero", "character device"}},
 		{name: "FABRICGEN_VAR_ with deep nesting", bad: "variable \"v\" {\n  type = list(any)\n}\n", env: []string{"FABRICGEN_VAR_v=" + deep("[", "]", 60000)},
-			want: []string{"Invalid value for variable", "FABRICGEN_VAR_v", "nested too deeply", "bad.fab.hcl:1:"}},
+			want: []string{"Invalid value for variable", "FABRICGEN_VAR_v", "nested too deeply", "declared at ", "bad.fab.hcl:1)"}},
 		{name: "null priority through a variable", bad: "variable \"p\" {\n  default = null\n}\ntraffic_class \"x\" {\n  priority = var.p\n}\n",
 			want: []string{"Missing required value", "priority", "bad.fab.hcl:5:"}},
 		{name: "size overflowing int64", bad: "ecn_profile \"x\" {\n  min_threshold = \"1KB\"\n  max_threshold = \"100000000000000000000GB\"\n}\n",

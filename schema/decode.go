@@ -31,6 +31,10 @@ type decoder struct {
 	// required holds the attributes a schema requires (*hcl.Attribute →
 	// true): null is not a value for them.
 	required sync.Map
+	// badVars says a variable was given a value that is not one (its
+	// error is recorded) and has none: the values computed from it are
+	// unknown, and are not errors of their own.
+	badVars bool
 }
 
 // cachedValue is an evaluated invariant expression; ok=false means its
@@ -189,7 +193,9 @@ func (d *decoder) checkValue(attr *hcl.Attribute, v cty.Value, ds hcl.Diagnostic
 		return cty.NilVal, false
 	}
 	if !v.IsWhollyKnown() {
-		d.errorf(attr.Expr.Range(), "Value not known", "The value of %q cannot be known when the fabric is loaded.", attr.Name)
+		if !d.badVars {
+			d.errorf(attr.Expr.Range(), "Value not known", "The value of %q cannot be known when the fabric is loaded.", attr.Name)
+		}
 		return cty.NilVal, false
 	}
 	if v.IsNull() {

@@ -39,6 +39,8 @@ type variable struct {
 	hasDef  bool
 	declRng hcl.Range
 	typeRng hcl.Range
+	// typeFromDefault says typ is the default's (the block gives none).
+	typeFromDefault bool
 }
 
 // decodeVariables evaluates every variable block against its default and
@@ -97,6 +99,9 @@ func (d *decoder) decodeVariables(ctx context.Context, p *hclparse.Parser, block
 	sort.Strings(names)
 
 	values := map[string]cty.Value{}
+	// bad lists the variables given a value that is not one: their
+	// error is the only one (no "no value" error, no errors downstream).
+	bad := map[string]bool{}
 	// set takes a value from outside the files: -var (source "-var NAME")
 	// or the environment. Such a value has no position, so its error
 	// names the source and the variable's declaration instead.
@@ -106,13 +111,24 @@ func (d *decoder) decodeVariables(ctx context.Context, p *hclparse.Parser, block
 			d.errorf(rng, "Undeclared variable", "%s sets %q, but no variable block declares it.%s", from, name, suggest(name, names))
 			return
 		}
-		val, err := parseVarValue(raw, v.typ, rng.Filename, vctx, d.budget)
+		// An untyped variable whose default is a number or a bool takes
+		// values of that type: "two" for a default of 64 is this one
+		// error, not every expression that computes with it.
+		pv := *v
+		if pv.typ == cty.DynamicPseudoType && pv.hasDef && (pv.def.Type() == cty.Number || pv.def.Type() == cty.Bool) {
+			pv.typ, pv.typeFromDefault = pv.def.Type(), true
+		}
+		val, err := parseVarValue(raw, pv.typ, rng.Filename, vctx, d.budget)
 		if err != nil {
 			source := from + " " + name
 			if from != "-var" {
 				source = from
 			}
-			d.add(&Diagnostic{Severity: SevError, Summary: "Invalid value for variable", Detail: varValueError(source, raw, v, err)})
+			// One error, naming the variable's declaration: the variable
+			// keeps its default (or, with none, is unknown and what is
+			// computed from it no error of its own).
+			d.add(&Diagnostic{Severity: SevError, Summary: "Invalid value for variable", Detail: varValueError(source, raw, &pv, err)})
+			bad[name] = true
 			return
 		}
 		values[name] = val
@@ -146,6 +162,9 @@ func (d *decoder) decodeVariables(ctx context.Context, p *hclparse.Parser, block
 			out[name] = val
 		case v.hasDef:
 			out[name] = v.def
+		case bad[name]:
+			out[name] = cty.DynamicVal
+			d.badVars = true
 		default:
 			d.errorf(v.declRng, "No value for required variable", "Variable %q has no default: set it with -var %s=VALUE, -var-file, or %s%s.", name, name, EnvVarPrefix, name)
 			out[name] = cty.DynamicVal
@@ -179,6 +198,19 @@ func typeNoun(typ cty.Type) string {
 	return "of type " + typeexpr.TypeString(typ)
 }
 
+// primitiveText is a number's or a bool's value as the intent writes it.
+func primitiveText(v cty.Value) string {
+	switch {
+	case !v.IsKnown() || v.IsNull():
+		return "(unknown)"
+	case v.Type() == cty.Number:
+		return v.AsBigFloat().Text('f', -1)
+	case v.Type() == cty.Bool:
+		return fmt.Sprint(v.True())
+	}
+	return v.GoString()
+}
+
 // varValueError is the detail of a -var or environment value that is no
 // value of variable v: `-var spines: "two" is not a number (variable
 // "spines" has type number, declared at fabric.fab.hcl:1).`
@@ -189,7 +221,10 @@ func varValueError(source, raw string, v *variable, err error) string {
 	}
 	decl := convRange(v.declRng)
 	where := fmt.Sprintf("variable %q has type %s, declared at %s:%d", v.name, typeexpr.TypeString(v.typ), decl.Filename, decl.Start.Line)
-	if v.typ == cty.DynamicPseudoType {
+	switch {
+	case v.typeFromDefault:
+		where = fmt.Sprintf("variable %q has no type, and its default %s is %s; declared at %s:%d", v.name, primitiveText(v.def), typeNoun(v.typ), decl.Filename, decl.Start.Line)
+	case v.typ == cty.DynamicPseudoType:
 		where = fmt.Sprintf("variable %q, declared at %s:%d", v.name, decl.Filename, decl.Start.Line)
 	}
 	var te *varTypeError

@@ -54,6 +54,9 @@ type Output struct {
 	// Filename is "<device>.<ext>", e.g. leaf1.cfg.
 	Filename string
 	Text     []byte
+	// Rounded lists the intent's values the render writes rounded to
+	// what the platform takes, for a note each.
+	Rounded []view.Rounding
 
 	// pool takes Text back on Release (nil: Text is not pooled).
 	pool *sync.Pool
@@ -224,7 +227,7 @@ func (r *Renderer) View(f *schema.Fabric, d *schema.Device) (any, error) {
 
 // Render renders one device.
 func (r *Renderer) Render(f *schema.Fabric, d *schema.Device) (*Output, error) {
-	view, err := r.View(f, d)
+	v, err := r.View(f, d)
 	if err != nil {
 		return nil, err
 	}
@@ -241,9 +244,9 @@ func (r *Renderer) Render(f *schema.Fabric, d *schema.Device) (*Output, error) {
 	}
 	buf := bytes.NewBuffer(raw)
 	if o := r.overrides[d.Platform.V]; o != nil {
-		err = o.Execute(buf, entry, view)
+		err = o.Execute(buf, entry, v)
 	} else {
-		err = r.sets[d.Platform.V].ExecuteTemplate(buf, entry, view)
+		err = r.sets[d.Platform.V].ExecuteTemplate(buf, entry, v)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("device %s: executing %s templates (%s): %w", d.Name, d.Platform.V, r.sources[d.Platform.V], err)
@@ -258,13 +261,17 @@ func (r *Renderer) Render(f *schema.Fabric, d *schema.Device) (*Output, error) {
 		text = append([]byte(nil), text...)
 		pool.Put(&big)
 	}
-	return &Output{
+	out := &Output{
 		Device:   d.Name,
 		Platform: d.Platform.V,
 		Filename: d.Name + "." + spec.Ext,
 		Text:     text,
 		pool:     pool,
-	}, nil
+	}
+	if rv, ok := v.(interface{ Roundings() []view.Rounding }); ok {
+		out.Rounded = rv.Roundings()
+	}
+	return out, nil
 }
 
 // RenderAll renders devices in parallel (one worker per CPU) and returns the

@@ -22,6 +22,7 @@ import (
 	"github.com/fabricgen/fabricgen/push/planfile"
 	"github.com/fabricgen/fabricgen/schema"
 	"github.com/fabricgen/fabricgen/templates"
+	"github.com/fabricgen/fabricgen/templates/view"
 )
 
 // pushFlags are the flags plan and apply share.
@@ -119,6 +120,9 @@ type planRun struct {
 	// findings are the lint findings that did not block (warnings and
 	// notes), for the Markdown plan's hop-path diagrams.
 	findings diag.Diagnostics
+	// rounded lists, per rendered device, the intent values its render
+	// rounds to what the platform takes (one note each).
+	rounded [][]view.Rounding
 }
 
 // prepare loads, lints (error findings block) and renders the fabric's
@@ -192,6 +196,7 @@ func renderDevices(ctx context.Context, f *schema.Fabric, devs []*schema.Device,
 	if err == nil {
 		for i, o := range outs {
 			run.inputs = append(run.inputs, push.Input{Device: pushable[i], Rendered: o.Text})
+			run.rounded = append(run.rounded, o.Rounded)
 		}
 		return run, nil
 	}
@@ -205,6 +210,7 @@ func renderDevices(ctx context.Context, f *schema.Fabric, devs []*schema.Device,
 			continue
 		}
 		run.inputs = append(run.inputs, push.Input{Device: d, Rendered: o.Text})
+		run.rounded = append(run.rounded, o.Rounded)
 	}
 	return run, nil
 }
@@ -313,6 +319,7 @@ Exit status: 0 no changes (or changes without -detailed-exitcode), 1 error
 				err = md.write(w, p, run.skipped)
 			default:
 				writePlanHuman(w, p, run.skipped, planView{colour: s.colour(s.outTTY), summary: summary})
+				writeRoundingNotes(cmd.ErrOrStderr(), run.rounded)
 			}
 			if err != nil {
 				return withCode(exitFailed, err)
@@ -391,7 +398,26 @@ func summaryLine(p *planfile.Plan) string {
 	if s.Errors > 0 {
 		line += fmt.Sprintf(", %d failed", s.Errors)
 	}
-	return line + fmt.Sprintf("; +%d -%d lines", s.Added, s.Removed)
+	// A host's diff has a removed and an added line per setting: its
+	// settings are counted as settings, not as lines.
+	added, removed, settings, hosts := s.Added, s.Removed, 0, 0
+	for _, d := range p.Devices {
+		if d.Status == planfile.StatusChange && push.IsHost(d.Platform) {
+			n, _ := push.HostSettingCount(d.Diff.Text)
+			added, removed, settings, hosts = added-d.Diff.Added, removed-d.Diff.Removed, settings+n, hosts+1
+		}
+	}
+	if hosts == 0 || added+removed > 0 {
+		line += fmt.Sprintf("; +%d -%d lines", added, removed)
+	}
+	if hosts > 0 {
+		sep := "; "
+		if added+removed > 0 {
+			sep = ", "
+		}
+		line += fmt.Sprintf("%s%d host setting(s)", sep, settings)
+	}
+	return line
 }
 
 // planView is how writePlanHuman shows a plan.
@@ -428,15 +454,18 @@ func writePlanHuman(w io.Writer, p *planfile.Plan, skipped []string, v planView)
 			name, platform, addr := termLine(d.Name), termLine(d.Platform), termLine(d.Address)
 			header := fmt.Sprintf("%s (%s, %s) will change: +%d -%d lines", bold(name), platform, addr, d.Diff.Added, d.Diff.Removed)
 			if host {
-				header = fmt.Sprintf("%s (%s, %s) will change %d setting(s):", bold(name), platform, addr, len(push.HostSettingChanges(d.Diff.Text)))
+				header = fmt.Sprintf("%s (%s, %s) will change %s", bold(name), platform, addr, hostCount(d.Diff.Text))
 			}
 			switch {
 			case seen && host:
-				fmt.Fprintf(w, "%s the same as %s\n", header, same)
+				fmt.Fprintf(w, "%s: the same as %s\n", header, same)
 				continue
 			case seen:
 				fmt.Fprintf(w, "%s, the same as %s\n", header, same)
 				continue
+			}
+			if host && !v.summary {
+				header += ":" // the settings follow
 			}
 			fmt.Fprintln(w, header)
 			if n := len(d.Takeover); n > 0 {
@@ -508,9 +537,21 @@ func nameRanges(names []string) string {
 // line per setting that changes, the old value in del's colour and the
 // new in add's.
 func writeHostSettings(w io.Writer, diffText string, del, add func(string) string) {
-	for _, c := range push.HostSettingChanges(diffText) {
+	for _, c := range push.HostSettingSummary(diffText) {
+		if c.Entries > 1 {
+			fmt.Fprintf(w, "  %s\n", add(termLine(c.String())))
+			continue
+		}
 		fmt.Fprintf(w, "  %s: %s%s%s\n", termLine(c.Setting), del(termLine(c.Old)), push.SettingArrow, add(termLine(c.New)))
 	}
+}
+
+// hostCount is "74 setting(s)": what a host's diff changes, counted in
+// settings (an unset table entry given a value is one) rather than the
+// diff's removed and added lines.
+func hostCount(diffText string) string {
+	changed, _ := push.HostSettingCount(diffText)
+	return fmt.Sprintf("%d setting(s)", changed)
 }
 
 // painter returns a function colouring text when colour is on; the colour

@@ -129,7 +129,7 @@ func (g *planGroup) names() []string {
 // size is "+12 -3 lines", or "74 settings" for a host.
 func (g *planGroup) size() string {
 	if g.hostView {
-		return fmt.Sprintf("%d setting(s)", strings.Count(g.body, "\n"))
+		return hostCount(g.devices[0].Diff.Text)
 	}
 	return fmt.Sprintf("+%d -%d lines", g.devices[0].Diff.Added, g.devices[0].Diff.Removed)
 }

@@ -58,6 +58,26 @@ type progress struct {
 	everyStep bool
 	// ticked, when not nil, is called after each "still" line (tests).
 	ticked func()
+	// cmd's error stream is errOut again once the live display ends.
+	cmd    *cobra.Command
+	errOut io.Writer
+}
+
+// aboveBars writes above the live display while it runs, to the error
+// stream it replaced after it ended.
+type aboveBars struct{ pr *progress }
+
+// Write prints b above the bars at the display's next frame (within a
+// refresh, 150 ms), or directly once the display has ended.
+func (a *aboveBars) Write(b []byte) (int, error) {
+	if n, err := a.pr.p.Write(b); err == nil {
+		return n, nil
+	}
+	n, err := a.pr.errOut.Write(b)
+	if err != nil {
+		return n, fmt.Errorf("progress: %w", err)
+	}
+	return n, nil
 }
 
 // newProgress is the progress display of cmd on its error stream for a
@@ -75,6 +95,12 @@ func newProgress(cmd *cobra.Command, s *streams, total int) *progress {
 	// nobody sized): the plain lines are better than silence there.
 	if s.errTTY && termWidth(cmd.ErrOrStderr()) > 0 {
 		pr.p = mpb.NewWithContext(cmd.Context(), mpb.WithOutput(cmd.ErrOrStderr()), mpb.WithWidth(24))
+		// While the display is live, what the command writes to its
+		// error stream (the first Ctrl-C's notice) goes through it and
+		// is printed above the bars at the next frame; written past it,
+		// the next frame would draw over it.
+		pr.cmd, pr.errOut = cmd, cmd.ErrOrStderr()
+		cmd.SetErr(&aboveBars{pr: pr})
 		pr.all = pr.p.New(0, mpb.BarStyle(),
 			mpb.BarPriority(-1),
 			mpb.PrependDecorators(decor.Name(capitalize(pr.verb)+" ", decor.WC{}), decor.CountersNoUnit("%d/%d devices", decor.WCSyncSpaceR)),
@@ -237,10 +263,23 @@ func (pr *progress) wait() {
 		if pr.p != nil {
 			pr.mu.Lock()
 			if pr.all != nil {
-				pr.all.SetTotal(-1, true)
+				if pr.finished < pr.total {
+					// Stopped early (an interrupt, a failure): the last
+					// frame keeps the run's total, "1/11", rather than
+					// completing the bar at what was done ("1/1").
+					pr.all.Abort(false)
+				} else {
+					pr.all.SetTotal(-1, true)
+				}
+			}
+			for _, b := range pr.bars {
+				b.Abort(true) // a device still in flight: nothing left to draw
 			}
 			pr.mu.Unlock()
 			pr.p.Wait()
+			if pr.cmd != nil {
+				pr.cmd.SetErr(pr.errOut)
+			}
 			return
 		}
 		pr.mu.Lock()

@@ -9,12 +9,15 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/creack/pty"
 	"github.com/spf13/cobra"
 
+	"github.com/fabricgen/fabricgen/internal/push/state"
 	"github.com/fabricgen/fabricgen/push"
 )
 
@@ -234,5 +237,142 @@ func TestTermWidthUnknown(t *testing.T) {
 	defer f.Close()
 	if w := termWidth(f); w != 0 {
 		t.Errorf("a file has width %d", w)
+	}
+}
+
+// screenOf replays what a terminal was sent the way it shows it, for the
+// controls mpb draws with (cursor up, erase below, carriage return): the
+// rows left on screen, without colours. A line written past the display
+// and drawn over by its next frame is gone here, as it is for the person
+// at the terminal.
+func screenOf(stream string) []string {
+	rows := [][]rune{nil}
+	row, col := 0, 0
+	csi := regexp.MustCompile(`^\x1b\[([0-9;?]*)([A-Za-z])`)
+	for i := 0; i < len(stream); {
+		if m := csi.FindStringSubmatch(stream[i:]); m != nil {
+			switch m[2] {
+			case "A":
+				n, _ := strconv.Atoi(m[1])
+				row = max(0, row-max(n, 1))
+			case "J":
+				rows = rows[:row+1]
+				rows[row] = rows[row][:min(col, len(rows[row]))]
+			}
+			i += len(m[0])
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(stream[i:])
+		i += size
+		switch r {
+		case '\r':
+			col = 0
+		case '\n':
+			row++
+			if row == len(rows) {
+				rows = append(rows, nil)
+			}
+		default:
+			for len(rows[row]) < col {
+				rows[row] = append(rows[row], ' ')
+			}
+			if col < len(rows[row]) {
+				rows[row][col] = r
+			} else {
+				rows[row] = append(rows[row], r)
+			}
+			col++
+		}
+	}
+	out := make([]string, len(rows))
+	for i, r := range rows {
+		out[i] = string(r)
+	}
+	return out
+}
+
+// TestLiveProgressInterrupted: on a real terminal (a pty) with the live
+// display drawing, a real SIGINT's notice ("Interrupt received ...") stays
+// on the screen, above the bars, instead of being drawn over by the next
+// frame; and a run that stops early ends with the run's total ("2/3"),
+// not a total shrunk to what was done ("2/2").
+func TestLiveProgressInterrupted(t *testing.T) {
+	ptmx, tty, err := pty.Open()
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("no pseudo-terminal (creack/pty: %v); CI=true, so this fails instead of skipping", err)
+		}
+		t.Skipf("no pseudo-terminal on this machine (creack/pty: %v)", err)
+	}
+	defer ptmx.Close()
+	if err := pty.Setsize(ptmx, &pty.Winsize{Rows: 40, Cols: 200}); err != nil {
+		t.Fatal(err)
+	}
+	var screen syncBuf
+	drained := make(chan struct{})
+	go func() {
+		defer close(drained)
+		_, _ = io.Copy(&screen, ptmx)
+	}()
+	waitFor := func(want string) {
+		t.Helper()
+		limit := time.Now().Add(patienceFor(t))
+		for !strings.Contains(ansiEscape.ReplaceAllString(screen.String(), ""), want) {
+			if time.Now().After(limit) {
+				t.Fatalf("the terminal never showed %q:\n%s", want, screen.String())
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	ctx, in, stop := newInterrupts(context.Background(), nil)
+	defer stop()
+	cmd := &cobra.Command{Use: "apply"}
+	cmd.SetErr(tty)
+	cmd.SetContext(ctx)
+	s := &streams{errTTY: true, getenv: func(string) string { return "" }, intr: in}
+	pr := newProgress(cmd, s, 3)
+	if pr.p == nil {
+		t.Fatal("newProgress drew no live display on a terminal")
+	}
+	sf := stateFlags{interruptGrace: time.Minute}
+	aopts := sf.applyOptions(cmd, s, push.Options{}, state.Dir{})
+	pr.event(push.Event{Device: "leaf1", Step: "stage"})
+	pr.event(push.Event{Device: "leaf2", Step: "commit"})
+	waitFor("Applying 0/3 devices")
+	sent := time.Now()
+	if err := syscall.Kill(os.Getpid(), syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-aopts.Interrupt:
+	case <-time.After(patienceFor(t)):
+		t.Fatal("the SIGINT was not taken")
+	}
+	waitFor("Interrupt received")
+	if d := time.Since(sent); d > 2*time.Second {
+		t.Errorf("the notice took %s to appear", d)
+	}
+	// Frames go on after the notice; the devices in flight finish, the
+	// third never starts: the run stops with 2 of 3 done.
+	pr.event(push.Event{Device: "leaf1", Step: "done", Done: true})
+	waitFor("Applying 1/3 devices")
+	pr.event(push.Event{Device: "leaf2", Step: "rolled back", Done: true})
+	waitFor("Applying 2/3 devices")
+	time.Sleep(400 * time.Millisecond)
+	pr.wait()
+	if err := tty.Close(); err != nil {
+		t.Fatal(err)
+	}
+	<-drained
+	rows := screenOf(screen.String())
+	shown := strings.Join(rows, "\n")
+	if !strings.Contains(shown, "Interrupt received") {
+		t.Errorf("the interrupt notice was drawn over; the screen shows:\n%s", shown)
+	}
+	if !strings.Contains(shown, "Applying 2/3 devices") || strings.Contains(shown, "2/2 devices") {
+		t.Errorf("the last frame does not keep the total of 3; the screen shows:\n%s", shown)
+	}
+	if cmd.ErrOrStderr() != tty {
+		t.Error("the error stream was not given back after the display ended")
 	}
 }

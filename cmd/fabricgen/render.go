@@ -14,6 +14,7 @@ import (
 	"github.com/fabricgen/fabricgen/lint"
 	"github.com/fabricgen/fabricgen/schema"
 	"github.com/fabricgen/fabricgen/templates"
+	"github.com/fabricgen/fabricgen/templates/view"
 	"github.com/spf13/cobra"
 	"golang.org/x/sync/errgroup"
 )
@@ -112,12 +113,14 @@ func runRender(cmd *cobra.Command, s *streams, dir string, rf *renderFlags) erro
 	if err := lintGate(cmd, f, dir, devices, rf.force); err != nil {
 		return err
 	}
-	written, rerr, err := writeRenders(cmd.Context(), r, f, devices, rf.out)
+	rounded := make([][]view.Rounding, len(devices))
+	written, rerr, err := writeRendersNoted(cmd.Context(), r, f, devices, rf.out, rounded)
 	if err != nil {
 		return withCode(exitFailed, err)
 	}
 	w := cmd.OutOrStdout()
 	fmt.Fprintf(w, "Rendered %d of %d device(s) of fabric %q to %s (intent digest %s).\n", written, len(devices), f.Name, rf.out, shortDigest(f.Digest))
+	writeRoundingNotes(cmd.ErrOrStderr(), rounded)
 	if rerr != nil {
 		failed := len(devices) - written
 		ew := cmd.ErrOrStderr()
@@ -283,6 +286,13 @@ const renderQueue = 64
 // work on the page cache, and creations in one folder take its lock, so
 // more writers only contend.
 func writeRenders(ctx context.Context, r *templates.Renderer, f *schema.Fabric, devices []*schema.Device, dir string) (n int, renderErr, err error) {
+	return writeRendersNoted(ctx, r, f, devices, dir, nil)
+}
+
+// writeRendersNoted is writeRenders keeping, in rounded[i] (when rounded
+// is not nil), the values device i's render rounds to what its platform
+// takes.
+func writeRendersNoted(ctx context.Context, r *templates.Renderer, f *schema.Fabric, devices []*schema.Device, dir string, rounded [][]view.Rounding) (n int, renderErr, err error) {
 	out, err := openRenderOutput(dir)
 	if err != nil {
 		return 0, nil, err
@@ -319,6 +329,9 @@ func writeRenders(ctx context.Context, r *templates.Renderer, f *schema.Fabric, 
 				errs[i] = err
 				return nil
 			}
+			if rounded != nil {
+				rounded[i] = o.Rounded
+			}
 			select {
 			case queue <- o:
 				return nil
@@ -334,4 +347,44 @@ func writeRenders(ctx context.Context, r *templates.Renderer, f *schema.Fabric, 
 		return 0, nil, err
 	}
 	return int(written.Load()), errors.Join(errs...), nil
+}
+
+// writeRoundingNotes prints one note per intent value a render wrote
+// rounded to what its platform takes, at the value's file:line:col, in
+// device order; the ports one value rounds alike (a for_each link) share
+// the note: "note: f.fab.hcl:12:18: leaf1:Ethernet0 and 2 more:
+// cable_length 3m is rendered as 5m: ...".
+func writeRoundingNotes(w io.Writer, rounded [][]view.Rounding) {
+	type key struct {
+		src, what, from, to, why string
+	}
+	var order []key
+	places := map[key][]string{}
+	first := map[key]view.Rounding{}
+	for _, rs := range rounded {
+		for _, r := range rs {
+			k := key{r.Src.String(), r.What, r.From, r.To, r.Why}
+			if _, ok := places[k]; !ok {
+				order = append(order, k)
+				first[k] = r
+			}
+			place := r.Device
+			if r.Port != "" {
+				place += ":" + r.Port
+			}
+			places[k] = append(places[k], place)
+		}
+	}
+	for _, k := range order {
+		r, ps := first[k], places[k]
+		at := ""
+		if !r.Src.IsZero() {
+			at = r.Src.String() + ": "
+		}
+		where := ps[0]
+		if len(ps) > 1 {
+			where += fmt.Sprintf(" and %d more", len(ps)-1)
+		}
+		fmt.Fprintf(w, "note: %s%s: %s %s is rendered as %s: %s\n", termLine(at), termLine(where), termLine(r.What), termLine(r.From), termLine(r.To), termLine(r.Why))
+	}
 }

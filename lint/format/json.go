@@ -9,7 +9,7 @@ import (
 
 // JSONFormatVersion is the version of the JSON document's shape. A new
 // field raises the minor version; a changed or removed one the major.
-const JSONFormatVersion = "2.1"
+const JSONFormatVersion = "2.2"
 
 type jsonPos struct {
 	Line   int32 `json:"line"`
@@ -56,6 +56,8 @@ type jsonEvidence struct {
 	Threshold     string  `json:"threshold,omitempty"`
 	WindowSeconds float64 `json:"window_seconds,omitempty"`
 	Source        string  `json:"source,omitempty"`
+	Reading       string  `json:"reading,omitempty"`
+	Intent        string  `json:"intent,omitempty"`
 }
 
 type jsonDiagnostic struct {
@@ -137,7 +139,7 @@ func evidenceJSON(es []diag.Evidence) []jsonEvidence {
 	var out []jsonEvidence
 	for _, e := range es {
 		out = append(out, jsonEvidence{Device: e.Device, Port: e.Port, Metric: e.Metric, Value: e.Value, Unit: e.Unit,
-			Threshold: e.Threshold, WindowSeconds: e.Window.Seconds(), Source: e.Source})
+			Threshold: e.Threshold, WindowSeconds: e.Window.Seconds(), Source: e.Source, Reading: e.Reading, Intent: e.Intent})
 	}
 	return out
 }

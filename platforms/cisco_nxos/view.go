@@ -249,6 +249,7 @@ func viewBuildNXOS(f *schema.Fabric, d *schema.Device, b view.Base) (any, error)
 		return nil, err
 	}
 	v.Queuing = queuing
+	v.Rounded = append(v.Rounded, viewNXOSRoundedECN(f, d, q)...)
 	anyPFC := false
 	for _, p := range b.Ports {
 		anyPFC = anyPFC || p.Lossless != 0
@@ -519,6 +520,47 @@ func viewNXOSProtocol(proto, fam string) string {
 // bytes/1024 down keeps the threshold at or below the intent under either
 // reading, so ECN still marks before PFC's XOFF.
 func viewNXOSKBytes(b int64) int64 { return b / 1024 }
+
+// viewNXOSRoundedECN lists the ECN thresholds that are no whole number
+// of kbytes: the render writes them rounded down (viewNXOSKBytes), once
+// per profile and threshold.
+func viewNXOSRoundedECN(f *schema.Fabric, d *schema.Device, q view.QoSView) []view.Rounding {
+	var out []view.Rounding
+	seen := map[string]bool{}
+	for _, qu := range q.Queues {
+		e := qu.ECN
+		if e == nil || seen[e.Name] {
+			continue
+		}
+		seen[e.Name] = true
+		var prof *schema.ECNProfile
+		for _, p := range f.ECNProfiles {
+			if p.Name == e.Name {
+				prof = p
+			}
+		}
+		for _, t := range []struct {
+			what  string
+			bytes int64
+			src   func(*schema.ECNProfile) schema.Range
+		}{
+			{"min_threshold", e.MinBytes, func(p *schema.ECNProfile) schema.Range { return p.Min.Src }},
+			{"max_threshold", e.MaxBytes, func(p *schema.ECNProfile) schema.Range { return p.Max.Src }},
+		} {
+			if t.bytes <= 0 || t.bytes%1024 == 0 {
+				continue
+			}
+			r := view.Rounding{Device: d.Name, What: "ecn_profile " + e.Name + " " + t.what,
+				From: strconv.FormatInt(t.bytes, 10) + " bytes", To: strconv.FormatInt(viewNXOSKBytes(t.bytes), 10) + " kbytes",
+				Why: "NX-OS random-detect takes whole kbytes; fabricgen rounds down (bytes/1024) so ECN still marks before the intent's threshold"}
+			if prof != nil {
+				r.Src = t.src(prof)
+			}
+			out = append(out, r)
+		}
+	}
+	return out
+}
 
 func viewNXOSWatchdog(d *schema.Device, w *view.WatchdogView) (*NXOSWatchdog, error) {
 	src := view.FirstQoS(d).Watchdog.Src

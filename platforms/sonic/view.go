@@ -258,6 +258,7 @@ func viewBuildSONiC(f *schema.Fabric, d *schema.Device, b view.Base) (any, error
 	if err := rej.Err(); err != nil {
 		return nil, err
 	}
+	b.Rounded = append(b.Rounded, bufs.rounded...)
 	v := &SONiCView{Base: b, ASIC: d.ASIC.V, BufferModel: d.BufferModel.V}
 	for _, name := range viewSONiCTableOrder {
 		t := s.tables[name]
@@ -680,6 +681,8 @@ type viewSONiCBuffers struct {
 	// lossless counts the lossless ports.
 	lossless int
 	seen     map[string]bool
+	// rounded lists the cable lengths written as a longer lookup row.
+	rounded []view.Rounding
 }
 
 // viewSONiCStockLossless are the priority groups and egress queues a SKU's
@@ -740,6 +743,16 @@ func (b *viewSONiCBuffers) port(sp *schema.Port, p view.PortView) error {
 				fmt.Sprintf("SONiC's common pg_profile_lookup.ini rows go up to %dm; set hwsku so fabricgen knows the SKU's own rows", headroom.LookupRows[len(headroom.LookupRows)-1]), src)
 		}
 		cableKey = strconv.Itoa(row) + "m"
+	}
+	if c := sp.Cable(); c.Set {
+		if row, err := strconv.ParseFloat(strings.TrimSuffix(cableKey, "m"), 64); err == nil && row != cable {
+			why := "buffermgrd finds a lossless profile only for a cable length that is a row of pg_profile_lookup.ini (5m, 40m, 300m), so CABLE_LENGTH names the next longer row and headroom is sized for it"
+			if skuRow != nil {
+				why = "buffermgrd finds a lossless profile only for a cable length that is a row of hwsku " + d.HWSKU.V + "'s pg_profile_lookup.ini, so CABLE_LENGTH names the next longer row and headroom is sized for it"
+			}
+			b.rounded = append(b.rounded, view.Rounding{Device: d.Name, Port: p.Name, What: "cable_length",
+				From: strconv.FormatFloat(cable, 'f', -1, 64) + "m", To: cableKey, Why: why, Src: src})
+		}
 	}
 	b.s.set("CABLE_LENGTH", "AZURE", p.Name, cableKey)
 	name := "pg_lossless_" + strconv.FormatInt(p.SpeedMbps, 10) + "_" + cableKey + "_profile"

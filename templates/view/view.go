@@ -41,7 +41,38 @@ type Base struct {
 	cache *ViewCache
 	// Stanzas renders the platform's sub-templates (interface, ...).
 	Stanzas *StanzaSet
+	// Rounded lists the intent's values the platform takes only rounded
+	// (a cable length to the lookup row that sizes its headroom); the
+	// render says so, one note each.
+	Rounded []Rounding
 }
+
+// Rounding is one intent value the platform takes as another: the render
+// writes To where the intent says From.
+type Rounding struct {
+	// Device and Port say where (Port "" for a device-wide value).
+	Device, Port string
+	// What names the intent's attribute ("cable_length").
+	What string
+	// From is the intent's value, To what the render writes.
+	From, To string
+	// Why says what makes the platform round, with its source.
+	Why string
+	// Src is the intent's value.
+	Src schema.Range
+}
+
+// String is "leaf1:Ethernet0: cable_length 30m is rendered as 40m: why".
+func (r Rounding) String() string {
+	where := r.Device
+	if r.Port != "" {
+		where += ":" + r.Port
+	}
+	return fmt.Sprintf("%s: %s %s is rendered as %s: %s", where, r.What, r.From, r.To, r.Why)
+}
+
+// Roundings returns the values the render rounds (see Base.Rounded).
+func (b Base) Roundings() []Rounding { return b.Rounded }
 
 // QoSView is a device's QoS as every platform needs it: all maps are
 // complete (every DSCP, PCP and priority has an entry).
