@@ -94,6 +94,9 @@ var aclPortNames = [...]struct {
 // fabricgen renders, so that a device printing a port by name is not a
 // difference; every other line is returned as it is.
 func CanonicalACLPorts(line string) string {
+	if !strings.Contains(line, "permit") && !strings.Contains(line, "deny") {
+		return line // no ACL entry: most lines of a configuration
+	}
 	f := strings.Fields(line)
 	i := 0
 	if len(f) > 0 && isDigits(f[0]) {

@@ -160,6 +160,7 @@ func (l *lexer) word() (token, error) {
 		return l.endWord(start, line, l.str[start:end], false), nil
 	}
 	var b strings.Builder
+	b.Grow(end - start + 32)
 	expand := false
 	for l.pos < len(l.src) {
 		c := l.src[l.pos]
