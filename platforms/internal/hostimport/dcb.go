@@ -418,15 +418,6 @@ func parseRate(s string) (int64, bool) {
 	return int64(n * m), true
 }
 
-func sortedKeys(m map[int]string) []int {
-	out := make([]int, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sortInts(out)
-	return out
-}
-
 func sortedSet(m map[int]bool) []int {
 	out := make([]int, 0, len(m))
 	for k := range m {
