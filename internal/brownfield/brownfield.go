@@ -153,28 +153,11 @@ func readOne(ctx context.Context, p platform.Platform, s Source, o Options) (*im
 	if d.OSVersion == "" {
 		d.OSVersion = o.OSVersion
 	}
+	// --attr fills what the configuration does not say.
+	attrs := map[string]*string{"asic": &d.ASIC, "hwsku": &d.HWSKU, "model": &d.Model, "driver": &d.Driver, "buffer_model": &d.BufferModel}
 	for k, v := range o.Attrs {
-		switch k {
-		case "asic":
-			if d.ASIC == "" {
-				d.ASIC = v
-			}
-		case "hwsku":
-			if d.HWSKU == "" {
-				d.HWSKU = v
-			}
-		case "model":
-			if d.Model == "" {
-				d.Model = v
-			}
-		case "driver":
-			if d.Driver == "" {
-				d.Driver = v
-			}
-		case "buffer_model":
-			if d.BufferModel == "" {
-				d.BufferModel = v
-			}
+		if f, ok := attrs[k]; ok && *f == "" {
+			*f = v
 		}
 	}
 	if p.Spec.Host && d.Kind == "" {
