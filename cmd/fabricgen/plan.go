@@ -162,8 +162,9 @@ func prepareFabric(ctx context.Context, f *schema.Fabric, pf *pushFlags, ew io.W
 		if err := diag.WriteText(ew, blocking, f.Files, colour); err != nil {
 			return nil, withCode(exitFailed, fmt.Errorf("writing lint errors: %w", err))
 		}
-		return nil, withCode(exitFailed, fmt.Errorf("lint found %d error(s) (listed above); fix them before pushing (fabricgen lint %s -f json for CI)",
-			len(blocking), dir))
+		lintCmd := strings.Join(append([]string{"fabricgen", "lint", shellWord(dir)}, pf.varFlags()...), " ")
+		return nil, withCode(exitFailed, fmt.Errorf("lint found %d error(s) (listed above); fix them before pushing (%s -f json for CI)",
+			len(blocking), lintCmd))
 	}
 	devs, err := push.SelectDevices(f, pf.devices)
 	if err != nil {
@@ -315,7 +316,7 @@ Exit status: 0 no changes (or changes without -detailed-exitcode), 1 error
 			case asJSON:
 				err = p.Write(w)
 			case markdown:
-				md := planMarkdown{Limit: mdLimit, PlanFile: out, Dir: fabricDir(args), Findings: run.findings}
+				md := planMarkdown{Limit: mdLimit, PlanFile: out, Dir: fabricDir(args), Findings: run.findings, FollowUp: pf.followUp()}
 				err = md.write(w, p, run.skipped)
 			default:
 				writePlanHuman(w, p, run.skipped, planView{colour: s.colour(s.outTTY), summary: summary})

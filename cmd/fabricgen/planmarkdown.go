@@ -39,6 +39,9 @@ type planMarkdown struct {
 	// Findings are the lint findings that did not block the plan; those
 	// with a hop trace get a Mermaid diagram.
 	Findings diag.Diagnostics
+	// FollowUp are the plan's own flags (shell-quoted), which the command
+	// that saves the full plan needs again.
+	FollowUp []string
 }
 
 // planGroup is changed devices with the same platform and the same change.
@@ -346,7 +349,11 @@ func (o planMarkdown) writeCut(m *mdBuf, g *planGroup) {
 
 // truncated is the note ending a plan cut at the limit.
 func (o planMarkdown) truncated(shown, total int) string {
-	where := "save the full plan with `fabricgen plan " + mdText(clip(o.Dir, 200)) + " -out plan.json` and read it with `fabricgen show plan.json`"
+	save := "fabricgen plan " + clip(o.Dir, 200)
+	for _, f := range o.FollowUp {
+		save += " " + clip(f, 200)
+	}
+	where := "save the full plan with " + mdCode(save+" -out plan.json") + " and read it with `fabricgen show plan.json`"
 	if o.PlanFile != "" {
 		where = "the full plan is in " + mdCode(clip(o.PlanFile, 200)) + ": read it with " + mdCode("fabricgen show "+clip(o.PlanFile, 200))
 	}

@@ -319,3 +319,16 @@ func TestPlanHumanSameChangeOnce(t *testing.T) {
 		t.Errorf("the summary of 6 devices has %d lines:\n%s", lines, sum)
 	}
 }
+
+// TestMarkdownTruncationKeepsFlags: the command a cut plan tells the
+// reader to run to save the whole plan carries the plan's own flags.
+func TestMarkdownTruncationKeepsFlags(t *testing.T) {
+	var b strings.Builder
+	md := planMarkdown{Limit: minMarkdownLimit, Dir: "fab", FollowUp: []string{"-var", "leaves=4", "--inventory", "'inv x.json'"}}
+	if err := md.write(&b, &planfile.Plan{Fabric: "f", Devices: manyDevices(400, "arista_eos")}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if want := "<code>fabricgen plan fab -var leaves=4 --inventory &#39;inv x.json&#39; -out plan.json</code>"; !strings.Contains(b.String(), want) {
+		t.Errorf("no %q in the note:\n%s", want, b.String()[max(0, b.Len()-600):])
+	}
+}

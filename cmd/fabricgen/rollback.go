@@ -159,13 +159,7 @@ func isFabricDir(path string) bool {
 // printed: variables, inventory, known_hosts, host-key policy and
 // templates, each shell-quoted.
 func (pf *pushFlags) followUp() []string {
-	var out []string
-	for _, v := range pf.vf.vars {
-		out = append(out, "-var", shellWord(v))
-	}
-	for _, v := range pf.vf.varFiles {
-		out = append(out, "-var-file", shellWord(v))
-	}
+	out := pf.varFlags()
 	if pf.inventory != "" {
 		out = append(out, "--inventory", shellWord(pf.inventory))
 	}
@@ -177,6 +171,19 @@ func (pf *pushFlags) followUp() []string {
 	}
 	if pf.templates != "" {
 		out = append(out, "--templates", shellWord(pf.templates))
+	}
+	return out
+}
+
+// varFlags are the -var and -var-file flags given, shell-quoted: what
+// any command printed for the same intent needs to load it the same way.
+func (pf *pushFlags) varFlags() []string {
+	var out []string
+	for _, v := range pf.vf.vars {
+		out = append(out, "-var", shellWord(v))
+	}
+	for _, v := range pf.vf.varFiles {
+		out = append(out, "-var-file", shellWord(v))
 	}
 	return out
 }
