@@ -105,7 +105,8 @@ func TestAnsibleInventory(t *testing.T) {
 	// refused by the device.
 	s, out, errb := pushStreams("")
 	code := run(r.ctx, []string{"plan", "fabric", "--inventory", filepath.Join(r.dir, "hosts.yml"), "--known-hosts", known}, s)
-	if code != exitFailed || !strings.Contains(out.String()+errb.String(), "unable to authenticate") {
+	if code != exitFailed || !strings.Contains(out.String()+errb.String(), "unable to authenticate") ||
+		!strings.Contains(out.String()+errb.String(), `as user "fabricgen-ansible"`) {
 		t.Errorf("plan as ansible_user fabricgen-ansible: exit %d, want %d, the login refused\n%s%s", code, exitFailed, out, errb)
 	}
 }

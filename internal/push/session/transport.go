@@ -118,7 +118,9 @@ func (t *sshTransport) Open(a *transport.Args) error {
 		if ne, ok := errors.AsType[net.Error](err); ok && ne.Timeout() {
 			return fmt.Errorf("ssh handshake with %s did not finish within %s", addr, t.handshake)
 		}
-		return fmt.Errorf("ssh handshake with %s: %w", addr, err)
+		// The user is named: an inventory's ansible_user or a credentials
+		// block can be the wrong one, and the library's message does not say.
+		return fmt.Errorf("ssh handshake with %s as user %q: %w", addr, t.config.User, err)
 	}
 	client := ssh.NewClient(cc, chans, reqs)
 	sess, err := client.NewSession()
