@@ -116,9 +116,10 @@ func run(ctx context.Context, f *schema.Fabric, opts Options, keep bool) (Report
 	if err := eg.Wait(); err != nil {
 		return Report{}, err
 	}
+	places := placesOf(f)
 	var out []Finding
 	for _, rs := range results {
-		out = append(out, mergeSameLine(groupAlike(rs))...)
+		out = append(out, mergeSameLine(groupAlike(rs), places)...)
 	}
 	SortFindings(out)
 	return Report{Findings: foldImplied(out, impliesClosure(Rules())), Suppressed: mergeSuppressed(hidden)}, nil
@@ -230,7 +231,7 @@ func groupAlike(rs []reported) []Finding {
 // first, in the rule's deterministic order), with the places and paths of
 // all and, in its detail, what the others said that differs but for the
 // place. Findings without a subject merge only when they say the same.
-func mergeSameLine(fs []Finding) []Finding {
+func mergeSameLine(fs []Finding, places placeFunc) []Finding {
 	if len(fs) < 2 {
 		return fs
 	}
@@ -263,6 +264,11 @@ func mergeSameLine(fs []Finding) []Finding {
 		m.Paths = addFlowPaths(m.Paths, fd.Paths)
 		m.Severity = max(m.Severity, fd.Severity)
 		m.Related = addRelated(m.Related, fd.Related)
+		// Each place the line reaches is a related location (the port or
+		// device block), so a finding about N places points at them.
+		if places != nil && fd.Device != "" && (fd.Device != m.Device || fd.Port != m.Port) {
+			m.Related = addRelated(m.Related, places.related(m, &fd))
+		}
 		if placeless(m) == placeless(&fd) {
 			continue
 		}
@@ -293,6 +299,54 @@ func mergeSameLine(fs []Finding) []Finding {
 			note = m.Detail + "\n" + note
 		}
 		m.Detail = note
+	}
+	return out
+}
+
+// placeFunc finds a device's or port's block: "" port for the device.
+type placeFunc func(device, port string) (schema.Range, bool)
+
+// placesOf finds the blocks of f's devices and ports.
+func placesOf(f *schema.Fabric) placeFunc {
+	if f == nil {
+		return nil
+	}
+	devs := make(map[string]*schema.Device, len(f.Devices))
+	for _, d := range f.Devices {
+		devs[d.Name] = d
+	}
+	return func(device, port string) (schema.Range, bool) {
+		d := devs[device]
+		if d == nil {
+			return schema.Range{}, false
+		}
+		if port == "" {
+			return d.Range, d.Range.Filename != ""
+		}
+		for _, p := range d.Ports {
+			if p.Name == port {
+				return p.Range, p.Range.Filename != ""
+			}
+		}
+		return d.Range, d.Range.Filename != ""
+	}
+}
+
+// related is the places of two findings merged at one line, as related
+// locations: the first finding's own (once) and the other's.
+func (pf placeFunc) related(m, fd *Finding) []Related {
+	var out []Related
+	for _, x := range []*Finding{m, fd} {
+		if x.Device == "" {
+			continue
+		}
+		if r, ok := pf(x.Device, x.Port); ok {
+			name := x.Device
+			if x.Port != "" {
+				name += ":" + x.Port
+			}
+			out = append(out, Related{Range: r, Message: "applies at " + name})
+		}
 	}
 	return out
 }

@@ -71,7 +71,7 @@ func mergeSuppressed(byRule [][]Suppressed) []Suppressed {
 			groups[k] = append(groups[k], s.Finding)
 		}
 		for _, k := range order {
-			for _, fd := range mergeSameLine(groups[k]) {
+			for _, fd := range mergeSameLine(groups[k], nil) {
 				out = append(out, Suppressed{Finding: fd, Kind: k.kind, Justification: k.why})
 			}
 		}
