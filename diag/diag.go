@@ -107,6 +107,9 @@ type Related struct {
 	Message string
 }
 
+// MaxPlaces bounds the places a finding lists.
+const MaxPlaces = 16
+
 // Step is one port of a hop trace, with what happened to the packet there.
 type Step struct {
 	// Port is "device:port".
@@ -138,6 +141,10 @@ type Diagnostic struct {
 	Paths []FlowPaths
 	// Count is how many places (ports, links, objects) share the problem; 0 and 1 mean one.
 	Count int
+	// Places are the blocks of the places Count counts (ports or
+	// devices), sorted, at most MaxPlaces: the machine formats list them
+	// (SARIF relatedLocations, JSON places); the text format counts them.
+	Places []Related
 	// Device and Port name a representative place, when there is one.
 	Device, Port string
 	// Fix says how to fix it.

@@ -298,12 +298,13 @@ format carries load and validation errors (rule VAL001) as well as findings.
   absolute ` + "`file:`" + ` URI and no ` + "`uriBaseId`" + `. A value given on the command line (` + "`-var NAME=VALUE`" + `)
   is no file: its diagnostics carry no location in any format, and name the variable.
   Every other place of a finding (the other end of a link, the shared definition, the other
-  places of a merged finding) is in ` + "`relatedLocations`" + `. Findings that a
+  places of a merged finding, and each port a finding about several ports counts, up to 16) is
+  in ` + "`relatedLocations`" + `. Findings that a
   ` + "`# fabricgen:ignore`" + ` comment hides are results with ` + "`suppressions`" + ` kind
   ` + "`inSource`" + ` and the comment's reason as ` + "`justification`" + `; findings of a rule that
   ` + "`.fabricgen.hcl`" + ` turns off are results with kind ` + "`external`" + `. Code scanning lists
   them as dismissed; they never count towards the exit code, and no other format shows them.
-- **json**, format_version **2.2** (also what ` + "`fabricgen validate -json`" + ` prints): an object
+- **json**, format_version **2.3** (also what ` + "`fabricgen validate -json`" + ` prints): an object
   with ` + "`format_version`" + ` (string), ` + "`valid`" + ` (false when the intent did not load),
   ` + "`error_count`" + `, ` + "`warning_count`" + `, ` + "`info_count`" + ` and ` + "`diagnostics`" + ` (always an
   array). Each diagnostic has ` + "`severity`" + ` (error, warning, info), ` + "`rule`" + ` (VAL001 for load and
@@ -312,14 +313,15 @@ format carries load and validation errors (rule VAL001) as well as findings.
   ` + "`highlight_start_offset`" + `, ` + "`highlight_end_offset`" + `), ` + "`device`" + `, ` + "`port`" + `,
   ` + "`fix`" + `, ` + "`trace`" + ` (hops, each ` + "`port`" + ` and ` + "`note`" + `), ` + "`paths`" + ` (per flow, the traced flow
   first: each ` + "`flow`" + `, \"RoCE data\" or \"CNP\", and ` + "`paths`" + `; never one sum), ` + "`count`" + `,
-  ` + "`related`" + ` (each ` + "`range`" + ` and ` + "`message`" + `) and ` + "`implied`" + ` (findings folded into this one,
+  ` + "`related`" + ` (each ` + "`range`" + ` and ` + "`message`" + `), ` + "`places`" + ` (the blocks of the ports a
+  finding about several places counts, up to 16, each ` + "`range`" + ` and ` + "`message`" + `) and ` + "`implied`" + ` (findings folded into this one,
   each ` + "`rule`" + `, ` + "`severity`" + `, ` + "`summary`" + `). A new field raises the minor version, a changed or
   removed one the major version: 2.0 made ` + "`paths`" + ` per flow (1.0 had one number adding RoCE
   data and CNP), added ` + "`implied`" + `, and gives load errors ` + "`rule`" + ` VAL001; 2.1 added
   ` + "`evidence`" + ` for findings of ` + "`fabricgen check`" + ` (each ` + "`device`" + `, ` + "`port`" + `, ` + "`metric`" + `, ` + "`value`" + `,
   ` + "`unit`" + `, ` + "`threshold`" + `, ` + "`window_seconds`" + `, ` + "`source`" + `); 2.2 added
   the evidence's ` + "`reading`" + ` (the value in words, when it is not a quantity: trust ` + "`none`" + `)
-  and ` + "`intent`" + ` (what the intent says, in its words).
+  and ` + "`intent`" + ` (what the intent says, in its words); 2.3 added ` + "`places`" + `.
 - **github**: workflow commands with file names relative to the base path (the ` + "`see:`" + ` lines too);
   load errors without a file are plain ` + "`::error title=VAL001::`" + `.
 - **junit**: one test case per rule (VAL001 included), a failure per finding.

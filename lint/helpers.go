@@ -1,6 +1,8 @@
 package lint
 
 import (
+	"github.com/fabricgen/fabricgen/diag"
+	"github.com/fabricgen/fabricgen/internal/natsort"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -101,8 +103,35 @@ func reportGroup(p *Pass, g qosGroup, subject schema.Range, msg string) {
 	p.Report(Finding{
 		Subject: ptr(portSubject(subject, first)),
 		Device:  first.Device.Name, Port: first.Name,
-		Summary: msg, Count: len(g.ports),
+		Summary: msg, Count: len(g.ports), Places: portsPlaces(g.ports),
 	})
+}
+
+// portsPlaces lists the blocks of a finding's ports as its places, sorted
+// by port, at most diag.MaxPlaces; none for one port (the finding's own).
+func portsPlaces(ports []*schema.Port) []Related {
+	if len(ports) < 2 {
+		return nil
+	}
+	byID := make(map[string]*schema.Port, len(ports))
+	ids := make([]string, 0, len(ports))
+	for _, pt := range ports {
+		if _, ok := byID[pt.ID()]; !ok {
+			byID[pt.ID()] = pt
+			ids = append(ids, pt.ID())
+		}
+	}
+	natsort.Sort(ids)
+	var out []Related
+	for _, id := range ids {
+		if len(out) == diag.MaxPlaces {
+			break
+		}
+		if r := byID[id].Range; !r.IsZero() {
+			out = append(out, Related{Range: r, Message: "port " + id})
+		}
+	}
+	return out
 }
 
 // maxPathMTU is the largest RDMA path MTU any NIC uses (0 when none is set).
@@ -185,6 +214,9 @@ func deviatingEnd(a, b *schema.Port, specA, specB int, differA, differB bool) (d
 type lineAgg struct {
 	idx map[lineKey]int
 	out []Finding
+	// places are the device and port of each finding added at out[i]'s
+	// line, first-seen order (they become its Places).
+	places [][][2]string
 }
 
 type lineKey struct {
@@ -198,35 +230,59 @@ func (a *lineAgg) add(f Finding) bool {
 		a.idx = map[lineKey]int{}
 	}
 	f.Count = max(f.Count, 1)
+	place := [2]string{f.Device, f.Port}
 	if f.Subject == nil {
 		a.out = append(a.out, f)
+		a.places = append(a.places, [][2]string{place})
 		return true
 	}
 	k := lineKey{f.Subject.Filename, f.Subject.Start.Line}
 	if i, ok := a.idx[k]; ok {
 		a.out[i].Count += f.Count
+		if len(a.places[i]) < diag.MaxPlaces {
+			a.places[i] = append(a.places[i], place)
+		}
 		return false
 	}
 	a.idx[k] = len(a.out)
 	a.out = append(a.out, f)
+	a.places = append(a.places, [][2]string{place})
 	return true
 }
 
-// bump counts one more finding at r's line when one was recorded there,
-// so a caller can skip building the message of a repeat.
-func (a *lineAgg) bump(r schema.Range) bool {
+// bump counts one more finding at r's line, at port pt (nil: none), when
+// one was recorded there, so a caller can skip building the message of a
+// repeat.
+func (a *lineAgg) bump(r schema.Range, pt *schema.Port) bool {
 	if r.IsZero() {
 		return false
 	}
 	i, ok := a.idx[lineKey{r.Filename, r.Start.Line}]
 	if ok {
 		a.out[i].Count++
+		if pt != nil && len(a.places[i]) < diag.MaxPlaces {
+			a.places[i] = append(a.places[i], [2]string{pt.Device.Name, pt.Name})
+		}
 	}
 	return ok
 }
 
 func (a *lineAgg) flush(p *Pass) {
-	for _, f := range a.out {
+	for _, f := range a.placed(p) {
 		p.Report(f)
 	}
+}
+
+// placed is the findings, each with its places when it has several.
+func (a *lineAgg) placed(p *Pass) []Finding {
+	var find placeFunc
+	for i := range a.out {
+		if len(a.places[i]) > 1 {
+			if find == nil {
+				find = placesOf(p.Fabric)
+			}
+			a.out[i].Places = find.list(a.places[i])
+		}
+	}
+	return a.out
 }

@@ -50,6 +50,8 @@ func runHeadroom(p *Pass) {
 		want int64
 		min  int64 // the smallest requirement among the ports, for the detail
 		n    int
+		// ports are the ports short at the line (its places).
+		ports []*schema.Port
 	}
 	byLine := map[lineKey]*worst{}
 	var order []lineKey
@@ -90,6 +92,7 @@ func runHeadroom(p *Pass) {
 		w, ok := byLine[k]
 		if ok {
 			w.n++
+			w.ports = append(w.ports, rx)
 			w.min = min(w.min, want)
 			if want <= w.want {
 				return
@@ -100,7 +103,7 @@ func runHeadroom(p *Pass) {
 				rx.ID(), what, units.Size(have), units.Size(want), units.Speed(speed), cable, mtu, basis),
 			Related: []Related{rel}}
 		if !ok {
-			byLine[k] = &worst{f: f, want: want, min: want, n: 1}
+			byLine[k] = &worst{f: f, want: want, min: want, n: 1, ports: []*schema.Port{rx}}
 			order = append(order, k)
 			return
 		}
@@ -129,6 +132,7 @@ func runHeadroom(p *Pass) {
 	for _, k := range order {
 		w := byLine[k]
 		w.f.Count = w.n
+		w.f.Places = portsPlaces(w.ports)
 		if w.n > 1 && w.min < w.want {
 			w.f.Detail = fmt.Sprintf("The value is short on %d ports; the port shown needs the most, the least-demanding one %s.", w.n, units.Size(w.min))
 		}
@@ -149,7 +153,7 @@ func runCableLength(p *Pass) {
 		if l.A.QoS.Lossless == 0 && l.B.QoS.Lossless == 0 {
 			continue
 		}
-		if agg.bump(l.Range) {
+		if agg.bump(l.Range, l.A) {
 			continue
 		}
 		def := defaultCable(tierOf(l.A.Device), tierOf(l.B.Device))
@@ -158,7 +162,7 @@ func runCableLength(p *Pass) {
 			Summary: fmt.Sprintf("lossless link %s (%s–%s) has no cable_length; headroom assumes %gm", l.Name, l.A.ID(), l.B.ID(), def),
 			Fix:     cableFix(def)})
 	}
-	for _, f := range agg.out {
+	for _, f := range agg.placed(p) {
 		def := assumed[lineKey{f.Subject.Filename, f.Subject.Start.Line}]
 		place := strings.TrimPrefix(f.Summary[:strings.Index(f.Summary, " has no cable_length")], "lossless ")
 		p.ReportAlike(f, Alike{Key: fmt.Sprintf("no cable_length; assumes %gm", def), Place: place,

@@ -67,7 +67,7 @@ func runETSSum(p *Pass) {
 			msg += fmt.Sprintf("; no traffic_class has role \"default\", so the traffic no class names (priority %d) has no weight: add a default class with weight = %d", g.qos.DSCP[0].V, 100-sum)
 			first := g.ports[0]
 			p.Report(Finding{Subject: ptr(portSubject(g.qos.WeightSumSource(), first)), Device: first.Device.Name, Port: first.Name,
-				Summary: msg, Count: len(g.ports), Fix: defaultClassFix(g.qos.DSCP[0].V, 100-sum)})
+				Summary: msg, Count: len(g.ports), Places: portsPlaces(g.ports), Fix: defaultClassFix(g.qos.DSCP[0].V, 100-sum)})
 			continue
 		}
 		reportGroup(p, g, g.qos.WeightSumSource(), msg)

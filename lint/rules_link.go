@@ -86,7 +86,7 @@ func runLinkSpeed(p *Pass) {
 		}
 		dv, other := deviatingEnd(a, b, 0, 0, siblingsDiffer(a, get), siblingsDiffer(b, get))
 		subj := subjectOr(dv.Speed.Src, dv.Range)
-		if agg.bump(subj) {
+		if agg.bump(subj, dv) {
 			continue
 		}
 		agg.add(Finding{Subject: ptr(subj), Device: dv.Device.Name, Port: dv.Name,
@@ -106,7 +106,7 @@ func runLinkFEC(p *Pass) {
 		}
 		dv, other := deviatingEnd(a, b, 0, 0, siblingsDiffer(a, get), siblingsDiffer(b, get))
 		subj := subjectOr(dv.FEC.Src, dv.Range)
-		if agg.bump(subj) {
+		if agg.bump(subj, dv) {
 			continue
 		}
 		agg.add(Finding{Subject: ptr(subj), Device: dv.Device.Name, Port: dv.Name,
@@ -188,7 +188,7 @@ func runMediaReach(p *Pass) {
 			continue
 		}
 		subj := subjectOr(l.CableLength.Src, l.Range)
-		if agg.bump(subj) {
+		if agg.bump(subj, l.A) {
 			continue
 		}
 		agg.add(Finding{Subject: ptr(subj),

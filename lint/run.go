@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"slices"
 	"strings"
 
 	"golang.org/x/sync/errgroup"
@@ -264,11 +265,15 @@ func mergeSameLine(fs []Finding, places placeFunc) []Finding {
 		m.Paths = addFlowPaths(m.Paths, fd.Paths)
 		m.Severity = max(m.Severity, fd.Severity)
 		m.Related = addRelated(m.Related, fd.Related)
-		// Each place the line reaches is a related location (the port or
-		// device block), so a finding about N places points at them.
+		// Each place the line reaches is one of the finding's places (the
+		// port or device block), so a finding about N places points at them.
 		if places != nil && fd.Device != "" && (fd.Device != m.Device || fd.Port != m.Port) {
-			m.Related = addRelated(m.Related, places.related(m, &fd))
+			if len(m.Places) == 0 {
+				m.Places = places.list([][2]string{{m.Device, m.Port}})
+			}
+			m.Places = addPlaces(m.Places, places.list([][2]string{{fd.Device, fd.Port}}))
 		}
+		m.Places = addPlaces(m.Places, fd.Places)
 		if placeless(m) == placeless(&fd) {
 			continue
 		}
@@ -332,23 +337,37 @@ func placesOf(f *schema.Fabric) placeFunc {
 	}
 }
 
-// related is the places of two findings merged at one line, as related
-// locations: the first finding's own (once) and the other's.
-func (pf placeFunc) related(m, fd *Finding) []Related {
+// list is the blocks of the named places (device, port; "" port: the
+// device), those found, in order.
+func (pf placeFunc) list(names [][2]string) []Related {
 	var out []Related
-	for _, x := range []*Finding{m, fd} {
-		if x.Device == "" {
+	for _, n := range names {
+		if n[0] == "" {
 			continue
 		}
-		if r, ok := pf(x.Device, x.Port); ok {
-			name := x.Device
-			if x.Port != "" {
-				name += ":" + x.Port
+		if r, ok := pf(n[0], n[1]); ok {
+			what := "device " + n[0]
+			if n[1] != "" {
+				what = "port " + n[0] + ":" + n[1]
 			}
-			out = append(out, Related{Range: r, Message: "applies at " + name})
+			out = addPlaces(out, []Related{{Range: r, Message: what}})
 		}
 	}
 	return out
+}
+
+// addPlaces adds b's places to a's, without repeats, up to
+// diag.MaxPlaces.
+func addPlaces(a, b []Related) []Related {
+	for _, r := range b {
+		if len(a) >= diag.MaxPlaces {
+			break
+		}
+		if !slices.Contains(a, r) {
+			a = append(a, r)
+		}
+	}
+	return a
 }
 
 // maxLineNotes and maxRelated bound what a merged finding carries.

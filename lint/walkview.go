@@ -261,7 +261,7 @@ type aggItem struct {
 	trace func() []Step
 	// flow is the flow of the first observation, the one the trace follows.
 	flow  Flow
-	ports map[string]bool
+	ports map[string]*schema.Port
 	// paths counts the NIC-to-NIC paths per flow: RoCE data and CNP are
 	// different packets on different paths and are never added up unnamed.
 	paths [numFlows]int64
@@ -280,7 +280,7 @@ func (g *pathAgg) add(key string, fl Flow, port *schema.Port, paths int64, mk fu
 	}
 	it, ok := g.items[key]
 	if !ok {
-		it = &aggItem{f: mk(), trace: trace, flow: fl, ports: map[string]bool{}}
+		it = &aggItem{f: mk(), trace: trace, flow: fl, ports: map[string]*schema.Port{}}
 		if port != nil && it.f.Device == "" {
 			it.f.Device, it.f.Port = port.Device.Name, port.Name
 		}
@@ -289,7 +289,7 @@ func (g *pathAgg) add(key string, fl Flow, port *schema.Port, paths int64, mk fu
 	}
 	it.paths[fl] = satAdd(it.paths[fl], paths)
 	if port != nil {
-		it.ports[port.ID()] = true
+		it.ports[port.ID()] = port
 	}
 }
 
@@ -334,6 +334,9 @@ func (g *pathAgg) flush(p *Pass) {
 		if it.f.Count == 0 {
 			it.f.Count = 1
 		}
+		if len(it.ports) > 1 {
+			it.f.Places = portPlaces(it.ports)
+		}
 		p.Report(it.f)
 	}
 }
@@ -377,4 +380,13 @@ func dscpList(xs []int) string {
 		parts[i] = fmt.Sprint(x)
 	}
 	return strings.Join(parts, ",")
+}
+
+// portPlaces lists ports' blocks as a finding's places (portsPlaces).
+func portPlaces(ports map[string]*schema.Port) []Related {
+	list := make([]*schema.Port, 0, len(ports))
+	for _, pt := range ports {
+		list = append(list, pt)
+	}
+	return portsPlaces(list)
 }

@@ -401,3 +401,29 @@ func TestSARIFEdgeCases(t *testing.T) {
 		t.Error("compact: a -var value printed as a file position")
 	}
 }
+
+// TestPlacesInMachineFormats: the places a finding about several ports
+// counts are SARIF relatedLocations and JSON places; the text format
+// counts them ("and N more places") and lists none.
+func TestPlacesInMachineFormats(t *testing.T) {
+	r := sampleResult()
+	d := r.Diagnostics[0]
+	d.Count = 3
+	d.Places = []diag.Related{{Range: *rng(4, 1, 10), Message: "port leaf1:Ethernet1"}, {Range: *rng(5, 1, 10), Message: "port leaf2:Ethernet1"}}
+	sarif := string(render(t, "sarif", r))
+	js := string(render(t, "json", r))
+	for _, p := range []string{"port leaf1:Ethernet1", "port leaf2:Ethernet1"} {
+		if !strings.Contains(sarif, p) {
+			t.Errorf("SARIF lacks the place %q", p)
+		}
+		if !strings.Contains(js, p) {
+			t.Errorf("JSON lacks the place %q", p)
+		}
+	}
+	if !strings.Contains(js, `"places"`) {
+		t.Error(`JSON has no "places"`)
+	}
+	if text := string(render(t, "text", r)); strings.Contains(text, "port leaf1:Ethernet1") {
+		t.Errorf("the text format lists places:\n%s", text)
+	}
+}

@@ -9,7 +9,7 @@ import (
 
 // JSONFormatVersion is the version of the JSON document's shape. A new
 // field raises the minor version; a changed or removed one the major.
-const JSONFormatVersion = "2.2"
+const JSONFormatVersion = "2.3"
 
 type jsonPos struct {
 	Line   int32 `json:"line"`
@@ -74,6 +74,7 @@ type jsonDiagnostic struct {
 	Paths    []jsonPaths    `json:"paths,omitempty"`
 	Count    int            `json:"count,omitempty"`
 	Related  []jsonRelated  `json:"related,omitempty"`
+	Places   []jsonRelated  `json:"places,omitempty"`
 	Implied  []jsonImplied  `json:"implied,omitempty"`
 	Evidence []jsonEvidence `json:"evidence,omitempty"`
 }
@@ -128,6 +129,11 @@ func toJSON(d *diag.Diagnostic, sources map[string][]byte) jsonDiagnostic {
 	for _, rel := range d.Related {
 		if !rel.Range.IsZero() {
 			j.Related = append(j.Related, jsonRelated{Range: *toJSONRange(rel.Range), Message: rel.Message})
+		}
+	}
+	for _, pl := range d.Places {
+		if !pl.Range.IsZero() {
+			j.Places = append(j.Places, jsonRelated{Range: *toJSONRange(pl.Range), Message: pl.Message})
 		}
 	}
 	j.Evidence = evidenceJSON(d.Evidence)

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/url"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/fabricgen/fabricgen/diag"
@@ -210,7 +211,9 @@ func writeSARIF(w io.Writer, r *Result) error {
 		if sups[i] != nil {
 			res.Suppressions = []sarifSuppression{*sups[i]}
 		}
-		for j, rel := range d.Related {
+		// The related places, then every place a finding about several
+		// ports counts (diag.Diagnostic.Places): a viewer marks each.
+		for j, rel := range append(slices.Clip(d.Related), d.Places...) {
 			if pl := physical(rel.Range, r.BasePath); pl != nil {
 				id := j + 1
 				res.RelatedLocations = append(res.RelatedLocations, sarifLocation{ID: &id, PhysicalLocation: pl, Message: &sarifText{Text: rel.Message}})
