@@ -142,6 +142,7 @@ func runLintDirs(cmd *cobra.Command, s *streams, dirs []string, walkErrs []error
 		Color: lf.formatName == "text" && s.colour(s.outTTY), Valid: true}
 	var unloaded, unloadedIn, failed []string
 	linted := 0
+	var lintedDirs []string
 	var exits []error
 	for _, dir := range dirs {
 		res, exit := lintFabric(cmd, s, dir, lf, flagLevel)
@@ -159,6 +160,7 @@ func runLintDirs(cmd *cobra.Command, s *streams, dirs []string, walkErrs []error
 		}
 		if res.Valid {
 			linted++
+			lintedDirs = append(lintedDirs, dir)
 		} else {
 			unloaded = append(unloaded, res.Unloaded)
 			unloadedIn = append(unloadedIn, dir)
@@ -175,6 +177,9 @@ func runLintDirs(cmd *cobra.Command, s *streams, dirs []string, walkErrs []error
 		all.Unloaded = unloadedText(unloaded, unloadedIn)
 	}
 	if len(dirs) > len(failed) || len(dirs) == 0 {
+		if len(dirs) > 1 {
+			all.Fabrics = lintedDirs
+		}
 		if err := out.Write(cmd.OutOrStdout(), all); err != nil {
 			return withCode(exitFailed, fmt.Errorf("writing %s output: %w", lf.formatName, err))
 		}

@@ -303,6 +303,11 @@ func TestLintManyFabrics(t *testing.T) {
 	if code != 0 || strings.Count(out, "No findings.")+strings.Count(out, "info") == 0 || errs != "" {
 		t.Errorf("two fabrics: exit %d\n%s\n%s", code, out, errs)
 	}
+	// The last line says how many fabrics were linted: a clean one is not
+	// silent.
+	if !strings.Contains(out, " in 2 fabrics (examples/clos-400g, examples/roce-storage)") {
+		t.Errorf("the report does not name the 2 fabrics it covers:\n%s", out)
+	}
 	if code, out, _ := lintRun(t, "lint", "--recursive", "examples"); code != exitFindings || !strings.Contains(out, "examples/releases/") {
 		t.Errorf("lint -r examples: exit %d\n%s", code, out)
 	}

@@ -40,6 +40,10 @@ type Result struct {
 	Color bool
 	// Version is the fabricgen version, for SARIF's tool driver.
 	Version string
+	// Fabrics are the fabric directories one report covers when there are
+	// several (lint DIR..., --recursive): the text format's last line says
+	// how many were linted, so a clean one is not silent.
+	Fabrics []string
 	// Suppressed are the findings suppressions hid (lint.RunReport). Only
 	// SARIF shows them, as results with suppressions (GitHub code scanning
 	// lists them as dismissed); the other formats leave them out, as they

@@ -2,7 +2,9 @@ package format
 
 import (
 	"bytes"
+	"fmt"
 	"io"
+	"strings"
 
 	"github.com/fabricgen/fabricgen/diag"
 )
@@ -21,10 +23,27 @@ func writeText(w io.Writer, r *Result) error {
 		}
 		b.WriteString("The " + what + " is not valid: " + summary(r.Diagnostics) + "; lint did not run.\n")
 	case len(r.Diagnostics) == 0:
-		b.WriteString("No findings.\n")
+		b.WriteString("No findings" + fabrics(r.Fabrics) + ".\n")
 	default:
-		b.WriteString(summary(r.Diagnostics) + "\n")
+		b.WriteString(summary(r.Diagnostics) + fabrics(r.Fabrics) + "\n")
 	}
 	_, err := w.Write(b.Bytes())
 	return err
+}
+
+// fabrics is " in N fabrics (a, b, …)" for a report of several, else "".
+func fabrics(dirs []string) string {
+	if len(dirs) < 2 {
+		return ""
+	}
+	const shown = 5
+	names := dirs
+	if len(names) > shown {
+		names = names[:shown]
+	}
+	out := fmt.Sprintf(" in %d fabrics (%s", len(dirs), strings.Join(names, ", "))
+	if len(dirs) > shown {
+		out += fmt.Sprintf(", and %d more", len(dirs)-shown)
+	}
+	return out + ")"
 }
