@@ -65,9 +65,11 @@ var allowed = map[string]string{
 	// Writers and locks: fabricgen creates these files (O_CREATE with
 	// O_EXCL or a temporary name) or opens them for writing; a pipe
 	// opened O_RDWR does not block.
-	"internal/push/state/records.go:saveBackup:os.OpenFile": "writer: O_WRONLY|O_CREATE|O_EXCL of a new backup",
-	"internal/push/state/lock.go:Lock:os.OpenFile":          "the lock file: O_RDWR|O_CREATE|O_NOFOLLOW, never blocks; its holder is read with readlimit.File",
-	"check/readings/readings.go:Save:os.OpenFile":           "writer: O_WRONLY|O_CREATE|O_TRUNC of a temporary file fabricgen made",
+	"internal/push/state/records.go:saveBackup:os.OpenFile":        "writer: O_WRONLY|O_CREATE|O_EXCL of a new backup",
+	"internal/push/state/records.go:saveAppliedBeside:os.OpenFile": "writer: O_WRONLY|O_CREATE|O_EXCL of the record beside a new backup",
+	"internal/push/state/gitignore.go:EnsureGitignore:os.OpenFile": "writer: O_WRONLY|O_CREATE|O_EXCL of a new .gitignore; one that exists (a link, a pipe) is left alone",
+	"internal/push/state/lock.go:Lock:os.OpenFile":                 "the lock file: O_RDWR|O_CREATE|O_NOFOLLOW, never blocks; its holder is read with readlimit.File",
+	"check/readings/readings.go:Save:os.OpenFile":                  "writer: O_WRONLY|O_CREATE|O_TRUNC of a temporary file fabricgen made",
 	// A folder opened as an os.Root, so that no symlink in it leads out;
 	// every template in it is read with readlimit.Root.
 	"templates/overrides_load.go:openOverrides:os.OpenRoot": "the --templates folder, read only through readlimit.Root",
