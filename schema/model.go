@@ -20,16 +20,20 @@ const (
 	KindSpine      Kind = "spine"
 	KindSuperspine Kind = "superspine"
 	KindCore       Kind = "core"
+	// KindSubnetManager is an InfiniBand subnet manager host (platform
+	// opensm): an end point like a NIC, with its own HCA port.
+	KindSubnetManager Kind = "subnet_manager"
 )
 
 // Kinds returns every device kind, edge first.
 func Kinds() []Kind { return []Kind{KindNIC, KindLeaf, KindSpine, KindSuperspine, KindCore} }
 
-// Tier orders kinds from the edge inwards: nic 0, leaf 1, spine 2,
-// superspine and core 3. Up/down routing in a Clos climbs tiers, then descends.
+// Tier orders kinds from the edge inwards: nic and subnet_manager 0,
+// leaf 1, spine 2, superspine and core 3. Up/down routing in a Clos climbs
+// tiers, then descends.
 func (k Kind) Tier() int {
 	switch k {
-	case KindNIC:
+	case KindNIC, KindSubnetManager:
 		return 0
 	case KindLeaf:
 		return 1
@@ -39,6 +43,27 @@ func (k Kind) Tier() int {
 		return 3
 	}
 }
+
+// LinkLayer is the fabric's link layer: Ethernet (RoCE) or InfiniBand.
+type LinkLayer string
+
+// Link layers.
+const (
+	// LinkEthernet is an Ethernet fabric carrying RoCE: PFC, ECN, DSCP.
+	LinkEthernet LinkLayer = "ethernet"
+	// LinkInfiniBand is an InfiniBand fabric: credit-based, its QoS
+	// (SL to VL, VL arbitration, partitions) set by the subnet manager.
+	LinkInfiniBand LinkLayer = "infiniband"
+)
+
+// Membership is an InfiniBand partition membership.
+type Membership string
+
+// Partition memberships (IBTA: the P_Key's bit 15 set for full members).
+const (
+	MemberFull    Membership = "full"
+	MemberLimited Membership = "limited"
+)
 
 // Trust is the field a port classifies ingress packets by.
 type Trust string
@@ -126,6 +151,13 @@ type Fabric struct {
 	// PFC (fabric attribute lossy_roce, e.g. NICs with their own loss
 	// recovery); lint then accepts a RoCE class without lossless = true.
 	LossyRoCE Value[bool]
+	// LinkLayer is the fabric's link layer (attribute link_layer; unset:
+	// ethernet with Src at the fabric block).
+	LinkLayer Value[LinkLayer]
+	// Partitions are the InfiniBand partitions (partition blocks), sorted
+	// by name; none on Ethernet.
+	Partitions []*Partition
+
 	// Lossless is the set of priorities the fabric's lossless classes use
 	// (classes without a priority do not count): the priorities PFC should
 	// protect on every port. Load and Reindex compute it.
@@ -162,6 +194,9 @@ func (f *Fabric) indexNames() {
 		f.classes[c.Name] = c
 	}
 }
+
+// InfiniBand reports whether the fabric's link layer is InfiniBand.
+func (f *Fabric) InfiniBand() bool { return f.LinkLayer.V == LinkInfiniBand }
 
 // Device returns the device with the given name, or nil.
 func (f *Fabric) Device(name string) *Device { return f.devices[name] }
@@ -212,6 +247,79 @@ type TrafficClass struct {
 	// Sched is strict or dwrr; Weight the DWRR/ETS weight in percent.
 	Sched  Value[SchedMode]
 	Weight Value[int]
+	// SL is the InfiniBand service level (0–15) that identifies the class
+	// on an InfiniBand fabric, where Priority is not used.
+	SL Value[int]
+	// VL is the InfiniBand virtual lane (0–14) the class's SL maps to;
+	// unset, it is SL (Set false, Src at sl).
+	VL Value[int]
+}
+
+// Partition is an InfiniBand partition (partition block): a P_Key, its
+// members and the parameters of its IPoIB broadcast group.
+type Partition struct {
+	Name  string
+	Range Range
+	// PKey is the P_Key as written (0x0001–0x7fff, with bit 15 allowed);
+	// OpenSM uses its low 15 bits.
+	PKey Value[int]
+	// Members are the member devices; Membership their membership.
+	Members      []*Device
+	MembersRange Range
+	Membership   Value[Membership]
+	// FullMembers are members that are full whatever Membership says.
+	FullMembers      []*Device
+	FullMembersRange Range
+	// IPoIB runs IP over InfiniBand on the partition.
+	IPoIB Value[bool]
+	// MTU is the partition's (broadcast group's) MTU in bytes, 256–4096;
+	// unset: OpenSM's default, 2048.
+	MTU Value[int]
+	// SL is the partition's service level; unset: 0.
+	SL Value[int]
+	// Default marks the Default partition (P_Key 0x7fff).
+	Default Value[bool]
+}
+
+// LowPKey is the partition's P_Key without the membership bit (bit 15):
+// the 15 bits that name the partition.
+func (p *Partition) LowPKey() int { return p.PKey.V & 0x7fff }
+
+// MembershipOf is d's membership in the partition, and false when d is no
+// member.
+func (p *Partition) MembershipOf(d *Device) (Membership, bool) {
+	for _, m := range p.FullMembers {
+		if m == d {
+			return MemberFull, true
+		}
+	}
+	for _, m := range p.Members {
+		if m == d {
+			if p.Membership.V == "" {
+				return MemberFull, true
+			}
+			return p.Membership.V, true
+		}
+	}
+	return "", false
+}
+
+// SubnetManager is an InfiniBand subnet manager's settings (a
+// subnet_manager device's sm block).
+type SubnetManager struct {
+	Range Range
+	// RoutingEngine lists OpenSM routing engines in order (routing_engine).
+	RoutingEngine Value[[]string]
+	// AllowFallback lets OpenSM fall back to minhop when every engine
+	// fails (unset: false, rendered as no_fallback).
+	AllowFallback Value[bool]
+	// MaxOpVLs is OpenSM's max_op_vls (1: VL0, 2: VL0–1, 3: VL0–3,
+	// 4: VL0–7, 5: VL0–14).
+	MaxOpVLs Value[int]
+	// HighLimit is the VL arbitration high limit (0–255; 255 unbounded).
+	HighLimit Value[int]
+	// Priority is the SM priority (0–15) in master election.
+	Priority Value[int]
 }
 
 // ECNProfile is a WRED/ECN marking curve.
@@ -472,6 +580,11 @@ type Device struct {
 	Policy *QoSPolicy
 	// Host is the host a NIC belongs to (NICs only).
 	Host Value[string]
+	// GUID is an InfiniBand switch's node GUID (attribute guid), used
+	// for routing roots and the emulated topology.
+	GUID Value[uint64]
+	// SM is a subnet manager's settings (kind subnet_manager), or nil.
+	SM *SubnetManager
 	// RDMA holds NIC RDMA settings (NICs only), or nil. NICs declared by one
 	// for_each/count block with constant rdma attributes share one RDMA.
 	RDMA  *RDMA
@@ -528,6 +641,9 @@ type RDMA struct {
 	ToS Value[int]
 	// ECN enables DCQCN (notification and reaction points) on the RoCE priority.
 	ECN Value[bool]
+	// SL is the InfiniBand service level the NIC's applications use
+	// (NCCL_IB_SL, UCX_IB_SL); InfiniBand fabrics only.
+	SL Value[int]
 }
 
 // DSCP is the RoCE data code point the NIC marks: ToS >> 2.
@@ -554,6 +670,8 @@ type Port struct {
 	MTU Value[int]
 	// Description is free text for the port.
 	Description string
+	// GUID is an InfiniBand HCA port's port GUID (attribute guid).
+	GUID Value[uint64]
 	// IP is the port's L3 address with prefix length; unset for L2 ports.
 	IP Value[netip.Prefix]
 	// Routed marks an L3 port without an address of its own (unnumbered /

@@ -20,6 +20,13 @@ type PlatformSpec struct {
 	// Host is true for a platform that configures a host NIC rather
 	// than a switch.
 	Host bool
+	// LinkLayer is the link layer of the fabrics the platform's devices
+	// belong to ("" means ethernet).
+	LinkLayer LinkLayer
+	// Managed is true for a switch the subnet manager configures
+	// (InfiniBand's ib_switch): nothing is rendered, pushed or read from
+	// it by fabricgen itself.
+	Managed bool
 	// Ports is the platform's port-name rule, following the vendor's
 	// running configuration.
 	Ports PortNaming
