@@ -20,9 +20,9 @@ type PlatformSpec struct {
 	// Host is true for a platform that configures a host NIC rather
 	// than a switch.
 	Host bool
-	// LinkLayer is the link layer of the fabrics the platform's devices
-	// belong to ("" means ethernet).
-	LinkLayer LinkLayer
+	// LinkLayers are the link layers of the fabrics the platform's
+	// devices may belong to; nil means Ethernet only (SpeaksLinkLayer).
+	LinkLayers []LinkLayer
 	// Managed is true for a switch the subnet manager configures
 	// (InfiniBand's ib_switch): nothing is rendered, pushed or read from
 	// it by fabricgen itself.
@@ -312,4 +312,18 @@ func (c catalog) readers(attr string) string {
 		}
 	}
 	return strings.Join(out, ", ")
+}
+
+// SpeaksLinkLayer reports whether the platform's devices may belong to a
+// fabric of link layer ll (nil LinkLayers: Ethernet only).
+func (s PlatformSpec) SpeaksLinkLayer(ll LinkLayer) bool {
+	if len(s.LinkLayers) == 0 {
+		return ll == LinkEthernet || ll == ""
+	}
+	for _, l := range s.LinkLayers {
+		if l == ll {
+			return true
+		}
+	}
+	return false
 }
