@@ -1,6 +1,8 @@
 package lint
 
 import (
+	"slices"
+
 	"github.com/fabricgen/fabricgen/diag"
 	"github.com/fabricgen/fabricgen/internal/natsort"
 	"github.com/fabricgen/fabricgen/schema"
@@ -218,7 +220,8 @@ type lineAgg struct {
 	idx map[lineKey]int
 	out []Finding
 	// places are the device and port of each finding added at out[i]'s
-	// line, first-seen order (they become its Places).
+	// line, the first diag.MaxPlaces in natural order, each once (they
+	// become its Places).
 	places [][][2]string
 }
 
@@ -242,9 +245,7 @@ func (a *lineAgg) add(f Finding) bool {
 	k := lineKey{f.Subject.Filename, f.Subject.Start.Line}
 	if i, ok := a.idx[k]; ok {
 		a.out[i].Count += f.Count
-		if len(a.places[i]) < diag.MaxPlaces {
-			a.places[i] = append(a.places[i], place)
-		}
+		a.places[i] = firstPlaces(a.places[i], place)
 		return false
 	}
 	a.idx[k] = len(a.out)
@@ -263,11 +264,35 @@ func (a *lineAgg) bump(r schema.Range, pt *schema.Port) bool {
 	i, ok := a.idx[lineKey{r.Filename, r.Start.Line}]
 	if ok {
 		a.out[i].Count++
-		if pt != nil && len(a.places[i]) < diag.MaxPlaces {
-			a.places[i] = append(a.places[i], [2]string{pt.Device.Name, pt.Name})
+		if pt != nil {
+			a.places[i] = firstPlaces(a.places[i], [2]string{pt.Device.Name, pt.Name})
 		}
 	}
 	return ok
+}
+
+// firstPlaces adds place (device, port) to ps, which holds the first
+// diag.MaxPlaces places in natural order, each once, and keeps it so:
+// what a finding lists does not depend on the order its places were met.
+func firstPlaces(ps [][2]string, place [2]string) [][2]string {
+	name := func(p [2]string) string { return p[0] + ":" + p[1] }
+	at, _ := slices.BinarySearchFunc(ps, place, func(a, b [2]string) int {
+		switch x, y := name(a), name(b); {
+		case natsort.Less(x, y):
+			return -1
+		case natsort.Less(y, x):
+			return 1
+		}
+		return 0
+	})
+	if at < len(ps) && ps[at] == place || at >= diag.MaxPlaces {
+		return ps
+	}
+	ps = slices.Insert(ps, at, place)
+	if len(ps) > diag.MaxPlaces {
+		ps = ps[:diag.MaxPlaces]
+	}
+	return ps
 }
 
 func (a *lineAgg) flush(p *Pass) {

@@ -2,8 +2,10 @@ package lint
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -165,6 +167,35 @@ device "x2" {
 			}
 			if fd.Rule != rule || fd.Count != 2 || strings.Join(got, "|") != "device x2|device x10" {
 				t.Errorf("%s finding about %d places, places %q: want %s about 2, places device x2|device x10", fd.Rule, fd.Count, got, rule)
+			}
+		})
+	}
+}
+
+// TestFirstPlacesKeepsTheFirstInNaturalOrder: whatever order a rule meets
+// its places in, it lists the first diag.MaxPlaces in natural order, each
+// once.
+func TestFirstPlacesKeepsTheFirstInNaturalOrder(t *testing.T) {
+	var all [][2]string
+	for i := 20; i >= 1; i-- {
+		all = append(all, [2]string{fmt.Sprintf("leaf%d", i), "eth1"})
+	}
+	tests := []struct {
+		name  string
+		order func([][2]string) [][2]string
+	}{
+		{"descending", func(ps [][2]string) [][2]string { return ps }},
+		{"ascending", func(ps [][2]string) [][2]string { ps = slices.Clone(ps); slices.Reverse(ps); return ps }},
+		{"repeated", func(ps [][2]string) [][2]string { return append(slices.Clone(ps), ps...) }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got [][2]string
+			for _, p := range tt.order(all) {
+				got = firstPlaces(got, p)
+			}
+			if len(got) != diag.MaxPlaces || got[0][0] != "leaf1" || got[1][0] != "leaf2" || got[len(got)-1][0] != fmt.Sprintf("leaf%d", diag.MaxPlaces) {
+				t.Errorf("got %v, want leaf1 … leaf%d", got, diag.MaxPlaces)
 			}
 		})
 	}

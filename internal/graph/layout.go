@@ -11,15 +11,16 @@ import "fmt"
 // then shrinks to unreadable text. Subgraphs (Mermaid) and clusters (dot)
 // do not help: the leaves all link to the spines, so every cluster still
 // sits on the same rank, side by side. Rows do: dot pins a row with
-// rank=same, and Mermaid has no rank constraint, so invisible links
-// (~~~, Mermaid 10.3 and later) from each row to the next stack them, one
-// column at a time. The leaves are wrapped first, and each row of leaves
-// has its NICs in the rows just below it (a band): a NIC's link to its
-// leaf then spans one rank and stays short, where stacking all NIC rows
-// under all leaf rows would send most of them across the picture. Eight
-// nodes a row keeps a band of 36 switches and 256 NICs (NICs grouped per
-// leaf) about as wide as it is tall at GitHub's width, and the picture
-// stays one the eye can follow.
+// rank=same, and Mermaid, which has no rank constraint, stacks them with
+// invisible links (~~~, Mermaid 10.0 and later: "An invisible link" in its
+// docs/syntax/flowchart.md) from each row to the next, one per column. The
+// leaves are wrapped first, and each row of leaves has its NICs in the
+// rows just below it (a band): a NIC's link to its leaf then spans one
+// rank and stays short, where stacking all NIC rows under all leaf rows
+// would send most of them across the picture. Eight nodes a row makes 36
+// switches and 256 NICs (NICs grouped per leaf) nine ranks of at most
+// eight nodes, about as tall as it is wide, which a page column shows at
+// a readable size.
 const RowWidth = 8
 
 // row is one rank of the picture: nodes of one tier, left to right.
