@@ -30,7 +30,7 @@ connected set of leaves and spines), so a fabric of thousands of devices is
 a picture of a few nodes ("leaf ×2048", with its platforms). A tier of
 more than 8 nodes is wrapped into rows of at most 8 in every format, each
 row of leaves with its NICs just below it, so 36 switches and 256 NICs are
-four bands of 8 leaves and 8 NIC groups (an SVG 1530 px wide).
+four bands of 8 leaves and 8 NIC groups (an SVG 1744 px wide).
 
 -format mermaid prints a Mermaid flowchart (GitHub renders it in a
 ` + "```mermaid" + ` block), dot a Graphviz graph, svg a self-contained SVG laid

@@ -166,16 +166,16 @@ const (
 	svgGapY   = 90
 	svgMargin = 24
 	svgTitleH = 28
-	// svgMaxRowW is the widest a row of nodes gets: a wider tier wraps
-	// into several rows, svgWrapGapY apart.
-	svgMaxRowW  = 1600
+	// svgMaxRowW is the widest a row of nodes gets (RowWidth nodes of
+	// about 200 px fit): a wider row wraps into several rows, svgWrapGapY
+	// apart.
+	svgMaxRowW  = 1800
 	svgWrapGapY = 24
 )
 
 // SVG is a self-contained picture: one band per tier, cores at the top,
 // laid out in the rows Mermaid and DOT use (RowWidth), a row wider than
-// svgMaxRowW wrapped again, nodes centred in their
-// row, links as straight lines (labelled with their count when more than
+// svgMaxRowW split again, nodes centred in their row, links as straight lines (labelled with their count when more than
 // one). The layout depends only on the graph, so the bytes are the same
 // on every run. Text is XML-escaped.
 func (g *Graph) SVG() string {
@@ -196,23 +196,34 @@ func (g *Graph) SVG() string {
 		}
 	}
 	for _, lr := range laid {
-		r := lr.tier
-		cur := row{}
 		for _, i := range lr.nodes {
 			n := g.Nodes[i]
-			w := max(svgMinW, svgCharW*max(runeLen(n.Name), runeLen(n.Detail))+16)
-			boxes[i].w = w
-			if len(cur.nodes) > 0 && cur.w+svgGapX+w > svgMaxRowW {
-				rows, tierOfRow = append(rows, cur), append(tierOfRow, r)
-				cur = row{}
-			}
-			if len(cur.nodes) > 0 {
-				cur.w += svgGapX
-			}
-			cur.nodes = append(cur.nodes, i)
-			cur.w += w
+			boxes[i].w = max(svgMinW, svgCharW*max(runeLen(n.Name), runeLen(n.Detail))+16)
 		}
-		rows, tierOfRow = append(rows, cur), append(tierOfRow, r)
+		// A row too wide for svgMaxRowW is split into the fewest rows
+		// that fit, as even in count as they can be (not 7 and 1).
+		for parts := 1; ; parts++ {
+			per := (len(lr.nodes) + parts - 1) / parts
+			var split []row
+			fits := true
+			for start := 0; start < len(lr.nodes); start += per {
+				cur := row{nodes: lr.nodes[start:min(start+per, len(lr.nodes))]}
+				for k, i := range cur.nodes {
+					if k > 0 {
+						cur.w += svgGapX
+					}
+					cur.w += boxes[i].w
+				}
+				fits = fits && (cur.w <= svgMaxRowW || len(cur.nodes) == 1)
+				split = append(split, cur)
+			}
+			if fits {
+				for _, rw := range split {
+					rows, tierOfRow = append(rows, rw), append(tierOfRow, lr.tier)
+				}
+				break
+			}
+		}
 	}
 	for _, rw := range rows {
 		width = max(width, rw.w)
