@@ -455,7 +455,7 @@ func runRoCEv1Exception(p *Pass) {
 			if shared != "" {
 				shared += " and "
 			}
-			shared += "is classified by DSCP only on its way (each hop is a related location)"
+			shared += "is classified by DSCP only at some hops (see the related locations)"
 		}
 		p.ReportAlike(f, Alike{Key: shared, Place: "NIC " + f.Device + " (transport set here)",
 			Summary: func(n int) string { return v1NICs(n, shared) }})
