@@ -3,6 +3,9 @@ package lint
 import (
 	"context"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
 	"slices"
@@ -198,5 +201,74 @@ func TestFirstPlacesKeepsTheFirstInNaturalOrder(t *testing.T) {
 				t.Errorf("got %v, want leaf1 … leaf%d", got, diag.MaxPlaces)
 			}
 		})
+	}
+}
+
+// TestRulesThatCountSetPlaces reads the rules' source: a function of a
+// rules_*.go file that sets a finding's Count (other than to a constant)
+// also sets its Places, or counts through the helpers that do (causeAgg,
+// lineAgg, pathAgg, reportGroup). A new rule that counts without places
+// fails here even before a fixture shows it counting.
+func TestRulesThatCountSetPlaces(t *testing.T) {
+	files, err := filepath.Glob("rules_*.go")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no rules_*.go (%v)", err)
+	}
+	fset := token.NewFileSet()
+	for _, fn := range files {
+		if strings.HasSuffix(fn, "_test.go") {
+			continue
+		}
+		file, err := parser.ParseFile(fset, fn, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, decl := range file.Decls {
+			fd, ok := decl.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
+			}
+			var counts []token.Pos
+			places := false
+			isField := func(e ast.Expr, name string) bool {
+				sel, ok := e.(*ast.SelectorExpr)
+				return ok && sel.Sel.Name == name
+			}
+			ast.Inspect(fd.Body, func(n ast.Node) bool {
+				switch n := n.(type) {
+				case *ast.IncDecStmt:
+					if isField(n.X, "Count") {
+						counts = append(counts, n.Pos())
+					}
+				case *ast.AssignStmt:
+					for i, lhs := range n.Lhs {
+						switch {
+						case isField(lhs, "Places"):
+							places = true
+						case isField(lhs, "Count") && i < len(n.Rhs):
+							if _, lit := n.Rhs[i].(*ast.BasicLit); !lit {
+								counts = append(counts, n.Pos())
+							}
+						}
+					}
+				case *ast.KeyValueExpr:
+					if id, ok := n.Key.(*ast.Ident); ok {
+						_, lit := n.Value.(*ast.BasicLit)
+						switch {
+						case id.Name == "Places":
+							places = true
+						case id.Name == "Count" && !lit:
+							counts = append(counts, n.Pos())
+						}
+					}
+				}
+				return true
+			})
+			if len(counts) > 0 && !places {
+				for _, pos := range counts {
+					t.Errorf("%s: %s counts a finding's places without listing them (set Places, e.g. with portsPlaces or devicesPlaces, or count through causeAgg)", fset.Position(pos), fd.Name.Name)
+				}
+			}
+		}
 	}
 }
