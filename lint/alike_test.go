@@ -56,7 +56,7 @@ func TestGroupAlikeKeepsDifferentFixes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := groupAlike(tt.in)
+			got := groupAlike(tt.in, nil)
 			if len(got) != tt.want {
 				t.Fatalf("got %d findings, want %d", len(got), tt.want)
 			}
@@ -64,5 +64,41 @@ func TestGroupAlikeKeepsDifferentFixes(t *testing.T) {
 				t.Errorf("grouped finding %q count %d", got[0].Summary, got[0].Count)
 			}
 		})
+	}
+}
+
+// TestAlikeRoCEv1NICsGroup: RoCE v1 NICs, each with its own transport
+// line, behind the same routed port are one NIC007 finding at the first
+// NIC's line, saying how many NICs, with both NICs as places and the other
+// NIC's transport line as a related location.
+func TestAlikeRoCEv1NICsGroup(t *testing.T) {
+	f, ds := schema.Load("testdata/fixtures/nic007-fail-several-nics-one-cause", schema.Options{Platforms: platforms.Catalog()})
+	if ds.HasErrors() {
+		t.Fatal(ds)
+	}
+	fs, err := Run(context.Background(), f, Options{Only: []string{"NIC007"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fs) != 1 {
+		t.Fatalf("got %d NIC007 findings, want 1: %v", len(fs), fs)
+	}
+	fd := fs[0]
+	var places []string
+	for _, r := range fd.Places {
+		places = append(places, r.Message)
+	}
+	if fd.Count != 2 || strings.Join(places, "|") != "device gpu1|device gpu2" {
+		t.Errorf("count %d, places %q: want 2, device gpu1|device gpu2", fd.Count, places)
+	}
+	if !strings.HasPrefix(fd.Summary, "2 NICs send RoCE v1") || !strings.Contains(fd.Detail, "NIC gpu1") {
+		t.Errorf("summary %q detail %q: want the group's wording, this NIC in the detail", fd.Summary, fd.Detail)
+	}
+	other := false
+	for _, r := range fd.Related {
+		other = other || strings.Contains(r.Message, "NIC gpu2")
+	}
+	if !other {
+		t.Errorf("related %v: want gpu2's transport line", fd.Related)
 	}
 }

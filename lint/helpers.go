@@ -1,6 +1,8 @@
 package lint
 
 import (
+	"slices"
+
 	"github.com/fabricgen/fabricgen/diag"
 	"github.com/fabricgen/fabricgen/internal/natsort"
 	"github.com/fabricgen/fabricgen/schema"
@@ -121,6 +123,9 @@ func portsPlaces(ports []*schema.Port) []Related {
 			ids = append(ids, pt.ID())
 		}
 	}
+	if len(ids) < 2 {
+		return nil
+	}
 	natsort.Sort(ids)
 	var out []Related
 	for _, id := range ids {
@@ -215,7 +220,8 @@ type lineAgg struct {
 	idx map[lineKey]int
 	out []Finding
 	// places are the device and port of each finding added at out[i]'s
-	// line, first-seen order (they become its Places).
+	// line, the first diag.MaxPlaces in natural order, each once (they
+	// become its Places).
 	places [][][2]string
 }
 
@@ -239,9 +245,7 @@ func (a *lineAgg) add(f Finding) bool {
 	k := lineKey{f.Subject.Filename, f.Subject.Start.Line}
 	if i, ok := a.idx[k]; ok {
 		a.out[i].Count += f.Count
-		if len(a.places[i]) < diag.MaxPlaces {
-			a.places[i] = append(a.places[i], place)
-		}
+		a.places[i] = firstPlaces(a.places[i], place)
 		return false
 	}
 	a.idx[k] = len(a.out)
@@ -260,11 +264,35 @@ func (a *lineAgg) bump(r schema.Range, pt *schema.Port) bool {
 	i, ok := a.idx[lineKey{r.Filename, r.Start.Line}]
 	if ok {
 		a.out[i].Count++
-		if pt != nil && len(a.places[i]) < diag.MaxPlaces {
-			a.places[i] = append(a.places[i], [2]string{pt.Device.Name, pt.Name})
+		if pt != nil {
+			a.places[i] = firstPlaces(a.places[i], [2]string{pt.Device.Name, pt.Name})
 		}
 	}
 	return ok
+}
+
+// firstPlaces adds place (device, port) to ps, which holds the first
+// diag.MaxPlaces places in natural order, each once, and keeps it so:
+// what a finding lists does not depend on the order its places were met.
+func firstPlaces(ps [][2]string, place [2]string) [][2]string {
+	name := func(p [2]string) string { return p[0] + ":" + p[1] }
+	at, _ := slices.BinarySearchFunc(ps, place, func(a, b [2]string) int {
+		switch x, y := name(a), name(b); {
+		case natsort.Less(x, y):
+			return -1
+		case natsort.Less(y, x):
+			return 1
+		}
+		return 0
+	})
+	if at < len(ps) && ps[at] == place || at >= diag.MaxPlaces {
+		return ps
+	}
+	ps = slices.Insert(ps, at, place)
+	if len(ps) > diag.MaxPlaces {
+		ps = ps[:diag.MaxPlaces]
+	}
+	return ps
 }
 
 func (a *lineAgg) flush(p *Pass) {
@@ -285,4 +313,101 @@ func (a *lineAgg) placed(p *Pass) []Finding {
 		}
 	}
 	return a.out
+}
+
+// causeAgg collects a rule's findings by cause (any comparable key, such
+// as the line and the value it sets): the first finding of a cause stands
+// for all of them, Count is how many places it reaches and Places are
+// their blocks (ports, or devices for a finding about whole devices),
+// sorted, deduplicated, at most diag.MaxPlaces. Findings come out in
+// first-seen order.
+type causeAgg[K comparable] struct {
+	idx   map[K]int
+	out   []Finding
+	ports [][]*schema.Port
+	devs  [][]*schema.Device
+}
+
+// bump counts port pt or device d (the other nil) as one more place of
+// cause k when k already has a finding, so a caller can skip building the
+// message of a repeat; it reports whether k had one.
+func (a *causeAgg[K]) bump(k K, pt *schema.Port, d *schema.Device) bool {
+	i, ok := a.idx[k]
+	if ok {
+		a.out[i].Count++
+		a.place(i, pt, d)
+	}
+	return ok
+}
+
+// add records f as cause k's finding, at port pt or device d, unless k
+// has one (then it counts one more place, as bump).
+func (a *causeAgg[K]) add(k K, f Finding, pt *schema.Port, d *schema.Device) {
+	if a.bump(k, pt, d) {
+		return
+	}
+	if a.idx == nil {
+		a.idx = map[K]int{}
+	}
+	a.idx[k] = len(a.out)
+	f.Count = 1
+	a.out = append(a.out, f)
+	a.ports = append(a.ports, nil)
+	a.devs = append(a.devs, nil)
+	a.place(len(a.out)-1, pt, d)
+}
+
+func (a *causeAgg[K]) place(i int, pt *schema.Port, d *schema.Device) {
+	if pt != nil {
+		a.ports[i] = append(a.ports[i], pt)
+	}
+	if d != nil {
+		a.devs[i] = append(a.devs[i], d)
+	}
+}
+
+// findings is the findings, each with the places of its cause.
+func (a *causeAgg[K]) findings() []Finding {
+	for i := range a.out {
+		a.out[i].Places = addPlaces(portsPlaces(a.ports[i]), devicesPlaces(a.devs[i]))
+	}
+	return a.out
+}
+
+// flush reports the findings.
+func (a *causeAgg[K]) flush(p *Pass) {
+	for _, f := range a.findings() {
+		p.Report(f)
+	}
+}
+
+// devicesPlaces lists the blocks of a finding's devices as its places,
+// sorted by name, at most diag.MaxPlaces; none for one device (the
+// finding's own).
+func devicesPlaces(devs []*schema.Device) []Related {
+	if len(devs) < 2 {
+		return nil
+	}
+	byName := make(map[string]*schema.Device, len(devs))
+	names := make([]string, 0, len(devs))
+	for _, d := range devs {
+		if _, ok := byName[d.Name]; !ok {
+			byName[d.Name] = d
+			names = append(names, d.Name)
+		}
+	}
+	if len(names) < 2 {
+		return nil
+	}
+	natsort.Sort(names)
+	var out []Related
+	for _, n := range names {
+		if len(out) == diag.MaxPlaces {
+			break
+		}
+		if r := byName[n].Range; !r.IsZero() {
+			out = append(out, Related{Range: r, Message: "device " + n})
+		}
+	}
+	return out
 }

@@ -191,9 +191,13 @@ func runMediaReach(p *Pass) {
 		if agg.bump(subj, l.A) {
 			continue
 		}
-		agg.add(Finding{Subject: ptr(subj),
+		f := Finding{Subject: ptr(subj),
 			Summary: fmt.Sprintf("link %s: %gm of %s cable is beyond the media's reach of %gm", l.Name, l.CableLength.V, l.Media.V, reach),
-			Related: []Related{{Range: l.Media.Src, Message: "media set here"}}})
+			Related: []Related{{Range: l.Media.Src, Message: "media set here"}}}
+		if l.A != nil {
+			f.Device, f.Port = l.A.Device.Name, l.A.Name // the first of the links' places
+		}
+		agg.add(f)
 	}
 	agg.flush(p)
 }

@@ -91,14 +91,10 @@ func runLinkMTU(p *Pass) {
 		return pt.QoS.MTU.V, pt.QoS.MTU.Set
 	}
 	polMTU := func(pol *schema.QoSPolicy) schema.Range { return pol.MTU.Src }
-	// One line that sets a mismatching MTU on many links is one finding.
-	seen := map[schema.Range]int{}
-	var out []Finding
-	defer func() {
-		for _, f := range out {
-			p.Report(f)
-		}
-	}()
+	// One line that sets a mismatching MTU on many links is one finding,
+	// with the deviating port of each link among its places.
+	var agg causeAgg[schema.Range]
+	defer agg.flush(p)
 	for _, l := range p.Fabric.Links {
 		a, b := l.A, l.B
 		if a == nil || b == nil || a.QoS == nil || b.QoS == nil || !isSwitch(a) || !isSwitch(b) {
@@ -110,13 +106,11 @@ func runLinkMTU(p *Pass) {
 		dv, other := deviatingEnd(a, b, specificity(a, a.QoS.MTU.Src, a.MTU, polMTU), specificity(b, b.QoS.MTU.Src, b.MTU, polMTU),
 			siblingsDiffer(a, get), siblingsDiffer(b, get))
 		subj := portSubject(dv.QoS.MTU.Src, dv)
-		if i, ok := seen[subj]; ok {
-			out[i].Count++
+		if agg.bump(subj, dv, nil) {
 			continue
 		}
-		seen[subj] = len(out)
-		out = append(out, Finding{Subject: ptr(subj), Device: dv.Device.Name, Port: dv.Name, Count: 1,
+		agg.add(subj, Finding{Subject: ptr(subj), Device: dv.Device.Name, Port: dv.Name,
 			Summary: fmt.Sprintf("link %s: %s has MTU %d but %s has %d", l.Name, dv.ID(), dv.QoS.MTU.V, other.ID(), other.QoS.MTU.V),
-			Related: []Related{{Range: portSubject(other.QoS.MTU.Src, other), Message: "other end's MTU set here"}}})
+			Related: []Related{{Range: portSubject(other.QoS.MTU.Src, other), Message: "other end's MTU set here"}}}, dv, nil)
 	}
 }

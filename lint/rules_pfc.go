@@ -64,8 +64,9 @@ func runLinkPFC(nic bool) func(p *Pass) {
 			subj schema.Range
 			have schema.PrioSet
 		}
-		seen := map[key]int{}
-		var out []Finding
+		// One line that sets a PFC vector on many ports is one finding,
+		// each port among its places.
+		var agg causeAgg[key]
 		for _, l := range p.Fabric.Links {
 			a, b := l.A, l.B
 			if a == nil || b == nil || a.QoS == nil || b.QoS == nil {
@@ -97,11 +98,9 @@ func runLinkPFC(nic bool) func(p *Pass) {
 				other := l.Other(dv)
 				subj := portSubject(dv.QoS.PFCSource(), dv)
 				k := key{subj, dv.QoS.Lossless}
-				if i, ok := seen[k]; ok {
-					out[i].Count++
+				if agg.bump(k, dv, nil) {
 					continue
 				}
-				seen[k] = len(out)
 				var msg, fix string
 				switch {
 				case nic && isNIC(dv):
@@ -114,13 +113,11 @@ func runLinkPFC(nic bool) func(p *Pass) {
 					msg = fmt.Sprintf("link %s: %s enables PFC on priority %s but %s on %s", l.Name, dv.ID(), dv.QoS.Lossless, other.ID(), other.QoS.Lossless)
 				}
 				fix = fmt.Sprintf("Enable PFC on exactly the lossless classes' priorities (%s) here: fix this pfc_priorities, or drop it so the classes decide.", intent)
-				out = append(out, Finding{Subject: ptr(subj), Device: dv.Device.Name, Port: dv.Name, Summary: msg, Fix: fix, Count: 1,
-					Related: []Related{{Range: portSubject(other.QoS.PFCSource(), other), Message: "other end's PFC set here"}, {Range: l.Range, Message: "link declared here"}}})
+				agg.add(k, Finding{Subject: ptr(subj), Device: dv.Device.Name, Port: dv.Name, Summary: msg, Fix: fix,
+					Related: []Related{{Range: portSubject(other.QoS.PFCSource(), other), Message: "other end's PFC set here"}, {Range: l.Range, Message: "link declared here"}}}, dv, nil)
 			}
 		}
-		for _, f := range out {
-			p.Report(f)
-		}
+		agg.flush(p)
 	}
 }
 

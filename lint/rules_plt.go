@@ -43,38 +43,47 @@ func PlatformRule(p schema.Platform) string {
 
 // RefusalFindings turns render's refusals into findings of the platforms'
 // PLT rules, grouped as lint groups them (one per platform, line and
-// reason, with the number of devices), so render reports them as lint
-// does: at the line, with the snippet and the fix. ues are in device order.
-func RefusalFindings(ues []*templates.UnsupportedError) []Finding {
+// reason, with the number of devices and their blocks, from f, as places),
+// so render reports them as lint does: at the line, with the snippet and
+// the fix. ues are in device order.
+func RefusalFindings(f *schema.Fabric, ues []*templates.UnsupportedError) []Finding {
 	type key struct {
 		plat   schema.Platform
 		src    schema.Range
 		reason string
 	}
-	idx := map[key]int{}
-	devs := map[key]map[string]bool{}
-	var out []Finding
+	devs := map[string]*schema.Device{}
+	if f != nil {
+		for _, d := range f.Devices {
+			devs[d.Name] = d
+		}
+	}
+	var agg causeAgg[key]
+	counted := map[key]map[string]bool{} // a device counts once per finding
 	for _, ue := range ues {
 		k := key{ue.Platform, ue.Src, ue.Reason}
-		if i, ok := idx[k]; ok {
-			if !devs[k][ue.Device] {
-				devs[k][ue.Device] = true
-				out[i].Count++
-			}
+		if counted[k][ue.Device] {
 			continue
 		}
-		idx[k] = len(out)
-		devs[k] = map[string]bool{ue.Device: true}
+		if counted[k] == nil {
+			counted[k] = map[string]bool{}
+		}
+		counted[k][ue.Device] = true
+		d := devs[ue.Device]
+		if agg.bump(k, nil, d) {
+			continue
+		}
 		msg := ue.Error()
 		if !ue.Src.IsZero() {
 			msg = strings.TrimPrefix(msg, ue.Src.String()+": ")
 		}
-		f := Finding{Rule: PlatformRule(ue.Platform), Severity: schema.SevError, Subject: ptr(ue.Src), Device: ue.Device, Summary: msg, Count: 1}
-		if r := Lookup(f.Rule); r != nil {
-			f.Fix = r.Fix
+		fd := Finding{Rule: PlatformRule(ue.Platform), Severity: schema.SevError, Subject: ptr(ue.Src), Device: ue.Device, Summary: msg}
+		if r := Lookup(fd.Rule); r != nil {
+			fd.Fix = r.Fix
 		}
-		out = append(out, f)
+		agg.add(k, fd, nil, d)
 	}
+	out := agg.findings()
 	SortFindings(out)
 	return out
 }
@@ -116,8 +125,7 @@ func platformLimits(f *schema.Fabric) map[schema.Platform][]Finding {
 		src    schema.Range
 		reason string
 	}
-	idx := map[key]int{}
-	out := map[schema.Platform][]Finding{}
+	aggs := map[schema.Platform]*causeAgg[key]{}
 	for _, d := range f.Devices {
 		sig := sigs.Of(d)
 		ues, ok := bySig[sig]
@@ -129,25 +137,32 @@ func platformLimits(f *schema.Fabric) map[schema.Platform][]Finding {
 			continue
 		}
 		plat := d.Platform.V
-		counted := map[int]bool{} // a device counts once per finding
+		agg := aggs[plat]
+		if agg == nil {
+			agg = &causeAgg[key]{}
+			aggs[plat] = agg
+		}
+		counted := map[key]bool{} // a device counts once per finding
 		for _, ue := range ues {
 			k := key{plat, ue.Src, ue.Reason}
-			if i, ok := idx[k]; ok {
-				if !counted[i] {
-					out[plat][i].Count++
-					counted[i] = true
-				}
+			if counted[k] {
 				continue
 			}
-			idx[k] = len(out[plat])
-			counted[idx[k]] = true
+			counted[k] = true
+			if agg.bump(k, nil, d) {
+				continue
+			}
 			msg := ue.Error()
 			if !ue.Src.IsZero() {
 				msg = strings.TrimPrefix(msg, ue.Src.String()+": ")
 			}
 			msg = strings.Replace(msg, "device "+ue.Device+" ", "device "+d.Name+" ", 1)
-			out[plat] = append(out[plat], Finding{Subject: ptr(subjectOr(ue.Src, d.Range)), Device: d.Name, Summary: msg, Count: 1})
+			agg.add(k, Finding{Subject: ptr(subjectOr(ue.Src, d.Range)), Device: d.Name, Summary: msg}, nil, d)
 		}
+	}
+	out := make(map[schema.Platform][]Finding, len(aggs))
+	for plat, agg := range aggs {
+		out[plat] = agg.findings()
 	}
 	return out
 }

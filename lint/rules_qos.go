@@ -2,9 +2,11 @@ package lint
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
+	"github.com/fabricgen/fabricgen/internal/natsort"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -226,17 +228,9 @@ func runNICMapping(p *Pass) {
 		subj schema.Range
 		what string
 	}
-	agg := map[key]*Finding{}
-	var order []key
-	report := func(k key, fd Finding) {
-		if prev, ok := agg[k]; ok {
-			prev.Count++
-			return
-		}
-		fd.Count = 1
-		agg[k] = &fd
-		order = append(order, k)
-	}
+	// One line that many NICs (or NIC ports) share is one finding, each
+	// of them among its places.
+	var agg causeAgg[key]
 	for _, d := range f.Devices {
 		if d.Kind.V != schema.KindNIC || d.TransportOf() == schema.TransportIWARP {
 			continue
@@ -244,11 +238,11 @@ func runNICMapping(p *Pass) {
 		if roce != nil && d.RDMA != nil && d.RDMA.ToS.Set && len(roce.DSCP) > 0 && !containsInt(roce.DSCP, d.RDMA.DSCP()) && d.TransportOf() == schema.TransportRoCEv2 {
 			subj := subjectOr(d.RDMA.ToS.Src, d.RDMA.Range, d.Range)
 			claim, claimRel := claimedBy(f, roce, d.RDMA.DSCP())
-			report(key{subj, "tos"}, Finding{Subject: ptr(subj), Device: d.Name,
+			agg.add(key{subj, "tos"}, Finding{Subject: ptr(subj), Device: d.Name,
 				Summary: fmt.Sprintf("NIC %s marks RoCE with tos %d (DSCP %d); traffic_class %q is DSCP %s%s",
 					d.Name, d.RDMA.ToS.V, d.RDMA.DSCP(), roce.Name, dscpList(roce.DSCP), claim),
 				Fix:     fmt.Sprintf("Set rdma tos = %d (DSCP %d with ECT(0)).", roce.DSCP[0]<<2|2, roce.DSCP[0]),
-				Related: append([]Related{{Range: roce.DSCPRange, Message: "class DSCP set here"}}, claimRel...)})
+				Related: append([]Related{{Range: roce.DSCPRange, Message: "class DSCP set here"}}, claimRel...)}, nil, d)
 		}
 		for _, np := range d.Ports {
 			if np.Peer == nil || np.QoS == nil || !isSwitch(np.Peer) {
@@ -262,10 +256,10 @@ func runNICMapping(p *Pass) {
 				if pcpTrust(np.QoS.Trust.V) || d.TransportOf() == schema.TransportRoCEv1 {
 					if a := np.QoS.PCP[want&7]; a.V != want {
 						subj := portSubject(a.Src, np)
-						report(key{subj, fmt.Sprintf("pcp%d", want)}, Finding{Subject: ptr(subj), Device: d.Name, Port: np.Name,
+						agg.add(key{subj, fmt.Sprintf("pcp%d", want)}, Finding{Subject: ptr(subj), Device: d.Name, Port: np.Name,
 							Summary: fmt.Sprintf("NIC %s maps PCP %d (%s) to priority %d; traffic_class %q uses priority %d", np.ID(), want, c.Name, a.V, c.Name, want),
 							Fix:     fmt.Sprintf("Map PCP %d to priority %d in the NIC ports' qos_policy (pcp_map).", want, want),
-							Related: []Related{{Range: c.Priority.Src, Message: "class priority set here"}}})
+							Related: []Related{{Range: c.Priority.Src, Message: "class priority set here"}}}, np, nil)
 					}
 				}
 				if d.TransportOf() == schema.TransportRoCEv1 {
@@ -274,18 +268,16 @@ func runNICMapping(p *Pass) {
 				for _, ds := range c.DSCP {
 					if a := np.QoS.DSCP[ds]; a.V != want {
 						subj := portSubject(a.Src, np)
-						report(key{subj, fmt.Sprintf("dscp%d", ds)}, Finding{Subject: ptr(subj), Device: d.Name, Port: np.Name,
+						agg.add(key{subj, fmt.Sprintf("dscp%d", ds)}, Finding{Subject: ptr(subj), Device: d.Name, Port: np.Name,
 							Summary: fmt.Sprintf("NIC %s maps DSCP %d (%s) to priority %d; traffic_class %q uses priority %d", np.ID(), ds, c.Name, a.V, c.Name, want),
 							Fix:     fmt.Sprintf("Map DSCP %d to priority %d in the NIC ports' qos_policy (dscp_map), as the class says.", ds, want),
-							Related: []Related{{Range: c.Priority.Src, Message: "class priority set here"}}})
+							Related: []Related{{Range: c.Priority.Src, Message: "class priority set here"}}}, np, nil)
 					}
 				}
 			}
 		}
 	}
-	for _, k := range order {
-		p.Report(*agg[k])
-	}
+	agg.flush(p)
 }
 
 func runPCPRouted(p *Pass) {
@@ -367,7 +359,10 @@ func hasTransport(f *schema.Fabric, t schema.Transport) bool {
 
 // runRoCEv1Exception reports, per transport line of the RoCE v1 NICs, the
 // hops their frames cannot cross: one cause (the NICs' transport), one
-// finding, with the hops as related locations.
+// finding about the NICs of that line (its places), with the hops as
+// related locations. Lines whose NICs break at the same hops are one
+// problem with one fix: one finding (Pass.ReportAlike), every line a
+// related location and every NIC a place.
 func runRoCEv1Exception(p *Pass) {
 	type item struct {
 		f      Finding
@@ -377,7 +372,8 @@ func runRoCEv1Exception(p *Pass) {
 		paths  [numFlows]int64
 		flow   Flow
 		trace  func() []Step
-		ports  int
+		nics   []*schema.Device
+		nicSet map[*schema.Device]bool
 	}
 	items := map[lineKey]*item{}
 	var order []lineKey
@@ -398,9 +394,13 @@ func runRoCEv1Exception(p *Pass) {
 				k := lineKey{subj.Filename, subj.Start.Line}
 				it, ok := items[k]
 				if !ok {
-					it = &item{f: Finding{Subject: ptr(subj), Device: nic.Name}, seen: map[string]bool{}, flow: fl, trace: at.Trace}
+					it = &item{f: Finding{Subject: ptr(subj), Device: nic.Name}, seen: map[string]bool{}, flow: fl, trace: at.Trace, nicSet: map[*schema.Device]bool{}}
 					items[k] = it
 					order = append(order, k)
+				}
+				if !it.nicSet[nic] {
+					it.nicSet[nic] = true
+					it.nics = append(it.nics, nic)
 				}
 				n := at.Paths
 				if routed {
@@ -412,7 +412,6 @@ func runRoCEv1Exception(p *Pass) {
 					continue
 				}
 				it.seen[id] = true
-				it.ports++
 				if routed {
 					it.routed = append(it.routed, id)
 					it.f.Related = addRelated(it.f.Related, []Related{{Range: portSubject(subjectOr(at.Port.IP.Src, at.Port.Routed.Src), at.Port), Message: "routed port " + id}})
@@ -434,12 +433,38 @@ func runRoCEv1Exception(p *Pass) {
 		}
 		f := it.f
 		f.Summary = fmt.Sprintf("%s sends RoCE v1, an Ethernet frame without an IP header, in a fabric of RoCE v2 NICs: its traffic %s", f.Device, strings.Join(why, " and "))
+		if len(it.nics) > 1 {
+			f.Summary = v1NICs(len(it.nics), strings.Join(why, " and "))
+		}
 		f.Fix = "Set transport = \"roce_v2\" on the NIC (RoCE v1 only works inside one VLAN on tagged L2 ports that trust PCP), or keep the v1 NICs and their peers in one L2 domain."
 		f.Trace = it.trace()
 		f.Paths = flowPaths(it.paths, it.flow)
-		f.Count = it.ports
-		p.Report(f)
+		f.Count = len(it.nics)
+		f.Places = devicesPlaces(it.nics)
+		// NICs behind the same routed ports are alike but for their own
+		// hops (the port each enters the fabric at): one finding, whose
+		// summary names the shared routed ports and leaves each NIC's
+		// DSCP-only hops to its related locations.
+		routed := slices.Clone(it.routed)
+		natsort.Sort(routed)
+		shared := ""
+		if len(routed) > 0 {
+			shared = "cannot cross routed " + plural(len(routed), "port", "ports") + " " + listSome(routed)
+		}
+		if len(it.dscp) > 0 {
+			if shared != "" {
+				shared += " and "
+			}
+			shared += "is classified by DSCP only at some hops (see the related locations)"
+		}
+		p.ReportAlike(f, Alike{Key: shared, Place: "NIC " + f.Device + " (transport set here)",
+			Summary: func(n int) string { return v1NICs(n, shared) }})
 	}
+}
+
+// v1NICs is NIC007's summary for n RoCE v1 NICs whose traffic breaks as why says.
+func v1NICs(n int, why string) string {
+	return fmt.Sprintf("%d NICs send RoCE v1, an Ethernet frame without an IP header, in a fabric of RoCE v2 NICs: their traffic %s", n, why)
 }
 
 // listSome names up to three items, then how many more.

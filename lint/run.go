@@ -10,6 +10,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/fabricgen/fabricgen/diag"
+	"github.com/fabricgen/fabricgen/internal/natsort"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -120,7 +121,10 @@ func run(ctx context.Context, f *schema.Fabric, opts Options, keep bool) (Report
 	places := placesOf(f)
 	var out []Finding
 	for _, rs := range results {
-		out = append(out, mergeSameLine(groupAlike(rs), places)...)
+		out = append(out, mergeSameLine(groupAlike(rs, places), places)...)
+	}
+	for i := range out {
+		sortPlaces(out[i].Places)
 	}
 	SortFindings(out)
 	return Report{Findings: foldImplied(out, impliesClosure(Rules())), Suppressed: mergeSuppressed(hidden)}, nil
@@ -184,8 +188,10 @@ func (p *Pass) ReportAlike(f Finding, a Alike) {
 // same key, fix and severity (after suppressions and severity overrides):
 // the first stands at its place, names it in its detail, and lists every
 // other place as a related location. Findings with different fixes stay
-// apart, as do findings reported with Report.
-func groupAlike(rs []reported) []Finding {
+// apart, as do findings reported with Report. The group's places are
+// every place of its findings (places finds the block of a finding that
+// lists none; nil: none).
+func groupAlike(rs []reported, places placeFunc) []Finding {
 	type key struct {
 		alike, fix string
 		sev        schema.Severity
@@ -207,10 +213,20 @@ func groupAlike(rs []reported) []Finding {
 			continue
 		}
 		m := &out[i]
+		if !grouped[i] && len(m.Places) == 0 {
+			m.Places = places.list([][2]string{{m.Device, m.Port}})
+		}
 		grouped[i] = true
 		m.Count = max(m.Count, 1) + max(r.f.Count, 1)
+		m.Paths = addFlowPaths(m.Paths, r.f.Paths)
 		m.Related = append(m.Related, Related{Range: *r.f.Subject, Message: r.alike.Place})
 		m.Related = addRelated(m.Related, r.f.Related)
+		// Every place of every grouped finding is one of the group's.
+		if len(r.f.Places) > 0 {
+			m.Places = addPlaces(m.Places, r.f.Places)
+		} else {
+			m.Places = addPlaces(m.Places, places.list([][2]string{{r.f.Device, r.f.Port}}))
+		}
 	}
 	for i := range out {
 		a := alike[i]
@@ -338,8 +354,11 @@ func placesOf(f *schema.Fabric) placeFunc {
 }
 
 // list is the blocks of the named places (device, port; "" port: the
-// device), those found, in order.
+// device), those found, in order (none without a placeFunc).
 func (pf placeFunc) list(names [][2]string) []Related {
+	if pf == nil {
+		return nil
+	}
 	var out []Related
 	for _, n := range names {
 		if n[0] == "" {
@@ -354,6 +373,20 @@ func (pf placeFunc) list(names [][2]string) []Related {
 		}
 	}
 	return out
+}
+
+// sortPlaces orders a finding's places by what they name, naturally
+// (leaf2 before leaf10), however its rule and the merges gathered them.
+func sortPlaces(ps []Related) {
+	slices.SortStableFunc(ps, func(a, b Related) int {
+		switch {
+		case natsort.Less(a.Message, b.Message):
+			return -1
+		case natsort.Less(b.Message, a.Message):
+			return 1
+		}
+		return 0
+	})
 }
 
 // addPlaces adds b's places to a's, without repeats, up to

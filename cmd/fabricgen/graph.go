@@ -27,9 +27,10 @@ Up to --max-switches switches (default 64) every switch is drawn; NICs too,
 up to 64 of them; with more, the NICs on the same switches are one node
 ("NICs on leaf1 ×32"). Above it devices are grouped by role and pod (a
 connected set of leaves and spines), so a fabric of thousands of devices is
-a picture of a few nodes ("leaf ×2048", with its platforms). The SVG wraps
-a tier wider than 1600 px into rows, so 36 switches and 256 NICs are 1622 px
-wide.
+a picture of a few nodes ("leaf ×2048", with its platforms). A tier of
+more than 8 nodes is wrapped into rows of at most 8 in every format, each
+row of leaves with its NICs just below it, so 36 switches and 256 NICs are
+four bands of 8 leaves and 8 NIC groups (an SVG 1744 px wide).
 
 -format mermaid prints a Mermaid flowchart (GitHub renders it in a
 ` + "```mermaid" + ` block), dot a Graphviz graph, svg a self-contained SVG laid

@@ -147,7 +147,7 @@ func writeRenderErrors(w io.Writer, f *schema.Fabric, rerr error, colour bool) e
 			other = append(other, err.Error())
 		}
 	}
-	if err := diag.WriteText(w, lint.Diagnostics(lint.RefusalFindings(refusals)), f.Files, colour); err != nil {
+	if err := diag.WriteText(w, lint.Diagnostics(lint.RefusalFindings(f, refusals)), f.Files, colour); err != nil {
 		return fmt.Errorf("writing render errors: %w", err)
 	}
 	for _, o := range other {

@@ -134,6 +134,42 @@ func TestHostileNamesEscaped(t *testing.T) {
 	checkXML(t, []byte(s))
 }
 
+// TestWideHostileNamesEscaped: the band labels of a wrapped picture name
+// its leaves, escaped like every other label.
+func TestWideHostileNamesEscaped(t *testing.T) {
+	f := &schema.Fabric{Name: "wide"}
+	for i := range RowWidth + 1 {
+		lf := &schema.Device{Name: fmt.Sprintf("leaf\"]; x[\"<b>%d`", i), Kind: schema.Value[schema.Kind]{V: schema.KindLeaf}, Platform: schema.Value[schema.Platform]{V: "os"}}
+		nic := &schema.Device{Name: fmt.Sprintf("nic%d", i), Kind: schema.Value[schema.Kind]{V: schema.KindNIC}, Platform: schema.Value[schema.Platform]{V: "os"}}
+		pa, pb := &schema.Port{Name: "e0", Device: nic}, &schema.Port{Name: "e1", Device: lf}
+		pa.Peer, pb.Peer = pb, pa
+		nic.Ports, lf.Ports = []*schema.Port{pa}, []*schema.Port{pb}
+		l := &schema.Link{A: pa, B: pb}
+		pa.Link, pb.Link = l, l
+		f.Devices = append(f.Devices, lf, nic)
+		f.Links = append(f.Links, l)
+	}
+	g := Build(f, Options{})
+	if !g.wide() {
+		t.Fatal("not wrapped")
+	}
+	m := g.Mermaid()
+	if !strings.Contains(m, "subgraph b1[") || !strings.Contains(m, " ~~~ ") {
+		t.Fatalf("no bands:\n%s", m)
+	}
+	for _, l := range strings.Split(m, "\n") {
+		if strings.Contains(l, "[\"") && strings.Count(l, `"`) != 2 {
+			t.Errorf("mermaid line with a broken label: %s", l)
+		}
+		if strings.Contains(l, "<b>") || strings.Contains(l, "`") {
+			t.Errorf("mermaid line holds markup unescaped: %s", l)
+		}
+	}
+	if d := g.DOT(); strings.Contains(d, `leaf"]`) {
+		t.Errorf("dot holds a name unescaped:\n%s", d)
+	}
+}
+
 // TestScaleMermaidSize draws examples/scale at its default size (67,648
 // devices): the Mermaid must stay far under GitHub's limits.
 func TestScaleMermaidSize(t *testing.T) {
@@ -214,6 +250,132 @@ func TestWideTiersWrap(t *testing.T) {
 	if w > maxW {
 		t.Errorf("examples/scale SVG is %d px wide, want at most %d", w, maxW)
 	}
+}
+
+// TestRowsAtMostRowWidth: at 36 switches and 256 NICs (NICs grouped per
+// leaf, and one by one) no rank of any format holds more than RowWidth
+// nodes: Mermaid's ranks as its links (invisible ones included) layer the
+// nodes, longest path first as dagre starts; DOT's rank=same groups, each
+// node in one; the SVG's rows of boxes.
+func TestRowsAtMostRowWidth(t *testing.T) {
+	vars := map[string]string{"leaves": "32", "spines": "4", "nics_per_leaf": "8"}
+	tests := []struct {
+		name string
+		o    Options
+	}{
+		{"NICs per leaf", Options{}},
+		{"NICs one by one", Options{MaxNICs: 1000}},
+	}
+	f := load(t, "scale", vars)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := Build(f, tt.o)
+			for format, ranks := range map[string]func(*testing.T, string) map[string][]string{
+				"mermaid": mermaidRanks, "dot": dotRanks, "svg": svgRanks,
+			} {
+				var b bytes.Buffer
+				if err := g.Write(&b, format); err != nil {
+					t.Fatal(err)
+				}
+				rs := ranks(t, b.String())
+				nodes := 0
+				for r, ns := range rs {
+					nodes += len(ns)
+					if len(ns) > RowWidth {
+						t.Errorf("%s: rank %s holds %d nodes, want at most %d: %v", format, r, len(ns), RowWidth, ns)
+					}
+				}
+				if nodes != len(g.Nodes) || len(rs) < 3 {
+					t.Errorf("%s: %d nodes in %d ranks, want all %d nodes in rows", format, nodes, len(rs), len(g.Nodes))
+				}
+			}
+		})
+	}
+}
+
+var (
+	mermaidNode = regexp.MustCompile(`^\s+(n\d+)\["`)
+	mermaidLink = regexp.MustCompile(`^\s+(n\d+) (?:---(?:\|"[^"]*"\|)?|~~~) (n\d+)$`)
+)
+
+// mermaidRanks layers a Mermaid flowchart's nodes by the longest path of
+// links reaching them (flowchart BT: a link's second node is above its
+// first).
+func mermaidRanks(t *testing.T, m string) map[string][]string {
+	t.Helper()
+	var order []string
+	up := map[string][]string{}
+	in := map[string]int{}
+	for _, l := range strings.Split(m, "\n") {
+		if n := mermaidNode.FindStringSubmatch(l); n != nil {
+			order = append(order, n[1])
+		} else if e := mermaidLink.FindStringSubmatch(l); e != nil {
+			up[e[1]] = append(up[e[1]], e[2])
+			in[e[2]]++
+		}
+	}
+	rank := map[string]int{}
+	var queue []string
+	for _, n := range order {
+		if in[n] == 0 {
+			queue = append(queue, n)
+		}
+	}
+	done := 0
+	for len(queue) > 0 {
+		n := queue[0]
+		queue = queue[1:]
+		done++
+		for _, u := range up[n] {
+			rank[u] = max(rank[u], rank[n]+1)
+			if in[u]--; in[u] == 0 {
+				queue = append(queue, u)
+			}
+		}
+	}
+	if done != len(order) {
+		t.Fatalf("mermaid links form a cycle (%d of %d nodes layered)", done, len(order))
+	}
+	out := map[string][]string{}
+	for _, n := range order {
+		r := strconv.Itoa(rank[n])
+		out[r] = append(out[r], n)
+	}
+	return out
+}
+
+var dotNode = regexp.MustCompile(`^\s+"(n\d+)" \[label=`)
+
+// dotRanks is a DOT graph's rank=same groups; a node outside one fails.
+func dotRanks(t *testing.T, d string) map[string][]string {
+	t.Helper()
+	out := map[string][]string{}
+	group := ""
+	for _, l := range strings.Split(d, "\n") {
+		switch {
+		case strings.HasPrefix(l, "  subgraph "):
+			group = l
+		case l == "  }":
+			group = ""
+		case dotNode.MatchString(l):
+			n := dotNode.FindStringSubmatch(l)[1]
+			if group == "" {
+				t.Errorf("dot node %s is in no rank=same group", n)
+			}
+			out[group] = append(out[group], n)
+		}
+	}
+	return out
+}
+
+// svgRanks is an SVG's boxes by their row (y).
+func svgRanks(t *testing.T, s string) map[string][]string {
+	t.Helper()
+	out := map[string][]string{}
+	for _, m := range regexp.MustCompile(`<rect x="(\d+)" y="(\d+)" width="\d+" height="`+strconv.Itoa(svgNodeH)+`"`).FindAllStringSubmatch(s, -1) {
+		out[m[2]] = append(out[m[2]], m[1])
+	}
+	return out
 }
 
 func TestDeterministic(t *testing.T) {

@@ -58,16 +58,21 @@ func linksLabel(n int) string {
 
 // Mermaid is a Mermaid flowchart, cores at the top, one subgraph per
 // tier; links between the same nodes are one edge labelled with their
-// count.
+// count. A tier wider than RowWidth is wrapped into rows, each row of
+// leaves a subgraph with its NICs below it, the rows stacked by invisible
+// links (see RowWidth).
 func (g *Graph) Mermaid() string {
 	var b strings.Builder
 	b.WriteString("flowchart BT\n")
-	for _, tier := range g.tiers() {
-		t := g.Nodes[tier[0]].Tier
-		fmt.Fprintf(&b, "  subgraph t%d[\"%s\"]\n", t, mermaidLabel(TierName(t)))
-		for _, i := range tier {
-			n := g.Nodes[i]
-			fmt.Fprintf(&b, "    %s[\"%s<br/>%s\"]\n", n.ID, mermaidLabel(n.Name), mermaidLabel(n.Detail))
+	bands := g.bands()
+	for k := len(bands) - 1; k >= 0; k-- {
+		bd := bands[k]
+		fmt.Fprintf(&b, "  subgraph %s[\"%s\"]\n", bd.id, mermaidLabel(bd.label))
+		for r := len(bd.rows) - 1; r >= 0; r-- {
+			for _, i := range bd.rows[r].nodes {
+				n := g.Nodes[i]
+				fmt.Fprintf(&b, "    %s[\"%s<br/>%s\"]\n", n.ID, mermaidLabel(n.Name), mermaidLabel(n.Detail))
+			}
 		}
 		b.WriteString("  end\n")
 	}
@@ -80,6 +85,11 @@ func (g *Graph) Mermaid() string {
 			fmt.Fprintf(&b, "  %s ---|\"%s\"| %s\n", from.ID, l, to.ID)
 		} else {
 			fmt.Fprintf(&b, "  %s --- %s\n", from.ID, to.ID)
+		}
+	}
+	if g.wide() {
+		for _, l := range g.stackLinks(bands) {
+			fmt.Fprintf(&b, "  %s ~~~ %s\n", g.Nodes[l[0]].ID, g.Nodes[l[1]].ID)
 		}
 	}
 	return b.String()
@@ -107,18 +117,29 @@ func dotQuote(s string) string {
 }
 
 // DOT is an undirected Graphviz graph, cores at the top, one rank per
-// tier. Every id and label is a quoted, escaped string.
+// tier; a tier wider than RowWidth is wrapped into ranks of at most
+// RowWidth nodes (each row of leaves with its NICs just below it), stacked
+// by invisible edges (see RowWidth). Every id and label is a quoted,
+// escaped string.
 func (g *Graph) DOT() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "graph %s {\n  rankdir=BT;\n  node [shape=box, style=rounded, fontname=\"Helvetica\"];\n", dotQuote(g.Fabric))
-	for _, tier := range g.tiers() {
-		t := g.Nodes[tier[0]].Tier
-		fmt.Fprintf(&b, "  subgraph %s {\n    rank=same;\n", dotQuote(fmt.Sprintf("tier%d", t)))
-		for _, i := range tier {
-			n := g.Nodes[i]
-			fmt.Fprintf(&b, "    %s [label=%s];\n", dotQuote(n.ID), dotQuote(n.Name+"\n"+n.Detail))
+	wide := g.wide()
+	bands := g.bands()
+	for k := len(bands) - 1; k >= 0; k-- {
+		bd := bands[k]
+		for r := len(bd.rows) - 1; r >= 0; r-- {
+			name := fmt.Sprintf("tier%d", bd.rows[r].tier)
+			if wide {
+				name = fmt.Sprintf("%s row%d", bd.id, r+1)
+			}
+			fmt.Fprintf(&b, "  subgraph %s {\n    rank=same;\n", dotQuote(name))
+			for _, i := range bd.rows[r].nodes {
+				n := g.Nodes[i]
+				fmt.Fprintf(&b, "    %s [label=%s];\n", dotQuote(n.ID), dotQuote(n.Name+"\n"+n.Detail))
+			}
+			b.WriteString("  }\n")
 		}
-		b.WriteString("  }\n")
 	}
 	for _, e := range g.Edges {
 		fmt.Fprintf(&b, "  %s -- %s", dotQuote(g.Nodes[e.From].ID), dotQuote(g.Nodes[e.To].ID))
@@ -126,6 +147,11 @@ func (g *Graph) DOT() string {
 			fmt.Fprintf(&b, " [label=%s]", dotQuote(l))
 		}
 		b.WriteString(";\n")
+	}
+	if wide {
+		for _, l := range g.stackLinks(bands) {
+			fmt.Fprintf(&b, "  %s -- %s [style=invis];\n", dotQuote(g.Nodes[l[0]].ID), dotQuote(g.Nodes[l[1]].ID))
+		}
 	}
 	b.WriteString("}\n")
 	return b.String()
@@ -140,15 +166,16 @@ const (
 	svgGapY   = 90
 	svgMargin = 24
 	svgTitleH = 28
-	// svgMaxRowW is the widest a row of nodes gets: a wider tier wraps
-	// into several rows, svgWrapGapY apart.
-	svgMaxRowW  = 1600
+	// svgMaxRowW is the widest a row of nodes gets (RowWidth nodes of
+	// about 200 px fit): a wider row wraps into several rows, svgWrapGapY
+	// apart.
+	svgMaxRowW  = 1800
 	svgWrapGapY = 24
 )
 
 // SVG is a self-contained picture: one band per tier, cores at the top,
-// a tier wider than svgMaxRowW wrapped into rows, nodes centred in their
-// row, links as straight lines (labelled with their count when more than
+// laid out in the rows Mermaid and DOT use (RowWidth), a row wider than
+// svgMaxRowW split again, nodes centred in their row, links as straight lines (labelled with their count when more than
 // one). The layout depends only on the graph, so the bytes are the same
 // on every run. Text is XML-escaped.
 func (g *Graph) SVG() string {
@@ -159,25 +186,44 @@ func (g *Graph) SVG() string {
 		w     int
 	}
 	var rows []row
-	var tierOfRow []int // the tier band of each row, 0 at the top
+	var tierOfRow []int // the tier of each row
 	width := 0
-	for r, tier := range g.tiers() {
-		cur := row{}
-		for _, i := range tier {
-			n := g.Nodes[i]
-			w := max(svgMinW, svgCharW*max(runeLen(n.Name), runeLen(n.Detail))+16)
-			boxes[i].w = w
-			if len(cur.nodes) > 0 && cur.w+svgGapX+w > svgMaxRowW {
-				rows, tierOfRow = append(rows, cur), append(tierOfRow, r)
-				cur = row{}
-			}
-			if len(cur.nodes) > 0 {
-				cur.w += svgGapX
-			}
-			cur.nodes = append(cur.nodes, i)
-			cur.w += w
+	var laid []layoutRow // top first
+	bands := g.bands()
+	for k := len(bands) - 1; k >= 0; k-- {
+		for r := len(bands[k].rows) - 1; r >= 0; r-- {
+			laid = append(laid, bands[k].rows[r])
 		}
-		rows, tierOfRow = append(rows, cur), append(tierOfRow, r)
+	}
+	for _, lr := range laid {
+		for _, i := range lr.nodes {
+			n := g.Nodes[i]
+			boxes[i].w = max(svgMinW, svgCharW*max(runeLen(n.Name), runeLen(n.Detail))+16)
+		}
+		// A row too wide for svgMaxRowW is split into the fewest rows
+		// that fit, as even in count as they can be (not 7 and 1).
+		for parts := 1; ; parts++ {
+			per := (len(lr.nodes) + parts - 1) / parts
+			var split []row
+			fits := true
+			for start := 0; start < len(lr.nodes); start += per {
+				cur := row{nodes: lr.nodes[start:min(start+per, len(lr.nodes))]}
+				for k, i := range cur.nodes {
+					if k > 0 {
+						cur.w += svgGapX
+					}
+					cur.w += boxes[i].w
+				}
+				fits = fits && (cur.w <= svgMaxRowW || len(cur.nodes) == 1)
+				split = append(split, cur)
+			}
+			if fits {
+				for _, rw := range split {
+					rows, tierOfRow = append(rows, rw), append(tierOfRow, lr.tier)
+				}
+				break
+			}
+		}
 	}
 	for _, rw := range rows {
 		width = max(width, rw.w)
