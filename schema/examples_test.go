@@ -656,7 +656,7 @@ func TestLanguageDocExamples(t *testing.T) {
 				if err := os.WriteFile(filepath.Join(dir, name), src, 0o644); err != nil {
 					t.Fatal(err)
 				}
-				if _, diags := schema.Load(dir, schema.Options{Getenv: func(string) string { return "" }, Platforms: platforms.Catalog()}); diags.HasErrors() {
+				if _, diags := schema.Load(dir, schema.Options{Getenv: func(string) string { return "" }, Platforms: exampleCatalog()}); diags.HasErrors() {
 					t.Errorf("docs/language.md code block %d (a complete fabric) does not load:\n%s", i, diags.Error())
 				}
 			}

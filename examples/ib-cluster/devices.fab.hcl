@@ -80,8 +80,7 @@ device "host" {
   kind     = "nic"
   platform = "nvidia_mlnx"
   rdma {
-    sl       = each.value.kind == "gpu" ? 3 : 2
-    path_mtu = 2048
+    sl = each.value.kind == "gpu" ? 3 : 2
   }
   port "ib0" {
     guid = each.value.guid
