@@ -620,3 +620,34 @@ func FuzzParseGUID(f *testing.F) {
 		}
 	})
 }
+
+// TestInfiniBandDefaultsAndForms: a subnet manager without an sm block
+// gets empty settings, role "subnet_manager" attaches a policy, and a
+// partition written in JSON loads like the HCL one.
+func TestInfiniBandDefaultsAndForms(t *testing.T) {
+	src := strings.Replace(ibBase, "  sm {\n    routing_engine = [\"ftree\"]\n    max_op_vls     = 4\n    high_limit     = 0\n    priority       = 15\n  }\n", "", 1)
+	src = strings.Replace(src, "partition \"storage\" {", "partition \"unused\" {", 1)
+	src += "qos_policy \"sm\" {\n  classes = [traffic_class.mgmt]\n  mtu     = 4096\n}\n\nrole \"subnet_manager\" { qos_policy = qos_policy.sm }\n"
+	js := `{"partition": {"storage": {"pkey": "0x8002", "members": ["gpu01"], "membership": "limited", "full_members": ["stor01"], "sl": 2}}}`
+	src = strings.Replace(src, "partition \"unused\" {\n  pkey         = \"0x8002\"", "partition \"unused\" {\n  pkey         = \"0x0009\"", 1)
+	f := mustLoad(t, mkFabric(t, map[string]string{"f.fab.hcl": src, "p.fab.json": js}), Options{Platforms: testCatalog()})
+	sm := f.Device("sm01")
+	if sm.SM == nil || sm.SM.Range != sm.Range || sm.SM.RoutingEngine.Set || sm.SM.MaxOpVLs.Set {
+		t.Errorf("sm without a block: %+v, want empty settings at the device", sm.SM)
+	}
+	if q := sm.Port("ib0").QoS; q.MTU.V != 4096 || len(q.Policies) != 2 {
+		t.Errorf("role subnet_manager: mtu %d policies %d, want 4096 from 2 policies", q.MTU.V, len(q.Policies))
+	}
+	var st *Partition
+	for _, p := range f.Partitions {
+		if p.Name == "storage" {
+			st = p
+		}
+	}
+	if st == nil || st.PKey.V != 0x8002 || !strings.HasSuffix(st.PKey.Src.Filename, "p.fab.json") || st.SL.V != 2 {
+		t.Fatalf("JSON partition %+v", st)
+	}
+	if m, ok := st.MembershipOf(f.Device("gpu01")); !ok || m != MemberLimited {
+		t.Errorf("gpu01 in the JSON partition: %v %v", m, ok)
+	}
+}
