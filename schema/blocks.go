@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"fmt"
 	"net/netip"
 	"sort"
 	"strconv"
@@ -149,6 +150,10 @@ func (r *resolver) decodeECNProfiles(blocks hcl.Blocks, ctx *hcl.EvalContext) {
 		if !r.unique("ecn_profile", b) {
 			continue
 		}
+		if r.f.InfiniBand() {
+			r.reportLayer(b.DefRange, fmt.Sprintf("ecn_profile %q", b.Labels[0]), "InfiniBand has no ECN marking curve to configure; its congestion is handled by credits and the VL arbitration (traffic_class weight)")
+			continue
+		}
 		c := r.content(b.Body, ecnSchema, ctx)
 		e := &ECNProfile{Name: b.Labels[0], Range: convRange(b.DefRange)}
 		r.d.text(c.Attributes, "description", ctx, TextRule{})
@@ -189,6 +194,10 @@ func (r *resolver) decodeWatchdogs(blocks hcl.Blocks, ctx *hcl.EvalContext) {
 		if !r.unique("pfc_watchdog", b) {
 			continue
 		}
+		if r.f.InfiniBand() {
+			r.reportLayer(b.DefRange, fmt.Sprintf("pfc_watchdog %q", b.Labels[0]), "InfiniBand has no PFC to watch; its flow control is credit-based")
+			continue
+		}
 		c := r.content(b.Body, watchdogSchema, ctx)
 		w := &Watchdog{Name: b.Labels[0], Range: convRange(b.DefRange)}
 		r.d.text(c.Attributes, "description", ctx, TextRule{})
@@ -214,7 +223,33 @@ func (r *resolver) decodeWatchdogs(blocks hcl.Blocks, ctx *hcl.EvalContext) {
 var classSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 	{Name: "role"}, {Name: "dscp"}, {Name: "priority", Required: true}, {Name: "queue"},
 	{Name: "lossless"}, {Name: "ecn"}, {Name: "scheduler"}, {Name: "weight"}, {Name: "description"},
+	{Name: "sl"}, {Name: "vl"},
 }}
+
+// classSchemaIB is classSchema on an InfiniBand fabric, where sl, not
+// priority, identifies a class (decodeClasses requires sl itself, and
+// refuses priority with what to use instead).
+var classSchemaIB = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
+	{Name: "role"}, {Name: "dscp"}, {Name: "priority"}, {Name: "queue"},
+	{Name: "lossless"}, {Name: "ecn"}, {Name: "scheduler"}, {Name: "weight"}, {Name: "description"},
+	{Name: "sl"}, {Name: "vl"},
+}}
+
+// classLayerRoCE and classLayerIB are the traffic_class attributes of one
+// link layer only, with what to use on the other.
+var (
+	classLayerRoCE = []layerHint{
+		{"dscp", "the SL (sl) identifies a class on InfiniBand; the application or the SM's QoS policy chooses it"},
+		{"priority", "use sl = N (0–15) to identify the class"},
+		{"queue", "use vl = N (0–14) to choose the virtual lane; unset it is sl"},
+		{"lossless", "every InfiniBand data VL is lossless by construction (credit-based flow control)"},
+		{"ecn", "there is no ECN marking curve on InfiniBand; weight sets the class's share"},
+	}
+	classLayerIB = []layerHint{
+		{"sl", "on Ethernet a class is identified by priority (0–7) and dscp"},
+		{"vl", "on Ethernet use queue (0–7)"},
+	}
+)
 
 var classRoles = []string{"roce", "cnp", "control", "default", "bulk"}
 
@@ -223,10 +258,26 @@ func (r *resolver) decodeClasses(blocks hcl.Blocks, ctx *hcl.EvalContext) {
 		if !r.unique("traffic_class", b) {
 			continue
 		}
-		c := r.content(b.Body, classSchema, ctx)
+		ib := r.f.InfiniBand()
+		s := classSchema
+		if ib {
+			s = classSchemaIB
+		}
+		c := r.content(b.Body, s, ctx)
 		tc := &TrafficClass{Name: b.Labels[0], Range: convRange(b.DefRange)}
 		r.d.text(c.Attributes, "description", ctx, TextRule{})
+		if r.wrongLayer(c.Attributes, fmt.Sprintf("traffic_class %q:", tc.Name), classLayerRoCE, classLayerIB) && ib {
+			// Reported; decode the rest without the RoCE attributes.
+			c = withoutAttrs(c, classLayerRoCE)
+		}
+		if ib {
+			r.decodeClassIB(tc, b, c, ctx)
+		}
 		role := r.d.enum(c.Attributes, "role", ctx, classRoles...)
+		if ib && (role.V == string(RoleRoCE) || role.V == string(RoleCNP)) {
+			r.d.errorf(c.Attributes["role"].Expr.Range(), "Ethernet-only class role on an InfiniBand fabric", "role = %q is a RoCE role, and this fabric has link_layer = \"infiniband\": use role = \"default\" for unmatched traffic, \"control\", or leave role out (bulk).", role.V)
+			role = Value[string]{}
+		}
 		tc.Role, tc.RoleRange = ClassRole(role.V), role.Src
 		if !role.Set {
 			tc.Role, tc.RoleRange = RoleBulk, tc.Range
@@ -242,8 +293,8 @@ func (r *resolver) decodeClasses(blocks hcl.Blocks, ctx *hcl.EvalContext) {
 		if n, rng, ok := r.refAttr(c.Attributes, "ecn", ctx, "ecn_profile", false); ok {
 			tc.ECN, tc.ECNRange = r.ecn[n], convRange(rng)
 		}
-		s := r.d.enum(c.Attributes, "scheduler", ctx, "strict", "dwrr")
-		tc.Sched = Value[SchedMode]{V: SchedMode(s.V), Set: s.Set, Src: s.Src}
+		sch := r.d.enum(c.Attributes, "scheduler", ctx, "strict", "dwrr")
+		tc.Sched = Value[SchedMode]{V: SchedMode(sch.V), Set: sch.Set, Src: sch.Src}
 		tc.Weight = r.d.integer(c.Attributes, "weight", ctx, 0, 100)
 		if tc.Weight.Set && tc.Sched.Set && tc.Sched.V == SchedStrict {
 			r.d.errorf(c.Attributes["weight"].Expr.Range(), "Weight on a strict class", "Class %q is scheduled strict; a DWRR weight has no meaning. Remove weight or use scheduler = \"dwrr\".", tc.Name)
@@ -254,6 +305,33 @@ func (r *resolver) decodeClasses(blocks hcl.Blocks, ctx *hcl.EvalContext) {
 		r.classes[tc.Name] = tc
 		r.f.Classes = append(r.f.Classes, tc)
 	}
+}
+
+// decodeClassIB reads a class's sl and vl on an InfiniBand fabric: sl is
+// required, vl defaults to it.
+func (r *resolver) decodeClassIB(tc *TrafficClass, b *hcl.Block, c *hcl.BodyContent, ctx *hcl.EvalContext) {
+	tc.SL = r.d.integer(c.Attributes, "sl", ctx, 0, 15)
+	if _, written := c.Attributes["sl"]; !written {
+		r.d.errorf(b.DefRange, "Missing sl", "On an InfiniBand fabric a traffic_class is identified by its service level: add sl = N (0–15) to traffic_class %q.", tc.Name)
+	}
+	tc.VL = r.d.integer(c.Attributes, "vl", ctx, 0, 14)
+	if !tc.VL.Set {
+		tc.VL = Value[int]{V: tc.SL.V, Src: tc.SL.Src}
+	}
+}
+
+// withoutAttrs is c without the attributes named in hints (reported
+// already), so that they are not decoded as well.
+func withoutAttrs(c *hcl.BodyContent, hints []layerHint) *hcl.BodyContent {
+	out := *c
+	out.Attributes = make(hcl.Attributes, len(c.Attributes))
+	for n, a := range c.Attributes {
+		out.Attributes[n] = a
+	}
+	for _, h := range hints {
+		delete(out.Attributes, h.name)
+	}
+	return &out
 }
 
 var aclSchema = &hcl.BodySchema{
@@ -312,6 +390,9 @@ func (r *resolver) decodeRule(c *hcl.BodyContent, b *hcl.Block, ctx *hcl.EvalCon
 		d.errorf(b.DefRange, "Port match without protocol", "A rule that matches L4 ports must say protocol = \"udp\" or \"tcp\".")
 	}
 	rule.DSCP = d.intList(c.Attributes, "dscp", ctx, 0, 63)
+	if a, ok := c.Attributes["set_dscp"]; ok && r.f.InfiniBand() {
+		r.reportLayer(a.NameRange, "set_dscp", "re-marking has nothing to mark on InfiniBand; a class's SL is chosen by the application or the SM's QoS policy")
+	}
 	rule.SetDSCP = d.integer(c.Attributes, "set_dscp", ctx, 0, 63)
 	if !rule.SetDSCP.Set {
 		rule.SetDSCP.V = -1
@@ -345,8 +426,13 @@ func (r *resolver) decodeRule(c *hcl.BodyContent, b *hcl.Block, ctx *hcl.EvalCon
 }
 
 var fabricSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
-	{Name: "description"}, {Name: "qos_policy"}, {Name: "pfc_only"}, {Name: "lossy_roce"},
+	{Name: "description"}, {Name: "qos_policy"}, {Name: "pfc_only"}, {Name: "lossy_roce"}, {Name: "link_layer"},
 }}
+
+var fabricLayerRoCE = []layerHint{
+	{"pfc_only", "InfiniBand has no PFC: every data VL is lossless by credit-based flow control"},
+	{"lossy_roce", "InfiniBand has no PFC to do without"},
+}
 
 func (r *resolver) decodeFabric(blocks hcl.Blocks, ctx *hcl.EvalContext, files []*hcl.File) {
 	if len(blocks) == 0 {
@@ -369,6 +455,9 @@ func (r *resolver) decodeFabric(blocks hcl.Blocks, ctx *hcl.EvalContext, files [
 		r.f.Name = ""
 	}
 	r.f.Description = r.d.text(c.Attributes, "description", ctx, TextRule{}).V
+	if r.wrongLayer(c.Attributes, "fabric", fabricLayerRoCE, nil) {
+		c = withoutAttrs(c, fabricLayerRoCE)
+	}
 	r.f.PFCOnly = r.d.boolean(c.Attributes, "pfc_only", ctx)
 	r.f.LossyRoCE = r.d.boolean(c.Attributes, "lossy_roce", ctx)
 	if n, _, ok := r.refAttr(c.Attributes, "qos_policy", ctx, "qos_policy", false); ok {

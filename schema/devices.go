@@ -177,9 +177,10 @@ var deviceSchema = &hcl.BodySchema{
 		{Name: "name"}, {Name: "kind", Required: true}, {Name: "platform", Required: true},
 		{Name: "mgmt_address"}, {Name: "qos_policy"}, {Name: "host"}, {Name: "description"},
 		{Name: "os_version"}, {Name: "asic"}, {Name: "model"}, {Name: "driver"}, {Name: "hwsku"}, {Name: "buffer_model"},
+		{Name: "guid"},
 	},
 	Blocks: []hcl.BlockHeaderSchema{
-		{Type: "credentials"}, {Type: "rdma"}, {Type: "port", LabelNames: []string{"name"}}, {Type: "ports"},
+		{Type: "credentials"}, {Type: "rdma"}, {Type: "port", LabelNames: []string{"name"}}, {Type: "ports"}, {Type: "sm"},
 	},
 }
 
@@ -191,13 +192,32 @@ var credentialsSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 
 var rdmaSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 	{Name: "transport"}, {Name: "roce_mode"}, {Name: "path_mtu"}, {Name: "tos"}, {Name: "cnp_dscp"}, {Name: "cnp_priority"}, {Name: "ecn"},
+	{Name: "sl"},
 }}
+
+// rdmaLayerRoCE and rdmaLayerIB are the rdma attributes of one link
+// layer only, with what to use on the other.
+var (
+	rdmaLayerRoCE = []layerHint{
+		{"transport", "an InfiniBand HCA speaks InfiniBand; there is no RoCE transport to choose"},
+		{"roce_mode", "an InfiniBand HCA speaks InfiniBand; there is no RoCE mode to choose"},
+		{"tos", "use sl = N (0–15): the service level the NIC's applications use (NCCL_IB_SL, UCX_IB_SL)"},
+		{"cnp_dscp", "InfiniBand has no CNP DSCP; use sl for the applications' service level"},
+		{"cnp_priority", "InfiniBand has no CNP priority; use sl for the applications' service level"},
+		{"ecn", "DCQCN is RoCE's; use sl for the applications' service level"},
+	}
+	rdmaLayerIB = []layerHint{
+		{"sl", "on Ethernet the NIC marks tos (DSCP × 4) and its class's priority"},
+	}
+)
 
 var portSchema = &hcl.BodySchema{Attributes: []hcl.AttributeSchema{
 	{Name: "speed"}, {Name: "fec"}, {Name: "mtu"}, {Name: "ip"}, {Name: "routed"}, {Name: "qos_policy"},
 	{Name: "acl_in"}, {Name: "acl_out"}, {Name: "description"},
 	// A link declared from this port's side, instead of a link block.
 	{Name: "peer"}, {Name: "cable_length"}, {Name: "media"},
+	// An InfiniBand HCA port's port GUID.
+	{Name: "guid"},
 }}
 
 // portsSchema is a port block for many ports at once: names plus the
@@ -270,14 +290,21 @@ func (r *resolver) decodeDeviceAttrs(dev *Device, c *hcl.BodyContent, ctx *hcl.E
 	dev.Platform = Value[Platform]{V: Platform(p.V), Set: p.Set, Src: p.Src}
 	spec := r.platforms.spec(dev.Platform.V)
 	dev.HostPlatform, dev.text = spec.Host, spec.Text
-	if k.Set && p.Set {
-		if isNIC := dev.Kind.V == KindNIC; isNIC != spec.Host {
-			what := "a switch platform"
-			if isNIC {
-				what = "a host platform (" + r.platforms.hostNames() + ")"
-			}
-			d.errorf(c.Attributes["platform"].Expr.Range(), "Platform does not fit the kind", "Device %q is a %s, so it needs %s; %q is not.", dev.Name, dev.Kind.V, what, dev.Platform.V)
+	if k.Set && p.Set && !spec.FitsKind(dev.Kind.V) {
+		what := "a switch platform"
+		switch dev.Kind.V {
+		case KindNIC:
+			what = "a host platform (" + r.platforms.kindNames(KindNIC) + ")"
+		case KindSubnetManager:
+			what = "a subnet manager platform (" + r.platforms.kindNames(KindSubnetManager) + ")"
 		}
+		d.errorf(c.Attributes["platform"].Expr.Range(), "Platform does not fit the kind", "Device %q is a %s, so it needs %s; %q is not.", dev.Name, dev.Kind.V, what, dev.Platform.V)
+	}
+	if ll := r.f.LinkLayer.V; p.Set && !spec.SpeaksLinkLayer(ll) {
+		d.errorf(c.Attributes["platform"].Expr.Range(), "Platform does not fit the link layer", "Platform %q has no %s devices, and this fabric's link_layer is %q%s. Platforms of %s fabrics: %s.", dev.Platform.V, ll, ll, r.linkLayerWhere(), ll, r.platforms.layerNames(ll))
+	}
+	if k.Set && dev.Kind.V == KindSubnetManager && !r.f.InfiniBand() {
+		d.errorf(c.Attributes["kind"].Expr.Range(), "Subnet manager on an Ethernet fabric", "kind = \"subnet_manager\" is an InfiniBand subnet manager host, and this fabric's link_layer is \"ethernet\"%s. Set link_layer = \"infiniband\" in the fabric block, or make the device a nic.", r.linkLayerWhere())
 	}
 	dev.MgmtAddress = d.str(c.Attributes, "mgmt_address", ctx)
 	if dev.MgmtAddress.Set {
@@ -405,6 +432,7 @@ func (r *resolver) decodeDevice(b *hcl.Block, body hcl.Body, in instance) decode
 		return decodedDevice{}
 	}
 	r.decodeDeviceAttrs(dev, c, in.ctx)
+	r.decodeDeviceGUID(dev, c, in.ctx)
 	if n, _, ok := r.refAttr(c.Attributes, "qos_policy", in.ctx, "qos_policy", false); ok {
 		dev.Policy = r.policies[n]
 	}
@@ -437,9 +465,21 @@ func (r *resolver) decodeDevice(b *hcl.Block, body hcl.Body, in instance) decode
 		return true
 	}
 	var links []*rawLink
-	var credSeen, rdmaSeen *hcl.Block
+	var credSeen, rdmaSeen, smSeen *hcl.Block
 	for _, blk := range c.Blocks {
 		switch blk.Type {
+		case "sm":
+			switch {
+			case smSeen != nil:
+				d.errorf(blk.DefRange, "Duplicate sm block", "Device %q already has an sm block at %s.", dev.Name, convRange(smSeen.DefRange))
+			case !r.f.InfiniBand():
+				r.reportLayer(blk.DefRange, "the sm block", "an Ethernet fabric has no subnet manager")
+			case dev.Kind.Set && dev.Kind.V != KindSubnetManager:
+				d.errorf(blk.DefRange, "sm on a device that is no subnet manager", "Only subnet managers (kind = \"subnet_manager\", platform opensm) have sm settings; %q is a %s.", dev.Name, dev.Kind.V)
+			default:
+				dev.SM = r.decodeSM(blk, in.ctx)
+			}
+			smSeen = blk
 		case "credentials":
 			if credSeen != nil {
 				d.errorf(blk.DefRange, "Duplicate credentials block", "Device %q already has credentials at %s.", dev.Name, convRange(credSeen.DefRange))
@@ -462,6 +502,10 @@ func (r *resolver) decodeDevice(b *hcl.Block, body hcl.Body, in instance) decode
 				continue
 			}
 			rdmaSeen = blk
+			if dev.Kind.Set && dev.Kind.V == KindSubnetManager {
+				d.errorf(blk.DefRange, "rdma on a subnet manager", "Only NICs (kind = \"nic\") have RDMA settings; %q is a subnet manager, which runs no RDMA applications of the fabric's. Remove the rdma block.", dev.Name)
+				continue
+			}
 			if dev.Kind.Set && dev.Kind.V != KindNIC {
 				d.errorf(blk.DefRange, "rdma on a switch", "Only NICs (kind = \"nic\") have RDMA settings; %q is a %s.", dev.Name, dev.Kind.V)
 				continue
@@ -513,7 +557,27 @@ func (r *resolver) decodeDevice(b *hcl.Block, body hcl.Body, in instance) decode
 			}
 		}
 	}
+	if dev.SM == nil && dev.Kind.V == KindSubnetManager {
+		dev.SM = &SubnetManager{Range: dev.Range}
+	}
 	return decodedDevice{dev: dev, nameRng: nameRng, links: links}
+}
+
+// decodeDeviceGUID reads an InfiniBand switch's node GUID (guid).
+func (r *resolver) decodeDeviceGUID(dev *Device, c *hcl.BodyContent, ctx *hcl.EvalContext) {
+	at, ok := c.Attributes["guid"]
+	if !ok {
+		return
+	}
+	if !r.f.InfiniBand() {
+		r.reportLayer(at.NameRange, "guid", "Ethernet devices are named by their management address")
+		return
+	}
+	if k := dev.Kind.V; dev.Kind.Set && (k == KindNIC || k == KindSubnetManager) {
+		r.d.errorf(at.NameRange, "GUID on a host device", "Device %q is a %s: its GUIDs are its HCA ports'. Move guid into its port block, e.g. port \"ib0\" { guid = … }.", dev.Name, k)
+		return
+	}
+	dev.GUID = hexAttr(r.d, c.Attributes, "guid", ctx, ParseGUID, `"0x0002c90300a00101"`)
 }
 
 // portLink reads a port's peer, cable_length and media: a link declared
@@ -584,6 +648,15 @@ func (r *resolver) decodeRDMA(blk *hcl.Block, ctx *hcl.EvalContext) *RDMA {
 	d := r.d
 	c := r.content(blk.Body, rdmaSchema, ctx)
 	rd := &RDMA{Range: convRange(blk.DefRange)}
+	if r.wrongLayer(c.Attributes, "rdma", rdmaLayerRoCE, rdmaLayerIB) || r.f.InfiniBand() {
+		c = withoutAttrs(c, r.foreign(rdmaLayerRoCE, rdmaLayerIB))
+	}
+	if r.f.InfiniBand() {
+		// No RoCE transport: Transport stays unset.
+		rd.SL = d.integer(c.Attributes, "sl", ctx, 0, 15)
+		rd.PathMTU = r.decodePathMTU(c, ctx)
+		return rd
+	}
 	rd.RoCEMode = d.enum(c.Attributes, "roce_mode", ctx, "v2", "v1")
 	tr := d.enum(c.Attributes, "transport", ctx, string(TransportRoCEv2), string(TransportRoCEv1), string(TransportIWARP))
 	rd.Transport = Value[Transport]{V: Transport(tr.V), Set: tr.Set, Src: tr.Src}
@@ -598,20 +671,22 @@ func (r *resolver) decodeRDMA(blk *hcl.Block, ctx *hcl.EvalContext) *RDMA {
 	case !tr.Set:
 		rd.Transport = Value[Transport]{V: TransportRoCEv2, Src: rd.Range}
 	}
-	rd.PathMTU = d.integer(c.Attributes, "path_mtu", ctx, 256, 4096)
-	if rd.PathMTU.Set {
-		switch rd.PathMTU.V {
-		case 256, 512, 1024, 2048, 4096:
-		default:
-			d.errorf(c.Attributes["path_mtu"].Expr.Range(), "Invalid RDMA path MTU", "path_mtu must be one of 256, 512, 1024, 2048 or 4096 (IB MTU sizes); got %d.", rd.PathMTU.V)
-			rd.PathMTU = Value[int]{}
-		}
-	}
+	rd.PathMTU = r.decodePathMTU(c, ctx)
 	rd.ToS = d.integer(c.Attributes, "tos", ctx, 0, 255)
 	rd.CNPDSCP = d.integer(c.Attributes, "cnp_dscp", ctx, 0, 63)
 	rd.CNPPriority = d.integer(c.Attributes, "cnp_priority", ctx, 0, 7)
 	rd.ECN = d.boolean(c.Attributes, "ecn", ctx)
 	return rd
+}
+
+// decodePathMTU reads rdma path_mtu, an IB MTU size.
+func (r *resolver) decodePathMTU(c *hcl.BodyContent, ctx *hcl.EvalContext) Value[int] {
+	v := r.d.integer(c.Attributes, "path_mtu", ctx, 256, 4096)
+	if v.Set && !contains(ibMTUNames(), strconv.Itoa(v.V)) {
+		r.d.errorf(c.Attributes["path_mtu"].Expr.Range(), "Invalid RDMA path MTU", "path_mtu must be one of 256, 512, 1024, 2048 or 4096 (IB MTU sizes); got %d.", v.V)
+		return Value[int]{}
+	}
+	return v
 }
 
 // portNames reads a list of non-empty strings (port or device names).
@@ -658,7 +733,17 @@ func (r *resolver) decodePort(dev *Device, blk *hcl.Block, c *hcl.BodyContent, c
 	p := &Port{Range: convRange(blk.DefRange), Device: dev}
 	p.Speed = unitValue(d, c.Attributes, "speed", ctx, ParseSpeed)
 	p.FEC = d.enum(c.Attributes, "fec", ctx, "none", "rs", "fc")
-	p.MTU = d.integer(c.Attributes, "mtu", ctx, MinMTU, MaxMTU)
+	p.MTU = r.checkIBMTU(d.integer(c.Attributes, "mtu", ctx, MinMTU, MaxMTU), c.Attributes)
+	if at, ok := c.Attributes["guid"]; ok {
+		switch k := dev.Kind.V; {
+		case !r.f.InfiniBand():
+			r.reportLayer(at.NameRange, "guid", "Ethernet ports are named by their interface name")
+		case dev.Kind.Set && k != KindNIC && k != KindSubnetManager:
+			d.errorf(at.NameRange, "Port GUID on a switch", "Device %q is a %s: a switch's ports share its node GUID. Set guid on the device instead.", dev.Name, k)
+		default:
+			p.GUID = hexAttr(d, c.Attributes, "guid", ctx, ParseGUID, `"0x0002c90300a00101"`)
+		}
+	}
 	p.IP = d.prefix(c.Attributes, "ip", ctx, true)
 	p.Routed = d.boolean(c.Attributes, "routed", ctx)
 	p.Description = d.text(c.Attributes, "description", ctx, dev.text).V

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
@@ -64,6 +65,9 @@ func exampleCases() []exampleCase {
 		{dir: "ai-training-2subnet", vars: map[string]string{"gpus_per_subnet": "16"}, devices: 35, ports: 72, link: 36},
 		{dir: "clos-400g", devices: 38, ports: 80, link: 40, check: checkClos400G},
 		{dir: "releases", devices: 16, ports: 30, link: 15, check: checkReleases},
+		// 2 spines, 4 leaves, 2 SM hosts, 10 HCA hosts; 2×4 + 4×5 + 12
+		// ports; the 8 fat-tree links and one per host.
+		{dir: "ib-cluster", devices: 18, ports: 40, link: 20, check: checkIBCluster},
 		scaleCase(4, 8, 4),
 		scaleCase(2, 3, 5),
 		// More leaves than go-cty's range() returns by default (1,024): the
@@ -93,7 +97,9 @@ func TestExamples(t *testing.T) {
 					len(f.Devices), ports, len(f.Links), c.devices, c.ports, c.link)
 			}
 			checkLinks(t, f)
-			checkContract(t, f)
+			if !f.InfiniBand() {
+				checkContract(t, f)
+			}
 			checkLossless(t, f)
 			if c.check != nil {
 				c.check(t, f)
@@ -241,7 +247,7 @@ func varsName(vars map[string]string) string {
 
 func loadExample(t *testing.T, dir string, vars map[string]string) *schema.Fabric {
 	t.Helper()
-	f, diags := schema.Load(filepath.Join(exampleDir, dir), schema.Options{Vars: vars, Getenv: func(string) string { return "" }, Platforms: platforms.Catalog()})
+	f, diags := schema.Load(filepath.Join(exampleDir, dir), schema.Options{Vars: vars, Getenv: func(string) string { return "" }, Platforms: exampleCatalog()})
 	for _, d := range diags {
 		t.Errorf("%s: %s", d.Severity, d.Error())
 	}
@@ -252,6 +258,86 @@ func loadExample(t *testing.T, dir string, vars map[string]string) *schema.Fabri
 		t.FailNow()
 	}
 	return f
+}
+
+// exampleCatalog is the registry's catalog, with the InfiniBand platforms
+// of schema's test catalog it does not have yet (ib_switch, opensm).
+func exampleCatalog() []schema.PlatformSpec {
+	out := platforms.Catalog()
+	have := map[schema.Platform]bool{}
+	for _, s := range out {
+		have[s.Name] = true
+	}
+	for _, s := range schema.IBTestCatalog() {
+		if !have[s.Name] {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// checkIBCluster checks what examples/ib-cluster promises: every HCA port
+// has a GUID and every switch a node GUID, the hosts' SLs are their
+// classes', the SM hosts share their settings, and the storage partition
+// has its targets as full members.
+func checkIBCluster(t *testing.T, f *schema.Fabric) {
+	t.Helper()
+	if !f.InfiniBand() {
+		t.Fatalf("link layer %q, want infiniband", f.LinkLayer.V)
+	}
+	sls := map[int]string{}
+	for _, c := range f.Classes {
+		if !c.SL.Set || c.Priority.Set {
+			t.Errorf("class %s: sl %+v priority %+v", c.Name, c.SL, c.Priority)
+		}
+		sls[c.SL.V] = c.Name
+	}
+	var sm *schema.SubnetManager
+	for _, d := range f.Devices {
+		switch d.Kind.V {
+		case schema.KindLeaf, schema.KindSpine:
+			if !d.GUID.Set {
+				t.Errorf("switch %s has no node GUID", d.Name)
+			}
+		case schema.KindNIC:
+			want := map[bool]string{true: "compute", false: "storage"}[d.Name[:3] == "gpu"]
+			if d.RDMA == nil || sls[d.RDMA.SL.V] != want {
+				t.Errorf("host %s: rdma %+v, want the SL of class %s", d.Name, d.RDMA, want)
+			}
+		case schema.KindSubnetManager:
+			if sm != nil && (strings.Join(sm.RoutingEngine.V, ",") != strings.Join(d.SM.RoutingEngine.V, ",") || sm.MaxOpVLs != d.SM.MaxOpVLs) {
+				t.Errorf("SM %s differs from the other SM host", d.Name)
+			}
+			sm = d.SM
+		}
+		for _, p := range d.Ports {
+			if k := d.Kind.V; (k == schema.KindNIC || k == schema.KindSubnetManager) && !p.GUID.Set {
+				t.Errorf("%s has no port GUID", p.ID())
+			}
+			if p.QoS == nil || p.QoS.MTU.V != 2048 {
+				t.Errorf("%s: MTU %v, want 2048 (ibsim's MtuCap)", p.ID(), p.QoS)
+			}
+		}
+	}
+	if sm == nil || sm.MaxOpVLs.V != 4 {
+		t.Errorf("SM settings %+v, want max_op_vls 4", sm)
+	}
+	names := make([]string, 0, len(f.Partitions))
+	for _, p := range f.Partitions {
+		names = append(names, fmt.Sprintf("%s=0x%04x", p.Name, p.PKey.V))
+	}
+	if got := strings.Join(names, " "); got != "Default=0x7fff compute=0x8001 storage=0x8002" {
+		t.Errorf("partitions %s", got)
+	}
+	st := f.Partitions[2]
+	for _, n := range []string{"stor01", "stor02"} {
+		if m, ok := st.MembershipOf(f.Device(n)); !ok || m != schema.MemberFull {
+			t.Errorf("%s in storage: %v %v, want full", n, m, ok)
+		}
+	}
+	if m, ok := st.MembershipOf(f.Device("gpu01")); !ok || m != schema.MemberLimited {
+		t.Errorf("gpu01 in storage: %v %v, want limited", m, ok)
+	}
 }
 
 func countBy(f *schema.Fabric, key func(*schema.Device) string) map[string]int {
@@ -278,7 +364,8 @@ func checkLinks(t *testing.T, f *schema.Fabric) {
 		if l.A.Speed.V != l.B.Speed.V {
 			t.Errorf("link %s joins %s at %d b/s to %s at %d b/s", l.Name, l.A.ID(), l.A.Speed.V, l.B.ID(), l.B.Speed.V)
 		}
-		if !l.CableLength.Set {
+		// PFC headroom is sized from the cable; InfiniBand has no PFC.
+		if !l.CableLength.Set && !f.InfiniBand() {
 			t.Errorf("link %s has no cable_length (headroom sizing needs it)", l.Name)
 		}
 		if l.A.IP.Set && l.B.IP.Set {
@@ -569,7 +656,7 @@ func TestLanguageDocExamples(t *testing.T) {
 				if err := os.WriteFile(filepath.Join(dir, name), src, 0o644); err != nil {
 					t.Fatal(err)
 				}
-				if _, diags := schema.Load(dir, schema.Options{Getenv: func(string) string { return "" }, Platforms: platforms.Catalog()}); diags.HasErrors() {
+				if _, diags := schema.Load(dir, schema.Options{Getenv: func(string) string { return "" }, Platforms: exampleCatalog()}); diags.HasErrors() {
 					t.Errorf("docs/language.md code block %d (a complete fabric) does not load:\n%s", i, diags.Error())
 				}
 			}

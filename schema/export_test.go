@@ -12,4 +12,8 @@ func WithFuzzLimits(opts Options) Options {
 // ProbeCatalog is testCatalog for the external tests: probe platforms
 // named like no platform folder (probe_a, probe_b, probe_asic,
 // probe_host), to load next to the registry's catalog.
-func ProbeCatalog() []PlatformSpec { return testCatalog() }
+func ProbeCatalog() []PlatformSpec { return probeCatalog() }
+
+// IBTestCatalog is testCatalog's InfiniBand platforms (ib_switch, opensm,
+// nvidia_mlnx) for the external tests, until the registry has them all.
+func IBTestCatalog() []PlatformSpec { return ibTestCatalog() }

@@ -167,6 +167,17 @@ func fuzzSeeds(f *testing.F) [][]byte {
 		}
 	}
 	seeds = append(seeds, []byte(badBase))
+	// A whole InfiniBand fabric in one file (the example's files alone
+	// refer to each other's locals).
+	var ib []byte
+	for _, name := range []string{"qos.fab.hcl", "devices.fab.hcl"} {
+		b, err := os.ReadFile(filepath.Join(exampleDir, "ib-cluster", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		ib = append(ib, b...)
+	}
+	seeds = append(seeds, ib)
 	for _, c := range badCases() {
 		if c.bad != "" {
 			seeds = append(seeds, []byte(c.bad))

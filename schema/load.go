@@ -72,6 +72,7 @@ var rootSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
 	{Type: "device", LabelNames: []string{"name"}},
 	{Type: "link", LabelNames: []string{"name"}},
 	{Type: "mesh", LabelNames: []string{"name"}},
+	{Type: "partition", LabelNames: []string{"name"}},
 }}
 
 // IntentFiles lists the intent files of dir in sorted order: every entry
@@ -199,6 +200,7 @@ func load(cctx context.Context, dir string, opts Options, d *decoder) (*Fabric, 
 	r.declareRefs(ctx, blocks)
 	ctx.Variables["local"] = cty.ObjectVal(d.decodeLocals(blocks["locals"], ctx))
 
+	r.decodeLinkLayer(blocks["fabric"], ctx)
 	r.decodeECNProfiles(blocks["ecn_profile"], ctx)
 	r.decodeWatchdogs(blocks["pfc_watchdog"], ctx)
 	r.decodeClasses(blocks["traffic_class"], ctx)
@@ -210,6 +212,7 @@ func load(cctx context.Context, dir string, opts Options, d *decoder) (*Fabric, 
 	r.decodeLinks(blocks["link"], ctx)
 	r.decodeMeshes(blocks["mesh"], ctx)
 	r.decodeSubnets(blocks["subnet"], ctx)
+	r.decodePartitions(blocks["partition"], ctx)
 	r.finish()
 	r.checkRenderedNames()
 

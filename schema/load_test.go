@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -330,7 +331,30 @@ device "x" {
 // characters in free text. The vendors' own facts are in the platform
 // folders, tested there (platforms/<name>/spec_test.go) and on the
 // registry.
-func testCatalog() []PlatformSpec {
+func testCatalog() []PlatformSpec { return append(probeCatalog(), ibTestCatalog()...) }
+
+// ibTestCatalog is the InfiniBand part of testCatalog, named like the
+// real platforms (which the lead registers): ib_switch, a switch the SM
+// manages, with ports named by number 1–255; opensm, the subnet manager
+// host; nvidia_mlnx, a host NIC of either link layer. ProbeCatalog leaves
+// them out, since the registry's catalog has them.
+func ibTestCatalog() []PlatformSpec {
+	ib := []LinkLayer{LinkInfiniBand}
+	number := PortNaming{func(s string) bool {
+		n, err := strconv.Atoi(s)
+		return err == nil && n >= 1 && n <= 255 && strconv.Itoa(n) == s
+	}, "port numbers 1–255"}
+	none := TextRule{Why: "the SM renders no text of a switch's"}
+	shell := TextRule{Refuse: ShellRefuse, Why: ShellWhy}
+	return []PlatformSpec{
+		{Name: "ib_switch", Managed: true, LinkLayers: ib, Ports: number, Text: none},
+		{Name: "opensm", Host: true, Kinds: []Kind{KindSubnetManager}, LinkLayers: ib, Ports: HostPorts(), Text: shell},
+		{Name: "nvidia_mlnx", Host: true, LinkLayers: []LinkLayer{LinkEthernet, LinkInfiniBand}, Ports: HostPorts(), Text: shell},
+	}
+}
+
+// probeCatalog is testCatalog without its InfiniBand platforms.
+func probeCatalog() []PlatformSpec {
 	anyName := PortNaming{func(string) bool { return true }, "any name"}
 	cli := TextRule{Refuse: CLIRefuse, Why: CLIWhy}
 	a := PlatformSpec{Name: "probe_a", Ports: anyName, Text: cli,

@@ -26,7 +26,9 @@ const (
 )
 
 // Kinds returns every device kind, edge first.
-func Kinds() []Kind { return []Kind{KindNIC, KindLeaf, KindSpine, KindSuperspine, KindCore} }
+func Kinds() []Kind {
+	return []Kind{KindNIC, KindSubnetManager, KindLeaf, KindSpine, KindSuperspine, KindCore}
+}
 
 // Tier orders kinds from the edge inwards: nic and subnet_manager 0,
 // leaf 1, spine 2, superspine and core 3. Up/down routing in a Clos climbs
@@ -583,7 +585,9 @@ type Device struct {
 	// GUID is an InfiniBand switch's node GUID (attribute guid), used
 	// for routing roots and the emulated topology.
 	GUID Value[uint64]
-	// SM is a subnet manager's settings (kind subnet_manager), or nil.
+	// SM is a subnet manager's settings: its sm block, or an SM with
+	// nothing set (Range at the device) when it has none; nil for every
+	// kind but subnet_manager.
 	SM *SubnetManager
 	// RDMA holds NIC RDMA settings (NICs only), or nil. NICs declared by one
 	// for_each/count block with constant rdma attributes share one RDMA.

@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"fmt"
 	"strconv"
 
 	"github.com/hashicorp/hcl/v2"
@@ -39,6 +40,9 @@ func (r *resolver) decodePolicies(blocks hcl.Blocks, ctx *hcl.EvalContext) {
 		d := r.d
 		p := &QoSPolicy{Name: b.Labels[0], Range: convRange(b.DefRange), Queues: map[int]*QueueSpec{}}
 		d.text(c.Attributes, "description", ctx, TextRule{})
+		if r.f.InfiniBand() {
+			c = r.policyOnIB(p, c)
+		}
 		t := d.enum(c.Attributes, "trust", ctx, "dscp", "pcp", "both", "none")
 		p.Trust = Value[Trust]{V: Trust(t.V), Set: t.Set, Src: t.Src}
 		if names, rng, ok := r.refList(c.Attributes, "classes", ctx, "traffic_class"); ok || names != nil {
@@ -73,7 +77,7 @@ func (r *resolver) decodePolicies(blocks hcl.Blocks, ctx *hcl.EvalContext) {
 				p.Watchdog = Value[*Watchdog]{V: r.wd[n], Set: true, Src: convRange(rng)}
 			}
 		}
-		p.MTU = d.integer(c.Attributes, "mtu", ctx, MinMTU, MaxMTU)
+		p.MTU = r.checkIBMTU(d.integer(c.Attributes, "mtu", ctx, MinMTU, MaxMTU), c.Attributes)
 		p.LinkPause = d.boolean(c.Attributes, "link_pause", ctx)
 		var bufSeen *hcl.Block
 		for _, blk := range c.Blocks {
@@ -128,4 +132,37 @@ func (r *resolver) decodeQueue(p *QoSPolicy, blk *hcl.Block, ctx *hcl.EvalContex
 	qs.Weight = d.integer(c.Attributes, "weight", ctx, 0, 100)
 	qs.Shaper = unitValue(d, c.Attributes, "shaper", ctx, ParseSpeed)
 	p.Queues[q] = qs
+}
+
+// policyLayerRoCE are the qos_policy attributes an InfiniBand fabric has
+// no use for: there a policy lists classes and an mtu only.
+var policyLayerRoCE = []layerHint{
+	{"trust", "an InfiniBand switch does not classify packets: the SL in each packet selects the VL (traffic_class sl and vl)"},
+	{"dscp_map", "the SL identifies a class on InfiniBand (traffic_class sl)"},
+	{"default_priority", "mark the class for unmatched traffic with role = \"default\""},
+	{"queue_map", "a class's virtual lane is traffic_class vl"},
+	{"pcp_map", "the SL identifies a class on InfiniBand (traffic_class sl)"},
+	{"pfc_priorities", "every InfiniBand data VL is lossless by credit-based flow control"},
+	{"pfc_watchdog", "InfiniBand has no PFC to watch"},
+	{"link_pause", "InfiniBand has no pause frames: its flow control is credit-based"},
+}
+
+// policyOnIB reports the RoCE-only attributes and blocks of a policy on
+// an InfiniBand fabric and returns c without them.
+func (r *resolver) policyOnIB(p *QoSPolicy, c *hcl.BodyContent) *hcl.BodyContent {
+	r.wrongLayer(c.Attributes, fmt.Sprintf("qos_policy %q:", p.Name), policyLayerRoCE, nil)
+	c = withoutAttrs(c, policyLayerRoCE)
+	blocks := c.Blocks[:0:0]
+	for _, blk := range c.Blocks {
+		switch blk.Type {
+		case "queue":
+			r.reportLayer(blk.DefRange, fmt.Sprintf("qos_policy %q: queue block", p.Name), "set a class's share with traffic_class weight and its lane with vl")
+		case "buffer":
+			r.reportLayer(blk.DefRange, fmt.Sprintf("qos_policy %q: buffer block", p.Name), "InfiniBand buffers are credits the hardware manages; there is no PFC headroom to size")
+		default:
+			blocks = append(blocks, blk)
+		}
+	}
+	c.Blocks = blocks
+	return c
 }

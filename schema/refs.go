@@ -25,7 +25,7 @@ func isRefKind(s string) bool {
 // the first declaration) and exposes them to expressions as objects, so
 // that qos_policy.x evaluates to "qos_policy.x" inside conditionals too.
 func (r *resolver) declareRefs(ctx *hcl.EvalContext, blocks map[string]hcl.Blocks) {
-	for _, kind := range append(append([]string{}, refKinds...), "subnet", "role") {
+	for _, kind := range append(append([]string{}, refKinds...), "subnet", "role", "partition") {
 		names := map[string]hcl.Range{}
 		obj := map[string]cty.Value{}
 		var folds foldIndex[string]

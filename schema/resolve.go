@@ -41,6 +41,7 @@ func (r *resolver) finish() {
 	sort.Slice(f.ACLs, byName(func(i int) string { return f.ACLs[i].Name }, 0))
 	sort.Slice(f.Subnets, byName(func(i int) string { return f.Subnets[i].Name }, 0))
 	r.effectiveQoS()
+	r.checkGUIDs()
 	f.indexNames()
 	f.deriveLossless()
 }

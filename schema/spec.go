@@ -23,6 +23,10 @@ type PlatformSpec struct {
 	// LinkLayers are the link layers of the fabrics the platform's
 	// devices may belong to; nil means Ethernet only (SpeaksLinkLayer).
 	LinkLayers []LinkLayer
+	// Kinds are the device kinds the platform's devices may have; nil
+	// means nic for a Host platform and every switch kind otherwise. A
+	// subnet_manager device needs a platform that lists it (opensm).
+	Kinds []Kind
 	// Managed is true for a switch the subnet manager configures
 	// (InfiniBand's ib_switch): nothing is rendered, pushed or read from
 	// it by fabricgen itself.
@@ -292,17 +296,6 @@ func (c catalog) spec(p Platform) *PlatformSpec {
 	return &PlatformSpec{Name: p, Ports: PortNaming{func(string) bool { return true }, "any name"}}
 }
 
-// hostNames lists the host platforms, "a or b".
-func (c catalog) hostNames() string {
-	var out []string
-	for _, s := range c.specs {
-		if s.Host {
-			out = append(out, string(s.Name))
-		}
-	}
-	return strings.Join(out, " or ")
-}
-
 // readers lists the platforms that read attr, "a, b".
 func (c catalog) readers(attr string) string {
 	var out []string
@@ -326,4 +319,49 @@ func (s PlatformSpec) SpeaksLinkLayer(ll LinkLayer) bool {
 		}
 	}
 	return false
+}
+
+// FitsKind reports whether a device of kind k may use the platform
+// (Kinds; nil: nic on a Host platform, the switch kinds otherwise).
+func (s PlatformSpec) FitsKind(k Kind) bool {
+	if len(s.Kinds) > 0 {
+		for _, x := range s.Kinds {
+			if x == k {
+				return true
+			}
+		}
+		return false
+	}
+	switch k {
+	case KindSubnetManager:
+		return false
+	case KindNIC:
+		return s.Host
+	}
+	return !s.Host
+}
+
+// kindNames lists the platforms a device of kind k may use, "a or b".
+func (c catalog) kindNames(k Kind) string {
+	var out []string
+	for _, s := range c.specs {
+		if s.FitsKind(k) {
+			out = append(out, string(s.Name))
+		}
+	}
+	return strings.Join(out, " or ")
+}
+
+// layerNames lists the platforms that speak link layer ll, "a, b".
+func (c catalog) layerNames(ll LinkLayer) string {
+	var out []string
+	for _, s := range c.specs {
+		if s.SpeaksLinkLayer(ll) {
+			out = append(out, string(s.Name))
+		}
+	}
+	if len(out) == 0 {
+		return "none in this build"
+	}
+	return strings.Join(out, ", ")
 }
