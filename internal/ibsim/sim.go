@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -145,6 +146,17 @@ func (s *Sim) StartOpenSM(ctx context.Context, conf string) (log string, err err
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
+}
+
+// PIDs are the process ids of ibsim and the background OpenSMs.
+func (s *Sim) PIDs() []int {
+	var out []int
+	for _, c := range append(slices.Clone(s.procs), s.ibsim) {
+		if c != nil && c.Process != nil {
+			out = append(out, c.Process.Pid)
+		}
+	}
+	return out
 }
 
 // Close stops every process the Sim started, each by its process group,

@@ -2,9 +2,11 @@ package ibsim
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -137,7 +139,16 @@ func TestSimRunsOpenSM(t *testing.T) {
 	if recs, err := ParsePathRecords(out); err != nil || len(recs) != 1 {
 		t.Errorf("path records %v, %v; want one", recs, err)
 	}
+	pids := s.PIDs()
+	if len(pids) != 2 {
+		t.Errorf("PIDs = %v, want ibsim's and OpenSM's", pids)
+	}
 	if err := s.Close(); err != nil {
 		t.Error(err)
+	}
+	for _, pid := range pids {
+		if err := syscall.Kill(pid, 0); !errors.Is(err, syscall.ESRCH) {
+			t.Errorf("process %d still there after Close (%v)", pid, err)
+		}
 	}
 }
