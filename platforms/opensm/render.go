@@ -8,7 +8,6 @@ import (
 	"bytes"
 	"embed"
 	"fmt"
-	"strings"
 	"text/template"
 
 	"github.com/fabricgen/fabricgen/schema"
@@ -32,18 +31,24 @@ type File struct {
 	Text []byte
 }
 
+// Files are the files every SM host gets, in order: the first rendered
+// by device.tmpl, each other by the template of its name plus ".tmpl"; a
+// file whose render is blank (a GUID file the routing engine does not
+// read) is left out. It is the platform's view.Info Files.
+func Files() []string {
+	return []string{FileConf, FilePolicy, FilePartitions, FileRoots, FileCNs, FileIOs}
+}
+
 func parse() (*template.Template, error) {
-	t, err := template.New("opensm").Option("missingkey=error").Funcs(template.FuncMap{"join": strings.Join}).ParseFS(templateFS, "templates/*.tmpl")
+	t, err := template.New("opensm").Option("missingkey=error").ParseFS(templateFS, "templates/*.tmpl")
 	if err != nil {
 		return nil, fmt.Errorf("parsing the opensm templates: %w", err)
 	}
 	return t, nil
 }
 
-// Render renders the files every subnet manager host of f gets, in the
-// order opensm.conf, qos-policy.conf, partitions.conf, then the GUID files
-// the routing engine reads. They name no device: every SM host gets the
-// same bytes.
+// Render renders the files every subnet manager host of f gets (Files),
+// with no device name in them: every SM host gets the same bytes.
 func Render(f *schema.Fabric) ([]File, error) {
 	v, err := Build(f)
 	if err != nil {
@@ -54,35 +59,22 @@ func Render(f *schema.Fabric) ([]File, error) {
 		return nil, err
 	}
 	var out []File
-	run := func(name, tmpl string, data any) error {
-		var b bytes.Buffer
-		if err := t.ExecuteTemplate(&b, tmpl, data); err != nil {
-			return fmt.Errorf("rendering %s: %w", name, err)
+	for i, name := range Files() {
+		tmpl := name + ".tmpl"
+		if i == 0 {
+			tmpl = "device.tmpl"
 		}
-		if n := b.Len(); n > 0 && b.Bytes()[n-1] != '\n' {
+		var b bytes.Buffer
+		if err := t.ExecuteTemplate(&b, tmpl, v); err != nil {
+			return nil, fmt.Errorf("rendering %s: %w", name, err)
+		}
+		if len(bytes.TrimSpace(b.Bytes())) == 0 {
+			continue
+		}
+		if n := b.Len(); b.Bytes()[n-1] != '\n' {
 			b.WriteByte('\n')
 		}
 		out = append(out, File{Name: name, Text: b.Bytes()})
-		return nil
-	}
-	for _, s := range []struct {
-		name, tmpl string
-		data       any
-		when       bool
-	}{
-		{FileConf, "opensm.conf.tmpl", v, true},
-		{FilePolicy, "qos-policy.conf.tmpl", v, true},
-		{FilePartitions, "partitions.conf.tmpl", v, true},
-		{FileRoots, "guids.tmpl", v.Roots, v.RootsPath != ""},
-		{FileCNs, "guids.tmpl", v.CNs, v.CNsPath != ""},
-		{FileIOs, "guids.tmpl", v.IOs, v.IOsPath != ""},
-	} {
-		if !s.when {
-			continue
-		}
-		if err := run(s.name, s.tmpl, s.data); err != nil {
-			return nil, err
-		}
 	}
 	return out, nil
 }

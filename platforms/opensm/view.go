@@ -67,6 +67,8 @@ type QoSSet struct {
 type Group struct {
 	Name, Use string
 	GUIDs     []string
+	// GUIDList is GUIDs joined by ", ".
+	GUIDList string
 }
 
 // Level is a qos-level.
@@ -92,6 +94,8 @@ type Partition struct {
 	Def string
 	// Members are "GUID=full" or "GUID=limited" (or ALL=…, SELF=full).
 	Members []string
+	// MemberList is Members joined by ", ".
+	MemberList string
 }
 
 // Error is a fabric opensm cannot render, at the intent's source.
@@ -238,7 +242,7 @@ func policy(f *schema.Fabric, t ibqos.Tables, v *View) {
 			g = append(g, guids(d)...)
 		}
 		if len(g) > 0 {
-			v.Groups = append(v.Groups, Group{Name: p.Name, Use: "partition " + p.Name + " members", GUIDs: g})
+			v.Groups = append(v.Groups, Group{Name: p.Name, Use: "partition " + p.Name + " members", GUIDs: g, GUIDList: strings.Join(g, ", ")})
 		}
 		if !p.SL.Set || p.SL.V < 0 || p.SL.V > ibqos.MaxSL {
 			continue
@@ -305,7 +309,7 @@ func partitions(f *schema.Fabric, v *View) {
 		}
 	}
 	if def == nil {
-		v.Partitions = append(v.Partitions, Partition{Def: "Default=0x7fff", Members: []string{"ALL=full", "SELF=full"}})
+		v.Partitions = append(v.Partitions, Partition{Def: "Default=0x7fff", Members: []string{"ALL=full", "SELF=full"}, MemberList: "ALL=full, SELF=full"})
 	}
 	ordered := slices.Clone(f.Partitions)
 	sort.SliceStable(ordered, func(i, j int) bool { return ordered[i].Default.V && !ordered[j].Default.V })
@@ -339,7 +343,7 @@ func partitions(f *schema.Fabric, v *View) {
 			}
 			ms = append(ms, "SELF=full")
 		}
-		v.Partitions = append(v.Partitions, Partition{Def: def, Members: ms})
+		v.Partitions = append(v.Partitions, Partition{Def: def, Members: ms, MemberList: strings.Join(ms, ", ")})
 	}
 }
 
