@@ -111,6 +111,36 @@ func ParseVLArb(out string) (VLArb, error) {
 	return a, nil
 }
 
+// ParsePKeyTable reads `smpquery pkeys` output and returns the whole
+// table by index, zeros included.
+func ParsePKeyTable(out string) ([]uint16, error) {
+	var table []uint16
+	for n, line := range strings.Split(out, "\n") {
+		idx, rest, ok := strings.Cut(strings.TrimSpace(line), ":")
+		if !ok {
+			continue
+		}
+		i, err := strconv.Atoi(idx)
+		if err != nil {
+			continue
+		}
+		if i != len(table) {
+			return nil, fmt.Errorf("pkeys line %d: index %d after %d entries", n+1, i, len(table))
+		}
+		for _, f := range strings.Fields(rest) {
+			v, err := strconv.ParseUint(f, 0, 16)
+			if err != nil {
+				return nil, fmt.Errorf("pkeys line %d: %q is not a P_Key: %w", n+1, f, err)
+			}
+			table = append(table, uint16(v))
+		}
+	}
+	if len(table) == 0 {
+		return nil, fmt.Errorf("pkeys: no table rows in %q", firstLine(out))
+	}
+	return table, nil
+}
+
 // ParsePKeys reads `smpquery pkeys` output ("   0: 0xffff 0x8001 0x0000 …")
 // and returns the P_Keys that are not 0, in table order.
 func ParsePKeys(out string) ([]uint16, error) {

@@ -71,6 +71,30 @@ func TestParsePKeys(t *testing.T) {
 	}
 }
 
+func TestParsePKeyTable(t *testing.T) {
+	table, err := ParsePKeyTable(sample(t, "pkeys.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(table) != 64 || table[0] != 0xffff || table[1] != 0x0001 || table[2] != 0 {
+		t.Errorf("table = %#x", table)
+	}
+	for _, bad := range []string{"", "   8: 0xffff", "   0: 0x10000"} {
+		if _, err := ParsePKeyTable(bad); err == nil {
+			t.Errorf("ParsePKeyTable(%q) accepted", bad)
+		}
+	}
+}
+
+func FuzzParsePKeyTable(f *testing.F) {
+	f.Add(sample(f, "pkeys.txt"))
+	f.Fuzz(func(t *testing.T, s string) {
+		if table, err := ParsePKeyTable(s); err == nil && len(table) == 0 {
+			t.Fatal("empty table and no error")
+		}
+	})
+}
+
 func TestParsePathRecords(t *testing.T) {
 	recs, err := ParsePathRecords(sample(t, "pathrecord.txt"))
 	if err != nil {

@@ -261,8 +261,18 @@ func TestOpenSMProgramsTheRender(t *testing.T) {
 					want = append(want, k)
 				}
 			}
+			n := topo.NodeOf(d.Name, p.Name)
+			table, err := ibsim.ParsePKeyTable(l.query(t, "-D", "pkeys", n.DR))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, part := range f.Partitions {
+				if i, ok := PKeyIndex(f, d, part); ok && (i >= len(table) || table[i]&0x7fff != uint16(part.LowPKey())) {
+					t.Errorf("%s: partition %s expected at P_Key index %d (NCCL_IB_PKEY), table %#x", d.Name, part.Name, i, table)
+				}
+			}
 			slices.Sort(want)
-			if got := l.pkeys(t, topo.NodeOf(d.Name, p.Name)); !slices.Equal(got, want) {
+			if got := l.pkeys(t, n); !slices.Equal(got, want) {
 				t.Errorf("%s P_Keys = %#x, want %#x", d.Name, got, want)
 			}
 		}

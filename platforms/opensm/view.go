@@ -311,9 +311,7 @@ func partitions(f *schema.Fabric, v *View) {
 	if def == nil {
 		v.Partitions = append(v.Partitions, Partition{Def: "Default=0x7fff", Members: []string{"ALL=full", "SELF=full"}, MemberList: "ALL=full, SELF=full"})
 	}
-	ordered := slices.Clone(f.Partitions)
-	sort.SliceStable(ordered, func(i, j int) bool { return ordered[i].Default.V && !ordered[j].Default.V })
-	for _, p := range ordered {
+	for _, p := range Ordered(f) {
 		def := p.Name + "=" + pkey(p.PKey.V)
 		if p.IPoIB.V {
 			def += ",ipoib"
@@ -409,4 +407,37 @@ func sortedDevices(f *schema.Fabric) []*schema.Device {
 	ds := slices.Clone(f.Devices)
 	sort.Slice(ds, func(i, j int) bool { return ds[i].Name < ds[j].Name })
 	return ds
+}
+
+// Ordered is the partitions in partitions.conf order: the Default one
+// first, then by name (Fabric.Partitions order).
+func Ordered(f *schema.Fabric) []*schema.Partition {
+	out := slices.Clone(f.Partitions)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Default.V && !out[j].Default.V })
+	return out
+}
+
+// PKeyIndex is the index of partition p in the P_Key table OpenSM gives
+// d's ports from the rendered partitions.conf, and false when d is not a
+// member: the Default partition at index 0, then d's other partitions in
+// partitions.conf order (OpenSM 3.3.23 fills the table so; the proof test
+// reads it back with smpquery pkeys).
+func PKeyIndex(f *schema.Fabric, d *schema.Device, p *schema.Partition) (int, bool) {
+	if p.Default.V {
+		return 0, true
+	}
+	i := 1
+	for _, q := range Ordered(f) {
+		if q.Default.V {
+			continue
+		}
+		if _, ok := q.MembershipOf(d); !ok {
+			continue
+		}
+		if q == p {
+			return i, true
+		}
+		i++
+	}
+	return 0, false
 }
