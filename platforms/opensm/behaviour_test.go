@@ -208,3 +208,28 @@ func TestOpenSM_IBQ012_LimitedMembersCannotTalk(t *testing.T) {
 		t.Errorf("limited gpu01 to full stor01: no path record (%v)", err)
 	}
 }
+
+// TestOpenSM_IBQ008_IPoIBRuleNeedsTwoFullMembers: a qos-ulps "ipoib, pkey"
+// rule naming a partition with fewer than two full members is a syntax
+// error (ERR AC05 "partition has less than two full members", then AC03):
+// the whole policy is dropped, so the compute rule's SL 3 is not handed
+// out either. The render writes "any, pkey" for such a partition.
+func TestOpenSM_IBQ008_IPoIBRuleNeedsTwoFullMembers(t *testing.T) {
+	f := testFabric()
+	policy := gpus + "qos-levels\n  qos-level\n    name: DEFAULT\n    sl: 0\n  end-qos-level\n" + computeLevels +
+		"qos-ulps\n  default : 0\n  ipoib, pkey 0x8003 : 2\nend-qos-ulps\n"
+	parts := compute + "storage=0x8003, ipoib : 0x0002c90300a00301=limited, 0x0002c90300a00701=full ;\n"
+	l := newLab(t, f, files("", policy, parts))
+	log := l.sweep(t)
+	if !strings.Contains(log, "ERR AC05") || !strings.Contains(log, "less than two full members") || !strings.Contains(log, "ERR AC03") {
+		t.Fatalf("log lacks ERR AC05 (less than two full members) and AC03:\n%s", log)
+	}
+	l.startSM(t)
+	recs, err := l.paths(t, guidGPU01, guidGPU03, 0x8001)
+	if err != nil || len(recs) == 0 {
+		t.Fatalf("no path record: %v", err)
+	}
+	if recs[0].SL != 0 {
+		t.Errorf("path record SL %d, want 0: the rejected policy's compute rule (SL 3) was expected not to apply", recs[0].SL)
+	}
+}
