@@ -50,15 +50,28 @@ type Options struct {
 type Output struct {
 	Device   string
 	Platform schema.Platform
-	// Filename is "<device>.<ext>", e.g. leaf1.cfg.
+	// Filename is "<device>.<ext>", e.g. leaf1.cfg, or for a platform
+	// that renders several files (view.Info Files) "<device>.<first
+	// file>", e.g. sm01.opensm.conf.
 	Filename string
 	Text     []byte
+	// Extra are the device's other files, for a platform that renders
+	// several (view.Info Files), each named "<device>.<file>"; nil
+	// otherwise.
+	Extra []File
 	// Rounded lists the intent's values the render writes rounded to
 	// what the platform takes, for a note each.
 	Rounded []view.Rounding
 
 	// pool takes Text back on Release (nil: Text is not pooled).
 	pool *sync.Pool
+}
+
+// File is one more file of a device's render.
+type File struct {
+	// Name is "<device>.<file>", e.g. sm01.qos-policy.conf.
+	Name string
+	Text []byte
 }
 
 // Release hands o.Text back to the renderer for a later render to reuse,
@@ -267,8 +280,43 @@ func (r *Renderer) Render(f *schema.Fabric, d *schema.Device) (*Output, error) {
 		Text:     text,
 		pool:     pool,
 	}
+	if files := spec.info.Files; len(files) > 0 {
+		out.Filename = d.Name + "." + files[0]
+		if out.Extra, err = r.renderExtra(d, files[1:], v); err != nil {
+			out.Release()
+			return nil, err
+		}
+	}
 	if rv, ok := v.(interface{ Roundings() []view.Rounding }); ok {
 		out.Rounded = rv.Roundings()
+	}
+	return out, nil
+}
+
+// renderExtra renders a device's other files (view.Info Files after the
+// first), each from the template of its name plus ".tmpl", leaving out
+// the blank ones.
+func (r *Renderer) renderExtra(d *schema.Device, files []string, v any) ([]File, error) {
+	var out []File
+	for _, name := range files {
+		var buf bytes.Buffer
+		var err error
+		if o := r.overrides[d.Platform.V]; o != nil {
+			err = o.Execute(&buf, name+".tmpl", v)
+		} else {
+			err = r.sets[d.Platform.V].ExecuteTemplate(&buf, name+".tmpl", v)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("device %s: executing %s templates (%s) for %s: %w", d.Name, d.Platform.V, r.sources[d.Platform.V], name, err)
+		}
+		text := buf.Bytes()
+		if len(bytes.TrimSpace(text)) == 0 {
+			continue
+		}
+		if text[len(text)-1] != '\n' {
+			text = append(text, '\n')
+		}
+		out = append(out, File{Name: d.Name + "." + name, Text: text})
 	}
 	return out, nil
 }

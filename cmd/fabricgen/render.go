@@ -315,8 +315,13 @@ func writeRendersNoted(ctx context.Context, r *templates.Renderer, f *schema.Fab
 				if err := out.write(o.Filename, o.Text); err != nil {
 					return err
 				}
+				for _, x := range o.Extra {
+					if err := out.write(x.Name, x.Text); err != nil {
+						return err
+					}
+				}
+				written.Add(int64(1 + len(o.Extra)))
 				o.Release()
-				written.Add(1)
 			}
 			return nil
 		})

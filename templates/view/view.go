@@ -284,6 +284,13 @@ type Info struct {
 	// HeaderNote, when set, returns a header line of its own for d, after
 	// the release line ("" for none).
 	HeaderNote func(d *schema.Device) string
+	// Files, when set, are the names of the files the platform renders
+	// for each device (a subnet manager's opensm.conf, qos-policy.conf,
+	// ...): the first from device.tmpl, each other from the template of
+	// its name plus ".tmpl", all with the same view; a file whose render
+	// is blank is left out. They are written as DEVICE.NAME. Unset, the
+	// device gets the one file DEVICE.EXT.
+	Files []string
 }
 
 // Builder turns the platform-independent view into the platform's view,

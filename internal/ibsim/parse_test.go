@@ -1,0 +1,171 @@
+package ibsim
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func sample(t testing.TB, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestParseSL2VL(t *testing.T) {
+	for _, c := range []struct {
+		file string
+		rows int
+		pair PortPair
+		want [16]int
+	}{
+		{"sl2vl_switch.txt", 9, PortPair{2, 3}, [16]int{0, 1, 0, 3}},
+		{"sl2vl_ca.txt", 1, PortPair{0, 0}, [16]int{0, 1, 0, 3}},
+	} {
+		rows, err := ParseSL2VL(sample(t, c.file))
+		if err != nil {
+			t.Fatalf("%s: %v", c.file, err)
+		}
+		if len(rows) != c.rows || rows[c.pair] != c.want {
+			t.Errorf("%s: %d rows, %v = %v; want %d rows, %v", c.file, len(rows), c.pair, rows[c.pair], c.rows, c.want)
+		}
+	}
+	for _, bad := range []string{"", "ports: in 1, out 2: | 0| 1|", "ports: in x, out 2: |0|0|0|0|0|0|0|0|0|0|0|0|0|0|0|0|", "ports: in 1, out 2: |0|0|0|0|0|0|0|0|0|0|0|0|0|0|0|16|"} {
+		if _, err := ParseSL2VL(bad); err == nil {
+			t.Errorf("ParseSL2VL(%q) accepted", bad)
+		}
+	}
+}
+
+func TestParseVLArb(t *testing.T) {
+	a, err := ParseVLArb(sample(t, "vlarb.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(a.Low, a.High); got != "[0:64 3:128] [1:255]" {
+		t.Errorf("tables = %s, want [0:64 3:128] [1:255]", got)
+	}
+	for _, bad := range []string{"", "VL : |0x0|", "# Low priority\nVL : |0x0 |0x1|\nWEIGHT: |0x1|\n# High priority\n", "# Low priority\nVL : |0x100|\n# High priority\n"} {
+		if _, err := ParseVLArb(bad); err == nil {
+			t.Errorf("ParseVLArb(%q) accepted", bad)
+		}
+	}
+}
+
+func TestParsePKeys(t *testing.T) {
+	keys, err := ParsePKeys(sample(t, "pkeys.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprintf("%#x", keys) != "[0xffff 0x1]" {
+		t.Errorf("keys = %#x, want [0xffff 0x1]", keys)
+	}
+	for _, bad := range []string{"", "64 pkeys capacity", "   0: 0xfffff"} {
+		if _, err := ParsePKeys(bad); err == nil {
+			t.Errorf("ParsePKeys(%q) accepted", bad)
+		}
+	}
+}
+
+func TestParsePKeyTable(t *testing.T) {
+	table, err := ParsePKeyTable(sample(t, "pkeys.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(table) != 64 || table[0] != 0xffff || table[1] != 0x0001 || table[2] != 0 {
+		t.Errorf("table = %#x", table)
+	}
+	for _, bad := range []string{"", "   8: 0xffff", "   0: 0x10000"} {
+		if _, err := ParsePKeyTable(bad); err == nil {
+			t.Errorf("ParsePKeyTable(%q) accepted", bad)
+		}
+	}
+}
+
+func FuzzParsePKeyTable(f *testing.F) {
+	f.Add(sample(f, "pkeys.txt"))
+	f.Fuzz(func(t *testing.T, s string) {
+		if table, err := ParsePKeyTable(s); err == nil && len(table) == 0 {
+			t.Fatal("empty table and no error")
+		}
+	})
+}
+
+func TestParsePathRecords(t *testing.T) {
+	recs, err := ParsePathRecords(sample(t, "pathrecord.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 1 {
+		t.Fatalf("%d records, want 1", len(recs))
+	}
+	r := recs[0]
+	if r.SrcGUID() != 0x0002c90300a00201 || r.DstGUID() != 0x0002c90300a00301 || r.PKey != 0x8001 || r.SL != 0 || r.SLID != 4 || r.DLID != 5 || r.MTU != 0x84 {
+		t.Errorf("record = %+v", r)
+	}
+	if GID(0x0002c90300a00201) != r.SGID {
+		t.Errorf("GID = %s, want %s", GID(0x0002c90300a00201), r.SGID)
+	}
+	if _, err := ParsePathRecords("PathRecord dump:\n sl......0x10\n"); err == nil {
+		t.Error("sl 16 accepted")
+	}
+}
+
+func FuzzParseSL2VL(f *testing.F) {
+	f.Add(sample(f, "sl2vl_switch.txt"))
+	f.Fuzz(func(t *testing.T, s string) {
+		rows, err := ParseSL2VL(s)
+		if err == nil && len(rows) == 0 {
+			t.Fatal("no rows and no error")
+		}
+	})
+}
+
+func FuzzParseVLArb(f *testing.F) {
+	f.Add(sample(f, "vlarb.txt"))
+	f.Fuzz(func(t *testing.T, s string) {
+		a, err := ParseVLArb(s)
+		if err != nil {
+			return
+		}
+		for _, e := range append(a.Low, a.High...) {
+			if e.Weight == 0 || e.Weight > 255 || e.VL > 255 {
+				t.Fatalf("entry %v out of range", e)
+			}
+		}
+	})
+}
+
+func FuzzParsePKeys(f *testing.F) {
+	f.Add(sample(f, "pkeys.txt"))
+	f.Fuzz(func(t *testing.T, s string) {
+		keys, err := ParsePKeys(s)
+		if err != nil {
+			return
+		}
+		for _, k := range keys {
+			if k == 0 {
+				t.Fatal("a zero P_Key kept")
+			}
+		}
+	})
+}
+
+func FuzzParsePathRecords(f *testing.F) {
+	f.Add(sample(f, "pathrecord.txt"))
+	f.Fuzz(func(t *testing.T, s string) {
+		recs, err := ParsePathRecords(s)
+		if err != nil {
+			return
+		}
+		for _, r := range recs {
+			if r.SL > 15 {
+				t.Fatalf("SL %d kept", r.SL)
+			}
+		}
+	})
+}
