@@ -72,7 +72,7 @@ func TestPlatformFacts(t *testing.T) {
 			t.Errorf("IsHost(%s) = %v, its spec says %v", s.Name, IsHost(s.Name), s.Host)
 		}
 	}
-	if !slices.Equal(hosts, []schema.Platform{schema.Platform("nvidia_mlnx"), schema.Platform("linux_dcb")}) {
+	if !slices.Equal(hosts, []schema.Platform{schema.Platform("nvidia_mlnx"), schema.Platform("linux_dcb"), schema.Platform("opensm")}) {
 		t.Errorf("host platforms %v", hosts)
 	}
 	if text[schema.Platform("cisco_nxos")] != "?|;" || text[schema.Platform("sonic")] != "" || text[schema.Platform("linux_dcb")] == "" {

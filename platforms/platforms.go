@@ -16,6 +16,7 @@ import (
 	linuxdcb "github.com/fabricgen/fabricgen/platforms/linux_dcb"
 	nvidiacumulus "github.com/fabricgen/fabricgen/platforms/nvidia_cumulus"
 	nvidiamlnx "github.com/fabricgen/fabricgen/platforms/nvidia_mlnx"
+	"github.com/fabricgen/fabricgen/platforms/opensm"
 	"github.com/fabricgen/fabricgen/platforms/sonic"
 	"github.com/fabricgen/fabricgen/schema"
 )
@@ -32,6 +33,7 @@ func All() []platform.Platform {
 		nvidiamlnx.Platform(),
 		linuxdcb.Platform(),
 		ibswitch.Platform(),
+		opensm.Platform(),
 	}
 }
 

@@ -19,6 +19,7 @@ func spec() schema.PlatformSpec {
 	return schema.PlatformSpec{
 		Name:       name,
 		Managed:    true,
+		Kinds:      []schema.Kind{schema.KindLeaf, schema.KindSpine},
 		LinkLayers: []schema.LinkLayer{schema.LinkInfiniBand},
 		Ports:      schema.PortNaming{Check: portNumber, Form: "a port number, 1 to 254 (\"1\", \"17\"), as ibnetdiscover and the subnet manager name switch ports"},
 		Text:       schema.TextRule{Why: "nothing is rendered for an InfiniBand switch (the subnet manager configures it), so no character is refused beyond the common rule"},

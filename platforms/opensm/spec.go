@@ -13,6 +13,7 @@ func spec() schema.PlatformSpec {
 	return schema.PlatformSpec{
 		Name:       name,
 		Host:       true,
+		Kinds:      []schema.Kind{schema.KindSubnetManager},
 		LinkLayers: []schema.LinkLayer{schema.LinkInfiniBand},
 		Ports:      schema.HostPorts(),
 		Text:       schema.TextRule{Why: "the OpenSM files carry no free text: descriptions are not rendered, and names are the intent's identifiers"},
