@@ -8,10 +8,12 @@ import (
 	"path"
 	"runtime"
 	"runtime/debug"
+	"strings"
 	"sync/atomic"
 
 	"github.com/fabricgen/fabricgen/diag"
 	"github.com/fabricgen/fabricgen/lint"
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 	"github.com/fabricgen/fabricgen/templates"
 	"github.com/fabricgen/fabricgen/templates/view"
@@ -113,6 +115,7 @@ func runRender(cmd *cobra.Command, s *streams, dir string, rf *renderFlags) erro
 	if err := lintGate(cmd, f, dir, devices, rf.force); err != nil {
 		return err
 	}
+	devices, managed := splitManaged(devices)
 	rounded := make([][]view.Rounding, len(devices))
 	written, rerr, err := writeRendersNoted(cmd.Context(), r, f, devices, rf.out, rounded)
 	if err != nil {
@@ -120,6 +123,9 @@ func runRender(cmd *cobra.Command, s *streams, dir string, rf *renderFlags) erro
 	}
 	w := cmd.OutOrStdout()
 	fmt.Fprintf(w, "Rendered %d of %d device(s) of fabric %q to %s (intent digest %s).\n", written, len(devices), f.Name, rf.out, shortDigest(f.Digest))
+	if len(managed) > 0 {
+		fmt.Fprintf(w, "%d switch(es) (%s) have no file of their own: the subnet manager configures them from its files.\n", len(managed), deviceList(managed, 4))
+	}
 	writeRoundingNotes(cmd.ErrOrStderr(), rounded)
 	if rerr != nil {
 		failed := len(devices) - written
@@ -172,6 +178,33 @@ func shortDigest(d string) string {
 		return d[:12]
 	}
 	return d
+}
+
+// splitManaged splits devices into those render writes files for and the
+// managed switches (an InfiniBand fabric's, configured by the subnet
+// manager), keeping the order of each.
+func splitManaged(devices []*schema.Device) (rendered, managed []*schema.Device) {
+	for _, d := range devices {
+		if pl, ok := platforms.Get(d.Platform.V); ok && pl.Spec.Managed {
+			managed = append(managed, d)
+			continue
+		}
+		rendered = append(rendered, d)
+	}
+	return rendered, managed
+}
+
+// deviceList names up to n devices, then how many more.
+func deviceList(devices []*schema.Device, n int) string {
+	var names []string
+	for i, d := range devices {
+		if i == n {
+			names = append(names, fmt.Sprintf("and %d more", len(devices)-n))
+			break
+		}
+		names = append(names, d.Name)
+	}
+	return strings.Join(names, ", ")
 }
 
 // selectDevices returns the devices matching any of the globs (all devices
@@ -320,7 +353,7 @@ func writeRendersNoted(ctx context.Context, r *templates.Renderer, f *schema.Fab
 						return err
 					}
 				}
-				written.Add(int64(1 + len(o.Extra)))
+				written.Add(1) // a device, however many files it has
 				o.Release()
 			}
 			return nil
