@@ -21,6 +21,7 @@ import (
 	"github.com/fabricgen/fabricgen/internal/check/snapshot"
 	"github.com/fabricgen/fabricgen/internal/lab"
 	"github.com/fabricgen/fabricgen/internal/lab/dataplane"
+	"github.com/fabricgen/fabricgen/internal/platform"
 	"github.com/fabricgen/fabricgen/internal/push/state"
 	"github.com/fabricgen/fabricgen/internal/readlimit"
 	"github.com/fabricgen/fabricgen/lint"
@@ -29,6 +30,7 @@ import (
 	"github.com/fabricgen/fabricgen/push"
 	"github.com/fabricgen/fabricgen/push/planfile"
 	"github.com/fabricgen/fabricgen/schema"
+	"github.com/fabricgen/fabricgen/templates/view"
 )
 
 // demoFabricFS is the demo's fabric, a copy of examples/clos-400g kept
@@ -61,9 +63,9 @@ fabricgen check (two readings, the lab clock advanced 10 s between them):
 
   - a dirty connector on one link: check names the link and the fix
     (CHK010), and every other finding it counts is shown;
-  - a spine (or core) resets RoCE's DSCP to 0: a QoS policy added by hand
-    on a switch whose ports all face switches (an EOS one; on other
-    platforms the lab's remark=0 fault). It measures the RoCE goodput
+  - a spine (or core) resets RoCE's DSCP to 0: a QoS change made by hand
+    (its platform's own syntax) on a switch whose ports all face
+    switches. It measures the RoCE goodput
     across subnets from the lab's data plane (the receiving NICs'
     rx_write_requests counters), lets check pin the hop (CHK014, CHK016),
     shows the goodput meanwhile (about half on the built-in fabric),
@@ -480,24 +482,18 @@ func (d *demo) replan(run *planRun, opts push.Options) error {
 const demoGoodputWindow = 10 * time.Second
 
 // dscpReset is the seed's second case: a spine resets RoCE's DSCP to 0
-// (a QoS policy added by hand on a spine whose platform the demo can
-// write it for, else the lab's remark=0 fault). It measures the
-// cross-subnet RoCE goodput in the lab's data plane, lets fabricgen check
-// pin the hop, applies the intent (clearing the fault instead when there
-// is no hand edit to repair) and measures again.
+// by hand (its platform's hand edit, platform.Platform.ZeroDSCP). It
+// measures the cross-subnet RoCE goodput in the lab's data plane, lets
+// fabricgen check pin the hop, applies the intent (which repairs the
+// edit) and measures again.
 func (d *demo) dscpReset(l *lab.Lab, run *planRun, opts push.Options) error {
-	spine, down := demoSpine(run.inputs)
+	spine, edit := demoSpine(run.f, run.inputs)
 	if spine == "" {
 		d.header("Seed case 2: a spine resets RoCE's DSCP to 0")
 		fmt.Fprintln(d.w, "Skipped: the fabric has no switch whose ports all face other switches.")
 		return nil
 	}
 	dev := l.Device(spine)
-	tc := 0
-	if roce := run.f.ClassByRole(schema.RoleRoCE); roce != nil {
-		tc = roce.Priority.V
-	}
-	edit := demoZeroDSCP(run.f.Device(spine).Platform.V, down, tc)
 	d.header(fmt.Sprintf("Seed case 2: %s resets RoCE's DSCP to 0", spine))
 	before, flows, err := d.goodput(l)
 	if err != nil {
@@ -508,18 +504,9 @@ func (d *demo) dscpReset(l *lab.Lab, run *planRun, opts push.Options) error {
 		return nil
 	}
 	fmt.Fprintf(d.w, "RoCE goodput across subnets (%d flows, read from the lab's data plane):\n%s per NIC.\n", flows, gbps(before))
-	if edit != nil {
-		fmt.Fprintln(d.w, wrapText(fmt.Sprintf("Someone gives %s by hand a QoS policy that sets DSCP 0 on RoCE (UDP 4791) arriving on its %d leaf-facing ports, as the seed's core switch did.", spine, len(down)), 78, ""))
-		if err := dev.ConfigureOutOfBand(edit); err != nil {
-			return withCode(exitFailed, err)
-		}
-	} else {
-		fmt.Fprintf(d.w, "%s rewrites RoCE's DSCP to 0 on egress (fabricgen lab fault %s remark=0).\n", spine, spine)
-		var f lab.Fault
-		if err := f.Set("remark=0"); err != nil {
-			return withCode(exitFailed, err)
-		}
-		dev.SetFault(f)
+	fmt.Fprintln(d.w, wrapText(fmt.Sprintf("Someone gives %s by hand a QoS change that sends RoCE (UDP 4791) on to its %d leaves with DSCP 0, as the seed's core switch did.", spine, len(edit.ports)), 78, ""))
+	if err := dev.ConfigureOutOfBand(edit.lines); err != nil {
+		return withCode(exitFailed, err)
 	}
 	broken, _, err := d.goodput(l)
 	if err != nil {
@@ -541,26 +528,21 @@ func (d *demo) dscpReset(l *lab.Lab, run *planRun, opts push.Options) error {
 		fmt.Fprintln(d.w, wrapText(fmt.Sprintf("Goodput across subnets meanwhile: %s per NIC, unchanged: the hops after %s put RoCE back in its class, as this intent marks it on every hop.",
 			gbps(broken), spine), 78, ""))
 	}
-	if edit != nil {
-		fmt.Fprintf(d.w, "The fix: fabricgen apply puts %s back to the intent.\n", spine)
-		p, err := push.Plan(d.cmd.Context(), run.f, run.inputs, version, opts)
-		if err != nil {
-			return withCode(exitFailed, err)
-		}
-		if err := planExit(p, false); err != nil {
-			return err
-		}
-		if d.verbose {
-			writePlanHuman(d.w, p, run.skipped, planView{colour: d.s.colour(d.s.outTTY)})
-		} else {
-			fmt.Fprintf(d.w, "%s %s.\n", d.bold("Plan:"), summaryLine(p))
-		}
-		if err := d.apply(p, run, opts, true); err != nil {
-			return err
-		}
+	fmt.Fprintf(d.w, "The fix: fabricgen apply puts %s back to the intent.\n", spine)
+	p, err := push.Plan(d.cmd.Context(), run.f, run.inputs, version, opts)
+	if err != nil {
+		return withCode(exitFailed, err)
+	}
+	if err := planExit(p, false); err != nil {
+		return err
+	}
+	if d.verbose {
+		writePlanHuman(d.w, p, run.skipped, planView{colour: d.s.colour(d.s.outTTY)})
 	} else {
-		dev.ClearFault()
-		fmt.Fprintf(d.w, "The fix (fabricgen lab fault %s clear): the rewrite is gone.\n", spine)
+		fmt.Fprintf(d.w, "%s %s.\n", d.bold("Plan:"), summaryLine(p))
+	}
+	if err := d.apply(p, run, opts, true); err != nil {
+		return err
 	}
 	after, _, err := d.goodput(l)
 	if err != nil {
@@ -573,61 +555,66 @@ func (d *demo) dscpReset(l *lab.Lab, run *planRun, opts push.Options) error {
 	return d.replan(run, opts)
 }
 
+// demoEdit is a spine's DSCP reset: the ports it applies to and its
+// lines.
+type demoEdit struct {
+	ports []string
+	lines []string
+}
+
 // demoSpine is the first switch whose every linked port faces another
-// switch (a spine or core), preferring one whose platform the demo can
-// write a DSCP reset for, and those ports.
-func demoSpine(inputs []push.Input) (string, []string) {
-	var name string
-	var ports []string
+// switch (a spine or core) and whose platform has a DSCP reset hand edit,
+// and that edit on its linked ports.
+func demoSpine(f *schema.Fabric, inputs []push.Input) (string, demoEdit) {
 	for _, in := range inputs {
 		sd := in.Device
 		if sd.HostPlatform {
 			continue
 		}
+		p, ok := platforms.Get(sd.Platform.V)
+		if !ok || p.ZeroDSCP == nil {
+			continue
+		}
 		var down []string
-		for _, p := range sd.Ports {
-			if p.Peer == nil {
+		for _, pt := range sd.Ports {
+			if pt.Peer == nil {
 				continue
 			}
-			if p.Peer.Device.HostPlatform {
+			if pt.Peer.Device.HostPlatform {
 				down = nil
 				break
 			}
-			down = append(down, p.Name)
+			down = append(down, pt.Name)
 		}
 		if len(down) == 0 {
 			continue
 		}
-		if demoZeroDSCP(sd.Platform.V, down, 0) != nil {
-			return sd.Name, down
-		}
-		if name == "" {
-			name, ports = sd.Name, down
-		}
+		return sd.Name, demoEdit{ports: down, lines: p.ZeroDSCP(demoRoCEAt(f, sd, down))}
 	}
-	return name, ports
+	return "", demoEdit{}
 }
 
-// demoZeroDSCP is a hand edit that makes a switch of platform p set DSCP
-// 0 on RoCE (UDP 4791) arriving on ports while still queueing it itself
-// in traffic class tc (the intent's RoCE priority, which fabricgen's EOS
-// render maps to RoCE's queue), as the seed's core switch did; nil when the demo has
-// none for p. EOS: an ACL-matched class in a QoS policy-map with set
-// dscp, applied per interface with service-policy type qos input, the
-// forms fabricgen's own EOS render uses (platforms/arista_eos/fidelity.md:
-// policy-map type quality-of-service, set dscp, service-policy type qos
-// input, from Arista AVD's policy-maps-qos templates).
-func demoZeroDSCP(p schema.Platform, ports []string, tc int) []string {
-	if p != "arista_eos" {
-		return nil
+// demoRoCEAt is RoCE at switch sd, for its hand edit on ports: the
+// intent's RoCE class (its name as the render gives it, its priority) and
+// the queue sd's QoS puts that priority in.
+func demoRoCEAt(f *schema.Fabric, sd *schema.Device, ports []string) platform.RoCEAt {
+	at := platform.RoCEAt{Ports: ports}
+	roce := f.ClassByRole(schema.RoleRoCE)
+	if roce == nil {
+		return at
 	}
-	lines := []string{"ip access-list DEMO-ROCE", "   10 permit udp any any eq 4791",
-		"class-map type qos match-any DEMO-ROCE", "   match ip access-group DEMO-ROCE",
-		"policy-map type quality-of-service DEMO-ZERO", "   class DEMO-ROCE", "      set dscp 0", fmt.Sprintf("      set traffic-class %d", tc)}
-	for _, port := range ports {
-		lines = append(lines, "interface "+port, "   service-policy type qos input DEMO-ZERO")
+	at.Priority = roce.Priority.V
+	at.Class = view.ClassNames(f)[at.Priority]
+	at.Queue = at.Priority
+	for _, pt := range sd.Ports {
+		if pt.QoS != nil && at.Priority >= 0 && at.Priority < 8 {
+			if q := pt.QoS.Queue[at.Priority]; q.Set {
+				at.Queue = q.V
+			}
+			break
+		}
 	}
-	return lines
+	return at
 }
 
 // goodput advances the lab clock by demoGoodputWindow and returns the

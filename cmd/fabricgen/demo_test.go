@@ -60,7 +60,7 @@ func TestDemoOneScreen(t *testing.T) {
 		{"==> 4/7 fabricgen apply", "Apply: 38 applied."},
 		{"==> 5/7 fabricgen plan (again", "Plan: 0 to change, 38 unchanged"},
 		{"==> 6/7 Seed case 1: a dirty optic on leaf1:Ethernet31/1", "error[CHK010]: link leaf1:Ethernet31/1 ↔ spine1:et-0/0/0 is up at 400G"},
-		{"==> 7/7 Seed case 2: spine2 resets RoCE's DSCP to 0", "error[CHK014]: RoCE data leaves spine2 in its class"},
+		{"==> 7/7 Seed case 2: spine1 resets RoCE's DSCP to 0", "error[CHK014]: RoCE data leaves spine1 in its class"},
 	}
 	sections := make([]string, len(steps))
 	rest := text
@@ -85,7 +85,7 @@ func TestDemoOneScreen(t *testing.T) {
 		}
 	}
 	for _, want := range []string{"38/38 devices done", "fix: Clean the fibre connector", "reseat the optical module",
-		"error[CHK016]: spine2 runs QoS that differs from the intent", "Apply: 1 applied, 37 unchanged.", "Done: the lab matches the intent."} {
+		"error[CHK016]: spine1 runs QoS that differs from the intent", "Apply: 1 applied, 37 unchanged.", "Done: the lab matches the intent."} {
 		if !strings.Contains(text, want) {
 			t.Errorf("demo lacks %q:\n%s", want, text)
 		}

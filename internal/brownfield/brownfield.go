@@ -15,8 +15,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/fabricgen/fabricgen/internal/importer"
 	"github.com/fabricgen/fabricgen/internal/platform"
@@ -24,6 +22,7 @@ import (
 	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 	"github.com/fabricgen/fabricgen/templates"
+	"golang.org/x/sync/errgroup"
 )
 
 // Source is one configuration to import: a name (its file's path, as the
@@ -91,26 +90,22 @@ func Import(ctx context.Context, srcs []Source, o Options) (*importer.Intent, []
 		}
 		plats[i] = p
 	}
-	// The sources are read in parallel, one worker per CPU (as render
+	// The sources are read in parallel, at most one per CPU (as render
 	// renders); the devices keep the sources' order, and an error is the
-	// first source's in that order, whichever worker met it first.
+	// first source's in that order, whichever goroutine met it first: each
+	// goroutine keeps its error in its source's slot instead of returning
+	// it, so no error cancels an earlier source.
 	devs := make([]*importer.Device, len(srcs))
 	errs := make([]error, len(srcs))
-	workers := runtime.GOMAXPROCS(0)
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(srcs) {
-					return
-				}
-				devs[i], errs[i] = readOne(ctx, plats[i], srcs[i], o)
-			}
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	for i := range srcs {
+		g.Go(func() error {
+			devs[i], errs[i] = readOne(ctx, plats[i], srcs[i], o)
+			return nil
 		})
 	}
-	wg.Wait()
+	_ = g.Wait() // every goroutine returns nil; errs holds the errors
 	for _, err := range errs {
 		if err != nil {
 			return nil, nil, err

@@ -230,20 +230,19 @@ func SameQoS(a, b *QoS) bool {
 	if a == nil || b == nil {
 		return a == b
 	}
-	return a.Trust == b.Trust && maps.Equal(a.DSCP, b.DSCP) && sameIntP(a.DefaultPriority, b.DefaultPriority) &&
+	return a.Trust == b.Trust && maps.Equal(a.DSCP, b.DSCP) && samePtr(a.DefaultPriority, b.DefaultPriority) &&
 		maps.Equal(a.PCP, b.PCP) && maps.Equal(a.Queue, b.Queue) && slices.Equal(a.PFC, b.PFC) && a.PFCSet == b.PFCSet &&
-		maps.EqualFunc(a.Queues, b.Queues, sameQueue) && sameWatchdog(a.Watchdog, b.Watchdog) && a.WatchdogOff == b.WatchdogOff &&
+		maps.EqualFunc(a.Queues, b.Queues, sameQueue) && samePtr(a.Watchdog, b.Watchdog) && a.WatchdogOff == b.WatchdogOff &&
 		a.MTU == b.MTU && samePtr(a.LinkPause, b.LinkPause) && sameBuffer(a.Buffer, b.Buffer)
 }
 
+// samePtr reports whether two optional values are both absent or equal.
 func samePtr[T comparable](a, b *T) bool {
 	if a == nil || b == nil {
 		return a == b
 	}
 	return *a == *b
 }
-
-func sameIntP(a, b *int) bool { return samePtr(a, b) }
 
 func sameQueue(a, b *Queue) bool {
 	if a == nil || b == nil {
@@ -259,8 +258,6 @@ func sameECNValue(a, b *ECN) bool {
 	return a.Name == b.Name && a.MinBytes == b.MinBytes && a.MaxBytes == b.MaxBytes && samePtr(a.MinFill, b.MinFill) &&
 		samePtr(a.MaxFill, b.MaxFill) && a.Probability == b.Probability && a.Mark == b.Mark
 }
-
-func sameWatchdog(a, b *Watchdog) bool { return samePtr(a, b) }
 
 func sameBuffer(a, b *Buffer) bool {
 	if a == nil || b == nil {

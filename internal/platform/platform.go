@@ -52,6 +52,15 @@ type Platform struct {
 	// hosts share platforms/internal/hostpush). Its Kind is the
 	// dialect's Transaction.
 	Transaction txn.Transaction
+	// ZeroDSCP is the seed's second case as a hand edit on one of the
+	// platform's switches (handedit.go): the lines another administrator
+	// would enter, in the form Device.ConfigureOutOfBand takes, to make
+	// the switch send RoCE on with DSCP 0 (a set dscp 0 policy, a DSCP
+	// rewrite), which the platform's emulator accepts and its reader
+	// reads, so the lab's data plane zeroes RoCE's DSCP at that hop and
+	// fabricgen check pins it there (CHK014, CHK016). fabricgen demo
+	// loops the registry for it. Hosts have none.
+	ZeroDSCP func(at RoCEAt) []string
 
 	// Read-back, data-plane and check parts (reader, responder,
 	// collector) go below this line.
@@ -96,6 +105,20 @@ type Platform struct {
 	// table of every line shape its templates emit, with its public
 	// source and status; docs/templates.md's table is made from them.
 	Fidelity string
+}
+
+// RoCEAt is what a ZeroDSCP hand edit needs to know of RoCE at one
+// switch.
+type RoCEAt struct {
+	// Ports are the switch ports the edit applies to (RoCE arrives on
+	// them, or leaves by them: an ingress policy or an egress rewrite).
+	Ports []string
+	// Class is the name fabricgen's render gives RoCE's class on the
+	// switch (view.ClassNames: a Junos forwarding class).
+	Class string
+	// Priority is RoCE's priority in the intent (an EOS traffic class,
+	// a SONiC TC); Queue is its egress queue (an NX-OS qos-group).
+	Priority, Queue int
 }
 
 // RunningConfig is what one platform's saved configuration looks like:
@@ -165,6 +188,9 @@ func Parts() []Part {
 		{Name: "push dialect", Applies: ethernet, For: forEthernet, Doc: "how push opens a session, reads the running config, which sections it manages and how a line is undone", File: "dialect.go", Present: func(p Platform) bool { return p.Dialect != nil }},
 		{Name: "lab emulator", Applies: ethernet, For: forEthernet, Doc: "the lab device: prompts, modes, `show running-config`, transactions, vendor-style errors", File: "emulator/", Present: func(p Platform) bool { return p.Emulator != nil }},
 		{Name: "push transaction", Applies: ethernet, For: forEthernet, Doc: "how a change is staged, verified, confirmed and undone, and what an interrupted run left", File: "txn.go", Present: func(p Platform) bool { return p.Transaction.Run != nil }},
+		// A switch can be given the seed's DSCP reset by hand; a host
+		// has no switch ports to reset it on.
+		{Name: "hand edit resetting DSCP", Applies: ethernet, For: forEthernet, Doc: "the lines that make a switch send RoCE on with DSCP 0, as an administrator would type them, for `fabricgen demo` and the lab (switches)", File: "handedit.go", Present: func(p Platform) bool { return p.ZeroDSCP != nil || p.Spec.Host }},
 		{Name: "running-config file form", Applies: ethernet, For: forEthernet, Doc: "the file `lab up --running-config` reads and `lab show` prints", File: "platform.go", Present: func(p Platform) bool {
 			return p.RunningConfig.Ext != "" && p.RunningConfig.Form != ""
 		}},

@@ -14,6 +14,7 @@
 package qosread
 
 import (
+	"maps"
 	"sort"
 	"strings"
 
@@ -49,6 +50,11 @@ type Port struct {
 	// Rewrite, when 0–63, is the DSCP every packet leaves the port with
 	// (an egress rewrite); -1 keeps it.
 	Rewrite int
+	// RewritePrio maps a priority to the DSCP its packets leave the port
+	// with (an egress rewrite of one class: a Junos rewrite rule, a SONiC
+	// tc_to_dscp_map); a priority it does not name keeps its DSCP. It
+	// applies after Rewrite.
+	RewritePrio map[int]int
 	// Watchdog is true when the PFC watchdog is on for the port.
 	Watchdog bool
 	// WatchdogRestoreMS is the PFC watchdog's restoration time in ms when
@@ -155,6 +161,7 @@ func (d *Device) Named(name string) *Port {
 	}
 	p := d.Default
 	p.Rules = append([]Rule(nil), d.Default.Rules...)
+	p.RewritePrio = maps.Clone(d.Default.RewritePrio)
 	d.Ports[name] = &p
 	return &p
 }

@@ -25,6 +25,7 @@ func Platform() platform.Platform {
 		Emulator:      emulator.New(textForm),
 		RunningConfig: platform.RunningConfig{Ext: "cfg", Form: "show running-config text"},
 		Transaction:   transaction(),
+		ZeroDSCP:      zeroDSCP,
 
 		// Read-back, data-plane and check parts.
 		Reader:    read,

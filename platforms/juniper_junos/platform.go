@@ -25,6 +25,7 @@ func Platform() platform.Platform {
 		Emulator:      emulator.New,
 		RunningConfig: platform.RunningConfig{Ext: "cfg", Form: "show configuration | display set"},
 		Transaction:   transaction(),
+		ZeroDSCP:      zeroDSCP,
 
 		// Read-back, data-plane and check parts.
 		Reader:    read,

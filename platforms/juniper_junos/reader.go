@@ -13,9 +13,10 @@ import (
 // class of service): forwarding classes (queue-num, pfc-priority), DSCP
 // classifiers (6-bit code points), congestion-notification profiles (PFC),
 // schedulers with explicit-congestion-notification through scheduler
-// maps, and the per-interface bindings.
+// maps, DSCP rewrite rules (a hand edit: fabricgen renders none), and the
+// per-interface bindings.
 // readBinding is what an interface binds under class-of-service.
-type readBinding struct{ classifier, cnp, smap string }
+type readBinding struct{ classifier, cnp, smap, rewrite string }
 
 // readState collects the class-of-service statements read reads.
 type readState struct {
@@ -24,15 +25,18 @@ type readState struct {
 	cnpPFC          map[string]schema.PrioSet
 	schedECN        map[string]bool
 	smaps           map[string]map[string]string
-	ifs             map[string]*readBinding
-	order           []string
+	// rewrites are the DSCP rewrite rules: forwarding class to the code
+	// point it leaves with.
+	rewrites map[string]map[string]int
+	ifs      map[string]*readBinding
+	order    []string
 	// prio is each forwarding class's priority (assignPrios).
 	prio map[string]int
 }
 
 func read(text string) (*qosread.Device, error) {
 	j := &readState{fcQueue: map[string]int{}, fcPrio: map[string]int{}, classifiers: map[string]map[int]string{},
-		cnpPFC: map[string]schema.PrioSet{}, schedECN: map[string]bool{}, smaps: map[string]map[string]string{}, ifs: map[string]*readBinding{}}
+		cnpPFC: map[string]schema.PrioSet{}, schedECN: map[string]bool{}, smaps: map[string]map[string]string{}, rewrites: map[string]map[string]int{}, ifs: map[string]*readBinding{}}
 	n := 0
 	for _, raw := range strings.Split(text, "\n") {
 		if n++; n > qosread.MaxLines {
@@ -82,9 +86,31 @@ func (j *readState) statement(f []string) {
 			j.smaps[f[1]] = m
 		}
 		m[f[3]] = f[5]
+	case f[0] == "rewrite-rules":
+		j.rewriteRule(f[1:])
 	case len(f) >= 4 && f[0] == "interfaces":
 		j.binding(f[1:])
 	}
+}
+
+// rewriteRule reads "rewrite-rules dscp NAME forwarding-class FC
+// loss-priority low code-point BITS". One code point per forwarding class:
+// fabricgen marks no loss priority, so every packet is low and the low row
+// is the one that applies.
+func (j *readState) rewriteRule(f []string) {
+	if len(f) < 8 || f[0] != "dscp" || f[2] != "forwarding-class" || f[4] != "loss-priority" || f[5] != "low" || f[6] != "code-point" {
+		return
+	}
+	v, err := strconv.ParseUint(f[7], 2, 8)
+	if err != nil || len(f[7]) != 6 {
+		return
+	}
+	m := j.rewrites[f[1]]
+	if m == nil {
+		m = map[string]int{}
+		j.rewrites[f[1]] = m
+	}
+	m[f[3]] = int(v)
 }
 
 // binding reads "interfaces IF …".
@@ -102,6 +128,8 @@ func (j *readState) binding(f []string) {
 		b.cnp = f[2]
 	case len(f) >= 6 && f[1] == "unit" && f[3] == "classifiers" && f[4] == "dscp":
 		b.classifier = f[5]
+	case len(f) >= 6 && f[1] == "unit" && f[3] == "rewrite-rules" && f[4] == "dscp":
+		b.rewrite = f[5]
 	}
 }
 
@@ -210,6 +238,14 @@ func (j *readState) device() *qosread.Device {
 		}
 		p.PFC = j.cnpPFC[b.cnp]
 		p.Watchdog = b.cnp != "" && p.PFC != 0
+		for fc, cp := range j.rewrites[b.rewrite] {
+			if _, ok := j.fcQueue[fc]; ok {
+				if p.RewritePrio == nil {
+					p.RewritePrio = map[int]int{}
+				}
+				p.RewritePrio[j.prioOf(fc)] = cp
+			}
+		}
 		for fc, s := range j.smaps[b.smap] {
 			if q, ok := j.fcQueue[fc]; ok && j.schedECN[s] {
 				p.ECN[q] = true

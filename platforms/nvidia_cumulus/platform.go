@@ -25,6 +25,7 @@ func Platform() platform.Platform {
 		Emulator:      emulator.New,
 		RunningConfig: platform.RunningConfig{Ext: "cfg", Form: "nv config show -o commands"},
 		Transaction:   transaction(),
+		ZeroDSCP:      zeroDSCP,
 
 		// Read-back, data-plane and check parts.
 		Reader:    read,

@@ -2,6 +2,7 @@ package nvidiacumulus
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/fabricgen/fabricgen/schema"
@@ -172,6 +173,7 @@ func viewBuildCumulus(f *schema.Fabric, d *schema.Device, b view.Base) (any, err
 	viewCumulusMapping(q, cq)
 	if q.Lossless != 0 {
 		viewCumulusPFC(q, b.Ports, cq)
+		v.Rounded = append(v.Rounded, viewCumulusRoundedCable(d, b.Ports, cq.CableMeters)...)
 	}
 	if err := viewCumulusBuffers(d, q, qq); !rej.Add(err) {
 		return nil, err
@@ -268,6 +270,29 @@ func viewCumulusPFC(q view.QoSView, ports []view.PortView, cq *CumulusQoS) {
 		cq.CableMeters = int(viewCeil(cable))
 	}
 	cq.PortBuffer, cq.XOFF, cq.XON = q.Buffer.HeadroomBytes, q.Buffer.XOFFBytes, q.Buffer.XONBytes
+}
+
+// viewCumulusRoundedCable lists the ports whose intent cable length is
+// not the one the PFC profile is given (meters): NVUE takes one
+// cable-length, in whole metres, on the default-global PFC profile every
+// port uses, and fabricgen gives it the longest cable rounded up, so a
+// shorter or fractional cable is rendered longer. ports are b.Ports,
+// index-aligned with d.Ports.
+func viewCumulusRoundedCable(d *schema.Device, ports []view.PortView, meters int) []view.Rounding {
+	var out []view.Rounding
+	for i, p := range ports {
+		if p.CableMeters <= 0 || p.CableMeters == float64(meters) || i >= len(d.Ports) {
+			continue
+		}
+		c := d.Ports[i].Cable()
+		why := "NVUE's cable-length (nv set qos pfc PROFILE cable-length) takes whole metres; fabricgen rounds up, so the headroom covers the cable"
+		if viewCeil(p.CableMeters) != float64(meters) {
+			why = "NVUE sets one cable-length on the default-global PFC profile, which every port uses; fabricgen gives it the switch's longest cable, in whole metres rounded up, so the headroom covers every port"
+		}
+		out = append(out, view.Rounding{Device: d.Name, Port: p.Name, What: "cable_length",
+			From: strconv.FormatFloat(p.CableMeters, 'f', -1, 64) + "m", To: strconv.Itoa(meters) + "m", Why: why, Src: c.Src})
+	}
+	return out
 }
 
 // viewCumulusBuffers refuses buffer values NVUE cannot take.

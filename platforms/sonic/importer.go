@@ -133,10 +133,12 @@ func (im *sonicImport) unmappedRow(table string, r *jsonMember, why string) {
 	im.unmapped(r.Line, table+"|"+r.Key, why)
 }
 
-// unmappedField reports one field of a row.
-func (im *sonicImport) unmappedField(table, key string, f *jsonMember, why string) {
-	if f == nil { // every caller passes a field it found; a guard all the same
-		im.unmapped(0, table+"|"+key, why)
+// unmappedField reports one field f of row (of table); a nil f (a field
+// the row lacks) reports the row at its own line.
+func (im *sonicImport) unmappedField(table string, row, f *jsonMember, why string) {
+	key := row.Key
+	if f == nil {
+		im.unmapped(row.Line, table+"|"+key, why)
 		return
 	}
 	v := f.Val.Str
@@ -292,7 +294,7 @@ func (im *sonicImport) portRows() {
 			if n, err := strconv.Atoi(v); err == nil && n >= 68 && n <= 9216 {
 				p.MTU = n
 			} else {
-				im.unmappedField("PORT", r.Key, r.Val.member("mtu"), "not an MTU SONiC takes (68-9216)")
+				im.unmappedField("PORT", r, r.Val.member("mtu"), "not an MTU SONiC takes (68-9216)")
 			}
 		}
 		if v, ok := r.Val.str("speed"); ok {
@@ -305,14 +307,14 @@ func (im *sonicImport) portRows() {
 			case "rs", "fc", "none":
 				p.FEC = v
 			default:
-				im.unmappedField("PORT", r.Key, r.Val.member("fec"), "FEC mode "+v+": the intent's fec is rs, fc or none")
+				im.unmappedField("PORT", r, r.Val.member("fec"), "FEC mode "+v+": the intent's fec is rs, fc or none")
 			}
 		}
 		for _, f := range r.Val.Members {
 			switch f.Key {
 			case "pfc_asym":
 				if f.Val.Str != "off" {
-					im.unmappedField("PORT", r.Key, f, "asymmetric PFC: the intent's PFC is symmetric")
+					im.unmappedField("PORT", r, f, "asymmetric PFC: the intent's PFC is symmetric")
 				}
 			case "tx_power", "laser_freq":
 			}
@@ -404,7 +406,7 @@ func (im *sonicImport) maps(table string, keyMax int) map[string]*sonicMap {
 			k, err1 := strconv.Atoi(f.Key)
 			v, err2 := strconv.Atoi(f.Val.Str)
 			if err1 != nil || err2 != nil || k < 0 || k > keyMax || v < 0 || v > 7 || f.Val.Kind != jsonScalar {
-				im.unmappedField(table, r.Key, f, "not a map entry fabricgen reads (keys 0-"+strconv.Itoa(keyMax)+", values 0-7)")
+				im.unmappedField(table, r, f, "not a map entry fabricgen reads (keys 0-"+strconv.Itoa(keyMax)+", values 0-7)")
 				continue
 			}
 			sm.m[k], sm.lines[k] = v, f.Line
@@ -497,10 +499,10 @@ func (im *sonicImport) qos() {
 						pollMS, _ = strconv.ParseInt(f.Val.Str, 10, 64)
 					case "BIG_RED_SWITCH":
 						if f.Val.Str == "enable" {
-							im.unmappedField("PFC_WD", r.Key, f, "the PFC watchdog's big red switch: no intent sets it")
+							im.unmappedField("PFC_WD", r, f, "the PFC watchdog's big red switch: no intent sets it")
 						}
 					default:
-						im.unmappedField("PFC_WD", r.Key, f, "a PFC watchdog setting no intent expresses")
+						im.unmappedField("PFC_WD", r, f, "a PFC watchdog setting no intent expresses")
 					}
 				}
 				continue
@@ -512,7 +514,7 @@ func (im *sonicImport) qos() {
 	}
 	if fc := im.row("FLEX_COUNTER_TABLE", "PFCWD"); fc != nil {
 		if v, _ := fc.Val.str("FLEX_COUNTER_STATUS"); v == "disable" {
-			im.unmappedField("FLEX_COUNTER_TABLE", "PFCWD", fc.Val.member("FLEX_COUNTER_STATUS"), "the PFC watchdog's counter polling is off, so the PFC_WD rows detect no storm: the intent cannot say that")
+			im.unmappedField("FLEX_COUNTER_TABLE", fc, fc.Val.member("FLEX_COUNTER_STATUS"), "the PFC watchdog's counter polling is off, so the PFC_WD rows detect no storm: the intent cannot say that")
 		}
 	}
 
@@ -522,10 +524,10 @@ func (im *sonicImport) qos() {
 		def = &importer.QoS{Src: []importer.Span{im.span(global)}}
 		for _, f := range global.Val.Members {
 			if f.Key != "dscp_to_tc_map" {
-				im.unmappedField("PORT_QOS_MAP", "global", f, "a switch-wide map fabricgen does not write (its global row has dscp_to_tc_map only)")
+				im.unmappedField("PORT_QOS_MAP", global, f, "a switch-wide map fabricgen does not write (its global row has dscp_to_tc_map only)")
 				continue
 			}
-			if m := im.mapOf(dscp, "DSCP_TO_TC_MAP", "global", f); m != nil {
+			if m := im.mapOf(dscp, "DSCP_TO_TC_MAP", global, f); m != nil {
 				def.Trust, def.DSCP = "dscp", full(m, 64, func(int) int { return 0 })
 				def.Src = append(def.Src, im.span(m.row))
 			}
@@ -728,12 +730,12 @@ type sonicQoSCtx struct {
 
 // mapOf returns the map a reference field names, reporting a dangling
 // reference.
-func (im *sonicImport) mapOf(maps map[string]*sonicMap, table, key string, f *jsonMember) *sonicMap {
+func (im *sonicImport) mapOf(maps map[string]*sonicMap, table string, row, f *jsonMember) *sonicMap {
 	n := im.ref(f.Val.Str)
 	if m, ok := maps[n]; ok {
 		return m
 	}
-	im.unmappedField("PORT_QOS_MAP", key, f, "names "+table+" "+n+", which the configuration does not define (orchagent waits for it; the port has no such map)")
+	im.unmappedField("PORT_QOS_MAP", row, f, "names "+table+" "+n+", which the configuration does not define (orchagent waits for it; the port has no such map)")
 	return nil
 }
 
@@ -772,36 +774,36 @@ func (im *sonicImport) portQoS(c *sonicQoSCtx, n string, sp *sonicPort, def *imp
 				if !ok {
 					why = "a PORT_QOS_MAP field no intent expresses"
 				}
-				im.unmappedField("PORT_QOS_MAP", r.Key, f, why)
+				im.unmappedField("PORT_QOS_MAP", r, f, why)
 				continue
 			}
 			switch f.Key {
 			case "dscp_to_tc_map":
-				if m := im.mapOf(c.dscp, "DSCP_TO_TC_MAP", r.Key, f); m != nil {
+				if m := im.mapOf(c.dscp, "DSCP_TO_TC_MAP", r, f); m != nil {
 					q.DSCP = full(m, 64, func(int) int { return 0 })
 					q.Src = append(q.Src, im.span(m.row))
 				}
 			case "dot1p_to_tc_map":
-				if m := im.mapOf(c.pcp, "DOT1P_TO_TC_MAP", r.Key, f); m != nil {
+				if m := im.mapOf(c.pcp, "DOT1P_TO_TC_MAP", r, f); m != nil {
 					q.PCP = full(m, 8, func(int) int { return 0 })
 					usesPCP = true
 					q.Src = append(q.Src, im.span(m.row))
 				}
 			case "tc_to_queue_map":
-				if m := im.mapOf(c.queue, "TC_TO_QUEUE_MAP", r.Key, f); m != nil {
+				if m := im.mapOf(c.queue, "TC_TO_QUEUE_MAP", r, f); m != nil {
 					q.Queue = full(m, 8, func(k int) int { return k })
 					q.Src = append(q.Src, im.span(m.row))
 				}
 			case "tc_to_pg_map":
-				tcPG = im.mapOf(c.tcPG, "TC_TO_PRIORITY_GROUP_MAP", r.Key, f)
+				tcPG = im.mapOf(c.tcPG, "TC_TO_PRIORITY_GROUP_MAP", r, f)
 			case "pfc_to_queue_map":
-				pfcQ = im.mapOf(c.pfcQ, "MAP_PFC_PRIORITY_TO_QUEUE", r.Key, f)
+				pfcQ = im.mapOf(c.pfcQ, "MAP_PFC_PRIORITY_TO_QUEUE", r, f)
 			case "pfc_to_pg_map":
-				pfcPG = im.mapOf(c.pfcPG, "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP", r.Key, f)
+				pfcPG = im.mapOf(c.pfcPG, "PFC_PRIORITY_TO_PRIORITY_GROUP_MAP", r, f)
 			case "pfc_enable":
 				ps, ok := sonicInts(f.Val.Str)
 				if !ok {
-					im.unmappedField("PORT_QOS_MAP", r.Key, f, "not a list of priorities 0-7")
+					im.unmappedField("PORT_QOS_MAP", r, f, "not a list of priorities 0-7")
 				}
 				q.PFC = ps
 			case "pfcwd_sw_enable":
@@ -821,7 +823,7 @@ func (im *sonicImport) portQoS(c *sonicQoSCtx, n string, sp *sonicPort, def *imp
 	if pfcwd != nil {
 		ps, ok := sonicInts(pfcwd.Val.Str)
 		if !ok || !slices.Equal(ps, q.PFC) {
-			im.unmappedField("PORT_QOS_MAP", sp.qos.Key, pfcwd, "the PFC watchdog guards other priorities than PFC protects: the intent's watchdog guards every lossless priority")
+			im.unmappedField("PORT_QOS_MAP", sp.qos, pfcwd, "the PFC watchdog guards other priorities than PFC protects: the intent's watchdog guards every lossless priority")
 		}
 	}
 	for id, r := range sp.queues {
@@ -846,14 +848,14 @@ func (im *sonicImport) portQoS(c *sonicQoSCtx, n string, sp *sonicPort, def *imp
 				case "drop", "forward", "alert":
 					w.Action = v
 				default:
-					im.unmappedField("PFC_WD", r.Key, f, "a watchdog action the intent has no word for (drop, forward or alert)")
+					im.unmappedField("PFC_WD", r, f, "a watchdog action the intent has no word for (drop, forward or alert)")
 				}
 			case "detection_time":
 				w.DetectionMS, _ = strconv.ParseInt(v, 10, 64)
 			case "restoration_time":
 				w.RestorationMS, _ = strconv.ParseInt(v, 10, 64)
 			default:
-				im.unmappedField("PFC_WD", r.Key, f, "a PFC watchdog setting no intent expresses")
+				im.unmappedField("PFC_WD", r, f, "a PFC watchdog setting no intent expresses")
 			}
 		}
 		if why := sonicWatchdogRange(w); why != "" {
@@ -935,7 +937,7 @@ func (im *sonicImport) queue(c *sonicQoSCtx, r *jsonMember, id int) *importer.Qu
 			n := im.ref(f.Val.Str)
 			s := c.schedulers.member(n)
 			if s == nil {
-				im.unmappedField("QUEUE", r.Key, f, "names SCHEDULER "+n+", which the configuration does not define")
+				im.unmappedField("QUEUE", r, f, "names SCHEDULER "+n+", which the configuration does not define")
 				continue
 			}
 			if im.scheduler(s, qu) {
@@ -945,7 +947,7 @@ func (im *sonicImport) queue(c *sonicQoSCtx, r *jsonMember, id int) *importer.Qu
 			n := im.ref(f.Val.Str)
 			w := c.wred.member(n)
 			if w == nil {
-				im.unmappedField("QUEUE", r.Key, f, "names WRED_PROFILE "+n+", which the configuration does not define")
+				im.unmappedField("QUEUE", r, f, "names WRED_PROFILE "+n+", which the configuration does not define")
 				continue
 			}
 			if e := im.wredProfile(w); e != nil {
@@ -953,7 +955,7 @@ func (im *sonicImport) queue(c *sonicQoSCtx, r *jsonMember, id int) *importer.Qu
 				set = true
 			}
 		default:
-			im.unmappedField("QUEUE", r.Key, f, "a queue setting no intent expresses")
+			im.unmappedField("QUEUE", r, f, "a queue setting no intent expresses")
 		}
 	}
 	if !set {
@@ -977,10 +979,10 @@ func (im *sonicImport) scheduler(s *jsonMember, qu *importer.Queue) bool {
 			case "DWRR", "WRR":
 				qu.Sched, set = "dwrr", true
 				if v == "WRR" {
-					im.unmappedField("SCHEDULER", s.Key, f, "WRR counts packets; fabricgen's dwrr renders DWRR, which counts bytes")
+					im.unmappedField("SCHEDULER", s, f, "WRR counts packets; fabricgen's dwrr renders DWRR, which counts bytes")
 				}
 			default:
-				im.unmappedField("SCHEDULER", s.Key, f, "a scheduler type fabricgen does not render (STRICT, DWRR)")
+				im.unmappedField("SCHEDULER", s, f, "a scheduler type fabricgen does not render (STRICT, DWRR)")
 			}
 		case "weight":
 			if typ == "STRICT" {
@@ -989,12 +991,12 @@ func (im *sonicImport) scheduler(s *jsonMember, qu *importer.Queue) bool {
 			if w, err := strconv.Atoi(v); err == nil && w >= 1 && w <= 100 {
 				qu.Weight, set = &w, true
 			} else {
-				im.unmappedField("SCHEDULER", s.Key, f, "a DWRR weight outside 1-100")
+				im.unmappedField("SCHEDULER", s, f, "a DWRR weight outside 1-100")
 			}
 		case "pir", "cir", "pbs", "cbs", "meter_type":
-			im.unmappedField("SCHEDULER", s.Key, f, "a queue shaper: fabricgen renders no SONiC SCHEDULER rate (a pir needs a cir the intent does not model)")
+			im.unmappedField("SCHEDULER", s, f, "a queue shaper: fabricgen renders no SONiC SCHEDULER rate (a pir needs a cir the intent does not model)")
 		default:
-			im.unmappedField("SCHEDULER", s.Key, f, "a scheduler setting no intent expresses")
+			im.unmappedField("SCHEDULER", s, f, "a scheduler setting no intent expresses")
 		}
 	}
 	return set
@@ -1015,10 +1017,10 @@ func (im *sonicImport) wredProfile(w *jsonMember) *importer.ECN {
 		}
 	default:
 		e.Mark = true
-		im.unmappedField("WRED_PROFILE", w.Key, w.Val.member("ecn"), "ECN marks only non-green traffic: the intent's curve applies to all")
+		im.unmappedField("WRED_PROFILE", w, w.Val.member("ecn"), "ECN marks only non-green traffic: the intent's curve applies to all")
 	}
 	if ecn != "ecn_all" && ecn != "ecn_none" && ecn != "" && e.Mark && ecn != "ecn_yellow" && ecn != "ecn_red" && ecn != "ecn_yellow_red" {
-		im.unmappedField("WRED_PROFILE", w.Key, w.Val.member("ecn"), "ECN marks only some colours ("+ecn+"): the intent's curve applies to all")
+		im.unmappedField("WRED_PROFILE", w, w.Val.member("ecn"), "ECN marks only some colours ("+ecn+"): the intent's curve applies to all")
 	}
 	num := func(k string) int64 {
 		n, _ := strconv.ParseInt(v(k), 10, 64)
@@ -1032,7 +1034,7 @@ func (im *sonicImport) wredProfile(w *jsonMember) *importer.ECN {
 		}
 		for _, k := range []string{"min_threshold", "max_threshold", "drop_probability"} {
 			if f := w.Val.member(c + "_" + k); f != nil && f.Val.Str != v("green_"+k) {
-				im.unmappedField("WRED_PROFILE", w.Key, f, "the "+c+" curve differs from the green one: the intent has one curve for all colours")
+				im.unmappedField("WRED_PROFILE", w, f, "the "+c+" curve differs from the green one: the intent has one curve for all colours")
 			}
 		}
 	}
@@ -1212,7 +1214,7 @@ func (im *sonicImport) aclRule(r *jsonMember, typ string) (*importer.ACLRule, bo
 	}
 	for _, f := range r.Val.Members {
 		if !sonicACLFields[f.Key] {
-			im.unmappedField("ACL_RULE", r.Key, f, "matches or acts on "+f.Key+", which an intent ACL rule cannot express; the rule is left out")
+			im.unmappedField("ACL_RULE", r, f, "matches or acts on "+f.Key+", which an intent ACL rule cannot express; the rule is left out")
 			return nil, false
 		}
 	}
@@ -1238,7 +1240,7 @@ func (im *sonicImport) aclRule(r *jsonMember, typ string) (*importer.ACLRule, bo
 	if p := v("IP_PROTOCOL"); p != "" {
 		w, ok := sonicProtocols[p]
 		if !ok || (p == "58" && rule.Family == "ipv4") || (p == "1" && rule.Family == "ipv6") {
-			im.unmappedField("ACL_RULE", r.Key, r.Val.member("IP_PROTOCOL"), "IP protocol "+p+": an intent rule matches tcp, udp, icmp or any; the rule is left out")
+			im.unmappedField("ACL_RULE", r, r.Val.member("IP_PROTOCOL"), "IP protocol "+p+": an intent rule matches tcp, udp, icmp or any; the rule is left out")
 			return nil, false
 		}
 		rule.Protocol = w
@@ -1267,7 +1269,7 @@ func (im *sonicImport) aclRule(r *jsonMember, typ string) (*importer.ACLRule, bo
 			to, err2 = strconv.Atoi(b)
 		}
 		if err1 != nil || err2 != nil || from < 0 || to > 65535 || from > to {
-			im.unmappedField("ACL_RULE", r.Key, r.Val.member(k.field), "not a port or port range; the rule is left out")
+			im.unmappedField("ACL_RULE", r, r.Val.member(k.field), "not a port or port range; the rule is left out")
 			return nil, false
 		}
 		*k.out = append(*k.out, [2]int{from, to})
@@ -1275,7 +1277,7 @@ func (im *sonicImport) aclRule(r *jsonMember, typ string) (*importer.ACLRule, bo
 	if s := v("DSCP"); s != "" {
 		d, err := strconv.Atoi(s)
 		if err != nil || d < 0 || d > 63 {
-			im.unmappedField("ACL_RULE", r.Key, r.Val.member("DSCP"), "not a DSCP value (0-63; a DSCP/mask match has no intent form); the rule is left out")
+			im.unmappedField("ACL_RULE", r, r.Val.member("DSCP"), "not a DSCP value (0-63; a DSCP/mask match has no intent form); the rule is left out")
 			return nil, false
 		}
 		rule.DSCP = []int{d}
@@ -1366,7 +1368,7 @@ func (im *sonicImport) buffers() {
 				im.unmappedRow(table, r, "a row with no buffer profile: buffermgrd and orchagent skip it")
 				continue
 			}
-			im.unmappedField(table, r.Key, f, "names buffer profile "+p+", not one of SONiC's stock or buffermgrd's profiles: no intent expresses it")
+			im.unmappedField(table, r, f, "names buffer profile "+p+", not one of SONiC's stock or buffermgrd's profiles: no intent expresses it")
 		}
 	}
 	im.pools()
@@ -1375,7 +1377,7 @@ func (im *sonicImport) buffers() {
 			m, ok := strings.CutSuffix(f.Val.Str, "m")
 			n, err := strconv.ParseFloat(m, 64)
 			if !ok || err != nil || n <= 0 || n > 100000 {
-				im.unmappedField("CABLE_LENGTH", "AZURE", f, "not a cable length in metres")
+				im.unmappedField("CABLE_LENGTH", r, f, "not a cable length in metres")
 				continue
 			}
 			if sp, ok := im.ports[f.Key]; ok {
@@ -1411,10 +1413,10 @@ func (im *sonicImport) handSized(r *jsonMember) {
 		case "size", "xoff", "xon", "dynamic_th":
 		case "pool":
 			if im.ref(f.Val.Str) != "ingress_lossless_pool" {
-				im.unmappedField("BUFFER_PROFILE", r.Key, f, "a lossless profile on another pool than ingress_lossless_pool")
+				im.unmappedField("BUFFER_PROFILE", r, f, "a lossless profile on another pool than ingress_lossless_pool")
 			}
 		default:
-			im.unmappedField("BUFFER_PROFILE", r.Key, f, "a lossless profile setting the intent's buffer block has no word for")
+			im.unmappedField("BUFFER_PROFILE", r, f, "a lossless profile setting the intent's buffer block has no word for")
 		}
 	}
 	if im.buffer == nil {
@@ -1452,15 +1454,15 @@ func (im *sonicImport) pools() {
 				if n, err := strconv.ParseInt(f.Val.Str, 10, 64); err == nil && n > 0 {
 					*dst = n
 				} else {
-					im.unmappedField("BUFFER_POOL", r.Key, f, "not a size in bytes")
+					im.unmappedField("BUFFER_POOL", r, f, "not a size in bytes")
 				}
 			case "type":
 			case "mode":
 				if f.Val.Str != "dynamic" {
-					im.unmappedField("BUFFER_POOL", r.Key, f, "a pool of mode "+f.Val.Str+": fabricgen sizes dynamic pools")
+					im.unmappedField("BUFFER_POOL", r, f, "a pool of mode "+f.Val.Str+": fabricgen sizes dynamic pools")
 				}
 			default:
-				im.unmappedField("BUFFER_POOL", r.Key, f, "a pool setting the intent's buffer block has no word for")
+				im.unmappedField("BUFFER_POOL", r, f, "a pool setting the intent's buffer block has no word for")
 			}
 		}
 	}
@@ -1590,7 +1592,7 @@ func (im *sonicImport) attributes() {
 		if slices.Contains(BufferModels, f.Val.Str) {
 			im.dev.BufferModel = f.Val.Str
 		} else {
-			im.unmappedField("DEVICE_METADATA", "localhost", f, "not a buffer model (traditional or dynamic)")
+			im.unmappedField("DEVICE_METADATA", im.row("DEVICE_METADATA", "localhost"), f, "not a buffer model (traditional or dynamic)")
 		}
 	} else if def := DefaultBufferModel(asic, version); dynamic != traditional {
 		if m := map[bool]string{true: "dynamic", false: "traditional"}[dynamic]; m != def {
@@ -1601,7 +1603,7 @@ func (im *sonicImport) attributes() {
 		if err := checkHWSKU(hw, asic); err == nil {
 			im.dev.HWSKU = hw
 		} else {
-			im.unmappedField("DEVICE_METADATA", "localhost", meta.member("hwsku"), "fabricgen's SKU table cannot take this hwsku ("+err.Error()+"); the intent leaves hwsku unset")
+			im.unmappedField("DEVICE_METADATA", im.row("DEVICE_METADATA", "localhost"), meta.member("hwsku"), "fabricgen's SKU table cannot take this hwsku ("+err.Error()+"); the intent leaves hwsku unset")
 		}
 	} else {
 		for _, s := range im.inferredSKU {

@@ -25,6 +25,7 @@ func Platform() platform.Platform {
 		Emulator:      emulator.New,
 		RunningConfig: platform.RunningConfig{Ext: "json", Form: "config_db.json"},
 		Transaction:   transaction(),
+		ZeroDSCP:      zeroDSCP,
 
 		// Read-back, data-plane and check parts.
 		Reader:    read,

@@ -3,6 +3,7 @@ package sonic
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"strings"
 
 	"github.com/fabricgen/fabricgen/internal/qosread"
@@ -10,7 +11,8 @@ import (
 
 // read reads CONFIG_DB as `sonic-cfggen -d --print-data` prints it:
 // DSCP_TO_TC_MAP and TC_TO_QUEUE_MAP bound per port (or globally) in
-// PORT_QOS_MAP, pfc_enable, QUEUE wred_profile with ECN, and PFC_WD.
+// PORT_QOS_MAP, pfc_enable, tc_to_dscp_map (an egress rewrite),
+// QUEUE wred_profile with ECN, and PFC_WD.
 func read(text string) (*qosread.Device, error) {
 	var db map[string]map[string]map[string]any
 	if err := json.Unmarshal([]byte(text), &db); err != nil {
@@ -45,7 +47,25 @@ func read(text string) (*qosread.Device, error) {
 		}
 		queueMaps[name] = qm
 	}
+	// TC_TO_DSCP_MAP bound as a port's tc_to_dscp_map rewrites a
+	// traffic class's DSCP as it leaves (a hand edit: fabricgen renders
+	// none).
+	rewriteMaps := map[string]map[int]int{}
+	for name, m := range db["TC_TO_DSCP_MAP"] {
+		rm := map[int]int{}
+		for k, v := range m {
+			tc, ok1 := qosread.Atoi(k)
+			dv, ok2 := qosread.Atoi(str(v))
+			if ok1 && ok2 && qosread.Prio(tc) && qosread.DSCPOK(dv) {
+				rm[tc] = dv
+			}
+		}
+		rewriteMaps[name] = rm
+	}
 	apply := func(p *qosread.Port, m map[string]any) {
+		if rm, ok := rewriteMaps[str(m["tc_to_dscp_map"])]; ok {
+			p.RewritePrio = maps.Clone(rm)
+		}
 		if dm, ok := dscpMaps[str(m["dscp_to_tc_map"])]; ok {
 			p.DSCP, p.Trust = dm, "dscp"
 		}

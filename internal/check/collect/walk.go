@@ -211,7 +211,13 @@ func Readback(r Runner, d *readings.Device, read qosread.Reader, cmd string) err
 		for dscp := 0; dscp < 64; dscp++ {
 			pr, _ := qp.Classify(dscp, false)
 			rb.DSCP[dscp] = pr
-			if _, out := qp.Classify(dscp, true); out != dscp {
+			// RoCE's DSCP as it leaves this port: the ingress marking,
+			// then an egress rewrite of its priority.
+			rp, out := qp.Classify(dscp, true)
+			if v, ok := qp.RewritePrio[rp]; ok {
+				out = v
+			}
+			if out != dscp {
 				if rb.Remark == nil {
 					rb.Remark = map[int]int{}
 				}

@@ -568,6 +568,9 @@ func (m *Model) forward(f *frag, dist map[*device]int, kind flowKind, pkt float6
 		if eq.Rewrite >= 0 {
 			wire = eq.Rewrite
 		}
+		if v, ok := eq.RewritePrio[prio]; ok {
+			wire = v
+		}
 		if remarks && kind == roceData {
 			if v, ok := atoi(remark); ok {
 				wire = v
