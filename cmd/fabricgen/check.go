@@ -252,6 +252,9 @@ func runCheckRead(cmd *cobra.Command, s *streams, dir string, cf *checkFlags) er
 	if err != nil {
 		return err
 	}
+	if err := ethernetOnly(f, "fabricgen check"); err != nil {
+		return err
+	}
 	cf.fabric = f.Name
 	file, err := readings(ctx, cmd, s, f, cf)
 	if err != nil {

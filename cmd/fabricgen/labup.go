@@ -94,6 +94,9 @@ socket the lab serves in --dir (removed when the lab stops).`,
 			if err != nil {
 				return err
 			}
+			if err := ethernetOnly(f, "fabricgen lab"); err != nil {
+				return err
+			}
 			devs, err := push.SelectDevices(f, devices)
 			if err != nil {
 				return withCode(exitFailed, err)

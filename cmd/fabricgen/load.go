@@ -157,3 +157,16 @@ func shellWord(s string) string {
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
+
+// ethernetOnly refuses an InfiniBand fabric for a command that reaches
+// devices over SSH or emulates them (plan, apply, rollback, check, lab
+// up): those drive Ethernet switches and hosts. An InfiniBand fabric is
+// programmed by its subnet manager from the files render writes.
+func ethernetOnly(f *schema.Fabric, command string) error {
+	if !f.InfiniBand() {
+		return nil
+	}
+	return withCode(exitFailed, fmt.Errorf("fabric %q is an InfiniBand fabric (link_layer = \"infiniband\"): %s works on Ethernet fabrics, whose switches and hosts it reaches over SSH; "+
+		"the subnet manager programs an InfiniBand fabric: run `fabricgen render %s` and install the subnet manager files it writes on every subnet manager host, and the job environment files on the hosts",
+		f.Name, command, shellQuote(f.Dir)))
+}

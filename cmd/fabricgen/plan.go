@@ -133,6 +133,9 @@ func prepare(ctx context.Context, cmd *cobra.Command, s *streams, dir string, pf
 	if err != nil {
 		return nil, err
 	}
+	if err := ethernetOnly(f, "fabricgen "+cmd.Name()); err != nil {
+		return nil, err
+	}
 	return prepareFabric(ctx, f, pf, cmd.ErrOrStderr(), s.colour(s.errTTY))
 }
 

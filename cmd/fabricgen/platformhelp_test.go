@@ -123,8 +123,11 @@ func TestPlatformsCommand(t *testing.T) {
 		if rule == "" || lint.Lookup(rule) == nil {
 			t.Errorf("%s: rule %q is not a lint rule", pl.Name, rule)
 		}
-		block := fmt.Sprintf("%s (%s, %s)\n  render:          DEVICE.%s\n  running config:  DEVICE.%s, %s\n  lint rule:       %s\n  vendor docs:     %s\n",
-			pl.Name, kind, strings.Join(linkLayers(pl.Spec), " and "), pl.Render.Ext, pl.RunningConfig.Ext, pl.RunningConfig.Form, rule, pl.Render.Docs)
+		block := fmt.Sprintf("%s (%s, %s)\n  render:          DEVICE.%s\n", pl.Name, kind, strings.Join(linkLayers(pl.Spec), " and "), pl.Render.Ext)
+		if pl.RunningConfig.Ext != "" {
+			block += fmt.Sprintf("  running config:  DEVICE.%s, %s\n", pl.RunningConfig.Ext, pl.RunningConfig.Form)
+		}
+		block += fmt.Sprintf("  lint rule:       %s\n  vendor docs:     %s\n", rule, pl.Render.Docs)
 		i := strings.Index(text, block)
 		if i <= at {
 			t.Errorf("platforms text lacks %s's block, or has it out of registry order:\n%s", pl.Name, text)

@@ -71,6 +71,9 @@ Exit status: 0 every device restored (or already at its backup), 1 otherwise.`,
 			if err != nil {
 				return err
 			}
+			if err := ethernetOnly(f, "fabricgen rollback"); err != nil {
+				return err
+			}
 			devs, err := push.SelectDevices(f, args)
 			if err != nil {
 				return withCode(exitFailed, err)
