@@ -53,7 +53,7 @@ func TestFidelityCoversGoldens(t *testing.T) {
 		t.Fatal("fidelity.md has no rows")
 	}
 	seen := map[string]bool{}
-	files, _ := filepath.Glob(filepath.Join("testdata", "golden", "*"))
+	files, _ := filepath.Glob(filepath.Join("testdata", "render", "*"))
 	for _, f := range files {
 		b, err := os.ReadFile(f)
 		if err != nil {

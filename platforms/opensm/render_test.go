@@ -18,7 +18,7 @@ func TestRenderGoldens(t *testing.T) {
 	var names []string
 	for _, f := range files {
 		names = append(names, f.Name)
-		golden.Check(t, filepath.Join("testdata", "golden", f.Name), f.Text, "go test ./platforms/opensm -run TestRenderGoldens -update")
+		golden.Check(t, filepath.Join("testdata", "render", f.Name), f.Text, "go test ./platforms/opensm -run TestRenderGoldens -update")
 	}
 	if got := strings.Join(names, " "); got != "opensm.conf qos-policy.conf partitions.conf root-guids.conf cn-guids.conf io-guids.conf" {
 		t.Errorf("files = %s", got)
