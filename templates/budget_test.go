@@ -154,6 +154,16 @@ func TestOverrideBudgetsFitScale(t *testing.T) {
 			t.Fatalf("%s: %v", d.Name, err)
 		}
 	}
+	// The InfiniBand example's subnet managers and hosts (the opensm
+	// platform has no lab fixture).
+	ib := loadExample(t, "ib-cluster")
+	for _, d := range ib.Devices {
+		if pl, ok := platforms.Get(d.Platform.V); ok && !pl.Spec.Managed {
+			if _, err := r.Render(ib, d); err != nil {
+				t.Fatalf("ib-cluster: %s: %v", d.Name, err)
+			}
+		}
+	}
 	// Every registry platform's own fixture, so a platform no example
 	// has is measured too.
 	for _, fx := range platformtest.All("..") {

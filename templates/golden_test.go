@@ -42,6 +42,11 @@ func TestGolden(t *testing.T) {
 				}
 				path := filepath.Join(dir, name)
 				golden.Check(t, path, got, "go test ./templates -update")
+				if out != nil {
+					for _, x := range out.Extra {
+						golden.Check(t, filepath.Join(dir, x.Name), x.Text, "go test ./templates -update")
+					}
+				}
 			}
 			if len(platforms) == 0 && !strings.Contains(ex, "/") {
 				t.Errorf("example %s rendered no device at all", ex)
