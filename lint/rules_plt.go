@@ -31,12 +31,19 @@ func IsPlatformRule(id string) bool {
 }
 
 // PlatformRule is the platform-limit rule of a platform ("PLT001" for the
-// registry's first), or "" for a platform the registry does not know.
+// registry's first), or "" for a platform the registry does not know and
+// for an InfiniBand-only platform: the opensm view refuses nothing per
+// device (the IBQ rules judge an InfiniBand fabric's limits).
 func PlatformRule(p schema.Platform) string {
-	for i, pi := range templates.Platforms() {
+	i := 0
+	for _, pi := range templates.Platforms() {
+		if !pi.Ethernet {
+			continue
+		}
 		if pi.Platform == p {
 			return pltRuleID(i)
 		}
+		i++
 	}
 	return ""
 }
@@ -90,10 +97,14 @@ func RefusalFindings(f *schema.Fabric, ues []*templates.UnsupportedError) []Find
 
 func pltRules() []*Rule {
 	var rs []*Rule
-	for i, pi := range templates.Platforms() {
+	for _, pi := range templates.Platforms() {
 		plat := pi.Platform
+		id := PlatformRule(plat)
+		if id == "" {
+			continue // an InfiniBand-only platform: the IBQ rules judge its limits
+		}
 		rs = append(rs, &Rule{
-			ID: pltRuleID(i), Title: fmt.Sprintf("Every value is expressible on %s", plat), Severity: schema.SevError,
+			ID: id, Title: fmt.Sprintf("Every value is expressible on %s", plat), Severity: schema.SevError,
 			Rationale: fmt.Sprintf("Render refuses a device whose platform cannot express an intent value rather than drop it silently; lint reports the same refusal first, at the attribute's line, with the words render would use, so a clean lint means every %s device renders. The checks are the ones the %s view builder makes; the platform's own documentation (%s) says why each is a limit.", plat, plat, pi.Docs),
 			Reference: pi.Docs,
 			Fix:       fmt.Sprintf("Change the value for the %s devices (the finding says what the platform takes), or attach a different qos_policy to them.", plat),

@@ -22,6 +22,9 @@ type PlatformInfo struct {
 	Comment string
 	// Docs names the vendor documentation the embedded templates follow.
 	Docs string
+	// Ethernet is true for a platform of Ethernet fabrics (false for
+	// opensm, which serves InfiniBand fabrics only).
+	Ethernet bool
 	// NoRestoration says why the platform's render cannot set the PFC
 	// watchdog restoration time ("" when it renders one; lint's WDG005
 	// reports the switches it applies to, see NoRestorationOn).
@@ -52,7 +55,7 @@ type platformSpec struct {
 // specOf turns a platform folder's render parts into the engine's entry.
 func specOf(p platform.Platform) platformSpec {
 	return platformSpec{
-		PlatformInfo: PlatformInfo{Platform: p.Name, Ext: p.Render.Ext, Comment: p.Render.Comment, Docs: p.Render.Docs, NoRestoration: p.Render.NoRestoration,
+		PlatformInfo: PlatformInfo{Platform: p.Name, Ext: p.Render.Ext, Comment: p.Render.Comment, Docs: p.Render.Docs, Ethernet: p.Spec.SpeaksLinkLayer(schema.LinkEthernet), NoRestoration: p.Render.NoRestoration,
 			RendersRestoration: p.Render.RendersRestoration},
 		info:      p.Render,
 		build:     p.View,

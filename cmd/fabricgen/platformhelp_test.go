@@ -10,6 +10,7 @@ import (
 
 	"github.com/fabricgen/fabricgen/lint"
 	"github.com/fabricgen/fabricgen/platforms"
+	"github.com/fabricgen/fabricgen/schema"
 )
 
 func TestJoinGroups(t *testing.T) {
@@ -111,6 +112,11 @@ func TestPlatformsCommand(t *testing.T) {
 		if !reflect.DeepEqual(r, want) {
 			t.Errorf("platform %d: %+v, want %+v", i, r, want)
 		}
+		if !pl.Spec.SpeaksLinkLayer(schema.LinkEthernet) {
+			if rule != "" {
+				t.Errorf("%s: an InfiniBand-only platform has platform-limit rule %s", pl.Name, rule)
+			}
+		}
 		if pl.Spec.Managed {
 			block := fmt.Sprintf("%s (managed switch, infiniband)\n  render:          nothing: the subnet manager configures it\n", pl.Name)
 			if i := strings.Index(text, block); i <= at {
@@ -120,14 +126,17 @@ func TestPlatformsCommand(t *testing.T) {
 			}
 			continue
 		}
-		if rule == "" || lint.Lookup(rule) == nil {
+		if pl.Spec.SpeaksLinkLayer(schema.LinkEthernet) && (rule == "" || lint.Lookup(rule) == nil) {
 			t.Errorf("%s: rule %q is not a lint rule", pl.Name, rule)
 		}
 		block := fmt.Sprintf("%s (%s, %s)\n  render:          DEVICE.%s\n", pl.Name, kind, strings.Join(linkLayers(pl.Spec), " and "), pl.Render.Ext)
 		if pl.RunningConfig.Ext != "" {
 			block += fmt.Sprintf("  running config:  DEVICE.%s, %s\n", pl.RunningConfig.Ext, pl.RunningConfig.Form)
 		}
-		block += fmt.Sprintf("  lint rule:       %s\n  vendor docs:     %s\n", rule, pl.Render.Docs)
+		if rule != "" {
+			block += fmt.Sprintf("  lint rule:       %s\n", rule)
+		}
+		block += fmt.Sprintf("  vendor docs:     %s\n", pl.Render.Docs)
 		i := strings.Index(text, block)
 		if i <= at {
 			t.Errorf("platforms text lacks %s's block, or has it out of registry order:\n%s", pl.Name, text)
@@ -143,6 +152,9 @@ func TestPlatformsCommand(t *testing.T) {
 // platform-limit rule of every platform of the registry.
 func TestExplainEveryPlatformRule(t *testing.T) {
 	for _, pl := range platforms.Needing("templates") {
+		if !pl.Spec.SpeaksLinkLayer(schema.LinkEthernet) {
+			continue // no platform-limit rule (PlatformRule)
+		}
 		rule := lint.PlatformRule(pl.Name)
 		code, out, stderr := lintRun(t, "explain", rule)
 		if code != 0 || !strings.Contains(out, rule) || !strings.Contains(out, string(pl.Name)) {

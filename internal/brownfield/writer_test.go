@@ -293,6 +293,9 @@ func writerRoundTrip(t *testing.T, r *templates.Renderer, p platform.Platform, d
 	if diags.HasErrors() {
 		t.Fatalf("%s does not load: %v", dir, diags)
 	}
+	if f.InfiniBand() {
+		return // an InfiniBand host's environment file is not imported (fabricgen import reads Ethernet configurations)
+	}
 	want := map[string]string{}
 	var devs []*importer.Device
 	for _, d := range f.Devices {

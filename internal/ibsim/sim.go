@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -24,9 +25,6 @@ var Binaries = map[string]string{
 	"saquery":   "infiniband-diags",
 }
 
-// serial makes each simulator's socket name unique within the process.
-var serial atomic.Int64
-
 // Sim is one running ibsim with its scratch directory. Close stops it and
 // every process started through it.
 type Sim struct {
@@ -36,6 +34,8 @@ type Sim struct {
 	env   []string
 	ibsim *exec.Cmd
 	procs []*exec.Cmd
+	// logs numbers the OpenSM logs of this simulator.
+	logs atomic.Int64
 }
 
 // Start writes t's net file into dir and starts `ibsim -s -n` on it,
@@ -45,7 +45,11 @@ func Start(ctx context.Context, dir string, t *Topology) (*Sim, error) {
 	if err := os.WriteFile(net, t.Net(), 0o600); err != nil {
 		return nil, fmt.Errorf("writing the ibsim topology: %w", err)
 	}
-	sock := fmt.Sprintf("fabricgen-%d-%d", os.Getpid(), serial.Add(1))
+	// The scratch directory is unique, so a socket named after its path
+	// is unique too, within the process and across processes.
+	h := fnv.New64a()
+	h.Write([]byte(dir))
+	sock := fmt.Sprintf("fabricgen-%d-%x", os.Getpid(), h.Sum64())
 	s := &Sim{Dir: dir, Topo: t, env: append(os.Environ(),
 		"IBSIM_SOCKNAME="+sock,
 		"SIM_HOST="+t.SM().ID,
@@ -110,7 +114,7 @@ func lastLines(s string, n int) string {
 // OpenSM runs one sweep of `opensm -F conf -o -f log` and returns the
 // log's text.
 func (s *Sim) OpenSM(ctx context.Context, conf string) (string, error) {
-	log := filepath.Join(s.Dir, fmt.Sprintf("opensm-%d.log", serial.Add(1)))
+	log := filepath.Join(s.Dir, fmt.Sprintf("opensm-%d.log", s.logs.Add(1)))
 	out, err := s.Run(ctx, "opensm", "-F", conf, "-o", "-f", log)
 	b, rerr := os.ReadFile(log)
 	if err != nil {
@@ -125,7 +129,7 @@ func (s *Sim) OpenSM(ctx context.Context, conf string) (string, error) {
 // StartOpenSM starts `opensm -F conf -f log` in the background, for SA
 // queries, and waits until the log says the subnet is up. Close stops it.
 func (s *Sim) StartOpenSM(ctx context.Context, conf string) (log string, err error) {
-	log = filepath.Join(s.Dir, fmt.Sprintf("opensm-%d.log", serial.Add(1)))
+	log = filepath.Join(s.Dir, fmt.Sprintf("opensm-%d.log", s.logs.Add(1)))
 	// -d2 flushes the log after each message, so "SUBNET UP" can be seen
 	// while OpenSM runs (opensm --help).
 	cmd := exec.Command("ibsim-run", "opensm", "-F", conf, "-f", log, "-d2")

@@ -67,8 +67,8 @@ func TestTemplatesGoldenAccepted(t *testing.T) {
 	}
 	n := 0
 	for _, f := range files {
-		if strings.HasSuffix(f.path, ".err") {
-			continue
+		if strings.HasSuffix(f.path, ".err") || strings.Contains(filepath.ToSlash(f.path), "/ib-cluster/") {
+			continue // the lab serves Ethernet fabrics; ib-cluster is InfiniBand (fabricgen lab up refuses it)
 		}
 		data, err := os.ReadFile(f.path)
 		if err != nil {
