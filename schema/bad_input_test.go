@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -91,10 +92,9 @@ link "host1" {
 // platforms and schema's probe platforms (probe_a, probe_b, probe_asic,
 // probe_host), which the table names; what each folder's platform
 // refuses is tested in its spec_test.go and on the registry
-// (registry_test.go). The InfiniBand platforms of schema's test catalog
-// the registry does not have yet (ib_switch, opensm) are added too.
+// (registry_test.go).
 func loadCatalog() []schema.PlatformSpec {
-	return append(exampleCatalog(), schema.ProbeCatalog()...)
+	return append(platforms.Catalog(), schema.ProbeCatalog()...)
 }
 
 // badCase is one broken input and the diagnostic it must produce.

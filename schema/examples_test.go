@@ -247,7 +247,7 @@ func varsName(vars map[string]string) string {
 
 func loadExample(t *testing.T, dir string, vars map[string]string) *schema.Fabric {
 	t.Helper()
-	f, diags := schema.Load(filepath.Join(exampleDir, dir), schema.Options{Vars: vars, Getenv: func(string) string { return "" }, Platforms: exampleCatalog()})
+	f, diags := schema.Load(filepath.Join(exampleDir, dir), schema.Options{Vars: vars, Getenv: func(string) string { return "" }, Platforms: platforms.Catalog()})
 	for _, d := range diags {
 		t.Errorf("%s: %s", d.Severity, d.Error())
 	}
@@ -258,22 +258,6 @@ func loadExample(t *testing.T, dir string, vars map[string]string) *schema.Fabri
 		t.FailNow()
 	}
 	return f
-}
-
-// exampleCatalog is the registry's catalog, with the InfiniBand platforms
-// of schema's test catalog it does not have yet (ib_switch, opensm).
-func exampleCatalog() []schema.PlatformSpec {
-	out := platforms.Catalog()
-	have := map[schema.Platform]bool{}
-	for _, s := range out {
-		have[s.Name] = true
-	}
-	for _, s := range schema.IBTestCatalog() {
-		if !have[s.Name] {
-			out = append(out, s)
-		}
-	}
-	return out
 }
 
 // checkIBCluster checks what examples/ib-cluster promises: every HCA port
@@ -656,7 +640,7 @@ func TestLanguageDocExamples(t *testing.T) {
 				if err := os.WriteFile(filepath.Join(dir, name), src, 0o644); err != nil {
 					t.Fatal(err)
 				}
-				if _, diags := schema.Load(dir, schema.Options{Getenv: func(string) string { return "" }, Platforms: exampleCatalog()}); diags.HasErrors() {
+				if _, diags := schema.Load(dir, schema.Options{Getenv: func(string) string { return "" }, Platforms: platforms.Catalog()}); diags.HasErrors() {
 					t.Errorf("docs/language.md code block %d (a complete fabric) does not load:\n%s", i, diags.Error())
 				}
 			}

@@ -14,6 +14,3 @@ func WithFuzzLimits(opts Options) Options {
 // probe_host), to load next to the registry's catalog.
 func ProbeCatalog() []PlatformSpec { return probeCatalog() }
 
-// IBTestCatalog is testCatalog's InfiniBand platforms (ib_switch, opensm,
-// nvidia_mlnx) for the external tests, until the registry has them all.
-func IBTestCatalog() []PlatformSpec { return ibTestCatalog() }
