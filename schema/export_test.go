@@ -13,4 +13,3 @@ func WithFuzzLimits(opts Options) Options {
 // named like no platform folder (probe_a, probe_b, probe_asic,
 // probe_host), to load next to the registry's catalog.
 func ProbeCatalog() []PlatformSpec { return probeCatalog() }
-
