@@ -92,7 +92,7 @@ func ibqRules() []*Rule {
 		{
 			ID: "IBQ008", Title: "The QoS policy is one OpenSM accepts", Severity: schema.SevError,
 			Rationale: "OpenSM rejects the whole QoS policy during the sweep (ERR AC10, AC13, AC04) when there is no DEFAULT qos-level or a match rule names an empty port group, and keeps running without QoS; an SL above 15 in a qos-level is accepted without a message although the LRH carries 4 bits.",
-			Reference: refQoSDoc + " sections 3 and 4 (qos-levels, DEFAULT); " + refIBTA,
+			Reference: refQoSDoc + " sections 2, 4 and 6 (a DEFAULT QoS level is a must; no match rule may refer to a nonexistent port group); " + refIBTA,
 			Fix:       "Give one class role = \"default\", keep every sl within 0-15, and give every partition members.",
 			Run:       runIBPolicyAccepted,
 		},
@@ -105,8 +105,8 @@ func ibqRules() []*Rule {
 		},
 		{
 			ID: "IBQ010", Title: "The routing engine can route the topology without falling back", Severity: schema.SevError,
-			Rationale: "updn needs root switches; without a root_guid_file its statistical detection may find none, and OpenSM falls back to minhop, which can form credit loops. ftree needs a pure fat tree (hosts on leaves only, no links between switches of one tier). allow_fallback = true drops no_fallback, so any engine failure silently becomes minhop (a warning).",
-			Reference: refRoutingDoc + " (updn root_guid_file, ftree); opensm(8) --routing_engine no_fallback",
+			Rationale: "updn needs root switches; without a root_guid_file its statistical detection may find none, and OpenSM falls back to minhop, which can form credit loops. ftree needs a fat tree of rank 2 to 8 whose switches of one rank have the same number of up-going port groups (here: hosts on leaves only, no links between switches of one tier, every leaf under as many spines). allow_fallback = true drops no_fallback, so any engine failure silently becomes minhop (a warning).",
+			Reference: refRoutingDoc + " (UPDN: without roots or a guid file OpenSM defaults back to Min Hop; Fat-tree: the topology rules); opensm(8) --routing_engine no_fallback",
 			Fix:       "Give the spines guid attributes (they become updn's roots), use ftree only on a fat tree, and leave allow_fallback unset.",
 			Run:       runIBRoutingEngine,
 		},
@@ -553,10 +553,22 @@ func rootSwitches(f *schema.Fabric) []*schema.Device {
 	return out
 }
 
-// notFatTree says why the fabric's links do not form a fat tree (a host
-// on a switch other than a leaf, or two switches of one tier linked), or
-// "".
+// notFatTree says why the fabric's links do not form a fat tree OpenSM's
+// ftree routes (current-routing.txt: rank 2 to 8, switches of one rank
+// with the same number of up-going port groups), or "": a host on a
+// switch other than a leaf, two switches of one tier linked, no tier
+// above the leaves, or leaves with different numbers of spines.
 func notFatTree(f *schema.Fabric) (string, []Related) {
+	up := map[*schema.Device]map[*schema.Device]bool{}
+	upper := false
+	for _, d := range f.Devices {
+		switch {
+		case d.Kind.V == schema.KindLeaf:
+			up[d] = map[*schema.Device]bool{}
+		case d.Kind.V.Tier() >= 2:
+			upper = true
+		}
+	}
 	for _, l := range f.Links {
 		if l.A == nil || l.B == nil || l.A.Device == nil || l.B.Device == nil {
 			continue
@@ -572,6 +584,25 @@ func notFatTree(f *schema.Fabric) (string, []Related) {
 			return fmt.Sprintf("host %s is linked to %s %s, not to a leaf", a.Name, b.Kind.V, b.Name), rel
 		case ta > 0 && ta == tb:
 			return fmt.Sprintf("%s %s is linked to %s %s of the same tier", a.Kind.V, a.Name, b.Kind.V, b.Name), rel
+		case ta == 1:
+			up[a][b] = true
+		}
+	}
+	if len(up) > 0 && !upper {
+		return "there is no switch above the leaves (ftree needs a tree of rank 2 to 8)", nil
+	}
+	var first *schema.Device
+	for _, d := range f.Devices { // by name
+		if up[d] == nil {
+			continue
+		}
+		if first == nil {
+			first = d
+			continue
+		}
+		if len(up[d]) != len(up[first]) {
+			return fmt.Sprintf("leaf %s has %d spine(s) above it and leaf %s %d (switches of one rank need the same number of up-going port groups)", first.Name, len(up[first]), d.Name, len(up[d])),
+				[]Related{{Range: d.Range, Message: "leaf " + d.Name}, {Range: first.Range, Message: "leaf " + first.Name}}
 		}
 	}
 	return "", nil

@@ -320,6 +320,33 @@ func ibqCases() []ibqCase {
 			x.link(f, "peer", a, b, 1)
 			return sm(f, "sm01").RoutingEngine.Src
 		}},
+		{"ftree without spines", "IBQ010", 0, "no switch above the leaves", []string{"IBQ010"}, func(f *schema.Fabric) schema.Range {
+			var links []*schema.Link
+			for _, l := range f.Links {
+				if !strings.HasPrefix(l.Name, "fabric[") {
+					links = append(links, l)
+				}
+			}
+			f.Links = links
+			var devs []*schema.Device
+			for _, d := range f.Devices {
+				if d.Kind.V != schema.KindSpine {
+					devs = append(devs, d)
+				}
+			}
+			f.Devices = devs
+			return sm(f, "sm01").RoutingEngine.Src
+		}},
+		{"ftree with a leaf under one spine", "IBQ010", 0, "leaf leaf1 has 2 spine(s) above it and leaf leaf2 1", []string{"IBQ010"}, func(f *schema.Fabric) schema.Range {
+			var links []*schema.Link
+			for _, l := range f.Links {
+				if l.Name != "fabric[leaf2-spine2]" {
+					links = append(links, l)
+				}
+			}
+			f.Links = links
+			return sm(f, "sm01").RoutingEngine.Src
+		}},
 		{"allow_fallback", "IBQ010", schema.SevWarning, "allows fallback", []string{"IBQ015"}, func(f *schema.Fabric) schema.Range {
 			s := sm(f, "sm01")
 			s.AllowFallback = schema.Value[bool]{V: true, Set: true, Src: at(1)}
