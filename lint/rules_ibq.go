@@ -697,8 +697,12 @@ func runIBIPoIBMTU(p *Pass) {
 		if pa.MTU.Set {
 			mtu = pa.MTU.V
 		}
+		members := partitionMembers(pa)
+		if pa.Default.V && len(members) == 0 {
+			members = endPorts(p.Fabric) // the Default partition without members is ALL
+		}
 		var link *schema.Port
-		for _, d := range partitionMembers(pa) {
+		for _, d := range members {
 			for _, pt := range d.Ports {
 				if pt.MTU.Set && pt.MTU.V > mtu && (link == nil || pt.MTU.V > link.MTU.V) {
 					link = pt
@@ -716,6 +720,17 @@ func runIBIPoIBMTU(p *Pass) {
 			Related: []Related{{Range: subjectOr(link.MTU.Src, link.Range), Message: fmt.Sprintf("port %s has mtu %d", link.ID(), link.MTU.V)}},
 			Summary: fmt.Sprintf("IPoIB partition %q has %s below its members' link MTU %d: IPoIB gets %d bytes", pa.Name, what, link.MTU.V, mtu-4)})
 	}
+}
+
+// endPorts are the fabric's end devices: NICs and subnet managers.
+func endPorts(f *schema.Fabric) []*schema.Device {
+	var out []*schema.Device
+	for _, d := range f.Devices {
+		if d.Kind.V.Tier() == 0 {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // smValues are a subnet manager's settings that must agree across SM

@@ -406,6 +406,11 @@ func ibqCases() []ibqCase {
 			p.MTU = schema.Value[int]{}
 			return p.IPoIB.Src
 		}},
+		{"ipoib on the Default partition, all end ports", "IBQ014", 0, "IPoIB partition \"Default\" has no mtu (OpenSM's default 2048)", nil, func(f *schema.Fabric) schema.Range {
+			p := partition(f, "Default")
+			p.IPoIB = schema.Value[bool]{V: true, Set: true, Src: at(1)}
+			return p.IPoIB.Src
+		}},
 		{"pass: no ipoib", "IBQ014", -1, "", nil, func(f *schema.Fabric) schema.Range {
 			p := partition(f, "compute")
 			p.MTU, p.IPoIB = schema.Value[int]{}, schema.Value[bool]{}
