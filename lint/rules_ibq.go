@@ -475,10 +475,15 @@ func runIBPolicyAccepted(p *Pass) {
 	t := ibqos.Derive(f)
 	if t.Default == nil && len(f.Classes) > 0 {
 		at := f.Range
-		if cs := ibClasses(f); len(cs) > 0 {
-			at = subjectOr(cs[0].RoleRange, cs[0].Range)
+		var rel []Related
+		for i, c := range ibClasses(f) {
+			if i == 0 {
+				at = subjectOr(c.RoleRange, c.Range)
+				continue
+			}
+			rel = append(rel, Related{Range: subjectOr(c.RoleRange, c.Range), Message: fmt.Sprintf("traffic_class %q (SL %d)", c.Name, c.SL.V)})
 		}
-		p.Report(Finding{Subject: ptr(at),
+		p.Report(Finding{Subject: ptr(at), Related: rel,
 			Summary: "no traffic_class has role = \"default\": the QoS policy has no DEFAULT qos-level, and OpenSM rejects the whole policy (ERR AC10)"})
 	}
 	for _, c := range f.Classes {
@@ -647,6 +652,7 @@ func runIBMembership(p *Pass) {
 		}
 		if len(pa.Members) > 0 && len(pa.FullMembers) == 0 && pa.Membership.V == schema.MemberLimited {
 			p.Report(Finding{Subject: ptr(subjectOr(pa.Membership.Src, pa.Range)),
+				Related: []Related{{Range: subjectOr(pa.MembersRange, pa.Range), Message: fmt.Sprintf("%d member(s), none in full_members", len(pa.Members))}},
 				Summary: fmt.Sprintf("partition %q has only limited members: limited members cannot talk to each other, so it carries no traffic", pa.Name)})
 			continue
 		}
