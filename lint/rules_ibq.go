@@ -134,7 +134,7 @@ func ibqRules() []*Rule {
 		{
 			ID: "IBQ014", Title: "IPoIB partitions' MTU matches the links'", Severity: schema.SevWarning,
 			Rationale: "IPoIB's MTU follows the partition's broadcast group, whose mtu defaults to 2048 bytes (mtu=4): on 4096-byte links IPoIB datagram mode still gets 2044 bytes, which is the MTU every host then uses.",
-			Reference: refPartitionDoc + " (mtu=, default 4 = 2048)",
+			Reference: refPartitionDoc + " (mtu=, default 4 = 2048); Linux Documentation/infiniband/ipoib.rst (datagram mode: the IB MTU minus the 4-byte IPoIB header, 2048 - 4 = 2044)",
 			Fix:       "Set the partition's mtu to the links' MTU (mtu = 4096).",
 			Run:       runIBIPoIBMTU,
 		},
