@@ -1,6 +1,9 @@
 package platforms
 
-import "github.com/fabricgen/fabricgen/schema"
+import (
+	"github.com/fabricgen/fabricgen/internal/platform"
+	"github.com/fabricgen/fabricgen/schema"
+)
 
 // Catalog returns what the intent language needs of every platform, in
 // the registry's order: the catalog schema.Load takes in
@@ -31,4 +34,36 @@ func List() []schema.Platform {
 func IsHost(p schema.Platform) bool {
 	pl, ok := Get(p)
 	return ok && pl.Spec.Host
+}
+
+// Needing returns the platforms that must have the part named part
+// (internal/platform.Parts: "push dialect", "view builder", …), in the
+// registry's order: the loops of a layer run over these, so a managed
+// InfiniBand switch is not asked for a push dialect.
+func Needing(part string) []platform.Platform {
+	var pt platform.Part
+	for _, p := range platform.Parts() {
+		if p.Name == part {
+			pt = p
+		}
+	}
+	if pt.Name == "" {
+		panic("platforms.Needing: no part " + part)
+	}
+	var out []platform.Platform
+	for _, p := range All() {
+		if pt.AppliesTo(p.Spec) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// NamesNeeding returns the names of the platforms Needing(part) returns.
+func NamesNeeding(part string) []schema.Platform {
+	var out []schema.Platform
+	for _, p := range Needing(part) {
+		out = append(out, p.Name)
+	}
+	return out
 }

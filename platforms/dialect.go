@@ -17,6 +17,8 @@ import (
 func Dialect(p schema.Platform) (*dialect.Dialect, error) {
 	if pl, ok := Get(p); ok && pl.Dialect != nil {
 		return pl.Dialect(), nil
+	} else if ok && pl.Spec.Managed {
+		return nil, fmt.Errorf("platform %q: the subnet manager configures these switches; nothing is pushed to them", p)
 	}
 	return nil, fmt.Errorf("platform %q: plan and apply support %s; render its config with `fabricgen render` and push it by hand",
 		p, strings.Join(Pushable(), ", "))

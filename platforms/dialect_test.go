@@ -15,7 +15,8 @@ import (
 // definition loads from scrapligo's embedded assets, and anything else is
 // refused before it can reach scrapligo (which would read it as a path or URL).
 func TestAllowlist(t *testing.T) {
-	for _, p := range List() {
+	for _, pl := range Needing("push dialect") {
+		p := pl.Name
 		d, err := Dialect(p)
 		if err != nil {
 			t.Errorf("%s: %v", p, err)
@@ -30,6 +31,9 @@ func TestAllowlist(t *testing.T) {
 			t.Errorf("%s: incomplete dialect", p)
 		}
 	}
+	if _, err := Dialect("ib_switch"); err == nil || !strings.Contains(err.Error(), "subnet manager") {
+		t.Errorf("ib_switch: %v, want the subnet manager named", err)
+	}
 	for _, bad := range []schema.Platform{"../../etc/passwd", "https://example.com/x.yaml", "sonic_vs", ""} {
 		if _, err := Dialect(bad); err == nil || !strings.Contains(err.Error(), "plan and apply support") {
 			t.Errorf("%q: %v", bad, err)
@@ -41,7 +45,7 @@ func TestAllowlist(t *testing.T) {
 // (not a copy of another's), is a fresh value on each call, and Pushable
 // names every platform of the model.
 func TestDialectsComplete(t *testing.T) {
-	for _, pl := range All() {
+	for _, pl := range Needing("push dialect") {
 		d := pl.Dialect()
 		if d.Platform != pl.Name {
 			t.Errorf("platforms/%s: its dialect is the dialect of %s", pl.Folder, d.Platform)
@@ -50,9 +54,9 @@ func TestDialectsComplete(t *testing.T) {
 			t.Errorf("platforms/%s: Dialect returns the same value twice; build a fresh one", pl.Folder)
 		}
 	}
-	want := make([]string, 0, len(List()))
-	for _, p := range List() {
-		want = append(want, string(p))
+	var want []string
+	for _, p := range Needing("push dialect") {
+		want = append(want, string(p.Name))
 	}
 	slices.Sort(want)
 	if got := Pushable(); !slices.Equal(got, want) {
@@ -64,7 +68,7 @@ func TestDialectsComplete(t *testing.T) {
 // the kind its dialect names, and a named transaction can be found and
 // removed again (push checks the same through transactionFor).
 func TestTransactionsAgreeWithDialects(t *testing.T) {
-	for _, pl := range All() {
+	for _, pl := range Needing("push transaction") {
 		tx := pl.Transaction
 		switch {
 		case tx.Run == nil:

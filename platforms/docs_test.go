@@ -19,9 +19,9 @@ const (
 // partsTable is the markdown table of every part a folder holds.
 func partsTable() string {
 	var b strings.Builder
-	b.WriteString("| part | file in `platforms/<name>/` | what it is |\n|---|---|---|\n")
+	b.WriteString("| part | file in `platforms/<name>/` | required of | what it is |\n|---|---|---|---|\n")
 	for _, p := range platform.Parts() {
-		b.WriteString("| " + p.Name + " | `" + p.File + "` | " + p.Doc + " |\n")
+		b.WriteString("| " + p.Name + " | `" + p.File + "` | " + p.For + " | " + p.Doc + " |\n")
 	}
 	return b.String()
 }
@@ -31,8 +31,8 @@ func partsTable() string {
 // registry does not require or miss one it does.
 func TestAddingAPlatformDoc(t *testing.T) {
 	for _, p := range platform.Parts() {
-		if p.Doc == "" || p.File == "" {
-			t.Errorf("part %q has no Doc or File", p.Name)
+		if p.Doc == "" || p.File == "" || p.For == "" {
+			t.Errorf("part %q has no Doc, File or For", p.Name)
 		}
 	}
 	b, err := os.ReadFile(docFile)

@@ -11,6 +11,7 @@ import (
 	"github.com/fabricgen/fabricgen/internal/platform"
 	aristaeos "github.com/fabricgen/fabricgen/platforms/arista_eos"
 	cisconxos "github.com/fabricgen/fabricgen/platforms/cisco_nxos"
+	ibswitch "github.com/fabricgen/fabricgen/platforms/ib_switch"
 	juniperjunos "github.com/fabricgen/fabricgen/platforms/juniper_junos"
 	linuxdcb "github.com/fabricgen/fabricgen/platforms/linux_dcb"
 	nvidiacumulus "github.com/fabricgen/fabricgen/platforms/nvidia_cumulus"
@@ -30,6 +31,7 @@ func All() []platform.Platform {
 		sonic.Platform(),
 		nvidiamlnx.Platform(),
 		linuxdcb.Platform(),
+		ibswitch.Platform(),
 	}
 }
 

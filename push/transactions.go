@@ -24,7 +24,7 @@ type stopped = txn.Stopped
 // can apply to has one in its folder's txn.go.
 func transactions() map[schema.Platform]transaction {
 	out := map[schema.Platform]transaction{}
-	for _, p := range platforms.All() {
+	for _, p := range platforms.Needing("push dialect") {
 		if p.Transaction.Run != nil {
 			out[p.Name] = p.Transaction
 		}

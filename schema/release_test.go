@@ -43,7 +43,7 @@ func TestVersionAtLeast(t *testing.T) {
 	}
 	for _, s := range platforms.Catalog() {
 		d := s.DefaultVersion()
-		if s.Host != (d.Raw == "") {
+		if (s.Host || s.Managed) != (d.Raw == "") {
 			t.Errorf("%s: default release %q", s.Name, d.Raw)
 		}
 		if s.Release == nil {

@@ -3,7 +3,6 @@ package templates
 import (
 	"strings"
 
-	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 	"github.com/fabricgen/fabricgen/templates/view"
 )
@@ -23,7 +22,7 @@ type Checker struct {
 func NewChecker() *Checker {
 	check := &view.StanzaSet{CheckOnly: true}
 	stanzas := map[schema.Platform]*view.StanzaSet{}
-	for _, p := range platforms.List() {
+	for _, p := range renderedNames() {
 		stanzas[p] = check
 	}
 	return &Checker{r: &Renderer{specs: registry(), cache: &view.ViewCache{}, stanzas: stanzas}}

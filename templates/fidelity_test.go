@@ -485,7 +485,7 @@ func parseFidelity(folder, text string) (map[string]fidelityRow, []string) {
 func platformFidelity(t *testing.T) map[schema.Platform]map[string]fidelityRow {
 	t.Helper()
 	out := map[schema.Platform]map[string]fidelityRow{}
-	for _, p := range platforms.All() {
+	for _, p := range rendered() {
 		rows, probs := parseFidelity(p.Folder, p.Fidelity)
 		for _, prob := range probs {
 			t.Error(prob)
@@ -498,7 +498,7 @@ func platformFidelity(t *testing.T) map[schema.Platform]map[string]fidelityRow {
 func TestFidelityTableCoversGoldens(t *testing.T) {
 	emitted, own := goldenShapes(t)
 	table := platformFidelity(t)
-	for _, pl := range platforms.All() {
+	for _, pl := range rendered() {
 		p := pl.Name
 		if len(own[p]) == 0 {
 			t.Errorf("platforms/%s: its fixture goldens render no %s device: the fidelity rows would cover nothing", pl.Folder, p)

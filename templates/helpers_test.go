@@ -107,7 +107,7 @@ func newTestRenderer(t testing.TB) *Renderer {
 func embeddedFS(t testing.TB) fstest.MapFS {
 	t.Helper()
 	out := fstest.MapFS{}
-	for _, p := range platforms.All() {
+	for _, p := range rendered() {
 		err := fs.WalkDir(p.Templates, ".", func(path string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() {
 				return err

@@ -96,7 +96,7 @@ func TestRenderRefusesUnsafeNames(t *testing.T) {
 		name string
 		do   func(p *schema.Port)
 	}
-	for _, pl := range platforms.All() {
+	for _, pl := range rendered() {
 		var edits []edit
 		switch {
 		case pl.Spec.Host:

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/fabricgen/fabricgen/internal/readlimit"
-	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -55,7 +54,7 @@ func openOverrides(dir string) (*overridesFolder, error) {
 	o := &overridesFolder{path: dir, real: real, root: root, folders: map[schema.Platform]bool{}}
 	known := map[schema.Platform]bool{}
 	var names []string
-	for _, p := range platforms.List() {
+	for _, p := range renderedNames() {
 		known[p] = true
 		names = append(names, string(p))
 	}

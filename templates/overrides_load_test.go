@@ -7,7 +7,6 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -62,7 +61,7 @@ func TestOverrideFolderRules(t *testing.T) {
 	// sw and other are two switch platforms of the registry; the
 	// misspellings are one letter off their names.
 	var sws []string
-	for _, pl := range platforms.All() {
+	for _, pl := range rendered() {
 		if !pl.Spec.Host {
 			sws = append(sws, string(pl.Name))
 		}
@@ -152,8 +151,8 @@ func TestOverrideFolderRules(t *testing.T) {
 				}
 			}
 			if strings.Contains(c.name, "misnamed") {
-				for _, n := range platforms.Names() {
-					if !strings.Contains(msg, n) {
+				for _, n := range renderedNames() {
+					if !strings.Contains(msg, string(n)) {
 						t.Errorf("error does not list the valid name %s:\n%s", n, msg)
 					}
 				}

@@ -60,10 +60,23 @@ func specOf(p platform.Platform) platformSpec {
 	}
 }
 
-// registry is every platform folder's render parts (platforms.All), by
-// platform name.
+// rendered returns the platforms that render (every platform but a
+// managed switch: platforms.Needing("templates")), in registry order.
+func rendered() []platform.Platform { return platforms.Needing("templates") }
+
+// renderedNames returns the names of the rendered platforms.
+func renderedNames() []schema.Platform {
+	var out []schema.Platform
+	for _, p := range rendered() {
+		out = append(out, p.Name)
+	}
+	return out
+}
+
+// registry is every rendering platform folder's render parts (rendered),
+// by platform name.
 func registry() map[schema.Platform]platformSpec {
-	all := platforms.All()
+	all := rendered()
 	reg := make(map[schema.Platform]platformSpec, len(all))
 	for _, p := range all {
 		reg[p.Name] = specOf(p)
@@ -76,7 +89,7 @@ func registry() map[schema.Platform]platformSpec {
 func Platforms() []PlatformInfo {
 	reg := registry()
 	out := make([]PlatformInfo, 0, len(reg))
-	for _, p := range platforms.List() {
+	for _, p := range renderedNames() {
 		out = append(out, reg[p].PlatformInfo)
 	}
 	return out

@@ -5,14 +5,13 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
 // TestRegistryComplete fails naming any registry platform without a
 // folder giving its render parts (view builder, extension, templates).
 func TestRegistryComplete(t *testing.T) {
-	if err := checkRegistry(platforms.List(), registry()); err != nil {
+	if err := checkRegistry(renderedNames(), registry()); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -68,11 +67,11 @@ func TestCheckRegistryFails(t *testing.T) {
 		}},
 	}
 	for _, tc := range cases {
-		for _, p := range platforms.List() {
+		for _, p := range renderedNames() {
 			t.Run(tc.name+"/"+string(p), func(t *testing.T) {
 				reg := registry()
 				tc.reg(reg, p)
-				err := checkRegistry(platforms.List(), reg)
+				err := checkRegistry(renderedNames(), reg)
 				if err == nil {
 					t.Fatal("checkRegistry passed a broken registry")
 				}
@@ -85,8 +84,8 @@ func TestCheckRegistryFails(t *testing.T) {
 		}
 	}
 	t.Run("all at once", func(t *testing.T) {
-		err := checkRegistry(platforms.List(), map[schema.Platform]platformSpec{})
-		for _, p := range platforms.List() {
+		err := checkRegistry(renderedNames(), map[schema.Platform]platformSpec{})
+		for _, p := range renderedNames() {
 			if err == nil || !strings.Contains(err.Error(), "platform "+string(p)+" has no line") {
 				t.Errorf("an empty registry: %v does not name %s", err, p)
 			}

@@ -17,7 +17,6 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/fabricgen/fabricgen/internal/readlimit"
-	"github.com/fabricgen/fabricgen/platforms"
 	"github.com/fabricgen/fabricgen/schema"
 	"github.com/fabricgen/fabricgen/templates/view"
 )
@@ -120,7 +119,7 @@ func NewRenderer(opts Options) (*Renderer, error) {
 		}
 		defer over.close()
 	}
-	for _, pl := range platforms.All() {
+	for _, pl := range rendered() {
 		p := pl.Name
 		r.sizes[p] = new(atomic.Int64)
 		r.bufs[p] = new(sync.Pool)
@@ -203,7 +202,7 @@ func (r *Renderer) Source(p schema.Platform) string { return r.sources[p] }
 func (r *Renderer) View(f *schema.Fabric, d *schema.Device) (any, error) {
 	spec, ok := r.specs[d.Platform.V]
 	if !ok {
-		return nil, fmt.Errorf("device %s: unknown platform %q (known: %v)", d.Name, d.Platform.V, platforms.List())
+		return nil, fmt.Errorf("device %s: unknown platform %q (known: %v)", d.Name, d.Platform.V, renderedNames())
 	}
 	if err := r.cache.CheckNames(f, d); err != nil {
 		return nil, err

@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/fabricgen/fabricgen/internal/platform"
-	"github.com/fabricgen/fabricgen/platforms"
 )
 
 // defineRE finds the named sub-templates of an embedded template file.
@@ -74,7 +73,7 @@ func subTemplateProblems(folder string, rows, defined map[string]bool) []string 
 // naming its file and name, and every row names a sub-template that
 // exists, so the table a user copies from cannot drift.
 func TestSubTemplatesDocumented(t *testing.T) {
-	for _, p := range platforms.All() {
+	for _, p := range rendered() {
 		t.Run(p.Folder, func(t *testing.T) {
 			checkSubTemplatesDoc(t, p)
 		})

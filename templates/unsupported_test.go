@@ -58,7 +58,7 @@ func portName(t testing.TB, p schema.Platform) string {
 // platform.
 func TestTinyFabricRendersEverywhere(t *testing.T) {
 	r := newTestRenderer(t)
-	for _, pl := range platforms.All() {
+	for _, pl := range rendered() {
 		p := pl.Name
 		f, d := tinyFabric(p, portName(t, p))
 		d.Ports[0].QoS.Queues[3].ECN = schema.Value[*schema.ECNProfile]{}
@@ -83,7 +83,7 @@ func TestTinyFabricRendersEverywhere(t *testing.T) {
 // reject ports that disagree, naming both ports.
 func TestPortsMustAgree(t *testing.T) {
 	r := newTestRenderer(t)
-	for _, pl := range platforms.All() {
+	for _, pl := range rendered() {
 		if pl.Spec.Host {
 			continue
 		}
@@ -104,7 +104,7 @@ func TestPortsMustAgree(t *testing.T) {
 // leaves the others embedded; a broken override is reported. Each
 // registry platform is overridden in turn.
 func TestTemplateOverride(t *testing.T) {
-	for _, pl := range platforms.All() {
+	for _, pl := range rendered() {
 		t.Run(pl.Folder, func(t *testing.T) { checkTemplateOverride(t, pl.Name) })
 	}
 }
@@ -141,7 +141,7 @@ func checkTemplateOverride(t *testing.T, p schema.Platform) {
 	if r.Source(p) != filepath.Join(dir, string(p)) {
 		t.Errorf("source of %s: %q, want the override folder", p, r.Source(p))
 	}
-	for _, other := range platforms.List() {
+	for _, other := range renderedNames() {
 		if other != p && r.Source(other) != "embedded" {
 			t.Errorf("source of %s: %q, want embedded", other, r.Source(other))
 		}

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -103,21 +104,27 @@ func TestPlatformsCommand(t *testing.T) {
 	at := -1
 	for i, pl := range all {
 		r := doc.Platforms[i]
-		kind := "switch"
-		if pl.Spec.Host {
-			kind = "host"
-		}
+		kind := platformKind(pl.Spec)
 		rule := lint.PlatformRule(pl.Name)
-		want := platformRow{Name: string(pl.Name), Kind: kind, RenderExt: pl.Render.Ext, RunningConfigExt: pl.RunningConfig.Ext,
+		want := platformRow{Name: string(pl.Name), Kind: kind, LinkLayers: linkLayers(pl.Spec), RenderExt: pl.Render.Ext, RunningConfigExt: pl.RunningConfig.Ext,
 			RunningConfigForm: pl.RunningConfig.Form, Rule: rule, Docs: pl.Render.Docs}
-		if r != want {
+		if !reflect.DeepEqual(r, want) {
 			t.Errorf("platform %d: %+v, want %+v", i, r, want)
+		}
+		if pl.Spec.Managed {
+			block := fmt.Sprintf("%s (managed switch, infiniband)\n  render:          nothing: the subnet manager configures it\n", pl.Name)
+			if i := strings.Index(text, block); i <= at {
+				t.Errorf("platforms text lacks %s's block, or has it out of registry order:\n%s", pl.Name, text)
+			} else {
+				at = i
+			}
+			continue
 		}
 		if rule == "" || lint.Lookup(rule) == nil {
 			t.Errorf("%s: rule %q is not a lint rule", pl.Name, rule)
 		}
-		block := fmt.Sprintf("%s (%s)\n  render:          DEVICE.%s\n  running config:  DEVICE.%s, %s\n  lint rule:       %s\n  vendor docs:     %s\n",
-			pl.Name, kind, pl.Render.Ext, pl.RunningConfig.Ext, pl.RunningConfig.Form, rule, pl.Render.Docs)
+		block := fmt.Sprintf("%s (%s, %s)\n  render:          DEVICE.%s\n  running config:  DEVICE.%s, %s\n  lint rule:       %s\n  vendor docs:     %s\n",
+			pl.Name, kind, strings.Join(linkLayers(pl.Spec), " and "), pl.Render.Ext, pl.RunningConfig.Ext, pl.RunningConfig.Form, rule, pl.Render.Docs)
 		i := strings.Index(text, block)
 		if i <= at {
 			t.Errorf("platforms text lacks %s's block, or has it out of registry order:\n%s", pl.Name, text)
@@ -132,7 +139,7 @@ func TestPlatformsCommand(t *testing.T) {
 // TestExplainEveryPlatformRule: fabricgen explain prints the
 // platform-limit rule of every platform of the registry.
 func TestExplainEveryPlatformRule(t *testing.T) {
-	for _, pl := range platforms.All() {
+	for _, pl := range platforms.Needing("templates") {
 		rule := lint.PlatformRule(pl.Name)
 		code, out, stderr := lintRun(t, "explain", rule)
 		if code != 0 || !strings.Contains(out, rule) || !strings.Contains(out, string(pl.Name)) {

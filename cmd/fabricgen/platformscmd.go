@@ -11,11 +11,12 @@ import (
 	"github.com/fabricgen/fabricgen/internal/platform"
 	"github.com/fabricgen/fabricgen/lint"
 	"github.com/fabricgen/fabricgen/platforms"
+	"github.com/fabricgen/fabricgen/schema"
 )
 
 // platformsFormatVersion is the version of `fabricgen platforms -format
 // json`; a change that removes or renames a field bumps it.
-const platformsFormatVersion = "1"
+const platformsFormatVersion = "2"
 
 // platformsFormats are the output formats of fabricgen platforms.
 func platformsFormats() []string { return []string{"text", "json"} }
@@ -24,8 +25,13 @@ func platformsFormats() []string { return []string{"text", "json"} }
 type platformRow struct {
 	// Name is the platform's name in the intent (a device's platform).
 	Name string `json:"name"`
-	// Kind is "switch" or "host" (a host NIC configured by a script).
+	// Kind is "switch", "host" (a host NIC configured by a script) or
+	// "managed switch" (an InfiniBand switch the subnet manager
+	// configures: nothing is rendered, pushed or read from it).
 	Kind string `json:"kind"`
+	// LinkLayers are the link layers of the fabrics the platform serves
+	// (ethernet, infiniband).
+	LinkLayers []string `json:"link_layers"`
 	// RenderExt is the extension of the file render writes per device.
 	RenderExt string `json:"render_ext"`
 	// RunningConfigExt and RunningConfigForm are the file lab up
@@ -43,15 +49,33 @@ type platformRow struct {
 func platformRows(all []platform.Platform) []platformRow {
 	out := make([]platformRow, 0, len(all))
 	for _, pl := range all {
-		kind := "switch"
-		if pl.Spec.Host {
-			kind = "host"
-		}
 		out = append(out, platformRow{
-			Name: string(pl.Name), Kind: kind, RenderExt: pl.Render.Ext,
+			Name: string(pl.Name), Kind: platformKind(pl.Spec), LinkLayers: linkLayers(pl.Spec), RenderExt: pl.Render.Ext,
 			RunningConfigExt: pl.RunningConfig.Ext, RunningConfigForm: pl.RunningConfig.Form,
 			Rule: lint.PlatformRule(pl.Name), Docs: pl.Render.Docs,
 		})
+	}
+	return out
+}
+
+// platformKind is a platform's kind as `fabricgen platforms` shows it.
+func platformKind(s schema.PlatformSpec) string {
+	switch {
+	case s.Managed:
+		return "managed switch"
+	case s.Host:
+		return "host"
+	}
+	return "switch"
+}
+
+// linkLayers are the link layers a platform serves, in a stable order.
+func linkLayers(s schema.PlatformSpec) []string {
+	var out []string
+	for _, ll := range []schema.LinkLayer{schema.LinkEthernet, schema.LinkInfiniBand} {
+		if s.SpeaksLinkLayer(ll) {
+			out = append(out, string(ll))
+		}
 	}
 	return out
 }
@@ -63,10 +87,18 @@ func writePlatformsText(w io.Writer, rows []platformRow) error {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
-		fmt.Fprintf(&b, "%s (%s)\n", termText(r.Name), r.Kind)
+		fmt.Fprintf(&b, "%s (%s, %s)\n", termText(r.Name), r.Kind, strings.Join(r.LinkLayers, " and "))
+		if r.RenderExt == "" {
+			b.WriteString("  render:          nothing: the subnet manager configures it\n")
+			continue
+		}
 		fmt.Fprintf(&b, "  render:          DEVICE.%s\n", termText(r.RenderExt))
-		fmt.Fprintf(&b, "  running config:  DEVICE.%s, %s\n", termText(r.RunningConfigExt), termText(r.RunningConfigForm))
-		fmt.Fprintf(&b, "  lint rule:       %s\n", r.Rule)
+		if r.RunningConfigExt != "" {
+			fmt.Fprintf(&b, "  running config:  DEVICE.%s, %s\n", termText(r.RunningConfigExt), termText(r.RunningConfigForm))
+		}
+		if r.Rule != "" {
+			fmt.Fprintf(&b, "  lint rule:       %s\n", r.Rule)
+		}
 		fmt.Fprintf(&b, "  vendor docs:     %s\n", termText(r.Docs))
 	}
 	if _, err := io.WriteString(w, b.String()); err != nil {
@@ -98,7 +130,10 @@ func newPlatformsCommand(*streams) *cobra.Command {
 		Long: `platforms lists every platform a device's platform attribute accepts, in
 the order of the registry (platforms/platforms.go), each with:
 
-- whether it is a switch or a host (a NIC configured by a shell script);
+- whether it is a switch, a host (a NIC configured by a shell script) or a
+  managed switch (an InfiniBand switch the subnet manager configures:
+  nothing is rendered for it), and the link layers it serves (ethernet,
+  infiniband);
 - the extension of the file render writes for each device (OUT/DEVICE.EXT);
 - the file lab up --running-config reads for a device, and what it holds
   (the form lab show prints);
@@ -106,7 +141,7 @@ the order of the registry (platforms/platforms.go), each with:
 - the vendor documentation its templates follow.
 
 -format text (default) prints one block per platform; -format json prints
-{"format_version": "1", "platforms": [{"name", "kind", "render_ext",
+{"format_version": "2", "platforms": [{"name", "kind", "link_layers", "render_ext",
 "running_config_ext", "running_config_form", "rule", "docs"}]}. The output
 is the same for the same build, byte for byte.`,
 		Example: `  fabricgen platforms

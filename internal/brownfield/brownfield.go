@@ -73,7 +73,7 @@ func ReadFiles(ctx context.Context, paths []string) ([]Source, error) {
 // *importer.Error names its file and line).
 func Import(ctx context.Context, srcs []Source, o Options) (*importer.Intent, []*importer.Device, error) {
 	byName := map[schema.Platform]platform.Platform{}
-	for _, p := range platforms.All() {
+	for _, p := range platforms.Needing("importer") {
 		byName[p.Name] = p
 	}
 	plats := make([]platform.Platform, len(srcs))
@@ -191,7 +191,7 @@ func Spec(name string) *schema.PlatformSpec {
 // Names lists the platforms that import, sorted.
 func Names() []string {
 	var out []string
-	for _, p := range platforms.All() {
+	for _, p := range platforms.Needing("importer") {
 		if p.Import != nil {
 			out = append(out, string(p.Name))
 		}

@@ -162,7 +162,7 @@ func TestRunningConfigErrors(t *testing.T) {
 	// (platforms/<name>/lab_runningconfig_test.go).
 	text := strings.Repeat("x", MaxRunningConfig+1)
 	const want = "more than the 16777216"
-	for _, p := range platforms.List() {
+	for _, p := range platforms.NamesNeeding("lab emulator") {
 		t.Run(string(p), func(t *testing.T) {
 			l, err := Start(context.Background(), []DeviceSpec{{Name: "d1", Platform: p, Username: testUser, Password: testPass, RunningConfig: text}}, Options{Dir: t.TempDir()})
 			if err == nil {

@@ -141,7 +141,7 @@ func isScript(t *testing.T, p schema.Platform) bool {
 // CONFIG_DB JSON (an example's golden .json file).
 func configDBPlatform(t *testing.T) *platform.Platform {
 	t.Helper()
-	for _, pl := range platforms.All() {
+	for _, pl := range platforms.Needing("lab emulator") {
 		if pl.Dialect != nil && pl.Dialect().ConfigDB && pl.Render.Ext == "json" {
 			return &pl
 		}

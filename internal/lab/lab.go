@@ -178,12 +178,12 @@ func validateSpec(sp DeviceSpec) error {
 		return fmt.Errorf("name %q is not a valid hostname: use letters, digits, '-', '_' and '.' (at most 63)", sp.Name)
 	}
 	known := false
-	for _, p := range platforms.List() {
+	for _, p := range platforms.NamesNeeding("lab emulator") {
 		known = known || p == sp.Platform
 	}
 	if !known {
 		names := make([]string, 0, 7)
-		for _, p := range platforms.List() {
+		for _, p := range platforms.NamesNeeding("lab emulator") {
 			names = append(names, string(p))
 		}
 		return fmt.Errorf("device %s: unknown platform %q: use one of %s", sp.Name, sp.Platform, strings.Join(names, ", "))
@@ -302,7 +302,7 @@ func (l *Lab) Close() error {
 // platform folder (RunningConfigFormats), or NAME.cfg for a platform the lab does
 // not emulate (Start refuses it with the platforms it knows).
 func RunningConfigFile(name string, p schema.Platform) string {
-	if pl, ok := emulated(platforms.All(), p); ok {
+	if pl, ok := emulated(platforms.Needing("lab emulator"), p); ok {
 		return name + "." + pl.RunningConfig.Ext
 	}
 	return name + ".cfg"

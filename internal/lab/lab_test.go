@@ -65,7 +65,7 @@ func TestKnownHostsAuthAndExec(t *testing.T) {
 		t.Fatal(err)
 	}
 	var specs []DeviceSpec
-	for _, p := range platforms.List() {
+	for _, p := range platforms.NamesNeeding("lab emulator") {
 		specs = append(specs, DeviceSpec{Name: "d-" + strings.ReplaceAll(string(p), "_", "-"), Platform: p,
 			Username: testUser, Password: testPass, AuthorizedKeys: []ssh.PublicKey{signer.PublicKey()}})
 	}
@@ -250,7 +250,7 @@ func execOnce(l *Lab, sp DeviceSpec, hk ssh.HostKeyCallback) error {
 }
 
 func benchSpecs(n int) []DeviceSpec {
-	ps := platforms.List()
+	ps := platforms.NamesNeeding("lab emulator")
 	specs := make([]DeviceSpec, n)
 	for i := range specs {
 		specs[i] = DeviceSpec{Name: fmt.Sprintf("dev%04d", i), Platform: ps[i%len(ps)], Username: "admin", Password: "bench-pw"}
@@ -276,7 +276,7 @@ func showRunning(t testing.TB, p schema.Platform, host string) string {
 // test about the lab, not about a platform, starts one of those.
 func anySwitch(t testing.TB) schema.Platform {
 	t.Helper()
-	for _, pl := range platforms.All() {
+	for _, pl := range platforms.Needing("lab emulator") {
 		if !pl.Spec.Host && pl.Emulator != nil {
 			return pl.Name
 		}
@@ -288,7 +288,7 @@ func anySwitch(t testing.TB) schema.Platform {
 // anyHost is the registry's first host platform the lab emulates.
 func anyHost(t testing.TB) schema.Platform {
 	t.Helper()
-	for _, pl := range platforms.All() {
+	for _, pl := range platforms.Needing("lab emulator") {
 		if pl.Spec.Host && pl.Emulator != nil {
 			return pl.Name
 		}

@@ -24,8 +24,8 @@ type RunningConfigFormat struct {
 // registry order (platforms.All).
 func RunningConfigFormats() []RunningConfigFormat {
 	var out []RunningConfigFormat
-	for _, p := range platforms.List() {
-		if pl, ok := emulated(platforms.All(), p); ok {
+	for _, p := range platforms.NamesNeeding("lab emulator") {
+		if pl, ok := emulated(platforms.Needing("lab emulator"), p); ok {
 			out = append(out, RunningConfigFormat{p, pl.RunningConfig.Ext, pl.RunningConfig.Form})
 		}
 	}
@@ -59,9 +59,9 @@ func missingEmulators(all []platform.Platform, want []schema.Platform) []schema.
 // newEmulator returns the emulator for a platform, or an error naming the
 // platforms the lab knows.
 func newEmulator(env *cli.Env) (cli.Emulator, error) {
-	pl, ok := emulated(platforms.All(), env.Spec.Platform)
+	pl, ok := emulated(platforms.Needing("lab emulator"), env.Spec.Platform)
 	if !ok {
-		return nil, fmt.Errorf("unknown platform %q: use one of %v", env.Spec.Platform, platforms.List())
+		return nil, fmt.Errorf("unknown platform %q: use one of %v", env.Spec.Platform, platforms.NamesNeeding("lab emulator"))
 	}
 	// The constructors' errors name the offending line of the running
 	// configuration; callers add the device and file.

@@ -13,10 +13,10 @@ import (
 // (platforms.List) the lab has no emulator for, and checks the check itself on registries
 // with one platform's line, emulator or file form removed.
 func TestRegistryComplete(t *testing.T) {
-	if miss := missingEmulators(platforms.All(), platforms.List()); len(miss) > 0 {
+	if miss := missingEmulators(platforms.Needing("lab emulator"), platforms.NamesNeeding("lab emulator")); len(miss) > 0 {
 		t.Fatalf("the lab has no emulator for %v: give the folder its emulator/ and RunningConfig (platforms/<name>/platform.go)", miss)
 	}
-	for i, p := range platforms.All() {
+	for i, p := range platforms.Needing("lab emulator") {
 		t.Run("without/"+string(p.Name), func(t *testing.T) {
 			for what, change := range map[string]func(all []platform.Platform) []platform.Platform{
 				"line":      func(all []platform.Platform) []platform.Platform { return slices.Delete(all, i, i+1) },
@@ -24,7 +24,7 @@ func TestRegistryComplete(t *testing.T) {
 				"extension": func(all []platform.Platform) []platform.Platform { all[i].RunningConfig.Ext = ""; return all },
 				"form":      func(all []platform.Platform) []platform.Platform { all[i].RunningConfig.Form = ""; return all },
 			} {
-				if got := missingEmulators(change(platforms.All()), platforms.List()); !slices.Equal(got, []schema.Platform{p.Name}) {
+				if got := missingEmulators(change(platforms.Needing("lab emulator")), platforms.NamesNeeding("lab emulator")); !slices.Equal(got, []schema.Platform{p.Name}) {
 					t.Errorf("without its %s: missingEmulators() = %v, want [%s]", what, got, p.Name)
 				}
 			}
@@ -35,7 +35,7 @@ func TestRegistryComplete(t *testing.T) {
 // TestRegistryBuildsEveryPlatform starts each platform's emulator from its
 // factory configuration through the registry.
 func TestRegistryBuildsEveryPlatform(t *testing.T) {
-	for _, p := range platforms.List() {
+	for _, p := range platforms.NamesNeeding("lab emulator") {
 		t.Run(string(p), func(t *testing.T) {
 			emu, err := newEmulator(testEnv("reg1", p))
 			if err != nil {
@@ -58,7 +58,7 @@ func TestRegistryBuildsEveryPlatform(t *testing.T) {
 // The extensions and forms themselves are pinned by the CLI docs
 // (TestCLIDocs) and push's brownfield testdata file names.
 func TestRunningConfigFile(t *testing.T) {
-	for _, p := range platforms.All() {
+	for _, p := range platforms.Needing("lab emulator") {
 		if got, want := RunningConfigFile("d", p.Name), "d."+p.RunningConfig.Ext; got != want {
 			t.Errorf("RunningConfigFile(d, %s) = %s, want %s", p.Name, got, want)
 		}
@@ -73,7 +73,7 @@ func TestRunningConfigFile(t *testing.T) {
 			t.Errorf("%s: empty format %+v", f.Platform, f)
 		}
 	}
-	if want := platforms.List(); !slices.Equal(got, want) {
+	if want := platforms.NamesNeeding("lab emulator"); !slices.Equal(got, want) {
 		t.Errorf("RunningConfigFormats platforms %v, want %v", got, want)
 	}
 }

@@ -119,20 +119,42 @@ type Part struct {
 	File string
 	// Present reports whether p has the part.
 	Present func(p Platform) bool
+	// Applies reports whether a platform of spec s must have the part
+	// (nil: every platform must); For says which in words, for docs.
+	Applies func(s schema.PlatformSpec) bool
+	For     string
 }
+
+// AppliesTo reports whether a platform of spec s must have the part.
+func (pt Part) AppliesTo(s schema.PlatformSpec) bool { return pt.Applies == nil || pt.Applies(s) }
+
+// Part scopes. A managed switch (InfiniBand's ib_switch, configured by
+// the subnet manager) has only a name and an intent spec. The push, lab
+// and read-back parts are Ethernet's: the devices of an InfiniBand fabric
+// are configured through the subnet manager's files.
+var (
+	notManaged = func(s schema.PlatformSpec) bool { return !s.Managed }
+	ethernet   = func(s schema.PlatformSpec) bool { return !s.Managed && s.SpeaksLinkLayer(schema.LinkEthernet) }
+)
+
+const (
+	forAll      = "every platform"
+	forRendered = "every platform but a managed switch"
+	forEthernet = "Ethernet platforms"
+)
 
 // Parts lists every part a platform folder must provide, in a stable order.
 func Parts() []Part {
 	parts := []Part{
-		{Name: "name", Doc: "the platform's name in the intent and its folder", File: "platform.go", Present: func(p Platform) bool { return p.Name != "" && p.Folder != "" }},
+		{Name: "name", For: forAll, Doc: "the platform's name in the intent and its folder", File: "platform.go", Present: func(p Platform) bool { return p.Name != "" && p.Folder != "" }},
 		// Intent parts: what the loader needs of the platform.
-		{Name: "intent spec", Doc: "what the loader needs: host or switch, port names, characters refused in free text, platform-only attributes, name limits", File: "spec.go", Present: func(p Platform) bool {
+		{Name: "intent spec", For: forAll, Doc: "what the loader needs: host or switch, port names, characters refused in free text, platform-only attributes, name limits", File: "spec.go", Present: func(p Platform) bool {
 			s := p.Spec
 			return s.Name == p.Name && s.Ports.Check != nil && s.Ports.Form != "" && s.Text.Why != ""
 		}},
 		// A switch has a release syntax; a host renders the same for every
 		// release.
-		{Name: "release forms", Doc: "the os_version syntax and the release rendered when none is set (switches)", File: "spec.go", Present: func(p Platform) bool {
+		{Name: "release forms", Applies: notManaged, For: forRendered, Doc: "the os_version syntax and the release rendered when none is set (switches)", File: "spec.go", Present: func(p Platform) bool {
 			if p.Spec.Release == nil {
 				return p.Spec.Host
 			}
@@ -140,33 +162,33 @@ func Parts() []Part {
 			return err == nil
 		}},
 		// Push and lab parts.
-		{Name: "push dialect", Doc: "how push opens a session, reads the running config, which sections it manages and how a line is undone", File: "dialect.go", Present: func(p Platform) bool { return p.Dialect != nil }},
-		{Name: "lab emulator", Doc: "the lab device: prompts, modes, `show running-config`, transactions, vendor-style errors", File: "emulator/", Present: func(p Platform) bool { return p.Emulator != nil }},
-		{Name: "push transaction", Doc: "how a change is staged, verified, confirmed and undone, and what an interrupted run left", File: "txn.go", Present: func(p Platform) bool { return p.Transaction.Run != nil }},
-		{Name: "running-config file form", Doc: "the file `lab up --running-config` reads and `lab show` prints", File: "platform.go", Present: func(p Platform) bool {
+		{Name: "push dialect", Applies: ethernet, For: forEthernet, Doc: "how push opens a session, reads the running config, which sections it manages and how a line is undone", File: "dialect.go", Present: func(p Platform) bool { return p.Dialect != nil }},
+		{Name: "lab emulator", Applies: ethernet, For: forEthernet, Doc: "the lab device: prompts, modes, `show running-config`, transactions, vendor-style errors", File: "emulator/", Present: func(p Platform) bool { return p.Emulator != nil }},
+		{Name: "push transaction", Applies: ethernet, For: forEthernet, Doc: "how a change is staged, verified, confirmed and undone, and what an interrupted run left", File: "txn.go", Present: func(p Platform) bool { return p.Transaction.Run != nil }},
+		{Name: "running-config file form", Applies: ethernet, For: forEthernet, Doc: "the file `lab up --running-config` reads and `lab show` prints", File: "platform.go", Present: func(p Platform) bool {
 			return p.RunningConfig.Ext != "" && p.RunningConfig.Form != ""
 		}},
 
 		// Read-back, data-plane and check parts.
 		// A switch must have a reader; a host has no running-config text
 		// to read (see Platform.Reader).
-		{Name: "running-config reader", Doc: "running-config text to the vendor-neutral QoS facts (switches; a host is read back per setting)", File: "reader.go", Present: func(p Platform) bool { return p.Reader != nil || p.Spec.Host }},
-		{Name: "importer", Doc: "a configuration file (running config, host script or read-back output, in every form the platform prints) back into intent terms, for `fabricgen import`", File: "importer.go", Present: func(p Platform) bool { return p.Import != nil }},
-		{Name: "check collector", Doc: "the read-only commands `check` runs and their parsers", File: "collector.go", Present: func(p Platform) bool { return p.Collector != nil }},
-		{Name: "data-plane responder", Doc: "the lab's answers to the collector's commands", File: "responder.go", Present: func(p Platform) bool { return p.Responder.Show != nil || p.Responder.Exec != nil }},
-		{Name: "lldp reader", Doc: "the read-only command that lists LLDP neighbours, and its parser, for `import --inventory` link blocks", File: "lldp.go", Present: func(p Platform) bool { return p.LLDP.Command != "" && p.LLDP.Parse != nil }},
+		{Name: "running-config reader", Applies: ethernet, For: forEthernet, Doc: "running-config text to the vendor-neutral QoS facts (switches; a host is read back per setting)", File: "reader.go", Present: func(p Platform) bool { return p.Reader != nil || p.Spec.Host }},
+		{Name: "importer", Applies: ethernet, For: forEthernet, Doc: "a configuration file (running config, host script or read-back output, in every form the platform prints) back into intent terms, for `fabricgen import`", File: "importer.go", Present: func(p Platform) bool { return p.Import != nil }},
+		{Name: "check collector", Applies: ethernet, For: forEthernet, Doc: "the read-only commands `check` runs and their parsers", File: "collector.go", Present: func(p Platform) bool { return p.Collector != nil }},
+		{Name: "data-plane responder", Applies: ethernet, For: forEthernet, Doc: "the lab's answers to the collector's commands", File: "responder.go", Present: func(p Platform) bool { return p.Responder.Show != nil || p.Responder.Exec != nil }},
+		{Name: "lldp reader", Applies: ethernet, For: forEthernet, Doc: "the read-only command that lists LLDP neighbours, and its parser, for `import --inventory` link blocks", File: "lldp.go", Present: func(p Platform) bool { return p.LLDP.Command != "" && p.LLDP.Parse != nil }},
 
 		// Render parts.
-		{Name: "render info", Doc: "file extension, comment marker, vendor documentation", File: "platform.go", Present: func(p Platform) bool { return p.Render.Ext != "" && p.Render.Docs != "" }},
-		{Name: "view builder", Doc: "the intent to the data the templates print, refusing what the platform cannot express", File: "view.go", Present: func(p Platform) bool { return p.View != nil }},
-		{Name: "templates", Doc: "`device.tmpl` and its sub-templates", File: "templates/device.tmpl", Present: func(p Platform) bool {
+		{Name: "render info", Applies: notManaged, For: forRendered, Doc: "file extension, comment marker, vendor documentation", File: "platform.go", Present: func(p Platform) bool { return p.Render.Ext != "" && p.Render.Docs != "" }},
+		{Name: "view builder", Applies: notManaged, For: forRendered, Doc: "the intent to the data the templates print, refusing what the platform cannot express", File: "view.go", Present: func(p Platform) bool { return p.View != nil }},
+		{Name: "templates", Applies: notManaged, For: forRendered, Doc: "`device.tmpl` and its sub-templates", File: "templates/device.tmpl", Present: func(p Platform) bool {
 			if p.Templates == nil {
 				return false
 			}
 			_, err := fs.Stat(p.Templates, "device.tmpl")
 			return err == nil
 		}},
-		{Name: "fidelity rows", Doc: "every line shape the templates emit, with its vendor source", File: "fidelity.md", Present: func(p Platform) bool { return p.Fidelity != "" }},
+		{Name: "fidelity rows", Applies: notManaged, For: forRendered, Doc: "every line shape the templates emit, with its vendor source", File: "fidelity.md", Present: func(p Platform) bool { return p.Fidelity != "" }},
 	}
 	sort.SliceStable(parts, func(i, j int) bool { return parts[i].Name < parts[j].Name })
 	return parts
@@ -177,7 +199,7 @@ func Parts() []Part {
 func (p Platform) Missing() []string {
 	var out []string
 	for _, part := range Parts() {
-		if !part.Present(p) {
+		if part.AppliesTo(p.Spec) && !part.Present(p) {
 			out = append(out, "platforms/"+p.Folder+": no "+part.Name+" ("+part.File+")")
 		}
 	}

@@ -32,12 +32,13 @@ type Fixture struct {
 	Dir string
 }
 
-// All returns the fixture of every platform of the registry, in registry
+// All returns the fixture of every platform with a lab emulator (the
+// Ethernet platforms, whose fixtures render, push and run in the lab), in registry
 // order; root is the repository's root as the calling test sees it ("..",
 // "../..").
 func All(root string) []Fixture {
 	var out []Fixture
-	for _, p := range platforms.All() {
+	for _, p := range platforms.Needing("lab emulator") {
 		out = append(out, Of(root, p))
 	}
 	return out
