@@ -27,6 +27,9 @@ func RuleMarkdown[P any](r *RuleOf[P]) string {
 			kind = "end to end (walks every path: RoCE data both ways, CNP on the reverse path)"
 		}
 		fmt.Fprintf(&b, "- Default severity: **%s**\n- Checked: %s\n", r.Severity, kind)
+		if ll := linkLayerText(r); ll != "" {
+			fmt.Fprintf(&b, "- Fabrics: %s\n", ll)
+		}
 		if imp := impliesText(r); imp != "" {
 			fmt.Fprintf(&b, "- Implies: %s (folded into this rule's finding when both point at the same line)\n", imp)
 		}
@@ -153,6 +156,9 @@ func RuleText[P any](r *RuleOf[P]) string {
 			kind = "end to end (every path: RoCE data both ways, CNP on the reverse path)"
 		}
 		fmt.Fprintf(&b, "Default severity: %s\nChecked: %s\n", r.Severity, kind)
+		if ll := linkLayerText(r); ll != "" {
+			fmt.Fprintf(&b, "Fabrics: %s\n", ll)
+		}
 		if imp := impliesText(r); imp != "" {
 			b.WriteString(wrap("Implies: "+imp+" (folded into this rule's finding when both point at the same line)", 78, "", "  "))
 			b.WriteByte('\n')
@@ -329,3 +335,15 @@ format carries load and validation errors (rule VAL001) as well as findings.
   ` + "`see:`" + ` lines in the message of every format but compact (one line per diagnostic).
 
 `
+
+// linkLayerText names the fabrics an intent rule judges when they are not
+// Ethernet's alone (the default, left unsaid), or "".
+func linkLayerText[P any](r *RuleOf[P]) string {
+	if len(r.LinkLayers) == 0 || (len(r.LinkLayers) == 1 && r.LinkLayers[0] == schema.LinkEthernet) {
+		return ""
+	}
+	if r.AppliesTo(schema.LinkEthernet) {
+		return "Ethernet and InfiniBand"
+	}
+	return "InfiniBand only (link_layer = \"infiniband\")"
+}

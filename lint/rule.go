@@ -3,6 +3,7 @@ package lint
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -54,6 +55,11 @@ type RuleOf[P any] struct {
 	Needs []string
 	// Scope says which devices a live-state rule reads.
 	Scope Scope
+	// LinkLayers are the link layers of the fabrics an intent rule judges;
+	// nil means Ethernet only (as for schema.PlatformSpec.LinkLayers). The
+	// runner runs only the rules of the fabric's link layer, so no RoCE
+	// rule reports on an InfiniBand fabric and no IBQ rule on Ethernet.
+	LinkLayers []schema.LinkLayer
 	// Run reports the rule's findings through the pass.
 	Run func(p *P)
 }
@@ -69,7 +75,25 @@ type Scope int
 func (r *RuleOf[P]) Meta() *Rule {
 	return &Rule{ID: r.ID, Title: r.Title, Severity: r.Severity, Rationale: r.Rationale, Reference: r.Reference,
 		Fix: r.Fix, Path: r.Path, Implies: r.Implies, Doc: r.Doc, Layer: r.Layer, Thresholds: r.Thresholds,
-		Needs: r.Needs, Scope: r.Scope}
+		Needs: r.Needs, Scope: r.Scope, LinkLayers: r.LinkLayers}
+}
+
+// AppliesTo reports whether the rule judges fabrics of link layer ll
+// ("" is Ethernet, a fabric's default).
+func (r *RuleOf[P]) AppliesTo(ll schema.LinkLayer) bool {
+	if ll == "" {
+		ll = schema.LinkEthernet
+	}
+	if len(r.LinkLayers) == 0 {
+		return ll == schema.LinkEthernet
+	}
+	return slices.Contains(r.LinkLayers, ll)
+}
+
+// bothLinkLayers is LinkLayers for a rule about the intent's text rather
+// than its network (suppressions, validation).
+func bothLinkLayers() []schema.LinkLayer {
+	return []schema.LinkLayer{schema.LinkEthernet, schema.LinkInfiniBand}
 }
 
 // Pass is a rule's only window on the fabric: the inputs, the shared walk,
@@ -135,6 +159,7 @@ func Rules() []*Rule {
 	rs = append(rs, supRules()...)
 	rs = append(rs, valRules()...)
 	rs = append(rs, pltRules()...)
+	rs = append(rs, ibqRules()...)
 	sort.Slice(rs, func(i, j int) bool { return rs[i].ID < rs[j].ID })
 	addImplications(rs)
 	return rs
@@ -149,6 +174,8 @@ func implications() map[string][]string {
 	return map[string][]string{
 		"CNP003": {"PFC008"},                                         // CNP in a paused priority: that priority carries no lossless class
 		"ETS002": {"ETS001"},                                         // the zero weight is why the weights miss 100
+		"IBQ001": {"IBQ003"},                                         // a class's VL15 is also VL15 in its arbitration table
+		"IBQ006": {"IBQ009"},                                         // torus-2QoS rewrites SL2VL and SLs alike
 		"MTU002": {"MTU003"},                                         // the hop too small for RoCE differs from the other end
 		"PFC002": {"PFC001", "PFC008", "NIC001", "NIC006", "CNP003"}, // the PFC vector on this line misses RoCE: its other faults are the same value
 		"PFC008": {"PFC001", "NIC001", "NIC006"},                     // PFC on a priority no class uses: so the ends differ

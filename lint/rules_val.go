@@ -10,10 +10,11 @@ const ValidationRule = "VAL001"
 func valRules() []*Rule {
 	return []*Rule{{
 		ID: ValidationRule, Title: "The intent is valid: syntax, types, units, names and references", Severity: schema.SevError,
-		Rationale: "Nothing can be checked end to end, rendered or pushed from an intent that does not load. These diagnostics come from the loader (the same ones `fabricgen validate` prints); lint runs only when there are none. The rule cannot be turned off.",
-		Reference: "HCL native syntax specification (hashicorp/hcl, hclsyntax/spec.md)",
-		Fix:       "Correct the attribute or block the diagnostic points at; its detail says what is allowed.",
-		Run:       func(*Pass) {}, // the loader reports these; see schema.Load
+		Rationale:  "Nothing can be checked end to end, rendered or pushed from an intent that does not load. These diagnostics come from the loader (the same ones `fabricgen validate` prints); lint runs only when there are none. The rule cannot be turned off.",
+		Reference:  "HCL native syntax specification (hashicorp/hcl, hclsyntax/spec.md)",
+		Fix:        "Correct the attribute or block the diagnostic points at; its detail says what is allowed.",
+		LinkLayers: bothLinkLayers(),
+		Run:        func(*Pass) {}, // the loader reports these; see schema.Load
 	}}
 }
 

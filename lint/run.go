@@ -47,6 +47,9 @@ func run(ctx context.Context, f *schema.Fabric, opts Options, keep bool) (Report
 	var off []bool // off[i]: rules[i] runs only for its suppressed findings
 	needWalk, needLimits := false, false
 	for _, r := range Rules() {
+		if !r.AppliesTo(f.LinkLayer.V) {
+			continue // another link layer's rule: it has nothing to judge here
+		}
 		on := enabled(r, opts)
 		if on || (keep && configOff(r, opts)) {
 			rules = append(rules, r)

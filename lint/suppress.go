@@ -154,10 +154,11 @@ func containsInsensitive(xs []string, x string) bool {
 func supRules() []*Rule {
 	return []*Rule{{
 		ID: "SUP001", Title: "Every suppression names a known rule and gives a reason", Severity: schema.SevWarning,
-		Rationale: "An ignore comment without a reason hides a finding without telling the next reader why it is safe; one naming an unknown or malformed rule ID (QOS01) suppresses nothing while looking as if it did.",
-		Reference: "tflint annotations (tflint-ignore, terraform-linters/tflint docs/user-guide/annotations.md); golangci-lint nolintlint",
-		Fix:       "Write `# fabricgen:ignore RULE-ID why this is safe here`, with an ID from `fabricgen explain`.",
-		Run:       runSuppressionHygiene,
+		Rationale:  "An ignore comment without a reason hides a finding without telling the next reader why it is safe; one naming an unknown or malformed rule ID (QOS01) suppresses nothing while looking as if it did.",
+		Reference:  "tflint annotations (tflint-ignore, terraform-linters/tflint docs/user-guide/annotations.md); golangci-lint nolintlint",
+		Fix:        "Write `# fabricgen:ignore RULE-ID why this is safe here`, with an ID from `fabricgen explain`.",
+		LinkLayers: bothLinkLayers(),
+		Run:        runSuppressionHygiene,
 	}}
 }
 
