@@ -64,7 +64,7 @@ func TestBrokenExamples(t *testing.T) {
 
 // TestCorrectExamplesClean: the correct examples have no errors or warnings.
 func TestCorrectExamplesClean(t *testing.T) {
-	for _, name := range []string{"roce-storage", "ai-training-2subnet", "clos-400g", "releases"} {
+	for _, name := range []string{"roce-storage", "ai-training-2subnet", "clos-400g", "releases", "ib-cluster"} {
 		t.Run(name, func(t *testing.T) {
 			dir := filepath.Join("..", "examples", name)
 			if _, err := os.Stat(dir); err != nil {

@@ -282,21 +282,8 @@ func TestEveryRuleHasLoaderFixtures(t *testing.T) {
 		}
 	}
 	for _, r := range Rules() {
-		if awaitingLoader(r.ID) {
-			if fail[r.ID] && pass[r.ID] {
-				t.Errorf("rule %s has its loader fixtures: drop it from awaitingLoader", r.ID)
-			}
-			continue
-		}
 		if !fail[r.ID] || !pass[r.ID] {
 			t.Errorf("rule %s needs a failing and a passing fixture under testdata/fixtures (fail %v, pass %v)", r.ID, fail[r.ID], pass[r.ID])
 		}
 	}
 }
-
-// awaitingLoader reports the rules whose fabrics the loader cannot read
-// yet: the IBQ rules judge InfiniBand fabrics, whose HCL decoding (issue
-// 26) lands separately. Until then TestIBQRules (Go-built fabrics, a
-// failing and a passing case per rule, TestIBQRulesCovered) stands in
-// for their fixtures; a listed rule with fixtures fails above.
-func awaitingLoader(id string) bool { return strings.HasPrefix(id, "IBQ") }

@@ -658,6 +658,7 @@ func runIBMembership(p *Pass) {
 		}
 		var rel []Related
 		var names []string
+		var devs []*schema.Device
 		for _, d := range pa.Members {
 			if m, _ := pa.MembershipOf(d); m != schema.MemberLimited || d.RDMA == nil || !d.RDMA.SL.Set {
 				continue
@@ -665,10 +666,11 @@ func runIBMembership(p *Pass) {
 			if c := classOfSL(f, d.RDMA.SL.V); storageClass(c) {
 				rel = append(rel, Related{Range: d.RDMA.SL.Src, Message: fmt.Sprintf("%s uses traffic_class %q's SL %d", d.Name, c.Name, c.SL.V)})
 				names = append(names, d.Name)
+				devs = append(devs, d)
 			}
 		}
 		if len(rel) > 0 {
-			p.Report(Finding{Subject: ptr(subjectOr(pa.FullMembersRange, pa.Membership.Src, pa.Range)), Related: rel, Count: len(rel), Severity: schema.SevWarning,
+			p.Report(Finding{Subject: ptr(subjectOr(pa.FullMembersRange, pa.Membership.Src, pa.Range)), Related: rel, Count: len(rel), Places: devicesPlaces(devs), Severity: schema.SevWarning,
 				Summary: fmt.Sprintf("partition %q makes storage host(s) %s limited members: limited clients cannot reach them", pa.Name, shortList(names))})
 		}
 	}
