@@ -200,8 +200,28 @@ func TestRenderSameForEverySMHost(t *testing.T) {
 //
 // Static only (ibsim cannot show them): VLHighLimit (ibsim reads back 0),
 // MTU 4096 (ibsim's MtuCap is 2048) and credit loops (no data path).
+// pathCase is a PathRecord query between two ports in a partition, and
+// the SL the subnet manager must answer with.
+type pathCase struct {
+	what     string
+	src, dst uint64
+	pkey     uint16
+	sl       int
+}
+
 func TestOpenSMProgramsTheRender(t *testing.T) {
-	f := testFabric()
+	proveRender(t, testFabric(), []pathCase{
+		{"compute partition", guidGPU01, guidGPU03, 0x8001, 3},
+		{"storage partition, GPU to target", guidGPU01, guidStor01, 0x8002, 2},
+		{"storage partition, target to GPU", guidStor01, guidGPU04, 0x8002, 2},
+		{"Default partition", guidGPU01, guidGPU03, 0xffff, 0},
+	})
+}
+
+// proveRender renders f, lets OpenSM sweep it under ibsim, and reads
+// back every table it programmed and the PathRecords of paths.
+func proveRender(t *testing.T, f *schema.Fabric, paths []pathCase) {
+	t.Helper()
 	l := newLab(t, f, rendered(t, f))
 	log := l.sweep(t)
 	if m := errLine.FindAllString(log, -1); len(m) > 0 {
@@ -279,17 +299,7 @@ func TestOpenSMProgramsTheRender(t *testing.T) {
 	}
 	// PathRecords: each class's SL through the match rules.
 	l.startSM(t)
-	for _, c := range []struct {
-		what     string
-		src, dst uint64
-		pkey     uint16
-		sl       int
-	}{
-		{"compute partition", guidGPU01, guidGPU03, 0x8001, 3},
-		{"storage partition, GPU to target", guidGPU01, guidStor01, 0x8002, 2},
-		{"storage partition, target to GPU", guidStor01, guidGPU04, 0x8002, 2},
-		{"Default partition", guidGPU01, guidGPU03, 0xffff, 0},
-	} {
+	for _, c := range paths {
 		recs, err := l.paths(t, c.src, c.dst, c.pkey)
 		if err != nil || len(recs) == 0 {
 			t.Errorf("%s: no path record (%v)", c.what, err)
