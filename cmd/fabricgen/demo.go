@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"crypto/rand"
 	"embed"
 	"encoding/hex"
@@ -30,6 +31,7 @@ import (
 	"github.com/fabricgen/fabricgen/push"
 	"github.com/fabricgen/fabricgen/push/planfile"
 	"github.com/fabricgen/fabricgen/schema"
+	"github.com/fabricgen/fabricgen/templates"
 	"github.com/fabricgen/fabricgen/templates/view"
 )
 
@@ -42,6 +44,15 @@ var demoFabricFS embed.FS
 
 // demoFabricName is what the demo calls its built-in fabric.
 const demoFabricName = "clos-400g"
+
+// demoIBFS is the demo's InfiniBand fabric, a copy of examples/ib-cluster
+// kept identical by TestDemoFabricMatchesExample.
+//
+//go:embed demofabric-ib/*.fab.hcl
+var demoIBFS embed.FS
+
+// demoIBName is what the demo calls its built-in InfiniBand fabric.
+const demoIBName = "ib-cluster"
 
 // demoDiffLines is how much of one device's diff the demo shows without -v.
 const demoDiffLines = 8
@@ -70,6 +81,10 @@ fabricgen check (two readings, the lab clock advanced 10 s between them):
     rx_write_requests counters), lets check pin the hop (CHK014, CHK016),
     shows the goodput meanwhile (about half on the built-in fabric),
     applies the intent to that switch and measures the goodput again.
+
+A last, short step lints and renders the built-in copy of
+examples/ib-cluster, an InfiniBand fabric: both subnet manager hosts get
+the same OpenSM files, and the switches, which OpenSM programs, none.
 
 The last line says how to run the lab yourself, by a path that works from
 the current directory.
@@ -113,7 +128,7 @@ type demo struct {
 }
 
 // demoSteps is how many numbered steps the demo prints.
-const demoSteps = 7
+const demoSteps = 8
 
 func newDemo(cmd *cobra.Command, s *streams, verbose bool) (*demo, error) {
 	secret, err := randomSecret()
@@ -217,6 +232,9 @@ func (d *demo) run(args []string, vf *varFlags, parallelism int) error {
 	if err := d.dscpReset(l, run, opts); err != nil {
 		return err
 	}
+	if err := d.infiniband(); err != nil {
+		return err
+	}
 	cwd, _ := os.Getwd()
 	fmt.Fprintf(d.w, "\nDone: the lab matches the intent. %s\n", demoNext(args, cwd))
 	return nil
@@ -265,16 +283,19 @@ func demoNext(args []string, cwd string) string {
 const demoRepo = "https://github.com/fabricgen/fabricgen"
 
 // writeDemoFabric writes the embedded fabric's files into dir.
-func writeDemoFabric(dir string) error {
+func writeDemoFabric(dir string) error { return writeEmbedded(demoFabricFS, "demofabric", dir) }
+
+// writeEmbedded writes the *.fab.hcl files of folder of fsys into dir.
+func writeEmbedded(fsys embed.FS, folder, dir string) error {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("demo fabric: %w", err)
 	}
-	files, err := fs.Glob(demoFabricFS, "demofabric/*.fab.hcl")
+	files, err := fs.Glob(fsys, folder+"/*.fab.hcl")
 	if err != nil {
 		return fmt.Errorf("demo fabric: %w", err)
 	}
 	for _, name := range files {
-		b, err := demoFabricFS.ReadFile(name)
+		b, err := fsys.ReadFile(name)
 		if err != nil {
 			return fmt.Errorf("demo fabric: %w", err)
 		}
@@ -324,6 +345,56 @@ func wrapItems(items []string, width int, indent string) string {
 	}
 	b.WriteString(line)
 	return b.String()
+}
+
+// infiniband is the demo's InfiniBand step, on the built-in copy of
+// examples/ib-cluster: lint, then render, and show that every subnet
+// manager host gets the same files while the switches get none (OpenSM
+// programs them).
+func (d *demo) infiniband() error {
+	dir := filepath.Join(d.tmp, demoIBName)
+	if err := writeEmbedded(demoIBFS, "demofabric-ib", dir); err != nil {
+		return withCode(exitFailed, err)
+	}
+	f, _, err := loadFabric(d.cmd, &d.s, dir, &varFlags{})
+	if err != nil {
+		return err
+	}
+	findings, err := lint.Run(d.cmd.Context(), f, lint.Options{})
+	if err != nil {
+		return withCode(exitFailed, fmt.Errorf("lint %s: %w", demoIBName, err))
+	}
+	r, err := templates.NewRenderer(templates.Options{})
+	if err != nil {
+		return withCode(exitFailed, err)
+	}
+	devices, managed := splitManaged(f.Devices)
+	outs, err := r.RenderAll(d.cmd.Context(), f, devices)
+	if err != nil {
+		return withCode(exitFailed, fmt.Errorf("render %s: %w", demoIBName, err))
+	}
+	var sms []string
+	var first []byte
+	files := 0
+	for i, o := range outs {
+		if devices[i].Kind.V != schema.KindSubnetManager {
+			continue
+		}
+		all := append(append([]byte(nil), o.Text...), 0)
+		for _, x := range o.Extra {
+			all = append(append(append(all, x.Name[len(o.Device):]...), 0), x.Text...)
+		}
+		if first == nil {
+			first, files = all, 1+len(o.Extra)
+		} else if !bytes.Equal(all, first) {
+			return withCode(exitFailed, fmt.Errorf("render %s: subnet manager %s's files differ from %s's", demoIBName, o.Device, sms[0]))
+		}
+		sms = append(sms, o.Device)
+	}
+	d.header(fmt.Sprintf("InfiniBand: fabricgen lint and render %s (built in)", demoIBName))
+	fmt.Fprintf(d.w, "%d finding(s); %s get the same %d OpenSM files, the %d switches none.\n",
+		len(findings), strings.Join(sms, " and "), files, len(managed))
+	return nil
 }
 
 func (d *demo) lint(f *schema.Fabric) error {

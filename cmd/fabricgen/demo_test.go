@@ -11,28 +11,34 @@ import (
 	"testing"
 )
 
-// TestDemoFabricMatchesExample keeps the embedded demo fabric a copy of
-// examples/clos-400g: same files, same bytes.
+// TestDemoFabricMatchesExample keeps the embedded demo fabrics copies of
+// examples/clos-400g and examples/ib-cluster: same files, same bytes.
 func TestDemoFabricMatchesExample(t *testing.T) {
-	embedded, err := fs.Glob(demoFabricFS, "demofabric/*.fab.hcl")
-	if err != nil {
-		t.Fatal(err)
-	}
-	example, err := filepath.Glob(filepath.Join(repoRoot(t), "examples", demoFabricName, "*.fab.hcl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(embedded) == 0 || len(embedded) != len(example) {
-		t.Fatalf("embedded %v, examples/%s has %v: copy the files (cp examples/%s/*.fab.hcl cmd/fabricgen/demofabric/)", embedded, demoFabricName, example, demoFabricName)
-	}
-	for _, path := range example {
-		want, err := os.ReadFile(path)
+	for _, c := range []struct {
+		fsys    fs.FS
+		folder  string
+		example string
+	}{{demoFabricFS, "demofabric", demoFabricName}, {demoIBFS, "demofabric-ib", demoIBName}} {
+		embedded, err := fs.Glob(c.fsys, c.folder+"/*.fab.hcl")
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := demoFabricFS.ReadFile("demofabric/" + filepath.Base(path))
-		if err != nil || string(got) != string(want) {
-			t.Errorf("cmd/fabricgen/demofabric/%s differs from %s (%v): cp examples/%s/*.fab.hcl cmd/fabricgen/demofabric/", filepath.Base(path), path, err, demoFabricName)
+		example, err := filepath.Glob(filepath.Join(repoRoot(t), "examples", c.example, "*.fab.hcl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(embedded) == 0 || len(embedded) != len(example) {
+			t.Fatalf("embedded %v, examples/%s has %v: copy the files (cp examples/%s/*.fab.hcl cmd/fabricgen/%s/)", embedded, c.example, example, c.example, c.folder)
+		}
+		for _, path := range example {
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := fs.ReadFile(c.fsys, c.folder+"/"+filepath.Base(path))
+			if err != nil || string(got) != string(want) {
+				t.Errorf("cmd/fabricgen/%s/%s differs from %s (%v): cp examples/%s/*.fab.hcl cmd/fabricgen/%s/", c.folder, filepath.Base(path), path, err, c.example, c.folder)
+			}
 		}
 	}
 }
@@ -54,13 +60,14 @@ func TestDemoOneScreen(t *testing.T) {
 		t.Errorf("demo printed %d lines, want at most 80:\n%s", n, text)
 	}
 	steps := []struct{ header, key string }{
-		{"==> 1/7 The lab", "38 emulated devices run in this process"},
-		{"==> 2/7 fabricgen lint clos-400g", "0 error(s), 0 warning(s)"},
-		{"==> 3/7 fabricgen plan", "Plan: 38 to change, 0 unchanged"},
-		{"==> 4/7 fabricgen apply", "Apply: 38 applied."},
-		{"==> 5/7 fabricgen plan (again", "Plan: 0 to change, 38 unchanged"},
-		{"==> 6/7 Seed case 1: a dirty optic on leaf1:Ethernet31/1", "error[CHK010]: link leaf1:Ethernet31/1 ↔ spine1:et-0/0/0 is up at 400G"},
-		{"==> 7/7 Seed case 2: spine1 resets RoCE's DSCP to 0", "error[CHK014]: RoCE data leaves spine1 in its class"},
+		{"==> 1/8 The lab", "38 emulated devices run in this process"},
+		{"==> 2/8 fabricgen lint clos-400g", "0 error(s), 0 warning(s)"},
+		{"==> 3/8 fabricgen plan", "Plan: 38 to change, 0 unchanged"},
+		{"==> 4/8 fabricgen apply", "Apply: 38 applied."},
+		{"==> 5/8 fabricgen plan (again", "Plan: 0 to change, 38 unchanged"},
+		{"==> 6/8 Seed case 1: a dirty optic on leaf1:Ethernet31/1", "error[CHK010]: link leaf1:Ethernet31/1 ↔ spine1:et-0/0/0 is up at 400G"},
+		{"==> 7/8 Seed case 2: spine1 resets RoCE's DSCP to 0", "error[CHK014]: RoCE data leaves spine1 in its class"},
+		{"==> 8/8 InfiniBand: fabricgen lint and render ib-cluster", "0 finding(s); sm01 and sm02 get the same 6 OpenSM files, the 6 switches none."},
 	}
 	sections := make([]string, len(steps))
 	rest := text
@@ -144,7 +151,7 @@ func TestDemoOneScreen(t *testing.T) {
 	if !regexp.MustCompile(`DEVICE +PLATFORM +RESULT`).MatchString(out.String()) {
 		t.Error("demo --verbose shows no result table")
 	}
-	for _, want := range []string{"==> 1/7", "==> 7/7", "Apply:", "Plan: 0 to change", "error[CHK010]", "error[CHK016]"} {
+	for _, want := range []string{"==> 1/8", "==> 8/8", "Apply:", "Plan: 0 to change", "error[CHK010]", "error[CHK016]"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("demo --verbose DIR lacks %q:\n%s", want, out)
 		}
