@@ -542,6 +542,9 @@ func (a *applier) maybeHas() string {
 	if a.dl.Host {
 		return "every line of the change was answered, so it most likely has the change"
 	}
+	if a.dl.Files {
+		return "the new files may be in place, and the subnet manager may have re-read them"
+	}
 	return "the change may be confirmed, or still wait for confirmation (the device then rolls it back by itself when its confirm timer expires)"
 }
 

@@ -176,9 +176,9 @@ func driftOne(ctx context.Context, in Input, opts *Options) DriftResult {
 // applied last, and returns the diff from that config to the device.
 func deviceDrift(conn *session.Conn, dl *dialect.Dialect, name, running, intent string, rec *state.Applied) (bool, config.Diff, error) {
 	now := running
-	if dl.Host && rec.Rendered != intent {
-		// A host is read setting by setting: read what the last-applied
-		// script set.
+	if (dl.Host || dl.Files) && rec.Rendered != intent {
+		// A host is read setting by setting, a subnet manager file by
+		// file: read what the last-applied script or files set.
 		var err error
 		if now, err = fetch(conn, dl, rec.Rendered); err != nil {
 			return false, config.Diff{}, err

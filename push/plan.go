@@ -419,6 +419,9 @@ const probeOK = "fabricgen-probe-ok"
 // fetch reads the device state compared by config.Compare: the running
 // config of a switch, the read-back of every fact a host script sets.
 func fetch(conn *session.Conn, dl *dialect.Dialect, rendered string) (string, error) {
+	if dl.Files {
+		return txn.ReadFiles(conn, rendered)
+	}
 	if !dl.Host {
 		return conn.RunningConfig()
 	}

@@ -53,7 +53,7 @@ func (a *applier) recordRestore(t RollbackTarget, backup, scope string) string {
 			return ""
 		}
 	}
-	if a.dl.Host || a.dl.ConfigDB {
+	if a.dl.Host || a.dl.ConfigDB || a.dl.Files {
 		if err := st.ClearApplied(d.Name); err != nil {
 			return "; " + err.Error()
 		}

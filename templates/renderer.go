@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"text/template"
@@ -16,6 +17,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/fabricgen/fabricgen/internal/filebundle"
 	"github.com/fabricgen/fabricgen/internal/readlimit"
 	"github.com/fabricgen/fabricgen/schema"
 	"github.com/fabricgen/fabricgen/templates/view"
@@ -65,6 +67,17 @@ type Output struct {
 
 	// pool takes Text back on Release (nil: Text is not pooled).
 	pool *sync.Pool
+}
+
+// Bundle is the device's files as they are installed on it, in dir (a
+// platform's view.Info Dir), as a file bundle (internal/filebundle): the
+// rendered config push compares and writes.
+func (o *Output) Bundle(dir string) ([]byte, error) {
+	files := []filebundle.File{{Path: dir + "/" + strings.TrimPrefix(o.Filename, o.Device+"."), Text: o.Text}}
+	for _, x := range o.Extra {
+		files = append(files, filebundle.File{Path: dir + "/" + strings.TrimPrefix(x.Name, o.Device+"."), Text: x.Text})
+	}
+	return filebundle.Encode(files)
 }
 
 // File is one more file of a device's render.

@@ -199,7 +199,11 @@ func renderDevices(ctx context.Context, f *schema.Fabric, devs []*schema.Device,
 	outs, err := r.RenderAll(ctx, f, pushable)
 	if err == nil {
 		for i, o := range outs {
-			run.inputs = append(run.inputs, push.Input{Device: pushable[i], Rendered: o.Text})
+			text, err := pushText(pushable[i], o)
+			if err != nil {
+				return nil, withCode(exitFailed, err)
+			}
+			run.inputs = append(run.inputs, push.Input{Device: pushable[i], Rendered: text})
 			run.rounded = append(run.rounded, o.Rounded)
 		}
 		return run, nil
@@ -209,14 +213,32 @@ func renderDevices(ctx context.Context, f *schema.Fabric, devs []*schema.Device,
 	}
 	for _, d := range pushable {
 		o, err := r.Render(f, d)
-		if err != nil {
-			run.unrendered = append(run.unrendered, err.Error())
-			continue
+		if err == nil {
+			var text []byte
+			if text, err = pushText(d, o); err == nil {
+				run.inputs = append(run.inputs, push.Input{Device: d, Rendered: text})
+				run.rounded = append(run.rounded, o.Rounded)
+				continue
+			}
 		}
-		run.inputs = append(run.inputs, push.Input{Device: d, Rendered: o.Text})
-		run.rounded = append(run.rounded, o.Rounded)
+		run.unrendered = append(run.unrendered, err.Error())
 	}
 	return run, nil
+}
+
+// pushText is what push compares and applies of a device's render: its
+// text, or for a platform whose configuration is files (a subnet
+// manager's) the bundle of its files as they are installed.
+func pushText(d *schema.Device, o *templates.Output) ([]byte, error) {
+	p, ok := platforms.Get(d.Platform.V)
+	if !ok || p.Render.Dir == "" {
+		return o.Text, nil
+	}
+	b, err := o.Bundle(p.Render.Dir)
+	if err != nil {
+		return nil, fmt.Errorf("%s: the files of its render: %w", d.Name, err)
+	}
+	return b, nil
 }
 
 func newPlanCommand(s *streams) *cobra.Command {

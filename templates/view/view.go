@@ -291,6 +291,10 @@ type Info struct {
 	// is blank is left out. They are written as DEVICE.NAME. Unset, the
 	// device gets the one file DEVICE.EXT.
 	Files []string
+	// Dir, for a platform whose files are installed as they are (a
+	// subnet manager's), is the directory on the device that holds them:
+	// push writes each file there under its name in Files.
+	Dir string
 }
 
 // Builder turns the platform-independent view into the platform's view,

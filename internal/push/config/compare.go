@@ -43,6 +43,9 @@ func CompareScoped(device, running, rendered, scope string, d *dialect.Dialect) 
 // parsed once (NewSource), for the many reads of one device a plan or an
 // apply compares; scope may be nil.
 func CompareSource(device, running string, rendered, scope *Source, d *dialect.Dialect) (*Comparison, error) {
+	if d.Files {
+		return compareFiles(device, running, rendered.Text(), "fabricgen")
+	}
 	if d.Host {
 		return CompareHost(device, running, rendered.Text(), d)
 	}
@@ -93,6 +96,8 @@ func ManagedPaths(config string, d *dialect.Dialect) ([]string, error) {
 func ManagedPathsSource(src *Source, d *dialect.Dialect) ([]string, error) {
 	config := src.Text()
 	switch {
+	case d.Files:
+		return managedFilePaths(config)
 	case d.Host:
 		// The preamble lookups (an RDMA device name the host prints)
 		// stand for themselves: both sides compared name them alike.

@@ -126,7 +126,10 @@ func Unmanaged(running, rendered, scope string, d *dialect.Dialect) (string, err
 // parsed once (NewSource); scope may be nil.
 func UnmanagedSource(running string, rendered, scope *Source, d *dialect.Dialect) (string, error) {
 	switch {
-	case d.Host:
+	case d.Host || d.Files:
+		// A host's settings are all compared; a Files dialect's files
+		// are managed whole, and files the render does not hold are
+		// never read.
 		return "", nil
 	case d.ConfigDB:
 		text, err := unmanagedDB(running, rendered.Text(), scope.Text())

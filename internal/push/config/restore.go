@@ -21,6 +21,11 @@ func CompareRestore(device, running, backup, scope string, d *dialect.Dialect) (
 	if d.Host {
 		return nil, fmt.Errorf("%s: host settings are restored with HostRestoreCommands", device)
 	}
+	if d.Files {
+		// The backup holds every file the change wrote, as it was
+		// (absent ones too): restoring is writing it back.
+		return compareFiles(device, running, backup, "backup")
+	}
 	if d.ConfigDB {
 		return compareRestoreDB(device, running, backup, scope, d)
 	}

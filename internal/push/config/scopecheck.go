@@ -67,7 +67,7 @@ func checkScope(running, desired, scope string, d *dialect.Dialect, trust bool) 
 // parsed too; a nil or empty scope is returned as it is.
 func CheckScope(running string, desired, scope *Source, d *dialect.Dialect, trust bool) (*Source, []string, error) {
 	switch {
-	case scope.Text() == "" || d.Host:
+	case scope.Text() == "" || d.Host || d.Files:
 		return scope, nil, nil
 	case d.ConfigDB:
 		kept, held, err := verifiedScopeDB(running, desired.Text(), scope.Text(), d, trust)

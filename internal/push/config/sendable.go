@@ -32,6 +32,12 @@ func CheckSendable(cs *ChangeSet, d *dialect.Dialect) error {
 }
 
 func checkLine(line string, d *dialect.Dialect) error {
+	if d.Lines == dialect.LinesFiles {
+		// A file's lines travel as base64 data, never through a
+		// terminal: a tab is a tab. What a reader of the diff would not
+		// see is still refused.
+		line = strings.ReplaceAll(line, "\t", " ")
+	}
 	if err := CheckTerminalSafe(line); err != nil {
 		return err
 	}

@@ -17,7 +17,7 @@ type Source struct {
 // NewSource parses text for the dialect d.
 func NewSource(text string, d *dialect.Dialect) *Source {
 	s := &Source{text: text}
-	if text != "" && !d.Host && !d.ConfigDB {
+	if text != "" && !d.Host && !d.ConfigDB && !d.Files {
 		s.tree = Parse(text, d)
 	}
 	return s

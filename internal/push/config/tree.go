@@ -48,6 +48,10 @@ type Tree struct {
 // normalise to the same bytes, and a device printing "eq bgp" to the same
 // bytes as a render writing "eq 179".
 func Normalize(text string, d *dialect.Dialect) string {
+	if d.Files {
+		// A file bundle is compared byte for byte.
+		return text
+	}
 	var b strings.Builder
 	for _, raw := range strings.Split(strings.ReplaceAll(text, "\r", ""), "\n") {
 		line := strings.TrimRight(raw, " \t")

@@ -48,6 +48,13 @@ const (
 	// models), config rollback NAME on failure, config delete-checkpoint
 	// NAME.
 	TxnGCU Transaction = "generic-config-updater"
+	// TxnFiles is a subnet manager host's files (OpenSM's): the new files
+	// are written into a private directory next to the live ones, checked
+	// there by the daemon's own parser, swapped in with a rename, the
+	// daemon told to re-read them (SIGHUP), the tables it programs read
+	// back; on any failure the saved files are put back and the daemon
+	// told again.
+	TxnFiles Transaction = "file-swap"
 )
 
 // Driver says which scrapligo driver a platform uses.
@@ -140,6 +147,11 @@ type Dialect struct {
 	// ConfigDB is true for SONiC: the config is CONFIG_DB JSON, changed
 	// with a JSON Patch.
 	ConfigDB bool
+	// Files is true for a platform whose configuration is whole files
+	// (an OpenSM host's): the rendered config and the device's state are
+	// file bundles (internal/filebundle), read file by file, compared
+	// file by file, and written whole.
+	Files bool
 	// Lines says how the change set's lines reach the device, and so what
 	// a line may hold (config.CheckSendable checks every line before any
 	// is sent).
@@ -201,6 +213,9 @@ const (
 	// LinesJSONPatch lines are JSON Patch operations, written into a file
 	// on the device as data.
 	LinesJSONPatch
+	// LinesFiles lines are the lines of whole files, written on the
+	// device as data (base64), never typed into a shell.
+	LinesFiles
 )
 
 // FactoryDefault is one setting's value on a factory-fresh device.
