@@ -2,6 +2,7 @@ package osmconf
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -210,6 +211,142 @@ func TestPartitionsMatchOpenSM(t *testing.T) {
 		slices.Sort(osmWarns)
 		if !slices.Equal(ours, osmWarns) {
 			t.Errorf("%q: warnings\n ours %q\n osm  %q", text, ours, osmWarns)
+		}
+	}
+}
+
+// policyFindings are what an OpenSM log says about the QoS policy (ERR
+// AC14, a match rule P_Key without a partition, is logged but not fatal).
+type policyFindings struct {
+	syntaxAt string // "line:col" of ERR AC05
+	parseErr bool   // ERR AC03
+	rejected bool   // ERR AC04
+	first    string // the first ERR AC1x message
+}
+
+// logPolicyFindings reads the ERR AC lines of an OpenSM log.
+func logPolicyFindings(log string) policyFindings {
+	var f policyFindings
+	for _, l := range strings.Split(log, "\n") {
+		_, msg, ok := strings.Cut(l, "-> ")
+		if !ok {
+			continue
+		}
+		_, msg, _ = strings.Cut(msg, ": ")
+		switch {
+		case strings.HasPrefix(msg, "ERR AC05: Syntax error (line "):
+			at, _, _ := strings.Cut(strings.TrimPrefix(msg, "ERR AC05: Syntax error (line "), ")")
+			if f.syntaxAt == "" {
+				f.syntaxAt = at
+			}
+		case strings.HasPrefix(msg, "ERR AC03"):
+			f.parseErr = true
+		case strings.HasPrefix(msg, "ERR AC04"):
+			f.rejected = true
+		case strings.HasPrefix(msg, "ERR AC1") && !strings.HasPrefix(msg, "ERR AC14") && f.first == "":
+			f.first = strings.TrimSpace(msg)
+		}
+	}
+	return f
+}
+
+// policyCorpus are qos-policy.conf texts to compare with the real OpenSM.
+var policyCorpus = []string{
+	defaultLevel,
+	"",
+	"# only a comment\n",
+	"qos-levels\n qos-level\n    bogus-key: x\n",
+	"port-groups\n port-group\n  name: my-port-group\n",
+	"qos-levels\n qos-level\n  name: a,b\n",
+	defaultLevel + "qos-levels\n qos-level\n  name: x\n  sl: 1\n",
+	"port-groups\nend-port-groups\n",
+	"qos-ulps\nend-qos-ulps\n",
+	defaultLevel + "# bye",
+	"qos-levels\n qos-level\n  name: x\n  sl: high\n",
+	"qos-levels\n qos-level\n  name: x\n  sl: 1\n  sl: 2\n",
+	"port-groups\n port-group\n  name: x\n  name: y\n",
+	"port-groups\n port-group\n  name: x\n  name: y\n\n# c\n\n  port-guid: 0x1\n",
+	"qos-levels\n qos-level\n  name: x\n end-qos-level\n",
+	"qos-levels\n qos-level\n  sl: 1\n end-qos-level\n",
+	"port-groups\n port-group\n end-port-group\n",
+	"qos-match-rules\n qos-match-rule\n  source: a\n end-qos-match-rule\n",
+	"qos-levels\n qos-level\n  name: x\n  mtu-limit: 6\n",
+	"qos-levels\n qos-level\n  name: x\n  rate-limit: 1\n  sl: 0\n",
+	"qos-ulps\n default : 16\nend-qos-ulps\n",
+	"qos-ulps\n ipoib, pkey 0x8001\nend-qos-ulps\n",
+	"port-groups\n port-group\n  name: x\n  port-name: host/1\n",
+	"qos-setup\n sl2vl-tables\n  sl2vl-scope\n   group: a\n   sl2vl-table: 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14\n",
+	"qos-setup\n vlarb-tables\n  vlarb-scope\n   group: a\n   vlarb-high: 0:255,1:127\n   vl-high-limit: 10\n  end-vlarb-scope\n end-vlarb-tables\n sl2vl-tables\n  sl2vl-scope\n   across: a\n   from: *\n   to: 1-4\n   sl2vl-table: 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,7\n  end-sl2vl-scope\n end-sl2vl-tables\nend-qos-setup\n" + defaultLevel,
+	"qos-levels\n qos-level\n  name: x\n  sl: 0\n end-qos-level\nend-qos-levels\n",
+	"qos-ulps\n default : 1\nend-qos-ulps\n",
+	"qos-levels\n qos-level\n  name: Default\n  sl: 0\n end-qos-level\nend-qos-levels\n",
+	defaultLevel + "port-groups\n port-group\n  name: A\n end-port-group\nend-port-groups\nqos-match-rules\n qos-match-rule\n  source: a, b\n  destination: c\n  qos-level-name: default\n end-qos-match-rule\nend-qos-match-rules\n",
+	defaultLevel + "qos-match-rules\n qos-match-rule\n  qos-level-name: nope\n end-qos-match-rule\nend-qos-match-rules\n",
+	defaultLevel + "port-groups\n port-group\n  name: A\n end-port-group\nend-port-groups\nqos-match-rules\n qos-match-rule\n  source: a\n  destination: c\n  qos-level-name: default\n end-qos-match-rule\nend-qos-match-rules\n",
+	"qos-levels\n qos-level\n  name: DEFAULT\n  sl: 16\n end-qos-level\nend-qos-levels\n",
+	"qos-ulps\n default: 0\n ipoib: 1\n ipoib, pkey 0x8001,0x8002 : 2\n any, pkey 0x9 : 1\n sdp, port-num 30000 : 1\n SRP, target-port-guid 0x1234 : 2\n any, service-id 0x6234:5\n iser: 6\n rds, port-num 70000 : 1\nend-qos-ulps\n",
+	"qos-ulps\n default: 0\n ipoib, pkey 0x8003 : 2\nend-qos-ulps\n",
+	"qos-ulps\n default: 0\n sdp, port-num 70000 : 1\nend-qos-ulps\n",
+	"port-groups\n port-group\n  name: a b\n  use: x, y: port-group 3\n  port-guid: 0x10, 0x20-0x11, 7\n  port-name: \"node one/P1\", n2/p2\n  partition: P1, P2\n  node-type: ca, SWITCH,Router, all, self\n  pkey: 0x8001, 2-1\n end-port-group\nend-port-groups\n" + defaultLevel,
+	"port-groups\n port-group\n  name: a\n  node-type: cax\n end-port-group\nend-port-groups\n",
+	defaultLevel + "qos-levels qos-level name: y sl: 1 end-qos-level end-qos-levels\n",
+	defaultLevel + "qos-match-rules\n qos-match-rule\n  qos-level-name: DEFAULT\n  pkey: 0x8001 - 0x8002, 5\n  service-id: 0x1-0x2\n  qos-class: 3\n end-qos-match-rule\nend-qos-match-rules\n",
+	"qos-levels\n\tqos-level\r\n\t\tname: DEFAULT\n\t\tsl: 0\n\tend-qos-level\nend-qos-levels\n",
+	"qos-levels\n qos-level\n  name: \"DEFAULT\n\"\n  sl: 0\n end-qos-level\nend-qos-levels\n",
+	"qos-setup\n sl2vl-tables\n  sl2vl-scope\n   group: a\n   from: 0-255\n",
+}
+
+// TestPolicyMatchesOpenSM: the real OpenSM fails to parse a policy exactly
+// when ParsePolicy (or CheckPartitions) fails, at the same line:column, and
+// rejects a parsed one exactly when Problems has an ERR AC1x entry, the
+// first one the same.
+func TestPolicyMatchesOpenSM(t *testing.T) {
+	sw := newSweeper(t)
+	const partitions = "Default=0x7fff: ALL=full;\ncompute=0x8001: ALL=full;\nstorage=0x8002: ALL=full;\nlimited=0x9: ALL;\n"
+	parts, err := ParsePartitions(partitions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	corpus := slices.Clone(policyCorpus)
+	for _, rd := range renderDirs {
+		corpus = append(corpus, readRender(t, rd.dir, rd.prefix+"qos-policy.conf"))
+	}
+	for _, text := range corpus {
+		if text == "" {
+			continue // an empty text is the absent file here
+		}
+		f := logPolicyFindings(sw.sweep(t, partitions, text))
+		p, err := ParsePolicy(text)
+		var checks []string
+		if err == nil {
+			checks = p.CheckPartitions(parts)
+		}
+		if f.parseErr != (err != nil || len(checks) > 0) {
+			t.Errorf("%q: OpenSM parse error=%v (at %s), ParsePolicy err=%v, CheckPartitions %q", text, f.parseErr, f.syntaxAt, err, checks)
+			continue
+		}
+		if err != nil {
+			var pe *PolicyError
+			if !errors.As(err, &pe) || fmt.Sprintf("%d:%d", pe.Line, pe.Col) != f.syntaxAt {
+				t.Errorf("%q: OpenSM says line %s, we say %v", text, f.syntaxAt, err)
+			}
+			continue
+		}
+		if len(checks) > 0 {
+			continue
+		}
+		var rejecting []string
+		for _, pr := range p.Problems() {
+			if strings.HasPrefix(pr, "ERR AC") {
+				rejecting = append(rejecting, pr)
+			}
+		}
+		if f.rejected != (len(rejecting) > 0) {
+			t.Errorf("%q: OpenSM rejected=%v (%s), Problems %q", text, f.rejected, f.first, p.Problems())
+			continue
+		}
+		if f.rejected && !strings.HasPrefix(rejecting[0], f.first) {
+			t.Errorf("%q: OpenSM says %q first, we say %q", text, f.first, rejecting[0])
 		}
 	}
 }
