@@ -465,3 +465,20 @@ func TestOpenSM_IBQ015_StandbyReprogramsOnTakeover(t *testing.T) {
 		})
 	}
 }
+
+// TestOpenSM_IBQ010_LintFlagsTheRing ties TestOpenSM_IBQ010_UpDownWithoutRootsFallsBack
+// (ring_test.go: on this ring, updn finds no roots and minhop silently
+// takes over; ftree fails and falls back) to the rule: lint reports
+// IBQ010 for each engine on the ring, with sm01 given that engine.
+func TestOpenSM_IBQ010_LintFlagsTheRing(t *testing.T) {
+	for _, c := range []struct{ engine, want string }{
+		{"updn", "routes with updn but no spine has a guid"},
+		{"ftree", "routes with ftree, but the topology is not a fat tree"},
+	} {
+		t.Run(c.engine, func(t *testing.T) {
+			f := opensm.RingFabric()
+			f.Device("sm01").SM = &schema.SubnetManager{RoutingEngine: set([]string{c.engine})}
+			wantRule(t, f, "IBQ010", c.want)
+		})
+	}
+}

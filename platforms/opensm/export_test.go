@@ -106,3 +106,6 @@ func (l *Lab) Query(t *testing.T, args ...string) string {
 	t.Helper()
 	return l.l.query(t, args...)
 }
+
+// RingFabric is ringFabric for the external tests.
+func RingFabric() *schema.Fabric { return ringFabric() }
