@@ -281,8 +281,8 @@ func group(t *testing.T, l *opensm.Lab, id string, pk uint16) ibsim.MCGroup {
 
 // TestOpenSM_IBQ009_RoutingEngineSLOverridesClass: with lash the SA
 // answers every PathRecord with lash's SL 0 (its one deadlock-free layer
-// on this fat tree), not compute's SL 3 or storage's SL 2; ftree on the
-// same files hands out the classes' SLs. Neither logs an error. (dfsssp
+// on this fat tree), not compute's SL 3 or storage's SL 2; the same
+// intent routed with ftree hands out the classes' SLs. Neither logs an error. (dfsssp
 // also overrides them, but with SLs that changed between runs here, so the
 // test uses lash.)
 func TestOpenSM_IBQ009_RoutingEngineSLOverridesClass(t *testing.T) {
