@@ -84,7 +84,7 @@ func ibqRules() []*Rule {
 		},
 		{
 			ID: "IBQ007", Title: "A partition's SL is the SL of its members and of a class", Severity: schema.SevWarning,
-			Rationale: "A partition's sl is what the SA hands out for its traffic (IPoIB and rdma_cm); when a QoS level gives the partition's traffic another SL, OpenSM logs \"QoS Level SL differs from partition SL\" and the two disagree. A partition SL that no class names falls into the default class's VL; a partition whose members all run their applications on one class's SL (rdma sl) is that class's, and its sl should say so.",
+			Rationale: "A partition's sl is what the SA hands out for its traffic (IPoIB and rdma_cm); when a QoS level gives the partition's traffic another SL, the SA answers PathRecords with the QoS level's SL while the partition's IPoIB broadcast group keeps the partition's, and OpenSM 3.3.23 says so only below its default log level (\"QoS Level SL (3) for Pkey 0x0001 in match rule differs from partition SL (2)\" at VERBOSE). A partition SL that no class names falls into the default class's VL; a partition whose members all run their applications on one class's SL (rdma sl) is that class's, and its sl should say so.",
 			Reference: refPartitionDoc + " (sl=); " + refQoSDoc + " section 6",
 			Fix:       "Set the partition's sl to the SL of the class its members use (their rdma sl), or leave it unset.",
 			Run:       runIBPartitionSL,

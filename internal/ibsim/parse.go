@@ -262,3 +262,72 @@ func atoi(s string, limit int) (int, error) {
 	}
 	return int(v), nil
 }
+
+// MCGroup is the part of an SA MCMemberRecord the proof tests read: a
+// multicast group as `saquery -g` lists it.
+type MCGroup struct {
+	MGID netip.Addr
+	MLID int
+	PKey uint16
+	SL   int
+	// MTU and Rate are the record's fields (selector in the top two
+	// bits, the IBTA enum below: MTU 0x84 is exactly 2048 bytes).
+	MTU, Rate int
+}
+
+// MTUBytes is the group's MTU in bytes (the low six bits of MTU as the
+// IBTA enum, 1 → 256 … 5 → 4096), or 0 when the enum is not an MTU.
+func (g MCGroup) MTUBytes() int {
+	code := g.MTU & 0x3f
+	if code < 1 || code > 5 {
+		return 0
+	}
+	return 128 << code
+}
+
+// ParseMCGroups reads `saquery -g` output: "MCMemberRecord group dump:"
+// blocks of "name....value" lines (MGID, Mlid, Mtu, pkey, Rate, SL).
+func ParseMCGroups(out string) ([]MCGroup, error) {
+	var gs []MCGroup
+	var cur *MCGroup
+	for n, line := range strings.Split(out, "\n") {
+		line = strings.TrimSpace(line)
+		if line == "MCMemberRecord group dump:" {
+			gs = append(gs, MCGroup{})
+			cur = &gs[len(gs)-1]
+			continue
+		}
+		if cur == nil || line == "" {
+			continue
+		}
+		i := strings.Index(line, "..")
+		if i < 0 {
+			continue
+		}
+		key, val := line[:i], strings.TrimLeft(line[i:], ".")
+		var err error
+		switch key {
+		case "MGID":
+			cur.MGID, err = netip.ParseAddr(val)
+			if err == nil && !cur.MGID.Is6() {
+				err = fmt.Errorf("%q is not a GID", val)
+			}
+		case "Mlid":
+			cur.MLID, err = atoi(val, 0xffff)
+		case "Mtu":
+			cur.MTU, err = atoi(val, 0xff)
+		case "Rate":
+			cur.Rate, err = atoi(val, 0xff)
+		case "SL":
+			cur.SL, err = atoi(val, 15)
+		case "pkey":
+			var v int
+			v, err = atoi(val, 0xffff)
+			cur.PKey = uint16(v)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("MCMemberRecord line %d: %s: %w", n+1, key, err)
+		}
+	}
+	return gs, nil
+}

@@ -2,8 +2,10 @@ package ibsim
 
 import (
 	"fmt"
+	"net/netip"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -165,6 +167,66 @@ func FuzzParsePathRecords(f *testing.F) {
 		for _, r := range recs {
 			if r.SL > 15 {
 				t.Fatalf("SL %d kept", r.SL)
+			}
+		}
+	})
+}
+
+func TestParseMCGroups(t *testing.T) {
+	gs, err := ParseMCGroups(sample(t, "mcgroups.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []MCGroup{
+		{MGID: netip.MustParseAddr("ff12:401b:8001::ffff:ffff"), MLID: 0xc001, PKey: 0x8001, SL: 3, MTU: 0x83, Rate: 0x83},
+		{MGID: netip.MustParseAddr("ff12:401b:8002::ffff:ffff"), MLID: 0xc002, PKey: 0x8002, SL: 2, MTU: 0x84, Rate: 0x83},
+		{MGID: netip.MustParseAddr("ff12:401b:ffff::ffff:ffff"), MLID: 0xc000, PKey: 0xffff, SL: 0, MTU: 0x84, Rate: 0x83},
+	}
+	if !slices.Equal(gs, want) {
+		t.Errorf("groups = %+v\nwant %+v", gs, want)
+	}
+	if a, b := gs[0].MTUBytes(), gs[1].MTUBytes(); a != 1024 || b != 2048 {
+		t.Errorf("MTUBytes = %d, %d; want 1024, 2048", a, b)
+	}
+	for _, bad := range []string{
+		"MCMemberRecord group dump:\n\tSL......0x10\n",
+		"MCMemberRecord group dump:\n\tMGID....10.0.0.1\n",
+		"MCMemberRecord group dump:\n\tMGID....nonsense\n",
+		"MCMemberRecord group dump:\n\tMlid....0x10000\n",
+		"MCMemberRecord group dump:\n\tpkey....-1\n",
+		"MCMemberRecord group dump:\n\tMtu.....0x100\n",
+		"MCMemberRecord group dump:\n\tRate....x\n",
+	} {
+		if _, err := ParseMCGroups(bad); err == nil {
+			t.Errorf("ParseMCGroups(%q) accepted", bad)
+		}
+	}
+	if gs, err := ParseMCGroups("Mtu.....0x84\nno group yet\n"); err != nil || len(gs) != 0 {
+		t.Errorf("lines before any group: %+v, %v; want none", gs, err)
+	}
+	for _, c := range []struct{ mtu, bytes int }{{0x80, 0}, {0x81, 256}, {0x85, 4096}, {0x86, 0}, {0xc5, 4096}} {
+		if got := (MCGroup{MTU: c.mtu}).MTUBytes(); got != c.bytes {
+			t.Errorf("MTUBytes(%#x) = %d, want %d", c.mtu, got, c.bytes)
+		}
+	}
+}
+
+func FuzzParseMCGroups(f *testing.F) {
+	f.Add(sample(f, "mcgroups.txt"))
+	f.Fuzz(func(t *testing.T, s string) {
+		gs, err := ParseMCGroups(s)
+		if err != nil {
+			return
+		}
+		for _, g := range gs {
+			if g.SL > 15 || g.MTU > 0xff || g.Rate > 0xff || g.MLID > 0xffff {
+				t.Fatalf("out-of-range field kept: %+v", g)
+			}
+			if g.MGID.IsValid() && !g.MGID.Is6() {
+				t.Fatalf("MGID %v is not a GID", g.MGID)
+			}
+			if b := g.MTUBytes(); b != 0 && (b < 256 || b > 4096) {
+				t.Fatalf("MTUBytes %d", b)
 			}
 		}
 	})

@@ -94,8 +94,24 @@ func (s *Sim) command(ctx context.Context, name string, args ...string) *exec.Cm
 
 // Run runs name args under ibsim-run and returns its standard output.
 func (s *Sim) Run(ctx context.Context, name string, args ...string) (string, error) {
-	var out, errb bytes.Buffer
+	return s.run(s.command(ctx, name, args...), name, args)
+}
+
+// RunAs runs name args like Run, attached to the port of node id (an
+// HCA's "H-gpu01-ib0") instead of the SM's: the SA answers it as that
+// port, within that port's partitions.
+func (s *Sim) RunAs(ctx context.Context, id, name string, args ...string) (string, error) {
+	if s.Topo.Node(id) == nil {
+		return "", fmt.Errorf("running %s as %q: the topology has no such node", name, id)
+	}
 	cmd := s.command(ctx, name, args...)
+	// The last SIM_HOST wins (os/exec keeps the last of duplicate keys).
+	cmd.Env = append(slices.Clone(s.env), "SIM_HOST="+id)
+	return s.run(cmd, name, args)
+}
+
+func (s *Sim) run(cmd *exec.Cmd, name string, args []string) (string, error) {
+	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if err := cmd.Run(); err != nil {
 		return out.String(), fmt.Errorf("%s %s: %w: %s", name, strings.Join(args, " "), err, strings.TrimSpace(lastLines(errb.String(), 5)))

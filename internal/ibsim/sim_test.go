@@ -139,6 +139,17 @@ func TestSimRunsOpenSM(t *testing.T) {
 	if recs, err := ParsePathRecords(out); err != nil || len(recs) != 1 {
 		t.Errorf("path records %v, %v; want one", recs, err)
 	}
+	// Attached to gpu01's port, the directed route "0" is gpu01 itself.
+	out, err = s.RunAs(ctx, "H-gpu01-ib0", "smpquery", "-D", "nodeinfo", "0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "PortGuid:........................0x0002c90300a00201") {
+		t.Errorf("nodeinfo of DR 0 attached to gpu01 is not gpu01's port:\n%s", out)
+	}
+	if _, err := s.RunAs(ctx, "H-nosuch-ib0", "saquery", "-g"); err == nil {
+		t.Error("RunAs on a node the topology lacks succeeded")
+	}
 	pids := s.PIDs()
 	if len(pids) != 2 {
 		t.Errorf("PIDs = %v, want ibsim's and OpenSM's", pids)
