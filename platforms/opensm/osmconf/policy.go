@@ -111,7 +111,7 @@ func ParsePolicy(text string) (*Policy, error) {
 		line := strings.Count(text[:i], "\n") + 1
 		return nil, &PolicyError{Line: line, Col: i - strings.LastIndexByte(text[:i], "\n"[0]), Msg: "NUL byte (OpenSM's lexer reads it as text)"}
 	}
-	ps := &policyParser{lx: &policyLexer{s: text, line: 1, col: 1}, p: &Policy{}}
+	ps := &policyParser{lx: &policyLexer{t: newLexTables(), s: text, line: 1, col: 1}, p: &Policy{}}
 	ps.advance()
 	if err := ps.parse(); err != nil {
 		return nil, err
