@@ -1,7 +1,6 @@
 package osmconf
 
 import (
-	"errors"
 	"fmt"
 	"math"
 )
@@ -71,8 +70,14 @@ func hexVal(c byte) uint64 {
 	return 99
 }
 
+// constError is an error that can be a constant.
+type constError string
+
+// Error returns the message.
+func (e constError) Error() string { return string(e) }
+
 // errNotNumber is returned for a value that is not wholly a C number.
-var errNotNumber = errors.New("not a number (decimal, 0x hex or 0-prefixed octal)")
+const errNotNumber = constError("not a number (decimal, 0x hex or 0-prefixed octal)")
 
 // strictUint reads s as a whole non-negative C number no larger than max.
 func strictUint(s string, max uint64) (uint64, error) {

@@ -526,3 +526,19 @@ func FuzzParseOptions(f *testing.F) {
 		}
 	})
 }
+
+// TestParseOptionsRepeated: 100,000 lines of one key parse, and the last wins.
+func TestParseOptionsRepeated(t *testing.T) {
+	text := strings.Repeat("qos_ca_sl2vl 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15\n", 100000) + "qos_ca_sl2vl 1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1\n"
+	o, err := ParseOptions(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := o.QoS("ca")
+	if err != nil || set.SL2VL[0] != 1 || set.SL2VL[15] != 1 {
+		t.Errorf("QoS = %+v, %v", set, err)
+	}
+	if len(o.Lines) != 100001 || o.Lines[100000].Line != 100001 {
+		t.Errorf("%d lines", len(o.Lines))
+	}
+}

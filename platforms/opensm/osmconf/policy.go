@@ -54,7 +54,8 @@ type Level struct {
 	PathBits   []string
 }
 
-// MatchRule is one qos-match-rule.
+// MatchRule is one qos-match-rule. Its PKeys (like Level's and
+// PortGroup's) are as written; OpenSM compares their low 15 bits.
 type MatchRule struct {
 	Line                   int
 	Source, Destination    []string
@@ -70,9 +71,10 @@ type ULP struct {
 	Line  int
 	Text  string // the line up to the ':' before the SL, e.g. "ipoib, pkey 0x8001"
 	Level int    /* the SL after ':' */
-	// PKeys are the P_Keys of "ipoib, pkey" and "any, pkey" rules; IPoIB
-	// tells an IPoIB rule (whose partition OpenSM requires to exist with
-	// at least two full members).
+	// PKeys are the P_Keys of "ipoib, pkey" and "any, pkey" rules, ranges
+	// expanded, as OpenSM uses them: the low 15 bits (0x7fff for a plain
+	// "ipoib"). IPoIB tells an IPoIB rule (whose partition OpenSM requires
+	// to exist with at least two full members).
 	PKeys []uint16
 	IPoIB bool
 }
@@ -111,7 +113,7 @@ func ParsePolicy(text string) (*Policy, error) {
 		line := strings.Count(text[:i], "\n") + 1
 		return nil, &PolicyError{Line: line, Col: i - strings.LastIndexByte(text[:i], "\n"[0]), Msg: "NUL byte (OpenSM's lexer reads it as text)"}
 	}
-	ps := &policyParser{lx: &policyLexer{s: text, line: 1, col: 1}, p: &Policy{}}
+	ps := &policyParser{lx: &policyLexer{t: newLexTables(), s: text, line: 1, col: 1}, p: &Policy{}}
 	ps.advance()
 	if err := ps.parse(); err != nil {
 		return nil, err
@@ -771,12 +773,15 @@ func (ps *policyParser) ulps() error {
 				}
 			case tkULPIPoIBPKey, tkULPAnyPKey:
 				u.IPoIB = k == tkULPIPoIBPKey
+				// __pkey_rangelist2rangearr: both ends lose bit 15
+				// first, then the range is put in order.
 				for _, r := range rs {
-					for v := r.lo; v <= r.hi && len(u.PKeys) < 0x10000; v++ {
+					lo, hi := uint16(r.lo&0x7fff), uint16(r.hi&0x7fff)
+					if lo > hi {
+						lo, hi = hi, lo
+					}
+					for v := int(lo); v <= int(hi); v++ {
 						u.PKeys = append(u.PKeys, uint16(v))
-						if v == ^uint64(0) {
-							break
-						}
 					}
 				}
 			}

@@ -59,7 +59,7 @@ func TestParsePolicy(t *testing.T) {
 			check: func(t *testing.T, p *Policy) {
 				want := []ULP{
 					{Line: 2, Text: "default"}, {Line: 3, Text: "sdp, port-num 30000", Level: 1}, {Line: 4, Text: "SRP, target-port-guid 0x1234", Level: 2},
-					{Line: 5, Text: "ipoib, pkey 0x8001-0x8002", Level: 3, PKeys: []uint16{0x8001, 0x8002}, IPoIB: true},
+					{Line: 5, Text: "ipoib, pkey 0x8001-0x8002", Level: 3, PKeys: []uint16{1, 2}, IPoIB: true},
 					{Line: 6, Text: "ipoib", Level: 4, PKeys: []uint16{0x7fff}, IPoIB: true}, {Line: 7, Text: "any, service-id 0x6234", Level: 5}, {Line: 8, Text: "iser", Level: 6},
 				}
 				if !reflect.DeepEqual(p.ULPs, want) {
@@ -312,5 +312,20 @@ func TestParsePolicyLinear(t *testing.T) {
 		if d := time.Since(start); d > 5*time.Second {
 			t.Errorf("%d bytes took %v", len(text), d)
 		}
+	}
+}
+
+// TestULPPKeyRanges: ULP P_Key ranges lose bit 15 before they are ordered
+// and expanded, as __pkey_rangelist2rangearr does.
+func TestULPPKeyRanges(t *testing.T) {
+	p, err := ParsePolicy("qos-ulps\n any, pkey 0x8005-0x0003, 0xffff : 1\n ipoib, pkey 0-0x1ffff : 2\nend-qos-ulps\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := p.ULPs[0].PKeys; !slices.Equal(got, []uint16{3, 4, 5, 0x7fff}) {
+		t.Errorf("any pkeys %#x", got)
+	}
+	if got := p.ULPs[1].PKeys; len(got) != 0x8000 || got[0] != 0 || got[len(got)-1] != 0x7fff || !p.ULPs[1].IPoIB {
+		t.Errorf("ipoib pkeys: %d values", len(got))
 	}
 }

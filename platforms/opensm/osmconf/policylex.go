@@ -112,44 +112,67 @@ type word struct {
 	mode lexMode // the mode a field keyword starts
 }
 
-// sectionWords are the patterns without a colon, in the lexer's order.
-var sectionWords = [...]word{
-	{"qos-ulps", tkULPsStart, 0}, {"end-qos-ulps", tkULPsEnd, 0},
-	{"port-groups", tkPortGroupsStart, 0}, {"end-port-groups", tkPortGroupsEnd, 0},
-	{"port-group", tkPortGroupStart, 0}, {"end-port-group", tkPortGroupEnd, 0},
-	{"qos-setup", tkSetupStart, 0}, {"end-qos-setup", tkSetupEnd, 0},
-	{"vlarb-tables", tkVLArbTablesStart, 0}, {"end-vlarb-tables", tkVLArbTablesEnd, 0},
-	{"vlarb-scope", tkVLArbScopeStart, 0}, {"end-vlarb-scope", tkVLArbScopeEnd, 0},
-	{"sl2vl-tables", tkSL2VLTablesStart, 0}, {"end-sl2vl-tables", tkSL2VLTablesEnd, 0},
-	{"sl2vl-scope", tkSL2VLScopeStart, 0}, {"end-sl2vl-scope", tkSL2VLScopeEnd, 0},
-	{"qos-levels", tkLevelsStart, 0}, {"end-qos-levels", tkLevelsEnd, 0},
-	{"qos-level", tkLevelStart, 0}, {"end-qos-level", tkLevelEnd, 0},
-	{"qos-match-rules", tkRulesStart, 0}, {"end-qos-match-rules", tkRulesEnd, 0},
-	{"qos-match-rule", tkRuleStart, 0}, {"end-qos-match-rule", tkRuleEnd, 0},
+// lexTables are the lexer's fixed patterns; each lexer builds its own, so
+// the package holds no mutable state.
+type lexTables struct {
+	sections [24]word
+	fields   [27]word
+	nodes    [5]word
+	ulps     [15]ulpWord
 }
 
-// fieldWords are the patterns followed by [ \t]*:[ \t]*, in order.
-var fieldWords = [...]word{
-	{"port-guid", tkPortGUID, modeNumbers}, {"port-name", tkPortName, modeStrings},
-	{"partition", tkPartition, modeStrings}, {"node-type", tkNodeType, modeNodeType},
-	{"name", tkName, modeStrings}, {"use", tkUse, modeDescription},
-	{"group", tkGroup, modeStrings}, {"vlarb-high", tkVLArbHigh, modeNumbers},
-	{"vlarb-low", tkVLArbLow, modeNumbers}, {"vl-high-limit", tkVLArbHighLimit, modeNumbers},
-	{"to", tkTo, modeNumbers}, {"from", tkFrom, modeNumbers},
-	{"across-to", tkAcrossTo, modeStrings}, {"across-from", tkAcrossFrom, modeStrings},
-	{"across", tkAcross, modeStrings}, {"sl2vl-table", tkSL2VLTable, modeNumbers},
-	{"sl", tkSL, modeNumbers}, {"mtu-limit", tkMTULimit, modeNumbers},
-	{"rate-limit", tkRateLimit, modeNumbers}, {"packet-life", tkPacketLife, modeNumbers},
-	{"path-bits", tkPathBits, modeNumbers}, {"qos-class", tkQoSClass, modeNumbers},
-	{"source", tkSource, modeStrings}, {"destination", tkDestination, modeStrings},
-	{"service-id", tkServiceID, modeNumbers}, {"pkey", tkPKey, modeNumbers},
-	{"qos-level-name", tkQoSLevelName, modeStrings},
-}
-
-// nodeWords are the case-insensitive node type words.
-var nodeWords = [...]word{
-	{"router", tkNodeRouter, 0}, {"ca", tkNodeCA, 0}, {"switch", tkNodeSwitch, 0},
-	{"self", tkNodeSelf, 0}, {"all", tkNodeAll, 0},
+// newLexTables returns the patterns in the order of osm_qos_parser_l.l.
+func newLexTables() *lexTables {
+	return &lexTables{
+		// the patterns without a colon
+		sections: [...]word{
+			{"qos-ulps", tkULPsStart, 0}, {"end-qos-ulps", tkULPsEnd, 0},
+			{"port-groups", tkPortGroupsStart, 0}, {"end-port-groups", tkPortGroupsEnd, 0},
+			{"port-group", tkPortGroupStart, 0}, {"end-port-group", tkPortGroupEnd, 0},
+			{"qos-setup", tkSetupStart, 0}, {"end-qos-setup", tkSetupEnd, 0},
+			{"vlarb-tables", tkVLArbTablesStart, 0}, {"end-vlarb-tables", tkVLArbTablesEnd, 0},
+			{"vlarb-scope", tkVLArbScopeStart, 0}, {"end-vlarb-scope", tkVLArbScopeEnd, 0},
+			{"sl2vl-tables", tkSL2VLTablesStart, 0}, {"end-sl2vl-tables", tkSL2VLTablesEnd, 0},
+			{"sl2vl-scope", tkSL2VLScopeStart, 0}, {"end-sl2vl-scope", tkSL2VLScopeEnd, 0},
+			{"qos-levels", tkLevelsStart, 0}, {"end-qos-levels", tkLevelsEnd, 0},
+			{"qos-level", tkLevelStart, 0}, {"end-qos-level", tkLevelEnd, 0},
+			{"qos-match-rules", tkRulesStart, 0}, {"end-qos-match-rules", tkRulesEnd, 0},
+			{"qos-match-rule", tkRuleStart, 0}, {"end-qos-match-rule", tkRuleEnd, 0},
+		},
+		// the patterns followed by [ \t]*:[ \t]*
+		fields: [...]word{
+			{"port-guid", tkPortGUID, modeNumbers}, {"port-name", tkPortName, modeStrings},
+			{"partition", tkPartition, modeStrings}, {"node-type", tkNodeType, modeNodeType},
+			{"name", tkName, modeStrings}, {"use", tkUse, modeDescription},
+			{"group", tkGroup, modeStrings}, {"vlarb-high", tkVLArbHigh, modeNumbers},
+			{"vlarb-low", tkVLArbLow, modeNumbers}, {"vl-high-limit", tkVLArbHighLimit, modeNumbers},
+			{"to", tkTo, modeNumbers}, {"from", tkFrom, modeNumbers},
+			{"across-to", tkAcrossTo, modeStrings}, {"across-from", tkAcrossFrom, modeStrings},
+			{"across", tkAcross, modeStrings}, {"sl2vl-table", tkSL2VLTable, modeNumbers},
+			{"sl", tkSL, modeNumbers}, {"mtu-limit", tkMTULimit, modeNumbers},
+			{"rate-limit", tkRateLimit, modeNumbers}, {"packet-life", tkPacketLife, modeNumbers},
+			{"path-bits", tkPathBits, modeNumbers}, {"qos-class", tkQoSClass, modeNumbers},
+			{"source", tkSource, modeStrings}, {"destination", tkDestination, modeStrings},
+			{"service-id", tkServiceID, modeNumbers}, {"pkey", tkPKey, modeNumbers},
+			{"qos-level-name", tkQoSLevelName, modeStrings},
+		},
+		// the case-insensitive node type words
+		nodes: [...]word{
+			{"router", tkNodeRouter, 0}, {"ca", tkNodeCA, 0}, {"switch", tkNodeSwitch, 0},
+			{"self", tkNodeSelf, 0}, {"all", tkNodeAll, 0},
+		},
+		ulps: [...]ulpWord{
+			{"default", "", tkULPDefault},
+			{"any", "service-id", tkULPAnyServiceID}, {"any", "pkey", tkULPAnyPKey},
+			{"any", "target-port-guid", tkULPAnyTargetPortGUID}, {"any", "source-port-guid", tkULPAnySourcePortGUID},
+			{"any", "source-target-port-guid", tkULPAnySourceTargetPortGUID},
+			{"sdp", "", tkULPSDPDefault}, {"sdp", "port-num", tkULPSDPPort},
+			{"rds", "", tkULPRDSDefault}, {"rds", "port-num", tkULPRDSPort},
+			{"iser", "", tkULPISERDefault}, {"iser", "port-num", tkULPISERPort},
+			{"srp", "target-port-guid", tkULPSRPGUID},
+			{"ipoib", "", tkULPIPoIBDefault}, {"ipoib", "pkey", tkULPIPoIBPKey},
+		},
+	}
 }
 
 // ulpWord is a ULP pattern: a case-insensitive name, then either
@@ -157,18 +180,6 @@ var nodeWords = [...]word{
 type ulpWord struct {
 	name, after string
 	kind        tokKind
-}
-
-var ulpWords = [...]ulpWord{
-	{"default", "", tkULPDefault},
-	{"any", "service-id", tkULPAnyServiceID}, {"any", "pkey", tkULPAnyPKey},
-	{"any", "target-port-guid", tkULPAnyTargetPortGUID}, {"any", "source-port-guid", tkULPAnySourcePortGUID},
-	{"any", "source-target-port-guid", tkULPAnySourceTargetPortGUID},
-	{"sdp", "", tkULPSDPDefault}, {"sdp", "port-num", tkULPSDPPort},
-	{"rds", "", tkULPRDSDefault}, {"rds", "port-num", tkULPRDSPort},
-	{"iser", "", tkULPISERDefault}, {"iser", "port-num", tkULPISERPort},
-	{"srp", "target-port-guid", tkULPSRPGUID},
-	{"ipoib", "", tkULPIPoIBDefault}, {"ipoib", "pkey", tkULPIPoIBPKey},
 }
 
 // token is one lexed token with where it starts and where OpenSM's
@@ -184,6 +195,7 @@ type token struct {
 // policyLexer is a port of the flex scanner: longest match, earlier rule
 // on a tie, the in_* modes set by field keywords and cleared at newlines.
 type policyLexer struct {
+	t         *lexTables
 	s         string
 	i         int
 	line, col int
@@ -281,24 +293,24 @@ func (lx *policyLexer) next() token {
 		if s[i] == '\n' {
 			try(1, tkEOF, modeNone, rNL)
 		}
-		for _, w := range sectionWords {
+		for _, w := range lx.t.sections {
 			if strings.HasPrefix(s[i:], w.text) {
 				try(len(w.text), w.kind, modeNone, rSection)
 			}
 		}
-		for _, w := range fieldWords {
+		for _, w := range lx.t.fields {
 			if strings.HasPrefix(s[i:], w.text) {
 				if j := white(s, i+len(w.text)); j < len(s) && s[j] == ':' {
 					try(white(s, j+1)-i, w.kind, w.mode, rField)
 				}
 			}
 		}
-		for _, w := range nodeWords {
+		for _, w := range lx.t.nodes {
 			if hasPrefixFold(s, i, w.text) {
 				try(len(w.text), w.kind, modeNone, rNode)
 			}
 		}
-		for _, u := range ulpWords {
+		for _, u := range lx.t.ulps {
 			if !hasPrefixFold(s, i, u.name) {
 				continue
 			}
