@@ -321,7 +321,6 @@ func (ps *prtnParser) parsePartConf(conf *partConf, str int) (int, error) {
 		p++
 	}
 	n += p - str
-	str = p
 
 	if !conf.created {
 		q := ps.strchr(p, ':')

@@ -744,7 +744,7 @@ func (ps *policyParser) ulps() error {
 	for {
 		start := ps.tok
 		u := ULP{Line: start.line}
-		textEnd := -1 // where the ULP's text ends (its ':')
+		var textEnd int // where the ULP's text ends (its ':')
 		switch k := start.kind; k {
 		case tkULPDefault, tkULPSDPDefault, tkULPRDSDefault, tkULPISERDefault, tkULPIPoIBDefault:
 			textEnd = start.off + strings.IndexByte(start.text, ':')
