@@ -25,6 +25,7 @@ import (
 	"github.com/fabricgen/fabricgen/internal/filebundle"
 	"github.com/fabricgen/fabricgen/internal/lab/cli"
 	"github.com/fabricgen/fabricgen/internal/lab/shell"
+	"github.com/fabricgen/fabricgen/platforms/opensm/osmconf"
 )
 
 // Paths of the emulated host.
@@ -60,6 +61,9 @@ type sm struct {
 	ca    portTables
 	sw    [switchPorts + 1]portTables
 	pkeys []uint16
+	// parts are the partitions of the last sweep (nil: the default
+	// configuration), against which the policy's IPoIB rules are checked.
+	parts []osmconf.Partition
 	// seq numbers mktemp's names, which are deterministic per host.
 	seq uint64
 }

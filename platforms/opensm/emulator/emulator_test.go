@@ -261,6 +261,15 @@ func TestRejectedPolicy(t *testing.T) {
 	if !strings.Contains(log, "yyerror: ERR AC05: Syntax error (line ") || !strings.Contains(log, "ERR AC03: Failed parsing QoS policy file (/etc/opensm/qos-policy.conf)") {
 		t.Errorf("log lacks ERR AC05 and AC03:\n%s", log)
 	}
+	// An IPoIB rule naming a partition with fewer than two full members
+	// fails the parse, as the real OpenSM logged for the golden policy on
+	// a fabric without the compute GUIDs (line 54:23).
+	run(t, c, "printf '%s' "+quote(golden(t)["qos-policy.conf"])+" > /etc/opensm/qos-policy.conf", 0)
+	run(t, c, "printf '%s\\n' 'default=0x7fff,ipoib : ALL=full ;' 'compute=0x8001,ipoib : 0x0002c90300a00301=full ;' > /etc/opensm/partitions.conf", 0)
+	run(t, c, "pkill -HUP -x opensm", 0)
+	if log := run(t, c, "cat /var/log/opensm.log", 0); !strings.Contains(log, "yyerror: ERR AC05: Syntax error (line 54:23): IPoIB partition, pkey 0x0001 - partition has less than two full members\n") {
+		t.Errorf("log lacks the IPoIB rule's ERR AC05:\n%s", log)
+	}
 	// A missing policy file is ERR AC01.
 	run(t, c, "rm -f -- /etc/opensm/qos-policy.conf", 0)
 	run(t, c, "pkill -HUP -x opensm", 0)

@@ -274,6 +274,14 @@ func (s *sm) policy(path string) {
 		s.logLine(0x01, "osm_qos_parse_policy_file: ERR AC03: Failed parsing QoS policy file ("+path+")")
 		return
 	}
+	// The qos-ulps IPoIB rules are checked against the partitions while
+	// the file is parsed: the first one OpenSM refuses fails the parse.
+	if bad := p.CheckPartitions(s.parts); len(bad) > 0 {
+		line, col, msg := ulpError(text, bad[0])
+		s.logLine(0x01, fmt.Sprintf("yyerror: ERR AC05: Syntax error (line %d:%d): %s", line, col, msg))
+		s.logLine(0x01, "osm_qos_parse_policy_file: ERR AC03: Failed parsing QoS policy file ("+path+")")
+		return
+	}
 	problems := p.Problems()
 	for _, pr := range problems {
 		// Problems add our explanation after " — "; the log has
@@ -286,6 +294,25 @@ func (s *sm) policy(path string) {
 	}
 }
 
+// ulpError splits one of CheckPartitions' findings ("line N: MSG (OpenSM
+// ...)") into the line, the column OpenSM's lexer reports (just after the
+// rule's ':', measured: line 54:23 for "  ipoib, pkey 0x8001 : 3") and
+// OpenSM's message.
+func ulpError(text, finding string) (int, int, string) {
+	rest, _ := strings.CutPrefix(finding, "line ")
+	num, msg, _ := strings.Cut(rest, ": ")
+	msg, _, _ = strings.Cut(msg, " (OpenSM")
+	line, err := strconv.Atoi(num)
+	if err != nil {
+		return 0, 0, msg
+	}
+	col := 0
+	if lines := strings.Split(text, "\n"); line >= 1 && line <= len(lines) {
+		col = strings.LastIndexByte(lines[line-1], ':') + 2
+	}
+	return line, col, msg
+}
+
 // partitions programs the CA port's P_Key table from the partitions file:
 // the default partition (0xffff: the SM's port is a full member) at index
 // 0, then each partition, in file order, with a member naming this port
@@ -294,6 +321,7 @@ func (s *sm) policy(path string) {
 // parse is logged and the default configuration used.
 func (s *sm) partitions(path string) {
 	keys := []uint16{0xffff}
+	s.parts = nil
 	text, e := s.fs.read(path)
 	if e == "" {
 		parts, err := osmconf.ParsePartitions(text)
@@ -302,6 +330,7 @@ func (s *sm) partitions(path string) {
 			s.logLine(0x01, "osm_prtn_make_partitions: Partition configuration in error; retrying with default config")
 			parts = nil
 		}
+		s.parts = parts
 		index := map[uint16]int{0x7fff: 0}
 		for _, p := range parts {
 			full, member := false, false
