@@ -383,22 +383,23 @@ func opVLMask(op int) int {
 
 // program sets the tables from opensm.conf's qos_ca_* (the CA port) and
 // qos_swe_* (every switch port; the base switch port 0 has no VL tables
-// to set) sets. Measured under ibsim: the CA port runs min(max_op_vls, 4)
-// operational VLs (VLCap 8), the switch ports 8 whatever max_op_vls says;
-// a VL above the port's operational VLs is masked (VL15 in SL-to-VL stays
-// VL15, VL15 in a VL arbitration table becomes VL0), weights wrap at 256
-// and entries beyond the tables' 8 are dropped. A set that osmconf
-// refuses leaves its tables as they were.
+// to set) sets. Measured under ibsim on this host's topology (every leaf
+// port cabled to an HCA, TestSameAsRealOpenSM): every port runs
+// min(max_op_vls, 4) operational VLs (VLCap 8); a VL above them is masked
+// (VL15 in SL-to-VL stays VL15, VL15 in a VL arbitration table becomes
+// VL0), weights wrap at 256 and entries beyond the tables' 8 are dropped.
+// A set that osmconf refuses leaves its tables as they were.
 func (s *sm) program(o *osmconf.Options) {
 	maxOp, err := strconv.Atoi(option(o, "max_op_vls"))
 	if err != nil || maxOp < 1 || maxOp > 5 {
 		maxOp = 5
 	}
+	mask := opVLMask(min(maxOp, 4))
 	if ca, err := o.QoS("ca"); err == nil {
-		s.ca = tablesOf(ca, opVLMask(min(maxOp, 4)))
+		s.ca = tablesOf(ca, mask)
 	}
 	if swe, err := o.QoS("swe"); err == nil {
-		t := tablesOf(swe, opVLMask(4))
+		t := tablesOf(swe, mask)
 		for p := 1; p <= switchPorts; p++ {
 			s.sw[p] = t
 		}
