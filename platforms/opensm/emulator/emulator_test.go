@@ -270,11 +270,20 @@ func TestRejectedPolicy(t *testing.T) {
 	if log := run(t, c, "cat /var/log/opensm.log", 0); !strings.Contains(log, "yyerror: ERR AC05: Syntax error (line 54:23): IPoIB partition, pkey 0x0001 - partition has less than two full members\n") {
 		t.Errorf("log lacks the IPoIB rule's ERR AC05:\n%s", log)
 	}
-	// A missing policy file is ERR AC01.
-	run(t, c, "rm -f -- /etc/opensm/qos-policy.conf", 0)
+	// A missing policy file is ERR AC01, unless it is the default path.
+	run(t, c, "rm -f -- /etc/opensm/qos-policy.conf && printf '%s\\n' 'qos TRUE' > /etc/opensm/opensm.conf", 0)
+	before := run(t, c, "cat /var/log/opensm.log", 0)
 	run(t, c, "pkill -HUP -x opensm", 0)
-	if log := run(t, c, "cat /var/log/opensm.log", 0); !strings.Contains(log, "ERR AC01: Failed opening QoS policy file /etc/opensm/qos-policy.conf - No such file or directory") {
+	if log := strings.TrimPrefix(run(t, c, "cat /var/log/opensm.log", 0), before); strings.Contains(log, "ERR") || strings.Contains(log, "Loading") {
+		t.Errorf("a missing default policy file was logged:\n%s", log)
+	}
+	run(t, c, "printf '%s\\n' 'qos TRUE' 'qos_policy_file /etc/opensm/other.conf' > /etc/opensm/opensm.conf", 0)
+	run(t, c, "pkill -HUP -x opensm", 0)
+	if log := run(t, c, "cat /var/log/opensm.log", 0); !strings.Contains(log, "ERR AC01: Failed opening QoS policy file /etc/opensm/other.conf - No such file or directory") {
 		t.Errorf("log lacks ERR AC01:\n%s", log)
+	}
+	if n := strings.Count(run(t, c, "cat /var/log/opensm.log", 0), "Loading QoS policy file"); n != 1 {
+		t.Errorf("the log says Loading QoS policy file %d times, want once (the first time only)", n)
 	}
 }
 

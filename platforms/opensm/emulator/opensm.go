@@ -255,14 +255,26 @@ func (s *sm) sweep() {
 	s.logLine(0x02, "SUBNET UP")
 }
 
-// policy loads the QoS policy file and logs what OpenSM logs for it.
+// defaultPolicy is OSM_DEFAULT_QOS_POLICY_FILE: its absence is no error.
+const defaultPolicy = "/etc/opensm/qos-policy.conf"
+
+// policy loads the QoS policy file and logs what OpenSM logs for it
+// (opensm/osm_qos_parser_y.y osm_qos_parse_policy_file): a missing file is
+// ERR AC01 unless it is the default path (then only a verbose line, not
+// in the log at the default level), "Loading QoS policy file" the first
+// time a file opens, then the parse and validation errors.
 func (s *sm) policy(path string) {
 	text, e := s.fs.read(path)
 	if e != "" {
-		s.logLine(0x01, "osm_qos_parse_policy_file: ERR AC01: Failed opening QoS policy file "+path+" - "+e)
+		if path != defaultPolicy {
+			s.logLine(0x01, "osm_qos_parse_policy_file: ERR AC01: Failed opening QoS policy file "+path+" - "+e)
+		}
 		return
 	}
-	s.logLine(0x02, "osm_qos_parse_policy_file: Loading QoS policy file ("+path+")")
+	if !s.policyLoaded {
+		s.policyLoaded = true
+		s.logLine(0x02, "osm_qos_parse_policy_file: Loading QoS policy file ("+path+")")
+	}
 	p, err := osmconf.ParsePolicy(text)
 	if err != nil {
 		var pe *osmconf.PolicyError
