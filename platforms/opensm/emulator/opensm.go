@@ -120,33 +120,109 @@ func (s *sm) opensm(args []string) (string, string, int) {
 				opts = o
 			}
 			b.WriteString(" Reading Cached Option File: " + conf + "\n")
-			lines := append(append([]osmconf.Option(nil), opts.Lines...), opts.Unknown...)
-			sortByLine(lines)
-			for _, l := range lines {
-				switch {
-				case !osmconf.Known(l.Key):
-					b.WriteString(" Unrecognized token: \"" + l.Key + "\"\n")
-				case l.Value != "":
-					b.WriteString(" Loading Cached Option:" + l.Key + " = " + l.Value + "\n")
-				}
+		}
+	}
+	// Each option is parsed as its type; "Loading Cached Option" is
+	// printed when the value changes the option (opts_parse_* compare it
+	// with the value they hold).
+	set := map[string]string{}
+	for _, kv := range defaults() {
+		set[kv[0]] = kv[1]
+	}
+	lines := append(append([]osmconf.Option(nil), opts.Lines...), opts.Unknown...)
+	sortByLine(lines)
+	for _, l := range lines {
+		cur, known := set[l.Key]
+		switch {
+		case !osmconf.Known(l.Key):
+			b.WriteString(" Unrecognized token: \"" + l.Key + "\"\n")
+		case l.Value == "" || !known:
+		default:
+			v, ok := typed(l.Value, defaultOf(l.Key))
+			if !ok {
+				b.WriteString("-E- Parsing error in field " + l.Key + ", expected numeric input received: " + l.Value + "\n")
+				continue
+			}
+			if v != cur {
+				b.WriteString(" Loading Cached Option:" + l.Key + " = " + v + "\n")
+				set[l.Key] = v
 			}
 		}
 	}
 	b.WriteString("Command Line Arguments:\n Creating config file template '" + dump + "'.\n Log File: " + logFile + "\n-------------------------------------------------\n")
-	set := effective(opts)
 	var d strings.Builder
 	for _, kv := range defaults() {
-		v, ok := set[kv[0]]
-		if !ok {
-			v = kv[1]
-		}
-		d.WriteString(kv[0] + " " + v + "\n\n")
+		d.WriteString(kv[0] + " " + set[kv[0]] + "\n\n")
 	}
 	if e := s.fs.write(dump, d.String(), false); e != "" {
 		b.WriteString("cannot open file '" + dump + "' for writing: " + e + "\n\nosm_subn_write_conf_file failed!\n")
 		return b.String(), "", 255
 	}
 	return b.String(), "", 0
+}
+
+// defaultOf returns an option's default value.
+func defaultOf(key string) string {
+	for _, kv := range defaults() {
+		if kv[0] == key {
+			return kv[1]
+		}
+	}
+	return ""
+}
+
+// typed parses v as the type of an option whose default is dflt and
+// returns it as `opensm -c` writes it: a boolean is TRUE only for "TRUE";
+// a number (strtoul, any base) in decimal, or in hex of the default's
+// width when the default is hex; anything else as written. ok is false
+// for a number that does not parse.
+func typed(v, dflt string) (string, bool) {
+	switch {
+	case dflt == "TRUE" || dflt == "FALSE":
+		if v == "TRUE" {
+			return "TRUE", true
+		}
+		return "FALSE", true
+	case isHex(dflt):
+		n, err := strconv.ParseUint(v, 0, 64)
+		if err != nil {
+			return "", false
+		}
+		return fmt.Sprintf("0x%0*x", len(dflt)-2, n), true
+	case isDecimal(dflt):
+		n, err := strconv.ParseInt(v, 0, 64)
+		if err != nil {
+			return "", false
+		}
+		return strconv.FormatInt(n, 10), true
+	}
+	return v, true
+}
+
+func isHex(s string) bool {
+	h, ok := strings.CutPrefix(s, "0x")
+	if !ok || h == "" {
+		return false
+	}
+	for _, c := range h {
+		if !strings.ContainsRune("0123456789abcdefABCDEF", c) {
+			return false
+		}
+	}
+	return true
+}
+
+func isDecimal(s string) bool {
+	s = strings.TrimPrefix(s, "-")
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // sortByLine sorts options by line (insertion sort: the two lists are
@@ -402,7 +478,8 @@ func opVLMask(op int) int {
 // VL0), weights wrap at 256 and entries beyond the tables' 8 are dropped.
 // A set that osmconf refuses leaves its tables as they were.
 func (s *sm) program(o *osmconf.Options) {
-	maxOp, err := strconv.Atoi(option(o, "max_op_vls"))
+	v, _ := typed(option(o, "max_op_vls"), "5")
+	maxOp, err := strconv.Atoi(v)
 	if err != nil || maxOp < 1 || maxOp > 5 {
 		maxOp = 5
 	}

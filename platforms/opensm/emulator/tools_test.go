@@ -247,3 +247,49 @@ func TestRemoveConfigDir(t *testing.T) {
 	}
 	run(t, c, "mkdir -p /etc/opensm && printf x > /etc/opensm/a", 0)
 }
+
+// TestOpenSMCheckAsReal runs `opensm -F CONF -c DUMP` on the emulator and
+// on the real binary for a file with unknown keys, typed values (a
+// lowercase boolean, hex numbers, a value that is not a number, quotes,
+// a key without a value, a default restated) and compares the printed
+// lines and the dump's options.
+func TestOpenSMCheckAsReal(t *testing.T) {
+	bin := testtool.Need(t, "opensm", "opensm")
+	conf := "# comment\nqos true\nmax_op_vls 0x3\nsweep_interval abc\nqos_sl2vl  0,1,2\nguid 0x1\nroot_guid_file \"/x y\"\n" +
+		"foo_bar 1\nqos\nsm_priority 0\nqos_ca_max_vls 4 # trailing\nrouting_engine ftree,no_fallback\nlmc 0x2\n"
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "c.conf"), []byte(conf), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "-F", "c.conf", "-c", filepath.Join(dir, "d.conf"))
+	cmd.Dir = dir
+	want, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("opensm -c: %v", err)
+	}
+	wantDump, err := os.ReadFile(filepath.Join(dir, "d.conf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, c := host(t, "")
+	run(t, c, "mkdir -p "+dir+" && printf '%s' "+quote(conf)+" > c.conf", 0)
+	got := run(t, c, "opensm -F c.conf -c "+dir+"/d.conf", 0)
+	if got != string(want) {
+		t.Errorf("opensm -c printed\n%s\nthe real one\n%s", got, want)
+	}
+	gotDump, err := osmconf.ParseOptions(run(t, c, "cat "+dir+"/d.conf", 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	real, err := osmconf.ParseOptions(string(wantDump))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range osmconf.KnownKeys() {
+		g, _ := gotDump.Get(k)
+		w, _ := real.Get(k)
+		if g != w {
+			t.Errorf("dump %s = %q, the real one %q", k, g, w)
+		}
+	}
+}
