@@ -64,6 +64,8 @@ type sm struct {
 	// parts are the partitions of the last sweep (nil: the default
 	// configuration), against which the policy's IPoIB rules are checked.
 	parts []osmconf.Partition
+	// opts are the options of the last sweep.
+	opts *osmconf.Options
 	// policyLoaded is set once the daemon opened a QoS policy file (it
 	// says "Loading QoS policy file" that first time only).
 	policyLoaded bool

@@ -321,6 +321,12 @@ func TestMasking(t *testing.T) {
 	if got := run(t, c, "smpquery -D vlarb 0", 0); got != wantCA {
 		t.Errorf("CA vlarb:\n%s\nwant\n%s", got, wantCA)
 	}
+	// opensm.conf removed: the daemon keeps the options it read last.
+	masked := run(t, c, "smpquery -D vlarb 0", 0)
+	run(t, c, "printf x > /etc/opensm/p.conf && mv -f -- /etc/opensm/opensm.conf /tmp/o.conf && pkill -HUP -x opensm", 0)
+	if got := run(t, c, "smpquery -D vlarb 0", 0); got != masked {
+		t.Errorf("a HUP without opensm.conf changed the tables:\n%s", got)
+	}
 	// qos FALSE: the daemon leaves the tables as they are.
 	before := run(t, c, "smpquery -D sl2vl 0", 0)
 	run(t, c, "printf 'qos FALSE\\n' > /etc/opensm/opensm.conf && pkill -HUP -x opensm", 0)

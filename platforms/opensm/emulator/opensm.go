@@ -52,17 +52,23 @@ func effective(o *osmconf.Options) map[string]string {
 	return m
 }
 
-// options reads opensm.conf as the daemon does: a missing or unreadable
-// file is the defaults.
+// options reads opensm.conf as the daemon does: at start a missing or
+// unreadable file is the defaults; on a later sweep the options read last
+// stay (osm_subn_rescan_conf_files returns without touching them when the
+// file is gone).
 func (s *sm) options() *osmconf.Options {
 	text, e := s.fs.read(confFile)
 	if e != "" {
-		return &osmconf.Options{}
+		if s.opts == nil {
+			s.opts = &osmconf.Options{}
+		}
+		return s.opts
 	}
 	o, err := osmconf.ParseOptions(text)
 	if err != nil {
-		return &osmconf.Options{}
+		o = &osmconf.Options{}
 	}
+	s.opts = o
 	return o
 }
 
