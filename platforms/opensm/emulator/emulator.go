@@ -25,6 +25,7 @@ import (
 	"github.com/fabricgen/fabricgen/internal/filebundle"
 	"github.com/fabricgen/fabricgen/internal/lab/cli"
 	"github.com/fabricgen/fabricgen/internal/lab/shell"
+	"github.com/fabricgen/fabricgen/platforms/opensm/osmconf"
 )
 
 // Paths of the emulated host.
@@ -60,6 +61,14 @@ type sm struct {
 	ca    portTables
 	sw    [switchPorts + 1]portTables
 	pkeys []uint16
+	// parts are the partitions of the last sweep (nil: the default
+	// configuration), against which the policy's IPoIB rules are checked.
+	parts []osmconf.Partition
+	// opts are the options of the last sweep.
+	opts *osmconf.Options
+	// policyLoaded is set once the daemon opened a QoS policy file (it
+	// says "Loading QoS policy file" that first time only).
+	policyLoaded bool
 	// seq numbers mktemp's names, which are deterministic per host.
 	seq uint64
 }

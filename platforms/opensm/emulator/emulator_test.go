@@ -261,18 +261,35 @@ func TestRejectedPolicy(t *testing.T) {
 	if !strings.Contains(log, "yyerror: ERR AC05: Syntax error (line ") || !strings.Contains(log, "ERR AC03: Failed parsing QoS policy file (/etc/opensm/qos-policy.conf)") {
 		t.Errorf("log lacks ERR AC05 and AC03:\n%s", log)
 	}
-	// A missing policy file is ERR AC01.
-	run(t, c, "rm -f -- /etc/opensm/qos-policy.conf", 0)
+	// An IPoIB rule naming a partition with fewer than two full members
+	// fails the parse, as the real OpenSM logged for the golden policy on
+	// a fabric without the compute GUIDs (line 54:23).
+	run(t, c, "printf '%s' "+quote(golden(t)["qos-policy.conf"])+" > /etc/opensm/qos-policy.conf", 0)
+	run(t, c, "printf '%s\\n' 'default=0x7fff,ipoib : ALL=full ;' 'compute=0x8001,ipoib : 0x0002c90300a00301=full ;' > /etc/opensm/partitions.conf", 0)
 	run(t, c, "pkill -HUP -x opensm", 0)
-	if log := run(t, c, "cat /var/log/opensm.log", 0); !strings.Contains(log, "ERR AC01: Failed opening QoS policy file /etc/opensm/qos-policy.conf - No such file or directory") {
+	if log := run(t, c, "cat /var/log/opensm.log", 0); !strings.Contains(log, "yyerror: ERR AC05: Syntax error (line 54:23): IPoIB partition, pkey 0x0001 - partition has less than two full members\n") {
+		t.Errorf("log lacks the IPoIB rule's ERR AC05:\n%s", log)
+	}
+	// A missing policy file is ERR AC01, unless it is the default path.
+	run(t, c, "rm -f -- /etc/opensm/qos-policy.conf && printf '%s\\n' 'qos TRUE' > /etc/opensm/opensm.conf", 0)
+	before := run(t, c, "cat /var/log/opensm.log", 0)
+	run(t, c, "pkill -HUP -x opensm", 0)
+	if log := strings.TrimPrefix(run(t, c, "cat /var/log/opensm.log", 0), before); strings.Contains(log, "ERR") || strings.Contains(log, "Loading") {
+		t.Errorf("a missing default policy file was logged:\n%s", log)
+	}
+	run(t, c, "printf '%s\\n' 'qos TRUE' 'qos_policy_file /etc/opensm/other.conf' > /etc/opensm/opensm.conf", 0)
+	run(t, c, "pkill -HUP -x opensm", 0)
+	if log := run(t, c, "cat /var/log/opensm.log", 0); !strings.Contains(log, "ERR AC01: Failed opening QoS policy file /etc/opensm/other.conf - No such file or directory") {
 		t.Errorf("log lacks ERR AC01:\n%s", log)
+	}
+	if n := strings.Count(run(t, c, "cat /var/log/opensm.log", 0), "Loading QoS policy file"); n != 1 {
+		t.Errorf("the log says Loading QoS policy file %d times, want once (the first time only)", n)
 	}
 }
 
 // TestMasking: VLs beyond the operational VLs are masked as OpenSM 3.3.23
-// programs them under ibsim (measured with max_op_vls 3: the CA port
-// keeps VL0-3, the switch ports VL0-7; VL15 stays in SL-to-VL; only 8
-// VLArb entries fit).
+// programs them under ibsim (measured with max_op_vls 3: every port keeps
+// VL0-3; VL15 stays in SL-to-VL; only 8 VLArb entries fit).
 func TestMasking(t *testing.T) {
 	_, c := host(t, "")
 	conf := "qos TRUE\nmax_op_vls 3\nqos_sl2vl 0,1,2,9,5,6,7,15,8,4,3,2,1,0,14,13\n" +
@@ -284,7 +301,7 @@ func TestMasking(t *testing.T) {
 		pair  ibsim.PortPair
 	}{
 		{"smpquery -D sl2vl 0", [16]int{0, 1, 2, 1, 1, 2, 3, 15, 0, 0, 3, 2, 1, 0, 2, 1}, ibsim.PortPair{}},
-		{"smpquery -D sl2vl 0,1 2", [16]int{0, 1, 2, 1, 5, 6, 7, 15, 0, 4, 3, 2, 1, 0, 6, 5}, ibsim.PortPair{In: 1, Out: 2}},
+		{"smpquery -D sl2vl 0,1 2", [16]int{0, 1, 2, 1, 1, 2, 3, 15, 0, 0, 3, 2, 1, 0, 2, 1}, ibsim.PortPair{In: 1, Out: 2}},
 	} {
 		rows, err := ibsim.ParseSL2VL(run(t, c, tc.query, 0))
 		if err != nil {
@@ -303,6 +320,12 @@ func TestMasking(t *testing.T) {
 		"WEIGHT: |0xFF|0x7 |0x0 |0x0 |0x0 |0x0 |0x0 |0x0 |\n"
 	if got := run(t, c, "smpquery -D vlarb 0", 0); got != wantCA {
 		t.Errorf("CA vlarb:\n%s\nwant\n%s", got, wantCA)
+	}
+	// opensm.conf removed: the daemon keeps the options it read last.
+	masked := run(t, c, "smpquery -D vlarb 0", 0)
+	run(t, c, "printf x > /etc/opensm/p.conf && mv -f -- /etc/opensm/opensm.conf /tmp/o.conf && pkill -HUP -x opensm", 0)
+	if got := run(t, c, "smpquery -D vlarb 0", 0); got != masked {
+		t.Errorf("a HUP without opensm.conf changed the tables:\n%s", got)
 	}
 	// qos FALSE: the daemon leaves the tables as they are.
 	before := run(t, c, "smpquery -D sl2vl 0", 0)

@@ -165,16 +165,9 @@ func (fs *fileSystem) mkdir(p string) string {
 	return ""
 }
 
-// fixed reports whether c is one of the factory directories, which the
-// flow never removes (removing them is refused as busy).
-func fixed(c string) bool {
-	for _, d := range fixedDirs {
-		if c == d {
-			return true
-		}
-	}
-	return false
-}
+// fixed reports whether c is the root directory, which neither rm nor mv
+// may take (rm refuses it before, rename(2) with EBUSY).
+func fixed(c string) bool { return c == "/" }
 
 // remove removes a file, or with recursive a directory and what is under
 // it; it returns the error text.

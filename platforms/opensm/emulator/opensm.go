@@ -52,17 +52,23 @@ func effective(o *osmconf.Options) map[string]string {
 	return m
 }
 
-// options reads opensm.conf as the daemon does: a missing or unreadable
-// file is the defaults.
+// options reads opensm.conf as the daemon does: at start a missing or
+// unreadable file is the defaults; on a later sweep the options read last
+// stay (osm_subn_rescan_conf_files returns without touching them when the
+// file is gone).
 func (s *sm) options() *osmconf.Options {
 	text, e := s.fs.read(confFile)
 	if e != "" {
-		return &osmconf.Options{}
+		if s.opts == nil {
+			s.opts = &osmconf.Options{}
+		}
+		return s.opts
 	}
 	o, err := osmconf.ParseOptions(text)
 	if err != nil {
-		return &osmconf.Options{}
+		o = &osmconf.Options{}
 	}
+	s.opts = o
 	return o
 }
 
@@ -120,33 +126,109 @@ func (s *sm) opensm(args []string) (string, string, int) {
 				opts = o
 			}
 			b.WriteString(" Reading Cached Option File: " + conf + "\n")
-			lines := append(append([]osmconf.Option(nil), opts.Lines...), opts.Unknown...)
-			sortByLine(lines)
-			for _, l := range lines {
-				switch {
-				case !osmconf.Known(l.Key):
-					b.WriteString(" Unrecognized token: \"" + l.Key + "\"\n")
-				case l.Value != "":
-					b.WriteString(" Loading Cached Option:" + l.Key + " = " + l.Value + "\n")
-				}
+		}
+	}
+	// Each option is parsed as its type; "Loading Cached Option" is
+	// printed when the value changes the option (opts_parse_* compare it
+	// with the value they hold).
+	set := map[string]string{}
+	for _, kv := range defaults() {
+		set[kv[0]] = kv[1]
+	}
+	lines := append(append([]osmconf.Option(nil), opts.Lines...), opts.Unknown...)
+	sortByLine(lines)
+	for _, l := range lines {
+		cur, known := set[l.Key]
+		switch {
+		case !osmconf.Known(l.Key):
+			b.WriteString(" Unrecognized token: \"" + l.Key + "\"\n")
+		case l.Value == "" || !known:
+		default:
+			v, ok := typed(l.Value, defaultOf(l.Key))
+			if !ok {
+				b.WriteString("-E- Parsing error in field " + l.Key + ", expected numeric input received: " + l.Value + "\n")
+				continue
+			}
+			if v != cur {
+				b.WriteString(" Loading Cached Option:" + l.Key + " = " + v + "\n")
+				set[l.Key] = v
 			}
 		}
 	}
 	b.WriteString("Command Line Arguments:\n Creating config file template '" + dump + "'.\n Log File: " + logFile + "\n-------------------------------------------------\n")
-	set := effective(opts)
 	var d strings.Builder
 	for _, kv := range defaults() {
-		v, ok := set[kv[0]]
-		if !ok {
-			v = kv[1]
-		}
-		d.WriteString(kv[0] + " " + v + "\n\n")
+		d.WriteString(kv[0] + " " + set[kv[0]] + "\n\n")
 	}
 	if e := s.fs.write(dump, d.String(), false); e != "" {
 		b.WriteString("cannot open file '" + dump + "' for writing: " + e + "\n\nosm_subn_write_conf_file failed!\n")
 		return b.String(), "", 255
 	}
 	return b.String(), "", 0
+}
+
+// defaultOf returns an option's default value.
+func defaultOf(key string) string {
+	for _, kv := range defaults() {
+		if kv[0] == key {
+			return kv[1]
+		}
+	}
+	return ""
+}
+
+// typed parses v as the type of an option whose default is dflt and
+// returns it as `opensm -c` writes it: a boolean is TRUE only for "TRUE";
+// a number (strtoul, any base) in decimal, or in hex of the default's
+// width when the default is hex; anything else as written. ok is false
+// for a number that does not parse.
+func typed(v, dflt string) (string, bool) {
+	switch {
+	case dflt == "TRUE" || dflt == "FALSE":
+		if v == "TRUE" {
+			return "TRUE", true
+		}
+		return "FALSE", true
+	case isHex(dflt):
+		n, err := strconv.ParseUint(v, 0, 64)
+		if err != nil {
+			return "", false
+		}
+		return fmt.Sprintf("0x%0*x", len(dflt)-2, n), true
+	case isDecimal(dflt):
+		n, err := strconv.ParseInt(v, 0, 64)
+		if err != nil {
+			return "", false
+		}
+		return strconv.FormatInt(n, 10), true
+	}
+	return v, true
+}
+
+func isHex(s string) bool {
+	h, ok := strings.CutPrefix(s, "0x")
+	if !ok || h == "" {
+		return false
+	}
+	for _, c := range h {
+		if !strings.ContainsRune("0123456789abcdefABCDEF", c) {
+			return false
+		}
+	}
+	return true
+}
+
+func isDecimal(s string) bool {
+	s = strings.TrimPrefix(s, "-")
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // sortByLine sorts options by line (insertion sort: the two lists are
@@ -255,14 +337,26 @@ func (s *sm) sweep() {
 	s.logLine(0x02, "SUBNET UP")
 }
 
-// policy loads the QoS policy file and logs what OpenSM logs for it.
+// defaultPolicy is OSM_DEFAULT_QOS_POLICY_FILE: its absence is no error.
+const defaultPolicy = "/etc/opensm/qos-policy.conf"
+
+// policy loads the QoS policy file and logs what OpenSM logs for it
+// (opensm/osm_qos_parser_y.y osm_qos_parse_policy_file): a missing file is
+// ERR AC01 unless it is the default path (then only a verbose line, not
+// in the log at the default level), "Loading QoS policy file" the first
+// time a file opens, then the parse and validation errors.
 func (s *sm) policy(path string) {
 	text, e := s.fs.read(path)
 	if e != "" {
-		s.logLine(0x01, "osm_qos_parse_policy_file: ERR AC01: Failed opening QoS policy file "+path+" - "+e)
+		if path != defaultPolicy {
+			s.logLine(0x01, "osm_qos_parse_policy_file: ERR AC01: Failed opening QoS policy file "+path+" - "+e)
+		}
 		return
 	}
-	s.logLine(0x02, "osm_qos_parse_policy_file: Loading QoS policy file ("+path+")")
+	if !s.policyLoaded {
+		s.policyLoaded = true
+		s.logLine(0x02, "osm_qos_parse_policy_file: Loading QoS policy file ("+path+")")
+	}
 	p, err := osmconf.ParsePolicy(text)
 	if err != nil {
 		var pe *osmconf.PolicyError
@@ -271,6 +365,14 @@ func (s *sm) policy(path string) {
 		} else {
 			s.logLine(0x01, "yyerror: ERR AC05: Syntax error: "+err.Error())
 		}
+		s.logLine(0x01, "osm_qos_parse_policy_file: ERR AC03: Failed parsing QoS policy file ("+path+")")
+		return
+	}
+	// The qos-ulps IPoIB rules are checked against the partitions while
+	// the file is parsed: the first one OpenSM refuses fails the parse.
+	if bad := p.CheckPartitions(s.parts); len(bad) > 0 {
+		line, col, msg := ulpError(text, bad[0])
+		s.logLine(0x01, fmt.Sprintf("yyerror: ERR AC05: Syntax error (line %d:%d): %s", line, col, msg))
 		s.logLine(0x01, "osm_qos_parse_policy_file: ERR AC03: Failed parsing QoS policy file ("+path+")")
 		return
 	}
@@ -286,6 +388,25 @@ func (s *sm) policy(path string) {
 	}
 }
 
+// ulpError splits one of CheckPartitions' findings ("line N: MSG (OpenSM
+// ...)") into the line, the column OpenSM's lexer reports (just after the
+// rule's ':', measured: line 54:23 for "  ipoib, pkey 0x8001 : 3") and
+// OpenSM's message.
+func ulpError(text, finding string) (int, int, string) {
+	rest, _ := strings.CutPrefix(finding, "line ")
+	num, msg, _ := strings.Cut(rest, ": ")
+	msg, _, _ = strings.Cut(msg, " (OpenSM")
+	line, err := strconv.Atoi(num)
+	if err != nil {
+		return 0, 0, msg
+	}
+	col := 0
+	if lines := strings.Split(text, "\n"); line >= 1 && line <= len(lines) {
+		col = strings.LastIndexByte(lines[line-1], ':') + 2
+	}
+	return line, col, msg
+}
+
 // partitions programs the CA port's P_Key table from the partitions file:
 // the default partition (0xffff: the SM's port is a full member) at index
 // 0, then each partition, in file order, with a member naming this port
@@ -294,6 +415,7 @@ func (s *sm) policy(path string) {
 // parse is logged and the default configuration used.
 func (s *sm) partitions(path string) {
 	keys := []uint16{0xffff}
+	s.parts = nil
 	text, e := s.fs.read(path)
 	if e == "" {
 		parts, err := osmconf.ParsePartitions(text)
@@ -302,6 +424,7 @@ func (s *sm) partitions(path string) {
 			s.logLine(0x01, "osm_prtn_make_partitions: Partition configuration in error; retrying with default config")
 			parts = nil
 		}
+		s.parts = parts
 		index := map[uint16]int{0x7fff: 0}
 		for _, p := range parts {
 			full, member := false, false
@@ -354,22 +477,24 @@ func opVLMask(op int) int {
 
 // program sets the tables from opensm.conf's qos_ca_* (the CA port) and
 // qos_swe_* (every switch port; the base switch port 0 has no VL tables
-// to set) sets. Measured under ibsim: the CA port runs min(max_op_vls, 4)
-// operational VLs (VLCap 8), the switch ports 8 whatever max_op_vls says;
-// a VL above the port's operational VLs is masked (VL15 in SL-to-VL stays
-// VL15, VL15 in a VL arbitration table becomes VL0), weights wrap at 256
-// and entries beyond the tables' 8 are dropped. A set that osmconf
-// refuses leaves its tables as they were.
+// to set) sets. Measured under ibsim on this host's topology (every leaf
+// port cabled to an HCA, TestSameAsRealOpenSM): every port runs
+// min(max_op_vls, 4) operational VLs (VLCap 8); a VL above them is masked
+// (VL15 in SL-to-VL stays VL15, VL15 in a VL arbitration table becomes
+// VL0), weights wrap at 256 and entries beyond the tables' 8 are dropped.
+// A set that osmconf refuses leaves its tables as they were.
 func (s *sm) program(o *osmconf.Options) {
-	maxOp, err := strconv.Atoi(option(o, "max_op_vls"))
+	v, _ := typed(option(o, "max_op_vls"), "5")
+	maxOp, err := strconv.Atoi(v)
 	if err != nil || maxOp < 1 || maxOp > 5 {
 		maxOp = 5
 	}
+	mask := opVLMask(min(maxOp, 4))
 	if ca, err := o.QoS("ca"); err == nil {
-		s.ca = tablesOf(ca, opVLMask(min(maxOp, 4)))
+		s.ca = tablesOf(ca, mask)
 	}
 	if swe, err := o.QoS("swe"); err == nil {
-		t := tablesOf(swe, opVLMask(4))
+		t := tablesOf(swe, mask)
 		for p := 1; p <= switchPorts; p++ {
 			s.sw[p] = t
 		}
