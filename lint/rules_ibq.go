@@ -140,7 +140,7 @@ func ibqRules() []*Rule {
 		},
 		{
 			ID: "IBQ015", Title: "Every subnet manager host has the same sm settings", Severity: schema.SevError,
-			Rationale: "A standby subnet manager with another routing engine, max_op_vls or high_limit reprograms the fabric's tables when it takes over, so a fail-over changes QoS and routing. fabricgen renders the first subnet manager's settings for every SM host; another host's different values are never applied. The election priority may differ.",
+			Rationale: "A standby subnet manager with another routing engine, max_op_vls or high_limit reprograms the fabric's tables when it takes over, so a fail-over changes QoS and routing. fabricgen refuses to render SM hosts whose settings differ. The election priority may differ: each host's sm_priority is its own.",
 			Reference: "opensm(8) (SM priority, standby SMs); " + refQoSDoc + " section 7",
 			Fix:       "Give every subnet_manager device the same sm block apart from priority.",
 			Run:       runIBSMConsistent,

@@ -179,9 +179,6 @@ Exit status: 0 every device applied or unchanged, 1 otherwise.`,
 				if err != nil {
 					return err
 				}
-				if err := ethernetOnly(f, "fabricgen apply"); err != nil {
-					return err
-				}
 				if lock, err = sf.lock(cmd, sf.stateDir(s, f), "fabricgen apply "+target); err != nil {
 					return err
 				}
@@ -258,9 +255,6 @@ func loadSavedPlan(cmd *cobra.Command, s *streams, target, fabric string, pf *pu
 	}
 	f, _, err := loadFabric(cmd, s, dir, &pf.vf)
 	if err != nil {
-		return nil, nil, nil, false, err
-	}
-	if err := ethernetOnly(f, "fabricgen apply"); err != nil {
 		return nil, nil, nil, false, err
 	}
 	if p, err = selectPlanDevices(p, pf.devices); err != nil {

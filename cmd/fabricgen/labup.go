@@ -94,13 +94,13 @@ socket the lab serves in --dir (removed when the lab stops).`,
 			if err != nil {
 				return err
 			}
-			if err := ethernetOnly(f, "fabricgen lab"); err != nil {
-				return err
-			}
 			devs, err := push.SelectDevices(f, devices)
 			if err != nil {
 				return withCode(exitFailed, err)
 			}
+			// On an InfiniBand fabric the lab runs the subnet manager
+			// hosts; the fabric they program is their emulator's.
+			devs = pushedOnly(f, devs)
 			if err := labSize(f, devs); err != nil {
 				return withCode(exitFailed, err)
 			}
@@ -150,10 +150,15 @@ socket the lab serves in --dir (removed when the lab stops).`,
 			}
 			fmt.Fprintf(w, "\nPoint plan and apply at it:\n  fabricgen plan %s --inventory %s --known-hosts %s\n  fabricgen apply %s --inventory %s --known-hosts %s\n",
 				fdir, inv, l.KnownHostsPath(), fdir, inv, l.KnownHostsPath())
-			if clock.Real() {
+			switch {
+			case f.InfiniBand():
+				// check reads Ethernet fabrics; apply reads an
+				// InfiniBand fabric's tables back itself.
+				fmt.Fprintf(w, "\nOn an InfiniBand fabric, apply reads back the tables OpenSM programs (smpquery from each subnet manager host).\n")
+			case clock.Real():
 				fmt.Fprintf(w, "\nCheck the live fabric (the lab clock runs on real time; --lab-dir DIR advances it by --interval instead of waiting):\n  fabricgen check %s --inventory %s --known-hosts %s\n",
 					fdir, inv, l.KnownHostsPath())
-			} else {
+			default:
 				fmt.Fprintf(w, "\nCheck the live fabric (--clock manual: the lab clock moves only when advanced; --lab-dir advances it by --interval):\n  fabricgen check %s --inventory %s --known-hosts %s --lab-dir %s\n",
 					fdir, inv, l.KnownHostsPath(), dir)
 			}
@@ -338,7 +343,14 @@ func startLabClock(ctx context.Context, f *schema.Fabric, specs []lab.DeviceSpec
 			return nil, "", err
 		}
 	}
-	l, err := lab.Start(ctx, specs, lab.Options{Dir: dir, Fabric: f, Clock: c})
+	lf := f
+	if f != nil && f.InfiniBand() {
+		// The lab's data plane is Ethernet's (PFC, ECN, DSCP); an
+		// InfiniBand lab's subnet manager hosts emulate the fabric
+		// they program themselves.
+		lf = nil
+	}
+	l, err := lab.Start(ctx, specs, lab.Options{Dir: dir, Fabric: lf, Clock: c})
 	if err != nil {
 		return nil, "", fmt.Errorf("start lab: %w", err)
 	}

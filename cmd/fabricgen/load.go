@@ -158,15 +158,40 @@ func shellWord(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// ethernetOnly refuses an InfiniBand fabric for a command that reaches
-// devices over SSH or emulates them (plan, apply, rollback, check, lab
-// up): those drive Ethernet switches and hosts. An InfiniBand fabric is
-// programmed by its subnet manager from the files render writes.
+// notPushedOnIB says why push leaves device d of an InfiniBand fabric
+// alone ("" for a device it pushes): the subnet manager programs the
+// switches and the HCAs from its files, so only the subnet manager hosts
+// are pushed; a host's job environment file is sourced by the jobs.
+func notPushedOnIB(f *schema.Fabric, d *schema.Device) string {
+	switch {
+	case !f.InfiniBand() || d.Kind.V == schema.KindSubnetManager:
+		return ""
+	case d.Kind.V == schema.KindNIC:
+		return "an InfiniBand host: its job environment file is for the jobs to source; the subnet manager programs its HCA"
+	}
+	return "an InfiniBand switch: the subnet manager programs it"
+}
+
+// pushedOnly is devs without the devices push leaves alone on an
+// InfiniBand fabric (notPushedOnIB).
+func pushedOnly(f *schema.Fabric, devs []*schema.Device) []*schema.Device {
+	var out []*schema.Device
+	for _, d := range devs {
+		if notPushedOnIB(f, d) == "" {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// ethernetOnly refuses an InfiniBand fabric for fabricgen check, which
+// reads Ethernet switches' and hosts' counters, optics and QoS. On an
+// InfiniBand fabric, apply reads the subnet manager's tables back itself.
 func ethernetOnly(f *schema.Fabric, command string) error {
 	if !f.InfiniBand() {
 		return nil
 	}
-	return withCode(exitFailed, fmt.Errorf("fabric %q is an InfiniBand fabric (link_layer = \"infiniband\"): %s works on Ethernet fabrics, whose switches and hosts it reaches over SSH; "+
-		"the subnet manager programs an InfiniBand fabric: run `fabricgen render %s` and install the subnet manager files it writes on every subnet manager host, and the job environment files on the hosts",
+	return withCode(exitFailed, fmt.Errorf("fabric %q is an InfiniBand fabric (link_layer = \"infiniband\"): %s reads Ethernet fabrics (switch and NIC counters, optics, PFC and ECN); "+
+		"on an InfiniBand fabric, fabricgen apply reads back the tables the subnet manager programs (SL2VL, VLArb, P_Keys), and fabricgen drift %s compares its files with the intent",
 		f.Name, command, shellQuote(f.Dir)))
 }

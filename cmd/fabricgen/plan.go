@@ -133,9 +133,6 @@ func prepare(ctx context.Context, cmd *cobra.Command, s *streams, dir string, pf
 	if err != nil {
 		return nil, err
 	}
-	if err := ethernetOnly(f, "fabricgen "+cmd.Name()); err != nil {
-		return nil, err
-	}
 	return prepareFabric(ctx, f, pf, cmd.ErrOrStderr(), s.colour(s.errTTY))
 }
 
@@ -189,12 +186,30 @@ func renderDevices(ctx context.Context, f *schema.Fabric, devs []*schema.Device,
 	}
 	run := &planRun{f: f}
 	var pushable []*schema.Device
+	// Devices an InfiniBand fabric's subnet manager programs: one entry
+	// per reason, naming its devices.
+	var whys []string
+	left := map[string][]string{}
 	for _, d := range devs {
+		if why := notPushedOnIB(f, d); why != "" {
+			if len(left[why]) == 0 {
+				whys = append(whys, why)
+			}
+			left[why] = append(left[why], d.Name)
+			continue
+		}
 		if _, err := platforms.Dialect(d.Platform.V); err != nil {
 			run.skipped = append(run.skipped, fmt.Sprintf("%s (%s)", d.Name, d.Platform.V))
 			continue
 		}
 		pushable = append(pushable, d)
+	}
+	for _, why := range whys {
+		var names []string
+		for _, r := range natsort.Ranges(left[why]) {
+			names = append(names, r.String())
+		}
+		run.skipped = append(run.skipped, fmt.Sprintf("%s (%s)", strings.Join(names, ", "), why))
 	}
 	outs, err := r.RenderAll(ctx, f, pushable)
 	if err == nil {

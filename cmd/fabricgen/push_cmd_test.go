@@ -201,7 +201,7 @@ func newPushRig(t *testing.T, example string) *pushRig {
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}
-	specs, err := labSpecs(f.Devices, s.getenv)
+	specs, err := labSpecs(pushedOnly(f, f.Devices), s.getenv)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -71,13 +71,11 @@ Exit status: 0 every device restored (or already at its backup), 1 otherwise.`,
 			if err != nil {
 				return err
 			}
-			if err := ethernetOnly(f, "fabricgen rollback"); err != nil {
-				return err
-			}
 			devs, err := push.SelectDevices(f, args)
 			if err != nil {
 				return withCode(exitFailed, err)
 			}
+			devs = pushedOnly(f, devs)
 			if to != "" && len(devs) != 1 {
 				return withCode(exitFailed, fmt.Errorf("--to names one backup file: give exactly one device (got %d)", len(devs)))
 			}

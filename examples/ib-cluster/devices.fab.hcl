@@ -70,6 +70,11 @@ device "sm" {
     guid = each.value.guid
     peer = "${each.value.leaf}:${each.value.port}"
   }
+  # fabricgen plan and apply log in over SSH to write the files.
+  credentials {
+    username     = "admin"
+    password_env = "FABRICGEN_PASSWORD"
+  }
 }
 
 # GPU and storage hosts: ConnectX HCAs. rdma { sl } is the SL their RDMA

@@ -155,15 +155,19 @@ func (pt Part) AppliesTo(s schema.PlatformSpec) bool { return pt.Applies == nil 
 // the subnet manager) has only a name and an intent spec. The push, lab
 // and read-back parts are Ethernet's: the devices of an InfiniBand fabric
 // are configured through the subnet manager's files.
+// A subnet manager is pushed and has a lab device: it is reached over SSH
+// like a host, its files written and the tables it programs read back.
 var (
 	notManaged = func(s schema.PlatformSpec) bool { return !s.Managed }
 	ethernet   = func(s schema.PlatformSpec) bool { return !s.Managed && s.SpeaksLinkLayer(schema.LinkEthernet) }
+	pushed     = func(s schema.PlatformSpec) bool { return ethernet(s) || s.FitsKind(schema.KindSubnetManager) }
 )
 
 const (
 	forAll      = "every platform"
 	forRendered = "every platform but a managed switch"
 	forEthernet = "Ethernet platforms"
+	forPushed   = "Ethernet platforms and subnet managers"
 )
 
 // Parts lists every part a platform folder must provide, in a stable order.
@@ -185,13 +189,13 @@ func Parts() []Part {
 			return err == nil
 		}},
 		// Push and lab parts.
-		{Name: "push dialect", Applies: ethernet, For: forEthernet, Doc: "how push opens a session, reads the running config, which sections it manages and how a line is undone", File: "dialect.go", Present: func(p Platform) bool { return p.Dialect != nil }},
-		{Name: "lab emulator", Applies: ethernet, For: forEthernet, Doc: "the lab device: prompts, modes, `show running-config`, transactions, vendor-style errors", File: "emulator/", Present: func(p Platform) bool { return p.Emulator != nil }},
-		{Name: "push transaction", Applies: ethernet, For: forEthernet, Doc: "how a change is staged, verified, confirmed and undone, and what an interrupted run left", File: "txn.go", Present: func(p Platform) bool { return p.Transaction.Run != nil }},
+		{Name: "push dialect", Applies: pushed, For: forPushed, Doc: "how push opens a session, reads the running config, which sections it manages and how a line is undone", File: "dialect.go", Present: func(p Platform) bool { return p.Dialect != nil }},
+		{Name: "lab emulator", Applies: pushed, For: forPushed, Doc: "the lab device: prompts, modes, `show running-config`, transactions, vendor-style errors", File: "emulator/", Present: func(p Platform) bool { return p.Emulator != nil }},
+		{Name: "push transaction", Applies: pushed, For: forPushed, Doc: "how a change is staged, verified, confirmed and undone, and what an interrupted run left", File: "txn.go", Present: func(p Platform) bool { return p.Transaction.Run != nil }},
 		// A switch can be given the seed's DSCP reset by hand; a host
 		// has no switch ports to reset it on.
 		{Name: "hand edit resetting DSCP", Applies: ethernet, For: forEthernet, Doc: "the lines that make a switch send RoCE on with DSCP 0, as an administrator would type them, for `fabricgen demo` and the lab (switches)", File: "handedit.go", Present: func(p Platform) bool { return p.ZeroDSCP != nil || p.Spec.Host }},
-		{Name: "running-config file form", Applies: ethernet, For: forEthernet, Doc: "the file `lab up --running-config` reads and `lab show` prints", File: "platform.go", Present: func(p Platform) bool {
+		{Name: "running-config file form", Applies: pushed, For: forPushed, Doc: "the file `lab up --running-config` reads and `lab show` prints", File: "platform.go", Present: func(p Platform) bool {
 			return p.RunningConfig.Ext != "" && p.RunningConfig.Form != ""
 		}},
 

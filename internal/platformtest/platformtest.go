@@ -32,14 +32,18 @@ type Fixture struct {
 	Dir string
 }
 
-// All returns the fixture of every platform with a lab emulator (the
-// Ethernet platforms, whose fixtures render, push and run in the lab), in registry
-// order; root is the repository's root as the calling test sees it ("..",
-// "../..").
+// All returns the fixture of every Ethernet platform with a lab emulator
+// (whose fixtures render, push and run in the lab through the shared
+// Ethernet matrices: a clos fabric, PFC, ECN, DSCP), in registry order;
+// root is the repository's root as the calling test sees it ("..",
+// "../.."). A subnet manager (opensm) has a lab emulator too; its file
+// swap is tested in its folder against an InfiniBand fabric.
 func All(root string) []Fixture {
 	var out []Fixture
 	for _, p := range platforms.Needing("lab emulator") {
-		out = append(out, Of(root, p))
+		if p.Spec.SpeaksLinkLayer(schema.LinkEthernet) {
+			out = append(out, Of(root, p))
+		}
 	}
 	return out
 }

@@ -412,8 +412,8 @@ func TestOpenSM_IBQ015_StandbyReprogramsOnTakeover(t *testing.T) {
 	f := opensm.ProofFabric()
 	f.Device("sm02").SM.MaxOpVLs = set(2)
 	wantRule(t, f, "IBQ015", "subnet manager sm02 has max_op_vls 2")
-	if _, err := opensm.Render(f); err == nil || !strings.Contains(err.Error(), "different sm blocks") {
-		t.Errorf("the render accepted SM hosts with different sm blocks (err %v)", err)
+	if _, err := opensm.Render(f); err == nil || !strings.Contains(err.Error(), "different sm settings") {
+		t.Errorf("the render accepted SM hosts with different sm settings (err %v)", err)
 	}
 	master := opensm.Rendered(t, opensm.ProofFabric())
 	own := opensm.ProofFabric()

@@ -204,7 +204,9 @@ func sameSM(sms []*schema.Device) error {
 		if s == nil {
 			return ""
 		}
-		return fmt.Sprint(s.RoutingEngine.V, s.AllowFallback.V, s.MaxOpVLs, s.HighLimit, s.Priority.V, s.Priority.Set)
+		// Values, not where they are written; the election priority is
+		// each host's own (sm_priority).
+		return fmt.Sprint(s.RoutingEngine.V, s.AllowFallback.V, s.MaxOpVLs.V, s.MaxOpVLs.Set, s.HighLimit.V, s.HighLimit.Set)
 	}
 	for _, d := range sms[min(1, len(sms)):] {
 		if key(d) != key(sms[0]) {
@@ -212,7 +214,7 @@ func sameSM(sms []*schema.Device) error {
 			if d.SM != nil {
 				src = d.SM.Range
 			}
-			return &Error{Src: src, Msg: fmt.Sprintf("subnet managers %s and %s have different sm blocks: every SM host gets the same OpenSM files (a standby with other settings changes the fabric at fail-over), so give them the same sm settings", sms[0].Name, d.Name)}
+			return &Error{Src: src, Msg: fmt.Sprintf("subnet managers %s and %s have different sm settings: every SM host gets the same OpenSM files apart from its own priority (a standby with other settings changes the fabric at fail-over), so give them the same routing_engine, allow_fallback, max_op_vls and high_limit", sms[0].Name, d.Name)}
 		}
 	}
 	return nil

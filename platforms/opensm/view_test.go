@@ -16,11 +16,11 @@ func TestBuildRefuses(t *testing.T) {
 		want string
 	}{
 		{"ethernet fabric", func(f *schema.Fabric) { f.LinkLayer = set(schema.LinkEthernet) }, `set link_layer = "infiniband"`},
-		{"sm blocks differ", func(f *schema.Fabric) {
+		{"sm settings differ", func(f *schema.Fabric) {
 			sm := f.Device("sm02")
-			sm.SM.Priority = set(1)
+			sm.SM.HighLimit = set(sm.SM.HighLimit.V + 1)
 			sm.SM.Range = schema.Range{Filename: "ib.fab.hcl", Start: schema.Pos{Line: 40, Column: 3}}
-		}, "ib.fab.hcl:40:3: subnet managers sm01 and sm02 have different sm blocks"},
+		}, "ib.fab.hcl:40:3: subnet managers sm01 and sm02 have different sm settings"},
 	} {
 		f := testFabric()
 		c.edit(f)

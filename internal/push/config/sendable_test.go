@@ -78,14 +78,24 @@ func TestCheckSendable(t *testing.T) {
 			plain = `{"op":"add","path":"/PORT/Ethernet0/description","value":"$(reboot)"}`
 			checkSendable(t, who, d, plain, "")
 			checkSendable(t, who, d, "{\"op\":\"add\",\"path\":\"/PORT/Ethernet0/description\",\"value\":\"\x7f\"}", "U+007F")
+		case dialect.LinesFiles:
+			// A file's line travels as base64 data: a tab is a tab,
+			// and shell characters are text; what a reader of the
+			// diff would not see is still refused.
+			plain = "qos_policy_file /etc/opensm/$(reboot);`x`|y"
+			checkSendable(t, who, d, plain, "")
+			checkSendable(t, who, d, plain+"\t# a tab", "")
 		default:
 			plain = "ethtool --set-priv-flags ens2f0 fw-lldp-agent off"
 		}
 		for _, tc := range terminal {
+			if d.Lines == dialect.LinesFiles && tc.tail == "\t" {
+				continue
+			}
 			checkSendable(t, who, d, plain+tc.tail, tc.want)
 		}
 	}
-	if forms[dialect.LinesCLI] == 0 || forms[dialect.LinesShellWords] == 0 || forms[dialect.LinesJSONPatch] == 0 {
+	if forms[dialect.LinesCLI] == 0 || forms[dialect.LinesShellWords] == 0 || forms[dialect.LinesJSONPatch] == 0 || forms[dialect.LinesFiles] == 0 {
 		t.Errorf("the registry's line forms %v leave a form unchecked", forms)
 	}
 }

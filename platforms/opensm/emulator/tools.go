@@ -185,7 +185,7 @@ func decode64(in string, garbage bool) (string, string, int) {
 		c := in[i]
 		switch {
 		case c == '\n':
-		case garbage && !(c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '='):
+		case garbage && (c < 'A' || c > 'Z') && (c < 'a' || c > 'z') && (c < '0' || c > '9') && c != '+' && c != '/' && c != '=':
 		default:
 			b.WriteByte(c)
 		}

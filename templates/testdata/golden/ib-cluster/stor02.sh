@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # fabricgen: fabric ib-cluster, device stor02 (nvidia_mlnx)
-# intent digest 8f94af73042a816215b3174ec2a94010ccde74aa88f32d07193769184b35954a
+# intent digest f8b461d594405529911e244f30822a2617921a5586c3f5ee3d572e10a4ff7997
 # Generated from the fabric intent; edit the intent, not this file.
 # follows: NVIDIA/nccl src/transport/net_ib (NCCL_IB_SL; NCCL_IB_PKEY, a P_Key index), openucx/ucx ib_iface.c (UCX_IB_SL)
 # Sourced by jobs: NCCL and UCX build their QPs without the SA, so the SL (and P_Key index) is set here.

@@ -1,0 +1,691 @@
+package opensm
+
+import (
+	"encoding/base64"
+	"fmt"
+	"path"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/fabricgen/fabricgen/internal/filebundle"
+	"github.com/fabricgen/fabricgen/internal/ibsim"
+	"github.com/fabricgen/fabricgen/internal/push/config"
+	pushdialect "github.com/fabricgen/fabricgen/internal/push/dialect"
+	"github.com/fabricgen/fabricgen/internal/push/txn"
+	"github.com/fabricgen/fabricgen/platforms/internal/hostpush"
+	"github.com/fabricgen/fabricgen/platforms/opensm/osmconf"
+)
+
+// The file-swap transaction of a subnet manager host. OpenSM has no
+// candidate configuration of its own: it reads its files at start and
+// again on SIGHUP (opensm(8): "OpenSM will reread its configuration
+// file(s) and rescan the fabric"). So a change is:
+//
+//  1. take the host's lock (the hosts' /run/lock/fabricgen.lock) and
+//     check nobody changed the files since apply read them;
+//  2. write every new file into a private directory made next to the live
+//     ones (mktemp -d /etc/opensm/.fabricgen.XXXXXXXXXX), as base64 data,
+//     and read each back;
+//  3. check the candidates: fabricgen's parse of the QoS policy and the
+//     partitions (what OpenSM rejects during its sweep without a word on
+//     the exit status), then `opensm -F candidate/opensm.conf -c DUMP`,
+//     OpenSM's own parse: no "Unrecognized token", and every option of the
+//     candidate in the dump with the candidate's value;
+//  4. swap: mv each candidate over its live file (a rename in one
+//     directory: a reader sees the old file or the new one);
+//  5. pkill -HUP -x opensm: the daemon re-reads the files and sweeps;
+//  6. verify: no ERR in the daemon's log since the swap, and the tables
+//     it programs read back with smpquery from the SM host (its own port:
+//     SL2VL, VLArb, P_Keys; the switch its port is cabled to: SL2VL from
+//     every input port to its port 1) equal the candidate's; then the
+//     files are read back;
+//  7. on any failure after the swap, the files apply read are put back the
+//     same way and the daemon is told again (SIGHUP).
+
+// sweepWait bounds how long verify waits for the daemon's sweep after
+// SIGHUP, and sweepPoll is how often it reads the tables meanwhile.
+const (
+	sweepWait = 60 * time.Second
+	sweepPoll = 500 * time.Millisecond
+)
+
+// logFile is OpenSM's log when opensm.conf names none (opensm(8)).
+const logFile = "/var/log/opensm.log"
+
+// b64Chunk bounds one printf line writing a file's base64.
+const b64Chunk = 512
+
+// reStage is the private directory mktemp makes.
+var reStage = regexp.MustCompile(`^` + regexp.QuoteMeta(ConfigDir) + `/\.fabricgen\.[A-Za-z0-9]{10}$`)
+
+// reLogErr is a line OpenSM logs for an error ("ERR AC10: ...").
+var reLogErr = regexp.MustCompile(`(?m)^.*\bERR [0-9A-F]{4}:.*$`)
+
+// transaction is the subnet manager host's push transaction: the hosts'
+// lock, leftovers and interruption notes, with the file swap as its run.
+func transaction() txn.Transaction {
+	t := hostpush.Transaction()
+	t.Kind = pushdialect.TxnFiles
+	t.Run = func(a txn.Applier) txn.Outcome { return (&swap{Applier: a}).run() }
+	t.Interrupted = func(in txn.Stopped) (string, string) {
+		switch in.Step {
+		case "stage":
+			return "stopped while writing the new files into a private directory under " + ConfigDir + ": the live files are those of the backup (the directory .fabricgen.* may be left: remove it)", in.Rollback
+		case "commit":
+			return "stopped while swapping the new files in or telling OpenSM to re-read them: some live files may be new, and the subnet manager may run on either set until its next sweep", in.Rollback
+		case "verify":
+			return "stopped after the new files were swapped in and OpenSM told to re-read them, while reading the tables back: the files are the intent's", in.Rollback
+		case "rollback":
+			return "stopped while putting the files of the backup back: some live files may be new", in.Rollback
+		}
+		return "stopped at step " + in.Step + ": some of the files may be new", in.Rollback
+	}
+	return t
+}
+
+// swap is one run of the file-swap transaction.
+type swap struct {
+	txn.Applier
+	// stage is the private directory of this run ("" before it exists).
+	stage string
+	// logAt is the size of OpenSM's log before the swap: what it logs
+	// after starts there.
+	logAt int64
+	// log is the log file OpenSM writes.
+	log string
+}
+
+// run applies the change.
+func (s *swap) run() txn.Outcome {
+	writes, err := config.FileWrites(s.Changes())
+	if err != nil {
+		return txn.Outcome{Status: txn.StatusFailed, Reason: err.Error() + "; nothing was changed"}
+	}
+	for _, w := range writes {
+		// A path taken from a plan never leaves the directory of the
+		// subnet manager's files.
+		if path.Dir(w.Path) != ConfigDir {
+			return txn.Outcome{Status: txn.StatusFailed, Reason: fmt.Sprintf("the change writes %s, which is not a file of %s: refused, nothing was changed", w.Path, ConfigDir)}
+		}
+	}
+	final, err := s.finalFiles(writes)
+	if err != nil {
+		return txn.Outcome{Status: txn.StatusFailed, Reason: err.Error() + "; nothing was changed"}
+	}
+	// A rollback puts back files the host ran before, whatever they
+	// hold (none at all, before fabricgen's first apply): they are
+	// checked by reading them back, not against fabricgen's render.
+	restoring := s.Command() == "fabricgen rollback"
+	// fabricgen's own parse of what the daemon will read, before anything
+	// is written: OpenSM takes a bad policy without a word and drops it in
+	// its sweep.
+	if why := checkFinal(final); why != "" && !restoring {
+		return txn.Outcome{Status: txn.StatusFailed, Reason: why + "; nothing was changed"}
+	}
+	if why, err := s.ChangedSince(); err != nil {
+		return txn.Outcome{Status: txn.StatusFailed, Reason: "re-read the files before the change: " + err.Error() + "; nothing was changed"}
+	} else if why != "" {
+		return txn.Outcome{Status: txn.StatusRefused, Reason: why}
+	}
+	s.Mark("stage")
+	if err := s.stageFiles(writes); err != nil {
+		s.cleanup()
+		return txn.Outcome{Status: txn.StatusFailed, Reason: err.Error() + "; the live files were not touched"}
+	}
+	if restoring {
+		// Nothing to check against.
+	} else if why := s.checkCandidate(final, writes); why != "" {
+		s.cleanup()
+		return txn.Outcome{Status: txn.StatusFailed, Reason: why + "; the live files were not touched"}
+	}
+	s.log = final.logFile()
+	if s.logAt, err = s.logSize(); err != nil {
+		s.cleanup()
+		return txn.Outcome{Status: txn.StatusFailed, Reason: err.Error() + "; the live files were not touched"}
+	}
+	s.Mark("commit")
+	if err := s.swapIn(writes); err != nil {
+		return s.restore(err.Error())
+	}
+	note := "OpenSM re-read them (SIGHUP) and programmed the tables they set, read back with smpquery"
+	if err := s.hup(); err != nil && !restoring {
+		return s.restore(err.Error())
+	} else if err != nil {
+		note = "telling OpenSM to re-read them failed: " + err.Error()
+	} else if restoring {
+		note = "OpenSM was told to re-read them (SIGHUP)"
+	}
+	s.Mark("verify")
+	if restoring {
+		// The files are read back below.
+	} else if why := s.verifyTables(final); why != "" {
+		return s.restore(why)
+	}
+	ok, left, err := s.Converged()
+	if err != nil {
+		return s.restore("read the files back: " + err.Error())
+	}
+	if !ok {
+		return s.restore(fmt.Sprintf("read the files back: %d line(s) still differ from the render", left))
+	}
+	s.cleanup()
+	return txn.Outcome{Status: txn.StatusApplied, DeviceDiff: fmt.Sprintf("%d file(s) swapped in; %s", len(writes), note)}
+}
+
+// fileSet is the files the daemon reads after the change: each written
+// file's new text, the others' text as apply read them.
+type fileSet map[string]filebundle.File
+
+// finalFiles is the files as they will be once writes are in.
+func (s *swap) finalFiles(writes []filebundle.File) (fileSet, error) {
+	before, err := config.FilesOf(s.Before())
+	if err != nil {
+		return nil, fmt.Errorf("the files apply read: %w", err)
+	}
+	fs := fileSet(filebundle.Map(before))
+	for _, w := range writes {
+		fs[w.Path] = w
+	}
+	return fs, nil
+}
+
+// text is a file's text ("" when absent).
+func (fs fileSet) text(name string) (string, bool) {
+	f, ok := fs[ConfigDir+"/"+name]
+	if !ok || f.Absent {
+		return "", false
+	}
+	return string(f.Text), true
+}
+
+// options parses the final opensm.conf.
+func (fs fileSet) options() (*osmconf.Options, error) {
+	text, ok := fs.text(FileConf)
+	if !ok {
+		return nil, fmt.Errorf("%s/%s is not among the files: the subnet manager would run on its defaults", ConfigDir, FileConf)
+	}
+	return osmconf.ParseOptions(text)
+}
+
+// logFile is the log OpenSM writes (its log_file option, else the
+// default).
+func (fs fileSet) logFile() string {
+	if o, err := fs.options(); err == nil {
+		if v, ok := o.Get("log_file"); ok && filebundle.CheckPath(v) == nil {
+			return v
+		}
+	}
+	return logFile
+}
+
+// checkFinal parses what the daemon will read and says what it would
+// reject ("" when nothing).
+func checkFinal(fs fileSet) string {
+	o, err := fs.options()
+	if err != nil {
+		return "check " + FileConf + ": " + err.Error()
+	}
+	if len(o.Unknown) > 0 {
+		return fmt.Sprintf("check %s: line %d: OpenSM 3.3 does not know the option %q", FileConf, o.Unknown[0].Line, o.Unknown[0].Key)
+	}
+	if !o.QoSEnabled() {
+		return "check " + FileConf + ": qos is not TRUE: OpenSM would program none of the QoS tables"
+	}
+	for _, p := range []string{"ca", "swe", "sw0", "rtr"} {
+		if _, err := o.QoS(p); err != nil {
+			return "check " + FileConf + ": " + err.Error()
+		}
+	}
+	var parts []osmconf.Partition
+	if v, ok := o.Get("partition_config_file"); ok && path.Dir(v) == ConfigDir {
+		if text, ok := fs.text(path.Base(v)); ok {
+			if parts, err = osmconf.ParsePartitions(text); err != nil {
+				return "check " + path.Base(v) + ": " + err.Error()
+			}
+		}
+	}
+	if v, ok := o.Get("qos_policy_file"); ok && path.Dir(v) == ConfigDir {
+		text, ok := fs.text(path.Base(v))
+		if !ok {
+			return fmt.Sprintf("check: opensm.conf names the QoS policy %s, which the host does not have", v)
+		}
+		pol, err := osmconf.ParsePolicy(text)
+		if err != nil {
+			return "check " + path.Base(v) + ": " + err.Error()
+		}
+		if probs := append(pol.Problems(), pol.CheckPartitions(parts)...); len(probs) > 0 {
+			return "check " + path.Base(v) + ": OpenSM would reject the whole policy in its sweep: " + strings.Join(probs, "; ")
+		}
+	}
+	return ""
+}
+
+// stageFiles makes the run's private directory and writes every file to
+// write into it, reading each back.
+func (s *swap) stageFiles(writes []filebundle.File) error {
+	out, err := s.Shell("mktemp -d " + ConfigDir + "/.fabricgen.XXXXXXXXXX")
+	dir := strings.TrimSpace(out)
+	if err != nil {
+		return fmt.Errorf("make a private directory in %s for the new files: %w", ConfigDir, err)
+	}
+	if !reStage.MatchString(dir) {
+		return fmt.Errorf("make a private directory in %s for the new files: mktemp printed %q, not a directory it makes", ConfigDir, txn.SafeText(dir))
+	}
+	s.stage = dir
+	for _, w := range writes {
+		if w.Absent {
+			continue
+		}
+		if err := s.writeFile(s.staged(w.Path), w.Text); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// staged is where a live file's candidate is written.
+func (s *swap) staged(live string) string { return s.stage + "/" + path.Base(live) }
+
+// writeFile writes text to p as base64 chunks, decodes it there and reads
+// it back.
+func (s *swap) writeFile(p string, text []byte) error {
+	enc := base64.StdEncoding.EncodeToString(text)
+	redirect := ">"
+	for first := true; first || enc != ""; first = false {
+		n := min(b64Chunk, len(enc))
+		if _, err := s.Shell(fmt.Sprintf("printf '%%s' '%s' %s %s.b64", enc[:n], redirect, p)); err != nil {
+			return fmt.Errorf("write %s: %w", p, err)
+		}
+		enc, redirect = enc[n:], ">>"
+	}
+	if _, err := s.Shell("base64 -d -- " + p + ".b64 > " + p + " && rm -f -- " + p + ".b64"); err != nil {
+		return fmt.Errorf("decode %s: %w", p, err)
+	}
+	got, err := txn.ReadFile(s.Conn(), p)
+	if err != nil {
+		return err
+	}
+	if got.Absent || string(got.Text) != string(text) {
+		return fmt.Errorf("write %s: it reads back with %d bytes that are not the %d written", p, len(got.Text), len(text))
+	}
+	return nil
+}
+
+// checkCandidate has OpenSM parse the candidate opensm.conf (the live
+// one when the change does not write it) and dump every option it took.
+func (s *swap) checkCandidate(final fileSet, writes []filebundle.File) string {
+	conf := ConfigDir + "/" + FileConf
+	if f, ok := final[conf]; ok && f.Absent {
+		return "the change removes " + conf
+	}
+	cand := conf
+	for _, f := range writes {
+		if f.Path == conf {
+			cand = s.staged(conf)
+		}
+	}
+	dump := s.stage + "/check.conf"
+	out, err := s.Shell("opensm -F " + cand + " -c " + dump)
+	if err != nil {
+		return "opensm -F " + cand + " -c " + dump + ": " + err.Error()
+	}
+	if strings.Contains(out, "Unrecognized token") {
+		for _, l := range strings.Split(out, "\n") {
+			if strings.Contains(l, "Unrecognized token") {
+				return "opensm does not take " + cand + ": " + txn.SafeText(strings.TrimSpace(l))
+			}
+		}
+	}
+	got, err := txn.ReadFile(s.Conn(), dump)
+	if err != nil {
+		return "read OpenSM's dump of the candidate: " + err.Error()
+	}
+	if got.Absent {
+		return "opensm -c wrote no dump of the candidate options (" + txn.SafeText(lastLine(out)) + ")"
+	}
+	parsed, err := osmconf.ParseOptions(string(got.Text))
+	if err != nil {
+		return "read OpenSM's dump of the candidate: " + err.Error()
+	}
+	want, err := final.options()
+	if err != nil {
+		return err.Error()
+	}
+	for _, o := range want.Lines {
+		v, ok := parsed.Get(o.Key)
+		if !ok || v != wantValue(want, o.Key) {
+			return fmt.Sprintf("OpenSM read %s line %d (%s %s) as %q: the option is not what the file says", FileConf, o.Line, o.Key, o.Value, v)
+		}
+	}
+	return ""
+}
+
+// wantValue is an option's effective value (its last line).
+func wantValue(o *osmconf.Options, key string) string {
+	v, _ := o.Get(key)
+	return v
+}
+
+func lastLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		return s[i+1:]
+	}
+	return s
+}
+
+// logSize is the size of OpenSM's log now (0 when there is none yet).
+func (s *swap) logSize() (int64, error) {
+	out, st, _, err := s.Conn().Run("stat -c %s -- " + s.log)
+	if err != nil {
+		return 0, fmt.Errorf("read the size of OpenSM's log %s: %w", s.log, err)
+	}
+	if st != 0 {
+		if strings.Contains(out, "No such file or directory") {
+			return 0, nil
+		}
+		return 0, fmt.Errorf("read the size of OpenSM's log %s: %s", s.log, txn.SafeText(strings.TrimSpace(out)))
+	}
+	n, err := strconv.ParseInt(strings.TrimSpace(out), 10, 64)
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("the size of OpenSM's log %s is %q", s.log, txn.SafeText(strings.TrimSpace(out)))
+	}
+	return n, nil
+}
+
+// swapIn renames every candidate over its live file (removes a file the
+// change removes).
+func (s *swap) swapIn(writes []filebundle.File) error {
+	lines := make([]string, 0, len(writes))
+	for _, w := range writes {
+		if w.Absent {
+			lines = append(lines, "rm -f -- "+w.Path)
+		} else {
+			lines = append(lines, "mv -f -- "+s.staged(w.Path)+" "+w.Path)
+		}
+	}
+	if err := s.send("the swap", lines); err != nil {
+		return fmt.Errorf("swap the new files in: %w", err)
+	}
+	return nil
+}
+
+// send runs lines one by one, tracked as what (so a stopped run can say
+// how far it got), stopping at the first that fails.
+func (s *swap) send(what string, lines []string) error {
+	sent := s.Track(what, lines)
+	for _, l := range lines {
+		_, err := s.Shell(l)
+		if err == nil || s.Conn().Alive() {
+			// Answered (taken or refused); a lost session leaves the
+			// line in flight.
+			sent.Done(err == nil)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// hup tells the running OpenSM to re-read its files.
+func (s *swap) hup() error {
+	out, st, _, err := s.Conn().Run("pkill -HUP -x opensm")
+	if err != nil {
+		return fmt.Errorf("pkill -HUP -x opensm: %w", err)
+	}
+	if st == 1 {
+		return fmt.Errorf("no opensm runs on the host (pkill -HUP -x opensm: exit status 1): nothing re-reads the new files")
+	}
+	if st != 0 {
+		return fmt.Errorf("pkill -HUP -x opensm: exit status %d: %s", st, txn.SafeText(strings.TrimSpace(out)))
+	}
+	return nil
+}
+
+// verifyTables waits for the sweep after SIGHUP: the log since the swap
+// must hold no ERR, and the tables read back must be the candidate's.
+func (s *swap) verifyTables(final fileSet) string {
+	o, err := final.options()
+	if err != nil {
+		return err.Error()
+	}
+	want, err := expectedTables(o, final)
+	if err != nil {
+		return err.Error()
+	}
+	deadline := s.Now().Add(sweepWait)
+	var why string
+	for {
+		if errs := s.logErrors(); errs != "" {
+			return "OpenSM logged errors after re-reading the files: " + errs
+		}
+		why = s.readTables(want)
+		if why == "" {
+			return ""
+		}
+		if !s.Now().Before(deadline) || !s.Conn().Alive() {
+			break
+		}
+		time.Sleep(sweepPoll)
+	}
+	return fmt.Sprintf("OpenSM did not program the new tables within %s of SIGHUP: %s", sweepWait, why)
+}
+
+// logErrors reads what OpenSM logged since the swap and returns its ERR
+// lines ("" when none).
+func (s *swap) logErrors() string {
+	out, st, _, err := s.Conn().Run(fmt.Sprintf("tail -c +%d -- %s", s.logAt+1, s.log))
+	if err != nil || st != 0 {
+		return ""
+	}
+	m := reLogErr.FindAllString(out, 4)
+	for i := range m {
+		m[i] = txn.SafeText(strings.TrimSpace(m[i]))
+	}
+	return strings.Join(m, "; ")
+}
+
+// tables is what verify reads back.
+type tables struct {
+	ca, swe osmconf.QoSSet
+	// pkeys are the P_Keys the SM's own port must hold (full members).
+	pkeys []uint16
+}
+
+// expectedTables is what OpenSM programs from the final files on the SM
+// host's own port and on its switch's external ports.
+func expectedTables(o *osmconf.Options, final fileSet) (tables, error) {
+	var t tables
+	var err error
+	if t.ca, err = o.QoS("ca"); err != nil {
+		return t, err
+	}
+	if t.swe, err = o.QoS("swe"); err != nil {
+		return t, err
+	}
+	t.pkeys = []uint16{0xffff}
+	if v, ok := o.Get("partition_config_file"); ok && path.Dir(v) == ConfigDir {
+		if text, ok := final.text(path.Base(v)); ok {
+			parts, err := osmconf.ParsePartitions(text)
+			if err != nil {
+				return t, err
+			}
+			for _, p := range parts {
+				if p.PKey&0x7fff == 0x7fff {
+					continue
+				}
+				for _, m := range p.Members {
+					if (m.Name == "SELF" || m.Name == "ALL" || m.Name == "ALL_CAS") && m.Full {
+						t.pkeys = append(t.pkeys, p.PKey|0x8000)
+						break
+					}
+				}
+			}
+		}
+	}
+	return t, nil
+}
+
+// readTables reads the SM host's port and its switch back and says how
+// they differ from want ("" when they do not).
+func (s *swap) readTables(want tables) string {
+	ca, err := s.query("sl2vl", "0")
+	if err != nil {
+		return err.Error()
+	}
+	rows, err := ibsim.ParseSL2VL(ca)
+	if err != nil {
+		return err.Error()
+	}
+	if got := rows[ibsim.PortPair{}]; got != want.ca.SL2VL {
+		return fmt.Sprintf("the SM host's port maps SL to VL as %v, the files say %v", got, want.ca.SL2VL)
+	}
+	arbOut, err := s.query("vlarb", "0")
+	if err != nil {
+		return err.Error()
+	}
+	arb, err := ibsim.ParseVLArb(arbOut)
+	if err != nil {
+		return err.Error()
+	}
+	if g, w := read(arb.Low), wanted(want.ca.Low); g != w {
+		return fmt.Sprintf("the SM host's port VLArb low table is %s, the files say %s", g, w)
+	}
+	if g, w := read(arb.High), wanted(want.ca.High); g != w {
+		return fmt.Sprintf("the SM host's port VLArb high table is %s, the files say %s", g, w)
+	}
+	pk, err := s.query("pkeys", "0")
+	if err != nil {
+		return err.Error()
+	}
+	keys, err := ibsim.ParsePKeys(pk)
+	if err != nil {
+		return err.Error()
+	}
+	for _, k := range want.pkeys {
+		if !hasKey(keys, k) {
+			return fmt.Sprintf("the SM host's port lacks P_Key 0x%04x, which the partitions give it", k)
+		}
+	}
+	// The switch the SM host's port is cabled to: smpquery prints the
+	// rows of one output port (port 1, which every switch has), from
+	// every input port; port 0 is the switch's management port, which
+	// qos_sw0 programs where the switch has an enhanced one.
+	sw, err := s.query("sl2vl", "0,1 1")
+	if err != nil {
+		return err.Error()
+	}
+	swRows, err := ibsim.ParseSL2VL(sw)
+	if err != nil {
+		return err.Error()
+	}
+	checked := 0
+	for pp, got := range swRows {
+		if pp.In == 0 || pp.Out != 1 {
+			continue
+		}
+		checked++
+		if got != want.swe.SL2VL {
+			return fmt.Sprintf("the switch of the SM host's port maps SL to VL from port %d to %d as %v, the files say %v", pp.In, pp.Out, got, want.swe.SL2VL)
+		}
+	}
+	if checked == 0 {
+		return "smpquery -D sl2vl 0,1 1 printed no row for output port 1 of the SM host's switch"
+	}
+	return ""
+}
+
+// query runs smpquery by directed route from the SM host.
+func (s *swap) query(what, dr string) (string, error) {
+	out, st, _, err := s.Conn().Run("smpquery -D " + what + " " + dr)
+	if err != nil {
+		return "", fmt.Errorf("smpquery -D %s %s: %w", what, dr, err)
+	}
+	if st != 0 {
+		return "", fmt.Errorf("smpquery -D %s %s: exit status %d: %s", what, dr, st, txn.SafeText(lastLine(out)))
+	}
+	return out, nil
+}
+
+func hasKey(keys []uint16, k uint16) bool {
+	for _, x := range keys {
+		if x == k {
+			return true
+		}
+	}
+	return false
+}
+
+// read prints a VLArb table read back (smpquery leaves weight-0 entries
+// out), wanted the files' table alike, without its weight-0 entries.
+func read(es []ibsim.Entry) string {
+	parts := make([]string, 0, len(es))
+	for _, e := range es {
+		parts = append(parts, e.String())
+	}
+	return "[" + strings.Join(parts, ",") + "]"
+}
+
+func wanted(es []osmconf.VLArbEntry) string {
+	parts := make([]string, 0, len(es))
+	for _, e := range es {
+		if e.Weight != 0 {
+			parts = append(parts, ibsim.Entry{VL: e.VL, Weight: e.Weight}.String())
+		}
+	}
+	return "[" + strings.Join(parts, ",") + "]"
+}
+
+// restore puts the files apply read back, tells OpenSM to re-read them,
+// and checks the files are the backup's.
+func (s *swap) restore(why string) txn.Outcome {
+	s.Mark("rollback")
+	restore := s.RollbackCommand()
+	if !s.Conn().Alive() {
+		if err := s.Reconnect(); err != nil {
+			return txn.Outcome{Status: txn.StatusFailed, Reason: why + "; " + err.Error(), Restore: restore}
+		}
+	}
+	before, err := config.FilesOf(s.Before())
+	if err != nil {
+		return txn.Outcome{Status: txn.StatusFailed, Reason: why + "; the backup: " + err.Error(), Restore: restore}
+	}
+	writes, _ := config.FileWrites(s.Changes())
+	back := filebundle.Map(before)
+	var lines []string
+	for _, w := range writes {
+		old, ok := back[w.Path]
+		if !ok || old.Absent {
+			lines = append(lines, "rm -f -- "+w.Path)
+			continue
+		}
+		cand := s.staged(w.Path) + ".orig"
+		if s.stage == "" {
+			return txn.Outcome{Status: txn.StatusFailed, Reason: why + "; no private directory to restore through", Restore: restore}
+		}
+		if err := s.writeFile(cand, old.Text); err != nil {
+			return txn.Outcome{Status: txn.StatusFailed, Reason: why + "; write the backup's " + path.Base(w.Path) + ": " + err.Error() + "; the host is NOT back to its backup", Restore: restore}
+		}
+		lines = append(lines, "mv -f -- "+cand+" "+w.Path)
+	}
+	if err := s.send("the restore", lines); err != nil {
+		return txn.Outcome{Status: txn.StatusFailed, Reason: why + "; restore: " + err.Error() + "; the host is NOT back to its backup", Restore: restore}
+	}
+	hupNote := "; OpenSM was told to re-read the restored files (SIGHUP)"
+	if err := s.hup(); err != nil {
+		hupNote = "; telling OpenSM to re-read the restored files failed: " + err.Error()
+	}
+	out := s.RolledBack(why + hupNote)
+	s.cleanup()
+	return out
+}
+
+// cleanup removes the run's private directory.
+func (s *swap) cleanup() {
+	if s.stage != "" && reStage.MatchString(s.stage) {
+		_, _, _, _ = s.Conn().Run("rm -rf -- " + s.stage)
+	}
+}
