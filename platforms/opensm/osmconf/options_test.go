@@ -93,14 +93,8 @@ func TestParseOptionsLines(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			o, err := ParseOptions(tc.text)
-			if tc.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-					t.Fatalf("err = %v, want %q", err, tc.wantErr)
-				}
+			if checkErr(t, err, tc.wantErr) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			if !slices.Equal(o.Lines, tc.lines) {
 				t.Errorf("Lines = %#v, want %#v", o.Lines, tc.lines)
@@ -269,14 +263,8 @@ func TestQoS(t *testing.T) {
 				t.Fatal(err)
 			}
 			got, err := o.QoS(tc.prefix)
-			if tc.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-					t.Fatalf("err = %v, want %q", err, tc.wantErr)
-				}
+			if checkErr(t, err, tc.wantErr) {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			if !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("QoS(%q) =\n %+v\nwant\n %+v", tc.prefix, got, tc.want)

@@ -8,12 +8,7 @@ import (
 
 func TestParsePartitions(t *testing.T) {
 	all := func(full bool) Member { return Member{Name: "ALL", Full: full, Line: 1} }
-	tests := []struct {
-		name    string
-		text    string
-		want    []Partition
-		wantErr string
-	}{
+	runParseCases(t, ParsePartitions, []parseCase[[]Partition]{
 		{
 			name: "doc example",
 			text: "Default=0x7fff : ALL=limited, SELF=full ;\n",
@@ -80,24 +75,7 @@ func TestParsePartitions(t *testing.T) {
 		{name: "mgid without value", text: "p=1: mgid;\n", wantErr: "partitions.conf:1:6: mgid without '='"},
 		{name: "NUL", text: "p=1: ALL;\x00\n", wantErr: "partitions.conf:1:10: NUL byte"},
 		{name: "long line", text: "p=1: ALL" + strings.Repeat(" ", prtnMaxLine) + ";\n", wantErr: "partitions.conf:1:1: line of 4104 bytes"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			got, err := ParsePartitions(tc.text)
-			if tc.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-					t.Fatalf("err = %v, want %q", err, tc.wantErr)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !reflect.DeepEqual(got, tc.want) {
-				t.Errorf("got\n %+v\nwant\n %+v", got, tc.want)
-			}
-		})
-	}
+	})
 }
 
 func TestPartitionKey(t *testing.T) {

@@ -1,0 +1,48 @@
+package osmconf
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// checkErr checks a table case's error: with wantErr set, err must contain
+// it and the case is over (checkErr returns true); otherwise err must be
+// nil.
+func checkErr(t *testing.T, err error, wantErr string) bool {
+	t.Helper()
+	if wantErr != "" {
+		if err == nil || !strings.Contains(err.Error(), wantErr) {
+			t.Fatalf("err = %v, want %q", err, wantErr)
+		}
+		return true
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return false
+}
+
+// parseCase is one case of a parser's table test: the text, and the error
+// it must fail with (a part of it) or else the value it must parse to.
+type parseCase[T any] struct {
+	name, text string
+	want       T
+	wantErr    string
+}
+
+// runParseCases runs each case as a subtest of t.
+func runParseCases[T any](t *testing.T, parse func(string) (T, error), cases []parseCase[T]) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := parse(tc.text)
+			if checkErr(t, err, tc.wantErr) {
+				return
+			}
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("got\n %+v\nwant\n %+v", got, tc.want)
+			}
+		})
+	}
+}
