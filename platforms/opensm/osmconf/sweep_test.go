@@ -101,16 +101,26 @@ func (sw *sweeper) sweep(t *testing.T, partitions, policy string) string {
 	return log
 }
 
-// logWarnings returns the "line N: PARSE ..." messages of an OpenSM log in
-// this package's form, and the line of the PARSE ERROR that made it reject
-// partitions.conf (0 when it did not).
-func logPartitionFindings(log string) (warns []string, errLine int, rejected bool) {
+// logMessages returns the messages of an OpenSM log: each "-> " line's
+// text after its function's name ("func: ").
+func logMessages(log string) []string {
+	var msgs []string
 	for _, l := range strings.Split(log, "\n") {
 		_, msg, ok := strings.Cut(l, "-> ")
 		if !ok {
 			continue
 		}
 		_, msg, _ = strings.Cut(msg, ": ")
+		msgs = append(msgs, msg)
+	}
+	return msgs
+}
+
+// logWarnings returns the "line N: PARSE ..." messages of an OpenSM log in
+// this package's form, and the line of the PARSE ERROR that made it reject
+// partitions.conf (0 when it did not).
+func logPartitionFindings(log string) (warns []string, errLine int, rejected bool) {
+	for _, msg := range logMessages(log) {
 		switch {
 		case strings.HasPrefix(msg, "PARSE WARN: line "):
 			rest := strings.TrimPrefix(msg, "PARSE WARN: line ")
@@ -227,12 +237,7 @@ type policyFindings struct {
 // logPolicyFindings reads the ERR AC lines of an OpenSM log.
 func logPolicyFindings(log string) policyFindings {
 	var f policyFindings
-	for _, l := range strings.Split(log, "\n") {
-		_, msg, ok := strings.Cut(l, "-> ")
-		if !ok {
-			continue
-		}
-		_, msg, _ = strings.Cut(msg, ": ")
+	for _, msg := range logMessages(log) {
 		switch {
 		case strings.HasPrefix(msg, "ERR AC05: Syntax error (line "):
 			at, _, _ := strings.Cut(strings.TrimPrefix(msg, "ERR AC05: Syntax error (line "), ")")
