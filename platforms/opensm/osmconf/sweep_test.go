@@ -12,34 +12,10 @@ import (
 	"time"
 
 	"github.com/fabricgen/fabricgen/internal/ibsim"
+	"github.com/fabricgen/fabricgen/internal/ibsim/ibsimtest"
 	"github.com/fabricgen/fabricgen/internal/readlimit"
 	"github.com/fabricgen/fabricgen/internal/testtool"
-	"github.com/fabricgen/fabricgen/schema"
 )
-
-// sweepFabric is one leaf with the subnet manager and one host.
-func sweepFabric() *schema.Fabric {
-	kind := func(k schema.Kind) schema.Value[schema.Kind] { return schema.Value[schema.Kind]{V: k, Set: true} }
-	guid := func(g uint64) schema.Value[uint64] { return schema.Value[uint64]{V: g, Set: true} }
-	leaf := &schema.Device{Name: "leaf1", Kind: kind(schema.KindLeaf), GUID: guid(0x0002c90000000101)}
-	sm := &schema.Device{Name: "sm01", Kind: kind(schema.KindSubnetManager)}
-	gpu := &schema.Device{Name: "gpu01", Kind: kind(schema.KindNIC)}
-	port := func(d *schema.Device, name string, g uint64) *schema.Port {
-		p := &schema.Port{Name: name, Device: d}
-		if g != 0 {
-			p.GUID = guid(g)
-		}
-		d.Ports = append(d.Ports, p)
-		return p
-	}
-	l1, l2 := port(leaf, "1", 0), port(leaf, "2", 0)
-	f := &schema.Fabric{Devices: []*schema.Device{leaf, gpu, sm}, Links: []*schema.Link{
-		{A: l1, B: port(sm, "ib0", 0x0002c90300a00101)},
-		{A: l2, B: port(gpu, "ib0", 0x0002c90300a00201)},
-	}}
-	f.Reindex()
-	return f
-}
 
 // sweeper runs the real OpenSM for one sweep on an emulated fabric.
 type sweeper struct {
@@ -56,7 +32,7 @@ func newSweeper(t *testing.T) *sweeper {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	topo, err := ibsim.FromFabric(sweepFabric())
+	topo, err := ibsim.FromFabric(ibsimtest.OneLeaf())
 	if err != nil {
 		t.Fatal(err)
 	}
