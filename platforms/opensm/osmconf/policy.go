@@ -155,29 +155,15 @@ func (ps *policyParser) expect(k tokKind, want string) error {
 	return nil
 }
 
+// parse reads the sections, each consumed by its keyword's parser.
 func (ps *policyParser) parse() error {
-	for {
-		var err error
-		switch ps.tok.kind {
-		case tkEOF:
-			return nil
-		case tkULPsStart:
-			err = ps.ulps()
-		case tkPortGroupsStart:
-			err = ps.portGroups()
-		case tkSetupStart:
-			err = ps.setup()
-		case tkLevelsStart:
-			err = ps.levels()
-		case tkRulesStart:
-			err = ps.rules()
-		default:
-			err = ps.syntax("port-groups, qos-setup, qos-levels, qos-match-rules or qos-ulps")
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return ps.block(fields{
+		tkULPsStart:       ps.ulps,
+		tkPortGroupsStart: ps.list(tkPortGroupStart, ps.portGroup, tkPortGroupsEnd, "port-group or end-port-groups", "port-group"),
+		tkSetupStart:      ps.setup,
+		tkLevelsStart:     ps.list(tkLevelStart, ps.level, tkLevelsEnd, "qos-level or end-qos-levels", ""),
+		tkRulesStart:      ps.list(tkRuleStart, ps.rule, tkRulesEnd, "qos-match-rule or end-qos-match-rules", ""),
+	}, tkEOF, "port-groups, qos-setup, qos-levels, qos-match-rules or qos-ulps", nil)
 }
 
 // singleString is single_string: one or more TK_TEXT, concatenated, white
@@ -323,11 +309,11 @@ func pkeysOf(rs []numRange) ([]uint16, [][2]uint16) {
 // of what follows the keyword (called with the keyword's kind).
 type fields map[tokKind]func(k tokKind) error
 
-// block is one "X ... end-X" block: after its start token, entries of fs
-// until end; done, when not nil, runs with end still the lookahead (where
-// OpenSM's grammar actions validate the block). want names what may stand.
+// block is one "X ... end-X" block after its start token (consumed, so
+// ps.prev): entries of fs, each consumed by its keyword's parser, until end;
+// done, when not nil, runs with end still the lookahead (where OpenSM's
+// grammar actions validate the block). want names what may stand.
 func (ps *policyParser) block(fs fields, end tokKind, want string, done func() error) error {
-	ps.advance()
 	for {
 		k := ps.tok.kind
 		if k == end {
@@ -350,21 +336,24 @@ func (ps *policyParser) block(fs fields, end tokKind, want string, done func() e
 	}
 }
 
-// list is the blocks of a section, each started by item and read by parse,
-// then end. need, when not empty, is what to expect when there is no block
-// (a section that must have one).
-func (ps *policyParser) list(item tokKind, parse func() error, end tokKind, want, need string) error {
-	n := 0
-	for ps.tok.kind == item {
-		if err := parse(); err != nil {
-			return err
+// list is a section's parser: blocks, each started by item (consumed) and
+// read by parse, then end. need, when not empty, is what to expect when
+// there is no block (a section that must have one).
+func (ps *policyParser) list(item tokKind, parse func() error, end tokKind, want, need string) func(tokKind) error {
+	return func(tokKind) error {
+		n := 0
+		for ps.tok.kind == item {
+			ps.advance()
+			if err := parse(); err != nil {
+				return err
+			}
+			n++
 		}
-		n++
+		if n == 0 && need != "" {
+			return ps.syntax(need)
+		}
+		return ps.expect(end, want)
 	}
-	if n == 0 && need != "" {
-		return ps.syntax(need)
-	}
-	return ps.expect(end, want)
 }
 
 // once is a single_string tag that may stand once in its block: dup is
@@ -453,13 +442,8 @@ func skip[T any](read func() (T, error)) func(tokKind) error {
 	}
 }
 
-func (ps *policyParser) portGroups() error {
-	ps.advance()
-	return ps.list(tkPortGroupStart, ps.portGroup, tkPortGroupsEnd, "port-group or end-port-groups", "port-group")
-}
-
 func (ps *policyParser) portGroup() error {
-	g := PortGroup{Line: ps.tok.line}
+	g := PortGroup{Line: ps.prev.line}
 	var nameSet, useSet bool
 	return ps.block(fields{
 		tkName: ps.once(&g.Name, &nameSet, "port-group has multiple 'name' tags"),
@@ -508,15 +492,11 @@ func (ps *policyParser) portGroup() error {
 	})
 }
 
-func (ps *policyParser) setup() error {
-	ps.p.SetupLines = append(ps.p.SetupLines, ps.tok.line)
+func (ps *policyParser) setup(tokKind) error {
+	ps.p.SetupLines = append(ps.p.SetupLines, ps.prev.line)
 	return ps.block(fields{
-		tkVLArbTablesStart: func(tokKind) error {
-			return ps.list(tkVLArbScopeStart, ps.vlarbScope, tkVLArbTablesEnd, "vlarb-scope or end-vlarb-tables", "")
-		},
-		tkSL2VLTablesStart: func(tokKind) error {
-			return ps.list(tkSL2VLScopeStart, ps.sl2vlScope, tkSL2VLTablesEnd, "sl2vl-scope or end-sl2vl-tables", "")
-		},
+		tkVLArbTablesStart: ps.list(tkVLArbScopeStart, ps.vlarbScope, tkVLArbTablesEnd, "vlarb-scope or end-vlarb-tables", ""),
+		tkSL2VLTablesStart: ps.list(tkSL2VLScopeStart, ps.sl2vlScope, tkSL2VLTablesEnd, "sl2vl-scope or end-sl2vl-tables", ""),
 	}, tkSetupEnd, "vlarb-tables, sl2vl-tables or end-qos-setup", nil)
 }
 
@@ -601,13 +581,8 @@ func (ps *policyParser) sl2vlScope() error {
 	})
 }
 
-func (ps *policyParser) levels() error {
-	ps.advance()
-	return ps.list(tkLevelStart, ps.level, tkLevelsEnd, "qos-level or end-qos-levels", "")
-}
-
 func (ps *policyParser) level() error {
-	l := Level{Line: ps.tok.line}
+	l := Level{Line: ps.prev.line}
 	var nameSet, useSet, mtuSet, rateSet, lifeSet bool
 	return ps.block(fields{
 		tkName: ps.once(&l.Name, &nameSet, "qos-level has multiple 'name' tags"),
@@ -638,13 +613,8 @@ func (ps *policyParser) level() error {
 	})
 }
 
-func (ps *policyParser) rules() error {
-	ps.advance()
-	return ps.list(tkRuleStart, ps.rule, tkRulesEnd, "qos-match-rule or end-qos-match-rules", "")
-}
-
 func (ps *policyParser) rule() error {
-	r := MatchRule{Line: ps.tok.line}
+	r := MatchRule{Line: ps.prev.line}
 	var useSet, levelSet bool
 	return ps.block(fields{
 		tkUse:          ps.once(&r.Use, &useSet, "'qos-match-rule' has multiple 'use' tags"),
@@ -663,8 +633,7 @@ func (ps *policyParser) rule() error {
 	})
 }
 
-func (ps *policyParser) ulps() error {
-	ps.advance()
+func (ps *policyParser) ulps(tokKind) error {
 	n := 0
 	for {
 		start := ps.tok
