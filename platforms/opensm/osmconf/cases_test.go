@@ -46,3 +46,11 @@ func runParseCases[T any](t *testing.T, parse func(string) (T, error), cases []p
 		})
 	}
 }
+
+// addRenders seeds f with every rendered file of that name.
+func addRenders(f *testing.F, name string) {
+	f.Helper()
+	for _, rd := range renderDirs {
+		f.Add(readRender(f, rd.dir, rd.prefix+name))
+	}
+}

@@ -19,9 +19,7 @@ func TestParseGUIDFile(t *testing.T) {
 }
 
 func FuzzParseGUIDFile(f *testing.F) {
-	for _, rd := range renderDirs {
-		f.Add(readRender(f, rd.dir, rd.prefix+"root-guids.conf"))
-	}
+	addRenders(f, "root-guids.conf")
 	f.Add("# x\n 0x1 a\n-1\n")
 	f.Fuzz(func(t *testing.T, text string) {
 		got, err := ParseGUIDFile(text)

@@ -480,9 +480,7 @@ func TestQoSMatchesOpenSM(t *testing.T) {
 }
 
 func FuzzParseOptions(f *testing.F) {
-	for _, rd := range renderDirs {
-		f.Add(readRender(f, rd.dir, rd.prefix+"opensm.conf"))
-	}
+	addRenders(f, "opensm.conf")
 	f.Add("qos TRUE\nqos_ca_vlarb_low 0x1:0x40,,\nqos_sl2vl '1,2'\n#\x00")
 	f.Add(strings.Repeat("qos_ca_sl2vl 0,", 1000))
 	f.Fuzz(func(t *testing.T, text string) {
