@@ -47,10 +47,14 @@ func runParseCases[T any](t *testing.T, parse func(string) (T, error), cases []p
 	}
 }
 
-// addRenders seeds f with every rendered file of that name.
-func addRenders(f *testing.F, name string) {
+// addRenders seeds f with every rendered file of that name, then with
+// the texts given.
+func addRenders(f *testing.F, name string, texts ...string) {
 	f.Helper()
 	for _, rd := range renderDirs {
 		f.Add(readRender(f, rd.dir, rd.prefix+name))
+	}
+	for _, text := range texts {
+		f.Add(text)
 	}
 }

@@ -19,8 +19,7 @@ func TestParseGUIDFile(t *testing.T) {
 }
 
 func FuzzParseGUIDFile(f *testing.F) {
-	addRenders(f, "root-guids.conf")
-	f.Add("# x\n 0x1 a\n-1\n")
+	addRenders(f, "root-guids.conf", "# x\n 0x1 a\n-1\n")
 	f.Fuzz(func(t *testing.T, text string) {
 		got, err := ParseGUIDFile(text)
 		if err == nil && len(got) == 0 {

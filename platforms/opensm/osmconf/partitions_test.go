@@ -137,9 +137,10 @@ func TestParsePartitionsHostile(t *testing.T) {
 }
 
 func FuzzParsePartitions(f *testing.F) {
-	addRenders(f, "partitions.conf")
-	f.Add("Default=0x7fff,ipoib:\n mgid=ff12:401b::0707,sl=1\n mgid=ff12::1\n ALL=full;;\n")
-	f.Add("a=1:\n\tmgid=ff12:401b::1;x\n")
+	addRenders(f, "partitions.conf",
+		"Default=0x7fff,ipoib:\n mgid=ff12:401b::0707,sl=1\n mgid=ff12::1\n ALL=full;;\n",
+		"a=1:\n\tmgid=ff12:401b::1;x\n",
+	)
 	f.Fuzz(func(t *testing.T, text string) {
 		parts, err := ParsePartitions(text)
 		if err != nil {

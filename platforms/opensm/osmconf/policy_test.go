@@ -266,9 +266,10 @@ func TestParsePolicyHostile(t *testing.T) {
 }
 
 func FuzzParsePolicy(f *testing.F) {
-	addRenders(f, "qos-policy.conf")
-	f.Add("qos-setup\n sl2vl-tables\n  sl2vl-scope\n   group: a\n   from: *\n   sl2vl-table: 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,7\n  end-sl2vl-scope\n end-sl2vl-tables\nend-qos-setup\n")
-	f.Add("qos-ulps\n default : 0\n ipoib, pkey 0x8001 : 3\n sdp, port-num 1-2 : 1\nend-qos-ulps\n# x")
+	addRenders(f, "qos-policy.conf",
+		"qos-setup\n sl2vl-tables\n  sl2vl-scope\n   group: a\n   from: *\n   sl2vl-table: 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,7\n  end-sl2vl-scope\n end-sl2vl-tables\nend-qos-setup\n",
+		"qos-ulps\n default : 0\n ipoib, pkey 0x8001 : 3\n sdp, port-num 1-2 : 1\nend-qos-ulps\n# x",
+	)
 	f.Fuzz(func(t *testing.T, text string) {
 		p, err := ParsePolicy(text)
 		if err != nil {
