@@ -58,3 +58,21 @@ func addRenders(f *testing.F, name string, texts ...string) {
 		f.Add(text)
 	}
 }
+
+// fuzzParse fuzzes parse, seeded by addRenders(f, name, seeds...): badErr,
+// when not nil, checks each error and check each value parse returns.
+func fuzzParse[T any](f *testing.F, name string, seeds []string, parse func(string) (T, error),
+	badErr func(t *testing.T, text string, err error), check func(t *testing.T, v T)) {
+	f.Helper()
+	addRenders(f, name, seeds...)
+	f.Fuzz(func(t *testing.T, text string) {
+		v, err := parse(text)
+		if err != nil {
+			if badErr != nil {
+				badErr(t, text, err)
+			}
+			return
+		}
+		check(t, v)
+	})
+}

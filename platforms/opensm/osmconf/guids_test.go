@@ -19,14 +19,13 @@ func TestParseGUIDFile(t *testing.T) {
 }
 
 func FuzzParseGUIDFile(f *testing.F) {
-	addRenders(f, "root-guids.conf", "# x\n 0x1 a\n-1\n")
-	f.Fuzz(func(t *testing.T, text string) {
-		got, err := ParseGUIDFile(text)
-		if err == nil && len(got) == 0 {
-			t.Fatal("no error and no GUID")
-		}
-		if err != nil && len(text) <= MaxTextSize && !strings.HasPrefix(err.Error(), "line ") {
+	fuzzParse(f, "root-guids.conf", []string{"# x\n 0x1 a\n-1\n"}, ParseGUIDFile, func(t *testing.T, text string, err error) {
+		if len(text) <= MaxTextSize && !strings.HasPrefix(err.Error(), "line ") {
 			t.Fatalf("error without a line: %v", err)
+		}
+	}, func(t *testing.T, got []uint64) {
+		if len(got) == 0 {
+			t.Fatal("no error and no GUID")
 		}
 	})
 }

@@ -442,15 +442,10 @@ func TestQoSMatchesOpenSM(t *testing.T) {
 }
 
 func FuzzParseOptions(f *testing.F) {
-	addRenders(f, "opensm.conf",
+	fuzzParse(f, "opensm.conf", []string{
 		"qos TRUE\nqos_ca_vlarb_low 0x1:0x40,,\nqos_sl2vl '1,2'\n#\x00",
 		strings.Repeat("qos_ca_sl2vl 0,", 1000),
-	)
-	f.Fuzz(func(t *testing.T, text string) {
-		o, err := ParseOptions(text)
-		if err != nil {
-			return
-		}
+	}, ParseOptions, nil, func(t *testing.T, o *Options) {
 		for _, l := range append(slices.Clone(o.Lines), o.Unknown...) {
 			if l.Key == "" || strings.ContainsAny(l.Key, " \t\n#") || strings.Contains(l.Value, "#") || l.Line < 1 {
 				t.Fatalf("bad option %#v", l)

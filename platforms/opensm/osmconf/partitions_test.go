@@ -137,18 +137,14 @@ func TestParsePartitionsHostile(t *testing.T) {
 }
 
 func FuzzParsePartitions(f *testing.F) {
-	addRenders(f, "partitions.conf",
+	fuzzParse(f, "partitions.conf", []string{
 		"Default=0x7fff,ipoib:\n mgid=ff12:401b::0707,sl=1\n mgid=ff12::1\n ALL=full;;\n",
 		"a=1:\n\tmgid=ff12:401b::1;x\n",
-	)
-	f.Fuzz(func(t *testing.T, text string) {
-		parts, err := ParsePartitions(text)
-		if err != nil {
-			if !strings.HasPrefix(err.Error(), "partitions.conf:") {
-				t.Fatalf("error without position: %v", err)
-			}
-			return
+	}, ParsePartitions, func(t *testing.T, _ string, err error) {
+		if !strings.HasPrefix(err.Error(), "partitions.conf:") {
+			t.Fatalf("error without position: %v", err)
 		}
+	}, func(t *testing.T, parts []Partition) {
 		if len(parts) == 0 {
 			t.Fatal("no error and no partition")
 		}
