@@ -512,7 +512,7 @@ func (ps *policyParser) groupCount(n *int) func(tokKind) error {
 
 func (ps *policyParser) vlarbScope() error {
 	groups := 0
-	arb := skip(func() (struct{}, error) { return struct{}{}, ps.pairs() })
+	arb := func(tokKind) error { return ps.pairs() }
 	return ps.block(fields{
 		tkGroup: ps.groupCount(&groups), tkAcross: ps.groupCount(&groups),
 		tkVLArbHigh: arb, tkVLArbLow: arb,
