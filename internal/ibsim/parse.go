@@ -115,6 +115,44 @@ func ParseVLArb(out string) (VLArb, error) {
 // table by index, zeros included.
 func ParsePKeyTable(out string) ([]uint16, error) {
 	var table []uint16
+	_, err := pkeyRows(out, func(n, i int) error {
+		if i != len(table) {
+			return fmt.Errorf("pkeys line %d: index %d after %d entries", n+1, i, len(table))
+		}
+		return nil
+	}, func(k uint16) { table = append(table, k) })
+	if err != nil {
+		return nil, err
+	}
+	if len(table) == 0 {
+		return nil, noPKeyRows(out)
+	}
+	return table, nil
+}
+
+// ParsePKeys reads `smpquery pkeys` output ("   0: 0xffff 0x8001 0x0000 …")
+// and returns the P_Keys that are not 0, in table order.
+func ParsePKeys(out string) ([]uint16, error) {
+	var keys []uint16
+	rows, err := pkeyRows(out, func(int, int) error { return nil }, func(k uint16) {
+		if k != 0 {
+			keys = append(keys, k)
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	if rows == 0 {
+		return nil, noPKeyRows(out)
+	}
+	return keys, nil
+}
+
+// pkeyRows reads the "IDX: KEY KEY …" rows of `smpquery pkeys` output:
+// row sees each row's line index and table index before key sees its
+// P_Keys. It returns how many rows there were.
+func pkeyRows(out string, row func(n, idx int) error, key func(uint16)) (int, error) {
+	rows := 0
 	for n, line := range strings.Split(out, "\n") {
 		idx, rest, ok := strings.Cut(strings.TrimSpace(line), ":")
 		if !ok {
@@ -124,51 +162,24 @@ func ParsePKeyTable(out string) ([]uint16, error) {
 		if err != nil {
 			continue
 		}
-		if i != len(table) {
-			return nil, fmt.Errorf("pkeys line %d: index %d after %d entries", n+1, i, len(table))
-		}
-		for _, f := range strings.Fields(rest) {
-			v, err := strconv.ParseUint(f, 0, 16)
-			if err != nil {
-				return nil, fmt.Errorf("pkeys line %d: %q is not a P_Key: %w", n+1, f, err)
-			}
-			table = append(table, uint16(v))
-		}
-	}
-	if len(table) == 0 {
-		return nil, fmt.Errorf("pkeys: no table rows in %q", firstLine(out))
-	}
-	return table, nil
-}
-
-// ParsePKeys reads `smpquery pkeys` output ("   0: 0xffff 0x8001 0x0000 …")
-// and returns the P_Keys that are not 0, in table order.
-func ParsePKeys(out string) ([]uint16, error) {
-	var keys []uint16
-	rows := 0
-	for n, line := range strings.Split(out, "\n") {
-		idx, rest, ok := strings.Cut(strings.TrimSpace(line), ":")
-		if !ok {
-			continue
-		}
-		if _, err := strconv.Atoi(idx); err != nil {
-			continue
+		if err := row(n, i); err != nil {
+			return 0, err
 		}
 		rows++
 		for _, f := range strings.Fields(rest) {
 			v, err := strconv.ParseUint(f, 0, 16)
 			if err != nil {
-				return nil, fmt.Errorf("pkeys line %d: %q is not a P_Key: %w", n+1, f, err)
+				return 0, fmt.Errorf("pkeys line %d: %q is not a P_Key: %w", n+1, f, err)
 			}
-			if v != 0 {
-				keys = append(keys, uint16(v))
-			}
+			key(uint16(v))
 		}
 	}
-	if rows == 0 {
-		return nil, fmt.Errorf("pkeys: no table rows in %q", firstLine(out))
-	}
-	return keys, nil
+	return rows, nil
+}
+
+// noPKeyRows is the error of `smpquery pkeys` output without a table.
+func noPKeyRows(out string) error {
+	return fmt.Errorf("pkeys: no table rows in %q", firstLine(out))
 }
 
 // PathRecord is the part of an SA PathRecord the proof tests read.
@@ -209,16 +220,33 @@ func GID(guid uint64) netip.Addr {
 // ParsePathRecords reads `saquery -p` output: "PathRecord dump:" blocks of
 // "name....value" lines.
 func ParsePathRecords(out string) ([]PathRecord, error) {
-	var recs []PathRecord
-	var cur *PathRecord
+	return parseRecords(out, "PathRecord dump:", "path record", recordFields[PathRecord]{
+		"sgid": addrField(func(p *PathRecord) *netip.Addr { return &p.SGID }, false),
+		"dgid": addrField(func(p *PathRecord) *netip.Addr { return &p.DGID }, false),
+		"slid": intField(func(p *PathRecord) *int { return &p.SLID }, 0xffff),
+		"dlid": intField(func(p *PathRecord) *int { return &p.DLID }, 0xffff),
+		"sl":   intField(func(p *PathRecord) *int { return &p.SL }, 15),
+		"mtu":  intField(func(p *PathRecord) *int { return &p.MTU }, 0xff),
+		"pkey": pkeyField(func(p *PathRecord) *uint16 { return &p.PKey }),
+	})
+}
+
+// recordFields are the fields a record parser keeps: by name as saquery
+// writes it, what sets the field from its value.
+type recordFields[R any] map[string]func(r *R, val string) error
+
+// parseRecords reads saquery's record dumps: each header line starts a
+// record, and its "name....value" lines set the fields named in fields
+// (others are passed over). what names the record in errors.
+func parseRecords[R any](out, header, what string, fields recordFields[R]) ([]R, error) {
+	var recs []R
 	for n, line := range strings.Split(out, "\n") {
 		line = strings.TrimSpace(line)
-		if line == "PathRecord dump:" {
-			recs = append(recs, PathRecord{})
-			cur = &recs[len(recs)-1]
+		if line == header {
+			recs = append(recs, *new(R))
 			continue
 		}
-		if cur == nil || line == "" {
+		if len(recs) == 0 || line == "" {
 			continue
 		}
 		i := strings.Index(line, "..")
@@ -226,30 +254,49 @@ func ParsePathRecords(out string) ([]PathRecord, error) {
 			continue
 		}
 		key, val := line[:i], strings.TrimLeft(line[i:], ".")
-		var err error
-		switch key {
-		case "sgid":
-			cur.SGID, err = netip.ParseAddr(val)
-		case "dgid":
-			cur.DGID, err = netip.ParseAddr(val)
-		case "slid":
-			cur.SLID, err = atoi(val, 0xffff)
-		case "dlid":
-			cur.DLID, err = atoi(val, 0xffff)
-		case "sl":
-			cur.SL, err = atoi(val, 15)
-		case "mtu":
-			cur.MTU, err = atoi(val, 0xff)
-		case "pkey":
-			var v int
-			v, err = atoi(val, 0xffff)
-			cur.PKey = uint16(v)
+		set, ok := fields[key]
+		if !ok {
+			continue
 		}
-		if err != nil {
-			return nil, fmt.Errorf("path record line %d: %s: %w", n+1, key, err)
+		if err := set(&recs[len(recs)-1], val); err != nil {
+			return nil, fmt.Errorf("%s line %d: %s: %w", what, n+1, key, err)
 		}
 	}
 	return recs, nil
+}
+
+// intField is a number field from 0 to limit.
+func intField[R any](field func(*R) *int, limit int) func(*R, string) error {
+	return func(r *R, val string) error {
+		v, err := atoi(val, limit)
+		*field(r) = v
+		return err
+	}
+}
+
+// pkeyField is a P_Key field.
+func pkeyField[R any](field func(*R) *uint16) func(*R, string) error {
+	return func(r *R, val string) error {
+		v, err := atoi(val, 0xffff)
+		*field(r) = uint16(v)
+		return err
+	}
+}
+
+// addrField is a GID field; gid6 asks for an IPv6 address (a GID), where
+// otherwise any address netip parses is kept.
+func addrField[R any](field func(*R) *netip.Addr, gid6 bool) func(*R, string) error {
+	return func(r *R, val string) error {
+		a, err := netip.ParseAddr(val)
+		if err != nil {
+			return err
+		}
+		if gid6 && !a.Is6() {
+			return fmt.Errorf("%q is not a GID", val)
+		}
+		*field(r) = a
+		return nil
+	}
 }
 
 func atoi(s string, limit int) (int, error) {
@@ -288,46 +335,12 @@ func (g MCGroup) MTUBytes() int {
 // ParseMCGroups reads `saquery -g` output: "MCMemberRecord group dump:"
 // blocks of "name....value" lines (MGID, Mlid, Mtu, pkey, Rate, SL).
 func ParseMCGroups(out string) ([]MCGroup, error) {
-	var gs []MCGroup
-	var cur *MCGroup
-	for n, line := range strings.Split(out, "\n") {
-		line = strings.TrimSpace(line)
-		if line == "MCMemberRecord group dump:" {
-			gs = append(gs, MCGroup{})
-			cur = &gs[len(gs)-1]
-			continue
-		}
-		if cur == nil || line == "" {
-			continue
-		}
-		i := strings.Index(line, "..")
-		if i < 0 {
-			continue
-		}
-		key, val := line[:i], strings.TrimLeft(line[i:], ".")
-		var err error
-		switch key {
-		case "MGID":
-			cur.MGID, err = netip.ParseAddr(val)
-			if err == nil && !cur.MGID.Is6() {
-				err = fmt.Errorf("%q is not a GID", val)
-			}
-		case "Mlid":
-			cur.MLID, err = atoi(val, 0xffff)
-		case "Mtu":
-			cur.MTU, err = atoi(val, 0xff)
-		case "Rate":
-			cur.Rate, err = atoi(val, 0xff)
-		case "SL":
-			cur.SL, err = atoi(val, 15)
-		case "pkey":
-			var v int
-			v, err = atoi(val, 0xffff)
-			cur.PKey = uint16(v)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("MCMemberRecord line %d: %s: %w", n+1, key, err)
-		}
-	}
-	return gs, nil
+	return parseRecords(out, "MCMemberRecord group dump:", "MCMemberRecord", recordFields[MCGroup]{
+		"MGID": addrField(func(g *MCGroup) *netip.Addr { return &g.MGID }, true),
+		"Mlid": intField(func(g *MCGroup) *int { return &g.MLID }, 0xffff),
+		"Mtu":  intField(func(g *MCGroup) *int { return &g.MTU }, 0xff),
+		"Rate": intField(func(g *MCGroup) *int { return &g.Rate }, 0xff),
+		"SL":   intField(func(g *MCGroup) *int { return &g.SL }, 15),
+		"pkey": pkeyField(func(g *MCGroup) *uint16 { return &g.PKey }),
+	})
 }

@@ -18,6 +18,31 @@ func sample(t testing.TB, name string) string {
 	return string(b)
 }
 
+// rejects checks that parse (named name) fails on every bad text.
+func rejects[T any](t *testing.T, name string, parse func(string) (T, error), bad ...string) {
+	t.Helper()
+	for _, b := range bad {
+		if _, err := parse(b); err == nil {
+			t.Errorf("%s(%q) accepted", name, b)
+		}
+	}
+}
+
+// fuzzEach fuzzes parse from the sample file: check sees every element of
+// what it accepts.
+func fuzzEach[T any](f *testing.F, file string, parse func(string) ([]T, error), check func(t *testing.T, v T)) {
+	f.Add(sample(f, file))
+	f.Fuzz(func(t *testing.T, s string) {
+		vs, err := parse(s)
+		if err != nil {
+			return
+		}
+		for _, v := range vs {
+			check(t, v)
+		}
+	})
+}
+
 func TestParseSL2VL(t *testing.T) {
 	for _, c := range []struct {
 		file string
@@ -36,11 +61,7 @@ func TestParseSL2VL(t *testing.T) {
 			t.Errorf("%s: %d rows, %v = %v; want %d rows, %v", c.file, len(rows), c.pair, rows[c.pair], c.rows, c.want)
 		}
 	}
-	for _, bad := range []string{"", "ports: in 1, out 2: | 0| 1|", "ports: in x, out 2: |0|0|0|0|0|0|0|0|0|0|0|0|0|0|0|0|", "ports: in 1, out 2: |0|0|0|0|0|0|0|0|0|0|0|0|0|0|0|16|"} {
-		if _, err := ParseSL2VL(bad); err == nil {
-			t.Errorf("ParseSL2VL(%q) accepted", bad)
-		}
-	}
+	rejects(t, "ParseSL2VL", ParseSL2VL, "", "ports: in 1, out 2: | 0| 1|", "ports: in x, out 2: |0|0|0|0|0|0|0|0|0|0|0|0|0|0|0|0|", "ports: in 1, out 2: |0|0|0|0|0|0|0|0|0|0|0|0|0|0|0|16|")
 }
 
 func TestParseVLArb(t *testing.T) {
@@ -51,11 +72,7 @@ func TestParseVLArb(t *testing.T) {
 	if got := fmt.Sprint(a.Low, a.High); got != "[0:64 3:128] [1:255]" {
 		t.Errorf("tables = %s, want [0:64 3:128] [1:255]", got)
 	}
-	for _, bad := range []string{"", "VL : |0x0|", "# Low priority\nVL : |0x0 |0x1|\nWEIGHT: |0x1|\n# High priority\n", "# Low priority\nVL : |0x100|\n# High priority\n"} {
-		if _, err := ParseVLArb(bad); err == nil {
-			t.Errorf("ParseVLArb(%q) accepted", bad)
-		}
-	}
+	rejects(t, "ParseVLArb", ParseVLArb, "", "VL : |0x0|", "# Low priority\nVL : |0x0 |0x1|\nWEIGHT: |0x1|\n# High priority\n", "# Low priority\nVL : |0x100|\n# High priority\n")
 }
 
 func TestParsePKeys(t *testing.T) {
@@ -66,11 +83,7 @@ func TestParsePKeys(t *testing.T) {
 	if fmt.Sprintf("%#x", keys) != "[0xffff 0x1]" {
 		t.Errorf("keys = %#x, want [0xffff 0x1]", keys)
 	}
-	for _, bad := range []string{"", "64 pkeys capacity", "   0: 0xfffff"} {
-		if _, err := ParsePKeys(bad); err == nil {
-			t.Errorf("ParsePKeys(%q) accepted", bad)
-		}
-	}
+	rejects(t, "ParsePKeys", ParsePKeys, "", "64 pkeys capacity", "   0: 0xfffff")
 }
 
 func TestParsePKeyTable(t *testing.T) {
@@ -81,11 +94,7 @@ func TestParsePKeyTable(t *testing.T) {
 	if len(table) != 64 || table[0] != 0xffff || table[1] != 0x0001 || table[2] != 0 {
 		t.Errorf("table = %#x", table)
 	}
-	for _, bad := range []string{"", "   8: 0xffff", "   0: 0x10000"} {
-		if _, err := ParsePKeyTable(bad); err == nil {
-			t.Errorf("ParsePKeyTable(%q) accepted", bad)
-		}
-	}
+	rejects(t, "ParsePKeyTable", ParsePKeyTable, "", "   8: 0xffff", "   0: 0x10000")
 }
 
 func FuzzParsePKeyTable(f *testing.F) {
@@ -128,46 +137,29 @@ func FuzzParseSL2VL(f *testing.F) {
 }
 
 func FuzzParseVLArb(f *testing.F) {
-	f.Add(sample(f, "vlarb.txt"))
-	f.Fuzz(func(t *testing.T, s string) {
+	entries := func(s string) ([]Entry, error) {
 		a, err := ParseVLArb(s)
-		if err != nil {
-			return
-		}
-		for _, e := range append(a.Low, a.High...) {
-			if e.Weight == 0 || e.Weight > 255 || e.VL > 255 {
-				t.Fatalf("entry %v out of range", e)
-			}
+		return append(a.Low, a.High...), err
+	}
+	fuzzEach(f, "vlarb.txt", entries, func(t *testing.T, e Entry) {
+		if e.Weight == 0 || e.Weight > 255 || e.VL > 255 {
+			t.Fatalf("entry %v out of range", e)
 		}
 	})
 }
 
 func FuzzParsePKeys(f *testing.F) {
-	f.Add(sample(f, "pkeys.txt"))
-	f.Fuzz(func(t *testing.T, s string) {
-		keys, err := ParsePKeys(s)
-		if err != nil {
-			return
-		}
-		for _, k := range keys {
-			if k == 0 {
-				t.Fatal("a zero P_Key kept")
-			}
+	fuzzEach(f, "pkeys.txt", ParsePKeys, func(t *testing.T, k uint16) {
+		if k == 0 {
+			t.Fatal("a zero P_Key kept")
 		}
 	})
 }
 
 func FuzzParsePathRecords(f *testing.F) {
-	f.Add(sample(f, "pathrecord.txt"))
-	f.Fuzz(func(t *testing.T, s string) {
-		recs, err := ParsePathRecords(s)
-		if err != nil {
-			return
-		}
-		for _, r := range recs {
-			if r.SL > 15 {
-				t.Fatalf("SL %d kept", r.SL)
-			}
+	fuzzEach(f, "pathrecord.txt", ParsePathRecords, func(t *testing.T, r PathRecord) {
+		if r.SL > 15 {
+			t.Fatalf("SL %d kept", r.SL)
 		}
 	})
 }
@@ -188,7 +180,7 @@ func TestParseMCGroups(t *testing.T) {
 	if a, b := gs[0].MTUBytes(), gs[1].MTUBytes(); a != 1024 || b != 2048 {
 		t.Errorf("MTUBytes = %d, %d; want 1024, 2048", a, b)
 	}
-	for _, bad := range []string{
+	rejects(t, "ParseMCGroups", ParseMCGroups,
 		"MCMemberRecord group dump:\n\tSL......0x10\n",
 		"MCMemberRecord group dump:\n\tMGID....10.0.0.1\n",
 		"MCMemberRecord group dump:\n\tMGID....nonsense\n",
@@ -196,11 +188,7 @@ func TestParseMCGroups(t *testing.T) {
 		"MCMemberRecord group dump:\n\tpkey....-1\n",
 		"MCMemberRecord group dump:\n\tMtu.....0x100\n",
 		"MCMemberRecord group dump:\n\tRate....x\n",
-	} {
-		if _, err := ParseMCGroups(bad); err == nil {
-			t.Errorf("ParseMCGroups(%q) accepted", bad)
-		}
-	}
+	)
 	if gs, err := ParseMCGroups("Mtu.....0x84\nno group yet\n"); err != nil || len(gs) != 0 {
 		t.Errorf("lines before any group: %+v, %v; want none", gs, err)
 	}
@@ -212,22 +200,15 @@ func TestParseMCGroups(t *testing.T) {
 }
 
 func FuzzParseMCGroups(f *testing.F) {
-	f.Add(sample(f, "mcgroups.txt"))
-	f.Fuzz(func(t *testing.T, s string) {
-		gs, err := ParseMCGroups(s)
-		if err != nil {
-			return
+	fuzzEach(f, "mcgroups.txt", ParseMCGroups, func(t *testing.T, g MCGroup) {
+		if g.SL > 15 || g.MTU > 0xff || g.Rate > 0xff || g.MLID > 0xffff {
+			t.Fatalf("out-of-range field kept: %+v", g)
 		}
-		for _, g := range gs {
-			if g.SL > 15 || g.MTU > 0xff || g.Rate > 0xff || g.MLID > 0xffff {
-				t.Fatalf("out-of-range field kept: %+v", g)
-			}
-			if g.MGID.IsValid() && !g.MGID.Is6() {
-				t.Fatalf("MGID %v is not a GID", g.MGID)
-			}
-			if b := g.MTUBytes(); b != 0 && (b < 256 || b > 4096) {
-				t.Fatalf("MTUBytes %d", b)
-			}
+		if g.MGID.IsValid() && !g.MGID.Is6() {
+			t.Fatalf("MGID %v is not a GID", g.MGID)
+		}
+		if b := g.MTUBytes(); b != 0 && (b < 256 || b > 4096) {
+			t.Fatalf("MTUBytes %d", b)
 		}
 	})
 }

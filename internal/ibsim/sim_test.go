@@ -10,36 +10,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fabricgen/fabricgen/internal/ibsim/ibsimtest"
 	"github.com/fabricgen/fabricgen/internal/testtool"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
-// tiny is one leaf with a subnet manager and a GPU host.
-func tiny() *schema.Fabric {
-	kind := func(k schema.Kind) schema.Value[schema.Kind] { return schema.Value[schema.Kind]{V: k, Set: true} }
-	guid := func(g uint64) schema.Value[uint64] { return schema.Value[uint64]{V: g, Set: true} }
-	leaf := &schema.Device{Name: "leaf1", Kind: kind(schema.KindLeaf), GUID: guid(0x0002c90000000101)}
-	sm := &schema.Device{Name: "sm01", Kind: kind(schema.KindSubnetManager)}
-	gpu := &schema.Device{Name: "gpu01", Kind: kind(schema.KindNIC)}
-	port := func(d *schema.Device, name string, g uint64) *schema.Port {
-		p := &schema.Port{Name: name, Device: d}
-		if g != 0 {
-			p.GUID = guid(g)
-		}
-		d.Ports = append(d.Ports, p)
-		return p
-	}
-	l1, l2 := port(leaf, "1", 0), port(leaf, "2", 0)
-	f := &schema.Fabric{Devices: []*schema.Device{leaf, gpu, sm}, Links: []*schema.Link{
-		{A: l1, B: port(sm, "ib0", 0x0002c90300a00101)},
-		{A: l2, B: port(gpu, "ib0", 0x0002c90300a00201)},
-	}}
-	f.Reindex()
-	return f
-}
-
 func TestFromFabric(t *testing.T) {
-	topo, err := FromFabric(tiny())
+	topo, err := FromFabric(ibsimtest.OneLeaf())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +55,7 @@ func TestFromFabricErrors(t *testing.T) {
 		"port not a number":   func(f *schema.Fabric) { f.Device("leaf1").Ports[0].Name = "Ethernet1" },
 		"no sm port guid":     func(f *schema.Fabric) { f.Device("sm01").Ports[0].GUID = schema.Value[uint64]{} },
 	} {
-		f := tiny()
+		f := ibsimtest.OneLeaf()
 		edit(f)
 		if _, err := FromFabric(f); err == nil {
 			t.Errorf("%s: accepted", name)
@@ -97,7 +74,7 @@ func TestSimRunsOpenSM(t *testing.T) {
 	need(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	topo, err := FromFabric(tiny())
+	topo, err := FromFabric(ibsimtest.OneLeaf())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -485,65 +485,52 @@ func strictSmall(val string, max uint64) (uint32, bool) {
 // parseGroupFlag is parse_group_flag: whether flag is a group flag; its
 // warnings are appended.
 func parseGroupFlag(f *groupFlags, flag string, val cstr, warns *[]string) bool {
-	skip := func(name, tail string) {
-		*warns = append(*warns, fmt.Sprintf("PARSE WARN: flag '%s' requires valid value - %s", name, tail))
+	verify := func(v string) uint32 { return verifyVal(flag, v, warns) }
+	small := func(dst *uint32, max uint64) func(string) bool {
+		return func(v string) bool {
+			x, ok := strictSmall(v, max)
+			if ok {
+				*dst = x
+			}
+			return ok
+		}
 	}
-	switch {
-	case prefixOf(flag, "mtu"):
-		f.mtuSet = true
-		if val == nil {
-			skip("mtu", "skipped")
-		} else if f.mtu = verifyVal(flag, *val, warns); f.mtu == 0 {
-			skip("mtu", "skipped")
-		}
-	case prefixOf(flag, "rate"):
-		f.rateSet = true
-		if val == nil {
-			skip("rate", "skipped")
-		} else if f.rate = verifyVal(flag, *val, warns); f.rate == 0 {
-			skip("rate", "skipped")
-		}
-	case prefixOf(flag, "scope"):
-		if val == nil {
-			skip("scope", "skipped")
-		} else if s := verifyVal(flag, *val, warns); s == 0 || s > 0xf {
-			skip("scope", "skipped")
-		} else {
+	// The group flags in OpenSM's order: name, what OpenSM does when the
+	// value is missing or invalid, the flag seen (set with or without a
+	// value), and set, which keeps a value and tells whether it is valid.
+	for _, g := range []struct {
+		name, tail string
+		seen       *bool
+		set        func(v string) bool
+	}{
+		{"mtu", "skipped", &f.mtuSet, func(v string) bool { f.mtu = verify(v); return f.mtu != 0 }},
+		{"rate", "skipped", &f.rateSet, func(v string) bool { f.rate = verify(v); return f.rate != 0 }},
+		{"scope", "skipped", nil, func(v string) bool {
+			s := verify(v)
+			if s == 0 || s > 0xf {
+				return false
+			}
 			f.scopeMask |= 1 << s
 			f.scope = s
+			return true
+		}},
+		{"Q_Key", "using '0'", nil, func(v string) bool { f.qKey = verify(v); return f.qKey != 0 }},
+		{"TClass", "using '0'", nil, func(v string) bool { f.tClass = uint8(verify(v)); return f.tClass != 0 }},
+		{"sl", "skipped", nil, small(&f.sl, 15)},
+		{"FlowLabel", "skipped", nil, small(&f.flowLabel, 0xfffff)},
+	} {
+		if !prefixOf(flag, g.name) {
+			continue
 		}
-	case prefixOf(flag, "Q_Key"):
-		if val == nil {
-			skip("Q_Key", "using '0'")
-		} else if f.qKey = verifyVal(flag, *val, warns); f.qKey == 0 {
-			skip("Q_Key", "using '0'")
+		if g.seen != nil {
+			*g.seen = true
 		}
-	case prefixOf(flag, "TClass"):
-		if val == nil {
-			skip("TClass", "using '0'")
-		} else if f.tClass = uint8(verifyVal(flag, *val, warns)); f.tClass == 0 {
-			skip("TClass", "using '0'")
+		if val == nil || !g.set(*val) {
+			*warns = append(*warns, fmt.Sprintf("PARSE WARN: flag '%s' requires valid value - %s", g.name, g.tail))
 		}
-	case prefixOf(flag, "sl"):
-		if val == nil {
-			skip("sl", "skipped")
-		} else if v, ok := strictSmall(*val, 15); !ok {
-			skip("sl", "skipped")
-		} else {
-			f.sl = v
-		}
-	case prefixOf(flag, "FlowLabel"):
-		if val == nil {
-			skip("FlowLabel", "skipped")
-		} else if v, ok := strictSmall(*val, 0xfffff); !ok {
-			skip("FlowLabel", "skipped")
-		} else {
-			f.flowLabel = v
-		}
-	default:
-		return false
+		return true
 	}
-	return true
+	return false
 }
 
 // partitionAddFlag is partition_add_flag; it returns the warnings.

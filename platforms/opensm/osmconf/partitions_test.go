@@ -8,12 +8,7 @@ import (
 
 func TestParsePartitions(t *testing.T) {
 	all := func(full bool) Member { return Member{Name: "ALL", Full: full, Line: 1} }
-	tests := []struct {
-		name    string
-		text    string
-		want    []Partition
-		wantErr string
-	}{
+	runParseCases(t, ParsePartitions, []parseCase[[]Partition]{
 		{
 			name: "doc example",
 			text: "Default=0x7fff : ALL=limited, SELF=full ;\n",
@@ -80,24 +75,7 @@ func TestParsePartitions(t *testing.T) {
 		{name: "mgid without value", text: "p=1: mgid;\n", wantErr: "partitions.conf:1:6: mgid without '='"},
 		{name: "NUL", text: "p=1: ALL;\x00\n", wantErr: "partitions.conf:1:10: NUL byte"},
 		{name: "long line", text: "p=1: ALL" + strings.Repeat(" ", prtnMaxLine) + ";\n", wantErr: "partitions.conf:1:1: line of 4104 bytes"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			got, err := ParsePartitions(tc.text)
-			if tc.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-					t.Fatalf("err = %v, want %q", err, tc.wantErr)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !reflect.DeepEqual(got, tc.want) {
-				t.Errorf("got\n %+v\nwant\n %+v", got, tc.want)
-			}
-		})
-	}
+	})
 }
 
 func TestPartitionKey(t *testing.T) {
@@ -159,19 +137,14 @@ func TestParsePartitionsHostile(t *testing.T) {
 }
 
 func FuzzParsePartitions(f *testing.F) {
-	for _, rd := range renderDirs {
-		f.Add(readRender(f, rd.dir, rd.prefix+"partitions.conf"))
-	}
-	f.Add("Default=0x7fff,ipoib:\n mgid=ff12:401b::0707,sl=1\n mgid=ff12::1\n ALL=full;;\n")
-	f.Add("a=1:\n\tmgid=ff12:401b::1;x\n")
-	f.Fuzz(func(t *testing.T, text string) {
-		parts, err := ParsePartitions(text)
-		if err != nil {
-			if !strings.HasPrefix(err.Error(), "partitions.conf:") {
-				t.Fatalf("error without position: %v", err)
-			}
-			return
+	fuzzParse(f, "partitions.conf", []string{
+		"Default=0x7fff,ipoib:\n mgid=ff12:401b::0707,sl=1\n mgid=ff12::1\n ALL=full;;\n",
+		"a=1:\n\tmgid=ff12:401b::1;x\n",
+	}, ParsePartitions, func(t *testing.T, _ string, err error) {
+		if !strings.HasPrefix(err.Error(), "partitions.conf:") {
+			t.Fatalf("error without position: %v", err)
 		}
+	}, func(t *testing.T, parts []Partition) {
 		if len(parts) == 0 {
 			t.Fatal("no error and no partition")
 		}

@@ -155,29 +155,15 @@ func (ps *policyParser) expect(k tokKind, want string) error {
 	return nil
 }
 
+// parse reads the sections, each consumed by its keyword's parser.
 func (ps *policyParser) parse() error {
-	for {
-		var err error
-		switch ps.tok.kind {
-		case tkEOF:
-			return nil
-		case tkULPsStart:
-			err = ps.ulps()
-		case tkPortGroupsStart:
-			err = ps.portGroups()
-		case tkSetupStart:
-			err = ps.setup()
-		case tkLevelsStart:
-			err = ps.levels()
-		case tkRulesStart:
-			err = ps.rules()
-		default:
-			err = ps.syntax("port-groups, qos-setup, qos-levels, qos-match-rules or qos-ulps")
-		}
-		if err != nil {
-			return err
-		}
-	}
+	return ps.block(fields{
+		tkULPsStart:       ps.ulps,
+		tkPortGroupsStart: ps.list(tkPortGroupStart, ps.portGroup, tkPortGroupsEnd, "port-group or end-port-groups", "port-group"),
+		tkSetupStart:      ps.setup,
+		tkLevelsStart:     ps.list(tkLevelStart, ps.level, tkLevelsEnd, "qos-level or end-qos-levels", ""),
+		tkRulesStart:      ps.list(tkRuleStart, ps.rule, tkRulesEnd, "qos-match-rule or end-qos-match-rules", ""),
+	}, tkEOF, "port-groups, qos-setup, qos-levels, qos-match-rules or qos-ulps", nil)
 }
 
 // singleString is single_string: one or more TK_TEXT, concatenated, white
@@ -197,21 +183,25 @@ func (ps *policyParser) singleString() (string, error) {
 	return strings.TrimFunc(b.String(), func(r rune) bool { return r < 0x80 && cIsSpace(byte(r)) }), nil
 }
 
-// stringList is string_list: single_string (, single_string)*.
-func (ps *policyParser) stringList() ([]string, error) {
-	var out []string
+// commaList is the grammar's lists (string_list, list_of_ranges, num_list,
+// num_list_with_dotdot, node_type): one element, then more after each ','.
+func commaList[T any](ps *policyParser, one func() (T, error)) ([]T, error) {
+	var out []T
 	for {
-		s, err := ps.singleString()
+		v, err := one()
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, s)
+		out = append(out, v)
 		if ps.tok.kind != tkComma {
 			return out, nil
 		}
 		ps.advance()
 	}
 }
+
+// stringList is string_list: single_string (, single_string)*.
+func (ps *policyParser) stringList() ([]string, error) { return commaList(ps, ps.singleString) }
 
 // number reads one TK_NUMBER as strtoull(str, NULL, 0).
 func (ps *policyParser) number() (uint64, string, error) {
@@ -224,73 +214,81 @@ func (ps *policyParser) number() (uint64, string, error) {
 	return v, text, nil
 }
 
+// value is number without the text as written.
+func (ps *policyParser) value() (uint64, error) {
+	v, _, err := ps.number()
+	return v, err
+}
+
 // numRange is one element of list_of_ranges: N or N-M (ordered).
 type numRange struct {
 	lo, hi uint64
 	text   string
 }
 
-// ranges is list_of_ranges.
-func (ps *policyParser) ranges() ([]numRange, error) {
-	var out []numRange
-	for {
-		lo, text, err := ps.number()
-		if err != nil {
-			return nil, err
-		}
-		r := numRange{lo: lo, hi: lo, text: text}
-		if ps.tok.kind == tkDash {
-			ps.advance()
-			hi, t2, err := ps.number()
-			if err != nil {
-				return nil, err
-			}
-			if hi < lo {
-				lo, hi = hi, lo
-			}
-			r = numRange{lo: lo, hi: hi, text: text + "-" + t2}
-		}
-		out = append(out, r)
-		if ps.tok.kind != tkComma {
-			return out, nil
-		}
-		ps.advance()
+// numRange reads one element of list_of_ranges.
+func (ps *policyParser) numRange() (numRange, error) {
+	lo, text, err := ps.number()
+	if err != nil {
+		return numRange{}, err
 	}
+	if ps.tok.kind != tkDash {
+		return numRange{lo: lo, hi: lo, text: text}, nil
+	}
+	ps.advance()
+	hi, t2, err := ps.number()
+	if err != nil {
+		return numRange{}, err
+	}
+	if hi < lo {
+		lo, hi = hi, lo
+	}
+	return numRange{lo: lo, hi: hi, text: text + "-" + t2}, nil
 }
 
+// ranges is list_of_ranges.
+func (ps *policyParser) ranges() ([]numRange, error) { return commaList(ps, ps.numRange) }
+
 // numList is num_list: N (, N)*.
-func (ps *policyParser) numList() ([]uint64, error) {
-	var out []uint64
-	for {
-		v, _, err := ps.number()
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-		if ps.tok.kind != tkComma {
-			return out, nil
-		}
-		ps.advance()
+func (ps *policyParser) numList() ([]uint64, error) { return commaList(ps, ps.value) }
+
+// pair reads one N:M of num_list_with_dotdot.
+func (ps *policyParser) pair() (struct{}, error) {
+	if _, err := ps.value(); err != nil {
+		return struct{}{}, err
 	}
+	if err := ps.expect(tkDotDot, "':'"); err != nil {
+		return struct{}{}, err
+	}
+	_, err := ps.value()
+	return struct{}{}, err
 }
 
 // pairs is num_list_with_dotdot: N:M (, N:M)*.
 func (ps *policyParser) pairs() error {
-	for {
-		if _, _, err := ps.number(); err != nil {
-			return err
-		}
-		if err := ps.expect(tkDotDot, "':'"); err != nil {
-			return err
-		}
-		if _, _, err := ps.number(); err != nil {
-			return err
-		}
-		if ps.tok.kind != tkComma {
-			return nil
-		}
-		ps.advance()
+	_, err := commaList(ps, ps.pair)
+	return err
+}
+
+// nodeType reads one element of node_type, named as Policy keeps it.
+func (ps *policyParser) nodeType() (string, error) {
+	var name string
+	switch ps.tok.kind {
+	case tkNodeCA:
+		name = "CA"
+	case tkNodeSwitch:
+		name = "SWITCH"
+	case tkNodeRouter:
+		name = "ROUTER"
+	case tkNodeAll:
+		name = "ALL"
+	case tkNodeSelf:
+		name = "SELF"
+	default:
+		return "", ps.syntax("CA, SWITCH, ROUTER, ALL or SELF")
 	}
+	ps.advance()
+	return name, nil
 }
 
 // pkeysOf splits ranges into single P_Keys and ranges (16-bit values).
@@ -307,53 +305,151 @@ func pkeysOf(rs []numRange) ([]uint16, [][2]uint16) {
 	return singles, spans
 }
 
-func (ps *policyParser) portGroups() error {
-	ps.advance()
-	n := 0
-	for ps.tok.kind == tkPortGroupStart {
-		if err := ps.portGroup(); err != nil {
+// fields are the "key:" entries a block takes: by keyword token, the parser
+// of what follows the keyword (called with the keyword's kind).
+type fields map[tokKind]func(k tokKind) error
+
+// block is one "X ... end-X" block after its start token (consumed, so
+// ps.prev): entries of fs, each consumed by its keyword's parser, until end;
+// done, when not nil, runs with end still the lookahead (where OpenSM's
+// grammar actions validate the block). want names what may stand.
+func (ps *policyParser) block(fs fields, end tokKind, want string, done func() error) error {
+	for {
+		k := ps.tok.kind
+		if k == end {
+			if done != nil {
+				if err := done(); err != nil {
+					return err
+				}
+			}
+			ps.advance()
+			return nil
+		}
+		parse, ok := fs[k]
+		if !ok {
+			return ps.syntax(want)
+		}
+		ps.advance()
+		if err := parse(k); err != nil {
 			return err
 		}
-		n++
 	}
-	if n == 0 {
-		return ps.syntax("port-group")
+}
+
+// list is a section's parser: blocks, each started by item (consumed) and
+// read by parse, then end. need, when not empty, is what to expect when
+// there is no block (a section that must have one).
+func (ps *policyParser) list(item tokKind, parse func() error, end tokKind, want, need string) func(tokKind) error {
+	return func(tokKind) error {
+		n := 0
+		for ps.tok.kind == item {
+			ps.advance()
+			if err := parse(); err != nil {
+				return err
+			}
+			n++
+		}
+		if n == 0 && need != "" {
+			return ps.syntax(need)
+		}
+		return ps.expect(end, want)
 	}
-	return ps.expect(tkPortGroupsEnd, "port-group or end-port-groups")
+}
+
+// once is a single_string tag that may stand once in its block: dup is
+// OpenSM's error for a second one.
+func (ps *policyParser) once(dst *string, set *bool, dup string) func(tokKind) error {
+	return func(tokKind) error {
+		s, err := ps.singleString()
+		if err != nil {
+			return err
+		}
+		if *set {
+			return ps.errTok("%s", dup)
+		}
+		*dst, *set = s, true
+		return nil
+	}
+}
+
+// numberOnce is a number tag that may stand once in its block: dup is
+// OpenSM's error for a second one; store checks and keeps the value.
+func (ps *policyParser) numberOnce(set *bool, dup string, store func(v uint64) error) func(tokKind) error {
+	return func(tokKind) error {
+		v, err := ps.value()
+		if err != nil {
+			return err
+		}
+		if *set {
+			return ps.errPrev("%s", dup)
+		}
+		if err := store(v); err != nil {
+			return err
+		}
+		*set = true
+		return nil
+	}
+}
+
+// limited stores v in *dst when lo <= v <= hi, else it is OpenSM's "NAME
+// limit is out of range" error.
+func (ps *policyParser) limited(dst *int, lo, hi uint64, name string) func(uint64) error {
+	return func(v uint64) error {
+		if v < lo || v > hi {
+			return ps.errPrev("%s limit is out of range, value: %d", name, int32(v))
+		}
+		*dst = int(v)
+		return nil
+	}
+}
+
+// appendStrings is a string_list tag whose values add to *dst.
+func (ps *policyParser) appendStrings(dst *[]string) func(tokKind) error {
+	return func(tokKind) error {
+		names, err := ps.stringList()
+		*dst = append(*dst, names...)
+		return err
+	}
+}
+
+// appendRangeTexts is a list_of_ranges tag whose values add to *dst as written.
+func (ps *policyParser) appendRangeTexts(dst *[]string) func(tokKind) error {
+	return func(tokKind) error {
+		rs, err := ps.ranges()
+		for _, r := range rs {
+			*dst = append(*dst, r.text)
+		}
+		return err
+	}
+}
+
+// appendPKeys is a pkey tag: its single P_Keys add to *singles, its ranges
+// to *spans.
+func (ps *policyParser) appendPKeys(singles *[]uint16, spans *[][2]uint16) func(tokKind) error {
+	return func(tokKind) error {
+		rs, err := ps.ranges()
+		s, r := pkeysOf(rs)
+		*singles, *spans = append(*singles, s...), append(*spans, r...)
+		return err
+	}
+}
+
+// skip is a tag whose values OpenSM reads and this package does not keep.
+func skip[T any](read func() (T, error)) func(tokKind) error {
+	return func(tokKind) error {
+		_, err := read()
+		return err
+	}
 }
 
 func (ps *policyParser) portGroup() error {
-	g := PortGroup{Line: ps.tok.line}
-	ps.advance()
-	nameSet, useSet := false, false
-	for {
-		switch ps.tok.kind {
-		case tkName:
-			ps.advance()
-			s, err := ps.singleString()
-			if err != nil {
-				return err
-			}
-			if nameSet {
-				return ps.errTok("port-group has multiple 'name' tags")
-			}
-			g.Name, nameSet = s, true
-		case tkUse:
-			ps.advance()
-			s, err := ps.singleString()
-			if err != nil {
-				return err
-			}
-			if useSet {
-				return ps.errTok("port-group has multiple 'use' tags")
-			}
-			g.Use, useSet = s, true
-		case tkPortGUID:
-			ps.advance()
+	g := PortGroup{Line: ps.prev.line}
+	var nameSet, useSet bool
+	return ps.block(fields{
+		tkName: ps.once(&g.Name, &nameSet, "port-group has multiple 'name' tags"),
+		tkUse:  ps.once(&g.Use, &useSet, "port-group has multiple 'use' tags"),
+		tkPortGUID: func(tokKind) error {
 			rs, err := ps.ranges()
-			if err != nil {
-				return err
-			}
 			for _, r := range rs {
 				if r.lo == r.hi {
 					g.GUIDs = append(g.GUIDs, r.lo)
@@ -361,8 +457,9 @@ func (ps *policyParser) portGroup() error {
 					g.GUIDRanges = append(g.GUIDRanges, [2]uint64{r.lo, r.hi})
 				}
 			}
-		case tkPortName:
-			ps.advance()
+			return err
+		},
+		tkPortName: func(tokKind) error {
 			names, err := ps.stringList()
 			if err != nil {
 				return err
@@ -377,156 +474,84 @@ func (ps *policyParser) portGroup() error {
 				}
 			}
 			g.PortNames = append(g.PortNames, names...)
-		case tkPKey:
-			ps.advance()
-			rs, err := ps.ranges()
-			if err != nil {
-				return err
-			}
-			s, r := pkeysOf(rs)
-			g.PKeys, g.PKeyRanges = append(g.PKeys, s...), append(g.PKeyRanges, r...)
-		case tkPartition:
-			ps.advance()
-			names, err := ps.stringList()
-			if err != nil {
-				return err
-			}
-			g.Partitions = append(g.Partitions, names...)
-		case tkNodeType:
-			ps.advance()
-			for {
-				switch ps.tok.kind {
-				case tkNodeCA:
-					g.NodeTypes = append(g.NodeTypes, "CA")
-				case tkNodeSwitch:
-					g.NodeTypes = append(g.NodeTypes, "SWITCH")
-				case tkNodeRouter:
-					g.NodeTypes = append(g.NodeTypes, "ROUTER")
-				case tkNodeAll:
-					g.NodeTypes = append(g.NodeTypes, "ALL")
-				case tkNodeSelf:
-					g.NodeTypes = append(g.NodeTypes, "SELF")
-				default:
-					return ps.syntax("CA, SWITCH, ROUTER, ALL or SELF")
-				}
-				ps.advance()
-				if ps.tok.kind != tkComma {
-					break
-				}
-				ps.advance()
-			}
-		case tkPortGroupEnd:
-			if !nameSet {
-				return ps.errTok("port-group validation failed - no port group name specified")
-			}
-			ps.advance()
-			ps.p.Groups = append(ps.p.Groups, g)
 			return nil
-		default:
-			return ps.syntax("a port-group entry or end-port-group")
+		},
+		tkPKey:      ps.appendPKeys(&g.PKeys, &g.PKeyRanges),
+		tkPartition: ps.appendStrings(&g.Partitions),
+		tkNodeType: func(tokKind) error {
+			types, err := commaList(ps, ps.nodeType)
+			g.NodeTypes = append(g.NodeTypes, types...)
+			return err
+		},
+	}, tkPortGroupEnd, "a port-group entry or end-port-group", func() error {
+		if !nameSet {
+			return ps.errTok("port-group validation failed - no port group name specified")
 		}
-	}
+		ps.p.Groups = append(ps.p.Groups, g)
+		return nil
+	})
 }
 
-func (ps *policyParser) setup() error {
-	ps.p.SetupLines = append(ps.p.SetupLines, ps.tok.line)
-	ps.advance()
-	for {
-		switch ps.tok.kind {
-		case tkVLArbTablesStart:
-			ps.advance()
-			for ps.tok.kind == tkVLArbScopeStart {
-				if err := ps.vlarbScope(); err != nil {
-					return err
-				}
-			}
-			if err := ps.expect(tkVLArbTablesEnd, "vlarb-scope or end-vlarb-tables"); err != nil {
-				return err
-			}
-		case tkSL2VLTablesStart:
-			ps.advance()
-			for ps.tok.kind == tkSL2VLScopeStart {
-				if err := ps.sl2vlScope(); err != nil {
-					return err
-				}
-			}
-			if err := ps.expect(tkSL2VLTablesEnd, "sl2vl-scope or end-sl2vl-tables"); err != nil {
-				return err
-			}
-		case tkSetupEnd:
-			ps.advance()
-			return nil
-		default:
-			return ps.syntax("vlarb-tables, sl2vl-tables or end-qos-setup")
-		}
+func (ps *policyParser) setup(tokKind) error {
+	ps.p.SetupLines = append(ps.p.SetupLines, ps.prev.line)
+	return ps.block(fields{
+		tkVLArbTablesStart: ps.list(tkVLArbScopeStart, ps.vlarbScope, tkVLArbTablesEnd, "vlarb-scope or end-vlarb-tables", ""),
+		tkSL2VLTablesStart: ps.list(tkSL2VLScopeStart, ps.sl2vlScope, tkSL2VLTablesEnd, "sl2vl-scope or end-sl2vl-tables", ""),
+	}, tkSetupEnd, "vlarb-tables, sl2vl-tables or end-qos-setup", nil)
+}
+
+// groupCount is a group-list tag (group, across, across-from, across-to)
+// that counts into *n.
+func (ps *policyParser) groupCount(n *int) func(tokKind) error {
+	return func(tokKind) error {
+		_, err := ps.stringList()
+		*n++
+		return err
 	}
 }
 
 func (ps *policyParser) vlarbScope() error {
-	ps.advance()
 	groups := 0
-	for {
-		switch ps.tok.kind {
-		case tkGroup, tkAcross:
-			ps.advance()
-			if _, err := ps.stringList(); err != nil {
-				return err
-			}
-			groups++
-		case tkVLArbHigh, tkVLArbLow:
-			ps.advance()
-			if err := ps.pairs(); err != nil {
-				return err
-			}
-		case tkVLArbHighLimit:
-			ps.advance()
-			if _, _, err := ps.number(); err != nil {
-				return err
-			}
-		case tkVLArbScopeEnd:
-			if groups == 0 {
-				return ps.errTok("vlarb-scope validation failed - no port groups specified by 'group' or by 'across'")
-			}
-			ps.advance()
-			return nil
-		default:
-			return ps.syntax("a vlarb-scope entry or end-vlarb-scope")
+	arb := func(tokKind) error { return ps.pairs() }
+	return ps.block(fields{
+		tkGroup: ps.groupCount(&groups), tkAcross: ps.groupCount(&groups),
+		tkVLArbHigh: arb, tkVLArbLow: arb,
+		tkVLArbHighLimit: skip(ps.value),
+	}, tkVLArbScopeEnd, "a vlarb-scope entry or end-vlarb-scope", func() error {
+		if groups == 0 {
+			return ps.errTok("vlarb-scope validation failed - no port groups specified by 'group' or by 'across'")
 		}
-	}
+		return nil
+	})
 }
 
 func (ps *policyParser) sl2vlScope() error {
-	ps.advance()
 	groups, table := 0, false
-	for {
-		switch ps.tok.kind {
-		case tkGroup, tkAcross, tkAcrossFrom, tkAcrossTo:
+	ports := func(k tokKind) error {
+		which := "from"
+		if k == tkTo {
+			which = "to"
+		}
+		if ps.tok.kind == tkAsterisk {
 			ps.advance()
-			if _, err := ps.stringList(); err != nil {
-				return err
+			return nil
+		}
+		rs, err := ps.ranges()
+		if err != nil {
+			return err
+		}
+		for _, r := range rs {
+			if r.hi >= 255 {
+				return ps.errTok("port number out of range '%s' list", which)
 			}
-			groups++
-		case tkFrom, tkTo:
-			which := "from"
-			if ps.tok.kind == tkTo {
-				which = "to"
-			}
-			ps.advance()
-			if ps.tok.kind == tkAsterisk {
-				ps.advance()
-				continue
-			}
-			rs, err := ps.ranges()
-			if err != nil {
-				return err
-			}
-			for _, r := range rs {
-				if r.hi >= 255 {
-					return ps.errTok("port number out of range '%s' list", which)
-				}
-			}
-		case tkSL2VLTable:
-			ps.advance()
+		}
+		return nil
+	}
+	return ps.block(fields{
+		tkGroup: ps.groupCount(&groups), tkAcross: ps.groupCount(&groups),
+		tkAcrossFrom: ps.groupCount(&groups), tkAcrossTo: ps.groupCount(&groups),
+		tkFrom: ports, tkTo: ports,
+		tkSL2VLTable: func(tokKind) error {
 			vls, err := ps.numList()
 			if err != nil {
 				return err
@@ -543,203 +568,72 @@ func (ps *policyParser) sl2vlScope() error {
 				}
 			}
 			table = true
-		case tkSL2VLScopeEnd:
-			if !table {
-				return ps.errTok("sl2vl-scope validation failed - no sl2vl table specified")
-			}
-			if groups == 0 {
-				return ps.errTok("sl2vl-scope validation failed - no port groups specified by 'group', 'across-to' or 'across-from'")
-			}
-			ps.advance()
 			return nil
-		default:
-			return ps.syntax("an sl2vl-scope entry or end-sl2vl-scope")
+		},
+	}, tkSL2VLScopeEnd, "an sl2vl-scope entry or end-sl2vl-scope", func() error {
+		if !table {
+			return ps.errTok("sl2vl-scope validation failed - no sl2vl table specified")
 		}
-	}
-}
-
-func (ps *policyParser) levels() error {
-	ps.advance()
-	for ps.tok.kind == tkLevelStart {
-		if err := ps.level(); err != nil {
-			return err
+		if groups == 0 {
+			return ps.errTok("sl2vl-scope validation failed - no port groups specified by 'group', 'across-to' or 'across-from'")
 		}
-	}
-	return ps.expect(tkLevelsEnd, "qos-level or end-qos-levels")
+		return nil
+	})
 }
 
 func (ps *policyParser) level() error {
-	l := Level{Line: ps.tok.line}
-	ps.advance()
+	l := Level{Line: ps.prev.line}
 	var nameSet, useSet, mtuSet, rateSet, lifeSet bool
-	for {
-		switch k := ps.tok.kind; k {
-		case tkName, tkUse:
-			ps.advance()
-			s, err := ps.singleString()
-			if err != nil {
-				return err
-			}
-			if k == tkName {
-				if nameSet {
-					return ps.errTok("qos-level has multiple 'name' tags")
-				}
-				l.Name, nameSet = s, true
-			} else {
-				if useSet {
-					return ps.errTok("qos-level has multiple 'use' tags")
-				}
-				l.Use, useSet = s, true
-			}
-		case tkSL, tkMTULimit, tkRateLimit, tkPacketLife:
-			ps.advance()
-			v, _, err := ps.number()
-			if err != nil {
-				return err
-			}
-			switch k {
-			case tkSL:
-				if l.SLSet {
-					return ps.errPrev("'qos-level' has multiple 'sl' tags")
-				}
-				// OpenSM keeps (uint8_t)v and hands out its low 4 bits
-				// in PathRecords; SL keeps what was written.
-				l.SL, l.SLSet = int(min(v, 1<<31-1)), true
-			case tkMTULimit:
-				if mtuSet {
-					return ps.errPrev("'qos-level' has multiple 'mtu-limit' tags")
-				}
-				if v < 1 || v > 5 {
-					return ps.errPrev("mtu limit is out of range, value: %d", int32(v))
-				}
-				l.MTU, mtuSet = int(v), true
-			case tkRateLimit:
-				if rateSet {
-					return ps.errPrev("'qos-level' has multiple 'rate-limit' tags")
-				}
-				if v < 2 || v > 22 {
-					return ps.errPrev("rate limit is out of range, value: %d", int32(v))
-				}
-				l.Rate, rateSet = int(v), true
-			case tkPacketLife:
-				if lifeSet {
-					return ps.errPrev("'qos-level' has multiple 'packet-life' tags")
-				}
-				l.PacketLife, lifeSet = int(uint8(v)), true
-			}
-		case tkPathBits:
-			ps.advance()
-			rs, err := ps.ranges()
-			if err != nil {
-				return err
-			}
-			for _, r := range rs {
-				l.PathBits = append(l.PathBits, r.text)
-			}
-		case tkPKey:
-			ps.advance()
-			rs, err := ps.ranges()
-			if err != nil {
-				return err
-			}
-			s, r := pkeysOf(rs)
-			l.PKeys, l.PKeyRanges = append(l.PKeys, s...), append(l.PKeyRanges, r...)
-		case tkLevelEnd:
-			if !l.SLSet {
-				return ps.errTok("qos-level validation failed - no 'sl' specified")
-			}
-			if !nameSet {
-				return ps.errTok("qos-level validation failed - no 'name' specified")
-			}
-			ps.advance()
-			ps.p.Levels = append(ps.p.Levels, l)
+	return ps.block(fields{
+		tkName: ps.once(&l.Name, &nameSet, "qos-level has multiple 'name' tags"),
+		tkUse:  ps.once(&l.Use, &useSet, "qos-level has multiple 'use' tags"),
+		tkSL: ps.numberOnce(&l.SLSet, "'qos-level' has multiple 'sl' tags", func(v uint64) error {
+			// OpenSM keeps (uint8_t)v and hands out its low 4 bits
+			// in PathRecords; SL keeps what was written.
+			l.SL = int(min(v, 1<<31-1))
 			return nil
-		default:
-			return ps.syntax("a qos-level entry or end-qos-level")
+		}),
+		tkMTULimit:  ps.numberOnce(&mtuSet, "'qos-level' has multiple 'mtu-limit' tags", ps.limited(&l.MTU, 1, 5, "mtu")),
+		tkRateLimit: ps.numberOnce(&rateSet, "'qos-level' has multiple 'rate-limit' tags", ps.limited(&l.Rate, 2, 22, "rate")),
+		tkPacketLife: ps.numberOnce(&lifeSet, "'qos-level' has multiple 'packet-life' tags", func(v uint64) error {
+			l.PacketLife = int(uint8(v))
+			return nil
+		}),
+		tkPathBits: ps.appendRangeTexts(&l.PathBits),
+		tkPKey:     ps.appendPKeys(&l.PKeys, &l.PKeyRanges),
+	}, tkLevelEnd, "a qos-level entry or end-qos-level", func() error {
+		if !l.SLSet {
+			return ps.errTok("qos-level validation failed - no 'sl' specified")
 		}
-	}
-}
-
-func (ps *policyParser) rules() error {
-	ps.advance()
-	for ps.tok.kind == tkRuleStart {
-		if err := ps.rule(); err != nil {
-			return err
+		if !nameSet {
+			return ps.errTok("qos-level validation failed - no 'name' specified")
 		}
-	}
-	return ps.expect(tkRulesEnd, "qos-match-rule or end-qos-match-rules")
+		ps.p.Levels = append(ps.p.Levels, l)
+		return nil
+	})
 }
 
 func (ps *policyParser) rule() error {
-	r := MatchRule{Line: ps.tok.line}
-	ps.advance()
+	r := MatchRule{Line: ps.prev.line}
 	var useSet, levelSet bool
-	for {
-		switch k := ps.tok.kind; k {
-		case tkUse, tkQoSLevelName:
-			ps.advance()
-			s, err := ps.singleString()
-			if err != nil {
-				return err
-			}
-			if k == tkUse {
-				if useSet {
-					return ps.errTok("'qos-match-rule' has multiple 'use' tags")
-				}
-				r.Use, useSet = s, true
-			} else {
-				if levelSet {
-					return ps.errTok("qos-match-rule has multiple 'qos-level-name' tags")
-				}
-				r.Level, levelSet = s, true
-			}
-		case tkSource, tkDestination:
-			ps.advance()
-			names, err := ps.stringList()
-			if err != nil {
-				return err
-			}
-			if k == tkSource {
-				r.Source = append(r.Source, names...)
-			} else {
-				r.Destination = append(r.Destination, names...)
-			}
-		case tkQoSClass, tkServiceID:
-			ps.advance()
-			rs, err := ps.ranges()
-			if err != nil {
-				return err
-			}
-			for _, x := range rs {
-				if k == tkQoSClass {
-					r.QoSClasses = append(r.QoSClasses, x.text)
-				} else {
-					r.ServiceIDs = append(r.ServiceIDs, x.text)
-				}
-			}
-		case tkPKey:
-			ps.advance()
-			rs, err := ps.ranges()
-			if err != nil {
-				return err
-			}
-			s, sp := pkeysOf(rs)
-			r.PKeys, r.PKeyRanges = append(r.PKeys, s...), append(r.PKeyRanges, sp...)
-		case tkRuleEnd:
-			if !levelSet {
-				return ps.errTok("match-rule validation failed - no 'qos-level-name' specified")
-			}
-			ps.advance()
-			ps.p.Rules = append(ps.p.Rules, r)
-			return nil
-		default:
-			return ps.syntax("a qos-match-rule entry or end-qos-match-rule")
+	return ps.block(fields{
+		tkUse:          ps.once(&r.Use, &useSet, "'qos-match-rule' has multiple 'use' tags"),
+		tkQoSLevelName: ps.once(&r.Level, &levelSet, "qos-match-rule has multiple 'qos-level-name' tags"),
+		tkSource:       ps.appendStrings(&r.Source),
+		tkDestination:  ps.appendStrings(&r.Destination),
+		tkQoSClass:     ps.appendRangeTexts(&r.QoSClasses),
+		tkServiceID:    ps.appendRangeTexts(&r.ServiceIDs),
+		tkPKey:         ps.appendPKeys(&r.PKeys, &r.PKeyRanges),
+	}, tkRuleEnd, "a qos-match-rule entry or end-qos-match-rule", func() error {
+		if !levelSet {
+			return ps.errTok("match-rule validation failed - no 'qos-level-name' specified")
 		}
-	}
+		ps.p.Rules = append(ps.p.Rules, r)
+		return nil
+	})
 }
 
-func (ps *policyParser) ulps() error {
-	ps.advance()
+func (ps *policyParser) ulps(tokKind) error {
 	n := 0
 	for {
 		start := ps.tok

@@ -266,20 +266,15 @@ func TestParsePolicyHostile(t *testing.T) {
 }
 
 func FuzzParsePolicy(f *testing.F) {
-	for _, rd := range renderDirs {
-		f.Add(readRender(f, rd.dir, rd.prefix+"qos-policy.conf"))
-	}
-	f.Add("qos-setup\n sl2vl-tables\n  sl2vl-scope\n   group: a\n   from: *\n   sl2vl-table: 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,7\n  end-sl2vl-scope\n end-sl2vl-tables\nend-qos-setup\n")
-	f.Add("qos-ulps\n default : 0\n ipoib, pkey 0x8001 : 3\n sdp, port-num 1-2 : 1\nend-qos-ulps\n# x")
-	f.Fuzz(func(t *testing.T, text string) {
-		p, err := ParsePolicy(text)
-		if err != nil {
-			var pe *PolicyError
-			if len(text) <= MaxTextSize && (!errors.As(err, &pe) || pe.Line < 1 || pe.Line > strings.Count(text, "\n")+1) {
-				t.Fatalf("bad error %v", err)
-			}
-			return
+	fuzzParse(f, "qos-policy.conf", []string{
+		"qos-setup\n sl2vl-tables\n  sl2vl-scope\n   group: a\n   from: *\n   sl2vl-table: 0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,7\n  end-sl2vl-scope\n end-sl2vl-tables\nend-qos-setup\n",
+		"qos-ulps\n default : 0\n ipoib, pkey 0x8001 : 3\n sdp, port-num 1-2 : 1\nend-qos-ulps\n# x",
+	}, ParsePolicy, func(t *testing.T, text string, err error) {
+		var pe *PolicyError
+		if len(text) <= MaxTextSize && (!errors.As(err, &pe) || pe.Line < 1 || pe.Line > strings.Count(text, "\n")+1) {
+			t.Fatalf("bad error %v", err)
 		}
+	}, func(t *testing.T, p *Policy) {
 		_ = p.Problems()
 		for _, l := range p.Levels {
 			if !l.SLSet || l.Line < 1 {

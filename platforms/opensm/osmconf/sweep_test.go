@@ -12,34 +12,10 @@ import (
 	"time"
 
 	"github.com/fabricgen/fabricgen/internal/ibsim"
+	"github.com/fabricgen/fabricgen/internal/ibsim/ibsimtest"
 	"github.com/fabricgen/fabricgen/internal/readlimit"
 	"github.com/fabricgen/fabricgen/internal/testtool"
-	"github.com/fabricgen/fabricgen/schema"
 )
-
-// sweepFabric is one leaf with the subnet manager and one host.
-func sweepFabric() *schema.Fabric {
-	kind := func(k schema.Kind) schema.Value[schema.Kind] { return schema.Value[schema.Kind]{V: k, Set: true} }
-	guid := func(g uint64) schema.Value[uint64] { return schema.Value[uint64]{V: g, Set: true} }
-	leaf := &schema.Device{Name: "leaf1", Kind: kind(schema.KindLeaf), GUID: guid(0x0002c90000000101)}
-	sm := &schema.Device{Name: "sm01", Kind: kind(schema.KindSubnetManager)}
-	gpu := &schema.Device{Name: "gpu01", Kind: kind(schema.KindNIC)}
-	port := func(d *schema.Device, name string, g uint64) *schema.Port {
-		p := &schema.Port{Name: name, Device: d}
-		if g != 0 {
-			p.GUID = guid(g)
-		}
-		d.Ports = append(d.Ports, p)
-		return p
-	}
-	l1, l2 := port(leaf, "1", 0), port(leaf, "2", 0)
-	f := &schema.Fabric{Devices: []*schema.Device{leaf, gpu, sm}, Links: []*schema.Link{
-		{A: l1, B: port(sm, "ib0", 0x0002c90300a00101)},
-		{A: l2, B: port(gpu, "ib0", 0x0002c90300a00201)},
-	}}
-	f.Reindex()
-	return f
-}
 
 // sweeper runs the real OpenSM for one sweep on an emulated fabric.
 type sweeper struct {
@@ -56,7 +32,7 @@ func newSweeper(t *testing.T) *sweeper {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	topo, err := ibsim.FromFabric(sweepFabric())
+	topo, err := ibsim.FromFabric(ibsimtest.OneLeaf())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,16 +77,26 @@ func (sw *sweeper) sweep(t *testing.T, partitions, policy string) string {
 	return log
 }
 
-// logWarnings returns the "line N: PARSE ..." messages of an OpenSM log in
-// this package's form, and the line of the PARSE ERROR that made it reject
-// partitions.conf (0 when it did not).
-func logPartitionFindings(log string) (warns []string, errLine int, rejected bool) {
+// logMessages returns the messages of an OpenSM log: each "-> " line's
+// text after its function's name ("func: ").
+func logMessages(log string) []string {
+	var msgs []string
 	for _, l := range strings.Split(log, "\n") {
 		_, msg, ok := strings.Cut(l, "-> ")
 		if !ok {
 			continue
 		}
 		_, msg, _ = strings.Cut(msg, ": ")
+		msgs = append(msgs, msg)
+	}
+	return msgs
+}
+
+// logWarnings returns the "line N: PARSE ..." messages of an OpenSM log in
+// this package's form, and the line of the PARSE ERROR that made it reject
+// partitions.conf (0 when it did not).
+func logPartitionFindings(log string) (warns []string, errLine int, rejected bool) {
+	for _, msg := range logMessages(log) {
 		switch {
 		case strings.HasPrefix(msg, "PARSE WARN: line "):
 			rest := strings.TrimPrefix(msg, "PARSE WARN: line ")
@@ -227,12 +213,7 @@ type policyFindings struct {
 // logPolicyFindings reads the ERR AC lines of an OpenSM log.
 func logPolicyFindings(log string) policyFindings {
 	var f policyFindings
-	for _, l := range strings.Split(log, "\n") {
-		_, msg, ok := strings.Cut(l, "-> ")
-		if !ok {
-			continue
-		}
-		_, msg, _ = strings.Cut(msg, ": ")
+	for _, msg := range logMessages(log) {
 		switch {
 		case strings.HasPrefix(msg, "ERR AC05: Syntax error (line "):
 			at, _, _ := strings.Cut(strings.TrimPrefix(msg, "ERR AC05: Syntax error (line "), ")")
