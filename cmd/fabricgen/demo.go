@@ -31,7 +31,6 @@ import (
 	"github.com/fabricgen/fabricgen/push"
 	"github.com/fabricgen/fabricgen/push/planfile"
 	"github.com/fabricgen/fabricgen/schema"
-	"github.com/fabricgen/fabricgen/templates"
 	"github.com/fabricgen/fabricgen/templates/view"
 )
 
@@ -185,7 +184,7 @@ func (d *demo) run(args []string, vf *varFlags, parallelism int) error {
 	}
 	defer func() { _ = l.Close() }()
 	d.header("The lab")
-	fmt.Fprintf(d.w, "%d emulated devices run in this process:\n%s\nEach answers SSH on 127.0.0.1 with its vendor's prompts, running config and\ntransactions; plan and apply reach them as they reach real switches.\n",
+	fmt.Fprintf(d.w, "%d emulated devices run in this process:\n%s\nEach speaks SSH on 127.0.0.1 with its vendor's CLI, config and transactions.\n",
 		len(specs), wrapItems(platformCounts(pushable), 76, "  "))
 
 	d.header("fabricgen lint " + label)
@@ -352,6 +351,7 @@ func wrapItems(items []string, width int, indent string) string {
 // manager host gets the same files while the switches get none (OpenSM
 // programs them).
 func (d *demo) infiniband() error {
+	ctx := d.cmd.Context()
 	dir := filepath.Join(d.tmp, demoIBName)
 	if err := writeEmbedded(demoIBFS, "demofabric-ib", dir); err != nil {
 		return withCode(exitFailed, err)
@@ -360,40 +360,67 @@ func (d *demo) infiniband() error {
 	if err != nil {
 		return err
 	}
-	findings, err := lint.Run(d.cmd.Context(), f, lint.Options{})
+	findings, err := lint.Run(ctx, f, lint.Options{})
 	if err != nil {
 		return withCode(exitFailed, fmt.Errorf("lint %s: %w", demoIBName, err))
 	}
-	r, err := templates.NewRenderer(templates.Options{})
+	// The subnet manager hosts in a lab of their own, pushed as plan and
+	// apply push them: the switches and HCAs are OpenSM's to program.
+	demoCredentials(f)
+	specs, err := labSpecs(pushedOnly(f, f.Devices), d.s.getenv)
 	if err != nil {
 		return withCode(exitFailed, err)
 	}
-	devices, managed := splitManaged(f.Devices)
-	outs, err := r.RenderAll(d.cmd.Context(), f, devices)
+	l, inv, err := startLab(ctx, f, specs, filepath.Join(d.tmp, "lab-ib"))
 	if err != nil {
-		return withCode(exitFailed, fmt.Errorf("render %s: %w", demoIBName, err))
+		return withCode(exitFailed, err)
+	}
+	defer func() { _ = l.Close() }()
+	pf := pushFlags{parallelism: 2, timeout: 30 * time.Second, inventory: inv, knownHosts: []string{l.KnownHostsPath()}}
+	opts, err := pf.options(d.cmd, &d.s)
+	if err != nil {
+		return withCode(exitFailed, err)
+	}
+	opts.State = state.Dir{Path: filepath.Join(d.tmp, "state-ib")}
+	run, err := renderDevices(ctx, f, f.Devices, &pf)
+	if err != nil {
+		return err
 	}
 	var sms []string
-	var first []byte
 	files := 0
-	for i, o := range outs {
-		if devices[i].Kind.V != schema.KindSubnetManager {
-			continue
+	for _, in := range run.inputs {
+		if !bytes.Equal(in.Rendered, run.inputs[0].Rendered) {
+			return withCode(exitFailed, fmt.Errorf("render %s: subnet manager %s's files differ from %s's", demoIBName, in.Device.Name, sms[0]))
 		}
-		all := append(append([]byte(nil), o.Text...), 0)
-		for _, x := range o.Extra {
-			all = append(append(append(all, x.Name[len(o.Device):]...), 0), x.Text...)
-		}
-		if first == nil {
-			first, files = all, 1+len(o.Extra)
-		} else if !bytes.Equal(all, first) {
-			return withCode(exitFailed, fmt.Errorf("render %s: subnet manager %s's files differ from %s's", demoIBName, o.Device, sms[0]))
-		}
-		sms = append(sms, o.Device)
+		sms = append(sms, in.Device.Name)
+		files = bytes.Count(in.Rendered, []byte("\n=== /"))
 	}
-	d.header(fmt.Sprintf("InfiniBand: fabricgen lint and render %s (built in)", demoIBName))
+	_, managed := splitManaged(f.Devices)
+	p, err := push.Plan(ctx, f, run.inputs, version, opts)
+	if err != nil {
+		return withCode(exitFailed, err)
+	}
+	results, err := push.Apply(ctx, p, f, run.inputs, push.ApplyOptions{Options: opts, TrustPlan: true})
+	if err != nil {
+		return withCode(exitFailed, err)
+	}
+	again, err := push.Plan(ctx, f, run.inputs, version, opts)
+	if err != nil {
+		return withCode(exitFailed, err)
+	}
+	d.header(fmt.Sprintf("InfiniBand: fabricgen lint, render and apply %s (built in)", demoIBName))
 	fmt.Fprintf(d.w, "%d finding(s); %s get the same %d OpenSM files, the %d switches none.\n",
 		len(findings), strings.Join(sms, " and "), files, len(managed))
+	fmt.Fprintf(d.w, "%s %s, OpenSM's tables read back; plan again: %d to change.\n",
+		d.bold("Apply:"), resultCounts(results), again.Summary().Change)
+	for _, r := range results {
+		if r.Status != push.StatusApplied {
+			return withCode(exitFailed, fmt.Errorf("apply %s: %s: %s: %s", demoIBName, r.Device, r.Status, r.Reason))
+		}
+	}
+	if again.Summary().Change != 0 {
+		return withCode(exitFailed, fmt.Errorf("%s: plan after apply still changes %s", demoIBName, unconverged(again)))
+	}
 	return nil
 }
 

@@ -67,7 +67,7 @@ func TestDemoOneScreen(t *testing.T) {
 		{"==> 5/8 fabricgen plan (again", "Plan: 0 to change, 38 unchanged"},
 		{"==> 6/8 Seed case 1: a dirty optic on leaf1:Ethernet31/1", "error[CHK010]: link leaf1:Ethernet31/1 ↔ spine1:et-0/0/0 is up at 400G"},
 		{"==> 7/8 Seed case 2: spine1 resets RoCE's DSCP to 0", "error[CHK014]: RoCE data leaves spine1 in its class"},
-		{"==> 8/8 InfiniBand: fabricgen lint and render ib-cluster", "0 finding(s); sm01 and sm02 get the same 6 OpenSM files, the 6 switches none."},
+		{"==> 8/8 InfiniBand: fabricgen lint, render and apply ib-cluster", "0 finding(s); sm01 and sm02 get the same 6 OpenSM files, the 6 switches none.\nApply: 2 applied, OpenSM's tables read back; plan again: 0 to change."},
 	}
 	sections := make([]string, len(steps))
 	rest := text
