@@ -2,6 +2,7 @@ package opensm
 
 import (
 	pushdialect "github.com/fabricgen/fabricgen/internal/push/dialect"
+	"github.com/fabricgen/fabricgen/platforms/internal/hostpush"
 )
 
 // dialect is the push dialect of a subnet manager host: a Linux host
@@ -13,8 +14,7 @@ func dialect() *pushdialect.Dialect {
 	return &pushdialect.Dialect{
 		Platform: name,
 		Driver:   pushdialect.DriverGeneric,
-		// user@host:~$ or root@host:/path# (the hosts' prompt).
-		Prompt: `(?m)^[\w.\-@:~/\[\]]{1,80}[#$]\s?$`,
+		Prompt:   hostpush.Prompt,
 		FailedWhenContains: []string{
 			"command not found",
 			"Permission denied",

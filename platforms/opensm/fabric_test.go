@@ -3,6 +3,7 @@ package opensm
 import (
 	"fmt"
 
+	"github.com/fabricgen/fabricgen/internal/ibsim/ibsimtest"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -32,14 +33,7 @@ func testFabric() *schema.Fabric {
 		f.Devices = append(f.Devices, d)
 		return d
 	}
-	port := func(d *schema.Device, name string, guid uint64) *schema.Port {
-		p := &schema.Port{Name: name, Device: d}
-		if guid != 0 {
-			p.GUID = set(guid)
-		}
-		d.Ports = append(d.Ports, p)
-		return p
-	}
+	port := ibsimtest.Port
 	link := func(a, b *schema.Port) { f.Links = append(f.Links, &schema.Link{A: a, B: b}) }
 	var spines, leaves []*schema.Device
 	for i := 1; i <= 2; i++ {

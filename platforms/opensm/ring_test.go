@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fabricgen/fabricgen/internal/ibsim/ibsimtest"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -15,14 +16,7 @@ import (
 func ringFabric() *schema.Fabric {
 	f := &schema.Fabric{Name: "ring", LinkLayer: set(schema.LinkInfiniBand)}
 	var sws []*schema.Device
-	port := func(d *schema.Device, name string, guid uint64) *schema.Port {
-		p := &schema.Port{Name: name, Device: d}
-		if guid != 0 {
-			p.GUID = set(guid)
-		}
-		d.Ports = append(d.Ports, p)
-		return p
-	}
+	port := ibsimtest.Port
 	for i := 1; i <= 4; i++ {
 		s := &schema.Device{Name: fmt.Sprintf("sw%d", i), Kind: set(schema.KindLeaf), Platform: set(schema.Platform("ib_switch")), GUID: set(uint64(0x0002c90000000300 + i))}
 		sws = append(sws, s)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -532,22 +533,14 @@ func expectedTables(o *osmconf.Options, final fileSet) (tables, error) {
 // readTables reads the SM host's port and its switch back and says how
 // they differ from want ("" when they do not).
 func (s *swap) readTables(want tables) string {
-	ca, err := s.query("sl2vl", "0")
-	if err != nil {
-		return err.Error()
-	}
-	rows, err := ibsim.ParseSL2VL(ca)
+	rows, err := queried(s, "sl2vl", "0", ibsim.ParseSL2VL)
 	if err != nil {
 		return err.Error()
 	}
 	if got := rows[ibsim.PortPair{}]; got != want.ca.SL2VL {
 		return fmt.Sprintf("the SM host's port maps SL to VL as %v, the files say %v", got, want.ca.SL2VL)
 	}
-	arbOut, err := s.query("vlarb", "0")
-	if err != nil {
-		return err.Error()
-	}
-	arb, err := ibsim.ParseVLArb(arbOut)
+	arb, err := queried(s, "vlarb", "0", ibsim.ParseVLArb)
 	if err != nil {
 		return err.Error()
 	}
@@ -557,16 +550,12 @@ func (s *swap) readTables(want tables) string {
 	if g, w := read(arb.High), wanted(want.ca.High); g != w {
 		return fmt.Sprintf("the SM host's port VLArb high table is %s, the files say %s", g, w)
 	}
-	pk, err := s.query("pkeys", "0")
-	if err != nil {
-		return err.Error()
-	}
-	keys, err := ibsim.ParsePKeys(pk)
+	keys, err := queried(s, "pkeys", "0", ibsim.ParsePKeys)
 	if err != nil {
 		return err.Error()
 	}
 	for _, k := range want.pkeys {
-		if !hasKey(keys, k) {
+		if !slices.Contains(keys, k) {
 			return fmt.Sprintf("the SM host's port lacks P_Key 0x%04x, which the partitions give it", k)
 		}
 	}
@@ -574,28 +563,36 @@ func (s *swap) readTables(want tables) string {
 	// rows of one output port (port 1, which every switch has), from
 	// every input port; port 0 is the switch's management port, which
 	// qos_sw0 programs where the switch has an enhanced one.
-	sw, err := s.query("sl2vl", "0,1 1")
+	swRows, err := queried(s, "sl2vl", "0,1 1", ibsim.ParseSL2VL)
 	if err != nil {
 		return err.Error()
 	}
-	swRows, err := ibsim.ParseSL2VL(sw)
-	if err != nil {
-		return err.Error()
-	}
-	checked := 0
-	for pp, got := range swRows {
-		if pp.In == 0 || pp.Out != 1 {
-			continue
-		}
-		checked++
-		if got != want.swe.SL2VL {
-			return fmt.Sprintf("the switch of the SM host's port maps SL to VL from port %d to %d as %v, the files say %v", pp.In, pp.Out, got, want.swe.SL2VL)
+	var in []int
+	for pp := range swRows {
+		if pp.In != 0 && pp.Out == 1 {
+			in = append(in, pp.In)
 		}
 	}
-	if checked == 0 {
+	if len(in) == 0 {
 		return "smpquery -D sl2vl 0,1 1 printed no row for output port 1 of the SM host's switch"
 	}
+	slices.Sort(in)
+	for _, p := range in {
+		if got := swRows[ibsim.PortPair{In: p, Out: 1}]; got != want.swe.SL2VL {
+			return fmt.Sprintf("the switch of the SM host's port maps SL to VL from port %d to 1 as %v, the files say %v", p, got, want.swe.SL2VL)
+		}
+	}
 	return ""
+}
+
+// queried runs smpquery for what at dr and parses its output.
+func queried[T any](s *swap, what, dr string, parse func(string) (T, error)) (T, error) {
+	out, err := s.query(what, dr)
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	return parse(out)
 }
 
 // query runs smpquery by directed route from the SM host.
@@ -608,15 +605,6 @@ func (s *swap) query(what, dr string) (string, error) {
 		return "", fmt.Errorf("smpquery -D %s %s: exit status %d: %s", what, dr, st, txn.SafeText(lastLine(out)))
 	}
 	return out, nil
-}
-
-func hasKey(keys []uint16, k uint16) bool {
-	for _, x := range keys {
-		if x == k {
-			return true
-		}
-	}
-	return false
 }
 
 // read prints a VLArb table read back (smpquery leaves weight-0 entries

@@ -20,14 +20,7 @@ func OneLeaf() *schema.Fabric {
 	leaf := &schema.Device{Name: "leaf1", Kind: kind(schema.KindLeaf), GUID: guid(LeafGUID)}
 	sm := &schema.Device{Name: "sm01", Kind: kind(schema.KindSubnetManager)}
 	gpu := &schema.Device{Name: "gpu01", Kind: kind(schema.KindNIC)}
-	port := func(d *schema.Device, name string, g uint64) *schema.Port {
-		p := &schema.Port{Name: name, Device: d}
-		if g != 0 {
-			p.GUID = guid(g)
-		}
-		d.Ports = append(d.Ports, p)
-		return p
-	}
+	port := Port
 	l1, l2 := port(leaf, "1", 0), port(leaf, "2", 0)
 	f := &schema.Fabric{Devices: []*schema.Device{leaf, gpu, sm}, Links: []*schema.Link{
 		{A: l1, B: port(sm, "ib0", SMGUID)},
@@ -35,4 +28,15 @@ func OneLeaf() *schema.Fabric {
 	}}
 	f.Reindex()
 	return f
+}
+
+// Port adds port name to d, with port GUID guid when it is not 0 (an HCA
+// port's; a switch port has none of its own), and returns it.
+func Port(d *schema.Device, name string, guid uint64) *schema.Port {
+	p := &schema.Port{Name: name, Device: d}
+	if guid != 0 {
+		p.GUID = schema.Value[uint64]{V: guid, Set: true}
+	}
+	d.Ports = append(d.Ports, p)
+	return p
 }

@@ -11,6 +11,11 @@ import (
 	"github.com/fabricgen/fabricgen/schema"
 )
 
+// Prompt is a Linux shell's prompt, user@host:~$ or root@host:/path# (the
+// channel's default does not allow "~"): the hosts' and the subnet
+// manager hosts'.
+const Prompt = `(?m)^[\w.\-@:~/\[\]]{1,80}[#$]\s?$`
+
 // Dialect is the push dialect of platform p, a Linux host configuring its
 // NIC with mlnx_qos / sysfs (nvidia_mlnx) or iproute2 dcb (linux_dcb). There
 // is no config file to diff: the rendered script's action lines each set one
@@ -21,8 +26,7 @@ func Dialect(p schema.Platform) *dialect.Dialect {
 	return &dialect.Dialect{
 		Platform: p,
 		Driver:   dialect.DriverGeneric,
-		// user@host:~$ or root@host:/path# ; the channel default does not allow "~".
-		Prompt: `(?m)^[\w.\-@:~/\[\]]{1,80}[#$]\s?$`,
+		Prompt:   Prompt,
 		FailedWhenContains: []string{
 			"command not found",
 			"No such file or directory",
