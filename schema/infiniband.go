@@ -353,6 +353,8 @@ func (r *resolver) decodeSM(blk *hcl.Block, ctx *hcl.EvalContext) *SubnetManager
 	sm.AllowFallback = d.boolean(c.Attributes, "allow_fallback", ctx)
 	sm.MaxOpVLs = d.integer(c.Attributes, "max_op_vls", ctx, 1, 5)
 	sm.HighLimit = d.integer(c.Attributes, "high_limit", ctx, 0, 255)
+	// opensm(8), -p: "Range goes from 0 (default and lowest priority)
+	// to 15 (highest)".
 	sm.Priority = d.integer(c.Attributes, "priority", ctx, 0, 15)
 	return sm
 }
