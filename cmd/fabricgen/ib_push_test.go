@@ -168,3 +168,34 @@ func TestInfiniBandApplyAdversity(t *testing.T) {
 		}
 	})
 }
+
+// TestInfiniBandApplyKeepsTheirEdit: another administrator edits a
+// subnet manager file in the instant before apply swaps its own in (the
+// lab runs their edit right before the swap line). The swap checks the
+// live file and renames in one shell line, so their file is kept, the
+// files swapped before it are put back, and apply says it was refused;
+// a second run (after plan) applies over the new state.
+func TestInfiniBandApplyKeepsTheirEdit(t *testing.T) {
+	r := newPushRig(t, "ib-cluster")
+	armed, err := r.lab.Device("sm01").Before(`&& mv -f -- \S+/qos-policy\.conf `, lab.Happening{
+		OutOfBand: []string{"printf '%s\\n' '# qos-level notes by the storage team' > /etc/opensm/qos-policy.conf"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _ := r.run(exitFailed, nil, "apply", "fabric", "--auto-approve", "--device", "sm01")
+	if !armed.Ran() {
+		t.Fatal("the edit before the swap of qos-policy.conf never ran")
+	}
+	if !regexp.MustCompile(`sm01\s+opensm\s+refused`).MatchString(out) || !strings.Contains(out, "/etc/opensm/qos-policy.conf changed after apply read it") {
+		t.Errorf("apply with another administrator's edit of qos-policy.conf in flight:\n%s", out)
+	}
+	got := r.lab.Device("sm01").RunningConfig()
+	if !strings.Contains(got, "storage team") || strings.Contains(got, "qos TRUE") {
+		t.Errorf("sm01 after the refused apply: their policy must be kept, opensm.conf (swapped first) put back:\n%s", got)
+	}
+	out, _ = r.run(0, nil, "apply", "fabric", "--auto-approve", "--device", "sm01")
+	if !strings.Contains(out, "applied") {
+		t.Errorf("the second apply:\n%s", out)
+	}
+}

@@ -94,7 +94,7 @@ func (s *Sim) command(ctx context.Context, name string, args ...string) *exec.Cm
 
 // Run runs name args under ibsim-run and returns its standard output.
 func (s *Sim) Run(ctx context.Context, name string, args ...string) (string, error) {
-	return s.run(s.command(ctx, name, args...), name, args)
+	return s.run(ctx, func() *exec.Cmd { return s.command(ctx, name, args...) }, name, args)
 }
 
 // RunAs runs name args like Run, attached to the port of node id (an
@@ -104,19 +104,39 @@ func (s *Sim) RunAs(ctx context.Context, id, name string, args ...string) (strin
 	if s.Topo.Node(id) == nil {
 		return "", fmt.Errorf("running %s as %q: the topology has no such node", name, id)
 	}
-	cmd := s.command(ctx, name, args...)
-	// The last SIM_HOST wins (os/exec keeps the last of duplicate keys).
-	cmd.Env = append(slices.Clone(s.env), "SIM_HOST="+id)
-	return s.run(cmd, name, args)
+	return s.run(ctx, func() *exec.Cmd {
+		cmd := s.command(ctx, name, args...)
+		// The last SIM_HOST wins (os/exec keeps the last of duplicate keys).
+		cmd.Env = append(slices.Clone(s.env), "SIM_HOST="+id)
+		return cmd
+	}, name, args)
 }
 
-func (s *Sim) run(cmd *exec.Cmd, name string, args []string) (string, error) {
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	if err := cmd.Run(); err != nil {
-		return out.String(), fmt.Errorf("%s %s: %w: %s", name, strings.Join(args, " "), err, strings.TrimSpace(lastLines(errb.String(), 5)))
+// madAttempts is how many times a diagnostic tool's query is sent when
+// its MADs time out: ibsim answers from one process that a loaded machine
+// (the test suite's parallel packages) can starve past the tools' 1 s
+// MAD timeout. A timed-out query asked nothing of the fabric, so asking
+// again is the same query.
+const madAttempts = 3
+
+func (s *Sim) run(ctx context.Context, cmd func() *exec.Cmd, name string, args []string) (string, error) {
+	var err error
+	var out string
+	for attempt := 1; attempt <= madAttempts; attempt++ {
+		var o, errb bytes.Buffer
+		c := cmd()
+		c.Stdout, c.Stderr = &o, &errb
+		if rerr := c.Run(); rerr == nil {
+			return o.String(), nil
+		} else {
+			out = o.String()
+			err = fmt.Errorf("%s %s: %w: %s", name, strings.Join(args, " "), rerr, strings.TrimSpace(lastLines(errb.String(), 5)))
+		}
+		if (name != "smpquery" && name != "saquery") || !strings.Contains(err.Error(), "timed out") || ctx.Err() != nil {
+			break
+		}
 	}
-	return out.String(), nil
+	return out, err
 }
 
 func lastLines(s string, n int) string {

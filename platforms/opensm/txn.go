@@ -1,7 +1,10 @@
 package opensm
 
 import (
+	"bytes"
+	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"fmt"
 	"path"
 	"regexp"
@@ -96,6 +99,9 @@ type swap struct {
 	logAt int64
 	// log is the log file OpenSM writes.
 	log string
+	// swapped are the files this run put in place, in order: what a
+	// restore puts back.
+	swapped []filebundle.File
 }
 
 // run applies the change.
@@ -147,8 +153,10 @@ func (s *swap) run() txn.Outcome {
 		return txn.Outcome{Status: txn.StatusFailed, Reason: err.Error() + "; the live files were not touched"}
 	}
 	s.Mark("commit")
-	if err := s.swapIn(writes); err != nil {
+	if theirs, err := s.swapIn(writes); err != nil {
 		return s.restore(err.Error())
+	} else if theirs != "" {
+		return s.refusedForTheirs(theirs)
 	}
 	note := "OpenSM re-read them (SIGHUP) and programmed the tables they set, read back with smpquery"
 	if err := s.hup(); err != nil && !restoring {
@@ -397,38 +405,70 @@ func (s *swap) logSize() (int64, error) {
 }
 
 // swapIn renames every candidate over its live file (removes a file the
-// change removes).
-func (s *swap) swapIn(writes []filebundle.File) error {
+// change removes), each only while the live file is still what apply
+// read: the check and the rename are one shell line (sha256sum -c, then
+// mv), so another administrator's edit since is found, not overwritten.
+// theirs says which file they changed ("" when none); the swap stops
+// there, and the files swapped before it are in s.swapped.
+func (s *swap) swapIn(writes []filebundle.File) (theirs string, err error) {
+	before, err := config.FilesOf(s.Before())
+	if err != nil {
+		return "", err
+	}
+	was := filebundle.Map(before)
 	lines := make([]string, 0, len(writes))
 	for _, w := range writes {
+		op := "mv -f -- " + s.staged(w.Path) + " " + w.Path
 		if w.Absent {
-			lines = append(lines, "rm -f -- "+w.Path)
-		} else {
-			lines = append(lines, "mv -f -- "+s.staged(w.Path)+" "+w.Path)
+			op = "rm -f -- " + w.Path
 		}
+		lines = append(lines, guard(w.Path, was[w.Path])+" && "+op)
 	}
-	if err := s.send("the swap", lines); err != nil {
-		return fmt.Errorf("swap the new files in: %w", err)
+	sent := s.Track("the swap", lines)
+	for i, w := range writes {
+		out, st, _, err := s.Conn().Run(lines[i])
+		if err != nil {
+			return "", fmt.Errorf("swap the new files in: %s: %w", lines[i], err)
+		}
+		sent.Done(st == 0)
+		if st == 0 {
+			s.swapped = append(s.swapped, w)
+			continue
+		}
+		if now, rerr := txn.ReadFile(s.Conn(), w.Path); rerr == nil && !sameFile(now, was[w.Path]) {
+			return w.Path, nil
+		}
+		return "", fmt.Errorf("swap the new files in: %s: exit status %d: %s", lines[i], st, txn.SafeText(strings.TrimSpace(out)))
 	}
-	return nil
+	return "", nil
 }
 
-// send runs lines one by one, tracked as what (so a stopped run can say
-// how far it got), stopping at the first that fails.
-func (s *swap) send(what string, lines []string) error {
-	sent := s.Track(what, lines)
-	for _, l := range lines {
-		_, err := s.Shell(l)
-		if err == nil || s.Conn().Alive() {
-			// Answered (taken or refused); a lost session leaves the
-			// line in flight.
-			sent.Done(err == nil)
-		}
-		if err != nil {
-			return err
-		}
+// guard is a shell test that live holds exactly f's bytes (no file, when
+// f is absent).
+func guard(live string, f filebundle.File) string {
+	if f.Absent || f.Path == "" {
+		return "test ! -e " + live
 	}
-	return nil
+	sum := sha256.Sum256(f.Text)
+	return fmt.Sprintf("printf '%%s  %%s\\n' %s %s | sha256sum -c --status", hex.EncodeToString(sum[:]), live)
+}
+
+// sameFile reports whether two reads of a file hold the same.
+func sameFile(a, b filebundle.File) bool {
+	return (a.Absent || a.Path == "") == (b.Absent || b.Path == "") && bytes.Equal(a.Text, b.Text)
+}
+
+// refusedForTheirs undoes what the swap put in place before it met
+// another administrator's edit of file theirs, keeping their file, and
+// says so: nothing of this apply is on the host.
+func (s *swap) refusedForTheirs(theirs string) txn.Outcome {
+	why := theirs + " changed after apply read it (another administrator's edit); it was not replaced"
+	out := s.restoreKeeping(why, []string{theirs})
+	if out.Status == txn.StatusRolledBack {
+		out.Status = txn.StatusRefused
+		out.Reason += "; nothing of this apply is on the host: run fabricgen plan again"
+	}
+	return out
 }
 
 // hup tells the running OpenSM to re-read its files.
@@ -627,9 +667,15 @@ func wanted(es []osmconf.VLArbEntry) string {
 	return "[" + strings.Join(parts, ",") + "]"
 }
 
-// restore puts the files apply read back, tells OpenSM to re-read them,
-// and checks the files are the backup's.
-func (s *swap) restore(why string) txn.Outcome {
+// restore puts back the files apply read, for each file this run swapped
+// in, each only while the live file is still the one this run wrote (a
+// file someone else changed since is theirs, and kept); tells OpenSM to
+// re-read them; and checks every other file is the backup's.
+func (s *swap) restore(why string) txn.Outcome { return s.restoreKeeping(why, nil) }
+
+// restoreKeeping is restore where the files theirs were changed by
+// someone else and never swapped by this run: they are kept as they are.
+func (s *swap) restoreKeeping(why string, theirs []string) txn.Outcome {
 	s.Mark("rollback")
 	restore := s.RollbackCommand()
 	if !s.Conn().Alive() {
@@ -641,34 +687,73 @@ func (s *swap) restore(why string) txn.Outcome {
 	if err != nil {
 		return txn.Outcome{Status: txn.StatusFailed, Reason: why + "; the backup: " + err.Error(), Restore: restore}
 	}
-	writes, _ := config.FileWrites(s.Changes())
 	back := filebundle.Map(before)
 	var lines []string
-	for _, w := range writes {
-		old, ok := back[w.Path]
-		if !ok || old.Absent {
-			lines = append(lines, "rm -f -- "+w.Path)
+	for _, w := range s.swapped {
+		op := "rm -f -- " + w.Path
+		if old, ok := back[w.Path]; ok && !old.Absent {
+			cand := s.staged(w.Path) + ".orig"
+			if err := s.writeFile(cand, old.Text); err != nil {
+				return txn.Outcome{Status: txn.StatusFailed, Reason: why + "; write the backup's " + path.Base(w.Path) + ": " + err.Error() + "; the host is NOT back to its backup", Restore: restore}
+			}
+			op = "mv -f -- " + cand + " " + w.Path
+		}
+		lines = append(lines, guard(w.Path, w)+" && "+op)
+	}
+	kept := slices.Clone(theirs)
+	sent := s.Track("the restore", lines)
+	for i, w := range s.swapped {
+		out, st, _, err := s.Conn().Run(lines[i])
+		if err != nil {
+			return txn.Outcome{Status: txn.StatusFailed, Reason: why + "; restore: " + err.Error() + "; the host is NOT back to its backup", Restore: restore}
+		}
+		sent.Done(st == 0)
+		if st == 0 {
 			continue
 		}
-		cand := s.staged(w.Path) + ".orig"
-		if s.stage == "" {
-			return txn.Outcome{Status: txn.StatusFailed, Reason: why + "; no private directory to restore through", Restore: restore}
+		if now, rerr := txn.ReadFile(s.Conn(), w.Path); rerr == nil && !sameFile(now, w) {
+			kept = append(kept, w.Path)
+			continue
 		}
-		if err := s.writeFile(cand, old.Text); err != nil {
-			return txn.Outcome{Status: txn.StatusFailed, Reason: why + "; write the backup's " + path.Base(w.Path) + ": " + err.Error() + "; the host is NOT back to its backup", Restore: restore}
-		}
-		lines = append(lines, "mv -f -- "+cand+" "+w.Path)
-	}
-	if err := s.send("the restore", lines); err != nil {
-		return txn.Outcome{Status: txn.StatusFailed, Reason: why + "; restore: " + err.Error() + "; the host is NOT back to its backup", Restore: restore}
+		return txn.Outcome{Status: txn.StatusFailed, Reason: fmt.Sprintf("%s; restore: %s: exit status %d: %s; the host is NOT back to its backup", why, lines[i], st, txn.SafeText(strings.TrimSpace(out))), Restore: restore}
 	}
 	hupNote := "; OpenSM was told to re-read the restored files (SIGHUP)"
-	if err := s.hup(); err != nil {
+	if len(lines) == 0 {
+		hupNote = ""
+	} else if err := s.hup(); err != nil {
 		hupNote = "; telling OpenSM to re-read the restored files failed: " + err.Error()
 	}
-	out := s.RolledBack(why + hupNote)
+	var out txn.Outcome
+	if len(kept) == 0 {
+		out = s.RolledBack(why + hupNote)
+	} else {
+		out = s.keptTheirs(why+hupNote, kept, back)
+	}
 	s.cleanup()
 	return out
+}
+
+// keptTheirs checks a host restored but for the files someone else
+// changed after this run swapped them in, which it says it kept.
+func (s *swap) keptTheirs(why string, kept []string, back map[string]filebundle.File) txn.Outcome {
+	restore := s.RollbackCommand()
+	for _, w := range s.swapped {
+		if slices.Contains(kept, w.Path) {
+			continue
+		}
+		now, err := txn.ReadFile(s.Conn(), w.Path)
+		if err != nil {
+			return txn.Outcome{Status: txn.StatusFailed, Reason: why + "; could not check the rollback: " + err.Error(), Restore: restore}
+		}
+		old, ok := back[w.Path]
+		if !ok {
+			old = filebundle.File{Path: w.Path, Absent: true}
+		}
+		if !sameFile(now, old) {
+			return txn.Outcome{Status: txn.StatusFailed, Reason: why + "; " + w.Path + " is NOT back to its backup", Restore: restore}
+		}
+	}
+	return txn.Outcome{Status: txn.StatusRolledBack, Reason: fmt.Sprintf("%s; files someone else changed during the apply are kept: %s; every other file is the backup's", why, strings.Join(kept, ", "))}
 }
 
 // cleanup removes the run's private directory.

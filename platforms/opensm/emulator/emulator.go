@@ -355,7 +355,7 @@ func operands(args []string) []string {
 // which answers `command -v`.
 func (s *sm) which(name string) (string, bool) {
 	switch name {
-	case "base64", "cat", "cp", "mv", "rm", "mkdir", "mktemp", "printf", "stat", "tail", "hostname", "id", "pidof", "pkill", "test", "true", "false", "sudo", "sh", "bash":
+	case "base64", "cat", "cp", "mv", "rm", "mkdir", "mktemp", "printf", "sha256sum", "stat", "tail", "hostname", "id", "pidof", "pkill", "test", "true", "false", "sudo", "sh", "bash":
 		return "/usr/bin/" + name, true
 	case "opensm", "smpquery":
 		return "/usr/sbin/" + name, true

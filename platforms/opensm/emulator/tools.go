@@ -1,7 +1,9 @@
 package emulator
 
 import (
+	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
 	"fmt"
 	"hash/fnv"
 	"path"
@@ -29,6 +31,8 @@ func (s *sm) runner() func(argv []string, stdin string) (string, string, int) {
 			return "uid=0(root) gid=0(root) groups=0(root)\n", "", 0
 		case "base64":
 			return s.base64(args, stdin)
+		case "sha256sum":
+			return s.sha256sum(args, stdin)
 		case "cat":
 			return s.cat(args, stdin)
 		case "cp":
@@ -576,4 +580,87 @@ func (s *sm) tail(args []string, stdin string) (string, string, int) {
 		return text, "", 0
 	}
 	return text[size-n:], "", 0
+}
+
+// sha256sum is GNU coreutils sha256sum: print "HEX  FILE" for each file
+// (standard input for none or "-"), or with -c/--check read such lines
+// (from the operand or standard input) and check each file, printing
+// "FILE: OK" or "FILE: FAILED" unless --status; the status is 1 when a
+// file differs or cannot be read.
+func (s *sm) sha256sum(args []string, stdin string) (string, string, int) {
+	check, status := false, false
+	var ops []string
+	for _, a := range args {
+		switch a {
+		case "-c", "--check":
+			check = true
+		case "--status":
+			status = true
+		case "--":
+		default:
+			if strings.HasPrefix(a, "-") && a != "-" {
+				return "", "sha256sum: invalid option -- '" + strings.TrimLeft(a, "-") + "'\nTry 'sha256sum --help' for more information.\n", 1
+			}
+			ops = append(ops, a)
+		}
+	}
+	if len(ops) == 0 {
+		ops = []string{"-"}
+	}
+	var out, errOut strings.Builder
+	st := 0
+	if !check {
+		for _, p := range ops {
+			text, e := s.readArg(p, stdin)
+			if e != "" {
+				errOut.WriteString("sha256sum: " + p + ": " + e + "\n")
+				st = 1
+				continue
+			}
+			sum := sha256.Sum256([]byte(text))
+			out.WriteString(hex.EncodeToString(sum[:]) + "  " + p + "\n")
+		}
+		return out.String(), errOut.String(), st
+	}
+	failed, unread := 0, 0
+	for _, list := range ops {
+		text, e := s.readArg(list, stdin)
+		if e != "" {
+			return "", "sha256sum: " + list + ": " + e + "\n", 1
+		}
+		for _, line := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
+			want, file, ok := strings.Cut(line, "  ")
+			if !ok || len(want) != 64 {
+				errOut.WriteString("sha256sum: " + list + ": no properly formatted SHA256 checksum lines found\n")
+				return out.String(), errOut.String(), 1
+			}
+			data, e := s.fs.read(file)
+			if e != "" {
+				errOut.WriteString("sha256sum: " + file + ": " + e + "\n")
+				if !status {
+					out.WriteString(file + ": FAILED open or read\n")
+				}
+				unread++
+				continue
+			}
+			sum := sha256.Sum256([]byte(data))
+			good := hex.EncodeToString(sum[:]) == strings.ToLower(want)
+			if !good {
+				failed++
+			}
+			if !status {
+				out.WriteString(file + map[bool]string{true: ": OK\n", false: ": FAILED\n"}[good])
+			}
+		}
+	}
+	if unread > 0 && !status {
+		fmt.Fprintf(&errOut, "sha256sum: WARNING: %d listed file could not be read\n", unread)
+	}
+	if failed > 0 && !status {
+		fmt.Fprintf(&errOut, "sha256sum: WARNING: %d computed checksum did NOT match\n", failed)
+	}
+	if failed > 0 || unread > 0 {
+		st = 1
+	}
+	return out.String(), errOut.String(), st
 }
