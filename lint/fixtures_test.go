@@ -2,6 +2,7 @@ package lint
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -38,6 +39,17 @@ import (
 // cases share one base, platforms/<name>/testdata/lint/base.fab.hcl (the
 // QoS every case lints against, wants included): a case directory holds
 // only what the case adds, and is loaded together with the base.
+//
+// Lint's own cases share a base the same way, by rule family: a case of a
+// rule whose letters are xyz (xyz001-fail-…) is loaded together with
+// testdata/fixtures-bases/xyz.fab.hcl when that file exists (for now
+// ibq.fab.hcl, the InfiniBand fat tree). A family base holds the blocks no
+// case of the family changes (HCL cannot override an attribute of a block
+// written elsewhere), so a case holds the blocks it changes whole, and its
+// wants stay on its own lines. A base sits outside testdata/fixtures, so it
+// is never a case itself; every base must serve a case. A case listed in
+// loadsAlone is kept whole and loaded without its family base, because a
+// reader outside lint loads its directory by itself.
 
 // platformRuleMark stands for the folder's platform-limit rule in the
 // fixtures of a platform folder.
@@ -47,9 +59,42 @@ const platformRuleMark = "PLTxxx"
 // every case of the folder is loaded with.
 const platformLintBase = "base.fab.hcl"
 
+// fixtureBases is the directory, under testdata, of the family bases of
+// lint's own fixtures: <family>.fab.hcl, family the rule's letters.
+const fixtureBases = "fixtures-bases"
+
+// loadsAlone reports whether the lint case name is kept whole, loaded
+// without its family base: a reader outside lint loads its directory alone.
+func loadsAlone(name string) bool {
+	switch name {
+	case "ibq015-pass-priorities-differ": // platforms/opensm/priority_test.go
+		return true
+	}
+	return false
+}
+
+// familyBase is the family base lint's own case name is loaded with, or ""
+// when its rule family has none (or the case loads alone).
+func familyBase(t *testing.T, name string) string {
+	t.Helper()
+	id, _, _ := strings.Cut(name, "-")
+	family := strings.TrimRight(id, "0123456789")
+	if family == "" || family == id || loadsAlone(name) {
+		return ""
+	}
+	base := filepath.Join("testdata", fixtureBases, family+".fab.hcl")
+	if _, err := os.Stat(base); errors.Is(err, os.ErrNotExist) {
+		return ""
+	} else if err != nil {
+		t.Fatalf("%s: family base: %v", name, err)
+	}
+	return base
+}
+
 // lintCase is one fixture directory: its name (<rule>-fail-… or
-// <rule>-pass-…), its path, the rule PLTxxx stands for and the base file
-// loaded with it ("" outside a platform folder).
+// <rule>-pass-…), its path, the rule PLTxxx stands for ("" outside a
+// platform folder) and the base file loaded with it: the platform folder's
+// base, the rule family's base (familyBase) or "".
 type lintCase struct {
 	name, dir, rule, base string
 }
@@ -65,8 +110,8 @@ func (c lintCase) files(t *testing.T) []string {
 		return files
 	}
 	for _, fn := range files {
-		if filepath.Base(fn) == platformLintBase {
-			t.Fatalf("%s: a case holds no %s (the folder's testdata/lint has it)", fn, platformLintBase)
+		if filepath.Base(fn) == filepath.Base(c.base) {
+			t.Fatalf("%s: a case holds no file named like its base %s", fn, c.base)
 		}
 	}
 	return append(files, c.base)
@@ -188,7 +233,8 @@ func fixtureDirs(t *testing.T) []lintCase {
 	}
 	var out []lintCase
 	for _, d := range dirs {
-		out = append(out, lintCase{name: filepath.Base(d), dir: d})
+		name := filepath.Base(d)
+		out = append(out, lintCase{name: name, dir: d, base: familyBase(t, name)})
 	}
 	for _, fx := range platformtest.All("..") {
 		rule := PlatformRule(fx.Platform.Name)
@@ -285,5 +331,65 @@ func TestEveryRuleHasLoaderFixtures(t *testing.T) {
 		if !fail[r.ID] || !pass[r.ID] {
 			t.Errorf("rule %s needs a failing and a passing fixture under testdata/fixtures (fail %v, pass %v)", r.ID, fail[r.ID], pass[r.ID])
 		}
+	}
+}
+
+// TestFixtureBases: every file under testdata/fixtures-bases is a
+// <family>.fab.hcl that some case is loaded with (a base nobody loads is
+// dead text), and every case kept whole (loadsAlone) still holds its
+// family base's blocks verbatim, so it lints the fabric the family does.
+func TestFixtureBases(t *testing.T) {
+	bases, err := filepath.Glob(filepath.Join("testdata", fixtureBases, "*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(bases) == 0 {
+		t.Fatalf("no family base under testdata/%s", fixtureBases)
+	}
+	used := map[string]int{}
+	cases := fixtureDirs(t)
+	for _, c := range cases {
+		used[c.base]++
+	}
+	for _, b := range bases {
+		if !strings.HasSuffix(b, ".fab.hcl") {
+			t.Errorf("%s: a family base is a <family>.fab.hcl", b)
+		}
+		if used[b] == 0 {
+			t.Errorf("%s: no case is loaded with it (name a case <family>NNN-…)", b)
+		}
+	}
+	whole := 0
+	for _, c := range cases {
+		if !loadsAlone(c.name) {
+			continue
+		}
+		whole++
+		id, _, _ := strings.Cut(c.name, "-")
+		base := filepath.Join("testdata", fixtureBases, strings.TrimRight(id, "0123456789")+".fab.hcl")
+		b, err := os.ReadFile(base)
+		if err != nil {
+			t.Fatalf("%s: loads alone, but its family base: %v", c.name, err)
+		}
+		src, err := os.ReadFile(filepath.Join(c.dir, "fabric.fab.hcl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, blk := range strings.Split(string(b), "\n\n") {
+			if strings.HasPrefix(blk, "#") {
+				continue // the base's own comment
+			}
+			n++
+			if !strings.Contains(string(src), strings.TrimSpace(blk)+"\n") {
+				t.Errorf("%s: loads alone but lacks its base's block %q", c.name, strings.SplitN(blk, "\n", 2)[0])
+			}
+		}
+		if n == 0 {
+			t.Errorf("%s: no block in %s", c.name, base)
+		}
+	}
+	if whole == 0 {
+		t.Error("no case loads alone: drop loadsAlone")
 	}
 }
