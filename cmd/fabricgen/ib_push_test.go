@@ -146,7 +146,8 @@ func TestInfiniBandApplyAdversity(t *testing.T) {
 		// An override template sets max_op_vls 1: OpenSM takes the
 		// files and masks every SL onto VL0 without a word. apply reads
 		// the tables back, sees SL3 is not on VL3, and puts the old
-		// files back (after waiting out the sweep, 60 s).
+		// files back once OpenSM says its sweep is done (SUBNET UP) and the tables
+		// still differ.
 		tmpl, err := os.ReadFile(filepath.Join(repoRoot(t), "platforms", "opensm", "templates", "device.tmpl"))
 		if err != nil {
 			t.Fatal(err)
@@ -160,7 +161,7 @@ func TestInfiniBandApplyAdversity(t *testing.T) {
 			t.Fatal(err)
 		}
 		out, _ := r.run(exitFailed, nil, "apply", "fabric", "--auto-approve", "--device", "sm01", "--templates", "tmpl")
-		if !regexp.MustCompile(`sm01\s+opensm\s+rolled back`).MatchString(out) || !strings.Contains(out, "maps SL to VL") {
+		if !regexp.MustCompile(`sm01\s+opensm\s+rolled back`).MatchString(out) || !strings.Contains(out, "maps SL to VL") || !strings.Contains(out, "finished its sweep after SIGHUP") {
 			t.Errorf("apply of files whose tables OpenSM masks:\n%s", out)
 		}
 		if got := r.lab.Device("sm01").RunningConfig(); strings.Contains(got, "/etc/opensm/opensm.conf") {

@@ -147,6 +147,21 @@ func lastLines(s string, n int) string {
 	return strings.Join(lines, "\n")
 }
 
+// HUP sends SIGHUP to every OpenSM StartOpenSM started (ibsim-run execs
+// it, so the process is OpenSM itself), as fabricgen apply's pkill -HUP
+// does on an SM host, without touching any other OpenSM of the machine.
+func (s *Sim) HUP() error {
+	for _, c := range s.procs {
+		if c.Process == nil || c.ProcessState != nil {
+			continue
+		}
+		if err := c.Process.Signal(syscall.SIGHUP); err != nil {
+			return fmt.Errorf("SIGHUP to opensm (pid %d): %w", c.Process.Pid, err)
+		}
+	}
+	return nil
+}
+
 // OpenSM runs one sweep of `opensm -F conf -o -f log` and returns the
 // log's text.
 func (s *Sim) OpenSM(ctx context.Context, conf string) (string, error) {

@@ -49,10 +49,14 @@ import (
 //     same way and the daemon is told again (SIGHUP).
 
 // sweepWait bounds how long verify waits for the daemon's sweep after
-// SIGHUP, and sweepPoll is how often it reads the tables meanwhile.
+// SIGHUP, and sweepPoll is how often it reads the tables meanwhile. Once
+// the log says a sweep finished (SUBNET UP) and the tables still differ,
+// verify gives the daemon sweepGrace more (a sweep already under way at
+// SIGHUP may have logged it) before it calls the change failed.
 const (
-	sweepWait = 60 * time.Second
-	sweepPoll = 500 * time.Millisecond
+	sweepWait  = 60 * time.Second
+	sweepPoll  = 500 * time.Millisecond
+	sweepGrace = 5 * time.Second
 )
 
 // logFile is OpenSM's log when opensm.conf names none (opensm(8)).
@@ -94,9 +98,9 @@ type swap struct {
 	txn.Applier
 	// stage is the private directory of this run ("" before it exists).
 	stage string
-	// logAt is the size of OpenSM's log before the swap: what it logs
-	// after starts there.
-	logAt int64
+	// hupAt is the size of OpenSM's log before the swap and SIGHUP:
+	// what it logs after starts there.
+	hupAt int64
 	// log is the log file OpenSM writes.
 	log string
 	// swapped are the files this run put in place, in order: what a
@@ -148,7 +152,7 @@ func (s *swap) run() txn.Outcome {
 		return txn.Outcome{Status: txn.StatusFailed, Reason: why + "; the live files were not touched"}
 	}
 	s.log = final.logFile()
-	if s.logAt, err = s.logSize(); err != nil {
+	if s.hupAt, err = s.logSize(); err != nil {
 		s.cleanup()
 		return txn.Outcome{Status: txn.StatusFailed, Reason: err.Error() + "; the live files were not touched"}
 	}
@@ -499,13 +503,21 @@ func (s *swap) verifyTables(final fileSet) string {
 	}
 	deadline := s.Now().Add(sweepWait)
 	var why string
+	var up time.Time // when the log first said SUBNET UP after SIGHUP
 	for {
-		if errs := s.logErrors(); errs != "" {
+		errs, swept := s.logSince()
+		if errs != "" {
 			return "OpenSM logged errors after re-reading the files: " + errs
 		}
 		why = s.readTables(want)
 		if why == "" {
 			return ""
+		}
+		if swept && up.IsZero() {
+			up = s.Now()
+		}
+		if !up.IsZero() && !s.Now().Before(up.Add(sweepGrace)) {
+			return fmt.Sprintf("OpenSM finished its sweep after SIGHUP (SUBNET UP in its log) and, %s later, the tables it programmed are still not the files': %s", sweepGrace, why)
 		}
 		if !s.Now().Before(deadline) || !s.Conn().Alive() {
 			break
@@ -515,18 +527,20 @@ func (s *swap) verifyTables(final fileSet) string {
 	return fmt.Sprintf("OpenSM did not program the new tables within %s of SIGHUP: %s", sweepWait, why)
 }
 
-// logErrors reads what OpenSM logged since the swap and returns its ERR
-// lines ("" when none).
-func (s *swap) logErrors() string {
-	out, st, _, err := s.Conn().Run(fmt.Sprintf("tail -c +%d -- %s", s.logAt+1, s.log))
+// logSince reads what OpenSM logged since the swap and SIGHUP: its ERR
+// lines ("" when none), and whether it finished a sweep (SUBNET UP, which
+// OpenSM 3.3.23 logs at its default level after the heavy sweep a SIGHUP
+// starts: seen under ibsim).
+func (s *swap) logSince() (errs string, swept bool) {
+	out, st, _, err := s.Conn().Run(fmt.Sprintf("tail -c +%d -- %s", s.hupAt+1, s.log))
 	if err != nil || st != 0 {
-		return ""
+		return "", false
 	}
 	m := reLogErr.FindAllString(out, 4)
 	for i := range m {
 		m[i] = txn.SafeText(strings.TrimSpace(m[i]))
 	}
-	return strings.Join(m, "; ")
+	return strings.Join(m, "; "), strings.Contains(out, "SUBNET UP")
 }
 
 // tables is what verify reads back.
