@@ -47,9 +47,9 @@ import (
 // case of the family changes (HCL cannot override an attribute of a block
 // written elsewhere), so a case holds the blocks it changes whole, and its
 // wants stay on its own lines. A base sits outside testdata/fixtures, so it
-// is never a case itself; every base must serve a case. A case listed in
-// loadsAlone is kept whole and loaded without its family base, because a
-// reader outside lint loads its directory by itself.
+// is never a case itself; every base must serve a case. A reader outside
+// lint that loads a case (platforms/opensm/priority_test.go) loads it with
+// its base too.
 
 // platformRuleMark stands for the folder's platform-limit rule in the
 // fixtures of a platform folder.
@@ -63,23 +63,13 @@ const platformLintBase = "base.fab.hcl"
 // lint's own fixtures: <family>.fab.hcl, family the rule's letters.
 const fixtureBases = "fixtures-bases"
 
-// loadsAlone reports whether the lint case name is kept whole, loaded
-// without its family base: a reader outside lint loads its directory alone.
-func loadsAlone(name string) bool {
-	switch name {
-	case "ibq015-pass-priorities-differ": // platforms/opensm/priority_test.go
-		return true
-	}
-	return false
-}
-
 // familyBase is the family base lint's own case name is loaded with, or ""
-// when its rule family has none (or the case loads alone).
+// when its rule family has none.
 func familyBase(t *testing.T, name string) string {
 	t.Helper()
 	id, _, _ := strings.Cut(name, "-")
 	family := strings.TrimRight(id, "0123456789")
-	if family == "" || family == id || loadsAlone(name) {
+	if family == "" || family == id {
 		return ""
 	}
 	base := filepath.Join("testdata", fixtureBases, family+".fab.hcl")
@@ -336,8 +326,7 @@ func TestEveryRuleHasLoaderFixtures(t *testing.T) {
 
 // TestFixtureBases: every file under testdata/fixtures-bases is a
 // <family>.fab.hcl that some case is loaded with (a base nobody loads is
-// dead text), and every case kept whole (loadsAlone) still holds its
-// family base's blocks verbatim, so it lints the fabric the family does.
+// dead text).
 func TestFixtureBases(t *testing.T) {
 	bases, err := filepath.Glob(filepath.Join("testdata", fixtureBases, "*"))
 	if err != nil {
@@ -358,38 +347,5 @@ func TestFixtureBases(t *testing.T) {
 		if used[b] == 0 {
 			t.Errorf("%s: no case is loaded with it (name a case <family>NNN-…)", b)
 		}
-	}
-	whole := 0
-	for _, c := range cases {
-		if !loadsAlone(c.name) {
-			continue
-		}
-		whole++
-		id, _, _ := strings.Cut(c.name, "-")
-		base := filepath.Join("testdata", fixtureBases, strings.TrimRight(id, "0123456789")+".fab.hcl")
-		b, err := os.ReadFile(base)
-		if err != nil {
-			t.Fatalf("%s: loads alone, but its family base: %v", c.name, err)
-		}
-		src, err := os.ReadFile(filepath.Join(c.dir, "fabric.fab.hcl"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		n := 0
-		for _, blk := range strings.Split(string(b), "\n\n") {
-			if strings.HasPrefix(blk, "#") {
-				continue // the base's own comment
-			}
-			n++
-			if !strings.Contains(string(src), strings.TrimSpace(blk)+"\n") {
-				t.Errorf("%s: loads alone but lacks its base's block %q", c.name, strings.SplitN(blk, "\n", 2)[0])
-			}
-		}
-		if n == 0 {
-			t.Errorf("%s: no block in %s", c.name, base)
-		}
-	}
-	if whole == 0 {
-		t.Error("no case loads alone: drop loadsAlone")
 	}
 }

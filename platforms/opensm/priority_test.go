@@ -2,6 +2,7 @@ package opensm_test
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -18,7 +19,21 @@ import (
 // sm_priority line; the same settings written twice are not refused for
 // being written in two places.
 func TestSMHostsOwnPriority(t *testing.T) {
-	dir := filepath.Join("..", "..", "lint", "testdata", "fixtures", "ibq015-pass-priorities-differ")
+	// The case with its family base, as lint's fixture harness loads it.
+	lintData := filepath.Join("..", "..", "lint", "testdata")
+	dir := t.TempDir()
+	for _, src := range []string{
+		filepath.Join(lintData, "fixtures", "ibq015-pass-priorities-differ", "fabric.fab.hcl"),
+		filepath.Join(lintData, "fixtures-bases", "ibq.fab.hcl"),
+	} {
+		b, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, filepath.Base(src)), b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
 	f, diags := schema.Load(dir, schema.Options{Getenv: func(string) string { return "" }, Platforms: platforms.Catalog()})
 	if diags.HasErrors() {
 		t.Fatal(diags.Errs())
