@@ -6,12 +6,14 @@ import (
 	"github.com/fabricgen/fabricgen/platforms"
 )
 
-// TestDataPlatformFromRegistry: every platform's devices get their
-// folder's data-plane responder and (switches) running-config reader; a
-// platform without a responder fails, named, as its devices would answer
-// none of their collector's commands.
+// TestDataPlatformFromRegistry: every platform's devices that fabricgen
+// check reads (the Ethernet ones; an InfiniBand fabric's subnet manager
+// hosts are read back by apply itself) get their folder's data-plane
+// responder and (switches) running-config reader; a platform without a
+// responder fails, named, as its devices would answer none of their
+// collector's commands.
 func TestDataPlatformFromRegistry(t *testing.T) {
-	for _, pl := range platforms.Needing("lab emulator") {
+	for _, pl := range platforms.Needing("data-plane responder") {
 		dp := dataPlatform(pl.Name)
 		if dp.Name != pl.Name {
 			t.Errorf("platforms/%s: data plane platform %q", pl.Folder, dp.Name)
