@@ -116,6 +116,11 @@ type Step struct {
 	Port string
 	// Note says what the hop did, e.g. "DSCP 26 → 0: no trust dscp"; empty when nothing notable.
 	Note string
+	// Src is where the intent set what the hop did to the packet: the
+	// ACL rule that dropped or re-marked it, the trust that reset it, the
+	// class or dscp_map entry that classified it, the NIC's tos that
+	// marked it (zero: the port's block stands for it).
+	Src Range
 }
 
 // Diagnostic is one problem: an invalid intent, a lint finding, a value a

@@ -168,7 +168,8 @@ func (g *flowGraph) traceThrough(ei int32) []Step {
 	for {
 		m := &g.mids[e.mid]
 		if m.src != nil {
-			back = append(back, Step{Port: m.src.ID(), Note: egressNote(m.dscp, egress(g.t.ports[e.oi], m.prio, m.dscp, m.v6, m.l2))})
+			eg := egress(g.t.ports[e.oi], m.prio, m.dscp, m.v6, m.l2)
+			back = append(back, Step{Port: m.src.ID(), Note: egressNote(m.dscp, eg), Src: sourceSrc(m.src, m.dscp, eg)})
 			break
 		}
 		si := m.feed[0]
@@ -176,7 +177,8 @@ func (g *flowGraph) traceThrough(ei int32) []Step {
 			si = m.feed[1]
 		}
 		st := &g.states[si]
-		back = append(back, Step{Port: g.t.ports[st.pi].ID(), Note: joinNotes(ingressNote(st.pkt, ingress(g.t.ports[st.pi], st.pkt)), egressNote(m.dscp, egress(g.t.ports[e.oi], m.prio, m.dscp, m.v6, m.l2)))})
+		in, eg := ingress(g.t.ports[st.pi], st.pkt), egress(g.t.ports[e.oi], m.prio, m.dscp, m.v6, m.l2)
+		back = append(back, Step{Port: g.t.ports[st.pi].ID(), Note: joinNotes(ingressNote(st.pkt, in), egressNote(m.dscp, eg)), Src: hopSrc(g.t.ports[st.pi], st.pkt, in, &eg)})
 		if st.parent < 0 {
 			break
 		}
@@ -204,9 +206,10 @@ func (g *flowGraph) traceThrough(ei int32) []Step {
 	si := g.edges[ei].to
 	for guard := 0; guard < 2*maxTier+2; guard++ {
 		st := &g.states[si]
-		note := ingressNote(st.pkt, ingress(g.t.ports[st.pi], st.pkt))
+		in := ingress(g.t.ports[st.pi], st.pkt)
+		note := ingressNote(st.pkt, in)
 		if st.mid < 0 {
-			steps = append(steps, Step{Port: g.t.ports[st.pi].ID(), Note: note})
+			steps = append(steps, Step{Port: g.t.ports[st.pi].ID(), Note: note, Src: hopSrc(g.t.ports[st.pi], st.pkt, in, nil)})
 			break
 		}
 		m := &g.mids[st.mid]
@@ -229,13 +232,54 @@ func (g *flowGraph) traceThrough(ei int32) []Step {
 			next = self
 		}
 		if next < 0 {
-			steps = append(steps, Step{Port: g.t.ports[st.pi].ID(), Note: note})
+			steps = append(steps, Step{Port: g.t.ports[st.pi].ID(), Note: note, Src: hopSrc(g.t.ports[st.pi], st.pkt, in, nil)})
 			break
 		}
-		steps = append(steps, Step{Port: g.t.ports[st.pi].ID(), Note: joinNotes(note, egressNote(m.dscp, egress(g.t.ports[g.edges[next].oi], m.prio, m.dscp, m.v6, m.l2)))})
+		eg := egress(g.t.ports[g.edges[next].oi], m.prio, m.dscp, m.v6, m.l2)
+		steps = append(steps, Step{Port: g.t.ports[st.pi].ID(), Note: joinNotes(note, egressNote(m.dscp, eg)), Src: hopSrc(g.t.ports[st.pi], st.pkt, in, &eg)})
 		si = g.edges[next].to
 	}
 	return steps
+}
+
+// hopSrc is where the intent set what the hop at port in did to pkt (eg
+// is its egress, nil at the receiving NIC): the ACL rule that dropped or
+// re-marked it, the trust that reset or misclassified it, else the
+// DSCP/PCP map entry (a class's dscp, a dscp_map entry) that gave it its
+// priority.
+func hopSrc(in *schema.Port, pkt Packet, ig Ingress, eg *Egress) schema.Range {
+	q := qosOf(in)
+	switch {
+	case ig.ACL != nil && (ig.Dropped || ig.DSCP != pkt.DSCP || ig.Policed > 0):
+		return ig.ACL.Range
+	case eg != nil && eg.ACL != nil && (eg.Dropped || eg.DSCP != ig.DSCP || eg.Policed > 0):
+		return eg.ACL.Range
+	case ig.Reset, ig.UntaggedPCP, ig.NoIP:
+		return q.Trust.Src
+	case ig.Trust == schema.TrustDSCP && !q.DSCP[pkt.DSCP&63].Src.IsZero():
+		return q.DSCP[pkt.DSCP&63].Src
+	case (ig.Trust == schema.TrustPCP || ig.Trust == schema.TrustBoth) && pkt.Tagged && !q.PCP[pkt.PCP&7].Src.IsZero():
+		return q.PCP[pkt.PCP&7].Src
+	}
+	return q.Trust.Src
+}
+
+// sourceSrc is where the intent set what the source NIC marked: its
+// egress ACL's rule when one re-marks or drops, else the rdma tos (or the
+// cnp_dscp for CNP).
+func sourceSrc(src *schema.Port, dscp int, eg Egress) schema.Range {
+	if eg.ACL != nil && (eg.Dropped || eg.DSCP != dscp) {
+		return eg.ACL.Range
+	}
+	if r := src.Device.RDMA; r != nil {
+		if r.CNPDSCP.Set && r.CNPDSCP.V == dscp && r.DSCP() != dscp {
+			return r.CNPDSCP.Src
+		}
+		if r.ToS.Set {
+			return r.ToS.Src
+		}
+	}
+	return schema.Range{}
 }
 
 func joinNotes(a, b string) string {

@@ -45,6 +45,12 @@ type Options struct {
 	// without it fails.
 	Platforms []PlatformSpec
 
+	// Overlay holds the text of files an editor has open, by path
+	// (filepath.Join(dir, name)): it replaces what is on disk, and an
+	// intent file of dir that is only in the overlay (a new, unsaved
+	// buffer) is read too. fabricgen lsp loads with it; nil reads the disk.
+	Overlay map[string][]byte
+
 	// limits replaces the load-wide totals (tests shrink them).
 	limits *evalLimits
 }
@@ -138,6 +144,9 @@ func load(cctx context.Context, dir string, opts Options, d *decoder) (*Fabric, 
 		return nil, d.diags
 	}
 	paths, err := IntentFiles(dir)
+	if err == nil {
+		paths = withOverlay(dir, paths, opts.Overlay)
+	}
 	if err != nil {
 		d.add(&Diagnostic{Severity: SevError, Summary: "Cannot read fabric directory",
 			Detail: fmt.Sprintf("%v. Pass the directory that holds the *.fab.hcl files.", err)})
@@ -155,7 +164,7 @@ func load(cctx context.Context, dir string, opts Options, d *decoder) (*Fabric, 
 		if cctx.Err() != nil {
 			return nil, d.diags
 		}
-		src, ok := d.readSource(path)
+		src, ok := d.readSource(path, opts.Overlay)
 		if !ok {
 			continue
 		}
@@ -220,8 +229,43 @@ func load(cctx context.Context, dir string, opts Options, d *decoder) (*Fabric, 
 	return f, d.diags
 }
 
-// readSource reads one file and refuses what cannot be intent text.
-func (d *decoder) readSource(path string) ([]byte, bool) {
+// withOverlay is paths with the intent files of dir that only the
+// overlay holds, sorted.
+func withOverlay(dir string, paths []string, overlay map[string][]byte) []string {
+	if len(overlay) == 0 {
+		return paths
+	}
+	have := make(map[string]bool, len(paths))
+	for _, p := range paths {
+		have[p] = true
+	}
+	added := false
+	for p := range overlay {
+		n := filepath.Base(p)
+		if have[p] || filepath.Join(dir, n) != p || !strings.HasSuffix(n, HCLSuffix) && !strings.HasSuffix(n, JSONSuffix) {
+			continue
+		}
+		paths = append(paths, p)
+		added = true
+	}
+	if added {
+		sort.Strings(paths)
+	}
+	return paths
+}
+
+// readSource reads one file (from the overlay when it holds it) and
+// refuses what cannot be intent text.
+func (d *decoder) readSource(path string, overlay map[string][]byte) ([]byte, bool) {
+	if src, ok := overlay[path]; ok {
+		start := &Range{Filename: path, Start: Pos{Line: 1, Column: 1}, End: Pos{Line: 1, Column: 1}}
+		if len(src) > MaxFileSize {
+			d.add(&Diagnostic{Severity: SevError, Summary: "File too large", Subject: start,
+				Detail: fmt.Sprintf("%s is %d bytes; intent files are limited to %s. Split the fabric into several files or use for_each.", path, len(src), units.Size(MaxFileSize))})
+			return nil, false
+		}
+		return d.checkText(path, src)
+	}
 	st, err := os.Stat(path)
 	if err != nil {
 		d.add(&Diagnostic{Severity: SevError, Summary: "Cannot read file", Detail: err.Error()})
@@ -250,6 +294,11 @@ func (d *decoder) readSource(path string) ([]byte, bool) {
 		d.add(&Diagnostic{Severity: SevError, Summary: "Cannot read file", Subject: start, Detail: err.Error()})
 		return nil, false
 	}
+	return d.checkText(path, src)
+}
+
+// checkText refuses a file's bytes that are not UTF-8 text.
+func (d *decoder) checkText(path string, src []byte) ([]byte, bool) {
 	if i := bytes.IndexByte(src, 0); i >= 0 {
 		r := posAt(src, path, i)
 		d.add(&Diagnostic{Severity: SevError, Summary: "Binary file", Subject: &r,

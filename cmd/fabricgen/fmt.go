@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -10,13 +9,10 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/fabricgen/fabricgen/internal/nestlimit"
+	"github.com/fabricgen/fabricgen/internal/hclfmt"
 	"github.com/fabricgen/fabricgen/internal/push/config"
 	"github.com/fabricgen/fabricgen/internal/readlimit"
 	"github.com/fabricgen/fabricgen/schema"
-	"github.com/hashicorp/hcl/v2"
-	"github.com/hashicorp/hcl/v2/hclsyntax"
-	"github.com/hashicorp/hcl/v2/hclwrite"
 	"github.com/spf13/cobra"
 )
 
@@ -91,30 +87,9 @@ listed, and the exit status is 2 when there are any. JSON files are left alone.`
 	return cmd
 }
 
-// formatHCL parses src first (hclwrite would happily "format" broken input)
-// and returns the canonical text.
+// formatHCL is hclfmt.Format: fmt and fabricgen lsp format alike.
 func formatHCL(src []byte, path string) ([]byte, schema.Diagnostics) {
-	// Bounded before parsing, as the loader bounds it: 100,000 nested
-	// brackets overflow the parser's stack.
-	var deep *nestlimit.Error
-	if errors.As(nestlimit.HCL(src, path), &deep) {
-		r := schema.RangeFromHCL(deep.Range)
-		return nil, schema.Diagnostics{{Severity: schema.SevError, Summary: "Nested too deeply", Detail: deep.Detail, Subject: &r}}
-	}
-	_, ds := hclsyntax.ParseConfig(src, path, hcl.InitialPos)
-	if ds.HasErrors() {
-		var out schema.Diagnostics
-		for _, d := range ds {
-			sd := &schema.Diagnostic{Severity: schema.SevError, Summary: d.Summary, Detail: d.Detail}
-			if d.Subject != nil {
-				r := schema.RangeFromHCL(*d.Subject)
-				sd.Subject = &r
-			}
-			out = append(out, sd)
-		}
-		return nil, out
-	}
-	return hclwrite.Format(src), nil
+	return hclfmt.Format(src, path)
 }
 
 // fmtTargets expands PATH arguments into *.fab.hcl files, sorted.

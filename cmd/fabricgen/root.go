@@ -95,6 +95,7 @@ func commandConstructors() []func(*streams) *cobra.Command {
 		newLabCommand,
 		newDemoCommand,
 		newPrecommitCommand,
+		newLSPCommand,
 		newVersionCommand,
 	}
 }

@@ -124,7 +124,7 @@ func toJSON(d *diag.Diagnostic, sources map[string][]byte) jsonDiagnostic {
 		}
 	}
 	for _, s := range d.Trace {
-		j.Trace = append(j.Trace, jsonStep(s))
+		j.Trace = append(j.Trace, jsonStep{Port: s.Port, Note: s.Note})
 	}
 	for _, rel := range d.Related {
 		if !rel.Range.IsZero() {
