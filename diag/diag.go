@@ -154,6 +154,9 @@ type Diagnostic struct {
 	Device, Port string
 	// Fix says how to fix it.
 	Fix string
+	// Edit is Fix when it is one attribute, for editors to apply (a quick
+	// fix); nil otherwise.
+	Edit *AttrEdit
 	// Implied lists the findings of other rules on the same line that this
 	// finding's cause explains (its rule declares it implies theirs): one
 	// cause, one finding, the others kept as notes.
@@ -161,6 +164,13 @@ type Diagnostic struct {
 	// Evidence lists the measurements a live-state finding (fabricgen
 	// check) rests on; lint and load diagnostics have none.
 	Evidence []Evidence
+}
+
+// AttrEdit is a fix that is one attribute: Attr = Value (HCL text) in
+// the block the finding's Subject points into. The Subject is either that
+// attribute, whose value is replaced, or the block, which gains it.
+type AttrEdit struct {
+	Attr, Value string
 }
 
 // FlowPaths is the number of NIC-to-NIC paths of one flow ("RoCE data",

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/fabricgen/fabricgen/diag"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -31,6 +32,10 @@ type RuleOf[P any] struct {
 	Reference string
 	// Fix says how to fix a finding.
 	Fix string
+	// Edit is Fix as one attribute to set, when it is one (editors offer
+	// it as a quick fix where a finding's subject is that attribute or a
+	// block that takes it); findings get it with Fix.
+	Edit *diag.AttrEdit
 	// Path is true for rules that read the end-to-end walk (check's:
 	// that correlate both ends of a link or a path).
 	Path bool
@@ -124,7 +129,7 @@ func (p *Pass) Report(f Finding) {
 		f.Severity = p.Rule.Severity
 	}
 	if f.Fix == "" {
-		f.Fix = p.Rule.Fix
+		f.Fix, f.Edit = p.Rule.Fix, p.Rule.Edit
 	}
 	if f.Count == 0 {
 		f.Count = 1

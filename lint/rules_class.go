@@ -3,6 +3,7 @@ package lint
 import (
 	"fmt"
 
+	"github.com/fabricgen/fabricgen/diag"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -20,6 +21,7 @@ func classRules() []*Rule {
 			Rationale: "RoCE recovers a lost packet by go-back-N retransmission, so a drop under congestion costs a whole window; a RoCE class without lossless = true gets no PFC at any hop. A fabric built for lossy RoCE (NICs with selective repeat, such as ConnectX-6 Dx and later in their lossy mode) says so once with lossy_roce = true.",
 			Reference: "IEEE 802.1Qbb; Zhu et al., Congestion Control for Large-Scale RDMA Deployments (SIGCOMM 2015); Mittal et al., Revisiting Network Support for RDMA (SIGCOMM 2018)",
 			Fix:       "Set lossless = true on the RoCE class, or lossy_roce = true on the fabric if lossy RoCE is the design.",
+			Edit:      &diag.AttrEdit{Attr: "lossless", Value: "true"},
 			Run:       runRoCELossless,
 		},
 		{

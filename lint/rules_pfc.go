@@ -3,6 +3,7 @@ package lint
 import (
 	"fmt"
 
+	"github.com/fabricgen/fabricgen/diag"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -41,6 +42,7 @@ func pfcRules() []*Rule {
 			Rationale: "802.3x global pause stops every priority and is mutually exclusive with PFC on an interface.",
 			Reference: "Nokia SR Linux PFC guide; NVIDIA doRoCE.sh",
 			Fix:       "Set link_pause = false where pfc_priorities is not empty.",
+			Edit:      &diag.AttrEdit{Attr: "link_pause", Value: "false"},
 			Run:       runLinkPause,
 		},
 		{

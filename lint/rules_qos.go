@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/fabricgen/fabricgen/diag"
 	"github.com/fabricgen/fabricgen/internal/natsort"
 	"github.com/fabricgen/fabricgen/schema"
 )
@@ -17,6 +18,7 @@ func qosRules() []*Rule {
 			Rationale: "DSCP-based PFC is what makes RoCEv2 routable: a port that trusts nothing puts RoCE in the default priority (and, like an untrusted Catalyst port, may rewrite the DSCP to 0), so every later hop treats it as best effort. In a field case a core switch halved cross-subnet RDMA bandwidth this way.",
 			Reference: "Guo et al., RDMA over Commodity Ethernet at Scale (SIGCOMM 2016); RFC 2474 (DSCP)",
 			Fix:       `Set trust = "dscp" in the qos_policy attached to this port, device or role.`,
+			Edit:      &diag.AttrEdit{Attr: "trust", Value: `"dscp"`},
 			Run:       runTrust,
 		},
 		{
@@ -38,6 +40,7 @@ func qosRules() []*Rule {
 			Rationale: "What a switch does with an unmapped DSCP is vendor-specific; a full map (or a default priority) makes behaviour explicit.",
 			Reference: "SONiC qos_config.j2 full DSCP_TO_TC_MAP",
 			Fix:       "Set default_priority in the qos_policy (or map every DSCP in dscp_map).",
+			Edit:      &diag.AttrEdit{Attr: "default_priority", Value: "0"},
 			Run:       runFullDSCPMap,
 		},
 		{
@@ -242,6 +245,7 @@ func runNICMapping(p *Pass) {
 				Summary: fmt.Sprintf("NIC %s marks RoCE with tos %d (DSCP %d); traffic_class %q is DSCP %s%s",
 					d.Name, d.RDMA.ToS.V, d.RDMA.DSCP(), roce.Name, dscpList(roce.DSCP), claim),
 				Fix:     fmt.Sprintf("Set rdma tos = %d (DSCP %d with ECT(0)).", roce.DSCP[0]<<2|2, roce.DSCP[0]),
+				Edit:    &diag.AttrEdit{Attr: "tos", Value: fmt.Sprint(roce.DSCP[0]<<2 | 2)},
 				Related: append([]Related{{Range: roce.DSCPRange, Message: "class DSCP set here"}}, claimRel...)}, nil, d)
 		}
 		for _, np := range d.Ports {

@@ -181,7 +181,7 @@ func (p *Pass) ReportAlike(f Finding, a Alike) {
 		f.Severity = p.Rule.Severity
 	}
 	if f.Fix == "" {
-		f.Fix = p.Rule.Fix
+		f.Fix, f.Edit = p.Rule.Fix, p.Rule.Edit
 	}
 	f.Count = max(f.Count, 1)
 	p.report(f, &a)

@@ -286,11 +286,11 @@ func (s *server) run(ctx context.Context, dir string, overlay map[string][]byte,
 		}
 	}
 	if f != nil && !diags.HasErrors() && cfgErr == nil {
-		rep, err := lint.RunReport(ctx, f, lint.Options{Config: cfg})
+		findings, err := lint.Run(ctx, f, lint.Options{Config: cfg})
 		if err != nil {
 			return res // cancelled
 		}
-		all = append(all, lint.Diagnostics(rep.Findings)...)
+		all = append(all, lint.Diagnostics(findings)...)
 		res.fabric = f
 	}
 	fallback := ""
@@ -365,6 +365,9 @@ const maxRelated = 48
 // diagData is what a published diagnostic carries for its code actions.
 type diagData struct {
 	Rule string `json:"rule,omitempty"`
+	// Attr and Value are the finding's one-attribute fix.
+	Attr  string `json:"attr,omitempty"`
+	Value string `json:"value,omitempty"`
 }
 
 // convert makes an LSP diagnostic of d, which belongs to path.
@@ -389,8 +392,8 @@ func (s *server) convert(d *diag.Diagnostic, path string, texts map[string]*text
 	if out.Code == "" {
 		out.Code = lint.ValidationRule
 	}
-	if r := lint.Lookup(out.Code); r != nil {
-		out.CodeDescription = &CodeDescription{Href: r.HelpURI()}
+	if href := s.helpURIs[strings.ToUpper(out.Code)]; href != "" {
+		out.CodeDescription = &CodeDescription{Href: href}
 	}
 	loc := func(r schema.Range) (Location, bool) {
 		if r.IsZero() || r.FromCommandLine() {
@@ -427,7 +430,11 @@ func (s *server) convert(d *diag.Diagnostic, path string, texts map[string]*text
 	for _, r := range d.Places {
 		add(r.Range, "place: "+r.Message)
 	}
-	data, err := json.Marshal(diagData{Rule: d.Rule})
+	dd := diagData{Rule: d.Rule}
+	if d.Edit != nil {
+		dd.Attr, dd.Value = d.Edit.Attr, d.Edit.Value
+	}
+	data, err := json.Marshal(dd)
 	if err == nil {
 		out.Data = data
 	}

@@ -265,4 +265,3 @@ func copyExample(t testing.TB, name string) string {
 	}
 	return dst
 }
-

@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/fabricgen/fabricgen/internal/lsp/jsonrpc"
+	"github.com/fabricgen/fabricgen/lint"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -70,13 +71,18 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	help := map[string]string{}
+	for _, r := range lint.Rules() {
+		help[strings.ToUpper(r.ID)] = r.HelpURI()
+	}
 	s := &server{
-		opts:    opts,
-		w:       jsonrpc.NewWriter(out),
-		ctx:     ctx,
-		docs:    map[string]*document{},
-		fabrics: map[string]*fabricState{},
-		enc:     encUTF16,
+		opts:     opts,
+		helpURIs: help,
+		w:        jsonrpc.NewWriter(out),
+		ctx:      ctx,
+		docs:     map[string]*document{},
+		fabrics:  map[string]*fabricState{},
+		enc:      encUTF16,
 	}
 	defer s.stop()
 	r := jsonrpc.NewReader(in)
@@ -126,8 +132,10 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 // server is one session's state.
 type server struct {
 	opts Options
-	w    *jsonrpc.Writer
-	ctx  context.Context
+	// helpURIs is each rule's documentation link, by upper-case ID.
+	helpURIs map[string]string
+	w        *jsonrpc.Writer
+	ctx      context.Context
 
 	mu          sync.Mutex
 	docs        map[string]*document // by path
