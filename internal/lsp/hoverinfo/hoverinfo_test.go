@@ -455,3 +455,207 @@ func TestScopeContainment(t *testing.T) {
 }
 
 func withFile(r schema.Range, n string) schema.Range { r.Filename = n; return r }
+
+// hostileFabric is a model built in Go, bypassing the loader's name
+// checks (a language server may hover a fabric whose names the loader
+// would refuse, or a model from elsewhere): every name and text carries
+// Markdown and table syntax, a line break and control characters.
+func hostileFabric() *schema.Fabric {
+	const evil = "x|y`z`*b*_i_<img src=x>[l](u)\n# h\x1b[2J\u202e"
+	src := func(l int32) schema.Range {
+		return schema.Range{Filename: "h|`x`.fab.hcl", Start: schema.Pos{Line: l, Column: 1}, End: schema.Pos{Line: l, Column: 9}}
+	}
+	ecn := &schema.ECNProfile{Name: evil + "ecn", Range: src(1), Min: schema.Value[int64]{V: 1000, Set: true, Src: src(2)}, Max: schema.Value[int64]{V: 2000, Set: true, Src: src(2)}}
+	wd := &schema.Watchdog{Name: evil + "wd", Range: src(3), Action: schema.Value[schema.WatchdogAction]{V: schema.WatchdogAction(evil), Set: true, Src: src(4)}}
+	tc := &schema.TrafficClass{Name: evil + "tc", Range: src(5), Role: schema.ClassRole(evil), RoleRange: src(6), DSCP: []int{26}, DSCPRange: src(7),
+		Priority: schema.Value[int]{V: 3, Set: true, Src: src(8)}, Queue: schema.Value[int]{V: 3, Set: true, Src: src(9)},
+		Lossless: schema.Value[bool]{V: true, Set: true, Src: src(10)}, ECN: ecn, ECNRange: src(11),
+		Sched: schema.Value[schema.SchedMode]{V: schema.SchedMode(evil), Set: true, Src: src(12)}}
+	pol := &schema.QoSPolicy{Name: evil + "pol", Range: src(20), Classes: []*schema.TrafficClass{tc}, ClassesRange: src(21),
+		Trust:    schema.Value[schema.Trust]{V: schema.Trust(evil), Set: true, Src: src(22)},
+		Watchdog: schema.Value[*schema.Watchdog]{V: wd, Set: true, Src: src(23)},
+		Queues:   map[int]*schema.QueueSpec{3: {Queue: 3, Range: src(24), ECN: schema.Value[*schema.ECNProfile]{V: ecn, Set: true, Src: src(25)}}}}
+	acl := &schema.ACL{Name: evil + "acl", Range: src(30), Rules: []*schema.ACLRule{{Seq: 10, Range: src(31),
+		Protocol: schema.Value[string]{V: evil, Set: true, Src: src(32)}, Action: schema.Value[schema.ACLAction]{V: schema.ACLAction(evil), Set: true, Src: src(33)}}}}
+	dev := &schema.Device{Name: evil + "dev", Range: src(40), Kind: schema.Value[schema.Kind]{V: schema.KindLeaf, Set: true},
+		Platform: schema.Value[schema.Platform]{V: schema.Platform(evil), Set: true}, MgmtAddress: schema.Value[string]{V: evil, Set: true},
+		OSVersion: schema.Value[schema.Version]{V: schema.Version{Raw: evil}}, Policy: pol}
+	q := &schema.PortQoS{Policies: []*schema.QoSPolicy{pol}, Trust: pol.Trust, Watchdog: pol.Watchdog, Lossless: schema.PrioSetOf(3)}
+	for i := range q.Queue {
+		q.Queue[i] = schema.Value[int]{V: i}
+	}
+	q.DSCP[26] = schema.Value[int]{V: 3, Set: true, Src: tc.DSCPRange}
+	q.Queues[3].ECN = pol.Queues[3].ECN
+	q.Queues[3].Sched = tc.Sched
+	for i := range 3 {
+		p := &schema.Port{Name: fmt.Sprintf("%s%d", evil, i), Range: src(int32(41 + i)), Device: dev, Description: evil, QoS: q,
+			FEC: schema.Value[string]{V: evil, Set: true}, ACLIn: []*schema.ACL{acl}, ACLInRange: src(int32(50 + i))}
+		dev.Ports = append(dev.Ports, p)
+	}
+	f := &schema.Fabric{Name: evil, Classes: []*schema.TrafficClass{tc}, ECNProfiles: []*schema.ECNProfile{ecn},
+		Watchdogs: []*schema.Watchdog{wd}, Policies: []*schema.QoSPolicy{pol}, ACLs: []*schema.ACL{acl}, Devices: []*schema.Device{dev}}
+	f.Reindex()
+	return f
+}
+
+func TestHostileNames(t *testing.T) {
+	// The loader refuses Markdown in names (letters, digits, "_" and "-"
+	// only), so hostile names reach hover only through models built
+	// elsewhere; descriptions are free text and do reach it.
+	dir := writeFabric(t, map[string]string{"a.fab.hcl": "traffic_class \"a|b`c`\" {\n  priority = 1\n}\n"})
+	if _, ds := schema.Load(dir, schema.Options{Platforms: platforms.Catalog()}); !ds.HasErrors() {
+		t.Error("the loader accepted a class named a|b`c`; hover's escaping is then the only defence")
+	}
+	f := hostileFabric()
+	d := f.Devices[0]
+	outs := map[string]string{
+		"Port":    Port(d.Ports[0], "h.fab.hcl"),
+		"Device":  Device(d, "h.fab.hcl"),
+		"Devices": Devices([]*schema.Device{d, d}, "h.fab.hcl"),
+	}
+	for _, k := range []string{"qos_policy", "traffic_class", "ecn_profile", "pfc_watchdog", "acl"} {
+		short := map[string]string{"qos_policy": "pol", "traffic_class": "tc", "ecn_profile": "ecn", "pfc_watchdog": "wd", "acl": "acl"}[k]
+		md, ok := Reference(f, k, f.Name+short)
+		if !ok {
+			t.Fatalf("Reference(%s) not found", k)
+		}
+		outs[k] = md
+	}
+	for what, md := range outs {
+		checkMarkdown(t, what, md)
+		for _, bad := range []string{"<img", "\n# h", "\x1b", "\u202e", "x|y", "*b*", "_i_", "[l](u)", "`z`"} {
+			if unescaped(md, bad) {
+				t.Errorf("%s: hostile text %q reaches the Markdown unescaped:\n%s", what, bad, md)
+			}
+		}
+		for _, l := range strings.Split(md, "\n") {
+			if strings.HasPrefix(l, "# ") {
+				t.Errorf("%s: a name started a heading: %q", what, l)
+			}
+		}
+	}
+}
+
+// unescaped reports whether s occurs in md without a backslash before it.
+func unescaped(md, s string) bool {
+	for i := 0; ; {
+		j := strings.Index(md[i:], s)
+		if j < 0 {
+			return false
+		}
+		if k := i + j; k == 0 || md[k-1] != '\\' {
+			return true
+		}
+		i += j + 1
+	}
+}
+
+// FuzzEscape checks that any text, escaped, stays inside one table cell
+// and one line, and that a code span is only used for plain names.
+func FuzzEscape(f *testing.F) {
+	for _, s := range []string{"", "a|b", "`x`", "a\\|b", "<b>", "x\ny", "\x1b[2J", "é|\u202e", "Ethernet1/1", "host[\"nic01\"]"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, cell := range []string{esc(s), code(s)} {
+			if strings.ContainsAny(cell, "\n\r") {
+				t.Fatalf("%q escaped to %q, which breaks the line", s, cell)
+			}
+			md := "| a | b |\n|---|---|\n| " + cell + " | x |\n"
+			if ps := mdtable.Check(md); len(ps) > 0 {
+				t.Fatalf("%q escaped to %q splits the cell: %v", s, cell, ps)
+			}
+		}
+		if c := code(s); strings.HasPrefix(c, "`") && strings.Count(c, "`") != 2 {
+			t.Fatalf("code(%q) = %q", s, c)
+		}
+	})
+}
+
+// TestReachOnePass checks that reach asks about each distinct PortQoS
+// once, whatever the number of ports sharing it.
+func TestReachOnePass(t *testing.T) {
+	f := load(t, "../../../examples/clos-400g", nil)
+	distinct := map[*schema.PortQoS]bool{}
+	ports := 0
+	for _, d := range f.Devices {
+		for _, p := range d.Ports {
+			distinct[p.QoS] = true
+			ports++
+		}
+	}
+	calls := 0
+	r := reach(f, func(*schema.PortQoS) bool { calls++; return true }, nil)
+	if calls != len(distinct) {
+		t.Errorf("byQoS called %d times for %d distinct PortQoS", calls, len(distinct))
+	}
+	if r.ports != ports || r.devices != len(f.Devices) {
+		t.Errorf("reach counted %d ports on %d devices, want %d on %d", r.ports, r.devices, ports, len(f.Devices))
+	}
+	if len(distinct) >= ports {
+		t.Fatalf("clos-400g has %d PortQoS for %d ports: the memo proves nothing", len(distinct), ports)
+	}
+}
+
+// TestBounded checks the caps: a device with many distinct port QoS
+// shows four groups, and a block of many instances folds its names.
+func TestBounded(t *testing.T) {
+	f := hostileFabric()
+	d := f.Devices[0]
+	var devs []*schema.Device
+	for i := range 500 {
+		x := *d
+		x.Name = fmt.Sprintf("n%d", i*2) // every other number: 250 runs (every 2nd)
+		if i%3 == 0 {
+			x.Name = fmt.Sprintf("m%d-z", i)
+		}
+		devs = append(devs, &x)
+	}
+	md := Devices(devs, "")
+	checkMarkdown(t, "devices", md)
+	first := strings.SplitN(md, "\n", 2)[0]
+	if !strings.HasPrefix(first, "500 instances: ") || !strings.HasSuffix(first, "…") || len(first) > 2000 {
+		t.Errorf("instance list not bounded: %q", first)
+	}
+	big := &schema.Device{Name: "big"}
+	for i := range 20 {
+		q := *d.Ports[0].QoS
+		q.MTU = schema.Value[int]{V: 1500 + i, Set: true}
+		big.Ports = append(big.Ports, &schema.Port{Name: fmt.Sprintf("p%d", i), Device: big, QoS: &q})
+	}
+	md = Device(big, "")
+	checkMarkdown(t, "big", md)
+	if got := strings.Count(md, "| trust |"); got != maxGroups {
+		t.Errorf("%d groups rendered, want %d", got, maxGroups)
+	}
+	if !strings.Contains(md, "and 16 more groups") {
+		t.Errorf("no \"and 16 more groups\":\n%s", md)
+	}
+}
+
+// BenchmarkReference is the reach of the fabric policy and the RoCE
+// class on examples/scale at 64 leaves.
+func BenchmarkReference(b *testing.B) {
+	f := load(b, "../../../examples/scale", map[string]string{"leaves": "64"})
+	pol := f.Policies[0].Name
+	var cls string
+	if c := f.ClassByRole(schema.RoleRoCE); c != nil {
+		cls = c.Name
+	}
+	ports := 0
+	for _, d := range f.Devices {
+		ports += len(d.Ports)
+	}
+	for b.Loop() {
+		if _, ok := Reference(f, "qos_policy", pol); !ok {
+			b.Fatal("policy not found")
+		}
+		if cls != "" {
+			if _, ok := Reference(f, "traffic_class", cls); !ok {
+				b.Fatal("class not found")
+			}
+		}
+	}
+	b.ReportMetric(float64(len(f.Devices)), "devices")
+	b.ReportMetric(float64(ports), "ports")
+}
