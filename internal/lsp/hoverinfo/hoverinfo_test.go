@@ -409,11 +409,11 @@ func TestProvenance(t *testing.T) {
 		t.Errorf("device hover has %d port groups, want 3 (one per distinct PortQoS):\n%s", got, dev)
 	}
 	md, _ := Reference(f, "qos_policy", "dev")
-	if !strings.Contains(md, "attached to 3 ports on 1 device (leaf1)") {
+	if !strings.Contains(md, "attached to 3 ports on 1 device (`leaf1`)") {
 		t.Errorf("dev policy reach:\n%s", md)
 	}
 	md, _ = Reference(f, "qos_policy", "edge")
-	if !strings.Contains(md, "attached to 1 port on 1 device (leaf1)") {
+	if !strings.Contains(md, "attached to 1 port on 1 device (`leaf1`)") {
 		t.Errorf("edge policy reach:\n%s", md)
 	}
 }

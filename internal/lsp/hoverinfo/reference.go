@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fabricgen/fabricgen/internal/natsort"
 	"github.com/fabricgen/fabricgen/internal/units"
 	"github.com/fabricgen/fabricgen/schema"
 )
@@ -246,18 +245,11 @@ func (r reachResult) say(verb string) string {
 		return verb + " no port"
 	}
 	s := verb + " " + plural(r.ports, "port") + " on " + plural(r.devices, "device")
-	rs := natsort.Ranges(r.names)
-	var parts []string
-	for i, x := range rs {
-		if i == 6 {
-			break
-		}
-		parts = append(parts, esc(x.String()))
+	names := foldNames(r.names, 6)
+	if r.devices > len(r.names) && !strings.HasSuffix(names, "…") {
+		names += ", …"
 	}
-	if len(rs) > 6 || r.devices > len(r.names) {
-		parts = append(parts, "…")
-	}
-	return s + " (" + strings.Join(parts, ", ") + ")"
+	return s + " (" + names + ")"
 }
 
 // line is " (file.fab.hcl:N)" for a set value (its file's base name and
