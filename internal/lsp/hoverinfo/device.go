@@ -4,7 +4,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/fabricgen/fabricgen/internal/natsort"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -144,68 +143,6 @@ func writeGroups(b *strings.Builder, d *schema.Device, file string) {
 		b.WriteString("\n\n")
 		writeTable(b, qosRows(q, portScope(ps[0]), file, ibFabric(ps[0])), nil)
 	}
-}
-
-// foldNames writes names compactly, at most max items then "…": names
-// of one shape (the same text around their numbers) fold into one
-// pattern when they hold every combination and do not form one run
-// ("Ethernet[1–8]/1", "stor[01–04]-cx6"), else into natural-order runs
-// ("swp1–swp8, swp31").
-// Shapes keep the order of their first name.
-func foldNames(names []string, max int) string {
-	var shapes []string
-	byShape := map[string][]string{}
-	for _, n := range names {
-		k := shapeOf(n)
-		if _, ok := byShape[k]; !ok {
-			shapes = append(shapes, k)
-		}
-		byShape[k] = append(byShape[k], n)
-	}
-	var out []string
-	for _, k := range shapes {
-		rs := natsort.Ranges(byShape[k])
-		if pat, ok := natsort.Pattern(byShape[k]); ok && len(rs) > 1 {
-			out = append(out, esc(pat))
-		} else {
-			for _, r := range rs {
-				if r.N == 1 {
-					out = append(out, code(r.First))
-				} else {
-					out = append(out, esc(r.String()))
-				}
-				if len(out) > max {
-					break
-				}
-			}
-		}
-		if len(out) > max {
-			break
-		}
-	}
-	if len(out) > max {
-		out = append(out[:max], "…")
-	}
-	return strings.Join(out, ", ")
-}
-
-// shapeOf is n with every run of digits replaced by one '#'.
-func shapeOf(n string) string {
-	var b strings.Builder
-	digits := false
-	for i := 0; i < len(n); i++ {
-		c := n[i]
-		if c >= '0' && c <= '9' {
-			if !digits {
-				b.WriteByte('#')
-			}
-			digits = true
-			continue
-		}
-		digits = false
-		b.WriteByte(c)
-	}
-	return b.String()
 }
 
 // plural is "1 port", "8 ports".

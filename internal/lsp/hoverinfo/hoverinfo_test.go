@@ -94,6 +94,9 @@ func allReferences(t *testing.T, f *schema.Fabric) string {
 	for _, s := range f.Subnets {
 		refs = append(refs, kn{"subnet", s.Name})
 	}
+	for _, p := range f.Partitions {
+		refs = append(refs, kn{"partition", p.Name})
+	}
 	for _, k := range schema.Kinds() {
 		if f.RolePolicies[k] != nil {
 			refs = append(refs, kn{"role", string(k)})
@@ -190,7 +193,7 @@ func TestGoldenReferences(t *testing.T) {
 	}
 	for _, c := range []struct{ kind, name string }{
 		{"qos_policy", "nope"}, {"traffic_class", "nope"}, {"ecn_profile", "nope"}, {"pfc_watchdog", "nope"},
-		{"acl", "nope"}, {"subnet", "nope"}, {"role", "router"}, {"device", "leaf1"}, {"", ""},
+		{"acl", "nope"}, {"subnet", "nope"}, {"partition", "nope"}, {"role", "router"}, {"device", "leaf1"}, {"", ""},
 		{"qos_policy", "roce"}, // a class's name under the wrong kind
 	} {
 		if md, ok := Reference(f, c.kind, c.name); ok || md != "" {
@@ -614,7 +617,7 @@ func TestBounded(t *testing.T) {
 	md := Devices(devs, "")
 	checkMarkdown(t, "devices", md)
 	first := strings.SplitN(md, "\n", 2)[0]
-	if !strings.HasPrefix(first, "500 instances: ") || !strings.HasSuffix(first, "…") || len(first) > 2000 {
+	if !strings.HasPrefix(first, "500 instances: ") || !strings.Contains(first, "…") || len(first) > 2000 {
 		t.Errorf("instance list not bounded: %q", first)
 	}
 	big := &schema.Device{Name: "big"}

@@ -1,6 +1,7 @@
 package hoverinfo
 
 import (
+	"fmt"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -11,10 +12,10 @@ import (
 )
 
 // Reference is the hover for a reference to a named object, kind being
-// qos_policy, traffic_class, ecn_profile, pfc_watchdog, acl, role or
-// subnet: its summary, then how far it reaches (ports and devices,
-// computed in one pass over the ports). ok is false when no such object
-// is declared.
+// qos_policy, traffic_class, ecn_profile, pfc_watchdog, acl, role, subnet
+// or partition: its summary, then how far it reaches (ports and devices,
+// computed in one pass over the ports; a partition lists its members).
+// ok is false when no such object is declared.
 func Reference(f *schema.Fabric, kind, name string) (md string, ok bool) {
 	if f == nil {
 		return "", false
@@ -96,10 +97,61 @@ func Reference(f *schema.Fabric, kind, name string) (md string, ok bool) {
 		subnetSummary(&b, s)
 		r := reach(f, nil, func(p *schema.Port) bool { return p.IP.Set && s.Prefix.Set && s.Prefix.V.Contains(p.IP.V.Addr()) })
 		b.WriteString("\n" + r.say("addresses") + "\n")
+	case "partition":
+		p := findPartition(f, name)
+		if p == nil {
+			return "", false
+		}
+		b.WriteString(" — InfiniBand partition\n\n")
+		partitionSummary(&b, p)
 	default:
 		return "", false
 	}
 	return b.String(), true
+}
+
+func findPartition(f *schema.Fabric, n string) *schema.Partition {
+	for _, p := range f.Partitions {
+		if p.Name == n {
+			return p
+		}
+	}
+	return nil
+}
+
+// partitionSummary gives a partition's P_Key, IPoIB group and members.
+func partitionSummary(b *strings.Builder, p *schema.Partition) {
+	if p.PKey.Set || p.Default.V {
+		bullet(b, "P_Key", fmt.Sprintf("0x%04x", p.PKey.V), p.PKey.Src)
+	}
+	if p.Default.V {
+		bullet(b, "default", "yes", p.Default.Src)
+	}
+	if p.IPoIB.Set {
+		bullet(b, "IPoIB", onOff(p.IPoIB.V), p.IPoIB.Src)
+	}
+	if p.MTU.Set {
+		bullet(b, "MTU", strconv.Itoa(p.MTU.V), p.MTU.Src)
+	}
+	if p.SL.Set {
+		bullet(b, "SL", strconv.Itoa(p.SL.V), p.SL.Src)
+	}
+	members := func(what string, ds []*schema.Device, r schema.Range) {
+		if len(ds) == 0 {
+			return
+		}
+		names := make([]string, len(ds))
+		for i, d := range ds {
+			names[i] = d.Name
+		}
+		bullet(b, what, strconv.Itoa(len(ds))+": "+foldNames(names, 6), r)
+	}
+	mem := "members"
+	if p.Membership.Set {
+		mem += " (" + esc(string(p.Membership.V)) + ")"
+	}
+	members(mem, p.Members, p.MembersRange)
+	members("full members", p.FullMembers, p.FullMembersRange)
 }
 
 func findPolicy(f *schema.Fabric, n string) *schema.QoSPolicy {
@@ -192,15 +244,12 @@ func hasACL(list []*schema.ACL, a *schema.ACL) bool {
 	return false
 }
 
-// reachResult counts the ports and devices an object reaches, and keeps
-// the first device names (natural fabric order) for folding.
+// reachResult counts the ports and devices an object reaches, and folds
+// the devices' names (fabric order) as it goes.
 type reachResult struct {
 	ports, devices int
-	names          []string
+	names          folder
 }
-
-// maxReachNames bounds the device names kept for the folded list.
-const maxReachNames = 64
 
 // reach makes one pass over the fabric's ports: byQoS is asked once per
 // distinct PortQoS (ports share them), byPort once per port.
@@ -231,9 +280,7 @@ func reach(f *schema.Fabric, byQoS func(*schema.PortQoS) bool, byPort func(*sche
 		if n > 0 {
 			r.ports += n
 			r.devices++
-			if len(r.names) < maxReachNames {
-				r.names = append(r.names, d.Name)
-			}
+			r.names.add(d.Name)
 		}
 	}
 	return r
@@ -245,11 +292,7 @@ func (r reachResult) say(verb string) string {
 		return verb + " no port"
 	}
 	s := verb + " " + plural(r.ports, "port") + " on " + plural(r.devices, "device")
-	names := foldNames(r.names, 6)
-	if r.devices > len(r.names) && !strings.HasSuffix(names, "…") {
-		names += ", …"
-	}
-	return s + " (" + names + ")"
+	return s + " (" + strings.Join(r.names.items(6), ", ") + ")"
 }
 
 // line is " (file.fab.hcl:N)" for a set value (its file's base name and
