@@ -1,6 +1,7 @@
 package hoverinfo
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/fabricgen/fabricgen/internal/natsort"
@@ -38,9 +39,13 @@ func (f *folder) add(name string) {
 	toks := f.toks
 	f.key = f.key[:0]
 	for _, t := range toks {
+		// '#' for a number, "len:text" for text: unambiguous whatever
+		// the names hold.
 		if isNum(t) {
-			f.key = append(f.key, 0) // no name holds NUL
+			f.key = append(f.key, '#')
 		} else {
+			f.key = strconv.AppendInt(f.key, int64(len(t)), 10)
+			f.key = append(f.key, ':')
 			f.key = append(f.key, t...)
 		}
 	}

@@ -242,7 +242,7 @@ func TestGoldenBroken(t *testing.T) {
 			if p.QoS != nil && p.QoS.Trust.V == schema.TrustNone {
 				found = true
 				md := Port(p, "")
-				if !strings.Contains(md, "| trust | none | `qos_policy.") {
+				if !strings.Contains(md, "| trust | none | `qos_policy.") || !strings.Contains(md, "| every packet → priority | 0 (trust none) |") || strings.Contains(md, "| DSCP 26 → priority") {
 					t.Errorf("port %s trusts none, hover says:\n%s", p.ID(), md)
 				}
 			}

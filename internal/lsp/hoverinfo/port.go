@@ -147,13 +147,19 @@ func qosRows(q *schema.PortQoS, s scope, file string, ib bool) []row {
 		trust = esc(string(q.Trust.V))
 	}
 	rows = append(rows, row{"trust", trust, s.from(q.Trust.Src, q.Trust.Set, file)})
-	rows = append(rows, dscpRows(q, s, file)...)
-	if q.Trust.V == schema.TrustPCP || q.Trust.V == schema.TrustBoth {
-		for pcp, v := range q.PCP {
-			if v.V != pcp {
-				rows = append(rows, row{"PCP " + strconv.Itoa(pcp) + " → priority", strconv.Itoa(v.V), s.from(v.Src, v.Set, file)})
-			}
-		}
+	switch q.Trust.V {
+	case schema.TrustNone:
+		// Nothing is classified: every packet lands in the priority of
+		// the code points no class names (the default priority).
+		v := defaultDSCP(q)
+		rows = append(rows, row{"every packet → priority", strconv.Itoa(v.V) + " (trust none)", s.from(v.Src, v.Set, file)})
+	case schema.TrustPCP:
+		rows = append(rows, pcpRows(q, s, file)...)
+	case schema.TrustBoth:
+		rows = append(rows, dscpRows(q, s, file)...)
+		rows = append(rows, pcpRows(q, s, file)...)
+	default:
+		rows = append(rows, dscpRows(q, s, file)...)
 	}
 	for prio, v := range q.Queue {
 		if v.V != prio || q.Lossless.Has(prio) {
@@ -182,10 +188,34 @@ func qosRows(q *schema.PortQoS, s scope, file string, ib bool) []row {
 	return rows
 }
 
-// dscpRows map the DSCPs a class or a dscp_map names to their priority,
-// one row per (priority, source) with its code points, then one row for
-// every other code point.
-func dscpRows(q *schema.PortQoS, s scope, file string) []row {
+// defaultDSCP is the priority of the code points no class names.
+func defaultDSCP(q *schema.PortQoS) schema.Value[int] {
+	named := namedDSCPs(q)
+	for ds, v := range q.DSCP {
+		if !named[ds] {
+			return v
+		}
+	}
+	return schema.Value[int]{}
+}
+
+// pcpRows map PCP values to priorities where they differ from identity,
+// or say the map is the identity.
+func pcpRows(q *schema.PortQoS, s scope, file string) []row {
+	var rows []row
+	for pcp, v := range q.PCP {
+		if v.V != pcp {
+			rows = append(rows, row{"PCP " + strconv.Itoa(pcp) + " → priority", strconv.Itoa(v.V), s.from(v.Src, v.Set, file)})
+		}
+	}
+	if len(rows) == 0 {
+		rows = append(rows, row{"PCP → priority", "identity", "default"})
+	}
+	return rows
+}
+
+// namedDSCPs are the code points a class of q or a dscp_map names.
+func namedDSCPs(q *schema.PortQoS) [64]bool {
 	var named [64]bool
 	for _, c := range effectiveClasses(q) {
 		for _, ds := range c.DSCP {
@@ -201,6 +231,14 @@ func dscpRows(q *schema.PortQoS, s scope, file string) []row {
 			}
 		}
 	}
+	return named
+}
+
+// dscpRows map the DSCPs a class or a dscp_map names to their priority,
+// one row per (priority, source) with its code points, then one row for
+// every other code point.
+func dscpRows(q *schema.PortQoS, s scope, file string) []row {
+	named := namedDSCPs(q)
 	type key struct {
 		prio int
 		src  schema.Range
