@@ -662,3 +662,55 @@ func BenchmarkReference(b *testing.B) {
 	b.ReportMetric(float64(len(f.Devices)), "devices")
 	b.ReportMetric(float64(ports), "ports")
 }
+
+// TestEveryExample renders every device, port, device block and
+// reference of every example: valid tables, bounded, deterministic.
+func TestEveryExample(t *testing.T) {
+	dirs := []string{"clos-400g", "roce-storage", "ai-training-2subnet", "ib-cluster", "releases"}
+	broken, err := os.ReadDir("../../../examples/broken")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range broken {
+		dirs = append(dirs, "broken/"+b.Name())
+	}
+	dirs = append(dirs, "scale")
+	for _, dir := range dirs {
+		t.Run(dir, func(t *testing.T) {
+			var vars map[string]string
+			if dir == "scale" {
+				vars = map[string]string{"spines": "2", "leaves": "4", "nics_per_leaf": "4"}
+			}
+			f := load(t, "../../../examples/"+dir, vars)
+			refs := allReferences(t, f)
+			if again := allReferences(t, f); again != refs {
+				t.Error("references differ between two calls")
+			}
+			blocks := map[schema.Range][]*schema.Device{}
+			for _, d := range f.Devices {
+				blocks[d.Range] = append(blocks[d.Range], d)
+				md := Device(d, "")
+				checkMarkdown(t, d.Name, md)
+				if Device(d, "") != md {
+					t.Errorf("%s: Device differs between two calls", d.Name)
+				}
+				for _, p := range d.Ports {
+					md := Port(p, "")
+					checkMarkdown(t, p.ID(), md)
+					if Port(p, "") != md {
+						t.Errorf("%s: Port differs between two calls", p.ID())
+					}
+					if strings.Contains(md, "| trust |") == f.InfiniBand() {
+						t.Errorf("%s: trust row on InfiniBand %v:\n%s", p.ID(), f.InfiniBand(), md)
+					}
+				}
+			}
+			for _, devs := range blocks {
+				checkMarkdown(t, devs[0].Name+" block", Devices(devs, ""))
+			}
+		})
+	}
+	if Port(nil, "") != "" || Device(nil, "") != "" || Devices(nil, "") != "" {
+		t.Error("nil input gives a hover")
+	}
+}
