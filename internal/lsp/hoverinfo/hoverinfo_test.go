@@ -341,6 +341,16 @@ qos_policy "dev" {
     speed = "100G"
   }
 }
+
+device "leaf2" {
+  kind       = "leaf"
+  platform   = "arista_eos"
+  qos_policy = qos_policy.base
+
+  port "Ethernet1/1" {
+    speed = "100G"
+  }
+}
 `,
 }
 
@@ -405,6 +415,11 @@ func TestProvenance(t *testing.T) {
 				t.Errorf("%s: hover has %q:\n%s", c.port, w, md)
 			}
 		}
+	}
+	// The fabric's policy attached again at the device: the chain names
+	// it twice, only the second as the device's.
+	if md := Port(f.Device("leaf2").Ports[0], ""); !strings.Contains(md, "policies: `base` → `base` (device)\n") {
+		t.Errorf("leaf2: policy chain wrong:\n%s", md)
 	}
 	dev := Device(d, filepath.Join(dir, "b.fab.hcl"))
 	checkMarkdown(t, "leaf1", dev)

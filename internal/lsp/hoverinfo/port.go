@@ -73,18 +73,23 @@ func portHeader(p *schema.Port) string {
 }
 
 // policyChain lists the attached policies, least specific first, marking
-// the device's and the port's own.
+// the device's and the port's own. The loader chains fabric, role, device
+// and port attachments in that order, leaving out the missing ones, so
+// the port's is the last and the device's the one before it.
 func policyChain(p *schema.Port) string {
-	var out []string
-	for _, pol := range p.QoS.Policies {
-		n := code(pol.Name)
-		switch {
-		case pol == p.Policy:
-			n += " (port)"
-		case p.Device != nil && pol == p.Device.Policy:
-			n += " (device)"
-		}
-		out = append(out, n)
+	chain := p.QoS.Policies
+	label := make([]string, len(chain))
+	i := len(chain) - 1
+	if p.Policy != nil && i >= 0 && chain[i] == p.Policy {
+		label[i] = " (port)"
+		i--
+	}
+	if p.Device != nil && p.Device.Policy != nil && i >= 0 && chain[i] == p.Device.Policy {
+		label[i] = " (device)"
+	}
+	out := make([]string, len(chain))
+	for j, pol := range chain {
+		out[j] = code(pol.Name) + label[j]
 	}
 	return strings.Join(out, " → ")
 }

@@ -69,7 +69,7 @@ func Reference(f *schema.Fabric, kind, name string) (md string, ok bool) {
 		}
 		b.WriteString(" — ACL\n\n")
 		aclSummary(&b, a)
-		r := reach(f, nil, func(p *schema.Port) bool { return hasACL(p.ACLIn, a) || hasACL(p.ACLOut, a) })
+		r := reach(f, nil, func(_ *schema.Device, p *schema.Port) bool { return hasACL(p.ACLIn, a) || hasACL(p.ACLOut, a) })
 		b.WriteString("\n" + r.say("bound to") + "\n")
 	case "role":
 		k := schema.Kind(name)
@@ -86,7 +86,7 @@ func Reference(f *schema.Fabric, kind, name string) (md string, ok bool) {
 		} else {
 			b.WriteString("no policy attached at this role\n\n")
 		}
-		r := reach(f, nil, func(p *schema.Port) bool { return p.Device.Kind.V == k })
+		r := reach(f, nil, func(d *schema.Device, _ *schema.Port) bool { return d.Kind.V == k })
 		b.WriteString(r.say("has") + "\n")
 	case "subnet":
 		s := findSubnet(f, name)
@@ -95,7 +95,9 @@ func Reference(f *schema.Fabric, kind, name string) (md string, ok bool) {
 		}
 		b.WriteString(" — subnet\n\n")
 		subnetSummary(&b, s)
-		r := reach(f, nil, func(p *schema.Port) bool { return p.IP.Set && s.Prefix.Set && s.Prefix.V.Contains(p.IP.V.Addr()) })
+		r := reach(f, nil, func(_ *schema.Device, p *schema.Port) bool {
+			return p.IP.Set && s.Prefix.Set && s.Prefix.V.Contains(p.IP.V.Addr())
+		})
 		b.WriteString("\n" + r.say("addresses") + "\n")
 	case "partition":
 		p := findPartition(f, name)
@@ -253,7 +255,7 @@ type reachResult struct {
 
 // reach makes one pass over the fabric's ports: byQoS is asked once per
 // distinct PortQoS (ports share them), byPort once per port.
-func reach(f *schema.Fabric, byQoS func(*schema.PortQoS) bool, byPort func(*schema.Port) bool) reachResult {
+func reach(f *schema.Fabric, byQoS func(*schema.PortQoS) bool, byPort func(*schema.Device, *schema.Port) bool) reachResult {
 	var r reachResult
 	memo := map[*schema.PortQoS]bool{}
 	for _, d := range f.Devices {
@@ -271,7 +273,7 @@ func reach(f *schema.Fabric, byQoS func(*schema.PortQoS) bool, byPort func(*sche
 				}
 				hit = v
 			} else {
-				hit = byPort(p)
+				hit = byPort(d, p)
 			}
 			if hit {
 				n++
