@@ -174,7 +174,7 @@ func (r *resolver) decodeECNProfiles(blocks hcl.Blocks, ctx *hcl.EvalContext) {
 		case !e.Min.Set && !e.MinFill.Set && !e.MaxFill.Set:
 			r.d.errorf(b.DefRange, "ECN profile without a curve", "ecn_profile %q gives no thresholds: set min_threshold and max_threshold (bytes, e.g. \"150KB\" and \"1500KB\"), and for Junos min_fill_level and max_fill_level (percent of the queue buffer).", e.Name)
 		}
-		mode := r.d.enum(c.Attributes, "mode", ctx, "ecn", "drop")
+		mode := r.d.enum(c.Attributes, "mode", ctx, enumECNMode...)
 		e.Mark = Value[bool]{V: mode.V != "drop", Set: mode.Set, Src: mode.Src}
 		if !mode.Set {
 			e.Mark.Src = e.Range
@@ -210,7 +210,7 @@ func (r *resolver) decodeWatchdogs(blocks hcl.Blocks, ctx *hcl.EvalContext) {
 			// platform gets an explicit one.
 			w.Restoration = Value[time.Duration]{V: max(DefaultRestoration, w.PollInterval.V), Src: w.Range}
 		}
-		a := r.d.enum(c.Attributes, "action", ctx, "drop", "forward", "alert")
+		a := r.d.enum(c.Attributes, "action", ctx, enumWatchdogAction...)
 		w.Action = Value[WatchdogAction]{V: WatchdogAction(a.V), Set: a.Set, Src: a.Src}
 		if !a.Set {
 			w.Action = Value[WatchdogAction]{V: WatchdogDrop, Src: w.Range}
@@ -293,7 +293,7 @@ func (r *resolver) decodeClasses(blocks hcl.Blocks, ctx *hcl.EvalContext) {
 		if n, rng, ok := r.refAttr(c.Attributes, "ecn", ctx, "ecn_profile", false); ok {
 			tc.ECN, tc.ECNRange = r.ecn[n], convRange(rng)
 		}
-		sch := r.d.enum(c.Attributes, "scheduler", ctx, "strict", "dwrr")
+		sch := r.d.enum(c.Attributes, "scheduler", ctx, enumScheduler...)
 		tc.Sched = Value[SchedMode]{V: SchedMode(sch.V), Set: sch.Set, Src: sch.Src}
 		tc.Weight = r.d.integer(c.Attributes, "weight", ctx, 0, 100)
 		if tc.Weight.Set && tc.Sched.Set && tc.Sched.V == SchedStrict {
@@ -379,9 +379,9 @@ func (r *resolver) decodeRule(c *hcl.BodyContent, b *hcl.Block, ctx *hcl.EvalCon
 	if s := d.integer(c.Attributes, "seq", ctx, 1, 1<<30); s.Set {
 		rule.Seq = s.V
 	}
-	a := d.enum(c.Attributes, "action", ctx, "permit", "deny")
+	a := d.enum(c.Attributes, "action", ctx, enumACLAction...)
 	rule.Action = Value[ACLAction]{V: ACLAction(a.V), Set: a.Set, Src: a.Src}
-	rule.Protocol = d.enum(c.Attributes, "protocol", ctx, "ip", "udp", "tcp", "icmp")
+	rule.Protocol = d.enum(c.Attributes, "protocol", ctx, enumProtocol...)
 	rule.SrcPrefix = d.prefix(c.Attributes, "src_prefix", ctx, false)
 	rule.DstPrefix = d.prefix(c.Attributes, "dst_prefix", ctx, false)
 	rule.SrcPorts = d.portRanges(c.Attributes, "src_port", ctx)
@@ -401,7 +401,7 @@ func (r *resolver) decodeRule(c *hcl.BodyContent, b *hcl.Block, ctx *hcl.EvalCon
 		d.errorf(c.Attributes["set_dscp"].Expr.Range(), "set_dscp on a deny rule", "A denied packet is dropped; set_dscp only applies to permit rules.")
 	}
 	rule.Police = unitValue(d, c.Attributes, "police", ctx, ParseSpeed)
-	fam := d.enum(c.Attributes, "family", ctx, "ipv4", "ipv6")
+	fam := d.enum(c.Attributes, "family", ctx, enumFamily...)
 	rule.Family = "any"
 	for _, p := range []Value[netip.Prefix]{rule.SrcPrefix, rule.DstPrefix} {
 		if !p.Set {

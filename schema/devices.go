@@ -585,7 +585,7 @@ func (r *resolver) decodeDeviceGUID(dev *Device, c *hcl.BodyContent, ctx *hcl.Ev
 func (r *resolver) portLink(p *Port, c *hcl.BodyContent, ctx *hcl.EvalContext) *rawLink {
 	peer := r.d.str(c.Attributes, "peer", ctx)
 	cable := unitValue(r.d, c.Attributes, "cable_length", ctx, ParseLength)
-	media := r.d.enum(c.Attributes, "media", ctx, "dac", "aoc", "fiber", "backplane")
+	media := r.d.enum(c.Attributes, "media", ctx, enumMedia...)
 	if !peer.Set {
 		// A cable without a peer is the port's own: its far end is not
 		// in the intent (a host fabricgen does not manage, a fabric
@@ -657,8 +657,8 @@ func (r *resolver) decodeRDMA(blk *hcl.Block, ctx *hcl.EvalContext) *RDMA {
 		rd.PathMTU = r.decodePathMTU(c, ctx)
 		return rd
 	}
-	rd.RoCEMode = d.enum(c.Attributes, "roce_mode", ctx, "v2", "v1")
-	tr := d.enum(c.Attributes, "transport", ctx, string(TransportRoCEv2), string(TransportRoCEv1), string(TransportIWARP))
+	rd.RoCEMode = d.enum(c.Attributes, "roce_mode", ctx, enumRoCEMode...)
+	tr := d.enum(c.Attributes, "transport", ctx, enumTransport...)
 	rd.Transport = Value[Transport]{V: Transport(tr.V), Set: tr.Set, Src: tr.Src}
 	mode := map[string]Transport{"v1": TransportRoCEv1, "v2": TransportRoCEv2}
 	switch {
@@ -732,7 +732,7 @@ func (r *resolver) decodePort(dev *Device, blk *hcl.Block, c *hcl.BodyContent, c
 	d := r.d
 	p := &Port{Range: convRange(blk.DefRange), Device: dev}
 	p.Speed = unitValue(d, c.Attributes, "speed", ctx, ParseSpeed)
-	p.FEC = d.enum(c.Attributes, "fec", ctx, "none", "rs", "fc")
+	p.FEC = d.enum(c.Attributes, "fec", ctx, enumFEC...)
 	p.MTU = r.checkIBMTU(d.integer(c.Attributes, "mtu", ctx, MinMTU, MaxMTU), c.Attributes)
 	if at, ok := c.Attributes["guid"]; ok {
 		switch k := dev.Kind.V; {

@@ -127,7 +127,7 @@ func (r *resolver) decodeLinkLayer(blocks hcl.Blocks, ctx *hcl.EvalContext) {
 	b := blocks[0]
 	r.f.LinkLayer.Src = convRange(b.DefRange)
 	c, _, _ := b.Body.PartialContent(linkLayerSchema)
-	ll := r.d.enum(c.Attributes, "link_layer", ctx, string(LinkEthernet), string(LinkInfiniBand))
+	ll := r.d.enum(c.Attributes, "link_layer", ctx, enumLinkLayer...)
 	if ll.Set {
 		r.f.LinkLayer = Value[LinkLayer]{V: LinkLayer(ll.V), Set: true, Src: ll.Src}
 	}
@@ -249,7 +249,7 @@ func (r *resolver) decodePartitions(blocks hcl.Blocks, ctx *hcl.EvalContext) {
 				byPKey[p.PKey.V] = p
 			}
 		}
-		m := d.enum(c.Attributes, "membership", ctx, string(MemberFull), string(MemberLimited))
+		m := d.enum(c.Attributes, "membership", ctx, enumMembership...)
 		p.Membership = Value[Membership]{V: Membership(m.V), Set: m.Set, Src: m.Src}
 		if !m.Set {
 			p.Membership = Value[Membership]{V: MemberFull, Src: p.Range}

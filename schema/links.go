@@ -52,7 +52,7 @@ func (r *resolver) decodeLinks(blocks hcl.Blocks, ctx *hcl.EvalContext) {
 		b := r.d.str(c.Attributes, "b", j.inst.ctx)
 		l.Speed = unitValue(r.d, c.Attributes, "speed", j.inst.ctx, ParseSpeed)
 		l.CableLength = unitValue(r.d, c.Attributes, "cable_length", j.inst.ctx, ParseLength)
-		l.Media = r.d.enum(c.Attributes, "media", j.inst.ctx, "dac", "aoc", "fiber", "backplane")
+		l.Media = r.d.enum(c.Attributes, "media", j.inst.ctx, enumMedia...)
 		r.d.text(c.Attributes, "description", j.inst.ctx, TextRule{})
 		if !a.Set || !b.Set {
 			return

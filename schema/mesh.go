@@ -30,7 +30,7 @@ func (r *resolver) decodeMeshes(blocks hcl.Blocks, ctx *hcl.EvalContext) {
 		}
 		speed := unitValue(r.d, c.Attributes, "speed", ctx, ParseSpeed)
 		cable := unitValue(r.d, c.Attributes, "cable_length", ctx, ParseLength)
-		media := r.d.enum(c.Attributes, "media", ctx, "dac", "aoc", "fiber", "backplane")
+		media := r.d.enum(c.Attributes, "media", ctx, enumMedia...)
 		r.d.text(c.Attributes, "description", ctx, TextRule{})
 		if !ok {
 			continue

@@ -43,7 +43,7 @@ func (r *resolver) decodePolicies(blocks hcl.Blocks, ctx *hcl.EvalContext) {
 		if r.f.InfiniBand() {
 			c = r.policyOnIB(p, c)
 		}
-		t := d.enum(c.Attributes, "trust", ctx, "dscp", "pcp", "both", "none")
+		t := d.enum(c.Attributes, "trust", ctx, enumTrust...)
 		p.Trust = Value[Trust]{V: Trust(t.V), Set: t.Set, Src: t.Src}
 		if names, rng, ok := r.refList(c.Attributes, "classes", ctx, "traffic_class"); ok || names != nil {
 			p.ClassesRange = convRange(rng)
@@ -127,7 +127,7 @@ func (r *resolver) decodeQueue(p *QoSPolicy, blk *hcl.Block, ctx *hcl.EvalContex
 			qs.ECN = Value[*ECNProfile]{V: r.ecn[n], Set: true, Src: convRange(rng)}
 		}
 	}
-	s := d.enum(c.Attributes, "scheduler", ctx, "strict", "dwrr")
+	s := d.enum(c.Attributes, "scheduler", ctx, enumScheduler...)
 	qs.Sched = Value[SchedMode]{V: SchedMode(s.V), Set: s.Set, Src: s.Src}
 	qs.Weight = d.integer(c.Attributes, "weight", ctx, 0, 100)
 	qs.Shaper = unitValue(d, c.Attributes, "shaper", ctx, ParseSpeed)

@@ -1,0 +1,4 @@
+qos_policy "half" {
+  trust = "dscp"
+  /*|broken-file-attrs*/
+  classes = [
