@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclparse"
 
 	"github.com/fabricgen/fabricgen/diag"
+	"github.com/fabricgen/fabricgen/internal/lsp/nav"
 	"github.com/fabricgen/fabricgen/internal/nestlimit"
 	"github.com/fabricgen/fabricgen/internal/readlimit"
 	"github.com/fabricgen/fabricgen/lint"
@@ -37,6 +38,13 @@ type fabricState struct {
 	// nil when the intent did not load).
 	fabric *schema.Fabric
 	texts  map[string]*text
+	// edits counts the changes to the directory's buffers and files
+	// the server heard of; ix is the syntax index of them as of edits
+	// ixGen, with the texts it was built from.
+	edits   uint64
+	ix      *nav.Index
+	ixGen   uint64
+	ixTexts map[string]*text
 }
 
 // state returns dir's state, creating it; s.mu is held.
@@ -184,7 +192,11 @@ func (s *server) analyse(dir string, gen uint64) {
 	defer cancel()
 
 	start := time.Now()
-	res := s.run(ctx, dir, overlay, enc)
+	res, perr := s.runGuarded(ctx, dir, overlay, enc)
+	if perr != "" {
+		s.showMessage(MessageError, perr)
+		return
+	}
 	took := time.Since(start)
 	if ctx.Err() != nil {
 		return
@@ -259,6 +271,17 @@ type result struct {
 	fabric *schema.Fabric
 	byFile map[string][]Diagnostic
 	texts  map[string]*text
+}
+
+// runGuarded is run, with a panic (a bug) turned into a message for the
+// editor rather than the end of the session.
+func (s *server) runGuarded(ctx context.Context, dir string, overlay map[string][]byte, enc string) (res result, msg string) {
+	defer func() {
+		if r := recover(); r != nil {
+			msg = fmt.Sprintf("fabricgen: checking %s failed: %v (please report this)", dir, r)
+		}
+	}()
+	return s.run(ctx, dir, overlay, enc), ""
 }
 
 // run validates and lints dir with overlay laid over the disk.

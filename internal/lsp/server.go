@@ -75,14 +75,20 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) error
 	for _, r := range lint.Rules() {
 		help[strings.ToUpper(r.ID)] = r.HelpURI()
 	}
+	names := make([]string, 0, len(opts.Platforms))
+	for _, p := range opts.Platforms {
+		names = append(names, string(p.Name))
+	}
 	s := &server{
-		opts:     opts,
-		helpURIs: help,
-		w:        jsonrpc.NewWriter(out),
-		ctx:      ctx,
-		docs:     map[string]*document{},
-		fabrics:  map[string]*fabricState{},
-		enc:      encUTF16,
+		opts:          opts,
+		helpURIs:      help,
+		platformNames: names,
+		lang:          schema.Language(),
+		w:             jsonrpc.NewWriter(out),
+		ctx:           ctx,
+		docs:          map[string]*document{},
+		fabrics:       map[string]*fabricState{},
+		enc:           encUTF16,
 	}
 	defer s.stop()
 	r := jsonrpc.NewReader(in)
@@ -134,8 +140,12 @@ type server struct {
 	opts Options
 	// helpURIs is each rule's documentation link, by upper-case ID.
 	helpURIs map[string]string
-	w        *jsonrpc.Writer
-	ctx      context.Context
+	// platformNames are the catalog's platforms, for completion; lang is
+	// the language's blocks (schema.Language), computed once.
+	platformNames []string
+	lang          []schema.BlockSpec
+	w             *jsonrpc.Writer
+	ctx           context.Context
 
 	mu          sync.Mutex
 	docs        map[string]*document // by path
@@ -205,8 +215,14 @@ func (s *server) handle(body []byte) (done bool, err error) {
 	return false, s.w.Reply(m.ID, result, nil)
 }
 
-// dispatch runs one request or notification.
-func (s *server) dispatch(m *jsonrpc.Message) (any, *jsonrpc.Error) {
+// dispatch runs one request or notification. A handler that panics is a
+// bug: the request gets an internal error naming it, and the session goes on.
+func (s *server) dispatch(m *jsonrpc.Message) (result any, rerr *jsonrpc.Error) {
+	defer func() {
+		if r := recover(); r != nil {
+			result, rerr = nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: fmt.Sprintf("fabricgen lsp failed on %s: %v (please report this)", clipText(m.Method, 80), r)}
+		}
+	}()
 	s.mu.Lock()
 	initialized, shutdown := s.initialized, s.shutdown
 	s.mu.Unlock()
@@ -243,6 +259,12 @@ var handlers = map[string]func(*server, json.RawMessage) (any, *jsonrpc.Error){
 	"textDocument/didClose":           (*server).didClose,
 	"textDocument/didSave":            (*server).didSave,
 	"textDocument/formatting":         (*server).formatting,
+	"textDocument/hover":              (*server).hover,
+	"textDocument/definition":         (*server).definition,
+	"textDocument/references":         (*server).references,
+	"textDocument/completion":         (*server).completion,
+	"textDocument/documentSymbol":     (*server).documentSymbol,
+	"textDocument/codeAction":         (*server).codeAction,
 	"workspace/didChangeWatchedFiles": (*server).watchedFiles,
 }
 
@@ -361,6 +383,7 @@ func (s *server) setDoc(uri string, version int, src string, open bool) *jsonrpc
 	}
 	s.docBytes += len(src) - old
 	d.version, d.text = version, newText([]byte(src))
+	s.edited(path)
 	s.mu.Unlock()
 	s.changed(path, d)
 	return nil
@@ -380,6 +403,7 @@ func (s *server) didClose(params json.RawMessage) (any, *jsonrpc.Error) {
 	if d != nil {
 		s.docBytes -= len(d.text.src)
 		delete(s.docs, path)
+		s.edited(path)
 	}
 	s.mu.Unlock()
 	if d != nil {
@@ -415,11 +439,22 @@ func (s *server) watchedFiles(params json.RawMessage) (any, *jsonrpc.Error) {
 	var dirs []string
 	for _, c := range p.Changes {
 		if path, ok := uriToPath(c.URI); ok && intentPath(path) {
+			s.mu.Lock()
+			s.edited(path)
+			s.mu.Unlock()
 			dirs = append(dirs, s.dirsOf(path)...)
 		}
 	}
 	s.schedule(dirs, s.opts.Debounce)
 	return nil, nil
+}
+
+// edited records a change to path's directory (s.mu is held): its
+// syntax index is rebuilt on the next request.
+func (s *server) edited(path string) {
+	if st := s.fabrics[filepath.Dir(path)]; st != nil {
+		st.edits++
+	}
 }
 
 // clipText bounds a client-given string quoted in a message.

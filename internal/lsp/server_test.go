@@ -385,3 +385,105 @@ func TestLintConfigBuffer(t *testing.T) {
 		t.Errorf("a broken configuration: %v %+v", ok, p.Diagnostics)
 	}
 }
+
+// TestHostileDocuments: buffers and files no intent should be — 100,000
+// nested brackets, a named pipe called *.fab.hcl, a symlink out of the
+// directory, invalid UTF-8 — give diagnostics at their file, never a
+// crash or a hang.
+func TestHostileDocuments(t *testing.T) {
+	dir := copyExample(t, "broken/core-zeroes-dscp")
+	if err := mkfifo(filepath.Join(dir, "pipe.fab.hcl")); err != nil {
+		t.Fatal(err)
+	}
+	outside := filepath.Join(t.TempDir(), "secret.fab.hcl")
+	if err := os.WriteFile(outside, []byte("fabric \"other\" {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(dir, "link.fab.hcl")); err != nil {
+		t.Fatal(err)
+	}
+	c := startServer(t, Options{})
+	c.initialize()
+	deep := filepath.Join(dir, "deep.fab.hcl")
+	uri := c.open(deep, "locals {\n  x = "+strings.Repeat("[", 100000)+"\n}\n")
+	p, ok := c.diagnostics(uri, 30*time.Second)
+	if !ok || len(p.Diagnostics) == 0 || !strings.Contains(p.Diagnostics[0].Message, "Nested too deeply") {
+		t.Fatalf("100,000 brackets: %v %+v", ok, p.Diagnostics)
+	}
+	pipe, ok := c.diagnostics(pathToURI(filepath.Join(dir, "pipe.fab.hcl")), 30*time.Second)
+	if !ok || len(pipe.Diagnostics) == 0 || !strings.Contains(pipe.Diagnostics[0].Message, "Not a regular file") {
+		t.Errorf("the named pipe: %v %+v", ok, pipe.Diagnostics)
+	}
+	c.change(uri, 2, "fabric \"\xff\" {}\n")
+	if m := c.call("textDocument/formatting", DocumentFormattingParams{TextDocument: TextDocumentIdentifier{URI: uri}}); m.Error != nil && m.Error.Code == jsonrpc.CodeInternalError {
+		t.Errorf("formatting invalid UTF-8: %v", m.Error)
+	}
+	if err := c.exit(); err != nil {
+		t.Errorf("exit: %v", err)
+	}
+}
+
+// TestCodeActions: QOS001's quick fix sets trust = "dscp" in the policy
+// the finding points at, and the suppression inserts a comment above the
+// attribute; applying either (through the server, as an editor does)
+// clears the finding.
+func TestCodeActions(t *testing.T) {
+	dir := copyExample(t, "broken/core-zeroes-dscp")
+	path := filepath.Join(dir, "fabric.fab.hcl")
+	src, _ := os.ReadFile(path)
+	c := startServer(t, Options{})
+	c.initialize()
+	uri := c.open(path, "")
+	p, ok := c.diagnostics(uri, 30*time.Second)
+	if !ok {
+		t.Fatal("no diagnostics")
+	}
+	var q Diagnostic
+	for _, d := range p.Diagnostics {
+		if d.Code == "QOS001" {
+			q = d
+		}
+	}
+	params := CodeActionParams{TextDocument: TextDocumentIdentifier{URI: uri}, Range: q.Range}
+	params.Context.Diagnostics = []Diagnostic{q}
+	m := c.call("textDocument/codeAction", params)
+	var actions []CodeAction
+	if m.Error != nil || json.Unmarshal(m.Result, &actions) != nil || len(actions) != 2 {
+		t.Fatalf("code actions: %s %v", m.Result, m.Error)
+	}
+	if !actions[0].IsPreferred || actions[0].Title != `Set trust = "dscp"` || actions[0].Kind != "quickfix" {
+		t.Errorf("first action %+v", actions[0])
+	}
+	lines := strings.Split(string(src), "\n")
+	for i, a := range actions {
+		edits := a.Edit.Changes[uri]
+		if len(edits) != 1 {
+			t.Fatalf("action %q: %d edits", a.Title, len(edits))
+		}
+		e := edits[0]
+		l := append([]string(nil), lines...)
+		line := l[e.Range.Start.Line]
+		l[e.Range.Start.Line] = line[:e.Range.Start.Character] + e.NewText + line[e.Range.End.Character:]
+		if e.Range.Start.Line != e.Range.End.Line {
+			t.Fatalf("action %q spans lines: %+v", a.Title, e.Range)
+		}
+		text := strings.Join(l, "\n")
+		c.change(uri, 2+i, text)
+		p, ok := c.diagnostics(uri, 30*time.Second)
+		if !ok {
+			t.Fatalf("action %q: nothing published", a.Title)
+		}
+		for _, d := range p.Diagnostics {
+			if d.Code == "QOS001" {
+				t.Errorf("action %q left QOS001: %s", a.Title, d.Message)
+			}
+			if d.Severity <= SeverityWarning {
+				t.Errorf("action %q brought %s: %s", a.Title, d.Code, d.Message)
+			}
+		}
+		c.change(uri, 10+i, string(src))
+		if _, ok := c.diagnostics(uri, 30*time.Second); !ok {
+			t.Fatal("nothing published after the undo")
+		}
+	}
+}

@@ -4,9 +4,11 @@
 -- for the finding to go. Every step prints one tagged JSON line.
 local function out(tag, v)
   io.stdout:write(tag .. ' ' .. vim.fn.json_encode(v) .. '\n')
+  io.stdout:flush()
 end
 local function fail(msg)
   io.stdout:write('FAIL ' .. msg .. '\n')
+  io.stdout:flush()
   vim.cmd('cquit 1')
 end
 
@@ -35,7 +37,8 @@ end
 local params = {
   textDocument = { uri = vim.uri_from_bufnr(buf) },
   range = { start = { line = target.lnum, character = target.col }, ['end'] = { line = target.end_lnum, character = target.end_col } },
-  context = { diagnostics = { target.user_data.lsp } },
+  -- What vim.lsp.buf.code_action() sends: the line's diagnostics in LSP form.
+  context = { diagnostics = vim.lsp.diagnostic.get_line_diagnostics(buf, target.lnum) },
 }
 local actions = {}
 for _, r in pairs(vim.lsp.buf_request_sync(buf, 'textDocument/codeAction', params, 10000) or {}) do

@@ -1,0 +1,6 @@
+package lsp
+
+import "syscall"
+
+// mkfifo makes a named pipe at path.
+func mkfifo(path string) error { return syscall.Mkfifo(path, 0o644) }
