@@ -37,7 +37,7 @@ func sampleResult() *Result {
 			Implied: []diag.Implied{{Rule: "QOS002", Severity: schema.SevError, Summary: "core1:Ethernet3 maps RoCE DSCP 26 to priority 0"}},
 			Summary: `core1:Ethernet3 trusts "none", so RoCE data (DSCP 26) lands in priority 0 and leaves with DSCP 0 instead of 26`,
 			Fix:     `Set trust = "dscp" in the qos_policy attached to this port, device or role.`,
-			Trace: []lint.Step{{Port: "gpu01:eth2"}, {Port: "leaf1:Ethernet1"}, {Port: "core1:Ethernet3", Note: "DSCP 26 → 0: no trust dscp"},
+			Trace: []lint.Step{{Port: "gpu01:eth2"}, {Port: "leaf1:Ethernet1"}, {Port: "core1:Ethernet3", Note: "DSCP 26 → 0: no trust dscp", Src: *rng(2, 3, 17)},
 				{Port: "leaf9:Ethernet49"}, {Port: "gpu77:eth0"}}},
 		{Rule: "ECN002", Severity: schema.SevError, Subject: rng(7, 3, 28), Count: 1,
 			Summary: `ecn_profile "roce": min_threshold 2000000 B (2.00 MB) is not below max_threshold 1000000 B (1.00 MB)`,

@@ -226,7 +226,9 @@ func writeSARIF(w io.Writer, r *Result) error {
 				if s.Note != "" {
 					msg += " (" + s.Note + ")"
 				}
-				tf.Locations = append(tf.Locations, sarifThreadFlowLocation{Location: sarifLocation{Message: &sarifText{Text: msg}}})
+				// The hop's location is where the intent decided what it did
+				// (diag.Step.Src), when the trace knows it.
+				tf.Locations = append(tf.Locations, sarifThreadFlowLocation{Location: sarifLocation{PhysicalLocation: physical(s.Src, r.BasePath), Message: &sarifText{Text: msg}}})
 			}
 			res.CodeFlows = []sarifCodeFlow{{Message: &sarifText{Text: "hop trace: " + d.TraceString()}, ThreadFlows: []sarifThreadFlow{tf}}}
 		}
