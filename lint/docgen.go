@@ -37,6 +37,9 @@ func RuleMarkdown[P any](r *RuleOf[P]) string {
 	b.WriteString("\n")
 	fmt.Fprintf(&b, "**Why.** %s\n\n", r.Rationale)
 	fmt.Fprintf(&b, "**Fix.** %s\n\n", r.Fix)
+	if r.Edit != nil {
+		fmt.Fprintf(&b, "**Quick fix.** In the editor (`fabricgen lsp`), the finding offers `%s = %s` as a code action where the block it points into takes it.\n\n", r.Edit.Attr, r.Edit.Value)
+	}
 	fmt.Fprintf(&b, "**Reference.** %s\n", r.Reference)
 	if r.Layer == "" {
 		fmt.Fprintf(&b, "\nSuppress one occurrence with `# fabricgen:ignore %s <reason>` above the block or attribute.\n", r.ID)
