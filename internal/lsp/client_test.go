@@ -24,10 +24,8 @@ type client struct {
 	done chan error
 	id   int
 
-	mu       sync.Mutex
-	pending  []*jsonrpc.Message // notifications not taken yet
-	closed   bool
-	readFail error
+	mu      sync.Mutex
+	pending []*jsonrpc.Message // notifications not taken yet
 }
 
 // startServer runs Serve on pipes with opts (the catalog filled in).

@@ -138,7 +138,7 @@ func (r *Reader) ReadFrame() ([]byte, error) {
 	}
 	body := make([]byte, length)
 	if _, err := io.ReadFull(r.r, body); err != nil {
-		return nil, fmt.Errorf("%w: the stream ended inside a %d-byte body: %v", ErrFraming, length, err)
+		return nil, fmt.Errorf("%w: the stream ended inside a %d-byte body: %w", ErrFraming, length, err)
 	}
 	return body, nil
 }
