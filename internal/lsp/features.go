@@ -110,12 +110,17 @@ func (v *view) locations(rs []schema.Range) []Location {
 	return out
 }
 
-func (s *server) definition(params json.RawMessage) (any, *jsonrpc.Error) {
+// positionView decodes a request about a position and builds its view.
+func (s *server) positionView(params json.RawMessage) (*view, *jsonrpc.Error) {
 	var p TextDocumentPositionParams
 	if err := decode(params, &p); err != nil {
 		return nil, err
 	}
-	v, rerr := s.viewAt(p.TextDocument.URI, &p.Position)
+	return s.viewAt(p.TextDocument.URI, &p.Position)
+}
+
+func (s *server) definition(params json.RawMessage) (any, *jsonrpc.Error) {
+	v, rerr := s.positionView(params)
 	if rerr != nil {
 		return nil, rerr
 	}
@@ -138,11 +143,7 @@ func (s *server) references(params json.RawMessage) (any, *jsonrpc.Error) {
 // a device's or port's effective QoS with where each value was set, an
 // attribute's documentation.
 func (s *server) hover(params json.RawMessage) (any, *jsonrpc.Error) {
-	var p TextDocumentPositionParams
-	if err := decode(params, &p); err != nil {
-		return nil, err
-	}
-	v, rerr := s.viewAt(p.TextDocument.URI, &p.Position)
+	v, rerr := s.positionView(params)
 	if rerr != nil {
 		return nil, rerr
 	}
@@ -262,11 +263,7 @@ var itemKinds = map[nav.ItemKind]int{
 }
 
 func (s *server) completion(params json.RawMessage) (any, *jsonrpc.Error) {
-	var p TextDocumentPositionParams
-	if err := decode(params, &p); err != nil {
-		return nil, err
-	}
-	v, rerr := s.viewAt(p.TextDocument.URI, &p.Position)
+	v, rerr := s.positionView(params)
 	if rerr != nil {
 		return nil, rerr
 	}

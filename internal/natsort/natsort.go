@@ -224,8 +224,11 @@ func Pattern(names []string) (string, bool) {
 }
 
 // tokens splits s into runs of digits and runs of other bytes.
-func tokens(s string) []string {
-	var out []string
+func tokens(s string) []string { return AppendTokens(nil, s) }
+
+// AppendTokens appends s split into runs of digits and runs of other
+// bytes to out ("leaf12-nic3" → "leaf", "12", "-nic", "3").
+func AppendTokens(out []string, s string) []string {
 	for s != "" {
 		i := 1
 		d := s[0] >= '0' && s[0] <= '9'
@@ -238,4 +241,7 @@ func tokens(s string) []string {
 	return out
 }
 
-func isNumber(t string) bool { return t != "" && t[0] >= '0' && t[0] <= '9' }
+// IsNumber reports whether a token of AppendTokens is a run of digits.
+func IsNumber(t string) bool { return t != "" && t[0] >= '0' && t[0] <= '9' }
+
+func isNumber(t string) bool { return IsNumber(t) }

@@ -35,13 +35,13 @@ type shapeAcc struct {
 
 // add folds in one name; names must be distinct.
 func (f *folder) add(name string) {
-	f.toks = appendTokens(f.toks[:0], name)
+	f.toks = natsort.AppendTokens(f.toks[:0], name)
 	toks := f.toks
 	f.key = f.key[:0]
 	for _, t := range toks {
 		// '#' for a number, "len:text" for text: unambiguous whatever
 		// the names hold.
-		if isNum(t) {
+		if natsort.IsNumber(t) {
 			f.key = append(f.key, '#')
 		} else {
 			f.key = strconv.AppendInt(f.key, int64(len(t)), 10)
@@ -57,7 +57,7 @@ func (f *folder) add(name string) {
 		key := string(f.key)
 		s = &shapeAcc{}
 		for _, t := range toks {
-			if isNum(t) {
+			if natsort.IsNumber(t) {
 				s.tokens = append(s.tokens, "")
 				s.values = append(s.values, map[string]bool{})
 			} else {
@@ -191,23 +191,6 @@ func keys(m map[string]bool) []string {
 	}
 	return out
 }
-
-// appendTokens appends s split into runs of digits and runs of other
-// bytes to out.
-func appendTokens(out []string, s string) []string {
-	for s != "" {
-		i := 1
-		d := s[0] >= '0' && s[0] <= '9'
-		for i < len(s) && (s[i] >= '0' && s[i] <= '9') == d {
-			i++
-		}
-		out = append(out, s[:i])
-		s = s[i:]
-	}
-	return out
-}
-
-func isNum(t string) bool { return t != "" && t[0] >= '0' && t[0] <= '9' }
 
 // foldNames folds distinct names (see folder), at most max items then "…".
 func foldNames(names []string, max int) string {
