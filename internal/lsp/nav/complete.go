@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
+	"github.com/fabricgen/fabricgen/internal/nestlimit"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -74,7 +75,13 @@ type cursor struct {
 	line             []hclsyntax.Token
 	last, prev, prv2 *hclsyntax.Token
 	inComment        bool
+	tooDeep          bool
 }
+
+// maxScanDepth bounds the scanner's stack: twice the nesting the parsers
+// accept (nestlimit.Max), so a file too deep to parse completes nothing
+// instead of costing quadratic time.
+const maxScanDepth = 2 * nestlimit.Max
 
 // scanner is the completion scanner's state.
 type scanner struct {
@@ -104,6 +111,11 @@ func scan(toks hclsyntax.Tokens, off int) cursor {
 		}
 		s.token(t)
 		s.prv2, s.prev, s.last = s.prev, s.last, t
+		if len(s.stack) > maxScanDepth {
+			// Deeper than any parser here accepts: no completion.
+			s.c.tooDeep = true
+			return s.c
+		}
 	}
 	if !s.captured {
 		s.capture()
@@ -337,7 +349,7 @@ func (ix *Index) Complete(path string, off int) []Item {
 		return nil
 	}
 	c := scan(f.toks, off)
-	if c.inComment {
+	if c.inComment || c.tooDeep {
 		return nil
 	}
 	here := hcl.Range{Filename: path, Start: posAt(f.src, off), End: posAt(f.src, off)}

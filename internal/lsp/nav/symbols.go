@@ -121,7 +121,7 @@ func symKind(n *node) SymbolKind {
 func detail(n *node) string {
 	var parts []string
 	add := func(format, attr string) {
-		if v, ok := n.literal(attr); ok {
+		if v, ok := n.literal(attr); ok && v != "" {
 			parts = append(parts, fmt.Sprintf(format, v))
 		}
 	}
