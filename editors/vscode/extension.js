@@ -1,0 +1,236 @@
+// The fabricgen extension: starts `fabricgen lsp` (an LSP 3.17 server over
+// stdio) for Fabric intent files and restarts it when fabricgen.path changes.
+'use strict';
+
+const fs = require('fs');
+const path = require('path');
+const vscode = require('vscode');
+const { LanguageClient } = require('vscode-languageclient/node');
+
+const CLIENT_ID = 'fabricgen';
+const CLIENT_NAME = 'fabricgen';
+const PATH_SETTING = 'fabricgen.path';
+
+/**
+ * findExecutable returns the file `command` names, as a shell would: a
+ * command with a path separator is taken as it is (relative to cwd), a bare
+ * name is looked up on PATH (with PATHEXT on Windows). It returns undefined
+ * when there is no such executable file.
+ * @param {string} command
+ * @param {NodeJS.ProcessEnv} env
+ * @param {string} platform
+ * @param {string} cwd
+ * @returns {string | undefined}
+ */
+function findExecutable(command, env, platform, cwd) {
+  if (typeof command !== 'string' || command.trim() === '' || command.includes('\0')) {
+    return undefined;
+  }
+  const p = platform === 'win32' ? path.win32 : path.posix;
+  const exts = platform === 'win32'
+    ? ['', ...String(env.PATHEXT || '.COM;.EXE;.BAT;.CMD').split(';').filter((e) => e !== '')]
+    : [''];
+  const candidates = [];
+  if (command.includes('/') || (platform === 'win32' && command.includes('\\'))) {
+    const full = p.isAbsolute(command) ? command : p.resolve(cwd, command);
+    for (const e of exts) candidates.push(full + e);
+  } else {
+    const dirs = String(env.PATH || env.Path || '').split(platform === 'win32' ? ';' : ':');
+    for (const d of dirs) {
+      // An empty PATH entry means the current directory.
+      const dir = d === '' ? cwd : d;
+      for (const e of exts) candidates.push(p.join(dir, command + e));
+    }
+  }
+  for (const c of candidates) {
+    if (isExecutableFile(c, platform)) return c;
+  }
+  return undefined;
+}
+
+/**
+ * isExecutableFile says whether file is a regular file this process may run.
+ * @param {string} file
+ * @param {string} platform
+ * @returns {boolean}
+ */
+function isExecutableFile(file, platform) {
+  try {
+    if (!fs.statSync(file).isFile()) return false;
+    fs.accessSync(file, platform === 'win32' ? fs.constants.F_OK : fs.constants.X_OK);
+    return true;
+  } catch (_) {
+    return false;
+  }
+}
+
+/**
+ * serverOptions is how the client starts the server: `<command> lsp` over
+ * stdio. The transport is left unset, which is stdio for a command: with
+ * TransportKind.stdio, vscode-languageclient appends `--stdio` to the
+ * arguments, and the server is started as exactly `fabricgen lsp`.
+ * @param {string} command
+ */
+function serverOptions(command) {
+  return { command, args: ['lsp'] };
+}
+
+/**
+ * clientOptions selects Fabric intent files on disk and tells the server
+ * when intent files or .fabricgen.hcl change outside the editor.
+ * @param {vscode.FileSystemWatcher[]} watchers
+ */
+function clientOptions(watchers) {
+  return {
+    documentSelector: [{ scheme: 'file', language: 'fabricgen' }],
+    synchronize: { fileEvents: watchers },
+  };
+}
+
+/**
+ * configuredPath reads fabricgen.path (default "fabricgen").
+ * @returns {string}
+ */
+function configuredPath() {
+  const v = vscode.workspace.getConfiguration('fabricgen').get('path', 'fabricgen');
+  return typeof v === 'string' ? v.trim() : '';
+}
+
+/**
+ * showStartError tells the user the server could not start and which
+ * setting names its executable, with a button that opens that setting.
+ * @param {string} command
+ * @param {string} why
+ */
+function showStartError(command, why) {
+  const msg = `fabricgen: cannot start the language server "${command} lsp": ${why}. ` +
+    `Set "${PATH_SETTING}" to the fabricgen executable (a name on PATH or an absolute path).`;
+  const open = 'Open Settings';
+  return Promise.resolve(vscode.window.showErrorMessage(msg, open)).then((choice) => {
+    if (choice === open) {
+      return vscode.commands.executeCommand('workbench.action.openSettings', PATH_SETTING);
+    }
+    return undefined;
+  });
+}
+
+/**
+ * Controller owns the one language client: it starts it, stops it, and
+ * restarts it, one operation after the other.
+ */
+class Controller {
+  /**
+   * @param {vscode.FileSystemWatcher[]} watchers
+   * @param {{ env: NodeJS.ProcessEnv, platform: string, cwd: () => string }} host
+   */
+  constructor(watchers, host) {
+    this.watchers = watchers;
+    this.host = host;
+    /** @type {LanguageClient | undefined} */
+    this.client = undefined;
+    /** @type {Promise<void>} */
+    this.queue = Promise.resolve();
+  }
+
+  /** enqueue runs op after every operation before it, whatever they did. */
+  enqueue(op) {
+    this.queue = this.queue.then(op, op).catch(() => undefined);
+    return this.queue;
+  }
+
+  /** start starts a client for the configured executable. */
+  start() {
+    return this.enqueue(() => this.doStart());
+  }
+
+  /** stop stops the running client, if any. */
+  stop() {
+    return this.enqueue(() => this.doStop());
+  }
+
+  /** restart stops the client and starts one for the configured executable. */
+  restart() {
+    return this.enqueue(async () => {
+      await this.doStop();
+      await this.doStart();
+    });
+  }
+
+  async doStart() {
+    const command = configuredPath();
+    if (command === '') {
+      await showStartError('', `"${PATH_SETTING}" is empty`);
+      return;
+    }
+    const found = findExecutable(command, this.host.env, this.host.platform, this.host.cwd());
+    if (found === undefined) {
+      const why = command.includes('/') || command.includes('\\')
+        ? 'no executable file at that path'
+        : 'no executable of that name on PATH';
+      await showStartError(command, why);
+      return;
+    }
+    const client = new LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions(found), clientOptions(this.watchers));
+    this.client = client;
+    try {
+      await client.start();
+    } catch (err) {
+      this.client = undefined;
+      try {
+        await client.stop();
+      } catch (_) {
+        // A client that never started has nothing to stop.
+      }
+      const why = err && err.message ? err.message : String(err);
+      await showStartError(command, why);
+    }
+  }
+
+  async doStop() {
+    const client = this.client;
+    this.client = undefined;
+    if (client !== undefined) {
+      await client.stop();
+    }
+  }
+}
+
+/** @type {Controller | undefined} */
+let controller;
+
+/**
+ * activate starts the language client and restarts it when fabricgen.path
+ * changes.
+ * @param {vscode.ExtensionContext} context
+ */
+function activate(context) {
+  const watchers = [
+    vscode.workspace.createFileSystemWatcher('**/*.fab.{hcl,json}'),
+    vscode.workspace.createFileSystemWatcher('**/.fabricgen.hcl'),
+  ];
+  context.subscriptions.push(...watchers);
+  const ctl = new Controller(watchers, {
+    env: process.env,
+    platform: process.platform,
+    cwd: () => {
+      const folders = vscode.workspace.workspaceFolders;
+      return folders && folders.length > 0 && folders[0].uri.scheme === 'file' ? folders[0].uri.fsPath : process.cwd();
+    },
+  });
+  controller = ctl;
+  context.subscriptions.push(vscode.workspace.onDidChangeConfiguration((e) => {
+    if (e.affectsConfiguration(PATH_SETTING)) {
+      ctl.restart();
+    }
+  }));
+  return ctl.start();
+}
+
+/** deactivate stops the language client. */
+function deactivate() {
+  const ctl = controller;
+  controller = undefined;
+  return ctl === undefined ? undefined : ctl.stop();
+}
+
+module.exports = { activate, deactivate, findExecutable, serverOptions, clientOptions };
