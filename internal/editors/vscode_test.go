@@ -516,3 +516,29 @@ func TestCopyTree(t *testing.T) {
 		t.Errorf("copyTree with a symlink: error %v, want one naming it", err)
 	}
 }
+
+// FuzzRangeWithin feeds engines.vscode ranges to the parser: it never
+// panics, a range it accepts contains itself, and a caret range lies within
+// the >= range of its own lower bound.
+func FuzzRangeWithin(f *testing.F) {
+	for _, s := range []string{"^1.82.0", ">=1.91.0", "1.2.3", "^0.0.1", "^0.2.0", "^", "v1.0.0", ">= 1.0.0", "^1.82.0 || ^2", "\x00"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		r, err := parseRange(s)
+		if err != nil {
+			return
+		}
+		if !r.open && !r.lo.less(r.hi) {
+			t.Fatalf("parseRange(%q) = %+v: an empty range", s, r)
+		}
+		ok, err := rangeWithin(s, s)
+		if err != nil || !ok {
+			t.Fatalf("rangeWithin(%q, %q) = %v, %v; want true, nil", s, s, ok, err)
+		}
+		lo := fmt.Sprintf(">=%d.%d.%d", r.lo[0], r.lo[1], r.lo[2])
+		if ok, err := rangeWithin(s, lo); err != nil || !ok {
+			t.Fatalf("rangeWithin(%q, %q) = %v, %v; want true, nil", s, lo, ok, err)
+		}
+	})
+}
