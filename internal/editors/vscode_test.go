@@ -61,7 +61,9 @@ func TestVSCodeExtension(t *testing.T) {
 	t.Run("vsix", func(t *testing.T) { checkVSIX(t, filepath.Join(dir, "x.vsix")) })
 	t.Run("engines", func(t *testing.T) { checkEngines(t, dir) })
 	t.Run("grammar", func(t *testing.T) {
-		out := run(t, dir, node, "test/grammar.js", filepath.Join(repo, "examples", "clos-400g", "qos.fab.hcl"))
+		args := []string{"test/grammar.js", filepath.Join(repo, "examples", "clos-400g", "qos.fab.hcl")}
+		args = append(args, intentFiles(t, filepath.Join(repo, "examples"))...)
+		out := run(t, dir, node, args...)
 		if !strings.Contains(out, "ok: ") {
 			t.Fatalf("test/grammar.js printed no ok line:\n%s", out)
 		}
@@ -72,6 +74,29 @@ func TestVSCodeExtension(t *testing.T) {
 			t.Fatalf("test/extension.js printed no ok line:\n%s", out)
 		}
 	})
+}
+
+// intentFiles lists the *.fab.hcl files under dir, sorted; there must be
+// some.
+func intentFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	var files []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.Type().IsRegular() && strings.HasSuffix(p, ".fab.hcl") {
+			files = append(files, p)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("listing %s: %v", dir, err)
+	}
+	if len(files) == 0 {
+		t.Fatalf("no *.fab.hcl under %s", dir)
+	}
+	return files
 }
 
 // checkNodeVersion fails (it does not skip) when node is older than vsce
@@ -164,7 +189,6 @@ type vsixManifest struct {
 
 // checkVSIX checks that the .vsix holds what runs and nothing that does not.
 func checkVSIX(t *testing.T, vsix string) {
-	t.Helper()
 	b, err := readlimit.File(vsix, fileLimit)
 	if err != nil {
 		t.Fatal(err)
@@ -302,7 +326,6 @@ func readEngines(t *testing.T, path string) packageEngines {
 // one the installed vscode-languageclient accepts, and that the installed
 // client is the version package.json pins.
 func checkEngines(t *testing.T, dir string) {
-	t.Helper()
 	ours := readEngines(t, filepath.Join(dir, "package.json"))
 	client := readEngines(t, filepath.Join(dir, "node_modules", "vscode-languageclient", "package.json"))
 	if ours.Engines.VSCode == "" || client.Engines.VSCode == "" {

@@ -1,10 +1,12 @@
 // Tokenizes Fabric intent with the real TextMate engine (vscode-textmate on
 // vscode-oniguruma, as VS Code does) and checks the scopes of chosen tokens.
 //
-//   node test/grammar.js FILE.fab.hcl...
+//   node test/grammar.js QOS.fab.hcl [MORE.fab.hcl...]
 //
-// Each FILE must be the clos-400g example's qos.fab.hcl or hold the same
-// lines the checks below look for; a built-in hostile sample is checked too.
+// QOS must be the clos-400g example's qos.fab.hcl (or hold the lines the
+// checks below look for); a built-in hostile sample is checked too. Every
+// file, QOS and MORE, must tokenize within the time limit and end with
+// every comment, string, heredoc and interpolation closed.
 // Prints every failure and exits 1 when there is one.
 'use strict';
 
@@ -46,7 +48,7 @@ function tokenize(grammar, text) {
     out.push(r.tokens.map((t) => ({ text: line.slice(t.startIndex, t.endIndex), scopes: t.scopes })));
     state = r.ruleStack;
   }
-  return { lines, tokens: out };
+  return { lines, tokens: out, endDepth: state.depth };
 }
 
 class Checker {
@@ -95,6 +97,14 @@ class Checker {
         (missing.length ? `; missing ${missing.join(', ')}` : '') +
         (extra.length ? `; must not have ${extra.join(', ')}` : '') +
         (count.length ? `; wrong count of ${count.map(([s, n]) => `${s} (want ${n})`).join(', ')}` : ''));
+    }
+  }
+
+  // expectClosed checks that the text ends outside every begin/end rule.
+  expectClosed() {
+    this.checks++;
+    if (this.doc.endDepth !== 1) {
+      this.fail(`ends inside ${this.doc.endDepth - 1} open rule(s) (a comment, string, heredoc or interpolation left open)`);
     }
   }
 
@@ -234,18 +244,31 @@ function checkHostile(c) {
 async function main() {
   const files = process.argv.slice(2);
   if (files.length === 0) {
-    process.stderr.write('usage: node test/grammar.js FILE.fab.hcl...\n');
+    process.stderr.write('usage: node test/grammar.js QOS.fab.hcl [MORE.fab.hcl...]\n');
     process.exit(2);
   }
   const grammar = await loadGrammar();
   const checkers = [];
-  for (const f of files) {
-    const c = new Checker(f, tokenize(grammar, fs.readFileSync(f, 'utf8')));
-    checkQoS(c);
+  for (const [i, f] of files.entries()) {
+    let doc;
+    try {
+      doc = tokenize(grammar, fs.readFileSync(f, 'utf8'));
+    } catch (err) {
+      process.stdout.write(`FAIL ${f}: ${err.message}\n`);
+      process.exit(1);
+    }
+    const c = new Checker(f, doc);
+    if (i === 0) checkQoS(c);
+    c.expectClosed();
     checkers.push(c);
   }
   const h = new Checker('hostile sample', tokenize(grammar, hostileText));
   checkHostile(h);
+  h.expectClosed();
+  const open = new Checker('open heredoc', tokenize(grammar, 'a = <<EOF\nno end marker\n'));
+  open.checks++;
+  if (open.doc.endDepth === 1) open.fail('a heredoc without its end marker must leave its rule open (the check above could never fail)');
+  checkers.push(open);
   checkers.push(h);
   let failed = 0;
   let checks = 0;
