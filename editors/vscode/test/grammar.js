@@ -43,8 +43,8 @@ function tokenize(grammar, text) {
   const out = [];
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
-    const r = grammar.tokenizeLine(line, state, 1000);
-    if (r.stoppedEarly) throw new Error(`line ${i + 1}: tokenizing stopped early (time limit)`);
+    const r = grammar.tokenizeLine(line, state, 5000);
+    if (r.stoppedEarly) throw new Error(`line ${i + 1}: tokenizing stopped early (over the 5 s time limit)`);
     out.push(r.tokens.map((t) => ({ text: line.slice(t.startIndex, t.endIndex), scopes: t.scopes })));
     state = r.ruleStack;
   }
@@ -265,6 +265,23 @@ async function main() {
   const h = new Checker('hostile sample', tokenize(grammar, hostileText));
   checkHostile(h);
   h.expectClosed();
+  // Long and deep lines: each must tokenize within the time limit
+  // (tokenize throws when one stops early) and close what it opens.
+  const long = new Checker('long lines', tokenize(grammar, [
+    'w ' + 'a '.repeat(5000),
+    's = "' + 'x'.repeat(50000) + '"',
+    'd = ' + '"${'.repeat(60) + 'deepest' + '}"'.repeat(60),
+    'a'.repeat(60000) + ' = 1',
+    'blk ' + '"l" '.repeat(3000),
+    'f = ' + 'f('.repeat(500) + ')'.repeat(500),
+    'r = ' + 'a.b'.repeat(3000),
+    'after = true',
+  ].join('\n')));
+  long.expect(2, 'deepest', [S.interp], { count: { [S.interp]: 60, [S.str]: 60 } });
+  long.expect(3, '1', [S.num]);
+  long.expect(7, 'after', [S.attr], { not: [S.str, S.interp, 'meta.function-call.fabricgen'] });
+  long.expectClosed();
+  checkers.push(long);
   const open = new Checker('open heredoc', tokenize(grammar, 'a = <<EOF\nno end marker\n'));
   open.checks++;
   if (open.doc.endDepth === 1) open.fail('a heredoc without its end marker must leave its rule open (the check above could never fail)');
