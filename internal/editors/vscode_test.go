@@ -33,8 +33,9 @@ const minNodeMajor = 20
 // TestVSCodeExtension builds the VS Code extension as a user would (npm ci,
 // vsce package) in a copy of editors/vscode, checks what the .vsix holds
 // and that engines.vscode fits the language client's, and runs the
-// extension's own checks: the grammar under the real TextMate engine and
-// extension.js against a stand-in vscode module.
+// extension's own checks: the grammar under the real TextMate engine,
+// extension.js against a stand-in vscode module and language client, and
+// extension.js with the real language client against small LSP servers.
 func TestVSCodeExtension(t *testing.T) {
 	npm := testtool.Need(t, "npm", "npm")
 	node := testtool.Need(t, "node", "nodejs")
@@ -68,12 +69,14 @@ func TestVSCodeExtension(t *testing.T) {
 			t.Fatalf("test/grammar.js printed no ok line:\n%s", out)
 		}
 	})
-	t.Run("extension", func(t *testing.T) {
-		out := run(t, dir, node, "test/extension.js")
-		if !strings.Contains(out, "ok: ") {
-			t.Fatalf("test/extension.js printed no ok line:\n%s", out)
-		}
-	})
+	for _, script := range []string{"test/extension.js", "test/client.js"} {
+		t.Run(strings.TrimSuffix(filepath.Base(script), ".js"), func(t *testing.T) {
+			out := run(t, dir, node, script)
+			if !strings.Contains(out, "ok: ") {
+				t.Fatalf("%s printed no ok line:\n%s", script, out)
+			}
+		})
+	}
 }
 
 // intentFiles lists the *.fab.hcl files under dir, sorted; there must be
