@@ -5,11 +5,19 @@
 const fs = require('fs');
 const path = require('path');
 const vscode = require('vscode');
-const { LanguageClient } = require('vscode-languageclient/node');
+const { LanguageClient, ErrorAction, CloseAction } = require('vscode-languageclient/node');
 
 const CLIENT_ID = 'fabricgen';
 const CLIENT_NAME = 'fabricgen';
 const PATH_SETTING = 'fabricgen.path';
+// A running server that exits is restarted, up to MAX_RESTARTS times in
+// RESTART_WINDOW_MS (the language client's own default policy).
+const MAX_RESTARTS = 4;
+const RESTART_WINDOW_MS = 3 * 60 * 1000;
+// How much of the server's stderr is kept to quote in an error message.
+const STDERR_TAIL = 4096;
+// How long a failed start waits for the server's stderr to quote.
+const STDERR_WAIT_MS = 1000;
 
 /**
  * findExecutable returns the file `command` names, as a shell would: a
@@ -77,14 +85,58 @@ function serverOptions(command) {
 
 /**
  * clientOptions selects Fabric intent files on disk and tells the server
- * when intent files or .fabricgen.hcl change outside the editor.
+ * when intent files or .fabricgen.hcl change outside the editor. The error
+ * handlers keep the client's own notifications quiet (they still go to the
+ * output channel): the extension shows one error, naming fabricgen.path.
  * @param {vscode.FileSystemWatcher[]} watchers
+ * @param {object} [extra] outputChannel, errorHandler, initializationFailedHandler
  */
-function clientOptions(watchers) {
+function clientOptions(watchers, extra = {}) {
   return {
     documentSelector: [{ scheme: 'file', language: 'fabricgen' }],
     synchronize: { fileEvents: watchers },
+    ...extra,
   };
+}
+
+/**
+ * OutputTail is the fabricgen output channel, keeping the end of what the
+ * server wrote to stderr (the client writes stderr with append, its own log
+ * lines with appendLine) so an error message can quote it.
+ */
+class OutputTail {
+  /** @param {vscode.OutputChannel} channel */
+  constructor(channel) {
+    this.channel = channel;
+    this.name = channel.name;
+    this.stderr = '';
+  }
+
+  append(value) {
+    this.stderr = (this.stderr + String(value)).slice(-STDERR_TAIL);
+    this.channel.append(value);
+  }
+
+  appendLine(value) { this.channel.appendLine(value); }
+
+  replace(value) { this.channel.replace(value); }
+
+  clear() { this.channel.clear(); }
+
+  show(...args) { this.channel.show(...args); }
+
+  hide() { this.channel.hide(); }
+
+  dispose() { this.channel.dispose(); }
+
+  /** lastError returns the last non-blank stderr line, or ''. */
+  lastError() {
+    const lines = this.stderr.split(/\r?\n/).map((l) => l.trim()).filter((l) => l !== '');
+    return lines.length > 0 ? lines[lines.length - 1] : '';
+  }
+
+  /** reset forgets the stderr kept so far. */
+  reset() { this.stderr = ''; }
 }
 
 /**
@@ -104,7 +156,8 @@ function configuredPath() {
  */
 function showStartError(command, why) {
   const msg = `fabricgen: cannot start the language server "${command} lsp": ${why}. ` +
-    `Set "${PATH_SETTING}" to the fabricgen executable (a name on PATH or an absolute path).`;
+    `Set "${PATH_SETTING}" to the fabricgen executable (a name on PATH or an absolute path); ` +
+    'the server\'s output is in the fabricgen output channel.';
   const open = 'Open Settings';
   return Promise.resolve(vscode.window.showErrorMessage(msg, open)).then((choice) => {
     if (choice === open) {
@@ -123,9 +176,13 @@ class Controller {
    * @param {vscode.FileSystemWatcher[]} watchers
    * @param {{ env: NodeJS.ProcessEnv, platform: string, cwd: () => string }} host
    */
-  constructor(watchers, host) {
+  constructor(watchers, host, output) {
     this.watchers = watchers;
     this.host = host;
+    /** @type {OutputTail | undefined} */
+    this.output = output;
+    /** @type {number[]} when the running server exited, for the restart policy */
+    this.exits = [];
     /** @type {LanguageClient | undefined} */
     this.client = undefined;
     /** @type {Promise<void>} */
@@ -170,10 +227,26 @@ class Controller {
       await showStartError(command, why);
       return;
     }
-    const client = new LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions(found), clientOptions(this.watchers));
+    if (this.output) this.output.reset();
+    this.exits = [];
+    // state.client is set once the client has started; until then, and
+    // once another client replaced it, a closed connection is not restarted.
+    const state = { client: undefined };
+    const extra = {
+      errorHandler: this.errorHandler(command, state),
+      initializationFailedHandler: () => false,
+    };
+    if (this.output) extra.outputChannel = this.output;
+    const client = new LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions(found), clientOptions(this.watchers, extra));
     this.client = client;
     try {
       await client.start();
+      // start can resolve for a server that exited during the handshake
+      // (the client saw the pipe close first): that is a failed start too.
+      if (!client.isRunning()) {
+        throw new Error('the server exited during the LSP handshake');
+      }
+      state.client = client;
     } catch (err) {
       this.client = undefined;
       try {
@@ -181,9 +254,54 @@ class Controller {
       } catch (_) {
         // A client that never started has nothing to stop.
       }
-      const why = err && err.message ? err.message : String(err);
-      await showStartError(command, why);
+      await showStartError(command, await this.reason(err));
     }
+  }
+
+  /**
+   * reason explains a failed start: the server's last stderr line, else
+   * err. The client can see the closed pipe before the server's stderr
+   * arrives, so it waits up to STDERR_WAIT_MS for some.
+   */
+  async reason(err) {
+    for (let waited = 0; this.output && this.output.lastError() === '' && waited < STDERR_WAIT_MS; waited += 50) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const said = this.output ? this.output.lastError() : '';
+    const msg = err && err.message ? err.message : String(err);
+    return said !== '' ? `it said: ${said} (${msg})` : msg;
+  }
+
+  /**
+   * errorHandler decides, without the client's own notifications, what
+   * happens when the connection errs or closes: a server that exits before
+   * its client has started is not restarted (the start fails and
+   * showStartError says why), nor is one whose client was replaced or
+   * stopped; a running one is restarted up to MAX_RESTARTS times in
+   * RESTART_WINDOW_MS, and then an error names fabricgen.path.
+   * @param {string} command
+   * @param {{ client: LanguageClient | undefined }} state
+   */
+  errorHandler(command, state) {
+    return {
+      error: (_error, _message, count) => (count !== undefined && count <= 3
+        ? { action: ErrorAction.Continue, handled: true }
+        : { action: ErrorAction.Shutdown, handled: true }),
+      closed: () => {
+        if (state.client === undefined || state.client !== this.client) {
+          return { action: CloseAction.DoNotRestart, handled: true };
+        }
+        const now = Date.now();
+        this.exits = this.exits.filter((t) => now - t <= RESTART_WINDOW_MS);
+        this.exits.push(now);
+        if (this.exits.length <= MAX_RESTARTS) {
+          return { action: CloseAction.Restart, handled: true };
+        }
+        const said = this.output ? this.output.lastError() : '';
+        void showStartError(command, `it exited ${this.exits.length} times in 3 minutes` + (said !== '' ? `, last saying: ${said}` : ''));
+        return { action: CloseAction.DoNotRestart, handled: true };
+      },
+    };
   }
 
   async doStop() {
@@ -209,6 +327,8 @@ function activate(context) {
     vscode.workspace.createFileSystemWatcher('**/.fabricgen.hcl'),
   ];
   context.subscriptions.push(...watchers);
+  const output = new OutputTail(vscode.window.createOutputChannel(CLIENT_NAME));
+  context.subscriptions.push(output);
   const ctl = new Controller(watchers, {
     env: process.env,
     platform: process.platform,
@@ -216,7 +336,7 @@ function activate(context) {
       const folders = vscode.workspace.workspaceFolders;
       return folders && folders.length > 0 && folders[0].uri.scheme === 'file' ? folders[0].uri.fsPath : process.cwd();
     },
-  });
+  }, output);
   controller = ctl;
   context.subscriptions.push(vscode.workspace.onDidChangeConfiguration((e) => {
     if (e.affectsConfiguration(PATH_SETTING)) {
@@ -233,4 +353,4 @@ function deactivate() {
   return ctl === undefined ? undefined : ctl.stop();
 }
 
-module.exports = { activate, deactivate, findExecutable, serverOptions, clientOptions };
+module.exports = { activate, deactivate, findExecutable, serverOptions, clientOptions, OutputTail };

@@ -128,6 +128,11 @@ process.stdin.on('data', (d) => {
     const msg = JSON.parse(buf.slice(i + 4, i + 4 + n).toString());
     buf = buf.slice(i + 4 + n);
     fs.appendFileSync(log, msg.method + '\\n');
+    if (msg.method === 'initialized' && fs.existsSync(log + '.crash')) {
+      fs.unlinkSync(log + '.crash');
+      process.stderr.write('panic: crashed once\\n');
+      process.exit(3);
+    }
     if (msg.method === 'initialize') send({ jsonrpc: '2.0', id: msg.id, result: { capabilities: { textDocumentSync: 1 } } });
     else if (msg.method === 'shutdown') send({ jsonrpc: '2.0', id: msg.id, result: null });
     else if (msg.method === 'exit') process.exit(0);
@@ -197,13 +202,24 @@ async function main() {
   await waitFor('the second server to exit', () => readLines(logB).includes('exit'));
   const ours = world.errors.find((m) => m.includes('"fabricgen.path"'));
   assert.ok(ours.includes(`${dead} lsp`), ours);
+  assert.ok(ours.includes('it said: Error: unknown command "lsp" for "fabricgen"'), `the server's stderr is quoted: ${ours}`);
+  const noisy = world.errors.filter((m) => /is erroring|initialization failed|EPIPE$/i.test(m));
+  assert.deepStrictEqual(noisy, [], 'the client\'s own error notifications are silenced');
+  assert.ok(world.errors.length <= 2, `at most the client's "couldn't create connection" and ours: ${JSON.stringify(world.errors)}`);
   process.stdout.write('ok   a server that exits at once gives an error naming fabricgen.path\n');
 
-  // Back to a working server, then deactivate shuts it down.
+  // A server that crashes once it runs is restarted, without a
+  // notification; deactivate then shuts the new one down.
   const logC = path.join(tmp, 'c.log');
+  fs.writeFileSync(logC + '.crash', '');
+  const before = world.errors.length;
   world.config.path = server('fabricgen-c', logC);
   fireConfigChange('fabricgen.path');
-  await waitFor('the third server', () => readLines(logC).includes('initialized'));
+  await waitFor('the crashed server to be restarted', () => readLines(logC).filter((m) => m === 'initialized').length === 2);
+  assert.deepStrictEqual(readLines(logC), ['initialize', 'initialized', 'initialize', 'initialized']);
+  assert.deepStrictEqual(world.errors.slice(before), [], 'a restart shows no error');
+  assert.ok(world.output.join('').includes('panic: crashed once'), 'the crash is in the output channel');
+  process.stdout.write('ok   a server that crashes while running is restarted quietly\n');
   await ext.deactivate();
   await waitFor('deactivate to shut the server down', () => readLines(logC).includes('exit'));
   process.stdout.write('ok   deactivate shuts the server down\n');

@@ -28,6 +28,8 @@ function newWorld() {
     running: 0,
     maxRunning: 0,
     folder: undefined,
+    channels: [],
+    closedDuringStart: [],
   };
 }
 
@@ -51,6 +53,11 @@ const fakeVscode = {
     },
   },
   window: {
+    createOutputChannel(name) {
+      const ch = { name, text: '', append(v) { this.text += v; }, appendLine(v) { this.text += v + '\n'; }, replace(v) { this.text = v; }, clear() { this.text = ''; }, show() {}, hide() {}, dispose() {} };
+      world.channels.push(ch);
+      return ch;
+    },
     showErrorMessage(msg, ...items) {
       world.errors.push({ msg, items });
       return Promise.resolve(world.errorChoice);
@@ -80,11 +87,22 @@ class FakeLanguageClient {
     world.running++;
     world.maxRunning = Math.max(world.maxRunning, world.running);
     await new Promise((r) => setTimeout(r, 5));
+    if (world.startResolvesDead) {
+      world.running--;
+      this.failed = true;
+      return;
+    }
     if (world.startFails) {
       world.running--;
       this.failed = true;
+      if (this.clientOptions.outputChannel) this.clientOptions.outputChannel.append('Error: unknown command "lsp" for "fabricgen"\nRun \'fabricgen --help\' for usage.\n');
+      world.closedDuringStart.push(await this.clientOptions.errorHandler.closed());
       throw new Error(world.startFails);
     }
+  }
+
+  isRunning() {
+    return !this.failed && this.started > this.stopped;
   }
 
   async stop() {
@@ -98,7 +116,14 @@ class FakeLanguageClient {
 const realLoad = Module._load;
 Module._load = function load(request, parent, isMain) {
   if (request === 'vscode') return fakeVscode;
-  if (request === 'vscode-languageclient/node') return { LanguageClient: FakeLanguageClient, TransportKind: { stdio: 0 } };
+  if (request === 'vscode-languageclient/node') {
+    return {
+      LanguageClient: FakeLanguageClient,
+      TransportKind: { stdio: 0 },
+      ErrorAction: { Continue: 1, Shutdown: 2 },
+      CloseAction: { DoNotRestart: 1, Restart: 2 },
+    };
+  }
   return realLoad.call(this, request, parent, isMain);
 };
 
@@ -242,18 +267,66 @@ const cases = [
     await ext.deactivate();
   }],
   ['a server that fails to start: the error says why and names the setting', async () => {
-    world.startFails = 'spawn EACCES';
+    world.startFails = 'write EPIPE';
     const ext = loadExtension();
     await ext.activate(context());
     assert.strictEqual(world.errors.length, 1);
-    assert.match(world.errors[0].msg, /spawn EACCES/);
+    assert.match(world.errors[0].msg, /it said: Run 'fabricgen --help' for usage\. \(write EPIPE\)/, 'the last stderr line is quoted');
     assert.match(world.errors[0].msg, /"fabricgen\.path"/);
+    assert.match(world.errors[0].msg, /output channel/);
+    assert.deepStrictEqual(world.closedDuringStart, [{ action: 1, handled: true }], 'a server that exits while starting is not restarted');
+    assert.strictEqual(world.clients[0].clientOptions.initializationFailedHandler(new Error('x')), false);
     world.startFails = undefined;
     fireConfigChange('fabricgen.path');
     await settle();
     assert.strictEqual(live().length, 1, 'a later change starts it again');
     await ext.deactivate();
     assert.strictEqual(live().length, 0);
+  }],
+  ['a running server that keeps exiting is restarted 4 times, then an error names the setting', async () => {
+    const ext = loadExtension();
+    await ext.activate(context());
+    const h = world.clients[0].clientOptions.errorHandler;
+    for (let i = 0; i < 4; i++) {
+      assert.deepStrictEqual(await h.closed(), { action: 2, handled: true }, `exit ${i + 1} restarts`);
+    }
+    assert.deepStrictEqual(world.errors, []);
+    world.clients[0].clientOptions.outputChannel.append('panic: boom\n\n');
+    assert.deepStrictEqual(await h.closed(), { action: 1, handled: true }, 'the fifth exit in 3 minutes does not');
+    await settle();
+    assert.strictEqual(world.errors.length, 1);
+    assert.match(world.errors[0].msg, /exited 5 times in 3 minutes, last saying: panic: boom\./);
+    assert.match(world.errors[0].msg, /"fabricgen\.path"/);
+    assert.deepStrictEqual(h.error(new Error('e'), undefined, 1), { action: 1, handled: true });
+    assert.deepStrictEqual(h.error(new Error('e'), undefined, 4), { action: 2, handled: true });
+    assert.strictEqual(world.channels.length, 1, 'one output channel for the extension');
+    assert.strictEqual(world.channels[0].name, 'fabricgen');
+    assert.match(world.channels[0].text, /panic: boom/, 'stderr still reaches the channel');
+    await ext.deactivate();
+  }],
+  ['OutputTail keeps only the end of stderr', async () => {
+    const { OutputTail } = loadExtension();
+    const ch = fakeVscode.window.createOutputChannel('t');
+    const o = new OutputTail(ch);
+    assert.strictEqual(o.lastError(), '');
+    o.append('x'.repeat(100000));
+    o.append('\nlast line\r\n  \n');
+    assert.ok(o.stderr.length <= 4096, `kept ${o.stderr.length} bytes`);
+    assert.strictEqual(o.lastError(), 'last line');
+    o.appendLine('[Error] the client\'s own log line');
+    assert.strictEqual(o.lastError(), 'last line', 'appendLine is the client log, not stderr');
+    o.reset();
+    assert.strictEqual(o.lastError(), '');
+  }],
+  ['a start that resolves for a server already gone is a failed start', async () => {
+    world.startResolvesDead = true;
+    const ext = loadExtension();
+    await ext.activate(context());
+    assert.strictEqual(world.errors.length, 1);
+    assert.match(world.errors[0].msg, /exited during the LSP handshake/);
+    assert.match(world.errors[0].msg, /"fabricgen\.path"/);
+    assert.deepStrictEqual(await world.clients[0].clientOptions.errorHandler.closed(), { action: 1, handled: true }, 'and it is not restarted');
+    await ext.deactivate();
   }],
   ['deactivate before activate does nothing', async () => {
     const ext = loadExtension();
