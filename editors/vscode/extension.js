@@ -151,6 +151,8 @@ function configuredPath() {
 /**
  * showStartError tells the user the server could not start and which
  * setting names its executable, with a button that opens that setting.
+ * Callers do not wait for it: a notification can stay unanswered for good,
+ * and a change of the setting must restart the server meanwhile.
  * @param {string} command
  * @param {string} why
  */
@@ -216,7 +218,7 @@ class Controller {
   async doStart() {
     const command = configuredPath();
     if (command === '') {
-      await showStartError('', `"${PATH_SETTING}" is empty`);
+      void showStartError('', `"${PATH_SETTING}" is empty`);
       return;
     }
     const found = findExecutable(command, this.host.env, this.host.platform, this.host.cwd());
@@ -224,7 +226,7 @@ class Controller {
       const why = command.includes('/') || command.includes('\\')
         ? 'no executable file at that path'
         : 'no executable of that name on PATH';
-      await showStartError(command, why);
+      void showStartError(command, why);
       return;
     }
     if (this.output) this.output.reset();
@@ -254,7 +256,7 @@ class Controller {
       } catch (_) {
         // A client that never started has nothing to stop.
       }
-      await showStartError(command, await this.reason(err));
+      void showStartError(command, await this.reason(err));
     }
   }
 

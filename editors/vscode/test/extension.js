@@ -60,6 +60,7 @@ const fakeVscode = {
     },
     showErrorMessage(msg, ...items) {
       world.errors.push({ msg, items });
+      if (world.errorNeverAnswered) return new Promise(() => {});
       return Promise.resolve(world.errorChoice);
     },
   },
@@ -230,11 +231,24 @@ const cases = [
     assert.match(msg, /"fabricgen\.path"/);
     assert.match(msg, /PATH/);
     assert.deepStrictEqual(items, ['Open Settings']);
+    await settle();
     assert.deepStrictEqual(world.commands, [['workbench.action.openSettings', 'fabricgen.path']]);
     world.config.path = 'fabricgen';
     fireConfigChange('fabricgen.path');
     await settle();
     assert.strictEqual(live().length, 1, 'fixing the setting starts the server');
+    await ext.deactivate();
+  }],
+  ['an error nobody answers does not hold up the restart a new setting asks for', async () => {
+    world.config.path = 'no-such-fabricgen-x2';
+    world.errorNeverAnswered = true;
+    const ext = loadExtension();
+    await ext.activate(context());
+    assert.strictEqual(world.errors.length, 1);
+    world.config.path = 'fabricgen';
+    fireConfigChange('fabricgen.path');
+    await settle();
+    assert.strictEqual(live().length, 1, 'the server starts while the error is still shown');
     await ext.deactivate();
   }],
   ['a path that is not an executable file is refused before spawning', async () => {
