@@ -360,6 +360,16 @@ const cases = [
   }],
 ];
 
+// A case awaiting a promise that never settles empties the event loop, and
+// node would exit 0 without finishing: that is a failure.
+let finished = false;
+process.on('exit', () => {
+  if (!finished) {
+    process.stdout.write('FAIL the checks stopped before the end: a case waited on a promise that never settles\n');
+    process.exitCode = 1;
+  }
+});
+
 async function main() {
   let failed = 0;
   for (const [name, fn] of cases) {
@@ -372,6 +382,7 @@ async function main() {
       process.stdout.write(`FAIL ${name}: ${err && err.stack ? err.stack : err}\n`);
     }
   }
+  finished = true;
   process.env.PATH = savedPath;
   fs.rmSync(tmp, { recursive: true, force: true });
   if (failed > 0) {
