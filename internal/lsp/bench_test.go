@@ -66,3 +66,22 @@ func BenchmarkChangeToDiagnostics(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSyntaxCheck measures what a change publishes at once, before
+// the debounce: the changed file parsed alone (the nesting bound, then
+// hclsyntax), on the largest file of clos-400g and of scale.
+func BenchmarkSyntaxCheck(b *testing.B) {
+	for _, f := range []string{"clos-400g/devices.fab.hcl", "scale/scale.fab.hcl"} {
+		src, err := os.ReadFile(filepath.Join("..", "..", "examples", f))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(filepath.Dir(f), func(b *testing.B) {
+			for b.Loop() {
+				if ds := syntaxDiagnostics(f, src); len(ds) != 0 {
+					b.Fatal(ds.Error())
+				}
+			}
+		})
+	}
+}
