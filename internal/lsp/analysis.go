@@ -198,6 +198,9 @@ func (s *server) analyse(dir string, gen uint64) {
 		return
 	}
 	took := time.Since(start)
+	if s.opts.analysed != nil {
+		s.opts.analysed(dir, ctx.Err() != nil)
+	}
 	if ctx.Err() != nil {
 		return
 	}

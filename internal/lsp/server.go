@@ -41,6 +41,10 @@ type Options struct {
 	SlowAfter time.Duration
 	// Getenv looks up FABRICGEN_VAR_name settings; nil means os.Getenv.
 	Getenv func(string) string
+
+	// analysed, when set (tests), hears of every analysis that ran: its
+	// directory and whether it was cancelled before it could publish.
+	analysed func(dir string, cancelled bool)
 }
 
 // Defaults of Options.

@@ -487,3 +487,45 @@ func TestCodeActions(t *testing.T) {
 		}
 	}
 }
+
+// TestChangeCancelsAnalysis: a change while the directory is being
+// analysed cancels that analysis (it publishes nothing), and the next
+// publish is of the new version.
+func TestChangeCancelsAnalysis(t *testing.T) {
+	dir := copyExample(t, "scale")
+	path := filepath.Join(dir, "scale.fab.hcl")
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	started := make(chan struct{}, 16)
+	cancelled := make(chan bool, 16)
+	getenv := func(k string) string {
+		if k == "FABRICGEN_VAR_leaves" {
+			started <- struct{}{} // the loader reads variables first
+			return "512"
+		}
+		return ""
+	}
+	c := startServer(t, Options{Debounce: -1, Getenv: getenv, analysed: func(_ string, c bool) { cancelled <- c }})
+	c.initialize()
+	uri := c.open(path, string(src))
+	select {
+	case <-started:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the first analysis did not start")
+	}
+	c.change(uri, 2, string(src)+"\n# edit\n")
+	p, ok := c.diagnostics(uri, time.Minute)
+	if !ok || p.Version == nil || *p.Version != 2 {
+		t.Fatalf("first publish: %v version %v", ok, p.Version)
+	}
+	select {
+	case was := <-cancelled:
+		if !was {
+			t.Error("the analysis of version 1 ran to its end after version 2 arrived")
+		}
+	default:
+		t.Error("no analysis was reported")
+	}
+}
