@@ -12,7 +12,11 @@ import (
 // refKinds are the block types that other blocks refer to as KIND.NAME.
 var refKinds = []string{"traffic_class", "ecn_profile", "pfc_watchdog", "qos_policy", "acl"}
 
-func isRefKind(s string) bool {
+func isRefKind(s string) bool { return IsRefKind(s) }
+
+// IsRefKind reports whether blocks of type s are referred to as s.NAME
+// (traffic_class, ecn_profile, pfc_watchdog, qos_policy, acl).
+func IsRefKind(s string) bool {
 	for _, k := range refKinds {
 		if k == s {
 			return true

@@ -74,18 +74,6 @@ type Target struct {
 	BlockRange schema.Range
 }
 
-// refKinds are the block types that KIND.NAME refers to.
-var refKinds = []string{"traffic_class", "ecn_profile", "pfc_watchdog", "qos_policy", "acl"}
-
-func isRefKind(k string) bool {
-	for _, r := range refKinds {
-		if r == k {
-			return true
-		}
-	}
-	return false
-}
-
 // At returns what is under byte offset off of file path (a zero Target
 // for an unknown file or an offset outside it).
 func (ix *Index) At(path string, off int) Target {
@@ -153,7 +141,7 @@ func (ix *Index) labelRef(n *node, i int) Ref {
 		return Ref{}
 	}
 	switch {
-	case len(n.path) == 1 && isRefKind(n.typ):
+	case len(n.path) == 1 && schema.IsRefKind(n.typ):
 		return Ref{n.typ, n.labels[0]}
 	case len(n.path) == 1 && n.typ == "variable":
 		return Ref{"var", n.labels[0]}
@@ -207,7 +195,7 @@ func exprRefs(e hclsyntax.Expression) []refUse {
 			return nil
 		}
 		root := st.Traversal.RootName()
-		if !isRefKind(root) && root != "var" && root != "local" {
+		if !schema.IsRefKind(root) && root != "var" && root != "local" {
 			return nil
 		}
 		a, ok := st.Traversal[1].(hcl.TraverseAttr)

@@ -524,7 +524,7 @@ func (ix *Index) refItems(k string, whole bool, repl hcl.Range) []Item {
 
 // names2 completes NAME after "KIND.".
 func (ix *Index) names2(kind string, repl hcl.Range) []Item {
-	if !isRefKind(kind) && kind != "var" && kind != "local" {
+	if !schema.IsRefKind(kind) && kind != "var" && kind != "local" {
 		return nil
 	}
 	return ix.refItems(kind, false, repl)
