@@ -2,6 +2,8 @@ package check
 
 import (
 	"bytes"
+	"fmt"
+	"maps"
 	"strings"
 	"testing"
 	"time"
@@ -222,4 +224,60 @@ func FuzzLastSuccess(f *testing.F) {
 			t.Errorf("a non-positive time %v", got)
 		}
 	})
+}
+
+// TestPrometheusStableSeries: two runs that measured different values
+// (the summary says "rose by 400", then "rose by 800"; the evidence
+// differs) write the same finding series, so Alertmanager keeps one alert
+// instead of resolving it and firing a new one every run; the
+// measurements change only the evidence values.
+func TestPrometheusStableSeries(t *testing.T) {
+	write := func(rose int, power float64) (map[string]bool, map[string]float64) {
+		t.Helper()
+		fs := []Finding{
+			{Rule: "CHK005", Severity: diag.Warning, Device: "leaf1", Port: "Ethernet1/1", Summary: fmt.Sprintf("FCS errors rose by %d in 10s", rose),
+				Evidence: []diag.Evidence{{Device: "leaf1", Port: "Ethernet1/1", Metric: "fcs_errors", Value: float64(rose)}}},
+			{Rule: "CHK010", Severity: diag.Error, Device: "leaf1", Port: "Ethernet1/1", Summary: fmt.Sprintf("rx power %.1f dBm", power),
+				Evidence: []diag.Evidence{{Device: "leaf1", Port: "Ethernet1/1", Metric: "rx_power_dbm/1", Value: power}}},
+		}
+		var b bytes.Buffer
+		if err := WritePrometheus(&b, Run{Fabric: "f", Findings: fs, Read: 2, At: time.Unix(1700000000+int64(rose), 0)}); err != nil {
+			t.Fatal(err)
+		}
+		parser := expfmt.NewTextParser(model.UTF8Validation)
+		fams, err := parser.TextToMetricFamilies(&b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		series := map[string]bool{}
+		for _, m := range fams["fabricgen_check_finding"].GetMetric() {
+			var ls []string
+			for _, l := range m.Label {
+				ls = append(ls, l.GetName()+"="+l.GetValue())
+			}
+			series[strings.Join(ls, ",")] = true
+		}
+		values := map[string]float64{}
+		for _, m := range fams["fabricgen_check_evidence"].GetMetric() {
+			var ls []string
+			for _, l := range m.Label {
+				ls = append(ls, l.GetName()+"="+l.GetValue())
+			}
+			values[strings.Join(ls, ",")] = m.Gauge.GetValue()
+		}
+		return series, values
+	}
+	s1, v1 := write(400, -18.2)
+	s2, v2 := write(800, -19.5)
+	if len(s1) != 2 || !maps.Equal(s1, s2) {
+		t.Errorf("finding series differ between runs:\n%v\n%v", s1, s2)
+	}
+	if len(v1) != 2 || len(v2) != 2 || maps.Equal(v1, v2) {
+		t.Errorf("evidence: %v then %v; want the same series with the new values", v1, v2)
+	}
+	for k := range v1 {
+		if _, ok := v2[k]; !ok {
+			t.Errorf("evidence series %s is not in the second run", k)
+		}
+	}
 }

@@ -75,16 +75,16 @@ func writeFindings(bw *bufio.Writer, fab string, run Run) {
 			fmt.Fprintf(bw, "fabricgen_check_device_unreadable{%s,device=\"%s\"} 1\n", fab, escapeLabel(d))
 		}
 	}
-	fmt.Fprintf(bw, "# HELP fabricgen_check_finding One series per finding (value 1), labelled with its rule, severity and place.\n# TYPE fabricgen_check_finding gauge\n")
+	fmt.Fprintf(bw, "# HELP fabricgen_check_finding One series per finding (value 1), identified by its rule, severity and place only: what was measured is in fabricgen_check_evidence, so a run that measures another value keeps the series (and the alert on it).\n# TYPE fabricgen_check_finding gauge\n")
 	seen := map[string]bool{}
-	var ev []string
+	var ev, fs []string
 	for i := range run.Findings {
 		f := &run.Findings[i]
-		labels := fmt.Sprintf("%s,rule=\"%s\",severity=\"%s\",device=\"%s\",port=\"%s\",summary=\"%s\"", fab, escapeLabel(f.Rule), f.Severity,
-			escapeLabel(f.Device), escapeLabel(f.Port), escapeLabel(cut(f.Summary, 200)))
+		labels := fmt.Sprintf("%s,rule=\"%s\",severity=\"%s\",device=\"%s\",port=\"%s\"", fab, escapeLabel(f.Rule), f.Severity,
+			escapeLabel(f.Device), escapeLabel(f.Port))
 		if !seen[labels] {
 			seen[labels] = true
-			fmt.Fprintf(bw, "fabricgen_check_finding{%s} 1\n", labels)
+			fs = append(fs, "fabricgen_check_finding{"+labels+"} 1")
 		}
 		for _, e := range f.Evidence {
 			l := fmt.Sprintf("%s,rule=\"%s\",device=\"%s\",port=\"%s\",metric=\"%s\"", fab, escapeLabel(f.Rule), escapeLabel(e.Device), escapeLabel(e.Port), escapeLabel(e.Metric))
@@ -94,6 +94,10 @@ func writeFindings(bw *bufio.Writer, fab string, run Run) {
 			seen[l] = true
 			ev = append(ev, fmt.Sprintf("fabricgen_check_evidence{%s} %s", l, promValue(e.Value)))
 		}
+	}
+	sort.Strings(fs)
+	for _, l := range fs {
+		bw.WriteString(l + "\n")
 	}
 	sort.Strings(ev)
 	fmt.Fprintf(bw, "# HELP fabricgen_check_evidence The measurements findings rest on (a gauge, or a counter's increase over the window).\n# TYPE fabricgen_check_evidence gauge\n")

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -187,6 +188,25 @@ func TestCheckPrometheusOutput(t *testing.T) {
 	}
 	if !found || gauge(fams, "fabricgen_check_up") != 1 {
 		t.Errorf("the run with a dirty optic did not publish CHK010 with up 1")
+	}
+	// A second run measures other counter increases: the same series.
+	labelSets := func(fams map[string]*dto.MetricFamily) []string {
+		var out []string
+		for _, m := range fams["fabricgen_check_finding"].GetMetric() {
+			var ls []string
+			for _, l := range m.Label {
+				ls = append(ls, l.GetName()+"="+l.GetValue())
+			}
+			out = append(out, strings.Join(ls, ","))
+		}
+		sort.Strings(out)
+		return out
+	}
+	first := labelSets(fams)
+	r.run(exitFindings, nil, "check", "fabric", "--lab-dir", "lab", "-format", "prometheus", "--output", prom)
+	fams = read()
+	if second := labelSets(fams); len(first) == 0 || strings.Join(first, "\n") != strings.Join(second, "\n") {
+		t.Errorf("two runs on the same fault wrote different finding series:\n%s\n--\n%s", strings.Join(first, "\n"), strings.Join(second, "\n"))
 	}
 	// It read every device: a success too.
 	if got := gauge(fams, "fabricgen_check_last_success_timestamp_seconds"); got < success {
