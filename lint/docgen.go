@@ -125,6 +125,9 @@ func rulesPage[P any](header string, rs []*RuleOf[P], extra string) []byte {
 	b.WriteString(extra)
 	b.WriteString("\n")
 	for _, r := range rs {
+		// A short anchor that does not change with the title: links
+		// built from a rule ID alone (an alert's runbook_url) land here.
+		fmt.Fprintf(&b, "<a id=\"%s\"></a>\n\n", strings.ToLower(r.ID))
 		b.WriteString(RuleMarkdown(r))
 		b.WriteString("\n")
 	}
