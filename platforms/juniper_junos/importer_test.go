@@ -655,7 +655,7 @@ func TestImportHostile(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			start := time.Now()
 			d, err := importConfig()(context.Background(), "h.conf", []byte(tc.text))
-			if el := time.Since(start); el > 20*time.Second {
+			if el := time.Since(start); el > 2*time.Minute {
 				t.Errorf("took %v", el)
 			}
 			if tc.line < 0 {

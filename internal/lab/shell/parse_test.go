@@ -48,7 +48,7 @@ func TestParseBounds(t *testing.T) {
 			if Changes(c.line, func([]string) bool { return true }, func(string) bool { return true }) {
 				t.Error("Changes: true for a line the shell refuses")
 			}
-			if d := time.Since(start); d > 2*time.Second {
+			if d := time.Since(start); d > 30*time.Second {
 				t.Errorf("took %v", d)
 			}
 		})
