@@ -122,16 +122,32 @@ func TestCheckLocalLab(t *testing.T) {
 		}
 	}
 
-	r.bare(0, "lab", "fault", "--dir", "lab", "stor01-cx6", "bad-cable=eth0")
 	if err := os.Mkdir("textfile", 0o755); err != nil {
 		t.Fatal(err)
 	}
-	r.local(exitFindings, "check", "--local", "fabric", "--lab-dir", "lab", "--textfile-dir", "textfile")
-	b, err := os.ReadFile("textfile/fabricgen.prom")
-	if err != nil {
-		t.Fatal(err)
+	// The figures docs/fleet-health.md gives: series and bytes of one
+	// host's file (go test -v -run TestCheckLocalLab logs them).
+	measure := func(state string) string {
+		b, err := os.ReadFile("textfile/fabricgen.prom")
+		if err != nil {
+			t.Fatal(err)
+		}
+		series := 0
+		for _, l := range strings.Split(string(b), "\n") {
+			if l != "" && !strings.HasPrefix(l, "#") {
+				series++
+			}
+		}
+		t.Logf("textfile of one host (stor01, one dual-port NIC), %s: %d series, %d bytes", state, series, len(b))
+		return string(b)
 	}
-	prom := string(b)
+	r.local(0, "check", "--local", "fabric", "--lab-dir", "lab", "--textfile-dir", "textfile")
+	if healthy := measure("healthy"); !strings.Contains(healthy, `fabricgen_check_up{fabric="roce-storage"} 1`) || strings.Contains(healthy, "fabricgen_check_finding{") {
+		t.Errorf("healthy host's textfile:\n%s", healthy)
+	}
+	r.bare(0, "lab", "fault", "--dir", "lab", "stor01-cx6", "bad-cable=eth0")
+	r.local(exitFindings, "check", "--local", "fabric", "--lab-dir", "lab", "--textfile-dir", "textfile")
+	prom := measure("bad cable on eth0")
 	parser := expfmt.NewTextParser(model.UTF8Validation)
 	if _, err := parser.TextToMetricFamilies(strings.NewReader(prom)); err != nil {
 		t.Fatalf("not the text format: %v\n%s", err, prom)
