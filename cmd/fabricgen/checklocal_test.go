@@ -338,10 +338,61 @@ func TestCheckLocalTextfile(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, errs := r.local(exitFailed, "check", "--local", "fabric", "--lab-dir", "lab", "--textfile-dir", ro)
-	if !strings.Contains(errs, filepath.Join(ro, "fabricgen.prom")) || !(strings.Contains(errs, "permission denied") || strings.Contains(errs, "not permitted") || strings.Contains(errs, "no such file")) {
+	denied := strings.Contains(errs, "permission denied") || strings.Contains(errs, "not permitted") || strings.Contains(errs, "no such file")
+	if !strings.Contains(errs, filepath.Join(ro, "fabricgen.prom")) || !denied {
 		t.Errorf("unwritable textfile dir: stderr %s", errs)
 	}
 	if _, err := os.Lstat(filepath.Join(ro, "fabricgen.prom")); err == nil {
 		t.Errorf("something was written in %s", ro)
+	}
+}
+
+// TestLocalDevices: the hostname (or its first label, any case) picks the
+// NICs whose host it is, never a switch that shares the name; no match
+// lists at most maxHostsListed hosts, in natural order, and says how many
+// more; a failing hostname asks for --device.
+func TestLocalDevices(t *testing.T) {
+	f := &schema.Fabric{Name: "big"}
+	for i := 25; i >= 1; i-- {
+		d := &schema.Device{Name: fmt.Sprintf("gpu%d-nic", i), HostPlatform: true}
+		d.Host.V = fmt.Sprintf("gpu%d", i)
+		f.Devices = append(f.Devices, d)
+	}
+	two := &schema.Device{Name: "gpu3-nic2", HostPlatform: true}
+	two.Host.V = "gpu3"
+	sw := &schema.Device{Name: "gpu3"}
+	sw.Host.V = "gpu3"
+	f.Devices = append(f.Devices, two, sw)
+	names := func(ds []*schema.Device) string {
+		var out []string
+		for _, d := range ds {
+			out = append(out, d.Name)
+		}
+		return strings.Join(out, ",")
+	}
+	for _, c := range []struct {
+		host, want, err string
+	}{
+		{host: "gpu3", want: "gpu3-nic,gpu3-nic2"},
+		{host: "GPU3.rack7.example.net", want: "gpu3-nic,gpu3-nic2"},
+		{host: "gpu30", err: `has host = "gpu30" (this host's name): the intent knows hosts gpu1, gpu2, gpu3, gpu4, gpu5, gpu6, gpu7, gpu8, gpu9, gpu10 and 15 more;`},
+		{host: "", err: `has host = ""`},
+	} {
+		got, err := localDevices(f, nil, func() (string, error) { return c.host, nil })
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("host %q: %v, want error %q", c.host, err, c.err)
+			}
+			continue
+		}
+		if err != nil || names(got) != c.want {
+			t.Errorf("host %q: %s, %v; want %s", c.host, names(got), err, c.want)
+		}
+	}
+	if _, err := localDevices(f, nil, func() (string, error) { return "", fmt.Errorf("uname failed") }); err == nil || !strings.Contains(err.Error(), "name its NICs with --device") {
+		t.Errorf("hostname failing: %v", err)
+	}
+	if _, err := localDevices(f, []string{"gpu3*"}, nil); err == nil || !strings.Contains(err.Error(), "gpu3 is a switch") {
+		t.Errorf("--device matching a switch: %v", err)
 	}
 }
