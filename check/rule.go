@@ -36,6 +36,19 @@ const (
 	HostsOnly
 )
 
+// Reach says where a rule can be judged (lint.Reach).
+type Reach = lint.Reach
+
+// Reaches.
+const (
+	// HostReach rules are judged from one host's own NICs alone:
+	// fabricgen check --local runs them.
+	HostReach Reach = "host"
+	// FabricReach rules need other devices' readings (a switch, the far
+	// end of a path): only a central fabricgen check judges them.
+	FabricReach Reach = "fabric"
+)
+
 // Rule is one check: lint's rule type over check's Pass, a plain value in
 // the registry (Rules), the one source for docs, explain, SARIF rule
 // metadata and help, documented by lint's docgen (lint.RuleMarkdown,
@@ -89,6 +102,12 @@ func ValidateRules(rs []*Rule) error {
 		if r.Layer == "" || r.Thresholds == "" {
 			return fmt.Errorf("rule %s: layer and thresholds are required", r.ID)
 		}
+		switch {
+		case r.Reach != HostReach && r.Reach != FabricReach:
+			return fmt.Errorf("rule %s: reach %q: set %q or %q", r.ID, r.Reach, HostReach, FabricReach)
+		case r.Reach == HostReach && r.Path:
+			return fmt.Errorf("rule %s: reach host, but it correlates devices along a path: a host cannot judge it alone", r.ID)
+		}
 		for _, n := range r.Needs {
 			if !known[n] {
 				return fmt.Errorf("rule %s: needs unknown metric family %q", r.ID, n)
@@ -96,6 +115,19 @@ func ValidateRules(rs []*Rule) error {
 		}
 	}
 	return nil
+}
+
+// HostRules are the IDs of the rules a host judges alone (HostReach),
+// in ID order; FabricRules the rest, left to a central check.
+func HostRules() (host, fabric []string) {
+	for _, r := range Rules() {
+		if r.Reach == HostReach {
+			host = append(host, r.ID)
+		} else {
+			fabric = append(fabric, r.ID)
+		}
+	}
+	return host, fabric
 }
 
 // LintRules is the registry's metadata (lint.RuleOf.Meta: Run nil), for

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
@@ -98,4 +99,49 @@ func anchor(s string) string {
 		}
 	}
 	return b.String()
+}
+
+// TestRuleReach: every rule says whether a host judges it alone (check
+// --local runs it) or only a central run can; the cross-device ones
+// named in the docs are central, and the registry refuses a rule without
+// a reach or a path rule that claims a host can judge it.
+func TestRuleReach(t *testing.T) {
+	for _, r := range Rules() {
+		if r.Reach != HostReach && r.Reach != FabricReach {
+			t.Errorf("%s: reach %q, want host or fabric", r.ID, r.Reach)
+		}
+		if r.Meta().Reach != r.Reach {
+			t.Errorf("%s: Meta drops the reach", r.ID)
+		}
+	}
+	host, fabric := HostRules()
+	if len(host)+len(fabric) != len(Rules()) || len(host) == 0 {
+		t.Fatalf("host %v, fabric %v", host, fabric)
+	}
+	for _, id := range []string{"CHK014", "CHK017", "CHK018", "CHK013"} {
+		if !slices.Contains(fabric, id) {
+			t.Errorf("%s is cross-device or switch-only, but a host run would judge it (fabric %v)", id, fabric)
+		}
+	}
+	for _, id := range []string{"CHK001", "CHK005", "CHK010", "CHK016", "CHK019", "CHK020", "CHK021"} {
+		if !slices.Contains(host, id) {
+			t.Errorf("%s is a host's own reading, but a host run would leave it out (host %v)", id, host)
+		}
+	}
+	base := func() *Rule {
+		return &Rule{ID: "CHK001", Title: "t", Layer: Physical, Rationale: "r", Reference: "x", Fix: "f", Thresholds: "t", Severity: 1, Run: func(*Pass) {}}
+	}
+	noReach, badReach, pathHost := base(), base(), base()
+	badReach.Reach = "rack"
+	pathHost.Reach, pathHost.Path = HostReach, true
+	for name, r := range map[string]*Rule{"no reach": noReach, "unknown reach": badReach, "path rule on a host": pathHost} {
+		if ValidateRules([]*Rule{r}) == nil {
+			t.Errorf("%s: ValidateRules accepted it", name)
+		}
+	}
+	ok := base()
+	ok.Reach = HostReach
+	if err := ValidateRules([]*Rule{ok}); err != nil {
+		t.Errorf("a complete host rule: %v", err)
+	}
 }

@@ -60,6 +60,10 @@ type RuleOf[P any] struct {
 	Needs []string
 	// Scope says which devices a live-state rule reads.
 	Scope Scope
+	// Reach says whether a live-state rule can be judged by a host alone,
+	// from its own NICs (check's "host": check --local runs it), or needs
+	// other devices' readings (check's "fabric": a central check runs it).
+	Reach Reach
 	// LinkLayers are the link layers of the fabrics an intent rule judges;
 	// nil means Ethernet only (as for schema.PlatformSpec.LinkLayers). The
 	// runner runs only the rules of the fabric's link layer, so no RoCE
@@ -75,12 +79,16 @@ type Layer string
 // Scope says which devices a live-state rule reads (check.AllDevices…).
 type Scope int
 
+// Reach says where a live-state rule can be judged (check.HostReach,
+// check.FabricReach).
+type Reach string
+
 // Meta is the rule without its Run function: the metadata the output
 // formats list (format.Result.Rules), for a rule of any registry.
 func (r *RuleOf[P]) Meta() *Rule {
 	return &Rule{ID: r.ID, Title: r.Title, Severity: r.Severity, Rationale: r.Rationale, Reference: r.Reference,
 		Fix: r.Fix, Path: r.Path, Implies: r.Implies, Doc: r.Doc, Layer: r.Layer, Thresholds: r.Thresholds,
-		Needs: r.Needs, Scope: r.Scope, LinkLayers: r.LinkLayers}
+		Needs: r.Needs, Scope: r.Scope, Reach: r.Reach, LinkLayers: r.LinkLayers}
 }
 
 // AppliesTo reports whether the rule judges fabrics of link layer ll

@@ -48,6 +48,10 @@ type checkFlags struct {
 	labDir      string
 	basePath    string
 	output      string
+	local       bool
+	textfileDir string
+	// leftCentral are the rules a --local run leaves to a central run.
+	leftCentral []string
 	// wrote is set once the report went to --output; fabric is the name
 	// of the fabric once loaded.
 	wrote  bool
@@ -84,6 +88,16 @@ went down between the readings is reported as a reset.
 first of the pair (read once now); --from FILE judges saved readings again
 offline (the first and the last), without contacting any device.
 
+--local judges this host's own NICs (those whose host attribute is this
+host's name, or --device NAME): it runs the same read-only commands on this
+host, without SSH, credentials, inventory or known_hosts, and only the rules
+a host can judge alone; it says once which ones it leaves to a central run.
+--textfile-dir DIR writes DIR/fabricgen.prom (-format prometheus, atomically,
+mode 0644) for node-exporter's textfile collector. With --baseline FILE
+--save FILE on one file, each run judges the time since the last one (a
+--local run with no FILE yet reads twice, --interval apart);
+deploy/systemd/ has the timer that runs it every 5 minutes.
+
 On a lab (fabricgen lab up), --lab-dir DIR advances the lab's clock by
 --interval through its control socket instead of waiting, and times the
 readings by it.
@@ -97,7 +111,8 @@ Rules (fabricgen explain CHKnnn for one):
 		Example: `  fabricgen check examples/clos-400g --inventory .fabricgen/lab/inventory.json --known-hosts .fabricgen/lab/known_hosts --lab-dir .fabricgen/lab
   fabricgen check . --interval 30s --save now.json
   fabricgen check . --baseline yesterday.json -format json
-  fabricgen check . --from now.json -format prometheus > /var/lib/node_exporter/textfile/fabricgen.prom`,
+  fabricgen check . --from now.json -format prometheus > /var/lib/node_exporter/textfile/fabricgen.prom
+  fabricgen check --local --textfile-dir /var/lib/prometheus/node-exporter --baseline /var/lib/fabricgen/state.json --save /var/lib/fabricgen/state.json /etc/fabricgen`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runCheck(cmd, s, fabricDir(args), &cf)
@@ -121,6 +136,8 @@ Rules (fabricgen explain CHKnnn for one):
 	fl.StringSliceVar(&cf.only, "rule", nil, "run only these rules (repeatable or comma-separated CHK IDs)")
 	fl.StringVar(&cf.labDir, "lab-dir", "", "the fabric is a lab served from DIR (lab up --dir): advance its clock by --interval instead of waiting")
 	fl.StringVar(&cf.basePath, "base-path", "", "make SARIF, GitHub and Markdown file names relative to this directory (default: the repository root)")
+	fl.BoolVar(&cf.local, "local", false, "judge this host's own NICs (host = this host's name, or --device), read here without SSH, with the rules a host can judge alone")
+	fl.StringVar(&cf.textfileDir, "textfile-dir", "", "write DIR/"+textfileName+" (-format prometheus, atomically, mode 0644) for node-exporter's textfile collector")
 	fl.StringVarP(&cf.output, "output", "o", "", "write the report to FILE (atomically: a reader never sees half a file) instead of standard output; with -format prometheus a run that could not judge the fabric writes fabricgen_check_up 0 there")
 	return cmd
 }
@@ -135,6 +152,9 @@ func checkRuleListHelp() string {
 }
 
 func runCheck(cmd *cobra.Command, s *streams, dir string, cf *checkFlags) error {
+	if err := localFlags(cmd, cf); err != nil {
+		return withCode(exitFailed, err)
+	}
 	if cf.formatName != prometheusFormat {
 		if _, err := format.Lookup(cf.formatName); err != nil {
 			return withCode(exitFailed, fmt.Errorf("unknown format %q: use one of %s", cf.formatName, strings.Join(checkFormatNames(), ", ")))
@@ -167,6 +187,9 @@ func runCheck(cmd *cobra.Command, s *streams, dir string, cf *checkFlags) error 
 // half a report. The file is readable by all (0644), as a
 // textfile collector needs.
 func writeReportFile(path string, data []byte) error {
+	if err := checkReportTarget(path); err != nil {
+		return err
+	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
 		return fmt.Errorf("--output %s: %w", path, err)
@@ -256,6 +279,9 @@ func runCheckRead(cmd *cobra.Command, s *streams, dir string, cf *checkFlags) er
 		return err
 	}
 	cf.fabric = f.Name
+	if len(cf.leftCentral) > 0 {
+		noteOnce(cmd.ErrOrStderr(), leftToCentral(cf.leftCentral))
+	}
 	file, err := readings(ctx, cmd, s, f, cf)
 	if err != nil {
 		return err
@@ -313,13 +339,17 @@ func readings(ctx context.Context, cmd *cobra.Command, s *streams, f *schema.Fab
 	}
 	if cf.baseline != "" {
 		b, err := check.ReadFile(cf.baseline)
-		if err != nil {
+		switch {
+		case cf.local && errors.Is(err, os.ErrNotExist):
+			// A timer's first run: no earlier reading yet.
+			fmt.Fprintf(cmd.ErrOrStderr(), "check --local: no baseline in %s yet: reading twice, %s apart\n", cf.baseline, cf.interval)
+		case err != nil:
 			return nil, withCode(exitFailed, err)
-		}
-		if b.Fabric != f.Name {
+		case b.Fabric != f.Name:
 			return nil, withCode(exitFailed, fmt.Errorf("--baseline %s was taken of fabric %q, not %q", cf.baseline, b.Fabric, f.Name))
+		default:
+			file.Snapshots = append([]*check.Snapshot{b.Snapshots[len(b.Snapshots)-1]}, file.Snapshots...)
 		}
-		file.Snapshots = append([]*check.Snapshot{b.Snapshots[len(b.Snapshots)-1]}, file.Snapshots...)
 	}
 	opts, devs, err := collectOptions(cmd, s, f, cf)
 	if err != nil {
@@ -328,7 +358,7 @@ func readings(ctx context.Context, cmd *cobra.Command, s *streams, f *schema.Fab
 	// Both readings on one session per device: one login, not two.
 	opts.Sessions = snapshot.NewSessions(ctx)
 	defer func() { _ = opts.Sessions.Close() }()
-	if cf.baseline == "" {
+	if len(file.Snapshots) == 0 {
 		first, err := snapshot.Take(ctx, devs, opts)
 		if err != nil {
 			return nil, withCode(exitFailed, err)
@@ -376,6 +406,17 @@ func collectOptions(cmd *cobra.Command, s *streams, f *schema.Fabric, cf *checkF
 	if cf.maxOutput < 0 {
 		return snapshot.Options{}, nil, withCode(exitFailed, fmt.Errorf("--max-device-output %d: give a number of MiB, at least 1", cf.maxOutput))
 	}
+	if cf.local {
+		devs, err := localDevices(f, cf.devices, s.hostnameFunc())
+		if err != nil {
+			return snapshot.Options{}, nil, withCode(exitFailed, err)
+		}
+		o := snapshot.Options{Parallelism: cf.parallelism, Timeout: cf.timeout, Runner: localRunner(cmd, s, cf)}
+		if err := checkLabClock(cmd, cf, &o); err != nil {
+			return snapshot.Options{}, nil, err
+		}
+		return o, devs, nil
+	}
 	if cf.insecure {
 		fmt.Fprintln(cmd.ErrOrStderr(), "Warning: --insecure-ignore-host-key: device host keys are NOT verified; anyone on the path can impersonate a device and read its state.")
 	}
@@ -400,14 +441,23 @@ func collectOptions(cmd *cobra.Command, s *streams, f *schema.Fabric, cf *checkF
 			return string(b), err
 		}
 	}
-	if cf.labDir != "" {
-		o.Clock = check.ClockLab
-		o.Now = func() time.Time { return labTime(cmd.Context(), cf.labDir) }
-		if _, err := labRequest(cmd.Context(), cf.labDir, lab.ControlRequest{Op: "clock"}); err != nil {
-			return snapshot.Options{}, nil, withCode(exitFailed, fmt.Errorf("--lab-dir: %w", err))
-		}
+	if err := checkLabClock(cmd, cf, &o); err != nil {
+		return snapshot.Options{}, nil, err
 	}
 	return o, devs, nil
+}
+
+// checkLabClock times the readings by the lab's clock with --lab-dir.
+func checkLabClock(cmd *cobra.Command, cf *checkFlags, o *snapshot.Options) error {
+	if cf.labDir == "" {
+		return nil
+	}
+	o.Clock = check.ClockLab
+	o.Now = func() time.Time { return labTime(cmd.Context(), cf.labDir) }
+	if _, err := labRequest(cmd.Context(), cf.labDir, lab.ControlRequest{Op: "clock"}); err != nil {
+		return withCode(exitFailed, fmt.Errorf("--lab-dir: %w", err))
+	}
+	return nil
 }
 
 // labTime is the lab's clock as a wall time (the zero time when the lab

@@ -12,6 +12,9 @@ import (
 	"github.com/mattn/go-isatty"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/fabricgen/fabricgen/internal/check/collect"
+	"github.com/fabricgen/fabricgen/schema"
 )
 
 // Exit codes shared by every command (see DESIGN.md).
@@ -55,6 +58,19 @@ type streams struct {
 	chdirLate string
 	// intr handles SIGINT/SIGTERM; nil in tests that send none.
 	intr *interrupts
+	// localRunner, when set, is the runner check --local reads its NICs
+	// with (tests: a lab host's shell); nil runs commands on this host.
+	localRunner func(*schema.Device) (collect.Runner, error)
+	// hostname is this host's name for check --local (os.Hostname when nil).
+	hostname func() (string, error)
+}
+
+// hostnameFunc is the streams' hostname, os.Hostname by default.
+func (s *streams) hostnameFunc() func() (string, error) {
+	if s.hostname != nil {
+		return s.hostname
+	}
+	return os.Hostname
 }
 
 func newStreams() *streams {

@@ -483,3 +483,28 @@ func (d *Device) PendingConfirm() bool {
 	c, ok := d.emu.(confirmer)
 	return ok && c.PendingConfirm()
 }
+
+// Shell runs one line on the device in-process, as an SSH login would
+// run it (a new session, the device's faults, its history), and returns
+// the output and exit status: the lab's side of a runner that reads a
+// host without SSH (check --local against the lab). Output that never
+// ends (the stream fault) is an error.
+func (d *Device) Shell(line string) (string, int, error) {
+	d.mu.Lock()
+	if d.closed {
+		d.mu.Unlock()
+		return "", 0, fmt.Errorf("%s: the lab device is closed", d.spec.Name)
+	}
+	s := d.emu.NewSession(&cli.Term{}, d.spec.Username)
+	d.mu.Unlock()
+	defer func() {
+		d.mu.Lock()
+		s.Disconnect()
+		d.mu.Unlock()
+	}()
+	r, _ := d.dispatch(s, line)
+	if r.Endless != nil {
+		return "", 0, fmt.Errorf("%s: %q: the output never ends", d.spec.Name, line)
+	}
+	return r.Out, r.Status, nil
+}
