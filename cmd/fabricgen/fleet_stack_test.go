@@ -15,11 +15,14 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/fabricgen/fabricgen/internal/check/collect"
 	"github.com/fabricgen/fabricgen/internal/lab"
+	"github.com/fabricgen/fabricgen/schema"
 )
 
 // The host the stack test checks, its port with the fault, and the rule
@@ -29,6 +32,7 @@ import (
 // CHK005, severity error.
 const (
 	stackHost     = "gpu01-cx6"
+	stackHostname = "gpu01" // the host attribute of stackHost
 	stackPort     = "ens1f0np0"
 	stackFault    = "bad-cable=" + stackPort
 	stackRule     = "CHK005"
@@ -36,20 +40,19 @@ const (
 )
 
 // stackCheckArgs is the one command line the stack test runs on the
-// host: a check of that host alone, written as node-exporter's textfile.
-// When check --local lands this becomes
-// "check", "fabric", "--local", "--device", host, "--textfile-dir", dir, ...
-// extra are more flags (a window).
-func stackCheckArgs(host, textfileDir string, extra ...string) []string {
-	return append([]string{"check", "fabric", "--device", host, "--lab-dir", "lab",
-		"-format", "prometheus", "--output", filepath.Join(textfileDir, "fabricgen.prom")}, extra...)
+// host: fabricgen check --local for that host's NICs, written into
+// node-exporter's textfile directory (the timer's command, without its
+// state file). extra are more flags (a window).
+func stackCheckArgs(textfileDir string, extra ...string) []string {
+	return append([]string{"check", "fabric", "--local", "--lab-dir", "lab", "--textfile-dir", textfileDir}, extra...)
 }
 
 // TestFleetHealthStack is issue 28's proof through the real monitoring
 // stack: Debian's prometheus-node-exporter (textfile collector),
 // prometheus (the shipped rules) and prometheus-alertmanager (a webhook
 // receiver in the test) on 127.0.0.1. A host's bad cable in the lab is
-// checked into the textfile directory and the alert reaches
+// checked by check --local (the host's commands through its runner) into
+// the textfile directory and the alert reaches
 // Alertmanager with the finding's labels and runbook; a second run on the
 // same fault keeps the same alert (one fingerprint, never resolved and
 // fired again); clearing the fault resolves it; a file nobody rewrites
@@ -92,7 +95,25 @@ func TestFleetHealthStack(t *testing.T) {
 	check := func(want int, extra ...string) time.Time {
 		t.Helper()
 		start := time.Now()
-		r.run(want, nil, stackCheckArgs(stackHost, st.textfile, extra...)...)
+		// The host's own commands, run in the lab host's shell through
+		// --local's runner; the host is gpu01 by its hostname.
+		s, out, errb := pushStreams("")
+		s.hostname = func() (string, error) { return stackHostname, nil }
+		var ran atomic.Int64
+		s.localRunner = func(d *schema.Device) (collect.Runner, error) {
+			dev := r.lab.Device(d.Name)
+			if dev == nil {
+				return nil, fmt.Errorf("%s is not in the lab", d.Name)
+			}
+			return labHostRunner{dev: dev, ran: &ran}, nil
+		}
+		args := stackCheckArgs(st.textfile, extra...)
+		if code := run(r.ctx, args, s); code != want {
+			t.Fatalf("fabricgen %s: exit %d, want %d\n%s\n%s", strings.Join(args, " "), code, want, out, errb)
+		}
+		if ran.Load() == 0 {
+			t.Fatal("check --local ran no command through the host's runner")
+		}
 		return start
 	}
 	isFinding := func(a stackAlert) bool {
