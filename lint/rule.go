@@ -121,12 +121,23 @@ type Pass struct {
 
 	walk      func() *Walk
 	qosGroups func() []qosGroup
+	exist     func() *Exist
 	limits    func() map[schema.Platform][]Finding
 	report    func(Finding, *Alike)
 }
 
 // Walk returns the end-to-end walk, computed once per Run and shared by all rules.
 func (p *Pass) Walk() *Walk { return p.walk() }
+
+// Exist returns the model of which priorities can exist on each device,
+// computed once per Run and shared by all rules (built on demand for a
+// pass made without one).
+func (p *Pass) Exist() *Exist {
+	if p.exist == nil {
+		return NewExist(p.Fabric)
+	}
+	return p.exist()
+}
 
 // Report records a finding. Rule, Severity and Fix default from the rule.
 func (p *Pass) Report(f Finding) {

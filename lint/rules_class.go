@@ -86,8 +86,10 @@ func runLosslessOnlyRoCE(p *Pass) {
 }
 
 func runWREDDrop(p *Pass) {
-	for _, g := range groupQoS(p, nil) {
-		for prio := range g.qos.Lossless.All() {
+	ex := p.Exist()
+	for _, g := range existGroups(p, nil) {
+		// A lossless priority nothing classifies into puts no packet in its queue.
+		for prio := range (g.qos.Lossless & ex.Priorities(g.ports[0].Device)).All() {
 			qn := g.qos.Queue[prio].V & 7
 			e := g.qos.Queues[qn].ECN.V
 			if e == nil || !e.Mark.Set || e.Mark.V {

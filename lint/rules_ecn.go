@@ -103,13 +103,15 @@ func xoffTrigger(pool int64, th int) int64 {
 }
 
 func runECNBeforeXOFF(p *Pass) {
-	for _, g := range groupQoS(p, isSwitch) {
+	ex := p.Exist()
+	for _, g := range existGroups(p, isSwitch) {
 		b := g.qos.Buffer
 		if !b.IngressLosslessPool.Set || !b.DynamicThreshold.Set {
 			continue
 		}
 		trigger := xoffTrigger(b.IngressLosslessPool.V, b.DynamicThreshold.V)
-		for prio := range g.qos.Lossless.All() {
+		// Only a lossless priority that can exist here fills a PG and a queue.
+		for prio := range (g.qos.Lossless & ex.Priorities(g.ports[0].Device)).All() {
 			qn := g.qos.Queue[prio].V & 7
 			e := g.qos.Queues[qn].ECN.V
 			if e == nil || !e.Max.Set || e.Max.V <= trigger {

@@ -33,44 +33,110 @@ func etsRules() []*Rule {
 	}
 }
 
-// etsVector lists the DWRR queues' weights by queue number, e.g.
-// "queue 0: 50, queue 3: 60" (strict queues take no weight and are left out).
-func etsVector(q *schema.PortQoS) string {
+// etsVector lists the weights of the DWRR queues in active by queue
+// number, e.g. "queue 0: 50, queue 3: 60" (strict queues take no weight
+// and are left out).
+func etsVector(q *schema.PortQoS, active schema.PrioSet) string {
 	var parts []string
 	for i, qq := range q.Queues {
-		if qq.Sched.V == schema.SchedDWRR {
+		if qq.Sched.V == schema.SchedDWRR && active.Has(i) {
 			parts = append(parts, fmt.Sprintf("queue %d: %d", i, qq.Weight.V))
 		}
 	}
 	return strings.Join(parts, ", ")
 }
 
+// weightSumSource is the weight to change when the DWRR weights of the
+// queues in active miss 100: as PortQoS.WeightSumSource (a policy queue
+// block's weight, the most specific attachment first; else the first
+// weight set), among the queues that carry traffic only.
+func weightSumSource(q *schema.PortQoS, active schema.PrioSet) schema.Range {
+	for i := len(q.Policies) - 1; i >= 0; i-- {
+		pol := q.Policies[i]
+		for qn := range q.Queues {
+			spec := pol.Queues[qn]
+			qq := q.Queues[qn]
+			if active.Has(qn) && spec != nil && spec.Weight.Set && qq.Weight.Src == spec.Weight.Src && qq.Sched.V != schema.SchedStrict {
+				return spec.Weight.Src
+			}
+		}
+	}
+	for qn, qq := range q.Queues {
+		if active.Has(qn) && qq.Sched.V != schema.SchedStrict && qq.Weight.Set {
+			return qq.Weight.Src
+		}
+	}
+	return q.WeightSumSource()
+}
+
+// idleNote says why the DWRR queues idle of port pt are not counted: what
+// maps to each, and why that priority cannot exist on pt's device.
+func idleNote(ex *Exist, pt *schema.Port, idle []int) string {
+	q := qosOf(pt)
+	var parts []string
+	for _, qn := range idle {
+		var mapped schema.PrioSet
+		for pr := range q.Queue {
+			if q.Queue[pr].V&7 == qn {
+				mapped = mapped.With(pr)
+			}
+		}
+		what := fmt.Sprintf("queue %d (weight %d): ", qn, q.Queues[qn].Weight.V)
+		switch {
+		case mapped == 0:
+			what += "no priority maps to it"
+		default:
+			first := mapped.List()[0]
+			what += fmt.Sprintf("priority %s maps to it, but %s", mapped.Join(", "), ex.Why(pt.Device, first))
+		}
+		parts = append(parts, what)
+	}
+	return "Not counted, as no traffic can reach them: " + strings.Join(parts, "; ") + "."
+}
+
 func runETSSum(p *Pass) {
-	for _, g := range groupQoS(p, nil) {
-		sum, n := 0, 0
-		for _, qq := range g.qos.Queues {
+	ex := p.Exist()
+	for _, g := range existGroups(p, nil) {
+		first := g.ports[0]
+		active := ex.Queues(first)
+		sum, n, all := 0, 0, 0
+		var idle []int
+		for qn, qq := range g.qos.Queues {
 			if qq.Sched.V != schema.SchedDWRR {
+				continue
+			}
+			all += qq.Weight.V
+			if !active.Has(qn) {
+				idle = append(idle, qn)
 				continue
 			}
 			n++
 			sum += qq.Weight.V
 		}
-		if n == 0 || sum == 100 {
+		// Weights are shares: a DWRR queue that no existing priority
+		// reaches takes none, so the queues that carry traffic must sum
+		// to 100; a configured vector that sums to 100 is right as it is
+		// (its idle queues' shares go to the busy ones, and the priority
+		// that went missing is its own rule's finding).
+		if n == 0 || sum == 100 || all == 100 {
 			continue
 		}
 		// The line to change: a device's or port's queue weight that
 		// deviates from the classes' weights, else the first class weight.
-		msg := fmt.Sprintf("%s: DWRR weights sum to %d, not 100 (%s)", g.ports[0].ID(), sum, etsVector(g.qos))
+		msg := fmt.Sprintf("%s: DWRR weights sum to %d, not 100 (%s)", first.ID(), sum, etsVector(g.qos, active))
+		detail := ""
+		if len(idle) > 0 {
+			detail = idleNote(ex, first, idle)
+		}
+		fd := Finding{Subject: ptr(portSubject(weightSumSource(g.qos, active), first)), Device: first.Device.Name, Port: first.Name,
+			Summary: msg, Detail: detail, Count: len(g.ports), Places: portsPlaces(g.ports)}
 		if sum < 100 && !hasDefaultClass(p.Fabric) {
 			// The usual cause: the classes leave out the default class,
 			// whose queue takes the rest of the bandwidth.
-			msg += fmt.Sprintf("; no traffic_class has role \"default\", so the traffic no class names (priority %d) has no weight: add a default class with weight = %d", g.qos.DSCP[0].V, 100-sum)
-			first := g.ports[0]
-			p.Report(Finding{Subject: ptr(portSubject(g.qos.WeightSumSource(), first)), Device: first.Device.Name, Port: first.Name,
-				Summary: msg, Count: len(g.ports), Places: portsPlaces(g.ports), Fix: defaultClassFix(g.qos.DSCP[0].V, 100-sum)})
-			continue
+			fd.Summary += fmt.Sprintf("; no traffic_class has role \"default\", so the traffic no class names (priority %d) has no weight: add a default class with weight = %d", g.qos.DSCP[0].V, 100-sum)
+			fd.Fix = defaultClassFix(g.qos.DSCP[0].V, 100-sum)
 		}
-		reportGroup(p, g, g.qos.WeightSumSource(), msg)
+		p.Report(fd)
 	}
 }
 
@@ -90,35 +156,12 @@ func defaultClassFix(prio, weight int) string {
 	return fmt.Sprintf("Add a block traffic_class \"default\" with role = \"default\", dscp = [0], priority = %d and weight = %d, and list traffic_class.default in the qos_policy's classes; or adjust the other classes' weights to sum to 100.", prio, weight)
 }
 
-// usedQueues returns the queues some priority reachable from the DSCP/PCP maps lands in.
-func usedQueues(q *schema.PortQoS) [8]bool {
-	var prios [8]bool
-	switch q.Trust.V {
-	case schema.TrustPCP:
-		for _, v := range q.PCP {
-			prios[v.V&7] = true
-		}
-	case schema.TrustDSCP, schema.TrustBoth:
-		for _, v := range q.DSCP {
-			prios[v.V&7] = true
-		}
-	default:
-		prios[0] = true
-	}
-	var used [8]bool
-	for pr, ok := range prios {
-		if ok {
-			used[q.Queue[pr].V&7] = true
-		}
-	}
-	return used
-}
-
 func runETSZero(p *Pass) {
-	for _, g := range groupQoS(p, nil) {
-		used := usedQueues(g.qos)
+	ex := p.Exist()
+	for _, g := range existGroups(p, nil) {
+		used := ex.Queues(g.ports[0])
 		for qn, qq := range g.qos.Queues {
-			if used[qn] && qq.Sched.V == schema.SchedDWRR && qq.Weight.V == 0 {
+			if used.Has(qn) && qq.Sched.V == schema.SchedDWRR && qq.Weight.V == 0 {
 				reportGroup(p, g, qq.Weight.Src, fmt.Sprintf("%s: queue %d carries traffic but has DWRR weight 0", g.ports[0].ID(), qn))
 			}
 		}
@@ -126,10 +169,14 @@ func runETSZero(p *Pass) {
 }
 
 func runETSStrict(p *Pass) {
-	for _, g := range groupQoS(p, nil) {
+	ex := p.Exist()
+	for _, g := range existGroups(p, nil) {
 		for _, c := range p.Fabric.Classes {
 			if c.Role == schema.RoleCNP || c.Role == schema.RoleControl || !c.Priority.Set {
 				continue
+			}
+			if !ex.Priority(g.ports[0].Device, c.Priority.V) {
+				continue // nothing classifies into the class's priority here: the queue carries none of it
 			}
 			qn := g.qos.Queue[c.Priority.V&7].V & 7
 			qq := g.qos.Queues[qn]

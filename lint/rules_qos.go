@@ -147,6 +147,7 @@ func runClassPriority(p *Pass) {
 
 func runClassQueue(p *Pass) {
 	agg := newPathAgg()
+	ex := p.Exist()
 	for fl := Flow(0); fl < numFlows; fl++ {
 		p.Walk().Egresses(fl, func(o *Out) {
 			c := o.Class
@@ -157,6 +158,11 @@ func runClassQueue(p *Pass) {
 			mine := q.Lossless.Has(o.Priority & 7)
 			for other := 0; other < 8; other++ {
 				if other == o.Priority || q.Queue[other].V&7 != o.Egress.Queue || q.Lossless.Has(other) == mine {
+					continue
+				}
+				// A priority nothing classifies into on this device shares
+				// the queue with nothing: its queue_map entry is moot.
+				if !ex.Priority(o.Port.Device, other) {
 					continue
 				}
 				// The deviating value is the queue_map entry that merged the

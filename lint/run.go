@@ -78,6 +78,7 @@ func run(ctx context.Context, f *schema.Fabric, opts Options, keep bool) (Report
 	}
 	<-done
 	groups := buildGroups(f, linked)
+	exist := NewExist(f)
 	sups := ParseSuppressions(f)
 	results := make([][]reported, len(rules))
 	hidden := make([][]Suppressed, len(rules))
@@ -94,6 +95,7 @@ func run(ctx context.Context, f *schema.Fabric, opts Options, keep bool) (Report
 			}
 			p := &Pass{Fabric: f, Rule: r, Suppressions: sups,
 				walk: func() *Walk { return walk }, qosGroups: func() []qosGroup { return groups },
+				exist:  func() *Exist { return exist },
 				limits: func() map[schema.Platform][]Finding { return limits }}
 			p.report = func(fd Finding, a *Alike) {
 				if hasRC && rc.Severity != 0 {
