@@ -67,3 +67,53 @@ func cpuSeconds(tb testing.TB) float64 {
 	}
 	return float64(ru.Utime.Sec+ru.Stime.Sec) + float64(ru.Utime.Usec+ru.Stime.Usec)/1e6
 }
+
+// existFabric is n ports on n/50 switches: every port its own PortQoS when
+// distinct (the adversarial case: nothing to memoise), else four shared.
+func existFabric(n int, distinct bool) *schema.Fabric {
+	f := baseFabric()
+	shared := make([]*schema.PortQoS, 4)
+	for i := range shared {
+		q := *port(f, "spine1:Ethernet1").QoS
+		q.DSCP[i].V = i
+		shared[i] = &q
+	}
+	sw, _ := fixturePlatforms()
+	var d *schema.Device
+	for i := 0; i < n; i++ {
+		if i%50 == 0 {
+			d = &schema.Device{Name: fmt.Sprintf("sw%d", i/50), Kind: schema.Value[schema.Kind]{V: schema.KindLeaf, Set: true}, Platform: schema.Value[schema.Platform]{V: sw, Set: true}}
+			f.Devices = append(f.Devices, d)
+		}
+		q := shared[i%4]
+		if distinct {
+			c := *q
+			c.DSCP[i%64].V = i % 8
+			q = &c
+		}
+		d.Ports = append(d.Ports, &schema.Port{Name: fmt.Sprintf("Ethernet%d", i%50), Device: d, QoS: q})
+	}
+	f.Reindex()
+	return f
+}
+
+// BenchmarkExist builds the can-exist model over 25,000 to 100,000 ports:
+// time per port must stay flat (linear), with four shared PortQoS and with
+// one PortQoS per port (nothing to memoise).
+func BenchmarkExist(b *testing.B) {
+	for _, distinct := range []bool{false, true} {
+		for _, n := range []int{25_000, 50_000, 100_000} {
+			f := existFabric(n, distinct)
+			b.Run(fmt.Sprintf("ports=%d/distinct=%v", n, distinct), func(b *testing.B) {
+				b.ReportAllocs()
+				for i := 0; i < b.N; i++ {
+					e := NewExist(f)
+					if !e.Priority(f.Devices[len(f.Devices)-1], 0) {
+						b.Fatal("priority 0 cannot exist on the last switch")
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/port")
+			})
+		}
+	}
+}

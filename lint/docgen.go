@@ -3,6 +3,7 @@ package lint
 import (
 	"bytes"
 	"fmt"
+	"sort"
 	"strings"
 	"unicode"
 
@@ -40,6 +41,11 @@ func RuleMarkdown[P any](r *RuleOf[P]) string {
 	if r.Edit != nil {
 		fmt.Fprintf(&b, "**Quick fix.** In the editor (`fabricgen lsp`), the finding offers `%s = %s` as a code action where the block it points into takes it.\n\n", r.Edit.Attr, r.Edit.Value)
 	}
+	if lr, ok := any(r).(*Rule); ok {
+		if n, ok := existNoteOf(lr.ID); ok {
+			fmt.Fprintf(&b, "**Can exist.** %s\n\n", n.Text)
+		}
+	}
 	fmt.Fprintf(&b, "**Reference.** %s\n", r.Reference)
 	if r.Layer == "" {
 		fmt.Fprintf(&b, "\nSuppress one occurrence with `# fabricgen:ignore %s <reason>` above the block or attribute.\n", r.ID)
@@ -54,6 +60,7 @@ func RulesMarkdown() []byte {
 	b.WriteString("# fabricgen lint rules\n\n")
 	b.WriteString("Every rule has an ID, a default severity (change it, or turn the rule off, in `.fabricgen.hcl`),\n")
 	b.WriteString("a rationale with a reference, and a fix. `fabricgen explain RULE-ID` prints one entry.\n\n")
+	b.WriteString(existSection())
 	b.WriteString(rulesPreamble)
 	var rs []*Rule
 	var plt *Rule
@@ -75,6 +82,56 @@ func RulesMarkdown() []byte {
 	return append(page, []byte("\n\n"+platformFamilyMarkdown(plt.Severity))...)
 }
 
+// existSection is docs/rules.md's "What can exist means": the model of
+// Exist, and the rules it changed (from existUse).
+func existSection() string {
+	var b strings.Builder
+	b.WriteString(existIntro)
+	notes := existUse()
+	var ids []string
+	for id, n := range notes {
+		if n.Changed {
+			ids = append(ids, id)
+		}
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		fmt.Fprintf(&b, "- [%s](#%s): %s\n", id, strings.ToLower(id), notes[id].Text)
+	}
+	b.WriteString("\nThe path rules follow the NICs' own packets through the walk, so they only ever see traffic that exists.\n")
+	b.WriteString("Every rule's entry below says, under **Can exist.**, how the model bears on it.\n\n")
+	return b.String()
+}
+
+// existIntro defines the can-exist model (Exist) for docs/rules.md.
+const existIntro = `## What can exist means
+
+Some rules speak of a priority or an egress queue: a queue that a lossless and a lossy
+priority share, the DWRR weights of the queues, a WRED profile on a lossless queue. Lint
+judges them only for traffic that can exist: a priority that nothing can put a packet in
+shares no queue and takes no bandwidth, whatever the queue map says of it. Per device, the
+priorities that can exist are the union, over the device's ports, of what the port's ingress
+classification can produce, exactly as lint's hop model classifies:
+
+- ` + "`trust = \"dscp\"`" + `: every priority the DSCP map gives, over all 64 code points: the classes'
+  DSCPs, the ` + "`dscp_map`" + ` entries, and ` + "`default_priority`" + ` for every code point neither names.
+  An ingress ACL that re-marks the DSCP only changes the code point before this map, so it
+  adds no priority beyond the map's image; a RoCE v1 frame (no IP header) lands in DSCP 0's
+  priority, which is in the image too.
+- ` + "`trust = \"both\"`" + `: every priority the DSCP map or the PCP map gives.
+- ` + "`trust = \"pcp\"`" + `: every priority the PCP map gives where tagged frames can arrive (the port
+  is not routed, and its peer is absent or not routed; anywhere when a NIC sends RoCE v1,
+  whose frames are always tagged); else only PCP 0's priority, as an untagged frame has none.
+- no trust, ` + "`trust = \"none\"`" + `, or a port without QoS: priority 0.
+- a NIC also sends its own traffic: RoCE data in the priority its DSCP map gives the DSCP its
+  ` + "`tos`" + ` marks (or the RoCE class's priority), and CNPs in its ` + "`cnp_priority`" + ` when set.
+
+A queue of a port carries traffic when a priority that can exist on its device maps to it in
+the port's ` + "`queue_map`" + `. The model is computed once per run, in time linear in the ports.
+These rules ask it before they report:
+
+`
+
 // platformFamilyTitle is the heading of the platform-limit family's entry
 // in docs/rules.md; every PLT rule's HelpURI points at it.
 const platformFamilyTitle = "PLT001 and on — Every value is expressible on the device's platform"
@@ -87,6 +144,9 @@ func platformFamilyMarkdown(sev schema.Severity) string {
 	fmt.Fprintf(&b, "- Default severity: **%s**\n- Checked: per device, one rule per platform\n- Rules: PLT001 for the first platform of the registry, PLT002 for the second, and so on; `fabricgen platforms` shows each platform's rule and `fabricgen explain PLT00N` prints one\n\n", sev)
 	b.WriteString("**Why.** Render refuses a device whose platform cannot express an intent value rather than drop it silently; lint reports the same refusal first, at the attribute's line, with the words render would use, so a clean lint means every device renders. The checks are the ones the platform's view builder makes; the platform's own documentation says why each is a limit.\n\n")
 	b.WriteString("**Fix.** Change the value for the platform's devices (the finding says what the platform takes), or attach a different qos_policy to them.\n\n")
+	if n, ok := existNoteOf("PLT001"); ok {
+		fmt.Fprintf(&b, "**Can exist.** %s\n\n", n.Text)
+	}
 	b.WriteString("**Reference.** Each platform's vendor documentation, which `fabricgen platforms` lists and `fabricgen explain PLT00N` cites.\n\n")
 	b.WriteString("Suppress one occurrence with `# fabricgen:ignore PLT00N <reason>` above the block or attribute.\n")
 	return b.String()

@@ -309,3 +309,90 @@ func existGroups(p *Pass, keep func(pt *schema.Port) bool) []qosGroup {
 	}
 	return out
 }
+
+// existNote says how the can-exist model bears on one rule: Changed is
+// true when the rule asks the model before it reports; Text says how, or
+// why the rule needs no change, in one short sentence.
+type existNote struct {
+	Changed bool
+	Text    string
+}
+
+// pathExist is the note of a path rule: the walk follows the NICs' own
+// packets, so the rule never sees traffic that cannot exist.
+const pathExist = "A path rule: it follows the NICs' own RoCE data and CNPs through the walk, so it only ever judges traffic that exists; no change."
+
+// existUse is the table of how the can-exist model bears on each rule of
+// the registry, by rule ID; the platform-limit rules are one entry, "PLT",
+// and the InfiniBand rules share "IBQ". docs/rules.md renders it (the
+// "What can exist means" section and each rule's "Can exist." line), and a
+// test fails when a rule of the registry has no entry.
+func existUse() map[string]existNote {
+	changed := func(s string) existNote { return existNote{Changed: true, Text: s} }
+	same := func(s string) existNote { return existNote{Text: s} }
+	path := same(pathExist)
+	return map[string]existNote{
+		"QOS003": changed("A lossless and a lossy priority sharing a queue are reported only when the other priority can exist on the device: a priority nothing classifies into shares the queue with nothing (the walk already follows the class's own priority)."),
+		"ETS001": changed("Sums only the DWRR queues that carry a priority that can exist on the port's device, and the finding's detail names the idle ones; a configured vector that already sums to 100 stays right, as an idle queue's share goes to the busy ones."),
+		"ETS002": changed("A queue carries traffic when a priority that can exist on the port's device maps to it (before: when the port's own ingress map reached it)."),
+		"ETS003": changed("Reports a strict queue carrying a data class only on devices where the class's priority can exist."),
+		"ECN003": changed("Judges only the lossless priorities that can exist on the switch: a priority nothing classifies into fills no priority group and no queue."),
+		"ECN005": changed("Judges only the queues of the lossless priorities that can exist on the device: a WRED profile on a queue no lossless traffic reaches drops none of it."),
+
+		"ACL001": path, "ACL002": path, "XS001": path, "CNP001": path, "CNP003": path, "ECN001": path,
+		"MTU002": path, "PFC002": path, "QOS001": path, "QOS002": path, "NIC007": path, "QOS007": path,
+
+		"BUF001": same("Sizes the headroom of the port's PFC configuration, which the switch reserves whether or not traffic arrives; no change."),
+		"BUF002": same("About the cable of a link that has PFC configured, which headroom is sized for; no priority's existence matters."),
+		"BUF005": same("About a buffer's xon and xoff values; no priority or queue."),
+		"CNP002": same("Compares the DSCP the NICs mark CNPs with against the CNP class: the NICs' marking is what makes CNP exist, so it is judged as marked; no change."),
+		"DLK004": same("About PFC configured on links between switches of one tier, which pause whatever the peer classifies; no change."),
+		"ECN002": same("About an ecn_profile's thresholds; no priority or queue."),
+		"ECN004": same("About a lossless class without an ecn_profile, a property of the class; a lossless class whose priority no DSCP reaches is QOS009's finding."),
+		"LNK001": same("About a link's speed; no priority or queue."),
+		"LNK003": same("About a link's FEC; no priority or queue."),
+		"LNK005": same("About a link's cable reach; no priority or queue."),
+		"MTU001": same("About a NIC's MTU against its RDMA path MTU; no priority or queue."),
+		"MTU003": same("About the MTUs of a link's two ends; no priority or queue."),
+		"NIC001": same("Compares a NIC's PFC vector with its switch port's as programmed: a pause frame for a priority follows the configuration, not the traffic; no change."),
+		"NIC003": same("About the ECT bits the NIC itself marks RoCE with, which is traffic that exists by definition; no change."),
+		"NIC004": same("About the NIC's own DCQCN setting; no priority or queue."),
+		"NIC006": same("Compares the QoS of a dual-homed NIC's ports as configured; no change."),
+		"PFC001": same("Compares the PFC vectors of a link's two ends as programmed: a pause frame for a priority follows the configuration, not the traffic; no change."),
+		"PFC003": same("Counts the priorities PFC is enabled on, each of which reserves headroom whether or not traffic arrives; no change."),
+		"PFC005": same("About 802.3x link pause beside PFC, two port settings; no priority's existence matters."),
+		"PFC008": same("Judges the PFC priorities against the lossless classes and the priorities their DSCPs map to, the image the model itself is made of; no change."),
+		"QOS004": same("Judges DSCP map entries: an entry that maps a DSCP into a PFC priority is what makes that traffic exist there; no change."),
+		"QOS005": same("About the DSCP map's completeness; no priority that may not exist."),
+		"QOS006": same("Compares what each NIC marks and maps with the classes: the NICs' marking is what makes a class exist, so it is judged as marked; no change."),
+		"QOS008": same("About the RoCE class's lossless attribute, a property of the class; no change."),
+		"QOS009": same("Is itself an existence check: the DSCPs the NICs mark against the classes' dscp lists, and a lossless class whose priority no DSCP reaches; no change."),
+		"SUP001": same("About suppression comments; no traffic."),
+		"VAL001": same("The loader's diagnostics; no traffic."),
+		"WDG001": same("A watchdog on a switch port with PFC configured guards against pause frames from its peer, whatever this device classifies; no change."),
+		"WDG002": same("About a pfc_watchdog's timers; no priority or queue."),
+		"WDG003": same("About the watchdogs' actions fabric-wide; no priority or queue."),
+		"WDG004": same("Storm prevention on a NIC port with PFC configured guards against the NIC's own pauses; no change."),
+		"WDG005": same("About whether a platform applies the watchdog's restoration time; no priority or queue."),
+		"IBQ":    same("InfiniBand: classes travel as service levels on virtual lanes that the subnet manager programs, and the Ethernet priority model does not apply; no change."),
+		"PLT":    same("Platform limits judge what render would program, which is every configured value whether or not traffic uses it; no change."),
+	}
+}
+
+// existKeyOf is the existUse key of rule id: "PLT" for a platform-limit
+// rule, "IBQ" for an InfiniBand rule, else the ID.
+func existKeyOf(id string) string {
+	switch {
+	case IsPlatformRule(id):
+		return "PLT"
+	case strings.HasPrefix(id, "IBQ"):
+		return "IBQ"
+	}
+	return id
+}
+
+// existNoteOf is rule id's entry of existUse.
+func existNoteOf(id string) (existNote, bool) {
+	n, ok := existUse()[existKeyOf(id)]
+	return n, ok
+}
