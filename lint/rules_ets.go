@@ -82,12 +82,14 @@ func idleNote(ex *Exist, pt *schema.Port, idle []int) string {
 			}
 		}
 		what := fmt.Sprintf("queue %d (weight %d): ", qn, q.Queues[qn].Weight.V)
-		switch {
-		case mapped == 0:
+		if mapped == 0 {
 			what += "no priority maps to it"
-		default:
-			first := mapped.List()[0]
-			what += fmt.Sprintf("priority %s maps to it, but %s", mapped.Join(", "), ex.Why(pt.Device, first))
+		} else {
+			which := fmt.Sprintf("priority %d maps to it, but ", mapped.List()[0])
+			if mapped.Len() > 1 {
+				which = fmt.Sprintf("priorities %s map to it, none of which can exist: ", mapped.Join(", "))
+			}
+			what += which + ex.Why(pt.Device, mapped.List()[0])
 		}
 		parts = append(parts, what)
 	}
