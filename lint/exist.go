@@ -228,9 +228,9 @@ func (e *Exist) Why(d *schema.Device, prio int) string {
 	for _, pt := range d.Ports {
 		add(describeImage(e.keyOf(pt)))
 	}
-	what := "port"
+	sends := ""
 	if d.Kind.V == schema.KindNIC {
-		what = "port or own traffic"
+		sends = " and it sends nothing in it"
 		var sent schema.PrioSet
 		for _, pt := range d.Ports {
 			if pt.Peer == nil {
@@ -246,7 +246,7 @@ func (e *Exist) Why(d *schema.Device, prio int) string {
 			add("it sends in priority " + sent.Join(", "))
 		}
 	}
-	return fmt.Sprintf("no %s of %s classifies into priority %d (%s)", what, d.Name, prio&7, strings.Join(parts, "; "))
+	return fmt.Sprintf("no port of %s classifies into priority %d%s (%s)", d.Name, prio&7, sends, strings.Join(parts, "; "))
 }
 
 // describeImage says how a port with key k classifies, and into what.

@@ -155,7 +155,7 @@ func TestExistQueuesAndWhy(t *testing.T) {
 		t.Errorf("Why over two port kinds = %q", got)
 	}
 	gpu := f.Device("gpu01")
-	if got := e.Why(gpu, 5); !strings.Contains(got, "no port or own traffic of gpu01") || !strings.Contains(got, "it sends in priority 3, 7") {
+	if got := e.Why(gpu, 5); !strings.Contains(got, "no port of gpu01 classifies into priority 5 and it sends nothing in it") || !strings.Contains(got, "it sends in priority 3, 7") {
 		t.Errorf("Why on a NIC = %q", got)
 	}
 }
