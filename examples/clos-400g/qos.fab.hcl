@@ -21,9 +21,8 @@ ecn_profile "roce" {
 }
 
 # Detect a storm after 200 ms (SONiC's default) and drop the stormed queue.
-# No restoration time: every platform that takes one gets fabricgen's 200 ms
-# default; Cumulus (no such knob) says so in a comment, lint in WDG005.
-# fabricgen:ignore WDG005 Cumulus restores a queue when the storm ends, which is what we want
+# No restoration time: every platform that takes one gets fabricgen's 200 ms.
+# fabricgen:ignore WDG005 Cumulus (no restoration knob) restores a queue when its storm ends
 pfc_watchdog "standard" {
   detection     = "200ms"
   poll_interval = "100ms"
