@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/fabricgen/fabricgen/schema"
@@ -35,8 +36,11 @@ func aclRules() []*Rule {
 
 func runRequiredACL(p *Pass) {
 	var names []string
+	var required []Related // where the intent requires the ACL: the line to change is one of these or the port
 	for _, s := range requiringSubnets(p.Fabric) {
 		names = append(names, s.Name)
+		required = append(required, Related{Range: subjectOr(s.RequireRoCEACL.Src, s.Range),
+			Message: fmt.Sprintf("subnet %s requires an ingress ACL classifying UDP 4791 here", s.Name)})
 	}
 	agg := newPathAgg()
 	p.Walk().Ingresses(FlowRoCE, func(a *At) {
@@ -50,7 +54,7 @@ func runRequiredACL(p *Pass) {
 			family = "IPv6"
 		}
 		agg.add(a.Port.Device.Name+"|"+family, a.Flow, a.Port, a.Paths, func() Finding {
-			return Finding{Subject: ptr(subj), Summary: fmt.Sprintf("routed hop %s carries %s RoCE to or from subnet %s (require_roce_acl) but no ingress ACL classifies UDP 4791 for %s",
+			return Finding{Subject: ptr(subj), Related: slices.Clone(required), Summary: fmt.Sprintf("routed hop %s carries %s RoCE to or from subnet %s (require_roce_acl) but no ingress ACL classifies UDP 4791 for %s",
 				at.Port.ID(), family, strings.Join(names, ", "), family)}
 		}, at.Trace)
 	})

@@ -136,8 +136,8 @@ device "nic" {
     for_each = [each.value.ifname]
     labels   = [port.value]
     content {
-      speed = "400G"
-      fec   = "rs"
+      speed = "400G" # ConnectX-7 and the leaves' host ports run 400GbE
+      fec   = "rs"   # RS(544,514), the FEC 400GBASE-R requires
       ip    = "${cidrhost(cidrsubnet("10.0.${local.leaves[each.value.leaf].n}.0/24", 7, each.value.port - 1), 1)}/31"
     }
   }

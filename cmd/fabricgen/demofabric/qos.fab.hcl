@@ -21,8 +21,8 @@ ecn_profile "roce" {
 }
 
 # Detect a storm after 200 ms (SONiC's default) and drop the stormed queue.
-# No restoration time: every platform that takes one gets fabricgen's 200 ms
-# default; Cumulus (no such knob) says so in a comment, lint in WDG005.
+# No restoration time: every platform that takes one gets fabricgen's 200 ms.
+# fabricgen:ignore WDG005 Cumulus (no restoration knob) restores a queue when its storm ends
 pfc_watchdog "standard" {
   detection     = "200ms"
   poll_interval = "100ms"
@@ -45,8 +45,8 @@ traffic_class "roce" {
   queue     = 3
   lossless  = true
   ecn       = ecn_profile.roce
-  scheduler = "dwrr"
-  weight    = 50
+  scheduler = "dwrr" # ETS: a guaranteed share, lent out when idle
+  weight    = 50     # half of every port for RoCE
 }
 
 traffic_class "cnp" {

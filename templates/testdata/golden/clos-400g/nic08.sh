@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # fabricgen: fabric clos-400g, device nic08 (linux_dcb)
-# intent digest 6bdcd881f02198f24736235ea20904b32ef5816469e796332e3cbf416c3deb13
+# intent digest dbbedf9c2e7a54444ef6424c8856f141185deead13d0bda82fed9a6f7ebfaa5a
 # Generated from the fabric intent; edit the intent, not this file.
 # NIC driver mlx5_core (fabricgen's default; set driver to the NIC's kernel driver)
 # follows: iproute2 dcb(8), dcb-app(8), dcb-pfc(8), dcb-ets(8) man pages

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # fabricgen: fabric clos-400g, device nic29 (nvidia_mlnx)
-# intent digest 6bdcd881f02198f24736235ea20904b32ef5816469e796332e3cbf416c3deb13
+# intent digest dbbedf9c2e7a54444ef6424c8856f141185deead13d0bda82fed9a6f7ebfaa5a
 # Generated from the fabric intent; edit the intent, not this file.
 # follows: NVIDIA MLNX_OFED user manual (mlnx_qos, ECN sysfs), mlnx-tools cma_roce_tos
 # not applied on a host NIC: pfc_watchdog standard (detection 200ms, poll_interval 100ms, action drop): the NIC's PFC storm prevention takes only a timeout (pfc-prevention-tout = detection); restoration, poll_interval and action are switch-side
