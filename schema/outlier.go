@@ -125,9 +125,9 @@ type Side struct {
 	Key string
 	// Src is where this side's value is set (zero when unknown).
 	Src Range
-	// Count is how many places hold the value at Src (at least one is
+	// Holders is how many places hold the value at Src (at least one is
 	// assumed).
-	Count int
+	Holders int
 	// Level is the attachment level of Src for a value from the QoS
 	// chain (Port.SourceLevel), LevelNone otherwise.
 	Level Level
@@ -146,7 +146,7 @@ type Side struct {
 // not; between values that all come from the attachment chain the more
 // specific attachment (the highest Level of its sides) is the outlier, an
 // override being the change; otherwise the value fewest places hold
-// (Count summed over its sides) is. Ties keep the order the values first
+// (Holders summed over its sides) is. Ties keep the order the values first
 // appear in sides, so a caller breaks them by the order it lists sides
 // in. Sides of one value are adjacent in the result, in input order.
 func Rank(sides []Side) []int {
@@ -168,7 +168,7 @@ func Rank(sides []Side) []int {
 			byKey[s.Key] = v
 			vals = append(vals, v)
 		}
-		v.count += max(s.Count, 1)
+		v.count += max(s.Holders, 1)
 		v.level = max(v.level, s.Level)
 		v.intent = v.intent || s.Intent
 		v.sides = append(v.sides, i)
