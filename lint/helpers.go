@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/fabricgen/fabricgen/diag"
@@ -410,4 +411,86 @@ func devicesPlaces(devs []*schema.Device) []Related {
 		}
 	}
 	return out
+}
+
+// nicValue is one NIC's value of a marking its class sets too (cnp_dscp,
+// the DSCP of tos), and where the NIC sets it.
+type nicValue struct {
+	d   *schema.Device
+	v   int
+	src schema.Range
+}
+
+// classOutlier weighs a class's value against the NICs' (schema.Rank):
+// the class, holding with every NIC whose value agrees with it, is one
+// side, each other NIC value another (listed first, so a tie blames the
+// NICs). When the reference is a NIC value, the class is the odd one out:
+// classOutlier returns the NICs holding that value (the ones to list as
+// related) and the NICs holding neither (each still a place to change).
+// Otherwise it returns nil and every NIC that disagrees.
+func classOutlier(marks []nicValue, agrees func(v int) bool, classSrc schema.Range) (ref, odd []nicValue) {
+	var sides []schema.Side
+	var dis []nicValue
+	agree := 0
+	for _, m := range marks {
+		if agrees(m.v) {
+			agree++
+			continue
+		}
+		sides = append(sides, schema.Side{Key: fmt.Sprint(m.v), Src: m.src, Holders: 1})
+		dis = append(dis, m)
+	}
+	if len(dis) == 0 {
+		return nil, nil
+	}
+	sides = append(sides, schema.Side{Key: "class", Src: classSrc, Holders: 1 + agree})
+	r := schema.Reference(sides)
+	if r == len(sides)-1 {
+		return nil, dis
+	}
+	for _, m := range dis {
+		if fmt.Sprint(m.v) == sides[r].Key {
+			ref = append(ref, m)
+		} else {
+			odd = append(odd, m)
+		}
+	}
+	return ref, odd
+}
+
+// marksRelated lists the lines of NIC marks as related locations, each
+// line once, at most diag.MaxPlaces, saying what the NICs there do.
+func marksRelated(ms []nicValue, what func(m nicValue) string) []Related {
+	var out []Related
+	seen := map[schema.Range]bool{}
+	for _, m := range ms {
+		r := subjectOr(m.src, m.d.Range)
+		if seen[r] || r.IsZero() {
+			continue
+		}
+		if len(out) == diag.MaxPlaces {
+			break
+		}
+		seen[r] = true
+		out = append(out, Related{Range: r, Message: what(m)})
+	}
+	return out
+}
+
+// nicNames is "NIC gpu1" or "NIC gpu1 and 15 other NICs".
+func nicNames(ms []nicValue) string {
+	names := make([]string, 0, len(ms))
+	for _, m := range ms {
+		names = append(names, m.d.Name)
+	}
+	natsort.Sort(names)
+	switch len(names) {
+	case 0:
+		return "no NIC"
+	case 1:
+		return "NIC " + names[0]
+	case 2:
+		return "NICs " + names[0] + " and " + names[1]
+	}
+	return fmt.Sprintf("NIC %s and %d other NICs", names[0], len(names)-1)
 }
