@@ -78,13 +78,14 @@ func runSameTierPFC(p *Pass) {
 
 func runLinkSpeed(p *Pass) {
 	get := func(pt *schema.Port) (int64, bool) { return pt.Speed.V, pt.Speed.Set }
+	ends := linkEnds[int64]{get: get, src: func(pt *schema.Port) schema.Range { return pt.Speed.Src }}
 	var agg lineAgg
 	for _, l := range p.Fabric.Links {
 		a, b := l.A, l.B
 		if a == nil || b == nil || !a.Speed.Set || !b.Speed.Set || a.Speed.V == b.Speed.V {
 			continue
 		}
-		dv, other := deviatingEnd(a, b, 0, 0, siblingsDiffer(a, get), siblingsDiffer(b, get))
+		dv, other := ends.pick(a, b)
 		subj := subjectOr(dv.Speed.Src, dv.Range)
 		if agg.bump(subj, dv) {
 			continue
@@ -98,13 +99,14 @@ func runLinkSpeed(p *Pass) {
 
 func runLinkFEC(p *Pass) {
 	get := func(pt *schema.Port) (string, bool) { return pt.FEC.V, pt.FEC.Set }
+	ends := linkEnds[string]{get: get, src: func(pt *schema.Port) schema.Range { return pt.FEC.Src }}
 	var agg lineAgg
 	for _, l := range p.Fabric.Links {
 		a, b := l.A, l.B
 		if a == nil || b == nil || !a.FEC.Set || !b.FEC.Set || a.FEC.V == b.FEC.V {
 			continue
 		}
-		dv, other := deviatingEnd(a, b, 0, 0, siblingsDiffer(a, get), siblingsDiffer(b, get))
+		dv, other := ends.pick(a, b)
 		subj := subjectOr(dv.FEC.Src, dv.Range)
 		if agg.bump(subj, dv) {
 			continue
