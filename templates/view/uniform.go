@@ -2,6 +2,7 @@ package view
 
 import (
 	"fmt"
+	"github.com/fabricgen/fabricgen/diag"
 
 	"github.com/fabricgen/fabricgen/schema"
 )
@@ -118,9 +119,24 @@ func refuseDeviants(d *schema.Device, reason string, ports []*schema.Port, it un
 		} else {
 			what = fmt.Sprintf("%s %s on %s but %s on %s", it.what, sides[i].Key, first[i].Name, sides[ref].Key, first[ref].Name)
 		}
-		rej.Add(Unsupported(d, what, reason, sides[i].Src))
+		ue := Unsupported(d, what, reason, sides[i].Src)
+		if r := sides[ref].Src; !r.IsZero() {
+			ue.Related = []diag.Related{{Range: r, Message: fmt.Sprintf("%s %s on %s (the reference: %d port(s) of %s)", it.what, sides[ref].Key, first[ref].Name, holders(sides, sides[ref].Key), d.Name)}}
+		}
+		rej.Add(ue)
 	}
 	return true
+}
+
+// holders is how many ports hold value v.
+func holders(sides []schema.Side, v string) int {
+	n := 0
+	for _, s := range sides {
+		if s.Key == v {
+			n += s.Holders
+		}
+	}
+	return n
 }
 
 // aspectItems lists the values Aspect a compares, in the order a refusal

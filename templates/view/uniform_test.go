@@ -74,6 +74,10 @@ func TestRequireUniformOutlier(t *testing.T) {
 				if r.Value != c.want[i] || r.Src.Start.Line != c.src[i] {
 					t.Errorf("refusal %d: %q at line %d, want %q at line %d", i, r.Value, r.Src.Start.Line, c.want[i], c.src[i])
 				}
+				// The reference value's line is related, never the refused one.
+				if len(r.Related) != 1 || r.Related[0].Range == r.Src || r.Related[0].Range.IsZero() {
+					t.Errorf("refusal %d: related %v, want the reference's line", i, r.Related)
+				}
 			}
 		})
 	}
