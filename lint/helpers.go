@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/fabricgen/fabricgen/diag"
@@ -154,59 +155,55 @@ func maxPathMTU(f *schema.Fabric) int {
 // GRH 40 + UDP 8 + BTH 12 + XRC 4 + AtomicETH 28 + ICRC 4 (iboe_get_mtu).
 const roceOverhead = 96
 
-// specificity says how specific the attachment that set a port's value is:
-// the port's own attribute beats its policies, which rank fabric < role <
-// device < port (PortQoS.Policies order); a class default ranks lowest.
-// src is the value's source; fieldSrc returns a policy's source for the field.
-func specificity(p *schema.Port, src schema.Range, own schema.Value[int], fieldSrc func(*schema.QoSPolicy) schema.Range) int {
-	if own.Set && own.Src == src {
-		return 100
-	}
-	if p.QoS == nil {
-		return -1
-	}
-	for i := len(p.QoS.Policies) - 1; i >= 0; i-- {
-		if fieldSrc(p.QoS.Policies[i]) == src {
-			return i + 1
-		}
-	}
-	return 0
+// linkEnds picks the end of a link whose value is the one to change
+// (schema.Rank): each end is a side holding its value with every port of
+// the two devices that holds it too, so the end whose value is rare
+// around the link (unlike its device's other ports) deviates; for values
+// of the QoS attachment chain (chain) the more specific attachment
+// deviates first. A tie blames a. Each device's values are counted once.
+type linkEnds[T comparable] struct {
+	get    func(*schema.Port) (T, bool)
+	src    func(*schema.Port) schema.Range
+	chain  bool
+	counts map[*schema.Device]map[T]int
 }
 
-// siblingsDiffer reports whether p's value differs from every other port
-// of its device that has one (and some other port has one).
-func siblingsDiffer[T comparable](p *schema.Port, get func(*schema.Port) (T, bool)) bool {
-	v, ok := get(p)
+func (e *linkEnds[T]) held(d *schema.Device, v T) int {
+	if e.counts == nil {
+		e.counts = map[*schema.Device]map[T]int{}
+	}
+	m, ok := e.counts[d]
 	if !ok {
-		return false
+		m = map[T]int{}
+		for _, o := range d.Ports {
+			if ov, ok := e.get(o); ok {
+				m[ov]++
+			}
+		}
+		e.counts[d] = m
 	}
-	others := 0
-	for _, o := range p.Device.Ports {
-		if o == p {
-			continue
-		}
-		ov, ok := get(o)
-		if !ok {
-			continue
-		}
-		if ov == v {
-			return false
-		}
-		others++
-	}
-	return others > 0
+	return m[v]
 }
 
-// deviatingEnd picks the end of a link whose value is the one to change:
-// the more specific attachment, else the end that differs from its
-// device's other ports, else a.
-func deviatingEnd(a, b *schema.Port, specA, specB int, differA, differB bool) (dev, other *schema.Port) {
-	switch {
-	case specB > specA:
-		return b, a
-	case specA > specB:
-		return a, b
-	case differB && !differA:
+// pick returns the deviating end of a link and the other end.
+func (e *linkEnds[T]) pick(a, b *schema.Port) (dev, other *schema.Port) {
+	side := func(p *schema.Port) schema.Side {
+		v, _ := e.get(p)
+		n := e.held(a.Device, v)
+		if b.Device != a.Device {
+			n += e.held(b.Device, v)
+		}
+		s := schema.Side{Key: fmt.Sprint(v), Src: e.src(p), Holders: n}
+		if e.chain {
+			s.Level = p.SourceLevel(s.Src)
+		}
+		return s
+	}
+	sides := []schema.Side{side(a), side(b)}
+	if sides[0].Key == sides[1].Key {
+		sides[1].Key += "\x00b" // ends that print alike still differ
+	}
+	if i, _ := schema.Outlier(sides); i == 1 {
 		return b, a
 	}
 	return a, b
@@ -410,4 +407,86 @@ func devicesPlaces(devs []*schema.Device) []Related {
 		}
 	}
 	return out
+}
+
+// nicValue is one NIC's value of a marking its class sets too (cnp_dscp,
+// the DSCP of tos), and where the NIC sets it.
+type nicValue struct {
+	d   *schema.Device
+	v   int
+	src schema.Range
+}
+
+// classOutlier weighs a class's value against the NICs' (schema.Rank):
+// the class, holding with every NIC whose value agrees with it, is one
+// side, each other NIC value another (listed first, so a tie blames the
+// NICs). When the reference is a NIC value, the class is the odd one out:
+// classOutlier returns the NICs holding that value (the ones to list as
+// related) and the NICs holding neither (each still a place to change).
+// Otherwise it returns nil and every NIC that disagrees.
+func classOutlier(marks []nicValue, agrees func(v int) bool, classSrc schema.Range) (ref, odd []nicValue) {
+	var sides []schema.Side
+	var dis []nicValue
+	agree := 0
+	for _, m := range marks {
+		if agrees(m.v) {
+			agree++
+			continue
+		}
+		sides = append(sides, schema.Side{Key: fmt.Sprint(m.v), Src: m.src, Holders: 1})
+		dis = append(dis, m)
+	}
+	if len(dis) == 0 {
+		return nil, nil
+	}
+	sides = append(sides, schema.Side{Key: "class", Src: classSrc, Holders: 1 + agree})
+	r := schema.Reference(sides)
+	if r == len(sides)-1 {
+		return nil, dis
+	}
+	for _, m := range dis {
+		if fmt.Sprint(m.v) == sides[r].Key {
+			ref = append(ref, m)
+		} else {
+			odd = append(odd, m)
+		}
+	}
+	return ref, odd
+}
+
+// marksRelated lists the lines of NIC marks as related locations, each
+// line once, at most diag.MaxPlaces, saying what the NICs there do.
+func marksRelated(ms []nicValue, what func(m nicValue) string) []Related {
+	var out []Related
+	seen := map[schema.Range]bool{}
+	for _, m := range ms {
+		r := subjectOr(m.src, m.d.Range)
+		if seen[r] || r.IsZero() {
+			continue
+		}
+		if len(out) == diag.MaxPlaces {
+			break
+		}
+		seen[r] = true
+		out = append(out, Related{Range: r, Message: what(m)})
+	}
+	return out
+}
+
+// nicNames is "NIC gpu1" or "NIC gpu1 and 15 other NICs".
+func nicNames(ms []nicValue) string {
+	names := make([]string, 0, len(ms))
+	for _, m := range ms {
+		names = append(names, m.d.Name)
+	}
+	natsort.Sort(names)
+	switch len(names) {
+	case 0:
+		return "no NIC"
+	case 1:
+		return "NIC " + names[0]
+	case 2:
+		return "NICs " + names[0] + " and " + names[1]
+	}
+	return fmt.Sprintf("NIC %s and %d other NICs", names[0], len(names)-1)
 }

@@ -67,12 +67,14 @@ func runCNPIdentity(p *Pass) {
 	if cnp == nil {
 		return
 	}
+	shared := false // the class's DSCP line has a finding already
 	for _, c := range f.Classes {
 		if c == cnp {
 			continue
 		}
 		for _, d := range cnp.DSCP {
 			if containsInt(c.DSCP, d) {
+				shared = true
 				p.Report(Finding{Subject: ptr(subjectOr(cnp.DSCPRange, cnp.Range)),
 					Summary: fmt.Sprintf("CNP class %q shares DSCP %d with class %q", cnp.Name, d, c.Name),
 					Related: []Related{{Range: c.DSCPRange, Message: "other class's DSCP set here"}},
@@ -80,21 +82,65 @@ func runCNPIdentity(p *Pass) {
 			}
 		}
 	}
+	// The class's DSCP and priority against the NICs': the value that
+	// differs from the rest is the line to change (schema.Rank). A class
+	// changed under NICs that all still send the old value is one finding
+	// at the class, the NICs related; a NIC (or a few) that differs from
+	// the others and the class is a finding at the NIC's line, one per line.
+	var dscps, prios []nicValue
 	for _, d := range f.Devices {
 		r := d.RDMA
 		if d.Kind.V != schema.KindNIC || r == nil || d.TransportOf() == schema.TransportIWARP {
 			continue
 		}
-		// A CNP class without DSCPs is the class's fault, not the NICs': QOS009.
-		if r.CNPDSCP.Set && len(cnp.DSCP) > 0 && !containsInt(cnp.DSCP, r.CNPDSCP.V) {
-			claim, claimRel := claimedBy(f, cnp, r.CNPDSCP.V)
-			p.Report(Finding{Subject: ptr(subjectOr(r.CNPDSCP.Src, r.Range, d.Range)), Device: d.Name,
-				Summary: fmt.Sprintf("NIC %s sends CNP with DSCP %d; the switches classify CNP (class %q) on DSCP %s%s", d.Name, r.CNPDSCP.V, cnp.Name, dscpList(cnp.DSCP), claim),
-				Related: append([]Related{{Range: cnp.DSCPRange, Message: "class DSCP set here"}}, claimRel...)})
+		if r.CNPDSCP.Set {
+			dscps = append(dscps, nicValue{d, r.CNPDSCP.V, r.CNPDSCP.Src})
 		}
-		if r.CNPPriority.Set && cnp.Priority.Set && r.CNPPriority.V != cnp.Priority.V {
-			p.Report(Finding{Subject: ptr(subjectOr(r.CNPPriority.Src, r.Range, d.Range)), Device: d.Name,
-				Summary: fmt.Sprintf("NIC %s sends CNP on priority %d; class %q uses priority %d", d.Name, r.CNPPriority.V, cnp.Name, cnp.Priority.V)})
+		if r.CNPPriority.Set {
+			prios = append(prios, nicValue{d, r.CNPPriority.V, r.CNPPriority.Src})
+		}
+	}
+	var agg causeAgg[schema.Range]
+	defer agg.flush(p)
+	// A CNP class without DSCPs is the class's fault, not the NICs': QOS009.
+	if len(cnp.DSCP) > 0 {
+		inClass := func(v int) bool { return containsInt(cnp.DSCP, v) }
+		ref, odd := classOutlier(dscps, inClass, cnp.DSCPRange)
+		if len(ref) > 0 && !shared && !cnp.DSCPRange.IsZero() {
+			p.Report(Finding{Subject: ptr(cnp.DSCPRange),
+				Summary: fmt.Sprintf("traffic_class %q classifies CNP on DSCP %s, but %s send CNP with DSCP %d", cnp.Name, dscpList(cnp.DSCP), nicNames(ref), ref[0].v),
+				Fix:     fmt.Sprintf("Set the class's dscp to [%d], what the NICs send (or change every NIC's rdma cnp_dscp).", ref[0].v),
+				Related: marksRelated(ref, func(m nicValue) string { return fmt.Sprintf("NIC %s sends CNP with DSCP %d", m.d.Name, m.v) })})
+		}
+		for _, m := range odd {
+			d, r := m.d, m.d.RDMA
+			subj := subjectOr(r.CNPDSCP.Src, r.Range, d.Range)
+			if agg.bump(subj, nil, d) {
+				continue
+			}
+			claim, claimRel := claimedBy(f, cnp, r.CNPDSCP.V)
+			agg.add(subj, Finding{Subject: ptr(subj), Device: d.Name,
+				Summary: fmt.Sprintf("NIC %s sends CNP with DSCP %d; the switches classify CNP (class %q) on DSCP %s%s", d.Name, r.CNPDSCP.V, cnp.Name, dscpList(cnp.DSCP), claim),
+				Related: append([]Related{{Range: cnp.DSCPRange, Message: "class DSCP set here"}}, claimRel...)}, nil, d)
+		}
+	}
+	if cnp.Priority.Set {
+		ref, odd := classOutlier(prios, func(v int) bool { return v == cnp.Priority.V }, cnp.Priority.Src)
+		if len(ref) > 0 && !cnp.Priority.Src.IsZero() {
+			p.Report(Finding{Subject: ptr(cnp.Priority.Src),
+				Summary: fmt.Sprintf("traffic_class %q puts CNP in priority %d, but %s send CNP on priority %d", cnp.Name, cnp.Priority.V, nicNames(ref), ref[0].v),
+				Fix:     fmt.Sprintf("Set the class's priority to %d, what the NICs send on (or change every NIC's rdma cnp_priority).", ref[0].v),
+				Related: marksRelated(ref, func(m nicValue) string { return fmt.Sprintf("NIC %s sends CNP on priority %d", m.d.Name, m.v) })})
+		}
+		for _, m := range odd {
+			d, r := m.d, m.d.RDMA
+			subj := subjectOr(r.CNPPriority.Src, r.Range, d.Range)
+			if agg.bump(subj, nil, d) {
+				continue
+			}
+			agg.add(subj, Finding{Subject: ptr(subj), Device: d.Name,
+				Summary: fmt.Sprintf("NIC %s sends CNP on priority %d; class %q uses priority %d", d.Name, r.CNPPriority.V, cnp.Name, cnp.Priority.V),
+				Related: []Related{{Range: cnp.Priority.Src, Message: "class priority set here"}}}, nil, d)
 		}
 	}
 }

@@ -741,12 +741,16 @@ func endPorts(f *schema.Fabric) []*schema.Device {
 	return out
 }
 
-// smValues are a subnet manager's settings that must agree across SM
-// hosts, effective values (defaults filled in) with where each is given.
-func smValues(d *schema.Device) []struct {
+// smValue is one sm setting of a subnet manager: its name, its effective
+// value and where it is given.
+type smValue struct {
 	name, val string
 	at        schema.Range
-} {
+}
+
+// smValues are a subnet manager's settings that must agree across SM
+// hosts, effective values (defaults filled in) with where each is given.
+func smValues(d *schema.Device) []smValue {
 	sm := d.SM
 	if sm == nil {
 		sm = &schema.SubnetManager{Range: d.Range}
@@ -756,10 +760,7 @@ func smValues(d *schema.Device) []struct {
 		maxOp = sm.MaxOpVLs.V
 	}
 	or := func(r schema.Range) schema.Range { return subjectOr(r, sm.Range, d.Range) }
-	return []struct {
-		name, val string
-		at        schema.Range
-	}{
+	return []smValue{
 		{"routing_engine", strings.Join(sm.RoutingEngine.V, ","), or(sm.RoutingEngine.Src)},
 		{"allow_fallback", fmt.Sprint(sm.AllowFallback.V), or(sm.AllowFallback.Src)},
 		{"max_op_vls", fmt.Sprint(maxOp), or(sm.MaxOpVLs.Src)},
@@ -767,20 +768,40 @@ func smValues(d *schema.Device) []struct {
 	}
 }
 
+// runIBSMConsistent reports each sm setting on which the subnet managers
+// disagree, at the setting of the SM that deviates (schema.Rank: the
+// value fewer SMs hold; of two, the later SM's), the reference related.
 func runIBSMConsistent(p *Pass) {
 	sms := ibqos.SubnetManagers(p.Fabric)
 	if len(sms) < 2 {
 		return
 	}
-	ref := smValues(sms[0])
-	for _, d := range sms[1:] {
-		for i, v := range smValues(d) {
-			if v.val == ref[i].val {
-				continue
-			}
+	vals := make([][]smValue, len(sms))
+	for i, d := range sms {
+		vals[i] = smValues(d)
+	}
+	for k := range vals[0] {
+		// Listed last first: a tie keeps the first SM as the reference.
+		sides := make([]schema.Side, 0, len(sms))
+		for i := len(sms) - 1; i >= 0; i-- {
+			sides = append(sides, schema.Side{Key: vals[i][k].val, Src: vals[i][k].at, Holders: 1})
+		}
+		devs := schema.Deviants(sides)
+		if len(devs) == 0 {
+			continue
+		}
+		r := len(sms) - 1 - schema.Reference(sides)
+		ref, rv := sms[r], vals[r][k]
+		idx := make([]int, 0, len(devs))
+		for _, j := range devs {
+			idx = append(idx, len(sms)-1-j)
+		}
+		slices.Sort(idx)
+		for _, i := range idx {
+			d, v := sms[i], vals[i][k]
 			p.Report(Finding{Subject: ptr(v.at), Device: d.Name,
-				Related: []Related{{Range: ref[i].at, Message: fmt.Sprintf("subnet manager %s has %s %s", sms[0].Name, v.name, orDefault(ref[i].val))}},
-				Summary: fmt.Sprintf("subnet manager %s has %s %s but %s has %s: a fail-over would reprogram the fabric", d.Name, v.name, orDefault(v.val), sms[0].Name, orDefault(ref[i].val))})
+				Related: []Related{{Range: rv.at, Message: fmt.Sprintf("subnet manager %s has %s %s", ref.Name, rv.name, orDefault(rv.val))}},
+				Summary: fmt.Sprintf("subnet manager %s has %s %s but %s has %s: a fail-over would reprogram the fabric", d.Name, v.name, orDefault(v.val), ref.Name, orDefault(rv.val))})
 		}
 	}
 }

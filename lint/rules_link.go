@@ -78,13 +78,14 @@ func runSameTierPFC(p *Pass) {
 
 func runLinkSpeed(p *Pass) {
 	get := func(pt *schema.Port) (int64, bool) { return pt.Speed.V, pt.Speed.Set }
+	ends := linkEnds[int64]{get: get, src: func(pt *schema.Port) schema.Range { return pt.Speed.Src }}
 	var agg lineAgg
 	for _, l := range p.Fabric.Links {
 		a, b := l.A, l.B
 		if a == nil || b == nil || !a.Speed.Set || !b.Speed.Set || a.Speed.V == b.Speed.V {
 			continue
 		}
-		dv, other := deviatingEnd(a, b, 0, 0, siblingsDiffer(a, get), siblingsDiffer(b, get))
+		dv, other := ends.pick(a, b)
 		subj := subjectOr(dv.Speed.Src, dv.Range)
 		if agg.bump(subj, dv) {
 			continue
@@ -98,13 +99,14 @@ func runLinkSpeed(p *Pass) {
 
 func runLinkFEC(p *Pass) {
 	get := func(pt *schema.Port) (string, bool) { return pt.FEC.V, pt.FEC.Set }
+	ends := linkEnds[string]{get: get, src: func(pt *schema.Port) schema.Range { return pt.FEC.Src }}
 	var agg lineAgg
 	for _, l := range p.Fabric.Links {
 		a, b := l.A, l.B
 		if a == nil || b == nil || !a.FEC.Set || !b.FEC.Set || a.FEC.V == b.FEC.V {
 			continue
 		}
-		dv, other := deviatingEnd(a, b, 0, 0, siblingsDiffer(a, get), siblingsDiffer(b, get))
+		dv, other := ends.pick(a, b)
 		subj := subjectOr(dv.FEC.Src, dv.Range)
 		if agg.bump(subj, dv) {
 			continue
@@ -116,65 +118,160 @@ func runLinkFEC(p *Pass) {
 	agg.flush(p)
 }
 
-// qosDiff names the first difference between two ports' QoS that makes
-// one path of a dual-homed NIC lossy, or "".
-func qosDiff(a, b *schema.PortQoS) (diff string, src schema.Range) {
-	switch {
-	case a.Trust.V != b.Trust.V:
-		return fmt.Sprintf("trust %q vs %q", a.Trust.V, b.Trust.V), a.Trust.Src
-	case a.Lossless != b.Lossless:
-		return fmt.Sprintf("PFC %s vs %s", a.Lossless.Vector(), b.Lossless.Vector()), a.PFCSource()
-	case a.MTU.V != b.MTU.V:
-		return fmt.Sprintf("MTU %d vs %d", a.MTU.V, b.MTU.V), a.MTU.Src
+// qosField is one part of a port's effective QoS that must be the same on
+// every port of a dual-homed NIC (and on the switch ports it is cabled to).
+type qosField struct {
+	name string
+	key  func(q *schema.PortQoS) string
+	src  func(q *schema.PortQoS) schema.Range
+}
+
+// dualHomedFields are the fields NIC006 compares, in the order it names
+// the first difference.
+func dualHomedFields() []qosField {
+	fs := []qosField{
+		{"trust", func(q *schema.PortQoS) string { return fmt.Sprintf("%q", q.Trust.V) }, func(q *schema.PortQoS) schema.Range { return q.Trust.Src }},
+		{"PFC", func(q *schema.PortQoS) string { return q.Lossless.Vector() }, func(q *schema.PortQoS) schema.Range { return q.PFCSource() }},
+		{"MTU", func(q *schema.PortQoS) string { return fmt.Sprint(q.MTU.V) }, func(q *schema.PortQoS) schema.Range { return q.MTU.Src }},
 	}
-	for i := range a.DSCP {
-		if a.DSCP[i].V != b.DSCP[i].V {
-			return fmt.Sprintf("DSCP %d → priority %d vs %d", i, a.DSCP[i].V, b.DSCP[i].V), a.DSCP[i].Src
+	for i := range 64 {
+		fs = append(fs, qosField{fmt.Sprintf("DSCP %d → priority", i),
+			func(q *schema.PortQoS) string { return fmt.Sprint(q.DSCP[i].V) },
+			func(q *schema.PortQoS) schema.Range { return q.DSCP[i].Src }})
+	}
+	return fs
+}
+
+// pfcSourceOf is where the PFC that differs from other's was set: the
+// range of the first priority the two disagree on that has one, else the
+// port's PFC source.
+func pfcSourceOf(q, other *schema.PortQoS) schema.Range {
+	for p := range (q.Lossless ^ other.Lossless).All() {
+		if r := q.PFCSrc[p]; !r.IsZero() {
+			return r
 		}
 	}
-	return "", schema.Range{}
+	return q.PFCSource()
 }
 
 // runDualHomed compares the ports of a NIC cabled to two or more switches,
 // and the switch ports they are cabled to: either side differing makes one
-// of the NIC's paths lossy.
+// of the NIC's paths lossy. The finding is at the port that deviates
+// (schema.Rank: the more specific attachment, else the value fewer of the
+// fabric's host-facing ports hold), the others related; one line that
+// breaks many NICs is one finding.
 func runDualHomed(p *Pass) {
+	fields := dualHomedFields()
+	type key struct {
+		subj  schema.Range
+		field string
+		val   string
+	}
+	var agg causeAgg[key]
+	defer agg.flush(p)
+	// counts[nic][field][value] is how many NIC-facing ports (NIC ports
+	// when nic) hold the value, computed once per field asked.
+	counts := map[bool]map[string]map[string]int{}
+	count := func(nic bool, f qosField, v string) int {
+		if counts[nic] == nil {
+			counts[nic] = map[string]map[string]int{}
+		}
+		m := counts[nic][f.name]
+		if m == nil {
+			m = map[string]int{}
+			for _, g := range groupQoS(p, func(pt *schema.Port) bool {
+				return pt.Peer != nil && isNIC(pt) == nic && (nic || isNIC(pt.Peer))
+			}) {
+				m[f.key(g.qos)] += len(g.ports)
+			}
+			counts[nic][f.name] = m
+		}
+		return m[v]
+	}
+	// compare reports the first field on which ports disagree, at each
+	// deviating port's line.
+	compare := func(d *schema.Device, ports []*schema.Port, nic bool) bool {
+		for _, f := range fields {
+			var sides []schema.Side
+			for _, pt := range ports {
+				v := f.key(pt.QoS)
+				src := f.src(pt.QoS)
+				if f.name == "PFC" {
+					for _, o := range ports {
+						if o.QoS.Lossless != pt.QoS.Lossless {
+							src = pfcSourceOf(pt.QoS, o.QoS)
+							break
+						}
+					}
+				}
+				sides = append(sides, schema.Side{Key: v, Src: src, Holders: count(nic, f, v), Level: pt.SourceLevel(src),
+					Label: fmt.Sprintf("%s has %s %s", pt.ID(), f.name, v)})
+			}
+			devs := schema.Deviants(sides)
+			if len(devs) == 0 {
+				continue
+			}
+			ref := schema.Reference(sides)
+			rp := ports[ref]
+			for _, i := range devs {
+				dv := ports[i]
+				subj := portSubject(sides[i].Src, dv)
+				k := key{subj, f.name, sides[i].Key}
+				if agg.bump(k, dv, nil) {
+					continue
+				}
+				var msg string
+				if nic {
+					msg = fmt.Sprintf("dual-homed NIC %s: port %s (to %s) and port %s (to %s) differ: %s %s vs %s",
+						d.Name, dv.Name, dv.Peer.Device.Name, rp.Name, rp.Peer.Device.Name, f.name, sides[i].Key, sides[ref].Key)
+				} else {
+					msg = fmt.Sprintf("dual-homed NIC %s: its switch ports %s and %s differ: %s %s vs %s",
+						d.Name, dv.ID(), rp.ID(), f.name, sides[i].Key, sides[ref].Key)
+				}
+				what := "the NIC's other port"
+				if !nic {
+					what = "the other switch port"
+				}
+				agg.add(k, Finding{Subject: ptr(subj), Device: dv.Device.Name, Port: dv.Name, Summary: msg,
+					Related: []Related{{Range: portSubject(sides[ref].Src, rp), Message: sides[ref].Label + " (" + what + ")"}}}, dv, nil)
+			}
+			return true
+		}
+		return false
+	}
 	for _, d := range p.Fabric.Devices {
 		if d.Kind.V != schema.KindNIC {
 			continue
 		}
-		var ports []*schema.Port
+		var ports, sws []*schema.Port
 		peers := map[*schema.Device]bool{}
 		for _, np := range d.Ports {
 			if np.Peer != nil && np.QoS != nil && np.Peer.QoS != nil {
 				ports = append(ports, np)
+				sws = append(sws, np.Peer)
 				peers[np.Peer.Device] = true
 			}
 		}
 		if len(ports) < 2 || len(peers) < 2 {
 			continue
 		}
-		ref := ports[0]
-		for _, np := range ports[1:] {
-			if np.QoS != ref.QoS {
-				if diff, src := qosDiff(np.QoS, ref.QoS); diff != "" {
-					p.Report(Finding{Subject: ptr(portSubject(src, np)), Device: d.Name, Port: np.Name,
-						Summary: fmt.Sprintf("dual-homed NIC %s: port %s (to %s) and port %s (to %s) differ: %s", d.Name, np.Name, np.Peer.Device.Name, ref.Name, ref.Peer.Device.Name, diff),
-						Related: []Related{{Range: portSubject(schema.Range{}, ref), Message: "the NIC's other port"}}})
-					continue
-				}
-			}
-			sw, swRef := np.Peer, ref.Peer
-			if sw.QoS == swRef.QoS {
-				continue
-			}
-			if diff, src := qosDiff(sw.QoS, swRef.QoS); diff != "" {
-				p.Report(Finding{Subject: ptr(portSubject(src, sw)), Device: sw.Device.Name, Port: sw.Name,
-					Summary: fmt.Sprintf("dual-homed NIC %s: its switch ports %s and %s differ: %s", d.Name, sw.ID(), swRef.ID(), diff),
-					Related: []Related{{Range: portSubject(schema.Range{}, swRef), Message: "the other switch port"}}})
-			}
+		if !sameQoS(ports) && compare(d, ports, true) {
+			continue
+		}
+		if !sameQoS(sws) {
+			compare(d, sws, false)
 		}
 	}
+}
+
+// sameQoS reports whether the ports share one effective QoS.
+func sameQoS(ports []*schema.Port) bool {
+	for _, pt := range ports[1:] {
+		if pt.QoS != ports[0].QoS {
+			return false
+		}
+	}
+	return true
 }
 
 // mediaReach is the longest cable each media type reaches, in metres.

@@ -90,7 +90,7 @@ func runLinkMTU(p *Pass) {
 		}
 		return pt.QoS.MTU.V, pt.QoS.MTU.Set
 	}
-	polMTU := func(pol *schema.QoSPolicy) schema.Range { return pol.MTU.Src }
+	ends := linkEnds[int]{get: get, src: func(pt *schema.Port) schema.Range { return pt.QoS.MTU.Src }, chain: true}
 	// One line that sets a mismatching MTU on many links is one finding,
 	// with the deviating port of each link among its places.
 	var agg causeAgg[schema.Range]
@@ -103,8 +103,7 @@ func runLinkMTU(p *Pass) {
 		if !a.QoS.MTU.Set || !b.QoS.MTU.Set || a.QoS.MTU.V == b.QoS.MTU.V {
 			continue
 		}
-		dv, other := deviatingEnd(a, b, specificity(a, a.QoS.MTU.Src, a.MTU, polMTU), specificity(b, b.QoS.MTU.Src, b.MTU, polMTU),
-			siblingsDiffer(a, get), siblingsDiffer(b, get))
+		dv, other := ends.pick(a, b)
 		subj := portSubject(dv.QoS.MTU.Src, dv)
 		if agg.bump(subj, dv, nil) {
 			continue

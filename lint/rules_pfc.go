@@ -87,14 +87,21 @@ func runLinkPFC(nic bool) func(p *Pass) {
 			if va == vb {
 				continue
 			}
+			// The end to change (schema.Rank): the value the lossless
+			// classes ask for is never it; between two others, both are.
+			ends := []*schema.Port{a, b}
+			sides := make([]schema.Side, 2)
+			for i, e := range ends {
+				src := e.QoS.PFCSource()
+				sides[i] = schema.Side{Key: e.QoS.Lossless.Vector(), Src: src, Holders: 1, Level: e.SourceLevel(src), Intent: e.QoS.Lossless == intent}
+			}
 			var devs []*schema.Port
-			switch {
-			case va != intent && vb == intent:
-				devs = []*schema.Port{a}
-			case vb != intent && va == intent:
-				devs = []*schema.Port{b}
-			default:
-				devs = []*schema.Port{a, b}
+			if !sides[0].Intent && !sides[1].Intent {
+				devs = ends
+			} else {
+				for _, i := range schema.Deviants(sides) {
+					devs = append(devs, ends[i])
+				}
 			}
 			for _, dv := range devs {
 				other := l.Other(dv)

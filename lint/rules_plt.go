@@ -84,7 +84,7 @@ func RefusalFindings(f *schema.Fabric, ues []*templates.UnsupportedError) []Find
 		if !ue.Src.IsZero() {
 			msg = strings.TrimPrefix(msg, ue.Src.String()+": ")
 		}
-		fd := Finding{Rule: PlatformRule(ue.Platform), Severity: schema.SevError, Subject: ptr(ue.Src), Device: ue.Device, Summary: msg}
+		fd := Finding{Rule: PlatformRule(ue.Platform), Severity: schema.SevError, Subject: ptr(ue.Src), Device: ue.Device, Summary: msg, Related: ue.Related}
 		if r := Lookup(fd.Rule); r != nil {
 			fd.Fix = r.Fix
 		}
@@ -168,7 +168,7 @@ func platformLimits(f *schema.Fabric) map[schema.Platform][]Finding {
 				msg = strings.TrimPrefix(msg, ue.Src.String()+": ")
 			}
 			msg = strings.Replace(msg, "device "+ue.Device+" ", "device "+d.Name+" ", 1)
-			agg.add(k, Finding{Subject: ptr(subjectOr(ue.Src, d.Range)), Device: d.Name, Summary: msg}, nil, d)
+			agg.add(k, Finding{Subject: ptr(subjectOr(ue.Src, d.Range)), Device: d.Name, Summary: msg, Related: ue.Related}, nil, d)
 		}
 	}
 	out := make(map[schema.Platform][]Finding, len(aggs))

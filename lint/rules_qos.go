@@ -240,11 +240,36 @@ func runNICMapping(p *Pass) {
 	// One line that many NICs (or NIC ports) share is one finding, each
 	// of them among its places.
 	var agg causeAgg[key]
+	// The RoCE class's DSCP against the NICs' tos: the value that differs
+	// from the rest is the line to change (schema.Rank). A class changed
+	// under NICs that all keep their tos is one finding at the class's
+	// dscp, the NICs related; a NIC (or a few) unlike the others and the
+	// class is a finding at its tos line.
+	tosOdd := map[*schema.Device]bool{}
+	if roce != nil && len(roce.DSCP) > 0 {
+		var marks []nicValue
+		for _, d := range f.Devices {
+			if d.Kind.V == schema.KindNIC && d.TransportOf() == schema.TransportRoCEv2 && d.RDMA != nil && d.RDMA.ToS.Set {
+				marks = append(marks, nicValue{d, d.RDMA.DSCP(), d.RDMA.ToS.Src})
+			}
+		}
+		ref, odd := classOutlier(marks, func(v int) bool { return containsInt(roce.DSCP, v) }, roce.DSCPRange)
+		if len(ref) > 0 && !roce.DSCPRange.IsZero() {
+			r := ref[0].d.RDMA
+			agg.add(key{roce.DSCPRange, "class-dscp"}, Finding{Subject: ptr(roce.DSCPRange),
+				Summary: fmt.Sprintf("traffic_class %q is DSCP %s, but %s mark RoCE with tos %d (DSCP %d)", roce.Name, dscpList(roce.DSCP), nicNames(ref), r.ToS.V, r.DSCP()),
+				Fix:     fmt.Sprintf("Set the class's dscp to [%d], what the NICs mark (or change every NIC's rdma tos).", r.DSCP()),
+				Related: marksRelated(ref, func(m nicValue) string { return fmt.Sprintf("NIC %s marks RoCE with tos %d", m.d.Name, m.d.RDMA.ToS.V) })}, nil, nil)
+		}
+		for _, m := range odd {
+			tosOdd[m.d] = true
+		}
+	}
 	for _, d := range f.Devices {
 		if d.Kind.V != schema.KindNIC || d.TransportOf() == schema.TransportIWARP {
 			continue
 		}
-		if roce != nil && d.RDMA != nil && d.RDMA.ToS.Set && len(roce.DSCP) > 0 && !containsInt(roce.DSCP, d.RDMA.DSCP()) && d.TransportOf() == schema.TransportRoCEv2 {
+		if tosOdd[d] {
 			subj := subjectOr(d.RDMA.ToS.Src, d.RDMA.Range, d.Range)
 			claim, claimRel := claimedBy(f, roce, d.RDMA.DSCP())
 			agg.add(key{subj, "tos"}, Finding{Subject: ptr(subj), Device: d.Name,

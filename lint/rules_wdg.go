@@ -176,7 +176,8 @@ func runWatchdogTimers(p *Pass) {
 }
 
 // runWatchdogAction reports the profiles whose action differs from the
-// action most ports use (the deviating profile is the line to change).
+// action most ports use (schema.Rank: the minority action's profile is
+// the line to change, the common action's related).
 func runWatchdogAction(p *Pass) {
 	ws := watchdogsInUse(p)
 	if len(ws) < 2 {
@@ -188,18 +189,24 @@ func runWatchdogAction(p *Pass) {
 			ports[w] += len(g.ports)
 		}
 	}
-	byAction := map[schema.WatchdogAction]int{}
-	for _, w := range ws {
-		byAction[w.Action.V] += ports[w]
+	// Listed last first: a tie keeps the fabric's first profile as the
+	// reference.
+	sides := make([]schema.Side, 0, len(ws))
+	order := make([]*schema.Watchdog, 0, len(ws))
+	for i := len(ws) - 1; i >= 0; i-- {
+		w := ws[i]
+		sides = append(sides, schema.Side{Key: string(w.Action.V), Src: subjectOr(w.Action.Src, w.Range), Holders: ports[w]})
+		order = append(order, w)
 	}
-	ref := ws[0]
-	for _, w := range ws[1:] {
-		if byAction[w.Action.V] > byAction[ref.Action.V] {
-			ref = w
-		}
+	ref := order[schema.Reference(sides)]
+	byRank := schema.Deviants(sides)
+	// Report in fabric order.
+	dev := map[*schema.Watchdog]bool{}
+	for _, i := range byRank {
+		dev[order[i]] = true
 	}
 	for _, w := range ws {
-		if w.Action.V != ref.Action.V {
+		if dev[w] {
 			p.Report(Finding{Subject: ptr(subjectOr(w.Action.Src, w.Range)),
 				Summary: fmt.Sprintf("pfc_watchdog %q acts %q but pfc_watchdog %q, used by most ports, acts %q", w.Name, w.Action.V, ref.Name, ref.Action.V),
 				Related: []Related{{Range: subjectOr(ref.Action.Src, ref.Range), Message: "the common action set here"}}})

@@ -157,19 +157,9 @@ func viewBuildCumulus(f *schema.Fabric, d *schema.Device, b view.Base) (any, err
 	}
 	v := &CumulusView{Base: b}
 	cq := &CumulusQoS{Profile: viewCumulusProfile}
-	// PFC runs on every port of the profile: a port without it cannot be expressed.
-	var pfcOn, pfcOff string
-	for _, p := range b.Ports {
-		if p.Lossless != 0 {
-			pfcOn = p.Name
-		} else {
-			pfcOff = p.Name
-		}
-	}
-	if pfcOn != "" && pfcOff != "" {
-		rej.Add(view.Unsupported(d, "PFC on "+pfcOn+" but not on "+pfcOff,
-			"the Cumulus default-global PFC profile covers every port; give all ports of the device the same pfc_priorities", view.PortQoSOf(d, pfcOff).PFCSrc[0]))
-	}
+	// PFC runs on every port of the profile: a port without it cannot be
+	// expressed (refused at the side that deviates, as RequireUniform does).
+	rej.Add(view.RequireUniform(d, "the Cumulus default-global PFC profile covers every port; give all ports of the device the same pfc_priorities", view.AspPFCOn))
 	viewCumulusMapping(q, cq)
 	if q.Lossless != 0 {
 		viewCumulusPFC(q, b.Ports, cq)

@@ -3,6 +3,7 @@ package view
 import (
 	"errors"
 	"fmt"
+	"github.com/fabricgen/fabricgen/diag"
 	"strings"
 
 	"github.com/fabricgen/fabricgen/schema"
@@ -20,6 +21,9 @@ type UnsupportedError struct {
 	Reason string
 	// Src is where the value was set, when known.
 	Src schema.Range
+	// Related are the other places involved: for a per-switch refusal,
+	// where the value the device's other ports hold is set.
+	Related []diag.Related
 }
 
 // Error is "file:line:col: device D (platform P) cannot express VALUE: REASON".
