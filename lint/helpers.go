@@ -420,47 +420,26 @@ type nicValue struct {
 // classOutlier weighs a class's value against the NICs' (schema.Rank):
 // the class, holding with every NIC whose value agrees with it, is one
 // side, each other NIC value another (listed first, so a tie blames the
-// NICs). A side holds as many places as it has distinct lines: what an
-// operator writes, so a for_each NIC block that changes every NIC's value
-// at once is one line against the class's one, and is the line to change,
-// while eight NIC blocks that agree outweigh a class changed under them.
-// When the reference is a NIC value, the class is the odd one out:
+// NICs). When the reference is a NIC value, the class is the odd one out:
 // classOutlier returns the NICs holding that value (the ones to list as
 // related) and the NICs holding neither (each still a place to change).
 // Otherwise it returns nil and every NIC that disagrees.
 func classOutlier(marks []nicValue, agrees func(v int) bool, classSrc schema.Range) (ref, odd []nicValue) {
+	var sides []schema.Side
 	var dis []nicValue
-	lines := map[int]map[schema.Range]bool{} // per NIC value that disagrees: its distinct lines
-	var order []int
-	agreeLines := map[schema.Range]bool{}
+	agree := 0
 	for _, m := range marks {
-		src := subjectOr(m.src, m.d.Range)
 		if agrees(m.v) {
-			agreeLines[src] = true
+			agree++
 			continue
 		}
-		if lines[m.v] == nil {
-			lines[m.v] = map[schema.Range]bool{}
-			order = append(order, m.v)
-		}
-		lines[m.v][src] = true
+		sides = append(sides, schema.Side{Key: fmt.Sprint(m.v), Src: m.src, Holders: 1})
 		dis = append(dis, m)
 	}
 	if len(dis) == 0 {
 		return nil, nil
 	}
-	sides := make([]schema.Side, 0, len(order)+1)
-	for _, v := range order {
-		first := schema.Range{}
-		for _, m := range dis {
-			if m.v == v {
-				first = m.src
-				break
-			}
-		}
-		sides = append(sides, schema.Side{Key: fmt.Sprint(v), Src: first, Holders: len(lines[v])})
-	}
-	sides = append(sides, schema.Side{Key: "class", Src: classSrc, Holders: 1 + len(agreeLines)})
+	sides = append(sides, schema.Side{Key: "class", Src: classSrc, Holders: 1 + agree})
 	r := schema.Reference(sides)
 	if r == len(sides)-1 {
 		return nil, dis
