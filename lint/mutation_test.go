@@ -65,7 +65,6 @@ func (m mutation) id() string {
 func pendingOthers() map[string]string {
 	return map[string]string{
 		"CNP001/class":                    "the SONiC and Cumulus views refuse queue 6's DWRR weight 0 at the device block, not at the class's scheduler line that made queue 6 DWRR (platforms/*/view.go)",
-		"NIC007":                          "NIC007 reports at the routed leaf port and does not name the NICs' roce_mode line (rules_qos.go)",
 		"PLT002/cisco_nxos-action":        "the EOS, NX-OS, Junos and Cumulus views refuse a watchdog action at the policy's pfc_watchdog attachment, not at the action line (platforms/*/view.go)",
 		"PLT004/nvidia_cumulus-detection": "the Junos and Cumulus views refuse a detection that is no whole number of polls at the policy's pfc_watchdog attachment, not at the detection line (platforms/*/view.go)",
 		"IBQ003":                          "IBQ003 reports at the weight of the first-declared class on the VL (compute), not at the class the edit added to it, which it names only as related (rules_ibq.go)",
