@@ -130,8 +130,32 @@ func runETSSum(p *Pass) {
 		if len(idle) > 0 {
 			detail = idleNote(ex, first, idle)
 		}
-		fd := Finding{Subject: ptr(portSubject(weightSumSource(g.qos, active), first)), Device: first.Device.Name, Port: first.Name,
-			Summary: msg, Detail: detail, Count: len(g.ports), Places: portsPlaces(g.ports)}
+		subj := weightSumSource(g.qos, active)
+		var related []Related
+		// A class weight the sum leaves out (its queue made strict, or
+		// shared with another class's weight) is the change when restoring
+		// it makes the classes' vector whole again: then the line that
+		// dropped it is the primary, the weights related locations.
+		lost := lostWeights(ex, first, g.qos, active)
+		if len(lost) > 0 {
+			restored := sum
+			var whys []string
+			for _, lw := range lost {
+				restored += lw.Class.Weight.V
+				whys = append(whys, lw.why)
+			}
+			msg += "; " + strings.Join(whys, "; ")
+			for _, lw := range lost {
+				related = append(related, Related{Range: lw.Cause, Message: lw.causeMsg},
+					Related{Range: lw.Class.Weight.Src, Message: fmt.Sprintf("traffic_class %q's weight %d, not counted", lw.Class.Name, lw.Class.Weight.V)})
+			}
+			if restored == 100 && !lost[0].Cause.IsZero() {
+				related = append(related[1:], Related{Range: subj, Message: "weight counted in the sum"})
+				subj = lost[0].Cause
+			}
+		}
+		fd := Finding{Subject: ptr(portSubject(subj, first)), Device: first.Device.Name, Port: first.Name,
+			Summary: msg, Detail: detail, Count: len(g.ports), Places: portsPlaces(g.ports), Related: related}
 		if sum < 100 && !hasDefaultClass(p.Fabric) {
 			// The usual cause: the classes leave out the default class,
 			// whose queue takes the rest of the bandwidth.
@@ -140,6 +164,38 @@ func runETSSum(p *Pass) {
 		}
 		p.Report(fd)
 	}
+}
+
+// lostWeight is a class weight that the DWRR sum of a port leaves out
+// (schema.LostWeight), worded.
+type lostWeight struct {
+	schema.LostWeight
+	// causeMsg words the cause line as a related location; why words it
+	// for the summary.
+	causeMsg, why string
+}
+
+// lostWeights is schema's PortQoS.LostWeights at port pt, for the classes
+// that carry traffic there (their priority exists, their queue is
+// active), worded.
+func lostWeights(ex *Exist, pt *schema.Port, q *schema.PortQoS, active schema.PrioSet) []lostWeight {
+	var out []lostWeight
+	for _, lw := range q.LostWeights() {
+		c := lw.Class
+		if !ex.Priority(pt.Device, c.Priority.V&7) || !active.Has(lw.Queue) {
+			continue // nothing reaches the class here: its weight has nothing to share
+		}
+		w := lostWeight{LostWeight: lw}
+		if lw.Owner == nil {
+			w.causeMsg = fmt.Sprintf("queue %d made strict here", lw.Queue)
+			w.why = fmt.Sprintf("traffic_class %q's weight %d is not counted: its queue %d is strict", c.Name, c.Weight.V, lw.Queue)
+		} else {
+			w.causeMsg = fmt.Sprintf("traffic_class %q's priority %d mapped to queue %d here", lw.Mover.Name, lw.Mover.Priority.V, lw.Queue)
+			w.why = fmt.Sprintf("traffic_class %q's weight %d is not counted: it shares queue %d with traffic_class %q, whose weight the queue takes", c.Name, c.Weight.V, lw.Queue, lw.Owner.Name)
+		}
+		out = append(out, w)
+	}
+	return out
 }
 
 // hasDefaultClass reports whether a traffic class has role "default".
@@ -164,7 +220,14 @@ func runETSZero(p *Pass) {
 		used := ex.Queues(g.ports[0])
 		for qn, qq := range g.qos.Queues {
 			if used.Has(qn) && qq.Sched.V == schema.SchedDWRR && qq.Weight.V == 0 {
-				reportGroup(p, g, qq.Weight.Src, fmt.Sprintf("%s: queue %d carries traffic but has DWRR weight 0", g.ports[0].ID(), qn))
+				// The line to change: a weight of 0 where one is set, else
+				// the scheduler that made the queue DWRR without a weight
+				// (a strict class turned dwrr).
+				subj, what := qq.Weight.Src, ""
+				if !qq.Weight.Set || subj.IsZero() {
+					subj, what = qq.Sched.Src, " (scheduled dwrr, and no weight is set)"
+				}
+				reportGroup(p, g, subj, fmt.Sprintf("%s: queue %d carries traffic but has DWRR weight 0%s", g.ports[0].ID(), qn, what))
 			}
 		}
 	}

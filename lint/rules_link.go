@@ -68,12 +68,53 @@ func runSameTierPFC(p *Pass) {
 			on, prios = b, pb
 		}
 		// The line to change is the link itself (or the ports' policies):
-		// the classes' lossless attribute is the shared intent.
-		p.Report(Finding{Subject: ptr(subjectOr(l.Range, portSubject(on.QoS.PFCSource(), on))), Device: on.Device.Name, Port: on.Name,
+		// the classes' lossless attribute is the shared intent. But when
+		// one end's kind disagrees with where it sits (misKinded), the
+		// link is a Clos uplink and that kind is the change.
+		f := Finding{Subject: ptr(subjectOr(l.Range, portSubject(on.QoS.PFCSource(), on))), Device: on.Device.Name, Port: on.Name,
 			Summary: fmt.Sprintf("link %s joins %s and %s, two %s switches, and %s enables PFC on priority %s: lossless traffic can cross the tier down and up again, a pause cycle that can deadlock",
 				l.Name, a.ID(), b.ID(), a.Device.Kind.V, on.ID(), prios),
-			Related: []Related{{Range: portSubject(on.QoS.PFCSource(), on), Message: "PFC set here"}}})
+			Related: []Related{{Range: portSubject(on.QoS.PFCSource(), on), Message: "PFC set here"}}}
+		if odd, why := misKinded(a.Device, b.Device); odd != nil && !odd.Kind.Src.IsZero() {
+			f.Subject = ptr(odd.Kind.Src)
+			f.Summary += fmt.Sprintf("; %s is declared %s but %s", odd.Name, odd.Kind.V, why)
+			f.Related = append([]Related{{Range: l.Range, Message: "link " + l.Name}}, f.Related...)
+			f.Fix = fmt.Sprintf("Correct %s's kind if it is not a %s (the tier its links say it is in); otherwise make the link lossy for RoCE (a qos_policy without lossless classes on both ports), or suppress with a reason if routing provably never sends lossless traffic over it.", odd.Name, odd.Kind.V)
+		}
+		p.Report(f)
 	}
+}
+
+// misKinded is, of two switches of one kind joined by a link, the one
+// whose kind disagrees with where it sits, and why: a leaf is where the
+// NICs attach, so a "leaf" with no NIC linked to it beside a leaf with
+// NICs is a spine declared leaf, and a "spine" (or higher) with NICs
+// linked to it beside one without is a leaf declared so. Nil when both
+// or neither have NICs: the link joins true peers (an MLAG peer link, a
+// ring), and the link is the line to change.
+func misKinded(a, b *schema.Device) (*schema.Device, string) {
+	ha, hb := hasNICPeer(a), hasNICPeer(b)
+	if ha == hb {
+		return nil, ""
+	}
+	withNICs, without := a, b
+	if hb {
+		withNICs, without = b, a
+	}
+	if a.Kind.V == schema.KindLeaf {
+		return without, fmt.Sprintf("no NIC is linked to it, while %s has NICs: it sits above the leaves, a spine", withNICs.Name)
+	}
+	return withNICs, fmt.Sprintf("NICs are linked to it, while %s has none: it sits at the leaves' tier", without.Name)
+}
+
+// hasNICPeer reports whether a port of d is linked to a NIC.
+func hasNICPeer(d *schema.Device) bool {
+	for _, pt := range d.Ports {
+		if pt.Peer != nil && pt.Peer.Device != nil && pt.Peer.Device.Kind.V == schema.KindNIC {
+			return true
+		}
+	}
+	return false
 }
 
 func runLinkSpeed(p *Pass) {

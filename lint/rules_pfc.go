@@ -188,6 +188,29 @@ func runPFCIntent(p *Pass) {
 				src = g.qos.PFCSrc[prio]
 			}
 		}
-		reportGroup(p, g, src, fmt.Sprintf("%s enables PFC on priority %s, which no lossless traffic_class uses", g.ports[0].ID(), extra))
+		first := g.ports[0]
+		fd := Finding{Subject: ptr(portSubject(src, first)), Device: first.Device.Name, Port: first.Name,
+			Summary: fmt.Sprintf("%s enables PFC on priority %s, which no lossless traffic_class uses", first.ID(), extra),
+			Count:   len(g.ports), Places: portsPlaces(g.ports)}
+		// A class that lands in the priority but is not lossless is the
+		// other side of the disagreement: its lossless line (set to false,
+		// or left out) may be the change.
+		for _, c := range p.Fabric.Classes {
+			if c.Lossless.V {
+				continue
+			}
+			var in schema.PrioSet
+			for _, d := range c.DSCP {
+				in = in.With(g.qos.DSCP[d&63].V)
+			}
+			if hit := in & extra; hit != 0 {
+				at, how := c.Lossless.Src, "sets lossless = false"
+				if !c.Lossless.Set || at.IsZero() {
+					at, how = c.Range, "is not lossless"
+				}
+				fd.Related = append(fd.Related, Related{Range: at, Message: fmt.Sprintf("traffic_class %q lands in priority %s here and %s", c.Name, hit, how)})
+			}
+		}
+		p.Report(fd)
 	}
 }

@@ -344,14 +344,21 @@ func pcpTrust(t schema.Trust) bool { return t == schema.TrustPCP || t == schema.
 // header to route) or at a port that classifies by DSCP only. Where RoCE v1
 // is the exception (the fabric also has RoCE v2 NICs), the line to change is
 // the v1 NICs' transport: one finding per transport line, naming the hops it
-// breaks. Where every RoCE NIC speaks v1, v1 is the design and the hops that
-// cannot carry it deviate: one finding per port line.
+// breaks. Where every RoCE NIC speaks v1 but is cabled only to routed
+// switch ports, v1 cannot reach even the first hop: the transport is the
+// change again, reported the same way. Otherwise, where every RoCE NIC
+// speaks v1, v1 is the design and the hops that cannot carry it deviate:
+// one finding per port line.
 func runRoCEv1(p *Pass) {
 	if !hasTransport(p.Fabric, schema.TransportRoCEv1) {
 		return
 	}
 	if hasTransport(p.Fabric, schema.TransportRoCEv2) {
-		runRoCEv1Exception(p)
+		runRoCEv1Exception(p, v1Context{one: "in a fabric of RoCE v2 NICs", many: "in a fabric of RoCE v2 NICs"})
+		return
+	}
+	if v1RoutedFirstHops(p.Fabric) {
+		runRoCEv1Exception(p, v1Context{one: "and is cabled only to routed switch ports", many: "and are cabled only to routed switch ports"})
 		return
 	}
 	agg := newPathAgg()
@@ -378,6 +385,32 @@ func runRoCEv1(p *Pass) {
 	agg.flush(p)
 }
 
+// v1Context says why a RoCE v1 NIC's transport is the line to change, in
+// NIC007's summary for one NIC and for several.
+type v1Context struct{ one, many string }
+
+// v1RoutedFirstHops reports whether every RoCE v1 NIC with a linked port
+// is linked to routed switch ports only: its frames cannot enter the
+// fabric at all, whatever the hops further on do.
+func v1RoutedFirstHops(f *schema.Fabric) bool {
+	linked := false
+	for _, d := range f.Devices {
+		if d.Kind.V != schema.KindNIC || d.TransportOf() != schema.TransportRoCEv1 {
+			continue
+		}
+		for _, pt := range d.Ports {
+			if pt.Peer == nil {
+				continue
+			}
+			if !pt.Peer.IsRouted() {
+				return false
+			}
+			linked = true
+		}
+	}
+	return linked
+}
+
 // hasTransport reports whether some NIC with a linked port uses transport t.
 func hasTransport(f *schema.Fabric, t schema.Transport) bool {
 	for _, d := range f.Devices {
@@ -398,7 +431,7 @@ func hasTransport(f *schema.Fabric, t schema.Transport) bool {
 // related locations. Lines whose NICs break at the same hops are one
 // problem with one fix: one finding (Pass.ReportAlike), every line a
 // related location and every NIC a place.
-func runRoCEv1Exception(p *Pass) {
+func runRoCEv1Exception(p *Pass, ctx v1Context) {
 	type item struct {
 		f      Finding
 		routed []string
@@ -467,9 +500,9 @@ func runRoCEv1Exception(p *Pass) {
 			why = append(why, "is classified by DSCP only at "+listSome(it.dscp))
 		}
 		f := it.f
-		f.Summary = fmt.Sprintf("%s sends RoCE v1, an Ethernet frame without an IP header, in a fabric of RoCE v2 NICs: its traffic %s", f.Device, strings.Join(why, " and "))
+		f.Summary = fmt.Sprintf("%s sends RoCE v1, an Ethernet frame without an IP header, %s: its traffic %s", f.Device, ctx.one, strings.Join(why, " and "))
 		if len(it.nics) > 1 {
-			f.Summary = v1NICs(len(it.nics), strings.Join(why, " and "))
+			f.Summary = v1NICs(len(it.nics), ctx, strings.Join(why, " and "))
 		}
 		f.Fix = "Set transport = \"roce_v2\" on the NIC (RoCE v1 only works inside one VLAN on tagged L2 ports that trust PCP), or keep the v1 NICs and their peers in one L2 domain."
 		f.Trace = it.trace()
@@ -493,13 +526,13 @@ func runRoCEv1Exception(p *Pass) {
 			shared += "is classified by DSCP only at some hops (see the related locations)"
 		}
 		p.ReportAlike(f, Alike{Key: shared, Place: "NIC " + f.Device + " (transport set here)",
-			Summary: func(n int) string { return v1NICs(n, shared) }})
+			Summary: func(n int) string { return v1NICs(n, ctx, shared) }})
 	}
 }
 
 // v1NICs is NIC007's summary for n RoCE v1 NICs whose traffic breaks as why says.
-func v1NICs(n int, why string) string {
-	return fmt.Sprintf("%d NICs send RoCE v1, an Ethernet frame without an IP header, in a fabric of RoCE v2 NICs: their traffic %s", n, why)
+func v1NICs(n int, ctx v1Context, why string) string {
+	return fmt.Sprintf("%d NICs send RoCE v1, an Ethernet frame without an IP header, %s: their traffic %s", n, ctx.many, why)
 }
 
 // listSome names up to three items, then how many more.
