@@ -64,17 +64,15 @@ func (m mutation) id() string {
 // once one passes, so the entry goes as soon as the fix is merged.
 func pendingOthers() map[string]string {
 	return map[string]string{
-		"CNP001/class":                    "ETS002 reports queue 6's weight 0 at the leaf and NIC port blocks, and the SONiC and Cumulus views refuse it at the device block, not at the class's scheduler line that made queue 6 DWRR (rules_ets.go, platforms/*/view.go)",
-		"DLK004":                          "DLK004 reports at the link block and names the PFC line, not the spine's kind line that made both ends leaves (rules_link.go)",
-		"ETS003":                          "ETS001 reports the DWRR sum of 50 at the roce class's weight, not naming the queue \"0\" line that took queue 0 out of DWRR (rules_ets.go)",
-		"NIC007":                          "NIC007 reports at the routed leaf port and does not name the NICs' roce_mode line (rules_qos.go)",
-		"QOS003/class":                    "ETS001 reports the DWRR sum at the roce class's weight, not naming the default class's queue line that moved it into queue 3 (rules_ets.go)",
-		"QOS008":                          "PFC008 reports pfc_priorities = [3] without naming the roce class's lossless line that left priority 3 without a lossless class (rules_pfc.go)",
-		"PLT002/cisco_nxos-action":        "the EOS, NX-OS, Junos and Cumulus views refuse a watchdog action at the policy's pfc_watchdog attachment, not at the action line (platforms/*/view.go)",
-		"PLT004/nvidia_cumulus-detection": "the Junos and Cumulus views refuse a detection that is no whole number of polls at the policy's pfc_watchdog attachment, not at the detection line (platforms/*/view.go)",
-		"IBQ003":                          "IBQ003 reports at the weight of the first-declared class on the VL (compute), not at the class the edit added to it, which it names only as related (rules_ibq.go)",
-		"IBQ006":                          "IBQ006 reports at the first-declared class on the SL (compute), not at the class the edit added with another VL, which it names only as related (rules_ibq.go)",
-		"IBQ014":                          "IBQ014 compares a partition's mtu with port-level mtu only, not with the qos_policy mtu (2048) the example's ports get: a partition lowered to 1024 goes unreported (rules_ibq.go)",
+		"CNP001/class": "ETS002 reports queue 6's weight 0 at the leaf and NIC port blocks, and the SONiC and Cumulus views refuse it at the device block, not at the class's scheduler line that made queue 6 DWRR (rules_ets.go, platforms/*/view.go)",
+		"DLK004":       "DLK004 reports at the link block and names the PFC line, not the spine's kind line that made both ends leaves (rules_link.go)",
+		"ETS003":       "ETS001 reports the DWRR sum of 50 at the roce class's weight, not naming the queue \"0\" line that took queue 0 out of DWRR (rules_ets.go)",
+		"NIC007":       "NIC007 reports at the routed leaf port and does not name the NICs' roce_mode line (rules_qos.go)",
+		"QOS003/class": "ETS001 reports the DWRR sum at the roce class's weight, not naming the default class's queue line that moved it into queue 3 (rules_ets.go)",
+		"QOS008":       "PFC008 reports pfc_priorities = [3] without naming the roce class's lossless line that left priority 3 without a lossless class (rules_pfc.go)",
+		"IBQ003":       "IBQ003 reports at the weight of the first-declared class on the VL (compute), not at the class the edit added to it, which it names only as related (rules_ibq.go)",
+		"IBQ006":       "IBQ006 reports at the first-declared class on the SL (compute), not at the class the edit added with another VL, which it names only as related (rules_ibq.go)",
+		"IBQ014":       "IBQ014 compares a partition's mtu with port-level mtu only, not with the qos_policy mtu (2048) the example's ports get: a partition lowered to 1024 goes unreported (rules_ibq.go)",
 	}
 }
 
