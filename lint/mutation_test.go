@@ -70,9 +70,6 @@ func pendingOthers() map[string]string {
 		"NIC007":       "NIC007 reports at the routed leaf port and does not name the NICs' roce_mode line (rules_qos.go)",
 		"QOS003/class": "ETS001 reports the DWRR sum at the roce class's weight, not naming the default class's queue line that moved it into queue 3 (rules_ets.go)",
 		"QOS008":       "PFC008 reports pfc_priorities = [3] without naming the roce class's lossless line that left priority 3 without a lossless class (rules_pfc.go)",
-		"IBQ003":       "IBQ003 reports at the weight of the first-declared class on the VL (compute), not at the class the edit added to it, which it names only as related (rules_ibq.go)",
-		"IBQ006":       "IBQ006 reports at the first-declared class on the SL (compute), not at the class the edit added with another VL, which it names only as related (rules_ibq.go)",
-		"IBQ014":       "IBQ014 compares a partition's mtu with port-level mtu only, not with the qos_policy mtu (2048) the example's ports get: a partition lowered to 1024 goes unreported (rules_ibq.go)",
 	}
 }
 
