@@ -109,7 +109,7 @@ func WatchdogRefusal(d *schema.Device, q *schema.PortQoS, value, reason string, 
 	}
 	for _, f := range also {
 		if r := f(w); !r.IsZero() && r != ue.Src {
-			ue.Related = append(ue.Related, diag.Related{Range: r, Message: "pfc_watchdog " + w.Name + " sets this too"})
+			ue.Related = append(ue.Related, diag.Related{Range: r, Message: "pfc_watchdog " + w.Name + " sets the value this one is checked against"})
 		}
 	}
 	if at := q.Watchdog.Src; !at.IsZero() && at != ue.Src {
