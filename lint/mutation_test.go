@@ -58,21 +58,6 @@ func (m mutation) id() string {
 	return m.Rule + "/" + m.Name
 }
 
-// pendingOthers are the mutations that fail today because of rules other
-// helpers of issue 29 are changing (mutation: the rule ID, or RULE/Name →
-// why). The test skips them with the reason and the failure, and fails
-// once one passes, so the entry goes as soon as the fix is merged.
-func pendingOthers() map[string]string {
-	return map[string]string{
-		"CNP001/class":                    "the SONiC and Cumulus views refuse queue 6's DWRR weight 0 at the device block, not at the class's scheduler line that made queue 6 DWRR (platforms/*/view.go)",
-		"PLT002/cisco_nxos-action":        "the EOS, NX-OS, Junos and Cumulus views refuse a watchdog action at the policy's pfc_watchdog attachment, not at the action line (platforms/*/view.go)",
-		"PLT004/nvidia_cumulus-detection": "the Junos and Cumulus views refuse a detection that is no whole number of polls at the policy's pfc_watchdog attachment, not at the detection line (platforms/*/view.go)",
-		"IBQ003":                          "IBQ003 reports at the weight of the first-declared class on the VL (compute), not at the class the edit added to it, which it names only as related (rules_ibq.go)",
-		"IBQ006":                          "IBQ006 reports at the first-declared class on the SL (compute), not at the class the edit added with another VL, which it names only as related (rules_ibq.go)",
-		"IBQ014":                          "IBQ014 compares a partition's mtu with port-level mtu only, not with the qos_policy mtu (2048) the example's ports get: a partition lowered to 1024 goes unreported (rules_ibq.go)",
-	}
-}
-
 // closMutations are the edits of examples/clos-400g, one rule at least each.
 func closMutations() []mutation {
 	const q, d = "qos.fab.hcl", "devices.fab.hcl"
@@ -413,31 +398,12 @@ func TestMutations(t *testing.T) {
 				}
 				seen[m.id()] = true
 				t.Run(m.id(), func(t *testing.T) {
-					problems := runMutation(t, b.example, m, inBase)
-					reason, pending := pendingOthers()[m.id()]
-					switch {
-					case pending && len(problems) == 0:
-						t.Errorf("%s passes now: remove it from pendingOthers (%s)", m.id(), reason)
-					case pending:
-						t.Skipf("pending another helper's change: %s\n%s", reason, strings.Join(problems, "\n"))
-					}
-					for _, p := range problems {
+					for _, p := range runMutation(t, b.example, m, inBase) {
 						t.Error(p)
 					}
 				})
 			}
 		})
-	}
-	all := map[string]bool{}
-	for _, b := range mutationBases() {
-		for _, m := range b.table() {
-			all[m.id()] = true
-		}
-	}
-	for id := range pendingOthers() {
-		if !all[id] {
-			t.Errorf("pendingOthers names %s, which is no mutation", id)
-		}
 	}
 }
 

@@ -291,17 +291,36 @@ func runIBVLArbRange(p *Pass) {
 			continue
 		}
 		names := make([]string, len(s.classes))
-		var rel []Related
 		for i, c2 := range s.classes {
 			names[i] = fmt.Sprintf("%q", c2.Name)
-			if i > 0 {
-				rel = append(rel, Related{Range: weightSubject(c2), Message: fmt.Sprintf("traffic_class %q shares VL%d", c2.Name, s.vl)})
-			}
+		}
+		at, others := vlJoiner(s.classes)
+		c = s.classes[at]
+		var rel []Related
+		if c.VL.Set && !c.VL.Src.IsZero() {
+			rel = append(rel, Related{Range: c.VL.Src, Message: fmt.Sprintf("traffic_class %q pins VL%d, another SL's lane", c.Name, s.vl)})
+		}
+		for _, i := range others {
+			c2 := s.classes[i]
+			rel = append(rel, Related{Range: weightSubject(c2), Message: fmt.Sprintf("traffic_class %q shares VL%d", c2.Name, s.vl)})
 		}
 		p.Report(Finding{Subject: ptr(weightSubject(c)), Related: rel,
 			Summary: fmt.Sprintf("VL%d's %s-table weight is %d (classes %s): above 255, which OpenSM would program modulo 256; the render caps it at 255, not the shares the intent states",
 				s.vl, tableName(s.high), s.sum, strings.Join(names, ", "))})
 	}
+}
+
+// vlJoiner picks, among classes that share one VL, the one to change
+// (schema.Outlier): a class that pins its vl joined the lane, while one
+// whose VL is its own SL (vl unset) is where the lane belongs; between
+// classes alike, the first listed. It returns that class's index and the
+// others', the lane's owner last.
+func vlJoiner(classes []*schema.TrafficClass) (int, []int) {
+	sides := make([]schema.Side, len(classes))
+	for i, c := range classes {
+		sides[i] = schema.Side{Key: c.Name, Src: weightSubject(c), Holders: 1, Intent: !c.VL.Set}
+	}
+	return schema.Outlier(sides)
 }
 
 // mtu4096 is where the fabric uses MTU 4096 (a port or a partition), or
@@ -364,15 +383,16 @@ func runIBHighLimit(p *Pass) {
 
 func runIBClassVLConsistent(p *Pass) {
 	t := ibqos.Derive(p.Fabric)
+	bySL := map[int][]*schema.TrafficClass{}
+	var sls []int
 	for _, c := range ibClasses(p.Fabric) {
-		first := t.ClassOfSL[c.SL.V]
-		if first == c || ibqos.VLOf(c) == t.SL2VL[c.SL.V] {
-			continue
+		if bySL[c.SL.V] == nil {
+			sls = append(sls, c.SL.V)
 		}
-		p.Report(Finding{Subject: ptr(vlSubject(c)),
-			Related: []Related{{Range: vlSubject(first), Message: fmt.Sprintf("traffic_class %q has SL %d and VL%d", first.Name, c.SL.V, t.SL2VL[c.SL.V])}},
-			Summary: fmt.Sprintf("traffic_class %q maps SL %d to VL%d, but SL %d is traffic_class %q's, which the SL2VL tables map to VL%d: VL%d is never used for it",
-				c.Name, c.SL.V, ibqos.VLOf(c), c.SL.V, first.Name, t.SL2VL[c.SL.V], ibqos.VLOf(c))})
+		bySL[c.SL.V] = append(bySL[c.SL.V], c)
+	}
+	for _, sl := range sls {
+		reportSharedSL(p, &t, sl, bySL[sl])
 	}
 	var pinned []Related
 	for _, c := range ibClasses(p.Fabric) {
@@ -388,6 +408,54 @@ func runIBClassVLConsistent(p *Pass) {
 			p.Report(Finding{Subject: ptr(smSetting(d, func(s *schema.SubnetManager) schema.Value[[]string] { return s.RoutingEngine })), Device: d.Name, Related: pinned,
 				Summary: fmt.Sprintf("subnet manager %s routes with %s, which programs its own SL2VL tables on switch and CA ports: the classes' VLs hold on no port", d.Name, e)})
 		}
+	}
+}
+
+// reportSharedSL reports the classes of one SL whose VL is not the one the
+// SL's classes agree on (schema.Deviants): a class that pins a vl of its
+// own is the change, one whose VL is its SL (vl unset) what the SL is for,
+// else the VL more classes use; between values alike, the first class by
+// name. Each finding is at the deviant class's vl line, with the
+// reference class as related, and says which VL the one SL2VL entry holds
+// (the first class's by name, as ibqos.Derive programs it) and which VLs
+// the SL therefore never reaches.
+func reportSharedSL(p *Pass, t *ibqos.Tables, sl int, classes []*schema.TrafficClass) {
+	if len(classes) < 2 {
+		return
+	}
+	sides := make([]schema.Side, len(classes))
+	for i, c := range classes {
+		sides[i] = schema.Side{Key: fmt.Sprint(ibqos.VLOf(c)), Src: vlSubject(c), Holders: 1, Intent: !c.VL.Set}
+	}
+	dev := schema.Deviants(sides)
+	if len(dev) == 0 {
+		return
+	}
+	ref := classes[schema.Reference(sides)]
+	table, owner := t.SL2VL[sl], t.ClassOfSL[sl]
+	var unused []string
+	seen := map[int]bool{table: true}
+	for _, c := range classes {
+		if vl := ibqos.VLOf(c); !seen[vl] {
+			seen[vl] = true
+			unused = append(unused, fmt.Sprintf("VL%d", vl))
+		}
+	}
+	verb := "is"
+	if len(unused) > 1 {
+		verb = "are"
+	}
+	tail := fmt.Sprintf("%s %s never used for SL %d", strings.Join(unused, ", "), verb, sl)
+	ownerName := ""
+	if owner != nil {
+		ownerName = fmt.Sprintf(" (traffic_class %q's, the first by name)", owner.Name)
+	}
+	for _, i := range dev {
+		c := classes[i]
+		p.Report(Finding{Subject: ptr(vlSubject(c)),
+			Related: []Related{{Range: vlSubject(ref), Message: fmt.Sprintf("traffic_class %q has SL %d and VL%d", ref.Name, sl, ibqos.VLOf(ref))}},
+			Summary: fmt.Sprintf("traffic_class %q maps SL %d to VL%d, but traffic_class %q maps SL %d to VL%d: the SL has one SL2VL entry, VL%d%s, so %s",
+				c.Name, sl, ibqos.VLOf(c), ref.Name, sl, ibqos.VLOf(ref), table, ownerName, tail)})
 	}
 }
 
@@ -709,11 +777,14 @@ func runIBIPoIBMTU(p *Pass) {
 		if pa.Default.V && len(members) == 0 {
 			members = endPorts(p.Fabric) // the Default partition without members is ALL
 		}
+		// A member port's MTU is its effective one: its own mtu, else the
+		// qos_policy mtu its attachments give it.
 		var link *schema.Port
+		var linkMTU schema.Value[int]
 		for _, d := range members {
 			for _, pt := range d.Ports {
-				if pt.MTU.Set && pt.MTU.V > mtu && (link == nil || pt.MTU.V > link.MTU.V) {
-					link = pt
+				if m := ibPortMTU(pt); m.Set && m.V > mtu && (link == nil || m.V > linkMTU.V) {
+					link, linkMTU = pt, m
 				}
 			}
 		}
@@ -725,9 +796,22 @@ func runIBIPoIBMTU(p *Pass) {
 			what = fmt.Sprintf("no mtu (OpenSM's default %d)", mtu)
 		}
 		p.Report(Finding{Subject: ptr(subjectOr(pa.MTU.Src, pa.IPoIB.Src, pa.Range)),
-			Related: []Related{{Range: subjectOr(link.MTU.Src, link.Range), Message: fmt.Sprintf("port %s has mtu %d", link.ID(), link.MTU.V)}},
-			Summary: fmt.Sprintf("IPoIB partition %q has %s below its members' link MTU %d: IPoIB gets %d bytes", pa.Name, what, link.MTU.V, mtu-4)})
+			Related: []Related{{Range: subjectOr(linkMTU.Src, link.Range), Message: fmt.Sprintf("port %s has mtu %d", link.ID(), linkMTU.V)}},
+			Summary: fmt.Sprintf("IPoIB partition %q has %s below its members' link MTU %d: IPoIB gets %d bytes", pa.Name, what, linkMTU.V, mtu-4)})
 	}
+}
+
+// ibPortMTU is a port's effective MTU: its own mtu attribute, else the
+// mtu of the qos_policy attached to it (PortQoS.MTU, which the port's own
+// attribute also beats), unset when neither gives one.
+func ibPortMTU(pt *schema.Port) schema.Value[int] {
+	if pt.MTU.Set {
+		return pt.MTU
+	}
+	if pt.QoS != nil && pt.QoS.MTU.Set {
+		return pt.QoS.MTU
+	}
+	return schema.Value[int]{}
 }
 
 // endPorts are the fabric's end devices: NICs and subnet managers.

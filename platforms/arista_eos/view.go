@@ -308,14 +308,26 @@ func viewBuildEOS(f *schema.Fabric, d *schema.Device, b view.Base) (any, error) 
 }
 
 func viewEOSWatchdog(d *schema.Device, w *view.WatchdogView) (*EOSWatchdog, error) {
-	src := view.FirstQoS(d).Watchdog.Src
+	qq := view.FirstQoS(d)
 	timeout, ok1 := view.Seconds(w.DetectionMS, 2)
 	recovery, ok2 := view.Seconds(w.RestorationMS, 2)
 	polling, ok3 := view.Seconds(w.PollMS, 3)
 	var rej view.Collector
-	if !ok1 || !ok2 || !ok3 {
-		rej.Add(view.Unsupported(d, fmt.Sprintf("pfc_watchdog %s timers %d/%d/%d ms", w.Name, w.DetectionMS, w.RestorationMS, w.PollMS),
-			"EOS takes timeout and recovery-time in steps of 10 ms and polling-interval in steps of 1 ms", src))
+	// Each timer EOS cannot take is refused at its own line.
+	for _, t := range []struct {
+		ok    bool
+		name  string
+		ms    int64
+		field func(*schema.Watchdog) schema.Range
+		steps string
+	}{
+		{ok1, "detection", w.DetectionMS, view.WDDetection, "EOS takes the timeout (detection) in steps of 10 ms"},
+		{ok2, "restoration", w.RestorationMS, view.WDRestoration, "EOS takes the recovery-time (restoration) in steps of 10 ms"},
+		{ok3, "poll_interval", w.PollMS, view.WDPoll, "EOS takes the polling-interval (poll_interval) in steps of 1 ms"},
+	} {
+		if !t.ok {
+			rej.Add(view.WatchdogRefusal(d, qq, fmt.Sprintf("pfc_watchdog %s %s %d ms", w.Name, t.name, t.ms), t.steps, t.field))
+		}
 	}
 	ew := &EOSWatchdog{Action: "drop"}
 	if w.DetectionSet {
@@ -331,8 +343,8 @@ func viewEOSWatchdog(d *schema.Device, w *view.WatchdogView) (*EOSWatchdog, erro
 	case schema.WatchdogDrop, "":
 		ew.Action = "drop"
 	default:
-		rej.Add(view.Unsupported(d, "pfc_watchdog "+w.Name+" action "+w.Action,
-			"EOS watchdog actions are drop, errdisable and notify-only; none forwards through a storm, so use action drop", src))
+		rej.Add(view.WatchdogRefusal(d, qq, "pfc_watchdog "+w.Name+" action "+w.Action,
+			"EOS watchdog actions are drop, errdisable and notify-only; none forwards through a storm, so use action drop", view.WDAction))
 	}
 	return ew, rej.Err()
 }
@@ -375,18 +387,18 @@ func viewEOSTxQueues(d *schema.Device, qs []view.QueueView) ([]EOSTxQueue, error
 // bytes. Ranges (thresholds 1–256000000, probability 1–100) are those of
 // AVD's ethernet_interfaces and qos_profiles schemas.
 func viewEOSRandomDetect(d *schema.Device, qid int, e *view.ECNView) (*EOSRandomDetect, error) {
-	src := view.QueueSrc(d, qid, view.QECN)
 	if err := view.RequireBytes(d, qid, e); err != nil {
 		return nil, err
 	}
 	var rej view.Collector
 	for _, th := range []struct {
-		name string
-		v    int64
-	}{{"min_threshold", e.MinBytes}, {"max_threshold", e.MaxBytes}} {
+		name  string
+		v     int64
+		field func(*schema.ECNProfile) schema.Range
+	}{{"min_threshold", e.MinBytes, view.ECNMin}, {"max_threshold", e.MaxBytes, view.ECNMax}} {
 		if th.v < 1 || th.v > viewEOSMaxThreshold {
 			rej.Add(view.Unsupported(d, fmt.Sprintf("ecn_profile %s %s %d B on queue %d", e.Name, th.name, th.v, qid),
-				fmt.Sprintf("EOS random-detect thresholds are 1–%d bytes", viewEOSMaxThreshold), src))
+				fmt.Sprintf("EOS random-detect thresholds are 1–%d bytes", viewEOSMaxThreshold), view.ECNSrc(d, qid, th.field)))
 		}
 	}
 	if e.Probability < 1 || e.Probability > 100 {
@@ -395,7 +407,7 @@ func viewEOSRandomDetect(d *schema.Device, qid int, e *view.ECNView) (*EOSRandom
 			word = "drop-probability"
 		}
 		rej.Add(view.Unsupported(d, fmt.Sprintf("ecn_profile %s max_probability %d on queue %d", e.Name, e.Probability, qid),
-			"EOS random-detect "+word+" is 1–100 percent", src))
+			"EOS random-detect "+word+" is 1–100 percent", view.ECNSrc(d, qid, view.ECNProbability)))
 	}
 	if err := rej.Err(); err != nil {
 		return nil, err

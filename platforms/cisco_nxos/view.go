@@ -442,7 +442,7 @@ func viewNXOSQueuing(d *schema.Device, q view.QoSView) (NXOSQueuing, error) {
 			if err := view.RequireBytes(d, qid, e); err != nil {
 				rej.Add(err)
 			} else if mn < 1 {
-				rej.Add(view.Unsupported(d, fmt.Sprintf("ecn_profile %s minimum threshold %d bytes", e.Name, e.MinBytes), "NX-OS takes WRED thresholds in kbytes; use at least 1024 bytes", view.QueueSrc(d, qid, view.QECN)))
+				rej.Add(view.Unsupported(d, fmt.Sprintf("ecn_profile %s minimum threshold %d bytes", e.Name, e.MinBytes), "NX-OS takes WRED thresholds in kbytes; use at least 1024 bytes", view.ECNSrc(d, qid, view.ECNMin)))
 			}
 			c.ECN = &NXOSRandomDetect{MinKBytes: mn, MaxKBytes: mx, Probability: e.Probability, Mark: e.Mark}
 		}
@@ -563,10 +563,10 @@ func viewNXOSRoundedECN(f *schema.Fabric, d *schema.Device, q view.QoSView) []vi
 }
 
 func viewNXOSWatchdog(d *schema.Device, w *view.WatchdogView) (*NXOSWatchdog, error) {
-	src := view.FirstQoS(d).Watchdog.Src
+	qq := view.FirstQoS(d)
 	var rej view.Collector
 	if w.Action != "" && w.Action != string(schema.WatchdogDrop) {
-		rej.Add(view.Unsupported(d, "pfc_watchdog "+w.Name+" action "+w.Action, "the NX-OS PFC watchdog drops on a stormed queue; use action drop", src))
+		rej.Add(view.WatchdogRefusal(d, qq, "pfc_watchdog "+w.Name+" action "+w.Action, "the NX-OS PFC watchdog drops on a stormed queue; use action drop", view.WDAction))
 	}
 	out := &NXOSWatchdog{Name: w.Name}
 	poll := ""
@@ -585,16 +585,17 @@ func viewNXOSWatchdog(d *schema.Device, w *view.WatchdogView) (*NXOSWatchdog, er
 			is = append(is, fmt.Sprintf("%dms", n))
 			set = append(set, fmt.Sprintf("restoration = %q", fmt.Sprintf("%dms", n)))
 		}
-		wsrc := src
-		if sw := view.FirstQoS(d).Watchdog.V; sw != nil {
-			wsrc = sw.Range
-			if sw.Restoration.Set {
-				wsrc = sw.Restoration.Src
-			}
-		}
-		rej.Add(view.Unsupported(d, fmt.Sprintf("pfc_watchdog %s restoration %dms", w.Name, w.RestorationMS),
+		// An unset restoration is the profile's default: the refusal
+		// points at the profile block, whose restoration line is missing.
+		rej.Add(view.WatchdogRefusal(d, qq, fmt.Sprintf("pfc_watchdog %s restoration %dms", w.Name, w.RestorationMS),
 			fmt.Sprintf("NX-OS restores a stormed queue after fixed-restore multiplier × its %d ms watch-dog interval (which fabricgen leaves at the default), so the restoration must be a multiple of %d ms; the nearest is %s: set %s",
-				viewNXOSWatchdogIntervalMS, viewNXOSWatchdogIntervalMS, strings.Join(is, " or "), strings.Join(set, " or ")), wsrc))
+				viewNXOSWatchdogIntervalMS, viewNXOSWatchdogIntervalMS, strings.Join(is, " or "), strings.Join(set, " or ")),
+			func(sw *schema.Watchdog) schema.Range {
+				if sw.Restoration.Set {
+					return sw.Restoration.Src
+				}
+				return sw.Range
+			}))
 		return out, rej.Err()
 	}
 	out.FixedRestore = m

@@ -564,10 +564,9 @@ func viewJunosPFC(d *schema.Device, q view.QoSView, qq *schema.PortQoS, trust sc
 	}
 	var rej view.Collector
 	if w := q.Watchdog; w != nil {
-		src := qq.Watchdog.Src
 		if w.Action != "" && w.Action != string(schema.WatchdogDrop) {
-			rej.Add(view.Unsupported(d, "pfc_watchdog "+w.Name+" action "+w.Action,
-				"the Junos PFC watchdog disables (drops) a stormed queue for the recovery time; use action drop", src))
+			rej.Add(view.WatchdogRefusal(d, qq, "pfc_watchdog "+w.Name+" action "+w.Action,
+				"the Junos PFC watchdog disables (drops) a stormed queue for the recovery time; use action drop", view.WDAction))
 		}
 		// The bare pfc-watchdog statement enables the watchdog with its
 		// defaults; with sub-statements Junos shows (display set) only
@@ -579,26 +578,26 @@ func viewJunosPFC(d *schema.Device, q view.QoSView, qq *schema.PortQoS, trust sc
 		// 2..10 polls, recovery 200..1000 ms).
 		wd := &JunosWatchdog{Recovery: w.RestorationMS}
 		if w.RestorationMS < 200 || w.RestorationMS > 1000 {
-			rej.Add(view.Unsupported(d, fmt.Sprintf("pfc_watchdog %s restoration %d ms", w.Name, w.RestorationMS),
-				"the Junos pfc-watchdog recovery is 200–1000 ms; set restoration within that range", view.WatchdogSrc(qq, func(w *schema.Watchdog) schema.Range { return w.Restoration.Src })))
+			rej.Add(view.WatchdogRefusal(d, qq, fmt.Sprintf("pfc_watchdog %s restoration %d ms", w.Name, w.RestorationMS),
+				"the Junos pfc-watchdog recovery is 200–1000 ms; set restoration within that range", view.WDRestoration))
 		}
 		poll := int64(viewJunosWDPollMS)
 		if w.PollSet {
 			poll = w.PollMS
 			wd.Poll = poll
 			if poll < 100 || poll > 1000 {
-				rej.Add(view.Unsupported(d, fmt.Sprintf("pfc_watchdog %s poll_interval %d ms", w.Name, poll),
-					"the Junos pfc-watchdog poll-interval is 100–1000 ms; set poll_interval within that range", view.WatchdogSrc(qq, func(w *schema.Watchdog) schema.Range { return w.PollInterval.Src })))
+				rej.Add(view.WatchdogRefusal(d, qq, fmt.Sprintf("pfc_watchdog %s poll_interval %d ms", w.Name, poll),
+					"the Junos pfc-watchdog poll-interval is 100–1000 ms; set poll_interval within that range", view.WDPoll))
 			}
 		}
 		if w.DetectionSet {
 			switch {
 			case poll <= 0 || w.DetectionMS%poll != 0:
-				rej.Add(view.Unsupported(d, fmt.Sprintf("pfc_watchdog %s detection %d ms", w.Name, w.DetectionMS),
-					"Junos detects a storm after a whole number of poll intervals (detection); make detection a multiple of poll_interval", src))
+				rej.Add(view.WatchdogRefusal(d, qq, fmt.Sprintf("pfc_watchdog %s detection %d ms", w.Name, w.DetectionMS),
+					"Junos detects a storm after a whole number of poll intervals (detection); make detection a multiple of poll_interval", view.WDDetection, view.WDPoll))
 			case w.DetectionMS/poll < 2 || w.DetectionMS/poll > 10:
-				rej.Add(view.Unsupported(d, fmt.Sprintf("pfc_watchdog %s detection %d ms (%d polls)", w.Name, w.DetectionMS, w.DetectionMS/poll),
-					"the Junos pfc-watchdog detection is 2–10 poll intervals; set detection between 2 and 10 times poll_interval", src))
+				rej.Add(view.WatchdogRefusal(d, qq, fmt.Sprintf("pfc_watchdog %s detection %d ms (%d polls)", w.Name, w.DetectionMS, w.DetectionMS/poll),
+					"the Junos pfc-watchdog detection is 2–10 poll intervals; set detection between 2 and 10 times poll_interval", view.WDDetection, view.WDPoll))
 			default:
 				wd.Detection = w.DetectionMS / poll
 			}

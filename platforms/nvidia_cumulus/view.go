@@ -172,7 +172,7 @@ func viewBuildCumulus(f *schema.Fabric, d *schema.Device, b view.Base) (any, err
 		return nil, err
 	}
 	if w := q.Watchdog; w != nil && q.Lossless != 0 {
-		if err := viewCumulusWatchdog(d, w, qq.Watchdog.Src, cq); !rej.Add(err) {
+		if err := viewCumulusWatchdog(d, w, qq, cq); !rej.Add(err) {
 			return nil, err
 		}
 		v.Notes = append(v.Notes, fmt.Sprintf("pfc_watchdog %s restoration %d ms not applied: the Cumulus PFC watchdog has no restoration time, it restores a queue when the storm ends", w.Name, w.RestorationMS))
@@ -319,7 +319,7 @@ func viewCumulusQueues(d *schema.Device, q view.QoSView, cq *CumulusQoS) error {
 		case qu.Sched == string(schema.SchedDWRR) || qu.Weight > 0:
 			if qu.Weight < 1 || qu.Weight > 100 {
 				rej.Add(view.Unsupported(d, fmt.Sprintf("queue %d dwrr weight %d", qu.ID, qu.Weight),
-					"NVUE bw-percent is 1–100; give the queue a weight from 1 to 100", view.QueueSrc(d, qu.ID, view.QWeight)))
+					"NVUE bw-percent is 1–100; give the queue a weight from 1 to 100", view.QueueWeightSrc(d, qu.ID)))
 				continue
 			}
 			cq.Schedulers = append(cq.Schedulers, CumulusScheduler{TC: qu.ID, Mode: "dwrr", Weight: qu.Weight})
@@ -339,11 +339,12 @@ func viewCumulusQueues(d *schema.Device, q view.QoSView, cq *CumulusQoS) error {
 	return rej.Err()
 }
 
-// viewCumulusWatchdog renders the PFC watchdog; src is where it was attached.
-func viewCumulusWatchdog(d *schema.Device, w *view.WatchdogView, src schema.Range, cq *CumulusQoS) error {
+// viewCumulusWatchdog renders the PFC watchdog; qq is the QoS of a port
+// that has it (where its values were set).
+func viewCumulusWatchdog(d *schema.Device, w *view.WatchdogView, qq *schema.PortQoS, cq *CumulusQoS) error {
 	var rej view.Collector
 	if w.Action != "" && w.Action != string(schema.WatchdogDrop) {
-		rej.Add(view.Unsupported(d, "pfc_watchdog "+w.Name+" action "+w.Action, "the Cumulus PFC watchdog drops on a stormed queue; use action drop", src))
+		rej.Add(view.WatchdogRefusal(d, qq, "pfc_watchdog "+w.Name+" action "+w.Action, "the Cumulus PFC watchdog drops on a stormed queue; use action drop", view.WDAction))
 	}
 	poll := w.PollMS
 	if !w.PollSet {
@@ -352,8 +353,8 @@ func viewCumulusWatchdog(d *schema.Device, w *view.WatchdogView, src schema.Rang
 	cq.Watchdog, cq.PollMS = true, poll
 	if w.DetectionSet {
 		if poll <= 0 || w.DetectionMS%poll != 0 {
-			rej.Add(view.Unsupported(d, fmt.Sprintf("pfc_watchdog %s detection %d ms", w.Name, w.DetectionMS),
-				"Cumulus detects after a whole number of polls (robustness); make detection a multiple of poll_interval", src))
+			rej.Add(view.WatchdogRefusal(d, qq, fmt.Sprintf("pfc_watchdog %s detection %d ms", w.Name, w.DetectionMS),
+				"Cumulus detects after a whole number of polls (robustness); make detection a multiple of poll_interval", view.WDDetection, view.WDPoll))
 		} else {
 			cq.Robustness = w.DetectionMS / poll
 		}

@@ -197,25 +197,67 @@ func table(es []ibqos.Entry) string {
 	return strings.Join(parts, ",")
 }
 
-// sameSM checks that the subnet managers' sm blocks agree.
+// sameSM checks that the subnet managers' sm blocks agree. A setting they
+// disagree on is refused at the line of the SM that deviates (schema.Deviants:
+// the value fewer SMs hold; of two, the later SM's), else at its sm block.
 func sameSM(sms []*schema.Device) error {
-	key := func(d *schema.Device) string {
-		s := d.SM
-		if s == nil {
-			return ""
-		}
-		// Values, not where they are written; the election priority is
-		// each host's own (sm_priority).
-		return fmt.Sprint(s.RoutingEngine.V, s.AllowFallback.V, s.MaxOpVLs.V, s.MaxOpVLs.Set, s.HighLimit.V, s.HighLimit.Set)
+	if len(sms) < 2 {
+		return nil
 	}
-	for _, d := range sms[min(1, len(sms)):] {
-		if key(d) != key(sms[0]) {
-			src := d.Range
-			if d.SM != nil {
-				src = d.SM.Range
-			}
-			return &Error{Src: src, Msg: fmt.Sprintf("subnet managers %s and %s have different sm settings: every SM host gets the same OpenSM files apart from its own priority (a standby with other settings changes the fabric at fail-over), so give them the same routing_engine, allow_fallback, max_op_vls and high_limit", sms[0].Name, d.Name)}
+	type setting struct {
+		name, val string
+		at        schema.Range
+	}
+	// Values, not where they are written; the election priority is each
+	// host's own (sm_priority).
+	settings := func(d *schema.Device) []setting {
+		sm := d.SM
+		if sm == nil {
+			sm = &schema.SubnetManager{Range: d.Range}
 		}
+		or := func(r schema.Range) schema.Range {
+			switch {
+			case !r.IsZero():
+				return r
+			case !sm.Range.IsZero():
+				return sm.Range
+			}
+			return d.Range
+		}
+		maxOp := ibqos.DefaultMaxOpVLs
+		if sm.MaxOpVLs.Set {
+			maxOp = sm.MaxOpVLs.V
+		}
+		return []setting{
+			{"routing_engine", strings.Join(sm.RoutingEngine.V, ","), or(sm.RoutingEngine.Src)},
+			{"allow_fallback", fmt.Sprint(sm.AllowFallback.V), or(sm.AllowFallback.Src)},
+			{"max_op_vls", fmt.Sprint(maxOp), or(sm.MaxOpVLs.Src)},
+			{"high_limit", fmt.Sprint(sm.HighLimit.V), or(sm.HighLimit.Src)},
+		}
+	}
+	vals := make([][]setting, len(sms))
+	for i, d := range sms {
+		vals[i] = settings(d)
+	}
+	for k := range vals[0] {
+		// Listed last first: a tie keeps the first SM as the reference.
+		sides := make([]schema.Side, 0, len(sms))
+		for i := len(sms) - 1; i >= 0; i-- {
+			sides = append(sides, schema.Side{Key: vals[i][k].val, Src: vals[i][k].at, Holders: 1})
+		}
+		devs := schema.Deviants(sides)
+		if len(devs) == 0 {
+			continue
+		}
+		ref, dev := len(sms)-1-schema.Reference(sides), len(sms)-1-devs[0]
+		show := func(v string) string {
+			if v == "" {
+				return "(default)"
+			}
+			return v
+		}
+		return &Error{Src: vals[dev][k].at, Msg: fmt.Sprintf("subnet managers %s and %s have different sm settings (%s %s on %s, %s on %s): every SM host gets the same OpenSM files apart from its own priority (a standby with other settings changes the fabric at fail-over), so give them the same routing_engine, allow_fallback, max_op_vls and high_limit",
+			sms[ref].Name, sms[dev].Name, vals[dev][k].name, show(vals[dev][k].val), sms[dev].Name, show(vals[ref][k].val), sms[ref].Name)}
 	}
 	return nil
 }

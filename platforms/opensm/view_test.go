@@ -21,6 +21,19 @@ func TestBuildRefuses(t *testing.T) {
 			sm.SM.HighLimit = set(sm.SM.HighLimit.V + 1)
 			sm.SM.Range = schema.Range{Filename: "ib.fab.hcl", Start: schema.Pos{Line: 40, Column: 3}}
 		}, "ib.fab.hcl:40:3: subnet managers sm01 and sm02 have different sm settings"},
+		{"at the differing setting's line", func(f *schema.Fabric) {
+			sm := f.Device("sm02")
+			sm.SM.MaxOpVLs = schema.Value[int]{V: 5, Set: true, Src: schema.Range{Filename: "ib.fab.hcl", Start: schema.Pos{Line: 44, Column: 5}}}
+			sm.SM.Range = schema.Range{Filename: "ib.fab.hcl", Start: schema.Pos{Line: 40, Column: 3}}
+		}, "ib.fab.hcl:44:5: subnet managers sm01 and sm02 have different sm settings (max_op_vls 5 on sm02"},
+		{"the odd one out first", func(f *schema.Fabric) {
+			sm3 := *f.Device("sm02")
+			sm3.Name = "sm03"
+			f.Devices = append(f.Devices, &sm3)
+			f.Reindex()
+			sm := f.Device("sm01")
+			sm.SM.HighLimit = schema.Value[int]{V: sm.SM.HighLimit.V + 1, Set: true, Src: schema.Range{Filename: "ib.fab.hcl", Start: schema.Pos{Line: 12, Column: 5}}}
+		}, "ib.fab.hcl:12:5: subnet managers sm02 and sm01 have different sm settings (high_limit"},
 	} {
 		f := testFabric()
 		c.edit(f)

@@ -315,30 +315,30 @@ func viewSONiCWatchdog(s *viewSONiCBuilder, d *schema.Device, q view.QoSView, qq
 	w := q.Watchdog
 	var rej view.Collector
 	if w.Action != "" && w.Action != "drop" && w.Action != "forward" && w.Action != "alert" {
-		rej.Add(view.Unsupported(d, "pfc_watchdog action "+w.Action, "SONiC PFC_WD action is drop, forward or alert", qq.Watchdog.Src))
+		rej.Add(view.WatchdogRefusal(d, qq, "pfc_watchdog action "+w.Action, "SONiC PFC_WD action is drop, forward or alert", view.WDAction))
 	}
 	if w.PollSet {
 		if w.PollMS < 100 || w.PollMS > 1000 {
-			rej.Add(view.Unsupported(d, fmt.Sprintf("pfc_watchdog %s poll_interval %d ms", w.Name, w.PollMS), "SONiC PFC_WD POLL_INTERVAL is 100–1000 ms", view.WatchdogSrc(qq, func(w *schema.Watchdog) schema.Range { return w.PollInterval.Src })))
+			rej.Add(view.WatchdogRefusal(d, qq, fmt.Sprintf("pfc_watchdog %s poll_interval %d ms", w.Name, w.PollMS), "SONiC PFC_WD POLL_INTERVAL is 100–1000 ms", view.WDPoll))
 		}
 		s.set("PFC_WD", "GLOBAL", "POLL_INTERVAL", strconv.FormatInt(w.PollMS, 10))
 	}
 	if w.DetectionSet && (w.DetectionMS < 100 || w.DetectionMS > 5000) {
-		rej.Add(view.Unsupported(d, fmt.Sprintf("pfc_watchdog %s detection %d ms", w.Name, w.DetectionMS), "SONiC PFC_WD detection_time is 100–5000 ms", view.WatchdogSrc(qq, func(w *schema.Watchdog) schema.Range { return w.Detection.Src })))
+		rej.Add(view.WatchdogRefusal(d, qq, fmt.Sprintf("pfc_watchdog %s detection %d ms", w.Name, w.DetectionMS), "SONiC PFC_WD detection_time is 100–5000 ms", view.WDDetection))
 	}
 	if w.RestorationMS < 100 || w.RestorationMS > 60000 {
-		rej.Add(view.Unsupported(d, fmt.Sprintf("pfc_watchdog %s restoration %d ms", w.Name, w.RestorationMS), "SONiC PFC_WD restoration_time is 100–60000 ms", view.WatchdogSrc(qq, func(w *schema.Watchdog) schema.Range { return w.Restoration.Src })))
+		rej.Add(view.WatchdogRefusal(d, qq, fmt.Sprintf("pfc_watchdog %s restoration %d ms", w.Name, w.RestorationMS), "SONiC PFC_WD restoration_time is 100–60000 ms", view.WDRestoration))
 	}
 	if w.PollSet {
 		for _, t := range []struct {
 			name string
 			ms   int64
 			src  func(w *schema.Watchdog) schema.Range
-		}{{"detection", w.DetectionMS, func(w *schema.Watchdog) schema.Range { return w.Detection.Src }},
-			{"restoration", w.RestorationMS, func(w *schema.Watchdog) schema.Range { return w.Restoration.Src }}} {
+		}{{"detection", w.DetectionMS, view.WDDetection},
+			{"restoration", w.RestorationMS, view.WDRestoration}} {
 			if w.DetectionSet || t.name == "restoration" {
 				if t.ms < w.PollMS {
-					rej.Add(view.Unsupported(d, fmt.Sprintf("pfc_watchdog %s %s %d ms", w.Name, t.name, t.ms), fmt.Sprintf("SONiC PFC_WD %s_time must be at least the poll interval (%d ms)", t.name, w.PollMS), view.WatchdogSrc(qq, t.src)))
+					rej.Add(view.WatchdogRefusal(d, qq, fmt.Sprintf("pfc_watchdog %s %s %d ms", w.Name, t.name, t.ms), fmt.Sprintf("SONiC PFC_WD %s_time must be at least the poll interval (%d ms)", t.name, w.PollMS), t.src, view.WDPoll))
 				}
 			}
 		}
@@ -619,7 +619,7 @@ func viewSONiCQueues(s *viewSONiCBuilder, d *schema.Device, q view.QoSView) ([8]
 		case qu.Sched == string(schema.SchedDWRR) || qu.Weight > 0:
 			sched[qu.ID] = fmt.Sprintf("fabricgen.%d", qu.ID)
 			if qu.Weight < 1 || qu.Weight > 100 {
-				rej.Add(view.Unsupported(d, fmt.Sprintf("queue %d DWRR weight %d", qu.ID, qu.Weight), "a SONiC DWRR weight is 1–100", view.QueueSrc(d, qu.ID, view.QWeight)))
+				rej.Add(view.Unsupported(d, fmt.Sprintf("queue %d DWRR weight %d", qu.ID, qu.Weight), "a SONiC DWRR weight is 1–100", view.QueueWeightSrc(d, qu.ID)))
 			}
 			s.set("SCHEDULER", sched[qu.ID], "type", "DWRR", "weight", strconv.Itoa(qu.Weight))
 		}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fabricgen/fabricgen/diag"
 	"github.com/fabricgen/fabricgen/schema"
 )
 
@@ -76,6 +77,89 @@ func WatchdogSrc(q *schema.PortQoS, field func(*schema.Watchdog) schema.Range) s
 	return q.Watchdog.Src
 }
 
+// WDDetection is where a watchdog profile sets detection (WDDetection,
+// WDRestoration, WDPoll and WDAction are the fields WatchdogSrc and
+// WatchdogRefusal take).
+func WDDetection(w *schema.Watchdog) schema.Range { return w.Detection.Src }
+
+// WDRestoration is where a watchdog profile sets restoration.
+func WDRestoration(w *schema.Watchdog) schema.Range { return w.Restoration.Src }
+
+// WDPoll is where a watchdog profile sets poll_interval.
+func WDPoll(w *schema.Watchdog) schema.Range { return w.PollInterval.Src }
+
+// WDAction is where a watchdog profile sets action.
+func WDAction(w *schema.Watchdog) schema.Range { return w.Action.Src }
+
+// WatchdogRefusal is the refusal of one value of the PFC watchdog profile
+// q's port gets (value, for reason): at the profile's line that sets the
+// value (field), the line an operator changes, with the pfc_watchdog
+// attachment that brings the profile to the device as related; at the
+// attachment when the profile leaves the value at its default. Each
+// further field (poll_interval for a detection counted in polls) the
+// refusal depends on and the profile sets is related too.
+func WatchdogRefusal(d *schema.Device, q *schema.PortQoS, value, reason string, field func(*schema.Watchdog) schema.Range, also ...func(*schema.Watchdog) schema.Range) *UnsupportedError {
+	if q == nil {
+		return Unsupported(d, value, reason, d.Range)
+	}
+	ue := Unsupported(d, value, reason, WatchdogSrc(q, field))
+	w := q.Watchdog.V
+	if w == nil {
+		return ue
+	}
+	for _, f := range also {
+		if r := f(w); !r.IsZero() && r != ue.Src {
+			ue.Related = append(ue.Related, diag.Related{Range: r, Message: "pfc_watchdog " + w.Name + " sets the value this one is checked against"})
+		}
+	}
+	if at := q.Watchdog.Src; !at.IsZero() && at != ue.Src {
+		ue.Related = append(ue.Related, diag.Related{Range: at, Message: "pfc_watchdog " + w.Name + " attached here"})
+	}
+	return ue
+}
+
+// ECNMin is where an ecn_profile sets min_threshold (ECNMin, ECNMax and
+// ECNProbability are the fields ECNSrc takes).
+func ECNMin(e *schema.ECNProfile) schema.Range { return e.Min.Src }
+
+// ECNMax is where an ecn_profile sets max_threshold.
+func ECNMax(e *schema.ECNProfile) schema.Range { return e.Max.Src }
+
+// ECNProbability is where an ecn_profile sets max_probability.
+func ECNProbability(e *schema.ECNProfile) schema.Range { return e.Probability.Src }
+
+// ECNSrc is where the ecn_profile of queue qid sets field, on the device's
+// first port whose queue has a profile: the line a refusal of that value
+// points at. Without one (the value is the profile's default), it is where
+// the profile was put on the queue (QueueSrc's QECN).
+func ECNSrc(d *schema.Device, qid int, field func(*schema.ECNProfile) schema.Range) schema.Range {
+	if qid < 0 || qid > 7 {
+		return schema.Range{}
+	}
+	for _, p := range d.Ports {
+		if p.QoS == nil {
+			continue
+		}
+		if e := p.QoS.Queues[qid].ECN.V; e != nil {
+			if r := field(e); !r.IsZero() {
+				return r
+			}
+			break
+		}
+	}
+	return QueueSrc(d, qid, QECN)
+}
+
+// QueueWeightSrc is where queue qid's DWRR weight was set; for a weight
+// left unset (0 on a DWRR queue), where the queue's scheduler was set:
+// the value that made the queue weighted without a weight.
+func QueueWeightSrc(d *schema.Device, qid int) schema.Range {
+	if r := QueueSrc(d, qid, QWeight); !r.IsZero() {
+		return r
+	}
+	return QueueSrc(d, qid, QSched)
+}
+
 // BufferSrc is the range of the first buffer value that is set.
 func BufferSrc(q *schema.PortQoS) schema.Range {
 	b := q.Buffer
@@ -124,6 +208,9 @@ func QWeight(q *schema.QueueQoS) schema.Range { return q.Weight.Src }
 
 // QECN is where a queue's ECN profile was set.
 func QECN(q *schema.QueueQoS) schema.Range { return q.ECN.Src }
+
+// QSched is where a queue's scheduler was set.
+func QSched(q *schema.QueueQoS) schema.Range { return q.Sched.Src }
 
 // QueueSrc is where the attribute attr of queue q was set, on the device's
 // first port that has one: the line a refusal of that value points at.

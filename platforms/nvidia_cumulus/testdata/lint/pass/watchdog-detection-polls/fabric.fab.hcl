@@ -1,0 +1,23 @@
+# The near miss of fail/watchdog-detection-polls: 300 ms is three polls.
+
+# fabricgen:ignore WDG005 Cumulus (no restoration knob) restores a queue when its storm ends
+pfc_watchdog "odd" {
+  detection     = "300ms"
+  poll_interval = "100ms"
+  action        = "drop"
+}
+
+qos_policy "odd" {
+  pfc_watchdog = pfc_watchdog.odd
+}
+
+device "x1" {
+  kind       = "leaf"
+  platform   = "nvidia_cumulus"
+  qos_policy = qos_policy.odd
+
+  port "swp1" {
+    speed = "100G"
+    fec   = "rs"
+  }
+}
